@@ -1,0 +1,287 @@
+/*
+ * ofc_fast.h -- hand ranking, fouls, royalties and scoring for Chinese Poker and
+ * Open Face Chinese Poker (OFC).  Plain C99, no dependencies, no allocation, no
+ * global mutable state: every function is thread-safe and reentrant.
+ *
+ * Conventions
+ * -----------
+ * Card   : uint8_t id = 4 * rank + suit; rank 0..12 = 2,3,...,K,A; suit 0..3 =
+ *          clubs, diamonds, hearts, spades.  So 2c = 0, As = 51.
+ * Strength: uint16_t, one scale for 5-card and 3-card hands, larger = stronger,
+ *          1..OFC_STRENGTH_MAX, 0 = "no hand".  A 3-card hand sits on the scale as if
+ *          its two missing kickers ranked below a deuce, so a front row compares with
+ *          a middle row by integer comparison: rank3(Q Q 5) > rank5(Q Q 4 3 2) and
+ *          rank3(Q Q 5) < rank5(Q Q 5 3 2).  5-card hands take 7,462 distinct values,
+ *          3-card hands 455; no 3-card value equals a 5-card value.
+ * Board  : 13 cards in row order: front (3), middle (5), back (5).
+ * Rules  : an ofc_rules struct, filled once per rule set (by hand, by
+ *          ofc_rules_init_ofc() / ofc_rules_init_classic(), or by the Python package)
+ *          and then only read.
+ *
+ * Functions named *_unchecked trust their input (see each "Precondition"); every
+ * other function validates what it is given and returns an ofc_status.
+ *
+ * Example
+ * -------
+ *     uint16_t s = ofc_rank5(51, 47, 43, 39, 35);      // As Ks Qs Js Ts
+ *     ofc_category c = ofc_category_of(s);              // OFC_ROYAL_FLUSH
+ */
+#ifndef OFC_FAST_H
+#define OFC_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ----------------------------------------------------------------- version */
+
+#define OFC_VERSION_MAJOR 0
+#define OFC_VERSION_MINOR 1
+#define OFC_VERSION_PATCH 0
+#define OFC_VERSION_NUMBER \
+    (OFC_VERSION_MAJOR * 10000 + OFC_VERSION_MINOR * 100 + OFC_VERSION_PATCH)
+#define OFC_VERSION_STRING "0.1.0"
+
+/*! ofc_version_number():
+ * @return OFC_VERSION_NUMBER of the compiled library (compare with the header's). */
+uint32_t ofc_version_number(void);
+
+/*! ofc_version_string():
+ * @return OFC_VERSION_STRING of the compiled library, e.g. "0.1.0" (static storage). */
+const char *ofc_version_string(void);
+
+/* --------------------------------------------------------------- constants */
+
+#define OFC_CARDS 52                 /* card ids are 0..51 */
+#define OFC_STRENGTH_MAX 7917        /* largest strength (royal flush) */
+#define OFC_STRENGTH_TABLE_SIZE 7918 /* tables indexed by strength: 0..7917 */
+#define OFC_BOARD_CARDS 13
+#define OFC_ROWS 3
+
+/*! Row indices, in board order. */
+typedef enum ofc_row { OFC_FRONT = 0, OFC_MIDDLE = 1, OFC_BACK = 2 } ofc_row;
+
+/*! Hand categories, ascending.  3-card hands use HIGH_CARD, ONE_PAIR and TRIPS. */
+typedef enum ofc_category {
+    OFC_HIGH_CARD = 0,
+    OFC_ONE_PAIR = 1,
+    OFC_TWO_PAIR = 2,
+    OFC_TRIPS = 3,
+    OFC_STRAIGHT = 4,
+    OFC_FLUSH = 5,
+    OFC_FULL_HOUSE = 6,
+    OFC_QUADS = 7,
+    OFC_STRAIGHT_FLUSH = 8,
+    OFC_ROYAL_FLUSH = 9
+} ofc_category;
+
+/*! Status codes: 0 on success, negative on bad input. */
+typedef enum ofc_status {
+    OFC_OK = 0,
+    OFC_E_CARD = -1,      /* a card id outside 0..51 */
+    OFC_E_DUPLICATE = -2, /* the same card twice (within a hand, board or pair) */
+    OFC_E_COUNT = -3,     /* wrong number of cards */
+    OFC_E_STRENGTH = -4,  /* a strength outside 1..OFC_STRENGTH_MAX */
+    OFC_E_RULES = -5      /* an ofc_rules field outside its documented range */
+} ofc_status;
+
+/* ---------------------------------------------------------------- ranking */
+
+/*! ofc_rank5_unchecked():
+ * Strength of a 5-card hand (any card order).  About 2 ns.
+ * Precondition: five distinct card ids in 0..51 (anything else reads out of bounds).
+ * @return the strength, 1..OFC_STRENGTH_MAX. */
+uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e);
+
+/*! ofc_rank3_unchecked():
+ * Strength of a 3-card front hand (any card order), on the 5-card scale.
+ * Precondition: three distinct card ids in 0..51.
+ * @return the strength, 1..OFC_STRENGTH_MAX. */
+uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
+
+/*! ofc_rank():
+ * Validating ranker for 3 or 5 cards given as ints (the Python per-call path).
+ * @cards  n card ids; may be NULL only when n == 0.
+ * @n      number of cards; `expect` (3 or 5) when nonzero must equal it.
+ * @expect 0 = accept 3 or 5 cards, else the required count.
+ * @return the strength (> 0), or OFC_E_COUNT, OFC_E_CARD, OFC_E_DUPLICATE. */
+int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
+
+/*! ofc_rank5_batch() / ofc_rank3_batch():
+ * Rank n hands stored row by row (5 or 3 bytes per hand) into out[0..n-1].
+ * Every hand is validated; on the first bad hand the function stops.
+ * @cards   n*5 (n*3) card ids;  @out  n strengths;  @bad  receives the index of the
+ *          first bad hand (untouched on success); may be NULL.
+ * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for hand *bad (out[0..*bad-1]
+ *         are filled). */
+int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
+int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
+
+/* ------------------------------------------------------ strength metadata */
+
+/*! ofc_category_of():
+ * @return the category of a strength, or OFC_E_STRENGTH (as int) when the strength is
+ *         outside 1..OFC_STRENGTH_MAX.  Royal flush is its own category. */
+int32_t ofc_category_of(uint16_t strength);
+
+/*! ofc_strength_cards():
+ * @return 5 for a 5-card strength, 3 for a 3-card strength, 0 when out of range. */
+int32_t ofc_strength_cards(uint16_t strength);
+
+/*! ofc_strength_info():
+ * Packed description of a strength: ncards << 24 | category << 20 | five 4-bit ranks
+ * (most significant first, 0..12 = 2..A, 0xF = no card), in the order a player would
+ * read the hand ("K K K 7 7", wheel as "5 4 3 2 A").
+ * @return the packed value, 0 when the strength is out of range. */
+uint32_t ofc_strength_info(uint16_t strength);
+
+/*! ofc_kev_rank():
+ * Cactus Kev number of a 5-card strength (1 = royal flush .. 7462 = 7-5-4-3-2), the
+ * lower-is-better numbers of treys, phevaluator and Cactus Kev.
+ * @return 1..7462, or 0 for a 3-card or out-of-range strength. */
+int32_t ofc_kev_rank(uint16_t strength);
+
+/*! ofc_strength_from_kev():
+ * Inverse of ofc_kev_rank().  @return the strength, or 0 when kev is outside 1..7462. */
+uint16_t ofc_strength_from_kev(int32_t kev);
+
+/*! ofc_low27():
+ * 2-7 lowball value of a 5-card strength: larger = better low hand (7-5-4-3-2 offsuit
+ * is 7462); ace always high, A-2-3-4-5 is ace-high, straights and flushes count
+ * against the hand.  @return 1..7462, 0 for a 3-card or out-of-range strength. */
+int32_t ofc_low27(uint16_t strength);
+
+/* ------------------------------------------------------------------ rules */
+
+/*! Row ordering rule (R-ORDER-1). */
+typedef enum ofc_order_rule {
+    OFC_ORDER_NONSTRICT = 0, /* front <= middle <= back (default, [003]) */
+    OFC_ORDER_STRICT = 1,    /* front < middle < back */
+    OFC_ORDER_MIXED = 2      /* front < middle <= back ([001] OFC page) */
+} ofc_order_rule;
+
+/*! Who takes the majority bonus (Q-4). */
+typedef enum ofc_majority_rule {
+    OFC_MAJORITY_TWO_ROWS = 0, /* won at least two rows ([003]) */
+    OFC_MAJORITY_MORE_ROWS = 1 /* won more rows than the opponent ([001]) */
+} ofc_majority_rule;
+
+/*! A compiled rule set.  Fill it once, then share it read-only between threads.
+ * Royalties and win values are looked up by row and strength, so any schedule is a
+ * table; entries for strengths a row cannot hold are ignored. */
+typedef struct ofc_rules {
+    /* Paid for the hand made whatever the row result (OFC royalties, "extras counted
+     * for losing hands"); netted between the two players; 0 on a fouled board. */
+    int16_t royalty[OFC_ROWS][OFC_STRENGTH_TABLE_SIZE];
+    /* Units for winning the row with this hand (1 normally; classic win-only bonuses
+     * such as front trips = 3).  Must be >= 0. */
+    int16_t win_value[OFC_ROWS][OFC_STRENGTH_TABLE_SIZE];
+    int32_t sweep_bonus;     /* extra units for winning all three rows (1-6: 3) */
+    int32_t majority_bonus;  /* extra units for the majority of rows (2-4: 1) */
+    int32_t overall_bonus;   /* extra units to the pair's net winner (R-VAR-OVR-1) */
+    uint8_t majority_rule;   /* ofc_majority_rule */
+    uint8_t order_rule;      /* ofc_order_rule */
+    uint8_t middle_lowball;  /* 1 = 2-7 middle (R-27-*): compared by ofc_low27(), no
+                              * order with the other rows, fouls per the two fields
+                              * below */
+    uint8_t reserved;        /* 0 */
+    uint16_t lowball_limit;  /* 2-7: the middle fouls when its ofc_low27() value is
+                              * below this (R-27-4: ten-high limit) */
+    uint8_t lowball_back_strict; /* 2-7: the back must be strictly above the front */
+    uint8_t reserved2;       /* 0 */
+} ofc_rules;
+
+/*! ofc_rules_init_ofc():
+ * Fill `rules` with the OFC / Pineapple preset (DESIGN.md: 1-6 scoring, the standard
+ * royalty schedule with front trips 10..22 and middle trips 2, non-strict order).
+ * @return OFC_OK, or OFC_E_RULES when rules is NULL. */
+int32_t ofc_rules_init_ofc(ofc_rules *rules);
+
+/*! ofc_rules_init_classic():
+ * Fill `rules` with classic Chinese Poker: 1-6 (majority == 0) or 2-4 (majority != 0)
+ * method and the typical win-only bonus scale (R-BON-CP-2).
+ * @return OFC_OK, or OFC_E_RULES when rules is NULL. */
+int32_t ofc_rules_init_classic(ofc_rules *rules, int32_t majority);
+
+/*! ofc_rules_check():
+ * @return OFC_OK when every field is in range, else OFC_E_RULES. */
+int32_t ofc_rules_check(const ofc_rules *rules);
+
+/* ----------------------------------------------------------------- boards */
+
+/*! One evaluated board. */
+typedef struct ofc_board_eval {
+    uint16_t strength[OFC_ROWS]; /* front, middle, back */
+    int16_t royalty[OFC_ROWS];   /* per row under the rules; all 0 when fouled */
+    uint8_t foul;                /* 1 when the rows break the rules' order */
+    uint8_t reserved;
+} ofc_board_eval;
+
+/*! ofc_eval_board():
+ * Evaluate a complete board: row strengths, foul flag, royalties.
+ * @rules  a valid rule set;  @cards 13 card ids, front/middle/back;  @out result.
+ * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified). */
+int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
+                       ofc_board_eval *out);
+
+/*! ofc_eval_board_unchecked():
+ * As ofc_eval_board().  Precondition: 13 distinct card ids in 0..51. */
+void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
+                              ofc_board_eval *out);
+
+/*! ofc_is_foul():
+ * Foul test of three row strengths (front 3-card, middle and back 5-card) under the
+ * rules' order.  @return 1 when fouled, 0 when legal, OFC_E_STRENGTH on a bad strength
+ * (front not a 3-card strength or middle/back not 5-card strengths). */
+int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
+
+/*! ofc_eval_boards():
+ * Batch ofc_eval_board() over n boards of 13 bytes.  Any output pointer may be NULL.
+ * @strength n*3 strengths;  @royalty n*3 royalties;  @foul n flags;
+ * @bad index of the first bad board.
+ * @return OFC_OK or the first board's error (outputs before *bad are filled). */
+int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
+                        int32_t *strength, int32_t *royalty, uint8_t *foul,
+                        size_t *bad);
+
+/* ---------------------------------------------------------------- scoring */
+
+/*! The result of one pair, seen from player a. */
+typedef struct ofc_pair_score {
+    int32_t net;         /* points a wins from b (negative: a pays) */
+    int8_t rows[3];      /* +1 a won the row, -1 b won it, 0 tie (fouls included) */
+    int8_t sweep;        /* +1 a swept, -1 b swept, 0 neither */
+    int32_t row_points;  /* row units net of both sides (bonuses of won rows in) */
+    int32_t bonus;       /* sweep + majority + overall units, net */
+    int32_t royalties;   /* a's royalties minus b's (0 on a fouled side) */
+} ofc_pair_score;
+
+/*! ofc_score_evals():
+ * Score two evaluated boards (a against b).  Rows are compared by strength (middle by
+ * ofc_low27() under a 2-7 rule set); a won row pays the winner's win_value; a fouled
+ * board loses every row and earns no royalties; two fouled boards exchange nothing.
+ * net = row units + sweep/majority bonuses + overall bonus + royalties (a's minus b's).
+ * @detail may be NULL.  @return the net points of a. */
+int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
+                        const ofc_board_eval *b, ofc_pair_score *detail);
+
+/*! ofc_score_boards():
+ * Evaluate and score two boards of 13 cards.  The 26 cards must be distinct.
+ * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE. */
+int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
+                         ofc_pair_score *out);
+
+/*! ofc_score_pairs():
+ * Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give net[i].
+ * @return OFC_OK or the first bad pair's error with its index in *bad (may be NULL). */
+int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
+                        size_t n, int32_t *net, size_t *bad);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFC_FAST_H */

@@ -1,0 +1,130 @@
+/* ofc_rank.c -- 5-card and 3-card ranking, strength metadata, batch ranking. */
+#include "ofc_internal.h"
+
+uint32_t ofc_version_number(void)
+{
+    return OFC_VERSION_NUMBER;
+}
+
+const char *ofc_version_string(void)
+{
+    return OFC_VERSION_STRING;
+}
+
+uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e)
+{
+    return ofc_rank5_k(a, b, c, d, e);
+}
+
+uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c)
+{
+    return ofc_rank3_k(a, b, c);
+}
+
+int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect)
+{
+    uint8_t c[5];
+    uint64_t seen = 0;
+    size_t i;
+    int32_t status;
+    if ((n != 3 && n != 5) || (expect != 0 && n != expect)) {
+        return OFC_E_COUNT;
+    }
+    for (i = 0; i < n; i++) {
+        if (cards[i] < 0 || cards[i] >= OFC_CARDS) {
+            return OFC_E_CARD;
+        }
+        c[i] = (uint8_t)cards[i];
+    }
+    status = ofc_check_cards(c, n, &seen);
+    if (status != OFC_OK) {
+        return status;
+    }
+    return n == 5 ? ofc_rank5_k(c[0], c[1], c[2], c[3], c[4])
+                  : ofc_rank3_k(c[0], c[1], c[2]);
+}
+
+int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const uint8_t *h = cards + 5 * i;
+        if (OFC_UNLIKELY(ofc_cards_invalid(h, 5, 0))) {
+            if (bad) {
+                *bad = i;
+            }
+            return ofc_cards_error(h, 5);
+        }
+        out[i] = ofc_rank5_k(h[0], h[1], h[2], h[3], h[4]);
+    }
+    return OFC_OK;
+}
+
+int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        const uint8_t *h = cards + 3 * i;
+        if (OFC_UNLIKELY(ofc_cards_invalid(h, 3, 0))) {
+            if (bad) {
+                *bad = i;
+            }
+            return ofc_cards_error(h, 3);
+        }
+        out[i] = ofc_rank3_k(h[0], h[1], h[2]);
+    }
+    return OFC_OK;
+}
+
+uint32_t ofc_strength_info(uint16_t strength)
+{
+    return (strength >= 1 && strength <= OFC_STRENGTH_MAX) ? ofc_tab_strength_info[strength]
+                                                           : 0u;
+}
+
+int32_t ofc_category_of(uint16_t strength)
+{
+    uint32_t info = ofc_strength_info(strength);
+    return info ? (int32_t)((info >> 20) & 0xFu) : OFC_E_STRENGTH;
+}
+
+int32_t ofc_strength_cards(uint16_t strength)
+{
+    return (int32_t)(ofc_strength_info(strength) >> 24);
+}
+
+int32_t ofc_kev_rank(uint16_t strength)
+{
+    return (strength <= OFC_STRENGTH_MAX) ? ofc_tab_kev[strength] : 0;
+}
+
+uint16_t ofc_strength_from_kev(int32_t kev)
+{
+    /* ofc_tab_kev is strictly decreasing over the 5-card strengths: binary search. */
+    uint32_t lo = 1, hi = OFC_STRENGTH_MAX;
+    if (kev < 1 || kev > 7462) {
+        return 0;
+    }
+    while (lo <= hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        uint32_t s = mid;
+        while (s <= hi && ofc_tab_kev[s] == 0) { /* skip 3-card strengths */
+            s++;
+        }
+        if (s > hi) {
+            hi = mid - 1;
+        } else if (ofc_tab_kev[s] == kev) {
+            return (uint16_t)s;
+        } else if (ofc_tab_kev[s] > kev) {
+            lo = s + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return 0;
+}
+
+int32_t ofc_low27(uint16_t strength)
+{
+    return (strength <= OFC_STRENGTH_MAX) ? ofc_tab_low27[strength] : 0;
+}

@@ -1,0 +1,144 @@
+"""NumPy batch calls: one C call for a whole array, the GIL released meanwhile.
+
+Input arrays must be C-contiguous ``uint8`` card ids; shapes (N, 5), (N, 3) or
+(N, 13) (a board in row order).  Anything else raises :class:`ArrayError` rather
+than being copied silently.
+
+>>> import numpy as np, ofc_fast as ofc
+>>> hands = np.array([[51, 47, 43, 39, 35], [0, 4, 8, 12, 17]], dtype=np.uint8)
+>>> ofc.rank5_batch(hands).tolist() == [ofc.STRENGTH_MAX, ofc.rank5("2c 3c 4c 5c 6d")]
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+import numpy as np
+
+from ._compiled import compiled
+from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib
+from .cards import cards_str
+from .errors import ArrayError, CardError
+from .rules import OFC, RuleSet
+
+__all__ = ["rank5_batch", "rank3_batch", "BoardBatch", "eval_boards", "score_pairs"]
+
+
+def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
+    if not isinstance(a, np.ndarray):
+        raise ArrayError(f"{fn}: {name} must be a numpy array of uint8 card ids, "
+                         f"got {type(a).__name__}")
+    if a.dtype != np.uint8:
+        raise ArrayError(f"{fn}: {name} must have dtype uint8, got {a.dtype} "
+                         f"(convert once with {name}.astype(np.uint8))")
+    if a.ndim != 2 or a.shape[1] != width:
+        raise ArrayError(f"{fn}: {name} must have shape (N, {width}), got {a.shape}")
+    if not a.flags.c_contiguous:
+        raise ArrayError(f"{fn}: {name} must be C-contiguous "
+                         f"(use np.ascontiguousarray({name}))")
+    return a
+
+
+def _out_array(out: Optional[np.ndarray], shape: tuple[int, ...], dtype: type,
+               fn: str) -> np.ndarray:
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape \
+            or not out.flags.c_contiguous or not out.flags.writeable:
+        raise ArrayError(f"{fn}: out must be a writeable C-contiguous "
+                         f"{np.dtype(dtype).name} array of shape {shape}")
+    return out
+
+
+def _raise_bad_row(status: int, rows: np.ndarray, index: int, fn: str,
+                   name: str = "a") -> None:
+    cards = rows[index].tolist()
+    if status == E_CARD:
+        bad = [c for c in cards if c >= 52]
+        raise CardError(f"{fn}: {name}[{index}] holds card id {bad[0]} (ids are 0..51)")
+    if status == E_DUPLICATE:
+        raise CardError(f"{fn}: {name}[{index}] repeats a card: {cards_str(cards)}")
+    raise CardError(f"{fn}: {name}[{index}] rejected (status {status})")  # pragma: no cover
+
+
+def _rank_batch(a: object, width: int, out: Optional[np.ndarray], fn: str,
+                cfun) -> np.ndarray:  # noqa: ANN001
+    hands = _cards_array(a, width, fn)
+    n = hands.shape[0]
+    result = _out_array(out, (n,), np.int32, fn)
+    if n == 0:
+        return result
+    bad = ffi.new("size_t *")
+    status = cfun(ffi.from_buffer("uint8_t[]", hands), n,
+                  ffi.from_buffer("int32_t[]", result, require_writable=True), bad)
+    if status != OK:
+        _raise_bad_row(status, hands, bad[0], fn)
+    return result
+
+
+def rank5_batch(a: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Strengths (int32, shape (N,)) of N 5-card hands, ``a``: uint8 (N, 5).
+    ``out`` may be a preallocated int32 array of shape (N,)."""
+    return _rank_batch(a, 5, out, "rank5_batch", lib.ofc_rank5_batch)
+
+
+def rank3_batch(a: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3)."""
+    return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
+
+
+@dataclass(frozen=True)
+class BoardBatch:
+    """Evaluated boards: ``strength`` and ``royalty`` int32 (N, 3), ``foul`` bool (N,)."""
+
+    strength: np.ndarray
+    royalty: np.ndarray
+    foul: np.ndarray
+
+
+def eval_boards(boards: np.ndarray, rules: RuleSet = OFC) -> BoardBatch:
+    """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order.
+
+    >>> import numpy as np
+    >>> b = np.array([list(range(13))], dtype=np.uint8)   # 2c 2d 2h / 2s 3c .. / ..
+    >>> eval_boards(b).foul.tolist()
+    [True]
+    """
+    a = _cards_array(boards, 13, "eval_boards", "boards")
+    n = a.shape[0]
+    strength = np.empty((n, 3), dtype=np.int32)
+    royalty = np.empty((n, 3), dtype=np.int32)
+    foul = np.empty(n, dtype=np.bool_)
+    if n:
+        bad = ffi.new("size_t *")
+        status = lib.ofc_eval_boards(
+            compiled(rules), ffi.from_buffer("uint8_t[]", a), n,
+            ffi.from_buffer("int32_t[]", strength), ffi.from_buffer("int32_t[]", royalty),
+            ffi.from_buffer("uint8_t[]", foul), bad)
+        if status != OK:
+            _raise_bad_row(status, a, bad[0], "eval_boards", "boards")
+    return BoardBatch(strength, royalty, foul)
+
+
+def score_pairs(a: np.ndarray, b: np.ndarray, rules: RuleSet = OFC,
+                out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Net points (int32, shape (N,)) of board ``a[i]`` against ``b[i]``; both uint8
+    (N, 13) in row order.  The 26 cards of each pair must be distinct."""
+    ba = _cards_array(a, 13, "score_pairs", "a")
+    bb = _cards_array(b, 13, "score_pairs", "b")
+    if ba.shape != bb.shape:
+        raise ArrayError(f"score_pairs: a and b differ in shape: {ba.shape} vs {bb.shape}")
+    n = ba.shape[0]
+    net = _out_array(out, (n,), np.int32, "score_pairs")
+    if n:
+        bad = ffi.new("size_t *")
+        status = lib.ofc_score_pairs(
+            compiled(rules), ffi.from_buffer("uint8_t[]", ba), ffi.from_buffer("uint8_t[]", bb),
+            n, ffi.from_buffer("int32_t[]", net, require_writable=True), bad)
+        if status != OK:
+            i = bad[0]
+            pair = np.concatenate([ba[i], bb[i]])
+            _raise_bad_row(status, pair[None, :], 0, "score_pairs", f"pair {i} (a+b)")
+    return net

@@ -1,0 +1,209 @@
+"""Boards: three rows of one player (front 3, middle 5, back 5), complete or partial.
+
+>>> import ofc_fast as ofc
+>>> b = ofc.Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+>>> b.is_complete, b.is_foul(), b.royalties()
+(True, False, (7, 12, 25))
+>>> str(b)
+'Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Iterable, Union
+
+from ._compiled import compiled
+from ._native import OK, ffi, lib
+from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
+from .errors import BoardError
+from .rules import OFC, RuleSet
+
+__all__ = ["Row", "Board", "BoardEval", "ROW_SIZES"]
+
+
+class Row(IntEnum):
+    """Row of a board, in board order."""
+
+    FRONT = 0
+    MIDDLE = 1
+    BACK = 2
+
+    @classmethod
+    def parse(cls, value: Union[int, str, "Row"]) -> Row:
+        """A row from its index or name (``"front"``, ``"top"``, ``"bottom"`` ...)."""
+        if isinstance(value, str):
+            key = value.strip().lower()
+            names = {"front": cls.FRONT, "top": cls.FRONT, "f": cls.FRONT, "t": cls.FRONT,
+                     "middle": cls.MIDDLE, "mid": cls.MIDDLE, "m": cls.MIDDLE,
+                     "back": cls.BACK, "bottom": cls.BACK, "b": cls.BACK}
+            if key in names:
+                return names[key]
+            raise BoardError(f"bad row {value!r}: expected front, middle or back")
+        try:
+            return cls(value)
+        except ValueError:
+            raise BoardError(f"bad row {value!r}: expected 0 (front), 1 (middle) "
+                             f"or 2 (back)") from None
+
+
+ROW_SIZES = (3, 5, 5)
+_ROW_SPLIT = re.compile(r"[/|]")
+
+
+@dataclass(frozen=True)
+class BoardEval:
+    """A complete board evaluated under a rule set."""
+
+    strengths: tuple[int, int, int]
+    royalties: tuple[int, int, int]
+    foul: bool
+
+    @property
+    def total_royalties(self) -> int:
+        return sum(self.royalties)
+
+
+class Board:
+    """One player's rows.  Immutable: :meth:`place` returns a new board.
+
+    Rows may be partial during play; the card order inside a row is kept.
+    """
+
+    __slots__ = ("_rows", "_cards")
+
+    def __init__(self, front: CardsLike = (), middle: CardsLike = (),
+                 back: CardsLike = ()) -> None:
+        rows = tuple(tuple(parse_cards(r)) for r in (front, middle, back))
+        for row, cards, size in zip(Row, rows, ROW_SIZES):
+            if len(cards) > size:
+                raise BoardError(f"{row.name.lower()} row holds at most {size} cards, "
+                                 f"got {len(cards)}: {cards_str(cards)!r}")
+        flat = rows[0] + rows[1] + rows[2]
+        check_card_ids(flat, "board")
+        self._rows: tuple[tuple[int, ...], ...] = rows
+        self._cards = flat
+
+    @classmethod
+    def parse(cls, text: str) -> Board:
+        """A board from text ``"front / middle / back"`` (``|`` also separates rows;
+        a row may be empty during play).
+
+        >>> Board.parse("Kh Kd / / As").rows
+        ((46, 45), (), (51,))
+        """
+        if isinstance(text, Board):
+            return text
+        if not isinstance(text, str):
+            raise BoardError(f"bad board {text!r}: expected text 'front / middle / back'")
+        parts = _ROW_SPLIT.split(text)
+        if len(parts) != 3:
+            raise BoardError(f"bad board {text!r}: expected three rows separated by "
+                             f"'/' or '|', got {len(parts)}")
+        return cls(*parts)
+
+    @classmethod
+    def from_cards(cls, cards: CardsLike) -> Board:
+        """A complete board from 13 cards in row order (front 3, middle 5, back 5)."""
+        ids = parse_cards(cards)
+        if len(ids) != 13:
+            raise BoardError(f"a complete board has 13 cards, got {len(ids)}")
+        return cls(ids[:3], ids[3:8], ids[8:])
+
+    @property
+    def front(self) -> tuple[int, ...]:
+        return self._rows[0]
+
+    @property
+    def middle(self) -> tuple[int, ...]:
+        return self._rows[1]
+
+    @property
+    def back(self) -> tuple[int, ...]:
+        return self._rows[2]
+
+    @property
+    def rows(self) -> tuple[tuple[int, ...], ...]:
+        """(front, middle, back)."""
+        return self._rows
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """All placed cards in row order."""
+        return self._cards
+
+    @property
+    def is_complete(self) -> bool:
+        """3/5/5 cards placed."""
+        return len(self._cards) == 13
+
+    def free(self, row: Union[int, str, Row]) -> int:
+        """Room left in a row."""
+        r = Row.parse(row)
+        return ROW_SIZES[r] - len(self._rows[r])
+
+    def place(self, card: Union[int, str], row: Union[int, str, Row]) -> Board:
+        """A new board with ``card`` added to ``row``.
+
+        >>> str(Board().place("As", "back"))
+        '/ / As'
+        """
+        r = Row.parse(row)
+        c = parse_card(card)
+        if len(self._rows[r]) >= ROW_SIZES[r]:
+            raise BoardError(f"{r.name.lower()} row is full ({ROW_SIZES[r]} cards)")
+        if c in self._cards:
+            raise BoardError(f"{card_str(c)} is already on the board")
+        rows = list(self._rows)
+        rows[r] = rows[r] + (c,)
+        return Board(*rows)
+
+    def _require_complete(self, what: str) -> None:
+        if not self.is_complete:
+            sizes = "/".join(str(len(r)) for r in self._rows)
+            raise BoardError(f"{what} needs a complete board (3/5/5 cards), this one "
+                             f"has {sizes}")
+
+    def evaluate(self, rules: RuleSet = OFC) -> BoardEval:
+        """Strengths, foul flag and royalties of a complete board."""
+        self._require_complete("evaluate()")
+        out = ffi.new("ofc_board_eval *")
+        status = lib.ofc_eval_board(compiled(rules), self._cards, out)
+        if status != OK:  # pragma: no cover - cards were validated on construction
+            raise BoardError(f"board {self} rejected by the C library ({status})")
+        return BoardEval(tuple(out.strength), tuple(out.royalty), bool(out.foul))
+
+    def is_foul(self, rules: RuleSet = OFC) -> bool:
+        """True when the rows break the rules' order (R-ORDER-1, R-FOUL-1).
+
+        >>> Board.parse("Qh Qd 7c / Qs Qc 6d 5h 4s / Ah Ad Kc Kd 2h").is_foul()
+        True
+        """
+        return self.evaluate(rules).foul
+
+    def royalties(self, rules: RuleSet = OFC) -> tuple[int, int, int]:
+        """Royalties (front, middle, back) under the rules; all 0 when fouled."""
+        return self.evaluate(rules).royalties  # type: ignore[return-value]
+
+    def __str__(self) -> str:
+        return " / ".join(cards_str(r) for r in self._rows).replace("  ", " ").strip()
+
+    def __repr__(self) -> str:
+        return f"Board.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and other._rows == self._rows
+
+    def __hash__(self) -> int:
+        return hash(self._rows)
+
+
+def as_board(value: Union[Board, str, Iterable[int]]) -> Board:
+    """A Board from a Board, board text or 13 cards in row order."""
+    if isinstance(value, Board):
+        return value
+    if isinstance(value, str):
+        return Board.parse(value)
+    return Board.from_cards(value)  # type: ignore[arg-type]

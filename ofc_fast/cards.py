@@ -1,0 +1,173 @@
+"""Cards: ids ``4*rank + suit`` (2c = 0 ... As = 51), text in and out, treys interop.
+
+>>> from ofc_fast import parse_card, parse_cards, card_str, cards_str
+>>> parse_card("As"), parse_card("10d"), parse_card("kh")
+(51, 34, 46)
+>>> parse_cards("As Kd, 10h-2c")
+[51, 45, 34, 0]
+>>> cards_str([51, 45])
+'As Kd'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from operator import index
+from typing import Union
+
+from .errors import CardError
+
+__all__ = ["RANKS", "SUITS", "CardsLike", "parse_card", "parse_cards", "card_str",
+           "cards_str", "to_treys", "from_treys", "check_card_ids"]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+_SUIT_SYMBOLS = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "♠": 3, "♤": 3}
+_RANK_OF = {ch: i for i, ch in enumerate(RANKS.lower())}
+_RANK_OF["10"] = 8
+_SUIT_OF = {ch: i for i, ch in enumerate(SUITS)} | _SUIT_SYMBOLS
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,\-]+")
+_NAMES = [RANKS[c >> 2] + SUITS[c & 3] for c in range(52)]
+_TEXT_TO_ID = {name.lower(): i for i, name in enumerate(_NAMES)}
+
+#: Anything that names cards: text ("As Kd"), or a sequence of ids / card texts.
+CardsLike = Union[str, Iterable[Union[int, str]]]
+
+_BAD_TEXT = "expected a rank 2-9, T, J, Q, K, A (or 10) and a suit c, d, h, s"
+
+
+def _card_from_text(text: str) -> int:
+    fast = _TEXT_TO_ID.get(text.lower()) if len(text) == 2 else None
+    if fast is not None:
+        return fast
+    m = _TOKEN.fullmatch(text.strip())
+    if not m:
+        raise CardError(f"bad card {text!r}: {_BAD_TEXT}")
+    return 4 * _RANK_OF[m.group(1).lower()] + _SUIT_OF[m.group(2).lower()]
+
+
+def _card_from_int(value: object) -> int:
+    try:
+        card = index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise CardError(f"bad card {value!r}: expected an int id 0..51 or card text "
+                        f"such as 'As'") from None
+    if isinstance(value, bool) or not 0 <= card < 52:
+        raise CardError(f"bad card id {value!r}: ids are 0..51 (2c = 0, As = 51)")
+    return card
+
+
+def parse_card(card: int | str) -> int:
+    """Card id of one card given as text (``"As"``, ``"10d"``, ``"k♥"``) or id.
+
+    >>> parse_card("Td")
+    34
+    """
+    if isinstance(card, str):
+        return _card_from_text(card)
+    return _card_from_int(card)
+
+
+def _split_text(text: str) -> list[int]:
+    out: list[int] = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        if not chunk:
+            continue
+        if len(chunk) == 2:
+            out.append(_card_from_text(chunk))
+            continue
+        pos = 0
+        for m in _TOKEN.finditer(chunk):  # concatenated cards, e.g. "AsKd"
+            if m.start() != pos:
+                break
+            out.append(4 * _RANK_OF[m.group(1).lower()] + _SUIT_OF[m.group(2).lower()])
+            pos = m.end()
+        if pos != len(chunk):
+            raise CardError(f"bad card {chunk!r} in {text!r}: {_BAD_TEXT}")
+    return out
+
+
+def check_card_ids(cards: Sequence[int], what: str = "cards") -> None:
+    """Raise CardError when ``cards`` repeats a card."""
+    if len(set(cards)) != len(cards):
+        seen: set[int] = set()
+        for c in cards:
+            if c in seen:
+                raise CardError(f"duplicate card {_NAMES[c]} in {what} "
+                                f"{cards_str(cards)!r}")
+            seen.add(c)
+
+
+def parse_cards(cards: CardsLike) -> list[int]:
+    """Card ids of several cards: text separated by spaces, commas or hyphens (or
+    written together), or a sequence of ids / texts.  Repeated cards are an error.
+
+    >>> parse_cards("Qh Qd 2c")
+    [42, 41, 0]
+    >>> parse_cards([51, "Kd"])
+    [51, 45]
+    """
+    if isinstance(cards, str):
+        out = _split_text(cards)
+    else:
+        try:
+            items = list(cards)
+        except TypeError:
+            raise CardError(f"bad cards {cards!r}: expected text such as 'As Kd' "
+                            f"or a sequence of card ids") from None
+        out = [parse_card(c) for c in items]
+    check_card_ids(out)
+    return out
+
+
+def card_str(card: int) -> str:
+    """Canonical text of a card id: ``51 -> "As"``.
+
+    >>> card_str(34)
+    'Td'
+    """
+    return _NAMES[_card_from_int(card)]
+
+
+def cards_str(cards: Iterable[int]) -> str:
+    """Canonical text of several card ids, space separated.
+
+    >>> cards_str([42, 41, 0])
+    'Qh Qd 2c'
+    """
+    return " ".join(card_str(c) for c in cards)
+
+
+# Cactus Kev / treys card ints: bits xxxbbbbb bbbbbbbb cdhsrrrr xxpppppp
+# (b = one bit per rank, cdhs = suit bit, r = rank, p = rank prime).
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_KEV_SUIT_BIT = (8, 4, 2, 1)  # clubs, diamonds, hearts, spades
+_TO_TREYS = [
+    (1 << (16 + (c >> 2))) | (_KEV_SUIT_BIT[c & 3] << 12) | ((c >> 2) << 8)
+    | _PRIMES[c >> 2]
+    for c in range(52)
+]
+_FROM_TREYS = {v: c for c, v in enumerate(_TO_TREYS)}
+
+
+def to_treys(card: int | str) -> int:
+    """Cactus Kev 32-bit int (as used by treys / deuces) of a card.
+
+    >>> to_treys("Kd")
+    134236965
+    """
+    return _TO_TREYS[parse_card(card)]
+
+
+def from_treys(kev_card: int) -> int:
+    """Card id of a Cactus Kev / treys card int.
+
+    >>> card_str(from_treys(134236965))
+    'Kd'
+    """
+    try:
+        return _FROM_TREYS[index(kev_card)]
+    except (KeyError, TypeError):
+        raise CardError(f"bad treys card {kev_card!r}: not a Cactus Kev card int") from None

@@ -1,0 +1,38 @@
+"""Exceptions raised by ofc_fast: every one a ValueError subclass naming the problem."""
+
+from __future__ import annotations
+
+__all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
+           "RulesError"]
+
+
+class OfcError(ValueError):
+    """Base class of every error ofc_fast raises for bad input."""
+
+
+class CardError(OfcError):
+    """A bad card: unknown text, an id outside 0..51, a repeated card, a wrong count.
+
+    >>> import ofc_fast as ofc
+    >>> ofc.parse_card("Zz")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.CardError: bad card 'Zz': expected a rank 2-9, T, J, Q, K, A (or 10) and a suit c, d, h, s
+    """
+
+
+class BoardError(OfcError):
+    """A bad board: wrong row size, unreadable text, or an incomplete board where a
+    complete one is needed."""
+
+
+class ArrayError(OfcError):
+    """A NumPy array of the wrong type, dtype, shape or memory layout."""
+
+
+class StrengthError(OfcError):
+    """A strength outside the scale, or of the wrong kind (3-card where 5 is needed)."""
+
+
+class RulesError(OfcError):
+    """A rule set that cannot be built: unknown key, wrong type, impossible value."""

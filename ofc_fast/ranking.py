@@ -1,0 +1,235 @@
+"""Hand ranking on one strength scale for 3-card and 5-card hands (larger = stronger).
+
+>>> import ofc_fast as ofc
+>>> ofc.rank3("Qh Qd 5c") > ofc.rank5("Qs Qc 4d 3h 2s")     # R-ORDER-2
+True
+>>> ofc.describe(ofc.rank5("Kh Kd Ks 7c 7d"))
+'Kings full of Sevens'
+>>> ofc.category(ofc.rank5("As Ks Qs Js Ts")).name
+'ROYAL_FLUSH'
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from operator import index
+
+from ._native import E_COUNT, E_DUPLICATE, lib
+from .cards import RANKS, CardsLike, cards_str, check_card_ids, parse_cards
+from .errors import CardError, StrengthError
+
+__all__ = ["HandCategory", "STRENGTH_MAX", "rank5", "rank3", "rank", "category",
+           "describe", "kev_rank", "strength_from_kev", "strength_cards", "hand_ranks",
+           "low27"]
+
+STRENGTH_MAX: int = lib.OFC_STRENGTH_MAX
+"""Largest strength (a royal flush); strengths run 1..STRENGTH_MAX."""
+
+
+class HandCategory(IntEnum):
+    """Hand categories in ascending order; a royal flush is its own category."""
+
+    HIGH_CARD = 0
+    ONE_PAIR = 1
+    TWO_PAIR = 2
+    TRIPS = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    QUADS = 7
+    STRAIGHT_FLUSH = 8
+    ROYAL_FLUSH = 9
+
+
+# Per-strength metadata, read once from the C tables.
+_INFO = [lib.ofc_strength_info(s) for s in range(STRENGTH_MAX + 1)]
+_CATEGORY = [HandCategory((i >> 20) & 0xF) if i else None for i in _INFO]
+_NCARDS = [i >> 24 for i in _INFO]
+_RANKS_OF = [tuple(r for r in ((i >> sh) & 0xF for sh in (16, 12, 8, 4, 0)) if r != 0xF)
+             if i else () for i in _INFO]
+
+_rank = lib.ofc_rank
+
+
+def _rank_any(cards: object, expect: int) -> int:
+    """Rank anything card-like with ``expect`` cards, or raise CardError."""
+    try:
+        s = _rank(cards, len(cards), expect)  # type: ignore[arg-type]
+    except (TypeError, OverflowError):  # text, numpy arrays, iterators, huge ints
+        ids = parse_cards(cards)  # type: ignore[arg-type]
+        s = _rank(ids, len(ids), expect)
+        cards = ids
+    if s > 0:
+        return s
+    if s == E_COUNT:
+        raise CardError(f"expected {expect} cards, got {len(cards)}: "  # type: ignore
+                        f"{cards!r}")
+    ids = parse_cards(cards) if s != E_DUPLICATE else list(cards)  # type: ignore
+    check_card_ids(ids)
+    raise CardError(f"bad cards {cards!r}")  # pragma: no cover - raised above
+
+
+def rank5(cards: CardsLike) -> int:
+    """Strength of a 5-card hand: text (``"As Ks Qs Js Ts"``) or five card ids.
+
+    A list or tuple of five int ids is the fast path (one C call).
+
+    >>> rank5("As Ks Qs Js Ts") == STRENGTH_MAX
+    True
+    """
+    return _rank_any(cards, 5)
+
+
+def rank3(cards: CardsLike) -> int:
+    """Strength of a 3-card front hand, on the 5-card scale (R-ORDER-2).
+
+    >>> rank3("Kh Kd 3c") > rank3("Ks Kc 2d")      # R-RANK-8: K-K-3 beats K-K-2
+    True
+    """
+    return _rank_any(cards, 3)
+
+
+try:  # CPython: METH_FASTCALL builtins with the same results and errors
+    from . import _speedups
+except ImportError:  # pragma: no cover - PyPy, or a build without the extension
+    _speedups = None  # type: ignore[assignment]
+else:
+    _speedups.set_fallback(_rank_any)
+    rank5 = _speedups.rank5  # type: ignore[assignment]  # noqa: F811
+    rank3 = _speedups.rank3  # type: ignore[assignment]  # noqa: F811
+
+
+def rank(cards: CardsLike) -> int:
+    """Strength of a 3-card or 5-card hand, whichever ``cards`` holds.
+
+    >>> rank("Ah Ad Ac") > rank("Ks Kc Kd 2c 2d")
+    False
+    """
+    ids = parse_cards(cards)
+    if len(ids) not in (3, 5):
+        raise CardError(f"expected 3 or 5 cards, got {len(ids)}: {cards_str(ids)!r}")
+    return _rank(ids, len(ids), 0)
+
+
+def _check_strength(strength: int) -> int:
+    try:
+        s = index(strength)
+    except TypeError:
+        raise StrengthError(f"bad strength {strength!r}: expected an int") from None
+    if not 1 <= s <= STRENGTH_MAX:
+        raise StrengthError(f"bad strength {strength!r}: strengths are 1..{STRENGTH_MAX}")
+    return s
+
+
+def category(strength: int) -> HandCategory:
+    """Category of a strength.
+
+    >>> category(rank3("7h 7d 7c")).name
+    'TRIPS'
+    """
+    return _CATEGORY[_check_strength(strength)]  # type: ignore[return-value]
+
+
+def strength_cards(strength: int) -> int:
+    """5 for a 5-card strength, 3 for a 3-card (front) strength.
+
+    >>> strength_cards(rank3("Ah Kd 2c"))
+    3
+    """
+    return _NCARDS[_check_strength(strength)]
+
+
+def hand_ranks(strength: int) -> tuple[int, ...]:
+    """Ranks (0 = deuce .. 12 = ace) of the hand class, in reading order:
+    ``"K K K 7 7"``; a wheel reads ``5 4 3 2 A``.
+
+    >>> hand_ranks(rank5("7c Kh 7d Kd Ks"))
+    (11, 11, 11, 5, 5)
+    """
+    return _RANKS_OF[_check_strength(strength)]
+
+
+def kev_rank(strength: int) -> int:
+    """Cactus Kev number of a 5-card strength: 1 (royal flush) .. 7462 (7-5-4-3-2),
+    lower = stronger, as in treys and phevaluator.
+
+    >>> kev_rank(rank5("As Ks Qs Js Ts")), kev_rank(rank5("7c 5d 4h 3s 2c"))
+    (1, 7462)
+    """
+    s = _check_strength(strength)
+    if _NCARDS[s] != 5:
+        raise StrengthError(f"strength {s} is a 3-card hand: Cactus Kev numbers exist "
+                            f"for 5-card hands only")
+    return lib.ofc_kev_rank(s)
+
+
+def strength_from_kev(kev: int) -> int:
+    """Strength of a Cactus Kev number (inverse of :func:`kev_rank`).
+
+    >>> strength_from_kev(1) == STRENGTH_MAX
+    True
+    """
+    s = lib.ofc_strength_from_kev(kev) if isinstance(kev, int) and 1 <= kev <= 7462 else 0
+    if not s:
+        raise StrengthError(f"bad Cactus Kev number {kev!r}: expected 1..7462")
+    return s
+
+
+def low27(strength: int) -> int:
+    """2-7 lowball value of a 5-card strength, larger = better low hand (7-5-4-3-2
+    unsuited = 7462); the ace is always high and A-2-3-4-5 is no straight (R-27-2).
+
+    >>> low27(rank5("7c 5d 4h 3s 2c"))
+    7462
+    >>> low27(rank5("Ac 2d 3h 4s 5c")) < low27(rank5("Kc 2d 3h 4s 5c"))
+    True
+    """
+    s = _check_strength(strength)
+    if _NCARDS[s] != 5:
+        raise StrengthError(f"strength {s} is a 3-card hand: 2-7 values exist for "
+                            f"5-card hands only")
+    return lib.ofc_low27(s)
+
+
+_NAME = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
+         "Queen", "King", "Ace"]
+_PLURAL = [n + ("es" if n == "Six" else "s") for n in _NAME]
+
+
+def _kickers(ranks: tuple[int, ...]) -> str:
+    if not ranks:
+        return ""
+    word = "kicker" if len(ranks) == 1 else "kickers"
+    return ", " + " ".join(RANKS[r] for r in ranks) + " " + word
+
+
+def describe(strength: int) -> str:
+    """Readable name of a strength.
+
+    >>> describe(rank3("Qh Qd 5c"))
+    'Pair of Queens, 5 kicker'
+    >>> describe(rank5("9h 8h 7h 6h 5h"))
+    'Nine-high straight flush'
+    """
+    s = _check_strength(strength)
+    cat, r = _CATEGORY[s], _RANKS_OF[s]
+    if cat is HandCategory.ROYAL_FLUSH:
+        return "Royal flush"
+    if cat is HandCategory.STRAIGHT_FLUSH:
+        return f"{_NAME[r[0]]}-high straight flush"
+    if cat is HandCategory.QUADS:
+        return f"Four {_PLURAL[r[0]]}{_kickers(r[4:])}"
+    if cat is HandCategory.FULL_HOUSE:
+        return f"{_PLURAL[r[0]]} full of {_PLURAL[r[3]]}"
+    if cat is HandCategory.FLUSH:
+        return f"{_NAME[r[0]]}-high flush, " + " ".join(RANKS[x] for x in r)
+    if cat is HandCategory.STRAIGHT:
+        return f"{_NAME[r[0]]}-high straight"
+    if cat is HandCategory.TRIPS:
+        return f"Three {_PLURAL[r[0]]}{_kickers(r[3:])}"
+    if cat is HandCategory.TWO_PAIR:
+        return f"{_PLURAL[r[0]]} and {_PLURAL[r[2]]}{_kickers(r[4:])}"
+    if cat is HandCategory.ONE_PAIR:
+        return f"Pair of {_PLURAL[r[0]]}{_kickers(r[2:])}"
+    return f"{_NAME[r[0]]} high{_kickers(r[1:])}"
+
