@@ -102,9 +102,11 @@ def eval_boards(boards: np.ndarray, rules: RuleSet = OFC) -> BoardBatch:
     """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order.
 
     >>> import numpy as np
-    >>> b = np.array([list(range(13))], dtype=np.uint8)   # 2c 2d 2h / 2s 3c .. / ..
-    >>> eval_boards(b).foul.tolist()
-    [True]
+    >>> from ofc_fast import Board
+    >>> board = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    >>> r = eval_boards(np.array([board.cards], dtype=np.uint8))
+    >>> r.royalty.tolist(), r.foul.tolist()
+    ([[7, 12, 25]], [False])
     """
     a = _cards_array(boards, 13, "eval_boards", "boards")
     n = a.shape[0]

@@ -1,7 +1,7 @@
 """Cards: ids ``4*rank + suit`` (2c = 0 ... As = 51), text in and out, treys interop.
 
 >>> from ofc_fast import parse_card, parse_cards, card_str, cards_str
->>> parse_card("As"), parse_card("10d"), parse_card("kh")
+>>> parse_card("As"), parse_card("10h"), parse_card("kh")
 (51, 34, 46)
 >>> parse_cards("As Kd, 10h-2c")
 [51, 45, 34, 0]
@@ -63,7 +63,7 @@ def parse_card(card: int | str) -> int:
     """Card id of one card given as text (``"As"``, ``"10d"``, ``"k♥"``) or id.
 
     >>> parse_card("Td")
-    34
+    33
     """
     if isinstance(card, str):
         return _card_from_text(card)
@@ -125,7 +125,7 @@ def parse_cards(cards: CardsLike) -> list[int]:
 def card_str(card: int) -> str:
     """Canonical text of a card id: ``51 -> "As"``.
 
-    >>> card_str(34)
+    >>> card_str(33)
     'Td'
     """
     return _NAMES[_card_from_int(card)]

@@ -1,0 +1,169 @@
+"""Boards: parsing, fouls (R-ORDER-*, R-FOUL-*), every OFC royalty (R-ROY-OFC-3/4)."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import Board, BoardError, CardError, Row, rules
+from boards import random_pair
+from reference_scoring import is_foul as ref_is_foul
+from reference_scoring import ofc_royalties as ref_royalties
+
+RANKS = "23456789TJQKA"
+
+
+def test_parse_and_text_round_trip() -> None:
+    text = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    b = Board.parse(text)
+    assert str(b) == text
+    assert Board.parse(text.replace("/", "|")) == b
+    assert b.front == tuple(ofc.parse_cards("Qh Qd 2c"))
+    assert b.rows == (b.front, b.middle, b.back)
+    assert b.is_complete
+    assert Board.from_cards(b.cards) == b
+    assert hash(Board.parse(text)) == hash(b)
+    assert eval(repr(b), {"Board": Board}) == b
+
+
+def test_partial_boards() -> None:
+    b = Board.parse("Kh Kd / / As")
+    assert not b.is_complete
+    assert b.rows == ((46, 45), (), (51,))
+    assert str(b) == "Kh Kd / / As"
+    assert b.free(Row.FRONT) == 1 and b.free("middle") == 5 and b.free("bottom") == 4
+    b2 = b.place("Ks", Row.FRONT)
+    assert b2.front == (46, 45, 47) and b.front == (46, 45)  # immutable
+    with pytest.raises(BoardError, match="front row is full"):
+        b2.place("2c", "front")
+    with pytest.raises(BoardError, match="already on the board"):
+        b.place("As", "middle")
+    for call in (b.is_foul, b.royalties, b.evaluate):
+        with pytest.raises(BoardError, match="complete board"):
+            call()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Qh Qd 2c 3c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "front row holds at most 3"),
+    ("Qh Qd 2c / 9s 9h 9d 5c 5d 4d / As Ks Qs Js Ts", "middle row holds at most 5"),
+    ("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js", None),
+    ("Qh Qd 2c / 9s 9h 9d 5c 5d", "three rows"),
+    ("Qh Qd 2c / 9s 9h 9d 5c Qh / As Ks Qs Js Ts", "duplicate card Qh"),
+    ("Qh Qd Xc / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "bad card 'Xc'"),
+])
+def test_bad_boards(text: str, message: str | None) -> None:
+    if message is None:  # parses as a partial board, but cannot be scored
+        with pytest.raises(BoardError, match="complete"):
+            Board.parse(text).is_foul()
+        return
+    with pytest.raises((BoardError, CardError), match=message):
+        Board.parse(text)
+
+
+def test_bad_board_inputs() -> None:
+    with pytest.raises(BoardError):
+        Board.parse(42)  # type: ignore[arg-type]
+    with pytest.raises(BoardError, match="13 cards"):
+        Board.from_cards([0, 1, 2])
+    with pytest.raises(BoardError, match="bad row"):
+        Row.parse("side")
+    with pytest.raises(BoardError, match="bad row"):
+        Row.parse(3)
+    assert issubclass(BoardError, ValueError)
+
+
+@pytest.mark.parametrize("text, foul", [
+    ("Qh Qd 5c / Qs Qc 4d 3h 2s / Ah Ad Ac Kd Ks", True),    # QQ5 over QQ432
+    ("Qh Qd 5c / Qs Qc 5d 3h 2s / Ah Ad Ac Kd Ks", False),   # QQ5 over QQ532
+    ("Qh Qd 7c / Qs Qc 6d 5h 4s / Ah Ad Ac Kd Ks", True),    # QQ7 over QQ654
+    ("2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", False),   # middle == back is legal
+    ("Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d", True),    # middle two pair > back
+    ("2c 3d 5h / 4c 4d 6h 7s 8c / Ad Kh Qs Jc 9d", True),    # pair middle > A-high back
+])
+def test_fouls(text: str, foul: bool) -> None:
+    """R-ORDER-1 / R-ORDER-2 / R-FOUL-1 pinned cases (ANCHORS section 4)."""
+    b = Board.parse(text)
+    assert b.is_foul(rules.OFC) is foul
+    assert ref_is_foul(list(b.cards)) is foul
+    if foul:
+        assert b.royalties() == (0, 0, 0)
+
+
+def test_ex17_front_qqa_over_middle_qqk_fouls() -> None:
+    """EX-17: front Q-Q-A, middle Q-Q-K-x-y is a foul (kicker A > K)."""
+    assert Board.parse("Qh Qd Ac / Qs Qc Kd 3h 2s / Ah Ad Kc Ks 2c").is_foul()
+
+
+def test_order_rule_options() -> None:
+    """R-ORDER-1 as an option: equal middle and back fouls only under strict."""
+    b = Board.parse("2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd")
+    assert not b.is_foul(rules.OFC)
+    assert b.is_foul(rules.OFC.replace(order="strict"))
+    assert not b.is_foul(rules.OFC.replace(order="mixed"))
+
+
+# One 5-card hand per category (no spades but the quads' 9s), with the middle and
+# back values of R-ROY-OFC-3 written here from the rules.
+CATEGORY_HANDS = {
+    "TWO_PAIR": ("9c 9d 4h 4c 2d", 0, 0),
+    "TRIPS": ("9c 9d 9h 4c 2d", 2, 0),
+    "STRAIGHT": ("9c 8d 7h 6c 5d", 4, 2),
+    "FLUSH": ("Kc 9c 7c 4c 2c", 8, 4),
+    "FULL_HOUSE": ("9c 9d 9h 4c 4d", 12, 6),
+    "QUADS": ("9c 9d 9h 9s 4d", 20, 10),
+    "STRAIGHT_FLUSH": ("9c 8c 7c 6c 5c", 30, 15),
+    "ROYAL_FLUSH": ("Ac Kc Qc Jc Tc", 50, 25),
+}
+WEAK_FRONT = "2s 3s 5s"          # five-high: below every middle used here
+WEAK_MIDDLE = "3h 3d 7s 8s Js"   # a pair of threes: below every back used here
+TOP_BACK = "As Ks Qs Js Ts"      # a royal flush: at least every middle used here
+
+
+@pytest.mark.parametrize("name", list(CATEGORY_HANDS))
+def test_every_middle_and_back_royalty(name: str) -> None:
+    """R-ROY-OFC-3: every middle and back value of the OFC schedule."""
+    hand, middle_value, back_value = CATEGORY_HANDS[name]
+    assert ofc.category(ofc.rank5(hand)).name == name
+    in_middle = Board(WEAK_FRONT, hand, TOP_BACK)
+    in_back = Board(WEAK_FRONT, WEAK_MIDDLE, hand)
+    for board, row, value in ((in_middle, 1, middle_value), (in_back, 2, back_value)):
+        assert not board.is_foul()
+        assert board.royalties()[row] == value
+        assert ref_royalties(list(board.cards))[row] == value
+
+
+@pytest.mark.parametrize("rank", range(13))
+def test_every_front_royalty(rank: int) -> None:
+    """R-ROY-OFC-4: front pair 66 = 1 .. AA = 9, trips 222 = 10 .. AAA = 22."""
+    r = RANKS[rank]
+    kicker = "3" if r == "2" else "2"
+    middle, back = "9s 8s 7s 6s 5s", TOP_BACK  # straight flush, royal flush
+    pair = Board(f"{r}c {r}d {kicker}h", middle, back)
+    trips = Board(f"{r}c {r}d {r}h", middle, back)
+    assert not pair.is_foul() and not trips.is_foul()
+    assert pair.royalties()[0] == max(0, rank - 3)
+    assert trips.royalties()[0] == 10 + rank
+    assert ref_royalties(list(trips.cards))[0] == 10 + rank
+
+
+def test_royalties_against_reference_random() -> None:
+    rng = random.Random(20261130)
+    for _ in range(3000):
+        a, _b = random_pair(rng)
+        board = Board.from_cards(a)
+        assert board.is_foul() == ref_is_foul(a)
+        assert board.royalties() == ref_royalties(a)
+
+
+def test_eval_boards_batch_matches_board() -> None:
+    rng = random.Random(7)
+    boards = [random_pair(rng)[0] for _ in range(2000)]
+    batch = ofc.eval_boards(np.array(boards, dtype=np.uint8), rules.OFC)
+    for i, cards in enumerate(boards):
+        e = Board.from_cards(cards).evaluate(rules.OFC)
+        assert tuple(batch.strength[i]) == e.strengths
+        assert tuple(batch.royalty[i]) == e.royalties
+        assert bool(batch.foul[i]) == e.foul

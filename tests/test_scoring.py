@@ -1,0 +1,204 @@
+"""Pair scoring and settlement against the independent reference (R-SCORE-*,
+R-FOUL-3/4, R-ROY-OFC-*, R-BON-CP-2), worked examples, and hypothesis properties."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ofc_fast as ofc
+from ofc_fast import Board, BoardError, rules, score_pair, settle
+from boards import random_pair, random_table
+from reference_scoring import score_classic, score_ofc
+
+ROYAL = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"   # royalties 7 + 12 + 25
+PLAIN = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"   # no royalties
+FOULED = "Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d"  # middle two pair > back
+
+
+# ---------------------------------------------------------------- worked examples
+
+def test_ex2_classic_bonuses() -> None:
+    """EX-2: A wins front with trips (3); B wins middle full house (2) and back
+    quads (4); A pays B 3."""
+    a = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh 8c 8d"
+    b = "Qc Qd 7c / Jc Jd Jh 2c 2d / 5c 5d 5h 5s Ac"
+    s = score_pair(a, b, rules.CLASSIC_1_6)
+    assert s.rows == (1, -1, -1)
+    assert s.net == -3
+    assert score_pair(b, a, rules.CLASSIC_1_6).net == 3
+
+
+def test_ex4_kk3_beats_kk2() -> None:
+    """EX-4 / R-RANK-8: front K-K-3 wins the row against K-K-2."""
+    a = "Kh Ks 3c / Ah As 4h 6d 7d / 9c 9h 9s 2d 2s"
+    b = "Kd Kc 2c / Ac Ad 5h 6h 8h / Tc Th Ts 3d 3s"
+    s = score_pair(a, b)
+    assert s.fouls == (False, False)
+    assert s.rows[0] == 1
+    assert s.royalties[0][0] == s.royalties[1][0] == 8
+
+
+def test_ex5_one_six_and_two_four() -> None:
+    """EX-5: 1-6 win 2 of 3 -> +1, sweep -> +6; 2-4 2 of 3 -> +2, sweep -> +4."""
+    a = "2h 3d 5c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"   # no royalties either side
+    b = "2c 3c 4d / 9s 9h 3s 3h 4s / Ac As Qh Qd 8h"
+    s16 = score_pair(a, b, rules.OFC)
+    assert s16.rows == (1, -1, 1) and s16.net == 1
+    assert score_pair(a, b, rules.OFC.replace(sweep_bonus=0, majority_bonus=1)).net == 2
+    sweep_b = "2c 3c 4d / 5s 5h 2d 3s 4s / Ac As Qh Qd 8h"
+    assert score_pair(a, sweep_b, rules.OFC).net == 6
+    assert score_pair(a, sweep_b, rules.OFC.replace(sweep_bonus=0, majority_bonus=1)).net == 4
+
+
+def test_ex6_both_backs_flushes_royalties_cancel() -> None:
+    """EX-6: both backs flushes: the higher flush wins the row, royalties 4 - 4 = 0."""
+    a = "2h 3d 5c / 6s 6h 7d 7s 8d / Ac Kc 9c 7c 2c"
+    b = "2d 3s 4d / 5s 5h 9d Ts Js / Ah Qh 9h 4h 3h"
+    s = score_pair(a, b)
+    assert s.rows == (1, 1, 1)
+    assert s.royalties == ((0, 0, 4), (0, 0, 4))
+    assert s.net == 6
+
+
+def test_ex7_foul_pays_six_plus_royalties() -> None:
+    """EX-7: a fouled player pays 6 + the opponent's royalties; both foul -> 0."""
+    s = score_pair(FOULED, ROYAL)
+    assert s.fouls == (True, False)
+    assert s.net == -(6 + 7 + 12 + 25)
+    other_foul = "Qh Qd Ac / Qs Qc Kc 3s 2s / As Ts Jc Js 9s"  # EX-17 foul
+    both = score_pair(FOULED, other_foul)
+    assert both.fouls == (True, True) and both.net == 0 and both.rows == (0, 0, 0)
+
+
+def test_ex17_front_over_middle_fouls_in_scoring() -> None:
+    """EX-17: front Q-Q-A over middle Q-Q-K-x-y fouls, so it loses every row."""
+    fouled = "Qh Qd Ac / Qs Qc Kc 3s 2s / As Ts Jc Js 9s"
+    s = score_pair(fouled, PLAIN)
+    assert s.fouls == (True, False) and s.rows == (-1, -1, -1) and s.net == -6
+
+
+def test_classic_foul_pays_win_values_and_sweep() -> None:
+    """DESIGN.md: against a fouled board the clean board collects each row at its
+    win-only value (bonuses included) plus the sweep (1-6) or majority (2-4)."""
+    clean = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh Ks 8d"   # trips 3, FH 2, quads 4
+    fouled = "Ah Ad 4s / Qh Qd 3h 3d 8c / 7s 7h 2d 2c 8s"
+    assert score_pair(clean, fouled, rules.CLASSIC_1_6).net == 3 + 2 + 4 + 3
+    assert score_pair(clean, fouled, rules.CLASSIC_2_4).net == 3 + 2 + 4 + 1
+
+
+# ----------------------------------------------------------- against the reference
+
+@pytest.mark.parametrize("preset, reference", [
+    (rules.OFC, score_ofc),
+    (rules.PINEAPPLE, score_ofc),
+    (rules.CLASSIC_1_6, lambda a, b: score_classic(a, b, "1-6")),
+    (rules.CLASSIC_2_4, lambda a, b: score_classic(a, b, "2-4")),
+])
+def test_pair_scores_match_reference(preset: ofc.RuleSet, reference) -> None:  # noqa: ANN001
+    rng = random.Random(hash(preset.name) & 0xFFFF)
+    a_list, b_list, want = [], [], []
+    for _ in range(4000):
+        a, b = random_pair(rng)
+        expected = reference(a, b)
+        got = score_pair(a, b, preset)
+        assert got.net == expected, (Board.from_cards(a), Board.from_cards(b))
+        assert got.net == got.row_points + got.bonus + (
+            sum(got.royalties[0]) - sum(got.royalties[1]))
+        a_list.append(a)
+        b_list.append(b)
+        want.append(expected)
+    batch = ofc.score_pairs(np.array(a_list, dtype=np.uint8),
+                            np.array(b_list, dtype=np.uint8), preset)
+    assert batch.tolist() == want
+
+
+# ------------------------------------------------------------------- properties
+
+board_pairs = st.randoms(use_true_random=False).map(random_pair)
+presets = st.sampled_from([rules.OFC, rules.PINEAPPLE, rules.CLASSIC_1_6, rules.CLASSIC_2_4,
+                           rules.OFC.replace(overall_bonus=1, order="strict")])
+
+
+@settings(max_examples=400, deadline=None)
+@given(board_pairs, presets)
+def test_antisymmetry(pair: tuple[list[int], list[int]], preset: ofc.RuleSet) -> None:
+    a, b = pair
+    ab, ba = score_pair(a, b, preset), score_pair(b, a, preset)
+    assert ab.net == -ba.net
+    assert ab.rows == tuple(-r for r in ba.rows)
+    assert ab.sweep == -ba.sweep
+
+
+@settings(max_examples=400, deadline=None)
+@given(board_pairs, presets)
+def test_foul_rules(pair: tuple[list[int], list[int]], preset: ofc.RuleSet) -> None:
+    """R-FOUL-3/4: a fouled board earns nothing and never wins; two fouls: 0."""
+    a, b = pair
+    s = score_pair(a, b, preset)
+    fa, fb = s.fouls
+    if fa:
+        assert s.royalties[0] == (0, 0, 0)
+        assert s.net <= 0
+        assert s.rows == ((0, 0, 0) if fb else (-1, -1, -1))
+    if fa and fb:
+        assert s.net == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(2, 4), presets,
+       st.integers(0, 3))
+def test_settle_zero_sum(rng: random.Random, players: int, preset: ofc.RuleSet,
+                         button: int) -> None:
+    boards = random_table(rng, players)
+    result = settle(boards, preset, button=button % players)
+    assert sum(result.net) == 0
+    assert len(result.pairs) == players * (players - 1) // 2
+    per_seat = [0] * players
+    for item in result.items:
+        assert item.amount > 0 and item.payer != item.payee
+        per_seat[item.payee] += item.amount
+        per_seat[item.payer] -= item.amount
+    assert per_seat == result.net
+    for (i, j), s in result.pairs:
+        assert s.net == score_pair(boards[i], boards[j], preset).net
+
+
+def test_settle_three_players_by_hand() -> None:
+    """a sweeps b (3 + 3 + 44 royalties); a beats c 2 rows to 1 (+1, royalties
+    44 - 18); c sweeps b (6 + 18)."""
+    c = "3h 3c 4d / Th Td Tc 2d 2s / 8h 8s Jc Jh Jd"
+    result = settle([ROYAL, PLAIN, c], rules.OFC)
+    assert result.net == [50 + 27, -50 - 24, -27 + 24]
+
+
+def test_settlement_order_ex13() -> None:
+    """EX-13: W N E S with S dealing -> W-N, W-E, W-S, N-E, N-S, E-S; three-handed
+    from the seat left of the button."""
+    assert ofc.settlement_order(4, button=3) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3),
+                                                 (2, 3)]
+    assert ofc.settlement_order(3, button=0) == [(1, 2), (1, 0), (2, 0)]
+
+
+# ------------------------------------------------------------------- bad input
+
+def test_scoring_bad_input() -> None:
+    with pytest.raises(BoardError, match="incomplete"):
+        score_pair("Qh Qd / / ", PLAIN)
+    with pytest.raises(BoardError, match="is on board 0 and board 1"):
+        score_pair(ROYAL, ROYAL)
+    with pytest.raises(BoardError, match="2 to 4"):
+        settle([ROYAL])
+    with pytest.raises(BoardError, match="button 5"):
+        settle([ROYAL, PLAIN], button=5)
+    a = np.array([Board.parse(ROYAL).cards], dtype=np.uint8)
+    with pytest.raises(ofc.CardError, match="pair 0"):
+        ofc.score_pairs(a, a)
+    with pytest.raises(ofc.ArrayError, match="differ in shape"):
+        ofc.score_pairs(a, np.zeros((2, 13), dtype=np.uint8))
+    with pytest.raises(ofc.ArrayError, match="shape"):
+        ofc.eval_boards(np.zeros((2, 12), dtype=np.uint8))
