@@ -182,16 +182,22 @@ typedef struct ofc_rules {
     int32_t sweep_bonus;     /* extra units for winning all three rows (1-6: 3) */
     int32_t majority_bonus;  /* extra units for the majority of rows (2-4: 1) */
     int32_t overall_bonus;   /* extra units to the pair's net winner (R-VAR-OVR-1) */
+    int32_t sweep_multiplier;     /* a swept pair's row and bonus units times this
+                                   * (>= 1; R-VAR-VIET-2 "paid double") */
+    int32_t sweep_all_multiplier; /* instead, when the sweeper swept every opponent at
+                                   * the table (>= 1; see ofc_pair_context) */
+    int32_t sweep_all_bonus;      /* extra units from each opponent then (R-VAR-HG-2) */
     uint8_t majority_rule;   /* ofc_majority_rule */
     uint8_t order_rule;      /* ofc_order_rule */
     uint8_t middle_lowball;  /* 1 = 2-7 middle (R-27-*): compared by ofc_low27(), no
                               * order with the other rows, fouls per the two fields
                               * below */
-    uint8_t reserved;        /* 0 */
+    uint8_t foul_pays_sweep; /* 1: beating a fouled board counts as a sweep (R-FOUL-3b);
+                              * 0: the rows only */
     uint16_t lowball_limit;  /* 2-7: the middle fouls when its ofc_low27() value is
                               * below this (R-27-4: ten-high limit) */
     uint8_t lowball_back_strict; /* 2-7: the back must be strictly above the front */
-    uint8_t reserved2;       /* 0 */
+    uint8_t reserved;        /* 0 */
 } ofc_rules;
 
 /*! ofc_rules_init_ofc():
@@ -259,14 +265,28 @@ typedef struct ofc_pair_score {
     int32_t royalties;   /* a's royalties minus b's (0 on a fouled side) */
 } ofc_pair_score;
 
+/*! Table context of one pair (all zero: an ordinary pair). */
+typedef struct ofc_pair_context {
+    int8_t ties;          /* 0: a tied row pays nothing; +1: a wins tied rows (a is the
+                           * house, R-VAR-HOUSE-1); -1: b wins them */
+    uint8_t a_sweeps_all; /* 1: a swept every opponent at the table this deal, so a
+                           * sweep of b uses sweep_all_multiplier and sweep_all_bonus */
+    uint8_t b_sweeps_all; /* the same for b */
+    uint8_t reserved;     /* 0 */
+} ofc_pair_context;
+
 /*! ofc_score_evals():
  * Score two evaluated boards (a against b).  Rows are compared by strength (middle by
  * ofc_low27() under a 2-7 rule set); a won row pays the winner's win_value; a fouled
  * board loses every row and earns no royalties; two fouled boards exchange nothing.
- * net = row units + sweep/majority bonuses + overall bonus + royalties (a's minus b's).
- * @detail may be NULL.  @return the net points of a. */
+ *   units = row units + sweep/majority bonuses, times the sweep multiplier when a side
+ *           swept (plus sweep_all_bonus when it swept the whole table);
+ *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
+ * @ctx may be NULL (an ordinary pair);  @detail may be NULL.
+ * @return the net points of a. */
 int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
-                        const ofc_board_eval *b, ofc_pair_score *detail);
+                        const ofc_board_eval *b, const ofc_pair_context *ctx,
+                        ofc_pair_score *detail);
 
 /*! ofc_score_boards():
  * Evaluate and score two boards of 13 cards.  The 26 cards must be distinct.

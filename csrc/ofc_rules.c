@@ -26,6 +26,9 @@ static void ofc_rules_clear(ofc_rules *r)
     uint32_t s;
     int row;
     memset(r, 0, sizeof *r);
+    r->sweep_multiplier = 1;
+    r->sweep_all_multiplier = 1;
+    r->foul_pays_sweep = 1;
     for (row = 0; row < OFC_ROWS; row++) {
         for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
             r->win_value[row][s] = 1;
@@ -92,7 +95,9 @@ int32_t ofc_rules_check(const ofc_rules *rules)
     int row;
     if (!rules || rules->majority_rule > OFC_MAJORITY_MORE_ROWS ||
         rules->order_rule > OFC_ORDER_MIXED || rules->middle_lowball > 1 ||
-        rules->lowball_back_strict > 1 || rules->lowball_limit > 7462) {
+        rules->lowball_back_strict > 1 || rules->lowball_limit > 7462 ||
+        rules->foul_pays_sweep > 1 || rules->sweep_multiplier < 1 ||
+        rules->sweep_all_multiplier < 1) {
         return OFC_E_RULES;
     }
     for (row = 0; row < OFC_ROWS; row++) {

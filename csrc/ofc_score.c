@@ -1,9 +1,11 @@
 /* ofc_score.c -- pairwise scoring of two evaluated boards, single and batch. */
 #include "ofc_internal.h"
 
-/* +1 when a wins the row, -1 when b wins it, 0 on a tie (fouls decide first). */
+static const ofc_pair_context ofc_no_context = {0, 0, 0, 0};
+
+/* +1 when a wins the row, -1 when b wins it, else `ties` (fouls decide first). */
 static inline int32_t ofc_row_outcome(const ofc_rules *r, const ofc_board_eval *a,
-                                      const ofc_board_eval *b, int row)
+                                      const ofc_board_eval *b, int row, int32_t ties)
 {
     uint32_t ka, kb;
     if (a->foul || b->foul) {
@@ -11,7 +13,7 @@ static inline int32_t ofc_row_outcome(const ofc_rules *r, const ofc_board_eval *
     }
     ka = ofc_row_key(r, row, a->strength[row]);
     kb = ofc_row_key(r, row, b->strength[row]);
-    return (int32_t)(ka > kb) - (int32_t)(ka < kb);
+    return ka != kb ? (int32_t)(ka > kb) - (int32_t)(ka < kb) : ties;
 }
 
 /* Sweep and majority units for a side that won `won` rows and lost `lost`. */
@@ -22,15 +24,32 @@ static inline int32_t ofc_side_bonus(const ofc_rules *r, int32_t won, int32_t lo
     return bonus + (majority ? r->majority_bonus : 0);
 }
 
-int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
-                        const ofc_board_eval *b, ofc_pair_score *detail)
+/* Multiplies a swept pair's units and adds the sweep-all bonus (signed for a). */
+static inline void ofc_apply_sweep(const ofc_rules *r, int32_t sign, uint8_t swept_all,
+                                   int32_t *units, int32_t *bonus)
 {
-    int32_t won_a = 0, won_b = 0, units = 0, bonus, royalties, net;
+    int32_t m = swept_all ? r->sweep_all_multiplier : r->sweep_multiplier;
+    *units *= m;
+    *bonus *= m;
+    if (swept_all) {
+        *bonus += sign * r->sweep_all_bonus;
+    }
+}
+
+int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
+                        const ofc_board_eval *b, const ofc_pair_context *ctx,
+                        ofc_pair_score *detail)
+{
+    int32_t won_a = 0, won_b = 0, units = 0, bonus = 0, royalties, net;
     int8_t rows[OFC_ROWS] = {0, 0, 0};
     int row;
+    int any_foul = a->foul || b->foul;
+    if (!ctx) {
+        ctx = &ofc_no_context;
+    }
     if (!(a->foul && b->foul)) {
         for (row = 0; row < OFC_ROWS; row++) {
-            int32_t o = ofc_row_outcome(rules, a, b, row);
+            int32_t o = ofc_row_outcome(rules, a, b, row, ctx->ties);
             rows[row] = (int8_t)o;
             if (o > 0) {
                 units += rules->win_value[row][a->strength[row]];
@@ -41,7 +60,14 @@ int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
             }
         }
     }
-    bonus = ofc_side_bonus(rules, won_a, won_b) - ofc_side_bonus(rules, won_b, won_a);
+    if (!any_foul || rules->foul_pays_sweep) {
+        bonus = ofc_side_bonus(rules, won_a, won_b) - ofc_side_bonus(rules, won_b, won_a);
+        if (won_a == OFC_ROWS) {
+            ofc_apply_sweep(rules, 1, ctx->a_sweeps_all, &units, &bonus);
+        } else if (won_b == OFC_ROWS) {
+            ofc_apply_sweep(rules, -1, ctx->b_sweeps_all, &units, &bonus);
+        }
+    }
     royalties = (a->royalty[0] + a->royalty[1] + a->royalty[2]) -
                 (b->royalty[0] + b->royalty[1] + b->royalty[2]);
     net = units + bonus + royalties;
@@ -88,7 +114,7 @@ int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint
     }
     ofc_eval_board_unchecked(rules, a, &ea);
     ofc_eval_board_unchecked(rules, b, &eb);
-    ofc_score_evals(rules, &ea, &eb, out);
+    ofc_score_evals(rules, &ea, &eb, NULL, out);
     return OFC_OK;
 }
 
@@ -108,7 +134,7 @@ int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t 
         }
         ofc_eval_board_unchecked(rules, ba, &ea);
         ofc_eval_board_unchecked(rules, bb, &eb);
-        net[i] = ofc_score_evals(rules, &ea, &eb, NULL);
+        net[i] = ofc_score_evals(rules, &ea, &eb, NULL, NULL);
     }
     return OFC_OK;
 }

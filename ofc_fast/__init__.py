@@ -16,6 +16,7 @@ from .batch import BoardBatch, eval_boards, rank3_batch, rank5_batch, score_pair
 from .board import Board, BoardEval, Row
 from .cards import (card_str, cards_str, from_treys, parse_card, parse_cards,
                     to_treys)
+from .fantasyland import fantasyland_cards
 from .errors import (ArrayError, BoardError, CardError, OfcError, RulesError,
                      StrengthError)
 from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks,
@@ -38,5 +39,5 @@ __all__ = [
     "kev_rank", "strength_from_kev", "strength_cards", "hand_ranks", "low27",
     "rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "BoardBatch",
     "Row", "Board", "BoardEval", "PairScore", "score_pair", "Settlement",
-    "SettlementItem", "settle", "settlement_order",
+    "SettlementItem", "settle", "settlement_order", "fantasyland_cards",
 ]

@@ -14,8 +14,8 @@ from __future__ import annotations
 from enum import IntEnum
 from operator import index
 
-from ._native import E_COUNT, E_DUPLICATE, lib
-from .cards import RANKS, CardsLike, cards_str, check_card_ids, parse_cards
+from ._native import E_COUNT, lib
+from .cards import RANKS, CardsLike, cards_str, parse_cards
 from .errors import CardError, StrengthError
 
 __all__ = ["HandCategory", "STRENGTH_MAX", "rank5", "rank3", "rank", "category",
@@ -53,19 +53,20 @@ _rank = lib.ofc_rank
 
 def _rank_any(cards: object, expect: int) -> int:
     """Rank anything card-like with ``expect`` cards, or raise CardError."""
-    try:
-        s = _rank(cards, len(cards), expect)  # type: ignore[arg-type]
-    except (TypeError, OverflowError):  # text, numpy arrays, iterators, huge ints
+    if type(cards) in (list, tuple) and all(type(c) is int for c in cards):  # type: ignore
+        ids = cards
+    else:  # text, numpy arrays, iterators, bools, anything odd: parse and validate
         ids = parse_cards(cards)  # type: ignore[arg-type]
-        s = _rank(ids, len(ids), expect)
-        cards = ids
+    try:
+        s = _rank(ids, len(ids), expect)  # type: ignore[arg-type]
+    except OverflowError:  # an int beyond 32 bits
+        s = _rank(parse_cards(ids), len(ids), expect)  # type: ignore[arg-type]
     if s > 0:
         return s
     if s == E_COUNT:
-        raise CardError(f"expected {expect} cards, got {len(cards)}: "  # type: ignore
+        raise CardError(f"expected {expect} cards, got {len(ids)}: "  # type: ignore
                         f"{cards!r}")
-    ids = parse_cards(cards) if s != E_DUPLICATE else list(cards)  # type: ignore
-    check_card_ids(ids)
+    parse_cards(ids)  # type: ignore[arg-type]  # raises the specific CardError
     raise CardError(f"bad cards {cards!r}")  # pragma: no cover - raised above
 
 
@@ -169,7 +170,11 @@ def strength_from_kev(kev: int) -> int:
     >>> strength_from_kev(1) == STRENGTH_MAX
     True
     """
-    s = lib.ofc_strength_from_kev(kev) if isinstance(kev, int) and 1 <= kev <= 7462 else 0
+    try:
+        k = index(kev) if not isinstance(kev, bool) else 0
+    except TypeError:
+        k = 0
+    s = lib.ofc_strength_from_kev(k) if 1 <= k <= 7462 else 0
     if not s:
         raise StrengthError(f"bad Cactus Kev number {kev!r}: expected 1..7462")
     return s

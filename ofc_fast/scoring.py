@@ -71,7 +71,7 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RuleSet = OFC) -> PairScore:
     if status != OK:  # pragma: no cover - validated above
         raise BoardError("boards rejected by the C library")
     d = ffi.new("ofc_pair_score *")
-    lib.ofc_score_evals(r, ea, eb, d)
+    lib.ofc_score_evals(r, ea, eb, ffi.NULL, d)
     return PairScore(
         net=d.net, rows=tuple(d.rows), sweep=d.sweep,  # type: ignore[arg-type]
         row_points=d.row_points, bonus=d.bonus,

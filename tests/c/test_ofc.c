@@ -309,6 +309,36 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(ofc_score_boards(ofc, a + 13, b + 13, &s), OFC_E_DUPLICATE);
 }
 
+/* House ties, sweep multipliers, sweep-all bonus, foul without sweep. */
+static void test_pair_context(void)
+{
+    ofc_rules r;
+    ofc_board_eval ea, eb, ef;
+    ofc_pair_context house = {1, 0, 0, 0}, all = {0, 1, 0, 0};
+    ofc_pair_score s;
+    /* Same ranks in every row: three ties. */
+    CHECK_EQ(ofc_rules_init_ofc(&r), OFC_OK);
+    CHECK_EQ(eval_text(&r, "2c 3d 5h / 6c 6d 7h 7s 9c / Kc Kd Ah As 8c", &ea), OFC_OK);
+    CHECK_EQ(eval_text(&r, "2d 3h 5s / 6h 6s 7c 7d 9d / Kh Ks Ac Ad 8d", &eb), OFC_OK);
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, &s), 0);
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &house, &s), 6); /* house takes 3 + sweep */
+    CHECK_EQ(s.rows[0] + s.rows[1] + s.rows[2], 3);
+    r.sweep_multiplier = 2;
+    r.sweep_all_multiplier = 3;
+    r.sweep_all_bonus = 1;
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &house, NULL), 12);
+    house.a_sweeps_all = 1;
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &house, NULL), 19);
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &all, NULL), 0); /* no sweep: ties split */
+    CHECK_EQ(eval_text(&r, "Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d", &ef), OFC_OK);
+    CHECK_EQ(ef.foul, 1);
+    r.sweep_multiplier = 1;
+    r.foul_pays_sweep = 0;
+    CHECK_EQ(ofc_score_evals(&r, &ea, &ef, NULL, NULL), 3);
+    r.sweep_multiplier = 0;
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
+}
+
 static void test_eval_batch(const ofc_rules *ofc)
 {
     uint8_t boards[26];
@@ -345,6 +375,7 @@ int main(void)
     test_strict_orders();
     test_scoring(ofc);
     test_eval_batch(ofc);
+    test_pair_context();
     free(ofc);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;

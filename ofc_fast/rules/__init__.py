@@ -1,0 +1,32 @@
+"""Rule sets: the model (frozen dataclasses) and the named presets.
+
+>>> from ofc_fast import rules
+>>> [name for name in rules.names()][:3]
+['OFC', 'PINEAPPLE', 'PROGRESSIVE_PINEAPPLE']
+>>> table = rules.OFC.replace(name="home game", royalties=rules.ROYALTIES_FLAT_TRIPS)
+>>> rules.RuleSet.from_json(table.to_json()) == table
+True
+"""
+
+from ..ranking import HandCategory
+from .fantasyland_text import front_threshold
+from .model import (NATURAL_NAMES, Fantasyland, Game, Lowball, MajorityRule, Natural,
+                    NaturalsRule, OrderRule, Pool, RuleSet, Schedule, SettlementStart,
+                    StakesModel)
+from .presets import (CLASSIC_1_6, CLASSIC_2_4, CLASSIC_WIN_BONUS, HAWAIIAN_GARDENS,
+                      MALAYAN, OFC, PINEAPPLE, PINEAPPLE_27, PRESETS,
+                      PROGRESSIVE_PINEAPPLE, ROYALTIES_001_STANDARD, ROYALTIES_ALT_2,
+                      ROYALTIES_ALT_3, ROYALTIES_ALT_4, ROYALTIES_FLAT_TRIPS,
+                      ROYALTIES_OFC, SINGAPORE, TYPICAL_NATURALS, ULTIMATE_PINEAPPLE,
+                      VIETNAMESE, get, names)
+
+__all__ = [
+    "HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
+    "SettlementStart", "NaturalsRule", "Natural", "NATURAL_NAMES", "Lowball",
+    "Fantasyland", "Pool", "RuleSet", "front_threshold",
+    "ROYALTIES_OFC", "ROYALTIES_FLAT_TRIPS", "ROYALTIES_001_STANDARD", "ROYALTIES_ALT_2",
+    "ROYALTIES_ALT_3", "ROYALTIES_ALT_4", "CLASSIC_WIN_BONUS", "TYPICAL_NATURALS",
+    "OFC", "PINEAPPLE", "PROGRESSIVE_PINEAPPLE", "ULTIMATE_PINEAPPLE", "PINEAPPLE_27",
+    "CLASSIC_1_6", "CLASSIC_2_4", "MALAYAN", "VIETNAMESE", "SINGAPORE",
+    "HAWAIIAN_GARDENS", "PRESETS", "get", "names",
+]

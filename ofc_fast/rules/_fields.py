@@ -1,0 +1,199 @@
+"""One mechanism for every rule dataclass: typed fields normalised and checked on
+construction, plain-JSON export and import.
+
+A rule dataclass derives from :class:`RuleData`.  On construction each field is
+converted to its annotated type (lists to tuples, strings to enums, dicts to nested
+rule dataclasses), and a wrong type raises :class:`RulesError` naming the dotted key.
+Ranges are declared per field with ``field(metadata={"range": (lo, hi)})``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from enum import Enum
+from functools import lru_cache
+from typing import Any, Union
+
+from ..errors import RulesError
+
+__all__ = ["RuleData", "ranged"]
+
+
+def ranged(default: Any, lo: int, hi: int) -> Any:
+    """A dataclass field whose int value (or every int of a tuple) lies in lo..hi."""
+    return dataclasses.field(default=default, metadata={"range": (lo, hi)})
+
+
+@lru_cache(maxsize=None)
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _is_union(tp: Any) -> bool:
+    return typing.get_origin(tp) in (Union, types.UnionType)
+
+
+def _type_name(tp: Any) -> str:
+    if typing.get_origin(tp) is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(tp))
+    names = {int: "an int", str: "a string", bool: "true or false"}
+    return names.get(tp) or getattr(tp, "__name__", None) or str(tp)
+
+
+def _convert(value: Any, tp: Any, key: str) -> Any:
+    """``value`` as type ``tp``, or RulesError naming ``key``."""
+    if _is_union(tp):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _convert(value, arg, key)
+            except RulesError as exc:
+                errors.append(str(exc))
+        raise RulesError(errors[0] if len(errors) == 1 else
+                         f"{key}: expected "
+                         f"{' or '.join(_type_name(a) for a in args if a is not type(None))}"
+                         f", got {value!r}")
+    origin = typing.get_origin(tp)
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
+            raise RulesError(f"{key}: expected a list, got {value!r}")
+        if len(args) == 2 and args[1] is Ellipsis:  # tuple[X, ...]
+            args = (args[0],) * len(value)
+        elif len(value) != len(args):
+            raise RulesError(f"{key}: expected {len(args)} values, got {len(value)}")
+        return tuple(_convert(v, a, f"{key}[{i}]")
+                     for i, (v, a) in enumerate(zip(value, args)))
+    if origin is typing.Literal:
+        allowed = typing.get_args(tp)
+        if value not in allowed:
+            raise RulesError(f"{key}: {value!r} is not one of "
+                             f"{', '.join(repr(a) for a in allowed)}")
+        return value
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise RulesError(f"{key}: expected true or false, got {value!r}")
+        return value
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"{key}: expected an int, got {value!r}")
+        return value
+    if tp is str:
+        if not isinstance(value, str):
+            raise RulesError(f"{key}: expected a string, got {value!r}")
+        return value
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        if isinstance(value, tp):
+            return value
+        try:
+            return tp(value)
+        except ValueError:
+            allowed = ", ".join(repr(m.value) for m in tp)
+            raise RulesError(f"{key}: {value!r} is not one of {allowed}") from None
+    if isinstance(tp, type) and issubclass(tp, RuleData):
+        if isinstance(value, tp):
+            return value
+        if not isinstance(value, dict):
+            raise RulesError(f"{key}: expected a dict of {tp.__name__} fields, "
+                             f"got {value!r}")
+        return tp._from_dict(value, key)
+    raise TypeError(f"unsupported rule field type {tp!r}")  # pragma: no cover
+
+
+def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
+    values = value if isinstance(value, tuple) else (value,)
+    for v in values:
+        if isinstance(v, int) and not lo <= v <= hi:
+            raise RulesError(f"{key}: {v} is outside {lo}..{hi}")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, RuleData):
+        return value.to_dict()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+class RuleData:
+    """Base of the frozen rule dataclasses (see the module docstring)."""
+
+    _key_prefix = ""
+
+    def __post_init__(self) -> None:
+        hints = _hints(type(self))
+        prefix = self._key_prefix
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            key = f"{prefix}{f.name}"
+            value = _convert(getattr(self, f.name), hints[f.name], key)
+            if "range" in f.metadata:
+                _check_range(value, *f.metadata["range"], key)
+            object.__setattr__(self, f.name, value)
+        self._validate()
+
+    def _validate(self) -> None:
+        """Cross-field checks of a subclass (raise RulesError)."""
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with some fields changed, validated like a new one."""
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        unknown = sorted(set(changes) - names)
+        if unknown:
+            raise RulesError(f"unknown rule field(s): {', '.join(unknown)}; known: "
+                             f"{', '.join(sorted(names))}")
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-able data: enums as strings, tuples as lists, nested dicts."""
+        return {f.name: _plain(getattr(self, f.name))
+                for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any], where: str) -> Any:
+        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        unknown = sorted(set(data) - names)
+        if unknown:
+            prefix = f"{where}." if where else ""
+            raise RulesError(f"unknown rule key(s): "
+                             f"{', '.join(prefix + k for k in unknown)}")
+        obj = cls.__new__(cls)
+        obj_prefix = f"{where}." if where else ""
+        object.__setattr__(obj, "_key_prefix", obj_prefix)
+        defaults = cls()  # type: ignore[call-arg]
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            object.__setattr__(obj, f.name, data.get(f.name, getattr(defaults, f.name)))
+        obj.__post_init__()
+        object.__delattr__(obj, "_key_prefix")
+        return obj
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Any:
+        """Build from :meth:`to_dict` data.  Missing keys take their defaults;
+        unknown keys, wrong types and impossible values raise :class:`RulesError`
+        naming the key."""
+        if not isinstance(data, dict):
+            raise RulesError(f"rules: expected a dict, got {type(data).__name__}")
+        return cls._from_dict(data, "")
+
+    def to_json(self, **kwargs: Any) -> str:
+        """JSON text of :meth:`to_dict` (``kwargs`` go to :func:`json.dumps`)."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str) -> Any:
+        """Inverse of :meth:`to_json`."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesError(f"rules JSON: {exc}") from None
+        return cls.from_dict(data)

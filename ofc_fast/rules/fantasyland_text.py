@@ -1,0 +1,43 @@
+"""Front-hand thresholds written as text in rule sets: ``"QQ"``, ``"KK"``, ``"222"``.
+
+>>> from ofc_fast import rank3
+>>> front_threshold("QQ") == rank3("Qc Qd 2h")      # the weakest pair of queens
+True
+>>> front_threshold("222") == rank3("2c 2d 2h")     # the weakest trips
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..cards import RANKS
+from ..errors import RulesError
+from ..ranking import rank3
+
+__all__ = ["front_threshold"]
+
+
+@lru_cache(maxsize=64)
+def _threshold(text: str) -> int:
+    t = text.strip().upper().replace("10", "T")
+    if t and all(ch == t[0] for ch in t) and t[0] in RANKS and len(t) in (2, 3):
+        r = RANKS.index(t[0])
+        if len(t) == 3:
+            return rank3([4 * r, 4 * r + 1, 4 * r + 2])
+        kicker = 1 if r == 0 else 0
+        return rank3([4 * r, 4 * r + 1, 4 * kicker + 2])
+    raise ValueError(text)
+
+
+def front_threshold(text: str, key: str = "threshold") -> int:
+    """Strength of the weakest front hand a threshold admits (``"QQ"``: a pair of
+    queens with a deuce; ``"222"``: trip deuces).  Raises RulesError naming ``key``."""
+    if not isinstance(text, str):
+        raise RulesError(f"{key}: expected front hand text such as 'QQ' or '222', "
+                         f"got {text!r}")
+    try:
+        return _threshold(text)
+    except ValueError:
+        raise RulesError(f"{key}: {text!r} is not a front threshold; write a pair as "
+                         f"'QQ' or trips as '222'") from None

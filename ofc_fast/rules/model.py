@@ -1,0 +1,289 @@
+"""The rule-set model: every rule and variant of RULES.md as a frozen dataclass field.
+
+Each open question of RULES.md section 15 is a field with a documented default; the
+presets (``ofc_fast.rules.presets``) set the fields their rule texts call for.
+
+>>> from ofc_fast.rules import OFC
+>>> OFC.sweep_bonus, OFC.royalties.back[HandCategory.FLUSH]
+(3, 4)
+>>> custom = OFC.replace(name="my table", overall_bonus=1)
+>>> RuleSet.from_dict(custom.to_dict()) == custom
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Literal, Optional, Union
+
+from ..errors import RulesError
+from ..ranking import HandCategory
+from ._fields import RuleData, ranged
+
+__all__ = ["HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
+           "SettlementStart", "NaturalsRule", "Natural", "NATURAL_NAMES", "Lowball",
+           "Fantasyland", "Pool", "RuleSet"]
+
+_UNITS = (-1000, 1000)
+
+
+class OrderRule(str, Enum):
+    """Row ordering (R-ORDER-1, Q-1)."""
+
+    NONSTRICT = "nonstrict"  #: front <= middle <= back (default, [003])
+    STRICT = "strict"        #: front < middle < back ([000])
+    MIXED = "mixed"          #: front < middle <= back ([001] OFC page)
+
+
+class MajorityRule(str, Enum):
+    """Who takes the majority bonus (R-SCORE-3, Q-4)."""
+
+    TWO_ROWS = "two_rows"    #: a side that won two or more rows ([003], default)
+    MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
+
+
+class Game(str, Enum):
+    """How the cards are dealt and set (game flow, R-FLOW-*)."""
+
+    CLASSIC = "classic"      #: 13 cards face down, set at once (R-FLOW-CP-*)
+    OFC = "ofc"              #: 5, then one at a time (R-FLOW-OFC-*)
+    PINEAPPLE = "pineapple"  #: 5, then four rounds of 3: place 2, discard 1 (R-FLOW-PIN-*)
+
+
+class StakesModel(str, Enum):
+    """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks."""
+
+    WIN_CAP = "win_cap"  #: R-STAKES-1/2: pay at most your stack, win at most your start
+    CHIPS = "chips"      #: R-STAKES-3: every chip used once, won or lost (EX-3)
+
+
+class SettlementStart(str, Enum):
+    """First seat of the settlement order (R-SETTLE-*, Q-5)."""
+
+    LEFT_OF_BUTTON = "left_of_button"  #: R-SETTLE-1/2 (OFC)
+    BUTTON = "button"                  #: R-SETTLE-3 (Hawaiian Gardens)
+
+
+class NaturalsRule(str, Enum):
+    """Natural against natural (R-NAT-6, Q-9)."""
+
+    HIGHER_FULL = "higher_full"
+    """Typical: the higher natural (later in the list; same natural: R-NAT-5 tie-break)
+    wins its full value; the lower gets nothing from that opponent."""
+    HIGHER_FULL_EQUAL_CANCEL = "higher_full_equal_cancel"
+    """Singapore: as HIGHER_FULL, but two naturals of equal value pay nothing."""
+    DIFFERENCE = "difference"
+    """Malayan / Hawaiian Gardens: the lower-valued pays the difference; equal = 0."""
+
+
+NATURAL_NAMES = (
+    "six_pairs", "three_straights", "three_flushes", "five_pairs_trips", "four_trips",
+    "twelve_one_colour", "one_colour", "small_2_8", "small_2_9", "small_2_10", "big_8_a",
+    "three_quads", "three_straight_flushes", "twelve_pictures", "dragon", "one_suit",
+    "no_pictures",
+)
+"""Every special 13-card hand ofc_fast detects (R-NAT-4, R-NAT-7, R-VAR-NOPIC-1)."""
+
+
+@dataclass(frozen=True)
+class Schedule(RuleData):
+    """Units per row and hand: the front by the rank of its pair or trips (index 0..12 =
+    2..A), the middle and back by :class:`HandCategory` (HIGH_CARD .. ROYAL_FLUSH).
+
+    >>> Schedule().back
+    (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    """
+
+    front_pair: tuple[int, ...] = ranged((0,) * 13, *_UNITS)
+    front_trips: tuple[int, ...] = ranged((0,) * 13, *_UNITS)
+    middle: tuple[int, ...] = ranged((0,) * 10, *_UNITS)
+    back: tuple[int, ...] = ranged((0,) * 10, *_UNITS)
+
+    def _validate(self) -> None:
+        for name, n in (("front_pair", 13), ("front_trips", 13), ("middle", 10),
+                        ("back", 10)):
+            if len(getattr(self, name)) != n:
+                raise RulesError(f"{self._key_prefix}{name}: expected {n} values, "
+                                 f"got {len(getattr(self, name))}")
+
+    @staticmethod
+    def by_category(values: dict[HandCategory, int]) -> tuple[int, ...]:
+        """A 10-entry row from ``{HandCategory: units}`` (others 0)."""
+        row = [0] * 10
+        for cat, units in values.items():
+            row[HandCategory(cat)] = units
+        return tuple(row)
+
+
+@dataclass(frozen=True)
+class Natural(RuleData):
+    """A special 13-card hand and what it wins from each opponent (R-NAT-*)."""
+
+    name: str = "dragon"
+    units: int = ranged(13, 0, 1000)
+
+    def _validate(self) -> None:
+        if self.name not in NATURAL_NAMES:
+            raise RulesError(f"{self._key_prefix}name: unknown natural {self.name!r}; "
+                             f"known: {', '.join(NATURAL_NAMES)}")
+
+
+@dataclass(frozen=True)
+class Lowball(RuleData):
+    """2-7 middle row (R-27-*): ranked low, ace high, A-2-3-4-5 no straight."""
+
+    limit: int = ranged(8, 5, 12)
+    """Highest card rank a middle may hold (8 = ten-high, R-27-4); a pair, straight
+    or flush, or a higher card, fouls."""
+    royalties: tuple[int, ...] = ranged((0, 0, 0, 0, 0, 4, 2, 1, 0, 0, 0, 0, 0), *_UNITS)
+    """Middle royalty by highest card rank (index 5 = seven-high: 4; eight-high 2;
+    nine-high 1; ten-high 0; R-27-5)."""
+    nuts: int = ranged(8, *_UNITS)
+    """Royalty of 7-5-4-3-2 (not all one suit), in place of the seven-high value."""
+    back_strict: bool = True
+    """The back must be strictly stronger than the front (R-27-4, Q-11)."""
+
+    def _validate(self) -> None:
+        if len(self.royalties) != 13:
+            raise RulesError(f"{self._key_prefix}royalties: expected 13 values")
+
+
+@dataclass(frozen=True)
+class Fantasyland(RuleData):
+    """Fantasyland entry, size and stay (R-FL-*, R-27-6/7).  A fouled board never
+    enters or stays (DESIGN.md, every preset).
+
+    Front thresholds are text: ``"QQ"`` = a pair of queens or better, ``"222"`` =
+    any trips.
+    """
+
+    entry: tuple[tuple[str, int], ...] = (("QQ", 14),)
+    """(front threshold, cards) pairs: the best threshold met gives the cards."""
+    lowball_entry: int = ranged(0, 0, 17)
+    """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
+    lowball_both: int = ranged(0, 0, 17)
+    """2-7: cards when the front and the 7-5-4-3-2 middle both qualify."""
+    stay_front: Optional[str] = "222"
+    """Stay with this front or better (None: no front condition)."""
+    stay_middle: Optional[HandCategory] = None
+    """Stay with this middle category or better (None: none)."""
+    stay_back: Optional[HandCategory] = HandCategory.QUADS
+    """Stay with this back category or better (None: none)."""
+    stay_cards: Union[int, Literal["entry", "same"]] = 14
+    """Cards for a stay: a number, "entry" (the entry table, as if entering again) or
+    "same" (as many as this Fantasyland hand: Ultimate, R-FL-10)."""
+    button_frozen: bool = True
+    """The button does not move for a Fantasyland hand (R-FL-6)."""
+
+    def _validate(self) -> None:
+        from .fantasyland_text import front_threshold  # local: avoids a cycle
+
+        if not self.entry and not self.lowball_entry:
+            raise RulesError(f"{self._key_prefix}entry: no way to enter Fantasyland")
+        for i, pair in enumerate(self.entry):
+            front_threshold(pair[0], f"{self._key_prefix}entry[{i}]")
+            if not isinstance(pair[1], int) or not 13 <= pair[1] <= 17:
+                raise RulesError(f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
+                                 f"got {pair[1]!r}")
+        if self.stay_front is not None:
+            front_threshold(self.stay_front, f"{self._key_prefix}stay_front")
+        if isinstance(self.stay_cards, int) and not 13 <= self.stay_cards <= 17:
+            raise RulesError(f"{self._key_prefix}stay_cards: {self.stay_cards} is "
+                             f"outside 13..17")
+        for key in ("lowball_entry", "lowball_both"):
+            v = getattr(self, key)
+            if v and not 13 <= v <= 17:
+                raise RulesError(f"{self._key_prefix}{key}: {v} is outside 13..17")
+
+
+@dataclass(frozen=True)
+class Pool(RuleData):
+    """Pool settlement (R-VAR-POOL-1): no pairwise comparison; each player antes
+    ``ante`` units per row; the best row of each kind takes that row's pot."""
+
+    ante: int = ranged(1, 1, 1000)
+    sweep_extra: int = ranged(0, 0, 1000)
+    """A player who wins all three rows also receives this from each other player
+    ("some" play: 3)."""
+
+
+@dataclass(frozen=True)
+class RuleSet(RuleData):
+    """How a table plays and scores.  Frozen: derive variants with :meth:`replace`.
+
+    Pair scoring (R-SCORE-*): each row won pays ``1 + win_bonus`` units for the
+    winner's hand; winning all three rows adds ``sweep_bonus``; the majority of rows
+    adds ``majority_bonus``; a swept pair's units are multiplied by
+    ``sweep_multiplier`` (``sweep_all_multiplier`` plus ``sweep_all_bonus`` per
+    opponent when one player swept the whole table of 3+); both players collect
+    ``royalties`` for the hands they made whether or not the row wins, netted; the net
+    winner adds ``overall_bonus``.  A fouled board loses every row and earns nothing;
+    two fouled boards exchange nothing (R-FOUL-3/4).
+    """
+
+    name: str = "custom"
+    description: str = ""
+    game: Game = Game.OFC
+    max_players: int = ranged(4, 2, 4)
+    face_down_final: int = ranged(0, 0, 8)
+    """OFC: the last N single cards are placed face down (R-FLOW-OFC-7: 3)."""
+    # -- scoring of a pair
+    sweep_bonus: int = ranged(3, *_UNITS)
+    majority_bonus: int = ranged(0, *_UNITS)
+    majority_rule: MajorityRule = MajorityRule.TWO_ROWS
+    overall_bonus: int = ranged(0, *_UNITS)
+    sweep_multiplier: int = ranged(1, 1, 100)
+    sweep_all_multiplier: int = ranged(1, 1, 100)
+    sweep_all_bonus: int = ranged(0, *_UNITS)
+    royalties: Schedule = field(default_factory=Schedule)
+    """Paid for the hand made whatever the row result, netted (OFC royalties,
+    R-BON-CP-6 extras for losing hands, Malayan extras)."""
+    win_bonus: Schedule = field(default_factory=Schedule)
+    """Extra units for winning a row with the hand (R-BON-CP-2 front trips: 2, so the
+    row pays 3).  Must be >= -1."""
+    lowball: Optional[Lowball] = None
+    """2-7 middle (R-27-*); None = normal high middle."""
+    order: OrderRule = OrderRule.NONSTRICT
+    foul_pays_sweep: bool = True
+    """Beating a fouled board counts as a sweep (R-FOUL-3b, Q-3); False: rows only."""
+    # -- the table
+    house: bool = False
+    """The button seat is the house/bank: other seats play only against it, and it
+    wins tied rows (R-VAR-HOUSE-1, R-VAR-MAL-1)."""
+    pool: Optional[Pool] = None
+    single_winner: int = ranged(0, 0, 1000)
+    """Single-winner mode when > 0 (R-VAR-SINGLE-1): a seat that beats every other
+    seat on two rows or more collects this from each; nobody else pays anything."""
+    surrender_cost: Optional[int] = None
+    """Units a surrendering seat pays each opponent (None: surrender not allowed;
+    R-VAR-SUR-1: 1, or 2 with the overall point; Hawaiian Gardens 3)."""
+    aces_bet: Optional[tuple[int, ...]] = None
+    """Aces side bet: value of holding 0..4 aces (R-VAR-ACES-1: 0, 1, 2, 6, 8)."""
+    naturals: tuple[Natural, ...] = ()
+    """Special 13-card hands in ascending rank; empty = none (R-NAT-1)."""
+    naturals_rule: NaturalsRule = NaturalsRule.HIGHER_FULL
+    stakes: StakesModel = StakesModel.WIN_CAP
+    settlement_start: SettlementStart = SettlementStart.LEFT_OF_BUTTON
+    fantasyland: Optional[Fantasyland] = None
+
+    def _validate(self) -> None:
+        p = self._key_prefix
+        wb = self.win_bonus
+        if min(wb.front_pair + wb.front_trips + wb.middle + wb.back) < -1:
+            raise RulesError(f"{p}win_bonus: a won row must pay at least 0 units "
+                             f"(every value >= -1)")
+        if self.aces_bet is not None and len(self.aces_bet) != 5:
+            raise RulesError(f"{p}aces_bet: expected 5 values (0..4 aces), "
+                             f"got {len(self.aces_bet)}")
+        if self.surrender_cost is not None and not 0 <= self.surrender_cost <= 1000:
+            raise RulesError(f"{p}surrender_cost: {self.surrender_cost} is outside 0..1000")
+        names = [n.name for n in self.naturals]
+        if len(set(names)) != len(names):
+            raise RulesError(f"{p}naturals: a natural is listed twice")
+        if self.pool is not None and (self.house or self.single_winner):
+            raise RulesError(f"{p}pool: pool mode excludes house and single_winner")
+        if self.house and self.single_winner:
+            raise RulesError(f"{p}house: house mode excludes single_winner")
+        if self.lowball is not None and self.game is Game.CLASSIC:
+            raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
