@@ -1,7 +1,7 @@
 """Fantasyland qualification of a finished board (R-FL-1/3/9/10, R-27-6/7).
 
 >>> import ofc_fast as ofc
->>> qq = ofc.Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / Ad Ks Qs Js Ts")
+>>> qq = ofc.Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / Ad Ac Ah 8s 8h")
 >>> ofc.fantasyland_cards(qq, ofc.rules.PINEAPPLE)
 14
 >>> ofc.fantasyland_cards(qq, ofc.rules.PROGRESSIVE_PINEAPPLE)
