@@ -23,8 +23,9 @@ from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks
                       kev_rank, low27, rank, rank3, rank5, strength_cards,
                       strength_from_kev)
 from .rules import RuleSet
-from .scoring import (PairScore, Settlement, SettlementItem, score_pair, settle,
-                      settlement_order)
+from .scoring import PairScore, score_pair
+from .settlement import (Settlement, SettlementItem, apply_stakes, settle,
+                         settlement_order)
 
 from ._native import ffi as _ffi
 
@@ -39,5 +40,5 @@ __all__ = [
     "kev_rank", "strength_from_kev", "strength_cards", "hand_ranks", "low27",
     "rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "BoardBatch",
     "Row", "Board", "BoardEval", "PairScore", "score_pair", "Settlement",
-    "SettlementItem", "settle", "settlement_order", "fantasyland_cards",
+    "SettlementItem", "settle", "settlement_order", "apply_stakes", "fantasyland_cards",
 ]

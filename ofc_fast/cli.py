@@ -21,7 +21,7 @@ from .board import Board, Row
 from .cards import cards_str, parse_cards
 from .errors import OfcError
 from .ranking import category, describe, kev_rank, rank
-from .scoring import settle
+from .settlement import settle
 
 __all__ = ["main", "build_parser"]
 
