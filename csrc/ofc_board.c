@@ -4,15 +4,7 @@
 void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
                               ofc_board_eval *out)
 {
-    int row;
-    out->strength[OFC_FRONT] = ofc_rank3_k(cards[0], cards[1], cards[2]);
-    out->strength[OFC_MIDDLE] = ofc_rank5_k(cards[3], cards[4], cards[5], cards[6], cards[7]);
-    out->strength[OFC_BACK] = ofc_rank5_k(cards[8], cards[9], cards[10], cards[11], cards[12]);
-    out->foul = ofc_foul_k(rules, out->strength);
-    out->reserved = 0;
-    for (row = 0; row < OFC_ROWS; row++) {
-        out->royalty[row] = out->foul ? 0 : rules->royalty[row][out->strength[row]];
-    }
+    ofc_eval_board_k(rules, cards, out);
 }
 
 int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13], ofc_board_eval *out)
@@ -20,7 +12,7 @@ int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13], ofc_boar
     if (ofc_cards_invalid(cards, OFC_BOARD_CARDS, 0)) {
         return ofc_cards_error(cards, OFC_BOARD_CARDS);
     }
-    ofc_eval_board_unchecked(rules, cards, out);
+    ofc_eval_board_k(rules, cards, out);
     return OFC_OK;
 }
 
@@ -50,7 +42,7 @@ int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
             }
             return ofc_cards_error(board, OFC_BOARD_CARDS);
         }
-        ofc_eval_board_unchecked(rules, board, &e);
+        ofc_eval_board_k(rules, board, &e);
         for (row = 0; row < OFC_ROWS; row++) {
             if (strength) {
                 strength[OFC_ROWS * i + row] = e.strength[row];

@@ -4,41 +4,13 @@
 #define OFC_INTERNAL_H
 
 #include "ofc_fast.h"
+#include "ofc_inline.h"
 #include "ofc_tables.h"
 
-#if defined(__GNUC__) || defined(__clang__)
-#define OFC_LIKELY(x) __builtin_expect(!!(x), 1)
-#define OFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define OFC_LIKELY(x) (x)
-#define OFC_UNLIKELY(x) (x)
-#endif
 
-/* The suit nibbles of a card-key sum start at 3, so a nibble reaches 8 (bit 3) only
- * when five cards share that suit. */
-#define OFC_SUIT_BIAS (UINT64_C(0x3333) << 32)
-#define OFC_FLUSH_BITS (UINT64_C(0x8888) << 32)
-
-/* Strength of five distinct valid cards: perfect hash, or the flush table. */
-static inline uint16_t ofc_rank5_k(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
-                                   uint32_t e)
-{
-    uint64_t key = OFC_SUIT_BIAS + ofc_tab_card_key[a] + ofc_tab_card_key[b] +
-                   ofc_tab_card_key[c] + ofc_tab_card_key[d] + ofc_tab_card_key[e];
-    uint32_t k = (uint32_t)key;
-    if (OFC_UNLIKELY(key & OFC_FLUSH_BITS)) {
-        return ofc_tab_flush[ofc_tab_card_rank_bit[a] | ofc_tab_card_rank_bit[b] |
-                             ofc_tab_card_rank_bit[c] | ofc_tab_card_rank_bit[d] |
-                             ofc_tab_card_rank_bit[e]];
-    }
-    return ofc_tab_hash_value[ofc_tab_hash_offset[k >> OFC_HASH_SHIFT] + (k & OFC_HASH_MASK)];
-}
-
-/* Strength of three distinct valid cards. */
-static inline uint16_t ofc_rank3_k(uint32_t a, uint32_t b, uint32_t c)
-{
-    return ofc_tab_top3[169u * (a >> 2) + 13u * (b >> 2) + (c >> 2)];
-}
+/* The ranking kernels are public, for inlining: see ofc_inline.h. */
+#define ofc_rank5_k ofc_rank5_inline
+#define ofc_rank3_k ofc_rank3_inline
 
 /* Adds n cards to the seen-set; OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE. */
 static inline int32_t ofc_check_cards(const uint8_t *cards, size_t n, uint64_t *seen)
@@ -66,15 +38,22 @@ static inline int32_t ofc_check_cards(const uint8_t *cards, size_t n, uint64_t *
 static inline uint32_t ofc_cards_mask(const uint8_t *h, size_t n, uint64_t others,
                                       uint64_t *taken)
 {
-    uint64_t bits = others, sum = others;
+    uint64_t bits0 = others, sum0 = others, bits1 = 0, sum1 = 0;
     size_t i;
-    for (i = 0; i < n; i++) {
-        uint64_t bit = ofc_tab_card_bit[h[i]];
-        bits |= bit;
-        sum += bit;
+    for (i = 0; i + 1 < n; i += 2) { /* two chains: shorter dependency paths */
+        uint64_t x = ofc_tab_card_bit[h[i]], y = ofc_tab_card_bit[h[i + 1]];
+        bits0 |= x;
+        sum0 += x;
+        bits1 |= y;
+        sum1 += y;
     }
-    *taken = bits;
-    return (uint32_t)(bits != sum) | (uint32_t)(bits >> 63);
+    if (i < n) {
+        uint64_t x = ofc_tab_card_bit[h[i]];
+        bits0 |= x;
+        sum0 += x;
+    }
+    *taken = bits0 | bits1;
+    return (uint32_t)((bits0 | bits1) != sum0 + sum1) | (uint32_t)((bits0 | bits1) >> 63);
 }
 
 static inline uint32_t ofc_cards_invalid(const uint8_t *h, size_t n, uint64_t others)
@@ -117,6 +96,108 @@ static inline uint8_t ofc_foul_k(const ofc_rules *r, const uint16_t s[3])
     default:
         return (uint8_t)(s[0] > s[1] || s[1] > s[2]);
     }
+}
+
+/* Evaluates a board of 13 valid distinct cards (no branches on the data). */
+static inline void ofc_eval_board_k(const ofc_rules *rules, const uint8_t cards[13],
+                                    ofc_board_eval *out)
+{
+    int row;
+    int16_t keep;
+    out->strength[OFC_FRONT] = ofc_rank3_k(cards[0], cards[1], cards[2]);
+    out->strength[OFC_MIDDLE] = ofc_rank5_k(cards[3], cards[4], cards[5], cards[6], cards[7]);
+    out->strength[OFC_BACK] = ofc_rank5_k(cards[8], cards[9], cards[10], cards[11], cards[12]);
+    out->foul = ofc_foul_k(rules, out->strength);
+    out->reserved = 0;
+    keep = (int16_t)(out->foul - 1); /* all ones when legal, 0 when fouled: no branch */
+    for (row = 0; row < OFC_ROWS; row++) {
+        out->royalty[row] = (int16_t)(rules->royalty[row][out->strength[row]] & keep);
+    }
+}
+
+static const ofc_pair_context ofc_no_context = {0, 0, 0, 0};
+
+/* The scoring kernel is written without data-dependent branches: about 70% of random
+ * boards foul, so branching on fouls and row results would mispredict constantly.
+ * Only branches on rule fields remain (the same for every pair of a batch). */
+
+/* Side bonus (sweep + majority) for a side with `won` rows against `lost`. */
+static inline int32_t ofc_side_bonus(const ofc_rules *r, int32_t won, int32_t lost)
+{
+    int32_t majority = r->majority_rule == OFC_MAJORITY_MORE_ROWS ? won > lost : won >= 2;
+    return (won == OFC_ROWS) * r->sweep_bonus + majority * r->majority_bonus;
+}
+
+/* 1 when a rule set needs none of the general scoring features (2-7 middle, sweep
+ * multipliers, sweep-all bonus, overall point): the batch loop then runs a kernel
+ * specialised by the compiler (ofc_score_evals_k with plain = 1). */
+static inline int ofc_rules_plain(const ofc_rules *r)
+{
+    return !r->middle_lowball && r->sweep_multiplier == 1 && r->sweep_all_multiplier == 1 &&
+           r->sweep_all_bonus == 0 && r->overall_bonus == 0;
+}
+
+/* Scores two evaluated boards under a context (never NULL).  `plain` must be a
+ * constant: 1 only for rules where ofc_rules_plain() holds and a zero context. */
+static inline int32_t ofc_score_evals_k(const ofc_rules *rules, const ofc_board_eval *a,
+                                        const ofc_board_eval *b,
+                                        const ofc_pair_context *ctx, ofc_pair_score *detail,
+                                        int plain)
+{
+    int32_t fa = a->foul, fb = b->foul, any_foul = fa | fb;
+    int32_t won_a = 0, won_b = 0, units = 0, bonus, royalties, net, sweep_a, sweep_b;
+    int32_t mult_a, mult_b, m, overall, sweeps_count;
+    (void)mult_a;
+    int8_t rows[OFC_ROWS];
+    int row;
+    for (row = 0; row < OFC_ROWS; row++) {
+        uint32_t ka = plain ? a->strength[row] : ofc_row_key(rules, row, a->strength[row]);
+        uint32_t kb = plain ? b->strength[row] : ofc_row_key(rules, row, b->strength[row]);
+        int32_t cmp = (int32_t)(ka > kb) - (int32_t)(ka < kb);
+        int32_t o = plain ? cmp : cmp + (cmp == 0) * ctx->ties;
+        int32_t pos, neg;
+        o = any_foul ? fb - fa : o; /* a fouled board loses every row; both: 0 */
+        pos = o > 0;
+        neg = o < 0;
+        units += pos * rules->win_value[row][a->strength[row]] -
+                 neg * rules->win_value[row][b->strength[row]];
+        won_a += pos;
+        won_b += neg;
+        rows[row] = (int8_t)o;
+    }
+    /* Beating a fouled board counts as a sweep unless the rules say rows only. */
+    sweeps_count = (any_foul == 0) | rules->foul_pays_sweep;
+    sweep_a = (won_a == OFC_ROWS) & sweeps_count;
+    sweep_b = (won_b == OFC_ROWS) & sweeps_count;
+    bonus = ofc_side_bonus(rules, won_a, won_b) - ofc_side_bonus(rules, won_b, won_a);
+    bonus = sweeps_count ? bonus : 0;
+    if (!plain) {
+        mult_a = ctx->a_sweeps_all ? rules->sweep_all_multiplier : rules->sweep_multiplier;
+        mult_b = ctx->b_sweeps_all ? rules->sweep_all_multiplier : rules->sweep_multiplier;
+        m = 1 + sweep_a * (mult_a - 1) + sweep_b * (mult_b - 1); /* at most one sweeps */
+        units *= m;
+        bonus = bonus * m + (sweep_a * ctx->a_sweeps_all - sweep_b * ctx->b_sweeps_all) *
+                                rules->sweep_all_bonus;
+    }
+    royalties = (a->royalty[0] + a->royalty[1] + a->royalty[2]) -
+                (b->royalty[0] + b->royalty[1] + b->royalty[2]);
+    net = units + bonus + royalties;
+    if (!plain) {
+        overall = ((net > 0) - (net < 0)) * rules->overall_bonus;
+        bonus += overall;
+        net += overall;
+    }
+    if (detail) {
+        detail->net = net;
+        for (row = 0; row < OFC_ROWS; row++) {
+            detail->rows[row] = rows[row];
+        }
+        detail->sweep = (int8_t)(sweep_a - sweep_b);
+        detail->row_points = units;
+        detail->bonus = bonus;
+        detail->royalties = royalties;
+    }
+    return net;
 }
 
 #endif /* OFC_INTERNAL_H */

@@ -307,6 +307,16 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_DUPLICATE);
     CHECK_EQ(badi, 1);
     CHECK_EQ(ofc_score_boards(ofc, a + 13, b + 13, &s), OFC_E_DUPLICATE);
+    b[20] = 200; /* a byte that is no card, the other 25 cards distinct */
+    CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_CARD);
+    CHECK_EQ(badi, 1);
+    a[13] = 255;
+    CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_CARD);
+    cards(plain, a + 13);
+    cards(royal, b + 13);
+    b[0] = b[1]; /* a repeat inside board b of pair 0 */
+    CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_DUPLICATE);
+    CHECK_EQ(badi, 0);
 }
 
 /* House ties, sweep multipliers, sweep-all bonus, foul without sweep. */

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Run both ofc-fast benchmarks with one command: the C benchmark, then the Python one.
+
+1. Builds ``benchmarks/bench_c.c`` with the library's C sources into a temporary
+   directory, using exactly::
+
+       gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic -Icsrc benchmarks/bench_c.c \\
+           csrc/ofc_*.c
+
+   (``--cc`` or ``$CC`` picks another compiler), and runs it (default 10,000,000
+   hands and 10,000,000 board pairs, 7 repetitions).
+2. Runs ``ofc_fast.bench.main`` (Python level: batch calls, per-call calls, peer
+   evaluators, agreement checks) with every argument this script does not consume.
+
+Usage::
+
+    python benchmarks/run.py --n 200000          # the usual run
+    python benchmarks/run.py --quick             # a few seconds for both
+    python benchmarks/run.py --n 200000 --reps 9 --json bench.json
+    python benchmarks/run.py --no-c              # Python part only
+    python benchmarks/run.py --c-hands 2000000 --c-pairs 1000000 --c-reps 5
+
+Options taken here: ``--cc``, ``--c-hands``, ``--c-pairs``, ``--c-reps``, ``--no-c``,
+``--no-python``; ``--seed``, ``--reps`` and ``--quick`` apply to both parts (the C
+part with ``--quick`` uses 1,000,000 hands and pairs).  See
+``python -m ofc_fast.bench --help`` for the rest.
+
+Exit status: the first nonzero status of the two parts (build failure: 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("ofc_*.c"))
+C_FLAGS = ["-std=c99", "-O3", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Icsrc"]
+
+
+def _compiler(choice: str | None) -> str | None:
+    for cc in (choice, os.environ.get("CC"), "gcc", "cc"):
+        if cc and shutil.which(cc):
+            return cc
+    return None
+
+
+def run_c(args: argparse.Namespace) -> int:
+    cc = _compiler(args.cc)
+    if cc is None:
+        print("bench_c: no C compiler found (gcc, cc or $CC); C part skipped")
+        return 3
+    with tempfile.TemporaryDirectory(prefix="ofc-bench-") as tmp:
+        exe = str(Path(tmp) / ("bench_c.exe" if os.name == "nt" else "bench_c"))
+        cmd = [cc, *C_FLAGS, *C_SOURCES, "-o", exe]
+        print("$ " + " ".join(cmd), flush=True)
+        build = subprocess.run(cmd, cwd=ROOT)
+        if build.returncode != 0:
+            print(f"bench_c: build failed (status {build.returncode})")
+            return 3
+        hands = args.c_hands or (1_000_000 if args.quick else 10_000_000)
+        pairs = args.c_pairs or (1_000_000 if args.quick else 10_000_000)
+        reps = args.c_reps or args.reps or (5 if args.quick else 7)
+        run = [exe, "--hands", str(hands), "--pairs", str(pairs), "--reps", str(reps),
+               "--seed", str(args.seed)]
+        print("$ bench_c " + " ".join(run[1:]), flush=True)
+        return subprocess.run(run, cwd=ROOT).returncode
+
+
+def run_python(args: argparse.Namespace, rest: list[str]) -> int:
+    try:
+        from ofc_fast import bench
+    except ImportError:  # not installed: use the source tree (needs a built extension)
+        sys.path.insert(0, str(ROOT))
+        from ofc_fast import bench
+    argv = [*rest, "--seed", str(args.seed)]
+    if args.reps:
+        argv += ["--reps", str(args.reps)]
+    if args.quick:
+        argv.append("--quick")
+    print("$ python -m ofc_fast.bench " + " ".join(argv), flush=True)
+    return bench.main(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 allow_abbrev=False,
+                                 epilog="Other arguments go to ofc_fast.bench.")
+    ap.add_argument("--cc", help="C compiler (default $CC, gcc, cc)")
+    ap.add_argument("--c-hands", type=int, help="hands for bench_c (default 10000000)")
+    ap.add_argument("--c-pairs", type=int, help="board pairs for bench_c (default 10000000)")
+    ap.add_argument("--c-reps", type=int, help="repetitions for bench_c (default --reps or 7)")
+    ap.add_argument("--no-c", action="store_true", help="skip the C benchmark")
+    ap.add_argument("--no-python", action="store_true", help="skip the Python benchmark")
+    ap.add_argument("--seed", type=int, default=1, help="random seed for both (default 1)")
+    ap.add_argument("--reps", type=int, help="repetitions for both (default 7)")
+    ap.add_argument("--quick", action="store_true", help="small, fast run of both")
+    args, rest = ap.parse_known_args(argv)
+
+    status = 0
+    if not args.no_c:
+        print("=" * 30 + " C benchmark (benchmarks/bench_c.c) " + "=" * 30, flush=True)
+        status = run_c(args)
+        print(flush=True)
+    if not args.no_python:
+        print("=" * 30 + " Python benchmark (ofc_fast.bench) " + "=" * 31, flush=True)
+        py_status = run_python(args, rest)
+        status = status or py_status
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,54 @@
+/*
+ * ofc_inline.h -- the 5-card and 3-card ranking kernels as static inline functions,
+ * for C callers who rank hands in their own tight loops (the xxHash XXH_INLINE_ALL
+ * idea): include this header instead of calling ofc_rank5_unchecked(), and link
+ * csrc/ofc_tables.c (or the whole library) for the tables.
+ *
+ *     #include "ofc_inline.h"
+ *     uint16_t s = ofc_rank5_inline(51, 47, 43, 39, 35);   // As Ks Qs Js Ts
+ *
+ * The functions return exactly what ofc_rank5_unchecked() / ofc_rank3_unchecked()
+ * return and have the same preconditions: distinct card ids in 0..51.
+ */
+#ifndef OFC_INLINE_H
+#define OFC_INLINE_H
+
+#include "ofc_fast.h"
+#include "ofc_tables.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OFC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define OFC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define OFC_LIKELY(x) (x)
+#define OFC_UNLIKELY(x) (x)
+#endif
+
+/* The suit nibbles of a card-key sum start at 3, so a nibble reaches 8 (bit 3) only
+ * when five cards share that suit. */
+#define OFC_SUIT_BIAS (UINT64_C(0x3333) << 32)
+#define OFC_FLUSH_BITS (UINT64_C(0x8888) << 32)
+
+/*! ofc_rank5_inline(): as ofc_rank5_unchecked(): the perfect hash of the rank keys,
+ * or the flush table when the suit nibbles show five of a suit. */
+static inline uint16_t ofc_rank5_inline(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
+                                        uint32_t e)
+{
+    uint64_t key = OFC_SUIT_BIAS + ofc_tab_card_key[a] + ofc_tab_card_key[b] +
+                   ofc_tab_card_key[c] + ofc_tab_card_key[d] + ofc_tab_card_key[e];
+    uint32_t k = (uint32_t)key;
+    if (OFC_UNLIKELY(key & OFC_FLUSH_BITS)) {
+        return ofc_tab_flush[ofc_tab_card_rank_bit[a] | ofc_tab_card_rank_bit[b] |
+                             ofc_tab_card_rank_bit[c] | ofc_tab_card_rank_bit[d] |
+                             ofc_tab_card_rank_bit[e]];
+    }
+    return ofc_tab_hash_value[ofc_tab_hash_offset[k >> OFC_HASH_SHIFT] + (k & OFC_HASH_MASK)];
+}
+
+/*! ofc_rank3_inline(): as ofc_rank3_unchecked(). */
+static inline uint16_t ofc_rank3_inline(uint32_t a, uint32_t b, uint32_t c)
+{
+    return ofc_tab_top3[169u * (a >> 2) + 13u * (b >> 2) + (c >> 2)];
+}
+
+#endif /* OFC_INLINE_H */
