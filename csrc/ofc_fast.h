@@ -19,7 +19,9 @@
  *          and then only read.
  *
  * Functions named *_unchecked trust their input (see each "Precondition"); every
- * other function validates what it is given and returns an ofc_status.
+ * other function validates what it is given and returns an ofc_status.  For ranking
+ * inside your own tight loops, ofc_inline.h offers the two rankers as static inline
+ * functions (ofc_rank5_inline, ofc_rank3_inline).
  *
  * Example
  * -------
