@@ -288,7 +288,8 @@ static uint32_t three_straight_flushes(const uint32_t suit[4], uint8_t board[13]
             if (f < 0) {
                 continue;
             }
-            key = (uint32_t)(ct[i] + 3) << 8 | (uint32_t)(ct[j] + 3) << 4 | (uint32_t)(f + 1);
+            key = (uint32_t)(ct[i] + 3) << 8 | (uint32_t)(ct[j] + 3) << 4 |
+                  (uint32_t)(f + 1);
             if (key > best) {
                 best = key;
                 bb = i;

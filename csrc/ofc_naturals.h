@@ -53,8 +53,9 @@
  *
  *   SIX_PAIRS          the six pairs from the highest down, then the odd card: bits
  *                      27..4 hold the pair ranks (4 bits each, 0..12 = 2..A, highest
- *                      pair in bits 27..24; a four of a kind gives two equal entries),
- *                      bits 3..0 the odd card's rank.  Never 0.
+ *                      pair in bits 27..24; a four of a kind gives two equal entries,
+ *                      a three of a kind a pair and the odd card), bits 3..0 the odd
+ *                      card's rank.  Never 0.
  *   THREE_STRAIGHTS    back, then middle, then front, each by its top card (the wheel's
  *                      top card is the 5, A-2-3's the 3), for the best of all possible
  *                      splits: back top rank << 8 | middle top << 4 | front top.  Never 0.
@@ -130,8 +131,9 @@ typedef struct ofc_naturals_result {
  * (highest suit first), then the middle, then the front; should that put a straight
  * flush in the middle above a plain straight in the back, one middle card is
  * exchanged for a card of the same rank, or else the back is made a straight flush.
- * Every hand takes well under a microsecond; hands that make a split natural a few
- * hundred nanoseconds at most.
+ * About 0.15 us for a random hand and under 1 us for any hand on a current x86-64
+ * core (thirteen of one suit, where every split natural is searched, is the slowest
+ * at about 0.5 us).
  * @cards  13 card ids in any order.
  * @out    the result; fully written on OFC_OK, unspecified otherwise.
  * @return OFC_OK; OFC_E_CARD (an id outside 0..51) or OFC_E_DUPLICATE (a card twice),

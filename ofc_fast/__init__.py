@@ -17,6 +17,7 @@ from .board import Board, BoardEval, Row
 from .cards import (card_str, cards_str, from_treys, parse_card, parse_cards,
                     to_treys)
 from .fantasyland import fantasyland_cards
+from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
 from .errors import (ArrayError, BoardError, CardError, OfcError, RulesError,
                      StrengthError)
 from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks,
@@ -41,4 +42,5 @@ __all__ = [
     "rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "BoardBatch",
     "Row", "Board", "BoardEval", "PairScore", "score_pair", "Settlement",
     "SettlementItem", "settle", "settlement_order", "apply_stakes", "fantasyland_cards",
+    "NaturalHand", "detect_naturals", "natural_payment", "naturals",
 ]

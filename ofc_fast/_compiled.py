@@ -41,9 +41,11 @@ def schedule_tables(schedule: Schedule) -> np.ndarray:
 
 def _lowball_valid(lowball: Lowball) -> np.ndarray:
     """Per strength: a legal 2-7 middle (no pair, straight or flush; high card at most
-    the limit; A-2-3-4-5 is ace-high, so never legal)."""
+    the limit; A-5-4-3-2 is no straight there but ace-high, legal only with an ace
+    limit, R-27-2)."""
     high_card = _FIVE & (_CATEGORY == HandCategory.HIGH_CARD)
-    return high_card & (_LEAD <= lowball.limit)
+    wheel = _FIVE & (_CATEGORY == HandCategory.STRAIGHT) & (_LEAD == 3)  # A-5-4-3-2
+    return (high_card & (_LEAD <= lowball.limit)) | (wheel & (lowball.limit == 12))
 
 
 def lowball_limit(lowball: Lowball) -> int:
@@ -52,7 +54,8 @@ def lowball_limit(lowball: Lowball) -> int:
 
 
 def _lowball_royalties(lowball: Lowball) -> np.ndarray:
-    values = np.array(lowball.royalties, dtype=np.int16)[_LEAD]
+    high = np.where(_CATEGORY == HandCategory.STRAIGHT, 12, _LEAD)  # the wheel: ace-high
+    values = np.array(lowball.royalties, dtype=np.int16)[high]
     table = np.where(_lowball_valid(lowball), values, 0).astype(np.int16)
     table[LOW27 == LOW27.max()] = lowball.nuts  # 7-5-4-3-2 not all one suit
     return table

@@ -28,8 +28,9 @@ _NUTS_27 = 7462  # low27() of 7-5-4-3-2 not all one suit
 
 
 def _entry_cards(fl: Fantasyland, strengths: tuple[int, int, int], lowball: bool) -> int:
-    front = max((cards for text, cards in fl.entry
-                 if strengths[0] >= front_threshold(text)), default=0)
+    met = [(front_threshold(text), cards) for text, cards in fl.entry
+           if strengths[0] >= front_threshold(text)]
+    front = max(met)[1] if met else 0  # the best threshold met gives the cards
     if lowball and fl.lowball_entry and low27(strengths[1]) == _NUTS_27:
         return fl.lowball_both if front and fl.lowball_both else max(front, fl.lowball_entry)
     return front
@@ -71,5 +72,6 @@ def fantasyland_cards(board: Union[Board, str], rules: RuleSet,
                              f"pass in_fantasyland=<cards of this hand> (13..17)")
         return int(in_fantasyland)
     if fl.stay_cards == "entry":
-        return _entry_cards(fl, e.strengths, lowball) or min(c for _, c in fl.entry)
+        return _entry_cards(fl, e.strengths, lowball) or min(
+            [c for _, c in fl.entry] + [c for c in (fl.lowball_entry,) if c])
     return int(fl.stay_cards)

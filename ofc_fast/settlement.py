@@ -107,6 +107,11 @@ def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Seque
     [6, 2, 0]
     """
     model = StakesModel(model)
+    seats = 1 + max((max(p) for p, _ in transfers), default=-1)
+    if len(stacks) < seats or any(isinstance(x, bool) or not isinstance(x, int) or x < 0
+                                  for x in stacks):
+        raise BoardError(f"stacks: expected a non-negative int for each of {seats} seats, "
+                         f"got {list(stacks)!r}")
     start = list(stacks)
     chips = list(stacks)
     capacity = list(stacks)
@@ -196,7 +201,10 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
     n = len(boards)
-    order = settlement_order(n, button, rules.settlement_start)
+    if n > rules.max_players:
+        raise RulesError(f"{rules.name}: at most {rules.max_players} players, got {n} boards")
+    full_order = settlement_order(n, button, rules.settlement_start)
+    order = full_order
     surrendered_set = set(surrendered)
     declared = dict(declared or {})
     for seat in list(surrendered_set) + list(declared):
@@ -239,18 +247,23 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
     winner: Optional[int] = None
     ordinary = [i for i in range(n) if plays_rows[i]]
     if rules.pool is not None:
-        _settle_pool(rules, order, ordinary, surrendered_set, evals, ledger)
+        _settle_pool(rules, order, ordinary, evals, ledger)
     elif rules.single_winner:
-        winner = _settle_single_winner(rules, order, ordinary, evals, ledger)
+        winner = _settle_single_winner(rules, order, ordinary, set(nats), evals, ledger)
     else:
         scored = _settle_rows(rules, row_pairs, evals, n, button if rules.house else None,
                               ledger)
-    if rules.aces_bet is not None:
+    if rules.aces_bet is not None:  # between every two seats, house or not (R-VAR-ACES-1)
+        hidden = [i for i in range(n) if len(cards[i]) != 13]
+        if hidden:
+            raise BoardError(f"the aces side bet needs every seat's 13 cards; seat "
+                             f"{hidden[0]} gave none")
         values = rules.aces_bet
-        for pair in order:
+        for pair in full_order:
             i, j = pair
             ledger.add(pair, "aces", values[_aces(cards[i])] - values[_aces(cards[j])])
-    return _finish(n, order, ledger, stacks, rules, scored, nats, winner)
+    pairs = [p for p in full_order if p in order or p in ledger.by_pair]
+    return _finish(n, pairs, ledger, stacks, rules, scored, nats, winner)
 
 
 def _settle_rows(rules: RuleSet, pairs: list[tuple[int, int]],
@@ -293,14 +306,14 @@ def _row_keys(rules: RuleSet, e: EvaluatedBoard) -> Optional[tuple[int, int, int
 
 
 def _settle_pool(rules: RuleSet, order: list[tuple[int, int]], ordinary: list[int],
-                 surrendered: set[int], evals: dict[int, EvaluatedBoard],
-                 ledger: _Ledger) -> None:
-    """R-VAR-POOL-1: each seat antes per row; the best row takes the row's pot; tied
-    winners split it, an odd unit going to the first of them in settlement order.
-    A fouled board wins nothing; if every board fouls a row's antes go back."""
+                 evals: dict[int, EvaluatedBoard], ledger: _Ledger) -> None:
+    """R-VAR-POOL-1: each seat that shows its rows antes per row; the best row takes
+    the row's pot; tied winners split it, an odd unit going to the first of them in
+    settlement order.  A fouled board wins nothing; if every board fouls a row's antes
+    go back.  (A surrendered seat paid its surrender cost instead; Q-13.)"""
     pool = rules.pool
     assert pool is not None
-    players = ordinary + sorted(surrendered)
+    players = ordinary
     seat_order = list(dict.fromkeys(s for p in order for s in p))
     keys = {s: _row_keys(rules, evals[s]) for s in ordinary}
     gain = {s: 0 for s in players}
@@ -345,10 +358,12 @@ def _gains_to_pairs(gain: dict[int, int], order: list[tuple[int, int]], kind: st
 
 
 def _settle_single_winner(rules: RuleSet, order: list[tuple[int, int]],
-                          ordinary: list[int], evals: dict[int, EvaluatedBoard],
-                          ledger: _Ledger) -> Optional[int]:
-    """R-VAR-SINGLE-1: a seat beating every other seat on two rows or more collects
-    ``single_winner`` units from each other seat; nobody else pays (Q-13)."""
+                          ordinary: list[int], naturals: set[int],
+                          evals: dict[int, EvaluatedBoard], ledger: _Ledger) -> Optional[int]:
+    """R-VAR-SINGLE-1: a seat beating every other seat that shows its rows on two rows
+    or more collects ``single_winner`` units from each other seat but those holding a
+    declared natural (a natural beats any ordinary hand, R-NAT-2); nobody else pays
+    (Q-13)."""
     for seat in ordinary:
         beats_all = True
         for other in ordinary:
@@ -360,7 +375,7 @@ def _settle_single_winner(rules: RuleSet, order: list[tuple[int, int]],
                 break
         if beats_all:
             for i, j in order:
-                if seat in (i, j):
+                if seat in (i, j) and not naturals & {i, j}:
                     ledger.add((i, j), "single_winner",
                                rules.single_winner if i == seat else -rules.single_winner)
             return seat

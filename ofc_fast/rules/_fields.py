@@ -93,6 +93,15 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     if isinstance(tp, type) and issubclass(tp, Enum):
         if isinstance(value, tp):
             return value
+        if issubclass(tp, int) and isinstance(value, str):  # IntEnum by name
+            member = tp.__members__.get(value.strip().upper())
+            if member is not None:
+                return member
+            raise RulesError(f"{key}: {value!r} is not one of "
+                             f"{', '.join(tp.__members__)}")
+        if issubclass(tp, int) and (isinstance(value, bool) or not isinstance(value, int)):
+            raise RulesError(f"{key}: expected one of {', '.join(tp.__members__)}, "
+                             f"got {value!r}")
         try:
             return tp(value)
         except ValueError:
@@ -118,6 +127,8 @@ def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
 def _plain(value: Any) -> Any:
     if isinstance(value, RuleData):
         return value.to_dict()
+    if isinstance(value, Enum) and isinstance(value, int):
+        return value.name  # IntEnum (HandCategory) by name: readable rule files
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, tuple):

@@ -273,9 +273,19 @@ class RuleSet(RuleData):
         if min(wb.front_pair + wb.front_trips + wb.middle + wb.back) < -1:
             raise RulesError(f"{p}win_bonus: a won row must pay at least 0 units "
                              f"(every value >= -1)")
-        if self.aces_bet is not None and len(self.aces_bet) != 5:
-            raise RulesError(f"{p}aces_bet: expected 5 values (0..4 aces), "
-                             f"got {len(self.aces_bet)}")
+        if self.aces_bet is not None:
+            if len(self.aces_bet) != 5:
+                raise RulesError(f"{p}aces_bet: expected 5 values (0..4 aces), "
+                                 f"got {len(self.aces_bet)}")
+            if not all(0 <= v <= 1000 for v in self.aces_bet):
+                raise RulesError(f"{p}aces_bet: values must be 0..1000, got "
+                                 f"{list(self.aces_bet)}")
+        fl = self.fantasyland
+        if fl is not None and self.lowball is None and (fl.lowball_entry or fl.lowball_both):
+            raise RulesError(f"{p}fantasyland.lowball_entry: a 7-5-4-3-2 entry needs a 2-7 "
+                             f"middle (lowball)")
+        if fl is not None and not fl.entry and self.lowball is None:
+            raise RulesError(f"{p}fantasyland.entry: no way to enter Fantasyland")
         if self.surrender_cost is not None and not 0 <= self.surrender_cost <= 1000:
             raise RulesError(f"{p}surrender_cost: {self.surrender_cost} is outside 0..1000")
         names = [n.name for n in self.naturals]

@@ -1,0 +1,331 @@
+"""The RuleSet model (issue 3, item 1): plain-JSON round trips for every preset and for
+random valid rule sets; unknown keys, wrong types and impossible values raise
+RulesError naming the dotted key; replace() validates like construction.
+"""
+
+from __future__ import annotations
+
+import json
+
+from ofc_fast import HandCategory
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ofc_fast as ofc
+from ofc_fast import RulesError, rules, score_pair, settle
+from ofc_fast.rules import (NATURAL_NAMES, Fantasyland, Lowball, Natural, Pool, RuleSet,
+                            Schedule)
+
+PRESETS = [rules.get(n) for n in rules.names()]
+PLAIN_TYPES = (dict, list, str, int, bool, type(None))
+
+
+def _is_plain(value) -> bool:  # noqa: ANN001
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _is_plain(v) for k, v in value.items())
+    if isinstance(value, list):
+        return all(_is_plain(v) for v in value)
+    return type(value) in PLAIN_TYPES
+
+
+# ------------------------------------------------------------------- round trips
+
+@pytest.mark.parametrize("preset", PRESETS, ids=lambda r: r.name)
+def test_preset_round_trip(preset: RuleSet) -> None:
+    d = preset.to_dict()
+    assert _is_plain(d)                      # plain JSON data: no enums, no tuples
+    assert json.loads(json.dumps(d)) == d
+    back = RuleSet.from_dict(d)
+    assert back == preset and hash(back) == hash(preset)
+    assert back.to_dict() == d
+    assert RuleSet.from_json(preset.to_json()) == preset
+    assert RuleSet.from_json(preset.to_json(indent=2, sort_keys=True)) == preset
+    # A rebuilt rule set scores exactly like the preset.
+    a = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    b = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+    assert score_pair(a, b, back) == score_pair(a, b, preset)
+
+
+def test_missing_keys_take_defaults() -> None:
+    assert RuleSet.from_dict({}) == RuleSet()
+    r = RuleSet.from_dict({"name": "t", "fantasyland": {"stay_cards": "same"}})
+    assert r.fantasyland == Fantasyland(stay_cards="same")
+    assert r.sweep_bonus == RuleSet().sweep_bonus
+
+
+thresholds = st.sampled_from(
+    [c * 2 for c in "23456789TJQKA"] + [c * 3 for c in "23456789TJQKA"] + ["1010"])
+ints = st.integers(-20, 20)
+
+
+@st.composite
+def rule_dicts(draw):  # noqa: ANN201
+    """Random valid rule sets as plain dicts."""
+    d: dict = {
+        "name": draw(st.text(max_size=12)),
+        "description": draw(st.text(max_size=30)),
+        "game": draw(st.sampled_from(["classic", "ofc", "pineapple"])),
+        "max_players": draw(st.integers(2, 4)),
+        "face_down_final": draw(st.integers(0, 8)),
+        "sweep_bonus": draw(ints),
+        "majority_bonus": draw(ints),
+        "majority_rule": draw(st.sampled_from(["two_rows", "more_rows"])),
+        "overall_bonus": draw(ints),
+        "sweep_multiplier": draw(st.integers(1, 5)),
+        "sweep_all_multiplier": draw(st.integers(1, 5)),
+        "sweep_all_bonus": draw(ints),
+        "royalties": {
+            "front_pair": draw(st.lists(ints, min_size=13, max_size=13)),
+            "front_trips": draw(st.lists(ints, min_size=13, max_size=13)),
+            "middle": draw(st.lists(ints, min_size=10, max_size=10)),
+            "back": draw(st.lists(ints, min_size=10, max_size=10)),
+        },
+        "win_bonus": {
+            "front_pair": draw(st.lists(st.integers(-1, 9), min_size=13, max_size=13)),
+            "middle": draw(st.lists(st.integers(-1, 9), min_size=10, max_size=10)),
+        },
+        "order": draw(st.sampled_from(["nonstrict", "strict", "mixed"])),
+        "foul_pays_sweep": draw(st.booleans()),
+        "surrender_cost": draw(st.one_of(st.none(), st.integers(0, 1000))),
+        "aces_bet": draw(st.one_of(st.none(), st.lists(st.integers(0, 10), min_size=5,
+                                                         max_size=5))),
+        "naturals": [{"name": n, "units": draw(st.integers(0, 1000))}
+                     for n in draw(st.lists(st.sampled_from(NATURAL_NAMES), unique=True,
+                                            max_size=6))],
+        "naturals_rule": draw(st.sampled_from(["higher_full", "higher_full_equal_cancel",
+                                               "difference"])),
+        "stakes": draw(st.sampled_from(["win_cap", "chips"])),
+        "settlement_start": draw(st.sampled_from(["left_of_button", "button"])),
+    }
+    mode = draw(st.sampled_from(["pairs", "house", "pool", "single"]))
+    if mode == "house":
+        d["house"] = True
+    elif mode == "pool":
+        d["pool"] = {"ante": draw(st.integers(1, 1000)),
+                     "sweep_extra": draw(st.integers(0, 1000))}
+    elif mode == "single":
+        d["single_winner"] = draw(st.integers(1, 1000))
+    if d["game"] != "classic" and draw(st.booleans()):
+        d["lowball"] = {"limit": draw(st.integers(5, 12)),
+                        "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
+                        "nuts": draw(ints), "back_strict": draw(st.booleans())}
+    if draw(st.booleans()):
+        fl: dict = {
+            "entry": [[draw(thresholds), draw(st.integers(13, 17))]
+                      for _ in range(draw(st.integers(1, 4)))],
+            "lowball_entry": draw(st.sampled_from([0, 13, 14, 15, 16, 17])),
+            "lowball_both": draw(st.sampled_from([0, 13, 14, 15, 16, 17])),
+            "stay_front": draw(st.one_of(st.none(), thresholds)),
+            "stay_middle": draw(st.one_of(st.none(), st.integers(0, 9))),
+            "stay_back": draw(st.one_of(st.none(), st.integers(0, 9))),
+            "stay_cards": draw(st.one_of(st.integers(13, 17),
+                                         st.sampled_from(["entry", "same"]))),
+            "button_frozen": draw(st.booleans()),
+        }
+        if "lowball" not in d:  # a 7-5-4-3-2 entry needs a 2-7 middle
+            fl["lowball_entry"] = fl["lowball_both"] = 0
+        d["fantasyland"] = fl
+    # some keys left out: they take their defaults
+    for key in draw(st.lists(st.sampled_from(sorted(d)), max_size=4)):
+        d.pop(key, None)
+    return d
+
+
+@settings(max_examples=150, deadline=None)
+@given(rule_dicts())
+def test_random_rule_sets_round_trip(d: dict) -> None:
+    r = RuleSet.from_dict(d)
+    out = r.to_dict()
+    assert _is_plain(out)
+    assert RuleSet.from_dict(out) == r
+    assert RuleSet.from_json(r.to_json()) == r
+    assert json.loads(r.to_json()) == out
+    # Every key given comes back with the same plain value.
+    for key, value in d.items():
+        if key in ("royalties", "win_bonus", "fantasyland", "pool", "lowball"):
+            if value is not None:
+                for k, v in value.items():
+                    if k in ("stay_middle", "stay_back") and v is not None:
+                        v = HandCategory(v).name  # categories are written by name
+                    assert out[key][k] == v, (key, k)
+        else:
+            assert out[key] == value, key
+    # The rule set compiles and scores.
+    a = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    b = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+    s = score_pair(a, b, r)
+    assert s.net == -score_pair(b, a, r).net
+    if r.pool is None:
+        assert sum(settle([a, b], r).net) == 0
+
+
+def test_replace_round_trip_and_identity() -> None:
+    custom = rules.OFC.replace(name="home", overall_bonus=1, order="strict",
+                               fantasyland={"entry": [["KK", 15]], "stay_cards": "entry"})
+    assert custom.fantasyland == Fantasyland(entry=(("KK", 15),), stay_cards="entry")
+    assert RuleSet.from_dict(custom.to_dict()) == custom
+    assert rules.OFC.replace() == rules.OFC
+
+
+# ------------------------------------------------------------------ bad rule data
+
+def _with(path: list, value):  # noqa: ANN001, ANN202
+    d = json.loads(rules.PINEAPPLE_27.to_json())
+    cur = d
+    for k in path[:-1]:
+        cur = cur[k]
+    cur[path[-1]] = value
+    return d
+
+
+BAD = [
+    # unknown keys, at every level
+    (["colour"], 1, r"unknown rule key\(s\): colour"),
+    (["fantasyland", "stay_card"], 14, r"fantasyland\.stay_card\b"),
+    (["royalties", "top"], [1], r"royalties\.top"),
+    (["lowball", "limits"], 8, r"lowball\.limits"),
+    (["naturals"], [{"name": "dragon", "units": 13, "colour": 1}], r"naturals\[0\]\.colour"),
+    # wrong types
+    (["sweep_bonus"], "3", r"^sweep_bonus: expected an int"),
+    (["sweep_bonus"], 3.0, r"^sweep_bonus: expected an int"),
+    (["sweep_bonus"], True, r"^sweep_bonus: expected an int"),
+    (["foul_pays_sweep"], 1, r"^foul_pays_sweep: expected true or false"),
+    (["name"], None, r"^name: expected a string"),
+    (["royalties"], [1, 2], r"^royalties: expected a dict"),
+    (["royalties", "back"], "0000000000", r"^royalties\.back: expected a list"),
+    (["royalties", "back", 4], "2", r"^royalties\.back\[4\]: expected an int"),
+    (["fantasyland", "stay_cards"], "all", r"^fantasyland\.stay_cards: expected"),
+    (["fantasyland", "stay_cards"], 14.0, r"^fantasyland\.stay_cards"),
+    (["fantasyland", "entry", 0, 1], "14", r"^fantasyland\.entry\[0\]\[1\]: expected an int"),
+    (["fantasyland", "entry", 0], ["KK"], r"^fantasyland\.entry\[0\]: expected 2 values"),
+    (["fantasyland", "stay_back"], "QUADZ", r"^fantasyland\.stay_back"),
+    (["lowball", "back_strict"], "yes", r"^lowball\.back_strict: expected true or false"),
+    (["game"], "OFC", r"^game: 'OFC' is not one of"),
+    (["order"], "weak", r"^order: 'weak' is not one of"),
+    (["stakes"], "cap", r"^stakes: 'cap' is not one of"),
+    (["naturals"], {"name": "dragon"}, r"^naturals: expected a list"),
+    (["aces_bet"], [0, 1, 2, 6, "8"], r"^aces_bet\[4\]: expected an int"),
+    # impossible values
+    (["max_players"], 5, r"^max_players: 5 is outside 2\.\.4"),
+    (["sweep_multiplier"], 0, r"^sweep_multiplier: 0 is outside"),
+    (["royalties", "back"], [0] * 9, r"^royalties\.back: expected 10 values, got 9"),
+    (["royalties", "front_pair", 0], 5000, r"^royalties\.front_pair: 5000 is outside"),
+    (["win_bonus", "back", 0], -2, r"^win_bonus"),
+    (["fantasyland", "stay_cards"], 18, r"^fantasyland\.stay_cards: 18 is outside 13\.\.17"),
+    (["fantasyland", "stay_cards"], 12, r"^fantasyland\.stay_cards: 12 is outside 13\.\.17"),
+    (["fantasyland", "entry"], [["QQ", 18]], r"^fantasyland\.entry\[0\]: cards must be"),
+    (["fantasyland", "entry"], [["QK", 14]], r"^fantasyland\.entry\[0\]: 'QK' is not a"),
+    (["fantasyland"], {"entry": [], "lowball_entry": 0},
+     r"^fantasyland\.entry: no way to enter"),
+    (["fantasyland", "stay_front"], "Q", r"^fantasyland\.stay_front: 'Q' is not a"),
+    (["fantasyland", "stay_middle"], 10, r"^fantasyland\.stay_middle"),
+    (["fantasyland", "lowball_entry"], 12, r"^fantasyland\.lowball_entry"),
+    (["fantasyland", "lowball_both"], 20, r"^fantasyland\.lowball_both"),
+    (["lowball", "limit"], 13, r"^lowball\.limit: 13 is outside"),
+    (["lowball", "royalties"], [0] * 12, r"^lowball\.royalties: expected 13 values"),
+    (["aces_bet"], [0, 1, 2, 6], r"^aces_bet: expected 5 values"),
+    (["surrender_cost"], -1, r"^surrender_cost"),
+    (["single_winner"], -3, r"^single_winner: -3 is outside"),
+    (["pool"], {"ante": 0}, r"^pool\.ante: 0 is outside"),
+    (["naturals"], [{"name": "dragon", "units": 13}, {"name": "dragon", "units": 26}],
+     r"^naturals: a natural is listed twice"),
+    (["naturals"], [{"name": "pictures", "units": 3}], r"^naturals\[0\]\.name: unknown"),
+    (["naturals"], [{"name": "dragon", "units": -13}], r"^naturals\[0\]\.units: -13"),
+    (["game"], "classic", r"^lowball: a 2-7 middle is an OFC"),
+]
+
+
+@pytest.mark.parametrize("path, value, message", BAD,
+                         ids=[".".join(map(str, p)) + "=" + repr(v)[:20]
+                              for p, v, _ in BAD])
+def test_bad_rule_dicts_name_the_key(path: list, value, message: str) -> None:  # noqa: ANN001
+    d = _with(path, value)
+    with pytest.raises(RulesError, match=message):
+        RuleSet.from_dict(d)
+    with pytest.raises(RulesError, match=message):
+        RuleSet.from_json(json.dumps(d))
+
+
+def test_cross_field_conflicts() -> None:
+    with pytest.raises(RulesError, match="pool"):
+        RuleSet.from_dict({"pool": {"ante": 1}, "house": True})
+    with pytest.raises(RulesError, match="pool"):
+        RuleSet.from_dict({"pool": {"ante": 1}, "single_winner": 2})
+    with pytest.raises(RulesError, match="house"):
+        RuleSet.from_dict({"house": True, "single_winner": 2})
+
+
+def test_not_a_dict_or_not_json() -> None:
+    with pytest.raises(RulesError, match="expected a dict"):
+        RuleSet.from_dict([("name", "x")])  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="rules JSON"):
+        RuleSet.from_json("{name: 1}")
+    with pytest.raises(RulesError, match="expected a dict"):
+        RuleSet.from_json("[1, 2]")
+
+
+def test_replace_validates() -> None:
+    with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
+        rules.OFC.replace(sweep=3)
+    with pytest.raises(RulesError, match=r"^max_players: 7 is outside"):
+        rules.OFC.replace(max_players=7)
+    with pytest.raises(RulesError, match=r"^fantasyland\.stay_cards: 19"):
+        rules.OFC.replace(fantasyland={"stay_cards": 19})
+    with pytest.raises(RulesError, match=r"unknown rule key\(s\): fantasyland\.bogus"):
+        rules.OFC.replace(fantasyland={"bogus": 1})
+    with pytest.raises(RulesError, match=r"^royalties\.middle: expected 10 values"):
+        rules.OFC.replace(royalties={"middle": [1, 2, 3]})
+    with pytest.raises(RulesError, match="house"):
+        rules.CLASSIC_1_6.replace(pool=Pool(), house=True)
+    with pytest.raises(RulesError, match="lowball"):
+        rules.PINEAPPLE_27.replace(game="classic")
+    with pytest.raises(RulesError, match=r"stay_cards: 99 is outside"):
+        rules.OFC.fantasyland.replace(stay_cards=99)
+    with pytest.raises(RulesError, match="win_bonus"):
+        rules.CLASSIC_1_6.replace(win_bonus=Schedule(back=(-2,) + (0,) * 9))
+    # valid replacements convert plain values
+    r = rules.OFC.replace(order="strict", stakes="chips", aces_bet=[0, 1, 2, 6, 8])
+    assert r.aces_bet == (0, 1, 2, 6, 8)
+    assert r.order.value == "strict" and r.stakes.value == "chips"
+
+
+def test_nested_classes_validate_on_construction() -> None:
+    with pytest.raises(RulesError, match="name: unknown natural"):
+        Natural("dragons", 13)
+    with pytest.raises(RulesError, match="limit"):
+        Lowball(limit=4)
+    with pytest.raises(RulesError, match="front_trips: expected 13 values"):
+        Schedule(front_trips=(1, 2))
+    with pytest.raises(RulesError, match="ante"):
+        Pool(ante=-1)
+
+
+# ------------------------------------------------------------ options without effect
+
+def test_mixed_order_is_nonstrict() -> None:
+    """R-ORDER-1 option "mixed" ([001]: front < middle <= back) never differs from
+    "nonstrict": on the DESIGN.md scale a 3-card front never equals a 5-card middle
+    (Q-2), so "front < middle" and "front <= middle" agree.  (Reported as a
+    questionable, dead option.)"""
+    import numpy as np
+    import random
+
+    rng = random.Random(1)
+    boards = np.array([rng.sample(range(52), 13) for _ in range(30000)], dtype=np.uint8)
+    mixed = ofc.eval_boards(boards, rules.OFC.replace(order="mixed")).foul
+    loose = ofc.eval_boards(boards, rules.OFC).foul
+    assert (mixed == loose).all()
+
+
+# ---------------------------------------------- values the model lets through (report)
+
+def test_aces_bet_values_are_range_checked() -> None:
+    with pytest.raises(RulesError, match="aces_bet"):
+        RuleSet.from_dict({"aces_bet": [0, 1, 2, 6, -8]})
+
+
+def test_lowball_fantasyland_entry_needs_a_lowball_middle() -> None:
+    with pytest.raises(RulesError, match="lowball"):
+        rules.PINEAPPLE.replace(fantasyland=Fantasyland(entry=(), lowball_entry=14))
