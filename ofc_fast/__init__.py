@@ -17,6 +17,8 @@ from .board import Board, BoardEval, Row
 from .cards import (card_str, cards_str, from_treys, parse_card, parse_cards,
                     to_treys)
 from .fantasyland import fantasyland_cards
+from .game import ACTION_SPACE, Game, GameError, GameResult, Move, MoveError
+from .match import Match, SeatStats
 from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
 from .errors import (ArrayError, BoardError, CardError, OfcError, RulesError,
                      StrengthError)
@@ -43,4 +45,6 @@ __all__ = [
     "Row", "Board", "BoardEval", "PairScore", "score_pair", "Settlement",
     "SettlementItem", "settle", "settlement_order", "apply_stakes", "fantasyland_cards",
     "NaturalHand", "detect_naturals", "natural_payment", "naturals",
+    "Game", "Move", "GameResult", "GameError", "MoveError", "ACTION_SPACE", "Match",
+    "SeatStats",
 ]

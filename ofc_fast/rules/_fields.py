@@ -19,7 +19,24 @@ from typing import Any, Union
 
 from ..errors import RulesError
 
-__all__ = ["RuleData", "ranged"]
+__all__ = ["RuleData", "ranged", "rule_dataclass"]
+
+
+def _cached_hash(self: Any) -> int:
+    """Hash of a frozen rule dataclass, computed once (rule sets key caches)."""
+    try:
+        return self.__dict__["_hash"]
+    except KeyError:
+        h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+        object.__setattr__(self, "_hash", h)
+        return h
+
+
+def rule_dataclass(cls: type) -> Any:
+    """``@dataclass(frozen=True)`` plus a hash computed once per instance."""
+    out = dataclasses.dataclass(frozen=True)(cls)
+    out.__hash__ = _cached_hash  # type: ignore[method-assign]
+    return out
 
 
 def ranged(default: Any, lo: int, hi: int) -> Any:

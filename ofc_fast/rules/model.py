@@ -13,13 +13,13 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import Literal, Optional, Union
 
 from ..errors import RulesError
 from ..ranking import HandCategory
-from ._fields import RuleData, ranged
+from ._fields import RuleData, ranged, rule_dataclass
 
 __all__ = ["HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
            "SettlementStart", "NaturalsRule", "Natural", "NATURAL_NAMES", "Lowball",
@@ -86,7 +86,7 @@ NATURAL_NAMES = (
 """Every special 13-card hand ofc_fast detects (R-NAT-4, R-NAT-7, R-VAR-NOPIC-1)."""
 
 
-@dataclass(frozen=True)
+@rule_dataclass
 class Schedule(RuleData):
     """Units per row and hand: the front by the rank of its pair or trips (index 0..12 =
     2..A), the middle and back by :class:`HandCategory` (HIGH_CARD .. ROYAL_FLUSH).
@@ -116,7 +116,7 @@ class Schedule(RuleData):
         return tuple(row)
 
 
-@dataclass(frozen=True)
+@rule_dataclass
 class Natural(RuleData):
     """A special 13-card hand and what it wins from each opponent (R-NAT-*)."""
 
@@ -129,7 +129,7 @@ class Natural(RuleData):
                              f"known: {', '.join(NATURAL_NAMES)}")
 
 
-@dataclass(frozen=True)
+@rule_dataclass
 class Lowball(RuleData):
     """2-7 middle row (R-27-*): ranked low, ace high, A-2-3-4-5 no straight."""
 
@@ -149,7 +149,7 @@ class Lowball(RuleData):
             raise RulesError(f"{self._key_prefix}royalties: expected 13 values")
 
 
-@dataclass(frozen=True)
+@rule_dataclass
 class Fantasyland(RuleData):
     """Fantasyland entry, size and stay (R-FL-*, R-27-6/7).  A fouled board never
     enters or stays (DESIGN.md, every preset).
@@ -197,7 +197,7 @@ class Fantasyland(RuleData):
                 raise RulesError(f"{self._key_prefix}{key}: {v} is outside 13..17")
 
 
-@dataclass(frozen=True)
+@rule_dataclass
 class Pool(RuleData):
     """Pool settlement (R-VAR-POOL-1): no pairwise comparison; each player antes
     ``ante`` units per row; the best row of each kind takes that row's pot."""
@@ -208,7 +208,7 @@ class Pool(RuleData):
     ("some" play: 3)."""
 
 
-@dataclass(frozen=True)
+@rule_dataclass
 class RuleSet(RuleData):
     """How a table plays and scores.  Frozen: derive variants with :meth:`replace`.
 

@@ -1,0 +1,134 @@
+"""Game-flow throughput: decisions per second of whole matches.
+
+    python benchmarks/bench_game.py                 # default set, 5 repetitions
+    python benchmarks/bench_game.py --quick         # a few seconds
+    python benchmarks/bench_game.py --json out.json
+
+A decision is one move of one seat (a 5-card opening, a Pineapple round, one OFC
+card, a Fantasyland or classic set).  Each row times complete deals through
+``Match.play``: shuffling and dealing, ``observation(seat)`` for every decision, the
+bot's ``act``, ``play`` (full validation), scoring with ``settle`` and the
+Fantasyland / button carry-over.  The "actions" rows are the reinforcement-learning
+path: ``legal_actions()`` and ``play_action()`` with a uniformly random action, no
+observation dict.  Figures are medians over ``--reps`` repetitions (min and max
+shown); the target is >= 20,000 decisions/s for random bots in OFC and Pineapple.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.bots import HeuristicBot, RandomBot
+from ofc_fast.game import Game
+from ofc_fast.match import Match
+
+TARGET = 20_000
+
+
+def _match_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
+               bot: str) -> tuple[int, float]:
+    m = Match(preset, players, seed=seed)
+    if bot == "random":
+        bots = [RandomBot(seed + s) for s in range(players)]
+    else:
+        bots = [HeuristicBot(preset, seed=seed + s) for s in range(players)]
+    decisions = 0
+
+    def count(game: Game, _result: Any) -> None:
+        nonlocal decisions
+        decisions += game.decisions
+
+    t = time.perf_counter()
+    m.play(bots, deals, on_deal=count)
+    return decisions, time.perf_counter() - t
+
+
+def _actions_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
+                 bot: str) -> tuple[int, float]:
+    rng = random.Random(seed)
+    decisions = 0
+    t = time.perf_counter()
+    for i in range(deals):
+        g = Game(preset, players, seed=seed + i)
+        while not g.is_over:
+            g.play_action(rng.choice(g.legal_actions()))
+            decisions += 1
+        g.result()
+    return decisions, time.perf_counter() - t
+
+
+CASES: list[tuple[str, str, int, str, Callable[..., tuple[int, float]]]] = [
+    ("pineapple 3p, random bots", "PINEAPPLE", 3, "random", _match_run),
+    ("pineapple 2p, random bots", "PINEAPPLE", 2, "random", _match_run),
+    ("ofc 4p, random bots", "OFC", 4, "random", _match_run),
+    ("ofc 3p, face-down final 3, random", "OFC_FD3", 3, "random", _match_run),
+    ("pineapple 2-7 3p, random bots", "PINEAPPLE_27", 3, "random", _match_run),
+    ("classic 4p, random bots", "CLASSIC_1_6", 4, "random", _match_run),
+    ("pineapple 3p, actions (RL path)", "PINEAPPLE", 3, "random", _actions_run),
+    ("ofc 4p, actions (RL path)", "OFC", 4, "random", _actions_run),
+    ("pineapple 3p, heuristic bots", "PINEAPPLE", 3, "heuristic", _match_run),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--deals", type=int, default=2000, help="deals per repetition")
+    p.add_argument("--heuristic-deals", type=int, default=40,
+                   help="deals per repetition for the heuristic-bot row")
+    p.add_argument("--reps", type=int, default=5, help="repetitions (median reported)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--quick", action="store_true", help="small run (smoke test)")
+    p.add_argument("--only", default="", help="run rows whose label contains this")
+    p.add_argument("--json", metavar="PATH", help="write the figures as JSON")
+    p.add_argument("--strict", action="store_true",
+                   help=f"exit 2 when random-bot rows miss {TARGET:,} decisions/s")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.deals, args.heuristic_deals, args.reps = 300, 8, 3
+    print(f"ofc-fast {ofc.__version__}, Python {platform.python_version()} "
+          f"({platform.python_implementation()}), {platform.machine()}")
+    print(f"{args.reps} repetitions; median decisions/s (min .. max)\n")
+    header = f"{'case':38s} {'decisions/s':>12s} {'range':>21s} {'us/decision':>12s}"
+    print(header)
+    print("-" * len(header))
+    rows = []
+    missed = False
+    for label, name, players, bot, fn in CASES:
+        if args.only and args.only not in label:
+            continue
+        preset = rules.OFC.replace(name="OFC_FD3", face_down_final=3) \
+            if name == "OFC_FD3" else rules.get(name)
+        deals = args.heuristic_deals if bot == "heuristic" else args.deals
+        fn(preset, players, max(1, deals // 10), args.seed, bot)  # warm-up
+        rates = []
+        for rep in range(args.reps):
+            n, dt = fn(preset, players, deals, args.seed + 1000 * rep, bot)
+            rates.append(n / dt)
+        med = statistics.median(rates)
+        print(f"{label:38s} {med:12,.0f} {min(rates):10,.0f} ..{max(rates):9,.0f} "
+              f"{1e6 / med:12.1f}", flush=True)
+        rows.append({"case": label, "rules": name, "players": players, "bot": bot,
+                     "deals": deals, "median": med, "min": min(rates), "max": max(rates)})
+        if bot == "random" and name != "CLASSIC_1_6" and med < TARGET:
+            missed = True
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({"version": ofc.__version__, "python": platform.python_version(),
+                       "reps": args.reps, "rows": rows}, f, indent=2)
+    print(f"\ntarget: >= {TARGET:,} decisions/s with random bots in OFC and Pineapple "
+          f"({'met' if not missed else 'MISSED'}); a classic decision sets a whole "
+          f"13-card hand, and every 2-4 of them settle a table")
+    return 2 if args.strict and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

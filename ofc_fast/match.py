@@ -1,0 +1,263 @@
+"""Matches: many deals at one table, with the button, Fantasyland and chips carried over.
+
+>>> from ofc_fast import rules
+>>> from ofc_fast.bots import RandomBot
+>>> from ofc_fast.match import Match
+>>> m = Match(rules.PINEAPPLE, players=3, seed=1)
+>>> stats = m.play([RandomBot(seed=s) for s in range(3)], hands=20)
+>>> m.hands_played, sum(m.totals)
+(20, 0)
+>>> again = Match(rules.PINEAPPLE, players=3, seed=1)
+>>> _ = again.play([RandomBot(seed=s) for s in range(3)], hands=20)
+>>> again.totals == m.totals                      # reproducible from one seed
+True
+
+Between deals (R-FLOW-OFC-8, R-FL-6): the button moves one seat clockwise (to the next
+seat number), except that it does not move *for* a Fantasyland deal when the rules
+freeze it (``rules.fantasyland.button_frozen``): while any seat plays the next deal in
+Fantasyland the button stays where it was, and rotation resumes after.  Fantasyland is
+carried with :func:`ofc_fast.fantasyland_cards` (entry, or the stay rule with this
+deal's card count for a seat that played in Fantasyland).  With ``stacks`` every deal is
+settled at table stakes (R-STAKES-*) and the chips carried over; the match is over when
+fewer than two seats have chips left.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any, Callable, Optional, Sequence, Union
+
+from .game import Game, GameError, GameResult, _resolve_rules, cards_per_seat
+from .rules import RuleSet
+from .rules.model import Game as GameKind
+
+__all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
+
+
+def max_fantasyland_cards(rules: RuleSet) -> int:
+    """Most cards a Fantasyland hand can get under the rules (0 without Fantasyland)."""
+    fl = rules.fantasyland
+    if fl is None or rules.game is GameKind.CLASSIC:
+        return 0
+    counts = [c for _, c in fl.entry] + [fl.lowball_entry, fl.lowball_both]
+    if isinstance(fl.stay_cards, int):
+        counts.append(fl.stay_cards)
+    return max(counts)
+
+
+@dataclass
+class SeatStats:
+    """Running figures of one seat over a match."""
+
+    deals: int = 0
+    total: int = 0
+    sum_sq: int = 0
+    fouls: int = 0
+    royalties: int = 0
+    fantasyland_deals: int = 0   #: deals played in Fantasyland
+    fantasyland_entries: int = 0  #: normal deals that earned Fantasyland
+    fantasyland_stays: int = 0   #: Fantasyland deals that earned another one
+    surrenders: int = 0
+    naturals: int = 0
+    net: list[int] = field(default_factory=list, repr=False)
+
+    def add(self, net: int, foul: bool, royalties: int, in_fl: bool, next_fl: bool,
+            surrendered: bool, declared: bool, keep: bool) -> None:
+        self.deals += 1
+        self.total += net
+        self.sum_sq += net * net
+        self.fouls += foul
+        self.royalties += royalties
+        self.fantasyland_deals += in_fl
+        self.fantasyland_entries += (not in_fl) and next_fl
+        self.fantasyland_stays += in_fl and next_fl
+        self.surrenders += surrendered
+        self.naturals += declared
+        if keep:
+            self.net.append(net)
+
+    @property
+    def mean(self) -> float:
+        """Points per deal."""
+        return self.total / self.deals if self.deals else 0.0
+
+    @property
+    def sd(self) -> float:
+        """Standard deviation of the points of one deal."""
+        n = self.deals
+        if n < 2:
+            return 0.0
+        var = (self.sum_sq - self.total * self.total / n) / (n - 1)
+        return math.sqrt(max(var, 0.0))
+
+    @property
+    def ci95(self) -> float:
+        """Half-width of the 95% confidence interval of :attr:`mean` (normal
+        approximation, 1.96 standard errors)."""
+        return 1.96 * self.sd / math.sqrt(self.deals) if self.deals > 1 else float("inf")
+
+    def to_dict(self) -> dict[str, Any]:
+        n = max(self.deals, 1)
+        normal = max(self.deals - self.fantasyland_deals, 1)
+        return {
+            "deals": self.deals, "total": self.total, "mean": self.mean,
+            "ci95": self.ci95 if self.deals > 1 else None, "sd": self.sd,
+            "foul_rate": self.fouls / n, "mean_royalties": self.royalties / n,
+            "fantasyland_rate": self.fantasyland_deals / n,
+            "fantasyland_entry_rate": self.fantasyland_entries / normal,
+            "fantasyland_deals": self.fantasyland_deals,
+            "fantasyland_entries": self.fantasyland_entries,
+            "fantasyland_stays": self.fantasyland_stays,
+            "fouls": self.fouls, "royalties": self.royalties,
+            "surrenders": self.surrenders, "naturals": self.naturals,
+        }
+
+
+class Match:
+    """Deals at one table of ``players`` seats under ``rules``, reproducible from
+    ``seed`` (None draws one, kept in :attr:`seed`).
+
+    ``stacks``: chips per seat (an int gives every seat the same) for table stakes;
+    ``button``: the button of the first deal; ``keep_nets``: keep every deal's net per
+    seat in :attr:`stats` (``SeatStats.net``).
+
+    Drive it with :meth:`play` / :meth:`play_hand` and bots, or by hand:
+    :meth:`next_game` gives the next deal, :meth:`record` books it once it is over.
+    """
+
+    def __init__(self, rules: Union[RuleSet, str], players: int = 2,
+                 seed: Optional[int] = None,
+                 stacks: Union[None, int, Sequence[int]] = None, *, button: int = 0,
+                 keep_nets: bool = False) -> None:
+        self.rules = _resolve_rules(rules)
+        if isinstance(players, bool) or not isinstance(players, int) \
+                or not 2 <= players <= self.rules.max_players:
+            raise GameError(f"{self.rules.name} seats 2 to {self.rules.max_players} "
+                            f"players, got {players!r}")
+        self.players = players
+        worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
+        if worst > 52:
+            raise GameError(f"{players} seats of {self.rules.name} can need {worst} cards "
+                            f"(every seat in Fantasyland); one deck has 52")
+        if not isinstance(button, int) or not 0 <= button < players:
+            raise GameError(f"button {button!r} is not a seat of {players} players")
+        if seed is None:
+            seed = secrets.randbits(63)
+        elif isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError(f"seed must be an int, got {seed!r}")
+        self.seed: int = seed
+        self._rng = Random(seed)
+        if stacks is not None:
+            st = [stacks] * players if isinstance(stacks, int) else list(stacks)
+            if len(st) != players or any(isinstance(x, bool) or not isinstance(x, int)
+                                         or x < 0 for x in st):
+                raise GameError(f"stacks needs one chip count >= 0 per seat, got {stacks}")
+            self.stacks: Optional[list[int]] = st
+        else:
+            self.stacks = None
+        self.start_stacks = list(self.stacks) if self.stacks is not None else None
+        self.button = button
+        self.fantasyland: tuple[int, ...] = (0,) * players
+        self.totals = [0] * players
+        self.hands_played = 0
+        self.keep_nets = keep_nets
+        self.stats = [SeatStats() for _ in range(players)]
+        self._pending: Optional[Game] = None
+
+    @property
+    def is_over(self) -> bool:
+        """With stacks: fewer than two seats have chips left.  Never otherwise."""
+        return self.stacks is not None and sum(1 for s in self.stacks if s > 0) < 2
+
+    def next_game(self) -> Game:
+        """The next deal (button, Fantasyland and stacks of the match).  Book it with
+        :meth:`record` once it is over; asking again before that returns the same
+        deal."""
+        if self._pending is not None:
+            return self._pending
+        if self.is_over:
+            raise GameError("the match is over: fewer than two seats have chips")
+        g = Game(self.rules, self.players, seed=self._rng.getrandbits(63),
+                 button=self.button, fantasyland=self.fantasyland,
+                 stacks=self.stacks)
+        self._pending = g
+        return g
+
+    def record(self, game: Game) -> GameResult:
+        """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
+        Fantasyland and the button for the next deal."""
+        if game is not self._pending:
+            raise GameError("record() takes the deal next_game() returned")
+        r = game.result()
+        self._pending = None
+        for s in range(self.players):
+            self.totals[s] += r.net[s]
+            self.stats[s].add(r.net[s], r.fouls[s], sum(r.royalties[s]),
+                              bool(r.in_fantasyland[s]), bool(r.fantasyland[s]),
+                              s in r.surrendered, s in r.declared, self.keep_nets)
+        if self.stacks is not None:
+            after = r.settlement.stacks if r.settlement is not None else None
+            self.stacks = list(after) if after is not None else \
+                [x + n for x, n in zip(self.stacks, r.net)]
+        self.hands_played += 1
+        self.fantasyland = tuple(r.fantasyland)
+        fl = self.rules.fantasyland
+        frozen = fl is not None and fl.button_frozen and any(self.fantasyland)
+        if not frozen:
+            self.button = (self.button + 1) % self.players
+        return r
+
+    def play_hand(self, bots: Sequence[Any]) -> GameResult:
+        """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
+        Move``) and book it."""
+        from .game import play_out
+
+        g = self.next_game()
+        play_out(g, bots)
+        return self.record(g)
+
+    def play(self, bots: Sequence[Any], hands: int = 1,
+             on_deal: Optional[Callable[[Game, GameResult], None]] = None
+             ) -> list[SeatStats]:
+        """Play up to ``hands`` deals (fewer when the chips run out); ``on_deal(game,
+        result)`` is called after each.  Returns :attr:`stats`."""
+        if len(bots) != self.players:
+            raise GameError(f"{self.players} seats need {self.players} bots, "
+                            f"got {len(bots)}")
+        from .game import play_out
+
+        for _ in range(hands):
+            if self.is_over:
+                break
+            g = self.next_game()
+            play_out(g, bots)
+            r = self.record(g)
+            if on_deal is not None:
+                on_deal(g, r)
+        return self.stats
+
+    def summary(self) -> list[dict[str, Any]]:
+        """Per seat: points per deal with its 95% confidence interval, totals, foul,
+        Fantasyland and royalty figures."""
+        out = []
+        for s, st in enumerate(self.stats):
+            d = {"seat": s, **st.to_dict()}
+            if self.stacks is not None:
+                d["stack"] = self.stacks[s]
+            out.append(d)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able state and summary."""
+        return {"rules": self.rules.name, "players": self.players, "seed": self.seed,
+                "hands": self.hands_played, "totals": list(self.totals),
+                "button": self.button, "fantasyland": list(self.fantasyland),
+                "stacks": None if self.stacks is None else list(self.stacks),
+                "start_stacks": self.start_stacks, "seats": self.summary()}
+
+    def __repr__(self) -> str:
+        return (f"<Match {self.rules.name} {self.players} players, seed {self.seed}, "
+                f"{self.hands_played} hands, totals {self.totals}>")

@@ -1,0 +1,166 @@
+"""Bots: always legal, seeded, and the heuristic bot is far better than random."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from ofc_fast import Board, parse_cards, rules
+from ofc_fast.bots import BOTS, HeuristicBot, RandomBot, make_bot, make_bots
+from ofc_fast.game import Game, GameError, Move, moves_for, play_out
+from ofc_fast.match import Match
+from ofc_fast.rules.model import Game as Kind
+
+PRESETS = [rules.get(n) for n in rules.names()]
+IDS = [r.name for r in PRESETS]
+
+
+@pytest.mark.parametrize("r", PRESETS, ids=IDS)
+def test_bots_play_legal_moves_everywhere(r: rules.RuleSet) -> None:
+    """Both bots finish deals of every preset, Fantasyland seats included, through
+    play()'s validation, from JSON-round-tripped observations."""
+    rng = random.Random(r.name)
+    players = min(3, r.max_players)
+    fl_options = sorted({c for _, c in r.fantasyland.entry}) \
+        if r.fantasyland is not None and r.game is not Kind.CLASSIC else []
+    for i in range(4):
+        fl = [0] * players
+        if fl_options and i % 2:
+            fl[rng.randrange(players)] = rng.choice(fl_options)
+        g = Game(r, players, seed=rng.getrandbits(30), fantasyland=tuple(fl))
+        bots = [HeuristicBot(r, seed=i, samples=8, arrangements=4), RandomBot(i)]
+        while not g.is_over:
+            seat = g.to_act
+            obs = json.loads(json.dumps(g.observation(seat)))
+            g.play(bots[seat % 2].act(obs))
+        assert sum(g.result().net) == 0
+
+
+def test_random_bot_is_seeded() -> None:
+    def run(seed: int) -> list:
+        g = Game(rules.PINEAPPLE, 2, seed=5)
+        play_out(g, [RandomBot(seed), RandomBot(seed + 1)])
+        return [m.key() for m in g.moves]
+    assert run(1) == run(1) and run(1) != run(3)
+
+
+def test_heuristic_bot_is_seeded() -> None:
+    def run() -> list:
+        g = Game(rules.PINEAPPLE, 2, seed=5)
+        play_out(g, [HeuristicBot(seed=1, samples=8), HeuristicBot(seed=2, samples=8)])
+        return [m.key() for m in g.moves]
+    assert run() == run()
+
+
+def test_heuristic_beats_random_and_rarely_fouls() -> None:
+    """A short match (the full 2,000-deal figure is in the report and the README):
+    the heuristic must win clearly and foul rarely."""
+    m = Match(rules.PINEAPPLE, 2, seed=2024)
+    m.play([HeuristicBot(rules.PINEAPPLE, seed=1), RandomBot(2)], hands=150)
+    h, r = m.stats
+    assert h.mean - h.ci95 > 3.0, (h.mean, h.ci95)
+    assert h.fouls / h.deals < 0.2
+    assert r.fouls / r.deals > 0.5
+    assert h.royalties > 5 * max(r.royalties, 1)
+
+
+def test_heuristic_takes_the_obvious_points() -> None:
+    """Last card of an OFC deal: the bot completes the flush in the back rather than
+    fouling or wasting it."""
+    g = Game(rules.OFC, 2, seed=0)
+    bot = HeuristicBot(rules.OFC, seed=0)
+    obs = {
+        "seat": 0, "players": 2, "button": 1, "rules": "OFC", "game": "ofc",
+        "to_act": 0, "is_over": False, "street": 8, "fantasyland": [0, 0],
+        "boards": [[parse_cards("Kh Kd 2c"), parse_cards("Ac Ad 7s 7d 3c"),
+                    parse_cards("Ah 9h 6h 4h")], [[], [], []]],
+        "hidden": [[0, 0, 0], [0, 0, 0]], "discards": [], "discard_counts": [0, 0],
+        "dealt": parse_cards("2h"), "to_discard": 0, "future_cards": 0,
+        "future_discards": 0, "legal_actions": [2], "full_set": False,
+        "face_down": False,
+    }
+    move = bot.act(obs)
+    assert move.placements == ((parse_cards("2h")[0], 2),)
+    del g
+
+
+def test_heuristic_keeps_a_monster_for_the_back() -> None:
+    """Opening with trips and two high cards: trips go in the back or middle, never the
+    front next to an empty middle."""
+    bot = HeuristicBot(rules.PINEAPPLE, seed=3)
+    obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
+    obs["dealt"] = parse_cards("9c 9d 9h Ks 4d")
+    obs["legal_actions"] = list(range(243))
+    move = bot.act(obs)
+    front = move.rows()[0]
+    assert not set(parse_cards("9c 9d 9h")) <= set(front)
+
+
+@pytest.mark.parametrize("n", [13, 14, 15, 16, 17])
+def test_fantasyland_set_without_solver(n: int) -> None:
+    """The fallback search sets 13 of n cards legally and does not foul a hand that
+    obviously has a clean, rich setting."""
+    cards = parse_cards("As Ks Qs Js Ts 9h 9d 9c 5h 5d Qh Qd 2c 3s 4s 6s 7s")[:n]
+    r = rules.ULTIMATE_PINEAPPLE if n > 13 else rules.OFC
+    g = Game(r, 2, button=1, deck=cards + [c for c in range(52) if c not in cards],
+             fantasyland=(n, 0))
+    bot = HeuristicBot(r, seed=0, use_solver=False)
+    move = bot.act(g.observation(0))
+    g.play(move)
+    b = g.boards[0]
+    assert b.is_complete and len(move.discards) == n - 13
+    e = b.evaluate(r)
+    assert not e.foul and sum(e.royalties) >= 25 + 12 + 7
+
+
+def test_classic_bot_declares_a_natural() -> None:
+    dragon = parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")
+    deck = dragon + [c for c in range(52) if c not in dragon]
+    g = Game(rules.SINGAPORE, 2, button=1, deck=deck)
+    assert HeuristicBot(rules.SINGAPORE).act(g.observation(0)) == Move(declare="dragon")
+    # without naturals in the rules it sets the hand
+    g2 = Game(rules.CLASSIC_1_6, 2, button=1, deck=deck)
+    m = HeuristicBot(rules.CLASSIC_1_6).act(g2.observation(0))
+    assert len(m.placements) == 13 and not Board(*m.rows()).is_foul(rules.CLASSIC_1_6)
+
+
+def test_classic_bot_surrenders_weak_hands() -> None:
+    """Surrender when the hand's expected loss exceeds the cost (Hawaiian Gardens: 3 a
+    player): two small pairs, no straight, no flush surrenders; a monster does not."""
+    bad = parse_cards("2c 2d 3h 3s 4c 6d 7h 8s 9c Jd Qh Ks Ac")
+    strong = parse_cards("As Ad Ac Kd Kh Qs Qd Jc Jh Ts 9s 8s 7s")
+    r = rules.HAWAIIAN_GARDENS
+    for bot in (HeuristicBot(r), HeuristicBot(r, classic_solver=False)):
+        for cards, surrenders in ((bad, True), (strong, False)):
+            deck = cards + [c for c in range(52) if c not in cards]
+            g = Game(r, 2, button=1, deck=deck)
+            assert bot.act(g.observation(0)).surrender is surrenders
+
+
+def test_registry() -> None:
+    assert set(BOTS) == {"random", "heuristic"}
+    assert isinstance(make_bot("Random", seed=1), RandomBot)
+    assert isinstance(make_bot("heuristic", rules.OFC), HeuristicBot)
+    with pytest.raises(GameError):
+        make_bot("genius")
+    bots = make_bots("heuristic,random", 2, rules.OFC, seed=1)
+    assert [type(b) for b in bots] == [HeuristicBot, RandomBot]
+    assert len(make_bots("random", 3)) == 3
+    with pytest.raises(GameError):
+        make_bots(["random", "random"], 3)
+
+
+def test_moves_for_is_enough_for_a_bot() -> None:
+    """The ~10-line bot of the docs: the last legal move (everything to the back
+    first) is always legal."""
+    class BackFirst:
+        def act(self, obs: dict) -> Move:
+            if obs["full_set"]:
+                return RandomBot(0).act(obs)
+            rows = obs["boards"][obs["seat"]]
+            return moves_for(obs["dealt"], rows, obs["to_discard"])[-1]
+    g = Game(rules.PINEAPPLE, 3, seed=4)
+    play_out(g, [BackFirst()] * 3)
+    assert g.is_over

@@ -1,0 +1,167 @@
+"""The ``ofc-fast`` command line: every subcommand, JSON outputs, help, errors, and the
+plain-text fallback when rich is missing."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ofc_fast import cli
+from ofc_fast.game import Game
+
+BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+BOARD_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+
+
+@pytest.fixture
+def no_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def fake_import(name: str, *args, **kwargs):  # noqa: ANN002, ANN003
+        if name == "rich" or name.startswith("rich."):
+            raise ImportError("no rich here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+
+
+def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_eval_hand(capsys: pytest.CaptureFixture) -> None:
+    code, out, _ = run(capsys, "eval", "As Ks Qs Js Ts", "--json")
+    info = json.loads(out)
+    assert code == 0 and info["category"] == "ROYAL_FLUSH" and info["kev_rank"] == 1
+    code, out, _ = run(capsys, "eval", "Qh Qd 5c")
+    assert code == 0 and "Pair of Queens" in out
+
+
+def test_eval_board(capsys: pytest.CaptureFixture) -> None:
+    code, out, _ = run(capsys, "eval", BOARD_A, "--rules", "pineapple", "--json")
+    info = json.loads(out)
+    assert info["royalties"] == [7, 12, 25] and not info["foul"]
+    assert info["fantasyland"] == 14
+    code, out, _ = run(capsys, "eval", BOARD_A)
+    assert "Royal flush" in out and "Fantasyland next deal: 13" in out
+
+
+def test_score(capsys: pytest.CaptureFixture) -> None:
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--json")
+    info = json.loads(out)
+    assert code == 0 and info["net"] == [50, -50] and info["fantasyland"] == [13, 0]
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--stacks", "30", "--json")
+    assert json.loads(out)["net"] == [30, -30]
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B)
+    assert "+50" in out and "Net" in out
+
+
+def test_rules(capsys: pytest.CaptureFixture) -> None:
+    code, out, _ = run(capsys, "rules")
+    assert code == 0 and "PINEAPPLE" in out and "HAWAIIAN_GARDENS" in out
+    code, out, _ = run(capsys, "rules", "ofc")
+    assert json.loads(out)["name"] == "OFC"
+
+
+def test_play_match(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    jpath, hpath = tmp_path / "out.json", tmp_path / "deals.json"
+    code, out, _ = run(capsys, "play", "--rules", "ofc", "--players", "3", "--hands", "40",
+                       "--seed", "1", "--bots", "random", "--json", str(jpath),
+                       "--history", str(hpath))
+    assert code == 0
+    assert "OFC: 40 deals, 3 players, seed 1" in out and "pts/deal" in out
+    result = json.loads(jpath.read_text())
+    assert result["hands"] == 40 and sum(result["totals"]) == 0
+    assert len(result["deals"]) == 40 and len(result["seats"]) == 3
+    assert {"mean", "ci95", "foul_rate", "fantasyland_rate", "mean_royalties"} <= \
+        set(result["seats"][0])
+    hist = json.loads(hpath.read_text())
+    assert len(hist["deals"]) == 40
+    for h, d in zip(hist["deals"], result["deals"]):
+        assert Game.replay(h).result().net == d["net"]
+    # the same seed plays the same match
+    code, out2, _ = run(capsys, "play", "--rules", "ofc", "--players", "3", "--hands",
+                        "40", "--seed", "1", "--bots", "random", "--json", str(jpath))
+    assert json.loads(jpath.read_text())["totals"] == result["totals"]
+
+
+def test_play_history_jsonl_and_stacks(capsys: pytest.CaptureFixture,
+                                       tmp_path: Path) -> None:
+    hpath = tmp_path / "deals.jsonl"
+    code, out, _ = run(capsys, "play", "--rules", "pineapple", "--players", "2",
+                       "--hands", "30", "--seed", "3", "--bots", "random",
+                       "--stacks", "20", "--history", str(hpath), "--show", "2")
+    assert code == 0 and "Deal 1:" in out and "Deal 3:" not in out and "stack" in out
+    lines = hpath.read_text().splitlines()
+    assert 1 <= len(lines) <= 30
+    g = Game.replay(json.loads(lines[0]))
+    assert g.is_over and g.stacks == (20, 20)
+
+
+def test_default_is_a_short_readable_pineapple_match(capsys: pytest.CaptureFixture,
+                                                      monkeypatch: pytest.MonkeyPatch
+                                                      ) -> None:
+    monkeypatch.setattr(sys, "argv", ["ofc-fast"])
+    code, out, _ = run(capsys)
+    assert code == 0
+    assert out.count("Deal ") == 5 and "PINEAPPLE" in out
+    assert "front" in out and "middle" in out and "back" in out
+    assert "heuristic" in out
+
+
+def test_quiet(capsys: pytest.CaptureFixture) -> None:
+    code, out, err = run(capsys, "play", "--hands", "3", "--bots", "random", "--quiet")
+    assert code == 0 and out == "" and err == ""
+
+
+def test_solve(capsys: pytest.CaptureFixture) -> None:
+    pytest.importorskip("ofc_fast.solver")
+    code, out, _ = run(capsys, "solve", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s",
+                       "--rules", "pineapple")
+    assert code == 0 and "stays (14 cards)" in out
+    code, out, _ = run(capsys, "solve", "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
+                       "--rules", "classic-1-6")
+    assert code == 0 and "classic setting" in out
+
+
+@pytest.mark.parametrize("sub", ["play", "eval", "score", "rules", "solve", "bench"])
+def test_help_on_each_subcommand(capsys: pytest.CaptureFixture, sub: str) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main([sub, "--help"])
+    assert info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: ofc-fast {sub}")
+
+
+def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:
+    for argv in (["play", "--rules", "nope"], ["play", "--bots", "genius"],
+                 ["play", "--players", "9"], ["play", "--hands", "0"],
+                 ["play", "--bots", "random,random", "--players", "3"],
+                 ["eval", "Zz Ks"], ["score", BOARD_A]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and err.startswith("ofc-fast: error:"), argv
+
+
+def test_plain_text_without_rich(capsys: pytest.CaptureFixture, no_rich: None,
+                                 tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "play", "--rules", "pineapple", "--hands", "2", "--seed",
+                       "4", "--bots", "heuristic,random", "--players", "2")
+    assert code == 0
+    assert "Deal 1: PINEAPPLE" in out and "----" in out and "┃" not in out
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B)
+    assert code == 0 and "Pairs" in out and "┃" not in out
+
+
+def test_python_dash_m() -> None:
+    proc = subprocess.run([sys.executable, "-m", "ofc_fast", "play", "--hands", "2",
+                           "--bots", "random", "--seed", "1"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "PINEAPPLE: 2 deals" in proc.stdout

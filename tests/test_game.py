@@ -1,0 +1,623 @@
+"""Game flow of one deal (R-FLOW-*, R-FL-*, R-27-*): dealing, legal moves, validation,
+observations, history and replay, results — on thousands of random deals of every
+preset, plus targeted cases."""
+
+from __future__ import annotations
+
+import json
+import random
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from ofc_fast import Board, Row, card_str, fantasyland_cards, parse_cards, rules, settle
+from ofc_fast.game import (ACTION_SPACE, Game, GameError, Move, MoveError,
+                           action_for_move, actions_for, move_for_action, moves_for,
+                           random_move)
+from ofc_fast.encoding import ENCODING_SIZE, action_mask, encode
+from ofc_fast.rules.model import Game as Kind
+
+PRESETS = [rules.get(n) for n in rules.names()]
+IDS = [r.name for r in PRESETS]
+
+
+# ------------------------------------------------------------------ helpers
+
+def fl_counts(r: rules.RuleSet) -> list[int]:
+    """Fantasyland card counts a rule set can deal."""
+    fl = r.fantasyland
+    if fl is None or r.game is Kind.CLASSIC:
+        return []
+    counts = {c for _, c in fl.entry} | {fl.lowball_entry, fl.lowball_both}
+    if isinstance(fl.stay_cards, int):
+        counts.add(fl.stay_cards)
+    counts.discard(0)
+    return sorted(counts)
+
+
+def random_fl(r: rules.RuleSet, players: int, rng: random.Random) -> tuple[int, ...]:
+    counts = fl_counts(r)
+    normal = 17 if r.game is Kind.PINEAPPLE else 13
+    out = []
+    for _ in range(players):
+        out.append(rng.choice(counts) if counts and rng.random() < 0.3 else 0)
+    while sum(c or normal for c in out) > 52:
+        out[out.index(max(out))] = 0
+    return tuple(out)
+
+
+class Tracker:
+    """Follows a game from the outside to know what each seat may see."""
+
+    def __init__(self, g: Game) -> None:
+        self.g = g
+        self.face_up: set[int] = set()       # placed face up, seen by all
+        self.face_down: dict[int, set[int]] = {s: set() for s in range(g.players)}
+        self.placed: dict[int, set[int]] = {s: set() for s in range(g.players)}
+        self.discards: dict[int, set[int]] = {s: set() for s in range(g.players)}
+        self.dealt_counts: dict[int, list[int]] = {s: [] for s in range(g.players)}
+
+    def is_face_down(self, seat: int) -> bool:
+        g, r = self.g, self.g.rules
+        if r.game is Kind.CLASSIC or g.fantasyland[seat]:
+            return True
+        rounds = 4 if r.game is Kind.PINEAPPLE else 8
+        return g.street > rounds - r.face_down_final
+
+    def play(self, move: Move) -> None:
+        g = self.g
+        seat = g.to_act
+        self.dealt_counts[seat].append(len(g.dealt))
+        down = self.is_face_down(seat)
+        g.play(move)
+        placed = {c for c, _ in g.moves[-1].placements} or set(g.boards[seat].cards) - \
+            self.placed[seat]
+        self.placed[seat] |= placed
+        (self.face_down[seat] if down else self.face_up).update(placed)
+        self.discards[seat] |= set(move.discards)
+
+    def visible(self, seat: int) -> set[int]:
+        g = self.g
+        vis = set(self.face_up) | self.placed[seat] | self.discards[seat]
+        if g.is_over:
+            for s in range(g.players):
+                if s not in g.result().surrendered:
+                    vis |= self.placed[s]
+        elif g.to_act == seat:
+            vis |= set(g.dealt)
+        return vis
+
+
+def obs_cards(obs: dict) -> set[int]:
+    out: set[int] = set()
+    for b in obs["boards"]:
+        for row in b:
+            out.update(row)
+    out.update(obs["discards"])
+    out.update(obs["dealt"])
+    return out
+
+
+def check_observations(t: Tracker) -> None:
+    g = t.g
+    for seat in range(g.players):
+        vis = t.visible(seat)
+        obs = g.observation(seat)
+        json.dumps(obs)  # JSON-able
+        assert obs_cards(obs) == vis, (seat, obs)
+        x = encode(obs)
+        assert x.shape == (ENCODING_SIZE,)
+        planes = x[:15 * 52].reshape(15, 52)
+        assert set(np.flatnonzero(planes[:14].any(axis=0))) == vis
+        assert set(np.flatnonzero(planes[14])) == set(range(52)) - vis
+        mask = action_mask(obs)
+        if seat == g.to_act and not obs["full_set"]:
+            assert list(np.flatnonzero(mask)) == g.legal_actions()
+        else:
+            assert not mask.any()
+        text = json.dumps(g.observation(seat, cards="text"))
+        for c in set(range(52)) - vis:
+            assert f'"{card_str(c)}"' not in text, (seat, card_str(c))
+        for c in vis:
+            assert f'"{card_str(c)}"' in text
+
+
+def play_random(r: rules.RuleSet, players: int, seed: int, fl: tuple[int, ...] | None = None,
+                check_obs: bool = False, button: int = 0) -> tuple[Game, Tracker]:
+    rng = random.Random(seed)
+    g = Game(r, players, seed=seed, button=button, fantasyland=fl)
+    t = Tracker(g)
+    while not g.is_over:
+        if check_obs:
+            check_observations(t)
+        t.play(g.random_move(rng))
+    if check_obs:
+        check_observations(t)
+    return g, t
+
+
+def check_finished(g: Game, t: Tracker) -> None:
+    r = g.rules
+    res = g.result()
+    table: list[int] = []
+    for s, b in enumerate(g.boards):
+        assert tuple(len(x) for x in b.rows) == (3, 5, 5)
+        table.extend(b.cards)
+        disc = g.discards(s)
+        table.extend(disc)
+        n = g.fantasyland[s]
+        seen = sum(t.dealt_counts[s])
+        if n:
+            assert t.dealt_counts[s] == [n]          # all at once (R-FL-2)
+            assert len(disc) == n - 13               # keep 13 (R-FL-4)
+        elif r.game is Kind.PINEAPPLE:
+            assert t.dealt_counts[s] == [5, 3, 3, 3, 3]
+            assert seen == 17 and len(disc) == 4     # R-FLOW-PIN-3
+        elif r.game is Kind.OFC:
+            assert t.dealt_counts[s] == [5] + [1] * 8
+            assert not disc
+        else:
+            assert t.dealt_counts[s] == [13] and not disc
+    assert len(table) == len(set(table))            # no card twice
+    assert set(table) <= set(range(52))
+    assert sum(res.net) == 0
+    assert res.net == settle(g.boards, r, button=g.button,
+                             surrendered=res.surrendered, declared=res.declared).net
+    for s, b in enumerate(g.boards):
+        if s in res.surrendered or s in res.declared:
+            continue
+        e = b.evaluate(r)
+        assert res.fouls[s] == e.foul
+        assert res.royalties[s] == e.royalties
+        if r.fantasyland is None:
+            assert res.fantasyland[s] == 0
+        else:
+            n = g.fantasyland[s]
+            assert res.fantasyland[s] == fantasyland_cards(b, r, n if n else False)
+
+
+# ------------------------------------------------------- random deals, every preset
+
+@pytest.mark.parametrize("r", PRESETS, ids=IDS)
+def test_random_deals_invariants(r: rules.RuleSet) -> None:
+    """Thousands of deals per preset: rows complete, no card twice, discards counted,
+    Fantasyland dealt right, nets sum to zero, replay equals the original."""
+    rng = random.Random(r.name)
+    for i in range(1500):
+        players = rng.randint(2, r.max_players)
+        fl = random_fl(r, players, rng)
+        g, t = play_random(r, players, seed=rng.getrandbits(40), fl=fl,
+                           button=rng.randrange(players))
+        check_finished(g, t)
+        if i % 10 == 0:
+            h = json.loads(json.dumps(g.history()))
+            again = Game.replay(h)
+            assert again == g and again.result().net == g.result().net
+            assert again.history() == g.history()
+
+
+@pytest.mark.parametrize("r", PRESETS, ids=IDS)
+def test_observations_never_leak(r: rules.RuleSet) -> None:
+    """Every seat's observation at every decision holds exactly the cards that seat may
+    see: never the deck, another seat's dealt cards or discards, or face-down cards
+    before the reveal (searched in the JSON)."""
+    rng = random.Random("obs" + r.name)
+    variants = [r]
+    if r.game is Kind.OFC:
+        variants.append(r.replace(face_down_final=3))  # R-FLOW-OFC-7
+    for v in variants:
+        for _ in range(60):
+            players = rng.randint(2, v.max_players)
+            g, t = play_random(v, players, rng.getrandbits(40), random_fl(v, players, rng),
+                               check_obs=True)
+            check_finished(g, t)
+
+
+@pytest.mark.parametrize("r", PRESETS, ids=IDS)
+def test_illegal_moves_leave_state_unchanged(r: rules.RuleSet) -> None:
+    rng = random.Random("illegal" + r.name)
+    for _ in range(40):
+        players = rng.randint(2, r.max_players)
+        g = Game(r, players, seed=rng.getrandbits(40), fantasyland=random_fl(r, players, rng))
+        while not g.is_over:
+            before = (g.history(), [g.observation(s) for s in range(players)])
+            for bad, reason in illegal_moves(g, rng):
+                with pytest.raises(MoveError) as info:
+                    if reason == "not_your_turn":
+                        g.play(g.random_move(rng), seat=(g.to_act + 1) % players)
+                    else:
+                        g.play(bad)
+                assert info.value.reason == reason, (str(bad), info.value)
+                assert isinstance(info.value, ValueError)
+                assert (g.history(), [g.observation(s) for s in range(players)]) == before
+            g.play(g.random_move(rng))
+        with pytest.raises(MoveError) as info:
+            g.play(Move())
+        assert info.value.reason == "game_over"
+
+
+def illegal_moves(g: Game, rng: random.Random) -> list[tuple[Move, str]]:
+    seat = g.to_act
+    dealt = list(g.dealt)
+    k = g.to_discard
+    good = g.random_move(rng)
+    out: list[tuple[Move, str]] = [(good, "not_your_turn")]
+    others = [c for c in range(52) if c not in dealt]
+    # a card that was not dealt to this seat
+    pl = list(good.placements)
+    pl[0] = (rng.choice(others), pl[0][1])
+    out.append((Move(pl, good.discards), "not_dealt"))
+    # the same card twice
+    if len(pl) > 1:
+        dup = list(good.placements)
+        dup[1] = (dup[0][0], dup[1][1])
+        out.append((Move(dup, good.discards), "duplicate"))
+    # a card left out
+    if len(good.placements) > 1:
+        out.append((Move(good.placements[1:], good.discards), "missing"))
+    # wrong discard count: discard one more / one fewer
+    if k:
+        out.append((Move(good.placements + tuple((c, Row.BACK) for c in good.discards)),
+                    "discard_count"))
+    else:
+        out.append((Move(good.placements[1:], good.placements[0][0]), "discard_count"))
+    # a full row: everything into the front
+    kept = [c for c, _ in good.placements]
+    if len(g.boards[seat].front) + len(kept) > 3:
+        out.append((Move([(c, Row.FRONT) for c in kept], good.discards), "row_full"))
+    # classic specials outside classic, or not allowed
+    if g.rules.game is not Kind.CLASSIC:
+        out.append((Move(surrender=True), "surrender"))
+        out.append((Move(declare="dragon"), "declare"))
+    elif g.rules.surrender_cost is None:
+        out.append((Move(surrender=True), "surrender"))
+    return out
+
+
+# --------------------------------------------------------------- legal moves
+
+def test_opening_has_232_moves() -> None:
+    """3**5 row assignments minus the 11 that overflow the front (4 or 5 cards)."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    moves = g.legal_moves()
+    assert len(moves) == 3 ** 5 - (5 * 2 + 1) == 232
+    assert len(set(moves)) == 232
+    assert g.legal_actions() == sorted(g.legal_actions())
+    assert sum(g.action_mask()) == 232 and len(g.action_mask()) == ACTION_SPACE
+
+
+def test_pineapple_round_has_27_moves() -> None:
+    g = Game(rules.PINEAPPLE, 2, seed=2)
+    for _ in range(2):  # openings with 2 in the middle, 3 in the back
+        g.play(next(m for m in g.legal_moves() if list(map(len, m.rows())) == [0, 2, 3]))
+    assert len(g.dealt) == 3 and g.to_discard == 1
+    assert len(g.legal_moves()) == 27
+    assert len(moves_for([0, 1, 2], [[], [4, 5, 6, 7, 8], [9]], 1)) == 3 * 4  # front/back
+
+
+def test_legal_moves_respect_rows() -> None:
+    assert len(moves_for([7], [[1, 2, 3], [4, 5, 6, 8, 9], [10]])) == 1
+    assert len(moves_for([7, 11, 12], [[1, 2], [], [4, 5, 6, 8, 9]], 1)) == 3 * 3
+
+
+@pytest.mark.parametrize("r", [rules.OFC, rules.PINEAPPLE, rules.PINEAPPLE_27], ids=str)
+def test_every_legal_move_plays_and_illegal_ones_do_not(r: rules.RuleSet) -> None:
+    """legal_moves() is exactly the set of moves play() accepts (all assignments of the
+    dealt cards tried)."""
+    rng = random.Random(5)
+    for _ in range(6):
+        g = Game(r, 2, seed=rng.getrandbits(30))
+        while not g.is_over:
+            legal = set(g.legal_moves())
+            dealt = g.dealt
+            k = g.to_discard
+            accepted = set()
+            for disc in combinations(dealt, k):
+                kept = [c for c in dealt if c not in disc]
+                for rows_ in __import__("itertools").product(range(3), repeat=len(kept)):
+                    m = Move(list(zip(kept, rows_)), disc)
+                    h = g.copy()
+                    try:
+                        h.play(m)
+                    except MoveError:
+                        continue
+                    accepted.add(m)
+            assert accepted == legal
+            g.play(rng.choice(sorted(legal, key=Move.key)))
+
+
+def test_actions_round_trip() -> None:
+    rng = random.Random(9)
+    for r in (rules.OFC, rules.PINEAPPLE):
+        for _ in range(20):
+            g = Game(r, 3, seed=rng.getrandbits(30))
+            while not g.is_over:
+                acts = g.legal_actions()
+                moves = g.legal_moves()
+                assert [g.move_to_action(m) for m in moves] == acts
+                assert all(0 <= a < ACTION_SPACE for a in acts)
+                seat = g.to_act
+                obs = g.observation(seat)
+                assert obs["legal_actions"] == acts
+                rows = obs["boards"][seat]
+                assert list(actions_for(len(g.dealt), rows, g.to_discard)) == acts
+                a = rng.choice(acts)
+                m = move_for_action(a, g.dealt, rows, g.to_discard)
+                assert action_for_move(m, g.dealt, g.to_discard) == a
+                assert g.action_to_move(a) == m
+                g.play_action(a)
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    with pytest.raises(MoveError) as info:
+        g.play_action(0)  # 5 cards into the front
+    assert info.value.reason == "bad_action"
+
+
+def test_full_sets() -> None:
+    g = Game(rules.OFC, 2, seed=4, fantasyland=(13, 0))
+    assert g.to_act == 0 and len(g.dealt) == 13
+    assert g.observation(0)["legal_actions"] is None
+    with pytest.raises(GameError):
+        g.legal_actions()
+    assert g.legal_move_count() == 72072
+    moves = g.legal_moves()
+    assert len(moves) == 72072 and len(set(moves[:500])) == 500
+    g2 = Game(rules.PROGRESSIVE_PINEAPPLE, 3, seed=4, fantasyland=(0, 17, 0))
+    assert g2.to_act == 1 and len(g2.dealt) == 17 and g2.to_discard == 4
+    assert g2.legal_move_count() == 2380 * 72072
+    with pytest.raises(GameError, match="too many"):
+        g2.legal_moves()
+    m = g2.random_move(random.Random(1))
+    assert len(m.placements) == 13 and len(m.discards) == 4
+    g2.play(m)
+    # the Fantasyland set is face down to the others until the reveal (R-FL-5)
+    obs = g2.observation(0)
+    assert obs["boards"][1] == [[], [], []] and obs["hidden"][1] == [3, 5, 5]
+    assert g2.observation(1)["boards"][1] == [list(r) for r in g2.boards[1].rows]
+
+
+def test_several_fantasylands_at_once() -> None:
+    """R-FL-7: each Fantasyland seat sets independently, first, from left of button."""
+    g = Game(rules.ULTIMATE_PINEAPPLE, 3, seed=11, button=1, fantasyland=(15, 0, 16))
+    assert g.to_act == 2 and len(g.dealt) == 16
+    g.play(g.random_move(random.Random(0)))
+    assert g.to_act == 0 and len(g.dealt) == 15
+    g.play(g.random_move(random.Random(0)))
+    assert g.to_act == 1 and len(g.dealt) == 5
+
+
+# ------------------------------------------------------------------ flow order
+
+def test_ofc_order_and_one_card_at_a_time() -> None:
+    """R-FLOW-OFC-2/3/4: left of the button first, the button last; 5 then 1s."""
+    g = Game(rules.OFC, 4, seed=3, button=2)
+    order = []
+    sizes = []
+    while not g.is_over:
+        order.append(g.to_act)
+        sizes.append(len(g.dealt))
+        g.play(g.legal_moves()[-1])
+    assert order == [3, 0, 1, 2] * 9
+    assert sizes == [5] * 4 + [1] * 32
+    assert sorted(c for b in g.boards for c in b.cards) == list(range(52))  # R-FLOW-OFC-9
+
+
+def test_pineapple_three_players_deal_51() -> None:
+    g, t = play_random(rules.PINEAPPLE, 3, seed=8)
+    used = [c for b in g.boards for c in b.cards] + [c for s in range(3)
+                                                      for c in g.discards(s)]
+    assert len(used) == 51                                          # EX-15
+
+
+def test_classic_sets_at_once_face_down() -> None:
+    g = Game(rules.CLASSIC_1_6, 4, seed=5)
+    assert len(g.dealt) == 13 and g.to_act == 1
+    g.play(g.random_move(random.Random(1)))
+    obs = g.observation(2)
+    assert obs["boards"][1] == [[], [], []] and obs["hidden"][1] == [3, 5, 5]
+    for _ in range(3):
+        g.play(g.random_move(random.Random(1)))
+    assert g.is_over
+    assert g.observation(2)["boards"][1] == [list(r) for r in g.boards[1].rows]
+
+
+def test_same_seed_same_cards_whatever_the_moves() -> None:
+    a = Game(rules.PINEAPPLE, 3, seed=99)
+    b = Game(rules.PINEAPPLE, 3, seed=99)
+    ra, rb = random.Random(1), random.Random(2)
+    while not a.is_over:
+        assert (a.to_act, a.dealt) == (b.to_act, b.dealt)
+        a.play(a.random_move(ra))
+        b.play(b.random_move(rb))
+    assert Game(rules.PINEAPPLE, 3, seed=98).deck != a.deck
+    assert Game(rules.PINEAPPLE, 3).seed != Game(rules.PINEAPPLE, 3).seed
+
+
+def test_face_down_final_cards() -> None:
+    r = rules.OFC.replace(face_down_final=3)
+    g = Game(r, 2, seed=6)
+    while g.street < 6:
+        g.play(g.legal_moves()[0])
+    placed_face_up = [c for row in g.observation(0)["boards"][1] for c in row]
+    down = []
+    while not g.is_over:
+        seat = g.to_act
+        assert g.observation(seat)["face_down"]
+        if seat == 1:
+            down.extend(g.dealt)
+        g.play(g.legal_moves()[0])
+        if not g.is_over:
+            seen = [c for row in g.observation(0)["boards"][1] for c in row]
+            assert seen == placed_face_up and not set(down) & set(seen)
+    assert g.observation(0)["hidden"][1] == [0, 0, 0]
+    assert set(down) <= {c for row in g.observation(0)["boards"][1] for c in row}
+
+
+# --------------------------------------------------------- classic specials
+
+def deck_with(hands: list[str], seed: int = 0) -> list[int]:
+    """A deck dealing these 13-card hands first (seat order from left of button)."""
+    first = [c for h in hands for c in parse_cards(h)]
+    rest = [c for c in range(52) if c not in first]
+    random.Random(seed).shuffle(rest)
+    return first + rest
+
+
+DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
+SIX_PAIRS = "2d 2h 3c 3h 4c 4d 5c 5d 6d 6h 7c 7h Kd"
+
+
+def test_declare_a_natural() -> None:
+    g = Game(rules.SINGAPORE, 2, button=1, deck=deck_with([DRAGON, SIX_PAIRS]))
+    assert g.to_act == 0
+    names = [m.declare for m in g.legal_moves() if m.declare]
+    assert names == ["dragon", "three_straights"]
+    with pytest.raises(MoveError) as info:
+        g.play(Move(declare="six_pairs"))             # not in these cards
+    assert info.value.reason == "declare"
+    with pytest.raises(MoveError) as info:
+        g.play(Move(declare="one_suit"))             # not a Singapore natural
+    assert info.value.reason == "declare"
+    g.play(Move(declare="dragon"))
+    assert g.observation(1)["result" if g.is_over else "boards"][0] == [[], [], []]
+    g.play(Move(declare="six_pairs"))
+    res = g.result()
+    assert res.declared == {0: "dragon", 1: "six_pairs"}
+    assert res.net == [13, -13]                       # the Dragon is paid in full
+    assert Game.replay(g.history()) == g
+    assert g.observation(1)["result"]["declared"] == {"0": "dragon", "1": "six_pairs"}
+
+
+def test_surrender() -> None:
+    g = Game(rules.HAWAIIAN_GARDENS, 3, seed=3)
+    assert Move(surrender=True) in g.legal_moves()
+    g.play(Move(surrender=True))
+    # nobody learns of the surrender before the reveal
+    assert g.observation(2)["hidden"][g.moves and 1] == [3, 5, 5]
+    while not g.is_over:
+        g.play(g.random_move(random.Random(2)))
+    res = g.result()
+    assert res.surrendered == (1,)
+    assert res.net[1] == -2 * rules.HAWAIIAN_GARDENS.surrender_cost
+    obs = g.observation(0)
+    assert obs["boards"][1] == [[], [], []]           # a surrendered hand is never shown
+    assert obs["result"]["surrendered"] == [1]
+    g2 = Game(rules.CLASSIC_1_6, 2, seed=3)
+    with pytest.raises(MoveError) as info:
+        g2.play(Move(surrender=True))
+    assert info.value.reason == "surrender"
+    with pytest.raises(MoveError):
+        g2.play(Move([(g2.dealt[0], 0)], surrender=True))
+
+
+# ------------------------------------------------------------------ moves
+
+def test_move_forms() -> None:
+    a = Move([("As", "back"), (0, Row.FRONT), ("Kd", 1)], discard="7h")
+    b = Move({"middle": "Kd", "front": [0], "bottom": "As"}, discard=["7h"])
+    assert a == b and hash(a) == hash(b)
+    assert a.discard == parse_cards("7h")[0] and b.discards == (parse_cards("7h")[0],)
+    assert Move.from_dict(json.loads(json.dumps(a.to_dict()))) == a
+    assert a.rows() == ((0,), (45,), (51,))
+    assert str(Move(surrender=True)) == "surrender" and "Move((" in repr(a)
+    assert Move([], discard="2c 3c").discard == (0, 4)
+    assert Move([(np.int64(5), 1)], discard=np.int8(7)).key() == Move([(5, 1)], 7).key()
+    with pytest.raises(MoveError):
+        Move([], discard=3.5)  # type: ignore[arg-type]
+    for bad in ([("Zz", 0)], [(0, "sideways")], [(0,)], "As front"):
+        with pytest.raises(MoveError):
+            Move(bad)  # type: ignore[arg-type]
+    with pytest.raises(MoveError):
+        Move.from_dict({"place": [], "oops": 1})
+
+
+def test_play_accepts_a_dict() -> None:
+    g = Game(rules.OFC, 2, seed=1)
+    m = g.legal_moves()[3]
+    g.play(m.to_dict())
+    assert g.moves[-1] == m
+    with pytest.raises(MoveError):
+        g.play("front")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------- construction
+
+@pytest.mark.parametrize("kwargs", [
+    dict(rules=rules.PINEAPPLE, players=4), dict(players=1), dict(button=2),
+    dict(fantasyland=(14,)), dict(fantasyland=(12, 0)), dict(fantasyland=(True, 0)),
+    dict(rules=rules.CLASSIC_1_6, fantasyland=(13, 0)), dict(seed="x"),
+    dict(deck=list(range(51))), dict(stacks=(1,)), dict(stacks=(-1, 3)),
+    dict(rules=rules.PINEAPPLE.replace(max_players=4), players=4),   # 68 cards
+    dict(rules=3),
+])
+def test_bad_games(kwargs: dict) -> None:
+    with pytest.raises(GameError):
+        Game(**kwargs)
+
+
+def test_result_before_the_end_and_bad_seats() -> None:
+    g = Game(rules.OFC, 2, seed=1)
+    with pytest.raises(GameError):
+        g.result()
+    with pytest.raises(GameError):
+        g.observation(2)
+    with pytest.raises(GameError):
+        g.observation(0, cards="emoji")
+    assert Game("pineapple", 2, seed=1).rules is rules.PINEAPPLE
+
+
+def test_copy_is_independent() -> None:
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    h = g.copy()
+    h.play(h.legal_moves()[0])
+    assert g.decisions == 0 and h.decisions == 1 and g != h
+
+
+def test_partial_history_replays() -> None:
+    g = Game(rules.PROGRESSIVE_PINEAPPLE, 3, seed=12, fantasyland=(0, 16, 0), button=2)
+    rng = random.Random(3)
+    for _ in range(5):
+        g.play(g.random_move(rng))
+    h = g.history()
+    assert "result" not in h and len(h["moves"]) == 5
+    again = Game.replay(json.loads(json.dumps(h)))
+    assert again == g and again.dealt == g.dealt
+    bad = dict(h, moves=h["moves"] + [h["moves"][0]])
+    with pytest.raises(MoveError, match="history move 5"):
+        Game.replay(bad)
+    with pytest.raises(GameError):
+        Game.replay({"nope": 1})
+
+
+def test_stacks_reach_settle() -> None:
+    g = Game(rules.OFC, 2, seed=2, stacks=(5, 100))
+    while not g.is_over:
+        g.play(g.random_move(random.Random(4)))
+    res = g.result()
+    assert max(abs(n) for n in res.net) <= 5
+    assert res.settlement is not None and res.settlement.stacks is not None
+    assert Game.replay(g.history()).result().net == res.net
+
+
+def test_random_move_uniform_on_a_round() -> None:
+    rng = random.Random(0)
+    counts: dict = {}
+    for _ in range(27 * 200):
+        m = random_move([1, 2, 3], [[], [], []], 1, rng)
+        counts[m] = counts.get(m, 0) + 1
+    assert len(counts) == 27 and min(counts.values()) > 130
+
+
+def test_result_reports_per_seat() -> None:
+    deck = deck_with(["Qh Qd 2c 9s 9h 9d 5c 5d As Ks Qs Js Ts"])
+    g = Game(rules.OFC, 2, deck=deck, fantasyland=(13, 0), button=1)
+    g.play(Move({"front": "Qh Qd 2c", "middle": "9s 9h 9d 5c 5d", "back": "As Ks Qs Js Ts"}))
+    while not g.is_over:
+        g.play(g.legal_moves()[-1])
+    res = g.result()
+    assert res.royalties[0] == (7, 12, 25) and not res.fouls[0]
+    assert res.fantasyland[0] == 13               # stays: full house in the middle
+    assert res.in_fantasyland == (13, 0)
+    d = res.to_dict()
+    assert json.loads(json.dumps(d))["boards"][0] == str(g.boards[0])
+    assert str(Board.parse(d["boards"][0])) == d["boards"][0]

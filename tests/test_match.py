@@ -1,0 +1,163 @@
+"""Matches: button movement (R-FLOW-OFC-8, R-FL-6), Fantasyland carried between deals
+(R-FL-1/10, R-27-6/7), running totals, table stakes (R-STAKES-*), reproducibility."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from ofc_fast import fantasyland_cards, rules
+from ofc_fast.bots import HeuristicBot, RandomBot
+from ofc_fast.game import Game, GameError, play_out
+from ofc_fast.match import Match, SeatStats, max_fantasyland_cards
+from ofc_fast.rules.model import Game as Kind
+
+PRESETS = [rules.get(n) for n in rules.names()]
+IDS = [r.name for r in PRESETS]
+
+
+def hunters(r: rules.RuleSet, players: int) -> list:
+    """Fast, sound bots that value Fantasyland highly, so that it comes up often and
+    its carry-over gets exercised (random bots foul nearly every board)."""
+    if r.game is Kind.CLASSIC:
+        return [RandomBot(s) for s in range(players)]
+    return [HeuristicBot(r, seed=s, samples=6, arrangements=4, fl_value=40.0)
+            for s in range(players)]
+
+
+@pytest.mark.parametrize("r", PRESETS, ids=IDS)
+def test_match_carries_button_and_fantasyland(r: rules.RuleSet) -> None:
+    players = 2
+    m = Match(r, players, seed=7)
+    bots = hunters(r, players)
+    prev = None
+    fl_deals = 0
+    deals = 60 if r.game is not Kind.CLASSIC else 200
+    for _ in range(deals):
+        g = m.next_game()
+        assert m.next_game() is g
+        if prev is not None:
+            pg, pres = prev
+            assert g.fantasyland == tuple(pres.fantasyland)       # carried over
+            frozen = r.fantasyland is not None and r.fantasyland.button_frozen \
+                and any(g.fantasyland)
+            assert g.button == (pg.button if frozen else (pg.button + 1) % players)
+        fl_deals += any(g.fantasyland)
+        play_out(g, bots)
+        res = m.record(g)
+        for s in range(players):
+            n = g.fantasyland[s]
+            expect = fantasyland_cards(res.boards[s], r, n if n else False) \
+                if r.fantasyland is not None else 0
+            assert res.fantasyland[s] == expect
+        prev = (g, res)
+    assert sum(m.totals) == 0 and m.hands_played == deals
+    assert m.totals == [st.total for st in m.stats]
+    if r.game is not Kind.CLASSIC:
+        assert fl_deals > 0, "no Fantasyland deal: carry-over untested"
+        assert sum(st.fantasyland_deals for st in m.stats) >= fl_deals
+    json.dumps(m.to_dict())
+
+
+def test_button_frozen_only_when_rules_say() -> None:
+    r = rules.PINEAPPLE.replace(fantasyland=rules.PINEAPPLE.fantasyland.replace(
+        button_frozen=False))
+    m = Match(r, 2, seed=3)
+    bots = hunters(r, 2)
+    buttons = []
+    fl = 0
+    for _ in range(40):
+        g = m.next_game()
+        buttons.append(g.button)
+        fl += any(g.fantasyland)
+        m.play_hand(bots)
+    assert fl and buttons == [i % 2 for i in range(40)]
+
+
+def test_reproducible_from_one_seed() -> None:
+    def run(seed: int) -> tuple:
+        m = Match(rules.PROGRESSIVE_PINEAPPLE, 3, seed=seed, keep_nets=True)
+        m.play([RandomBot(s) for s in range(3)], hands=80)
+        return tuple(m.totals), tuple(m.stats[0].net), m.fantasyland, m.button
+    assert run(11) == run(11)
+    assert run(11) != run(12)
+    assert Match(rules.OFC, 2).seed != Match(rules.OFC, 2).seed
+
+
+@pytest.mark.parametrize("r", [rules.OFC, rules.PINEAPPLE, rules.HAWAIIAN_GARDENS],
+                         ids=str)
+def test_table_stakes(r: rules.RuleSet) -> None:
+    players = min(3, r.max_players)
+    m = Match(r, players, seed=5, stacks=40)
+    start = list(m.stacks)
+    bots = [RandomBot(s) for s in range(players)]
+    deals = 0
+    while not m.is_over and deals < 400:
+        before = list(m.stacks)
+        res = m.play_hand(bots)
+        deals += 1
+        assert all(x >= 0 for x in m.stacks)
+        assert m.stacks == [b + n for b, n in zip(before, res.net)]
+        for s in range(players):  # nobody loses more than he has (R-STAKES-1)
+            assert -res.net[s] <= before[s]
+    assert sum(m.stacks) == sum(start)
+    assert [a - b for a, b in zip(m.stacks, start)] == m.totals
+    if m.is_over:
+        assert sum(1 for x in m.stacks if x > 0) < 2
+        with pytest.raises(GameError):
+            m.next_game()
+        assert m.play(bots, 5) is m.stats and m.hands_played == deals
+
+
+def test_play_stops_when_chips_run_out() -> None:
+    m = Match(rules.OFC, 2, seed=1, stacks=(3, 3))
+    m.play([RandomBot(1), RandomBot(2)], hands=10_000)
+    assert m.is_over and m.hands_played < 10_000
+
+
+def test_record_and_errors() -> None:
+    m = Match("pineapple", 2, seed=1)
+    g = m.next_game()
+    with pytest.raises(GameError):
+        m.record(Game(rules.PINEAPPLE, 2, seed=1))
+    with pytest.raises(GameError):
+        m.record(g)                       # not over yet
+    play_out(g, [RandomBot(1), RandomBot(2)])
+    m.record(g)
+    with pytest.raises(GameError):
+        m.play([RandomBot(1)], 1)
+    for kwargs in (dict(players=4), dict(players=2, stacks=(1,)), dict(players=2, button=5),
+                   dict(players=2, seed="s")):
+        with pytest.raises(GameError):
+            Match(rules.PINEAPPLE, **kwargs)
+    with pytest.raises(GameError):  # 4 seats x 17 cards: more than a deck
+        Match(rules.PINEAPPLE.replace(max_players=4), 4)
+    assert max_fantasyland_cards(rules.ULTIMATE_PINEAPPLE) == 17
+    assert max_fantasyland_cards(rules.CLASSIC_1_6) == 0
+
+
+def test_seat_stats_confidence_interval() -> None:
+    st = SeatStats()
+    values = [3, -1, 4, -1, 5, -9, 2, 6]
+    for v in values:
+        st.add(v, False, 0, False, False, False, False, True)
+    mean = sum(values) / len(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
+    assert st.mean == mean and abs(st.sd - sd) < 1e-12
+    assert abs(st.ci95 - 1.96 * sd / math.sqrt(len(values))) < 1e-12
+    assert SeatStats().ci95 == float("inf")
+    assert st.to_dict()["deals"] == 8 and st.net == values
+
+
+def test_on_deal_callback_and_summary() -> None:
+    m = Match(rules.OFC, 3, seed=2, stacks=[50, 60, 70])
+    seen = []
+    m.play([RandomBot(s) for s in range(3)], 15,
+           on_deal=lambda g, res: seen.append((g.seed, res.net)))
+    assert len(seen) == m.hands_played
+    summary = m.summary()
+    assert [d["seat"] for d in summary] == [0, 1, 2]
+    assert all("stack" in d and "ci95" in d and "foul_rate" in d for d in summary)
+    assert repr(m).startswith("<Match OFC")
