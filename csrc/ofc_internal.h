@@ -134,7 +134,7 @@ static inline int32_t ofc_side_bonus(const ofc_rules *r, int32_t won, int32_t lo
 static inline int ofc_rules_plain(const ofc_rules *r)
 {
     return !r->middle_lowball && r->sweep_multiplier == 1 && r->sweep_all_multiplier == 1 &&
-           r->sweep_all_bonus == 0 && r->overall_bonus == 0;
+           r->sweep_all_bonus == 0 && r->overall_bonus == 0 && r->foul_pays_sweep;
 }
 
 /* Scores two evaluated boards under a context (never NULL).  `plain` must be a

@@ -48,10 +48,9 @@ static int32_t ofc_pair_check(const uint8_t a[13], const uint8_t b[13])
     return OFC_LIKELY(!ofc_pair_invalid(a, b)) ? OFC_OK : ofc_pair_error(a, b);
 }
 
-/* The batch loop, specialised by the compiler for plain and general rule sets. */
-static inline int32_t ofc_score_pairs_k(const ofc_rules *rules, const uint8_t *a,
-                                        const uint8_t *b, size_t n, int32_t *net,
-                                        size_t *bad, int plain)
+/* The batch loop for any rule set: evaluate both boards, score them. */
+static int32_t ofc_score_pairs_general(const ofc_rules *rules, const uint8_t *a,
+                                       const uint8_t *b, size_t n, int32_t *net, size_t *bad)
 {
     size_t i;
     for (i = 0; i < n; i++) {
@@ -65,7 +64,139 @@ static inline int32_t ofc_score_pairs_k(const ofc_rules *rules, const uint8_t *a
         }
         ofc_eval_board_k(rules, ba, &ea);
         ofc_eval_board_k(rules, bb, &eb);
-        net[i] = ofc_score_evals_k(rules, &ea, &eb, &ofc_no_context, NULL, plain);
+        net[i] = ofc_score_evals_k(rules, &ea, &eb, &ofc_no_context, NULL, 0);
+    }
+    return OFC_OK;
+}
+
+/* What the plain kernel reads, copied out of the rule set once per batch. */
+typedef struct ofc_plain {
+    const int16_t *royalty[OFC_ROWS];
+    const int16_t *win_value[OFC_ROWS];
+    int32_t sweep_bonus, majority_bonus;
+    uint8_t order_rule, majority_rule;
+} ofc_plain;
+
+/* Strengths of a board's three rows. */
+static inline void ofc_row_strengths(const uint8_t *c, uint32_t s[3])
+{
+    s[0] = ofc_rank3_k(c[0], c[1], c[2]);
+    s[1] = ofc_rank5_k(c[3], c[4], c[5], c[6], c[7]);
+    s[2] = ofc_rank5_k(c[8], c[9], c[10], c[11], c[12]);
+}
+
+static inline int32_t ofc_plain_foul(uint8_t order, const uint32_t s[3])
+{
+    return order == OFC_ORDER_STRICT ? (s[0] >= s[1]) | (s[1] >= s[2])
+                                     : (s[0] > s[1]) | (s[1] > s[2]);
+}
+
+/* Net points of board a against b under a plain rule set (ofc_rules_plain()): the
+ * same arithmetic as ofc_score_evals_k(), on strengths held in registers.
+ * `unit_rows` (a constant) = every won row pays exactly 1 (OFC, Pineapple). */
+static inline int32_t ofc_pair_net_plain(const ofc_plain *k, const uint8_t *a,
+                                         const uint8_t *b, int unit_rows)
+{
+    uint32_t sa[3], sb[3];
+    int32_t fa, fb, any_foul, won_a = 0, won_b = 0, units = 0, royalties, majority;
+    int row;
+    ofc_row_strengths(a, sa);
+    ofc_row_strengths(b, sb);
+    fa = ofc_plain_foul(k->order_rule, sa);
+    fb = ofc_plain_foul(k->order_rule, sb);
+    any_foul = fa | fb;
+    royalties = ((k->royalty[0][sa[0]] + k->royalty[1][sa[1]] + k->royalty[2][sa[2]]) &
+                 (fa - 1)) -
+                ((k->royalty[0][sb[0]] + k->royalty[1][sb[1]] + k->royalty[2][sb[2]]) &
+                 (fb - 1));
+    for (row = 0; row < OFC_ROWS; row++) {
+        int32_t o = (int32_t)(sa[row] > sb[row]) - (int32_t)(sa[row] < sb[row]);
+        int32_t pos, neg;
+        o = any_foul ? fb - fa : o;
+        pos = o > 0;
+        neg = o < 0;
+        units += unit_rows ? pos - neg
+                           : pos * k->win_value[row][sa[row]] - neg * k->win_value[row][sb[row]];
+        won_a += pos;
+        won_b += neg;
+    }
+    majority = k->majority_rule == OFC_MAJORITY_MORE_ROWS
+                   ? (won_a > won_b) - (won_b > won_a)
+                   : (won_a >= 2) - (won_b >= 2);
+    return units + royalties + ((won_a == OFC_ROWS) - (won_b == OFC_ROWS)) * k->sweep_bonus +
+           majority * k->majority_bonus;
+}
+
+/* Index of the first invalid pair among n, or n when all are valid. */
+static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (OFC_UNLIKELY(ofc_pair_invalid(a + OFC_BOARD_CARDS * i, b + OFC_BOARD_CARDS * i))) {
+            break;
+        }
+    }
+    return i;
+}
+
+/* Validation and scoring run as two short loops over blocks of pairs: each loop keeps
+ * its few values in registers (one fused loop spills). */
+#define OFC_PAIR_BLOCK 256
+
+/* 1 when every won row pays exactly one unit (scanned once for large batches). */
+static int ofc_unit_rows(const ofc_rules *r)
+{
+    size_t row, s;
+    for (row = 0; row < OFC_ROWS; row++) {
+        for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
+            if (r->win_value[row][s] != 1) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* Scores the pairs of one block of valid pairs. */
+static inline void ofc_block_plain(const ofc_plain *k, const uint8_t *a, const uint8_t *b,
+                                   size_t m, int32_t *net, int unit_rows)
+{
+    size_t i;
+    for (i = 0; i < m; i++) {
+        net[i] = ofc_pair_net_plain(k, a + OFC_BOARD_CARDS * i, b + OFC_BOARD_CARDS * i,
+                                    unit_rows);
+    }
+}
+
+static int32_t ofc_score_pairs_plain(const ofc_rules *rules, const uint8_t *a,
+                                     const uint8_t *b, size_t n, int32_t *net, size_t *bad)
+{
+    ofc_plain k;
+    size_t start;
+    int row, unit_rows = n >= 4 * OFC_PAIR_BLOCK && ofc_unit_rows(rules);
+    for (row = 0; row < OFC_ROWS; row++) {
+        k.royalty[row] = rules->royalty[row];
+        k.win_value[row] = rules->win_value[row];
+    }
+    k.sweep_bonus = rules->sweep_bonus;
+    k.majority_bonus = rules->majority_bonus;
+    k.order_rule = rules->order_rule;
+    k.majority_rule = rules->majority_rule;
+    for (start = 0; start < n; start += OFC_PAIR_BLOCK) {
+        const uint8_t *ba = a + OFC_BOARD_CARDS * start, *bb = b + OFC_BOARD_CARDS * start;
+        size_t m = n - start < OFC_PAIR_BLOCK ? n - start : OFC_PAIR_BLOCK;
+        size_t valid = ofc_first_invalid_pair(ba, bb, m);
+        if (unit_rows) {
+            ofc_block_plain(&k, ba, bb, valid, net + start, 1);
+        } else {
+            ofc_block_plain(&k, ba, bb, valid, net + start, 0);
+        }
+        if (valid < m) {
+            if (bad) {
+                *bad = start + valid;
+            }
+            return ofc_pair_error(ba + OFC_BOARD_CARDS * valid, bb + OFC_BOARD_CARDS * valid);
+        }
     }
     return OFC_OK;
 }
@@ -87,6 +218,6 @@ int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad)
 {
-    return ofc_rules_plain(rules) ? ofc_score_pairs_k(rules, a, b, n, net, bad, 1)
-                                  : ofc_score_pairs_k(rules, a, b, n, net, bad, 0);
+    return ofc_rules_plain(rules) ? ofc_score_pairs_plain(rules, a, b, n, net, bad)
+                                  : ofc_score_pairs_general(rules, a, b, n, net, bad);
 }

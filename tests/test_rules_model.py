@@ -124,12 +124,13 @@ def rule_dicts(draw):  # noqa: ANN201
                                          st.sampled_from(["entry", "same"]))),
             "button_frozen": draw(st.booleans()),
         }
-        if "lowball" not in d:  # a 7-5-4-3-2 entry needs a 2-7 middle
-            fl["lowball_entry"] = fl["lowball_both"] = 0
         d["fantasyland"] = fl
     # some keys left out: they take their defaults
     for key in draw(st.lists(st.sampled_from(sorted(d)), max_size=4)):
         d.pop(key, None)
+    if "lowball" not in d and isinstance(d.get("fantasyland"), dict):
+        d["fantasyland"]["lowball_entry"] = 0  # a 7-5-4-3-2 entry needs a 2-7 middle
+        d["fantasyland"]["lowball_both"] = 0
     return d
 
 
