@@ -306,4 +306,9 @@ int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t 
 }
 #endif
 
+/* Companion headers, part of the public API: naturals (13-card special hands) and
+ * the solvers (Fantasyland, 13-card arranger). */
+#include "ofc_naturals.h"
+#include "ofc_solver.h"
+
 #endif /* OFC_FAST_H */

@@ -14,12 +14,16 @@
  *
  * Search: rank every 5-card and 3-card hand of the input once (colex order, so a
  * subset's index is a sum of binomials); prefix maxima of o_m and o_f over strength
- * give, for a back, the best middle and front it can legally hold.  Backs go on a
- * max-heap keyed by o_b + best middle + best front and are popped while that bound
- * beats the best key found; for each popped back the middles of the remaining cards
- * are enumerated, a middle is kept only if o_b + o_m + (best legal front) beats the
+ * (per block of 8 strengths) give, for a back, the best middle and front it can
+ * legally hold.  Backs go on a max-heap keyed by o_b + best middle + best front (for
+ * expected points also by a second bound, back_bound_ev(), whichever is lower) and are
+ * popped while that bound can still beat the best key found; for each popped back the
+ * best front avoiding its cards is looked up, the middles of the remaining cards are
+ * enumerated, a middle is kept only if o_b + o_m + (best legal front) can beat the
  * best, and then the fronts of the cards left are enumerated exactly.  Nothing is
- * skipped unless its upper bound is <= the best key already found: the optimum.
+ * skipped unless its upper bound cannot beat the best key already found (royalty
+ * objectives: bound <= best; expected points: bound < best, since equal keys are then
+ * decided by the sum of the row strengths): the result is the optimum.
  *
  * Alternatives (best staying / best non-staying board) are two more searches in which
  * a stay is worth +2^13 points more (or -2^13 points): a board that stays (does not)
@@ -40,8 +44,11 @@ extern const uint32_t ofc_wintab_counts[OFC_ROWS * OFC_STRENGTH_TABLE_SIZE];
 #define K_BIG ((int64_t)8192 * KP)      /* alternatives: more than any royalty gap */
 #define K_NEG (INT64_MIN / 4)           /* "impossible" (sums of three do not wrap) */
 #define EV_SCALE 4294967296.0           /* one point, expected-points objective */
-#define N5_MAX 6188                     /* C(17, 5) */
-#define N3_MAX 680                      /* C(17, 3) */
+/* Prefix maxima are kept per block of 8 strengths: pm[s >> 3] covers every hand up to
+ * (s | 7), a superset of the legal ones, so it stays an upper bound (exact checks are
+ * made at each middle and front). */
+#define PM_SHIFT 3
+#define PM_SIZE ((OFC_STRENGTH_TABLE_SIZE >> PM_SHIFT) + 1)
 
 enum { MODE_ANY = 0, MODE_STAY = 1, MODE_NOSTAY = 2 };
 
@@ -75,6 +82,16 @@ static double pos(double x) { return x > 0 ? x : 0; }
 static double neg(double x) { return x < 0 ? -x : 0; }
 
 static uint32_t strength_cards(uint16_t s) { return ofc_tab_strength_info[s] >> 24; }
+
+/* The scalar fields of a rule set (the full ofc_rules_check() reads 47 KB of tables:
+ * too slow for a per-call check; ofc_ev_tables_init*() runs it). */
+static int rules_ok(const ofc_rules *r)
+{
+    return r != NULL && r->order_rule <= OFC_ORDER_MIXED && r->middle_lowball <= 1 &&
+           r->lowball_back_strict <= 1 && r->lowball_limit <= 7462 &&
+           r->sweep_multiplier >= 1 && r->sweep_all_multiplier >= 1 &&
+           r->majority_rule <= OFC_MAJORITY_MORE_ROWS;
+}
 
 /* ------------------------------------------------------- Fantasyland rules */
 
@@ -183,8 +200,7 @@ int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
     ofc_board_eval e;
     int32_t status;
     int lowball;
-    if (!rules || ofc_rules_check(rules) != OFC_OK ||
-        (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
+    if (!rules_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
         return OFC_E_RULES;
     }
     if (in_fl_cards != 0 && (in_fl_cards < 13 || in_fl_cards > 17)) {
@@ -332,8 +348,10 @@ static double ev_coupling(const ofc_rules *r, const ofc_ev_tables *e, uint16_t s
         v += maj * (pmw - pml);
     }
     if (mult1 != 0) {
-        double wv = (double)r->win_value[0][sf] + r->win_value[1][sm] + r->win_value[2][sb];
-        double opp = e->lose_units[0][sf] * l[1] * l[2] + l[0] * e->lose_units[1][sm] * l[2] +
+        double wv = (double)r->win_value[0][sf] + r->win_value[1][sm] +
+                    r->win_value[2][sb];
+        double opp = e->lose_units[0][sf] * l[1] * l[2] +
+                     l[0] * e->lose_units[1][sm] * l[2] +
                      l[0] * l[1] * e->lose_units[2][sb];
         v += mult1 * (pw3 * (wv + sweep + maj) - opp - pl3 * (sweep + maj));
     }
@@ -347,7 +365,8 @@ static double ev_aug(const ofc_rules *r, const ofc_ev_tables *e, int row, uint16
     double sweep = r->sweep_bonus, maj = r->majority_bonus, sm = sweep + maj;
     double mult1 = (double)r->sweep_multiplier - 1.0;
     double kappa = r->majority_rule == OFC_MAJORITY_MORE_ROWS ? 1.0 : 0.5;
-    double a = (pos(sweep) * w + neg(sweep) * l) / 3.0 + kappa * (pos(maj) * w + neg(maj) * l);
+    double a = (pos(sweep) * w + neg(sweep) * l) / 3.0 +
+               kappa * (pos(maj) * w + neg(maj) * l);
     if (mult1 != 0) {
         a += mult1 * (w * r->win_value[row][s] + (pos(sm) * w + neg(sm) * l) / 3.0);
     }
@@ -357,7 +376,8 @@ static double ev_aug(const ofc_rules *r, const ofc_ev_tables *e, int row, uint16
 /* Expected points of a fouled board against a clean opponent. */
 static double ev_foul(const ofc_rules *r, const ofc_ev_tables *e)
 {
-    double units = (double)e->lose_units[0][0] + e->lose_units[1][0] + e->lose_units[2][0];
+    double units =
+        (double)e->lose_units[0][0] + e->lose_units[1][0] + e->lose_units[2][0];
     if (!r->foul_pays_sweep) {
         return -units;
     }
@@ -377,7 +397,7 @@ int32_t ofc_ev_board(const ofc_rules *rules, const ofc_ev_tables *ev,
 {
     ofc_board_eval e;
     int32_t status;
-    if (!rules || ofc_rules_check(rules) != OFC_OK) {
+    if (!rules_ok(rules)) {
         return OFC_E_RULES;
     }
     if (!ev || !value) {
@@ -406,30 +426,47 @@ typedef struct sv_ctx {
     int n;
     int64_t stay_q[5];      /* coupling of a stay with 13..17 next cards */
     int64_t sv_max;         /* max(0, stay_q over reachable counts) */
+    double wv_max[3];       /* expected points: the largest win value of each row */
+    int tie;                /* 1 (expected points): keys are compared, then the sum of
+                             * the row strengths, so subtrees whose bound equals the
+                             * best key are searched too (the result does not depend on
+                             * the search order); 0: the key's low bits hold the
+                             * tie-break already */
+    int64_t slack;          /* a subtree is skipped when bound < best key + slack:
+                             * 0 with the tie-break above, else 1 */
 } sv_ctx;
+
+typedef struct sv_item {
+    int64_t key;
+    int32_t idx;
+} sv_item;
 
 typedef struct sv_ws {
     int n, n5, n3;
     uint8_t cards[OFC_SOLVER_MAX_CARDS];
-    int64_t *vb, *vm, *ob, *om, *vf, *of, *pm_m, *pm_f, *hkey;
+    int64_t *vb, *vm, *ob, *om, *vf, *of, *pm_m, *pm_f, *pv_m, *pv_f, *hkey;
     uint32_t *m5, *m3;
-    uint16_t *s5, *s3, *ord3, *hidx;
+    uint16_t *s5, *s3, *ord3, *hidx, *sx_m, *sx_f;
+    sv_item *items; /* 2 * n3: sorting buffer */
     uint64_t nodes;
 } sv_ws;
 
 typedef struct sv_best {
     int64_t key;
+    int tie; /* expected points: sum of the row strengths, the tie-break */
     int b, m, f;
 } sv_best;
 
 static void *ws_alloc(sv_ws *w, int n)
 {
     int n5 = binom[n][5], n3 = binom[n][3];
-    size_t t = OFC_STRENGTH_TABLE_SIZE;
-    size_t i64 = (size_t)n5 * 5 + (size_t)n3 * 2 + 2 * t; /* vb vm ob om hkey, vf of, pm */
+    size_t t = PM_SIZE;
+    /* vb vm ob om hkey; vf of; pm_m pm_f pv_m pv_f */
+    size_t i64 = (size_t)n5 * 5 + (size_t)n3 * 2 + 4 * t;
     size_t u32 = (size_t)n5 + (size_t)n3;
-    size_t u16 = (size_t)n5 * 2 + (size_t)n3 * 2;
-    char *p = (char *)malloc(i64 * 8 + u32 * 4 + u16 * 2);
+    size_t u16 = (size_t)n5 * 2 + (size_t)n3 * 2 + 2 * t;
+    size_t items = 2 * (size_t)n3 * sizeof(sv_item);
+    char *p = (char *)malloc(items + i64 * 8 + u32 * 4 + u16 * 2);
     int64_t *q;
     uint32_t *q32;
     uint16_t *q16;
@@ -439,7 +476,8 @@ static void *ws_alloc(sv_ws *w, int n)
     w->n = n;
     w->n5 = n5;
     w->n3 = n3;
-    q = (int64_t *)(void *)p;
+    w->items = (sv_item *)(void *)p;
+    q = (int64_t *)(void *)(p + items);
     w->vb = q;
     w->vm = q += n5;
     w->ob = q += n5;
@@ -449,6 +487,8 @@ static void *ws_alloc(sv_ws *w, int n)
     w->of = q += n3;
     w->pm_m = q += n3;
     w->pm_f = q += t;
+    w->pv_m = q += t;
+    w->pv_f = q += t;
     q += t;
     q32 = (uint32_t *)(void *)q;
     w->m5 = q32;
@@ -459,6 +499,8 @@ static void *ws_alloc(sv_ws *w, int n)
     w->hidx = q16 += n5;
     w->s3 = q16 += n5;
     w->ord3 = q16 += n3;
+    w->sx_m = q16 += n3;
+    w->sx_f = q16 += t;
     w->nodes = 0;
     return p;
 }
@@ -474,7 +516,8 @@ static void ws_rank(sv_ws *w, const uint8_t *cards)
             for (c = 2; c < d; c++) {
                 for (b = 1; b < c; b++) {
                     for (a = 0; a < b; a++) {
-                        w->m5[j] = (1u << a) | (1u << b) | (1u << c) | (1u << d) | (1u << e);
+                        w->m5[j] =
+                            (1u << a) | (1u << b) | (1u << c) | (1u << d) | (1u << e);
                         w->s5[j] = ofc_rank5_k(k[a], k[b], k[c], k[d], k[e]);
                         j++;
                     }
@@ -529,24 +572,37 @@ static int64_t tie_break(const sv_ctx *c, int row, uint16_t s)
     return (int64_t)(x * K_TB_MAX);
 }
 
+/* Expected points: a row's value (units + royalty) and its share of the coupling
+ * bound, in key units. */
+static int64_t ev_row(const sv_ctx *c, int row, uint16_t s)
+{
+    return q_round(((double)c->ev->units[row][s] + c->r->royalty[row][s]) * EV_SCALE);
+}
+
+static int64_t ev_row_aug(const sv_ctx *c, int row, uint16_t s)
+{
+    return q_ceil(ev_aug(c->r, c->ev, row, s) * EV_SCALE) + 2;
+}
+
 /* Row values (v) and optimistic values (o) of every hand, prefix maxima of the
  * optimistic middle and front values over strength, fronts by optimistic value. */
 static void ws_values(const sv_ctx *c, sv_ws *w)
 {
     const ofc_rules *r = c->r;
     const ofc_fl_rules *fl = c->fl;
-    int j, k, gap;
+    int j, k;
     for (j = 0; j < w->n5; j++) {
         uint16_t s = w->s5[j];
         int legal_mid = !c->lowball || ofc_tab_low27[s] >= r->lowball_limit;
         if (c->ev_mode) {
-            w->vb[j] = q_round(((double)c->ev->units[2][s] + r->royalty[2][s]) * EV_SCALE);
-            w->ob[j] = w->vb[j] + q_ceil(ev_aug(r, c->ev, 2, s) * EV_SCALE) + 2;
-            w->vm[j] = q_round(((double)c->ev->units[1][s] + r->royalty[1][s]) * EV_SCALE);
-            w->om[j] = w->vm[j] + q_ceil(ev_aug(r, c->ev, 1, s) * EV_SCALE) + 2;
+            w->vb[j] = ev_row(c, 2, s);
+            w->ob[j] = w->vb[j] + ev_row_aug(c, 2, s);
+            w->vm[j] = ev_row(c, 1, s);
+            w->om[j] = w->vm[j] + ev_row_aug(c, 1, s);
         } else {
             w->vb[j] = r->royalty[2][s] * KP + tie_break(c, 2, s);
-            w->ob[j] = w->vb[j] + ((fl && fl->stay_back && s >= fl->stay_back) ? c->sv_max : 0);
+            w->ob[j] = w->vb[j] +
+                       ((fl && fl->stay_back && s >= fl->stay_back) ? c->sv_max : 0);
             w->vm[j] = r->royalty[1][s] * KP + tie_break(c, 1, s);
             w->om[j] = w->vm[j] + ((fl && !c->lowball && fl->stay_middle &&
                                     s >= fl->stay_middle) ? c->sv_max : 0);
@@ -558,28 +614,27 @@ static void ws_values(const sv_ctx *c, sv_ws *w)
     for (j = 0; j < w->n3; j++) {
         uint16_t s = w->s3[j];
         if (c->ev_mode) {
-            w->vf[j] = q_round(((double)c->ev->units[0][s] + r->royalty[0][s]) * EV_SCALE);
-            w->of[j] = w->vf[j] + q_ceil(ev_aug(r, c->ev, 0, s) * EV_SCALE) + 2;
+            w->vf[j] = ev_row(c, 0, s);
+            w->of[j] = w->vf[j] + ev_row_aug(c, 0, s);
         } else {
             w->vf[j] = r->royalty[0][s] * KP + tie_break(c, 0, s);
-            w->of[j] = w->vf[j] + ((fl && fl->stay_front && s >= fl->stay_front) ? c->sv_max : 0);
+            w->of[j] = w->vf[j] +
+                       ((fl && fl->stay_front && s >= fl->stay_front) ? c->sv_max : 0);
         }
     }
-    for (j = 0; j < OFC_STRENGTH_TABLE_SIZE; j++) {
+    for (j = 0; j < PM_SIZE; j++) {
         w->pm_m[j] = K_NEG;
         w->pm_f[j] = K_NEG;
     }
     for (j = 0; j < w->n5; j++) {
-        if (w->om[j] > w->pm_m[w->s5[j]]) {
-            w->pm_m[w->s5[j]] = w->om[j];
-        }
+        int64_t *p = &w->pm_m[w->s5[j] >> PM_SHIFT];
+        *p = w->om[j] > *p ? w->om[j] : *p;
     }
     for (j = 0; j < w->n3; j++) {
-        if (w->of[j] > w->pm_f[w->s3[j]]) {
-            w->pm_f[w->s3[j]] = w->of[j];
-        }
+        int64_t *p = &w->pm_f[w->s3[j] >> PM_SHIFT];
+        *p = w->of[j] > *p ? w->of[j] : *p;
     }
-    for (j = 1; j < OFC_STRENGTH_TABLE_SIZE; j++) {
+    for (j = 1; j < PM_SIZE; j++) {
         if (w->pm_m[j - 1] > w->pm_m[j]) {
             w->pm_m[j] = w->pm_m[j - 1];
         }
@@ -587,23 +642,72 @@ static void ws_values(const sv_ctx *c, sv_ws *w)
             w->pm_f[j] = w->pm_f[j - 1];
         }
     }
-    /* Fronts by optimistic value, best first (shell sort, Ciura gaps). */
-    for (j = 0; j < w->n3; j++) {
-        w->ord3[j] = (uint16_t)j;
-    }
-    {
-        static const int gaps[] = {301, 132, 57, 23, 10, 4, 1};
-        int g;
-        for (g = 0; g < 7; g++) {
-            gap = gaps[g];
-            for (j = gap; j < w->n3; j++) {
-                uint16_t x = w->ord3[j];
-                int64_t key = w->of[x];
-                for (k = j; k >= gap && w->of[w->ord3[k - gap]] < key; k -= gap) {
-                    w->ord3[k] = w->ord3[k - gap];
-                }
-                w->ord3[k] = x;
+    if (c->ev_mode) {
+        /* The same over the plain values, for back_bound_ev(). */
+        for (j = 0; j < PM_SIZE; j++) {
+            w->pv_m[j] = K_NEG;
+            w->pv_f[j] = K_NEG;
+        }
+        for (j = 0; j < w->n5; j++) {
+            int64_t *p = &w->pv_m[w->s5[j] >> PM_SHIFT];
+            *p = w->vm[j] > *p ? w->vm[j] : *p;
+        }
+        for (j = 0; j < w->n3; j++) {
+            int64_t *p = &w->pv_f[w->s3[j] >> PM_SHIFT];
+            *p = w->vf[j] > *p ? w->vf[j] : *p;
+        }
+        /* ... and the strongest legal middle / front up to each block. */
+        memset(w->sx_m, 0, PM_SIZE * sizeof *w->sx_m);
+        memset(w->sx_f, 0, PM_SIZE * sizeof *w->sx_f);
+        for (j = 0; j < w->n5; j++) {
+            uint16_t *p = &w->sx_m[w->s5[j] >> PM_SHIFT];
+            *p = (w->vm[j] != K_NEG && w->s5[j] > *p) ? w->s5[j] : *p;
+        }
+        for (j = 0; j < w->n3; j++) {
+            uint16_t *p = &w->sx_f[w->s3[j] >> PM_SHIFT];
+            *p = w->s3[j] > *p ? w->s3[j] : *p;
+        }
+        for (j = 1; j < PM_SIZE; j++) {
+            if (w->pv_m[j - 1] > w->pv_m[j]) {
+                w->pv_m[j] = w->pv_m[j - 1];
             }
+            if (w->pv_f[j - 1] > w->pv_f[j]) {
+                w->pv_f[j] = w->pv_f[j - 1];
+            }
+            if (w->sx_m[j - 1] > w->sx_m[j]) {
+                w->sx_m[j] = w->sx_m[j - 1];
+            }
+            if (w->sx_f[j - 1] > w->sx_f[j]) {
+                w->sx_f[j] = w->sx_f[j - 1];
+            }
+        }
+    }
+    /* Fronts by optimistic value, best first: bottom-up merge sort of (key, index). */
+    {
+        sv_item *a = w->items, *b = w->items + w->n3, *t;
+        int n3 = w->n3, width;
+        for (j = 0; j < n3; j++) {
+            a[j].key = w->of[j];
+            a[j].idx = j;
+        }
+        for (width = 1; width < n3; width *= 2) {
+            for (j = 0; j < n3; j += 2 * width) {
+                int lo = j, mid = j + width < n3 ? j + width : n3;
+                int hi = j + 2 * width < n3 ? j + 2 * width : n3, x = lo, y = mid;
+                for (k = lo; k < hi; k++) {
+                    if (x < mid && (y >= hi || a[x].key >= a[y].key)) {
+                        b[k] = a[x++];
+                    } else {
+                        b[k] = a[y++];
+                    }
+                }
+            }
+            t = a;
+            a = b;
+            b = t;
+        }
+        for (j = 0; j < n3; j++) {
+            w->ord3[j] = (uint16_t)a[j].idx;
         }
     }
 }
@@ -619,6 +723,47 @@ static int64_t leaf_coupling(const sv_ctx *c, uint16_t sf, uint16_t sm, uint16_t
     }
     next = fl_next(c->fl, c->lowball, c->n, sf, sm, sb);
     return next ? c->stay_q[next - 13] : 0;
+}
+
+/* Expected points: a second bound of everything under back b.  The middle and front
+ * values are bounded by their prefix maxima (pv), and the coupling by its value with
+ * the strongest middle and front the back allows (sx): every coupling term grows with
+ * the win chances of the rows and shrinks with their lose chances, and a stronger row
+ * has higher win and lower lose chances (so sweep and majority bonuses must be >= 0,
+ * else no bound: INT64_MAX).  The sweep-multiplier term is bounded loosely (its
+ * opponent part dropped). */
+static int64_t back_bound_ev(const sv_ctx *c, const sv_ws *w, int b)
+{
+    const ofc_rules *r = c->r;
+    const ofc_ev_tables *e = c->ev;
+    uint16_t s = w->s5[b];
+    uint16_t capm = cap_mb(c, s) >> PM_SHIFT, capf = cap_fb(c, s) >> PM_SHIFT;
+    uint16_t sm = w->sx_m[capm], sf = w->sx_f[capf];
+    double mult1 = (double)r->sweep_multiplier - 1.0, x, sweep_maj;
+    if (r->sweep_bonus < 0 || r->majority_bonus < 0) {
+        return INT64_MAX; /* the monotonicity argument needs bonuses >= 0 */
+    }
+    if (w->pv_m[capm] == K_NEG || w->pv_f[capf] == K_NEG || !sm || !sf) {
+        return K_NEG;
+    }
+    x = ev_coupling(r, e, sf, sm, s);
+    if (mult1 != 0) {
+        /* ev_coupling() used the actual win values of sf and sm: replace its
+         * multiplier term by a bound over every middle and front. */
+        double wb = e->win[2][s], lb = e->lose[2][s], l3, w3;
+        w3 = wb * e->win[1][sm] * e->win[0][sf];
+        l3 = lb * e->lose[1][sm] * e->lose[0][sf];
+        sweep_maj = (double)r->sweep_bonus + r->majority_bonus;
+        x -= mult1 * (w3 * ((double)r->win_value[0][sf] + r->win_value[1][sm] +
+                            r->win_value[2][s] + sweep_maj) -
+                      (e->lose_units[0][sf] * e->lose[1][sm] * lb +
+                       e->lose[0][sf] * e->lose_units[1][sm] * lb +
+                       e->lose[0][sf] * e->lose[1][sm] * e->lose_units[2][s]) -
+                      l3 * sweep_maj);
+        x += mult1 * (w3 * (r->win_value[2][s] + c->wv_max[1] + c->wv_max[0] +
+                            pos(sweep_maj)) + neg(sweep_maj) * lb);
+    }
+    return w->vb[b] + w->pv_m[capm] + w->pv_f[capf] + q_ceil(x * EV_SCALE) + 2;
 }
 
 static void heap_down(int64_t *key, uint16_t *idx, int n, int i)
@@ -664,12 +809,15 @@ static void search_fronts(const sv_ctx *c, sv_ws *w, sv_best *best, int b, int m
                 int f = x1 + rpos[i0];
                 int64_t key;
                 w->nodes++;
-                if (w->s3[f] > capF || base + w->of[f] <= best->key) {
+                if (w->s3[f] > capF || base + w->of[f] < best->key + c->slack) {
                     continue;
                 }
                 key = vbm + w->vf[f] + leaf_coupling(c, w->s3[f], sm, sb);
-                if (key > best->key) {
+                if (key > best->key ||
+                    (key == best->key && c->tie &&
+                     w->s3[f] + sm + sb > best->tie)) {
                     best->key = key;
+                    best->tie = w->s3[f] + sm + sb;
                     best->b = b;
                     best->m = m;
                     best->f = f;
@@ -683,12 +831,12 @@ static void search_back(const sv_ctx *c, sv_ws *w, sv_best *best, int b)
 {
     uint32_t bm = w->m5[b];
     uint16_t sb = w->s5[b], capM = cap_mb(c, sb), capFb = cap_fb(c, sb);
-    int64_t base = w->ob[b], pm = w->pm_m[capM], fmax = K_NEG;
+    int64_t base = w->ob[b], pm = w->pm_m[capM >> PM_SHIFT], fmax = K_NEG;
     int p[OFC_SOLVER_MAX_CARDS], np = 0, i, i0, i1, i2, i3, i4;
     /* The best front that avoids the back's cards. */
     for (i = 0; i < w->n3; i++) {
         int f = w->ord3[i];
-        if (base + pm + w->of[f] <= best->key) {
+        if (base + pm + w->of[f] < best->key + c->slack) {
             return;
         }
         if ((w->m3[f] & bm) || w->s3[f] > capFb) {
@@ -723,9 +871,9 @@ static void search_back(const sv_ctx *c, sv_ws *w, sv_best *best, int b)
                         }
                         capF = cap_fm(c, sm);
                         capF = capF < capFb ? capF : capFb;
-                        pf = w->pm_f[capF];
+                        pf = w->pm_f[capF >> PM_SHIFT];
                         pf = pf < fmax ? pf : fmax;
-                        if (pf == K_NEG || base + om + pf <= best->key) {
+                        if (pf == K_NEG || base + om + pf < best->key + c->slack) {
                             continue;
                         }
                         search_fronts(c, w, best, b, m, bm | w->m5[m], capF);
@@ -740,22 +888,48 @@ static void sv_search(const sv_ctx *c, sv_ws *w, sv_best *best)
 {
     int j, hn = 0;
     best->key = K_NEG;
+    best->tie = 0;
     best->b = best->m = best->f = -1;
     ws_values(c, w);
     for (j = 0; j < w->n5; j++) {
         uint16_t sb = w->s5[j];
-        int64_t pm = w->pm_m[cap_mb(c, sb)], pf = w->pm_f[cap_fb(c, sb)];
+        int64_t pm = w->pm_m[cap_mb(c, sb) >> PM_SHIFT];
+        int64_t pf = w->pm_f[cap_fb(c, sb) >> PM_SHIFT];
         if (pm == K_NEG || pf == K_NEG) {
             continue;
         }
         w->hkey[hn] = w->ob[j] + pm + pf;
+        if (c->ev_mode) {
+            int64_t b2 = back_bound_ev(c, w, j);
+            w->hkey[hn] = b2 < w->hkey[hn] ? b2 : w->hkey[hn];
+        }
         w->hidx[hn] = (uint16_t)j;
         hn++;
+    }
+    /* The most promising back first: its board makes a good incumbent, and only the
+     * backs whose bound beats it go on the heap. */
+    if (hn > 0) {
+        int top = 0, k = 0;
+        for (j = 1; j < hn; j++) {
+            if (w->hkey[j] > w->hkey[top]) {
+                top = j;
+            }
+        }
+        search_back(c, w, best, w->hidx[top]);
+        w->hkey[top] = K_NEG;
+        for (j = 0; j < hn; j++) {
+            if (w->hkey[j] >= best->key + c->slack) {
+                w->hkey[k] = w->hkey[j];
+                w->hidx[k] = w->hidx[j];
+                k++;
+            }
+        }
+        hn = k;
     }
     for (j = hn / 2 - 1; j >= 0; j--) {
         heap_down(w->hkey, w->hidx, hn, j);
     }
-    while (hn > 0 && w->hkey[0] > best->key) {
+    while (hn > 0 && w->hkey[0] >= best->key + c->slack) {
         int b = w->hidx[0];
         hn--;
         w->hkey[0] = w->hkey[hn];
@@ -792,7 +966,8 @@ static void put_row(const sv_ws *w, uint32_t mask, uint8_t *out, int size)
 
 /* Fills a setting from masks; foul = 1 makes it the fouled stand-in. */
 static void fill_setting(const sv_ctx *c, const sv_ws *w, uint32_t mf, uint32_t mm,
-                         uint32_t mb, int foul, const double *stay_value, ofc_setting *out)
+                         uint32_t mb, int foul, const double *stay_value,
+                         ofc_setting *out)
 {
     const ofc_rules *r = c->r;
     uint32_t used = mf | mm | mb;
@@ -881,7 +1056,10 @@ static void set_stay(sv_ctx *c, const double *stay_value, int mode)
     const ofc_fl_rules *fl = c->fl;
     c->sv_max = 0;
     for (k = 0; k < 5; k++) {
-        int64_t q = stay_value ? q_round(stay_value[k] * 65536.0) * ((int64_t)1 << K_SV_SHIFT) : 0;
+        int64_t q = 0;
+        if (stay_value) {
+            q = q_round(stay_value[k] * 65536.0) * ((int64_t)1 << K_SV_SHIFT);
+        }
         if (mode == MODE_STAY) {
             q += K_BIG;
         } else if (mode == MODE_NOSTAY) {
@@ -930,8 +1108,7 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_VALUE;
     }
     memset(out, 0, sizeof *out);
-    if (!rules || ofc_rules_check(rules) != OFC_OK ||
-        (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
+    if (!rules_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
         return OFC_E_RULES;
     }
     if (n < OFC_SOLVER_MIN_CARDS || n > OFC_SOLVER_MAX_CARDS) {
@@ -955,6 +1132,7 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
     c.ev = ev;
     c.lowball = rules->middle_lowball != 0;
     c.n = (int)n;
+    c.slack = 1;
     block = ws_alloc(&w, (int)n);
     if (!block) {
         return OFC_E_MEMORY;
@@ -1026,7 +1204,7 @@ static int32_t best_setting_ws(const sv_ctx *c, sv_ws *w, const uint8_t cards[13
 static int32_t arranger_ctx(sv_ctx *c, const ofc_rules *rules, const ofc_ev_tables *ev,
                             uint32_t objective)
 {
-    if (!rules || ofc_rules_check(rules) != OFC_OK) {
+    if (!rules_ok(rules)) {
         return OFC_E_RULES;
     }
     if (objective > OFC_OBJECTIVE_EV || (objective == OFC_OBJECTIVE_EV && !ev)) {
@@ -1036,8 +1214,20 @@ static int32_t arranger_ctx(sv_ctx *c, const ofc_rules *rules, const ofc_ev_tabl
     c->r = rules;
     c->ev = ev;
     c->ev_mode = objective == OFC_OBJECTIVE_EV;
+    c->tie = c->ev_mode;
+    c->slack = c->tie ? 0 : 1;
     c->lowball = rules->middle_lowball != 0;
     c->n = 13;
+    if (c->ev_mode && rules->sweep_multiplier > 1) {
+        int row, s;
+        for (row = 0; row < OFC_ROWS; row++) {
+            for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
+                if (rules->win_value[row][s] > c->wv_max[row]) {
+                    c->wv_max[row] = rules->win_value[row][s];
+                }
+            }
+        }
+    }
     return OFC_OK;
 }
 

@@ -23,10 +23,13 @@
  * ----------
  * Fantasyland: royalties + stay_value[next cards - 13] when the board keeps
  *   Fantasyland under the ofc_fl_rules (0 otherwise).  Ties (equal value) are broken
- *   towards the board with the most expected rows won (needs an ofc_ev_tables).
+ *   towards the board with the most expected rows won minus rows lost against the
+ *   typical opponent (needs an ofc_ev_tables).
  * OFC_OBJECTIVE_ROYALTIES: royalties, ties broken the same way.
  * OFC_OBJECTIVE_EV: expected net points against one typical opponent (see
- *   ofc_ev_tables), the opponent's expected royalties (a constant) left out.
+ *   ofc_ev_tables), the opponent's expected royalties (a constant) left out; computed
+ *   in fixed point (2^-32 point), ties broken towards the larger sum of the three row
+ *   strengths, so the result does not depend on the search order.
  *
  * Example
  * -------
@@ -204,7 +207,8 @@ typedef struct ofc_fl_solution {
  * The provably best setting of 13 of n cards (13..17), maximising royalties plus the
  * stay value when the board keeps Fantasyland; never a fouled board when a legal one
  * exists.
- * @rules       a valid rule set (2-7 middle included);
+ * @rules       a valid rule set (2-7 middle included; only its scalar fields are
+ *              checked here);
  * @fl          its Fantasyland rules, or NULL (nothing stays);
  * @ev          tables for the tie-break, or NULL (ties: the first board found);
  * @cards       n distinct card ids;

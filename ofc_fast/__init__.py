@@ -17,6 +17,7 @@ from .board import Board, BoardEval, Row
 from .cards import (card_str, cards_str, from_treys, parse_card, parse_cards,
                     to_treys)
 from .fantasyland import fantasyland_cards
+from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
 from .game import ACTION_SPACE, Game, GameError, GameResult, Move, MoveError
 from .match import Match, SeatStats
 from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
@@ -46,5 +47,5 @@ __all__ = [
     "SettlementItem", "settle", "settlement_order", "apply_stakes", "fantasyland_cards",
     "NaturalHand", "detect_naturals", "natural_payment", "naturals",
     "Game", "Move", "GameResult", "GameError", "MoveError", "ACTION_SPACE", "Match",
-    "SeatStats",
+    "SeatStats", "Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
 ]

@@ -250,11 +250,9 @@ class _Model:
 
     def use_solver_tables(self) -> bool:
         """Take the rows' win / lose chances from the solver's typical-opponent tables
-        (``ofc_fast.solver.ev_tables``) when that module is built."""
-        try:
-            from .solver import ev_tables  # type: ignore[attr-defined]
-        except ImportError:
-            return False
+        (``ofc_fast.solver.ev_tables``)."""
+        from .solver import ev_tables
+
         t = ev_tables(self.rules)
         self.win = np.frombuffer(ffi.buffer(t.win), dtype=np.float32).reshape(3, _SIZE)
         self.lose = np.frombuffer(ffi.buffer(t.lose), dtype=np.float32).reshape(3, _SIZE)
@@ -478,9 +476,7 @@ class HeuristicBot:
     def _fantasyland(self, model: _Model, dealt: list[int], discards: int,
                      in_fl: int) -> Move:
         if self.use_solver:
-            move = _solver_move(model.rules, dealt)
-            if move is not None:
-                return move
+            return _solver_move(model.rules, dealt)
         n = len(dealt)
         cards = np.array(dealt, dtype=np.uint8)
         if n == 13:
@@ -532,9 +528,7 @@ class HeuristicBot:
 
     def _classic(self, model: _Model, dealt: list[int]) -> Move:
         if self.use_solver and self.classic_solver:
-            move = _classic_solver_move(model.rules, dealt)
-            if move is not None:
-                return move
+            return _classic_solver_move(model.rules, dealt)
         cards = np.array(dealt, dtype=np.uint8)
         idx = _splits13()
         boards = np.ascontiguousarray(cards[idx])
@@ -599,13 +593,11 @@ def _set_move(cards: np.ndarray, front: Sequence[int], middle: Sequence[int],
     return Move._make(pl, tuple(int(cards[i]) for i in discard))
 
 
-def _classic_solver_move(rules: RuleSet, dealt: list[int]) -> Optional[Move]:
+def _classic_solver_move(rules: RuleSet, dealt: list[int]) -> Move:
     """Classic: the C arranger's best setting by expected points; a natural worth
     more is declared, a surrender that loses less is taken."""
-    try:
-        from .solver import best_setting  # type: ignore[attr-defined]
-    except ImportError:
-        return None
+    from .solver import best_setting
+
     sol = best_setting(dealt, rules, objective="ev")
     if sol.naturals and sol.naturals[0].units >= sol.value:
         return Move(declare=sol.naturals[0].name)
@@ -617,16 +609,11 @@ def _classic_solver_move(rules: RuleSet, dealt: list[int]) -> Optional[Move]:
                       + tuple((c, Row.BACK) for c in b.back))
 
 
-def _solver_move(rules: RuleSet, dealt: list[int]) -> Optional[Move]:
-    """The exact Fantasyland solver's setting, when ``ofc_fast.solver`` is built."""
-    try:
-        from .solver import solve_fantasyland  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    try:
-        sol = solve_fantasyland(dealt, rules=rules)
-    except Exception:  # pragma: no cover - a solver that cannot take these rules
-        return None
+def _solver_move(rules: RuleSet, dealt: list[int]) -> Move:
+    """The exact Fantasyland solver's setting."""
+    from .solver import solve_fantasyland
+
+    sol = solve_fantasyland(dealt, rules=rules)
     b = sol.board
     pl = tuple((c, Row.FRONT) for c in b.front) + tuple((c, Row.MIDDLE) for c in b.middle) \
         + tuple((c, Row.BACK) for c in b.back)

@@ -165,12 +165,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    try:
-        from .solver import cli_solve  # type: ignore[attr-defined]
-    except ImportError:
-        print("ofc-fast: error: this build has no solver (ofc_fast.solver)",
-              file=sys.stderr)
-        return 2
+    from .solver import cli_solve
+
     print(cli_solve(args.cards, args.rules))
     return 0
 

@@ -535,11 +535,9 @@ def _resolve_rules(rules: Union[RuleSet, str]) -> RuleSet:
     raise GameError(f"rules must be a RuleSet or a preset name, got {rules!r}")
 
 
-def _naturals_module():  # -> module or None
-    try:  # the module, not the function ofc_fast.naturals the package may export
-        return importlib.import_module(__package__ + ".naturals")
-    except ImportError:
-        return None
+def _naturals_module():  # -> module
+    # the module, not the function ofc_fast.naturals the package exports
+    return importlib.import_module(__package__ + ".naturals")
 
 
 class Game:
@@ -717,10 +715,7 @@ class Game:
     def _natural_hands(self) -> list:
         if not self.rules.naturals or self.is_over:
             return []
-        mod = _naturals_module()
-        if mod is None:
-            return []
-        return list(mod.naturals(list(self._dealt), self.rules))
+        return list(_naturals_module().naturals(list(self._dealt), self.rules))
 
     def _declarable(self) -> list[str]:
         allowed = {n.name for n in self.rules.naturals}
@@ -905,9 +900,6 @@ class Game:
             hand = next((h for h in self._natural_hands() if h.name == move.declare),
                         None)
             if hand is None:
-                if _naturals_module() is None:
-                    raise MoveError("naturals cannot be declared: ofc_fast.naturals is "
-                                    "not available", "declare")
                 raise MoveError(f"seat {s}'s cards {cards_str(self._dealt)} do not make "
                                 f"{move.declare}", "declare")
             hb = getattr(hand, "board", None)

@@ -1,0 +1,384 @@
+"""Exact solvers (C underneath): the Fantasyland setter and the 13-card arranger.
+
+:func:`solve_fantasyland` takes 13 to 17 cards and returns the provably best legal
+setting of 13 of them: most royalties plus ``stay_value`` when the board keeps
+Fantasyland under the rules (R-FL-10, R-27-7).  :func:`best_setting` takes 13 cards
+and returns the best of all 72,072 splits for ``"royalties"`` or ``"ev"`` (expected
+points against a typical opponent).  Both search in C by branch-and-bound with exact
+upper bounds (``csrc/ofc_solver.h`` documents the method), never return a fouled board
+when a legal one exists, and release the GIL.
+
+>>> from ofc_fast import cards_str, rules
+>>> s = solve_fantasyland("Ah Ad Ac Kh Kd 7s 7c 7h 2d 3d 4d 5d 9d Js", rules.PINEAPPLE)
+>>> str(s.board), s.royalties, s.stays, cards_str(s.discards)
+('Ah Ac Js / Kh Kd 7s 7h 7c / Ad 5d 4d 3d 2d', 36, True, '9d')
+>>> best_setting("As Ks Qs Js Ts 9h 9d 9c 4h 4d 2c 3c 5s", rules.OFC, "royalties")
+... # doctest: +ELLIPSIS
+Solution(board=Board.parse('5s 3c 2c / 9h 9d 9c 4h 4d / As Ks Qs Js Ts'), ..., royalties=37, ...)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from numbers import Real
+from typing import Any, Mapping, Optional, Union
+
+from ._compiled import compiled
+from ._native import OK, STATUS_TEXT, ffi, lib
+from .board import Board
+from .cards import CardsLike, cards_str, parse_cards
+from .errors import CardError, OfcError, RulesError
+from .ranking import STRENGTH_MAX, HandCategory, category, strength_cards
+from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet
+from .rules.fantasyland_text import front_threshold
+
+__all__ = ["Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
+           "StayValue", "stay_values", "ev_tables", "cli_solve", "OBJECTIVES"]
+
+OBJECTIVES = ("royalties", "ev")
+"""Objectives of :func:`best_setting`."""
+
+STAY_VALUE_DEFAULT: dict[int, float] = {13: 9.5, 14: 14.5, 15: 20.5, 16: 26.5, 17: 33.5}
+"""Default worth of keeping Fantasyland, by the number of cards of the next
+Fantasyland hand: V(k) = the expected royalties of a k-card Fantasyland hand set by
+this solver + P(it stays) * V(the cards a stay gives), a fixed point measured under
+PINEAPPLE (a stay gives 14 cards) and, for 13 cards, OFC (13) by
+``tools/fl_study.py --stay-values --deals 20000 --rules pineapple``, rounded to 0.5.
+An estimate: it leaves out the row points a Fantasyland hand wins and what the seat
+would have scored in a normal hand instead; pass your own ``stay_value`` to weigh
+staying differently."""
+
+_STAY_LIMIT = 100000.0
+
+
+# ---------------------------------------------------------------- compiled rules
+
+def _min_five(cat: HandCategory) -> int:
+    """The weakest 5-card strength of a category or better."""
+    for s in range(1, STRENGTH_MAX + 1):
+        if strength_cards(s) == 5 and category(s) >= cat:
+            return s
+    raise RulesError(f"no 5-card hand of category {cat!r}")  # pragma: no cover
+
+
+@lru_cache(maxsize=128)
+def _compiled_fl(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
+    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland)."""
+    c = ffi.new("ofc_fl_rules *")
+    fl = rules.fantasyland
+    if fl is None:
+        return c
+    if len(fl.entry) > lib.OFC_FL_MAX_ENTRY:
+        raise RulesError(f"{rules.name}: the solver takes at most "
+                         f"{lib.OFC_FL_MAX_ENTRY} Fantasyland entries, "
+                         f"got {len(fl.entry)}")
+    c.enabled = 1
+    c.n_entry = len(fl.entry)
+    for i, (text, cards) in enumerate(fl.entry):
+        c.entry_front[i] = front_threshold(text)
+        c.entry_cards[i] = cards
+    if rules.lowball is not None:
+        c.lowball_entry = fl.lowball_entry
+        c.lowball_both = fl.lowball_both
+    if fl.stay_front is not None:
+        c.stay_front = front_threshold(fl.stay_front)
+    if fl.stay_middle is not None:
+        c.stay_middle = _min_five(HandCategory(fl.stay_middle))
+    if fl.stay_back is not None:
+        c.stay_back = _min_five(HandCategory(fl.stay_back))
+    if fl.stay_cards == "same":
+        c.stay_cards = lib.OFC_FL_STAY_SAME
+    elif fl.stay_cards == "entry":
+        c.stay_cards = lib.OFC_FL_STAY_ENTRY
+    else:
+        c.stay_cards = int(fl.stay_cards)
+    if lib.ofc_fl_rules_check(c) != OK:  # pragma: no cover - the model validated it
+        raise RulesError(f"{rules.name}: Fantasyland rules do not compile")
+    return c
+
+
+@lru_cache(maxsize=16)
+def ev_tables(rules: RuleSet):  # -> cdata 'ofc_ev_tables *'
+    """The C ``ofc_ev_tables`` of a rule set (about 380 KB, cached): per row and
+    strength, the chance to beat / lose to the row of a typical opponent and the
+    expected row units, from the distribution shipped in ``csrc/ofc_solve_wintab.c``
+    (``tools/gen_win_tables.py`` documents how it was simulated)."""
+    t = ffi.new("ofc_ev_tables *")
+    status = lib.ofc_ev_tables_init(compiled(rules), t)
+    if status != OK:  # pragma: no cover - compiled rules are valid
+        raise RulesError(f"{rules.name}: expected-points tables do not build ({status})")
+    return t
+
+
+# ---------------------------------------------------------------------- results
+
+@dataclass(frozen=True)
+class Solution:
+    """A setting found by a solver.
+
+    ``board`` the 13 cards set (rows high card first); ``discards`` the cards not
+    kept (input order); ``royalties`` their total (0 when fouled) and
+    ``row_royalties`` per row; ``stays`` whether the board keeps Fantasyland and
+    ``next_cards`` how many cards that gives (0 = none); ``value`` the objective
+    (royalties + stay value, or expected points); ``fouled`` True only when every
+    setting fouls (the board is then a fouled stand-in); ``objective``
+    ("fantasyland", "royalties" or "ev"); ``naturals`` the special hands the 13
+    cards make under the rules (:func:`ofc_fast.naturals.naturals`, best first;
+    arranger only); ``best_stay`` / ``best_no_stay`` the best setting that stays /
+    does not (``solve_fantasyland(..., alternatives=True)``; None when there is no
+    such setting or they were not asked for); ``nodes`` the search effort; ``seconds``
+    the time of the C call.
+    """
+
+    board: Board
+    discards: tuple[int, ...]
+    royalties: int
+    stays: bool
+    value: float
+    fouled: bool = False
+    row_royalties: tuple[int, int, int] = (0, 0, 0)
+    next_cards: int = 0
+    objective: str = "fantasyland"
+    naturals: tuple[Any, ...] = ()
+    best_stay: Optional["Solution"] = None
+    best_no_stay: Optional["Solution"] = None
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def __str__(self) -> str:
+        text = f"{self.board}  royalties {self.royalties}"
+        if self.fouled:
+            text += " (FOULED: no legal setting exists)"
+        if self.stays:
+            text += f", stays ({self.next_cards} cards)"
+        if self.discards:
+            text += f", discards {cards_str(self.discards)}"
+        return text + f", value {self.value:g}"
+
+
+def _solution(s: Any, objective: str, nodes: int = 0, seconds: float = 0.0,
+              **extra: Any) -> Solution:
+    b = list(s.board)
+    return Solution(
+        board=Board(b[:3], b[3:8], b[8:]),
+        discards=tuple(s.discards[i] for i in range(s.n_discards)),
+        royalties=int(s.royalties), stays=bool(s.stays), value=float(s.value),
+        fouled=bool(s.foul),
+        row_royalties=(int(s.royalty[0]), int(s.royalty[1]), int(s.royalty[2])),
+        next_cards=int(s.next_cards), objective=objective, nodes=nodes, seconds=seconds,
+        **extra)
+
+
+def _cards(cards: Union[CardsLike, Board], low: int, high: int, fn: str) -> list[int]:
+    ids = list(cards.cards) if isinstance(cards, Board) else parse_cards(cards)
+    if not low <= len(ids) <= high:
+        want = f"{low}" if low == high else f"{low} to {high}"
+        raise CardError(f"{fn}: expected {want} cards, got {len(ids)}: "
+                        f"{cards_str(ids)!r}")
+    return ids
+
+
+def _raise_status(status: int, fn: str) -> None:
+    if status == lib.OFC_E_MEMORY:  # pragma: no cover
+        raise MemoryError(f"{fn}: out of memory")
+    text = STATUS_TEXT.get(status, "rejected")
+    raise OfcError(f"{fn}: {text} (status {status})")  # pragma: no cover - validated
+
+
+StayValue = Union[None, float, Mapping[int, float]]
+"""What ``stay_value`` accepts: None (the defaults), a number, or ``{cards: value}``."""
+
+
+def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ...]:
+    """The five stay values (next Fantasyland of 13, 14, 15, 16, 17 cards) the solver
+    uses: ``None`` = :data:`STAY_VALUE_DEFAULT`; a number = that value whatever the
+    count; a mapping ``{cards: value}`` = those values (counts not given: 0).
+
+    >>> from ofc_fast.rules import PINEAPPLE
+    >>> stay_values(PINEAPPLE, {14: 12})
+    (0.0, 12.0, 0.0, 0.0, 0.0)
+    """
+    if stay_value is None:
+        values = [STAY_VALUE_DEFAULT[k] for k in range(13, 18)]
+    elif isinstance(stay_value, Real) and not isinstance(stay_value, bool):
+        values = [float(stay_value)] * 5
+    elif isinstance(stay_value, Mapping):
+        bad = [k for k in stay_value if k not in range(13, 18)]
+        if bad:
+            raise OfcError(f"stay_value: card counts must be 13..17, got {bad[0]!r}")
+        values = [float(stay_value.get(k, 0.0)) for k in range(13, 18)]
+    else:
+        raise OfcError(f"stay_value: expected None, a number or a mapping "
+                       f"{{cards: value}}, got {stay_value!r}")
+    for v in values:
+        if not math.isfinite(v) or abs(v) > _STAY_LIMIT:
+            raise OfcError(f"stay_value: {v!r} is not a finite number within "
+                           f"+-{_STAY_LIMIT:g}")
+    return tuple(values)
+
+
+# ---------------------------------------------------------------------- solvers
+
+def solve_fantasyland(cards: Union[CardsLike, Board], rules: RuleSet = PINEAPPLE,
+                      stay_value: StayValue = None, *,
+                      alternatives: bool = False) -> Solution:
+    """The provably best legal setting of 13 of ``cards`` (13 to 17): most royalties
+    plus ``stay_value`` when the setting keeps Fantasyland under ``rules`` (the stay
+    rule of a Fantasyland hand of ``len(cards)`` cards, as :func:`fantasyland_cards`
+    with ``in_fantasyland=len(cards)`` defines it).
+
+    ``stay_value``: None = :data:`STAY_VALUE_DEFAULT` (by the cards the stay gives), a
+    number, or ``{cards: value}``; 0 maximises royalties alone, a large negative
+    value avoids staying.  ``alternatives=True`` also finds the best setting that
+    stays and the best that does not (``.best_stay`` / ``.best_no_stay``), so a bot
+    can weigh the trade-off itself; it costs about twice the time.
+
+    Never a fouled board when a legal one exists; when every setting fouls (possible
+    under a 2-7 middle or a strict order) the result has ``fouled=True``, royalties
+    0 and value 0.  Ties (equal value) go to the board with the most expected rows won
+    minus rows lost against a typical opponent.
+
+    >>> from ofc_fast.rules import PINEAPPLE
+    >>> hand = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+    >>> s = solve_fantasyland(hand, PINEAPPLE, stay_value=0, alternatives=True)
+    >>> print(s.best_stay)
+    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17, stays (14 cards), discards 5d, value 17
+    >>> print(s.best_no_stay)
+    Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23, discards 5d, value 23
+    >>> s.board == s.best_no_stay.board, solve_fantasyland(hand, PINEAPPLE).stays
+    (True, True)
+    """
+    ids = _cards(cards, 13, 17, "solve_fantasyland")
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"solve_fantasyland: rules must be a RuleSet, got {rules!r}")
+    sv = stay_values(rules, stay_value)
+    out = ffi.new("ofc_fl_solution *")
+    flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
+    ev = ev_tables(rules)
+    t0 = time.perf_counter()
+    status = lib.ofc_solve_fantasyland(compiled(rules), _compiled_fl(rules), ev,
+                                       bytes(ids), len(ids), list(sv), flags, out)
+    seconds = time.perf_counter() - t0
+    if status != OK:
+        _raise_status(status, "solve_fantasyland")
+    nodes = int(out.nodes)
+    if not alternatives:
+        return _solution(out.best, "fantasyland", nodes, seconds)
+    stay = no_stay = None
+    if out.best_stay.found:
+        stay = _solution(out.best_stay, "fantasyland")
+    if out.best_no_stay.found:
+        no_stay = _solution(out.best_no_stay, "fantasyland")
+    return _solution(out.best, "fantasyland", nodes, seconds, best_stay=stay,
+                     best_no_stay=no_stay)
+
+
+def best_setting(cards13: Union[CardsLike, Board], rules: RuleSet = CLASSIC_1_6,
+                 objective: str = "ev") -> Solution:
+    """The best of the 72,072 ways to set 13 cards (front 3, middle 5, back 5).
+
+    ``objective``: ``"royalties"`` (most royalties; ties to the most expected rows
+    won minus lost) or ``"ev"``: expected net points against one typical opponent,
+    taking the opponent's rows as independent draws from the simulated distribution of
+    ``tools/gen_win_tables.py``: row units (the rules' win values, both sides),
+    sweep and majority bonuses, the sweep multiplier, plus the board's own
+    royalties.  Not modelled: opponent fouls, naturals, the overall bonus, table-wide
+    sweeps, house ties; a 2-7 middle is rated by its share of low-hand classes.
+
+    Never a fouled board when a legal one exists.  ``.naturals`` lists the naturals
+    the cards make under the rules (best first), which a player would declare
+    instead of setting (R-NAT-2).
+
+    >>> from ofc_fast.rules import CLASSIC_1_6
+    >>> s = best_setting("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h", CLASSIC_1_6)
+    >>> s.fouled, s.objective
+    (False, 'ev')
+    """
+    ids = _cards(cards13, 13, 13, "best_setting")
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"best_setting: rules must be a RuleSet, got {rules!r}")
+    if objective not in OBJECTIVES:
+        raise OfcError(f"best_setting: objective must be one of {OBJECTIVES}, "
+                       f"got {objective!r}")
+    out = ffi.new("ofc_setting *")
+    code = lib.OFC_OBJECTIVE_EV if objective == "ev" else lib.OFC_OBJECTIVE_ROYALTIES
+    ev = ev_tables(rules)
+    t0 = time.perf_counter()
+    status = lib.ofc_best_setting(compiled(rules), ev, bytes(ids), code, out)
+    seconds = time.perf_counter() - t0
+    if status != OK:
+        _raise_status(status, "best_setting")
+    nats: tuple[Any, ...] = ()
+    if rules.naturals:
+        from .naturals import naturals  # local: optional feature, no import cycle
+        nats = tuple(naturals(ids, rules))
+    return _solution(out, objective, 0, seconds, naturals=nats)
+
+
+# ---------------------------------------------------------------------- the CLI
+
+def cli_solve(cards: str, rules_name: str) -> str:
+    """Text for ``ofc-fast solve "<13-17 cards>" --rules NAME``: the best setting,
+    its royalties, the stay / no-stay alternatives (rules with Fantasyland) and the
+    time taken.  13 cards under rules without Fantasyland: :func:`best_setting` with
+    the "ev" objective (and "royalties" when the rules pay any), plus naturals.
+
+    >>> print(cli_solve("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s", "pineapple"))
+    ... # doctest: +ELLIPSIS
+    rules: PINEAPPLE, 14 cards (Fantasyland; stay value by next cards: 13: ...)
+    best:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
+    stay:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
+    no stay: Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23 [9, 8, 6], discard 5d, value 23
+    time: ... ms
+    """
+    from .rules import get
+
+    rules = get(rules_name)
+    ids = parse_cards(cards)
+    lines: list[str] = []
+    t0 = time.perf_counter()
+    if rules.fantasyland is None and len(ids) == 13:
+        lines.append(f"rules: {rules.name}, 13 cards (classic setting)")
+        ev = best_setting(ids, rules, "ev")
+        lines.append(f"best (ev):        {ev.board}  expected points {ev.value:+.3f}, "
+                     f"royalties {ev.royalties}")
+        if _pays_royalties(rules):
+            roy = best_setting(ids, rules, "royalties")
+            lines.append(f"best (royalties): {roy.board}  royalties {roy.royalties}")
+        if ev.naturals:
+            names = ", ".join(f"{n.name} ({n.units})" for n in ev.naturals)
+            lines.append(f"naturals: {names} -- declare instead of setting")
+    else:
+        sv = stay_values(rules)
+        shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
+        kind = "Fantasyland" if rules.fantasyland is not None else "no Fantasyland"
+        lines.append(f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
+                     f"next cards: {shown})")
+        s = solve_fantasyland(ids, rules, alternatives=True)
+        lines.append(f"best:    {_describe(s)}")
+        if rules.fantasyland is not None and not s.fouled:
+            lines.append("stay:    " + (_describe(s.best_stay) if s.best_stay
+                                        else "no setting keeps Fantasyland"))
+            lines.append("no stay: " + (_describe(s.best_no_stay) if s.best_no_stay
+                                        else "every legal setting stays"))
+    lines.append(f"time: {(time.perf_counter() - t0) * 1e3:.2f} ms")
+    return "\n".join(lines)
+
+
+def _pays_royalties(rules: RuleSet) -> bool:
+    r = rules.royalties
+    return any(r.front_pair + r.front_trips + r.middle + r.back)
+
+
+def _describe(s: Solution) -> str:
+    text = f"{s.board}  royalties {s.royalties} {list(s.row_royalties)}"
+    if s.fouled:
+        return text + " FOULED (no legal setting exists)"
+    if s.stays:
+        text += f", stays ({s.next_cards} cards)"
+    if s.discards:
+        text += f", discard {cards_str(s.discards)}"
+    return text + f", value {s.value:g}"
