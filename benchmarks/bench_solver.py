@@ -38,10 +38,8 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from ofc_fast import rules as R  # noqa: E402
-from ofc_fast._compiled import compiled  # noqa: E402
+from ofc_fast import rules as R  # the installed package (pip install . or -e .)
+from ofc_fast._compiled import compiled
 from ofc_fast._native import ffi, lib  # noqa: E402
 from ofc_fast.solver import (_compiled_fl, best_setting, ev_tables,  # noqa: E402
                              solve_fantasyland, stay_values)

@@ -74,11 +74,7 @@ def run_c(args: argparse.Namespace) -> int:
 
 
 def run_python(args: argparse.Namespace, rest: list[str]) -> int:
-    try:
-        from ofc_fast import bench
-    except ImportError:  # not installed: use the source tree (needs a built extension)
-        sys.path.insert(0, str(ROOT))
-        from ofc_fast import bench
+    from ofc_fast import bench  # the installed package (pip install ".[bench]")
     argv = [*rest, "--seed", str(args.seed)]
     if args.reps:
         argv += ["--reps", str(args.reps)]

@@ -44,36 +44,33 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect)
                   : ofc_rank3_k(c[0], c[1], c[2]);
 }
 
-int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad)
+/* Validates and ranks n hands of `width` (3 or 5) cards; stops at the first bad one. */
+static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t width,
+                                       int32_t *out, size_t *bad)
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        const uint8_t *h = cards + 5 * i;
-        if (OFC_UNLIKELY(ofc_cards_invalid(h, 5, 0))) {
+        const uint8_t *h = cards + width * i;
+        if (OFC_UNLIKELY(ofc_cards_invalid(h, width, 0))) {
             if (bad) {
                 *bad = i;
             }
-            return ofc_cards_error(h, 5);
+            return ofc_cards_error(h, width);
         }
-        out[i] = ofc_rank5_k(h[0], h[1], h[2], h[3], h[4]);
+        out[i] = width == 5 ? ofc_rank5_k(h[0], h[1], h[2], h[3], h[4])
+                            : ofc_rank3_k(h[0], h[1], h[2]);
     }
     return OFC_OK;
 }
 
+int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad)
+{
+    return ofc_rank_batch_k(cards, n, 5, out, bad);
+}
+
 int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad)
 {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        const uint8_t *h = cards + 3 * i;
-        if (OFC_UNLIKELY(ofc_cards_invalid(h, 3, 0))) {
-            if (bad) {
-                *bad = i;
-            }
-            return ofc_cards_error(h, 3);
-        }
-        out[i] = ofc_rank3_k(h[0], h[1], h[2]);
-    }
-    return OFC_OK;
+    return ofc_rank_batch_k(cards, n, 3, out, bad);
 }
 
 uint32_t ofc_strength_info(uint16_t strength)

@@ -393,6 +393,13 @@ def _compare(name: str, hands: Sequence, got: Sequence, ref: Sequence,
             "ok": not bad_pairs and bad_hands == 0}
 
 
+
+def _peer_scorer(p: Any) -> Callable[[list], list]:
+    """Scores of a peer evaluator on hands, in its own order convention."""
+    def score(hs: list) -> list:
+        return [p.score(s) for s in p.run(p.prepare(hs))]
+    return score
+
 def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.ndarray,
                     boards_a: np.ndarray, boards_b: np.ndarray, n_pairs: int,
                     n_score: int, seed: int, show: int) -> tuple[dict, list[str]]:
@@ -416,7 +423,7 @@ def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.
         "plain-Python reference": lambda hs: [reference_key(h) for h in hs],
     }
     for p in peers:
-        scorers[p.label] = lambda hs, p=p: [p.score(s) for s in p.run(p.prepare(hs))]
+        scorers[p.label] = _peer_scorer(p)
     scores: dict[str, list] = {}
     for name, f in scorers.items():
         try:

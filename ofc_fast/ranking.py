@@ -91,7 +91,7 @@ def rank3(cards: CardsLike) -> int:
 
 
 try:  # CPython: METH_FASTCALL builtins with the same results and errors
-    from . import _speedups
+    from . import _speedups  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - PyPy, or a build without the extension
     _speedups = None  # type: ignore[assignment]
 else:

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Optional, Sequence, Union
 
+from typing import TYPE_CHECKING
+
 from .board import Board
 from .cards import parse_cards
 from .errors import BoardError, CardError, RulesError
@@ -25,6 +27,9 @@ from .rules import OFC, RuleSet
 from .rules.model import SettlementStart, StakesModel
 from .scoring import (BoardLike, EvaluatedBoard, PairScore, check_disjoint, complete_board,
                       evaluate_for_scoring, score_evaluated)
+
+if TYPE_CHECKING:
+    from .naturals import NaturalHand
 
 __all__ = ["SettlementItem", "Settlement", "settle", "settlement_order", "apply_stakes"]
 
@@ -50,7 +55,7 @@ class Settlement:
     items: list[SettlementItem]                       #: every transfer, in order
     pairs: list[tuple[tuple[int, int], PairScore]]    #: row-scored pairs, in order
     stacks: Optional[list[int]] = None                #: stacks after the deal
-    naturals: dict[int, object] = field(default_factory=dict)  #: seat -> NaturalHand
+    naturals: dict[int, "NaturalHand"] = field(default_factory=dict)  #: seat -> NaturalHand
     winner: Optional[int] = None                      #: single-winner mode's winner
 
 
@@ -162,12 +167,12 @@ def _aces(cards: Sequence[int]) -> int:
 
 
 def _declared_naturals(rules: RuleSet, declared: Mapping[int, Union[str, bool]],
-                       cards: Sequence[Sequence[int]]) -> dict[int, object]:
+                       cards: Sequence[Sequence[int]]) -> dict[int, "NaturalHand"]:
     if not declared:
         return {}
     from .naturals import naturals  # local: the naturals module is optional at import
 
-    out: dict[int, object] = {}
+    out: dict[int, "NaturalHand"] = {}
     for seat, name in declared.items():
         if not rules.naturals:
             raise RulesError(f"{rules.name}: no naturals in these rules (seat {seat})")
@@ -384,7 +389,7 @@ def _settle_single_winner(rules: RuleSet, order: list[tuple[int, int]],
 
 def _finish(n: int, order: list[tuple[int, int]], ledger: _Ledger,
             stacks: Optional[Sequence[int]], rules: RuleSet,
-            scored: list[tuple[tuple[int, int], PairScore]], nats: dict[int, object],
+            scored: list[tuple[tuple[int, int], PairScore]], nats: dict[int, "NaturalHand"],
             winner: Optional[int]) -> Settlement:
     net = [0] * n
     items = list(ledger.items)

@@ -159,9 +159,10 @@ def test_plain_text_without_rich(capsys: pytest.CaptureFixture, no_rich: None,
     assert code == 0 and "Pairs" in out and "┃" not in out
 
 
-def test_python_dash_m() -> None:
+def test_python_dash_m(tmp_path) -> None:  # noqa: ANN001
+    # run outside the checkout: the installed package, not the source tree
     proc = subprocess.run([sys.executable, "-m", "ofc_fast", "play", "--hands", "2",
                            "--bots", "random", "--seed", "1"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "PINEAPPLE: 2 deals" in proc.stdout

@@ -56,7 +56,7 @@ RULES = ("PINEAPPLE", "PROGRESSIVE_PINEAPPLE")
 
 
 def _setup():
-    sys.path.insert(0, str(ROOT))
+    # the installed package (pip install . or -e .)
     from ofc_fast import rules as R
     from ofc_fast._compiled import compiled
     from ofc_fast._native import ffi, lib

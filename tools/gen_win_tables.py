@@ -69,8 +69,8 @@ CHUNK = 5_000
 
 @lru_cache(maxsize=1)
 def _lib():
-    sys.path.insert(0, str(ROOT))
-    import ofc_fast  # noqa: F401  (the package under this checkout, built)
+    # The installed package (pip install . or -e .): its compiled module runs the
+    # arranger; a source tree without the build is not importable.
     from ofc_fast._compiled import compiled
     from ofc_fast._native import OK, ffi, lib
     from ofc_fast.rules import CLASSIC_1_6

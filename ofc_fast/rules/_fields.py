@@ -19,7 +19,7 @@ from typing import Any, Union
 
 from ..errors import RulesError
 
-__all__ = ["RuleData", "ranged", "rule_dataclass"]
+__all__ = ["RuleData", "ranged", "hash_once"]
 
 
 def _cached_hash(self: Any) -> int:
@@ -32,11 +32,14 @@ def _cached_hash(self: Any) -> int:
         return h
 
 
-def rule_dataclass(cls: type) -> Any:
-    """``@dataclass(frozen=True)`` plus a hash computed once per instance."""
-    out = dataclasses.dataclass(frozen=True)(cls)
-    out.__hash__ = _cached_hash  # type: ignore[method-assign]
-    return out
+_T = typing.TypeVar("_T", bound=type)
+
+
+def hash_once(cls: _T) -> _T:
+    """Class decorator, above ``@dataclass(frozen=True)``: the hash of an instance is
+    computed once and kept (rule sets key the compiled-struct cache)."""
+    cls.__hash__ = _cached_hash  # type: ignore[assignment,method-assign]
+    return cls
 
 
 def ranged(default: Any, lo: int, hi: int) -> Any:
@@ -122,8 +125,8 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         try:
             return tp(value)
         except ValueError:
-            allowed = ", ".join(repr(m.value) for m in tp)
-            raise RulesError(f"{key}: {value!r} is not one of {allowed}") from None
+            choices = ", ".join(repr(member.value) for member in tp)
+            raise RulesError(f"{key}: {value!r} is not one of {choices}") from None
     if isinstance(tp, type) and issubclass(tp, RuleData):
         if isinstance(value, tp):
             return value
@@ -159,13 +162,14 @@ class RuleData:
     _key_prefix = ""
 
     def __post_init__(self) -> None:
-        hints = _hints(type(self))
+        hints = _hints(type(self))  # type: ignore[arg-type]
         prefix = self._key_prefix
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             key = f"{prefix}{f.name}"
             value = _convert(getattr(self, f.name), hints[f.name], key)
             if "range" in f.metadata:
-                _check_range(value, *f.metadata["range"], key)
+                lo, hi = f.metadata["range"]
+                _check_range(value, lo, hi, key)
             object.__setattr__(self, f.name, value)
         self._validate()
 

@@ -13,13 +13,13 @@ True
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal, Optional, Union
 
 from ..errors import RulesError
 from ..ranking import HandCategory
-from ._fields import RuleData, ranged, rule_dataclass
+from ._fields import RuleData, hash_once, ranged
 
 __all__ = ["HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
            "SettlementStart", "NaturalsRule", "Natural", "NATURAL_NAMES", "Lowball",
@@ -77,7 +77,7 @@ class NaturalsRule(str, Enum):
     """Malayan / Hawaiian Gardens: the lower-valued pays the difference; equal = 0."""
 
 
-NATURAL_NAMES = (
+NATURAL_NAMES: tuple[str, ...] = (
     "six_pairs", "three_straights", "three_flushes", "five_pairs_trips", "four_trips",
     "twelve_one_colour", "one_colour", "small_2_8", "small_2_9", "small_2_10", "big_8_a",
     "three_quads", "three_straight_flushes", "twelve_pictures", "dragon", "one_suit",
@@ -86,7 +86,8 @@ NATURAL_NAMES = (
 """Every special 13-card hand ofc_fast detects (R-NAT-4, R-NAT-7, R-VAR-NOPIC-1)."""
 
 
-@rule_dataclass
+@hash_once
+@dataclass(frozen=True)
 class Schedule(RuleData):
     """Units per row and hand: the front by the rank of its pair or trips (index 0..12 =
     2..A), the middle and back by :class:`HandCategory` (HIGH_CARD .. ROYAL_FLUSH).
@@ -116,7 +117,8 @@ class Schedule(RuleData):
         return tuple(row)
 
 
-@rule_dataclass
+@hash_once
+@dataclass(frozen=True)
 class Natural(RuleData):
     """A special 13-card hand and what it wins from each opponent (R-NAT-*)."""
 
@@ -129,7 +131,8 @@ class Natural(RuleData):
                              f"known: {', '.join(NATURAL_NAMES)}")
 
 
-@rule_dataclass
+@hash_once
+@dataclass(frozen=True)
 class Lowball(RuleData):
     """2-7 middle row (R-27-*): ranked low, ace high, A-2-3-4-5 no straight."""
 
@@ -149,7 +152,8 @@ class Lowball(RuleData):
             raise RulesError(f"{self._key_prefix}royalties: expected 13 values")
 
 
-@rule_dataclass
+@hash_once
+@dataclass(frozen=True)
 class Fantasyland(RuleData):
     """Fantasyland entry, size and stay (R-FL-*, R-27-6/7).  A fouled board never
     enters or stays (DESIGN.md, every preset).
@@ -197,7 +201,8 @@ class Fantasyland(RuleData):
                 raise RulesError(f"{self._key_prefix}{key}: {v} is outside 13..17")
 
 
-@rule_dataclass
+@hash_once
+@dataclass(frozen=True)
 class Pool(RuleData):
     """Pool settlement (R-VAR-POOL-1): no pairwise comparison; each player antes
     ``ante`` units per row; the best row of each kind takes that row's pot."""
@@ -208,7 +213,8 @@ class Pool(RuleData):
     ("some" play: 3)."""
 
 
-@rule_dataclass
+@hash_once
+@dataclass(frozen=True)
 class RuleSet(RuleData):
     """How a table plays and scores.  Frozen: derive variants with :meth:`replace`.
 

@@ -12,28 +12,7 @@
 #include "ofc_fast.h"
 #include "ofc_naturals.h"
 
-static int failures = 0;
-static int checks = 0;
-
-#define CHECK(cond)                                                               \
-    do {                                                                          \
-        checks++;                                                                 \
-        if (!(cond)) {                                                            \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                         \
-    } while (0)
-
-#define CHECK_EQ(a, b)                                                            \
-    do {                                                                          \
-        long long va_ = (long long)(a), vb_ = (long long)(b);                     \
-        checks++;                                                                 \
-        if (va_ != vb_) {                                                         \
-            failures++;                                                           \
-            fprintf(stderr, "%s:%d: %s == %lld, expected %s == %lld\n", __FILE__,  \
-                    __LINE__, #a, va_, #b, vb_);                                  \
-        }                                                                         \
-    } while (0)
+#include "check.h"
 
 #define B(n) OFC_NAT_BIT(OFC_NAT_##n)
 
