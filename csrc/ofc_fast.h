@@ -192,14 +192,15 @@ typedef struct ofc_rules {
     uint8_t majority_rule;   /* ofc_majority_rule */
     uint8_t order_rule;      /* ofc_order_rule */
     uint8_t middle_lowball;  /* 1 = 2-7 middle (R-27-*): compared by ofc_low27(), no
-                              * order with the other rows, fouls per the two fields
-                              * below */
+                              * order with the other rows; the board fouls when the
+                              * back is below the front or the middle's ofc_low27()
+                              * value is below lowball_limit */
     uint8_t foul_pays_sweep; /* 1: beating a fouled board counts as a sweep (R-FOUL-3b);
                               * 0: the rows only */
     uint16_t lowball_limit;  /* 2-7: the middle fouls when its ofc_low27() value is
                               * below this (R-27-4: ten-high limit) */
-    uint8_t lowball_back_strict; /* 2-7: the back must be strictly above the front */
     uint8_t reserved;        /* 0 */
+    uint8_t reserved2;       /* 0 */
 } ofc_rules;
 
 /*! ofc_rules_init_ofc():

@@ -85,7 +85,7 @@ static inline uint32_t ofc_row_key(const ofc_rules *r, int row, uint16_t s)
 static inline uint8_t ofc_foul_k(const ofc_rules *r, const uint16_t s[3])
 {
     if (r->middle_lowball) {
-        uint32_t back_low = r->lowball_back_strict ? s[2] <= s[0] : s[2] < s[0];
+        uint32_t back_low = s[2] < s[0]; /* a front never equals a back */
         return (uint8_t)(back_low || ofc_tab_low27[s[1]] < r->lowball_limit);
     }
     switch (r->order_rule) {

@@ -95,7 +95,7 @@ int32_t ofc_rules_check(const ofc_rules *rules)
     int row;
     if (!rules || rules->majority_rule > OFC_MAJORITY_MORE_ROWS ||
         rules->order_rule > OFC_ORDER_MIXED || rules->middle_lowball > 1 ||
-        rules->lowball_back_strict > 1 || rules->lowball_limit > 7462 ||
+        rules->lowball_limit > 7462 ||
         rules->foul_pays_sweep > 1 || rules->sweep_multiplier < 1 ||
         rules->sweep_all_multiplier < 1) {
         return OFC_E_RULES;

@@ -88,7 +88,7 @@ static uint32_t strength_cards(uint16_t s) { return ofc_tab_strength_info[s] >> 
 static int rules_ok(const ofc_rules *r)
 {
     return r != NULL && r->order_rule <= OFC_ORDER_MIXED && r->middle_lowball <= 1 &&
-           r->lowball_back_strict <= 1 && r->lowball_limit <= 7462 &&
+           r->lowball_limit <= 7462 &&
            r->sweep_multiplier >= 1 && r->sweep_all_multiplier >= 1 &&
            r->majority_rule <= OFC_MAJORITY_MORE_ROWS;
 }
@@ -556,7 +556,7 @@ static uint16_t cap_fm(const sv_ctx *c, uint16_t sm)
 static uint16_t cap_fb(const sv_ctx *c, uint16_t sb)
 {
     if (c->lowball) {
-        return c->r->lowball_back_strict ? (uint16_t)(sb - 1) : sb;
+        return sb; /* the front stays below the back; they are never equal */
     }
     return cap_fm(c, cap_mb(c, sb));
 }

@@ -70,7 +70,6 @@ def compiled(rules: RuleSet):  # -> cdata 'ofc_rules *'
         royalty[1] = _lowball_royalties(rules.lowball)
         c.middle_lowball = 1
         c.lowball_limit = lowball_limit(rules.lowball)
-        c.lowball_back_strict = int(rules.lowball.back_strict)
     ffi.buffer(c.royalty)[:] = royalty.tobytes()
     ffi.buffer(c.win_value)[:] = (schedule_tables(rules.win_bonus) + 1).tobytes()
     c.sweep_bonus = rules.sweep_bonus

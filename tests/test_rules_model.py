@@ -110,7 +110,7 @@ def rule_dicts(draw):  # noqa: ANN201
     if d["game"] != "classic" and draw(st.booleans()):
         d["lowball"] = {"limit": draw(st.integers(5, 12)),
                         "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
-                        "nuts": draw(ints), "back_strict": draw(st.booleans())}
+                        "nuts": draw(ints)}
     if draw(st.booleans()):
         fl: dict = {
             "entry": [[draw(thresholds), draw(st.integers(13, 17))]
@@ -202,7 +202,7 @@ BAD = [
     (["fantasyland", "entry", 0, 1], "14", r"^fantasyland\.entry\[0\]\[1\]: expected an int"),
     (["fantasyland", "entry", 0], ["KK"], r"^fantasyland\.entry\[0\]: expected 2 values"),
     (["fantasyland", "stay_back"], "QUADZ", r"^fantasyland\.stay_back"),
-    (["lowball", "back_strict"], "yes", r"^lowball\.back_strict: expected true or false"),
+    (["lowball", "nuts"], "yes", r"^lowball\.nuts: expected an int"),
     (["game"], "OFC", r"^game: 'OFC' is not one of"),
     (["order"], "weak", r"^order: 'weak' is not one of"),
     (["stakes"], "cap", r"^stakes: 'cap' is not one of"),

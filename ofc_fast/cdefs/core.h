@@ -33,8 +33,8 @@ typedef struct ofc_rules {
     uint8_t middle_lowball;
     uint8_t foul_pays_sweep;
     uint16_t lowball_limit;
-    uint8_t lowball_back_strict;
     uint8_t reserved;
+    uint8_t reserved2;
 } ofc_rules;
 
 int32_t ofc_rules_init_ofc(ofc_rules *rules);

@@ -134,7 +134,9 @@ class Natural(RuleData):
 @hash_once
 @dataclass(frozen=True)
 class Lowball(RuleData):
-    """2-7 middle row (R-27-*): ranked low, ace high, A-2-3-4-5 no straight."""
+    """2-7 middle row (R-27-*): ranked low, ace high, A-2-3-4-5 no straight.  The back
+    must beat the front (R-27-4); whether "beat" is strict (Q-11) never matters on the
+    one strength scale, where a 3-card front never equals a 5-card back."""
 
     limit: int = ranged(8, 5, 12)
     """Highest card rank a middle may hold (8 = ten-high, R-27-4); a pair, straight
@@ -144,8 +146,6 @@ class Lowball(RuleData):
     nine-high 1; ten-high 0; R-27-5)."""
     nuts: int = ranged(8, *_UNITS)
     """Royalty of 7-5-4-3-2 (not all one suit), in place of the seven-high value."""
-    back_strict: bool = True
-    """The back must be strictly stronger than the front (R-27-4, Q-11)."""
 
     def _validate(self) -> None:
         if len(self.royalties) != 13:

@@ -267,7 +267,6 @@ static void setup(void)
     /* 2-7: lowball middle, ten-high limit, middle royalties by low value. */
     rules_27 = rules_ofc;
     rules_27.middle_lowball = 1;
-    rules_27.lowball_back_strict = 1;
     rules_27.lowball_limit = (uint16_t)ofc_low27(ofc_rank5_unchecked(card("Tc"), card("9d"),
                                                                      card("8h"), card("7s"),
                                                                      card("5c")));
