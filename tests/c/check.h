@@ -4,7 +4,9 @@
 #ifndef OFC_TEST_CHECK_H
 #define OFC_TEST_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 static int failures = 0;
 static int checks = 0;
@@ -28,5 +30,28 @@ static int checks = 0;
                     __LINE__, #a, va_, #b, vb_);                                  \
         }                                                                         \
     } while (0)
+
+/* Card id from text like "As", "Td". */
+static uint8_t test_card(const char *t)
+{
+    static const char ranks[] = "23456789TJQKA", suits[] = "cdhs";
+    int r = (int)(strchr(ranks, t[0]) - ranks), s = (int)(strchr(suits, t[1]) - suits);
+    return (uint8_t)(4 * r + s);
+}
+
+/* Parses "Qh Qd 2c / 9s ..." into ids (spaces and '/' separate); returns the count. */
+static size_t test_cards(const char *text, uint8_t *out)
+{
+    size_t n = 0;
+    while (*text) {
+        if (*text == ' ' || *text == '/') {
+            text++;
+            continue;
+        }
+        out[n++] = test_card(text);
+        text += 2;
+    }
+    return n;
+}
 
 #endif /* OFC_TEST_CHECK_H */

@@ -16,29 +16,6 @@
 
 #define B(n) OFC_NAT_BIT(OFC_NAT_##n)
 
-/* Card id from text like "As", "Td". */
-static uint8_t card(const char *t)
-{
-    static const char ranks[] = "23456789TJQKA", suits[] = "cdhs";
-    int r = (int)(strchr(ranks, t[0]) - ranks), s = (int)(strchr(suits, t[1]) - suits);
-    return (uint8_t)(4 * r + s);
-}
-
-/* Parses "As Ks / Qs" into ids (spaces and '/' separate); returns the count. */
-static size_t cards(const char *text, uint8_t *out)
-{
-    size_t n = 0;
-    while (*text) {
-        if (*text == ' ' || *text == '/') {
-            text++;
-            continue;
-        }
-        out[n++] = card(text);
-        text += 2;
-    }
-    return n;
-}
-
 /* Text of 13 cards as a board "f f f / m m m m m / b b b b b". */
 static void board_text(const uint8_t b[13], char *out)
 {
@@ -60,7 +37,7 @@ static ofc_naturals_result detect(const char *text)
 {
     uint8_t c[13];
     ofc_naturals_result r;
-    CHECK_EQ(cards(text, c), 13);
+    CHECK_EQ(test_cards(text, c), 13);
     CHECK_EQ(ofc_naturals(c, &r), OFC_OK);
     return r;
 }

@@ -12,40 +12,17 @@
 
 #include "check.h"
 
-/* Card id from text like "As", "Td". */
-static uint8_t card(const char *t)
-{
-    static const char ranks[] = "23456789TJQKA", suits[] = "cdhs";
-    int r = (int)(strchr(ranks, t[0]) - ranks), s = (int)(strchr(suits, t[1]) - suits);
-    return (uint8_t)(4 * r + s);
-}
-
-/* Parses "As Ks Qs" into ids; returns the count. */
-static size_t cards(const char *text, uint8_t *out)
-{
-    size_t n = 0;
-    while (*text) {
-        if (*text == ' ' || *text == '/') {
-            text++;
-            continue;
-        }
-        out[n++] = card(text);
-        text += 2;
-    }
-    return n;
-}
-
 static uint16_t r5(const char *t)
 {
     uint8_t c[5];
-    CHECK_EQ(cards(t, c), 5);
+    CHECK_EQ(test_cards(t, c), 5);
     return ofc_rank5_unchecked(c[0], c[1], c[2], c[3], c[4]);
 }
 
 static uint16_t r3(const char *t)
 {
     uint8_t c[3];
-    CHECK_EQ(cards(t, c), 3);
+    CHECK_EQ(test_cards(t, c), 3);
     return ofc_rank3_unchecked(c[0], c[1], c[2]);
 }
 
@@ -178,7 +155,7 @@ static void test_validation(void)
 static int32_t eval_text(const ofc_rules *r, const char *text, ofc_board_eval *out)
 {
     uint8_t c[13];
-    CHECK_EQ(cards(text, c), 13);
+    CHECK_EQ(test_cards(text, c), 13);
     return ofc_eval_board(r, c, out);
 }
 
@@ -211,7 +188,7 @@ static void test_boards(const ofc_rules *ofc)
     st[0] = e.strength[1]; /* a 5-card strength in front */
     CHECK_EQ(ofc_is_foul(ofc, st), OFC_E_STRENGTH);
     /* Bad boards. */
-    cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", c);
+    test_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", c);
     c[12] = c[0];
     CHECK_EQ(ofc_eval_board(ofc, c, &e), OFC_E_DUPLICATE);
     c[12] = 52;
@@ -239,8 +216,8 @@ static int32_t score_text(const ofc_rules *r, const char *a, const char *b,
                           ofc_pair_score *out)
 {
     uint8_t ca[13], cb[13];
-    CHECK_EQ(cards(a, ca), 13);
-    CHECK_EQ(cards(b, cb), 13);
+    CHECK_EQ(test_cards(a, ca), 13);
+    CHECK_EQ(test_cards(b, cb), 13);
     return ofc_score_boards(r, ca, cb, out);
 }
 
@@ -275,10 +252,10 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(score_text(&c24, royal, plain, &s), OFC_OK);
     CHECK_EQ(s.net, 1 + 2 + 5 + 1); /* rows at win-only values + majority */
     /* Batch and its errors. */
-    cards(royal, a);
-    cards(plain, b);
-    cards(plain, a + 13);
-    cards(royal, b + 13);
+    test_cards(royal, a);
+    test_cards(plain, b);
+    test_cards(plain, a + 13);
+    test_cards(royal, b + 13);
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_OK);
     CHECK_EQ(net[0], 50);
     CHECK_EQ(net[1], -50);
@@ -291,8 +268,8 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(badi, 1);
     a[13] = 255;
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_CARD);
-    cards(plain, a + 13);
-    cards(royal, b + 13);
+    test_cards(plain, a + 13);
+    test_cards(royal, b + 13);
     b[0] = b[1]; /* a repeat inside board b of pair 0 */
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_DUPLICATE);
     CHECK_EQ(badi, 0);
@@ -334,8 +311,8 @@ static void test_eval_batch(const ofc_rules *ofc)
     int32_t strength[6], royalty[6];
     uint8_t foul[2];
     size_t badi = 0;
-    cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", boards);
-    cards("Qh Qd 5c / Qs Qc 4d 3h 2s / Ah Ad Ac Kd Ks", boards + 13);
+    test_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", boards);
+    test_cards("Qh Qd 5c / Qs Qc 4d 3h 2s / Ah Ad Ac Kd Ks", boards + 13);
     CHECK_EQ(ofc_eval_boards(ofc, boards, 2, strength, royalty, foul, &badi), OFC_OK);
     CHECK_EQ(foul[0], 0);
     CHECK_EQ(foul[1], 1);

@@ -52,27 +52,6 @@ static void deal(uint8_t *out, int n)
     }
 }
 
-static uint8_t card(const char *t)
-{
-    static const char ranks[] = "23456789TJQKA", suits[] = "cdhs";
-    int r = (int)(strchr(ranks, t[0]) - ranks), s = (int)(strchr(suits, t[1]) - suits);
-    return (uint8_t)(4 * r + s);
-}
-
-static size_t parse(const char *text, uint8_t *out)
-{
-    size_t n = 0;
-    while (*text) {
-        if (*text == ' ' || *text == '/') {
-            text++;
-            continue;
-        }
-        out[n++] = card(text);
-        text += 2;
-    }
-    return n;
-}
-
 /* ------------------------------------------------------------ brute force */
 
 typedef struct brute {
@@ -267,9 +246,9 @@ static void setup(void)
     /* 2-7: lowball middle, ten-high limit, middle royalties by low value. */
     rules_27 = rules_ofc;
     rules_27.middle_lowball = 1;
-    rules_27.lowball_limit = (uint16_t)ofc_low27(ofc_rank5_unchecked(card("Tc"), card("9d"),
-                                                                     card("8h"), card("7s"),
-                                                                     card("5c")));
+    rules_27.lowball_limit = (uint16_t)ofc_low27(ofc_rank5_unchecked(test_card("Tc"), test_card("9d"),
+                                                                     test_card("8h"), test_card("7s"),
+                                                                     test_card("5c")));
     for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
         int32_t low = ofc_low27((uint16_t)s);
         rules_27.royalty[1][s] = (int16_t)(low == 7462 ? 8 : (low > 7400 ? 4 : 0));
@@ -281,9 +260,9 @@ static void setup(void)
     fl_prog.stay_middle = 0;
     fl_prog.stay_cards = OFC_FL_STAY_ENTRY;
     fl_prog.n_entry = 4;
-    fl_prog.entry_front[1] = ofc_rank3_unchecked(card("Kc"), card("Kd"), card("2h"));
-    fl_prog.entry_front[2] = ofc_rank3_unchecked(card("Ac"), card("Ad"), card("2h"));
-    fl_prog.entry_front[3] = ofc_rank3_unchecked(card("2c"), card("2d"), card("2h"));
+    fl_prog.entry_front[1] = ofc_rank3_unchecked(test_card("Kc"), test_card("Kd"), test_card("2h"));
+    fl_prog.entry_front[2] = ofc_rank3_unchecked(test_card("Ac"), test_card("Ad"), test_card("2h"));
+    fl_prog.entry_front[3] = ofc_rank3_unchecked(test_card("2c"), test_card("2d"), test_card("2h"));
     fl_prog.entry_cards[1] = 15;
     fl_prog.entry_cards[2] = 16;
     fl_prog.entry_cards[3] = 17;
@@ -334,15 +313,15 @@ static void test_errors(void)
 static void test_next_cards(void)
 {
     uint8_t b[13];
-    parse("Qh Qd 2c / 9s 9h 9d 5c 5d / Ad Ac Ah 8s 8h", b);
+    test_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / Ad Ac Ah 8s 8h", b);
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl14, b, 0), 14);
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl14, b, 14), 14); /* full house middle */
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl_prog, b, 14), 0);
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl14, b, 12), OFC_E_COUNT);
-    parse("Kh Kd Kc / 9s 9h 9d 5c 5d / Ad Ac Ah 8s 8h", b);
+    test_cards("Kh Kd Kc / 9s 9h 9d 5c 5d / Ad Ac Ah 8s 8h", b);
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl_prog, b, 0), 17);
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl_prog, b, 15), 17); /* stays: entry table */
-    parse("Kh Kd Kc / Qs Qh 9d 5c 5d / Ad Ac Ah 8s 8h", b); /* fouled */
+    test_cards("Kh Kd Kc / Qs Qh 9d 5c 5d / Ad Ac Ah 8s 8h", b); /* fouled */
     CHECK_EQ(ofc_fl_next_cards(&rules_ofc, &fl_prog, b, 15), 0);
 }
 
@@ -354,15 +333,15 @@ static void test_hard_cases(void)
     double sv[5] = {0, 10, 0, 0, 0};
     size_t n;
     /* The royalty-maximising rows foul: AA front (9) wants a middle above it. */
-    n = parse("Ah Ad 2c 3d 4h 6s 8c 9d Jh Qs 5c 7d Kh Tc", c);
+    n = test_cards("Ah Ad 2c 3d 4h 6s 8c 9d Jh Qs 5c 7d Kh Tc", c);
     check_fl_hand(&rules_ofc, &fl14, &ev_ofc, c, (int)n, sv);
     /* Staying (trips front) costs royalties: quads could go to the back instead. */
-    n = parse("Kh Kd Kc Ks 2c 2d 3h 4h 5h 6h 8h 9c Jd Qs", c);
+    n = test_cards("Kh Kd Kc Ks 2c 2d 3h 4h 5h 6h 8h 9c Jd Qs", c);
     check_fl_hand(&rules_ofc, &fl14, &ev_ofc, c, (int)n, sv);
     CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, &ev_ofc, c, n, sv, 0, &sol), OFC_OK);
     CHECK(sol.best.stays);
     /* 2-7 with no legal middle: every setting fouls. */
-    n = parse("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s", c);
+    n = test_cards("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s", c);
     CHECK_EQ(ofc_solve_fantasyland(&rules_27, &fl_27, &ev_27, c, n, sv, OFC_SOLVE_ALTERNATIVES,
                                    &sol), OFC_OK);
     CHECK_EQ(sol.best.foul, 1);
