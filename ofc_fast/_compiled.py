@@ -8,13 +8,13 @@ import numpy as np
 
 from ._native import OK, ffi, lib
 from .errors import RulesError
-from .ranking import STRENGTH_MAX, HandCategory
+from .ranking import STRENGTH_INFO, STRENGTH_MAX, HandCategory
 from .rules.model import Lowball, MajorityRule, OrderRule, RuleSet, Schedule
 
 __all__ = ["compiled", "schedule_tables", "lowball_limit", "LOW27"]
 
 _SIZE = STRENGTH_MAX + 1
-_INFO = np.array([lib.ofc_strength_info(s) for s in range(_SIZE)], dtype=np.uint32)
+_INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
 _NCARDS = _INFO >> 24
 _CATEGORY = ((_INFO >> 20) & 0xF).astype(np.intp)
 _LEAD = np.minimum((_INFO >> 16) & 0xF, 12).astype(np.intp)

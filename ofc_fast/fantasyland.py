@@ -28,8 +28,8 @@ _NUTS_27 = 7462  # low27() of 7-5-4-3-2 not all one suit
 
 
 def _entry_cards(fl: Fantasyland, strengths: tuple[int, int, int], lowball: bool) -> int:
-    met = [(front_threshold(text), cards) for text, cards in fl.entry
-           if strengths[0] >= front_threshold(text)]
+    thresholds = [(front_threshold(text), cards) for text, cards in fl.entry]
+    met = [t for t in thresholds if strengths[0] >= t[0]]
     front = max(met)[1] if met else 0  # the best threshold met gives the cards
     if lowball and fl.lowball_entry and low27(strengths[1]) == _NUTS_27:
         return fl.lowball_both if front and fl.lowball_both else max(front, fl.lowball_entry)

@@ -42,7 +42,10 @@ class HandCategory(IntEnum):
 
 
 # Per-strength metadata, read once from the C tables.
-_INFO = [lib.ofc_strength_info(s) for s in range(STRENGTH_MAX + 1)]
+STRENGTH_INFO: tuple[int, ...] = tuple(lib.ofc_strength_info(s)
+                                       for s in range(STRENGTH_MAX + 1))
+"""Per strength: the packed description of ``ofc_strength_info()`` (0 for 0)."""
+_INFO = STRENGTH_INFO
 _CATEGORY = [HandCategory((i >> 20) & 0xF) if i else None for i in _INFO]
 _NCARDS = [i >> 24 for i in _INFO]
 _RANKS_OF = [tuple(r for r in ((i >> sh) & 0xF for sh in (16, 12, 8, 4, 0)) if r != 0xF)

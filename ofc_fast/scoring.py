@@ -108,10 +108,3 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RuleSet = OFC) -> PairScore:
     return score_evaluated(evaluate_for_scoring(ba, rules), evaluate_for_scoring(bb, rules),
                            rules)
 
-
-def __getattr__(name: str):  # noqa: ANN202 - settle() lives in ofc_fast.settlement
-    if name in ("settle", "Settlement", "SettlementItem", "settlement_order"):
-        from . import settlement
-
-        return getattr(settlement, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
