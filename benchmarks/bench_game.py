@@ -29,7 +29,7 @@ import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game
-from ofc_fast.match import Match
+from ofc_fast.game import Match
 
 TARGET = 20_000
 

@@ -18,11 +18,11 @@ from .cards import (card_str, cards_str, from_treys, parse_card, parse_cards,
                     to_treys)
 from .fantasyland import fantasyland_cards
 from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
-from .game import ACTION_SPACE, Game, GameError, GameResult, Move, MoveError
-from .match import Match, SeatStats
+from .game import (ACTION_SPACE, Game, GameResult, Match, Move, Observation, SeatStats,
+                   deal_seed)
 from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
-from .errors import (ArrayError, BoardError, CardError, OfcError, RulesError,
-                     StrengthError)
+from .errors import (ArrayError, BoardError, CardError, GameError, HistoryError,
+                     MoveError, OfcError, RulesError, StrengthError)
 from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks,
                       kev_rank, low27, rank, rank3, rank5, strength_cards,
                       strength_from_kev)
@@ -46,6 +46,7 @@ __all__ = [
     "Row", "Board", "BoardEval", "PairScore", "score_pair", "Settlement",
     "SettlementItem", "settle", "settlement_order", "apply_stakes", "fantasyland_cards",
     "NaturalHand", "detect_naturals", "natural_payment", "naturals",
-    "Game", "Move", "GameResult", "GameError", "MoveError", "ACTION_SPACE", "Match",
+    "Game", "Move", "GameResult", "GameError", "MoveError", "HistoryError", "Observation",
+    "ACTION_SPACE", "Match", "deal_seed",
     "SeatStats", "Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
 ]

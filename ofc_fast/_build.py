@@ -21,10 +21,12 @@ SOURCES = sorted(os.path.basename(p) for p in glob.glob(os.path.join(CSRC, "ofc_
 
 
 def _cdef() -> str:
-    """Declarations for cffi: every ``cdefs/*.h`` (core first), each a plain subset of
+    """Declarations for cffi: every ``cdefs/*.h`` (those others build on first), each a plain subset of
     the public C headers that cffi's parser accepts."""
+    first = ("core.h", "naturals.h", "solver.h", "settle.h")  # what the others use
     files = sorted(glob.glob(os.path.join(HERE, "cdefs", "*.h")),
-                   key=lambda p: (os.path.basename(p) != "core.h", p))
+                   key=lambda p: (first.index(os.path.basename(p))
+                                  if os.path.basename(p) in first else len(first), p))
     return "\n".join(open(p, encoding="utf-8").read() for p in files)
 
 

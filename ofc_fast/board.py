@@ -87,6 +87,15 @@ class Board:
         self._cards = flat
 
     @classmethod
+    def _trusted(cls, rows: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+                 ) -> Board:
+        """A board of rows the caller already validated (the game engine's)."""
+        b = object.__new__(cls)
+        b._rows = rows
+        b._cards = rows[0] + rows[1] + rows[2]
+        return b
+
+    @classmethod
     def parse(cls, text: str) -> Board:
         """A board from text ``"front / middle / back"`` (``|`` also separates rows;
         a row may be empty during play).

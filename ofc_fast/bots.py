@@ -52,7 +52,22 @@ from ._compiled import LOW27, compiled
 from ._native import ffi, lib
 from .batch import eval_boards, rank5_batch
 from .board import Row
-from .game import (GameError, Move, _patterns, _pattern_move, random_move)
+from .errors import GameError
+from .game import Move, actions_for, random_move
+from .game.moves import action_destinations
+
+
+def _patterns(n: int, k: int, ff: int, fm: int, fb: int) -> list[tuple]:
+    out = []
+    for a in actions_for(n, [[0] * (3 - ff), [0] * (5 - fm), [0] * (5 - fb)], k):
+        d = action_destinations(n, k, a)
+        kept = tuple(i for i in range(n) if d[i] != 3)
+        out.append((a, kept, tuple(d[i] for i in kept), tuple(i for i in range(n) if d[i] == 3)))
+    return out
+
+
+def _pattern_move(dealt, p) -> Move:
+    return Move._of(tuple(dealt), action_destinations(len(dealt), len(p[3]), p[0]))
 from .ranking import STRENGTH_MAX
 from .rules import RuleSet
 from .rules import get as get_rules

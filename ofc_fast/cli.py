@@ -243,7 +243,7 @@ def _print_deal(index: int, game: Any, result: Any, names: Sequence[str]) -> Non
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import make_bots
     from .game import GameError
-    from .match import Match
+    from .game import Match
 
     preset = rules_mod.get(args.rules)
     players = args.players if args.players is not None else min(3, preset.max_players)

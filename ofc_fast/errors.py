@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
-           "RulesError"]
+           "RulesError", "GameError", "MoveError", "HistoryError"]
 
 
 class OfcError(ValueError):
@@ -36,3 +36,33 @@ class StrengthError(OfcError):
 
 class RulesError(OfcError):
     """A rule set that cannot be built: unknown key, wrong type, impossible value."""
+
+
+class GameError(OfcError):
+    """A game that cannot be built (bad seat count, button, Fantasyland counts, too
+    many cards for one deck) or a question the state cannot answer (the result of an
+    unfinished deal)."""
+
+
+class MoveError(GameError):
+    """An illegal move; the game is left as it was.  ``reason`` names the problem for
+    programs: ``"game_over"``, ``"not_your_turn"``, ``"not_dealt"``, ``"duplicate"``,
+    ``"discard_count"``, ``"missing"``, ``"row_full"``, ``"declare"``,
+    ``"surrender"``, ``"bad_move"``, ``"bad_action"``.
+
+    >>> MoveError("seat 1 cannot act", "not_your_turn").reason
+    'not_your_turn'
+    """
+
+    def __init__(self, message: str, reason: str = "bad_move") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class HistoryError(GameError):
+    """A history that does not replay to what it records: ``field`` names the first
+    mismatch (``"deck"``, ``"button"``, ``"result.net"``, ``"moves[3]"`` ...)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field

@@ -10,7 +10,7 @@ import pytest
 from ofc_fast import Board, parse_cards, rules
 from ofc_fast.bots import BOTS, HeuristicBot, RandomBot, make_bot, make_bots
 from ofc_fast.game import Game, GameError, Move, moves_for, play_out
-from ofc_fast.match import Match
+from ofc_fast.game import Match
 from ofc_fast.rules.model import Game as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]

@@ -11,7 +11,7 @@ import pytest
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game, GameError, play_out
-from ofc_fast.match import Match, SeatStats, max_fantasyland_cards
+from ofc_fast.game import Match, SeatStats, max_fantasyland_cards
 from ofc_fast.rules.model import Game as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]

@@ -2,7 +2,7 @@
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.bots import RandomBot
->>> from ofc_fast.match import Match
+>>> from ofc_fast.game import Match
 >>> m = Match(rules.PINEAPPLE, players=3, seed=1)
 >>> stats = m.play([RandomBot(seed=s) for s in range(3)], hands=20)
 >>> m.hands_played, sum(m.totals)
@@ -27,12 +27,14 @@ from __future__ import annotations
 import math
 import secrets
 from dataclasses import dataclass, field
-from random import Random
 from typing import Any, Callable, Optional, Sequence, Union
 
-from .game import Game, GameError, GameResult, _resolve_rules, cards_per_seat
-from .rules import RuleSet
-from .rules.model import Game as GameKind
+from ..errors import GameError
+from ..rules import RuleSet
+from ..rules.model import Game as GameKind
+from ._engine import check_seed, deal_seed, resolve_rules
+from .result import GameResult
+from .state import Game, cards_per_seat, play_out
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
@@ -132,7 +134,7 @@ class Match:
                  seed: Optional[int] = None,
                  stacks: Union[None, int, Sequence[int]] = None, *, button: int = 0,
                  keep_nets: bool = False) -> None:
-        self.rules = _resolve_rules(rules)
+        self.rules = resolve_rules(rules)
         if isinstance(players, bool) or not isinstance(players, int) \
                 or not 2 <= players <= self.rules.max_players:
             raise GameError(f"{self.rules.name} seats 2 to {self.rules.max_players} "
@@ -144,12 +146,7 @@ class Match:
                             f"(every seat in Fantasyland); one deck has 52")
         if not isinstance(button, int) or not 0 <= button < players:
             raise GameError(f"button {button!r} is not a seat of {players} players")
-        if seed is None:
-            seed = secrets.randbits(63)
-        elif isinstance(seed, bool) or not isinstance(seed, int):
-            raise GameError(f"seed must be an int, got {seed!r}")
-        self.seed: int = seed
-        self._rng = Random(seed)
+        self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
         if stacks is not None:
             st = [stacks] * players if isinstance(stacks, int) else list(stacks)
             if len(st) != players or any(isinstance(x, bool) or not isinstance(x, int)
@@ -180,7 +177,7 @@ class Match:
             return self._pending
         if self.is_over:
             raise GameError("the match is over: fewer than two seats have chips")
-        g = Game(self.rules, self.players, seed=self._rng.getrandbits(63),
+        g = Game(self.rules, self.players, seed=deal_seed(self.seed, self.hands_played),
                  button=self.button, fantasyland=self.fantasyland,
                  stacks=self.stacks)
         self._pending = g
@@ -213,8 +210,6 @@ class Match:
     def play_hand(self, bots: Sequence[Any]) -> GameResult:
         """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
         Move``) and book it."""
-        from .game import play_out
-
         g = self.next_game()
         play_out(g, bots)
         return self.record(g)
@@ -227,8 +222,6 @@ class Match:
         if len(bots) != self.players:
             raise GameError(f"{self.players} seats need {self.players} bots, "
                             f"got {len(bots)}")
-        from .game import play_out
-
         for _ in range(hands):
             if self.is_over:
                 break

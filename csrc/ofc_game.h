@@ -1,0 +1,357 @@
+/*
+ * ofc_game.h -- game flow for one deal of Chinese Poker, OFC, Pineapple (and its
+ * Progressive, Ultimate and 2-7 variants) and Fantasyland, in C.
+ *
+ * The state of a deal is one plain struct, ofc_game: fixed size, no pointers, so a
+ * search copies it with memcpy (or `=`) in nanoseconds.  The rules live apart in an
+ * ofc_game_rules (large, read-only, shared by every game and thread); every function
+ * takes both.  No allocation, no global mutable state, no I/O: two threads may play
+ * two games at once, and share one ofc_game_rules.
+ *
+ * A deal
+ * ------
+ *   ofc_game_init()             deck from a seed (ofc_deck_from_seed) or given, seats,
+ *                               button, Fantasyland cards per seat
+ *   ofc_game_decision()         whose turn, which cards, how many to discard
+ *   ofc_game_legal_actions()    the legal action ids of a normal decision
+ *   ofc_game_apply_action()     play an action id            } validated: on any error
+ *   ofc_game_apply_placement()  play an explicit placement   } the state is left
+ *   ofc_game_declare() / ofc_game_surrender()   classic only } byte-identical
+ *   ofc_game_observe()          one seat's view (never another seat's dealt cards or
+ *                               discards, never a face-down card before the showdown,
+ *                               never the deck)
+ *   ofc_game_result()           nets (ofc_settle), fouls, royalties, Fantasyland next
+ *   ofc_game_playout()          uniformly random legal play to the end
+ *
+ * Schedule of a deal (R-FLOW-*): the acting order starts left of the button and ends
+ * with it.  Classic: each seat sets 13 cards face down.  OFC and Pineapple: first the
+ * seats in Fantasyland receive all their cards (13..17) and set them face down; then
+ * every other seat takes a 5-card opening, then the rounds (OFC: 8 rounds of 1 card;
+ * Pineapple: 4 rounds of 3 cards, place 2 and discard 1), each round in acting
+ * order.  Under OFC rules with face_down_final = N the last N single cards are placed
+ * face down.  Cards come off the deck in decision order from deck[0].
+ *
+ * Action ids (the fixed action space of normal decisions, OFC_ACTION_SPACE = 243):
+ * a decision of n <= 5 dealt cards (deal order d_0 .. d_{n-1}) with k discards and
+ * kept = n - k: the discarded index set is the ci-th k-subset of 0..n-1 in
+ * lexicographic order (ci = 0 when k = 0), and the kept cards, by increasing index,
+ * go to rows r_0, r_1, ... (0 front, 1 middle, 2 back):
+ *     action = ci * 3^kept + r_0 + 3 r_1 + 9 r_2 + ...
+ * Fantasyland sets and classic hands (13..17 cards) have no action id: play them with
+ * ofc_game_apply_placement().
+ *
+ * Deals (a documented counter-based generator, the same on every platform):
+ *     ofc_random64(key, i) = mix(key + (i + 1) * 0x9E3779B97F4A7C15)   (mod 2^64)
+ *     mix(z): z = (z ^ z>>30) * 0xBF58476D1CE4E5B9; z = (z ^ z>>27) * 0x94D049BB133111EB;
+ *             return z ^ z>>31
+ * i.e. output i of SplitMix64 seeded with key.  ofc_deck_from_seed() shuffles
+ * 0..51 by Fisher-Yates from the top (i = 51 .. 1, swap deck[i] with deck[j], j
+ * uniform in 0..i by Lemire's multiply-shift on the high 32 bits of successive
+ * outputs, with rejection, so exactly uniform).  Deal i of a run with seed S uses
+ * the game seed ofc_deal_seed(S, i) = ofc_random64(S ^ 0x6F66632D66617374, i).
+ *
+ * Example: one random Pineapple deal
+ * ----------------------------------
+ *     static ofc_game_rules r;                 // about 100 KB: not on a small stack
+ *     ofc_game g; ofc_rng rng = {7, 0}; ofc_game_result res;
+ *     ofc_game_rules_init_pineapple(&r);
+ *     ofc_game_init(&r, &g, 3, 0, NULL, 42, NULL);
+ *     ofc_game_playout(&r, &g, &rng, NULL);
+ *     ofc_game_result_get(&r, &g, 0, &res);    // res.net[0..2]
+ */
+#ifndef OFC_GAME_H
+#define OFC_GAME_H
+
+#include "ofc_fast.h"
+#include "ofc_settle.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --------------------------------------------------------------- constants */
+
+#define OFC_GAME_MAX_SEATS 4
+#define OFC_GAME_MAX_DEALT 17  /* most cards in one decision (a 17-card Fantasyland) */
+#define OFC_GAME_MAX_STEPS 40  /* most decisions in a deal (4 seats x 9 for OFC) */
+#define OFC_ACTION_SPACE 243   /* action ids of normal decisions: 0..242 */
+#define OFC_NO_SEAT 0xFF       /* ofc_decision.seat when the deal is over */
+#define OFC_DISCARD 3          /* placement destination: discard the card */
+
+/* Status codes of the game engine (beyond ofc_fast.h and the companion headers; it
+ * also returns OFC_E_SEAT, OFC_E_NATURAL and OFC_E_SURRENDER of ofc_settle.h). */
+#define OFC_E_GAME_OVER (-30)    /* no decision is pending: the deal is over */
+#define OFC_E_NOT_DEALT (-31)    /* a card of the move was not dealt to the seat */
+#define OFC_E_ROW_FULL (-32)     /* the move puts more cards in a row than it has room */
+#define OFC_E_DISCARDS (-33)     /* the move discards the wrong number of cards */
+#define OFC_E_ACTION (-34)       /* an action id that is not legal here */
+#define OFC_E_FULL_SET (-35)     /* a full set (13..17 cards) has no action ids */
+#define OFC_E_NOT_CLASSIC (-36)  /* declare / surrender outside a classic set */
+#define OFC_E_SEATS (-39)        /* players, button or a Fantasyland count out of range */
+#define OFC_E_DECK (-40)         /* the deal needs more than 52 cards / a bad deck */
+#define OFC_E_DESTINATION (-41)  /* a placement destination outside 0..3 */
+#define OFC_E_NOT_OVER (-42)     /* the result of a deal that is not over */
+
+/*! How the cards are dealt (ofc_fast.rules.Game). */
+typedef enum ofc_game_kind {
+    OFC_KIND_CLASSIC = 0,   /* 13 cards, set at once, face down */
+    OFC_KIND_OFC = 1,       /* 5, then 8 x 1 */
+    OFC_KIND_PINEAPPLE = 2  /* 5, then 4 x (3: place 2, discard 1) */
+} ofc_game_kind;
+
+/* ------------------------------------------------------------------ random */
+
+/*! A caller-owned random stream: output `ctr` of SplitMix64 seeded with `key`. */
+typedef struct ofc_rng {
+    uint64_t key;
+    uint64_t ctr;
+} ofc_rng;
+
+/*! @brief Output `i` (0-based) of SplitMix64 seeded with `key`.
+ * @param key  the seed.
+ * @param i    the position in the stream.
+ * @return a uniformly distributed 64-bit value. */
+uint64_t ofc_random64(uint64_t key, uint64_t i);
+
+/*! @brief Uniform integer in 0..n-1 from a stream (Lemire's method with rejection).
+ * @param rng  the stream; advanced by the outputs used (usually one).
+ * @param n    the range, 1..2^32.
+ * @pre rng != NULL, 1 <= n <= 2^32.
+ * @return a value in 0..n-1 (0 when n is 0). */
+uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n);
+
+/*! @brief The deck of a seed: Fisher-Yates over 0..51 driven by ofc_rng_below().
+ * @param seed  any 64-bit value.
+ * @param deck  receives the 52 card ids in deal order.
+ * @pre deck != NULL. */
+void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52]);
+
+/*! @brief The game seed of deal `i` of a run with seed `run_seed`.
+ * @return ofc_random64(run_seed ^ 0x6F66632D66617374, i). */
+uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
+
+/* ------------------------------------------------------------------ rules */
+
+/*! Everything a deal needs from a rule set: pair scoring, table settlement,
+ * Fantasyland, and the deal itself.  About 100 KB; fill it once, share it read-only. */
+typedef struct ofc_game_rules {
+    ofc_rules scoring;        /* pair scoring, royalties, fouls */
+    ofc_table_rules table;    /* table settlement (ofc_settle.h) */
+    ofc_fl_rules fl;          /* Fantasyland entry and stay (ofc_solver.h) */
+    uint8_t kind;             /* ofc_game_kind */
+    uint8_t max_players;      /* 2..4 */
+    uint8_t face_down_final;  /* OFC: the last N single cards face down (0..8) */
+    uint8_t reserved;         /* 0 */
+} ofc_game_rules;
+
+/*! @brief Fill `r` with the PINEAPPLE preset (1-6 scoring, standard royalties,
+ * Fantasyland on QQ+ with 14 cards, stay on trips / full house middle / quads back).
+ * @param r  the rules to fill.
+ * @return OFC_OK, or OFC_E_RULES when r is NULL. */
+int32_t ofc_game_rules_init_pineapple(ofc_game_rules *r);
+
+/*! @brief Check every field of `r`.
+ * @return OFC_OK, or OFC_E_RULES when a field is out of range. */
+int32_t ofc_game_rules_check(const ofc_game_rules *r);
+
+/* ------------------------------------------------------------------ state */
+
+/*! One decision of the schedule (filled by ofc_game_init). */
+typedef struct ofc_game_step {
+    uint8_t seat;      /* who decides */
+    uint8_t start;     /* deck position of its first card */
+    uint8_t n;         /* cards dealt */
+    uint8_t k;         /* cards to discard */
+    uint8_t full;      /* 1: a full set (13..17 cards onto an empty board) */
+    uint8_t face_down; /* 1: placed face down (hidden from the others until the end) */
+    uint8_t street;    /* 0 = the first decision of the seat, then 1, 2, ... */
+    uint8_t reserved;  /* 0 */
+} ofc_game_step;
+
+/*! The state of one deal: plain data, copy it freely.  Read it through the
+ * functions below; write it only through them. */
+typedef struct ofc_game {
+    uint64_t seed;                               /* the seed of the deck (0 if given) */
+    uint8_t deck[52];                            /* the deck, dealt from deck[0] */
+    uint8_t players;                             /* 2..4 */
+    uint8_t button;                              /* 0..players-1 */
+    uint8_t kind;                                /* ofc_game_kind */
+    uint8_t step;                                /* decisions made so far */
+    uint8_t nsteps;                              /* decisions in the deal */
+    uint8_t surrendered;                         /* bit per seat (classic) */
+    int8_t declared[OFC_GAME_MAX_SEATS];         /* natural declared, or -1 */
+    uint8_t fl[OFC_GAME_MAX_SEATS];              /* Fantasyland cards this deal, 0 = none */
+    uint8_t count[OFC_GAME_MAX_SEATS][3];        /* cards in each row */
+    uint8_t board[OFC_GAME_MAX_SEATS][13];       /* front 0..2, middle 3..7, back 8..12,
+                                                  * in placement order; OFC_NO_CARD empty */
+    uint16_t face_down[OFC_GAME_MAX_SEATS];      /* bit i: board slot i is face down */
+    uint8_t ndiscards[OFC_GAME_MAX_SEATS];
+    uint8_t discards[OFC_GAME_MAX_SEATS][4];
+    ofc_game_step steps[OFC_GAME_MAX_STEPS];
+} ofc_game;
+
+/*! @brief Start a deal.
+ * @param r        the rules (checked).
+ * @param g        the state to fill; fully written on OFC_OK, untouched on error.
+ * @param players  2..r->max_players.
+ * @param button   0..players-1: the dealer; the seat on its left acts first.
+ * @param fl       Fantasyland cards per seat this deal (0, or 13..17), or NULL for
+ *                 none; must be all 0 in classic and when the rules have no
+ *                 Fantasyland.
+ * @param seed     the deck's seed (ignored when deck is given).
+ * @param deck     52 distinct card ids to deal from, or NULL for ofc_deck_from_seed(seed).
+ * @return OFC_OK; OFC_E_RULES, OFC_E_SEATS, OFC_E_DECK (too many cards for one deck),
+ *         OFC_E_CARD / OFC_E_DUPLICATE (a bad explicit deck), OFC_E_COUNT (NULL g). */
+int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
+                      uint32_t button, const uint8_t *fl, uint64_t seed,
+                      const uint8_t *deck);
+
+/*! The pending decision. */
+typedef struct ofc_decision {
+    uint8_t seat;        /* OFC_NO_SEAT when the deal is over */
+    uint8_t n;           /* cards dealt */
+    uint8_t k;           /* cards to discard */
+    uint8_t full;        /* 1: a full set, no action ids (apply a placement) */
+    uint8_t face_down;   /* 1: placed face down */
+    uint8_t street;
+    uint8_t free[3];     /* room left in front, middle, back */
+    uint8_t future_cards;    /* cards this seat still gets after this decision */
+    uint8_t future_discards; /* discards it still makes after this decision */
+    uint8_t reserved;
+    uint8_t dealt[OFC_GAME_MAX_DEALT]; /* n cards in deal order */
+} ofc_decision;
+
+/*! @brief The pending decision of `g`.
+ * @param g    a state made by ofc_game_init().
+ * @param out  receives it (seat OFC_NO_SEAT and n 0 when the deal is over).
+ * @return OFC_OK, or OFC_E_GAME_OVER when the deal is over. */
+int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out);
+
+/*! @brief Seat to act.  @return 0..players-1, or -1 when the deal is over. */
+int32_t ofc_game_to_act(const ofc_game *g);
+
+/*! @brief Whether the deal is over.  @return 1 when every decision is made, else 0. */
+int32_t ofc_game_is_over(const ofc_game *g);
+
+/*! @brief Legal action ids of the pending normal decision, increasing.
+ * @param g    the state.
+ * @param out  receives up to OFC_ACTION_SPACE ids (may be NULL to count only).
+ * @return the number of legal actions (1..243), OFC_E_GAME_OVER, or OFC_E_FULL_SET. */
+int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
+
+/*! @brief Action mask of the pending normal decision.
+ * @param mask  OFC_ACTION_SPACE bytes, 1 for a legal action, else 0 (all 0 when the
+ *              deal is over or the decision is a full set).
+ * @return the number of legal actions, OFC_E_GAME_OVER or OFC_E_FULL_SET. */
+int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
+
+/*! @brief Destinations of an action id: what it does with each dealt card.
+ * @param n       cards dealt (1..5);  @param k  discards (0..n-1).
+ * @param action  0..OFC_ACTION_SPACE-1.
+ * @param dest    receives n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
+ * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k) (rows'
+ *         room is not checked here). */
+int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5]);
+
+/*! @brief The action id of destinations (inverse of ofc_action_decode()).
+ * @return the id, or OFC_E_DISCARDS / OFC_E_DESTINATION when dest does not fit (n, k). */
+int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
+
+/*! @brief Legal action ids of any normal decision, from its shape alone.
+ * @param n      cards dealt (1..5);  @param k  discards (0..n-1).
+ * @param room   free slots of front, middle and back (0..3, 0..5, 0..5).
+ * @param out    receives the legal ids, increasing (may be NULL).
+ * @param mask   OFC_ACTION_SPACE bytes set to 1 at the legal ids (may be NULL; the
+ *               other bytes are left as they are).
+ * @return the number of legal ids, or OFC_E_ACTION when (n, k, room) is no decision. */
+int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
+                          uint8_t *mask);
+
+/*! @brief Play an action id of the pending normal decision, then deal on.
+ * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_FULL_SET or OFC_E_ACTION (then g is
+ *         unchanged). */
+int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
+
+/*! @brief Play an explicit placement of the pending decision (normal or full set).
+ * @param dest  one destination per dealt card, in deal order: 0 front, 1 middle,
+ *              2 back, OFC_DISCARD.
+ * @param n     the number of entries; must equal the cards dealt.
+ * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_COUNT (n), OFC_E_DESTINATION,
+ *         OFC_E_DISCARDS, OFC_E_ROW_FULL (then g is unchanged). */
+int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
+
+/*! @brief Classic: show a natural instead of setting (R-NAT-2).  The hand is laid out
+ * as the natural's own board for the three split naturals, else highest cards in the
+ * back, then the middle, then the front.
+ * @param natural  an ofc_natural id that the rules pay and the cards make.
+ * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_NATURAL (g unchanged). */
+int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural);
+
+/*! @brief Classic: surrender the hand (R-VAR-SUR-*); it is never shown.
+ * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_SURRENDER (g unchanged). */
+int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g);
+
+/*! @brief Naturals a classic seat to act may declare: those its cards make and the
+ * rules pay.
+ * @return a bit mask (OFC_NAT_BIT(n)), 0 when none or not a classic set. */
+uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g);
+
+/* ------------------------------------------------------------- observation */
+
+/*! What one seat may see.  Boards hold the visible cards of each row in placement
+ * order (count[s][row] of them), OFC_NO_CARD after; face-down cards are counted, not
+ * shown, until the deal is over (a surrendered hand is never shown). */
+typedef struct ofc_observation {
+    uint8_t seat, players, button, kind;
+    uint8_t to_act;            /* OFC_NO_SEAT when over */
+    uint8_t is_over;
+    uint8_t street;            /* of the pending decision, or last street + 1 */
+    uint8_t surrendered;       /* bit per seat (known to all) */
+    uint8_t fl[OFC_GAME_MAX_SEATS];
+    uint8_t board[OFC_GAME_MAX_SEATS][13];       /* visible cards by row slot */
+    uint8_t count[OFC_GAME_MAX_SEATS][3];        /* visible cards per row */
+    uint8_t face_down_count[OFC_GAME_MAX_SEATS][3]; /* placed but hidden, per row */
+    uint8_t discard_count[OFC_GAME_MAX_SEATS];
+    uint8_t discards[4];                         /* own discards (discard_count[seat]) */
+    int8_t declared[OFC_GAME_MAX_SEATS];         /* shown naturals (-1 = none) */
+    /* the pending decision, when it is this seat's (else n = 0): */
+    uint8_t n, k, full, face_down, future_cards, future_discards;
+    uint8_t dealt[OFC_GAME_MAX_DEALT];
+} ofc_observation;
+
+/*! @brief Write `seat`'s view of `g` into `out`.
+ * @return OFC_OK, or OFC_E_SEAT when seat >= players. */
+int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
+
+/* ------------------------------------------------------------------ result */
+
+/*! The scored end of a deal. */
+typedef struct ofc_game_result {
+    int32_t net[OFC_GAME_MAX_SEATS];       /* sums to zero */
+    uint8_t foul[OFC_GAME_MAX_SEATS];
+    int16_t royalty[OFC_GAME_MAX_SEATS][3];
+    uint8_t fl_next[OFC_GAME_MAX_SEATS];   /* Fantasyland cards next deal, 0 = none */
+    ofc_settlement settlement;             /* the full settlement (items on request) */
+} ofc_game_result;
+
+/*! @brief Settle a finished deal.
+ * @param stacks  chips per seat for table stakes, or NULL.
+ * @param flags   ofc_settle() flags (e.g. OFC_SETTLE_ITEMS for the itemised list).
+ * @return OFC_OK, OFC_E_NOT_OVER, or an ofc_settle() error. */
+int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
+                            const int32_t *stacks, uint32_t flags, ofc_game_result *out);
+
+/* ----------------------------------------------------------------- playout */
+
+/*! @brief Play uniformly random legal moves until the deal is over (a full set: a
+ * uniformly random setting; classic seats never declare or surrender).
+ * @param rng        the caller's random stream (advanced).
+ * @param decisions  receives the number of decisions played (may be NULL).
+ * @return OFC_OK, or OFC_E_COUNT on NULL arguments. */
+int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFC_GAME_H */

@@ -1,0 +1,35 @@
+"""Game flow, played by the C engine (``csrc/ofc_game.h``): one deal (:class:`Game`),
+moves and action ids (:class:`Move`), what a seat sees (:class:`Observation`),
+histories and replay, and many deals at one table (:class:`Match`).
+
+>>> from ofc_fast.game import Game
+>>> g = Game("pineapple", players=3, seed=11)
+>>> while not g.is_over:
+...     g.play_action(g.legal_actions()[-1])
+>>> sum(g.result().net)
+0
+
+Modules: ``state`` (:class:`Game`), ``moves`` (:class:`Move`, action ids), ``observation``
+(:class:`Observation`), ``history`` (history and replay), ``result``
+(:class:`GameResult`), ``match`` (:class:`Match`), ``_engine`` (rules compiled for C,
+seeds and decks).
+"""
+
+from __future__ import annotations
+
+from ..board import ROW_SIZES
+from ..errors import GameError, HistoryError, MoveError
+from ._engine import deal_seed, deck_of_seed
+from .history import HISTORY_VERSION
+from .match import Match, SeatStats, max_fantasyland_cards
+from .moves import (ACTION_SPACE, DISCARD, Move, action_for_move, actions_for,
+                    move_for_action, moves_for, random_move)
+from .observation import Observation, ObservationResult
+from .result import GameResult
+from .state import Game, cards_per_seat, play_out
+
+__all__ = ["Game", "Move", "GameResult", "Match", "SeatStats", "Observation",
+           "ObservationResult", "GameError", "MoveError", "HistoryError", "ACTION_SPACE",
+           "DISCARD", "ROW_SIZES", "HISTORY_VERSION", "moves_for", "actions_for",
+           "move_for_action", "action_for_move", "random_move", "cards_per_seat",
+           "play_out", "deal_seed", "deck_of_seed", "max_fantasyland_cards"]

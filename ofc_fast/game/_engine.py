@@ -1,0 +1,104 @@
+"""The bridge to the C game engine (``csrc/ofc_game.h``): a rule set compiled into an
+``ofc_game_rules`` (once per rule set, shared read-only) and the engine's status codes
+as exceptions."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, NoReturn, Union
+
+from .._compiled import compiled, fl_rules, table_rules
+from .._native import ffi, lib
+from ..errors import GameError, MoveError, RulesError
+from ..rules import RuleSet
+from ..rules import get as get_rules
+from ..rules.model import Game as GameKind
+
+__all__ = ["game_rules", "resolve_rules", "KIND", "raise_move_error", "deck_of_seed",
+           "deal_seed", "SEED_MAX"]
+
+KIND = {GameKind.CLASSIC: 0, GameKind.OFC: 1, GameKind.PINEAPPLE: 2}
+"""ofc_game_kind of each game kind."""
+SEED_MAX = 2 ** 64 - 1
+
+
+def resolve_rules(rules: Union[RuleSet, str]) -> RuleSet:
+    """A rule set, or the preset of that name (GameError otherwise)."""
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        try:
+            return get_rules(rules)
+        except RulesError as exc:
+            raise GameError(str(exc)) from None
+    raise GameError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
+
+
+@lru_cache(maxsize=128)
+def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
+    """The C ``ofc_game_rules`` of a rule set (about 100 KB; cached and shared
+    read-only, also between threads)."""
+    c = ffi.new("ofc_game_rules *")
+    ffi.memmove(ffi.addressof(c, "scoring"), compiled(rules), ffi.sizeof("ofc_rules"))
+    ffi.memmove(ffi.addressof(c, "table"), table_rules(rules), ffi.sizeof("ofc_table_rules"))
+    if rules.game is not GameKind.CLASSIC:
+        ffi.memmove(ffi.addressof(c, "fl"), fl_rules(rules), ffi.sizeof("ofc_fl_rules"))
+    c.kind = KIND[rules.game]
+    c.max_players = rules.max_players
+    c.face_down_final = rules.face_down_final if rules.game is GameKind.OFC else 0
+    if lib.ofc_game_rules_check(c) != 0:
+        raise RulesError(f"rule set {rules.name!r} does not compile into a game")
+    return c
+
+
+def deck_of_seed(seed: int) -> tuple[int, ...]:
+    """The deck a seed deals (``ofc_deck_from_seed``: SplitMix64 + Fisher-Yates).
+
+    >>> deck_of_seed(0)[:5] == deck_of_seed(0)[:5]
+    True
+    """
+    deck = ffi.new("uint8_t[52]")
+    lib.ofc_deck_from_seed(check_seed(seed), deck)
+    return tuple(deck)
+
+
+def deal_seed(run_seed: int, i: int) -> int:
+    """The game seed of deal ``i`` of a run with seed ``run_seed``: deal ``i`` depends
+    only on ``(run_seed, i)``."""
+    if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= SEED_MAX:
+        raise GameError(f"deal index must be an int 0..2**64-1, got {i!r}")
+    return int(lib.ofc_deal_seed(check_seed(run_seed), i))
+
+
+def check_seed(seed: object) -> int:
+    """A seed as the engine takes it: an int 0..2**64-1."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        text = repr(seed)
+        raise GameError(f"seed must be an int 0..2**64-1, got "
+                        f"{text if len(text) < 40 else text[:40] + '...'}")
+    return seed
+
+
+_MOVE_ERRORS = {
+    lib.OFC_E_GAME_OVER: ("game_over", "the deal is over: no more moves"),
+    lib.OFC_E_ROW_FULL: ("row_full", "the move puts more cards in a row than it has room "
+                                     "for"),
+    lib.OFC_E_DISCARDS: ("discard_count", "the move discards the wrong number of cards"),
+    lib.OFC_E_ACTION: ("bad_action", "that action id is not legal here"),
+    lib.OFC_E_FULL_SET: ("bad_action", "a Fantasyland or classic set has no action ids; "
+                                       "play a Move"),
+    lib.OFC_E_NOT_CLASSIC: ("declare", "only a classic hand may declare a natural or "
+                                       "surrender"),
+    lib.OFC_E_NATURAL: ("declare", "the rules do not pay that natural or the cards do not "
+                                   "make it"),
+    lib.OFC_E_SURRENDER: ("surrender", "the rules do not allow surrender"),
+    lib.OFC_E_DESTINATION: ("bad_move", "a destination outside front, middle, back, "
+                                        "discard"),
+    lib.OFC_E_COUNT: ("missing", "the move does not use every dealt card"),
+}
+
+
+def raise_move_error(status: int, detail: str = "") -> NoReturn:
+    """Raise the MoveError of an engine status (the state is unchanged)."""
+    reason, text = _MOVE_ERRORS.get(status, ("bad_move", f"engine status {status}"))
+    raise MoveError(f"{text}{': ' + detail if detail else ''}", reason)

@@ -1,0 +1,134 @@
+"""Histories: a deal as plain JSON-able data, and its replay with every recorded field
+checked (HistoryError names the first that disagrees).
+
+>>> import json
+>>> from ofc_fast.game import Game
+>>> g = Game("pineapple", players=2, seed=3)
+>>> while not g.is_over:
+...     g.play_action(g.legal_actions()[0])
+>>> h = json.loads(json.dumps(g.history()))
+>>> Game.replay(h) == g
+True
+>>> h["result"]["net"] = [5, -5]
+>>> Game.replay(h)
+Traceback (most recent call last):
+...
+ofc_fast.errors.HistoryError: result.net: the history records [5, -5], the replay gives ...
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping
+
+from ..errors import GameError, HistoryError, MoveError, OfcError
+from ..rules import RuleSet
+from ._engine import deck_of_seed, resolve_rules
+from .moves import Move
+
+if TYPE_CHECKING:
+    from .state import Game
+
+__all__ = ["HISTORY_VERSION", "history_of", "replay"]
+
+HISTORY_VERSION = 2
+"""Version 2: decks come from the C engine's generator (``ofc_deck_from_seed``)."""
+
+_KEYS = {"version", "rules", "players", "button", "seed", "deck", "fantasyland",
+         "moves", "stacks", "result"}
+
+
+def history_of(game: Game) -> dict[str, Any]:
+    """The JSON-able history of a game (see :meth:`Game.history`)."""
+    h: dict[str, Any] = {
+        "version": HISTORY_VERSION, "rules": game.rules.to_dict(),
+        "players": game.players, "button": game.button, "seed": game.seed,
+        "deck": list(game.deck), "fantasyland": list(game.fantasyland),
+        "moves": [m.to_dict() for m in game.moves],
+    }
+    if game.stacks is not None:
+        h["stacks"] = list(game.stacks)
+    if game.is_over:
+        h["result"] = _recorded(game)
+    return h
+
+
+def _recorded(game: Game) -> dict[str, Any]:
+    r = game.result()
+    return {"net": list(r.net), "fouls": list(r.fouls),
+            "royalties": [list(x) for x in r.royalties],
+            "fantasyland": list(r.fantasyland), "boards": [str(b) for b in r.boards]}
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
+def _rules_of(data: object) -> RuleSet:
+    if isinstance(data, Mapping):
+        try:
+            return RuleSet.from_dict(dict(data))
+        except OfcError as exc:
+            raise HistoryError(f"rules: {exc}", "rules") from None
+    try:
+        return resolve_rules(data)  # type: ignore[arg-type]
+    except GameError as exc:
+        raise HistoryError(f"rules: {exc}", "rules") from None
+
+
+def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
+    """Rebuild a game from its history, checking every recorded field."""
+    if not isinstance(history, Mapping) or "moves" not in history:
+        raise HistoryError("history must be a dict made by Game.history()", "")
+    unknown = set(history) - _KEYS
+    if unknown:
+        raise HistoryError(f"unknown history key(s) {_short(sorted(map(str, unknown)))}",
+                           str(sorted(map(str, unknown))[0]))
+    if history.get("version", HISTORY_VERSION) != HISTORY_VERSION:
+        raise HistoryError(f"unknown history version {_short(history.get('version'))} "
+                           f"(this is version {HISTORY_VERSION})", "version")
+    for key in ("rules", "players"):
+        if key not in history:
+            raise HistoryError(f"the history has no {key!r}", key)
+    rules = _rules_of(history["rules"])
+    seed, deck = history.get("seed"), history.get("deck")
+    if seed is None and deck is None:
+        raise HistoryError("the history has neither a seed nor a deck", "seed")
+    try:
+        g = cls(rules, history["players"], seed=seed, button=history.get("button", 0),
+                fantasyland=history.get("fantasyland"), stacks=history.get("stacks"),
+                deck=deck if seed is None else None)
+    except GameError as exc:
+        raise HistoryError(f"the history's table cannot be set up: {exc}",
+                           "players") from None
+    if deck is not None and seed is not None and list(deck) != list(deck_of_seed(seed)):
+        raise HistoryError(f"deck: seed {seed} deals another deck than the one recorded",
+                           "deck")
+    moves = history["moves"]
+    if isinstance(moves, (str, bytes, Mapping)) or not hasattr(moves, "__iter__"):
+        raise HistoryError("moves must be a list of moves", "moves")
+    for i, m in enumerate(moves):
+        try:
+            g.play(m if isinstance(m, Move) else Move.from_dict(m))
+        except MoveError as exc:
+            raise MoveError(f"history move {i}: {exc}", exc.reason) from None
+    recorded = history.get("result")
+    if recorded is not None:
+        _check_result(g, recorded)
+    return g
+
+
+def _check_result(g: Game, recorded: object) -> None:
+    if not g.is_over:
+        raise HistoryError("result: the history records a result but its moves do not "
+                           "finish the deal", "result")
+    if not isinstance(recorded, Mapping):
+        raise HistoryError("result must be a dict", "result")
+    actual = _recorded(g)
+    for key, value in recorded.items():
+        if key not in actual:
+            raise HistoryError(f"result.{str(key)[:30]}: not a recorded field",
+                               f"result.{key}")
+        if value != actual[key]:
+            raise HistoryError(f"result.{key}: the history records {_short(value)}, the "
+                               f"replay gives {_short(actual[key])}", f"result.{key}")

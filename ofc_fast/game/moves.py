@@ -1,0 +1,405 @@
+"""Moves and action ids.
+
+A :class:`Move` assigns each dealt card a row or discards it (classic hands may also
+declare a natural or surrender).  Moves are immutable values with plain-int contents:
+a bot may keep, share or hash them freely.
+
+Every normal decision (a 5-card opening, one OFC card, a Pineapple round of 3) also
+has an *action id* in ``range(ACTION_SPACE)`` (243): with the dealt cards in deal
+order and the kept cards' rows ``r_0, r_1, ...`` (0 front, 1 middle, 2 back), the
+action is ``ci * 3**kept + sum(r_i * 3**i)`` where ``ci`` is the index of the discarded
+cards among ``itertools.combinations(range(len(dealt)), discards)``.  The encoding is
+the C engine's (``ofc_action_decode`` / ``ofc_action_encode`` in ``csrc/ofc_game.h``);
+this module only caches what C computes.
+
+>>> from ofc_fast.game import Move, moves_for
+>>> m = Move({"front": "Ah", "back": "Kd Ks"}, discard="2c")
+>>> m.placements, m.discard
+(((50, <Row.FRONT: 0>), (45, <Row.BACK: 2>), (47, <Row.BACK: 2>)), 0)
+>>> str(m)
+'Ah / - / Kd Ks, discard 2c'
+>>> len(moves_for([51, 47, 0], [[], [], []], discards=1))
+27
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from operator import index
+from random import Random
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from .._native import ffi, lib
+from ..board import Row
+from ..cards import card_str, cards_str, parse_card, parse_cards
+from ..errors import MoveError, OfcError
+
+__all__ = ["Move", "ACTION_SPACE", "DISCARD", "moves_for", "actions_for",
+           "move_for_action", "action_for_move", "random_move", "action_destinations"]
+
+ACTION_SPACE: int = lib.OFC_ACTION_SPACE
+"""Size of the fixed action space of normal decisions (3**5: a 5-card opening)."""
+DISCARD = 3
+"""The destination of a discarded card (rows are 0, 1, 2)."""
+
+_ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
+_PAIRS = tuple(tuple((c, r) for r in _ROWS) for c in range(52))  # shared (card, Row)
+_TEXT_LIMIT = 40
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT] + "..."
+
+
+def _card(value: object) -> int:
+    if type(value) is int and 0 <= value < 52:  # type: ignore[operator]
+        return value  # type: ignore[return-value]
+    if isinstance(value, bool):
+        raise MoveError(f"bad card {value!r}: a bool is not a card", "bad_move")
+    try:
+        return parse_card(value if isinstance(value, str) else index(value))  # type: ignore[arg-type]
+    except (OfcError, TypeError):
+        raise MoveError(f"bad card {_short(value)}: expected a card id 0..51 or text "
+                        f"such as 'As'", "bad_move") from None
+
+
+def _row(value: object) -> int:
+    if type(value) is Row:
+        return int(value)  # type: ignore[arg-type]
+    if isinstance(value, str):
+        try:
+            return int(Row.parse(value))
+        except OfcError as exc:
+            raise MoveError(str(exc), "bad_move") from None
+    if not isinstance(value, bool):
+        try:
+            r = index(value)  # type: ignore[arg-type]
+        except TypeError:
+            r = -1
+        if 0 <= r <= 2:
+            return r
+    raise MoveError(f"bad row {_short(value)}: expected 0 (front), 1 (middle), 2 (back) "
+                    f"or a row name", "bad_move")
+
+
+def _cards(value: object) -> list[int]:
+    if isinstance(value, str):
+        try:
+            return parse_cards(value)
+        except OfcError as exc:
+            raise MoveError(str(exc), "bad_move") from None
+    if hasattr(value, "__index__") and not isinstance(value, bool):
+        return [_card(value)]
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise MoveError(f"bad cards {_short(value)}: expected a card, text or a "
+                        f"sequence of cards", "bad_move") from None
+    return [_card(c) for c in items]
+
+
+class Move(tuple):  # type: ignore[type-arg]
+    """One decision: where each card goes, and which cards are discarded.
+
+    ``placements``: pairs ``(card, row)`` (cards as ids or text, rows as :class:`Row`,
+    an index or a name), or a mapping ``{row: cards}``.  ``discard``: None, one card or
+    several.  Classic Chinese Poker also has ``declare="<natural name>"`` (show a
+    natural instead of setting, R-NAT-2) and ``surrender=True`` (R-VAR-SUR-*); both
+    carry no cards.  Contents are normalised to plain ints; a move is immutable and
+    hashable, and two moves are equal when they send the same cards to the same rows
+    whatever the order they were given in.
+
+    >>> Move([("As", 0), (12, "back")]) == Move([(12, 2), (51, "front")])
+    True
+    >>> Move.from_dict(Move([(51, 0)], 3).to_dict())
+    Move((('As', Row.FRONT),), discard=3)
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, placements: Union[Iterable[tuple[Any, Any]], Mapping[Any, Any]] = (),
+                discard: Union[None, int, str, Iterable[Union[int, str]]] = None, *,
+                declare: Optional[str] = None, surrender: bool = False) -> Move:
+        cards: list[int] = []
+        dests: list[int] = []
+        if isinstance(placements, Mapping):
+            for row, row_cards in placements.items():
+                r = _row(row)
+                for c in _cards(row_cards):
+                    cards.append(c)
+                    dests.append(r)
+        elif isinstance(placements, (str, bytes)):
+            raise MoveError(f"bad placements {_short(placements)}: expected (card, row) "
+                            f"pairs or a mapping {{row: cards}}", "bad_move")
+        else:
+            try:
+                items = list(placements)
+            except TypeError:
+                raise MoveError(f"bad placements {_short(placements)}: expected (card, "
+                                f"row) pairs", "bad_move") from None
+            for item in items:
+                try:
+                    card, row = item
+                except (TypeError, ValueError):
+                    raise MoveError(f"bad placement {_short(item)}: expected a (card, "
+                                    f"row) pair", "bad_move") from None
+                cards.append(_card(card))
+                dests.append(_row(row))
+        if discard is not None:
+            for c in _cards(discard):
+                cards.append(c)
+                dests.append(DISCARD)
+        if declare is not None and not isinstance(declare, str):
+            raise MoveError(f"declare must be a natural's name, got {_short(declare)}",
+                            "declare")
+        if not isinstance(surrender, bool):
+            raise MoveError(f"surrender must be True or False, got {_short(surrender)}",
+                            "surrender")
+        return tuple.__new__(cls, (tuple(cards), tuple(dests), declare, surrender))
+
+    @classmethod
+    def _of(cls, cards: tuple[int, ...], dests: tuple[int, ...]) -> Move:
+        """A move from already valid cards and destinations (the engine's moves)."""
+        return tuple.__new__(cls, (cards, dests, None, False))
+
+    # -- contents
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Every card the move uses, in the order given (placed and discarded)."""
+        return self[0]  # type: ignore[no-any-return]
+
+    @property
+    def destinations(self) -> tuple[int, ...]:
+        """Per card of :attr:`cards`: its row (0, 1, 2) or ``DISCARD`` (3)."""
+        return self[1]  # type: ignore[no-any-return]
+
+    @property
+    def declare(self) -> Optional[str]:
+        """The natural declared (classic), or None."""
+        return self[2]  # type: ignore[no-any-return]
+
+    @property
+    def surrender(self) -> bool:
+        """True for a surrender (classic)."""
+        return self[3]  # type: ignore[no-any-return]
+
+    @property
+    def placements(self) -> tuple[tuple[int, Row], ...]:
+        """Pairs ``(card, Row)`` of the placed cards."""
+        return tuple(_PAIRS[c][d] for c, d in zip(self[0], self[1]) if d != DISCARD)
+
+    @property
+    def discards(self) -> tuple[int, ...]:
+        """The discarded cards."""
+        return tuple(c for c, d in zip(self[0], self[1]) if d == DISCARD)
+
+    @property
+    def discard(self) -> Union[None, int, tuple[int, ...]]:
+        """None, the discarded card, or a tuple when several are discarded."""
+        d = self.discards
+        if not d:
+            return None
+        return d[0] if len(d) == 1 else d
+
+    def rows(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """The placed cards by row (front, middle, back)."""
+        out: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for c, d in zip(self[0], self[1]):
+            if d != DISCARD:
+                out[d].append(c)
+        return tuple(out[0]), tuple(out[1]), tuple(out[2])
+
+    def key(self) -> tuple[Any, ...]:
+        """Canonical form: equal moves have equal keys."""
+        return (tuple(sorted(zip(self[0], self[1]))), self[2], self[3])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.key() == other.key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Move._of_state, (self[0], self[1], self[2], self[3]))
+
+    @staticmethod
+    def _of_state(cards: tuple[int, ...], dests: tuple[int, ...], declare: Optional[str],
+                  surrender: bool) -> Move:
+        return tuple.__new__(Move, (cards, dests, declare, surrender))
+
+    # -- plain data
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: ``{"place": [[card, row], ...], "discard": [cards]}`` (plus
+        ``declare`` / ``surrender`` when set)."""
+        d: dict[str, Any] = {
+            "place": [[c, r] for c, r in zip(self[0], self[1]) if r != DISCARD],
+            "discard": [c for c, r in zip(self[0], self[1]) if r == DISCARD]}
+        if self[2] is not None:
+            d["declare"] = self[2]
+        if self[3]:
+            d["surrender"] = True
+        return d
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Move:
+        """Inverse of :meth:`to_dict` (cards may also be text, rows names)."""
+        if not isinstance(data, Mapping):
+            raise MoveError(f"bad move {_short(data)}: expected a dict with 'place'",
+                            "bad_move")
+        unknown = set(data) - {"place", "discard", "declare", "surrender"}
+        if unknown:
+            raise MoveError(f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}",
+                            "bad_move")
+        place = data.get("place", ())
+        if place is None or isinstance(place, (str, bytes, Mapping)):
+            raise MoveError(f"bad move: 'place' must be a list of [card, row] pairs, "
+                            f"got {_short(place)}", "bad_move")
+        discard = data.get("discard")
+        return cls(place, discard if discard not in ([], ()) else None,
+                   declare=data.get("declare"), surrender=data.get("surrender", False))
+
+    def __str__(self) -> str:
+        if self[3]:
+            return "surrender"
+        if self[2] is not None:
+            return f"declare {self[2]}"
+        text = " / ".join(cards_str(r) or "-" for r in self.rows())
+        if self.discards:
+            text += ", discard " + cards_str(self.discards)
+        return text
+
+    def __repr__(self) -> str:
+        extra = ""
+        if self[2] is not None:
+            extra += f", declare={self[2]!r}"
+        if self[3]:
+            extra += ", surrender=True"
+        d = self.discard
+        disc = "" if d is None else f", discard={d!r}"
+        pl = self.placements
+        items = ", ".join(f"({card_str(c)!r}, Row.{r.name})" for c, r in pl)
+        return f"Move(({items}{',' if len(pl) == 1 else ''}){disc}{extra})"
+
+
+# ------------------------------------------------------------ action ids (C)
+
+@lru_cache(maxsize=None)
+def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]]:
+    """What action ``action`` does with each of ``n`` dealt cards (``k`` discarded):
+    a row 0..2 or ``DISCARD`` per card, or None when the id does not exist for (n, k).
+    Computed by the C engine (``ofc_action_decode``), cached."""
+    dest = ffi.new("uint8_t[5]")
+    if lib.ofc_action_decode(n, k, action, dest) != 0:
+        return None
+    return tuple(dest[0:n])
+
+
+@lru_cache(maxsize=None)
+def _legal(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
+    """Legal action ids of a decision of that shape, from the engine
+    (``ofc_actions_legal``), cached."""
+    out = ffi.new("uint8_t[]", ACTION_SPACE)
+    ok = all(type(x) is int for x in (n, k, *free)) and 0 <= k < n <= 5
+    count = lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 \
+        else -1
+    if count < 0:
+        raise MoveError(f"no normal decision deals {n!r} card(s) with {k!r} discard(s) "
+                        f"onto free rows {free!r}", "bad_action")
+    return tuple(out[0:count])
+
+
+def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    if len(rows) != 3:
+        raise MoveError(f"rows must be (front, middle, back), got {len(rows)} rows",
+                        "bad_move")
+    return 3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])
+
+
+def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
+    cards = tuple(_card(c) for c in dealt)
+    if len(set(cards)) != len(cards):
+        raise MoveError(f"dealt cards repeat a card: {cards_str(cards)}", "duplicate")
+    if not 1 <= len(cards) <= 5:
+        raise MoveError(f"a normal decision deals 1 to 5 cards, got {len(cards)}; for a "
+                        f"Fantasyland or classic set see Game.legal_moves()", "bad_move")
+    return cards
+
+
+def actions_for(n: int, rows: Sequence[Sequence[int]], discards: int = 0) -> tuple[int, ...]:
+    """Legal action ids for ``n`` dealt cards onto ``rows`` (front, middle, back)."""
+    return _legal(n, discards, _free(rows))
+
+
+def moves_for(dealt: Sequence[int], rows: Sequence[Sequence[int]],
+              discards: int = 0) -> list[Move]:
+    """Every legal move for ``dealt`` cards (at most 5) onto a board whose rows hold
+    ``rows``, discarding ``discards`` of them; in action order (the same list as
+    :meth:`Game.legal_moves` for a normal decision)."""
+    cards = _dealt(dealt)
+    n = len(cards)
+    return [Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
+            for a in _legal(n, discards, _free(rows))]
+
+
+def move_for_action(action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]],
+                    discards: int = 0) -> Move:
+    """The move of an action id (MoveError when it is not legal here)."""
+    cards = _dealt(dealt)
+    if action not in _legal(len(cards), discards, _free(rows)) or isinstance(action, bool):
+        raise MoveError(f"action {_short(action)} is not legal here ({len(cards)} cards, "
+                        f"{discards} to discard, free rows {_free(rows)})", "bad_action")
+    return Move._of(cards, action_destinations(len(cards), discards, action))  # type: ignore[arg-type]
+
+
+def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
+    """The action id of a normal move for ``dealt`` (inverse of :func:`move_for_action`;
+    MoveError when the move does not use exactly the dealt cards)."""
+    cards = _dealt(dealt)
+    dest = destinations_of(move, cards)
+    enc = lib.ofc_action_encode(len(cards), discards, ffi.new("uint8_t[5]", dest))
+    if enc < 0:
+        raise MoveError(f"move {move} does not discard {discards} of {cards_str(cards)}",
+                        "discard_count")
+    return int(enc)
+
+
+def destinations_of(move: Move, dealt: Sequence[int]) -> list[int]:
+    """Per dealt card, where ``move`` sends it (MoveError naming the first card that
+    was not dealt, is used twice, or is left out)."""
+    pos = {c: i for i, c in enumerate(dealt)}
+    dest = [-1] * len(dealt)
+    for c, d in zip(move[0], move[1]):
+        i = pos.get(c)
+        if i is None:
+            raise MoveError(f"{card_str(c)} is not among the dealt cards "
+                            f"{cards_str(dealt)}", "not_dealt")
+        if dest[i] >= 0:
+            raise MoveError(f"{card_str(c)} is used twice in the move", "duplicate")
+        dest[i] = d
+    missing = [c for c, d in zip(dealt, dest) if d < 0]
+    if missing:
+        raise MoveError(f"the move leaves {cards_str(missing)} unplayed: every dealt card "
+                        f"must be placed or discarded", "missing")
+    return dest
+
+
+def random_move(dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int,
+                rng: Random) -> Move:
+    """A uniformly random legal move (a full set of 13+ cards onto an empty board: a
+    uniformly random setting, without enumerating them)."""
+    if len(dealt) <= 5:
+        cards = _dealt(dealt)
+        a = rng.choice(_legal(len(cards), discards, _free(rows)))
+        return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
+    cards = tuple(_card(c) for c in dealt)
+    order = list(range(len(cards)))
+    rng.shuffle(order)
+    dest = [0] * len(cards)
+    for p, i in enumerate(order):
+        kept = p - discards
+        dest[i] = DISCARD if kept < 0 else 0 if kept < 3 else 1 if kept < 8 else 2
+    return Move._of(cards, tuple(dest))

@@ -1,0 +1,123 @@
+"""What one seat may see: the :class:`Observation` record and its reader.
+
+The C engine writes a seat's view into an ``ofc_observation`` (``csrc/ofc_game.h``);
+this module turns those bytes into the plain, JSON-able dict bots and programs read.
+The information model: a seat sees its own board, dealt cards and discards; of the
+other seats only their face-up cards (face-down cards are counted, not shown, until
+the deal is over; a surrendered hand is never shown) and how many cards they
+discarded; never the deck.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, TypedDict
+
+from .._native import ffi
+
+__all__ = ["Observation", "ObservationResult", "read_observation", "cards_as_text"]
+
+
+class ObservationResult(TypedDict):
+    """The scored deal, in an observation once the deal is over."""
+
+    net: list[int]
+    fouls: list[bool]
+    royalties: list[list[int]]
+    fantasyland: list[int]
+    declared: dict[str, str]
+    surrendered: list[int]
+
+
+class _ObservationBase(TypedDict):
+    seat: int                          #: the observing seat
+    players: int
+    button: int
+    rules: str                         #: the rule set's name
+    game: str                          #: "classic", "ofc" or "pineapple"
+    lowball: bool                      #: a 2-7 middle
+    to_act: Optional[int]              #: the seat whose decision it is (None: over)
+    is_over: bool
+    street: int                        #: 0 = first decision, then 1, 2, ...
+    fantasyland: list[int]             #: Fantasyland cards per seat this deal
+    boards: list[list[list[int]]]      #: per seat [front, middle, back] cards seen
+    face_down_counts: list[list[int]]  #: per seat and row, placed cards not shown
+    discards: list[int]                #: the observer's own discards
+    discard_counts: list[int]          #: per seat, cards discarded so far
+    dealt: list[int]                   #: cards to place now (observer to act), else []
+    to_discard: int                    #: how many of ``dealt`` to discard
+    future_cards: int                  #: cards the observer still gets after this
+    future_discards: int               #: discards it still makes after this
+    legal_actions: Optional[list[int]]  #: action ids (None: not to act, or a full set)
+    full_set: bool                     #: this decision sets 13-17 cards at once
+    face_down: bool                    #: this decision's cards are placed face down
+
+
+class Observation(_ObservationBase, total=False):
+    """One seat's view of a deal (:meth:`ofc_fast.Game.observation`).
+
+    >>> import ofc_fast as ofc
+    >>> obs = ofc.Game("pineapple", players=2, seed=1).observation(1)
+    >>> obs["to_act"], len(obs["dealt"]), obs["face_down_counts"][0]
+    (1, 5, [0, 0, 0])
+    """
+
+    result: ObservationResult  #: present once the deal is over
+
+
+def _offsets() -> dict[str, int]:
+    names = ("seat", "players", "button", "to_act", "is_over", "street", "fl", "board",
+             "count", "face_down_count", "discard_count", "discards", "n", "k", "full",
+             "face_down", "future_cards", "future_discards", "dealt")
+    return {name: ffi.offsetof("ofc_observation", name) for name in names}
+
+
+_OFF = _offsets()
+_NO_SEAT = 255
+
+
+def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
+                     legal: Optional[list[int]]) -> Observation:
+    """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
+    caller once the deal is over)."""
+    o = _OFF
+    players = raw[o["players"]]
+    seats = range(players)
+    board, count, hidden = o["board"], o["count"], o["face_down_count"]
+    boards = []
+    for s in seats:
+        b, c = board + 13 * s, count + 3 * s
+        boards.append([list(raw[b:b + raw[c]]), list(raw[b + 3:b + 3 + raw[c + 1]]),
+                       list(raw[b + 8:b + 8 + raw[c + 2]])])
+    seat = raw[o["seat"]]
+    to_act = raw[o["to_act"]]
+    n = raw[o["n"]]
+    return {
+        "seat": seat, "players": players, "button": raw[o["button"]], "rules": rules_name,
+        "game": game, "lowball": lowball,
+        "to_act": None if to_act == _NO_SEAT else to_act,
+        "is_over": bool(raw[o["is_over"]]), "street": raw[o["street"]],
+        "fantasyland": list(raw[o["fl"]:o["fl"] + players]),
+        "boards": boards,
+        "face_down_counts": [list(raw[hidden + 3 * s:hidden + 3 * s + 3]) for s in seats],
+        "discards": list(raw[o["discards"]:o["discards"]
+                             + raw[o["discard_count"] + seat]]),
+        "discard_counts": list(raw[o["discard_count"]:o["discard_count"] + players]),
+        "dealt": list(raw[o["dealt"]:o["dealt"] + n]),
+        "to_discard": raw[o["k"]],
+        "future_cards": raw[o["future_cards"]],
+        "future_discards": raw[o["future_discards"]],
+        "legal_actions": legal,
+        "full_set": bool(raw[o["full"]]),
+        "face_down": bool(raw[o["face_down"]]),
+    }
+
+
+def cards_as_text(obs: Any) -> Any:
+    """An observation with its cards (boards, discards, dealt) written as text."""
+    from ..cards import card_str
+
+    def texts(x: Any) -> Any:
+        return [texts(v) for v in x] if isinstance(x, list) else card_str(x)
+
+    return {k: (texts(v) if k in ("boards", "discards", "dealt") else v)
+            for k, v in obs.items()}

@@ -1,0 +1,76 @@
+"""The scored end of a deal: :class:`GameResult`, read from the engine's
+``ofc_game_result`` (nets from the C settlement, fouls, royalties, Fantasyland)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Optional
+
+from .._native import ffi, lib
+from ..board import Board
+from ..errors import GameError
+from ..settlement import Settlement, settlement_of
+
+if TYPE_CHECKING:
+    from .state import Game
+
+__all__ = ["GameResult", "result_of"]
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The scored end of a deal.
+
+    ``net`` (per seat, sums to zero) comes from the table settlement (the same as
+    :func:`ofc_fast.settle` of the final boards); ``fantasyland`` is the number of
+    cards each seat gets in Fantasyland next deal (0 = none): the entry rule, or the
+    stay rule for the seats that played this deal in Fantasyland.
+    """
+
+    net: list[int]
+    fouls: list[bool]
+    royalties: list[tuple[int, int, int]]
+    fantasyland: list[int]
+    boards: tuple[Board, ...]
+    button: int
+    in_fantasyland: tuple[int, ...]
+    surrendered: tuple[int, ...] = ()
+    declared: dict[int, str] = field(default_factory=dict)
+    settlement: Optional[Settlement] = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able summary (boards as text)."""
+        d: dict[str, Any] = {
+            "net": list(self.net), "fouls": list(self.fouls),
+            "royalties": [list(r) for r in self.royalties],
+            "fantasyland": list(self.fantasyland), "boards": [str(b) for b in self.boards],
+            "button": self.button, "in_fantasyland": list(self.in_fantasyland)}
+        if self.surrendered:
+            d["surrendered"] = list(self.surrendered)
+        if self.declared:
+            d["declared"] = {str(k): v for k, v in self.declared.items()}
+        if self.settlement is not None:
+            d["items"] = [item.to_dict() for item in self.settlement.items]
+        return d
+
+
+def result_of(game: Game, r: Any, g: Any) -> GameResult:
+    """Settle a finished game through ``ofc_game_result_get``."""
+    out = ffi.new("ofc_game_result *")
+    stacks = ffi.new("int32_t[4]", list(game.stacks)) if game.stacks is not None \
+        else ffi.NULL
+    status = lib.ofc_game_result_get(r, g, stacks, lib.OFC_SETTLE_ITEMS, out)
+    if status != 0:
+        raise GameError(f"the deal could not be settled (status {status})")
+    n = game.players
+    names = {i: ffi.string(lib.ofc_natural_name(i)).decode() for i in range(lib.OFC_NAT_COUNT)}
+    declared = {s: names[g.declared[s]] for s in range(n) if g.declared[s] >= 0}
+    surrendered = tuple(s for s in range(n) if g.surrendered >> s & 1)
+    settlement = settlement_of(out.settlement, game.rules, n,
+                               list(game.stacks) if game.stacks is not None else None)
+    return GameResult(
+        net=list(out.net[0:n]), fouls=[bool(x) for x in out.foul[0:n]],
+        royalties=[tuple(out.royalty[s][0:3]) for s in range(n)],  # type: ignore[misc]
+        fantasyland=list(out.fl_next[0:n]), boards=game.boards, button=game.button,
+        in_fantasyland=game.fantasyland, surrendered=surrendered, declared=declared,
+        settlement=settlement)

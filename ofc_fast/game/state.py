@@ -1,0 +1,594 @@
+"""One deal, played by the C engine: :class:`Game`.
+
+A :class:`Game` is the referee of one deal.  Its state is one C struct
+(``ofc_game`` of ``csrc/ofc_game.h``): the engine shuffles (seeded), deals in the order
+the rules give (R-FLOW-*), says whose decision it is, lists and validates moves, shows
+each seat only what it may see, and scores the finished table through the C
+settlement.  This class converts between that state and Python values, and keeps the
+moves for :meth:`Game.history`.
+
+>>> from ofc_fast import rules
+>>> from ofc_fast.game import Game
+>>> g = Game(rules.PINEAPPLE, players=2, seed=7)
+>>> g.to_act, len(g.dealt), len(g.legal_moves())       # seat 1 is left of the button
+(1, 5, 232)
+>>> while not g.is_over:
+...     g.play(g.legal_moves()[0])
+>>> sum(g.result().net)
+0
+>>> Game.replay(g.history()) == g
+True
+
+Decision order (R-FLOW-OFC-2, R-FL-2/5/7): the seats in Fantasyland receive all their
+cards first and set them face down, one after the other from the seat left of the
+button; then the other seats play the normal flow, each round from the seat left of
+the button to the button.  In classic Chinese Poker every seat sets its 13 cards face
+down in the same order.  Face-down cards (classic hands, Fantasyland sets, the last
+``rules.face_down_final`` rounds of OFC) are shown to the others only when the deal is
+over; discards are never shown to anyone but their owner (R-FLOW-PIN-4).
+"""
+
+from __future__ import annotations
+
+import gc
+import secrets
+from functools import lru_cache
+from itertools import combinations
+from math import comb
+from operator import index
+from random import Random
+from typing import Any, Mapping, Optional, Sequence, Union
+
+from .._native import ffi, lib
+from ..board import Board
+from ..cards import cards_str, parse_card
+from ..errors import GameError, MoveError
+from ..rules import PINEAPPLE, RuleSet
+from ..rules.model import Game as GameKind
+from ._engine import check_seed, game_rules, raise_move_error, resolve_rules
+from .moves import Move, action_destinations, destinations_of, random_move
+from .observation import Observation, cards_as_text, read_observation
+from .result import GameResult, result_of
+
+__all__ = ["Game", "cards_per_seat", "play_out", "NATURAL_IDS"]
+
+_ENUMERATE_LIMIT = 100_000
+NATURAL_IDS = {ffi.string(lib.ofc_natural_name(i)).decode(): i
+               for i in range(lib.OFC_NAT_COUNT)}
+"""Natural name -> the engine's ofc_natural id."""
+
+
+def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
+    """Cards one seat sees in a deal: the Fantasyland count, or 13 (classic, OFC) or
+    17 (Pineapple: 5 + 4 x 3)."""
+    if fantasyland:
+        return fantasyland
+    return 17 if rules.game is GameKind.PINEAPPLE else 13
+
+
+@lru_cache(maxsize=None)
+def _dests(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
+    """Destinations of every action id for (n, k), indexed by action."""
+    return tuple(action_destinations(n, k, a) for a in range(lib.OFC_ACTION_SPACE))
+
+
+@lru_cache(maxsize=1)
+def _settings13() -> tuple[tuple[int, ...], ...]:
+    """Destinations of the 72,072 settings of 13 cards (13! / (3! 5! 5!))."""
+    out = []
+    for f in combinations(range(13), 3):
+        rest = [i for i in range(13) if i not in f]
+        for m in combinations(rest, 5):
+            dest = [2] * 13
+            for i in f:
+                dest[i] = 0
+            for i in m:
+                dest[i] = 1
+            out.append(tuple(dest))
+    return tuple(out)
+
+
+def _int_arg(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise GameError(f"{what} must be an int, got {type(value).__name__}")
+    return value
+
+
+class Game:
+    """One deal between ``players`` seats (2 to ``rules.max_players``).
+
+    ``seed``: an int 0..2**64-1 (None draws one; it is kept in :meth:`history`); the
+    same seed, rules, seat count, button and Fantasyland counts give the same cards to
+    the same seats whatever the moves (the deck is ``ofc_deck_from_seed(seed)``, the
+    same on every platform).  ``button``: the dealer's seat; the seat on its left acts
+    first.  ``fantasyland``: cards per seat in Fantasyland this deal (0 = plays the
+    normal flow), e.g. ``(0, 14, 0)``.  ``stacks``: chips per seat for table stakes
+    (R-STAKES-*).  ``deck``: an explicit order of the 52 cards (instead of a seed;
+    cards are dealt from the front).
+    """
+
+    __slots__ = ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
+                 "_g", "_step", "_steps", "_deck", "_moves", "_result", "_obs",
+                 "_buf", "__weakref__")
+
+    def __init__(self, rules: Union[RuleSet, str] = PINEAPPLE, players: int = 2,
+                 seed: Optional[int] = None, button: int = 0,
+                 fantasyland: Optional[Sequence[int]] = None, *,
+                 stacks: Optional[Sequence[int]] = None,
+                 deck: Optional[Sequence[int]] = None) -> None:
+        rules = resolve_rules(rules)
+        players = _int_arg(players, "players")
+        button = _int_arg(button, "button")
+        if not 2 <= players <= rules.max_players:
+            raise GameError(f"{rules.name} seats 2 to {rules.max_players} players, "
+                            f"got {players}")
+        if not 0 <= button < players:
+            raise GameError(f"button {button} is not a seat of {players} players")
+        fl = self._fantasyland_counts(rules, players, fantasyland)
+        stacks_t = self._stacks(players, stacks)
+        deck_arr: Any = ffi.NULL
+        if deck is not None:
+            deck_arr = ffi.new("uint8_t[52]", self._deck_cards(deck))
+            seed_v: Optional[int] = None
+        else:
+            seed_v = secrets.randbits(64) if seed is None else check_seed(seed)
+        r = game_rules(rules)
+        g = ffi.new("ofc_game *")
+        status = lib.ofc_game_init(r, g, players, button, bytes(fl + (0,) * 4),
+                                   seed_v or 0, deck_arr)
+        if status == lib.OFC_E_DECK:
+            need = sum(cards_per_seat(rules, n) for n in fl)
+            raise GameError(f"{players} seats of {rules.name} with Fantasyland {fl} need "
+                            f"{need} cards; one deck has 52")
+        if status != 0:
+            raise GameError(f"the engine refused the deal (status {status})")
+        self.rules = rules
+        self.players = players
+        self.button = button
+        self.seed: Optional[int] = seed_v
+        self.fantasyland: tuple[int, ...] = fl
+        self.stacks: Optional[tuple[int, ...]] = stacks_t
+        self._r = r
+        self._g = g
+        self._step = 0
+        self._steps = tuple((st.seat, st.start, st.n, st.k, st.full, st.face_down,
+                             st.street) for st in g.steps[0:g.nsteps])
+        self._deck: tuple[int, ...] = tuple(g.deck)
+        self._moves: list[Union[Move, int]] = []
+        self._result: Optional[GameResult] = None
+        self._obs: Any = None
+        self._buf: Any = None
+
+    @staticmethod
+    def _fantasyland_counts(rules: RuleSet, players: int,
+                            fantasyland: Optional[Sequence[int]]) -> tuple[int, ...]:
+        if fantasyland is None:
+            return (0,) * players
+        try:
+            fl = tuple(fantasyland)
+        except TypeError:
+            raise GameError(f"fantasyland needs one count per seat, got "
+                            f"{type(fantasyland).__name__}") from None
+        if len(fl) != players:
+            raise GameError(f"fantasyland needs one count per seat ({players}), got "
+                            f"{len(fl)}")
+        for s, n in enumerate(fl):
+            if isinstance(n, bool) or not isinstance(n, int) or not (n == 0 or 13 <= n <= 17):
+                raise GameError(f"seat {s}: Fantasyland cards must be 0 or 13..17, "
+                                f"got {n!r}")
+        if any(fl) and rules.game is GameKind.CLASSIC:
+            raise GameError("classic Chinese Poker has no Fantasyland")
+        if any(fl) and rules.fantasyland is None:
+            raise GameError(f"{rules.name} has no Fantasyland")
+        return fl
+
+    @staticmethod
+    def _stacks(players: int, stacks: Optional[Sequence[int]]) -> Optional[tuple[int, ...]]:
+        if stacks is None:
+            return None
+        try:
+            st = tuple(stacks)
+        except TypeError:
+            raise GameError(f"stacks needs one chip count per seat, got "
+                            f"{type(stacks).__name__}") from None
+        if len(st) != players or any(isinstance(x, bool) or not isinstance(x, int)
+                                     or not 0 <= x <= 10 ** 9 for x in st):
+            raise GameError(f"stacks needs one chip count 0..10**9 per seat "
+                            f"({players}), got {str(st)[:60]}")
+        return st
+
+    @staticmethod
+    def _deck_cards(deck: Sequence[int]) -> list[int]:
+        try:
+            cards = [parse_card(c) for c in deck]
+        except TypeError:
+            raise GameError("deck must be a sequence of the 52 cards") from None
+        if sorted(cards) != list(range(52)):
+            raise GameError("deck must hold each of the 52 cards exactly once")
+        return cards
+
+    # -- the pending decision
+    @property
+    def to_act(self) -> Optional[int]:
+        """Seat whose decision it is (None when the deal is over)."""
+        return self._steps[self._step][0] if self._step < len(self._steps) else None
+
+    @property
+    def dealt(self) -> tuple[int, ...]:
+        """Cards the seat to act must place or discard now, in deal order."""
+        if self._step >= len(self._steps):
+            return ()
+        st = self._steps[self._step]
+        return self._deck[st[1]:st[1] + st[2]]
+
+    @property
+    def to_discard(self) -> int:
+        """How many of :attr:`dealt` must be discarded."""
+        return self._steps[self._step][3] if self._step < len(self._steps) else 0
+
+    @property
+    def street(self) -> int:
+        """Round of the current decision: 0 = the first (opening, Fantasyland or
+        classic set), then 1, 2, ..."""
+        if self._step < len(self._steps):
+            return int(self._steps[self._step][6])
+        return int(self._steps[-1][6]) + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self._step >= len(self._steps)
+
+    @property
+    def decisions(self) -> int:
+        """Decisions made so far."""
+        return self._step
+
+    @property
+    def deck(self) -> tuple[int, ...]:
+        """The shuffled deck (the referee's secret; never in an observation)."""
+        return self._deck
+
+    @property
+    def boards(self) -> tuple[Board, ...]:
+        """The table as it stands, every card shown (the referee's view)."""
+        g = self._g
+        raw = bytes(ffi.buffer(g.board))
+        counts = bytes(ffi.buffer(g.count))
+        out = []
+        for s in range(self.players):
+            b, c = 13 * s, 3 * s
+            out.append(Board._trusted((tuple(raw[b:b + counts[c]]),
+                                       tuple(raw[b + 3:b + 3 + counts[c + 1]]),
+                                       tuple(raw[b + 8:b + 8 + counts[c + 2]]))))
+        return tuple(out)
+
+    def discards(self, seat: int) -> tuple[int, ...]:
+        """Cards ``seat`` discarded (the referee's view)."""
+        self._check_seat(seat)
+        return tuple(self._g.discards[seat][0:self._g.ndiscards[seat]])
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Moves played so far, in order."""
+        return tuple(self._move_at(i) for i in range(len(self._moves)))
+
+    def _move_at(self, i: int) -> Move:
+        m = self._moves[i]
+        if isinstance(m, Move):
+            return m
+        _, start, n, k = self._steps[i][:4]
+        return Move._of(self._deck[start:start + n], _dests(n, k)[m])  # type: ignore[arg-type]
+
+    # -- legal moves
+    def legal_actions(self) -> list[int]:
+        """Legal action ids of the pending normal decision ([] when the deal is over);
+        GameError for a full set, which has no action ids."""
+        if self._step >= len(self._steps):
+            return []
+        buf = self._buf
+        if buf is None:
+            buf = self._buf = ffi.new("uint8_t[]", lib.OFC_ACTION_SPACE)
+        n = lib.ofc_game_legal_actions(self._g, buf)
+        if n < 0:
+            raise GameError("a Fantasyland or classic set is outside the action space; "
+                            "use legal_moves() / random_move() and play()")
+        return ffi.unpack(buf, n)  # type: ignore[no-any-return]
+
+    def action_mask(self) -> list[bool]:
+        """``ACTION_SPACE`` booleans, True for the legal actions."""
+        mask = [False] * lib.OFC_ACTION_SPACE
+        for a in self.legal_actions():
+            mask[a] = True
+        return mask
+
+    def legal_move_count(self) -> int:
+        """Number of legal moves (without listing them)."""
+        if self.is_over:
+            return 0
+        _, _, n, k, full = self._steps[self._step][:5]
+        if not full:
+            return len(self.legal_actions())
+        return comb(n, k) * 72072 + len(self._special_moves())
+
+    def _special_moves(self) -> list[Move]:
+        """Classic: a declaration per natural the cards make and the rules pay, and
+        surrender when the rules allow it."""
+        if self.rules.game is not GameKind.CLASSIC:
+            return []
+        mask = lib.ofc_game_declarable(self._r, self._g)
+        out = [Move(declare=name) for name, i in NATURAL_IDS.items() if mask >> i & 1]
+        if self.rules.surrender_cost is not None:
+            out.append(Move(surrender=True))
+        return out
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the seat to act ([] when the deal is over).
+
+        Normal decisions come in action order (at most 232 moves for a 5-card
+        opening, 27 for a Pineapple round).  A full set of 13 cards (classic, OFC
+        Fantasyland) gives all 72,072 settings (plus, in classic, a declaration per
+        natural and surrender when the rules allow); larger Fantasyland sets raise
+        GameError: use :meth:`random_move`, :meth:`legal_move_count` or a solver, and
+        :meth:`play` to validate any set.
+        """
+        if self._step >= len(self._steps):
+            return []
+        _, start, n, k, full = self._steps[self._step][:5]
+        dealt = self._deck[start:start + n]
+        new = tuple.__new__
+        if not full:
+            table = _dests(n, k)
+            return [new(Move, (dealt, table[a], None, False)) for a in self.legal_actions()]
+        count = self.legal_move_count()
+        if count > _ENUMERATE_LIMIT:
+            raise GameError(f"a {n}-card Fantasyland set has {count:,} legal moves; too "
+                            f"many to list (use random_move(), legal_move_count() or a "
+                            f"solver)")
+        settings = _settings13()
+        collecting = gc.isenabled()
+        gc.disable()  # 72,072 small objects: the collector would triple the time
+        try:
+            moves = [new(Move, (dealt, d, None, False)) for d in settings]
+        finally:
+            if collecting:
+                gc.enable()
+        return moves + self._special_moves()
+
+    def action_to_move(self, action: int) -> Move:
+        """The move of a legal action id."""
+        if self.is_over:
+            raise MoveError("the deal is over", "game_over")
+        a = self._action(action)
+        if a not in self.legal_actions():
+            raise MoveError(f"action {a} is not legal here", "bad_action")
+        _, start, n, k = self._steps[self._step][:4]
+        return Move._of(self._deck[start:start + n], _dests(n, k)[a])  # type: ignore[arg-type]
+
+    def move_to_action(self, move: Move) -> int:
+        """The action id of a move of the pending normal decision."""
+        from .moves import action_for_move
+
+        if self.is_over:
+            raise MoveError("the deal is over", "game_over")
+        return action_for_move(move, self.dealt, self.to_discard)
+
+    def random_move(self, rng: Optional[Random] = None) -> Move:
+        """A uniformly random legal move of the seat to act (a full set: a uniformly
+        random setting, never a declaration or surrender)."""
+        if self.is_over:
+            raise MoveError("the deal is over", "game_over")
+        seat = self._steps[self._step][0]
+        rows = [[0] * self._g.count[seat][r] for r in range(3)]
+        return random_move(self.dealt, rows, self.to_discard, rng or Random())
+
+    # -- playing
+    @staticmethod
+    def _action(action: object) -> int:
+        if type(action) is int:
+            a: int = action  # type: ignore[assignment]
+        elif isinstance(action, bool):
+            raise MoveError("an action id is an int, not a bool", "bad_action")
+        else:
+            try:
+                a = index(action)  # type: ignore[arg-type]
+            except TypeError:
+                raise MoveError(f"an action id is an int, got {type(action).__name__}",
+                                "bad_action") from None
+        if not 0 <= a < lib.OFC_ACTION_SPACE:
+            raise MoveError(f"action {a} is outside 0..{lib.OFC_ACTION_SPACE - 1}",
+                            "bad_action")
+        return a
+
+    def play_action(self, action: int) -> None:
+        """Play a legal action id (the fast path for agents)."""
+        a = self._action(action)
+        status = lib.ofc_game_apply_action(self._g, a)
+        if status:
+            raise_move_error(status, f"action {a} for seat {self.to_act}"
+                             if status == lib.OFC_E_ACTION else "")
+        self._moves.append(a)
+        self._step += 1
+
+    def play(self, move: Union[Move, Mapping[str, Any]], seat: Optional[int] = None) -> None:
+        """Validate and apply the move of the seat to act, then deal on.
+
+        ``seat``: when given, the seat that means to act (MoveError when it is not its
+        turn).  Raises :class:`MoveError` on any illegal move, leaving the game as it
+        was.
+        """
+        if self._step >= len(self._steps):
+            raise MoveError("the deal is over: no more moves", "game_over")
+        s = self._steps[self._step][0]
+        if seat is not None and seat != s:
+            raise MoveError(f"seat {str(seat)[:20]} cannot act: it is seat {s}'s turn",
+                            "not_your_turn")
+        if not isinstance(move, Move):
+            if isinstance(move, Mapping):
+                move = Move.from_dict(move)
+            else:
+                raise MoveError(f"expected a Move, got {type(move).__name__}", "bad_move")
+        if move[2] is not None or move[3]:
+            self._play_special(move)
+            return
+        dealt = self.dealt
+        dest = destinations_of(move, dealt)
+        status = lib.ofc_game_apply_placement(self._g, bytes(dest), len(dest))
+        if status:
+            raise_move_error(status, self._explain(status, move))
+        self._moves.append(move)
+        self._step += 1
+
+    def _explain(self, status: int, move: Move) -> str:
+        s = self._steps[self._step][0]
+        if status == lib.OFC_E_DISCARDS:
+            return (f"seat {s} must discard exactly {self.to_discard} of "
+                    f"{cards_str(self.dealt)}, the move discards {len(move.discards)}")
+        if status == lib.OFC_E_ROW_FULL:
+            counts = [self._g.count[s][r] for r in range(3)]
+            for r, name, size in ((0, "front", 3), (1, "middle", 5), (2, "back", 5)):
+                add = sum(1 for d in move[1] if d == r)
+                if counts[r] + add > size:
+                    return (f"the {name} row of seat {s} takes {size} cards; the move "
+                            f"would put {counts[r] + add} there")
+        return f"seat {s}"
+
+    def _play_special(self, move: Move) -> None:
+        if move[0]:
+            raise MoveError("a declaration or a surrender carries no placements",
+                            "bad_move")
+        if move[2] is not None and move[3]:
+            raise MoveError("a move cannot both declare a natural and surrender",
+                            "bad_move")
+        if move[3]:
+            status = lib.ofc_game_surrender(self._r, self._g)
+            if status == lib.OFC_E_SURRENDER:
+                raise MoveError(f"{self.rules.name} does not allow surrender", "surrender")
+        else:
+            name = move[2]
+            allowed = {n.name for n in self.rules.naturals}
+            if name not in allowed and self.rules.game is GameKind.CLASSIC:
+                raise MoveError(f"{self.rules.name} pays no natural {str(name)[:40]!r} "
+                                f"(naturals: {', '.join(sorted(allowed)) or 'none'})",
+                                "declare")
+            status = lib.ofc_game_declare(self._r, self._g, NATURAL_IDS.get(name, 99))
+            if status == lib.OFC_E_NATURAL:
+                raise MoveError(f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
+                                f"not make {name}", "declare")
+        if status:
+            raise_move_error(status)
+        self._moves.append(move)
+        self._step += 1
+
+    # -- views
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) \
+                or not 0 <= seat < self.players:
+            raise GameError(f"seat {str(seat)[:20]!r} is not a seat of {self.players} "
+                            f"players")
+        return seat
+
+    def observation(self, seat: int, cards: str = "ids") -> Observation:
+        """What ``seat`` may see, as JSON-able data (see :class:`Observation`):
+        its own board, dealt cards and discards; the others' face-up cards and
+        counts of their face-down cards and discards; never the deck.  Once the deal
+        is over every board is shown (but a surrendered hand) and ``result`` is added.
+        ``cards="text"`` writes cards as ``"As"`` instead of ids."""
+        self._check_seat(seat)
+        if cards not in ("ids", "text"):
+            raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
+        o = self._obs
+        if o is None:
+            o = self._obs = ffi.new("ofc_observation *")
+        lib.ofc_game_observe(self._g, seat, o)
+        legal = None
+        if self._step < len(self._steps):
+            st = self._steps[self._step]
+            if st[0] == seat and not st[4]:
+                legal = self.legal_actions()
+        rules = self.rules
+        obs = read_observation(bytes(ffi.buffer(o)), rules.name, rules.game.value,
+                               rules.lowball is not None, legal)
+        if self._step >= len(self._steps):
+            r = self.result()
+            obs["result"] = {"net": list(r.net), "fouls": list(r.fouls),
+                             "royalties": [list(x) for x in r.royalties],
+                             "fantasyland": list(r.fantasyland),
+                             "declared": {str(k): v for k, v in r.declared.items()},
+                             "surrendered": list(r.surrendered)}
+        return cards_as_text(obs) if cards == "text" else obs  # type: ignore[no-any-return]
+
+    # -- results
+    def result(self) -> GameResult:
+        """The scored deal (GameError before it is over)."""
+        if self._result is not None:
+            return self._result
+        if not self.is_over:
+            raise GameError(f"the deal is not over: seat {self.to_act} is to act")
+        self._result = result_of(self, self._r, self._g)
+        return self._result
+
+    # -- history
+    def history(self) -> dict[str, Any]:
+        """The deal as JSON-able data: rules, seats, button, seed (None when the deck
+        was given), the deck, the Fantasyland counts, stacks, every move and, once
+        over, the result.  :meth:`replay` rebuilds it and checks every field."""
+        from .history import history_of
+
+        return history_of(self)
+
+    @classmethod
+    def replay(cls, history: Mapping[str, Any]) -> Game:
+        """A game in the state ``history`` (from :meth:`history`) describes: the same
+        deck, seats and moves, replayed through :meth:`play`; HistoryError naming the
+        first field that does not agree with the replay."""
+        from .history import replay
+
+        return replay(cls, history)
+
+    def copy(self) -> Game:
+        """An independent copy (for search: play ahead without touching this one)."""
+        g = object.__new__(Game)
+        for name in ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
+                     "_step", "_steps", "_deck", "_result"):
+            setattr(g, name, getattr(self, name))
+        g._g = ffi.new("ofc_game *")
+        ffi.memmove(g._g, self._g, ffi.sizeof("ofc_game"))
+        g._moves = list(self._moves)
+        g._obs = None
+        g._buf = None
+        return g
+
+    def _state_bytes(self) -> bytes:
+        """The engine's state, byte for byte (tests compare it around illegal moves)."""
+        return bytes(ffi.buffer(self._g))
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Game) and self.rules == other.rules
+                and self.stacks == other.stacks and self.seed == other.seed
+                and self._state_bytes() == other._state_bytes()
+                and [m.key() for m in self.moves] == [m.key() for m in other.moves])
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"seat {self.to_act} to act"
+        return (f"<Game {self.rules.name} {self.players} players, button {self.button}, "
+                f"seed {self.seed}, {state}>")
+
+    def __str__(self) -> str:
+        lines = [repr(self)]
+        for s, b in enumerate(self.boards):
+            tag = f" FL{self.fantasyland[s]}" if self.fantasyland[s] else ""
+            lines.append(f"  seat {s}{tag}: {b}")
+        return "\n".join(lines)
+
+
+def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
+    """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
+    deal; returns its result."""
+    while not game.is_over:
+        s = game.to_act
+        assert s is not None
+        game.play(bots[s].act(game.observation(s)))
+    return game.result()
+
