@@ -185,8 +185,9 @@ typedef struct ofc_settlement {
     int8_t natural[OFC_SETTLE_MAX_SEATS];       /* natural id seat s declared (the best
                                                  * one for OFC_DECLARE_BEST), else -1 */
     uint32_t natural_key[OFC_SETTLE_MAX_SEATS]; /* its tie-break key (ofc_naturals.h) */
-    /* For a declared three straights / flushes / straight flushes, a board showing it
-     * (ofc_naturals_result's board); else all OFC_NO_CARD. */
+    /* For a seat with natural[s] >= 0: a board showing three straights / flushes /
+     * straight flushes when that is the natural (ofc_naturals_result's board), else all
+     * OFC_NO_CARD; untouched for the other seats. */
     uint8_t natural_board[OFC_SETTLE_MAX_SEATS][OFC_BOARD_CARDS];
     int8_t bad_seat;          /* on an error: the seat at fault, else -1 */
     uint8_t bad_card;         /* on OFC_E_CARD / OFC_E_DUPLICATE: the card, else 0xFF */
@@ -246,8 +247,8 @@ int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
  *  - CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
  *    most both capacities and uses up that much of each.
  * @model ofc_stakes_model;  @stacks  `seats` stacks, 0..OFC_STACK_MAX;
- * @seats 1..256;  @pairs, @amount  n transfers (seats < `seats`; |amount| <=
- *        OFC_STACK_MAX);  @actual  n capped transfers (same signs).
+ * @seats 1..256;  @pairs, @amount  n transfers (seats < `seats`; any amount
+ *        but INT32_MIN);  @actual  n capped transfers (same signs).
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
  *         range), OFC_E_VALUE (model, an amount, seats, or a NULL pointer with n>0). */
 int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
