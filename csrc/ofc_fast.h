@@ -307,9 +307,11 @@ int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t 
 }
 #endif
 
-/* Companion headers, part of the public API: naturals (13-card special hands) and
- * the solvers (Fantasyland, 13-card arranger). */
+/* Companion headers, part of the public API: naturals (13-card special hands), the
+ * solvers (Fantasyland, 13-card arranger), table settlement and the game engine. */
 #include "ofc_naturals.h"
 #include "ofc_solver.h"
+#include "ofc_settle.h"
+#include "ofc_game.h"
 
 #endif /* OFC_FAST_H */

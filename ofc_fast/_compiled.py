@@ -1,4 +1,6 @@
-"""Compile a :class:`RuleSet` into the C ``ofc_rules`` struct (once per rule set)."""
+"""Compile a :class:`RuleSet` into the C structs, once per rule set: ``ofc_rules`` (pair
+scoring, :func:`compiled`) and ``ofc_table_rules`` (settlement of a table,
+:func:`table_rules`)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,11 @@ from ._native import OK, ffi, lib
 from .errors import RulesError
 from .ranking import STRENGTH_INFO, STRENGTH_MAX, HandCategory
 from .rules.fantasyland_text import front_threshold
-from .rules.model import Lowball, MajorityRule, OrderRule, RuleSet, Schedule
+from .rules.model import (NATURAL_NAMES, Lowball, MajorityRule, NaturalsRule, OrderRule,
+                          RuleSet, Schedule, SettlementStart, StakesModel)
 
-__all__ = ["compiled", "fl_rules", "schedule_tables", "lowball_limit", "LOW27"]
+__all__ = ["compiled", "fl_rules", "table_rules", "schedule_tables", "lowball_limit",
+           "LOW27"]
 
 _SIZE = STRENGTH_MAX + 1
 _INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
@@ -26,6 +30,11 @@ LOW27 = np.array([lib.ofc_low27(s) for s in range(_SIZE)], dtype=np.int32)
 
 _ORDER = {OrderRule.NONSTRICT: 0, OrderRule.STRICT: 1, OrderRule.MIXED: 2}
 _MAJORITY = {MajorityRule.TWO_ROWS: 0, MajorityRule.MORE_ROWS: 1}
+_START = {SettlementStart.LEFT_OF_BUTTON: 0, SettlementStart.BUTTON: 1}
+STAKES = {StakesModel.WIN_CAP: 0, StakesModel.CHIPS: 1}
+"""C ``ofc_stakes_model`` of each stakes model."""
+_NATURALS_RULE = {NaturalsRule.HIGHER_FULL: 0, NaturalsRule.HIGHER_FULL_EQUAL_CANCEL: 1,
+                  NaturalsRule.DIFFERENCE: 2}
 
 
 def schedule_tables(schedule: Schedule) -> np.ndarray:
@@ -126,3 +135,38 @@ def fl_rules(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
     if lib.ofc_fl_rules_check(c) != OK:  # pragma: no cover - the model validated it
         raise RulesError(f"{rules.name}: Fantasyland rules do not compile")
     return c
+
+
+@lru_cache(maxsize=128)
+def table_rules(rules: RuleSet):  # -> cdata 'ofc_table_rules *'
+    """The C ``ofc_table_rules`` of a rule set (csrc/ofc_settle.h): everything beyond a
+    pair that ``ofc_settle`` needs.  Cached, shared read-only between threads.
+
+    >>> from ofc_fast import rules
+    >>> t = table_rules(rules.HAWAIIAN_GARDENS)
+    >>> t.house, t.stakes, t.start, t.surrender_cost
+    (0, 1, 1, 3)
+    """
+    t = ffi.new("ofc_table_rules *")
+    lib.ofc_table_rules_init(t)
+    t.max_players = rules.max_players
+    t.house = int(rules.house)
+    t.start = _START[rules.settlement_start]
+    t.stakes = STAKES[rules.stakes]
+    if rules.pool is not None:
+        t.pool_ante = rules.pool.ante
+        t.pool_sweep_extra = rules.pool.sweep_extra
+    t.single_winner = rules.single_winner
+    t.surrender_cost = -1 if rules.surrender_cost is None else rules.surrender_cost
+    if rules.aces_bet is not None:
+        t.aces_bet = 1
+        t.aces_value = list(rules.aces_bet)
+    t.naturals_rule = _NATURALS_RULE[rules.naturals_rule]
+    for rank, nat in enumerate(rules.naturals):
+        n = NATURAL_NAMES.index(nat.name)
+        t.natural_mask |= 1 << n
+        t.natural_units[n] = nat.units
+        t.natural_rank[n] = rank
+    if lib.ofc_table_rules_check(t) != OK:
+        raise RulesError(f"rule set {rules.name!r}: its table rules do not compile")
+    return t

@@ -605,7 +605,7 @@ def _set_move(cards: np.ndarray, front: Sequence[int], middle: Sequence[int],
     pl = tuple((int(cards[i]), Row.FRONT) for i in front) + \
         tuple((int(cards[i]), Row.MIDDLE) for i in middle) + \
         tuple((int(cards[i]), Row.BACK) for i in back)
-    return Move._make(pl, tuple(int(cards[i]) for i in discard))
+    return Move(pl, tuple(int(cards[i]) for i in discard))
 
 
 def _classic_solver_move(rules: RuleSet, dealt: list[int]) -> Move:
@@ -619,7 +619,7 @@ def _classic_solver_move(rules: RuleSet, dealt: list[int]) -> Move:
     if rules.surrender_cost is not None and sol.value < -rules.surrender_cost:
         return Move(surrender=True)
     b = sol.board
-    return Move._make(tuple((c, Row.FRONT) for c in b.front)
+    return Move(tuple((c, Row.FRONT) for c in b.front)
                       + tuple((c, Row.MIDDLE) for c in b.middle)
                       + tuple((c, Row.BACK) for c in b.back))
 
@@ -632,7 +632,7 @@ def _solver_move(rules: RuleSet, dealt: list[int]) -> Move:
     b = sol.board
     pl = tuple((c, Row.FRONT) for c in b.front) + tuple((c, Row.MIDDLE) for c in b.middle) \
         + tuple((c, Row.BACK) for c in b.back)
-    return Move._make(pl, tuple(sol.discards))
+    return Move(pl, tuple(sol.discards))
 
 
 # ---------------------------------------------------------------------- registry

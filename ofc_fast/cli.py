@@ -126,8 +126,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
             "stacks": result.stacks,
             "pairs": [{"seats": list(p), "net": s.net, "rows": list(s.rows)}
                       for p, s in result.pairs],
-            "items": [{"pair": list(i.pair), "kind": i.kind, "payer": i.payer,
-                       "payee": i.payee, "amount": i.amount} for i in result.items],
+            "items": [i.to_dict() for i in result.items],
         }))
         return 0
     rows = []

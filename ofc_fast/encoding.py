@@ -73,7 +73,7 @@ def encode(obs: Mapping[str, Any]) -> np.ndarray:
     for s in range(n):
         rel = (s - seat) % n
         sc[12 + rel] = obs["fantasyland"][s] / 17.0
-        sc[16 + 3 * rel:19 + 3 * rel] = np.asarray(obs["hidden"][s], dtype=np.float32) / 5.0
+        sc[16 + 3 * rel:19 + 3 * rel] = np.asarray(obs["face_down_counts"][s], dtype=np.float32) / 5.0
         sc[28 + rel] = obs["discard_counts"][s] / 4.0
     sc[32] = obs["street"] / 8.0
     sc[33] = obs["to_discard"]

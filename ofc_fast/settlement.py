@@ -3,7 +3,10 @@
 Order of business (R-FLOW-CP-4, R-SETTLE-*): declared naturals first, then
 surrenders, then the rows (pairwise, against the house, as a pool, or for a single
 winner), with the aces side bet on top; with ``stacks`` every pair's transfer is then
-capped by the rules' table-stakes model, in settlement order.
+capped by the rules' table-stakes model, in settlement order (pool gains are pair
+transfers too, so the stakes cap them like any other).  The rules live in C
+(``ofc_settle`` in ``csrc/ofc_settle.h``, where each is documented); this module parses
+the arguments and builds the result.
 
 >>> import ofc_fast as ofc
 >>> a = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
@@ -16,22 +19,28 @@ capped by the rules' table-stakes model, in settlement order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence, Union
 
-from typing import TYPE_CHECKING
-
+from ._compiled import STAKES, compiled, table_rules
+from ._native import E_DUPLICATE, OK, ffi, lib
 from .board import Board
 from .cards import parse_cards
-from .errors import BoardError, CardError, RulesError
+from .errors import BoardError, CardError, OfcError, RulesError
 from .rules import OFC, RuleSet
-from .rules.model import SettlementStart, StakesModel
-from .scoring import (BoardLike, EvaluatedBoard, PairScore, check_disjoint, complete_board,
-                      evaluate_for_scoring, score_evaluated)
+from .rules.model import NATURAL_NAMES, SettlementStart, StakesModel
+from .scoring import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
     from .naturals import NaturalHand
 
-__all__ = ["SettlementItem", "Settlement", "settle", "settlement_order", "apply_stakes"]
+__all__ = ["SettlementItem", "Settlement", "settle", "settlement_order", "apply_stakes",
+           "settlement_of"]
+
+ITEM_KINDS: tuple[str, ...] = ("rows", "bonus", "royalties", "natural", "surrender", "pool",
+                               "single_winner", "aces", "stakes")
+"""Item kind names by C ``ofc_item_kind``."""
+_NO_CARD: int = lib.OFC_NO_CARD
+_INT32_MAX = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,11 @@ class SettlementItem:
     payee: int
     amount: int
 
+    def to_dict(self) -> dict[str, object]:
+        """JSON-able: ``{"pair": [a, b], "kind", "payer", "payee", "amount"}``."""
+        return {"pair": list(self.pair), "kind": self.kind, "payer": self.payer,
+                "payee": self.payee, "amount": self.amount}
+
 
 @dataclass(frozen=True)
 class Settlement:
@@ -57,6 +71,27 @@ class Settlement:
     stacks: Optional[list[int]] = None                #: stacks after the deal
     naturals: dict[int, "NaturalHand"] = field(default_factory=dict)  #: seat -> NaturalHand
     winner: Optional[int] = None                      #: single-winner mode's winner
+
+
+def _int(value: object, what: str) -> int:
+    """A plain int (bools and floats refused) or BoardError naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BoardError(f"{what}: expected an int, got {value!r:.60}")
+    return int(value)
+
+
+def _seat(value: object, players: int, what: str) -> int:
+    seat = _int(value, what)
+    if not 0 <= seat < players:
+        raise BoardError(f"{what} {seat} is not a seat of {players} players")
+    return seat
+
+
+def _players(players: object) -> int:
+    n = _int(players, "players")
+    if not 2 <= n <= 4:
+        raise BoardError(f"settle() takes 2 to 4 boards, got {n}")
+    return n
 
 
 def settlement_order(players: int, button: int = 0,
@@ -71,36 +106,36 @@ def settlement_order(players: int, button: int = 0,
     >>> settlement_order(4, button=0, start="button")   # HG, A deals (EX-13)
     [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     """
-    if not 2 <= players <= 4:
-        raise BoardError(f"settle() takes 2 to 4 boards, got {players}")
-    if not 0 <= button < players:
-        raise BoardError(f"button {button} is not a seat of {players} players")
-    first = button if SettlementStart(start) is SettlementStart.BUTTON else button + 1
-    seats = [(first + i) % players for i in range(players)]
-    return [(seats[i], seats[j]) for i in range(players) for j in range(i + 1, players)]
+    n = _players(players)
+    seat = _seat(button, n, "button")
+    try:
+        first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
+    except ValueError:
+        raise RulesError(f"settlement start: unknown {start!r:.60}; known: "
+                         f"{', '.join(s.value for s in SettlementStart)}") from None
+    pairs = ffi.new("uint8_t[6][2]")
+    count = lib.ofc_settlement_order(n, seat, first, pairs)
+    return [(pairs[k][0], pairs[k][1]) for k in range(count)]
 
 
-class _Ledger:
-    """Nominal transfers per pair, itemised, before any table-stakes cap."""
-
-    def __init__(self) -> None:
-        self.items: list[SettlementItem] = []
-        self.by_pair: dict[tuple[int, int], int] = {}
-
-    def add(self, pair: tuple[int, int], kind: str, amount: int) -> None:
-        """``amount`` > 0: pair[1] pays pair[0]; < 0: pair[0] pays pair[1]."""
-        if amount == 0:
-            return
-        i, j = pair
-        payer, payee = (j, i) if amount > 0 else (i, j)
-        self.items.append(SettlementItem(pair, kind, payer, payee, abs(amount)))
-        self.by_pair[pair] = self.by_pair.get(pair, 0) + amount
+def _stacks(stacks: Sequence[int], seats: int, exact: bool) -> list[int]:
+    """Stacks as ints in 0..OFC_STACK_MAX, ``seats`` of them (at least, unless exact)."""
+    values = list(stacks)
+    if (len(values) != seats if exact else len(values) < seats) or any(
+            isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in values):
+        want = f"{seats}" if exact else f"a non-negative int for each of {seats} seats"
+        raise BoardError(f"stacks: expected {want}{' non-negative ints' if exact else ''}, "
+                         f"got {values!r:.200}")
+    if any(x > lib.OFC_STACK_MAX for x in values):
+        raise BoardError(f"stacks: at most {lib.OFC_STACK_MAX} chips a seat, got "
+                         f"{max(values)}")
+    return values
 
 
 def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Sequence[int],
                  model: StakesModel) -> list[int]:
     """Cap each pair's nominal transfer (``amount`` > 0: pair[1] pays pair[0]), in
-    order, under table stakes; return the actual transfers.
+    order, under table stakes; return the actual transfers (C ``ofc_apply_stakes``).
 
     * WIN_CAP (R-STAKES-1/2): a loser pays at most the chips he has now; a winner wins
       at most his stack at the start of the deal, and once his running win reaches it
@@ -111,46 +146,45 @@ def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Seque
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
     """
-    model = StakesModel(model)
-    seats = 1 + max((max(p) for p, _ in transfers), default=-1)
-    if len(stacks) < seats or any(isinstance(x, bool) or not isinstance(x, int) or x < 0
-                                  for x in stacks):
-        raise BoardError(f"stacks: expected a non-negative int for each of {seats} seats, "
-                         f"got {list(stacks)!r}")
-    start = list(stacks)
-    chips = list(stacks)
-    capacity = list(stacks)
-    done = [False] * len(stacks)
-    actual = []
-    for (i, j), amount in transfers:
-        winner, loser = (i, j) if amount > 0 else (j, i)
-        want = abs(amount)
-        if model is StakesModel.CHIPS:
-            paid = min(want, capacity[winner], capacity[loser])
-            capacity[winner] -= paid
-            capacity[loser] -= paid
-        elif done[winner] or done[loser]:
-            paid = 0
-        else:
-            room = 2 * start[winner] - chips[winner]  # win at most the starting stack
-            paid = max(0, min(want, chips[loser], room))
-        chips[winner] += paid
-        chips[loser] -= paid
-        if model is StakesModel.WIN_CAP and chips[winner] - start[winner] >= start[winner]:
-            done[winner] = True
-        actual.append(paid if amount > 0 else -paid)
-    return actual
+    try:
+        code = STAKES[StakesModel(model)]
+    except ValueError:
+        raise RulesError(f"stakes model: unknown {model!r:.60}; known: "
+                         f"{', '.join(m.value for m in StakesModel)}") from None
+    pairs, amounts = [], []
+    for pair, amount in transfers:
+        i, j = (_int(s, "transfer seat") for s in pair)
+        if i < 0 or j < 0:
+            raise BoardError(f"transfer seats must be >= 0, got {(i, j)}")
+        pairs.append((i, j))
+        # |amount| beyond any stack pays the same as the largest int32 amount
+        amount = _int(amount, "transfer amount")
+        amounts.append(max(-_INT32_MAX, min(_INT32_MAX, amount)))
+    seats = 1 + max((max(p) for p in pairs), default=-1)
+    values = _stacks(stacks, seats, exact=False)
+    if len(values) > 256:
+        raise BoardError(f"stacks: at most 256 seats, got {len(values)}")
+    if not pairs:
+        return []
+    actual = ffi.new("int32_t[]", len(pairs))
+    status = lib.ofc_apply_stakes(code, values, len(values), pairs, amounts, len(pairs),
+                                  actual)
+    if status != OK:  # pragma: no cover - every argument was validated above
+        raise BoardError(f"apply_stakes rejected by the C library (status {status})")
+    return list(actual)
 
 
-def _seat_cards(board: Union[BoardLike, None], seat: int, needs_rows: bool
-                ) -> tuple[Optional[Board], list[int]]:
+def _seat_cards(board: Union[BoardLike, None], seat: int, role: str) -> list[int]:
+    """13 card ids of a seat: in row order for a seat that sets rows (role "rows"); any
+    order for a surrendered or declaring seat; none for a surrendered seat's None."""
     if board is None:
-        if needs_rows:
+        if role == "rows":
             raise BoardError(f"seat {seat} has no board")
-        return None, []
-    if needs_rows:
-        b = complete_board(board, str(seat))
-        return b, list(b.cards)
+        if role == "declared":
+            raise CardError(f"seat {seat}: a declared natural needs the 13 cards, got None")
+        return []
+    if role == "rows":
+        return list(complete_board(board, str(seat)).cards)
     if isinstance(board, Board):
         cards = list(board.cards)
     elif isinstance(board, str) and ("/" in board or "|" in board):
@@ -159,262 +193,123 @@ def _seat_cards(board: Union[BoardLike, None], seat: int, needs_rows: bool
         cards = parse_cards(board)  # type: ignore[arg-type]
     if len(cards) != 13:
         raise CardError(f"seat {seat}: 13 cards needed, got {len(cards)}")
-    return None, cards
+    return cards
 
 
-def _aces(cards: Sequence[int]) -> int:
-    return sum(1 for c in cards if c >> 2 == 12)
+def _declaration(name: object) -> int:
+    """C code of a declaration: True = the best natural, a natural's name = its id; any
+    other value an id C refuses (so the error names the seat's naturals)."""
+    if name is True:
+        return int(lib.OFC_DECLARE_BEST)
+    return NATURAL_NAMES.index(name) if name in NATURAL_NAMES else 99
 
 
-def _declared_naturals(rules: RuleSet, declared: Mapping[int, Union[str, bool]],
-                       cards: Sequence[Sequence[int]]) -> dict[int, "NaturalHand"]:
-    if not declared:
-        return {}
-    from .naturals import naturals  # local: the naturals module is optional at import
+def _error(status: int, out, rules: RuleSet, cards: list[list[int]],  # noqa: ANN001
+           declared: Mapping[int, object]) -> OfcError:
+    """The exception for a status ofc_settle() returned."""
+    seat = int(out.bad_seat)
+    if status == lib.OFC_E_SURRENDER:
+        return RulesError(f"{rules.name}: surrender is not allowed (surrender_cost None)")
+    if status == lib.OFC_E_CONFLICT:
+        return BoardError(f"a seat cannot both surrender and declare a natural (seat {seat})")
+    if status == E_DUPLICATE:
+        check_disjoint(cards)  # raises with both seats named
+    if status == lib.OFC_E_NO_NATURALS:
+        return RulesError(f"{rules.name}: no naturals in these rules (seat {seat})")
+    if status == lib.OFC_E_NATURAL:
+        from .naturals import naturals
 
-    out: dict[int, "NaturalHand"] = {}
-    for seat, name in declared.items():
-        if not rules.naturals:
-            raise RulesError(f"{rules.name}: no naturals in these rules (seat {seat})")
         found = naturals(cards[seat], rules)
         if not found:
-            raise BoardError(f"seat {seat} declared a natural but holds none")
-        if name is True:
-            out[seat] = found[0]
-            continue
-        match = [n for n in found if n.name == name]
-        if not match:
-            raise BoardError(f"seat {seat} declared {name!r} but holds "
-                             f"{', '.join(n.name for n in found)}")
-        out[seat] = match[0]
-    return out
+            return BoardError(f"seat {seat} declared a natural but holds none")
+        return BoardError(f"seat {seat} declared {declared[seat]!r:.60} but holds "
+                          f"{', '.join(n.name for n in found)}")
+    if status == lib.OFC_E_HIDDEN:
+        return BoardError(f"the aces side bet needs every seat's 13 cards; seat "
+                          f"{seat} gave none")
+    return BoardError(f"settle() rejected by the C library (status {status}, seat {seat})")
+
+
+def _naturals(out, rules: RuleSet, n: int) -> dict[int, "NaturalHand"]:  # noqa: ANN001
+    from .naturals import NaturalHand
+
+    units = {nat.name: nat.units for nat in rules.naturals}
+    found = {}
+    for seat in range(n):
+        if out.natural[seat] >= 0:
+            name = NATURAL_NAMES[out.natural[seat]]
+            c = list(out.natural_board[seat])
+            board = None if c[0] == _NO_CARD else Board(c[:3], c[3:8], c[8:])
+            found[seat] = NaturalHand(name, units[name], int(out.natural_key[seat]), board)
+    return found
+
+
+def settlement_of(out, rules: RuleSet, n: int, stacks: Optional[list[int]]  # noqa: ANN001
+                  ) -> Settlement:
+    """The :class:`Settlement` of a C ``ofc_settlement`` (``ofc_settle``'s output, or a
+    game result's) for ``n`` seats; ``stacks``: the stacks it was settled with."""
+    items = [SettlementItem((it.a, it.b), ITEM_KINDS[it.kind], it.payer, it.payee, it.amount)
+             for it in out.items[0:out.n_items]]
+    pairs = []
+    for p in out.pairs[0:out.n_pairs]:
+        d, ea, eb = p.score, out.eval[p.a], out.eval[p.b]
+        pairs.append(((p.a, p.b), PairScore(
+            net=d.net, rows=tuple(d.rows), sweep=d.sweep,  # type: ignore[arg-type]
+            row_points=d.row_points, bonus=d.bonus,
+            royalties=(tuple(ea.royalty), tuple(eb.royalty)),  # type: ignore[arg-type]
+            fouls=(bool(ea.foul), bool(eb.foul)))))
+    return Settlement(
+        net=list(out.net)[:n], items=items, pairs=pairs,
+        stacks=list(out.stacks_after)[:n] if stacks is not None else None,
+        naturals=_naturals(out, rules, n) if any(x >= 0 for x in out.natural) else {},
+        winner=None if out.winner < 0 else int(out.winner))
 
 
 def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, button: int = 0,
            stacks: Optional[Sequence[int]] = None, *, surrendered: Sequence[int] = (),
            declared: Optional[Mapping[int, Union[str, bool]]] = None) -> Settlement:
-    """Settle a table of 2-4 seats.
+    """Settle a table of 2-4 seats (C ``ofc_settle``).
 
     ``boards[i]``: seat i's complete board (Board, text, or 13 cards in row order); a
     seat that surrendered or declared a natural may give its 13 cards in any order
     (a surrendered seat may give None).  ``surrendered``: seats that surrendered before
     the reveal (R-VAR-SUR-*: they pay ``rules.surrender_cost`` to each opponent they
     face).  ``declared``: seat -> natural name (or True for its best) declared before
-    the reveal (R-NAT-2).  ``stacks``: chips per seat at the start of the deal; with
-    them every pair's transfer is capped by ``rules.stakes`` (R-STAKES-*).
+    the reveal (R-NAT-2).  ``stacks``: chips per seat at the start of the deal
+    (0..1,000,000,000); with them every pair's transfer, pool transfers included, is
+    capped by ``rules.stakes`` (R-STAKES-*).
 
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
     n = len(boards)
     if n > rules.max_players:
         raise RulesError(f"{rules.name}: at most {rules.max_players} players, got {n} boards")
-    full_order = settlement_order(n, button, rules.settlement_start)
-    order = full_order
-    surrendered_set = set(surrendered)
-    declared = dict(declared or {})
-    for seat in list(surrendered_set) + list(declared):
-        if not 0 <= seat < n:
-            raise BoardError(f"seat {seat} is not a seat of {n} players")
-    if surrendered_set and rules.surrender_cost is None:
-        raise RulesError(f"{rules.name}: surrender is not allowed (surrender_cost None)")
-    if surrendered_set & set(declared):
-        raise BoardError("a seat cannot both surrender and declare a natural")
-    plays_rows = [i not in surrendered_set and i not in declared for i in range(n)]
-    seats = [_seat_cards(boards[i], i, plays_rows[i]) for i in range(n)]
-    cards = [c for _, c in seats]
-    check_disjoint(cards)
-    nats = _declared_naturals(rules, declared, cards)
-    if rules.house:
-        house = button
-        order = [p for p in order if house in p]
-    evals: dict[int, EvaluatedBoard] = {i: evaluate_for_scoring(b, rules)
-                                        for i, (b, _) in enumerate(seats) if b is not None}
-    ledger = _Ledger()
-    row_pairs: list[tuple[int, int]] = []
-    for pair in order:  # naturals first (R-SETTLE-3, R-FLOW-CP-4)
-        i, j = pair
-        if i in nats or j in nats:
-            from .naturals import natural_payment
-
-            ledger.add(pair, "natural", natural_payment(nats.get(i), nats.get(j), rules))
-    for pair in order:
-        i, j = pair
-        if i in nats or j in nats:
-            continue
-        if i in surrendered_set or j in surrendered_set:
-            if i in surrendered_set and j in surrendered_set:
-                continue
-            cost = rules.surrender_cost or 0
-            ledger.add(pair, "surrender", -cost if i in surrendered_set else cost)
-            continue
-        row_pairs.append(pair)
-    scored: list[tuple[tuple[int, int], PairScore]] = []
-    winner: Optional[int] = None
-    ordinary = [i for i in range(n) if plays_rows[i]]
-    if rules.pool is not None:
-        _settle_pool(rules, order, ordinary, evals, ledger)
-    elif rules.single_winner:
-        winner = _settle_single_winner(rules, order, ordinary, set(nats), evals, ledger)
-    else:
-        scored = _settle_rows(rules, row_pairs, evals, n, button if rules.house else None,
-                              ledger)
-    if rules.aces_bet is not None:  # between every two seats, house or not (R-VAR-ACES-1)
-        hidden = [i for i in range(n) if len(cards[i]) != 13]
-        if hidden:
-            raise BoardError(f"the aces side bet needs every seat's 13 cards; seat "
-                             f"{hidden[0]} gave none")
-        values = rules.aces_bet
-        for pair in full_order:
-            i, j = pair
-            ledger.add(pair, "aces", values[_aces(cards[i])] - values[_aces(cards[j])])
-    pairs = [p for p in full_order if p in order or p in ledger.by_pair]
-    return _finish(n, pairs, ledger, stacks, rules, scored, nats, winner)
-
-
-def _settle_rows(rules: RuleSet, pairs: list[tuple[int, int]],
-                 evals: dict[int, EvaluatedBoard], n: int, house: Optional[int],
-                 ledger: _Ledger) -> list[tuple[tuple[int, int], PairScore]]:
-    """Pairwise row scoring; a second pass marks seats that swept the whole table."""
-    def ties(i: int, j: int) -> int:
-        return 0 if house is None else (1 if i == house else -1 if j == house else 0)
-
-    first = {p: score_evaluated(evals[p[0]], evals[p[1]], rules, ties(*p)) for p in pairs}
-    swept_all = set()
-    if n >= 3 and len(pairs) == n * (n - 1) // 2:  # everyone compared with everyone
-        for seat in range(n):
-            mine = [(p, s) for p, s in first.items() if seat in p]
-            if all(s.sweep == (1 if p[0] == seat else -1) for p, s in mine):
-                swept_all.add(seat)
-    out = []
-    for p in pairs:
-        i, j = p
-        s = first[p]
-        if swept_all & {i, j}:
-            s = score_evaluated(evals[i], evals[j], rules, ties(i, j),
-                                i in swept_all, j in swept_all)
-        out.append((p, s))
-        ledger.add(p, "rows", s.row_points)
-        ledger.add(p, "bonus", s.bonus)
-        ledger.add(p, "royalties", s.net - s.row_points - s.bonus)
-    return out
-
-
-def _row_keys(rules: RuleSet, e: EvaluatedBoard) -> Optional[tuple[int, int, int]]:
-    """Comparable row values of a board (None when fouled: it wins nothing)."""
-    if e.foul:
-        return None
-    from ._compiled import LOW27
-
-    s = tuple(e.c.strength)
-    middle = int(LOW27[s[1]]) if rules.lowball is not None else s[1]
-    return (s[0], middle, s[2])
-
-
-def _settle_pool(rules: RuleSet, order: list[tuple[int, int]], ordinary: list[int],
-                 evals: dict[int, EvaluatedBoard], ledger: _Ledger) -> None:
-    """R-VAR-POOL-1: each seat that shows its rows antes per row; the best row takes
-    the row's pot; tied winners split it, an odd unit going to the first of them in
-    settlement order.  A fouled board wins nothing; if every board fouls a row's antes
-    go back.  (A surrendered seat paid its surrender cost instead; Q-13.)"""
-    pool = rules.pool
-    assert pool is not None
-    players = ordinary
-    seat_order = list(dict.fromkeys(s for p in order for s in p))
-    keys = {s: _row_keys(rules, evals[s]) for s in ordinary}
-    gain = {s: 0 for s in players}
-    rows_won = {s: 0 for s in players}
-    for row in range(3):
-        contenders = {s: k[row] for s, k in keys.items() if k is not None}
-        if not contenders:
-            continue
-        best = max(contenders.values())
-        winners = [s for s in seat_order if contenders.get(s) == best]
-        pot = pool.ante * len(players)
-        for s in players:
-            gain[s] -= pool.ante
-        share, odd = divmod(pot, len(winners))
-        for k, s in enumerate(winners):
-            gain[s] += share + (1 if k < odd else 0)
-        if len(winners) == 1:
-            rows_won[winners[0]] += 1
-    for s in players:
-        if rows_won[s] == 3 and pool.sweep_extra:
-            for other in players:
-                if other != s:
-                    gain[s] += pool.sweep_extra
-                    gain[other] -= pool.sweep_extra
-    _gains_to_pairs(gain, order, "pool", ledger)
-
-
-def _gains_to_pairs(gain: dict[int, int], order: list[tuple[int, int]], kind: str,
-                    ledger: _Ledger) -> None:
-    """Express zero-sum per-seat gains as pair transfers (losers pay winners in
-    settlement order), so table stakes and the item list work as for pairs."""
-    owed = {s: -g for s, g in gain.items() if g < 0}
-    due = {s: g for s, g in gain.items() if g > 0}
-    for i, j in order:
-        for winner, loser in ((i, j), (j, i)):
-            amount = min(due.get(winner, 0), owed.get(loser, 0))
-            if amount > 0:
-                due[winner] -= amount
-                owed[loser] -= amount
-                ledger.add((i, j), kind, amount if winner == i else -amount)
-    assert not any(due.values()) and not any(owed.values())
-
-
-def _settle_single_winner(rules: RuleSet, order: list[tuple[int, int]],
-                          ordinary: list[int], naturals: set[int],
-                          evals: dict[int, EvaluatedBoard], ledger: _Ledger) -> Optional[int]:
-    """R-VAR-SINGLE-1: a seat beating every other seat that shows its rows on two rows
-    or more collects ``single_winner`` units from each other seat but those holding a
-    declared natural (a natural beats any ordinary hand, R-NAT-2); nobody else pays
-    (Q-13)."""
-    for seat in ordinary:
-        beats_all = True
-        for other in ordinary:
-            if other == seat:
-                continue
-            s = score_evaluated(evals[seat], evals[other], rules)
-            if sum(1 for r in s.rows if r > 0) < 2:
-                beats_all = False
-                break
-        if beats_all:
-            for i, j in order:
-                if seat in (i, j) and not naturals & {i, j}:
-                    ledger.add((i, j), "single_winner",
-                               rules.single_winner if i == seat else -rules.single_winner)
-            return seat
-    return None
-
-
-def _finish(n: int, order: list[tuple[int, int]], ledger: _Ledger,
-            stacks: Optional[Sequence[int]], rules: RuleSet,
-            scored: list[tuple[tuple[int, int], PairScore]], nats: dict[int, "NaturalHand"],
-            winner: Optional[int]) -> Settlement:
-    net = [0] * n
-    items = list(ledger.items)
-    stacks_after = None
-    transfers = [(p, ledger.by_pair.get(p, 0)) for p in order]
+    n = _players(n)
+    seat_button = _seat(button, n, "button")
+    if isinstance(surrendered, (str, bytes)):
+        raise BoardError(f"surrendered: expected a sequence of seats, got {surrendered!r:.60}")
+    sur = {_seat(s, n, "surrendered seat") for s in surrendered}
+    decl = {_seat(s, n, "declaring seat"): name for s, name in dict(declared or {}).items()}
+    role = ["surrendered" if i in sur else "declared" if i in decl else "rows"
+            for i in range(n)]
+    cards = [_seat_cards(boards[i], i, role[i]) for i in range(n)]
+    given = bytearray([_NO_CARD]) * 52
+    for i, c in enumerate(cards):
+        given[13 * i:13 * i + len(c)] = bytes(c)
+    inp = ffi.new("ofc_settle_input *")
+    lib.ofc_settle_input_init(inp, n, seat_button)
+    ffi.memmove(inp.cards, bytes(given), 52)
+    inp.surrendered = sum(1 << s for s in sur)
+    for s, name in decl.items():
+        inp.declared[s] = _declaration(name)
+    values = None
     if stacks is not None:
-        if len(stacks) != n or any(isinstance(s, bool) or not isinstance(s, int) or s < 0
-                                   for s in stacks):
-            raise BoardError(f"stacks: expected {n} non-negative ints, got {stacks!r}")
-        if rules.pool is not None:
-            raise RulesError("table stakes apply to pairwise settlement, not pool mode")
-        natural_first = sorted(transfers, key=lambda t: not any(
-            it.pair == t[0] and it.kind == "natural" for it in ledger.items))
-        actual = dict(zip((p for p, _ in natural_first),
-                          apply_stakes(natural_first, stacks, rules.stakes)))
-        for p, nominal in transfers:
-            cut = nominal - actual[p]
-            if cut:
-                i, j = p
-                payer, payee = (i, j) if cut > 0 else (j, i)
-                items.append(SettlementItem(p, "stakes", payer, payee, abs(cut)))
-        transfers = [(p, actual[p]) for p, _ in transfers]
-    for (i, j), amount in transfers:
-        net[i] += amount
-        net[j] -= amount
-    if stacks is not None:
-        stacks_after = [s + d for s, d in zip(stacks, net)]
-    return Settlement(net, items, scored, stacks_after, nats, winner)
+        values = _stacks(stacks, n, exact=True)
+        inp.has_stacks = 1
+        inp.stacks = values
+    out = ffi.new("ofc_settlement *")
+    status = lib.ofc_settle(compiled(rules), table_rules(rules), inp, lib.OFC_SETTLE_ITEMS,
+                            out)
+    if status != OK:
+        raise _error(status, out, rules, cards, decl)
+    return settlement_of(out, rules, n, values)

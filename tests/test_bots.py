@@ -76,7 +76,7 @@ def test_heuristic_takes_the_obvious_points() -> None:
         "to_act": 0, "is_over": False, "street": 8, "fantasyland": [0, 0],
         "boards": [[parse_cards("Kh Kd 2c"), parse_cards("Ac Ad 7s 7d 3c"),
                     parse_cards("Ah 9h 6h 4h")], [[], [], []]],
-        "hidden": [[0, 0, 0], [0, 0, 0]], "discards": [], "discard_counts": [0, 0],
+        "face_down_counts": [[0, 0, 0], [0, 0, 0]], "discards": [], "discard_counts": [0, 0],
         "dealt": parse_cards("2h"), "to_discard": 0, "future_cards": 0,
         "future_discards": 0, "legal_actions": [2], "full_set": False,
         "face_down": False,

@@ -372,7 +372,7 @@ def test_full_sets() -> None:
     g2.play(m)
     # the Fantasyland set is face down to the others until the reveal (R-FL-5)
     obs = g2.observation(0)
-    assert obs["boards"][1] == [[], [], []] and obs["hidden"][1] == [3, 5, 5]
+    assert obs["boards"][1] == [[], [], []] and obs["face_down_counts"][1] == [3, 5, 5]
     assert g2.observation(1)["boards"][1] == [list(r) for r in g2.boards[1].rows]
 
 
@@ -414,7 +414,7 @@ def test_classic_sets_at_once_face_down() -> None:
     assert len(g.dealt) == 13 and g.to_act == 1
     g.play(g.random_move(random.Random(1)))
     obs = g.observation(2)
-    assert obs["boards"][1] == [[], [], []] and obs["hidden"][1] == [3, 5, 5]
+    assert obs["boards"][1] == [[], [], []] and obs["face_down_counts"][1] == [3, 5, 5]
     for _ in range(3):
         g.play(g.random_move(random.Random(1)))
     assert g.is_over
@@ -449,7 +449,7 @@ def test_face_down_final_cards() -> None:
         if not g.is_over:
             seen = [c for row in g.observation(0)["boards"][1] for c in row]
             assert seen == placed_face_up and not set(down) & set(seen)
-    assert g.observation(0)["hidden"][1] == [0, 0, 0]
+    assert g.observation(0)["face_down_counts"][1] == [0, 0, 0]
     assert set(down) <= {c for row in g.observation(0)["boards"][1] for c in row}
 
 
@@ -493,7 +493,7 @@ def test_surrender() -> None:
     assert Move(surrender=True) in g.legal_moves()
     g.play(Move(surrender=True))
     # nobody learns of the surrender before the reveal
-    assert g.observation(2)["hidden"][g.moves and 1] == [3, 5, 5]
+    assert g.observation(2)["face_down_counts"][g.moves and 1] == [3, 5, 5]
     while not g.is_over:
         g.play(g.random_move(random.Random(2)))
     res = g.result()

@@ -34,7 +34,7 @@ def test_match_carries_button_and_fantasyland(r: rules.RuleSet) -> None:
     bots = hunters(r, players)
     prev = None
     fl_deals = 0
-    deals = 60 if r.game is not Kind.CLASSIC else 200
+    deals = 120 if r.game is not Kind.CLASSIC else 200
     for _ in range(deals):
         g = m.next_game()
         assert m.next_game() is g

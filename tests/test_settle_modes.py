@@ -93,9 +93,19 @@ def test_pool_fouled_boards_win_nothing() -> None:
     assert settle([fouled, both], pool).net == [0, 0]
 
 
-def test_pool_refuses_table_stakes() -> None:
-    with pytest.raises(ofc.RulesError, match="pool"):
-        settle([X, Y, Z], SIMPLE.replace(pool=Pool()), stacks=[10, 10, 10])
+def test_issue9_finding3_pool_settles_under_table_stakes() -> None:
+    """Issue 9 finding 3: pool gains are pair transfers in settlement order, so table
+    stakes cap them like any pair transfer (it used to raise RulesError)."""
+    pool = rules.CLASSIC_1_6.replace(pool={"ante": 1})
+    assert settle([Y, X], pool).net == [-3, 3]              # X takes every row's pot
+    assert settle([Y, X], pool, stacks=[10, 10]).stacks == [7, 13]
+    for model in ("win_cap", "chips"):
+        res = settle([Y, X], pool.replace(stakes=model), stacks=[1, 10])
+        assert res.net == [-1, 1] and res.stacks == [0, 11]
+        assert [(i.kind, i.payer, i.payee, i.amount) for i in res.items] == [
+            ("pool", 0, 1, 3), ("stakes", 1, 0, 2)]
+    # X's win is capped at his own start (WIN_CAP) / his chips (CHIPS): 2
+    assert settle([Y, X], pool, stacks=[10, 2]).net == [-2, 2]
 
 
 # ---------------------------------------------------------------- single winner

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any, NoReturn, Union
 
 from .._compiled import compiled, fl_rules, table_rules
-from .._native import ffi, lib
+from .._native import E_COUNT, ffi, lib
 from ..errors import GameError, MoveError, RulesError
 from ..rules import RuleSet
 from ..rules import get as get_rules
@@ -94,7 +94,7 @@ _MOVE_ERRORS = {
     lib.OFC_E_SURRENDER: ("surrender", "the rules do not allow surrender"),
     lib.OFC_E_DESTINATION: ("bad_move", "a destination outside front, middle, back, "
                                         "discard"),
-    lib.OFC_E_COUNT: ("missing", "the move does not use every dealt card"),
+    E_COUNT: ("missing", "the move does not use every dealt card"),
 }
 
 

@@ -316,7 +316,8 @@ class Game:
         if self.rules.game is not GameKind.CLASSIC:
             return []
         mask = lib.ofc_game_declarable(self._r, self._g)
-        out = [Move(declare=name) for name, i in NATURAL_IDS.items() if mask >> i & 1]
+        out = [Move(declare=n.name) for n in reversed(self.rules.naturals)  # best first
+               if mask >> NATURAL_IDS[n.name] & 1]
         if self.rules.surrender_cost is not None:
             out.append(Move(surrender=True))
         return out
@@ -474,6 +475,10 @@ class Game:
             if status == lib.OFC_E_NATURAL:
                 raise MoveError(f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
                                 f"not make {name}", "declare")
+        if status == lib.OFC_E_NOT_CLASSIC:
+            what = "surrender" if move[3] else "declare"
+            raise MoveError(f"only classic Chinese Poker lets a seat {what} (at its "
+                            f"13-card set)", what)
         if status:
             raise_move_error(status)
         self._moves.append(move)

@@ -1,0 +1,807 @@
+/* ofc_settle.c -- settling a table of 2-4 seats (see ofc_settle.h for the rules). */
+#include <string.h>
+
+#include "ofc_internal.h"
+
+#define SEATS OFC_SETTLE_MAX_SEATS
+#define BIT(s) (1u << (s))
+
+/* ------------------------------------------------------------ table rules */
+
+int32_t ofc_table_rules_init(ofc_table_rules *t)
+{
+    int n;
+    if (t == NULL) {
+        return OFC_E_VALUE;
+    }
+    memset(t, 0, sizeof *t);
+    t->max_players = SEATS;
+    t->surrender_cost = -1;
+    for (n = 0; n < OFC_NAT_COUNT; n++) {
+        t->natural_rank[n] = -1;
+    }
+    return OFC_OK;
+}
+
+static int in_range(int32_t v, int32_t lo, int32_t hi)
+{
+    return lo <= v && v <= hi;
+}
+
+/* 1 when the played naturals have units in range and distinct ranks 0..played-1. */
+static int naturals_valid(const ofc_table_rules *t)
+{
+    uint32_t ranks = 0, played = 0;
+    int n;
+    if (t->natural_mask >> OFC_NAT_COUNT || t->naturals_rule > OFC_NATRULE_DIFFERENCE) {
+        return 0;
+    }
+    for (n = 0; n < OFC_NAT_COUNT; n++) {
+        int32_t rank = t->natural_rank[n];
+        if (!(t->natural_mask & OFC_NAT_BIT(n))) {
+            if (rank != -1) {
+                return 0;
+            }
+            continue;
+        }
+        if (!in_range(t->natural_units[n], 0, 1000) || !in_range(rank, 0, OFC_NAT_COUNT - 1) ||
+            ranks & BIT(rank)) {
+            return 0;
+        }
+        ranks |= BIT(rank);
+        played++;
+    }
+    return ranks == (BIT(played) - 1u);
+}
+
+int32_t ofc_table_rules_check(const ofc_table_rules *t)
+{
+    int k;
+    if (t == NULL || !in_range(t->max_players, 2, SEATS) || t->house > 1 || t->start > 1 ||
+        t->stakes > 1 || t->aces_bet > 1 || !in_range(t->pool_ante, 0, 1000) ||
+        !in_range(t->pool_sweep_extra, 0, t->pool_ante ? 1000 : 0) ||
+        !in_range(t->single_winner, 0, 1000) || t->surrender_cost > 1000) {
+        return OFC_E_RULES;
+    }
+    for (k = 0; k < 5; k++) {
+        if (!in_range(t->aces_value[k], 0, 1000)) {
+            return OFC_E_RULES;
+        }
+    }
+    if ((t->pool_ante && (t->house || t->single_winner)) || (t->house && t->single_winner) ||
+        !naturals_valid(t)) {
+        return OFC_E_RULES;
+    }
+    return OFC_OK;
+}
+
+int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t button)
+{
+    int s;
+    if (in == NULL) {
+        return OFC_E_VALUE;
+    }
+    memset(in, 0, sizeof *in);
+    memset(in->cards, OFC_NO_CARD, sizeof in->cards);
+    in->players = players;
+    in->button = button;
+    for (s = 0; s < SEATS; s++) {
+        in->declared[s] = OFC_DECLARE_NONE;
+    }
+    return OFC_OK;
+}
+
+/* ---------------------------------------------------------- order, stakes */
+
+/* Pairs in settlement order (players and button valid); returns their count. */
+static int order_pairs(uint32_t players, uint32_t button, uint32_t start, uint8_t pairs[][2])
+{
+    uint32_t first = start == OFC_START_BUTTON ? button : button + 1, i, j;
+    int k = 0;
+    for (i = 0; i < players; i++) {
+        for (j = i + 1; j < players; j++) {
+            pairs[k][0] = (uint8_t)((first + i) % players);
+            pairs[k][1] = (uint8_t)((first + j) % players);
+            k++;
+        }
+    }
+    return k;
+}
+
+int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
+                             uint8_t pairs[][2])
+{
+    if (pairs == NULL || start > OFC_START_BUTTON) {
+        return OFC_E_VALUE;
+    }
+    if (players < 2 || players > SEATS || button >= players) {
+        return OFC_E_SEAT;
+    }
+    return order_pairs(players, button, start, pairs);
+}
+
+/* Running state of table stakes, per seat (start stack, chips now, chips-model
+ * capacity, WIN_CAP "hand complete"). */
+typedef struct stakes_seat {
+    int64_t start, chips, capacity;
+    uint8_t done;
+} stakes_seat;
+
+/* One capped transfer (R-STAKES-*): amount > 0 means seat j pays seat i. */
+static int32_t stakes_step(uint32_t model, stakes_seat *st, uint32_t i, uint32_t j,
+                           int32_t amount)
+{
+    stakes_seat *w = amount > 0 ? &st[i] : &st[j], *l = amount > 0 ? &st[j] : &st[i];
+    int64_t want = amount > 0 ? amount : -(int64_t)amount, paid;
+    if (model == OFC_STAKES_CHIPS) {
+        paid = want < w->capacity ? want : w->capacity;
+        paid = paid < l->capacity ? paid : l->capacity;
+        w->capacity -= paid;
+        l->capacity -= paid;
+    } else if (w->done || l->done) {
+        paid = 0;
+    } else {
+        int64_t room = 2 * w->start - w->chips; /* win at most the starting stack */
+        paid = want < l->chips ? want : l->chips;
+        paid = paid < room ? paid : room;
+        paid = paid > 0 ? paid : 0;
+    }
+    w->chips += paid;
+    l->chips -= paid;
+    if (model == OFC_STAKES_WIN_CAP && w->chips - w->start >= w->start) {
+        w->done = 1;
+    }
+    return (int32_t)(amount > 0 ? paid : -paid);
+}
+
+static void stakes_init(stakes_seat *st, const int32_t *stacks, size_t seats)
+{
+    size_t s;
+    for (s = 0; s < seats; s++) {
+        st[s].start = st[s].chips = st[s].capacity = stacks[s];
+        st[s].done = 0;
+    }
+}
+
+int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
+                         const uint8_t pairs[][2], const int32_t *amount, size_t n,
+                         int32_t *actual)
+{
+    stakes_seat st[256];
+    size_t k;
+    if (model > OFC_STAKES_CHIPS || stacks == NULL || seats == 0 || seats > 256 ||
+        (n > 0 && (pairs == NULL || amount == NULL || actual == NULL))) {
+        return OFC_E_VALUE;
+    }
+    for (k = 0; k < seats; k++) {
+        if (!in_range(stacks[k], 0, OFC_STACK_MAX)) {
+            return OFC_E_STACKS;
+        }
+    }
+    for (k = 0; k < n; k++) {
+        if (pairs[k][0] >= seats || pairs[k][1] >= seats) {
+            return OFC_E_SEAT;
+        }
+        if (amount[k] == INT32_MIN) {
+            return OFC_E_VALUE;
+        }
+    }
+    stakes_init(st, stacks, seats);
+    for (k = 0; k < n; k++) {
+        actual[k] = stakes_step(model, st, pairs[k][0], pairs[k][1], amount[k]);
+    }
+    return OFC_OK;
+}
+
+/* ---------------------------------------------------------------- naturals */
+
+/* ofc_natural_payment() for two valid ids (-1 = ordinary hand). */
+static int32_t natural_pay(const ofc_table_rules *t, int32_t a, uint32_t ka, int32_t b,
+                           uint32_t kb)
+{
+    int32_t ua, ub;
+    if (a < 0) {
+        return b < 0 ? 0 : -t->natural_units[b];
+    }
+    if (b < 0) {
+        return t->natural_units[a];
+    }
+    ua = t->natural_units[a];
+    ub = t->natural_units[b];
+    if (t->naturals_rule == OFC_NATRULE_DIFFERENCE) {
+        return ua - ub;
+    }
+    if (t->naturals_rule == OFC_NATRULE_EQUAL_CANCEL && ua == ub &&
+        (a == OFC_NAT_DRAGON) == (b == OFC_NAT_DRAGON)) {
+        return 0;
+    }
+    if (t->natural_rank[a] != t->natural_rank[b]) {
+        return t->natural_rank[a] > t->natural_rank[b] ? ua : -ub;
+    }
+    return ka > kb ? ua : ka < kb ? -ub : 0;
+}
+
+static int natural_played(const ofc_table_rules *t, int32_t id)
+{
+    return id == -1 || (in_range(id, 0, OFC_NAT_COUNT - 1) &&
+                        (t->natural_mask & OFC_NAT_BIT(id)));
+}
+
+int32_t ofc_natural_payment(const ofc_table_rules *table, int32_t a, uint32_t key_a,
+                            int32_t b, uint32_t key_b, int32_t *status)
+{
+    int32_t st = OFC_OK;
+    if (table == NULL || ofc_table_rules_check(table) != OFC_OK) {
+        st = OFC_E_RULES;
+    } else if (!natural_played(table, a) || !natural_played(table, b)) {
+        st = OFC_E_NATURAL;
+    }
+    if (status) {
+        *status = st;
+    }
+    return st == OFC_OK ? natural_pay(table, a, key_a, b, key_b) : 0;
+}
+
+/* The natural seat s declares, resolved against its cards: fills out->natural[s],
+ * natural_key[s] and natural_board[s]; OFC_OK or OFC_E_NATURAL. */
+static int32_t resolve_natural(const ofc_table_rules *t, const uint8_t cards[13],
+                               int32_t declared, ofc_settlement *out, int s)
+{
+    ofc_naturals_result r;
+    uint32_t made;
+    int32_t id = -1, n;
+    const uint8_t *board = NULL;
+    if (declared != OFC_DECLARE_BEST && !in_range(declared, 0, OFC_NAT_COUNT - 1)) {
+        return OFC_E_NATURAL;
+    }
+    if (ofc_naturals(cards, &r) != OFC_OK) {
+        return OFC_E_NATURAL; /* not reached: the cards were validated */
+    }
+    made = r.mask & t->natural_mask;
+    for (n = 0; n < OFC_NAT_COUNT; n++) { /* the best: highest rank */
+        if ((made & OFC_NAT_BIT(n)) && (id < 0 || t->natural_rank[n] > t->natural_rank[id])) {
+            id = n;
+        }
+    }
+    if (declared != OFC_DECLARE_BEST) {
+        id = (made & OFC_NAT_BIT(declared)) ? declared : -1;
+    }
+    if (id < 0) {
+        return OFC_E_NATURAL;
+    }
+    board = id == OFC_NAT_THREE_STRAIGHTS ? r.straights
+            : id == OFC_NAT_THREE_FLUSHES ? r.flushes
+            : id == OFC_NAT_THREE_STRAIGHT_FLUSHES ? r.straight_flushes : NULL;
+    out->natural[s] = (int8_t)id;
+    out->natural_key[s] = r.key[id];
+    if (board) {
+        memcpy(out->natural_board[s], board, OFC_BOARD_CARDS);
+    } else {
+        memset(out->natural_board[s], OFC_NO_CARD, OFC_BOARD_CARDS);
+    }
+    return OFC_OK;
+}
+
+/* ------------------------------------------------------------- validation */
+
+static int32_t fail(ofc_settlement *out, int32_t status, int seat, uint32_t card)
+{
+    out->bad_seat = (int8_t)seat;
+    out->bad_card = (uint8_t)card;
+    return status;
+}
+
+/* Seats, surrender and declarations of a deal (before its cards). */
+static int32_t check_seats(const ofc_table_rules *t, const ofc_settle_input *in,
+                           ofc_settlement *out)
+{
+    uint32_t n = in->players, s;
+    if (n > t->max_players) {
+        return OFC_E_MAX_PLAYERS;
+    }
+    if (n < 2 || n > SEATS || in->button >= n) {
+        return OFC_E_SEAT;
+    }
+    for (s = 0; s < SEATS; s++) {
+        if (s >= n && ((in->surrendered & BIT(s)) || in->declared[s] != OFC_DECLARE_NONE)) {
+            return fail(out, OFC_E_SEAT, (int)s, 0xFF);
+        }
+    }
+    if (in->surrendered >> SEATS) {
+        return fail(out, OFC_E_SEAT, SEATS, 0xFF);
+    }
+    if (in->surrendered && t->surrender_cost < 0) {
+        return OFC_E_SURRENDER;
+    }
+    for (s = 0; s < n; s++) {
+        if ((in->surrendered & BIT(s)) && in->declared[s] != OFC_DECLARE_NONE) {
+            return fail(out, OFC_E_CONFLICT, (int)s, 0xFF);
+        }
+    }
+    return OFC_OK;
+}
+
+/* The error of a seat's 13 cards given the cards of the seats before (slow path). */
+static int32_t card_error(const uint8_t cards[13], uint64_t seen, ofc_settlement *out, int s)
+{
+    int k, empty = 0;
+    for (k = 0; k < OFC_BOARD_CARDS; k++) {
+        empty += cards[k] == OFC_NO_CARD;
+    }
+    if (empty) {
+        return fail(out, OFC_E_COUNT, s, 0xFF);
+    }
+    for (k = 0; k < OFC_BOARD_CARDS; k++) {
+        uint64_t bit;
+        if (cards[k] >= OFC_CARDS) {
+            return fail(out, OFC_E_CARD, s, cards[k]);
+        }
+        bit = (uint64_t)1 << cards[k];
+        if (seen & bit) {
+            return fail(out, OFC_E_DUPLICATE, s, cards[k]);
+        }
+        seen |= bit;
+    }
+    return OFC_E_CARD; /* not reached */
+}
+
+/* Every seat's cards: valid, distinct across the table; *hidden gets the seats that
+ * show none (surrendered seats only). */
+static int32_t check_cards(const ofc_settle_input *in, ofc_settlement *out, uint32_t *hidden)
+{
+    uint64_t seen = 0;
+    uint32_t s;
+    *hidden = 0;
+    for (s = 0; s < in->players; s++) {
+        const uint8_t *c = in->cards[s];
+        uint64_t taken;
+        if (c[0] == OFC_NO_CARD && (in->surrendered & BIT(s))) {
+            int k = 1;
+            while (k < OFC_BOARD_CARDS && c[k] == OFC_NO_CARD) {
+                k++;
+            }
+            if (k == OFC_BOARD_CARDS) {
+                *hidden |= BIT(s);
+                continue;
+            }
+            return fail(out, OFC_E_COUNT, (int)s, 0xFF);
+        }
+        if (OFC_UNLIKELY(ofc_cards_mask(c, OFC_BOARD_CARDS, seen, &taken))) {
+            return card_error(c, seen, out, (int)s);
+        }
+        seen = taken;
+    }
+    return OFC_OK;
+}
+
+/* Declarations, hidden hands under the aces bet, stacks. */
+static int32_t check_rest(const ofc_table_rules *t, const ofc_settle_input *in,
+                          uint32_t hidden, ofc_settlement *out)
+{
+    uint32_t s;
+    for (s = 0; s < in->players; s++) {
+        int32_t st;
+        if (in->declared[s] == OFC_DECLARE_NONE) {
+            continue;
+        }
+        if (t->natural_mask == 0) {
+            return fail(out, OFC_E_NO_NATURALS, (int)s, 0xFF);
+        }
+        st = resolve_natural(t, in->cards[s], in->declared[s], out, (int)s);
+        if (st != OFC_OK) {
+            return fail(out, st, (int)s, 0xFF);
+        }
+    }
+    if (t->aces_bet && hidden) {
+        for (s = 0; !(hidden & BIT(s)); s++) {
+        }
+        return fail(out, OFC_E_HIDDEN, (int)s, 0xFF);
+    }
+    if (in->has_stacks > 1) {
+        return OFC_E_VALUE;
+    }
+    for (s = 0; in->has_stacks && s < in->players; s++) {
+        if (!in_range(in->stacks[s], 0, OFC_STACK_MAX)) {
+            return fail(out, OFC_E_STACKS, (int)s, 0xFF);
+        }
+    }
+    return OFC_OK;
+}
+
+/* --------------------------------------------------------------- the ledger */
+
+/* Nominal transfers per pair (index into the settlement order), itemised on demand. */
+typedef struct ledger {
+    uint8_t pair[OFC_SETTLE_MAX_PAIRS][2];
+    int32_t total[OFC_SETTLE_MAX_PAIRS]; /* > 0: pair[k][1] pays pair[k][0] */
+    uint32_t touched;   /* bit k: pair k got a transfer */
+    uint32_t natural;   /* bit k: pair k got a natural transfer */
+    uint32_t active;    /* bit k: pair k settles rows, naturals, surrenders */
+    int npairs;
+    int items;          /* 1: write out->items */
+    ofc_settlement *out;
+} ledger;
+
+static void ledger_add(ledger *L, int k, ofc_item_kind kind, int32_t amount)
+{
+    if (amount == 0) {
+        return;
+    }
+    L->total[k] += amount;
+    L->touched |= BIT(k);
+    if (L->items) {
+        ofc_settle_item *it = &L->out->items[L->out->n_items++];
+        it->a = L->pair[k][0];
+        it->b = L->pair[k][1];
+        it->kind = (uint8_t)kind;
+        it->payer = amount > 0 ? it->b : it->a;
+        it->payee = amount > 0 ? it->a : it->b;
+        it->reserved[0] = it->reserved[1] = it->reserved[2] = 0;
+        it->amount = amount > 0 ? amount : -amount;
+    }
+}
+
+/* Seat set of pair k. */
+static uint32_t pair_seats(const ledger *L, int k)
+{
+    return BIT(L->pair[k][0]) | BIT(L->pair[k][1]);
+}
+
+/* ------------------------------------------------------------- row modes */
+
+/* Scores pair k into out->pairs[idx] with the house / sweep-all context. */
+static void score_pair_k(const ofc_rules *rules, const ledger *L, int k, int32_t house,
+                         uint32_t swept_all, int plain, ofc_settle_pair *p)
+{
+    uint32_t i = L->pair[k][0], j = L->pair[k][1];
+    const ofc_board_eval *e = L->out->eval;
+    p->a = (uint8_t)i;
+    p->b = (uint8_t)j;
+    p->reserved[0] = p->reserved[1] = 0;
+    if (plain) {
+        ofc_score_evals_k(rules, &e[i], &e[j], &ofc_no_context, &p->score, 1);
+    } else {
+        ofc_pair_context ctx;
+        ctx.ties = (int8_t)(house < 0 ? 0 : (int32_t)i == house ? 1 : (int32_t)j == house ? -1 : 0);
+        ctx.a_sweeps_all = (uint8_t)((swept_all >> i) & 1u);
+        ctx.b_sweeps_all = (uint8_t)((swept_all >> j) & 1u);
+        ctx.reserved = 0;
+        ofc_score_evals_k(rules, &e[i], &e[j], &ctx, &p->score, 0);
+    }
+}
+
+/* Seats that swept every opponent (every pair of the table row-scored). */
+static uint32_t swept_all_seats(const ofc_settlement *out, uint32_t players)
+{
+    uint32_t s, swept = 0;
+    int k;
+    for (s = 0; s < players; s++) {
+        int all = 1;
+        for (k = 0; k < out->n_pairs && all; k++) {
+            const ofc_settle_pair *p = &out->pairs[k];
+            if (p->a == s || p->b == s) {
+                all = p->score.sweep == (p->a == s ? 1 : -1);
+            }
+        }
+        swept |= (uint32_t)all << s;
+    }
+    return swept;
+}
+
+/* Pairwise rows (R-SCORE-*) for the pairs in `rows`, with the sweep-all pass. */
+static void settle_rows(const ofc_rules *rules, ledger *L,
+                        uint32_t rows, uint32_t players, int32_t house)
+{
+    ofc_settlement *out = L->out;
+    int plain = house < 0 && ofc_rules_plain(rules), k, m;
+    for (k = 0; k < L->npairs; k++) {
+        if (rows & BIT(k)) {
+            score_pair_k(rules, L, k, house, 0, plain, &out->pairs[out->n_pairs++]);
+        }
+    }
+    if (players >= 3 && out->n_pairs == L->npairs &&
+        (rules->sweep_all_multiplier != rules->sweep_multiplier || rules->sweep_all_bonus)) {
+        uint32_t swept = swept_all_seats(out, players);
+        for (k = 0; k < L->npairs && swept; k++) {
+            if (pair_seats(L, k) & swept) {
+                score_pair_k(rules, L, k, house, swept, 0, &out->pairs[k]);
+            }
+        }
+    }
+    for (k = 0, m = 0; k < L->npairs; k++) {
+        const ofc_pair_score *s;
+        if (!(rows & BIT(k))) {
+            continue;
+        }
+        s = &out->pairs[m++].score;
+        if (L->items) {
+            ledger_add(L, k, OFC_ITEM_ROWS, s->row_points);
+            ledger_add(L, k, OFC_ITEM_BONUS, s->bonus);
+            ledger_add(L, k, OFC_ITEM_ROYALTIES, s->net - s->row_points - s->bonus);
+        } else {
+            ledger_add(L, k, OFC_ITEM_ROWS, s->net);
+        }
+    }
+}
+
+/* Per-seat zero-sum gains as pair transfers: losers pay winners, pair by pair. */
+static void gains_to_pairs(ledger *L, const int32_t gain[SEATS], ofc_item_kind kind)
+{
+    int32_t due[SEATS], owed[SEATS];
+    int s, k, side;
+    for (s = 0; s < SEATS; s++) {
+        due[s] = gain[s] > 0 ? gain[s] : 0;
+        owed[s] = gain[s] < 0 ? -gain[s] : 0;
+    }
+    for (k = 0; k < L->npairs; k++) {
+        for (side = 0; side < 2; side++) {
+            int w = L->pair[k][side], l = L->pair[k][1 - side];
+            int32_t amount = due[w] < owed[l] ? due[w] : owed[l];
+            if (amount > 0) {
+                due[w] -= amount;
+                owed[l] -= amount;
+                ledger_add(L, k, kind, side == 0 ? amount : -amount);
+            }
+        }
+    }
+}
+
+/* R-VAR-POOL-1 among the ordinary seats. */
+static void settle_pool(const ofc_rules *rules, const ofc_table_rules *t, ledger *L,
+                        uint32_t ordinary, uint32_t players)
+{
+    const ofc_board_eval *e = L->out->eval;
+    int32_t gain[SEATS] = {0, 0, 0, 0};
+    uint32_t first = L->pair[0][0], count = 0, s, i;
+    int won[SEATS] = {0, 0, 0, 0}, row;
+    for (s = 0; s < players; s++) {
+        count += (ordinary >> s) & 1u;
+    }
+    for (row = 0; row < OFC_ROWS; row++) {
+        uint32_t best = 0, winners = 0, nwin = 0, k = 0;
+        int32_t share, odd;
+        for (s = 0; s < players; s++) {
+            if ((ordinary & BIT(s)) && !e[s].foul) {
+                uint32_t key = ofc_row_key(rules, row, e[s].strength[row]);
+                winners = key > best ? BIT(s) : key == best ? winners | BIT(s) : winners;
+                best = key > best ? key : best;
+            }
+        }
+        if (!winners) {
+            continue; /* every board fouled: the row's antes go back */
+        }
+        for (s = 0; s < players; s++) {
+            gain[s] -= (ordinary & BIT(s)) ? t->pool_ante : 0;
+            nwin += (winners >> s) & 1u;
+        }
+        share = t->pool_ante * (int32_t)count / (int32_t)nwin;
+        odd = t->pool_ante * (int32_t)count % (int32_t)nwin;
+        for (i = 0; i < players; i++) { /* settlement order: the odd units first */
+            uint32_t seat = (first + i) % players;
+            if (winners & BIT(seat)) {
+                gain[seat] += share + ((int32_t)k++ < odd);
+            }
+        }
+        if (nwin == 1) {
+            for (s = 0; !(winners & BIT(s)); s++) {
+            }
+            won[s]++;
+        }
+    }
+    for (s = 0; s < players && t->pool_sweep_extra; s++) {
+        if (won[s] == OFC_ROWS) {
+            for (i = 0; i < players; i++) {
+                if (i != s && (ordinary & BIT(i))) {
+                    gain[s] += t->pool_sweep_extra;
+                    gain[i] -= t->pool_sweep_extra;
+                }
+            }
+        }
+    }
+    gains_to_pairs(L, gain, OFC_ITEM_POOL);
+}
+
+/* R-VAR-SINGLE-1: returns the winner or -1. */
+static int32_t settle_single(const ofc_rules *rules, const ofc_table_rules *t, ledger *L,
+                             uint32_t ordinary, uint32_t naturals, uint32_t players)
+{
+    const ofc_board_eval *e = L->out->eval;
+    uint32_t s, o;
+    int k;
+    for (s = 0; s < players; s++) {
+        int beats_all = (ordinary >> s) & 1u;
+        for (o = 0; o < players && beats_all; o++) {
+            ofc_pair_score d;
+            if (o == s || !(ordinary & BIT(o))) {
+                continue;
+            }
+            ofc_score_evals_k(rules, &e[s], &e[o], &ofc_no_context, &d, 0);
+            beats_all = (d.rows[0] > 0) + (d.rows[1] > 0) + (d.rows[2] > 0) >= 2;
+        }
+        if (!beats_all) {
+            continue;
+        }
+        for (k = 0; k < L->npairs; k++) {
+            uint32_t seats = pair_seats(L, k);
+            if ((seats & BIT(s)) && !(seats & naturals) && (L->active & BIT(k))) {
+                ledger_add(L, k, OFC_ITEM_SINGLE_WINNER,
+                           L->pair[k][0] == s ? t->single_winner : -t->single_winner);
+            }
+        }
+        return (int32_t)s;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------- the phases */
+
+/* Naturals, then surrenders, pair by pair; returns the pairs left to score rows. */
+static uint32_t settle_declared(const ofc_table_rules *t, const ofc_settle_input *in,
+                                ledger *L, uint32_t naturals)
+{
+    const ofc_settlement *out = L->out;
+    uint32_t rows = 0;
+    int k;
+    for (k = 0; k < L->npairs && naturals; k++) {
+        int i = L->pair[k][0], j = L->pair[k][1];
+        if ((L->active & BIT(k)) && (pair_seats(L, k) & naturals)) {
+            int32_t pay = natural_pay(t, out->natural[i], out->natural_key[i],
+                                      out->natural[j], out->natural_key[j]);
+            ledger_add(L, k, OFC_ITEM_NATURAL, pay);
+            L->natural |= pay ? BIT(k) : 0; /* stakes take paid naturals first */
+        }
+    }
+    for (k = 0; k < L->npairs; k++) {
+        uint32_t seats = pair_seats(L, k), sur = seats & in->surrendered;
+        if (!(L->active & BIT(k)) || (seats & naturals)) {
+            continue;
+        }
+        if (!sur) {
+            rows |= BIT(k);
+        } else if (sur != seats) {
+            int32_t cost = t->surrender_cost;
+            ledger_add(L, k, OFC_ITEM_SURRENDER, (sur & BIT(L->pair[k][0])) ? -cost : cost);
+        }
+    }
+    return rows;
+}
+
+/* R-VAR-ACES-1 between every two seats. */
+static void settle_aces(const ofc_table_rules *t, const ofc_settle_input *in, ledger *L)
+{
+    int32_t value[SEATS] = {0, 0, 0, 0};
+    uint32_t s;
+    int k, c;
+    for (s = 0; s < in->players; s++) {
+        int aces = 0;
+        for (c = 0; c < OFC_BOARD_CARDS; c++) {
+            aces += in->cards[s][c] >> 2 == 12;
+        }
+        value[s] = t->aces_value[aces];
+    }
+    for (k = 0; k < L->npairs; k++) {
+        ledger_add(L, k, OFC_ITEM_ACES, value[L->pair[k][0]] - value[L->pair[k][1]]);
+    }
+}
+
+/* Table stakes over the pairs that settled, naturals first; itemises the cuts and
+ * replaces the totals by the actual transfers. */
+static void settle_stakes(const ofc_table_rules *t, const ofc_settle_input *in, ledger *L,
+                          uint32_t settled)
+{
+    stakes_seat st[SEATS];
+    int32_t actual[OFC_SETTLE_MAX_PAIRS];
+    int pass, k;
+    stakes_init(st, in->stacks, in->players);
+    for (pass = 0; pass < 2; pass++) { /* pairs with a natural first, each in order */
+        for (k = 0; k < L->npairs; k++) {
+            if ((settled & BIT(k)) && ((L->natural >> k) & 1u) == (uint32_t)(pass == 0)) {
+                actual[k] = stakes_step(t->stakes, st, L->pair[k][0], L->pair[k][1],
+                                        L->total[k]);
+            }
+        }
+    }
+    for (k = 0; k < L->npairs; k++) {
+        if (settled & BIT(k)) {
+            int32_t cut = L->total[k] - actual[k];
+            if (cut && L->items) {
+                ofc_settle_item *it = &L->out->items[L->out->n_items++];
+                it->a = L->pair[k][0];
+                it->b = L->pair[k][1];
+                it->kind = OFC_ITEM_STAKES;
+                it->payer = cut > 0 ? it->a : it->b;
+                it->payee = cut > 0 ? it->b : it->a;
+                it->reserved[0] = it->reserved[1] = it->reserved[2] = 0;
+                it->amount = cut > 0 ? cut : -cut;
+            }
+            L->total[k] = actual[k];
+        }
+    }
+}
+
+/* Everything but the result: seats, cards, declarations, stacks. */
+static int32_t settle_check(const ofc_table_rules *table, const ofc_settle_input *in,
+                            uint32_t flags, ofc_settlement *out, uint32_t *hidden)
+{
+    int32_t st;
+    int s;
+    out->bad_seat = -1;
+    out->bad_card = 0xFF;
+    if (ofc_table_rules_check(table) != OFC_OK) {
+        return OFC_E_RULES;
+    }
+    if (flags & ~OFC_SETTLE_ITEMS) {
+        return OFC_E_VALUE;
+    }
+    for (s = 0; s < SEATS; s++) {
+        out->natural[s] = -1;
+        out->natural_key[s] = 0;
+    }
+    st = check_seats(table, in, out);
+    st = st == OFC_OK ? check_cards(in, out, hidden) : st;
+    return st == OFC_OK ? check_rest(table, in, *hidden, out) : st;
+}
+
+int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
+                   const ofc_settle_input *in, uint32_t flags, ofc_settlement *out)
+{
+    ledger L;
+    uint32_t hidden, naturals = 0, ordinary = 0, rows, s, players;
+    int32_t house, st;
+    int k;
+    if (rules == NULL || table == NULL || in == NULL || out == NULL) {
+        return OFC_E_VALUE;
+    }
+    st = settle_check(table, in, flags, out, &hidden);
+    if (st != OFC_OK) {
+        return st;
+    }
+    players = in->players;
+    house = table->house ? in->button : -1;
+    L.npairs = order_pairs(players, in->button, table->start, L.pair);
+    L.touched = L.natural = 0;
+    L.items = (flags & OFC_SETTLE_ITEMS) != 0;
+    L.out = out;
+    L.active = 0;
+    for (k = 0; k < L.npairs; k++) {
+        L.total[k] = 0;
+        L.active |= (house < 0 || (pair_seats(&L, k) & BIT(house))) ? BIT(k) : 0;
+    }
+    out->n_pairs = out->n_items = 0;
+    out->winner = -1;
+    for (s = 0; s < players; s++) {
+        naturals |= out->natural[s] >= 0 ? BIT(s) : 0;
+    }
+    ordinary = (BIT(players) - 1u) & ~naturals & ~(uint32_t)in->surrendered;
+    for (s = 0; s < players; s++) {
+        if (ordinary & BIT(s)) {
+            ofc_eval_board_k(rules, in->cards[s], &out->eval[s]);
+        }
+    }
+    out->evaluated = (uint8_t)ordinary;
+    rows = settle_declared(table, in, &L, naturals);
+    if (table->pool_ante) {
+        settle_pool(rules, table, &L, ordinary, players);
+    } else if (table->single_winner) {
+        out->winner = (int8_t)settle_single(rules, table, &L, ordinary, naturals, players);
+    } else {
+        settle_rows(rules, &L, rows, players, house);
+    }
+    if (table->aces_bet) {
+        settle_aces(table, in, &L);
+    }
+    if (in->has_stacks) {
+        settle_stakes(table, in, &L, L.active | L.touched);
+    }
+    for (s = 0; s < SEATS; s++) {
+        out->net[s] = 0;
+    }
+    for (k = 0; k < L.npairs; k++) {
+        out->net[L.pair[k][0]] += L.total[k];
+        out->net[L.pair[k][1]] -= L.total[k];
+    }
+    for (s = 0; s < SEATS; s++) {
+        out->stacks_after[s] = in->has_stacks && s < players ? in->stacks[s] + out->net[s] : 0;
+    }
+    return OFC_OK;
+}
