@@ -29,38 +29,17 @@
  * Portable C99; the clock is clock_gettime(CLOCK_MONOTONIC) where POSIX offers
  * it, else clock() (processor time).
  */
-#if !defined(_WIN32) && !defined(_POSIX_C_SOURCE)
-#define _POSIX_C_SOURCE 199309L
-#endif
+#include "bench_clock.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "ofc_fast.h"
 #include "ofc_inline.h"
 
 #define MAX_REPS 99
-
-/* ------------------------------------------------------------------ clock */
-
-#if defined(CLOCK_MONOTONIC)
-static const char *const clock_name = "clock_gettime(CLOCK_MONOTONIC)";
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-#else
-static const char *const clock_name = "clock() (processor time)";
-static double now_seconds(void)
-{
-    return (double)clock() / (double)CLOCKS_PER_SEC;
-}
-#endif
 
 /* --------------------------------------------------------- seeded random */
 

@@ -24,18 +24,25 @@ uint64_t ofc_random64(uint64_t key, uint64_t i)
     return mix64(key + (i + 1) * UINT64_C(0x9E3779B97F4A7C15));
 }
 
-uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n)
+/* Lemire's multiply-shift on the high 32 bits of successive outputs, with rejection
+ * of the (rare) biased low products.  Precondition: 1 <= n <= 2^32. */
+static uint32_t below(ofc_rng *rng, uint64_t n)
 {
-    if (n == 0 || n > (UINT64_C(1) << 32))
-        return 0;
     for (;;) {
-        uint64_t x = ofc_random64(rng->key, rng->ctr++) >> 32;
+        uint64_t x = mix64(rng->key + ++rng->ctr * UINT64_C(0x9E3779B97F4A7C15)) >> 32;
         uint64_t m = x * n;
         uint64_t lo = m & UINT64_C(0xFFFFFFFF);
         if (lo < n && lo < ((UINT64_C(1) << 32) - n) % n)
             continue;
         return (uint32_t)(m >> 32);
     }
+}
+
+uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n)
+{
+    if (rng == NULL || n == 0 || n > (UINT64_C(1) << 32))
+        return 0;
+    return below(rng, n);
 }
 
 void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52])
@@ -47,7 +54,7 @@ void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52])
     for (i = 0; i < 52; i++)
         deck[i] = (uint8_t)i;
     for (i = 51; i > 0; i--) {
-        uint32_t j = ofc_rng_below(&rng, i + 1);
+        uint32_t j = below(&rng, i + 1);
         uint8_t t = deck[i];
         deck[i] = deck[j];
         deck[j] = t;
@@ -65,7 +72,7 @@ int32_t ofc_game_rules_check(const ofc_game_rules *r)
 {
     if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
         || r->max_players > OFC_GAME_MAX_SEATS || r->face_down_final > 8
-        || r->reserved != 0)
+        || r->reserved != 0 || r->table.max_players < r->max_players)
         return OFC_E_RULES;
     if (ofc_rules_check(&r->scoring) != OFC_OK || ofc_fl_rules_check(&r->fl) != OFC_OK
         || ofc_table_rules_check(&r->table) != OFC_OK)
@@ -176,7 +183,8 @@ int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
     int32_t rc;
     if (g == NULL)
         return OFC_E_COUNT;
-    if (ofc_game_rules_check(r) != OFC_OK)
+    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
+        || r->max_players > OFC_GAME_MAX_SEATS)
         return OFC_E_RULES;
     rc = check_seats(r, players, button, fl);
     if (rc == OFC_OK && deck != NULL)
@@ -696,7 +704,7 @@ static void random_setting(const ofc_game_step *st, ofc_rng *rng, uint8_t *dest)
     for (i = 0; i < st->n; i++)
         order[i] = (uint8_t)i;
     for (i = st->n - 1u; i > 0; i--) {
-        uint32_t j = ofc_rng_below(rng, i + 1);
+        uint32_t j = below(rng, i + 1);
         uint8_t t = order[i];
         order[i] = order[j];
         order[j] = t;
@@ -707,10 +715,34 @@ static void random_setting(const ofc_game_step *st, ofc_rng *rng, uint8_t *dest)
     }
 }
 
+/* A uniformly random legal decision, as destinations: every discard choice has the
+ * same legal row codes, so a uniform discard choice and a uniform legal code (by
+ * rejection: at least 1 code in 9 fits in any reachable state) make a uniformly
+ * random legal action. */
+static void random_dest(const ofc_game *g, const ofc_game_step *st, ofc_rng *rng,
+                        uint8_t dest[5])
+{
+    uint8_t free_[3];
+    uint32_t kept = (uint32_t)st->n - st->k, code, disc = 0, i;
+    if (st->k)
+        disc = subset_at(st->n, st->k, below(rng, subset_count(st->n, st->k)));
+    free_slots(g, st->seat, free_);
+    do
+        code = below(rng, POW3[kept]);
+    while (!code_fits(code, kept, free_));
+    for (i = 0; i < st->n; i++) {
+        if (disc >> i & 1u) {
+            dest[i] = OFC_DISCARD;
+        } else {
+            dest[i] = (uint8_t)(code % 3);
+            code /= 3;
+        }
+    }
+}
+
 int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions)
 {
     uint32_t played = 0;
-    uint8_t buf[OFC_ACTION_SPACE];
     if (g == NULL || rng == NULL)
         return OFC_E_COUNT;
     while (g->step < g->nsteps) {
@@ -720,9 +752,8 @@ int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions)
             random_setting(st, rng, dest);
             place(g, st, dest);
         } else {
-            int32_t n = list_actions(g, st, buf, NULL);
             uint8_t dest[5];
-            ofc_action_decode(st->n, st->k, buf[ofc_rng_below(rng, (uint32_t)n)], dest);
+            random_dest(g, st, rng, dest);
             place(g, st, dest);
         }
         played++;

@@ -191,7 +191,9 @@ typedef struct ofc_game {
 } ofc_game;
 
 /*! @brief Start a deal.
- * @param r        the rules (checked).
+ * @param r        the rules.
+ * @pre   r passed ofc_game_rules_check() once (its large tables are not re-checked
+ *        here; only the fields the deal itself reads are).
  * @param g        the state to fill; fully written on OFC_OK, untouched on error.
  * @param players  2..r->max_players.
  * @param button   0..players-1: the dealer; the seat on its left acts first.

@@ -1,0 +1,375 @@
+/* test_game.c -- C-level tests of csrc/ofc_game.h: the generator against SplitMix64's
+ * published outputs, decks, the schedule of every game kind, action ids, validation
+ * (every illegal input leaves the state byte-identical), observations (never a card
+ * the seat may not know), results (zero-sum, complete boards) and random playouts.
+ *
+ * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, plain, under
+ * AddressSanitizer + UndefinedBehaviorSanitizer, and under ThreadSanitizer. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofc_fast.h"
+
+#include "check.h"
+
+static ofc_game_rules pineapple, ofc_r, classic, progressive;
+
+static void setup_rules(void)
+{
+    CHECK_EQ(ofc_game_rules_init_pineapple(&pineapple), OFC_OK);
+    ofc_r = pineapple;
+    ofc_r.kind = OFC_KIND_OFC;
+    ofc_r.max_players = 4;
+    ofc_r.face_down_final = 3;
+    classic = pineapple;
+    classic.kind = OFC_KIND_CLASSIC;
+    classic.max_players = 4;
+    memset(&classic.fl, 0, sizeof classic.fl);
+    ofc_rules_init_classic(&classic.scoring, 0);
+    classic.table.surrender_cost = 1;
+    progressive = pineapple;
+    progressive.fl.stay_cards = 15;
+    CHECK_EQ(ofc_game_rules_check(&ofc_r), OFC_OK);
+    CHECK_EQ(ofc_game_rules_check(&classic), OFC_OK);
+}
+
+/* SplitMix64 seeded with 1234567: the outputs of the reference implementation. */
+static void test_random(void)
+{
+    static const uint64_t want[5] = {
+        UINT64_C(6457827717110365317), UINT64_C(3203168211198807973),
+        UINT64_C(9817491932198370423), UINT64_C(4593380528125082431),
+        UINT64_C(16408922859458223821)};
+    ofc_rng rng = {1, 0};
+    uint32_t counts[7] = {0}, i;
+    for (i = 0; i < 5; i++)
+        CHECK(ofc_random64(1234567, i) == want[i]);
+    for (i = 0; i < 70000; i++)
+        counts[ofc_rng_below(&rng, 7)]++;
+    for (i = 0; i < 7; i++)
+        CHECK(counts[i] > 9500 && counts[i] < 10500);
+    CHECK_EQ(ofc_rng_below(&rng, 1), 0);
+    CHECK(ofc_deal_seed(5, 0) != ofc_deal_seed(5, 1));
+    CHECK(ofc_deal_seed(5, 3) == ofc_random64(5 ^ UINT64_C(0x6F66632D66617374), 3));
+}
+
+static void test_decks(void)
+{
+    uint8_t deck[52], again[52];
+    uint32_t first[52] = {0}, s, i;
+    for (s = 0; s < 5200; s++) {
+        uint64_t seen = 0;
+        ofc_deck_from_seed(s, deck);
+        for (i = 0; i < 52; i++)
+            seen |= UINT64_C(1) << deck[i];
+        CHECK(seen == (UINT64_C(1) << 52) - 1);
+        first[deck[0]]++;
+    }
+    for (i = 0; i < 52; i++) /* each card first about 100 times in 5,200 decks */
+        CHECK(first[i] > 50 && first[i] < 160);
+    ofc_deck_from_seed(UINT64_MAX, deck);
+    ofc_deck_from_seed(UINT64_MAX, again);
+    CHECK(memcmp(deck, again, 52) == 0);
+}
+
+static void test_init_errors(void)
+{
+    ofc_game g, before;
+    uint8_t fl[4] = {17, 17, 17, 0}, deck[52];
+    uint32_t i;
+    memset(&g, 0xAB, sizeof g);
+    before = g;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 1, 0, NULL, 1, NULL), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 4, 0, NULL, 1, NULL), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 2, NULL, 1, NULL), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_init(&ofc_r, &g, 4, 0, fl, 1, NULL), OFC_E_DECK); /* 3*17 + 13 */
+    fl[0] = 12;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, fl, 1, NULL), OFC_E_SEATS);
+    fl[0] = 13;
+    CHECK_EQ(ofc_game_init(&classic, &g, 2, 0, fl, 1, NULL), OFC_E_SEATS);
+    for (i = 0; i < 52; i++)
+        deck[i] = (uint8_t)i;
+    deck[7] = 3;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, NULL, 1, deck), OFC_E_DUPLICATE);
+    deck[7] = 52;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, NULL, 1, deck), OFC_E_CARD);
+    CHECK(memcmp(&g, &before, sizeof g) == 0);
+    CHECK_EQ(ofc_game_init(&pineapple, NULL, 2, 0, NULL, 1, NULL), OFC_E_COUNT);
+}
+
+/* The schedule: who acts in which order with which cards. */
+static void test_schedule(void)
+{
+    ofc_game g;
+    ofc_decision d;
+    uint8_t fl[4] = {0, 15, 0, 0};
+    uint32_t i;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 3, 1, fl, 9, NULL), OFC_OK);
+    CHECK_EQ(g.nsteps, 1 + 2 * 5);
+    CHECK_EQ(ofc_game_decision(&g, &d), OFC_OK); /* the Fantasyland seat first */
+    CHECK_EQ(d.seat, 1);
+    CHECK_EQ(d.n, 15);
+    CHECK_EQ(d.k, 2);
+    CHECK_EQ(d.full, 1);
+    CHECK(memcmp(d.dealt, g.deck, 15) == 0);
+    CHECK_EQ(g.steps[1].seat, 2); /* then left of the button: seat 2, then 0 */
+    CHECK_EQ(g.steps[2].seat, 0);
+    CHECK_EQ(g.steps[1].start, 15);
+    CHECK_EQ(g.steps[3].n, 3);
+    CHECK_EQ(g.steps[3].k, 1);
+    CHECK_EQ(g.steps[10].street, 4);
+    CHECK_EQ(ofc_game_init(&ofc_r, &g, 4, 3, NULL, 9, NULL), OFC_OK);
+    CHECK_EQ(g.nsteps, 4 * 9);
+    for (i = 4; i < g.nsteps; i++) {
+        CHECK_EQ(g.steps[i].n, 1);
+        CHECK_EQ(g.steps[i].face_down, g.steps[i].street > 5);
+    }
+    CHECK_EQ(g.steps[0].seat, 0);
+    CHECK_EQ(g.steps[35].start, 51);
+    CHECK_EQ(ofc_game_init(&classic, &g, 4, 0, NULL, 9, NULL), OFC_OK);
+    CHECK_EQ(g.nsteps, 4);
+    CHECK_EQ(g.steps[3].seat, 0);
+    CHECK_EQ(g.steps[3].face_down, 1);
+}
+
+static void test_actions(void)
+{
+    uint8_t dest[5], back[5], room[3] = {3, 5, 5}, out[OFC_ACTION_SPACE];
+    uint32_t n, k, a;
+    CHECK_EQ(ofc_actions_legal(5, 0, room, out, NULL), 232);
+    CHECK_EQ(ofc_actions_legal(3, 1, room, out, NULL), 27);
+    room[0] = 0;
+    room[1] = 1;
+    room[2] = 1;
+    CHECK_EQ(ofc_actions_legal(3, 1, room, out, NULL), 6); /* 3 discards x 2 orders */
+    CHECK_EQ(ofc_actions_legal(6, 1, room, out, NULL), OFC_E_ACTION);
+    for (n = 1; n <= 5; n++)
+        for (k = 0; k < n; k++)
+            for (a = 0; a < OFC_ACTION_SPACE; a++) {
+                if (ofc_action_decode(n, k, a, dest) != OFC_OK)
+                    continue;
+                CHECK_EQ(ofc_action_encode(n, k, dest), (int32_t)a);
+                memcpy(back, dest, 5);
+            }
+    CHECK_EQ(test_cards("As Kd", back), 2); /* the shared card parser, as a sanity check */
+    CHECK_EQ(back[0], 51);
+    CHECK_EQ(ofc_action_decode(3, 1, 27, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_decode(3, 1, 19, dest), OFC_OK); /* ci 2: discard card 2 */
+    CHECK_EQ(dest[2], OFC_DISCARD);
+    CHECK_EQ(dest[0], 1);
+    CHECK_EQ(dest[1], 0);
+}
+
+/* Cards seat `me` may know: its own cards and dealt cards, others' face-up cards. */
+static uint64_t knowable(const ofc_game *g, uint32_t me)
+{
+    uint64_t ok = 0;
+    uint32_t s, i, over = ofc_game_is_over(g);
+    for (s = 0; s < g->players; s++)
+        for (i = 0; i < 13; i++) {
+            uint8_t c = g->board[s][i];
+            int surrendered = g->surrendered >> s & 1u;
+            if (c == OFC_NO_CARD)
+                continue;
+            if (s == me || (over && !surrendered) || !(g->face_down[s] >> i & 1u))
+                ok |= UINT64_C(1) << c;
+        }
+    for (i = 0; i < g->ndiscards[me]; i++)
+        ok |= UINT64_C(1) << g->discards[me][i];
+    if (!over && g->steps[g->step].seat == me)
+        for (i = 0; i < g->steps[g->step].n; i++)
+            ok |= UINT64_C(1) << g->deck[g->steps[g->step].start + i];
+    return ok;
+}
+
+static void check_observations(const ofc_game *g)
+{
+    ofc_observation o;
+    uint32_t me, s, i;
+    for (me = 0; me < g->players; me++) {
+        uint64_t ok = knowable(g, me), shown = 0;
+        CHECK_EQ(ofc_game_observe(g, me, &o), OFC_OK);
+        for (s = 0; s < g->players; s++)
+            for (i = 0; i < 13; i++)
+                if (o.board[s][i] != OFC_NO_CARD)
+                    shown |= UINT64_C(1) << o.board[s][i];
+        for (i = 0; i < o.n; i++)
+            shown |= UINT64_C(1) << o.dealt[i];
+        for (i = 0; i < 4; i++)
+            if (o.discards[i] != OFC_NO_CARD)
+                shown |= UINT64_C(1) << o.discards[i];
+        CHECK((shown & ~ok) == 0);
+        for (s = 0; s < g->players; s++)
+            CHECK_EQ(o.count[s][0] + o.count[s][1] + o.count[s][2]
+                         + o.face_down_count[s][0] + o.face_down_count[s][1]
+                         + o.face_down_count[s][2],
+                     g->count[s][0] + g->count[s][1] + g->count[s][2]);
+    }
+    CHECK_EQ(ofc_game_observe(g, g->players, &o), OFC_E_SEAT);
+}
+
+/* Every action id and some random placements at the pending decision: legal ones
+ * apply to a copy, illegal ones leave the state byte-identical. */
+static void check_validation(const ofc_game *g, ofc_rng *rng)
+{
+    uint8_t mask[OFC_ACTION_SPACE];
+    uint32_t a, t, i;
+    int32_t legal = ofc_game_action_mask(g, mask);
+    ofc_decision d;
+    ofc_game_decision(g, &d);
+    for (a = 0; a < OFC_ACTION_SPACE + 3; a++) {
+        ofc_game copy = *g;
+        int32_t rc = ofc_game_apply_action(&copy, a);
+        if (legal > 0 && a < OFC_ACTION_SPACE && mask[a]) {
+            CHECK_EQ(rc, OFC_OK);
+            CHECK_EQ(copy.step, g->step + 1);
+        } else {
+            CHECK(rc < 0);
+            CHECK(memcmp(&copy, g, sizeof copy) == 0);
+        }
+    }
+    for (t = 0; t < 20; t++) {
+        ofc_game copy = *g;
+        uint8_t dest[OFC_GAME_MAX_DEALT];
+        uint32_t n = d.n + (t == 0) - (t == 1 && d.n > 0);
+        int32_t rc;
+        for (i = 0; i < OFC_GAME_MAX_DEALT; i++)
+            dest[i] = (uint8_t)ofc_rng_below(rng, t < 10 ? 4 : 6);
+        rc = ofc_game_apply_placement(&copy, dest, n);
+        if (rc != OFC_OK)
+            CHECK(memcmp(&copy, g, sizeof copy) == 0);
+    }
+}
+
+static void play_random(const ofc_game_rules *r, uint32_t players, const uint8_t *fl,
+                        uint64_t seed, int validate)
+{
+    ofc_game g;
+    ofc_rng rng = {seed, 0};
+    ofc_game_result res;
+    uint32_t s, steps = 0;
+    int32_t sum = 0;
+    CHECK_EQ(ofc_game_init(r, &g, players, (uint32_t)(seed % players), fl, seed, NULL),
+             OFC_OK);
+    while (!ofc_game_is_over(&g)) {
+        ofc_game next = g;
+        uint32_t one = 0;
+        if (validate) {
+            check_observations(&g);
+            check_validation(&g, &rng);
+        }
+        CHECK_EQ(ofc_game_result_get(r, &g, NULL, 0, &res), OFC_E_NOT_OVER);
+        /* one random decision through the playout's own policy */
+        ofc_game_playout(&next, &rng, &one);
+        (void)one;
+        {
+            ofc_decision d;
+            ofc_game_decision(&g, &d);
+            if (d.full) {
+                uint8_t dest[OFC_GAME_MAX_DEALT];
+                uint32_t i;
+                for (i = 0; i < d.n; i++)
+                    dest[i] = (uint8_t)(i < d.k ? OFC_DISCARD : i - d.k < 3 ? 0
+                                        : i - d.k < 8 ? 1 : 2);
+                CHECK_EQ(ofc_game_apply_placement(&g, dest, d.n), OFC_OK);
+            } else {
+                uint8_t acts[OFC_ACTION_SPACE];
+                int32_t n = ofc_game_legal_actions(&g, acts);
+                CHECK(n > 0);
+                CHECK_EQ(ofc_game_apply_action(&g, acts[ofc_rng_below(&rng, (uint32_t)n)]),
+                         OFC_OK);
+            }
+        }
+        steps++;
+    }
+    CHECK_EQ(steps, g.nsteps);
+    if (validate)
+        check_observations(&g);
+    CHECK_EQ(ofc_game_result_get(r, &g, NULL, OFC_SETTLE_ITEMS, &res), OFC_OK);
+    for (s = 0; s < players; s++) {
+        CHECK_EQ(g.count[s][0] + g.count[s][1] + g.count[s][2], 13);
+        sum += res.net[s];
+        if (res.foul[s])
+            CHECK_EQ(res.fl_next[s], 0);
+    }
+    CHECK_EQ(sum, 0);
+}
+
+static void test_random_deals(void)
+{
+    uint8_t fl14[4] = {0, 14, 0, 0}, fl17[4] = {17, 0, 0, 0};
+    uint64_t seed;
+    for (seed = 1; seed <= 40; seed++) {
+        play_random(&pineapple, 2 + (uint32_t)(seed % 2), NULL, seed, seed <= 6);
+        play_random(&ofc_r, 2 + (uint32_t)(seed % 3), NULL, seed, seed <= 4);
+        play_random(&classic, 2 + (uint32_t)(seed % 3), NULL, seed, seed <= 4);
+        play_random(&pineapple, 2, fl14, seed, seed <= 3);
+        play_random(&progressive, 2, fl17, seed, seed <= 3);
+    }
+}
+
+static void test_playout(void)
+{
+    ofc_game g;
+    ofc_rng rng = {77, 0};
+    ofc_game_result res;
+    uint32_t decisions = 0, i;
+    for (i = 0; i < 200; i++) {
+        CHECK_EQ(ofc_game_init(&pineapple, &g, 3, i % 3, NULL, i, NULL), OFC_OK);
+        CHECK_EQ(ofc_game_playout(&g, &rng, &decisions), OFC_OK);
+        CHECK_EQ(decisions, 15);
+        CHECK_EQ(ofc_game_result_get(&pineapple, &g, NULL, 0, &res), OFC_OK);
+        CHECK_EQ(res.net[0] + res.net[1] + res.net[2], 0);
+        CHECK_EQ(ofc_game_apply_action(&g, 0), OFC_E_GAME_OVER);
+    }
+    CHECK_EQ(ofc_game_playout(NULL, &rng, NULL), OFC_E_COUNT);
+}
+
+static void test_classic_specials(void)
+{
+    ofc_game g, before;
+    uint8_t deck[52];
+    uint32_t i;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, NULL, 3, NULL), OFC_OK);
+    before = g;
+    CHECK_EQ(ofc_game_surrender(&pineapple, &g), OFC_E_NOT_CLASSIC);
+    CHECK_EQ(ofc_game_declare(&pineapple, &g, OFC_NAT_DRAGON), OFC_E_NOT_CLASSIC);
+    CHECK(memcmp(&g, &before, sizeof g) == 0);
+    for (i = 0; i < 52; i++) /* seat 1 acts first and gets 13 of one suit: a dragon */
+        deck[i] = (uint8_t)(i < 13 ? 4 * i + 3 : i < 26 ? 4 * (i - 13) : i < 39
+                            ? 4 * (i - 26) + 1 : 4 * (i - 39) + 2);
+    CHECK_EQ(ofc_game_init(&classic, &g, 2, 0, NULL, 0, deck), OFC_OK);
+    CHECK_EQ(ofc_game_declarable(&classic, &g), 0); /* the rules pay no natural */
+    CHECK_EQ(ofc_game_declare(&classic, &g, OFC_NAT_DRAGON), OFC_E_NATURAL);
+    classic.table.natural_mask = OFC_NAT_BIT(OFC_NAT_DRAGON);
+    classic.table.natural_units[OFC_NAT_DRAGON] = 13;
+    classic.table.natural_rank[OFC_NAT_DRAGON] = 0;
+    CHECK(ofc_game_declarable(&classic, &g) & OFC_NAT_BIT(OFC_NAT_DRAGON));
+    CHECK_EQ(ofc_game_declare(&classic, &g, OFC_NAT_COUNT), OFC_E_NATURAL);
+    CHECK_EQ(ofc_game_declare(&classic, &g, OFC_NAT_DRAGON), OFC_OK);
+    CHECK_EQ(g.declared[1], OFC_NAT_DRAGON);
+    CHECK_EQ(ofc_game_surrender(&classic, &g), OFC_OK);
+    CHECK_EQ(g.surrendered, 1);
+    {
+        ofc_game_result res;
+        CHECK_EQ(ofc_game_result_get(&classic, &g, NULL, OFC_SETTLE_ITEMS, &res), OFC_OK);
+        CHECK_EQ(res.net[1], 13); /* the dragon beats the surrender */
+        CHECK_EQ(res.net[0], -13);
+    }
+}
+
+int main(void)
+{
+    setup_rules();
+    test_random();
+    test_decks();
+    test_init_errors();
+    test_schedule();
+    test_actions();
+    test_random_deals();
+    test_playout();
+    test_classic_specials();
+    printf("test_game: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
