@@ -35,7 +35,8 @@ from ..cards import card_str, cards_str, parse_card, parse_cards
 from ..errors import MoveError, OfcError
 
 __all__ = ["Move", "ACTION_SPACE", "DISCARD", "moves_for", "actions_for",
-           "move_for_action", "action_for_move", "random_move", "action_destinations"]
+           "move_for_action", "action_for_move", "random_move", "action_destinations",
+           "legal_actions_of", "destinations_of", "destinations_table"]
 
 ACTION_SPACE: int = lib.OFC_ACTION_SPACE
 """Size of the fixed action space of normal decisions (3**5: a 5-card opening)."""
@@ -288,18 +289,28 @@ class Move(tuple):  # type: ignore[type-arg]
 # ------------------------------------------------------------ action ids (C)
 
 @lru_cache(maxsize=None)
-def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]]:
-    """What action ``action`` does with each of ``n`` dealt cards (``k`` discarded):
-    a row 0..2 or ``DISCARD`` per card, or None when the id does not exist for (n, k).
-    Computed by the C engine (``ofc_action_decode``), cached."""
+def destinations_table(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
+    """Per action id 0..242: what it does with each of ``n`` dealt cards (``k``
+    discarded), a row 0..2 or ``DISCARD`` per card, or None when the id does not exist
+    for (n, k).  Computed by the C engine (``ofc_action_decode``), cached."""
+    if not (type(n) is int and type(k) is int and 0 <= k < n <= 5):
+        raise MoveError(f"no normal decision deals {n!r} card(s) with {k!r} discard(s)",
+                        "bad_action")
     dest = ffi.new("uint8_t[5]")
-    if lib.ofc_action_decode(n, k, action, dest) != 0:
+    return tuple(tuple(dest[0:n]) if lib.ofc_action_decode(n, k, a, dest) == 0 else None
+                 for a in range(ACTION_SPACE))
+
+
+def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]]:
+    """What action ``action`` does with each of ``n`` dealt cards (see
+    :func:`destinations_table`); None when the id does not exist for (n, k)."""
+    if type(action) is not int or not 0 <= action < ACTION_SPACE:
         return None
-    return tuple(dest[0:n])
+    return destinations_table(n, k)[action]
 
 
 @lru_cache(maxsize=None)
-def _legal(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
+def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
     """Legal action ids of a decision of that shape, from the engine
     (``ofc_actions_legal``), cached."""
     out = ffi.new("uint8_t[]", ACTION_SPACE)
@@ -331,7 +342,7 @@ def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
 
 def actions_for(n: int, rows: Sequence[Sequence[int]], discards: int = 0) -> tuple[int, ...]:
     """Legal action ids for ``n`` dealt cards onto ``rows`` (front, middle, back)."""
-    return _legal(n, discards, _free(rows))
+    return legal_actions_of(n, discards, _free(rows))
 
 
 def moves_for(dealt: Sequence[int], rows: Sequence[Sequence[int]],
@@ -342,14 +353,14 @@ def moves_for(dealt: Sequence[int], rows: Sequence[Sequence[int]],
     cards = _dealt(dealt)
     n = len(cards)
     return [Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
-            for a in _legal(n, discards, _free(rows))]
+            for a in legal_actions_of(n, discards, _free(rows))]
 
 
 def move_for_action(action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]],
                     discards: int = 0) -> Move:
     """The move of an action id (MoveError when it is not legal here)."""
     cards = _dealt(dealt)
-    if action not in _legal(len(cards), discards, _free(rows)) or isinstance(action, bool):
+    if action not in legal_actions_of(len(cards), discards, _free(rows)) or isinstance(action, bool):
         raise MoveError(f"action {_short(action)} is not legal here ({len(cards)} cards, "
                         f"{discards} to discard, free rows {_free(rows)})", "bad_action")
     return Move._of(cards, action_destinations(len(cards), discards, action))  # type: ignore[arg-type]
@@ -393,7 +404,7 @@ def random_move(dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: i
     uniformly random setting, without enumerating them)."""
     if len(dealt) <= 5:
         cards = _dealt(dealt)
-        a = rng.choice(_legal(len(cards), discards, _free(rows)))
+        a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
     cards = tuple(_card(c) for c in dealt)
     order = list(range(len(cards)))

@@ -4,17 +4,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Optional
 
 from .._native import ffi, lib
 from ..board import Board
 from ..errors import GameError
+from ..rules.model import NATURAL_NAMES
 from ..settlement import Settlement, settlement_of
 
 if TYPE_CHECKING:
     from .state import Game
 
 __all__ = ["GameResult", "result_of"]
+
+_OFF = {name: ffi.offsetof("ofc_game_result", name)
+        for name in ("net", "foul", "royalty", "fl_next", "settlement")}
 
 
 @dataclass(frozen=True)
@@ -24,7 +29,8 @@ class GameResult:
     ``net`` (per seat, sums to zero) comes from the table settlement (the same as
     :func:`ofc_fast.settle` of the final boards); ``fantasyland`` is the number of
     cards each seat gets in Fantasyland next deal (0 = none): the entry rule, or the
-    stay rule for the seats that played this deal in Fantasyland.
+    stay rule for the seats that played this deal in Fantasyland.  ``settlement`` (the
+    itemised transfers) is read from the engine's output on first access.
     """
 
     net: list[int]
@@ -36,7 +42,14 @@ class GameResult:
     in_fantasyland: tuple[int, ...]
     surrendered: tuple[int, ...] = ()
     declared: dict[int, str] = field(default_factory=dict)
-    settlement: Optional[Settlement] = None
+    _raw: Any = field(default=None, repr=False, compare=False)
+    _rules: Any = field(default=None, repr=False, compare=False)
+    _stacks: Optional[list[int]] = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def settlement(self) -> Settlement:
+        """The full settlement: nets, itemised transfers, the scored pairs, stacks."""
+        return settlement_of(self._raw.settlement, self._rules, len(self.net), self._stacks)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able summary (boards as text)."""
@@ -49,8 +62,7 @@ class GameResult:
             d["surrendered"] = list(self.surrendered)
         if self.declared:
             d["declared"] = {str(k): v for k, v in self.declared.items()}
-        if self.settlement is not None:
-            d["items"] = [item.to_dict() for item in self.settlement.items]
+        d["items"] = [item.to_dict() for item in self.settlement.items]
         return d
 
 
@@ -63,14 +75,16 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
     if status != 0:
         raise GameError(f"the deal could not be settled (status {status})")
     n = game.players
-    names = {i: ffi.string(lib.ofc_natural_name(i)).decode() for i in range(lib.OFC_NAT_COUNT)}
-    declared = {s: names[g.declared[s]] for s in range(n) if g.declared[s] >= 0}
+    declared = {s: NATURAL_NAMES[g.declared[s]] for s in range(n) if g.declared[s] >= 0}
     surrendered = tuple(s for s in range(n) if g.surrendered >> s & 1)
-    settlement = settlement_of(out.settlement, game.rules, n,
-                               list(game.stacks) if game.stacks is not None else None)
+    raw = bytes(ffi.buffer(out, _OFF["settlement"]))
+    net = list(memoryview(raw[_OFF["net"]:_OFF["foul"]]).cast("i")[:n])
+    royal = list(memoryview(raw[_OFF["royalty"]:_OFF["fl_next"]]).cast("h"))
     return GameResult(
-        net=list(out.net[0:n]), fouls=[bool(x) for x in out.foul[0:n]],
-        royalties=[tuple(out.royalty[s][0:3]) for s in range(n)],  # type: ignore[misc]
-        fantasyland=list(out.fl_next[0:n]), boards=game.boards, button=game.button,
+        net=net, fouls=[bool(x) for x in raw[_OFF["foul"]:_OFF["foul"] + n]],
+        royalties=[tuple(royal[3 * s:3 * s + 3]) for s in range(n)],  # type: ignore[misc]
+        fantasyland=list(raw[_OFF["fl_next"]:_OFF["fl_next"] + n]), boards=game.boards,
+        button=game.button,
         in_fantasyland=game.fantasyland, surrendered=surrendered, declared=declared,
-        settlement=settlement)
+        _raw=out, _rules=game.rules,
+        _stacks=list(game.stacks) if game.stacks is not None else None)

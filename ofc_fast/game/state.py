@@ -46,7 +46,8 @@ from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet
 from ..rules.model import Game as GameKind
 from ._engine import check_seed, game_rules, raise_move_error, resolve_rules
-from .moves import Move, action_destinations, destinations_of, random_move
+from .moves import (Move, destinations_of, destinations_table, legal_actions_of,
+                    random_move)
 from .observation import Observation, cards_as_text, read_observation
 from .result import GameResult, result_of
 
@@ -66,12 +67,6 @@ def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
     return 17 if rules.game is GameKind.PINEAPPLE else 13
 
 
-@lru_cache(maxsize=None)
-def _dests(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
-    """Destinations of every action id for (n, k), indexed by action."""
-    return tuple(action_destinations(n, k, a) for a in range(lib.OFC_ACTION_SPACE))
-
-
 @lru_cache(maxsize=1)
 def _settings13() -> tuple[tuple[int, ...], ...]:
     """Destinations of the 72,072 settings of 13 cards (13! / (3! 5! 5!))."""
@@ -86,6 +81,16 @@ def _settings13() -> tuple[tuple[int, ...], ...]:
                 dest[i] = 1
             out.append(tuple(dest))
     return tuple(out)
+
+
+_STEP_SIZE = ffi.sizeof("ofc_game_step")
+
+
+@lru_cache(maxsize=4096)
+def _schedule(_rules: Any, raw: bytes, nsteps: int) -> tuple[tuple[int, ...], ...]:
+    """The engine's schedule as tuples (seat, start, n, k, full, face_down, street),
+    shared by every game with the same schedule bytes."""
+    return tuple(tuple(raw[_STEP_SIZE * i:_STEP_SIZE * i + 7]) for i in range(nsteps))
 
 
 def _int_arg(value: object, what: str) -> int:
@@ -109,7 +114,7 @@ class Game:
 
     __slots__ = ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
                  "_g", "_step", "_steps", "_deck", "_moves", "_result", "_obs",
-                 "_buf", "__weakref__")
+                 "__weakref__")
 
     def __init__(self, rules: Union[RuleSet, str] = PINEAPPLE, players: int = 2,
                  seed: Optional[int] = None, button: int = 0,
@@ -151,13 +156,11 @@ class Game:
         self._r = r
         self._g = g
         self._step = 0
-        self._steps = tuple((st.seat, st.start, st.n, st.k, st.full, st.face_down,
-                             st.street) for st in g.steps[0:g.nsteps])
-        self._deck: tuple[int, ...] = tuple(g.deck)
+        self._steps = _schedule(r, bytes(ffi.buffer(g.steps)), g.nsteps)
+        self._deck: tuple[int, ...] = tuple(bytes(ffi.buffer(g.deck)))
         self._moves: list[Union[Move, int]] = []
         self._result: Optional[GameResult] = None
         self._obs: Any = None
-        self._buf: Any = None
 
     @staticmethod
     def _fantasyland_counts(rules: RuleSet, players: int,
@@ -277,7 +280,7 @@ class Game:
         if isinstance(m, Move):
             return m
         _, start, n, k = self._steps[i][:4]
-        return Move._of(self._deck[start:start + n], _dests(n, k)[m])  # type: ignore[arg-type]
+        return Move._of(self._deck[start:start + n], destinations_table(n, k)[m])  # type: ignore[arg-type]
 
     # -- legal moves
     def legal_actions(self) -> list[int]:
@@ -285,14 +288,12 @@ class Game:
         GameError for a full set, which has no action ids."""
         if self._step >= len(self._steps):
             return []
-        buf = self._buf
-        if buf is None:
-            buf = self._buf = ffi.new("uint8_t[]", lib.OFC_ACTION_SPACE)
-        n = lib.ofc_game_legal_actions(self._g, buf)
-        if n < 0:
+        seat, _, n, k, full = self._steps[self._step][:5]
+        if full:
             raise GameError("a Fantasyland or classic set is outside the action space; "
                             "use legal_moves() / random_move() and play()")
-        return ffi.unpack(buf, n)  # type: ignore[no-any-return]
+        c = bytes(ffi.buffer(self._g.count))[3 * seat:3 * seat + 3]
+        return list(legal_actions_of(n, k, (3 - c[0], 5 - c[1], 5 - c[2])))
 
     def action_mask(self) -> list[bool]:
         """``ACTION_SPACE`` booleans, True for the legal actions."""
@@ -338,7 +339,7 @@ class Game:
         dealt = self._deck[start:start + n]
         new = tuple.__new__
         if not full:
-            table = _dests(n, k)
+            table = destinations_table(n, k)
             return [new(Move, (dealt, table[a], None, False)) for a in self.legal_actions()]
         count = self.legal_move_count()
         if count > _ENUMERATE_LIMIT:
@@ -363,7 +364,7 @@ class Game:
         if a not in self.legal_actions():
             raise MoveError(f"action {a} is not legal here", "bad_action")
         _, start, n, k = self._steps[self._step][:4]
-        return Move._of(self._deck[start:start + n], _dests(n, k)[a])  # type: ignore[arg-type]
+        return Move._of(self._deck[start:start + n], destinations_table(n, k)[a])  # type: ignore[arg-type]
 
     def move_to_action(self, move: Move) -> int:
         """The action id of a move of the pending normal decision."""
@@ -560,7 +561,6 @@ class Game:
         ffi.memmove(g._g, self._g, ffi.sizeof("ofc_game"))
         g._moves = list(self._moves)
         g._obs = None
-        g._buf = None
         return g
 
     def _state_bytes(self) -> bytes:
