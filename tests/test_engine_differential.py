@@ -27,6 +27,13 @@ from ofc_fast import rules
 pytestmark = pytest.mark.differential
 
 PRESET_NAMES = rules.names()
+# every preset deals face up; these variants have face-down final cards (R-FLOW-OFC-*)
+VARIANTS = {
+    "OFC_FACE_DOWN_2": rules.OFC.replace(name="OFC_FACE_DOWN_2", face_down_final=2),
+    "PINEAPPLE_FACE_DOWN_1": rules.PINEAPPLE.replace(name="PINEAPPLE_FACE_DOWN_1",
+                                                     face_down_final=1),
+}
+RULESETS = {**{n: rules.get(n) for n in PRESET_NAMES}, **VARIANTS}
 DEFAULT_DEALS = 500         # about 20 s for all presets on the reference machine
 EXPLICIT_DECK_DEALS = 25
 
@@ -52,10 +59,10 @@ def play_deal(r: ofc_fast.RuleSet, rng: random.Random, explicit_deck: bool,
     ec.check_result(g, m)
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("name", list(RULESETS))
 def test_engine_agrees_with_model(name: str) -> None:
     """Seeded deals: the engine's deck is the spec RNG's, and the flow agrees."""
-    r = rules.get(name)
+    r = RULESETS[name]
     rng = random.Random(zlib.crc32(name.encode()))
     for i in range(deals()):
         state = rng.getstate()
@@ -67,10 +74,10 @@ def test_engine_agrees_with_model(name: str) -> None:
                                  f"{exc}") from exc
 
 
-@pytest.mark.parametrize("name", PRESET_NAMES)
+@pytest.mark.parametrize("name", list(RULESETS))
 def test_engine_agrees_with_model_explicit_deck(name: str) -> None:
     """Deals from an explicit deck (``Game(..., deck=...)``): the same agreement."""
-    r = rules.get(name)
+    r = RULESETS[name]
     rng = random.Random(zlib.crc32(name.encode()) + 1)
     for _ in range(EXPLICIT_DECK_DEALS):
         play_deal(r, rng, explicit_deck=True)
@@ -78,8 +85,7 @@ def test_engine_agrees_with_model_explicit_deck(name: str) -> None:
 
 def test_every_kind_and_seat_count_is_drawn() -> None:
     """The random setups cover 2..max seats, every button and Fantasyland seats."""
-    for name in PRESET_NAMES:
-        r = rules.get(name)
+    for name, r in RULESETS.items():
         rng = random.Random(zlib.crc32(name.encode()))
         seen = [ec.random_setup(r, rng) for _ in range(min(deals(), 80))]
         assert {s["players"] for s in seen} == set(range(2, r.max_players + 1)), name
