@@ -185,7 +185,7 @@ def paid_naturals(m: gm.DealModel) -> list[str]:
 
 
 def random_decision(g: ofc_fast.Game, m: gm.DealModel, rng: random.Random,
-                    natural_rate: float = 0.3) -> None:
+                    natural_rate: float = 0.1) -> None:
     """Make one random decision on both the engine and the model: a uniform legal
     action (through play_action or, sometimes, play(Move)), or a random full set, or
     (classic) a declaration / surrender."""
@@ -251,3 +251,13 @@ def new_pair(r: ofc_fast.RuleSet, setup: dict[str, Any], explicit_deck: bool,
         g = ofc_fast.Game(r, setup["players"], seed=setup["seed"], **kwargs)
         assert engine_deck(g) == deck, f"seed {setup['seed']}: the deck is not the spec's"
     return g, m
+
+
+def random_decision_cards(m: gm.DealModel, rng: random.Random
+                          ) -> tuple[list[tuple[int, int]], list[int]]:
+    """(placements, discards) of a uniformly random legal action of a normal decision."""
+    legal = m.legal_actions()
+    assert legal is not None
+    st, dealt = m.step, m.dealt
+    disc, kept = gm.decode_action(st.n, st.k, rng.choice(legal))
+    return [(dealt[i], r) for i, r in kept], [dealt[i] for i in disc]
