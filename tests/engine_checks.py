@@ -73,7 +73,7 @@ def check_decision(g: ofc_fast.Game, m: gm.DealModel, moves_too: bool = False) -
     assert g.to_discard == m.to_discard
     legal = m.legal_actions()
     if m.is_over:
-        assert not list(g.legal_actions())
+        assert engine_legal_actions(g) is None   # none left (or refused)
         return
     got = engine_legal_actions(g)
     assert got == (list(legal) if legal is not None else None), (got, legal)
@@ -110,7 +110,7 @@ def check_observation(g: ofc_fast.Game, m: gm.DealModel, me: int) -> None:
     assert sorted(obs["discards"]) == sorted(m.discards[me])
     assert list(obs["discard_counts"]) == [len(d) for d in m.discards]
     mine = m.to_act == me
-    assert list(obs["dealt"]) == (m.dealt if mine else [])
+    assert list(obs["dealt"] or []) == (m.dealt if mine else [])
     if "to_discard" in obs:
         assert obs["to_discard"] == (m.to_discard if mine else 0)
     legal = m.legal_actions() if mine else None

@@ -31,7 +31,7 @@ import ofc_fast
 from ofc_fast import GameError, Move, MoveError, OfcError, Row
 from ofc_fast.rules.model import Game as Kind
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=150, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -82,7 +82,7 @@ def applies(g: ofc_fast.Game, m: gm.DealModel, play: Callable[[ofc_fast.Game], N
 def test_every_legal_action_applies(s: State) -> None:
     g, m, rng = s.g, s.m, s.rng
     if m.is_over:
-        assert not list(g.legal_actions())
+        assert ec.engine_legal_actions(g) is None
         return
     legal = m.legal_actions()
     if legal is not None:
@@ -248,3 +248,4 @@ def test_garbage_seats_are_refused(bad: Any) -> None:
         as_float = float(s.m.to_act)  # type: ignore[arg-type]
         for seat in (bad, as_float) if isinstance(bad, float) else (bad,):
             refused(s.g, lambda x, b=seat: x.play(good, seat=b), f"{s!r}: seat={seat!r}")
+            refused(s.g, lambda x, b=seat: x.observation(b), f"{s!r}: observation({seat!r})")
