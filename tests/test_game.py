@@ -17,6 +17,7 @@ from ofc_fast.game import (ACTION_SPACE, Game, GameError, Move, MoveError,
                            random_move)
 from ofc_fast.encoding import ENCODING_SIZE, action_mask, encode
 from ofc_fast.rules.model import Game as Kind
+from game_model import fantasyland_counts
 
 PRESETS = [rules.get(n) for n in rules.names()]
 IDS = [r.name for r in PRESETS]
@@ -24,16 +25,7 @@ IDS = [r.name for r in PRESETS]
 
 # ------------------------------------------------------------------ helpers
 
-def fl_counts(r: rules.RuleSet) -> list[int]:
-    """Fantasyland card counts a rule set can deal."""
-    fl = r.fantasyland
-    if fl is None or r.game is Kind.CLASSIC:
-        return []
-    counts = {c for _, c in fl.entry} | {fl.lowball_entry, fl.lowball_both}
-    if isinstance(fl.stay_cards, int):
-        counts.add(fl.stay_cards)
-    counts.discard(0)
-    return sorted(counts)
+fl_counts = fantasyland_counts  # Fantasyland card counts a rule set can deal
 
 
 def random_fl(r: rules.RuleSet, players: int, rng: random.Random) -> tuple[int, ...]:
