@@ -125,7 +125,7 @@ static void build_schedule(const ofc_game_rules *r, ofc_game *g)
     uint32_t rounds = r->kind == OFC_KIND_PINEAPPLE ? 4u : 8u;
     uint32_t per = r->kind == OFC_KIND_PINEAPPLE ? 3u : 1u;
     uint32_t disc = r->kind == OFC_KIND_PINEAPPLE ? 1u : 0u;
-    uint32_t hidden_from = rounds - (r->kind == OFC_KIND_OFC ? r->face_down_final : 0u);
+    uint32_t hidden_from = r->face_down_final < rounds ? rounds - r->face_down_final : 0u;
     for (i = 0; i < g->players; i++)
         order[i] = (g->button + 1 + i) % g->players;
     if (g->kind == OFC_KIND_CLASSIC) {

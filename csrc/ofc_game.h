@@ -28,7 +28,7 @@
  * seats in Fantasyland receive all their cards (13..17) and set them face down; then
  * every other seat takes a 5-card opening, then the rounds (OFC: 8 rounds of 1 card;
  * Pineapple: 4 rounds of 3 cards, place 2 and discard 1), each round in acting
- * order.  Under OFC rules with face_down_final = N the last N single cards are placed
+ * order.  With face_down_final = N the last N rounds (OFC: single cards) are placed
  * face down.  Cards come off the deck in decision order from deck[0].
  *
  * Action ids (the fixed action space of normal decisions, OFC_ACTION_SPACE = 243):
@@ -140,7 +140,7 @@ typedef struct ofc_game_rules {
     ofc_fl_rules fl;          /* Fantasyland entry and stay (ofc_solver.h) */
     uint8_t kind;             /* ofc_game_kind */
     uint8_t max_players;      /* 2..4 */
-    uint8_t face_down_final;  /* OFC: the last N single cards face down (0..8) */
+    uint8_t face_down_final;  /* the last N rounds face down (0..8; OFC: R-FLOW-OFC-7) */
     uint8_t reserved;         /* 0 */
 } ofc_game_rules;
 

@@ -45,7 +45,7 @@ def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
         ffi.memmove(ffi.addressof(c, "fl"), fl_rules(rules), ffi.sizeof("ofc_fl_rules"))
     c.kind = KIND[rules.game]
     c.max_players = rules.max_players
-    c.face_down_final = rules.face_down_final if rules.game is GameKind.OFC else 0
+    c.face_down_final = rules.face_down_final if rules.game is not GameKind.CLASSIC else 0
     if lib.ofc_game_rules_check(c) != 0:
         raise RulesError(f"rule set {rules.name!r} does not compile into a game")
     return c

@@ -421,7 +421,7 @@ class Game:
         if self._step >= len(self._steps):
             raise MoveError("the deal is over: no more moves", "game_over")
         s = self._steps[self._step][0]
-        if seat is not None and seat != s:
+        if seat is not None and (type(seat) is not int or seat != s):
             raise MoveError(f"seat {str(seat)[:20]} cannot act: it is seat {s}'s turn",
                             "not_your_turn")
         if not isinstance(move, Move):
