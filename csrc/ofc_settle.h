@@ -147,7 +147,8 @@ typedef struct ofc_settle_input {
     uint8_t button;           /* 0..players-1 */
     /* Per seat: a seat that sets rows gives 13 cards in board order (front 3, middle
      * 5, back 5); a surrendered or declaring seat gives its 13 cards in any order; a
-     * surrendered seat may give none: all 13 OFC_NO_CARD (then no aces bet). */
+     * surrendered seat may give none: all 13 OFC_NO_CARD (then no aces bet; a
+     * declaring seat must give its cards). */
     uint8_t cards[OFC_SETTLE_MAX_SEATS][OFC_BOARD_CARDS];
     uint8_t surrendered;      /* bit s: seat s surrendered (R-VAR-SUR-*) */
     int8_t declared[OFC_SETTLE_MAX_SEATS]; /* ofc_natural id declared by seat s,
@@ -222,10 +223,10 @@ int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t but
  * @pre    rules satisfies ofc_rules_check() (not re-checked: it is large).
  * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag); OFC_E_RULES (table);
  *         OFC_E_MAX_PLAYERS, OFC_E_SEAT, OFC_E_SURRENDER, OFC_E_CONFLICT;
- *         OFC_E_COUNT (a seat that must show cards shows none, or a seat mixes cards
+ *         OFC_E_COUNT (a seat setting rows shows no cards, or a seat mixes cards
  *         and OFC_NO_CARD), OFC_E_CARD, OFC_E_DUPLICATE (across all seats);
- *         OFC_E_NO_NATURALS, OFC_E_NATURAL, OFC_E_HIDDEN, OFC_E_STACKS, checked in
- *         this order.  On an error out->bad_seat / bad_card say where (when it
+ *         OFC_E_NO_NATURALS, OFC_E_COUNT (a declaring seat shows no cards),
+ *         OFC_E_NATURAL, OFC_E_HIDDEN, OFC_E_STACKS, checked in this order.  On an error out->bad_seat / bad_card say where (when it
  *         concerns a seat or a card); the rest of *out is unspecified. */
 int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
                    const ofc_settle_input *in, uint32_t flags, ofc_settlement *out);
