@@ -433,7 +433,7 @@ static void ledger_add(ledger *L, int k, ofc_item_kind kind, int32_t amount)
     }
     L->total[k] += amount;
     L->touched |= BIT(k);
-    if (L->items) {
+    if (L->items && L->out->n_items < OFC_SETTLE_MAX_ITEMS) { /* at most 30 are used */
         ofc_settle_item *it = &L->out->items[L->out->n_items++];
         it->a = L->pair[k][0];
         it->b = L->pair[k][1];
@@ -708,7 +708,7 @@ static void settle_stakes(const ofc_table_rules *t, const ofc_settle_input *in, 
     for (k = 0; k < L->npairs; k++) {
         if (settled & BIT(k)) {
             int32_t cut = L->total[k] - actual[k];
-            if (cut && L->items) {
+            if (cut && L->items && L->out->n_items < OFC_SETTLE_MAX_ITEMS) {
                 ofc_settle_item *it = &L->out->items[L->out->n_items++];
                 it->a = L->pair[k][0];
                 it->b = L->pair[k][1];

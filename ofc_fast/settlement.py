@@ -282,7 +282,10 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
     if isinstance(surrendered, (str, bytes)):
         raise BoardError(f"surrendered: expected a sequence of seats, got {surrendered!r:.60}")
     sur = {_seat(s, n, "surrendered seat") for s in surrendered}
-    decl = {_seat(s, n, "declaring seat"): name for s, name in dict(declared or {}).items()}
+    if declared is not None and not isinstance(declared, Mapping):
+        raise BoardError(f"declared: expected a mapping seat -> natural name, got "
+                         f"{declared!r:.60}")
+    decl = {_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()}
     role = ["surrendered" if i in sur else "declared" if i in decl else "rows"
             for i in range(n)]
     cards = [_seat_cards(boards[i], i, role[i]) for i in range(n)]
