@@ -281,7 +281,7 @@ def tables(draw):
     if r.surrender_cost is not None:
         surrendered = sorted(draw(st.sets(st.integers(0, players - 1), max_size=players)))
     stacks = None
-    if r.pool is None and draw(st.booleans()):
+    if draw(st.booleans()):  # pool too (issue 9 finding 3)
         stacks = draw(st.lists(st.integers(0, 40), min_size=players, max_size=players))
     declared: dict[int, bool] = {}
     if r.naturals and draw(st.booleans()):
