@@ -142,7 +142,8 @@ typedef struct ofc_table_rules {
     uint8_t reserved2[3];     /* 0 */
 } ofc_table_rules;
 
-/*! One deal to settle. */
+/*! One deal to settle.  Start from ofc_settle_input_init(): in a zeroed struct every
+ * seat declares six pairs (natural id 0), which ofc_settle() refuses. */
 typedef struct ofc_settle_input {
     uint8_t players;          /* 2..4 (at most the table's max_players) */
     uint8_t button;           /* 0..players-1 */
