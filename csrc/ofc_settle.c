@@ -346,7 +346,7 @@ static int32_t card_error(const uint8_t cards[13], uint64_t seen, ofc_settlement
 }
 
 /* Every seat's cards: valid, distinct across the table; *hidden gets the seats that
- * show none (surrendered seats only). */
+ * show none (surrendered seats; declaring seats, refused by check_rest()). */
 static int32_t check_cards(const ofc_settle_input *in, ofc_settlement *out, uint32_t *hidden)
 {
     uint64_t seen = 0;
@@ -355,7 +355,8 @@ static int32_t check_cards(const ofc_settle_input *in, ofc_settlement *out, uint
     for (s = 0; s < in->players; s++) {
         const uint8_t *c = in->cards[s];
         uint64_t taken;
-        if (c[0] == OFC_NO_CARD && (in->surrendered & BIT(s))) {
+        if (c[0] == OFC_NO_CARD &&
+            ((in->surrendered & BIT(s)) || in->declared[s] != OFC_DECLARE_NONE)) {
             int k = 1;
             while (k < OFC_BOARD_CARDS && c[k] == OFC_NO_CARD) {
                 k++;
@@ -386,6 +387,9 @@ static int32_t check_rest(const ofc_table_rules *t, const ofc_settle_input *in,
         }
         if (t->natural_mask == 0) {
             return fail(out, OFC_E_NO_NATURALS, (int)s, 0xFF);
+        }
+        if (hidden & BIT(s)) {
+            return fail(out, OFC_E_COUNT, (int)s, 0xFF);
         }
         st = resolve_natural(t, in->cards[s], in->declared[s], out, (int)s);
         if (st != OFC_OK) {
@@ -429,7 +433,7 @@ static void ledger_add(ledger *L, int k, ofc_item_kind kind, int32_t amount)
     }
     L->total[k] += amount;
     L->touched |= BIT(k);
-    if (L->items) {
+    if (L->items && L->out->n_items < OFC_SETTLE_MAX_ITEMS) { /* at most 30 are used */
         ofc_settle_item *it = &L->out->items[L->out->n_items++];
         it->a = L->pair[k][0];
         it->b = L->pair[k][1];
@@ -704,7 +708,7 @@ static void settle_stakes(const ofc_table_rules *t, const ofc_settle_input *in, 
     for (k = 0; k < L->npairs; k++) {
         if (settled & BIT(k)) {
             int32_t cut = L->total[k] - actual[k];
-            if (cut && L->items) {
+            if (cut && L->items && L->out->n_items < OFC_SETTLE_MAX_ITEMS) {
                 ofc_settle_item *it = &L->out->items[L->out->n_items++];
                 it->a = L->pair[k][0];
                 it->b = L->pair[k][1];

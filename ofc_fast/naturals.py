@@ -25,11 +25,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from ._compiled import table_rules
 from ._native import OK, STATUS_TEXT, ffi, lib
 from .board import Board
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, RulesError
-from .rules.model import NATURAL_NAMES, NaturalsRule, RuleSet
+from .rules.model import NATURAL_NAMES, RuleSet
 
 __all__ = ["NaturalHand", "detect_naturals", "naturals", "natural_payment"]
 
@@ -143,14 +144,18 @@ def naturals(cards13: Union[CardsLike, Board], rules: RuleSet) -> list[NaturalHa
     return out
 
 
-def _standing(hand: NaturalHand, rules: RuleSet) -> tuple[int, int, int]:
-    """(place in the rules' list, tie-break key, units) of a declared natural."""
-    for place, nat in enumerate(rules.naturals):
-        if nat.name == hand.name:
-            return place, hand.key, nat.units
-    played = ", ".join(n.name for n in rules.naturals) or "none"
-    raise RulesError(f"natural {hand.name!r} is not played under {rules.name} "
-                     f"(its naturals: {played})")
+def _natural_id(hand: Optional[NaturalHand], rules: RuleSet) -> tuple[int, int]:
+    """(C natural id, key) of a declared natural (-1 for an ordinary hand), or
+    RulesError when the rules do not play it."""
+    if hand is None:
+        return -1, 0
+    if hand.name not in {nat.name for nat in rules.naturals}:
+        played = ", ".join(n.name for n in rules.naturals) or "none"
+        raise RulesError(f"natural {hand.name!r} is not played under {rules.name} "
+                         f"(its naturals: {played})")
+    if not 0 <= hand.key < 2**32:
+        raise RulesError(f"natural {hand.name!r}: key {hand.key} is outside 0..2**32-1")
+    return NATURAL_NAMES.index(hand.name), hand.key
 
 
 def natural_payment(a: Optional[NaturalHand], b: Optional[NaturalHand],
@@ -175,20 +180,9 @@ def natural_payment(a: Optional[NaturalHand], b: Optional[NaturalHand],
     >>> trips.name, pairs.name, natural_payment(trips, pairs, rules.MALAYAN)  # 6 - 4
     ('four_trips', 'six_pairs', 2)
     """
-    if a is None:
-        return 0 if b is None else -_standing(b, rules)[2]
-    if b is None:
-        return _standing(a, rules)[2]
-    pa, ka, ua = _standing(a, rules)
-    pb, kb, ub = _standing(b, rules)
-    mode = NaturalsRule(rules.naturals_rule)
-    if mode is NaturalsRule.DIFFERENCE:
-        return ua - ub
-    if mode is NaturalsRule.HIGHER_FULL_EQUAL_CANCEL and ua == ub and \
-            (a.name == "dragon") == (b.name == "dragon"):
-        return 0
-    if (pa, ka) > (pb, kb):
-        return ua
-    if (pa, ka) < (pb, kb):
-        return -ub
-    return 0
+    (ia, ka), (ib, kb) = _natural_id(a, rules), _natural_id(b, rules)
+    status = ffi.new("int32_t *")
+    pay = lib.ofc_natural_payment(table_rules(rules), ia, ka, ib, kb, status)
+    if status[0] != OK:  # pragma: no cover - the ids were checked above
+        raise RulesError(f"natural payment rejected by the C library ({status[0]})")
+    return int(pay)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Optional, Sequence, Union
 
 from ._compiled import STAKES, compiled, table_rules
-from ._native import E_DUPLICATE, OK, ffi, lib
+from ._native import E_COUNT, E_DUPLICATE, OK, ffi, lib
 from .board import Board
 from .cards import parse_cards
 from .errors import BoardError, CardError, OfcError, RulesError
@@ -176,12 +176,11 @@ def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Seque
 
 def _seat_cards(board: Union[BoardLike, None], seat: int, role: str) -> list[int]:
     """13 card ids of a seat: in row order for a seat that sets rows (role "rows"); any
-    order for a surrendered or declaring seat; none for a surrendered seat's None."""
+    order for a surrendered or declaring seat; none for their None (C refuses a
+    declaring seat without cards)."""
     if board is None:
         if role == "rows":
             raise BoardError(f"seat {seat} has no board")
-        if role == "declared":
-            raise CardError(f"seat {seat}: a declared natural needs the 13 cards, got None")
         return []
     if role == "rows":
         return list(complete_board(board, str(seat)).cards)
@@ -224,6 +223,8 @@ def _error(status: int, out, rules: RuleSet, cards: list[list[int]],  # noqa: AN
             return BoardError(f"seat {seat} declared a natural but holds none")
         return BoardError(f"seat {seat} declared {declared[seat]!r:.60} but holds "
                           f"{', '.join(n.name for n in found)}")
+    if status == E_COUNT:  # a declaring seat gave no cards
+        return CardError(f"seat {seat}: a declared natural needs its 13 cards, got none")
     if status == lib.OFC_E_HIDDEN:
         return BoardError(f"the aces side bet needs every seat's 13 cards; seat "
                           f"{seat} gave none")
@@ -289,7 +290,10 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
     if isinstance(surrendered, (str, bytes)):
         raise BoardError(f"surrendered: expected a sequence of seats, got {surrendered!r:.60}")
     sur = {_seat(s, n, "surrendered seat") for s in surrendered}
-    decl = {_seat(s, n, "declaring seat"): name for s, name in dict(declared or {}).items()}
+    if declared is not None and not isinstance(declared, Mapping):
+        raise BoardError(f"declared: expected a mapping seat -> natural name, got "
+                         f"{declared!r:.60}")
+    decl = {_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()}
     role = ["surrendered" if i in sur else "declared" if i in decl else "rows"
             for i in range(n)]
     cards = [_seat_cards(boards[i], i, role[i]) for i in range(n)]

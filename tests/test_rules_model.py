@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import ofc_fast as ofc
 from ofc_fast import RulesError, rules, score_pair, settle
+from ofc_fast._compiled import table_rules
 from ofc_fast.rules import (NATURAL_NAMES, Fantasyland, Lowball, Natural, Pool, RuleSet,
                             Schedule)
 
@@ -158,8 +159,11 @@ def test_random_rule_sets_round_trip(d: dict) -> None:
     b = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
     s = score_pair(a, b, r)
     assert s.net == -score_pair(b, a, r).net
-    if r.pool is None:
-        assert sum(settle([a, b], r).net) == 0
+    # ... and settles, with and without table stakes: a rule set that validates has
+    # table rules C accepts (issue 9 finding 3: no combination fails at settle time).
+    assert table_rules(r).max_players == r.max_players
+    for stacks in (None, [5, 7]):
+        assert sum(settle([a, b], r, stacks=stacks).net) == 0
 
 
 def test_replace_round_trip_and_identity() -> None:

@@ -64,7 +64,7 @@ def test_house_wins_tied_rows_but_not_fouled_ones() -> None:
 # ------------------------------------------------------------------------- pool
 
 def test_pool_ties_split_odd_unit_first_in_order() -> None:
-    """R-VAR-POOL-1 with a tie (Q-13, as documented in settlement._settle_pool): tied
+    """R-VAR-POOL-1 with a tie (Q-13, as documented in csrc/ofc_settle.h): tied
     row winners split the row's pot, the odd unit to the first in settlement order."""
     a = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"
     b = "As Kh 7d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"
@@ -281,7 +281,7 @@ def tables(draw):
     if r.surrender_cost is not None:
         surrendered = sorted(draw(st.sets(st.integers(0, players - 1), max_size=players)))
     stacks = None
-    if r.pool is None and draw(st.booleans()):
+    if draw(st.booleans()):  # pool too (issue 9 finding 3)
         stacks = draw(st.lists(st.integers(0, 40), min_size=players, max_size=players))
     declared: dict[int, bool] = {}
     if r.naturals and draw(st.booleans()):
@@ -567,3 +567,63 @@ def test_majority_rule_with_tied_rows() -> None:
     assert score_pair(a, b, two_rows).rows == (1, 0, 0)
     assert score_pair(a, b, two_rows).net == 1
     assert score_pair(a, b, more_rows).net == 2
+
+
+# ------------------------------------------------- argument checks (issue 9, finding 8)
+
+def test_issue9_finding8_settle_button_float_is_a_board_error() -> None:
+    with pytest.raises(ofc.BoardError, match="button"):
+        settle([X, Y, Z], rules.OFC, button=0.0)  # type: ignore[arg-type]
+    with pytest.raises(ofc.BoardError, match="button"):
+        settle([X, Y, Z], rules.OFC, button=True)
+    with pytest.raises(ofc.BoardError, match="button 3"):
+        settle([X, Y, Z], rules.OFC, button=3)
+
+
+def test_issue9_finding8_settle_surrendered_float_is_refused() -> None:
+    sur = SIMPLE.replace(surrender_cost=1)
+    with pytest.raises(ofc.BoardError, match="surrendered seat"):
+        settle([X, Y, Z], sur, surrendered=[0.5])  # type: ignore[list-item]
+    with pytest.raises(ofc.BoardError, match="surrendered"):
+        settle([X, Y, Z], sur, surrendered="1")  # type: ignore[arg-type]
+    with pytest.raises(ofc.BoardError, match="declaring seat"):
+        settle([X, Y, Z], sur, declared={1.0: True})  # type: ignore[dict-item]
+
+
+def test_settle_refusals_name_the_problem() -> None:
+    """Every refusal of the C settlement arrives as a specific OfcError."""
+    sur = SIMPLE.replace(surrender_cost=1, naturals=(ofc.rules.Natural(),))
+    with pytest.raises(ofc.BoardError, match="both surrender and declare"):
+        settle([X, Y, Z], sur, surrendered=[1], declared={1: True})
+    with pytest.raises(ofc.BoardError, match="seat 2 declared a natural but holds none"):
+        settle([X, Y, Z], sur, declared={2: True})
+    with pytest.raises(ofc.BoardError, match="declared 'nonsense'"):
+        settle([DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"], sur,
+               declared={0: "nonsense"})
+    with pytest.raises(ofc.BoardError, match="declared 'six_pairs' but holds dragon"):
+        settle([DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"], sur,
+               declared={0: "six_pairs"})
+    with pytest.raises(ofc.RulesError, match="no naturals"):
+        settle([DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"], SIMPLE,
+               declared={0: True})
+    with pytest.raises(ofc.RulesError, match="surrender is not allowed"):
+        settle([X, Y, Z], SIMPLE, surrendered=[1])
+    with pytest.raises(ofc.BoardError, match="aces side bet"):
+        settle([X, Y, None], sur.replace(aces_bet=(0, 1, 2, 6, 8)), surrendered=[2])
+    with pytest.raises(ofc.CardError, match="seat 1: a declared natural needs"):
+        settle([X, None, Z], sur, declared={1: True})
+    with pytest.raises(ofc.BoardError, match="card 8h is on board 0 and board 1"):
+        settle([X, X, Z], rules.OFC)
+    with pytest.raises(ofc.BoardError, match="stacks: at most"):
+        settle([X, Y, Z], rules.OFC, stacks=[10, 10**9 + 1, 10])
+    with pytest.raises(ofc.RulesError, match="stakes model"):
+        apply_stakes([((0, 1), 5)], [3, 3], "nonsense")  # type: ignore[arg-type]
+    with pytest.raises(ofc.BoardError, match="button"):
+        ofc.settlement_order(3, button=1.0)  # type: ignore[arg-type]
+    with pytest.raises(ofc.RulesError, match="settlement start"):
+        ofc.settlement_order(3, start="nonsense")  # type: ignore[arg-type]
+
+
+def test_apply_stakes_huge_amounts_pay_what_a_stack_allows() -> None:
+    assert apply_stakes([((0, 1), 10**30), ((1, 0), -10**30)], [5, 7], "win_cap") == [5, 0]
+    assert apply_stakes([((0, 1), -10**30)], [5, 7], "chips") == [-5]

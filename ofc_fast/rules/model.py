@@ -205,7 +205,9 @@ class Fantasyland(RuleData):
 @dataclass(frozen=True)
 class Pool(RuleData):
     """Pool settlement (R-VAR-POOL-1): no pairwise comparison; each player antes
-    ``ante`` units per row; the best row of each kind takes that row's pot."""
+    ``ante`` units per row; the best row of each kind takes that row's pot.  The gains
+    are paid as pair transfers in settlement order, so table stakes cap them like any
+    pair transfer."""
 
     ante: int = ranged(1, 1, 1000)
     sweep_extra: int = ranged(0, 0, 1000)
@@ -301,5 +303,7 @@ class RuleSet(RuleData):
             raise RulesError(f"{p}pool: pool mode excludes house and single_winner")
         if self.house and self.single_winner:
             raise RulesError(f"{p}house: house mode excludes single_winner")
+        # Every other combination settles (ofc_settle / ofc_table_rules_check accept
+        # what passes here; tests/test_rules_model.py checks it on random rule sets).
         if self.lowball is not None and self.game is Game.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
