@@ -56,7 +56,7 @@
  *     ofc_game g; ofc_rng rng = {7, 0}; ofc_game_result res;
  *     ofc_game_rules_init_pineapple(&r);
  *     ofc_game_init(&r, &g, 3, 0, NULL, 42, NULL);
- *     ofc_game_playout(&r, &g, &rng, NULL);
+ *     ofc_game_playout(&g, &rng, NULL);
  *     ofc_game_result_get(&r, &g, 0, &res);    // res.net[0..2]
  */
 #ifndef OFC_GAME_H

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,40 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})  # noqa: S102
+
+
+def _c_programs(text: str) -> list[str]:
+    """The ```c blocks of the README that are whole programs (they define main)."""
+    blocks, inside, current = [], False, []
+    for line in text.splitlines():
+        if line.strip() == "```c":
+            inside, current = True, []
+        elif inside and line.strip() == "```":
+            inside = False
+            if "int main(" in "\n".join(current):
+                blocks.append("\n".join(current))
+        elif inside:
+            current.append(line)
+    return blocks
+
+
+@pytest.mark.skipif(not (README.exists() and (ROOT / "csrc").is_dir()),
+                    reason="source tree (README.md, csrc/) not available")
+@pytest.mark.skipif(shutil.which("gcc") is None and shutil.which("cc") is None,
+                    reason="no C compiler")
+def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
+    """Every complete C program of the README builds with -Wall -Wextra -Werror and
+    runs to exit status 0."""
+    programs = _c_programs(README.read_text(encoding="utf-8"))
+    assert programs
+    cc = shutil.which("gcc") or shutil.which("cc")
+    sources = sorted(str(p) for p in (ROOT / "csrc").glob("ofc_*.c"))
+    for i, program in enumerate(programs):
+        src = tmp_path / f"example{i}.c"
+        src.write_text(program, encoding="utf-8")
+        exe = tmp_path / f"example{i}"
+        subprocess.run([cc, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pedantic",
+                        f"-I{ROOT / 'csrc'}", str(src), *sources, "-o", str(exe)],
+                       check=True)
+        out = subprocess.run([str(exe)], check=True, capture_output=True, text=True)
+        assert out.stdout.strip()
