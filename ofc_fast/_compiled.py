@@ -9,9 +9,10 @@ import numpy as np
 from ._native import OK, ffi, lib
 from .errors import RulesError
 from .ranking import STRENGTH_INFO, STRENGTH_MAX, HandCategory
+from .rules.fantasyland_text import front_threshold
 from .rules.model import Lowball, MajorityRule, OrderRule, RuleSet, Schedule
 
-__all__ = ["compiled", "schedule_tables", "lowball_limit", "LOW27"]
+__all__ = ["compiled", "compiled_fl", "schedule_tables", "lowball_limit", "LOW27"]
 
 _SIZE = STRENGTH_MAX + 1
 _INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
@@ -83,4 +84,46 @@ def compiled(rules: RuleSet):  # -> cdata 'ofc_rules *'
     c.foul_pays_sweep = int(rules.foul_pays_sweep)
     if lib.ofc_rules_check(c) != OK:
         raise RulesError(f"rule set {rules.name!r} does not compile")
+    return c
+
+
+def _min_five(cat: HandCategory) -> int:
+    """The weakest 5-card strength of a category or better."""
+    return int(np.flatnonzero(_FIVE & (_CATEGORY >= int(cat)))[0])
+
+
+@lru_cache(maxsize=128)
+def compiled_fl(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
+    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland): the
+    entry and stay rule that ``ofc_fl_next_cards`` and the solvers apply; cached."""
+    c = ffi.new("ofc_fl_rules *")
+    fl = rules.fantasyland
+    if fl is None:
+        return c
+    if len(fl.entry) > lib.OFC_FL_MAX_ENTRY:
+        raise RulesError(f"{rules.name}: the solver takes at most "
+                         f"{lib.OFC_FL_MAX_ENTRY} Fantasyland entries, "
+                         f"got {len(fl.entry)}")
+    c.enabled = 1
+    c.n_entry = len(fl.entry)
+    for i, (text, cards) in enumerate(fl.entry):
+        c.entry_front[i] = front_threshold(text)
+        c.entry_cards[i] = cards
+    if rules.lowball is not None:
+        c.lowball_entry = fl.lowball_entry
+        c.lowball_both = fl.lowball_both
+    if fl.stay_front is not None:
+        c.stay_front = front_threshold(fl.stay_front)
+    if fl.stay_middle is not None:
+        c.stay_middle = _min_five(HandCategory(fl.stay_middle))
+    if fl.stay_back is not None:
+        c.stay_back = _min_five(HandCategory(fl.stay_back))
+    if fl.stay_cards == "same":
+        c.stay_cards = lib.OFC_FL_STAY_SAME
+    elif fl.stay_cards == "entry":
+        c.stay_cards = lib.OFC_FL_STAY_ENTRY
+    else:
+        c.stay_cards = int(fl.stay_cards)
+    if lib.ofc_fl_rules_check(c) != OK:  # pragma: no cover - the model validated it
+        raise RulesError(f"{rules.name}: Fantasyland rules do not compile")
     return c

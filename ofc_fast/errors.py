@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
-           "RulesError"]
+           "RulesError", "BotError", "UnknownBotError"]
 
 
 class OfcError(ValueError):
@@ -36,3 +36,19 @@ class StrengthError(OfcError):
 
 class RulesError(OfcError):
     """A rule set that cannot be built: unknown key, wrong type, impossible value."""
+
+
+class BotError(OfcError):
+    """A bot that cannot be made: bad settings, a bad registration, a wrong number of
+    bot names for the seats."""
+
+
+class UnknownBotError(BotError):
+    """A bot name the registry does not know; the message lists the known names.
+
+    >>> from ofc_fast.bots import make_bot
+    >>> make_bot("genius")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random
+    """

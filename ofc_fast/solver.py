@@ -26,14 +26,12 @@ from functools import lru_cache
 from numbers import Real
 from typing import Any, Mapping, Optional, Union
 
-from ._compiled import compiled
+from ._compiled import compiled, compiled_fl
 from ._native import OK, STATUS_TEXT, ffi, lib
 from .board import Board
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, OfcError, RulesError
-from .ranking import STRENGTH_MAX, HandCategory, category, strength_cards
 from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet
-from .rules.fantasyland_text import front_threshold
 
 __all__ = ["Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
            "StayValue", "stay_values", "ev_tables", "cli_solve", "OBJECTIVES"]
@@ -55,50 +53,6 @@ _STAY_LIMIT = 100000.0
 
 
 # ---------------------------------------------------------------- compiled rules
-
-def _min_five(cat: HandCategory) -> int:
-    """The weakest 5-card strength of a category or better."""
-    for s in range(1, STRENGTH_MAX + 1):
-        if strength_cards(s) == 5 and category(s) >= cat:
-            return s
-    raise RulesError(f"no 5-card hand of category {cat!r}")  # pragma: no cover
-
-
-@lru_cache(maxsize=128)
-def _compiled_fl(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
-    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland)."""
-    c = ffi.new("ofc_fl_rules *")
-    fl = rules.fantasyland
-    if fl is None:
-        return c
-    if len(fl.entry) > lib.OFC_FL_MAX_ENTRY:
-        raise RulesError(f"{rules.name}: the solver takes at most "
-                         f"{lib.OFC_FL_MAX_ENTRY} Fantasyland entries, "
-                         f"got {len(fl.entry)}")
-    c.enabled = 1
-    c.n_entry = len(fl.entry)
-    for i, (text, cards) in enumerate(fl.entry):
-        c.entry_front[i] = front_threshold(text)
-        c.entry_cards[i] = cards
-    if rules.lowball is not None:
-        c.lowball_entry = fl.lowball_entry
-        c.lowball_both = fl.lowball_both
-    if fl.stay_front is not None:
-        c.stay_front = front_threshold(fl.stay_front)
-    if fl.stay_middle is not None:
-        c.stay_middle = _min_five(HandCategory(fl.stay_middle))
-    if fl.stay_back is not None:
-        c.stay_back = _min_five(HandCategory(fl.stay_back))
-    if fl.stay_cards == "same":
-        c.stay_cards = lib.OFC_FL_STAY_SAME
-    elif fl.stay_cards == "entry":
-        c.stay_cards = lib.OFC_FL_STAY_ENTRY
-    else:
-        c.stay_cards = int(fl.stay_cards)
-    if lib.ofc_fl_rules_check(c) != OK:  # pragma: no cover - the model validated it
-        raise RulesError(f"{rules.name}: Fantasyland rules do not compile")
-    return c
-
 
 @lru_cache(maxsize=16)
 def ev_tables(rules: RuleSet):  # -> cdata 'ofc_ev_tables *'
@@ -259,7 +213,7 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RuleSet = PINEAPPLE
     flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
     ev = ev_tables(rules)
     t0 = time.perf_counter()
-    status = lib.ofc_solve_fantasyland(compiled(rules), _compiled_fl(rules), ev,
+    status = lib.ofc_solve_fantasyland(compiled(rules), compiled_fl(rules), ev,
                                        bytes(ids), len(ids), list(sv), flags, out)
     seconds = time.perf_counter() - t0
     if status != OK:

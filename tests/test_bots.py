@@ -8,6 +8,7 @@ import random
 import pytest
 
 from ofc_fast import Board, parse_cards, rules
+from ofc_fast.errors import BotError, UnknownBotError
 from ofc_fast.bots import BOTS, HeuristicBot, RandomBot, make_bot, make_bots
 from ofc_fast.game import Game, GameError, Move, moves_for, play_out
 from ofc_fast.match import Match
@@ -143,12 +144,12 @@ def test_registry() -> None:
     assert set(BOTS) == {"random", "heuristic"}
     assert isinstance(make_bot("Random", seed=1), RandomBot)
     assert isinstance(make_bot("heuristic", rules.OFC), HeuristicBot)
-    with pytest.raises(GameError):
+    with pytest.raises(UnknownBotError):
         make_bot("genius")
     bots = make_bots("heuristic,random", 2, rules.OFC, seed=1)
     assert [type(b) for b in bots] == [HeuristicBot, RandomBot]
     assert len(make_bots("random", 3)) == 3
-    with pytest.raises(GameError):
+    with pytest.raises(BotError):
         make_bots(["random", "random"], 3)
 
 
