@@ -64,10 +64,13 @@ def unseen_cards(observation: Observation) -> np.ndarray:
     >>> len(unseen_cards(obs))
     47
     """
-    seen = np.zeros(52, dtype=bool)
+    seen = 0
     for board in observation["boards"]:
         for row in board:
-            seen[list(row)] = True
-    seen[list(observation["dealt"])] = True
-    seen[list(observation["discards"])] = True
-    return np.flatnonzero(~seen).astype(np.uint8)
+            for card in row:
+                seen |= 1 << card
+    for card in observation["dealt"]:
+        seen |= 1 << card
+    for card in observation["discards"]:
+        seen |= 1 << card
+    return np.array([c for c in range(52) if not seen >> c & 1], dtype=np.uint8)
