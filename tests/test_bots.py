@@ -210,6 +210,9 @@ def test_bad_settings_are_bot_errors() -> None:
         make_bot("random", samples=3)
     with pytest.raises(BotError):
         make_bots("random", 2, settings=[{}])
+    for bad in ({"samples": 0}, {"arrangements": 0}, {"optimism": 1.5}):
+        with pytest.raises(BotError):
+            make_bot("heuristic", **bad)
 
 
 def test_register_a_bot() -> None:

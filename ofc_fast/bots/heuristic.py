@@ -47,8 +47,10 @@ from typing import Any, NamedTuple, Optional, Sequence, Union
 
 import numpy as np
 
+from .._native import lib
 from ..batch import rank5_batch
 from ..board import ROW_SIZES, Board, Row, row_splits
+from ..errors import BotError
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet
 from ..rules import get as get_rules
@@ -57,7 +59,7 @@ from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_mo
 
 __all__ = ["HeuristicBot"]
 
-_CARD = 64        # template byte of card c: _CARD + c (OFC_HEUR_CARD); below: a slot
+_CARD = int(lib.OFC_HEUR_CARD)  # template byte of card c: _CARD + c; below: a slot
 _OWN = 16         # position code of the i-th card of own row r: _OWN + 5 r + i
 _DEALT = 32       # position code of dealt card i: _DEALT + i
 
@@ -189,11 +191,11 @@ class HeuristicBot:
                                             float(fl_step), float(row_weight),
                                             bool(solver_tables))
         if self.samples < 1 or self.arrangements < 1 or self.exhaustive < 0:
-            raise GameError(f"heuristic bot: samples and arrangements must be >= 1 and "
+            raise BotError(f"heuristic bot: samples and arrangements must be >= 1 and "
                             f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
                             f"{self.exhaustive}")
         if not 0.0 <= self.optimism <= 1.0:
-            raise GameError(f"heuristic bot: optimism must be within 0..1, got {optimism}")
+            raise BotError(f"heuristic bot: optimism must be within 0..1, got {optimism}")
 
     def settings(self) -> dict[str, Any]:
         """The keyword settings (JSON-able): ``HeuristicBot(rules, seed, **settings)``
