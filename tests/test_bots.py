@@ -11,7 +11,7 @@ from ofc_fast import Board, parse_cards, rules
 from ofc_fast.errors import BotError, OfcError, UnknownBotError
 from ofc_fast.bots import (BOTS, Bot, HeuristicBot, RandomBot, bot_names, make_bot,
                            make_bots, register, unregister)
-from ofc_fast.game import Game, GameError, Move, moves_for, play_out
+from ofc_fast.game import Game, Move, moves_for, play_out
 from ofc_fast.match import Match
 from ofc_fast.rules.model import Game as Kind
 

@@ -192,8 +192,8 @@ class HeuristicBot:
                                             bool(solver_tables))
         if self.samples < 1 or self.arrangements < 1 or self.exhaustive < 0:
             raise BotError(f"heuristic bot: samples and arrangements must be >= 1 and "
-                            f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
-                            f"{self.exhaustive}")
+                           f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
+                           f"{self.exhaustive}")
         if not 0.0 <= self.optimism <= 1.0:
             raise BotError(f"heuristic bot: optimism must be within 0..1, got {optimism}")
 
