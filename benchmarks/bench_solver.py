@@ -39,10 +39,10 @@ from pathlib import Path
 import numpy as np
 
 from ofc_fast import rules as R  # the installed package (pip install . or -e .)
-from ofc_fast._compiled import compiled
+from ofc_fast._compiled import compiled, compiled_fl
 from ofc_fast._native import ffi, lib  # noqa: E402
-from ofc_fast.solver import (_compiled_fl, best_setting, ev_tables,  # noqa: E402
-                             solve_fantasyland, stay_values)
+from ofc_fast.solver import (best_setting, ev_tables, solve_fantasyland,  # noqa: E402
+                             stay_values)
 
 TARGETS = {"arranger ev": 1.0, "arranger royalties": 1.0, "fantasyland 14": 1.0,
            "fantasyland 17": 50.0}
@@ -101,7 +101,7 @@ def lines(count: int, seed: int) -> list[dict]:
         rows.append(summary(name, cpu, wall, worst, py))
 
     def fantasyland(name: str, rules: R.RuleSet, n: int, alternatives: bool) -> None:
-        cr, cfl, ev = compiled(rules), _compiled_fl(rules), ev_tables(rules)
+        cr, cfl, ev = compiled(rules), compiled_fl(rules), ev_tables(rules)
         sv = ffi.new("double[5]", list(stay_values(rules)))
         flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
         deals = hands(n, count, seed)

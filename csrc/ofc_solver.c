@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "ofc_internal.h"
+#include "ofc_internal_solve.h"
 #include "ofc_solver.h"
 
 /* The shipped opponent distribution (ofc_solve_wintab.c, tools/gen_win_tables.py). */
@@ -83,73 +84,17 @@ static double neg(double x) { return x < 0 ? -x : 0; }
 
 static uint32_t strength_cards(uint16_t s) { return ofc_tab_strength_info[s] >> 24; }
 
-/* The scalar fields of a rule set (the full ofc_rules_check() reads 47 KB of tables:
- * too slow for a per-call check; ofc_ev_tables_init*() runs it). */
-static int rules_ok(const ofc_rules *r)
-{
-    return r != NULL && r->order_rule <= OFC_ORDER_MIXED && r->middle_lowball <= 1 &&
-           r->lowball_limit <= 7462 &&
-           r->sweep_multiplier >= 1 && r->sweep_all_multiplier >= 1 &&
-           r->majority_rule <= OFC_MAJORITY_MORE_ROWS;
-}
-
 /* ------------------------------------------------------- Fantasyland rules */
 
-static int fl_on(const ofc_fl_rules *fl) { return fl != NULL && fl->enabled; }
-
-static int fl_stays(const ofc_fl_rules *fl, int lowball, uint16_t sf, uint16_t sm,
-                    uint16_t sb)
-{
-    return (fl->stay_front && sf >= fl->stay_front) ||
-           (!lowball && fl->stay_middle && sm >= fl->stay_middle) ||
-           (fl->stay_back && sb >= fl->stay_back);
-}
-
-static int fl_entry(const ofc_fl_rules *fl, int lowball, uint16_t sf, uint16_t sm)
-{
-    int front = 0, i;
-    for (i = 0; i < fl->n_entry; i++) {
-        if (sf >= fl->entry_front[i] && fl->entry_cards[i] > front) {
-            front = fl->entry_cards[i];
-        }
-    }
-    if (lowball && fl->lowball_entry && ofc_tab_low27[sm] == 7462) {
-        if (front && fl->lowball_both) {
-            return fl->lowball_both;
-        }
-        return front > fl->lowball_entry ? front : fl->lowball_entry;
-    }
-    return front;
-}
-
-static int fl_min_entry(const ofc_fl_rules *fl)
-{
-    int m = 0, i;
-    for (i = 0; i < fl->n_entry; i++) {
-        if (!m || fl->entry_cards[i] < m) {
-            m = fl->entry_cards[i];
-        }
-    }
-    return m ? m : (fl->lowball_entry ? fl->lowball_entry : 13);
-}
-
-/* Cards of the next Fantasyland after a legal board of an n_this-card Fantasyland
- * hand (0: does not stay). */
+/* The entry / stay rule itself: ofc_internal_solve.h (shared with ofc_heuristic.c). */
 static int fl_next(const ofc_fl_rules *fl, int lowball, int n_this, uint16_t sf,
                    uint16_t sm, uint16_t sb)
 {
-    int e;
-    if (!fl_on(fl) || !fl_stays(fl, lowball, sf, sm, sb)) {
-        return 0;
-    }
-    if (fl->stay_cards == OFC_FL_STAY_SAME) {
-        return n_this;
-    }
-    if (fl->stay_cards == OFC_FL_STAY_ENTRY) {
-        e = fl_entry(fl, lowball, sf, sm);
-        return e ? e : fl_min_entry(fl);
-    }
-    return fl->stay_cards;
+    uint16_t s[3];
+    s[0] = sf;
+    s[1] = sm;
+    s[2] = sb;
+    return ofc_fl_next_k(fl, lowball, n_this, s);
 }
 
 int32_t ofc_fl_rules_init_standard(ofc_fl_rules *fl, int32_t cards)
@@ -200,7 +145,7 @@ int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
     ofc_board_eval e;
     int32_t status;
     int lowball;
-    if (!rules_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
+    if (!ofc_rules_scalars_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
         return OFC_E_RULES;
     }
     if (in_fl_cards != 0 && (in_fl_cards < 13 || in_fl_cards > 17)) {
@@ -213,15 +158,11 @@ int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (status != OFC_OK) {
         return status;
     }
-    if (!fl_on(fl) || e.foul) {
+    if (e.foul) {
         return 0;
     }
     lowball = rules->middle_lowball != 0;
-    if (in_fl_cards == 0) {
-        return fl_entry(fl, lowball, e.strength[0], e.strength[1]);
-    }
-    return fl_next(fl, lowball, (int)in_fl_cards, e.strength[0], e.strength[1],
-                   e.strength[2]);
+    return ofc_fl_next_k(fl, lowball, (int)in_fl_cards, e.strength);
 }
 
 /* ------------------------------------------------------ expected-points tables */
@@ -397,7 +338,7 @@ int32_t ofc_ev_board(const ofc_rules *rules, const ofc_ev_tables *ev,
 {
     ofc_board_eval e;
     int32_t status;
-    if (!rules_ok(rules)) {
+    if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
     if (!ev || !value) {
@@ -1082,7 +1023,7 @@ static void set_stay(sv_ctx *c, const double *stay_value, int mode)
         if (fl->lowball_both) {
             reach[fl->lowball_both - 13] = 1;
         }
-        reach[fl_min_entry(fl) - 13] = 1;
+        reach[ofc_fl_min_entry_k(fl) - 13] = 1;
     } else {
         reach[fl->stay_cards - 13] = 1;
     }
@@ -1108,7 +1049,7 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_VALUE;
     }
     memset(out, 0, sizeof *out);
-    if (!rules_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
+    if (!ofc_rules_scalars_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
         return OFC_E_RULES;
     }
     if (n < OFC_SOLVER_MIN_CARDS || n > OFC_SOLVER_MAX_CARDS) {
@@ -1128,7 +1069,7 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
     }
     memset(&c, 0, sizeof c);
     c.r = rules;
-    c.fl = fl_on(fl) ? fl : NULL;
+    c.fl = ofc_fl_on(fl) ? fl : NULL;
     c.ev = ev;
     c.lowball = rules->middle_lowball != 0;
     c.n = (int)n;
@@ -1204,7 +1145,7 @@ static int32_t best_setting_ws(const sv_ctx *c, sv_ws *w, const uint8_t cards[13
 static int32_t arranger_ctx(sv_ctx *c, const ofc_rules *rules, const ofc_ev_tables *ev,
                             uint32_t objective)
 {
-    if (!rules_ok(rules)) {
+    if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
     if (objective > OFC_OBJECTIVE_EV || (objective == OFC_OBJECTIVE_EV && !ev)) {

@@ -99,7 +99,8 @@ typedef struct ofc_fl_rules {
     uint16_t stay_back;    /* weakest 5-card back that stays (e.g. the lowest quads) */
     uint16_t entry_front[OFC_FL_MAX_ENTRY]; /* weakest front of each entry ... */
     uint8_t entry_cards[OFC_FL_MAX_ENTRY];  /* ... and its cards (13..17); the best
-                                             * entry met gives the cards */
+                                             * entry met (the highest threshold, then
+                                             * the most cards) gives the cards */
 } ofc_fl_rules;
 
 /*! ofc_fl_rules_init_standard():
@@ -114,11 +115,22 @@ int32_t ofc_fl_rules_init_standard(ofc_fl_rules *fl, int32_t cards);
 int32_t ofc_fl_rules_check(const ofc_fl_rules *fl);
 
 /*! ofc_fl_next_cards():
- * Fantasyland cards earned by a finished board (the C twin of the Python
- * fantasyland_cards()).  @in_fl_cards 0 for a normal hand (entry rule), or the cards
- * of this Fantasyland hand, 13..17 (stay rule).
- * @return the cards for the next deal (0 = none), or OFC_E_CARD / OFC_E_DUPLICATE,
- *         OFC_E_RULES, OFC_E_COUNT (in_fl_cards not 0 or 13..17). */
+ * @brief Fantasyland cards earned by a finished board: the one implementation of the
+ *        entry and stay rules (Python's fantasyland_cards() calls it).
+ * @param rules        a valid rule set (its order decides fouls, its 2-7 flag the
+ *                     lowball entry);
+ * @param fl           its Fantasyland rules, or NULL (no Fantasyland: 0);
+ * @param board        13 card ids: front 3, middle 5, back 5;
+ * @param in_fl_cards  0 for a normal hand (entry rule), or the cards of this
+ *                     Fantasyland hand, 13..17 (stay rule).
+ * @pre  nothing: every argument is validated.
+ * @return the cards for the next deal (0 = none; a fouled board never qualifies).
+ *         Entry: the best threshold met gives the cards; 2-7: a 7-5-4-3-2 middle
+ *         gives lowball_entry, or lowball_both together with a front that enters.
+ *         Stay: stay_cards, or in_fl_cards (OFC_FL_STAY_SAME), or the entry count
+ *         (OFC_FL_STAY_ENTRY; a board that would not enter gets the smallest entry
+ *         count).  Errors: OFC_E_CARD / OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_COUNT
+ *         (in_fl_cards not 0 or 13..17, or board NULL). */
 int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
                           const uint8_t board[13], uint32_t in_fl_cards);
 

@@ -43,7 +43,7 @@ ffibuilder.set_source(
     "ofc_fast._ofc",
     "\n".join(f'#include "{os.path.basename(h)}"'
               for h in sorted(glob.glob(os.path.join(CSRC, "ofc_*.h")))
-              if not h.endswith(("ofc_internal.h", "ofc_tables.h", "ofc_inline.h"))),
+              if "_internal" not in h and not h.endswith(("ofc_tables.h", "ofc_inline.h"))),
     sources=[os.path.join("csrc", name) for name in SOURCES],
     include_dirs=["csrc"],
     extra_compile_args=_compile_args(),

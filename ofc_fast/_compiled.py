@@ -15,7 +15,7 @@ from .rules.fantasyland_text import front_threshold
 from .rules.model import (NATURAL_NAMES, Lowball, MajorityRule, NaturalsRule, OrderRule,
                           RuleSet, Schedule, SettlementStart, StakesModel)
 
-__all__ = ["compiled", "fl_rules", "table_rules", "schedule_tables", "lowball_limit",
+__all__ = ["compiled", "compiled_fl", "table_rules", "schedule_tables", "lowball_limit",
            "LOW27"]
 
 _SIZE = STRENGTH_MAX + 1
@@ -98,12 +98,13 @@ def compiled(rules: RuleSet):  # -> cdata 'ofc_rules *'
 
 def _min_five(cat: HandCategory) -> int:
     """The weakest 5-card strength of a category or better."""
-    return int(np.flatnonzero(_FIVE & (_CATEGORY >= cat))[0])
+    return int(np.flatnonzero(_FIVE & (_CATEGORY >= int(cat)))[0])
 
 
 @lru_cache(maxsize=128)
-def fl_rules(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
-    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland)."""
+def compiled_fl(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
+    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland): the
+    entry and stay rule that ``ofc_fl_next_cards`` and the solvers apply; cached."""
     c = ffi.new("ofc_fl_rules *")
     fl = rules.fantasyland
     if fl is None:

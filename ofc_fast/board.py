@@ -13,7 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
+from itertools import combinations
 from typing import Iterable, Union
+
+import numpy as np
 
 from ._compiled import compiled
 from ._native import OK, ffi, lib
@@ -21,7 +25,7 @@ from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, p
 from .errors import BoardError
 from .rules import OFC, RuleSet
 
-__all__ = ["Row", "Board", "BoardEval", "ROW_SIZES"]
+__all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits"]
 
 
 class Row(IntEnum):
@@ -216,3 +220,34 @@ def as_board(value: Union[Board, str, Iterable[int]]) -> Board:
     if isinstance(value, str):
         return Board.parse(value)
     return Board.from_cards(value)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=256)
+def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
+    """Every way to split ``front + middle + back`` positions into the three rows: an
+    ``(N, front + middle + back)`` read-only int array, each line the front positions,
+    then the middle ones, then the back ones (each group ascending); N = n! / (front!
+    middle! back!).  The default is every setting of 13 cards (72,072); the same list
+    serves the bots' searches and the engine's enumeration of full sets.
+
+    >>> s = row_splits()
+    >>> s.shape, s[0].tolist()
+    ((72072, 13), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])
+    >>> row_splits(1, 1, 0).tolist()
+    [[0, 1], [1, 0]]
+    """
+    for size in (front, middle, back):
+        if isinstance(size, bool) or not isinstance(size, int) or size < 0:
+            raise BoardError(f"row_splits: row sizes must be integers >= 0, got "
+                             f"{(front, middle, back)}")
+    n = front + middle + back
+    if n > 17:
+        raise BoardError(f"row_splits: at most 17 positions, got {n}")
+    out = []
+    for f in combinations(range(n), front):
+        rest = [i for i in range(n) if i not in f]
+        for m in combinations(rest, middle):
+            out.append(f + m + tuple(i for i in rest if i not in m))
+    arr = np.array(out, dtype=np.intp).reshape(len(out), n)
+    arr.flags.writeable = False
+    return arr

@@ -249,10 +249,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if args.hands < 1:
         raise GameError(f"--hands must be at least 1, got {args.hands}")
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
-    bots = make_bots(names, players, preset, seed=args.seed)
-    names = names * players if len(names) == 1 else names
     match = Match(preset, players, seed=args.seed, stacks=args.stacks, button=args.button,
                   keep_nets=False)
+    # the bots' seeds derive from the match seed, the one printed: it replays the match
+    bots = make_bots(names, players, preset, seed=match.seed)
+    names = names * players if len(names) == 1 else names
     show = args.show if args.show is not None else (args.hands if args.hands <= _SHOW_DEALS
                                                      else 0)
     deals: list[dict[str, Any]] = []
@@ -330,6 +331,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
 # ----------------------------------------------------------------------- parser
 
 def build_parser() -> argparse.ArgumentParser:
+    from .bots import bot_names  # the registry names --bots accepts
+
     p = argparse.ArgumentParser(
         prog="ofc-fast",
         description="Fast evaluator and rules engine for Chinese Poker and Open Face "
@@ -350,8 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seed", type=int, default=None,
                     help="seed of the whole match (default: random, printed)")
     pl.add_argument("--bots", default="heuristic",
-                    help="comma-separated bot per seat, or one for all: heuristic, random "
-                         "(default heuristic)")
+                    help="comma-separated bot per seat, or one for all: "
+                         f"{', '.join(bot_names())} (default heuristic)")
     pl.add_argument("--stacks", type=int, default=None,
                     help="chips per seat: play at table stakes (R-STAKES-*)")
     pl.add_argument("--button", type=int, default=0, help="button of the first deal")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
-           "RulesError", "GameError", "MoveError", "HistoryError"]
+           "RulesError", "GameError", "MoveError", "HistoryError", "BotError",
+           "UnknownBotError"]
 
 
 class OfcError(ValueError):
@@ -66,3 +67,19 @@ class HistoryError(GameError):
     def __init__(self, message: str, field: str = "") -> None:
         super().__init__(message)
         self.field = field
+
+
+class BotError(OfcError):
+    """A bot that cannot be made: bad settings, a bad registration, a wrong number of
+    bot names for the seats."""
+
+
+class UnknownBotError(BotError):
+    """A bot name the registry does not know; the message lists the known names.
+
+    >>> from ofc_fast.bots import make_bot
+    >>> make_bot("genius")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random
+    """

@@ -16,62 +16,46 @@ from __future__ import annotations
 
 from typing import Union
 
+from ._compiled import compiled, compiled_fl
+from ._native import lib
 from .board import Board, as_board
 from .errors import BoardError, RulesError
-from .ranking import category, low27
-from .rules.fantasyland_text import front_threshold
-from .rules.model import Fantasyland, RuleSet
+from .rules.model import RuleSet
 
 __all__ = ["fantasyland_cards"]
-
-_NUTS_27 = 7462  # low27() of 7-5-4-3-2 not all one suit
-
-
-def _entry_cards(fl: Fantasyland, strengths: tuple[int, int, int], lowball: bool) -> int:
-    thresholds = [(front_threshold(text), cards) for text, cards in fl.entry]
-    met = [t for t in thresholds if strengths[0] >= t[0]]
-    front = max(met)[1] if met else 0  # the best threshold met gives the cards
-    if lowball and fl.lowball_entry and low27(strengths[1]) == _NUTS_27:
-        return fl.lowball_both if front and fl.lowball_both else max(front, fl.lowball_entry)
-    return front
-
-
-def _stays(fl: Fantasyland, strengths: tuple[int, int, int], lowball: bool) -> bool:
-    front, middle, back = strengths
-    if fl.stay_front is not None and front >= front_threshold(fl.stay_front):
-        return True
-    if fl.stay_middle is not None and not lowball and category(middle) >= fl.stay_middle:
-        return True
-    return fl.stay_back is not None and category(back) >= fl.stay_back
 
 
 def fantasyland_cards(board: Union[Board, str], rules: RuleSet,
                       in_fantasyland: Union[bool, int] = False) -> int:
     """Cards the seat gets in Fantasyland on the next deal after this finished board
-    (0 = none).  A fouled board never qualifies.
+    (0 = none).  A fouled board never qualifies.  The rule itself is in C
+    (``ofc_fl_next_cards``, csrc/ofc_solver.h), the one implementation the solver,
+    the game and the bots share.
 
     ``in_fantasyland``: False for a normal hand (the entry rule applies); True, or the
-    number of cards of this Fantasyland hand, for a Fantasyland hand (the stay rule
-    applies; rule sets whose stay keeps the same count need the number).
+    number of cards of this Fantasyland hand (13..17), for a Fantasyland hand (the
+    stay rule applies; rule sets whose stay keeps the same count need the number).
     """
     b = as_board(board)
     if not b.is_complete:
         raise BoardError("fantasyland_cards() needs a finished board (3/5/5 cards)")
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"fantasyland_cards: rules must be a RuleSet, got {rules!r}")
     fl = rules.fantasyland
-    e = b.evaluate(rules)
-    if fl is None or e.foul:
+    if isinstance(in_fantasyland, bool):
+        cards = 13 if in_fantasyland else 0  # any count: only a "same" stay reads it
+    elif isinstance(in_fantasyland, int) and (in_fantasyland == 0
+                                              or 13 <= in_fantasyland <= 17):
+        cards = in_fantasyland
+    else:
+        raise RulesError(f"in_fantasyland must be False, True or the cards of this "
+                         f"Fantasyland hand (13..17), got {in_fantasyland!r}")
+    if fl is None:
         return 0
-    lowball = rules.lowball is not None
-    if not in_fantasyland:
-        return _entry_cards(fl, e.strengths, lowball)
-    if not _stays(fl, e.strengths, lowball):
-        return 0
-    if fl.stay_cards == "same":
-        if isinstance(in_fantasyland, bool) or not 13 <= in_fantasyland <= 17:
-            raise RulesError(f"{rules.name}: a stay keeps the current number of cards; "
-                             f"pass in_fantasyland=<cards of this hand> (13..17)")
-        return int(in_fantasyland)
-    if fl.stay_cards == "entry":
-        return _entry_cards(fl, e.strengths, lowball) or min(
-            [c for _, c in fl.entry] + [c for c in (fl.lowball_entry,) if c])
-    return int(fl.stay_cards)
+    out = lib.ofc_fl_next_cards(compiled(rules), compiled_fl(rules), bytes(b.cards), cards)
+    if out < 0:  # pragma: no cover - the board and the compiled rules are valid
+        raise BoardError(f"fantasyland_cards: rejected (status {out})")
+    if out and in_fantasyland is True and fl.stay_cards == "same":
+        raise RulesError(f"{rules.name}: a stay keeps the current number of cards; "
+                         f"pass in_fantasyland=<cards of this hand> (13..17)")
+    return int(out)

@@ -26,7 +26,7 @@ from functools import lru_cache
 from numbers import Real
 from typing import Any, Mapping, Optional, Union
 
-from ._compiled import compiled, fl_rules
+from ._compiled import compiled, compiled_fl
 from ._native import OK, STATUS_TEXT, ffi, lib
 from .board import Board
 from .cards import CardsLike, cards_str, parse_cards
@@ -213,7 +213,7 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RuleSet = PINEAPPLE
     flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
     ev = ev_tables(rules)
     t0 = time.perf_counter()
-    status = lib.ofc_solve_fantasyland(compiled(rules), fl_rules(rules), ev,
+    status = lib.ofc_solve_fantasyland(compiled(rules), compiled_fl(rules), ev,
                                        bytes(ids), len(ids), list(sv), flags, out)
     seconds = time.perf_counter() - t0
     if status != OK:

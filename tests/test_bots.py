@@ -8,8 +8,10 @@ import random
 import pytest
 
 from ofc_fast import Board, parse_cards, rules
-from ofc_fast.bots import BOTS, HeuristicBot, RandomBot, make_bot, make_bots
-from ofc_fast.game import Game, GameError, Move, moves_for, play_out
+from ofc_fast.errors import BotError, OfcError, UnknownBotError
+from ofc_fast.bots import (BOTS, Bot, HeuristicBot, RandomBot, bot_names, make_bot,
+                           make_bots, register, unregister)
+from ofc_fast.game import Game, Move, moves_for, play_out
 from ofc_fast.game import Match
 from ofc_fast.rules.model import Game as Kind
 
@@ -143,12 +145,12 @@ def test_registry() -> None:
     assert set(BOTS) == {"random", "heuristic"}
     assert isinstance(make_bot("Random", seed=1), RandomBot)
     assert isinstance(make_bot("heuristic", rules.OFC), HeuristicBot)
-    with pytest.raises(GameError):
+    with pytest.raises(UnknownBotError):
         make_bot("genius")
     bots = make_bots("heuristic,random", 2, rules.OFC, seed=1)
     assert [type(b) for b in bots] == [HeuristicBot, RandomBot]
     assert len(make_bots("random", 3)) == 3
-    with pytest.raises(GameError):
+    with pytest.raises(BotError):
         make_bots(["random", "random"], 3)
 
 
@@ -164,3 +166,169 @@ def test_moves_for_is_enough_for_a_bot() -> None:
     g = Game(rules.PINEAPPLE, 3, seed=4)
     play_out(g, [BackFirst()] * 3)
     assert g.is_over
+
+
+# ------------------------------------------------------------ registry and protocol
+
+def test_unknown_bot_lists_known_names() -> None:
+    with pytest.raises(UnknownBotError) as info:
+        make_bot("genius")
+    assert isinstance(info.value, OfcError)
+    assert "'genius'" in str(info.value)
+    for name in bot_names():
+        assert name in str(info.value)
+    with pytest.raises(UnknownBotError):
+        make_bots("random,genius", 2)
+
+
+def test_bot_names_and_bad_names() -> None:
+    assert bot_names() == ("heuristic", "random")
+    for bad in ("", "  ", None, 3):
+        with pytest.raises(BotError):
+            make_bot(bad)  # type: ignore[arg-type]
+
+
+def test_settings_round_trip() -> None:
+    """A bot travels to a worker process as (name, settings) and is rebuilt equal."""
+    bot = make_bot("heuristic", rules.OFC, seed=4, samples=6, arrangements=3,
+                   optimism=0.25, solver_tables=True)
+    settings = bot.settings()
+    assert settings["samples"] == 6 and settings["optimism"] == 0.25
+    assert settings["solver_tables"] is True
+    assert json.loads(json.dumps(settings)) == settings
+    again = make_bot(bot.name, rules.OFC, 4, **settings)
+    assert isinstance(again, HeuristicBot) and again.settings() == settings
+    assert make_bot("heuristic").settings() == HeuristicBot().settings()
+    rb = make_bot("random", seed=2)
+    assert make_bot(rb.name, None, 2, **rb.settings()).settings() == {}
+
+
+def test_bad_settings_are_bot_errors() -> None:
+    with pytest.raises(BotError, match="samplez"):
+        make_bot("heuristic", samplez=3)
+    with pytest.raises(BotError):
+        make_bot("random", samples=3)
+    with pytest.raises(BotError):
+        make_bots("random", 2, settings=[{}])
+    for bad in ({"samples": 0}, {"arrangements": 0}, {"optimism": 1.5}):
+        with pytest.raises(BotError):
+            make_bot("heuristic", **bad)
+
+
+def test_register_a_bot() -> None:
+    class Last:
+        name = "last"
+
+        def __init__(self, rules: object = None, seed: object = None,
+                     *, back_first: bool = True) -> None:
+            self.back_first = back_first
+
+        def act(self, obs: dict) -> Move:
+            rows = obs["boards"][obs["seat"]]
+            return moves_for(obs["dealt"], rows, obs["to_discard"])[-1]
+
+    register("last", Last)
+    try:
+        assert "last" in bot_names()
+        with pytest.raises(BotError, match="already registered"):
+            register("Last", lambda rules=None, seed=None: RandomBot(seed))
+        bots = make_bots("last,random", 2, rules.OFC, seed=3)
+        assert isinstance(bots[0], Last) and isinstance(bots[0], Bot)
+        g = Game(rules.OFC, 2, seed=1)
+        play_out(g, bots)
+        assert g.is_over
+    finally:
+        unregister("last")
+    assert "last" not in bot_names()
+    with pytest.raises(UnknownBotError):
+        unregister("last")
+    with pytest.raises(BotError):
+        register("x", 42)  # type: ignore[arg-type]
+
+
+def test_bots_satisfy_the_protocol() -> None:
+    for name in bot_names():
+        bot = make_bot(name, rules.PINEAPPLE, seed=1)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+    assert not isinstance(object(), Bot)
+
+
+def test_make_bots_seeds_derive_from_the_seed() -> None:
+    def moves(seed: int) -> list:
+        g = Game(rules.PINEAPPLE, 2, seed=9)
+        play_out(g, make_bots("random", 2, seed=seed))
+        return [m.key() for m in g.moves]
+    assert moves(1) == moves(1) and moves(1) != moves(2)
+
+
+# --------------------------------------------------------------------- determinism
+
+@pytest.mark.parametrize("preset", [rules.PINEAPPLE, rules.OFC, rules.PINEAPPLE_27],
+                         ids=lambda r: r.name)
+def test_same_seed_same_moves(preset: rules.RuleSet) -> None:
+    """Same seed and same observations: the same moves (one-card OFC play takes the
+    exhaustive path, Pineapple the sampled arrangements); reset() restarts."""
+    def run(bots: list) -> list:
+        g = Game(preset, 2, seed=11)
+        play_out(g, bots)
+        return [m.key() for m in g.moves]
+    first = run([HeuristicBot(preset, seed=5, samples=8), HeuristicBot(preset, seed=6,
+                                                                       samples=8)])
+    assert first == run([HeuristicBot(preset, seed=5, samples=8),
+                         HeuristicBot(preset, seed=6, samples=8)])
+    bots = [HeuristicBot(preset, seed=0, samples=8), HeuristicBot(preset, seed=0,
+                                                                  samples=8)]
+    run(bots)
+    bots[0].reset(5)
+    bots[1].reset(6)
+    assert run(bots) == first
+
+
+def test_heuristic_decisions_depend_on_the_seed() -> None:
+    g = Game(rules.PINEAPPLE, 2, seed=2)
+    obs = g.observation(g.to_act)
+    moves = {HeuristicBot(rules.PINEAPPLE, seed=s, samples=2, arrangements=2).act(obs)
+             for s in range(12)}
+    assert len(moves) > 1  # few samples: the sampled futures change the choice
+
+
+# ---------------------------------------------------------- bots read observations
+
+def test_bots_never_touch_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Game and Match attribute raises while a bot acts: the bots work from the
+    observation alone (boards, discards, Fantasyland sets, classic hands)."""
+    games = []
+    face_down = rules.OFC.replace(name="OFC_FD3", face_down_final=3)
+    for preset in (rules.PINEAPPLE, face_down, rules.CLASSIC_1_6, rules.HAWAIIAN_GARDENS):
+        fl = (14, 0) if preset.fantasyland is not None and preset.game is not Kind.CLASSIC \
+            else (0, 0)
+        games.append((preset, Game(preset, 2, seed=7, fantasyland=fl)))
+
+    def forbidden(self: object, name: str) -> object:
+        raise AssertionError(f"a bot read {type(self).__name__}.{name}")
+
+    for preset, g in games:
+        bots = [HeuristicBot(preset, seed=1, samples=4, arrangements=3), RandomBot(2)]
+        while not g.is_over:
+            seat = g.to_act
+            obs = g.observation(seat)
+            with monkeypatch.context() as m:
+                m.setattr(Game, "__getattribute__", forbidden)
+                m.setattr(Match, "__getattribute__", forbidden)
+                move = bots[seat].act(obs)
+            g.play(move)
+
+
+def test_move_depends_only_on_the_observation() -> None:
+    """Two deals that differ only in cards the seat cannot see (the rest of the deck,
+    the other seat's next cards) give the same observation and the same move."""
+    deck = list(range(52))
+    random.Random(3).shuffle(deck)
+    g1 = Game(rules.PINEAPPLE, 2, button=1, deck=deck)
+    other = deck[:5] + deck[5:10][::-1] + deck[10:][::-1]  # seat 1's cards and the
+    g2 = Game(rules.PINEAPPLE, 2, button=1, deck=other)    # rest reordered
+    o1, o2 = g1.observation(0), g2.observation(0)
+    assert o1 == o2
+    assert HeuristicBot(rules.PINEAPPLE, seed=4).act(o1) == \
+        HeuristicBot(rules.PINEAPPLE, seed=4).act(o2)

@@ -92,6 +92,21 @@ def test_play_match(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     assert json.loads(jpath.read_text())["totals"] == result["totals"]
 
 
+def test_printed_seed_replays_the_bots(capsys: pytest.CaptureFixture,
+                                       tmp_path: Path) -> None:
+    """Without --seed the match draws one and prints it; the bots' seeds derive from
+    it, so --seed <that seed> plays the same match, decisions included."""
+    jpath = tmp_path / "out.json"
+    argv = ["play", "--rules", "pineapple", "--players", "2", "--hands", "6", "--bots",
+            "heuristic,random", "--json", str(jpath)]
+    code, _, _ = run(capsys, *argv)
+    assert code == 0
+    first = json.loads(jpath.read_text())
+    code, _, _ = run(capsys, *argv, "--seed", str(first["seed"]))
+    again = json.loads(jpath.read_text())
+    assert again["totals"] == first["totals"] and again["deals"] == first["deals"]
+
+
 def test_play_history_jsonl_and_stacks(capsys: pytest.CaptureFixture,
                                        tmp_path: Path) -> None:
     hpath = tmp_path / "deals.jsonl"

@@ -5,7 +5,10 @@ stay counts, and fouled boards never qualifying.
 
 from __future__ import annotations
 
+import random
+
 import pytest
+import reference_fantasyland as reference_fl
 
 import ofc_fast as ofc
 from ofc_fast import Board, fantasyland_cards, rules
@@ -237,3 +240,84 @@ def test_entry_uses_best_threshold_not_largest_count() -> None:
     r = rules.PINEAPPLE.replace(fantasyland=fl)
     assert fantasyland_cards(board("QQ"), r) == 17
     assert fantasyland_cards(board("KK"), r) == 14     # best threshold met: KK
+
+
+# ------------------------------------------- against the independent reference
+
+def _lowball_boards(rng: random.Random, n: int) -> list[list[int]]:
+    """2-7 boards: a front from pairs and trips, a low unpaired middle (often
+    7-5-4-3-2), a back of the remaining cards with a pair or better."""
+    out = []
+    for i in range(n):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        ranks = [0, 1, 2, 3, 5] if i % 3 == 0 else rng.sample(range(7), 5)
+        middle = [4 * r + rng.randrange(4) for r in ranks]
+        rest = [c for c in deck if c not in middle]
+        r = rng.choice([c // 4 for c in rest if c // 4 >= 7])
+        same = [c for c in rest if c // 4 == r][:2 + (i % 4 == 1)]
+        front = (same + [c for c in rest if c not in same])[:3]
+        rest = [c for c in rest if c not in front]
+        pair = [c for c in rest if c // 4 == rest[0] // 4][:3]
+        back = (pair + [c for c in rest if c not in pair])[:5]
+        out.append(front + middle + back)
+    return out
+
+
+def _qualifying_boards(rng: random.Random, n: int) -> list[list[int]]:
+    """Random boards, half of them with a pair or trips in front and the rest stacked
+    low to high, so entries, stays and fouls all occur often."""
+    out = []
+    for i in range(n):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        if i % 2:
+            r = rng.randrange(13)
+            same = [c for c in deck if c // 4 == r][:2 + (i % 4 == 1)]
+            rest = [c for c in deck if c not in same]
+            front = (same + rest)[:3]
+            others = sorted((c for c in rest if c not in front),
+                            key=lambda c: c // 4 + rng.random() * 6)[-10:]
+            out.append(front + others)
+        else:
+            cards = sorted(deck[:13], key=lambda c: c // 4 + rng.random() * 4)
+            out.append(cards)
+    return out
+
+
+CUSTOM = {
+    "best threshold": rules.PINEAPPLE.replace(
+        fantasyland=Fantasyland(entry=(("QQ", 17), ("KK", 14), ("222", 15)))),
+    "stay entry": rules.PROGRESSIVE_PINEAPPLE.replace(
+        fantasyland=rules.PROGRESSIVE_PINEAPPLE.fantasyland.replace(stay_cards="entry")),
+    "stay middle": rules.PINEAPPLE.replace(fantasyland=Fantasyland(
+        entry=(("KK", 15),), stay_front=None, stay_middle=C.FLUSH, stay_back=None,
+        stay_cards=16)),
+    "2-7 entry stay": rules.PINEAPPLE_27.replace(fantasyland=Fantasyland(
+        entry=(("AA", 16),), lowball_entry=14, lowball_both=17, stay_front="222",
+        stay_back=C.QUADS, stay_cards="entry")),
+    "2-7 no both": rules.PINEAPPLE_27.replace(fantasyland=Fantasyland(
+        entry=(("KK", 14),), lowball_entry=15, stay_cards="same")),
+}
+REFERENCE_RULES = {name: rules.get(name) for name in rules.names()
+                   if rules.get(name).fantasyland is not None} | CUSTOM
+
+
+@pytest.mark.parametrize("name", sorted(REFERENCE_RULES))
+def test_against_reference(name: str) -> None:
+    """fantasyland_cards (the C rule) equals the reference on random boards: entry and
+    the stay of 13..17-card hands, fouled boards included."""
+    r = REFERENCE_RULES[name]
+    rng = random.Random(name)
+    lowball = r.lowball is not None
+    counts: dict[int, int] = {}
+    boards = _lowball_boards(rng, 1500) if lowball else _qualifying_boards(rng, 1500)
+    for cards in boards:
+        b = Board.from_cards(cards)
+        fouled = b.is_foul(r)
+        for in_fl in (0, 14, 17):
+            want = reference_fl.next_cards(r.fantasyland, cards, fouled, lowball, in_fl)
+            arg = in_fl if in_fl else False
+            assert fantasyland_cards(b, r, in_fantasyland=arg) == want, (str(b), in_fl)
+            counts[want] = counts.get(want, 0) + 1
+    assert counts.get(0, 0) > 100 and len(counts) >= 2, counts  # both kinds occurred

@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NoReturn, Union
 
-from .._compiled import compiled, fl_rules, table_rules
+from .._compiled import compiled, compiled_fl, table_rules
 from .._native import E_COUNT, ffi, lib
 from ..errors import GameError, MoveError, RulesError
 from ..rules import RuleSet
@@ -42,7 +42,7 @@ def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
     ffi.memmove(ffi.addressof(c, "scoring"), compiled(rules), ffi.sizeof("ofc_rules"))
     ffi.memmove(ffi.addressof(c, "table"), table_rules(rules), ffi.sizeof("ofc_table_rules"))
     if rules.game is not GameKind.CLASSIC:
-        ffi.memmove(ffi.addressof(c, "fl"), fl_rules(rules), ffi.sizeof("ofc_fl_rules"))
+        ffi.memmove(ffi.addressof(c, "fl"), compiled_fl(rules), ffi.sizeof("ofc_fl_rules"))
     c.kind = KIND[rules.game]
     c.max_players = rules.max_players
     c.face_down_final = rules.face_down_final if rules.game is not GameKind.CLASSIC else 0

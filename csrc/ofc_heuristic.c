@@ -1,0 +1,438 @@
+/* ofc_heuristic.c -- board-value kernels of the heuristic bot (see ofc_heuristic.h). */
+#include <math.h>
+#include <string.h>
+
+#include "ofc_heuristic.h"
+#include "ofc_internal.h"
+#include "ofc_internal_solve.h"
+
+/* M(x) of the header: the chance of a majority (two rows or more, by the model). */
+static double majority_share(double a, double b, double c)
+{
+    return a * b + a * c + b * c - 2.0 * a * b * c;
+}
+
+/* The value of a board with row strengths s (front 3-card, middle and back 5-card). */
+static double strengths_value(const ofc_rules *rules, const ofc_fl_rules *fl,
+                              const ofc_heur_model *m, int lowball, int in_fl,
+                              const uint16_t s[3])
+{
+    const ofc_heur_row *f, *mid, *back;
+    double v;
+    if (ofc_foul_k(rules, s)) {
+        return m->foul_value;
+    }
+    f = &m->row[OFC_FRONT][s[0]];
+    mid = &m->row[OFC_MIDDLE][s[1]];
+    back = &m->row[OFC_BACK][s[2]];
+    v = (double)f->value + (double)mid->value + (double)back->value;
+    if (m->sweep != 0.0) {
+        v += m->sweep * ((double)f->win * mid->win * back->win -
+                         (double)f->lose * mid->lose * back->lose);
+    }
+    if (m->majority != 0.0) {
+        v += m->majority * (majority_share(f->win, mid->win, back->win) -
+                            majority_share(f->lose, mid->lose, back->lose));
+    }
+    if (fl != NULL) {
+        v += m->fl_value[ofc_fl_next_k(fl, lowball, in_fl, s)];
+    }
+    return v;
+}
+
+/* The value of one board of 13 valid distinct cards. */
+static double board_value(const ofc_rules *rules, const ofc_fl_rules *fl,
+                          const ofc_heur_model *m, int lowball, int in_fl,
+                          const uint8_t b[13])
+{
+    uint16_t s[3];
+    s[0] = ofc_rank3_k(b[0], b[1], b[2]);
+    s[1] = ofc_rank5_k(b[3], b[4], b[5], b[6], b[7]);
+    s[2] = ofc_rank5_k(b[8], b[9], b[10], b[11], b[12]);
+    return strengths_value(rules, fl, m, lowball, in_fl, s);
+}
+
+/* Common argument checks; fl becomes NULL when it has no Fantasyland. */
+static int32_t check_common(const ofc_rules *rules, const ofc_fl_rules **fl,
+                            uint32_t in_fl)
+{
+    if (!ofc_rules_scalars_ok(rules) || (*fl && ofc_fl_rules_check(*fl) != OFC_OK)) {
+        return OFC_E_RULES;
+    }
+    if (in_fl != 0 && (in_fl < 13 || in_fl > 17)) {
+        return OFC_E_COUNT;
+    }
+    if (!ofc_fl_on(*fl)) {
+        *fl = NULL;
+    }
+    return OFC_OK;
+}
+
+static int finite_double(double x) { return x == x && x - x == 0.0; }
+
+int32_t ofc_heur_model_check(const ofc_heur_model *m)
+{
+    size_t row, s, k;
+    if (!m || !finite_double(m->sweep) || !finite_double(m->majority) ||
+        !finite_double(m->foul_value)) {
+        return OFC_E_VALUE;
+    }
+    for (k = 0; k < OFC_HEUR_FL_VALUES; k++) {
+        if (!finite_double(m->fl_value[k])) {
+            return OFC_E_VALUE;
+        }
+    }
+    for (row = 0; row < OFC_ROWS; row++) {
+        for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
+            const ofc_heur_row *r = &m->row[row][s];
+            if (!finite_double(r->value) || !finite_double(r->win) ||
+                !finite_double(r->lose)) {
+                return OFC_E_VALUE;
+            }
+        }
+    }
+    return OFC_OK;
+}
+
+int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
+                        const ofc_heur_model *m, const uint8_t *boards, size_t n,
+                        uint32_t in_fl, double *out, size_t *bad)
+{
+    size_t i;
+    int lowball;
+    int32_t status = check_common(rules, &fl, in_fl);
+    if (status != OFC_OK) {
+        return status;
+    }
+    if (n > 0 && (!m || !boards || !out)) {
+        return OFC_E_VALUE;
+    }
+    lowball = rules->middle_lowball != 0;
+    for (i = 0; i < n; i++) {
+        const uint8_t *b = boards + (size_t)OFC_BOARD_CARDS * i;
+        if (OFC_UNLIKELY(ofc_cards_invalid(b, OFC_BOARD_CARDS, 0))) {
+            if (bad) {
+                *bad = i;
+            }
+            return ofc_cards_error(b, OFC_BOARD_CARDS);
+        }
+        out[i] = board_value(rules, fl, m, lowball, (int)in_fl, b);
+    }
+    return OFC_OK;
+}
+
+/* Card bits of n card ids, or UINT64_MAX when one is bad or repeated. */
+static uint64_t card_set(const uint8_t *cards, size_t n)
+{
+    uint64_t taken;
+    return ofc_cards_mask(cards, n, 0, &taken) ? UINT64_MAX : taken;
+}
+
+/* Card and slot bits of one row template (3 or 5 bytes). */
+typedef struct row_bits {
+    uint64_t cards;
+    uint32_t slots;
+    int32_t status; /* OFC_OK or the template's error */
+} row_bits;
+
+static row_bits template_bits(const uint8_t *t, size_t n, size_t n_slots)
+{
+    row_bits r = {0, 0, OFC_OK};
+    size_t i;
+    for (i = 0; i < n; i++) {
+        int slot = t[i] < OFC_HEUR_CARD;
+        uint64_t bit;
+        if (t[i] >= OFC_HEUR_CARD + OFC_CARDS || (slot && t[i] >= n_slots)) {
+            r.status = OFC_E_VALUE;
+            return r;
+        }
+        bit = (uint64_t)1 << (slot ? t[i] : t[i] - OFC_HEUR_CARD);
+        if (slot ? (r.slots & bit) != 0 : (r.cards & bit) != 0) {
+            r.status = slot ? OFC_E_VALUE : OFC_E_DUPLICATE;
+            return r;
+        }
+        if (slot) {
+            r.slots |= (uint32_t)bit;
+        } else {
+            r.cards |= bit;
+        }
+    }
+    return r;
+}
+
+/* Checks the row templates and the moves (indices in range, the three rows of a move
+ * sharing no card and no slot); *fixed = every card of every template. */
+static int32_t check_rows(const ofc_heur_rows *rows, size_t n_slots, uint64_t *fixed)
+{
+    row_bits b3[OFC_HEUR_MAX_ROWS], b5[OFC_HEUR_MAX_ROWS];
+    size_t i;
+    *fixed = 0;
+    for (i = 0; i < rows->n_fronts + rows->n_fives; i++) {
+        int front = i < rows->n_fronts;
+        row_bits *b = front ? &b3[i] : &b5[i - rows->n_fronts];
+        *b = front ? template_bits(rows->fronts + 3 * i, 3, n_slots)
+                   : template_bits(rows->fives + 5 * (i - rows->n_fronts), 5, n_slots);
+        if (b->status != OFC_OK) {
+            return b->status;
+        }
+        *fixed |= b->cards;
+    }
+    for (i = 0; i < rows->n_moves; i++) {
+        const uint16_t *mv = rows->moves + 3 * i;
+        const row_bits *f, *mid, *back;
+        if (mv[0] >= rows->n_fronts || mv[1] >= rows->n_fives || mv[2] >= rows->n_fives) {
+            return OFC_E_VALUE;
+        }
+        f = &b3[mv[0]];
+        mid = &b5[mv[1]];
+        back = &b5[mv[2]];
+        if ((f->slots & mid->slots) | (f->slots & back->slots) | (mid->slots & back->slots)) {
+            return OFC_E_VALUE;
+        }
+        if ((f->cards & mid->cards) | (f->cards & back->cards) | (mid->cards & back->cards)) {
+            return OFC_E_DUPLICATE;
+        }
+    }
+    return OFC_OK;
+}
+
+/* Strengths of every row template under one fill (ext: slots, then the card ids). */
+static void rank_rows(const ofc_heur_rows *rows, const uint8_t *ext, uint16_t *s3,
+                      uint16_t *s5)
+{
+    size_t i;
+    for (i = 0; i < rows->n_fronts; i++) {
+        const uint8_t *t = rows->fronts + 3 * i;
+        s3[i] = ofc_rank3_k(ext[t[0]], ext[t[1]], ext[t[2]]);
+    }
+    for (i = 0; i < rows->n_fives; i++) {
+        const uint8_t *t = rows->fives + 5 * i;
+        s5[i] = ofc_rank5_k(ext[t[0]], ext[t[1]], ext[t[2]], ext[t[3]], ext[t[4]]);
+    }
+}
+
+/* Moves scored together: running best / sum over the fills of one sample. */
+#define HEUR_BLOCK 256
+
+static int32_t score_block(const ofc_rules *rules, const ofc_fl_rules *fl,
+                           const ofc_heur_model *m, const ofc_heur_rows *rows,
+                           size_t first, size_t n_moves, uint64_t fixed,
+                           const uint8_t *fills, size_t n_samples, size_t n_fills,
+                           size_t n_slots, int in_fl, double optimism, double *scores)
+{
+    uint8_t ext[OFC_HEUR_CARD + OFC_CARDS];
+    uint16_t s3[OFC_HEUR_MAX_ROWS], s5[OFC_HEUR_MAX_ROWS];
+    double best[HEUR_BLOCK], sum[HEUR_BLOCK];
+    int lowball = rules->middle_lowball != 0;
+    size_t k, p, c, i;
+    for (i = 0; i < OFC_CARDS; i++) {
+        ext[OFC_HEUR_CARD + i] = (uint8_t)i;
+    }
+    for (c = 0; c < n_moves; c++) {
+        scores[c] = 0.0;
+    }
+    for (k = 0; k < n_samples; k++) {
+        for (c = 0; c < n_moves; c++) {
+            best[c] = -HUGE_VAL;
+            sum[c] = 0.0;
+        }
+        for (p = 0; p < n_fills; p++) {
+            const uint8_t *fill = fills + (k * n_fills + p) * n_slots;
+            uint64_t fill_set = n_slots ? card_set(fill, n_slots) : 0;
+            if (fill_set == UINT64_MAX) {
+                return ofc_cards_error(fill, n_slots);
+            }
+            if (fill_set & fixed) {
+                return OFC_E_DUPLICATE;
+            }
+            for (i = 0; i < n_slots; i++) {
+                ext[i] = fill[i];
+            }
+            rank_rows(rows, ext, s3, s5);
+            for (c = 0; c < n_moves; c++) {
+                const uint16_t *mv = rows->moves + 3 * (first + c);
+                uint16_t s[3];
+                double v;
+                s[0] = s3[mv[0]];
+                s[1] = s5[mv[1]];
+                s[2] = s5[mv[2]];
+                v = strengths_value(rules, fl, m, lowball, in_fl, s);
+                best[c] = v > best[c] ? v : best[c];
+                sum[c] += v;
+            }
+        }
+        for (c = 0; c < n_moves; c++) {
+            scores[c] += optimism * best[c] + (1.0 - optimism) * (sum[c] / (double)n_fills);
+        }
+    }
+    for (c = 0; c < n_moves; c++) {
+        scores[c] /= (double)n_samples;
+    }
+    return OFC_OK;
+}
+
+int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
+                             const ofc_heur_model *m, const ofc_heur_rows *rows,
+                             const uint8_t *fills, size_t n_samples, size_t n_fills,
+                             size_t n_slots, uint32_t in_fl, double optimism,
+                             double *scores)
+{
+    size_t c;
+    uint64_t fixed;
+    int32_t status = check_common(rules, &fl, in_fl);
+    if (status != OFC_OK) {
+        return status;
+    }
+    if (!rows) {
+        return OFC_E_VALUE;
+    }
+    if (rows->n_moves == 0) {
+        return OFC_OK;
+    }
+    if (n_slots > OFC_HEUR_MAX_SLOTS || n_samples == 0 || n_fills == 0 ||
+        rows->n_fronts > OFC_HEUR_MAX_ROWS || rows->n_fives > OFC_HEUR_MAX_ROWS) {
+        return OFC_E_COUNT;
+    }
+    if (!m || !rows->fronts || !rows->fives || !rows->moves || !scores ||
+        (n_slots && !fills) || !(optimism >= 0.0 && optimism <= 1.0)) {
+        return OFC_E_VALUE;
+    }
+    status = check_rows(rows, n_slots, &fixed);
+    for (c = 0; status == OFC_OK && c < rows->n_moves; c += HEUR_BLOCK) {
+        size_t block = rows->n_moves - c < HEUR_BLOCK ? rows->n_moves - c : HEUR_BLOCK;
+        status = score_block(rules, fl, m, rows, c, block, fixed, fills, n_samples,
+                             n_fills, n_slots, (int)in_fl, optimism, scores + c);
+    }
+    return status;
+}
+
+/* ------------------------------------------------------------------ sampling */
+
+/* splitmix64: the whole generator state is the caller's seed, advanced per draw. */
+static uint64_t next_u64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* Uniform integer in 0..n-1 (n >= 1), without bias (Lemire's method, rejection). */
+static uint32_t below(uint64_t *state, uint32_t n)
+{
+    uint32_t threshold = (uint32_t)(0u - n) % n;
+    for (;;) {
+        uint64_t m = (uint64_t)(uint32_t)(next_u64(state) >> 32) * n;
+        if ((uint32_t)m >= threshold) {
+            return (uint32_t)(m >> 32);
+        }
+    }
+}
+
+/* Moves `count` uniformly chosen items of buf[0..n) to its front, in random order. */
+static void partial_shuffle(uint8_t *buf, size_t n, size_t count, uint64_t *state)
+{
+    size_t i;
+    for (i = 0; i < count; i++) {
+        size_t j = i + below(state, (uint32_t)(n - i));
+        uint8_t t = buf[i];
+        buf[i] = buf[j];
+        buf[j] = t;
+    }
+}
+
+/* Fill 0: the candidates (every future card, or the two highest of each round) by
+ * rank, highest first (ties: earlier card first); the lowest of the top n_slots go
+ * to the first (front) slots. */
+static void fill_by_rank(const uint8_t *future, size_t n, uint32_t rounds, size_t n_slots,
+                         uint8_t *fill)
+{
+    int key[OFC_HEUR_MAX_FUTURE];
+    size_t i, j, order[OFC_HEUR_MAX_FUTURE];
+    for (i = 0; i < n; i++) {
+        key[i] = future[i] >> 2;
+    }
+    for (i = 0; rounds && i < n; i += 3) { /* drop the lowest (first such) of a round */
+        size_t low = key[i + 1] < key[i] ? i + 1 : i;
+        low = key[i + 2] < key[low] ? i + 2 : low;
+        key[low] = -1;
+    }
+    for (i = 0; i < n; i++) { /* insertion sort: stable, descending */
+        size_t pos = i;
+        while (pos > 0 && key[order[pos - 1]] < key[i]) {
+            order[pos] = order[pos - 1];
+            pos--;
+        }
+        order[pos] = i;
+    }
+    for (j = 0; j < n_slots; j++) {
+        fill[j] = future[order[n_slots - 1 - j]];
+    }
+}
+
+/* One random fill: with rounds, 2 of each round's 3 cards kept at random; then a
+ * random ordered choice of n_slots kept cards. */
+static void fill_random(const uint8_t *future, size_t n, uint32_t rounds, size_t n_slots,
+                        uint64_t *state, uint8_t *fill)
+{
+    uint8_t kept[OFC_HEUR_MAX_FUTURE];
+    size_t n_kept = 0, i, r;
+    if (rounds) {
+        for (r = 0; r < rounds; r++) {
+            uint32_t drop = below(state, 3);
+            for (i = 0; i < 3; i++) {
+                if (i != drop) {
+                    kept[n_kept++] = future[3 * r + i];
+                }
+            }
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            kept[n_kept++] = future[i];
+        }
+    }
+    partial_shuffle(kept, n_kept, n_slots, state);
+    for (i = 0; i < n_slots; i++) {
+        fill[i] = kept[i];
+    }
+}
+
+int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
+                        uint32_t rounds, size_t n_slots, size_t n_samples, size_t n_fills,
+                        uint64_t seed, uint8_t *futures, uint8_t *fills)
+{
+    uint8_t deck[OFC_CARDS];
+    uint64_t state = seed;
+    size_t k, p;
+    if ((!unseen && n_unseen) || n_unseen > OFC_CARDS) {
+        return OFC_E_COUNT;
+    }
+    if (n_unseen && card_set(unseen, n_unseen) == UINT64_MAX) {
+        return ofc_cards_error(unseen, n_unseen);
+    }
+    if (n_future > n_unseen || n_future > OFC_HEUR_MAX_FUTURE || n_slots > n_future ||
+        n_slots > OFC_HEUR_MAX_SLOTS ||
+        (rounds && (n_future != 3u * rounds || n_slots > 2u * rounds))) {
+        return OFC_E_COUNT;
+    }
+    if ((n_samples && n_future && !futures) || (n_fills && n_slots && !fills)) {
+        return OFC_E_VALUE;
+    }
+    if (n_unseen) {
+        memcpy(deck, unseen, n_unseen);
+    }
+    for (k = 0; k < n_samples && n_future; k++) {
+        const uint8_t *future = futures + k * n_future;
+        partial_shuffle(deck, n_unseen, n_future, &state);
+        memcpy(futures + k * n_future, deck, n_future);
+        for (p = 0; p < n_fills && n_slots; p++) {
+            uint8_t *fill = fills + (k * n_fills + p) * n_slots;
+            if (p == 0) {
+                fill_by_rank(future, n_future, rounds, n_slots, fill);
+            } else {
+                fill_random(future, n_future, rounds, n_slots, &state, fill);
+            }
+        }
+    }
+    return OFC_OK;
+}

@@ -1,0 +1,32 @@
+"""Bots: anything with ``act(observation) -> Move`` can sit at a :class:`~ofc_fast.Game`.
+
+* :class:`RandomBot` (:mod:`ofc_fast.bots.random`) plays a uniformly random legal move.
+* :class:`HeuristicBot` (:mod:`ofc_fast.bots.heuristic`) samples futures and values the
+  boards in C (:mod:`ofc_fast.bots.model`).
+* :mod:`ofc_fast.bots.base`: the :class:`Bot` protocol and its conventions (``rules``,
+  ``seed``, keyword settings, ``settings()``, optional ``reset(seed)``).
+* :mod:`ofc_fast.bots.registry`: bots by name (:func:`make_bot`, :func:`make_bots`,
+  :func:`register`, :func:`bot_names`), what ``ofc-fast play --bots`` reads.
+
+>>> from ofc_fast import rules
+>>> from ofc_fast.bots import make_bots
+>>> from ofc_fast.game import Game, play_out
+>>> g = Game(rules.PINEAPPLE, players=2, seed=3)
+>>> sum(play_out(g, make_bots("heuristic,random", 2, seed=1)).net)
+0
+"""
+
+from __future__ import annotations
+
+from .base import Bot, Observation, free_slots, unseen_cards
+from .heuristic import HeuristicBot
+from .random import RandomBot
+from .registry import (BOTS, BotFactory, bot_names, make_bot, make_bots, register,
+                       unregister)
+
+__all__ = ["Bot", "Observation", "RandomBot", "HeuristicBot", "BOTS", "BotFactory",
+           "register", "unregister", "bot_names", "make_bot", "make_bots",
+           "free_slots", "unseen_cards"]
+
+register("random", RandomBot)
+register("heuristic", HeuristicBot)

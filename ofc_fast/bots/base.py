@@ -1,0 +1,76 @@
+"""The bot interface and what every bot may read from an observation.
+
+A bot is any object with ``act(observation) -> Move``: it gets the plain-data
+observation of the seat to act (:meth:`ofc_fast.game.Game.observation`, JSON-able)
+and nothing else, never the :class:`~ofc_fast.game.Game`, so it sees exactly what
+that seat may see.  Conventions the registry (:mod:`ofc_fast.bots.registry`) relies
+on, so that a bot can be rebuilt by name in another process:
+
+* the constructor takes ``rules`` (a RuleSet, a preset name or None: read the rules
+  named by each observation) and ``seed`` (None: fresh entropy), then keyword-only
+  settings;
+* ``name`` is the registry name and ``settings()`` returns those keyword settings
+  as JSON-able data, so ``make_bot(bot.name, rules, seed, **bot.settings())`` makes
+  an equal bot;
+* the same seed and the same observations give the same moves; ``reset(seed)``
+  (optional) re-seeds a bot in place between matches.
+
+>>> from ofc_fast.bots import Bot, RandomBot
+>>> isinstance(RandomBot(seed=1), Bot)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+import numpy as np
+
+from ..board import ROW_SIZES
+from ..game import Move
+
+__all__ = ["Bot", "Observation", "free_slots", "unseen_cards"]
+
+Observation = Mapping[str, Any]
+"""What :meth:`ofc_fast.game.Game.observation` returns (plain data)."""
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """The bot interface: one method, the observation in, the move out."""
+
+    def act(self, observation: Observation) -> Move:
+        """The move for the seat ``observation["seat"]``, whose turn it is."""
+        ...  # pragma: no cover
+
+
+def free_slots(rows: Any) -> tuple[int, int, int]:
+    """Free slots of the front, middle and back of a board given as three rows.
+
+    >>> free_slots([[1, 2], [], [3, 4, 5, 6, 7]])
+    (1, 5, 0)
+    """
+    return (ROW_SIZES[0] - len(rows[0]), ROW_SIZES[1] - len(rows[1]),
+            ROW_SIZES[2] - len(rows[2]))
+
+
+def unseen_cards(observation: Observation) -> np.ndarray:
+    """Cards the seat to act has not seen anywhere (every board's visible cards, its
+    dealt cards, its own discards), ascending, as uint8.
+
+    >>> from ofc_fast import rules
+    >>> from ofc_fast.game import Game
+    >>> obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
+    >>> len(unseen_cards(obs))
+    47
+    """
+    seen = 0
+    for board in observation["boards"]:
+        for row in board:
+            for card in row:
+                seen |= 1 << card
+    for card in observation["dealt"]:
+        seen |= 1 << card
+    for card in observation["discards"]:
+        seen |= 1 << card
+    return np.array([c for c in range(52) if not seen >> c & 1], dtype=np.uint8)

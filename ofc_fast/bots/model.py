@@ -1,0 +1,249 @@
+"""The heuristic bot's value of a finished board, in C (``csrc/ofc_heuristic.h``).
+
+A board is worth its royalties, plus ``row_weight`` times its expected row points
+against a typical board (each row's chance to beat the same row of 13 random cards
+set greedily, or the solver's typical-opponent tables), plus a Fantasyland bonus by
+the cards it earns next deal (the one C entry / stay rule, ``ofc_fl_next_cards``); a
+fouled board is worth ``-foul_penalty``.  :class:`ValueModel` compiles that into
+the C ``ofc_heur_model`` once per rule set and settings, and evaluates boards and
+candidate moves over sampled futures in single C calls.
+
+>>> import numpy as np
+>>> from ofc_fast import Board, rules
+>>> m = value_model(rules.PINEAPPLE)
+>>> good = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts").cards
+>>> foul = Board.parse("Ah Ad Ac / 9s 9h 2d 5c 3d / Ks Kd Qs Js Ts").cards
+>>> v = m.values(np.array([good, foul], dtype=np.uint8))
+>>> bool(v[0] > 30), float(v[1])
+(True, -9.0)
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations
+from typing import Any, NamedTuple, Optional
+
+import numpy as np
+
+from .._compiled import LOW27, compiled, compiled_fl
+from .._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
+from ..batch import rank5_batch
+from ..errors import ArrayError, CardError, OfcError
+from ..ranking import STRENGTH_INFO, STRENGTH_MAX
+from ..rules import RuleSet
+from ..rules.model import Game as GameKind
+
+__all__ = ["ModelSettings", "MoveRows", "ValueModel", "value_model", "row_cdfs", "sample_futures"]
+
+_SIZE = STRENGTH_MAX + 1
+_INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
+_NCARDS = (_INFO >> 24).astype(np.int8)
+_CAT = ((_INFO >> 20) & 0xF).astype(np.int8)
+
+
+class ModelSettings(NamedTuple):
+    """The bot settings a value model depends on."""
+
+    foul_penalty: float = 9.0
+    fl_value: float = 10.0
+    fl_step: float = 3.0
+    row_weight: float = 1.0
+    solver_tables: bool = False
+
+
+def _typical_rows(n: int = 3000, seed: int = 12345
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Strengths of the rows of ``n`` typical boards: 13 random cards set greedily
+    (strongest back, then strongest middle, front the rest)."""
+    rng = np.random.default_rng(seed)
+    hands = np.argsort(rng.random((n, 52)), axis=1)[:, :13].astype(np.uint8)
+    c5 = np.array(list(combinations(range(13), 5)), dtype=np.intp)
+    bs = rank5_batch(np.ascontiguousarray(hands[:, c5].reshape(-1, 5))).reshape(n, len(c5))
+    bi = bs.argmax(axis=1)
+    back_strength = bs[np.arange(n), bi]
+    rest_idx = np.array([[i for i in range(13) if i not in c] for c in c5], dtype=np.intp)
+    rest = np.take_along_axis(hands, rest_idx[bi], axis=1)  # (n, 8)
+    c58 = np.array(list(combinations(range(8), 5)), dtype=np.intp)
+    ms = rank5_batch(np.ascontiguousarray(rest[:, c58].reshape(-1, 5))).reshape(n, len(c58))
+    mi = ms.argmax(axis=1)
+    mid_strength = ms[np.arange(n), mi]
+    front_idx = np.array([[i for i in range(8) if i not in c] for c in c58], dtype=np.intp)
+    fronts = np.take_along_axis(rest, front_idx[mi], axis=1)
+    fs = np.array([lib.ofc_rank3_unchecked(int(a), int(b), int(c)) for a, b, c in fronts])
+    return fs, mid_strength, back_strength
+
+
+def _cdf(samples: np.ndarray, valid: np.ndarray, key: Optional[np.ndarray] = None
+         ) -> np.ndarray:
+    """Per strength: share of ``samples`` below it plus half the equal ones (smoothed
+    with one pseudo-observation per valid strength, so unseen strengths still order)."""
+    k = np.arange(_SIZE) if key is None else key
+    sk = np.sort(k[samples])
+    allk = np.sort(k[valid])
+    below = np.searchsorted(sk, k, "left") + np.searchsorted(allk, k, "left") * 0.02
+    equal = (np.searchsorted(sk, k, "right") - np.searchsorted(sk, k, "left")
+             + (np.searchsorted(allk, k, "right") - np.searchsorted(allk, k, "left")) * 0.02)
+    total = len(sk) + len(allk) * 0.02
+    return np.where(valid, (below + 0.5 * equal) / total, 0.0).astype(np.float64)
+
+
+@lru_cache(maxsize=1)
+def row_cdfs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per strength, the chance that a row beats the front, middle and back of a
+    typical board, and a 2-7 middle the middle of a typical 2-7 board (computed once)."""
+    fs, ms, bs = _typical_rows()
+    three, five = _NCARDS == 3, _NCARDS == 5
+    low_valid = five & (_CAT == 0)
+    lows = np.flatnonzero(low_valid)
+    rng = np.random.default_rng(7)
+    return (_cdf(fs, three), _cdf(ms, five), _cdf(bs, five),
+            _cdf(rng.choice(lows, 4000), low_valid, LOW27))
+
+
+def _raise(status: int, fn: str) -> None:
+    if status in (E_CARD, E_DUPLICATE):
+        raise CardError(f"{fn}: {STATUS_TEXT.get(status, 'bad cards')}")
+    raise OfcError(f"{fn}: {STATUS_TEXT.get(status, 'rejected')} (status {status})")
+
+
+class ValueModel:
+    """Board values under one rule set and :class:`ModelSettings`, in C.
+
+    Build with :func:`value_model` (cached).  ``classic``: the rules are a classic
+    game (no Fantasyland term; a won row pays its win value)."""
+
+    def __init__(self, rules: RuleSet, settings: ModelSettings = ModelSettings()) -> None:
+        self.rules = rules
+        self.settings = settings
+        self.classic = rules.game is GameKind.CLASSIC
+        self._rules_c = compiled(rules)
+        has_fl = rules.fantasyland is not None and not self.classic
+        self._fl_c: Any = compiled_fl(rules) if has_fl else ffi.NULL
+        self._model = ffi.new("ofc_heur_model *")
+        self._fill(rules, settings)
+        if lib.ofc_heur_model_check(self._model) != OK:
+            raise OfcError(f"heuristic bot: settings {settings} give a model with "
+                           f"non-finite values")
+
+    def _chances(self, rules: RuleSet, settings: ModelSettings
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """(win, lose, expected row units, weight of the sweep-majority overlap)."""
+        c = self._rules_c
+        win_value = np.frombuffer(ffi.buffer(c.win_value), dtype=np.int16
+                                  ).reshape(3, _SIZE).astype(np.float64)
+        if settings.solver_tables and not self.classic:
+            from ..solver import ev_tables
+
+            t = ev_tables(rules)
+            win = np.frombuffer(ffi.buffer(t.win), dtype=np.float32).reshape(3, _SIZE)
+            lose = np.frombuffer(ffi.buffer(t.lose), dtype=np.float32).reshape(3, _SIZE)
+            win, lose = win.astype(np.float64), lose.astype(np.float64)
+            return win, lose, win - lose, 0.0
+        f, m, b, low = row_cdfs()
+        win = np.stack([f, low if rules.lowball is not None else m, b])
+        lose = 1.0 - win
+        units = win * win_value - lose if self.classic else win - lose
+        return win, lose, units, 1.0
+
+    def _fill(self, rules: RuleSet, s: ModelSettings) -> None:
+        win, lose, units, overlap = self._chances(rules, s)
+        royalty = np.frombuffer(ffi.buffer(self._rules_c.royalty), dtype=np.int16
+                                ).reshape(3, _SIZE)
+        rows = np.zeros((3, _SIZE, 4), dtype=np.float32)
+        rows[:, :, 0] = royalty + s.row_weight * units
+        rows[:, :, 1] = win
+        rows[:, :, 2] = lose
+        ffi.buffer(self._model.row)[:] = rows.tobytes()
+        m = self._model
+        m.sweep = s.row_weight * (rules.sweep_bonus + overlap * rules.majority_bonus)
+        m.majority = s.row_weight * rules.majority_bonus
+        m.foul_value = -s.foul_penalty
+        for k in range(lib.OFC_HEUR_FL_VALUES):
+            m.fl_value[k] = s.fl_value + s.fl_step * (k - 14) if k else 0.0
+
+    def values(self, boards: np.ndarray, in_fl: int = 0) -> np.ndarray:
+        """Values of complete boards: an (n, 13) uint8 array (front 3, middle 5, back
+        5); ``in_fl``: 0 for a normal hand, else the cards of this Fantasyland hand."""
+        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        if b.ndim != 2 or b.shape[1] != 13:
+            raise ArrayError(f"values: expected an (n, 13) array, got {b.shape}")
+        out = np.empty(len(b), dtype=np.float64)
+        bad = ffi.new("size_t *")
+        status = lib.ofc_heur_values(self._rules_c, self._fl_c, self._model,
+                                     ffi.from_buffer("uint8_t[]", b), len(b), in_fl,
+                                     ffi.from_buffer("double[]", out), bad)
+        if status != OK:
+            _raise(status, "values")
+        return out
+
+    def score_moves(self, moves: "MoveRows", fills: np.ndarray, in_fl: int = 0,
+                    optimism: float = 1.0) -> np.ndarray:
+        """Per move, the mean over samples of the ``optimism`` blend of the best and
+        the mean value over fills; ``fills`` is a (samples, fills, slots) uint8 array
+        of the cards for the slots (``ofc_heur_score_moves``)."""
+        f = np.ascontiguousarray(fills, dtype=np.uint8)
+        if f.ndim != 3:
+            raise ArrayError(f"score_moves: expected (samples, fills, slots) fills, "
+                             f"got shape {f.shape}")
+        fronts = np.ascontiguousarray(moves.fronts, dtype=np.uint8)
+        fives = np.ascontiguousarray(moves.fives, dtype=np.uint8)
+        index = np.ascontiguousarray(moves.moves, dtype=np.uint16)
+        if fronts.shape[1:] != (3,) or fives.shape[1:] != (5,) or index.shape[1:] != (3,):
+            raise ArrayError(f"score_moves: expected (F, 3) fronts, (V, 5) fives and "
+                             f"(M, 3) moves, got {fronts.shape}, {fives.shape}, "
+                             f"{index.shape}")
+        rows = ffi.new("ofc_heur_rows *")
+        keep = [ffi.from_buffer("uint8_t[]", fronts), ffi.from_buffer("uint8_t[]", fives),
+                ffi.from_buffer("uint16_t[]", index)]
+        rows.fronts, rows.fives, rows.moves = keep
+        rows.n_fronts, rows.n_fives, rows.n_moves = len(fronts), len(fives), len(index)
+        out = np.empty(len(index), dtype=np.float64)
+        k, p, slots = f.shape
+        status = lib.ofc_heur_score_moves(
+            self._rules_c, self._fl_c, self._model, rows,
+            ffi.from_buffer("uint8_t[]", f) if f.size else ffi.NULL, k, p, slots, in_fl,
+            optimism, ffi.from_buffer("double[]", out))
+        if status != OK:
+            _raise(status, "score_moves")
+        return out
+
+
+class MoveRows(NamedTuple):
+    """Candidate moves as row templates (``ofc_heur_rows``): template bytes are
+    ``OFC_HEUR_CARD + card`` or a slot number; move i is the board (fronts[moves[i,
+    0]], fives[moves[i, 1]], fives[moves[i, 2]])."""
+
+    fronts: np.ndarray  # (F, 3) uint8
+    fives: np.ndarray   # (V, 5) uint8
+    moves: np.ndarray   # (M, 3) uint16
+
+
+@lru_cache(maxsize=32)
+def value_model(rules: RuleSet, settings: ModelSettings = ModelSettings()) -> ValueModel:
+    """The cached :class:`ValueModel` of a rule set and settings."""
+    return ValueModel(rules, settings)
+
+
+def sample_futures(unseen: np.ndarray, n_future: int, n_slots: int, samples: int,
+                   fills: int, seed: int, rounds: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``samples`` futures of ``n_future`` cards drawn from ``unseen`` and ``fills``
+    ways to fill ``n_slots`` slots from each (``ofc_heur_sample`` documents them:
+    fill 0 by rank, the others at random; ``rounds`` Pineapple rounds keep 2 of each
+    3 cards): a (samples, n_future) and a (samples, fills, n_slots) uint8 array.
+
+    >>> fut, fill = sample_futures(np.arange(10, dtype=np.uint8), 3, 2, 4, 5, seed=1)
+    >>> fut.shape, fill.shape, bool(np.isin(fill[0], fut[0]).all())
+    ((4, 3), (4, 5, 2), True)
+    """
+    u = np.ascontiguousarray(unseen, dtype=np.uint8)
+    fut = np.empty((samples, n_future), dtype=np.uint8)
+    out = np.empty((samples, fills, n_slots), dtype=np.uint8)
+    status = lib.ofc_heur_sample(
+        ffi.from_buffer("uint8_t[]", u) if u.size else ffi.NULL, u.size, n_future, rounds,
+        n_slots, samples, fills, seed & 0xFFFFFFFFFFFFFFFF,
+        ffi.from_buffer("uint8_t[]", fut) if fut.size else ffi.NULL,
+        ffi.from_buffer("uint8_t[]", out) if out.size else ffi.NULL)
+    if status != OK:
+        _raise(status, "sample_futures")
+    return fut, out

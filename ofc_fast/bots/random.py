@@ -1,0 +1,46 @@
+"""RandomBot: a uniformly random legal move.
+
+>>> from ofc_fast import rules
+>>> from ofc_fast.bots import RandomBot
+>>> from ofc_fast.game import Game, play_out
+>>> g = Game(rules.PINEAPPLE, players=2, seed=3)
+>>> _ = play_out(g, [RandomBot(seed=1), RandomBot(seed=2)])
+>>> g.is_over
+True
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any, Optional, Union
+
+from ..game import Move, random_move
+from ..rules import RuleSet
+from .base import Observation
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot:
+    """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
+    setting of uniformly random kept cards).  ``rules`` is accepted for the registry's
+    sake and not needed: the observation says everything."""
+
+    name = "random"
+
+    def __init__(self, seed: Optional[int] = None,
+                 rules: Union[RuleSet, str, None] = None) -> None:
+        self.rng = Random(seed)
+
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Start the random stream again from ``seed``."""
+        self.rng = Random(seed)
+
+    def settings(self) -> dict[str, Any]:
+        """No settings: ``{}``."""
+        return {}
+
+    def act(self, observation: Observation) -> Move:
+        obs = observation
+        return random_move(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"],
+                           self.rng)

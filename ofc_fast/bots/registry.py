@@ -1,0 +1,121 @@
+"""Bots by name: what ``ofc-fast play --bots`` and worker processes use.
+
+A factory is called as ``factory(rules=rules, seed=seed, **settings)`` and returns a
+:class:`~ofc_fast.bots.Bot`; a bot made this way can be sent to another process as
+``(name, settings)`` and rebuilt there with :func:`make_bot`.
+
+>>> from ofc_fast.bots import bot_names, make_bot
+>>> bot_names()
+('heuristic', 'random')
+>>> bot = make_bot("heuristic", seed=1, samples=8)
+>>> bot.settings()["samples"]
+8
+"""
+
+from __future__ import annotations
+
+import inspect
+from random import Random
+from types import MappingProxyType
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+from ..errors import BotError, UnknownBotError
+from ..rules import RuleSet
+from .base import Bot
+
+__all__ = ["BotFactory", "register", "unregister", "bot_names", "make_bot", "make_bots",
+           "BOTS"]
+
+BotFactory = Callable[..., Bot]
+"""``factory(rules=..., seed=..., **settings) -> Bot``."""
+
+_FACTORIES: dict[str, BotFactory] = {}
+BOTS: Mapping[str, BotFactory] = MappingProxyType(_FACTORIES)
+"""Read-only view of the registry: factory by name."""
+
+
+def _key(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise BotError(f"a bot name must be a non-empty string, got {name!r}")
+    return name.strip().lower()
+
+
+def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
+    """Register ``factory`` under ``name`` (case-insensitive).  Registering a taken
+    name raises BotError unless ``replace=True``.
+
+    >>> from ofc_fast.bots import RandomBot
+    >>> register("coin", lambda rules=None, seed=None: RandomBot(seed))
+    >>> "coin" in bot_names()
+    True
+    >>> unregister("coin")
+    """
+    key = _key(name)
+    if not callable(factory):
+        raise BotError(f"register({name!r}): the factory must be callable, got "
+                       f"{factory!r}")
+    if key in _FACTORIES and not replace and _FACTORIES[key] is not factory:
+        raise BotError(f"bot {key!r} is already registered; pass replace=True to "
+                       f"replace it")
+    _FACTORIES[key] = factory
+
+
+def unregister(name: str) -> None:
+    """Remove a registered name (UnknownBotError when it is not registered)."""
+    key = _key(name)
+    if key not in _FACTORIES:
+        raise UnknownBotError(_unknown(name))
+    del _FACTORIES[key]
+
+
+def bot_names() -> tuple[str, ...]:
+    """The registered names, sorted."""
+    return tuple(sorted(_FACTORIES))
+
+
+def _unknown(name: object) -> str:
+    return f"unknown bot {name!r}; known bots: {', '.join(bot_names())}"
+
+
+def make_bot(name: str, rules: Union[RuleSet, str, None] = None,
+             seed: Optional[int] = None, **settings: Any) -> Bot:
+    """A bot by registry name with its settings (keyword arguments of its class).
+
+    Raises UnknownBotError (listing the known names) for a name not registered and
+    BotError for settings the bot does not take."""
+    key = _key(name)
+    factory = _FACTORIES.get(key)
+    if factory is None:
+        raise UnknownBotError(_unknown(name))
+    try:
+        inspect.signature(factory).bind(rules=rules, seed=seed, **settings)
+    except TypeError as exc:
+        raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
+    except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
+        pass
+    return factory(rules=rules, seed=seed, **settings)
+
+
+def make_bots(names: Union[str, Sequence[str]], players: int,
+              rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
+              settings: Optional[Sequence[Mapping[str, Any]]] = None) -> list[Bot]:
+    """One bot per seat from names (a comma-separated string or a list): one name for
+    every seat, or exactly one per seat.  The bots' seeds derive from ``seed`` (the
+    same seed gives the same bots); ``settings``: one mapping per seat (optional).
+
+    >>> [b.name for b in make_bots("heuristic,random", 2, seed=1)]
+    ['heuristic', 'random']
+    """
+    items = [n for n in (names.split(",") if isinstance(names, str) else names)
+             if isinstance(n, str) and n.strip()]
+    if len(items) == 1:
+        items = items * players
+    if len(items) != players:
+        raise BotError(f"{players} seats need 1 or {players} bot names, got "
+                       f"{len(items)}: {', '.join(items)}")
+    if settings is not None and len(settings) != players:
+        raise BotError(f"{players} seats need {players} settings, got {len(settings)}")
+    rng = Random(seed)
+    return [make_bot(n, rules, rng.getrandbits(63),
+                     **(dict(settings[i]) if settings is not None else {}))
+            for i, n in enumerate(items)]

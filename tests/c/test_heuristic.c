@@ -1,0 +1,183 @@
+/* test_heuristic.c -- the heuristic bot's kernels (ofc_heuristic.h) and the shared
+ * Fantasyland rule: values of known boards, scores against values board by board,
+ * the sampler's output and determinism, and every error code. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "ofc_heuristic.h"
+
+static ofc_rules rules;
+static ofc_fl_rules fl;
+static ofc_heur_model model;
+
+static void board(const char *text, uint8_t out[13]) { CHECK_EQ(test_cards(text, out), 13); }
+
+static void test_values(void)
+{
+    uint8_t b[3 * 13];
+    double v[3];
+    size_t bad = 99;
+    board("Qh Qd 2c / 9s 9h 9d 5c 4d / As Ks Qs Js 8s", b);      /* QQ front: enters */
+    board("Ah Ad Ac / 9s 9h 2d 5c 3d / Kc Kd Qc Jc Tc", b + 13); /* fouled */
+    board("2h 3d 5c / 9s 9h 2d 5d 3c / Kc Kd Qc Jc Tc", b + 26); /* legal, no entry */
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, b, 3, 0, v, &bad), OFC_OK);
+    CHECK(v[0] == 10.0 + 1.5 * 3); /* fl_value[14] plus three rows of 1.5 */
+    CHECK(v[1] == -9.0);
+    CHECK(v[2] == 1.5 * 3);
+    /* a Fantasyland hand: QQ, middle trips and a back flush do not stay */
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, b, 1, 14, v, NULL), OFC_OK);
+    CHECK(v[0] == 4.5);
+    CHECK_EQ(ofc_heur_values(&rules, NULL, &model, b, 1, 0, v, NULL), OFC_OK);
+    CHECK(v[0] == 4.5);
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, b, 1, 12, v, NULL), OFC_E_COUNT);
+    b[13 + 5] = b[13 + 6];
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, b, 3, 0, v, &bad), OFC_E_DUPLICATE);
+    CHECK_EQ(bad, 1);
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, NULL, 1, 0, v, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, NULL, 0, 0, NULL, NULL), OFC_OK);
+    CHECK_EQ(ofc_heur_values(NULL, &fl, &model, b, 1, 0, v, NULL), OFC_E_RULES);
+}
+
+static void test_scores(void)
+{
+    /* One move: front Qh Qd + slot 0, middle 9s 9h 9d + slots 1, 2, back full. */
+    uint8_t fronts[3], fives[10], fills[2 * 3 * 3], b[13];
+    uint16_t moves[3] = {0, 0, 1};
+    ofc_heur_rows rows;
+    double score, v, best, sum, want = 0;
+    size_t k, p, i;
+    uint8_t cards[13];
+    board("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", cards);
+    fronts[0] = (uint8_t)(OFC_HEUR_CARD + cards[0]);
+    fronts[1] = (uint8_t)(OFC_HEUR_CARD + cards[1]);
+    fronts[2] = 0;
+    for (i = 0; i < 3; i++) {
+        fives[i] = (uint8_t)(OFC_HEUR_CARD + cards[3 + i]);
+    }
+    fives[3] = 1;
+    fives[4] = 2;
+    for (i = 0; i < 5; i++) {
+        fives[5 + i] = (uint8_t)(OFC_HEUR_CARD + cards[8 + i]);
+    }
+    rows.fronts = fronts;
+    rows.n_fronts = 1;
+    rows.fives = fives;
+    rows.n_fives = 2;
+    rows.moves = moves;
+    rows.n_moves = 1;
+    test_cards("2c 5c 5d Ac 4h 5h 2d 3s 4s 7c 7d 7h 8c 8d 6s 2h 3h 4d", fills);
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 3, 3, 0, 0.5,
+                                  &score), OFC_OK);
+    for (k = 0; k < 2; k++) {
+        best = -HUGE_VAL;
+        sum = 0;
+        for (p = 0; p < 3; p++) {
+            const uint8_t *f = fills + 9 * k + 3 * p;
+            memcpy(b, cards, 13);
+            b[2] = f[0];
+            b[6] = f[1];
+            b[7] = f[2];
+            CHECK_EQ(ofc_heur_values(&rules, &fl, &model, b, 1, 0, &v, NULL), OFC_OK);
+            best = v > best ? v : best;
+            sum += v;
+        }
+        want += 0.5 * best + 0.5 * sum / 3;
+    }
+    CHECK(fabs(score - want / 2) < 1e-12);
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 3, 3, 0, 1.5,
+                                  &score), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 3, 2, 0, 1.0,
+                                  &score), OFC_E_VALUE); /* slot 2 beyond the fill */
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 0, 3, 3, 0, 1.0,
+                                  &score), OFC_E_COUNT);
+    fills[1] = cards[5]; /* a fill card already on the board */
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 3, 3, 0, 1.0,
+                                  &score), OFC_E_DUPLICATE);
+    moves[2] = 2;
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 3, 3, 0, 1.0,
+                                  &score), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, NULL, fills, 2, 3, 3, 0, 1.0,
+                                  &score), OFC_E_VALUE);
+}
+
+static void test_sample(void)
+{
+    uint8_t unseen[20], fut[50 * 6], fills[50 * 4 * 4], fut2[50 * 6], fills2[50 * 4 * 4];
+    size_t i, k;
+    for (i = 0; i < 20; i++) {
+        unseen[i] = (uint8_t)(2 * i + 1);
+    }
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 2, 4, 50, 4, 77, fut, fills), OFC_OK);
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 2, 4, 50, 4, 77, fut2, fills2), OFC_OK);
+    CHECK(memcmp(fut, fut2, sizeof fut) == 0 && memcmp(fills, fills2, sizeof fills) == 0);
+    for (k = 0; k < 50; k++) {
+        uint64_t seen = 0;
+        for (i = 0; i < 6; i++) {
+            CHECK(fut[6 * k + i] & 1);          /* drawn from the unseen (odd) ids */
+            CHECK(!(seen >> fut[6 * k + i] & 1)); /* distinct */
+            seen |= (uint64_t)1 << fut[6 * k + i];
+        }
+        for (i = 0; i < 16; i++) {
+            CHECK(seen >> fills[16 * k + i] & 1); /* fills come from the future */
+        }
+    }
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 21, 0, 2, 1, 1, 1, fut, fills), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 5, 2, 4, 1, 1, 1, fut, fills), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 0, 7, 1, 1, 1, fut, fills), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 0, 4, 1, 1, 1, NULL, fills), OFC_E_VALUE);
+    unseen[3] = unseen[4];
+    CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 0, 4, 1, 1, 1, fut, fills), OFC_E_DUPLICATE);
+    CHECK_EQ(ofc_heur_sample(NULL, 0, 0, 0, 0, 3, 0, 1, NULL, NULL), OFC_OK);
+}
+
+static void test_model_check(void)
+{
+    CHECK_EQ(ofc_heur_model_check(&model), OFC_OK);
+    model.row[1][100].win = (float)NAN;
+    CHECK_EQ(ofc_heur_model_check(&model), OFC_E_VALUE);
+    model.row[1][100].win = 0.5f;
+    model.fl_value[3] = HUGE_VAL;
+    CHECK_EQ(ofc_heur_model_check(&model), OFC_E_VALUE);
+    model.fl_value[3] = 0;
+    CHECK_EQ(ofc_heur_model_check(NULL), OFC_E_VALUE);
+}
+
+static void test_fl_best_threshold(void)
+{
+    /* Entries QQ -> 17 and KK -> 14: a KK front takes the best threshold met (14). */
+    ofc_fl_rules t = fl;
+    uint8_t b[13];
+    t.n_entry = 2;
+    t.entry_cards[0] = 17;
+    t.entry_front[1] = ofc_rank3_unchecked(44, 45, 2); /* Kc Kd 2h */
+    t.entry_cards[1] = 14;
+    board("Kh Ks 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", b);
+    b[1] = test_card("Kd");
+    CHECK_EQ(ofc_fl_next_cards(&rules, &t, b, 0), 14);
+    board("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", b);
+    CHECK_EQ(ofc_fl_next_cards(&rules, &t, b, 0), 17);
+}
+
+int main(void)
+{
+    size_t row, s;
+    ofc_rules_init_ofc(&rules);
+    ofc_fl_rules_init_standard(&fl, 14);
+    for (row = 0; row < OFC_ROWS; row++) {
+        for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
+            model.row[row][s].value = 1.5f;
+            model.row[row][s].win = 0.5f;
+            model.row[row][s].lose = 0.5f;
+        }
+    }
+    model.foul_value = -9.0;
+    model.fl_value[14] = 10.0;
+    test_values();
+    test_scores();
+    test_sample();
+    test_model_check();
+    test_fl_best_threshold();
+    printf("test_heuristic: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
