@@ -550,55 +550,67 @@ static void gains_to_pairs(ledger *L, const int32_t gain[SEATS], ofc_item_kind k
     }
 }
 
-/* R-VAR-POOL-1 among the ordinary seats. */
+/* The seats holding the best `row` among the ordinary seats' legal boards (a fouled
+ * board wins nothing); 0 when every board fouled. */
+static uint32_t pool_row_winners(const ofc_rules *rules, const ofc_board_eval *e,
+                                 uint32_t ordinary, uint32_t players, int row)
+{
+    uint32_t best = 0, winners = 0, s;
+    for (s = 0; s < players; s++) {
+        if ((ordinary & BIT(s)) && !e[s].foul) {
+            uint32_t key = ofc_row_key(rules, row, e[s].strength[row]);
+            winners = key > best ? BIT(s) : key == best ? winners | BIT(s) : winners;
+            best = key > best ? key : best;
+        }
+    }
+    return winners;
+}
+
+/* One row's pot: every ordinary seat antes, the winners split the pot, the odd units
+ * to the first winners in settlement order (from seat `first`). */
+static void pool_pay_row(const ofc_table_rules *t, uint32_t ordinary, uint32_t winners,
+                         uint32_t players, uint32_t first, int32_t gain[SEATS])
+{
+    uint32_t s, count = 0, nwin = 0;
+    int32_t pot, share, odd, k = 0;
+    for (s = 0; s < players; s++) {
+        gain[s] -= (ordinary & BIT(s)) ? t->pool_ante : 0;
+        count += (ordinary >> s) & 1u;
+        nwin += (winners >> s) & 1u;
+    }
+    pot = t->pool_ante * (int32_t)count;
+    share = pot / (int32_t)nwin;
+    odd = pot % (int32_t)nwin;
+    for (s = 0; s < players; s++) {
+        uint32_t seat = (first + s) % players;
+        if (winners & BIT(seat)) {
+            gain[seat] += share + (k++ < odd);
+        }
+    }
+}
+
+/* R-VAR-POOL-1 among the ordinary seats (a row nobody contests takes no antes), then
+ * the gains as pair transfers. */
 static void settle_pool(const ofc_rules *rules, const ofc_table_rules *t, ledger *L,
                         uint32_t ordinary, uint32_t players)
 {
-    const ofc_board_eval *e = L->out->eval;
     int32_t gain[SEATS] = {0, 0, 0, 0};
-    uint32_t first = L->pair[0][0], count = 0, s, i;
-    int won[SEATS] = {0, 0, 0, 0}, row;
-    for (s = 0; s < players; s++) {
-        count += (ordinary >> s) & 1u;
-    }
+    uint32_t won[SEATS] = {0, 0, 0, 0}, s, i;
+    int row;
     for (row = 0; row < OFC_ROWS; row++) {
-        uint32_t best = 0, winners = 0, nwin = 0, k = 0;
-        int32_t share, odd;
-        for (s = 0; s < players; s++) {
-            if ((ordinary & BIT(s)) && !e[s].foul) {
-                uint32_t key = ofc_row_key(rules, row, e[s].strength[row]);
-                winners = key > best ? BIT(s) : key == best ? winners | BIT(s) : winners;
-                best = key > best ? key : best;
-            }
-        }
-        if (!winners) {
-            continue; /* every board fouled: the row's antes go back */
+        uint32_t winners = pool_row_winners(rules, L->out->eval, ordinary, players, row);
+        if (winners) {
+            pool_pay_row(t, ordinary, winners, players, L->pair[0][0], gain);
         }
         for (s = 0; s < players; s++) {
-            gain[s] -= (ordinary & BIT(s)) ? t->pool_ante : 0;
-            nwin += (winners >> s) & 1u;
-        }
-        share = t->pool_ante * (int32_t)count / (int32_t)nwin;
-        odd = t->pool_ante * (int32_t)count % (int32_t)nwin;
-        for (i = 0; i < players; i++) { /* settlement order: the odd units first */
-            uint32_t seat = (first + i) % players;
-            if (winners & BIT(seat)) {
-                gain[seat] += share + ((int32_t)k++ < odd);
-            }
-        }
-        if (nwin == 1) {
-            for (s = 0; !(winners & BIT(s)); s++) {
-            }
-            won[s]++;
+            won[s] += winners == BIT(s); /* won the row alone */
         }
     }
     for (s = 0; s < players && t->pool_sweep_extra; s++) {
-        if (won[s] == OFC_ROWS) {
-            for (i = 0; i < players; i++) {
-                if (i != s && (ordinary & BIT(i))) {
-                    gain[s] += t->pool_sweep_extra;
-                    gain[i] -= t->pool_sweep_extra;
-                }
+        for (i = 0; i < players && won[s] == OFC_ROWS; i++) {
+            if (i != s && (ordinary & BIT(i))) {
+                gain[s] += t->pool_sweep_extra;
+                gain[i] -= t->pool_sweep_extra;
             }
         }
     }
