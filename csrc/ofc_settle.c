@@ -758,13 +758,48 @@ static int32_t settle_check(const ofc_table_rules *table, const ofc_settle_input
     return st == OFC_OK ? check_rest(table, in, *hidden, out) : st;
 }
 
+/* The ledger of a deal: pairs in settlement order, the active ones (under house, those
+ * holding the house), nothing booked yet. */
+static void ledger_init(ledger *L, const ofc_table_rules *t, const ofc_settle_input *in,
+                        uint32_t flags, ofc_settlement *out, int32_t house)
+{
+    int k;
+    L->npairs = order_pairs(in->players, in->button, t->start, L->pair);
+    L->touched = L->natural = L->active = 0;
+    L->items = (flags & OFC_SETTLE_ITEMS) != 0;
+    L->out = out;
+    for (k = 0; k < L->npairs; k++) {
+        L->total[k] = 0;
+        L->active |= (house < 0 || (pair_seats(L, k) & BIT(house))) ? BIT(k) : 0;
+    }
+    out->n_pairs = out->n_items = 0;
+    out->winner = -1;
+}
+
+/* Nets from the pair totals, and the stacks after. */
+static void settle_nets(const ledger *L, const ofc_settle_input *in, ofc_settlement *out)
+{
+    uint32_t s;
+    int k;
+    for (s = 0; s < SEATS; s++) {
+        out->net[s] = 0;
+    }
+    for (k = 0; k < L->npairs; k++) {
+        out->net[L->pair[k][0]] += L->total[k];
+        out->net[L->pair[k][1]] -= L->total[k];
+    }
+    for (s = 0; s < SEATS; s++) {
+        out->stacks_after[s] =
+            in->has_stacks && s < in->players ? in->stacks[s] + out->net[s] : 0;
+    }
+}
+
 int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
                    const ofc_settle_input *in, uint32_t flags, ofc_settlement *out)
 {
     ledger L;
-    uint32_t hidden, naturals = 0, ordinary = 0, rows, s, players;
+    uint32_t hidden, naturals = 0, ordinary, rows, s, players;
     int32_t house, st;
-    int k;
     if (rules == NULL || table == NULL || in == NULL || out == NULL) {
         return OFC_E_VALUE;
     }
@@ -774,23 +809,13 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     }
     players = in->players;
     house = table->house ? in->button : -1;
-    L.npairs = order_pairs(players, in->button, table->start, L.pair);
-    L.touched = L.natural = 0;
-    L.items = (flags & OFC_SETTLE_ITEMS) != 0;
-    L.out = out;
-    L.active = 0;
-    for (k = 0; k < L.npairs; k++) {
-        L.total[k] = 0;
-        L.active |= (house < 0 || (pair_seats(&L, k) & BIT(house))) ? BIT(k) : 0;
-    }
-    out->n_pairs = out->n_items = 0;
-    out->winner = -1;
+    ledger_init(&L, table, in, flags, out, house);
     for (s = 0; s < players; s++) {
         naturals |= out->natural[s] >= 0 ? BIT(s) : 0;
     }
     ordinary = (BIT(players) - 1u) & ~naturals & ~(uint32_t)in->surrendered;
     for (s = 0; s < players; s++) {
-        if (ordinary & BIT(s)) {
+        if (ordinary & BIT(s)) { /* each board evaluated once */
             ofc_eval_board_k(rules, in->cards[s], &out->eval[s]);
         }
     }
@@ -809,15 +834,6 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     if (in->has_stacks) {
         settle_stakes(table, in, &L, L.active | L.touched);
     }
-    for (s = 0; s < SEATS; s++) {
-        out->net[s] = 0;
-    }
-    for (k = 0; k < L.npairs; k++) {
-        out->net[L.pair[k][0]] += L.total[k];
-        out->net[L.pair[k][1]] -= L.total[k];
-    }
-    for (s = 0; s < SEATS; s++) {
-        out->stacks_after[s] = in->has_stacks && s < players ? in->stacks[s] + out->net[s] : 0;
-    }
+    settle_nets(&L, in, out);
     return OFC_OK;
 }
