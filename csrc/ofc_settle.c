@@ -550,55 +550,67 @@ static void gains_to_pairs(ledger *L, const int32_t gain[SEATS], ofc_item_kind k
     }
 }
 
-/* R-VAR-POOL-1 among the ordinary seats. */
+/* The seats holding the best `row` among the ordinary seats' legal boards (a fouled
+ * board wins nothing); 0 when every board fouled. */
+static uint32_t pool_row_winners(const ofc_rules *rules, const ofc_board_eval *e,
+                                 uint32_t ordinary, uint32_t players, int row)
+{
+    uint32_t best = 0, winners = 0, s;
+    for (s = 0; s < players; s++) {
+        if ((ordinary & BIT(s)) && !e[s].foul) {
+            uint32_t key = ofc_row_key(rules, row, e[s].strength[row]);
+            winners = key > best ? BIT(s) : key == best ? winners | BIT(s) : winners;
+            best = key > best ? key : best;
+        }
+    }
+    return winners;
+}
+
+/* One row's pot: every ordinary seat antes, the winners split the pot, the odd units
+ * to the first winners in settlement order (from seat `first`). */
+static void pool_pay_row(const ofc_table_rules *t, uint32_t ordinary, uint32_t winners,
+                         uint32_t players, uint32_t first, int32_t gain[SEATS])
+{
+    uint32_t s, count = 0, nwin = 0;
+    int32_t pot, share, odd, k = 0;
+    for (s = 0; s < players; s++) {
+        gain[s] -= (ordinary & BIT(s)) ? t->pool_ante : 0;
+        count += (ordinary >> s) & 1u;
+        nwin += (winners >> s) & 1u;
+    }
+    pot = t->pool_ante * (int32_t)count;
+    share = pot / (int32_t)nwin;
+    odd = pot % (int32_t)nwin;
+    for (s = 0; s < players; s++) {
+        uint32_t seat = (first + s) % players;
+        if (winners & BIT(seat)) {
+            gain[seat] += share + (k++ < odd);
+        }
+    }
+}
+
+/* R-VAR-POOL-1 among the ordinary seats (a row nobody contests takes no antes), then
+ * the gains as pair transfers. */
 static void settle_pool(const ofc_rules *rules, const ofc_table_rules *t, ledger *L,
                         uint32_t ordinary, uint32_t players)
 {
-    const ofc_board_eval *e = L->out->eval;
     int32_t gain[SEATS] = {0, 0, 0, 0};
-    uint32_t first = L->pair[0][0], count = 0, s, i;
-    int won[SEATS] = {0, 0, 0, 0}, row;
-    for (s = 0; s < players; s++) {
-        count += (ordinary >> s) & 1u;
-    }
+    uint32_t won[SEATS] = {0, 0, 0, 0}, s, i;
+    int row;
     for (row = 0; row < OFC_ROWS; row++) {
-        uint32_t best = 0, winners = 0, nwin = 0, k = 0;
-        int32_t share, odd;
-        for (s = 0; s < players; s++) {
-            if ((ordinary & BIT(s)) && !e[s].foul) {
-                uint32_t key = ofc_row_key(rules, row, e[s].strength[row]);
-                winners = key > best ? BIT(s) : key == best ? winners | BIT(s) : winners;
-                best = key > best ? key : best;
-            }
-        }
-        if (!winners) {
-            continue; /* every board fouled: the row's antes go back */
+        uint32_t winners = pool_row_winners(rules, L->out->eval, ordinary, players, row);
+        if (winners) {
+            pool_pay_row(t, ordinary, winners, players, L->pair[0][0], gain);
         }
         for (s = 0; s < players; s++) {
-            gain[s] -= (ordinary & BIT(s)) ? t->pool_ante : 0;
-            nwin += (winners >> s) & 1u;
-        }
-        share = t->pool_ante * (int32_t)count / (int32_t)nwin;
-        odd = t->pool_ante * (int32_t)count % (int32_t)nwin;
-        for (i = 0; i < players; i++) { /* settlement order: the odd units first */
-            uint32_t seat = (first + i) % players;
-            if (winners & BIT(seat)) {
-                gain[seat] += share + ((int32_t)k++ < odd);
-            }
-        }
-        if (nwin == 1) {
-            for (s = 0; !(winners & BIT(s)); s++) {
-            }
-            won[s]++;
+            won[s] += winners == BIT(s); /* won the row alone */
         }
     }
     for (s = 0; s < players && t->pool_sweep_extra; s++) {
-        if (won[s] == OFC_ROWS) {
-            for (i = 0; i < players; i++) {
-                if (i != s && (ordinary & BIT(i))) {
-                    gain[s] += t->pool_sweep_extra;
-                    gain[i] -= t->pool_sweep_extra;
-                }
+        for (i = 0; i < players && won[s] == OFC_ROWS; i++) {
+            if (i != s && (ordinary & BIT(i))) {
+                gain[s] += t->pool_sweep_extra;
+                gain[i] -= t->pool_sweep_extra;
             }
         }
     }
@@ -746,13 +758,48 @@ static int32_t settle_check(const ofc_table_rules *table, const ofc_settle_input
     return st == OFC_OK ? check_rest(table, in, *hidden, out) : st;
 }
 
+/* The ledger of a deal: pairs in settlement order, the active ones (under house, those
+ * holding the house), nothing booked yet. */
+static void ledger_init(ledger *L, const ofc_table_rules *t, const ofc_settle_input *in,
+                        uint32_t flags, ofc_settlement *out, int32_t house)
+{
+    int k;
+    L->npairs = order_pairs(in->players, in->button, t->start, L->pair);
+    L->touched = L->natural = L->active = 0;
+    L->items = (flags & OFC_SETTLE_ITEMS) != 0;
+    L->out = out;
+    for (k = 0; k < L->npairs; k++) {
+        L->total[k] = 0;
+        L->active |= (house < 0 || (pair_seats(L, k) & BIT(house))) ? BIT(k) : 0;
+    }
+    out->n_pairs = out->n_items = 0;
+    out->winner = -1;
+}
+
+/* Nets from the pair totals, and the stacks after. */
+static void settle_nets(const ledger *L, const ofc_settle_input *in, ofc_settlement *out)
+{
+    uint32_t s;
+    int k;
+    for (s = 0; s < SEATS; s++) {
+        out->net[s] = 0;
+    }
+    for (k = 0; k < L->npairs; k++) {
+        out->net[L->pair[k][0]] += L->total[k];
+        out->net[L->pair[k][1]] -= L->total[k];
+    }
+    for (s = 0; s < SEATS; s++) {
+        out->stacks_after[s] =
+            in->has_stacks && s < in->players ? in->stacks[s] + out->net[s] : 0;
+    }
+}
+
 int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
                    const ofc_settle_input *in, uint32_t flags, ofc_settlement *out)
 {
     ledger L;
-    uint32_t hidden, naturals = 0, ordinary = 0, rows, s, players;
+    uint32_t hidden, naturals = 0, ordinary, rows, s, players;
     int32_t house, st;
-    int k;
     if (rules == NULL || table == NULL || in == NULL || out == NULL) {
         return OFC_E_VALUE;
     }
@@ -762,23 +809,13 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     }
     players = in->players;
     house = table->house ? in->button : -1;
-    L.npairs = order_pairs(players, in->button, table->start, L.pair);
-    L.touched = L.natural = 0;
-    L.items = (flags & OFC_SETTLE_ITEMS) != 0;
-    L.out = out;
-    L.active = 0;
-    for (k = 0; k < L.npairs; k++) {
-        L.total[k] = 0;
-        L.active |= (house < 0 || (pair_seats(&L, k) & BIT(house))) ? BIT(k) : 0;
-    }
-    out->n_pairs = out->n_items = 0;
-    out->winner = -1;
+    ledger_init(&L, table, in, flags, out, house);
     for (s = 0; s < players; s++) {
         naturals |= out->natural[s] >= 0 ? BIT(s) : 0;
     }
     ordinary = (BIT(players) - 1u) & ~naturals & ~(uint32_t)in->surrendered;
     for (s = 0; s < players; s++) {
-        if (ordinary & BIT(s)) {
+        if (ordinary & BIT(s)) { /* each board evaluated once */
             ofc_eval_board_k(rules, in->cards[s], &out->eval[s]);
         }
     }
@@ -797,15 +834,6 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     if (in->has_stacks) {
         settle_stakes(table, in, &L, L.active | L.touched);
     }
-    for (s = 0; s < SEATS; s++) {
-        out->net[s] = 0;
-    }
-    for (k = 0; k < L.npairs; k++) {
-        out->net[L.pair[k][0]] += L.total[k];
-        out->net[L.pair[k][1]] -= L.total[k];
-    }
-    for (s = 0; s < SEATS; s++) {
-        out->stacks_after[s] = in->has_stacks && s < players ? in->stacks[s] + out->net[s] : 0;
-    }
+    settle_nets(&L, in, out);
     return OFC_OK;
 }

@@ -18,6 +18,7 @@ the arguments and builds the result.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Optional, Sequence, Union
 
@@ -245,24 +246,34 @@ def _naturals(out, rules: RuleSet, n: int) -> dict[int, "NaturalHand"]:  # noqa:
     return found
 
 
+# The C structs as native-order records (checked against ffi.sizeof at import).
+_ITEM = struct.Struct("=5B3xi")            # ofc_settle_item
+_PAIR = struct.Struct("=2B2xi4biii")       # ofc_settle_pair (a, b, ofc_pair_score)
+_EVAL = struct.Struct("=3H3hBx")           # ofc_board_eval
+assert (_ITEM.size, _PAIR.size, _EVAL.size) == (
+    ffi.sizeof("ofc_settle_item"), ffi.sizeof("ofc_settle_pair"), ffi.sizeof("ofc_board_eval"))
+
+
 def settlement_of(out, rules: RuleSet, n: int, stacks: Optional[list[int]]  # noqa: ANN001
                   ) -> Settlement:
     """The :class:`Settlement` of a C ``ofc_settlement`` (``ofc_settle``'s output, or a
-    game result's) for ``n`` seats; ``stacks``: the stacks it was settled with."""
-    items = [SettlementItem((it.a, it.b), ITEM_KINDS[it.kind], it.payer, it.payee, it.amount)
-             for it in out.items[0:out.n_items]]
+    game result's) for ``n`` seats; ``stacks``: the stacks it was settled with (the
+    structs are read in one go, not field by field)."""
+    items = [SettlementItem((a, b), ITEM_KINDS[kind], payer, payee, amount)
+             for a, b, kind, payer, payee, amount in
+             _ITEM.iter_unpack(ffi.buffer(out.items, _ITEM.size * out.n_items))]
+    evals = list(_EVAL.iter_unpack(ffi.buffer(out.eval)))
     pairs = []
-    for p in out.pairs[0:out.n_pairs]:
-        d, ea, eb = p.score, out.eval[p.a], out.eval[p.b]
-        pairs.append(((p.a, p.b), PairScore(
-            net=d.net, rows=tuple(d.rows), sweep=d.sweep,  # type: ignore[arg-type]
-            row_points=d.row_points, bonus=d.bonus,
-            royalties=(tuple(ea.royalty), tuple(eb.royalty)),  # type: ignore[arg-type]
-            fouls=(bool(ea.foul), bool(eb.foul)))))
+    for a, b, net, r0, r1, r2, sweep, row_points, bonus, _ in _PAIR.iter_unpack(
+            ffi.buffer(out.pairs, _PAIR.size * out.n_pairs)):
+        ea, eb = evals[a], evals[b]
+        pairs.append(((a, b), PairScore(
+            net=net, rows=(r0, r1, r2), sweep=sweep, row_points=row_points, bonus=bonus,
+            royalties=(ea[3:6], eb[3:6]), fouls=(bool(ea[6]), bool(eb[6])))))
     return Settlement(
         net=list(out.net)[:n], items=items, pairs=pairs,
         stacks=list(out.stacks_after)[:n] if stacks is not None else None,
-        naturals=_naturals(out, rules, n) if any(x >= 0 for x in out.natural) else {},
+        naturals=_naturals(out, rules, n) if max(out.natural) >= 0 else {},
         winner=None if out.winner < 0 else int(out.winner))
 
 

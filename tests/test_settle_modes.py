@@ -331,8 +331,10 @@ def test_settle_properties(case) -> None:  # noqa: ANN001
                          declared=declared)
     nominal = pair_actual(nominal_res)
     order = ofc.settlement_order(n, button, r.settlement_start)
-    # declared naturals are settled first (R-SETTLE-3), the rest in order
-    order = sorted(order, key=lambda p: not (set(p) & set(declared)))
+    # pairs paying a declared natural are settled first (R-SETTLE-3), the rest in
+    # order (under house a pair without the house pays no natural, only side bets)
+    natural = {it.pair for it in nominal_res.items if it.kind == "natural"}
+    order = sorted(order, key=lambda p: p not in natural)
     transfers = [(p, nominal.get(p, 0)) for p in order]
     ref = ref_chips if r.stakes is StakesModel.CHIPS else ref_win_cap
     want = dict(zip(order, ref(transfers, stacks)))
