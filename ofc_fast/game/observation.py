@@ -10,11 +10,12 @@ discarded; never the deck.
 
 from __future__ import annotations
 
-from typing import Any, Optional, TypedDict
+from typing import Any, Callable, Optional, Sequence, TypedDict
 
 from .._native import ffi
 
-__all__ = ["Observation", "ObservationResult", "read_observation", "cards_as_text"]
+__all__ = ["Observation", "ObservationResult", "read_observation", "observation_of",
+           "cards_as_text"]
 
 
 class ObservationResult(TypedDict):
@@ -76,9 +77,10 @@ _NO_SEAT = 255
 
 
 def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
-                     legal: Optional[list[int]]) -> Observation:
+                     legal: Optional[Sequence[int]]) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
-    caller once the deal is over)."""
+    caller once the deal is over).  CPython uses the same reader in C
+    (``ofc_fast._speedups.observation``); this one serves PyPy and the tests."""
     o = _OFF
     players = raw[o["players"]]
     seats = range(players)
@@ -106,10 +108,22 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
         "to_discard": raw[o["k"]],
         "future_cards": raw[o["future_cards"]],
         "future_discards": raw[o["future_discards"]],
-        "legal_actions": legal,
+        "legal_actions": None if legal is None else list(legal),
         "full_set": bool(raw[o["full"]]),
         "face_down": bool(raw[o["face_down"]]),
     }
+
+
+def _reader() -> Callable[[bytes, str, str, bool, Optional[Sequence[int]]], Observation]:
+    try:
+        from .._speedups import observation  # type: ignore[attr-defined]
+    except ImportError:  # PyPy, or a build without the extension
+        return read_observation
+    return observation  # type: ignore[no-any-return]
+
+
+observation_of = _reader()
+"""The reader in use: the C one where it was built, else :func:`read_observation`."""
 
 
 def cards_as_text(obs: Any) -> Any:

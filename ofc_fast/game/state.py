@@ -48,7 +48,7 @@ from ..rules.model import Game as GameKind
 from ._engine import check_seed, game_rules, raise_move_error, resolve_rules
 from .moves import (Move, destinations_of, destinations_table, legal_actions_of,
                     random_move)
-from .observation import Observation, cards_as_text, read_observation
+from .observation import Observation, cards_as_text, observation_of
 from .result import GameResult, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out", "NATURAL_IDS"]
@@ -510,10 +510,11 @@ class Game:
         if self._step < len(self._steps):
             st = self._steps[self._step]
             if st[0] == seat and not st[4]:
-                legal = self.legal_actions()
+                c = self._g.count[seat]
+                legal = legal_actions_of(st[2], st[3], (3 - c[0], 5 - c[1], 5 - c[2]))
         rules = self.rules
-        obs = read_observation(bytes(ffi.buffer(o)), rules.name, rules.game.value,
-                               rules.lowball is not None, legal)
+        obs = observation_of(bytes(ffi.buffer(o)), rules.name, rules.game.value,
+                             rules.lowball is not None, legal)
         if self._step >= len(self._steps):
             r = self.result()
             obs["result"] = {"net": list(r.net), "fouls": list(r.fouls),

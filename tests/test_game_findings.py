@@ -1,0 +1,153 @@
+"""Regression tests for the game findings of the fuzz audit (issue "Hardening":
+findings 3, 4, 5, 6 and the game parts of 8), on the C engine."""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from random import Random
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.bots import RandomBot
+from ofc_fast.errors import GameError, HistoryError, MoveError, OfcError
+from ofc_fast.game import Game, Move, actions_for, moves_for
+from ofc_fast.game.moves import action_destinations, destinations_table, legal_actions_of
+
+
+def finished(r: rules.RuleSet = rules.PINEAPPLE, players: int = 2, seed: int = 5,
+             **kw: object) -> Game:
+    g = Game(r, players, seed=seed, **kw)  # type: ignore[arg-type]
+    rng = Random(seed)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    return g
+
+
+def test_finding3_pool_with_table_stakes_settles() -> None:
+    r = rules.CLASSIC_1_6.replace(pool={"ante": 1})
+    g = finished(r, 2, seed=3, stacks=[10, 10])
+    res = g.result()
+    assert sum(res.net) == 0 and all(abs(x) <= 10 for x in res.net)
+    assert g.history()["result"]["net"] == res.net
+    assert g.observation(0)["result"]["net"] == res.net
+    m = ofc.Match(r, 2, seed=1, stacks=[10, 10])
+    m.play([RandomBot(1), RandomBot(2)], hands=5)
+    assert m.hands_played >= 1
+
+
+def test_finding4_move_is_immutable_with_plain_ints() -> None:
+    m = Move([(np.int64(51), np.int8(0)), ("Kd", "back")], discard=np.uint8(3))
+    assert all(type(c) is int for c in m.cards) and all(type(d) is int for d in m.destinations)
+    with pytest.raises(AttributeError):
+        m.placements = ()  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError)):
+        m.foo = 1  # type: ignore[attr-defined]
+    with pytest.raises(MoveError):
+        Move([(51, -1)])
+    with pytest.raises(MoveError):
+        Move([(51, True)])
+    with pytest.raises(MoveError):
+        Move([(True, 0)])
+    assert hash(m) == hash(Move([("Kd", 2), ("As", "front")], discard="2s"))
+    assert copy.deepcopy(m) == m
+
+
+def test_finding4_played_moves_cannot_change_history() -> None:
+    g = Game(rules.PINEAPPLE, 2, seed=9)
+    legal = g.legal_moves()
+    before = [x.to_dict() for x in g.legal_moves()]
+    pick = legal[0]
+    cards = [np.int64(c) for c in pick.cards]
+    g.play(Move(list(zip(cards, pick.destinations))))
+    assert [x.to_dict() for x in legal] == before        # the list we got is ours
+    h = g.history()
+    json.dumps(h)                                        # plain ints only
+    while not g.is_over:
+        g.play(g.legal_moves()[-1])
+    assert Game.replay(json.loads(json.dumps(g.history()))) == g
+
+
+def test_finding5_replay_checks_every_recorded_field() -> None:
+    g = finished(seed=11)
+    h = json.loads(json.dumps(g.history()))
+    assert Game.replay(h) == g
+
+    def bad(**changes: object) -> HistoryError:
+        edited = json.loads(json.dumps(h))
+        for key, value in changes.items():
+            if "." in key:
+                outer, inner = key.split(".")
+                edited[outer][inner] = value
+            else:
+                edited[key] = value
+        with pytest.raises(HistoryError) as info:
+            Game.replay(edited)
+        return info.value
+
+    assert bad(**{"result.net": [100, -100]}).field == "result.net"
+    assert bad(button=1).field.startswith("result")            # another deal order
+    assert bad(seed=h["seed"] + 1).field == "deck"             # not the recorded deck
+    with pytest.raises(OfcError):                              # a swapped preset
+        edited = json.loads(json.dumps(h))
+        edited["rules"] = rules.OFC.to_dict()
+        Game.replay(edited)
+    assert bad(**{"result.boards": ["As Ks Qs / / "] * 2}).field == "result.boards"
+    assert bad(extra=1).field == "extra"
+    assert bad(version=1).field == "version"
+
+
+def test_finding5_replay_of_a_history_without_players_names_it() -> None:
+    h = finished(seed=2).history()
+    del h["players"]
+    with pytest.raises(HistoryError, match="players"):
+        Game.replay(h)
+
+
+def test_finding6_action_helpers_are_bounded() -> None:
+    t = time.perf_counter()
+    with pytest.raises(MoveError):
+        actions_for(20, [[], [], []], 0)
+    with pytest.raises(MoveError):
+        moves_for(list(range(14)), [[], [], []], 1)
+    assert time.perf_counter() - t < 1.0
+    for big in (243, 10**6, -1, 2**40):
+        assert action_destinations(3, 1, big) is None
+    assert destinations_table.cache_info().currsize <= 15          # (n, k) pairs only
+    with pytest.raises(MoveError):
+        legal_actions_of(3, 1, (4, 5, 5))
+    assert legal_actions_of.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
+
+
+@pytest.mark.parametrize("move", [{"place": None}, {"place": 5}, {"place": "As"},
+                                  {"discard": [{}]}, {"nope": 1}, 3.5, None])
+def test_finding8_garbage_moves_raise_move_error(move: object) -> None:
+    g = Game(rules.PINEAPPLE, 2, seed=4)
+    before = g._state_bytes()
+    with pytest.raises(MoveError):
+        g.play(move)  # type: ignore[arg-type]
+    assert g._state_bytes() == before
+
+
+@pytest.mark.parametrize("action", [1.0, True, [0], {"a": 0}, "4", 243, -1, 10**30])
+def test_finding8_garbage_actions_raise_move_error(action: object) -> None:
+    g = Game(rules.PINEAPPLE, 2, seed=4)
+    before = g._state_bytes()
+    with pytest.raises(MoveError):
+        g.play_action(action)  # type: ignore[arg-type]
+    assert g._state_bytes() == before
+
+
+@pytest.mark.parametrize("kwargs", [{"seed": -1}, {"seed": 2**64}, {"seed": 1.5},
+                                    {"players": 5}, {"button": True},
+                                    {"fantasyland": (14, 0, 0)}, {"stacks": [1.5, 2]},
+                                    {"deck": list(range(51))}])
+def test_finding8_bad_game_arguments_raise_game_error(kwargs: dict[str, object]) -> None:
+    args: dict[str, object] = {"players": 2, "seed": 1}
+    args.update(kwargs)
+    with pytest.raises(GameError):
+        Game(rules.PINEAPPLE, **args)  # type: ignore[arg-type]
