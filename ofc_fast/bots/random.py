@@ -42,5 +42,8 @@ class RandomBot:
 
     def act(self, observation: Observation) -> Move:
         obs = observation
+        legal = obs.get("legal_actions")
+        if legal:  # a normal decision: a uniformly random legal action id
+            return Move.from_action(obs["dealt"], obs["to_discard"], self.rng.choice(legal))
         return random_move(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"],
                            self.rng)

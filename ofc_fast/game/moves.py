@@ -46,6 +46,7 @@ DISCARD = 3
 _ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
 _PAIRS = tuple(tuple((c, r) for r in _ROWS) for c in range(52))  # shared (card, Row)
 _TEXT_LIMIT = 40
+_INT = {int}
 
 
 def _short(value: object) -> str:
@@ -158,6 +159,23 @@ class Move(tuple):  # type: ignore[type-arg]
             raise MoveError(f"surrender must be True or False, got {_short(surrender)}",
                             "surrender")
         return tuple.__new__(cls, (tuple(cards), tuple(dests), declare, surrender))
+
+    @classmethod
+    def from_action(cls, dealt: Sequence[int], discards: int, action: int) -> Move:
+        """The move of action id ``action`` for the ``dealt`` cards of a normal decision
+        with ``discards`` discards (MoveError when the id does not exist for that
+        decision's shape; whether the rows have room is the game's to check).
+
+        >>> Move.from_action([51, 47, 0], 1, 19)
+        Move((('As', Row.MIDDLE), ('Ks', Row.FRONT)), discard=0)
+        """
+        cards = _dealt(dealt)
+        dest = action_destinations(len(cards), discards, action) \
+            if type(discards) is int and 0 <= discards < len(cards) else None
+        if dest is None:
+            raise MoveError(f"action {_short(action)} does not exist for {len(cards)} "
+                            f"card(s) with {_short(discards)} discard(s)", "bad_action")
+        return tuple.__new__(cls, (cards, dest, None, False))
 
     @classmethod
     def _of(cls, cards: tuple[int, ...], dests: tuple[int, ...]) -> Move:
@@ -331,7 +349,9 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
 
 
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
-    cards = tuple(_card(c) for c in dealt)
+    cards = tuple(dealt)
+    if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
+        cards = tuple(_card(c) for c in cards)
     if len(set(cards)) != len(cards):
         raise MoveError(f"dealt cards repeat a card: {cards_str(cards)}", "duplicate")
     if not 1 <= len(cards) <= 5:

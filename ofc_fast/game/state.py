@@ -432,9 +432,11 @@ class Game:
         if move[2] is not None or move[3]:
             self._play_special(move)
             return
-        dealt = self.dealt
-        dest = destinations_of(move, dealt)
-        status = lib.ofc_game_apply_placement(self._g, bytes(dest), len(dest))
+        _, start, n = self._steps[self._step][:3]
+        dealt = self._deck[start:start + n]
+        # a move that lists the dealt cards in deal order carries their destinations
+        dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
+        status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
         if status:
             raise_move_error(status, self._explain(status, move))
         self._moves.append(move)
@@ -499,22 +501,23 @@ class Game:
         counts of their face-down cards and discards; never the deck.  Once the deal
         is over every board is shown (but a surrendered hand) and ``result`` is added.
         ``cards="text"`` writes cards as ``"As"`` instead of ids."""
-        self._check_seat(seat)
-        if cards not in ("ids", "text"):
+        if type(seat) is not int or not 0 <= seat < self.players:
+            self._check_seat(seat)
+        if cards != "ids" and cards != "text":
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         o = self._obs
         if o is None:
-            o = self._obs = ffi.new("ofc_observation *")
-        lib.ofc_game_observe(self._g, seat, o)
+            o = self._obs = (ffi.new("ofc_observation *"), self.rules.name,
+                             self.rules.game.value, self.rules.lowball is not None)
+        lib.ofc_game_observe(self._g, seat, o[0])
         legal = None
-        if self._step < len(self._steps):
-            st = self._steps[self._step]
+        step = self._step
+        if step < len(self._steps):
+            st = self._steps[step]
             if st[0] == seat and not st[4]:
                 c = self._g.count[seat]
                 legal = legal_actions_of(st[2], st[3], (3 - c[0], 5 - c[1], 5 - c[2]))
-        rules = self.rules
-        obs = observation_of(bytes(ffi.buffer(o)), rules.name, rules.game.value,
-                             rules.lowball is not None, legal)
+        obs = observation_of(bytes(ffi.buffer(o[0])), o[1], o[2], o[3], legal)
         if self._step >= len(self._steps):
             r = self.result()
             obs["result"] = {"net": list(r.net), "fouls": list(r.fouls),
