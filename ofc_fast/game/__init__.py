@@ -22,8 +22,16 @@ from ..errors import GameError, HistoryError, MoveError
 from ._engine import deal_seed, deck_of_seed
 from .history import HISTORY_VERSION
 from .match import Match, SeatStats, max_fantasyland_cards
-from .moves import (ACTION_SPACE, DISCARD, Move, action_for_move, actions_for,
-                    move_for_action, moves_for, random_move)
+from .moves import (
+                    ACTION_SPACE,
+                    DISCARD,
+                    Move,
+                    action_for_move,
+                    actions_for,
+                    move_for_action,
+                    moves_for,
+                    random_move,
+)
 from .observation import Observation, ObservationResult
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
