@@ -62,32 +62,33 @@ def _match_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
     return decisions, time.perf_counter() - t
 
 
-def _actions_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
-                 bot: str) -> tuple[int, float]:
+def _deals_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
+               decide: Callable[[Game, random.Random], None]) -> tuple[int, float]:
+    """Whole random deals, each decision made by ``decide(game, rng)``."""
     rng = random.Random(seed)
     decisions = 0
     t = time.perf_counter()
     for i in range(deals):
         g = Game(preset, players, seed=seed + i)
         while not g.is_over:
-            g.play_action(rng.choice(g.legal_actions()))
+            decide(g, rng)
             decisions += 1
         g.result()
     return decisions, time.perf_counter() - t
+
+
+def _actions_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
+                 bot: str) -> tuple[int, float]:
+    """``play_action(choice(legal_actions()))``: the reinforcement-learning path."""
+    return _deals_run(preset, players, deals, seed,
+                      lambda g, rng: g.play_action(rng.choice(g.legal_actions())))
 
 
 def _moves_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
                bot: str) -> tuple[int, float]:
-    rng = random.Random(seed)
-    decisions = 0
-    t = time.perf_counter()
-    for i in range(deals):
-        g = Game(preset, players, seed=seed + i)
-        while not g.is_over:
-            g.play(rng.choice(g.legal_moves()))
-            decisions += 1
-        g.result()
-    return decisions, time.perf_counter() - t
+    """``play(choice(legal_moves()))``: every legal move listed, one played."""
+    return _deals_run(preset, players, deals, seed,
+                      lambda g, rng: g.play(rng.choice(g.legal_moves())))
 
 
 def _observation_run(preset: rules.RuleSet, players: int, deals: int, seed: int,

@@ -28,10 +28,11 @@ def test_readme_preset_table_is_current() -> None:
         "README preset table is stale: run python tools/presets_table.py"
 
 
-def _python_blocks(text: str) -> list[str]:
+def _blocks(text: str, lang: str) -> list[str]:
+    """The fenced ```lang blocks of a Markdown text."""
     blocks, inside, current = [], False, []
     for line in text.splitlines():
-        if line.strip() == "```python":
+        if line.strip() == "```" + lang:
             inside, current = True, []
         elif inside and line.strip() == "```":
             inside = False
@@ -45,25 +46,10 @@ def _python_blocks(text: str) -> list[str]:
 def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every ```python block of the README runs as written (in a scratch directory)."""
     monkeypatch.chdir(tmp_path)
-    blocks = _python_blocks(README.read_text(encoding="utf-8"))
+    blocks = _blocks(README.read_text(encoding="utf-8"), "python")
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})  # noqa: S102
-
-
-def _c_programs(text: str) -> list[str]:
-    """The ```c blocks of the README that are whole programs (they define main)."""
-    blocks, inside, current = [], False, []
-    for line in text.splitlines():
-        if line.strip() == "```c":
-            inside, current = True, []
-        elif inside and line.strip() == "```":
-            inside = False
-            if "int main(" in "\n".join(current):
-                blocks.append("\n".join(current))
-        elif inside:
-            current.append(line)
-    return blocks
 
 
 @pytest.mark.skipif(not (README.exists() and (ROOT / "csrc").is_dir()),
@@ -73,7 +59,8 @@ def _c_programs(text: str) -> list[str]:
 def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
     """Every complete C program of the README builds with -Wall -Wextra -Werror and
     runs to exit status 0."""
-    programs = _c_programs(README.read_text(encoding="utf-8"))
+    programs = [b for b in _blocks(README.read_text(encoding="utf-8"), "c")
+                if "int main(" in b]
     assert programs
     cc = shutil.which("gcc") or shutil.which("cc")
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("ofc_*.c"))
