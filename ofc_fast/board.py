@@ -91,12 +91,23 @@ class Board:
         self._cards = flat
 
     @classmethod
-    def _trusted(cls, rows: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-                 ) -> Board:
-        """A board of rows the caller already validated (the game engine's)."""
+    def from_ids(cls, front: tuple[int, ...], middle: tuple[int, ...],
+                 back: tuple[int, ...]) -> Board:
+        """A board from tuples of card ids (the fast path for engines: ids only, no
+        text), validated: ints 0..51, no repeats, rows no longer than 3/5/5.
+
+        >>> Board.from_ids((51, 50), (), (0,))
+        Board.parse('As Ah / / 2c')
+        """
+        flat = front + middle + back
+        if (type(front) is not tuple or type(middle) is not tuple or type(back) is not tuple
+                or len(front) > 3 or len(middle) > 5 or len(back) > 5
+                or (flat and (set(map(type, flat)) != {int} or min(flat) < 0
+                              or max(flat) > 51)) or len(set(flat)) != len(flat)):
+            return cls(front, middle, back)  # the full parser names the problem
         b = object.__new__(cls)
-        b._rows = rows
-        b._cards = rows[0] + rows[1] + rows[2]
+        b._rows = (front, middle, back)
+        b._cards = flat
         return b
 
     @classmethod

@@ -29,14 +29,17 @@ from operator import index
 from random import Random
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
+import numpy as np
+
 from .._native import ffi, lib
-from ..board import Row
+from ..board import Row, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
 from ..errors import MoveError, OfcError
 
 __all__ = ["Move", "ACTION_SPACE", "DISCARD", "moves_for", "actions_for",
            "move_for_action", "action_for_move", "random_move", "action_destinations",
-           "legal_actions_of", "destinations_of", "destinations_table"]
+           "legal_actions_of", "destinations_of", "destinations_table",
+           "moves_for_actions", "settings_for"]
 
 ACTION_SPACE: int = lib.OFC_ACTION_SPACE
 """Size of the fixed action space of normal decisions (3**5: a 5-card opening)."""
@@ -374,6 +377,48 @@ def moves_for(dealt: Sequence[int], rows: Sequence[Sequence[int]],
     n = len(cards)
     return [Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
             for a in legal_actions_of(n, discards, _free(rows))]
+
+
+def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int]
+                      ) -> list[Move]:
+    """The moves of several action ids for the same dealt cards, in the order given
+    (MoveError when an id does not exist for the decision's shape; room in the rows is
+    the game's to check).  The fast path behind :meth:`Game.legal_moves`."""
+    cards = _dealt(dealt)
+    if type(discards) is not int or not 0 <= discards < len(cards):
+        raise MoveError(f"{_short(discards)} discards do not fit {len(cards)} card(s)",
+                        "discard_count")
+    table = destinations_table(len(cards), discards)
+    new = tuple.__new__
+    try:
+        out = [new(Move, (cards, table[a], None, False)) for a in actions]
+    except (IndexError, TypeError):
+        out = [Move.from_action(cards, discards, a) for a in actions]  # names the id
+    if any(m[1] is None for m in out):
+        bad = next(a for a, m in zip(actions, out) if m[1] is None)  # type: ignore[call-overload]
+        raise MoveError(f"action {_short(bad)} does not exist for {len(cards)} card(s) "
+                        f"with {discards} discard(s)", "bad_action")
+    return out
+
+
+def settings_for(dealt: Sequence[int]) -> list[Move]:
+    """Every setting of 13 dealt cards (72,072 moves, front/middle/back), in the order
+    of :func:`ofc_fast.board.row_splits`."""
+    cards = tuple(_card(c) for c in dealt)
+    if len(cards) != 13 or len(set(cards)) != 13:
+        raise MoveError(f"a setting takes 13 distinct cards, got {len(cards)}", "bad_move")
+    new = tuple.__new__
+    return [new(Move, (cards, d, None, False)) for d in _settings13()]
+
+
+@lru_cache(maxsize=1)
+def _settings13() -> tuple[tuple[int, ...], ...]:
+    """Destinations (row per card) of the 72,072 settings of 13 cards, from the one
+    split list (:func:`ofc_fast.board.row_splits`)."""
+    splits = row_splits()
+    dest = np.empty(splits.shape, dtype=np.intp)
+    np.put_along_axis(dest, splits, np.repeat(np.arange(3), (3, 5, 5))[None, :], axis=1)
+    return tuple(map(tuple, dest.tolist()))
 
 
 def move_for_action(action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]],

@@ -38,10 +38,8 @@ from operator import index
 from random import Random
 from typing import Any, Mapping, Optional, Sequence, Union
 
-import numpy as np
-
 from .._native import ffi, lib
-from ..board import Board, row_splits
+from ..board import Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet
@@ -50,9 +48,10 @@ from ._engine import check_seed, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
     destinations_of,
-    destinations_table,
     legal_actions_of,
+    moves_for_actions,
     random_move,
+    settings_for,
 )
 from .observation import Observation, cards_as_text, observation_of
 from .result import GameResult, result_of
@@ -71,16 +70,6 @@ def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
     if fantasyland:
         return fantasyland
     return 17 if rules.game is GameKind.PINEAPPLE else 13
-
-
-@lru_cache(maxsize=1)
-def _settings13() -> tuple[tuple[int, ...], ...]:
-    """Destinations (row per card) of the 72,072 settings of 13 cards, from the one
-    split list (:func:`ofc_fast.board.row_splits`)."""
-    splits = row_splits()
-    dest = np.empty(splits.shape, dtype=np.intp)
-    np.put_along_axis(dest, splits, np.repeat(np.arange(3), (3, 5, 5))[None, :], axis=1)
-    return tuple(map(tuple, dest.tolist()))
 
 
 _STEP_SIZE = ffi.sizeof("ofc_game_step")
@@ -260,7 +249,7 @@ class Game:
         out = []
         for s in range(self.players):
             b, c = 13 * s, 3 * s
-            out.append(Board._trusted((tuple(raw[b:b + counts[c]]),
+            out.append(Board.from_ids(*(tuple(raw[b:b + counts[c]]),
                                        tuple(raw[b + 3:b + 3 + counts[c + 1]]),
                                        tuple(raw[b + 8:b + 8 + counts[c + 2]]))))
         return tuple(out)
@@ -280,7 +269,7 @@ class Game:
         if isinstance(m, Move):
             return m
         _, start, n, k = self._steps[i][:4]
-        return Move._of(self._deck[start:start + n], destinations_table(n, k)[m])  # type: ignore[arg-type]
+        return Move.from_action(self._deck[start:start + n], k, m)
 
     # -- legal moves
     def legal_actions(self) -> list[int]:
@@ -337,20 +326,17 @@ class Game:
             return []
         _, start, n, k, full = self._steps[self._step][:5]
         dealt = self._deck[start:start + n]
-        new = tuple.__new__
         if not full:
-            table = destinations_table(n, k)
-            return [new(Move, (dealt, table[a], None, False)) for a in self.legal_actions()]
+            return moves_for_actions(dealt, k, self.legal_actions())
         count = self.legal_move_count()
         if count > _ENUMERATE_LIMIT:
             raise GameError(f"a {n}-card Fantasyland set has {count:,} legal moves; too "
                             f"many to list (use random_move(), legal_move_count() or a "
                             f"solver)")
-        settings = _settings13()
         collecting = gc.isenabled()
         gc.disable()  # 72,072 small objects: the collector would triple the time
         try:
-            moves = [new(Move, (dealt, d, None, False)) for d in settings]
+            moves = settings_for(dealt)
         finally:
             if collecting:
                 gc.enable()
@@ -364,7 +350,7 @@ class Game:
         if a not in self.legal_actions():
             raise MoveError(f"action {a} is not legal here", "bad_action")
         _, start, n, k = self._steps[self._step][:4]
-        return Move._of(self._deck[start:start + n], destinations_table(n, k)[a])  # type: ignore[arg-type]
+        return Move.from_action(self._deck[start:start + n], k, a)
 
     def move_to_action(self, move: Move) -> int:
         """The action id of a move of the pending normal decision."""
@@ -429,13 +415,13 @@ class Game:
                 move = Move.from_dict(move)
             else:
                 raise MoveError(f"expected a Move, got {type(move).__name__}", "bad_move")
-        if move[2] is not None or move[3]:
+        if move.declare is not None or move.surrender:
             self._play_special(move)
             return
         _, start, n = self._steps[self._step][:3]
         dealt = self._deck[start:start + n]
         # a move that lists the dealt cards in deal order carries their destinations
-        dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
+        dest = move.destinations if move.cards == dealt else destinations_of(move, dealt)
         status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
         if status:
             raise_move_error(status, self._explain(status, move))
@@ -450,25 +436,25 @@ class Game:
         if status == lib.OFC_E_ROW_FULL:
             counts = [self._g.count[s][r] for r in range(3)]
             for r, name, size in ((0, "front", 3), (1, "middle", 5), (2, "back", 5)):
-                add = sum(1 for d in move[1] if d == r)
+                add = sum(1 for d in move.destinations if d == r)
                 if counts[r] + add > size:
                     return (f"the {name} row of seat {s} takes {size} cards; the move "
                             f"would put {counts[r] + add} there")
         return f"seat {s}"
 
     def _play_special(self, move: Move) -> None:
-        if move[0]:
+        if move.cards:
             raise MoveError("a declaration or a surrender carries no placements",
                             "bad_move")
-        if move[2] is not None and move[3]:
+        if move.declare is not None and move.surrender:
             raise MoveError("a move cannot both declare a natural and surrender",
                             "bad_move")
-        if move[3]:
+        if move.surrender:
             status = lib.ofc_game_surrender(self._r, self._g)
             if status == lib.OFC_E_SURRENDER:
                 raise MoveError(f"{self.rules.name} does not allow surrender", "surrender")
         else:
-            name = move[2]
+            name = move.declare
             allowed = {n.name for n in self.rules.naturals}
             if name not in allowed and self.rules.game is GameKind.CLASSIC:
                 raise MoveError(f"{self.rules.name} pays no natural {str(name)[:40]!r} "
@@ -479,7 +465,7 @@ class Game:
                 raise MoveError(f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
                                 f"not make {name}", "declare")
         if status == lib.OFC_E_NOT_CLASSIC:
-            what = "surrender" if move[3] else "declare"
+            what = "surrender" if move.surrender else "declare"
             raise MoveError(f"only classic Chinese Poker lets a seat {what} (at its "
                             f"13-card set)", what)
         if status:
