@@ -157,7 +157,7 @@ def to_treys(cards: int) -> int: ...
 
 
 @overload
-def to_treys(cards: str) -> Union[int, list[int]]: ...
+def to_treys(cards: str) -> Union[int, list[int]]: ...  # type: ignore[overload-overlap]
 
 
 @overload
