@@ -174,3 +174,58 @@ def test_design_checker_rejects_missing_names() -> None:
     assert _c_defines(ROOT / "csrc" / "ofc_internal.h", "ofc_foul_k")
     # called there, but defined elsewhere: not a definition
     assert not _c_defines(ROOT / "csrc" / "ofc_board.c", "ofc_foul_k")
+
+
+# ------------------------------------------------------------- doc build helpers
+
+def _tool(name: str):  # noqa: ANN202 - a module from tools/
+    import importlib.util
+
+    path = ROOT / "tools" / f"{name}.py"
+    if not path.exists():
+        pytest.skip("needs tools/")
+    if name == "griffe_docstrings":
+        pytest.importorskip("griffe")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_c_api_page_shows_every_documented_declaration() -> None:
+    c_api = _tool("mkdocs_c_api")
+    headers = c_api.public_headers()
+    names = {h.name for h in headers}
+    assert "ofc_fast.h" == headers[0].name and {"ofc_game.h", "ofc_settle.h"} <= names
+    assert not any("internal" in n or n == "ofc_tables.h" for n in names)
+    page = c_api.render()
+    comments = sum(h.read_text(encoding="utf-8").count("/*!") for h in headers)
+    assert page.count("\n### `") + page.startswith("### `") == comments
+    for function in ("ofc_eval_board", "ofc_score_boards", "ofc_settle", "ofc_game_init",
+                     "ofc_solve_fantasyland"):
+        assert f"### `{function}`" in page, function
+    block = page.split("### `ofc_eval_board`", 1)[1].split("### ", 1)[0]
+    assert "int32_t ofc_eval_board(const ofc_rules *rules" in block
+
+
+def test_c_api_declaration_parser() -> None:
+    c_api = _tool("mkdocs_c_api")
+    text = ("/*! A struct. */\ntypedef struct a { int x; /* ; */ } a_t;\n"
+            "/*! A macro. */\n#define M(x) \\\n    (x)\n"
+            "/*! @brief f.\n * @return 0. */\nint f(int a,\n      int b);\n")
+    assert [(d.name, d.code.splitlines()[0]) for d in c_api.declarations(text)] == [
+        ("a_t", "typedef struct a { int x; /* ; */ } a_t;"),
+        ("M", "#define M(x) \\"), ("f", "int f(int a,")]
+
+
+def test_citation_brackets_are_escaped_for_markdown() -> None:
+    c_api = _tool("mkdocs_c_api")
+    assert c_api.escape_tags("R-X [000][001] [AMBIG] `a[000]` [t](u) [CONV]: d") == (
+        r"R-X \[000\]\[001\] \[AMBIG\] `a[000]` [t](u) [CONV]: d")
+
+
+def test_doctest_examples_become_code_blocks() -> None:
+    ext = _tool("griffe_docstrings")
+    text = "Text :class:`Board` and :func:`~ofc_fast.rank5`.\n\n>>> f(1)\n['a']\n\nMore."
+    assert ext.markdown_docstring(text) == (
+        "Text `Board` and `ofc_fast.rank5`.\n\n```pycon\n>>> f(1)\n['a']\n```\n\nMore.")
