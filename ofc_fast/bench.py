@@ -53,6 +53,7 @@ Standard library and numpy only; peers are optional.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -63,7 +64,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, TextIO
 
 import numpy as np
 
@@ -563,7 +564,9 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
                     help="comma-separated peers to skip: phevaluator,eval7,treys,pokerkit "
                          "(or 'peers' for all)")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed per check")
-    ap.add_argument("--json", metavar="PATH", help="also write all results as JSON")
+    ap.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                    help="all results as JSON: written to PATH, or alone on standard "
+                         "output without PATH (the report then goes to standard error)")
     ap.add_argument("--quick", action="store_true",
                     help="small run (a few seconds): smaller --n/--reps/--slow-n/--check-n")
     ap.add_argument("--strict", action="store_true",
@@ -595,9 +598,18 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     Returns 0 when every agreement check passes, 1 when an evaluator disagrees
     (its figures must not be trusted), 2 with ``--strict`` when all agree but a
-    performance target is missed.
+    performance target is missed.  ``--json`` without a path prints only the JSON
+    on standard output and the report on standard error.
     """
     args = _parse(argv)
+    if args.json != "-":
+        return _run(args, sys.stdout)
+    json_out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):
+        return _run(args, json_out)
+
+
+def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     import ofc_fast as ofc
 
     t_start = time.perf_counter()
@@ -765,9 +777,12 @@ def main(argv: Optional[list[str]] = None) -> int:
                            "rank5_per_call": "<= phevaluator native per call"},
                "rows": [r.to_dict() for r in rows], "misses": misses,
                "agreement": agreement, "notes": notes}
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2)
-        print(f"wrote {args.json}")
+        if args.json == "-":
+            print(json.dumps(doc, indent=2), file=json_out)
+        else:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh, indent=2)
+            print(f"wrote {args.json}")
 
     if failed:
         return 1

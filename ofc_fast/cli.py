@@ -382,7 +382,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
     stacks = parse_stacks(args.stacks, players)
-    match = _named("--seed", Match, preset, players, seed=args.seed, stacks=stacks,
+    if args.seed is not None and not 0 <= args.seed < 2 ** 64:
+        raise GameError(f"--seed: must be 0..2**64-1, got {args.seed}")
+    # what Match still checks is whether the seats fit one deck
+    match = _named("--players", Match, preset, players, seed=args.seed, stacks=stacks,
                    button=args.button, keep_nets=False)
     # the bots' seeds derive from the match seed, the one printed: it replays the match
     bots = _named("--bots", make_bots, names, players, preset, seed=match.seed)

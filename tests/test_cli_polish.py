@@ -193,7 +193,8 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
     (["play", "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players, got 9"),
     (["play", "--button", "7"], "--button: 7 is not a seat of 3 players"),
     (["play", "--hands", "0"], "--hands: must be at least 1"),
-    (["play", "--seed", "-1"], "--seed:"),
+    (["play", "--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
+    (["play", "--seed", str(2 ** 64)], "--seed: must be 0..2**64-1"),
     (["score", BOARD_A, BOARD_B, "--button", "5"], "--button: 5 is not a seat"),
     (["eval", "Zz Ks"], "CARDS: bad card 'Zz'"),
     (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
@@ -336,3 +337,16 @@ def test_interval_falls_back_to_the_normal_approximation(
     code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random")
     # the CLI checks for SciPy without importing it: the note reflects the install
     assert code == 0 and ("Student's t" in out or "normal approximation" in out)
+
+
+def test_bench_json_like_every_subcommand(capsys: pytest.CaptureFixture,
+                                          tmp_path: Path) -> None:
+    """``bench --json``: only the JSON on stdout (the report on stderr); with a PATH
+    the file (and the report on stdout)."""
+    code, out, err = run(capsys, *BENCH_TINY, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["params"]["n"] == 500 and "agreement: all OK" in err
+    path = tmp_path / "bench.json"
+    code, out, _ = run(capsys, *BENCH_TINY, "--json", str(path))
+    assert code == 0 and "agreement: all OK" in out
+    assert json.loads(path.read_text())["params"] == doc["params"]
