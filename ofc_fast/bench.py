@@ -53,6 +53,7 @@ Standard library and numpy only; peers are optional.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import os
@@ -63,7 +64,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, TextIO
 
 import numpy as np
 
@@ -248,7 +249,7 @@ class Row:
     n: int
     times: list[float]
     target: str = ""
-    verdict: str = ""           # "pass" | "MISS" | "" (no target)
+    verdict: str = ""           # "pass" | "MISS" (--strict) | "slower" | "" (no target)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -299,6 +300,10 @@ def _version(dist: str) -> str:
         return metadata.version(dist)
     except metadata.PackageNotFoundError:
         return "?"
+
+
+PEER_NAMES = ("phevaluator", "eval7", "treys", "pokerkit")
+"""The peers ``--skip`` may name (``peers``: all of them)."""
 
 
 def load_peers(skip: set[str], notes: list[str], versions: dict[str, str]) -> list[Peer]:
@@ -559,12 +564,20 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
                     help="comma-separated peers to skip: phevaluator,eval7,treys,pokerkit "
                          "(or 'peers' for all)")
     ap.add_argument("--show", type=int, default=3, help="disagreements printed per check")
-    ap.add_argument("--json", metavar="PATH", help="also write all results as JSON")
+    ap.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                    help="all results as JSON: written to PATH, or alone on standard "
+                         "output without PATH (the report then goes to standard error)")
     ap.add_argument("--quick", action="store_true",
                     help="small run (a few seconds): smaller --n/--reps/--slow-n/--check-n")
     ap.add_argument("--strict", action="store_true",
-                    help="exit status 2 when a performance target is missed")
+                    help="report missed performance targets as MISS and exit with "
+                         "status 2 (without it they are listed as information)")
     args = ap.parse_args(argv)
+    skip = {s.strip().lower() for s in args.skip.split(",") if s.strip()}
+    unknown = sorted(skip - set(PEER_NAMES) - {"peers"})
+    if unknown:
+        ap.error(f"--skip: unknown name(s) {', '.join(unknown)}; choose from "
+                 f"{', '.join(PEER_NAMES)} or peers")
     quick = args.quick
     if args.n is None:
         args.n = 20_000 if quick else 200_000
@@ -585,9 +598,18 @@ def main(argv: Optional[list[str]] = None) -> int:
 
     Returns 0 when every agreement check passes, 1 when an evaluator disagrees
     (its figures must not be trusted), 2 with ``--strict`` when all agree but a
-    performance target is missed.
+    performance target is missed.  ``--json`` without a path prints only the JSON
+    on standard output and the report on standard error.
     """
     args = _parse(argv)
+    if args.json != "-":
+        return _run(args, sys.stdout)
+    json_out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):
+        return _run(args, json_out)
+
+
+def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     import ofc_fast as ofc
 
     t_start = time.perf_counter()
@@ -597,7 +619,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     notes: list[str] = []
     skip = {s.strip().lower() for s in args.skip.split(",") if s.strip()}
     if "peers" in skip:
-        skip |= {"phevaluator", "eval7", "treys", "pokerkit"}
+        skip |= set(PEER_NAMES)
     peers = load_peers(skip, notes, versions)
 
     print(f"ofc_fast benchmark: {info['cpus']} cpu(s), {info['cpu']}; {info['python']}; "
@@ -699,7 +721,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             row.verdict = "n/a"
             return
         ok = row.median_ns <= limit
-        row.verdict = "pass" if ok else "MISS"
+        row.verdict = "pass" if ok else ("MISS" if args.strict else "slower")
         if not ok:
             misses.append(f"{label}: median {row.median_ns:.1f} ns/{row.unit} vs target "
                           f"{limit:.1f} ns ({row.median_ns / limit:.2f}x, "
@@ -724,11 +746,12 @@ def main(argv: Optional[list[str]] = None) -> int:
           f"'{NATIVE_PHE}') use the medians.")
     print("C-loop targets (5-card <= 3 ns, 3-card <= 1.5 ns, board pair <= 25 ns) are "
           "timed by benchmarks/bench_c.c: python benchmarks/run.py")
-    judged = [r for r in rows if r.verdict in ("pass", "MISS")]
+    judged = [r for r in rows if r.verdict in ("pass", "MISS", "slower")]
     print(f"targets: {sum(r.verdict == 'pass' for r in judged)} of {len(judged)} met"
-          + ("" if not misses else "; missed:"))
+          + ("" if not misses else "; missed:" if args.strict else
+             "; slower than the target here (information; --strict makes it an error):"))
     for m in misses:
-        print(f"  MISS {m}")
+        print(f"  {'MISS ' if args.strict else ''}{m}")
 
     # Agreement (not timed).
     print()
@@ -754,9 +777,12 @@ def main(argv: Optional[list[str]] = None) -> int:
                            "rank5_per_call": "<= phevaluator native per call"},
                "rows": [r.to_dict() for r in rows], "misses": misses,
                "agreement": agreement, "notes": notes}
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(doc, fh, indent=2)
-        print(f"wrote {args.json}")
+        if args.json == "-":
+            print(json.dumps(doc, indent=2), file=json_out)
+        else:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump(doc, fh, indent=2)
+            print(f"wrote {args.json}")
 
     if failed:
         return 1

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import Union
+from typing import Union, overload
 
 from .errors import CardError
 
@@ -152,22 +152,62 @@ _TO_TREYS = [
 _FROM_TREYS = {v: c for c, v in enumerate(_TO_TREYS)}
 
 
-def to_treys(card: int | str) -> int:
-    """Cactus Kev 32-bit int (as used by treys / deuces) of a card.
+@overload
+def to_treys(cards: int) -> int: ...
+
+
+@overload
+def to_treys(cards: str) -> Union[int, list[int]]: ...  # type: ignore[overload-overlap]
+
+
+@overload
+def to_treys(cards: Iterable[Union[int, str]]) -> list[int]: ...
+
+
+def to_treys(cards: CardsLike | int) -> Union[int, list[int]]:
+    """Cactus Kev 32-bit ints (as used by treys / deuces): of one card (an id or text
+    naming one card), an int; of a hand (text naming several cards, or a sequence),
+    a list.
 
     >>> to_treys("Kd")
     134236965
+    >>> to_treys("Kd 2c") == [to_treys("Kd"), to_treys(0)]
+    True
     """
-    return _TO_TREYS[parse_card(card)]
+    if isinstance(cards, str):
+        ids = parse_cards(cards)
+        return _TO_TREYS[ids[0]] if len(ids) == 1 else [_TO_TREYS[c] for c in ids]
+    if isinstance(cards, Iterable):
+        return [_TO_TREYS[c] for c in parse_cards(cards)]
+    return _TO_TREYS[parse_card(cards)]
 
 
-def from_treys(kev_card: int) -> int:
-    """Card id of a Cactus Kev / treys card int.
+def _from_treys_one(kev_card: object) -> int:
+    try:
+        return _FROM_TREYS[index(kev_card)]  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        raise CardError(f"bad treys card {kev_card!r}: not a Cactus Kev card int") from None
+
+
+@overload
+def from_treys(kev_cards: int) -> int: ...
+
+
+@overload
+def from_treys(kev_cards: Iterable[int]) -> list[int]: ...
+
+
+def from_treys(kev_cards: Union[int, Iterable[int]]) -> Union[int, list[int]]:
+    """Card ids of Cactus Kev / treys card ints: of one int, an id; of a sequence
+    (a treys hand), a list of ids (repeated cards are an error).
 
     >>> card_str(from_treys(134236965))
     'Kd'
+    >>> cards_str(from_treys([134236965, 98306]))
+    'Kd 2c'
     """
-    try:
-        return _FROM_TREYS[index(kev_card)]
-    except (KeyError, TypeError):
-        raise CardError(f"bad treys card {kev_card!r}: not a Cactus Kev card int") from None
+    if isinstance(kev_cards, Iterable) and not isinstance(kev_cards, (str, bytes)):
+        ids = [_from_treys_one(k) for k in kev_cards]
+        check_card_ids(ids)
+        return ids
+    return _from_treys_one(kev_cards)

@@ -8,30 +8,120 @@
     ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
     ofc-fast rules [NAME]
     ofc-fast bench [--quick]
+    ofc-fast --version
+
+Options every subcommand reads the same way:
+
+* ``--rules``: a preset name (``ofc-fast rules`` lists them) or the path of a rules
+  JSON file (``RuleSet.to_json()``, e.g. the README's ``thursday.json``);
+* ``--stacks``: chips per seat, ``200`` for every seat or ``200,200,150`` one per seat;
+* ``--json [PATH]``: the result as JSON, written to PATH, or printed alone on standard
+  output without PATH.
 
 Tables and progress bars are drawn with ``rich`` when it is installed
-(``pip install "ofc-fast[cli]"``), as plain text otherwise.
+(``pip install "ofc-fast[cli]"``), as plain text otherwise; either way they fit 80
+columns.  Error messages name the option or argument at fault.  Ctrl-C during ``play``
+stops the match, prints the summary of the deals played and still writes ``--json`` /
+``--history`` (exit status 130).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
 import sys
+import textwrap
+import threading
 import time
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, TypeVar
 
 from . import rules as rules_mod
 from .board import Board, Row
 from .cards import cards_str, parse_cards
-from .errors import OfcError
+from .errors import GameError, OfcError, RulesError
 from .fantasyland import fantasyland_cards
 from .ranking import category, describe, kev_rank, rank
 from .settlement import settle
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "load_rules", "parse_stacks"]
 
 _SHOW_DEALS = 10  # print every deal of a match this short
+_WIDTH = 80       # tables and notes fit this many columns
+_T = TypeVar("_T")
+
+
+def _named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """``fn(*args, **kwargs)``, with an error message prefixed by the option (or
+    argument) it came from, so messages name what the user typed."""
+    try:
+        return fn(*args, **kwargs)
+    except OfcError as exc:
+        raise type(exc)(f"{option}: {exc}") from None
+
+
+def load_rules(value: str) -> rules_mod.RuleSet:
+    """``--rules``: a preset name, or the path of a rules JSON file
+    (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
+
+    >>> load_rules("pineapple").name
+    'PINEAPPLE'
+    """
+    if value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value):
+        try:
+            with open(value, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as exc:
+            raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
+        return _named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
+    return _named("--rules", rules_mod.get, value)
+
+
+def parse_stacks(values: Optional[Sequence[str]], seats: int) -> Optional[list[int]]:
+    """``--stacks``: ``200`` (every seat) or ``200,200,150`` (one per seat; spaces
+    between the numbers work too).  Errors name ``--stacks``.
+
+    >>> parse_stacks(["200"], 3), parse_stacks(["200,150"], 2)
+    ([200, 200, 200], [200, 150])
+    """
+    if values is None:
+        return None
+    text = ",".join(values)
+    try:
+        chips = [int(v) for v in text.replace(" ", ",").split(",") if v]
+    except ValueError:
+        raise GameError(f"--stacks: expected chip counts such as 200 or 200,200,150, "
+                        f"got {text!r}") from None
+    if any(c < 0 for c in chips):
+        raise GameError(f"--stacks: chip counts must be >= 0, got {text!r}")
+    if len(chips) == 1:
+        return chips * seats
+    if len(chips) != seats:
+        raise GameError(f"--stacks: {seats} seats need 1 or {seats} chip counts, "
+                        f"got {len(chips)}")
+    return chips
+
+
+def _emit_json(args: argparse.Namespace, doc: Any) -> None:
+    """``--json``: alone on standard output (no PATH), or into the file PATH."""
+    if args.json == "-":
+        print(json.dumps(doc))
+        return
+    try:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+    except OSError as exc:
+        raise OfcError(f"--json: cannot write {args.json!r}: {exc.strerror}") from None
+
+
+def _json_only(args: argparse.Namespace) -> bool:
+    """True when the JSON goes to standard output: nothing else is printed."""
+    return getattr(args, "json", None) == "-"
+
+
+def _wrap(text: str) -> None:
+    print("\n".join(textwrap.wrap(text, _WIDTH)))
 
 
 def _rich_console(stderr: bool = False) -> Any:
@@ -47,18 +137,11 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
     """Print a table: rich when available, aligned plain text otherwise."""
     console = _rich_console()
     if console is None:
-        cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
-        widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
-        right = [j == "right" for j in (justify or ["left"] * len(columns))]
-        print(title)
-        for i, r in enumerate(cells):
-            print("  ".join(c.rjust(w) if rt and i else c.ljust(w)
-                            for c, w, rt in zip(r, widths, right)).rstrip())
-            if i == 0:
-                print("  ".join("-" * w for w in widths))
+        _plain_table(title, columns, rows, justify)
         return
     from rich.table import Table
 
+    console.width = min(console.width, _WIDTH)
     table = Table(title=title, title_justify="left")
     for i, col in enumerate(columns):
         table.add_column(col, justify=(justify[i] if justify else "left"))  # type: ignore
@@ -67,34 +150,54 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
     console.print(table)
 
 
+def _plain_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
+                 justify: Optional[Sequence[str]]) -> None:
+    """Aligned plain text within 80 columns: the last column wraps when needed."""
+    cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    room = _WIDTH - sum(widths[:-1]) - 2 * (len(widths) - 1)
+    widths[-1] = min(widths[-1], max(room, 10))
+    right = [j == "right" for j in (justify or ["left"] * len(columns))]
+    _wrap(title)
+    for i, r in enumerate(cells):
+        last = textwrap.wrap(r[-1], max(widths[-1], 1)) or [""]
+        for k, part in enumerate(last):
+            line = [c if k == 0 else "" for c in r[:-1]] + [part]
+            print("  ".join(c.rjust(w) if rt and i else c.ljust(w)
+                            for c, w, rt in zip(line, widths, right)).rstrip())
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+
+
 # ------------------------------------------------------------------------- eval
 
 def _cmd_eval(args: argparse.Namespace) -> int:
     if "/" in args.cards or "|" in args.cards:
         return _eval_board(args)
-    ids = parse_cards(args.cards)
-    s = rank(ids)
+    ids = _named("CARDS", parse_cards, args.cards)
+    s = _named("CARDS", rank, ids)
     info: dict[str, Any] = {"cards": cards_str(ids), "strength": s,
                             "category": category(s).name, "description": describe(s)}
     if len(ids) == 5:
         info["kev_rank"] = kev_rank(s)
     if args.json:
-        print(json.dumps(info))
-    else:
+        _emit_json(args, info)
+    if not _json_only(args):
         _table("Hand", ["field", "value"], list(info.items()))
     return 0
 
 
 def _eval_board(args: argparse.Namespace) -> int:
-    preset = rules_mod.get(args.rules)
-    board = Board.parse(args.cards)
-    e = board.evaluate(preset)
+    preset = load_rules(args.rules)
+    board = _named("CARDS", Board.parse, args.cards)
+    e = _named("CARDS", board.evaluate, preset)
     fl = fantasyland_cards(board, preset) if preset.fantasyland is not None else 0
     if args.json:
-        print(json.dumps({"board": str(board), "rules": preset.name,
+        _emit_json(args, {"board": str(board), "rules": preset.name,
                           "strengths": list(e.strengths), "royalties": list(e.royalties),
                           "foul": e.foul, "fantasyland": fl,
-                          "rows": [describe(s) for s in e.strengths]}))
+                          "rows": [describe(s) for s in e.strengths]})
+    if _json_only(args):
         return 0
     rows = [[row.name.lower(), cards_str(board.rows[row]), describe(e.strengths[row]),
              e.royalties[row]] for row in Row]
@@ -107,16 +210,17 @@ def _eval_board(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------ score
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    preset = rules_mod.get(args.rules)
-    boards = [Board.parse(b) for b in args.boards]
-    stacks = args.stacks
-    if stacks is not None and len(stacks) == 1:
-        stacks = stacks * len(boards)
-    result = settle(boards, preset, button=args.button, stacks=stacks)
+    preset = load_rules(args.rules)
+    boards = [_named(f"BOARDS (board {i})", Board.parse, b)
+              for i, b in enumerate(args.boards)]
+    stacks = parse_stacks(args.stacks, len(boards))
+    if not 0 <= args.button < len(boards):
+        raise GameError(f"--button: {args.button} is not a seat of {len(boards)} boards")
+    result = _named("BOARDS", settle, boards, preset, button=args.button, stacks=stacks)
     fl = [fantasyland_cards(b, preset) if preset.fantasyland is not None else 0
           for b in boards]
     if args.json:
-        print(json.dumps({
+        _emit_json(args, {
             "rules": preset.name,
             "boards": [str(b) for b in boards],
             "fouls": [b.is_foul(preset) for b in boards],
@@ -127,7 +231,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
             "pairs": [{"seats": list(p), "net": s.net, "rows": list(s.rows)}
                       for p, s in result.pairs],
             "items": [i.to_dict() for i in result.items],
-        }))
+        })
+    if _json_only(args):
         return 0
     rows = []
     for seat, b in enumerate(boards):
@@ -155,7 +260,17 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.name:
-        print(rules_mod.get(args.name).to_json(indent=2))
+        preset = _named("NAME", rules_mod.get, args.name)
+        if args.json:
+            _emit_json(args, preset.to_dict())
+        if not _json_only(args):
+            print(preset.to_json(indent=2))
+        return 0
+    if args.json:
+        _emit_json(args, [{"name": r.name, "game": r.game.value,
+                           "max_players": r.max_players, "description": r.description}
+                          for r in rules_mod.PRESETS.values()])
+    if _json_only(args):
         return 0
     _table("Rule presets", ["name", "game", "seats", "description"],
            [[r.name, r.game.value, f"2-{r.max_players}", r.description]
@@ -164,9 +279,22 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_solve(args: argparse.Namespace) -> int:
-    from .solver import cli_solve
+    from .rules import Game as GameKind
+    from .solver import cli_solve, solve_json
 
-    print(cli_solve(args.cards, args.rules))
+    preset = load_rules(args.rules)
+    ids = _named("CARDS", parse_cards, args.cards)
+    if not 13 <= len(ids) <= 17:
+        raise GameError(f"CARDS: expected 13 to 17 cards, got {len(ids)}")
+    if preset.game is GameKind.CLASSIC and len(ids) != 13:
+        raise RulesError(f"--rules: {preset.name} is classic Chinese Poker, where a hand "
+                         f"is 13 cards; got {len(ids)} (for a Fantasyland hand of 14-17 "
+                         f"cards use an OFC or Pineapple preset)")
+    if args.json:
+        _emit_json(args, solve_json(ids, preset))
+    if not _json_only(args):
+        for line in cli_solve(ids, preset).splitlines():
+            print(textwrap.fill(line, _WIDTH, subsequent_indent=" " * 9))
     return 0
 
 
@@ -241,19 +369,28 @@ def _print_deal(index: int, game: Any, result: Any, names: Sequence[str]) -> Non
 
 def _cmd_play(args: argparse.Namespace) -> int:
     from .bots import make_bots
-    from .game import GameError
     from .game import Match
 
-    preset = rules_mod.get(args.rules)
+    preset = load_rules(args.rules)
     players = args.players if args.players is not None else min(3, preset.max_players)
+    if not 2 <= players <= preset.max_players:
+        raise GameError(f"--players: {preset.name} seats 2 to {preset.max_players} "
+                        f"players, got {players}")
+    if not 0 <= args.button < players:
+        raise GameError(f"--button: {args.button} is not a seat of {players} players")
     if args.hands < 1:
-        raise GameError(f"--hands must be at least 1, got {args.hands}")
+        raise GameError(f"--hands: must be at least 1, got {args.hands}")
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
-    match = Match(preset, players, seed=args.seed, stacks=args.stacks, button=args.button,
-                  keep_nets=False)
+    stacks = parse_stacks(args.stacks, players)
+    if args.seed is not None and not 0 <= args.seed < 2 ** 64:
+        raise GameError(f"--seed: must be 0..2**64-1, got {args.seed}")
+    # what Match still checks is whether the seats fit one deck
+    match = _named("--players", Match, preset, players, seed=args.seed, stacks=stacks,
+                   button=args.button, keep_nets=False)
     # the bots' seeds derive from the match seed, the one printed: it replays the match
-    bots = make_bots(names, players, preset, seed=match.seed)
+    bots = _named("--bots", make_bots, names, players, preset, seed=match.seed)
     names = names * players if len(names) == 1 else names
+    quiet = args.quiet or _json_only(args)
     show = args.show if args.show is not None else (args.hands if args.hands <= _SHOW_DEALS
                                                      else 0)
     deals: list[dict[str, Any]] = []
@@ -261,9 +398,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
     histories: list[dict[str, Any]] = []
     if args.history:
-        hist_file = open(args.history, "w", encoding="utf-8")
-    advance, close = _progress(args.hands, not args.quiet and show == 0
-                               and args.hands >= 50)
+        try:
+            hist_file = open(args.history, "w", encoding="utf-8")
+        except OSError as exc:
+            raise OfcError(f"--history: cannot write {args.history!r}: "
+                           f"{exc.strerror}") from None
+    advance, close = _progress(args.hands, not quiet and show == 0 and args.hands >= 50)
     decisions = 0
 
     def on_deal(game: Any, result: Any) -> None:
@@ -280,13 +420,20 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 hist_file.write(json.dumps(h) + "\n")
             else:
                 histories.append(h)
-        if i <= show and not args.quiet:
+        if i <= show and not quiet:
             _print_deal(i, game, result, names)
         advance()
 
     t0 = time.perf_counter()
+    stop = _StopOnSigint()
     try:
-        match.play(bots, args.hands, on_deal=on_deal)
+        with stop:
+            for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
+                if match.is_over or stop.requested:
+                    break
+                match.play(bots, 1, on_deal=on_deal)
+    except KeyboardInterrupt:  # a second Ctrl-C: stop at once
+        stop.requested = True
     finally:
         close()
         if hist_file is not None:
@@ -296,7 +443,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
             hist_file.close()
     elapsed = time.perf_counter() - t0
     summary = match.summary()
-    if not args.quiet:
+    interrupted = stop.requested
+    if interrupted:
+        print(f"interrupted: {match.hands_played} of {args.hands} deals played",
+              file=sys.stderr)
+    if not quiet:
         cols = ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", "in FL",
                 "roy/deal"]
         just = ["right", "left", "right", "right", "right", "right", "right", "right"]
@@ -314,30 +465,79 @@ def _cmd_play(args: argparse.Namespace) -> int:
                 row.append(d["stack"])
             rows.append(row)
         _table(f"{preset.name}: {match.hands_played} deals, {players} players, seed "
-               f"{match.seed} (points per deal, 95% confidence interval; fouls and "
-               f"deals played in Fantasyland as shares of the deals; mean royalties)",
-               cols, rows, justify=just)
+               f"{match.seed}", cols, rows, justify=just)
+        _wrap(f"Points per deal with a 95% confidence interval ({_interval_method()}); "
+              f"fouls and deals played in Fantasyland as shares of the deals; mean "
+              f"royalties per deal.")
         print(f"{decisions:,} decisions in {elapsed:.2f} s "
               f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)")
         if match.is_over and match.hands_played < args.hands:
             print("the match ended early: fewer than two seats have chips left")
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({**match.to_dict(), "bots": names, "seconds": elapsed,
-                       "decisions": decisions, "deals": deals}, f)
-    return 0
+        _emit_json(args, {**match.to_dict(), "rule_set": preset.to_dict(), "bots": names,
+                          "seconds": elapsed, "decisions": decisions,
+                          "interrupted": interrupted, "deals": deals})
+    return 130 if interrupted else 0
+
+
+class _StopOnSigint:
+    """While active (main thread only), the first Ctrl-C only asks to stop (so the
+    deal in progress finishes and the records stay consistent); a second one raises
+    KeyboardInterrupt as usual."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> _StopOnSigint:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+def _interval_method() -> str:
+    """How SeatStats.ci95 is computed here: Student's t needs SciPy."""
+    import importlib.util
+
+    if importlib.util.find_spec("scipy") is not None:
+        return "Student's t"
+    return "normal approximation; pip install scipy for Student's t"
 
 
 # ----------------------------------------------------------------------- parser
 
+_RULES_HELP = "a preset name (see `ofc-fast rules`) or the path of a rules JSON file"
+_STACKS_HELP = ("chips per seat for table stakes (R-STAKES-*): 200 for every seat, or "
+                "200,200,150 one per seat")
+
+
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    """The same --json in every subcommand."""
+    parser.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                        help="the result as JSON: written to PATH, or alone on standard "
+                             "output without PATH")
+
+
 def build_parser() -> argparse.ArgumentParser:
     from .bots import bot_names  # the registry names --bots accepts
+
+    from . import __version__
 
     p = argparse.ArgumentParser(
         prog="ofc-fast",
         description="Fast evaluator and rules engine for Chinese Poker and Open Face "
                     "Chinese Poker. Without a command: a short PINEAPPLE match between "
                     "bots (ofc-fast play).")
+    p.add_argument("--version", action="version", version=f"ofc-fast {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     pl = sub.add_parser(
         "play", help="simulate a match between bots",
@@ -345,8 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "per deal with a 95% confidence interval, foul rate, share of deals "
                     "played in Fantasyland and mean royalties. Short matches "
                     f"(<= {_SHOW_DEALS} deals) print every deal.")
-    pl.add_argument("--rules", default="PINEAPPLE",
-                    help="preset name (see `ofc-fast rules`; default PINEAPPLE)")
+    pl.add_argument("--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)")
     pl.add_argument("--players", type=int, default=None,
                     help="seats (default: 3, or the rules' maximum when smaller)")
     pl.add_argument("--hands", type=int, default=5, help="deals to play (default 5)")
@@ -355,12 +554,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--bots", default="heuristic",
                     help="comma-separated bot per seat, or one for all: "
                          f"{', '.join(bot_names())} (default heuristic)")
-    pl.add_argument("--stacks", type=int, default=None,
-                    help="chips per seat: play at table stakes (R-STAKES-*)")
+    pl.add_argument("--stacks", nargs="+", default=None, metavar="CHIPS",
+                    help=_STACKS_HELP)
     pl.add_argument("--button", type=int, default=0, help="button of the first deal")
     pl.add_argument("--show", type=int, default=None,
                     help="print the first N deals (default: all of a short match)")
-    pl.add_argument("--json", metavar="PATH", help="write the full result as JSON")
+    _json_option(pl)
     pl.add_argument("--history", metavar="PATH",
                     help="write every deal's history (Game.replay() input): JSON, or "
                          "one JSON object per line when PATH ends in .jsonl")
@@ -371,18 +570,17 @@ def build_parser() -> argparse.ArgumentParser:
                                    "board 'front / middle / back': each row, royalties, "
                                    "foul and Fantasyland.")
     e.add_argument("cards", help='cards, e.g. "As Ks Qs Js Ts", "Qh Qd 5c", or a board')
-    e.add_argument("--rules", default="OFC", help="preset for a board (default OFC)")
-    e.add_argument("--json", action="store_true", help="print JSON")
+    e.add_argument("--rules", default="OFC", help=_RULES_HELP + " (default OFC)")
+    _json_option(e)
     e.set_defaults(func=_cmd_eval)
     s = sub.add_parser("score", help="score 2-4 complete boards",
                        description="Row by row results, royalties, fouls, Fantasyland and "
                                    "net points per seat.")
     s.add_argument("boards", nargs="+", help='boards as "front / middle / back"')
-    s.add_argument("--rules", default="OFC", help="preset name (see `ofc-fast rules`)")
+    s.add_argument("--rules", default="OFC", help=_RULES_HELP + " (default OFC)")
     s.add_argument("--button", type=int, default=0, help="seat of the button")
-    s.add_argument("--stacks", type=int, nargs="+", default=None,
-                   help="chips per seat (one number: every seat) for table stakes")
-    s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--stacks", nargs="+", default=None, metavar="CHIPS", help=_STACKS_HELP)
+    _json_option(s)
     s.set_defaults(func=_cmd_score)
     so = sub.add_parser("solve", help="best setting of 13-17 cards (Fantasyland, classic)",
                         description="The exact solver: the best setting of a Fantasyland "
@@ -391,12 +589,13 @@ def build_parser() -> argparse.ArgumentParser:
                                     "expected points.")
     so.add_argument("cards", help='13 to 17 cards, e.g. "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s '
                                   '7h Qh 3d 9s"')
-    so.add_argument("--rules", default="PINEAPPLE",
-                    help="preset name (default PINEAPPLE)")
+    so.add_argument("--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)")
+    _json_option(so)
     so.set_defaults(func=_cmd_solve)
     r = sub.add_parser("rules", help="list the rule presets or show one",
                        description="Without NAME: the presets; with NAME: its JSON.")
     r.add_argument("name", nargs="?", help="a preset to print as JSON")
+    _json_option(r)
     r.set_defaults(func=_cmd_rules)
     b = sub.add_parser("bench", help="time the evaluator (and peers when installed)",
                        description="Benchmark; options are passed to ofc_fast.bench.",
@@ -417,6 +616,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(["play", *argv])
     try:
         return int(args.func(args))
+    except KeyboardInterrupt:
+        print("ofc-fast: interrupted", file=sys.stderr)
+        return 130
     except OfcError as exc:
         print(f"ofc-fast: error: {exc}", file=sys.stderr)
         return 2

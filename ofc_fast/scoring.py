@@ -101,7 +101,14 @@ def score_evaluated(a: EvaluatedBoard, b: EvaluatedBoard, rules: RuleSet, ties: 
 def score_pair(a: BoardLike, b: BoardLike, rules: RuleSet = OFC) -> PairScore:
     """Score complete board ``a`` against ``b`` (R-SCORE-*, R-FOUL-3/4, R-ROY-*).
 
-    Boards are :class:`Board` objects, board text, or 13 cards in row order.
+    Boards are :class:`Board` objects, board text, or 13 cards in row order;
+    ``rules`` is a preset of :mod:`ofc_fast.rules` or any :class:`RuleSet`.  The
+    result's ``net`` is what ``a`` wins from ``b`` (negative: ``a`` pays).
+
+    >>> s = score_pair("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+    ...                "Kc 7d 3h / Ac Ad 8c 8d 4s / 6c 6d 6h 4c 4d")
+    >>> s.net, s.rows, s.royalties
+    (44, (1, 1, 1), ((7, 12, 25), (0, 0, 6)))
     """
     ba, bb = complete_board(a, "a"), complete_board(b, "b")
     check_disjoint((ba.cards, bb.cards))

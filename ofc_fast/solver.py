@@ -274,7 +274,7 @@ def best_setting(cards13: Union[CardsLike, Board], rules: RuleSet = CLASSIC_1_6,
 
 # ---------------------------------------------------------------------- the CLI
 
-def cli_solve(cards: str, rules_name: str) -> str:
+def cli_solve(cards: CardsLike, rules: Union[RuleSet, str]) -> str:
     """Text for ``ofc-fast solve "<13-17 cards>" --rules NAME``: the best setting,
     its royalties, the stay / no-stay alternatives (rules with Fantasyland) and the
     time taken.  13 cards under rules without Fantasyland: :func:`best_setting` with
@@ -290,11 +290,11 @@ def cli_solve(cards: str, rules_name: str) -> str:
     """
     from .rules import get
 
-    rules = get(rules_name)
+    rules = get(rules) if isinstance(rules, str) else rules
     ids = parse_cards(cards)
     lines: list[str] = []
     t0 = time.perf_counter()
-    if rules.fantasyland is None and len(ids) == 13:
+    if _classic_setting(rules, ids):
         lines.append(f"rules: {rules.name}, 13 cards (classic setting)")
         ev = best_setting(ids, rules, "ev")
         lines.append(f"best (ev):        {ev.board}  expected points {ev.value:+.3f}, "
@@ -320,6 +320,38 @@ def cli_solve(cards: str, rules_name: str) -> str:
                                         else "every legal setting stays"))
     lines.append(f"time: {(time.perf_counter() - t0) * 1e3:.2f} ms")
     return "\n".join(lines)
+
+
+def _classic_setting(rules: RuleSet, ids: list[int]) -> bool:
+    """``ofc-fast solve`` sets 13 cards by expected points under rules without
+    Fantasyland; otherwise it solves a Fantasyland hand."""
+    return rules.fantasyland is None and len(ids) == 13
+
+
+def _solution_dict(s: Solution) -> dict[str, Any]:
+    return {"board": str(s.board), "discards": cards_str(s.discards),
+            "royalties": s.royalties, "row_royalties": list(s.row_royalties),
+            "fouled": s.fouled, "stays": s.stays, "next_cards": s.next_cards,
+            "value": s.value}
+
+
+def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:
+    """JSON-able result of ``ofc-fast solve --json``: the same solves as
+    :func:`cli_solve`, as data."""
+    ids = parse_cards(cards)
+    doc: dict[str, Any] = {"rules": rules.name, "cards": cards_str(ids)}
+    if _classic_setting(rules, ids):
+        ev = best_setting(ids, rules, "ev")
+        doc["best_ev"] = {**_solution_dict(ev), "expected_points": ev.value}
+        if _pays_royalties(rules):
+            doc["best_royalties"] = _solution_dict(best_setting(ids, rules, "royalties"))
+        doc["naturals"] = [{"name": n.name, "units": n.units} for n in ev.naturals]
+        return doc
+    s = solve_fantasyland(ids, rules, alternatives=True)
+    doc["best"] = _solution_dict(s)
+    for key, alt in (("stay", s.best_stay), ("no_stay", s.best_no_stay)):
+        doc[key] = _solution_dict(alt) if alt is not None else None
+    return doc
 
 
 def _pays_royalties(rules: RuleSet) -> bool:

@@ -13,9 +13,10 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Literal, Optional, Union
+from typing import Any, Literal, Optional, Union
 
 from ..errors import RulesError
 from ..ranking import HandCategory
@@ -275,6 +276,67 @@ class RuleSet(RuleData):
     settlement_start: SettlementStart = SettlementStart.LEFT_OF_BUTTON
     fantasyland: Optional[Fantasyland] = None
 
+    def _changed_fields(self, other: RuleSet) -> list[str]:
+        """Fields (other than name and description) where ``self`` differs from
+        ``other``."""
+        return [f.name for f in dataclasses.fields(self)
+                if f.name not in ("name", "description")
+                and getattr(self, f.name) != getattr(other, f.name)]
+
+    def _preset(self) -> Optional[RuleSet]:
+        """The preset this rule set is (same name and fields), or None."""
+        from .presets import PRESETS  # presets import this module
+
+        preset = PRESETS.get(self.name)
+        return preset if preset == self else None
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some fields changed, validated like a new one.
+
+        A preset changed in any rule no longer carries the preset's name and
+        description: unless ``name`` / ``description`` are given, the copy is named
+        ``"custom"`` and described by what changed.
+
+        >>> from ofc_fast.rules import OFC
+        >>> table = OFC.replace(overall_bonus=1)
+        >>> table.name, table.description
+        ('custom', 'OFC with overall_bonus changed')
+        >>> OFC.replace(name="home game", overall_bonus=1).name
+        'home game'
+        """
+        new: RuleSet = super().replace(**changes)
+        if "name" in changes and "description" in changes:
+            return new
+        preset = self._preset()
+        changed = new._changed_fields(self) if preset is not None else []
+        if not changed:
+            return new
+        return dataclasses.replace(  # type: ignore[type-var]
+            new, name=changes.get("name", "custom"),
+            description=changes.get(
+                "description", f"{self.name} with {', '.join(changed)} changed"))
+
+    def __repr__(self) -> str:
+        """Short, so that signatures with a preset default stay readable:
+        ``rules.OFC`` for a preset, else the name and what differs from the nearest
+        preset.
+
+        >>> from ofc_fast import rules
+        >>> rules.OFC
+        rules.OFC
+        >>> rules.OFC.replace(name="home", overall_bonus=1)
+        <RuleSet 'home': OFC with overall_bonus=1>
+        """
+        from .presets import PRESETS
+
+        if self._preset() is not None:
+            return f"rules.{self.name}"
+        base = min(PRESETS.values(), key=lambda p: len(self._changed_fields(p)))
+        changed = [_short_field(f, getattr(self, f)) for f in self._changed_fields(base)]
+        if len(changed) > 4:
+            changed = changed[:4] + [f"{len(changed) - 4} more"]
+        return f"<RuleSet {self.name!r}: {base.name} with {', '.join(changed) or 'no change'}>"
+
     def _validate(self) -> None:
         p = self._key_prefix
         wb = self.win_bonus
@@ -307,3 +369,9 @@ class RuleSet(RuleData):
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
         if self.lowball is not None and self.game is Game.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+
+
+def _short_field(name: str, value: object) -> str:
+    """``name=value`` when the value prints short, else just the field name."""
+    text = repr(value.value if isinstance(value, Enum) else value)
+    return f"{name}={text}" if len(text) <= 24 else name

@@ -1,0 +1,158 @@
+"""The public API reads well (issue 15, items 2 and 11).
+
+* signatures stay short: no default value prints a whole rule set;
+* a preset's repr is its name, a custom rule set's repr says what differs;
+* ``RuleSet.replace`` drops a preset's name and description when rules change;
+* ``to_treys`` / ``from_treys`` take a hand as well as a card (checked against the
+  ``treys`` package itself).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from typing import Any, Callable, Iterator
+
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.errors import CardError
+
+PUBLIC_MODULES = ("ofc_fast", "ofc_fast.rules", "ofc_fast.game", "ofc_fast.bots",
+                  "ofc_fast.scoring", "ofc_fast.settlement", "ofc_fast.solver",
+                  "ofc_fast.naturals", "ofc_fast.batch", "ofc_fast.board", "ofc_fast.cards",
+                  "ofc_fast.ranking", "ofc_fast.fantasyland")
+MAX_DEFAULT = 60     # the printed default of one parameter
+MAX_FUNCTION = 320   # a whole function or method signature (record classes aside)
+
+
+def _public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
+    seen: set[int] = set()
+    for name in PUBLIC_MODULES:
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr)
+            members = [(f"{name}.{attr}", obj)]
+            if inspect.isclass(obj):
+                members += [(f"{name}.{attr}.{k}", v) for k, v in vars(obj).items()
+                            if callable(v) and not k.startswith("_")]
+            for qual, member in members:
+                if id(member) in seen or not callable(member):
+                    continue
+                seen.add(id(member))
+                yield qual, member
+
+
+def _signature(obj: Callable[..., Any]) -> inspect.Signature | None:
+    try:
+        return inspect.signature(obj)
+    except (TypeError, ValueError):  # builtins, enums without a Python signature
+        return None
+
+
+def test_signatures_are_short() -> None:
+    long = []
+    checked = 0
+    for qual, obj in _public_callables():
+        sig = _signature(obj)
+        if sig is None:
+            continue
+        checked += 1
+        long += [f"{qual}: {p}" for p in sig.parameters.values()
+                 if p.default is not p.empty and len(repr(p.default)) > MAX_DEFAULT]
+        if not inspect.isclass(obj) and len(str(sig)) > MAX_FUNCTION:
+            long.append(f"{qual}: {len(str(sig))} characters")
+    assert checked > 100
+    assert not long, long
+
+
+def test_score_pair_signature_names_the_preset() -> None:
+    sig = str(inspect.signature(ofc.score_pair))
+    assert "rules: 'RuleSet' = rules.OFC" in sig and len(sig) < 100, sig
+
+
+def pydoc_text(obj: object) -> str:
+    import pydoc
+
+    return pydoc.render_doc(obj, renderer=pydoc.plaintext)
+
+
+def test_help_of_score_pair_is_short() -> None:
+    header = pydoc_text(ofc.score_pair).splitlines()
+    line = next(ln for ln in header if ln.startswith("score_pair("))
+    assert len(line) < 100, line
+
+
+@pytest.mark.parametrize("name", rules.names())
+def test_preset_repr_is_its_name(name: str) -> None:
+    preset = rules.get(name)
+    assert repr(preset) == f"rules.{name}"
+    assert eval(repr(preset), {"rules": rules}) is preset  # noqa: S307 - our own text
+
+
+def test_custom_repr_names_what_differs() -> None:
+    table = rules.OFC.replace(name="home", overall_bonus=1)
+    assert repr(table) == "<RuleSet 'home': OFC with overall_bonus=1>"
+    flat = rules.PINEAPPLE.replace(royalties=rules.ROYALTIES_FLAT_TRIPS)
+    assert repr(flat) == "<RuleSet 'custom': PINEAPPLE with royalties>"
+    many = rules.OFC.replace(sweep_bonus=1, majority_bonus=1, overall_bonus=1,
+                             sweep_multiplier=2, sweep_all_bonus=2, single_winner=1)
+    assert repr(many).endswith("2 more>") and len(repr(many)) < 160, repr(many)
+
+
+def test_replace_drops_the_preset_name() -> None:
+    table = rules.OFC.replace(overall_bonus=1)
+    assert table.name == "custom"
+    assert table.description == "OFC with overall_bonus changed"
+    assert table != rules.OFC
+    named = rules.OFC.replace(name="home game", sweep_bonus=0)
+    assert (named.name, named.description) == ("home game",
+                                               "OFC with sweep_bonus changed")
+    described = rules.OFC.replace(sweep_bonus=0, description="no sweep")
+    assert (described.name, described.description) == ("custom", "no sweep")
+
+
+def test_replace_keeps_the_name_when_rules_do_not_change() -> None:
+    assert rules.OFC.replace(sweep_bonus=rules.OFC.sweep_bonus) == rules.OFC
+    assert rules.OFC.replace(description="ours").name == "OFC"
+    mine = rules.OFC.replace(name="mine", overall_bonus=1)
+    assert mine.replace(sweep_bonus=0).name == "mine"  # not a preset: its own name stays
+
+
+def test_replace_still_validates() -> None:
+    with pytest.raises(ofc.RulesError, match="unknown rule field"):
+        rules.OFC.replace(no_such_field=1)
+    with pytest.raises(ofc.RulesError, match="max_players"):
+        rules.OFC.replace(max_players=9)
+
+
+def test_custom_result_is_not_recorded_as_the_preset() -> None:
+    table = rules.OFC.replace(overall_bonus=1)
+    match = ofc.Match(table, 2, seed=1)
+    assert match.to_dict()["rules"] != "OFC"
+
+
+def test_treys_hand_round_trip() -> None:
+    treys = pytest.importorskip("treys")
+    hand = "As Kd 7h 2c Ts"
+    expected = [treys.Card.new(t) for t in ["As", "Kd", "7h", "2c", "Ts"]]
+    assert ofc.to_treys(hand) == expected
+    assert ofc.to_treys(ofc.parse_cards(hand)) == expected
+    assert ofc.to_treys(("As", 44)) == [treys.Card.new("As"), treys.Card.new("Kc")]
+    assert ofc.from_treys(expected) == ofc.parse_cards(hand)
+    assert ofc.from_treys(tuple(expected)) == ofc.parse_cards(hand)
+    for card in range(52):  # one card: an int, as before
+        assert ofc.to_treys(card) == treys.Card.new(ofc.card_str(card))
+        assert ofc.from_treys(treys.Card.new(ofc.card_str(card))) == card
+
+
+def test_treys_hand_errors() -> None:
+    kd = ofc.to_treys("Kd")
+    with pytest.raises(CardError, match="duplicate"):
+        ofc.from_treys([kd, kd])
+    with pytest.raises(CardError, match="not a Cactus Kev"):
+        ofc.from_treys([kd, 12345])
+    with pytest.raises(CardError, match="duplicate"):
+        ofc.to_treys("Kd Kd")
+    assert ofc.to_treys([]) == [] and ofc.from_treys([]) == []

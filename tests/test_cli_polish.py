@@ -1,0 +1,352 @@
+"""The command line behaves as a user expects (issue 15, items 8-10):
+
+``--version``; ``--json [PATH]`` the same in every subcommand; ``--rules`` takes a
+rules JSON file (the README's own example); ``--stacks`` in the README's form
+everywhere; ``solve`` refuses classic rules with more than 13 cards; ``bench`` lists
+missed targets as MISS only with ``--strict`` and rejects unknown ``--skip`` names;
+Ctrl-C in ``play`` prints the summary so far and still writes ``--json``; error
+messages name options; tables fit 80 columns; intervals use Student's t (SciPy) or
+say they are the normal approximation.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import bench, cli
+from ofc_fast.game import SeatStats
+
+BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+BOARD_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+FL_HAND = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+
+
+def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def no_module(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+    """no_module("rich") makes ``import rich`` (and its submodules) fail."""
+    real_import = builtins.__import__
+    blocked: set[str] = set()
+
+    def fake_import(name: str, *args, **kwargs):  # noqa: ANN002, ANN003
+        if name.split(".")[0] in blocked:
+            raise ImportError(f"no {name} here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    return blocked.add
+
+
+def test_version(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"ofc-fast {ofc.__version__}"
+
+
+# ----------------------------------------------------------------- --json
+
+JSON_COMMANDS = {
+    "eval": ["eval", "As Ks Qs Js Ts"],
+    "eval-board": ["eval", BOARD_A],
+    "score": ["score", BOARD_A, BOARD_B],
+    "rules": ["rules"],
+    "rules-name": ["rules", "ofc"],
+    "solve": ["solve", FL_HAND],
+    "play": ["play", "--hands", "2", "--seed", "3", "--bots", "random"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
+def test_json_same_in_every_subcommand(capsys: pytest.CaptureFixture, tmp_path: Path,
+                                       name: str) -> None:
+    """``--json`` alone: only JSON on stdout; ``--json PATH``: the same document in
+    the file, and the usual text on stdout."""
+    argv = JSON_COMMANDS[name]
+    code, out, _ = run(capsys, *argv, "--json")
+    assert code == 0
+    alone = json.loads(out)  # nothing but the document
+    path = tmp_path / "out.json"
+    code, out, _ = run(capsys, *argv, "--json", str(path))
+    assert code == 0 and out.strip()  # the usual text output
+    if name != "rules-name":          # (whose usual output is JSON itself)
+        with pytest.raises(json.JSONDecodeError):
+            json.loads(out)
+    written = json.loads(path.read_text())
+    for doc in (alone, written):  # timings differ between two runs
+        if isinstance(doc, dict):
+            doc.pop("seconds", None)
+    assert alone == written
+
+
+def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
+    code, out, _ = run(capsys, "solve", FL_HAND, "--json")
+    doc = json.loads(out)
+    best = ofc.solve_fantasyland(FL_HAND, ofc.rules.PINEAPPLE)
+    assert doc["best"]["board"] == str(best.board)
+    assert doc["best"]["royalties"] == best.royalties and doc["best"]["stays"]
+    code, out, _ = run(capsys, "solve", "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
+                       "--rules", "classic-1-6", "--json")
+    doc = json.loads(out)
+    ev = ofc.best_setting("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h", ofc.rules.CLASSIC_1_6)
+    assert doc["best_ev"]["board"] == str(ev.board)
+
+
+def test_solve_refuses_classic_with_more_than_13_cards(capsys: pytest.CaptureFixture) -> None:
+    for preset in ("classic-1-6", "classic-2-4", "malayan"):
+        code, _, err = run(capsys, "solve", FL_HAND, "--rules", preset)
+        assert code == 2 and "--rules:" in err and "13 cards; got 14" in err, err
+    code, _, err = run(capsys, "solve", "As Ks", "--rules", "pineapple")
+    assert code == 2 and "CARDS: expected 13 to 17 cards, got 2" in err
+
+
+# ---------------------------------------------------------------- --rules
+
+def _readme_rules_file(tmp_path: Path) -> Path:
+    """The README's example, run as written (it writes thursday.json)."""
+    text = (Path(__file__).resolve().parent.parent / "README.md")
+    if not text.exists():
+        pytest.skip("needs the README")
+    readme = text.read_text(encoding="utf-8")
+    start = readme.index('table = ofc.rules.PINEAPPLE.replace(')
+    code = readme[start:readme.index("```", start)]
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        exec(compile("import ofc_fast as ofc\n" + code, "README.md", "exec"), {})  # noqa: S102
+    finally:
+        os.chdir(cwd)
+    return tmp_path / "thursday.json"
+
+
+def test_rules_path_is_the_readme_file(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    path = _readme_rules_file(tmp_path)
+    table = ofc.RuleSet.from_json(path.read_text())
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--rules", str(path), "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["rules"] == "Thursday game"
+    assert doc["net"] == ofc.settle([BOARD_A, BOARD_B], table).net == [51, -51]
+    for argv in (["eval", BOARD_A], ["solve", FL_HAND],
+                 ["play", "--hands", "1", "--seed", "1", "--bots", "random"]):
+        code, out, _ = run(capsys, *argv, "--rules", str(path))
+        assert code == 0 and "Thursday game" in out or argv[0] == "solve", argv
+    code, out, _ = run(capsys, "play", "--hands", "1", "--seed", "1", "--bots", "random",
+                       "--rules", str(path), "--json")
+    assert json.loads(out)["rule_set"] == table.to_dict()
+
+
+def test_rules_path_errors(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    code, _, err = run(capsys, "eval", BOARD_A, "--rules", str(missing))
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: cannot read")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"sweep_bonus": "three"}')
+    code, _, err = run(capsys, "eval", BOARD_A, "--rules", str(bad))
+    assert code == 2 and "--rules" in err and "sweep_bonus" in err, err
+    assert cli.load_rules("classic-2-4") is ofc.rules.CLASSIC_2_4
+
+
+# --------------------------------------------------------------- --stacks
+
+def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
+    forms = (["30,40"], ["30", "40"], ["30, 40"])
+    results = []
+    for form in forms:
+        code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--stacks", *form, "--json")
+        results.append(json.loads(out)["stacks"])
+    assert results[0] == results[1] == results[2]
+    expected = ofc.settle([BOARD_A, BOARD_B], ofc.rules.OFC, stacks=[30, 40]).stacks
+    assert results[0] == expected
+    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random",
+                       "--players", "3", "--stacks", "200,200,200", "--json")
+    doc = json.loads(out)
+    assert doc["start_stacks"] == [200, 200, 200] and sum(doc["stacks"]) == 600
+    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random",
+                       "--players", "3", "--stacks", "200", "--json")
+    assert json.loads(out)["start_stacks"] == [200, 200, 200]
+    assert cli.parse_stacks(None, 3) is None
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["play", "--stacks", "100,100"], "--stacks: 3 seats need 1 or 3 chip counts, got 2"),
+    (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0"),
+    (["play", "--stacks", "lots"], "--stacks: expected chip counts"),
+    (["score", BOARD_A, BOARD_B, "--stacks", "1,2,3"], "--stacks: 2 seats need 1 or 2"),
+    (["play", "--rules", "nope"], "--rules: unknown rule set 'nope'"),
+    (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
+    (["play", "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players, got 9"),
+    (["play", "--button", "7"], "--button: 7 is not a seat of 3 players"),
+    (["play", "--hands", "0"], "--hands: must be at least 1"),
+    (["play", "--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
+    (["play", "--seed", str(2 ** 64)], "--seed: must be 0..2**64-1"),
+    (["score", BOARD_A, BOARD_B, "--button", "5"], "--button: 5 is not a seat"),
+    (["eval", "Zz Ks"], "CARDS: bad card 'Zz'"),
+    (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
+    (["score", BOARD_A, BOARD_A], "BOARDS: "),
+    (["rules", "nope"], "NAME: unknown rule set"),
+])
+def test_errors_name_the_option(capsys: pytest.CaptureFixture, argv: list[str],
+                                message: str) -> None:
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.startswith(f"ofc-fast: error: {message}"), err
+    for python_name in ("solve_fantasyland", "settle(", "Match(", "parse_cards", "Board."):
+        assert python_name not in err
+
+
+# ------------------------------------------------------------------ bench
+
+def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None:
+    with pytest.raises(SystemExit) as info:
+        cli.main(["bench", "--skip", "treys,phevaluatr"])
+    assert info.value.code == 2
+    assert "--skip: unknown name(s) phevaluatr" in capsys.readouterr().err
+
+
+BENCH_TINY = ["bench", "--n", "500", "--reps", "1", "--slow-n", "50", "--check-n", "100",
+              "--skip", "peers"]
+
+
+def test_bench_reports_misses_only_with_strict(capsys: pytest.CaptureFixture,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Targets nobody can meet (a femtosecond): without --strict they are information and the
+    exit status is 0; with --strict they are MISS lines and status 2.  (A tiny smoke
+    run: no figure is checked.)"""
+    monkeypatch.setitem(bench.TARGETS, "rank5_batch", 1e-6)
+    monkeypatch.setitem(bench.TARGETS, "score_pairs", 1e-6)
+    code, out, _ = run(capsys, *BENCH_TINY)
+    assert code == 0 and "MISS" not in out and "slower than the target" in out
+    code, out, _ = run(capsys, *BENCH_TINY, "--strict")
+    assert code == 2 and "  MISS ofc_fast rank5_batch" in out
+
+
+# ----------------------------------------------------------------- Ctrl-C
+
+def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> None:
+    out_json = tmp_path / "result.json"
+    hist = tmp_path / "deals.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ofc_fast", "play", "--hands", "1000000", "--seed", "5",
+         "--bots", "random", "--players", "2", "--json", str(out_json), "--history",
+         str(hist)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # wait until some deals are on record
+            if hist.exists() and hist.stat().st_size > 20_000:
+                break
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, (out, err)
+    doc = json.loads(out_json.read_text())
+    played = doc["hands"]
+    assert doc["interrupted"] is True and 0 < played < 1_000_000
+    assert f"interrupted: {played} of 1000000 deals played" in err
+    assert f"PINEAPPLE: {played} deals, 2 players, seed 5" in out
+    assert sum(doc["totals"]) == 0 and len(doc["deals"]) == played
+    lines = hist.read_text().splitlines()
+    assert len(lines) == played and json.loads(lines[-1])
+
+
+# ----------------------------------------------------------- 80 columns
+
+WIDE = [
+    ["play", "--hands", "3", "--seed", "2", "--players", "3", "--stacks", "500"],
+    ["play", "--rules", "classic-1-6", "--players", "4", "--hands", "2", "--seed", "1",
+     "--bots", "random"],
+    ["play", "--hands", "60", "--seed", "2", "--bots", "random"],
+    ["score", BOARD_A, BOARD_B, "--stacks", "30,40"],
+    ["eval", BOARD_A],
+    ["eval", "As Ks Qs Js Ts"],
+    ["rules"],
+    ["solve", FL_HAND],
+]
+
+
+@pytest.mark.parametrize("rich", [False, True], ids=["plain", "rich"])
+@pytest.mark.parametrize("argv", WIDE, ids=lambda a: "-".join(a[:2]))
+def test_tables_fit_80_columns(capsys: pytest.CaptureFixture, no_module, rich: bool,
+                               argv: list[str]) -> None:
+    if rich:
+        pytest.importorskip("rich")
+    else:
+        no_module("rich")
+    code, out, _ = run(capsys, *argv)
+    assert code == 0
+    long = [ln for ln in out.splitlines() if len(ln) > 80]
+    assert not long, long
+
+
+# -------------------------------------------------------------- intervals
+
+# 97.5% quantiles of Student's t from printed tables, by degrees of freedom.
+T_TABLE = {1: 12.706, 2: 4.303, 4: 2.776, 9: 2.262, 29: 2.045}
+
+
+def _stats(values: list[int]) -> SeatStats:
+    st = SeatStats()
+    for v in values:
+        st.add(v, False, 0, False, False, False, False, False)
+    return st
+
+
+@pytest.mark.parametrize("df", sorted(T_TABLE))
+def test_interval_uses_student_t(df: int) -> None:
+    pytest.importorskip("scipy")
+    values = [(7 * i) % 11 - 5 for i in range(df + 1)]
+    st = _stats(values)
+    se = st.sd / math.sqrt(len(values))
+    assert st.ci95 == pytest.approx(T_TABLE[df] * se, rel=5e-4)
+
+
+def test_default_match_interval_is_about_16() -> None:
+    """The issue's case: the default 5-deal run printed about +-11.7 with 1.96; with
+    t (4 degrees of freedom) the same data give 2.776 / 1.96 = 1.42 times that."""
+    pytest.importorskip("scipy")
+    st = _stats([12, -20, 3, 25, -8])
+    se = st.sd / math.sqrt(5)
+    assert st.ci95 / se == pytest.approx(2.776, rel=5e-4)
+
+
+def test_interval_falls_back_to_the_normal_approximation(
+        capsys: pytest.CaptureFixture, no_module) -> None:
+    no_module("scipy")
+    st = _stats([12, -20, 3, 25, -8])
+    assert st.ci95 == pytest.approx(1.96 * st.sd / math.sqrt(5), rel=1e-12)
+    assert _stats([1]).ci95 == math.inf
+    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random")
+    # the CLI checks for SciPy without importing it: the note reflects the install
+    assert code == 0 and ("Student's t" in out or "normal approximation" in out)
+
+
+def test_bench_json_like_every_subcommand(capsys: pytest.CaptureFixture,
+                                          tmp_path: Path) -> None:
+    """``bench --json``: only the JSON on stdout (the report on stderr); with a PATH
+    the file (and the report on stdout)."""
+    code, out, err = run(capsys, *BENCH_TINY, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["params"]["n"] == 500 and "agreement: all OK" in err
+    path = tmp_path / "bench.json"
+    code, out, _ = run(capsys, *BENCH_TINY, "--json", str(path))
+    assert code == 0 and "agreement: all OK" in out
+    assert json.loads(path.read_text())["params"] == doc["params"]

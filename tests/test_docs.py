@@ -1,0 +1,231 @@
+"""The documentation keeps up with the code.
+
+* every rule id (``R-*``, ``EX-*``, ``Q-*``) cited anywhere in the repository (code,
+  tests, C headers, docs, README) is defined in ``docs/rules.md``; a family citation
+  ``R-STAKES-*`` needs at least one defined id of that family;
+* every source tag ``[000]`` ... cited is defined there too;
+* the table "Where each rule lives" of ``docs/design.md`` names defined rules, once
+  each, and files and functions (or constants) that exist.
+
+These read the source tree: outside a checkout (a wheel's test run) they skip.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_MD = ROOT / "docs" / "rules.md"
+DESIGN_MD = ROOT / "docs" / "design.md"
+
+pytestmark = pytest.mark.skipif(not RULES_MD.exists(), reason="needs a source checkout")
+
+# A citation: R-ABC-1 (optionally R-ABC-* for a family, or R-FOUL-3b for an item of a
+# rule), EX-n, Q-n.  Card strings such as "Q-Q-5" or "Q-J-T" are not ids: an id is not
+# preceded or followed by another "-" or word character.
+CITATION = re.compile(r"(?<![\w-])(R(?:-[A-Z0-9]+)+|EX-\d+|Q-\d+)(-\*|[a-d])?(?![\w-])")
+DEFINITION = re.compile(r"^- \*\*((?:R|EX|Q)(?:-[A-Z0-9]+)+)\*\*", re.MULTILINE)
+SOURCE_TAG = re.compile(r"\[(00\d)\]")  # [000] .. [009]; not array sizes like [256]
+SOURCE_DEFINITION = re.compile(r"^\| \*\*\[(\d{3})\]\*\* \|", re.MULTILINE)
+SCANNED = {".py", ".pyi", ".c", ".h", ".md", ".toml", ".yml", ".yaml", ".cfg", ".txt"}
+SKIPPED_DIRS = {".git", ".venv", "venv", "build", "dist", "site", "node_modules",
+                "__pycache__", ".hypothesis", ".mypy_cache", ".pytest_cache",
+                "wheelhouse"}
+
+
+def _source_files() -> list[Path]:
+    out = []
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if any(part in SKIPPED_DIRS or part.endswith(".egg-info") for part in rel.parts):
+            continue
+        if path.is_file() and path.suffix in SCANNED and path != Path(__file__).resolve():
+            out.append(path)  # (this file cites made-up ids on purpose)
+    return out
+
+
+def _defined() -> set[str]:
+    return set(DEFINITION.findall(RULES_MD.read_text(encoding="utf-8")))
+
+
+def _citations(text: str) -> list[tuple[str, bool]]:
+    """(id, is_family) for every citation in ``text``."""
+    return [(m.group(1), m.group(2) == "-*") for m in CITATION.finditer(text)]
+
+
+def _undefined(text: str, defined: set[str]) -> set[str]:
+    missing = set()
+    for ident, family in _citations(text):
+        if family:
+            if not any(d.startswith(ident + "-") for d in defined):
+                missing.add(ident + "-*")
+        elif ident not in defined:
+            missing.add(ident)
+    return missing
+
+
+def test_citation_pattern() -> None:
+    """The scanner finds ids and families, and ignores card strings."""
+    text = ("R-FOUL-3b and R-STAKES-* (EX-17, Q-10); front Q-Q-A, Q-J-T, middle "
+            "Q-Q-5-3-2, R-ROY-OFC-3/4")
+    assert _citations(text) == [("R-FOUL-3", False), ("R-STAKES", True), ("EX-17", False),
+                                ("Q-10", False), ("R-ROY-OFC-3", False)]
+    assert _undefined("R-NOPE-1, R-NOPE-*, EX-99, Q-99 and R-FOUL-1", _defined()) == {
+        "R-NOPE-1", "R-NOPE-*", "EX-99", "Q-99"}
+
+
+def test_rules_md_defines_each_id_once() -> None:
+    ids = DEFINITION.findall(RULES_MD.read_text(encoding="utf-8"))
+    assert len(ids) > 150
+    assert len(ids) == len(set(ids)), sorted({i for i in ids if ids.count(i) > 1})
+
+
+def test_every_cited_rule_id_is_defined() -> None:
+    defined = _defined()
+    missing: dict[str, set[str]] = {}
+    for path in _source_files():
+        bad = _undefined(path.read_text(encoding="utf-8", errors="replace"), defined)
+        if bad:
+            missing[str(path.relative_to(ROOT))] = bad
+    assert not missing, f"rule ids cited but not defined in docs/rules.md: {missing}"
+
+
+def test_every_cited_source_is_defined() -> None:
+    sources = set(SOURCE_DEFINITION.findall(RULES_MD.read_text(encoding="utf-8")))
+    assert {"000", "001", "003"} <= sources
+    missing = {}
+    for path in _source_files():
+        tags = set(SOURCE_TAG.findall(path.read_text(encoding="utf-8", errors="replace")))
+        if tags - sources:
+            missing[str(path.relative_to(ROOT))] = tags - sources
+    assert not missing, f"sources cited but not described in docs/rules.md: {missing}"
+
+
+# ------------------------------------------------------------- design table
+
+TABLE_ROW = re.compile(r"^\| ((?:R|EX|Q)(?:-[A-Z0-9]+)+) \| [^|]+ \| `([^`]+)` \| `([^`]+)` \|$",
+                       re.MULTILINE)
+
+
+def _table() -> list[tuple[str, str, str]]:
+    text = DESIGN_MD.read_text(encoding="utf-8")
+    section = text.split("## Where each rule lives", 1)[1].split("\n## ", 1)[0]
+    rows = TABLE_ROW.findall(section)
+    body = [ln for ln in section.splitlines() if re.match(r"^\| (?:R|EX|Q)-", ln)]
+    assert len(rows) == len(body), "a malformed row in design.md's rule table"
+    return rows
+
+
+def _python_names(path: Path) -> set[str]:
+    """Top-level functions, classes and assigned names, and Class.method names."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+            if isinstance(node, ast.ClassDef):
+                names.update(f"{node.name}.{n.name}" for n in node.body
+                             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def _c_defines(path: Path, name: str) -> bool:
+    """A C function definition: at the start of a line, a return type, the name, its
+    parameters and a body (not a call, a declaration or a comment)."""
+    text = path.read_text(encoding="utf-8")
+    pattern = rf"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b{re.escape(name)}\s*\([^;{{]*\)\s*\{{"
+    return re.search(pattern, text, re.MULTILINE) is not None
+
+
+def test_design_table_rules_are_defined_once() -> None:
+    rows = _table()
+    assert len(rows) > 50
+    ids = [r[0] for r in rows]
+    assert len(ids) == len(set(ids)), "a rule listed twice: it has one place"
+    assert set(ids) <= _defined(), set(ids) - _defined()
+
+
+def test_design_table_files_and_functions_exist() -> None:
+    missing = []
+    for rule, file, name in _table():
+        path = ROOT / file
+        if not path.is_file():
+            missing.append(f"{rule}: no file {file}")
+        elif path.suffix == ".py":
+            if name not in _python_names(path):
+                missing.append(f"{rule}: {file} defines no {name}")
+        elif not _c_defines(path, name):
+            missing.append(f"{rule}: {file} defines no function {name}")
+    assert not missing, missing
+
+
+def test_design_checker_rejects_missing_names() -> None:
+    """The existence checks can fail."""
+    assert "Board" in _python_names(ROOT / "ofc_fast" / "board.py")
+    assert "no_such_name" not in _python_names(ROOT / "ofc_fast" / "board.py")
+    assert _c_defines(ROOT / "csrc" / "ofc_internal.h", "ofc_foul_k")
+    # called there, but defined elsewhere: not a definition
+    assert not _c_defines(ROOT / "csrc" / "ofc_board.c", "ofc_foul_k")
+
+
+# ------------------------------------------------------------- doc build helpers
+
+def _tool(name: str):  # noqa: ANN202 - a module from tools/
+    import importlib.util
+
+    path = ROOT / "tools" / f"{name}.py"
+    if not path.exists():
+        pytest.skip("needs tools/")
+    if name == "griffe_docstrings":
+        pytest.importorskip("griffe")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+def test_c_api_page_shows_every_documented_declaration() -> None:
+    c_api = _tool("mkdocs_c_api")
+    headers = c_api.public_headers()
+    names = {h.name for h in headers}
+    assert "ofc_fast.h" == headers[0].name and {"ofc_game.h", "ofc_settle.h"} <= names
+    assert not any("internal" in n or n == "ofc_tables.h" for n in names)
+    page = c_api.render()
+    comments = sum(h.read_text(encoding="utf-8").count("/*!") for h in headers)
+    assert page.count("\n### `") + page.startswith("### `") == comments
+    for function in ("ofc_eval_board", "ofc_score_boards", "ofc_settle", "ofc_game_init",
+                     "ofc_solve_fantasyland"):
+        assert f"### `{function}`" in page, function
+    block = page.split("### `ofc_eval_board`", 1)[1].split("### ", 1)[0]
+    assert "int32_t ofc_eval_board(const ofc_rules *rules" in block
+
+
+def test_c_api_declaration_parser() -> None:
+    c_api = _tool("mkdocs_c_api")
+    text = ("/*! A struct. */\ntypedef struct a { int x; /* ; */ } a_t;\n"
+            "/*! A macro. */\n#define M(x) \\\n    (x)\n"
+            "/*! @brief f.\n * @return 0. */\nint f(int a,\n      int b);\n")
+    assert [(d.name, d.code.splitlines()[0]) for d in c_api.declarations(text)] == [
+        ("a_t", "typedef struct a { int x; /* ; */ } a_t;"),
+        ("M", "#define M(x) \\"), ("f", "int f(int a,")]
+
+
+def test_citation_brackets_are_escaped_for_markdown() -> None:
+    c_api = _tool("mkdocs_c_api")
+    assert c_api.escape_tags("R-X [000][001] [AMBIG] `a[000]` [t](u) [CONV]: d") == (
+        r"R-X \[000\]\[001\] \[AMBIG\] `a[000]` [t](u) [CONV]: d")
+
+
+def test_doctest_examples_become_code_blocks() -> None:
+    ext = _tool("griffe_docstrings")
+    text = "Text :class:`Board` and :func:`~ofc_fast.rank5`.\n\n>>> f(1)\n['a']\n\nMore."
+    assert ext.markdown_docstring(text) == (
+        "Text `Board` and `ofc_fast.rank5`.\n\n```pycon\n>>> f(1)\n['a']\n```\n\nMore.")
