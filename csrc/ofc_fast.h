@@ -18,10 +18,23 @@
  *          ofc_rules_init_ofc() / ofc_rules_init_classic(), or by the Python package)
  *          and then only read.
  *
- * Functions named *_unchecked trust their input (see each "Precondition"); every
- * other function validates what it is given and returns an ofc_status.  For ranking
- * inside your own tight loops, ofc_inline.h offers the two rankers as static inline
- * functions (ofc_rank5_inline, ofc_rank3_inline).
+ * Validation
+ * ----------
+ * Functions named *_unchecked trust their input (see each "Precondition"): anything
+ * else may read out of bounds.  Every other function validates what it is given
+ * (card ids, repeats, counts, strengths, the scalar fields of an ofc_rules, NULL
+ * pointers where a pointer is required) and returns an ofc_status; the 47 KB of an
+ * ofc_rules' tables are checked by ofc_rules_check() only (any int16 value in them is
+ * memory-safe).  For ranking inside your own tight loops, ofc_inline.h offers the two
+ * rankers as static inline functions (ofc_rank5_inline, ofc_rank3_inline).
+ *
+ * Threads
+ * -------
+ * Validating functions read each input byte exactly once: a hand, board or pair is
+ * copied to locals, and only the copy is validated and used.  A caller's thread that
+ * writes into an input array while a batch call runs can therefore only make a row
+ * fail validation or be answered as some snapshot of that row, never cause an
+ * out-of-bounds read.
  *
  * Example
  * -------
@@ -89,6 +102,10 @@ typedef enum ofc_status {
     OFC_E_STRENGTH = -4,  /* a strength outside 1..OFC_STRENGTH_MAX */
     OFC_E_RULES = -5      /* an ofc_rules field outside its documented range */
 } ofc_status;
+
+/* A value argument out of range: a NULL required pointer, a hand-built struct field
+ * (foul flag, pair context), a solver value (stay value, objective, ev tables). */
+#define OFC_E_VALUE (-17)
 
 /* ---------------------------------------------------------------- ranking */
 
@@ -165,6 +182,10 @@ typedef enum ofc_order_rule {
     OFC_ORDER_MIXED = 2      /* front < middle <= back ([001] OFC page) */
 } ofc_order_rule;
 
+/* Ranges of the ofc_rules scalar fields (checked by every validating function). */
+#define OFC_BONUS_LIMIT 100000
+#define OFC_MULTIPLIER_MAX 1000
+
 /*! Who takes the majority bonus. */
 typedef enum ofc_majority_rule {
     OFC_MAJORITY_TWO_ROWS = 0, /* won at least two rows ([003]) */
@@ -181,6 +202,8 @@ typedef struct ofc_rules {
     /* Units for winning the row with this hand (1 normally; classic win-only bonuses
      * such as front trips = 3).  Must be >= 0. */
     int16_t win_value[OFC_ROWS][OFC_STRENGTH_TABLE_SIZE];
+    /* The int32 bonus fields lie in -OFC_BONUS_LIMIT..OFC_BONUS_LIMIT and the
+     * multipliers in 1..OFC_MULTIPLIER_MAX (no sum of the scoring can overflow). */
     int32_t sweep_bonus;     /* extra units for winning all three rows (1-6: 3) */
     int32_t majority_bonus;  /* extra units for the majority of rows (2-4: 1) */
     int32_t overall_bonus;   /* extra units to the pair's net winner (R-VAR-OVR-1) */
@@ -279,17 +302,32 @@ typedef struct ofc_pair_context {
 } ofc_pair_context;
 
 /*! ofc_score_evals():
- * Score two evaluated boards (a against b).  Rows are compared by strength (middle by
- * ofc_low27() under a 2-7 rule set); a won row pays the winner's win_value; a fouled
- * board loses every row and earns no royalties; two fouled boards exchange nothing.
+ * Score two evaluated boards (a against b), validating them first.  Rows are compared
+ * by strength (middle by ofc_low27() under a 2-7 rule set); a won row pays the
+ * winner's win_value; a fouled board loses every row and earns no royalties; two
+ * fouled boards exchange nothing.
  *   units = row units + sweep/majority bonuses, times the sweep multiplier when a side
  *           swept (plus sweep_all_bonus when it swept the whole table);
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
- * @ctx may be NULL (an ordinary pair);  @detail may be NULL.
- * @return the net points of a. */
+ * @rules  a rule set (its scalar fields are checked);
+ * @a, @b  evaluated boards: front a 3-card strength, middle and back 5-card
+ *         strengths, foul 0 or 1 (royalty values are taken as given);
+ * @ctx    may be NULL (an ordinary pair); else ties -1..1, *_sweeps_all 0 or 1;
+ * @out    receives the result (out->net: the net points of a); required.
+ * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
+ *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */
 int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
                         const ofc_board_eval *b, const ofc_pair_context *ctx,
-                        ofc_pair_score *detail);
+                        ofc_pair_score *out);
+
+/*! ofc_score_evals_unchecked():
+ * As ofc_score_evals() without any check, for tight loops over boards from
+ * ofc_eval_board().  Precondition: a valid rule set, boards as ofc_eval_board() fills
+ * them, ctx NULL or in range; @detail may be NULL.
+ * @return the net points of a. */
+int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *a,
+                                  const ofc_board_eval *b, const ofc_pair_context *ctx,
+                                  ofc_pair_score *detail);
 
 /*! ofc_score_boards():
  * Evaluate and score two boards of 13 cards.  The 26 cards must be distinct.
