@@ -28,8 +28,9 @@ from typing import Optional, Union
 from ._native import OK, STATUS_TEXT, ffi, lib
 from .board import Board
 from .cards import CardsLike, cards_str, parse_cards
-from .errors import CardError, RulesError
+from .errors import CardError, RulesError, quote
 from .rules.model import NATURAL_NAMES, NaturalsRule, RuleSet
+from .rules.presets import RulesLike, as_rules
 
 __all__ = ["NaturalHand", "detect_naturals", "naturals", "natural_payment"]
 
@@ -124,7 +125,7 @@ def detect_naturals(cards: Union[CardsLike, Board]) -> dict[str, NaturalHand]:
             for i, key, board in _detect(cards)}
 
 
-def naturals(cards13: Union[CardsLike, Board], rules: RuleSet) -> list[NaturalHand]:
+def naturals(cards13: Union[CardsLike, Board], rules: RulesLike) -> list[NaturalHand]:
     """The naturals of ``rules`` these 13 cards make, best first (a natural later in
     ``rules.naturals`` ranks higher, R-VAR-MAL-3), with their units; empty when the
     rules play none (R-NAT-1) or the cards make none.
@@ -134,6 +135,7 @@ def naturals(cards13: Union[CardsLike, Board], rules: RuleSet) -> list[NaturalHa
     ...     "2c 2d 2h 2s 3c 3d 3h 4c 4d 4h 5c 5d 5h", rules.MALAYAN)]
     [('small_2_8', 10), ('four_trips', 6)]
     """
+    rules = as_rules(rules, "naturals")
     found = {NATURAL_NAMES[i]: (key, board) for i, key, board in _detect(cards13)}
     out = []
     for nat in reversed(rules.naturals):
@@ -149,7 +151,7 @@ def _standing(hand: NaturalHand, rules: RuleSet) -> tuple[int, int, int]:
         if nat.name == hand.name:
             return place, hand.key, nat.units
     played = ", ".join(n.name for n in rules.naturals) or "none"
-    raise RulesError(f"natural {hand.name!r} is not played under {rules.name} "
+    raise RulesError(f"natural {quote(hand.name)} is not played under {rules.name} "
                      f"(its naturals: {played})")
 
 
