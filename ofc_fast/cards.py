@@ -141,6 +141,8 @@ def cards_str(cards: Iterable[int]) -> str:
     >>> cards_str([42, 41, 0])
     'Qh Qd 2c'
     """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise CardError(f"bad cards {quote(cards)}: expected a sequence of card ids")
     return " ".join(card_str(c) for c in cards)
 
 

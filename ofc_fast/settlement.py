@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from .board import Board
 from .cards import parse_cards
 from .errors import BoardError, CardError, RulesError
-from .rules import OFC, RuleSet
+from .rules import OFC, RuleSet, as_rules
 from .rules.model import SettlementStart, StakesModel
 from .scoring import (BoardLike, EvaluatedBoard, PairScore, check_disjoint, complete_board,
                       evaluate_for_scoring, score_evaluated)
@@ -205,6 +205,7 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
 
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
+    rules = as_rules(rules, "settle")
     n = len(boards)
     if n > rules.max_players:
         raise RulesError(f"{rules.name}: at most {rules.max_players} players, got {n} boards")

@@ -122,10 +122,12 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         if issubclass(tp, int) and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesError(f"{key}: expected one of {', '.join(tp.__members__)}, "
                              f"got {quote(value)}")
+        choices = ", ".join(repr(member.value) for member in tp)
+        if not isinstance(value, (str, int, float)):  # lists, dicts: no enum value
+            raise RulesError(f"{key}: expected one of {choices}, got {quote(value)}")
         try:
             return tp(value)
         except (ValueError, TypeError):
-            choices = ", ".join(repr(member.value) for member in tp)
             raise RulesError(f"{key}: {quote(value)} is not one of {choices}") from None
     if isinstance(tp, type) and issubclass(tp, RuleData):
         if isinstance(value, tp):
