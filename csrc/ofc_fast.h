@@ -135,7 +135,7 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
  * @cards   n*5 (n*3) card ids;  @out  n strengths;  @bad  receives the index of the
  *          first bad hand (untouched on success); may be NULL.
  * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for hand *bad (out[0..*bad-1]
- *         are filled). */
+ *         are filled), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
 int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
@@ -254,8 +254,10 @@ typedef struct ofc_board_eval {
 
 /*! ofc_eval_board():
  * Evaluate a complete board: row strengths, foul flag, royalties.
- * @rules  a valid rule set;  @cards 13 card ids, front/middle/back;  @out result.
- * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified). */
+ * @rules  a rule set (scalar fields checked);  @cards 13 card ids, front/middle/back;
+ * @out    the result.
+ * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified), OFC_E_RULES,
+ *         or OFC_E_VALUE (cards or out NULL). */
 int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
                        ofc_board_eval *out);
 
@@ -267,14 +269,16 @@ void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
 /*! ofc_is_foul():
  * Foul test of three row strengths (front 3-card, middle and back 5-card) under the
  * rules' order.  @return 1 when fouled, 0 when legal, OFC_E_STRENGTH on a bad strength
- * (front not a 3-card strength or middle/back not 5-card strengths). */
+ * (front not a 3-card strength or middle/back not 5-card strengths), OFC_E_RULES, or
+ * OFC_E_VALUE (strength NULL). */
 int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
 
 /*! ofc_eval_boards():
  * Batch ofc_eval_board() over n boards of 13 bytes.  Any output pointer may be NULL.
  * @strength n*3 strengths;  @royalty n*3 royalties;  @foul n flags;
  * @bad index of the first bad board.
- * @return OFC_OK or the first board's error (outputs before *bad are filled). */
+ * @return OFC_OK or the first bad board's error (outputs before *bad are filled);
+ *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
 int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                         int32_t *strength, int32_t *royalty, uint8_t *foul,
                         size_t *bad);
@@ -331,13 +335,15 @@ int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *
 
 /*! ofc_score_boards():
  * Evaluate and score two boards of 13 cards.  The 26 cards must be distinct.
- * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE. */
+ * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES or OFC_E_VALUE (a NULL
+ *         pointer). */
 int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
                          ofc_pair_score *out);
 
 /*! ofc_score_pairs():
  * Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give net[i].
- * @return OFC_OK or the first bad pair's error with its index in *bad (may be NULL). */
+ * @return OFC_OK or the first bad pair's error with its index in *bad (may be NULL);
+ *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad);
 

@@ -175,31 +175,15 @@ static inline int32_t ofc_pair_net_plain(const ofc_plain *k, const uint8_t *a,
            majority * k->majority_bonus;
 }
 
-/* Copies n pairs to the blocks ca, cb (each input byte read once) and returns the
- * index of the first invalid pair of the copy, or n when all are valid.  The copy is
- * made by the validation loop itself (no extra pass), then fenced by
- * ofc_copy_fence(): the scoring loop reads only the copy. */
-static size_t ofc_copy_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n,
-                                          uint8_t *ca, uint8_t *cb)
+/* Index of the first invalid pair among n, or n when all are valid. */
+static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n)
 {
-    const uint64_t *bit = ofc_tab_card_bit;
     size_t i;
     for (i = 0; i < n; i++) {
-        uint64_t oa = 0, ob = 0, all;
-        int j;
-        for (j = 0; j < OFC_BOARD_CARDS; j++) {
-            uint8_t x = a[OFC_BOARD_CARDS * i + j], y = b[OFC_BOARD_CARDS * i + j];
-            ca[OFC_BOARD_CARDS * i + j] = x;
-            cb[OFC_BOARD_CARDS * i + j] = y;
-            oa |= bit[x];
-            ob |= bit[y];
-        }
-        all = oa | ob;
-        if (OFC_UNLIKELY(ofc_popcount64(all) != 2 * OFC_BOARD_CARDS || (all >> 63))) {
+        if (OFC_UNLIKELY(ofc_pair_invalid(a + OFC_BOARD_CARDS * i, b + OFC_BOARD_CARDS * i))) {
             break;
         }
     }
-    ofc_copy_fence(ca);
     return i;
 }
 
@@ -250,8 +234,10 @@ static int32_t ofc_score_pairs_plain(const ofc_rules *rules, const uint8_t *a,
     for (start = 0; start < n; start += OFC_PAIR_BLOCK) {
         uint8_t ba[OFC_BOARD_CARDS * OFC_PAIR_BLOCK], bb[OFC_BOARD_CARDS * OFC_PAIR_BLOCK];
         size_t m = n - start < OFC_PAIR_BLOCK ? n - start : OFC_PAIR_BLOCK;
-        size_t valid = ofc_copy_first_invalid_pair(a + OFC_BOARD_CARDS * start,
-                                                   b + OFC_BOARD_CARDS * start, m, ba, bb);
+        size_t valid;
+        ofc_copy_cards(ba, a + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
+        ofc_copy_cards(bb, b + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
+        valid = ofc_first_invalid_pair(ba, bb, m);
         if (unit_rows) {
             ofc_block_plain(&k, ba, bb, valid, net + start, 1);
         } else {

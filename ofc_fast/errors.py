@@ -53,7 +53,7 @@ def quote(value: object, limit: int = _QUOTE_LIMIT) -> str:
     >>> quote(10 ** 5000)
     '<an int of 16610 bits>'
     """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
         return f"<an int of {value.bit_length()} bits>"
     try:
         text = _SHORT.repr(value)

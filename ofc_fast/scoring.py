@@ -92,7 +92,8 @@ def score_evaluated(a: EvaluatedBoard, b: EvaluatedBoard, rules: RuleSet, ties: 
                     a_sweeps_all: bool = False, b_sweeps_all: bool = False) -> PairScore:
     """Score two evaluated boards; ``ties`` = +1 when a wins tied rows (a is the
     house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table."""
-    if ties not in (-1, 0, 1) or not all(isinstance(e, EvaluatedBoard) for e in (a, b)):
+    if type(ties) is not int or ties not in (-1, 0, 1) \
+            or not all(isinstance(e, EvaluatedBoard) for e in (a, b)):
         raise BoardError("score_evaluated: expects two EvaluatedBoard and ties -1, 0 or 1")
     ctx = ffi.new("ofc_pair_context *", (ties, int(bool(a_sweeps_all)),
                                          int(bool(b_sweeps_all)), 0))
