@@ -56,10 +56,12 @@ int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3])
 }
 
 /* Evaluates m valid-or-not boards of a copied block into the outputs at row `first`;
- * returns the index in the block of the first bad board (m when none) and its error. */
+ * returns the index in the block of the first bad board (m when none) and its error.
+ * Meanwhile prefetches `next_bytes` of the next block (ofc_prefetch_row()). */
 static size_t ofc_eval_block(const ofc_rules *rules, const uint8_t *block, size_t m,
                              size_t first, int32_t *strength, int32_t *royalty,
-                             uint8_t *foul, int32_t *status)
+                             uint8_t *foul, int32_t *status, const uint8_t *next,
+                             size_t next_bytes)
 {
     size_t i;
     int row;
@@ -67,6 +69,7 @@ static size_t ofc_eval_block(const ofc_rules *rules, const uint8_t *block, size_
         const uint8_t *board = block + OFC_BOARD_CARDS * i;
         size_t at = first + i;
         ofc_board_eval e;
+        ofc_prefetch_row(next, next_bytes, i, OFC_BOARD_CARDS);
         if (OFC_UNLIKELY(ofc_cards_invalid(board, OFC_BOARD_CARDS, 0))) {
             *status = ofc_cards_error(board, OFC_BOARD_CARDS);
             return i;
@@ -102,7 +105,9 @@ int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
         size_t m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK, done;
         int32_t status = OFC_OK;
         ofc_copy_cards(block, cards + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
-        done = ofc_eval_block(rules, block, m, start, strength, royalty, foul, &status);
+        done = ofc_eval_block(rules, block, m, start, strength, royalty, foul, &status,
+                              cards + OFC_BOARD_CARDS * (start + m),
+                              ofc_next_block_bytes(start, n, OFC_BOARD_CARDS));
         if (OFC_UNLIKELY(done < m)) {
             if (bad) {
                 *bad = start + done;

@@ -46,6 +46,32 @@ static inline void ofc_copy_cards(uint8_t *dst, const uint8_t *src, size_t n)
  * keeps the copy free. */
 #define OFC_COPY_BLOCK 256
 
+#if defined(__GNUC__) || defined(__clang__)
+#define OFC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define OFC_PREFETCH(p) ((void)(p))
+#endif
+
+/* Bytes of the block after the one starting at row `start` of n rows of `width` bytes
+ * (0 when it is the last). */
+static inline size_t ofc_next_block_bytes(size_t start, size_t n, size_t width)
+{
+    size_t after = n - start > OFC_COPY_BLOCK ? n - start - OFC_COPY_BLOCK : 0;
+    return width * (after < OFC_COPY_BLOCK ? after : OFC_COPY_BLOCK);
+}
+
+/* Row i of a block's loop prefetches row i of the next block, once per cache line: the
+ * copy of the next block then reads from cache (without it, a copied block stalls on
+ * memory that the hardware prefetcher, idle while the copy is used, did not fetch). */
+static inline void ofc_prefetch_row(const uint8_t *next, size_t next_bytes, size_t i,
+                                    size_t width)
+{
+    size_t off = width * i;
+    if (((uintptr_t)(next + off) & 63u) < width && off < next_bytes) {
+        OFC_PREFETCH(next + off);
+    }
+}
+
 /* 1 when the scalar fields of a rule set are in range (ofc_rules_check() also scans
  * the 47 KB of tables: too slow per call; any int16 table value is memory-safe).  The
  * bounds keep every int32 sum of the scoring kernel far from overflow. */

@@ -61,9 +61,11 @@ static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t wi
     for (start = 0; start < n; start += OFC_COPY_BLOCK) {
         uint8_t block[5 * OFC_COPY_BLOCK];
         size_t m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK;
+        size_t next = ofc_next_block_bytes(start, n, width);
         ofc_copy_cards(block, cards + width * start, width * m);
         for (i = 0; i < m; i++) {
             const uint8_t *h = block + width * i;
+            ofc_prefetch_row(cards + width * (start + m), next, i, width);
             if (OFC_UNLIKELY(ofc_cards_invalid(h, width, 0))) {
                 if (bad) {
                     *bad = start + i;

@@ -175,11 +175,16 @@ static inline int32_t ofc_pair_net_plain(const ofc_plain *k, const uint8_t *a,
            majority * k->majority_bonus;
 }
 
-/* Index of the first invalid pair among n, or n when all are valid. */
-static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n)
+/* Index of the first invalid pair among n, or n when all are valid; meanwhile
+ * prefetches `next` bytes of the next block of a and b (ofc_prefetch_row()). */
+static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n,
+                                     const uint8_t *next_a, const uint8_t *next_b,
+                                     size_t next)
 {
     size_t i;
     for (i = 0; i < n; i++) {
+        ofc_prefetch_row(next_a, next, i, OFC_BOARD_CARDS);
+        ofc_prefetch_row(next_b, next, i, OFC_BOARD_CARDS);
         if (OFC_UNLIKELY(ofc_pair_invalid(a + OFC_BOARD_CARDS * i, b + OFC_BOARD_CARDS * i))) {
             break;
         }
@@ -237,7 +242,9 @@ static int32_t ofc_score_pairs_plain(const ofc_rules *rules, const uint8_t *a,
         size_t valid;
         ofc_copy_cards(ba, a + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
         ofc_copy_cards(bb, b + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
-        valid = ofc_first_invalid_pair(ba, bb, m);
+        valid = ofc_first_invalid_pair(ba, bb, m, a + OFC_BOARD_CARDS * (start + m),
+                                       b + OFC_BOARD_CARDS * (start + m),
+                                       ofc_next_block_bytes(start, n, OFC_BOARD_CARDS));
         if (unit_rows) {
             ofc_block_plain(&k, ba, bb, valid, net + start, 1);
         } else {
