@@ -9,7 +9,7 @@
  *   rank5/3 call      the same through the exported ofc_rank5/3_unchecked()
  *   rank5_batch       ofc_rank5_batch(): validated batch, one call
  *   rank3_batch       ofc_rank3_batch(): validated batch, one call
- *   board pair loop   ofc_eval_board_unchecked() x2 + ofc_score_evals() per pair
+ *   board pair loop   ofc_eval_board_unchecked() x2 + ofc_score_evals_unchecked() per pair
  *   score_pairs       ofc_score_pairs(): validated batch, one call
  *
  * Every hand holds distinct cards in random order; every pair is 26 distinct cards
@@ -173,7 +173,7 @@ static int64_t loop_pairs(bench *b)
         ofc_board_eval ea, eb;
         ofc_eval_board_unchecked(b->rules, a, &ea);
         ofc_eval_board_unchecked(b->rules, c, &eb);
-        acc += ofc_score_evals(b->rules, &ea, &eb, NULL, NULL);
+        acc += ofc_score_evals_unchecked(b->rules, &ea, &eb, NULL, NULL);
     }
     return acc;
 }

@@ -18,10 +18,23 @@
  *          ofc_rules_init_ofc() / ofc_rules_init_classic(), or by the Python package)
  *          and then only read.
  *
- * Functions named *_unchecked trust their input (see each "Precondition"); every
- * other function validates what it is given and returns an ofc_status.  For ranking
- * inside your own tight loops, ofc_inline.h offers the two rankers as static inline
- * functions (ofc_rank5_inline, ofc_rank3_inline).
+ * Validation
+ * ----------
+ * Functions named *_unchecked trust their input (see each "Precondition"): anything
+ * else may read out of bounds.  Every other function validates what it is given
+ * (card ids, repeats, counts, strengths, the scalar fields of an ofc_rules, NULL
+ * pointers where a pointer is required) and returns an ofc_status; the 47 KB of an
+ * ofc_rules' tables are checked by ofc_rules_check() only (any int16 value in them is
+ * memory-safe).  For ranking inside your own tight loops, ofc_inline.h offers the two
+ * rankers as static inline functions (ofc_rank5_inline, ofc_rank3_inline).
+ *
+ * Threads
+ * -------
+ * Validating functions read each input byte exactly once: a hand, board or pair is
+ * copied to locals, and only the copy is validated and used.  A caller's thread that
+ * writes into an input array while a batch call runs can therefore only make a row
+ * fail validation or be answered as some snapshot of that row, never cause an
+ * out-of-bounds read.
  *
  * Example
  * -------
@@ -90,6 +103,10 @@ typedef enum ofc_status {
     OFC_E_RULES = -5      /* an ofc_rules field outside its documented range */
 } ofc_status;
 
+/* A value argument out of range: a NULL required pointer, a hand-built struct field
+ * (foul flag, pair context), a solver value (stay value, objective, ev tables). */
+#define OFC_E_VALUE (-17)
+
 /* ---------------------------------------------------------------- ranking */
 
 /*! ofc_rank5_unchecked():
@@ -118,7 +135,7 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
  * @cards   n*5 (n*3) card ids;  @out  n strengths;  @bad  receives the index of the
  *          first bad hand (untouched on success); may be NULL.
  * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for hand *bad (out[0..*bad-1]
- *         are filled). */
+ *         are filled), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
 int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
@@ -165,6 +182,10 @@ typedef enum ofc_order_rule {
     OFC_ORDER_MIXED = 2      /* front < middle <= back ([001] OFC page) */
 } ofc_order_rule;
 
+/* Ranges of the ofc_rules scalar fields (checked by every validating function). */
+#define OFC_BONUS_LIMIT 100000
+#define OFC_MULTIPLIER_MAX 1000
+
 /*! Who takes the majority bonus. */
 typedef enum ofc_majority_rule {
     OFC_MAJORITY_TWO_ROWS = 0, /* won at least two rows ([003]) */
@@ -181,6 +202,8 @@ typedef struct ofc_rules {
     /* Units for winning the row with this hand (1 normally; classic win-only bonuses
      * such as front trips = 3).  Must be >= 0. */
     int16_t win_value[OFC_ROWS][OFC_STRENGTH_TABLE_SIZE];
+    /* The int32 bonus fields lie in -OFC_BONUS_LIMIT..OFC_BONUS_LIMIT and the
+     * multipliers in 1..OFC_MULTIPLIER_MAX (no sum of the scoring can overflow). */
     int32_t sweep_bonus;     /* extra units for winning all three rows (1-6: 3) */
     int32_t majority_bonus;  /* extra units for the majority of rows (2-4: 1) */
     int32_t overall_bonus;   /* extra units to the pair's net winner (R-VAR-OVR-1) */
@@ -231,8 +254,10 @@ typedef struct ofc_board_eval {
 
 /*! ofc_eval_board():
  * Evaluate a complete board: row strengths, foul flag, royalties.
- * @rules  a valid rule set;  @cards 13 card ids, front/middle/back;  @out result.
- * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified). */
+ * @rules  a rule set (scalar fields checked);  @cards 13 card ids, front/middle/back;
+ * @out    the result.
+ * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified), OFC_E_RULES,
+ *         or OFC_E_VALUE (cards or out NULL). */
 int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
                        ofc_board_eval *out);
 
@@ -244,14 +269,16 @@ void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
 /*! ofc_is_foul():
  * Foul test of three row strengths (front 3-card, middle and back 5-card) under the
  * rules' order.  @return 1 when fouled, 0 when legal, OFC_E_STRENGTH on a bad strength
- * (front not a 3-card strength or middle/back not 5-card strengths). */
+ * (front not a 3-card strength or middle/back not 5-card strengths), OFC_E_RULES, or
+ * OFC_E_VALUE (strength NULL). */
 int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
 
 /*! ofc_eval_boards():
  * Batch ofc_eval_board() over n boards of 13 bytes.  Any output pointer may be NULL.
  * @strength n*3 strengths;  @royalty n*3 royalties;  @foul n flags;
  * @bad index of the first bad board.
- * @return OFC_OK or the first board's error (outputs before *bad are filled). */
+ * @return OFC_OK or the first bad board's error (outputs before *bad are filled);
+ *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
 int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                         int32_t *strength, int32_t *royalty, uint8_t *foul,
                         size_t *bad);
@@ -279,27 +306,44 @@ typedef struct ofc_pair_context {
 } ofc_pair_context;
 
 /*! ofc_score_evals():
- * Score two evaluated boards (a against b).  Rows are compared by strength (middle by
- * ofc_low27() under a 2-7 rule set); a won row pays the winner's win_value; a fouled
- * board loses every row and earns no royalties; two fouled boards exchange nothing.
+ * Score two evaluated boards (a against b), validating them first.  Rows are compared
+ * by strength (middle by ofc_low27() under a 2-7 rule set); a won row pays the
+ * winner's win_value; a fouled board loses every row and earns no royalties; two
+ * fouled boards exchange nothing.
  *   units = row units + sweep/majority bonuses, times the sweep multiplier when a side
  *           swept (plus sweep_all_bonus when it swept the whole table);
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
- * @ctx may be NULL (an ordinary pair);  @detail may be NULL.
- * @return the net points of a. */
+ * @rules  a rule set (its scalar fields are checked);
+ * @a, @b  evaluated boards: front a 3-card strength, middle and back 5-card
+ *         strengths, foul 0 or 1 (royalty values are taken as given);
+ * @ctx    may be NULL (an ordinary pair); else ties -1..1, *_sweeps_all 0 or 1;
+ * @out    receives the result (out->net: the net points of a); required.
+ * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
+ *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */
 int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
                         const ofc_board_eval *b, const ofc_pair_context *ctx,
-                        ofc_pair_score *detail);
+                        ofc_pair_score *out);
+
+/*! ofc_score_evals_unchecked():
+ * As ofc_score_evals() without any check, for tight loops over boards from
+ * ofc_eval_board().  Precondition: a valid rule set, boards as ofc_eval_board() fills
+ * them, ctx NULL or in range; @detail may be NULL.
+ * @return the net points of a. */
+int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *a,
+                                  const ofc_board_eval *b, const ofc_pair_context *ctx,
+                                  ofc_pair_score *detail);
 
 /*! ofc_score_boards():
  * Evaluate and score two boards of 13 cards.  The 26 cards must be distinct.
- * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE. */
+ * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES or OFC_E_VALUE (a NULL
+ *         pointer). */
 int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
                          ofc_pair_score *out);
 
 /*! ofc_score_pairs():
  * Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give net[i].
- * @return OFC_OK or the first bad pair's error with its index in *bad (may be NULL). */
+ * @return OFC_OK or the first bad pair's error with its index in *bad (may be NULL);
+ *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad);
 

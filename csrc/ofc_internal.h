@@ -3,6 +3,8 @@
 #ifndef OFC_INTERNAL_H
 #define OFC_INTERNAL_H
 
+#include <string.h>
+
 #include "ofc_fast.h"
 #include "ofc_inline.h"
 #include "ofc_tables.h"
@@ -11,6 +13,80 @@
 /* The ranking kernels are public, for inlining: see ofc_inline.h. */
 #define ofc_rank5_k ofc_rank5_inline
 #define ofc_rank3_k ofc_rank3_inline
+
+/* Ends a copy of caller bytes to a local buffer: on GCC and Clang an empty asm
+ * statement that clobbers memory, so the compiler may not replace later reads of the
+ * copy by new reads of the source (elsewhere ofc_copy_cards() reads through a volatile
+ * pointer instead). */
+#if defined(__GNUC__) || defined(__clang__)
+#define ofc_copy_fence(dst) __asm__ __volatile__("" : : "r"(dst) : "memory")
+#else
+#define ofc_copy_fence(dst) ((void)(dst))
+#endif
+
+/* Copies n caller bytes to dst, reading each source byte exactly once, so a kernel
+ * that validates and uses only the copy sees one snapshot of the input even while
+ * another thread writes it. */
+static inline void ofc_copy_cards(uint8_t *dst, const uint8_t *src, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    memcpy(dst, src, n);
+#else
+    const volatile uint8_t *v = src;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        dst[i] = v[i];
+    }
+#endif
+    ofc_copy_fence(dst);
+}
+
+/* Batch kernels copy their input in blocks of this many rows (hands, boards or pairs)
+ * to a local buffer, then validate and use only the buffer: one copy barrier per block
+ * keeps the copy free. */
+#define OFC_COPY_BLOCK 256
+
+#if defined(__GNUC__) || defined(__clang__)
+#define OFC_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define OFC_PREFETCH(p) ((void)(p))
+#endif
+
+/* Bytes of the block after the one starting at row `start` of n rows of `width` bytes
+ * (0 when it is the last). */
+static inline size_t ofc_next_block_bytes(size_t start, size_t n, size_t width)
+{
+    size_t after = n - start > OFC_COPY_BLOCK ? n - start - OFC_COPY_BLOCK : 0;
+    return width * (after < OFC_COPY_BLOCK ? after : OFC_COPY_BLOCK);
+}
+
+/* Row i of a block's loop prefetches row i of the next block, once per cache line: the
+ * copy of the next block then reads from cache (without it, a copied block stalls on
+ * memory that the hardware prefetcher, idle while the copy is used, did not fetch). */
+static inline void ofc_prefetch_row(const uint8_t *next, size_t next_bytes, size_t i,
+                                    size_t width)
+{
+    size_t off = width * i;
+    if (((uintptr_t)(next + off) & 63u) < width && off < next_bytes) {
+        OFC_PREFETCH(next + off);
+    }
+}
+
+/* 1 when the scalar fields of a rule set are in range (ofc_rules_check() also scans
+ * the 47 KB of tables: too slow per call; any int16 table value is memory-safe).  The
+ * bounds keep every int32 sum of the scoring kernel far from overflow. */
+static inline int ofc_rules_scalars_ok(const ofc_rules *r)
+{
+    return r != NULL && r->order_rule <= OFC_ORDER_MIXED && r->middle_lowball <= 1 &&
+           r->lowball_limit <= 7462 && r->foul_pays_sweep <= 1 &&
+           r->majority_rule <= OFC_MAJORITY_MORE_ROWS &&
+           r->sweep_multiplier >= 1 && r->sweep_multiplier <= OFC_MULTIPLIER_MAX &&
+           r->sweep_all_multiplier >= 1 && r->sweep_all_multiplier <= OFC_MULTIPLIER_MAX &&
+           r->sweep_bonus >= -OFC_BONUS_LIMIT && r->sweep_bonus <= OFC_BONUS_LIMIT &&
+           r->majority_bonus >= -OFC_BONUS_LIMIT && r->majority_bonus <= OFC_BONUS_LIMIT &&
+           r->overall_bonus >= -OFC_BONUS_LIMIT && r->overall_bonus <= OFC_BONUS_LIMIT &&
+           r->sweep_all_bonus >= -OFC_BONUS_LIMIT && r->sweep_all_bonus <= OFC_BONUS_LIMIT;
+}
 
 /* Adds n cards to the seen-set; OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE. */
 static inline int32_t ofc_check_cards(const uint8_t *cards, size_t n, uint64_t *seen)

@@ -1,6 +1,5 @@
 /* ofc_internal_solve.h -- kernels shared by the solvers (ofc_solver.c) and the
- * heuristic bot's kernels (ofc_heuristic.c): the cheap per-call rules check and the
- * Fantasyland entry and stay rule (R-FL-1/3/9/10, R-27-6/7) over row strengths, the
+ * heuristic bot's kernels (ofc_heuristic.c): the Fantasyland entry and stay rule (R-FL-1/3/9/10, R-27-6/7) over row strengths, the
  * one implementation behind ofc_fl_next_cards(), the solver and the bot's values.
  * Not part of the public API. */
 #ifndef OFC_INTERNAL_SOLVE_H
@@ -8,15 +7,6 @@
 
 #include "ofc_internal.h"
 #include "ofc_solver.h"
-
-/* The scalar fields of a rule set (the full ofc_rules_check() reads 47 KB of tables:
- * too slow for a per-call check; ofc_ev_tables_init*() and the Python side run it). */
-static inline int ofc_rules_scalars_ok(const ofc_rules *r)
-{
-    return r != NULL && r->order_rule <= OFC_ORDER_MIXED && r->middle_lowball <= 1 &&
-           r->lowball_limit <= 7462 && r->sweep_multiplier >= 1 &&
-           r->sweep_all_multiplier >= 1 && r->majority_rule <= OFC_MAJORITY_MORE_ROWS;
-}
 
 /* 2-7 value of 7-5-4-3-2 not all one suit: the nuts of a 2-7 middle. */
 #define OFC_LOW27_NUTS 7462

@@ -319,17 +319,19 @@ static uint32_t three_straight_flushes(const uint32_t suit[4], uint8_t board[13]
     return best;
 }
 
-int32_t ofc_naturals(const uint8_t cards[13], ofc_naturals_result *out)
+int32_t ofc_naturals(const uint8_t cards_in[13], ofc_naturals_result *out)
 {
+    uint8_t cards[OFC_BOARD_CARDS]; /* the input, read once */
     uint64_t seen = 0, counts = 0;
     uint32_t suit[4] = {0, 0, 0, 0}, n[4], ranks = 0, mask = 0;
     uint32_t pairs = 0, pair_key = 0, n1 = 0, n3 = 0, n4 = 0, red, r, k;
     int32_t status;
     int i;
 
-    if (cards == NULL || out == NULL) {
+    if (cards_in == NULL || out == NULL) {
         return OFC_E_COUNT;
     }
+    ofc_copy_cards(cards, cards_in, OFC_BOARD_CARDS);
     status = ofc_check_cards(cards, OFC_BOARD_CARDS, &seen);
     if (status != OFC_OK) {
         return status;

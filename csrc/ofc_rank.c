@@ -30,11 +30,15 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect)
     if ((n != 3 && n != 5) || (expect != 0 && n != expect)) {
         return OFC_E_COUNT;
     }
+    if (!cards) {
+        return OFC_E_COUNT;
+    }
     for (i = 0; i < n; i++) {
-        if (cards[i] < 0 || cards[i] >= OFC_CARDS) {
+        int32_t card = cards[i]; /* each input read once */
+        if (card < 0 || card >= OFC_CARDS) {
             return OFC_E_CARD;
         }
-        c[i] = (uint8_t)cards[i];
+        c[i] = (uint8_t)card;
     }
     status = ofc_check_cards(c, n, &seen);
     if (status != OFC_OK) {
@@ -44,21 +48,33 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect)
                   : ofc_rank3_k(c[0], c[1], c[2]);
 }
 
-/* Validates and ranks n hands of `width` (3 or 5) cards; stops at the first bad one. */
+/* Validates and ranks n hands of `width` (3 or 5) cards; stops at the first bad one.
+ * Hands are copied to a local block first and only the copy is validated and ranked,
+ * so a concurrent writer can only make a hand fail or rank as the bytes read. */
 static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t width,
                                        int32_t *out, size_t *bad)
 {
-    size_t i;
-    for (i = 0; i < n; i++) {
-        const uint8_t *h = cards + width * i;
-        if (OFC_UNLIKELY(ofc_cards_invalid(h, width, 0))) {
-            if (bad) {
-                *bad = i;
+    size_t start, i;
+    if (n && (!cards || !out)) {
+        return OFC_E_VALUE;
+    }
+    for (start = 0; start < n; start += OFC_COPY_BLOCK) {
+        uint8_t block[5 * OFC_COPY_BLOCK];
+        size_t m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK;
+        size_t next = ofc_next_block_bytes(start, n, width);
+        ofc_copy_cards(block, cards + width * start, width * m);
+        for (i = 0; i < m; i++) {
+            const uint8_t *h = block + width * i;
+            ofc_prefetch_row(cards + width * (start + m), next, i, width);
+            if (OFC_UNLIKELY(ofc_cards_invalid(h, width, 0))) {
+                if (bad) {
+                    *bad = start + i;
+                }
+                return ofc_cards_error(h, width);
             }
-            return ofc_cards_error(h, width);
+            out[start + i] = width == 5 ? ofc_rank5_k(h[0], h[1], h[2], h[3], h[4])
+                                        : ofc_rank3_k(h[0], h[1], h[2]);
         }
-        out[i] = width == 5 ? ofc_rank5_k(h[0], h[1], h[2], h[3], h[4])
-                            : ofc_rank3_k(h[0], h[1], h[2]);
     }
     return OFC_OK;
 }

@@ -93,11 +93,7 @@ int32_t ofc_rules_check(const ofc_rules *rules)
 {
     uint32_t s;
     int row;
-    if (!rules || rules->majority_rule > OFC_MAJORITY_MORE_ROWS ||
-        rules->order_rule > OFC_ORDER_MIXED || rules->middle_lowball > 1 ||
-        rules->lowball_limit > 7462 ||
-        rules->foul_pays_sweep > 1 || rules->sweep_multiplier < 1 ||
-        rules->sweep_all_multiplier < 1) {
+    if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
     for (row = 0; row < OFC_ROWS; row++) {

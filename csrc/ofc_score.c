@@ -1,11 +1,57 @@
-/* ofc_score.c -- pairwise scoring of two evaluated boards, single and batch. */
+/* ofc_score.c -- pairwise scoring of two evaluated boards, single and batch.
+ * The batch kernels copy each pair (or block of pairs) to locals and validate and
+ * score only the copy: every input byte is read once (see ofc_copy_cards()). */
 #include "ofc_internal.h"
+
+int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *a,
+                                  const ofc_board_eval *b, const ofc_pair_context *ctx,
+                                  ofc_pair_score *detail)
+{
+    return ofc_score_evals_k(rules, a, b, ctx ? ctx : &ofc_no_context, detail, 0);
+}
+
+/* OFC_OK when an evaluated board holds a 3-card front, 5-card middle and back and a
+ * 0/1 foul flag (royalties: any int16 is fine). */
+static int32_t ofc_eval_check(const ofc_board_eval *e)
+{
+    if (ofc_strength_cards(e->strength[OFC_FRONT]) != 3 ||
+        ofc_strength_cards(e->strength[OFC_MIDDLE]) != 5 ||
+        ofc_strength_cards(e->strength[OFC_BACK]) != 5) {
+        return OFC_E_STRENGTH;
+    }
+    return e->foul <= 1 ? OFC_OK : OFC_E_VALUE;
+}
 
 int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
                         const ofc_board_eval *b, const ofc_pair_context *ctx,
-                        ofc_pair_score *detail)
+                        ofc_pair_score *out)
 {
-    return ofc_score_evals_k(rules, a, b, ctx ? ctx : &ofc_no_context, detail, 0);
+    ofc_board_eval ea, eb;
+    ofc_pair_context c = ofc_no_context;
+    int32_t status;
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
+    if (!a || !b || !out) {
+        return OFC_E_VALUE;
+    }
+    ofc_copy_cards((uint8_t *)&ea, (const uint8_t *)a, sizeof ea);
+    ofc_copy_cards((uint8_t *)&eb, (const uint8_t *)b, sizeof eb);
+    if (ctx) {
+        ofc_copy_cards((uint8_t *)&c, (const uint8_t *)ctx, sizeof c);
+    }
+    status = ofc_eval_check(&ea);
+    if (status == OFC_OK) {
+        status = ofc_eval_check(&eb);
+    }
+    if (status != OFC_OK) {
+        return status;
+    }
+    if (c.ties < -1 || c.ties > 1 || c.a_sweeps_all > 1 || c.b_sweeps_all > 1) {
+        return OFC_E_VALUE;
+    }
+    ofc_score_evals_k(rules, &ea, &eb, &c, out, 0);
+    return OFC_OK;
 }
 
 /* Number of set bits (SWAR; no popcount instruction needed). */
@@ -54,8 +100,10 @@ static int32_t ofc_score_pairs_general(const ofc_rules *rules, const uint8_t *a,
 {
     size_t i;
     for (i = 0; i < n; i++) {
-        const uint8_t *ba = a + OFC_BOARD_CARDS * i, *bb = b + OFC_BOARD_CARDS * i;
+        uint8_t ba[OFC_BOARD_CARDS], bb[OFC_BOARD_CARDS];
         ofc_board_eval ea, eb;
+        ofc_copy_cards(ba, a + OFC_BOARD_CARDS * i, OFC_BOARD_CARDS);
+        ofc_copy_cards(bb, b + OFC_BOARD_CARDS * i, OFC_BOARD_CARDS);
         if (OFC_UNLIKELY(ofc_pair_invalid(ba, bb))) {
             if (bad) {
                 *bad = i;
@@ -127,11 +175,16 @@ static inline int32_t ofc_pair_net_plain(const ofc_plain *k, const uint8_t *a,
            majority * k->majority_bonus;
 }
 
-/* Index of the first invalid pair among n, or n when all are valid. */
-static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n)
+/* Index of the first invalid pair among n, or n when all are valid; meanwhile
+ * prefetches `next` bytes of the next block of a and b (ofc_prefetch_row()). */
+static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t n,
+                                     const uint8_t *next_a, const uint8_t *next_b,
+                                     size_t next)
 {
     size_t i;
     for (i = 0; i < n; i++) {
+        ofc_prefetch_row(next_a, next, i, OFC_BOARD_CARDS);
+        ofc_prefetch_row(next_b, next, i, OFC_BOARD_CARDS);
         if (OFC_UNLIKELY(ofc_pair_invalid(a + OFC_BOARD_CARDS * i, b + OFC_BOARD_CARDS * i))) {
             break;
         }
@@ -139,9 +192,10 @@ static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t 
     return i;
 }
 
-/* Validation and scoring run as two short loops over blocks of pairs: each loop keeps
- * its few values in registers (one fused loop spills). */
-#define OFC_PAIR_BLOCK 256
+/* Validation and scoring run as two short loops over blocks of pairs (copied to a
+ * local buffer first): each loop keeps its few values in registers (one fused loop
+ * spills). */
+#define OFC_PAIR_BLOCK OFC_COPY_BLOCK
 
 /* 1 when every won row pays exactly one unit (scanned once for large batches). */
 static int ofc_unit_rows(const ofc_rules *r)
@@ -183,9 +237,14 @@ static int32_t ofc_score_pairs_plain(const ofc_rules *rules, const uint8_t *a,
     k.order_rule = rules->order_rule;
     k.majority_rule = rules->majority_rule;
     for (start = 0; start < n; start += OFC_PAIR_BLOCK) {
-        const uint8_t *ba = a + OFC_BOARD_CARDS * start, *bb = b + OFC_BOARD_CARDS * start;
+        uint8_t ba[OFC_BOARD_CARDS * OFC_PAIR_BLOCK], bb[OFC_BOARD_CARDS * OFC_PAIR_BLOCK];
         size_t m = n - start < OFC_PAIR_BLOCK ? n - start : OFC_PAIR_BLOCK;
-        size_t valid = ofc_first_invalid_pair(ba, bb, m);
+        size_t valid;
+        ofc_copy_cards(ba, a + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
+        ofc_copy_cards(bb, b + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
+        valid = ofc_first_invalid_pair(ba, bb, m, a + OFC_BOARD_CARDS * (start + m),
+                                       b + OFC_BOARD_CARDS * (start + m),
+                                       ofc_next_block_bytes(start, n, OFC_BOARD_CARDS));
         if (unit_rows) {
             ofc_block_plain(&k, ba, bb, valid, net + start, 1);
         } else {
@@ -204,13 +263,23 @@ static int32_t ofc_score_pairs_plain(const ofc_rules *rules, const uint8_t *a,
 int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
                          ofc_pair_score *out)
 {
+    uint8_t ca[OFC_BOARD_CARDS], cb[OFC_BOARD_CARDS];
     ofc_board_eval ea, eb;
-    int32_t status = ofc_pair_check(a, b);
+    int32_t status;
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
+    if (!a || !b || !out) {
+        return OFC_E_VALUE;
+    }
+    ofc_copy_cards(ca, a, OFC_BOARD_CARDS);
+    ofc_copy_cards(cb, b, OFC_BOARD_CARDS);
+    status = ofc_pair_check(ca, cb);
     if (status != OFC_OK) {
         return status;
     }
-    ofc_eval_board_k(rules, a, &ea);
-    ofc_eval_board_k(rules, b, &eb);
+    ofc_eval_board_k(rules, ca, &ea);
+    ofc_eval_board_k(rules, cb, &eb);
     ofc_score_evals_k(rules, &ea, &eb, &ofc_no_context, out, 0);
     return OFC_OK;
 }
@@ -218,6 +287,12 @@ int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad)
 {
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
+    if (n && (!a || !b || !net)) {
+        return OFC_E_VALUE;
+    }
     return ofc_rules_plain(rules) ? ofc_score_pairs_plain(rules, a, b, n, net, bad)
                                   : ofc_score_pairs_general(rules, a, b, n, net, bad);
 }

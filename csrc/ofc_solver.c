@@ -84,6 +84,9 @@ static double neg(double x) { return x < 0 ? -x : 0; }
 
 static uint32_t strength_cards(uint16_t s) { return ofc_tab_strength_info[s] >> 24; }
 
+/* The scalar fields of a rule set: ofc_rules_scalars_ok() (ofc_internal.h). */
+#define rules_ok ofc_rules_scalars_ok
+
 /* ------------------------------------------------------- Fantasyland rules */
 
 /* The entry / stay rule itself: ofc_internal_solve.h (shared with ofc_heuristic.c). */
@@ -139,13 +142,18 @@ int32_t ofc_fl_rules_check(const ofc_fl_rules *fl)
     return OFC_OK;
 }
 
-int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
+int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl_in,
                           const uint8_t board[13], uint32_t in_fl_cards)
 {
+    ofc_fl_rules fl_copy;
+    const ofc_fl_rules *fl = fl_in ? &fl_copy : NULL;
     ofc_board_eval e;
     int32_t status;
     int lowball;
-    if (!ofc_rules_scalars_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
+    if (fl_in) { /* read once, then checked and used */
+        ofc_copy_cards((uint8_t *)&fl_copy, (const uint8_t *)fl_in, sizeof fl_copy);
+    }
+    if (!rules_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
         return OFC_E_RULES;
     }
     if (in_fl_cards != 0 && (in_fl_cards < 13 || in_fl_cards > 17)) {
@@ -1034,11 +1042,31 @@ static void set_stay(sv_ctx *c, const double *stay_value, int mode)
     }
 }
 
-int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
-                              const ofc_ev_tables *ev, const uint8_t *cards, size_t n,
-                              const double *stay_value, uint32_t flags,
+/* Copies the caller's cards, Fantasyland rules and stay values to locals (each input
+ * read once: see ofc_copy_cards()). */
+static void solver_inputs(uint8_t cards[OFC_SOLVER_MAX_CARDS], const uint8_t *cards_in,
+                          size_t n, ofc_fl_rules *fl, const ofc_fl_rules *fl_in,
+                          double stay[5], const double *stay_in)
+{
+    ofc_copy_cards(cards, cards_in, n);
+    if (fl_in) {
+        ofc_copy_cards((uint8_t *)fl, (const uint8_t *)fl_in, sizeof *fl);
+    }
+    if (stay_in) {
+        ofc_copy_cards((uint8_t *)stay, (const uint8_t *)stay_in, 5 * sizeof *stay);
+    }
+}
+
+int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl_in,
+                              const ofc_ev_tables *ev, const uint8_t *cards_in, size_t n,
+                              const double *stay_in, uint32_t flags,
                               ofc_fl_solution *out)
 {
+    uint8_t cards[OFC_SOLVER_MAX_CARDS];
+    ofc_fl_rules fl_copy;
+    double stay_copy[5];
+    const ofc_fl_rules *fl = fl_in ? &fl_copy : NULL;
+    const double *stay_value = stay_in ? stay_copy : NULL;
     sv_ctx c;
     sv_ws w;
     sv_best best, bs, bn;
@@ -1049,11 +1077,15 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_VALUE;
     }
     memset(out, 0, sizeof *out);
-    if (!ofc_rules_scalars_ok(rules) || (fl && ofc_fl_rules_check(fl) != OFC_OK)) {
+    if (!rules_ok(rules)) {
         return OFC_E_RULES;
     }
-    if (n < OFC_SOLVER_MIN_CARDS || n > OFC_SOLVER_MAX_CARDS) {
+    if (n < OFC_SOLVER_MIN_CARDS || n > OFC_SOLVER_MAX_CARDS || !cards_in) {
         return OFC_E_COUNT;
+    }
+    solver_inputs(cards, cards_in, n, &fl_copy, fl_in, stay_copy, stay_in);
+    if (fl && ofc_fl_rules_check(fl) != OFC_OK) {
+        return OFC_E_RULES;
     }
     status = check_cards(cards, n);
     if (status != OFC_OK) {
@@ -1124,11 +1156,17 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
     return OFC_OK;
 }
 
-static int32_t best_setting_ws(const sv_ctx *c, sv_ws *w, const uint8_t cards[13],
+static int32_t best_setting_ws(const sv_ctx *c, sv_ws *w, const uint8_t cards_in[13],
                                ofc_setting *out)
 {
     sv_best best;
-    int32_t status = check_cards(cards, 13);
+    uint8_t cards[OFC_BOARD_CARDS];
+    int32_t status;
+    if (!cards_in) {
+        return OFC_E_COUNT;
+    }
+    ofc_copy_cards(cards, cards_in, OFC_BOARD_CARDS);
+    status = check_cards(cards, 13);
     if (status != OFC_OK) {
         return status;
     }

@@ -62,8 +62,8 @@ extern "C" {
 
 /* Status codes of the solvers beyond ofc_status (ofc_fast.h). */
 #define OFC_E_MEMORY (-16) /* the work block could not be allocated */
-#define OFC_E_VALUE (-17)  /* a value argument out of range (stay value, objective,
-                            * missing ev tables, empty opponent counts) */
+/* OFC_E_VALUE (ofc_fast.h): a value argument out of range (stay value, objective,
+ * missing ev tables, empty opponent counts). */
 
 /* ofc_fl_rules.stay_cards: besides a fixed count 13..17, */
 #define OFC_FL_STAY_SAME 0  /* as many cards as this Fantasyland hand (Ultimate) */

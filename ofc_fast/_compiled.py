@@ -71,9 +71,16 @@ def _lowball_royalties(lowball: Lowball) -> np.ndarray:
     return table
 
 
-@lru_cache(maxsize=128)
 def compiled(rules: RuleSet):  # -> cdata 'ofc_rules *'
-    """The C struct of a rule set; cached, shared read-only between threads."""
+    """The C struct of a rule set; cached, shared read-only between threads.  Anything
+    but a RuleSet raises RulesError (nothing unchecked reaches C)."""
+    if not isinstance(rules, RuleSet):
+        raise RulesError(f"expected a RuleSet, got {type(rules).__name__}")
+    return _compile(rules)
+
+
+@lru_cache(maxsize=128)
+def _compile(rules: RuleSet):  # -> cdata 'ofc_rules *'
     c = ffi.new("ofc_rules *")
     royalty = schedule_tables(rules.royalties)
     if rules.lowball is not None:

@@ -21,7 +21,7 @@ from ._compiled import compiled
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from .cards import cards_str
 from .errors import ArrayError, CardError
-from .rules import OFC, RuleSet
+from .rules import OFC, RulesLike, as_rules
 
 __all__ = ["rank5_batch", "rank3_batch", "BoardBatch", "eval_boards", "score_pairs"]
 
@@ -54,10 +54,13 @@ def _out_array(out: Optional[np.ndarray], shape: tuple[int, ...], dtype: type,
 
 def _raise_bad_row(status: int, rows: np.ndarray, index: int, fn: str,
                    name: str = "a") -> None:
-    cards = rows[index].tolist()
+    cards = rows[index].tolist()  # may differ from what C read if another thread wrote it
+    bad = [c for c in cards if c >= 52]
     if status == E_CARD:
-        bad = [c for c in cards if c >= 52]
-        raise CardError(f"{fn}: {name}[{index}] holds card id {bad[0]} (ids are 0..51)")
+        what = f"card id {bad[0]}" if bad else "a card id outside 0..51"
+        raise CardError(f"{fn}: {name}[{index}] holds {what} (ids are 0..51)")
+    if status == E_DUPLICATE and bad:
+        raise CardError(f"{fn}: {name}[{index}] repeats a card")
     if status == E_DUPLICATE:
         raise CardError(f"{fn}: {name}[{index}] repeats a card: {cards_str(cards)}")
     raise CardError(f"{fn}: {name}[{index}] rejected (status {status})")  # pragma: no cover
@@ -98,7 +101,7 @@ class BoardBatch:
     foul: np.ndarray
 
 
-def eval_boards(boards: np.ndarray, rules: RuleSet = OFC) -> BoardBatch:
+def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
     """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order.
 
     >>> import numpy as np
@@ -108,6 +111,7 @@ def eval_boards(boards: np.ndarray, rules: RuleSet = OFC) -> BoardBatch:
     >>> r.royalty.tolist(), r.foul.tolist()
     ([[7, 12, 25]], [False])
     """
+    c_rules = compiled(as_rules(rules, "eval_boards"))
     a = _cards_array(boards, 13, "eval_boards", "boards")
     n = a.shape[0]
     strength = np.empty((n, 3), dtype=np.int32)
@@ -116,7 +120,7 @@ def eval_boards(boards: np.ndarray, rules: RuleSet = OFC) -> BoardBatch:
     if n:
         bad = ffi.new("size_t *")
         status = lib.ofc_eval_boards(
-            compiled(rules), ffi.from_buffer("uint8_t[]", a), n,
+            c_rules, ffi.from_buffer("uint8_t[]", a), n,
             ffi.from_buffer("int32_t[]", strength), ffi.from_buffer("int32_t[]", royalty),
             ffi.from_buffer("uint8_t[]", foul), bad)
         if status != OK:
@@ -124,10 +128,11 @@ def eval_boards(boards: np.ndarray, rules: RuleSet = OFC) -> BoardBatch:
     return BoardBatch(strength, royalty, foul)
 
 
-def score_pairs(a: np.ndarray, b: np.ndarray, rules: RuleSet = OFC,
+def score_pairs(a: np.ndarray, b: np.ndarray, rules: RulesLike = OFC,
                 out: Optional[np.ndarray] = None) -> np.ndarray:
     """Net points (int32, shape (N,)) of board ``a[i]`` against ``b[i]``; both uint8
     (N, 13) in row order.  The 26 cards of each pair must be distinct."""
+    c_rules = compiled(as_rules(rules, "score_pairs"))
     ba = _cards_array(a, 13, "score_pairs", "a")
     bb = _cards_array(b, 13, "score_pairs", "b")
     if ba.shape != bb.shape:
@@ -137,7 +142,7 @@ def score_pairs(a: np.ndarray, b: np.ndarray, rules: RuleSet = OFC,
     if n:
         bad = ffi.new("size_t *")
         status = lib.ofc_score_pairs(
-            compiled(rules), ffi.from_buffer("uint8_t[]", ba), ffi.from_buffer("uint8_t[]", bb),
+            c_rules, ffi.from_buffer("uint8_t[]", ba), ffi.from_buffer("uint8_t[]", bb),
             n, ffi.from_buffer("int32_t[]", net, require_writable=True), bad)
         if status != OK:
             i = bad[0]

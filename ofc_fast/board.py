@@ -22,8 +22,8 @@ import numpy as np
 from ._compiled import compiled
 from ._native import OK, ffi, lib
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
-from .errors import BoardError
-from .rules import OFC, RuleSet
+from .errors import BoardError, quote
+from .rules import OFC, RulesLike, as_rules
 
 __all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits"]
 
@@ -45,11 +45,11 @@ class Row(IntEnum):
                      "back": cls.BACK, "bottom": cls.BACK, "b": cls.BACK}
             if key in names:
                 return names[key]
-            raise BoardError(f"bad row {value!r}: expected front, middle or back")
+            raise BoardError(f"bad row {quote(value)}: expected front, middle or back")
         try:
             return cls(value)
         except ValueError:
-            raise BoardError(f"bad row {value!r}: expected 0 (front), 1 (middle) "
+            raise BoardError(f"bad row {quote(value)}: expected 0 (front), 1 (middle) "
                              f"or 2 (back)") from None
 
 
@@ -121,10 +121,10 @@ class Board:
         if isinstance(text, Board):
             return text
         if not isinstance(text, str):
-            raise BoardError(f"bad board {text!r}: expected text 'front / middle / back'")
+            raise BoardError(f"bad board {quote(text)}: expected text 'front / middle / back'")
         parts = _ROW_SPLIT.split(text)
         if len(parts) != 3:
-            raise BoardError(f"bad board {text!r}: expected three rows separated by "
+            raise BoardError(f"bad board {quote(text)}: expected three rows separated by "
                              f"'/' or '|', got {len(parts)}")
         return cls(*parts)
 
@@ -190,16 +190,17 @@ class Board:
             raise BoardError(f"{what} needs a complete board (3/5/5 cards), this one "
                              f"has {sizes}")
 
-    def evaluate(self, rules: RuleSet = OFC) -> BoardEval:
-        """Strengths, foul flag and royalties of a complete board."""
+    def evaluate(self, rules: RulesLike = OFC) -> BoardEval:
+        """Strengths, foul flag and royalties of a complete board (``rules``: a
+        RuleSet or a preset name)."""
         self._require_complete("evaluate()")
         out = ffi.new("ofc_board_eval *")
-        status = lib.ofc_eval_board(compiled(rules), self._cards, out)
+        status = lib.ofc_eval_board(compiled(as_rules(rules, "evaluate")), self._cards, out)
         if status != OK:  # pragma: no cover - cards were validated on construction
             raise BoardError(f"board {self} rejected by the C library ({status})")
         return BoardEval(tuple(out.strength), tuple(out.royalty), bool(out.foul))
 
-    def is_foul(self, rules: RuleSet = OFC) -> bool:
+    def is_foul(self, rules: RulesLike = OFC) -> bool:
         """True when the rows break the rules' order (R-ORDER-1, R-FOUL-1).
 
         >>> Board.parse("Qh Qd 7c / Qs Qc 6d 5h 4s / Ah Ad Kc Kd 2h").is_foul()
@@ -207,7 +208,7 @@ class Board:
         """
         return self.evaluate(rules).foul
 
-    def royalties(self, rules: RuleSet = OFC) -> tuple[int, int, int]:
+    def royalties(self, rules: RulesLike = OFC) -> tuple[int, int, int]:
         """Royalties (front, middle, back) under the rules; all 0 when fouled."""
         return self.evaluate(rules).royalties  # type: ignore[return-value]
 

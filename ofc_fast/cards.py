@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from operator import index
 from typing import Union, overload
 
-from .errors import CardError
+from .errors import CardError, quote
 
 __all__ = ["RANKS", "SUITS", "CardsLike", "parse_card", "parse_cards", "card_str",
            "cards_str", "to_treys", "from_treys", "check_card_ids"]
@@ -27,8 +27,12 @@ _SUIT_SYMBOLS = {"♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2, "♡": 2, "�
 _RANK_OF = {ch: i for i, ch in enumerate(RANKS.lower())}
 _RANK_OF["10"] = 8
 _SUIT_OF = {ch: i for i, ch in enumerate(SUITS)} | _SUIT_SYMBOLS
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])", re.IGNORECASE)
-_SEPARATORS = re.compile(r"[\s,\-]+")
+# ASCII case folding only: with Unicode folding "ſ" (U+017F) would match "s" and the
+# Kelvin sign "K" would match "k" (finding 7); separators are ASCII whitespace,
+# commas and hyphens.
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])", re.IGNORECASE | re.ASCII)
+_SPACE = " \t\n\r\f\v"
+_SEPARATORS = re.compile(r"[\s,\-]+", re.ASCII)
 _NAMES = [RANKS[c >> 2] + SUITS[c & 3] for c in range(52)]
 _TEXT_TO_ID = {name.lower(): i for i, name in enumerate(_NAMES)}
 
@@ -39,12 +43,12 @@ _BAD_TEXT = "expected a rank 2-9, T, J, Q, K, A (or 10) and a suit c, d, h, s"
 
 
 def _card_from_text(text: str) -> int:
-    fast = _TEXT_TO_ID.get(text.lower()) if len(text) == 2 else None
+    fast = _TEXT_TO_ID.get(text.lower()) if len(text) == 2 and text.isascii() else None
     if fast is not None:
         return fast
-    m = _TOKEN.fullmatch(text.strip())
+    m = _TOKEN.fullmatch(text.strip(_SPACE))
     if not m:
-        raise CardError(f"bad card {text!r}: {_BAD_TEXT}")
+        raise CardError(f"bad card {quote(text)}: {_BAD_TEXT}")
     return 4 * _RANK_OF[m.group(1).lower()] + _SUIT_OF[m.group(2).lower()]
 
 
@@ -52,10 +56,10 @@ def _card_from_int(value: object) -> int:
     try:
         card = index(value)  # type: ignore[arg-type]
     except TypeError:
-        raise CardError(f"bad card {value!r}: expected an int id 0..51 or card text "
+        raise CardError(f"bad card {quote(value)}: expected an int id 0..51 or card text "
                         f"such as 'As'") from None
     if isinstance(value, bool) or not 0 <= card < 52:
-        raise CardError(f"bad card id {value!r}: ids are 0..51 (2c = 0, As = 51)")
+        raise CardError(f"bad card id {quote(value)}: ids are 0..51 (2c = 0, As = 51)")
     return card
 
 
@@ -72,7 +76,7 @@ def parse_card(card: int | str) -> int:
 
 def _split_text(text: str) -> list[int]:
     out: list[int] = []
-    for chunk in _SEPARATORS.split(text.strip()):
+    for chunk in _SEPARATORS.split(text.strip(_SPACE)):
         if not chunk:
             continue
         if len(chunk) == 2:
@@ -85,7 +89,7 @@ def _split_text(text: str) -> list[int]:
             out.append(4 * _RANK_OF[m.group(1).lower()] + _SUIT_OF[m.group(2).lower()])
             pos = m.end()
         if pos != len(chunk):
-            raise CardError(f"bad card {chunk!r} in {text!r}: {_BAD_TEXT}")
+            raise CardError(f"bad card {quote(chunk)} in {quote(text)}: {_BAD_TEXT}")
     return out
 
 
@@ -96,7 +100,7 @@ def check_card_ids(cards: Sequence[int], what: str = "cards") -> None:
         for c in cards:
             if c in seen:
                 raise CardError(f"duplicate card {_NAMES[c]} in {what} "
-                                f"{cards_str(cards)!r}")
+                                f"{quote(cards_str(cards))}")
             seen.add(c)
 
 
@@ -115,7 +119,7 @@ def parse_cards(cards: CardsLike) -> list[int]:
         try:
             items = list(cards)
         except TypeError:
-            raise CardError(f"bad cards {cards!r}: expected text such as 'As Kd' "
+            raise CardError(f"bad cards {quote(cards)}: expected text such as 'As Kd' "
                             f"or a sequence of card ids") from None
         out = [parse_card(c) for c in items]
     check_card_ids(out)
@@ -137,6 +141,8 @@ def cards_str(cards: Iterable[int]) -> str:
     >>> cards_str([42, 41, 0])
     'Qh Qd 2c'
     """
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+        raise CardError(f"bad cards {quote(cards)}: expected a sequence of card ids")
     return " ".join(card_str(c) for c in cards)
 
 
@@ -186,7 +192,7 @@ def _from_treys_one(kev_card: object) -> int:
     try:
         return _FROM_TREYS[index(kev_card)]  # type: ignore[arg-type]
     except (KeyError, TypeError):
-        raise CardError(f"bad treys card {kev_card!r}: not a Cactus Kev card int") from None
+        raise CardError(f"bad treys card {quote(kev_card)}: not a Cactus Kev card int") from None
 
 
 @overload

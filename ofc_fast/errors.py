@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import reprlib
+
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
            "RulesError", "GameError", "MoveError", "HistoryError", "BotError",
-           "UnknownBotError"]
+           "UnknownBotError", "quote"]
 
 
 class OfcError(ValueError):
@@ -83,3 +85,37 @@ class UnknownBotError(BotError):
     ...
     ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random
     """
+
+
+_QUOTE_LIMIT = 60
+
+
+def quote(value: object, limit: int = _QUOTE_LIMIT) -> str:
+    """A short, safe ``repr`` of a bad input for an error message: at most ``limit``
+    characters (a longer text ends in ``...``), never an exception of its own (huge
+    ints, deep nesting, a failing ``__repr__``).
+
+    >>> len(quote("x" * 10**6)) <= 60
+    True
+    >>> quote(10 ** 5000)
+    '<an int of 16610 bits>'
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f"<an int of {value.bit_length()} bits>"
+    try:
+        text = _SHORT.repr(value)
+    except Exception:  # noqa: BLE001 - any failing __repr__: name the type instead
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _short_repr() -> "reprlib.Repr":
+    r = reprlib.Repr()
+    r.maxlevel = 3
+    r.maxstring = r.maxother = r.maxlong = _QUOTE_LIMIT
+    r.maxlist = r.maxtuple = r.maxdict = r.maxset = r.maxfrozenset = r.maxdeque = 8
+    r.maxarray = 8
+    return r
+
+
+_SHORT = _short_repr()

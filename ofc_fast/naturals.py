@@ -29,8 +29,9 @@ from ._compiled import table_rules
 from ._native import OK, STATUS_TEXT, ffi, lib
 from .board import Board
 from .cards import CardsLike, cards_str, parse_cards
-from .errors import CardError, RulesError
+from .errors import CardError, RulesError, quote
 from .rules.model import NATURAL_NAMES, RuleSet
+from .rules.presets import RulesLike, as_rules
 
 __all__ = ["NaturalHand", "detect_naturals", "naturals", "natural_payment"]
 
@@ -125,7 +126,7 @@ def detect_naturals(cards: Union[CardsLike, Board]) -> dict[str, NaturalHand]:
             for i, key, board in _detect(cards)}
 
 
-def naturals(cards13: Union[CardsLike, Board], rules: RuleSet) -> list[NaturalHand]:
+def naturals(cards13: Union[CardsLike, Board], rules: RulesLike) -> list[NaturalHand]:
     """The naturals of ``rules`` these 13 cards make, best first (a natural later in
     ``rules.naturals`` ranks higher, R-VAR-MAL-3), with their units; empty when the
     rules play none (R-NAT-1) or the cards make none.
@@ -135,6 +136,7 @@ def naturals(cards13: Union[CardsLike, Board], rules: RuleSet) -> list[NaturalHa
     ...     "2c 2d 2h 2s 3c 3d 3h 4c 4d 4h 5c 5d 5h", rules.MALAYAN)]
     [('small_2_8', 10), ('four_trips', 6)]
     """
+    rules = as_rules(rules, "naturals")
     found = {NATURAL_NAMES[i]: (key, board) for i, key, board in _detect(cards13)}
     out = []
     for nat in reversed(rules.naturals):
@@ -151,7 +153,7 @@ def _natural_id(hand: Optional[NaturalHand], rules: RuleSet) -> tuple[int, int]:
         return -1, 0
     if hand.name not in {nat.name for nat in rules.naturals}:
         played = ", ".join(n.name for n in rules.naturals) or "none"
-        raise RulesError(f"natural {hand.name!r} is not played under {rules.name} "
+        raise RulesError(f"natural {quote(hand.name)} is not played under {rules.name} "
                          f"(its naturals: {played})")
     if not 0 <= hand.key < 2**32:
         raise RulesError(f"natural {hand.name!r}: key {hand.key} is outside 0..2**32-1")

@@ -16,7 +16,7 @@ from operator import index
 
 from ._native import E_COUNT, lib
 from .cards import RANKS, CardsLike, cards_str, parse_cards
-from .errors import CardError, StrengthError
+from .errors import CardError, StrengthError, quote
 
 __all__ = ["HandCategory", "STRENGTH_MAX", "rank5", "rank3", "rank", "category",
            "describe", "kev_rank", "strength_from_kev", "strength_cards", "hand_ranks",
@@ -68,9 +68,9 @@ def _rank_any(cards: object, expect: int) -> int:
         return s
     if s == E_COUNT:
         raise CardError(f"expected {expect} cards, got {len(ids)}: "  # type: ignore
-                        f"{cards!r}")
+                        f"{quote(cards)}")
     parse_cards(ids)  # type: ignore[arg-type]  # raises the specific CardError
-    raise CardError(f"bad cards {cards!r}")  # pragma: no cover - raised above
+    raise CardError(f"bad cards {quote(cards)}")  # pragma: no cover - raised above
 
 
 def rank5(cards: CardsLike) -> int:
@@ -111,17 +111,20 @@ def rank(cards: CardsLike) -> int:
     """
     ids = parse_cards(cards)
     if len(ids) not in (3, 5):
-        raise CardError(f"expected 3 or 5 cards, got {len(ids)}: {cards_str(ids)!r}")
+        raise CardError(f"expected 3 or 5 cards, got {len(ids)}: {quote(cards_str(ids))}")
     return _rank(ids, len(ids), 0)
 
 
 def _check_strength(strength: int) -> int:
+    if isinstance(strength, bool):  # True == 1 is no strength (finding 9)
+        raise StrengthError(f"bad strength {strength!r}: expected an int, not a bool")
     try:
         s = index(strength)
     except TypeError:
-        raise StrengthError(f"bad strength {strength!r}: expected an int") from None
+        raise StrengthError(f"bad strength {quote(strength)}: expected an int") from None
     if not 1 <= s <= STRENGTH_MAX:
-        raise StrengthError(f"bad strength {strength!r}: strengths are 1..{STRENGTH_MAX}")
+        raise StrengthError(f"bad strength {quote(strength)}: strengths are "
+                            f"1..{STRENGTH_MAX}")
     return s
 
 
@@ -179,7 +182,7 @@ def strength_from_kev(kev: int) -> int:
         k = 0
     s = lib.ofc_strength_from_kev(k) if 1 <= k <= 7462 else 0
     if not s:
-        raise StrengthError(f"bad Cactus Kev number {kev!r}: expected 1..7462")
+        raise StrengthError(f"bad Cactus Kev number {quote(kev)}: expected 1..7462")
     return s
 
 

@@ -18,7 +18,7 @@ from ._native import OK, ffi, lib
 from .board import Board, as_board
 from .cards import card_str
 from .errors import BoardError
-from .rules import OFC, RuleSet
+from .rules import OFC, RuleSet, RulesLike, as_rules
 
 __all__ = ["PairScore", "score_pair", "BoardLike", "EvaluatedBoard", "evaluate_for_scoring",
            "score_evaluated", "complete_board", "check_disjoint"]
@@ -77,7 +77,11 @@ class EvaluatedBoard:
 
 
 def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
-    """Evaluate a complete board in C for :func:`score_evaluated`."""
+    """Evaluate a complete board in C for :func:`score_evaluated`; validates first
+    (an incomplete board or a non-Board raises BoardError)."""
+    if not isinstance(board, Board):
+        raise BoardError(f"evaluate_for_scoring: expected a Board, got {type(board).__name__}")
+    board = complete_board(board, "to score")
     e = ffi.new("ofc_board_eval *")
     if lib.ofc_eval_board(compiled(rules), board.cards, e) != OK:  # pragma: no cover
         raise BoardError(f"board {board} rejected by the C library")
@@ -88,9 +92,14 @@ def score_evaluated(a: EvaluatedBoard, b: EvaluatedBoard, rules: RuleSet, ties: 
                     a_sweeps_all: bool = False, b_sweeps_all: bool = False) -> PairScore:
     """Score two evaluated boards; ``ties`` = +1 when a wins tied rows (a is the
     house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table."""
-    ctx = ffi.new("ofc_pair_context *", (ties, int(a_sweeps_all), int(b_sweeps_all), 0))
+    if type(ties) is not int or ties not in (-1, 0, 1) \
+            or not all(isinstance(e, EvaluatedBoard) for e in (a, b)):
+        raise BoardError("score_evaluated: expects two EvaluatedBoard and ties -1, 0 or 1")
+    ctx = ffi.new("ofc_pair_context *", (ties, int(bool(a_sweeps_all)),
+                                         int(bool(b_sweeps_all)), 0))
     d = ffi.new("ofc_pair_score *")
-    lib.ofc_score_evals(compiled(rules), a.c, b.c, ctx, d)
+    if lib.ofc_score_evals(compiled(rules), a.c, b.c, ctx, d) != OK:  # pragma: no cover
+        raise BoardError("score_evaluated: boards rejected by the C library")
     return PairScore(
         net=d.net, rows=tuple(d.rows), sweep=d.sweep,  # type: ignore[arg-type]
         row_points=d.row_points, bonus=d.bonus,
@@ -98,11 +107,11 @@ def score_evaluated(a: EvaluatedBoard, b: EvaluatedBoard, rules: RuleSet, ties: 
     )
 
 
-def score_pair(a: BoardLike, b: BoardLike, rules: RuleSet = OFC) -> PairScore:
+def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     """Score complete board ``a`` against ``b`` (R-SCORE-*, R-FOUL-3/4, R-ROY-*).
 
     Boards are :class:`Board` objects, board text, or 13 cards in row order;
-    ``rules`` is a preset of :mod:`ofc_fast.rules` or any :class:`RuleSet`.  The
+    ``rules`` is a :class:`RuleSet` or a preset's name (``"OFC"``).  The
     result's ``net`` is what ``a`` wins from ``b`` (negative: ``a`` pays).
 
     >>> s = score_pair("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
@@ -110,6 +119,7 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RuleSet = OFC) -> PairScore:
     >>> s.net, s.rows, s.royalties
     (44, (1, 1, 1), ((7, 12, 25), (0, 0, 6)))
     """
+    rules = as_rules(rules, "score_pair")
     ba, bb = complete_board(a, "a"), complete_board(b, "b")
     check_disjoint((ba.cards, bb.cards))
     return score_evaluated(evaluate_for_scoring(ba, rules), evaluate_for_scoring(bb, rules),

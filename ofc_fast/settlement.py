@@ -27,7 +27,7 @@ from ._native import E_COUNT, E_DUPLICATE, OK, ffi, lib
 from .board import Board
 from .cards import parse_cards
 from .errors import BoardError, CardError, OfcError, RulesError
-from .rules import OFC, RuleSet
+from .rules import OFC, RuleSet, as_rules
 from .rules.model import NATURAL_NAMES, SettlementStart, StakesModel
 from .scoring import BoardLike, PairScore, check_disjoint, complete_board
 
@@ -293,6 +293,7 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
 
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
+    rules = as_rules(rules, "settle")
     n = len(boards)
     if n > rules.max_players:
         raise RulesError(f"{rules.name}: at most {rules.max_players} players, got {n} boards")

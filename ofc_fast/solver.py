@@ -30,8 +30,8 @@ from ._compiled import compiled, compiled_fl
 from ._native import OK, STATUS_TEXT, ffi, lib
 from .board import Board
 from .cards import CardsLike, cards_str, parse_cards
-from .errors import CardError, OfcError, RulesError
-from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet
+from .errors import CardError, OfcError, RulesError, quote
+from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet, RulesLike, as_rules
 
 __all__ = ["Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
            "StayValue", "stay_values", "ev_tables", "cli_solve", "OBJECTIVES"]
@@ -156,27 +156,36 @@ def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ..
     (0.0, 12.0, 0.0, 0.0, 0.0)
     """
     if stay_value is None:
-        values = [STAY_VALUE_DEFAULT[k] for k in range(13, 18)]
-    elif isinstance(stay_value, Real) and not isinstance(stay_value, bool):
-        values = [float(stay_value)] * 5
-    elif isinstance(stay_value, Mapping):
-        bad = [k for k in stay_value if k not in range(13, 18)]
+        return tuple(float(STAY_VALUE_DEFAULT[k]) for k in range(13, 18))
+    if isinstance(stay_value, Mapping):
+        bad = [k for k in stay_value if isinstance(k, bool) or k not in range(13, 18)]
         if bad:
-            raise OfcError(f"stay_value: card counts must be 13..17, got {bad[0]!r}")
-        values = [float(stay_value.get(k, 0.0)) for k in range(13, 18)]
-    else:
-        raise OfcError(f"stay_value: expected None, a number or a mapping "
-                       f"{{cards: value}}, got {stay_value!r}")
-    for v in values:
-        if not math.isfinite(v) or abs(v) > _STAY_LIMIT:
-            raise OfcError(f"stay_value: {v!r} is not a finite number within "
-                           f"+-{_STAY_LIMIT:g}")
-    return tuple(values)
+            raise OfcError(f"stay_value: card counts must be 13..17, got {quote(bad[0])}")
+        return tuple(_stay_number(stay_value.get(k, 0.0)) for k in range(13, 18))
+    if isinstance(stay_value, Real) and not isinstance(stay_value, bool):
+        return (_stay_number(stay_value),) * 5
+    raise OfcError(f"stay_value: expected None, a number or a mapping "
+                   f"{{cards: value}}, got {quote(stay_value)}")
+
+
+def _stay_number(value: object) -> float:
+    """One stay value as a float, or OfcError: a real number (not a bool, not text)
+    within +-_STAY_LIMIT."""
+    if not isinstance(value, Real) or isinstance(value, bool):
+        raise OfcError(f"stay_value: {quote(value)} is not a number")
+    try:
+        v = float(value)
+    except (OverflowError, ValueError, TypeError):
+        v = math.inf
+    if not math.isfinite(v) or abs(v) > _STAY_LIMIT:
+        raise OfcError(f"stay_value: {quote(value)} is not a finite number within "
+                       f"+-{_STAY_LIMIT:g}")
+    return v
 
 
 # ---------------------------------------------------------------------- solvers
 
-def solve_fantasyland(cards: Union[CardsLike, Board], rules: RuleSet = PINEAPPLE,
+def solve_fantasyland(cards: Union[CardsLike, Board], rules: RulesLike = PINEAPPLE,
                       stay_value: StayValue = None, *,
                       alternatives: bool = False) -> Solution:
     """The provably best legal setting of 13 of ``cards`` (13 to 17): most royalties
@@ -206,8 +215,7 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RuleSet = PINEAPPLE
     (True, True)
     """
     ids = _cards(cards, 13, 17, "solve_fantasyland")
-    if not isinstance(rules, RuleSet):
-        raise RulesError(f"solve_fantasyland: rules must be a RuleSet, got {rules!r}")
+    rules = as_rules(rules, "solve_fantasyland")
     sv = stay_values(rules, stay_value)
     out = ffi.new("ofc_fl_solution *")
     flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
@@ -230,7 +238,7 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RuleSet = PINEAPPLE
                      best_no_stay=no_stay)
 
 
-def best_setting(cards13: Union[CardsLike, Board], rules: RuleSet = CLASSIC_1_6,
+def best_setting(cards13: Union[CardsLike, Board], rules: RulesLike = CLASSIC_1_6,
                  objective: str = "ev") -> Solution:
     """The best of the 72,072 ways to set 13 cards (front 3, middle 5, back 5).
 
@@ -252,11 +260,10 @@ def best_setting(cards13: Union[CardsLike, Board], rules: RuleSet = CLASSIC_1_6,
     (False, 'ev')
     """
     ids = _cards(cards13, 13, 13, "best_setting")
-    if not isinstance(rules, RuleSet):
-        raise RulesError(f"best_setting: rules must be a RuleSet, got {rules!r}")
+    rules = as_rules(rules, "best_setting")
     if objective not in OBJECTIVES:
         raise OfcError(f"best_setting: objective must be one of {OBJECTIVES}, "
-                       f"got {objective!r}")
+                       f"got {quote(objective)}")
     out = ffi.new("ofc_setting *")
     code = lib.OFC_OBJECTIVE_EV if objective == "ev" else lib.OFC_OBJECTIVE_ROYALTIES
     ev = ev_tables(rules)

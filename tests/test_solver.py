@@ -401,8 +401,9 @@ def test_solution_fields_and_errors() -> None:
     for bad in (float("nan"), 1e9, "x", {12: 1.0}):
         with pytest.raises(ofc.OfcError):
             solve_fantasyland(cards, stay_value=bad)
-    with pytest.raises(ofc.RulesError):
-        solve_fantasyland(cards, "PINEAPPLE")
+    assert solve_fantasyland(cards, "PINEAPPLE").board == solve_fantasyland(cards).board
+    with pytest.raises(ofc.RulesError):  # neither a RuleSet nor a preset name
+        solve_fantasyland(cards, 14)  # type: ignore[arg-type]
     assert stay_values(R.PINEAPPLE, 2) == (2.0,) * 5
     board = Board.parse("Ah Ad Ac / Kh Kd 7s 7c 7h / 2d 3d 4d 5d 9d")
     assert solve_fantasyland(board, R.OFC).board.cards  # a Board is accepted

@@ -18,7 +18,7 @@ from .presets import (CLASSIC_1_6, CLASSIC_2_4, CLASSIC_WIN_BONUS, HAWAIIAN_GARD
                       PROGRESSIVE_PINEAPPLE, ROYALTIES_001_STANDARD, ROYALTIES_ALT_2,
                       ROYALTIES_ALT_3, ROYALTIES_ALT_4, ROYALTIES_FLAT_TRIPS,
                       ROYALTIES_OFC, SINGAPORE, TYPICAL_NATURALS, ULTIMATE_PINEAPPLE,
-                      VIETNAMESE, get, names)
+                      VIETNAMESE, RulesLike, as_rules, get, names)
 
 __all__ = [
     "HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
@@ -28,5 +28,5 @@ __all__ = [
     "ROYALTIES_ALT_3", "ROYALTIES_ALT_4", "CLASSIC_WIN_BONUS", "TYPICAL_NATURALS",
     "OFC", "PINEAPPLE", "PROGRESSIVE_PINEAPPLE", "ULTIMATE_PINEAPPLE", "PINEAPPLE_27",
     "CLASSIC_1_6", "CLASSIC_2_4", "MALAYAN", "VIETNAMESE", "SINGAPORE",
-    "HAWAIIAN_GARDENS", "PRESETS", "get", "names",
+    "HAWAIIAN_GARDENS", "PRESETS", "get", "names", "as_rules", "RulesLike",
 ]

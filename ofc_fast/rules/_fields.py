@@ -17,7 +17,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, Union
 
-from ..errors import RulesError
+from ..errors import RulesError, quote
 
 __all__ = ["RuleData", "ranged", "hash_once"]
 
@@ -80,12 +80,12 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         raise RulesError(errors[0] if len(errors) == 1 else
                          f"{key}: expected "
                          f"{' or '.join(_type_name(a) for a in args if a is not type(None))}"
-                         f", got {value!r}")
+                         f", got {quote(value)}")
     origin = typing.get_origin(tp)
     if origin is tuple:
         args = typing.get_args(tp)
         if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
-            raise RulesError(f"{key}: expected a list, got {value!r}")
+            raise RulesError(f"{key}: expected a list, got {quote(value)}")
         if len(args) == 2 and args[1] is Ellipsis:  # tuple[X, ...]
             args = (args[0],) * len(value)
         elif len(value) != len(args):
@@ -95,20 +95,20 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     if origin is typing.Literal:
         allowed = typing.get_args(tp)
         if value not in allowed:
-            raise RulesError(f"{key}: {value!r} is not one of "
+            raise RulesError(f"{key}: {quote(value)} is not one of "
                              f"{', '.join(repr(a) for a in allowed)}")
         return value
     if tp is bool:
         if not isinstance(value, bool):
-            raise RulesError(f"{key}: expected true or false, got {value!r}")
+            raise RulesError(f"{key}: expected true or false, got {quote(value)}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"{key}: expected an int, got {value!r}")
+            raise RulesError(f"{key}: expected an int, got {quote(value)}")
         return value
     if tp is str:
         if not isinstance(value, str):
-            raise RulesError(f"{key}: expected a string, got {value!r}")
+            raise RulesError(f"{key}: expected a string, got {quote(value)}")
         return value
     if isinstance(tp, type) and issubclass(tp, Enum):
         if isinstance(value, tp):
@@ -117,31 +117,33 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
             member = tp.__members__.get(value.strip().upper())
             if member is not None:
                 return member
-            raise RulesError(f"{key}: {value!r} is not one of "
+            raise RulesError(f"{key}: {quote(value)} is not one of "
                              f"{', '.join(tp.__members__)}")
         if issubclass(tp, int) and (isinstance(value, bool) or not isinstance(value, int)):
             raise RulesError(f"{key}: expected one of {', '.join(tp.__members__)}, "
-                             f"got {value!r}")
+                             f"got {quote(value)}")
+        choices = ", ".join(repr(member.value) for member in tp)
+        if not isinstance(value, (str, int, float)):  # lists, dicts: no enum value
+            raise RulesError(f"{key}: expected one of {choices}, got {quote(value)}")
         try:
             return tp(value)
-        except ValueError:
-            choices = ", ".join(repr(member.value) for member in tp)
-            raise RulesError(f"{key}: {value!r} is not one of {choices}") from None
+        except (ValueError, TypeError):
+            raise RulesError(f"{key}: {quote(value)} is not one of {choices}") from None
     if isinstance(tp, type) and issubclass(tp, RuleData):
         if isinstance(value, tp):
             return value
         if not isinstance(value, dict):
             raise RulesError(f"{key}: expected a dict of {tp.__name__} fields, "
-                             f"got {value!r}")
+                             f"got {quote(value)}")
         return tp._from_dict(value, key)
-    raise TypeError(f"unsupported rule field type {tp!r}")  # pragma: no cover
+    raise TypeError(f"unsupported rule field type {quote(tp)}")  # pragma: no cover
 
 
 def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
     values = value if isinstance(value, tuple) else (value,)
     for v in values:
         if isinstance(v, int) and not lo <= v <= hi:
-            raise RulesError(f"{key}: {v} is outside {lo}..{hi}")
+            raise RulesError(f"{key}: {quote(v)} is outside {lo}..{hi}")
 
 
 def _plain(value: Any) -> Any:
@@ -193,9 +195,13 @@ class RuleData:
     @classmethod
     def _from_dict(cls, data: dict[str, Any], where: str) -> Any:
         names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+        prefix = f"{where}." if where else ""
+        for k in data:
+            if not isinstance(k, str):
+                raise RulesError(f"rule key {prefix}{quote(k)}: keys must be strings "
+                                 f"(got {type(k).__name__})")
         unknown = sorted(set(data) - names)
         if unknown:
-            prefix = f"{where}." if where else ""
             raise RulesError(f"unknown rule key(s): "
                              f"{', '.join(prefix + k for k in unknown)}")
         obj = cls.__new__(cls)
@@ -223,9 +229,16 @@ class RuleData:
 
     @classmethod
     def from_json(cls, text: str) -> Any:
-        """Inverse of :meth:`to_json`."""
+        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply or holds
+        numbers too long to read raises :class:`RulesError`."""
+        if not isinstance(text, (str, bytes, bytearray)):
+            raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RulesError(f"rules JSON: {exc}") from None
+        except RecursionError:
+            raise RulesError("rules JSON: nested too deeply") from None
+        except ValueError as exc:  # JSONDecodeError, digits beyond the int limit
+            text = str(exc)
+            raise RulesError(f"rules JSON: {text[:200]}{'...' if len(text) > 200 else ''}"
+                             ) from None
         return cls.from_dict(data)

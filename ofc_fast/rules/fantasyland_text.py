@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..cards import RANKS
-from ..errors import RulesError
+from ..errors import RulesError, quote
 from ..ranking import rank3
 
 __all__ = ["front_threshold"]
@@ -35,9 +35,9 @@ def front_threshold(text: str, key: str = "threshold") -> int:
     queens with a deuce; ``"222"``: trip deuces).  Raises RulesError naming ``key``."""
     if not isinstance(text, str):
         raise RulesError(f"{key}: expected front hand text such as 'QQ' or '222', "
-                         f"got {text!r}")
+                         f"got {quote(text)}")
     try:
         return _threshold(text)
     except ValueError:
-        raise RulesError(f"{key}: {text!r} is not a front threshold; write a pair as "
+        raise RulesError(f"{key}: {quote(text)} is not a front threshold; write a pair as "
                          f"'QQ' or trips as '222'") from None

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal, Optional, Union
 
-from ..errors import RulesError
+from .._native import lib
+from ..errors import RulesError, quote
 from ..ranking import HandCategory
 from ._fields import RuleData, hash_once, ranged
 
@@ -27,6 +28,8 @@ __all__ = ["HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "Sta
            "Fantasyland", "Pool", "RuleSet"]
 
 _UNITS = (-1000, 1000)
+FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
+"""Most Fantasyland entries a rule set may list (the C solver's table size)."""
 
 
 class OrderRule(str, Enum):
@@ -128,7 +131,7 @@ class Natural(RuleData):
 
     def _validate(self) -> None:
         if self.name not in NATURAL_NAMES:
-            raise RulesError(f"{self._key_prefix}name: unknown natural {self.name!r}; "
+            raise RulesError(f"{self._key_prefix}name: unknown natural {quote(self.name)}; "
                              f"known: {', '.join(NATURAL_NAMES)}")
 
 
@@ -186,11 +189,14 @@ class Fantasyland(RuleData):
 
         if not self.entry and not self.lowball_entry:
             raise RulesError(f"{self._key_prefix}entry: no way to enter Fantasyland")
+        if len(self.entry) > FL_MAX_ENTRY:
+            raise RulesError(f"{self._key_prefix}entry: at most {FL_MAX_ENTRY} entries "
+                             f"(the C solver's limit), got {len(self.entry)}")
         for i, pair in enumerate(self.entry):
             front_threshold(pair[0], f"{self._key_prefix}entry[{i}]")
             if not isinstance(pair[1], int) or not 13 <= pair[1] <= 17:
                 raise RulesError(f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
-                                 f"got {pair[1]!r}")
+                                 f"got {quote(pair[1])}")
         if self.stay_front is not None:
             front_threshold(self.stay_front, f"{self._key_prefix}stay_front")
         if isinstance(self.stay_cards, int) and not 13 <= self.stay_cards <= 17:

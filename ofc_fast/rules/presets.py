@@ -10,7 +10,9 @@
 
 from __future__ import annotations
 
-from ..errors import RulesError
+from typing import Union
+
+from ..errors import RulesError, quote
 from ..ranking import HandCategory as C
 from .model import (Fantasyland, Game, Lowball, Natural, NaturalsRule, RuleSet, Schedule,
                     SettlementStart, StakesModel)
@@ -20,7 +22,7 @@ __all__ = [
     "ROYALTIES_ALT_2", "ROYALTIES_ALT_3", "ROYALTIES_ALT_4", "CLASSIC_WIN_BONUS",
     "TYPICAL_NATURALS", "OFC", "PINEAPPLE", "PROGRESSIVE_PINEAPPLE",
     "ULTIMATE_PINEAPPLE", "PINEAPPLE_27", "CLASSIC_1_6", "CLASSIC_2_4", "MALAYAN",
-    "VIETNAMESE", "SINGAPORE", "HAWAIIAN_GARDENS", "PRESETS", "get", "names",
+    "VIETNAMESE", "SINGAPORE", "HAWAIIAN_GARDENS", "PRESETS", "get", "names", "as_rules", "RulesLike",
 ]
 
 _by = Schedule.by_category
@@ -216,6 +218,24 @@ def names() -> list[str]:
     return list(PRESETS)
 
 
+RulesLike = Union[RuleSet, str]
+"""What a function taking a rule set accepts: a :class:`RuleSet` or a preset name."""
+
+
+def as_rules(rules: object, fn: str = "rules") -> RuleSet:
+    """``rules`` itself when it is a :class:`RuleSet`, the preset of that name when it
+    is text (:func:`get`), else :class:`RulesError` naming ``fn``.
+
+    >>> as_rules("ofc") is OFC
+    True
+    """
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return get(rules)
+    raise RulesError(f"{fn}: rules must be a RuleSet or a preset name, got {quote(rules)}")
+
+
 def get(name: str) -> RuleSet:
     """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``).
 
@@ -226,4 +246,4 @@ def get(name: str) -> RuleSet:
     try:
         return PRESETS[key]
     except KeyError:
-        raise RulesError(f"unknown rule set {name!r}; presets: {', '.join(PRESETS)}") from None
+        raise RulesError(f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}") from None

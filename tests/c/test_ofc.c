@@ -275,6 +275,54 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(badi, 0);
 }
 
+/* Net of a pair by the validating ofc_score_evals(), checked against the unchecked
+ * twin; `detail` may be NULL. */
+static int32_t score_net(const ofc_rules *r, const ofc_board_eval *a,
+                         const ofc_board_eval *b, const ofc_pair_context *ctx,
+                         ofc_pair_score *detail)
+{
+    ofc_pair_score s;
+    CHECK_EQ(ofc_score_evals(r, a, b, ctx, &s), OFC_OK);
+    CHECK_EQ(ofc_score_evals_unchecked(r, a, b, ctx, NULL), s.net);
+    if (detail) {
+        *detail = s;
+    }
+    return s.net;
+}
+
+/* ofc_score_evals() on hand-built input (the fuzz audit crashed it under ASan). */
+static void test_score_evals_checks(void)
+{
+    ofc_rules r;
+    ofc_board_eval ea, eb;
+    ofc_pair_context bad_ties = {2, 0, 0, 0}, bad_all = {0, 2, 0, 0};
+    ofc_pair_score s;
+    static const uint8_t cards[13] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    CHECK_EQ(ofc_rules_init_ofc(&r), OFC_OK);
+    CHECK_EQ(eval_text(&r, "2c 3d 5h / 6c 6d 7h 7s 9c / Kc Kd Ah As 8c", &ea), OFC_OK);
+    CHECK_EQ(eval_text(&r, "2d 3h 5s / 6h 6s 7c 7d 9d / Kh Ks Ac Ad 8d", &eb), OFC_OK);
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_evals(&r, NULL, &eb, NULL, &s), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_evals(NULL, &ea, &eb, NULL, &s), OFC_E_RULES);
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &bad_ties, &s), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &bad_all, &s), OFC_E_VALUE);
+    ea.strength[0] = 65535; /* the crashing input: no strength at all */
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, &s), OFC_E_STRENGTH);
+    ea.strength[0] = eb.strength[1]; /* a 5-card strength in the front */
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, &s), OFC_E_STRENGTH);
+    ea.strength[0] = eb.strength[0];
+    ea.foul = 2;
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, &s), OFC_E_VALUE);
+    ea.foul = 0;
+    r.sweep_bonus = OFC_BONUS_LIMIT + 1;
+    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, &s), OFC_E_RULES);
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
+    r.sweep_bonus = 3;
+    r.sweep_multiplier = OFC_MULTIPLIER_MAX + 1;
+    CHECK_EQ(ofc_eval_board(&r, cards, &ea), OFC_E_RULES);
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
+}
+
 /* House ties, sweep multipliers, sweep-all bonus, foul without sweep. */
 static void test_pair_context(void)
 {
@@ -286,21 +334,21 @@ static void test_pair_context(void)
     CHECK_EQ(ofc_rules_init_ofc(&r), OFC_OK);
     CHECK_EQ(eval_text(&r, "2c 3d 5h / 6c 6d 7h 7s 9c / Kc Kd Ah As 8c", &ea), OFC_OK);
     CHECK_EQ(eval_text(&r, "2d 3h 5s / 6h 6s 7c 7d 9d / Kh Ks Ac Ad 8d", &eb), OFC_OK);
-    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, NULL, &s), 0);
-    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &house, &s), 6); /* house takes 3 + sweep */
+    CHECK_EQ(score_net(&r, &ea, &eb, NULL, &s), 0);
+    CHECK_EQ(score_net(&r, &ea, &eb, &house, &s), 6); /* house takes 3 + sweep */
     CHECK_EQ(s.rows[0] + s.rows[1] + s.rows[2], 3);
     r.sweep_multiplier = 2;
     r.sweep_all_multiplier = 3;
     r.sweep_all_bonus = 1;
-    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &house, NULL), 12);
+    CHECK_EQ(score_net(&r, &ea, &eb, &house, NULL), 12);
     house.a_sweeps_all = 1;
-    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &house, NULL), 19);
-    CHECK_EQ(ofc_score_evals(&r, &ea, &eb, &all, NULL), 0); /* no sweep: ties split */
+    CHECK_EQ(score_net(&r, &ea, &eb, &house, NULL), 19);
+    CHECK_EQ(score_net(&r, &ea, &eb, &all, NULL), 0); /* no sweep: ties split */
     CHECK_EQ(eval_text(&r, "Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d", &ef), OFC_OK);
     CHECK_EQ(ef.foul, 1);
     r.sweep_multiplier = 1;
     r.foul_pays_sweep = 0;
-    CHECK_EQ(ofc_score_evals(&r, &ea, &ef, NULL, NULL), 3);
+    CHECK_EQ(score_net(&r, &ea, &ef, NULL, NULL), 3);
     r.sweep_multiplier = 0;
     CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
 }
@@ -342,6 +390,7 @@ int main(void)
     test_scoring(ofc);
     test_eval_batch(ofc);
     test_pair_context();
+    test_score_evals_checks();
     free(ofc);
     printf("%d checks, %d failures\n", checks, failures);
     return failures ? 1 : 0;

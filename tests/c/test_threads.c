@@ -1,0 +1,146 @@
+/* test_threads.c -- the batch kernels from two threads on the same read-only inputs
+ * and rule set (the library's promise: no global mutable state, inputs only read).
+ * Each thread's results must equal the single-threaded ones.  tests/c/run.sh also runs
+ * this program under ThreadSanitizer, which reports any data race inside the library. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ofc_fast.h"
+
+#define N_HANDS 3000
+#define N_PAIRS 1500
+#define ROUNDS 4
+
+/* The shared, read-only inputs and the single-threaded answers. */
+typedef struct shared {
+    ofc_rules ofc, classic;
+    uint8_t hands5[5 * N_HANDS], hands3[3 * N_HANDS];
+    uint8_t a[13 * N_PAIRS], b[13 * N_PAIRS];
+    int32_t rank5[N_HANDS], rank3[N_HANDS], royalty[3 * N_PAIRS];
+    int32_t net_ofc[N_PAIRS], net_classic[N_PAIRS];
+    uint32_t naturals[N_PAIRS];
+} shared;
+
+static shared data;
+
+/* Deterministic deals: a Fisher-Yates shuffle driven by a 64-bit LCG. */
+static void deal(uint64_t *state, uint8_t *out, size_t n)
+{
+    uint8_t deck[OFC_CARDS];
+    size_t i;
+    for (i = 0; i < OFC_CARDS; i++) {
+        deck[i] = (uint8_t)i;
+    }
+    for (i = 0; i < n; i++) {
+        size_t j;
+        *state = *state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        j = i + (size_t)((*state >> 33) % (OFC_CARDS - i));
+        out[i] = deck[j];
+        deck[j] = deck[i];
+        deck[i] = out[i];
+    }
+}
+
+/* Every batch kernel once over the shared inputs; 0 when all answers match. */
+static int run_all(int32_t *scratch, uint8_t *foul)
+{
+    size_t bad, i;
+    int wrong = 0;
+    ofc_naturals_result nat;
+    wrong |= ofc_rank5_batch(data.hands5, N_HANDS, scratch, &bad) != OFC_OK;
+    wrong |= memcmp(scratch, data.rank5, sizeof data.rank5) != 0;
+    wrong |= ofc_rank3_batch(data.hands3, N_HANDS, scratch, &bad) != OFC_OK;
+    wrong |= memcmp(scratch, data.rank3, sizeof data.rank3) != 0;
+    wrong |= ofc_eval_boards(&data.ofc, data.a, N_PAIRS, NULL, scratch, foul, &bad) != OFC_OK;
+    wrong |= memcmp(scratch, data.royalty, sizeof data.royalty) != 0;
+    wrong |= ofc_score_pairs(&data.ofc, data.a, data.b, N_PAIRS, scratch, &bad) != OFC_OK;
+    wrong |= memcmp(scratch, data.net_ofc, sizeof data.net_ofc) != 0;
+    wrong |= ofc_score_pairs(&data.classic, data.a, data.b, N_PAIRS, scratch, &bad) != OFC_OK;
+    wrong |= memcmp(scratch, data.net_classic, sizeof data.net_classic) != 0;
+    for (i = 0; i < N_PAIRS; i += 97) {
+        wrong |= ofc_naturals(data.a + 13 * i, &nat) != OFC_OK || nat.mask != data.naturals[i];
+    }
+    return wrong;
+}
+
+static void *worker(void *arg)
+{
+    static int32_t scratch[2][3 * N_PAIRS + N_HANDS];
+    static uint8_t foul[2][N_PAIRS];
+    int id = *(int *)arg, round;
+    int *wrong = malloc(sizeof *wrong);
+    if (!wrong) {
+        return NULL;
+    }
+    *wrong = 0;
+    for (round = 0; round < ROUNDS; round++) {
+        *wrong |= run_all(scratch[id], foul[id]);
+    }
+    return wrong;
+}
+
+static void prepare(void)
+{
+    uint64_t state = 12345;
+    size_t i, bad;
+    uint8_t foul[N_PAIRS], pair[26];
+    ofc_naturals_result nat;
+    uint8_t royal[5];
+    CHECK_EQ(test_cards("As Ks Qs Js Ts", royal), 5);
+    CHECK_EQ(ofc_rank5_unchecked(royal[0], royal[1], royal[2], royal[3], royal[4]),
+             OFC_STRENGTH_MAX);
+    CHECK_EQ(ofc_rules_init_ofc(&data.ofc), OFC_OK);
+    CHECK_EQ(ofc_rules_init_classic(&data.classic, 0), OFC_OK);
+    for (i = 0; i < N_HANDS; i++) {
+        deal(&state, data.hands5 + 5 * i, 5);
+        deal(&state, data.hands3 + 3 * i, 3);
+        data.rank5[i] = ofc_rank5_unchecked(data.hands5[5 * i], data.hands5[5 * i + 1],
+                                            data.hands5[5 * i + 2], data.hands5[5 * i + 3],
+                                            data.hands5[5 * i + 4]);
+        data.rank3[i] = ofc_rank3_unchecked(data.hands3[3 * i], data.hands3[3 * i + 1],
+                                            data.hands3[3 * i + 2]);
+    }
+    for (i = 0; i < N_PAIRS; i++) {
+        ofc_board_eval ea, eb;
+        deal(&state, pair, 26);
+        memcpy(data.a + 13 * i, pair, 13);
+        memcpy(data.b + 13 * i, pair + 13, 13);
+        ofc_eval_board_unchecked(&data.ofc, pair, &ea);
+        ofc_eval_board_unchecked(&data.ofc, pair + 13, &eb);
+        data.royalty[3 * i] = ea.royalty[0];
+        data.royalty[3 * i + 1] = ea.royalty[1];
+        data.royalty[3 * i + 2] = ea.royalty[2];
+        data.net_ofc[i] = ofc_score_evals_unchecked(&data.ofc, &ea, &eb, NULL, NULL);
+        ofc_eval_board_unchecked(&data.classic, pair, &ea);
+        ofc_eval_board_unchecked(&data.classic, pair + 13, &eb);
+        data.net_classic[i] = ofc_score_evals_unchecked(&data.classic, &ea, &eb, NULL, NULL);
+        CHECK_EQ(ofc_naturals(pair, &nat), OFC_OK);
+        data.naturals[i] = nat.mask;
+    }
+    CHECK_EQ(ofc_eval_boards(&data.ofc, data.a, N_PAIRS, NULL, NULL, foul, &bad), OFC_OK);
+}
+
+int main(void)
+{
+    pthread_t threads[2];
+    int ids[2] = {0, 1}, t;
+    prepare();
+    for (t = 0; t < 2; t++) {
+        CHECK_EQ(pthread_create(&threads[t], NULL, worker, &ids[t]), 0);
+    }
+    for (t = 0; t < 2; t++) {
+        void *result = NULL;
+        CHECK_EQ(pthread_join(threads[t], &result), 0);
+        CHECK(result != NULL);
+        if (result) {
+            CHECK_EQ(*(int *)result, 0);
+            free(result);
+        }
+    }
+    printf("test_threads: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}

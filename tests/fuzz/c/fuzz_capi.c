@@ -1,0 +1,505 @@
+/*
+ * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/ofc_fast.h and its
+ * companion headers ofc_naturals.h, ofc_solver.h): every validating (non-_unchecked)
+ * function gets fuzzer bytes as cards, strengths, hand-built structs and rule sets,
+ * and every result is checked to be in range (and equal to the unchecked twin where
+ * there is one).  Built and run by tests/fuzz/c/run.sh under
+ * -fsanitize=fuzzer,address,undefined.
+ *
+ * The first input byte picks a target from the table `targets` below; the rest is the
+ * target's input.  A new C target (e.g. the game engine, ofc_game.h) is one function
+ * `static void t_name(reader *in)` and one line `{"name", t_name},` in the table.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofc_fast.h"
+
+/* A fuzz-found contract violation: print it and abort (libFuzzer saves the input). */
+#define REQUIRE(cond)                                                                 \
+    do {                                                                              \
+        if (!(cond)) {                                                                \
+            fprintf(stderr, "%s:%d: contract violated: %s\n", __FILE__, __LINE__, #cond); \
+            abort();                                                                  \
+        }                                                                             \
+    } while (0)
+
+/* ------------------------------------------------------------ input reader */
+
+typedef struct reader {
+    const uint8_t *p;
+    size_t n;
+} reader;
+
+static uint8_t u8(reader *in)
+{
+    uint8_t v = 0;
+    if (in->n) {
+        v = *in->p++;
+        in->n--;
+    }
+    return v;
+}
+
+static uint16_t u16(reader *in)
+{
+    uint16_t hi = u8(in);
+    return (uint16_t)(hi << 8 | u8(in));
+}
+
+static uint32_t u32(reader *in)
+{
+    uint32_t hi = u16(in);
+    return hi << 16 | u16(in);
+}
+
+/* n card bytes: mostly distinct valid ids drawn from a fuzzed deck, sometimes raw. */
+static void cards(reader *in, uint8_t *out, size_t n)
+{
+    uint8_t deck[OFC_CARDS];
+    size_t i, left = OFC_CARDS;
+    int raw = (u8(in) & 7) == 0;
+    for (i = 0; i < OFC_CARDS; i++) {
+        deck[i] = (uint8_t)i;
+    }
+    for (i = 0; i < n; i++) {
+        if (raw || left == 0) {
+            out[i] = u8(in);
+        } else {
+            size_t j = u8(in) % left;
+            out[i] = deck[j];
+            deck[j] = deck[--left];
+        }
+    }
+}
+
+/* A rule set: a preset (built once), then sometimes a copy with fuzzed scalar fields
+ * and table entries, sometimes NULL. */
+static ofc_rules presets[3], rules_buf;
+
+static const ofc_rules *rules(reader *in)
+{
+    static int ready;
+    uint8_t how = u8(in);
+    int k;
+    if (!ready) {
+        REQUIRE(ofc_rules_init_ofc(&presets[0]) == OFC_OK);
+        REQUIRE(ofc_rules_init_classic(&presets[1], 0) == OFC_OK);
+        REQUIRE(ofc_rules_init_classic(&presets[2], 1) == OFC_OK);
+        ready = 1;
+    }
+    if ((how & 0x0C) == 0 && !(how & 0x70)) {
+        return &presets[how % 3];
+    }
+    memcpy(&rules_buf, &presets[how % 3], sizeof rules_buf);
+    if ((how & 0x0C) == 0x04) { /* fuzzed scalars, often in range */
+        rules_buf.sweep_bonus = (int32_t)u32(in) % (OFC_BONUS_LIMIT + 2);
+        rules_buf.majority_bonus = (int8_t)u8(in);
+        rules_buf.overall_bonus = (int8_t)u8(in);
+        rules_buf.sweep_multiplier = (int32_t)(u16(in) % (OFC_MULTIPLIER_MAX + 2));
+        rules_buf.sweep_all_multiplier = (int32_t)(u16(in) % (OFC_MULTIPLIER_MAX + 2));
+        rules_buf.sweep_all_bonus = (int8_t)u8(in);
+        rules_buf.majority_rule = u8(in) % 3;
+        rules_buf.order_rule = u8(in) % 4;
+        rules_buf.middle_lowball = u8(in) % 3;
+        rules_buf.foul_pays_sweep = u8(in) % 3;
+        rules_buf.lowball_limit = (uint16_t)(u16(in) % 7500);
+    } else if ((how & 0x0C) == 0x08) { /* raw scalars: anything at all */
+        rules_buf.sweep_bonus = (int32_t)u32(in);
+        rules_buf.majority_bonus = (int32_t)u32(in);
+        rules_buf.overall_bonus = (int32_t)u32(in);
+        rules_buf.sweep_multiplier = (int32_t)u32(in);
+        rules_buf.sweep_all_multiplier = (int32_t)u32(in);
+        rules_buf.sweep_all_bonus = (int32_t)u32(in);
+        rules_buf.majority_rule = u8(in);
+        rules_buf.order_rule = u8(in);
+        rules_buf.middle_lowball = u8(in);
+        rules_buf.foul_pays_sweep = u8(in);
+        rules_buf.lowball_limit = u16(in);
+    }
+    for (k = (how >> 4) & 7; k > 0; k--) { /* table entries: any int16 */
+        uint16_t s = (uint16_t)(u16(in) % OFC_STRENGTH_TABLE_SIZE);
+        int row = u8(in) % OFC_ROWS;
+        rules_buf.royalty[row][s] = (int16_t)u16(in);
+        rules_buf.win_value[row][s] = (int16_t)u16(in);
+    }
+    return (how & 0x80) && (how & 0x40) ? NULL : &rules_buf;
+}
+
+static int valid_strength(uint16_t s, int n)
+{
+    return ofc_strength_cards(s) == n;
+}
+
+static int is_status(int32_t v)
+{
+    return v == OFC_E_CARD || v == OFC_E_DUPLICATE || v == OFC_E_COUNT ||
+           v == OFC_E_STRENGTH || v == OFC_E_RULES || v == OFC_E_VALUE ||
+           v == OFC_E_MEMORY;
+}
+
+static int distinct(const uint8_t *c, size_t n)
+{
+    uint64_t seen = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (c[i] >= OFC_CARDS || (seen >> c[i] & 1u)) {
+            return 0;
+        }
+        seen |= (uint64_t)1 << c[i];
+    }
+    return 1;
+}
+
+/* ----------------------------------------------------------------- targets */
+
+static void t_rank(reader *in)
+{
+    int32_t c[7];
+    size_t n = u8(in) % 8, i;
+    uint32_t expect = u8(in) % 7;
+    int32_t s;
+    for (i = 0; i < n; i++) {
+        c[i] = (u8(in) & 0x80) ? (int32_t)u32(in) : (int32_t)(u8(in) % 56);
+    }
+    s = ofc_rank(n ? c : NULL, n, expect);
+    REQUIRE(s > 0 ? valid_strength((uint16_t)s, (int)n) && s <= OFC_STRENGTH_MAX
+                  : is_status(s));
+}
+
+static void t_rank_batch(reader *in)
+{
+    uint8_t h[5 * 24];
+    int32_t out[24];
+    size_t n = u8(in) % 25, i, bad = (size_t)-1, width = (u8(in) & 1) ? 5 : 3;
+    int32_t st;
+    cards(in, h, width * n);
+    st = width == 5 ? ofc_rank5_batch(h, n, out, &bad) : ofc_rank3_batch(h, n, out, &bad);
+    REQUIRE(st == OFC_OK || ((st == OFC_E_CARD || st == OFC_E_DUPLICATE) && bad < n));
+    for (i = 0; i < (st == OFC_OK ? n : bad); i++) {
+        const uint8_t *x = h + width * i;
+        REQUIRE(distinct(x, width));
+        REQUIRE(out[i] == (width == 5 ? ofc_rank5_unchecked(x[0], x[1], x[2], x[3], x[4])
+                                      : ofc_rank3_unchecked(x[0], x[1], x[2])));
+    }
+    if (st != OFC_OK) {
+        REQUIRE(!distinct(h + width * bad, width));
+    }
+}
+
+static void t_strength(reader *in)
+{
+    uint16_t s = u16(in);
+    int32_t kev = (int32_t)u32(in) % 8000, cat = ofc_category_of(s), k = ofc_kev_rank(s);
+    uint32_t info = ofc_strength_info(s);
+    uint16_t back;
+    REQUIRE(cat == OFC_E_STRENGTH ? info == 0 : (cat >= 0 && cat <= OFC_ROYAL_FLUSH));
+    REQUIRE(k >= 0 && k <= 7462 && ofc_low27(s) >= 0 && ofc_low27(s) <= 7462);
+    REQUIRE(k == 0 || ofc_strength_from_kev(k) == s);
+    back = ofc_strength_from_kev(kev);
+    REQUIRE(back == 0 ? (kev < 1 || kev > 7462) : ofc_kev_rank(back) == kev);
+}
+
+static void t_rules_check(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    int32_t st = ofc_rules_check(r);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES);
+}
+
+static void check_eval(const ofc_rules *r, const uint8_t *b, const ofc_board_eval *e)
+{
+    ofc_board_eval u;
+    int row;
+    REQUIRE(valid_strength(e->strength[0], 3) && valid_strength(e->strength[1], 5) &&
+            valid_strength(e->strength[2], 5) && e->foul <= 1);
+    for (row = 0; row < OFC_ROWS; row++) {
+        REQUIRE(!e->foul || e->royalty[row] == 0);
+    }
+    ofc_eval_board_unchecked(r, b, &u);
+    REQUIRE(memcmp(&u, e, sizeof u) == 0);
+}
+
+static void t_eval_board(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    uint8_t b[13];
+    ofc_board_eval e;
+    uint16_t s[3];
+    int32_t st, foul;
+    cards(in, b, 13);
+    st = ofc_eval_board(r, b, &e);
+    REQUIRE(st == OFC_OK || is_status(st));
+    if (st == OFC_OK) {
+        check_eval(r, b, &e);
+        REQUIRE(ofc_is_foul(r, e.strength) == e.foul);
+        REQUIRE(ofc_fl_next_cards(r, NULL, b, 0) == 0);
+    }
+    s[0] = u16(in);
+    s[1] = u16(in);
+    s[2] = u16(in);
+    foul = ofc_is_foul(r, s);
+    REQUIRE(foul == 0 || foul == 1 || foul == OFC_E_STRENGTH || foul == OFC_E_RULES);
+}
+
+static void t_eval_boards(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    uint8_t b[13 * 12], foul[12];
+    int32_t strength[36], royalty[36];
+    size_t n = u8(in) % 13, bad = (size_t)-1, i;
+    int32_t st;
+    cards(in, b, 13 * n);
+    st = ofc_eval_boards(r, b, n, strength, royalty, (u8(in) & 1) ? foul : NULL, &bad);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || (is_status(st) && bad < n));
+    for (i = 0; st != OFC_E_RULES && i < (st == OFC_OK ? n : bad); i++) {
+        ofc_board_eval e;
+        REQUIRE(ofc_eval_board(r, b + 13 * i, &e) == OFC_OK);
+        REQUIRE(strength[3 * i] == e.strength[0] && royalty[3 * i + 2] == e.royalty[2]);
+    }
+}
+
+/* A hand-built ofc_board_eval: from a real board or raw bytes. */
+static void board_eval(reader *in, const ofc_rules *r, ofc_board_eval *e)
+{
+    uint8_t b[13];
+    cards(in, b, 13);
+    if ((u8(in) & 3) == 0 || ofc_eval_board(r, b, e) != OFC_OK) {
+        e->strength[0] = u16(in) % 8000;
+        e->strength[1] = u16(in) % 8000;
+        e->strength[2] = u16(in) % 8000;
+        e->royalty[0] = (int16_t)u16(in);
+        e->royalty[1] = (int16_t)u16(in);
+        e->royalty[2] = (int16_t)u16(in);
+        e->foul = u8(in) % 3;
+        e->reserved = 0;
+    }
+}
+
+static void t_score_evals(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    ofc_board_eval a, b;
+    ofc_pair_context ctx;
+    ofc_pair_score s, t;
+    const ofc_pair_context *use;
+    int32_t st, row;
+    board_eval(in, r ? r : &presets[0], &a);
+    board_eval(in, r ? r : &presets[0], &b);
+    ctx.ties = (int8_t)(u8(in) % 4) - 1;
+    ctx.a_sweeps_all = u8(in) % 3;
+    ctx.b_sweeps_all = u8(in) % 3;
+    ctx.reserved = 0;
+    use = (u8(in) & 1) ? &ctx : NULL;
+    st = ofc_score_evals(r, &a, &b, use, &s);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || st == OFC_E_STRENGTH || st == OFC_E_VALUE);
+    if (st != OFC_OK) {
+        return;
+    }
+    for (row = 0; row < OFC_ROWS; row++) {
+        REQUIRE(s.rows[row] >= -1 && s.rows[row] <= 1);
+    }
+    REQUIRE(s.sweep >= -1 && s.sweep <= 1);
+    REQUIRE(s.net == ofc_score_evals_unchecked(r, &a, &b, use, NULL));
+    REQUIRE(ofc_score_evals(r, &b, &a, NULL, &t) == OFC_OK);
+    REQUIRE(ofc_score_evals(r, &a, &b, NULL, &s) == OFC_OK && t.net == -s.net);
+}
+
+static void t_score_pairs(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    uint8_t a[13 * 8], b[13 * 8];
+    int32_t net[8];
+    size_t n = u8(in) % 9, bad = (size_t)-1, i;
+    int32_t st;
+    uint8_t both[26];
+    for (i = 0; i < n; i++) {
+        cards(in, both, 26);
+        memcpy(a + 13 * i, both, 13);
+        memcpy(b + 13 * i, both + 13, 13);
+    }
+    st = ofc_score_pairs(r, a, b, n, net, &bad);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || (is_status(st) && bad < n));
+    for (i = 0; st != OFC_E_RULES && i < (st == OFC_OK ? n : bad); i++) {
+        ofc_pair_score s;
+        REQUIRE(ofc_score_boards(r, a + 13 * i, b + 13 * i, &s) == OFC_OK);
+        REQUIRE(s.net == net[i]);
+    }
+    if (st != OFC_OK && st != OFC_E_RULES) {
+        ofc_pair_score s;
+        REQUIRE(ofc_score_boards(r, a + 13 * bad, b + 13 * bad, &s) == st);
+    }
+}
+
+static void t_naturals(reader *in)
+{
+    uint8_t c[13];
+    ofc_naturals_result res;
+    int32_t st;
+    cards(in, c, 13);
+    st = ofc_naturals(c, &res);
+    REQUIRE(st == OFC_OK ? (res.mask >> OFC_NAT_COUNT) == 0 && distinct(c, 13)
+                         : (st == OFC_E_CARD || st == OFC_E_DUPLICATE));
+    {
+        const char *name = ofc_natural_name((int32_t)u32(in));
+        REQUIRE(name == NULL || strlen(name) < 64);
+    }
+}
+
+static void fl_rules(reader *in, ofc_fl_rules *fl)
+{
+    size_t i;
+    if (ofc_fl_rules_init_standard(fl, 13 + u8(in) % 6) != OFC_OK) {
+        ofc_fl_rules_init_standard(fl, 14);
+    }
+    if (u8(in) & 1) {
+        uint8_t *bytes = (uint8_t *)fl;
+        for (i = 0; i < sizeof *fl; i++) {
+            if (u8(in) & 1) {
+                bytes[i] = u8(in);
+            }
+        }
+    }
+}
+
+static void t_fl_next_cards(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    ofc_fl_rules fl;
+    uint8_t b[13];
+    int32_t got;
+    fl_rules(in, &fl);
+    cards(in, b, 13);
+    got = ofc_fl_next_cards(r, (u8(in) & 7) ? &fl : NULL, b, u8(in) % 20);
+    REQUIRE(got == 0 || (got >= 13 && got <= 17) || is_status(got));
+    got = ofc_fl_rules_check(&fl);
+    REQUIRE(got == OFC_OK || got == OFC_E_RULES);
+}
+
+/* Expected-points tables of the OFC preset, built once (380 KB). */
+static const ofc_ev_tables *ev_ofc(void)
+{
+    static ofc_ev_tables *ev;
+    if (!ev) {
+        ofc_rules r;
+        ev = malloc(sizeof *ev);
+        REQUIRE(ev && ofc_rules_init_ofc(&r) == OFC_OK && ofc_ev_tables_init(&r, ev) == OFC_OK);
+    }
+    return ev;
+}
+
+static void check_setting(const ofc_setting *s, const uint8_t *c, size_t n)
+{
+    uint64_t given = 0, used = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        given |= (uint64_t)1 << c[i];
+    }
+    REQUIRE(distinct(s->board, 13) && s->n_discards == n - 13 && s->foul <= 1);
+    for (i = 0; i < 13; i++) {
+        used |= (uint64_t)1 << s->board[i];
+    }
+    for (i = 0; i < s->n_discards; i++) {
+        used |= (uint64_t)1 << s->discards[i];
+    }
+    REQUIRE(used == given);
+    REQUIRE(!s->foul || s->royalties == 0);
+    REQUIRE(s->royalties == s->royalty[0] + s->royalty[1] + s->royalty[2]);
+    REQUIRE(isfinite(s->value));
+}
+
+static void t_ev_board(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    uint8_t b[13];
+    double v = 0;
+    int32_t st;
+    cards(in, b, 13);
+    st = ofc_ev_board(r, (u8(in) & 7) ? ev_ofc() : NULL, b, &v);
+    REQUIRE(st == OFC_OK ? isfinite(v) : is_status(st));
+}
+
+static void t_solve_fantasyland(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    ofc_fl_rules fl;
+    ofc_fl_solution out;
+    uint8_t c[17];
+    double stay[5];
+    size_t n = 12 + u8(in) % 7, i;
+    int32_t st;
+    fl_rules(in, &fl);
+    cards(in, c, n > 17 ? 17 : n);
+    for (i = 0; i < 5; i++) {
+        stay[i] = (u8(in) & 0x80) ? (double)(int32_t)u32(in) / 4.0 : (double)(int8_t)u8(in);
+    }
+    st = ofc_solve_fantasyland(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                               c, n, (u8(in) & 3) ? stay : NULL, u8(in) & 1, &out);
+    REQUIRE(st == OFC_OK || is_status(st));
+    if (st == OFC_OK) {
+        check_setting(&out.best, c, n);
+    }
+}
+
+static void t_best_setting(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    uint8_t c[13 * 2], boards[13 * 2];
+    double values[2];
+    ofc_setting s;
+    size_t n = u8(in) % 3, bad = (size_t)-1;
+    uint32_t objective = u8(in) % 3;
+    const ofc_ev_tables *ev = (u8(in) & 7) ? ev_ofc() : NULL;
+    int32_t st;
+    cards(in, c, 13 * (n ? n : 1));
+    st = ofc_best_setting(r, ev, c, objective, &s);
+    REQUIRE(st == OFC_OK || is_status(st));
+    if (st == OFC_OK) {
+        check_setting(&s, c, 13);
+    }
+    if ((u8(in) & 3) == 0) { /* the batch: a few milliseconds a hand under ASan */
+        st = ofc_best_settings(r, ev, c, n, objective, boards, values, &bad);
+        REQUIRE(st == OFC_OK || (is_status(st) && (bad < n || bad == (size_t)-1)));
+    }
+}
+
+/* ------------------------------------------------------------ target table */
+
+typedef struct fuzz_target {
+    const char *name;
+    void (*run)(reader *in);
+} fuzz_target;
+
+static const fuzz_target targets[] = {
+    {"rank", t_rank},
+    {"rank_batch", t_rank_batch},
+    {"strength", t_strength},
+    {"rules_check", t_rules_check},
+    {"eval_board", t_eval_board},
+    {"eval_boards", t_eval_boards},
+    {"score_evals", t_score_evals},
+    {"score_pairs", t_score_pairs},
+    {"naturals", t_naturals},
+    {"fl_next_cards", t_fl_next_cards},
+    {"ev_board", t_ev_board},
+    {"solve_fantasyland", t_solve_fantasyland},
+    {"best_setting", t_best_setting},
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    reader in;
+    size_t count = sizeof targets / sizeof targets[0];
+    if (size == 0) {
+        return 0;
+    }
+    in.p = data + 1;
+    in.n = size - 1;
+    targets[data[0] % count].run(&in);
+    return 0;
+}

@@ -1,0 +1,333 @@
+"""Regression tests for the fuzz audit (issue 9), one per reproducer, named after it.
+
+Expected values come from independent sources: the single-threaded answer of the same
+call on an unshared copy (finding 1), the RuleSet object a preset name stands for
+(finding 8), the documented card forms (finding 7).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.errors import BoardError, CardError, OfcError, RulesError, StrengthError
+from ofc_fast.rules import RuleSet
+from ofc_fast.scoring import evaluate_for_scoring, score_evaluated
+from ofc_fast.solver import best_setting, solve_fantasyland
+
+A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+FL_HAND = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+
+
+# ------------------------------------------------------------------ finding 1
+
+
+def _deals(n: int, width: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.array([rng.permutation(52)[:width] for _ in range(n)], dtype=np.uint8)
+
+
+def _race(call, arrays: list[np.ndarray], seconds: float = 1.5) -> tuple[int, int]:
+    """Runs ``call()`` in a loop while a writer thread flips whole rows of ``arrays``
+    to 255 and back; returns (successful calls, failed calls).  ``call`` checks its
+    own results."""
+    originals = [a.copy() for a in arrays]
+    stop = threading.Event()
+
+    def writer() -> None:
+        rng = np.random.default_rng(7)
+        while not stop.is_set():
+            for a, orig in zip(arrays, originals):
+                rows = rng.integers(0, a.shape[0], size=8)
+                a[rows] = 255
+                a[rows] = orig[rows]
+
+    t = threading.Thread(target=writer)
+    t.start()
+    ok = failed = 0
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            if call():
+                ok += 1
+            else:
+                failed += 1
+    finally:
+        stop.set()
+        t.join()
+    return ok, failed
+
+
+def _bad_index(exc: CardError) -> int:
+    text = str(exc)
+    return int(text[text.index("[") + 1:text.index("]")])
+
+
+@pytest.mark.parametrize("width, fn", [(5, ofc.rank5_batch), (3, ofc.rank3_batch)])
+def test_finding1_rank_batch_concurrent_writer(width, fn):
+    hands = _deals(4000, width, width)
+    expected = fn(hands.copy())  # single-threaded answer of the untouched rows
+    out = np.empty(len(hands), dtype=np.int32)
+
+    def call() -> bool:
+        out[:] = -1
+        try:
+            fn(hands, out=out)
+        except CardError as exc:  # a row caught while all 255: rows before it are right
+            i = _bad_index(exc)
+            assert (out[:i] == expected[:i]).all()
+            return False
+        assert (out == expected).all()  # the 255 state never ranks
+        return True
+
+    ok, failed = _race(call, [hands])
+    assert ok + failed > 0
+
+
+def test_finding1_eval_boards_concurrent_writer():
+    boards = _deals(3000, 13, 13)
+    expected = ofc.eval_boards(boards.copy())
+
+    def call() -> bool:
+        try:
+            got = ofc.eval_boards(boards)
+        except CardError:
+            return False
+        assert (got.strength == expected.strength).all()
+        assert (got.royalty == expected.royalty).all()
+        assert (got.foul == expected.foul).all()
+        return True
+
+    ok, failed = _race(call, [boards])
+    assert ok + failed > 0
+
+
+@pytest.mark.parametrize("preset", [rules.OFC, rules.CLASSIC_1_6])  # plain and general
+def test_finding1_score_pairs_concurrent_writer(preset):
+    pairs = _deals(3000, 26, 26)
+    a, b = np.ascontiguousarray(pairs[:, :13]), np.ascontiguousarray(pairs[:, 13:])
+    expected = ofc.score_pairs(a.copy(), b.copy(), preset)
+    net = np.empty(len(a), dtype=np.int32)
+
+    def call() -> bool:
+        net[:] = 1 << 30
+        try:
+            ofc.score_pairs(a, b, preset, out=net)
+        except CardError as exc:
+            text = str(exc)
+            i = int(text[text.index("pair ") + 5:].split()[0])
+            assert (net[:i] == expected[:i]).all()
+            return False
+        assert (net == expected).all()
+        return True
+
+    ok, failed = _race(call, [a, b])
+    assert ok + failed > 0
+
+
+def test_finding1_error_message_when_row_restored():
+    """The Python error path re-reads the row after C rejected it; a writer may have
+    restored it meanwhile: still a CardError, never an IndexError."""
+    from ofc_fast.batch import _raise_bad_row
+    from ofc_fast._native import E_CARD, E_DUPLICATE
+
+    rows = _deals(2, 5, 1)
+    for status in (E_CARD, E_DUPLICATE):
+        with pytest.raises(CardError):
+            _raise_bad_row(status, rows, 1, "rank5_batch")
+
+
+# ------------------------------------------------------------------ finding 2
+
+
+def test_finding2_evaluate_for_scoring_partial_board():
+    with pytest.raises(BoardError, match="incomplete"):
+        evaluate_for_scoring(ofc.Board.parse("As / / "), rules.OFC)
+    with pytest.raises(BoardError):
+        evaluate_for_scoring("As Ks Qs", rules.OFC)  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        evaluate_for_scoring(ofc.Board.parse(A), "no such rules")  # type: ignore[arg-type]
+    with pytest.raises(RulesError):
+        evaluate_for_scoring(ofc.Board.parse(A), 3)  # type: ignore[arg-type]
+
+
+def test_finding2_score_evaluated_checks_context():
+    ea = evaluate_for_scoring(ofc.Board.parse(A), rules.OFC)
+    eb = evaluate_for_scoring(ofc.Board.parse(B), rules.OFC)
+    assert score_evaluated(ea, eb, rules.OFC).net == ofc.score_pair(A, B).net
+    for ties in (2, -200, 10**30):
+        with pytest.raises(BoardError):
+            score_evaluated(ea, eb, rules.OFC, ties=ties)
+    with pytest.raises(BoardError):
+        score_evaluated(ea, "x", rules.OFC)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ finding 7
+
+
+def test_finding7_parse_card_long_s():
+    with pytest.raises(CardError, match="bad card"):
+        ofc.parse_card("A\u017f")  # LATIN SMALL LETTER LONG S folds to "s"
+
+
+@pytest.mark.parametrize("text", ["\u212as", "A\u212a", "\u212a\u017f", "As\u3000",
+                                  "\u3000As", "1\u0660h", "\uff21s"])
+def test_finding7_card_text_is_ascii_only(text):
+    with pytest.raises(CardError):
+        ofc.parse_card(text)
+
+
+def test_finding7_parse_cards_unicode_separators():
+    with pytest.raises(CardError):
+        ofc.parse_cards("As\u2003Kd")  # an em space is no documented separator
+    assert ofc.parse_cards("As\tKd,Qh-Jc  10h") == [51, 45, 42, 36, 34]
+
+
+def test_finding7_documented_forms_still_parse():
+    """Every documented form: rank 2-9 T J Q K A or 10, suit letter or symbol, any
+    ASCII case, surrounding ASCII whitespace."""
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+    suits = {"c": ["c", "C", "♣", "♧"], "d": ["d", "D", "♦", "♢"],
+             "h": ["h", "H", "♥", "♡"], "s": ["s", "S", "♠", "♤"]}
+    for r, rank in enumerate(ranks):
+        spellings = [rank, rank.lower()] + (["10"] if rank == "T" else [])
+        for s, suit in enumerate("cdhs"):
+            for rt in spellings:
+                for st in suits[suit]:
+                    assert ofc.parse_card(f" {rt}{st}\t") == 4 * r + s
+
+
+def test_finding7_cli_no_traceback(capsys):
+    from ofc_fast.cli import main
+
+    try:
+        status = main(["eval", "A\u017f Kd Qd Jd Td"])
+    except SystemExit as exc:
+        status = exc.code
+    out = capsys.readouterr()
+    assert status not in (0, None)
+    assert "Traceback" not in out.err + out.out
+
+
+# ------------------------------------------------------------------ finding 8
+
+
+def test_finding8_parse_card_huge_int():
+    with pytest.raises(CardError, match="ids are 0..51") as info:
+        ofc.parse_card(10**5000)
+    assert len(str(info.value)) < 120
+
+
+def test_finding8_rules_huge_int():
+    with pytest.raises(RulesError, match="sweep_bonus") as info:
+        RuleSet.from_dict({"sweep_bonus": 10**5000})
+    assert len(str(info.value)) < 120
+
+
+def test_finding8_rules_non_string_key():
+    with pytest.raises(RulesError, match="keys must be strings"):
+        RuleSet.from_dict({1: 0})
+    with pytest.raises(RulesError):
+        RuleSet.from_dict({"royalties": {(1, 2): 0}})
+    with pytest.raises(RulesError):
+        RuleSet.from_dict({"sweep_bonus": 1, None: 2})
+
+
+def test_finding8_rules_json_deep_nesting():
+    with pytest.raises(RulesError, match="nested too deeply"):
+        RuleSet.from_json("[" * 5000 + "]" * 5000)
+    with pytest.raises(RulesError):
+        RuleSet.from_json('{"sweep_bonus": ' + "1" * 5000 + "}")
+    with pytest.raises(RulesError):
+        RuleSet.from_json(None)  # type: ignore[arg-type]
+    deep: list = []
+    for _ in range(3000):
+        deep = [deep]
+    with pytest.raises(RulesError):
+        RuleSet.from_dict({"sweep_bonus": deep})
+
+
+@pytest.mark.parametrize("stay", [10**400, {14: None}, {14: "x"}, {14: 10**400},
+                                  {14: True}, "12", float("nan"), {True: 1.0},
+                                  {14: float("inf")}])
+def test_finding8_solve_fantasyland_stay_value(stay):
+    with pytest.raises(OfcError, match="stay_value"):
+        solve_fantasyland(FL_HAND, rules.PINEAPPLE, stay_value=stay)
+
+
+def test_finding8_score_pair_preset_name():
+    assert ofc.score_pair(A, B, "OFC") == ofc.score_pair(A, B, rules.OFC)
+    assert ofc.score_pair(A, B, "classic-2-4") == ofc.score_pair(A, B, rules.CLASSIC_2_4)
+    with pytest.raises(RulesError, match="unknown rule set"):
+        ofc.score_pair(A, B, "no such rules")
+    with pytest.raises(RulesError, match="score_pair"):
+        ofc.score_pair(A, B, 3)  # type: ignore[arg-type]
+
+
+def test_finding8_preset_name_everywhere():
+    board = ofc.Board.parse(A)
+    assert board.evaluate("pineapple") == board.evaluate(rules.PINEAPPLE)
+    assert board.royalties("OFC") == board.royalties(rules.OFC)
+    assert board.is_foul("classic_1_6") == board.is_foul(rules.CLASSIC_1_6)
+    arr = np.array([board.cards], dtype=np.uint8)
+    other = np.array([ofc.Board.parse(B).cards], dtype=np.uint8)
+    assert (ofc.eval_boards(arr, "ofc").royalty == ofc.eval_boards(arr).royalty).all()
+    assert ofc.score_pairs(arr, other, "OFC").tolist() == [ofc.score_pair(A, B).net]
+    hand = "2c 2d 2h 2s 3c 3d 3h 4c 4d 4h 5c 5d 5h"
+    assert ofc.naturals(hand, "malayan") == ofc.naturals(hand, rules.MALAYAN)
+    assert (solve_fantasyland(FL_HAND, "pineapple").board
+            == solve_fantasyland(FL_HAND, rules.PINEAPPLE).board)
+    cards13 = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
+    assert best_setting(cards13, "classic-1-6").board == best_setting(cards13).board
+    for call in (lambda: board.evaluate(None), lambda: ofc.eval_boards(arr, 1.5),
+                 lambda: solve_fantasyland(FL_HAND, object()),
+                 lambda: best_setting(cards13, [])):
+        with pytest.raises(RulesError):
+            call()
+
+
+def test_finding8_nine_fantasyland_entries():
+    fl = rules.PINEAPPLE.fantasyland
+    assert fl is not None
+    eight = tuple((t, 14) for t in ("66", "77", "88", "99", "TT", "JJ", "QQ", "KK"))
+    rules.PINEAPPLE.replace(fantasyland=fl.replace(entry=eight))  # the limit: accepted
+    with pytest.raises(RulesError, match="at most 8 entries"):
+        rules.PINEAPPLE.replace(fantasyland=fl.replace(entry=eight + (("AA", 15),)))
+    data = rules.PINEAPPLE.to_dict()
+    data["fantasyland"]["entry"] = [["QQ", 14]] * 9
+    with pytest.raises(RulesError, match="at most 8 entries"):
+        RuleSet.from_dict(data)
+
+
+# ------------------------------------------------------------------ finding 9
+
+
+@pytest.mark.parametrize("fn", [ofc.describe, ofc.kev_rank, ofc.category,
+                                ofc.strength_cards, ofc.hand_ranks, ofc.low27,
+                                ofc.strength_from_kev])
+@pytest.mark.parametrize("value", [True, False])
+def test_finding9_describe_bool(fn, value):
+    with pytest.raises(StrengthError):
+        fn(value)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ofc.rank5([0] * 10**6),
+    lambda: ofc.rank3("As " * 100000),
+    lambda: ofc.parse_card("x" * 10**6),
+    lambda: ofc.parse_cards("As " + "Zz" * 10**5),
+    lambda: ofc.describe("x" * 10**6),
+    lambda: ofc.Board.parse("x" * 10**6),
+    lambda: RuleSet.from_dict({"name": 1, "sweep_bonus": "y" * 10**6}),
+    lambda: ofc.strength_from_kev([1] * 10**6),
+])
+def test_finding9_short_error_messages(call):
+    with pytest.raises(OfcError) as info:
+        call()
+    assert len(str(info.value)) < 300
