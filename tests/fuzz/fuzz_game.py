@@ -46,7 +46,7 @@ def check_privacy(obs: list[dict]) -> None:
             for r in range(3):
                 assert set(seen[r]) <= set(actual[r]), (v, o, r)
                 if o != v:
-                    assert len(seen[r]) + mine["hidden"][o][r] == len(actual[r]), (v, o, r)
+                    assert len(seen[r]) + mine["face_down_counts"][o][r] == len(actual[r]), (v, o, r)
             if o != v:
                 private = set(obs[o]["dealt"]) | set(obs[o]["discards"])
                 visible = {c for row in seen for c in row} | set(mine["dealt"]) \

@@ -28,7 +28,7 @@ def boards(fdp: atheris.FuzzedDataProvider, n: int) -> list:
         cards = deck[13 * k:13 * k + 13]
         if kind <= 5:
             out.append(cards)
-        elif kind == 6:
+        elif kind == 6 and len(cards) == 13:  # (a fifth seat has no cards left)
             out.append(ofc.Board.from_cards(cards) if fdp.ConsumeBool()
                        else str(ofc.Board.from_cards(cards)))
         elif kind == 7:

@@ -468,6 +468,146 @@ static void t_best_setting(reader *in)
 
 /* ------------------------------------------------------------ target table */
 
+/* The game engine: a deal from fuzzed seats, button, Fantasyland counts and a seed
+ * or a (possibly bad) deck, then fuzzed operations.  Every refused operation leaves the
+ * state byte-identical; every accepted one advances it; a finished deal is zero-sum. */
+static ofc_game_rules game_rules_buf[3];
+
+static const ofc_game_rules *game_rules(reader *in)
+{
+    static int ready;
+    if (!ready) {
+        REQUIRE(ofc_game_rules_init_pineapple(&game_rules_buf[0]) == OFC_OK);
+        game_rules_buf[1] = game_rules_buf[0];
+        game_rules_buf[1].kind = OFC_KIND_OFC;
+        game_rules_buf[1].max_players = 4;
+        game_rules_buf[1].table.max_players = 4;
+        game_rules_buf[1].face_down_final = 3;
+        game_rules_buf[2] = game_rules_buf[1];
+        game_rules_buf[2].kind = OFC_KIND_CLASSIC;
+        memset(&game_rules_buf[2].fl, 0, sizeof game_rules_buf[2].fl);
+        game_rules_buf[2].table.surrender_cost = 1;
+        game_rules_buf[2].table.natural_mask = OFC_NAT_BIT(OFC_NAT_SIX_PAIRS);
+        game_rules_buf[2].table.natural_units[OFC_NAT_SIX_PAIRS] = 3;
+        game_rules_buf[2].table.natural_rank[OFC_NAT_SIX_PAIRS] = 0;
+        REQUIRE(ofc_game_rules_check(&game_rules_buf[1]) == OFC_OK);
+        REQUIRE(ofc_game_rules_check(&game_rules_buf[2]) == OFC_OK);
+        ready = 1;
+    }
+    return &game_rules_buf[u8(in) % 3];
+}
+
+static void game_step(reader *in, const ofc_game_rules *r, ofc_game *g)
+{
+    ofc_game before = *g;
+    ofc_observation o;
+    uint8_t dest[OFC_GAME_MAX_DEALT + 2], acts[OFC_ACTION_SPACE];
+    uint32_t op = u8(in) % 6, i, n;
+    int32_t rc = OFC_OK, legal;
+    switch (op) {
+    case 0:
+        rc = ofc_game_apply_action(g, u16(in) % 300);
+        break;
+    case 1:
+        n = u8(in) % (OFC_GAME_MAX_DEALT + 2);
+        for (i = 0; i < n; i++)
+            dest[i] = u8(in) % 5;
+        rc = ofc_game_apply_placement(g, dest, n);
+        break;
+    case 2:
+        rc = ofc_game_declare(r, g, u8(in) % 20);
+        break;
+    case 3:
+        rc = ofc_game_surrender(r, g);
+        break;
+    case 4: /* a legal action, when there is one */
+        legal = ofc_game_legal_actions(g, acts);
+        if (legal > 0)
+            REQUIRE(ofc_game_apply_action(g, acts[u8(in) % (uint32_t)legal]) == OFC_OK);
+        else
+            REQUIRE(legal == OFC_E_GAME_OVER || legal == OFC_E_FULL_SET);
+        return;
+    default:
+        rc = ofc_game_observe(g, u8(in) % 5, &o);
+        REQUIRE(rc == OFC_OK || rc == OFC_E_SEAT);
+        REQUIRE(memcmp(&before, g, sizeof before) == 0);
+        return;
+    }
+    if (rc == OFC_OK)
+        REQUIRE(g->step == before.step + 1);
+    else
+        REQUIRE(memcmp(&before, g, sizeof before) == 0);
+}
+
+static void t_game(reader *in)
+{
+    const ofc_game_rules *r = game_rules(in);
+    ofc_game g;
+    ofc_game_result res;
+    uint8_t fl[4], deck[52];
+    uint32_t players = u8(in) % 6, button = u8(in) % 5, s, steps;
+    int32_t rc, sum = 0;
+    for (s = 0; s < 4; s++)
+        fl[s] = (uint8_t)(u8(in) % 4 == 0 ? 13 + u8(in) % 6 : 0);
+    cards(in, deck, 52);
+    rc = ofc_game_init(r, &g, players, button, (u8(in) & 1) ? fl : NULL, u32(in),
+                       (u8(in) & 3) == 0 ? deck : NULL);
+    if (rc != OFC_OK) {
+        REQUIRE(rc == OFC_E_SEATS || rc == OFC_E_DECK || rc == OFC_E_CARD ||
+                rc == OFC_E_DUPLICATE);
+        return;
+    }
+    for (steps = 0; steps < 200 && in->n > 0; steps++)
+        game_step(in, r, &g);
+    if (!ofc_game_is_over(&g)) {
+        REQUIRE(ofc_game_result_get(r, &g, NULL, 0, &res) == OFC_E_NOT_OVER);
+        return;
+    }
+    REQUIRE(ofc_game_result_get(r, &g, NULL, OFC_SETTLE_ITEMS, &res) == OFC_OK);
+    for (s = 0; s < g.players; s++)
+        sum += res.net[s];
+    REQUIRE(sum == 0);
+}
+
+/* Table settlement on fuzzed inputs: a valid result is zero-sum. */
+static void t_settle(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    ofc_table_rules t;
+    ofc_settle_input inp;
+    ofc_settlement out;
+    uint8_t deck[52];
+    uint32_t s, k;
+    int32_t rc, sum = 0;
+    if (r == NULL)
+        return;
+    ofc_table_rules_init(&t);
+    t.house = u8(in) % 3;
+    t.start = u8(in) % 3;
+    t.stakes = u8(in) % 3;
+    t.pool_ante = (int32_t)(u8(in) % 4 == 0 ? u8(in) % 5 : 0);
+    t.single_winner = (int32_t)(u8(in) % 4 == 0 ? u8(in) % 5 : 0);
+    t.surrender_cost = (int32_t)(u8(in) % 3) - 1;
+    t.aces_bet = u8(in) % 3;
+    for (k = 0; k < 5; k++)
+        t.aces_value[k] = (int32_t)(u8(in) % 10);
+    ofc_settle_input_init(&inp, (uint8_t)(u8(in) % 6), (uint8_t)(u8(in) % 5));
+    cards(in, deck, 52);
+    for (s = 0; s < 4; s++) {
+        memcpy(inp.cards[s], deck + 13 * s, 13);
+        inp.declared[s] = (int8_t)(u8(in) % 8 == 0 ? (int)(u8(in) % 20) - 2 : -1);
+        inp.stacks[s] = (int32_t)(u16(in) % 300);
+    }
+    inp.surrendered = u8(in) & 15;
+    inp.has_stacks = u8(in) & 1;
+    rc = ofc_settle(r, &t, &inp, u8(in) & 1 ? OFC_SETTLE_ITEMS : 0, &out);
+    if (rc != OFC_OK)
+        return;
+    for (s = 0; s < inp.players; s++)
+        sum += out.net[s];
+    REQUIRE(sum == 0);
+}
+
 typedef struct fuzz_target {
     const char *name;
     void (*run)(reader *in);
@@ -487,6 +627,8 @@ static const fuzz_target targets[] = {
     {"ev_board", t_ev_board},
     {"solve_fantasyland", t_solve_fantasyland},
     {"best_setting", t_best_setting},
+    {"game", t_game},
+    {"settle", t_settle},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
