@@ -69,7 +69,7 @@ def test_signatures_are_short() -> None:
 
 def test_score_pair_signature_names_the_preset() -> None:
     sig = str(inspect.signature(ofc.score_pair))
-    assert "rules: 'RuleSet' = rules.OFC" in sig and len(sig) < 100, sig
+    assert "rules: 'RulesLike' = rules.OFC" in sig and len(sig) < 100, sig
 
 
 def pydoc_text(obj: object) -> str:

@@ -1,13 +1,14 @@
 /*
  * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/ofc_fast.h and its
- * companion headers ofc_naturals.h, ofc_solver.h): every validating (non-_unchecked)
+ * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h and the game engine
+ * ofc_game.h): every validating (non-_unchecked)
  * function gets fuzzer bytes as cards, strengths, hand-built structs and rule sets,
  * and every result is checked to be in range (and equal to the unchecked twin where
  * there is one).  Built and run by tests/fuzz/c/run.sh under
  * -fsanitize=fuzzer,address,undefined.
  *
  * The first input byte picks a target from the table `targets` below; the rest is the
- * target's input.  A new C target (e.g. the game engine, ofc_game.h) is one function
+ * target's input.  A new C target is one function
  * `static void t_name(reader *in)` and one line `{"name", t_name},` in the table.
  */
 #include <math.h>
