@@ -83,3 +83,14 @@ class UnknownBotError(BotError):
     ...
     ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random
     """
+
+
+class ArenaError(OfcError):
+    """An arena that cannot run: a bad ``--bot`` spec, a game id or preset the wire
+    protocol cannot carry, a port that cannot be listened on, a bad report or hand
+    history file."""
+
+
+class ProtocolError(ArenaError):
+    """A wire-protocol line that cannot be read: not JSON, not an object, too long, or
+    a message missing a field it needs."""
