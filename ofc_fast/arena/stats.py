@@ -5,7 +5,7 @@ The t quantile is ``scipy.stats.t.ppf`` (scipy is the ``arena`` extra:
 ``pip install ofc-fast[arena]``).
 
 >>> round(t_half_width([1.0, 2.0, 3.0, 4.0]), 4)
-2.0542
+2.0543
 >>> t_half_width([5.0]) is None
 True
 >>> latency_summary([1.0, 2.0, 3.0])["p50_ms"]
