@@ -360,10 +360,11 @@ class Arena:
             obs = game.observation(seat)
             face_down = bool(obs["face_down"] or obs["full_set"])
             self._broadcast(seating, hand_no, deal_event(seat, game.dealt))
+            dealt = game.dealt
             move, info = self._decide(self.records[seating[seat]], game, hand_no)
             game.play(move)
             decisions.append(info)
-            self._broadcast(seating, hand_no, place_event(seat, move), face_down)
+            self._broadcast(seating, hand_no, place_event(seat, move, dealt), face_down)
         result = game.result()
         for s in order:
             self._broadcast(seating, hand_no, showdown_event(s, self.rules, result))
