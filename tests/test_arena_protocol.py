@@ -216,3 +216,75 @@ def test_client_with_an_unknown_game_plays_the_filler() -> None:
                                               {"card": "Kd", "row": "bottom"}],
                                "discards": ["As"]}
     assert logs and "holdem-nl" in logs[0]
+
+
+# The arena-to-bot lines of WIRE_PROTOCOL_OFC.md's example transcript (captured from
+# the reference arena: ofc-pineapple, seed 113, the wire bot at seat 1); the two
+# showdown lines are left out.
+_DOC_ARENA_LINES = r'''
+{"t":"hello","proto":1,"game_id":"ofc-pineapple","seat_count":2,"timeout_ms":5000}
+{"t":"joined","name":"bot-2"}
+{"t":"hand-start","hand_no":0,"seat":1}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["2c","6s","6h","2h","6c"],"count":5}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":5}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":5,"discard":0},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"2c","row":"bottom"},{"card":"2h","row":"bottom"},{"card":"6c","row":"bottom"},{"card":"6h","row":"bottom"},{"card":"6s","row":"bottom"}],"discarded":[],"count":0}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"4s","row":"middle"},{"card":"5d","row":"top"},{"card":"Tc","row":"top"},{"card":"Kd","row":"middle"},{"card":"Ad","row":"bottom"}],"discarded":[],"count":0}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["3h","9s","5c"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"3h","row":"middle"},{"card":"5c","row":"middle"}],"discarded":["9s"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"Ts","row":"middle"},{"card":"Kc","row":"bottom"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["As","Qc","7c"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"7c","row":"middle"},{"card":"Qc","row":"middle"}],"discarded":["As"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"Js","row":"top"},{"card":"Ah","row":"bottom"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["3s","8c","5s"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"3s","row":"middle"},{"card":"5s","row":"top"}],"discarded":["8c"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"8h","row":"bottom"},{"card":"Th","row":"middle"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["Qd","Kh","Ks"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"Qd","row":"top"},{"card":"Kh","row":"top"}],"discarded":["Ks"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"4c","row":"bottom"},{"card":"Qs","row":"middle"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"score","seat":1,"points":7}}
+{"t":"event","hand_no":0,"ev":{"event":"score","seat":0,"points":-7}}
+{"t":"hand-end","hand_no":0,"points":[-7,7]}
+{"t":"match-end"}
+'''
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_our_client_on_the_documents_captured_session(bot: str) -> None:
+    """Our client fed the reference arena's lines: it joins, answers every act with a
+    legal action for the cards and board it has (as the arena played them), tracks
+    both boards from the events, and stops at match-end."""
+    client = BotClient(make_bot(bot, seed=5), log=lambda _: None)
+    replies = []
+    for line in _DOC_ARENA_LINES.strip().splitlines():
+        msg = decode(line)
+        out = client.feed(msg)
+        if msg["t"] == "act":
+            (reply,) = out
+            dealt = list(client.dealt)
+            d = msg["decision"]
+            move = parse_action(reply, dealt, d["place"], d["discard"])
+            board = client.boards[client.seat]
+            for r, cards in enumerate(move.rows()):
+                assert len(board[r]) + len(cards) <= (3, 5, 5)[r]
+            replies.append(reply)
+        elif msg["t"] == "hello":
+            assert out == [{"t": "join"}]
+        else:
+            assert out == []
+    assert len(replies) == 5 and client.done
+    as_text = [[sorted(text(c) for c in row) for row in b] for b in client.boards]
+    assert as_text[1] == [sorted("5s Qd Kh".split()), sorted("3h 5c 7c Qc 3s".split()),
+                          sorted("2c 2h 6c 6h 6s".split())]
+    assert as_text[0] == [sorted("5d Tc Js".split()), sorted("4s Kd Ts Th Qs".split()),
+                          sorted("Ad Kc Ah 8h 4c".split())]
+    assert client.discard_counts == [4, 4] and [text(c) for c in client.discards] == \
+        ["9s", "As", "8c", "Ks"]
