@@ -86,12 +86,16 @@ def test_unknown_messages_are_ignored(clean: dict[str, Any]) -> None:
 
 
 class Crasher:
+    def __init__(self, error: type[Exception]) -> None:
+        self.error = error
+
     def act(self, observation: Any) -> Any:
-        raise RuntimeError("boom")
+        raise self.error("boom")
 
 
-def test_a_crashing_builtin_bot_never_takes_the_arena_down() -> None:
-    register("crasher", lambda rules=None, seed=None: Crasher(), replace=True)
+@pytest.mark.parametrize("error", [RuntimeError, ValueError])
+def test_a_crashing_builtin_bot_never_takes_the_arena_down(error: type) -> None:
+    register("crasher", lambda rules=None, seed=None: Crasher(error), replace=True)
     try:
         report = Arena("ofc", [parse_bot_spec("crasher"), parse_bot_spec("random")], 2,
                        seed=1).run()

@@ -41,12 +41,14 @@ class BotClient:
     :meth:`feed` takes a decoded message and returns the messages to send back.
     Unknown message types and events are ignored.  When the bot raises, the client
     logs and answers with the filler placement (a protocol client must always
-    answer).
+    answer); with ``strict`` the exception propagates instead (the arena's in-process
+    bots: it counts the crash as a fault).
     """
 
-    def __init__(self, bot: Bot, log: Log = _stderr) -> None:
+    def __init__(self, bot: Bot, log: Log = _stderr, strict: bool = False) -> None:
         self.bot = bot
         self.log = log
+        self.strict = strict
         self.rules: Optional[RuleSet] = None
         self.players = 0
         self.name: Optional[str] = None
@@ -172,6 +174,8 @@ class BotClient:
             try:
                 move = self.bot.act(self.observation(place, discard))
             except (OfcError, ValueError, TypeError, IndexError, KeyError) as exc:
+                if self.strict:
+                    raise
                 self.log(f"ofc-fast bot: the bot failed ({exc}); playing the filler")
         if move is None:
             move = filler_move(self.dealt, place, self.boards[self.seat])

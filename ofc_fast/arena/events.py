@@ -14,7 +14,7 @@ Fantasyland set, a classic set), which are shown only at the showdown; never the
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence
+from typing import Any, Sequence
 
 from .._compiled import compiled
 from ..game import GameResult, Move
@@ -91,14 +91,3 @@ def redact(ev: dict[str, Any], viewer: int, face_down: bool) -> dict[str, Any]:
         return {**ev, "cards": []}
     return {**ev, "placements": [] if face_down else ev["placements"], "discarded": []}
 
-
-def hidden_cards(ev: dict[str, Any]) -> Optional[list[str]]:
-    """Cards an event shows (for checks): every card text it carries."""
-    out: list[str] = []
-    for key in ("cards", "discarded", "top", "middle", "bottom"):
-        v = ev.get(key)
-        if isinstance(v, list):
-            out += [c for c in v if isinstance(c, str)]
-    for p in ev.get("placements", []) or []:
-        out.append(p["card"])
-    return out
