@@ -19,6 +19,7 @@ from ofc_fast.arena import GAME_IDS, Arena, parse_bot_spec
 from ofc_fast.arena.history import deal_record, read_histories
 from ofc_fast.arena.host import DealRecord
 from ofc_fast.arena.report import without_timings
+from ofc_fast.arena.transport import InProcessEndpoint, _StreamEndpoint
 from ofc_fast.bots import RandomBot, register, unregister
 from ofc_fast.cards import card_str
 from ofc_fast.game import Game
@@ -139,18 +140,40 @@ def check_seat_stream(received: list[dict[str, Any]], deals: list[dict[str, Any]
     return checked
 
 
+@pytest.fixture()
+def sent(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[dict[str, Any]]]:
+    """Every message the arena sends, by endpoint (id of the endpoint object)."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    for cls in (InProcessEndpoint, _StreamEndpoint):
+        original = cls.send
+
+        def send(self: Any, message: dict[str, Any], _orig: Any = original) -> bool:
+            out.setdefault(id(self), []).append(json.loads(json.dumps(message)))
+            return bool(_orig(self, message))
+
+        monkeypatch.setattr(cls, "send", send)
+    return out
+
+
 @pytest.mark.parametrize("game_id", PROTOCOL_IDS)
-def test_every_seat_sees_only_what_it_may(game_id: str, tmp_path: Path,
-                                          recorder: Any) -> None:
-    """Three kinds of client at one table (two for 2-seat tables): every event of
-    every seat checked; our client's rebuilt observations equal the engine's."""
-    logs = [tmp_path / "a.log", tmp_path / "b.log"]
-    bots = ["recorder", tiny(logs[0]), f"cmd:{sys.executable} -m ofc_fast bot random"]
-    seats = 3
-    report, deals = run_arena(game_id, bots[:seats], hands=6, seed=11, timeout_ms=20000)
+def test_every_seat_sees_only_what_it_may(game_id: str, tmp_path: Path, recorder: Any,
+                                          sent: dict[int, list[dict[str, Any]]]) -> None:
+    """Three kinds of client at one table: our client in process, the tiny
+    independent client and our client as a subprocess.  Every event every seat
+    received is checked (as the arena sent it, and as the tiny client read it from
+    its pipe); our client's rebuilt observations equal the engine's."""
+    log = tmp_path / "a.log"
+    bots = ["recorder", tiny(log), f"cmd:{sys.executable} -m ofc_fast bot random"]
+    deals: list[dict[str, Any]] = []
+    arena = Arena(game_id, [parse_bot_spec(b) for b in bots], 6, 11, timeout_ms=20000,
+                  on_deal=lambda d: deals.append(json.loads(json.dumps(deal_record(
+                      d.game, d.hand_no, d.seats)))))
+    report = arena.run()
     assert report["hands"] == 6 and all(b["faults"] == 0 for b in report["bots"])
-    received = [json.loads(x) for x in logs[0].read_text().splitlines()]
-    assert check_seat_stream(received, deals, "bot-2") > 50
+    for rec in arena.records:
+        assert check_seat_stream(sent[id(rec.endpoint)], deals, rec.name) > 50
+    received = [json.loads(x) for x in log.read_text().splitlines()]
+    assert received == sent[id(arena.records[1].endpoint)]
     check_observations(recorder.seen, deals, "recorder")
 
 
@@ -175,16 +198,25 @@ def check_observations(seen: list[dict[str, Any]], deals: list[dict[str, Any]],
     assert n == len(seen) > 0
 
 
-def test_fantasyland_hands_hide_the_set(tmp_path: Path) -> None:
+def test_fantasyland_hands_hide_the_set(tmp_path: Path,
+                                       sent: dict[int, list[dict[str, Any]]]) -> None:
     """A match long enough to reach Fantasyland (progressive, strong bots): the set
-    stays hidden from the other seat until the showdown."""
+    stays hidden from the other seat until the showdown; seats keep their places
+    through Fantasyland hands and rotate otherwise."""
     log = tmp_path / "t.log"
-    report, deals = run_arena("ofc-progressive", ["heuristic", tiny(log)], hands=30,
-                              seed=3, timeout_ms=20000)
+    deals: list[dict[str, Any]] = []
+    arena = Arena("ofc-progressive", [parse_bot_spec("heuristic"),
+                                      parse_bot_spec(tiny(log))], 30, 3,
+                  timeout_ms=20000, on_deal=lambda d: deals.append(json.loads(
+                      json.dumps(deal_record(d.game, d.hand_no, d.seats)))))
+    report = arena.run()
     assert any(any(d["history"]["fantasyland"]) for d in deals), "no Fantasyland hand"
-    received = [json.loads(x) for x in log.read_text().splitlines()]
-    check_seat_stream(received, deals, "bot-2")
+    for rec in arena.records:
+        check_seat_stream(sent[id(rec.endpoint)], deals, rec.name)
     assert report["bots"][0]["fantasylands"] > 0
+    for before, d in zip(deals, deals[1:]):
+        kept = any(d["history"]["fantasyland"])
+        assert (d["seats"] == before["seats"]) is kept
 
 
 @pytest.mark.parametrize("game_id", sorted(set(GAME_IDS) - set(PROTOCOL_IDS)))
