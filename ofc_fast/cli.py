@@ -415,11 +415,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
             d.pop("items", None)
             deals.append({"deal": i, "seed": game.seed, **d})
         if hist_file is not None:
-            h = game.history()
-            if hist_jsonl:
-                hist_file.write(json.dumps(h) + "\n")
+            if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
+                from .arena.history import deal_record
+                hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
             else:
-                histories.append(h)
+                histories.append(game.history())
         if i <= show and not quiet:
             _print_deal(i, game, result, names)
         advance()
@@ -602,6 +602,8 @@ def build_parser() -> argparse.ArgumentParser:
                        add_help=False)
     b.add_argument("bench_args", nargs=argparse.REMAINDER)
     b.set_defaults(func=_cmd_bench)
+    from .arena.cli import add_commands as add_arena_commands
+    add_arena_commands(sub)  # bot, arena, replay, report (ofc_fast/arena/cli.py)
     return p
 
 

@@ -6,7 +6,7 @@ import reprlib
 
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
            "RulesError", "GameError", "MoveError", "HistoryError", "BotError",
-           "UnknownBotError", "quote"]
+           "UnknownBotError", "ArenaError", "ProtocolError", "quote"]
 
 
 class OfcError(ValueError):
@@ -119,3 +119,14 @@ def _short_repr() -> "reprlib.Repr":
 
 
 _SHORT = _short_repr()
+
+
+class ArenaError(OfcError):
+    """An arena that cannot run: a bad ``--bot`` spec, a game id or preset the wire
+    protocol cannot carry, a port that cannot be listened on, a bad report or hand
+    history file."""
+
+
+class ProtocolError(ArenaError):
+    """A wire-protocol line that cannot be read: not JSON, not an object, too long, or
+    a message missing a field it needs."""

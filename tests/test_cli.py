@@ -116,8 +116,10 @@ def test_play_history_jsonl_and_stacks(capsys: pytest.CaptureFixture,
     assert code == 0 and "Deal 1:" in out and "Deal 3:" not in out and "stack" in out
     lines = hpath.read_text().splitlines()
     assert 1 <= len(lines) <= 30
-    g = Game.replay(json.loads(lines[0]))
-    assert g.is_over and g.stacks == (20, 20)
+    line = json.loads(lines[0])  # a hand-history line (ofc_fast/arena/history.py)
+    assert line["format"] == "ofc-fast/hand-history" and line["seats"] == ["random"] * 2
+    g = Game.replay(line["history"])
+    assert g.is_over and g.stacks == (20, 20) and list(g.result().net) == line["points"]
 
 
 def test_default_is_a_short_readable_pineapple_match(capsys: pytest.CaptureFixture,

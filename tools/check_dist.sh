@@ -141,7 +141,7 @@ else
 fi
 
 # The sdist must hold exactly: the project documents and build files, csrc/*.c *.h,
-# the package's .py/.pyi/.c/.h and py.typed, the table generators tools/gen_*.py and tests/ (as in
+# the package's .py/.pyi/.c/.h/.json and py.typed, the table generators tools/gen_*.py and tests/ (as in
 # the source tree, minus build outputs and caches); plus what setuptools adds itself.
 if "$T/python" - "$ROOT" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/sdist-contents.log" 2>&1 <<'EOF'
 import fnmatch, os, sys, tarfile
@@ -165,7 +165,7 @@ required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md"
             "csrc/ofc_fast.h"}
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
-required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h"])
+required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json"])
              if f != "ofc_fast/_ofc.c"}  # _ofc.c: what cffi generates when run by hand
 required |= tree("tests", ["*"])
 allowed_extra = {"PKG-INFO", "setup.cfg"}
@@ -215,15 +215,15 @@ else
     exit 1
 fi
 
-# The wheel holds every module and stub of the package (subpackages included) that the
-# sdist has, py.typed, and the compiled extensions; abi3 wheels only .abi3 ones.
+# The wheel holds every module, stub and data file (.json) of the package (subpackages
+# included) that the sdist has, py.typed, and the compiled extensions; abi3 wheels only .abi3 ones.
 if "$T/python" - "$WHEEL" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/wheel-files.log" 2>&1 <<'EOF'
 import platform, sys, sysconfig, tarfile, zipfile
 wheel, sdist, prefix = sys.argv[1:]
 names = set(zipfile.ZipFile(wheel).namelist())
 with tarfile.open(sdist) as tar:
     src = {m.name[len(prefix) + 1:] for m in tar.getmembers() if m.isfile()}
-modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi"))}
+modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi", ".json"))}
 missing = sorted(modules - names) + ([] if "ofc_fast/py.typed" in names else ["ofc_fast/py.typed"])
 exts = sorted(n for n in names if n.endswith((".so", ".pyd")))
 cpython = platform.python_implementation() == "CPython"

@@ -1,0 +1,93 @@
+"""Events of a hand as the referee sees them, and each seat's redacted copy.
+
+The information model (the same as :meth:`ofc_fast.game.Game.observation`): a seat
+sees its own dealt cards and discards; of the other seats, how many cards they were
+dealt and discarded, and their placements unless they were placed face down (a
+Fantasyland set, a classic set), which are shown only at the showdown; never the deck.
+
+>>> ev = deal_event(1, [51, 0, 4])
+>>> redact(ev, viewer=0, face_down=False)
+{'event': 'deal', 'seat': 1, 'cards': [], 'count': 3}
+>>> redact(ev, viewer=1, face_down=False)["cards"]
+['As', '2c', '3c']
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from .._compiled import compiled
+from ..game import GameResult, Move
+from ..ranking import low27
+from ..rules import RuleSet
+from .protocol import ROW_NAMES, action_of_move, card_text
+
+__all__ = ["fantasyland_event", "deal_event", "place_event", "showdown_event",
+           "score_event", "redact", "row_values"]
+
+
+def fantasyland_event(seat: int, cards: int) -> dict[str, Any]:
+    """``seat`` plays this hand in Fantasyland with ``cards`` cards (public)."""
+    return {"event": "fantasyland", "seat": seat, "cards": cards}
+
+
+def deal_event(seat: int, cards: Sequence[int]) -> dict[str, Any]:
+    """Cards dealt to ``seat`` (the cards are private to it)."""
+    return {"event": "deal", "seat": seat, "cards": [card_text(c) for c in cards],
+            "count": len(cards)}
+
+
+def place_event(seat: int, move: Move, dealt: Sequence[int] = ()) -> dict[str, Any]:
+    """A decision's result: placements (public unless face down), discards
+    (private), and the discard count (public).  With ``dealt``, cards are listed in
+    deal order (the order the engine puts them in their rows)."""
+    if dealt:
+        pos = {c: i for i, c in enumerate(dealt)}
+        move = Move._of(*zip(*sorted(zip(move.cards, move.destinations),
+                                     key=lambda cd: pos[cd[0]])))  # type: ignore[arg-type]
+    body = action_of_move(move)
+    return {"event": "place", "seat": seat, "placements": body["placements"],
+            "discarded": body["discards"], "count": len(body["discards"])}
+
+
+def row_values(strengths: Sequence[int], lowball: bool) -> list[int]:
+    """Per row a value where larger is better: the strength, or for a 2-7 middle its
+    2-7 value."""
+    return [low27(s) if lowball and r == 1 else int(s) for r, s in enumerate(strengths)]
+
+
+def showdown_event(seat: int, rules: RuleSet, result: GameResult) -> dict[str, Any]:
+    """The full board of ``seat`` with its row values, raw royalties per row (read
+    from the royalty tables even for a fouled board), foul flag and the Fantasyland
+    cards it earned for the next hand (None: none)."""
+    board = result.boards[seat]
+    ev = board.evaluate(rules)
+    table = compiled(rules).royalty
+    raw = [int(table[r][ev.strengths[r]]) for r in range(3)]
+    values = row_values(ev.strengths, rules.lowball is not None)
+    nxt = result.fantasyland[seat]
+    out: dict[str, Any] = {"event": "showdown", "seat": seat}
+    for r, name in enumerate(ROW_NAMES):
+        out[name] = [card_text(c) for c in board.rows[r]]
+    for r, name in enumerate(ROW_NAMES):
+        out[f"{name}_value"] = values[r]
+    out["royalties"] = dict(zip(ROW_NAMES, raw))
+    out["fouled"] = bool(ev.foul)
+    out["next_fantasyland"] = nxt or None
+    return out
+
+
+def score_event(seat: int, points: int) -> dict[str, Any]:
+    return {"event": "score", "seat": seat, "points": points}
+
+
+def redact(ev: dict[str, Any], viewer: int, face_down: bool) -> dict[str, Any]:
+    """The event as seat ``viewer`` may see it; ``face_down``: a ``place`` event of
+    cards set face down (shown to others only at the showdown)."""
+    kind = ev.get("event")
+    if ev.get("seat") == viewer or kind not in ("deal", "place"):
+        return ev
+    if kind == "deal":
+        return {**ev, "cards": []}
+    return {**ev, "placements": [] if face_down else ev["placements"], "discarded": []}
+

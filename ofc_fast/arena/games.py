@@ -1,0 +1,90 @@
+"""Game ids of the wire protocol and the rule sets they stand for.
+
+The poker-arena OFC protocol (``WIRE_PROTOCOL_OFC.md``, v1) names four games; each
+maps to one of our presets, and every other preset gets an id of our own (prefix
+``ofcfast-``) carried with the same message shapes.
+
+Where our presets and that document differ (the mapping follows our presets, so
+that a game id and a preset are one and the same rule set in both directions):
+
+* ``ofc-pineapple`` -> ``PINEAPPLE``: our preset also keeps Fantasyland on a middle
+  full house or better (the document: top trips or bottom quads+ only).
+* Royalty schedules are not spelled out by the document; ours are
+  ``ROYALTIES_OFC`` (R-ROY-OFC-3/4).
+* Showdown row values are our engine's: strengths 1..7917 (larger is better) and,
+  for a 2-7 middle, the 2-7 value of :func:`ofc_fast.ranking.low27` (larger is
+  better): opaque numbers, as the document says, but not poker-arena's numbers.
+* Classic presets (``ofcfast-classic-1-6`` ...) play one 13-card set per seat,
+  face down (``place: 13, discard: 0``); naturals and surrender cannot be said in
+  the protocol, so a wire bot never declares nor surrenders.
+
+>>> rules_for_game_id("ofc-27").name
+'PINEAPPLE_27'
+>>> game_id_of(rules_for_game_id("ofcfast-ultimate-pineapple"))
+'ofcfast-ultimate-pineapple'
+"""
+
+from __future__ import annotations
+
+from typing import Union
+
+from ..errors import ArenaError, RulesError
+from ..rules import PRESETS, RuleSet
+from ..rules import get as get_preset
+
+__all__ = ["GAME_IDS", "PROTOCOL_GAME_IDS", "rules_for_game_id", "game_id_of",
+           "resolve_arena_rules"]
+
+PROTOCOL_GAME_IDS = {"ofc": "OFC", "ofc-pineapple": "PINEAPPLE",
+                     "ofc-progressive": "PROGRESSIVE_PINEAPPLE", "ofc-27": "PINEAPPLE_27"}
+"""The four game ids of the document -> our preset names."""
+
+_OWN_PREFIX = "ofcfast-"
+
+
+def _own_id(preset: str) -> str:
+    return _OWN_PREFIX + preset.lower().replace("_", "-")
+
+
+GAME_IDS: dict[str, str] = {
+    **PROTOCOL_GAME_IDS,
+    **{_own_id(name): name for name in PRESETS if name not in PROTOCOL_GAME_IDS.values()}}
+"""Every game id the arena speaks -> preset name."""
+
+_ID_OF = {name: gid for gid, name in GAME_IDS.items()}
+
+
+def rules_for_game_id(game_id: str) -> RuleSet:
+    """The rule set a game id names (ArenaError for an unknown id)."""
+    name = GAME_IDS.get(str(game_id))
+    if name is None:
+        raise ArenaError(f"unknown game id {str(game_id)[:40]!r}; known: "
+                         f"{', '.join(GAME_IDS)}")
+    return PRESETS[name]
+
+
+def game_id_of(rules: RuleSet) -> str:
+    """The game id of a preset (ArenaError for a rule set that is no preset: a game
+    id must tell a bot the whole rules)."""
+    gid = _ID_OF.get(rules.name)
+    if gid is None or PRESETS[rules.name] != rules:
+        raise ArenaError(f"rules {rules.name!r} are not a preset: the wire protocol can "
+                         f"only name presets ({', '.join(GAME_IDS)})")
+    return gid
+
+
+def resolve_arena_rules(value: Union[str, RuleSet]) -> RuleSet:
+    """A RuleSet from a game id (``ofc-pineapple``) or a preset name (``pineapple``).
+
+    >>> resolve_arena_rules("pineapple") is resolve_arena_rules("ofc-pineapple")
+    True
+    """
+    if isinstance(value, RuleSet):
+        game_id_of(value)
+        return value
+    if str(value) in GAME_IDS:
+        return rules_for_game_id(str(value))
+    try:
+        return get_preset(str(value))
+    except RulesError as exc:
+        raise ArenaError(f"{exc}; or a game id: {', '.join(GAME_IDS)}") from None

@@ -1,0 +1,441 @@
+"""The arena: hosts a match between bots over the wire protocol.
+
+>>> from ofc_fast.arena.host import Arena, parse_bot_spec
+>>> arena = Arena("ofc-pineapple", [parse_bot_spec("random"), parse_bot_spec("random")],
+...               hands=4, seed=7)
+>>> report = arena.run()
+>>> report["hands"], sum(b["points"] for b in report["bots"])
+(4, 0)
+
+Seating: seat 0 is the button and turn order is seat 1, 2, ..., n-1, 0 (our engine's
+order with the button at seat 0).  Bots rotate one seat between hands, except into a
+hand where a seat plays Fantasyland: then everyone keeps their seat.  With
+``duplicate`` every deck (deal seed) is played once per seat rotation, each rotation
+being its own run of hands with its own Fantasyland carry-over and fixed seats.
+
+Faults (see :class:`~ofc_fast.arena.protocol.FaultKind`) are counted per bot.  With
+``substitute`` the arena plays the filler placement for the bot and goes on; with
+``forfeit`` the match ends at once (the unfinished hand is not scored).  A timed-out
+decision leaves an answer owed: a late ``action`` is drained, never taken for the next
+decision.  A bot that misses two deadlines in a row is hung: it is killed, and its
+later decisions are filled in.  Lines that are no JSON object (garbage) or are over
+64 KiB are faults but do not end the wait for the action.  Built-in bots run in the
+arena's thread: their time is measured but never faulted (a report must not depend
+on the machine's load), and an exception they raise is a ``crash`` fault.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence, Union
+
+from ..bots import make_bot
+from ..errors import ArenaError, BotError, MoveError
+from ..game import Game, GameResult, Move, deal_seed
+from ..rules import RuleSet
+from .client import BotClient
+from .events import (deal_event, fantasyland_event, place_event, redact, row_values,
+                     score_event, showdown_event)
+from .games import game_id_of, resolve_arena_rules
+from .protocol import PROTO_VERSION, ActionFault, FaultKind, filler_move, parse_action
+from .transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
+
+__all__ = ["BotSpec", "parse_bot_spec", "Arena", "BotRecord", "DealRecord"]
+
+FAULT_POLICIES = ("substitute", "forfeit")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One ``--bot``: ``[NAME@]SPEC`` with SPEC a registry name (or
+    ``builtin:NAME``), ``cmd:COMMAND`` or ``tcp:PORT``."""
+
+    kind: str       #: "builtin", "cmd" or "tcp"
+    target: str     #: the registry name, the command, or the port
+    name: Optional[str] = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}:{self.target}"
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """``"search"``, ``"me@cmd:python bot.py"``, ``"tcp:9000"`` ...
+
+    >>> parse_bot_spec("me@cmd:python bot.py")
+    BotSpec(kind='cmd', target='python bot.py', name='me')
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ArenaError("a --bot spec must be a non-empty string")
+    name = None
+    head, sep, rest = text.partition("@")
+    if sep and ":" not in head and head.strip():
+        name, text = head.strip(), rest
+    kind, sep, target = text.partition(":")
+    if not sep:
+        kind, target = "builtin", text
+    kind = kind.strip().lower()
+    if kind not in ("builtin", "cmd", "tcp"):
+        raise ArenaError(f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, "
+                         f"cmd:COMMAND or tcp:PORT")
+    if kind == "tcp" and not target.strip().isdigit():
+        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number")
+    if not target.strip():
+        raise ArenaError(f"bad --bot {text[:60]!r}: nothing after {kind}:")
+    return BotSpec(kind, target.strip() if kind != "cmd" else target, name)
+
+
+@dataclass
+class BotRecord:
+    """One bot in the match: its endpoint and running figures."""
+
+    name: str
+    spec: BotSpec
+    endpoint: Endpoint
+    points: list[int] = field(default_factory=list)
+    fouls: int = 0
+    fantasylands: int = 0
+    scoops: int = 0
+    royalties: int = 0
+    faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FaultKind.ALL, 0))
+    substituted: int = 0
+    latencies_ms: list[float] = field(default_factory=list)
+    owed: int = 0            #: answers owed for timed-out decisions
+    missed_in_a_row: int = 0
+    dead: bool = False
+
+    @property
+    def fault_count(self) -> int:
+        return sum(self.faults.values())
+
+
+@dataclass
+class DealRecord:
+    """One finished hand: what the history file keeps."""
+
+    hand_no: int
+    deck_no: int
+    rotation: int
+    seats: list[str]           #: bot name per seat
+    game: Game
+    decisions: list[dict[str, Any]]
+
+
+class _Forfeit(Exception):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
+    out: list[str] = []
+    for i, s in enumerate(specs):
+        base = s.name or (s.target if s.kind == "builtin" else f"bot-{i + 1}")
+        name, k = base, 2
+        while name in out:
+            name, k = f"{base}-{k}", k + 1
+        out.append(name)
+    return out
+
+
+class Arena:
+    """A match of ``hands`` hands (decks) between bots, reproducible from ``seed``.
+
+    ``on_deal(record)`` is called after each finished hand; ``on_progress(report)``
+    every ``progress_every`` hands with the standings so far.  :meth:`run` returns
+    the match report (:mod:`ofc_fast.arena.report`)."""
+
+    def __init__(self, rules: Union[str, RuleSet], bots: Sequence[BotSpec], hands: int,
+                 seed: int = 0, *, timeout_ms: Optional[int] = 5000,
+                 fault_policy: str = "substitute", duplicate: bool = False,
+                 on_deal: Optional[Callable[[DealRecord], None]] = None,
+                 on_progress: Optional[Callable[[dict[str, Any]], None]] = None,
+                 progress_every: int = 100, connect_timeout_s: float = 30.0,
+                 bot_stderr: Optional[int] = None) -> None:
+        self.rules = resolve_arena_rules(rules)
+        self.game_id = game_id_of(self.rules)
+        n = len(bots)
+        if not 2 <= n <= self.rules.max_players:
+            raise ArenaError(f"{self.game_id} seats 2 to {self.rules.max_players} bots, "
+                             f"got {n}")
+        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
+            raise ArenaError(f"hands must be a positive int, got {hands!r}")
+        if fault_policy not in FAULT_POLICIES:
+            raise ArenaError(f"fault policy must be one of {FAULT_POLICIES}, got "
+                             f"{fault_policy!r}")
+        if timeout_ms is not None and (isinstance(timeout_ms, bool)
+                                       or not isinstance(timeout_ms, int)
+                                       or timeout_ms < 1):
+            raise ArenaError(f"timeout_ms must be a positive int or None, got "
+                             f"{timeout_ms!r}")
+        Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
+        self.specs = list(bots)
+        self.players = n
+        self.hands = hands
+        self.seed = seed
+        self.timeout_ms = timeout_ms
+        self.fault_policy = fault_policy
+        self.duplicate = duplicate
+        self.on_deal = on_deal
+        self.on_progress = on_progress
+        self.progress_every = max(1, progress_every)
+        self.connect_timeout_s = connect_timeout_s
+        self.bot_stderr = bot_stderr
+        self.names = _unique_names(self.specs)
+        self.records: list[BotRecord] = []
+        self.deals: list[DealRecord] = []
+        self.hands_done = 0
+        self.forfeited_by: Optional[str] = None
+
+    # -- set-up
+    def _endpoint(self, i: int, spec: BotSpec) -> Endpoint:
+        if spec.kind == "builtin":
+            try:
+                bot = make_bot(spec.target, self.rules, seed=deal_seed(self.seed, 10**6 + i))
+            except BotError as exc:
+                raise ArenaError(str(exc)) from None
+            return InProcessEndpoint(BotClient(bot, strict=True))
+        if spec.kind == "cmd":
+            return ProcessEndpoint(spec.target, stderr=self.bot_stderr)
+        return TcpEndpoint(int(spec.target))
+
+    def _connect(self) -> None:
+        for i, spec in enumerate(self.specs):
+            self.records.append(BotRecord(self.names[i], spec, self._endpoint(i, spec)))
+        for rec in self.records:
+            if isinstance(rec.endpoint, TcpEndpoint):
+                rec.endpoint.accept(self.connect_timeout_s)
+        hello = {"t": "hello", "proto": PROTO_VERSION, "game_id": self.game_id,
+                 "seat_count": self.players, "timeout_ms": self.timeout_ms}
+        for rec in self.records:
+            rec.endpoint.send(hello)
+        for rec in self.records:
+            self._await_join(rec)
+        for rec in self.records:
+            rec.endpoint.send({"t": "joined", "name": rec.name})
+
+    def _await_join(self, rec: BotRecord) -> None:
+        limit = max(self.connect_timeout_s, (self.timeout_ms or 0) / 1000)
+        deadline = time.monotonic() + limit
+        while True:
+            kind, value = rec.endpoint.receive(deadline - time.monotonic())
+            if kind == "msg" and value.get("t") == "join":
+                return
+            if kind == "msg":
+                continue
+            if kind in ("garbage", "overlong"):
+                self._fault(rec, FaultKind.GARBAGE if kind == "garbage"
+                            else FaultKind.OVERLONG)
+                continue
+            self._fault(rec, FaultKind.TIMEOUT if kind == "timeout"
+                        else FaultKind.DISCONNECT)
+            self._kill(rec)
+            return
+
+    # -- faults
+    def _fault(self, rec: BotRecord, kind: str) -> None:
+        rec.faults[kind] += 1
+        if self.fault_policy == "forfeit" and self.forfeited_by is None:
+            self.forfeited_by = rec.name
+            raise _Forfeit(rec.name)
+
+    def _kill(self, rec: BotRecord) -> None:
+        rec.dead = True
+        rec.endpoint.kill()
+
+    # -- one decision
+    def _drain(self, rec: BotRecord) -> None:
+        for kind, value in rec.endpoint.pending():
+            self._late_item(rec, kind, value)
+
+    def _late_item(self, rec: BotRecord, kind: str, value: Any) -> bool:
+        """Book an item that is no answer to the pending decision; True when it ends
+        the bot (a disconnect)."""
+        if kind == "msg":
+            if value.get("t") == "action" and rec.owed > 0:
+                rec.owed -= 1
+            return False
+        if kind in ("eof", "crash"):
+            if not rec.dead:
+                self._kill(rec)
+                self._fault(rec, FaultKind.DISCONNECT if kind == "eof"
+                            else FaultKind.CRASH)
+            return True
+        if kind == "overlong":
+            self._fault(rec, FaultKind.OVERLONG)
+        elif kind == "garbage":
+            self._fault(rec, FaultKind.GARBAGE)
+        return False
+
+    def _ask(self, rec: BotRecord, hand_no: int, seat: int, dealt: Sequence[int],
+             place: int, discard: int) -> tuple[Optional[dict[str, Any]], Optional[str],
+                                                Optional[float]]:
+        """Send ``act`` and wait for the action: (message, fault kind, ms)."""
+        self._drain(rec)
+        if rec.dead:
+            return None, None, None
+        t0 = time.perf_counter()
+        sent = rec.endpoint.send({"t": "act", "hand_no": hand_no, "seat": seat,
+                                  "decision": {"kind": "place", "place": place,
+                                               "discard": discard},
+                                  "deadline_ms": self.timeout_ms})
+        if not sent:
+            self._late_item(rec, "eof", None)
+            return None, None, None
+        limit = None if self.timeout_ms is None else self.timeout_ms / 1000
+        while True:
+            left = None if limit is None else limit - (time.perf_counter() - t0)
+            kind, value = rec.endpoint.receive(left)
+            ms = (time.perf_counter() - t0) * 1000
+            if kind == "msg" and value.get("t") == "action" and rec.owed == 0:
+                rec.missed_in_a_row = 0
+                return value, None, ms
+            if kind == "timeout":
+                rec.owed += 1
+                rec.missed_in_a_row += 1
+                if rec.missed_in_a_row >= 2:
+                    self._kill(rec)
+                return None, FaultKind.TIMEOUT, ms
+            if self._late_item(rec, kind, value):
+                return None, None, ms
+
+    def _decide(self, rec: BotRecord, game: Game, hand_no: int) -> tuple[Move, dict[str, Any]]:
+        seat = game.to_act
+        assert seat is not None
+        dealt, k = game.dealt, game.to_discard
+        place = len(dealt) - k
+        was_dead = rec.dead
+        msg, fault, ms = self._ask(rec, hand_no, seat, dealt, place, k)
+        move: Optional[Move] = None
+        if msg is not None:
+            try:
+                move = parse_action(msg, dealt, place, k)
+                trial = game.copy()
+                trial.play(move)
+            except ActionFault as exc:
+                fault, move = exc.kind, None
+            except MoveError:
+                fault, move = FaultKind.ILLEGAL, None
+        if ms is not None:
+            rec.latencies_ms.append(ms)
+        if fault is not None:
+            self._fault(rec, fault)
+        if move is None:
+            if fault is None and not was_dead and rec.dead:
+                fault = FaultKind.DISCONNECT
+            rec.substituted += 1
+            move = filler_move(dealt, place, game.boards[seat].rows)
+        return move, {"seat": seat, "ms": None if ms is None else round(ms, 3),
+                      "fault": fault or ("substituted" if msg is None else None)}
+
+    # -- one hand
+    def _send_all(self, seating: Sequence[int], message: Callable[[int], dict[str, Any]]
+                  ) -> None:
+        for seat, b in enumerate(seating):
+            rec = self.records[b]
+            if not rec.dead:
+                rec.endpoint.send(message(seat))
+
+    def _broadcast(self, seating: Sequence[int], hand_no: int, ev: dict[str, Any],
+                   face_down: bool = False) -> None:
+        self._send_all(seating, lambda v: {"t": "event", "hand_no": hand_no,
+                                           "ev": redact(ev, v, face_down)})
+
+    def _play_hand(self, hand_no: int, deck_no: int, rotation: int,
+                   seating: Sequence[int], fantasyland: Sequence[int]) -> Game:
+        n = self.players
+        order = [*range(1, n), 0]
+        game = Game(self.rules, n, seed=deal_seed(self.seed, deck_no), button=0,
+                    fantasyland=fantasyland)
+        self._send_all(seating, lambda s: {"t": "hand-start", "hand_no": hand_no,
+                                           "seat": s})
+        for s in order:
+            if fantasyland[s]:
+                self._broadcast(seating, hand_no, fantasyland_event(s, fantasyland[s]))
+        decisions = []
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            obs = game.observation(seat)
+            face_down = bool(obs["face_down"] or obs["full_set"])
+            self._broadcast(seating, hand_no, deal_event(seat, game.dealt))
+            dealt = game.dealt
+            move, info = self._decide(self.records[seating[seat]], game, hand_no)
+            game.play(move)
+            decisions.append(info)
+            self._broadcast(seating, hand_no, place_event(seat, move, dealt), face_down)
+        result = game.result()
+        for s in order:
+            self._broadcast(seating, hand_no, showdown_event(s, self.rules, result))
+        for s in order:
+            self._broadcast(seating, hand_no, score_event(s, result.net[s]))
+        self._send_all(seating, lambda s: {"t": "hand-end", "hand_no": hand_no,
+                                           "points": list(result.net)})
+        self._book(game, result, seating)
+        rec = DealRecord(hand_no, deck_no, rotation, [self.names[b] for b in seating],
+                         game, decisions)
+        self.deals.append(rec)
+        if self.on_deal is not None:
+            self.on_deal(rec)
+        return game
+
+    def _book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
+        lowball = self.rules.lowball is not None
+        values = [row_values(b.evaluate(self.rules).strengths, lowball)
+                  for b in result.boards]
+        for s, b in enumerate(seating):
+            rec = self.records[b]
+            rec.points.append(result.net[s])
+            rec.fouls += result.fouls[s]
+            rec.fantasylands += bool(game.fantasyland[s])
+            rec.royalties += 0 if result.fouls[s] else sum(result.royalties[s])
+            for o in range(self.players):
+                if o == s or result.fouls[s]:
+                    continue
+                if result.fouls[o] or all(values[s][r] > values[o][r] for r in range(3)):
+                    rec.scoops += 1
+
+    # -- the match
+    def _schedule(self) -> list[tuple[int, int]]:
+        """(deck, rotation) of every hand, in play order."""
+        if not self.duplicate:
+            return [(i, 0) for i in range(self.hands)]
+        return [(i, r) for i in range(self.hands) for r in range(self.players)]
+
+    def run(self) -> dict[str, Any]:
+        """Play the match and return its report."""
+        from .report import match_report
+
+        n = self.players
+        streams = n if self.duplicate else 1
+        fl = [[0] * n for _ in range(streams)]
+        rot = [r for r in range(streams)]
+        schedule = self._schedule()
+        try:
+            self._connect()
+            for hand_no, (deck, r) in enumerate(schedule):
+                stream = r if self.duplicate else 0
+                seating = [(s - rot[stream]) % n for s in range(n)]
+                game = self._play_hand(hand_no, deck, r, seating, fl[stream])
+                fl[stream] = list(game.result().fantasyland)
+                if not self.duplicate and not any(fl[stream]):
+                    rot[stream] += 1
+                self.hands_done += 1
+                if self.on_progress is not None and (
+                        self.hands_done % self.progress_every == 0
+                        or self.hands_done == len(schedule)):
+                    from .report import progress_line
+                    self.on_progress(progress_line(self, len(schedule)))
+        except _Forfeit:
+            pass
+        finally:
+            self._finish()
+        return match_report(self)
+
+    def _finish(self) -> None:
+        for rec in self.records:
+            if not rec.dead:
+                rec.endpoint.send({"t": "match-end"})
+        for rec in self.records:
+            rec.endpoint.close(1.0)

@@ -1,0 +1,203 @@
+"""The wire protocol's vocabulary: framing, messages, cards and rows, the action a
+bot answers and the deterministic filler placement.
+
+Framing: JSON Lines, one compact object per ``\\n``-terminated line, at most
+:data:`MAX_LINE` bytes (64 KiB, the newline not counted); unknown fields and unknown
+message types are ignored, never errors.  Messages are tagged on ``"t"``; events
+(inside ``event`` messages) on ``"event"``.
+
+>>> encode({"t": "join"})
+b'{"t":"join"}\\n'
+>>> decode(b'{"t":"hello","proto":1,"extra":[1]}')["t"]
+'hello'
+>>> filler_move(["Kd", "2c", "As"], place=2, rows=[[], [], []])
+Move((('2c', Row.BACK), ('Kd', Row.BACK)), discard=51)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping, Optional, Sequence, TypedDict, Union
+
+from ..board import ROW_SIZES, Row
+from ..cards import card_str, parse_card
+from ..errors import CardError, ProtocolError
+from ..game import Move
+
+__all__ = ["PROTO_VERSION", "MAX_LINE", "ROW_NAMES", "FaultKind", "encode", "decode",
+           "LineSplitter", "card_text", "card_id", "action_of_move", "parse_action",
+           "ActionFault", "filler_move", "Placement"]
+
+PROTO_VERSION = 1
+MAX_LINE = 64 * 1024
+"""Longest line in bytes, without its newline."""
+ROW_NAMES = ("top", "middle", "bottom")
+_ROW_OF_NAME = {name: i for i, name in enumerate(ROW_NAMES)}
+
+
+class FaultKind:
+    """The kinds of faults the arena counts per bot."""
+
+    MALFORMED = "malformed"    #: an ``action`` whose shape is wrong
+    ILLEGAL = "illegal"        #: a well-formed action the rules refuse
+    TIMEOUT = "timeout"        #: no answer by the deadline
+    DISCONNECT = "disconnect"  #: the bot's stream closed (exit, crash, killed)
+    GARBAGE = "garbage"        #: a line that is no JSON object
+    OVERLONG = "overlong"      #: a line over MAX_LINE bytes
+    CRASH = "crash"            #: a built-in bot raised an exception
+
+    ALL = (MALFORMED, ILLEGAL, TIMEOUT, DISCONNECT, GARBAGE, OVERLONG, CRASH)
+
+
+class Placement(TypedDict):
+    card: str
+    row: str
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as a compact JSON line (ProtocolError when over MAX_LINE)."""
+    data = json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode()
+    if len(data) > MAX_LINE:
+        raise ProtocolError(f"a {message.get('t')!r} message of {len(data)} bytes is over "
+                            f"the {MAX_LINE}-byte line limit")
+    return data + b"\n"
+
+
+def decode(line: Union[bytes, str]) -> dict[str, Any]:
+    """The object of one line (ProtocolError: too long, not JSON, not an object with a
+    string ``"t"``)."""
+    raw = line.encode() if isinstance(line, str) else bytes(line)
+    raw = raw.rstrip(b"\r\n")
+    if len(raw) > MAX_LINE:
+        raise ProtocolError(f"a line of {len(raw)} bytes is over the {MAX_LINE}-byte "
+                            f"limit")
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(f"not JSON: {raw[:40]!r}") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
+        raise ProtocolError(f"not a message object with a string 't': {raw[:40]!r}")
+    return obj
+
+
+class LineSplitter:
+    """Cuts a byte stream into lines; a line over MAX_LINE is reported once as
+    ``None`` and skipped up to its newline (the stream stays in step).
+
+    >>> s = LineSplitter()
+    >>> s.feed(b'{"t":"a"}\\n{"t"'), s.feed(b':"b"}\\n')
+    ([b'{"t":"a"}'], [b'{"t":"b"}'])
+    >>> s.feed(b"x" * (MAX_LINE + 1) + b"\\nok\\n")
+    [None, b'ok']
+    """
+
+    __slots__ = ("_buf", "_skipping")
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._skipping = False
+
+    def feed(self, data: bytes) -> list[Optional[bytes]]:
+        out: list[Optional[bytes]] = []
+        start = 0
+        while True:
+            nl = data.find(b"\n", start)
+            chunk = data[start:] if nl < 0 else data[start:nl]
+            if not self._skipping:
+                self._buf += chunk
+                if len(self._buf) > MAX_LINE:
+                    out.append(None)
+                    self._buf.clear()
+                    self._skipping = True
+            if nl < 0:
+                return out
+            if not self._skipping:
+                out.append(bytes(self._buf).rstrip(b"\r"))
+            self._buf.clear()
+            self._skipping = False
+            start = nl + 1
+
+
+def card_text(card: int) -> str:
+    """``"As"`` for a card id."""
+    return card_str(card)
+
+
+def card_id(text: object) -> int:
+    """The id of a card written as the protocol writes it (``"As"``, ``"Td"``);
+    ProtocolError for anything else."""
+    if not isinstance(text, str) or len(text) != 2:
+        raise ProtocolError(f"bad card {str(text)[:20]!r}: expected text such as 'As'")
+    try:
+        return parse_card(text)
+    except CardError:
+        raise ProtocolError(f"bad card {text!r}: expected text such as 'As'") from None
+
+
+def action_of_move(move: Move) -> dict[str, Any]:
+    """The ``action`` body of a move: ``{"placements": [...], "discards": [...]}``."""
+    return {"placements": [{"card": card_str(c), "row": ROW_NAMES[int(r)]}
+                           for c, r in move.placements],
+            "discards": [card_str(c) for c in move.discards]}
+
+
+class ActionFault(Exception):
+    """Why an ``action`` was refused: ``kind`` is FaultKind.MALFORMED or ILLEGAL."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def _malformed(message: str) -> ActionFault:
+    return ActionFault(FaultKind.MALFORMED, message)
+
+
+def parse_action(message: Mapping[str, Any], dealt: Sequence[int], place: int,
+                 discard: int) -> Move:
+    """The move an ``action`` message says, checked against the decision: exactly
+    ``place`` placements and ``discard`` discards, all of the just-dealt cards, each
+    once.  Row capacity is the referee's (:meth:`Game.play`) to check."""
+    body = message.get("action")
+    if not isinstance(body, Mapping):
+        raise _malformed("an action message needs an 'action' object")
+    placements, discards = body.get("placements"), body.get("discards", [])
+    if not isinstance(placements, list) or not isinstance(discards, list):
+        raise _malformed("'placements' and 'discards' must be lists")
+    pairs: list[tuple[int, Row]] = []
+    for p in placements:
+        if not isinstance(p, Mapping) or p.get("row") not in _ROW_OF_NAME:
+            raise _malformed(f"bad placement {str(p)[:60]}: expected "
+                             f"{{card, row: top|middle|bottom}}")
+        try:
+            pairs.append((card_id(p.get("card")), Row(_ROW_OF_NAME[p["row"]])))
+        except ProtocolError as exc:
+            raise _malformed(str(exc)) from None
+    try:
+        thrown = [card_id(c) for c in discards]
+    except ProtocolError as exc:
+        raise _malformed(str(exc)) from None
+    if len(pairs) != place or len(thrown) != discard:
+        raise ActionFault(FaultKind.ILLEGAL, f"expected {place} placements and {discard} "
+                          f"discards, got {len(pairs)} and {len(thrown)}")
+    used = [c for c, _ in pairs] + thrown
+    if sorted(used) != sorted(dealt):
+        raise ActionFault(FaultKind.ILLEGAL, "the action must use each just-dealt card "
+                          "exactly once")
+    return Move(pairs, thrown or None)
+
+
+def filler_move(dealt: Sequence[Union[int, str]], place: int,
+                rows: Sequence[Sequence[int]]) -> Move:
+    """The document's deterministic filler: the dealt cards ascending by id, the first
+    ``place`` each into the bottom if it has room, else the middle, else the top; the
+    rest discarded."""
+    cards = sorted(parse_card(c) for c in dealt)
+    free = [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
+    pairs = []
+    for c in cards[:place]:
+        r = next((r for r in (2, 1, 0) if free[r] > 0), 2)
+        free[r] -= 1
+        pairs.append((c, Row(r)))
+    rest = cards[place:]
+    return Move(pairs, rest or None)

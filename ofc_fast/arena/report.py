@@ -1,0 +1,100 @@
+"""The match report and progress lines, in the protocol's report shape
+(``schema_version`` 1, ``family`` "ofc"), plus what this arena adds: fault kinds,
+substituted decisions and, for duplicate matches, the paired differences.
+
+Only the ``*_ms`` fields of ``decisions`` are not reproducible from the seed
+(:func:`without_timings` drops them for comparisons).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .stats import latency_summary, mean, t_half_width
+
+if TYPE_CHECKING:
+    from .host import Arena, BotRecord
+
+__all__ = ["match_report", "progress_line", "duplicate_summary", "without_timings",
+           "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+
+
+def _bot_entry(rec: BotRecord) -> dict[str, Any]:
+    pts = [float(x) for x in rec.points]
+    return {
+        "name": rec.name, "kind": rec.spec.label, "points": sum(rec.points),
+        "points_per_hand_mean": mean(pts), "points_per_hand_ci95": t_half_width(pts),
+        "hands": len(rec.points), "fouls": rec.fouls, "fantasylands": rec.fantasylands,
+        "scoops": rec.scoops, "royalties": rec.royalties, "faults": rec.fault_count,
+        "fault_kinds": {k: v for k, v in rec.faults.items() if v},
+        "substituted": rec.substituted,
+        "decisions": latency_summary(rec.latencies_ms),
+    }
+
+
+def duplicate_summary(arena: Arena) -> dict[str, Any]:
+    """Per deck, each bot's points summed over the seat rotations; the mean per deck
+    with its interval, and for each pair of bots the mean paired difference per deck
+    with its interval (the variance reduction of duplicate play)."""
+    n = len(arena.records)
+    per_deck: dict[int, list[int]] = {}
+    rotations: dict[int, int] = {}
+    for d in arena.deals:
+        row = per_deck.setdefault(d.deck_no, [0] * n)
+        rotations[d.deck_no] = rotations.get(d.deck_no, 0) + 1
+        net = d.game.result().net
+        for s, name in enumerate(d.seats):
+            row[arena.names.index(name)] += net[s]
+    decks = [per_deck[k] for k in sorted(per_deck) if rotations[k] == arena.players]
+    bots = []
+    for b, name in enumerate(arena.names):
+        xs = [float(row[b]) for row in decks]
+        bots.append({"name": name, "points_per_deck_mean": mean(xs),
+                     "points_per_deck_ci95": t_half_width(xs)})
+    pairs = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            diffs = [float(row[a] - row[b]) for row in decks]
+            pairs.append({"a": arena.names[a], "b": arena.names[b],
+                          "difference_per_deck_mean": mean(diffs),
+                          "difference_per_deck_ci95": t_half_width(diffs)})
+    return {"decks": len(decks), "rotations": arena.players, "bots": bots,
+            "pairs": pairs}
+
+
+def match_report(arena: Arena) -> dict[str, Any]:
+    """The report of a finished (or forfeited) match."""
+    from .. import __version__
+
+    report: dict[str, Any] = {
+        "schema_version": SCHEMA_VERSION, "family": "ofc", "game_id": arena.game_id,
+        "hands": arena.hands_done, "seed": arena.seed, "seat_count": arena.players,
+        "timeout_ms": arena.timeout_ms, "fault_policy": arena.fault_policy,
+        "forfeited_by": arena.forfeited_by,
+        "bots": [_bot_entry(r) for r in arena.records],
+        "rules": arena.rules.name, "duplicate": None, "ofc_fast": __version__,
+    }
+    if arena.duplicate:
+        report["duplicate"] = duplicate_summary(arena)
+    return report
+
+
+def progress_line(arena: Arena, total: int) -> dict[str, Any]:
+    """The standings so far."""
+    return {"schema_version": SCHEMA_VERSION, "hands_done": arena.hands_done,
+            "hands_total": total,
+            "standings": [{"name": r.name, "points": sum(r.points),
+                           "points_per_hand_mean": mean([float(x) for x in r.points]),
+                           "points_per_hand_ci95": t_half_width(
+                               [float(x) for x in r.points])}
+                          for r in arena.records]}
+
+
+def without_timings(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without the fields that are not reproducible (decision times)."""
+    out = dict(report)
+    out["bots"] = [{**b, "decisions": {"count": b["decisions"]["count"]}}
+                   for b in report["bots"]]
+    return out

@@ -1,0 +1,67 @@
+"""Figures of a match: the two-sided Student-t 95% half-width of a mean, and decision
+latency summaries.
+
+The t quantile is ``scipy.stats.t.ppf`` (scipy is the ``arena`` extra:
+``pip install ofc-fast[arena]``).
+
+>>> round(t_half_width([1.0, 2.0, 3.0, 4.0]), 4)
+2.0543
+>>> t_half_width([5.0]) is None
+True
+>>> latency_summary([1.0, 2.0, 3.0])["p50_ms"]
+2.0
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Optional, Sequence
+
+from ..errors import ArenaError
+
+__all__ = ["t_half_width", "mean", "latency_summary", "t_quantile"]
+
+
+def t_quantile(p: float, df: int) -> float:
+    """The ``p`` quantile of Student's t with ``df`` degrees of freedom."""
+    try:
+        from scipy.stats import t as student_t
+    except ImportError:  # pragma: no cover - the extra is installed in tests
+        raise ArenaError("confidence intervals need scipy: pip install "
+                         "'ofc-fast[arena]'") from None
+    return float(student_t.ppf(p, df))
+
+
+def mean(xs: Sequence[float]) -> Optional[float]:
+    return sum(xs) / len(xs) if xs else None
+
+
+def t_half_width(xs: Sequence[float], level: float = 0.95) -> Optional[float]:
+    """Half-width of the two-sided Student-t ``level`` interval of the mean of ``xs``
+    (None under two observations)."""
+    n = len(xs)
+    if n < 2:
+        return None
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return t_quantile(0.5 + level / 2, n - 1) * math.sqrt(var / n)
+
+
+def _percentile(sorted_xs: Sequence[float], q: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    pos = (len(sorted_xs) - 1) * q
+    lo = int(math.floor(pos))
+    hi = min(lo + 1, len(sorted_xs) - 1)
+    return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
+
+
+def latency_summary(ms: Sequence[float]) -> dict[str, Any]:
+    """``count`` and ``mean_ms``/``p50_ms``/``p90_ms``/``p99_ms``/``max_ms`` (exact
+    percentiles of the recorded times; None when there are none)."""
+    if not ms:
+        return {"count": 0, "mean_ms": None, "p50_ms": None, "p90_ms": None,
+                "p99_ms": None, "max_ms": None}
+    xs = sorted(ms)
+    return {"count": len(xs), "mean_ms": sum(xs) / len(xs),
+            "p50_ms": _percentile(xs, 0.5), "p90_ms": _percentile(xs, 0.9),
+            "p99_ms": _percentile(xs, 0.99), "max_ms": xs[-1]}

@@ -1,0 +1,76 @@
+"""A tiny, independent OFC wire-protocol client (standard library only), for the
+conformance tests: plays the document's filler placement, and writes every line it
+receives to the file named by argv[1] (if any).  argv[2] picks a misbehaviour for the
+fault-injection tests: garbage, illegal, malformed, overlong, late, hang, exit."""
+
+import json
+import sys
+import time
+
+ROWS = {"top": 3, "middle": 5, "bottom": 5}
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+def card_index(text):
+    return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
+
+
+def main():
+    log = open(sys.argv[1], "w") if len(sys.argv) > 1 and sys.argv[1] != "-" else None
+    mode = sys.argv[2] if len(sys.argv) > 2 else "good"
+    seat, dealt, used, acts = 0, [], {}, 0
+    for line in sys.stdin:
+        if log:
+            log.write(line)
+            log.flush()
+        msg = json.loads(line)
+        t = msg.get("t")
+        if t == "hello":
+            print(json.dumps({"t": "join"}), flush=True)
+        elif t == "hand-start":
+            seat, used = msg["seat"], {"top": 0, "middle": 0, "bottom": 0}
+        elif t == "event":
+            ev = msg["ev"]
+            if ev.get("event") == "deal" and ev["seat"] == seat:
+                dealt = ev["cards"]
+            if ev.get("event") == "place" and ev["seat"] == seat:
+                for p in ev["placements"]:  # the board as the arena played it
+                    used[p["row"]] += 1
+        elif t == "act":
+            acts += 1
+            d = msg["decision"]
+            cards = sorted(dealt, key=card_index)
+            placements = []
+            free = {r: ROWS[r] - used[r] for r in ROWS}
+            for c in cards[:d["place"]]:
+                row = next(r for r in ("bottom", "middle", "top") if free[r] > 0)
+                free[row] -= 1
+                placements.append({"card": c, "row": row})
+            answer = {"t": "action", "action": {"placements": placements,
+                                                "discards": cards[d["place"]:]}}
+            bad = acts % 3 == 2  # misbehave on every third decision
+            if mode == "exit" and acts == 4:
+                sys.exit(3)
+            if mode == "hang" and acts == 4:
+                time.sleep(600)
+            if bad and mode == "garbage":
+                print("this is not json {", flush=True)
+            if bad and mode == "overlong":
+                print("x" * (70 * 1024), flush=True)
+            if bad and mode == "illegal":
+                answer["action"]["placements"] = placements[:-1] if placements else []
+                answer["action"]["discards"] = cards  # wrong counts
+            if bad and mode == "malformed":
+                answer["action"] = {"placements": "everything"}
+            if bad and mode == "late":
+                time.sleep(0.6)
+            if bad and mode == "unknown":
+                print(json.dumps({"t": "chatter", "x": 1}), flush=True)
+            print(json.dumps(answer), flush=True)
+        elif t == "match-end":
+            break
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Fault injection: clients that send garbage, malformed or illegal actions,
+over-long lines, answer late, hang, or exit mid-hand.  Faults are counted per kind,
+the match finishes, and the other bot's play is untouched (the filler the arena
+substitutes is what the tiny client would have played, so the deals are the same as
+a clean match's)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ofc_fast.arena import Arena, parse_bot_spec
+from ofc_fast.arena.report import without_timings
+from ofc_fast.bots import register, unregister
+
+TINY = Path(__file__).parent / "arena_clients" / "tiny_client.py"
+
+
+def match(mode: str, policy: str = "substitute", timeout_ms: int = 400,
+          hands: int = 3) -> dict[str, Any]:
+    bots = [parse_bot_spec("heuristic"),
+            parse_bot_spec(f"tiny@cmd:{sys.executable} {TINY} - {mode}")]
+    return Arena("ofc-pineapple", bots, hands, seed=21, timeout_ms=timeout_ms,
+                 fault_policy=policy).run()
+
+
+@pytest.fixture(scope="module")
+def clean() -> dict[str, Any]:
+    return match("good")
+
+
+@pytest.mark.parametrize("mode, kind", [("garbage", "garbage"), ("illegal", "illegal"),
+                                        ("malformed", "malformed"),
+                                        ("overlong", "overlong"), ("late", "timeout")])
+def test_faults_are_counted_and_nothing_else_changes(mode: str, kind: str,
+                                                     clean: dict[str, Any]) -> None:
+    report = match(mode)
+    bad = report["bots"][1]
+    decisions = 3 * 5  # 3 hands of 5 decisions; every third one misbehaves
+    assert report["hands"] == 3 and bad["fault_kinds"] == {kind: decisions // 3}
+    assert report["bots"][0]["faults"] == 0
+    same = without_timings(report)
+    for b in same["bots"]:
+        b.update(faults=0, fault_kinds={}, substituted=0)
+    assert [b["points"] for b in same["bots"]] == [b["points"] for b in clean["bots"]]
+    assert bad["decisions"]["count"] == decisions
+
+
+def test_clean_match_has_no_faults(clean: dict[str, Any]) -> None:
+    assert all(b["faults"] == 0 and b["substituted"] == 0 for b in clean["bots"])
+    assert clean["bots"][0]["points"] != 0  # the comparisons below can see a change
+
+
+def test_exit_mid_hand_is_one_disconnect(clean: dict[str, Any]) -> None:
+    report = match("exit")
+    bad = report["bots"][1]
+    assert report["hands"] == 3 and bad["fault_kinds"] == {"disconnect": 1}
+    assert bad["substituted"] == 15 - 3
+    assert [b["points"] for b in report["bots"]] == [b["points"] for b in clean["bots"]]
+
+
+def test_a_hanging_bot_is_killed_at_its_deadline() -> None:
+    t0 = time.monotonic()
+    report = match("hang", timeout_ms=300)
+    assert time.monotonic() - t0 < 30
+    bad = report["bots"][1]
+    assert report["hands"] == 3 and bad["fault_kinds"] == {"timeout": 2}
+    assert bad["substituted"] == 15 - 3
+
+
+def test_forfeit_ends_the_match_at_the_first_fault() -> None:
+    report = match("illegal", policy="forfeit")
+    assert report["forfeited_by"] == "tiny" and report["hands"] == 0
+    assert report["bots"][1]["faults"] == 1
+
+
+def test_unknown_messages_are_ignored(clean: dict[str, Any]) -> None:
+    report = match("unknown")
+    assert all(b["faults"] == 0 for b in report["bots"])
+    strip = [{**b, "kind": None} for b in without_timings(report)["bots"]]
+    assert strip == [{**b, "kind": None} for b in without_timings(clean)["bots"]]
+
+
+class Crasher:
+    def __init__(self, error: type[Exception]) -> None:
+        self.error = error
+
+    def act(self, observation: Any) -> Any:
+        raise self.error("boom")
+
+
+@pytest.mark.parametrize("error", [RuntimeError, ValueError])
+def test_a_crashing_builtin_bot_never_takes_the_arena_down(error: type) -> None:
+    register("crasher", lambda rules=None, seed=None: Crasher(error), replace=True)
+    try:
+        report = Arena("ofc", [parse_bot_spec("crasher"), parse_bot_spec("random")], 2,
+                       seed=1).run()
+    finally:
+        unregister("crasher")
+    assert report["hands"] == 2 and report["bots"][0]["fault_kinds"] == {"crash": 1}
+    assert report["bots"][0]["substituted"] == 2 * 9
+
+
+def test_a_command_that_does_not_exist() -> None:
+    from ofc_fast.errors import ArenaError
+
+    with pytest.raises(ArenaError, match="cannot start"):
+        Arena("ofc", [parse_bot_spec("random"),
+                      parse_bot_spec("cmd:/nonexistent/bot")], 1).run()

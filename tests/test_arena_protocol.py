@@ -1,0 +1,290 @@
+"""The protocol's pieces against references written here: framing and the 64 KiB
+limit, the filler placement, action checking, game ids, redaction, the report's
+Student-t interval, the document's example transcript's messages."""
+
+from __future__ import annotations
+
+import json
+import math
+from random import Random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ofc_fast.arena import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_game_id
+from ofc_fast.arena.client import BotClient
+from ofc_fast.arena.events import redact
+from ofc_fast.arena.host import parse_bot_spec
+from ofc_fast.arena.protocol import (MAX_LINE, ActionFault, FaultKind, LineSplitter,
+                                     decode, encode, filler_move, parse_action)
+from ofc_fast.arena.stats import latency_summary, t_half_width
+from ofc_fast.bots import make_bot
+from ofc_fast.errors import ArenaError, ProtocolError
+from ofc_fast.rules import PINEAPPLE, PRESETS
+
+RANKS, SUITS = "23456789TJQKA", "cdhs"
+
+
+def text(card: int) -> str:
+    return RANKS[card // 4] + SUITS[card % 4]
+
+
+def ref_filler(dealt: list[int], place: int, sizes: list[int]) -> tuple[list, list]:
+    """The document's filler, written out: ascending, bottom, else middle, else top."""
+    order = sorted(dealt)
+    free = {"bottom": 5 - sizes[2], "middle": 5 - sizes[1], "top": 3 - sizes[0]}
+    out = []
+    for c in order[:place]:
+        for row in ("bottom", "middle", "top"):
+            if free[row]:
+                free[row] -= 1
+                out.append((text(c), row))
+                break
+    return out, [text(c) for c in order[place:]]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2))
+def test_filler_matches_the_document(seed: int, discard: int) -> None:
+    rng = Random(seed)
+    cards = rng.sample(range(52), 13)
+    sizes = [rng.randint(0, 3), rng.randint(0, 5), rng.randint(0, 5)]
+    room = 13 - sum(sizes)
+    place = rng.randint(1, min(room, 5) if room else 1) if room else 0
+    dealt = cards[:place + discard]
+    rows = [cards[5:5 + sizes[0]], cards[5:5 + sizes[1]], cards[5:5 + sizes[2]]]
+    m = filler_move(dealt, place, rows)
+    names = {0: "top", 1: "middle", 2: "bottom"}
+    want_p, want_d = ref_filler(dealt, place, sizes)
+    assert sorted((text(c), names[int(r)]) for c, r in m.placements) == sorted(want_p)
+    assert sorted(text(c) for c in m.discards) == sorted(want_d)
+
+
+def test_the_document_transcript_filler_decisions() -> None:
+    """The wire bot of the document's example transcript plays the filler: our
+    filler makes the same placements from the same cards."""
+    m = filler_move(["2c", "6s", "6h", "2h", "6c"], 5, [[], [], []])
+    assert [text(c) for c, r in m.placements] == ["2c", "2h", "6c", "6h", "6s"]
+    assert {int(r) for _, r in m.placements} == {2}
+    m = filler_move(["3s", "8c", "5s"], 2, [[], [1, 2, 3, 4], [0, 5, 6, 7, 8]])
+    assert [(text(c), int(r)) for c, r in m.placements] == [("3s", 1), ("5s", 0)]
+    assert [text(c) for c in m.discards] == ["8c"]
+
+
+def test_framing() -> None:
+    assert encode({"t": "join"}) == b'{"t":"join"}\n'
+    with pytest.raises(ProtocolError):
+        encode({"t": "x", "pad": "y" * MAX_LINE})
+    for bad in (b"nope", b"[1]", b'{"x":1}', b'{"t":3}', b"x" * (MAX_LINE + 1)):
+        with pytest.raises(ProtocolError):
+            decode(bad)
+    assert decode(b'{"t":"later","new":[1,2]}\r\n') == {"t": "later", "new": [1, 2]}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.binary(max_size=200), max_size=10), st.integers(1, 50))
+def test_line_splitter_cuts_anywhere(lines: list[bytes], chunk: int) -> None:
+    clean = [ln.replace(b"\n", b"") for ln in lines]
+    stream = b"".join(ln + b"\n" for ln in clean)
+    s = LineSplitter()
+    got = []
+    for i in range(0, len(stream), chunk):
+        got += s.feed(stream[i:i + chunk])
+    assert got == [ln.rstrip(b"\r") for ln in clean]
+
+
+def test_overlong_line_is_skipped_to_its_newline() -> None:
+    s = LineSplitter()
+    big = b"y" * (MAX_LINE + 10)
+    assert s.feed(big[:40000]) == []
+    assert s.feed(big[40000:] + b'\n{"t":"a"}\n') == [None, b'{"t":"a"}']
+    assert s.feed(b"x" * MAX_LINE + b"\n") == [b"x" * MAX_LINE]  # at the limit is fine
+
+
+def test_parse_action_checks_the_shape_and_the_cards() -> None:
+    dealt = [0, 51, 20]
+    ok = {"t": "action", "action": {"placements": [{"card": "2c", "row": "top"},
+                                                   {"card": "As", "row": "bottom"}],
+                                    "discards": ["7c"]}}
+    m = parse_action(ok, dealt, 2, 1)
+    assert m.discards == (20,) and len(m.placements) == 2
+    cases = [({"t": "action"}, FaultKind.MALFORMED),
+             ({"t": "action", "action": {"placements": "x"}}, FaultKind.MALFORMED),
+             ({"t": "action", "action": {"placements": [{"card": "2c", "row": "left"}],
+                                         "discards": []}}, FaultKind.MALFORMED),
+             ({"t": "action", "action": {"placements": [{"card": "ZZ", "row": "top"}],
+                                         "discards": []}}, FaultKind.MALFORMED),
+             ({"t": "action", "action": {"placements": [{"card": "2c", "row": "top"}],
+                                         "discards": ["7c", "As"]}}, FaultKind.ILLEGAL),
+             ({"t": "action", "action": {"placements": [{"card": "2c", "row": "top"},
+                                                        {"card": "2c", "row": "top"}],
+                                         "discards": ["7c"]}}, FaultKind.ILLEGAL),
+             ({"t": "action", "action": {"placements": [{"card": "Kd", "row": "top"},
+                                                        {"card": "As", "row": "top"}],
+                                         "discards": ["7c"]}}, FaultKind.ILLEGAL)]
+    for msg, kind in cases:
+        with pytest.raises(ActionFault) as exc:
+            parse_action(msg, dealt, 2, 1)
+        assert exc.value.kind == kind
+
+
+def test_game_ids() -> None:
+    assert {g: rules_for_game_id(g).name for g in
+            ("ofc", "ofc-pineapple", "ofc-progressive", "ofc-27")} == {
+        "ofc": "OFC", "ofc-pineapple": "PINEAPPLE", "ofc-progressive":
+        "PROGRESSIVE_PINEAPPLE", "ofc-27": "PINEAPPLE_27"}
+    assert sorted(GAME_IDS.values()) == sorted(PRESETS)
+    for gid in GAME_IDS:
+        assert game_id_of(rules_for_game_id(gid)) == gid
+    with pytest.raises(ArenaError):
+        rules_for_game_id("holdem-nl")
+    with pytest.raises(ArenaError):
+        game_id_of(PINEAPPLE.replace(name="MINE"))
+    assert resolve_arena_rules("Progressive-Pineapple").name == "PROGRESSIVE_PINEAPPLE"
+
+
+def test_documented_difference_pineapple_stay() -> None:
+    """games.py documents it: our PINEAPPLE (ofc-pineapple) also stays on a middle full
+    house; the document's ofc-pineapple stays on top trips or bottom quads only."""
+    fl = rules_for_game_id("ofc-pineapple").fantasyland
+    assert fl is not None and fl.stay_middle is not None
+    assert rules_for_game_id("ofc-progressive").fantasyland.stay_middle is None
+
+
+def test_redaction_table() -> None:
+    deal = {"event": "deal", "seat": 1, "cards": ["As"], "count": 1}
+    place = {"event": "place", "seat": 1, "placements": [{"card": "As", "row": "top"}],
+             "discarded": ["2c"], "count": 1}
+    assert redact(deal, 1, False) == deal and redact(deal, 0, False)["cards"] == []
+    assert redact(place, 0, False) == {**place, "discarded": []}
+    assert redact(place, 0, True) == {**place, "discarded": [], "placements": []}
+    assert redact(place, 1, True) == place
+    for ev in ({"event": "fantasyland", "seat": 1, "cards": 14},
+               {"event": "score", "seat": 1, "points": 3}):
+        assert redact(ev, 0, True) == ev
+
+
+def test_bot_specs() -> None:
+    assert parse_bot_spec("heuristic").kind == "builtin"
+    assert parse_bot_spec("builtin:random").target == "random"
+    assert parse_bot_spec("tcp:9000").target == "9000"
+    assert parse_bot_spec("x@cmd:a b@c").target == "a b@c"
+    for bad in ("", "tcp:port", "ftp:1", "cmd:"):
+        with pytest.raises(ArenaError):
+            parse_bot_spec(bad)
+
+
+def test_student_t_interval_against_tables() -> None:
+    xs = [3.0, -1.0, 4.0, 1.0, -5.0, 9.0, 2.0, -6.0, 5.0, 3.0]
+    m = sum(xs) / 10
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / 9)
+    assert t_half_width(xs) == pytest.approx(2.2621571627409915 * sd / math.sqrt(10))
+    assert t_half_width([1.0]) is None and t_half_width([]) is None
+    s = latency_summary([float(x) for x in range(1, 101)])
+    assert s["count"] == 100 and s["max_ms"] == 100 and s["p50_ms"] == pytest.approx(50.5)
+    assert latency_summary([])["p99_ms"] is None
+
+
+def test_client_ignores_unknown_and_answers_every_act() -> None:
+    c = BotClient(make_bot("heuristic", seed=3), log=lambda _: None)
+    assert c.feed({"t": "hello", "proto": 1, "game_id": "ofc-pineapple",
+                   "seat_count": 2, "timeout_ms": None}) == [{"t": "join"}]
+    assert c.feed({"t": "surprise", "x": 1}) == []
+    c.feed({"t": "hand-start", "hand_no": 0, "seat": 1})
+    c.feed({"t": "event", "hand_no": 0, "ev": {"event": "weather", "seat": 0}})
+    c.feed({"t": "event", "hand_no": 0,
+            "ev": {"event": "deal", "seat": 1, "cards": ["2c", "6s", "6h", "2h", "6c"],
+                   "count": 5}})
+    (reply,) = c.feed({"t": "act", "hand_no": 0, "seat": 1,
+                       "decision": {"kind": "place", "place": 5, "discard": 0},
+                       "deadline_ms": 5000})
+    assert reply["t"] == "action" and len(reply["action"]["placements"]) == 5
+    assert json.loads(encode(reply)) == reply
+
+
+def test_client_with_an_unknown_game_plays_the_filler() -> None:
+    logs: list[str] = []
+    c = BotClient(make_bot("random", seed=1), log=logs.append)
+    c.feed({"t": "hello", "proto": 1, "game_id": "holdem-nl", "seat_count": 2})
+    c.feed({"t": "hand-start", "hand_no": 0, "seat": 0})
+    c.feed({"t": "event", "hand_no": 0,
+            "ev": {"event": "deal", "seat": 0, "cards": ["Kd", "2c", "As"], "count": 3}})
+    (reply,) = c.feed({"t": "act", "decision": {"kind": "place", "place": 2,
+                                                "discard": 1}})
+    assert reply["action"] == {"placements": [{"card": "2c", "row": "bottom"},
+                                              {"card": "Kd", "row": "bottom"}],
+                               "discards": ["As"]}
+    assert logs and "holdem-nl" in logs[0]
+
+
+# The arena-to-bot lines of WIRE_PROTOCOL_OFC.md's example transcript (captured from
+# the reference arena: ofc-pineapple, seed 113, the wire bot at seat 1); the two
+# showdown lines are left out.
+_DOC_ARENA_LINES = r'''
+{"t":"hello","proto":1,"game_id":"ofc-pineapple","seat_count":2,"timeout_ms":5000}
+{"t":"joined","name":"bot-2"}
+{"t":"hand-start","hand_no":0,"seat":1}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["2c","6s","6h","2h","6c"],"count":5}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":5}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":5,"discard":0},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"2c","row":"bottom"},{"card":"2h","row":"bottom"},{"card":"6c","row":"bottom"},{"card":"6h","row":"bottom"},{"card":"6s","row":"bottom"}],"discarded":[],"count":0}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"4s","row":"middle"},{"card":"5d","row":"top"},{"card":"Tc","row":"top"},{"card":"Kd","row":"middle"},{"card":"Ad","row":"bottom"}],"discarded":[],"count":0}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["3h","9s","5c"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"3h","row":"middle"},{"card":"5c","row":"middle"}],"discarded":["9s"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"Ts","row":"middle"},{"card":"Kc","row":"bottom"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["As","Qc","7c"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"7c","row":"middle"},{"card":"Qc","row":"middle"}],"discarded":["As"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"Js","row":"top"},{"card":"Ah","row":"bottom"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["3s","8c","5s"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"3s","row":"middle"},{"card":"5s","row":"top"}],"discarded":["8c"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"8h","row":"bottom"},{"card":"Th","row":"middle"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":1,"cards":["Qd","Kh","Ks"],"count":3}}
+{"t":"act","hand_no":0,"seat":1,"decision":{"kind":"place","place":2,"discard":1},"deadline_ms":5000}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":1,"placements":[{"card":"Qd","row":"top"},{"card":"Kh","row":"top"}],"discarded":["Ks"],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"deal","seat":0,"cards":[],"count":3}}
+{"t":"event","hand_no":0,"ev":{"event":"place","seat":0,"placements":[{"card":"4c","row":"bottom"},{"card":"Qs","row":"middle"}],"discarded":[],"count":1}}
+{"t":"event","hand_no":0,"ev":{"event":"score","seat":1,"points":7}}
+{"t":"event","hand_no":0,"ev":{"event":"score","seat":0,"points":-7}}
+{"t":"hand-end","hand_no":0,"points":[-7,7]}
+{"t":"match-end"}
+'''
+
+
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_our_client_on_the_documents_captured_session(bot: str) -> None:
+    """Our client fed the reference arena's lines: it joins, answers every act with a
+    legal action for the cards and board it has (as the arena played them), tracks
+    both boards from the events, and stops at match-end."""
+    client = BotClient(make_bot(bot, seed=5), log=lambda _: None)
+    replies = []
+    for line in _DOC_ARENA_LINES.strip().splitlines():
+        msg = decode(line)
+        out = client.feed(msg)
+        if msg["t"] == "act":
+            (reply,) = out
+            dealt = list(client.dealt)
+            d = msg["decision"]
+            move = parse_action(reply, dealt, d["place"], d["discard"])
+            board = client.boards[client.seat]
+            for r, cards in enumerate(move.rows()):
+                assert len(board[r]) + len(cards) <= (3, 5, 5)[r]
+            replies.append(reply)
+        elif msg["t"] == "hello":
+            assert out == [{"t": "join"}]
+        else:
+            assert out == []
+    assert len(replies) == 5 and client.done
+    as_text = [[sorted(text(c) for c in row) for row in b] for b in client.boards]
+    assert as_text[1] == [sorted("5s Qd Kh".split()), sorted("3h 5c 7c Qc 3s".split()),
+                          sorted("2c 2h 6c 6h 6s".split())]
+    assert as_text[0] == [sorted("5d Tc Js".split()), sorted("4s Kd Ts Th Qs".split()),
+                          sorted("Ad Kc Ah 8h 4c".split())]
+    assert client.discard_counts == [4, 4] and [text(c) for c in client.discards] == \
+        ["9s", "As", "8c", "Ks"]
