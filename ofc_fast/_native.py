@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from ._ofc import ffi, lib  # noqa: F401  (re-exported for the other modules)
+try:
+    from ._ofc import ffi, lib  # noqa: F401  (re-exported for the other modules)
+except ModuleNotFoundError as exc:  # the source tree, without its compiled extension
+    if exc.name != __package__ + "._ofc":
+        raise
+    raise ImportError(
+        f"ofc_fast is imported from {__file__.rsplit('_native', 1)[0]}, a source tree "
+        f"without the compiled extension: run from another directory (the installed "
+        f"package is then used), or build it here with: pip install -e .") from None
 
 OK = 0
 E_CARD = -1
