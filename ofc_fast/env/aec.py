@@ -44,7 +44,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]
         self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
                                opponents="self", autoreset=False, **kwargs)
         self.possible_agents = [f"player_{s}" for s in range(players)]
-        self.agents = []
+        self.agents: list[str] = []
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents}
         self.render_mode = render_mode
@@ -71,7 +71,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[int(v.seats[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

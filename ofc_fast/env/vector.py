@@ -184,17 +184,16 @@ class VectorEnv:
         self._active = np.zeros(n, np.uint8)
         self._slots = ffi.new("ofc_vecenv_slot[]", n)
         out = self._out = ffi.new("ofc_vecenv_out *")
-        self._keep = []  # the cdata views keep the arrays' buffers alive
-        for field, arr in (("obs", self.observations), ("mask", self.action_masks),
-                           ("legal", self.legal_actions), ("full", self.full_sets),
-                           ("terminations", self.terminations),
-                           ("truncations", self.truncations)):
-            self._keep.append(ffi.from_buffer("uint8_t[]", arr))
-            setattr(out, field, self._keep[-1])
-        for field, ctype, arr in (("legal_count", "int16_t[]", self.legal_counts),
-                                  ("seat", "int8_t[]", self.seats),
-                                  ("rewards", "float[]", self.rewards),
-                                  ("final_rewards", "float[]", self.final_rewards)):
+        self._keep: list[Any] = []  # the cdata views keep the arrays' buffers alive
+        views: tuple[tuple[str, str, np.ndarray], ...] = (
+            ("obs", "uint8_t[]", self.observations), ("mask", "uint8_t[]", self.action_masks),
+            ("legal", "uint8_t[]", self.legal_actions), ("full", "uint8_t[]", self.full_sets),
+            ("terminations", "uint8_t[]", self.terminations),
+            ("truncations", "uint8_t[]", self.truncations),
+            ("legal_count", "int16_t[]", self.legal_counts), ("seat", "int8_t[]", self.seats),
+            ("rewards", "float[]", self.rewards),
+            ("final_rewards", "float[]", self.final_rewards))
+        for field, ctype, arr in views:
             self._keep.append(ffi.from_buffer(ctype, arr))
             setattr(out, field, self._keep[-1])
         self._p_actions = ffi.from_buffer("int64_t[]", self._actions)
