@@ -126,8 +126,9 @@ class VectorEnv:
         self._c = self._config(shaping, stay_value, autoreset)
         self._alloc()
         self._bots: Optional[list[list[Any]]] = None
+        self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
-            self._make_bots(bot_settings or {})
+            self._make_bots()
 
     # -- construction
     def _opponents(self, opponents: object) -> str:
@@ -202,11 +203,12 @@ class VectorEnv:
         self._bad = ffi.new("uint32_t *")
         self._started = False
 
-    def _make_bots(self, settings: dict[str, Any]) -> None:
+    def _make_bots(self) -> None:
         from ..bots import make_bot
 
         self._bots = [[make_bot(self.opponents, self.rules,
-                                seed=(env_seed(self.seed, i) + s) % (1 << 64), **settings)
+                                seed=(env_seed(self.seed, i) + s) % (1 << 64),
+                                **self._bot_settings)
                        if s != self.learner else None for s in range(self.players)]
                       for i in range(self.num_envs)]
 
@@ -218,7 +220,7 @@ class VectorEnv:
         if seed is not None:
             self.seed = self._c.seed = check_seed(seed)
             if self._bots is not None:
-                self._make_bots({})
+                self._make_bots()
         status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
         if status:
             raise GameError(f"the vector environment could not start (status {status})")
