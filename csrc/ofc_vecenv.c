@@ -273,16 +273,41 @@ static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t 
     }
 }
 
+/* The legal ids of an opening (5 cards onto an empty board: the longest list), listed
+ * once per call and copied for every environment at an opening. */
+typedef struct opening_cache {
+    int32_t count; /* -1 until listed */
+    uint8_t list[OFC_ACTION_SPACE];
+    uint8_t mask[OFC_ACTION_SPACE];
+} opening_cache;
+
+static int32_t list_legal(const ofc_game_step *st, const uint8_t room[3], uint8_t *legal,
+                          uint8_t *mask, opening_cache *oc)
+{
+    if (st->n == 5 && st->k == 0 && room[0] == 3 && room[1] == 5 && room[2] == 5) {
+        if (oc->count < 0) {
+            memset(oc->mask, 0, sizeof oc->mask);
+            oc->count = ofc_actions_legal(5, 0, room, oc->list, oc->mask);
+        }
+        memcpy(mask, oc->mask, OFC_ACTION_SPACE);
+        if (legal != NULL)
+            memcpy(legal, oc->list, (size_t)oc->count);
+        return oc->count;
+    }
+    memset(mask, 0, OFC_ACTION_SPACE);
+    return ofc_actions_legal(st->n, st->k, room, legal, mask);
+}
+
 /* Row i of the outputs: the next decision's seat, encoding and legal actions. */
 static void write_decision(const ofc_vecenv_config *c, const ofc_game *g, uint32_t i,
-                           uint32_t over_seat, const ofc_vecenv_out *out)
+                           uint32_t over_seat, const ofc_vecenv_out *out,
+                           opening_cache *oc)
 {
     uint8_t *mask = out->mask + (size_t)i * OFC_ACTION_SPACE;
     uint8_t *legal = out->legal ? out->legal + (size_t)i * OFC_ACTION_SPACE : NULL;
     ofc_observation o;
     int32_t n = 0;
     uint32_t seat;
-    memset(mask, 0, OFC_ACTION_SPACE);
     if (g->step < g->nsteps) {
         const ofc_game_step *st = &g->steps[g->step];
         seat = st->seat;
@@ -291,11 +316,14 @@ static void write_decision(const ofc_vecenv_config *c, const ofc_game *g, uint32
             uint32_t row;
             for (row = 0; row < 3; row++)
                 room[row] = (uint8_t)(ROW_SIZE[row] - g->count[seat][row]);
-            n = ofc_actions_legal(st->n, st->k, room, legal, mask);
+            n = list_legal(st, room, legal, mask, oc);
+        } else {
+            memset(mask, 0, OFC_ACTION_SPACE);
         }
         out->seat[i] = (int8_t)seat;
         out->full[i] = st->full;
     } else {
+        memset(mask, 0, OFC_ACTION_SPACE);
         seat = over_seat; /* the reward seat sees the end */
         out->seat[i] = -1;
         out->full[i] = 0;
@@ -369,7 +397,9 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                          const ofc_vecenv_out *out)
 {
     uint32_t i;
+    opening_cache oc;
     int32_t rc = check_call(c, slots, first, count, out);
+    oc.count = -1;
     for (i = first; rc == OFC_OK && i < first + count; i++) {
         ofc_vecenv_slot *e = &slots[i];
         float ignored = 0.0f;
@@ -380,13 +410,14 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                          out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS,
                          &out->terminations[i]);
         if (rc == OFC_OK)
-            write_decision(c, &e->game, i, c->learner, out);
+            write_decision(c, &e->game, i, c->learner, out, &oc);
     }
     return rc;
 }
 
 static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t i,
-                        int64_t action, const uint8_t *placement, const ofc_vecenv_out *out)
+                        int64_t action, const uint8_t *placement, const ofc_vecenv_out *out,
+                        opening_cache *oc)
 {
     ofc_game *g = &e->game;
     uint32_t seat = g->steps[g->step].seat;
@@ -407,7 +438,7 @@ static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t
     }
     rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i]);
     if (rc == OFC_OK)
-        write_decision(c, g, i, reward_seat, out);
+        write_decision(c, g, i, reward_seat, out, oc);
     return rc;
 }
 
@@ -417,7 +448,9 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                         const ofc_vecenv_out *out, uint32_t *bad)
 {
     uint32_t i, pass;
+    opening_cache oc;
     int32_t rc = check_call(c, slots, first, count, out);
+    oc.count = -1;
     if (rc == OFC_OK && actions == NULL)
         rc = OFC_E_COUNT;
     if (rc != OFC_OK)
@@ -429,7 +462,7 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
             if (active && !active[i])
                 continue;
             rc = pass == 0 ? check_action(&slots[i].game, actions[i], p)
-                           : step_one(c, &slots[i], i, actions[i], p, out);
+                           : step_one(c, &slots[i], i, actions[i], p, out, &oc);
             if (rc != OFC_OK) {
                 if (bad != NULL)
                     *bad = i;

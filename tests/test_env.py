@@ -464,6 +464,9 @@ def test_gymnasium_episode() -> None:
             assert reward == info["final_rewards"][0]
             episodes += 1
             obs, _ = env.reset()
+    for bad in (None, "3", 2.5, True):
+        with pytest.raises(MoveError):
+            env.step(bad)
     strict = gymnasium.make("ofc_fast/OFC-v0", opponents="random", illegal="raise")
     obs, _ = strict.reset(seed=0)
     with pytest.raises(MoveError):
@@ -492,3 +495,5 @@ def test_pettingzoo_rewards_are_the_deal() -> None:
             env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert sum(totals.values()) == 0
         env.reset()
+    with pytest.raises(MoveError):
+        env.step(None)

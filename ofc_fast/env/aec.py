@@ -26,8 +26,9 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from .._native import ffi
 from ..rules import RuleSet
-from .gym import observation_space
+from .gym import action_id, observation_space
 from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 
 __all__ = ["OfcAECEnv"]
@@ -48,7 +49,6 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents}
         self.render_mode = render_mode
-        self._action = np.zeros(1, np.int64)
         self._enc = np.zeros(OBS_SIZE, np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -89,8 +89,8 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         v = self._venv
-        self._action[0] = action
-        v.step(self._action)
+        v._actions[0] = action_id(action)
+        v._step_set(ffi.NULL)
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if v.terminations[0]:

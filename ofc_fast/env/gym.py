@@ -15,16 +15,19 @@ An episode is one deal; the match goes on between episodes (button, Fantasyland)
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Optional, Union
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .._native import ffi
+from ..errors import MoveError
 from ..rules import RuleSet
 from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 
-__all__ = ["OfcEnv", "OBS_HIGH", "observation_space"]
+__all__ = ["OfcEnv", "OBS_HIGH", "observation_space", "action_id"]
 
 OBS_HIGH = 17
 """The largest value of an encoding byte (a 17-card Fantasyland count)."""
@@ -37,6 +40,18 @@ def observation_space() -> spaces.Dict:
         "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8),
         "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8),
     })
+
+
+def action_id(action: Any) -> int:
+    """An action as an int (MoveError for anything else)."""
+    if isinstance(action, (bool, np.bool_)) or action is None:
+        raise MoveError(f"an action is an int 0..{ACTION_SPACE - 1}, got {action!r}",
+                        "bad_action")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise MoveError(f"an action is an int 0..{ACTION_SPACE - 1}, got "
+                        f"{type(action).__name__}", "bad_action") from None
 
 
 class OfcEnv(gymnasium.Env):  # type: ignore[misc]
@@ -67,7 +82,6 @@ class OfcEnv(gymnasium.Env):  # type: ignore[misc]
             raise ValueError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.render_mode = render_mode
-        self._action = np.zeros(1, np.int64)
 
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
@@ -85,13 +99,13 @@ class OfcEnv(gymnasium.Env):  # type: ignore[misc]
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
         v = self._venv
-        a = int(action)
+        a = action_id(action)
         info: dict[str, Any] = {}
         if not (0 <= a < ACTION_SPACE and v.action_masks[0, a]) and self.illegal == "remap":
             a = int(v.legal_actions[0, a % int(v.legal_counts[0])])
             info["illegal_action"] = True
-        self._action[0] = a
-        v.step(self._action)
+        v._actions[0] = a
+        v._step_set(ffi.NULL)
         done = bool(v.terminations[0])
         if done:
             info["final_rewards"] = v.final_rewards[0, :v.players].copy()

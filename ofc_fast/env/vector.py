@@ -254,12 +254,16 @@ class VectorEnv:
             self._placements[:] = np.asarray(placements, dtype=np.uint8).reshape(
                 self.num_envs, -1)[:, :MAX_DEALT]
             place = self._p_placements
-        self._call_step(place, ffi.NULL)
+        self._step_set(place)
+        return (self.observations, self.rewards, self.terminations, self.truncations,
+                self.infos())
+
+    def _step_set(self, placements: Any) -> None:
+        """Step with the actions already in ``self._actions`` (the adapters' path)."""
+        self._call_step(placements, ffi.NULL)
         if self._bots is not None:
             self._play_bots()
         self.deals_finished += self.terminations
-        return (self.observations, self.rewards, self.terminations, self.truncations,
-                self.infos())
 
     def _action_array(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
