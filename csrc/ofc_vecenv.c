@@ -335,34 +335,22 @@ static void write_decision(const ofc_vecenv_config *c, const ofc_game *g, uint32
 
 /* ------------------------------------------------------------ validation */
 
+/* Whether a decision would be accepted, by playing it on a copy (the engine's own
+ * validation; the state itself is not touched). */
 static int32_t check_action(const ofc_game *g, int64_t action, const uint8_t *placement)
 {
-    const ofc_game_step *st;
-    uint8_t dest[OFC_GAME_MAX_DEALT];
-    uint32_t need[4] = {0, 0, 0, 0}, i, row, n;
+    ofc_game copy;
     if (g->step >= g->nsteps)
         return OFC_E_GAME_OVER;
-    st = &g->steps[g->step];
-    n = st->n;
-    if (action == OFC_VE_NO_ACTION) {
-        if (placement == NULL)
-            return OFC_E_COUNT;
-        memcpy(dest, placement, n);
-    } else if (st->full || action < 0 || action >= OFC_ACTION_SPACE
-               || ofc_action_decode(n, st->k, (uint32_t)action, dest) != OFC_OK) {
+    copy = *g;
+    if (action == OFC_VE_NO_ACTION)
+        return placement == NULL ? OFC_E_COUNT
+                                 : ofc_game_apply_placement(&copy, placement,
+                                                            g->steps[g->step].n);
+    if (action < 0 || action >= OFC_ACTION_SPACE)
         return OFC_E_ACTION;
-    }
-    for (i = 0; i < n; i++) {
-        if (dest[i] > OFC_DISCARD)
-            return OFC_E_DESTINATION;
-        need[dest[i]]++;
-    }
-    if (need[OFC_DISCARD] != st->k)
-        return OFC_E_DISCARDS;
-    for (row = 0; row < 3; row++)
-        if (need[row] + g->count[st->seat][row] > ROW_SIZE[row])
-            return action == OFC_VE_NO_ACTION ? OFC_E_ROW_FULL : OFC_E_ACTION;
-    return OFC_OK;
+    return g->steps[g->step].full ? OFC_E_ACTION
+                                  : ofc_game_apply_action(&copy, (uint32_t)action);
 }
 
 static int out_ok(const ofc_vecenv_out *out)

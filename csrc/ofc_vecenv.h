@@ -157,7 +157,8 @@ typedef struct ofc_vecenv_out {
 } ofc_vecenv_out;
 
 /*! @brief Fill a configuration with defaults: self-play, Fantasyland by the solver
- * without tie-break tables, stay values 0, no shaping, autoreset, learner 0.
+ * without tie-break tables, stay values 0, no shaping, autoreset, learner 0, the
+ * button moving after every deal (set button_frozen to freeze it for Fantasyland).
  * @param c         the configuration to fill.
  * @param rules     the rules (kept by pointer; must outlive c).
  * @param num_envs  environments.
@@ -169,7 +170,9 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
                                uint32_t num_envs, uint32_t players, uint64_t seed);
 
 /*! @brief Check a configuration.
- * @param c  the configuration.
+ * @param c  the configuration (may be NULL: rejected).
+ * @pre c->rules passed ofc_game_rules_check() (only the fields the deal reads are
+ *      checked here).
  * @return OFC_OK; OFC_E_RULES (NULL rules, classic, bad field), OFC_E_SEATS (players,
  *         learner), OFC_E_VALUE (opponents, fantasyland, a flag or a stay value out of
  *         range, shaping not finite), OFC_E_COUNT (num_envs 0). */
@@ -222,11 +225,18 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
 void ofc_encode(const ofc_observation *o, uint32_t lowball, uint8_t out[OFC_ENC_SIZE]);
 
 /*! @brief The encoding of `seat`'s view of a game (ofc_game_observe + ofc_encode).
- * @return OFC_OK, or OFC_E_SEAT. */
+ * @param g        a state made by ofc_game_init().
+ * @param seat     the observing seat.
+ * @param lowball  1 for a 2-7 middle.
+ * @param out      OFC_ENC_SIZE bytes (untouched on error).
+ * @pre g, out != NULL.
+ * @return OFC_OK, or OFC_E_SEAT when seat >= g->players. */
 int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
                         uint8_t out[OFC_ENC_SIZE]);
 
 /*! @brief The float scale of encoding byte j (1 for the card planes).
+ * @param j  the byte's index.
+ * @pre none (any j).
  * @return the scale, 0 for j >= OFC_ENC_SIZE. */
 float ofc_encoding_scale(uint32_t j);
 
