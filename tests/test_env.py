@@ -161,14 +161,15 @@ def lockstep(rules_name: str, players: int, deals: int, num_envs: int = 16,
             finish_fantasyland(g)
             if g.is_over:
                 assert terms[i]
-                net = matches[i].record(g).net
-                assert list(info["final_rewards"][i, :players]) == list(net)
-                assert rewards[i] == net[acting[i]]
-                done[i] += 1
-                g = games[i] = matches[i].next_game()
-                fl_deals += any(g.fantasyland)
-                finish_fantasyland(g)
-                assert not g.is_over  # every deal here has a normal seat
+                final = np.zeros(players)
+                while g.is_over:  # a deal without a decision (all in Fantasyland) adds
+                    final += matches[i].record(g).net
+                    done[i] += 1
+                    g = games[i] = matches[i].next_game()
+                    fl_deals += any(g.fantasyland)
+                    finish_fantasyland(g)
+                assert list(info["final_rewards"][i, :players]) == list(final)
+                assert rewards[i] == final[acting[i]]
             else:
                 assert not terms[i] and rewards[i] == 0
     return fl_deals
