@@ -242,6 +242,14 @@ def test_fantasyland_as_a_decision() -> None:
         env.step(np.array([a]))
     env._slots[0].fl[0] = 15
     env.next_deal(0)
+    for bad in ([[0] * 18], [[-1] * 15], [[4] * 15], "x", [[0.5] * 15]):
+        with pytest.raises(MoveError):
+            env.step(np.array([-1]), bad)
+    for args in ((1, 0), (0, 2), (-1, 0), (0, True)):
+        with pytest.raises(GameError):
+            env.observation(*args)
+        with pytest.raises(GameError):
+            env.encode(*args)
     assert env.full_sets[0] and int(env.seats[0]) == 0 and not env.action_masks[0].any()
     obs = env.observation(0, 0)
     assert obs["full_set"] and len(obs["dealt"]) == 15

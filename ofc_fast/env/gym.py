@@ -23,7 +23,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .._native import ffi
-from ..errors import MoveError
+from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 
@@ -72,14 +72,14 @@ class OfcEnv(gymnasium.Env):  # type: ignore[misc]
                  opponents: str = "random", render_mode: Optional[str] = None,
                  illegal: str = "remap", **kwargs: Any) -> None:
         if opponents == "self":
-            raise ValueError("the Gymnasium env has one agent: opponents 'random' or a "
+            raise GameError("the Gymnasium env has one agent: opponents 'random' or a "
                              "bot name (self-play: VectorEnv or the PettingZoo env)")
         self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
                                opponents=opponents, **kwargs)
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(ACTION_SPACE)
         if illegal not in ("remap", "raise"):
-            raise ValueError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
+            raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.render_mode = render_mode
 

@@ -251,8 +251,7 @@ class VectorEnv:
         self._actions[:] = self._action_array(actions)
         place = ffi.NULL
         if placements is not None:
-            self._placements[:] = np.asarray(placements, dtype=np.uint8).reshape(
-                self.num_envs, -1)[:, :MAX_DEALT]
+            self._placements[:] = self._placement_array(placements)
             place = self._p_placements
         self._step_set(place)
         return (self.observations, self.rewards, self.terminations, self.truncations,
@@ -271,6 +270,19 @@ class VectorEnv:
             raise MoveError(f"actions must be {self.num_envs} integers, got shape "
                             f"{a.shape} of {a.dtype}", "bad_action")
         return a
+
+    def _placement_array(self, placements: Any) -> np.ndarray:
+        try:
+            p = np.asarray(placements)
+            if p.ndim != 2 or p.shape[0] != self.num_envs or p.shape[1] > MAX_DEALT \
+                    or (p.size and (p.dtype.kind not in "iu" or p.min() < 0 or p.max() > 3)):
+                raise ValueError
+        except (ValueError, TypeError, OverflowError):
+            raise MoveError(f"placements must be {self.num_envs} rows of at most "
+                            f"{MAX_DEALT} destinations 0..3", "bad_move") from None
+        out = np.zeros((self.num_envs, MAX_DEALT), np.uint8)
+        out[:, :p.shape[1]] = p
+        return out
 
     def _call_step(self, placements: Any, active: Any) -> None:
         status = lib.ofc_vecenv_step(self._c, self._slots, 0, self.num_envs,
@@ -335,12 +347,22 @@ class VectorEnv:
 
     def game_of(self, env: int) -> Any:
         """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""
-        return ffi.addressof(self._slots[env], "game")
+        if isinstance(env, bool) or not isinstance(env, (int, np.integer)) \
+                or not 0 <= env < self.num_envs:
+            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
+        return ffi.addressof(self._slots[int(env)], "game")
+
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < self.players:  # type: ignore[operator]
+            raise GameError(f"seat {seat!r} is not a seat of {self.players} players")
+        return int(seat)  # type: ignore[call-overload]
 
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
         (what a bot reads)."""
         g = self.game_of(env)
+        seat = self._check_seat(seat)
         o = ffi.new("ofc_observation *")
         lib.ofc_game_observe(g, seat, o)
         legal = None
@@ -353,9 +375,13 @@ class VectorEnv:
 
     def encode(self, env: int, seat: int, out: Optional[np.ndarray] = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE)."""
+        g = self.game_of(env)
+        seat = self._check_seat(seat)
         if out is None:
             out = np.zeros(OBS_SIZE, np.uint8)
-        lib.ofc_encode_game(self.game_of(env), seat, int(self._c.lowball),
+        elif out.shape != (OBS_SIZE,) or out.dtype != np.uint8 or not out.flags.c_contiguous:
+            raise GameError(f"out must be a contiguous uint8 array of {OBS_SIZE}")
+        lib.ofc_encode_game(g, seat, int(self._c.lowball),
                             ffi.from_buffer("uint8_t[]", out))
         return out
 
