@@ -34,7 +34,7 @@ from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 __all__ = ["OfcAECEnv"]
 
 
-class OfcAECEnv(AECEnv):  # type: ignore[misc]
+class OfcAECEnv(AECEnv):
     """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``."""
 
     metadata = {"render_modes": ["ansi"], "name": "ofc_fast_v0", "is_parallelizable": False}

@@ -54,7 +54,7 @@ def action_id(action: Any) -> int:
                         f"{type(action).__name__}", "bad_action") from None
 
 
-class OfcEnv(gymnasium.Env):  # type: ignore[misc]
+class OfcEnv(gymnasium.Env):
     """One table of ``rules`` for ``players`` seats; the agent is seat ``learner``.
 
     Observations are ``{"observation": uint8[828], "action_mask": int8[243]}`` (the

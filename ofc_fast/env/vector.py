@@ -23,7 +23,9 @@ import numpy as np
 from .._native import E_COUNT, ffi, lib
 from ..errors import GameError, MoveError
 from ..game._engine import check_seed, game_rules, resolve_rules
+from ..game.match import max_fantasyland_cards
 from ..game.moves import destinations_of
+from ..game.state import cards_per_seat
 from ..game.observation import Observation, read_observation
 from ..rules import RuleSet
 from ..rules.model import Game as GameKind
@@ -115,6 +117,10 @@ class VectorEnv:
         if not 2 <= players <= self.rules.max_players:
             raise GameError(f"{self.rules.name} seats 2 to {self.rules.max_players} "
                             f"players, got {players}")
+        worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
+        if worst > 52:
+            raise GameError(f"{players} seats of {self.rules.name} can need {worst} cards "
+                            f"(every seat in Fantasyland); one deck has 52")
         if not 0 <= learner < players:
             raise GameError(f"learner {learner} is not a seat of {players} players")
         self.num_envs = num_envs
@@ -354,9 +360,9 @@ class VectorEnv:
 
     def _check_seat(self, seat: object) -> int:
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
-                or not 0 <= seat < self.players:  # type: ignore[operator]
+                or not 0 <= seat < self.players:
             raise GameError(f"seat {seat!r} is not a seat of {self.players} players")
-        return int(seat)  # type: ignore[call-overload]
+        return int(seat)
 
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
