@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -361,7 +362,8 @@ def test_illegal_action_changes_nothing() -> None:
 @pytest.mark.parametrize("kwargs,match", [
     (dict(rules="classic_1_6"), "classic"), (dict(rules="nope"), "nope"),
     (dict(players=4), "players"), (dict(players=1), "players"),
-    (dict(rules="ofc", players=4), "52"),
+    (dict(rules=replace(presets.OFC, name="OFC14", fantasyland=replace(
+        presets.OFC.fantasyland, entry=(("QQ", 14),), stay_cards=14)), players=4), "52"),
     (dict(num_envs=0), "num_envs"), (dict(num_envs=2.0), "num_envs"),
     (dict(opponents="alice"), "opponents"), (dict(fantasyland="x"), "fantasyland"),
     (dict(learner=2), "learner"), (dict(seed=-1), "seed"),
