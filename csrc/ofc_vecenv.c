@@ -418,10 +418,9 @@ static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t
              : ofc_game_apply_action(g, (uint32_t)action);
     if (rc != OFC_OK)
         return rc;
-    if (c->shaping != 0.0f) {
+    if (c->shaping != 0.0f && seat == reward_seat) { /* an agent seat: shaped */
         float phi = potential(c, g, seat);
-        if (seat == reward_seat)
-            out->rewards[i] += phi - e->potential[seat];
+        out->rewards[i] += phi - e->potential[seat];
         e->potential[seat] = phi;
     }
     rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i]);

@@ -324,6 +324,24 @@ def test_shaping_keeps_each_deals_total() -> None:
     assert nonzero > 0
 
 
+def test_shaping_is_the_learners_alone() -> None:
+    """Bot seats are not shaped: their final rewards are their points, as without
+    shaping (the same bots, seeds and learner actions give the same deals)."""
+    kw = dict(num_envs=2, players=2, seed=8, opponents="heuristic")
+    plain, shaped = VectorEnv("pineapple", **kw), VectorEnv("pineapple", shaping=1.0, **kw)
+    plain.reset()
+    shaped.reset()
+    ended = 0
+    for _ in range(15):
+        a = plain.legal_actions[:, 0].astype(np.int64)
+        _, _, t0, _, i0 = plain.step(a)
+        _, _, t1, _, i1 = shaped.step(a)
+        assert (t0 == t1).all()
+        assert (i0["final_rewards"][:, 1] == i1["final_rewards"][:, 1]).all()
+        ended += int(t0.sum())
+    assert ended >= 2
+
+
 def test_heuristic_opponents() -> None:
     env = VectorEnv("pineapple", num_envs=2, players=2, seed=1, opponents="heuristic")
     obs, info = env.reset()
