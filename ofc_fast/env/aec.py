@@ -45,6 +45,7 @@ class OfcAECEnv(AECEnv):
         self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
                                opponents="self", autoreset=False, **kwargs)
         self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents}
@@ -76,12 +77,12 @@ class OfcAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         v = self._venv
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(ACTION_SPACE, np.int8)
-        if int(v.seats[0]) == seat:
-            mask[:] = v.action_masks[0]
+        seat = self._seat[agent]
+        if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
+            return {"observation": v.observations[0].copy(),
+                    "action_mask": v.action_masks[0].view(np.int8).copy()}
         return {"observation": v.encode(0, seat, np.zeros(OBS_SIZE, np.uint8)),
-                "action_mask": mask}
+                "action_mask": np.zeros(ACTION_SPACE, np.int8)}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
