@@ -497,6 +497,11 @@ def test_gymnasium_episode() -> None:
     for bad in (None, "3", 2.5, True):
         with pytest.raises(MoveError):
             env.step(bad)
+    for kw in (dict(opponents="self"), dict(illegal="x"), dict(fantasyland="decision")):
+        with pytest.raises(GameError):
+            gymnasium.make("ofc_fast/OFC-v0", **kw)
+    with pytest.raises(GameError):
+        pettingzoo_env("ofc", 2, fantasyland="decision")
     strict = gymnasium.make("ofc_fast/OFC-v0", opponents="random", illegal="raise")
     obs, _ = strict.reset(seed=0)
     with pytest.raises(MoveError):

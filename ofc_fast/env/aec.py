@@ -27,6 +27,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .._native import ffi
+from ..errors import GameError
 from ..rules import RuleSet
 from .gym import action_id, observation_space
 from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
@@ -42,6 +43,9 @@ class OfcAECEnv(AECEnv):
     def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
                  render_mode: Optional[str] = None, **kwargs: Any) -> None:
         super().__init__()
+        if kwargs.get("fantasyland", "solver") != "solver":
+            raise GameError("the PettingZoo env plays Fantasyland sets by the solver (a "
+                            "set has no action id)")
         self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
                                opponents="self", autoreset=False, **kwargs)
         self.possible_agents = [f"player_{s}" for s in range(players)]

@@ -64,6 +64,10 @@ class OfcEnv(gymnasium.Env):
     does: ``"remap"`` (default; it plays legal action number ``action % count`` of the
     increasing legal ids, and ``info["illegal_action"]`` is True) or ``"raise"``
     (MoveError, nothing changes).  Other keyword arguments go to :class:`VectorEnv`.
+
+    The next deal starts as soon as one ends: the observation returned with
+    ``terminated`` is already the next deal's first decision, and :meth:`reset` without
+    a seed returns it again (with a seed it starts the match again).
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
@@ -71,6 +75,9 @@ class OfcEnv(gymnasium.Env):
     def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
                  opponents: str = "random", render_mode: Optional[str] = None,
                  illegal: str = "remap", **kwargs: Any) -> None:
+        if kwargs.get("fantasyland", "solver") != "solver":
+            raise GameError("the Gymnasium env plays Fantasyland sets by the solver (a set "
+                            "has no action id); use VectorEnv for fantasyland='decision'")
         if opponents == "self":
             raise GameError("the Gymnasium env has one agent: opponents 'random' or a "
                              "bot name (self-play: VectorEnv or the PettingZoo env)")
