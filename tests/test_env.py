@@ -15,6 +15,8 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import ofc_fast
 from ofc_fast import rules as presets
@@ -375,6 +377,26 @@ def test_illegal_action_changes_nothing() -> None:
             env.step(bad)
     with pytest.raises(MoveError):
         env.step(np.array([999, 0, 0, 0]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-300, 300), min_size=4, max_size=4), st.integers(0, 30))
+def test_any_actions_step_or_change_nothing(actions: list[int], warmup: int) -> None:
+    """Whatever ints a caller passes, a step either plays them all (each legal) or
+    raises MoveError and leaves every environment byte for byte as it was."""
+    env = VectorEnv("ofc", num_envs=4, players=2, seed=warmup)
+    env.reset()
+    for _ in range(warmup):
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+    legal = all(0 <= a < 243 and env.action_masks[i, a] for i, a in enumerate(actions))
+    before = bytes(ofc_fast._native.ffi.buffer(env._slots))
+    if legal:
+        env.step(np.array(actions))
+        assert bytes(ofc_fast._native.ffi.buffer(env._slots)) != before
+    else:
+        with pytest.raises(MoveError):
+            env.step(np.array(actions))
+        assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
 
 
 @pytest.mark.parametrize("kwargs,match", [
