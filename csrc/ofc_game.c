@@ -359,20 +359,44 @@ static int code_fits(uint32_t code, uint32_t kept, const uint8_t free_[3])
     return need[0] <= free_[0] && need[1] <= free_[1] && need[2] <= free_[2];
 }
 
+/* The row codes of `kept` cards that fit the free slots, increasing (an odometer over
+ * the base-3 digits that keeps the cards per row as it counts: no division). */
+static uint32_t legal_codes(uint32_t kept, const uint8_t room[3], uint8_t *codes)
+{
+    uint8_t digit[5] = {0, 0, 0, 0, 0};
+    uint32_t need[3], code, n = 0, i;
+    need[0] = kept;
+    need[1] = need[2] = 0;
+    for (code = 0; code < POW3[kept]; code++) {
+        if (need[0] <= room[0] && need[1] <= room[1] && need[2] <= room[2])
+            codes[n++] = (uint8_t)code;
+        for (i = 0; i < kept; i++) {
+            need[digit[i]]--;
+            if (digit[i] < 2) {
+                need[++digit[i]]++;
+                break;
+            }
+            digit[i] = 0;
+            need[0]++;
+        }
+    }
+    return n;
+}
+
 int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
                           uint8_t *mask)
 {
-    uint32_t kept, combos, ci, code, count = 0;
+    uint8_t codes[OFC_ACTION_SPACE];
+    uint32_t kept, combos, ci, j, ncodes, count = 0;
     if (n < 1 || n > 5 || k >= n || room == NULL || room[0] > 3 || room[1] > 5
         || room[2] > 5)
         return OFC_E_ACTION;
     kept = n - k;
     combos = subset_count(n, k);
+    ncodes = legal_codes(kept, room, codes);
     for (ci = 0; ci < combos; ci++) {
-        for (code = 0; code < POW3[kept]; code++) {
-            uint32_t a = ci * POW3[kept] + code;
-            if (!code_fits(code, kept, room))
-                continue;
+        for (j = 0; j < ncodes; j++) {
+            uint32_t a = ci * POW3[kept] + codes[j];
             if (out)
                 out[count] = (uint8_t)a;
             if (mask)
@@ -740,24 +764,30 @@ static void random_dest(const ofc_game *g, const ofc_game_step *st, ofc_rng *rng
     }
 }
 
+int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng)
+{
+    const ofc_game_step *st;
+    uint8_t dest[OFC_GAME_MAX_DEALT];
+    if (g == NULL || rng == NULL)
+        return OFC_E_COUNT;
+    st = pending(g);
+    if (st == NULL)
+        return OFC_E_GAME_OVER;
+    if (st->full)
+        random_setting(st, rng, dest);
+    else
+        random_dest(g, st, rng, dest);
+    place(g, st, dest);
+    return OFC_OK;
+}
+
 int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions)
 {
     uint32_t played = 0;
     if (g == NULL || rng == NULL)
         return OFC_E_COUNT;
-    while (g->step < g->nsteps) {
-        const ofc_game_step *st = &g->steps[g->step];
-        if (st->full) {
-            uint8_t dest[OFC_GAME_MAX_DEALT];
-            random_setting(st, rng, dest);
-            place(g, st, dest);
-        } else {
-            uint8_t dest[5];
-            random_dest(g, st, rng, dest);
-            place(g, st, dest);
-        }
+    while (ofc_game_random_move(g, rng) == OFC_OK)
         played++;
-    }
     if (decisions)
         *decisions = played;
     return OFC_OK;

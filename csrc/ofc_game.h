@@ -345,6 +345,13 @@ int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
 
 /* ----------------------------------------------------------------- playout */
 
+/*! @brief Play one uniformly random legal move of the pending decision (a full set: a
+ * uniformly random setting), as ofc_game_playout() does for each decision.
+ * @param g    the state.
+ * @param rng  the caller's random stream (advanced).
+ * @return OFC_OK, OFC_E_GAME_OVER, or OFC_E_COUNT on NULL arguments. */
+int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
+
 /*! @brief Play uniformly random legal moves until the deal is over (a full set: a
  * uniformly random setting; classic seats never declare or surrender).
  * @param rng        the caller's random stream (advanced).

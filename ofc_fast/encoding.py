@@ -1,10 +1,13 @@
-"""Fixed-size numeric views of an observation, for reinforcement learning.
+"""The observation encoding for reinforcement learning: one layout, written in C.
 
-:func:`encode` turns :meth:`ofc_fast.game.Game.observation` into one float32 vector of
-:data:`ENCODING_SIZE` values (the same layout for every rule set and 2 to 4 seats);
-:func:`action_mask` gives the :data:`~ofc_fast.game.ACTION_SPACE` booleans of the
-legal actions.  Both read only the observation, so they never see more than the seat
-may see.
+The encoder is ``ofc_encode`` of ``csrc/ofc_vecenv.h`` (that header documents the
+layout byte by byte); the vector environment writes it into its uint8 arrays, and this
+module runs the same C code for one observation.  :func:`encode_bytes` gives the
+:data:`ENCODING_SIZE` uint8 values, :func:`encode` the float32 values (each byte times
+:data:`SCALE`), :func:`encode_game` encodes straight from a :class:`~ofc_fast.Game`,
+:func:`action_mask` gives the :data:`~ofc_fast.game.ACTION_SPACE` booleans of the legal
+actions.  The encoder reads only a seat's observation, so it never holds more than the
+seat may see.
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.game import Game
@@ -13,6 +16,8 @@ may see.
 >>> x = encode(obs)
 >>> x.shape, int(x[CARD_PLANES.index("dealt") * 52:][:52].sum())
 ((828,), 5)
+>>> bool((encode_bytes(obs) == encode_game(g, g.to_act)).all())
+True
 >>> int(action_mask(obs).sum())
 232
 
@@ -24,11 +29,11 @@ observer (0 = self, 1 = the next seat clockwise, ...):
 * plane 12 ``dealt``: one's cards to play now; 13 ``discards``: one's discards;
   14 ``unknown``: cards this seat has not seen;
 
-then 48 scalars: relative seat of the button (4, one-hot), seats present (4), seat to
-act (4, one-hot), Fantasyland cards this deal / 17 (4), hidden cards per seat and row
-/ 5 (12), discards per seat / 4 (4), street / 8, cards to discard, future cards / 16,
-future discards / 4, full set, face down, is over, game kind (classic, OFC, Pineapple
-one-hot, 3), 2-7 middle, padding (5).
+then 48 scalars (offset 780): relative seat of the button (4, one-hot), seats present
+(4), seat to act (4, one-hot), Fantasyland cards this deal (4; float / 17), hidden
+cards per seat and row (12; / 5), discards per seat (4; / 4), street (/ 8), cards to
+discard, future cards (/ 16), future discards (/ 4), full set, face down, is over,
+game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 """
 
 from __future__ import annotations
@@ -37,54 +42,92 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ._native import ffi, lib
+from .errors import GameError
 from .game import ACTION_SPACE
 
-__all__ = ["encode", "action_mask", "ENCODING_SIZE", "CARD_PLANES", "MAX_SEATS"]
+__all__ = ["encode", "encode_bytes", "encode_game", "action_mask", "planes",
+           "ENCODING_SIZE", "CARD_PLANES", "MAX_SEATS", "SCALE"]
 
 MAX_SEATS = 4
 CARD_PLANES = tuple(f"seat{s}_{row}" for s in range(MAX_SEATS)
                     for row in ("front", "middle", "back")) + ("dealt", "discards",
                                                                "unknown")
-_SCALARS = 48
-ENCODING_SIZE = len(CARD_PLANES) * 52 + _SCALARS
-_GAMES = {"classic": 0, "ofc": 1, "pineapple": 2}
+ENCODING_SIZE = int(lib.OFC_ENC_SIZE)
+SCALE = np.array([lib.ofc_encoding_scale(j) for j in range(ENCODING_SIZE)],
+                 dtype=np.float32)
+"""Per encoding byte, the factor that turns it into :func:`encode`'s float."""
+SCALE.setflags(write=False)
+_KIND = {"classic": 0, "ofc": 1, "pineapple": 2}
+_NO_SEAT = 255
+
+
+def _c_observation(obs: Mapping[str, Any]) -> Any:
+    """The ``ofc_observation`` of an observation dict (the inverse of
+    :func:`ofc_fast.game.observation.read_observation`)."""
+    o = ffi.new("ofc_observation *")
+    try:
+        players, seat = int(obs["players"]), int(obs["seat"])
+        if not (2 <= players <= MAX_SEATS and 0 <= seat < players):
+            raise ValueError("seat")
+        o.seat, o.players, o.button = seat, players, int(obs["button"])
+        o.kind = _KIND[obs["game"]]
+        o.to_act = _NO_SEAT if obs["to_act"] is None else int(obs["to_act"])
+        o.is_over, o.street = bool(obs["is_over"]), int(obs["street"])
+        ffi.buffer(o.board)[:] = b"\xff" * (MAX_SEATS * 13)
+        for s in range(players):
+            o.fl[s] = int(obs["fantasyland"][s])
+            o.discard_count[s] = int(obs["discard_counts"][s])
+            for row, start in enumerate((0, 3, 8)):
+                cards = obs["boards"][s][row]
+                o.count[s][row] = len(cards)
+                o.face_down_count[s][row] = int(obs["face_down_counts"][s][row])
+                for j, c in enumerate(cards):
+                    o.board[s][start + j] = int(c)
+        discards, dealt = list(obs["discards"]), list(obs["dealt"])
+        o.discards[0:len(discards)] = discards
+        o.discard_count[seat] = len(discards)
+        o.n, o.k = len(dealt), int(obs["to_discard"])
+        o.dealt[0:len(dealt)] = dealt
+        o.full, o.face_down = bool(obs.get("full_set")), bool(obs.get("face_down"))
+        o.future_cards = int(obs["future_cards"])
+        o.future_discards = int(obs["future_discards"])
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
+        raise GameError(f"not an observation of ofc_fast.Game.observation(): "
+                        f"{type(exc).__name__} {exc}") from None
+    return o
+
+
+def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
+    """The observation's encoding: :data:`ENCODING_SIZE` uint8 values (the vector
+    environment's layout)."""
+    out = np.zeros(ENCODING_SIZE, np.uint8)
+    lib.ofc_encode(_c_observation(obs), int(bool(obs.get("lowball"))),
+                   ffi.from_buffer("uint8_t[]", out))
+    return out
 
 
 def encode(obs: Mapping[str, Any]) -> np.ndarray:
-    """The observation as a float32 vector of :data:`ENCODING_SIZE` values."""
-    seat, n = obs["seat"], obs["players"]
-    planes = np.zeros((len(CARD_PLANES), 52), dtype=np.float32)
-    seen = np.zeros(52, dtype=bool)
-    for s in range(n):
-        rel = (s - seat) % n
-        for row, cards in enumerate(obs["boards"][s]):
-            planes[3 * rel + row, cards] = 1.0
-            seen[cards] = True
-    planes[12, obs["dealt"]] = 1.0
-    planes[13, obs["discards"]] = 1.0
-    seen[obs["dealt"]] = True
-    seen[obs["discards"]] = True
-    planes[14] = ~seen
-    sc = np.zeros(_SCALARS, dtype=np.float32)
-    sc[(obs["button"] - seat) % n] = 1.0
-    sc[4:4 + n] = 1.0
-    if obs["to_act"] is not None:
-        sc[8 + (obs["to_act"] - seat) % n] = 1.0
-    for s in range(n):
-        rel = (s - seat) % n
-        sc[12 + rel] = obs["fantasyland"][s] / 17.0
-        sc[16 + 3 * rel:19 + 3 * rel] = np.asarray(obs["face_down_counts"][s], dtype=np.float32) / 5.0
-        sc[28 + rel] = obs["discard_counts"][s] / 4.0
-    sc[32] = obs["street"] / 8.0
-    sc[33] = obs["to_discard"]
-    sc[34] = obs["future_cards"] / 16.0
-    sc[35] = obs["future_discards"] / 4.0
-    sc[36] = float(obs.get("full_set", False))
-    sc[37] = float(obs.get("face_down", False))
-    sc[38] = float(obs["is_over"])
-    sc[39 + _GAMES.get(obs["game"], 1)] = 1.0
-    sc[42] = float(obs.get("lowball", False))
-    return np.concatenate([planes.reshape(-1), sc])
+    """The observation as a float32 vector of :data:`ENCODING_SIZE` values
+    (:func:`encode_bytes` times :data:`SCALE`)."""
+    return encode_bytes(obs) * SCALE
+
+
+def encode_game(game: Any, seat: int) -> np.ndarray:
+    """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
+    state."""
+    game._check_seat(seat)
+    out = np.zeros(ENCODING_SIZE, np.uint8)
+    lib.ofc_encode_game(game._g, seat, int(game.rules.lowball is not None),
+                        ffi.from_buffer("uint8_t[]", out))
+    return out
+
+
+def planes(x: np.ndarray) -> np.ndarray:
+    """The card planes of encodings (``(..., 828)``) as ``(..., 15, 13, 4)``: plane,
+    rank (2..A), suit (c, d, h, s)."""
+    x = np.asarray(x)
+    return x[..., :len(CARD_PLANES) * 52].reshape(*x.shape[:-1], len(CARD_PLANES), 13, 4)
 
 
 def action_mask(obs: Mapping[str, Any]) -> np.ndarray:

@@ -13,9 +13,11 @@ import random
 from typing import Any, Optional, Sequence
 
 import game_model as gm
+import numpy as np
 
 import ofc_fast
 from ofc_fast import Move, OfcError, Row
+from ofc_fast.encoding import encode_game
 from ofc_fast.rules.model import Game as Kind
 
 ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
@@ -97,6 +99,14 @@ def check_observation(g: ofc_fast.Game, m: gm.DealModel, me: int) -> None:
             assert not leaked, f"seat {me} sees {leaked} in {key!r}: {value!r}"
     assert obs["to_act"] == m.to_act and obs["is_over"] == m.is_over
     assert list(obs["fantasyland"]) == list(m.fl)
+    # the RL encoding (the C encoder the vector environment writes) shows exactly the
+    # cards of the observation, all knowable, and marks the rest unseen
+    x = encode_game(g, me)
+    planes = x[:15 * 52].reshape(15, 52)
+    shown = set(np.flatnonzero(planes[:14].any(axis=0)).tolist())
+    assert shown <= knowable, f"seat {me}'s encoding shows {sorted(shown - knowable)}"
+    assert shown == set(card_ints([obs["boards"], obs["discards"], obs["dealt"]]))
+    assert set(np.flatnonzero(planes[14]).tolist()) == set(range(52)) - shown
     counts = obs.get("face_down_counts", obs.get("hidden"))
     for o in range(m.players):
         shown = m.shown_rows(me, o)

@@ -111,4 +111,5 @@ typedef struct ofc_game_result {
 
 int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
                             const int32_t *stacks, uint32_t flags, ofc_game_result *out);
+int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
 int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);

@@ -1,0 +1,461 @@
+/* ofc_vecenv.c -- the vector environment and the observation encoding
+ * (ofc_vecenv.h documents both). */
+#include "ofc_vecenv.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Offsets of the encoding's parts. */
+#define ENC_DEALT (12 * 52)
+#define ENC_DISCARDS (13 * 52)
+#define ENC_UNSEEN (14 * 52)
+#define ENC_SC (OFC_ENC_PLANES * 52)
+#define SC_BUTTON 0
+#define SC_PRESENT 4
+#define SC_TO_ACT 8
+#define SC_FL 12
+#define SC_FACE_DOWN 16
+#define SC_DISCARDS 28
+#define SC_STREET 32
+#define SC_TO_DISCARD 33
+#define SC_FUTURE 34
+#define SC_FUTURE_DISCARDS 35
+#define SC_FULL 36
+#define SC_FACE_DOWN_NOW 37
+#define SC_OVER 38
+#define SC_KIND 39
+#define SC_LOWBALL 42
+
+/* Key of the random opponents' stream of an environment ("rnd-oppo"). */
+#define OPPONENT_KEY UINT64_C(0x726E642D6F70706F)
+
+static const uint8_t ROW_START[3] = {0, 3, 8};
+static const uint8_t ROW_SIZE[3] = {3, 5, 5};
+
+/* -------------------------------------------------------------- encoding */
+
+static void encode_cards(const uint8_t *cards, uint32_t n, uint8_t *plane, uint8_t seen[52])
+{
+    uint32_t i;
+    for (i = 0; i < n; i++) {
+        if (cards[i] < 52) {
+            plane[cards[i]] = 1;
+            seen[cards[i]] = 1;
+        }
+    }
+}
+
+static void encode_seat(const ofc_observation *o, uint32_t s, uint32_t rel, uint8_t *out,
+                        uint8_t seen[52])
+{
+    uint8_t *sc = out + ENC_SC;
+    uint32_t row;
+    for (row = 0; row < 3; row++) {
+        encode_cards(o->board[s] + ROW_START[row], o->count[s][row],
+                     out + (3 * rel + row) * 52, seen);
+        sc[SC_FACE_DOWN + 3 * rel + row] = o->face_down_count[s][row];
+    }
+    sc[SC_PRESENT + rel] = 1;
+    sc[SC_FL + rel] = o->fl[s];
+    sc[SC_DISCARDS + rel] = o->discard_count[s];
+    if (s == o->button)
+        sc[SC_BUTTON + rel] = 1;
+    if (s == o->to_act)
+        sc[SC_TO_ACT + rel] = 1;
+}
+
+void ofc_encode(const ofc_observation *o, uint32_t lowball, uint8_t out[OFC_ENC_SIZE])
+{
+    uint8_t seen[52];
+    uint8_t *sc = out + ENC_SC;
+    uint32_t s, c, players = o->players <= OFC_GAME_MAX_SEATS ? o->players : 0u;
+    memset(out, 0, OFC_ENC_SIZE);
+    memset(seen, 0, sizeof seen);
+    for (s = 0; s < players; s++)
+        encode_seat(o, s, (s + players - o->seat) % players, out, seen);
+    encode_cards(o->dealt, o->n <= OFC_GAME_MAX_DEALT ? o->n : 0u, out + ENC_DEALT, seen);
+    if (o->seat < players)
+        encode_cards(o->discards, o->discard_count[o->seat] <= 4 ? o->discard_count[o->seat]
+                                                                 : 0u,
+                     out + ENC_DISCARDS, seen);
+    for (c = 0; c < 52; c++)
+        out[ENC_UNSEEN + c] = (uint8_t)!seen[c];
+    sc[SC_STREET] = o->street;
+    sc[SC_TO_DISCARD] = o->k;
+    sc[SC_FUTURE] = o->future_cards;
+    sc[SC_FUTURE_DISCARDS] = o->future_discards;
+    sc[SC_FULL] = o->full;
+    sc[SC_FACE_DOWN_NOW] = o->face_down;
+    sc[SC_OVER] = o->is_over;
+    if (o->kind < 3)
+        sc[SC_KIND + o->kind] = 1;
+    sc[SC_LOWBALL] = (uint8_t)(lowball != 0);
+}
+
+int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
+                        uint8_t out[OFC_ENC_SIZE])
+{
+    ofc_observation o;
+    int32_t rc = ofc_game_observe(g, seat, &o);
+    if (rc == OFC_OK)
+        ofc_encode(&o, lowball, out);
+    return rc;
+}
+
+float ofc_encoding_scale(uint32_t j)
+{
+    if (j >= OFC_ENC_SIZE)
+        return 0.0f;
+    if (j < ENC_SC)
+        return 1.0f;
+    j -= ENC_SC;
+    if (j >= SC_FL && j < SC_FACE_DOWN)
+        return 1.0f / 17.0f;
+    if (j >= SC_FACE_DOWN && j < SC_DISCARDS)
+        return 1.0f / 5.0f;
+    if ((j >= SC_DISCARDS && j < SC_STREET) || j == SC_FUTURE_DISCARDS)
+        return 1.0f / 4.0f;
+    if (j == SC_STREET)
+        return 1.0f / 8.0f;
+    if (j == SC_FUTURE)
+        return 1.0f / 16.0f;
+    return 1.0f;
+}
+
+/* ---------------------------------------------------------- configuration */
+
+int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c)
+{
+    uint32_t i;
+    if (c == NULL || c->rules == NULL || c->rules->kind == OFC_KIND_CLASSIC
+        || c->rules->kind > OFC_KIND_PINEAPPLE)
+        return OFC_E_RULES;
+    if (c->num_envs == 0)
+        return OFC_E_COUNT;
+    if (c->players < 2 || c->players > c->rules->max_players
+        || c->players > OFC_GAME_MAX_SEATS || c->learner >= c->players)
+        return OFC_E_SEATS;
+    if (c->opponents > OFC_VE_EXTERNAL || c->fantasyland > OFC_VE_FL_DECISION
+        || c->button_frozen > 1 || c->autoreset > 1 || c->lowball > 1
+        || !isfinite(c->shaping) || fabsf(c->shaping) > 1e6f)
+        return OFC_E_VALUE;
+    for (i = 0; i < 5; i++)
+        if (!(fabs(c->stay_value[i]) <= OFC_STAY_VALUE_LIMIT))
+            return OFC_E_VALUE;
+    return OFC_OK;
+}
+
+int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules,
+                               uint32_t num_envs, uint32_t players, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    c->rules = rules;
+    c->seed = seed;
+    c->num_envs = num_envs;
+    c->players = (uint8_t)(players <= 255 ? players : 255);
+    c->autoreset = 1;
+    return ofc_vecenv_config_check(c);
+}
+
+/* ------------------------------------------------------------ one deal */
+
+static int32_t start_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e)
+{
+    int32_t rc = ofc_game_init(c->rules, &e->game, c->players, e->button, e->fl,
+                               ofc_deal_seed(e->env_seed, e->deal), NULL);
+    if (rc != OFC_OK)
+        return rc;
+    e->deal++;
+    memset(e->potential, 0, sizeof e->potential);
+    return OFC_OK;
+}
+
+static int32_t start_match(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t i)
+{
+    memset(e, 0, sizeof *e);
+    e->env_seed = ofc_deal_seed(c->seed, i);
+    e->rng.key = e->env_seed ^ OPPONENT_KEY;
+    return start_deal(c, e);
+}
+
+/* Whether seat s's pending decision is the caller's (an agent or external seat). */
+static int is_agent_decision(const ofc_vecenv_config *c, const ofc_game_step *st)
+{
+    if (st->full && c->fantasyland == OFC_VE_FL_SOLVER)
+        return 0;
+    return c->opponents != OFC_VE_RANDOM || st->seat == c->learner;
+}
+
+/* The Fantasyland solver's setting of a full set, as destinations. */
+static int32_t solver_move(const ofc_vecenv_config *c, ofc_game *g, const ofc_game_step *st)
+{
+    const ofc_game_rules *r = c->rules;
+    const uint8_t *cards = g->deck + st->start;
+    uint8_t dest[OFC_GAME_MAX_DEALT];
+    ofc_fl_solution sol;
+    uint32_t i, j;
+    int32_t rc = ofc_solve_fantasyland(&r->scoring, &r->fl, c->ev, cards, st->n,
+                                       c->stay_value, 0, &sol);
+    if (rc != OFC_OK)
+        return rc;
+    for (i = 0; i < st->n; i++) {
+        dest[i] = OFC_DISCARD;
+        for (j = 0; j < 13; j++)
+            if (sol.best.board[j] == cards[i])
+                dest[i] = (uint8_t)(j < 3 ? 0 : j < 8 ? 1 : 2);
+    }
+    return ofc_game_apply_placement(g, dest, st->n);
+}
+
+/* Royalties of seat s's complete rows (as if its board did not foul) x c->shaping. */
+static float potential(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s)
+{
+    const uint8_t *b = g->board[s];
+    int32_t total = 0;
+    if (g->count[s][0] == 3)
+        total += c->rules->scoring.royalty[0][ofc_rank3_unchecked(b[0], b[1], b[2])];
+    if (g->count[s][1] == 5)
+        total += c->rules->scoring.royalty[1][ofc_rank5_unchecked(b[3], b[4], b[5], b[6],
+                                                                  b[7])];
+    if (g->count[s][2] == 5)
+        total += c->rules->scoring.royalty[2][ofc_rank5_unchecked(b[8], b[9], b[10], b[11],
+                                                                  b[12])];
+    return c->shaping * (float)total;
+}
+
+/* Book a finished deal: final rewards, reward, Fantasyland and button for the next. */
+static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
+                           uint32_t reward_seat, float *reward, float final_[4])
+{
+    ofc_game_result res;
+    uint32_t s, any_fl = 0;
+    int32_t rc = ofc_game_result_get(c->rules, &e->game, NULL, 0, &res);
+    if (rc != OFC_OK)
+        return rc;
+    for (s = 0; s < c->players; s++) {
+        float f = (float)res.net[s] - e->potential[s];
+        final_[s] += f;
+        if (s == reward_seat)
+            *reward += f;
+        e->fl[s] = res.fl_next[s];
+        any_fl |= res.fl_next[s];
+    }
+    if (!(c->button_frozen && any_fl))
+        e->button = (uint8_t)((e->button + 1u) % c->players);
+    return OFC_OK;
+}
+
+/* Play the seats C plays until an agent decision (or the end without autoreset). */
+static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t reward_seat,
+                       float *reward, float final_[4], uint8_t *terminated)
+{
+    int32_t rc;
+    for (;;) {
+        ofc_game *g = &e->game;
+        const ofc_game_step *st;
+        if (g->step >= g->nsteps) {
+            rc = finish_deal(c, e, reward_seat, reward, final_);
+            *terminated = 1;
+            if (rc != OFC_OK || !c->autoreset)
+                return rc;
+            rc = start_deal(c, e);
+            if (rc != OFC_OK)
+                return rc;
+            continue;
+        }
+        st = &g->steps[g->step];
+        if (is_agent_decision(c, st))
+            return OFC_OK;
+        rc = st->full && c->fantasyland == OFC_VE_FL_SOLVER ? solver_move(c, g, st)
+                                                            : ofc_game_random_move(g, &e->rng);
+        if (rc != OFC_OK)
+            return rc;
+    }
+}
+
+/* The legal ids of an opening (5 cards onto an empty board: the longest list), listed
+ * once per call and copied for every environment at an opening. */
+typedef struct opening_cache {
+    int32_t count; /* -1 until listed */
+    uint8_t list[OFC_ACTION_SPACE];
+    uint8_t mask[OFC_ACTION_SPACE];
+} opening_cache;
+
+static int32_t list_legal(const ofc_game_step *st, const uint8_t room[3], uint8_t *legal,
+                          uint8_t *mask, opening_cache *oc)
+{
+    if (st->n == 5 && st->k == 0 && room[0] == 3 && room[1] == 5 && room[2] == 5) {
+        if (oc->count < 0) {
+            memset(oc->mask, 0, sizeof oc->mask);
+            oc->count = ofc_actions_legal(5, 0, room, oc->list, oc->mask);
+        }
+        memcpy(mask, oc->mask, OFC_ACTION_SPACE);
+        if (legal != NULL)
+            memcpy(legal, oc->list, (size_t)oc->count);
+        return oc->count;
+    }
+    memset(mask, 0, OFC_ACTION_SPACE);
+    return ofc_actions_legal(st->n, st->k, room, legal, mask);
+}
+
+/* Row i of the outputs: the next decision's seat, encoding and legal actions. */
+static void write_decision(const ofc_vecenv_config *c, const ofc_game *g, uint32_t i,
+                           uint32_t over_seat, const ofc_vecenv_out *out,
+                           opening_cache *oc)
+{
+    uint8_t *mask = out->mask + (size_t)i * OFC_ACTION_SPACE;
+    uint8_t *legal = out->legal ? out->legal + (size_t)i * OFC_ACTION_SPACE : NULL;
+    ofc_observation o;
+    int32_t n = 0;
+    uint32_t seat;
+    if (g->step < g->nsteps) {
+        const ofc_game_step *st = &g->steps[g->step];
+        seat = st->seat;
+        if (!st->full) {
+            uint8_t room[3];
+            uint32_t row;
+            for (row = 0; row < 3; row++)
+                room[row] = (uint8_t)(ROW_SIZE[row] - g->count[seat][row]);
+            n = list_legal(st, room, legal, mask, oc);
+        } else {
+            memset(mask, 0, OFC_ACTION_SPACE);
+        }
+        out->seat[i] = (int8_t)seat;
+        out->full[i] = st->full;
+    } else {
+        memset(mask, 0, OFC_ACTION_SPACE);
+        seat = over_seat; /* the reward seat sees the end */
+        out->seat[i] = -1;
+        out->full[i] = 0;
+    }
+    out->legal_count[i] = (int16_t)(n > 0 ? n : 0);
+    ofc_game_observe(g, seat, &o);
+    ofc_encode(&o, c->lowball, out->obs + (size_t)i * OFC_ENC_SIZE);
+}
+
+/* ------------------------------------------------------------ validation */
+
+/* Whether a decision would be accepted, by playing it on a copy (the engine's own
+ * validation; the state itself is not touched). */
+static int32_t check_action(const ofc_game *g, int64_t action, const uint8_t *placement)
+{
+    ofc_game copy;
+    if (g->step >= g->nsteps)
+        return OFC_E_GAME_OVER;
+    copy = *g;
+    if (action == OFC_VE_NO_ACTION)
+        return placement == NULL ? OFC_E_COUNT
+                                 : ofc_game_apply_placement(&copy, placement,
+                                                            g->steps[g->step].n);
+    if (action < 0 || action >= OFC_ACTION_SPACE)
+        return OFC_E_ACTION;
+    return g->steps[g->step].full ? OFC_E_ACTION
+                                  : ofc_game_apply_action(&copy, (uint32_t)action);
+}
+
+static int out_ok(const ofc_vecenv_out *out)
+{
+    return out != NULL && out->obs && out->mask && out->legal_count && out->seat
+           && out->full && out->rewards && out->final_rewards && out->terminations
+           && out->truncations;
+}
+
+static int32_t check_call(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
+                          uint32_t first, uint32_t count, const ofc_vecenv_out *out)
+{
+    if (c == NULL || slots == NULL || !out_ok(out) || first > c->num_envs
+        || count > c->num_envs - first)
+        return OFC_E_COUNT;
+    return OFC_OK;
+}
+
+static void clear_row(uint32_t i, const ofc_vecenv_out *out)
+{
+    out->rewards[i] = 0.0f;
+    out->terminations[i] = 0;
+    out->truncations[i] = 0;
+    memset(out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS, 0,
+           OFC_GAME_MAX_SEATS * sizeof(float));
+}
+
+/* ------------------------------------------------------------ reset, step */
+
+int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
+                         uint32_t first, uint32_t count, uint32_t restart,
+                         const ofc_vecenv_out *out)
+{
+    uint32_t i;
+    opening_cache oc;
+    int32_t rc = check_call(c, slots, first, count, out);
+    oc.count = -1;
+    for (i = first; rc == OFC_OK && i < first + count; i++) {
+        ofc_vecenv_slot *e = &slots[i];
+        float ignored = 0.0f;
+        clear_row(i, out);
+        rc = restart ? start_match(c, e, i) : start_deal(c, e);
+        if (rc == OFC_OK)
+            rc = play_on(c, e, c->learner, &ignored,
+                         out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS,
+                         &out->terminations[i]);
+        if (rc == OFC_OK)
+            write_decision(c, &e->game, i, c->learner, out, &oc);
+    }
+    return rc;
+}
+
+static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t i,
+                        int64_t action, const uint8_t *placement, const ofc_vecenv_out *out,
+                        opening_cache *oc)
+{
+    ofc_game *g = &e->game;
+    uint32_t seat = g->steps[g->step].seat;
+    uint32_t reward_seat = c->opponents == OFC_VE_SELF ? seat : c->learner;
+    float *final_ = out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS;
+    int32_t rc;
+    clear_row(i, out);
+    rc = action == OFC_VE_NO_ACTION
+             ? ofc_game_apply_placement(g, placement, g->steps[g->step].n)
+             : ofc_game_apply_action(g, (uint32_t)action);
+    if (rc != OFC_OK)
+        return rc;
+    if (c->shaping != 0.0f && seat == reward_seat) { /* an agent seat: shaped */
+        float phi = potential(c, g, seat);
+        out->rewards[i] += phi - e->potential[seat];
+        e->potential[seat] = phi;
+    }
+    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i]);
+    if (rc == OFC_OK)
+        write_decision(c, g, i, reward_seat, out, oc);
+    return rc;
+}
+
+int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
+                        uint32_t first, uint32_t count, const int64_t *actions,
+                        const uint8_t *placements, const uint8_t *active,
+                        const ofc_vecenv_out *out, uint32_t *bad)
+{
+    uint32_t i, pass;
+    opening_cache oc;
+    int32_t rc = check_call(c, slots, first, count, out);
+    oc.count = -1;
+    if (rc == OFC_OK && actions == NULL)
+        rc = OFC_E_COUNT;
+    if (rc != OFC_OK)
+        return rc;
+    for (pass = 0; pass < 2; pass++) { /* validate all, then play all */
+        for (i = first; i < first + count; i++) {
+            const uint8_t *p = placements ? placements + (size_t)i * OFC_GAME_MAX_DEALT
+                                          : NULL;
+            if (active && !active[i])
+                continue;
+            rc = pass == 0 ? check_action(&slots[i].game, actions[i], p)
+                           : step_one(c, &slots[i], i, actions[i], p, out, &oc);
+            if (rc != OFC_OK) {
+                if (bad != NULL)
+                    *bad = i;
+                return rc;
+            }
+        }
+    }
+    return OFC_OK;
+}

@@ -1,0 +1,55 @@
+"""Reinforcement-learning environments: :class:`VectorEnv` (many tables in one C call),
+a Gymnasium environment and a PettingZoo AEC environment (the ``rl`` extra:
+``pip install "ofc-fast[rl]"``).
+
+Importing this package registers the Gymnasium ids (when Gymnasium is installed):
+``ofc_fast/OFC-v0``, ``ofc_fast/Pineapple-v0``, ``ofc_fast/ProgressivePineapple-v0``,
+``ofc_fast/UltimatePineapple-v0`` and ``ofc_fast/Pineapple27-v0``.
+
+>>> from ofc_fast.env import VectorEnv, GYM_IDS
+>>> GYM_IDS["ofc_fast/Pineapple-v0"]
+'PINEAPPLE'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .vector import FANTASYLAND_MODES, OPPONENTS, VectorEnv, env_seed
+
+__all__ = ["VectorEnv", "OPPONENTS", "FANTASYLAND_MODES", "env_seed", "GYM_IDS",
+           "pettingzoo_env", "register_gymnasium"]
+
+GYM_IDS = {
+    "ofc_fast/OFC-v0": "OFC",
+    "ofc_fast/Pineapple-v0": "PINEAPPLE",
+    "ofc_fast/ProgressivePineapple-v0": "PROGRESSIVE_PINEAPPLE",
+    "ofc_fast/UltimatePineapple-v0": "ULTIMATE_PINEAPPLE",
+    "ofc_fast/Pineapple27-v0": "PINEAPPLE_27",
+}
+"""Gymnasium id -> the preset it plays."""
+
+
+def register_gymnasium() -> bool:
+    """Register :data:`GYM_IDS` with Gymnasium (done on import); False when Gymnasium
+    is not installed."""
+    try:
+        import gymnasium
+    except ImportError:
+        return False
+    for env_id, preset in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(env_id, entry_point="ofc_fast.env.gym:OfcEnv",
+                               kwargs={"rules": preset})
+    return True
+
+
+def pettingzoo_env(rules: Any = "pineapple", players: int = 2, **kwargs: Any) -> Any:
+    """A PettingZoo AEC environment (:class:`ofc_fast.env.aec.OfcAECEnv`) of ``rules``
+    for ``players`` seats; needs PettingZoo (the ``rl`` extra)."""
+    from .aec import OfcAECEnv
+
+    return OfcAECEnv(rules=rules, players=players, **kwargs)
+
+
+register_gymnasium()

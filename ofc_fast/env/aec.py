@@ -1,0 +1,116 @@
+"""A PettingZoo AEC environment: one table, every seat an agent (self-play), following
+PettingZoo's classic games: observations ``{"observation", "action_mask"}``, rewards at
+the end of each deal, one deal an episode.
+
+>>> from ofc_fast.env import pettingzoo_env
+>>> env = pettingzoo_env(rules="pineapple", players=3)
+>>> env.reset(seed=0)
+>>> for agent in env.agent_iter():
+...     obs, reward, terminated, truncated, info = env.last()
+...     env.step(None if terminated or truncated else
+...              env.action_space(agent).sample(obs["action_mask"]))
+>>> sum(env._cumulative_rewards.values()) == 0
+True
+
+Fantasyland sets are played by the exact solver; :meth:`OfcAECEnv.reset` without a
+seed deals the next deal of the match (button and Fantasyland carried), with a seed
+starts the match again.  A deal in which no seat has a decision (every seat in
+Fantasyland) is skipped.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .._native import ffi
+from ..errors import GameError
+from ..rules import RuleSet
+from .gym import action_id, observation_space
+from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
+
+__all__ = ["OfcAECEnv"]
+
+
+class OfcAECEnv(AECEnv):
+    """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``."""
+
+    metadata = {"render_modes": ["ansi"], "name": "ofc_fast_v0", "is_parallelizable": False}
+
+    def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
+                 render_mode: Optional[str] = None, **kwargs: Any) -> None:
+        super().__init__()
+        if kwargs.get("fantasyland", "solver") != "solver":
+            raise GameError("the PettingZoo env plays Fantasyland sets by the solver (a "
+                            "set has no action id)")
+        self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
+                               opponents="self", autoreset=False, **kwargs)
+        self.possible_agents = [f"player_{s}" for s in range(players)]
+        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+        self.agents: list[str] = []
+        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents}
+        self.render_mode = render_mode
+        self._enc = np.zeros(OBS_SIZE, np.uint8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+              ) -> None:
+        v = self._venv
+        if seed is not None or not v._started:
+            v.reset(seed=seed)
+        else:
+            v.next_deal(0)
+        while v.seats[0] < 0:  # no seat has a decision in this deal
+            v.next_deal(0)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[int(v.seats[0])]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        v = self._venv
+        seat = self._seat[agent]
+        if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
+            return {"observation": v.observations[0].copy(),
+                    "action_mask": v.action_masks[0].view(np.int8).copy()}
+        return {"observation": v.encode(0, seat, np.zeros(OBS_SIZE, np.uint8)),
+                "action_mask": np.zeros(ACTION_SPACE, np.int8)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        v = self._venv
+        v._actions[0] = action_id(action)
+        v._step_set(ffi.NULL)
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        if v.terminations[0]:
+            for s, a in enumerate(self.agents):
+                self.rewards[a] = float(v.final_rewards[0, s])
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.possible_agents[int(v.seats[0])]
+        self._accumulate_rewards()
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi":
+            return None
+        return str(self._venv.observation(0, self.possible_agents.index(
+            self.agent_selection)))
+
+    def close(self) -> None:
+        pass

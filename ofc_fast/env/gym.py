@@ -1,0 +1,124 @@
+"""A Gymnasium environment: one table, the agent one seat, the others played inside C
+(``opponents="random"``) or by a bot (``"heuristic"``, slower).
+
+>>> import gymnasium
+>>> import ofc_fast.env
+>>> env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="random")
+>>> obs, info = env.reset(seed=1)
+>>> sorted(obs), obs["observation"].shape, int(obs["action_mask"].sum())
+(['action_mask', 'observation'], (828,), 232)
+>>> obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
+
+An episode is one deal; the match goes on between episodes (button, Fantasyland):
+:meth:`OfcEnv.reset` without a seed continues it, with a seed starts it again.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Optional, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from .._native import ffi
+from ..errors import GameError, MoveError
+from ..rules import RuleSet
+from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
+
+__all__ = ["OfcEnv", "OBS_HIGH", "observation_space", "action_id"]
+
+OBS_HIGH = 17
+"""The largest value of an encoding byte (a 17-card Fantasyland count)."""
+
+
+def observation_space() -> spaces.Dict:
+    """The observation space: the encoding and the action mask (both uint8 in the
+    Gymnasium env; the PettingZoo env uses int8 masks as its classic games do)."""
+    return spaces.Dict({
+        "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8),
+        "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8),
+    })
+
+
+def action_id(action: Any) -> int:
+    """An action as an int (MoveError for anything else)."""
+    if isinstance(action, (bool, np.bool_)) or action is None:
+        raise MoveError(f"an action is an int 0..{ACTION_SPACE - 1}, got {action!r}",
+                        "bad_action")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise MoveError(f"an action is an int 0..{ACTION_SPACE - 1}, got "
+                        f"{type(action).__name__}", "bad_action") from None
+
+
+class OfcEnv(gymnasium.Env):
+    """One table of ``rules`` for ``players`` seats; the agent is seat ``learner``.
+
+    Observations are ``{"observation": uint8[828], "action_mask": int8[243]}`` (the
+    encoding of :mod:`ofc_fast.encoding`), actions ``Discrete(243)`` action ids.  The
+    reward is the agent's net points when its deal ends (``terminated``); Fantasyland
+    sets are played by the exact solver.  ``illegal``: what an action outside the mask
+    does: ``"remap"`` (default; it plays legal action number ``action % count`` of the
+    increasing legal ids, and ``info["illegal_action"]`` is True) or ``"raise"``
+    (MoveError, nothing changes).  Other keyword arguments go to :class:`VectorEnv`.
+
+    The next deal starts as soon as one ends: the observation returned with
+    ``terminated`` is already the next deal's first decision, and :meth:`reset` without
+    a seed returns it again (with a seed it starts the match again).
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
+                 opponents: str = "random", render_mode: Optional[str] = None,
+                 illegal: str = "remap", **kwargs: Any) -> None:
+        if kwargs.get("fantasyland", "solver") != "solver":
+            raise GameError("the Gymnasium env plays Fantasyland sets by the solver (a set "
+                            "has no action id); use VectorEnv for fantasyland='decision'")
+        if opponents == "self":
+            raise GameError("the Gymnasium env has one agent: opponents 'random' or a "
+                             "bot name (self-play: VectorEnv or the PettingZoo env)")
+        self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
+                               opponents=opponents, **kwargs)
+        self.observation_space = observation_space()
+        self.action_space = spaces.Discrete(ACTION_SPACE)
+        if illegal not in ("remap", "raise"):
+            raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
+        self.illegal = illegal
+        self.render_mode = render_mode
+
+    def _obs(self) -> dict[str, np.ndarray]:
+        v = self._venv
+        return {"observation": v.observations[0].copy(),
+                "action_mask": v.action_masks[0].view(np.int8).copy()}
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        v = self._venv
+        if seed is not None or not v._started:
+            v.reset(seed=seed)
+        return self._obs(), {}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                         dict[str, Any]]:
+        v = self._venv
+        a = action_id(action)
+        info: dict[str, Any] = {}
+        if not (0 <= a < ACTION_SPACE and v.action_masks[0, a]) and self.illegal == "remap":
+            a = int(v.legal_actions[0, a % int(v.legal_counts[0])])
+            info["illegal_action"] = True
+        v._actions[0] = a
+        v._step_set(ffi.NULL)
+        done = bool(v.terminations[0])
+        if done:
+            info["final_rewards"] = v.final_rewards[0, :v.players].copy()
+        return self._obs(), float(v.rewards[0]), done, False, info
+
+    def render(self) -> Optional[str]:
+        if self.render_mode != "ansi":
+            return None
+        return str(self._venv.observation(0, self._venv.learner))

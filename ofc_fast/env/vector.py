@@ -1,0 +1,402 @@
+"""``VectorEnv``: many tables stepped in one C call (``csrc/ofc_vecenv.h``).
+
+>>> import numpy as np
+>>> from ofc_fast.env import VectorEnv
+>>> env = VectorEnv("pineapple", num_envs=4, players=2, seed=0)
+>>> obs, infos = env.reset()
+>>> obs.shape, obs.dtype, infos["action_mask"].shape
+((4, 828), dtype('uint8'), (4, 243))
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(30):   # masked-random actions chosen in NumPy
+...     pick = (rng.random(4) * env.legal_counts).astype(np.int64)
+...     obs, rewards, terms, truncs, infos = env.step(env.legal_actions[np.arange(4), pick])
+>>> int(env.deals_finished.sum()) > 0
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence, Union
+
+import numpy as np
+
+from .._native import E_COUNT, ffi, lib
+from ..errors import GameError, MoveError
+from ..game._engine import check_seed, game_rules, resolve_rules
+from ..game.match import max_fantasyland_cards
+from ..game.moves import destinations_of
+from ..game.state import cards_per_seat
+from ..game.observation import Observation, read_observation
+from ..rules import RuleSet
+from ..rules.model import Game as GameKind
+
+__all__ = ["VectorEnv", "OPPONENTS", "FANTASYLAND_MODES", "env_seed"]
+
+OPPONENTS = ("self", "random")
+"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works."""
+FANTASYLAND_MODES = ("solver", "decision")
+ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
+OBS_SIZE = int(lib.OFC_ENC_SIZE)
+MAX_DEALT = 17
+MAX_SEATS = 4
+
+_STATUS = {
+    int(lib.OFC_E_ACTION): ("bad_action", "an action id that is not legal here (or an "
+                                          "action id for a full set: pass a placement)"),
+    int(lib.OFC_E_GAME_OVER): ("game_over", "the deal is over (autoreset is off: reset())"),
+    int(lib.OFC_E_DESTINATION): ("bad_move", "a placement destination outside 0..3"),
+    int(lib.OFC_E_DISCARDS): ("discard_count", "a placement discards the wrong number of "
+                                               "cards"),
+    int(lib.OFC_E_ROW_FULL): ("row_full", "a placement overfills a row"),
+    E_COUNT: ("missing", "no placement given for an action of -1"),
+}
+
+
+def env_seed(seed: int, i: int) -> int:
+    """The seed of environment ``i``'s match: it plays the deals of
+    ``ofc_fast.Match(rules, players, seed=env_seed(seed, i))``.
+
+    >>> env_seed(0, 1) == env_seed(0, 1) != env_seed(0, 2)
+    True
+    """
+    from ..game._engine import deal_seed
+
+    return deal_seed(seed, i)
+
+
+def _choice(value: object, options: Sequence[str], what: str) -> str:
+    if not isinstance(value, str) or value.lower() not in options:
+        raise GameError(f"{what} must be one of {', '.join(options)}, got {value!r}")
+    return value.lower()
+
+
+class VectorEnv:
+    """``num_envs`` tables of ``rules`` stepped together in C with the GIL released.
+
+    ``opponents``: ``"self"`` (self-play: every decision of every seat is an agent step;
+    ``infos["seat"]`` says whose), ``"random"`` (the other seats play uniformly random
+    legal moves inside C) or a bot name such as ``"heuristic"`` (the other seats are
+    played by that bot in Python between C calls: much slower).  The agent is seat
+    ``learner`` in the last two.  ``fantasyland``: ``"solver"`` (every Fantasyland set
+    is played by the exact solver inside C) or ``"decision"`` (an agent's Fantasyland
+    set is its own decision: ``infos["full_set"]`` is True, the mask is empty, and
+    :meth:`step` takes its ``placements`` row).  ``shaping``: weight of the
+    potential-based per-street shaping (royalties of completed rows, returned at the deal
+    end so a deal's rewards still add up to its points; 0 = off).  ``stay_value``: the
+    solver's worth of keeping Fantasyland (as :func:`ofc_fast.solver.solve_fantasyland`).
+
+    Environment ``i`` plays the match ``ofc_fast.Match(rules, players,
+    seed=env_seed(seed, i))``: deal ``j`` from ``ofc_deal_seed(env_seed, j)``, button
+    moving, Fantasyland carried.  Rewards are the reward seat's net points when its deal
+    ends (the learner, or in self-play the seat that acted); ``final_rewards[i, s]``
+    holds every seat's at that step.  A finished deal is followed at once by the next
+    deal's first agent decision (same-step autoreset; the terminal observation is not
+    returned).  Truncations are always False.
+
+    The arrays returned are owned by the environment and overwritten by the next call
+    (copy what you keep).  Two VectorEnvs may be stepped from two threads at once.
+    """
+
+    metadata = {"autoreset_mode": "same-step"}
+
+    def __init__(self, rules: Union[RuleSet, str] = "pineapple", num_envs: int = 1024,
+                 players: int = 2, seed: Optional[int] = 0, opponents: str = "self", *,
+                 fantasyland: str = "solver", learner: int = 0, shaping: float = 0.0,
+                 stay_value: Any = None, autoreset: bool = True,
+                 bot_settings: Optional[dict[str, Any]] = None) -> None:
+        self.rules = resolve_rules(rules)
+        if self.rules.game is GameKind.CLASSIC:
+            raise GameError("classic Chinese Poker has no vector environment (its 13-card "
+                            "sets have no action ids)")
+        for name, value in (("num_envs", num_envs), ("players", players),
+                            ("learner", learner)):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise GameError(f"{name} must be an int, got {value!r}")
+        if not 1 <= num_envs <= 1 << 24:
+            raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
+        if not 2 <= players <= self.rules.max_players:
+            raise GameError(f"{self.rules.name} seats 2 to {self.rules.max_players} "
+                            f"players, got {players}")
+        worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
+        if worst > 52:
+            raise GameError(f"{players} seats of {self.rules.name} can need {worst} cards "
+                            f"(every seat in Fantasyland); one deck has 52")
+        if not 0 <= learner < players:
+            raise GameError(f"learner {learner} is not a seat of {players} players")
+        self.num_envs = num_envs
+        self.players = players
+        self.learner = learner
+        self.opponents = self._opponents(opponents)
+        self.fantasyland = _choice(fantasyland, FANTASYLAND_MODES, "fantasyland")
+        self.seed = secrets_seed() if seed is None else check_seed(seed)
+        self._c = self._config(shaping, stay_value, autoreset)
+        self._alloc()
+        self._bots: Optional[list[list[Any]]] = None
+        self._bot_settings = dict(bot_settings or {})
+        if self.opponents not in OPPONENTS:
+            self._make_bots()
+
+    # -- construction
+    def _opponents(self, opponents: object) -> str:
+        from ..bots import bot_names
+
+        names = OPPONENTS + tuple(n for n in bot_names() if n not in OPPONENTS)
+        return _choice(opponents, names, "opponents")
+
+    def _config(self, shaping: float, stay_value: Any, autoreset: bool) -> Any:
+        from ..solver import ev_tables, stay_values
+
+        r = self.rules
+        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) \
+                or not abs(shaping) <= 1e6:
+            raise GameError(f"shaping must be a finite number, got {shaping!r}")
+        c = ffi.new("ofc_vecenv_config *")
+        self._rules_c = game_rules(r)
+        self._ev = ev_tables(r)
+        c.rules = self._rules_c
+        c.ev = self._ev
+        c.stay_value = list(stay_values(r, stay_value))
+        c.seed = self.seed
+        c.shaping = float(shaping)
+        c.num_envs = self.num_envs
+        c.players = self.players
+        c.opponents = {"self": lib.OFC_VE_SELF, "random": lib.OFC_VE_RANDOM}.get(
+            self.opponents, lib.OFC_VE_EXTERNAL)
+        c.fantasyland = (lib.OFC_VE_FL_SOLVER if self.fantasyland == "solver"
+                         else lib.OFC_VE_FL_DECISION)
+        c.learner = self.learner
+        c.button_frozen = int(r.fantasyland is not None and r.fantasyland.button_frozen)
+        c.autoreset = int(bool(autoreset))
+        c.lowball = int(r.lowball is not None)
+        status = lib.ofc_vecenv_config_check(c)
+        if status:
+            raise GameError(f"the vector environment refused the settings (status {status})")
+        return c
+
+    def _alloc(self) -> None:
+        n = self.num_envs
+        self.observations = np.zeros((n, OBS_SIZE), np.uint8)
+        self.action_masks = np.zeros((n, ACTION_SPACE), np.bool_)
+        self.legal_actions = np.zeros((n, ACTION_SPACE), np.uint8)
+        self.legal_counts = np.zeros(n, np.int16)
+        self.seats = np.zeros(n, np.int8)
+        self.full_sets = np.zeros(n, np.bool_)
+        self.rewards = np.zeros(n, np.float32)
+        self.final_rewards = np.zeros((n, MAX_SEATS), np.float32)
+        self.terminations = np.zeros(n, np.bool_)
+        self.truncations = np.zeros(n, np.bool_)
+        self.deals_finished = np.zeros(n, np.int64)
+        self._actions = np.zeros(n, np.int64)
+        self._placements = np.zeros((n, MAX_DEALT), np.uint8)
+        self._active = np.zeros(n, np.uint8)
+        self._slots = ffi.new("ofc_vecenv_slot[]", n)
+        out = self._out = ffi.new("ofc_vecenv_out *")
+        self._keep: list[Any] = []  # the cdata views keep the arrays' buffers alive
+        views: tuple[tuple[str, str, np.ndarray], ...] = (
+            ("obs", "uint8_t[]", self.observations), ("mask", "uint8_t[]", self.action_masks),
+            ("legal", "uint8_t[]", self.legal_actions), ("full", "uint8_t[]", self.full_sets),
+            ("terminations", "uint8_t[]", self.terminations),
+            ("truncations", "uint8_t[]", self.truncations),
+            ("legal_count", "int16_t[]", self.legal_counts), ("seat", "int8_t[]", self.seats),
+            ("rewards", "float[]", self.rewards),
+            ("final_rewards", "float[]", self.final_rewards))
+        for field, ctype, arr in views:
+            self._keep.append(ffi.from_buffer(ctype, arr))
+            setattr(out, field, self._keep[-1])
+        self._p_actions = ffi.from_buffer("int64_t[]", self._actions)
+        self._p_placements = ffi.from_buffer("uint8_t[]", self._placements)
+        self._p_active = ffi.from_buffer("uint8_t[]", self._active)
+        self._bad = ffi.new("uint32_t *")
+        self._started = False
+
+    def _make_bots(self) -> None:
+        from ..bots import make_bot
+
+        self._bots = [[make_bot(self.opponents, self.rules,
+                                seed=(env_seed(self.seed, i) + s) % (1 << 64),
+                                **self._bot_settings)
+                       if s != self.learner else None for s in range(self.players)]
+                      for i in range(self.num_envs)]
+
+    # -- the gymnasium.vector-shaped API
+    def reset(self, seed: Optional[int] = None,
+              options: Optional[dict[str, Any]] = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Start every environment's match again (from ``seed`` when given, else the
+        environment's seed), up to its first agent decision."""
+        if seed is not None:
+            self.seed = self._c.seed = check_seed(seed)
+            if self._bots is not None:
+                self._make_bots()
+        status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
+        if status:
+            raise GameError(f"the vector environment could not start (status {status})")
+        self.deals_finished[:] = 0
+        self._started = True
+        self._play_bots()
+        return self.observations, self.infos()
+
+    def next_deal(self, env: int) -> None:
+        """Start the next deal of environment ``env``'s match now (without autoreset:
+        after its deal ended; an unfinished deal is abandoned)."""
+        self._require_started()
+        if isinstance(env, bool) or not isinstance(env, int) or not 0 <= env < self.num_envs:
+            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
+        status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
+        if status:
+            raise GameError(f"the vector environment could not deal (status {status})")
+        self._play_bots()
+
+    def step(self, actions: Any, placements: Optional[Any] = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Play one decision in every environment: ``actions[i]`` an action id of the
+        pending decision, or -1 to play ``placements[i]`` (one destination per dealt
+        card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set).  Returns
+        ``(observations, rewards, terminations, truncations, infos)``.  MoveError (and
+        no environment changes) when any action is illegal."""
+        self._require_started()
+        self._actions[:] = self._action_array(actions)
+        place = ffi.NULL
+        if placements is not None:
+            self._placements[:] = self._placement_array(placements)
+            place = self._p_placements
+        self._step_set(place)
+        return (self.observations, self.rewards, self.terminations, self.truncations,
+                self.infos())
+
+    def _step_set(self, placements: Any) -> None:
+        """Step with the actions already in ``self._actions`` (the adapters' path)."""
+        self._call_step(placements, ffi.NULL)
+        if self._bots is not None:
+            self._play_bots()
+        self.deals_finished += self.terminations
+
+    def _action_array(self, actions: Any) -> np.ndarray:
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
+            raise MoveError(f"actions must be {self.num_envs} integers, got shape "
+                            f"{a.shape} of {a.dtype}", "bad_action")
+        return a
+
+    def _placement_array(self, placements: Any) -> np.ndarray:
+        try:
+            p = np.asarray(placements)
+            if p.ndim != 2 or p.shape[0] != self.num_envs or p.shape[1] > MAX_DEALT \
+                    or (p.size and (p.dtype.kind not in "iu" or p.min() < 0 or p.max() > 3)):
+                raise ValueError
+        except (ValueError, TypeError, OverflowError):
+            raise MoveError(f"placements must be {self.num_envs} rows of at most "
+                            f"{MAX_DEALT} destinations 0..3", "bad_move") from None
+        out = np.zeros((self.num_envs, MAX_DEALT), np.uint8)
+        out[:, :p.shape[1]] = p
+        return out
+
+    def _call_step(self, placements: Any, active: Any) -> None:
+        status = lib.ofc_vecenv_step(self._c, self._slots, 0, self.num_envs,
+                                     self._p_actions, placements, active, self._out,
+                                     self._bad)
+        if status:
+            i = int(self._bad[0])
+            reason, text = _STATUS.get(status, ("bad_move", f"engine status {status}"))
+            raise MoveError(f"env {i}: {text} (action {int(self._actions[i])}, seat "
+                            f"{int(self.seats[i])})", reason)
+
+    def _require_started(self) -> None:
+        if not self._started:
+            raise GameError("call reset() before step()")
+
+    # -- bots in Python (opponents = a bot name)
+    def _play_bots(self) -> None:
+        """Let the bots play every environment where a seat other than the learner is
+        to act; rewards, terminations and final rewards add up over the calls."""
+        if self._bots is None:
+            return
+        rewards = self.rewards.copy()
+        terms = self.terminations.copy()
+        final = self.final_rewards.copy()
+        while True:
+            todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
+            if todo.size == 0:
+                break
+            self._active[:] = 0
+            for i in todo:
+                seat = int(self.seats[i])
+                obs = self.observation(int(i), seat)
+                move = self._bots[i][seat].act(obs)
+                dest = destinations_of(move, obs["dealt"])
+                self._placements[i, :len(dest)] = dest
+                self._actions[i] = -1
+                self._active[i] = 1
+            self._call_step(self._p_placements, self._p_active)
+            rewards[todo] += self.rewards[todo]
+            terms[todo] |= self.terminations[todo]
+            final[todo] += self.final_rewards[todo]
+        self.rewards[:] = rewards
+        self.terminations[:] = terms
+        self.final_rewards[:] = final
+
+    # -- views
+    def infos(self) -> dict[str, Any]:
+        """``seat`` (the seat to decide next, -1 when a deal ended without autoreset),
+        ``action_mask``, ``legal_actions`` / ``legal_count`` (the legal ids, increasing,
+        in the first ``legal_count`` entries), ``full_set``, ``final_rewards`` (per
+        seat, at a deal end)."""
+        return {"seat": self.seats, "action_mask": self.action_masks,
+                "legal_actions": self.legal_actions, "legal_count": self.legal_counts,
+                "full_set": self.full_sets, "final_rewards": self.final_rewards}
+
+    def observations_float(self) -> np.ndarray:
+        """The observations as float32, each value scaled as
+        :func:`ofc_fast.encoding.encode` scales it (a new array)."""
+        from ..encoding import SCALE
+
+        return self.observations * SCALE
+
+    def game_of(self, env: int) -> Any:
+        """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""
+        if isinstance(env, bool) or not isinstance(env, (int, np.integer)) \
+                or not 0 <= env < self.num_envs:
+            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
+        return ffi.addressof(self._slots[int(env)], "game")
+
+    def _check_seat(self, seat: object) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
+                or not 0 <= seat < self.players:
+            raise GameError(f"seat {seat!r} is not a seat of {self.players} players")
+        return int(seat)
+
+    def observation(self, env: int, seat: int) -> Observation:
+        """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
+        (what a bot reads)."""
+        g = self.game_of(env)
+        seat = self._check_seat(seat)
+        o = ffi.new("ofc_observation *")
+        lib.ofc_game_observe(g, seat, o)
+        legal = None
+        if o.n and not o.full:
+            out = ffi.new("uint8_t[]", ACTION_SPACE)
+            legal = list(out[0:lib.ofc_game_legal_actions(g, out)])
+        r = self.rules
+        return read_observation(bytes(ffi.buffer(o)), r.name, r.game.value,
+                                r.lowball is not None, legal)
+
+    def encode(self, env: int, seat: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+        """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE)."""
+        g = self.game_of(env)
+        seat = self._check_seat(seat)
+        if out is None:
+            out = np.zeros(OBS_SIZE, np.uint8)
+        elif out.shape != (OBS_SIZE,) or out.dtype != np.uint8 or not out.flags.c_contiguous:
+            raise GameError(f"out must be a contiguous uint8 array of {OBS_SIZE}")
+        lib.ofc_encode_game(g, seat, int(self._c.lowball),
+                            ffi.from_buffer("uint8_t[]", out))
+        return out
+
+    def __repr__(self) -> str:
+        return (f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
+                f"opponents {self.opponents}, seed {self.seed}>")
+
+
+def secrets_seed() -> int:
+    import secrets
+
+    return secrets.randbits(64)

@@ -1,0 +1,395 @@
+/* test_vecenv.c -- C-level tests of csrc/ofc_vecenv.h: self-play against a replay of
+ * the same deals through the game engine alone (deal seeds, button, Fantasyland by the
+ * solver, results), masks and encodings, validation (an illegal action changes
+ * nothing), random opponents, no hidden card in any encoding, and two threads stepping
+ * two vector environments at once (the same bytes as one after the other).
+ *
+ * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, plain and under
+ * AddressSanitizer + UndefinedBehaviorSanitizer. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ofc_vecenv.h"
+
+#include "check.h"
+
+#define N 8
+
+static ofc_game_rules pineapple, ofc_r;
+
+/* One vector environment's buffers. */
+typedef struct env {
+    ofc_vecenv_config c;
+    ofc_vecenv_slot slots[N];
+    uint8_t obs[N][OFC_ENC_SIZE], mask[N][OFC_ACTION_SPACE], legal[N][OFC_ACTION_SPACE];
+    int16_t legal_count[N];
+    int8_t seat[N];
+    uint8_t full[N], terminations[N], truncations[N];
+    float rewards[N], final_rewards[N][OFC_GAME_MAX_SEATS];
+    ofc_vecenv_out out;
+    int64_t actions[N];
+    ofc_rng rng;
+} env;
+
+static void env_init(env *e, const ofc_game_rules *r, uint32_t players, uint64_t seed)
+{
+    memset(e, 0, sizeof *e);
+    CHECK_EQ(ofc_vecenv_config_init(&e->c, r, N, players, seed), OFC_OK);
+    e->out.obs = &e->obs[0][0];
+    e->out.mask = &e->mask[0][0];
+    e->out.legal = &e->legal[0][0];
+    e->out.legal_count = e->legal_count;
+    e->out.seat = e->seat;
+    e->out.full = e->full;
+    e->out.rewards = e->rewards;
+    e->out.final_rewards = &e->final_rewards[0][0];
+    e->out.terminations = e->terminations;
+    e->out.truncations = e->truncations;
+    e->rng.key = seed;
+}
+
+/* Random legal actions from the env's legal lists. */
+static int32_t env_step(env *e)
+{
+    uint32_t i, bad = 99;
+    for (i = 0; i < N; i++)
+        e->actions[i] = e->legal[i][ofc_rng_below(&e->rng, (uint64_t)e->legal_count[i])];
+    return ofc_vecenv_step(&e->c, e->slots, 0, N, e->actions, NULL, NULL, &e->out, &bad);
+}
+
+/* ------------------------------------------------------- the reference match */
+
+typedef struct ref_match {
+    ofc_game g;
+    uint64_t seed, deal;
+    uint8_t button, fl[4];
+} ref_match;
+
+static void ref_fantasyland(const ofc_game_rules *r, ofc_game *g)
+{
+    ofc_decision d;
+    while (ofc_game_decision(g, &d) == OFC_OK && d.full) {
+        ofc_fl_solution sol;
+        uint8_t dest[OFC_GAME_MAX_DEALT];
+        double stay[5] = {0, 0, 0, 0, 0};
+        uint32_t i, j;
+        CHECK_EQ(ofc_solve_fantasyland(&r->scoring, &r->fl, NULL, d.dealt, d.n, stay, 0,
+                                       &sol), OFC_OK);
+        for (i = 0; i < d.n; i++) {
+            dest[i] = OFC_DISCARD;
+            for (j = 0; j < 13; j++)
+                if (sol.best.board[j] == d.dealt[i])
+                    dest[i] = (uint8_t)(j < 3 ? 0 : j < 8 ? 1 : 2);
+        }
+        CHECK_EQ(ofc_game_apply_placement(g, dest, d.n), OFC_OK);
+    }
+}
+
+static void ref_deal(const ofc_game_rules *r, ref_match *m, uint32_t players)
+{
+    CHECK_EQ(ofc_game_init(r, &m->g, players, m->button, m->fl,
+                           ofc_deal_seed(m->seed, m->deal++), NULL), OFC_OK);
+    ref_fantasyland(r, &m->g);
+}
+
+/* Books a finished deal; checks the env's final rewards. */
+static void ref_finish(const ofc_game_rules *r, ref_match *m, uint32_t players,
+                       const float *final_)
+{
+    ofc_game_result res;
+    uint32_t s, any = 0;
+    CHECK_EQ(ofc_game_result_get(r, &m->g, NULL, 0, &res), OFC_OK);
+    for (s = 0; s < players; s++) {
+        CHECK_EQ((int32_t)final_[s], res.net[s]);
+        m->fl[s] = res.fl_next[s];
+        any |= res.fl_next[s];
+    }
+    if (!any) /* PINEAPPLE freezes the button for a Fantasyland deal */
+        m->button = (uint8_t)((m->button + 1u) % players);
+    ref_deal(r, m, players);
+}
+
+/* Cards `seat` may know in g: its board, discards and pending cards, the others'
+ * face-up cards (every board once over). */
+static void knowable(const ofc_game *g, uint32_t seat, uint8_t known[52])
+{
+    uint32_t s, slot, i, over = (uint32_t)ofc_game_is_over(g);
+    ofc_decision d;
+    memset(known, 0, 52);
+    for (s = 0; s < g->players; s++)
+        for (slot = 0; slot < 13; slot++)
+            if (g->board[s][slot] < 52
+                && (s == seat || over || !(g->face_down[s] >> slot & 1u)))
+                known[g->board[s][slot]] = 1;
+    for (i = 0; i < g->ndiscards[seat]; i++)
+        known[g->discards[seat][i]] = 1;
+    if (ofc_game_decision(g, &d) == OFC_OK && d.seat == seat)
+        for (i = 0; i < d.n; i++)
+            known[d.dealt[i]] = 1;
+}
+
+static void check_encoding(const uint8_t *x, const ofc_game *g, uint32_t seat)
+{
+    uint8_t known[52], want[OFC_ENC_SIZE];
+    uint32_t p, c;
+    knowable(g, seat, known);
+    for (p = 0; p < 14; p++)
+        for (c = 0; c < 52; c++)
+            if (x[p * 52 + c])
+                CHECK(known[c]);
+    for (c = 0; c < 52; c++)
+        CHECK_EQ(x[14 * 52 + c], !known[c]);
+    CHECK_EQ(ofc_encode_game(g, seat, 0, want), OFC_OK);
+    CHECK(memcmp(x, want, OFC_ENC_SIZE) == 0);
+}
+
+static void test_self_play(const ofc_game_rules *r, uint32_t players, uint64_t seed)
+{
+    static env e;
+    ref_match m[N];
+    uint32_t i, t, s, deals = 0;
+    env_init(&e, r, players, seed);
+    e.c.button_frozen = 1;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (i = 0; i < N; i++) {
+        memset(&m[i], 0, sizeof m[i]);
+        m[i].seed = ofc_deal_seed(seed, i);
+        ref_deal(r, &m[i], players);
+    }
+    for (t = 0; t < 400; t++) {
+        for (i = 0; i < N; i++) {
+            uint8_t mask[OFC_ACTION_SPACE];
+            CHECK_EQ(e.seat[i], ofc_game_to_act(&m[i].g));
+            CHECK_EQ(ofc_game_action_mask(&m[i].g, mask), e.legal_count[i]);
+            CHECK(memcmp(mask, e.mask[i], OFC_ACTION_SPACE) == 0);
+            check_encoding(e.obs[i], &m[i].g, (uint32_t)e.seat[i]);
+            for (s = 0; s < players && t % 16 == 0; s++) {
+                uint8_t x[OFC_ENC_SIZE];
+                CHECK_EQ(ofc_encode_game(&m[i].g, s, 0, x), OFC_OK);
+                check_encoding(x, &m[i].g, s);
+            }
+        }
+        CHECK_EQ(env_step(&e), OFC_OK);
+        for (i = 0; i < N; i++) {
+            CHECK_EQ(ofc_game_apply_action(&m[i].g, (uint32_t)e.actions[i]), OFC_OK);
+            ref_fantasyland(r, &m[i].g);
+            CHECK_EQ(e.terminations[i], ofc_game_is_over(&m[i].g));
+            CHECK_EQ(e.truncations[i], 0);
+            if (e.terminations[i]) {
+                ref_finish(r, &m[i], players, e.final_rewards[i]);
+                deals++;
+            }
+        }
+    }
+    CHECK(deals >= 400u * N / (players * 13u));
+}
+
+static void test_illegal_changes_nothing(void)
+{
+    static env e;
+    static ofc_vecenv_slot before[N];
+    uint8_t place[N][OFC_GAME_MAX_DEALT];
+    uint32_t bad = 99, i;
+    env_init(&e, &pineapple, 2, 1);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    memcpy(before, e.slots, sizeof before);
+    for (i = 0; i < N; i++)
+        e.actions[i] = e.legal[i][0];
+    e.actions[5] = 0; /* five cards to the front */
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_E_ACTION);
+    CHECK_EQ(bad, 5);
+    e.actions[5] = 243;
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_E_ACTION);
+    e.actions[5] = OFC_VE_NO_ACTION;
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_E_COUNT);
+    memset(place, 0, sizeof place); /* five cards to the front */
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, &place[0][0], NULL, &e.out,
+                             &bad), OFC_E_ROW_FULL);
+    place[5][0] = 7;
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, &place[0][0], NULL, &e.out,
+                             &bad), OFC_E_DESTINATION);
+    CHECK(memcmp(before, e.slots, sizeof before) == 0);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N + 1, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_E_COUNT);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, NULL, NULL, NULL, &e.out, &bad),
+             OFC_E_COUNT);
+    CHECK(memcmp(before, e.slots, sizeof before) == 0);
+    /* a placement that is legal plays (the opening: 2 front, 3 middle) */
+    place[5][0] = place[5][1] = 0;
+    place[5][2] = place[5][3] = place[5][4] = 1;
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 5, 1, e.actions, &place[0][0], NULL, &e.out,
+                             &bad), OFC_OK);
+    CHECK(memcmp(&before[4], &e.slots[4], sizeof before[4]) == 0);
+    CHECK(memcmp(&before[5], &e.slots[5], sizeof before[5]) != 0);
+}
+
+static void test_config(void)
+{
+    ofc_vecenv_config c;
+    ofc_game_rules classic = pineapple;
+    CHECK_EQ(ofc_vecenv_config_init(&c, &pineapple, 4, 3, 0), OFC_OK);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &pineapple, 4, 4, 0), OFC_E_SEATS);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &pineapple, 0, 2, 0), OFC_E_COUNT);
+    CHECK_EQ(ofc_vecenv_config_init(&c, NULL, 4, 2, 0), OFC_E_RULES);
+    classic.kind = OFC_KIND_CLASSIC;
+    CHECK_EQ(ofc_vecenv_config_init(&c, &classic, 4, 2, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &pineapple, 4, 2, 0), OFC_OK);
+    c.opponents = 3;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
+    c.opponents = OFC_VE_RANDOM;
+    c.learner = 2;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_SEATS);
+    c.learner = 1;
+    c.stay_value[2] = 1e9;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
+    c.stay_value[2] = 0;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_OK);
+    CHECK(ofc_encoding_scale(0) == 1.0f);
+    CHECK(ofc_encoding_scale(780 + 12) == 1.0f / 17.0f);
+    CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);
+}
+
+static void test_random_opponents(void)
+{
+    static env e;
+    uint32_t t, i, ended = 0;
+    env_init(&e, &pineapple, 3, 9);
+    e.c.opponents = OFC_VE_RANDOM;
+    e.c.learner = 2;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (t = 0; t < 200; t++) {
+        for (i = 0; i < N; i++) {
+            CHECK_EQ(e.seat[i], 2);
+            check_encoding(e.obs[i], &e.slots[i].game, 2);
+        }
+        CHECK_EQ(env_step(&e), OFC_OK);
+        for (i = 0; i < N; i++) {
+            float sum = e.final_rewards[i][0] + e.final_rewards[i][1] + e.final_rewards[i][2];
+            CHECK(sum == 0.0f);
+            if (e.terminations[i]) {
+                CHECK(e.rewards[i] == e.final_rewards[i][2]);
+                ended++;
+            } else {
+                CHECK(e.rewards[i] == 0.0f);
+            }
+        }
+    }
+    CHECK(ended > 100);
+}
+
+/* A hand-made view: seat 1 of 3 sees seat 2's front (relative seat 1) and its own
+ * dealt cards; everything else is unseen. */
+static void test_encode_layout(void)
+{
+    ofc_observation o;
+    uint8_t x[OFC_ENC_SIZE], front[3], dealt[3];
+    uint32_t c, ones = 0;
+    memset(&o, 0, sizeof o);
+    memset(o.board, OFC_NO_CARD, sizeof o.board);
+    o.seat = 1;
+    o.players = 3;
+    o.button = 0;
+    o.to_act = 1;
+    o.kind = OFC_KIND_PINEAPPLE;
+    CHECK_EQ(test_cards("As Kd 2c", front), 3);
+    memcpy(o.board[2], front, 3);
+    o.count[2][0] = 3;
+    o.face_down_count[0][2] = 4;
+    CHECK_EQ(test_cards("7h 8h 9h", dealt), 3);
+    memcpy(o.dealt, dealt, 3);
+    o.n = 3;
+    o.k = 1;
+    o.street = 2;
+    ofc_encode(&o, 1, x);
+    CHECK_EQ(x[3 * 52 + test_card("As")], 1); /* relative seat 1, front */
+    CHECK_EQ(x[3 * 52 + test_card("2c")], 1);
+    CHECK_EQ(x[12 * 52 + test_card("8h")], 1);
+    CHECK_EQ(x[14 * 52 + test_card("8h")], 0);
+    CHECK_EQ(x[14 * 52 + test_card("Qs")], 1);
+    for (c = 0; c < 14 * 52; c++)
+        ones += x[c];
+    CHECK_EQ(ones, 6);
+    CHECK_EQ(x[780 + 2], 1);          /* the button: seat 0 = relative seat 2 */
+    CHECK_EQ(x[780 + 8], 1);          /* to act: itself */
+    CHECK_EQ(x[780 + 16 + 3 * 2 + 2], 4); /* seat 0's face-down back */
+    CHECK_EQ(x[780 + 32], 2);
+    CHECK_EQ(x[780 + 33], 1);
+    CHECK_EQ(x[780 + 41], 1);
+    CHECK_EQ(x[780 + 42], 1);
+}
+
+/* --------------------------------------------------------------- two threads */
+
+typedef struct job {
+    env *e;
+    uint64_t digest;
+    int32_t status; /* the first error (CHECK is not thread-safe: checked after join) */
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = (job *)arg;
+    uint32_t t, i, k;
+    j->digest = 1469598103934665603u;
+    j->status = ofc_vecenv_reset(&j->e->c, j->e->slots, 0, N, 1, &j->e->out);
+    for (t = 0; t < 2000 && j->status == OFC_OK; t++) {
+        j->status = env_step(j->e);
+        for (i = 0; i < N; i++)
+            for (k = 0; k < OFC_ENC_SIZE; k += 7)
+                j->digest = (j->digest ^ j->e->obs[i][k]) * 1099511628211u;
+        for (i = 0; i < N; i++)
+            j->digest = (j->digest ^ (uint64_t)(int64_t)j->e->rewards[i]) * 1099511628211u;
+    }
+    return NULL;
+}
+
+static void test_threads(void)
+{
+    static env a, b;
+    job ja = {&a, 0, 0}, jb = {&b, 0, 0};
+    uint64_t want_a, want_b;
+    pthread_t ta, tb;
+    env_init(&a, &pineapple, 2, 11);
+    env_init(&b, &ofc_r, 3, 12);
+    run_job(&ja);
+    run_job(&jb);
+    want_a = ja.digest;
+    want_b = jb.digest;
+    env_init(&a, &pineapple, 2, 11);
+    env_init(&b, &ofc_r, 3, 12);
+    CHECK_EQ(pthread_create(&ta, NULL, run_job, &ja), 0);
+    CHECK_EQ(pthread_create(&tb, NULL, run_job, &jb), 0);
+    CHECK_EQ(pthread_join(ta, NULL), 0);
+    CHECK_EQ(pthread_join(tb, NULL), 0);
+    CHECK_EQ(ja.status, OFC_OK);
+    CHECK_EQ(jb.status, OFC_OK);
+    CHECK(ja.digest == want_a);
+    CHECK(jb.digest == want_b);
+    CHECK(want_a != want_b);
+}
+
+int main(void)
+{
+    CHECK_EQ(ofc_game_rules_init_pineapple(&pineapple), OFC_OK);
+    ofc_r = pineapple;
+    ofc_r.kind = OFC_KIND_OFC;
+    ofc_r.max_players = 4;
+    ofc_r.face_down_final = 0;
+    CHECK_EQ(ofc_game_rules_check(&ofc_r), OFC_OK);
+    test_config();
+    test_encode_layout();
+    test_self_play(&pineapple, 2, 1);
+    test_self_play(&pineapple, 3, 2);
+    test_self_play(&ofc_r, 4, 3);
+    test_illegal_changes_nothing();
+    test_random_opponents();
+    test_threads();
+    printf("test_vecenv: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}

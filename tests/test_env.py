@@ -1,0 +1,556 @@
+"""The RL environments (ofc_fast.env, csrc/ofc_vecenv.h) against ofc_fast.Game / Match.
+
+The differential test plays every game kind through ``VectorEnv`` self-play and, in
+lockstep, through ``Match`` + ``Game`` with the same actions (Fantasyland sets by
+``ofc_fast.solver.solve_fantasyland``): same seats, masks equal to legal_actions(),
+observations equal to an independent encoder written here, deal results equal.
+OFC_ENV_DEALS=10000 for the full run (default 400 deals per kind).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ofc_fast
+from ofc_fast import rules as presets
+from ofc_fast.encoding import (ENCODING_SIZE, SCALE, encode, encode_bytes, encode_game,
+                               planes)
+from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
+from ofc_fast.errors import GameError, MoveError
+from ofc_fast.game import Game, Match, Move
+from ofc_fast.game._engine import deal_seed
+from ofc_fast.solver import solve_fantasyland
+
+DEALS = int(os.environ.get("OFC_ENV_DEALS", "400"))
+KINDS = [("OFC", 3), ("PINEAPPLE", 2), ("PROGRESSIVE_PINEAPPLE", 3),
+         ("ULTIMATE_PINEAPPLE", 2), ("PINEAPPLE_27", 2)]
+
+
+# ------------------------------------------------------------ the reference
+
+def reference_encoding(obs: dict) -> np.ndarray:
+    """The encoding's layout (csrc/ofc_vecenv.h), written from the observation dict."""
+    x = np.zeros(828, np.int64)
+    seat, n = obs["seat"], obs["players"]
+    seen: set[int] = set()
+    for s in range(n):
+        rel = (s - seat) % n
+        for row, cards in enumerate(obs["boards"][s]):
+            for c in cards:
+                x[(3 * rel + row) * 52 + c] = 1
+                seen.add(c)
+        sc = 780
+        x[sc + 4 + rel] = 1
+        x[sc + 12 + rel] = obs["fantasyland"][s]
+        x[sc + 16 + 3 * rel:sc + 19 + 3 * rel] = obs["face_down_counts"][s]
+        x[sc + 28 + rel] = obs["discard_counts"][s]
+        if s == obs["button"]:
+            x[sc + rel] = 1
+        if s == obs["to_act"]:
+            x[sc + 8 + rel] = 1
+    for c in obs["dealt"]:
+        x[12 * 52 + c] = 1
+        seen.add(c)
+    for c in obs["discards"]:
+        x[13 * 52 + c] = 1
+        seen.add(c)
+    for c in set(range(52)) - seen:
+        x[14 * 52 + c] = 1
+    sc = 780
+    x[sc + 32] = obs["street"]
+    x[sc + 33] = obs["to_discard"]
+    x[sc + 34] = obs["future_cards"]
+    x[sc + 35] = obs["future_discards"]
+    x[sc + 36] = obs["full_set"]
+    x[sc + 37] = obs["face_down"]
+    x[sc + 38] = obs["is_over"]
+    x[sc + 39 + {"classic": 0, "ofc": 1, "pineapple": 2}[obs["game"]]] = 1
+    x[sc + 42] = obs["lowball"]
+    return x
+
+
+def hidden_cards(g: Game, me: int) -> set[int]:
+    """Cards ``me`` may not know, from the engine state: the undealt deck, the others'
+    pending dealt cards, discards and face-down cards (before the end)."""
+    raw = g._g
+    over = g.is_over
+    hidden: set[int] = set()
+    pos = 0
+    for i in range(raw.nsteps):
+        st = raw.steps[i]
+        pos = max(pos, st.start + st.n)
+        if i >= raw.step and not (i == raw.step and st.seat == me):
+            hidden |= {raw.deck[st.start + j] for j in range(st.n)}
+    hidden |= {raw.deck[j] for j in range(pos, 52)}
+    for s in range(g.players):
+        if s == me:
+            continue
+        hidden |= {raw.discards[s][j] for j in range(raw.ndiscards[s])}
+        if not over:
+            for slot in range(13):
+                if raw.face_down[s] >> slot & 1 and raw.board[s][slot] < 52:
+                    hidden.add(raw.board[s][slot])
+    return hidden
+
+
+def check_no_hidden(x: np.ndarray, g: Game, seat: int) -> None:
+    shown = set(np.flatnonzero(x[:14 * 52].reshape(14, 52).any(axis=0)))
+    leaked = shown & hidden_cards(g, seat)
+    assert not leaked, f"seat {seat} encoding shows hidden cards {sorted(leaked)}"
+
+
+def solver_rows(dealt: list[int], rules: ofc_fast.RuleSet) -> list[int]:
+    """Per dealt card, its row in the solver's setting (3 = discarded)."""
+    rows = solve_fantasyland(dealt, rules).board.rows
+    return [next((r for r in range(3) if c in rows[r]), 3) for c in dealt]
+
+
+def solver_move(g: Game) -> Move:
+    dealt = list(g.dealt)
+    dest = solver_rows(dealt, g.rules)
+    return Move([(c, d) for c, d in zip(dealt, dest) if d < 3],
+                [c for c, d in zip(dealt, dest) if d == 3])
+
+
+def finish_fantasyland(g: Game) -> None:
+    while not g.is_over and g._steps[g._step][4]:
+        g.play(solver_move(g))
+
+
+# ------------------------------------------------------------ differential
+
+def lockstep(rules_name: str, players: int, deals: int, num_envs: int = 16,
+             seed: int = 5) -> int:
+    """Play VectorEnv self-play and Match/Game side by side; returns Fantasyland deals
+    seen."""
+    rules = presets.get(rules_name)
+    env = VectorEnv(rules, num_envs=num_envs, players=players, seed=seed)
+    obs, info = env.reset()
+    matches = [Match(rules, players, seed=env_seed(seed, i)) for i in range(num_envs)]
+    games = []
+    for m in matches:
+        g = m.next_game()
+        finish_fantasyland(g)
+        games.append(g)
+    rng = np.random.default_rng(seed)
+    done = np.zeros(num_envs, np.int64)
+    fl_deals = 0
+    while done.min() < deals:
+        for i, g in enumerate(games):
+            seat = g.to_act
+            assert int(info["seat"][i]) == seat
+            legal = g.legal_actions()
+            assert list(np.flatnonzero(info["action_mask"][i])) == legal
+            assert list(info["legal_actions"][i, :info["legal_count"][i]]) == legal
+            o = g.observation(seat)
+            assert (obs[i] == reference_encoding(o)).all(), (rules_name, i)
+            if rng.random() < 0.1:
+                for s in range(players):
+                    check_no_hidden(env.encode(i, s), g, s)
+        acting = info["seat"].copy()
+        pick = (rng.random(num_envs) * env.legal_counts).astype(np.int64)
+        actions = env.legal_actions[np.arange(num_envs), pick].astype(np.int64)
+        obs, rewards, terms, truncs, info = env.step(actions)
+        assert not truncs.any()
+        for i, g in enumerate(games):
+            g.play_action(int(actions[i]))
+            finish_fantasyland(g)
+            if g.is_over:
+                assert terms[i]
+                final = np.zeros(players)
+                while g.is_over:  # a deal without a decision (all in Fantasyland) adds
+                    final += matches[i].record(g).net
+                    done[i] += 1
+                    g = games[i] = matches[i].next_game()
+                    fl_deals += any(g.fantasyland)
+                    finish_fantasyland(g)
+                assert list(info["final_rewards"][i, :players]) == list(final)
+                assert rewards[i] == final[acting[i]]
+            else:
+                assert not terms[i] and rewards[i] == 0
+    return fl_deals
+
+
+@pytest.mark.parametrize("rules_name,players", KINDS)
+def test_vector_env_equals_game(rules_name: str, players: int) -> None:
+    lockstep(rules_name, players, max(1, DEALS // 16))
+
+
+def test_self_play_reward_goes_to_the_seat_that_acted() -> None:
+    env = VectorEnv("pineapple", num_envs=8, players=3, seed=2)
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    seen = 0
+    for _ in range(200):
+        acting = info["seat"].copy()
+        pick = (rng.random(8) * env.legal_counts).astype(np.int64)
+        obs, rewards, terms, _, info = env.step(env.legal_actions[np.arange(8), pick])
+        for i in np.flatnonzero(terms):
+            assert rewards[i] == info["final_rewards"][i, acting[i]]
+            assert info["final_rewards"][i].sum() == 0
+            seen += 1
+        assert (rewards[~terms] == 0).all()
+    assert seen > 20
+
+
+def test_fantasyland_by_the_solver_and_carried() -> None:
+    """Deals forced into Fantasyland (the slot's next-deal counts set by hand, as the
+    Match's): the solver's sets and the carry-over equal the Game's."""
+    rules = presets.PINEAPPLE
+    env = VectorEnv(rules, num_envs=1, players=2, seed=3, autoreset=False)
+    env.reset()
+    m = Match(rules, 2, seed=env_seed(3, 0))
+    g = m.next_game()
+    rng = np.random.default_rng(1)
+    fl_seen = 0
+    for deal in range(40):
+        while not g.is_over:
+            assert int(env.seats[0]) == g.to_act
+            a = int(env.legal_actions[0, int(rng.random() * env.legal_counts[0])])
+            env.step(np.array([a]))
+            g.play_action(a)
+            finish_fantasyland(g)
+        assert env.terminations[0] and int(env.seats[0]) == -1
+        net = m.record(g).net
+        assert list(env.final_rewards[0, :2]) == list(net)
+        if deal % 2 == 0:  # put a seat in Fantasyland for the next deal
+            seat = deal // 2 % 2
+            env._slots[0].fl[seat] = m.fantasyland[seat] or 14
+            fl = list(m.fantasyland)
+            fl[seat] = fl[seat] or 14
+            m.fantasyland = tuple(fl)
+        fl_seen += any(m.fantasyland)
+        env.next_deal(0)
+        g = m.next_game()
+        assert g.button == env._slots[0].game.button
+        finish_fantasyland(g)
+        assert bytes(ofc_fast._native.ffi.buffer(env.game_of(0))) == g._state_bytes()
+    assert fl_seen >= 20
+
+
+def test_fantasyland_as_a_decision() -> None:
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=3, fantasyland="decision",
+                    autoreset=False)
+    env.reset()
+    rng = np.random.default_rng(0)
+    while int(env.seats[0]) >= 0:
+        a = int(env.legal_actions[0, int(rng.random() * env.legal_counts[0])])
+        env.step(np.array([a]))
+    env._slots[0].fl[0] = 15
+    env.next_deal(0)
+    for bad in ([[0] * 18], [[-1] * 15], [[4] * 15], "x", [[0.5] * 15]):
+        with pytest.raises(MoveError):
+            env.step(np.array([-1]), bad)
+    for args in ((1, 0), (0, 2), (-1, 0), (0, True)):
+        with pytest.raises(GameError):
+            env.observation(*args)
+        with pytest.raises(GameError):
+            env.encode(*args)
+    assert env.full_sets[0] and int(env.seats[0]) == 0 and not env.action_masks[0].any()
+    obs = env.observation(0, 0)
+    assert obs["full_set"] and len(obs["dealt"]) == 15
+    with pytest.raises(MoveError):
+        env.step(np.array([0]))  # an action id for a full set
+    before = bytes(ofc_fast._native.ffi.buffer(env.game_of(0)))
+    bad = np.full((1, 17), 2, np.uint8)
+    with pytest.raises(MoveError) as exc:
+        env.step(np.array([-1]), bad)  # 15 cards to the back
+    assert exc.value.reason in ("row_full", "discard_count")
+    assert bytes(ofc_fast._native.ffi.buffer(env.game_of(0))) == before
+    move = solver_rows(obs["dealt"], presets.PINEAPPLE)
+    env.step(np.array([-1]), np.array([move + [0] * (17 - len(move))], np.uint8))
+    assert int(env.seats[0]) == 1 and not env.full_sets[0]
+
+
+# ------------------------------------------------------------ opponents
+
+def test_random_opponents_only_the_learner_decides() -> None:
+    rules = presets.PINEAPPLE
+    n = 8
+    env = VectorEnv(rules, num_envs=n, players=3, seed=4, opponents="random", learner=1)
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    deal = np.zeros(n, np.int64)
+    step = np.zeros(n, np.int64)
+    ended = 0
+    for _ in range(150):
+        assert (info["seat"] == 1).all()
+        for i in range(n):  # the learner's cards are the deal's, whatever the others do
+            g = Game(rules, 3, seed=deal_seed(env_seed(4, i), int(deal[i])),
+                     button=env._slots[i].game.button,
+                     fantasyland=list(env._slots[i].game.fl)[:3])
+            mine = [st for st in g._steps if st[0] == 1]
+            assert int(env._slots[i].deal) == deal[i] + 1
+            st = mine[int(step[i])]
+            assert set(np.flatnonzero(obs[i, 624:676])) == set(g._deck[st[1]:st[1] + st[2]])
+            shown = set(np.flatnonzero(obs[i, :14 * 52].reshape(14, 52).any(axis=0)))
+            assert shown <= set(g._deck[:st[1] + st[2]])  # nothing not dealt yet
+        pick = (rng.random(n) * env.legal_counts).astype(np.int64)
+        obs, rewards, terms, _, info = env.step(env.legal_actions[np.arange(n), pick])
+        step += 1
+        for i in np.flatnonzero(terms):
+            assert rewards[i] == info["final_rewards"][i, 1]
+            assert info["final_rewards"][i].sum() == 0
+            deal[i] += 1
+            step[i] = 0
+            ended += 1
+    assert ended > 50
+
+
+def test_shaping_keeps_each_deals_total() -> None:
+    kw = dict(num_envs=8, players=2, seed=6, opponents="random")
+    plain, shaped = VectorEnv("pineapple", **kw), VectorEnv("pineapple", shaping=0.5, **kw)
+    plain.reset()
+    shaped.reset()
+    rng = np.random.default_rng(0)
+    total = np.zeros(8)
+    nonzero = 0
+    for _ in range(120):
+        pick = (rng.random(8) * plain.legal_counts).astype(np.int64)
+        a = plain.legal_actions[np.arange(8), pick].astype(np.int64)
+        _, r0, t0, _, _ = plain.step(a)
+        _, r1, t1, _, _ = shaped.step(a)
+        assert (t0 == t1).all()
+        nonzero += int((r1[~t1] != 0).sum())
+        total += r1
+        for i in np.flatnonzero(t1):
+            assert total[i] == pytest.approx(r0[i])
+            total[i] = 0
+    assert nonzero > 0
+
+
+def test_shaping_is_the_learners_alone() -> None:
+    """Bot seats are not shaped: their final rewards are their points, as without
+    shaping (the same bots, seeds and learner actions give the same deals)."""
+    kw = dict(num_envs=2, players=2, seed=8, opponents="heuristic")
+    plain, shaped = VectorEnv("pineapple", **kw), VectorEnv("pineapple", shaping=1.0, **kw)
+    plain.reset()
+    shaped.reset()
+    ended = 0
+    for _ in range(15):
+        a = plain.legal_actions[:, 0].astype(np.int64)
+        _, _, t0, _, i0 = plain.step(a)
+        _, _, t1, _, i1 = shaped.step(a)
+        assert (t0 == t1).all()
+        assert (i0["final_rewards"][:, 1] == i1["final_rewards"][:, 1]).all()
+        ended += int(t0.sum())
+    assert ended >= 2
+
+
+def test_heuristic_opponents() -> None:
+    env = VectorEnv("pineapple", num_envs=2, players=2, seed=1, opponents="heuristic")
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(12):
+        assert (info["seat"] == 0).all()
+        pick = (rng.random(2) * env.legal_counts).astype(np.int64)
+        obs, rewards, terms, _, info = env.step(env.legal_actions[np.arange(2), pick])
+        for i in np.flatnonzero(terms):
+            assert rewards[i] == info["final_rewards"][i, 0] and \
+                info["final_rewards"][i].sum() == 0
+            ended += 1
+    assert ended >= 2
+
+
+# ------------------------------------------------------------ errors, seeds, threads
+
+def test_illegal_action_changes_nothing() -> None:
+    env = VectorEnv("pineapple", num_envs=4, players=2, seed=0)
+    env.reset()
+    before = bytes(ofc_fast._native.ffi.buffer(env._slots))
+    actions = env.legal_actions[:, 0].astype(np.int64)
+    actions[2] = next(a for a in range(243) if not env.action_masks[2, a])
+    with pytest.raises(MoveError, match="env 2") as exc:
+        env.step(actions)
+    assert exc.value.reason == "bad_action"
+    assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
+    for bad in ([0, 0, 0], np.zeros(4, np.float64), [[0] * 4]):
+        with pytest.raises(MoveError):
+            env.step(bad)
+    with pytest.raises(MoveError):
+        env.step(np.array([999, 0, 0, 0]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-300, 300), min_size=4, max_size=4), st.integers(0, 30))
+def test_any_actions_step_or_change_nothing(actions: list[int], warmup: int) -> None:
+    """Whatever ints a caller passes, a step either plays them all (each legal) or
+    raises MoveError and leaves every environment byte for byte as it was."""
+    env = VectorEnv("ofc", num_envs=4, players=2, seed=warmup)
+    env.reset()
+    for _ in range(warmup):
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+    legal = all(0 <= a < 243 and env.action_masks[i, a] for i, a in enumerate(actions))
+    before = bytes(ofc_fast._native.ffi.buffer(env._slots))
+    if legal:
+        env.step(np.array(actions))
+        assert bytes(ofc_fast._native.ffi.buffer(env._slots)) != before
+    else:
+        with pytest.raises(MoveError):
+            env.step(np.array(actions))
+        assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(rules="classic_1_6"), "classic"), (dict(rules="nope"), "nope"),
+    (dict(players=4), "players"), (dict(players=1), "players"),
+    (dict(rules=replace(presets.OFC, name="OFC14", fantasyland=replace(
+        presets.OFC.fantasyland, entry=(("QQ", 14),), stay_cards=14)), players=4), "52"),
+    (dict(num_envs=0), "num_envs"), (dict(num_envs=2.0), "num_envs"),
+    (dict(opponents="alice"), "opponents"), (dict(fantasyland="x"), "fantasyland"),
+    (dict(learner=2), "learner"), (dict(seed=-1), "seed"),
+    (dict(shaping=float("nan")), "shaping"), (dict(stay_value="x"), "stay_value"),
+])
+def test_bad_settings(kwargs: dict, match: str) -> None:
+    kw = dict(rules="pineapple", num_envs=2, players=2)
+    kw.update(kwargs)
+    with pytest.raises(ofc_fast.OfcError, match=match):
+        VectorEnv(**kw)
+
+
+def test_step_before_reset() -> None:
+    with pytest.raises(GameError, match="reset"):
+        VectorEnv("pineapple", 2).step([0, 0])
+
+
+def test_reset_with_a_seed_replays() -> None:
+    env = VectorEnv("ofc", num_envs=4, players=2, seed=0)
+
+    def run(seed: int) -> list[bytes]:
+        obs, _ = env.reset(seed=seed)
+        out = [obs.tobytes()]
+        for _ in range(30):
+            obs, r, *_ = env.step(env.legal_actions[:, 0].astype(np.int64))
+            out.append(obs.tobytes() + r.tobytes())
+        return out
+
+    assert run(9) == run(9) != run(10)
+
+
+def run_env(seed: int, steps: int) -> bytes:
+    env = VectorEnv("pineapple", num_envs=64, players=2, seed=seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    digest = []
+    for _ in range(steps):
+        pick = (rng.random(64) * env.legal_counts).astype(np.int64)
+        obs, r, t, _, _ = env.step(env.legal_actions[np.arange(64), pick])
+        digest.append(obs.tobytes() + r.tobytes() + t.tobytes())
+    return b"".join(digest)
+
+
+def test_two_threads_step_two_envs() -> None:
+    expected = {s: run_env(s, 150) for s in (1, 2)}
+    got: dict[int, bytes] = {}
+    threads = [threading.Thread(target=lambda s=s: got.__setitem__(s, run_env(s, 150)))
+               for s in (1, 2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == expected
+
+
+# ------------------------------------------------------------ the encoding
+
+def test_encoding_module_is_the_c_encoder() -> None:
+    rng = np.random.default_rng(0)
+    for rules_name, players in KINDS:
+        g = Game(rules_name.lower(), players=players, seed=int(rng.integers(1 << 62)))
+        while True:
+            for s in range(players):
+                o = g.observation(s)
+                ref = reference_encoding(o)
+                assert (encode_bytes(o) == ref).all()
+                assert (encode_game(g, s) == ref).all()
+                assert np.allclose(encode(o), ref * SCALE)
+                check_no_hidden(encode_game(g, s), g, s)
+            if g.is_over:
+                break
+            g.play(g.random_move())
+    assert planes(np.zeros((2, ENCODING_SIZE))).shape == (2, 15, 13, 4)
+    assert SCALE[780 + 12] == pytest.approx(1 / 17)
+    with pytest.raises(GameError):
+        encode_bytes({"seat": 0})
+
+
+def test_float_observations() -> None:
+    env = VectorEnv("pineapple", num_envs=2, players=2, seed=0)
+    obs, _ = env.reset()
+    assert np.allclose(env.observations_float(), obs * SCALE)
+
+
+# ------------------------------------------------------------ official checkers
+
+def test_gymnasium_check_env() -> None:
+    import gymnasium
+    from gymnasium.utils.env_checker import check_env
+
+    assert set(GYM_IDS) <= set(gymnasium.registry)
+    for env_id in GYM_IDS:
+        env = gymnasium.make(env_id, opponents="random")
+        check_env(env.unwrapped, skip_render_check=True)
+    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="heuristic")
+    check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_gymnasium_episode() -> None:
+    import gymnasium
+
+    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="random")
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    episodes = 0
+    while episodes < 20:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, term, trunc, info = env.step(int(rng.choice(legal)))
+        if term:
+            assert reward == info["final_rewards"][0]
+            episodes += 1
+            obs, _ = env.reset()
+    for bad in (None, "3", 2.5, True):
+        with pytest.raises(MoveError):
+            env.step(bad)
+    for kw in (dict(opponents="self"), dict(illegal="x"), dict(fantasyland="decision")):
+        with pytest.raises(GameError):
+            gymnasium.make("ofc_fast/OFC-v0", **kw)
+    with pytest.raises(GameError):
+        pettingzoo_env("ofc", 2, fantasyland="decision")
+    strict = gymnasium.make("ofc_fast/OFC-v0", opponents="random", illegal="raise")
+    obs, _ = strict.reset(seed=0)
+    with pytest.raises(MoveError):
+        strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_pettingzoo_api_and_seed(players: int) -> None:
+    from pettingzoo.test import api_test, seed_test
+
+    api_test(pettingzoo_env(rules="pineapple", players=players), num_cycles=300)
+    seed_test(lambda: pettingzoo_env(rules="pineapple", players=players))
+
+
+def test_pettingzoo_rewards_are_the_deal() -> None:
+    env = pettingzoo_env(rules="ofc", players=3)
+    env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            check = env._venv.observation(0, int(agent[-1]))
+            assert (obs["observation"] == reference_encoding(check)).all()
+            env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        assert sum(totals.values()) == 0
+        env.reset()
+    with pytest.raises(MoveError):
+        env.step(None)
