@@ -123,22 +123,18 @@ def test_finding6_action_helpers_are_bounded() -> None:
     assert legal_actions_of.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
 
 
-@pytest.mark.parametrize("move", [{"place": None}, {"place": 5}, {"place": "As"},
-                                  {"discard": [{}]}, {"nope": 1}, 3.5, None])
-def test_finding8_garbage_moves_raise_move_error(move: object) -> None:
+GARBAGE = ([("play", m) for m in ({"place": None}, {"place": 5}, {"place": "As"},
+                                  {"discard": [{}]}, {"nope": 1}, 3.5, None)]
+           + [("play_action", a) for a in (1.0, True, [0], {"a": 0}, "4", 243, -1, 10**30)])
+
+
+@pytest.mark.parametrize(("method", "value"), GARBAGE)
+def test_finding8_garbage_moves_and_actions_raise_move_error(method: str,
+                                                             value: object) -> None:
     g = Game(rules.PINEAPPLE, 2, seed=4)
     before = g._state_bytes()
     with pytest.raises(MoveError):
-        g.play(move)  # type: ignore[arg-type]
-    assert g._state_bytes() == before
-
-
-@pytest.mark.parametrize("action", [1.0, True, [0], {"a": 0}, "4", 243, -1, 10**30])
-def test_finding8_garbage_actions_raise_move_error(action: object) -> None:
-    g = Game(rules.PINEAPPLE, 2, seed=4)
-    before = g._state_bytes()
-    with pytest.raises(MoveError):
-        g.play_action(action)  # type: ignore[arg-type]
+        getattr(g, method)(value)
     assert g._state_bytes() == before
 
 
