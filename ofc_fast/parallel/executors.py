@@ -136,6 +136,11 @@ class ProcessExecutor(Executor):
             self._pool = None
 
 
+def _apply(fn: Callable[[Any], Any], item: Any) -> Any:
+    """What a Ray task runs: ``fn(item)`` (any picklable callable, not only functions)."""
+    return fn(item)
+
+
 def _ray() -> Any:
     try:
         import ray
@@ -174,8 +179,9 @@ class RayExecutor(Executor):
     def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
                       ) -> Iterator[tuple[int, Any]]:
         ray = self.ray
-        task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(fn)
-        refs = {task.remote(item): i for i, item in enumerate(items)}
+        task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
+        fn_ref = ray.put(fn)
+        refs = {task.remote(fn_ref, item): i for i, item in enumerate(items)}
         pending = list(refs)
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
