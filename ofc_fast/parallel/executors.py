@@ -69,9 +69,14 @@ class LocalExecutor(Executor):
 
 
 def _context() -> Any:
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("forkserver" if "forkserver" in methods
-                                       else "spawn")
+    """forkserver where there is one (workers fork from a server that has already
+    imported ofc_fast: a fast start, and no state of this process leaks in), else
+    spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["ofc_fast.parallel.plan", "ofc_fast.bots"])
+    return ctx
 
 
 class ProcessExecutor(Executor):
