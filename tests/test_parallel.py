@@ -267,3 +267,61 @@ def test_play_parallel_refuses_stacks(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["play", "--hands", "3", "--workers", "2", "--stacks", "100",
                  "--quiet"]) == 2
     assert "--stacks" in capsys.readouterr().err
+
+
+# -- arena matches and duplicate tournaments
+
+def _arena(duplicate: bool, hands: int = 6):
+    from ofc_fast.arena import Arena, parse_bot_spec
+    return Arena("ofc-pineapple", [parse_bot_spec("a@heuristic"), parse_bot_spec("random"),
+                                   parse_bot_spec("b@random")], hands=hands, seed=13,
+                 duplicate=duplicate)
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
+    from ofc_fast.arena.report import without_timings
+    from ofc_fast.parallel.tournament import run_arena
+
+    local = _arena(duplicate)
+    rep_local = run_arena(local, LocalExecutor(), chunk_size=100)
+    pooled = _arena(duplicate)
+    with ProcessExecutor(2) as ex:
+        rep_pool = run_arena(pooled, ex, chunk_size=4)
+    assert without_timings(rep_local) == without_timings(rep_pool)
+    assert [d.game.history() for d in local.deals] == [d.game.history() for d in
+                                                       pooled.deals]
+    hands = 6 * (3 if duplicate else 1)
+    assert rep_local["hands"] == hands and len(local.deals) == hands
+    assert sum(b["points"] for b in rep_local["bots"]) == 0
+    for h, d in enumerate(local.deals):  # the documented schedule
+        deck, r = divmod(h, 3) if duplicate else (h, h % 3)
+        assert d.deck_no == deck and d.game.seed == deal_seed(13, deck)
+        assert d.seats == [local.names[(s - r) % 3] for s in range(3)]
+    if duplicate:
+        assert rep_local["duplicate"]["decks"] == 6
+
+
+def test_arena_workers_refuse_external_bots() -> None:
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.errors import ArenaError
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = Arena("ofc-pineapple", [parse_bot_spec("random"),
+                                    parse_bot_spec("cmd:python bot.py")], hands=2)
+    with pytest.raises(ArenaError, match="built-in bots only"):
+        run_arena(arena)
+
+
+def test_arena_command_with_workers(tmp_path: Path) -> None:
+    reports = []
+    for extra in (["--workers", "1"], ["--workers", "2", "--chunk-size", "3"]):
+        out, hist = tmp_path / f"r{len(reports)}.json", tmp_path / f"h{len(reports)}.jsonl"
+        assert main(["arena", "--bot", "heuristic", "--bot", "random", "--hands", "5",
+                     "--duplicate", "--seed", "3", "--json", str(out), "--history",
+                     str(hist), "--quiet", *extra]) == 0
+        reports.append((json.loads(out.read_text()), hist.read_text()))
+    from ofc_fast.arena.report import without_timings
+    assert without_timings(reports[0][0]) == without_timings(reports[1][0])
+    assert reports[0][1] == reports[1][1]
+    assert len([d for d in read_histories(tmp_path / "h0.jsonl")]) == 10
