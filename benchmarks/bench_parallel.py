@@ -17,7 +17,9 @@ Rows (medians over ``--reps``, min and max shown):
 * overhead per chunk: ``--empty`` chunks of zero deals through each executor (the cost
   of shipping a task and its result; the pool's start-up excluded).
 
-Every parallel run is checked against the local one (identical per-deal results) and
+The first line is the machine's own ceiling: two processes of pure Python
+arithmetic against one, in the same pool (2.0x on two idle cores).  Every parallel run
+is checked against the local one (identical per-deal results) and
 the load average is printed: on a shared machine, other work slows both sides.
 """
 
@@ -47,6 +49,24 @@ def _row(name: str, times: list[float], extra: str = "") -> dict[str, Any]:
     return {"name": name, "median_s": med, "min_s": min(times), "max_s": max(times)}
 
 
+def _burn(n: int) -> int:
+    """Pure Python work: the machine's own ceiling for two processes."""
+    total = 0
+    for i in range(n):
+        total += i * i
+    return total
+
+
+def _calibrate(n: int = 5_000_000) -> float:
+    """Speed-up of two processes over one on ``_burn`` (2.0 on two idle cores; less
+    when other work holds the CPUs)."""
+    t1, _ = _timed(lambda: [_burn(n), _burn(n)])
+    with ProcessExecutor(2) as ex:
+        list(ex.map_unordered(_burn, [1, 1]))
+        t2, _ = _timed(lambda: list(ex.map_unordered(_burn, [n, n])))
+    return t1 / t2
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=2000)
@@ -60,7 +80,10 @@ def main() -> int:
                         bots=[("heuristic", {})])
     print(f"{args.deals} deals, HeuristicBot x2, PINEAPPLE, chunks of {args.chunk}; "
           f"{os.cpu_count()} CPUs; load average before {os.getloadavg()}", flush=True)
-    rows = []
+    ceiling = _calibrate()
+    print(f"machine ceiling: two processes of pure Python run {ceiling:.2f}x one",
+          flush=True)
+    rows: list[dict[str, Any]] = [{"name": "ceiling", "speedup": ceiling}]
     local_t, ref = [], None
     for _ in range(args.reps):
         t, run = _timed(lambda: play_parallel(spec, LocalExecutor(), chunk_size=args.chunk))
