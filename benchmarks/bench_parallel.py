@@ -67,6 +67,24 @@ def _calibrate(n: int = 5_000_000) -> float:
     return t1 / t2
 
 
+def _warm_rows(label: str, short: str, ex: Any, spec: RunSpec, args: Any, ref: Any,
+               local_t: list[float], rows: list[dict[str, Any]]) -> None:
+    """Time the run on executor ``ex`` with its workers started (checked against the
+    local result), then the overhead of ``--empty`` empty chunks."""
+    empty = [ChunkTask(spec, 0, 0) for _ in range(args.empty)]
+    list(ex.map_unordered(run_chunk, empty[:4]))  # start the workers
+    times = []
+    for _ in range(args.reps):
+        t, run = _timed(lambda: play_parallel(spec, ex, chunk_size=args.chunk))
+        assert run.outcomes == ref, f"{short} disagrees with the local run"
+        times.append(t)
+    sp = statistics.median(local_t) / statistics.median(times)
+    rows.append(_row(label, times, f"  speed-up {sp:.2f}x"))
+    t, _ = _timed(lambda: list(ex.map_unordered(run_chunk, empty)))
+    print(f"{short + ' overhead/chunk':<26} {1e3 * t / args.empty:8.3f} ms", flush=True)
+    rows.append({"name": f"{short} overhead per chunk", "ms": 1e3 * t / args.empty})
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=2000)
@@ -102,17 +120,7 @@ def main() -> int:
     rows.append(_row("process x2", proc_t, f"  speed-up {speedup:.2f}x"))
     empty = [ChunkTask(spec, 0, 0) for _ in range(args.empty)]
     with ProcessExecutor(2) as ex:
-        list(ex.map_unordered(run_chunk, empty[:4]))  # start the workers
-        warm_t = []
-        for _ in range(args.reps):
-            t, run = _timed(lambda: play_parallel(spec, ex, chunk_size=args.chunk))
-            assert run.outcomes == ref, "the process pool disagrees with the local run"
-            warm_t.append(t)
-        sp = statistics.median(local_t) / statistics.median(warm_t)
-        rows.append(_row("process x2, warm pool", warm_t, f"  speed-up {sp:.2f}x"))
-        t, _ = _timed(lambda: list(ex.map_unordered(run_chunk, empty)))
-    print(f"{'process overhead/chunk':<26} {1e3 * t / args.empty:8.3f} ms")
-    rows.append({"name": "process overhead per chunk", "ms": 1e3 * t / args.empty})
+        _warm_rows("process x2, warm pool", "process", ex, spec, args, ref, local_t, rows)
     if not args.no_ray:
         try:
             import ray
@@ -122,18 +130,7 @@ def main() -> int:
             from ofc_fast.parallel import RayExecutor
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
             try:
-                rex = RayExecutor()
-                list(rex.map_unordered(run_chunk, empty[:4]))  # warm the workers
-                ray_t = []
-                for _ in range(args.reps):
-                    t, run = _timed(lambda: play_parallel(spec, rex, chunk_size=args.chunk))
-                    assert run.outcomes == ref, "Ray disagrees with the local run"
-                    ray_t.append(t)
-                sp = statistics.median(local_t) / statistics.median(ray_t)
-                rows.append(_row("ray x2", ray_t, f"  speed-up {sp:.2f}x"))
-                t, _ = _timed(lambda: list(rex.map_unordered(run_chunk, empty)))
-                print(f"{'ray overhead/chunk':<26} {1e3 * t / args.empty:8.3f} ms")
-                rows.append({"name": "ray overhead per chunk", "ms": 1e3 * t / args.empty})
+                _warm_rows("ray x2", "ray", RayExecutor(), spec, args, ref, local_t, rows)
             finally:
                 ray.shutdown()
     print(f"load average after {os.getloadavg()}")

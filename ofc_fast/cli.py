@@ -6,6 +6,8 @@
     ofc-fast eval "As Ks Qs Js Ts"             # a 3- or 5-card hand, or a whole board
     ofc-fast score "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts" "<board>" --rules OFC
     ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
+    ofc-fast play --hands 2000 --workers 2       # independent deals on 2 processes
+    ofc-fast selfplay --bots heuristic --hands 10000 --out data/ [--workers N | --ray]
     ofc-fast rules [NAME]
     ofc-fast bench [--quick]
     ofc-fast --version

@@ -26,14 +26,10 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Iterator, Optional, Sequence, Union
 
-from ..errors import OfcError
+from ..errors import ExecutorError, OfcError
 
 __all__ = ["Executor", "LocalExecutor", "ProcessExecutor", "RayExecutor",
            "make_executor", "ExecutorError"]
-
-
-class ExecutorError(OfcError):
-    """An executor cannot be set up or gave up on a chunk."""
 
 
 class Executor:
@@ -193,7 +189,12 @@ class RayExecutor(Executor):
             for ref in done:
                 try:
                     result = ray.get(ref)
-                except ray.exceptions.RayError as exc:
+                except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, OfcError):
+                        raise cause from None
+                    raise ExecutorError(f"chunk {refs[ref]} raised {cause!r}") from None
+                except ray.exceptions.RayError as exc:  # its worker died every time
                     raise ExecutorError(f"chunk {refs[ref]} failed after "
                                         f"{self.max_retries} retries: {exc}") from None
                 yield refs[ref], result

@@ -52,7 +52,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from ..errors import OfcError
+from ..errors import SelfPlayError
 from .executors import Executor, LocalExecutor
 from .plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from .progress import Progress
@@ -64,10 +64,6 @@ MANIFEST = "manifest.json"
 FORMAT = "ofc-fast/selfplay"
 VERSION = 1
 DEFAULT_SHARD = 100
-
-
-class SelfPlayError(OfcError):
-    """An output directory that holds another run, or a damaged manifest."""
 
 
 def write_npz(path: Union[str, Path], arrays: dict[str, np.ndarray]) -> None:
