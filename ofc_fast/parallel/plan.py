@@ -94,9 +94,15 @@ class RunSpec:
 
     @classmethod
     def make(cls, rules: Union[RuleSet, str], players: int, seed: int, hands: int,
-             bots: Sequence[tuple[str, Mapping[str, Any]]], button: int = 0) -> RunSpec:
-        """Check and build a spec.  ``bots``: ``(name, settings)`` per seat, or one pair
-        for every seat (a live bot gives its pair as ``(bot.name, bot.settings())``)."""
+             bots: Sequence[Any], button: int = 0) -> RunSpec:
+        """Check and build a spec.  ``bots``: per seat (or one for every seat) a
+        ``(registry name, settings)`` pair or a registered bot, which travels as
+        ``(bot.name, bot.settings())`` (its own seed is not used: see ``bot_seed``).
+
+        >>> from ofc_fast.bots import HeuristicBot
+        >>> RunSpec.make("pineapple", 2, 1, 10, [HeuristicBot(samples=8)]).bots[0][0]
+        'heuristic'
+        """
         rs = resolve_rules(rules)
         if isinstance(players, bool) or not isinstance(players, int) \
                 or not 2 <= players <= rs.max_players:
@@ -106,7 +112,8 @@ class RunSpec:
             raise GameError(f"hands must be an int >= 0, got {hands!r}")
         if not isinstance(button, int) or not 0 <= button < players:
             raise GameError(f"button {button!r} is not a seat of {players} players")
-        pairs = list(bots)
+        pairs = [(b.name, b.settings()) if callable(getattr(b, "settings", None))
+                 else b for b in bots]
         if len(pairs) == 1:
             pairs *= players
         if len(pairs) != players:
