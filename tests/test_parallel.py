@@ -325,3 +325,23 @@ def test_arena_command_with_workers(tmp_path: Path) -> None:
     assert without_timings(reports[0][0]) == without_timings(reports[1][0])
     assert reports[0][1] == reports[1][1]
     assert len([d for d in read_histories(tmp_path / "h0.jsonl")]) == 10
+
+
+def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ofc_fast.parallel import ExecutorError, RayExecutor
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    with pytest.raises(ExecutorError, match=r"pip install \"ofc-fast\[ray\]\""):
+        RayExecutor()
+    assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
+
+
+def test_bad_parallel_options_exit_2(capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    assert main(["play", "--hands", "2", "--workers", "0", "--quiet"]) == 2
+    assert "--workers" in capsys.readouterr().err
+    assert main(["selfplay", "--hands", "2", "--out", str(tmp_path), "--shard-size",
+                 "0"]) == 2
+    assert "--shard-size" in capsys.readouterr().err
+    assert main(["arena", "--bot", "random", "--bot", "cmd:true", "--hands", "1",
+                 "--workers", "2", "--quiet"]) == 2
+    assert "built-in bots only" in capsys.readouterr().err
