@@ -499,9 +499,9 @@ def _play_parallel(args: argparse.Namespace, preset: rules_mod.RuleSet, players:
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or _json_only(args)
     t0 = time.perf_counter()
-    run, executor = _named("--bots", play_run, args, preset, players, names, seed,
-                           history=bool(args.history),
-                           progress=not quiet and args.hands >= 50 and sys.stderr.isatty())
+    run, executor = play_run(args, preset, players, names, seed,
+                             history=bool(args.history),
+                             progress=not quiet and args.hands >= 50 and sys.stderr.isatty())
     elapsed = time.perf_counter() - t0
     match = run.match
     decisions = sum(o["decisions"] for o in run.outcomes)

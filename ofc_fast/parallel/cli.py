@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any, Optional, Sequence
 
-from ..errors import GameError
+from ..errors import GameError, OfcError
 from ..rules import RuleSet
 from .executors import Executor, make_executor
 from .plan import DEFAULT_CHUNK, RunSpec
@@ -46,6 +46,16 @@ def executor_of(args: argparse.Namespace) -> Executor:
     return make_executor(args.workers, args.ray)
 
 
+def _spec(rules: RuleSet, players: int, seed: int, hands: int, names: Sequence[str],
+          button: int) -> RunSpec:
+    """The run of the options; errors name ``--bots``/``--players``."""
+    try:
+        return RunSpec.make(rules, players, seed, hands, [(n, {}) for n in names],
+                            button=button)
+    except OfcError as exc:
+        raise type(exc)(f"--bots/--players: {exc}") from None
+
+
 def play_run(args: argparse.Namespace, rules: RuleSet, players: int, names: Sequence[str],
              seed: int, *, history: bool, progress: bool) -> tuple[Any, str]:
     """``ofc-fast play`` with ``--workers`` / ``--ray``: (the ParallelRun, the executor's
@@ -53,8 +63,7 @@ def play_run(args: argparse.Namespace, rules: RuleSet, players: int, names: Sequ
     from .progress import Progress
     from .run import play_parallel
 
-    spec = RunSpec.make(rules, players, seed, args.hands, [(n, {}) for n in names],
-                        button=args.button)
+    spec = _spec(rules, players, seed, args.hands, names, args.button)
     bar = Progress(args.hands, progress)
     with executor_of(args) as ex:
         try:
@@ -77,11 +86,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     if args.shard_size < 1:
         raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
-    try:
-        spec = RunSpec.make(rules, players, args.seed, args.hands,
-                            [(n, {}) for n in names])
-    except GameError as exc:
-        raise GameError(f"--bots/--players: {exc}") from None
+    spec = _spec(rules, players, args.seed, args.hands, names, 0)
     with executor_of(args) as ex:
         doc = selfplay(spec, args.out, ex, shard_size=args.shard_size,
                        progress=not args.quiet and sys.stderr.isatty())
