@@ -159,8 +159,8 @@ def selfplay(spec: RunSpec, out: Union[str, Path], executor: Optional[Executor] 
                                 f"rules, seats, bots, seed, hands or shard size); use "
                                 f"another --out")
         shards = {int(s["index"]): s for s in old["shards"]}
-    for stray in out.glob("shard-*.tmp"):
-        stray.unlink()
+    for stray in [*out.glob("shard-*.tmp"), out / (MANIFEST + ".tmp")]:
+        stray.unlink(missing_ok=True)
     tasks = [ChunkTask(c.spec, c.start, c.stop, history=True, selfplay=True)
              for k, c in enumerate(spec.chunks(shard_size)) if k not in shards]
     if max_shards is not None:
