@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ofc_fast.arena.history import read_histories
 from ofc_fast.bots import make_bot
@@ -66,6 +68,28 @@ def test_results_do_not_depend_on_the_chunking(sizes: tuple[int, int]) -> None:
     assert a.outcomes == b.outcomes and a.lines == b.lines
     assert a.match.to_dict() == b.match.to_dict()
     assert [o["deal"] for o in a.outcomes] == list(range(24))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 64 - 1), hands=st.integers(1, 12),
+       cuts=st.lists(st.integers(1, 11), max_size=4),
+       table=st.sampled_from([("pineapple", 2), ("pineapple", 3), ("ofc", 4),
+                              ("classic_1_6", 4)]),
+       button=st.integers(0, 3))
+def test_any_cut_of_a_run_gives_its_deals(seed: int, hands: int, cuts: list[int],
+                                          table: tuple[str, int], button: int) -> None:
+    """Property: chunks cut anywhere, played in any order, give deal i exactly as the
+    whole run does."""
+    rules, players = table
+    spec = RunSpec.make(rules, players, seed=seed, hands=hands, bots=[("random", {})],
+                        button=button % players)
+    whole = run_chunk(ChunkTask(spec, 0, hands, history=True))
+    edges = sorted({0, hands, *(c for c in cuts if c < hands)})
+    parts = [run_chunk(ChunkTask(spec, a, b, history=True))
+             for a, b in reversed(list(zip(edges, edges[1:])))]
+    parts.reverse()
+    assert [o for p in parts for o in p.outcomes] == whole.outcomes
+    assert [x for p in parts for x in p.lines] == whole.lines
 
 
 def test_match_totals_are_the_sum_of_the_deals() -> None:
@@ -346,3 +370,20 @@ def test_bad_parallel_options_exit_2(capsys: pytest.CaptureFixture[str],
     assert main(["arena", "--bot", "random", "--bot", "cmd:true", "--hands", "1",
                  "--workers", "2", "--quiet"]) == 2
     assert "built-in bots only" in capsys.readouterr().err
+
+
+def test_selfplay_full_sets_have_no_action_id(tmp_path: Path) -> None:
+    """Classic hands are one 13-card set per seat: action -1, no legal ids, and the
+    placement holds the whole setting (13 cards: 3 front, 5 middle, 5 back)."""
+    spec = RunSpec.make("classic_1_6", 3, seed=8, hands=3, bots=[("heuristic", {})])
+    selfplay(spec, tmp_path, shard_size=3, progress=False)
+    with np.load(tmp_path / "shard-000000.npz") as z:
+        action, mask, placement = z["action"], z["mask"], z["placement"]
+        reward, seat, deal = z["reward"], z["seat"], z["deal"]
+    assert len(action) == 9 and (action == -1).all() and not mask.any()
+    for row in placement:
+        assert [int((row == r).sum()) for r in range(4)] == [3, 5, 5, 0]
+    lines = [json.loads(x) for x in (tmp_path / "shard-000000.jsonl").read_text()
+             .splitlines()]
+    assert [reward[k] for k in range(9)] == [lines[deal[k]]["points"][seat[k]]
+                                             for k in range(9)]

@@ -13,7 +13,9 @@ shard_size - 1``.  In ``OUT``:
   ``action``        int32 (D,)      the action id played; -1 for a full set
                                     (Fantasyland, classic), which has no id
   ``placement``     int8 (D, 52)    the move, per card id: -1 not in it, 0/1/2 front/
-                                    middle/back, 3 discarded (every decision)
+                                    middle/back, 3 discarded (every decision; all -1
+                                    for a classic natural declared or a surrender,
+                                    which the .jsonl move records)
   ``seat``          int8 (D,)       the seat that decided
   ``deal``          int64 (D,)      the deal index in the run
   ``step``          int16 (D,)      the decision's number in its deal
