@@ -6,6 +6,8 @@
     ofc-fast eval "As Ks Qs Js Ts"             # a 3- or 5-card hand, or a whole board
     ofc-fast score "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts" "<board>" --rules OFC
     ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
+    ofc-fast play --hands 2000 --workers 2       # independent deals on 2 processes
+    ofc-fast selfplay --bots heuristic --hands 10000 --out data/ [--workers N | --ray]
     ofc-fast rules [NAME]
     ofc-fast bench [--quick]
     ofc-fast --version
@@ -387,6 +389,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
     # what Match still checks is whether the seats fit one deck
     match = _named("--players", Match, preset, players, seed=args.seed, stacks=stacks,
                    button=args.button, keep_nets=False)
+    from .parallel.cli import wants_parallel
+    if wants_parallel(args):  # --workers / --ray: independent deals (ofc_fast/parallel)
+        return _play_parallel(args, preset, players, names, match.seed, stacks)
     # the bots' seeds derive from the match seed, the one printed: it replays the match
     bots = _named("--bots", make_bots, names, players, preset, seed=match.seed)
     names = names * players if len(names) == 1 else names
@@ -480,6 +485,65 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return 130 if interrupted else 0
 
 
+def _play_parallel(args: argparse.Namespace, preset: rules_mod.RuleSet, players: int,
+                   names: list[str], seed: int, stacks: Optional[list[int]]) -> int:
+    """``play --workers N`` / ``--ray``: a run of independent deals (no Fantasyland or
+    chips carried between deals; ofc_fast/parallel/plan.py), the same on every
+    executor."""
+    from .parallel.cli import play_run
+
+    if stacks is not None:
+        raise GameError("--stacks: table stakes carry chips from deal to deal, which a "
+                        "parallel run (--workers, --ray) of independent deals cannot; "
+                        "drop --workers/--ray or --stacks")
+    names = names * players if len(names) == 1 else names
+    quiet = args.quiet or _json_only(args)
+    t0 = time.perf_counter()
+    run, executor = play_run(args, preset, players, names, seed,
+                             history=bool(args.history),
+                             progress=not quiet and args.hands >= 50 and sys.stderr.isatty())
+    elapsed = time.perf_counter() - t0
+    match = run.match
+    decisions = sum(o["decisions"] for o in run.outcomes)
+    if args.history:
+        try:
+            with open(args.history, "w", encoding="utf-8") as f:
+                if args.history.endswith(".jsonl"):
+                    f.writelines(line + "\n" for line in run.lines)
+                else:
+                    json.dump({"rules": preset.name, "players": players, "seed": seed,
+                               "bots": names, "deals": [json.loads(line)["history"]
+                                                        for line in run.lines]}, f)
+        except OSError as exc:
+            raise OfcError(f"--history: cannot write {args.history!r}: "
+                           f"{exc.strerror}") from None
+    if not quiet:
+        rows = [[s, names[s], f"{d['mean']:+.2f}",
+                 f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-", f"{d['total']:+d}",
+                 _pct(d["foul_rate"]), _pct(d["fantasyland_entry_rate"]),
+                 f"{d['mean_royalties']:.2f}"] for s, d in enumerate(match.summary())]
+        _table(f"{preset.name}: {match.hands_played} independent deals, {players} "
+               f"players, seed {seed}, {executor}", ["seat", "bot", "pts/deal", "95% CI",
+                                                     "total", "fouls", "FL earned",
+                                                     "roy/deal"], rows,
+               justify=["right", "left"] + ["right"] * 6)
+        _wrap(f"Independent deals (--workers/--ray): no Fantasyland is played, the "
+              f"Fantasyland earned is shown as a share of the deals. Points per deal with "
+              f"a 95% confidence interval ({_interval_method()}).")
+        print(f"{decisions:,} decisions in {elapsed:.2f} s "
+              f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)")
+    if args.json:
+        deals = [{"deal": o["deal"] + 1, "seed": o["seed"], "net": o["net"],
+                  "fouls": o["fouls"], "royalties": o["royalties"],
+                  "fantasyland": o["fantasyland"], "button": o["button"]}
+                 for o in run.outcomes]
+        _emit_json(args, {**match.to_dict(), "rule_set": preset.to_dict(), "bots": names,
+                          "seconds": elapsed, "decisions": decisions,
+                          "interrupted": False, "mode": "independent",
+                          "executor": executor, "deals": deals})
+    return 0
+
+
 class _StopOnSigint:
     """While active (main thread only), the first Ctrl-C only asks to stop (so the
     deal in progress finishes and the records stay consistent); a second one raises
@@ -564,6 +628,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write every deal's history (Game.replay() input): JSON, or "
                          "one JSON object per line when PATH ends in .jsonl")
     pl.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    from .parallel.cli import add_parallel_options
+    add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)
     pl.set_defaults(func=_cmd_play)
     e = sub.add_parser("eval", help="rank a 3- or 5-card hand, or evaluate a board",
                        description="Strength, category and description of a hand; with a "
@@ -604,6 +670,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.set_defaults(func=_cmd_bench)
     from .arena.cli import add_commands as add_arena_commands
     add_arena_commands(sub)  # bot, arena, replay, report (ofc_fast/arena/cli.py)
+    from .parallel.cli import add_commands as add_parallel_commands
+    add_parallel_commands(sub, bot_names())  # selfplay (ofc_fast/parallel/cli.py)
     return p
 
 

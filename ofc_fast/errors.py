@@ -6,7 +6,8 @@ import reprlib
 
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
            "RulesError", "GameError", "MoveError", "HistoryError", "BotError",
-           "UnknownBotError", "ArenaError", "ProtocolError", "quote"]
+           "UnknownBotError", "ArenaError", "ProtocolError", "ExecutorError",
+           "SelfPlayError", "quote"]
 
 
 class OfcError(ValueError):
@@ -130,3 +131,12 @@ class ArenaError(OfcError):
 class ProtocolError(ArenaError):
     """A wire-protocol line that cannot be read: not JSON, not an object, too long, or
     a message missing a field it needs."""
+
+
+class ExecutorError(OfcError):
+    """A parallel run that cannot go on: bad ``--workers``, Ray missing or its cluster
+    unreachable, a process pool that keeps breaking, a Ray task out of retries."""
+
+
+class SelfPlayError(OfcError):
+    """A self-play output directory that holds another run, or a damaged manifest."""

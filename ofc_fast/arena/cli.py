@@ -57,7 +57,13 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                       duplicate=args.duplicate, on_deal=on_deal,
                       on_progress=on_progress if args.progress_json else None,
                       progress_every=args.progress_every)
-        report = arena.run()
+        from ..parallel.cli import executor_of, wants_parallel
+        if wants_parallel(args):  # built-in bots on workers (ofc_fast/parallel/tournament.py)
+            from ..parallel.tournament import run_arena
+            with executor_of(args) as ex:
+                report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
+        else:
+            report = arena.run()
     finally:
         if hist is not None:
             hist.close()
@@ -158,6 +164,8 @@ def add_commands(sub: Any) -> None:
                    help="progress lines on stderr")
     a.add_argument("--progress-every", type=int, default=100)
     a.add_argument("--quiet", action="store_true")
+    from ..parallel.cli import add_parallel_options
+    add_parallel_options(a)  # --workers, --ray, --chunk-size: built-in bots only
     a.set_defaults(func=_cmd_arena)
 
     r = sub.add_parser("replay", help="replay and print the deals of a history file")

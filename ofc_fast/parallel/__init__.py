@@ -1,0 +1,31 @@
+"""Parallel runs: matches, tournaments and self-play data on one core, a process pool
+or a Ray cluster, with the same results on each.
+
+* :mod:`.plan`: the split (independent deals, chunks, per-deal seeds), what a worker
+  runs (:func:`run_chunk`) and how a deal is booked into a :class:`~ofc_fast.game.Match`;
+* :mod:`.executors`: ``local``, ``process`` and ``ray`` (:func:`make_executor`);
+* :mod:`.run`: :func:`play_parallel`, the results in deal order;
+* :mod:`.selfplay`: self-play shards, their manifest, resuming;
+* :mod:`.progress`: the progress bar (deals/s, ETA);
+* :mod:`.chaos`: fault injection for the tests.
+
+>>> from ofc_fast.parallel import RunSpec, play_parallel, make_executor
+>>> spec = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})])
+>>> with make_executor(workers=1) as ex:
+...     run = play_parallel(spec, ex, chunk_size=2)
+>>> run.match.hands_played
+4
+"""
+
+from __future__ import annotations
+
+from .executors import (Executor, ExecutorError, LocalExecutor, ProcessExecutor,
+                        RayExecutor, make_executor)
+from .plan import (DEFAULT_CHUNK, ChunkResult, ChunkTask, DealOutcome, RunSpec, book,
+                   bot_seed, new_match, play_deal, run_chunk)
+from .run import ParallelRun, in_order, play_parallel
+
+__all__ = ["Executor", "ExecutorError", "LocalExecutor", "ProcessExecutor", "RayExecutor",
+           "make_executor", "RunSpec", "ChunkTask", "ChunkResult", "DealOutcome",
+           "DEFAULT_CHUNK", "bot_seed", "play_deal", "run_chunk", "book", "new_match",
+           "ParallelRun", "play_parallel", "in_order"]

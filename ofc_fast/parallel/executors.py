@@ -1,0 +1,227 @@
+"""Executors: where the chunks of a run are played.
+
+* :class:`LocalExecutor` (``local``): in this process, one chunk after the other;
+* :class:`ProcessExecutor` (``process``, the default for ``--workers N`` > 1): a
+  :class:`concurrent.futures.ProcessPoolExecutor` with a ``forkserver`` (else
+  ``spawn``) context.  A worker that dies breaks the pool (``BrokenProcessPool``): the
+  pool is rebuilt and every chunk not yet returned is submitted again;
+* :class:`RayExecutor` (``ray``): Ray tasks (``ray.init(address)``; ``"auto"`` joins a
+  running cluster, ``None`` starts a local one) with ``max_retries``: Ray runs the task
+  of a dead worker again.
+
+Each yields ``(index, result)`` as chunks finish, in any order; a chunk is yielded
+once, so a chunk that ran twice (a retry) is never counted twice.  Work travels as
+plain data (a function importable by name and a picklable argument).
+
+>>> ex = LocalExecutor()
+>>> sorted(ex.map_unordered(abs, [-2, 1]))
+[(0, 2), (1, 1)]
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Iterator, Optional, Sequence, Union
+
+from ..errors import ExecutorError, OfcError
+
+__all__ = ["Executor", "LocalExecutor", "ProcessExecutor", "RayExecutor",
+           "make_executor", "ExecutorError"]
+
+
+class Executor:
+    """Runs ``fn(item)`` for every item; :meth:`map_unordered` yields ``(index,
+    result)`` as they finish."""
+
+    name = "executor"
+    workers = 1
+
+    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
+                      ) -> Iterator[tuple[int, Any]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release the workers."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class LocalExecutor(Executor):
+    """In this process, in order."""
+
+    name = "local"
+
+    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
+                      ) -> Iterator[tuple[int, Any]]:
+        for i, item in enumerate(items):
+            yield i, fn(item)
+
+
+def _context() -> Any:
+    """forkserver where there is one (workers fork from a server that has already
+    imported ofc_fast: a fast start, and no state of this process leaks in), else
+    spawn."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["ofc_fast.parallel.plan", "ofc_fast.bots"])
+    return ctx
+
+
+class ProcessExecutor(Executor):
+    """A process pool of ``workers`` processes on this machine.  ``max_restarts``: how
+    many times a broken pool (a worker killed) is rebuilt before giving up."""
+
+    name = "process"
+
+    def __init__(self, workers: int, max_restarts: int = 5) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ExecutorError(f"workers must be an int >= 1, got {workers!r}")
+        self.workers = workers
+        self.max_restarts = max_restarts
+        self.restarts = 0
+        self._pool: Optional[ProcessPoolExecutor] = None
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
+        return self._pool
+
+    def worker_pids(self) -> list[int]:
+        """Process ids of the live workers (for monitoring, and the fault tests)."""
+        procs = getattr(self._pool, "_processes", None) or {}
+        return [p for p, proc in procs.items() if proc.is_alive()]
+
+    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
+                      ) -> Iterator[tuple[int, Any]]:
+        left = set(range(len(items)))
+        while left:
+            pool = self._pool or self._new_pool()
+            futures: dict[Future[Any], int] = {pool.submit(fn, items[i]): i
+                                               for i in sorted(left)}
+            broken = False
+            pending = set(futures)
+            while pending and not broken:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in sorted(done, key=futures.__getitem__):
+                    try:
+                        result = f.result()
+                    except BrokenProcessPool:
+                        broken = True
+                        continue
+                    i = futures[f]
+                    if i in left:
+                        left.discard(i)
+                        yield i, result
+            if broken:
+                self._restart()
+
+    def _restart(self) -> None:
+        self.restarts += 1
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if self.restarts > self.max_restarts:
+            raise ExecutorError(f"the process pool broke {self.restarts} times (workers "
+                                f"killed); giving up")
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _apply(fn: Callable[[Any], Any], item: Any) -> Any:
+    """What a Ray task runs: ``fn(item)`` (any picklable callable, not only functions)."""
+    return fn(item)
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ExecutorError('--ray needs Ray: pip install "ofc-fast[ray]"') from None
+    return ray
+
+
+class RayExecutor(Executor):
+    """Ray tasks.  ``address``: ``"auto"`` (a running cluster, e.g. ``ray start
+    --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
+    a local cluster; ``num_cpus`` caps it).  When Ray is already initialised (a test's
+    session) it is used as it is.  ``max_retries``: runs of a task whose worker died."""
+
+    name = "ray"
+
+    def __init__(self, address: Optional[str] = None, num_cpus: Optional[int] = None,
+                 max_retries: int = 3) -> None:
+        ray = _ray()
+        self.ray = ray
+        self._owned = False
+        if not ray.is_initialized():
+            kwargs: dict[str, Any] = {"include_dashboard": False,
+                                      "log_to_driver": False}
+            if address is None:
+                kwargs["num_cpus"] = num_cpus
+            try:
+                ray.init(address=address, **kwargs)
+            except Exception as exc:  # ConnectionError, ValueError, RuntimeError...
+                raise ExecutorError(f"--ray {address}: cannot join the cluster: "
+                                    f"{exc}") from None
+            self._owned = True
+        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        self.max_retries = max_retries
+
+    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
+                      ) -> Iterator[tuple[int, Any]]:
+        ray = self.ray
+        task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
+        fn_ref = ray.put(fn)
+        refs = {task.remote(fn_ref, item): i for i, item in enumerate(items)}
+        pending = list(refs)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                try:
+                    result = ray.get(ref)
+                except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
+                    cause = getattr(exc, "cause", None)
+                    if isinstance(cause, OfcError):
+                        raise cause from None
+                    raise ExecutorError(f"chunk {refs[ref]} raised {cause!r}") from None
+                except ray.exceptions.RayError as exc:  # its worker died every time
+                    raise ExecutorError(f"chunk {refs[ref]} failed after "
+                                        f"{self.max_retries} retries: {exc}") from None
+                yield refs[ref], result
+
+    def close(self) -> None:
+        if self._owned:
+            self.ray.shutdown()
+            self._owned = False
+
+
+def make_executor(workers: Optional[int] = None, ray: Union[None, str] = None,
+                  num_cpus: Optional[int] = None) -> Executor:
+    """The executor of the command-line options: ``ray`` (an address, ``"auto"``,
+    or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
+    > 1; else ``local``."""
+    if ray is not None:
+        return RayExecutor(None if ray == "local" else ray, num_cpus=num_cpus or workers)
+    if workers is None or workers == 1:
+        return LocalExecutor()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ExecutorError(f"--workers: must be >= 1, got {workers!r}")
+    return ProcessExecutor(workers)
+
+
+def cpu_count() -> int:
+    """CPUs this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

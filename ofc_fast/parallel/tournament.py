@@ -1,0 +1,126 @@
+"""Arena matches (and duplicate tournaments) of built-in bots on an executor.
+
+The schedule is that of :class:`~ofc_fast.arena.Arena`: hand ``h`` plays deck ``h``
+(non-duplicate) or, with ``duplicate``, deck ``d`` is played once per seat rotation
+``r`` (hand ``d * players + r``).  In a parallel run every hand is **independent**:
+button at seat 0, bot ``b`` at seat ``(b + r) % players`` with ``r`` the rotation
+(duplicate) or ``h % players`` (non-duplicate), no Fantasyland carried in and bot ``b``
+seeded ``bot_seed(seed, h, b)`` (:func:`ofc_fast.parallel.plan.bot_seed`).  The
+bots act on ``observation`` directly in the worker (no wire round trip), so the report
+has no decision times and no faults.  Results are the same on every executor; they
+differ from a sequential ``Arena.run()``, which carries Fantasyland and moves seats only
+between hands without Fantasyland.
+
+External bots (``cmd:``, ``tcp:``) cannot be split this way: a subprocess or a TCP
+connection belongs to the process that opened it, and an external program may keep
+state from hand to hand that a split would break.  They stay on the driver (run the
+arena without ``--workers``/``--ray``).
+
+>>> from ofc_fast.arena import Arena, parse_bot_spec
+>>> arena = Arena("ofc-pineapple", [parse_bot_spec("random"), parse_bot_spec("random")],
+...               hands=3, seed=5, duplicate=True)
+>>> report = run_arena(arena)
+>>> report["hands"], report["duplicate"]["decks"]
+(6, 3)
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ..errors import ArenaError
+from ..game import Game, deal_seed
+from .executors import Executor, LocalExecutor
+from .plan import DEFAULT_CHUNK, ChunkResult, RunSpec, _outcome, _Seats, bot_seed
+from .run import in_order
+
+__all__ = ["ArenaTask", "run_arena_chunk", "run_arena"]
+
+
+@dataclass(frozen=True)
+class ArenaTask:
+    """Hands ``start`` to ``stop - 1`` of an arena schedule."""
+
+    spec: RunSpec             #: bots per bot index (not per seat), hands = schedule length
+    names: tuple[str, ...]
+    duplicate: bool
+    start: int
+    stop: int
+
+
+def _hand(task: ArenaTask, h: int) -> tuple[int, int, list[int]]:
+    """(deck, rotation, bot per seat) of hand ``h``."""
+    n = task.spec.players
+    deck, r = divmod(h, n) if task.duplicate else (h, h % n)
+    return deck, r, [(s - r) % n for s in range(n)]
+
+
+def run_arena_chunk(task: ArenaTask) -> ChunkResult:
+    """Play hands of an arena schedule (what the workers run)."""
+    from ..arena.history import deal_record
+
+    spec = task.spec
+    seats = _Seats(spec)
+    out = ChunkResult(task.start, task.stop, [])
+    for h in range(task.start, task.stop):
+        deck, r, seating = _hand(task, h)
+        for b, bot in enumerate(seats.bots):
+            reset = getattr(bot, "reset", None)
+            if not callable(reset):
+                raise ArenaError(f"bot {spec.bots[b][0]!r} has no reset(seed): a parallel "
+                                 f"arena re-seeds every bot per hand")
+            reset(bot_seed(spec.seed, h, b))
+        g = Game(spec.rules, spec.players, seed=deal_seed(spec.seed, deck), button=0)
+        order: list[int] = []
+        while not g.is_over:
+            s = g.to_act
+            assert s is not None
+            order.append(s)
+            g.play(seats.bots[seating[s]].act(g.observation(s)))
+        out.outcomes.append(_outcome(h, g))
+        out.lines.append(json.dumps(deal_record(
+            g, h, [task.names[b] for b in seating], deck_no=deck,
+            rotation=r if task.duplicate else 0,
+            decisions=[{"seat": m, "ms": None, "fault": None}
+                       for m in order]), separators=(",", ":")))
+    return out
+
+
+def run_arena(arena: Any, executor: Optional[Executor] = None, *,
+              chunk_size: int = DEFAULT_CHUNK,
+              on_hand: Optional[Callable[[Any], None]] = None) -> dict[str, Any]:
+    """Play an :class:`~ofc_fast.arena.Arena` of built-in bots on ``executor`` and return
+    its report (the arena's ``on_deal`` is called per hand, in order)."""
+    from ..arena.host import BotRecord, DealRecord
+    from ..arena.report import match_report
+
+    external = [s.label for s in arena.specs if s.kind != "builtin"]
+    if external:
+        raise ArenaError(f"--workers/--ray run built-in bots only; {', '.join(external)} "
+                         f"must stay on this machine: run without --workers/--ray")
+    n = arena.players
+    total = arena.hands * (n if arena.duplicate else 1)
+    spec = RunSpec.make(arena.rules, n, arena.seed, total,
+                        [(s.target, {}) for s in arena.specs])
+    tasks = [ArenaTask(spec, tuple(arena.names), arena.duplicate, a,
+                       min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
+    arena.records = [BotRecord(name, s, None)  # type: ignore[arg-type]
+                     for name, s in zip(arena.names, arena.specs)]
+    ex = executor or LocalExecutor()
+    for res in in_order(ex.map_unordered(run_arena_chunk, tasks)):
+        for line in res.lines:
+            rec = json.loads(line)
+            game = Game.replay(rec["history"])
+            seating = [arena.names.index(name) for name in rec["seats"]]
+            arena._book(game, game.result(), seating)
+            deal = DealRecord(rec["hand_no"], rec["deck_no"], rec["rotation"],
+                              list(rec["seats"]), game, list(rec["decisions"]))
+            arena.deals.append(deal)
+            arena.hands_done += 1
+            if arena.on_deal is not None:
+                arena.on_deal(deal)
+            if on_hand is not None:
+                on_hand(deal)
+    return match_report(arena)

@@ -1,0 +1,389 @@
+"""Parallel runs (ofc_fast.parallel): the split, the local and process executors, a
+killed worker, self-play shards and resuming.  Ray: tests/test_parallel_ray.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ofc_fast.arena.history import read_histories
+from ofc_fast.bots import make_bot
+from ofc_fast.cli import main
+from ofc_fast.errors import GameError
+from ofc_fast.game import Game, action_for_move, deal_seed, play_out
+from ofc_fast.parallel import (ChunkTask, LocalExecutor, ProcessExecutor, RunSpec,
+                               in_order, make_executor, play_parallel, run_chunk)
+from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
+
+HEUR = ("heuristic", {"samples": 4, "arrangements": 3})
+
+
+def _spec(hands: int = 24, players: int = 2, seed: int = 11, button: int = 0,
+          bots=(HEUR, ("random", {}))) -> RunSpec:
+    return RunSpec.make("pineapple", players, seed=seed, hands=hands, bots=list(bots),
+                        button=button)
+
+
+# -- the split, against an independent reference of what deal i is
+
+def _reference_deal(rules: str, players: int, seed: int, i: int, button: int,
+                    bots: list[tuple[str, dict]]) -> Game:
+    """Deal i as the README defines it, written from the definition: deck seed
+    deal_seed(seed, i), button (button + i) % players, no Fantasyland, and freshly
+    made bots seeded deal_seed(deal_seed(seed, i), 1 + seat)."""
+    g = Game(rules, players, seed=deal_seed(seed, i), button=(button + i) % players)
+    fresh = [make_bot(n, rules, deal_seed(deal_seed(seed, i), 1 + s), **st)
+             for s, (n, st) in enumerate(bots)]
+    play_out(g, fresh)
+    return g
+
+
+def test_deals_match_the_reference_definition() -> None:
+    bots = [HEUR, ("random", {}), HEUR]
+    spec = _spec(hands=9, players=3, seed=5, button=2, bots=bots)
+    res = run_chunk(ChunkTask(spec, 0, 9, history=True))
+    for i, (o, line) in enumerate(zip(res.outcomes, res.lines)):
+        g = _reference_deal("pineapple", 3, 5, i, 2, bots)
+        assert o["deal"] == i and o["seed"] == deal_seed(5, i)
+        assert o["net"] == list(g.result().net)
+        assert o["button"] == g.button
+        assert json.loads(line)["history"] == json.loads(json.dumps(g.history()))
+
+
+@pytest.mark.parametrize("sizes", [(1, 24), (5, 7), (24, 3)])
+def test_results_do_not_depend_on_the_chunking(sizes: tuple[int, int]) -> None:
+    spec = _spec()
+    a = play_parallel(spec, chunk_size=sizes[0], history=True)
+    b = play_parallel(spec, chunk_size=sizes[1], history=True)
+    assert a.outcomes == b.outcomes and a.lines == b.lines
+    assert a.match.to_dict() == b.match.to_dict()
+    assert [o["deal"] for o in a.outcomes] == list(range(24))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2 ** 64 - 1), hands=st.integers(1, 12),
+       cuts=st.lists(st.integers(1, 11), max_size=4),
+       table=st.sampled_from([("pineapple", 2), ("pineapple", 3), ("ofc", 4),
+                              ("classic_1_6", 4)]),
+       button=st.integers(0, 3))
+def test_any_cut_of_a_run_gives_its_deals(seed: int, hands: int, cuts: list[int],
+                                          table: tuple[str, int], button: int) -> None:
+    """Property: chunks cut anywhere, played in any order, give deal i exactly as the
+    whole run does."""
+    rules, players = table
+    spec = RunSpec.make(rules, players, seed=seed, hands=hands, bots=[("random", {})],
+                        button=button % players)
+    whole = run_chunk(ChunkTask(spec, 0, hands, history=True))
+    edges = sorted({0, hands, *(c for c in cuts if c < hands)})
+    parts = [run_chunk(ChunkTask(spec, a, b, history=True))
+             for a, b in reversed(list(zip(edges, edges[1:])))]
+    parts.reverse()
+    assert [o for p in parts for o in p.outcomes] == whole.outcomes
+    assert [x for p in parts for x in p.lines] == whole.lines
+
+
+def test_match_totals_are_the_sum_of_the_deals() -> None:
+    run = play_parallel(_spec(hands=12), chunk_size=5)
+    for s in range(2):
+        assert run.match.totals[s] == sum(o["net"][s] for o in run.outcomes)
+        assert run.match.stats[s].net == [o["net"][s] for o in run.outcomes]
+        assert run.match.stats[s].fouls == sum(o["fouls"][s] for o in run.outcomes)
+    assert run.match.hands_played == 12
+
+
+def test_in_order_reorders() -> None:
+    items = [(2, "c"), (0, "a"), (1, "b"), (3, "d")]
+    assert list(in_order(iter(items))) == ["a", "b", "c", "d"]  # type: ignore[arg-type]
+
+
+def test_bad_specs_are_refused() -> None:
+    with pytest.raises(GameError, match="seats 2 to"):
+        RunSpec.make("pineapple", 7, seed=1, hands=3, bots=[HEUR])
+    with pytest.raises(GameError, match="need 1 or 2 bots"):
+        RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[HEUR] * 3)
+    with pytest.raises(GameError, match="seed"):
+        RunSpec.make("pineapple", 2, seed=-1, hands=3, bots=[HEUR])
+    with pytest.raises(GameError, match="chunk size"):
+        _spec().chunks(0)
+    from ofc_fast.errors import BotError
+    with pytest.raises(BotError):
+        RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[("heuristic", {"nope": 1})])
+
+
+# -- the process pool
+
+def test_process_pool_gives_the_local_result() -> None:
+    spec = _spec(hands=20)
+    local = play_parallel(spec, LocalExecutor(), chunk_size=20, history=True)
+    with ProcessExecutor(2) as ex:
+        proc = play_parallel(spec, ex, chunk_size=3, history=True)
+    assert proc.outcomes == local.outcomes and proc.lines == local.lines
+    assert proc.match.to_dict() == local.match.to_dict()
+    assert len(proc.pids) == 2 and os.getpid() not in proc.pids  # really elsewhere
+
+
+def test_a_killed_process_worker_loses_nothing() -> None:
+    spec = _spec(hands=60)
+    local = play_parallel(spec, chunk_size=60)
+    tasks = spec.chunks(2)
+    seen: list[int] = []
+    results = {}
+    killed = None
+    with ProcessExecutor(2) as ex:
+        for i, res in ex.map_unordered(run_chunk, tasks):
+            seen.append(i)
+            results[i] = res
+            if killed is None:
+                killed = ex.worker_pids()[0]
+                os.kill(killed, signal.SIGKILL)
+        assert ex.restarts >= 1
+    assert killed is not None
+    assert sorted(seen) == list(range(len(tasks)))  # every chunk once, none doubled
+    outcomes = [o for i in range(len(tasks)) for o in results[i].outcomes]
+    assert [o["deal"] for o in outcomes] == list(range(60))
+    assert outcomes == local.outcomes
+
+
+def test_make_executor_choices() -> None:
+    assert make_executor().name == "local" and make_executor(1).name == "local"
+    ex = make_executor(2)
+    assert ex.name == "process" and ex.workers == 2
+    ex.close()
+    from ofc_fast.parallel import ExecutorError
+    with pytest.raises(ExecutorError, match="workers"):
+        ProcessExecutor(0)
+
+
+# -- self-play shards
+
+def _files(d: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
+
+
+def _steps(done: Game) -> list[tuple[list[int], int, bool]]:
+    """(dealt, cards to discard, full set) of every decision, by replaying the moves."""
+    g = Game(done.rules, done.players, seed=done.seed, button=done.button)
+    out = []
+    for m in done.moves:
+        obs = g.observation(g.to_act)
+        out.append((list(obs["dealt"]), obs["to_discard"], bool(obs["full_set"])))
+        g.play(m)
+    return out
+
+
+def test_selfplay_shards_read_with_numpy_alone(tmp_path: Path) -> None:
+    spec = _spec(hands=7)
+    doc = selfplay(spec, tmp_path, shard_size=3, progress=False)
+    assert doc["complete"] and [s["deals"] for s in doc["shards"]] == [[0, 3], [3, 6],
+                                                                       [6, 7]]
+    deals = {d.record["hand_no"]: d for k in range(3)
+             for d in read_histories(tmp_path / f"shard-{k:06d}.jsonl")}
+    assert sorted(deals) == list(range(7))
+    steps = {i: _steps(d.game) for i, d in deals.items()}
+    total = 0
+    for k in range(3):
+        with np.load(tmp_path / f"shard-{k:06d}.npz", allow_pickle=False) as z:
+            cols = {name: z[name] for name in z.files}
+        n = len(cols["seat"])
+        total += n
+        assert cols["obs"].dtype == np.float32 and cols["obs"].shape[0] == n
+        for r in range(n):
+            d = deals[int(cols["deal"][r])]
+            move = d.game.moves[int(cols["step"][r])]
+            seat = int(cols["seat"][r])
+            assert cols["reward"][r] == d.record["points"][seat]
+            placement = np.full(52, -1)
+            for c, dest in zip(move.cards, move.destinations):
+                placement[c] = dest
+            assert (cols["placement"][r] == placement).all()
+            a = int(cols["action"][r])
+            dealt, discards, full = steps[int(cols["deal"][r])][int(cols["step"][r])]
+            if full:
+                assert a == -1 and not cols["mask"][r].any()
+            else:  # a normal decision: its id is legal and is the move played
+                assert cols["mask"][r, a]
+                assert action_for_move(move, dealt, discards) == a
+    assert total == sum(s["decisions"] for s in doc["shards"])
+
+
+def test_selfplay_resume_gives_the_same_bytes(tmp_path: Path) -> None:
+    spec = _spec(hands=10)
+    full, part = tmp_path / "full", tmp_path / "part"
+    selfplay(spec, full, shard_size=3, progress=False)
+    first = selfplay(spec, part, shard_size=3, progress=False, max_shards=2)
+    assert not first["complete"] and len(first["shards"]) == 2
+    (part / "shard-000003.npz.tmp").write_bytes(b"half a shard")  # a crash mid-write
+    (part / "manifest.json.tmp").write_bytes(b"{half")
+    listed = _files(part)
+    second = selfplay(spec, part, shard_size=3, progress=False)
+    assert second["complete"]
+    for name in ("shard-000000.npz", "shard-000001.jsonl"):  # never rewritten
+        assert _files(part)[name] == listed[name]
+    assert _files(part) == _files(full)
+
+
+def test_selfplay_refuses_another_run_in_the_same_directory(tmp_path: Path) -> None:
+    selfplay(_spec(hands=2), tmp_path, shard_size=2, progress=False)
+    with pytest.raises(SelfPlayError, match="another run"):
+        selfplay(_spec(hands=2, seed=12), tmp_path, shard_size=2, progress=False)
+
+
+def test_selfplay_killed_then_resumed_from_the_command_line(tmp_path: Path) -> None:
+    args = ["selfplay", "--rules", "pineapple", "--players", "2", "--bots",
+            "heuristic,heuristic", "--hands", "40", "--seed", "3", "--shard-size", "2",
+            "--quiet"]
+    main([*args, "--out", str(tmp_path / "full")])
+    part = tmp_path / "part"
+    proc = subprocess.Popen([sys.executable, "-m", "ofc_fast", *args, "--out", str(part)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    listed = 0
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            listed = len(json.loads((part / "manifest.json").read_text())["shards"])
+        except (OSError, ValueError):
+            listed = 0
+        if listed >= 3:
+            proc.send_signal(signal.SIGKILL)
+            break
+        time.sleep(0.005)
+    proc.wait(30)
+    doc = json.loads((part / "manifest.json").read_text())
+    assert 3 <= len(doc["shards"]) < 20 and not doc["complete"], "not killed mid-run"
+    assert main([*args, "--out", str(part), "--workers", "2"]) == 0
+    assert _files(part) == _files(tmp_path / "full")
+
+
+# -- the command line
+
+def _play_json(tmp_path: Path, *extra: str) -> dict:
+    out = tmp_path / f"play{len(list(tmp_path.iterdir()))}.json"
+    hist = out.with_suffix(".jsonl")
+    assert main(["play", "--rules", "pineapple", "--players", "3", "--hands", "12",
+                 "--seed", "9", "--bots", "heuristic,random,random", "--quiet",
+                 "--json", str(out), "--history", str(hist), *extra]) == 0
+    doc = json.loads(out.read_text())
+    for key in ("seconds",):
+        doc.pop(key)
+    doc["history_lines"] = hist.read_text()
+    return doc
+
+
+def test_play_with_workers_is_the_same_run(tmp_path: Path) -> None:
+    one = _play_json(tmp_path, "--workers", "1")
+    two = _play_json(tmp_path, "--workers", "2", "--chunk-size", "5")
+    assert (one.pop("executor"), two.pop("executor")) == ("local", "process")
+    assert one == two
+    assert one["hands"] == 12 and one["mode"] == "independent"
+    assert [d["deal"] for d in one["deals"]] == list(range(1, 13))
+
+
+def test_play_parallel_refuses_stacks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--hands", "3", "--workers", "2", "--stacks", "100",
+                 "--quiet"]) == 2
+    assert "--stacks" in capsys.readouterr().err
+
+
+# -- arena matches and duplicate tournaments
+
+def _arena(duplicate: bool, hands: int = 6):
+    from ofc_fast.arena import Arena, parse_bot_spec
+    return Arena("ofc-pineapple", [parse_bot_spec("a@heuristic"), parse_bot_spec("random"),
+                                   parse_bot_spec("b@random")], hands=hands, seed=13,
+                 duplicate=duplicate)
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
+    from ofc_fast.arena.report import without_timings
+    from ofc_fast.parallel.tournament import run_arena
+
+    local = _arena(duplicate)
+    rep_local = run_arena(local, LocalExecutor(), chunk_size=100)
+    pooled = _arena(duplicate)
+    with ProcessExecutor(2) as ex:
+        rep_pool = run_arena(pooled, ex, chunk_size=4)
+    assert without_timings(rep_local) == without_timings(rep_pool)
+    assert [d.game.history() for d in local.deals] == [d.game.history() for d in
+                                                       pooled.deals]
+    hands = 6 * (3 if duplicate else 1)
+    assert rep_local["hands"] == hands and len(local.deals) == hands
+    assert sum(b["points"] for b in rep_local["bots"]) == 0
+    for h, d in enumerate(local.deals):  # the documented schedule
+        deck, r = divmod(h, 3) if duplicate else (h, h % 3)
+        assert d.deck_no == deck and d.game.seed == deal_seed(13, deck)
+        assert d.seats == [local.names[(s - r) % 3] for s in range(3)]
+    if duplicate:
+        assert rep_local["duplicate"]["decks"] == 6
+
+
+def test_arena_workers_refuse_external_bots() -> None:
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.errors import ArenaError
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = Arena("ofc-pineapple", [parse_bot_spec("random"),
+                                    parse_bot_spec("cmd:python bot.py")], hands=2)
+    with pytest.raises(ArenaError, match="built-in bots only"):
+        run_arena(arena)
+
+
+def test_arena_command_with_workers(tmp_path: Path) -> None:
+    reports = []
+    for extra in (["--workers", "1"], ["--workers", "2", "--chunk-size", "3"]):
+        out, hist = tmp_path / f"r{len(reports)}.json", tmp_path / f"h{len(reports)}.jsonl"
+        assert main(["arena", "--bot", "heuristic", "--bot", "random", "--hands", "5",
+                     "--duplicate", "--seed", "3", "--json", str(out), "--history",
+                     str(hist), "--quiet", *extra]) == 0
+        reports.append((json.loads(out.read_text()), hist.read_text()))
+    from ofc_fast.arena.report import without_timings
+    assert without_timings(reports[0][0]) == without_timings(reports[1][0])
+    assert reports[0][1] == reports[1][1]
+    assert len([d for d in read_histories(tmp_path / "h0.jsonl")]) == 10
+
+
+def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ofc_fast.parallel import ExecutorError, RayExecutor
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    with pytest.raises(ExecutorError, match=r"pip install \"ofc-fast\[ray\]\""):
+        RayExecutor()
+    assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
+
+
+def test_bad_parallel_options_exit_2(capsys: pytest.CaptureFixture[str],
+                                     tmp_path: Path) -> None:
+    assert main(["play", "--hands", "2", "--workers", "0", "--quiet"]) == 2
+    assert "--workers" in capsys.readouterr().err
+    assert main(["selfplay", "--hands", "2", "--out", str(tmp_path), "--shard-size",
+                 "0"]) == 2
+    assert "--shard-size" in capsys.readouterr().err
+    assert main(["arena", "--bot", "random", "--bot", "cmd:true", "--hands", "1",
+                 "--workers", "2", "--quiet"]) == 2
+    assert "built-in bots only" in capsys.readouterr().err
+
+
+def test_selfplay_full_sets_have_no_action_id(tmp_path: Path) -> None:
+    """Classic hands are one 13-card set per seat: action -1, no legal ids, and the
+    placement holds the whole setting (13 cards: 3 front, 5 middle, 5 back)."""
+    spec = RunSpec.make("classic_1_6", 3, seed=8, hands=3, bots=[("heuristic", {})])
+    selfplay(spec, tmp_path, shard_size=3, progress=False)
+    with np.load(tmp_path / "shard-000000.npz") as z:
+        action, mask, placement = z["action"], z["mask"], z["placement"]
+        reward, seat, deal = z["reward"], z["seat"], z["deal"]
+    assert len(action) == 9 and (action == -1).all() and not mask.any()
+    for row in placement:
+        assert [int((row == r).sum()) for r in range(4)] == [3, 5, 5, 0]
+    lines = [json.loads(x) for x in (tmp_path / "shard-000000.jsonl").read_text()
+             .splitlines()]
+    assert [reward[k] for k in range(9)] == [lines[deal[k]]["points"][seat[k]]
+                                             for k in range(9)]

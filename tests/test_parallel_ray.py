@@ -1,0 +1,95 @@
+"""The Ray executor on a local Ray cluster (``ray.init(num_cpus=2)``, one session for
+the module: Ray starts slowly).  Marked ``ray``; skipped when Ray is not installed,
+except that with OFC_REQUIRE_RAY=1 (CI) a missing Ray fails."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from ofc_fast.cli import main
+from ofc_fast.parallel import (LocalExecutor, ProcessExecutor, RayExecutor, RunSpec,
+                               play_parallel, run_chunk)
+from ofc_fast.parallel.chaos import KillOnce
+from ofc_fast.parallel.selfplay import selfplay
+
+pytestmark = pytest.mark.ray
+
+SPEC = RunSpec.make("pineapple", 3, seed=21, hands=30,
+                    bots=[("heuristic", {"samples": 4}), ("random", {}),
+                          ("heuristic", {"samples": 6})])
+
+
+@pytest.fixture(scope="module")
+def ray_session() -> Iterator[Any]:
+    try:
+        import ray
+    except ImportError:
+        if os.environ.get("OFC_REQUIRE_RAY") == "1":
+            pytest.fail("OFC_REQUIRE_RAY=1 but Ray is not installed (pip install "
+                        "'.[ray]')")
+        pytest.skip("Ray is not installed (pip install 'ofc-fast[ray]')")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def local_run() -> Any:
+    return play_parallel(SPEC, LocalExecutor(), chunk_size=30, history=True)
+
+
+def test_local_process_and_ray_give_the_same_run(ray_session: Any, local_run: Any) -> None:
+    ex = RayExecutor()
+    assert ex.workers == 2
+    on_ray = play_parallel(SPEC, ex, chunk_size=4, history=True)
+    with ProcessExecutor(2) as pex:
+        on_pool = play_parallel(SPEC, pex, chunk_size=7, history=True)
+    for other in (on_ray, on_pool):
+        assert other.outcomes == local_run.outcomes
+        assert other.lines == local_run.lines
+        assert other.match.to_dict() == local_run.match.to_dict()
+    assert os.getpid() not in on_ray.pids
+
+
+def test_a_ray_worker_that_dies_is_retried(ray_session: Any, local_run: Any,
+                                           tmp_path: Path) -> None:
+    marker = tmp_path / "killed"
+    ex = RayExecutor(max_retries=3)
+    tasks = SPEC.chunks(5)
+    got = dict(ex.map_unordered(KillOnce(str(marker), run_chunk), tasks))
+    assert marker.exists()  # a worker really killed itself
+    assert sorted(got) == list(range(len(tasks)))
+    outcomes = [o for i in range(len(tasks)) for o in got[i].outcomes]
+    assert [o["deal"] for o in outcomes] == list(range(30))
+    assert outcomes == local_run.outcomes
+
+
+def test_selfplay_on_ray_writes_the_local_bytes(ray_session: Any, tmp_path: Path) -> None:
+    spec = RunSpec.make("pineapple", 2, seed=4, hands=9, bots=[("heuristic", {})])
+    selfplay(spec, tmp_path / "local", shard_size=4, progress=False)
+    selfplay(spec, tmp_path / "ray", RayExecutor(), shard_size=4, progress=False)
+    files = [p.name for p in sorted((tmp_path / "local").iterdir())]
+    assert files == [p.name for p in sorted((tmp_path / "ray").iterdir())]
+    for name in files:
+        assert (tmp_path / "local" / name).read_bytes() == \
+            (tmp_path / "ray" / name).read_bytes()
+
+
+def test_play_ray_from_the_command_line(ray_session: Any, tmp_path: Path) -> None:
+    docs = []
+    for extra in (["--workers", "1"], ["--ray"]):
+        out = tmp_path / f"{len(docs)}.json"
+        assert main(["play", "--hands", "6", "--seed", "2", "--players", "2", "--bots",
+                     "random", "--quiet", "--json", str(out), *extra]) == 0
+        doc = json.loads(out.read_text())
+        doc.pop("seconds")
+        docs.append(doc)
+    assert (docs[0].pop("executor"), docs[1].pop("executor")) == ("local", "ray")
+    assert docs[0] == docs[1]
