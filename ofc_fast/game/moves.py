@@ -418,7 +418,8 @@ def _settings13() -> tuple[tuple[int, ...], ...]:
     splits = row_splits()
     dest = np.empty(splits.shape, dtype=np.intp)
     np.put_along_axis(dest, splits, np.repeat(np.arange(3), (3, 5, 5))[None, :], axis=1)
-    return tuple(map(tuple, dest.tolist()))
+    rows: list[list[int]] = dest.tolist()
+    return tuple(tuple(r) for r in rows)
 
 
 def move_for_action(action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]],
