@@ -27,7 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import index
 from random import Random
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -418,7 +418,7 @@ def _settings13() -> tuple[tuple[int, ...], ...]:
     splits = row_splits()
     dest = np.empty(splits.shape, dtype=np.intp)
     np.put_along_axis(dest, splits, np.repeat(np.arange(3), (3, 5, 5))[None, :], axis=1)
-    rows: list[list[int]] = dest.tolist()
+    rows = cast("list[list[int]]", dest.tolist())
     return tuple(tuple(r) for r in rows)
 
 
