@@ -83,3 +83,8 @@ class UnknownBotError(BotError):
     ...
     ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random
     """
+
+
+class SearchError(OfcError):
+    """A position the search cannot advise on (a full set, a seat that is not to act,
+    an exact search that does not fit its budget) or bad search settings."""

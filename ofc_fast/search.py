@@ -1,0 +1,420 @@
+"""Search: the best completion of a board, Monte Carlo advice on every legal move,
+exact expectimax where it is affordable (C kernels in ``csrc/ofc_search.h``).
+
+:func:`advise` values every legal move of the seat to act, from a :class:`Game` or
+from an observation dict (so an engine can ask without a Game).  A move's value is
+the searcher's expected points for the deal: pair points against every other seat
+plus the value of the Fantasyland it earns, minus a share of the Fantasyland the
+others earn (see :class:`SearchModel`).  The unseen cards (the complement of
+everything the seat knows: every visible card, its own dealt cards and discards) are
+dealt uniformly to the rounds still to come; every candidate move is played on the
+same sampled futures (common random numbers), and every seat completes its board by
+a completion policy (:func:`best_completion`).  Where the whole tree is small enough
+the values are exact (``exact=True`` in the result): on the last street always when
+heads-up (every way to deal the opponents' last cards), on the last two Pineapple
+streets when the other boards are complete.
+
+>>> import ofc_fast as ofc
+>>> g = ofc.Game("pineapple", players=2, seed=5)
+>>> advice = ofc.advise(g, samples=16, seed=1)
+>>> len(advice) == len(g.legal_actions()), advice[0].ev >= advice[-1].ev
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Mapping, Optional, Sequence, Union
+
+from ._compiled import compiled, compiled_fl
+from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
+from .bots.base import unseen_cards
+from .board import ROW_SIZES, Board
+from .cards import CardsLike, parse_cards
+from .errors import CardError, OfcError, SearchError
+from .game import Game, Move, actions_for, move_for_action
+from .rules import RuleSet
+from .rules import get as get_rules
+from .rules.model import Game as GameKind
+from .solver import StayValue, ev_tables, stay_values
+
+__all__ = ["Advice", "Completion", "SearchModel", "advise", "best_completion",
+           "search_model", "position", "POLICIES", "EXACT_NODES_DEFAULT"]
+
+POLICIES = ("auto", "best", "fast")
+"""Completion policies: ``best`` (exact best completion), ``fast`` (fixed discards:
+the lowest cards; rows searched when at most 4,096 fills, else greedy), ``auto``
+(best when the seat has at most two rounds left, else fast)."""
+EXACT_NODES_DEFAULT = 3_000_000
+"""Largest exact tree (ofc_search_exact_cost) ``exact="auto"`` searches without a
+time budget (about a quarter of a second)."""
+_EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
+_BATCH = 16
+_NO_CARD = 0xFF
+
+
+# ------------------------------------------------------------------ the model
+
+@dataclass(frozen=True)
+class SearchModel:
+    """What a finished board is worth beyond its points (csrc/ofc_search.h).
+
+    ``fl_value[k]``: the worth of a Fantasyland of ``k`` cards next deal, by default
+    :data:`ofc_fast.solver.STAY_VALUE_DEFAULT` (the Fantasyland study,
+    ``tools/fl_study.py``: the expected royalties of a ``k``-card Fantasyland set by
+    the exact solver plus the chance to stay times the worth of staying, under
+    PINEAPPLE); override with ``fl_value=`` (a number for any count, or
+    ``{cards: value}``).  ``row_weight``: the weight of each row's expected points
+    against a typical opponent in a completion's objective (0: royalties and
+    Fantasyland only).
+
+    >>> from ofc_fast import rules
+    >>> search_model(rules.PINEAPPLE).fl_value[14]
+    14.5
+    >>> search_model(rules.PINEAPPLE, fl_value=0).fl_value[14]
+    0.0
+    """
+
+    fl_value: tuple[float, ...]
+    row_weight: float
+
+    def c_model(self) -> Any:  # cdata 'ofc_search_model *'
+        """The C struct (cached per model)."""
+        return _c_model(self)
+
+
+@lru_cache(maxsize=64)
+def _c_model(model: SearchModel) -> Any:
+    c = ffi.new("ofc_search_model *")
+    c.fl_value = list(model.fl_value)
+    c.row_weight = model.row_weight
+    if lib.ofc_search_model_check(c) != OK:
+        raise SearchError(f"search model out of range: {model}")
+    return c
+
+
+def search_model(rules: RuleSet, fl_value: StayValue = None,
+                 row_weight: float = 1.0) -> SearchModel:
+    """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
+    reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
+    set without one."""
+    if isinstance(row_weight, bool) or not isinstance(row_weight, (int, float)) \
+            or not math.isfinite(row_weight) or not 0 <= row_weight <= 1e6:
+        raise SearchError(f"row_weight must be a number within 0..1e6, got {row_weight!r}")
+    values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
+    if rules.fantasyland is not None:
+        try:
+            five = stay_values(rules, fl_value)
+        except OfcError as exc:
+            raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
+        values[13:18] = five
+    return SearchModel(tuple(values), float(row_weight))
+
+
+# ------------------------------------------------------------ best completion
+
+@dataclass(frozen=True)
+class Completion:
+    """A completed board: ``board`` (a :class:`Board`), ``value`` (royalties +
+    Fantasyland value + row term; -1000 when fouled), ``foul``, ``fantasyland`` (the
+    cards it earns next deal) and ``leaves`` (boards examined)."""
+
+    board: Board
+    value: float
+    foul: bool
+    fantasyland: int
+    leaves: int
+
+
+def _policy(policy: str) -> int:
+    if policy == "best":
+        return int(lib.OFC_COMPLETE_BEST)
+    if policy == "fast":
+        return int(lib.OFC_COMPLETE_FAST)
+    raise SearchError(f"policy must be 'best' or 'fast' here, got {policy!r}")
+
+
+def _raise(status: int, fn: str) -> None:
+    if status in (E_CARD, E_DUPLICATE):
+        raise CardError(f"{fn}: {STATUS_TEXT[status]}")
+    if status == lib.OFC_E_BUDGET:
+        raise SearchError(f"{fn}: the exact tree does not fit the budget")
+    raise SearchError(f"{fn}: {STATUS_TEXT.get(status, 'bad position')} (status {status})")
+
+
+def _c_board(rows: Sequence[Sequence[int]]) -> bytes:
+    out = bytearray([_NO_CARD] * 13)
+    start = 0
+    for r, row in enumerate(rows):
+        if len(row) > ROW_SIZES[r]:
+            raise SearchError(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
+        for i, c in enumerate(row):
+            out[start + i] = int(c)
+        start += ROW_SIZES[r]
+    return bytes(out)
+
+
+def _rows_of(board: Union[str, Board, Sequence[Sequence[int]]]) -> list[list[int]]:
+    """Rows from "front / middle / back" text (cards or '-' for empty), a Board or
+    three lists of card ids."""
+    if isinstance(board, Board):
+        return [list(board.front), list(board.middle), list(board.back)]
+    if isinstance(board, str):
+        parts = board.split("/")
+        if len(parts) != 3:
+            raise SearchError(f"a board is 'front / middle / back', got {board!r}")
+        return [parse_cards(p.replace("-", " ")) if p.strip() else [] for p in parts]
+    rows = [list(r) for r in board]
+    if len(rows) != 3:
+        raise SearchError(f"a board has three rows, got {len(rows)}")
+    return rows
+
+
+def best_completion(board: Union[str, Board, Sequence[Sequence[int]]], cards: CardsLike,
+                    rules: RuleSet, *, rounds: Optional[Sequence[tuple[int, int]]] = None,
+                    fantasyland: int = 0, policy: str = "best",
+                    model: Optional[SearchModel] = None) -> Completion:
+    """The completion of largest value of a partial board with the cards still to
+    come: ``rounds`` lists (cards dealt, cards discarded) per round in order (default:
+    one round keeping every card); ``fantasyland``: the Fantasyland count of this hand
+    (0: a normal hand, entry rule).  Exact for ``policy="best"``.
+
+    >>> from ofc_fast import rules
+    >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,
+    ...                     model=search_model(rules.PINEAPPLE, fl_value=0, row_weight=0))
+    >>> str(c.board), c.value
+    ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 35.0)
+    """
+    rows = _rows_of(board)
+    ids = parse_cards(cards)
+    rounds = [(len(ids), 0)] if rounds is None else [(int(n), int(k)) for n, k in rounds]
+    model = model or search_model(rules)
+    out = ffi.new("ofc_completion_result *")
+    st = lib.ofc_best_completion(compiled(rules), compiled_fl(rules), ev_tables(rules),
+                                 model.c_model(), _c_board(rows), bytes(ids), len(rounds),
+                                 bytes(n for n, _ in rounds), bytes(k for _, k in rounds),
+                                 int(fantasyland), _policy(policy), out)
+    if st != OK:
+        _raise(st, "best_completion")
+    b = list(out.board)
+    return Completion(Board(b[:3], b[3:8], b[8:]), float(out.value), bool(out.foul),
+                      int(out.next_fl), int(out.leaves))
+
+
+# ------------------------------------------------------------------- positions
+
+def _rounds(kind: GameKind, slots: int, fresh: bool, fl: int) -> list[tuple[int, int]]:
+    """The rounds that fill ``slots`` free (or hidden) slots of another seat."""
+    if slots == 0:
+        return []
+    if fl:
+        return [(fl, fl - 13)]
+    if kind is GameKind.PINEAPPLE:
+        return ([(5, 0)] if fresh else []) + [(3, 1)] * ((slots - (5 if fresh else 0)) // 2)
+    return ([(5, 0)] if fresh else []) + [(1, 0)] * (slots - (5 if fresh else 0))
+
+
+def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
+    cards, discards = int(obs["future_cards"]), int(obs["future_discards"])
+    if discards:
+        return [(cards // discards, 1)] * discards
+    return [(1, 0)] * cards
+
+
+def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_search_pos *'
+    """The C position of the seat to act in an observation.  Other seats' face-down
+    cards count as free slots filled by the rounds that placed them (a Fantasyland
+    set: one round of its cards); their discards stay among the unseen cards."""
+    if obs.get("full_set") or len(obs["dealt"]) > 5:
+        raise SearchError("advise covers normal decisions; a full set (Fantasyland, "
+                          "classic) is solved by solve_fantasyland / best_setting")
+    if not obs["dealt"]:
+        raise SearchError(f"seat {obs['seat']} has no decision to make")
+    if rules.game is GameKind.CLASSIC:
+        raise SearchError("advise needs OFC or Pineapple rules")
+    pos = ffi.new("ofc_search_pos *")
+    seat, players = int(obs["seat"]), int(obs["players"])
+    pos.players, pos.seat = players, seat
+    pos.n_dealt, pos.k = len(obs["dealt"]), int(obs["to_discard"])
+    pos.dealt[0:len(obs["dealt"])] = list(obs["dealt"])
+    unseen = unseen_cards(obs)
+    pos.n_unseen = len(unseen)
+    pos.unseen[0:len(unseen)] = unseen.tolist()
+    for p in range(players):
+        rows = obs["boards"][p]
+        s = pos.seats[p]
+        s.board = list(_c_board(rows))
+        s.in_fl = int(obs["fantasyland"][p])
+        visible = sum(len(r) for r in rows)
+        if p == seat:
+            rounds = _own_rounds(obs)
+        else:
+            fresh = visible + sum(obs["face_down_counts"][p]) == 0
+            rounds = _rounds(rules.game, 13 - visible, fresh, s.in_fl)
+        s.rounds = len(rounds)
+        for i, (n, k) in enumerate(rounds):
+            s.round_n[i], s.round_k[i] = n, k
+    st = lib.ofc_search_pos_check(pos)
+    if st != OK:
+        _raise(st, "advise: the observation")
+    return pos
+
+
+# ---------------------------------------------------------------------- advise
+
+@dataclass(frozen=True)
+class Advice:
+    """One legal move and its value: ``ev`` (expected points for the deal, see the
+    module doc), ``stderr`` (standard error of ``ev``; 0 when exact), ``exact`` and
+    ``samples`` (sampled futures behind ``ev``; 0 when exact)."""
+
+    action: int
+    move: Move
+    ev: float
+    stderr: float
+    exact: bool
+    samples: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able: the move as text."""
+        return {"action": self.action, "move": str(self.move), "ev": self.ev,
+                "stderr": self.stderr, "exact": self.exact, "samples": self.samples}
+
+
+def _observation(game_or_obs: Union[Game, Mapping[str, Any]], seat: Optional[int],
+                 rules: Optional[RuleSet]) -> tuple[Mapping[str, Any], RuleSet]:
+    if isinstance(game_or_obs, Game):
+        g = game_or_obs
+        if g.to_act is None:
+            raise SearchError("the deal is over: nothing to advise")
+        if seat is not None and seat != g.to_act:
+            raise SearchError(f"seat {seat} is not to act (seat {g.to_act} is)")
+        return g.observation(g.to_act), rules or g.rules
+    if not isinstance(game_or_obs, Mapping):
+        raise SearchError(f"advise takes a Game or an observation dict, got "
+                          f"{type(game_or_obs).__name__}")
+    obs = game_or_obs
+    if seat is not None and seat != obs.get("seat"):
+        raise SearchError(f"the observation is seat {obs.get('seat')}'s, not seat {seat}'s")
+    if rules is None:
+        try:
+            rules = get_rules(obs["rules"])
+        except (KeyError, OfcError):
+            raise SearchError(f"unknown rules {obs.get('rules')!r}: pass rules=") from None
+    return obs, rules
+
+
+def _auto_policy(pos: Any) -> str:
+    return "best" if pos.seats[pos.seat].rounds <= 2 else "fast"
+
+
+def _settings(samples: Optional[int], time_budget: Optional[float], exact: Union[str, bool],
+              policy: str, seed: int) -> None:
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or samples < 1):
+        raise SearchError(f"samples must be an int >= 1, got {samples!r}")
+    if time_budget is not None and (isinstance(time_budget, bool)
+                                    or not isinstance(time_budget, (int, float))
+                                    or not time_budget > 0):
+        raise SearchError(f"time_budget must be a positive number of seconds, got "
+                          f"{time_budget!r}")
+    if exact not in ("auto", True, False):
+        raise SearchError(f"exact must be 'auto', True or False, got {exact!r}")
+    if policy not in POLICIES:
+        raise SearchError(f"policy must be one of {POLICIES}, got {policy!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise SearchError(f"seed must be an int 0..2**64-1, got {seed!r}")
+
+
+def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[int] = None,
+           *, samples: Optional[int] = None, time_budget: Optional[float] = None,
+           seed: int = 0, exact: Union[str, bool] = "auto", policy: str = "auto",
+           fl_value: StayValue = None, row_weight: float = 1.0,
+           rules: Optional[RuleSet] = None) -> list[Advice]:
+    """Every legal move of the seat to act with its expected points, best first.
+
+    ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
+    (seconds): sample in batches of 16 until it is spent (then the sample count, and
+    so the advice, depends on the machine: pass ``samples`` to reproduce);
+    ``exact``: ``"auto"`` (exact when the tree fits the budget), True (exact or
+    SearchError), False (always sampled); ``policy``: see :data:`POLICIES`;
+    ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``rules``: needed only
+    for an observation of a rule set that is not a preset.  The same arguments give
+    the same advice.
+
+    >>> import ofc_fast as ofc
+    >>> obs = ofc.Game("pineapple", players=2, seed=5).observation(1)
+    >>> a = ofc.advise(obs, samples=32, seed=2)
+    >>> a == ofc.advise(obs, samples=32, seed=2), a[0].samples, a[0].exact
+    (True, 32, False)
+    """
+    _settings(samples, time_budget, exact, policy, seed)
+    obs, rules = _observation(game_or_observation, seat, rules)
+    pos = position(obs, rules)
+    rows = obs["boards"][obs["seat"]]
+    dealt, k = list(obs["dealt"]), int(obs["to_discard"])
+    actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+    model = search_model(rules, fl_value, row_weight)
+    args = (compiled(rules), compiled_fl(rules), ev_tables(rules), model.c_model(), pos,
+            bytes(actions), len(actions))
+    values = _exact(args, pos, exact, time_budget)
+    if values is not None:
+        stats = [(v, 0.0, True, 0) for v in values]
+    else:
+        pol = _policy(_auto_policy(pos) if policy == "auto" else policy)
+        stats = _sampled(args, pol, seed, samples, time_budget)
+    out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), ex, n)
+           for a, (v, se, ex, n) in zip(actions, stats)]
+    out.sort(key=lambda x: (-x.ev, x.action))
+    return out
+
+
+def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
+           time_budget: Optional[float]) -> Optional[list[float]]:
+    if exact is False:
+        return None
+    cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
+    limit = EXACT_NODES_DEFAULT if time_budget is None \
+        else int(time_budget * _EXACT_NODES_PER_SECOND)
+    if exact == "auto" and not 0 < cost <= limit:
+        return None
+    if cost == 0:
+        raise SearchError("exact search needs the searcher to have at most one round "
+                          "left (a Pineapple or OFC last-two-streets position)")
+    values = ffi.new("double[]", max(1, args[-1]))
+    st = lib.ofc_search_exact(*args, 2 ** 62, values)
+    if st != OK:
+        _raise(st, "advise")
+    return list(values)[:args[-1]]
+
+
+def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[int],
+             time_budget: Optional[float]) -> list[tuple[float, float, bool, int]]:
+    n = args[-1]
+    total = ffi.new("double[]", max(1, n))
+    squares = ffi.new("double[]", max(1, n))
+    target = samples if samples is not None else (None if time_budget else 256)
+    done = 0
+    start = time.perf_counter()
+    while True:
+        batch = _BATCH if target is None else min(_BATCH, target - done)
+        st = lib.ofc_search_rollouts(*args, policy, seed, done, batch, total, squares)
+        if st != OK:
+            _raise(st, "advise")
+        done += batch
+        if target is not None and done >= target:
+            break
+        if target is None and time.perf_counter() - start >= time_budget:  # type: ignore[operator]
+            break
+        if target is not None and time_budget is not None \
+                and time.perf_counter() - start >= time_budget:
+            break
+    out = []
+    for i in range(n):
+        mean = total[i] / done
+        var = max(0.0, squares[i] / done - mean * mean) * done / max(1, done - 1)
+        out.append((mean, math.sqrt(var / done), False, done))
+    return out
