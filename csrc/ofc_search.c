@@ -162,19 +162,32 @@ static void cx_rows(cx *c)
     }
 }
 
-/* Greedy fill: the kept cards by id, highest first, to the back, middle, front. */
+/* Greedy key: cards of a rank held several times first (pairs stay together), then
+ * the higher rank. */
+static int greedy_key(const cx *c, uint8_t card)
+{
+    int i, same = 0;
+    for (i = 0; i < c->nkept; i++) {
+        same += c->kept[i] / 4 == card / 4;
+    }
+    return same * 64 + card;
+}
+
+/* Greedy fill: the kept cards by greedy_key, highest first, to the back, the middle,
+ * then the front. */
 static void cx_greedy(cx *c)
 {
     uint8_t sorted[13], idx[13];
-    int i, j, at = 0, r;
+    int key[13], i, j, at = 0, r;
     uint16_t s[3];
-    memcpy(sorted, c->kept, (size_t)c->nkept);
-    for (i = 1; i < c->nkept; i++) { /* insertion sort, descending */
-        uint8_t x = sorted[i];
-        for (j = i; j > 0 && sorted[j - 1] < x; j--) {
+    for (i = 0; i < c->nkept; i++) { /* insertion sort, descending by key */
+        int kx = greedy_key(c, c->kept[i]);
+        for (j = i; j > 0 && key[j - 1] < kx; j--) {
             sorted[j] = sorted[j - 1];
+            key[j] = key[j - 1];
         }
-        sorted[j] = x;
+        sorted[j] = c->kept[i];
+        key[j] = kx;
     }
     memcpy(c->kept, sorted, (size_t)c->nkept);
     for (i = 0; i < 13; i++) {

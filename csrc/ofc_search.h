@@ -30,7 +30,8 @@
  *   OFC_COMPLETE_BEST: every choice is tried (foul pruning only): the exact maximum.
  *   OFC_COMPLETE_FAST: each round discards its lowest-ranked cards, then the rows are
  *     searched exactly when there are at most OFC_SEARCH_FAST_LEAVES ways to fill
- *     them, else filled greedily (highest cards to the back, then middle, then front).
+ *     them, else filled greedily (pairs and trips first, then high cards, to the
+ *     back, then the middle, then the front).
  * Both are deterministic functions of the cards: rollouts of different candidate moves
  * over the same sampled future differ only by the move (common random numbers).  A
  * completion knows every future card of its seat (it is clairvoyant): rollouts

@@ -31,7 +31,6 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._compiled import compiled, compiled_fl
 from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
-from .bots.base import unseen_cards
 from .board import ROW_SIZES, Board
 from .cards import CardsLike, parse_cards
 from .errors import CardError, OfcError, SearchError
@@ -42,7 +41,8 @@ from .rules.model import Game as GameKind
 from .solver import StayValue, ev_tables, stay_values
 
 __all__ = ["Advice", "Completion", "SearchModel", "advise", "best_completion",
-           "search_model", "position", "POLICIES", "EXACT_NODES_DEFAULT"]
+           "search_model", "position", "make_observation", "cli_advise", "POLICIES",
+           "EXACT_NODES_DEFAULT"]
 
 POLICIES = ("auto", "best", "fast")
 """Completion policies: ``best`` (exact best completion), ``fast`` (fixed discards:
@@ -53,6 +53,7 @@ EXACT_NODES_DEFAULT = 3_000_000
 time budget (about a quarter of a second)."""
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 _BATCH = 16
+_KEEP = 8  # prune=True: halve the candidates after each batch down to this many
 _NO_CARD = 0xFF
 
 
@@ -185,8 +186,8 @@ def best_completion(board: Union[str, Board, Sequence[Sequence[int]]], cards: Ca
     >>> from ofc_fast import rules
     >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,
     ...                     model=search_model(rules.PINEAPPLE, fl_value=0, row_weight=0))
-    >>> str(c.board), c.value
-    ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 35.0)
+    >>> str(c.board), c.value, c.fantasyland
+    ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 44.0, 14)
     """
     rows = _rows_of(board)
     ids = parse_cards(cards)
@@ -235,6 +236,8 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
         raise SearchError(f"seat {obs['seat']} has no decision to make")
     if rules.game is GameKind.CLASSIC:
         raise SearchError("advise needs OFC or Pineapple rules")
+    from .bots.base import unseen_cards  # here: the bots package imports this module
+
     pos = ffi.new("ofc_search_pos *")
     seat, players = int(obs["seat"]), int(obs["players"])
     pos.players, pos.seat = players, seat
@@ -261,6 +264,80 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
     if st != OK:
         _raise(st, "advise: the observation")
     return pos
+
+
+def make_observation(rules: RuleSet, board: Union[str, Board, Sequence[Sequence[int]]],
+                     dealt: CardsLike,
+                     opponents: Sequence[Union[str, Board, Sequence[Sequence[int]]]] = (),
+                     dead: CardsLike = (), *, fantasyland: int = 0) -> dict[str, Any]:
+    """An observation for :func:`advise` without a Game: seat 0 holds ``board`` and
+    must place ``dealt`` (OFC / Pineapple: 5 cards onto an empty board, else 1 card /
+    3 cards keeping 2); ``opponents``: the other seats' visible boards (their
+    missing cards still to come); ``dead``: any other cards known to be out (own
+    discards, cards seen elsewhere).  Boards: "front / middle / back" text ("-" or
+    nothing for an empty row), a Board, or three lists of card ids.
+
+    >>> from ofc_fast import rules
+    >>> obs = make_observation(rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts",
+    ...                        ["7c / 8d 8h / 4s 4d"])
+    >>> obs["to_discard"], obs["future_cards"], obs["future_discards"]
+    (1, 6, 2)
+    """
+    if rules.game is GameKind.CLASSIC:
+        raise SearchError("make_observation needs OFC or Pineapple rules")
+    own = _rows_of(board)
+    others = [_rows_of(b) for b in opponents]
+    cards = parse_cards(dealt)
+    placed = sum(len(r) for r in own)
+    pineapple = rules.game is GameKind.PINEAPPLE
+    opening = placed == 0 and len(cards) == 5
+    want = 5 if placed == 0 else 3 if pineapple else 1
+    if len(cards) != want:
+        raise SearchError(f"a board with {placed} cards is dealt {want} cards, got "
+                          f"{len(cards)}")
+    k = 1 if pineapple and not opening else 0
+    left = 13 - placed - (len(cards) - k)
+    if left < 0 or any(len(r) > ROW_SIZES[i] for i, r in enumerate(own)):
+        raise SearchError("the dealt cards do not fit the board")
+    rounds = left // 2 if pineapple else left
+    players = 1 + len(others)
+    if not 2 <= players <= rules.max_players:
+        raise SearchError(f"{rules.name} seats 2..{rules.max_players} players, got "
+                          f"{players}")
+    return {
+        "seat": 0, "players": players, "button": players - 1, "rules": rules.name,
+        "game": rules.game.value, "lowball": rules.lowball is not None, "to_act": 0,
+        "is_over": False, "street": 0 if opening else 1,
+        "fantasyland": [fantasyland] + [0] * len(others),
+        "boards": [own] + others, "face_down_counts": [[0, 0, 0]] * players,
+        "discards": parse_cards(dead), "discard_counts": [0] * players,
+        "dealt": cards, "to_discard": k,
+        "future_cards": 3 * rounds if pineapple else rounds,
+        "future_discards": rounds if pineapple else 0,
+        "legal_actions": None, "full_set": False, "face_down": False,
+    }
+
+
+def cli_advise(args: Any) -> str:
+    """Text (or JSON) for ``ofc-fast advise``: the advice on a position given as
+    boards and cards (see :func:`make_observation`)."""
+    import json
+
+    rules = get_rules(args.rules)
+    obs = make_observation(rules, args.board, args.dealt, args.opponent or [],
+                           args.dead or "")
+    t0 = time.perf_counter()
+    advice = advise(obs, rules=rules, samples=args.samples, time_budget=args.time,
+                    seed=args.seed, exact={"auto": "auto", "yes": True, "no": False}[args.exact])
+    seconds = time.perf_counter() - t0
+    if args.json:
+        return json.dumps([a.as_dict() for a in advice], indent=1)
+    lines = [f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms",
+             f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}"]
+    for i, a in enumerate(advice[:args.top] if args.top else advice):
+        lines.append(f"{i + 1:>3}  {str(a.move):<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
+                     f"{'yes' if a.exact else 'no':<5} {a.samples:>7}")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- advise
@@ -333,7 +410,7 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
            *, samples: Optional[int] = None, time_budget: Optional[float] = None,
            seed: int = 0, exact: Union[str, bool] = "auto", policy: str = "auto",
            fl_value: StayValue = None, row_weight: float = 1.0,
-           rules: Optional[RuleSet] = None) -> list[Advice]:
+           rules: Optional[RuleSet] = None, prune: bool = False) -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
@@ -342,8 +419,11 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
     ``exact``: ``"auto"`` (exact when the tree fits the budget), True (exact or
     SearchError), False (always sampled); ``policy``: see :data:`POLICIES`;
     ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``rules``: needed only
-    for an observation of a rule set that is not a preset.  The same arguments give
-    the same advice.
+    for an observation of a rule set that is not a preset; ``prune``: after each
+    batch of 16 samples keep sampling only the better half of the moves (down to 8;
+    the others keep the values of their fewer samples, see ``Advice.samples``, and
+    come after the moves that outlasted them).
+    The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
     >>> obs = ofc.Game("pineapple", players=2, seed=5).observation(1)
@@ -365,10 +445,10 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
         stats = [(v, 0.0, True, 0) for v in values]
     else:
         pol = _policy(_auto_policy(pos) if policy == "auto" else policy)
-        stats = _sampled(args, pol, seed, samples, time_budget)
+        stats = _sampled(args, pol, seed, samples, time_budget, prune)
     out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), ex, n)
            for a, (v, se, ex, n) in zip(actions, stats)]
-    out.sort(key=lambda x: (-x.ev, x.action))
+    out.sort(key=lambda x: (-x.samples, -x.ev, x.action))  # pruned moves last
     return out
 
 
@@ -392,29 +472,40 @@ def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
 
 
 def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[int],
-             time_budget: Optional[float]) -> list[tuple[float, float, bool, int]]:
-    n = args[-1]
-    total = ffi.new("double[]", max(1, n))
-    squares = ffi.new("double[]", max(1, n))
+             time_budget: Optional[float], prune: bool
+             ) -> list[tuple[float, float, bool, int]]:
+    actions, n = args[-2], args[-1]
+    total, squares, counts = [0.0] * n, [0.0] * n, [0] * n
+    out_sum = ffi.new("double[]", max(1, n))
+    out_sq = ffi.new("double[]", max(1, n))
     target = samples if samples is not None else (None if time_budget else 256)
+    active = list(range(n))
     done = 0
     start = time.perf_counter()
     while True:
         batch = _BATCH if target is None else min(_BATCH, target - done)
-        st = lib.ofc_search_rollouts(*args, policy, seed, done, batch, total, squares)
+        ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
+        ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
+        st = lib.ofc_search_rollouts(*args[:-2], bytes(actions[i] for i in active),
+                                     len(active), policy, seed, done, batch, out_sum, out_sq)
         if st != OK:
             _raise(st, "advise")
+        for j, i in enumerate(active):
+            total[i] += out_sum[j]
+            squares[i] += out_sq[j]
+            counts[i] += batch
         done += batch
-        if target is not None and done >= target:
+        spent = time.perf_counter() - start
+        if (target is not None and done >= target) or \
+                (time_budget is not None and spent >= time_budget):
             break
-        if target is None and time.perf_counter() - start >= time_budget:  # type: ignore[operator]
-            break
-        if target is not None and time_budget is not None \
-                and time.perf_counter() - start >= time_budget:
-            break
+        if prune and len(active) > _KEEP:
+            active.sort(key=lambda i: -total[i])
+            active = sorted(active[:max(_KEEP, len(active) // 2)])
     out = []
     for i in range(n):
-        mean = total[i] / done
-        var = max(0.0, squares[i] / done - mean * mean) * done / max(1, done - 1)
-        out.append((mean, math.sqrt(var / done), False, done))
+        c = counts[i]
+        mean = total[i] / c
+        var = max(0.0, squares[i] / c - mean * mean) * c / max(1, c - 1)
+        out.append((mean, math.sqrt(var / c), False, c))
     return out
