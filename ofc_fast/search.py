@@ -32,7 +32,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 from ._compiled import compiled, compiled_fl
 from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
 from .board import ROW_SIZES, Board
-from .cards import CardsLike, parse_cards
+from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, OfcError, SearchError
 from .game import Game, Move, actions_for, move_for_action
 from .rules import RuleSet
@@ -238,6 +238,11 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
         raise SearchError("advise needs OFC or Pineapple rules")
     from .bots.base import unseen_cards  # here: the bots package imports this module
 
+    known = [c for b in obs["boards"] for r in b for c in r] + list(obs["dealt"]) \
+        + list(obs["discards"])
+    if len(set(known)) != len(known):
+        twice = sorted({c for c in known if known.count(c) > 1})
+        raise CardError(f"advise: the observation shows {cards_str(twice)} twice")
     pos = ffi.new("ofc_search_pos *")
     seat, players = int(obs["seat"]), int(obs["players"])
     pos.players, pos.seat = players, seat
@@ -261,8 +266,11 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
         for i, (n, k) in enumerate(rounds):
             s.round_n[i], s.round_k[i] = n, k
     st = lib.ofc_search_pos_check(pos)
+    if st in (E_CARD, E_DUPLICATE):
+        _raise(st, "advise: the observation's cards")
     if st != OK:
-        _raise(st, "advise: the observation")
+        raise SearchError("advise: the observation's boards, dealt cards and rounds to "
+                          "come do not fit together (or too few unseen cards for them)")
     return pos
 
 
@@ -299,6 +307,9 @@ def make_observation(rules: RuleSet, board: Union[str, Board, Sequence[Sequence[
     left = 13 - placed - (len(cards) - k)
     if left < 0 or any(len(r) > ROW_SIZES[i] for i, r in enumerate(own)):
         raise SearchError("the dealt cards do not fit the board")
+    if pineapple and left % 2:
+        raise SearchError(f"a Pineapple board holds 0, 5, 7, 9 or 11 cards before a deal, "
+                          f"got {placed}")
     rounds = left // 2 if pineapple else left
     players = 1 + len(others)
     if not 2 <= players <= rules.max_players:
