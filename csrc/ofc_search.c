@@ -10,7 +10,7 @@
 #define ROW_START(r) ((r) == 0 ? 0 : (r) == 1 ? 3 : 8)
 #define ROW_SIZE(r) ((r) == 0 ? 3 : 5)
 #define MAX_COMPLETIONS 1024 /* completions of the searcher's last round kept at once */
-#define FOUL_RANK 0          /* a failed bound: never better than a legal board */
+#define OFC_SEARCH_FAKE_KEY 0x7365717565636eULL /* stream of the sequential policy */
 
 /* ------------------------------------------------------------ the context */
 
@@ -598,6 +598,9 @@ static void complete_others(const env *e, const ofc_search_pos *pos, const uint8
         if (p == pos->seat) {
             continue;
         }
+        if (pol == OFC_COMPLETE_SEQUENTIAL) {
+            pol = s->rounds <= 2 ? OFC_COMPLETE_BEST : OFC_COMPLETE_FAST;
+        }
         if (cap && seat_leaves(s) > OFC_SEARCH_BEST_LEAVES) {
             pol = OFC_COMPLETE_FAST;
         }
@@ -606,6 +609,108 @@ static void complete_others(const env *e, const ofc_search_pos *pos, const uint8
         finish(e, c.best, s->in_fl, &others[p]);
         deck += seat_cards(s);
     }
+}
+
+/* ------------------------------------------------------------ sequential */
+
+/* The best option for one round of cards (every discard, every row per kept card),
+ * each valued by the fast completion over `fake` cards for the rounds after it;
+ * the board gets the winner. */
+static void seq_round(const env *e, uint8_t board[13], const uint8_t *cards, int n, int k,
+                      const uint8_t *fake, int left, const uint8_t *rn, const uint8_t *rk,
+                      int in_fl)
+{
+    uint8_t best[13], kept[5], b[13];
+    uint32_t dm = k ? (1u << k) - 1u : 0u, full = (1u << n) - 1u;
+    int have = 0, i;
+    double best_v = 0;
+    cx c;
+    cx_init(&c, e, board, in_fl);
+    for (;;) {
+        int nk = 0, code, codes = 1;
+        for (i = 0; i < n; i++) {
+            if (!(dm >> i & 1u)) {
+                kept[nk++] = cards[i];
+            }
+        }
+        for (i = 0; i < nk; i++) {
+            codes *= 3;
+        }
+        for (code = 0; code < codes; code++) {
+            int room[3], x = code, ok = 1;
+            memcpy(b, board, 13);
+            for (i = 0; i < 3; i++) {
+                room[i] = c.free_[i];
+            }
+            for (i = 0; i < nk && ok; i++, x /= 3) {
+                int r = x % 3;
+                ok = room[r] > 0;
+                if (ok) {
+                    b[ROW_START(r) + ROW_SIZE(r) - room[r]--] = kept[i];
+                }
+            }
+            if (ok) {
+                cx t;
+                complete(&t, e, b, fake, left, rn, rk, in_fl, OFC_COMPLETE_FAST);
+                if (!have || t.best_value > best_v) {
+                    memcpy(best, b, 13);
+                    best_v = t.best_value;
+                    have = 1;
+                }
+            }
+        }
+        if (dm == 0 || (dm = next_subset(dm)) > full) {
+            break;
+        }
+    }
+    memcpy(board, best, 13);
+}
+
+/* Draws `need` cards from the unseen cards less the first `seen` of own[] into fake. */
+static void seq_fake(const ofc_search_pos *pos, const uint8_t *own, int seen, int need,
+                     ofc_rng *rng, uint8_t *fake)
+{
+    uint8_t avail[52];
+    uint64_t known = 0;
+    int i, n = 0;
+    for (i = 0; i < seen; i++) {
+        known |= (uint64_t)1 << own[i];
+    }
+    for (i = 0; i < pos->n_unseen; i++) {
+        if (!(known >> pos->unseen[i] & 1u)) {
+            avail[n++] = pos->unseen[i];
+        }
+    }
+    for (i = 0; i < need && i < n; i++) {
+        int j = i + (int)ofc_rng_below(rng, (uint64_t)(n - i));
+        uint8_t t = avail[i];
+        avail[i] = avail[j];
+        avail[j] = t;
+        fake[i] = avail[i];
+    }
+}
+
+/* The searcher's sequential completion: each round but the last placed by seq_round()
+ * over fake cards for the rounds after it, the last by the best completion. */
+static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
+                         const uint8_t board[13], const uint8_t *cards, ofc_rng rng)
+{
+    const ofc_search_seat *own = &pos->seats[pos->seat];
+    uint8_t b[13], fake[52];
+    int i, off = 0, rounds = own->rounds;
+    memcpy(b, board, 13);
+    for (i = 0; i + 1 < rounds; i++) {
+        int need = 0, j;
+        for (j = i + 1; j < rounds; j++) {
+            need += own->round_n[j];
+        }
+        seq_fake(pos, cards, off + own->round_n[i], need, &rng, fake);
+        seq_round(e, b, cards + off, own->round_n[i], own->round_k[i], fake, rounds - 1 - i,
+                  own->round_n + i + 1, own->round_k + i + 1, own->in_fl);
+        off += own->round_n[i];
+    }
+    complete(c, e, b, cards + off, rounds ? 1 : 0, own->round_n + (rounds ? rounds - 1 : 0),
+             own->round_k + (rounds ? rounds - 1 : 0), own->in_fl, OFC_COMPLETE_BEST);
 }
 
 int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
@@ -626,7 +731,7 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (st != OFC_OK) {
         return st;
     }
-    if (policy > OFC_COMPLETE_BEST || (n_actions > 0 && sum == NULL)) {
+    if (policy > OFC_COMPLETE_SEQUENTIAL || (n_actions > 0 && sum == NULL)) {
         return OFC_E_VALUE;
     }
     own = &pos->seats[pos->seat];
@@ -635,12 +740,19 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
         need += seat_cards(&pos->seats[p]);
     }
     for (i = 0; i < samples; i++) {
+        ofc_rng fake_rng;
+        fake_rng.key = ofc_random64(seed ^ OFC_SEARCH_FAKE_KEY, first + i);
+        fake_rng.ctr = 0;
         sample_deck(pos, seed, first + i, need, deck);
         complete_others(&e, pos, deck + mine, policy, 1, others);
         for (a = 0; a < n_actions; a++) {
             double v;
-            complete(&c, &e, boards[a], deck, own->rounds, own->round_n, own->round_k,
-                     own->in_fl, policy);
+            if (policy == OFC_COMPLETE_SEQUENTIAL) {
+                complete_seq(&c, &e, pos, boards[a], deck, fake_rng);
+            } else {
+                complete(&c, &e, boards[a], deck, own->rounds, own->round_n, own->round_k,
+                         own->in_fl, policy);
+            }
             finish(&e, c.best, own->in_fl, &me);
             v = deal_value(&e, pos, &me, others);
             sum[a] += v;

@@ -34,8 +34,16 @@
  *     back, then the middle, then the front).
  * Both are deterministic functions of the cards: rollouts of different candidate moves
  * over the same sampled future differ only by the move (common random numbers).  A
- * completion knows every future card of its seat (it is clairvoyant): rollouts
- * overrate risky moves a little; exact expectimax does not (see ofc_search_exact).
+ * completion knows every future card of its seat (it is clairvoyant), so rollouts
+ * with it overrate risky moves; exact expectimax does not (see ofc_search_exact).
+ *   OFC_COMPLETE_SEQUENTIAL (rollouts only) removes that bias for the searcher: each
+ *     of its rounds but the last is placed without seeing the cards after it: every
+ *     option of the round (discards, a row per kept card) is valued by the fast
+ *     completion over fake cards for the later rounds (drawn from the cards the
+ *     searcher has not seen; the same fake cards for every candidate move: the
+ *     stream {ofc_random64(seed ^ 0x7365717565636e, i), 0} of sample i), and the last
+ *     round by the best completion with its real cards.  The other seats complete
+ *     by the best completion when they have at most two rounds left, else fast.
  *
  * Example: advise a Pineapple decision (a position filled from an observation)
  * ---------------------------------------------------------------------------
@@ -72,7 +80,9 @@ extern "C" {
 /*! Completion policies. */
 typedef enum ofc_completion {
     OFC_COMPLETE_FAST = 0, /* fixed discards (lowest ranks), rows searched or greedy */
-    OFC_COMPLETE_BEST = 1  /* the exact best completion */
+    OFC_COMPLETE_BEST = 1, /* the exact best completion */
+    OFC_COMPLETE_SEQUENTIAL = 2 /* rollouts only: the searcher plays round by round
+                                 * without seeing the cards to come (see above) */
 } ofc_completion;
 
 /*! The value model (see the top of this header); fill it and share it read-only. */

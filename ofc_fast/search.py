@@ -44,10 +44,13 @@ __all__ = ["Advice", "Completion", "SearchModel", "advise", "best_completion",
            "search_model", "position", "make_observation", "cli_advise", "POLICIES",
            "EXACT_NODES_DEFAULT"]
 
-POLICIES = ("auto", "best", "fast")
-"""Completion policies: ``best`` (exact best completion), ``fast`` (fixed discards:
-the lowest cards; rows searched when at most 4,096 fills, else greedy), ``auto``
-(best when the seat has at most two rounds left, else fast)."""
+POLICIES = ("auto", "best", "fast", "sequential")
+"""Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
+``fast`` (fixed discards: the lowest cards; rows searched when at most 4,096 fills,
+else greedy; clairvoyant), ``sequential`` (the searcher places each round without
+seeing the cards after it; csrc/ofc_search.h), ``auto`` (best when the searcher has
+at most one round left, fast for an opening with more than 60 moves, else
+sequential)."""
 EXACT_NODES_DEFAULT = 3_000_000
 """Largest exact tree (ofc_search_exact_cost) ``exact="auto"`` searches without a
 time budget (about a quarter of a second)."""
@@ -130,12 +133,15 @@ class Completion:
     leaves: int
 
 
-def _policy(policy: str) -> int:
+def _policy(policy: str, sequential: bool = False) -> int:
     if policy == "best":
         return int(lib.OFC_COMPLETE_BEST)
     if policy == "fast":
         return int(lib.OFC_COMPLETE_FAST)
-    raise SearchError(f"policy must be 'best' or 'fast' here, got {policy!r}")
+    if policy == "sequential" and sequential:
+        return int(lib.OFC_COMPLETE_SEQUENTIAL)
+    raise SearchError(f"policy must be one of {POLICIES[1:] if sequential else POLICIES[1:3]} "
+                      f"here, got {policy!r}")
 
 
 def _raise(status: int, fn: str) -> None:
@@ -395,8 +401,9 @@ def _observation(game_or_obs: Union[Game, Mapping[str, Any]], seat: Optional[int
     return obs, rules
 
 
-def _auto_policy(pos: Any) -> str:
-    return "best" if pos.seats[pos.seat].rounds <= 2 else "fast"
+def _auto_policy(pos: Any, moves: int) -> str:
+    rounds = pos.seats[pos.seat].rounds
+    return "best" if rounds <= 1 else "fast" if moves > 60 else "sequential"
 
 
 def _settings(samples: Optional[int], time_budget: Optional[float], exact: Union[str, bool],
@@ -455,7 +462,7 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
     if values is not None:
         stats = [(v, 0.0, True, 0) for v in values]
     else:
-        pol = _policy(_auto_policy(pos) if policy == "auto" else policy)
+        pol = _policy(_auto_policy(pos, len(actions)) if policy == "auto" else policy, True)
         stats = _sampled(args, pol, seed, samples, time_budget, prune)
     out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), ex, n)
            for a, (v, se, ex, n) in zip(actions, stats)]

@@ -9,6 +9,7 @@
 #define OFC_E_BUDGET -50
 #define OFC_COMPLETE_FAST 0
 #define OFC_COMPLETE_BEST 1
+#define OFC_COMPLETE_SEQUENTIAL 2
 
 typedef struct ofc_search_model {
     double fl_value[18];
