@@ -57,6 +57,7 @@ time budget (about a quarter of a second)."""
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 _BATCH = 16
 _KEEP = 8  # prune=True: halve the candidates after each batch down to this many
+_SWITCH = 30  # auto policy, an opening: fast screening until this many moves are left
 _NO_CARD = 0xFF
 
 
@@ -344,8 +345,9 @@ def cli_advise(args: Any) -> str:
     obs = make_observation(rules, args.board, args.dealt, args.opponent or [],
                            args.dead or "")
     t0 = time.perf_counter()
+    modes: dict[str, Union[str, bool]] = {"auto": "auto", "yes": True, "no": False}
     advice = advise(obs, rules=rules, samples=args.samples, time_budget=args.time,
-                    seed=args.seed, exact={"auto": "auto", "yes": True, "no": False}[args.exact])
+                    seed=args.seed, exact=modes[args.exact])
     seconds = time.perf_counter() - t0
     if args.json:
         return json.dumps([a.as_dict() for a in advice], indent=1)
@@ -440,7 +442,9 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
     for an observation of a rule set that is not a preset; ``prune``: after each
     batch of 16 samples keep sampling only the better half of the moves (down to 8;
     the others keep the values of their fewer samples, see ``Advice.samples``, and
-    come after the moves that outlasted them).
+    come after the moves that outlasted them); with the auto policy an opening
+    (more than 60 moves) is screened by the fast policy until at most 30 moves are
+    left, which then start again under the sequential policy.
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
@@ -460,14 +464,18 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
             bytes(actions), len(actions))
     values = _exact(args, pos, exact, time_budget)
     if values is not None:
-        stats = [(v, 0.0, True, 0) for v in values]
-    else:
-        pol = _policy(_auto_policy(pos, len(actions)) if policy == "auto" else policy, True)
-        stats = _sampled(args, pol, seed, samples, time_budget, prune)
-    out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), ex, n)
-           for a, (v, se, ex, n) in zip(actions, stats)]
-    out.sort(key=lambda x: (-x.samples, -x.ev, x.action))  # pruned moves last
-    return out
+        out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
+               for a, v in zip(actions, values)]
+        out.sort(key=lambda x: (-x.ev, x.action))
+        return out
+    name = _auto_policy(pos, len(actions)) if policy == "auto" else policy
+    then = None
+    if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
+        then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
+    stats = _sampled(args, _policy(name, True), seed, samples, time_budget, prune, then)
+    ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
+    return [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
+            for a, (v, se, _, n) in ranked]
 
 
 def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
@@ -490,10 +498,12 @@ def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
 
 
 def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[int],
-             time_budget: Optional[float], prune: bool
-             ) -> list[tuple[float, float, bool, int]]:
+             time_budget: Optional[float], prune: bool, then: Optional[int] = None
+             ) -> list[tuple[float, float, int, int]]:
+    """(mean, stderr, rounds survived, samples) per move; with ``then``, once pruning
+    leaves _SWITCH moves or fewer they start again under that policy."""
     actions, n = args[-2], args[-1]
-    total, squares, counts = [0.0] * n, [0.0] * n, [0] * n
+    total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
     out_sum = ffi.new("double[]", max(1, n))
     out_sq = ffi.new("double[]", max(1, n))
     target = samples if samples is not None else (None if time_budget else 256)
@@ -518,12 +528,19 @@ def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[in
                 (time_budget is not None and spent >= time_budget):
             break
         if prune and len(active) > _KEEP:
-            active.sort(key=lambda i: -total[i])
+            active.sort(key=lambda i: -total[i] / counts[i])
             active = sorted(active[:max(_KEEP, len(active) // 2)])
+            for i in active:
+                survived[i] += 1
+            if then is not None and len(active) <= _SWITCH:
+                policy, then = then, None
+                for i in active:
+                    total[i] = squares[i] = counts[i] = 0
+                    survived[i] += 1
     out = []
     for i in range(n):
         c = counts[i]
         mean = total[i] / c
         var = max(0.0, squares[i] / c - mean * mean) * c / max(1, c - 1)
-        out.append((mean, math.sqrt(var / c), False, c))
+        out.append((mean, math.sqrt(var / c), survived[i], c))
     return out

@@ -302,10 +302,16 @@ def test_same_seed_same_advice_and_game_equals_observation() -> None:
 
 def test_prune_keeps_the_best_moves_sampled_longest() -> None:
     g = Game(P, 2, seed=2)
-    a = advise(g, samples=80, seed=1, prune=True)
+    a = advise(g, samples=80, seed=1, prune=True, policy="fast")
     counts = [x.samples for x in a]
     assert counts == sorted(counts, reverse=True) and counts[0] == 80 and counts[-1] == 16
     assert sum(c == 80 for c in counts) >= 8
+    # auto: the opening screened fast, the last 29 moves sampled again sequentially
+    b = advise(g, samples=160, seed=1, prune=True)
+    top = b[:8]
+    assert {x.samples for x in top} == {160 - 48} and [x.ev for x in top] == \
+        sorted((x.ev for x in top), reverse=True)
+    assert [x.samples for x in b[-116:]] == [16] * 116
 
 
 def test_three_seats_and_hidden_fantasyland() -> None:

@@ -42,7 +42,9 @@ class SearchBot:
     allows; with a number and no budget the bot is reproducible on any machine);
     ``fl_value`` / ``row_weight``: the value model (:class:`ofc_fast.search.SearchModel`);
     ``policy``: completion policy (:data:`ofc_fast.search.POLICIES`); ``prune``: drop
-    the worse half of the moves after each batch of samples.
+    the worse half of the moves after each batch of samples; ``opening_factor``: the
+    opening (5 cards, up to 232 moves) gets this many time budgets (the later,
+    smaller decisions keep the median time per decision at about one budget).
     """
 
     name = "search"
@@ -50,7 +52,7 @@ class SearchBot:
     def __init__(self, rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
                  *, time_budget: Optional[float] = 0.04, samples: Optional[int] = None,
                  fl_value: StayValue = None, row_weight: float = 1.0, policy: str = "auto",
-                 prune: bool = True) -> None:
+                 prune: bool = True, opening_factor: float = 3.0) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.seed = seed
         self.rng = Random(seed)
@@ -64,7 +66,10 @@ class SearchBot:
         self.row_weight = float(row_weight)
         self.policy = policy
         self.prune = bool(prune)
+        self.opening_factor = float(opening_factor)
         try:
+            if not 0 < self.opening_factor <= 100:
+                raise OfcError(f"opening_factor must be within 0..100, got {opening_factor!r}")
             if self.rules is not None:
                 search_model(self.rules, fl_value, self.row_weight)
             if self.time_budget is not None and not self.time_budget > 0:
@@ -79,7 +84,8 @@ class SearchBot:
         """The keyword settings: ``SearchBot(rules, seed, **settings)`` is an equal bot."""
         return {"time_budget": self.time_budget, "samples": self.samples,
                 "fl_value": self.fl_value, "row_weight": self.row_weight,
-                "policy": self.policy, "prune": self.prune}
+                "policy": self.policy, "prune": self.prune,
+                "opening_factor": self.opening_factor}
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Start the random stream again from ``seed``."""
@@ -99,7 +105,10 @@ class SearchBot:
                 return self._sets.act(obs)
             sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
             return _board_move(sol.board, sol.discards)
-        advice = advise(obs, samples=self.samples, time_budget=self.time_budget,
+        budget = self.time_budget
+        if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
+            budget *= self.opening_factor
+        advice = advise(obs, samples=self.samples, time_budget=budget,
                         seed=self.rng.getrandbits(63), policy=self.policy,
                         fl_value=self.fl_value, row_weight=self.row_weight, rules=rules,
                         prune=self.prune)
