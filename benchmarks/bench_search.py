@@ -13,7 +13,8 @@ Strength, PINEAPPLE heads-up (issue "Search in C"):
   (seed ``deal_seed(seed, i)``, no Fantasyland carried) is played twice with the seats
   swapped, so both bots get the same cards; a duplicate deal's score is the mean of
   SearchBot's two nets; mean and 95% interval over the duplicate deals.
-* The median wall time of SearchBot's decisions (one core), its foul rate, and
+* The median time of SearchBot's decisions (thread CPU time: one core, whatever
+  else the shared machine runs; and wall time), its foul rate, and
   Fantasyland entry rate (normal deals that earned Fantasyland) and stay rate
   (Fantasyland deals that earned another), over the games above.
 
@@ -48,15 +49,17 @@ PRESET = rules.PINEAPPLE
 
 
 class Timed:
-    """A bot wrapper that records the wall time of each act()."""
+    """A bot wrapper that records the wall and thread CPU time of each act()."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
     def act(self, obs: Any) -> Any:
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.thread_time()
         move = self.bot.act(obs)
+        self.cpu.append(time.thread_time() - c)
         self.times.append(time.perf_counter() - t)
         return move
 
@@ -97,8 +100,14 @@ def _search(seed: int, budget: float) -> SearchBot:
     return SearchBot(PRESET, seed=seed, time_budget=budget)
 
 
-def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally
-              ) -> dict[str, Any]:
+def _progress(label: str, done: int, xs: list[float], every: int) -> None:
+    if every and done % every == 0 and len(xs) > 1:
+        mean, ci = _mean_ci(xs)
+        print(f"  ... {label} {done}: {mean:+.2f} +- {ci:.2f}", flush=True)
+
+
+def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
+              every: int = 0) -> dict[str, Any]:
     m = Match(PRESET, 2, seed=seed)
     bots = [timed, RandomBot(seed + 1)]
     nets: list[float] = []
@@ -110,12 +119,13 @@ def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally
         r = m.record(g)
         nets.append(r.net[0])
         tally.add(g, 0)
+        _progress("vs random, deals", len(nets), nets, every)
     mean, ci = _mean_ci(nets)
     return {"deals": deals, "points_per_deal": mean, "ci95": ci}
 
 
-def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tally
-                 ) -> dict[str, Any]:
+def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
+                 every: int = 0) -> dict[str, Any]:
     heur = HeuristicBot(PRESET, seed=seed + 2)
     scores: list[float] = []
     for i in range(deals):
@@ -130,6 +140,7 @@ def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tall
             pair += g.result().net[search_seat] / 2
             tally.add(g, search_seat)
         scores.append(pair)
+        _progress("vs heuristic, duplicate deals", len(scores), scores, every)
     mean, ci = _mean_ci(scores)
     return {"duplicate_deals": deals, "points_per_deal": mean, "ci95": ci,
             "interval": [mean - ci, mean + ci]}
@@ -178,7 +189,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--random-deals", type=int, default=2000)
     ap.add_argument("--duplicate-deals", type=int, default=2000)
-    ap.add_argument("--budget", type=float, default=0.04, help="SearchBot seconds a decision")
+    ap.add_argument("--budget", type=float, default=0.04,
+                    help="SearchBot's budget: seconds of CPU time a decision (the opening 3x)")
+    ap.add_argument("--report-every", type=int, default=100,
+                    help="print the running figure every N deals (0: never)")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=0.5, help="per rollout repetition")
@@ -197,23 +211,27 @@ def main(argv: Optional[list[str]] = None) -> int:
     if not args.skip_strength:
         timed, tally = Timed(_search(args.seed, args.budget)), Tally()
         if args.random_deals:
-            r = vs_random(args.random_deals, args.seed, args.budget, timed, tally)
+            r = vs_random(args.random_deals, args.seed, args.budget, timed, tally,
+                          args.report_every)
             out["vs_random"] = r
             print(f"SearchBot vs RandomBot, {r['deals']} deals: "
                   f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal", flush=True)
         if args.duplicate_deals:
-            r = vs_heuristic(args.duplicate_deals, args.seed + 1, args.budget, timed, tally)
+            r = vs_heuristic(args.duplicate_deals, args.seed + 1, args.budget, timed, tally,
+                             args.report_every)
             out["vs_heuristic"] = r
             print(f"SearchBot vs HeuristicBot, {r['duplicate_deals']} duplicate deals: "
                   f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal "
                   f"(95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})",
                   flush=True)
         out["decision_ms_median"] = 1000 * statistics.median(timed.times or [0.0])
+        out["decision_cpu_ms_median"] = 1000 * statistics.median(timed.cpu or [0.0])
         out["decisions"] = len(timed.times)
         out["tally"] = tally.to_dict()
         t = out["tally"]
         stay = "n/a" if t["fl_stay_rate"] is None else f"{t['fl_stay_rate']:.1%}"
-        print(f"SearchBot: median {out['decision_ms_median']:.1f} ms a decision "
+        print(f"SearchBot: median {out['decision_cpu_ms_median']:.1f} ms CPU "
+              f"({out['decision_ms_median']:.1f} ms wall) a decision "
               f"({out['decisions']} decisions), foul rate {t['foul_rate']:.1%}, "
               f"Fantasyland entry {t['fl_entry_rate']:.1%}, stay {stay} "
               f"({t['fl_deals']} Fantasyland deals)")

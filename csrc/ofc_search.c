@@ -23,7 +23,10 @@ typedef struct env {
     int lowball;
 } env;
 
-/* One completion search: the board's known cards, the kept cards, the best so far. */
+struct own_set;
+
+/* One completion search: the board's known cards, the kept cards, the best so far
+ * (or, with `all`, every board: the completions exact search weighs). */
 typedef struct cx {
     const env *e;
     int in_fl;
@@ -38,7 +41,10 @@ typedef struct cx {
     int have;          /* a board (maybe fouled) is recorded */
     int legal;         /* a legal board is recorded */
     uint64_t leaves;
+    struct own_set *all; /* NULL, or where every board goes (no pruning) */
 } cx;
+
+static void own_record(cx *c);
 
 /* A row's additive value at strength s on a legal board. */
 static double row_value(const env *e, int row, uint16_t s)
@@ -71,6 +77,10 @@ static void cx_leaf(cx *c, const uint16_t s[3])
     uint8_t foul = ofc_foul_k(e->r, s);
     double v;
     c->leaves++;
+    if (c->all != NULL) {
+        own_record(c);
+        return;
+    }
     if (foul) {
         if (!c->have) {
             memcpy(c->best, c->cur, 13);
@@ -126,7 +136,7 @@ static void cx_middles(cx *c, const uint8_t *rest, int nrest, uint16_t sb)
     for (;;) {
         cx_fill_row(c, 1, rest, nrest, mm);
         s[1] = cx_rank(c, 1);
-        if (!middle_fouls(c->e->r, s[1], sb) || !c->have) {
+        if (c->all != NULL || !middle_fouls(c->e->r, s[1], sb) || !c->have) {
             cx_fill_row(c, 0, rest, nrest, full & ~mm);
             s[0] = cx_rank(c, 0);
             cx_leaf(c, s);
@@ -295,6 +305,7 @@ static void cx_init(cx *c, const env *e, const uint8_t board[13], int in_fl)
     c->have = c->legal = 0;
     c->leaves = 0;
     c->best_value = OFC_SEARCH_FOUL_VALUE;
+    c->all = NULL;
     for (r = 0; r < 3; r++) {
         const uint8_t *p = board + ROW_START(r);
         for (i = 0; i < ROW_SIZE(r) && p[i] != OFC_NO_CARD; i++) {
@@ -831,65 +842,32 @@ uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions)
 }
 
 /* The searcher's completions for one own draw, finished and evaluated. */
-typedef struct own_set {
+struct own_set {
     done d[MAX_COMPLETIONS];
     double acc[MAX_COMPLETIONS];
     int n;
-} own_set;
+};
+typedef struct own_set own_set;
+
+/* cx_leaf() with `all`: keep the board (finished) for exact search. */
+static void own_record(cx *c)
+{
+    struct own_set *out = c->all;
+    if (out->n < MAX_COMPLETIONS) {
+        finish(c->e, c->cur, c->in_fl, &out->d[out->n]);
+        out->acc[out->n++] = 0;
+    }
+}
 
 /* Records every completion of the searcher's board (all discards, all fills). */
 static void own_completions(const env *e, const ofc_search_seat *own,
                             const uint8_t board[13], const uint8_t *cards, own_set *out)
 {
     cx c;
-    int d, n = own->rounds ? own->round_n[0] : 0, k = own->rounds ? own->round_k[0] : 0;
-    uint32_t dm = k ? (1u << k) - 1u : 0u, full = (1u << n) - 1u;
-    out->n = 0;
     cx_init(&c, e, board, own->in_fl);
-    for (;;) {
-        uint8_t all[13], rest[13];
-        uint32_t bm;
-        c.nkept = 0;
-        for (d = 0; d < n; d++) {
-            if (!(dm >> d & 1u)) {
-                c.kept[c.nkept++] = cards[d];
-            }
-        }
-        for (d = 0; d < c.nkept; d++) {
-            all[d] = (uint8_t)d;
-        }
-        /* every fill: back mask, then middle mask (no pruning: every board counts) */
-        bm = c.free_[2] ? (1u << c.free_[2]) - 1u : 0u;
-        for (;;) {
-            int nrest = 0, i;
-            uint32_t mm, rf;
-            cx_fill_row(&c, 2, all, c.nkept, bm);
-            for (i = 0; i < c.nkept; i++) {
-                if (!(bm >> i & 1u)) {
-                    rest[nrest++] = (uint8_t)i;
-                }
-            }
-            rf = (1u << nrest) - 1u;
-            mm = c.free_[1] ? (1u << c.free_[1]) - 1u : 0u;
-            for (;;) {
-                cx_fill_row(&c, 1, rest, nrest, mm);
-                cx_fill_row(&c, 0, rest, nrest, rf & ~mm);
-                if (out->n < MAX_COMPLETIONS) {
-                    finish(e, c.cur, own->in_fl, &out->d[out->n]);
-                    out->acc[out->n++] = 0;
-                }
-                if (mm == 0 || (mm = next_subset(mm)) > rf) {
-                    break;
-                }
-            }
-            if (bm == 0 || (bm = next_subset(bm)) > (1u << c.nkept) - 1u) {
-                break;
-            }
-        }
-        if (dm == 0 || (dm = next_subset(dm)) > full) {
-            break;
-        }
-    }
+    c.all = out;
+    out->n = 0;
+    cx_discards(&c, cards, own->rounds, own->round_n, own->round_k);
 }
 
 /* Enumeration state of the other seats' draws. */
@@ -915,40 +893,67 @@ static void xs_leaf(xs *x)
     x->count++;
 }
 
+/* The k-subsets of the cards of a bit mask, in lexicographic order. */
+typedef struct combo {
+    uint8_t cards[52];
+    uint8_t idx[OFC_SEARCH_MAX_ROUND_CARDS];
+    int n, k, live;
+} combo;
+
+static void combo_init(combo *c, uint64_t avail, int k)
+{
+    int i;
+    c->n = 0;
+    for (i = 0; i < 52; i++) {
+        if (avail >> i & 1u) {
+            c->cards[c->n++] = (uint8_t)i;
+        }
+    }
+    c->k = k;
+    for (i = 0; i < k; i++) {
+        c->idx[i] = (uint8_t)i;
+    }
+    c->live = k <= c->n;
+}
+
+/* The current subset into out; returns its bit mask. */
+static uint64_t combo_take(const combo *c, uint8_t *out)
+{
+    uint64_t used = 0;
+    int i;
+    for (i = 0; i < c->k; i++) {
+        out[i] = c->cards[c->idx[i]];
+        used |= (uint64_t)1 << out[i];
+    }
+    return used;
+}
+
+static void combo_next(combo *c)
+{
+    int i, j;
+    for (i = c->k - 1; i >= 0 && c->idx[i] == c->n - c->k + i; i--) {
+    }
+    if (i < 0) {
+        c->live = 0;
+        return;
+    }
+    c->idx[i]++;
+    for (j = i + 1; j < c->k; j++) {
+        c->idx[j] = (uint8_t)(c->idx[j - 1] + 1);
+    }
+}
+
 /* Event ev_i onward: every combination of the available cards (bit mask `avail`). */
 static void xs_draw(xs *x, int ev_i, int off, uint64_t avail)
 {
-    uint8_t cards[52], idx[OFC_SEARCH_MAX_ROUND_CARDS];
-    int n = 0, k, i, j;
+    combo c;
     if (ev_i == x->n_events) {
         xs_leaf(x);
         return;
     }
-    for (i = 0; i < 52; i++) {
-        if (avail >> i & 1u) {
-            cards[n++] = (uint8_t)i;
-        }
-    }
-    k = x->ev_n[ev_i];
-    for (i = 0; i < k; i++) {
-        idx[i] = (uint8_t)i;
-    }
-    while (k <= n) {
-        uint64_t used = 0;
-        for (i = 0; i < k; i++) {
-            x->deck[off + i] = cards[idx[i]];
-            used |= (uint64_t)1 << cards[idx[i]];
-        }
-        xs_draw(x, ev_i + 1, off + k, avail & ~used);
-        for (i = k - 1; i >= 0 && idx[i] == n - k + i; i--) {
-        }
-        if (i < 0) {
-            break;
-        }
-        idx[i]++;
-        for (j = i + 1; j < k; j++) {
-            idx[j] = (uint8_t)(idx[j - 1] + 1);
-        }
+    for (combo_init(&c, avail, x->ev_n[ev_i]); c.live; combo_next(&c)) {
+        uint64_t used = combo_take(&c, x->deck + off);
+        xs_draw(x, ev_i + 1, off + c.k, avail & ~used);
     }
 }
 
@@ -973,39 +978,17 @@ static double exact_own_draw(xs *x, const uint8_t board[13], const uint8_t *own_
 static double exact_move(xs *x, const uint8_t board[13], uint64_t avail)
 {
     const ofc_search_seat *own = &x->pos->seats[x->pos->seat];
-    uint8_t cards[52], idx[OFC_SEARCH_MAX_ROUND_CARDS], mine[OFC_SEARCH_MAX_ROUND_CARDS];
-    int n = 0, k, i, j;
+    uint8_t mine[OFC_SEARCH_MAX_ROUND_CARDS];
     double total = 0;
     uint64_t draws = 0;
+    combo c;
     if (own->rounds == 0) {
         return exact_own_draw(x, board, NULL, avail);
     }
-    for (i = 0; i < 52; i++) {
-        if (avail >> i & 1u) {
-            cards[n++] = (uint8_t)i;
-        }
-    }
-    k = own->round_n[0];
-    for (i = 0; i < k; i++) {
-        idx[i] = (uint8_t)i;
-    }
-    while (k <= n) {
-        uint64_t used = 0;
-        for (i = 0; i < k; i++) {
-            mine[i] = cards[idx[i]];
-            used |= (uint64_t)1 << mine[i];
-        }
+    for (combo_init(&c, avail, own->round_n[0]); c.live; combo_next(&c)) {
+        uint64_t used = combo_take(&c, mine);
         total += exact_own_draw(x, board, mine, avail & ~used);
         draws++;
-        for (i = k - 1; i >= 0 && idx[i] == n - k + i; i--) {
-        }
-        if (i < 0) {
-            break;
-        }
-        idx[i]++;
-        for (j = i + 1; j < k; j++) {
-            idx[j] = (uint8_t)(idx[j - 1] + 1);
-        }
     }
     return draws ? total / (double)draws : 0;
 }

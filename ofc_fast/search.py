@@ -27,7 +27,7 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 from ._compiled import compiled, compiled_fl
 from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
@@ -56,6 +56,8 @@ EXACT_NODES_DEFAULT = 3_000_000
 time budget (about a quarter of a second)."""
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 _BATCH = 16
+_CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
+                                           "cpu": time.thread_time}
 _KEEP = 8  # prune=True: halve the candidates after each batch down to this many
 _SWITCH = 30  # auto policy, an opening: fast screening until this many moves are left
 _NO_CARD = 0xFF
@@ -430,12 +432,15 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
            *, samples: Optional[int] = None, time_budget: Optional[float] = None,
            seed: int = 0, exact: Union[str, bool] = "auto", policy: str = "auto",
            fl_value: StayValue = None, row_weight: float = 1.0,
-           rules: Optional[RuleSet] = None, prune: bool = False) -> list[Advice]:
+           rules: Optional[RuleSet] = None, prune: bool = False,
+           clock: str = "wall") -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
     (seconds): sample in batches of 16 until it is spent (then the sample count, and
-    so the advice, depends on the machine: pass ``samples`` to reproduce);
+    so the advice, depends on the machine: pass ``samples`` to reproduce); ``clock``:
+    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
+    search whatever else the machine runs);
     ``exact``: ``"auto"`` (exact when the tree fits the budget), True (exact or
     SearchError), False (always sampled); ``policy``: see :data:`POLICIES`;
     ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``rules``: needed only
@@ -454,6 +459,8 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
     (True, 32, False)
     """
     _settings(samples, time_budget, exact, policy, seed)
+    if clock not in _CLOCKS:
+        raise SearchError(f"clock must be 'wall' or 'cpu', got {clock!r}")
     obs, rules = _observation(game_or_observation, seat, rules)
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
@@ -472,7 +479,8 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
     then = None
     if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
         then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
-    stats = _sampled(args, _policy(name, True), seed, samples, time_budget, prune, then)
+    stats = _sampled(args, _policy(name, True), seed, samples, time_budget, prune, then,
+                     _CLOCKS[clock])
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
     return [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
             for a, (v, se, _, n) in ranked]
@@ -498,7 +506,8 @@ def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
 
 
 def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[int],
-             time_budget: Optional[float], prune: bool, then: Optional[int] = None
+             time_budget: Optional[float], prune: bool, then: Optional[int] = None,
+             clock: Callable[[], float] = time.perf_counter
              ) -> list[tuple[float, float, int, int]]:
     """(mean, stderr, rounds survived, samples) per move; with ``then``, once pruning
     leaves _SWITCH moves or fewer they start again under that policy."""
@@ -509,7 +518,7 @@ def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[in
     target = samples if samples is not None else (None if time_budget else 256)
     active = list(range(n))
     done = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         batch = _BATCH if target is None else min(_BATCH, target - done)
         ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
@@ -523,7 +532,7 @@ def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[in
             squares[i] += out_sq[j]
             counts[i] += batch
         done += batch
-        spent = time.perf_counter() - start
+        spent = clock() - start
         if (target is not None and done >= target) or \
                 (time_budget is not None and spent >= time_budget):
             break

@@ -44,7 +44,9 @@ class SearchBot:
     ``policy``: completion policy (:data:`ofc_fast.search.POLICIES`); ``prune``: drop
     the worse half of the moves after each batch of samples; ``opening_factor``: the
     opening (5 cards, up to 232 moves) gets this many time budgets (the later,
-    smaller decisions keep the median time per decision at about one budget).
+    smaller decisions keep the median time per decision at about one budget);
+    ``clock``: the budget counts this thread's ``"cpu"`` time (default: the same
+    strength on a busy machine) or ``"wall"`` time (a real-time limit).
     """
 
     name = "search"
@@ -52,7 +54,8 @@ class SearchBot:
     def __init__(self, rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
                  *, time_budget: Optional[float] = 0.04, samples: Optional[int] = None,
                  fl_value: StayValue = None, row_weight: float = 1.0, policy: str = "auto",
-                 prune: bool = True, opening_factor: float = 3.0) -> None:
+                 prune: bool = True, opening_factor: float = 3.0,
+                 clock: str = "cpu") -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.seed = seed
         self.rng = Random(seed)
@@ -67,7 +70,10 @@ class SearchBot:
         self.policy = policy
         self.prune = bool(prune)
         self.opening_factor = float(opening_factor)
+        self.clock = clock
         try:
+            if clock not in ("wall", "cpu"):
+                raise OfcError(f"clock must be 'wall' or 'cpu', got {clock!r}")
             if not 0 < self.opening_factor <= 100:
                 raise OfcError(f"opening_factor must be within 0..100, got {opening_factor!r}")
             if self.rules is not None:
@@ -85,7 +91,7 @@ class SearchBot:
         return {"time_budget": self.time_budget, "samples": self.samples,
                 "fl_value": self.fl_value, "row_weight": self.row_weight,
                 "policy": self.policy, "prune": self.prune,
-                "opening_factor": self.opening_factor}
+                "opening_factor": self.opening_factor, "clock": self.clock}
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Start the random stream again from ``seed``."""
@@ -111,5 +117,5 @@ class SearchBot:
         advice = advise(obs, samples=self.samples, time_budget=budget,
                         seed=self.rng.getrandbits(63), policy=self.policy,
                         fl_value=self.fl_value, row_weight=self.row_weight, rules=rules,
-                        prune=self.prune)
+                        prune=self.prune, clock=self.clock)
         return advice[0].move
