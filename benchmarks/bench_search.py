@@ -107,11 +107,13 @@ def _progress(label: str, done: int, xs: list[float], every: int) -> None:
 
 
 def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
-              every: int = 0) -> dict[str, Any]:
+              every: int = 0, until: float = math.inf) -> dict[str, Any]:
     m = Match(PRESET, 2, seed=seed)
     bots = [timed, RandomBot(seed + 1)]
     nets: list[float] = []
     for _ in range(deals):
+        if time.monotonic() > until:
+            break
         g = m.next_game()
         while not g.is_over:
             seat = g.to_act
@@ -121,14 +123,16 @@ def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
         tally.add(g, 0)
         _progress("vs random, deals", len(nets), nets, every)
     mean, ci = _mean_ci(nets)
-    return {"deals": deals, "points_per_deal": mean, "ci95": ci}
+    return {"deals": len(nets), "points_per_deal": mean, "ci95": ci}
 
 
 def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
-                 every: int = 0) -> dict[str, Any]:
+                 every: int = 0, until: float = math.inf) -> dict[str, Any]:
     heur = HeuristicBot(PRESET, seed=seed + 2)
     scores: list[float] = []
     for i in range(deals):
+        if time.monotonic() > until:
+            break
         s = deal_seed(seed, i)
         pair = 0.0
         for search_seat in (0, 1):
@@ -142,7 +146,7 @@ def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tall
         scores.append(pair)
         _progress("vs heuristic, duplicate deals", len(scores), scores, every)
     mean, ci = _mean_ci(scores)
-    return {"duplicate_deals": deals, "points_per_deal": mean, "ci95": ci,
+    return {"duplicate_deals": len(scores), "points_per_deal": mean, "ci95": ci,
             "interval": [mean - ci, mean + ci]}
 
 
@@ -191,6 +195,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--duplicate-deals", type=int, default=2000)
     ap.add_argument("--budget", type=float, default=0.04,
                     help="SearchBot's budget: seconds of CPU time a decision (the opening 3x)")
+    ap.add_argument("--max-minutes", type=float, default=math.inf,
+                    help="stop each match after this many minutes and report the deals "
+                         "played")
     ap.add_argument("--report-every", type=int, default=100,
                     help="print the running figure every N deals (0: never)")
     ap.add_argument("--seed", type=int, default=2026)
@@ -212,13 +219,13 @@ def main(argv: Optional[list[str]] = None) -> int:
         timed, tally = Timed(_search(args.seed, args.budget)), Tally()
         if args.random_deals:
             r = vs_random(args.random_deals, args.seed, args.budget, timed, tally,
-                          args.report_every)
+                          args.report_every, time.monotonic() + 60 * args.max_minutes)
             out["vs_random"] = r
             print(f"SearchBot vs RandomBot, {r['deals']} deals: "
                   f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal", flush=True)
         if args.duplicate_deals:
             r = vs_heuristic(args.duplicate_deals, args.seed + 1, args.budget, timed, tally,
-                             args.report_every)
+                             args.report_every, time.monotonic() + 60 * args.max_minutes)
             out["vs_heuristic"] = r
             print(f"SearchBot vs HeuristicBot, {r['duplicate_deals']} duplicate deals: "
                   f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal "

@@ -142,7 +142,7 @@ def test_classic_bot_surrenders_weak_hands() -> None:
 
 
 def test_registry() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "search"}
     assert isinstance(make_bot("Random", seed=1), RandomBot)
     assert isinstance(make_bot("heuristic", rules.OFC), HeuristicBot)
     with pytest.raises(UnknownBotError):
