@@ -298,7 +298,7 @@ def make_observation(rules: RuleSet, board: Union[str, Board, Sequence[Sequence[
     >>> obs = make_observation(rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts",
     ...                        ["7c / 8d 8h / 4s 4d"])
     >>> obs["to_discard"], obs["future_cards"], obs["future_discards"]
-    (1, 6, 2)
+    (1, 9, 3)
     """
     if rules.game is GameKind.CLASSIC:
         raise SearchError("make_observation needs OFC or Pineapple rules")
