@@ -403,3 +403,29 @@ def test_cli_advise_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
                  "8", "--top", "2"]) == 0
     assert len(capsys.readouterr().out.strip().splitlines()) == 4
     assert main(["advise", "--dealt", "As As"]) == 2
+
+
+def test_two_threads_give_the_sequential_sums() -> None:
+    """The C rollouts share the rules, tables, model and position read-only: two
+    threads (cffi releases the GIL) get exactly what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ofc_fast._compiled import compiled, compiled_fl
+    from ofc_fast._native import lib
+    from ofc_fast.search import position
+
+    g = Game(P, 2, seed=9)
+    g.play(g.legal_moves()[3])
+    obs = g.observation(g.to_act)
+    acts = bytes(obs["legal_actions"])
+    args = (compiled(P), compiled_fl(P), ev_tables(P), search_model(P).c_model(),
+            position(obs, P), acts, len(acts), lib.OFC_COMPLETE_SEQUENTIAL, 4)
+
+    def run(first: int) -> list[float]:
+        out = ffi.new("double[]", len(acts))
+        assert lib.ofc_search_rollouts(*args, first, 24, out, ffi.NULL) == 0
+        return list(out)
+
+    alone = [run(0), run(24)]
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(run, [0, 24])) == alone
