@@ -18,11 +18,12 @@ Strength, PINEAPPLE heads-up (issue "Search in C"):
   Fantasyland entry rate (normal deals that earned Fantasyland) and stay rate
   (Fantasyland deals that earned another), over the games above.
 
-Speed: rollouts per second from a mid-deal state (PINEAPPLE heads-up, the third
-decision of the seat left of the button: 24 or so legal moves, two rounds to come
-for each seat); one rollout = one candidate move completed and scored on one
-sampled future.  Fast and best completion policies, one thread and two (cffi
-releases the GIL; two threads take disjoint sample ranges).  Figures are medians over
+Speed: rollouts per second from a mid-deal state (PINEAPPLE heads-up, HeuristicBot
+play up to the third decision of the seat left of the button, whose legal moves are
+the candidates; two rounds to come for each seat); one rollout = one candidate move
+completed and scored on one sampled future.  Fast, best and sequential completion
+policies, one thread and two (cffi releases the GIL; two threads take disjoint
+sample ranges).  Figures are medians over
 ``--reps`` repetitions.  Target: >= 1,000,000 fast rollouts/s on two cores.
 """
 
@@ -166,7 +167,8 @@ def rollouts_per_second(policy: str, threads: int, reps: int, seconds: float
     model = search_model(PRESET)
     args = (compiled(PRESET), compiled_fl(PRESET), ev_tables(PRESET), model.c_model(), pos,
             actions, len(actions),
-            lib.OFC_COMPLETE_FAST if policy == "fast" else lib.OFC_COMPLETE_BEST)
+            {"fast": lib.OFC_COMPLETE_FAST, "best": lib.OFC_COMPLETE_BEST,
+             "sequential": lib.OFC_COMPLETE_SEQUENTIAL}[policy])
     per_call = 64 if policy == "fast" else 16
 
     def work(first: int, calls: int) -> None:
@@ -210,9 +212,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     out: dict[str, Any] = {"rules": PRESET.name, "budget": args.budget}
     if not args.skip_speed:
         out["rollouts"] = [rollouts_per_second(p, t, args.reps, args.seconds)
-                           for p in ("fast", "best") for t in (1, 2)]
+                           for p in ("fast", "best", "sequential") for t in (1, 2)]
         for r in out["rollouts"]:
-            print(f"rollouts/s {r['policy']:<4} {r['threads']} thread(s): "
+            print(f"rollouts/s {r['policy']:<10} {r['threads']} thread(s): "
                   f"{r['rollouts_per_s']:>12,.0f}  (min {r['min']:,.0f}, max {r['max']:,.0f};"
                   f" {r['moves']} moves)", flush=True)
     if not args.skip_strength:
