@@ -234,10 +234,48 @@ def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
     return [(1, 0)] * cards
 
 
+def _card_list(value: Any, what: str) -> list[int]:
+    if not isinstance(value, (list, tuple)):
+        raise SearchError(f"observation: {what} must be a list of card ids, got "
+                          f"{type(value).__name__}")
+    for c in value:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+            raise CardError(f"observation: {what} holds {c!r}, not a card id 0..51")
+    return list(value)
+
+
+def _check_observation(obs: Mapping[str, Any]) -> None:
+    """The fields position() reads, with their types and ranges (SearchError /
+    CardError naming the field)."""
+    try:
+        players, seat = obs["players"], obs["seat"]
+        boards, fl, hidden = obs["boards"], obs["fantasyland"], obs["face_down_counts"]
+        _card_list(obs["dealt"], "dealt")
+        _card_list(obs["discards"], "discards")
+        counts = [int(obs["to_discard"]), int(obs["future_cards"]),
+                  int(obs["future_discards"])]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SearchError(f"observation: a missing or bad field ({exc})") from None
+    if not (isinstance(players, int) and 2 <= players <= 4 and isinstance(seat, int)
+            and 0 <= seat < players and len(boards) == players and len(fl) == players
+            and len(hidden) == players and min(counts) >= 0):
+        raise SearchError("observation: seat, players, boards, fantasyland, "
+                          "face_down_counts or the counts do not fit together")
+    for p, rows in enumerate(boards):
+        if len(rows) != 3:
+            raise SearchError(f"observation: board {p} must have three rows")
+        for r, row in enumerate(rows):
+            if len(_card_list(row, f"board {p} row {r}")) > ROW_SIZES[r]:
+                raise SearchError(f"observation: board {p} row {r} holds too many cards")
+        if not (isinstance(fl[p], int) and (fl[p] == 0 or 13 <= fl[p] <= 17)):
+            raise SearchError(f"observation: fantasyland[{p}] must be 0 or 13..17")
+
+
 def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_search_pos *'
     """The C position of the seat to act in an observation.  Other seats' face-down
     cards count as free slots filled by the rounds that placed them (a Fantasyland
     set: one round of its cards); their discards stay among the unseen cards."""
+    _check_observation(obs)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
         raise SearchError("advise covers normal decisions; a full set (Fantasyland, "
                           "classic) is solved by solve_fantasyland / best_setting")

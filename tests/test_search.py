@@ -429,3 +429,18 @@ def test_two_threads_give_the_sequential_sums() -> None:
     alone = [run(0), run(24)]
     with ThreadPoolExecutor(2) as pool:
         assert list(pool.map(run, [0, 24])) == alone
+
+
+@pytest.mark.parametrize("field, value", [
+    ("dealt", [99, 1, 2]), ("dealt", "As Kd Qh"), ("discards", [-1]),
+    ("boards", [[[1], [], []]]), ("players", 5), ("seat", 3), ("fantasyland", [12, 0]),
+    ("to_discard", "x"), ("boards", [[[1, 2, 3, 4], [], []], [[], [], []]]),
+    ("future_cards", None)])
+def test_bad_observations_raise_search_or_card_errors(field: str, value: Any) -> None:
+    obs = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+    obs[field] = value
+    with pytest.raises((SearchError, CardError)):
+        advise(obs, samples=4)
+    del obs[field]
+    with pytest.raises(SearchError):
+        advise(obs, samples=4)
