@@ -3,8 +3,8 @@
  * partial board, Monte Carlo rollouts from one seat's information set with common
  * random numbers, and exact expectimax over every draw where that is affordable.
  * Plain C99, no allocation, no global mutable state: every input is const and every
- * scratch buffer is on the stack, so two threads may search at once (and share one
- * rules struct, one ev table and one model).
+ * scratch buffer is on the stack (at most about 40 KB, in ofc_search_exact), so two
+ * threads may search at once (and share one rules struct, one ev table and one model).
  *
  * The value of a board
  * --------------------
@@ -15,7 +15,8 @@
  * out when ev is NULL); a fouled board is worth OFC_SEARCH_FOUL_VALUE.  The next
  * Fantasyland cards come from the one entry / stay rule (ofc_fl_next_cards).
  * This is the objective of a completion.  A finished *deal* is worth to the searcher
- *     sum over opponents o of pair points (ofc_score_evals against o)
+ *     sum over opponents o of pair points (ofc_score_evals against o, no table
+ *     context: house ties, table-wide sweep bonuses and stakes are left out)
  *   + fl_value[searcher's next cards] - sum_o fl_value[o's next cards] / (players - 1)
  * (the Fantasyland terms: an opponent's next Fantasyland deal is paid by the others).
  * This is the value rollouts average and expectimax takes the expectation of.
