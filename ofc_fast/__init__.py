@@ -28,6 +28,7 @@ from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks
                       strength_from_kev)
 from .rules import RuleSet
 from .scoring import PairScore, score_pair
+from .search import Advice, advise, best_completion
 from .settlement import (Settlement, SettlementItem, apply_stakes, settle,
                          settlement_order)
 
@@ -49,4 +50,5 @@ __all__ = [
     "Game", "Move", "GameResult", "GameError", "MoveError", "HistoryError", "Observation",
     "ACTION_SPACE", "Match", "deal_seed",
     "SeatStats", "Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
+    "Advice", "advise", "best_completion",
 ]

@@ -8,6 +8,8 @@
     ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
     ofc-fast play --hands 2000 --workers 2       # independent deals on 2 processes
     ofc-fast selfplay --bots heuristic --hands 10000 --out data/ [--workers N | --ray]
+    ofc-fast advise --rules pineapple --board "Qh / 9s 9h / As Ks" --dealt "2c 5d Ts" \\
+                    --opponent "7c / 8d 8h / 4s 4d" [--dead "3c"] [--json]
     ofc-fast rules [NAME]
     ofc-fast bench [--quick]
     ofc-fast --version
@@ -298,6 +300,36 @@ def _cmd_solve(args: argparse.Namespace) -> int:
         for line in cli_solve(ids, preset).splitlines():
             print(textwrap.fill(line, _WIDTH, subsequent_indent=" " * 9))
     return 0
+
+
+def _cmd_advise(args: argparse.Namespace) -> int:
+    from .search import cli_advise
+
+    print(cli_advise(args))
+    return 0
+
+
+def _add_advise(sub: Any) -> None:
+    a = sub.add_parser("advise", help="value every legal move of a position (search)",
+                       description="Every legal move of seat 0 with its expected points "
+                                   "(sampled futures with best completions; exact on the "
+                                   "last streets when affordable), best first.")
+    a.add_argument("--rules", default="PINEAPPLE", help="preset (default PINEAPPLE)")
+    a.add_argument("--board", default="/ /", help='own board "front / middle / back" '
+                                                  '(default: empty)')
+    a.add_argument("--dealt", required=True, help="the cards to place now")
+    a.add_argument("--opponent", action="append",
+                   help="an opponent's visible board (repeat per opponent)")
+    a.add_argument("--dead", default="", help="other cards known to be out (discards)")
+    a.add_argument("--samples", type=int, default=None, help="sampled futures (default "
+                                                             "256, or the time budget)")
+    a.add_argument("--time", type=float, default=None, help="time budget in seconds")
+    a.add_argument("--seed", type=int, default=0, help="seed of the samples (default 0)")
+    a.add_argument("--exact", choices=("auto", "yes", "no"), default="auto",
+                   help="exact expectimax: when affordable (auto), always, never")
+    a.add_argument("--top", type=int, default=0, help="print only the best N moves")
+    a.add_argument("--json", action="store_true", help="print JSON")
+    a.set_defaults(func=_cmd_advise)
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
@@ -658,6 +690,7 @@ def build_parser() -> argparse.ArgumentParser:
     so.add_argument("--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)")
     _json_option(so)
     so.set_defaults(func=_cmd_solve)
+    _add_advise(sub)
     r = sub.add_parser("rules", help="list the rule presets or show one",
                        description="Without NAME: the presets; with NAME: its JSON.")
     r.add_argument("name", nargs="?", help="a preset to print as JSON")

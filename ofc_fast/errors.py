@@ -7,7 +7,7 @@ import reprlib
 __all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
            "RulesError", "GameError", "MoveError", "HistoryError", "BotError",
            "UnknownBotError", "ArenaError", "ProtocolError", "ExecutorError",
-           "SelfPlayError", "quote"]
+           "SelfPlayError", "SearchError", "quote"]
 
 
 class OfcError(ValueError):
@@ -84,7 +84,7 @@ class UnknownBotError(BotError):
     >>> make_bot("genius")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random
+    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, search
     """
 
 
@@ -140,3 +140,8 @@ class ExecutorError(OfcError):
 
 class SelfPlayError(OfcError):
     """A self-play output directory that holds another run, or a damaged manifest."""
+
+
+class SearchError(OfcError):
+    """A position the search cannot advise on (a full set, a seat that is not to act,
+    an exact search that does not fit its budget) or bad search settings."""

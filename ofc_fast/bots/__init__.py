@@ -3,6 +3,8 @@
 * :class:`RandomBot` (:mod:`ofc_fast.bots.random`) plays a uniformly random legal move.
 * :class:`HeuristicBot` (:mod:`ofc_fast.bots.heuristic`) samples futures and values the
   boards in C (:mod:`ofc_fast.bots.model`).
+* :class:`SearchBot` (:mod:`ofc_fast.bots.search`) searches every decision with
+  :func:`ofc_fast.search.advise` (rollouts with best completions, exact endgames).
 * :mod:`ofc_fast.bots.base`: the :class:`Bot` protocol and its conventions (``rules``,
   ``seed``, keyword settings, ``settings()``, optional ``reset(seed)``).
 * :mod:`ofc_fast.bots.registry`: bots by name (:func:`make_bot`, :func:`make_bots`,
@@ -21,12 +23,14 @@ from __future__ import annotations
 from .base import Bot, Observation, free_slots, unseen_cards
 from .heuristic import HeuristicBot
 from .random import RandomBot
+from .search import SearchBot
 from .registry import (BOTS, BotFactory, bot_names, make_bot, make_bots, register,
                        unregister)
 
-__all__ = ["Bot", "Observation", "RandomBot", "HeuristicBot", "BOTS", "BotFactory",
+__all__ = ["Bot", "Observation", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "BotFactory",
            "register", "unregister", "bot_names", "make_bot", "make_bots",
            "free_slots", "unseen_cards"]
 
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
+register("search", SearchBot)

@@ -1,0 +1,254 @@
+"""Search: SearchBot's strength and speed, and rollouts per second.
+
+    python benchmarks/bench_search.py                       # the issue's full run (long)
+    python benchmarks/bench_search.py --random-deals 300 --duplicate-deals 300
+    python benchmarks/bench_search.py --skip-strength       # rollouts/s only
+    python benchmarks/bench_search.py --json out.json
+
+Strength, PINEAPPLE heads-up (issue "Search in C"):
+
+* SearchBot vs RandomBot: a ``Match`` of ``--random-deals`` deals (button rotating,
+  Fantasyland carried over); points per deal of SearchBot with a 95% interval.
+* SearchBot vs HeuristicBot: ``--duplicate-deals`` duplicate deals: each deal
+  (seed ``deal_seed(seed, i)``, no Fantasyland carried) is played twice with the seats
+  swapped, so both bots get the same cards; a duplicate deal's score is the mean of
+  SearchBot's two nets; mean and 95% interval over the duplicate deals.
+* The median time of SearchBot's decisions (thread CPU time: one core, whatever
+  else the shared machine runs; and wall time), its foul rate, and
+  Fantasyland entry rate (normal deals that earned Fantasyland) and stay rate
+  (Fantasyland deals that earned another), over the games above.
+
+Speed: rollouts per second from a mid-deal state (PINEAPPLE heads-up, HeuristicBot
+play up to the third decision of the seat left of the button, whose legal moves are
+the candidates; two rounds to come for each seat); one rollout = one candidate move
+completed and scored on one sampled future.  Fast, best and sequential completion
+policies, one thread and two (cffi releases the GIL; two threads take disjoint
+sample ranges).  Figures are medians over
+``--reps`` repetitions.  Target: >= 1,000,000 fast rollouts/s on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Optional
+
+from ofc_fast import rules
+from ofc_fast._compiled import compiled, compiled_fl
+from ofc_fast._native import ffi, lib
+from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
+from ofc_fast.game import Game, Match, deal_seed
+from ofc_fast.search import position, search_model
+from ofc_fast.solver import ev_tables
+
+PRESET = rules.PINEAPPLE
+
+
+class Timed:
+    """A bot wrapper that records the wall and thread CPU time of each act()."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.times: list[float] = []
+        self.cpu: list[float] = []
+
+    def act(self, obs: Any) -> Any:
+        t, c = time.perf_counter(), time.thread_time()
+        move = self.bot.act(obs)
+        self.cpu.append(time.thread_time() - c)
+        self.times.append(time.perf_counter() - t)
+        return move
+
+
+class Tally:
+    """SearchBot's fouls and Fantasyland entries / stays over finished games."""
+
+    def __init__(self) -> None:
+        self.boards = self.fouls = 0
+        self.normal = self.entries = self.fl_deals = self.stays = 0
+
+    def add(self, game: Game, seat: int) -> None:
+        r = game.result()
+        self.boards += 1
+        self.fouls += bool(r.fouls[seat])
+        earned = bool(r.fantasyland[seat])
+        if game.fantasyland[seat]:
+            self.fl_deals += 1
+            self.stays += earned
+        else:
+            self.normal += 1
+            self.entries += earned
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"boards": self.boards, "foul_rate": self.fouls / max(1, self.boards),
+                "fl_entry_rate": self.entries / max(1, self.normal),
+                "fl_deals": self.fl_deals,
+                "fl_stay_rate": self.stays / self.fl_deals if self.fl_deals else None}
+
+
+def _mean_ci(xs: list[float]) -> tuple[float, float]:
+    m = statistics.fmean(xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return m, 1.96 * sd / math.sqrt(len(xs))
+
+
+def _search(seed: int, budget: float) -> SearchBot:
+    return SearchBot(PRESET, seed=seed, time_budget=budget)
+
+
+def _progress(label: str, done: int, xs: list[float], every: int) -> None:
+    if every and done % every == 0 and len(xs) > 1:
+        mean, ci = _mean_ci(xs)
+        print(f"  ... {label} {done}: {mean:+.2f} +- {ci:.2f}", flush=True)
+
+
+def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
+              every: int = 0, until: float = math.inf) -> dict[str, Any]:
+    m = Match(PRESET, 2, seed=seed)
+    bots = [timed, RandomBot(seed + 1)]
+    nets: list[float] = []
+    for _ in range(deals):
+        if time.monotonic() > until:
+            break
+        g = m.next_game()
+        while not g.is_over:
+            seat = g.to_act
+            g.play(bots[seat].act(g.observation(seat)))
+        r = m.record(g)
+        nets.append(r.net[0])
+        tally.add(g, 0)
+        _progress("vs random, deals", len(nets), nets, every)
+    mean, ci = _mean_ci(nets)
+    return {"deals": len(nets), "points_per_deal": mean, "ci95": ci}
+
+
+def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
+                 every: int = 0, until: float = math.inf) -> dict[str, Any]:
+    heur = HeuristicBot(PRESET, seed=seed + 2)
+    scores: list[float] = []
+    for i in range(deals):
+        if time.monotonic() > until:
+            break
+        s = deal_seed(seed, i)
+        pair = 0.0
+        for search_seat in (0, 1):
+            g = Game(PRESET, 2, seed=s, button=0)
+            bots = [timed, heur] if search_seat == 0 else [heur, timed]
+            while not g.is_over:
+                seat = g.to_act
+                g.play(bots[seat].act(g.observation(seat)))
+            pair += g.result().net[search_seat] / 2
+            tally.add(g, search_seat)
+        scores.append(pair)
+        _progress("vs heuristic, duplicate deals", len(scores), scores, every)
+    mean, ci = _mean_ci(scores)
+    return {"duplicate_deals": len(scores), "points_per_deal": mean, "ci95": ci,
+            "interval": [mean - ci, mean + ci]}
+
+
+def _mid_deal(seed: int = 11) -> tuple[Any, bytes]:
+    """The position of the seat left of the button at its third decision."""
+    g = Game(PRESET, 2, seed=seed)
+    bot = HeuristicBot(PRESET, seed=1)
+    while not (g.to_act == 1 and g.street == 2):
+        g.play(bot.act(g.observation(g.to_act)))
+    obs = g.observation(1)
+    return position(obs, PRESET), bytes(obs["legal_actions"])
+
+
+def rollouts_per_second(policy: str, threads: int, reps: int, seconds: float
+                        ) -> dict[str, Any]:
+    pos, actions = _mid_deal()
+    model = search_model(PRESET)
+    args = (compiled(PRESET), compiled_fl(PRESET), ev_tables(PRESET), model.c_model(), pos,
+            actions, len(actions),
+            {"fast": lib.OFC_COMPLETE_FAST, "best": lib.OFC_COMPLETE_BEST,
+             "sequential": lib.OFC_COMPLETE_SEQUENTIAL}[policy])
+    per_call = 64 if policy == "fast" else 16
+
+    def work(first: int, calls: int) -> None:
+        s = ffi.new("double[]", len(actions))
+        q = ffi.new("double[]", len(actions))
+        for c in range(calls):
+            lib.ofc_search_rollouts(*args, 7, first + c * per_call, per_call, s, q)
+
+    t = time.perf_counter()
+    work(0, 1)
+    calls = max(1, int(seconds / max(1e-6, time.perf_counter() - t)))
+    rates = []
+    with ThreadPoolExecutor(threads) as pool:
+        for _ in range(reps):
+            t = time.perf_counter()
+            list(pool.map(lambda i: work(i * 10 ** 9, calls), range(threads)))
+            dt = time.perf_counter() - t
+            rates.append(threads * calls * per_call * len(actions) / dt)
+    return {"policy": policy, "threads": threads, "moves": len(actions),
+            "rollouts_per_s": statistics.median(rates), "min": min(rates), "max": max(rates)}
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--random-deals", type=int, default=2000)
+    ap.add_argument("--duplicate-deals", type=int, default=2000)
+    ap.add_argument("--budget", type=float, default=0.04,
+                    help="SearchBot's budget: seconds of CPU time a decision (the opening 3x)")
+    ap.add_argument("--max-minutes", type=float, default=math.inf,
+                    help="stop each match after this many minutes and report the deals "
+                         "played")
+    ap.add_argument("--report-every", type=int, default=100,
+                    help="print the running figure every N deals (0: never)")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=0.5, help="per rollout repetition")
+    ap.add_argument("--skip-strength", action="store_true")
+    ap.add_argument("--skip-speed", action="store_true")
+    ap.add_argument("--json", metavar="PATH")
+    args = ap.parse_args(argv)
+    out: dict[str, Any] = {"rules": PRESET.name, "budget": args.budget}
+    if not args.skip_speed:
+        out["rollouts"] = [rollouts_per_second(p, t, args.reps, args.seconds)
+                           for p in ("fast", "best", "sequential") for t in (1, 2)]
+        for r in out["rollouts"]:
+            print(f"rollouts/s {r['policy']:<10} {r['threads']} thread(s): "
+                  f"{r['rollouts_per_s']:>12,.0f}  (min {r['min']:,.0f}, max {r['max']:,.0f};"
+                  f" {r['moves']} moves)", flush=True)
+    if not args.skip_strength:
+        timed, tally = Timed(_search(args.seed, args.budget)), Tally()
+        if args.random_deals:
+            r = vs_random(args.random_deals, args.seed, args.budget, timed, tally,
+                          args.report_every, time.monotonic() + 60 * args.max_minutes)
+            out["vs_random"] = r
+            print(f"SearchBot vs RandomBot, {r['deals']} deals: "
+                  f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal", flush=True)
+        if args.duplicate_deals:
+            r = vs_heuristic(args.duplicate_deals, args.seed + 1, args.budget, timed, tally,
+                             args.report_every, time.monotonic() + 60 * args.max_minutes)
+            out["vs_heuristic"] = r
+            print(f"SearchBot vs HeuristicBot, {r['duplicate_deals']} duplicate deals: "
+                  f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal "
+                  f"(95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})",
+                  flush=True)
+        out["decision_ms_median"] = 1000 * statistics.median(timed.times or [0.0])
+        out["decision_cpu_ms_median"] = 1000 * statistics.median(timed.cpu or [0.0])
+        out["decisions"] = len(timed.times)
+        out["tally"] = tally.to_dict()
+        t = out["tally"]
+        stay = "n/a" if t["fl_stay_rate"] is None else f"{t['fl_stay_rate']:.1%}"
+        print(f"SearchBot: median {out['decision_cpu_ms_median']:.1f} ms CPU "
+              f"({out['decision_ms_median']:.1f} ms wall) a decision "
+              f"({out['decisions']} decisions), foul rate {t['foul_rate']:.1%}, "
+              f"Fantasyland entry {t['fl_entry_rate']:.1%}, stay {stay} "
+              f"({t['fl_deals']} Fantasyland deals)")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(out, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

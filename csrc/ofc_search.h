@@ -1,0 +1,224 @@
+/*
+ * ofc_search.h -- search primitives for OFC and Pineapple: the best completion of a
+ * partial board, Monte Carlo rollouts from one seat's information set with common
+ * random numbers, and exact expectimax over every draw where that is affordable.
+ * Plain C99, no allocation, no global mutable state: every input is const and every
+ * scratch buffer is on the stack (at most about 40 KB, in ofc_search_exact), so two
+ * threads may search at once (and share one rules struct, one ev table and one model).
+ *
+ * The value of a board
+ * --------------------
+ * A finished board is worth, to the seat that set it,
+ *     royalties + model.fl_value[the Fantasyland cards it earns next deal]
+ *               + model.row_weight * sum_r ev.units[r][strength of row r]
+ * (ev.units: the row's expected units against a typical opponent, ofc_solver.h; left
+ * out when ev is NULL); a fouled board is worth OFC_SEARCH_FOUL_VALUE.  The next
+ * Fantasyland cards come from the one entry / stay rule (ofc_fl_next_cards).
+ * This is the objective of a completion.  A finished *deal* is worth to the searcher
+ *     sum over opponents o of pair points (ofc_score_evals against o, no table
+ *     context: house ties, table-wide sweep bonuses and stakes are left out)
+ *   + fl_value[searcher's next cards] - sum_o fl_value[o's next cards] / (players - 1)
+ * (the Fantasyland terms: an opponent's next Fantasyland deal is paid by the others).
+ * This is the value rollouts average and expectimax takes the expectation of.
+ *
+ * Completions
+ * -----------
+ * A seat still to receive `rounds` decisions (round i: round_n[i] cards dealt,
+ * round_k[i] of them discarded) ends with a board that keeps every card it has and
+ * one kept set of future cards (each round gives up exactly round_k[i] cards): any
+ * assignment of the kept cards to the free slots can be played round by round, so a
+ * completion is a choice of discards and of rows.
+ *   OFC_COMPLETE_BEST: every choice is tried (foul pruning only): the exact maximum.
+ *   OFC_COMPLETE_FAST: each round discards its lowest-ranked cards, then the rows are
+ *     searched exactly when there are at most OFC_SEARCH_FAST_LEAVES ways to fill
+ *     them, else filled greedily (pairs and trips first, then high cards, to the
+ *     back, then the middle, then the front).
+ * Both are deterministic functions of the cards: rollouts of different candidate moves
+ * over the same sampled future differ only by the move (common random numbers).  A
+ * completion knows every future card of its seat (it is clairvoyant), so rollouts
+ * with it overrate risky moves; exact expectimax does not (see ofc_search_exact).
+ *   OFC_COMPLETE_SEQUENTIAL (rollouts only) removes that bias for the searcher: each
+ *     of its rounds but the last is placed without seeing the cards after it: every
+ *     option of the round (discards, a row per kept card) is valued by the fast
+ *     completion over fake cards for the later rounds (drawn from the cards the
+ *     searcher has not seen; the same fake cards for every candidate move: the
+ *     stream {ofc_random64(seed ^ 0x7365717565636e, i), 0} of sample i), and the last
+ *     round by the best completion with its real cards.  The other seats complete
+ *     by the best completion when they have at most two rounds left, else fast.
+ *
+ * Example: advise a Pineapple decision (a position filled from an observation)
+ * ---------------------------------------------------------------------------
+ *     double sum[243] = {0}, sq[243] = {0};
+ *     ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, actions, n_actions,
+ *                         OFC_COMPLETE_BEST, seed, 0, 500, sum, sq);
+ *     // mean of move i: sum[i] / 500
+ */
+#ifndef OFC_SEARCH_H
+#define OFC_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ofc_fast.h"
+#include "ofc_solver.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OFC_SEARCH_MAX_ROUNDS 9      /* future decisions of one seat (OFC: 8 + opening) */
+#define OFC_SEARCH_MAX_ROUND_CARDS 17 /* cards of one round (a 17-card Fantasyland) */
+#define OFC_SEARCH_FL_VALUES 18      /* fl_value[0..17] by next Fantasyland cards */
+#define OFC_SEARCH_FOUL_VALUE (-1000.0) /* completion value of a fouled board */
+#define OFC_SEARCH_FAST_LEAVES 4096  /* OFC_COMPLETE_FAST: most row fills searched */
+#define OFC_SEARCH_BEST_LEAVES 20000 /* rollouts: other seats with more completions
+                                      * (a hidden Fantasyland set) use the fast policy */
+#define OFC_SEARCH_MAX_SEATS 4
+
+/* Status codes beyond ofc_status (ofc_fast.h) and ofc_solver.h. */
+#define OFC_E_BUDGET (-50) /* ofc_search_exact: the tree is larger than max_nodes */
+
+/*! Completion policies. */
+typedef enum ofc_completion {
+    OFC_COMPLETE_FAST = 0, /* fixed discards (lowest ranks), rows searched or greedy */
+    OFC_COMPLETE_BEST = 1, /* the exact best completion */
+    OFC_COMPLETE_SEQUENTIAL = 2 /* rollouts only: the searcher plays round by round
+                                 * without seeing the cards to come (see above) */
+} ofc_completion;
+
+/*! The value model (see the top of this header); fill it and share it read-only. */
+typedef struct ofc_search_model {
+    double fl_value[OFC_SEARCH_FL_VALUES]; /* worth of k Fantasyland cards next deal;
+                                            * fl_value[0] = no Fantasyland (usually 0) */
+    double row_weight;                     /* weight of ev.units in a completion */
+} ofc_search_model;
+
+/*! One seat of a position: what the searcher knows of its board and what is left. */
+typedef struct ofc_search_seat {
+    uint8_t board[13];   /* known cards by slot (front 0..2, middle 3..7, back 8..12),
+                          * each row's cards first, then OFC_NO_CARD for slots still
+                          * free (face-down cards the searcher has not seen count as
+                          * free: they come back as a round) */
+    uint8_t in_fl;       /* 0, or 13..17: a Fantasyland hand of that many cards (the
+                          * stay rule applies to its board) */
+    uint8_t rounds;      /* decisions still to come (the searcher: after the pending one) */
+    uint8_t round_n[OFC_SEARCH_MAX_ROUNDS]; /* cards of each, in order */
+    uint8_t round_k[OFC_SEARCH_MAX_ROUNDS]; /* discards of each */
+} ofc_search_seat;
+
+/*! A position as one seat (the searcher) knows it. */
+typedef struct ofc_search_pos {
+    uint8_t players;  /* 2..4 */
+    uint8_t seat;     /* the searcher */
+    uint8_t n_dealt;  /* cards of its pending decision (1..5) */
+    uint8_t k;        /* discards of it */
+    uint8_t dealt[5];
+    uint8_t n_unseen; /* cards the searcher has not seen anywhere */
+    uint8_t unseen[52];
+    ofc_search_seat seats[OFC_SEARCH_MAX_SEATS];
+} ofc_search_pos;
+
+/*! Result of a completion. */
+typedef struct ofc_completion_result {
+    uint8_t board[13];   /* the finished board (row order; a fouled board when foul) */
+    uint8_t foul;        /* 1: no legal completion exists */
+    uint8_t next_fl;     /* Fantasyland cards it earns next deal */
+    uint8_t reserved[2];
+    double value;        /* its value (OFC_SEARCH_FOUL_VALUE when foul) */
+    uint64_t leaves;     /* boards examined */
+} ofc_completion_result;
+
+/*! ofc_search_model_check():
+ * @brief Checks a model: every number finite, |fl_value| <= 1e6, row_weight >= 0.
+ * @param m  the model (NULL is rejected).
+ * @return OFC_OK or OFC_E_VALUE. */
+int32_t ofc_search_model_check(const ofc_search_model *m);
+
+/*! ofc_best_completion():
+ * @brief The completion of maximum value of a partial board (see Completions).
+ * @param rules   a valid rule set;
+ * @param fl      its Fantasyland rules, or NULL (no Fantasyland term);
+ * @param ev      expected-units tables, or NULL (no row term);
+ * @param m       the value model (passed ofc_search_model_check());
+ * @param board   13 slots: each row's known cards first, then OFC_NO_CARD;
+ * @param cards   the future cards, round after round (sum of round_n of them);
+ * @param rounds  number of rounds (0..OFC_SEARCH_MAX_ROUNDS);
+ * @param round_n cards of each round (1..17);  @param round_k discards (< round_n);
+ * @param in_fl   0, or 13..17 for a Fantasyland hand (stay rule);
+ * @param policy  OFC_COMPLETE_BEST or OFC_COMPLETE_FAST;
+ * @param out     the result.
+ * @pre  the kept cards (sum of round_n - round_k) fill the free slots exactly.
+ * @return OFC_OK; OFC_E_RULES (rules NULL or bad scalars), OFC_E_VALUE (a NULL
+ *         pointer or a bad policy), OFC_E_COUNT (rounds, counts or free slots that do
+ *         not fit, in_fl not 0 or 13..17), OFC_E_CARD / OFC_E_DUPLICATE (board and
+ *         cards together). */
+int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
+                            const ofc_ev_tables *ev, const ofc_search_model *m,
+                            const uint8_t board[13], const uint8_t *cards, uint32_t rounds,
+                            const uint8_t *round_n, const uint8_t *round_k, uint32_t in_fl,
+                            uint32_t policy, ofc_completion_result *out);
+
+/*! ofc_search_pos_check():
+ * @brief Checks a position: seats, counts, rounds that fill every free slot, every
+ *        card valid and seen once (boards, dealt, unseen), enough unseen cards for
+ *        every round still to come.
+ * @return OFC_OK, OFC_E_COUNT, OFC_E_CARD or OFC_E_DUPLICATE. */
+int32_t ofc_search_pos_check(const ofc_search_pos *pos);
+
+/*! ofc_search_rollouts():
+ * @brief Monte Carlo values of candidate moves of the searcher's pending decision.
+ *        Sample i (i = first .. first + samples - 1) shuffles the unseen cards with
+ *        the stream {ofc_random64(seed, i), 0} and deals them in order: the searcher's
+ *        rounds, then each other seat's rounds in seat order.  The other seats are
+ *        completed once per sample (a seat with more than OFC_SEARCH_BEST_LEAVES
+ *        possible completions, such as a hidden Fantasyland set, by the fast policy); then every candidate (the same sampled cards:
+ *        common random numbers) is played, completed and valued (see the top).
+ *        Batches with consecutive `first` add up to one long run, so a caller can
+ *        stop on a time budget or split the samples between threads.
+ * @param rules, fl, ev, m   as ofc_best_completion();
+ * @param pos      the position (passed ofc_search_pos_check());
+ * @param actions  n_actions action ids of the pending decision (ofc_game.h ids);
+ * @param policy   completion policy of every seat;
+ * @param seed     the stream's key;  @param first  the first sample index;
+ * @param samples  how many samples;
+ * @param sum      n_actions sums: value of each move added per sample;
+ * @param sum_sq   n_actions sums of squared values (may be NULL).
+ * @return OFC_OK; OFC_E_RULES, OFC_E_VALUE (NULL pointers, bad policy), OFC_E_ACTION
+ *         (an id that is not legal here) or the errors of ofc_search_pos_check(). */
+int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
+                            const ofc_ev_tables *ev, const ofc_search_model *m,
+                            const ofc_search_pos *pos, const uint8_t *actions,
+                            uint32_t n_actions, uint32_t policy, uint64_t seed,
+                            uint64_t first, uint64_t samples, double *sum, double *sum_sq);
+
+/*! ofc_search_exact_cost():
+ * @brief The number of leaves ofc_search_exact() would visit (an upper bound, capped
+ *        at 2^62), so a caller can decide within a time budget.
+ * @return the count, or 0 when the position is not one exact search handles (the
+ *         searcher has more than one round to come, or more than 1,024 ways to play
+ *         it) or is invalid. */
+uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
+
+/*! ofc_search_exact():
+ * @brief Exact expected values of candidate moves over every draw:
+ *        V(move) = E_S [ max_c E_O [ value ] ]  where S is the searcher's next round
+ *        (when it has one left), c its completions (every discard and row choice,
+ *        maximising the expected value itself, not the completion objective), O
+ *        every way to deal the other seats their remaining rounds from the cards left
+ *        (each completed by OFC_COMPLETE_BEST).  The searcher decides its last round
+ *        knowing its own cards only.  Every draw is equally likely (uniform over the
+ *        unseen cards, as the rollouts).
+ * @param max_nodes  refuse (OFC_E_BUDGET) when ofc_search_exact_cost() exceeds it;
+ * @param values     n_actions expected values out.
+ * @return OFC_OK, OFC_E_BUDGET (nothing computed; also when the searcher has more than
+ *         one round left), or the errors of ofc_search_rollouts(). */
+int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
+                         const ofc_ev_tables *ev, const ofc_search_model *m,
+                         const ofc_search_pos *pos, const uint8_t *actions,
+                         uint32_t n_actions, uint64_t max_nodes, double *values);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFC_SEARCH_H */

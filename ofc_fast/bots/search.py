@@ -1,0 +1,121 @@
+"""SearchBot: Monte Carlo search with best completions, exact on the last streets.
+
+Each normal decision goes to :func:`ofc_fast.search.advise` with a time budget
+(every legal move valued on sampled futures shared by all moves, the worse half of
+the moves dropped after each batch, exact expectimax where the tree is small), and
+the best move is played.  Fantasyland sets are set by the exact solver
+(:func:`ofc_fast.solver.solve_fantasyland`, staying valued by the same Fantasyland
+values as the search); classic hands by the arranger (as :class:`HeuristicBot`).
+
+>>> from ofc_fast import rules
+>>> from ofc_fast.bots import RandomBot, SearchBot
+>>> from ofc_fast.game import Game, play_out
+>>> g = Game(rules.PINEAPPLE, players=2, seed=3)
+>>> result = play_out(g, [SearchBot(seed=0, samples=16), RandomBot(seed=1)])
+>>> result.fouls[0]
+False
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any, Optional, Union
+
+from ..errors import BotError, OfcError
+from ..game import GameError, Move
+from ..rules import RuleSet
+from ..rules import get as get_rules
+from ..rules.model import Game as GameKind
+from ..search import POLICIES, StayValue, advise, search_model
+from ..solver import solve_fantasyland
+from .base import Observation
+from .heuristic import HeuristicBot, _board_move
+
+__all__ = ["SearchBot"]
+
+
+class SearchBot:
+    """Search on every decision (see the module doc).
+
+    ``time_budget``: seconds per normal decision (None: no limit, then ``samples``
+    decides); ``samples``: sampled futures per decision (None: as many as the budget
+    allows; with a number and no budget the bot is reproducible on any machine);
+    ``fl_value`` / ``row_weight``: the value model (:class:`ofc_fast.search.SearchModel`);
+    ``policy``: completion policy (:data:`ofc_fast.search.POLICIES`); ``prune``: drop
+    the worse half of the moves after each batch of samples; ``opening_factor``: the
+    opening (5 cards, up to 232 moves) gets this many time budgets (the later,
+    smaller decisions keep the median time per decision at about one budget);
+    ``clock``: the budget counts this thread's ``"cpu"`` time (default: the same
+    strength on a busy machine) or ``"wall"`` time (a real-time limit).
+    """
+
+    name = "search"
+
+    def __init__(self, rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
+                 *, time_budget: Optional[float] = 0.04, samples: Optional[int] = None,
+                 fl_value: StayValue = None, row_weight: float = 1.0, policy: str = "auto",
+                 prune: bool = True, opening_factor: float = 3.0,
+                 clock: str = "cpu") -> None:
+        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.seed = seed
+        self.rng = Random(seed)
+        if time_budget is None and samples is None:
+            raise BotError("search bot: give a time_budget, samples, or both")
+        if policy not in POLICIES:
+            raise BotError(f"search bot: policy must be one of {POLICIES}, got {policy!r}")
+        self.time_budget = None if time_budget is None else float(time_budget)
+        self.samples = None if samples is None else int(samples)
+        self.fl_value = fl_value
+        self.row_weight = float(row_weight)
+        self.policy = policy
+        self.prune = bool(prune)
+        self.opening_factor = float(opening_factor)
+        self.clock = clock
+        try:
+            if clock not in ("wall", "cpu"):
+                raise OfcError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+            if not 0 < self.opening_factor <= 100:
+                raise OfcError(f"opening_factor must be within 0..100, got {opening_factor!r}")
+            if self.rules is not None:
+                search_model(self.rules, fl_value, self.row_weight)
+            if self.time_budget is not None and not self.time_budget > 0:
+                raise OfcError(f"time_budget must be > 0, got {time_budget!r}")
+            if self.samples is not None and self.samples < 1:
+                raise OfcError(f"samples must be >= 1, got {samples!r}")
+        except OfcError as exc:
+            raise BotError(f"search bot: {exc}") from None
+        self._sets = HeuristicBot(rules, seed)
+
+    def settings(self) -> dict[str, Any]:
+        """The keyword settings: ``SearchBot(rules, seed, **settings)`` is an equal bot."""
+        return {"time_budget": self.time_budget, "samples": self.samples,
+                "fl_value": self.fl_value, "row_weight": self.row_weight,
+                "policy": self.policy, "prune": self.prune,
+                "opening_factor": self.opening_factor, "clock": self.clock}
+
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Start the random stream again from ``seed``."""
+        self.rng = Random(seed)
+        self._sets.reset(seed)
+
+    def act(self, observation: Observation) -> Move:
+        obs = observation
+        rules = self.rules
+        if rules is None or rules.name != obs["rules"]:
+            rules = get_rules(obs["rules"])
+        dealt = list(obs["dealt"])
+        if not dealt:
+            raise GameError(f"seat {obs['seat']} has nothing to play")
+        if obs.get("full_set") or len(dealt) > 5:
+            if rules.game is GameKind.CLASSIC:
+                return self._sets.act(obs)
+            sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
+            return _board_move(sol.board, sol.discards)
+        budget = self.time_budget
+        if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
+            budget *= self.opening_factor
+        advice = advise(obs, samples=self.samples, time_budget=budget,
+                        seed=self.rng.getrandbits(63), policy=self.policy,
+                        fl_value=self.fl_value, row_weight=self.row_weight, rules=rules,
+                        prune=self.prune, clock=self.clock)
+        return advice[0].move

@@ -1,0 +1,593 @@
+"""Search: the best completion of a board, Monte Carlo advice on every legal move,
+exact expectimax where it is affordable (C kernels in ``csrc/ofc_search.h``).
+
+:func:`advise` values every legal move of the seat to act, from a :class:`Game` or
+from an observation dict (so an engine can ask without a Game).  A move's value is
+the searcher's expected points for the deal: pair points against every other seat
+plus the value of the Fantasyland it earns, minus a share of the Fantasyland the
+others earn (see :class:`SearchModel`).  The unseen cards (the complement of
+everything the seat knows: every visible card, its own dealt cards and discards) are
+dealt uniformly to the rounds still to come; every candidate move is played on the
+same sampled futures (common random numbers), and every seat completes its board by
+a completion policy (:func:`best_completion`).  Where the whole tree is small enough
+the values are exact (``exact=True`` in the result): on the last street always when
+heads-up (every way to deal the opponents' last cards), on the last two Pineapple
+streets when the other boards are complete.
+
+>>> import ofc_fast as ofc
+>>> g = ofc.Game("pineapple", players=2, seed=5)
+>>> advice = ofc.advise(g, samples=16, seed=1)
+>>> len(advice) == len(g.legal_actions()), advice[0].ev >= advice[-1].ev
+(True, True)
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Optional, Sequence, Union
+
+from ._compiled import compiled, compiled_fl
+from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
+from .board import ROW_SIZES, Board
+from .cards import CardsLike, cards_str, parse_cards
+from .errors import CardError, OfcError, SearchError
+from .game import Game, Move, actions_for, move_for_action
+from .rules import RuleSet
+from .rules import get as get_rules
+from .rules.model import Game as GameKind
+from .solver import StayValue, ev_tables, stay_values
+
+__all__ = ["Advice", "Completion", "SearchModel", "advise", "best_completion",
+           "search_model", "position", "make_observation", "cli_advise", "POLICIES",
+           "EXACT_NODES_DEFAULT"]
+
+POLICIES = ("auto", "best", "fast", "sequential")
+"""Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
+``fast`` (fixed discards: the lowest cards; rows searched when at most 4,096 fills,
+else greedy; clairvoyant), ``sequential`` (the searcher places each round without
+seeing the cards after it; csrc/ofc_search.h), ``auto`` (best when the searcher has
+at most one round left, fast for an opening with more than 60 moves, else
+sequential)."""
+EXACT_NODES_DEFAULT = 3_000_000
+"""Largest exact tree (ofc_search_exact_cost) ``exact="auto"`` searches without a
+time budget (about a quarter of a second)."""
+_EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
+_BATCH = 16
+_CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
+                                           "cpu": time.thread_time}
+_KEEP = 8  # prune=True: halve the candidates after each batch down to this many
+_SWITCH = 30  # auto policy, an opening: fast screening until this many moves are left
+_NO_CARD = 0xFF
+
+
+# ------------------------------------------------------------------ the model
+
+@dataclass(frozen=True)
+class SearchModel:
+    """What a finished board is worth beyond its points (csrc/ofc_search.h).
+
+    ``fl_value[k]``: the worth of a Fantasyland of ``k`` cards next deal, by default
+    :data:`ofc_fast.solver.STAY_VALUE_DEFAULT` (the Fantasyland study,
+    ``tools/fl_study.py``: the expected royalties of a ``k``-card Fantasyland set by
+    the exact solver plus the chance to stay times the worth of staying, under
+    PINEAPPLE); override with ``fl_value=`` (a number for any count, or
+    ``{cards: value}``).  ``row_weight``: the weight of each row's expected points
+    against a typical opponent in a completion's objective (0: royalties and
+    Fantasyland only).
+
+    >>> from ofc_fast import rules
+    >>> search_model(rules.PINEAPPLE).fl_value[14]
+    14.5
+    >>> search_model(rules.PINEAPPLE, fl_value=0).fl_value[14]
+    0.0
+    """
+
+    fl_value: tuple[float, ...]
+    row_weight: float
+
+    def c_model(self) -> Any:  # cdata 'ofc_search_model *'
+        """The C struct (cached per model)."""
+        return _c_model(self)
+
+
+@lru_cache(maxsize=64)
+def _c_model(model: SearchModel) -> Any:
+    c = ffi.new("ofc_search_model *")
+    c.fl_value = list(model.fl_value)
+    c.row_weight = model.row_weight
+    if lib.ofc_search_model_check(c) != OK:
+        raise SearchError(f"search model out of range: {model}")
+    return c
+
+
+def search_model(rules: RuleSet, fl_value: StayValue = None,
+                 row_weight: float = 1.0) -> SearchModel:
+    """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
+    reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
+    set without one."""
+    if isinstance(row_weight, bool) or not isinstance(row_weight, (int, float)) \
+            or not math.isfinite(row_weight) or not 0 <= row_weight <= 1e6:
+        raise SearchError(f"row_weight must be a number within 0..1e6, got {row_weight!r}")
+    values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
+    if rules.fantasyland is not None:
+        try:
+            five = stay_values(rules, fl_value)
+        except OfcError as exc:
+            raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
+        values[13:18] = five
+    return SearchModel(tuple(values), float(row_weight))
+
+
+# ------------------------------------------------------------ best completion
+
+@dataclass(frozen=True)
+class Completion:
+    """A completed board: ``board`` (a :class:`Board`), ``value`` (royalties +
+    Fantasyland value + row term; -1000 when fouled), ``foul``, ``fantasyland`` (the
+    cards it earns next deal) and ``leaves`` (boards examined)."""
+
+    board: Board
+    value: float
+    foul: bool
+    fantasyland: int
+    leaves: int
+
+
+def _policy(policy: str, sequential: bool = False) -> int:
+    if policy == "best":
+        return int(lib.OFC_COMPLETE_BEST)
+    if policy == "fast":
+        return int(lib.OFC_COMPLETE_FAST)
+    if policy == "sequential" and sequential:
+        return int(lib.OFC_COMPLETE_SEQUENTIAL)
+    raise SearchError(f"policy must be one of {POLICIES[1:] if sequential else POLICIES[1:3]} "
+                      f"here, got {policy!r}")
+
+
+def _raise(status: int, fn: str) -> None:
+    if status in (E_CARD, E_DUPLICATE):
+        raise CardError(f"{fn}: {STATUS_TEXT[status]}")
+    if status == lib.OFC_E_BUDGET:
+        raise SearchError(f"{fn}: the exact tree does not fit the budget")
+    raise SearchError(f"{fn}: {STATUS_TEXT.get(status, 'bad position')} (status {status})")
+
+
+def _c_board(rows: Sequence[Sequence[int]]) -> bytes:
+    out = bytearray([_NO_CARD] * 13)
+    start = 0
+    for r, row in enumerate(rows):
+        if len(row) > ROW_SIZES[r]:
+            raise SearchError(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
+        for i, c in enumerate(row):
+            out[start + i] = int(c)
+        start += ROW_SIZES[r]
+    return bytes(out)
+
+
+def _rows_of(board: Union[str, Board, Sequence[Sequence[int]]]) -> list[list[int]]:
+    """Rows from "front / middle / back" text (cards or '-' for empty), a Board or
+    three lists of card ids."""
+    if isinstance(board, Board):
+        return [list(board.front), list(board.middle), list(board.back)]
+    if isinstance(board, str):
+        parts = board.split("/")
+        if len(parts) != 3:
+            raise SearchError(f"a board is 'front / middle / back', got {board!r}")
+        return [parse_cards(p.replace("-", " ")) if p.strip() else [] for p in parts]
+    rows = [list(r) for r in board]
+    if len(rows) != 3:
+        raise SearchError(f"a board has three rows, got {len(rows)}")
+    return rows
+
+
+def best_completion(board: Union[str, Board, Sequence[Sequence[int]]], cards: CardsLike,
+                    rules: RuleSet, *, rounds: Optional[Sequence[tuple[int, int]]] = None,
+                    fantasyland: int = 0, policy: str = "best",
+                    model: Optional[SearchModel] = None) -> Completion:
+    """The completion of largest value of a partial board with the cards still to
+    come: ``rounds`` lists (cards dealt, cards discarded) per round in order (default:
+    one round keeping every card); ``fantasyland``: the Fantasyland count of this hand
+    (0: a normal hand, entry rule).  Exact for ``policy="best"``.
+
+    >>> from ofc_fast import rules
+    >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,
+    ...                     model=search_model(rules.PINEAPPLE, fl_value=0, row_weight=0))
+    >>> str(c.board), c.value, c.fantasyland
+    ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 44.0, 14)
+    """
+    rows = _rows_of(board)
+    ids = parse_cards(cards)
+    rounds = [(len(ids), 0)] if rounds is None else [(int(n), int(k)) for n, k in rounds]
+    model = model or search_model(rules)
+    out = ffi.new("ofc_completion_result *")
+    st = lib.ofc_best_completion(compiled(rules), compiled_fl(rules), ev_tables(rules),
+                                 model.c_model(), _c_board(rows), bytes(ids), len(rounds),
+                                 bytes(n for n, _ in rounds), bytes(k for _, k in rounds),
+                                 int(fantasyland), _policy(policy), out)
+    if st != OK:
+        _raise(st, "best_completion")
+    b = list(out.board)
+    return Completion(Board(b[:3], b[3:8], b[8:]), float(out.value), bool(out.foul),
+                      int(out.next_fl), int(out.leaves))
+
+
+# ------------------------------------------------------------------- positions
+
+def _rounds(kind: GameKind, slots: int, fresh: bool, fl: int) -> list[tuple[int, int]]:
+    """The rounds that fill ``slots`` free (or hidden) slots of another seat."""
+    if slots == 0:
+        return []
+    if fl:
+        return [(fl, fl - 13)]
+    if kind is GameKind.PINEAPPLE:
+        return ([(5, 0)] if fresh else []) + [(3, 1)] * ((slots - (5 if fresh else 0)) // 2)
+    return ([(5, 0)] if fresh else []) + [(1, 0)] * (slots - (5 if fresh else 0))
+
+
+def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
+    cards, discards = int(obs["future_cards"]), int(obs["future_discards"])
+    if discards:
+        return [(cards // discards, 1)] * discards
+    return [(1, 0)] * cards
+
+
+def _card_list(value: Any, what: str) -> list[int]:
+    if not isinstance(value, (list, tuple)):
+        raise SearchError(f"observation: {what} must be a list of card ids, got "
+                          f"{type(value).__name__}")
+    for c in value:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+            raise CardError(f"observation: {what} holds {c!r}, not a card id 0..51")
+    return list(value)
+
+
+def _check_observation(obs: Mapping[str, Any]) -> None:
+    """The fields position() reads, with their types and ranges (SearchError /
+    CardError naming the field)."""
+    try:
+        players, seat = obs["players"], obs["seat"]
+        boards, fl, hidden = obs["boards"], obs["fantasyland"], obs["face_down_counts"]
+        _card_list(obs["dealt"], "dealt")
+        _card_list(obs["discards"], "discards")
+        counts = [int(obs["to_discard"]), int(obs["future_cards"]),
+                  int(obs["future_discards"])]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SearchError(f"observation: a missing or bad field ({exc})") from None
+    if not (isinstance(players, int) and 2 <= players <= 4 and isinstance(seat, int)
+            and 0 <= seat < players and len(boards) == players and len(fl) == players
+            and len(hidden) == players and min(counts) >= 0):
+        raise SearchError("observation: seat, players, boards, fantasyland, "
+                          "face_down_counts or the counts do not fit together")
+    for p, rows in enumerate(boards):
+        if len(rows) != 3:
+            raise SearchError(f"observation: board {p} must have three rows")
+        for r, row in enumerate(rows):
+            if len(_card_list(row, f"board {p} row {r}")) > ROW_SIZES[r]:
+                raise SearchError(f"observation: board {p} row {r} holds too many cards")
+        if not (isinstance(fl[p], int) and (fl[p] == 0 or 13 <= fl[p] <= 17)):
+            raise SearchError(f"observation: fantasyland[{p}] must be 0 or 13..17")
+
+
+def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_search_pos *'
+    """The C position of the seat to act in an observation.  Other seats' face-down
+    cards count as free slots filled by the rounds that placed them (a Fantasyland
+    set: one round of its cards); their discards stay among the unseen cards."""
+    _check_observation(obs)
+    if obs.get("full_set") or len(obs["dealt"]) > 5:
+        raise SearchError("advise covers normal decisions; a full set (Fantasyland, "
+                          "classic) is solved by solve_fantasyland / best_setting")
+    if not obs["dealt"]:
+        raise SearchError(f"seat {obs['seat']} has no decision to make")
+    if rules.game is GameKind.CLASSIC:
+        raise SearchError("advise needs OFC or Pineapple rules")
+    from .bots.base import unseen_cards  # here: the bots package imports this module
+
+    known = [c for b in obs["boards"] for r in b for c in r] + list(obs["dealt"]) \
+        + list(obs["discards"])
+    if len(set(known)) != len(known):
+        twice = sorted({c for c in known if known.count(c) > 1})
+        raise CardError(f"advise: the observation shows {cards_str(twice)} twice")
+    pos = ffi.new("ofc_search_pos *")
+    seat, players = int(obs["seat"]), int(obs["players"])
+    pos.players, pos.seat = players, seat
+    pos.n_dealt, pos.k = len(obs["dealt"]), int(obs["to_discard"])
+    pos.dealt[0:len(obs["dealt"])] = list(obs["dealt"])
+    unseen = unseen_cards(obs)
+    pos.n_unseen = len(unseen)
+    pos.unseen[0:len(unseen)] = unseen.tolist()
+    for p in range(players):
+        rows = obs["boards"][p]
+        s = pos.seats[p]
+        s.board = list(_c_board(rows))
+        s.in_fl = int(obs["fantasyland"][p])
+        visible = sum(len(r) for r in rows)
+        if p == seat:
+            rounds = _own_rounds(obs)
+        else:
+            fresh = visible + sum(obs["face_down_counts"][p]) == 0
+            rounds = _rounds(rules.game, 13 - visible, fresh, s.in_fl)
+        s.rounds = len(rounds)
+        for i, (n, k) in enumerate(rounds):
+            s.round_n[i], s.round_k[i] = n, k
+    st = lib.ofc_search_pos_check(pos)
+    if st in (E_CARD, E_DUPLICATE):
+        _raise(st, "advise: the observation's cards")
+    if st != OK:
+        raise SearchError("advise: the observation's boards, dealt cards and rounds to "
+                          "come do not fit together (or too few unseen cards for them)")
+    return pos
+
+
+def make_observation(rules: RuleSet, board: Union[str, Board, Sequence[Sequence[int]]],
+                     dealt: CardsLike,
+                     opponents: Sequence[Union[str, Board, Sequence[Sequence[int]]]] = (),
+                     dead: CardsLike = (), *, fantasyland: int = 0) -> dict[str, Any]:
+    """An observation for :func:`advise` without a Game: seat 0 holds ``board`` and
+    must place ``dealt`` (OFC / Pineapple: 5 cards onto an empty board, else 1 card /
+    3 cards keeping 2); ``opponents``: the other seats' visible boards (their
+    missing cards still to come); ``dead``: any other cards known to be out (own
+    discards, cards seen elsewhere).  Boards: "front / middle / back" text ("-" or
+    nothing for an empty row), a Board, or three lists of card ids.
+
+    >>> from ofc_fast import rules
+    >>> obs = make_observation(rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts",
+    ...                        ["7c / 8d 8h / 4s 4d"])
+    >>> obs["to_discard"], obs["future_cards"], obs["future_discards"]
+    (1, 9, 3)
+    """
+    if rules.game is GameKind.CLASSIC:
+        raise SearchError("make_observation needs OFC or Pineapple rules")
+    own = _rows_of(board)
+    others = [_rows_of(b) for b in opponents]
+    cards = parse_cards(dealt)
+    placed = sum(len(r) for r in own)
+    pineapple = rules.game is GameKind.PINEAPPLE
+    opening = placed == 0 and len(cards) == 5
+    want = 5 if placed == 0 else 3 if pineapple else 1
+    if len(cards) != want:
+        raise SearchError(f"a board with {placed} cards is dealt {want} cards, got "
+                          f"{len(cards)}")
+    k = 1 if pineapple and not opening else 0
+    left = 13 - placed - (len(cards) - k)
+    if left < 0 or any(len(r) > ROW_SIZES[i] for i, r in enumerate(own)):
+        raise SearchError("the dealt cards do not fit the board")
+    if pineapple and left % 2:
+        raise SearchError(f"a Pineapple board holds 0, 5, 7, 9 or 11 cards before a deal, "
+                          f"got {placed}")
+    rounds = left // 2 if pineapple else left
+    players = 1 + len(others)
+    if not 2 <= players <= rules.max_players:
+        raise SearchError(f"{rules.name} seats 2..{rules.max_players} players, got "
+                          f"{players}")
+    return {
+        "seat": 0, "players": players, "button": players - 1, "rules": rules.name,
+        "game": rules.game.value, "lowball": rules.lowball is not None, "to_act": 0,
+        "is_over": False, "street": 0 if opening else 1,
+        "fantasyland": [fantasyland] + [0] * len(others),
+        "boards": [own] + others, "face_down_counts": [[0, 0, 0]] * players,
+        "discards": parse_cards(dead), "discard_counts": [0] * players,
+        "dealt": cards, "to_discard": k,
+        "future_cards": 3 * rounds if pineapple else rounds,
+        "future_discards": rounds if pineapple else 0,
+        "legal_actions": None, "full_set": False, "face_down": False,
+    }
+
+
+def cli_advise(args: Any) -> str:
+    """Text (or JSON) for ``ofc-fast advise``: the advice on a position given as
+    boards and cards (see :func:`make_observation`)."""
+    import json
+
+    rules = get_rules(args.rules)
+    obs = make_observation(rules, args.board, args.dealt, args.opponent or [],
+                           args.dead or "")
+    t0 = time.perf_counter()
+    modes: dict[str, Union[str, bool]] = {"auto": "auto", "yes": True, "no": False}
+    advice = advise(obs, rules=rules, samples=args.samples, time_budget=args.time,
+                    seed=args.seed, exact=modes[args.exact])
+    seconds = time.perf_counter() - t0
+    if args.json:
+        return json.dumps([a.as_dict() for a in advice], indent=1)
+    lines = [f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms",
+             f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}"]
+    for i, a in enumerate(advice[:args.top] if args.top else advice):
+        lines.append(f"{i + 1:>3}  {str(a.move):<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
+                     f"{'yes' if a.exact else 'no':<5} {a.samples:>7}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- advise
+
+@dataclass(frozen=True)
+class Advice:
+    """One legal move and its value: ``ev`` (expected points for the deal, see the
+    module doc), ``stderr`` (standard error of ``ev``; 0 when exact), ``exact`` and
+    ``samples`` (sampled futures behind ``ev``; 0 when exact)."""
+
+    action: int
+    move: Move
+    ev: float
+    stderr: float
+    exact: bool
+    samples: int
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able: the move as text."""
+        return {"action": self.action, "move": str(self.move), "ev": self.ev,
+                "stderr": self.stderr, "exact": self.exact, "samples": self.samples}
+
+
+def _observation(game_or_obs: Union[Game, Mapping[str, Any]], seat: Optional[int],
+                 rules: Optional[RuleSet]) -> tuple[Mapping[str, Any], RuleSet]:
+    if isinstance(game_or_obs, Game):
+        g = game_or_obs
+        if g.to_act is None:
+            raise SearchError("the deal is over: nothing to advise")
+        if seat is not None and seat != g.to_act:
+            raise SearchError(f"seat {seat} is not to act (seat {g.to_act} is)")
+        return g.observation(g.to_act), rules or g.rules
+    if not isinstance(game_or_obs, Mapping):
+        raise SearchError(f"advise takes a Game or an observation dict, got "
+                          f"{type(game_or_obs).__name__}")
+    obs = game_or_obs
+    if seat is not None and seat != obs.get("seat"):
+        raise SearchError(f"the observation is seat {obs.get('seat')}'s, not seat {seat}'s")
+    if rules is None:
+        try:
+            rules = get_rules(obs["rules"])
+        except (KeyError, OfcError):
+            raise SearchError(f"unknown rules {obs.get('rules')!r}: pass rules=") from None
+    return obs, rules
+
+
+def _auto_policy(pos: Any, moves: int) -> str:
+    rounds = pos.seats[pos.seat].rounds
+    return "best" if rounds <= 1 else "fast" if moves > 60 else "sequential"
+
+
+def _settings(samples: Optional[int], time_budget: Optional[float], exact: Union[str, bool],
+              policy: str, seed: int) -> None:
+    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
+                                or samples < 1):
+        raise SearchError(f"samples must be an int >= 1, got {samples!r}")
+    if time_budget is not None and (isinstance(time_budget, bool)
+                                    or not isinstance(time_budget, (int, float))
+                                    or not time_budget > 0):
+        raise SearchError(f"time_budget must be a positive number of seconds, got "
+                          f"{time_budget!r}")
+    if exact not in ("auto", True, False):
+        raise SearchError(f"exact must be 'auto', True or False, got {exact!r}")
+    if policy not in POLICIES:
+        raise SearchError(f"policy must be one of {POLICIES}, got {policy!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+        raise SearchError(f"seed must be an int 0..2**64-1, got {seed!r}")
+
+
+def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[int] = None,
+           *, samples: Optional[int] = None, time_budget: Optional[float] = None,
+           seed: int = 0, exact: Union[str, bool] = "auto", policy: str = "auto",
+           fl_value: StayValue = None, row_weight: float = 1.0,
+           rules: Optional[RuleSet] = None, prune: bool = False,
+           clock: str = "wall") -> list[Advice]:
+    """Every legal move of the seat to act with its expected points, best first.
+
+    ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
+    (seconds): sample in batches of 16 until it is spent (then the sample count, and
+    so the advice, depends on the machine: pass ``samples`` to reproduce); ``clock``:
+    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
+    search whatever else the machine runs);
+    ``exact``: ``"auto"`` (exact when the tree fits the budget), True (exact or
+    SearchError), False (always sampled); ``policy``: see :data:`POLICIES`;
+    ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``rules``: needed only
+    for an observation of a rule set that is not a preset; ``prune``: after each
+    batch of 16 samples keep sampling only the better half of the moves (down to 8;
+    the others keep the values of their fewer samples, see ``Advice.samples``, and
+    come after the moves that outlasted them); with the auto policy an opening
+    (more than 60 moves) is screened by the fast policy until at most 30 moves are
+    left, which then start again under the sequential policy.
+    The same arguments give the same advice.
+
+    >>> import ofc_fast as ofc
+    >>> obs = ofc.Game("pineapple", players=2, seed=5).observation(1)
+    >>> a = ofc.advise(obs, samples=32, seed=2)
+    >>> a == ofc.advise(obs, samples=32, seed=2), a[0].samples, a[0].exact
+    (True, 32, False)
+    """
+    _settings(samples, time_budget, exact, policy, seed)
+    if clock not in _CLOCKS:
+        raise SearchError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+    obs, rules = _observation(game_or_observation, seat, rules)
+    pos = position(obs, rules)
+    rows = obs["boards"][obs["seat"]]
+    dealt, k = list(obs["dealt"]), int(obs["to_discard"])
+    actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+    model = search_model(rules, fl_value, row_weight)
+    args = (compiled(rules), compiled_fl(rules), ev_tables(rules), model.c_model(), pos,
+            bytes(actions), len(actions))
+    values = _exact(args, pos, exact, time_budget)
+    if values is not None:
+        out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
+               for a, v in zip(actions, values)]
+        out.sort(key=lambda x: (-x.ev, x.action))
+        return out
+    name = _auto_policy(pos, len(actions)) if policy == "auto" else policy
+    then = None
+    if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
+        then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
+    stats = _sampled(args, _policy(name, True), seed, samples, time_budget, prune, then,
+                     _CLOCKS[clock])
+    ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
+    return [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
+            for a, (v, se, _, n) in ranked]
+
+
+def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
+           time_budget: Optional[float]) -> Optional[list[float]]:
+    if exact is False:
+        return None
+    cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
+    limit = EXACT_NODES_DEFAULT if time_budget is None \
+        else int(time_budget * _EXACT_NODES_PER_SECOND)
+    if exact == "auto" and not 0 < cost <= limit:
+        return None
+    if cost == 0:
+        raise SearchError("exact search needs the searcher to have at most one round "
+                          "left (a Pineapple or OFC last-two-streets position)")
+    values = ffi.new("double[]", max(1, args[-1]))
+    st = lib.ofc_search_exact(*args, 2 ** 62, values)
+    if st != OK:
+        _raise(st, "advise")
+    return list(values)[:args[-1]]
+
+
+def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[int],
+             time_budget: Optional[float], prune: bool, then: Optional[int] = None,
+             clock: Callable[[], float] = time.perf_counter
+             ) -> list[tuple[float, float, int, int]]:
+    """(mean, stderr, rounds survived, samples) per move; with ``then``, once pruning
+    leaves _SWITCH moves or fewer they start again under that policy."""
+    actions, n = args[-2], args[-1]
+    total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
+    out_sum = ffi.new("double[]", max(1, n))
+    out_sq = ffi.new("double[]", max(1, n))
+    target = samples if samples is not None else (None if time_budget else 256)
+    active = list(range(n))
+    done = 0
+    start = clock()
+    while True:
+        batch = _BATCH if target is None else min(_BATCH, target - done)
+        ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
+        ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
+        st = lib.ofc_search_rollouts(*args[:-2], bytes(actions[i] for i in active),
+                                     len(active), policy, seed, done, batch, out_sum, out_sq)
+        if st != OK:
+            _raise(st, "advise")
+        for j, i in enumerate(active):
+            total[i] += out_sum[j]
+            squares[i] += out_sq[j]
+            counts[i] += batch
+        done += batch
+        spent = clock() - start
+        if (target is not None and done >= target) or \
+                (time_budget is not None and spent >= time_budget):
+            break
+        if prune and len(active) > _KEEP:
+            active.sort(key=lambda i: -total[i] / counts[i])
+            active = sorted(active[:max(_KEEP, len(active) // 2)])
+            for i in active:
+                survived[i] += 1
+            if then is not None and len(active) <= _SWITCH:
+                policy, then = then, None
+                for i in active:
+                    total[i] = squares[i] = counts[i] = 0
+                    survived[i] += 1
+    out = []
+    for i in range(n):
+        c = counts[i]
+        mean = total[i] / c
+        var = max(0.0, squares[i] / c - mean * mean) * c / max(1, c - 1)
+        out.append((mean, math.sqrt(var / c), survived[i], c))
+    return out

@@ -1,0 +1,179 @@
+/* test_search.c -- the search primitives (ofc_search.h): a known best completion, a
+ * forced foul, rollouts equal to exact values when nothing is hidden, batches that
+ * add up, determinism of every policy, the exact budget and every error code. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "ofc_search.h"
+
+static ofc_rules rules;
+static ofc_fl_rules fl;
+static ofc_ev_tables ev;
+static ofc_search_model model;
+
+/* A board in row layout from "front / middle / back" with '-' for no card. */
+static void layout(const char *rows[3], uint8_t out[13])
+{
+    static const int start[3] = {0, 3, 8};
+    int r;
+    memset(out, OFC_NO_CARD, 13);
+    for (r = 0; r < 3; r++) {
+        test_cards(rows[r], out + start[r]);
+    }
+}
+
+static void test_known_completion(void)
+{
+    const char *rows[3] = {"Qh Qd", "9s 9h 9d 5c", "As Ks Qs Js"};
+    uint8_t b[13], cards[3], rn = 3, rk = 0;
+    ofc_completion_result out;
+    layout(rows, b);
+    test_cards("2c 5d Ts", cards);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, NULL, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_OK);
+    CHECK(out.value == 44.0); /* QQ 7 + full house 12 + royal 25; fl_value all 0 */
+    CHECK_EQ(out.foul, 0);
+    CHECK_EQ(out.next_fl, 14);
+    CHECK_EQ(out.board[2], test_card("2c"));
+    CHECK_EQ(out.board[12], test_card("Ts"));
+    CHECK_EQ(ofc_best_completion(&rules, &fl, NULL, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_FAST, &out), OFC_OK);
+    CHECK(out.value == 44.0);
+}
+
+static void test_forced_foul_and_errors(void)
+{
+    const char *rows[3] = {"Ah Ad", "2c 3d 4h 6s", "Kc Kd Ks 9c 9d"};
+    uint8_t b[13], cards[3], rn = 3, rk = 1, bad_k = 3;
+    ofc_completion_result out;
+    ofc_rules broken = rules;
+    layout(rows, b);
+    test_cards("7c 8h Jd", cards);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_OK);
+    CHECK_EQ(out.foul, 1);
+    CHECK(out.value == OFC_SEARCH_FOUL_VALUE);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &bad_k, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_COUNT);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 12,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_COUNT);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_SEQUENTIAL, &out), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, NULL, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_VALUE);
+    broken.order_rule = 9;
+    CHECK_EQ(ofc_best_completion(&broken, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_RULES);
+    cards[1] = test_card("Ah");
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_DUPLICATE);
+    cards[1] = 52;
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_CARD);
+}
+
+/* Heads-up: seat 0 with 11 cards to place 2 of 3; seat 1 with `opp` cards. */
+static void position(ofc_search_pos *pos, const char *opp[3], int opp_rounds)
+{
+    const char *own[3] = {"2c 2d 7h", "Tc Td Js", "Ac Ad Kh Kc 3s"};
+    uint64_t seen = 0;
+    int i, n = 0;
+    memset(pos, 0, sizeof *pos);
+    pos->players = 2;
+    pos->n_dealt = 3;
+    pos->k = 1;
+    test_cards("Jd 4s 5s", pos->dealt);
+    layout(own, pos->seats[0].board);
+    layout(opp, pos->seats[1].board);
+    pos->seats[1].rounds = (uint8_t)opp_rounds;
+    pos->seats[1].round_n[0] = 3;
+    pos->seats[1].round_k[0] = 1;
+    for (i = 0; i < 13; i++) {
+        uint8_t a = pos->seats[0].board[i], b = pos->seats[1].board[i];
+        seen |= a < 52 ? (uint64_t)1 << a : 0;
+        seen |= b < 52 ? (uint64_t)1 << b : 0;
+    }
+    for (i = 0; i < 3; i++) {
+        seen |= (uint64_t)1 << pos->dealt[i];
+    }
+    for (i = 0; i < 52; i++) {
+        if (!(seen >> i & 1u)) {
+            pos->unseen[n++] = (uint8_t)i;
+        }
+    }
+    pos->n_unseen = (uint8_t)n;
+}
+
+static void test_rollouts_and_exact(void)
+{
+    const char *done[3] = {"Qc Qd 4h", "8c 8d 8h 6c 6d", "9c 9d 9h 9s 2h"};
+    const char *open[3] = {"Qc Qd", "8c 8d 8h 6c", "9c 9d 9h 9s 2h"};
+    ofc_search_pos pos;
+    uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0};
+    double exact[OFC_ACTION_SPACE], sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE];
+    double part[OFC_ACTION_SPACE];
+    int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a;
+    CHECK_EQ(n, 3);
+    position(&pos, done, 0);
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n, 1000, exact),
+             OFC_OK);
+    memset(sum, 0, sizeof sum);
+    memset(sq, 0, sizeof sq);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_BEST, 5, 0, 8, sum, sq), OFC_OK);
+    for (a = 0; a < n; a++) { /* nothing hidden: every sample is the exact value */
+        CHECK(fabs(sum[a] / 8 - exact[a]) < 1e-9);
+        CHECK(fabs(sq[a] / 8 - exact[a] * exact[a]) < 1e-6);
+    }
+    position(&pos, open, 1); /* the opponent draws its last three */
+    CHECK(ofc_search_exact_cost(&pos, (uint32_t)n) > 1000);
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n, 1000, exact),
+             OFC_E_BUDGET);
+    memset(sum, 0, sizeof sum);
+    memset(part, 0, sizeof part);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_SEQUENTIAL, 5, 0, 20, sum, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_SEQUENTIAL, 5, 0, 12, part, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_SEQUENTIAL, 5, 12, 8, part, NULL), OFC_OK);
+    for (a = 0; a < n; a++) { /* two batches add up to one run */
+        CHECK(fabs(sum[a] - part[a]) < 1e-9);
+    }
+    acts[0] = 0; /* every dealt card to the front: no room */
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, 1, OFC_COMPLETE_FAST,
+                                 5, 0, 1, sum, NULL), OFC_E_ACTION);
+    CHECK_EQ(ofc_actions_legal(3, 1, room, acts, NULL), n);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, 1, 7, 5, 0, 1, sum,
+                                 NULL), OFC_E_VALUE);
+    pos.seat = 2;
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_E_COUNT);
+    CHECK_EQ(ofc_search_exact_cost(&pos, 1), 0);
+    pos.seat = 0;
+    pos.unseen[0] = pos.dealt[0];
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_E_DUPLICATE);
+}
+
+int main(void)
+{
+    int i;
+    CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
+    CHECK_EQ(ofc_fl_rules_init_standard(&fl, 14), OFC_OK);
+    CHECK_EQ(ofc_ev_tables_init(&rules, &ev), OFC_OK);
+    memset(&model, 0, sizeof model);
+    CHECK_EQ(ofc_search_model_check(&model), OFC_OK);
+    test_known_completion();
+    for (i = 13; i < 18; i++) {
+        model.fl_value[i] = 10.0;
+    }
+    model.row_weight = 1.0;
+    test_forced_foul_and_errors();
+    test_rollouts_and_exact();
+    model.row_weight = NAN;
+    CHECK_EQ(ofc_search_model_check(&model), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);
+    printf("test_search: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}

@@ -1,0 +1,446 @@
+"""Search (csrc/ofc_search.h, ofc_fast.search, SearchBot) against brute force written
+here: best completions over every discard and row choice, exact advice on the last
+street and an expectimax over the last two Pineapple streets, both over every draw;
+the sampled values' 95% intervals; reproducibility; errors.
+
+The brute force scores boards with the independent references (reference_scoring,
+reference_fantasyland); only the row term of a completion's objective reads the
+solver's expected-units table (data, not the code under test)."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from itertools import combinations, product
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+import reference_fantasyland as reference_fl
+import reference_scoring as rs
+from ofc_fast import rules
+from ofc_fast._native import ffi
+from ofc_fast.bots import RandomBot, SearchBot, make_bot
+from ofc_fast.cli import main
+from ofc_fast.errors import BotError, CardError, SearchError
+from ofc_fast.game import Game, play_out
+from ofc_fast.search import (advise, best_completion, make_observation, search_model)
+from ofc_fast.solver import ev_tables
+from reference import card_ids
+
+P = rules.PINEAPPLE
+FL = P.fantasyland
+FOUL = -1000.0
+STUDY = {13: 9.5, 14: 14.5, 15: 20.5, 16: 26.5, 17: 33.5}  # fl_value default (documented)
+
+
+def fl_values(values: dict[int, float]) -> list[float]:
+    out = [0.0] * 18
+    for k, v in values.items():
+        out[k] = v
+    return out
+
+
+@lru_cache(maxsize=1)
+def units() -> np.ndarray:
+    return np.frombuffer(ffi.buffer(ev_tables(P).units), dtype=np.float32).reshape(3, -1)
+
+
+def row_units(board: Sequence[int]) -> float:
+    u = units()
+    return (float(u[0][ofc.rank3(list(board[:3]))]) + float(u[1][ofc.rank5(list(board[3:8]))])
+            + float(u[2][ofc.rank5(list(board[8:]))]))
+
+
+def next_fl(board: Sequence[int], in_fl: int = 0) -> int:
+    b = list(board)
+    return reference_fl.next_cards(FL, b, rs.is_foul(b), False, in_fl)
+
+
+def board_value(board: Sequence[int], fl: list[float], w: float, in_fl: int = 0) -> float:
+    """A completion's objective, from the references."""
+    b = list(board)
+    if rs.is_foul(b):
+        return FOUL
+    v = sum(rs.ofc_royalties(b)) + fl[next_fl(b, in_fl)]
+    return v + w * row_units(b) if w else v
+
+
+def deal_value(me: Sequence[int], others: Sequence[Sequence[int]], fl: list[float]) -> float:
+    """The searcher's points for the deal plus the Fantasyland terms."""
+    v = fl[next_fl(me)]
+    for o in others:
+        v += rs.score_ofc(list(me), list(o)) - fl[next_fl(o)] / len(others)
+    return v
+
+
+def fills(rows: Sequence[Sequence[int]], kept: Sequence[int]) -> Iterator[list[int]]:
+    """Every board from rows and the kept cards (every assignment to the free slots)."""
+    free = [3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])]
+    for back in combinations(kept, free[2]):
+        rest = [c for c in kept if c not in back]
+        for middle in combinations(rest, free[1]):
+            front = [c for c in rest if c not in middle]
+            yield list(rows[0]) + front + list(rows[1]) + list(middle) + list(rows[2]) + list(back)
+
+
+def completions(rows: Sequence[Sequence[int]], cards: Sequence[int],
+                rounds: Sequence[tuple[int, int]]) -> Iterator[list[int]]:
+    """Every completion: every discard choice of every round, every fill."""
+    chunks, at = [], 0
+    for n, _k in rounds:
+        chunks.append(cards[at:at + n])
+        at += n
+    for kept in product(*[combinations(ch, n - k) for ch, (n, k) in zip(chunks, rounds)]):
+        yield from fills(rows, [c for part in kept for c in part])
+
+
+def random_position(rng: random.Random, placed: int, pineapple: bool
+                    ) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
+    deck = list(range(52))
+    rng.shuffle(deck)
+    slots = [0] * 3 + [1] * 5 + [2] * 5
+    rng.shuffle(slots)
+    rows: list[list[int]] = [[], [], []]
+    for i in range(placed):
+        rows[slots[i]].append(deck[i])
+    left = 13 - placed
+    rounds = [(3, 1)] * (left // 2) if pineapple else [(1, 0)] * left
+    cards = deck[placed:placed + sum(n for n, _ in rounds)]
+    return rows, cards, rounds
+
+
+def layout(cards: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
+    """Rows of the given sizes, lowest ranks in front and highest in the back (mostly
+    legal boards, so the values below are not all fouls)."""
+    ordered = sorted(cards, key=lambda c: c // 4)
+    return [ordered[:sizes[0]], ordered[sizes[0]:sizes[0] + sizes[1]],
+            ordered[sizes[0] + sizes[1]:]]
+
+
+def text(rows: Sequence[Sequence[int]]) -> str:
+    return " / ".join(ofc.cards_str(r) if r else "-" for r in rows)
+
+
+# ------------------------------------------------------------ best completion
+
+@pytest.mark.parametrize("w", [0.0, 1.0])
+def test_best_completion_equals_brute_force(w: float) -> None:
+    rng = random.Random(12 + int(w))
+    model = search_model(P, row_weight=w)
+    fl = fl_values(STUDY)
+    for case in range(40):
+        pineapple = case % 2 == 0
+        placed = rng.choice([7, 9, 11] if pineapple else [8, 9, 10, 11, 12])
+        rows, cards, rounds = random_position(rng, placed, pineapple)
+        in_fl = rng.choice([0, 0, 14])
+        got = best_completion(rows, cards, P, rounds=rounds, fantasyland=in_fl, model=model)
+        want = max(board_value(b, fl, w, in_fl) for b in completions(rows, cards, rounds))
+        assert got.value == pytest.approx(want, abs=1e-6), (text(rows), cards, rounds)
+        assert got.foul == (want == FOUL)
+        if not got.foul:  # the board it returns is worth what it says
+            assert board_value(got.board.cards, fl, w, in_fl) == pytest.approx(got.value)
+            assert got.fantasyland == next_fl(got.board.cards, in_fl)
+
+
+def test_fast_completion_keeps_the_high_cards_and_searches_the_rows() -> None:
+    rng = random.Random(5)
+    model = search_model(P)
+    fl = fl_values(STUDY)
+    for _ in range(30):
+        rows, cards, rounds = random_position(rng, rng.choice([5, 7, 9]), True)
+        fast = best_completion(rows, cards, P, rounds=rounds, policy="fast", model=model)
+        kept = []
+        for r in range(len(rounds)):
+            chunk = cards[3 * r:3 * r + 3]
+            low = min(range(3), key=lambda i: (chunk[i] // 4, i))
+            kept += [c for i, c in enumerate(chunk) if i != low]
+        want = max(board_value(b, fl, 1.0) for b in fills(rows, kept))
+        assert fast.value == pytest.approx(want, abs=1e-6)
+        assert fast.value <= best_completion(rows, cards, P, rounds=rounds,
+                                             model=model).value + 1e-9
+
+
+def test_forced_foul_is_flagged() -> None:
+    rows = [card_ids("Ah Ad"), card_ids("2c 3d 4h 6s"), card_ids("Kc Kd Ks 9c 9d")]
+    got = best_completion(rows, card_ids("7c 8h Jd"), P, rounds=[(3, 1)])
+    assert got.foul and got.value == FOUL and got.fantasyland == 0
+
+
+def test_best_completion_errors() -> None:
+    with pytest.raises(CardError):
+        best_completion("Ah / - / -", "Ah 2c", P, rounds=[(2, 0)])
+    with pytest.raises(SearchError):
+        best_completion("Ah / - / -", "2c 3c", P)  # 2 cards for 12 free slots
+    with pytest.raises(SearchError):
+        best_completion("Ah / - / -", "2c", P, policy="slow")
+    with pytest.raises(SearchError):
+        best_completion("Ah Ad / 2c", "3c", P)  # not three rows
+
+
+# ------------------------------------------------------------ exact advice
+
+def final_board(rows: Sequence[Sequence[int]], move: ofc.Move) -> list[list[int]]:
+    out = [list(r) for r in rows]
+    for card, row in move.placements:
+        out[int(row)].append(card)
+    return out
+
+
+def flat(rows: Sequence[Sequence[int]]) -> list[int]:
+    return [c for r in rows for c in r]
+
+
+def test_last_street_exact_equals_brute_force_complete_opponent() -> None:
+    rng = random.Random(3)
+    fl = fl_values(STUDY)
+    varied = 0
+    for _ in range(6):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        opp = layout(deck[0:13], (3, 5, 5))
+        own = layout(deck[13:24], (2, 4, 5))
+        obs = make_observation(P, own, deck[24:27], [opp])
+        advice = advise(obs, exact=True)
+        assert len(advice) == 6 and all(a.exact and a.stderr == 0 for a in advice)
+        for a in advice:
+            assert a.ev == pytest.approx(deal_value(flat(final_board(own, a.move)),
+                                                    [flat(opp)], fl), abs=1e-9)
+        assert [a.ev for a in advice] == sorted((a.ev for a in advice), reverse=True)
+        varied += len({round(a.ev, 9) for a in advice}) > 1
+    assert varied >= 3  # positions where the move matters
+
+
+def opponent_best(rows: Sequence[Sequence[int]], cards: Sequence[int], fl: list[float]
+                  ) -> list[int]:
+    """The opponent's completion: the best objective (row weight 1) over every choice."""
+    return max(completions(rows, cards, [(3, 1)]), key=lambda b: board_value(b, fl, 1.0))
+
+
+def last_street_position(seed: int) -> tuple[dict[str, Any], list[list[int]], list[list[int]],
+                                             list[int]]:
+    """Heads-up, both boards at 11 cards, the searcher to act, the opponent to draw its
+    last 3; 12 cards dead, so 15 unseen."""
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    opp = layout(deck[0:11], (2, 4, 5))
+    own = layout(deck[11:22], (3, 3, 5))
+    dealt, dead = deck[22:25], deck[25:37]
+    return make_observation(P, own, dealt, [opp], dead), own, opp, deck[37:]
+
+
+def test_last_street_exact_equals_brute_force_over_every_opponent_draw() -> None:
+    fl = fl_values(STUDY)
+    for seed in (1, 4):
+        obs, own, opp, unseen = last_street_position(seed)
+        advice = advise(obs, exact=True)
+        assert len({round(a.ev, 9) for a in advice}) > 1  # a position that matters
+        finals = [opponent_best(opp, list(draw), fl) for draw in combinations(unseen, 3)]
+        for a in advice:
+            me = flat(final_board(own, a.move))
+            want = sum(deal_value(me, [o], fl) for o in finals) / len(finals)
+            assert a.exact and a.ev == pytest.approx(want, abs=1e-9)
+
+
+def test_last_two_streets_expectimax_equals_brute_force() -> None:
+    rng = random.Random(8)
+    fl = fl_values({14: 10.0})
+    deck = list(range(52))
+    rng.shuffle(deck)
+    opp = layout(deck[0:13], (3, 5, 5))
+    own = layout(deck[13:22], (2, 3, 4))
+    dealt, dead, unseen = deck[22:25], deck[25:40], deck[40:]
+    obs = make_observation(P, own, dealt, [opp], dead)
+    advice = advise(obs, exact=True, fl_value={14: 10.0})
+    assert len({round(a.ev, 9) for a in advice}) > 1
+    assert len(advice) == len(obs["legal_actions"] or ofc.game.actions_for(3, own, 1))
+    for a in advice:
+        rows = final_board(own, a.move)
+        total = 0.0
+        for draw in combinations(unseen, 3):
+            total += max(deal_value(b, [flat(opp)], fl)
+                         for b in completions(rows, list(draw), [(3, 1)]))
+        assert a.exact and a.ev == pytest.approx(total / 220, abs=1e-9)
+
+
+def test_sampled_intervals_cover_the_exact_value() -> None:
+    obs, *_ = last_street_position(4)
+    exact = {a.action: a.ev for a in advise(obs, exact=True)}
+    covered = total = 0
+    for seed in range(150):
+        for a in advise(obs, exact=False, policy="best", samples=40, seed=seed):
+            total += 1
+            covered += abs(a.ev - exact[a.action]) <= 1.96 * a.stderr
+    assert 0.88 <= covered / total <= 0.99, covered / total
+
+
+def test_exact_auto_and_budget() -> None:
+    obs, *_ = last_street_position(2)
+    assert all(a.exact for a in advise(obs))  # affordable: exact by default
+    g = Game(P, 2, seed=4)
+    assert not any(a.exact for a in advise(g, samples=8))  # the opening: sampled
+    with pytest.raises(SearchError, match="at most one round"):
+        advise(g, exact=True)
+
+
+# ------------------------------------------------------------ advise from play
+
+def test_same_seed_same_advice_and_game_equals_observation() -> None:
+    g = Game(P, 2, seed=21)
+    g.play(g.legal_moves()[7])
+    obs = g.observation(g.to_act)
+    a = advise(g, samples=48, seed=9)
+    assert a == advise(obs, samples=48, seed=9)
+    b = advise(obs, samples=48, seed=10)
+    assert [x.ev for x in a] != [x.ev for x in b]
+    assert sorted(x.action for x in a) == sorted(g.legal_actions())
+
+
+def test_prune_keeps_the_best_moves_sampled_longest() -> None:
+    g = Game(P, 2, seed=2)
+    a = advise(g, samples=80, seed=1, prune=True, policy="fast")
+    counts = [x.samples for x in a]
+    assert counts == sorted(counts, reverse=True) and counts[0] == 80 and counts[-1] == 16
+    assert sum(c == 80 for c in counts) >= 8
+    # auto: the opening screened fast, the last 29 moves sampled again sequentially
+    b = advise(g, samples=160, seed=1, prune=True)
+    top = b[:8]
+    assert {x.samples for x in top} == {160 - 48} and [x.ev for x in top] == \
+        sorted((x.ev for x in top), reverse=True)
+    assert [x.samples for x in b[-116:]] == [16] * 116
+
+
+def test_three_seats_and_hidden_fantasyland() -> None:
+    g = Game(P, 3, seed=6, fantasyland=(0, 14, 0))
+    bot = SearchBot(P, seed=1, samples=8, time_budget=None)
+    while not g.is_over:
+        obs = g.observation(g.to_act)
+        if not obs["full_set"]:
+            assert len(advise(obs, samples=4)) == len(obs["legal_actions"])
+        g.play(bot.act(obs))
+    assert sum(g.result().net) == 0
+
+
+def test_advise_errors() -> None:
+    g = Game(P, 2, seed=1)
+    with pytest.raises(SearchError, match="not to act"):
+        advise(g, seat=0)
+    with pytest.raises(SearchError):
+        advise(g, samples=0)
+    with pytest.raises(SearchError):
+        advise(g, time_budget=-1)
+    with pytest.raises(SearchError):
+        advise(g, exact="maybe")
+    with pytest.raises(SearchError):
+        advise(g, policy="slow")
+    with pytest.raises(SearchError):
+        advise(g, fl_value="lots")
+    with pytest.raises(SearchError):
+        advise(g, row_weight=float("nan"))
+    with pytest.raises(SearchError):
+        advise(42)  # type: ignore[arg-type]
+    fl = Game(P, 2, seed=1, fantasyland=(14, 0))
+    with pytest.raises(SearchError, match="full set"):
+        advise(fl)
+    obs = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+    obs["discards"] = [ofc.parse_card("2c")]  # a dealt card also discarded
+    with pytest.raises(CardError):
+        advise(obs)
+    with pytest.raises(SearchError):
+        make_observation(P, "Qh / 9s / As", "2c 5d Ts")  # 3 cards placed: no such deal
+    with pytest.raises(SearchError):
+        make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d", ["/ /"])
+
+
+# ------------------------------------------------------------------ SearchBot
+
+def test_search_bot_reproducible_with_samples() -> None:
+    def run() -> list[int]:
+        g = Game(P, 2, seed=17)
+        play_out(g, [SearchBot(P, seed=3, samples=16, time_budget=None), RandomBot(seed=4)])
+        return list(g.result().net)
+
+    assert run() == run()
+
+
+def test_search_bot_registry_and_settings() -> None:
+    bot = make_bot("search", seed=1, samples=8, time_budget=None)
+    assert isinstance(bot, SearchBot) and bot.settings()["samples"] == 8
+    again = make_bot("search", seed=1, **bot.settings())
+    assert again.settings() == bot.settings()
+    for bad in ({"time_budget": None, "samples": None}, {"policy": "slow"},
+                {"samples": 0}, {"time_budget": 0}, {"fl_value": "x"}):
+        with pytest.raises(BotError):
+            SearchBot(P, **bad)  # type: ignore[arg-type]
+
+
+def test_search_bot_sets_fantasyland_by_the_solver() -> None:
+    g = Game(P, 2, seed=5, fantasyland=(14, 0))
+    obs = g.observation(g.to_act)
+    move = SearchBot(P, seed=1, samples=4).act(obs)
+    sol = ofc.solve_fantasyland(obs["dealt"], P)
+    g.play(move)
+    assert sorted(g.boards[0].cards) == sorted(sol.board.cards)
+
+
+# ------------------------------------------------------------------------ CLI
+
+def test_cli_advise_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["advise", "--rules", "pineapple", "--board", "Qh 2d / 9s 9h 3c 4c / As Ks Qs Js Th",
+            "--dealt", "2c 5d Ts", "--opponent", "7c 7d 2h / 8d 8h Ah Ac 3d / 4s 4d 5h 5s 6c"]
+    assert main(args + ["--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 6 and all(r["exact"] for r in rows)
+    assert rows[0]["ev"] >= rows[-1]["ev"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "6 legal moves" in out and "yes" in out
+    assert main(["advise", "--dealt", "As Ad 7c 8c 9c", "--opponent", "/ /", "--samples",
+                 "8", "--top", "2"]) == 0
+    assert len(capsys.readouterr().out.strip().splitlines()) == 4
+    assert main(["advise", "--dealt", "As As"]) == 2
+
+
+def test_two_threads_give_the_sequential_sums() -> None:
+    """The C rollouts share the rules, tables, model and position read-only: two
+    threads (cffi releases the GIL) get exactly what one thread gets."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ofc_fast._compiled import compiled, compiled_fl
+    from ofc_fast._native import lib
+    from ofc_fast.search import position
+
+    g = Game(P, 2, seed=9)
+    g.play(g.legal_moves()[3])
+    obs = g.observation(g.to_act)
+    acts = bytes(obs["legal_actions"])
+    args = (compiled(P), compiled_fl(P), ev_tables(P), search_model(P).c_model(),
+            position(obs, P), acts, len(acts), lib.OFC_COMPLETE_SEQUENTIAL, 4)
+
+    def run(first: int) -> list[float]:
+        out = ffi.new("double[]", len(acts))
+        assert lib.ofc_search_rollouts(*args, first, 24, out, ffi.NULL) == 0
+        return list(out)
+
+    alone = [run(0), run(24)]
+    with ThreadPoolExecutor(2) as pool:
+        assert list(pool.map(run, [0, 24])) == alone
+
+
+@pytest.mark.parametrize("field, value", [
+    ("dealt", [99, 1, 2]), ("dealt", "As Kd Qh"), ("discards", [-1]),
+    ("boards", [[[1], [], []]]), ("players", 5), ("seat", 3), ("fantasyland", [12, 0]),
+    ("to_discard", "x"), ("boards", [[[1, 2, 3, 4], [], []], [[], [], []]]),
+    ("future_cards", None)])
+def test_bad_observations_raise_search_or_card_errors(field: str, value: Any) -> None:
+    obs = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+    obs[field] = value
+    with pytest.raises((SearchError, CardError)):
+        advise(obs, samples=4)
+    del obs[field]
+    with pytest.raises(SearchError):
+        advise(obs, samples=4)
