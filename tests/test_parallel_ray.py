@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -33,11 +34,17 @@ def ray_session() -> Iterator[Any]:
             pytest.fail("OFC_REQUIRE_RAY=1 but Ray is not installed (pip install "
                         "'.[ray]')")
         pytest.skip("Ray is not installed (pip install 'ofc-fast[ray]')")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # Ray puts the driver's working directory on its workers' sys.path: start it from a
+    # scratch directory, so that workers import the installed package, not a source
+    # tree without its compiled extension.
+    here = os.getcwd()
+    os.chdir(tempfile.mkdtemp(prefix="ofc-ray-"))
     try:
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         yield ray
     finally:
         ray.shutdown()
+        os.chdir(here)
 
 
 @pytest.fixture(scope="module")
