@@ -447,6 +447,11 @@ def _auto_policy(pos: Any, moves: int) -> str:
     rounds = pos.seats[pos.seat].rounds
     return "best" if rounds <= 1 else "fast" if moves > 60 else "sequential"
 
+Position = Union[Game, Mapping[str, Any]]
+"""What :func:`advise` takes: a :class:`~ofc_fast.game.Game`, or an observation dict of
+the seat to act (:class:`~ofc_fast.game.Observation`)."""
+
+
 
 def _settings(samples: Optional[int], time_budget: Optional[float], exact: Union[str, bool],
               policy: str, seed: int) -> None:
@@ -466,11 +471,10 @@ def _settings(samples: Optional[int], time_budget: Optional[float], exact: Union
         raise SearchError(f"seed must be an int 0..2**64-1, got {seed!r}")
 
 
-def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[int] = None,
-           *, samples: Optional[int] = None, time_budget: Optional[float] = None,
-           seed: int = 0, exact: Union[str, bool] = "auto", policy: str = "auto",
-           fl_value: StayValue = None, row_weight: float = 1.0,
-           rules: Optional[RuleSet] = None, prune: bool = False,
+def advise(game: Position, seat: int | None = None, *, samples: int | None = None,
+           time_budget: float | None = None, seed: int = 0, exact: str | bool = "auto",
+           policy: str = "auto", fl_value: StayValue = None, row_weight: float = 1.0,
+           rules: RuleSet | None = None, prune: bool = False,
            clock: str = "wall") -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
@@ -499,7 +503,7 @@ def advise(game_or_observation: Union[Game, Mapping[str, Any]], seat: Optional[i
     _settings(samples, time_budget, exact, policy, seed)
     if clock not in _CLOCKS:
         raise SearchError(f"clock must be 'wall' or 'cpu', got {clock!r}")
-    obs, rules = _observation(game_or_observation, seat, rules)
+    obs, rules = _observation(game, seat, rules)
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
