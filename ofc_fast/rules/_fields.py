@@ -235,10 +235,29 @@ class RuleData:
             raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
         try:
             data = json.loads(text)
-        except RecursionError:
+        except RecursionError:  # the parser's own limit (CPython before 3.13)
             raise RulesError("rules JSON: nested too deeply") from None
         except ValueError as exc:  # JSONDecodeError, digits beyond the int limit
             text = str(exc)
             raise RulesError(f"rules JSON: {text[:200]}{'...' if len(text) > 200 else ''}"
                              ) from None
+        if _depth(data) > _MAX_DEPTH:  # parsers that do not recurse (CPython 3.13+)
+            raise RulesError("rules JSON: nested too deeply")
         return cls.from_dict(data)
+
+
+_MAX_DEPTH = 64
+"""Deepest nesting a rules JSON document may have (a rule set nests 4 levels)."""
+
+
+def _depth(data: object) -> int:
+    """Nesting depth of parsed JSON (lists and dicts), without recursion."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (list, dict)):
+            deepest = max(deepest, level)
+            if level <= _MAX_DEPTH:
+                stack.extend((x, level + 1) for x in
+                             (item.values() if isinstance(item, dict) else item))
+    return deepest
