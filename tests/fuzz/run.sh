@@ -19,10 +19,9 @@ seconds=${FUZZ_SECONDS:-45}
 py=${FUZZ_PYTHON:-python3}
 out=${FUZZ_OUT:-$(mktemp -d)}
 mkdir -p "$out"
-# Import the installed package, never a source tree in the current directory that has
-# no compiled extension (python -c puts the current directory first; 3.11+).
-export PYTHONSAFEPATH=1
-if ! "$py" -c "import atheris, ofc_fast" 2>/dev/null; then
+# (checked from the output directory: python -c puts the current directory first, and
+# a source tree there has no compiled extension; the harnesses run as scripts)
+if ! (cd "$out" && "$py" -c "import atheris, ofc_fast") 2>/dev/null; then
     echo "tests/fuzz/run.sh: $py cannot import atheris and ofc_fast (pip install -e '.[fuzz]')" >&2
     exit 2
 fi
