@@ -147,3 +147,12 @@ def test_finding8_bad_game_arguments_raise_game_error(kwargs: dict[str, object])
     args.update(kwargs)
     with pytest.raises(GameError):
         Game(rules.PINEAPPLE, **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [[[0]], [True], [1.0], [27], ["x"], [-1]])
+def test_finding8_moves_for_actions_refuses_garbage_ids(bad: list[object]) -> None:
+    from ofc_fast.game.moves import moves_for_actions
+
+    assert len(moves_for_actions([1, 2, 3], 1, [0, 26])) == 2
+    with pytest.raises(MoveError):
+        moves_for_actions([1, 2, 3], 1, bad)  # type: ignore[arg-type]

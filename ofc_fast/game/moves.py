@@ -389,16 +389,24 @@ def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int
         raise MoveError(f"{_short(discards)} discards do not fit {len(cards)} card(s)",
                         "discard_count")
     table = destinations_table(len(cards), discards)
-    new = tuple.__new__
+    acts = actions if isinstance(actions, (list, tuple)) else list(actions)
+    valid = _valid_ids(len(cards), discards)
     try:
-        out = [new(Move, (cards, table[a], None, False)) for a in actions]
-    except (IndexError, TypeError):
-        out = [Move.from_action(cards, discards, a) for a in actions]  # names the id
-    if any(m[1] is None for m in out):
-        bad = next(a for a, m in zip(actions, out) if m[1] is None)  # type: ignore[call-overload]
+        ok = valid.issuperset(acts) and set(map(type, acts)) <= _INT
+    except TypeError:  # an unhashable id
+        ok = False
+    if not ok:
+        bad = next(a for a in acts if type(a) is not int or a not in valid)
         raise MoveError(f"action {_short(bad)} does not exist for {len(cards)} card(s) "
                         f"with {discards} discard(s)", "bad_action")
-    return out
+    new = tuple.__new__
+    return [new(Move, (cards, table[a], None, False)) for a in acts]
+
+
+@lru_cache(maxsize=None)
+def _valid_ids(n: int, k: int) -> frozenset[int]:
+    """The action ids that exist for (n, k) (room in the rows aside)."""
+    return frozenset(a for a, d in enumerate(destinations_table(n, k)) if d is not None)
 
 
 def settings_for(dealt: Sequence[int]) -> list[Move]:
