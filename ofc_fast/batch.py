@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -67,7 +67,7 @@ def _raise_bad_row(status: int, rows: np.ndarray, index: int, fn: str,
 
 
 def _rank_batch(a: object, width: int, out: Optional[np.ndarray], fn: str,
-                cfun) -> np.ndarray:  # noqa: ANN001
+                cfun: Callable[..., int]) -> np.ndarray:
     hands = _cards_array(a, width, fn)
     n = hands.shape[0]
     result = _out_array(out, (n,), np.int32, fn)

@@ -210,7 +210,7 @@ class Board:
 
     def royalties(self, rules: RulesLike = OFC) -> tuple[int, int, int]:
         """Royalties (front, middle, back) under the rules; all 0 when fouled."""
-        return self.evaluate(rules).royalties  # type: ignore[return-value]
+        return self.evaluate(rules).royalties
 
     def __str__(self) -> str:
         return " / ".join(cards_str(r) for r in self._rows).replace("  ", " ").strip()
@@ -231,7 +231,7 @@ def as_board(value: Union[Board, str, Iterable[int]]) -> Board:
         return value
     if isinstance(value, str):
         return Board.parse(value)
-    return Board.from_cards(value)  # type: ignore[arg-type]
+    return Board.from_cards(value)
 
 
 @lru_cache(maxsize=256)

@@ -60,6 +60,7 @@ def _rank_any(cards: object, expect: int) -> int:
         ids = cards
     else:  # text, numpy arrays, iterators, bools, anything odd: parse and validate
         ids = parse_cards(cards)  # type: ignore[arg-type]
+    s: int
     try:
         s = _rank(ids, len(ids), expect)  # type: ignore[arg-type]
     except OverflowError:  # an int beyond 32 bits
@@ -112,7 +113,8 @@ def rank(cards: CardsLike) -> int:
     ids = parse_cards(cards)
     if len(ids) not in (3, 5):
         raise CardError(f"expected 3 or 5 cards, got {len(ids)}: {quote(cards_str(ids))}")
-    return _rank(ids, len(ids), 0)
+    s: int = _rank(ids, len(ids), 0)
+    return s
 
 
 def _check_strength(strength: int) -> int:
@@ -167,7 +169,8 @@ def kev_rank(strength: int) -> int:
     if _NCARDS[s] != 5:
         raise StrengthError(f"strength {s} is a 3-card hand: Cactus Kev numbers exist "
                             f"for 5-card hands only")
-    return lib.ofc_kev_rank(s)
+    kev: int = lib.ofc_kev_rank(s)
+    return kev
 
 
 def strength_from_kev(kev: int) -> int:
@@ -180,7 +183,7 @@ def strength_from_kev(kev: int) -> int:
         k = index(kev) if not isinstance(kev, bool) else 0
     except TypeError:
         k = 0
-    s = lib.ofc_strength_from_kev(k) if 1 <= k <= 7462 else 0
+    s: int = lib.ofc_strength_from_kev(k) if 1 <= k <= 7462 else 0
     if not s:
         raise StrengthError(f"bad Cactus Kev number {quote(kev)}: expected 1..7462")
     return s
@@ -199,7 +202,8 @@ def low27(strength: int) -> int:
     if _NCARDS[s] != 5:
         raise StrengthError(f"strength {s} is a 3-card hand: 2-7 values exist for "
                             f"5-card hands only")
-    return lib.ofc_low27(s)
+    low: int = lib.ofc_low27(s)
+    return low
 
 
 _NAME = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",

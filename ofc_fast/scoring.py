@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import Any, Sequence, Union
 
 from ._compiled import compiled
 from ._native import OK, ffi, lib
@@ -63,7 +63,7 @@ class EvaluatedBoard:
 
     __slots__ = ("board", "c")
 
-    def __init__(self, board: Board, c) -> None:  # noqa: ANN001
+    def __init__(self, board: Board, c: Any) -> None:  # c: cdata 'ofc_board_eval *'
         self.board = board
         self.c = c
 
@@ -73,7 +73,8 @@ class EvaluatedBoard:
 
     @property
     def royalties(self) -> tuple[int, int, int]:
-        return tuple(self.c.royalty)  # type: ignore[return-value]
+        r = self.c.royalty
+        return (r[0], r[1], r[2])
 
 
 def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
@@ -101,7 +102,7 @@ def score_evaluated(a: EvaluatedBoard, b: EvaluatedBoard, rules: RuleSet, ties: 
     if lib.ofc_score_evals(compiled(rules), a.c, b.c, ctx, d) != OK:  # pragma: no cover
         raise BoardError("score_evaluated: boards rejected by the C library")
     return PairScore(
-        net=d.net, rows=tuple(d.rows), sweep=d.sweep,  # type: ignore[arg-type]
+        net=d.net, rows=(d.rows[0], d.rows[1], d.rows[2]), sweep=d.sweep,
         row_points=d.row_points, bonus=d.bonus,
         royalties=(a.royalties, b.royalties), fouls=(a.foul, b.foul),
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from ._compiled import STAKES, compiled, table_rules
 from ._native import E_COUNT, E_DUPLICATE, OK, ffi, lib
@@ -190,7 +190,7 @@ def _seat_cards(board: Union[BoardLike, None], seat: int, role: str) -> list[int
     elif isinstance(board, str) and ("/" in board or "|" in board):
         cards = list(Board.parse(board).cards)
     else:
-        cards = parse_cards(board)  # type: ignore[arg-type]
+        cards = parse_cards(board)
     if len(cards) != 13:
         raise CardError(f"seat {seat}: 13 cards needed, got {len(cards)}")
     return cards
@@ -204,7 +204,7 @@ def _declaration(name: object) -> int:
     return NATURAL_NAMES.index(name) if name in NATURAL_NAMES else 99
 
 
-def _error(status: int, out, rules: RuleSet, cards: list[list[int]],  # noqa: ANN001
+def _error(status: int, out: Any, rules: RuleSet, cards: list[list[int]],  # cdata
            declared: Mapping[int, object]) -> OfcError:
     """The exception for a status ofc_settle() returned."""
     seat = int(out.bad_seat)
@@ -232,7 +232,7 @@ def _error(status: int, out, rules: RuleSet, cards: list[list[int]],  # noqa: AN
     return BoardError(f"settle() rejected by the C library (status {status}, seat {seat})")
 
 
-def _naturals(out, rules: RuleSet, n: int) -> dict[int, "NaturalHand"]:  # noqa: ANN001
+def _naturals(out: Any, rules: RuleSet, n: int) -> dict[int, NaturalHand]:  # cdata
     from .naturals import NaturalHand
 
     units = {nat.name: nat.units for nat in rules.naturals}
@@ -254,7 +254,7 @@ assert (_ITEM.size, _PAIR.size, _EVAL.size) == (
     ffi.sizeof("ofc_settle_item"), ffi.sizeof("ofc_settle_pair"), ffi.sizeof("ofc_board_eval"))
 
 
-def settlement_of(out, rules: RuleSet, n: int, stacks: Optional[list[int]]  # noqa: ANN001
+def settlement_of(out: Any, rules: RuleSet, n: int, stacks: Optional[list[int]]
                   ) -> Settlement:
     """The :class:`Settlement` of a C ``ofc_settlement`` (``ofc_settle``'s output, or a
     game result's) for ``n`` seats; ``stacks``: the stacks it was settled with (the

@@ -55,7 +55,7 @@ _STAY_LIMIT = 100000.0
 # ---------------------------------------------------------------- compiled rules
 
 @lru_cache(maxsize=16)
-def ev_tables(rules: RuleSet):  # -> cdata 'ofc_ev_tables *'
+def ev_tables(rules: RuleSet) -> Any:  # cdata 'ofc_ev_tables *'
     """The C ``ofc_ev_tables`` of a rule set (about 380 KB, cached): per row and
     strength, the chance to beat / lose to the row of a typical opponent and the
     expected row units, from the distribution shipped in ``csrc/ofc_solve_wintab.c``

@@ -125,7 +125,8 @@ def _templates(shape: _Shape, rows: Sequence[Sequence[int]],
 def _arrangement_count(n: int, slots: int, rounds: int) -> int:
     """How many ways to fill the slots from n future cards (0: none)."""
     if rounds:
-        return 3 ** rounds * factorial(slots)
+        ways: int = 3 ** rounds * factorial(slots)  # int ** int is Any to mypy
+        return ways
     return factorial(n) // factorial(n - slots) if n >= slots else 0
 
 

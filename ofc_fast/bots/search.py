@@ -26,8 +26,8 @@ from ..game import GameError, Move
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
-from ..search import POLICIES, StayValue, advise, search_model
-from ..solver import solve_fantasyland
+from ..search import POLICIES, advise, search_model
+from ..solver import StayValue, solve_fantasyland
 from .base import Observation
 from .heuristic import HeuristicBot, _board_move
 

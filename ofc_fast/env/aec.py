@@ -35,7 +35,7 @@ from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 __all__ = ["OfcAECEnv"]
 
 
-class OfcAECEnv(AECEnv):
+class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``."""
 
     metadata = {"render_modes": ["ansi"], "name": "ofc_fast_v0", "is_parallelizable": False}
@@ -56,10 +56,10 @@ class OfcAECEnv(AECEnv):
         self.render_mode = render_mode
         self._enc = np.zeros(OBS_SIZE, np.uint8)
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None

@@ -58,8 +58,8 @@ def _short(value: object) -> str:
 
 
 def _card(value: object) -> int:
-    if type(value) is int and 0 <= value < 52:  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    if type(value) is int and 0 <= value < 52:
+        return value
     if isinstance(value, bool):
         raise MoveError(f"bad card {value!r}: a bool is not a card", "bad_move")
     try:
@@ -71,7 +71,7 @@ def _card(value: object) -> int:
 
 def _row(value: object) -> int:
     if type(value) is Row:
-        return int(value)  # type: ignore[arg-type]
+        return int(value)
     if isinstance(value, str):
         try:
             return int(Row.parse(value))

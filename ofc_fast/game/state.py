@@ -373,7 +373,7 @@ class Game:
     @staticmethod
     def _action(action: object) -> int:
         if type(action) is int:
-            a: int = action  # type: ignore[assignment]
+            a: int = action
         elif isinstance(action, bool):
             raise MoveError("an action id is an int, not a bool", "bad_action")
         else:
@@ -511,7 +511,7 @@ class Game:
                              "fantasyland": list(r.fantasyland),
                              "declared": {str(k): v for k, v in r.declared.items()},
                              "surrendered": list(r.surrendered)}
-        return cards_as_text(obs) if cards == "text" else obs  # type: ignore[no-any-return]
+        return cards_as_text(obs) if cards == "text" else obs
 
     # -- results
     def result(self) -> GameResult:

@@ -25,7 +25,8 @@ __all__ = ["RuleData", "ranged", "hash_once"]
 def _cached_hash(self: Any) -> int:
     """Hash of a frozen rule dataclass, computed once (rule sets key caches)."""
     try:
-        return self.__dict__["_hash"]
+        cached: int = self.__dict__["_hash"]
+        return cached
     except KeyError:
         h = hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
         object.__setattr__(self, "_hash", h)
@@ -158,15 +159,22 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_R = typing.TypeVar("_R", bound="RuleData")
+
+
 class RuleData:
     """Base of the frozen rule dataclasses (see the module docstring)."""
+
+    if typing.TYPE_CHECKING:  # every subclass is a dataclass (dataclasses.fields works)
+        __dataclass_fields__: typing.ClassVar[dict[str, dataclasses.Field[Any]]]
 
     _key_prefix = ""
 
     def __post_init__(self) -> None:
+        # mypy checks a class against Hashable with its instances' __hash__ signature
         hints = _hints(type(self))  # type: ignore[arg-type]
         prefix = self._key_prefix
-        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+        for f in dataclasses.fields(self):
             key = f"{prefix}{f.name}"
             value = _convert(getattr(self, f.name), hints[f.name], key)
             if "range" in f.metadata:
@@ -178,23 +186,23 @@ class RuleData:
     def _validate(self) -> None:
         """Cross-field checks of a subclass (raise RulesError)."""
 
-    def replace(self, **changes: Any) -> Any:
+    def replace(self: _R, **changes: Any) -> _R:
         """A copy with some fields changed, validated like a new one."""
-        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        names = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
             raise RulesError(f"unknown rule field(s): {', '.join(unknown)}; known: "
                              f"{', '.join(sorted(names))}")
-        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+        return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data: enums as strings, tuples as lists, nested dicts."""
         return {f.name: _plain(getattr(self, f.name))
-                for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+                for f in dataclasses.fields(self)}
 
     @classmethod
-    def _from_dict(cls, data: dict[str, Any], where: str) -> Any:
-        names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    def _from_dict(cls: type[_R], data: dict[str, Any], where: str) -> _R:
+        names = {f.name for f in dataclasses.fields(cls)}
         prefix = f"{where}." if where else ""
         for k in data:
             if not isinstance(k, str):
@@ -207,15 +215,15 @@ class RuleData:
         obj = cls.__new__(cls)
         obj_prefix = f"{where}." if where else ""
         object.__setattr__(obj, "_key_prefix", obj_prefix)
-        defaults = cls()  # type: ignore[call-arg]
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        defaults = cls()
+        for f in dataclasses.fields(cls):
             object.__setattr__(obj, f.name, data.get(f.name, getattr(defaults, f.name)))
         obj.__post_init__()
         object.__delattr__(obj, "_key_prefix")
         return obj
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Any:
+    def from_dict(cls: type[_R], data: dict[str, Any]) -> _R:
         """Build from :meth:`to_dict` data.  Missing keys take their defaults;
         unknown keys, wrong types and impossible values raise :class:`RulesError`
         naming the key."""
@@ -228,7 +236,7 @@ class RuleData:
         return json.dumps(self.to_dict(), **kwargs)
 
     @classmethod
-    def from_json(cls, text: str) -> Any:
+    def from_json(cls: type[_R], text: str) -> _R:
         """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply or holds
         numbers too long to read raises :class:`RulesError`."""
         if not isinstance(text, (str, bytes, bytearray)):

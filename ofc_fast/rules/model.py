@@ -317,7 +317,7 @@ class RuleSet(RuleData):
         changed = new._changed_fields(self) if preset is not None else []
         if not changed:
             return new
-        return dataclasses.replace(  # type: ignore[type-var]
+        return dataclasses.replace(
             new, name=changes.get("name", "custom"),
             description=changes.get(
                 "description", f"{self.name} with {', '.join(changed)} changed"))

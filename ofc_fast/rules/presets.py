@@ -82,7 +82,7 @@ TYPICAL_NATURALS = (Natural("six_pairs", 3), Natural("three_straights", 3),
 """R-NAT-4: the typical naturals, ascending (add with ``naturals=TYPICAL_NATURALS``)."""
 
 
-def _win_values(front_trips: int, middle: dict, back: dict) -> Schedule:
+def _win_values(front_trips: int, middle: dict[C, int], back: dict[C, int]) -> Schedule:
     """A win_bonus schedule from the units a won row pays (bonus = units - 1)."""
     return Schedule(front_trips=(front_trips - 1,) * 13,
                     middle=_by({c: v - 1 for c, v in middle.items()}),
