@@ -34,7 +34,9 @@ def _abi3_ok() -> bool:
 
 
 class bdist_wheel(_bdist_wheel):
+    """``bdist_wheel`` that tags the wheel ``abi3`` (cp310) when the limited API is used."""
     def finalize_options(self) -> None:
+        """Set ``py_limited_api`` when the limited API is used."""
         if _abi3_ok():
             self.py_limited_api = "cp310"
         super().finalize_options()

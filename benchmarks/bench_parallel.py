@@ -118,7 +118,6 @@ def main() -> int:
         proc_t.append(t)
     speedup = statistics.median(local_t) / statistics.median(proc_t)
     rows.append(_row("process x2", proc_t, f"  speed-up {speedup:.2f}x"))
-    empty = [ChunkTask(spec, 0, 0) for _ in range(args.empty)]
     with ProcessExecutor(2) as ex:
         _warm_rows("process x2, warm pool", "process", ex, spec, args, ref, local_t, rows)
     if not args.no_ray:

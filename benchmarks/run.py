@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""Run both ofc-fast benchmarks with one command: the C benchmark, then the Python one.
+r"""Run both ofc-fast benchmarks with one command: the C benchmark, then the Python one.
 
 1. Builds ``benchmarks/bench_c.c`` with the library's C sources into a temporary
    directory, using exactly::
 
-       gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic -Icsrc benchmarks/bench_c.c \\
+       gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic -Icsrc benchmarks/bench_c.c \
            csrc/ofc_*.c
 
    (``--cc`` or ``$CC`` picks another compiler), and runs it (default 10,000,000

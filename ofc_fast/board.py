@@ -67,6 +67,7 @@ class BoardEval:
 
     @property
     def total_royalties(self) -> int:
+        """Front, middle and back royalties added up."""
         return sum(self.royalties)
 
 
@@ -138,14 +139,17 @@ class Board:
 
     @property
     def front(self) -> tuple[int, ...]:
+        """The front row (up to 3 card ids)."""
         return self._rows[0]
 
     @property
     def middle(self) -> tuple[int, ...]:
+        """The middle row (up to 5 card ids)."""
         return self._rows[1]
 
     @property
     def back(self) -> tuple[int, ...]:
+        """The back row (up to 5 card ids)."""
         return self._rows[2]
 
     @property

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import Union, overload
+from typing import TypeAlias, Union, overload
 
 from .errors import CardError, quote
 
@@ -37,7 +37,7 @@ _NAMES = [RANKS[c >> 2] + SUITS[c & 3] for c in range(52)]
 _TEXT_TO_ID = {name.lower(): i for i, name in enumerate(_NAMES)}
 
 #: Anything that names cards: text ("As Kd"), or a sequence of ids / card texts.
-CardsLike = Union[str, Iterable[Union[int, str]]]
+CardsLike: TypeAlias = str | Iterable[int | str]
 
 _BAD_TEXT = "expected a rank 2-9, T, J, Q, K, A (or 10) and a suit c, d, h, s"
 

@@ -1,14 +1,14 @@
-"""The ``ofc-fast`` command line.
+r"""The ``ofc-fast`` command line.
 
     ofc-fast                                   # a short, readable PINEAPPLE match
-    ofc-fast play --rules pineapple --players 3 --hands 1000 --seed 1 \\
+    ofc-fast play --rules pineapple --players 3 --hands 1000 --seed 1 \
                   --bots heuristic,random,random --json out.json --history deals.jsonl
     ofc-fast eval "As Ks Qs Js Ts"             # a 3- or 5-card hand, or a whole board
     ofc-fast score "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts" "<board>" --rules OFC
     ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
     ofc-fast play --hands 2000 --workers 2       # independent deals on 2 processes
     ofc-fast selfplay --bots heuristic --hands 10000 --out data/ [--workers N | --ray]
-    ofc-fast advise --rules pineapple --board "Qh / 9s 9h / As Ks" --dealt "2c 5d Ts" \\
+    ofc-fast advise --rules pineapple --board "Qh / 9s 9h / As Ks" --dealt "2c 5d Ts" \
                     --opponent "7c / 8d 8h / 4s 4d" [--dead "3c"] [--json]
     ofc-fast rules [NAME]
     ofc-fast bench [--quick]
@@ -436,7 +436,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     histories: list[dict[str, Any]] = []
     if args.history:
         try:
-            hist_file = open(args.history, "w", encoding="utf-8")
+            # closed in the finally below, after the last deal is written
+            hist_file = open(args.history, "w", encoding="utf-8")  # noqa: SIM115
         except OSError as exc:
             raise OfcError(f"--history: cannot write {args.history!r}: "
                            f"{exc.strerror}") from None
@@ -624,6 +625,7 @@ def _json_option(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``ofc-fast`` argument parser with every subcommand."""
     from .bots import bot_names  # the registry names --bots accepts
 
     from . import __version__
@@ -709,6 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ofc-fast`` command line; returns the exit status."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:  # everything after "bench" (--help too) is the bench's

@@ -22,7 +22,7 @@ class CardError(OfcError):
     Traceback (most recent call last):
     ...
     ofc_fast.errors.CardError: bad card 'Zz': expected a rank 2-9, T, J, Q, K, A (or 10) and a suit c, d, h, s
-    """
+    """  # noqa: E501 - the error message as the user sees it
 
 
 class BoardError(OfcError):

@@ -165,7 +165,9 @@ def natural_payment(a: Optional[NaturalHand], b: Optional[NaturalHand],
     """What player b pays player a for their naturals (negative: a pays b); None =
     an ordinary hand (no natural declared).  Each natural's rank and units come from
     ``rules`` (its ``units`` field is not read; a natural the rules do not play is a
-    RulesError), the tie-break from its ``key``; R-NAT-6 by ``rules.naturals_rule``:
+    RulesError), the tie-break from its ``key``.
+
+    R-NAT-6, by ``rules.naturals_rule``:
 
     * a natural against an ordinary hand wins its units (R-NAT-2);
     * HIGHER_FULL (typical): the higher natural (later in ``rules.naturals``; the same

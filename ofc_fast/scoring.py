@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence, Union
+from typing import Any, Sequence, TypeAlias, Union
 
 from ._compiled import compiled
 from ._native import OK, ffi, lib
@@ -23,7 +23,7 @@ from .rules import OFC, RuleSet, RulesLike, as_rules
 __all__ = ["PairScore", "score_pair", "BoardLike", "EvaluatedBoard", "evaluate_for_scoring",
            "score_evaluated", "complete_board", "check_disjoint"]
 
-BoardLike = Union[Board, str, Sequence[int]]
+BoardLike: TypeAlias = Board | str | Sequence[int]
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,12 @@ class EvaluatedBoard:
 
     @property
     def foul(self) -> bool:
+        """True when the board fouled under the rules it was evaluated for."""
         return bool(self.c.foul)
 
     @property
     def royalties(self) -> tuple[int, int, int]:
+        """Royalties (front, middle, back); all 0 when fouled."""
         r = self.c.royalty
         return (r[0], r[1], r[2])
 

@@ -27,7 +27,7 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Mapping, Optional, Sequence, TypeAlias, Union
 
 from ._compiled import compiled, compiled_fl
 from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
@@ -447,7 +447,7 @@ def _auto_policy(pos: Any, moves: int) -> str:
     rounds = pos.seats[pos.seat].rounds
     return "best" if rounds <= 1 else "fast" if moves > 60 else "sequential"
 
-Position = Union[Game, Mapping[str, Any]]
+Position: TypeAlias = Game | Mapping[str, Any]
 """What :func:`advise` takes: a :class:`~ofc_fast.game.Game`, or an observation dict of
 the seat to act (:class:`~ofc_fast.game.Observation`)."""
 

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from numbers import Real
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, TypeAlias, Union
 
 from ._compiled import compiled, compiled_fl
 from ._native import OK, STATUS_TEXT, ffi, lib
@@ -142,7 +142,7 @@ def _raise_status(status: int, fn: str) -> None:
     raise OfcError(f"{fn}: {text} (status {status})")  # pragma: no cover - validated
 
 
-StayValue = Union[None, float, Mapping[int, float]]
+StayValue: TypeAlias = float | Mapping[int, float] | None
 """What ``stay_value`` accepts: None (the defaults), a number, or ``{cards: value}``."""
 
 
@@ -213,7 +213,7 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RulesLike = PINEAPP
     Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23, discards 5d, value 23
     >>> s.board == s.best_no_stay.board, solve_fantasyland(hand, PINEAPPLE).stays
     (True, True)
-    """
+    """  # noqa: E501 - printed solutions, verbatim
     ids = _cards(cards, 13, 17, "solve_fantasyland")
     rules = as_rules(rules, "solve_fantasyland")
     sv = stay_values(rules, stay_value)
@@ -294,7 +294,7 @@ def cli_solve(cards: CardsLike, rules: Union[RuleSet, str]) -> str:
     stay:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
     no stay: Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23 [9, 8, 6], discard 5d, value 23
     time: ... ms
-    """
+    """  # noqa: E501 - the command's output, verbatim
     from .rules import get
 
     rules = get(rules) if isinstance(rules, str) else rules

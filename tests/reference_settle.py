@@ -222,12 +222,12 @@ def _pool(rules: RuleSet, order: list[Pair], ordinary: list[int],
     owed = {s: -g for s, g in gain.items() if g < 0}
     due = {s: g for s, g in gain.items() if g > 0}
     for i, j in order:
-        for w, l in ((i, j), (j, i)):
-            amount = min(due.get(w, 0), owed.get(l, 0))
+        for winner, loser in ((i, j), (j, i)):
+            amount = min(due.get(winner, 0), owed.get(loser, 0))
             if amount > 0:
-                due[w] -= amount
-                owed[l] -= amount
-                ledger.add((i, j), "pool", amount if w == i else -amount)
+                due[winner] -= amount
+                owed[loser] -= amount
+                ledger.add((i, j), "pool", amount if winner == i else -amount)
     assert not any(due.values()) and not any(owed.values())
 
 

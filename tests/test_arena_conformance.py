@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -34,7 +34,7 @@ _SHARED_KEYS = ("seat", "players", "rules", "game", "lowball", "fantasyland", "b
 class RecordingBot(RandomBot):
     """A random bot that keeps every observation it was given."""
 
-    seen: list[dict[str, Any]] = []
+    seen: ClassVar[list[dict[str, Any]]] = []
 
     def act(self, observation: Any) -> Any:
         RecordingBot.seen.append(json.loads(json.dumps(observation)))

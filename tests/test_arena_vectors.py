@@ -59,7 +59,7 @@ def test_reference_showdowns(source: str, game_id: str, seats: list[Any]) -> Non
     boards = [Board.parse(s[0]) for s in seats]
     next_fl = [fantasyland_cards(b, rules, s[1]) for b, s in zip(boards, seats)]
     result = SimpleNamespace(boards=boards, fantasyland=next_fl)
-    for seat, (text, _, royalties, fouled, nxt, _) in enumerate(seats):
+    for seat, (_text, _, royalties, fouled, nxt, _) in enumerate(seats):
         ev = showdown_event(seat, rules, result)  # type: ignore[arg-type]
         assert (ev["royalties"]["top"], ev["royalties"]["middle"],
                 ev["royalties"]["bottom"]) == royalties, (source, seat)

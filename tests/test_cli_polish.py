@@ -1,4 +1,4 @@
-"""The command line behaves as a user expects (issue 15, items 8-10):
+"""The command line behaves as a user expects (issue 15, items 8-10).
 
 ``--version``; ``--json [PATH]`` the same in every subcommand; ``--rules`` takes a
 rules JSON file (the README's own example); ``--stacks`` in the README's form
@@ -40,7 +40,7 @@ def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
 
 @pytest.fixture
 def no_module(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
-    """no_module("rich") makes ``import rich`` (and its submodules) fail."""
+    """Block imports: after ``no_module("rich")``, ``import rich`` (and submodules) fail."""
     real_import = builtins.__import__
     blocked: set[str] = set()
 
@@ -224,9 +224,10 @@ BENCH_TINY = ["bench", "--n", "500", "--reps", "1", "--slow-n", "50", "--check-n
 
 def test_bench_reports_misses_only_with_strict(capsys: pytest.CaptureFixture,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Targets nobody can meet (a femtosecond): without --strict they are information and the
-    exit status is 0; with --strict they are MISS lines and status 2.  (A tiny smoke
-    run: no figure is checked.)"""
+    """Targets nobody can meet (a femtosecond) are information without --strict.
+
+    The exit status is then 0; with --strict they are MISS lines and status 2.  (A tiny
+    smoke run: no figure is checked.)"""
     monkeypatch.setitem(bench.TARGETS, "rank5_batch", 1e-6)
     monkeypatch.setitem(bench.TARGETS, "score_pairs", 1e-6)
     code, out, _ = run(capsys, *BENCH_TINY)

@@ -141,7 +141,8 @@ def _c_defines(path: Path, name: str) -> bool:
     """A C function definition: at the start of a line, a return type, the name, its
     parameters and a body (not a call, a declaration or a comment)."""
     text = path.read_text(encoding="utf-8")
-    pattern = rf"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b{re.escape(name)}\s*\([^;{{]*\)\s*\{{"
+    pattern = (r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b"
+               rf"{re.escape(name)}\s*\([^;{{]*\)\s*\{{")
     return re.search(pattern, text, re.MULTILINE) is not None
 
 

@@ -9,8 +9,8 @@ the final boards, fouls, royalties, nets and Fantasyland counts.
 Deals per preset: ``OFC_DIFF_DEALS`` (the issue's full run is ``OFC_DIFF_DEALS=10000``,
 a separate CI step: ``OFC_DIFF_DEALS=10000 pytest -m differential
 tests/test_engine_differential.py``); by default 400, about 25 s in all (10,000: about
-9 minutes with the Python engine).  ``OFC_DIFF_EXPLICIT_DECK=1`` passes each seed's spec deck with ``deck=`` instead of the
-seed (for an engine without the spec RNG).
+9 minutes with the Python engine).  ``OFC_DIFF_EXPLICIT_DECK=1`` passes each seed's
+spec deck with ``deck=`` instead of the seed (for an engine without the spec RNG).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Property tests of the game engine (issue 10) from random reachable states of every
-preset (and face-down variants), built by random legal play to a random depth on the
-engine and the independent model of ``game_model.py`` in lockstep:
+"""Property tests of the game engine (issue 10) from random reachable states.
+
+The states, of every preset (and face-down variants), are built by random legal play to
+a random depth on the engine and the independent model of ``game_model.py`` in lockstep:
 
 (a) every legal action (and a sample of legal moves / full sets / declarations) applies
     on a copy without error, advances that copy exactly as the model says, and leaves
@@ -198,7 +199,7 @@ def test_illegal_inputs_change_nothing(s: State) -> None:
     classic_set = m.rules.game is Kind.CLASSIC
     made = set(ec.paid_naturals(m)) if classic_set else set()
     for name in sorted((paid - made) | {"no_such_natural"}):
-        refused(g, lambda x, n=name: x.play(Move(declare=name)), f"declare {name}")
+        refused(g, lambda x, n=name: x.play(Move(declare=n)), f"declare {name}")
     if not classic_set or m.rules.surrender_cost is None:
         refused(g, lambda x: x.play(Move(surrender=True)), "surrender not allowed")
     # still playable, and still the model's game
@@ -247,5 +248,5 @@ def test_garbage_seats_are_refused(bad: Any) -> None:
         good = ec.set_move(pl, disc)
         as_float = float(s.m.to_act)  # type: ignore[arg-type]
         for seat in (bad, as_float) if isinstance(bad, float) else (bad,):
-            refused(s.g, lambda x, b=seat: x.play(good, seat=b), f"{s!r}: seat={seat!r}")
+            refused(s.g, lambda x, b=seat, mv=good: x.play(mv, seat=b), f"{s!r}: seat={seat!r}")
             refused(s.g, lambda x, b=seat: x.observation(b), f"{s!r}: observation({seat!r})")

@@ -33,7 +33,7 @@ def test_all_eleven_presets_listed() -> None:
 
 
 def test_get_unknown_preset_names_the_choices() -> None:
-    with pytest.raises(ofc.RulesError, match="unknown rule set 'OFC2'.*PINEAPPLE"):
+    with pytest.raises(ofc.RulesError, match=r"unknown rule set 'OFC2'.*PINEAPPLE"):
         rules.get("OFC2")
 
 

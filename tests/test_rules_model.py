@@ -310,8 +310,9 @@ def test_nested_classes_validate_on_construction() -> None:
 # ------------------------------------------------------------ options without effect
 
 def test_mixed_order_is_nonstrict() -> None:
-    """R-ORDER-1 option "mixed" ([001]: front < middle <= back) never differs from
-    "nonstrict": on the DESIGN.md scale a 3-card front never equals a 5-card middle
+    """R-ORDER-1 "mixed" ([001]: front < middle <= back) never differs from "nonstrict".
+
+    On the DESIGN.md scale a 3-card front never equals a 5-card middle
     (Q-2), so "front < middle" and "front <= middle" agree.  (Reported as a
     questionable, dead option.)"""
     import numpy as np

@@ -197,7 +197,7 @@ def lowball27(classes) -> list[int]:
     """2-7 value per strength: larger = better low hand; 0 for 3-card strengths."""
     keyed = []
     for s in range(1, len(classes)):
-        key, cat, n, desc = classes[s]
+        _key, cat, n, desc = classes[s]
         if n != 5:
             continue
         flush = cat in (FLUSH, SFLUSH, ROYAL)

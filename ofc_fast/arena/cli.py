@@ -39,7 +39,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from .host import Arena, DealRecord, parse_bot_spec
 
     specs = [parse_bot_spec(b) for b in args.bot]
-    hist = open(args.history, "w", encoding="utf-8") if args.history else None
+    # closed in the finally below (on_deal writes to it while the arena runs)
+    hist = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115
 
     def on_deal(d: DealRecord) -> None:
         if hist is not None:

@@ -69,6 +69,7 @@ class BotClient:
 
     # -- messages
     def feed(self, msg: dict[str, Any]) -> list[dict[str, Any]]:
+        """The replies (possibly none) to one message from the host."""
         t = msg.get("t")
         if t == "hello":
             self._hello(msg)

@@ -78,6 +78,7 @@ def showdown_event(seat: int, rules: RuleSet, result: GameResult) -> dict[str, A
 
 
 def score_event(seat: int, points: int) -> dict[str, Any]:
+    """A ``score`` event: the points ``seat`` won (negative: lost) in the hand."""
     return {"event": "score", "seat": seat, "points": points}
 
 

@@ -1,4 +1,4 @@
-"""Hand histories: one JSON line per deal (``hand_history.schema.json`` in this
+r"""Hand histories: one JSON line per deal (``hand_history.schema.json`` in this
 package), written by ``ofc-fast arena --history`` and ``ofc-fast play --history``;
 importing a file replays every deal through :meth:`Game.replay`.
 
@@ -7,7 +7,7 @@ importing a file replays every deal through :meth:`Game.replay`.
 >>> g = Game("pineapple", 2, seed=5)
 >>> while not g.is_over:
 ...     g.play_action(g.legal_actions()[0])
->>> buf = io.StringIO(json.dumps(deal_record(g, 0, ["a", "b"])) + "\\n")
+>>> buf = io.StringIO(json.dumps(deal_record(g, 0, ["a", "b"])) + "\n")
 >>> [d.game == g for d in read_histories(buf)]
 [True]
 """

@@ -57,6 +57,7 @@ class BotSpec:
 
     @property
     def label(self) -> str:
+        """``kind:target``, as the bot is named in reports."""
         return f"{self.kind}:{self.target}"
 
 
@@ -107,6 +108,7 @@ class BotRecord:
 
     @property
     def fault_count(self) -> int:
+        """Faults of every kind, added up."""
         return sum(self.faults.values())
 
 

@@ -55,7 +55,8 @@ _JS = r"""
       const div = document.createElement('div');
       div.className = 'seat';
       const label = document.createElement('b');
-      label.textContent = 'seat ' + s + ' ' + name + (deal.fl[s] ? ' (FL ' + deal.fl[s] + ')' : '') + ': ';
+      const fl = deal.fl[s] ? ' (FL ' + deal.fl[s] + ')' : '';
+      label.textContent = 'seat ' + s + ' ' + name + fl + ': ';
       div.appendChild(label);
       boards[s].forEach((row, r) => {
         const span = document.createElement('span');
@@ -66,15 +67,17 @@ _JS = r"""
       });
       if (k === deal.moves.length) {
         const res = document.createElement('span');
-        res.textContent = (deal.fouls[s] ? ' FOUL ' : ' ') + (deal.points[s] > 0 ? '+' : '') + deal.points[s];
+        const sign = deal.points[s] > 0 ? '+' : '';
+        res.textContent = (deal.fouls[s] ? ' FOUL ' : ' ') + sign + deal.points[s];
         if (deal.fouls[s]) res.className = 'foul';
         div.appendChild(res);
       }
       box.appendChild(div);
     });
     const m = k > 0 ? deal.moves[k - 1] : null;
+    const discarded = m && m.discard.length ? ', discarded ' + m.discard.join(' ') : '';
     el.querySelector('.step').textContent = 'decision ' + k + '/' + deal.moves.length +
-      (m ? ' (seat ' + m.seat + (m.discard.length ? ', discarded ' + m.discard.join(' ') : '') + ')' : '');
+      (m ? ' (seat ' + m.seat + discarded + ')' : '');
   }
   document.querySelectorAll('.deal').forEach(el => {
     const deal = data[Number(el.dataset.index)];

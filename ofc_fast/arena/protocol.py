@@ -1,13 +1,13 @@
-"""The wire protocol's vocabulary: framing, messages, cards and rows, the action a
+r"""The wire protocol's vocabulary: framing, messages, cards and rows, the action a
 bot answers and the deterministic filler placement.
 
-Framing: JSON Lines, one compact object per ``\\n``-terminated line, at most
+Framing: JSON Lines, one compact object per ``\n``-terminated line, at most
 :data:`MAX_LINE` bytes (64 KiB, the newline not counted); unknown fields and unknown
 message types are ignored, never errors.  Messages are tagged on ``"t"``; events
 (inside ``event`` messages) on ``"event"``.
 
 >>> encode({"t": "join"})
-b'{"t":"join"}\\n'
+b'{"t":"join"}\n'
 >>> decode(b'{"t":"hello","proto":1,"extra":[1]}')["t"]
 'hello'
 >>> filler_move(["Kd", "2c", "As"], place=2, rows=[[], [], []])
@@ -50,6 +50,7 @@ class FaultKind:
 
 
 class Placement(TypedDict):
+    """One card placed on a row, in protocol form (``{"card": "As", "row": "front"}``)."""
     card: str
     row: str
 
@@ -81,13 +82,13 @@ def decode(line: Union[bytes, str]) -> dict[str, Any]:
 
 
 class LineSplitter:
-    """Cuts a byte stream into lines; a line over MAX_LINE is reported once as
+    r"""Cuts a byte stream into lines; a line over MAX_LINE is reported once as
     ``None`` and skipped up to its newline (the stream stays in step).
 
     >>> s = LineSplitter()
-    >>> s.feed(b'{"t":"a"}\\n{"t"'), s.feed(b':"b"}\\n')
+    >>> s.feed(b'{"t":"a"}\n{"t"'), s.feed(b':"b"}\n')
     ([b'{"t":"a"}'], [b'{"t":"b"}'])
-    >>> s.feed(b"x" * (MAX_LINE + 1) + b"\\nok\\n")
+    >>> s.feed(b"x" * (MAX_LINE + 1) + b"\nok\n")
     [None, b'ok']
     """
 
@@ -98,6 +99,8 @@ class LineSplitter:
         self._skipping = False
 
     def feed(self, data: bytes) -> list[Optional[bytes]]:
+        """The complete lines in ``data`` (after what earlier calls left), ``None``
+        for each overlong one."""
         out: list[Optional[bytes]] = []
         start = 0
         while True:

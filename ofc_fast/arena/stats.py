@@ -33,6 +33,7 @@ def t_quantile(p: float, df: int) -> float:
 
 
 def mean(xs: Sequence[float]) -> Optional[float]:
+    """The mean of ``xs``, or ``None`` when there are none."""
     return sum(xs) / len(xs) if xs else None
 
 
@@ -50,7 +51,7 @@ def t_half_width(xs: Sequence[float], level: float = 0.95) -> Optional[float]:
 def _percentile(sorted_xs: Sequence[float], q: float) -> float:
     """Linear interpolation between closest ranks (numpy's default)."""
     pos = (len(sorted_xs) - 1) * q
-    lo = int(math.floor(pos))
+    lo = math.floor(pos)
     hi = min(lo + 1, len(sorted_xs) - 1)
     return sorted_xs[lo] + (sorted_xs[hi] - sorted_xs[lo]) * (pos - lo)
 

@@ -92,6 +92,7 @@ class InProcessEndpoint(Endpoint):
         self.client = client
 
     def send(self, message: dict[str, Any]) -> bool:
+        """Hand the message to the bot and queue its replies (a crash becomes an item)."""
         if self.closed:
             return False
         try:
@@ -179,12 +180,14 @@ class ProcessEndpoint(_StreamEndpoint):
         self._start_threads(lambda n: os.read(fd, n), write)
 
     def kill(self) -> None:
+        """Kill the bot's process at once."""
         self.closed = True
         if self.proc.poll() is None:
             self.proc.kill()
         self._reap(2.0)
 
     def close(self, grace: float = 1.0) -> None:
+        """Ask the bot's process to stop, then kill it after ``grace`` seconds."""
         self._out.put(_STOP)
         self._writer.join(grace)
         try:
@@ -247,6 +250,7 @@ class TcpEndpoint(_StreamEndpoint):
         return True
 
     def kill(self) -> None:
+        """Drop the connection and stop listening at once."""
         self.closed = True
         if self.conn is not None:
             try:
@@ -257,6 +261,7 @@ class TcpEndpoint(_StreamEndpoint):
         self.listener.close()
 
     def close(self, grace: float = 1.0) -> None:
+        """Send what is queued, then close the connection after at most ``grace`` seconds."""
         if self.conn is not None:
             self._out.put(_STOP)
             self._writer.join(grace)

@@ -212,6 +212,7 @@ class HeuristicBot:
 
     # -- the interface
     def act(self, observation: Observation) -> Move:
+        """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
         rules = self.rules
         if rules is None or rules.name != obs["rules"]:

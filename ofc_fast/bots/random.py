@@ -41,6 +41,7 @@ class RandomBot:
         return {}
 
     def act(self, observation: Observation) -> Move:
+        """A uniformly random legal move for the observed decision."""
         obs = observation
         legal = obs.get("legal_actions")
         if legal:  # a normal decision: a uniformly random legal action id

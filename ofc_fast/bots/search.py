@@ -99,6 +99,7 @@ class SearchBot:
         self._sets.reset(seed)
 
     def act(self, observation: Observation) -> Move:
+        """The move the search advises for the observed decision."""
         obs = observation
         rules = self.rules
         if rules is None or rules.name != obs["rules"]:

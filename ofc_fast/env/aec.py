@@ -20,7 +20,7 @@ Fantasyland) is skipped.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, ClassVar, Optional, Union
 
 import numpy as np
 from gymnasium import spaces
@@ -38,7 +38,8 @@ __all__ = ["OfcAECEnv"]
 class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
     """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``."""
 
-    metadata = {"render_modes": ["ansi"], "name": "ofc_fast_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"], "name": "ofc_fast_v0", "is_parallelizable": False}
 
     def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
                  render_mode: Optional[str] = None, **kwargs: Any) -> None:
@@ -57,13 +58,16 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self._enc = np.zeros(OBS_SIZE, np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """The observation space of ``agent`` (the same for every seat)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """The action space of ``agent``: one id per legal action shape."""
         return self.action_spaces[agent]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
               ) -> None:
+        """Deal a new hand (``seed``: reseed the deck first)."""
         v = self._venv
         if seed is not None or not v._started:
             v.reset(seed=seed)
@@ -80,6 +84,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.agent_selection = self.possible_agents[int(v.seats[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What ``agent`` sees now: its encoded observation and action mask."""
         v = self._venv
         seat = self._seat[agent]
         if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
@@ -89,6 +94,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 "action_mask": np.zeros(ACTION_SPACE, np.int8)}
 
     def step(self, action: Any) -> None:
+        """Play the selected agent's action, then move to the next seat to act."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -107,10 +113,12 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self._accumulate_rewards()
 
     def render(self) -> Optional[str]:
+        """The acting seat's observation as text (``render_mode="ansi"``), else ``None``."""
         if self.render_mode != "ansi":
             return None
         return str(self._venv.observation(0, self.possible_agents.index(
             self.agent_selection)))
 
     def close(self) -> None:
+        """Nothing to release (the PettingZoo API calls it)."""
         pass

@@ -70,7 +70,8 @@ class OfcEnv(gymnasium.Env):
     a seed returns it again (with a seed it starts the match again).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    # gymnasium.Env declares metadata an instance attribute: no ClassVar here
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
                  opponents: str = "random", render_mode: Optional[str] = None,
@@ -97,6 +98,7 @@ class OfcEnv(gymnasium.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
               ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Deal a new hand and play the opponents up to the learner's first decision."""
         super().reset(seed=seed)
         v = self._venv
         if seed is not None or not v._started:
@@ -105,6 +107,7 @@ class OfcEnv(gymnasium.Env):
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                          dict[str, Any]]:
+        """Play the learner's action, then the opponents' until the learner acts again."""
         v = self._venv
         a = action_id(action)
         info: dict[str, Any] = {}
@@ -119,6 +122,7 @@ class OfcEnv(gymnasium.Env):
         return self._obs(), float(v.rewards[0]), done, False, info
 
     def render(self) -> Optional[str]:
+        """The learner's observation as text (``render_mode="ansi"``), else ``None``."""
         if self.render_mode != "ansi":
             return None
         return str(self._venv.observation(0, self._venv.learner))

@@ -16,7 +16,7 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, ClassVar, Optional, Sequence, Union
 
 import numpy as np
 
@@ -97,7 +97,7 @@ class VectorEnv:
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once.
     """
 
-    metadata = {"autoreset_mode": "same-step"}
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
 
     def __init__(self, rules: Union[RuleSet, str] = "pineapple", num_envs: int = 1024,
                  players: int = 2, seed: Optional[int] = 0, opponents: str = "self", *,

@@ -68,6 +68,7 @@ class SeatStats:
 
     def add(self, net: int, foul: bool, royalties: int, in_fl: bool, next_fl: bool,
             surrendered: bool, declared: bool, keep: bool) -> None:
+        """Count one deal of this seat."""
         self.deals += 1
         self.total += net
         self.sum_sq += net * net
@@ -119,6 +120,7 @@ class SeatStats:
         return quantile * self.sd / math.sqrt(self.deals)
 
     def to_dict(self) -> dict[str, Any]:
+        """The figures as plain JSON-able data (means, rates and the interval)."""
         n = max(self.deals, 1)
         normal = max(self.deals - self.fantasyland_deals, 1)
         return {

@@ -126,6 +126,7 @@ class Move(tuple):  # type: ignore[type-arg]
     def __new__(cls, placements: Union[Iterable[tuple[Any, Any]], Mapping[Any, Any]] = (),
                 discard: Union[None, int, str, Iterable[Union[int, str]]] = None, *,
                 declare: Optional[str] = None, surrender: bool = False) -> Move:
+        """Build and normalise a move (see the class docstring)."""
         cards: list[int] = []
         dests: list[int] = []
         if isinstance(placements, Mapping):

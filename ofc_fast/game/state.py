@@ -228,6 +228,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
+        """True once the deal is over (every decision made)."""
         return self._step >= len(self._steps)
 
     @property

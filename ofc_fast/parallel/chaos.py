@@ -27,6 +27,7 @@ class KillOnce:
     fn: Callable[[Any], Any]
 
     def __call__(self, item: Any) -> Any:
+        """``fn(item)``, or kill this process on the first call."""
         try:
             fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
         except FileExistsError:

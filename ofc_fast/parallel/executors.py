@@ -41,6 +41,7 @@ class Executor:
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
                       ) -> Iterator[tuple[int, Any]]:
+        """Yield ``(index, fn(items[index]))`` for every item, in the order they finish."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -60,6 +61,7 @@ class LocalExecutor(Executor):
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
                       ) -> Iterator[tuple[int, Any]]:
+        """Run each item in turn, in order."""
         for i, item in enumerate(items):
             yield i, fn(item)
 
@@ -100,6 +102,7 @@ class ProcessExecutor(Executor):
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
                       ) -> Iterator[tuple[int, Any]]:
+        """Run in the pool; work lost to a crashed worker is submitted again."""
         left = set(range(len(items)))
         while left:
             pool = self._pool or self._new_pool()
@@ -132,6 +135,7 @@ class ProcessExecutor(Executor):
                                 f"killed); giving up")
 
     def close(self) -> None:
+        """Shut the pool down, cancelling what has not started."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
@@ -179,6 +183,7 @@ class RayExecutor(Executor):
 
     def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
                       ) -> Iterator[tuple[int, Any]]:
+        """Run as Ray tasks, retried ``max_retries`` times on a lost worker."""
         ray = self.ray
         task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
         fn_ref = ray.put(fn)
@@ -200,6 +205,7 @@ class RayExecutor(Executor):
                 yield refs[ref], result
 
     def close(self) -> None:
+        """Disconnect from Ray if this executor started it."""
         if self._owned:
             self.ray.shutdown()
             self._owned = False

@@ -127,6 +127,7 @@ class RunSpec:
 
     @property
     def rules(self) -> RuleSet:
+        """The run's rule set (decoded from ``rules_json``)."""
         return _rules_of(self.rules_json)
 
     def chunks(self, size: int = DEFAULT_CHUNK) -> list[ChunkTask]:

@@ -35,6 +35,7 @@ class Progress:
                          dynamic_ncols=True, smoothing=0.1)
 
     def advance(self, n: int) -> None:
+        """Count ``n`` more done; redraw the bar or print a line every tenth."""
         self.done += n
         if not self.enabled:
             return
@@ -50,6 +51,7 @@ class Progress:
                 self._next += 0.1
 
     def close(self) -> None:
+        """Close the progress bar."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None

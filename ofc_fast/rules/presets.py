@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Union
+from typing import TypeAlias, Union
 
 from ..errors import RulesError, quote
 from ..ranking import HandCategory as C
@@ -218,7 +218,7 @@ def names() -> list[str]:
     return list(PRESETS)
 
 
-RulesLike = Union[RuleSet, str]
+RulesLike: TypeAlias = RuleSet | str
 """What a function taking a rule set accepts: a :class:`RuleSet` or a preset name."""
 
 

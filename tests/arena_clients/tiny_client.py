@@ -17,7 +17,8 @@ def card_index(text):
 
 
 def main():
-    log = open(sys.argv[1], "w") if len(sys.argv) > 1 and sys.argv[1] != "-" else None
+    # the log stays open for the client's life (the process exit closes it)
+    log = open(sys.argv[1], "w") if len(sys.argv) > 1 and sys.argv[1] != "-" else None  # noqa: SIM115
     mode = sys.argv[2] if len(sys.argv) > 2 else "good"
     seat, dealt, used, acts = 0, [], {}, 0
     for line in sys.stdin:
