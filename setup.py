@@ -35,6 +35,7 @@ def _abi3_ok() -> bool:
 
 class bdist_wheel(_bdist_wheel):
     """``bdist_wheel`` that tags the wheel ``abi3`` (cp310) when the limited API is used."""
+
     def finalize_options(self) -> None:
         """Set ``py_limited_api`` when the limited API is used."""
         if _abi3_ok():

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import TypeAlias, Union, overload
+from typing import SupportsIndex, TypeAlias, Union, cast, overload
 
 from .errors import CardError, quote
 
@@ -54,7 +54,7 @@ def _card_from_text(text: str) -> int:
 
 def _card_from_int(value: object) -> int:
     try:
-        card = index(value)  # type: ignore[arg-type]
+        card = index(cast(SupportsIndex, value))  # anything: index() raises TypeError
     except TypeError:
         raise CardError(f"bad card {quote(value)}: expected an int id 0..51 or card text "
                         f"such as 'As'") from None
@@ -163,6 +163,7 @@ def to_treys(cards: int) -> int: ...
 
 
 @overload
+# str is also an Iterable[str]: this overload comes first on purpose
 def to_treys(cards: str) -> Union[int, list[int]]: ...  # type: ignore[overload-overlap]
 
 
@@ -190,7 +191,7 @@ def to_treys(cards: CardsLike | int) -> Union[int, list[int]]:
 
 def _from_treys_one(kev_card: object) -> int:
     try:
-        return _FROM_TREYS[index(kev_card)]  # type: ignore[arg-type]
+        return _FROM_TREYS[index(cast(SupportsIndex, kev_card))]  # TypeError if no int
     except (KeyError, TypeError):
         raise CardError(f"bad treys card {quote(kev_card)}: not a Cactus Kev card int") from None
 

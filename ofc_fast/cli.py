@@ -39,7 +39,7 @@ import sys
 import textwrap
 import threading
 import time
-from typing import Any, Callable, Optional, Sequence, TypeVar
+from typing import Any, Callable, Literal, Optional, Sequence, TypeVar
 
 from . import rules as rules_mod
 from .board import Board, Row
@@ -136,8 +136,12 @@ def _rich_console(stderr: bool = False) -> Any:
     return Console(stderr=stderr)
 
 
+Justify = Literal["left", "right"]
+"""How a table column is aligned."""
+
+
 def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-           justify: Optional[Sequence[str]] = None) -> None:
+           justify: Optional[Sequence[Justify]] = None) -> None:
     """Print a table: rich when available, aligned plain text otherwise."""
     console = _rich_console()
     if console is None:
@@ -148,14 +152,14 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
     console.width = min(console.width, _WIDTH)
     table = Table(title=title, title_justify="left")
     for i, col in enumerate(columns):
-        table.add_column(col, justify=(justify[i] if justify else "left"))  # type: ignore
+        table.add_column(col, justify=(justify[i] if justify else "left"))
     for row in rows:
         table.add_row(*(str(c) for c in row))
     console.print(table)
 
 
 def _plain_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-                 justify: Optional[Sequence[str]]) -> None:
+                 justify: Optional[Sequence[Justify]]) -> None:
     """Aligned plain text within 80 columns: the last column wraps when needed."""
     cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
@@ -488,7 +492,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if not quiet:
         cols = ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", "in FL",
                 "roy/deal"]
-        just = ["right", "left", "right", "right", "right", "right", "right", "right"]
+        just: list[Justify] = ["right", "left", "right", "right", "right", "right",
+                               "right", "right"]
         if match.stacks is not None:
             cols.append("stack")
             just.append("right")
@@ -559,7 +564,8 @@ def _play_parallel(args: argparse.Namespace, preset: rules_mod.RuleSet, players:
                f"players, seed {seed}, {executor}", ["seat", "bot", "pts/deal", "95% CI",
                                                      "total", "fouls", "FL earned",
                                                      "roy/deal"], rows,
-               justify=["right", "left"] + ["right"] * 6)
+               justify=["right", "left", "right", "right", "right", "right", "right",
+                        "right"])
         _wrap(f"Independent deals (--workers/--ray): no Fantasyland is played, the "
               f"Fantasyland earned is shown as a share of the deals. Points per deal with "
               f"a 95% confidence interval ({_interval_method()}).")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 from operator import index
+from typing import cast
 
 from ._native import E_COUNT, lib
 from .cards import RANKS, CardsLike, cards_str, parse_cards
@@ -56,21 +57,21 @@ _rank = lib.ofc_rank
 
 def _rank_any(cards: object, expect: int) -> int:
     """Rank anything card-like with ``expect`` cards, or raise CardError."""
-    if type(cards) in (list, tuple) and all(type(c) is int for c in cards):  # type: ignore
+    ids: list[int] | tuple[int, ...]
+    if (type(cards) is list or type(cards) is tuple) and all(type(c) is int for c in cards):
         ids = cards
     else:  # text, numpy arrays, iterators, bools, anything odd: parse and validate
-        ids = parse_cards(cards)  # type: ignore[arg-type]
+        ids = parse_cards(cast(CardsLike, cards))  # anything: parse_cards checks it
     s: int
     try:
-        s = _rank(ids, len(ids), expect)  # type: ignore[arg-type]
+        s = _rank(ids, len(ids), expect)
     except OverflowError:  # an int beyond 32 bits
-        s = _rank(parse_cards(ids), len(ids), expect)  # type: ignore[arg-type]
+        s = _rank(parse_cards(ids), len(ids), expect)
     if s > 0:
         return s
     if s == E_COUNT:
-        raise CardError(f"expected {expect} cards, got {len(ids)}: "  # type: ignore
-                        f"{quote(cards)}")
-    parse_cards(ids)  # type: ignore[arg-type]  # raises the specific CardError
+        raise CardError(f"expected {expect} cards, got {len(ids)}: {quote(cards)}")
+    parse_cards(ids)  # raises the specific CardError
     raise CardError(f"bad cards {quote(cards)}")  # pragma: no cover - raised above
 
 
@@ -136,6 +137,7 @@ def category(strength: int) -> HandCategory:
     >>> category(rank3("7h 7d 7c")).name
     'TRIPS'
     """
+    # every strength 1..STRENGTH_MAX has a category (only index 0 is None)
     return _CATEGORY[_check_strength(strength)]  # type: ignore[return-value]
 
 

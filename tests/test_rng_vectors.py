@@ -122,7 +122,7 @@ def test_bounded_is_uniform_and_in_range() -> None:
 
 
 def test_bounded_rejects_the_biased_low_words() -> None:
-    """n = 2**31 + 1 rejects about a quarter of the draws (low word < n and below
+    """A bound n = 2**31 + 1 rejects about a quarter of the draws (low word < n and below
     (2**32 - n) % n = 2**31 - 1): a rejected counter is skipped, an accepted one is
     used alone, and the value is the high word of the product."""
     n = 2**31 + 1

@@ -170,7 +170,7 @@ def test_settle_zero_sum(rng: random.Random, players: int, preset: ofc.RuleSet,
 
 
 def test_settle_three_players_by_hand() -> None:
-    """a sweeps b (3 + 3 + 44 royalties); a beats c 2 rows to 1 (+1, royalties
+    """Seat a sweeps b (3 + 3 + 44 royalties); a beats c 2 rows to 1 (+1, royalties
     44 - 18); c sweeps b (6 + 18)."""
     c = "3h 3c 4d / Th Td Tc 2d 2s / 8h 8s Jc Jh Jd"
     result = settle([ROYAL, PLAIN, c], rules.OFC)

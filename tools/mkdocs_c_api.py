@@ -120,7 +120,7 @@ def escape_tags(markdown: str) -> str:
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    """mkdocs hook: escape citation brackets; fill the marker."""
+    """Escape citation brackets and fill the marker (the mkdocs hook)."""
     markdown = escape_tags(markdown)
     if MARKER not in markdown:
         return markdown

@@ -33,7 +33,8 @@ SCHEMA_PATH = Path(__file__).with_name("hand_history.schema.json")
 
 def load_schema() -> dict[str, Any]:
     """The JSON Schema of one line."""
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema
 
 
 def deal_record(game: Game, hand_no: int, seats: Sequence[str], *, deck_no: Optional[int] = None,

@@ -180,11 +180,11 @@ def _acting_seats(history: dict[str, Any]) -> list[int]:
     from ..game import Game
 
     g = Game.replay({k: v for k, v in history.items() if k != "result"} | {"moves": []})
-    out = []
+    out: list[int] = []
     for m in history["moves"]:
-        out.append(g.to_act)
+        out.append(g.to_act)  # type: ignore[arg-type]  # an int while moves remain
         g.play(m)
-    return out  # type: ignore[return-value]
+    return out
 
 
 def html_report(report: dict[str, Any], deals: Sequence[dict[str, Any]]) -> str:

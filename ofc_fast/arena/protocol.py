@@ -51,6 +51,7 @@ class FaultKind:
 
 class Placement(TypedDict):
     """One card placed on a row, in protocol form (``{"card": "As", "row": "front"}``)."""
+
     card: str
     row: str
 

@@ -67,9 +67,10 @@ class LocalExecutor(Executor):
 
 
 def _context() -> Any:
-    """forkserver where there is one (workers fork from a server that has already
-    imported ofc_fast: a fast start, and no state of this process leaks in), else
-    spawn."""
+    """The ``forkserver`` start method where there is one, else ``spawn``.
+
+    With forkserver, workers fork from a server that has already imported ofc_fast: a
+    fast start, and no state of this process leaks in."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")

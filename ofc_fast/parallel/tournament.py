@@ -106,6 +106,7 @@ def run_arena(arena: Any, executor: Optional[Executor] = None, *,
                         [(s.target, {}) for s in arena.specs])
     tasks = [ArenaTask(spec, tuple(arena.names), arena.duplicate, a,
                        min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
+    # the workers hold the bots: no endpoint on this side
     arena.records = [BotRecord(name, s, None)  # type: ignore[arg-type]
                      for name, s in zip(arena.names, arena.specs)]
     ex = executor or LocalExecutor()

@@ -39,6 +39,7 @@ _T = typing.TypeVar("_T", bound=type)
 def hash_once(cls: _T) -> _T:
     """Class decorator, above ``@dataclass(frozen=True)``: the hash of an instance is
     computed once and kept (rule sets key the compiled-struct cache)."""
+    # replacing the method dataclass(frozen=True) generated is the point here
     cls.__hash__ = _cached_hash  # type: ignore[assignment,method-assign]
     return cls
 

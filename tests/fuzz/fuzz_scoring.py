@@ -16,7 +16,7 @@ PRESETS = list(rules.PRESETS.values())
 
 
 def boards(fdp: atheris.FuzzedDataProvider, n: int) -> list:
-    """n boards: mostly disjoint complete boards from a fuzzed deck, sometimes
+    """Make n boards: mostly disjoint complete boards from a fuzzed deck, sometimes
     overlapping, short, textual, or arbitrary objects."""
     deck = list(range(52))
     for i in range(51, 0, -1):  # a Fisher-Yates shuffle driven by the fuzzer
