@@ -75,6 +75,9 @@ const char *ofc_version_string(void);
 #define OFC_STRENGTH_TABLE_SIZE 7918 /* tables indexed by strength: 0..7917 */
 #define OFC_BOARD_CARDS 13
 #define OFC_ROWS 3
+#define OFC_FRONT_CARDS 3            /* cards a full front holds (R-ROW-1) */
+#define OFC_MIDDLE_CARDS 5
+#define OFC_BACK_CARDS 5
 
 /*! Row indices, in board order. */
 typedef enum ofc_row { OFC_FRONT = 0, OFC_MIDDLE = 1, OFC_BACK = 2 } ofc_row;
@@ -178,8 +181,7 @@ int32_t ofc_low27(uint16_t strength);
 /*! Row ordering rule (R-ORDER-1). */
 typedef enum ofc_order_rule {
     OFC_ORDER_NONSTRICT = 0, /* front <= middle <= back (default, [003]) */
-    OFC_ORDER_STRICT = 1,    /* front < middle < back */
-    OFC_ORDER_MIXED = 2      /* front < middle <= back ([001] OFC page) */
+    OFC_ORDER_STRICT = 1     /* front < middle < back */
 } ofc_order_rule;
 
 /* Ranges of the ofc_rules scalar fields (checked by every validating function). */
@@ -272,6 +274,16 @@ void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
  * (front not a 3-card strength or middle/back not 5-card strengths), OFC_E_RULES, or
  * OFC_E_VALUE (strength NULL). */
 int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
+
+/*! @brief The value two boards' hands in a row are compared by (R-CMP-1, R-27-2):
+ * the strength, or under a 2-7 rule set (middle_lowball) the middle's ofc_low27()
+ * value.  Larger wins the row.
+ * @param rules     the rule set; its scalar fields are checked.
+ * @param row       OFC_FRONT, OFC_MIDDLE or OFC_BACK.
+ * @param strength  a 3-card strength for the front, a 5-card one for the other rows.
+ * @return the value (> 0), OFC_E_RULES, OFC_E_VALUE (row out of range), or
+ *         OFC_E_STRENGTH (a strength that is not one of the row's). */
+int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
 
 /*! ofc_eval_boards():
  * Batch ofc_eval_board() over n boards of 13 bytes.  Any output pointer may be NULL.

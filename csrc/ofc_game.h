@@ -132,6 +132,21 @@ uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
 
 /* ------------------------------------------------------------------ rules */
 
+/*! @brief Cards one seat is dealt in a deal (R-FLOW-CP-2, R-FLOW-OFC-3/4,
+ * R-FLOW-PIN-2/3, R-FL-2): its Fantasyland count, else 13 (classic, OFC) or 17
+ * (Pineapple: 5 + 4 x 3), read from the schedule ofc_game_init() builds.
+ * @param kind         an ofc_game_kind.
+ * @param fantasyland  the seat's Fantasyland cards this deal: 0 (none) or 13..17.
+ * @return the number of cards, OFC_E_RULES for an unknown kind, or OFC_E_SEATS for a
+ *         Fantasyland count out of range (or any under classic rules).
+ *
+ * Example:
+ * @code
+ * assert(ofc_cards_per_seat(OFC_KIND_PINEAPPLE, 0) == 17);
+ * assert(ofc_cards_per_seat(OFC_KIND_OFC, 15) == 15);
+ * @endcode */
+int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland);
+
 /*! Everything a deal needs from a rule set: pair scoring, table settlement,
  * Fantasyland, and the deal itself.  About 100 KB; fill it once, share it read-only. */
 typedef struct ofc_game_rules {

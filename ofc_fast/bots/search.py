@@ -28,8 +28,8 @@ from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
 from ..search import POLICIES, StayValue, advise, search_model
 from ..solver import solve_fantasyland
-from .base import Observation
-from .heuristic import HeuristicBot, _board_move
+from .base import Observation, rules_of
+from .heuristic import HeuristicBot
 
 __all__ = ["SearchBot"]
 
@@ -100,9 +100,7 @@ class SearchBot:
 
     def act(self, observation: Observation) -> Move:
         obs = observation
-        rules = self.rules
-        if rules is None or rules.name != obs["rules"]:
-            rules = get_rules(obs["rules"])
+        rules = rules_of(obs, self.rules)
         dealt = list(obs["dealt"])
         if not dealt:
             raise GameError(f"seat {obs['seat']} has nothing to play")
@@ -110,7 +108,7 @@ class SearchBot:
             if rules.game is GameKind.CLASSIC:
                 return self._sets.act(obs)
             sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
-            return _board_move(sol.board, sol.discards)
+            return Move.from_board(sol.board, sol.discards)
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
             budget *= self.opening_factor

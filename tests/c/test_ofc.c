@@ -203,9 +203,11 @@ static void test_strict_orders(void)
     r.order_rule = OFC_ORDER_STRICT;
     CHECK_EQ(eval_text(&r, "2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", &e), OFC_OK);
     CHECK_EQ(e.foul, 1);
-    r.order_rule = OFC_ORDER_MIXED;
+    r.order_rule = OFC_ORDER_NONSTRICT;
     CHECK_EQ(eval_text(&r, "2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", &e), OFC_OK);
     CHECK_EQ(e.foul, 0);
+    r.order_rule = 2; /* the removed "mixed" value (0.3.0) */
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
     r.order_rule = 7;
     CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
     CHECK_EQ(ofc_rules_check(NULL), OFC_E_RULES);
