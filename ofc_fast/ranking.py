@@ -59,8 +59,9 @@ STRENGTH_CARDS: np.ndarray = _read_only((_INFO >> 24).astype(np.int8))
 """Per strength: 3 or 5 cards (0 for strength 0); read-only."""
 STRENGTH_CATEGORY: np.ndarray = _read_only(((_INFO >> 20) & 0xF).astype(np.int8))
 """Per strength: its :class:`HandCategory` value (0 for strength 0); read-only."""
-STRENGTH_RANKS: np.ndarray = _read_only(np.stack(
-    [(_INFO >> sh) & 0xF for sh in (16, 12, 8, 4, 0)], axis=1).astype(np.int8))
+STRENGTH_RANKS: np.ndarray = _read_only(np.where(
+    _INFO[:, None] != 0, np.stack([(_INFO >> sh) & 0xF for sh in (16, 12, 8, 4, 0)], axis=1),
+    0xF).astype(np.int8))
 """Per strength: the five rank nibbles of its description in reading order (0..12,
 15 = no card: a 3-card hand's last two, and all of strength 0); read-only.
 
