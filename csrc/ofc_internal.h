@@ -73,7 +73,7 @@ static inline void ofc_prefetch_row(const uint8_t *next, size_t next_bytes, size
 }
 
 /* 1 when the scalar fields of a rule set are in range (ofc_rules_check() also scans
- * the 47 KB of tables: too slow per call; any int16 table value is memory-safe).  The
+ * the 95 KB of tables: too slow per call; any int16 table value is memory-safe).  The
  * bounds keep every int32 sum of the scoring kernel far from overflow. */
 static inline int ofc_rules_scalars_ok(const ofc_rules *r)
 {
