@@ -28,8 +28,9 @@
  * ofc_rules, NULL pointers where a pointer is required) and returns an ofc_status;
  * what it does not check is stated as its @pre (the game engine's own state, for
  * one: a struct ofc_game_init() filled).  The 95 KB of an ofc_rules' tables are
- * checked by ofc_rules_check() only (any int16 value in them is memory-safe).  For ranking inside your own tight loops, ofc_inline.h offers the two
- * rankers as static inline functions (ofc_rank5_inline, ofc_rank3_inline).
+ * checked by ofc_rules_check() only (any int16 value in them is memory-safe).  For
+ * ranking inside your own tight loops, ofc_inline.h offers the two rankers as static
+ * inline functions (ofc_rank5_inline, ofc_rank3_inline).
  *
  * Threads
  * -------
