@@ -7,11 +7,10 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
-from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
-COMPILER: Optional[str] = shutil.which("gcc") or shutil.which("cc")
+COMPILER: str | None = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the tests use (None: the tests that need one skip)."""
 
 
@@ -25,14 +24,16 @@ def compile_library(workdir: Path) -> list[str]:
     objects = []
     for src in sorted(CSRC.glob("ofc_*.c")):
         obj = workdir / f"{src.stem}.o"
-        subprocess.run([COMPILER, *_FLAGS, f"-I{CSRC}", "-c", str(src), "-o", str(obj)],
-                       check=True)
+        subprocess.run(
+            [COMPILER, *_FLAGS, f"-I{CSRC}", "-c", str(src), "-o", str(obj)], check=True
+        )
         objects.append(str(obj))
     return objects
 
 
-def build_and_run(source: str, workdir: Path, name: str,
-                  library: Optional[list[str]] = None) -> str:
+def build_and_run(
+    source: str, workdir: Path, name: str, library: list[str] | None = None
+) -> str:
     """Compile ``source`` with the library (``library``: objects from
     :func:`compile_library`, else every ``csrc/ofc_*.c``) into ``workdir/name``, run it
     and return its standard output (CalledProcessError when either step fails)."""
@@ -40,7 +41,10 @@ def build_and_run(source: str, workdir: Path, name: str,
     src = workdir / f"{name}.c"
     src.write_text(source, encoding="utf-8")
     exe = workdir / name
-    parts = library if library is not None else sorted(str(p) for p in CSRC.glob("ofc_*.c"))
-    subprocess.run([COMPILER, *_FLAGS, f"-I{CSRC}", str(src), *parts, "-o", str(exe)],
-                   check=True)
+    parts = (
+        library if library is not None else sorted(str(p) for p in CSRC.glob("ofc_*.c"))
+    )
+    subprocess.run(
+        [COMPILER, *_FLAGS, f"-I{CSRC}", str(src), *parts, "-o", str(exe)], check=True
+    )
     return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout

@@ -33,8 +33,10 @@ import pytest
 from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library
 
 TOOL = ROOT / "tools" / "mkdocs_c_api.py"
-pytestmark = pytest.mark.skipif(not (CSRC.is_dir() and TOOL.exists()),
-                                reason="needs a source checkout (csrc/, tools/)")
+pytestmark = pytest.mark.skipif(
+    not (CSRC.is_dir() and TOOL.exists()),
+    reason="needs a source checkout (csrc/, tools/)",
+)
 
 
 def _public_headers() -> list[Path]:
@@ -49,13 +51,17 @@ class Function(NamedTuple):
     header: str
     name: str
     returns: str
-    params: list[str]   # parameter names ([] for (void))
-    comment: str        # the /*! ... */ right before it, or ""
+    params: list[str]  # parameter names ([] for (void))
+    comment: str  # the /*! ... */ right before it, or ""
 
 
 def _blank(pattern: str, text: str) -> str:
-    return re.sub(pattern, lambda m: re.sub(r"[^\n]", " ", m.group(0)), text,
-                  flags=re.DOTALL | re.MULTILINE)
+    return re.sub(
+        pattern,
+        lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+        text,
+        flags=re.DOTALL | re.MULTILINE,
+    )
 
 
 def _blank_comments(text: str) -> str:
@@ -68,7 +74,9 @@ def _blank_comments(text: str) -> str:
 
 _PROTOTYPE = re.compile(
     r"^(?P<ret>(?:static\s+)?(?:inline\s+)?(?:const\s+)?[A-Za-z_]\w*(?:\s+\w+)*[\s\*]+?)"
-    r"(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^;{}()]*)\)\s*[;{]", re.MULTILINE)
+    r"(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^;{}()]*)\)\s*[;{]",
+    re.MULTILINE,
+)
 
 
 def _param_name(param: str) -> str:
@@ -91,7 +99,7 @@ def functions(text: str, header: str = "") -> list[Function]:
             continue
         params = [p.strip() for p in m.group("params").split(",")]
         names = [] if params in ([""], ["void"]) else [_param_name(p) for p in params]
-        before = text[:m.start()].rstrip()
+        before = text[: m.start()].rstrip()
         comment = ""
         if before.endswith("*/"):
             start = before.rfind("/*")
@@ -115,8 +123,9 @@ def problems(f: Function) -> list[str]:
     if not void and "@return" not in c:
         out.append("@return")
     pointer_in = any("*" in p or "[" in p for p in _raw_params(f))
-    if ("_unchecked" in f.name or f.name.endswith("_inline") or (void and pointer_in)) \
-            and "@pre" not in c:
+    if (
+        "_unchecked" in f.name or f.name.endswith("_inline") or (void and pointer_in)
+    ) and "@pre" not in c:
         out.append("@pre")
     return [f"{f.header}: {f.name} lacks {', '.join(out)}"] if out else []
 
@@ -137,22 +146,38 @@ def test_every_public_function_is_documented() -> None:
         for f in fs:
             missing += problems(f)
     names = {f.name for f in found}
-    assert len(found) > 80 and {"ofc_rank5_batch", "ofc_rank3_batch", "ofc_settle",
-                                "ofc_rank5_inline", "ofc_cards_per_seat"} <= names
+    assert (
+        len(found) > 80
+        and {
+            "ofc_rank5_batch",
+            "ofc_rank3_batch",
+            "ofc_settle",
+            "ofc_rank5_inline",
+            "ofc_cards_per_seat",
+        }
+        <= names
+    )
     assert not missing, "\n".join(missing)
 
 
 def test_the_checker_finds_what_is_missing() -> None:
-    text = ("/*! @brief A.\n * @param a  x.\n * @return 1. */\nint f(int a);\n"
-            "/*! @brief Ranks.\n * @param a, b  x.\n * @return 1. */\nint r(int a, int b);\n"
-            "/*! @brief Two share. */\nint g(const int *x, size_t n);\nint h(void);\n"
-            "static inline uint16_t k_inline(uint8_t a, uint8_t b[3])\n{\n    return a;\n}\n"
-            "typedef struct s { int (*cb)(int); } s;\n"
-            "/*! @brief Fill.\n * @param out  o. */\nvoid fill(int out[4]);\n")
+    text = (
+        "/*! @brief A.\n * @param a  x.\n * @return 1. */\nint f(int a);\n"
+        "/*! @brief Ranks.\n * @param a, b  x.\n * @return 1. */\nint r(int a, int b);\n"
+        "/*! @brief Two share. */\nint g(const int *x, size_t n);\nint h(void);\n"
+        "static inline uint16_t k_inline(uint8_t a, uint8_t b[3])\n{\n    return a;\n}\n"
+        "typedef struct s { int (*cb)(int); } s;\n"
+        "/*! @brief Fill.\n * @param out  o. */\nvoid fill(int out[4]);\n"
+    )
     fs = functions(text)
     assert [(f.name, f.params) for f in fs] == [
-        ("f", ["a"]), ("r", ["a", "b"]), ("g", ["x", "n"]), ("h", []), ("k_inline", ["a", "b"]),
-        ("fill", ["out"])]
+        ("f", ["a"]),
+        ("r", ["a", "b"]),
+        ("g", ["x", "n"]),
+        ("h", []),
+        ("k_inline", ["a", "b"]),
+        ("fill", ["out"]),
+    ]
     assert problems(fs[0]) == [] and problems(fs[1]) == []
     assert problems(fs[2]) == [": g lacks @param x, @param n, @return"]
     assert problems(fs[3]) == [": h has no /*! ... */ doc comment of its own"]
@@ -161,8 +186,10 @@ def test_the_checker_finds_what_is_missing() -> None:
 
 # ------------------------------------------------------------------- examples
 
-_INCLUDES = ("#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-             "#include <string.h>\n\n")
+_INCLUDES = (
+    "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+    "#include <string.h>\n\n"
+)
 
 
 class Example(NamedTuple):
@@ -194,22 +221,30 @@ def program(example: Example, headers: list[str]) -> str:
 
 
 def test_example_extraction() -> None:
-    text = ("/* Overview.\n * Example\n * -------\n * @code\n * int x = 1;\n"
-            " *     assert(x == 1);\n * @endcode\n */\n/*! @brief f.\n * @code\n"
-            " * int main(void) { return 0; }\n * @endcode */\n")
+    text = (
+        "/* Overview.\n * Example\n * -------\n * @code\n * int x = 1;\n"
+        " *     assert(x == 1);\n * @endcode\n */\n/*! @brief f.\n * @code\n"
+        " * int main(void) { return 0; }\n * @endcode */\n"
+    )
     ex = examples(text, "a.h")
-    assert [e.code for e in ex] == ["int x = 1;\n    assert(x == 1);",
-                                    "int main(void) { return 0; }"]
+    assert [e.code for e in ex] == [
+        "int x = 1;\n    assert(x == 1);",
+        "int main(void) { return 0; }",
+    ]
     assert ex[0].line == 5
     assert program(ex[0], ["a.h"]).endswith(
         '#include "a.h"\n\nint main(void)\n{\n    int x = 1;\n        assert(x == 1);\n'
-        "    return 0;\n}\n")
+        "    return 0;\n}\n"
+    )
     assert program(ex[1], []).endswith("int main(void) { return 0; }\n")
 
 
 def _all_examples() -> list[Example]:
-    return [e for h in _public_headers()
-            for e in examples(h.read_text(encoding="utf-8"), h.name)]
+    return [
+        e
+        for h in _public_headers()
+        for e in examples(h.read_text(encoding="utf-8"), h.name)
+    ]
 
 
 def test_every_header_has_an_example() -> None:
@@ -228,5 +263,6 @@ def test_header_examples_compile_and_run(tmp_path: Path) -> None:
         try:
             build_and_run(program(ex, headers), tmp_path, f"header_example{i}", library)
         except Exception as exc:  # name the example that failed
-            raise AssertionError(f"the example at {ex.header}:{ex.line} does not build "
-                                 f"and run: {exc}") from exc
+            raise AssertionError(
+                f"the example at {ex.header}:{ex.line} does not build and run: {exc}"
+            ) from exc

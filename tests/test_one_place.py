@@ -7,15 +7,16 @@ without being given it."""
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import numpy as np
 import pytest
+import reference as ref
+from game_model import normal_cards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ofc_fast as ofc
-import reference as ref
-from game_model import normal_cards
 from ofc_fast import Board, Game, rules
 from ofc_fast.board import ROW_SIZES, free_slots, hand_cards
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
@@ -40,8 +41,10 @@ def test_strength_tables_match_the_reference() -> None:
             assert STRENGTH_CARDS[s] == n
             assert STRENGTH_CATEGORY[s] == ref.category(hand)
             lead = STRENGTH_RANKS[s][0]
-            ranks = sorted((c // 4 for c in hand), key=lambda r: (-[c // 4 for c in hand]
-                                                                   .count(r), -r))
+            ranks = sorted(
+                (c // 4 for c in hand),
+                key=lambda r: (-[c // 4 for c in hand].count(r), -r),
+            )
             if ref.category(hand) not in (4, 8, 9):  # straights read from their top
                 assert lead == ranks[0]
     assert STRENGTH_CARDS[0] == 0 and (STRENGTH_RANKS[0] == 15).all()
@@ -68,7 +71,9 @@ def test_free_slots_any_partial_board(rows_of: list[int]) -> None:
     for i, r in enumerate(rows_of):
         if r < 3 and len(rows[r]) < ROW_SIZES[r]:
             rows[r].append(i)
-    assert free_slots(rows) == tuple(size - len(row) for size, row in zip((3, 5, 5), rows))
+    assert free_slots(rows) == tuple(
+        size - len(row) for size, row in zip((3, 5, 5), rows)
+    )
 
 
 def test_hand_cards() -> None:
@@ -77,7 +82,9 @@ def test_hand_cards() -> None:
     ids = list(board.cards)
     assert hand_cards(text) == ids == hand_cards(board) == hand_cards(ids)
     assert hand_cards(" ".join(ofc.card_str(c) for c in ids)) == ids
-    with pytest.raises(CardError, match="^a natural: expected exactly 13 cards, got 12"):
+    with pytest.raises(
+        CardError, match="^a natural: expected exactly 13 cards, got 12"
+    ):
         hand_cards(ids[:12], what="a natural")
     with pytest.raises(CardError, match="^expected 13 to 17 cards, got 2"):
         hand_cards("As Ks", 13, 17)
@@ -95,15 +102,20 @@ def test_hand_cards() -> None:
 def test_move_from_rows_and_board() -> None:
     board = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
     m = Move.from_board(board, discard=[4])
-    assert m == Move({"front": board.front, "middle": board.middle, "back": board.back},
-                     discard=4)
+    assert m == Move(
+        {"front": board.front, "middle": board.middle, "back": board.back}, discard=4
+    )
     assert m.rows() == (board.front, board.middle, board.back) and m.discards == (4,)
-    arrays = Move.from_rows(np.array(board.front, dtype=np.uint8),
-                            np.array(board.middle), np.array(board.back, dtype=np.int64))
+    arrays = Move.from_rows(
+        np.array(board.front, dtype=np.uint8),
+        np.array(board.middle),
+        np.array(board.back, dtype=np.int64),
+    )
     assert arrays == Move.from_board(board) and arrays.discards == ()
     assert all(type(c) is int for c in arrays.cards)
-    assert Move.from_rows("Qh Qd 2c", "", "As") == Move([("Qh", 0), ("Qd", 0), ("2c", 0),
-                                                         ("As", 2)])
+    assert Move.from_rows("Qh Qd 2c", "", "As") == Move(
+        [("Qh", 0), ("Qd", 0), ("2c", 0), ("As", 2)]
+    )
     with pytest.raises(MoveError):
         Move.from_rows([52], [], [])
 
@@ -120,7 +132,7 @@ def test_row_values_are_the_comparison_of_each_row() -> None:
         v = b.row_values(p27)
         assert (v[0], v[2]) == (ev.strengths[0], ev.strengths[2])
         assert v[1] == ofc.low27(ev.strengths[1])
-    for a, b in zip(boards, boards[1:]):
+    for a, b in pairwise(boards):
         ka, kb = ref.low27_key(list(a.middle)), ref.low27_key(list(b.middle))
         va, vb = a.row_values(p27)[1], b.row_values(p27)[1]
         assert (va > vb) == (ka > kb) and (va == vb) == (ka == kb)
@@ -178,8 +190,13 @@ def test_bot_without_rules_plays_a_custom_rule_set(seed: int) -> None:
         rules.get(table.name)
     g = Game(table, players=2, seed=seed)
     assert rules_of(g.observation(0)) is table
-    result = play_out(g, [HeuristicBot(seed=1, samples=2, arrangements=2),
-                          SearchBot(seed=2, samples=2) if seed % 2 else RandomBot(seed=2)])
+    result = play_out(
+        g,
+        [
+            HeuristicBot(seed=1, samples=2, arrangements=2),
+            SearchBot(seed=2, samples=2) if seed % 2 else RandomBot(seed=2),
+        ],
+    )
     assert sum(result.net) == 0
     # a bot given other rules still plays the game's own
     assert rules_of(Game(table, seed=1).observation(1), rules.OFC) is table
