@@ -220,10 +220,10 @@ class Board:
         >>> b.row_values("PINEAPPLE_27")[1]
         7462
         """
-        strengths = self.evaluate(rules).strengths
+        f, m, b = self.evaluate(rules).strengths
         c = compiled(as_rules(rules, "row_values"))
-        return tuple(int(lib.ofc_row_value(c, row, s))  # type: ignore[return-value]
-                     for row, s in enumerate(strengths))
+        value = lib.ofc_row_value
+        return int(value(c, 0, f)), int(value(c, 1, m)), int(value(c, 2, b))
 
     def royalties(self, rules: RulesLike = OFC) -> tuple[int, int, int]:
         """Royalties (front, middle, back) under the rules; all 0 when fouled."""
