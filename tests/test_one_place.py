@@ -118,6 +118,10 @@ def test_move_from_rows_and_board() -> None:
     )
     with pytest.raises(MoveError):
         Move.from_rows([52], [], [])
+    m = Move([(47, "back"), (51, "front")], discard=0)
+    ordered = m.in_order([0, 51, 47])
+    assert ordered == m and ordered.cards == (0, 51, 47)
+    assert ordered.destinations == (3, 0, 2)
 
 
 def test_row_values_are_the_comparison_of_each_row() -> None:

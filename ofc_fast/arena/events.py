@@ -41,9 +41,7 @@ def place_event(seat: int, move: Move, dealt: Sequence[int] = ()) -> dict[str, A
     (private), and the discard count (public).  With ``dealt``, cards are listed in
     deal order (the order the engine puts them in their rows)."""
     if dealt:
-        pos = {c: i for i, c in enumerate(dealt)}
-        move = Move._of(*zip(*sorted(zip(move.cards, move.destinations),
-                                     key=lambda cd: pos[cd[0]])))  # type: ignore[arg-type]
+        move = move.in_order(dealt)
     body = action_of_move(move)
     return {"event": "place", "seat": seat, "placements": body["placements"],
             "discarded": body["discards"], "count": len(body["discards"])}

@@ -249,6 +249,18 @@ class Move(tuple):  # type: ignore[type-arg]
             return None
         return d[0] if len(d) == 1 else d
 
+    def in_order(self, dealt: Sequence[int]) -> Move:
+        """The same move with its cards listed in the order of ``dealt`` (the order
+        the engine puts them in their rows); cards not dealt go last.
+
+        >>> Move([(47, "back"), (51, "front")]).in_order([51, 47]).cards
+        (51, 47)
+        """
+        pos = {c: i for i, c in enumerate(dealt)}
+        pairs = sorted(zip(self[0], self[1]), key=lambda cd: pos.get(cd[0], len(pos)))
+        return tuple.__new__(Move, (tuple(c for c, _ in pairs), tuple(d for _, d in pairs),
+                                    self[2], self[3]))
+
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """The placed cards by row (front, middle, back)."""
         out: tuple[list[int], list[int], list[int]] = ([], [], [])
