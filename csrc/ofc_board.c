@@ -46,13 +46,27 @@ int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3])
         return OFC_E_VALUE;
     }
     for (row = 0; row < OFC_ROWS; row++) {
-        int32_t want = row == OFC_FRONT ? 3 : 5;
+        int32_t want = (int32_t)ofc_row_size((uint32_t)row);
         s[row] = strength[row];
         if (ofc_strength_cards(s[row]) != want) {
             return OFC_E_STRENGTH;
         }
     }
     return ofc_foul_k(rules, s);
+}
+
+int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength)
+{
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
+    if (row >= OFC_ROWS) {
+        return OFC_E_VALUE;
+    }
+    if (ofc_strength_cards(strength) != (int32_t)ofc_row_size(row)) {
+        return OFC_E_STRENGTH;
+    }
+    return (int32_t)ofc_row_key(rules, (int)row, strength);
 }
 
 /* Evaluates m valid-or-not boards of a copied block into the outputs at row `first`;

@@ -1,7 +1,9 @@
 /*
  * ofc_fast.h -- hand ranking, fouls, royalties and scoring for Chinese Poker and
- * Open Face Chinese Poker (OFC).  Plain C99, no dependencies, no allocation, no
- * global mutable state: every function is thread-safe and reentrant.
+ * Open Face Chinese Poker (OFC).  Plain C99, no dependencies, no global mutable
+ * state: every function is thread-safe and reentrant.  No function allocates memory
+ * but the exact solvers of ofc_solver.h (one work block per solve, freed before they
+ * return; the vector environment's Fantasyland solver calls them).
  *
  * Conventions
  * -----------
@@ -20,13 +22,15 @@
  *
  * Validation
  * ----------
- * Functions named *_unchecked trust their input (see each "Precondition"): anything
- * else may read out of bounds.  Every other function validates what it is given
- * (card ids, repeats, counts, strengths, the scalar fields of an ofc_rules, NULL
- * pointers where a pointer is required) and returns an ofc_status; the 47 KB of an
- * ofc_rules' tables are checked by ofc_rules_check() only (any int16 value in them is
- * memory-safe).  For ranking inside your own tight loops, ofc_inline.h offers the two
- * rankers as static inline functions (ofc_rank5_inline, ofc_rank3_inline).
+ * Functions named *_unchecked (and the *_inline rankers) trust their input (see each
+ * @pre): anything else may read out of bounds.  Every other function validates what
+ * it is given (card ids, repeats, counts, strengths, the scalar fields of an
+ * ofc_rules, NULL pointers where a pointer is required) and returns an ofc_status;
+ * what it does not check is stated as its @pre (the game engine's own state, for
+ * one: a struct ofc_game_init() filled).  The 95 KB of an ofc_rules' tables are
+ * checked by ofc_rules_check() only (any int16 value in them is memory-safe).  For
+ * ranking inside your own tight loops, ofc_inline.h offers the two rankers as static
+ * inline functions (ofc_rank5_inline, ofc_rank3_inline).
  *
  * Threads
  * -------
@@ -38,8 +42,18 @@
  *
  * Example
  * -------
- *     uint16_t s = ofc_rank5(51, 47, 43, 39, 35);      // As Ks Qs Js Ts
- *     ofc_category c = ofc_category_of(s);              // OFC_ROYAL_FLUSH
+ * @code
+ * static ofc_rules rules;                          // 95 KB: not on a small stack
+ * const uint8_t board[13] = {42, 41, 0,            // Qh Qd 2c
+ *                            31, 30, 29, 12, 13,   // 9s 9h 9d 5c 5d
+ *                            51, 47, 43, 39, 35};  // As Ks Qs Js Ts
+ * ofc_board_eval e;
+ * uint16_t s = ofc_rank5_unchecked(51, 47, 43, 39, 35);
+ * assert(ofc_category_of(s) == OFC_ROYAL_FLUSH && s == OFC_STRENGTH_MAX);
+ * assert(ofc_rules_init_ofc(&rules) == OFC_OK);
+ * assert(ofc_eval_board(&rules, board, &e) == OFC_OK);
+ * assert(!e.foul && e.royalty[0] == 7 && e.royalty[1] == 12 && e.royalty[2] == 25);
+ * @endcode
  */
 #ifndef OFC_FAST_H
 #define OFC_FAST_H
@@ -60,12 +74,12 @@ extern "C" {
     (OFC_VERSION_MAJOR * 10000 + OFC_VERSION_MINOR * 100 + OFC_VERSION_PATCH)
 #define OFC_VERSION_STRING "0.1.0"
 
-/*! ofc_version_number():
- * @return OFC_VERSION_NUMBER of the compiled library (compare with the header's). */
+/*! @brief The version of the compiled library, to compare with the header's.
+ * @return OFC_VERSION_NUMBER as the library was built. */
 uint32_t ofc_version_number(void);
 
-/*! ofc_version_string():
- * @return OFC_VERSION_STRING of the compiled library, e.g. "0.1.0" (static storage). */
+/*! @brief The version of the compiled library as text.
+ * @return OFC_VERSION_STRING as the library was built, e.g. "0.1.0" (static storage). */
 const char *ofc_version_string(void);
 
 /* --------------------------------------------------------------- constants */
@@ -75,6 +89,9 @@ const char *ofc_version_string(void);
 #define OFC_STRENGTH_TABLE_SIZE 7918 /* tables indexed by strength: 0..7917 */
 #define OFC_BOARD_CARDS 13
 #define OFC_ROWS 3
+#define OFC_FRONT_CARDS 3            /* cards a full front holds (R-ROW-1) */
+#define OFC_MIDDLE_CARDS 5
+#define OFC_BACK_CARDS 5
 
 /*! Row indices, in board order. */
 typedef enum ofc_row { OFC_FRONT = 0, OFC_MIDDLE = 1, OFC_BACK = 2 } ofc_row;
@@ -109,68 +126,84 @@ typedef enum ofc_status {
 
 /* ---------------------------------------------------------------- ranking */
 
-/*! ofc_rank5_unchecked():
- * Strength of a 5-card hand (any card order).  About 2 ns.
- * Precondition: five distinct card ids in 0..51 (anything else reads out of bounds).
+/*! @brief Strength of a 5-card hand (any card order), without checks.  About 2 ns.
+ * @param a, b, c, d, e  the five cards.
+ * @pre five distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e);
 
-/*! ofc_rank3_unchecked():
- * Strength of a 3-card front hand (any card order), on the 5-card scale.
- * Precondition: three distinct card ids in 0..51.
+/*! @brief Strength of a 3-card front hand (any card order) on the 5-card scale,
+ * without checks.
+ * @param a, b, c  the three cards.
+ * @pre three distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
 uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
 
-/*! ofc_rank():
- * Validating ranker for 3 or 5 cards given as ints (the Python per-call path).
- * @cards  n card ids; may be NULL only when n == 0.
- * @n      number of cards; `expect` (3 or 5) when nonzero must equal it.
- * @expect 0 = accept 3 or 5 cards, else the required count.
+/*! @brief Strength of 3 or 5 cards given as ints, validated (the Python per-call
+ * path).
+ * @param cards   n card ids; may be NULL only when n == 0.
+ * @param n       number of cards: 3 or 5, and `expect` when that is nonzero.
+ * @param expect  0 = accept 3 or 5 cards, else the required count.
  * @return the strength (> 0), or OFC_E_COUNT, OFC_E_CARD, OFC_E_DUPLICATE. */
 int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
 
-/*! ofc_rank5_batch() / ofc_rank3_batch():
- * Rank n hands stored row by row (5 or 3 bytes per hand) into out[0..n-1].
+/*! @brief Rank n 5-card hands stored row by row (5 bytes a hand) into out[0..n-1].
  * Every hand is validated; on the first bad hand the function stops.
- * @cards   n*5 (n*3) card ids;  @out  n strengths;  @bad  receives the index of the
- *          first bad hand (untouched on success); may be NULL.
+ * @param cards  n * 5 card ids.
+ * @param n      number of hands.
+ * @param out    receives n strengths.
+ * @param bad    receives the index of the first bad hand (untouched on success); may
+ *               be NULL.
  * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for hand *bad (out[0..*bad-1]
  *         are filled), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
 int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
+
+/*! @brief Rank n 3-card front hands stored row by row (3 bytes a hand), as
+ * ofc_rank5_batch().
+ * @param cards  n * 3 card ids.
+ * @param n      number of hands.
+ * @param out    receives n strengths.
+ * @param bad    receives the index of the first bad hand; may be NULL.
+ * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (hand *bad), or OFC_E_VALUE when n > 0
+ *         and cards or out is NULL. */
 int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /* ------------------------------------------------------ strength metadata */
 
-/*! ofc_category_of():
- * @return the category of a strength, or OFC_E_STRENGTH (as int) when the strength is
- *         outside 1..OFC_STRENGTH_MAX.  Royal flush is its own category. */
+/*! @brief The category of a strength (a royal flush is its own category).
+ * @param strength  any value.
+ * @return an ofc_category, or OFC_E_STRENGTH when the strength is outside
+ *         1..OFC_STRENGTH_MAX. */
 int32_t ofc_category_of(uint16_t strength);
 
-/*! ofc_strength_cards():
+/*! @brief How many cards a strength's hand holds.
+ * @param strength  any value.
  * @return 5 for a 5-card strength, 3 for a 3-card strength, 0 when out of range. */
 int32_t ofc_strength_cards(uint16_t strength);
 
-/*! ofc_strength_info():
- * Packed description of a strength: ncards << 24 | category << 20 | five 4-bit ranks
- * (most significant first, 0..12 = 2..A, 0xF = no card), in the order a player would
- * read the hand ("K K K 7 7", wheel as "5 4 3 2 A").
+/*! @brief Packed description of a strength: ncards << 24 | category << 20 | five
+ * 4-bit ranks (most significant first, 0..12 = 2..A, 0xF = no card), in the order a
+ * player reads the hand ("K K K 7 7", a wheel as "5 4 3 2 A").
+ * @param strength  any value.
  * @return the packed value, 0 when the strength is out of range. */
 uint32_t ofc_strength_info(uint16_t strength);
 
-/*! ofc_kev_rank():
- * Cactus Kev number of a 5-card strength (1 = royal flush .. 7462 = 7-5-4-3-2), the
- * lower-is-better numbers of treys, phevaluator and Cactus Kev.
+/*! @brief Cactus Kev number of a 5-card strength (1 = royal flush .. 7462 =
+ * 7-5-4-3-2), the lower-is-better numbers of treys, phevaluator and Cactus Kev.
+ * @param strength  any value.
  * @return 1..7462, or 0 for a 3-card or out-of-range strength. */
 int32_t ofc_kev_rank(uint16_t strength);
 
-/*! ofc_strength_from_kev():
- * Inverse of ofc_kev_rank().  @return the strength, or 0 when kev is outside 1..7462. */
+/*! @brief Inverse of ofc_kev_rank().
+ * @param kev  a Cactus Kev number.
+ * @return the strength, or 0 when kev is outside 1..7462. */
 uint16_t ofc_strength_from_kev(int32_t kev);
 
-/*! ofc_low27():
- * 2-7 lowball value of a 5-card strength: larger = better low hand (7-5-4-3-2 offsuit
- * is 7462); ace always high, A-2-3-4-5 is ace-high, straights and flushes count
- * against the hand.  @return 1..7462, 0 for a 3-card or out-of-range strength. */
+/*! @brief 2-7 lowball value of a 5-card strength: larger = better low hand
+ * (7-5-4-3-2 offsuit is 7462); the ace is always high, A-2-3-4-5 is ace-high,
+ * straights and flushes count against the hand.
+ * @param strength  any value.
+ * @return 1..7462, or 0 for a 3-card or out-of-range strength. */
 int32_t ofc_low27(uint16_t strength);
 
 /* ------------------------------------------------------------------ rules */
@@ -178,8 +211,7 @@ int32_t ofc_low27(uint16_t strength);
 /*! Row ordering rule (R-ORDER-1). */
 typedef enum ofc_order_rule {
     OFC_ORDER_NONSTRICT = 0, /* front <= middle <= back (default, [003]) */
-    OFC_ORDER_STRICT = 1,    /* front < middle < back */
-    OFC_ORDER_MIXED = 2      /* front < middle <= back ([001] OFC page) */
+    OFC_ORDER_STRICT = 1     /* front < middle < back */
 } ofc_order_rule;
 
 /* Ranges of the ofc_rules scalar fields (checked by every validating function). */
@@ -226,20 +258,23 @@ typedef struct ofc_rules {
     uint8_t reserved2;       /* 0 */
 } ofc_rules;
 
-/*! ofc_rules_init_ofc():
- * Fill `rules` with the OFC / Pineapple preset (DESIGN.md: 1-6 scoring, the standard
+/*! @brief Fill `rules` with the OFC / Pineapple preset (1-6 scoring, the standard
  * royalty schedule with front trips 10..22 and middle trips 2, non-strict order).
+ * @param rules  the struct to fill.
  * @return OFC_OK, or OFC_E_RULES when rules is NULL. */
 int32_t ofc_rules_init_ofc(ofc_rules *rules);
 
-/*! ofc_rules_init_classic():
- * Fill `rules` with classic Chinese Poker: 1-6 (majority == 0) or 2-4 (majority != 0)
- * method and the typical win-only bonus scale (R-BON-CP-2).
+/*! @brief Fill `rules` with classic Chinese Poker and the typical win-only bonus
+ * scale (R-BON-CP-2).
+ * @param rules     the struct to fill.
+ * @param majority  0: the 1-6 method (sweep bonus 3); nonzero: 2-4 (majority 1).
  * @return OFC_OK, or OFC_E_RULES when rules is NULL. */
 int32_t ofc_rules_init_classic(ofc_rules *rules, int32_t majority);
 
-/*! ofc_rules_check():
- * @return OFC_OK when every field is in range, else OFC_E_RULES. */
+/*! @brief Check every field of a rule set, its tables included (the other
+ * validating functions check only the scalar fields, per call).
+ * @param rules  the rule set; may be NULL.
+ * @return OFC_OK when every field is in range, else OFC_E_RULES (NULL included). */
 int32_t ofc_rules_check(const ofc_rules *rules);
 
 /* ----------------------------------------------------------------- boards */
@@ -252,31 +287,49 @@ typedef struct ofc_board_eval {
     uint8_t reserved;
 } ofc_board_eval;
 
-/*! ofc_eval_board():
- * Evaluate a complete board: row strengths, foul flag, royalties.
- * @rules  a rule set (scalar fields checked);  @cards 13 card ids, front/middle/back;
- * @out    the result.
+/*! @brief Evaluate a complete board: row strengths, foul flag, royalties.
+ * @param rules  a rule set (its scalar fields are checked).
+ * @param cards  13 card ids: front 3, middle 5, back 5.
+ * @param out    receives the result.
  * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified), OFC_E_RULES,
  *         or OFC_E_VALUE (cards or out NULL). */
 int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
                        ofc_board_eval *out);
 
-/*! ofc_eval_board_unchecked():
- * As ofc_eval_board().  Precondition: 13 distinct card ids in 0..51. */
+/*! @brief ofc_eval_board() without any check, for tight loops.
+ * @param rules  a rule set.
+ * @param cards  13 card ids: front 3, middle 5, back 5.
+ * @param out    receives the result.
+ * @pre rules, cards and out are valid pointers, the rule set's scalar fields are in
+ *      range (ofc_rules_check()) and cards are 13 distinct ids in 0..51. */
 void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
                               ofc_board_eval *out);
 
-/*! ofc_is_foul():
- * Foul test of three row strengths (front 3-card, middle and back 5-card) under the
- * rules' order.  @return 1 when fouled, 0 when legal, OFC_E_STRENGTH on a bad strength
- * (front not a 3-card strength or middle/back not 5-card strengths), OFC_E_RULES, or
- * OFC_E_VALUE (strength NULL). */
+/*! @brief Foul test of three row strengths under the rules' order (R-FOUL-1).
+ * @param rules     a rule set (its scalar fields are checked).
+ * @param strength  front (a 3-card strength), middle and back (5-card strengths).
+ * @return 1 when fouled, 0 when legal, OFC_E_STRENGTH on a strength of the wrong kind,
+ *         OFC_E_RULES, or OFC_E_VALUE (strength NULL). */
 int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
 
-/*! ofc_eval_boards():
- * Batch ofc_eval_board() over n boards of 13 bytes.  Any output pointer may be NULL.
- * @strength n*3 strengths;  @royalty n*3 royalties;  @foul n flags;
- * @bad index of the first bad board.
+/*! @brief The value two boards' hands in a row are compared by (R-CMP-1, R-27-2):
+ * the strength, or under a 2-7 rule set (middle_lowball) the middle's ofc_low27()
+ * value.  Larger wins the row.
+ * @param rules     the rule set; its scalar fields are checked.
+ * @param row       OFC_FRONT, OFC_MIDDLE or OFC_BACK.
+ * @param strength  a 3-card strength for the front, a 5-card one for the other rows.
+ * @return the value (> 0), OFC_E_RULES, OFC_E_VALUE (row out of range), or
+ *         OFC_E_STRENGTH (a strength that is not one of the row's). */
+int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
+
+/*! @brief Batch ofc_eval_board() over n boards of 13 bytes.
+ * @param rules     a rule set (its scalar fields are checked).
+ * @param cards     n * 13 card ids, board by board.
+ * @param n         number of boards.
+ * @param strength  receives n * 3 strengths; may be NULL.
+ * @param royalty   receives n * 3 royalties; may be NULL.
+ * @param foul      receives n foul flags; may be NULL.
+ * @param bad       receives the index of the first bad board; may be NULL.
  * @return OFC_OK or the first bad board's error (outputs before *bad are filled);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
 int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
@@ -305,44 +358,60 @@ typedef struct ofc_pair_context {
     uint8_t reserved;     /* 0 */
 } ofc_pair_context;
 
-/*! ofc_score_evals():
- * Score two evaluated boards (a against b), validating them first.  Rows are compared
- * by strength (middle by ofc_low27() under a 2-7 rule set); a won row pays the
- * winner's win_value; a fouled board loses every row and earns no royalties; two
- * fouled boards exchange nothing.
+/*! @brief Score two evaluated boards (a against b), validating them first.
+ * Rows are compared by ofc_row_value() (the strength; the middle's ofc_low27() under
+ * a 2-7 rule set); a won row pays the winner's win_value; a fouled board loses every
+ * row and earns no royalties; two fouled boards exchange nothing.
  *   units = row units + sweep/majority bonuses, times the sweep multiplier when a side
  *           swept (plus sweep_all_bonus when it swept the whole table);
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
- * @rules  a rule set (its scalar fields are checked);
- * @a, @b  evaluated boards: front a 3-card strength, middle and back 5-card
- *         strengths, foul 0 or 1 (royalty values are taken as given);
- * @ctx    may be NULL (an ordinary pair); else ties -1..1, *_sweeps_all 0 or 1;
- * @out    receives the result (out->net: the net points of a); required.
+ * @param rules  a rule set (its scalar fields are checked).
+ * @param a      an evaluated board: front a 3-card strength, middle and back 5-card
+ *               strengths, foul 0 or 1 (royalty values are taken as given).
+ * @param b      the other board, likewise.
+ * @param ctx    the pair's table context; NULL for an ordinary pair, else ties -1..1
+ *               and *_sweeps_all 0 or 1.
+ * @param out    receives the result (out->net: the net points of a); required.
  * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
  *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */
 int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
                         const ofc_board_eval *b, const ofc_pair_context *ctx,
                         ofc_pair_score *out);
 
-/*! ofc_score_evals_unchecked():
- * As ofc_score_evals() without any check, for tight loops over boards from
- * ofc_eval_board().  Precondition: a valid rule set, boards as ofc_eval_board() fills
- * them, ctx NULL or in range; @detail may be NULL.
+/*! @brief ofc_score_evals() without any check, for tight loops over boards from
+ * ofc_eval_board().
+ * @param rules   a rule set.
+ * @param a       an evaluated board.
+ * @param b       the other board.
+ * @param ctx     the pair's table context, or NULL.
+ * @param detail  receives the whole result; may be NULL.
+ * @pre rules (scalar fields in range), a and b are valid pointers, the boards are as
+ *      ofc_eval_board() fills them and ctx is NULL or in range.
  * @return the net points of a. */
 int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *a,
                                   const ofc_board_eval *b, const ofc_pair_context *ctx,
                                   ofc_pair_score *detail);
 
-/*! ofc_score_boards():
- * Evaluate and score two boards of 13 cards.  The 26 cards must be distinct.
+/*! @brief Evaluate and score two boards of 13 cards (a against b); the 26 cards
+ * must be distinct.
+ * @param rules  a rule set (its scalar fields are checked).
+ * @param a      13 card ids: front 3, middle 5, back 5.
+ * @param b      the other board's 13 card ids.
+ * @param out    receives the result.
  * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES or OFC_E_VALUE (a NULL
  *         pointer). */
 int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
                          ofc_pair_score *out);
 
-/*! ofc_score_pairs():
- * Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give net[i].
- * @return OFC_OK or the first bad pair's error with its index in *bad (may be NULL);
+/*! @brief Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give
+ * net[i].
+ * @param rules  a rule set (its scalar fields are checked).
+ * @param a      n * 13 card ids.
+ * @param b      n * 13 card ids.
+ * @param n      number of pairs.
+ * @param net    receives the n net points of the a boards.
+ * @param bad    receives the index of the first bad pair; may be NULL.
+ * @return OFC_OK or the first bad pair's error (net before *bad is filled);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad);

@@ -6,8 +6,9 @@
 
 #include <string.h>
 
+#include "ofc_internal.h"
+
 static const uint8_t ROW_START[3] = {0, 3, 8};
-static const uint8_t ROW_SIZE[3] = {3, 5, 5};
 static const uint16_t POW3[6] = {1, 3, 9, 27, 81, 243};
 
 /* ------------------------------------------------------------------ random */
@@ -97,11 +98,37 @@ int32_t ofc_game_rules_init_pineapple(ofc_game_rules *r)
 
 /* --------------------------------------------------------------- schedule */
 
+/* The schedule of a seat outside Fantasyland (R-FLOW-*): an opening of OPENING_CARDS
+ * cards (classic: all 13 at once), then rounds_of() rounds of per_round() cards. */
+#define OPENING_CARDS 5u
+#define CLASSIC_CARDS 13u
+
+static uint32_t rounds_of(uint32_t kind)
+{
+    return kind == OFC_KIND_PINEAPPLE ? 4u : 8u;
+}
+
+static uint32_t per_round(uint32_t kind)
+{
+    return kind == OFC_KIND_PINEAPPLE ? 3u : 1u;
+}
+
 static uint32_t cards_per_seat(uint32_t kind, uint32_t fl)
 {
     if (fl)
         return fl;
-    return kind == OFC_KIND_PINEAPPLE ? 17u : 13u;
+    if (kind == OFC_KIND_CLASSIC)
+        return CLASSIC_CARDS;
+    return OPENING_CARDS + rounds_of(kind) * per_round(kind);
+}
+
+int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland)
+{
+    if (kind > OFC_KIND_PINEAPPLE)
+        return OFC_E_RULES;
+    if (fantasyland && (fantasyland < 13u || fantasyland > 17u || kind == OFC_KIND_CLASSIC))
+        return OFC_E_SEATS;
+    return (int32_t)cards_per_seat(kind, fantasyland);
 }
 
 static void add_step(ofc_game *g, uint32_t seat, uint32_t *pos, uint32_t n, uint32_t k,
@@ -122,15 +149,15 @@ static void add_step(ofc_game *g, uint32_t seat, uint32_t *pos, uint32_t n, uint
 static void build_schedule(const ofc_game_rules *r, ofc_game *g)
 {
     uint32_t order[OFC_GAME_MAX_SEATS], i, pos = 0, rnd;
-    uint32_t rounds = r->kind == OFC_KIND_PINEAPPLE ? 4u : 8u;
-    uint32_t per = r->kind == OFC_KIND_PINEAPPLE ? 3u : 1u;
+    uint32_t rounds = rounds_of(r->kind);
+    uint32_t per = per_round(r->kind);
     uint32_t disc = r->kind == OFC_KIND_PINEAPPLE ? 1u : 0u;
     uint32_t hidden_from = r->face_down_final < rounds ? rounds - r->face_down_final : 0u;
     for (i = 0; i < g->players; i++)
         order[i] = (g->button + 1 + i) % g->players;
     if (g->kind == OFC_KIND_CLASSIC) {
         for (i = 0; i < g->players; i++)
-            add_step(g, order[i], &pos, 13, 0, 1, 1, 0);
+            add_step(g, order[i], &pos, CLASSIC_CARDS, 0, 1, 1, 0);
         return;
     }
     for (i = 0; i < g->players; i++)
@@ -138,7 +165,7 @@ static void build_schedule(const ofc_game_rules *r, ofc_game *g)
             add_step(g, order[i], &pos, g->fl[order[i]], g->fl[order[i]] - 13u, 1, 1, 0);
     for (i = 0; i < g->players; i++)
         if (!g->fl[order[i]])
-            add_step(g, order[i], &pos, 5, 0, 0, 0, 0);
+            add_step(g, order[i], &pos, OPENING_CARDS, 0, 0, 0, 0);
     for (rnd = 1; rnd <= rounds; rnd++)
         for (i = 0; i < g->players; i++)
             if (!g->fl[order[i]])
@@ -231,9 +258,7 @@ int32_t ofc_game_is_over(const ofc_game *g)
 
 static void free_slots(const ofc_game *g, uint32_t seat, uint8_t free_[3])
 {
-    uint32_t row;
-    for (row = 0; row < 3; row++)
-        free_[row] = (uint8_t)(ROW_SIZE[row] - g->count[seat][row]);
+    ofc_row_room(g->count[seat], free_);
 }
 
 int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
@@ -453,7 +478,7 @@ static int32_t check_placement(const ofc_game *g, const ofc_game_step *st,
     if (need[OFC_DISCARD] != st->k)
         return OFC_E_DISCARDS;
     for (row = 0; row < 3; row++)
-        if (need[row] + g->count[st->seat][row] > ROW_SIZE[row])
+        if (need[row] + g->count[st->seat][row] > ofc_row_size(row))
             return OFC_E_ROW_FULL;
     return OFC_OK;
 }

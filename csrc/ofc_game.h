@@ -20,7 +20,7 @@
  *   ofc_game_observe()          one seat's view (never another seat's dealt cards or
  *                               discards, never a face-down card before the showdown,
  *                               never the deck)
- *   ofc_game_result()           nets (ofc_settle), fouls, royalties, Fantasyland next
+ *   ofc_game_result_get()       nets (ofc_settle), fouls, royalties, Fantasyland next
  *   ofc_game_playout()          uniformly random legal play to the end
  *
  * Schedule of a deal (R-FLOW-*): the acting order starts left of the button and ends
@@ -50,14 +50,26 @@
  * outputs, with rejection, so exactly uniform).  Deal i of a run with seed S uses
  * the game seed ofc_deal_seed(S, i) = ofc_random64(S ^ 0x6F66632D66617374, i).
  *
+ * Validation: every call validates what a caller chooses (seats, actions,
+ * placements, naturals, decks, rules at ofc_game_init()) and leaves the state
+ * byte-identical on an error; the state `g` itself must be one ofc_game_init() made
+ * and the rules `r` ones that passed ofc_game_rules_check() (each function's @pre).
+ *
  * Example: one random Pineapple deal
  * ----------------------------------
- *     static ofc_game_rules r;                 // about 100 KB: not on a small stack
- *     ofc_game g; ofc_rng rng = {7, 0}; ofc_game_result res;
- *     ofc_game_rules_init_pineapple(&r);
- *     ofc_game_init(&r, &g, 3, 0, NULL, 42, NULL);
- *     ofc_game_playout(&g, &rng, NULL);
- *     ofc_game_result_get(&r, &g, 0, &res);    // res.net[0..2]
+ * @code
+ * static ofc_game_rules r;                 // about 100 KB: not on a small stack
+ * static ofc_game_result res;
+ * ofc_game g;
+ * ofc_rng rng = {7, 0};
+ * uint32_t decisions;
+ * assert(ofc_game_rules_init_pineapple(&r) == OFC_OK);
+ * assert(ofc_game_init(&r, &g, 3, 0, NULL, 42, NULL) == OFC_OK);
+ * assert(ofc_game_playout(&g, &rng, &decisions) == OFC_OK && ofc_game_is_over(&g));
+ * assert(decisions == 3 * 5);              // an opening and 4 rounds per seat
+ * assert(ofc_game_result_get(&r, &g, NULL, 0, &res) == OFC_OK);
+ * assert(res.net[0] + res.net[1] + res.net[2] == 0);
+ * @endcode
  */
 #ifndef OFC_GAME_H
 #define OFC_GAME_H
@@ -127,10 +139,27 @@ uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n);
 void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52]);
 
 /*! @brief The game seed of deal `i` of a run with seed `run_seed`.
+ * @param run_seed  the run's seed.
+ * @param i         the deal's index in the run.
  * @return ofc_random64(run_seed ^ 0x6F66632D66617374, i). */
 uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
 
 /* ------------------------------------------------------------------ rules */
+
+/*! @brief Cards one seat is dealt in a deal (R-FLOW-CP-2, R-FLOW-OFC-3/4,
+ * R-FLOW-PIN-2/3, R-FL-2): its Fantasyland count, else 13 (classic, OFC) or 17
+ * (Pineapple: 5 + 4 x 3), read from the schedule ofc_game_init() builds.
+ * @param kind         an ofc_game_kind.
+ * @param fantasyland  the seat's Fantasyland cards this deal: 0 (none) or 13..17.
+ * @return the number of cards, OFC_E_RULES for an unknown kind, or OFC_E_SEATS for a
+ *         Fantasyland count out of range (or any under classic rules).
+ *
+ * Example:
+ * @code
+ * assert(ofc_cards_per_seat(OFC_KIND_PINEAPPLE, 0) == 17);
+ * assert(ofc_cards_per_seat(OFC_KIND_OFC, 15) == 15);
+ * @endcode */
+int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland);
 
 /*! Everything a deal needs from a rule set: pair scoring, table settlement,
  * Fantasyland, and the deal itself.  About 100 KB; fill it once, share it read-only. */
@@ -150,8 +179,10 @@ typedef struct ofc_game_rules {
  * @return OFC_OK, or OFC_E_RULES when r is NULL. */
 int32_t ofc_game_rules_init_pineapple(ofc_game_rules *r);
 
-/*! @brief Check every field of `r`.
- * @return OFC_OK, or OFC_E_RULES when a field is out of range. */
+/*! @brief Check every field of `r`, the scoring, table and Fantasyland rules in it
+ * included.
+ * @param r  the rules; may be NULL.
+ * @return OFC_OK, or OFC_E_RULES when a field is out of range (NULL included). */
 int32_t ofc_game_rules_check(const ofc_game_rules *r);
 
 /* ------------------------------------------------------------------ state */
@@ -191,7 +222,7 @@ typedef struct ofc_game {
 } ofc_game;
 
 /*! @brief Start a deal.
- * @param r        the rules.
+ * @param r        the rules; NULL is refused.
  * @pre   r passed ofc_game_rules_check() once (its large tables are not re-checked
  *        here; only the fields the deal itself reads are).
  * @param g        the state to fill; fully written on OFC_OK, untouched on error.
@@ -226,29 +257,38 @@ typedef struct ofc_decision {
 /*! @brief The pending decision of `g`.
  * @param g    a state made by ofc_game_init().
  * @param out  receives it (seat OFC_NO_SEAT and n 0 when the deal is over).
+ * @pre g and out are not NULL.
  * @return OFC_OK, or OFC_E_GAME_OVER when the deal is over. */
 int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out);
 
-/*! @brief Seat to act.  @return 0..players-1, or -1 when the deal is over. */
+/*! @brief Seat to act.
+ * @param g  a state made by ofc_game_init().
+ * @pre g is not NULL.
+ * @return 0..players-1, or -1 when the deal is over. */
 int32_t ofc_game_to_act(const ofc_game *g);
 
-/*! @brief Whether the deal is over.  @return 1 when every decision is made, else 0. */
+/*! @brief Whether the deal is over.
+ * @param g  a state made by ofc_game_init().
+ * @pre g is not NULL.
+ * @return 1 when every decision is made, else 0. */
 int32_t ofc_game_is_over(const ofc_game *g);
 
 /*! @brief Legal action ids of the pending normal decision, increasing.
- * @param g    the state.
+ * @param g    a state made by ofc_game_init() (not NULL).
  * @param out  receives up to OFC_ACTION_SPACE ids (may be NULL to count only).
  * @return the number of legal actions (1..243), OFC_E_GAME_OVER, or OFC_E_FULL_SET. */
 int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
 
 /*! @brief Action mask of the pending normal decision.
+ * @param g     a state made by ofc_game_init() (not NULL).
  * @param mask  OFC_ACTION_SPACE bytes, 1 for a legal action, else 0 (all 0 when the
  *              deal is over or the decision is a full set).
  * @return the number of legal actions, OFC_E_GAME_OVER or OFC_E_FULL_SET. */
 int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
 
 /*! @brief Destinations of an action id: what it does with each dealt card.
- * @param n       cards dealt (1..5);  @param k  discards (0..n-1).
+ * @param n       cards dealt (1..5).
+ * @param k       discards (0..n-1).
  * @param action  0..OFC_ACTION_SPACE-1.
  * @param dest    receives n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
  * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k) (rows'
@@ -256,11 +296,15 @@ int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
 int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5]);
 
 /*! @brief The action id of destinations (inverse of ofc_action_decode()).
+ * @param n     cards dealt (1..5).
+ * @param k     discards (0..n-1).
+ * @param dest  n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
  * @return the id, or OFC_E_DISCARDS / OFC_E_DESTINATION when dest does not fit (n, k). */
 int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
 
 /*! @brief Legal action ids of any normal decision, from its shape alone.
- * @param n      cards dealt (1..5);  @param k  discards (0..n-1).
+ * @param n      cards dealt (1..5).
+ * @param k      discards (0..n-1).
  * @param room   free slots of front, middle and back (0..3, 0..5, 0..5).
  * @param out    receives the legal ids, increasing (may be NULL).
  * @param mask   OFC_ACTION_SPACE bytes set to 1 at the legal ids (may be NULL; the
@@ -270,11 +314,14 @@ int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t
                           uint8_t *mask);
 
 /*! @brief Play an action id of the pending normal decision, then deal on.
+ * @param g       a state made by ofc_game_init() (not NULL).
+ * @param action  the action id (validated).
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_FULL_SET or OFC_E_ACTION (then g is
  *         unchanged). */
 int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
 
 /*! @brief Play an explicit placement of the pending decision (normal or full set).
+ * @param g     a state made by ofc_game_init() (not NULL).
  * @param dest  one destination per dealt card, in deal order: 0 front, 1 middle,
  *              2 back, OFC_DISCARD.
  * @param n     the number of entries; must equal the cards dealt.
@@ -285,16 +332,22 @@ int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
 /*! @brief Classic: show a natural instead of setting (R-NAT-2).  The hand is laid out
  * as the natural's own board for the three split naturals, else highest cards in the
  * back, then the middle, then the front.
+ * @param r        the rules g was made with (not NULL).
+ * @param g        a state made by ofc_game_init() (not NULL).
  * @param natural  an ofc_natural id that the rules pay and the cards make.
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_NATURAL (g unchanged). */
 int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural);
 
 /*! @brief Classic: surrender the hand (R-VAR-SUR-*); it is never shown.
+ * @param r  the rules g was made with (not NULL).
+ * @param g  a state made by ofc_game_init() (not NULL).
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_SURRENDER (g unchanged). */
 int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g);
 
 /*! @brief Naturals a classic seat to act may declare: those its cards make and the
  * rules pay.
+ * @param r  the rules g was made with (not NULL).
+ * @param g  a state made by ofc_game_init() (not NULL).
  * @return a bit mask (OFC_NAT_BIT(n)), 0 when none or not a classic set. */
 uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g);
 
@@ -322,6 +375,10 @@ typedef struct ofc_observation {
 } ofc_observation;
 
 /*! @brief Write `seat`'s view of `g` into `out`.
+ * @param g     a state made by ofc_game_init().
+ * @param seat  the observing seat (validated).
+ * @param out   receives the view.
+ * @pre g and out are not NULL.
  * @return OFC_OK, or OFC_E_SEAT when seat >= players. */
 int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
 
@@ -337,8 +394,12 @@ typedef struct ofc_game_result {
 } ofc_game_result;
 
 /*! @brief Settle a finished deal.
+ * @param r       the rules g was made with.
+ * @param g       a state made by ofc_game_init().
  * @param stacks  chips per seat for table stakes, or NULL.
  * @param flags   ofc_settle() flags (e.g. OFC_SETTLE_ITEMS for the itemised list).
+ * @param out     receives the result.
+ * @pre r, g and out are not NULL; r passed ofc_game_rules_check().
  * @return OFC_OK, OFC_E_NOT_OVER, or an ofc_settle() error. */
 int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
                             const int32_t *stacks, uint32_t flags, ofc_game_result *out);
@@ -354,6 +415,7 @@ int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
 
 /*! @brief Play uniformly random legal moves until the deal is over (a full set: a
  * uniformly random setting; classic seats never declare or surrender).
+ * @param g          a state made by ofc_game_init().
  * @param rng        the caller's random stream (advanced).
  * @param decisions  receives the number of decisions played (may be NULL).
  * @return OFC_OK, or OFC_E_COUNT on NULL arguments. */

@@ -19,10 +19,19 @@
  *
  * Example
  * -------
- *     static ofc_heur_model m;          // 380 KB: not on the stack
- *     double v[2];
- *     ... fill m.row[r][s] (value, win, lose), m.sweep, m.majority, m.foul_value ...
- *     ofc_heur_values(&rules, NULL, &m, boards, 2, 0, v, NULL);
+ * @code
+ * static ofc_rules rules;                  // 95 KB: not on a small stack
+ * static ofc_heur_model m;                 // 380 KB: not on the stack; all 0 here
+ * const uint8_t boards[26] = {
+ *     42, 41, 0, 31, 30, 29, 12, 13, 51, 47, 43, 39, 35,   // legal
+ *     51, 50, 49, 0, 5, 10, 15, 20, 1, 6, 11, 16, 21};     // front aces: fouls
+ * double v[2];
+ * assert(ofc_rules_init_ofc(&rules) == OFC_OK);
+ * m.foul_value = -9.0;  // ... and m.row[r][s] (value, win, lose), m.sweep, m.majority
+ * assert(ofc_heur_model_check(&m) == OFC_OK);
+ * assert(ofc_heur_values(&rules, NULL, &m, boards, 2, 0, v, NULL) == OFC_OK);
+ * assert(v[0] == 0.0 && v[1] == -9.0);
+ * @endcode
  */
 #ifndef OFC_HEURISTIC_H
 #define OFC_HEURISTIC_H
@@ -144,7 +153,8 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
  *        3: fill 0 drops the lowest rank of a round, a random fill a random card.
  *        Draws come from splitmix64 seeded with `seed`: the same arguments give the
  *        same output on every platform.
- * @param unseen     n_unseen distinct card ids to draw from (n_unseen <= 52);
+ * @param unseen     n_unseen distinct card ids to draw from;
+ * @param n_unseen   how many (<= 52);
  * @param n_future   cards per sample (<= n_unseen, <= OFC_HEUR_MAX_FUTURE);
  * @param rounds     0, or n_future / 3 (then n_slots <= 2 * rounds);
  * @param n_slots    cards per fill (<= n_future, <= OFC_HEUR_MAX_SLOTS);

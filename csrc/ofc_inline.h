@@ -4,8 +4,13 @@
  * idea): include this header instead of calling ofc_rank5_unchecked(), and link
  * csrc/ofc_tables.c (or the whole library) for the tables.
  *
- *     #include "ofc_inline.h"
- *     uint16_t s = ofc_rank5_inline(51, 47, 43, 39, 35);   // As Ks Qs Js Ts
+ * Example
+ * -------
+ * @code
+ * uint16_t s = ofc_rank5_inline(51, 47, 43, 39, 35);   // As Ks Qs Js Ts
+ * assert(s == ofc_rank5_unchecked(51, 47, 43, 39, 35) && s == OFC_STRENGTH_MAX);
+ * assert(ofc_rank3_inline(50, 46, 42) == ofc_rank3_unchecked(42, 46, 50));  // Ah Kh Qh
+ * @endcode
  *
  * The functions return exactly what ofc_rank5_unchecked() / ofc_rank3_unchecked()
  * return and have the same preconditions: distinct card ids in 0..51.
@@ -29,8 +34,11 @@
 #define OFC_SUIT_BIAS (UINT64_C(0x3333) << 32)
 #define OFC_FLUSH_BITS (UINT64_C(0x8888) << 32)
 
-/*! ofc_rank5_inline(): as ofc_rank5_unchecked(): the perfect hash of the rank keys,
- * or the flush table when the suit nibbles show five of a suit. */
+/*! @brief ofc_rank5_unchecked() inlined: the perfect hash of the rank keys, or the
+ * flush table when the suit nibbles show five of a suit.
+ * @param a, b, c, d, e  the five cards.
+ * @pre five distinct card ids in 0..51 (anything else reads out of bounds).
+ * @return the strength, 1..OFC_STRENGTH_MAX. */
 static inline uint16_t ofc_rank5_inline(uint32_t a, uint32_t b, uint32_t c, uint32_t d,
                                         uint32_t e)
 {
@@ -45,7 +53,10 @@ static inline uint16_t ofc_rank5_inline(uint32_t a, uint32_t b, uint32_t c, uint
     return ofc_tab_hash_value[ofc_tab_hash_offset[k >> OFC_HASH_SHIFT] + (k & OFC_HASH_MASK)];
 }
 
-/*! ofc_rank3_inline(): as ofc_rank3_unchecked(). */
+/*! @brief ofc_rank3_unchecked() inlined.
+ * @param a, b, c  the three cards.
+ * @pre three card ids in 0..51 (anything else reads out of bounds).
+ * @return the strength, 1..OFC_STRENGTH_MAX. */
 static inline uint16_t ofc_rank3_inline(uint32_t a, uint32_t b, uint32_t c)
 {
     return ofc_tab_top3[169u * (a >> 2) + 13u * (b >> 2) + (c >> 2)];

@@ -73,11 +73,11 @@ static inline void ofc_prefetch_row(const uint8_t *next, size_t next_bytes, size
 }
 
 /* 1 when the scalar fields of a rule set are in range (ofc_rules_check() also scans
- * the 47 KB of tables: too slow per call; any int16 table value is memory-safe).  The
+ * the 95 KB of tables: too slow per call; any int16 table value is memory-safe).  The
  * bounds keep every int32 sum of the scoring kernel far from overflow. */
 static inline int ofc_rules_scalars_ok(const ofc_rules *r)
 {
-    return r != NULL && r->order_rule <= OFC_ORDER_MIXED && r->middle_lowball <= 1 &&
+    return r != NULL && r->order_rule <= OFC_ORDER_STRICT && r->middle_lowball <= 1 &&
            r->lowball_limit <= 7462 && r->foul_pays_sweep <= 1 &&
            r->majority_rule <= OFC_MAJORITY_MORE_ROWS &&
            r->sweep_multiplier >= 1 && r->sweep_multiplier <= OFC_MULTIPLIER_MAX &&
@@ -145,16 +145,65 @@ static inline int32_t ofc_cards_error(const uint8_t *h, size_t n)
     return ofc_check_cards(h, n, &seen);
 }
 
+/* The fields of ofc_tab_strength_info[s] (packing documented at ofc_strength_info()
+ * in ofc_fast.h), for a valid strength s: the only place in csrc/ that decodes them. */
+static inline uint32_t ofc_info_cards(uint16_t s)
+{
+    return ofc_tab_strength_info[s] >> 24;
+}
+
+static inline uint32_t ofc_info_category(uint16_t s)
+{
+    return (ofc_tab_strength_info[s] >> 20) & 0xFu;
+}
+
+/* The rank (0..12) of the first card of a strength's description. */
+static inline uint32_t ofc_info_lead(uint16_t s)
+{
+    return (ofc_tab_strength_info[s] >> 16) & 0xFu;
+}
+
 /* 1 when the strength is a 3-card strength, 0 for 5-card (strength must be valid). */
 static inline uint32_t ofc_is_three(uint16_t s)
 {
-    return (ofc_tab_strength_info[s] >> 24) == 3u;
+    return ofc_info_cards(s) == 3u;
+}
+
+/* Cards a full row holds (R-ROW-1), row 0..2. */
+static inline uint32_t ofc_row_size(uint32_t row)
+{
+    return row == OFC_FRONT ? OFC_FRONT_CARDS : row == OFC_MIDDLE ? OFC_MIDDLE_CARDS
+                                                                  : OFC_BACK_CARDS;
+}
+
+/* Free slots per row of a board whose rows hold count[0..2] cards. */
+static inline void ofc_row_room(const uint8_t count[3], uint8_t room[3])
+{
+    uint32_t row;
+    for (row = 0; row < OFC_ROWS; row++) {
+        room[row] = (uint8_t)(ofc_row_size(row) - count[row]);
+    }
+}
+
+/* C(n, k) for n 0..17, k 0..5 (the generated table). */
+static inline uint32_t ofc_binom(uint32_t n, uint32_t k)
+{
+    return ofc_tab_binom[6u * n + k];
 }
 
 /* Row comparison key: the strength, or its 2-7 value for a lowball middle. */
 static inline uint32_t ofc_row_key(const ofc_rules *r, int row, uint16_t s)
 {
     return (row == OFC_MIDDLE && r->middle_lowball) ? ofc_tab_low27[s] : s;
+}
+
+/* The row-order foul (R-ORDER-1) of front, middle and back strengths under an
+ * ofc_order_rule (no branch on the data).  A 3-card strength never equals a 5-card
+ * one, so only middle against back can differ between the two rules. */
+static inline uint32_t ofc_order_fouls(uint32_t order, uint32_t f, uint32_t m, uint32_t b)
+{
+    return order == OFC_ORDER_STRICT ? (uint32_t)(f >= m) | (uint32_t)(m >= b)
+                                     : (uint32_t)(f > m) | (uint32_t)(m > b);
 }
 
 /* Foul test of three valid strengths (front 3-card, middle/back 5-card). */
@@ -164,14 +213,7 @@ static inline uint8_t ofc_foul_k(const ofc_rules *r, const uint16_t s[3])
         uint32_t back_low = s[2] < s[0]; /* a front never equals a back */
         return (uint8_t)(back_low || ofc_tab_low27[s[1]] < r->lowball_limit);
     }
-    switch (r->order_rule) {
-    case OFC_ORDER_STRICT:
-        return (uint8_t)(s[0] >= s[1] || s[1] >= s[2]);
-    case OFC_ORDER_MIXED:
-        return (uint8_t)(s[0] >= s[1] || s[1] > s[2]);
-    default:
-        return (uint8_t)(s[0] > s[1] || s[1] > s[2]);
-    }
+    return (uint8_t)ofc_order_fouls(r->order_rule, s[0], s[1], s[2]);
 }
 
 /* Evaluates a board of 13 valid distinct cards (no branches on the data). */

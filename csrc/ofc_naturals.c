@@ -31,13 +31,6 @@ static const uint16_t straight3_mask[12] = {0x1003, 0x0007, 0x000E, 0x001C,
                                             0x0038, 0x0070, 0x00E0, 0x01C0,
                                             0x0380, 0x0700, 0x0E00, 0x1C00};
 
-/* binom[n][k] = C(n, k) for n 0..12, k 1..5 (k = 0 unused). */
-static const uint16_t binom[13][6] = {
-    {0, 0, 0, 0, 0, 0},       {0, 1, 0, 0, 0, 0},        {0, 2, 1, 0, 0, 0},
-    {0, 3, 3, 1, 0, 0},       {0, 4, 6, 4, 1, 0},        {0, 5, 10, 10, 5, 1},
-    {0, 6, 15, 20, 15, 6},    {0, 7, 21, 35, 35, 21},    {0, 8, 28, 56, 70, 56},
-    {0, 9, 36, 84, 126, 126}, {0, 10, 45, 120, 210, 252}, {0, 11, 55, 165, 330, 462},
-    {0, 12, 66, 220, 495, 792}};
 
 static const char *const natural_names[OFC_NAT_COUNT] = {
     "six_pairs", "three_straights", "three_flushes", "five_pairs_trips", "four_trips",
@@ -82,7 +75,7 @@ static uint32_t high_card_place(uint32_t m)
     int r;
     for (r = 0; r < 13; r++) {
         if (m & (1u << r)) {
-            place += binom[r][i++];
+            place += ofc_binom((uint32_t)r, i++);
         }
     }
     return place;

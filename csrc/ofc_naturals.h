@@ -72,9 +72,16 @@
  *
  * Example
  * -------
- *     ofc_naturals_result r;
- *     if (ofc_naturals(cards, &r) == OFC_OK && (r.mask & OFC_NAT_BIT(OFC_NAT_DRAGON)))
- *         ...;
+ * @code
+ * uint8_t cards[13];
+ * ofc_naturals_result r;
+ * int i;
+ * for (i = 0; i < 13; i++)
+ *     cards[i] = (uint8_t)(4 * i + i % 4);   // 2c 3d 4h 5s 6c ... Ac: a dragon
+ * assert(ofc_naturals(cards, &r) == OFC_OK);
+ * assert(r.mask & OFC_NAT_BIT(OFC_NAT_DRAGON));
+ * assert(strcmp(ofc_natural_name(OFC_NAT_DRAGON), "dragon") == 0);
+ * @endcode
  */
 #ifndef OFC_NATURALS_H
 #define OFC_NATURALS_H
@@ -123,8 +130,7 @@ typedef struct ofc_naturals_result {
     uint8_t reserved;              /* 0 */
 } ofc_naturals_result;
 
-/*! ofc_naturals():
- * Every natural the 13 cards make, with tie-break keys and, for the three split
+/*! @brief Every natural the 13 cards make, with tie-break keys and, for the three split
  * naturals, a board showing the best split.  Among the splits with the best key the
  * board is a legal setting (front <= middle <= back, ofc_fast.h's non-strict order)
  * whenever one exists.  THREE_STRAIGHTS deals cards of equal rank to the back first
@@ -134,13 +140,14 @@ typedef struct ofc_naturals_result {
  * About 0.15 us for a random hand and under 1 us for any hand on a current x86-64
  * core (thirteen of one suit, where every split natural is searched, is the slowest
  * at about 0.5 us).
- * @cards  13 card ids in any order.
- * @out    the result; fully written on OFC_OK, unspecified otherwise.
+ * @param cards  13 card ids in any order.
+ * @param out    receives the result; fully written on OFC_OK, unspecified otherwise.
  * @return OFC_OK; OFC_E_CARD (an id outside 0..51) or OFC_E_DUPLICATE (a card twice),
  *         whichever comes first in card order; OFC_E_COUNT when cards or out is NULL. */
 int32_t ofc_naturals(const uint8_t cards[13], ofc_naturals_result *out);
 
-/*! ofc_natural_name():
+/*! @brief The name of a natural.
+ * @param natural  an ofc_natural.
  * @return the snake_case name of a natural ("six_pairs", ..., "no_pictures", the
  *         names of ofc_fast.rules.NATURAL_NAMES; static storage), or NULL when
  *         `natural` is outside 0..OFC_NAT_COUNT-1. */

@@ -97,13 +97,14 @@ uint32_t ofc_strength_info(uint16_t strength)
 
 int32_t ofc_category_of(uint16_t strength)
 {
-    uint32_t info = ofc_strength_info(strength);
-    return info ? (int32_t)((info >> 20) & 0xFu) : OFC_E_STRENGTH;
+    return (strength >= 1 && strength <= OFC_STRENGTH_MAX) ? (int32_t)ofc_info_category(strength)
+                                                           : OFC_E_STRENGTH;
 }
 
 int32_t ofc_strength_cards(uint16_t strength)
 {
-    return (int32_t)(ofc_strength_info(strength) >> 24);
+    return (strength >= 1 && strength <= OFC_STRENGTH_MAX) ? (int32_t)ofc_info_cards(strength)
+                                                           : 0;
 }
 
 int32_t ofc_kev_rank(uint16_t strength)

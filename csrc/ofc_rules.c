@@ -10,15 +10,9 @@ static void ofc_fill_by_category(int16_t table[OFC_STRENGTH_TABLE_SIZE],
     uint32_t s;
     for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
         if (!ofc_is_three((uint16_t)s)) {
-            table[s] = per_category[(ofc_tab_strength_info[s] >> 20) & 0xFu];
+            table[s] = per_category[ofc_info_category((uint16_t)s)];
         }
     }
-}
-
-/* The rank (0..12) of the first card of a strength's description. */
-static uint32_t ofc_lead_rank(uint32_t s)
-{
-    return (ofc_tab_strength_info[s] >> 16) & 0xFu;
 }
 
 static void ofc_rules_clear(ofc_rules *r)
@@ -50,7 +44,7 @@ int32_t ofc_rules_init_ofc(ofc_rules *rules)
     ofc_fill_by_category(rules->royalty[OFC_MIDDLE], middle);
     /* R-ROY-OFC-4: front pair 66 = 1 .. AA = 9, trips 222 = 10 .. AAA = 22. */
     for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
-        uint32_t cat = (ofc_tab_strength_info[s] >> 20) & 0xFu, rank = ofc_lead_rank(s);
+        uint32_t cat = ofc_info_category((uint16_t)s), rank = ofc_info_lead((uint16_t)s);
         if (!ofc_is_three((uint16_t)s)) {
             continue;
         }
@@ -77,7 +71,7 @@ int32_t ofc_rules_init_classic(ofc_rules *rules, int32_t majority)
     ofc_fill_by_category(rules->win_value[OFC_BACK], back);
     ofc_fill_by_category(rules->win_value[OFC_MIDDLE], middle);
     for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
-        if (ofc_is_three((uint16_t)s) && ((ofc_tab_strength_info[s] >> 20) & 0xFu) == OFC_TRIPS) {
+        if (ofc_is_three((uint16_t)s) && ofc_info_category((uint16_t)s) == OFC_TRIPS) {
             rules->win_value[OFC_FRONT][s] = 3;
         }
     }

@@ -133,11 +133,6 @@ static inline void ofc_row_strengths(const uint8_t *c, uint32_t s[3])
     s[2] = ofc_rank5_k(c[8], c[9], c[10], c[11], c[12]);
 }
 
-static inline int32_t ofc_plain_foul(uint8_t order, const uint32_t s[3])
-{
-    return order == OFC_ORDER_STRICT ? (s[0] >= s[1]) | (s[1] >= s[2])
-                                     : (s[0] > s[1]) | (s[1] > s[2]);
-}
 
 /* Net points of board a against b under a plain rule set (ofc_rules_plain()): the
  * same arithmetic as ofc_score_evals_k(), on strengths held in registers.
@@ -150,8 +145,8 @@ static inline int32_t ofc_pair_net_plain(const ofc_plain *k, const uint8_t *a,
     int row;
     ofc_row_strengths(a, sa);
     ofc_row_strengths(b, sb);
-    fa = ofc_plain_foul(k->order_rule, sa);
-    fb = ofc_plain_foul(k->order_rule, sb);
+    fa = (int32_t)ofc_order_fouls(k->order_rule, sa[0], sa[1], sa[2]);
+    fb = (int32_t)ofc_order_fouls(k->order_rule, sb[0], sb[1], sb[2]);
     any_foul = fa | fb;
     royalties = ((k->royalty[0][sa[0]] + k->royalty[1][sa[1]] + k->royalty[2][sa[2]]) &
                  (fa - 1)) -

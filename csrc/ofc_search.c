@@ -8,7 +8,7 @@
 #include "ofc_internal_solve.h"
 
 #define ROW_START(r) ((r) == 0 ? 0 : (r) == 1 ? 3 : 8)
-#define ROW_SIZE(r) ((r) == 0 ? 3 : 5)
+#define ROW_SIZE(r) ((int)ofc_row_size((uint32_t)(r)))
 #define MAX_COMPLETIONS 1024 /* completions of the searcher's last round kept at once */
 #define OFC_SEARCH_FAKE_KEY 0x7365717565636eULL /* stream of the sequential policy */
 
@@ -68,7 +68,7 @@ static int middle_fouls(const ofc_rules *r, uint16_t sm, uint16_t sb)
     if (r->middle_lowball) {
         return 0;
     }
-    return r->order_rule == OFC_ORDER_STRICT ? sm >= sb : sm > sb;
+    return (int)ofc_order_fouls(r->order_rule, 0, sm, sb); /* no front: 0 fouls nothing */
 }
 
 static void cx_leaf(cx *c, const uint16_t s[3])

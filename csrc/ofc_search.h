@@ -46,12 +46,26 @@
  *     round by the best completion with its real cards.  The other seats complete
  *     by the best completion when they have at most two rounds left, else fast.
  *
- * Example: advise a Pineapple decision (a position filled from an observation)
- * ---------------------------------------------------------------------------
- *     double sum[243] = {0}, sq[243] = {0};
- *     ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, actions, n_actions,
- *                         OFC_COMPLETE_BEST, seed, 0, 500, sum, sq);
- *     // mean of move i: sum[i] / 500
+ * Example: the best completion of a partial board
+ * ----------------------------------------------
+ * (Rollouts take a position filled from an observation: ofc_search_rollouts(&rules,
+ * &fl, &ev, &model, &pos, actions, n_actions, OFC_COMPLETE_BEST, seed, 0, 500, sum,
+ * sq) adds each candidate's value over 500 samples to sum[i].)
+ * @code
+ * static ofc_rules rules;                            // 95 KB: not on a small stack
+ * ofc_search_model model = {{0}, 0.0};                // no Fantasyland or row terms
+ * ofc_completion_result out;
+ * const uint8_t board[13] = {42, 41, OFC_NO_CARD,    // Qh Qd _
+ *                            31, 30, 29, 12, OFC_NO_CARD,   // 9s 9h 9d 5c _
+ *                            51, 47, 43, 39, OFC_NO_CARD};  // As Ks Qs Js _
+ * const uint8_t future[3] = {35, 0, 13};             // one round: Ts 2c 5d
+ * const uint8_t round_n[1] = {3}, round_k[1] = {0};
+ * assert(ofc_rules_init_ofc(&rules) == OFC_OK);
+ * assert(ofc_best_completion(&rules, NULL, NULL, &model, board, future, 1, round_n,
+ *                            round_k, 0, OFC_COMPLETE_BEST, &out) == OFC_OK);
+ * assert(!out.foul && out.value == 7 + 12 + 25);     // QQ, a full house, a royal
+ * assert(out.board[2] == 0 && out.board[7] == 13 && out.board[12] == 35);
+ * @endcode
  */
 #ifndef OFC_SEARCH_H
 #define OFC_SEARCH_H
@@ -162,6 +176,7 @@ int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
  * @brief Checks a position: seats, counts, rounds that fill every free slot, every
  *        card valid and seen once (boards, dealt, unseen), enough unseen cards for
  *        every round still to come.
+ * @param pos  the position (NULL is rejected).
  * @return OFC_OK, OFC_E_COUNT, OFC_E_CARD or OFC_E_DUPLICATE. */
 int32_t ofc_search_pos_check(const ofc_search_pos *pos);
 
@@ -178,6 +193,7 @@ int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  * @param rules, fl, ev, m   as ofc_best_completion();
  * @param pos      the position (passed ofc_search_pos_check());
  * @param actions  n_actions action ids of the pending decision (ofc_game.h ids);
+ * @param n_actions  how many (at most OFC_ACTION_SPACE);
  * @param policy   completion policy of every seat;
  * @param seed     the stream's key;  @param first  the first sample index;
  * @param samples  how many samples;
@@ -194,6 +210,8 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
 /*! ofc_search_exact_cost():
  * @brief The number of leaves ofc_search_exact() would visit (an upper bound, capped
  *        at 2^62), so a caller can decide within a time budget.
+ * @param pos        the position (validated as ofc_search_pos_check()).
+ * @param n_actions  the number of candidate moves.
  * @return the count, or 0 when the position is not one exact search handles (the
  *         searcher has more than one round to come, or more than 1,024 ways to play
  *         it) or is invalid. */
@@ -208,6 +226,7 @@ uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
  *        (each completed by OFC_COMPLETE_BEST).  The searcher decides its last round
  *        knowing its own cards only.  Every draw is equally likely (uniform over the
  *        unseen cards, as the rollouts).
+ * @param rules, fl, ev, m, pos, actions, n_actions  as ofc_search_rollouts();
  * @param max_nodes  refuse (OFC_E_BUDGET) when ofc_search_exact_cost() exceeds it;
  * @param values     n_actions expected values out.
  * @return OFC_OK, OFC_E_BUDGET (nothing computed; also when the searcher has more than

@@ -803,6 +803,9 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     if (rules == NULL || table == NULL || in == NULL || out == NULL) {
         return OFC_E_VALUE;
     }
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
     st = settle_check(table, in, flags, out, &hidden);
     if (st != OFC_OK) {
         return st;

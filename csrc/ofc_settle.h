@@ -47,11 +47,29 @@
  *
  * Example
  * -------
- *     ofc_rules r;  ofc_table_rules t;  ofc_settle_input in;  ofc_settlement s;
- *     ofc_rules_init_ofc(&r);  ofc_table_rules_init(&t);
- *     ofc_settle_input_init(&in, 3, 0);          // 3 seats, seat 0 deals
- *     memcpy(in.cards[0], board0, 13); ...       // boards in row order
- *     if (ofc_settle(&r, &t, &in, 0, &s) == OFC_OK) printf("%d\n", s.net[0]);
+ * @code
+ * static ofc_rules r;                        // 95 KB: not on a small stack
+ * ofc_table_rules t;
+ * static ofc_settle_input in;
+ * static ofc_settlement s;
+ * const uint8_t board0[13] = {42, 41, 0, 31, 30, 29, 12, 13, 51, 47, 43, 39, 35};
+ * uint8_t used[52] = {0};
+ * int seat, i, c = 0;
+ * assert(ofc_rules_init_ofc(&r) == OFC_OK && ofc_table_rules_init(&t) == OFC_OK);
+ * assert(ofc_settle_input_init(&in, 3, 0) == OFC_OK);   // 3 seats, seat 0 deals
+ * memcpy(in.cards[0], board0, 13);                      // boards in row order
+ * for (i = 0; i < 13; i++)
+ *     used[board0[i]] = 1;
+ * for (seat = 1; seat < 3; seat++)                      // the others: the lowest cards
+ *     for (i = 0; i < 13; i++) {
+ *         while (used[c])
+ *             c++;
+ *         used[c] = 1;
+ *         in.cards[seat][i] = (uint8_t)c;
+ *     }
+ * assert(ofc_settle(&r, &t, &in, OFC_SETTLE_ITEMS, &s) == OFC_OK);
+ * assert(s.net[0] + s.net[1] + s.net[2] == 0 && s.net[0] > 0 && s.n_items > 0);
+ * @endcode
  */
 #ifndef OFC_SETTLE_H
 #define OFC_SETTLE_H
@@ -200,30 +218,37 @@ typedef struct ofc_settlement {
     ofc_settle_item items[OFC_SETTLE_MAX_ITEMS];
 } ofc_settlement;
 
-/*! ofc_table_rules_init():
- * Fill `t` with the plain table: up to 4 players, left of the button first, WIN_CAP
- * stakes, pairwise rows, no house, pool, single winner, surrender, aces bet or
- * naturals.  @return OFC_OK, or OFC_E_VALUE when t is NULL. */
+/*! @brief Fill `t` with the plain table: up to 4 players, left of the button first,
+ * WIN_CAP stakes, pairwise rows, no house, pool, single winner, surrender, aces bet
+ * or naturals.
+ * @param t  the struct to fill.
+ * @return OFC_OK, or OFC_E_VALUE when t is NULL. */
 int32_t ofc_table_rules_init(ofc_table_rules *t);
 
-/*! ofc_table_rules_check():
+/*! @brief Check every field of a table's rules.
+ * @param t  the table rules; may be NULL.
  * @return OFC_OK when every field is in its documented range and the modes combine
  *         (pool excludes house and single winner; house excludes single winner),
  *         else OFC_E_RULES (also for NULL). */
 int32_t ofc_table_rules_check(const ofc_table_rules *t);
 
-/*! ofc_settle_input_init():
- * Empty deal: `players` seats, `button`, every card OFC_NO_CARD, nobody surrendered
- * or declared, no stacks.  Values are stored as given (ofc_settle() validates).
+/*! @brief Start an empty deal: every card OFC_NO_CARD, nobody surrendered or
+ * declared, no stacks.  Values are stored as given (ofc_settle() validates them).
+ * @param in       the struct to fill.
+ * @param players  the number of seats.
+ * @param button   the dealer's seat.
  * @return OFC_OK, or OFC_E_VALUE when in is NULL. */
 int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t button);
 
-/*! ofc_settle():
- * Settle one deal (see the order of business above).
- * @rules  pair scoring, valid (ofc_rules_check());  @table  table rules (checked);
- * @in     the deal (validated);  @flags  0 or OFC_SETTLE_ITEMS;  @out  the result.
- * @pre    rules satisfies ofc_rules_check() (not re-checked: it is large).
- * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag); OFC_E_RULES (table);
+/*! @brief Settle one deal (see the order of business above).
+ * @param rules  pair scoring; its scalar fields are checked (its tables, any int16
+ *               value of which is memory-safe, by ofc_rules_check() only).
+ * @param table  the table's rules (checked).
+ * @param in     the deal (validated).
+ * @param flags  0 or OFC_SETTLE_ITEMS.
+ * @param out    receives the result.
+ * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag); OFC_E_RULES (rules'
+ *         scalar fields or table);
  *         OFC_E_MAX_PLAYERS, OFC_E_SEAT, OFC_E_SURRENDER, OFC_E_CONFLICT;
  *         OFC_E_COUNT (a seat setting rows shows no cards, or a seat mixes cards
  *         and OFC_NO_CARD), OFC_E_CARD, OFC_E_DUPLICATE (across all seats);
@@ -233,36 +258,47 @@ int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t but
 int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
                    const ofc_settle_input *in, uint32_t flags, ofc_settlement *out);
 
-/*! ofc_settlement_order():
- * Pairs in settlement order (R-SETTLE-2/3): pairs[k][0] against pairs[k][1].
- * @start  ofc_settle_start;  @pairs  room for OFC_SETTLE_MAX_PAIRS pairs.
+/*! @brief Pairs in settlement order (R-SETTLE-2/3): pairs[k][0] against
+ * pairs[k][1].
+ * @param players  2..4.
+ * @param button   the dealer's seat.
+ * @param start    an ofc_settle_start.
+ * @param pairs    receives the pairs; room for OFC_SETTLE_MAX_PAIRS.
  * @return the number of pairs (players * (players - 1) / 2), or OFC_E_SEAT (players
  *         outside 2..4, button not a seat), OFC_E_VALUE (start unknown, pairs NULL). */
 int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
                              uint8_t pairs[][2]);
 
-/*! ofc_apply_stakes():
- * Cap n nominal pair transfers, in order, under table stakes (R-STAKES-*):
+/*! @brief Cap n nominal pair transfers, in order, under table stakes (R-STAKES-*):
  * amount[k] > 0: pairs[k][1] pays pairs[k][0]; < 0 the reverse.
  *  - WIN_CAP (R-STAKES-1/2): a loser pays at most the chips he has now; a winner wins
  *    at most his stack at the start, and once his running win reaches it his hand is
  *    complete: he neither wins nor loses anything further.
  *  - CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
  *    most both capacities and uses up that much of each.
- * @model ofc_stakes_model;  @stacks  `seats` stacks, 0..OFC_STACK_MAX;
- * @seats 1..256;  @pairs, @amount  n transfers (seats < `seats`; any amount
- *        but INT32_MIN);  @actual  n capped transfers (same signs).
+ * @param model   an ofc_stakes_model.
+ * @param stacks  `seats` stacks, 0..OFC_STACK_MAX.
+ * @param seats   1..256.
+ * @param pairs   n pairs of seats (each < `seats`).
+ * @param amount  n nominal transfers (any amount but INT32_MIN).
+ * @param n       number of transfers.
+ * @param actual  receives the n capped transfers (same signs).
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
  *         range), OFC_E_VALUE (model, an amount, seats, or a NULL pointer with n>0). */
 int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
                          const uint8_t pairs[][2], const int32_t *amount, size_t n,
                          int32_t *actual);
 
-/*! ofc_natural_payment():
- * What the seat holding natural b pays the seat holding natural a (negative: a pays
+/*! @brief What the seat holding natural b pays the seat holding natural a (negative: a pays
  * b) under the table's naturals rule (R-NAT-2, R-NAT-6); -1 for an ordinary hand.
  * Natural ids must be played by the table; keys are the tie-break keys of
  * ofc_naturals().  Against an ordinary hand a natural wins its units.
+ * @param table   the table's rules (its naturals and their units).
+ * @param a       a natural id, or -1.
+ * @param key_a   its tie-break key.
+ * @param b       the other seat's natural id, or -1.
+ * @param key_b   its tie-break key.
+ * @param status  receives the status; may be NULL.
  * @return the payment; 0 when both are -1.  *status (may be NULL) receives OFC_OK, or
  *         OFC_E_NATURAL when an id is neither -1 nor played by the table, or
  *         OFC_E_RULES when table is NULL (the payment is then 0). */

@@ -53,15 +53,6 @@ extern const uint32_t ofc_wintab_counts[OFC_ROWS * OFC_STRENGTH_TABLE_SIZE];
 
 enum { MODE_ANY = 0, MODE_STAY = 1, MODE_NOSTAY = 2 };
 
-/* C(n, k) for n <= 17, k <= 5. */
-static const uint16_t binom[18][6] = {
-    {1, 0, 0, 0, 0, 0},       {1, 1, 0, 0, 0, 0},        {1, 2, 1, 0, 0, 0},
-    {1, 3, 3, 1, 0, 0},       {1, 4, 6, 4, 1, 0},        {1, 5, 10, 10, 5, 1},
-    {1, 6, 15, 20, 15, 6},    {1, 7, 21, 35, 35, 21},    {1, 8, 28, 56, 70, 56},
-    {1, 9, 36, 84, 126, 126}, {1, 10, 45, 120, 210, 252}, {1, 11, 55, 165, 330, 462},
-    {1, 12, 66, 220, 495, 792},   {1, 13, 78, 286, 715, 1287},
-    {1, 14, 91, 364, 1001, 2002}, {1, 15, 105, 455, 1365, 3003},
-    {1, 16, 120, 560, 1820, 4368}, {1, 17, 136, 680, 2380, 6188}};
 
 /* ------------------------------------------------------------ small helpers */
 
@@ -82,7 +73,7 @@ static int64_t q_ceil(double x)
 static double pos(double x) { return x > 0 ? x : 0; }
 static double neg(double x) { return x < 0 ? -x : 0; }
 
-static uint32_t strength_cards(uint16_t s) { return ofc_tab_strength_info[s] >> 24; }
+
 
 /* The scalar fields of a rule set: ofc_rules_scalars_ok() (ofc_internal.h). */
 #define rules_ok ofc_rules_scalars_ok
@@ -188,14 +179,14 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
     memset(out, 0, sizeof *out);
     for (row = 0; row < OFC_ROWS; row++) {
         const uint32_t *c = counts + (size_t)row * OFC_STRENGTH_TABLE_SIZE;
-        uint32_t want = row == OFC_FRONT ? 3u : 5u;
+        uint32_t want = ofc_row_size((uint32_t)row);
         double total = 0, above = 0, above_units = 0;
         int s;
         if (row == OFC_MIDDLE && rules->middle_lowball) {
             /* No opponent data for a 2-7 middle: share of low-hand classes. */
             for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
                 double low, w, l, wv;
-                if (strength_cards((uint16_t)s) != 5u) {
+                if (ofc_info_cards((uint16_t)s) != 5u) {
                     continue;
                 }
                 low = ofc_tab_low27[s];
@@ -213,7 +204,7 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
             continue;
         }
         for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
-            if (strength_cards((uint16_t)s) == want) {
+            if (ofc_info_cards((uint16_t)s) == want) {
                 total += c[s];
             }
         }
@@ -222,7 +213,7 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
         }
         for (s = OFC_STRENGTH_MAX; s >= 1; s--) {
             double p, wv, below;
-            if (strength_cards((uint16_t)s) != want) {
+            if (ofc_info_cards((uint16_t)s) != want) {
                 continue;
             }
             p = c[s] / total;
@@ -408,7 +399,7 @@ typedef struct sv_best {
 
 static void *ws_alloc(sv_ws *w, int n)
 {
-    int n5 = binom[n][5], n3 = binom[n][3];
+    int n5 = (int)ofc_binom((uint32_t)n, 5), n3 = (int)ofc_binom((uint32_t)n, 3);
     size_t t = PM_SIZE;
     /* vb vm ob om hkey; vf of; pm_m pm_f pv_m pv_f */
     size_t i64 = (size_t)n5 * 5 + (size_t)n3 * 2 + 4 * t;
@@ -751,9 +742,9 @@ static void search_fronts(const sv_ctx *c, sv_ws *w, sv_best *best, int b, int m
         }
     }
     for (i2 = 2; i2 < nr; i2++) {
-        int x2 = binom[rpos[i2]][3];
+        int x2 = (int)ofc_binom(rpos[i2], 3);
         for (i1 = 1; i1 < i2; i1++) {
-            int x1 = x2 + binom[rpos[i1]][2];
+            int x1 = x2 + (int)ofc_binom(rpos[i1], 2);
             for (i0 = 0; i0 < i1; i0++) {
                 int f = x1 + rpos[i0];
                 int64_t key;
@@ -803,13 +794,13 @@ static void search_back(const sv_ctx *c, sv_ws *w, sv_best *best, int b)
         }
     }
     for (i4 = 4; i4 < np; i4++) {
-        int x4 = binom[p[i4]][5];
+        int x4 = (int)ofc_binom(p[i4], 5);
         for (i3 = 3; i3 < i4; i3++) {
-            int x3 = x4 + binom[p[i3]][4];
+            int x3 = x4 + (int)ofc_binom(p[i3], 4);
             for (i2 = 2; i2 < i3; i2++) {
-                int x2 = x3 + binom[p[i2]][3];
+                int x2 = x3 + (int)ofc_binom(p[i2], 3);
                 for (i1 = 1; i1 < i2; i1++) {
-                    int x1 = x2 + binom[p[i1]][2];
+                    int x1 = x2 + (int)ofc_binom(p[i1], 2);
                     for (i0 = 0; i0 < i1; i0++) {
                         int m = x1 + p[i0];
                         uint16_t sm = w->s5[m], capF;

@@ -33,14 +33,22 @@
  *
  * Example
  * -------
- *     ofc_rules r;  ofc_fl_rules fl;  ofc_fl_solution sol;
- *     static ofc_ev_tables ev;                            // 380 KB: not on the stack
- *     double stay[5] = {0, 10.0, 0, 0, 0};                // staying (14 cards) = 10
- *     ofc_rules_init_ofc(&r);
- *     ofc_fl_rules_init_standard(&fl, 14);
- *     ofc_ev_tables_init(&r, &ev);
- *     ofc_solve_fantasyland(&r, &fl, &ev, cards, 14, stay, 0, &sol);
- *     // sol.best.board: front 3, middle 5, back 5; sol.best.royalties, .stays ...
+ * @code
+ * static ofc_rules r;                                 // 95 KB: not on a small stack
+ * static ofc_ev_tables ev;                            // 380 KB: not on the stack
+ * ofc_fl_rules fl;
+ * ofc_fl_solution sol;
+ * const double stay[5] = {0, 10.0, 0, 0, 0};          // staying (14 cards) = 10
+ * const uint8_t cards[14] = {51, 47, 43, 39, 35,      // As Ks Qs Js Ts
+ *                            30, 29, 28, 10, 9,       // 9h 9d 9c 4h 4d
+ *                            0, 4, 15, 21};           // 2c 3c 5s 7d
+ * assert(ofc_rules_init_ofc(&r) == OFC_OK);
+ * assert(ofc_fl_rules_init_standard(&fl, 14) == OFC_OK);
+ * assert(ofc_ev_tables_init(&r, &ev) == OFC_OK);
+ * assert(ofc_solve_fantasyland(&r, &fl, &ev, cards, 14, stay, 0, &sol) == OFC_OK);
+ * // sol.best.board: front 3, middle 5, back 5; one card discarded
+ * assert(!sol.best.foul && sol.best.n_discards == 1 && sol.best.royalties >= 37);
+ * @endcode
  */
 #ifndef OFC_SOLVER_H
 #define OFC_SOLVER_H
@@ -103,19 +111,20 @@ typedef struct ofc_fl_rules {
                                              * the most cards) gives the cards */
 } ofc_fl_rules;
 
-/*! ofc_fl_rules_init_standard():
- * The common rule: entry on a front of Q-Q or better, stay on front trips, a full
+/*! @brief The common rule: entry on a front of Q-Q or better, stay on front trips, a full
  * house or better in the middle or quads or better in the back; `cards` (13..17) for
  * both entry and stay (PINEAPPLE: 14).
+ * @param fl     the struct to fill.
+ * @param cards  13..17.
  * @return OFC_OK, or OFC_E_VALUE when fl is NULL or cards is outside 13..17. */
 int32_t ofc_fl_rules_init_standard(ofc_fl_rules *fl, int32_t cards);
 
-/*! ofc_fl_rules_check():
- * @return OFC_OK when every field is in range, else OFC_E_RULES. */
+/*! @brief Check every field of Fantasyland rules.
+ * @param fl  the rules; may be NULL.
+ * @return OFC_OK when every field is in range, else OFC_E_RULES (NULL included). */
 int32_t ofc_fl_rules_check(const ofc_fl_rules *fl);
 
-/*! ofc_fl_next_cards():
- * @brief Fantasyland cards earned by a finished board: the one implementation of the
+/*! @brief Fantasyland cards earned by a finished board: the one implementation of the
  *        entry and stay rules (Python's fantasyland_cards() calls it).
  * @param rules        a valid rule set (its order decides fouls, its 2-7 flag the
  *                     lowball entry);
@@ -161,28 +170,38 @@ typedef struct ofc_ev_tables {
                                                           * opponent stronger] */
 } ofc_ev_tables;
 
-/*! ofc_ev_tables_init():
- * Tables for a rule set (its win values) from the shipped opponent distribution.
+/*! @brief Tables for a rule set (its win values) from the shipped opponent
+ * distribution.
+ * @param rules  the rule set; fully checked (ofc_rules_check()).
+ * @param out    receives the tables.
  * @return OFC_OK, or OFC_E_RULES / OFC_E_VALUE on NULL or bad rules. */
 int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
 
-/*! ofc_ev_tables_init_counts():
- * As ofc_ev_tables_init() from your own distribution: counts[row * 7918 + strength]
- * = how often the opponent's row had that strength (front 3-card strengths, middle
- * and back 5-card; other entries ignored).
- * @return OFC_OK, OFC_E_RULES, or OFC_E_VALUE when a row has no count. */
+/*! @brief ofc_ev_tables_init() from your own opponent distribution.
+ * @param rules   the rule set; fully checked (ofc_rules_check()).
+ * @param counts  3 x 7918 counts: counts[row * 7918 + strength] = how often the
+ *                opponent's row had that strength (front 3-card strengths, middle and
+ *                back 5-card; other entries ignored).
+ * @param out     receives the tables.
+ * @return OFC_OK, OFC_E_RULES, or OFC_E_VALUE (counts or out NULL, or a row with no
+ *         count). */
 int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts,
                                   ofc_ev_tables *out);
 
-/*! ofc_ev_opponent_counts():
- * The shipped distribution (3 x 7918 counts, row-major, as above) and, in *deals when
- * not NULL, the number of simulated deals behind it.  Static storage. */
+/*! @brief The shipped opponent distribution.
+ * @param deals  receives the number of simulated deals behind it; may be NULL.
+ * @return 3 x 7918 counts, row-major as ofc_ev_tables_init_counts() reads them
+ *         (static storage). */
 const uint32_t *ofc_ev_opponent_counts(uint32_t *deals);
 
-/*! ofc_ev_board():
- * Expected points of a complete legal board under the model above (own royalties
+/*! @brief Expected points of a complete board under the model above (own royalties
  * included); a fouled board gets the points it loses to a clean opponent.
- * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE or OFC_E_VALUE (ev NULL). */
+ * @param rules  the rule set (its scalar fields are checked).
+ * @param ev     its tables.
+ * @param board  13 card ids: front 3, middle 5, back 5.
+ * @param value  receives the expected points.
+ * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (ev or value
+ *         NULL) or OFC_E_COUNT (board NULL). */
 int32_t ofc_ev_board(const ofc_rules *rules, const ofc_ev_tables *ev,
                      const uint8_t board[13], double *value);
 
@@ -215,19 +234,20 @@ typedef struct ofc_fl_solution {
                                * examined */
 } ofc_fl_solution;
 
-/*! ofc_solve_fantasyland():
- * The provably best setting of 13 of n cards (13..17), maximising royalties plus the
+/*! @brief The provably best setting of 13 of n cards (13..17), maximising royalties plus the
  * stay value when the board keeps Fantasyland; never a fouled board when a legal one
  * exists.
- * @rules       a valid rule set (2-7 middle included; only its scalar fields are
- *              checked here);
- * @fl          its Fantasyland rules, or NULL (nothing stays);
- * @ev          tables for the tie-break, or NULL (ties: the first board found);
- * @cards       n distinct card ids;
- * @stay_value  5 values: the worth of staying with 13, 14, 15, 16, 17 cards next deal
- *              (|v| <= OFC_STAY_VALUE_LIMIT, resolution 2^-16), or NULL (all 0);
- * @flags       0 or OFC_SOLVE_ALTERNATIVES (about twice the work);
- * @out         the result (best.value = royalties + stay value).
+ * @param rules       the rule set (2-7 middle included; its scalar fields are
+ *                    checked).
+ * @param fl          its Fantasyland rules (checked), or NULL (nothing stays).
+ * @param ev          tables for the tie-break, or NULL (ties: the first board found).
+ * @param cards       n distinct card ids.
+ * @param n           13..17.
+ * @param stay_value  5 values: the worth of staying with 13, 14, 15, 16, 17 cards next
+ *                    deal (|v| <= OFC_STAY_VALUE_LIMIT, resolution 2^-16), or NULL
+ *                    (all 0).
+ * @param flags       0 or OFC_SOLVE_ALTERNATIVES (about twice the work).
+ * @param out         receives the result (best.value = royalties + stay value).
  * In a stay_cards == OFC_FL_STAY_SAME rule set the hand is taken to be an n-card
  * Fantasyland hand.
  * @return OFC_OK, OFC_E_COUNT (n outside 13..17), OFC_E_CARD, OFC_E_DUPLICATE,
@@ -237,19 +257,30 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
                               const double *stay_value, uint32_t flags,
                               ofc_fl_solution *out);
 
-/*! ofc_best_setting():
- * The best of the 72,072 ways to set 13 cards for an objective; never a fouled board
- * when a legal one exists.  @ev is required for OFC_OBJECTIVE_EV and used as the
- * tie-break for OFC_OBJECTIVE_ROYALTIES (may be NULL there).
+/*! @brief The best of the 72,072 ways to set 13 cards for an objective; never a
+ * fouled board when a legal one exists.
+ * @param rules      the rule set (its scalar fields are checked).
+ * @param ev         its tables: required for OFC_OBJECTIVE_EV, the tie-break for
+ *                   OFC_OBJECTIVE_ROYALTIES (may be NULL there).
+ * @param cards      13 distinct card ids.
+ * @param objective  an ofc_objective.
+ * @param out        receives the setting.
  * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (bad objective
  *         or missing ev) or OFC_E_MEMORY. */
 int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev,
                          const uint8_t cards[13], uint32_t objective, ofc_setting *out);
 
-/*! ofc_best_settings():
- * Batch ofc_best_setting(): hand i is cards[13*i .. 13*i+12]; its board goes to
- * boards[13*i ..] (may be NULL) and its value to values[i] (may be NULL).
- * @return OFC_OK or the first bad hand's error with its index in *bad (may be NULL). */
+/*! @brief Batch ofc_best_setting().
+ * @param rules      the rule set (its scalar fields are checked).
+ * @param ev         its tables (as ofc_best_setting()).
+ * @param cards      n hands of 13 card ids: hand i is cards[13*i .. 13*i+12].
+ * @param n          number of hands.
+ * @param objective  an ofc_objective.
+ * @param boards     receives board i at boards[13*i ..]; may be NULL.
+ * @param values     receives value i at values[i]; may be NULL.
+ * @param bad        receives the index of the first bad hand; may be NULL.
+ * @return OFC_OK, the first bad hand's error (OFC_E_CARD, OFC_E_DUPLICATE), or
+ *         OFC_E_RULES, OFC_E_VALUE, OFC_E_COUNT (cards NULL with n > 0), OFC_E_MEMORY. */
 int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
                           const uint8_t *cards, size_t n, uint32_t objective,
                           uint8_t *boards, double *values, size_t *bad);

@@ -20,5 +20,6 @@ extern const uint16_t ofc_tab_top3[2197];
 extern const uint32_t ofc_tab_strength_info[7918];
 extern const uint16_t ofc_tab_kev[7918];
 extern const uint16_t ofc_tab_low27[7918];
+extern const uint16_t ofc_tab_binom[108];
 
 #endif /* OFC_TABLES_H */

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "ofc_internal.h"
+
 /* Offsets of the encoding's parts. */
 #define ENC_DEALT (12 * 52)
 #define ENC_DISCARDS (13 * 52)
@@ -30,7 +32,6 @@
 #define OPPONENT_KEY UINT64_C(0x726E642D6F70706F)
 
 static const uint8_t ROW_START[3] = {0, 3, 8};
-static const uint8_t ROW_SIZE[3] = {3, 5, 5};
 
 /* -------------------------------------------------------------- encoding */
 
@@ -313,9 +314,7 @@ static void write_decision(const ofc_vecenv_config *c, const ofc_game *g, uint32
         seat = st->seat;
         if (!st->full) {
             uint8_t room[3];
-            uint32_t row;
-            for (row = 0; row < 3; row++)
-                room[row] = (uint8_t)(ROW_SIZE[row] - g->count[seat][row]);
+            ofc_row_room(g->count[seat], room);
             n = list_legal(st, room, legal, mask, oc);
         } else {
             memset(mask, 0, OFC_ACTION_SPACE);

@@ -81,12 +81,31 @@
  *
  * Example (C; Python: ofc_fast.env.VectorEnv)
  * -------
- *     static ofc_game_rules r; ofc_vecenv_config c; ofc_vecenv_slot slot[8]; ...
- *     ofc_game_rules_init_pineapple(&r);
- *     ofc_vecenv_config_init(&c, &r, 8, 2, 42);       // self-play, solver Fantasyland
- *     ofc_vecenv_reset(&c, slot, 0, 8, 1, &out);       // out: the caller's arrays
- *     for (...) { actions[i] = out.legal[i * 243 + 0]; ...
- *                 ofc_vecenv_step(&c, slot, 0, 8, actions, NULL, NULL, &out, &bad); }
+ * @code
+ * enum { N = 8 };
+ * static ofc_game_rules r;                          // about 100 KB
+ * static ofc_vecenv_slot slot[N];
+ * static uint8_t obs[N * OFC_ENC_SIZE], mask[N * OFC_ACTION_SPACE],
+ *     legal[N * OFC_ACTION_SPACE], term[N], trunc[N], full[N];
+ * static int16_t count[N];
+ * static int8_t seat[N];
+ * static float rew[N], final_rew[N * OFC_GAME_MAX_SEATS];
+ * ofc_vecenv_out out = {obs, mask, legal, count, seat, full, rew, final_rew, term, trunc};
+ * ofc_vecenv_config c;
+ * int64_t actions[N];
+ * uint32_t i, step, bad, deals = 0;
+ * assert(ofc_game_rules_init_pineapple(&r) == OFC_OK);
+ * assert(ofc_vecenv_config_init(&c, &r, N, 2, 42) == OFC_OK);  // self-play
+ * assert(ofc_vecenv_reset(&c, slot, 0, N, 1, &out) == OFC_OK);
+ * for (step = 0; step < 40; step++) {                // the first legal action each time
+ *     for (i = 0; i < N; i++)
+ *         actions[i] = count[i] > 0 ? legal[i * OFC_ACTION_SPACE] : OFC_VE_NO_ACTION;
+ *     assert(ofc_vecenv_step(&c, slot, 0, N, actions, NULL, NULL, &out, &bad) == OFC_OK);
+ *     for (i = 0; i < N; i++)
+ *         deals += term[i];
+ * }
+ * assert(deals > 0);                                 // 10 decisions a deal: some ended
+ * @endcode
  */
 #ifndef OFC_VECENV_H
 #define OFC_VECENV_H

@@ -10,7 +10,8 @@ import numpy as np
 
 from ._native import OK, ffi, lib
 from .errors import RulesError
-from .ranking import STRENGTH_INFO, STRENGTH_MAX, HandCategory
+from .ranking import (STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX, STRENGTH_RANKS,
+                      HandCategory)
 from .rules.fantasyland_text import front_threshold
 from .rules.model import (NATURAL_NAMES, Lowball, MajorityRule, NaturalsRule, OrderRule,
                           RuleSet, Schedule, SettlementStart, StakesModel)
@@ -19,16 +20,14 @@ __all__ = ["compiled", "compiled_fl", "table_rules", "schedule_tables", "lowball
            "LOW27"]
 
 _SIZE = STRENGTH_MAX + 1
-_INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
-_NCARDS = _INFO >> 24
-_CATEGORY = ((_INFO >> 20) & 0xF).astype(np.intp)
-_LEAD = np.minimum((_INFO >> 16) & 0xF, 12).astype(np.intp)
-_THREE = _NCARDS == 3
-_FIVE = _NCARDS == 5
+_CATEGORY = STRENGTH_CATEGORY.astype(np.intp)
+_LEAD = np.minimum(STRENGTH_RANKS[:, 0], 12).astype(np.intp)
+_THREE = STRENGTH_CARDS == 3
+_FIVE = STRENGTH_CARDS == 5
 LOW27 = np.array([lib.ofc_low27(s) for s in range(_SIZE)], dtype=np.int32)
 """2-7 value per strength (0 for 3-card strengths)."""
 
-_ORDER = {OrderRule.NONSTRICT: 0, OrderRule.STRICT: 1, OrderRule.MIXED: 2}
+_ORDER = {OrderRule.NONSTRICT: 0, OrderRule.STRICT: 1}  # C ofc_order_rule
 _MAJORITY = {MajorityRule.TWO_ROWS: 0, MajorityRule.MORE_ROWS: 1}
 _START = {SettlementStart.LEFT_OF_BUTTON: 0, SettlementStart.BUTTON: 1}
 STAKES = {StakesModel.WIN_CAP: 0, StakesModel.CHIPS: 1}

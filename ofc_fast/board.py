@@ -15,17 +15,18 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Union
+from typing import Iterable, Sequence, Sized, Union
 
 import numpy as np
 
 from ._compiled import compiled
 from ._native import OK, ffi, lib
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
-from .errors import BoardError, quote
+from .errors import BoardError, CardError, quote
 from .rules import OFC, RulesLike, as_rules
 
-__all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits"]
+__all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits", "free_slots",
+           "hand_cards"]
 
 
 class Row(IntEnum):
@@ -53,7 +54,9 @@ class Row(IntEnum):
                              f"or 2 (back)") from None
 
 
-ROW_SIZES = (3, 5, 5)
+ROW_SIZES: tuple[int, int, int] = (lib.OFC_FRONT_CARDS, lib.OFC_MIDDLE_CARDS,
+                                   lib.OFC_BACK_CARDS)
+"""Cards a full front, middle and back hold (R-ROW-1): ``(3, 5, 5)``."""
 _ROW_SPLIT = re.compile(r"[/|]")
 
 
@@ -212,6 +215,20 @@ class Board:
         """
         return self.evaluate(rules).foul
 
+    def row_values(self, rules: RulesLike = OFC) -> tuple[int, int, int]:
+        """Per row the value two boards are compared by (larger wins the row): the
+        strength, or under a 2-7 rule set the middle's 2-7 value (C ``ofc_row_value``,
+        R-CMP-1, R-27-2).
+
+        >>> b = Board.parse("Qh Qd 2c / 7s 5h 4d 3c 2d / As Ks Qs Js Ts")
+        >>> b.row_values("PINEAPPLE_27")[1]
+        7462
+        """
+        f, m, b = self.evaluate(rules).strengths
+        c = compiled(as_rules(rules, "row_values"))
+        value = lib.ofc_row_value
+        return int(value(c, 0, f)), int(value(c, 1, m)), int(value(c, 2, b))
+
     def royalties(self, rules: RulesLike = OFC) -> tuple[int, int, int]:
         """Royalties (front, middle, back) under the rules; all 0 when fouled."""
         return self.evaluate(rules).royalties
@@ -227,6 +244,45 @@ class Board:
 
     def __hash__(self) -> int:
         return hash(self._rows)
+
+
+def free_slots(rows: Sequence[Sized]) -> tuple[int, int, int]:
+    """Free slots of the front, middle and back of a board given as three rows
+    (BoardError when there are not three rows or a row holds too many cards).
+
+    >>> free_slots([[1, 2], [], [3, 4, 5, 6, 7]])
+    (1, 5, 0)
+    """
+    if len(rows) != 3:
+        raise BoardError(f"rows must be (front, middle, back), got {len(rows)} rows")
+    room = (ROW_SIZES[0] - len(rows[0]), ROW_SIZES[1] - len(rows[1]),
+            ROW_SIZES[2] - len(rows[2]))
+    if min(room) < 0:
+        raise BoardError(f"rows of {tuple(map(len, rows))} cards overflow a board "
+                         f"({ROW_SIZES})")
+    return room
+
+
+def hand_cards(cards: Union[CardsLike, Board], low: int = 13, high: int = 13,
+               what: str = "") -> list[int]:
+    """The distinct card ids of a hand of ``low`` to ``high`` cards given as text,
+    ids, a :class:`Board` or board text (CardError, its message prefixed by ``what``
+    when given, otherwise).
+
+    >>> hand_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")[:3]
+    [42, 41, 0]
+    """
+    if isinstance(cards, Board):
+        ids = list(cards.cards)
+    elif isinstance(cards, str) and _ROW_SPLIT.search(cards):
+        ids = list(Board.parse(cards).cards)
+    else:
+        ids = parse_cards(cards)  # bad text or ids, duplicates: CardError
+    if not low <= len(ids) <= high:
+        want = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise CardError(f"{what + ': ' if what else ''}expected {want} cards, got "
+                        f"{len(ids)}: {cards_str(ids)!r}")
+    return ids
 
 
 def as_board(value: Union[Board, str, Iterable[int]]) -> Board:

@@ -42,7 +42,7 @@ import time
 from typing import Any, Callable, Literal, Optional, Sequence, TypeVar
 
 from . import rules as rules_mod
-from .board import Board, Row
+from .board import Board, Row, hand_cards
 from .cards import cards_str, parse_cards
 from .errors import GameError, OfcError, RulesError
 from .fantasyland import fantasyland_cards
@@ -291,9 +291,7 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     from .solver import cli_solve, solve_json
 
     preset = load_rules(args.rules)
-    ids = _named("CARDS", parse_cards, args.cards)
-    if not 13 <= len(ids) <= 17:
-        raise GameError(f"CARDS: expected 13 to 17 cards, got {len(ids)}")
+    ids = _named("CARDS", hand_cards, args.cards, 13, 17)
     if preset.game is GameKind.CLASSIC and len(ids) != 13:
         raise RulesError(f"--rules: {preset.name} is classic Chinese Poker, where a hand "
                          f"is 13 cards; got {len(ids)} (for a Fantasyland hand of 14-17 "

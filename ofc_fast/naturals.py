@@ -27,8 +27,8 @@ from typing import Optional, Union
 
 from ._compiled import table_rules
 from ._native import OK, STATUS_TEXT, ffi, lib
-from .board import Board
-from .cards import CardsLike, cards_str, parse_cards
+from .board import Board, hand_cards
+from .cards import CardsLike, cards_str
 from .errors import CardError, RulesError, quote
 from .rules.model import NATURAL_NAMES, RuleSet
 from .rules.presets import RulesLike, as_rules
@@ -66,20 +66,6 @@ class NaturalHand:
     board: Optional[Board] = None
 
 
-def _cards13(cards: Union[CardsLike, Board]) -> list[int]:
-    """13 distinct card ids from text, ids, a board or board text, or CardError."""
-    if isinstance(cards, Board):
-        ids = list(cards.cards)
-    elif isinstance(cards, str) and ("/" in cards or "|" in cards):
-        ids = list(Board.parse(cards).cards)
-    else:
-        ids = parse_cards(cards)  # bad text or ids, duplicates: CardError
-    if len(ids) != 13:
-        raise CardError(f"a natural needs exactly 13 cards, got {len(ids)}: "
-                        f"{cards_str(ids)!r}")
-    return ids
-
-
 def _detect(cards: Union[CardsLike, Board]) -> list[tuple[int, int, Optional[Board]]]:
     """(natural index, key, board) of every natural the 13 cards make.
 
@@ -94,7 +80,7 @@ def _detect(cards: Union[CardsLike, Board]) -> list[tuple[int, int, Optional[Boa
         except ValueError:  # an int outside 0..255
             status = None
     if status != OK:
-        ids = _cards13(cards)
+        ids = hand_cards(cards, 13, 13, "a natural")
         status = lib.ofc_naturals(bytes(ids), out)
         if status != OK:  # pragma: no cover - the ids were validated above
             raise CardError(f"bad cards {cards_str(ids)!r}: {STATUS_TEXT.get(status)}")

@@ -15,6 +15,8 @@ from enum import IntEnum
 from operator import index
 from typing import cast
 
+import numpy as np
+
 from ._native import E_COUNT, lib
 from .cards import RANKS, CardsLike, cards_str, parse_cards
 from .errors import CardError, StrengthError, quote
@@ -42,15 +44,35 @@ class HandCategory(IntEnum):
     ROYAL_FLUSH = 9
 
 
-# Per-strength metadata, read once from the C tables.
+# Per-strength metadata, read once from the C tables and decoded here only.
 STRENGTH_INFO: tuple[int, ...] = tuple(lib.ofc_strength_info(s)
                                        for s in range(STRENGTH_MAX + 1))
 """Per strength: the packed description of ``ofc_strength_info()`` (0 for 0)."""
-_INFO = STRENGTH_INFO
-_CATEGORY = [HandCategory((i >> 20) & 0xF) if i else None for i in _INFO]
-_NCARDS = [i >> 24 for i in _INFO]
-_RANKS_OF = [tuple(r for r in ((i >> sh) & 0xF for sh in (16, 12, 8, 4, 0)) if r != 0xF)
-             if i else () for i in _INFO]
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
+_INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
+STRENGTH_CARDS: np.ndarray = _read_only((_INFO >> 24).astype(np.int8))
+"""Per strength: 3 or 5 cards (0 for strength 0); read-only."""
+STRENGTH_CATEGORY: np.ndarray = _read_only(((_INFO >> 20) & 0xF).astype(np.int8))
+"""Per strength: its :class:`HandCategory` value (0 for strength 0); read-only."""
+STRENGTH_RANKS: np.ndarray = _read_only(np.where(
+    _INFO[:, None] != 0, np.stack([(_INFO >> sh) & 0xF for sh in (16, 12, 8, 4, 0)], axis=1),
+    0xF).astype(np.int8))
+"""Per strength: the five rank nibbles of its description in reading order (0..12,
+15 = no card: a 3-card hand's last two, and all of strength 0); read-only.
+
+>>> STRENGTH_RANKS[rank3("Qh Qd 5c")].tolist()
+[10, 10, 3, 15, 15]
+"""
+_NCARDS = STRENGTH_CARDS.tolist()
+_CATEGORY = [HandCategory(c) if n else None
+             for n, c in zip(_NCARDS, STRENGTH_CATEGORY.tolist())]
+_RANKS_OF = [tuple(r for r in ranks if r != 0xF) for ranks in STRENGTH_RANKS.tolist()]
 
 _rank = lib.ofc_rank
 

@@ -28,9 +28,9 @@ from typing import Any, Mapping, Optional, TypeAlias, Union
 
 from ._compiled import compiled, compiled_fl
 from ._native import OK, STATUS_TEXT, ffi, lib
-from .board import Board
+from .board import Board, hand_cards
 from .cards import CardsLike, cards_str, parse_cards
-from .errors import CardError, OfcError, RulesError, quote
+from .errors import OfcError, RulesError, quote
 from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet, RulesLike, as_rules
 
 __all__ = ["Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
@@ -126,15 +126,6 @@ def _solution(s: Any, objective: str, nodes: int = 0, seconds: float = 0.0,
         **extra)
 
 
-def _cards(cards: Union[CardsLike, Board], low: int, high: int, fn: str) -> list[int]:
-    ids = list(cards.cards) if isinstance(cards, Board) else parse_cards(cards)
-    if not low <= len(ids) <= high:
-        want = f"{low}" if low == high else f"{low} to {high}"
-        raise CardError(f"{fn}: expected {want} cards, got {len(ids)}: "
-                        f"{cards_str(ids)!r}")
-    return ids
-
-
 def _raise_status(status: int, fn: str) -> None:
     if status == lib.OFC_E_MEMORY:  # pragma: no cover
         raise MemoryError(f"{fn}: out of memory")
@@ -214,7 +205,7 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RulesLike = PINEAPP
     >>> s.board == s.best_no_stay.board, solve_fantasyland(hand, PINEAPPLE).stays
     (True, True)
     """  # noqa: E501 - printed solutions, verbatim
-    ids = _cards(cards, 13, 17, "solve_fantasyland")
+    ids = hand_cards(cards, 13, 17, "solve_fantasyland")
     rules = as_rules(rules, "solve_fantasyland")
     sv = stay_values(rules, stay_value)
     out = ffi.new("ofc_fl_solution *")
@@ -259,7 +250,7 @@ def best_setting(cards13: Union[CardsLike, Board], rules: RulesLike = CLASSIC_1_
     >>> s.fouled, s.objective
     (False, 'ev')
     """
-    ids = _cards(cards13, 13, 13, "best_setting")
+    ids = hand_cards(cards13, 13, 13, "best_setting")
     rules = as_rules(rules, "best_setting")
     if objective not in OBJECTIVES:
         raise OfcError(f"best_setting: objective must be one of {OBJECTIVES}, "

@@ -102,7 +102,6 @@ def test_order_rule_options() -> None:
     b = Board.parse("2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd")
     assert not b.is_foul(rules.OFC)
     assert b.is_foul(rules.OFC.replace(order="strict"))
-    assert not b.is_foul(rules.OFC.replace(order="mixed"))
 
 
 # One 5-card hand per category (no spades but the quads' 9s), with the middle and

@@ -191,10 +191,10 @@ def test_bot_names_and_bad_names() -> None:
 def test_settings_round_trip() -> None:
     """A bot travels to a worker process as (name, settings) and is rebuilt equal."""
     bot = make_bot("heuristic", rules.OFC, seed=4, samples=6, arrangements=3,
-                   optimism=0.25, solver_tables=True)
+                   optimism=0.25, row_weight=1.5)
     settings = bot.settings()
     assert settings["samples"] == 6 and settings["optimism"] == 0.25
-    assert settings["solver_tables"] is True
+    assert settings["row_weight"] == 1.5 and "solver_tables" not in settings
     assert json.loads(json.dumps(settings)) == settings
     again = make_bot(bot.name, rules.OFC, 4, **settings)
     assert isinstance(again, HeuristicBot) and again.settings() == settings

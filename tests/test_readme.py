@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import importlib.util
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from c_programs import COMPILER, CSRC, build_and_run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -52,24 +51,14 @@ def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         exec(compile(block, "README.md", "exec"), {})  # noqa: S102
 
 
-@pytest.mark.skipif(not (README.exists() and (ROOT / "csrc").is_dir()),
+@pytest.mark.skipif(not (README.exists() and CSRC.is_dir()),
                     reason="source tree (README.md, csrc/) not available")
-@pytest.mark.skipif(shutil.which("gcc") is None and shutil.which("cc") is None,
-                    reason="no C compiler")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
 def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
     """Every complete C program of the README builds with -Wall -Wextra -Werror and
     runs to exit status 0."""
     programs = [b for b in _blocks(README.read_text(encoding="utf-8"), "c")
                 if "int main(" in b]
     assert programs
-    cc = shutil.which("gcc") or shutil.which("cc")
-    sources = sorted(str(p) for p in (ROOT / "csrc").glob("ofc_*.c"))
     for i, program in enumerate(programs):
-        src = tmp_path / f"example{i}.c"
-        src.write_text(program, encoding="utf-8")
-        exe = tmp_path / f"example{i}"
-        subprocess.run([cc, "-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pedantic",
-                        f"-I{ROOT / 'csrc'}", str(src), *sources, "-o", str(exe)],
-                       check=True)
-        out = subprocess.run([str(exe)], check=True, capture_output=True, text=True)
-        assert out.stdout.strip()
+        assert build_and_run(program, tmp_path, f"example{i}").strip()

@@ -87,7 +87,7 @@ def rule_dicts(draw):  # noqa: ANN201
             "front_pair": draw(st.lists(st.integers(-1, 9), min_size=13, max_size=13)),
             "middle": draw(st.lists(st.integers(-1, 9), min_size=10, max_size=10)),
         },
-        "order": draw(st.sampled_from(["nonstrict", "strict", "mixed"])),
+        "order": draw(st.sampled_from(["nonstrict", "strict"])),
         "foul_pays_sweep": draw(st.booleans()),
         "surrender_cost": draw(st.one_of(st.none(), st.integers(0, 1000))),
         "aces_bet": draw(st.one_of(st.none(), st.lists(st.integers(0, 10), min_size=5,
@@ -309,20 +309,29 @@ def test_nested_classes_validate_on_construction() -> None:
 
 # ------------------------------------------------------------ options without effect
 
-def test_mixed_order_is_nonstrict() -> None:
-    """R-ORDER-1 "mixed" ([001]: front < middle <= back) never differs from "nonstrict".
-
-    On the DESIGN.md scale a 3-card front never equals a 5-card middle
-    (Q-2), so "front < middle" and "front <= middle" agree.  (Reported as a
-    questionable, dead option.)"""
-    import numpy as np
+def test_mixed_order_was_removed() -> None:
+    """R-ORDER-1's third reading, "mixed" ([001]: front < middle <= back), fouls
+    exactly the boards "nonstrict" fouls: on the DESIGN.md scale a 3-card front never
+    equals a 5-card middle (Q-2); the independent reference shows it on random boards.
+    So the option was removed (a dead option, issue 15), and a rule set naming it
+    fails with a RulesError that says why."""
     import random
 
+    from ofc_fast.rules import OrderRule, RuleSet
+    from reference_scoring import is_foul
+
     rng = random.Random(1)
-    boards = np.array([rng.sample(range(52), 13) for _ in range(30000)], dtype=np.uint8)
-    mixed = ofc.eval_boards(boards, rules.OFC.replace(order="mixed")).foul
-    loose = ofc.eval_boards(boards, rules.OFC).foul
-    assert (mixed == loose).all()
+    for _ in range(3000):
+        board = rng.sample(range(52), 13)
+        assert is_foul(board, "mixed") == is_foul(board, "nonstrict")
+    assert [o.value for o in OrderRule] == ["nonstrict", "strict"]
+    data = {**rules.OFC.to_dict(), "order": "mixed"}
+    for attempt in (lambda: RuleSet.from_dict(data), lambda: rules.OFC.replace(order="mixed"),
+                    lambda: OrderRule("mixed")):
+        with pytest.raises(RulesError, match=r"'mixed' was removed.*use 'nonstrict'"):
+            attempt()
+    with pytest.raises(RulesError, match=r"^order: 'mixed' was removed"):
+        RuleSet.from_dict(data)
 
 
 # ---------------------------------------------- values the model lets through (report)

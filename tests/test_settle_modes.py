@@ -357,7 +357,7 @@ def test_apply_stakes_matches_rule_text(transfers, stacks, model) -> None:  # no
 
 all_presets = st.sampled_from(PRESETS + [
     rules.OFC.replace(overall_bonus=1, order="strict"),
-    rules.CLASSIC_2_4.replace(majority_rule="more_rows", order="mixed"),
+    rules.CLASSIC_2_4.replace(majority_rule="more_rows", order="strict"),
     rules.VIETNAMESE.replace(foul_pays_sweep=False, overall_bonus=1)])
 
 

@@ -208,10 +208,11 @@ def test_14_cards_against_brute_force(seed: int) -> None:
 def test_strict_order_and_custom_schedule_against_brute_force() -> None:
     strict = R.PINEAPPLE.replace(name="strict", order=R.OrderRule.STRICT,
                                  royalties=R.ROYALTIES_ALT_2)
-    mixed = R.PROGRESSIVE_PINEAPPLE.replace(name="mixed", order=R.OrderRule.MIXED)
+    strict_progressive = R.PROGRESSIVE_PINEAPPLE.replace(name="strict progressive",
+                                                         order=R.OrderRule.STRICT)
     for cards in deals(7, 4, 14):
         check_against_brute(cards, strict, Brute(cards, strict))
-        check_against_brute(cards, mixed, Brute(cards, mixed))
+        check_against_brute(cards, strict_progressive, Brute(cards, strict_progressive))
 
 
 def test_15_cards_against_brute_force() -> None:

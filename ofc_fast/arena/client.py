@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from typing import Any, BinaryIO, Callable, Optional
 
-from ..board import ROW_SIZES
+from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
 from ..errors import ArenaError, OfcError
 from ..game import Move
@@ -152,7 +152,7 @@ class BotClient:
             total = cards_per_seat(rules, self.fantasyland[seat])
             future_cards = total - on_board - len(self.discards) - len(self.dealt)
             future_discards = future_cards - (sum(ROW_SIZES) - on_board - place)
-        free = tuple(ROW_SIZES[r] - len(rows[r]) for r in range(3))
+        free = free_slots(rows)
         legal = None if full else list(legal_actions_of(len(self.dealt), discard, free))
         return {
             "seat": seat, "players": self.players, "button": 0, "rules": rules.name,

@@ -18,12 +18,11 @@ from typing import Any, Sequence
 
 from .._compiled import compiled
 from ..game import GameResult, Move
-from ..ranking import low27
 from ..rules import RuleSet
 from .protocol import ROW_NAMES, action_of_move, card_text
 
 __all__ = ["fantasyland_event", "deal_event", "place_event", "showdown_event",
-           "score_event", "redact", "row_values"]
+           "score_event", "redact"]
 
 
 def fantasyland_event(seat: int, cards: int) -> dict[str, Any]:
@@ -42,18 +41,10 @@ def place_event(seat: int, move: Move, dealt: Sequence[int] = ()) -> dict[str, A
     (private), and the discard count (public).  With ``dealt``, cards are listed in
     deal order (the order the engine puts them in their rows)."""
     if dealt:
-        pos = {c: i for i, c in enumerate(dealt)}
-        move = Move._of(*zip(*sorted(zip(move.cards, move.destinations),
-                                     key=lambda cd: pos[cd[0]])))
+        move = move.in_order(dealt)
     body = action_of_move(move)
     return {"event": "place", "seat": seat, "placements": body["placements"],
             "discarded": body["discards"], "count": len(body["discards"])}
-
-
-def row_values(strengths: Sequence[int], lowball: bool) -> list[int]:
-    """Per row a value where larger is better: the strength, or for a 2-7 middle its
-    2-7 value."""
-    return [low27(s) if lowball and r == 1 else int(s) for r, s in enumerate(strengths)]
 
 
 def showdown_event(seat: int, rules: RuleSet, result: GameResult) -> dict[str, Any]:
@@ -64,7 +55,7 @@ def showdown_event(seat: int, rules: RuleSet, result: GameResult) -> dict[str, A
     ev = board.evaluate(rules)
     table = compiled(rules).royalty
     raw = [int(table[r][ev.strengths[r]]) for r in range(3)]
-    values = row_values(ev.strengths, rules.lowball is not None)
+    values = board.row_values(rules)
     nxt = result.fantasyland[seat]
     out: dict[str, Any] = {"event": "showdown", "seat": seat}
     for r, name in enumerate(ROW_NAMES):

@@ -35,8 +35,8 @@ from ..errors import ArenaError, BotError, MoveError
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
 from .client import BotClient
-from .events import (deal_event, fantasyland_event, place_event, redact, row_values,
-                     score_event, showdown_event)
+from .events import (deal_event, fantasyland_event, place_event, redact, score_event,
+                     showdown_event)
 from .games import game_id_of, resolve_arena_rules
 from .protocol import PROTO_VERSION, ActionFault, FaultKind, filler_move, parse_action
 from .transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
@@ -383,9 +383,7 @@ class Arena:
         return game
 
     def _book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
-        lowball = self.rules.lowball is not None
-        values = [row_values(b.evaluate(self.rules).strengths, lowball)
-                  for b in result.boards]
+        values = [b.row_values(self.rules) for b in result.boards]
         for s, b in enumerate(seating):
             rec = self.records[b]
             rec.points.append(result.net[s])

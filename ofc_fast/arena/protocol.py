@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Optional, Sequence, TypedDict, Union
 
-from ..board import ROW_SIZES, Row
+from ..board import Row, free_slots
 from ..cards import card_str, parse_card
 from ..errors import CardError, ProtocolError
 from ..game import Move
@@ -197,7 +197,7 @@ def filler_move(dealt: Sequence[Union[int, str]], place: int,
     ``place`` each into the bottom if it has room, else the middle, else the top; the
     rest discarded."""
     cards = sorted(parse_card(c) for c in dealt)
-    free = [ROW_SIZES[r] - len(rows[r]) for r in range(3)]
+    free = list(free_slots(rows))
     pairs = []
     for c in cards[:place]:
         r = next((r for r in (2, 1, 0) if free[r] > 0), 2)

@@ -6,9 +6,9 @@ and nothing else, never the :class:`~ofc_fast.game.Game`, so it sees exactly wha
 that seat may see.  Conventions the registry (:mod:`ofc_fast.bots.registry`) relies
 on, so that a bot can be rebuilt by name in another process:
 
-* the constructor takes ``rules`` (a RuleSet, a preset name or None: read the rules
-  named by each observation) and ``seed`` (None: fresh entropy), then keyword-only
-  settings;
+* the constructor takes ``rules`` (a RuleSet, a preset name or None: play by the
+  rules of each observation, :func:`rules_of`) and ``seed`` (None: fresh entropy),
+  then keyword-only settings;
 * ``name`` is the registry name and ``settings()`` returns those keyword settings
   as JSON-able data, so ``make_bot(bot.name, rules, seed, **bot.settings())`` makes
   an equal bot;
@@ -22,14 +22,16 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Any, Mapping, Optional, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..board import ROW_SIZES
+from ..board import free_slots
 from ..game import Move
+from ..rules import RuleSet
+from ..rules import get as get_rules
 
-__all__ = ["Bot", "Observation", "free_slots", "unseen_cards"]
+__all__ = ["Bot", "Observation", "free_slots", "unseen_cards", "rules_of"]
 
 Observation = Mapping[str, Any]
 """What :meth:`ofc_fast.game.Game.observation` returns (plain data)."""
@@ -44,14 +46,24 @@ class Bot(Protocol):
         ...  # pragma: no cover
 
 
-def free_slots(rows: Any) -> tuple[int, int, int]:
-    """Free slots of the front, middle and back of a board given as three rows.
+def rules_of(observation: Observation, own: Optional[RuleSet] = None) -> RuleSet:
+    """The rule set to play ``observation`` under: the one a game's observation
+    carries (its ``"rules"`` is a :class:`~ofc_fast.rules.model.RulesName`, so a
+    custom rule set named ``"custom"`` is played by its exact rules), else the bot's
+    own ``own`` when the names agree, else the preset of that name.
 
-    >>> free_slots([[1, 2], [], [3, 4, 5, 6, 7]])
-    (1, 5, 0)
+    >>> from ofc_fast import Game, rules
+    >>> table = rules.PINEAPPLE.replace(sweep_bonus=4)
+    >>> rules_of(Game(table, seed=1).observation(1)) == table
+    True
     """
-    return (ROW_SIZES[0] - len(rows[0]), ROW_SIZES[1] - len(rows[1]),
-            ROW_SIZES[2] - len(rows[2]))
+    name = observation["rules"]
+    carried = getattr(name, "rule_set", None)
+    if isinstance(carried, RuleSet):
+        return carried
+    if own is not None and own.name == name:
+        return own
+    return get_rules(name)
 
 
 def unseen_cards(observation: Observation) -> np.ndarray:

@@ -49,12 +49,12 @@ import numpy as np
 
 from .._native import lib
 from ..batch import rank5_batch
-from ..board import ROW_SIZES, Board, Row, row_splits
+from ..board import ROW_SIZES, row_splits
 from ..errors import BotError
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet
 from ..rules import get as get_rules
-from .base import Observation, free_slots, unseen_cards
+from .base import Observation, free_slots, rules_of, unseen_cards
 from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_model
 
 __all__ = ["HeuristicBot"]
@@ -144,18 +144,6 @@ def _all_arrangements(n: int, slots: int, rounds: int) -> np.ndarray:
     return np.array(out, dtype=np.intp).reshape(len(out), slots)
 
 
-def _rows_move(front: Sequence[int], middle: Sequence[int], back: Sequence[int],
-               discards: Sequence[int] = ()) -> Move:
-    """A full set as a Move."""
-    return Move([(int(c), Row.FRONT) for c in front]
-                + [(int(c), Row.MIDDLE) for c in middle]
-                + [(int(c), Row.BACK) for c in back], [int(c) for c in discards])
-
-
-def _board_move(board: Board, discards: Sequence[int] = ()) -> Move:
-    return _rows_move(board.front, board.middle, board.back, discards)
-
-
 class HeuristicBot:
     """A fast Monte-Carlo heuristic (see the module doc).
 
@@ -167,9 +155,7 @@ class HeuristicBot:
     into the rows when there are at most this many (0: never); ``optimism`` (0..1)
     blends the best split (1) with the average one (0).  ``use_solver``: Fantasyland
     sets by the exact solver (else the pruned search); ``classic_solver``: classic
-    hands by the C arranger's expected points (else the search below);
-    ``solver_tables``: rate rows with the solver's typical-opponent tables instead of
-    this module's (no better in tests so far).
+    hands by the C arranger's expected points (else the search below).
     """
 
     name = "heuristic"
@@ -178,8 +164,7 @@ class HeuristicBot:
                  *, samples: int = 24, arrangements: int = 10, foul_penalty: float = 9.0,
                  fl_value: float = 10.0, fl_step: float = 3.0, row_weight: float = 1.0,
                  exhaustive: int = 200, optimism: float = 0.6,
-                 use_solver: bool = True, classic_solver: bool = True,
-                 solver_tables: bool = False) -> None:
+                 use_solver: bool = True, classic_solver: bool = True) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.rng = np.random.default_rng(seed)
         self.samples = int(samples)
@@ -189,8 +174,7 @@ class HeuristicBot:
         self.use_solver = bool(use_solver)
         self.classic_solver = bool(classic_solver)
         self.model_settings = ModelSettings(float(foul_penalty), float(fl_value),
-                                            float(fl_step), float(row_weight),
-                                            bool(solver_tables))
+                                            float(fl_step), float(row_weight))
         if self.samples < 1 or self.arrangements < 1 or self.exhaustive < 0:
             raise BotError(f"heuristic bot: samples and arrangements must be >= 1 and "
                            f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
@@ -214,10 +198,7 @@ class HeuristicBot:
     def act(self, observation: Observation) -> Move:
         """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
-        rules = self.rules
-        if rules is None or rules.name != obs["rules"]:
-            rules = get_rules(obs["rules"])
-        model = value_model(rules, self.model_settings)
+        model = value_model(rules_of(obs, self.rules), self.model_settings)
         dealt = list(obs["dealt"])
         if not dealt:
             raise GameError(f"seat {obs['seat']} has nothing to play")
@@ -278,13 +259,13 @@ class HeuristicBot:
             from ..solver import solve_fantasyland
 
             sol = solve_fantasyland(dealt, rules=model.rules)
-            return _board_move(sol.board, sol.discards)
+            return Move.from_board(sol.board, sol.discards)
         n = len(dealt)
         cards = np.array(dealt, dtype=np.uint8)
         if n == 13:
             idx = row_splits()
             best = idx[int(np.argmax(model.values(cards[idx], in_fl)))]
-            return _rows_move(cards[best[:3]], cards[best[3:8]], cards[best[8:]])
+            return Move.from_rows(cards[best[:3]], cards[best[3:8]], cards[best[8:]])
         c5 = np.array(list(combinations(range(n), 5)), dtype=np.intp)
         bs = rank5_batch(np.ascontiguousarray(cards[c5]))
         mf = row_splits(3, 5, n - 13)[:, :8]  # every front 3 + middle 5 of the rest
@@ -308,7 +289,7 @@ class HeuristicBot:
                 best_v, best_pos = v[i], pos[i]
         assert best_pos is not None
         used = set(best_pos.tolist())
-        return _rows_move(cards[best_pos[:3]], cards[best_pos[3:8]], cards[best_pos[8:]],
+        return Move.from_rows(cards[best_pos[:3]], cards[best_pos[3:8]], cards[best_pos[8:]],
                           [c for i, c in enumerate(dealt) if i not in used])
 
     def _classic(self, model: ValueModel, dealt: list[int]) -> Move:
@@ -321,7 +302,7 @@ class HeuristicBot:
                 return Move(declare=sol.naturals[0].name)
             if rules.surrender_cost is not None and sol.value < -rules.surrender_cost:
                 return Move(surrender=True)
-            return _board_move(sol.board)
+            return Move.from_board(sol.board)
         cards = np.array(dealt, dtype=np.uint8)
         idx = row_splits()
         v = model.values(cards[idx])
@@ -340,7 +321,7 @@ class HeuristicBot:
         if rules.surrender_cost is not None and best_value < -rules.surrender_cost:
             return Move(surrender=True)
         b = idx[i]
-        return _rows_move(cards[b[:3]], cards[b[3:8]], cards[b[8:]])
+        return Move.from_rows(cards[b[:3]], cards[b[3:8]], cards[b[8:]])
 
 
 @lru_cache(maxsize=16)

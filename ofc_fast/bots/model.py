@@ -30,16 +30,13 @@ from .._compiled import LOW27, compiled, compiled_fl
 from .._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
 from ..batch import rank5_batch
 from ..errors import ArrayError, CardError, OfcError
-from ..ranking import STRENGTH_INFO, STRENGTH_MAX
+from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet
 from ..rules.model import Game as GameKind
 
 __all__ = ["ModelSettings", "MoveRows", "ValueModel", "value_model", "row_cdfs", "sample_futures"]
 
 _SIZE = STRENGTH_MAX + 1
-_INFO = np.array(STRENGTH_INFO, dtype=np.uint32)
-_NCARDS = (_INFO >> 24).astype(np.int8)
-_CAT = ((_INFO >> 20) & 0xF).astype(np.int8)
 
 
 class ModelSettings(NamedTuple):
@@ -49,7 +46,6 @@ class ModelSettings(NamedTuple):
     fl_value: float = 10.0
     fl_step: float = 3.0
     row_weight: float = 1.0
-    solver_tables: bool = False
 
 
 def _typical_rows(n: int = 3000, seed: int = 12345
@@ -93,8 +89,8 @@ def row_cdfs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per strength, the chance that a row beats the front, middle and back of a
     typical board, and a 2-7 middle the middle of a typical 2-7 board (computed once)."""
     fs, ms, bs = _typical_rows()
-    three, five = _NCARDS == 3, _NCARDS == 5
-    low_valid = five & (_CAT == 0)
+    three, five = STRENGTH_CARDS == 3, STRENGTH_CARDS == 5
+    low_valid = five & (STRENGTH_CATEGORY == 0)
     lows = np.flatnonzero(low_valid)
     rng = np.random.default_rng(7)
     return (_cdf(fs, three), _cdf(ms, five), _cdf(bs, five),
@@ -126,28 +122,19 @@ class ValueModel:
             raise OfcError(f"heuristic bot: settings {settings} give a model with "
                            f"non-finite values")
 
-    def _chances(self, rules: RuleSet, settings: ModelSettings
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-        """(win, lose, expected row units, weight of the sweep-majority overlap)."""
+    def _chances(self, rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(win, lose, expected row units) per row and strength."""
         c = self._rules_c
         win_value = np.frombuffer(ffi.buffer(c.win_value), dtype=np.int16
                                   ).reshape(3, _SIZE).astype(np.float64)
-        if settings.solver_tables and not self.classic:
-            from ..solver import ev_tables
-
-            t = ev_tables(rules)
-            win = np.frombuffer(ffi.buffer(t.win), dtype=np.float32).reshape(3, _SIZE)
-            lose = np.frombuffer(ffi.buffer(t.lose), dtype=np.float32).reshape(3, _SIZE)
-            win, lose = win.astype(np.float64), lose.astype(np.float64)
-            return win, lose, win - lose, 0.0
         f, m, b, low = row_cdfs()
         win = np.stack([f, low if rules.lowball is not None else m, b])
         lose = 1.0 - win
         units = win * win_value - lose if self.classic else win - lose
-        return win, lose, units, 1.0
+        return win, lose, units
 
     def _fill(self, rules: RuleSet, s: ModelSettings) -> None:
-        win, lose, units, overlap = self._chances(rules, s)
+        win, lose, units = self._chances(rules)
         royalty = np.frombuffer(ffi.buffer(self._rules_c.royalty), dtype=np.int16
                                 ).reshape(3, _SIZE)
         rows = np.zeros((3, _SIZE, 4), dtype=np.float32)
@@ -156,7 +143,7 @@ class ValueModel:
         rows[:, :, 2] = lose
         ffi.buffer(self._model.row)[:] = rows.tobytes()
         m = self._model
-        m.sweep = s.row_weight * (rules.sweep_bonus + overlap * rules.majority_bonus)
+        m.sweep = s.row_weight * (rules.sweep_bonus + rules.majority_bonus)
         m.majority = s.row_weight * rules.majority_bonus
         m.foul_value = -s.foul_penalty
         for k in range(lib.OFC_HEUR_FL_VALUES):

@@ -27,9 +27,10 @@ from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
 from ..search import POLICIES, advise, search_model
-from ..solver import StayValue, solve_fantasyland
-from .base import Observation
-from .heuristic import HeuristicBot, _board_move
+from ..solver import StayValue
+from ..solver import solve_fantasyland
+from .base import Observation, rules_of
+from .heuristic import HeuristicBot
 
 __all__ = ["SearchBot"]
 
@@ -101,9 +102,7 @@ class SearchBot:
     def act(self, observation: Observation) -> Move:
         """The move the search advises for the observed decision."""
         obs = observation
-        rules = self.rules
-        if rules is None or rules.name != obs["rules"]:
-            rules = get_rules(obs["rules"])
+        rules = rules_of(obs, self.rules)
         dealt = list(obs["dealt"])
         if not dealt:
             raise GameError(f"seat {obs['seat']} has nothing to play")
@@ -111,7 +110,7 @@ class SearchBot:
             if rules.game is GameKind.CLASSIC:
                 return self._sets.act(obs)
             sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
-            return _board_move(sol.board, sol.discards)
+            return Move.from_board(sol.board, sol.discards)
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
             budget *= self.opening_factor

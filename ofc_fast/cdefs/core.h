@@ -1,6 +1,9 @@
 /* cffi cdef: the core of csrc/ofc_fast.h (ranking, boards, scoring). */
 #define OFC_STRENGTH_MAX 7917
 #define OFC_STRENGTH_TABLE_SIZE 7918
+#define OFC_FRONT_CARDS 3
+#define OFC_MIDDLE_CARDS 5
+#define OFC_BACK_CARDS 5
 #define OFC_VERSION_NUMBER ...
 
 uint32_t ofc_version_number(void);
@@ -36,6 +39,8 @@ typedef struct ofc_rules {
     uint8_t reserved;
     uint8_t reserved2;
 } ofc_rules;
+
+int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
 
 int32_t ofc_rules_init_ofc(ofc_rules *rules);
 int32_t ofc_rules_init_classic(ofc_rules *rules, int32_t majority);

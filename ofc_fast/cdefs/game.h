@@ -24,6 +24,7 @@ uint64_t ofc_random64(uint64_t key, uint64_t i);
 uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n);
 void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52]);
 uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
+int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland);
 
 typedef struct ofc_game_rules {
     ofc_rules scoring;

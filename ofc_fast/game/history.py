@@ -54,9 +54,7 @@ def history_of(game: Game) -> dict[str, Any]:
 
 def _recorded(game: Game) -> dict[str, Any]:
     r = game.result()
-    return {"net": list(r.net), "fouls": list(r.fouls),
-            "royalties": [list(x) for x in r.royalties],
-            "fantasyland": list(r.fantasyland), "boards": [str(b) for b in r.boards]}
+    return {**r.summary(), "boards": [str(b) for b in r.boards]}
 
 
 def _short(value: object) -> str:

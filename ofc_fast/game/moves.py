@@ -32,9 +32,9 @@ from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
 import numpy as np
 
 from .._native import ffi, lib
-from ..board import Row, row_splits
+from ..board import ROW_SIZES, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
-from ..errors import MoveError, OfcError
+from ..errors import BoardError, MoveError, OfcError
 
 __all__ = ["Move", "ACTION_SPACE", "DISCARD", "moves_for", "actions_for",
            "move_for_action", "action_for_move", "random_move", "action_destinations",
@@ -47,6 +47,8 @@ DISCARD = 3
 """The destination of a discarded card (rows are 0, 1, 2)."""
 
 _ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
+_ROW_AT = tuple(r for r, size in enumerate(ROW_SIZES) for _ in range(size))
+"""Row of each position of a 13-card setting in row order (3 front, 5 middle, 5 back)."""
 _PAIRS = tuple(tuple((c, r) for r in _ROWS) for c in range(52))  # shared (card, Row)
 _TEXT_LIMIT = 40
 _INT = {int}
@@ -182,6 +184,29 @@ class Move(tuple):  # type: ignore[type-arg]
         return tuple.__new__(cls, (cards, dest, None, False))
 
     @classmethod
+    def from_rows(cls, front: Iterable[Any], middle: Iterable[Any], back: Iterable[Any],
+                  discard: Iterable[Any] = ()) -> Move:
+        """The move that sets ``front``, ``middle`` and ``back`` (cards as ids, numpy
+        integers or text) and discards ``discard``: a full set as one move.
+
+        >>> str(Move.from_rows([51], [], [47, 43], discard=[0]))
+        'As / - / Ks Qs, discard 2c'
+        """
+        rows = tuple(_cards(x if isinstance(x, str) else list(x))
+                     for x in (front, middle, back))
+        cards = tuple(c for row in rows for c in row) \
+            + tuple(_cards(discard if isinstance(discard, str) else list(discard)))
+        dests = tuple(r for r, row in enumerate(rows) for _ in row) \
+            + (DISCARD,) * (len(cards) - sum(map(len, rows)))
+        return tuple.__new__(cls, (cards, dests, None, False))
+
+    @classmethod
+    def from_board(cls, board: Any, discard: Iterable[Any] = ()) -> Move:
+        """The move that sets a :class:`~ofc_fast.Board` (a solver's answer) and
+        discards ``discard``."""
+        return cls.from_rows(board.front, board.middle, board.back, discard)
+
+    @classmethod
     def _of(cls, cards: tuple[int, ...], dests: tuple[int, ...]) -> Move:
         """A move from already valid cards and destinations (the engine's moves)."""
         return tuple.__new__(cls, (cards, dests, None, False))
@@ -224,6 +249,18 @@ class Move(tuple):  # type: ignore[type-arg]
         if not d:
             return None
         return d[0] if len(d) == 1 else d
+
+    def in_order(self, dealt: Sequence[int]) -> Move:
+        """The same move with its cards listed in the order of ``dealt`` (the order
+        the engine puts them in their rows); cards not dealt go last.
+
+        >>> Move([(47, "back"), (51, "front")]).in_order([51, 47]).cards
+        (51, 47)
+        """
+        pos = {c: i for i, c in enumerate(dealt)}
+        pairs = sorted(zip(self[0], self[1]), key=lambda cd: pos.get(cd[0], len(pos)))
+        return tuple.__new__(Move, (tuple(c for c, _ in pairs), tuple(d for _, d in pairs),
+                                    self[2], self[3]))
 
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """The placed cards by row (front, middle, back)."""
@@ -346,10 +383,10 @@ def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, .
 
 
 def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
-    if len(rows) != 3:
-        raise MoveError(f"rows must be (front, middle, back), got {len(rows)} rows",
-                        "bad_move")
-    return 3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])
+    try:
+        return free_slots(rows)
+    except BoardError as exc:
+        raise MoveError(str(exc), "bad_move") from None
 
 
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
@@ -426,7 +463,7 @@ def _settings13() -> tuple[tuple[int, ...], ...]:
     split list (:func:`ofc_fast.board.row_splits`)."""
     splits = row_splits()
     dest = np.empty(splits.shape, dtype=np.intp)
-    np.put_along_axis(dest, splits, np.repeat(np.arange(3), (3, 5, 5))[None, :], axis=1)
+    np.put_along_axis(dest, splits, np.array(_ROW_AT)[None, :], axis=1)
     rows = cast("list[list[int]]", dest.tolist())
     return tuple(tuple(r) for r in rows)
 
@@ -487,5 +524,5 @@ def random_move(dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: i
     dest = [0] * len(cards)
     for p, i in enumerate(order):
         kept = p - discards
-        dest[i] = DISCARD if kept < 0 else 0 if kept < 3 else 1 if kept < 8 else 2
+        dest[i] = DISCARD if kept < 0 else _ROW_AT[kept]
     return Move._of(cards, tuple(dest))

@@ -51,12 +51,18 @@ class GameResult:
         """The full settlement: nets, itemised transfers, the scored pairs, stacks."""
         return settlement_of(self._raw.settlement, self._rules, len(self.net), self._stacks)
 
+    def summary(self) -> dict[str, Any]:
+        """The per-seat outcome as plain lists: ``net``, ``fouls``, ``royalties``,
+        ``fantasyland`` (the part every record of a result shares: :meth:`to_dict`,
+        a history's ``result``, an observation's ``result``)."""
+        return {"net": list(self.net), "fouls": list(self.fouls),
+                "royalties": [list(r) for r in self.royalties],
+                "fantasyland": list(self.fantasyland)}
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able summary (boards as text)."""
         d: dict[str, Any] = {
-            "net": list(self.net), "fouls": list(self.fouls),
-            "royalties": [list(r) for r in self.royalties],
-            "fantasyland": list(self.fantasyland), "boards": [str(b) for b in self.boards],
+            **self.summary(), "boards": [str(b) for b in self.boards],
             "button": self.button, "in_fantasyland": list(self.in_fantasyland)}
         if self.surrendered:
             d["surrendered"] = list(self.surrendered)

@@ -39,12 +39,13 @@ from random import Random
 from typing import Any, Mapping, Optional, Sequence, Union
 
 from .._native import ffi, lib
-from ..board import Board
+from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet
 from ..rules.model import Game as GameKind
-from ._engine import check_seed, game_rules, raise_move_error, resolve_rules
+from ..rules.model import RulesName
+from ._engine import KIND, check_seed, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
     destinations_of,
@@ -65,14 +66,24 @@ NATURAL_IDS = {ffi.string(lib.ofc_natural_name(i)).decode(): i
 
 
 def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
-    """Cards one seat sees in a deal: the Fantasyland count, or 13 (classic, OFC) or
-    17 (Pineapple: 5 + 4 x 3)."""
-    if fantasyland:
-        return fantasyland
-    return 17 if rules.game is GameKind.PINEAPPLE else 13
+    """Cards one seat sees in a deal: the Fantasyland count (13..17), or 13 (classic,
+    OFC) or 17 (Pineapple: 5 + 4 x 3); the C engine's schedule
+    (``ofc_cards_per_seat``).
+
+    >>> from ofc_fast.rules import PINEAPPLE
+    >>> cards_per_seat(PINEAPPLE), cards_per_seat(PINEAPPLE, 15)
+    (17, 15)
+    """
+    fl = _int_arg(fantasyland, "fantasyland")
+    n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
+    if n < 0:
+        raise GameError(f"no seat of {rules.name} is dealt {fantasyland!r} Fantasyland "
+                        f"cards (0, or 13..17 outside classic)")
+    return int(n)
 
 
 _STEP_SIZE = ffi.sizeof("ofc_game_step")
+_FRONT, _MIDDLE, _BACK = ROW_SIZES
 
 
 @lru_cache(maxsize=4096)
@@ -494,7 +505,7 @@ class Game:
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         o = self._obs
         if o is None:
-            o = self._obs = (ffi.new("ofc_observation *"), self.rules.name,
+            o = self._obs = (ffi.new("ofc_observation *"), RulesName.of(self.rules),
                              self.rules.game.value, self.rules.lowball is not None)
         lib.ofc_game_observe(self._g, seat, o[0])
         legal = None
@@ -503,13 +514,12 @@ class Game:
             st = self._steps[step]
             if st[0] == seat and not st[4]:
                 c = self._g.count[seat]
-                legal = legal_actions_of(st[2], st[3], (3 - c[0], 5 - c[1], 5 - c[2]))
+                legal = legal_actions_of(st[2], st[3], (_FRONT - c[0], _MIDDLE - c[1],
+                                                        _BACK - c[2]))
         obs = observation_of(bytes(ffi.buffer(o[0])), o[1], o[2], o[3], legal)
         if self._step >= len(self._steps):
             r = self.result()
-            obs["result"] = {"net": list(r.net), "fouls": list(r.fouls),
-                             "royalties": [list(x) for x in r.royalties],
-                             "fantasyland": list(r.fantasyland),
+            obs["result"] = {**r.summary(),  # type: ignore[typeddict-item]
                              "declared": {str(k): v for k, v in r.declared.items()},
                              "surrendered": list(r.surrendered)}
         return cards_as_text(obs) if cards == "text" else obs

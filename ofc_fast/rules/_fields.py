@@ -129,6 +129,8 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
             raise RulesError(f"{key}: expected one of {choices}, got {quote(value)}")
         try:
             return tp(value)
+        except RulesError as exc:  # the enum's own word on a value (a removed option)
+            raise RulesError(f"{key}: {exc}") from None
         except (ValueError, TypeError):
             raise RulesError(f"{key}: {quote(value)} is not one of {choices}") from None
     if isinstance(tp, type) and issubclass(tp, RuleData):

@@ -25,7 +25,7 @@ from ._fields import RuleData, hash_once, ranged
 
 __all__ = ["HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
            "SettlementStart", "NaturalsRule", "Natural", "NATURAL_NAMES", "Lowball",
-           "Fantasyland", "Pool", "RuleSet"]
+           "Fantasyland", "Pool", "RuleSet", "RulesName"]
 
 _UNITS = (-1000, 1000)
 FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
@@ -33,11 +33,23 @@ FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
 
 
 class OrderRule(str, Enum):
-    """Row ordering (R-ORDER-1, Q-1)."""
+    """Row ordering (R-ORDER-1, Q-1).  [001]'s reading (front < middle <= back) is
+    NONSTRICT: a 3-card front never ties a 5-card middle.
+
+    >>> OrderRule("strict")
+    <OrderRule.STRICT: 'strict'>
+    """
 
     NONSTRICT = "nonstrict"  #: front <= middle <= back (default, [003])
     STRICT = "strict"        #: front < middle < back ([000])
-    MIXED = "mixed"          #: front < middle <= back ([001] OFC page)
+
+    @classmethod
+    def _missing_(cls, value: object) -> None:
+        if value == "mixed":
+            raise RulesError("'mixed' was removed: it fouled exactly the boards "
+                             "'nonstrict' fouls (a 3-card front never ties a 5-card "
+                             "middle); use 'nonstrict'")
+        return None
 
 
 class MajorityRule(str, Enum):
@@ -375,6 +387,28 @@ class RuleSet(RuleData):
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
         if self.lowball is not None and self.game is Game.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+
+
+class RulesName(str):
+    """A rule set's name that carries the rule set along (:attr:`rule_set`): what an
+    observation's ``"rules"`` holds, so that a bot without rules of its own plays a
+    custom rule set (``PINEAPPLE.replace(...)``, named ``"custom"``) by its exact
+    rules.  Everywhere else it is the plain name: equal to it, JSON-able.
+
+    >>> from ofc_fast.rules import PINEAPPLE
+    >>> n = RulesName.of(PINEAPPLE.replace(sweep_bonus=4))
+    >>> n == "custom", n.rule_set.sweep_bonus
+    (True, 4)
+    """
+
+    rule_set: RuleSet
+
+    @classmethod
+    def of(cls, rules: RuleSet) -> RulesName:
+        """The name of ``rules``, carrying ``rules``."""
+        name = cls(rules.name)
+        name.rule_set = rules
+        return name
 
 
 def _short_field(name: str, value: object) -> str:

@@ -133,6 +133,34 @@ static void test_schedule(void)
     CHECK_EQ(g.steps[3].face_down, 1);
 }
 
+/* ofc_cards_per_seat() is what the schedule deals each seat, for every kind and
+ * Fantasyland count; out-of-range input is refused. */
+static void test_cards_per_seat(void)
+{
+    const ofc_game_rules *kinds[3] = {&classic, &ofc_r, &pineapple};
+    uint32_t k, n, i;
+    for (k = 0; k < 3; k++) {
+        for (n = 0; n <= 17; n = n ? n + 1 : 13) {
+            uint8_t fl[4] = {(uint8_t)n, 0, 0, 0};
+            uint32_t dealt = 0;
+            ofc_game g;
+            if (k == OFC_KIND_CLASSIC && n) {
+                CHECK_EQ(ofc_cards_per_seat(k, n), OFC_E_SEATS);
+                continue;
+            }
+            CHECK_EQ(ofc_game_init(kinds[k], &g, 2, 1, fl, 5, NULL), OFC_OK);
+            for (i = 0; i < g.nsteps; i++)
+                dealt += g.steps[i].seat == 0 ? g.steps[i].n : 0u;
+            CHECK_EQ(ofc_cards_per_seat(k, n), (int32_t)dealt);
+        }
+    }
+    CHECK_EQ(ofc_cards_per_seat(OFC_KIND_PINEAPPLE, 0), 17);
+    CHECK_EQ(ofc_cards_per_seat(OFC_KIND_OFC, 0), 13);
+    CHECK_EQ(ofc_cards_per_seat(3, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_cards_per_seat(OFC_KIND_OFC, 12), OFC_E_SEATS);
+    CHECK_EQ(ofc_cards_per_seat(OFC_KIND_OFC, 18), OFC_E_SEATS);
+}
+
 static void test_actions(void)
 {
     uint8_t dest[5], back[5], room[3] = {3, 5, 5}, out[OFC_ACTION_SPACE];
@@ -366,6 +394,7 @@ int main(void)
     test_decks();
     test_init_errors();
     test_schedule();
+    test_cards_per_seat();
     test_actions();
     test_random_deals();
     test_playout();

@@ -203,11 +203,22 @@ static void test_strict_orders(void)
     r.order_rule = OFC_ORDER_STRICT;
     CHECK_EQ(eval_text(&r, "2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", &e), OFC_OK);
     CHECK_EQ(e.foul, 1);
-    r.order_rule = OFC_ORDER_MIXED;
+    r.order_rule = OFC_ORDER_NONSTRICT;
     CHECK_EQ(eval_text(&r, "2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", &e), OFC_OK);
     CHECK_EQ(e.foul, 0);
+    r.order_rule = 2; /* the removed "mixed" value */
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
     r.order_rule = 7;
     CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
+    CHECK_EQ(ofc_row_value(&r, OFC_MIDDLE, OFC_STRENGTH_MAX), OFC_E_RULES);
+    r.order_rule = OFC_ORDER_NONSTRICT;
+    CHECK_EQ(ofc_row_value(&r, OFC_BACK, OFC_STRENGTH_MAX), OFC_STRENGTH_MAX);
+    CHECK_EQ(ofc_row_value(&r, OFC_FRONT, OFC_STRENGTH_MAX), OFC_E_STRENGTH);
+    CHECK_EQ(ofc_row_value(&r, 3, OFC_STRENGTH_MAX), OFC_E_VALUE);
+    CHECK_EQ(ofc_row_value(NULL, OFC_BACK, OFC_STRENGTH_MAX), OFC_E_RULES);
+    r.middle_lowball = 1;
+    CHECK_EQ(ofc_row_value(&r, OFC_MIDDLE, ofc_rank5_unchecked(20, 13, 10, 7, 1)), 7462);
+    CHECK_EQ(ofc_row_value(&r, OFC_BACK, OFC_STRENGTH_MAX), OFC_STRENGTH_MAX);
     CHECK_EQ(ofc_rules_check(NULL), OFC_E_RULES);
     CHECK_EQ(ofc_rules_init_ofc(NULL), OFC_E_RULES);
 }

@@ -324,6 +324,13 @@ static void test_refusals(ofc_rules *r)
     CHECK_EQ(ofc_settle(NULL, &t, &in, 0, &s), OFC_E_VALUE);
     CHECK_EQ(ofc_settle(r, &t, &in, 0, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_settle(r, &t, &in, 2, &s), OFC_E_VALUE);
+    r->sweep_multiplier = OFC_MULTIPLIER_MAX + 1; /* the rules' scalar fields are checked */
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_RULES);
+    r->sweep_multiplier = 1;
+    r->order_rule = 2;
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_RULES);
+    r->order_rule = OFC_ORDER_NONSTRICT;
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_OK);
     in.players = 1;
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_SEAT);
     in.players = 3;

@@ -1,0 +1,268 @@
+"""The public C headers document every function and their examples compile.
+
+Public headers are the ones docs/c-api.md presents to C users
+(``tools/mkdocs_c_api.public_headers``: every ``csrc/ofc_*.h`` but the private
+``ofc_internal*.h`` and the generated ``ofc_tables.h``).  Every function declared in
+one has a ``/*! ... */`` comment of its own, right before it, with
+
+* ``@brief``;
+* ``@param NAME`` for each parameter (``@param a, b, c`` for several alike);
+* ``@return`` unless it returns ``void``;
+* ``@pre`` when it has a precondition it does not check: a ``*_unchecked`` or
+  ``*_inline`` function, or a ``void`` function that takes a pointer (it has no status
+  to return, so what it needs is stated).
+
+Every ``@code`` ... ``@endcode`` block in a header comment (the headers mark their
+examples ``Example`` so) is a C program: a block without ``main`` is wrapped in one,
+after the public headers and ``<assert.h>``, ``<stdio.h>``, ``<stdlib.h>`` and
+``<string.h>``; each builds with ``-std=c99 -Wall -Wextra -Werror -pedantic`` against
+csrc/ and runs to exit status 0 (tests/c_programs.py, shared with the README's C
+programs).
+
+These read the source tree: outside a checkout they skip.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library
+
+TOOL = ROOT / "tools" / "mkdocs_c_api.py"
+pytestmark = pytest.mark.skipif(
+    not (CSRC.is_dir() and TOOL.exists()),
+    reason="needs a source checkout (csrc/, tools/)",
+)
+
+
+def _public_headers() -> list[Path]:
+    spec = importlib.util.spec_from_file_location("mkdocs_c_api", TOOL)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return list(module.public_headers(ROOT))
+
+
+class Function(NamedTuple):
+    header: str
+    name: str
+    returns: str
+    params: list[str]  # parameter names ([] for (void))
+    comment: str  # the /*! ... */ right before it, or ""
+
+
+def _blank(pattern: str, text: str) -> str:
+    return re.sub(
+        pattern,
+        lambda m: re.sub(r"[^\n]", " ", m.group(0)),
+        text,
+        flags=re.DOTALL | re.MULTILINE,
+    )
+
+
+def _blank_comments(text: str) -> str:
+    """``text`` with every comment, the C++ guards (``extern "C" {`` ... ``}``) and
+    every preprocessor line replaced by spaces (offsets kept)."""
+    text = _blank(r"/\*.*?\*/|//[^\n]*", text)
+    text = _blank(r"^#ifdef __cplusplus$.*?^#endif[^\n]*$", text)
+    return _blank(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*$", text)
+
+
+_PROTOTYPE = re.compile(
+    r"^(?P<ret>(?:static\s+)?(?:inline\s+)?(?:const\s+)?[A-Za-z_]\w*(?:\s+\w+)*[\s\*]+?)"
+    r"(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^;{}()]*)\)\s*[;{]",
+    re.MULTILINE,
+)
+
+
+def _param_name(param: str) -> str:
+    param = re.sub(r"\[[^\]]*\]", "", param).strip()
+    return re.findall(r"[A-Za-z_]\w*", param)[-1]
+
+
+def functions(text: str, header: str = "") -> list[Function]:
+    """Every top-level function declared (or defined) in a header's text, with the
+    doc comment right before it."""
+    code = _blank_comments(text)
+    depth, top = 0, []
+    for i, ch in enumerate(code):  # mark the characters outside any braces
+        top.append(depth == 0)
+        depth += (ch == "{") - (ch == "}")
+    out = []
+    for m in _PROTOTYPE.finditer(code):
+        ret = m.group("ret").strip()
+        if not top[m.start()] or ret.startswith(("typedef", "return")):
+            continue
+        params = [p.strip() for p in m.group("params").split(",")]
+        names = [] if params in ([""], ["void"]) else [_param_name(p) for p in params]
+        before = text[: m.start()].rstrip()
+        comment = ""
+        if before.endswith("*/"):
+            start = before.rfind("/*")
+            if before.startswith("/*!", start):
+                comment = before[start:]
+        out.append(Function(header, m.group("name"), ret, names, comment))
+    return out
+
+
+def problems(f: Function) -> list[str]:
+    """What a function's doc comment lacks."""
+    if not f.comment:
+        return [f"{f.header}: {f.name} has no /*! ... */ doc comment of its own"]
+    c, out = f.comment, []
+    if "@brief" not in c:
+        out.append("@brief")
+    for p in f.params:
+        if not re.search(rf"@param\s+(?:\w+,\s*)*{re.escape(p)}\b", c):
+            out.append(f"@param {p}")
+    void = re.sub(r"\b(static|inline)\b", "", f.returns).strip() == "void"
+    if not void and "@return" not in c:
+        out.append("@return")
+    pointer_in = any("*" in p or "[" in p for p in _raw_params(f))
+    if (
+        "_unchecked" in f.name or f.name.endswith("_inline") or (void and pointer_in)
+    ) and "@pre" not in c:
+        out.append("@pre")
+    return [f"{f.header}: {f.name} lacks {', '.join(out)}"] if out else []
+
+
+def _raw_params(f: Function) -> list[str]:
+    text = (CSRC / f.header).read_text(encoding="utf-8") if f.header else ""
+    m = re.search(rf"\b{re.escape(f.name)}\s*\(([^)]*)\)", _blank_comments(text))
+    return m.group(1).split(",") if m else []
+
+
+def test_every_public_function_is_documented() -> None:
+    headers = _public_headers()
+    assert {"ofc_fast.h", "ofc_game.h", "ofc_inline.h"} <= {h.name for h in headers}
+    found, missing = [], []
+    for h in headers:
+        fs = functions(h.read_text(encoding="utf-8"), h.name)
+        found += fs
+        for f in fs:
+            missing += problems(f)
+    names = {f.name for f in found}
+    assert (
+        len(found) > 80
+        and {
+            "ofc_rank5_batch",
+            "ofc_rank3_batch",
+            "ofc_settle",
+            "ofc_rank5_inline",
+            "ofc_cards_per_seat",
+        }
+        <= names
+    )
+    assert not missing, "\n".join(missing)
+
+
+def test_the_checker_finds_what_is_missing() -> None:
+    text = (
+        "/*! @brief A.\n * @param a  x.\n * @return 1. */\nint f(int a);\n"
+        "/*! @brief Ranks.\n * @param a, b  x.\n * @return 1. */\nint r(int a, int b);\n"
+        "/*! @brief Two share. */\nint g(const int *x, size_t n);\nint h(void);\n"
+        "static inline uint16_t k_inline(uint8_t a, uint8_t b[3])\n{\n    return a;\n}\n"
+        "typedef struct s { int (*cb)(int); } s;\n"
+        "/*! @brief Fill.\n * @param out  o. */\nvoid fill(int out[4]);\n"
+    )
+    fs = functions(text)
+    assert [(f.name, f.params) for f in fs] == [
+        ("f", ["a"]),
+        ("r", ["a", "b"]),
+        ("g", ["x", "n"]),
+        ("h", []),
+        ("k_inline", ["a", "b"]),
+        ("fill", ["out"]),
+    ]
+    assert problems(fs[0]) == [] and problems(fs[1]) == []
+    assert problems(fs[2]) == [": g lacks @param x, @param n, @return"]
+    assert problems(fs[3]) == [": h has no /*! ... */ doc comment of its own"]
+    assert problems(fs[4]) == [": k_inline has no /*! ... */ doc comment of its own"]
+
+
+# ------------------------------------------------------------------- examples
+
+_INCLUDES = (
+    "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+    "#include <string.h>\n\n"
+)
+
+
+class Example(NamedTuple):
+    header: str
+    line: int
+    code: str
+
+
+def examples(text: str, header: str = "") -> list[Example]:
+    """The ``@code`` ... ``@endcode`` blocks of a header's comments, their comment
+    prefix (`` * ``) removed."""
+    out = []
+    for m in re.finditer(r"/\*.*?\*/", text, re.DOTALL):
+        comment = m.group(0)
+        for b in re.finditer(r"@code[^\n]*\n(.*?)@endcode", comment, re.DOTALL):
+            lines = [re.sub(r"^\s*\* ?", "", ln) for ln in b.group(1).splitlines()]
+            line = text.count("\n", 0, m.start() + b.start()) + 2
+            out.append(Example(header, line, "\n".join(lines).strip("\n")))
+    return out
+
+
+def program(example: Example, headers: list[str]) -> str:
+    """A complete C program of an example."""
+    head = _INCLUDES + "".join(f'#include "{h}"\n' for h in headers) + "\n"
+    if "int main(" in example.code:
+        return head + example.code + "\n"
+    body = "\n".join("    " + ln if ln else "" for ln in example.code.splitlines())
+    return f"{head}int main(void)\n{{\n{body}\n    return 0;\n}}\n"
+
+
+def test_example_extraction() -> None:
+    text = (
+        "/* Overview.\n * Example\n * -------\n * @code\n * int x = 1;\n"
+        " *     assert(x == 1);\n * @endcode\n */\n/*! @brief f.\n * @code\n"
+        " * int main(void) { return 0; }\n * @endcode */\n"
+    )
+    ex = examples(text, "a.h")
+    assert [e.code for e in ex] == [
+        "int x = 1;\n    assert(x == 1);",
+        "int main(void) { return 0; }",
+    ]
+    assert ex[0].line == 5
+    assert program(ex[0], ["a.h"]).endswith(
+        '#include "a.h"\n\nint main(void)\n{\n    int x = 1;\n        assert(x == 1);\n'
+        "    return 0;\n}\n"
+    )
+    assert program(ex[1], []).endswith("int main(void) { return 0; }\n")
+
+
+def _all_examples() -> list[Example]:
+    return [
+        e
+        for h in _public_headers()
+        for e in examples(h.read_text(encoding="utf-8"), h.name)
+    ]
+
+
+def test_every_header_has_an_example() -> None:
+    """Each public header's overview has an Example block."""
+    with_examples = {e.header for e in _all_examples()}
+    assert {h.name for h in _public_headers()} <= with_examples
+
+
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
+def test_header_examples_compile_and_run(tmp_path: Path) -> None:
+    headers = [h.name for h in _public_headers()]
+    found = _all_examples()
+    assert len(found) >= len(headers)
+    library = compile_library(tmp_path)
+    for i, ex in enumerate(found):
+        try:
+            build_and_run(program(ex, headers), tmp_path, f"header_example{i}", library)
+        except Exception as exc:  # name the example that failed
+            raise AssertionError(
+                f"the example at {ex.header}:{ex.line} does not build and run: {exc}"
+            ) from exc
