@@ -161,12 +161,13 @@ def tree(sub, patterns):
     return out
 
 required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md", "MANIFEST.in",
-            "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_speedups.c", "ofc_fast/_build.py",
+            "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_native/_speedups.c",
+            "ofc_fast/_native/build.py",
             "csrc/ofc_fast.h"}
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
 required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json"])
-             if f != "ofc_fast/_ofc.c"}  # _ofc.c: what cffi generates when run by hand
+             if f != "ofc_fast/_native/_ofc.c"}  # _ofc.c: what cffi generates by hand
 required |= tree("tests", ["*"])
 allowed_extra = {"PKG-INFO", "setup.cfg"}
 
@@ -216,19 +217,25 @@ else
 fi
 
 # The wheel holds every module, stub and data file (.json) of the package (subpackages
-# included) that the sdist has, py.typed, and the compiled extensions; abi3 wheels only .abi3 ones.
+# included) that the sdist has but the cffi build script, py.typed, and the compiled
+# extensions; abi3 wheels only .abi3 ones; no build script (build.py / _build.py).
 if "$T/python" - "$WHEEL" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/wheel-files.log" 2>&1 <<'EOF'
 import platform, sys, sysconfig, tarfile, zipfile
 wheel, sdist, prefix = sys.argv[1:]
 names = set(zipfile.ZipFile(wheel).namelist())
 with tarfile.open(sdist) as tar:
     src = {m.name[len(prefix) + 1:] for m in tar.getmembers() if m.isfile()}
-modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi", ".json"))}
+BUILD_SCRIPT = "ofc_fast/_native/build.py"
+modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi", ".json"))
+           and n != BUILD_SCRIPT}
 missing = sorted(modules - names) + ([] if "ofc_fast/py.typed" in names else ["ofc_fast/py.typed"])
+missing += ["stub %s" % s for s in ("ofc_fast/_native/_ofc.pyi", "ofc_fast/_native/_speedups.pyi")
+            if s not in names]
+scripts = sorted(n for n in names if n.rsplit("/", 1)[-1] in ("build.py", "_build.py"))
 exts = sorted(n for n in names if n.endswith((".so", ".pyd")))
 cpython = platform.python_implementation() == "CPython"
 abi3 = cpython and not sysconfig.get_config_var("Py_GIL_DISABLED")
-need = ["_ofc"] + (["_speedups"] if cpython else [])
+need = ["_native/_ofc"] + (["_native/_speedups"] if cpython else [])
 missing += ["extension ofc_fast/%s" % e for e in need if not any("ofc_fast/%s." % e in n for n in exts)]
 bad = [n for n in exts if abi3 and ".abi3." not in n and not n.endswith(".pyd")]
 print("modules: %d, extensions: %s" % (len(modules), " ".join(n.rsplit("/", 1)[-1] for n in exts)))
@@ -236,7 +243,9 @@ for m in missing:
     print("MISSING from wheel:", m)
 for n in bad:
     print("NOT ABI3 in an abi3 wheel:", n)
-sys.exit(1 if missing or bad else 0)
+for n in scripts:
+    print("BUILD SCRIPT in the wheel:", n)
+sys.exit(1 if missing or bad or scripts else 0)
 EOF
 then
     pass wheel-contents "$(head -n 1 "$LOGS/wheel-files.log"), py.typed"
