@@ -11,8 +11,16 @@ CardError('rank5: card id outside 0..51')
 
 from __future__ import annotations
 
-from ..errors import (BoardError, CardError, GameError, MoveError, OfcError, RulesError,
-                      SearchError, StrengthError)
+from ..errors import (
+    BoardError,
+    CardError,
+    GameError,
+    MoveError,
+    OfcError,
+    RulesError,
+    SearchError,
+    StrengthError,
+)
 
 try:
     from ._ofc import ffi, lib
@@ -24,8 +32,19 @@ except ModuleNotFoundError as exc:  # the source tree, without its compiled exte
         f"without the compiled extension: run from another directory (the installed "
         f"package is then used), or build it here with: pip install -e .") from None
 
-__all__ = ["ffi", "lib", "OK", "E_CARD", "E_DUPLICATE", "E_COUNT", "ERRORS",
-           "MOVE_REASONS", "status_string", "status_error", "move_error"]
+__all__ = [
+    "ERRORS",
+    "E_CARD",
+    "E_COUNT",
+    "E_DUPLICATE",
+    "MOVE_REASONS",
+    "OK",
+    "ffi",
+    "lib",
+    "move_error",
+    "status_error",
+    "status_string",
+]
 
 OK: int = lib.OFC_OK
 E_CARD: int = lib.OFC_E_CARD

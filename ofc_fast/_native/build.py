@@ -22,7 +22,7 @@ SOURCES = sorted(os.path.basename(p) for p in glob.glob(os.path.join(CSRC, "ofc_
 # Headers that are not part of the public API (internal, tables, inline copies).
 PRIVATE = ("ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h")
 
-_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _INCLUDE = re.compile(r'#\s*include\s+"([^"]+)"')
 _DEFINE = re.compile(r"#\s*define\s+(\w+)(\(?)\s*(.*)$")
 _INT = re.compile(r"\(?\s*(-?\s*(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?$")
