@@ -57,10 +57,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import platform
 import random
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -69,7 +67,8 @@ from typing import Any, Callable, Optional, Sequence, TextIO
 
 import numpy as np
 
-from ofc_fast.timing import deal, machine_info, rate_text, time_runner
+from ofc_fast.timing import (deal, machine_info, per_unit_ns, rate_text, time_runner,
+                             write_json)
 
 __all__ = ["main", "TARGETS", "deal", "reference_key", "reference_score_ofc"]
 
@@ -225,11 +224,11 @@ class Row:
 
     @property
     def median_ns(self) -> float:
-        return statistics.median(self.times) / self.n * 1e9
+        return per_unit_ns(self.times, self.n)[0]
 
     @property
     def min_ns(self) -> float:
-        return min(self.times) / self.n * 1e9
+        return per_unit_ns(self.times, self.n)[1]
 
     @property
     def per_s(self) -> float:
@@ -727,12 +726,7 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
                            "rank5_per_call": "<= phevaluator native per call"},
                "rows": [r.to_dict() for r in rows], "misses": misses,
                "agreement": agreement, "notes": notes}
-        if args.json == "-":
-            print(json.dumps(doc, indent=2), file=json_out)
-        else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(doc, fh, indent=2)
-            print(f"wrote {args.json}")
+        write_json(doc, args.json, json_out)
 
     if failed:
         return 1

@@ -34,10 +34,12 @@ __all__ = [
     "Row",
     "deal",
     "machine_info",
+    "per_unit_ns",
     "main",
     "rate_text",
     "run_rows",
     "time_runner",
+    "write_json",
 ]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
@@ -110,6 +112,16 @@ def machine_info() -> dict[str, Any]:
             "python": f"{platform.python_implementation()} {platform.python_version()}"}
 
 
+def per_unit_ns(times: Sequence[float], n: int) -> tuple[float, float]:
+    """(median, minimum) nanoseconds per unit of repetitions that took ``times``
+    seconds for ``n`` units each.
+
+    >>> per_unit_ns([2e-6, 1e-6, 3e-6], 10)
+    (200.0, 100.0)
+    """
+    return statistics.median(times) / n * 1e9, min(times) / n * 1e9
+
+
 @dataclass(frozen=True)
 class Row:
     """One timed call: ``times`` in seconds for ``n`` units each repetition."""
@@ -121,11 +133,11 @@ class Row:
 
     @property
     def median_ns(self) -> float:
-        return statistics.median(self.times) / self.n * 1e9
+        return per_unit_ns(self.times, self.n)[0]
 
     @property
     def min_ns(self) -> float:
-        return min(self.times) / self.n * 1e9
+        return per_unit_ns(self.times, self.n)[1]
 
     def verdict(self, strict: bool) -> str:
         """"pass", "MISS" (--strict) or "slower" against its target; "" without one."""
@@ -253,6 +265,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args, json_out)
 
 
+def write_json(doc: dict[str, Any], path: str, json_out: TextIO) -> None:
+    """``--json [PATH]``: the document alone on ``json_out`` for "-", else written to
+    PATH (and a line saying so on standard output)."""
+    if path == "-":
+        print(json.dumps(doc, indent=2), file=json_out)
+        return
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=2)
+    print(f"wrote {path}")
+
+
 def _fit(text: str) -> str:
     return text if len(text) <= WIDTH else text[:WIDTH - 3] + "..."
 
@@ -287,12 +310,7 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
                "rows": [{**asdict(r), "median_ns": r.median_ns, "min_ns": r.min_ns,
                          "verdict": r.verdict(args.strict)} for r in rows],
                "agreement": {"ok": not failed, "failed": failed}}
-        if args.json == "-":
-            print(json.dumps(doc, indent=2), file=json_out)
-        else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(doc, fh, indent=2)
-            print(f"wrote {args.json}")
+        write_json(doc, args.json, json_out)
     if failed:
         return 1
     return 2 if missed and args.strict else 0
