@@ -13,6 +13,10 @@ import glob
 import os
 import re
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cffi import FFI
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -111,7 +115,7 @@ def _compile_args() -> list[str]:
     return ["-O3", "-std=c99"] + release_flags()[0]
 
 
-def make_builder():  # -> cffi.FFI
+def make_builder() -> FFI:
     """The cffi builder of ``ofc_fast._native._ofc``."""
     from cffi import FFI
 
