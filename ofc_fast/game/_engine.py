@@ -79,6 +79,14 @@ def check_seed(seed: object) -> int:
     return seed
 
 
+_HINTS = {
+    lib.OFC_E_COUNT: "the move does not use every dealt card",
+    lib.OFC_E_FULL_SET: "play a Move",
+}
+"""What an engine status means for a Game move, where C's message is generic."""
+
+
 def raise_move_error(status: int, detail: str = "") -> NoReturn:
-    """Raise the MoveError of an engine status (the state is unchanged)."""
-    raise move_error(status, detail)
+    """Raise the MoveError of an engine status (the state is unchanged): C's message,
+    then what it means here and ``detail``."""
+    raise move_error(status, "; ".join(t for t in (_HINTS.get(status, ""), detail) if t))
