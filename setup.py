@@ -1,4 +1,6 @@
-"""Build script: compiles the cffi extension ``ofc_fast._ofc`` from ``csrc/``.
+"""Build script: compiles the cffi extension ``ofc_fast._native._ofc`` from ``csrc/`` (its
+builder is ofc_fast/_native/build.py, kept out of the wheel) and, on CPython, the
+fast-call extension ``ofc_fast._native._speedups``; both without debug information.
 
 Everything else (metadata, dependencies, extras) is in ``pyproject.toml``.
 """
@@ -6,11 +8,13 @@ Everything else (metadata, dependencies, extras) is in ``pyproject.toml``.
 from __future__ import annotations
 
 import platform
+import runpy
 import re
 import sysconfig
 from pathlib import Path
 
 from setuptools import Extension, setup
+from setuptools.command.build_py import build_py as _build_py
 
 try:
     from wheel.bdist_wheel import bdist_wheel as _bdist_wheel
@@ -43,23 +47,45 @@ class bdist_wheel(_bdist_wheel):
         super().finalize_options()
 
 
+# The cffi build script: in the sdist (cffi_modules runs it), never in a wheel.
+BUILD_SCRIPT = ("ofc_fast._native", "build")
+
+
+class build_py(_build_py):
+    """The package's modules minus the cffi build script."""
+
+    def find_package_modules(self, package, package_dir):  # noqa: ANN001, ANN201
+        return [m for m in super().find_package_modules(package, package_dir)
+                if (m[0], m[1]) != BUILD_SCRIPT]
+
+
+def _release_flags() -> tuple[list[str], list[str]]:
+    """The cffi build script's release flags (no debug information), for the
+    fast-call extension too."""
+    script = Path(__file__).parent / "ofc_fast" / "_native" / "build.py"
+    return runpy.run_path(str(script), run_name="ofc_fast_build")["release_flags"]()
+
+
 def _speedups() -> list[Extension]:
     """The METH_FASTCALL per-call rankers (CPython only; PyPy uses the cffi path)."""
     if platform.python_implementation() != "CPython":
         return []
     abi3 = _abi3_ok()
+    compile_args, link_args = _release_flags()
     return [Extension(
-        "ofc_fast._speedups",
-        sources=["ofc_fast/_speedups.c", "csrc/ofc_rank.c", "csrc/ofc_tables.c"],
+        "ofc_fast._native._speedups",
+        sources=["ofc_fast/_native/_speedups.c", "csrc/ofc_rank.c", "csrc/ofc_tables.c"],
         include_dirs=["csrc"],
         define_macros=[("Py_LIMITED_API", "0x030A0000")] if abi3 else [],
         py_limited_api=abi3,
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
     )]
 
 
 setup(
     version=_version(),
     ext_modules=_speedups(),
-    cffi_modules=["ofc_fast/_build.py:ffibuilder"],
-    cmdclass={"bdist_wheel": bdist_wheel},
+    cffi_modules=["ofc_fast/_native/build.py:ffibuilder"],
+    cmdclass={"bdist_wheel": bdist_wheel, "build_py": build_py},
 )

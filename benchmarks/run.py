@@ -9,7 +9,7 @@ r"""Run both ofc-fast benchmarks with one command: the C benchmark, then the Pyt
 
    (``--cc`` or ``$CC`` picks another compiler), and runs it (default 10,000,000
    hands and 10,000,000 board pairs, 7 repetitions).
-2. Runs ``ofc_fast.bench.main`` (Python level: batch calls, per-call calls, peer
+2. Runs ``benchmarks/bench_python.py`` (Python level: batch calls, per-call calls, peer
    evaluators, agreement checks) with every argument this script does not consume.
 
 Usage::
@@ -23,7 +23,7 @@ Usage::
 Options taken here: ``--cc``, ``--c-hands``, ``--c-pairs``, ``--c-reps``, ``--no-c``,
 ``--no-python``; ``--seed``, ``--reps`` and ``--quick`` apply to both parts (the C
 part with ``--quick`` uses 1,000,000 hands and pairs).  See
-``python -m ofc_fast.bench --help`` for the rest.
+``python benchmarks/bench_python.py --help`` for the rest.
 
 Exit status: the first nonzero status of the two parts (build failure: 3).
 """
@@ -74,13 +74,15 @@ def run_c(args: argparse.Namespace) -> int:
 
 
 def run_python(args: argparse.Namespace, rest: list[str]) -> int:
-    from ofc_fast import bench  # the installed package (pip install ".[bench]")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_python as bench  # times the installed package (pip install ".[bench]")
+
     argv = [*rest, "--seed", str(args.seed)]
     if args.reps:
         argv += ["--reps", str(args.reps)]
     if args.quick:
         argv.append("--quick")
-    print("$ python -m ofc_fast.bench " + " ".join(argv), flush=True)
+    print("$ python benchmarks/bench_python.py " + " ".join(argv), flush=True)
     return bench.main(argv)
 
 
@@ -88,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
                                  allow_abbrev=False,
-                                 epilog="Other arguments go to ofc_fast.bench.")
+                                 epilog="Other arguments go to benchmarks/bench_python.py.")
     ap.add_argument("--cc", help="C compiler (default $CC, gcc, cc)")
     ap.add_argument("--c-hands", type=int, help="hands for bench_c (default 10000000)")
     ap.add_argument("--c-pairs", type=int, help="board pairs for bench_c (default 10000000)")
@@ -106,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         status = run_c(args)
         print(flush=True)
     if not args.no_python:
-        print("=" * 30 + " Python benchmark (ofc_fast.bench) " + "=" * 31, flush=True)
+        print("=" * 26 + " Python benchmark (benchmarks/bench_python.py) " + "=" * 23,
+              flush=True)
         py_status = run_python(args, rest)
         status = status or py_status
     return status

@@ -18,7 +18,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ._compiled import compiled
-from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib
+from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .cards import cards_str
 from .errors import ArrayError, CardError
 from .rules import OFC, RulesLike, as_rules
@@ -63,7 +63,7 @@ def _raise_bad_row(status: int, rows: np.ndarray, index: int, fn: str,
         raise CardError(f"{fn}: {name}[{index}] repeats a card")
     if status == E_DUPLICATE:
         raise CardError(f"{fn}: {name}[{index}] repeats a card: {cards_str(cards)}")
-    raise CardError(f"{fn}: {name}[{index}] rejected (status {status})")  # pragma: no cover
+    raise status_error(status, f"{fn}: {name}[{index}]", CardError)  # pragma: no cover
 
 
 def _rank_batch(a: object, width: int, out: Optional[np.ndarray], fn: str,

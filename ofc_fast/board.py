@@ -20,7 +20,7 @@ from typing import Iterable, Sequence, Sized, Union
 import numpy as np
 
 from ._compiled import compiled
-from ._native import OK, ffi, lib
+from ._native import OK, ffi, lib, status_error
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
 from .errors import BoardError, CardError, quote
 from .rules import OFC, RulesLike, as_rules
@@ -204,7 +204,7 @@ class Board:
         out = ffi.new("ofc_board_eval *")
         status = lib.ofc_eval_board(compiled(as_rules(rules, "evaluate")), self._cards, out)
         if status != OK:  # pragma: no cover - cards were validated on construction
-            raise BoardError(f"board {self} rejected by the C library ({status})")
+            raise status_error(status, f"board {self}", BoardError)
         return BoardEval(tuple(out.strength), tuple(out.royalty), bool(out.foul))
 
     def is_foul(self, rules: RulesLike = OFC) -> bool:

@@ -335,8 +335,8 @@ def _add_advise(sub: Any) -> None:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from . import bench
-    return bench.main(args.bench_args)
+    from . import timing
+    return timing.main(args.bench_args)
 
 
 # ------------------------------------------------------------------------- play
@@ -702,8 +702,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("name", nargs="?", help="a preset to print as JSON")
     _json_option(r)
     r.set_defaults(func=_cmd_rules)
-    b = sub.add_parser("bench", help="time the evaluator (and peers when installed)",
-                       description="Benchmark; options are passed to ofc_fast.bench.",
+    b = sub.add_parser("bench", help="time ofc-fast's own calls",
+                       description="Timing of ofc-fast's own calls (ofc_fast/timing.py).",
                        add_help=False)
     b.add_argument("bench_args", nargs=argparse.REMAINDER)
     b.set_defaults(func=_cmd_bench)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Union
 
 from ._compiled import compiled, compiled_fl
-from ._native import lib
+from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError
 from .rules.model import RuleSet
@@ -54,7 +54,7 @@ def fantasyland_cards(board: Union[Board, str], rules: RuleSet,
         return 0
     out = lib.ofc_fl_next_cards(compiled(rules), compiled_fl(rules), bytes(b.cards), cards)
     if out < 0:  # pragma: no cover - the board and the compiled rules are valid
-        raise BoardError(f"fantasyland_cards: rejected (status {out})")
+        raise status_error(out, "fantasyland_cards", BoardError)
     if out and in_fantasyland is True and fl.stay_cards == "same":
         raise RulesError(f"{rules.name}: a stay keeps the current number of cards; "
                          f"pass in_fantasyland=<cards of this hand> (13..17)")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from ._compiled import table_rules
-from ._native import OK, STATUS_TEXT, ffi, lib
+from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str
 from .errors import CardError, RulesError, quote
@@ -83,7 +83,7 @@ def _detect(cards: Union[CardsLike, Board]) -> list[tuple[int, int, Optional[Boa
         ids = hand_cards(cards, 13, 13, "a natural")
         status = lib.ofc_naturals(bytes(ids), out)
         if status != OK:  # pragma: no cover - the ids were validated above
-            raise CardError(f"bad cards {cards_str(ids)!r}: {STATUS_TEXT.get(status)}")
+            raise status_error(status, f"bad cards {cards_str(ids)!r}", CardError)
     found = []
     mask = out.mask
     for i in range(_COUNT):

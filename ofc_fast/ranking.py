@@ -118,7 +118,7 @@ def rank3(cards: CardsLike) -> int:
 
 
 try:  # CPython: METH_FASTCALL builtins with the same results and errors
-    from . import _speedups  # type: ignore[attr-defined]
+    from ._native import _speedups
 except ImportError:  # pragma: no cover - PyPy, or a build without the extension
     _speedups = None  # type: ignore[assignment]
 else:

@@ -30,7 +30,7 @@ from functools import lru_cache
 from typing import Any, Callable, Mapping, Optional, Sequence, TypeAlias, Union
 
 from ._compiled import compiled, compiled_fl
-from ._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
+from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, OfcError, SearchError
@@ -148,11 +148,10 @@ def _policy(policy: str, sequential: bool = False) -> int:
 
 
 def _raise(status: int, fn: str) -> None:
-    if status in (E_CARD, E_DUPLICATE):
-        raise CardError(f"{fn}: {STATUS_TEXT[status]}")
-    if status == lib.OFC_E_BUDGET:
-        raise SearchError(f"{fn}: the exact tree does not fit the budget")
-    raise SearchError(f"{fn}: {STATUS_TEXT.get(status, 'bad position')} (status {status})")
+    if status == lib.OFC_E_COUNT:  # here a position problem, not a bad hand
+        raise SearchError(f"{fn}: the cards dealt and to come do not fill the free slots "
+                          f"({status_error(status)})")
+    raise status_error(status, fn, SearchError)
 
 
 def _c_board(rows: Sequence[Sequence[int]]) -> bytes:
@@ -541,7 +540,7 @@ def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
         raise SearchError("exact search needs the searcher to have at most one round "
                           "left (a Pineapple or OFC last-two-streets position)")
     values = ffi.new("double[]", max(1, args[-1]))
-    st = lib.ofc_search_exact(*args, 2 ** 62, values)
+    st = lib.ofc_search_exact(*(*args, 2 ** 62, values))
     if st != OK:
         _raise(st, "advise")
     return list(values)[:args[-1]]
@@ -565,8 +564,9 @@ def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[in
         batch = _BATCH if target is None else min(_BATCH, target - done)
         ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
         ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
-        st = lib.ofc_search_rollouts(*args[:-2], bytes(actions[i] for i in active),
-                                     len(active), policy, seed, done, batch, out_sum, out_sq)
+        st = lib.ofc_search_rollouts(*(*args[:-2], bytes(actions[i] for i in active),
+                                       len(active), policy, seed, done, batch, out_sum,
+                                       out_sq))
         if st != OK:
             _raise(st, "advise")
         for j, i in enumerate(active):

@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
 from ._compiled import STAKES, compiled, table_rules
-from ._native import E_COUNT, E_DUPLICATE, OK, ffi, lib
+from ._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from .board import Board
 from .cards import parse_cards
-from .errors import BoardError, CardError, OfcError, RulesError
+from .errors import BoardError, CardError, RulesError
 from .rules import OFC, RuleSet, as_rules
 from .rules.model import NATURAL_NAMES, SettlementStart, StakesModel
 from .scoring import BoardLike, PairScore, check_disjoint, complete_board
@@ -205,7 +205,7 @@ def _declaration(name: object) -> int:
 
 
 def _error(status: int, out: Any, rules: RuleSet, cards: list[list[int]],  # cdata
-           declared: Mapping[int, object]) -> OfcError:
+           declared: Mapping[int, object]) -> Exception:
     """The exception for a status ofc_settle() returned."""
     seat = int(out.bad_seat)
     if status == lib.OFC_E_SURRENDER:
@@ -229,7 +229,7 @@ def _error(status: int, out: Any, rules: RuleSet, cards: list[list[int]],  # cda
     if status == lib.OFC_E_HIDDEN:
         return BoardError(f"the aces side bet needs every seat's 13 cards; seat "
                           f"{seat} gave none")
-    return BoardError(f"settle() rejected by the C library (status {status}, seat {seat})")
+    return status_error(status, f"settle (seat {seat})", BoardError)
 
 
 def _naturals(out: Any, rules: RuleSet, n: int) -> dict[int, NaturalHand]:  # cdata

@@ -27,7 +27,7 @@ from numbers import Real
 from typing import Any, Mapping, Optional, TypeAlias, Union
 
 from ._compiled import compiled, compiled_fl
-from ._native import OK, STATUS_TEXT, ffi, lib
+from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import OfcError, RulesError, quote
@@ -127,10 +127,7 @@ def _solution(s: Any, objective: str, nodes: int = 0, seconds: float = 0.0,
 
 
 def _raise_status(status: int, fn: str) -> None:
-    if status == lib.OFC_E_MEMORY:  # pragma: no cover
-        raise MemoryError(f"{fn}: out of memory")
-    text = STATUS_TEXT.get(status, "rejected")
-    raise OfcError(f"{fn}: {text} (status {status})")  # pragma: no cover - validated
+    raise status_error(status, fn)  # pragma: no cover - validated (or out of memory)
 
 
 StayValue: TypeAlias = float | Mapping[int, float] | None

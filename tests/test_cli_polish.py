@@ -3,7 +3,8 @@
 ``--version``; ``--json [PATH]`` the same in every subcommand; ``--rules`` takes a
 rules JSON file (the README's own example); ``--stacks`` in the README's form
 everywhere; ``solve`` refuses classic rules with more than 13 cards; ``bench`` lists
-missed targets as MISS only with ``--strict`` and rejects unknown ``--skip`` names;
+missed targets as MISS only with ``--strict``, rejects unknown ``--skip`` names, times
+only ofc-fast's own calls and prints nothing wider than 80 columns;
 Ctrl-C in ``play`` prints the summary so far and still writes ``--json``; error
 messages name options; tables fit 80 columns; intervals use Student's t (SciPy) or
 say they are the normal approximation.
@@ -24,7 +25,7 @@ from pathlib import Path
 import pytest
 
 import ofc_fast as ofc
-from ofc_fast import bench, cli
+from ofc_fast import cli, timing
 from ofc_fast.game import SeatStats
 
 BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
@@ -213,13 +214,26 @@ def test_errors_name_the_option(capsys: pytest.CaptureFixture, argv: list[str],
 
 def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as info:
-        cli.main(["bench", "--skip", "treys,phevaluatr"])
+        cli.main(["bench", "--skip", "rank3,rank5_btach,treys"])
+    err = capsys.readouterr().err
     assert info.value.code == 2
-    assert "--skip: unknown name(s) phevaluatr" in capsys.readouterr().err
+    assert "ofc-fast bench: error: --skip: unknown name(s) rank5_btach, treys" in err
 
 
-BENCH_TINY = ["bench", "--n", "500", "--reps", "1", "--slow-n", "50", "--check-n", "100",
-              "--skip", "peers"]
+BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]
+
+
+def test_bench_times_our_calls_only_and_fits_80_columns(
+        capsys: pytest.CaptureFixture) -> None:
+    code, out, err = run(capsys, *BENCH_TINY, "--skip", "rank3")
+    assert code == 0 and err == "" and "agreement: all OK" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
+    table = out[out.index("call "):out.index("agreement")]
+    assert "rank5_batch" in table and "score_pairs" in table
+    assert "rank3 " not in table and "rank3_batch" in table  # --skip rank3: that row only
+    for peer in ("phevaluator", "treys", "eval7", "pokerkit"):
+        assert peer not in out
+    assert "MISS" not in out
 
 
 def test_bench_reports_misses_only_with_strict(capsys: pytest.CaptureFixture,
@@ -228,12 +242,14 @@ def test_bench_reports_misses_only_with_strict(capsys: pytest.CaptureFixture,
 
     The exit status is then 0; with --strict they are MISS lines and status 2.  (A tiny
     smoke run: no figure is checked.)"""
-    monkeypatch.setitem(bench.TARGETS, "rank5_batch", 1e-6)
-    monkeypatch.setitem(bench.TARGETS, "score_pairs", 1e-6)
+    monkeypatch.setitem(timing.TARGETS, "rank5_batch", 1e-6)
+    monkeypatch.setitem(timing.TARGETS, "score_pairs", 1e-6)
     code, out, _ = run(capsys, *BENCH_TINY)
     assert code == 0 and "MISS" not in out and "slower than the target" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
     code, out, _ = run(capsys, *BENCH_TINY, "--strict")
-    assert code == 2 and "  MISS ofc_fast rank5_batch" in out
+    assert code == 2 and "  MISS rank5_batch" in out and "  MISS score_pairs" in out
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 # ----------------------------------------------------------------- Ctrl-C

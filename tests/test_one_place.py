@@ -144,9 +144,9 @@ def test_row_values_are_the_comparison_of_each_row() -> None:
 
 def test_row_value_refuses_bad_input() -> None:
     from ofc_fast._compiled import compiled
-    from ofc_fast._native import E_RULES, E_STRENGTH, ffi, lib
+    from ofc_fast._native import ffi, lib
 
-    e_value = -17  # OFC_E_VALUE (csrc/ofc_fast.h)
+    E_RULES, E_STRENGTH, e_value = lib.OFC_E_RULES, lib.OFC_E_STRENGTH, lib.OFC_E_VALUE
 
     c = compiled(rules.OFC)
     front, five = ofc.rank3("Ah Ad Kc"), ofc.rank5("As Ks Qs Js Ts")

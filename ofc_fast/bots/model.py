@@ -27,7 +27,7 @@ from typing import Any, NamedTuple, Optional
 import numpy as np
 
 from .._compiled import LOW27, compiled, compiled_fl
-from .._native import E_CARD, E_DUPLICATE, OK, STATUS_TEXT, ffi, lib
+from .._native import OK, ffi, lib, status_error
 from ..batch import rank5_batch
 from ..errors import ArrayError, CardError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
@@ -98,9 +98,7 @@ def row_cdfs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def _raise(status: int, fn: str) -> None:
-    if status in (E_CARD, E_DUPLICATE):
-        raise CardError(f"{fn}: {STATUS_TEXT.get(status, 'bad cards')}")
-    raise OfcError(f"{fn}: {STATUS_TEXT.get(status, 'rejected')} (status {status})")
+    raise status_error(status, fn)
 
 
 class ValueModel:

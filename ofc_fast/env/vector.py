@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Optional, Sequence, Union
 
 import numpy as np
 
-from .._native import E_COUNT, ffi, lib
+from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError
 from ..game._engine import check_seed, game_rules, resolve_rules
 from ..game.match import max_fantasyland_cards
@@ -40,16 +40,12 @@ OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 MAX_SEATS = 4
 
-_STATUS = {
-    int(lib.OFC_E_ACTION): ("bad_action", "an action id that is not legal here (or an "
-                                          "action id for a full set: pass a placement)"),
-    int(lib.OFC_E_GAME_OVER): ("game_over", "the deal is over (autoreset is off: reset())"),
-    int(lib.OFC_E_DESTINATION): ("bad_move", "a placement destination outside 0..3"),
-    int(lib.OFC_E_DISCARDS): ("discard_count", "a placement discards the wrong number of "
-                                               "cards"),
-    int(lib.OFC_E_ROW_FULL): ("row_full", "a placement overfills a row"),
-    E_COUNT: ("missing", "no placement given for an action of -1"),
+_HINTS = {
+    int(lib.OFC_E_ACTION): " (or an action id for a full set: pass a placement)",
+    int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
+    int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
 }
+"""What to do about an engine status, in this API's terms (the message is C's)."""
 
 
 def env_seed(seed: int, i: int) -> int:
@@ -170,7 +166,7 @@ class VectorEnv:
         c.lowball = int(r.lowball is not None)
         status = lib.ofc_vecenv_config_check(c)
         if status:
-            raise GameError(f"the vector environment refused the settings (status {status})")
+            raise status_error(status, "the vector environment refused the settings", GameError)
         return c
 
     def _alloc(self) -> None:
@@ -229,7 +225,7 @@ class VectorEnv:
                 self._make_bots()
         status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
         if status:
-            raise GameError(f"the vector environment could not start (status {status})")
+            raise status_error(status, "the vector environment could not start", GameError)
         self.deals_finished[:] = 0
         self._started = True
         self._play_bots()
@@ -243,7 +239,7 @@ class VectorEnv:
             raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
         if status:
-            raise GameError(f"the vector environment could not deal (status {status})")
+            raise status_error(status, "the vector environment could not deal", GameError)
         self._play_bots()
 
     def step(self, actions: Any, placements: Optional[Any] = None
@@ -296,9 +292,8 @@ class VectorEnv:
                                      self._bad)
         if status:
             i = int(self._bad[0])
-            reason, text = _STATUS.get(status, ("bad_move", f"engine status {status}"))
-            raise MoveError(f"env {i}: {text} (action {int(self._actions[i])}, seat "
-                            f"{int(self.seats[i])})", reason)
+            raise move_error(status, f"env {i}{_HINTS.get(status, '')}, action "
+                                     f"{int(self._actions[i])}, seat {int(self.seats[i])}")
 
     def _require_started(self) -> None:
         if not self._started:

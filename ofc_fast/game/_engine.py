@@ -8,8 +8,8 @@ from functools import lru_cache
 from typing import Any, NoReturn, Union
 
 from .._compiled import compiled, compiled_fl, table_rules
-from .._native import E_COUNT, ffi, lib
-from ..errors import GameError, MoveError, RulesError
+from .._native import ffi, lib, move_error
+from ..errors import GameError, RulesError
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
@@ -79,26 +79,14 @@ def check_seed(seed: object) -> int:
     return seed
 
 
-_MOVE_ERRORS = {
-    lib.OFC_E_GAME_OVER: ("game_over", "the deal is over: no more moves"),
-    lib.OFC_E_ROW_FULL: ("row_full", "the move puts more cards in a row than it has room "
-                                     "for"),
-    lib.OFC_E_DISCARDS: ("discard_count", "the move discards the wrong number of cards"),
-    lib.OFC_E_ACTION: ("bad_action", "that action id is not legal here"),
-    lib.OFC_E_FULL_SET: ("bad_action", "a Fantasyland or classic set has no action ids; "
-                                       "play a Move"),
-    lib.OFC_E_NOT_CLASSIC: ("declare", "only a classic hand may declare a natural or "
-                                       "surrender"),
-    lib.OFC_E_NATURAL: ("declare", "the rules do not pay that natural or the cards do not "
-                                   "make it"),
-    lib.OFC_E_SURRENDER: ("surrender", "the rules do not allow surrender"),
-    lib.OFC_E_DESTINATION: ("bad_move", "a destination outside front, middle, back, "
-                                        "discard"),
-    E_COUNT: ("missing", "the move does not use every dealt card"),
+_HINTS = {
+    lib.OFC_E_COUNT: "the move does not use every dealt card",
+    lib.OFC_E_FULL_SET: "play a Move",
 }
+"""What an engine status means for a Game move, where C's message is generic."""
 
 
 def raise_move_error(status: int, detail: str = "") -> NoReturn:
-    """Raise the MoveError of an engine status (the state is unchanged)."""
-    reason, text = _MOVE_ERRORS.get(status, ("bad_move", f"engine status {status}"))
-    raise MoveError(f"{text}{': ' + detail if detail else ''}", reason)
+    """Raise the MoveError of an engine status (the state is unchanged): C's message,
+    then what it means here and ``detail``."""
+    raise move_error(status, "; ".join(t for t in (_HINTS.get(status, ""), detail) if t))

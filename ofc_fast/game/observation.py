@@ -80,7 +80,7 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
                      legal: Optional[Sequence[int]]) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
     caller once the deal is over).  CPython uses the same reader in C
-    (``ofc_fast._speedups.observation``); this one serves PyPy and the tests."""
+    (``ofc_fast._native._speedups.observation``); this one serves PyPy and the tests."""
     o = _OFF
     players = raw[o["players"]]
     seats = range(players)
@@ -116,10 +116,10 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
 
 def _reader() -> Callable[[bytes, str, str, bool, Optional[Sequence[int]]], Observation]:
     try:
-        from .._speedups import observation  # type: ignore[attr-defined]
+        from .._native._speedups import observation
     except ImportError:  # PyPy, or a build without the extension
         return read_observation
-    return observation  # type: ignore[no-any-return]
+    return observation
 
 
 observation_of = _reader()

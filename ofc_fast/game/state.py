@@ -472,7 +472,7 @@ class Game:
                 raise MoveError(f"{self.rules.name} pays no natural {str(name)[:40]!r} "
                                 f"(naturals: {', '.join(sorted(allowed)) or 'none'})",
                                 "declare")
-            status = lib.ofc_game_declare(self._r, self._g, NATURAL_IDS.get(name, 99))
+            status = lib.ofc_game_declare(self._r, self._g, NATURAL_IDS.get(str(name), 99))
             if status == lib.OFC_E_NATURAL:
                 raise MoveError(f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
                                 f"not make {name}", "declare")

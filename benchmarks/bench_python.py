@@ -1,7 +1,9 @@
 """Speed benchmark of ofc_fast against peer poker evaluators, with agreement checks.
 
-Run it as ``python -m ofc_fast.bench`` (or call :func:`main`); the C-level
+Run it as ``python benchmarks/bench_python.py`` (or call :func:`main`); the C-level
 benchmark is ``benchmarks/bench_c.c`` and ``python benchmarks/run.py`` runs both.
+(``ofc-fast bench`` is the package's own small timing, without peers:
+ofc_fast/timing.py.)
 
 What is timed, in one run, on the same seeded random hands
 -----------------------------------------------------------
@@ -43,23 +45,20 @@ with 5-card hands on one scale against the plain-Python reference, and
 
 Usage::
 
-    python -m ofc_fast.bench                     # 200,000 hands, 7 repetitions
-    python -m ofc_fast.bench --quick             # a few seconds
-    python -m ofc_fast.bench --n 1000000 --reps 9 --json bench.json
+    python benchmarks/bench_python.py             # 200,000 hands, 7 repetitions
+    python benchmarks/bench_python.py --quick     # a few seconds
+    python benchmarks/bench_python.py --n 1000000 --reps 9 --json bench.json
 
-Standard library and numpy only; peers are optional.
+Standard library, numpy and ofc_fast (its seeded deals and timer, ofc_fast.timing);
+peers are optional.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import gc
-import json
-import os
 import platform
 import random
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -67,6 +66,9 @@ from importlib import metadata
 from typing import Any, Callable, Optional, Sequence, TextIO
 
 import numpy as np
+
+from ofc_fast.timing import (deal, machine_info, per_unit_ns, rate_text, time_runner,
+                             write_json)
 
 __all__ = ["main", "TARGETS", "deal", "reference_key", "reference_score_ofc"]
 
@@ -97,20 +99,6 @@ def hand_str(cards: Sequence[int]) -> str:
 # --------------------------------------------------------------------------
 # Seeded random deals
 # --------------------------------------------------------------------------
-
-def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.ndarray:
-    """``n`` random deals of ``k`` distinct cards each, as uint8 (n, k), C-contiguous.
-
-    Each row is the first ``k`` cards of an independent uniformly shuffled deck
-    (argsort of random keys), so cards are distinct and in random order.
-    """
-    out = np.empty((n, k), dtype=np.uint8)
-    for start in range(0, n, chunk):
-        m = min(chunk, n - start)
-        keys = rng.random((m, 52))
-        out[start:start + m] = np.argsort(keys, axis=1)[:, :k]
-    return out
-
 
 # --------------------------------------------------------------------------
 # Independent plain-Python reference (5- and 3-card hands on one scale; OFC)
@@ -222,24 +210,6 @@ def _per_call(mode: str, f: Callable, data: list, extra: Any = None) -> Callable
     raise ValueError(mode)
 
 
-def time_runner(run: Callable[[], Any], reps: int) -> list[float]:
-    """Seconds for each of ``reps`` calls of ``run``, garbage collector disabled."""
-    times: list[float] = []
-    gc.collect()
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        for _ in range(reps):
-            t0 = time.perf_counter()
-            run()
-            t1 = time.perf_counter()
-            times.append(t1 - t0)
-    finally:
-        if was_enabled:
-            gc.enable()
-    return times
-
-
 @dataclass
 class Row:
     label: str
@@ -254,11 +224,11 @@ class Row:
 
     @property
     def median_ns(self) -> float:
-        return statistics.median(self.times) / self.n * 1e9
+        return per_unit_ns(self.times, self.n)[0]
 
     @property
     def min_ns(self) -> float:
-        return min(self.times) / self.n * 1e9
+        return per_unit_ns(self.times, self.n)[1]
 
     @property
     def per_s(self) -> float:
@@ -502,27 +472,6 @@ def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.
 # Output
 # --------------------------------------------------------------------------
 
-def _rate(x: float) -> str:
-    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if x >= div:
-            return f"{x / div:.1f} {suffix}"
-    return f"{x:.0f} "
-
-
-def machine_info() -> dict:
-    cpu = platform.processor() or "?"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as fh:
-            for line in fh:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return {"cpus": os.cpu_count(), "cpu": cpu, "platform": platform.platform(),
-            "python": f"{platform.python_implementation()} {platform.python_version()}"}
-
-
 def format_table(rows: list[Row]) -> list[str]:
     base = next((r.median_ns for r in rows if r.label == NATIVE_PHE), None)
     lw = max(len(r.label) for r in rows) + 2
@@ -536,7 +485,7 @@ def format_table(rows: list[Row]) -> list[str]:
         group = r.group
         ratio = f"{r.median_ns / base:8.3f}x" if base else f"{'':>9}"
         lines.append(f"{r.label:<{lw}}{r.n:>9,} {r.unit:<5}{r.median_ns:>11.1f}"
-                     f"{r.min_ns:>10.1f}{_rate(r.per_s):>10}{ratio}  "
+                     f"{r.min_ns:>10.1f}{rate_text(r.per_s):>10}{ratio}  "
                      f"{r.target:<20}{r.verdict:<7} {r.api}")
     return lines
 
@@ -547,7 +496,7 @@ def format_table(rows: list[Row]) -> list[str]:
 
 def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
-        prog="ofc-fast bench", allow_abbrev=False,
+        prog="benchmarks/bench_python.py", allow_abbrev=False,
         description="Time ofc_fast (batch and per call) against peer evaluators on "
                     "the same seeded random hands; check that they agree.")
     ap.add_argument("--n", type=int, default=None,
@@ -777,12 +726,7 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
                            "rank5_per_call": "<= phevaluator native per call"},
                "rows": [r.to_dict() for r in rows], "misses": misses,
                "agreement": agreement, "notes": notes}
-        if args.json == "-":
-            print(json.dumps(doc, indent=2), file=json_out)
-        else:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump(doc, fh, indent=2)
-            print(f"wrote {args.json}")
+        write_json(doc, args.json, json_out)
 
     if failed:
         return 1

@@ -86,7 +86,7 @@ static PyObject *rank_n(PyObject *module, PyObject *const *args, Py_ssize_t narg
     }
     st = state_of(module);
     if (st == NULL || st->fallback == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups: no fallback registered");
+        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._native._speedups: no fallback registered");
         return NULL;
     }
     return PyObject_CallFunction(st->fallback, "On", args[0], n);
@@ -295,7 +295,7 @@ static PyModuleDef_Slot speedups_slots[] = {
     {0, NULL}};
 
 static struct PyModuleDef speedups_module = {
-    PyModuleDef_HEAD_INIT, "ofc_fast._speedups",
+    PyModuleDef_HEAD_INIT, "ofc_fast._native._speedups",
     "Per-call rankers of ofc_fast (see ofc_fast.ranking).", sizeof(speedups_state),
     speedups_methods, speedups_slots, speedups_traverse, speedups_clear, speedups_free};
 

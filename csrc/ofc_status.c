@@ -1,0 +1,70 @@
+/* ofc_status.c -- the one message of each status code (ofc_status_string()). */
+#include "ofc_fast.h"
+#include "ofc_search.h"
+
+/* Codes of ofc_fast.h and ofc_solver.h. */
+static const char *core_status(int32_t status)
+{
+    switch (status) {
+    case OFC_OK: return "success";
+    case OFC_E_CARD: return "card id outside 0..51";
+    case OFC_E_DUPLICATE: return "the same card twice";
+    case OFC_E_COUNT: return "wrong number of cards";
+    case OFC_E_STRENGTH: return "strength outside the scale (or of the wrong kind)";
+    case OFC_E_RULES: return "rule set field out of range";
+    case OFC_E_MEMORY: return "out of memory";
+    case OFC_E_VALUE: return "a value argument out of range (or a NULL pointer)";
+    case OFC_E_BUDGET: return "the exact search tree does not fit the node budget";
+    default: return NULL;
+    }
+}
+
+/* Codes of ofc_settle.h. */
+static const char *settle_status(int32_t status)
+{
+    switch (status) {
+    case OFC_E_SEAT: return "player count, button or seat outside the table";
+    case OFC_E_MAX_PLAYERS: return "more players than the table rules allow";
+    case OFC_E_SURRENDER: return "the rules do not allow surrender";
+    case OFC_E_CONFLICT: return "a seat cannot both surrender and declare a natural";
+    case OFC_E_NO_NATURALS: return "a natural was declared but the rules play none";
+    case OFC_E_NATURAL:
+        return "the rules do not pay that natural or the cards do not make it";
+    case OFC_E_HIDDEN: return "the aces side bet needs every seat's cards";
+    case OFC_E_STACKS: return "a stack outside 0..OFC_STACK_MAX";
+    default: return NULL;
+    }
+}
+
+/* Codes of ofc_game.h. */
+static const char *game_status(int32_t status)
+{
+    switch (status) {
+    case OFC_E_GAME_OVER: return "the deal is over: no more moves";
+    case OFC_E_NOT_DEALT: return "a card of the move was not dealt to the seat";
+    case OFC_E_ROW_FULL: return "the move puts more cards in a row than it has room for";
+    case OFC_E_DISCARDS: return "the move discards the wrong number of cards";
+    case OFC_E_ACTION: return "that action id is not legal here";
+    case OFC_E_FULL_SET: return "a Fantasyland or classic set has no action ids";
+    case OFC_E_NOT_CLASSIC:
+        return "only a classic hand may declare a natural or surrender";
+    case OFC_E_SEATS: return "players, button or a Fantasyland count out of range";
+    case OFC_E_DECK: return "the deal needs more cards than the deck holds";
+    case OFC_E_DESTINATION:
+        return "a destination outside front, middle, back, discard";
+    case OFC_E_NOT_OVER: return "the deal is not over: no result yet";
+    default: return NULL;
+    }
+}
+
+const char *ofc_status_string(int32_t status)
+{
+    const char *text = core_status(status);
+    if (text == NULL) {
+        text = settle_status(status);
+    }
+    if (text == NULL) {
+        text = game_status(status);
+    }
+    return text != NULL ? text : "unknown status code";
+}

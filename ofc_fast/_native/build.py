@@ -1,0 +1,138 @@
+"""cffi builder (API / out-of-line mode) for ``ofc_fast._native._ofc``.
+
+``setup.py`` names this file in ``cffi_modules``; every C source is compiled into the
+extension by ``set_source`` (no separate C library to build, so editable installs work).
+The declarations cffi needs are extracted from the public headers ``csrc/ofc_*.h``
+themselves (:func:`cdef_from_headers`): there is no second, hand-written copy of
+them.  This file builds the wheel; it is not shipped inside it (setup.py leaves it out).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cffi import FFI
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+CSRC = os.path.join(ROOT, "csrc")
+# Every library source: csrc/ofc_*.c (the generated tables included).
+SOURCES = sorted(os.path.basename(p) for p in glob.glob(os.path.join(CSRC, "ofc_*.c")))
+# Headers that are not part of the public API (internal, tables, inline copies).
+PRIVATE = ("ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h")
+
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
+_INCLUDE = re.compile(r'#\s*include\s+"([^"]+)"')
+_DEFINE = re.compile(r"#\s*define\s+(\w+)(\(?)\s*(.*)$")
+_INT = re.compile(r"\(?\s*(-?\s*(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?$")
+_FLOAT = re.compile(r"\(?\s*-?\s*\d+\.\d*(?:[eE][-+]?\d+)?\s*\)?$")
+
+
+def public_headers(csrc: str = CSRC) -> list[str]:
+    """The public headers (every ``csrc/ofc_*.h`` but the private ones)."""
+    names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(csrc, "ofc_*.h")))
+    return [n for n in names if n not in PRIVATE]
+
+
+def _define(line: str) -> str:
+    """The cdef form of one ``#define`` line: integer literals as they are, other
+    integer expressions as ``...`` (their value comes from the compiler), floating
+    constants as ``static const double``; guards, strings and macros with
+    arguments are not declarations and give ''."""
+    match = _DEFINE.match(line)
+    if not match or match.group(2) or not match.group(3):
+        return ""
+    name, value = match.group(1), match.group(3).strip()
+    if value.startswith('"'):
+        return ""
+    integer = _INT.match(value)
+    if integer:
+        return f"#define {name} {integer.group(1).replace(' ', '')}"
+    if _FLOAT.match(value):
+        return f"static const double {name};"
+    return f"#define {name} ..."
+
+
+def _expand(name: str, csrc: str, public: list[str], seen: set[str]) -> list[str]:
+    """The declaration lines of one header with its public includes expanded in
+    place, each header once (what the preprocessor sees, guards included):
+    comments, guards and the C++ ``extern "C"`` wrapper removed; ``#define`` lines
+    as :func:`_define` gives them."""
+    seen.add(name)
+    with open(os.path.join(csrc, name), encoding="utf-8") as f:
+        text = _COMMENT.sub(" ", f.read()).replace("\\\n", " ")
+    out = [f"/* {name} */"]
+    skipping = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        include = _INCLUDE.match(stripped)
+        if stripped.startswith("#ifdef __cplusplus"):
+            skipping = True
+        elif skipping:
+            skipping = not stripped.startswith("#endif")
+        elif include:
+            dep = include.group(1)
+            if dep in public and dep not in seen:
+                out += _expand(dep, csrc, public, seen)
+        elif stripped.startswith("#define"):
+            out.append(_define(stripped))
+        elif stripped and not stripped.startswith("#"):
+            out.append(line.rstrip())
+    return [line for line in out if line]
+
+
+def cdef_from_headers(csrc: str = CSRC) -> str:
+    """The declarations of every public header for ``FFI.cdef``, in the order a C
+    file including them all sees them."""
+    public = public_headers(csrc)
+    seen: set[str] = set()
+    lines: list[str] = []
+    for name in public:
+        if name not in seen:
+            lines += _expand(name, csrc, public, seen)
+    return "\n".join(lines) + "\n"
+
+
+def release_flags() -> tuple[list[str], list[str]]:
+    """Compile and link flags that keep debug information out of a release extension
+    (setup.py adds them to the fast-call extension too): gcc / clang compile with
+    -g0 and, on ELF targets, link with -s (symbols stripped); MSVC adds debug
+    information only when asked (/Zi), so nothing there."""
+    if sys.platform == "win32":
+        return [], []
+    return ["-g0"], ([] if sys.platform == "darwin" else ["-s"])
+
+
+def _compile_args() -> list[str]:
+    """Optimisation flags for the compiler in use (none that MSVC would reject)."""
+    if sys.platform == "win32":
+        return ["/O2"]
+    return ["-O3", "-std=c99"] + release_flags()[0]
+
+
+def make_builder() -> FFI:
+    """The cffi builder of ``ofc_fast._native._ofc``."""
+    from cffi import FFI
+
+    builder = FFI()
+    builder.cdef(cdef_from_headers())
+    builder.set_source(
+        "ofc_fast._native._ofc",
+        "\n".join(f'#include "{name}"' for name in public_headers()),
+        sources=[os.path.join("csrc", name) for name in SOURCES],
+        include_dirs=["csrc"],
+        extra_compile_args=_compile_args(),
+        extra_link_args=release_flags()[1],
+    )
+    return builder
+
+
+ffibuilder = make_builder()
+
+if __name__ == "__main__":
+    ffibuilder.compile(verbose=True)

@@ -1,0 +1,316 @@
+"""``ofc-fast bench``: a small, self-contained timing of ofc-fast's own calls.
+
+Times the batch calls (``rank5_batch``, ``rank3_batch``, ``eval_boards``,
+``score_pairs``) and the per-call rankers on the same seeded random hands, checks
+that batch and per-call results agree, and compares two rows with the DESIGN.md
+targets (information unless ``--strict``).  No third-party evaluator: the
+comparison with peers is ``benchmarks/bench_python.py`` in a checkout.
+
+>>> rows = run_rows(n=200, reps=1, seed=1, skip=set())
+>>> [r.label for r in rows][:2]
+['rank5_batch', 'rank5_batch out=']
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gc
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+__all__ = [
+    "ROWS",
+    "TARGETS",
+    "Row",
+    "deal",
+    "machine_info",
+    "per_unit_ns",
+    "main",
+    "rate_text",
+    "run_rows",
+    "time_runner",
+    "write_json",
+]
+
+TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
+"""DESIGN.md performance targets, ns per hand / pair (the C-loop ones are
+benchmarks/bench_c.c's)."""
+
+ROWS = ("rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "rank5", "rank3")
+"""The names ``--skip`` takes (``rank5_batch`` also skips its ``out=`` row)."""
+
+WIDTH = 80
+"""Every line of the report fits this many columns."""
+
+
+def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.ndarray:
+    """``n`` random deals of ``k`` distinct cards each, as uint8 (n, k), C-contiguous:
+    each row the first ``k`` cards of an independently shuffled deck (argsort of
+    random keys).
+
+    >>> hands = deal(4, 5, np.random.default_rng(0))
+    >>> hands.shape, all(len(set(h)) == 5 for h in hands.tolist())
+    ((4, 5), True)
+    """
+    out = np.empty((n, k), dtype=np.uint8)
+    for start in range(0, n, chunk):
+        m = min(chunk, n - start)
+        out[start:start + m] = np.argsort(rng.random((m, 52)), axis=1)[:, :k]
+    return out
+
+
+def time_runner(run: Callable[[], Any], reps: int) -> list[float]:
+    """Seconds of each of ``reps`` calls of ``run``, the garbage collector disabled.
+
+    >>> len(time_runner(lambda: None, 3))
+    3
+    """
+    times: list[float] = []
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(reps):
+            t0 = time.perf_counter()
+            run()
+            times.append(time.perf_counter() - t0)
+    finally:
+        if was_enabled:
+            gc.enable()
+    return times
+
+
+def rate_text(per_s: float) -> str:
+    """A rate with a k / M / G suffix.
+
+    >>> rate_text(2.5e6), rate_text(12)
+    ('2.5 M', '12 ')
+    """
+    for div, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if per_s >= div:
+            return f"{per_s / div:.1f} {suffix}"
+    return f"{per_s:.0f} "
+
+
+def machine_info() -> dict[str, Any]:
+    """CPU count and model, platform and Python of this machine."""
+    cpu = platform.processor() or "?"
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
+        cpu = next((line.split(":", 1)[1].strip() for line in fh
+                    if line.startswith("model name")), cpu)
+    return {"cpus": os.cpu_count(), "cpu": cpu, "platform": platform.platform(),
+            "python": f"{platform.python_implementation()} {platform.python_version()}"}
+
+
+def per_unit_ns(times: Sequence[float], n: int) -> tuple[float, float]:
+    """(median, minimum) nanoseconds per unit of repetitions that took ``times``
+    seconds for ``n`` units each.
+
+    >>> per_unit_ns([2e-6, 1e-6, 3e-6], 10)
+    (200.0, 100.0)
+    """
+    return statistics.median(times) / n * 1e9, min(times) / n * 1e9
+
+
+@dataclass(frozen=True)
+class Row:
+    """One timed call: ``times`` in seconds for ``n`` units each repetition."""
+
+    label: str
+    unit: str
+    n: int
+    times: tuple[float, ...]
+
+    @property
+    def median_ns(self) -> float:
+        return per_unit_ns(self.times, self.n)[0]
+
+    @property
+    def min_ns(self) -> float:
+        return per_unit_ns(self.times, self.n)[1]
+
+    def verdict(self, strict: bool) -> str:
+        """"pass", "MISS" (--strict) or "slower" against its target; "" without one."""
+        target = TARGETS.get(self.label)
+        if target is None:
+            return ""
+        if self.median_ns <= target:
+            return "pass"
+        return "MISS" if strict else "slower"
+
+
+def _calls(n: int, seed: int) -> tuple[dict[str, tuple[str, Callable[[], Any]]],
+                                       Callable[[], list[str]]]:
+    """The timed calls by row label, and the agreement check over the same data."""
+    import ofc_fast as ofc
+
+    rng = np.random.default_rng(seed)
+    hands5, hands3 = deal(n, 5, rng), deal(n, 3, rng)
+    pairs = deal(n, 26, rng)
+    a, b = np.ascontiguousarray(pairs[:, :13]), np.ascontiguousarray(pairs[:, 13:])
+    lists5, lists3 = hands5.tolist(), hands3.tolist()
+    out = np.empty(n, dtype=np.int32)
+    rules = ofc.rules.OFC
+    rank5, rank3 = ofc.rank5, ofc.rank3
+    calls: dict[str, tuple[str, Callable[[], Any]]] = {
+        "rank5_batch": ("hand", lambda: ofc.rank5_batch(hands5)),
+        "rank5_batch out=": ("hand", lambda: ofc.rank5_batch(hands5, out=out)),
+        "rank3_batch": ("hand", lambda: ofc.rank3_batch(hands3)),
+        "eval_boards": ("board", lambda: ofc.eval_boards(a, rules)),
+        "score_pairs": ("pair", lambda: ofc.score_pairs(a, b, rules, out=out)),
+        "rank5": ("hand", lambda: [rank5(h) for h in lists5]),
+        "rank3": ("hand", lambda: [rank3(h) for h in lists3]),
+    }
+
+    def agreement() -> list[str]:
+        """Names of the checks that failed: batch == per call on every hand, and
+        score_pairs == score_pair on the first pairs."""
+        failed = []
+        if ofc.rank5_batch(hands5).tolist() != [rank5(h) for h in lists5]:
+            failed.append("rank5_batch vs rank5")
+        if ofc.rank3_batch(hands3).tolist() != [rank3(h) for h in lists3]:
+            failed.append("rank3_batch vs rank3")
+        k = min(n, 200)
+        nets = ofc.score_pairs(a[:k], b[:k], rules).tolist()
+        singles = [ofc.score_pair(ofc.Board.from_cards(x), ofc.Board.from_cards(y),
+                                  rules).net for x, y in zip(a[:k].tolist(), b[:k].tolist())]
+        if nets != singles:
+            failed.append("score_pairs vs score_pair")
+        return failed
+
+    return calls, agreement
+
+
+def run_rows(n: int, reps: int, seed: int, skip: set[str]) -> list[Row]:
+    """Time every row not skipped (a row name of :data:`ROWS` skips the rows that
+    start with it)."""
+    return _time(_calls(n, seed)[0], n, reps, skip)
+
+
+def _time(calls: dict[str, tuple[str, Callable[[], Any]]], n: int, reps: int,
+          skip: set[str]) -> list[Row]:
+    return [Row(label, unit, n, tuple(time_runner(call, reps)))
+            for label, (unit, call) in calls.items() if label.split()[0] not in skip]
+
+
+def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
+    """The report's table, at most :data:`WIDTH` columns."""
+    head = (f"{'call':<17}{'n':>8} {'unit':<6}{'median ns':>10}{'min ns':>9}"
+            f"{'per s':>9}  {'target':<11}{'result':<6}")
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        target = TARGETS.get(r.label)
+        text = f"<= {target:g} ns" if target is not None else ""
+        lines.append(f"{r.label:<17}{r.n:>8,} {r.unit:<6}{r.median_ns:>10.1f}"
+                     f"{r.min_ns:>9.1f}{rate_text(1e9 / r.median_ns):>9}  {text:<11}"
+                     f"{r.verdict(strict):<6}".rstrip())
+    return lines
+
+
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(
+        prog="ofc-fast bench", allow_abbrev=False,
+        description="Time ofc-fast's own calls (batch and per call) on seeded random "
+                    "hands and check that they agree.  Peer evaluators: "
+                    "benchmarks/bench_python.py in a checkout.")
+    ap.add_argument("--n", type=int, default=None,
+                    help="hands (and board pairs) to time (default 200000; --quick 20000)")
+    ap.add_argument("--reps", type=int, default=None,
+                    help="repetitions per row, median and min reported (default 7; "
+                         "--quick 3)")
+    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument("--skip", default="",
+                    help=f"comma-separated rows to skip: {', '.join(ROWS)}")
+    ap.add_argument("--quick", action="store_true", help="a small run (about a second)")
+    ap.add_argument("--strict", action="store_true",
+                    help="report a missed target as MISS and exit with status 2 "
+                         "(without it a slower row is information)")
+    ap.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
+                    help="the results as JSON: written to PATH, or alone on standard "
+                         "output without PATH (the report then goes to standard error)")
+    args = ap.parse_args(argv)
+    args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    unknown = sorted(args.skip - set(ROWS))
+    if unknown:
+        ap.error(f"--skip: unknown name(s) {', '.join(unknown)}; choose from "
+                 f"{', '.join(ROWS)}")
+    if args.n is None:
+        args.n = 20_000 if args.quick else 200_000
+    if args.reps is None:
+        args.reps = 3 if args.quick else 7
+    for name in ("n", "reps"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be >= 1")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ofc-fast bench``: 0 when batch and per-call results agree, 1 when they
+    do not, 2 with ``--strict`` when a target is missed."""
+    args = _parse(argv)
+    if args.json != "-":
+        return _run(args, sys.stdout)
+    json_out = sys.stdout
+    with contextlib.redirect_stdout(sys.stderr):
+        return _run(args, json_out)
+
+
+def write_json(doc: dict[str, Any], path: str, json_out: TextIO) -> None:
+    """``--json [PATH]``: the document alone on ``json_out`` for "-", else written to
+    PATH (and a line saying so on standard output)."""
+    if path == "-":
+        print(json.dumps(doc, indent=2), file=json_out)
+        return
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=2)
+    print(f"wrote {path}")
+
+
+def _fit(text: str) -> str:
+    return text if len(text) <= WIDTH else text[:WIDTH - 3] + "..."
+
+
+def _run(args: argparse.Namespace, json_out: TextIO) -> int:
+    import ofc_fast as ofc
+
+    info = machine_info()
+    print(_fit(f"ofc-fast {ofc.__version__} bench: {info['python']}, {info['cpus']} "
+               f"cpu(s), n={args.n:,}, reps={args.reps}, seed={args.seed}"))
+    print(_fit(f"cpu: {info['cpu']}"))
+    print()
+    calls, agreement = _calls(args.n, args.seed)
+    rows = _time(calls, args.n, args.reps, args.skip)
+    for line in format_table(rows, args.strict):
+        print(line)
+    print()
+    missed = [r for r in rows if r.verdict(True) == "MISS"]
+    for r in missed:
+        text = (f"{r.label}: median {r.median_ns:.1f} ns/{r.unit}, target "
+                f"{TARGETS[r.label]:g} ns")
+        print(_fit(f"  MISS {text}" if args.strict else f"  slower than the target: {text}"))
+    if missed and not args.strict:
+        print("  (information: the target is for a machine at rest; --strict checks it)")
+    failed = agreement()
+    print(_fit(f"agreement: {'all OK' if not failed else 'FAILED: ' + ', '.join(failed)}"))
+    if args.json:
+        doc = {"machine": info, "version": ofc.__version__,
+               "params": {"n": args.n, "reps": args.reps, "seed": args.seed,
+                          "skip": sorted(args.skip), "quick": args.quick},
+               "targets_ns": TARGETS,
+               "rows": [{**asdict(r), "median_ns": r.median_ns, "min_ns": r.min_ns,
+                         "verdict": r.verdict(args.strict)} for r in rows],
+               "agreement": {"ok": not failed, "failed": failed}}
+        write_json(doc, args.json, json_out)
+    if failed:
+        return 1
+    return 2 if missed and args.strict else 0

@@ -1,0 +1,193 @@
+"""The compiled layer (ofc_fast._native): the cffi module agrees with the C headers,
+its stub is current, every status code has one message and one exception class, and
+a source tree without the extension fails with one line saying what to do.
+
+The header checks read csrc/ with their own small parser (not the build script's);
+outside a checkout (a wheel's test run) they skip.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ofc_fast
+from ofc_fast import _native
+from ofc_fast._native import ERRORS, MOVE_REASONS, ffi, lib, move_error, status_error
+from ofc_fast.errors import CardError, GameError, MoveError, OfcError, SearchError
+
+ROOT = Path(__file__).resolve().parent.parent
+CSRC = ROOT / "csrc"
+PRIVATE = {"ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h"}
+needs_csrc = pytest.mark.skipif(not (CSRC / "ofc_fast.h").exists(),
+                                reason="source tree (csrc/) not available")
+
+
+def _headers() -> dict[str, str]:
+    """Public header name -> text without comments."""
+    out = {}
+    for path in sorted(CSRC.glob("ofc_*.h")):
+        if path.name not in PRIVATE:
+            text = path.read_text(encoding="utf-8")
+            out[path.name] = re.sub(r"/\*.*?\*/|//[^\n]*", " ", text, flags=re.DOTALL)
+    return out
+
+
+def _int_defines() -> dict[str, int]:
+    """Every ``#define OFC_X <integer>`` of the public headers (literal or (-n))."""
+    found = {}
+    for text in _headers().values():
+        for name, value in re.findall(
+                r"^#define\s+(OFC_\w+)\s+\(?\s*(-?\s*(?:0x[0-9A-Fa-f]+|\d+))u?\s*\)?\s*$",
+                text, flags=re.MULTILINE):
+            found[name] = int(value.replace(" ", ""), 0)
+    return found
+
+
+def _enumerators() -> dict[str, int]:
+    found = {}
+    for text in _headers().values():
+        for body in re.findall(r"typedef\s+enum\s+\w*\s*\{(.*?)\}", text, flags=re.DOTALL):
+            for name, value in re.findall(r"(OFC_\w+)\s*=\s*(-?\d+)", body):
+                found[name] = int(value)
+    return found
+
+
+def _functions() -> set[str]:
+    """Names of the functions the public headers declare."""
+    found = set()
+    for text in _headers().values():
+        found |= set(re.findall(r"^[A-Za-z_][\w \t\*]*?\b(ofc_\w+)\s*\(", text, flags=re.MULTILINE))
+    return found
+
+
+def _status_codes() -> dict[str, int]:
+    codes = {k: v for k, v in {**_int_defines(), **_enumerators()}.items()
+             if k.startswith("OFC_E_")}
+    assert len(codes) >= 27  # sanity: the parser found the codes of every header
+    return codes
+
+
+@needs_csrc
+def test_every_header_function_is_in_the_cffi_module() -> None:
+    functions = _functions()
+    assert {"ofc_rank", "ofc_settle", "ofc_game_apply_action", "ofc_status_string"} <= functions
+    missing = sorted(f for f in functions if not hasattr(lib, f))
+    assert not missing, f"declared in csrc/*.h but not in the cffi module: {missing}"
+
+
+@needs_csrc
+def test_every_header_constant_has_the_header_value() -> None:
+    constants = {**_int_defines(), **_enumerators()}
+    assert constants["OFC_STRENGTH_MAX"] == 7917  # sanity of the parser
+    wrong = {k: (v, getattr(lib, k, None)) for k, v in constants.items()
+             if getattr(lib, k, None) != v}
+    assert not wrong, f"header value != cffi module value: {wrong}"
+
+
+@needs_csrc
+def test_floating_and_computed_constants() -> None:
+    assert lib.OFC_SEARCH_FOUL_VALUE == -1000.0
+    assert lib.OFC_STAY_VALUE_LIMIT == 100000.0
+    assert lib.OFC_VERSION_NUMBER == lib.ofc_version_number()
+
+
+@needs_csrc
+def test_no_hand_written_cdefs_left() -> None:
+    pkg = ROOT / "ofc_fast"
+    assert not (pkg / "cdefs").exists()
+    headers = [p for p in pkg.rglob("*.h")]
+    assert not headers, f"C declarations kept beside the headers: {headers}"
+
+
+@pytest.mark.skipif(not (ROOT / "tools" / "gen_native_stubs.py").exists(),
+                    reason="source tree (tools/) not available")
+def test_stub_of_the_cffi_module_is_current() -> None:
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_native_stubs.py"),
+                             "--check"], capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+
+
+def test_stubs_are_shipped() -> None:
+    here = Path(_native.__file__).parent
+    assert (here / "_ofc.pyi").exists()
+    if hasattr(_native, "_speedups") or sys.implementation.name == "cpython":
+        assert (here / "_speedups.pyi").exists()
+
+
+# ------------------------------------------------------------------ status codes
+
+
+@needs_csrc
+def test_every_status_code_has_its_own_message() -> None:
+    codes = _status_codes()
+    unknown = ffi.string(lib.ofc_status_string(123456)).decode()
+    assert unknown == "unknown status code"
+    messages = {name: ffi.string(lib.ofc_status_string(code)).decode()
+                for name, code in codes.items()}
+    generic = sorted(name for name, text in messages.items() if text == unknown)
+    assert not generic, f"codes without a message: {generic}"
+    by_text: dict[str, list[str]] = {}
+    for name, text in messages.items():
+        by_text.setdefault(text, []).append(name)
+    assert all(len(v) == 1 for v in by_text.values()), by_text
+
+
+@needs_csrc
+def test_every_status_code_has_an_exception_class() -> None:
+    codes = set(_status_codes().values())
+    assert set(ERRORS) == codes
+    assert set(MOVE_REASONS) <= codes
+    assert all(issubclass(cls, (OfcError, MemoryError)) for cls in ERRORS.values())
+
+
+def test_status_error_class_and_message() -> None:
+    exc = status_error(lib.OFC_E_DUPLICATE, "rank5_batch: a[3]")
+    assert type(exc) is CardError
+    assert str(exc) == "rank5_batch: a[3]: the same card twice"
+    # the generic value code and unknown codes take the caller's class
+    assert type(status_error(lib.OFC_E_VALUE, "advise", SearchError)) is SearchError
+    assert type(status_error(lib.OFC_E_BUDGET, "advise", GameError)) is SearchError
+    unknown = status_error(-777, "x", GameError)
+    assert type(unknown) is GameError and str(unknown) == "x: unknown status code -777"
+    assert isinstance(status_error(lib.OFC_E_MEMORY), MemoryError)
+
+
+def test_move_error_reason_and_message() -> None:
+    exc = move_error(lib.OFC_E_ROW_FULL, "seat 1")
+    assert isinstance(exc, MoveError) and exc.reason == "row_full"
+    assert str(exc) == ("the move puts more cards in a row than it has room for: seat 1")
+    assert move_error(-777).reason == "bad_move"
+
+
+def test_engine_errors_take_the_c_message() -> None:
+    game = ofc_fast.Game(ofc_fast.rules.OFC, seed=1)
+    illegal = min(set(range(lib.OFC_ACTION_SPACE)) - set(game.legal_actions()))
+    with pytest.raises(MoveError, match="^that action id is not legal here: action") as info:
+        game.play_action(illegal)
+    assert info.value.reason == "bad_action"
+
+
+# ------------------------------------------------------------------ the loader
+
+
+def test_source_tree_without_the_extension_fails_with_one_line(tmp_path: Path) -> None:
+    package = Path(ofc_fast.__file__).parent
+    shutil.copytree(package, tmp_path / "ofc_fast",
+                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    # the copy first on sys.path, and no editable-install finder to redirect to the
+    # checkout (a `pip install -e .` puts one ahead of sys.path)
+    code = ("import sys; sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' "
+            "not in getattr(f, '__module__', '')]; sys.path.insert(0, sys.argv[1]); "
+            "import ofc_fast")
+    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: ofc_fast is imported from ")
+    assert "without the compiled extension" in last and "pip install -e ." in last
