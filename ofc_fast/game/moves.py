@@ -327,7 +327,17 @@ def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]
     :func:`destinations_table`); None when the id does not exist for (n, k)."""
     if type(action) is not int or not 0 <= action < ACTION_SPACE:
         return None
-    return destinations_table(n, k)[action]
+    if type(n) is int and type(k) is int and 0 <= k < n <= 5:
+        table = _TABLES[n * 5 + k]
+        if table is None:
+            table = _TABLES[n * 5 + k] = destinations_table(n, k)
+        return table[action]
+    return destinations_table(n, k)[action]  # raises MoveError
+
+
+_TABLES: list[Optional[tuple[Optional[tuple[int, ...]], ...]]] = [None] * 30
+"""destinations_table(n, k) at n * 5 + k, filled on first use (plain indexing is
+cheaper than the lru_cache's call on the hot path of Move.from_action)."""
 
 
 @lru_cache(maxsize=None)
@@ -351,7 +361,17 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
     return 3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])
 
 
+try:
+    from .._speedups import card_ids as _card_ids  # type: ignore[attr-defined]
+except ImportError:  # PyPy, or a build without the extension
+    def _card_ids(dealt: object) -> Optional[tuple[int, ...]]:
+        return None
+
+
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
+    fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids (C)
+    if fast is not None:
+        return fast  # type: ignore[no-any-return]
     cards = tuple(dealt)
     if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
         cards = tuple(_card(c) for c in cards)

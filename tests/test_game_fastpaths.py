@@ -1,0 +1,128 @@
+"""The C fast paths of Game (``ofc_fast._speedups``: ``observe``, ``legal_actions``)
+against the portable paths PyPy uses (``read_observation`` over the cffi bytes, the
+legal actions computed from the schedule), on every state of random deals; and the
+fast paths' guards against forged input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ofc_fast import rules
+from ofc_fast.game import Game, state
+from ofc_fast.game.observation import speedups
+
+needs_speedups = pytest.mark.skipif(speedups is None, reason="no _speedups (PyPy)")
+
+PRESETS = [rules.PINEAPPLE, rules.OFC, rules.CLASSIC_1_6, rules.PINEAPPLE_27,
+           rules.OFC.replace(name="OFC_FD3", face_down_final=3)]
+
+
+def _states(r: rules.RuleSet, deals: int, seed: int) -> list[Game]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(deals):
+        players = rng.randint(2, min(r.max_players, 3 if r is rules.PINEAPPLE else 4))
+        fl = None
+        if r.fantasyland is not None and r.game.value != "classic" and rng.random() < 0.3:
+            fl = tuple(rng.choice((0, 0, 13, 14)) for _ in range(players))
+            if sum(n or (17 if r.game.value == "pineapple" else 13) for n in fl) > 52:
+                fl = None
+        g = Game(r, players, seed=seed * 1000 + i, button=rng.randrange(players),
+                 fantasyland=fl)
+        while True:
+            out.append(g.copy())
+            if g.is_over:
+                break
+            g.play(g.random_move(rng))
+    return out
+
+
+def _portable(g: Game, seat: int) -> dict:
+    saved = state._observe, state._legal_actions
+    state._observe = state._legal_actions = None
+    try:
+        obs = g.observation(seat)
+        legal = None if g.is_over or g._steps[g._step][4] else g.legal_actions()
+        return {"obs": obs, "legal": legal}
+    finally:
+        state._observe, state._legal_actions = saved
+
+
+@needs_speedups
+@pytest.mark.parametrize("r", PRESETS, ids=lambda r: r.name)
+def test_fast_observation_equals_portable(r: rules.RuleSet) -> None:
+    for g in _states(r, 12, seed=len(r.name)):
+        for seat in range(g.players):
+            slow = _portable(g, seat)
+            fast = g.observation(seat)
+            assert fast == slow["obs"]
+            assert list(fast) == list(slow["obs"])  # the same key order
+            if slow["legal"] is not None:
+                assert g.legal_actions() == slow["legal"]
+
+
+def test_portable_path_plays_a_deal() -> None:
+    """The PyPy path alone: the observation's legal actions play a whole deal."""
+    saved = state._observe, state._legal_actions
+    state._observe = state._legal_actions = None
+    try:
+        g = Game(rules.PINEAPPLE, 3, seed=5)
+        rng = random.Random(1)
+        while not g.is_over:
+            obs = g.observation(g.to_act)
+            assert obs["legal_actions"] == g.legal_actions()
+            g.play_action(rng.choice(obs["legal_actions"]))
+        assert g.observation(0)["result"]["net"] == g.result().net
+    finally:
+        state._observe, state._legal_actions = saved
+
+
+def test_fresh_lists_every_call() -> None:
+    """Mutating an observation's lists changes neither the game nor the next one."""
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    a = g.observation(1)
+    a["legal_actions"].clear()
+    a["dealt"].append(99)
+    a["fantasyland"][0] = 14
+    b = g.observation(1)
+    assert b["legal_actions"] and len(b["dealt"]) == 5 and b["fantasyland"] == [0, 0]
+    legal = g.legal_actions()
+    legal.clear()
+    assert g.legal_actions()
+
+
+@needs_speedups
+def test_forged_states_are_refused() -> None:
+    g = Game(rules.PINEAPPLE, 3, seed=2)
+    t = g._obs if g._obs is not None else (g.observation(0), g._obs)[1]
+    size = len(g._buf)
+    rng = random.Random(7)
+    for bad in (b"", bytes(size), bytearray(size - 1), bytearray(size + 1), None, 3):
+        with pytest.raises((TypeError, ValueError)):
+            speedups.observe(bad, 0, t)
+        with pytest.raises((TypeError, ValueError)):
+            speedups.legal_actions(bad)
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        speedups.observe(g._buf, 3, t)
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        speedups.observe(g._buf, -1, t)
+    with pytest.raises(TypeError):
+        speedups.observe(g._buf, 0, [])
+    # random garbage and single-byte corruptions: an error or a dict, never a crash
+    for _ in range(3000):
+        buf = bytearray(g._buf)
+        if rng.random() < 0.2:
+            buf = bytearray(rng.getrandbits(8) for _ in range(size))
+        else:
+            for _ in range(rng.randint(1, 4)):
+                buf[rng.randrange(size)] = rng.getrandbits(8)
+        for call in (lambda: speedups.observe(buf, rng.randrange(4), t),
+                     lambda: speedups.legal_actions(buf)):
+            try:
+                call()
+            except (ValueError, TypeError):
+                pass
+    with pytest.raises(RuntimeError):
+        speedups.bind(1, len)  # bound once, at import
