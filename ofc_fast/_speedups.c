@@ -49,8 +49,9 @@ static speedups_state *state_of(PyObject *module)
     return (speedups_state *)PyModule_GetState(module);
 }
 
-/* 1 and the cards in out[] when seq is a list/tuple of n distinct int card ids. */
-static int fast_cards(PyObject *seq, Py_ssize_t n, uint8_t out[5])
+/* 1 and the cards in out[] (n of them) when seq is a list/tuple of n distinct int
+ * card ids. */
+static int fast_cards(PyObject *seq, Py_ssize_t n, uint8_t *out)
 {
     uint64_t seen = 0;
     Py_ssize_t i;
@@ -397,6 +398,86 @@ static PyObject *speedups_card_ids(PyObject *module, PyObject *seq)
     return out;
 }
 
+/* distinct_ids(seq) -> bool: True when seq is a list or tuple of distinct int card
+ * ids 0..51 (exact ints: not bools), any length up to 52. */
+static PyObject *speedups_distinct_ids(PyObject *module, PyObject *seq)
+{
+    uint8_t c[OFC_CARDS];
+    Py_ssize_t n;
+    (void)module;
+    if (PyList_CheckExact(seq))
+        n = PyList_Size(seq);
+    else if (PyTuple_CheckExact(seq))
+        n = PyTuple_Size(seq);
+    else
+        Py_RETURN_FALSE;
+    return PyBool_FromLong(n <= OFC_CARDS && fast_cards(seq, n, c));
+}
+
+/* moves(cls, cards, table, actions) -> list | None: for each action id a, a new
+ * cls (a tuple subclass: ofc_fast.game.Move) holding (cards, table[a], None, False);
+ * None when an id is not an int with a tuple at table[a] (the caller then names the
+ * bad id).  The fast path of moves_for_actions: a 5-card opening lists 232 moves. */
+static PyObject *speedups_moves(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *cls, *cards, *table, *acts, *out;
+    allocfunc alloc;
+    Py_ssize_t n, i, size;
+    int is_list;
+    (void)module;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "moves() takes 4 arguments (%zd given)", nargs);
+    cls = args[0], cards = args[1], table = args[2], acts = args[3];
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
+        || !PyTuple_CheckExact(cards) || !PyTuple_CheckExact(table)) {
+        PyErr_SetString(PyExc_TypeError, "moves(): expected a tuple type and two tuples");
+        return NULL;
+    }
+    is_list = PyList_CheckExact(acts);
+    if (!is_list && !PyTuple_CheckExact(acts))
+        Py_RETURN_NONE;
+    alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+    if (alloc == NULL) {
+        PyErr_SetString(PyExc_TypeError, "moves(): the type cannot be allocated");
+        return NULL;
+    }
+    n = is_list ? PyList_Size(acts) : PyTuple_Size(acts);
+    size = PyTuple_Size(table);
+    for (i = 0; i < n; i++) { /* every id valid before anything is built */
+        PyObject *a = is_list ? PyList_GetItem(acts, i) : PyTuple_GetItem(acts, i);
+        long v;
+        if (a == NULL || !PyLong_CheckExact(a)) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        v = PyLong_AsLong(a);
+        if (v < 0 || v >= size || !PyTuple_CheckExact(PyTuple_GetItem(table, v))) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+    }
+    out = PyList_New(n);
+    for (i = 0; out != NULL && i < n; i++) {
+        PyObject *a = is_list ? PyList_GetItem(acts, i) : PyTuple_GetItem(acts, i);
+        PyObject *dest = PyTuple_GetItem(table, PyLong_AsLong(a));
+        PyObject *m = alloc((PyTypeObject *)cls, 4);
+        if (m == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_INCREF(cards);
+        Py_INCREF(dest);
+        Py_INCREF(Py_None);
+        Py_INCREF(Py_False);
+        PyTuple_SetItem(m, 0, cards);
+        PyTuple_SetItem(m, 1, dest);
+        PyTuple_SetItem(m, 2, Py_None);
+        PyTuple_SetItem(m, 3, Py_False);
+        PyList_SetItem(out, i, m);
+    }
+    return out;
+}
+
 /* bind(observe_address, legal_of): once, from ofc_fast.game at import. */
 static PyObject *speedups_bind(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -469,6 +550,10 @@ static PyMethodDef speedups_methods[] = {
     {"card_ids", speedups_card_ids, METH_O,
      "card_ids(seq) -> tuple | None: a list or tuple of 1 to 5 distinct int card ids "
      "as a tuple, else None."},
+    {"distinct_ids", speedups_distinct_ids, METH_O,
+     "distinct_ids(seq) -> bool: a list or tuple of distinct int card ids 0..51."},
+    {"moves", (PyCFunction)(void (*)(void))speedups_moves, METH_FASTCALL,
+     "moves(cls, cards, table, actions) -> list | None: the moves of action ids."},
     {"bind", (PyCFunction)(void (*)(void))speedups_bind, METH_FASTCALL,
      "bind(observe_address, legal_of): once, by ofc_fast.game at import."},
     {"set_fallback", speedups_set_fallback, METH_O,

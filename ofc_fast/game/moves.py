@@ -363,7 +363,10 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
 
 try:
     from .._speedups import card_ids as _card_ids  # type: ignore[attr-defined]
+    from .._speedups import moves as _moves  # type: ignore[attr-defined]
 except ImportError:  # PyPy, or a build without the extension
+    _moves = None
+
     def _card_ids(dealt: object) -> Optional[tuple[int, ...]]:
         return None
 
@@ -410,6 +413,10 @@ def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int
                         "discard_count")
     table = destinations_table(len(cards), discards)
     acts = actions if isinstance(actions, (list, tuple)) else list(actions)
+    if _moves is not None:
+        fast = _moves(Move, cards, table, acts)  # C: None when an id is bad
+        if fast is not None:
+            return fast  # type: ignore[no-any-return]
     valid = _valid_ids(len(cards), discards)
     try:
         ok = valid.issuperset(acts) and set(map(type, acts)) <= _INT

@@ -76,6 +76,9 @@ _STEP_SIZE = ffi.sizeof("ofc_game_step")
 _GAME_SIZE = ffi.sizeof("ofc_game")
 _BOARD = ffi.offsetof("ofc_game", "board")
 _COUNT = ffi.offsetof("ofc_game", "count")
+_DECK = ffi.offsetof("ofc_game", "deck")
+_STEPS = ffi.offsetof("ofc_game", "steps")
+_NSTEPS = ffi.offsetof("ofc_game", "nsteps")
 _observe = speedups.observe if speedups is not None else None
 _legal_actions = speedups.legal_actions if speedups is not None else None
 
@@ -159,8 +162,9 @@ class Game:
         self._g = g
         self._buf = buf
         self._step = 0
-        self._steps = _schedule(r, bytes(ffi.buffer(g.steps)), g.nsteps)
-        self._deck: tuple[int, ...] = tuple(bytes(ffi.buffer(g.deck)))
+        nsteps = buf[_NSTEPS]
+        self._steps = _schedule(r, bytes(buf[_STEPS:_STEPS + _STEP_SIZE * nsteps]), nsteps)
+        self._deck: tuple[int, ...] = tuple(buf[_DECK:_DECK + 52])
         self._moves: list[Union[Move, int]] = []
         self._result: Optional[GameResult] = None
         self._obs: Any = None
