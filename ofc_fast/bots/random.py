@@ -21,18 +21,6 @@ from .base import Observation
 __all__ = ["RandomBot"]
 
 
-def _below(rng: Random, n: int) -> int:
-    """A uniformly random int in 0..n-1 (n >= 1): ``n.bit_length()`` random bits,
-    drawn again while they reach n.  This is what ``rng.choice`` does through
-    ``Random._randbelow`` (so the bot's moves from a seed did not change), without
-    its two Python-level calls."""
-    k = n.bit_length()
-    getrandbits = rng.getrandbits
-    r = getrandbits(k)
-    while r >= n:
-        r = getrandbits(k)
-    return r
-
 
 class RandomBot:
     """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
@@ -57,7 +45,15 @@ class RandomBot:
         obs = observation
         legal = obs.get("legal_actions")
         if legal:  # a normal decision: a uniformly random legal action id
-            return Move.from_action(obs["dealt"], obs["to_discard"],
-                                    legal[_below(self.rng, len(legal))])
+            # n.bit_length() random bits, drawn again while they reach n: what
+            # rng.choice does through Random._randbelow (the same moves from a seed),
+            # without its two Python-level calls
+            n = len(legal)
+            k = n.bit_length()
+            getrandbits = self.rng.getrandbits
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
         return random_move(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"],
                            self.rng)

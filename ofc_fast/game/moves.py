@@ -172,9 +172,15 @@ class Move(tuple):  # type: ignore[type-arg]
         >>> Move.from_action([51, 47, 0], 1, 19)
         Move((('As', Row.MIDDLE), ('Ks', Row.FRONT)), discard=0)
         """
-        cards = _dealt(dealt)
-        dest = action_destinations(len(cards), discards, action) \
-            if type(discards) is int and 0 <= discards < len(cards) else None
+        cards = _card_ids(dealt)  # C: None unless 1..5 distinct int ids
+        if cards is None:
+            cards = _dealt(dealt)
+        n = len(cards)
+        dest = None
+        if type(discards) is int and type(action) is int and 0 <= discards < n \
+                and 0 <= action < ACTION_SPACE:
+            table = _TABLES[n * 5 + discards] or _table(n, discards)
+            dest = table[action]
         if dest is None:
             raise MoveError(f"action {_short(action)} does not exist for {len(cards)} "
                             f"card(s) with {_short(discards)} discard(s)", "bad_action")
@@ -328,16 +334,19 @@ def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]
     if type(action) is not int or not 0 <= action < ACTION_SPACE:
         return None
     if type(n) is int and type(k) is int and 0 <= k < n <= 5:
-        table = _TABLES[n * 5 + k]
-        if table is None:
-            table = _TABLES[n * 5 + k] = destinations_table(n, k)
-        return table[action]
+        return (_TABLES[n * 5 + k] or _table(n, k))[action]
     return destinations_table(n, k)[action]  # raises MoveError
 
 
 _TABLES: list[Optional[tuple[Optional[tuple[int, ...]], ...]]] = [None] * 30
-"""destinations_table(n, k) at n * 5 + k, filled on first use (plain indexing is
-cheaper than the lru_cache's call on the hot path of Move.from_action)."""
+"""destinations_table(n, k) at n * 5 + k (0 <= k < n <= 5), filled on first use:
+plain indexing is cheaper than the lru_cache's call on the hot path of
+Move.from_action."""
+
+
+def _table(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
+    table = _TABLES[n * 5 + k] = destinations_table(n, k)
+    return table
 
 
 @lru_cache(maxsize=None)

@@ -83,6 +83,14 @@ _observe = speedups.observe if speedups is not None else None
 _legal_actions = speedups.legal_actions if speedups is not None else None
 
 
+@lru_cache(maxsize=256)
+def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
+    """The observation template of a table (shared: ``_speedups.observe`` only copies
+    it)."""
+    return template(players, button, rules.name, rules.game.value,
+                    rules.lowball is not None)
+
+
 def _new_state(buf: bytearray) -> Any:
     """An ``ofc_game *`` into ``buf``: the state lives in a bytearray, so that
     ``_speedups`` can read it without a copy through cffi (``buf`` stays the same
@@ -261,7 +269,7 @@ class Game:
     @property
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
-        raw = self._buf
+        raw = bytes(self._buf)
         out = []
         for s in range(self.players):
             b, c = _BOARD + 13 * s, _COUNT + 3 * s
@@ -516,8 +524,7 @@ class Game:
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         t = self._obs
         if t is None:
-            t = self._obs = template(self.players, self.button, self.rules.name,
-                                     self.rules.game.value, self.rules.lowball is not None)
+            t = self._obs = _template(self.players, self.button, self.rules)
         if _observe is not None:
             obs = _observe(self._buf, seat, t)
         else:
