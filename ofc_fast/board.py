@@ -25,13 +25,18 @@ from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, p
 from .errors import BoardError, quote
 from .rules import OFC, RulesLike, as_rules
 
+
+
+def _distinct_ids_portable(flat: tuple[int, ...]) -> bool:
+    """Distinct int card ids 0..51 (the portable twin of ``_speedups.distinct_ids``)."""
+    return not flat or (set(map(type, flat)) == {int} and min(flat) >= 0
+                        and max(flat) <= 51 and len(set(flat)) == len(flat))
+
+
 try:
     from ._speedups import distinct_ids as _distinct_ids  # type: ignore[attr-defined]
 except ImportError:  # PyPy, or a build without the extension
-    def _distinct_ids(flat: tuple[int, ...]) -> bool:
-        """Distinct int card ids 0..51 (the C check's portable twin)."""
-        return not flat or (set(map(type, flat)) == {int} and min(flat) >= 0
-                            and max(flat) <= 51 and len(set(flat)) == len(flat))
+    _distinct_ids = _distinct_ids_portable
 
 __all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits"]
 

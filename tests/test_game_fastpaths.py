@@ -126,3 +126,93 @@ def test_forged_states_are_refused() -> None:
                 pass
     with pytest.raises(RuntimeError):
         speedups.bind(1, len)  # bound once, at import
+
+
+def _random_items(rng: random.Random) -> list:
+    pool = [0, 1, 5, 51, 52, -1, 2 ** 70, True, False, 3.0, "As", None, 12]
+    return [rng.choice(pool) if rng.random() < 0.2 else rng.randrange(52)
+            for _ in range(rng.randint(0, 14))]
+
+
+@needs_speedups
+def test_card_checks_agree_with_portable_twins() -> None:
+    from ofc_fast import _speedups, board
+
+    rng = random.Random(11)
+    for _ in range(4000):
+        items = _random_items(rng)
+        for seq in (items, tuple(items)):
+            expect = board._distinct_ids_portable(tuple(items))
+            assert _speedups.distinct_ids(seq) is expect, seq
+            ids = _speedups.card_ids(seq)
+            assert ids == (tuple(items) if expect and 1 <= len(items) <= 5 else None)
+    for other in (None, 3, "As Kd", iter([1, 2]), {1: 2}, bytearray(b"\x01")):
+        assert _speedups.distinct_ids(other) is False
+        assert _speedups.card_ids(other) is None
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_moves_and_from_action_both_paths(fast: bool, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """moves_for_actions / Move.from_action, with the C helpers and without (PyPy),
+    against the action decoding written out here."""
+    from itertools import combinations
+
+    from importlib import import_module
+
+    from ofc_fast.errors import MoveError
+    from ofc_fast.game import Move
+    from ofc_fast.game.moves import moves_for_actions
+
+    moves = import_module("ofc_fast.game.moves")
+
+    if not fast:
+        monkeypatch.setattr(moves, "_moves", None)
+        monkeypatch.setattr(moves, "_card_ids", lambda _: None)
+    elif moves._moves is None:
+        pytest.skip("no _speedups (PyPy)")
+    rng = random.Random(3)
+    for _ in range(300):
+        n = rng.randint(1, 5)
+        k = rng.randrange(n) if n == 3 else 0
+        dealt = rng.sample(range(52), n)
+        kept = n - k
+        expect = {}
+        for ci, gone in enumerate(combinations(range(n), k)):
+            keep = [i for i in range(n) if i not in gone]
+            for code in range(3 ** kept):
+                dest = [3] * n
+                for j, i in enumerate(keep):
+                    dest[i] = code // 3 ** j % 3
+                expect[ci * 3 ** kept + code] = tuple(dest)
+        acts = rng.sample(sorted(expect), min(len(expect), rng.randint(1, 40)))
+        got = moves_for_actions(dealt, k, acts)
+        assert [m.destinations for m in got] == [expect[a] for a in acts]
+        assert all(type(m) is Move and m.cards == tuple(dealt) for m in got)
+        assert got[0] == Move.from_action(dealt, k, acts[0])
+        bad = rng.choice([243, -1, True, 1.0, "1", None,
+                          next((a for a in range(243) if a not in expect), 242)])
+        if bad not in expect or type(bad) is not int:
+            with pytest.raises(MoveError):
+                moves_for_actions(dealt, k, acts + [bad])
+            with pytest.raises(MoveError):
+                Move.from_action(dealt, k, bad)
+
+
+@needs_speedups
+def test_moves_helper_refuses_bad_arguments() -> None:
+    from ofc_fast import _speedups
+    from ofc_fast.game import Move
+    from ofc_fast.game.moves import destinations_table
+
+    table = destinations_table(3, 1)
+    assert _speedups.moves(Move, (1, 2, 3), table, [0, True]) is None
+    assert _speedups.moves(Move, (1, 2, 3), table, [0, 10 ** 30]) is None
+    assert _speedups.moves(Move, (1, 2, 3), table, iter([0])) is None
+    assert _speedups.moves(Move, (1, 2, 3), (None,) * 243, [0]) is None
+    for args in ((int, (1,), table, [0]), (Move, [1], table, [0]), (Move, (1,), [], [0]),
+                 ("Move", (1,), table, [0])):
+        with pytest.raises(TypeError):
+            _speedups.moves(*args)
+    with pytest.raises(TypeError):
+        _speedups.moves(Move, (1,), table)
