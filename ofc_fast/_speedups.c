@@ -31,6 +31,9 @@ static const char *const OBS_KEYS[] = {
 
 /* ofc_game_observe of the cffi module, bound once by ofc_fast.game (see bind()). */
 typedef int32_t (*observe_fn)(const ofc_game *g, uint32_t seat, ofc_observation *out);
+/* ofc_game_apply_placement and ofc_game_apply_action, bound the same way. */
+typedef int32_t (*placement_fn)(ofc_game *g, const uint8_t *dest, uint32_t n);
+typedef int32_t (*action_fn)(ofc_game *g, uint32_t action);
 
 /* Legal-action tuples are cached per decision shape: n 1..5, k 0..4, room 0..3,
  * 0..5, 0..5. */
@@ -40,6 +43,8 @@ typedef struct speedups_state {
     PyObject *fallback;            /* callable(cards, n) -> int, or raises */
     PyObject *keys[OBS_NKEYS];     /* interned observation keys (made on first use) */
     observe_fn observe;            /* NULL until bind() */
+    placement_fn place;
+    action_fn act;
     PyObject *legal_of;            /* callable(n, k, room) -> tuple of action ids */
     PyObject *legal[LEGAL_SHAPES]; /* cached results of legal_of */
 } speedups_state;
@@ -478,31 +483,101 @@ static PyObject *speedups_moves(PyObject *module, PyObject *const *args, Py_ssiz
     return out;
 }
 
-/* bind(observe_address, legal_of): once, from ofc_fast.game at import. */
+/* The engine's status of applying a move to the ofc_game held by the bytearray buf:
+ * the state is checked and copied out, changed by the engine, and written back only
+ * when the engine accepted the move (else buf is unchanged). */
+static PyObject *apply_to(speedups_state *st, PyObject *buf, const uint8_t *dest,
+                          uint32_t n, long action)
+{
+    ofc_game g;
+    int32_t status;
+    if (st->place == NULL || st->act == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups: not bound");
+        return NULL;
+    }
+    if (!game_of(buf, &g))
+        return NULL;
+    status = dest != NULL ? st->place(&g, dest, n) : st->act(&g, (uint32_t)action);
+    if (status == 0)
+        memcpy(PyByteArray_AsString(buf), &g, sizeof g);
+    return PyLong_FromLong(status);
+}
+
+/* place(game, dest) -> status: ofc_game_apply_placement on the ofc_game held by the
+ * bytearray `game`; dest a tuple of up to 17 ints 0..255 (one per dealt card; the
+ * engine refuses those outside 0..3).  TypeError / ValueError for another dest,
+ * without touching the game. */
+static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    uint8_t dest[OFC_GAME_MAX_DEALT];
+    Py_ssize_t n, i;
+    if (nargs != 2)
+        return PyErr_Format(PyExc_TypeError, "place() takes 2 arguments (%zd given)", nargs);
+    if (!PyTuple_CheckExact(args[1]) || (n = PyTuple_Size(args[1])) > OFC_GAME_MAX_DEALT) {
+        PyErr_SetString(PyExc_TypeError, "place(): dest must be a tuple of at most 17 ints");
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        PyObject *d = PyTuple_GetItem(args[1], i);
+        long v = PyLong_CheckExact(d) ? PyLong_AsLong(d) : -1;
+        if (v < 0 || v > 255) { /* as bytes(dest); the engine checks 0..3 */
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "place(): a destination outside 0..255");
+            return NULL;
+        }
+        dest[i] = (uint8_t)v;
+    }
+    return apply_to(state_of(module), args[0], dest, (uint32_t)n, 0);
+}
+
+/* act(game, action) -> status: ofc_game_apply_action on the ofc_game held by the
+ * bytearray `game` (action an int; the engine checks its range). */
+static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    long a;
+    if (nargs != 2)
+        return PyErr_Format(PyExc_TypeError, "act() takes 2 arguments (%zd given)", nargs);
+    a = PyLong_CheckExact(args[1]) ? PyLong_AsLong(args[1]) : -1;
+    if (a < 0 || a >= OFC_ACTION_SPACE) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "act(): an action id outside the action space");
+        return NULL;
+    }
+    return apply_to(state_of(module), args[0], NULL, 0, a);
+}
+
+/* bind(observe, place, act, legal_of): once, from ofc_fast.game at import: the
+ * addresses of the cffi module's ofc_game_observe, ofc_game_apply_placement and
+ * ofc_game_apply_action, and legal_of(n, k, room) -> tuple of action ids. */
 static PyObject *speedups_bind(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     speedups_state *st = state_of(module);
-    unsigned long long address;
-    if (nargs != 2)
-        return PyErr_Format(PyExc_TypeError, "bind() takes 2 arguments (%zd given)", nargs);
+    unsigned long long address[3];
+    int i;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "bind() takes 4 arguments (%zd given)", nargs);
     if (st->observe != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups is already bound");
         return NULL;
     }
-    if (!PyCallable_Check(args[1])) {
+    if (!PyCallable_Check(args[3])) {
         PyErr_SetString(PyExc_TypeError, "legal_of must be callable");
         return NULL;
     }
-    address = PyLong_AsUnsignedLongLong(args[0]);
-    if (PyErr_Occurred())
-        return NULL;
-    if (address == 0) {
-        PyErr_SetString(PyExc_ValueError, "bind(): a NULL address");
-        return NULL;
+    for (i = 0; i < 3; i++) {
+        address[i] = PyLong_AsUnsignedLongLong(args[i]);
+        if (PyErr_Occurred())
+            return NULL;
+        if (address[i] == 0) {
+            PyErr_SetString(PyExc_ValueError, "bind(): a NULL address");
+            return NULL;
+        }
     }
-    Py_INCREF(args[1]);
-    st->legal_of = args[1];
-    st->observe = (observe_fn)(uintptr_t)address;
+    Py_INCREF(args[3]);
+    st->legal_of = args[3];
+    st->observe = (observe_fn)(uintptr_t)address[0];
+    st->place = (placement_fn)(uintptr_t)address[1];
+    st->act = (action_fn)(uintptr_t)address[2];
     Py_RETURN_NONE;
 }
 
@@ -555,7 +630,11 @@ static PyMethodDef speedups_methods[] = {
     {"moves", (PyCFunction)(void (*)(void))speedups_moves, METH_FASTCALL,
      "moves(cls, cards, table, actions) -> list | None: the moves of action ids."},
     {"bind", (PyCFunction)(void (*)(void))speedups_bind, METH_FASTCALL,
-     "bind(observe_address, legal_of): once, by ofc_fast.game at import."},
+     "bind(observe, place, act, legal_of): once, by ofc_fast.game at import."},
+    {"place", (PyCFunction)(void (*)(void))speedups_place, METH_FASTCALL,
+     "place(game, dest) -> status: apply a placement to the ofc_game in a bytearray."},
+    {"act", (PyCFunction)(void (*)(void))speedups_act, METH_FASTCALL,
+     "act(game, action) -> status: apply an action id to the ofc_game in a bytearray."},
     {"set_fallback", speedups_set_fallback, METH_O,
      "set_fallback(f): f(cards, n) handles every input the fast path does not."},
     {NULL, NULL, 0, NULL}};

@@ -118,14 +118,29 @@ def test_forged_states_are_refused() -> None:
         else:
             for _ in range(rng.randint(1, 4)):
                 buf[rng.randrange(size)] = rng.getrandbits(8)
+        dest = tuple(rng.randrange(5) for _ in range(rng.randint(0, 17)))
         for call in (lambda: speedups.observe(buf, rng.randrange(4), t),
-                     lambda: speedups.legal_actions(buf)):
+                     lambda: speedups.legal_actions(buf),
+                     lambda: speedups.place(buf, dest),
+                     lambda: speedups.act(buf, rng.randrange(243))):
             try:
                 call()
             except (ValueError, TypeError):
                 pass
+    before = bytes(g._buf)
+    for dest in ([0, 0, 0, 0, 0], (0, 0, 0, 0, -1), (0, 0, 0, 0, 256), (0,) * 18,
+                 (0, 0, 0, 0, True), (0, 0, 0, 0, 1.0)):
+        with pytest.raises((TypeError, ValueError)):
+            speedups.place(g._buf, dest)
+    for action in (-1, 243, True, 1.0, None, 2 ** 80):
+        with pytest.raises((TypeError, ValueError)):
+            speedups.act(g._buf, action)
+    assert speedups.place(g._buf, (0, 0, 0, 0, 4)) != 0  # the engine refuses
+    assert speedups.place(g._buf, (0, 0, 0, 0)) != 0
+    assert speedups.act(g._buf, 0) != 0  # 5 cards cannot all go to the front
+    assert bytes(g._buf) == before
     with pytest.raises(RuntimeError):
-        speedups.bind(1, len)  # bound once, at import
+        speedups.bind(1, 1, 1, len)  # bound once, at import
 
 
 def _random_items(rng: random.Random) -> list:

@@ -133,23 +133,26 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
 
 
 def _bind() -> Optional[ModuleType]:
-    """``ofc_fast._speedups`` bound to the engine's ``ofc_game_observe`` (None on
-    PyPy or a build without the extension)."""
+    """``ofc_fast._speedups`` bound to the engine's ``ofc_game_observe``,
+    ``ofc_game_apply_placement`` and ``ofc_game_apply_action`` (None on PyPy or a
+    build without the extension)."""
     try:
         from .. import _speedups
     except ImportError:  # PyPy, or a build without the extension
         return None
-    address = int(ffi.cast("uintptr_t", ffi.addressof(lib, "ofc_game_observe")))
+    observe, place, act = (int(ffi.cast("uintptr_t", ffi.addressof(lib, name)))
+                           for name in ("ofc_game_observe", "ofc_game_apply_placement",
+                                        "ofc_game_apply_action"))
     try:
-        _speedups.bind(address, legal_actions_of)
+        _speedups.bind(observe, place, act, legal_actions_of)
     except RuntimeError:  # bound already (this module was reloaded)
         pass
     return _speedups
 
 
 speedups: Optional[ModuleType] = _bind()
-"""``ofc_fast._speedups`` where it was built (``observe`` and ``legal_actions`` read
-a game state in C), else None: :class:`~ofc_fast.game.Game` then reads the
+"""``ofc_fast._speedups`` where it was built (``observe``, ``legal_actions``,
+``place`` and ``act`` read or play a game state in C), else None: :class:`~ofc_fast.game.Game` then reads the
 ``ofc_observation`` bytes with :func:`read_observation`."""
 
 

@@ -81,6 +81,8 @@ _STEPS = ffi.offsetof("ofc_game", "steps")
 _NSTEPS = ffi.offsetof("ofc_game", "nsteps")
 _observe = speedups.observe if speedups is not None else None
 _legal_actions = speedups.legal_actions if speedups is not None else None
+_place = speedups.place if speedups is not None else None
+_act = speedups.act if speedups is not None else None
 
 
 @lru_cache(maxsize=256)
@@ -418,7 +420,8 @@ class Game:
     def play_action(self, action: int) -> None:
         """Play a legal action id (the fast path for agents)."""
         a = self._action(action)
-        status = lib.ofc_game_apply_action(self._g, a)
+        status = _act(self._buf, a) if _act is not None \
+            else lib.ofc_game_apply_action(self._g, a)
         if status:
             raise_move_error(status, f"action {a} for seat {self.to_act}"
                              if status == lib.OFC_E_ACTION else "")
@@ -453,7 +456,10 @@ class Game:
         dealt = self._deck[start:start + n]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
-        status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
+        if _place is not None and type(dest) is tuple:
+            status = _place(self._buf, dest)
+        else:
+            status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
         if status:
             raise_move_error(status, self._explain(status, move))
         self._moves.append(move)
