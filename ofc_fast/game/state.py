@@ -271,13 +271,14 @@ class Game:
     @property
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
-        raw = bytes(self._buf)
+        players = self.players
+        cells = tuple(self._buf[_BOARD:_BOARD + 13 * players])
+        counts = self._buf[_COUNT:_COUNT + 3 * players]
         out = []
-        for s in range(self.players):
-            b, c = _BOARD + 13 * s, _COUNT + 3 * s
-            out.append(Board.from_ids(*(tuple(raw[b:b + raw[c]]),
-                                       tuple(raw[b + 3:b + 3 + raw[c + 1]]),
-                                       tuple(raw[b + 8:b + 8 + raw[c + 2]]))))
+        for s in range(players):
+            b, c = 13 * s, 3 * s
+            out.append(Board.from_ids(cells[b:b + counts[c]], cells[b + 3:b + 3 + counts[c + 1]],
+                                      cells[b + 8:b + 8 + counts[c + 2]]))
         return tuple(out)
 
     def discards(self, seat: int) -> tuple[int, ...]:
