@@ -375,21 +375,23 @@ static PyObject *speedups_legal_actions(PyObject *module, PyObject *arg)
     return legal_list(state_of(module), s->n, s->k, g.count[s->seat]);
 }
 
+/* The length of a list or tuple, else -1. */
+static Py_ssize_t seq_size(PyObject *seq)
+{
+    if (PyList_CheckExact(seq))
+        return PyList_Size(seq);
+    return PyTuple_CheckExact(seq) ? PyTuple_Size(seq) : -1;
+}
+
 /* card_ids(seq) -> tuple | None: seq as a tuple when it is a list or tuple of 1 to 5
  * distinct int card ids 0..51 (the cards of a normal decision), else None (the
  * caller then parses it, or explains what is wrong). */
 static PyObject *speedups_card_ids(PyObject *module, PyObject *seq)
 {
     uint8_t c[5];
-    Py_ssize_t n, i;
+    Py_ssize_t n = seq_size(seq), i;
     PyObject *out;
     (void)module;
-    if (PyList_CheckExact(seq))
-        n = PyList_Size(seq);
-    else if (PyTuple_CheckExact(seq))
-        n = PyTuple_Size(seq);
-    else
-        Py_RETURN_NONE;
     if (n < 1 || n > 5 || !fast_cards(seq, n, c))
         Py_RETURN_NONE;
     out = PyTuple_New(n);
@@ -408,15 +410,9 @@ static PyObject *speedups_card_ids(PyObject *module, PyObject *seq)
 static PyObject *speedups_distinct_ids(PyObject *module, PyObject *seq)
 {
     uint8_t c[OFC_CARDS];
-    Py_ssize_t n;
+    Py_ssize_t n = seq_size(seq);
     (void)module;
-    if (PyList_CheckExact(seq))
-        n = PyList_Size(seq);
-    else if (PyTuple_CheckExact(seq))
-        n = PyTuple_Size(seq);
-    else
-        Py_RETURN_FALSE;
-    return PyBool_FromLong(n <= OFC_CARDS && fast_cards(seq, n, c));
+    return PyBool_FromLong(n >= 0 && n <= OFC_CARDS && fast_cards(seq, n, c));
 }
 
 /* moves(cls, cards, table, actions) -> list | None: for each action id a, a new
