@@ -273,7 +273,10 @@ static PyObject *legal_list(speedups_state *st, uint32_t n, uint32_t k,
             PyErr_SetString(PyExc_TypeError, "legal_of must return a tuple");
             return NULL;
         }
-        *slot = t;
+        if (*slot == NULL) /* another thread may have filled it during the call */
+            *slot = t;
+        else
+            Py_DECREF(t);
     }
     return PySequence_List(*slot);
 }
@@ -427,7 +430,8 @@ static PyObject *speedups_moves(PyObject *module, PyObject *const *args, Py_ssiz
     int is_list;
     (void)module;
     if (nargs != 4)
-        return PyErr_Format(PyExc_TypeError, "moves() takes 4 arguments (%zd given)", nargs);
+        return PyErr_Format(PyExc_TypeError, "moves() takes 4 arguments (%zd given)",
+                            nargs);
     cls = args[0], cards = args[1], table = args[2], acts = args[3];
     if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, &PyTuple_Type)
         || !PyTuple_CheckExact(cards) || !PyTuple_CheckExact(table)) {
@@ -437,7 +441,7 @@ static PyObject *speedups_moves(PyObject *module, PyObject *const *args, Py_ssiz
     is_list = PyList_CheckExact(acts);
     if (!is_list && !PyTuple_CheckExact(acts))
         Py_RETURN_NONE;
-    alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+    alloc = (allocfunc)(uintptr_t)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
     if (alloc == NULL) {
         PyErr_SetString(PyExc_TypeError, "moves(): the type cannot be allocated");
         return NULL;
@@ -508,9 +512,11 @@ static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssiz
     uint8_t dest[OFC_GAME_MAX_DEALT];
     Py_ssize_t n, i;
     if (nargs != 2)
-        return PyErr_Format(PyExc_TypeError, "place() takes 2 arguments (%zd given)", nargs);
+        return PyErr_Format(PyExc_TypeError, "place() takes 2 arguments (%zd given)",
+                            nargs);
     if (!PyTuple_CheckExact(args[1]) || (n = PyTuple_Size(args[1])) > OFC_GAME_MAX_DEALT) {
-        PyErr_SetString(PyExc_TypeError, "place(): dest must be a tuple of at most 17 ints");
+        PyErr_SetString(PyExc_TypeError,
+                        "place(): dest must be a tuple of at most 17 ints");
         return NULL;
     }
     for (i = 0; i < n; i++) {

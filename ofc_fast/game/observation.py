@@ -152,8 +152,9 @@ def _bind() -> Optional[ModuleType]:
 
 speedups: Optional[ModuleType] = _bind()
 """``ofc_fast._speedups`` where it was built (``observe``, ``legal_actions``,
-``place`` and ``act`` read or play a game state in C), else None: :class:`~ofc_fast.game.Game` then reads the
-``ofc_observation`` bytes with :func:`read_observation`."""
+``place`` and ``act`` read or play a game state in C), else None:
+:class:`~ofc_fast.game.Game` then reads the ``ofc_observation`` bytes with
+:func:`read_observation` and plays through cffi."""
 
 
 def cards_as_text(obs: Any) -> Any:

@@ -277,7 +277,8 @@ class Game:
         out = []
         for s in range(players):
             b, c = 13 * s, 3 * s
-            out.append(Board.from_ids(cells[b:b + counts[c]], cells[b + 3:b + 3 + counts[c + 1]],
+            out.append(Board.from_ids(cells[b:b + counts[c]],
+                                      cells[b + 3:b + 3 + counts[c + 1]],
                                       cells[b + 8:b + 8 + counts[c + 2]]))
         return tuple(out)
 
