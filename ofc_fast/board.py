@@ -25,6 +25,19 @@ from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, p
 from .errors import BoardError, CardError, quote
 from .rules import OFC, RulesLike, as_rules
 
+
+
+def _distinct_ids_portable(flat: tuple[int, ...]) -> bool:
+    """Distinct int card ids 0..51 (the portable twin of ``_speedups.distinct_ids``)."""
+    return not flat or (set(map(type, flat)) == {int} and min(flat) >= 0
+                        and max(flat) <= 51 and len(set(flat)) == len(flat))
+
+
+try:
+    from ._native._speedups import distinct_ids as _distinct_ids  # type: ignore[attr-defined]
+except ImportError:  # PyPy, or a build without the extension
+    _distinct_ids = _distinct_ids_portable
+
 __all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits", "free_slots",
            "hand_cards"]
 
@@ -103,12 +116,12 @@ class Board:
         >>> Board.from_ids((51, 50), (), (0,))
         Board.parse('As Ah / / 2c')
         """
-        flat = front + middle + back
         if (type(front) is not tuple or type(middle) is not tuple or type(back) is not tuple
-                or len(front) > 3 or len(middle) > 5 or len(back) > 5
-                or (flat and (set(map(type, flat)) != {int} or min(flat) < 0
-                              or max(flat) > 51)) or len(set(flat)) != len(flat)):
+                or len(front) > 3 or len(middle) > 5 or len(back) > 5):
             return cls(front, middle, back)  # the full parser names the problem
+        flat = front + middle + back
+        if not _distinct_ids(flat):
+            return cls(front, middle, back)
         b = object.__new__(cls)
         b._rows = (front, middle, back)
         b._cards = flat

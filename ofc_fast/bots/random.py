@@ -21,6 +21,7 @@ from .base import Observation
 __all__ = ["RandomBot"]
 
 
+
 class RandomBot:
     """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
     setting of uniformly random kept cards).  ``rules`` is accepted for the registry's
@@ -45,6 +46,15 @@ class RandomBot:
         obs = observation
         legal = obs.get("legal_actions")
         if legal:  # a normal decision: a uniformly random legal action id
-            return Move.from_action(obs["dealt"], obs["to_discard"], self.rng.choice(legal))
+            # n.bit_length() random bits, drawn again while they reach n: what
+            # rng.choice does through Random._randbelow (the same moves from a seed),
+            # without its two Python-level calls
+            n = len(legal)
+            k = n.bit_length()
+            getrandbits = self.rng.getrandbits
+            r = getrandbits(k)
+            while r >= n:
+                r = getrandbits(k)
+            return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
         return random_move(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"],
                            self.rng)

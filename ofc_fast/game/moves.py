@@ -175,9 +175,15 @@ class Move(tuple):  # type: ignore[type-arg]
         >>> Move.from_action([51, 47, 0], 1, 19)
         Move((('As', Row.MIDDLE), ('Ks', Row.FRONT)), discard=0)
         """
-        cards = _dealt(dealt)
-        dest = action_destinations(len(cards), discards, action) \
-            if type(discards) is int and 0 <= discards < len(cards) else None
+        cards = _card_ids(dealt)  # C: None unless 1..5 distinct int ids
+        if cards is None:
+            cards = _dealt(dealt)
+        n = len(cards)
+        dest = None
+        if type(discards) is int and type(action) is int and 0 <= discards < n \
+                and 0 <= action < ACTION_SPACE:
+            table = _TABLES[n * 5 + discards] or _table(n, discards)
+            dest = table[action]
         if dest is None:
             raise MoveError(f"action {_short(action)} does not exist for {len(cards)} "
                             f"card(s) with {_short(discards)} discard(s)", "bad_action")
@@ -365,7 +371,20 @@ def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]
     :func:`destinations_table`); None when the id does not exist for (n, k)."""
     if type(action) is not int or not 0 <= action < ACTION_SPACE:
         return None
-    return destinations_table(n, k)[action]
+    if type(n) is int and type(k) is int and 0 <= k < n <= 5:
+        return (_TABLES[n * 5 + k] or _table(n, k))[action]
+    return destinations_table(n, k)[action]  # raises MoveError
+
+
+_TABLES: list[Optional[tuple[Optional[tuple[int, ...]], ...]]] = [None] * 30
+"""destinations_table(n, k) at n * 5 + k (0 <= k < n <= 5), filled on first use:
+plain indexing is cheaper than the lru_cache's call on the hot path of
+Move.from_action."""
+
+
+def _table(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
+    table = _TABLES[n * 5 + k] = destinations_table(n, k)
+    return table
 
 
 @lru_cache(maxsize=None)
@@ -389,7 +408,20 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
         raise MoveError(str(exc), "bad_move") from None
 
 
+try:
+    from .._native._speedups import card_ids as _card_ids  # type: ignore[attr-defined]
+    from .._native._speedups import moves as _moves  # type: ignore[attr-defined]
+except ImportError:  # PyPy, or a build without the extension
+    _moves = None
+
+    def _card_ids(dealt: object) -> Optional[tuple[int, ...]]:
+        return None
+
+
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
+    fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids (C)
+    if fast is not None:
+        return fast  # type: ignore[no-any-return]
     cards = tuple(dealt)
     if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
         cards = tuple(_card(c) for c in cards)
@@ -428,6 +460,10 @@ def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int
                         "discard_count")
     table = destinations_table(len(cards), discards)
     acts = actions if isinstance(actions, (list, tuple)) else list(actions)
+    if _moves is not None:
+        fast = _moves(Move, cards, table, acts)  # C: None when an id is bad
+        if fast is not None:
+            return fast  # type: ignore[no-any-return]
     valid = _valid_ids(len(cards), discards)
     try:
         ok = valid.issuperset(acts) and set(map(type, acts)) <= _INT

@@ -1,7 +1,9 @@
 """What one seat may see: the :class:`Observation` record and its reader.
 
 The C engine writes a seat's view into an ``ofc_observation`` (``csrc/ofc_game.h``);
-this module turns those bytes into the plain, JSON-able dict bots and programs read.
+this module turns it into the plain, JSON-able dict bots and programs read: on CPython
+in one C call (``ofc_fast._native._speedups.observe``, bound here to the engine's
+``ofc_game_observe``), elsewhere (PyPy) through :func:`read_observation`.
 The information model: a seat sees its own board, dealt cards and discards; of the
 other seats only their face-up cards (face-down cards are counted, not shown, until
 the deal is over; a surrendered hand is never shown) and how many cards they
@@ -12,10 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence, TypedDict
 
-from .._native import ffi
+from types import ModuleType
 
-__all__ = ["Observation", "ObservationResult", "read_observation", "observation_of",
-           "cards_as_text"]
+from .._native import ffi, lib
+from .moves import legal_actions_of
+
+__all__ = ["Observation", "ObservationResult", "read_observation", "template",
+           "cards_as_text", "speedups"]
 
 
 class ObservationResult(TypedDict):
@@ -76,11 +81,24 @@ _OFF = _offsets()
 _NO_SEAT = 255
 
 
+def template(players: int, button: int, rules_name: str, game: str,
+             lowball: bool) -> dict[str, Any]:
+    """The keys of an observation in order, the per-deal constants filled in (the
+    other values are placeholders): what ``_speedups.observe`` copies and fills."""
+    return {"seat": 0, "players": players, "button": button, "rules": rules_name,
+            "game": game, "lowball": lowball, "to_act": None, "is_over": False,
+            "street": 0, "fantasyland": None, "boards": None, "face_down_counts": None,
+            "discards": None, "discard_counts": None, "dealt": None, "to_discard": 0,
+            "future_cards": 0, "future_discards": 0, "legal_actions": None,
+            "full_set": False, "face_down": False}
+
+
 def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
                      legal: Optional[Sequence[int]]) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
-    caller once the deal is over).  CPython uses the same reader in C
-    (``ofc_fast._native._speedups.observation``); this one serves PyPy and the tests."""
+    caller once the deal is over).  CPython builds the same dict in C
+    (``ofc_fast._native._speedups.observe``); this reader serves PyPy, the vector environment
+    and the tests."""
     o = _OFF
     players = raw[o["players"]]
     seats = range(players)
@@ -93,10 +111,9 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
     seat = raw[o["seat"]]
     to_act = raw[o["to_act"]]
     n = raw[o["n"]]
-    return {
-        "seat": seat, "players": players, "button": raw[o["button"]], "rules": rules_name,
-        "game": game, "lowball": lowball,
-        "to_act": None if to_act == _NO_SEAT else to_act,
+    obs = template(players, raw[o["button"]], rules_name, game, lowball)
+    obs.update({
+        "seat": seat, "to_act": None if to_act == _NO_SEAT else to_act,
         "is_over": bool(raw[o["is_over"]]), "street": raw[o["street"]],
         "fantasyland": list(raw[o["fl"]:o["fl"] + players]),
         "boards": boards,
@@ -111,19 +128,33 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
         "legal_actions": None if legal is None else list(legal),
         "full_set": bool(raw[o["full"]]),
         "face_down": bool(raw[o["face_down"]]),
-    }
+    })
+    return obs  # type: ignore[return-value]
 
 
-def _reader() -> Callable[[bytes, str, str, bool, Optional[Sequence[int]]], Observation]:
+def _bind() -> Optional[ModuleType]:
+    """``ofc_fast._native._speedups`` bound to the engine's ``ofc_game_observe``,
+    ``ofc_game_apply_placement`` and ``ofc_game_apply_action`` (None on PyPy or a
+    build without the extension)."""
     try:
-        from .._native._speedups import observation
+        from .._native import _speedups
     except ImportError:  # PyPy, or a build without the extension
-        return read_observation
-    return observation
+        return None
+    observe, place, act = (int(ffi.cast("uintptr_t", ffi.addressof(lib, name)))
+                           for name in ("ofc_game_observe", "ofc_game_apply_placement",
+                                        "ofc_game_apply_action"))
+    try:
+        _speedups.bind(observe, place, act, legal_actions_of)
+    except RuntimeError:  # bound already (this module was reloaded)
+        pass
+    return _speedups
 
 
-observation_of = _reader()
-"""The reader in use: the C one where it was built, else :func:`read_observation`."""
+speedups: Optional[ModuleType] = _bind()
+"""``ofc_fast._native._speedups`` where it was built (``observe``, ``legal_actions``,
+``place`` and ``act`` read or play a game state in C), else None:
+:class:`~ofc_fast.game.Game` then reads the ``ofc_observation`` bytes with
+:func:`read_observation` and plays through cffi."""
 
 
 def cards_as_text(obs: Any) -> Any:

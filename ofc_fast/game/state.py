@@ -54,7 +54,7 @@ from .moves import (
     random_move,
     settings_for,
 )
-from .observation import Observation, cards_as_text, observation_of
+from .observation import Observation, cards_as_text, read_observation, speedups, template
 from .result import GameResult, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out", "NATURAL_IDS"]
@@ -84,6 +84,31 @@ def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
 
 _STEP_SIZE = ffi.sizeof("ofc_game_step")
 _FRONT, _MIDDLE, _BACK = ROW_SIZES
+_GAME_SIZE = ffi.sizeof("ofc_game")
+_BOARD = ffi.offsetof("ofc_game", "board")
+_COUNT = ffi.offsetof("ofc_game", "count")
+_DECK = ffi.offsetof("ofc_game", "deck")
+_STEPS = ffi.offsetof("ofc_game", "steps")
+_NSTEPS = ffi.offsetof("ofc_game", "nsteps")
+_observe = speedups.observe if speedups is not None else None
+_legal_actions = speedups.legal_actions if speedups is not None else None
+_place = speedups.place if speedups is not None else None
+_act = speedups.act if speedups is not None else None
+
+
+@lru_cache(maxsize=256)
+def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
+    """The observation template of a table (shared: ``_speedups.observe`` only copies
+    it)."""
+    return template(players, button, RulesName.of(rules), rules.game.value,
+                    rules.lowball is not None)
+
+
+def _new_state(buf: bytearray) -> Any:
+    """An ``ofc_game *`` into ``buf``: the state lives in a bytearray, so that
+    ``_speedups`` can read it without a copy through cffi (``buf`` stays the same
+    size: cffi holds a buffer export on it)."""
+    return ffi.from_buffer("ofc_game *", buf)
 
 
 @lru_cache(maxsize=4096)
@@ -113,7 +138,7 @@ class Game:
     """
 
     __slots__ = ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
-                 "_g", "_step", "_steps", "_deck", "_moves", "_result", "_obs",
+                 "_g", "_buf", "_step", "_steps", "_deck", "_moves", "_result", "_obs",
                  "__weakref__")
 
     def __init__(self, rules: Union[RuleSet, str] = PINEAPPLE, players: int = 2,
@@ -138,7 +163,8 @@ class Game:
         else:
             seed_v = secrets.randbits(64) if seed is None else check_seed(seed)
         r = game_rules(rules)
-        g = ffi.new("ofc_game *")
+        buf = bytearray(_GAME_SIZE)
+        g = _new_state(buf)
         status = lib.ofc_game_init(r, g, players, button, bytes(fl + (0,) * 4),
                                    seed_v or 0, deck_arr)
         if status == lib.OFC_E_DECK:
@@ -155,9 +181,11 @@ class Game:
         self.stacks: Optional[tuple[int, ...]] = stacks_t
         self._r = r
         self._g = g
+        self._buf = buf
         self._step = 0
-        self._steps = _schedule(r, bytes(ffi.buffer(g.steps)), g.nsteps)
-        self._deck: tuple[int, ...] = tuple(bytes(ffi.buffer(g.deck)))
+        nsteps = buf[_NSTEPS]
+        self._steps = _schedule(r, bytes(buf[_STEPS:_STEPS + _STEP_SIZE * nsteps]), nsteps)
+        self._deck: tuple[int, ...] = tuple(buf[_DECK:_DECK + 52])
         self._moves: list[Union[Move, int]] = []
         self._result: Optional[GameResult] = None
         self._obs: Any = None
@@ -255,15 +283,15 @@ class Game:
     @property
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
-        g = self._g
-        raw = bytes(ffi.buffer(g.board))
-        counts = bytes(ffi.buffer(g.count))
+        players = self.players
+        cells = tuple(self._buf[_BOARD:_BOARD + 13 * players])
+        counts = self._buf[_COUNT:_COUNT + 3 * players]
         out = []
-        for s in range(self.players):
+        for s in range(players):
             b, c = 13 * s, 3 * s
-            out.append(Board.from_ids(*(tuple(raw[b:b + counts[c]]),
-                                       tuple(raw[b + 3:b + 3 + counts[c + 1]]),
-                                       tuple(raw[b + 8:b + 8 + counts[c + 2]]))))
+            out.append(Board.from_ids(cells[b:b + counts[c]],
+                                      cells[b + 3:b + 3 + counts[c + 1]],
+                                      cells[b + 8:b + 8 + counts[c + 2]]))
         return tuple(out)
 
     def discards(self, seat: int) -> tuple[int, ...]:
@@ -287,14 +315,19 @@ class Game:
     def legal_actions(self) -> list[int]:
         """Legal action ids of the pending normal decision ([] when the deal is over);
         GameError for a full set, which has no action ids."""
+        if _legal_actions is not None:
+            legal = _legal_actions(self._buf)
+            if legal is not None:
+                return legal  # type: ignore[no-any-return]
         if self._step >= len(self._steps):
             return []
         seat, _, n, k, full = self._steps[self._step][:5]
         if full:
             raise GameError("a Fantasyland or classic set is outside the action space; "
                             "use legal_moves() / random_move() and play()")
-        c = bytes(ffi.buffer(self._g.count))[3 * seat:3 * seat + 3]
-        return list(legal_actions_of(n, k, (3 - c[0], 5 - c[1], 5 - c[2])))
+        c = self._buf[_COUNT + 3 * seat:_COUNT + 3 * seat + 3]
+        return list(legal_actions_of(n, k, (_FRONT - c[0], _MIDDLE - c[1],
+                                                        _BACK - c[2])))
 
     def action_mask(self) -> list[bool]:
         """``ACTION_SPACE`` booleans, True for the legal actions."""
@@ -402,7 +435,8 @@ class Game:
     def play_action(self, action: int) -> None:
         """Play a legal action id (the fast path for agents)."""
         a = self._action(action)
-        status = lib.ofc_game_apply_action(self._g, a)
+        status = _act(self._buf, a) if _act is not None \
+            else lib.ofc_game_apply_action(self._g, a)
         if status:
             raise_move_error(status, f"action {a} for seat {self.to_act}"
                              if status == lib.OFC_E_ACTION else "")
@@ -416,29 +450,35 @@ class Game:
         turn).  Raises :class:`MoveError` on any illegal move, leaving the game as it
         was.
         """
-        if self._step >= len(self._steps):
+        step = self._step
+        steps = self._steps
+        if step >= len(steps):
             raise MoveError("the deal is over: no more moves", "game_over")
-        s = self._steps[self._step][0]
-        if seat is not None and (type(seat) is not int or seat != s):
-            raise MoveError(f"seat {str(seat)[:20]} cannot act: it is seat {s}'s turn",
-                            "not_your_turn")
+        st = steps[step]
+        if seat is not None and (type(seat) is not int or seat != st[0]):
+            raise MoveError(f"seat {str(seat)[:20]} cannot act: it is seat {st[0]}'s "
+                            f"turn", "not_your_turn")
         if not isinstance(move, Move):
             if isinstance(move, Mapping):
                 move = Move.from_dict(move)
             else:
                 raise MoveError(f"expected a Move, got {type(move).__name__}", "bad_move")
-        if move.declare is not None or move.surrender:
+        if move[2] is not None or move[3]:  # declare, surrender
             self._play_special(move)
             return
-        _, start, n = self._steps[self._step][:3]
+        start = st[1]
+        n = st[2]
         dealt = self._deck[start:start + n]
         # a move that lists the dealt cards in deal order carries their destinations
-        dest = move.destinations if move.cards == dealt else destinations_of(move, dealt)
-        status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
+        dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
+        if _place is not None and type(dest) is tuple:
+            status = _place(self._buf, dest)
+        else:
+            status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
         if status:
             raise_move_error(status, self._explain(status, move))
         self._moves.append(move)
-        self._step += 1
+        self._step = step + 1
 
     def _explain(self, status: int, move: Move) -> str:
         s = self._steps[self._step][0]
@@ -503,26 +543,34 @@ class Game:
             self._check_seat(seat)
         if cards != "ids" and cards != "text":
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
-        o = self._obs
-        if o is None:
-            o = self._obs = (ffi.new("ofc_observation *"), RulesName.of(self.rules),
-                             self.rules.game.value, self.rules.lowball is not None)
-        lib.ofc_game_observe(self._g, seat, o[0])
-        legal = None
-        step = self._step
-        if step < len(self._steps):
-            st = self._steps[step]
-            if st[0] == seat and not st[4]:
-                c = self._g.count[seat]
-                legal = legal_actions_of(st[2], st[3], (_FRONT - c[0], _MIDDLE - c[1],
-                                                        _BACK - c[2]))
-        obs = observation_of(bytes(ffi.buffer(o[0])), o[1], o[2], o[3], legal)
+        t = self._obs
+        if t is None:
+            t = self._obs = _template(self.players, self.button, self.rules)
+        if _observe is not None:
+            obs = _observe(self._buf, seat, t)
+        else:
+            obs = self._read_observation(seat, t)
         if self._step >= len(self._steps):
             r = self.result()
             obs["result"] = {**r.summary(),  # type: ignore[typeddict-item]
                              "declared": {str(k): v for k, v in r.declared.items()},
                              "surrendered": list(r.surrendered)}
         return cards_as_text(obs) if cards == "text" else obs
+
+    def _read_observation(self, seat: int, t: dict[str, Any]) -> Any:
+        """The observation through cffi and :func:`read_observation` (PyPy)."""
+        o = ffi.new("ofc_observation *")
+        lib.ofc_game_observe(self._g, seat, o)
+        legal = None
+        step = self._step
+        if step < len(self._steps):
+            st = self._steps[step]
+            if st[0] == seat and not st[4]:
+                c = self._buf[_COUNT + 3 * seat:_COUNT + 3 * seat + 3]
+                legal = legal_actions_of(st[2], st[3], (_FRONT - c[0], _MIDDLE - c[1],
+                                                        _BACK - c[2]))
+        return read_observation(bytes(ffi.buffer(o)), t["rules"], t["game"], t["lowball"],
+                                legal)
 
     # -- results
     def result(self) -> GameResult:
@@ -558,15 +606,15 @@ class Game:
         for name in ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
                      "_step", "_steps", "_deck", "_result"):
             setattr(g, name, getattr(self, name))
-        g._g = ffi.new("ofc_game *")
-        ffi.memmove(g._g, self._g, ffi.sizeof("ofc_game"))
+        g._buf = bytearray(self._buf)
+        g._g = _new_state(g._buf)
         g._moves = list(self._moves)
         g._obs = None
         return g
 
     def _state_bytes(self) -> bytes:
         """The engine's state, byte for byte (tests compare it around illegal moves)."""
-        return bytes(ffi.buffer(self._g))
+        return bytes(self._buf)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Game) and self.rules == other.rules
@@ -592,9 +640,11 @@ class Game:
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
     deal; returns its result."""
-    while not game.is_over:
-        s = game.to_act
-        assert s is not None
-        game.play(bots[s].act(game.observation(s)))
+    steps = game._steps
+    observe = game.observation
+    play = game.play
+    while game._step < len(steps):
+        s = steps[game._step][0]
+        play(bots[s].act(observe(s)))
     return game.result()
 

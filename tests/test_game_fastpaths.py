@@ -1,0 +1,234 @@
+"""The C fast paths of Game (``ofc_fast._native._speedups``: ``observe``, ``legal_actions``)
+against the portable paths PyPy uses (``read_observation`` over the cffi bytes, the
+legal actions computed from the schedule), on every state of random deals; and the
+fast paths' guards against forged input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ofc_fast import rules
+from ofc_fast.game import Game, state
+from ofc_fast.game.observation import speedups
+
+needs_speedups = pytest.mark.skipif(speedups is None, reason="no _speedups (PyPy)")
+
+PRESETS = [rules.PINEAPPLE, rules.OFC, rules.CLASSIC_1_6, rules.PINEAPPLE_27,
+           rules.OFC.replace(name="OFC_FD3", face_down_final=3)]
+
+
+def _states(r: rules.RuleSet, deals: int, seed: int) -> list[Game]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(deals):
+        players = rng.randint(2, min(r.max_players, 3 if r is rules.PINEAPPLE else 4))
+        fl = None
+        if r.fantasyland is not None and r.game.value != "classic" and rng.random() < 0.3:
+            fl = tuple(rng.choice((0, 0, 13, 14)) for _ in range(players))
+            if sum(n or (17 if r.game.value == "pineapple" else 13) for n in fl) > 52:
+                fl = None
+        g = Game(r, players, seed=seed * 1000 + i, button=rng.randrange(players),
+                 fantasyland=fl)
+        while True:
+            out.append(g.copy())
+            if g.is_over:
+                break
+            g.play(g.random_move(rng))
+    return out
+
+
+def _portable(g: Game, seat: int) -> dict:
+    saved = state._observe, state._legal_actions
+    state._observe = state._legal_actions = None
+    try:
+        obs = g.observation(seat)
+        legal = None if g.is_over or g._steps[g._step][4] else g.legal_actions()
+        return {"obs": obs, "legal": legal}
+    finally:
+        state._observe, state._legal_actions = saved
+
+
+@needs_speedups
+@pytest.mark.parametrize("r", PRESETS, ids=lambda r: r.name)
+def test_fast_observation_equals_portable(r: rules.RuleSet) -> None:
+    for g in _states(r, 12, seed=len(r.name)):
+        for seat in range(g.players):
+            slow = _portable(g, seat)
+            fast = g.observation(seat)
+            assert fast == slow["obs"]
+            assert list(fast) == list(slow["obs"])  # the same key order
+            if slow["legal"] is not None:
+                assert g.legal_actions() == slow["legal"]
+
+
+def test_portable_path_plays_a_deal() -> None:
+    """The PyPy path alone: the observation's legal actions play a whole deal."""
+    saved = state._observe, state._legal_actions
+    state._observe = state._legal_actions = None
+    try:
+        g = Game(rules.PINEAPPLE, 3, seed=5)
+        rng = random.Random(1)
+        while not g.is_over:
+            obs = g.observation(g.to_act)
+            assert obs["legal_actions"] == g.legal_actions()
+            g.play_action(rng.choice(obs["legal_actions"]))
+        assert g.observation(0)["result"]["net"] == g.result().net
+    finally:
+        state._observe, state._legal_actions = saved
+
+
+def test_fresh_lists_every_call() -> None:
+    """Mutating an observation's lists changes neither the game nor the next one."""
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    a = g.observation(1)
+    a["legal_actions"].clear()
+    a["dealt"].append(99)
+    a["fantasyland"][0] = 14
+    b = g.observation(1)
+    assert b["legal_actions"] and len(b["dealt"]) == 5 and b["fantasyland"] == [0, 0]
+    legal = g.legal_actions()
+    legal.clear()
+    assert g.legal_actions()
+
+
+@needs_speedups
+def test_forged_states_are_refused() -> None:
+    g = Game(rules.PINEAPPLE, 3, seed=2)
+    t = g._obs if g._obs is not None else (g.observation(0), g._obs)[1]
+    size = len(g._buf)
+    rng = random.Random(7)
+    for bad in (b"", bytes(size), bytearray(size - 1), bytearray(size + 1), None, 3):
+        with pytest.raises((TypeError, ValueError)):
+            speedups.observe(bad, 0, t)
+        with pytest.raises((TypeError, ValueError)):
+            speedups.legal_actions(bad)
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        speedups.observe(g._buf, 3, t)
+    with pytest.raises((TypeError, ValueError, OverflowError)):
+        speedups.observe(g._buf, -1, t)
+    with pytest.raises(TypeError):
+        speedups.observe(g._buf, 0, [])
+    # random garbage and single-byte corruptions: an error or a dict, never a crash
+    for _ in range(3000):
+        buf = bytearray(g._buf)
+        if rng.random() < 0.2:
+            buf = bytearray(rng.getrandbits(8) for _ in range(size))
+        else:
+            for _ in range(rng.randint(1, 4)):
+                buf[rng.randrange(size)] = rng.getrandbits(8)
+        dest = tuple(rng.randrange(5) for _ in range(rng.randint(0, 17)))
+        for call in (lambda: speedups.observe(buf, rng.randrange(4), t),
+                     lambda: speedups.legal_actions(buf),
+                     lambda: speedups.place(buf, dest),
+                     lambda: speedups.act(buf, rng.randrange(243))):
+            try:
+                call()
+            except (ValueError, TypeError):
+                pass
+    before = bytes(g._buf)
+    for dest in ([0, 0, 0, 0, 0], (0, 0, 0, 0, -1), (0, 0, 0, 0, 256), (0,) * 18,
+                 (0, 0, 0, 0, True), (0, 0, 0, 0, 1.0)):
+        with pytest.raises((TypeError, ValueError)):
+            speedups.place(g._buf, dest)
+    for action in (-1, 243, True, 1.0, None, 2 ** 80):
+        with pytest.raises((TypeError, ValueError)):
+            speedups.act(g._buf, action)
+    assert speedups.place(g._buf, (0, 0, 0, 0, 4)) != 0  # the engine refuses
+    assert speedups.place(g._buf, (0, 0, 0, 0)) != 0
+    assert speedups.act(g._buf, 0) != 0  # 5 cards cannot all go to the front
+    assert bytes(g._buf) == before
+    with pytest.raises(RuntimeError):
+        speedups.bind(1, 1, 1, len)  # bound once, at import
+
+
+def _random_items(rng: random.Random) -> list:
+    pool = [0, 1, 5, 51, 52, -1, 2 ** 70, True, False, 3.0, "As", None, 12]
+    return [rng.choice(pool) if rng.random() < 0.2 else rng.randrange(52)
+            for _ in range(rng.randint(0, 14))]
+
+
+@needs_speedups
+def test_card_checks_agree_with_portable_twins() -> None:
+    from ofc_fast import board
+    from ofc_fast._native import _speedups
+
+    rng = random.Random(11)
+    for _ in range(4000):
+        items = _random_items(rng)
+        for seq in (items, tuple(items)):
+            expect = board._distinct_ids_portable(tuple(items))
+            assert _speedups.distinct_ids(seq) is expect, seq
+            ids = _speedups.card_ids(seq)
+            assert ids == (tuple(items) if expect and 1 <= len(items) <= 5 else None)
+    for other in (None, 3, "As Kd", iter([1, 2]), {1: 2}, bytearray(b"\x01")):
+        assert _speedups.distinct_ids(other) is False
+        assert _speedups.card_ids(other) is None
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_moves_and_from_action_both_paths(fast: bool, monkeypatch: pytest.MonkeyPatch
+                                          ) -> None:
+    """moves_for_actions / Move.from_action, with the C helpers and without (PyPy),
+    against the action decoding written out here."""
+    from itertools import combinations
+
+    from importlib import import_module
+
+    from ofc_fast.errors import MoveError
+    from ofc_fast.game import Move
+    from ofc_fast.game.moves import moves_for_actions
+
+    moves = import_module("ofc_fast.game.moves")
+
+    if not fast:
+        monkeypatch.setattr(moves, "_moves", None)
+        monkeypatch.setattr(moves, "_card_ids", lambda _: None)
+    elif moves._moves is None:
+        pytest.skip("no _speedups (PyPy)")
+    rng = random.Random(3)
+    for _ in range(300):
+        n = rng.randint(1, 5)
+        k = rng.randrange(n) if n == 3 else 0
+        dealt = rng.sample(range(52), n)
+        kept = n - k
+        expect = {}
+        for ci, gone in enumerate(combinations(range(n), k)):
+            keep = [i for i in range(n) if i not in gone]
+            for code in range(3 ** kept):
+                dest = [3] * n
+                for j, i in enumerate(keep):
+                    dest[i] = code // 3 ** j % 3
+                expect[ci * 3 ** kept + code] = tuple(dest)
+        acts = rng.sample(sorted(expect), min(len(expect), rng.randint(1, 40)))
+        got = moves_for_actions(dealt, k, acts)
+        assert [m.destinations for m in got] == [expect[a] for a in acts]
+        assert all(type(m) is Move and m.cards == tuple(dealt) for m in got)
+        assert got[0] == Move.from_action(dealt, k, acts[0])
+        bad = rng.choice([243, -1, True, 1.0, "1", None,
+                          next((a for a in range(243) if a not in expect), 242)])
+        if bad not in expect or type(bad) is not int:
+            with pytest.raises(MoveError):
+                moves_for_actions(dealt, k, acts + [bad])
+            with pytest.raises(MoveError):
+                Move.from_action(dealt, k, bad)
+
+
+@needs_speedups
+def test_moves_helper_refuses_bad_arguments() -> None:
+    from ofc_fast._native import _speedups
+    from ofc_fast.game import Move
+    from ofc_fast.game.moves import destinations_table
+
+    table = destinations_table(3, 1)
+    assert _speedups.moves(Move, (1, 2, 3), table, [0, True]) is None
+    assert _speedups.moves(Move, (1, 2, 3), table, [0, 10 ** 30]) is None
+    assert _speedups.moves(Move, (1, 2, 3), table, iter([0])) is None
+    assert _speedups.moves(Move, (1, 2, 3), (None,) * 243, [0]) is None
+    for args in ((int, (1,), table, [0]), (Move, [1], table, [0]), (Move, (1,), [], [0]),
+                 ("Move", (1,), table, [0])):
+        with pytest.raises(TypeError):
+            _speedups.moves(*args)
+    with pytest.raises(TypeError):
+        _speedups.moves(Move, (1,), table)
