@@ -14,6 +14,7 @@
 typedef struct ofc_search_model {
     double fl_value[18];
     double row_weight;
+    double opp_random;
 } ofc_search_model;
 
 typedef struct ofc_search_seat {
