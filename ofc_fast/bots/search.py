@@ -46,7 +46,15 @@ class SearchBot:
     opening (5 cards, up to 232 moves) gets this many time budgets (the later,
     smaller decisions keep the median time per decision at about one budget);
     ``clock``: the budget counts this thread's ``"cpu"`` time (default: the same
-    strength on a busy machine) or ``"wall"`` time (a real-time limit).
+    strength on a busy machine) or ``"wall"`` time (a real-time limit); ``opponent``:
+    how the search models the other seats (:data:`ofc_fast.search.OPPONENTS`):
+    ``"best"`` (default: they complete their boards well), ``"random"`` (they play
+    uniformly random legal moves, as :class:`RandomBot`), or a number within 0..1
+    (the chance that a seat plays at random in each sampled future).  The bot only
+    sees observations: the model is a setting, not a guess about who is playing.
+
+    >>> SearchBot(seed=1, opponent="random").settings()["opponent"]
+    'random'
     """
 
     name = "search"
