@@ -106,6 +106,27 @@ static void position(ofc_search_pos *pos, const char *opp[3], int opp_rounds)
     pos->n_unseen = (uint8_t)n;
 }
 
+/* One run of `total` samples equals two batches (split, total - split); the run's
+ * sums stay in sum. */
+static void check_batches(const ofc_search_model *m, const ofc_search_pos *pos,
+                          const uint8_t *acts, int32_t n, uint32_t policy, uint64_t seed,
+                          uint64_t total, uint64_t split, double *sum)
+{
+    double part[OFC_ACTION_SPACE];
+    int32_t a;
+    memset(sum, 0, sizeof part);
+    memset(part, 0, sizeof part);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n, policy, seed, 0,
+                                 total, sum, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n, policy, seed, 0,
+                                 split, part, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n, policy, seed,
+                                 split, total - split, part, NULL), OFC_OK);
+    for (a = 0; a < n; a++) {
+        CHECK(fabs(sum[a] - part[a]) < 1e-9);
+    }
+}
+
 static void test_rollouts_and_exact(void)
 {
     const char *done[3] = {"Qc Qd 4h", "8c 8d 8h 6c 6d", "9c 9d 9h 9s 2h"};
@@ -113,7 +134,6 @@ static void test_rollouts_and_exact(void)
     ofc_search_pos pos;
     uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0};
     double exact[OFC_ACTION_SPACE], sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE];
-    double part[OFC_ACTION_SPACE];
     int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a;
     CHECK_EQ(n, 3);
     position(&pos, done, 0);
@@ -132,17 +152,7 @@ static void test_rollouts_and_exact(void)
     CHECK(ofc_search_exact_cost(&pos, (uint32_t)n) > 1000);
     CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n, 1000, exact),
              OFC_E_BUDGET);
-    memset(sum, 0, sizeof sum);
-    memset(part, 0, sizeof part);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_SEQUENTIAL, 5, 0, 20, sum, NULL), OFC_OK);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_SEQUENTIAL, 5, 0, 12, part, NULL), OFC_OK);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_SEQUENTIAL, 5, 12, 8, part, NULL), OFC_OK);
-    for (a = 0; a < n; a++) { /* two batches add up to one run */
-        CHECK(fabs(sum[a] - part[a]) < 1e-9);
-    }
+    check_batches(&model, &pos, acts, n, OFC_COMPLETE_SEQUENTIAL, 5, 20, 12, sum);
     acts[0] = 0; /* every dealt card to the front: no room */
     CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, 1, OFC_COMPLETE_FAST,
                                  5, 0, 1, sum, NULL), OFC_E_ACTION);
@@ -307,16 +317,10 @@ static void test_random_opponent(void)
     pos.seats[1].round_k[0] = 1;
     CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
     m.opp_random = 1;
-    memset(sum, 0, sizeof sum);
-    memset(again, 0, sizeof again);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_FAST, 9, 0, 64, sum, NULL), OFC_OK);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_FAST, 9, 0, 40, again, NULL), OFC_OK);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_FAST, 9, 40, 24, again, NULL), OFC_OK);
+    check_batches(&m, &pos, acts, n, OFC_COMPLETE_FAST, 9, 64, 40, sum);
+    check_batches(&m, &pos, acts, n, OFC_COMPLETE_FAST, 9, 64, 40, again);
     for (a = 0; a < n; a++) {
-        CHECK(sum[a] == again[a]);
+        CHECK(sum[a] == again[a]); /* reproducible */
         CHECK(sum[a] / 64 > 3.0); /* a random 13-card set fouls almost always */
     }
     m.opp_random = -0.01;
