@@ -9,9 +9,8 @@ Strength, PINEAPPLE heads-up (issue "Search in C"):
 
 * SearchBot vs RandomBot: a ``Match`` of ``--random-deals`` deals (button rotating,
   Fantasyland carried over); points per deal of SearchBot with a 95% interval.
-  SearchBot's settings here: ``--random-settings`` (JSON keyword settings; default
-  ``{"opening_factor": 10}``: the opening, one decision in five, gets 10 budgets;
-  the median decision stays at one budget).
+  SearchBot's settings here: ``--random-settings`` (JSON keyword settings, e.g.
+  ``'{"opponent": "random"}'``; default ``{}``: the defaults).
 * SearchBot vs HeuristicBot: ``--duplicate-deals`` duplicate deals: each deal
   (seed ``deal_seed(seed, i)``, no Fantasyland carried) is played twice with the seats
   swapped, so both bots get the same cards; a duplicate deal's score is the mean of
@@ -228,7 +227,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--budget", type=float, default=0.04,
                     help="SearchBot's time_budget: seconds of CPU time a decision "
                          "(the opening: opening_factor times as much)")
-    ap.add_argument("--random-settings", default='{"opening_factor": 10}',
+    ap.add_argument("--random-settings", default="{}",
                     help="SearchBot's keyword settings (JSON) against RandomBot")
     ap.add_argument("--heuristic-settings", default="{}",
                     help="SearchBot's keyword settings (JSON) against HeuristicBot")
