@@ -9,14 +9,18 @@ Strength, PINEAPPLE heads-up (issue "Search in C"):
 
 * SearchBot vs RandomBot: a ``Match`` of ``--random-deals`` deals (button rotating,
   Fantasyland carried over); points per deal of SearchBot with a 95% interval.
+  SearchBot's settings here: ``--random-settings`` (JSON keyword settings, e.g.
+  ``'{"opponent": "random"}'``; default ``{}``: the defaults).
 * SearchBot vs HeuristicBot: ``--duplicate-deals`` duplicate deals: each deal
   (seed ``deal_seed(seed, i)``, no Fantasyland carried) is played twice with the seats
   swapped, so both bots get the same cards; a duplicate deal's score is the mean of
-  SearchBot's two nets; mean and 95% interval over the duplicate deals.
-* The median time of SearchBot's decisions (thread CPU time: one core, whatever
-  else the shared machine runs; and wall time), its foul rate, and
+  SearchBot's two nets; mean and 95% interval over the duplicate deals.  SearchBot's
+  settings here: ``--heuristic-settings`` (default ``{}``: the defaults).
+* Per match: the median time of SearchBot's decisions (thread CPU time: one core,
+  whatever else the shared machine runs; and wall time), its foul rate, and
   Fantasyland entry rate (normal deals that earned Fantasyland) and stay rate
-  (Fantasyland deals that earned another), over the games above.
+  (Fantasyland deals that earned another).  ``--budget`` sets both bots'
+  ``time_budget``.
 
 Speed: rollouts per second from a mid-deal state (PINEAPPLE heads-up, HeuristicBot
 play up to the third decision of the seat left of the button, whose legal moves are
@@ -97,8 +101,8 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * sd / math.sqrt(len(xs))
 
 
-def _search(seed: int, budget: float) -> SearchBot:
-    return SearchBot(PRESET, seed=seed, time_budget=budget)
+def _search(seed: int, budget: float, settings: dict[str, Any]) -> SearchBot:
+    return SearchBot(PRESET, seed=seed, **{"time_budget": budget, **settings})
 
 
 def _progress(label: str, done: int, xs: list[float], every: int) -> None:
@@ -191,12 +195,42 @@ def rollouts_per_second(policy: str, threads: int, reps: int, seconds: float
             "rollouts_per_s": statistics.median(rates), "min": min(rates), "max": max(rates)}
 
 
+def _strength(label: str, deals: int, seed: int, args: Any, settings: dict[str, Any],
+              play: Any) -> dict[str, Any]:
+    """One match (vs_random or vs_heuristic) with its own SearchBot, times and tally."""
+    timed, tally = Timed(_search(seed, args.budget, settings)), Tally()
+    r = play(deals, seed, args.budget, timed, tally, args.report_every,
+             time.monotonic() + 60 * args.max_minutes)
+    r["settings"] = {**timed.bot.settings()}
+    r["decision_ms_median"] = 1000 * statistics.median(timed.times or [0.0])
+    r["decision_cpu_ms_median"] = 1000 * statistics.median(timed.cpu or [0.0])
+    r["decisions"] = len(timed.times)
+    r["tally"] = t = tally.to_dict()
+    n = r.get("deals", r.get("duplicate_deals"))
+    extra = (f" (95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})"
+             if "interval" in r else "")
+    stay = "n/a" if t["fl_stay_rate"] is None else f"{t['fl_stay_rate']:.1%}"
+    print(f"{label}, {n} {'duplicate ' if 'interval' in r else ''}deals: "
+          f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal{extra}\n"
+          f"  settings {json.dumps(settings)}: median {r['decision_cpu_ms_median']:.1f} ms "
+          f"CPU ({r['decision_ms_median']:.1f} ms wall) a decision ({r['decisions']} "
+          f"decisions), foul rate {t['foul_rate']:.1%}, Fantasyland entry "
+          f"{t['fl_entry_rate']:.1%}, stay {stay} ({t['fl_deals']} Fantasyland deals)",
+          flush=True)
+    return r
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--random-deals", type=int, default=2000)
     ap.add_argument("--duplicate-deals", type=int, default=2000)
     ap.add_argument("--budget", type=float, default=0.04,
-                    help="SearchBot's budget: seconds of CPU time a decision (the opening 3x)")
+                    help="SearchBot's time_budget: seconds of CPU time a decision "
+                         "(the opening: opening_factor times as much)")
+    ap.add_argument("--random-settings", default="{}",
+                    help="SearchBot's keyword settings (JSON) against RandomBot")
+    ap.add_argument("--heuristic-settings", default="{}",
+                    help="SearchBot's keyword settings (JSON) against HeuristicBot")
     ap.add_argument("--max-minutes", type=float, default=math.inf,
                     help="stop each match after this many minutes and report the deals "
                          "played")
@@ -218,32 +252,13 @@ def main(argv: Optional[list[str]] = None) -> int:
                   f"{r['rollouts_per_s']:>12,.0f}  (min {r['min']:,.0f}, max {r['max']:,.0f};"
                   f" {r['moves']} moves)", flush=True)
     if not args.skip_strength:
-        timed, tally = Timed(_search(args.seed, args.budget)), Tally()
-        if args.random_deals:
-            r = vs_random(args.random_deals, args.seed, args.budget, timed, tally,
-                          args.report_every, time.monotonic() + 60 * args.max_minutes)
-            out["vs_random"] = r
-            print(f"SearchBot vs RandomBot, {r['deals']} deals: "
-                  f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal", flush=True)
-        if args.duplicate_deals:
-            r = vs_heuristic(args.duplicate_deals, args.seed + 1, args.budget, timed, tally,
-                             args.report_every, time.monotonic() + 60 * args.max_minutes)
-            out["vs_heuristic"] = r
-            print(f"SearchBot vs HeuristicBot, {r['duplicate_deals']} duplicate deals: "
-                  f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal "
-                  f"(95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})",
-                  flush=True)
-        out["decision_ms_median"] = 1000 * statistics.median(timed.times or [0.0])
-        out["decision_cpu_ms_median"] = 1000 * statistics.median(timed.cpu or [0.0])
-        out["decisions"] = len(timed.times)
-        out["tally"] = tally.to_dict()
-        t = out["tally"]
-        stay = "n/a" if t["fl_stay_rate"] is None else f"{t['fl_stay_rate']:.1%}"
-        print(f"SearchBot: median {out['decision_cpu_ms_median']:.1f} ms CPU "
-              f"({out['decision_ms_median']:.1f} ms wall) a decision "
-              f"({out['decisions']} decisions), foul rate {t['foul_rate']:.1%}, "
-              f"Fantasyland entry {t['fl_entry_rate']:.1%}, stay {stay} "
-              f"({t['fl_deals']} Fantasyland deals)")
+        matches = [("vs_random", "SearchBot vs RandomBot", args.random_deals,
+                    args.random_settings, vs_random, args.seed),
+                   ("vs_heuristic", "SearchBot vs HeuristicBot", args.duplicate_deals,
+                    args.heuristic_settings, vs_heuristic, args.seed + 1)]
+        for key, label, deals, settings, play, seed in matches:
+            if deals:
+                out[key] = _strength(label, deals, seed, args, json.loads(settings), play)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)

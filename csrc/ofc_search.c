@@ -11,6 +11,7 @@
 #define ROW_SIZE(r) ((int)ofc_row_size((uint32_t)(r)))
 #define MAX_COMPLETIONS 1024 /* completions of the searcher's last round kept at once */
 #define OFC_SEARCH_FAKE_KEY 0x7365717565636eULL /* stream of the sequential policy */
+#define OFC_SEARCH_OPP_KEY 0x6f70706f6e656e74ULL /* stream of the random opponents */
 
 /* ------------------------------------------------------------ the context */
 
@@ -335,7 +336,8 @@ static void complete(cx *c, const env *e, const uint8_t board[13], const uint8_t
 int32_t ofc_search_model_check(const ofc_search_model *m)
 {
     int i;
-    if (m == NULL || !isfinite(m->row_weight) || m->row_weight < 0 || m->row_weight > 1e6) {
+    if (m == NULL || !isfinite(m->row_weight) || m->row_weight < 0 || m->row_weight > 1e6 ||
+        !isfinite(m->opp_random) || m->opp_random < 0 || m->opp_random > 1) {
         return OFC_E_VALUE;
     }
     for (i = 0; i < OFC_SEARCH_FL_VALUES; i++) {
@@ -596,10 +598,49 @@ static void sample_deck(const ofc_search_pos *pos, uint64_t seed, uint64_t index
 
 static uint64_t seat_leaves(const ofc_search_seat *s);
 
+/* ------------------------------------------------------------ random play */
+
+/* A seat completed by a random player (see Opponents in the header): whatever its
+ * rule, a player that does not look at the cards ends with its free slots filled by
+ * a uniformly random arrangement of a uniformly random subset of its cards (every
+ * round's cards are a uniformly random draw): its cards shuffled, the first ones
+ * into the free slots in slot order. */
+static void complete_random(const env *e, const ofc_search_seat *s, const uint8_t *cards,
+                            ofc_rng *rng, done *out)
+{
+    uint8_t b[13], deck[52];
+    int i, j = 0, n = seat_cards(s);
+    memcpy(deck, cards, (size_t)n);
+    for (i = 0; i < n - 1; i++) {
+        int x = i + (int)ofc_rng_below(rng, (uint64_t)(n - i));
+        uint8_t t = deck[i];
+        deck[i] = deck[x];
+        deck[x] = t;
+    }
+    memcpy(b, s->board, 13);
+    for (i = 0; i < 13; i++) {
+        if (b[i] == OFC_NO_CARD) {
+            b[i] = deck[j++];
+        }
+    }
+    finish(e, b, s->in_fl, out);
+}
+
+/* 1 when this sample's seat plays at random (a coin of weight m->opp_random). */
+static int plays_random(const env *e, ofc_rng *rng)
+{
+    double w = e->m->opp_random;
+    if (rng == NULL || w <= 0) {
+        return 0;
+    }
+    return w >= 1 || (double)ofc_rng_below(rng, (uint64_t)1 << 30) < w * 1073741824.0;
+}
+
 /* Completes every other seat from deck (after the searcher's own cards); with `cap`,
- * a seat with more than OFC_SEARCH_BEST_LEAVES completions uses the fast policy. */
+ * a seat with more than OFC_SEARCH_BEST_LEAVES completions uses the fast policy;
+ * with `rng`, a seat may play at random instead (plays_random()). */
 static void complete_others(const env *e, const ofc_search_pos *pos, const uint8_t *deck,
-                            uint32_t policy, int cap, done *others)
+                            uint32_t policy, int cap, ofc_rng *rng, done *others)
 {
     int p;
     cx c;
@@ -607,6 +648,11 @@ static void complete_others(const env *e, const ofc_search_pos *pos, const uint8
         const ofc_search_seat *s = &pos->seats[p];
         uint32_t pol = policy;
         if (p == pos->seat) {
+            continue;
+        }
+        if (plays_random(e, rng)) {
+            complete_random(e, s, deck, rng, &others[p]);
+            deck += seat_cards(s);
             continue;
         }
         if (pol == OFC_COMPLETE_SEQUENTIAL) {
@@ -751,11 +797,13 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
         need += seat_cards(&pos->seats[p]);
     }
     for (i = 0; i < samples; i++) {
-        ofc_rng fake_rng;
+        ofc_rng fake_rng, opp_rng;
         fake_rng.key = ofc_random64(seed ^ OFC_SEARCH_FAKE_KEY, first + i);
         fake_rng.ctr = 0;
+        opp_rng.key = ofc_random64(seed ^ OFC_SEARCH_OPP_KEY, first + i);
+        opp_rng.ctr = 0;
         sample_deck(pos, seed, first + i, need, deck);
-        complete_others(&e, pos, deck + mine, policy, 1, others);
+        complete_others(&e, pos, deck + mine, policy, 1, &opp_rng, others);
         for (a = 0; a < n_actions; a++) {
             double v;
             if (policy == OFC_COMPLETE_SEQUENTIAL) {
@@ -886,7 +934,7 @@ static void xs_leaf(xs *x)
 {
     done others[OFC_SEARCH_MAX_SEATS];
     int i;
-    complete_others(x->e, x->pos, x->deck, OFC_COMPLETE_BEST, 0, others);
+    complete_others(x->e, x->pos, x->deck, OFC_COMPLETE_BEST, 0, NULL, others);
     for (i = 0; i < x->own->n; i++) {
         x->own->acc[i] += deal_value(x->e, x->pos, &x->own->d[i], others);
     }
@@ -1013,7 +1061,7 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_VALUE;
     }
     cost = ofc_search_exact_cost(pos, n_actions);
-    if (cost == 0 || cost > max_nodes) {
+    if (cost == 0 || cost > max_nodes || m->opp_random > 0) {
         return OFC_E_BUDGET;
     }
     for (i = 0; i < pos->n_unseen; i++) {

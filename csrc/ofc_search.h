@@ -46,6 +46,22 @@
  *     round by the best completion with its real cards.  The other seats complete
  *     by the best completion when they have at most two rounds left, else fast.
  *
+ * Opponents
+ * ---------
+ * In a rollout sample every other seat completes its board by the completion policy
+ * (a strong, clairvoyant opponent) or, with probability model.opp_random, as a random
+ * player (one that takes uniformly random legal actions, as a RandomBot) does.  A
+ * player that does not look at its cards ends with its free slots filled by a
+ * uniformly random arrangement of a uniformly random subset of the cards it is dealt
+ * (each round's cards are a uniformly random draw), whatever its rule for choosing
+ * among the legal actions; so that is what the rollouts deal it: its cards shuffled,
+ * the first ones into its free slots in slot order.  The coin and the shuffle of
+ * sample i come from the stream {ofc_random64(seed ^ 0x6f70706f6e656e74, i), 0}: one
+ * opponent board per sample, the same for every candidate move.  opp_random = 1
+ * models a random player; a value in between, a mix of the two.
+ * Exact search models the completion policy only: it refuses a model with
+ * opp_random > 0 (OFC_E_BUDGET).
+ *
  * Example: the best completion of a partial board
  * ----------------------------------------------
  * (Rollouts take a position filled from an observation: ofc_search_rollouts(&rules,
@@ -53,7 +69,7 @@
  * sq) adds each candidate's value over 500 samples to sum[i].)
  * @code
  * static ofc_rules rules;                            // 95 KB: not on a small stack
- * ofc_search_model model = {{0}, 0.0};                // no Fantasyland or row terms
+ * ofc_search_model model = {{0}, 0.0, 0.0};          // no Fantasyland or row terms
  * ofc_completion_result out;
  * const uint8_t board[13] = {42, 41, OFC_NO_CARD,    // Qh Qd _
  *                            31, 30, 29, 12, OFC_NO_CARD,   // 9s 9h 9d 5c _
@@ -105,6 +121,8 @@ typedef struct ofc_search_model {
     double fl_value[OFC_SEARCH_FL_VALUES]; /* worth of k Fantasyland cards next deal;
                                             * fl_value[0] = no Fantasyland (usually 0) */
     double row_weight;                     /* weight of ev.units in a completion */
+    double opp_random;                     /* 0..1: the opponent model of the rollouts
+                                            * (see Opponents); 0: completion policy */
 } ofc_search_model;
 
 /*! One seat of a position: what the searcher knows of its board and what is left. */
@@ -143,7 +161,8 @@ typedef struct ofc_completion_result {
 } ofc_completion_result;
 
 /*! ofc_search_model_check():
- * @brief Checks a model: every number finite, |fl_value| <= 1e6, row_weight >= 0.
+ * @brief Checks a model: every number finite, |fl_value| <= 1e6, 0 <= row_weight
+ *        <= 1e6, 0 <= opp_random <= 1.
  * @param m  the model (NULL is rejected).
  * @return OFC_OK or OFC_E_VALUE. */
 int32_t ofc_search_model_check(const ofc_search_model *m);
@@ -187,7 +206,8 @@ int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  *        rounds, then each other seat's rounds in seat order.  The other seats are
  *        completed once per sample (a seat with more than OFC_SEARCH_BEST_LEAVES
  *        possible completions, such as a hidden Fantasyland set, by the fast policy); then every candidate (the same sampled cards:
- *        common random numbers) is played, completed and valued (see the top).
+ *        common random numbers) is played, completed and valued (see the top);
+ *        with m->opp_random > 0 some other seats play at random (see Opponents).
  *        Batches with consecutive `first` add up to one long run, so a caller can
  *        stop on a time budget or split the samples between threads.
  * @param rules, fl, ev, m   as ofc_best_completion();
@@ -230,7 +250,8 @@ uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
  * @param max_nodes  refuse (OFC_E_BUDGET) when ofc_search_exact_cost() exceeds it;
  * @param values     n_actions expected values out.
  * @return OFC_OK, OFC_E_BUDGET (nothing computed; also when the searcher has more than
- *         one round left), or the errors of ofc_search_rollouts(). */
+ *         one round left, or when m->opp_random > 0), or the errors of
+ *         ofc_search_rollouts(). */
 int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
                          const ofc_ev_tables *ev, const ofc_search_model *m,
                          const ofc_search_pos *pos, const uint8_t *actions,

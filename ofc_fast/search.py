@@ -42,7 +42,7 @@ from .solver import StayValue, ev_tables, stay_values
 
 __all__ = ["Advice", "Completion", "SearchModel", "advise", "best_completion",
            "search_model", "position", "make_observation", "cli_advise", "POLICIES",
-           "EXACT_NODES_DEFAULT"]
+           "OPPONENTS", "Opponent", "opponent_weight", "EXACT_NODES_DEFAULT"]
 
 POLICIES = ("auto", "best", "fast", "sequential")
 """Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
@@ -51,6 +51,17 @@ else greedy; clairvoyant), ``sequential`` (the searcher places each round withou
 seeing the cards after it; csrc/ofc_search.h), ``auto`` (best when the searcher has
 at most one round left, fast for an opening with more than 60 moves, else
 sequential)."""
+Opponent = Union[str, float]
+"""An opponent model: a name of :data:`OPPONENTS` or a number within 0..1."""
+OPPONENTS = ("best", "random")
+"""How the rollouts complete the other seats' boards: ``best`` (the completion policy:
+a strong opponent that sees its cards to come), ``random`` (uniformly random legal
+play, as :class:`~ofc_fast.bots.RandomBot`: against a player that fouls most boards
+the searcher's own royalties and Fantasyland are what pays); a number ``w`` within
+0..1: each sampled future, each other seat plays at random with probability ``w``
+(``"best"`` is 0, ``"random"`` is 1).  Exact search models ``best`` only: with any
+other model the advice is sampled (``exact=True`` raises SearchError)."""
+_OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0}
 EXACT_NODES_DEFAULT = 3_000_000
 """Largest exact tree (ofc_search_exact_cost) ``exact="auto"`` searches without a
 time budget (about a quarter of a second)."""
@@ -76,7 +87,10 @@ class SearchModel:
     PINEAPPLE); override with ``fl_value=`` (a number for any count, or
     ``{cards: value}``).  ``row_weight``: the weight of each row's expected points
     against a typical opponent in a completion's objective (0: royalties and
-    Fantasyland only).
+    Fantasyland only).  ``opp_random``: the opponent model of the rollouts, the
+    probability that another seat completes its board by uniformly random play (as
+    :class:`~ofc_fast.bots.RandomBot`) rather than by the completion policy (see
+    :data:`OPPONENTS`).
 
     >>> from ofc_fast import rules
     >>> search_model(rules.PINEAPPLE).fl_value[14]
@@ -87,6 +101,7 @@ class SearchModel:
 
     fl_value: tuple[float, ...]
     row_weight: float
+    opp_random: float = 0.0
 
     def c_model(self) -> Any:  # cdata 'ofc_search_model *'
         """The C struct (cached per model)."""
@@ -98,19 +113,38 @@ def _c_model(model: SearchModel) -> Any:
     c = ffi.new("ofc_search_model *")
     c.fl_value = list(model.fl_value)
     c.row_weight = model.row_weight
+    c.opp_random = model.opp_random
     if lib.ofc_search_model_check(c) != OK:
         raise SearchError(f"search model out of range: {model}")
     return c
 
 
+def opponent_weight(opponent: Opponent) -> float:
+    """The ``opp_random`` of an opponent model (:data:`OPPONENTS`): ``"best"`` 0.0,
+    ``"random"`` 1.0, a number within 0..1 itself.
+
+    >>> opponent_weight("random"), opponent_weight(0.25)
+    (1.0, 0.25)
+    """
+    if isinstance(opponent, str):
+        if opponent in _OPPONENT_WEIGHTS:
+            return _OPPONENT_WEIGHTS[opponent]
+    elif not isinstance(opponent, bool) and isinstance(opponent, (int, float)) \
+            and math.isfinite(opponent) and 0 <= opponent <= 1:
+        return float(opponent)
+    raise SearchError(f"opponent must be 'best', 'random' or a number within 0..1, got "
+                      f"{opponent!r}")
+
+
 def search_model(rules: RuleSet, fl_value: StayValue = None,
-                 row_weight: float = 1.0) -> SearchModel:
+                 row_weight: float = 1.0, opponent: Opponent = "best") -> SearchModel:
     """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
     reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
-    set without one."""
+    set without one; ``opponent``: see :data:`OPPONENTS`."""
     if isinstance(row_weight, bool) or not isinstance(row_weight, (int, float)) \
             or not math.isfinite(row_weight) or not 0 <= row_weight <= 1e6:
         raise SearchError(f"row_weight must be a number within 0..1e6, got {row_weight!r}")
+    opp = opponent_weight(opponent)
     values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
     if rules.fantasyland is not None:
         try:
@@ -118,7 +152,7 @@ def search_model(rules: RuleSet, fl_value: StayValue = None,
         except OfcError as exc:
             raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
         values[13:18] = five
-    return SearchModel(tuple(values), float(row_weight))
+    return SearchModel(tuple(values), float(row_weight), opp)
 
 
 # ------------------------------------------------------------ best completion
@@ -474,7 +508,7 @@ def advise(game: Position, seat: int | None = None, *, samples: int | None = Non
            time_budget: float | None = None, seed: int = 0, exact: str | bool = "auto",
            policy: str = "auto", fl_value: StayValue = None, row_weight: float = 1.0,
            rules: RuleSet | None = None, prune: bool = False,
-           clock: str = "wall") -> list[Advice]:
+           clock: str = "wall", opponent: Opponent = "best") -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
@@ -484,7 +518,9 @@ def advise(game: Position, seat: int | None = None, *, samples: int | None = Non
     search whatever else the machine runs);
     ``exact``: ``"auto"`` (exact when the tree fits the budget), True (exact or
     SearchError), False (always sampled); ``policy``: see :data:`POLICIES`;
-    ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``rules``: needed only
+    ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``opponent``: how the
+    rollouts complete the other seats' boards (:data:`OPPONENTS`; exact values only
+    with ``"best"``); ``rules``: needed only
     for an observation of a rule set that is not a preset; ``prune``: after each
     batch of 16 samples keep sampling only the better half of the moves (down to 8;
     the others keep the values of their fewer samples, see ``Advice.samples``, and
@@ -507,10 +543,10 @@ def advise(game: Position, seat: int | None = None, *, samples: int | None = Non
     rows = obs["boards"][obs["seat"]]
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
     actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
-    model = search_model(rules, fl_value, row_weight)
+    model = search_model(rules, fl_value, row_weight, opponent)
     args = (compiled(rules), compiled_fl(rules), ev_tables(rules), model.c_model(), pos,
             bytes(actions), len(actions))
-    values = _exact(args, pos, exact, time_budget)
+    values = _exact(args, pos, exact, time_budget, model.opp_random > 0)
     if values is not None:
         out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
                for a, v in zip(actions, values)]
@@ -528,9 +564,12 @@ def advise(game: Position, seat: int | None = None, *, samples: int | None = Non
 
 
 def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
-           time_budget: Optional[float]) -> Optional[list[float]]:
-    if exact is False:
+           time_budget: Optional[float], random_opponents: bool) -> Optional[list[float]]:
+    if exact is False or (exact == "auto" and random_opponents):
         return None
+    if random_opponents:
+        raise SearchError("exact search models opponents that complete by the best "
+                          "completion (opponent='best'); another opponent model is sampled")
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
     limit = EXACT_NODES_DEFAULT if time_budget is None \
         else int(time_budget * _EXACT_NODES_PER_SECOND)

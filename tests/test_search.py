@@ -287,6 +287,70 @@ def test_exact_auto_and_budget() -> None:
         advise(g, exact=True)
 
 
+# ------------------------------------------------------------ opponent models
+
+def random_actions(rows: Sequence[Sequence[int]], cards: Sequence[int]
+                   ) -> Iterator[list[list[int]]]:
+    """A RandomBot's choices on a 3-card Pineapple street: every legal action (a card
+    to discard, a row with room for each kept card), as the rows after it."""
+    for d in range(3):
+        kept = [c for i, c in enumerate(cards) if i != d]
+        for dest in product(range(3), repeat=2):
+            after = [list(r) for r in rows]
+            for c, r in zip(kept, dest):
+                after[r].append(c)
+            if all(len(after[r]) <= (3, 5, 5)[r] for r in range(3)):
+                yield after
+
+
+def random_opponent_values(own: Sequence[Sequence[int]], opp: Sequence[Sequence[int]],
+                           unseen: Sequence[int], moves: Sequence[ofc.Move],
+                           fl: list[float]) -> list[float]:
+    """Each move's value against a random player drawing its last 3 cards: the mean
+    over every draw of the mean over its legal actions."""
+    out = []
+    for move in moves:
+        me = flat(final_board(own, move))
+        per_draw = []
+        for draw in combinations(unseen, 3):
+            vals = [deal_value(me, [flat(o)], fl) for o in random_actions(opp, draw)]
+            per_draw.append(sum(vals) / len(vals))
+        out.append(sum(per_draw) / len(per_draw))
+    return out
+
+
+def test_random_opponent_equals_brute_force_and_mixes() -> None:
+    fl = fl_values(STUDY)
+    obs, own, opp, unseen = last_street_position(4)
+    best = {a.action: a.ev for a in advise(obs, exact=True)}
+    sampled = advise(obs, opponent="random", samples=3000, seed=2)
+    assert not any(a.exact for a in sampled)  # exact="auto": sampled for this model
+    want = random_opponent_values(own, opp, unseen, [a.move for a in sampled], fl)
+    assert max(abs(w - best[a.action]) for a, w in zip(sampled, want)) > 0.5  # models differ
+    for a, w in zip(sampled, want):
+        assert abs(a.ev - w) <= 4.5 * a.stderr, (a.move, a.ev, w)
+    half = advise(obs, opponent=0.5, samples=3000, seed=3)
+    mix = {a.action: (w + best[a.action]) / 2 for a, w in zip(sampled, want)}
+    for a in half:
+        assert abs(a.ev - mix[a.action]) <= 4.5 * a.stderr, (a.move, a.ev, mix[a.action])
+    assert advise(obs, opponent="random", samples=64, seed=5) == \
+        advise(obs, opponent=1.0, samples=64, seed=5)  # reproducible; "random" is 1
+    assert advise(obs, opponent=0.0, exact=True) == advise(obs, exact=True)
+
+
+def test_opponent_model_errors() -> None:
+    obs, *_ = last_street_position(2)
+    with pytest.raises(SearchError, match="exact search models"):
+        advise(obs, opponent="random", exact=True)
+    for bad in ("smart", -0.1, 1.5, float("nan"), True, None):
+        with pytest.raises(SearchError, match="opponent must be"):
+            advise(obs, opponent=bad)  # type: ignore[arg-type]
+        with pytest.raises(BotError, match="opponent must be"):
+            SearchBot(P, opponent=bad)  # type: ignore[arg-type]
+    assert search_model(P, opponent="random").opp_random == 1.0
+    assert search_model(P).opp_random == 0.0
+
+
 # ------------------------------------------------------------ advise from play
 
 def test_same_seed_same_advice_and_game_equals_observation() -> None:
@@ -368,8 +432,10 @@ def test_search_bot_reproducible_with_samples() -> None:
 
 
 def test_search_bot_registry_and_settings() -> None:
-    bot = make_bot("search", seed=1, samples=8, time_budget=None)
+    bot = make_bot("search", seed=1, samples=8, time_budget=None, opponent="random")
     assert isinstance(bot, SearchBot) and bot.settings()["samples"] == 8
+    assert bot.settings()["opponent"] == "random"
+    assert json.loads(json.dumps(bot.settings())) == bot.settings()
     again = make_bot("search", seed=1, **bot.settings())
     assert again.settings() == bot.settings()
     for bad in ({"time_budget": None, "samples": None}, {"policy": "slow"},

@@ -26,7 +26,7 @@ from ..game import GameError, Move
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
-from ..search import POLICIES, advise, search_model
+from ..search import POLICIES, Opponent, advise, opponent_weight, search_model
 from ..solver import StayValue
 from ..solver import solve_fantasyland
 from .base import Observation, rules_of
@@ -47,7 +47,15 @@ class SearchBot:
     opening (5 cards, up to 232 moves) gets this many time budgets (the later,
     smaller decisions keep the median time per decision at about one budget);
     ``clock``: the budget counts this thread's ``"cpu"`` time (default: the same
-    strength on a busy machine) or ``"wall"`` time (a real-time limit).
+    strength on a busy machine) or ``"wall"`` time (a real-time limit); ``opponent``:
+    how the search models the other seats (:data:`ofc_fast.search.OPPONENTS`):
+    ``"best"`` (default: they complete their boards well), ``"random"`` (they play
+    uniformly random legal moves, as :class:`RandomBot`), or a number within 0..1
+    (the chance that a seat plays at random in each sampled future).  The bot only
+    sees observations: the model is a setting, not a guess about who is playing.
+
+    >>> SearchBot(seed=1, opponent="random").settings()["opponent"]
+    'random'
     """
 
     name = "search"
@@ -56,7 +64,7 @@ class SearchBot:
                  *, time_budget: Optional[float] = 0.04, samples: Optional[int] = None,
                  fl_value: StayValue = None, row_weight: float = 1.0, policy: str = "auto",
                  prune: bool = True, opening_factor: float = 3.0,
-                 clock: str = "cpu") -> None:
+                 clock: str = "cpu", opponent: Opponent = "best") -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.seed = seed
         self.rng = Random(seed)
@@ -72,7 +80,9 @@ class SearchBot:
         self.prune = bool(prune)
         self.opening_factor = float(opening_factor)
         self.clock = clock
+        self.opponent = opponent
         try:
+            opponent_weight(opponent)
             if clock not in ("wall", "cpu"):
                 raise OfcError(f"clock must be 'wall' or 'cpu', got {clock!r}")
             if not 0 < self.opening_factor <= 100:
@@ -92,7 +102,8 @@ class SearchBot:
         return {"time_budget": self.time_budget, "samples": self.samples,
                 "fl_value": self.fl_value, "row_weight": self.row_weight,
                 "policy": self.policy, "prune": self.prune,
-                "opening_factor": self.opening_factor, "clock": self.clock}
+                "opening_factor": self.opening_factor, "clock": self.clock,
+                "opponent": self.opponent}
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Start the random stream again from ``seed``."""
@@ -117,5 +128,5 @@ class SearchBot:
         advice = advise(obs, samples=self.samples, time_budget=budget,
                         seed=self.rng.getrandbits(63), policy=self.policy,
                         fl_value=self.fl_value, row_weight=self.row_weight, rules=rules,
-                        prune=self.prune, clock=self.clock)
+                        prune=self.prune, clock=self.clock, opponent=self.opponent)
         return advice[0].move

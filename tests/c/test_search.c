@@ -1,6 +1,7 @@
 /* test_search.c -- the search primitives (ofc_search.h): a known best completion, a
  * forced foul, rollouts equal to exact values when nothing is hidden, batches that
- * add up, determinism of every policy, the exact budget and every error code. */
+ * add up, determinism of every policy, the exact budget and every error code; random
+ * opponents (opp_random) against an enumeration of every draw and legal action. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -105,6 +106,27 @@ static void position(ofc_search_pos *pos, const char *opp[3], int opp_rounds)
     pos->n_unseen = (uint8_t)n;
 }
 
+/* One run of `total` samples equals two batches (split, total - split); the run's
+ * sums stay in sum. */
+static void check_batches(const ofc_search_model *m, const ofc_search_pos *pos,
+                          const uint8_t *acts, int32_t n, uint32_t policy, uint64_t seed,
+                          uint64_t total, uint64_t split, double *sum)
+{
+    double part[OFC_ACTION_SPACE];
+    int32_t a;
+    memset(sum, 0, sizeof part);
+    memset(part, 0, sizeof part);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n, policy, seed, 0,
+                                 total, sum, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n, policy, seed, 0,
+                                 split, part, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n, policy, seed,
+                                 split, total - split, part, NULL), OFC_OK);
+    for (a = 0; a < n; a++) {
+        CHECK(fabs(sum[a] - part[a]) < 1e-9);
+    }
+}
+
 static void test_rollouts_and_exact(void)
 {
     const char *done[3] = {"Qc Qd 4h", "8c 8d 8h 6c 6d", "9c 9d 9h 9s 2h"};
@@ -112,7 +134,6 @@ static void test_rollouts_and_exact(void)
     ofc_search_pos pos;
     uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0};
     double exact[OFC_ACTION_SPACE], sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE];
-    double part[OFC_ACTION_SPACE];
     int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a;
     CHECK_EQ(n, 3);
     position(&pos, done, 0);
@@ -131,17 +152,7 @@ static void test_rollouts_and_exact(void)
     CHECK(ofc_search_exact_cost(&pos, (uint32_t)n) > 1000);
     CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n, 1000, exact),
              OFC_E_BUDGET);
-    memset(sum, 0, sizeof sum);
-    memset(part, 0, sizeof part);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_SEQUENTIAL, 5, 0, 20, sum, NULL), OFC_OK);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_SEQUENTIAL, 5, 0, 12, part, NULL), OFC_OK);
-    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,
-                                 OFC_COMPLETE_SEQUENTIAL, 5, 12, 8, part, NULL), OFC_OK);
-    for (a = 0; a < n; a++) { /* two batches add up to one run */
-        CHECK(fabs(sum[a] - part[a]) < 1e-9);
-    }
+    check_batches(&model, &pos, acts, n, OFC_COMPLETE_SEQUENTIAL, 5, 20, 12, sum);
     acts[0] = 0; /* every dealt card to the front: no room */
     CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, 1, OFC_COMPLETE_FAST,
                                  5, 0, 1, sum, NULL), OFC_E_ACTION);
@@ -154,6 +165,172 @@ static void test_rollouts_and_exact(void)
     pos.seat = 0;
     pos.unseen[0] = pos.dealt[0];
     CHECK_EQ(ofc_search_pos_check(&pos), OFC_E_DUPLICATE);
+}
+
+/* b with the cards of action `id` (3 dealt, 1 discarded), each to its row's first
+ * free slot. */
+static void play_action(uint8_t b[13], const uint8_t cards[3], uint8_t id)
+{
+    static const int start[3] = {0, 3, 8};
+    uint8_t dest[5];
+    int i, j;
+    CHECK_EQ(ofc_action_decode(3, 1, id, dest), OFC_OK);
+    for (i = 0; i < 3; i++) {
+        if (dest[i] < 3) {
+            for (j = start[dest[i]]; b[j] != OFC_NO_CARD; j++) {
+            }
+            b[j] = cards[i];
+        }
+    }
+}
+
+/* A random player's expected pair points against `mine`: the mean over the legal
+ * actions of its round (ofc_actions_legal ids) of the rounds after it. */
+static double random_play(const uint8_t mine[13], const uint8_t board[13],
+                          const uint8_t *cards, int rounds)
+{
+    static const int start[3] = {0, 3, 8}, size[3] = {3, 5, 5};
+    uint8_t room[3] = {0, 0, 0}, legal[OFC_ACTION_SPACE];
+    double total = 0;
+    int i, j, n;
+    ofc_pair_score ps;
+    if (rounds == 0) {
+        CHECK_EQ(ofc_score_boards(&rules, mine, board, &ps), OFC_OK);
+        return ps.net;
+    }
+    for (i = 0; i < 3; i++) {
+        for (j = 0; j < size[i]; j++) {
+            room[i] += board[start[i] + j] == OFC_NO_CARD;
+        }
+    }
+    n = ofc_actions_legal(3, 1, room, legal, NULL);
+    CHECK(n > 0);
+    for (i = 0; i < n; i++) {
+        uint8_t b[13];
+        memcpy(b, board, 13);
+        play_action(b, cards, legal[i]);
+        total += random_play(mine, b, cards + 3, rounds - 1);
+    }
+    return total / n;
+}
+
+/* The reference value of each of the searcher's moves (its last: its board is then
+ * complete) against an opponent with two rounds (3 cards, 1 discarded) to come from
+ * exactly six unseen cards, playing each as a RandomBot does (a uniformly random
+ * legal action id; the rollouts deal it a random arrangement instead, which must
+ * give the same boards with the same probabilities): the mean over every split of
+ * the six (3 now, 3 next) of random_play(). */
+static void random_reference(const ofc_search_pos *pos, const uint8_t *acts, int n,
+                             double *out)
+{
+    int a, i, mask, draws = 0;
+    CHECK_EQ(pos->n_unseen, 6);
+    for (a = 0; a < n; a++) {
+        uint8_t mine[13];
+        memcpy(mine, pos->seats[0].board, 13);
+        play_action(mine, pos->dealt, acts[a]);
+        out[a] = 0;
+        draws = 0;
+        for (mask = 0; mask < 64; mask++) {
+            uint8_t cards[6];
+            int x = 0, y = 3;
+            for (i = 0; i < 6; i++) {
+                if (mask >> i & 1) {
+                    if (x < 3) {
+                        cards[x] = pos->unseen[i];
+                    }
+                    x++;
+                } else if (y < 6) {
+                    cards[y++] = pos->unseen[i];
+                }
+            }
+            if (x == 3) {
+                out[a] += random_play(mine, pos->seats[1].board, cards, 2);
+                draws++;
+            }
+        }
+        CHECK_EQ(draws, 20);
+        out[a] /= draws;
+    }
+}
+
+/* Rollout means within 4.5 standard errors of `want` (compared squared). */
+static void check_means(const double *sum, const double *sq, const double *want, int n,
+                        double samples)
+{
+    int a;
+    for (a = 0; a < n; a++) {
+        double mean = sum[a] / samples, var = sq[a] / samples - mean * mean;
+        double d = mean - want[a];
+        CHECK(d * d < 4.5 * 4.5 * (var > 0 ? var / samples : 0) + 1e-12);
+    }
+}
+
+static void test_random_opponent(void)
+{
+    /* two rounds left: where the opponent's cards go matters */
+    const char *open[3] = {"Qc Qd", "8c 8d 6c", "9c 9d 9h 9s"};
+    const char *none[3] = {"", "", ""};
+    ofc_search_model m;
+    ofc_search_pos pos;
+    uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0};
+    double ref[OFC_ACTION_SPACE], best[OFC_ACTION_SPACE], mix[OFC_ACTION_SPACE];
+    double sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE], again[OFC_ACTION_SPACE];
+    const double samples = 20000;
+    int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a;
+    memset(&m, 0, sizeof m); /* pair points only: no Fantasyland values */
+    position(&pos, open, 2);
+    pos.seats[1].round_n[1] = 3;
+    pos.seats[1].round_k[1] = 1;
+    pos.n_unseen = 6; /* the rest is dead */
+    test_cards("Qh 8h 5d 3c 7d Kd", pos.unseen);
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    random_reference(&pos, acts, n, ref);
+    m.opp_random = 1;
+    CHECK_EQ(ofc_search_model_check(&m), OFC_OK);
+    memset(sum, 0, sizeof sum);
+    memset(sq, 0, sizeof sq);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_BEST, 3, 0, (uint64_t)samples, sum, sq), OFC_OK);
+    check_means(sum, sq, ref, n, samples);
+    /* a mix: half the samples random, half the best completion (exact values) */
+    m.opp_random = 0;
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n, 1u << 30, best),
+             OFC_OK);
+    m.opp_random = 0.5;
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n, 1u << 30, mix),
+             OFC_E_BUDGET);
+    for (a = 0; a < n; a++) {
+        mix[a] = (best[a] + ref[a]) / 2;
+        CHECK(fabs(best[a] - ref[a]) > 0.5); /* the two models disagree */
+    }
+    memset(sum, 0, sizeof sum);
+    memset(sq, 0, sizeof sq);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_BEST, 4, 0, (uint64_t)samples, sum, sq), OFC_OK);
+    check_means(sum, sq, mix, n, samples);
+    /* a Fantasyland opponent (14 cards, a random set): reproducible, batches add up */
+    position(&pos, none, 1);
+    pos.seats[1].rounds = 1;
+    pos.seats[1].in_fl = 14;
+    pos.seats[1].round_n[0] = 14;
+    pos.seats[1].round_k[0] = 1;
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    m.opp_random = 1;
+    check_batches(&m, &pos, acts, n, OFC_COMPLETE_FAST, 9, 64, 40, sum);
+    check_batches(&m, &pos, acts, n, OFC_COMPLETE_FAST, 9, 64, 40, again);
+    for (a = 0; a < n; a++) {
+        CHECK(sum[a] == again[a]); /* reproducible */
+        CHECK(sum[a] / 64 > 3.0); /* a random 13-card set fouls almost always */
+    }
+    m.opp_random = -0.01;
+    CHECK_EQ(ofc_search_model_check(&m), OFC_E_VALUE);
+    m.opp_random = 1.01;
+    CHECK_EQ(ofc_search_model_check(&m), OFC_E_VALUE);
+    m.opp_random = NAN;
+    CHECK_EQ(ofc_search_model_check(&m), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_FAST, 9, 0, 1, sum, NULL), OFC_E_VALUE);
 }
 
 int main(void)
@@ -171,6 +348,7 @@ int main(void)
     model.row_weight = 1.0;
     test_forced_foul_and_errors();
     test_rollouts_and_exact();
+    test_random_opponent();
     model.row_weight = NAN;
     CHECK_EQ(ofc_search_model_check(&model), OFC_E_VALUE);
     CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);
