@@ -43,7 +43,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional
 
 from ofc_fast import rules
-from ofc_fast._compiled import compiled, compiled_fl
+from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
 from ofc_fast.game import Game, Match, deal_seed

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ofc_fast import rules as R  # the installed package (pip install . or -e .)
-from ofc_fast._compiled import compiled, compiled_fl
+from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast._native import ffi, lib  # noqa: E402
 from ofc_fast.solver import (best_setting, ev_tables, solve_fantasyland,  # noqa: E402
                              stay_values)

@@ -20,7 +20,7 @@ from .fantasyland import fantasyland_cards
 from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
 from .game import (ACTION_SPACE, Game, GameResult, Match, Move, Observation, SeatStats,
                    deal_seed)
-from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
+from .scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
 from .errors import (ArrayError, BoardError, CardError, GameError, HistoryError,
                      MoveError, OfcError, RulesError, StrengthError)
 from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks,
@@ -29,7 +29,7 @@ from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks
 from .rules import RuleSet
 from .scoring import PairScore, score_pair
 from .search import Advice, advise, best_completion
-from .settlement import (Settlement, SettlementItem, apply_stakes, settle,
+from .scoring.settlement import (Settlement, SettlementItem, apply_stakes, settle,
                          settlement_order)
 
 from ._native import ffi as _ffi

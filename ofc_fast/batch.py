@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ._compiled import compiled
+from .rules.compiled import compiled
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .cards import cards_str
 from .errors import ArrayError, CardError

@@ -47,7 +47,7 @@ from .cards import cards_str, parse_cards
 from .errors import GameError, OfcError, RulesError
 from .fantasyland import fantasyland_cards
 from .ranking import category, describe, kev_rank, rank
-from .settlement import settle
+from .scoring.settlement import settle
 
 __all__ = ["main", "build_parser", "load_rules", "parse_stacks"]
 

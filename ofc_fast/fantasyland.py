@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from ._compiled import compiled, compiled_fl
+from .rules.compiled import compiled, compiled_fl
 from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError

@@ -169,7 +169,7 @@ def strength_cards(strength: int) -> int:
     >>> strength_cards(rank3("Ah Kd 2c"))
     3
     """
-    return _NCARDS[_check_strength(strength)]
+    return int(_NCARDS[_check_strength(strength)])
 
 
 def hand_ranks(strength: int) -> tuple[int, ...]:

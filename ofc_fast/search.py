@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable, Mapping, Optional, Sequence, TypeAlias, Union
 
-from ._compiled import compiled, compiled_fl
+from .rules.compiled import compiled, compiled_fl
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards

@@ -26,7 +26,7 @@ from functools import lru_cache
 from numbers import Real
 from typing import Any, Mapping, Optional, TypeAlias, Union
 
-from ._compiled import compiled, compiled_fl
+from .rules.compiled import compiled, compiled_fl
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str, parse_cards
@@ -80,7 +80,7 @@ class Solution:
     (royalties + stay value, or expected points); ``fouled`` True only when every
     setting fouls (the board is then a fouled stand-in); ``objective``
     ("fantasyland", "royalties" or "ev"); ``naturals`` the special hands the 13
-    cards make under the rules (:func:`ofc_fast.naturals.naturals`, best first;
+    cards make under the rules (:func:`ofc_fast.scoring.naturals.naturals`, best first;
     arranger only); ``best_stay`` / ``best_no_stay`` the best setting that stays /
     does not (``solve_fantasyland(..., alternatives=True)``; None when there is no
     such setting or they were not asked for); ``nodes`` the search effort; ``seconds``
@@ -262,7 +262,7 @@ def best_setting(cards13: Union[CardsLike, Board], rules: RulesLike = CLASSIC_1_
         _raise_status(status, "best_setting")
     nats: tuple[Any, ...] = ()
     if rules.naturals:
-        from .naturals import naturals  # local: optional feature, no import cycle
+        from .scoring.naturals import naturals  # local: optional feature, no import cycle
         nats = tuple(naturals(ids, rules))
     return _solution(out, objective, 0, seconds, naturals=nats)
 

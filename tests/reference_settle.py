@@ -19,7 +19,7 @@ from typing import Mapping, Optional, Sequence, Union
 
 from ofc_fast import Board, parse_cards
 from ofc_fast.errors import BoardError, CardError, RulesError
-from ofc_fast.naturals import NaturalHand, naturals
+from ofc_fast.scoring.naturals import NaturalHand, naturals
 from ofc_fast.rules import RuleSet
 from ofc_fast.rules.model import NaturalsRule, SettlementStart, StakesModel
 from ofc_fast.scoring import (EvaluatedBoard, PairScore, check_disjoint, complete_board,
@@ -185,7 +185,7 @@ def _rows(rules: RuleSet, pairs: list[Pair], evals: dict[int, EvaluatedBoard], n
 def _row_keys(rules: RuleSet, e: EvaluatedBoard) -> Optional[tuple[int, int, int]]:
     if e.foul:
         return None
-    from ofc_fast._compiled import LOW27
+    from ofc_fast.rules.compiled import LOW27
 
     s = tuple(e.c.strength)
     middle = int(LOW27[s[1]]) if rules.lowball is not None else s[1]

@@ -20,8 +20,8 @@ from ofc_fast import rules
 from ofc_fast.errors import CardError
 
 PUBLIC_MODULES = ("ofc_fast", "ofc_fast.rules", "ofc_fast.game", "ofc_fast.bots",
-                  "ofc_fast.scoring", "ofc_fast.settlement", "ofc_fast.solver",
-                  "ofc_fast.naturals", "ofc_fast.batch", "ofc_fast.board", "ofc_fast.cards",
+                  "ofc_fast.scoring", "ofc_fast.scoring.settlement", "ofc_fast.solver",
+                  "ofc_fast.scoring.naturals", "ofc_fast.batch", "ofc_fast.board", "ofc_fast.cards",
                   "ofc_fast.ranking", "ofc_fast.fantasyland")
 MAX_DEFAULT = 60     # the printed default of one parameter
 MAX_FUNCTION = 375   # a whole signature (record classes aside): advise() has 13 options

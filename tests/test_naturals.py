@@ -14,7 +14,7 @@ import pytest
 import reference_naturals as ref
 from ofc_fast import Board, CardError, RulesError, parse_cards, rules
 from ofc_fast._native import E_CARD, E_COUNT, E_DUPLICATE, OK, ffi, lib
-from ofc_fast.naturals import NaturalHand, detect_naturals, natural_payment, naturals
+from ofc_fast.scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
 from ofc_fast.rules import NATURAL_NAMES, Natural, NaturalsRule
 
 PICTURES = (9, 10, 11)  # J, Q, K

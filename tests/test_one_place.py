@@ -143,7 +143,7 @@ def test_row_values_are_the_comparison_of_each_row() -> None:
 
 
 def test_row_value_refuses_bad_input() -> None:
-    from ofc_fast._compiled import compiled
+    from ofc_fast.rules.compiled import compiled
     from ofc_fast._native import ffi, lib
 
     E_RULES, E_STRENGTH, e_value = lib.OFC_E_RULES, lib.OFC_E_STRENGTH, lib.OFC_E_VALUE

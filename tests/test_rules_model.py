@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import ofc_fast as ofc
 from ofc_fast import RulesError, rules, score_pair, settle
-from ofc_fast._compiled import table_rules
+from ofc_fast.rules.compiled import table_rules
 from ofc_fast.rules import (NATURAL_NAMES, Fantasyland, Lowball, Natural, Pool, RuleSet,
                             Schedule)
 

@@ -476,7 +476,7 @@ def test_two_threads_give_the_sequential_sums() -> None:
     threads (cffi releases the GIL) get exactly what one thread gets."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ofc_fast._compiled import compiled, compiled_fl
+    from ofc_fast.rules.compiled import compiled, compiled_fl
     from ofc_fast._native import lib
     from ofc_fast.search import position
 

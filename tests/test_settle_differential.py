@@ -15,7 +15,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules, settle
-from ofc_fast.naturals import naturals
+from ofc_fast.scoring.naturals import naturals
 from ofc_fast.rules import Natural, Pool
 from ofc_fast.rules.model import NATURAL_NAMES, NaturalsRule, StakesModel
 from boards import _stacked

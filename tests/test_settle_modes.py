@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import ofc_fast as ofc
 from ofc_fast import Board, apply_stakes, rules, score_pair, settle
-from ofc_fast._compiled import LOW27
+from ofc_fast.rules.compiled import LOW27
 from ofc_fast.rules import Pool, Schedule, StakesModel
 from ofc_fast.scoring import evaluate_for_scoring, score_evaluated
 from boards import _stacked, random_table
@@ -450,7 +450,7 @@ O2 = "Qc Qd 7s / 8c 8d 8s 9d Ad / Td Th Ts 9h Qs"        # QQ / 888 / TTT
 
 
 def _naturals():  # noqa: ANN202
-    return pytest.importorskip("ofc_fast.naturals")
+    return pytest.importorskip("ofc_fast.scoring.naturals")
 
 
 def test_declared_dragon_singapore() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ofc_fast import rules
-from ofc_fast._compiled import compiled
+from ofc_fast.rules.compiled import compiled
 from ofc_fast._native import OK, ffi, lib
 
 ROOT = Path(__file__).resolve().parent.parent

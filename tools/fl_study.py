@@ -58,7 +58,7 @@ RULES = ("PINEAPPLE", "PROGRESSIVE_PINEAPPLE")
 def _setup():
     # the installed package (pip install . or -e .)
     from ofc_fast import rules as R
-    from ofc_fast._compiled import compiled, compiled_fl
+    from ofc_fast.rules.compiled import compiled, compiled_fl
     from ofc_fast._native import ffi, lib
     from ofc_fast.solver import ev_tables, stay_values
     return R, compiled, ffi, lib, compiled_fl, ev_tables, stay_values

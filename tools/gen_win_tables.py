@@ -71,7 +71,7 @@ CHUNK = 5_000
 def _lib():
     # The installed package (pip install . or -e .): its compiled module runs the
     # arranger; a source tree without the build is not importable.
-    from ofc_fast._compiled import compiled
+    from ofc_fast.rules.compiled import compiled
     from ofc_fast._native import OK, ffi, lib
     from ofc_fast.rules import CLASSIC_1_6
     return ffi, lib, OK, compiled(CLASSIC_1_6)

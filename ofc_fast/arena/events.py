@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .._compiled import compiled
+from ..rules.compiled import compiled
 from ..game import GameResult, Move
 from ..rules import RuleSet
 from .protocol import ROW_NAMES, action_of_move, card_text

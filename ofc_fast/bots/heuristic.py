@@ -313,7 +313,7 @@ class HeuristicBot:
             # centre the value: an average hand is worth 0 against an average hand
             best_value -= _classic_zero(model) / weight
         if rules.naturals:
-            from ..naturals import naturals
+            from ..scoring.naturals import naturals
 
             found = naturals(dealt, rules)
             if found and found[0].units >= best_value:

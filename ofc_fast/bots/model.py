@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Optional
 
 import numpy as np
 
-from .._compiled import LOW27, compiled, compiled_fl
+from ..rules.compiled import LOW27, compiled, compiled_fl
 from .._native import OK, ffi, lib, status_error
 from ..batch import rank5_batch
 from ..errors import ArrayError, CardError, OfcError

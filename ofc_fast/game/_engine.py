@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, NoReturn, Union
 
-from .._compiled import compiled, compiled_fl, table_rules
+from ..rules.compiled import compiled, compiled_fl, table_rules
 from .._native import ffi, lib, move_error
 from ..errors import GameError, RulesError
 from ..rules import RuleSet

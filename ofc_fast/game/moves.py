@@ -27,7 +27,7 @@ from __future__ import annotations
 from functools import lru_cache
 from operator import index
 from random import Random
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union, cast
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union, cast
 
 import numpy as np
 
@@ -408,20 +408,25 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
         raise MoveError(str(exc), "bad_move") from None
 
 
+def _no_card_ids(dealt: object, /) -> Optional[tuple[int, ...]]:
+    """No fast path: the checks below run in Python."""
+    return None
+
+
+_moves: Optional[Callable[[type[Any], Sequence[int], Sequence[Any], Sequence[int]],
+                          Optional[list[Any]]]]
 try:
-    from .._native._speedups import card_ids as _card_ids  # type: ignore[attr-defined]
-    from .._native._speedups import moves as _moves  # type: ignore[attr-defined]
+    from .._native._speedups import card_ids as _card_ids
+    from .._native._speedups import moves as _moves
 except ImportError:  # PyPy, or a build without the extension
     _moves = None
-
-    def _card_ids(dealt: object) -> Optional[tuple[int, ...]]:
-        return None
+    _card_ids = _no_card_ids
 
 
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
     fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids (C)
     if fast is not None:
-        return fast  # type: ignore[no-any-return]
+        return fast
     cards = tuple(dealt)
     if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
         cards = tuple(_card(c) for c in cards)
@@ -463,7 +468,7 @@ def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int
     if _moves is not None:
         fast = _moves(Move, cards, table, acts)  # C: None when an id is bad
         if fast is not None:
-            return fast  # type: ignore[no-any-return]
+            return fast
     valid = _valid_ids(len(cards), discards)
     try:
         ok = valid.issuperset(acts) and set(map(type, acts)) <= _INT

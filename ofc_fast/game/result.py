@@ -11,7 +11,7 @@ from .._native import ffi, lib
 from ..board import Board
 from ..errors import GameError
 from ..rules.model import NATURAL_NAMES
-from ..settlement import Settlement, settlement_of
+from ..scoring.settlement import Settlement, settlement_of
 
 if TYPE_CHECKING:
     from .state import Game

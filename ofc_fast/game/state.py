@@ -552,10 +552,11 @@ class Game:
             obs = self._read_observation(seat, t)
         if self._step >= len(self._steps):
             r = self.result()
-            obs["result"] = {**r.summary(),  # type: ignore[typeddict-item]
+            obs["result"] = {**r.summary(),
                              "declared": {str(k): v for k, v in r.declared.items()},
                              "surrendered": list(r.surrendered)}
-        return cards_as_text(obs) if cards == "text" else obs
+        out: Observation = cards_as_text(obs) if cards == "text" else obs
+        return out
 
     def _read_observation(self, seat: int, t: dict[str, Any]) -> Any:
         """The observation through cffi and :func:`read_observation` (PyPy)."""

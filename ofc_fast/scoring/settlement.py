@@ -22,14 +22,14 @@ import struct
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
 
-from ._compiled import STAKES, compiled, table_rules
-from ._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
-from .board import Board
-from .cards import parse_cards
-from .errors import BoardError, CardError, RulesError
-from .rules import OFC, RuleSet, as_rules
-from .rules.model import NATURAL_NAMES, SettlementStart, StakesModel
-from .scoring import BoardLike, PairScore, check_disjoint, complete_board
+from ..rules.compiled import STAKES, compiled, table_rules
+from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
+from ..board import Board
+from ..cards import parse_cards
+from ..errors import BoardError, CardError, RulesError
+from ..rules import OFC, RuleSet, as_rules
+from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
+from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
     from .naturals import NaturalHand

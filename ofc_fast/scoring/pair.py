@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence, TypeAlias, Union
 
-from ._compiled import compiled
-from ._native import OK, ffi, lib
-from .board import Board, as_board
-from .cards import card_str
-from .errors import BoardError
-from .rules import OFC, RuleSet, RulesLike, as_rules
+from ..rules.compiled import compiled
+from .._native import OK, ffi, lib
+from ..board import Board, as_board
+from ..cards import card_str
+from ..errors import BoardError
+from ..rules import OFC, RuleSet, RulesLike, as_rules
 
 __all__ = ["PairScore", "score_pair", "BoardLike", "EvaluatedBoard", "evaluate_for_scoring",
            "score_evaluated", "complete_board", "check_disjoint"]

@@ -5,15 +5,16 @@ scoring, :func:`compiled`) and ``ofc_table_rules`` (settlement of a table,
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from ._native import OK, ffi, lib
-from .errors import RulesError
-from .ranking import (STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX, STRENGTH_RANKS,
+from .._native import OK, ffi, lib
+from ..errors import RulesError
+from ..ranking import (STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX, STRENGTH_RANKS,
                       HandCategory)
-from .rules.fantasyland_text import front_threshold
-from .rules.model import (NATURAL_NAMES, Lowball, MajorityRule, NaturalsRule, OrderRule,
+from .fantasyland_text import front_threshold
+from .model import (NATURAL_NAMES, Lowball, MajorityRule, NaturalsRule, OrderRule,
                           RuleSet, Schedule, SettlementStart, StakesModel)
 
 __all__ = ["compiled", "compiled_fl", "table_rules", "schedule_tables", "lowball_limit",
@@ -54,7 +55,8 @@ def _lowball_valid(lowball: Lowball) -> np.ndarray:
     limit, R-27-2)."""
     high_card = _FIVE & (_CATEGORY == HandCategory.HIGH_CARD)
     wheel = _FIVE & (_CATEGORY == HandCategory.STRAIGHT) & (_LEAD == 3)  # A-5-4-3-2
-    return (high_card & (_LEAD <= lowball.limit)) | (wheel & (lowball.limit == 12))
+    valid: np.ndarray = (high_card & (_LEAD <= lowball.limit)) | (wheel & (lowball.limit == 12))
+    return valid
 
 
 def lowball_limit(lowball: Lowball) -> int:
@@ -70,7 +72,7 @@ def _lowball_royalties(lowball: Lowball) -> np.ndarray:
     return table
 
 
-def compiled(rules: RuleSet):  # -> cdata 'ofc_rules *'
+def compiled(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
     """The C struct of a rule set; cached, shared read-only between threads.  Anything
     but a RuleSet raises RulesError (nothing unchecked reaches C)."""
     if not isinstance(rules, RuleSet):
@@ -79,7 +81,7 @@ def compiled(rules: RuleSet):  # -> cdata 'ofc_rules *'
 
 
 @lru_cache(maxsize=128)
-def _compile(rules: RuleSet):  # -> cdata 'ofc_rules *'
+def _compile(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
     c = ffi.new("ofc_rules *")
     royalty = schedule_tables(rules.royalties)
     if rules.lowball is not None:
@@ -108,7 +110,7 @@ def _min_five(cat: HandCategory) -> int:
 
 
 @lru_cache(maxsize=128)
-def compiled_fl(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
+def compiled_fl(rules: RuleSet) -> Any:  # cdata 'ofc_fl_rules *'
     """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland): the
     entry and stay rule that ``ofc_fl_next_cards`` and the solvers apply; cached."""
     c = ffi.new("ofc_fl_rules *")
@@ -145,7 +147,7 @@ def compiled_fl(rules: RuleSet):  # -> cdata 'ofc_fl_rules *'
 
 
 @lru_cache(maxsize=128)
-def table_rules(rules: RuleSet):  # -> cdata 'ofc_table_rules *'
+def table_rules(rules: RuleSet) -> Any:  # cdata 'ofc_table_rules *'
     """The C ``ofc_table_rules`` of a rule set (csrc/ofc_settle.h): everything beyond a
     pair that ``ofc_settle`` needs.  Cached, shared read-only between threads.
 

@@ -7,7 +7,7 @@ its units from each opponent; two naturals settle by the rule set's
 documented).
 
 >>> from ofc_fast import rules
->>> from ofc_fast.naturals import naturals, natural_payment
+>>> from ofc_fast.scoring.naturals import naturals, natural_payment
 >>> dragon = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
 >>> [n.name for n in naturals(dragon, rules.SINGAPORE)]    # best first
 ['dragon', 'three_straights']
@@ -25,13 +25,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Union
 
-from ._compiled import table_rules
-from ._native import OK, ffi, lib, status_error
-from .board import Board, hand_cards
-from .cards import CardsLike, cards_str
-from .errors import CardError, RulesError, quote
-from .rules.model import NATURAL_NAMES, RuleSet
-from .rules.presets import RulesLike, as_rules
+from ..rules.compiled import table_rules
+from .._native import OK, ffi, lib, status_error
+from ..board import Board, hand_cards
+from ..cards import CardsLike, cards_str
+from ..errors import CardError, RulesError, quote
+from ..rules.model import NATURAL_NAMES, RuleSet
+from ..rules.presets import RulesLike, as_rules
 
 __all__ = ["NaturalHand", "detect_naturals", "naturals", "natural_payment"]
 

@@ -1,0 +1,28 @@
+"""Scoring: one board against another, table settlement with stakes, and naturals.
+
+The rules live in C (``csrc/ofc_score.c``, ``ofc_settle.c``, ``ofc_naturals.c``); these
+modules validate what a caller passes, call C once and build typed results:
+
+* :mod:`~ofc_fast.scoring.pair`: :func:`score_pair` (R-SCORE-*, R-FOUL-*);
+* :mod:`~ofc_fast.scoring.settlement`: :func:`settle`, table stakes, itemised
+  transfers (R-SETTLE-*, R-STAKES-*);
+* :mod:`~ofc_fast.scoring.naturals`: the special 13-card hands (R-NAT-*).
+
+>>> from ofc_fast.scoring import score_pair
+>>> score_pair("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+...            "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c").net
+50
+"""
+
+from __future__ import annotations
+
+from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
+from .pair import (BoardLike, EvaluatedBoard, PairScore, check_disjoint, complete_board,
+                   evaluate_for_scoring, score_evaluated, score_pair)
+from .settlement import (Settlement, SettlementItem, apply_stakes, settle, settlement_of,
+                         settlement_order)
+
+__all__ = ["PairScore", "score_pair", "BoardLike", "EvaluatedBoard", "evaluate_for_scoring",
+           "score_evaluated", "complete_board", "check_disjoint", "Settlement",
+           "SettlementItem", "settle", "settlement_order", "apply_stakes", "settlement_of",
+           "NaturalHand", "detect_naturals", "naturals", "natural_payment"]
