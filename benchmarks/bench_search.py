@@ -258,7 +258,10 @@ def main(argv: Optional[list[str]] = None) -> int:
                     args.heuristic_settings, vs_heuristic, args.seed + 1)]
         for key, label, deals, settings, play, seed in matches:
             if deals:
-                out[key] = _strength(label, deals, seed, args, json.loads(settings), play)
+                kw = json.loads(settings)
+                if isinstance(kw.get("fl_value"), dict):  # JSON keys are text: card counts
+                    kw["fl_value"] = {int(k): v for k, v in kw["fl_value"].items()}
+                out[key] = _strength(label, deals, seed, args, kw, play)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
