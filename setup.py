@@ -8,8 +8,8 @@ Everything else (metadata, dependencies, extras) is in ``pyproject.toml``.
 from __future__ import annotations
 
 import platform
-import runpy
 import re
+import runpy
 import sysconfig
 from pathlib import Path
 
@@ -33,8 +33,9 @@ def _version() -> str:
 
 def _abi3_ok() -> bool:
     """abi3 (stable ABI) wheels: CPython only, and not the free-threaded build."""
-    return (platform.python_implementation() == "CPython"
-            and not sysconfig.get_config_var("Py_GIL_DISABLED"))
+    return platform.python_implementation() == "CPython" and not sysconfig.get_config_var(
+        "Py_GIL_DISABLED"
+    )
 
 
 class bdist_wheel(_bdist_wheel):
@@ -54,9 +55,13 @@ BUILD_SCRIPT = ("ofc_fast._native", "build")
 class build_py(_build_py):
     """The package's modules minus the cffi build script."""
 
-    def find_package_modules(self, package, package_dir):  # noqa: ANN001, ANN201
-        return [m for m in super().find_package_modules(package, package_dir)
-                if (m[0], m[1]) != BUILD_SCRIPT]
+    def find_package_modules(self, package, package_dir):
+        """The modules of ``package`` without ``_native/build.py``."""
+        return [
+            m
+            for m in super().find_package_modules(package, package_dir)
+            if (m[0], m[1]) != BUILD_SCRIPT
+        ]
 
 
 def _release_flags() -> tuple[list[str], list[str]]:
@@ -72,15 +77,21 @@ def _speedups() -> list[Extension]:
         return []
     abi3 = _abi3_ok()
     compile_args, link_args = _release_flags()
-    return [Extension(
-        "ofc_fast._native._speedups",
-        sources=["ofc_fast/_native/_speedups.c", "csrc/ofc_rank.c", "csrc/ofc_tables.c"],
-        include_dirs=["csrc"],
-        define_macros=[("Py_LIMITED_API", "0x030A0000")] if abi3 else [],
-        py_limited_api=abi3,
-        extra_compile_args=compile_args,
-        extra_link_args=link_args,
-    )]
+    return [
+        Extension(
+            "ofc_fast._native._speedups",
+            sources=[
+                "ofc_fast/_native/_speedups.c",
+                "csrc/ofc_rank.c",
+                "csrc/ofc_tables.c",
+            ],
+            include_dirs=["csrc"],
+            define_macros=[("Py_LIMITED_API", "0x030A0000")] if abi3 else [],
+            py_limited_api=abi3,
+            extra_compile_args=compile_args,
+            extra_link_args=link_args,
+        )
+    ]
 
 
 setup(

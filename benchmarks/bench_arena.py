@@ -27,16 +27,22 @@ TINY = Path(__file__).resolve().parents[1] / "tests" / "arena_clients" / "tiny_c
 
 def overhead(hands: int) -> float:
     cmd = f"cmd:{sys.executable} {TINY} - good"
-    arena = Arena("ofc-pineapple", [parse_bot_spec(cmd), parse_bot_spec(cmd)], hands,
-                  seed=1, timeout_ms=10_000)
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec(cmd), parse_bot_spec(cmd)],
+        hands,
+        seed=1,
+        timeout_ms=10_000,
+    )
     arena.run()
     ms = [x for r in arena.records for x in r.latencies_ms]
     return statistics.median(ms) * 1000
 
 
 def throughput(bots: list[str], hands: int) -> float:
-    arena = Arena("ofc-pineapple", [parse_bot_spec(b) for b in bots], hands, seed=1,
-                  timeout_ms=None)
+    arena = Arena(
+        "ofc-pineapple", [parse_bot_spec(b) for b in bots], hands, seed=1, timeout_ms=None
+    )
     t0 = time.perf_counter()
     arena.run()
     return hands / (time.perf_counter() - t0)
@@ -47,10 +53,14 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=200)
     args = p.parse_args()
     print(f"stdio bot, overhead per decision (median): {overhead(args.hands):.0f} us")
-    print(f"random vs random through the protocol: "
-          f"{throughput(['random', 'random'], args.hands):.0f} hands/s")
-    print(f"heuristic vs random through the protocol: "
-          f"{throughput(['heuristic', 'random'], max(args.hands // 4, 10)):.1f} hands/s")
+    print(
+        f"random vs random through the protocol: "
+        f"{throughput(['random', 'random'], args.hands):.0f} hands/s"
+    )
+    print(
+        f"heuristic vs random through the protocol: "
+        f"{throughput(['heuristic', 'random'], max(args.hands // 4, 10)):.1f} hands/s"
+    )
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ import random
 import statistics
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -73,7 +73,9 @@ def gymnasium_env(seconds: float) -> float:
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, terminated, truncated, info = env.step(int(legal[rnd.randrange(len(legal))]))
+        obs, reward, terminated, truncated, info = env.step(
+            int(legal[rnd.randrange(len(legal))])
+        )
         if terminated:
             obs, _ = env.reset()
         steps += 1
@@ -102,8 +104,11 @@ def pettingzoo_env(seconds: float) -> float:
 
 
 CASES: list[tuple[str, Callable[[float], float], int]] = [
-    ("VectorEnv Pineapple 2p self-play x1024, both cores (2 threads)", vector_two_threads,
-     2_000_000),
+    (
+        "VectorEnv Pineapple 2p self-play x1024, both cores (2 threads)",
+        vector_two_threads,
+        2_000_000,
+    ),
     ("VectorEnv Pineapple 2p self-play x1024, one core", vector_one_core, 1_000_000),
     ("Gymnasium env, one instance, vs random", gymnasium_env, 50_000),
     ("PettingZoo AEC env, 2 seats", pettingzoo_env, 30_000),
@@ -129,8 +134,11 @@ def main() -> None:
         runs = [timed(fn, args.seconds) for _ in range(args.repeats)]
         med = statistics.median(r for r, _ in runs)
         per_cpu = statistics.median(c for _, c in runs)
-        print(f"{name:<66} {med:>15,.0f} {per_cpu:>11,.0f} {target:>11,}  "
-              f"{', '.join(f'{r:,.0f}' for r, _ in runs)}", flush=True)
+        print(
+            f"{name:<66} {med:>15,.0f} {per_cpu:>11,.0f} {target:>11,}  "
+            f"{', '.join(f'{r:,.0f}' for r, _ in runs)}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

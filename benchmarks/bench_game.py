@@ -32,20 +32,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
-from ofc_fast.game import Game
-from ofc_fast.game import Match
+from ofc_fast.game import Game, Match
 
 TARGET = 20_000
 
 
-def _match_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
-               bot: str) -> tuple[int, float]:
+def _match_run(
+    preset: rules.RuleSet, players: int, deals: int, seed: int, bot: str
+) -> tuple[int, float]:
     m = Match(preset, players, seed=seed)
     if bot == "random":
         bots = [RandomBot(seed + s) for s in range(players)]
@@ -62,8 +63,13 @@ def _match_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
     return decisions, time.perf_counter() - t
 
 
-def _deals_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
-               decide: Callable[[Game, random.Random], None]) -> tuple[int, float]:
+def _deals_run(
+    preset: rules.RuleSet,
+    players: int,
+    deals: int,
+    seed: int,
+    decide: Callable[[Game, random.Random], None],
+) -> tuple[int, float]:
     """Whole random deals, each decision made by ``decide(game, rng)``."""
     rng = random.Random(seed)
     decisions = 0
@@ -77,22 +83,31 @@ def _deals_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
     return decisions, time.perf_counter() - t
 
 
-def _actions_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
-                 bot: str) -> tuple[int, float]:
+def _actions_run(
+    preset: rules.RuleSet, players: int, deals: int, seed: int, bot: str
+) -> tuple[int, float]:
     """``play_action(choice(legal_actions()))``: the reinforcement-learning path."""
-    return _deals_run(preset, players, deals, seed,
-                      lambda g, rng: g.play_action(rng.choice(g.legal_actions())))
+    return _deals_run(
+        preset,
+        players,
+        deals,
+        seed,
+        lambda g, rng: g.play_action(rng.choice(g.legal_actions())),
+    )
 
 
-def _moves_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
-               bot: str) -> tuple[int, float]:
+def _moves_run(
+    preset: rules.RuleSet, players: int, deals: int, seed: int, bot: str
+) -> tuple[int, float]:
     """``play(choice(legal_moves()))``: every legal move listed, one played."""
-    return _deals_run(preset, players, deals, seed,
-                      lambda g, rng: g.play(rng.choice(g.legal_moves())))
+    return _deals_run(
+        preset, players, deals, seed, lambda g, rng: g.play(rng.choice(g.legal_moves()))
+    )
 
 
-def _observation_run(preset: rules.RuleSet, players: int, deals: int, seed: int,
-                     bot: str) -> tuple[int, float]:
+def _observation_run(
+    preset: rules.RuleSet, players: int, deals: int, seed: int, bot: str
+) -> tuple[int, float]:
     """observation(seat) calls over every state of ``deals // 10`` random deals."""
     rng = random.Random(seed)
     games = []
@@ -115,18 +130,30 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def c_engine(deals: int, reps: int) -> dict[str, Any] | None:
     """Build and run benchmarks/bench_game_c.c (None without a C compiler)."""
-    cc = next((c for c in (os.environ.get("CC"), "gcc", "cc") if c and shutil.which(c)),
-              None)
+    cc = next(
+        (c for c in (os.environ.get("CC"), "gcc", "cc") if c and shutil.which(c)), None
+    )
     if cc is None:
         return None
     sources = sorted(str(p) for p in (ROOT / "csrc").glob("ofc_*.c"))
     with tempfile.TemporaryDirectory(prefix="ofc-bench-") as tmp:
         exe = str(Path(tmp) / "bench_game_c")
-        subprocess.run([cc, "-std=c99", "-O3", f"-I{ROOT / 'csrc'}",
-                        str(ROOT / "benchmarks" / "bench_game_c.c"), *sources, "-o", exe],
-                       check=True)
-        out = subprocess.run([exe, str(deals), str(reps)], check=True,
-                             capture_output=True, text=True).stdout
+        subprocess.run(
+            [
+                cc,
+                "-std=c99",
+                "-O3",
+                f"-I{ROOT / 'csrc'}",
+                str(ROOT / "benchmarks" / "bench_game_c.c"),
+                *sources,
+                "-o",
+                exe,
+            ],
+            check=True,
+        )
+        out = subprocess.run(
+            [exe, str(deals), str(reps)], check=True, capture_output=True, text=True
+        ).stdout
     return json.loads(out)  # type: ignore[no-any-return]
 
 
@@ -148,20 +175,29 @@ CASES: list[tuple[str, str, int, str, Callable[..., tuple[int, float]]]] = [
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=int, default=2000, help="deals per repetition")
-    p.add_argument("--heuristic-deals", type=int, default=40,
-                   help="deals per repetition for the heuristic-bot row")
+    p.add_argument(
+        "--heuristic-deals",
+        type=int,
+        default=40,
+        help="deals per repetition for the heuristic-bot row",
+    )
     p.add_argument("--reps", type=int, default=5, help="repetitions (median reported)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="small run (smoke test)")
     p.add_argument("--only", default="", help="run rows whose label contains this")
     p.add_argument("--json", metavar="PATH", help="write the figures as JSON")
-    p.add_argument("--strict", action="store_true",
-                   help=f"exit 2 when random-bot rows miss {TARGET:,} decisions/s")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"exit 2 when random-bot rows miss {TARGET:,} decisions/s",
+    )
     args = p.parse_args(argv)
     if args.quick:
         args.deals, args.heuristic_deals, args.reps = 300, 8, 3
-    print(f"ofc-fast {ofc.__version__}, Python {platform.python_version()} "
-          f"({platform.python_implementation()}), {platform.machine()}")
+    print(
+        f"ofc-fast {ofc.__version__}, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.machine()}"
+    )
     print(f"{args.reps} repetitions; median decisions/s (min .. max)\n")
     header = f"{'case':38s} {'decisions/s':>12s} {'range':>21s} {'us/decision':>12s}"
     print(header)
@@ -173,19 +209,26 @@ def main(argv: list[str] | None = None) -> int:
         if c is None:
             print("C engine: no C compiler found; row skipped")
         else:
-            print(f"{'C engine, pineapple 3p playouts':38s} "
-                  f"{c['playout_pineapple_3p']:12,.0f} {'(median)':>21s} "
-                  f"{1e6 / c['playout_pineapple_3p']:12.3f}")
-            print(f"{'C engine, pineapple 2p playouts':38s} "
-                  f"{c['playout_pineapple_2p']:12,.0f} {'(median)':>21s} "
-                  f"{1e6 / c['playout_pineapple_2p']:12.3f}")
+            print(
+                f"{'C engine, pineapple 3p playouts':38s} "
+                f"{c['playout_pineapple_3p']:12,.0f} {'(median)':>21s} "
+                f"{1e6 / c['playout_pineapple_3p']:12.3f}"
+            )
+            print(
+                f"{'C engine, pineapple 2p playouts':38s} "
+                f"{c['playout_pineapple_2p']:12,.0f} {'(median)':>21s} "
+                f"{1e6 / c['playout_pineapple_2p']:12.3f}"
+            )
             print(f"{'C engine, copy of a state (ns)':38s} {c['state_copy_ns']:12.1f}")
             rows.append({"case": "C engine", **c})
     for label, name, players, bot, fn in CASES:
         if args.only and args.only not in label:
             continue
-        preset = rules.OFC.replace(name="OFC_FD3", face_down_final=3) \
-            if name == "OFC_FD3" else rules.get(name)
+        preset = (
+            rules.OFC.replace(name="OFC_FD3", face_down_final=3)
+            if name == "OFC_FD3"
+            else rules.get(name)
+        )
         deals = args.heuristic_deals if bot == "heuristic" else args.deals
         fn(preset, players, max(1, deals // 10), args.seed, bot)  # warm-up
         rates = []
@@ -193,19 +236,42 @@ def main(argv: list[str] | None = None) -> int:
             n, dt = fn(preset, players, deals, args.seed + 1000 * rep, bot)
             rates.append(n / dt)
         med = statistics.median(rates)
-        print(f"{label:38s} {med:12,.0f} {min(rates):10,.0f} ..{max(rates):9,.0f} "
-              f"{1e6 / med:12.1f}", flush=True)
-        rows.append({"case": label, "rules": name, "players": players, "bot": bot,
-                     "deals": deals, "median": med, "min": min(rates), "max": max(rates)})
+        print(
+            f"{label:38s} {med:12,.0f} {min(rates):10,.0f} ..{max(rates):9,.0f} "
+            f"{1e6 / med:12.1f}",
+            flush=True,
+        )
+        rows.append(
+            {
+                "case": label,
+                "rules": name,
+                "players": players,
+                "bot": bot,
+                "deals": deals,
+                "median": med,
+                "min": min(rates),
+                "max": max(rates),
+            }
+        )
         if bot == "random" and name != "CLASSIC_1_6" and med < TARGET:
             missed = True
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"version": ofc.__version__, "python": platform.python_version(),
-                       "reps": args.reps, "rows": rows}, f, indent=2)
-    print(f"\ntarget: >= {TARGET:,} decisions/s with random bots in OFC and Pineapple "
-          f"({'met' if not missed else 'below'}); a classic decision sets a whole "
-          f"13-card hand, and every 2-4 of them settle a table")
+            json.dump(
+                {
+                    "version": ofc.__version__,
+                    "python": platform.python_version(),
+                    "reps": args.reps,
+                    "rows": rows,
+                },
+                f,
+                indent=2,
+            )
+    print(
+        f"\ntarget: >= {TARGET:,} decisions/s with random bots in OFC and Pineapple "
+        f"({'met' if not missed else 'below'}); a classic decision sets a whole "
+        f"13-card hand, and every 2-4 of them settle a table"
+    )
     return 2 if args.strict and missed else 0
 
 

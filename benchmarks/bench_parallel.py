@@ -30,10 +30,17 @@ import json
 import os
 import statistics
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ofc_fast.parallel import (ChunkTask, LocalExecutor, ProcessExecutor, RunSpec,
-                               play_parallel, run_chunk)
+from ofc_fast.parallel import (
+    ChunkTask,
+    LocalExecutor,
+    ProcessExecutor,
+    RunSpec,
+    play_parallel,
+    run_chunk,
+)
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -44,8 +51,11 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 def _row(name: str, times: list[float], extra: str = "") -> dict[str, Any]:
     med = statistics.median(times)
-    print(f"{name:<26} median {med:8.3f} s  (min {min(times):.3f}, max {max(times):.3f})"
-          f"{extra}", flush=True)
+    print(
+        f"{name:<26} median {med:8.3f} s  (min {min(times):.3f}, max {max(times):.3f})"
+        f"{extra}",
+        flush=True,
+    )
     return {"name": name, "median_s": med, "min_s": min(times), "max_s": max(times)}
 
 
@@ -67,8 +77,16 @@ def _calibrate(n: int = 5_000_000) -> float:
     return t1 / t2
 
 
-def _warm_rows(label: str, short: str, ex: Any, spec: RunSpec, args: Any, ref: Any,
-               local_t: list[float], rows: list[dict[str, Any]]) -> None:
+def _warm_rows(
+    label: str,
+    short: str,
+    ex: Any,
+    spec: RunSpec,
+    args: Any,
+    ref: Any,
+    local_t: list[float],
+    rows: list[dict[str, Any]],
+) -> None:
     """Time the run on executor ``ex`` with its workers started (checked against the
     local result), then the overhead of ``--empty`` empty chunks."""
     empty = [ChunkTask(spec, 0, 0) for _ in range(args.empty)]
@@ -94,13 +112,18 @@ def main() -> int:
     ap.add_argument("--no-ray", action="store_true")
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args()
-    spec = RunSpec.make("pineapple", 2, seed=2026, hands=args.deals,
-                        bots=[("heuristic", {})])
-    print(f"{args.deals} deals, HeuristicBot x2, PINEAPPLE, chunks of {args.chunk}; "
-          f"{os.cpu_count()} CPUs; load average before {os.getloadavg()}", flush=True)
+    spec = RunSpec.make(
+        "pineapple", 2, seed=2026, hands=args.deals, bots=[("heuristic", {})]
+    )
+    print(
+        f"{args.deals} deals, HeuristicBot x2, PINEAPPLE, chunks of {args.chunk}; "
+        f"{os.cpu_count()} CPUs; load average before {os.getloadavg()}",
+        flush=True,
+    )
     ceiling = _calibrate()
-    print(f"machine ceiling: two processes of pure Python run {ceiling:.2f}x one",
-          flush=True)
+    print(
+        f"machine ceiling: two processes of pure Python run {ceiling:.2f}x one", flush=True
+    )
     rows: list[dict[str, Any]] = [{"name": "ceiling", "speedup": ceiling}]
     local_t, ref = [], None
     for _ in range(args.reps):
@@ -110,9 +133,11 @@ def main() -> int:
     rows.append(_row("local", local_t))
     proc_t = []
     for _ in range(args.reps):
+
         def in_pool() -> Any:
             with ProcessExecutor(2) as ex:
                 return play_parallel(spec, ex, chunk_size=args.chunk)
+
         t, run = _timed(in_pool)
         assert run.outcomes == ref, "the process pool disagrees with the local run"
         proc_t.append(t)
@@ -127,6 +152,7 @@ def main() -> int:
             print("NOTE: Ray not installed (pip install '.[ray]'): no Ray rows")
         else:
             from ofc_fast.parallel import RayExecutor
+
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
             try:
                 _warm_rows("ray x2", "ray", RayExecutor(), spec, args, ref, local_t, rows)
@@ -135,9 +161,17 @@ def main() -> int:
     print(f"load average after {os.getloadavg()}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"deals": args.deals, "chunk": args.chunk, "rows": rows,
-                       "speedup_process_2": speedup, "loadavg": os.getloadavg()}, f,
-                      indent=1)
+            json.dump(
+                {
+                    "deals": args.deals,
+                    "chunk": args.chunk,
+                    "rows": rows,
+                    "speedup_process_2": speedup,
+                    "loadavg": os.getloadavg(),
+                },
+                f,
+                indent=1,
+            )
     return 0
 
 

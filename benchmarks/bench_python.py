@@ -61,16 +61,23 @@ import platform
 import random
 import sys
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, Callable, Optional, Sequence, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
-from ofc_fast.timing import (deal, machine_info, per_unit_ns, rate_text, time_runner,
-                             write_json)
+from ofc_fast.timing import (
+    deal,
+    machine_info,
+    per_unit_ns,
+    rate_text,
+    time_runner,
+    write_json,
+)
 
-__all__ = ["main", "TARGETS", "deal", "reference_key", "reference_score_ofc"]
+__all__ = ["TARGETS", "deal", "main", "reference_key", "reference_score_ofc"]
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -83,9 +90,9 @@ TARGETS = {
     # "rank5": at most phevaluator's native per-call time, measured in the run
 }
 
-ROYAL = [48, 44, 40, 36, 32]        # Ac Kc Qc Jc Tc
-SEVEN_HIGH = [20, 13, 10, 7, 0]     # 7c 5d 4h 3s 2c
-NATIVE_PHE = "phevaluator native"   # label of the ratio baseline row
+ROYAL = [48, 44, 40, 36, 32]  # Ac Kc Qc Jc Tc
+SEVEN_HIGH = [20, 13, 10, 7, 0]  # 7c 5d 4h 3s 2c
+NATIVE_PHE = "phevaluator native"  # label of the ratio baseline row
 
 
 def card_str(card: int) -> str:
@@ -135,8 +142,13 @@ def reference_key(cards: Sequence[int]) -> tuple:
         elif flush:
             cat = _FLUSH
         else:
-            cat = {(4, 1): _QUADS, (3, 2): _FULL, (3, 1, 1): _TRIPS,
-                   (2, 2, 1): _TWO_PAIR, (2, 1, 1, 1): _PAIR}.get(shape, _HIGH)
+            cat = {
+                (4, 1): _QUADS,
+                (3, 2): _FULL,
+                (3, 1, 1): _TRIPS,
+                (2, 2, 1): _TWO_PAIR,
+                (2, 1, 1, 1): _PAIR,
+            }.get(shape, _HIGH)
     elif len(ranks) == 3:
         cat = {(3,): _TRIPS, (2, 1): _PAIR}.get(shape, _HIGH)
         if cat == _HIGH:
@@ -146,8 +158,17 @@ def reference_key(cards: Sequence[int]) -> tuple:
     if cat in (_HIGH, _FLUSH):
         order = ranks
     # Pad by card slots used: a 3-card hand's missing kickers rank below a deuce.
-    slots = {_HIGH: 5, _PAIR: 4, _TWO_PAIR: 3, _TRIPS: 3, _STRAIGHT: 1, _FLUSH: 5,
-             _FULL: 2, _QUADS: 2, _SFLUSH: 1}[cat]
+    slots = {
+        _HIGH: 5,
+        _PAIR: 4,
+        _TWO_PAIR: 3,
+        _TRIPS: 3,
+        _STRAIGHT: 1,
+        _FLUSH: 5,
+        _FULL: 2,
+        _QUADS: 2,
+        _SFLUSH: 1,
+    }[cat]
     return (cat, *order, *([-1] * (slots - len(order))), *([-1] * (5 - slots)))
 
 
@@ -160,9 +181,9 @@ def _royalties(keys: Sequence[tuple]) -> int:
     front, middle, back = keys
     total = 0
     if front[0] == _TRIPS:
-        total += 10 + front[1]              # 222 = 10 ... AAA = 22
+        total += 10 + front[1]  # 222 = 10 ... AAA = 22
     elif front[0] == _PAIR and front[1] >= 4:
-        total += front[1] - 3               # 66 = 1 ... AA = 9
+        total += front[1] - 3  # 66 = 1 ... AA = 9
     for key, table, royal in ((middle, _MIDDLE_ROYALTY, 50), (back, _BACK_ROYALTY, 25)):
         if key[0] == _SFLUSH and key[1] == 12:
             total += royal
@@ -176,8 +197,11 @@ def reference_score_ofc(a: Sequence[int], b: Sequence[int]) -> int:
     netted royalties, fouled board loses 6 plus the opponent's royalties)."""
     boards = []
     for cards in (a, b):
-        keys = (reference_key(cards[0:3]), reference_key(cards[3:8]),
-                reference_key(cards[8:13]))
+        keys = (
+            reference_key(cards[0:3]),
+            reference_key(cards[3:8]),
+            reference_key(cards[8:13]),
+        )
         foul = keys[0] > keys[1] or keys[1] > keys[2]
         boards.append((keys, foul))
     (ka, fa), (kb, fb) = boards
@@ -197,6 +221,7 @@ def reference_score_ofc(a: Sequence[int], b: Sequence[int]) -> int:
 # Timing
 # --------------------------------------------------------------------------
 
+
 def _per_call(mode: str, f: Callable, data: list, extra: Any = None) -> Callable[[], list]:
     """A zero-argument runner holding exactly one per-call loop over ``data``."""
     if mode == "one":
@@ -213,13 +238,13 @@ def _per_call(mode: str, f: Callable, data: list, extra: Any = None) -> Callable
 @dataclass
 class Row:
     label: str
-    group: str                  # "ofc_fast" | "peer" | "floor"
+    group: str  # "ofc_fast" | "peer" | "floor"
     api: str
-    unit: str                   # "hand" | "pair" | "board"
+    unit: str  # "hand" | "pair" | "board"
     n: int
     times: list[float]
     target: str = ""
-    verdict: str = ""           # "pass" | "MISS" (--strict) | "slower" | "" (no target)
+    verdict: str = ""  # "pass" | "MISS" (--strict) | "slower" | "" (no target)
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -235,16 +260,26 @@ class Row:
         return 1e9 / self.median_ns
 
     def to_dict(self) -> dict:
-        return {"label": self.label, "group": self.group, "api": self.api,
-                "unit": self.unit, "n": self.n, "times_s": self.times,
-                "median_ns": self.median_ns, "min_ns": self.min_ns,
-                "per_s": self.per_s, "target": self.target, "verdict": self.verdict,
-                "notes": self.notes}
+        return {
+            "label": self.label,
+            "group": self.group,
+            "api": self.api,
+            "unit": self.unit,
+            "n": self.n,
+            "times_s": self.times,
+            "median_ns": self.median_ns,
+            "min_ns": self.min_ns,
+            "per_s": self.per_s,
+            "target": self.target,
+            "verdict": self.verdict,
+            "notes": self.notes,
+        }
 
 
 # --------------------------------------------------------------------------
 # Peers
 # --------------------------------------------------------------------------
+
 
 @dataclass
 class Peer:
@@ -284,53 +319,96 @@ def load_peers(skip: set[str], notes: list[str], versions: dict[str, str]) -> li
     if "phevaluator" not in skip:
         try:
             import phevaluator
+
             versions["phevaluator"] = _version("phevaluator")
-            peers.append(Peer("phevaluator evaluate_cards", "phevaluator",
-                              "evaluate_cards(*h)", list, phevaluator.evaluate_cards,
-                              mode="star"))
+            peers.append(
+                Peer(
+                    "phevaluator evaluate_cards",
+                    "phevaluator",
+                    "evaluate_cards(*h)",
+                    list,
+                    phevaluator.evaluate_cards,
+                    mode="star",
+                )
+            )
             try:
                 from phevaluator import _pheval
-                peers.append(Peer(NATIVE_PHE, "phevaluator",
-                                  "_pheval.evaluate_5cards(*h)", list,
-                                  _pheval.evaluate_5cards, mode="star"))
+
+                peers.append(
+                    Peer(
+                        NATIVE_PHE,
+                        "phevaluator",
+                        "_pheval.evaluate_5cards(*h)",
+                        list,
+                        _pheval.evaluate_5cards,
+                        mode="star",
+                    )
+                )
             except (ImportError, AttributeError) as exc:
-                notes.append(f"phevaluator native function unavailable ({exc}); "
-                             "no ratio column and no rank5 per-call target")
+                notes.append(
+                    f"phevaluator native function unavailable ({exc}); "
+                    "no ratio column and no rank5 per-call target"
+                )
         except ImportError:
             notes.append("phevaluator not installed: skipped (pip install phevaluator)")
 
     if "eval7" not in skip:
         try:
             import eval7
+
             versions["eval7"] = _version("eval7")
             ecards = [eval7.Card(s) for s in names]
-            peers.append(Peer("eval7", "eval7", "evaluate([Card x5])",
-                              lambda hs: [[ecards[c] for c in h] for h in hs],
-                              eval7.evaluate))
+            peers.append(
+                Peer(
+                    "eval7",
+                    "eval7",
+                    "evaluate([Card x5])",
+                    lambda hs: [[ecards[c] for c in h] for h in hs],
+                    eval7.evaluate,
+                )
+            )
         except ImportError:
             notes.append("eval7 not installed: skipped (pip install eval7)")
 
     if "treys" not in skip:
         try:
-            from treys import Card as TreysCard, Evaluator as TreysEvaluator
+            from treys import Card as TreysCard
+            from treys import Evaluator as TreysEvaluator
+
             versions["treys"] = _version("treys")
             tcards = [TreysCard.new(s) for s in names]
-            peers.append(Peer("treys", "treys", "Evaluator().evaluate(cards, [])",
-                              lambda hs: [[tcards[c] for c in h] for h in hs],
-                              TreysEvaluator().evaluate, mode="extra", extra=[]))
+            peers.append(
+                Peer(
+                    "treys",
+                    "treys",
+                    "Evaluator().evaluate(cards, [])",
+                    lambda hs: [[tcards[c] for c in h] for h in hs],
+                    TreysEvaluator().evaluate,
+                    mode="extra",
+                    extra=[],
+                )
+            )
         except ImportError:
             notes.append("treys not installed: skipped (pip install treys)")
 
     if "pokerkit" not in skip:
         try:
-            from pokerkit import Card as PkCard, StandardHighHand
+            from pokerkit import Card as PkCard
+            from pokerkit import StandardHighHand
+
             versions["pokerkit"] = _version("pokerkit")
             pcards = [next(iter(PkCard.parse(s))) for s in names]
-            peers.append(Peer("pokerkit", "pokerkit",
-                              "StandardHighHand.lookup.get_entry(cards)",
-                              lambda hs: [tuple(pcards[c] for c in h) for h in hs],
-                              StandardHighHand.lookup.get_entry,
-                              score=lambda entry: int(entry.index), slow=True))
+            peers.append(
+                Peer(
+                    "pokerkit",
+                    "pokerkit",
+                    "StandardHighHand.lookup.get_entry(cards)",
+                    lambda hs: [tuple(pcards[c] for c in h) for h in hs],
+                    StandardHighHand.lookup.get_entry,
+                    score=lambda entry: int(entry.index),
+                    slow=True,
+                )
+            )
         except ImportError:
             notes.append("pokerkit not installed: skipped (pip install pokerkit)")
     return peers
@@ -346,38 +424,64 @@ def _direction(score_of: Callable[[list], list]) -> int:
 # Agreement
 # --------------------------------------------------------------------------
 
+
 def dense_ranks(values: Sequence) -> list[int]:
     """Each value's index among the sorted distinct values."""
     index = {v: i for i, v in enumerate(sorted(set(values)))}
     return [index[v] for v in values]
 
 
-def _compare(name: str, hands: Sequence, got: Sequence, ref: Sequence,
-             ref_dense: list[int], pairs: list[tuple[int, int]], show: int,
-             out: list[str]) -> dict:
+def _compare(
+    name: str,
+    hands: Sequence,
+    got: Sequence,
+    ref: Sequence,
+    ref_dense: list[int],
+    pairs: list[tuple[int, int]],
+    show: int,
+    out: list[str],
+) -> dict:
     """Pair-sign and dense-order agreement of ``got`` against ``ref``."""
-    bad_pairs = [(i, j) for i, j in pairs
-                 if (got[i] > got[j]) - (got[i] < got[j])
-                 != (ref[i] > ref[j]) - (ref[i] < ref[j])]
+    bad_pairs = [
+        (i, j)
+        for i, j in pairs
+        if (got[i] > got[j]) - (got[i] < got[j]) != (ref[i] > ref[j]) - (ref[i] < ref[j])
+    ]
     dense = dense_ranks(got)
     bad_hands = sum(1 for d, r in zip(dense, ref_dense) if d != r)
     for i, j in bad_pairs[:show]:
-        out.append(f"    DISAGREE {name}: [{hand_str(hands[i])}] vs [{hand_str(hands[j])}]"
-                   f" scores {got[i]} vs {got[j]}, reference {ref[i]} vs {ref[j]}")
-    return {"pair_disagreements": len(bad_pairs), "order_mismatches": bad_hands,
-            "ok": not bad_pairs and bad_hands == 0}
-
+        out.append(
+            f"    DISAGREE {name}: [{hand_str(hands[i])}] vs [{hand_str(hands[j])}]"
+            f" scores {got[i]} vs {got[j]}, reference {ref[i]} vs {ref[j]}"
+        )
+    return {
+        "pair_disagreements": len(bad_pairs),
+        "order_mismatches": bad_hands,
+        "ok": not bad_pairs and bad_hands == 0,
+    }
 
 
 def _peer_scorer(p: Any) -> Callable[[list], list]:
     """Scores of a peer evaluator on hands, in its own order convention."""
+
     def score(hs: list) -> list:
         return [p.score(s) for s in p.run(p.prepare(hs))]
+
     return score
 
-def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.ndarray,
-                    boards_a: np.ndarray, boards_b: np.ndarray, n_pairs: int,
-                    n_score: int, seed: int, show: int) -> tuple[dict, list[str]]:
+
+def check_agreement(
+    ofc: Any,
+    peers: list[Peer],
+    hands5: np.ndarray,
+    hands3: np.ndarray,
+    boards_a: np.ndarray,
+    boards_b: np.ndarray,
+    n_pairs: int,
+    n_score: int,
+    seed: int,
+    show: int,
+) -> tuple[dict, list[str]]:
     """All agreement checks; returns (results, printable lines)."""
     lines: list[str] = []
     results: dict[str, Any] = {}
@@ -393,8 +497,9 @@ def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.
     # 5-card: every evaluator against the reference, higher-is-better.
     scorers: dict[str, Callable[[list], list]] = {
         "ofc_fast rank5": lambda hs: [ofc.rank5(h) for h in hs],
-        "ofc_fast rank5_batch":
-            lambda hs: ofc.rank5_batch(np.asarray(hs, dtype=np.uint8)).tolist(),
+        "ofc_fast rank5_batch": lambda hs: ofc.rank5_batch(
+            np.asarray(hs, dtype=np.uint8)
+        ).tolist(),
         "plain-Python reference": lambda hs: [reference_key(h) for h in hs],
     }
     for p in peers:
@@ -405,43 +510,63 @@ def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.
             sign = _direction(f)
             raw = f(sample5)
             scores[name] = raw if sign > 0 else [-s for s in raw]
-        except Exception as exc:  # noqa: BLE001  (a broken peer is a failed check)
+        except Exception as exc:
             results[name] = {"ok": False, "error": repr(exc)}
             lines.append(f"  {name:<30} FAIL: {exc!r}")
     reference = NATIVE_PHE if NATIVE_PHE in scores else "plain-Python reference"
     ref = scores[reference]
     ref_dense = dense_ranks(ref)
-    lines.insert(0, f"5-card order vs {reference}: {len(pairs):,} random pairs and the "
-                    f"dense order of {n:,} hands ({max(ref_dense) + 1:,} distinct classes)")
+    lines.insert(
+        0,
+        f"5-card order vs {reference}: {len(pairs):,} random pairs and the "
+        f"dense order of {n:,} hands ({max(ref_dense) + 1:,} distinct classes)",
+    )
     for name, got in scores.items():
         if name == reference:
             continue
         res = _compare(name, sample5, got, ref, ref_dense, pairs, show, lines)
         results[name] = res
-        lines.append(f"  {name:<30} pair disagreements {res['pair_disagreements']:>6}  "
-                     f"order mismatches {res['order_mismatches']:>6}  "
-                     f"{'OK' if res['ok'] else 'FAIL'}")
+        lines.append(
+            f"  {name:<30} pair disagreements {res['pair_disagreements']:>6}  "
+            f"order mismatches {res['order_mismatches']:>6}  "
+            f"{'OK' if res['ok'] else 'FAIL'}"
+        )
 
     # 3-card hands together with 5-card hands on one scale.
     sample3 = hands3.tolist()
-    mixed = sample3 + sample5[:len(sample3)]
-    got_mixed = (ofc.rank3_batch(hands3).tolist()
-                 + ofc.rank5_batch(hands5[:len(sample3)]).tolist())
+    mixed = sample3 + sample5[: len(sample3)]
+    got_mixed = (
+        ofc.rank3_batch(hands3).tolist() + ofc.rank5_batch(hands5[: len(sample3)]).tolist()
+    )
     got_call3 = [ofc.rank3(h) for h in sample3]
     ref_mixed = [reference_key(h) for h in mixed]
-    mpairs = [(rng.randrange(len(mixed)), rng.randrange(len(mixed))) for _ in range(n_pairs)]
-    res = _compare("3+5-card scale", mixed, got_mixed, ref_mixed, dense_ranks(ref_mixed),
-                   mpairs, show, lines)
-    same_call = got_call3 == got_mixed[:len(sample3)]
+    mpairs = [
+        (rng.randrange(len(mixed)), rng.randrange(len(mixed))) for _ in range(n_pairs)
+    ]
+    res = _compare(
+        "3+5-card scale",
+        mixed,
+        got_mixed,
+        ref_mixed,
+        dense_ranks(ref_mixed),
+        mpairs,
+        show,
+        lines,
+    )
+    same_call = got_call3 == got_mixed[: len(sample3)]
     res["rank3_equals_rank3_batch"] = same_call
     res["ok"] = res["ok"] and same_call
     results["3-card + 5-card scale"] = res
-    lines.append(f"3-card and 5-card hands on one scale vs the plain-Python reference "
-                 f"({len(sample3):,} + {len(sample3):,} hands):")
-    lines.append(f"  {'ofc_fast rank3_batch + rank5':<30} pair disagreements "
-                 f"{res['pair_disagreements']:>6}  order mismatches "
-                 f"{res['order_mismatches']:>6}  rank3 == rank3_batch: {same_call}  "
-                 f"{'OK' if res['ok'] else 'FAIL'}")
+    lines.append(
+        f"3-card and 5-card hands on one scale vs the plain-Python reference "
+        f"({len(sample3):,} + {len(sample3):,} hands):"
+    )
+    lines.append(
+        f"  {'ofc_fast rank3_batch + rank5':<30} pair disagreements "
+        f"{res['pair_disagreements']:>6}  order mismatches "
+        f"{res['order_mismatches']:>6}  rank3 == rank3_batch: {same_call}  "
+        f"{'OK' if res['ok'] else 'FAIL'}"
+    )
 
     # Pair scoring under the OFC preset.
     a, b = boards_a[:n_score], boards_b[:n_score]
@@ -450,21 +575,31 @@ def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.
         net = ofc.score_pairs(xa, xb, ofc.rules.OFC).tolist()
         la, lb = xa.tolist(), xb.tolist()
         ref_net = [reference_score_ofc(p, q) for p, q in zip(la, lb)]
-        one = [ofc.score_pair(p, q, ofc.rules.OFC).net for p, q in zip(la[:2000], lb[:2000])]
+        one = [
+            ofc.score_pair(p, q, ofc.rules.OFC).net for p, q in zip(la[:2000], lb[:2000])
+        ]
         bad = [i for i, (x, y) in enumerate(zip(net, ref_net)) if x != y]
         bad_one = sum(1 for x, y in zip(one, net) if x != y)
         fouls = float(ofc.eval_boards(xa, ofc.rules.OFC).foul.mean())
         ok = not bad and bad_one == 0
-        results[f"score_pairs {label}"] = {"pairs": len(net), "mismatches": len(bad),
-                                           "score_pair_mismatches": bad_one,
-                                           "foul_rate_a": fouls, "ok": ok}
-        lines.append(f"score_pairs (OFC, {label}, {fouls:.0%} of boards fouled) vs "
-                     f"plain-Python OFC scorer: {len(bad)} of {len(net):,} differ; vs "
-                     f"score_pair: {bad_one} of {len(one):,} differ  "
-                     f"{'OK' if ok else 'FAIL'}")
+        results[f"score_pairs {label}"] = {
+            "pairs": len(net),
+            "mismatches": len(bad),
+            "score_pair_mismatches": bad_one,
+            "foul_rate_a": fouls,
+            "ok": ok,
+        }
+        lines.append(
+            f"score_pairs (OFC, {label}, {fouls:.0%} of boards fouled) vs "
+            f"plain-Python OFC scorer: {len(bad)} of {len(net):,} differ; vs "
+            f"score_pair: {bad_one} of {len(one):,} differ  "
+            f"{'OK' if ok else 'FAIL'}"
+        )
         for i in bad[:show]:
-            lines.append(f"    DIFFER [{hand_str(la[i])}] vs [{hand_str(lb[i])}]: "
-                         f"score_pairs {net[i]}, reference {ref_net[i]}")
+            lines.append(
+                f"    DIFFER [{hand_str(la[i])}] vs [{hand_str(lb[i])}]: "
+                f"score_pairs {net[i]}, reference {ref_net[i]}"
+            )
     return results, lines
 
 
@@ -472,11 +607,14 @@ def check_agreement(ofc: Any, peers: list[Peer], hands5: np.ndarray, hands3: np.
 # Output
 # --------------------------------------------------------------------------
 
+
 def format_table(rows: list[Row]) -> list[str]:
     base = next((r.median_ns for r in rows if r.label == NATIVE_PHE), None)
     lw = max(len(r.label) for r in rows) + 2
-    head = (f"{'row':<{lw}}{'n':>9} {'unit':<5}{'median ns':>11}{'min ns':>10}"
-            f"{'per s':>10}{'vs phe':>9}  {'target':<20}{'result':<7} api")
+    head = (
+        f"{'row':<{lw}}{'n':>9} {'unit':<5}{'median ns':>11}{'min ns':>10}"
+        f"{'per s':>10}{'vs phe':>9}  {'target':<20}{'result':<7} api"
+    )
     lines = [head, "-" * len(head)]
     group = None
     for r in rows:
@@ -484,9 +622,11 @@ def format_table(rows: list[Row]) -> list[str]:
             lines.append("")
         group = r.group
         ratio = f"{r.median_ns / base:8.3f}x" if base else f"{'':>9}"
-        lines.append(f"{r.label:<{lw}}{r.n:>9,} {r.unit:<5}{r.median_ns:>11.1f}"
-                     f"{r.min_ns:>10.1f}{rate_text(r.per_s):>10}{ratio}  "
-                     f"{r.target:<20}{r.verdict:<7} {r.api}")
+        lines.append(
+            f"{r.label:<{lw}}{r.n:>9,} {r.unit:<5}{r.median_ns:>11.1f}"
+            f"{r.min_ns:>10.1f}{rate_text(r.per_s):>10}{ratio}  "
+            f"{r.target:<20}{r.verdict:<7} {r.api}"
+        )
     return lines
 
 
@@ -494,39 +634,74 @@ def format_table(rows: list[Row]) -> list[str]:
 # Main
 # --------------------------------------------------------------------------
 
-def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
-        prog="benchmarks/bench_python.py", allow_abbrev=False,
+        prog="benchmarks/bench_python.py",
+        allow_abbrev=False,
         description="Time ofc_fast (batch and per call) against peer evaluators on "
-                    "the same seeded random hands; check that they agree.")
-    ap.add_argument("--n", type=int, default=None,
-                    help="hands (and board pairs) to time (default 200000; --quick 20000)")
+        "the same seeded random hands; check that they agree.",
+    )
+    ap.add_argument(
+        "--n",
+        type=int,
+        default=None,
+        help="hands (and board pairs) to time (default 200000; --quick 20000)",
+    )
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("--reps", type=int, default=None,
-                    help="repetitions per row; median and min reported (default 7; "
-                         "--quick 5)")
-    ap.add_argument("--slow-n", type=int, default=None,
-                    help="hands for slow peers (pokerkit) (default 50000; --quick 5000)")
-    ap.add_argument("--check-n", type=int, default=None,
-                    help="hands in the agreement sample (default 20000; --quick 5000)")
-    ap.add_argument("--skip", default="",
-                    help="comma-separated peers to skip: phevaluator,eval7,treys,pokerkit "
-                         "(or 'peers' for all)")
+    ap.add_argument(
+        "--reps",
+        type=int,
+        default=None,
+        help="repetitions per row; median and min reported (default 7; --quick 5)",
+    )
+    ap.add_argument(
+        "--slow-n",
+        type=int,
+        default=None,
+        help="hands for slow peers (pokerkit) (default 50000; --quick 5000)",
+    )
+    ap.add_argument(
+        "--check-n",
+        type=int,
+        default=None,
+        help="hands in the agreement sample (default 20000; --quick 5000)",
+    )
+    ap.add_argument(
+        "--skip",
+        default="",
+        help="comma-separated peers to skip: phevaluator,eval7,treys,pokerkit "
+        "(or 'peers' for all)",
+    )
     ap.add_argument("--show", type=int, default=3, help="disagreements printed per check")
-    ap.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                    help="all results as JSON: written to PATH, or alone on standard "
-                         "output without PATH (the report then goes to standard error)")
-    ap.add_argument("--quick", action="store_true",
-                    help="small run (a few seconds): smaller --n/--reps/--slow-n/--check-n")
-    ap.add_argument("--strict", action="store_true",
-                    help="report missed performance targets as MISS and exit with "
-                         "status 2 (without it they are listed as information)")
+    ap.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="all results as JSON: written to PATH, or alone on standard "
+        "output without PATH (the report then goes to standard error)",
+    )
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="small run (a few seconds): smaller --n/--reps/--slow-n/--check-n",
+    )
+    ap.add_argument(
+        "--strict",
+        action="store_true",
+        help="report missed performance targets as MISS and exit with "
+        "status 2 (without it they are listed as information)",
+    )
     args = ap.parse_args(argv)
     skip = {s.strip().lower() for s in args.skip.split(",") if s.strip()}
     unknown = sorted(skip - set(PEER_NAMES) - {"peers"})
     if unknown:
-        ap.error(f"--skip: unknown name(s) {', '.join(unknown)}; choose from "
-                 f"{', '.join(PEER_NAMES)} or peers")
+        ap.error(
+            f"--skip: unknown name(s) {', '.join(unknown)}; choose from "
+            f"{', '.join(PEER_NAMES)} or peers"
+        )
     quick = args.quick
     if args.n is None:
         args.n = 20_000 if quick else 200_000
@@ -542,7 +717,7 @@ def _parse(argv: Optional[list[str]]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print a plain-text report.
 
     Returns 0 when every agreement check passes, 1 when an evaluator disagrees
@@ -563,19 +738,26 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
 
     t_start = time.perf_counter()
     info = machine_info()
-    versions = {"python": platform.python_version(), "numpy": np.__version__,
-                "ofc_fast": getattr(ofc, "__version__", "?")}
+    versions = {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "ofc_fast": getattr(ofc, "__version__", "?"),
+    }
     notes: list[str] = []
     skip = {s.strip().lower() for s in args.skip.split(",") if s.strip()}
     if "peers" in skip:
         skip |= set(PEER_NAMES)
     peers = load_peers(skip, notes, versions)
 
-    print(f"ofc_fast benchmark: {info['cpus']} cpu(s), {info['cpu']}; {info['python']}; "
-          f"{info['platform']}")
+    print(
+        f"ofc_fast benchmark: {info['cpus']} cpu(s), {info['cpu']}; {info['python']}; "
+        f"{info['platform']}"
+    )
     print("versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()))
-    print(f"params: n={args.n:,} seed={args.seed} reps={args.reps} slow_n={args.slow_n:,} "
-          f"check_n={args.check_n:,}{' (quick)' if args.quick else ''}")
+    print(
+        f"params: n={args.n:,} seed={args.seed} reps={args.reps} slow_n={args.slow_n:,} "
+        f"check_n={args.check_n:,}{' (quick)' if args.quick else ''}"
+    )
     for note in notes:
         print(f"NOTE: {note}")
 
@@ -592,9 +774,11 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     sorted_b = np.sort(boards_b, axis=1)
     lists5 = hands5.tolist()
     lists3 = hands3.tolist()
-    print(f"dealt {args.n:,} 5-card hands, {args.n:,} 3-card hands and {args.n:,} pairs "
-          f"of disjoint 13-card boards (seed {args.seed}) in "
-          f"{time.perf_counter() - t0:.2f} s")
+    print(
+        f"dealt {args.n:,} 5-card hands, {args.n:,} 3-card hands and {args.n:,} pairs "
+        f"of disjoint 13-card boards (seed {args.seed}) in "
+        f"{time.perf_counter() - t0:.2f} s"
+    )
     print()
 
     rows: list[Row] = []
@@ -605,11 +789,12 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     OFC = ofc.rules.OFC
     ofc.score_pairs(boards_a[:1], boards_b[:1], OFC)  # compile the rule set once
 
-    def add(label: str, group: str, api: str, unit: str, n: int,
-            run: Callable[[], Any]) -> Optional[Row]:
+    def add(
+        label: str, group: str, api: str, unit: str, n: int, run: Callable[[], Any]
+    ) -> Row | None:
         try:
             times = time_runner(run, reps)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             notes.append(f"{label}: timing failed: {exc!r}")
             print(f"NOTE: {label}: timing failed: {exc!r}")
             return None
@@ -618,50 +803,121 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
         return row
 
     n = args.n
-    add("ofc_fast rank5_batch", "ofc_fast", "rank5_batch(uint8[N,5])", "hand", n,
-        lambda: ofc.rank5_batch(hands5))
-    add("ofc_fast rank5_batch out=", "ofc_fast", "rank5_batch(a, out=int32[N])", "hand", n,
-        lambda: ofc.rank5_batch(hands5, out=out5))
-    add("ofc_fast rank3_batch", "ofc_fast", "rank3_batch(uint8[N,3])", "hand", n,
-        lambda: ofc.rank3_batch(hands3))
-    add("ofc_fast rank3_batch out=", "ofc_fast", "rank3_batch(a, out=int32[N])", "hand", n,
-        lambda: ofc.rank3_batch(hands3, out=out3))
-    add("ofc_fast eval_boards", "ofc_fast", "eval_boards(uint8[N,13], OFC)", "board", n,
-        lambda: ofc.eval_boards(boards_a, OFC))
-    add("ofc_fast score_pairs", "ofc_fast", "score_pairs(a, b, OFC), random 13/13 deals",
-        "pair", n, lambda: ofc.score_pairs(boards_a, boards_b, OFC, out=outp))
-    add("ofc_fast score_pairs sorted", "ofc_fast",
-        "score_pairs, same cards, rows sorted by rank", "pair", n,
-        lambda: ofc.score_pairs(sorted_a, sorted_b, OFC, out=outp))
-    add("ofc_fast rank5", "ofc_fast", "[rank5(h) for h in hands]  (h: list of 5 ints)",
-        "hand", n, _per_call("one", ofc.rank5, lists5))
-    add("ofc_fast rank3", "ofc_fast", "[rank3(h) for h in hands]  (h: list of 3 ints)",
-        "hand", n, _per_call("one", ofc.rank3, lists3))
+    add(
+        "ofc_fast rank5_batch",
+        "ofc_fast",
+        "rank5_batch(uint8[N,5])",
+        "hand",
+        n,
+        lambda: ofc.rank5_batch(hands5),
+    )
+    add(
+        "ofc_fast rank5_batch out=",
+        "ofc_fast",
+        "rank5_batch(a, out=int32[N])",
+        "hand",
+        n,
+        lambda: ofc.rank5_batch(hands5, out=out5),
+    )
+    add(
+        "ofc_fast rank3_batch",
+        "ofc_fast",
+        "rank3_batch(uint8[N,3])",
+        "hand",
+        n,
+        lambda: ofc.rank3_batch(hands3),
+    )
+    add(
+        "ofc_fast rank3_batch out=",
+        "ofc_fast",
+        "rank3_batch(a, out=int32[N])",
+        "hand",
+        n,
+        lambda: ofc.rank3_batch(hands3, out=out3),
+    )
+    add(
+        "ofc_fast eval_boards",
+        "ofc_fast",
+        "eval_boards(uint8[N,13], OFC)",
+        "board",
+        n,
+        lambda: ofc.eval_boards(boards_a, OFC),
+    )
+    add(
+        "ofc_fast score_pairs",
+        "ofc_fast",
+        "score_pairs(a, b, OFC), random 13/13 deals",
+        "pair",
+        n,
+        lambda: ofc.score_pairs(boards_a, boards_b, OFC, out=outp),
+    )
+    add(
+        "ofc_fast score_pairs sorted",
+        "ofc_fast",
+        "score_pairs, same cards, rows sorted by rank",
+        "pair",
+        n,
+        lambda: ofc.score_pairs(sorted_a, sorted_b, OFC, out=outp),
+    )
+    add(
+        "ofc_fast rank5",
+        "ofc_fast",
+        "[rank5(h) for h in hands]  (h: list of 5 ints)",
+        "hand",
+        n,
+        _per_call("one", ofc.rank5, lists5),
+    )
+    add(
+        "ofc_fast rank3",
+        "ofc_fast",
+        "[rank3(h) for h in hands]  (h: list of 3 ints)",
+        "hand",
+        n,
+        _per_call("one", ofc.rank3, lists3),
+    )
 
     for p in peers:
         m = min(n, args.slow_n) if p.slow else n
         try:
             data = p.prepare(lists5[:m])
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             notes.append(f"{p.label}: input conversion failed: {exc!r}")
             print(f"NOTE: {p.label}: input conversion failed: {exc!r}")
             continue
-        row = add(p.label, "peer", f"{p.api}  [{p.dist} {versions.get(p.dist, '?')}]",
-                  "hand", m, _per_call(p.mode, p.call, data, p.extra))
+        row = add(
+            p.label,
+            "peer",
+            f"{p.api}  [{p.dist} {versions.get(p.dist, '?')}]",
+            "hand",
+            m,
+            _per_call(p.mode, p.call, data, p.extra),
+        )
         if row is not None and p.slow:
             row.notes.append(f"timed on the first {m:,} hands")
         del data
 
-    add("floor: empty loop", "floor", "[None for h in hands]", "hand", n,
-        _per_call("empty", None, lists5))  # type: ignore[arg-type]
-    add("floor: builtin call", "floor", "[len(h) for h in hands]", "hand", n,
-        _per_call("one", len, lists5))
+    add(
+        "floor: empty loop",
+        "floor",
+        "[None for h in hands]",
+        "hand",
+        n,
+        _per_call("empty", None, lists5),
+    )  # type: ignore[arg-type]
+    add(
+        "floor: builtin call",
+        "floor",
+        "[len(h) for h in hands]",
+        "hand",
+        n,
+        _per_call("one", len, lists5),
+    )
 
     # Targets.
     by_label = {r.label: r for r in rows}
     misses: list[str] = []
 
-    def judge(label: str, limit: Optional[float], text: str) -> None:
+    def judge(label: str, limit: float | None, text: str) -> None:
         row = by_label.get(label)
         if row is None:
             return
@@ -672,17 +928,28 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
         ok = row.median_ns <= limit
         row.verdict = "pass" if ok else ("MISS" if args.strict else "slower")
         if not ok:
-            misses.append(f"{label}: median {row.median_ns:.1f} ns/{row.unit} vs target "
-                          f"{limit:.1f} ns ({row.median_ns / limit:.2f}x, "
-                          f"+{row.median_ns - limit:.1f} ns)")
+            misses.append(
+                f"{label}: median {row.median_ns:.1f} ns/{row.unit} vs target "
+                f"{limit:.1f} ns ({row.median_ns / limit:.2f}x, "
+                f"+{row.median_ns - limit:.1f} ns)"
+            )
 
-    judge("ofc_fast rank5_batch", TARGETS["rank5_batch"],
-          f"<= {TARGETS['rank5_batch']:g} ns/hand")
-    judge("ofc_fast score_pairs", TARGETS["score_pairs"],
-          f"<= {TARGETS['score_pairs']:g} ns/pair")
+    judge(
+        "ofc_fast rank5_batch",
+        TARGETS["rank5_batch"],
+        f"<= {TARGETS['rank5_batch']:g} ns/hand",
+    )
+    judge(
+        "ofc_fast score_pairs",
+        TARGETS["score_pairs"],
+        f"<= {TARGETS['score_pairs']:g} ns/pair",
+    )
     native = by_label.get(NATIVE_PHE)
-    judge("ofc_fast rank5", native.median_ns if native else None,
-          f"<= phe native ({native.median_ns:.0f})" if native else "<= phe native")
+    judge(
+        "ofc_fast rank5",
+        native.median_ns if native else None,
+        f"<= phe native ({native.median_ns:.0f})" if native else "<= phe native",
+    )
 
     for line in format_table(rows):
         print(line)
@@ -690,15 +957,26 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     for r in rows:
         for note in r.notes:
             print(f"NOTE: {r.label}: {note}")
-    print("median ns = median over the repetitions of (loop seconds / n); min ns likewise "
-          "with the fastest repetition; per s and 'vs phe' (ratio of medians to "
-          f"'{NATIVE_PHE}') use the medians.")
-    print("C-loop targets (5-card <= 3 ns, 3-card <= 1.5 ns, board pair <= 25 ns) are "
-          "timed by benchmarks/bench_c.c: python benchmarks/run.py")
+    print(
+        "median ns = median over the repetitions of (loop seconds / n); min ns likewise "
+        "with the fastest repetition; per s and 'vs phe' (ratio of medians to "
+        f"'{NATIVE_PHE}') use the medians."
+    )
+    print(
+        "C-loop targets (5-card <= 3 ns, 3-card <= 1.5 ns, board pair <= 25 ns) are "
+        "timed by benchmarks/bench_c.c: python benchmarks/run.py"
+    )
     judged = [r for r in rows if r.verdict in ("pass", "MISS", "slower")]
-    print(f"targets: {sum(r.verdict == 'pass' for r in judged)} of {len(judged)} met"
-          + ("" if not misses else "; missed:" if args.strict else
-             "; slower than the target here (information; --strict makes it an error):"))
+    print(
+        f"targets: {sum(r.verdict == 'pass' for r in judged)} of {len(judged)} met"
+        + (
+            ""
+            if not misses
+            else "; missed:"
+            if args.strict
+            else "; slower than the target here (information; --strict makes it an error):"
+        )
+    )
     for m in misses:
         print(f"  {'MISS ' if args.strict else ''}{m}")
 
@@ -707,25 +985,44 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     t0 = time.perf_counter()
     k = min(args.check_n, n)
     agreement, lines = check_agreement(
-        ofc, peers, hands5[:k], hands3[:k], boards_a, boards_b,
-        n_pairs=min(20_000, 4 * k), n_score=min(k, 5_000), seed=args.seed,
-        show=args.show)
+        ofc,
+        peers,
+        hands5[:k],
+        hands3[:k],
+        boards_a,
+        boards_b,
+        n_pairs=min(20_000, 4 * k),
+        n_score=min(k, 5_000),
+        seed=args.seed,
+        show=args.show,
+    )
     for line in lines:
         print(line)
     failed = [name for name, res in agreement.items() if not res.get("ok")]
-    print(f"agreement: {'all OK' if not failed else 'FAILED: ' + ', '.join(failed)} "
-          f"({time.perf_counter() - t0:.1f} s)")
+    print(
+        f"agreement: {'all OK' if not failed else 'FAILED: ' + ', '.join(failed)} "
+        f"({time.perf_counter() - t0:.1f} s)"
+    )
     print(f"total time {time.perf_counter() - t_start:.1f} s")
 
     if args.json:
-        doc = {"machine": info, "versions": versions,
-               "params": {k2: getattr(args, k2) for k2 in
-                          ("n", "seed", "reps", "slow_n", "check_n", "quick")},
-               "targets": {"rank5_batch_ns": TARGETS["rank5_batch"],
-                           "score_pairs_ns": TARGETS["score_pairs"],
-                           "rank5_per_call": "<= phevaluator native per call"},
-               "rows": [r.to_dict() for r in rows], "misses": misses,
-               "agreement": agreement, "notes": notes}
+        doc = {
+            "machine": info,
+            "versions": versions,
+            "params": {
+                k2: getattr(args, k2)
+                for k2 in ("n", "seed", "reps", "slow_n", "check_n", "quick")
+            },
+            "targets": {
+                "rank5_batch_ns": TARGETS["rank5_batch"],
+                "score_pairs_ns": TARGETS["score_pairs"],
+                "rank5_per_call": "<= phevaluator native per call",
+            },
+            "rows": [r.to_dict() for r in rows],
+            "misses": misses,
+            "agreement": agreement,
+            "notes": notes,
+        }
         write_json(doc, args.json, json_out)
 
     if failed:

@@ -40,13 +40,13 @@ import statistics
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Optional
+from typing import Any
 
 from ofc_fast import rules
-from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
 from ofc_fast.game import Game, Match, deal_seed
+from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.solver import ev_tables
 
@@ -89,10 +89,13 @@ class Tally:
             self.entries += earned
 
     def to_dict(self) -> dict[str, Any]:
-        return {"boards": self.boards, "foul_rate": self.fouls / max(1, self.boards),
-                "fl_entry_rate": self.entries / max(1, self.normal),
-                "fl_deals": self.fl_deals,
-                "fl_stay_rate": self.stays / self.fl_deals if self.fl_deals else None}
+        return {
+            "boards": self.boards,
+            "foul_rate": self.fouls / max(1, self.boards),
+            "fl_entry_rate": self.entries / max(1, self.normal),
+            "fl_deals": self.fl_deals,
+            "fl_stay_rate": self.stays / self.fl_deals if self.fl_deals else None,
+        }
 
 
 def _mean_ci(xs: list[float]) -> tuple[float, float]:
@@ -111,8 +114,15 @@ def _progress(label: str, done: int, xs: list[float], every: int) -> None:
         print(f"  ... {label} {done}: {mean:+.2f} +- {ci:.2f}", flush=True)
 
 
-def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
-              every: int = 0, until: float = math.inf) -> dict[str, Any]:
+def vs_random(
+    deals: int,
+    seed: int,
+    budget: float,
+    timed: Timed,
+    tally: Tally,
+    every: int = 0,
+    until: float = math.inf,
+) -> dict[str, Any]:
     m = Match(PRESET, 2, seed=seed)
     bots = [timed, RandomBot(seed + 1)]
     nets: list[float] = []
@@ -131,8 +141,15 @@ def vs_random(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
     return {"deals": len(nets), "points_per_deal": mean, "ci95": ci}
 
 
-def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tally,
-                 every: int = 0, until: float = math.inf) -> dict[str, Any]:
+def vs_heuristic(
+    deals: int,
+    seed: int,
+    budget: float,
+    timed: Timed,
+    tally: Tally,
+    every: int = 0,
+    until: float = math.inf,
+) -> dict[str, Any]:
     heur = HeuristicBot(PRESET, seed=seed + 2)
     scores: list[float] = []
     for i in range(deals):
@@ -151,8 +168,12 @@ def vs_heuristic(deals: int, seed: int, budget: float, timed: Timed, tally: Tall
         scores.append(pair)
         _progress("vs heuristic, duplicate deals", len(scores), scores, every)
     mean, ci = _mean_ci(scores)
-    return {"duplicate_deals": len(scores), "points_per_deal": mean, "ci95": ci,
-            "interval": [mean - ci, mean + ci]}
+    return {
+        "duplicate_deals": len(scores),
+        "points_per_deal": mean,
+        "ci95": ci,
+        "interval": [mean - ci, mean + ci],
+    }
 
 
 def _mid_deal(seed: int = 11) -> tuple[Any, bytes]:
@@ -165,14 +186,25 @@ def _mid_deal(seed: int = 11) -> tuple[Any, bytes]:
     return position(obs, PRESET), bytes(obs["legal_actions"])
 
 
-def rollouts_per_second(policy: str, threads: int, reps: int, seconds: float
-                        ) -> dict[str, Any]:
+def rollouts_per_second(
+    policy: str, threads: int, reps: int, seconds: float
+) -> dict[str, Any]:
     pos, actions = _mid_deal()
     model = search_model(PRESET)
-    args = (compiled(PRESET), compiled_fl(PRESET), ev_tables(PRESET), model.c_model(), pos,
-            actions, len(actions),
-            {"fast": lib.OFC_COMPLETE_FAST, "best": lib.OFC_COMPLETE_BEST,
-             "sequential": lib.OFC_COMPLETE_SEQUENTIAL}[policy])
+    args = (
+        compiled(PRESET),
+        compiled_fl(PRESET),
+        ev_tables(PRESET),
+        model.c_model(),
+        pos,
+        actions,
+        len(actions),
+        {
+            "fast": lib.OFC_COMPLETE_FAST,
+            "best": lib.OFC_COMPLETE_BEST,
+            "sequential": lib.OFC_COMPLETE_SEQUENTIAL,
+        }[policy],
+    )
     per_call = 64 if policy == "fast" else 16
 
     def work(first: int, calls: int) -> None:
@@ -188,54 +220,90 @@ def rollouts_per_second(policy: str, threads: int, reps: int, seconds: float
     with ThreadPoolExecutor(threads) as pool:
         for _ in range(reps):
             t = time.perf_counter()
-            list(pool.map(lambda i: work(i * 10 ** 9, calls), range(threads)))
+            list(pool.map(lambda i: work(i * 10**9, calls), range(threads)))
             dt = time.perf_counter() - t
             rates.append(threads * calls * per_call * len(actions) / dt)
-    return {"policy": policy, "threads": threads, "moves": len(actions),
-            "rollouts_per_s": statistics.median(rates), "min": min(rates), "max": max(rates)}
+    return {
+        "policy": policy,
+        "threads": threads,
+        "moves": len(actions),
+        "rollouts_per_s": statistics.median(rates),
+        "min": min(rates),
+        "max": max(rates),
+    }
 
 
-def _strength(label: str, deals: int, seed: int, args: Any, settings: dict[str, Any],
-              play: Any) -> dict[str, Any]:
+def _strength(
+    label: str, deals: int, seed: int, args: Any, settings: dict[str, Any], play: Any
+) -> dict[str, Any]:
     """One match (vs_random or vs_heuristic) with its own SearchBot, times and tally."""
     timed, tally = Timed(_search(seed, args.budget, settings)), Tally()
-    r = play(deals, seed, args.budget, timed, tally, args.report_every,
-             time.monotonic() + 60 * args.max_minutes)
+    r = play(
+        deals,
+        seed,
+        args.budget,
+        timed,
+        tally,
+        args.report_every,
+        time.monotonic() + 60 * args.max_minutes,
+    )
     r["settings"] = {**timed.bot.settings()}
     r["decision_ms_median"] = 1000 * statistics.median(timed.times or [0.0])
     r["decision_cpu_ms_median"] = 1000 * statistics.median(timed.cpu or [0.0])
     r["decisions"] = len(timed.times)
     r["tally"] = t = tally.to_dict()
     n = r.get("deals", r.get("duplicate_deals"))
-    extra = (f" (95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})"
-             if "interval" in r else "")
+    extra = (
+        f" (95% interval {r['interval'][0]:+.2f} .. {r['interval'][1]:+.2f})"
+        if "interval" in r
+        else ""
+    )
     stay = "n/a" if t["fl_stay_rate"] is None else f"{t['fl_stay_rate']:.1%}"
-    print(f"{label}, {n} {'duplicate ' if 'interval' in r else ''}deals: "
-          f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal{extra}\n"
-          f"  settings {json.dumps(settings)}: median {r['decision_cpu_ms_median']:.1f} ms "
-          f"CPU ({r['decision_ms_median']:.1f} ms wall) a decision ({r['decisions']} "
-          f"decisions), foul rate {t['foul_rate']:.1%}, Fantasyland entry "
-          f"{t['fl_entry_rate']:.1%}, stay {stay} ({t['fl_deals']} Fantasyland deals)",
-          flush=True)
+    print(
+        f"{label}, {n} {'duplicate ' if 'interval' in r else ''}deals: "
+        f"{r['points_per_deal']:+.2f} +- {r['ci95']:.2f} points/deal{extra}\n"
+        f"  settings {json.dumps(settings)}: median {r['decision_cpu_ms_median']:.1f} ms "
+        f"CPU ({r['decision_ms_median']:.1f} ms wall) a decision ({r['decisions']} "
+        f"decisions), foul rate {t['foul_rate']:.1%}, Fantasyland entry "
+        f"{t['fl_entry_rate']:.1%}, stay {stay} ({t['fl_deals']} Fantasyland deals)",
+        flush=True,
+    )
     return r
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--random-deals", type=int, default=2000)
     ap.add_argument("--duplicate-deals", type=int, default=2000)
-    ap.add_argument("--budget", type=float, default=0.04,
-                    help="SearchBot's time_budget: seconds of CPU time a decision "
-                         "(the opening: opening_factor times as much)")
-    ap.add_argument("--random-settings", default="{}",
-                    help="SearchBot's keyword settings (JSON) against RandomBot")
-    ap.add_argument("--heuristic-settings", default="{}",
-                    help="SearchBot's keyword settings (JSON) against HeuristicBot")
-    ap.add_argument("--max-minutes", type=float, default=math.inf,
-                    help="stop each match after this many minutes and report the deals "
-                         "played")
-    ap.add_argument("--report-every", type=int, default=100,
-                    help="print the running figure every N deals (0: never)")
+    ap.add_argument(
+        "--budget",
+        type=float,
+        default=0.04,
+        help="SearchBot's time_budget: seconds of CPU time a decision "
+        "(the opening: opening_factor times as much)",
+    )
+    ap.add_argument(
+        "--random-settings",
+        default="{}",
+        help="SearchBot's keyword settings (JSON) against RandomBot",
+    )
+    ap.add_argument(
+        "--heuristic-settings",
+        default="{}",
+        help="SearchBot's keyword settings (JSON) against HeuristicBot",
+    )
+    ap.add_argument(
+        "--max-minutes",
+        type=float,
+        default=math.inf,
+        help="stop each match after this many minutes and report the deals played",
+    )
+    ap.add_argument(
+        "--report-every",
+        type=int,
+        default=100,
+        help="print the running figure every N deals (0: never)",
+    )
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=0.5, help="per rollout repetition")
@@ -245,17 +313,37 @@ def main(argv: Optional[list[str]] = None) -> int:
     args = ap.parse_args(argv)
     out: dict[str, Any] = {"rules": PRESET.name, "budget": args.budget}
     if not args.skip_speed:
-        out["rollouts"] = [rollouts_per_second(p, t, args.reps, args.seconds)
-                           for p in ("fast", "best", "sequential") for t in (1, 2)]
+        out["rollouts"] = [
+            rollouts_per_second(p, t, args.reps, args.seconds)
+            for p in ("fast", "best", "sequential")
+            for t in (1, 2)
+        ]
         for r in out["rollouts"]:
-            print(f"rollouts/s {r['policy']:<10} {r['threads']} thread(s): "
-                  f"{r['rollouts_per_s']:>12,.0f}  (min {r['min']:,.0f}, max {r['max']:,.0f};"
-                  f" {r['moves']} moves)", flush=True)
+            print(
+                f"rollouts/s {r['policy']:<10} {r['threads']} thread(s): "
+                f"{r['rollouts_per_s']:>12,.0f}  (min {r['min']:,.0f}, max {r['max']:,.0f};"
+                f" {r['moves']} moves)",
+                flush=True,
+            )
     if not args.skip_strength:
-        matches = [("vs_random", "SearchBot vs RandomBot", args.random_deals,
-                    args.random_settings, vs_random, args.seed),
-                   ("vs_heuristic", "SearchBot vs HeuristicBot", args.duplicate_deals,
-                    args.heuristic_settings, vs_heuristic, args.seed + 1)]
+        matches = [
+            (
+                "vs_random",
+                "SearchBot vs RandomBot",
+                args.random_deals,
+                args.random_settings,
+                vs_random,
+                args.seed,
+            ),
+            (
+                "vs_heuristic",
+                "SearchBot vs HeuristicBot",
+                args.duplicate_deals,
+                args.heuristic_settings,
+                vs_heuristic,
+                args.seed + 1,
+            ),
+        ]
         for key, label, deals, settings, play, seed in matches:
             if deals:
                 kw = json.loads(settings)

@@ -39,13 +39,16 @@ from pathlib import Path
 import numpy as np
 
 from ofc_fast import rules as R  # the installed package (pip install . or -e .)
+from ofc_fast._native import ffi, lib
 from ofc_fast.rules.compiled import compiled, compiled_fl
-from ofc_fast._native import ffi, lib  # noqa: E402
-from ofc_fast.solver import (best_setting, ev_tables, solve_fantasyland,  # noqa: E402
-                             stay_values)
+from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
 
-TARGETS = {"arranger ev": 1.0, "arranger royalties": 1.0, "fantasyland 14": 1.0,
-           "fantasyland 17": 50.0}
+TARGETS = {
+    "arranger ev": 1.0,
+    "arranger royalties": 1.0,
+    "fantasyland 14": 1.0,
+    "fantasyland 17": 50.0,
+}
 
 
 def hands(n_cards: int, count: int, seed: int) -> list[bytes]:
@@ -95,8 +98,9 @@ def lines(count: int, seed: int) -> list[dict]:
         cr, ev = compiled(rules), ev_tables(rules)
         code = lib.OFC_OBJECTIVE_EV if objective == "ev" else lib.OFC_OBJECTIVE_ROYALTIES
         deals = hands(13, count, seed)
-        cpu, wall, worst = time_c(lambda c: lib.ofc_best_setting(cr, ev, c, code, setting),
-                                  deals)
+        cpu, wall, worst = time_c(
+            lambda c: lib.ofc_best_setting(cr, ev, c, code, setting), deals
+        )
         py = time_py(lambda c: best_setting(c, rules, objective), deals)
         rows.append(summary(name, cpu, wall, worst, py))
 
@@ -105,9 +109,12 @@ def lines(count: int, seed: int) -> list[dict]:
         sv = ffi.new("double[5]", list(stay_values(rules)))
         flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
         deals = hands(n, count, seed)
-        cpu, wall, worst = time_c(lambda c: lib.ofc_solve_fantasyland(cr, cfl, ev, c, n, sv,
-                                                                      flags, sol), deals)
-        py = time_py(lambda c: solve_fantasyland(c, rules, alternatives=alternatives), deals)
+        cpu, wall, worst = time_c(
+            lambda c: lib.ofc_solve_fantasyland(cr, cfl, ev, c, n, sv, flags, sol), deals
+        )
+        py = time_py(
+            lambda c: solve_fantasyland(c, rules, alternatives=alternatives), deals
+        )
         rows.append(summary(name, cpu, wall, worst, py))
 
     arranger("arranger ev", R.CLASSIC_1_6, "ev")
@@ -121,32 +128,47 @@ def lines(count: int, seed: int) -> list[dict]:
     return rows
 
 
-def summary(name: str, cpu: np.ndarray, wall: np.ndarray, worst: float,
-            py: np.ndarray) -> dict:
-    return {"line": name, "hands": len(cpu), "median_ms": float(np.median(cpu)),
-            "p99_ms": float(np.percentile(cpu, 99)), "max_ms": float(cpu.max()),
-            "worst_retimed_ms": worst,
-            "median_wall_ms": float(np.median(wall)),
-            "median_python_ms": float(np.median(py))}
+def summary(
+    name: str, cpu: np.ndarray, wall: np.ndarray, worst: float, py: np.ndarray
+) -> dict:
+    return {
+        "line": name,
+        "hands": len(cpu),
+        "median_ms": float(np.median(cpu)),
+        "p99_ms": float(np.percentile(cpu, 99)),
+        "max_ms": float(cpu.max()),
+        "worst_retimed_ms": worst,
+        "median_wall_ms": float(np.median(wall)),
+        "median_python_ms": float(np.median(py)),
+    }
 
 
 def render(rows: list[dict]) -> str:
-    out = ["| line | hands | median | p99 | worst | worst (re-timed) | median (wall) "
-           "| median (Python call) |", "|---|---|---|---|---|---|---|---|"]
+    out = [
+        "| line | hands | median | p99 | worst | worst (re-timed) | median (wall) "
+        "| median (Python call) |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        out.append(f"| {r['line']} | {r['hands']:,} | {r['median_ms']:.3f} | "
-                   f"{r['p99_ms']:.3f} | {r['max_ms']:.3f} | {r['worst_retimed_ms']:.3f} | "
-                   f"{r['median_wall_ms']:.3f} | {r['median_python_ms']:.3f} |")
+        out.append(
+            f"| {r['line']} | {r['hands']:,} | {r['median_ms']:.3f} | "
+            f"{r['p99_ms']:.3f} | {r['max_ms']:.3f} | {r['worst_retimed_ms']:.3f} | "
+            f"{r['median_wall_ms']:.3f} | {r['median_python_ms']:.3f} |"
+        )
     out.append("")
-    out.append("milliseconds; median / p99 / worst: thread CPU time of the C call; worst "
-               "(re-timed): the 20 slowest hands solved 5 more times, fastest of each")
+    out.append(
+        "milliseconds; median / p99 / worst: thread CPU time of the C call; worst "
+        "(re-timed): the 20 slowest hands solved 5 more times, fastest of each"
+    )
     for r in rows:
         target = TARGETS.get(r["line"])
         if target is not None:
             ok = r["median_ms"] <= target and r["median_python_ms"] <= target
-            out.append(f"target {r['line']}: median <= {target:g} ms -- "
-                       f"{'PASS' if ok else 'FAIL'} (C {r['median_ms']:.3f} ms, "
-                       f"Python call {r['median_python_ms']:.3f} ms)")
+            out.append(
+                f"target {r['line']}: median <= {target:g} ms -- "
+                f"{'PASS' if ok else 'FAIL'} (C {r['median_ms']:.3f} ms, "
+                f"Python call {r['median_python_ms']:.3f} ms)"
+            )
     return "\n".join(out)
 
 

@@ -40,7 +40,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
-    str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("ofc_*.c"))
+    str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("ofc_*.c")
+)
 C_FLAGS = ["-std=c99", "-O3", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Icsrc"]
 
 
@@ -67,8 +68,17 @@ def run_c(args: argparse.Namespace) -> int:
         hands = args.c_hands or (1_000_000 if args.quick else 10_000_000)
         pairs = args.c_pairs or (1_000_000 if args.quick else 10_000_000)
         reps = args.c_reps or args.reps or (5 if args.quick else 7)
-        run = [exe, "--hands", str(hands), "--pairs", str(pairs), "--reps", str(reps),
-               "--seed", str(args.seed)]
+        run = [
+            exe,
+            "--hands",
+            str(hands),
+            "--pairs",
+            str(pairs),
+            "--reps",
+            str(reps),
+            "--seed",
+            str(args.seed),
+        ]
         print("$ bench_c " + " ".join(run[1:]), flush=True)
         return subprocess.run(run, cwd=ROOT).returncode
 
@@ -87,14 +97,20 @@ def run_python(args: argparse.Namespace, rest: list[str]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 allow_abbrev=False,
-                                 epilog="Other arguments go to benchmarks/bench_python.py.")
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,
+        epilog="Other arguments go to benchmarks/bench_python.py.",
+    )
     ap.add_argument("--cc", help="C compiler (default $CC, gcc, cc)")
     ap.add_argument("--c-hands", type=int, help="hands for bench_c (default 10000000)")
-    ap.add_argument("--c-pairs", type=int, help="board pairs for bench_c (default 10000000)")
-    ap.add_argument("--c-reps", type=int, help="repetitions for bench_c (default --reps or 7)")
+    ap.add_argument(
+        "--c-pairs", type=int, help="board pairs for bench_c (default 10000000)"
+    )
+    ap.add_argument(
+        "--c-reps", type=int, help="repetitions for bench_c (default --reps or 7)"
+    )
     ap.add_argument("--no-c", action="store_true", help="skip the C benchmark")
     ap.add_argument("--no-python", action="store_true", help="skip the Python benchmark")
     ap.add_argument("--seed", type=int, default=1, help="random seed for both (default 1)")
@@ -108,8 +124,10 @@ def main(argv: list[str] | None = None) -> int:
         status = run_c(args)
         print(flush=True)
     if not args.no_python:
-        print("=" * 26 + " Python benchmark (benchmarks/bench_python.py) " + "=" * 23,
-              flush=True)
+        print(
+            "=" * 26 + " Python benchmark (benchmarks/bench_python.py) " + "=" * 23,
+            flush=True,
+        )
         py_status = run_python(args, rest)
         status = status or py_status
     return status

@@ -11,44 +11,127 @@ True
 from __future__ import annotations
 
 from . import rules
+from ._native import ffi as _ffi
 from ._native import lib as _lib
 from .batch import BoardBatch, eval_boards, rank3_batch, rank5_batch, score_pairs
 from .board import Board, BoardEval, Row
-from .cards import (card_str, cards_str, from_treys, parse_card, parse_cards,
-                    to_treys)
+from .cards import card_str, cards_str, from_treys, parse_card, parse_cards, to_treys
+from .errors import (
+    ArrayError,
+    BoardError,
+    CardError,
+    GameError,
+    HistoryError,
+    MoveError,
+    OfcError,
+    RulesError,
+    StrengthError,
+)
 from .fantasyland import fantasyland_cards
-from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
-from .game import (ACTION_SPACE, Game, GameResult, Match, Move, Observation, SeatStats,
-                   deal_seed)
-from .scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
-from .errors import (ArrayError, BoardError, CardError, GameError, HistoryError,
-                     MoveError, OfcError, RulesError, StrengthError)
-from .ranking import (STRENGTH_MAX, HandCategory, category, describe, hand_ranks,
-                      kev_rank, low27, rank, rank3, rank5, strength_cards,
-                      strength_from_kev)
+from .game import (
+    ACTION_SPACE,
+    Game,
+    GameResult,
+    Match,
+    Move,
+    Observation,
+    SeatStats,
+    deal_seed,
+)
+from .ranking import (
+    STRENGTH_MAX,
+    HandCategory,
+    category,
+    describe,
+    hand_ranks,
+    kev_rank,
+    low27,
+    rank,
+    rank3,
+    rank5,
+    strength_cards,
+    strength_from_kev,
+)
 from .rules import RuleSet
 from .scoring import PairScore, score_pair
+from .scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
+from .scoring.settlement import (
+    Settlement,
+    SettlementItem,
+    apply_stakes,
+    settle,
+    settlement_order,
+)
 from .search import Advice, advise, best_completion
-from .scoring.settlement import (Settlement, SettlementItem, apply_stakes, settle,
-                         settlement_order)
-
-from ._native import ffi as _ffi
+from .solver import STAY_VALUE_DEFAULT, Solution, best_setting, solve_fantasyland
 
 __version__: str = _ffi.string(_lib.ofc_version_string()).decode("ascii")
 """Version of the package, read from the compiled C library (OFC_VERSION_STRING)."""
 
 __all__ = [
-    "__version__", "rules", "RuleSet",
-    "parse_card", "parse_cards", "card_str", "cards_str", "to_treys", "from_treys",
-    "CardError", "BoardError", "ArrayError", "StrengthError", "RulesError", "OfcError",
-    "STRENGTH_MAX", "HandCategory", "rank5", "rank3", "rank", "category", "describe",
-    "kev_rank", "strength_from_kev", "strength_cards", "hand_ranks", "low27",
-    "rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "BoardBatch",
-    "Row", "Board", "BoardEval", "PairScore", "score_pair", "Settlement",
-    "SettlementItem", "settle", "settlement_order", "apply_stakes", "fantasyland_cards",
-    "NaturalHand", "detect_naturals", "natural_payment", "naturals",
-    "Game", "Move", "GameResult", "GameError", "MoveError", "HistoryError", "Observation",
-    "ACTION_SPACE", "Match", "deal_seed",
-    "SeatStats", "Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
-    "Advice", "advise", "best_completion",
+    "ACTION_SPACE",
+    "STAY_VALUE_DEFAULT",
+    "STRENGTH_MAX",
+    "Advice",
+    "ArrayError",
+    "Board",
+    "BoardBatch",
+    "BoardError",
+    "BoardEval",
+    "CardError",
+    "Game",
+    "GameError",
+    "GameResult",
+    "HandCategory",
+    "HistoryError",
+    "Match",
+    "Move",
+    "MoveError",
+    "NaturalHand",
+    "Observation",
+    "OfcError",
+    "PairScore",
+    "Row",
+    "RuleSet",
+    "RulesError",
+    "SeatStats",
+    "Settlement",
+    "SettlementItem",
+    "Solution",
+    "StrengthError",
+    "__version__",
+    "advise",
+    "apply_stakes",
+    "best_completion",
+    "best_setting",
+    "card_str",
+    "cards_str",
+    "category",
+    "deal_seed",
+    "describe",
+    "detect_naturals",
+    "eval_boards",
+    "fantasyland_cards",
+    "from_treys",
+    "hand_ranks",
+    "kev_rank",
+    "low27",
+    "natural_payment",
+    "naturals",
+    "parse_card",
+    "parse_cards",
+    "rank",
+    "rank3",
+    "rank3_batch",
+    "rank5",
+    "rank5_batch",
+    "rules",
+    "score_pair",
+    "score_pairs",
+    "settle",
+    "settlement_order",
+    "solve_fantasyland",
+    "strength_cards",
+    "strength_from_kev",
+    "to_treys",
 ]

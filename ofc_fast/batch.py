@@ -12,48 +12,61 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 import numpy as np
 
-from .rules.compiled import compiled
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .cards import cards_str
 from .errors import ArrayError, CardError
 from .rules import OFC, RulesLike, as_rules
+from .rules.compiled import compiled
 
-__all__ = ["rank5_batch", "rank3_batch", "BoardBatch", "eval_boards", "score_pairs"]
+__all__ = ["BoardBatch", "eval_boards", "rank3_batch", "rank5_batch", "score_pairs"]
 
 
 def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
     if not isinstance(a, np.ndarray):
-        raise ArrayError(f"{fn}: {name} must be a numpy array of uint8 card ids, "
-                         f"got {type(a).__name__}")
+        raise ArrayError(
+            f"{fn}: {name} must be a numpy array of uint8 card ids, got {type(a).__name__}"
+        )
     if a.dtype != np.uint8:
-        raise ArrayError(f"{fn}: {name} must have dtype uint8, got {a.dtype} "
-                         f"(convert once with {name}.astype(np.uint8))")
+        raise ArrayError(
+            f"{fn}: {name} must have dtype uint8, got {a.dtype} "
+            f"(convert once with {name}.astype(np.uint8))"
+        )
     if a.ndim != 2 or a.shape[1] != width:
         raise ArrayError(f"{fn}: {name} must have shape (N, {width}), got {a.shape}")
     if not a.flags.c_contiguous:
-        raise ArrayError(f"{fn}: {name} must be C-contiguous "
-                         f"(use np.ascontiguousarray({name}))")
+        raise ArrayError(
+            f"{fn}: {name} must be C-contiguous (use np.ascontiguousarray({name}))"
+        )
     return a
 
 
-def _out_array(out: Optional[np.ndarray], shape: tuple[int, ...], dtype: type,
-               fn: str) -> np.ndarray:
+def _out_array(
+    out: np.ndarray | None, shape: tuple[int, ...], dtype: type, fn: str
+) -> np.ndarray:
     if out is None:
         return np.empty(shape, dtype=dtype)
-    if not isinstance(out, np.ndarray) or out.dtype != dtype or out.shape != shape \
-            or not out.flags.c_contiguous or not out.flags.writeable:
-        raise ArrayError(f"{fn}: out must be a writeable C-contiguous "
-                         f"{np.dtype(dtype).name} array of shape {shape}")
+    if (
+        not isinstance(out, np.ndarray)
+        or out.dtype != dtype
+        or out.shape != shape
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        raise ArrayError(
+            f"{fn}: out must be a writeable C-contiguous "
+            f"{np.dtype(dtype).name} array of shape {shape}"
+        )
     return out
 
 
-def _raise_bad_row(status: int, rows: np.ndarray, index: int, fn: str,
-                   name: str = "a") -> None:
+def _raise_bad_row(
+    status: int, rows: np.ndarray, index: int, fn: str, name: str = "a"
+) -> None:
     cards = rows[index].tolist()  # may differ from what C read if another thread wrote it
     bad = [c for c in cards if c >= 52]
     if status == E_CARD:
@@ -66,28 +79,33 @@ def _raise_bad_row(status: int, rows: np.ndarray, index: int, fn: str,
     raise status_error(status, f"{fn}: {name}[{index}]", CardError)  # pragma: no cover
 
 
-def _rank_batch(a: object, width: int, out: Optional[np.ndarray], fn: str,
-                cfun: Callable[..., int]) -> np.ndarray:
+def _rank_batch(
+    a: object, width: int, out: np.ndarray | None, fn: str, cfun: Callable[..., int]
+) -> np.ndarray:
     hands = _cards_array(a, width, fn)
     n = hands.shape[0]
     result = _out_array(out, (n,), np.int32, fn)
     if n == 0:
         return result
     bad = ffi.new("size_t *")
-    status = cfun(ffi.from_buffer("uint8_t[]", hands), n,
-                  ffi.from_buffer("int32_t[]", result, require_writable=True), bad)
+    status = cfun(
+        ffi.from_buffer("uint8_t[]", hands),
+        n,
+        ffi.from_buffer("int32_t[]", result, require_writable=True),
+        bad,
+    )
     if status != OK:
         _raise_bad_row(status, hands, bad[0], fn)
     return result
 
 
-def rank5_batch(a: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Strengths (int32, shape (N,)) of N 5-card hands, ``a``: uint8 (N, 5).
     ``out`` may be a preallocated int32 array of shape (N,)."""
     return _rank_batch(a, 5, out, "rank5_batch", lib.ofc_rank5_batch)
 
 
-def rank3_batch(a: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3)."""
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
@@ -120,16 +138,22 @@ def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
     if n:
         bad = ffi.new("size_t *")
         status = lib.ofc_eval_boards(
-            c_rules, ffi.from_buffer("uint8_t[]", a), n,
-            ffi.from_buffer("int32_t[]", strength), ffi.from_buffer("int32_t[]", royalty),
-            ffi.from_buffer("uint8_t[]", foul), bad)
+            c_rules,
+            ffi.from_buffer("uint8_t[]", a),
+            n,
+            ffi.from_buffer("int32_t[]", strength),
+            ffi.from_buffer("int32_t[]", royalty),
+            ffi.from_buffer("uint8_t[]", foul),
+            bad,
+        )
         if status != OK:
             _raise_bad_row(status, a, bad[0], "eval_boards", "boards")
     return BoardBatch(strength, royalty, foul)
 
 
-def score_pairs(a: np.ndarray, b: np.ndarray, rules: RulesLike = OFC,
-                out: Optional[np.ndarray] = None) -> np.ndarray:
+def score_pairs(
+    a: np.ndarray, b: np.ndarray, rules: RulesLike = OFC, out: np.ndarray | None = None
+) -> np.ndarray:
     """Net points (int32, shape (N,)) of board ``a[i]`` against ``b[i]``; both uint8
     (N, 13) in row order.  The 26 cards of each pair must be distinct."""
     c_rules = compiled(as_rules(rules, "score_pairs"))
@@ -142,8 +166,13 @@ def score_pairs(a: np.ndarray, b: np.ndarray, rules: RulesLike = OFC,
     if n:
         bad = ffi.new("size_t *")
         status = lib.ofc_score_pairs(
-            c_rules, ffi.from_buffer("uint8_t[]", ba), ffi.from_buffer("uint8_t[]", bb),
-            n, ffi.from_buffer("int32_t[]", net, require_writable=True), bad)
+            c_rules,
+            ffi.from_buffer("uint8_t[]", ba),
+            ffi.from_buffer("uint8_t[]", bb),
+            n,
+            ffi.from_buffer("int32_t[]", net, require_writable=True),
+            bad,
+        )
         if status != OK:
             i = bad[0]
             pair = np.concatenate([ba[i], bb[i]])

@@ -11,28 +11,31 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence, Sized
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Sequence, Sized, Union
 
 import numpy as np
 
-from .rules.compiled import compiled
 from ._native import OK, ffi, lib, status_error
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
 from .errors import BoardError, CardError, quote
 from .rules import OFC, RulesLike, as_rules
-
+from .rules.compiled import compiled
 
 
 def _distinct_ids_portable(flat: object) -> bool:
     """Distinct int card ids 0..51 (the portable twin of ``_speedups.distinct_ids``)."""
     if not isinstance(flat, (list, tuple)):
         return False
-    return not flat or (set(map(type, flat)) == {int} and min(flat) >= 0
-                        and max(flat) <= 51 and len(set(flat)) == len(flat))
+    return not flat or (
+        set(map(type, flat)) == {int}
+        and min(flat) >= 0
+        and max(flat) <= 51
+        and len(set(flat)) == len(flat)
+    )
 
 
 try:
@@ -40,8 +43,15 @@ try:
 except ImportError:  # PyPy, or a build without the extension
     _distinct_ids = _distinct_ids_portable
 
-__all__ = ["Row", "Board", "BoardEval", "ROW_SIZES", "row_splits", "free_slots",
-           "hand_cards"]
+__all__ = [
+    "ROW_SIZES",
+    "Board",
+    "BoardEval",
+    "Row",
+    "free_slots",
+    "hand_cards",
+    "row_splits",
+]
 
 
 class Row(IntEnum):
@@ -52,25 +62,38 @@ class Row(IntEnum):
     BACK = 2
 
     @classmethod
-    def parse(cls, value: Union[int, str, "Row"]) -> Row:
+    def parse(cls, value: int | str | Row) -> Row:
         """A row from its index or name (``"front"``, ``"top"``, ``"bottom"`` ...)."""
         if isinstance(value, str):
             key = value.strip().lower()
-            names = {"front": cls.FRONT, "top": cls.FRONT, "f": cls.FRONT, "t": cls.FRONT,
-                     "middle": cls.MIDDLE, "mid": cls.MIDDLE, "m": cls.MIDDLE,
-                     "back": cls.BACK, "bottom": cls.BACK, "b": cls.BACK}
+            names = {
+                "front": cls.FRONT,
+                "top": cls.FRONT,
+                "f": cls.FRONT,
+                "t": cls.FRONT,
+                "middle": cls.MIDDLE,
+                "mid": cls.MIDDLE,
+                "m": cls.MIDDLE,
+                "back": cls.BACK,
+                "bottom": cls.BACK,
+                "b": cls.BACK,
+            }
             if key in names:
                 return names[key]
             raise BoardError(f"bad row {quote(value)}: expected front, middle or back")
         try:
             return cls(value)
         except ValueError:
-            raise BoardError(f"bad row {quote(value)}: expected 0 (front), 1 (middle) "
-                             f"or 2 (back)") from None
+            raise BoardError(
+                f"bad row {quote(value)}: expected 0 (front), 1 (middle) or 2 (back)"
+            ) from None
 
 
-ROW_SIZES: tuple[int, int, int] = (lib.OFC_FRONT_CARDS, lib.OFC_MIDDLE_CARDS,
-                                   lib.OFC_BACK_CARDS)
+ROW_SIZES: tuple[int, int, int] = (
+    lib.OFC_FRONT_CARDS,
+    lib.OFC_MIDDLE_CARDS,
+    lib.OFC_BACK_CARDS,
+)
 """Cards a full front, middle and back hold (R-ROW-1): ``(3, 5, 5)``."""
 _ROW_SPLIT = re.compile(r"[/|]")
 
@@ -95,31 +118,41 @@ class Board:
     Rows may be partial during play; the card order inside a row is kept.
     """
 
-    __slots__ = ("_rows", "_cards")
+    __slots__ = ("_cards", "_rows")
 
-    def __init__(self, front: CardsLike = (), middle: CardsLike = (),
-                 back: CardsLike = ()) -> None:
+    def __init__(
+        self, front: CardsLike = (), middle: CardsLike = (), back: CardsLike = ()
+    ) -> None:
         rows = tuple(tuple(parse_cards(r)) for r in (front, middle, back))
         for row, cards, size in zip(Row, rows, ROW_SIZES):
             if len(cards) > size:
-                raise BoardError(f"{row.name.lower()} row holds at most {size} cards, "
-                                 f"got {len(cards)}: {cards_str(cards)!r}")
+                raise BoardError(
+                    f"{row.name.lower()} row holds at most {size} cards, "
+                    f"got {len(cards)}: {cards_str(cards)!r}"
+                )
         flat = rows[0] + rows[1] + rows[2]
         check_card_ids(flat, "board")
         self._rows: tuple[tuple[int, ...], ...] = rows
         self._cards = flat
 
     @classmethod
-    def from_ids(cls, front: tuple[int, ...], middle: tuple[int, ...],
-                 back: tuple[int, ...]) -> Board:
+    def from_ids(
+        cls, front: tuple[int, ...], middle: tuple[int, ...], back: tuple[int, ...]
+    ) -> Board:
         """A board from tuples of card ids (the fast path for engines: ids only, no
         text), validated: ints 0..51, no repeats, rows no longer than 3/5/5.
 
         >>> Board.from_ids((51, 50), (), (0,))
         Board.parse('As Ah / / 2c')
         """
-        if (type(front) is not tuple or type(middle) is not tuple or type(back) is not tuple
-                or len(front) > 3 or len(middle) > 5 or len(back) > 5):
+        if (
+            type(front) is not tuple
+            or type(middle) is not tuple
+            or type(back) is not tuple
+            or len(front) > 3
+            or len(middle) > 5
+            or len(back) > 5
+        ):
             return cls(front, middle, back)  # the full parser names the problem
         flat = front + middle + back
         if not _distinct_ids(flat):
@@ -140,11 +173,15 @@ class Board:
         if isinstance(text, Board):
             return text
         if not isinstance(text, str):
-            raise BoardError(f"bad board {quote(text)}: expected text 'front / middle / back'")
+            raise BoardError(
+                f"bad board {quote(text)}: expected text 'front / middle / back'"
+            )
         parts = _ROW_SPLIT.split(text)
         if len(parts) != 3:
-            raise BoardError(f"bad board {quote(text)}: expected three rows separated by "
-                             f"'/' or '|', got {len(parts)}")
+            raise BoardError(
+                f"bad board {quote(text)}: expected three rows separated by "
+                f"'/' or '|', got {len(parts)}"
+            )
         return cls(*parts)
 
     @classmethod
@@ -185,12 +222,12 @@ class Board:
         """3/5/5 cards placed."""
         return len(self._cards) == 13
 
-    def free(self, row: Union[int, str, Row]) -> int:
+    def free(self, row: int | str | Row) -> int:
         """Room left in a row."""
         r = Row.parse(row)
         return ROW_SIZES[r] - len(self._rows[r])
 
-    def place(self, card: Union[int, str], row: Union[int, str, Row]) -> Board:
+    def place(self, card: int | str, row: int | str | Row) -> Board:
         """A new board with ``card`` added to ``row``.
 
         >>> str(Board().place("As", "back"))
@@ -209,8 +246,9 @@ class Board:
     def _require_complete(self, what: str) -> None:
         if not self.is_complete:
             sizes = "/".join(str(len(r)) for r in self._rows)
-            raise BoardError(f"{what} needs a complete board (3/5/5 cards), this one "
-                             f"has {sizes}")
+            raise BoardError(
+                f"{what} needs a complete board (3/5/5 cards), this one has {sizes}"
+            )
 
     def evaluate(self, rules: RulesLike = OFC) -> BoardEval:
         """Strengths, foul flag and royalties of a complete board (``rules``: a
@@ -270,16 +308,21 @@ def free_slots(rows: Sequence[Sized]) -> tuple[int, int, int]:
     """
     if len(rows) != 3:
         raise BoardError(f"rows must be (front, middle, back), got {len(rows)} rows")
-    room = (ROW_SIZES[0] - len(rows[0]), ROW_SIZES[1] - len(rows[1]),
-            ROW_SIZES[2] - len(rows[2]))
+    room = (
+        ROW_SIZES[0] - len(rows[0]),
+        ROW_SIZES[1] - len(rows[1]),
+        ROW_SIZES[2] - len(rows[2]),
+    )
     if min(room) < 0:
-        raise BoardError(f"rows of {tuple(map(len, rows))} cards overflow a board "
-                         f"({ROW_SIZES})")
+        raise BoardError(
+            f"rows of {tuple(map(len, rows))} cards overflow a board ({ROW_SIZES})"
+        )
     return room
 
 
-def hand_cards(cards: Union[CardsLike, Board], low: int = 13, high: int = 13,
-               what: str = "") -> list[int]:
+def hand_cards(
+    cards: CardsLike | Board, low: int = 13, high: int = 13, what: str = ""
+) -> list[int]:
     """The distinct card ids of a hand of ``low`` to ``high`` cards given as text,
     ids, a :class:`Board` or board text (CardError, its message prefixed by ``what``
     when given, otherwise).
@@ -295,12 +338,14 @@ def hand_cards(cards: Union[CardsLike, Board], low: int = 13, high: int = 13,
         ids = parse_cards(cards)  # bad text or ids, duplicates: CardError
     if not low <= len(ids) <= high:
         want = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise CardError(f"{what + ': ' if what else ''}expected {want} cards, got "
-                        f"{len(ids)}: {cards_str(ids)!r}")
+        raise CardError(
+            f"{what + ': ' if what else ''}expected {want} cards, got "
+            f"{len(ids)}: {cards_str(ids)!r}"
+        )
     return ids
 
 
-def as_board(value: Union[Board, str, Iterable[int]]) -> Board:
+def as_board(value: Board | str | Iterable[int]) -> Board:
     """A Board from a Board, board text or 13 cards in row order."""
     if isinstance(value, Board):
         return value
@@ -325,8 +370,9 @@ def row_splits(front: int = 3, middle: int = 5, back: int = 5) -> np.ndarray:
     """
     for size in (front, middle, back):
         if isinstance(size, bool) or not isinstance(size, int) or size < 0:
-            raise BoardError(f"row_splits: row sizes must be integers >= 0, got "
-                             f"{(front, middle, back)}")
+            raise BoardError(
+                f"row_splits: row sizes must be integers >= 0, got {(front, middle, back)}"
+            )
     n = front + middle + back
     if n > 17:
         raise BoardError(f"row_splits: at most 17 positions, got {n}")

@@ -14,12 +14,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import SupportsIndex, TypeAlias, Union, cast, overload
+from typing import SupportsIndex, TypeAlias, cast, overload
 
 from .errors import CardError, quote
 
-__all__ = ["RANKS", "SUITS", "CardsLike", "parse_card", "parse_cards", "card_str",
-           "cards_str", "to_treys", "from_treys", "check_card_ids"]
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "CardsLike",
+    "card_str",
+    "cards_str",
+    "check_card_ids",
+    "from_treys",
+    "parse_card",
+    "parse_cards",
+    "to_treys",
+]
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -56,8 +66,9 @@ def _card_from_int(value: object) -> int:
     try:
         card = index(cast(SupportsIndex, value))  # anything: index() raises TypeError
     except TypeError:
-        raise CardError(f"bad card {quote(value)}: expected an int id 0..51 or card text "
-                        f"such as 'As'") from None
+        raise CardError(
+            f"bad card {quote(value)}: expected an int id 0..51 or card text such as 'As'"
+        ) from None
     if isinstance(value, bool) or not 0 <= card < 52:
         raise CardError(f"bad card id {quote(value)}: ids are 0..51 (2c = 0, As = 51)")
     return card
@@ -99,8 +110,9 @@ def check_card_ids(cards: Sequence[int], what: str = "cards") -> None:
         seen: set[int] = set()
         for c in cards:
             if c in seen:
-                raise CardError(f"duplicate card {_NAMES[c]} in {what} "
-                                f"{quote(cards_str(cards))}")
+                raise CardError(
+                    f"duplicate card {_NAMES[c]} in {what} {quote(cards_str(cards))}"
+                )
             seen.add(c)
 
 
@@ -119,8 +131,10 @@ def parse_cards(cards: CardsLike) -> list[int]:
         try:
             items = list(cards)
         except TypeError:
-            raise CardError(f"bad cards {quote(cards)}: expected text such as 'As Kd' "
-                            f"or a sequence of card ids") from None
+            raise CardError(
+                f"bad cards {quote(cards)}: expected text such as 'As Kd' "
+                f"or a sequence of card ids"
+            ) from None
         out = [parse_card(c) for c in items]
     check_card_ids(out)
     return out
@@ -151,7 +165,9 @@ def cards_str(cards: Iterable[int]) -> str:
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _KEV_SUIT_BIT = (8, 4, 2, 1)  # clubs, diamonds, hearts, spades
 _TO_TREYS = [
-    (1 << (16 + (c >> 2))) | (_KEV_SUIT_BIT[c & 3] << 12) | ((c >> 2) << 8)
+    (1 << (16 + (c >> 2)))
+    | (_KEV_SUIT_BIT[c & 3] << 12)
+    | ((c >> 2) << 8)
     | _PRIMES[c >> 2]
     for c in range(52)
 ]
@@ -164,14 +180,14 @@ def to_treys(cards: int) -> int: ...
 
 @overload
 # str is also an Iterable[str]: this overload comes first on purpose
-def to_treys(cards: str) -> Union[int, list[int]]: ...  # type: ignore[overload-overlap]
+def to_treys(cards: str) -> int | list[int]: ...  # type: ignore[overload-overlap]
 
 
 @overload
-def to_treys(cards: Iterable[Union[int, str]]) -> list[int]: ...
+def to_treys(cards: Iterable[int | str]) -> list[int]: ...
 
 
-def to_treys(cards: CardsLike | int) -> Union[int, list[int]]:
+def to_treys(cards: CardsLike | int) -> int | list[int]:
     """Cactus Kev 32-bit ints (as used by treys / deuces): of one card (an id or text
     naming one card), an int; of a hand (text naming several cards, or a sequence),
     a list.
@@ -193,7 +209,9 @@ def _from_treys_one(kev_card: object) -> int:
     try:
         return _FROM_TREYS[index(cast(SupportsIndex, kev_card))]  # TypeError if no int
     except (KeyError, TypeError):
-        raise CardError(f"bad treys card {quote(kev_card)}: not a Cactus Kev card int") from None
+        raise CardError(
+            f"bad treys card {quote(kev_card)}: not a Cactus Kev card int"
+        ) from None
 
 
 @overload
@@ -204,7 +222,7 @@ def from_treys(kev_cards: int) -> int: ...
 def from_treys(kev_cards: Iterable[int]) -> list[int]: ...
 
 
-def from_treys(kev_cards: Union[int, Iterable[int]]) -> Union[int, list[int]]:
+def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     """Card ids of Cactus Kev / treys card ints: of one int, an id; of a sequence
     (a treys hand), a list of ids (repeated cards are an error).
 

@@ -39,7 +39,8 @@ import sys
 import textwrap
 import threading
 import time
-from typing import Any, Callable, Literal, Optional, Sequence, TypeVar
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, TypeVar
 
 from . import rules as rules_mod
 from .board import Board, Row, hand_cards
@@ -49,10 +50,10 @@ from .fantasyland import fantasyland_cards
 from .ranking import category, describe, kev_rank, rank
 from .scoring.settlement import settle
 
-__all__ = ["main", "build_parser", "load_rules", "parse_stacks"]
+__all__ = ["build_parser", "load_rules", "main", "parse_stacks"]
 
 _SHOW_DEALS = 10  # print every deal of a match this short
-_WIDTH = 80       # tables and notes fit this many columns
+_WIDTH = 80  # tables and notes fit this many columns
 _T = TypeVar("_T")
 
 
@@ -82,7 +83,7 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     return _named("--rules", rules_mod.get, value)
 
 
-def parse_stacks(values: Optional[Sequence[str]], seats: int) -> Optional[list[int]]:
+def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     """``--stacks``: ``200`` (every seat) or ``200,200,150`` (one per seat; spaces
     between the numbers work too).  Errors name ``--stacks``.
 
@@ -95,15 +96,17 @@ def parse_stacks(values: Optional[Sequence[str]], seats: int) -> Optional[list[i
     try:
         chips = [int(v) for v in text.replace(" ", ",").split(",") if v]
     except ValueError:
-        raise GameError(f"--stacks: expected chip counts such as 200 or 200,200,150, "
-                        f"got {text!r}") from None
+        raise GameError(
+            f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"
+        ) from None
     if any(c < 0 for c in chips):
         raise GameError(f"--stacks: chip counts must be >= 0, got {text!r}")
     if len(chips) == 1:
         return chips * seats
     if len(chips) != seats:
-        raise GameError(f"--stacks: {seats} seats need 1 or {seats} chip counts, "
-                        f"got {len(chips)}")
+        raise GameError(
+            f"--stacks: {seats} seats need 1 or {seats} chip counts, got {len(chips)}"
+        )
     return chips
 
 
@@ -140,8 +143,12 @@ Justify = Literal["left", "right"]
 """How a table column is aligned."""
 
 
-def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-           justify: Optional[Sequence[Justify]] = None) -> None:
+def _table(
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    justify: Sequence[Justify] | None = None,
+) -> None:
     """Print a table: rich when available, aligned plain text otherwise."""
     console = _rich_console()
     if console is None:
@@ -158,8 +165,12 @@ def _table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
     console.print(table)
 
 
-def _plain_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any]],
-                 justify: Optional[Sequence[Justify]]) -> None:
+def _plain_table(
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    justify: Sequence[Justify] | None,
+) -> None:
     """Aligned plain text within 80 columns: the last column wraps when needed."""
     cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
@@ -171,21 +182,30 @@ def _plain_table(title: str, columns: Sequence[str], rows: Sequence[Sequence[Any
         last = textwrap.wrap(r[-1], max(widths[-1], 1)) or [""]
         for k, part in enumerate(last):
             line = [c if k == 0 else "" for c in r[:-1]] + [part]
-            print("  ".join(c.rjust(w) if rt and i else c.ljust(w)
-                            for c, w, rt in zip(line, widths, right)).rstrip())
+            print(
+                "  ".join(
+                    c.rjust(w) if rt and i else c.ljust(w)
+                    for c, w, rt in zip(line, widths, right)
+                ).rstrip()
+            )
         if i == 0:
             print("  ".join("-" * w for w in widths))
 
 
 # ------------------------------------------------------------------------- eval
 
+
 def _cmd_eval(args: argparse.Namespace) -> int:
     if "/" in args.cards or "|" in args.cards:
         return _eval_board(args)
     ids = _named("CARDS", parse_cards, args.cards)
     s = _named("CARDS", rank, ids)
-    info: dict[str, Any] = {"cards": cards_str(ids), "strength": s,
-                            "category": category(s).name, "description": describe(s)}
+    info: dict[str, Any] = {
+        "cards": cards_str(ids),
+        "strength": s,
+        "category": category(s).name,
+        "description": describe(s),
+    }
     if len(ids) == 5:
         info["kev_rank"] = kev_rank(s)
     if args.json:
@@ -201,59 +221,104 @@ def _eval_board(args: argparse.Namespace) -> int:
     e = _named("CARDS", board.evaluate, preset)
     fl = fantasyland_cards(board, preset) if preset.fantasyland is not None else 0
     if args.json:
-        _emit_json(args, {"board": str(board), "rules": preset.name,
-                          "strengths": list(e.strengths), "royalties": list(e.royalties),
-                          "foul": e.foul, "fantasyland": fl,
-                          "rows": [describe(s) for s in e.strengths]})
+        _emit_json(
+            args,
+            {
+                "board": str(board),
+                "rules": preset.name,
+                "strengths": list(e.strengths),
+                "royalties": list(e.royalties),
+                "foul": e.foul,
+                "fantasyland": fl,
+                "rows": [describe(s) for s in e.strengths],
+            },
+        )
     if _json_only(args):
         return 0
-    rows = [[row.name.lower(), cards_str(board.rows[row]), describe(e.strengths[row]),
-             e.royalties[row]] for row in Row]
+    rows = [
+        [
+            row.name.lower(),
+            cards_str(board.rows[row]),
+            describe(e.strengths[row]),
+            e.royalties[row],
+        ]
+        for row in Row
+    ]
     _table(f"Board ({preset.name})", ["row", "cards", "hand", "royalty"], rows)
-    print(f"foul: {'yes' if e.foul else 'no'}   royalties: {e.total_royalties}   "
-          f"Fantasyland next deal: {fl or 'no'}")
+    print(
+        f"foul: {'yes' if e.foul else 'no'}   royalties: {e.total_royalties}   "
+        f"Fantasyland next deal: {fl or 'no'}"
+    )
     return 0
 
 
 # ------------------------------------------------------------------------ score
 
+
 def _cmd_score(args: argparse.Namespace) -> int:
     preset = load_rules(args.rules)
-    boards = [_named(f"BOARDS (board {i})", Board.parse, b)
-              for i, b in enumerate(args.boards)]
+    boards = [
+        _named(f"BOARDS (board {i})", Board.parse, b) for i, b in enumerate(args.boards)
+    ]
     stacks = parse_stacks(args.stacks, len(boards))
     if not 0 <= args.button < len(boards):
         raise GameError(f"--button: {args.button} is not a seat of {len(boards)} boards")
     result = _named("BOARDS", settle, boards, preset, button=args.button, stacks=stacks)
-    fl = [fantasyland_cards(b, preset) if preset.fantasyland is not None else 0
-          for b in boards]
+    fl = [
+        fantasyland_cards(b, preset) if preset.fantasyland is not None else 0
+        for b in boards
+    ]
     if args.json:
-        _emit_json(args, {
-            "rules": preset.name,
-            "boards": [str(b) for b in boards],
-            "fouls": [b.is_foul(preset) for b in boards],
-            "royalties": [list(b.royalties(preset)) for b in boards],
-            "fantasyland": fl,
-            "net": result.net,
-            "stacks": result.stacks,
-            "pairs": [{"seats": list(p), "net": s.net, "rows": list(s.rows)}
-                      for p, s in result.pairs],
-            "items": [i.to_dict() for i in result.items],
-        })
+        _emit_json(
+            args,
+            {
+                "rules": preset.name,
+                "boards": [str(b) for b in boards],
+                "fouls": [b.is_foul(preset) for b in boards],
+                "royalties": [list(b.royalties(preset)) for b in boards],
+                "fantasyland": fl,
+                "net": result.net,
+                "stacks": result.stacks,
+                "pairs": [
+                    {"seats": list(p), "net": s.net, "rows": list(s.rows)}
+                    for p, s in result.pairs
+                ],
+                "items": [i.to_dict() for i in result.items],
+            },
+        )
     if _json_only(args):
         return 0
     rows = []
     for seat, b in enumerate(boards):
         e = b.evaluate(preset)
         for row in Row:
-            rows.append([seat if row == Row.FRONT else "", row.name.lower(),
-                         cards_str(b.rows[row]), describe(e.strengths[row]),
-                         e.royalties[row], "FOUL" if e.foul and row == Row.FRONT else ""])
+            rows.append(
+                [
+                    seat if row == Row.FRONT else "",
+                    row.name.lower(),
+                    cards_str(b.rows[row]),
+                    describe(e.strengths[row]),
+                    e.royalties[row],
+                    "FOUL" if e.foul and row == Row.FRONT else "",
+                ]
+            )
     _table(f"Boards ({preset.name})", ["seat", "row", "cards", "hand", "royalty", ""], rows)
-    pairs = [[f"{i} v {j}", " ".join(f"{r:+d}" for r in s.rows), s.row_points, s.bonus,
-              s.net - s.row_points - s.bonus, s.net] for (i, j), s in result.pairs]
-    _table("Pairs (points to the first seat)", ["pair", "rows", "row pts", "bonus",
-                                                 "royalties", "net"], pairs)
+    pairs = [
+        [
+            f"{i} v {j}",
+            " ".join(f"{r:+d}" for r in s.rows),
+            s.row_points,
+            s.bonus,
+            s.net - s.row_points - s.bonus,
+            s.net,
+        ]
+        for (i, j), s in result.pairs
+    ]
+    _table(
+        "Pairs (points to the first seat)",
+        ["pair", "rows", "row pts", "bonus", "royalties", "net"],
+        pairs,
+    )
     cols = ["seat", "points", "Fantasyland"]
     table = [[i, f"{n:+d}", fl[i] or "-"] for i, n in enumerate(result.net)]
     if result.stacks is not None:
@@ -266,6 +331,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------------ rules
 
+
 def _cmd_rules(args: argparse.Namespace) -> int:
     if args.name:
         preset = _named("NAME", rules_mod.get, args.name)
@@ -275,14 +341,28 @@ def _cmd_rules(args: argparse.Namespace) -> int:
             print(preset.to_json(indent=2))
         return 0
     if args.json:
-        _emit_json(args, [{"name": r.name, "game": r.game.value,
-                           "max_players": r.max_players, "description": r.description}
-                          for r in rules_mod.PRESETS.values()])
+        _emit_json(
+            args,
+            [
+                {
+                    "name": r.name,
+                    "game": r.game.value,
+                    "max_players": r.max_players,
+                    "description": r.description,
+                }
+                for r in rules_mod.PRESETS.values()
+            ],
+        )
     if _json_only(args):
         return 0
-    _table("Rule presets", ["name", "game", "seats", "description"],
-           [[r.name, r.game.value, f"2-{r.max_players}", r.description]
-            for r in rules_mod.PRESETS.values()])
+    _table(
+        "Rule presets",
+        ["name", "game", "seats", "description"],
+        [
+            [r.name, r.game.value, f"2-{r.max_players}", r.description]
+            for r in rules_mod.PRESETS.values()
+        ],
+    )
     return 0
 
 
@@ -293,9 +373,11 @@ def _cmd_solve(args: argparse.Namespace) -> int:
     preset = load_rules(args.rules)
     ids = _named("CARDS", hand_cards, args.cards, 13, 17)
     if preset.game is GameKind.CLASSIC and len(ids) != 13:
-        raise RulesError(f"--rules: {preset.name} is classic Chinese Poker, where a hand "
-                         f"is 13 cards; got {len(ids)} (for a Fantasyland hand of 14-17 "
-                         f"cards use an OFC or Pineapple preset)")
+        raise RulesError(
+            f"--rules: {preset.name} is classic Chinese Poker, where a hand "
+            f"is 13 cards; got {len(ids)} (for a Fantasyland hand of 14-17 "
+            f"cards use an OFC or Pineapple preset)"
+        )
     if args.json:
         _emit_json(args, solve_json(ids, preset))
     if not _json_only(args):
@@ -312,23 +394,38 @@ def _cmd_advise(args: argparse.Namespace) -> int:
 
 
 def _add_advise(sub: Any) -> None:
-    a = sub.add_parser("advise", help="value every legal move of a position (search)",
-                       description="Every legal move of seat 0 with its expected points "
-                                   "(sampled futures with best completions; exact on the "
-                                   "last streets when affordable), best first.")
+    a = sub.add_parser(
+        "advise",
+        help="value every legal move of a position (search)",
+        description="Every legal move of seat 0 with its expected points "
+        "(sampled futures with best completions; exact on the "
+        "last streets when affordable), best first.",
+    )
     a.add_argument("--rules", default="PINEAPPLE", help="preset (default PINEAPPLE)")
-    a.add_argument("--board", default="/ /", help='own board "front / middle / back" '
-                                                  '(default: empty)')
+    a.add_argument(
+        "--board", default="/ /", help='own board "front / middle / back" (default: empty)'
+    )
     a.add_argument("--dealt", required=True, help="the cards to place now")
-    a.add_argument("--opponent", action="append",
-                   help="an opponent's visible board (repeat per opponent)")
+    a.add_argument(
+        "--opponent",
+        action="append",
+        help="an opponent's visible board (repeat per opponent)",
+    )
     a.add_argument("--dead", default="", help="other cards known to be out (discards)")
-    a.add_argument("--samples", type=int, default=None, help="sampled futures (default "
-                                                             "256, or the time budget)")
+    a.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="sampled futures (default 256, or the time budget)",
+    )
     a.add_argument("--time", type=float, default=None, help="time budget in seconds")
     a.add_argument("--seed", type=int, default=0, help="seed of the samples (default 0)")
-    a.add_argument("--exact", choices=("auto", "yes", "no"), default="auto",
-                   help="exact expectimax: when affordable (auto), always, never")
+    a.add_argument(
+        "--exact",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="exact expectimax: when affordable (auto), always, never",
+    )
     a.add_argument("--top", type=int, default=0, help="print only the best N moves")
     a.add_argument("--json", action="store_true", help="print JSON")
     a.set_defaults(func=_cmd_advise)
@@ -336,10 +433,12 @@ def _add_advise(sub: Any) -> None:
 
 def _cmd_bench(args: argparse.Namespace) -> int:
     from . import timing
+
     return timing.main(args.bench_args)
 
 
 # ------------------------------------------------------------------------- play
+
 
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
@@ -352,12 +451,24 @@ def _progress(total: int, enabled: bool) -> tuple[Callable[[], None], Callable[[
         return (lambda: None), (lambda: None)
     console = _rich_console(stderr=True)
     if console is not None and console.is_terminal:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
 
-        prog = Progress(TextColumn("[bold]deals"), BarColumn(), MofNCompleteColumn(),
-                        TimeElapsedColumn(), TimeRemainingColumn(), console=console,
-                        transient=True)
+        prog = Progress(
+            TextColumn("[bold]deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        )
         task = prog.add_task("deals", total=total)
         prog.start()
         return (lambda: prog.advance(task)), prog.stop
@@ -380,9 +491,13 @@ def _row_text(cards: Sequence[int]) -> str:
 
 def _print_deal(index: int, game: Any, result: Any, names: Sequence[str]) -> None:
     rules = game.rules
-    title = (f"Deal {index}: {rules.name}, button seat {game.button}"
-             + ("".join(f", seat {s} in Fantasyland ({n} cards)"
-                        for s, n in enumerate(game.fantasyland) if n)))
+    title = f"Deal {index}: {rules.name}, button seat {game.button}" + (
+        "".join(
+            f", seat {s} in Fantasyland ({n} cards)"
+            for s, n in enumerate(game.fantasyland)
+            if n
+        )
+    )
     rows = []
     for s, b in enumerate(result.boards):
         roy = result.royalties[s]
@@ -396,11 +511,22 @@ def _print_deal(index: int, game: Any, result: Any, names: Sequence[str]) -> Non
         if result.fantasyland[s]:
             notes.append(f"FL {result.fantasyland[s]}")
         shown = s not in result.surrendered
-        rows.append([s, names[s], *(_row_text(r) if shown else "?" for r in b.rows),
-                     sum(roy) if any(roy) else "-", " ".join(notes),
-                     f"{result.net[s]:+d}"])
-    _table(title, ["seat", "bot", "front", "middle", "back", "roy", "", "net"], rows,
-           justify=["right", "left", "left", "left", "left", "right", "left", "right"])
+        rows.append(
+            [
+                s,
+                names[s],
+                *(_row_text(r) if shown else "?" for r in b.rows),
+                sum(roy) if any(roy) else "-",
+                " ".join(notes),
+                f"{result.net[s]:+d}",
+            ]
+        )
+    _table(
+        title,
+        ["seat", "bot", "front", "middle", "back", "roy", "", "net"],
+        rows,
+        justify=["right", "left", "left", "left", "left", "right", "left", "right"],
+    )
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
@@ -410,28 +536,42 @@ def _cmd_play(args: argparse.Namespace) -> int:
     preset = load_rules(args.rules)
     players = args.players if args.players is not None else min(3, preset.max_players)
     if not 2 <= players <= preset.max_players:
-        raise GameError(f"--players: {preset.name} seats 2 to {preset.max_players} "
-                        f"players, got {players}")
+        raise GameError(
+            f"--players: {preset.name} seats 2 to {preset.max_players} "
+            f"players, got {players}"
+        )
     if not 0 <= args.button < players:
         raise GameError(f"--button: {args.button} is not a seat of {players} players")
     if args.hands < 1:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
     stacks = parse_stacks(args.stacks, players)
-    if args.seed is not None and not 0 <= args.seed < 2 ** 64:
+    if args.seed is not None and not 0 <= args.seed < 2**64:
         raise GameError(f"--seed: must be 0..2**64-1, got {args.seed}")
     # what Match still checks is whether the seats fit one deck
-    match = _named("--players", Match, preset, players, seed=args.seed, stacks=stacks,
-                   button=args.button, keep_nets=False)
+    match = _named(
+        "--players",
+        Match,
+        preset,
+        players,
+        seed=args.seed,
+        stacks=stacks,
+        button=args.button,
+        keep_nets=False,
+    )
     from .parallel.cli import wants_parallel
+
     if wants_parallel(args):  # --workers / --ray: independent deals (ofc_fast/parallel)
         return _play_parallel(args, preset, players, names, match.seed, stacks)
     # the bots' seeds derive from the match seed, the one printed: it replays the match
     bots = _named("--bots", make_bots, names, players, preset, seed=match.seed)
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or _json_only(args)
-    show = args.show if args.show is not None else (args.hands if args.hands <= _SHOW_DEALS
-                                                     else 0)
+    show = (
+        args.show
+        if args.show is not None
+        else (args.hands if args.hands <= _SHOW_DEALS else 0)
+    )
     deals: list[dict[str, Any]] = []
     hist_file = None
     hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
@@ -441,8 +581,9 @@ def _cmd_play(args: argparse.Namespace) -> int:
             # closed in the finally below, after the last deal is written
             hist_file = open(args.history, "w", encoding="utf-8")  # noqa: SIM115
         except OSError as exc:
-            raise OfcError(f"--history: cannot write {args.history!r}: "
-                           f"{exc.strerror}") from None
+            raise OfcError(
+                f"--history: cannot write {args.history!r}: {exc.strerror}"
+            ) from None
     advance, close = _progress(args.hands, not quiet and show == 0 and args.hands >= 50)
     decisions = 0
 
@@ -457,6 +598,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if hist_file is not None:
             if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
                 from .arena.history import deal_record
+
                 hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
             else:
                 histories.append(game.history())
@@ -478,66 +620,121 @@ def _cmd_play(args: argparse.Namespace) -> int:
         close()
         if hist_file is not None:
             if not hist_jsonl:
-                json.dump({"rules": preset.name, "players": players, "seed": match.seed,
-                           "bots": names, "deals": histories}, hist_file)
+                json.dump(
+                    {
+                        "rules": preset.name,
+                        "players": players,
+                        "seed": match.seed,
+                        "bots": names,
+                        "deals": histories,
+                    },
+                    hist_file,
+                )
             hist_file.close()
     elapsed = time.perf_counter() - t0
     summary = match.summary()
     interrupted = stop.requested
     if interrupted:
-        print(f"interrupted: {match.hands_played} of {args.hands} deals played",
-              file=sys.stderr)
+        print(
+            f"interrupted: {match.hands_played} of {args.hands} deals played",
+            file=sys.stderr,
+        )
     if not quiet:
-        cols = ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", "in FL",
-                "roy/deal"]
-        just: list[Justify] = ["right", "left", "right", "right", "right", "right",
-                               "right", "right"]
+        cols = ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", "in FL", "roy/deal"]
+        just: list[Justify] = [
+            "right",
+            "left",
+            "right",
+            "right",
+            "right",
+            "right",
+            "right",
+            "right",
+        ]
         if match.stacks is not None:
             cols.append("stack")
             just.append("right")
         rows = []
         for s, d in enumerate(summary):
             ci = d["ci95"]
-            row = [s, names[s], f"{d['mean']:+.2f}",
-                   f"±{ci:.2f}" if ci is not None else "-", f"{d['total']:+d}",
-                   _pct(d["foul_rate"]), _pct(d["fantasyland_rate"]),
-                   f"{d['mean_royalties']:.2f}"]
+            row = [
+                s,
+                names[s],
+                f"{d['mean']:+.2f}",
+                f"±{ci:.2f}" if ci is not None else "-",
+                f"{d['total']:+d}",
+                _pct(d["foul_rate"]),
+                _pct(d["fantasyland_rate"]),
+                f"{d['mean_royalties']:.2f}",
+            ]
             if match.stacks is not None:
                 row.append(d["stack"])
             rows.append(row)
-        _table(f"{preset.name}: {match.hands_played} deals, {players} players, seed "
-               f"{match.seed}", cols, rows, justify=just)
-        _wrap(f"Points per deal with a 95% confidence interval ({_interval_method()}); "
-              f"fouls and deals played in Fantasyland as shares of the deals; mean "
-              f"royalties per deal.")
-        print(f"{decisions:,} decisions in {elapsed:.2f} s "
-              f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)")
+        _table(
+            f"{preset.name}: {match.hands_played} deals, {players} players, seed "
+            f"{match.seed}",
+            cols,
+            rows,
+            justify=just,
+        )
+        _wrap(
+            f"Points per deal with a 95% confidence interval ({_interval_method()}); "
+            f"fouls and deals played in Fantasyland as shares of the deals; mean "
+            f"royalties per deal."
+        )
+        print(
+            f"{decisions:,} decisions in {elapsed:.2f} s "
+            f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+        )
         if match.is_over and match.hands_played < args.hands:
             print("the match ended early: fewer than two seats have chips left")
     if args.json:
-        _emit_json(args, {**match.to_dict(), "rule_set": preset.to_dict(), "bots": names,
-                          "seconds": elapsed, "decisions": decisions,
-                          "interrupted": interrupted, "deals": deals})
+        _emit_json(
+            args,
+            {
+                **match.to_dict(),
+                "rule_set": preset.to_dict(),
+                "bots": names,
+                "seconds": elapsed,
+                "decisions": decisions,
+                "interrupted": interrupted,
+                "deals": deals,
+            },
+        )
     return 130 if interrupted else 0
 
 
-def _play_parallel(args: argparse.Namespace, preset: rules_mod.RuleSet, players: int,
-                   names: list[str], seed: int, stacks: Optional[list[int]]) -> int:
+def _play_parallel(
+    args: argparse.Namespace,
+    preset: rules_mod.RuleSet,
+    players: int,
+    names: list[str],
+    seed: int,
+    stacks: list[int] | None,
+) -> int:
     """``play --workers N`` / ``--ray``: a run of independent deals (no Fantasyland or
     chips carried between deals; ofc_fast/parallel/plan.py), the same on every
     executor."""
     from .parallel.cli import play_run
 
     if stacks is not None:
-        raise GameError("--stacks: table stakes carry chips from deal to deal, which a "
-                        "parallel run (--workers, --ray) of independent deals cannot; "
-                        "drop --workers/--ray or --stacks")
+        raise GameError(
+            "--stacks: table stakes carry chips from deal to deal, which a "
+            "parallel run (--workers, --ray) of independent deals cannot; "
+            "drop --workers/--ray or --stacks"
+        )
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or _json_only(args)
     t0 = time.perf_counter()
-    run, executor = play_run(args, preset, players, names, seed,
-                             history=bool(args.history),
-                             progress=not quiet and args.hands >= 50 and sys.stderr.isatty())
+    run, executor = play_run(
+        args,
+        preset,
+        players,
+        names,
+        seed,
+        history=bool(args.history),
+        progress=not quiet and args.hands >= 50 and sys.stderr.isatty(),
+    )
     elapsed = time.perf_counter() - t0
     match = run.match
     decisions = sum(o["decisions"] for o in run.outcomes)
@@ -547,37 +744,86 @@ def _play_parallel(args: argparse.Namespace, preset: rules_mod.RuleSet, players:
                 if args.history.endswith(".jsonl"):
                     f.writelines(line + "\n" for line in run.lines)
                 else:
-                    json.dump({"rules": preset.name, "players": players, "seed": seed,
-                               "bots": names, "deals": [json.loads(line)["history"]
-                                                        for line in run.lines]}, f)
+                    json.dump(
+                        {
+                            "rules": preset.name,
+                            "players": players,
+                            "seed": seed,
+                            "bots": names,
+                            "deals": [json.loads(line)["history"] for line in run.lines],
+                        },
+                        f,
+                    )
         except OSError as exc:
-            raise OfcError(f"--history: cannot write {args.history!r}: "
-                           f"{exc.strerror}") from None
+            raise OfcError(
+                f"--history: cannot write {args.history!r}: {exc.strerror}"
+            ) from None
     if not quiet:
-        rows = [[s, names[s], f"{d['mean']:+.2f}",
-                 f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-", f"{d['total']:+d}",
-                 _pct(d["foul_rate"]), _pct(d["fantasyland_entry_rate"]),
-                 f"{d['mean_royalties']:.2f}"] for s, d in enumerate(match.summary())]
-        _table(f"{preset.name}: {match.hands_played} independent deals, {players} "
-               f"players, seed {seed}, {executor}", ["seat", "bot", "pts/deal", "95% CI",
-                                                     "total", "fouls", "FL earned",
-                                                     "roy/deal"], rows,
-               justify=["right", "left", "right", "right", "right", "right", "right",
-                        "right"])
-        _wrap(f"Independent deals (--workers/--ray): no Fantasyland is played, the "
-              f"Fantasyland earned is shown as a share of the deals. Points per deal with "
-              f"a 95% confidence interval ({_interval_method()}).")
-        print(f"{decisions:,} decisions in {elapsed:.2f} s "
-              f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)")
+        rows = [
+            [
+                s,
+                names[s],
+                f"{d['mean']:+.2f}",
+                f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-",
+                f"{d['total']:+d}",
+                _pct(d["foul_rate"]),
+                _pct(d["fantasyland_entry_rate"]),
+                f"{d['mean_royalties']:.2f}",
+            ]
+            for s, d in enumerate(match.summary())
+        ]
+        _table(
+            f"{preset.name}: {match.hands_played} independent deals, {players} "
+            f"players, seed {seed}, {executor}",
+            [
+                "seat",
+                "bot",
+                "pts/deal",
+                "95% CI",
+                "total",
+                "fouls",
+                "FL earned",
+                "roy/deal",
+            ],
+            rows,
+            justify=["right", "left", "right", "right", "right", "right", "right", "right"],
+        )
+        _wrap(
+            f"Independent deals (--workers/--ray): no Fantasyland is played, the "
+            f"Fantasyland earned is shown as a share of the deals. Points per deal with "
+            f"a 95% confidence interval ({_interval_method()})."
+        )
+        print(
+            f"{decisions:,} decisions in {elapsed:.2f} s "
+            f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+        )
     if args.json:
-        deals = [{"deal": o["deal"] + 1, "seed": o["seed"], "net": o["net"],
-                  "fouls": o["fouls"], "royalties": o["royalties"],
-                  "fantasyland": o["fantasyland"], "button": o["button"]}
-                 for o in run.outcomes]
-        _emit_json(args, {**match.to_dict(), "rule_set": preset.to_dict(), "bots": names,
-                          "seconds": elapsed, "decisions": decisions,
-                          "interrupted": False, "mode": "independent",
-                          "executor": executor, "deals": deals})
+        deals = [
+            {
+                "deal": o["deal"] + 1,
+                "seed": o["seed"],
+                "net": o["net"],
+                "fouls": o["fouls"],
+                "royalties": o["royalties"],
+                "fantasyland": o["fantasyland"],
+                "button": o["button"],
+            }
+            for o in run.outcomes
+        ]
+        _emit_json(
+            args,
+            {
+                **match.to_dict(),
+                "rule_set": preset.to_dict(),
+                "bots": names,
+                "seconds": elapsed,
+                "decisions": decisions,
+                "interrupted": False,
+                "mode": "independent",
+                "executor": executor,
+                "deals": deals,
+            },
+        )
     return 0
 
 
@@ -617,99 +863,149 @@ def _interval_method() -> str:
 # ----------------------------------------------------------------------- parser
 
 _RULES_HELP = "a preset name (see `ofc-fast rules`) or the path of a rules JSON file"
-_STACKS_HELP = ("chips per seat for table stakes (R-STAKES-*): 200 for every seat, or "
-                "200,200,150 one per seat")
+_STACKS_HELP = (
+    "chips per seat for table stakes (R-STAKES-*): 200 for every seat, or "
+    "200,200,150 one per seat"
+)
 
 
 def _json_option(parser: argparse.ArgumentParser) -> None:
     """The same --json in every subcommand."""
-    parser.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                        help="the result as JSON: written to PATH, or alone on standard "
-                             "output without PATH")
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="the result as JSON: written to PATH, or alone on standard "
+        "output without PATH",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``ofc-fast`` argument parser with every subcommand."""
-    from .bots import bot_names  # the registry names --bots accepts
-
     from . import __version__
+    from .bots import bot_names  # the registry names --bots accepts
 
     p = argparse.ArgumentParser(
         prog="ofc-fast",
         description="Fast evaluator and rules engine for Chinese Poker and Open Face "
-                    "Chinese Poker. Without a command: a short PINEAPPLE match between "
-                    "bots (ofc-fast play).")
+        "Chinese Poker. Without a command: a short PINEAPPLE match between "
+        "bots (ofc-fast play).",
+    )
     p.add_argument("--version", action="version", version=f"ofc-fast {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     pl = sub.add_parser(
-        "play", help="simulate a match between bots",
+        "play",
+        help="simulate a match between bots",
         description="Simulate a match between bots and print a summary per seat: points "
-                    "per deal with a 95% confidence interval, foul rate, share of deals "
-                    "played in Fantasyland and mean royalties. Short matches "
-                    f"(<= {_SHOW_DEALS} deals) print every deal.")
-    pl.add_argument("--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)")
-    pl.add_argument("--players", type=int, default=None,
-                    help="seats (default: 3, or the rules' maximum when smaller)")
+        "per deal with a 95% confidence interval, foul rate, share of deals "
+        "played in Fantasyland and mean royalties. Short matches "
+        f"(<= {_SHOW_DEALS} deals) print every deal.",
+    )
+    pl.add_argument(
+        "--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)"
+    )
+    pl.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats (default: 3, or the rules' maximum when smaller)",
+    )
     pl.add_argument("--hands", type=int, default=5, help="deals to play (default 5)")
-    pl.add_argument("--seed", type=int, default=None,
-                    help="seed of the whole match (default: random, printed)")
-    pl.add_argument("--bots", default="heuristic",
-                    help="comma-separated bot per seat, or one for all: "
-                         f"{', '.join(bot_names())} (default heuristic)")
-    pl.add_argument("--stacks", nargs="+", default=None, metavar="CHIPS",
-                    help=_STACKS_HELP)
+    pl.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the whole match (default: random, printed)",
+    )
+    pl.add_argument(
+        "--bots",
+        default="heuristic",
+        help="comma-separated bot per seat, or one for all: "
+        f"{', '.join(bot_names())} (default heuristic)",
+    )
+    pl.add_argument("--stacks", nargs="+", default=None, metavar="CHIPS", help=_STACKS_HELP)
     pl.add_argument("--button", type=int, default=0, help="button of the first deal")
-    pl.add_argument("--show", type=int, default=None,
-                    help="print the first N deals (default: all of a short match)")
+    pl.add_argument(
+        "--show",
+        type=int,
+        default=None,
+        help="print the first N deals (default: all of a short match)",
+    )
     _json_option(pl)
-    pl.add_argument("--history", metavar="PATH",
-                    help="write every deal's history (Game.replay() input): JSON, or "
-                         "one JSON object per line when PATH ends in .jsonl")
+    pl.add_argument(
+        "--history",
+        metavar="PATH",
+        help="write every deal's history (Game.replay() input): JSON, or "
+        "one JSON object per line when PATH ends in .jsonl",
+    )
     pl.add_argument("--quiet", action="store_true", help="print nothing but errors")
     from .parallel.cli import add_parallel_options
+
     add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)
     pl.set_defaults(func=_cmd_play)
-    e = sub.add_parser("eval", help="rank a 3- or 5-card hand, or evaluate a board",
-                       description="Strength, category and description of a hand; with a "
-                                   "board 'front / middle / back': each row, royalties, "
-                                   "foul and Fantasyland.")
+    e = sub.add_parser(
+        "eval",
+        help="rank a 3- or 5-card hand, or evaluate a board",
+        description="Strength, category and description of a hand; with a "
+        "board 'front / middle / back': each row, royalties, "
+        "foul and Fantasyland.",
+    )
     e.add_argument("cards", help='cards, e.g. "As Ks Qs Js Ts", "Qh Qd 5c", or a board')
     e.add_argument("--rules", default="OFC", help=_RULES_HELP + " (default OFC)")
     _json_option(e)
     e.set_defaults(func=_cmd_eval)
-    s = sub.add_parser("score", help="score 2-4 complete boards",
-                       description="Row by row results, royalties, fouls, Fantasyland and "
-                                   "net points per seat.")
+    s = sub.add_parser(
+        "score",
+        help="score 2-4 complete boards",
+        description="Row by row results, royalties, fouls, Fantasyland and "
+        "net points per seat.",
+    )
     s.add_argument("boards", nargs="+", help='boards as "front / middle / back"')
     s.add_argument("--rules", default="OFC", help=_RULES_HELP + " (default OFC)")
     s.add_argument("--button", type=int, default=0, help="seat of the button")
     s.add_argument("--stacks", nargs="+", default=None, metavar="CHIPS", help=_STACKS_HELP)
     _json_option(s)
     s.set_defaults(func=_cmd_score)
-    so = sub.add_parser("solve", help="best setting of 13-17 cards (Fantasyland, classic)",
-                        description="The exact solver: the best setting of a Fantasyland "
-                                    "hand of 13 to 17 cards (with the stay and no-stay "
-                                    "alternatives), or of a classic 13-card hand by "
-                                    "expected points.")
-    so.add_argument("cards", help='13 to 17 cards, e.g. "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s '
-                                  '7h Qh 3d 9s"')
-    so.add_argument("--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)")
+    so = sub.add_parser(
+        "solve",
+        help="best setting of 13-17 cards (Fantasyland, classic)",
+        description="The exact solver: the best setting of a Fantasyland "
+        "hand of 13 to 17 cards (with the stay and no-stay "
+        "alternatives), or of a classic 13-card hand by "
+        "expected points.",
+    )
+    so.add_argument(
+        "cards", help='13 to 17 cards, e.g. "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"'
+    )
+    so.add_argument(
+        "--rules", default="PINEAPPLE", help=_RULES_HELP + " (default PINEAPPLE)"
+    )
     _json_option(so)
     so.set_defaults(func=_cmd_solve)
     _add_advise(sub)
-    r = sub.add_parser("rules", help="list the rule presets or show one",
-                       description="Without NAME: the presets; with NAME: its JSON.")
+    r = sub.add_parser(
+        "rules",
+        help="list the rule presets or show one",
+        description="Without NAME: the presets; with NAME: its JSON.",
+    )
     r.add_argument("name", nargs="?", help="a preset to print as JSON")
     _json_option(r)
     r.set_defaults(func=_cmd_rules)
-    b = sub.add_parser("bench", help="time ofc-fast's own calls",
-                       description="Timing of ofc-fast's own calls (ofc_fast/timing.py).",
-                       add_help=False)
+    b = sub.add_parser(
+        "bench",
+        help="time ofc-fast's own calls",
+        description="Timing of ofc-fast's own calls (ofc_fast/timing.py).",
+        add_help=False,
+    )
     b.add_argument("bench_args", nargs=argparse.REMAINDER)
     b.set_defaults(func=_cmd_bench)
     from .arena.cli import add_commands as add_arena_commands
+
     add_arena_commands(sub)  # bot, arena, replay, report (ofc_fast/arena/cli.py)
     from .parallel.cli import add_commands as add_parallel_commands
+
     add_parallel_commands(sub, bot_names())  # selfplay (ofc_fast/parallel/cli.py)
     return p
 

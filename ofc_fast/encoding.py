@@ -38,7 +38,8 @@ game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -46,16 +47,26 @@ from ._native import ffi, lib
 from .errors import GameError
 from .game import ACTION_SPACE
 
-__all__ = ["encode", "encode_bytes", "encode_game", "action_mask", "planes",
-           "ENCODING_SIZE", "CARD_PLANES", "MAX_SEATS", "SCALE"]
+__all__ = [
+    "CARD_PLANES",
+    "ENCODING_SIZE",
+    "MAX_SEATS",
+    "SCALE",
+    "action_mask",
+    "encode",
+    "encode_bytes",
+    "encode_game",
+    "planes",
+]
 
 MAX_SEATS = 4
-CARD_PLANES = tuple(f"seat{s}_{row}" for s in range(MAX_SEATS)
-                    for row in ("front", "middle", "back")) + ("dealt", "discards",
-                                                               "unknown")
+CARD_PLANES = tuple(
+    f"seat{s}_{row}" for s in range(MAX_SEATS) for row in ("front", "middle", "back")
+) + ("dealt", "discards", "unknown")
 ENCODING_SIZE = int(lib.OFC_ENC_SIZE)
-SCALE = np.array([lib.ofc_encoding_scale(j) for j in range(ENCODING_SIZE)],
-                 dtype=np.float32)
+SCALE = np.array(
+    [lib.ofc_encoding_scale(j) for j in range(ENCODING_SIZE)], dtype=np.float32
+)
 """Per encoding byte, the factor that turns it into :func:`encode`'s float."""
 SCALE.setflags(write=False)
 _KIND = {"classic": 0, "ofc": 1, "pineapple": 2}
@@ -85,16 +96,17 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
                 for j, c in enumerate(cards):
                     o.board[s][start + j] = int(c)
         discards, dealt = list(obs["discards"]), list(obs["dealt"])
-        o.discards[0:len(discards)] = discards
+        o.discards[0 : len(discards)] = discards
         o.discard_count[seat] = len(discards)
         o.n, o.k = len(dealt), int(obs["to_discard"])
-        o.dealt[0:len(dealt)] = dealt
+        o.dealt[0 : len(dealt)] = dealt
         o.full, o.face_down = bool(obs.get("full_set")), bool(obs.get("face_down"))
         o.future_cards = int(obs["future_cards"])
         o.future_discards = int(obs["future_discards"])
     except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
-        raise GameError(f"not an observation of ofc_fast.Game.observation(): "
-                        f"{type(exc).__name__} {exc}") from None
+        raise GameError(
+            f"not an observation of ofc_fast.Game.observation(): {type(exc).__name__} {exc}"
+        ) from None
     return o
 
 
@@ -102,8 +114,11 @@ def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     """The observation's encoding: :data:`ENCODING_SIZE` uint8 values (the vector
     environment's layout)."""
     out = np.zeros(ENCODING_SIZE, np.uint8)
-    lib.ofc_encode(_c_observation(obs), int(bool(obs.get("lowball"))),
-                   ffi.from_buffer("uint8_t[]", out))
+    lib.ofc_encode(
+        _c_observation(obs),
+        int(bool(obs.get("lowball"))),
+        ffi.from_buffer("uint8_t[]", out),
+    )
     return out
 
 
@@ -118,8 +133,12 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
     state."""
     game._check_seat(seat)
     out = np.zeros(ENCODING_SIZE, np.uint8)
-    lib.ofc_encode_game(game._g, seat, int(game.rules.lowball is not None),
-                        ffi.from_buffer("uint8_t[]", out))
+    lib.ofc_encode_game(
+        game._g,
+        seat,
+        int(game.rules.lowball is not None),
+        ffi.from_buffer("uint8_t[]", out),
+    )
     return out
 
 
@@ -127,7 +146,7 @@ def planes(x: np.ndarray) -> np.ndarray:
     """The card planes of encodings (``(..., 828)``) as ``(..., 15, 13, 4)``: plane,
     rank (2..A), suit (c, d, h, s)."""
     x = np.asarray(x)
-    return x[..., :len(CARD_PLANES) * 52].reshape(*x.shape[:-1], len(CARD_PLANES), 13, 4)
+    return x[..., : len(CARD_PLANES) * 52].reshape(*x.shape[:-1], len(CARD_PLANES), 13, 4)
 
 
 def action_mask(obs: Mapping[str, Any]) -> np.ndarray:

@@ -4,10 +4,25 @@ from __future__ import annotations
 
 import reprlib
 
-__all__ = ["OfcError", "CardError", "BoardError", "ArrayError", "StrengthError",
-           "RulesError", "GameError", "MoveError", "HistoryError", "BotError",
-           "UnknownBotError", "ArenaError", "ProtocolError", "ExecutorError",
-           "SelfPlayError", "SearchError", "quote"]
+__all__ = [
+    "ArenaError",
+    "ArrayError",
+    "BoardError",
+    "BotError",
+    "CardError",
+    "ExecutorError",
+    "GameError",
+    "HistoryError",
+    "MoveError",
+    "OfcError",
+    "ProtocolError",
+    "RulesError",
+    "SearchError",
+    "SelfPlayError",
+    "StrengthError",
+    "UnknownBotError",
+    "quote",
+]
 
 
 class OfcError(ValueError):
@@ -105,12 +120,12 @@ def quote(value: object, limit: int = _QUOTE_LIMIT) -> str:
         return f"<an int of {value.bit_length()} bits>"
     try:
         text = _SHORT.repr(value)
-    except Exception:  # noqa: BLE001 - any failing __repr__: name the type instead
+    except Exception:
         text = f"<{type(value).__name__} object>"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _short_repr() -> "reprlib.Repr":
+def _short_repr() -> reprlib.Repr:
     r = reprlib.Repr()
     r.maxlevel = 3
     r.maxstring = r.maxother = r.maxlong = _QUOTE_LIMIT

@@ -14,19 +14,18 @@
 
 from __future__ import annotations
 
-from typing import Union
-
-from .rules.compiled import compiled, compiled_fl
 from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError
+from .rules.compiled import compiled, compiled_fl
 from .rules.model import RuleSet
 
 __all__ = ["fantasyland_cards"]
 
 
-def fantasyland_cards(board: Union[Board, str], rules: RuleSet,
-                      in_fantasyland: Union[bool, int] = False) -> int:
+def fantasyland_cards(
+    board: Board | str, rules: RuleSet, in_fantasyland: bool | int = False
+) -> int:
     """Cards the seat gets in Fantasyland on the next deal after this finished board
     (0 = none).  A fouled board never qualifies.  The rule itself is in C
     (``ofc_fl_next_cards``, csrc/ofc_solver.h), the one implementation the solver,
@@ -44,18 +43,23 @@ def fantasyland_cards(board: Union[Board, str], rules: RuleSet,
     fl = rules.fantasyland
     if isinstance(in_fantasyland, bool):
         cards = 13 if in_fantasyland else 0  # any count: only a "same" stay reads it
-    elif isinstance(in_fantasyland, int) and (in_fantasyland == 0
-                                              or 13 <= in_fantasyland <= 17):
+    elif isinstance(in_fantasyland, int) and (
+        in_fantasyland == 0 or 13 <= in_fantasyland <= 17
+    ):
         cards = in_fantasyland
     else:
-        raise RulesError(f"in_fantasyland must be False, True or the cards of this "
-                         f"Fantasyland hand (13..17), got {in_fantasyland!r}")
+        raise RulesError(
+            f"in_fantasyland must be False, True or the cards of this "
+            f"Fantasyland hand (13..17), got {in_fantasyland!r}"
+        )
     if fl is None:
         return 0
     out = lib.ofc_fl_next_cards(compiled(rules), compiled_fl(rules), bytes(b.cards), cards)
     if out < 0:  # pragma: no cover - the board and the compiled rules are valid
         raise status_error(out, "fantasyland_cards", BoardError)
     if out and in_fantasyland is True and fl.stay_cards == "same":
-        raise RulesError(f"{rules.name}: a stay keeps the current number of cards; "
-                         f"pass in_fantasyland=<cards of this hand> (13..17)")
+        raise RulesError(
+            f"{rules.name}: a stay keeps the current number of cards; "
+            f"pass in_fantasyland=<cards of this hand> (13..17)"
+        )
     return int(out)

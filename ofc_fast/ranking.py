@@ -21,9 +21,20 @@ from ._native import E_COUNT, lib
 from .cards import RANKS, CardsLike, cards_str, parse_cards
 from .errors import CardError, StrengthError, quote
 
-__all__ = ["HandCategory", "STRENGTH_MAX", "rank5", "rank3", "rank", "category",
-           "describe", "kev_rank", "strength_from_kev", "strength_cards", "hand_ranks",
-           "low27"]
+__all__ = [
+    "STRENGTH_MAX",
+    "HandCategory",
+    "category",
+    "describe",
+    "hand_ranks",
+    "kev_rank",
+    "low27",
+    "rank",
+    "rank3",
+    "rank5",
+    "strength_cards",
+    "strength_from_kev",
+]
 
 STRENGTH_MAX: int = lib.OFC_STRENGTH_MAX
 """Largest strength (a royal flush); strengths run 1..STRENGTH_MAX."""
@@ -45,8 +56,9 @@ class HandCategory(IntEnum):
 
 
 # Per-strength metadata, read once from the C tables and decoded here only.
-STRENGTH_INFO: tuple[int, ...] = tuple(lib.ofc_strength_info(s)
-                                       for s in range(STRENGTH_MAX + 1))
+STRENGTH_INFO: tuple[int, ...] = tuple(
+    lib.ofc_strength_info(s) for s in range(STRENGTH_MAX + 1)
+)
 """Per strength: the packed description of ``ofc_strength_info()`` (0 for 0)."""
 
 
@@ -60,9 +72,13 @@ STRENGTH_CARDS: np.ndarray = _read_only((_INFO >> 24).astype(np.int8))
 """Per strength: 3 or 5 cards (0 for strength 0); read-only."""
 STRENGTH_CATEGORY: np.ndarray = _read_only(((_INFO >> 20) & 0xF).astype(np.int8))
 """Per strength: its :class:`HandCategory` value (0 for strength 0); read-only."""
-STRENGTH_RANKS: np.ndarray = _read_only(np.where(
-    _INFO[:, None] != 0, np.stack([(_INFO >> sh) & 0xF for sh in (16, 12, 8, 4, 0)], axis=1),
-    0xF).astype(np.int8))
+STRENGTH_RANKS: np.ndarray = _read_only(
+    np.where(
+        _INFO[:, None] != 0,
+        np.stack([(_INFO >> sh) & 0xF for sh in (16, 12, 8, 4, 0)], axis=1),
+        0xF,
+    ).astype(np.int8)
+)
 """Per strength: the five rank nibbles of its description in reading order (0..12,
 15 = no card: a 3-card hand's last two, and all of strength 0); read-only.
 
@@ -70,8 +86,9 @@ STRENGTH_RANKS: np.ndarray = _read_only(np.where(
 [10, 10, 3, 15, 15]
 """
 _NCARDS = STRENGTH_CARDS.tolist()
-_CATEGORY = [HandCategory(c) if n else None
-             for n, c in zip(_NCARDS, STRENGTH_CATEGORY.tolist())]
+_CATEGORY = [
+    HandCategory(c) if n else None for n, c in zip(_NCARDS, STRENGTH_CATEGORY.tolist())
+]
 _RANKS_OF = [tuple(r for r in ranks if r != 0xF) for ranks in STRENGTH_RANKS.tolist()]
 
 _rank = lib.ofc_rank
@@ -123,8 +140,8 @@ except ImportError:  # pragma: no cover - PyPy, or a build without the extension
     _speedups = None  # type: ignore[assignment]
 else:
     _speedups.set_fallback(_rank_any)
-    rank5 = _speedups.rank5  # type: ignore[assignment]  # noqa: F811
-    rank3 = _speedups.rank3  # type: ignore[assignment]  # noqa: F811
+    rank5 = _speedups.rank5  # type: ignore[assignment]
+    rank3 = _speedups.rank3  # type: ignore[assignment]
 
 
 def rank(cards: CardsLike) -> int:
@@ -148,8 +165,9 @@ def _check_strength(strength: int) -> int:
     except TypeError:
         raise StrengthError(f"bad strength {quote(strength)}: expected an int") from None
     if not 1 <= s <= STRENGTH_MAX:
-        raise StrengthError(f"bad strength {quote(strength)}: strengths are "
-                            f"1..{STRENGTH_MAX}")
+        raise StrengthError(
+            f"bad strength {quote(strength)}: strengths are 1..{STRENGTH_MAX}"
+        )
     return s
 
 
@@ -191,8 +209,9 @@ def kev_rank(strength: int) -> int:
     """
     s = _check_strength(strength)
     if _NCARDS[s] != 5:
-        raise StrengthError(f"strength {s} is a 3-card hand: Cactus Kev numbers exist "
-                            f"for 5-card hands only")
+        raise StrengthError(
+            f"strength {s} is a 3-card hand: Cactus Kev numbers exist for 5-card hands only"
+        )
     kev: int = lib.ofc_kev_rank(s)
     return kev
 
@@ -224,14 +243,28 @@ def low27(strength: int) -> int:
     """
     s = _check_strength(strength)
     if _NCARDS[s] != 5:
-        raise StrengthError(f"strength {s} is a 3-card hand: 2-7 values exist for "
-                            f"5-card hands only")
+        raise StrengthError(
+            f"strength {s} is a 3-card hand: 2-7 values exist for 5-card hands only"
+        )
     low: int = lib.ofc_low27(s)
     return low
 
 
-_NAME = ["Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
-         "Queen", "King", "Ace"]
+_NAME = [
+    "Two",
+    "Three",
+    "Four",
+    "Five",
+    "Six",
+    "Seven",
+    "Eight",
+    "Nine",
+    "Ten",
+    "Jack",
+    "Queen",
+    "King",
+    "Ace",
+]
 _PLURAL = [n + ("es" if n == "Six" else "s") for n in _NAME]
 
 
@@ -271,4 +304,3 @@ def describe(strength: int) -> str:
     if cat is HandCategory.ONE_PAIR:
         return f"Pair of {_PLURAL[r[0]]}{_kickers(r[2:])}"
     return f"{_NAME[r[0]]} high{_kickers(r[1:])}"
-

@@ -25,11 +25,11 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Optional, Sequence, TypeAlias, Union
+from typing import Any, TypeAlias
 
-from .rules.compiled import compiled, compiled_fl
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards
@@ -37,12 +37,26 @@ from .errors import CardError, OfcError, SearchError
 from .game import Game, Move, actions_for, move_for_action
 from .rules import RuleSet
 from .rules import get as get_rules
+from .rules.compiled import compiled, compiled_fl
 from .rules.model import Game as GameKind
 from .solver import StayValue, ev_tables, stay_values
 
-__all__ = ["Advice", "Completion", "SearchModel", "advise", "best_completion",
-           "search_model", "position", "make_observation", "cli_advise", "POLICIES",
-           "OPPONENTS", "Opponent", "opponent_weight", "EXACT_NODES_DEFAULT"]
+__all__ = [
+    "EXACT_NODES_DEFAULT",
+    "OPPONENTS",
+    "POLICIES",
+    "Advice",
+    "Completion",
+    "Opponent",
+    "SearchModel",
+    "advise",
+    "best_completion",
+    "cli_advise",
+    "make_observation",
+    "opponent_weight",
+    "position",
+    "search_model",
+]
 
 POLICIES = ("auto", "best", "fast", "sequential")
 """Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
@@ -51,7 +65,7 @@ else greedy; clairvoyant), ``sequential`` (the searcher places each round withou
 seeing the cards after it; csrc/ofc_search.h), ``auto`` (best when the searcher has
 at most one round left, fast for an opening with more than 60 moves, else
 sequential)."""
-Opponent = Union[str, float]
+Opponent: TypeAlias = str | float
 """An opponent model: a name of :data:`OPPONENTS` or a number within 0..1."""
 OPPONENTS = ("best", "random")
 """How the rollouts complete the other seats' boards: ``best`` (the completion policy:
@@ -67,14 +81,17 @@ EXACT_NODES_DEFAULT = 3_000_000
 time budget (about a quarter of a second)."""
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 _BATCH = 16
-_CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter,
-                                           "cpu": time.thread_time}
+_CLOCKS: dict[str, Callable[[], float]] = {
+    "wall": time.perf_counter,
+    "cpu": time.thread_time,
+}
 _KEEP = 8  # prune=True: halve the candidates after each batch down to this many
 _SWITCH = 30  # auto policy, an opening: fast screening until this many moves are left
 _NO_CARD = 0xFF
 
 
 # ------------------------------------------------------------------ the model
+
 
 @dataclass(frozen=True)
 class SearchModel:
@@ -129,20 +146,33 @@ def opponent_weight(opponent: Opponent) -> float:
     if isinstance(opponent, str):
         if opponent in _OPPONENT_WEIGHTS:
             return _OPPONENT_WEIGHTS[opponent]
-    elif not isinstance(opponent, bool) and isinstance(opponent, (int, float)) \
-            and math.isfinite(opponent) and 0 <= opponent <= 1:
+    elif (
+        not isinstance(opponent, bool)
+        and isinstance(opponent, (int, float))
+        and math.isfinite(opponent)
+        and 0 <= opponent <= 1
+    ):
         return float(opponent)
-    raise SearchError(f"opponent must be 'best', 'random' or a number within 0..1, got "
-                      f"{opponent!r}")
+    raise SearchError(
+        f"opponent must be 'best', 'random' or a number within 0..1, got {opponent!r}"
+    )
 
 
-def search_model(rules: RuleSet, fl_value: StayValue = None,
-                 row_weight: float = 1.0, opponent: Opponent = "best") -> SearchModel:
+def search_model(
+    rules: RuleSet,
+    fl_value: StayValue = None,
+    row_weight: float = 1.0,
+    opponent: Opponent = "best",
+) -> SearchModel:
     """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
     reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
     set without one; ``opponent``: see :data:`OPPONENTS`."""
-    if isinstance(row_weight, bool) or not isinstance(row_weight, (int, float)) \
-            or not math.isfinite(row_weight) or not 0 <= row_weight <= 1e6:
+    if (
+        isinstance(row_weight, bool)
+        or not isinstance(row_weight, (int, float))
+        or not math.isfinite(row_weight)
+        or not 0 <= row_weight <= 1e6
+    ):
         raise SearchError(f"row_weight must be a number within 0..1e6, got {row_weight!r}")
     opp = opponent_weight(opponent)
     values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
@@ -156,6 +186,7 @@ def search_model(rules: RuleSet, fl_value: StayValue = None,
 
 
 # ------------------------------------------------------------ best completion
+
 
 @dataclass(frozen=True)
 class Completion:
@@ -177,14 +208,18 @@ def _policy(policy: str, sequential: bool = False) -> int:
         return int(lib.OFC_COMPLETE_FAST)
     if policy == "sequential" and sequential:
         return int(lib.OFC_COMPLETE_SEQUENTIAL)
-    raise SearchError(f"policy must be one of {POLICIES[1:] if sequential else POLICIES[1:3]} "
-                      f"here, got {policy!r}")
+    raise SearchError(
+        f"policy must be one of {POLICIES[1:] if sequential else POLICIES[1:3]} "
+        f"here, got {policy!r}"
+    )
 
 
 def _raise(status: int, fn: str) -> None:
     if status == lib.OFC_E_COUNT:  # here a position problem, not a bad hand
-        raise SearchError(f"{fn}: the cards dealt and to come do not fill the free slots "
-                          f"({status_error(status)})")
+        raise SearchError(
+            f"{fn}: the cards dealt and to come do not fill the free slots "
+            f"({status_error(status)})"
+        )
     raise status_error(status, fn, SearchError)
 
 
@@ -200,7 +235,7 @@ def _c_board(rows: Sequence[Sequence[int]]) -> bytes:
     return bytes(out)
 
 
-def _rows_of(board: Union[str, Board, Sequence[Sequence[int]]]) -> list[list[int]]:
+def _rows_of(board: str | Board | Sequence[Sequence[int]]) -> list[list[int]]:
     """Rows from "front / middle / back" text (cards or '-' for empty), a Board or
     three lists of card ids."""
     if isinstance(board, Board):
@@ -216,10 +251,16 @@ def _rows_of(board: Union[str, Board, Sequence[Sequence[int]]]) -> list[list[int
     return rows
 
 
-def best_completion(board: Union[str, Board, Sequence[Sequence[int]]], cards: CardsLike,
-                    rules: RuleSet, *, rounds: Optional[Sequence[tuple[int, int]]] = None,
-                    fantasyland: int = 0, policy: str = "best",
-                    model: Optional[SearchModel] = None) -> Completion:
+def best_completion(
+    board: str | Board | Sequence[Sequence[int]],
+    cards: CardsLike,
+    rules: RuleSet,
+    *,
+    rounds: Sequence[tuple[int, int]] | None = None,
+    fantasyland: int = 0,
+    policy: str = "best",
+    model: SearchModel | None = None,
+) -> Completion:
     """The completion of largest value of a partial board with the cards still to
     come: ``rounds`` lists (cards dealt, cards discarded) per round in order (default:
     one round keeping every card); ``fantasyland``: the Fantasyland count of this hand
@@ -236,18 +277,34 @@ def best_completion(board: Union[str, Board, Sequence[Sequence[int]]], cards: Ca
     rounds = [(len(ids), 0)] if rounds is None else [(int(n), int(k)) for n, k in rounds]
     model = model or search_model(rules)
     out = ffi.new("ofc_completion_result *")
-    st = lib.ofc_best_completion(compiled(rules), compiled_fl(rules), ev_tables(rules),
-                                 model.c_model(), _c_board(rows), bytes(ids), len(rounds),
-                                 bytes(n for n, _ in rounds), bytes(k for _, k in rounds),
-                                 int(fantasyland), _policy(policy), out)
+    st = lib.ofc_best_completion(
+        compiled(rules),
+        compiled_fl(rules),
+        ev_tables(rules),
+        model.c_model(),
+        _c_board(rows),
+        bytes(ids),
+        len(rounds),
+        bytes(n for n, _ in rounds),
+        bytes(k for _, k in rounds),
+        int(fantasyland),
+        _policy(policy),
+        out,
+    )
     if st != OK:
         _raise(st, "best_completion")
     b = list(out.board)
-    return Completion(Board(b[:3], b[3:8], b[8:]), float(out.value), bool(out.foul),
-                      int(out.next_fl), int(out.leaves))
+    return Completion(
+        Board(b[:3], b[3:8], b[8:]),
+        float(out.value),
+        bool(out.foul),
+        int(out.next_fl),
+        int(out.leaves),
+    )
 
 
 # ------------------------------------------------------------------- positions
+
 
 def _rounds(kind: GameKind, slots: int, fresh: bool, fl: int) -> list[tuple[int, int]]:
     """The rounds that fill ``slots`` free (or hidden) slots of another seat."""
@@ -269,8 +326,9 @@ def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
 
 def _card_list(value: Any, what: str) -> list[int]:
     if not isinstance(value, (list, tuple)):
-        raise SearchError(f"observation: {what} must be a list of card ids, got "
-                          f"{type(value).__name__}")
+        raise SearchError(
+            f"observation: {what} must be a list of card ids, got {type(value).__name__}"
+        )
     for c in value:
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
             raise CardError(f"observation: {what} holds {c!r}, not a card id 0..51")
@@ -285,15 +343,27 @@ def _check_observation(obs: Mapping[str, Any]) -> None:
         boards, fl, hidden = obs["boards"], obs["fantasyland"], obs["face_down_counts"]
         _card_list(obs["dealt"], "dealt")
         _card_list(obs["discards"], "discards")
-        counts = [int(obs["to_discard"]), int(obs["future_cards"]),
-                  int(obs["future_discards"])]
+        counts = [
+            int(obs["to_discard"]),
+            int(obs["future_cards"]),
+            int(obs["future_discards"]),
+        ]
     except (KeyError, TypeError, ValueError) as exc:
         raise SearchError(f"observation: a missing or bad field ({exc})") from None
-    if not (isinstance(players, int) and 2 <= players <= 4 and isinstance(seat, int)
-            and 0 <= seat < players and len(boards) == players and len(fl) == players
-            and len(hidden) == players and min(counts) >= 0):
-        raise SearchError("observation: seat, players, boards, fantasyland, "
-                          "face_down_counts or the counts do not fit together")
+    if not (
+        isinstance(players, int)
+        and 2 <= players <= 4
+        and isinstance(seat, int)
+        and 0 <= seat < players
+        and len(boards) == players
+        and len(fl) == players
+        and len(hidden) == players
+        and min(counts) >= 0
+    ):
+        raise SearchError(
+            "observation: seat, players, boards, fantasyland, "
+            "face_down_counts or the counts do not fit together"
+        )
     for p, rows in enumerate(boards):
         if len(rows) != 3:
             raise SearchError(f"observation: board {p} must have three rows")
@@ -310,16 +380,21 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
     set: one round of its cards); their discards stay among the unseen cards."""
     _check_observation(obs)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
-        raise SearchError("advise covers normal decisions; a full set (Fantasyland, "
-                          "classic) is solved by solve_fantasyland / best_setting")
+        raise SearchError(
+            "advise covers normal decisions; a full set (Fantasyland, "
+            "classic) is solved by solve_fantasyland / best_setting"
+        )
     if not obs["dealt"]:
         raise SearchError(f"seat {obs['seat']} has no decision to make")
     if rules.game is GameKind.CLASSIC:
         raise SearchError("advise needs OFC or Pineapple rules")
     from .bots.base import unseen_cards  # here: the bots package imports this module
 
-    known = [c for b in obs["boards"] for r in b for c in r] + list(obs["dealt"]) \
+    known = (
+        [c for b in obs["boards"] for r in b for c in r]
+        + list(obs["dealt"])
         + list(obs["discards"])
+    )
     if len(set(known)) != len(known):
         twice = sorted({c for c in known if known.count(c) > 1})
         raise CardError(f"advise: the observation shows {cards_str(twice)} twice")
@@ -327,10 +402,10 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
     seat, players = int(obs["seat"]), int(obs["players"])
     pos.players, pos.seat = players, seat
     pos.n_dealt, pos.k = len(obs["dealt"]), int(obs["to_discard"])
-    pos.dealt[0:len(obs["dealt"])] = list(obs["dealt"])
+    pos.dealt[0 : len(obs["dealt"])] = list(obs["dealt"])
     unseen = unseen_cards(obs)
     pos.n_unseen = len(unseen)
-    pos.unseen[0:len(unseen)] = unseen.tolist()
+    pos.unseen[0 : len(unseen)] = unseen.tolist()
     for p in range(players):
         rows = obs["boards"][p]
         s = pos.seats[p]
@@ -349,15 +424,22 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
     if st in (E_CARD, E_DUPLICATE):
         _raise(st, "advise: the observation's cards")
     if st != OK:
-        raise SearchError("advise: the observation's boards, dealt cards and rounds to "
-                          "come do not fit together (or too few unseen cards for them)")
+        raise SearchError(
+            "advise: the observation's boards, dealt cards and rounds to "
+            "come do not fit together (or too few unseen cards for them)"
+        )
     return pos
 
 
-def make_observation(rules: RuleSet, board: Union[str, Board, Sequence[Sequence[int]]],
-                     dealt: CardsLike,
-                     opponents: Sequence[Union[str, Board, Sequence[Sequence[int]]]] = (),
-                     dead: CardsLike = (), *, fantasyland: int = 0) -> dict[str, Any]:
+def make_observation(
+    rules: RuleSet,
+    board: str | Board | Sequence[Sequence[int]],
+    dealt: CardsLike,
+    opponents: Sequence[str | Board | Sequence[Sequence[int]]] = (),
+    dead: CardsLike = (),
+    *,
+    fantasyland: int = 0,
+) -> dict[str, Any]:
     """An observation for :func:`advise` without a Game: seat 0 holds ``board`` and
     must place ``dealt`` (OFC / Pineapple: 5 cards onto an empty board, else 1 card /
     3 cards keeping 2); ``opponents``: the other seats' visible boards (their
@@ -381,31 +463,45 @@ def make_observation(rules: RuleSet, board: Union[str, Board, Sequence[Sequence[
     opening = placed == 0 and len(cards) == 5
     want = 5 if placed == 0 else 3 if pineapple else 1
     if len(cards) != want:
-        raise SearchError(f"a board with {placed} cards is dealt {want} cards, got "
-                          f"{len(cards)}")
+        raise SearchError(
+            f"a board with {placed} cards is dealt {want} cards, got {len(cards)}"
+        )
     k = 1 if pineapple and not opening else 0
     left = 13 - placed - (len(cards) - k)
     if left < 0 or any(len(r) > ROW_SIZES[i] for i, r in enumerate(own)):
         raise SearchError("the dealt cards do not fit the board")
     if pineapple and left % 2:
-        raise SearchError(f"a Pineapple board holds 0, 5, 7, 9 or 11 cards before a deal, "
-                          f"got {placed}")
+        raise SearchError(
+            f"a Pineapple board holds 0, 5, 7, 9 or 11 cards before a deal, got {placed}"
+        )
     rounds = left // 2 if pineapple else left
     players = 1 + len(others)
     if not 2 <= players <= rules.max_players:
-        raise SearchError(f"{rules.name} seats 2..{rules.max_players} players, got "
-                          f"{players}")
+        raise SearchError(
+            f"{rules.name} seats 2..{rules.max_players} players, got {players}"
+        )
     return {
-        "seat": 0, "players": players, "button": players - 1, "rules": rules.name,
-        "game": rules.game.value, "lowball": rules.lowball is not None, "to_act": 0,
-        "is_over": False, "street": 0 if opening else 1,
+        "seat": 0,
+        "players": players,
+        "button": players - 1,
+        "rules": rules.name,
+        "game": rules.game.value,
+        "lowball": rules.lowball is not None,
+        "to_act": 0,
+        "is_over": False,
+        "street": 0 if opening else 1,
         "fantasyland": [fantasyland] + [0] * len(others),
-        "boards": [own] + others, "face_down_counts": [[0, 0, 0]] * players,
-        "discards": parse_cards(dead), "discard_counts": [0] * players,
-        "dealt": cards, "to_discard": k,
+        "boards": [own] + others,
+        "face_down_counts": [[0, 0, 0]] * players,
+        "discards": parse_cards(dead),
+        "discard_counts": [0] * players,
+        "dealt": cards,
+        "to_discard": k,
         "future_cards": 3 * rounds if pineapple else rounds,
         "future_discards": rounds if pineapple else 0,
-        "legal_actions": None, "full_set": False, "face_down": False,
+        "legal_actions": None,
+        "full_set": False,
+        "face_down": False,
     }
 
 
@@ -415,24 +511,36 @@ def cli_advise(args: Any) -> str:
     import json
 
     rules = get_rules(args.rules)
-    obs = make_observation(rules, args.board, args.dealt, args.opponent or [],
-                           args.dead or "")
+    obs = make_observation(
+        rules, args.board, args.dealt, args.opponent or [], args.dead or ""
+    )
     t0 = time.perf_counter()
-    modes: dict[str, Union[str, bool]] = {"auto": "auto", "yes": True, "no": False}
-    advice = advise(obs, rules=rules, samples=args.samples, time_budget=args.time,
-                    seed=args.seed, exact=modes[args.exact])
+    modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
+    advice = advise(
+        obs,
+        rules=rules,
+        samples=args.samples,
+        time_budget=args.time,
+        seed=args.seed,
+        exact=modes[args.exact],
+    )
     seconds = time.perf_counter() - t0
     if args.json:
         return json.dumps([a.as_dict() for a in advice], indent=1)
-    lines = [f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms",
-             f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}"]
-    for i, a in enumerate(advice[:args.top] if args.top else advice):
-        lines.append(f"{i + 1:>3}  {str(a.move):<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
-                     f"{'yes' if a.exact else 'no':<5} {a.samples:>7}")
+    lines = [
+        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms",
+        f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}",
+    ]
+    for i, a in enumerate(advice[: args.top] if args.top else advice):
+        lines.append(
+            f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
+            f"{'yes' if a.exact else 'no':<5} {a.samples:>7}"
+        )
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- advise
+
 
 @dataclass(frozen=True)
 class Advice:
@@ -449,12 +557,19 @@ class Advice:
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able: the move as text."""
-        return {"action": self.action, "move": str(self.move), "ev": self.ev,
-                "stderr": self.stderr, "exact": self.exact, "samples": self.samples}
+        return {
+            "action": self.action,
+            "move": str(self.move),
+            "ev": self.ev,
+            "stderr": self.stderr,
+            "exact": self.exact,
+            "samples": self.samples,
+        }
 
 
-def _observation(game_or_obs: Union[Game, Mapping[str, Any]], seat: Optional[int],
-                 rules: Optional[RuleSet]) -> tuple[Mapping[str, Any], RuleSet]:
+def _observation(
+    game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RuleSet | None
+) -> tuple[Mapping[str, Any], RuleSet]:
     if isinstance(game_or_obs, Game):
         g = game_or_obs
         if g.to_act is None:
@@ -463,8 +578,9 @@ def _observation(game_or_obs: Union[Game, Mapping[str, Any]], seat: Optional[int
             raise SearchError(f"seat {seat} is not to act (seat {g.to_act} is)")
         return g.observation(g.to_act), rules or g.rules
     if not isinstance(game_or_obs, Mapping):
-        raise SearchError(f"advise takes a Game or an observation dict, got "
-                          f"{type(game_or_obs).__name__}")
+        raise SearchError(
+            f"advise takes a Game or an observation dict, got {type(game_or_obs).__name__}"
+        )
     obs = game_or_obs
     if seat is not None and seat != obs.get("seat"):
         raise SearchError(f"the observation is seat {obs.get('seat')}'s, not seat {seat}'s")
@@ -480,35 +596,55 @@ def _auto_policy(pos: Any, moves: int) -> str:
     rounds = pos.seats[pos.seat].rounds
     return "best" if rounds <= 1 else "fast" if moves > 60 else "sequential"
 
+
 Position: TypeAlias = Game | Mapping[str, Any]
 """What :func:`advise` takes: a :class:`~ofc_fast.game.Game`, or an observation dict of
 the seat to act (:class:`~ofc_fast.game.Observation`)."""
 
 
-
-def _settings(samples: Optional[int], time_budget: Optional[float], exact: Union[str, bool],
-              policy: str, seed: int) -> None:
-    if samples is not None and (isinstance(samples, bool) or not isinstance(samples, int)
-                                or samples < 1):
+def _settings(
+    samples: int | None,
+    time_budget: float | None,
+    exact: str | bool,
+    policy: str,
+    seed: int,
+) -> None:
+    if samples is not None and (
+        isinstance(samples, bool) or not isinstance(samples, int) or samples < 1
+    ):
         raise SearchError(f"samples must be an int >= 1, got {samples!r}")
-    if time_budget is not None and (isinstance(time_budget, bool)
-                                    or not isinstance(time_budget, (int, float))
-                                    or not time_budget > 0):
-        raise SearchError(f"time_budget must be a positive number of seconds, got "
-                          f"{time_budget!r}")
+    if time_budget is not None and (
+        isinstance(time_budget, bool)
+        or not isinstance(time_budget, (int, float))
+        or not time_budget > 0
+    ):
+        raise SearchError(
+            f"time_budget must be a positive number of seconds, got {time_budget!r}"
+        )
     if exact not in ("auto", True, False):
         raise SearchError(f"exact must be 'auto', True or False, got {exact!r}")
     if policy not in POLICIES:
         raise SearchError(f"policy must be one of {POLICIES}, got {policy!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2 ** 64:
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
         raise SearchError(f"seed must be an int 0..2**64-1, got {seed!r}")
 
 
-def advise(game: Position, seat: int | None = None, *, samples: int | None = None,
-           time_budget: float | None = None, seed: int = 0, exact: str | bool = "auto",
-           policy: str = "auto", fl_value: StayValue = None, row_weight: float = 1.0,
-           rules: RuleSet | None = None, prune: bool = False,
-           clock: str = "wall", opponent: Opponent = "best") -> list[Advice]:
+def advise(
+    game: Position,
+    seat: int | None = None,
+    *,
+    samples: int | None = None,
+    time_budget: float | None = None,
+    seed: int = 0,
+    exact: str | bool = "auto",
+    policy: str = "auto",
+    fl_value: StayValue = None,
+    row_weight: float = 1.0,
+    rules: RuleSet | None = None,
+    prune: bool = False,
+    clock: str = "wall",
+    opponent: Opponent = "best",
+) -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
@@ -544,51 +680,81 @@ def advise(game: Position, seat: int | None = None, *, samples: int | None = Non
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
     actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
     model = search_model(rules, fl_value, row_weight, opponent)
-    args = (compiled(rules), compiled_fl(rules), ev_tables(rules), model.c_model(), pos,
-            bytes(actions), len(actions))
+    args = (
+        compiled(rules),
+        compiled_fl(rules),
+        ev_tables(rules),
+        model.c_model(),
+        pos,
+        bytes(actions),
+        len(actions),
+    )
     values = _exact(args, pos, exact, time_budget, model.opp_random > 0)
     if values is not None:
-        out = [Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
-               for a, v in zip(actions, values)]
+        out = [
+            Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
+            for a, v in zip(actions, values)
+        ]
         out.sort(key=lambda x: (-x.ev, x.action))
         return out
     name = _auto_policy(pos, len(actions)) if policy == "auto" else policy
     then = None
     if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
         then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
-    stats = _sampled(args, _policy(name, True), seed, samples, time_budget, prune, then,
-                     _CLOCKS[clock])
+    stats = _sampled(
+        args, _policy(name, True), seed, samples, time_budget, prune, then, _CLOCKS[clock]
+    )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
-    return [Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
-            for a, (v, se, _, n) in ranked]
+    return [
+        Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
+        for a, (v, se, _, n) in ranked
+    ]
 
 
-def _exact(args: tuple[Any, ...], pos: Any, exact: Union[str, bool],
-           time_budget: Optional[float], random_opponents: bool) -> Optional[list[float]]:
+def _exact(
+    args: tuple[Any, ...],
+    pos: Any,
+    exact: str | bool,
+    time_budget: float | None,
+    random_opponents: bool,
+) -> list[float] | None:
     if exact is False or (exact == "auto" and random_opponents):
         return None
     if random_opponents:
-        raise SearchError("exact search models opponents that complete by the best "
-                          "completion (opponent='best'); another opponent model is sampled")
+        raise SearchError(
+            "exact search models opponents that complete by the best "
+            "completion (opponent='best'); another opponent model is sampled"
+        )
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
-    limit = EXACT_NODES_DEFAULT if time_budget is None \
+    limit = (
+        EXACT_NODES_DEFAULT
+        if time_budget is None
         else int(time_budget * _EXACT_NODES_PER_SECOND)
+    )
     if exact == "auto" and not 0 < cost <= limit:
         return None
     if cost == 0:
-        raise SearchError("exact search needs the searcher to have at most one round "
-                          "left (a Pineapple or OFC last-two-streets position)")
+        raise SearchError(
+            "exact search needs the searcher to have at most one round "
+            "left (a Pineapple or OFC last-two-streets position)"
+        )
     values = ffi.new("double[]", max(1, args[-1]))
-    st = lib.ofc_search_exact(*(*args, 2 ** 62, values))
+    st = lib.ofc_search_exact(*(*args, 2**62, values))
     if st != OK:
         _raise(st, "advise")
-    return list(values)[:args[-1]]
+    return list(values)[: args[-1]]
 
 
-def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[int],
-             time_budget: Optional[float], prune: bool, then: Optional[int] = None,
-             clock: Callable[[], float] = time.perf_counter
-             ) -> list[tuple[float, float, int, int]]:
+def _sampled(
+    args: tuple[Any, ...],
+    policy: int,
+    seed: int,
+    samples: int | None,
+    time_budget: float | None,
+    prune: bool,
+    then: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[tuple[float, float, int, int]]:
     """(mean, stderr, rounds survived, samples) per move; with ``then``, once pruning
     leaves _SWITCH moves or fewer they start again under that policy."""
     actions, n = args[-2], args[-1]
@@ -603,9 +769,19 @@ def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[in
         batch = _BATCH if target is None else min(_BATCH, target - done)
         ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
         ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
-        st = lib.ofc_search_rollouts(*(*args[:-2], bytes(actions[i] for i in active),
-                                       len(active), policy, seed, done, batch, out_sum,
-                                       out_sq))
+        st = lib.ofc_search_rollouts(
+            *(
+                *args[:-2],
+                bytes(actions[i] for i in active),
+                len(active),
+                policy,
+                seed,
+                done,
+                batch,
+                out_sum,
+                out_sq,
+            )
+        )
         if st != OK:
             _raise(st, "advise")
         for j, i in enumerate(active):
@@ -614,12 +790,13 @@ def _sampled(args: tuple[Any, ...], policy: int, seed: int, samples: Optional[in
             counts[i] += batch
         done += batch
         spent = clock() - start
-        if (target is not None and done >= target) or \
-                (time_budget is not None and spent >= time_budget):
+        if (target is not None and done >= target) or (
+            time_budget is not None and spent >= time_budget
+        ):
             break
         if prune and len(active) > _KEEP:
             active.sort(key=lambda i: -total[i] / counts[i])
-            active = sorted(active[:max(_KEEP, len(active) // 2)])
+            active = sorted(active[: max(_KEEP, len(active) // 2)])
             for i in active:
                 survived[i] += 1
             if then is not None and len(active) <= _SWITCH:

@@ -21,20 +21,30 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from numbers import Real
-from typing import Any, Mapping, Optional, TypeAlias, Union
+from typing import Any, TypeAlias
 
-from .rules.compiled import compiled, compiled_fl
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import OfcError, RulesError, quote
 from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet, RulesLike, as_rules
+from .rules.compiled import compiled, compiled_fl
 
-__all__ = ["Solution", "solve_fantasyland", "best_setting", "STAY_VALUE_DEFAULT",
-           "StayValue", "stay_values", "ev_tables", "cli_solve", "OBJECTIVES"]
+__all__ = [
+    "OBJECTIVES",
+    "STAY_VALUE_DEFAULT",
+    "Solution",
+    "StayValue",
+    "best_setting",
+    "cli_solve",
+    "ev_tables",
+    "solve_fantasyland",
+    "stay_values",
+]
 
 OBJECTIVES = ("royalties", "ev")
 """Objectives of :func:`best_setting`."""
@@ -54,6 +64,7 @@ _STAY_LIMIT = 100000.0
 
 # ---------------------------------------------------------------- compiled rules
 
+
 @lru_cache(maxsize=16)
 def ev_tables(rules: RuleSet) -> Any:  # cdata 'ofc_ev_tables *'
     """The C ``ofc_ev_tables`` of a rule set (about 380 KB, cached): per row and
@@ -68,6 +79,7 @@ def ev_tables(rules: RuleSet) -> Any:  # cdata 'ofc_ev_tables *'
 
 
 # ---------------------------------------------------------------------- results
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -97,8 +109,8 @@ class Solution:
     next_cards: int = 0
     objective: str = "fantasyland"
     naturals: tuple[Any, ...] = ()
-    best_stay: Optional["Solution"] = None
-    best_no_stay: Optional["Solution"] = None
+    best_stay: Solution | None = None
+    best_no_stay: Solution | None = None
     nodes: int = 0
     seconds: float = 0.0
 
@@ -113,17 +125,24 @@ class Solution:
         return text + f", value {self.value:g}"
 
 
-def _solution(s: Any, objective: str, nodes: int = 0, seconds: float = 0.0,
-              **extra: Any) -> Solution:
+def _solution(
+    s: Any, objective: str, nodes: int = 0, seconds: float = 0.0, **extra: Any
+) -> Solution:
     b = list(s.board)
     return Solution(
         board=Board(b[:3], b[3:8], b[8:]),
         discards=tuple(s.discards[i] for i in range(s.n_discards)),
-        royalties=int(s.royalties), stays=bool(s.stays), value=float(s.value),
+        royalties=int(s.royalties),
+        stays=bool(s.stays),
+        value=float(s.value),
         fouled=bool(s.foul),
         row_royalties=(int(s.royalty[0]), int(s.royalty[1]), int(s.royalty[2])),
-        next_cards=int(s.next_cards), objective=objective, nodes=nodes, seconds=seconds,
-        **extra)
+        next_cards=int(s.next_cards),
+        objective=objective,
+        nodes=nodes,
+        seconds=seconds,
+        **extra,
+    )
 
 
 def _raise_status(status: int, fn: str) -> None:
@@ -152,8 +171,10 @@ def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ..
         return tuple(_stay_number(stay_value.get(k, 0.0)) for k in range(13, 18))
     if isinstance(stay_value, Real) and not isinstance(stay_value, bool):
         return (_stay_number(stay_value),) * 5
-    raise OfcError(f"stay_value: expected None, a number or a mapping "
-                   f"{{cards: value}}, got {quote(stay_value)}")
+    raise OfcError(
+        f"stay_value: expected None, a number or a mapping "
+        f"{{cards: value}}, got {quote(stay_value)}"
+    )
 
 
 def _stay_number(value: object) -> float:
@@ -166,16 +187,22 @@ def _stay_number(value: object) -> float:
     except (OverflowError, ValueError, TypeError):
         v = math.inf
     if not math.isfinite(v) or abs(v) > _STAY_LIMIT:
-        raise OfcError(f"stay_value: {quote(value)} is not a finite number within "
-                       f"+-{_STAY_LIMIT:g}")
+        raise OfcError(
+            f"stay_value: {quote(value)} is not a finite number within +-{_STAY_LIMIT:g}"
+        )
     return v
 
 
 # ---------------------------------------------------------------------- solvers
 
-def solve_fantasyland(cards: Union[CardsLike, Board], rules: RulesLike = PINEAPPLE,
-                      stay_value: StayValue = None, *,
-                      alternatives: bool = False) -> Solution:
+
+def solve_fantasyland(
+    cards: CardsLike | Board,
+    rules: RulesLike = PINEAPPLE,
+    stay_value: StayValue = None,
+    *,
+    alternatives: bool = False,
+) -> Solution:
     """The provably best legal setting of 13 of ``cards`` (13 to 17): most royalties
     plus ``stay_value`` when the setting keeps Fantasyland under ``rules`` (the stay
     rule of a Fantasyland hand of ``len(cards)`` cards, as :func:`fantasyland_cards`
@@ -209,8 +236,9 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RulesLike = PINEAPP
     flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
     ev = ev_tables(rules)
     t0 = time.perf_counter()
-    status = lib.ofc_solve_fantasyland(compiled(rules), compiled_fl(rules), ev,
-                                       bytes(ids), len(ids), list(sv), flags, out)
+    status = lib.ofc_solve_fantasyland(
+        compiled(rules), compiled_fl(rules), ev, bytes(ids), len(ids), list(sv), flags, out
+    )
     seconds = time.perf_counter() - t0
     if status != OK:
         _raise_status(status, "solve_fantasyland")
@@ -222,12 +250,14 @@ def solve_fantasyland(cards: Union[CardsLike, Board], rules: RulesLike = PINEAPP
         stay = _solution(out.best_stay, "fantasyland")
     if out.best_no_stay.found:
         no_stay = _solution(out.best_no_stay, "fantasyland")
-    return _solution(out.best, "fantasyland", nodes, seconds, best_stay=stay,
-                     best_no_stay=no_stay)
+    return _solution(
+        out.best, "fantasyland", nodes, seconds, best_stay=stay, best_no_stay=no_stay
+    )
 
 
-def best_setting(cards13: Union[CardsLike, Board], rules: RulesLike = CLASSIC_1_6,
-                 objective: str = "ev") -> Solution:
+def best_setting(
+    cards13: CardsLike | Board, rules: RulesLike = CLASSIC_1_6, objective: str = "ev"
+) -> Solution:
     """The best of the 72,072 ways to set 13 cards (front 3, middle 5, back 5).
 
     ``objective``: ``"royalties"`` (most royalties; ties to the most expected rows
@@ -250,8 +280,9 @@ def best_setting(cards13: Union[CardsLike, Board], rules: RulesLike = CLASSIC_1_
     ids = hand_cards(cards13, 13, 13, "best_setting")
     rules = as_rules(rules, "best_setting")
     if objective not in OBJECTIVES:
-        raise OfcError(f"best_setting: objective must be one of {OBJECTIVES}, "
-                       f"got {quote(objective)}")
+        raise OfcError(
+            f"best_setting: objective must be one of {OBJECTIVES}, got {quote(objective)}"
+        )
     out = ffi.new("ofc_setting *")
     code = lib.OFC_OBJECTIVE_EV if objective == "ev" else lib.OFC_OBJECTIVE_ROYALTIES
     ev = ev_tables(rules)
@@ -263,13 +294,15 @@ def best_setting(cards13: Union[CardsLike, Board], rules: RulesLike = CLASSIC_1_
     nats: tuple[Any, ...] = ()
     if rules.naturals:
         from .scoring.naturals import naturals  # local: optional feature, no import cycle
+
         nats = tuple(naturals(ids, rules))
     return _solution(out, objective, 0, seconds, naturals=nats)
 
 
 # ---------------------------------------------------------------------- the CLI
 
-def cli_solve(cards: CardsLike, rules: Union[RuleSet, str]) -> str:
+
+def cli_solve(cards: CardsLike, rules: RuleSet | str) -> str:
     """Text for ``ofc-fast solve "<13-17 cards>" --rules NAME``: the best setting,
     its royalties, the stay / no-stay alternatives (rules with Fantasyland) and the
     time taken.  13 cards under rules without Fantasyland: :func:`best_setting` with
@@ -292,8 +325,10 @@ def cli_solve(cards: CardsLike, rules: Union[RuleSet, str]) -> str:
     if _classic_setting(rules, ids):
         lines.append(f"rules: {rules.name}, 13 cards (classic setting)")
         ev = best_setting(ids, rules, "ev")
-        lines.append(f"best (ev):        {ev.board}  expected points {ev.value:+.3f}, "
-                     f"royalties {ev.royalties}")
+        lines.append(
+            f"best (ev):        {ev.board}  expected points {ev.value:+.3f}, "
+            f"royalties {ev.royalties}"
+        )
         if _pays_royalties(rules):
             roy = best_setting(ids, rules, "royalties")
             lines.append(f"best (royalties): {roy.board}  royalties {roy.royalties}")
@@ -304,15 +339,29 @@ def cli_solve(cards: CardsLike, rules: Union[RuleSet, str]) -> str:
         sv = stay_values(rules)
         shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
         kind = "Fantasyland" if rules.fantasyland is not None else "no Fantasyland"
-        lines.append(f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
-                     f"next cards: {shown})")
+        lines.append(
+            f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
+            f"next cards: {shown})"
+        )
         s = solve_fantasyland(ids, rules, alternatives=True)
         lines.append(f"best:    {_describe(s)}")
         if rules.fantasyland is not None and not s.fouled:
-            lines.append("stay:    " + (_describe(s.best_stay) if s.best_stay
-                                        else "no setting keeps Fantasyland"))
-            lines.append("no stay: " + (_describe(s.best_no_stay) if s.best_no_stay
-                                        else "every legal setting stays"))
+            lines.append(
+                "stay:    "
+                + (
+                    _describe(s.best_stay)
+                    if s.best_stay
+                    else "no setting keeps Fantasyland"
+                )
+            )
+            lines.append(
+                "no stay: "
+                + (
+                    _describe(s.best_no_stay)
+                    if s.best_no_stay
+                    else "every legal setting stays"
+                )
+            )
     lines.append(f"time: {(time.perf_counter() - t0) * 1e3:.2f} ms")
     return "\n".join(lines)
 
@@ -324,10 +373,16 @@ def _classic_setting(rules: RuleSet, ids: list[int]) -> bool:
 
 
 def _solution_dict(s: Solution) -> dict[str, Any]:
-    return {"board": str(s.board), "discards": cards_str(s.discards),
-            "royalties": s.royalties, "row_royalties": list(s.row_royalties),
-            "fouled": s.fouled, "stays": s.stays, "next_cards": s.next_cards,
-            "value": s.value}
+    return {
+        "board": str(s.board),
+        "discards": cards_str(s.discards),
+        "royalties": s.royalties,
+        "row_royalties": list(s.row_royalties),
+        "fouled": s.fouled,
+        "stays": s.stays,
+        "next_cards": s.next_cards,
+        "value": s.value,
+    }
 
 
 def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:

@@ -34,8 +34,8 @@ __all__ = [
     "Row",
     "deal",
     "machine_info",
-    "per_unit_ns",
     "main",
+    "per_unit_ns",
     "rate_text",
     "run_rows",
     "time_runner",
@@ -65,7 +65,7 @@ def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.n
     out = np.empty((n, k), dtype=np.uint8)
     for start in range(0, n, chunk):
         m = min(chunk, n - start)
-        out[start:start + m] = np.argsort(rng.random((m, 52)), axis=1)[:, :k]
+        out[start : start + m] = np.argsort(rng.random((m, 52)), axis=1)[:, :k]
     return out
 
 
@@ -106,10 +106,16 @@ def machine_info() -> dict[str, Any]:
     """CPU count and model, platform and Python of this machine."""
     cpu = platform.processor() or "?"
     with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="utf-8") as fh:
-        cpu = next((line.split(":", 1)[1].strip() for line in fh
-                    if line.startswith("model name")), cpu)
-    return {"cpus": os.cpu_count(), "cpu": cpu, "platform": platform.platform(),
-            "python": f"{platform.python_implementation()} {platform.python_version()}"}
+        cpu = next(
+            (line.split(":", 1)[1].strip() for line in fh if line.startswith("model name")),
+            cpu,
+        )
+    return {
+        "cpus": os.cpu_count(),
+        "cpu": cpu,
+        "platform": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+    }
 
 
 def per_unit_ns(times: Sequence[float], n: int) -> tuple[float, float]:
@@ -133,14 +139,19 @@ class Row:
 
     @property
     def median_ns(self) -> float:
+        """Median time per unit, in nanoseconds."""
         return per_unit_ns(self.times, self.n)[0]
 
     @property
     def min_ns(self) -> float:
+        """Fastest time per unit, in nanoseconds."""
         return per_unit_ns(self.times, self.n)[1]
 
     def verdict(self, strict: bool) -> str:
-        """"pass", "MISS" (--strict) or "slower" against its target; "" without one."""
+        """The verdict against its target: "pass", "MISS" (--strict), "slower" or "".
+
+        "" when it has no target.
+        """
         target = TARGETS.get(self.label)
         if target is None:
             return ""
@@ -149,8 +160,9 @@ class Row:
         return "MISS" if strict else "slower"
 
 
-def _calls(n: int, seed: int) -> tuple[dict[str, tuple[str, Callable[[], Any]]],
-                                       Callable[[], list[str]]]:
+def _calls(
+    n: int, seed: int
+) -> tuple[dict[str, tuple[str, Callable[[], Any]]], Callable[[], list[str]]]:
     """The timed calls by row label, and the agreement check over the same data."""
     import ofc_fast as ofc
 
@@ -182,8 +194,10 @@ def _calls(n: int, seed: int) -> tuple[dict[str, tuple[str, Callable[[], Any]]],
             failed.append("rank3_batch vs rank3")
         k = min(n, 200)
         nets = ofc.score_pairs(a[:k], b[:k], rules).tolist()
-        singles = [ofc.score_pair(ofc.Board.from_cards(x), ofc.Board.from_cards(y),
-                                  rules).net for x, y in zip(a[:k].tolist(), b[:k].tolist())]
+        singles = [
+            ofc.score_pair(ofc.Board.from_cards(x), ofc.Board.from_cards(y), rules).net
+            for x, y in zip(a[:k].tolist(), b[:k].tolist())
+        ]
         if nets != singles:
             failed.append("score_pairs vs score_pair")
         return failed
@@ -197,53 +211,81 @@ def run_rows(n: int, reps: int, seed: int, skip: set[str]) -> list[Row]:
     return _time(_calls(n, seed)[0], n, reps, skip)
 
 
-def _time(calls: dict[str, tuple[str, Callable[[], Any]]], n: int, reps: int,
-          skip: set[str]) -> list[Row]:
-    return [Row(label, unit, n, tuple(time_runner(call, reps)))
-            for label, (unit, call) in calls.items() if label.split()[0] not in skip]
+def _time(
+    calls: dict[str, tuple[str, Callable[[], Any]]], n: int, reps: int, skip: set[str]
+) -> list[Row]:
+    return [
+        Row(label, unit, n, tuple(time_runner(call, reps)))
+        for label, (unit, call) in calls.items()
+        if label.split()[0] not in skip
+    ]
 
 
 def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
     """The report's table, at most :data:`WIDTH` columns."""
-    head = (f"{'call':<17}{'n':>8} {'unit':<6}{'median ns':>10}{'min ns':>9}"
-            f"{'per s':>9}  {'target':<11}{'result':<6}")
+    head = (
+        f"{'call':<17}{'n':>8} {'unit':<6}{'median ns':>10}{'min ns':>9}"
+        f"{'per s':>9}  {'target':<11}{'result':<6}"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         target = TARGETS.get(r.label)
         text = f"<= {target:g} ns" if target is not None else ""
-        lines.append(f"{r.label:<17}{r.n:>8,} {r.unit:<6}{r.median_ns:>10.1f}"
-                     f"{r.min_ns:>9.1f}{rate_text(1e9 / r.median_ns):>9}  {text:<11}"
-                     f"{r.verdict(strict):<6}".rstrip())
+        lines.append(
+            f"{r.label:<17}{r.n:>8,} {r.unit:<6}{r.median_ns:>10.1f}"
+            f"{r.min_ns:>9.1f}{rate_text(1e9 / r.median_ns):>9}  {text:<11}"
+            f"{r.verdict(strict):<6}".rstrip()
+        )
     return lines
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(
-        prog="ofc-fast bench", allow_abbrev=False,
+        prog="ofc-fast bench",
+        allow_abbrev=False,
         description="Time ofc-fast's own calls (batch and per call) on seeded random "
-                    "hands and check that they agree.  Peer evaluators: "
-                    "benchmarks/bench_python.py in a checkout.")
-    ap.add_argument("--n", type=int, default=None,
-                    help="hands (and board pairs) to time (default 200000; --quick 20000)")
-    ap.add_argument("--reps", type=int, default=None,
-                    help="repetitions per row, median and min reported (default 7; "
-                         "--quick 3)")
+        "hands and check that they agree.  Peer evaluators: "
+        "benchmarks/bench_python.py in a checkout.",
+    )
+    ap.add_argument(
+        "--n",
+        type=int,
+        default=None,
+        help="hands (and board pairs) to time (default 200000; --quick 20000)",
+    )
+    ap.add_argument(
+        "--reps",
+        type=int,
+        default=None,
+        help="repetitions per row, median and min reported (default 7; --quick 3)",
+    )
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    ap.add_argument("--skip", default="",
-                    help=f"comma-separated rows to skip: {', '.join(ROWS)}")
+    ap.add_argument(
+        "--skip", default="", help=f"comma-separated rows to skip: {', '.join(ROWS)}"
+    )
     ap.add_argument("--quick", action="store_true", help="a small run (about a second)")
-    ap.add_argument("--strict", action="store_true",
-                    help="report a missed target as MISS and exit with status 2 "
-                         "(without it a slower row is information)")
-    ap.add_argument("--json", nargs="?", const="-", default=None, metavar="PATH",
-                    help="the results as JSON: written to PATH, or alone on standard "
-                         "output without PATH (the report then goes to standard error)")
+    ap.add_argument(
+        "--strict",
+        action="store_true",
+        help="report a missed target as MISS and exit with status 2 "
+        "(without it a slower row is information)",
+    )
+    ap.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="the results as JSON: written to PATH, or alone on standard "
+        "output without PATH (the report then goes to standard error)",
+    )
     args = ap.parse_args(argv)
     args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     unknown = sorted(args.skip - set(ROWS))
     if unknown:
-        ap.error(f"--skip: unknown name(s) {', '.join(unknown)}; choose from "
-                 f"{', '.join(ROWS)}")
+        ap.error(
+            f"--skip: unknown name(s) {', '.join(unknown)}; choose from {', '.join(ROWS)}"
+        )
     if args.n is None:
         args.n = 20_000 if args.quick else 200_000
     if args.reps is None:
@@ -277,15 +319,19 @@ def write_json(doc: dict[str, Any], path: str, json_out: TextIO) -> None:
 
 
 def _fit(text: str) -> str:
-    return text if len(text) <= WIDTH else text[:WIDTH - 3] + "..."
+    return text if len(text) <= WIDTH else text[: WIDTH - 3] + "..."
 
 
 def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     import ofc_fast as ofc
 
     info = machine_info()
-    print(_fit(f"ofc-fast {ofc.__version__} bench: {info['python']}, {info['cpus']} "
-               f"cpu(s), n={args.n:,}, reps={args.reps}, seed={args.seed}"))
+    print(
+        _fit(
+            f"ofc-fast {ofc.__version__} bench: {info['python']}, {info['cpus']} "
+            f"cpu(s), n={args.n:,}, reps={args.reps}, seed={args.seed}"
+        )
+    )
     print(_fit(f"cpu: {info['cpu']}"))
     print()
     calls, agreement = _calls(args.n, args.seed)
@@ -295,21 +341,40 @@ def _run(args: argparse.Namespace, json_out: TextIO) -> int:
     print()
     missed = [r for r in rows if r.verdict(True) == "MISS"]
     for r in missed:
-        text = (f"{r.label}: median {r.median_ns:.1f} ns/{r.unit}, target "
-                f"{TARGETS[r.label]:g} ns")
-        print(_fit(f"  MISS {text}" if args.strict else f"  slower than the target: {text}"))
+        text = (
+            f"{r.label}: median {r.median_ns:.1f} ns/{r.unit}, target "
+            f"{TARGETS[r.label]:g} ns"
+        )
+        print(
+            _fit(f"  MISS {text}" if args.strict else f"  slower than the target: {text}")
+        )
     if missed and not args.strict:
         print("  (information: the target is for a machine at rest; --strict checks it)")
     failed = agreement()
     print(_fit(f"agreement: {'all OK' if not failed else 'FAILED: ' + ', '.join(failed)}"))
     if args.json:
-        doc = {"machine": info, "version": ofc.__version__,
-               "params": {"n": args.n, "reps": args.reps, "seed": args.seed,
-                          "skip": sorted(args.skip), "quick": args.quick},
-               "targets_ns": TARGETS,
-               "rows": [{**asdict(r), "median_ns": r.median_ns, "min_ns": r.min_ns,
-                         "verdict": r.verdict(args.strict)} for r in rows],
-               "agreement": {"ok": not failed, "failed": failed}}
+        doc = {
+            "machine": info,
+            "version": ofc.__version__,
+            "params": {
+                "n": args.n,
+                "reps": args.reps,
+                "seed": args.seed,
+                "skip": sorted(args.skip),
+                "quick": args.quick,
+            },
+            "targets_ns": TARGETS,
+            "rows": [
+                {
+                    **asdict(r),
+                    "median_ns": r.median_ns,
+                    "min_ns": r.min_ns,
+                    "verdict": r.verdict(args.strict),
+                }
+                for r in rows
+            ],
+            "agreement": {"ok": not failed, "failed": failed},
+        }
         write_json(doc, args.json, json_out)
     if failed:
         return 1

@@ -24,7 +24,7 @@ def random_pair(rng: random.Random) -> tuple[list[int], list[int]]:
 
 def random_table(rng: random.Random, players: int) -> list[list[int]]:
     cards = rng.sample(range(52), 13 * players)
-    boards = [cards[13 * i:13 * i + 13] for i in range(players)]
+    boards = [cards[13 * i : 13 * i + 13] for i in range(players)]
     return [_stacked(b, rng) if rng.random() < 0.5 else b for b in boards]
 
 

@@ -41,9 +41,7 @@ def build_and_run(
     src = workdir / f"{name}.c"
     src.write_text(source, encoding="utf-8")
     exe = workdir / name
-    parts = (
-        library if library is not None else sorted(str(p) for p in CSRC.glob("ofc_*.c"))
-    )
+    parts = library if library is not None else sorted(str(p) for p in CSRC.glob("ofc_*.c"))
     subprocess.run(
         [COMPILER, *_FLAGS, f"-I{CSRC}", str(src), *parts, "-o", str(exe)], check=True
     )

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import game_model as gm
 import numpy as np
@@ -25,11 +26,32 @@ ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
 # Observation fields that hold no card ids (counts, seats, flags, action numbers).  Every
 # other field is searched, at any depth, for card ids the seat may not know: a new field
 # holding other integers must be added here (or named ``*_count`` / ``*_counts``).
-NON_CARD_KEYS = frozenset({
-    "seat", "players", "button", "rules", "game", "lowball", "to_act", "is_over",
-    "street", "fantasyland", "hidden", "face_down_counts", "to_discard", "future_cards",
-    "future_discards", "legal_actions", "full_set", "face_down", "result", "stacks",
-    "action_mask", "decisions"})
+NON_CARD_KEYS = frozenset(
+    {
+        "seat",
+        "players",
+        "button",
+        "rules",
+        "game",
+        "lowball",
+        "to_act",
+        "is_over",
+        "street",
+        "fantasyland",
+        "hidden",
+        "face_down_counts",
+        "to_discard",
+        "future_cards",
+        "future_discards",
+        "legal_actions",
+        "full_set",
+        "face_down",
+        "result",
+        "stacks",
+        "action_mask",
+        "decisions",
+    }
+)
 
 
 def is_count_key(key: str) -> bool:
@@ -55,7 +77,7 @@ def card_ints(obj: Any) -> list[int]:
     return []
 
 
-def engine_legal_actions(g: ofc_fast.Game) -> Optional[list[int]]:
+def engine_legal_actions(g: ofc_fast.Game) -> list[int] | None:
     """Sorted legal actions, or None when the engine says the decision is a full set
     (it refuses with an OfcError or returns no actions)."""
     try:
@@ -67,6 +89,7 @@ def engine_legal_actions(g: ofc_fast.Game) -> Optional[list[int]]:
 
 # ------------------------------------------------------------------- state checks
 
+
 def check_decision(g: ofc_fast.Game, m: gm.DealModel, moves_too: bool = False) -> None:
     """The engine's public state equals the model's at a decision (or at the end)."""
     assert g.is_over == m.is_over
@@ -75,7 +98,7 @@ def check_decision(g: ofc_fast.Game, m: gm.DealModel, moves_too: bool = False) -
     assert g.to_discard == m.to_discard
     legal = m.legal_actions()
     if m.is_over:
-        assert engine_legal_actions(g) is None   # none left (or refused)
+        assert engine_legal_actions(g) is None  # none left (or refused)
         return
     got = engine_legal_actions(g)
     assert got == (list(legal) if legal is not None else None), (got, legal)
@@ -84,8 +107,9 @@ def check_decision(g: ofc_fast.Game, m: gm.DealModel, moves_too: bool = False) -
         assert mask == list(legal)
         assert len(g.action_mask()) == gm.ACTION_SPACE
         if moves_too:
-            assert {mv.key() for mv in g.legal_moves()} == \
-                {action_move(m, a).key() for a in legal}
+            assert {mv.key() for mv in g.legal_moves()} == {
+                action_move(m, a).key() for a in legal
+            }
 
 
 def check_observation(g: ofc_fast.Game, m: gm.DealModel, me: int) -> None:
@@ -102,7 +126,7 @@ def check_observation(g: ofc_fast.Game, m: gm.DealModel, me: int) -> None:
     # the RL encoding (the C encoder the vector environment writes) shows exactly the
     # cards of the observation, all knowable, and marks the rest unseen
     x = encode_game(g, me)
-    planes = x[:15 * 52].reshape(15, 52)
+    planes = x[: 15 * 52].reshape(15, 52)
     shown = set(np.flatnonzero(planes[:14].any(axis=0)).tolist())
     assert shown <= knowable, f"seat {me}'s encoding shows {sorted(shown - knowable)}"
     assert shown == set(card_ints([obs["boards"], obs["discards"], obs["dealt"]]))
@@ -155,14 +179,21 @@ def snapshot(g: ofc_fast.Game) -> tuple:
     """Everything observable about a state, for 'unchanged' checks: the raw engine
     bytes when the engine has them, the history, every seat's observation."""
     raw = getattr(g, "_state_bytes", None)
-    obs = [json.dumps(g.observation(s), sort_keys=True, default=str)
-           for s in range(g.players)]
-    return (raw() if raw is not None else None,
-            json.dumps(g.history(), sort_keys=True, default=str), obs,
-            g.to_act, tuple(g.dealt), g.is_over)
+    obs = [
+        json.dumps(g.observation(s), sort_keys=True, default=str) for s in range(g.players)
+    ]
+    return (
+        raw() if raw is not None else None,
+        json.dumps(g.history(), sort_keys=True, default=str),
+        obs,
+        g.to_act,
+        tuple(g.dealt),
+        g.is_over,
+    )
 
 
 # ------------------------------------------------------------------- moves
+
 
 def action_move(m: gm.DealModel, action: int) -> Move:
     """The Move of a legal action, built from the model's decoding."""
@@ -171,12 +202,13 @@ def action_move(m: gm.DealModel, action: int) -> Move:
     return Move([(dealt[i], ROWS[r]) for i, r in kept], discard=[dealt[i] for i in disc])
 
 
-def random_set(dealt: Sequence[int], k: int,
-               rng: random.Random) -> tuple[list[tuple[int, int]], list[int]]:
+def random_set(
+    dealt: Sequence[int], k: int, rng: random.Random
+) -> tuple[list[tuple[int, int]], list[int]]:
     """A uniformly random full set: k discards, then front 3 / middle 5 / back 5."""
     cs = list(dealt)
     rng.shuffle(cs)
-    keep, disc = cs[:len(cs) - k], cs[len(cs) - k:]
+    keep, disc = cs[: len(cs) - k], cs[len(cs) - k :]
     rows = [0] * 3 + [1] * 5 + [2] * 5
     return list(zip(keep, rows)), disc
 
@@ -191,11 +223,13 @@ def paid_naturals(m: gm.DealModel) -> list[str]:
     if not names:
         return []
     import reference_naturals as ref_nat
+
     return sorted(names & set(ref_nat.naturals(m.dealt)))
 
 
-def random_decision(g: ofc_fast.Game, m: gm.DealModel, rng: random.Random,
-                    natural_rate: float = 0.1) -> None:
+def random_decision(
+    g: ofc_fast.Game, m: gm.DealModel, rng: random.Random, natural_rate: float = 0.1
+) -> None:
     """Make one random decision on both the engine and the model: a uniform legal
     action (through play_action or, sometimes, play(Move)), or a random full set, or
     (classic) a declaration / surrender."""
@@ -227,6 +261,7 @@ def random_decision(g: ofc_fast.Game, m: gm.DealModel, rng: random.Random,
 
 # ------------------------------------------------------------------ deal setup
 
+
 def random_setup(r: ofc_fast.RuleSet, rng: random.Random) -> dict[str, Any]:
     """Random seats, button, Fantasyland counts (when the deck suffices), stacks
     (sometimes) and a 64-bit seed for one deal."""
@@ -238,12 +273,21 @@ def random_setup(r: ofc_fast.RuleSet, rng: random.Random) -> dict[str, Any]:
         while gm.cards_needed(r, fl) > 52:
             fl[fl.index(max(fl))] = 0
     stacks = [rng.randint(0, 40) for _ in range(players)] if rng.random() < 0.2 else None
-    return {"players": players, "button": rng.randrange(players), "fl": tuple(fl),
-            "stacks": stacks, "seed": rng.getrandbits(64)}
+    return {
+        "players": players,
+        "button": rng.randrange(players),
+        "fl": tuple(fl),
+        "stacks": stacks,
+        "seed": rng.getrandbits(64),
+    }
 
 
-def new_pair(r: ofc_fast.RuleSet, setup: dict[str, Any], explicit_deck: bool,
-             deck: Optional[list[int]] = None) -> tuple[ofc_fast.Game, gm.DealModel]:
+def new_pair(
+    r: ofc_fast.RuleSet,
+    setup: dict[str, Any],
+    explicit_deck: bool,
+    deck: list[int] | None = None,
+) -> tuple[ofc_fast.Game, gm.DealModel]:
     """The engine's game and the model of one deal; the engine's deck comes from the
     seed (checked against the spec RNG) unless ``explicit_deck`` (then ``deck`` or the
     seed's deck is passed explicitly)."""
@@ -251,10 +295,14 @@ def new_pair(r: ofc_fast.RuleSet, setup: dict[str, Any], explicit_deck: bool,
         deck = gm.deck_of_seed(setup["seed"])
     else:
         assert explicit_deck
-    m = gm.DealModel(r, setup["players"], setup["button"], setup["fl"], deck,
-                     setup["stacks"])
-    kwargs: dict[str, Any] = {"button": setup["button"], "fantasyland": setup["fl"],
-                              "stacks": setup["stacks"]}
+    m = gm.DealModel(
+        r, setup["players"], setup["button"], setup["fl"], deck, setup["stacks"]
+    )
+    kwargs: dict[str, Any] = {
+        "button": setup["button"],
+        "fantasyland": setup["fl"],
+        "stacks": setup["stacks"],
+    }
     if explicit_deck:
         g = ofc_fast.Game(r, setup["players"], deck=deck, **kwargs)
     else:
@@ -263,8 +311,9 @@ def new_pair(r: ofc_fast.RuleSet, setup: dict[str, Any], explicit_deck: bool,
     return g, m
 
 
-def random_decision_cards(m: gm.DealModel, rng: random.Random
-                          ) -> tuple[list[tuple[int, int]], list[int]]:
+def random_decision_cards(
+    m: gm.DealModel, rng: random.Random
+) -> tuple[list[tuple[int, int]], list[int]]:
     """(placements, discards) of a uniformly random legal action of a normal decision."""
     legal = m.legal_actions()
     assert legal is not None

@@ -21,10 +21,11 @@ the independent references ``reference.py``, ``reference_scoring.py`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
-from typing import Any, Optional, Sequence
+from typing import Any
 
 import reference as ref
 import reference_naturals as ref_nat
@@ -113,8 +114,7 @@ def cards_needed(r: rules.RuleSet, fl: Sequence[int]) -> int:
     return sum(n or normal_cards(r) for n in fl)
 
 
-def schedule(r: rules.RuleSet, players: int, button: int,
-             fl: Sequence[int]) -> list[Step]:
+def schedule(r: rules.RuleSet, players: int, button: int, fl: Sequence[int]) -> list[Step]:
     """Every decision of a deal in order (spec: 'Schedule of a deal')."""
     order = [(button + 1 + i) % players for i in range(players)]
     steps: list[Step] = []
@@ -157,7 +157,8 @@ def fantasyland_counts(r: rules.RuleSet) -> list[int]:
 
 # ------------------------------------------------------------------ action numbers
 
-@lru_cache(maxsize=None)
+
+@cache
 def legal_action_set(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
     """Every legal action number of a normal decision, increasing."""
     kept = n - k
@@ -165,14 +166,16 @@ def legal_action_set(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, .
     for ci in range(len(list(combinations(range(n), k)))):
         for rows in product(range(3), repeat=kept):
             if all(rows.count(r) <= free[r] for r in range(3)):
-                out.add(ci * 3 ** kept + sum(r * 3 ** j for j, r in enumerate(rows)))
+                out.add(ci * 3**kept + sum(r * 3**j for j, r in enumerate(rows)))
     return tuple(sorted(out))
 
 
-def decode_action(n: int, k: int, action: int) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
+def decode_action(
+    n: int, k: int, action: int
+) -> tuple[tuple[int, ...], list[tuple[int, int]]]:
     """(discarded deal indices, [(deal index, row)] of the kept cards) of an action."""
     kept = n - k
-    ci, code = divmod(action, 3 ** kept)
+    ci, code = divmod(action, 3**kept)
     disc = list(combinations(range(n), k))[ci]
     rows = []
     for _ in range(kept):
@@ -184,6 +187,7 @@ def decode_action(n: int, k: int, action: int) -> tuple[tuple[int, ...], list[tu
 
 # ---------------------------------------------------------------------- the deal
 
+
 class ModelError(Exception):
     """An input the spec does not allow (the engine must refuse it too)."""
 
@@ -192,9 +196,15 @@ class DealModel:
     """One deal as the spec describes it.  Cards come from ``deck`` (e.g.
     ``deck_of_seed(seed)``); ``fl``: Fantasyland cards per seat (0 = normal)."""
 
-    def __init__(self, r: rules.RuleSet, players: int, button: int = 0,
-                 fl: Optional[Sequence[int]] = None, deck: Sequence[int] = (),
-                 stacks: Optional[Sequence[int]] = None) -> None:
+    def __init__(
+        self,
+        r: rules.RuleSet,
+        players: int,
+        button: int = 0,
+        fl: Sequence[int] | None = None,
+        deck: Sequence[int] = (),
+        stacks: Sequence[int] | None = None,
+    ) -> None:
         self.rules, self.players, self.button = r, players, button
         self.fl = tuple(fl) if fl is not None else (0,) * players
         self.deck = list(deck)
@@ -220,7 +230,7 @@ class DealModel:
         return self.steps[self.i]
 
     @property
-    def to_act(self) -> Optional[int]:
+    def to_act(self) -> int | None:
         return None if self.is_over else self.step.seat
 
     @property
@@ -228,7 +238,7 @@ class DealModel:
         if self.is_over:
             return []
         st = self.step
-        return self.deck[st.start:st.start + st.n]
+        return self.deck[st.start : st.start + st.n]
 
     @property
     def to_discard(self) -> int:
@@ -239,10 +249,10 @@ class DealModel:
 
     def future(self, seat: int) -> tuple[int, int]:
         """(cards, discards) this seat gets after the current decision."""
-        later = [st for st in self.steps[self.i + 1:] if st.seat == seat]
+        later = [st for st in self.steps[self.i + 1 :] if st.seat == seat]
         return sum(st.n for st in later), sum(st.k for st in later)
 
-    def legal_actions(self) -> Optional[tuple[int, ...]]:
+    def legal_actions(self) -> tuple[int, ...] | None:
         """Legal action numbers, or None for a full set (outside the action space)."""
         if self.is_over or self.step.full:
             return None
@@ -262,7 +272,9 @@ class DealModel:
         self._place(placements, discards)
         return placements, discards
 
-    def play_set(self, placements: Sequence[tuple[int, int]], discards: Sequence[int]) -> None:
+    def play_set(
+        self, placements: Sequence[tuple[int, int]], discards: Sequence[int]
+    ) -> None:
         """Apply an explicit placement (any decision): every dealt card placed or
         discarded once, the right number of discards, no row over its size."""
         if self.is_over:
@@ -287,16 +299,20 @@ class DealModel:
         st = self.step if not self.is_over else None
         if st is None or self.rules.game is not Kind.CLASSIC:
             raise ModelError("only a classic hand may declare")
-        if name not in {nat.name for nat in self.rules.naturals} \
-                or name not in ref_nat.naturals(self.dealt):
+        if name not in {
+            nat.name for nat in self.rules.naturals
+        } or name not in ref_nat.naturals(self.dealt):
             raise ModelError(f"cannot declare {name}")
         self.declared[st.seat] = name
         self._unset()
 
     def surrender(self) -> None:
         """Classic with a surrender cost: give up the hand (never shown)."""
-        if self.is_over or self.rules.game is not Kind.CLASSIC \
-                or self.rules.surrender_cost is None:
+        if (
+            self.is_over
+            or self.rules.game is not Kind.CLASSIC
+            or self.rules.surrender_cost is None
+        ):
             raise ModelError("surrender is not allowed")
         self.surrendered.add(self.step.seat)
         self._unset()
@@ -305,7 +321,9 @@ class DealModel:
         self.unset_cards[self.step.seat] = list(self.dealt)
         self.i += 1
 
-    def _place(self, placements: Sequence[tuple[int, int]], discards: Sequence[int]) -> None:
+    def _place(
+        self, placements: Sequence[tuple[int, int]], discards: Sequence[int]
+    ) -> None:
         st = self.step
         for c, r in placements:
             self.rows[st.seat][r].append(c)
@@ -338,7 +356,7 @@ class DealModel:
                 out |= {c for row in self.face_up[o] for c in row}
         return out
 
-    def shown_rows(self, me: int, other: int) -> Optional[list[list[int]]]:
+    def shown_rows(self, me: int, other: int) -> list[list[int]] | None:
         """Sorted rows of ``other``'s board that ``me`` sees (None: all the cards of a
         hand whose rows the model does not fix, a declared or surrendered hand, shown
         to its owner, and once the deal is over to all when declared; a surrendered
@@ -379,11 +397,16 @@ class DealModel:
             fouls.append(ref_foul(b, self.rules))
             royalties.append(ref_royalties(b, self.rules))
             fl_next.append(next_fantasyland(b, self.rules, self.fl[s]))
-        return {"net": reference_nets(self, boards), "fouls": fouls,
-                "royalties": royalties, "fantasyland": fl_next}
+        return {
+            "net": reference_nets(self, boards),
+            "fouls": fouls,
+            "royalties": royalties,
+            "fantasyland": fl_next,
+        }
 
 
 # ----------------------------------------------------------------- reference result
+
 
 def _lowball_middle_ok(cards: Sequence[int], limit: int) -> bool:
     """R-27-4: a 2-7 middle fouls with a pair, a straight (ace high only), a flush or a
@@ -399,8 +422,10 @@ def _lowball_middle_ok(cards: Sequence[int], limit: int) -> bool:
 def ref_foul(board: Sequence[int], r: rules.RuleSet) -> bool:
     b = list(board)
     if r.lowball is not None:
-        return not (ref.hand_key(b[8:]) > ref.hand_key(b[:3])
-                    and _lowball_middle_ok(b[3:8], r.lowball.limit))
+        return not (
+            ref.hand_key(b[8:]) > ref.hand_key(b[:3])
+            and _lowball_middle_ok(b[3:8], r.lowball.limit)
+        )
     return ref_score.is_foul(b, str(r.order.value))
 
 
@@ -434,9 +459,11 @@ def _score_27(a: list[int], b: list[int], r: rules.RuleSet) -> int:
     if fa or fb:
         res = [-1] * 3 if fa else [1] * 3
     else:
-        keys = [(ref.hand_key(a[:3]), ref.hand_key(b[:3])),
-                (ref.low27_key(a[3:8]), ref.low27_key(b[3:8])),
-                (ref.hand_key(a[8:]), ref.hand_key(b[8:]))]
+        keys = [
+            (ref.hand_key(a[:3]), ref.hand_key(b[:3])),
+            (ref.low27_key(a[3:8]), ref.low27_key(b[3:8])),
+            (ref.hand_key(a[8:]), ref.hand_key(b[8:])),
+        ]
         res = [(x > y) - (x < y) for x, y in keys]
     sweep = 3 if res == [1, 1, 1] else -3 if res == [-1, -1, -1] else 0
     return sum(res) + sweep + sum(ref_royalties(a, r)) - sum(ref_royalties(b, r))
@@ -446,7 +473,7 @@ PAIRWISE_OFC = ("OFC", "PINEAPPLE", "PROGRESSIVE_PINEAPPLE", "ULTIMATE_PINEAPPLE
 PAIRWISE_CLASSIC = {"CLASSIC_1_6": "1-6", "CLASSIC_2_4": "2-4"}
 
 
-def pair_score(a: list[int], b: list[int], r: rules.RuleSet) -> Optional[int]:
+def pair_score(a: list[int], b: list[int], r: rules.RuleSet) -> int | None:
     """Independent pair score of a plain pairwise preset (None for other rules)."""
     if rules.PRESETS.get(r.name) != r:
         return None
@@ -463,8 +490,11 @@ def reference_nets(m: DealModel, boards: list[list[int]]) -> list[int]:
     """Nets of a finished deal: the independent pair scores for plain pairwise presets
     without stacks, declarations or surrenders; otherwise ``ofc_fast.settle``."""
     r, n = m.rules, m.players
-    if m.stacks is None and not m.unset_cards and pair_score(boards[0], boards[1], r) \
-            is not None:
+    if (
+        m.stacks is None
+        and not m.unset_cards
+        and pair_score(boards[0], boards[1], r) is not None
+    ):
         net = [0] * n
         for i, j in combinations(range(n), 2):
             s = pair_score(boards[i], boards[j], r)

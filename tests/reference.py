@@ -29,7 +29,7 @@ Rules encoded here (RULES.md section 1-2):
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
@@ -45,8 +45,18 @@ QUADS = 7
 STRAIGHT_FLUSH = 8
 ROYAL_FLUSH = 9
 
-CATEGORY_NAMES = ("HIGH_CARD", "ONE_PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH",
-                  "FULL_HOUSE", "QUADS", "STRAIGHT_FLUSH", "ROYAL_FLUSH")
+CATEGORY_NAMES = (
+    "HIGH_CARD",
+    "ONE_PAIR",
+    "TWO_PAIR",
+    "TRIPS",
+    "STRAIGHT",
+    "FLUSH",
+    "FULL_HOUSE",
+    "QUADS",
+    "STRAIGHT_FLUSH",
+    "ROYAL_FLUSH",
+)
 
 ACE = 12
 FIVE = 3
@@ -87,7 +97,7 @@ def _straight_top(ranks: tuple[int, ...], ace_can_be_low: bool):
     return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def _classify(ranks: tuple[int, ...], flush: bool, ace_can_be_low: bool):
     """(category, tie-break ranks) of a hand given its ranks (high to low) and flush flag.
 

@@ -26,8 +26,10 @@ def threshold_key(text: str) -> tuple[int, ...]:
 
 def is_27_nuts(middle: list[int]) -> bool:
     """7-5-4-3-2 not all of one suit: the best 2-7 low hand."""
-    return sorted(c // 4 for c in middle) == [0, 1, 2, 3, 5] and \
-        len({c % 4 for c in middle}) > 1
+    return (
+        sorted(c // 4 for c in middle) == [0, 1, 2, 3, 5]
+        and len({c % 4 for c in middle}) > 1
+    )
 
 
 def entry_cards(fl: Any, board: list[int], lowball: bool) -> int:
@@ -35,8 +37,11 @@ def entry_cards(fl: Any, board: list[int], lowball: bool) -> int:
     cards); 2-7 rules: a 7-5-4-3-2 middle alone gives lowball_entry, together with a
     qualifying front lowball_both when set, else the larger count (R-27-6, EX-16)."""
     front = board[:3]
-    met = [(threshold_key(t), cards) for t, cards in fl.entry
-           if hand_key(front) >= threshold_key(t)]
+    met = [
+        (threshold_key(t), cards)
+        for t, cards in fl.entry
+        if hand_key(front) >= threshold_key(t)
+    ]
     cards = max(met)[1] if met else 0
     if lowball and fl.lowball_entry and is_27_nuts(board[3:8]):
         if cards and fl.lowball_both:
@@ -49,14 +54,18 @@ def stays(fl: Any, board: list[int], lowball: bool) -> bool:
     """Stay: the front at or above stay_front, the middle's category at or above
     stay_middle (never under 2-7), or the back's at or above stay_back."""
     front, middle, back = board[:3], board[3:8], board[8:]
-    return ((fl.stay_front is not None and hand_key(front) >= threshold_key(fl.stay_front))
-            or (fl.stay_middle is not None and not lowball
-                and category(middle) >= int(fl.stay_middle))
-            or (fl.stay_back is not None and category(back) >= int(fl.stay_back)))
+    return (
+        (fl.stay_front is not None and hand_key(front) >= threshold_key(fl.stay_front))
+        or (
+            fl.stay_middle is not None
+            and not lowball
+            and category(middle) >= int(fl.stay_middle)
+        )
+        or (fl.stay_back is not None and category(back) >= int(fl.stay_back))
+    )
 
 
-def next_cards(fl: Any, board: list[int], fouled: bool, lowball: bool,
-               in_fl: int) -> int:
+def next_cards(fl: Any, board: list[int], fouled: bool, lowball: bool, in_fl: int) -> int:
     """Fantasyland cards next deal (0 = none); in_fl = 0 for a normal hand, else the
     cards of this Fantasyland hand.  A fouled board never qualifies."""
     if fl is None or fouled:
@@ -68,7 +77,8 @@ def next_cards(fl: Any, board: list[int], fouled: bool, lowball: bool,
     if fl.stay_cards == "same":
         return in_fl
     if fl.stay_cards == "entry":
-        smallest = [c for _, c in fl.entry] + ([fl.lowball_entry] if lowball and
-                                               fl.lowball_entry else [])
+        smallest = [c for _, c in fl.entry] + (
+            [fl.lowball_entry] if lowball and fl.lowball_entry else []
+        )
         return entry_cards(fl, board, lowball) or min(smallest, default=13)
     return int(fl.stay_cards)

@@ -24,13 +24,26 @@ the 5 and A-2-3's the 3; three flushes = (back ranks high to low, middle ..., fr
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 NAMES = (
-    "six_pairs", "three_straights", "three_flushes", "five_pairs_trips", "four_trips",
-    "twelve_one_colour", "one_colour", "small_2_8", "small_2_9", "small_2_10", "big_8_a",
-    "three_quads", "three_straight_flushes", "twelve_pictures", "dragon", "one_suit",
+    "six_pairs",
+    "three_straights",
+    "three_flushes",
+    "five_pairs_trips",
+    "four_trips",
+    "twelve_one_colour",
+    "one_colour",
+    "small_2_8",
+    "small_2_9",
+    "small_2_10",
+    "big_8_a",
+    "three_quads",
+    "three_straight_flushes",
+    "twelve_pictures",
+    "dragon",
+    "one_suit",
     "no_pictures",
 )
 
@@ -54,7 +67,7 @@ def run_top(ranks: list[int]) -> int | None:
     return _run_top(tuple(sorted(ranks)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _run_top(ranks: tuple[int, ...]) -> int | None:
     """run_top() of ranks sorted low to high."""
     s, n = list(ranks), len(ranks)
@@ -83,8 +96,11 @@ def _row_info(row: tuple[int, ...]) -> tuple:
 
 def _split_naturals(front: tuple, middle: tuple, back: tuple) -> dict[str, tuple]:
     """The split naturals shown by rows given as _row_info() triples, with keys."""
-    (f_top, f_suited, _, f_ranks), (m_top, m_suited, _, m_ranks), \
-        (b_top, b_suited, _, b_ranks) = front, middle, back
+    (
+        (f_top, f_suited, _, f_ranks),
+        (m_top, m_suited, _, m_ranks),
+        (b_top, b_suited, _, b_ranks),
+    ) = front, middle, back
     out: dict[str, tuple] = {}
     straights = None not in (f_top, m_top, b_top)
     flushes = f_suited and m_suited and b_suited
@@ -97,8 +113,9 @@ def _split_naturals(front: tuple, middle: tuple, back: tuple) -> dict[str, tuple
     return out
 
 
-def split_keys(front: tuple[int, ...], middle: tuple[int, ...],
-               back: tuple[int, ...]) -> dict[str, tuple]:
+def split_keys(
+    front: tuple[int, ...], middle: tuple[int, ...], back: tuple[int, ...]
+) -> dict[str, tuple]:
     """The split naturals one split (front 3, middle 5, back 5) shows, with keys."""
     assert (len(front), len(middle), len(back)) == (3, 5, 5)
     return _split_naturals(_row_info(front), _row_info(middle), _row_info(back))

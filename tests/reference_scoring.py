@@ -6,14 +6,37 @@ from __future__ import annotations
 
 from reference import category, hand_key
 
-HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, \
-    STRAIGHT_FLUSH, ROYAL_FLUSH = range(10)
+(
+    HIGH_CARD,
+    ONE_PAIR,
+    TWO_PAIR,
+    TRIPS,
+    STRAIGHT,
+    FLUSH,
+    FULL_HOUSE,
+    QUADS,
+    STRAIGHT_FLUSH,
+    ROYAL_FLUSH,
+) = range(10)
 
 # R-ROY-OFC-3 (middle trips 2, as DESIGN.md pins for OFC / PINEAPPLE).
-OFC_BACK = {STRAIGHT: 2, FLUSH: 4, FULL_HOUSE: 6, QUADS: 10, STRAIGHT_FLUSH: 15,
-            ROYAL_FLUSH: 25}
-OFC_MIDDLE = {TRIPS: 2, STRAIGHT: 4, FLUSH: 8, FULL_HOUSE: 12, QUADS: 20,
-              STRAIGHT_FLUSH: 30, ROYAL_FLUSH: 50}
+OFC_BACK = {
+    STRAIGHT: 2,
+    FLUSH: 4,
+    FULL_HOUSE: 6,
+    QUADS: 10,
+    STRAIGHT_FLUSH: 15,
+    ROYAL_FLUSH: 25,
+}
+OFC_MIDDLE = {
+    TRIPS: 2,
+    STRAIGHT: 4,
+    FLUSH: 8,
+    FULL_HOUSE: 12,
+    QUADS: 20,
+    STRAIGHT_FLUSH: 30,
+    ROYAL_FLUSH: 50,
+}
 
 
 def rows(board: list[int]) -> tuple[list[int], list[int], list[int]]:

@@ -15,16 +15,23 @@ Result: (net, items, pairs, stacks, naturals, winner) with items as
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence, Union
+from collections.abc import Mapping, Sequence
+
+from rules_helpers import ref_chips, ref_win_cap
 
 from ofc_fast import Board, parse_cards
 from ofc_fast.errors import BoardError, CardError, RulesError
-from ofc_fast.scoring.naturals import NaturalHand, naturals
 from ofc_fast.rules import RuleSet
 from ofc_fast.rules.model import NaturalsRule, SettlementStart, StakesModel
-from ofc_fast.scoring import (EvaluatedBoard, PairScore, check_disjoint, complete_board,
-                              evaluate_for_scoring, score_evaluated)
-from rules_helpers import ref_chips, ref_win_cap
+from ofc_fast.scoring import (
+    EvaluatedBoard,
+    PairScore,
+    check_disjoint,
+    complete_board,
+    evaluate_for_scoring,
+    score_evaluated,
+)
+from ofc_fast.scoring.naturals import NaturalHand, naturals
 
 Pair = tuple[int, int]
 Item = tuple[Pair, str, int, int, int]
@@ -37,8 +44,9 @@ def order_of(players: int, button: int, start: SettlementStart) -> list[Pair]:
     return [(seats[i], seats[j]) for i in range(players) for j in range(i + 1, players)]
 
 
-def natural_payment(a: Optional[NaturalHand], b: Optional[NaturalHand], rules: RuleSet) -> int:
+def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RuleSet) -> int:
     """R-NAT-2, R-NAT-6: what b pays a."""
+
     def standing(h: NaturalHand) -> tuple[int, int, int]:
         place = [n.name for n in rules.naturals].index(h.name)
         return place, h.key, rules.naturals[place].units
@@ -51,8 +59,11 @@ def natural_payment(a: Optional[NaturalHand], b: Optional[NaturalHand], rules: R
     pb, kb, ub = standing(b)
     if rules.naturals_rule is NaturalsRule.DIFFERENCE:
         return ua - ub
-    if rules.naturals_rule is NaturalsRule.HIGHER_FULL_EQUAL_CANCEL and ua == ub and \
-            (a.name == "dragon") == (b.name == "dragon"):
+    if (
+        rules.naturals_rule is NaturalsRule.HIGHER_FULL_EQUAL_CANCEL
+        and ua == ub
+        and (a.name == "dragon") == (b.name == "dragon")
+    ):
         return 0
     return ua if (pa, ka) > (pb, kb) else -ub if (pa, ka) < (pb, kb) else 0
 
@@ -71,8 +82,9 @@ class _Ledger:
         self.by_pair[pair] = self.by_pair.get(pair, 0) + amount
 
 
-def _seat_cards(board: Union[str, Sequence[int], Board, None], seat: int,
-                needs_rows: bool) -> tuple[Optional[Board], list[int]]:
+def _seat_cards(
+    board: str | Sequence[int] | Board | None, seat: int, needs_rows: bool
+) -> tuple[Board | None, list[int]]:
     if board is None:
         if needs_rows:
             raise BoardError(f"seat {seat} has no board")
@@ -86,10 +98,14 @@ def _seat_cards(board: Union[str, Sequence[int], Board, None], seat: int,
     return None, cards
 
 
-def settle(boards: Sequence[Union[str, Sequence[int], Board, None]], rules: RuleSet,
-           button: int = 0, stacks: Optional[Sequence[int]] = None,
-           surrendered: Sequence[int] = (),
-           declared: Optional[Mapping[int, Union[str, bool]]] = None) -> tuple:
+def settle(
+    boards: Sequence[str | Sequence[int] | Board | None],
+    rules: RuleSet,
+    button: int = 0,
+    stacks: Sequence[int] | None = None,
+    surrendered: Sequence[int] = (),
+    declared: Mapping[int, str | bool] | None = None,
+) -> tuple:
     n = len(boards)
     if n > rules.max_players:
         raise RulesError("too many players")
@@ -116,8 +132,9 @@ def settle(boards: Sequence[Union[str, Sequence[int], Board, None]], rules: Rule
         nats[seat] = match[0]
     if rules.house:
         order = [p for p in order if button in p]
-    evals = {i: evaluate_for_scoring(b, rules) for i, (b, _) in enumerate(seats)
-             if b is not None}
+    evals = {
+        i: evaluate_for_scoring(b, rules) for i, (b, _) in enumerate(seats) if b is not None
+    }
     ledger = _Ledger()
     row_pairs: list[Pair] = []
     for pair in order:
@@ -135,7 +152,7 @@ def settle(boards: Sequence[Union[str, Sequence[int], Board, None]], rules: Rule
             continue
         row_pairs.append(pair)
     scored: list[tuple[Pair, PairScore]] = []
-    winner: Optional[int] = None
+    winner: int | None = None
     ordinary = [i for i in range(n) if plays_rows[i]]
     if rules.pool is not None:
         _pool(rules, order, ordinary, evals, ledger)
@@ -152,12 +169,24 @@ def settle(boards: Sequence[Union[str, Sequence[int], Board, None]], rules: Rule
             ledger.add(pair, "aces", rules.aces_bet[aces[i]] - rules.aces_bet[aces[j]])
     pairs = [p for p in full_order if p in order or p in ledger.by_pair]
     net, items, after = _finish(n, pairs, ledger, stacks, rules)
-    return (net, items, scored, after, {s: (h.name, h.key) for s, h in nats.items()},
-            winner)
+    return (
+        net,
+        items,
+        scored,
+        after,
+        {s: (h.name, h.key) for s, h in nats.items()},
+        winner,
+    )
 
 
-def _rows(rules: RuleSet, pairs: list[Pair], evals: dict[int, EvaluatedBoard], n: int,
-          house: Optional[int], ledger: _Ledger) -> list[tuple[Pair, PairScore]]:
+def _rows(
+    rules: RuleSet,
+    pairs: list[Pair],
+    evals: dict[int, EvaluatedBoard],
+    n: int,
+    house: int | None,
+    ledger: _Ledger,
+) -> list[tuple[Pair, PairScore]]:
     def ties(i: int, j: int) -> int:
         return 0 if house is None else (1 if i == house else -1 if j == house else 0)
 
@@ -165,16 +194,20 @@ def _rows(rules: RuleSet, pairs: list[Pair], evals: dict[int, EvaluatedBoard], n
     swept_all = set()
     if n >= 3 and len(pairs) == n * (n - 1) // 2:
         for seat in range(n):
-            if all(s.sweep == (1 if p[0] == seat else -1)
-                   for p, s in first.items() if seat in p):
+            if all(
+                s.sweep == (1 if p[0] == seat else -1)
+                for p, s in first.items()
+                if seat in p
+            ):
                 swept_all.add(seat)
     out = []
     for p in pairs:
         i, j = p
         s = first[p]
         if swept_all & {i, j}:
-            s = score_evaluated(evals[i], evals[j], rules, ties(i, j), i in swept_all,
-                                j in swept_all)
+            s = score_evaluated(
+                evals[i], evals[j], rules, ties(i, j), i in swept_all, j in swept_all
+            )
         out.append((p, s))
         ledger.add(p, "rows", s.row_points)
         ledger.add(p, "bonus", s.bonus)
@@ -182,7 +215,7 @@ def _rows(rules: RuleSet, pairs: list[Pair], evals: dict[int, EvaluatedBoard], n
     return out
 
 
-def _row_keys(rules: RuleSet, e: EvaluatedBoard) -> Optional[tuple[int, int, int]]:
+def _row_keys(rules: RuleSet, e: EvaluatedBoard) -> tuple[int, int, int] | None:
     if e.foul:
         return None
     from ofc_fast.rules.compiled import LOW27
@@ -192,8 +225,13 @@ def _row_keys(rules: RuleSet, e: EvaluatedBoard) -> Optional[tuple[int, int, int
     return (s[0], middle, s[2])
 
 
-def _pool(rules: RuleSet, order: list[Pair], ordinary: list[int],
-          evals: dict[int, EvaluatedBoard], ledger: _Ledger) -> None:
+def _pool(
+    rules: RuleSet,
+    order: list[Pair],
+    ordinary: list[int],
+    evals: dict[int, EvaluatedBoard],
+    ledger: _Ledger,
+) -> None:
     pool = rules.pool
     assert pool is not None
     seat_order = list(dict.fromkeys(s for p in order for s in p))
@@ -231,30 +269,46 @@ def _pool(rules: RuleSet, order: list[Pair], ordinary: list[int],
     assert not any(due.values()) and not any(owed.values())
 
 
-def _single_winner(rules: RuleSet, order: list[Pair], ordinary: list[int],
-                   nats: set[int], evals: dict[int, EvaluatedBoard],
-                   ledger: _Ledger) -> Optional[int]:
+def _single_winner(
+    rules: RuleSet,
+    order: list[Pair],
+    ordinary: list[int],
+    nats: set[int],
+    evals: dict[int, EvaluatedBoard],
+    ledger: _Ledger,
+) -> int | None:
     for seat in ordinary:
-        if all(sum(1 for r in score_evaluated(evals[seat], evals[o], rules).rows if r > 0)
-               >= 2 for o in ordinary if o != seat):
+        if all(
+            sum(1 for r in score_evaluated(evals[seat], evals[o], rules).rows if r > 0) >= 2
+            for o in ordinary
+            if o != seat
+        ):
             for i, j in order:
                 if seat in (i, j) and not nats & {i, j}:
-                    ledger.add((i, j), "single_winner",
-                               rules.single_winner if i == seat else -rules.single_winner)
+                    ledger.add(
+                        (i, j),
+                        "single_winner",
+                        rules.single_winner if i == seat else -rules.single_winner,
+                    )
             return seat
     return None
 
 
-def _finish(n: int, order: list[Pair], ledger: _Ledger, stacks: Optional[Sequence[int]],
-            rules: RuleSet) -> tuple[list[int], list[Item], Optional[list[int]]]:
+def _finish(
+    n: int, order: list[Pair], ledger: _Ledger, stacks: Sequence[int] | None, rules: RuleSet
+) -> tuple[list[int], list[Item], list[int] | None]:
     net = [0] * n
     items = list(ledger.items)
     transfers = [(p, ledger.by_pair.get(p, 0)) for p in order]
     if stacks is not None:
         if any(s < 0 for s in stacks):
             raise BoardError("negative stack")
-        natural_first = sorted(transfers, key=lambda t: not any(
-            it[0] == t[0] and it[1] == "natural" for it in ledger.items))
+        natural_first = sorted(
+            transfers,
+            key=lambda t: (
+                not any(it[0] == t[0] and it[1] == "natural" for it in ledger.items)
+            ),
+        )
         model = ref_chips if rules.stakes is StakesModel.CHIPS else ref_win_cap
         actual = dict(zip((p for p, _ in natural_first), model(natural_first, stacks)))
         for p, nominal in transfers:

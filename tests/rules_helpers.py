@@ -9,7 +9,7 @@ library's ``apply_stakes`` is checked against an independent reading.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 import ofc_fast as ofc
 
@@ -60,8 +60,10 @@ def kinds(result: ofc.Settlement) -> dict[str, int]:
 
 # ------------------------------------------------------------ table stakes, from the text
 
-def ref_win_cap(transfers: Sequence[tuple[tuple[int, int], int]],
-                stacks: Sequence[int]) -> list[int]:
+
+def ref_win_cap(
+    transfers: Sequence[tuple[tuple[int, int], int]], stacks: Sequence[int]
+) -> list[int]:
     """R-STAKES-1/2 as written: a player owes at most the chips in front of him; he
     cannot win more than his stake at the start of the deal; when his running win
     reaches that stake the current opponent pays only the remainder and his hand is
@@ -88,8 +90,9 @@ def ref_win_cap(transfers: Sequence[tuple[tuple[int, int], int]],
     return out
 
 
-def ref_chips(transfers: Sequence[tuple[tuple[int, int], int]],
-              stacks: Sequence[int]) -> list[int]:
+def ref_chips(
+    transfers: Sequence[tuple[tuple[int, int], int]], stacks: Sequence[int]
+) -> list[int]:
     """R-STAKES-3, the plausible model RULES.md spells out: capacity = starting chips;
     each pair transfer = min(nominal, capacity_X, capacity_Y); both capacities drop by
     the transfer."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -19,12 +20,23 @@ import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.errors import CardError
 
-PUBLIC_MODULES = ("ofc_fast", "ofc_fast.rules", "ofc_fast.game", "ofc_fast.bots",
-                  "ofc_fast.scoring", "ofc_fast.scoring.settlement", "ofc_fast.solver",
-                  "ofc_fast.scoring.naturals", "ofc_fast.batch", "ofc_fast.board", "ofc_fast.cards",
-                  "ofc_fast.ranking", "ofc_fast.fantasyland")
-MAX_DEFAULT = 60     # the printed default of one parameter
-MAX_FUNCTION = 375   # a whole signature (record classes aside): advise() has 13 options
+PUBLIC_MODULES = (
+    "ofc_fast",
+    "ofc_fast.rules",
+    "ofc_fast.game",
+    "ofc_fast.bots",
+    "ofc_fast.scoring",
+    "ofc_fast.scoring.settlement",
+    "ofc_fast.solver",
+    "ofc_fast.scoring.naturals",
+    "ofc_fast.batch",
+    "ofc_fast.board",
+    "ofc_fast.cards",
+    "ofc_fast.ranking",
+    "ofc_fast.fantasyland",
+)
+MAX_DEFAULT = 60  # the printed default of one parameter
+MAX_FUNCTION = 375  # a whole signature (record classes aside): advise() has 13 options
 
 
 def _public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
@@ -35,8 +47,11 @@ def _public_callables() -> Iterator[tuple[str, Callable[..., Any]]]:
             obj = getattr(module, attr)
             members = [(f"{name}.{attr}", obj)]
             if inspect.isclass(obj):
-                members += [(f"{name}.{attr}.{k}", v) for k, v in vars(obj).items()
-                            if callable(v) and not k.startswith("_")]
+                members += [
+                    (f"{name}.{attr}.{k}", v)
+                    for k, v in vars(obj).items()
+                    if callable(v) and not k.startswith("_")
+                ]
             for qual, member in members:
                 if id(member) in seen or not callable(member):
                     continue
@@ -59,8 +74,11 @@ def test_signatures_are_short() -> None:
         if sig is None:
             continue
         checked += 1
-        long += [f"{qual}: {p}" for p in sig.parameters.values()
-                 if p.default is not p.empty and len(repr(p.default)) > MAX_DEFAULT]
+        long += [
+            f"{qual}: {p}"
+            for p in sig.parameters.values()
+            if p.default is not p.empty and len(repr(p.default)) > MAX_DEFAULT
+        ]
         if not inspect.isclass(obj) and len(str(sig)) > MAX_FUNCTION:
             long.append(f"{qual}: {len(str(sig))} characters")
     assert checked > 100
@@ -88,7 +106,7 @@ def test_help_of_score_pair_is_short() -> None:
 def test_preset_repr_is_its_name(name: str) -> None:
     preset = rules.get(name)
     assert repr(preset) == f"rules.{name}"
-    assert eval(repr(preset), {"rules": rules}) is preset  # noqa: S307 - our own text
+    assert eval(repr(preset), {"rules": rules}) is preset
 
 
 def test_custom_repr_names_what_differs() -> None:
@@ -96,8 +114,14 @@ def test_custom_repr_names_what_differs() -> None:
     assert repr(table) == "<RuleSet 'home': OFC with overall_bonus=1>"
     flat = rules.PINEAPPLE.replace(royalties=rules.ROYALTIES_FLAT_TRIPS)
     assert repr(flat) == "<RuleSet 'custom': PINEAPPLE with royalties>"
-    many = rules.OFC.replace(sweep_bonus=1, majority_bonus=1, overall_bonus=1,
-                             sweep_multiplier=2, sweep_all_bonus=2, single_winner=1)
+    many = rules.OFC.replace(
+        sweep_bonus=1,
+        majority_bonus=1,
+        overall_bonus=1,
+        sweep_multiplier=2,
+        sweep_all_bonus=2,
+        single_winner=1,
+    )
     assert repr(many).endswith("2 more>") and len(repr(many)) < 160, repr(many)
 
 
@@ -107,8 +131,7 @@ def test_replace_drops_the_preset_name() -> None:
     assert table.description == "OFC with overall_bonus changed"
     assert table != rules.OFC
     named = rules.OFC.replace(name="home game", sweep_bonus=0)
-    assert (named.name, named.description) == ("home game",
-                                               "OFC with sweep_bonus changed")
+    assert (named.name, named.description) == ("home game", "OFC with sweep_bonus changed")
     described = rules.OFC.replace(sweep_bonus=0, description="no sweep")
     assert (described.name, described.description) == ("custom", "no sweep")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -26,9 +25,24 @@ from ofc_fast.game import Game
 
 TINY = Path(__file__).parent / "arena_clients" / "tiny_client.py"
 PROTOCOL_IDS = ["ofc", "ofc-pineapple", "ofc-progressive", "ofc-27"]
-_SHARED_KEYS = ("seat", "players", "rules", "game", "lowball", "fantasyland", "boards",
-                "face_down_counts", "discards", "discard_counts", "dealt", "to_discard",
-                "future_cards", "future_discards", "legal_actions", "full_set")
+_SHARED_KEYS = (
+    "seat",
+    "players",
+    "rules",
+    "game",
+    "lowball",
+    "fantasyland",
+    "boards",
+    "face_down_counts",
+    "discards",
+    "discard_counts",
+    "dealt",
+    "to_discard",
+    "future_cards",
+    "future_discards",
+    "legal_actions",
+    "full_set",
+)
 
 
 class RecordingBot(RandomBot):
@@ -44,8 +58,9 @@ class RecordingBot(RandomBot):
 @pytest.fixture()
 def recorder() -> Any:
     RecordingBot.seen = []
-    register("recorder", lambda rules=None, seed=None: RecordingBot(seed=seed),
-             replace=True)
+    register(
+        "recorder", lambda rules=None, seed=None: RecordingBot(seed=seed), replace=True
+    )
     yield RecordingBot
     unregister("recorder")
 
@@ -54,22 +69,36 @@ def tiny(log: Path, mode: str = "good") -> str:
     return f"cmd:{sys.executable} {TINY} {log} {mode}"
 
 
-def run_arena(game_id: str, bots: list[str], hands: int, seed: int, **kw: Any
-              ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def run_arena(
+    game_id: str, bots: list[str], hands: int, seed: int, **kw: Any
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     lines: list[dict[str, Any]] = []
 
     def keep(d: DealRecord) -> None:
-        lines.append(json.loads(json.dumps(deal_record(
-            d.game, d.hand_no, d.seats, deck_no=d.deck_no, rotation=d.rotation,
-            decisions=d.decisions))))
+        lines.append(
+            json.loads(
+                json.dumps(
+                    deal_record(
+                        d.game,
+                        d.hand_no,
+                        d.seats,
+                        deck_no=d.deck_no,
+                        rotation=d.rotation,
+                        decisions=d.decisions,
+                    )
+                )
+            )
+        )
 
-    arena = Arena(game_id, [parse_bot_spec(b) for b in bots], hands, seed, on_deal=keep,
-                  **kw)
+    arena = Arena(
+        game_id, [parse_bot_spec(b) for b in bots], hands, seed, on_deal=keep, **kw
+    )
     return arena.run(), lines
 
 
-def check_seat_stream(received: list[dict[str, Any]], deals: list[dict[str, Any]],
-                      bot_name: str) -> int:
+def check_seat_stream(
+    received: list[dict[str, Any]], deals: list[dict[str, Any]], bot_name: str
+) -> int:
     """Every line one bot received against the referee's record; returns the events
     checked."""
     assert received[0]["t"] == "hello" and received[0]["proto"] == 1
@@ -86,8 +115,13 @@ def check_seat_stream(received: list[dict[str, Any]], deals: list[dict[str, Any]
             seat = msg["seat"]
             assert d["seats"][seat] == bot_name
             h = d["history"]
-            game = Game(h["rules"]["name"], h["players"], seed=h["seed"], button=0,
-                        fantasyland=h["fantasyland"])
+            game = Game(
+                h["rules"]["name"],
+                h["players"],
+                seed=h["seed"],
+                button=0,
+                fantasyland=h["fantasyland"],
+            )
             moves = iter(h["moves"])
             hidden_fl = {s for s, n in enumerate(h["fantasyland"]) if n}
             showdown = False
@@ -95,9 +129,11 @@ def check_seat_stream(received: list[dict[str, Any]], deals: list[dict[str, Any]
         assert game is not None and seat is not None
         if t == "act":
             assert msg["seat"] == seat == game.to_act
-            assert msg["decision"] == {"kind": "place",
-                                       "place": len(game.dealt) - game.to_discard,
-                                       "discard": game.to_discard}
+            assert msg["decision"] == {
+                "kind": "place",
+                "place": len(game.dealt) - game.to_discard,
+                "discard": game.to_discard,
+            }
             continue
         if t == "hand-end":
             assert msg["points"] == list(game.result().net)
@@ -128,8 +164,9 @@ def check_seat_stream(received: list[dict[str, Any]], deals: list[dict[str, Any]
         elif kind == "showdown":
             showdown = True
             b = game.boards[s]
-            assert [ev["top"], ev["middle"], ev["bottom"]] == \
-                [[card_str(c) for c in r] for r in b.rows]
+            assert [ev["top"], ev["middle"], ev["bottom"]] == [
+                [card_str(c) for c in r] for r in b.rows
+            ]
             assert ev["fouled"] == game.result().fouls[s]
             nxt = game.result().fantasyland[s]
             assert ev["next_fantasyland"] == (nxt or None)
@@ -156,8 +193,9 @@ def sent(monkeypatch: pytest.MonkeyPatch) -> dict[int, list[dict[str, Any]]]:
 
 
 @pytest.mark.parametrize("game_id", PROTOCOL_IDS)
-def test_every_seat_sees_only_what_it_may(game_id: str, tmp_path: Path, recorder: Any,
-                                          sent: dict[int, list[dict[str, Any]]]) -> None:
+def test_every_seat_sees_only_what_it_may(
+    game_id: str, tmp_path: Path, recorder: Any, sent: dict[int, list[dict[str, Any]]]
+) -> None:
     """Three kinds of client at one table: our client in process, the tiny
     independent client and our client as a subprocess.  Every event every seat
     received is checked (as the arena sent it, and as the tiny client read it from
@@ -165,9 +203,16 @@ def test_every_seat_sees_only_what_it_may(game_id: str, tmp_path: Path, recorder
     log = tmp_path / "a.log"
     bots = ["recorder", tiny(log), f"cmd:{sys.executable} -m ofc_fast bot random"]
     deals: list[dict[str, Any]] = []
-    arena = Arena(game_id, [parse_bot_spec(b) for b in bots], 6, 11, timeout_ms=20000,
-                  on_deal=lambda d: deals.append(json.loads(json.dumps(deal_record(
-                      d.game, d.hand_no, d.seats)))))
+    arena = Arena(
+        game_id,
+        [parse_bot_spec(b) for b in bots],
+        6,
+        11,
+        timeout_ms=20000,
+        on_deal=lambda d: deals.append(
+            json.loads(json.dumps(deal_record(d.game, d.hand_no, d.seats)))
+        ),
+    )
     report = arena.run()
     assert report["hands"] == 6 and all(b["faults"] == 0 for b in report["bots"])
     for rec in arena.records:
@@ -177,15 +222,21 @@ def test_every_seat_sees_only_what_it_may(game_id: str, tmp_path: Path, recorder
     check_observations(recorder.seen, deals, "recorder")
 
 
-def check_observations(seen: list[dict[str, Any]], deals: list[dict[str, Any]],
-                       name: str) -> None:
+def check_observations(
+    seen: list[dict[str, Any]], deals: list[dict[str, Any]], name: str
+) -> None:
     """The observations our client rebuilt from the events equal the engine's."""
     it = iter(seen)
     n = 0
     for d in deals:
         h = d["history"]
-        g = Game(h["rules"]["name"], h["players"], seed=h["seed"], button=0,
-                 fantasyland=h["fantasyland"])
+        g = Game(
+            h["rules"]["name"],
+            h["players"],
+            seed=h["seed"],
+            button=0,
+            fantasyland=h["fantasyland"],
+        )
         for m in h["moves"]:
             s = g.to_act
             if d["seats"][s] == name:
@@ -198,17 +249,24 @@ def check_observations(seen: list[dict[str, Any]], deals: list[dict[str, Any]],
     assert n == len(seen) > 0
 
 
-def test_fantasyland_hands_hide_the_set(tmp_path: Path,
-                                       sent: dict[int, list[dict[str, Any]]]) -> None:
+def test_fantasyland_hands_hide_the_set(
+    tmp_path: Path, sent: dict[int, list[dict[str, Any]]]
+) -> None:
     """A match long enough to reach Fantasyland (progressive, strong bots): the set
     stays hidden from the other seat until the showdown; seats keep their places
     through Fantasyland hands and rotate otherwise."""
     log = tmp_path / "t.log"
     deals: list[dict[str, Any]] = []
-    arena = Arena("ofc-progressive", [parse_bot_spec("heuristic"),
-                                      parse_bot_spec(tiny(log))], 30, 3,
-                  timeout_ms=20000, on_deal=lambda d: deals.append(json.loads(
-                      json.dumps(deal_record(d.game, d.hand_no, d.seats)))))
+    arena = Arena(
+        "ofc-progressive",
+        [parse_bot_spec("heuristic"), parse_bot_spec(tiny(log))],
+        30,
+        3,
+        timeout_ms=20000,
+        on_deal=lambda d: deals.append(
+            json.loads(json.dumps(deal_record(d.game, d.hand_no, d.seats)))
+        ),
+    )
     report = arena.run()
     assert any(any(d["history"]["fantasyland"]) for d in deals), "no Fantasyland hand"
     for rec in arena.records:
@@ -234,12 +292,27 @@ def test_tcp_bot_and_same_seed_same_report(tmp_path: Path) -> None:
         port = probe.getsockname()[1]
 
     def once() -> dict[str, Any]:
-        proc = subprocess.Popen([sys.executable, "-m", "ofc_fast", "bot", "random",
-                                 "--seed", "4", "--connect", str(port)],
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ofc_fast",
+                "bot",
+                "random",
+                "--seed",
+                "4",
+                "--connect",
+                str(port),
+            ],
+            stderr=subprocess.DEVNULL,
+        )
         try:
-            report, _ = run_arena("ofc", ["heuristic", f"tcp:{port}",
-                                          tiny(tmp_path / "x.log")], hands=4, seed=9)
+            report, _ = run_arena(
+                "ofc",
+                ["heuristic", f"tcp:{port}", tiny(tmp_path / "x.log")],
+                hands=4,
+                seed=9,
+            )
         finally:
             proc.wait(30)
         return report
@@ -268,44 +341,75 @@ def test_history_lines_validate_and_replay(tmp_path: Path) -> None:
 
 
 def test_duplicate_plays_each_deck_in_every_rotation() -> None:
-    report, deals = run_arena("ofc-pineapple", ["heuristic", "random"], hands=6, seed=1,
-                              duplicate=True)
+    report, deals = run_arena(
+        "ofc-pineapple", ["heuristic", "random"], hands=6, seed=1, duplicate=True
+    )
     assert report["hands"] == 12
     dup = report["duplicate"]
     per_deck: dict[int, list[int]] = {}
     for d in deals:
         g = d["history"]
         same = [x for x in deals if x["deck_no"] == d["deck_no"]]
-        assert len(same) == 2 and {tuple(x["seats"]) for x in same} == \
-            {("heuristic", "random"), ("random", "heuristic")}
+        assert len(same) == 2 and {tuple(x["seats"]) for x in same} == {
+            ("heuristic", "random"),
+            ("random", "heuristic"),
+        }
         assert all(x["history"]["deck"] == g["deck"] for x in same)
         row = per_deck.setdefault(d["deck_no"], [0, 0])
         for s, name in enumerate(d["seats"]):
             row[["heuristic", "random"].index(name)] += d["points"][s]
     diffs = [a - b for a, b in per_deck.values()]
     mean = sum(diffs) / len(diffs)
-    assert dup["decks"] == 6 and dup["pairs"][0]["difference_per_deck_mean"] == \
-        pytest.approx(mean)
+    assert dup["decks"] == 6 and dup["pairs"][0][
+        "difference_per_deck_mean"
+    ] == pytest.approx(mean)
     var = sum((x - mean) ** 2 for x in diffs) / (len(diffs) - 1)
     t_975_5 = 2.5705818366147395  # Student t, 5 degrees of freedom (tables)
-    assert dup["pairs"][0]["difference_per_deck_ci95"] == \
-        pytest.approx(t_975_5 * (var / len(diffs)) ** 0.5)
+    assert dup["pairs"][0]["difference_per_deck_ci95"] == pytest.approx(
+        t_975_5 * (var / len(diffs)) ** 0.5
+    )
 
 
 def test_cli_arena_with_stdio_bots(tmp_path: Path) -> None:
     rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
     out = subprocess.run(
-        [sys.executable, "-m", "ofc_fast", "arena", "--rules", "pineapple", "--bot",
-         "heuristic", "--bot", f"me@cmd:{sys.executable} -m ofc_fast bot random",
-         "--hands", "3", "--seed", "7", "--json", str(rep), "--history", str(hist),
-         "--progress-json", "--progress-every", "1"],
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "arena",
+            "--rules",
+            "pineapple",
+            "--bot",
+            "heuristic",
+            "--bot",
+            f"me@cmd:{sys.executable} -m ofc_fast bot random",
+            "--hands",
+            "3",
+            "--seed",
+            "7",
+            "--json",
+            str(rep),
+            "--history",
+            str(hist),
+            "--progress-json",
+            "--progress-every",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(rep.read_text())
     assert [b["name"] for b in report["bots"]] == ["heuristic", "me"]
     progress = [json.loads(x) for x in out.stderr.splitlines() if x.startswith("{")]
     assert [p["hands_done"] for p in progress] == [1, 2, 3]
     assert len(hist.read_text().splitlines()) == 3
-    shown = subprocess.run([sys.executable, "-m", "ofc_fast", "replay", str(hist),
-                            "--deal", "1"], capture_output=True, text=True, timeout=60)
+    shown = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "replay", str(hist), "--deal", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert shown.returncode == 0 and shown.stdout.startswith("hand 1 ")

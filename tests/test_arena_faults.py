@@ -20,12 +20,16 @@ from ofc_fast.bots import register, unregister
 TINY = Path(__file__).parent / "arena_clients" / "tiny_client.py"
 
 
-def match(mode: str, policy: str = "substitute", timeout_ms: int = 400,
-          hands: int = 3) -> dict[str, Any]:
-    bots = [parse_bot_spec("heuristic"),
-            parse_bot_spec(f"tiny@cmd:{sys.executable} {TINY} - {mode}")]
-    return Arena("ofc-pineapple", bots, hands, seed=21, timeout_ms=timeout_ms,
-                 fault_policy=policy).run()
+def match(
+    mode: str, policy: str = "substitute", timeout_ms: int = 400, hands: int = 3
+) -> dict[str, Any]:
+    bots = [
+        parse_bot_spec("heuristic"),
+        parse_bot_spec(f"tiny@cmd:{sys.executable} {TINY} - {mode}"),
+    ]
+    return Arena(
+        "ofc-pineapple", bots, hands, seed=21, timeout_ms=timeout_ms, fault_policy=policy
+    ).run()
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +37,19 @@ def clean() -> dict[str, Any]:
     return match("good")
 
 
-@pytest.mark.parametrize("mode, kind", [("garbage", "garbage"), ("illegal", "illegal"),
-                                        ("malformed", "malformed"),
-                                        ("overlong", "overlong"), ("late", "timeout")])
-def test_faults_are_counted_and_nothing_else_changes(mode: str, kind: str,
-                                                     clean: dict[str, Any]) -> None:
+@pytest.mark.parametrize(
+    "mode, kind",
+    [
+        ("garbage", "garbage"),
+        ("illegal", "illegal"),
+        ("malformed", "malformed"),
+        ("overlong", "overlong"),
+        ("late", "timeout"),
+    ],
+)
+def test_faults_are_counted_and_nothing_else_changes(
+    mode: str, kind: str, clean: dict[str, Any]
+) -> None:
     report = match(mode)
     bad = report["bots"][1]
     decisions = 3 * 5  # 3 hands of 5 decisions; every third one misbehaves
@@ -97,8 +109,9 @@ class Crasher:
 def test_a_crashing_builtin_bot_never_takes_the_arena_down(error: type) -> None:
     register("crasher", lambda rules=None, seed=None: Crasher(error), replace=True)
     try:
-        report = Arena("ofc", [parse_bot_spec("crasher"), parse_bot_spec("random")], 2,
-                       seed=1).run()
+        report = Arena(
+            "ofc", [parse_bot_spec("crasher"), parse_bot_spec("random")], 2, seed=1
+        ).run()
     finally:
         unregister("crasher")
     assert report["hands"] == 2 and report["bots"][0]["fault_kinds"] == {"crash": 1}
@@ -109,5 +122,6 @@ def test_a_command_that_does_not_exist() -> None:
     from ofc_fast.errors import ArenaError
 
     with pytest.raises(ArenaError, match="cannot start"):
-        Arena("ofc", [parse_bot_spec("random"),
-                      parse_bot_spec("cmd:/nonexistent/bot")], 1).run()
+        Arena(
+            "ofc", [parse_bot_spec("random"), parse_bot_spec("cmd:/nonexistent/bot")], 1
+        ).run()

@@ -14,8 +14,6 @@ from typing import Any
 
 import pytest
 
-from ofc_fast.arena import Arena, parse_bot_spec
-from ofc_fast.arena.history import deal_record
 from ofc_fast.arena.html import cumulative_points, html_report
 
 
@@ -24,19 +22,46 @@ def match_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, i
     tmp = tmp_path_factory.mktemp("html")
     rep, hist = tmp / "r.json", tmp / "h.jsonl"
     out = subprocess.run(
-        [sys.executable, "-m", "ofc_fast", "arena", "--rules", "ofc-progressive",
-         "--bot", "heuristic", "--bot", "random", "--hands", "8", "--seed", "4",
-         "--json", str(rep), "--history", str(hist), "--quiet"],
-        capture_output=True, text=True, timeout=120)
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "arena",
+            "--rules",
+            "ofc-progressive",
+            "--bot",
+            "heuristic",
+            "--bot",
+            "random",
+            "--hands",
+            "8",
+            "--seed",
+            "4",
+            "--json",
+            str(rep),
+            "--history",
+            str(hist),
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     return rep, hist, 8
 
 
-def test_page_is_self_contained(match_files: tuple[Path, Path, int], tmp_path: Path) -> None:
+def test_page_is_self_contained(
+    match_files: tuple[Path, Path, int], tmp_path: Path
+) -> None:
     rep, hist, n = match_files
     page = tmp_path / "r.html"
-    out = subprocess.run([sys.executable, "-m", "ofc_fast", "report", str(rep), str(hist),
-                          "-o", str(page)], capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "report", str(rep), str(hist), "-o", str(page)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     text = page.read_text()
     for needle in ("http://", "https://", "src=", "href="):
@@ -46,8 +71,10 @@ def test_page_is_self_contained(match_files: tuple[Path, Path, int], tmp_path: P
 
 def test_cumulative_points_are_running_totals() -> None:
     report: dict[str, Any] = {"bots": [{"name": "a"}, {"name": "b"}]}
-    deals = [{"seats": ["a", "b"], "points": [3, -3]},
-             {"seats": ["b", "a"], "points": [5, -5]}]
+    deals = [
+        {"seats": ["a", "b"], "points": [3, -3]},
+        {"seats": ["b", "a"], "points": [5, -5]},
+    ]
     assert cumulative_points(report, deals) == {"a": [3, -2], "b": [-3, 2]}
 
 
@@ -63,8 +90,12 @@ def _driver() -> Any:
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
-    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                "--disable-gpu"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+    ):
         opts.add_argument(arg)
     opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(driver_bin), options=opts)

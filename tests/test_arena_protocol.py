@@ -16,8 +16,16 @@ from ofc_fast.arena import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_
 from ofc_fast.arena.client import BotClient
 from ofc_fast.arena.events import redact
 from ofc_fast.arena.host import parse_bot_spec
-from ofc_fast.arena.protocol import (MAX_LINE, ActionFault, FaultKind, LineSplitter,
-                                     decode, encode, filler_move, parse_action)
+from ofc_fast.arena.protocol import (
+    MAX_LINE,
+    ActionFault,
+    FaultKind,
+    LineSplitter,
+    decode,
+    encode,
+    filler_move,
+    parse_action,
+)
 from ofc_fast.arena.stats import latency_summary, t_half_width
 from ofc_fast.bots import make_bot
 from ofc_fast.errors import ArenaError, ProtocolError
@@ -52,8 +60,8 @@ def test_filler_matches_the_document(seed: int, discard: int) -> None:
     sizes = [rng.randint(0, 3), rng.randint(0, 5), rng.randint(0, 5)]
     room = 13 - sum(sizes)
     place = rng.randint(1, min(room, 5) if room else 1) if room else 0
-    dealt = cards[:place + discard]
-    rows = [cards[5:5 + sizes[0]], cards[5:5 + sizes[1]], cards[5:5 + sizes[2]]]
+    dealt = cards[: place + discard]
+    rows = [cards[5 : 5 + sizes[0]], cards[5 : 5 + sizes[1]], cards[5 : 5 + sizes[2]]]
     m = filler_move(dealt, place, rows)
     names = {0: "top", 1: "middle", 2: "bottom"}
     want_p, want_d = ref_filler(dealt, place, sizes)
@@ -90,7 +98,7 @@ def test_line_splitter_cuts_anywhere(lines: list[bytes], chunk: int) -> None:
     s = LineSplitter()
     got = []
     for i in range(0, len(stream), chunk):
-        got += s.feed(stream[i:i + chunk])
+        got += s.feed(stream[i : i + chunk])
     assert got == [ln.rstrip(b"\r") for ln in clean]
 
 
@@ -104,25 +112,69 @@ def test_overlong_line_is_skipped_to_its_newline() -> None:
 
 def test_parse_action_checks_the_shape_and_the_cards() -> None:
     dealt = [0, 51, 20]
-    ok = {"t": "action", "action": {"placements": [{"card": "2c", "row": "top"},
-                                                   {"card": "As", "row": "bottom"}],
-                                    "discards": ["7c"]}}
+    ok = {
+        "t": "action",
+        "action": {
+            "placements": [{"card": "2c", "row": "top"}, {"card": "As", "row": "bottom"}],
+            "discards": ["7c"],
+        },
+    }
     m = parse_action(ok, dealt, 2, 1)
     assert m.discards == (20,) and len(m.placements) == 2
-    cases = [({"t": "action"}, FaultKind.MALFORMED),
-             ({"t": "action", "action": {"placements": "x"}}, FaultKind.MALFORMED),
-             ({"t": "action", "action": {"placements": [{"card": "2c", "row": "left"}],
-                                         "discards": []}}, FaultKind.MALFORMED),
-             ({"t": "action", "action": {"placements": [{"card": "ZZ", "row": "top"}],
-                                         "discards": []}}, FaultKind.MALFORMED),
-             ({"t": "action", "action": {"placements": [{"card": "2c", "row": "top"}],
-                                         "discards": ["7c", "As"]}}, FaultKind.ILLEGAL),
-             ({"t": "action", "action": {"placements": [{"card": "2c", "row": "top"},
-                                                        {"card": "2c", "row": "top"}],
-                                         "discards": ["7c"]}}, FaultKind.ILLEGAL),
-             ({"t": "action", "action": {"placements": [{"card": "Kd", "row": "top"},
-                                                        {"card": "As", "row": "top"}],
-                                         "discards": ["7c"]}}, FaultKind.ILLEGAL)]
+    cases = [
+        ({"t": "action"}, FaultKind.MALFORMED),
+        ({"t": "action", "action": {"placements": "x"}}, FaultKind.MALFORMED),
+        (
+            {
+                "t": "action",
+                "action": {"placements": [{"card": "2c", "row": "left"}], "discards": []},
+            },
+            FaultKind.MALFORMED,
+        ),
+        (
+            {
+                "t": "action",
+                "action": {"placements": [{"card": "ZZ", "row": "top"}], "discards": []},
+            },
+            FaultKind.MALFORMED,
+        ),
+        (
+            {
+                "t": "action",
+                "action": {
+                    "placements": [{"card": "2c", "row": "top"}],
+                    "discards": ["7c", "As"],
+                },
+            },
+            FaultKind.ILLEGAL,
+        ),
+        (
+            {
+                "t": "action",
+                "action": {
+                    "placements": [
+                        {"card": "2c", "row": "top"},
+                        {"card": "2c", "row": "top"},
+                    ],
+                    "discards": ["7c"],
+                },
+            },
+            FaultKind.ILLEGAL,
+        ),
+        (
+            {
+                "t": "action",
+                "action": {
+                    "placements": [
+                        {"card": "Kd", "row": "top"},
+                        {"card": "As", "row": "top"},
+                    ],
+                    "discards": ["7c"],
+                },
+            },
+            FaultKind.ILLEGAL,
+        ),
+    ]
     for msg, kind in cases:
         with pytest.raises(ActionFault) as exc:
             parse_action(msg, dealt, 2, 1)
@@ -130,10 +182,15 @@ def test_parse_action_checks_the_shape_and_the_cards() -> None:
 
 
 def test_game_ids() -> None:
-    assert {g: rules_for_game_id(g).name for g in
-            ("ofc", "ofc-pineapple", "ofc-progressive", "ofc-27")} == {
-        "ofc": "OFC", "ofc-pineapple": "PINEAPPLE", "ofc-progressive":
-        "PROGRESSIVE_PINEAPPLE", "ofc-27": "PINEAPPLE_27"}
+    assert {
+        g: rules_for_game_id(g).name
+        for g in ("ofc", "ofc-pineapple", "ofc-progressive", "ofc-27")
+    } == {
+        "ofc": "OFC",
+        "ofc-pineapple": "PINEAPPLE",
+        "ofc-progressive": "PROGRESSIVE_PINEAPPLE",
+        "ofc-27": "PINEAPPLE_27",
+    }
     assert sorted(GAME_IDS.values()) == sorted(PRESETS)
     for gid in GAME_IDS:
         assert game_id_of(rules_for_game_id(gid)) == gid
@@ -154,14 +211,21 @@ def test_documented_difference_pineapple_stay() -> None:
 
 def test_redaction_table() -> None:
     deal = {"event": "deal", "seat": 1, "cards": ["As"], "count": 1}
-    place = {"event": "place", "seat": 1, "placements": [{"card": "As", "row": "top"}],
-             "discarded": ["2c"], "count": 1}
+    place = {
+        "event": "place",
+        "seat": 1,
+        "placements": [{"card": "As", "row": "top"}],
+        "discarded": ["2c"],
+        "count": 1,
+    }
     assert redact(deal, 1, False) == deal and redact(deal, 0, False)["cards"] == []
     assert redact(place, 0, False) == {**place, "discarded": []}
     assert redact(place, 0, True) == {**place, "discarded": [], "placements": []}
     assert redact(place, 1, True) == place
-    for ev in ({"event": "fantasyland", "seat": 1, "cards": 14},
-               {"event": "score", "seat": 1, "points": 3}):
+    for ev in (
+        {"event": "fantasyland", "seat": 1, "cards": 14},
+        {"event": "score", "seat": 1, "points": 3},
+    ):
         assert redact(ev, 0, True) == ev
 
 
@@ -188,17 +252,39 @@ def test_student_t_interval_against_tables() -> None:
 
 def test_client_ignores_unknown_and_answers_every_act() -> None:
     c = BotClient(make_bot("heuristic", seed=3), log=lambda _: None)
-    assert c.feed({"t": "hello", "proto": 1, "game_id": "ofc-pineapple",
-                   "seat_count": 2, "timeout_ms": None}) == [{"t": "join"}]
+    assert c.feed(
+        {
+            "t": "hello",
+            "proto": 1,
+            "game_id": "ofc-pineapple",
+            "seat_count": 2,
+            "timeout_ms": None,
+        }
+    ) == [{"t": "join"}]
     assert c.feed({"t": "surprise", "x": 1}) == []
     c.feed({"t": "hand-start", "hand_no": 0, "seat": 1})
     c.feed({"t": "event", "hand_no": 0, "ev": {"event": "weather", "seat": 0}})
-    c.feed({"t": "event", "hand_no": 0,
-            "ev": {"event": "deal", "seat": 1, "cards": ["2c", "6s", "6h", "2h", "6c"],
-                   "count": 5}})
-    (reply,) = c.feed({"t": "act", "hand_no": 0, "seat": 1,
-                       "decision": {"kind": "place", "place": 5, "discard": 0},
-                       "deadline_ms": 5000})
+    c.feed(
+        {
+            "t": "event",
+            "hand_no": 0,
+            "ev": {
+                "event": "deal",
+                "seat": 1,
+                "cards": ["2c", "6s", "6h", "2h", "6c"],
+                "count": 5,
+            },
+        }
+    )
+    (reply,) = c.feed(
+        {
+            "t": "act",
+            "hand_no": 0,
+            "seat": 1,
+            "decision": {"kind": "place", "place": 5, "discard": 0},
+            "deadline_ms": 5000,
+        }
+    )
     assert reply["t"] == "action" and len(reply["action"]["placements"]) == 5
     assert json.loads(encode(reply)) == reply
 
@@ -208,20 +294,25 @@ def test_client_with_an_unknown_game_plays_the_filler() -> None:
     c = BotClient(make_bot("random", seed=1), log=logs.append)
     c.feed({"t": "hello", "proto": 1, "game_id": "holdem-nl", "seat_count": 2})
     c.feed({"t": "hand-start", "hand_no": 0, "seat": 0})
-    c.feed({"t": "event", "hand_no": 0,
-            "ev": {"event": "deal", "seat": 0, "cards": ["Kd", "2c", "As"], "count": 3}})
-    (reply,) = c.feed({"t": "act", "decision": {"kind": "place", "place": 2,
-                                                "discard": 1}})
-    assert reply["action"] == {"placements": [{"card": "2c", "row": "bottom"},
-                                              {"card": "Kd", "row": "bottom"}],
-                               "discards": ["As"]}
+    c.feed(
+        {
+            "t": "event",
+            "hand_no": 0,
+            "ev": {"event": "deal", "seat": 0, "cards": ["Kd", "2c", "As"], "count": 3},
+        }
+    )
+    (reply,) = c.feed({"t": "act", "decision": {"kind": "place", "place": 2, "discard": 1}})
+    assert reply["action"] == {
+        "placements": [{"card": "2c", "row": "bottom"}, {"card": "Kd", "row": "bottom"}],
+        "discards": ["As"],
+    }
     assert logs and "holdem-nl" in logs[0]
 
 
 # The arena-to-bot lines of WIRE_PROTOCOL_OFC.md's example transcript (captured from
 # the reference arena: ofc-pineapple, seed 113, the wire bot at seat 1); the two
 # showdown lines are left out.
-_DOC_ARENA_LINES = r'''
+_DOC_ARENA_LINES = r"""
 {"t":"hello","proto":1,"game_id":"ofc-pineapple","seat_count":2,"timeout_ms":5000}
 {"t":"joined","name":"bot-2"}
 {"t":"hand-start","hand_no":0,"seat":1}
@@ -254,7 +345,7 @@ _DOC_ARENA_LINES = r'''
 {"t":"event","hand_no":0,"ev":{"event":"score","seat":0,"points":-7}}
 {"t":"hand-end","hand_no":0,"points":[-7,7]}
 {"t":"match-end"}
-'''
+"""
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
@@ -282,9 +373,19 @@ def test_our_client_on_the_documents_captured_session(bot: str) -> None:
             assert out == []
     assert len(replies) == 5 and client.done
     as_text = [[sorted(text(c) for c in row) for row in b] for b in client.boards]
-    assert as_text[1] == [sorted("5s Qd Kh".split()), sorted("3h 5c 7c Qc 3s".split()),
-                          sorted("2c 2h 6c 6h 6s".split())]
-    assert as_text[0] == [sorted("5d Tc Js".split()), sorted("4s Kd Ts Th Qs".split()),
-                          sorted("Ad Kc Ah 8h 4c".split())]
-    assert client.discard_counts == [4, 4] and [text(c) for c in client.discards] == \
-        ["9s", "As", "8c", "Ks"]
+    assert as_text[1] == [
+        sorted(["5s", "Qd", "Kh"]),
+        sorted(["3h", "5c", "7c", "Qc", "3s"]),
+        sorted(["2c", "2h", "6c", "6h", "6s"]),
+    ]
+    assert as_text[0] == [
+        sorted(["5d", "Tc", "Js"]),
+        sorted(["4s", "Kd", "Ts", "Th", "Qs"]),
+        sorted(["Ad", "Kc", "Ah", "8h", "4c"]),
+    ]
+    assert client.discard_counts == [4, 4] and [text(c) for c in client.discards] == [
+        "9s",
+        "As",
+        "8c",
+        "Ks",
+    ]

@@ -6,12 +6,12 @@ import random
 
 import numpy as np
 import pytest
-
-import ofc_fast as ofc
-from ofc_fast import Board, BoardError, CardError, Row, rules
 from boards import random_pair
 from reference_scoring import is_foul as ref_is_foul
 from reference_scoring import ofc_royalties as ref_royalties
+
+import ofc_fast as ofc
+from ofc_fast import Board, BoardError, CardError, Row, rules
 
 RANKS = "23456789TJQKA"
 
@@ -46,14 +46,17 @@ def test_partial_boards() -> None:
             call()
 
 
-@pytest.mark.parametrize("text, message", [
-    ("Qh Qd 2c 3c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "front row holds at most 3"),
-    ("Qh Qd 2c / 9s 9h 9d 5c 5d 4d / As Ks Qs Js Ts", "middle row holds at most 5"),
-    ("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js", None),
-    ("Qh Qd 2c / 9s 9h 9d 5c 5d", "three rows"),
-    ("Qh Qd 2c / 9s 9h 9d 5c Qh / As Ks Qs Js Ts", "duplicate card Qh"),
-    ("Qh Qd Xc / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "bad card 'Xc'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("Qh Qd 2c 3c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "front row holds at most 3"),
+        ("Qh Qd 2c / 9s 9h 9d 5c 5d 4d / As Ks Qs Js Ts", "middle row holds at most 5"),
+        ("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js", None),
+        ("Qh Qd 2c / 9s 9h 9d 5c 5d", "three rows"),
+        ("Qh Qd 2c / 9s 9h 9d 5c Qh / As Ks Qs Js Ts", "duplicate card Qh"),
+        ("Qh Qd Xc / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "bad card 'Xc'"),
+    ],
+)
 def test_bad_boards(text: str, message: str | None) -> None:
     if message is None:  # parses as a partial board, but cannot be scored
         with pytest.raises(BoardError, match="complete"):
@@ -75,14 +78,17 @@ def test_bad_board_inputs() -> None:
     assert issubclass(BoardError, ValueError)
 
 
-@pytest.mark.parametrize("text, foul", [
-    ("Qh Qd 5c / Qs Qc 4d 3h 2s / Ah Ad Ac Kd Ks", True),    # QQ5 over QQ432
-    ("Qh Qd 5c / Qs Qc 5d 3h 2s / Ah Ad Ac Kd Ks", False),   # QQ5 over QQ532
-    ("Qh Qd 7c / Qs Qc 6d 5h 4s / Ah Ad Ac Kd Ks", True),    # QQ7 over QQ654
-    ("2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", False),   # middle == back is legal
-    ("Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d", True),    # middle two pair > back
-    ("2c 3d 5h / 4c 4d 6h 7s 8c / Ad Kh Qs Jc 9d", True),    # pair middle > A-high back
-])
+@pytest.mark.parametrize(
+    "text, foul",
+    [
+        ("Qh Qd 5c / Qs Qc 4d 3h 2s / Ah Ad Ac Kd Ks", True),  # QQ5 over QQ432
+        ("Qh Qd 5c / Qs Qc 5d 3h 2s / Ah Ad Ac Kd Ks", False),  # QQ5 over QQ532
+        ("Qh Qd 7c / Qs Qc 6d 5h 4s / Ah Ad Ac Kd Ks", True),  # QQ7 over QQ654
+        ("2c 3d 4h / 9c Td Jh Qs Kc / 9d Th Js Qc Kd", False),  # middle == back is legal
+        ("Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d", True),  # middle two pair > back
+        ("2c 3d 5h / 4c 4d 6h 7s 8c / Ad Kh Qs Jc 9d", True),  # pair middle > A-high back
+    ],
+)
 def test_fouls(text: str, foul: bool) -> None:
     """R-ORDER-1 / R-ORDER-2 / R-FOUL-1 pinned cases (ANCHORS section 4)."""
     b = Board.parse(text)
@@ -116,9 +122,9 @@ CATEGORY_HANDS = {
     "STRAIGHT_FLUSH": ("9c 8c 7c 6c 5c", 30, 15),
     "ROYAL_FLUSH": ("Ac Kc Qc Jc Tc", 50, 25),
 }
-WEAK_FRONT = "2s 3s 5s"          # five-high: below every middle used here
-WEAK_MIDDLE = "3h 3d 7s 8s Js"   # a pair of threes: below every back used here
-TOP_BACK = "As Ks Qs Js Ts"      # a royal flush: at least every middle used here
+WEAK_FRONT = "2s 3s 5s"  # five-high: below every middle used here
+WEAK_MIDDLE = "3h 3d 7s 8s Js"  # a pair of threes: below every back used here
+TOP_BACK = "As Ks Qs Js Ts"  # a royal flush: at least every middle used here
 
 
 @pytest.mark.parametrize("name", list(CATEGORY_HANDS))

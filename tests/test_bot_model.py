@@ -17,8 +17,14 @@ from reference_scoring import is_foul, ofc_royalties
 
 from ofc_fast import Board, rules
 from ofc_fast.board import row_splits
-from ofc_fast.bots.model import (ModelSettings, MoveRows, ValueModel, row_cdfs,
-                                 sample_futures, value_model)
+from ofc_fast.bots.model import (
+    ModelSettings,
+    MoveRows,
+    ValueModel,
+    row_cdfs,
+    sample_futures,
+    value_model,
+)
 from ofc_fast.errors import ArrayError, BoardError, CardError, OfcError
 
 CARD = 64  # OFC_HEUR_CARD
@@ -32,8 +38,11 @@ def _boards(seed: int, n: int) -> list[list[int]]:
     return out[:n]
 
 
-@pytest.mark.parametrize("preset", [rules.OFC, rules.PINEAPPLE, rules.PROGRESSIVE_PINEAPPLE],
-                         ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "preset",
+    [rules.OFC, rules.PINEAPPLE, rules.PROGRESSIVE_PINEAPPLE],
+    ids=lambda r: r.name,
+)
 def test_values_are_royalties_fouls_and_fantasyland(preset: rules.RuleSet) -> None:
     """With the row term off, a board is worth its royalties (R-ROY-OFC-3) plus the
     Fantasyland bonus it earns (reference rule), -foul_penalty when fouled."""
@@ -66,8 +75,9 @@ def test_row_term_against_the_typical_board() -> None:
         s = Board.from_cards(b).evaluate(r).strengths
         p = [cdf[i][s[i]] for i in range(3)]
         q = [1 - x for x in p]
-        want = 2.0 * (sum(2 * x - 1 for x in p) + 3 * (p[0] * p[1] * p[2]
-                                                      - q[0] * q[1] * q[2]))
+        want = 2.0 * (
+            sum(2 * x - 1 for x in p) + 3 * (p[0] * p[1] * p[2] - q[0] * q[1] * q[2])
+        )
         assert e == pytest.approx(want, abs=1e-4)
 
 
@@ -83,11 +93,15 @@ def _move_rows() -> tuple[MoveRows, list[list[int]]]:
     """Three moves of a board with 4 free slots: their rows as templates and, per
     move, the 13 template bytes in row order."""
     fronts = np.array([[CARD + 48, CARD + 49, 0], [CARD + 48, 0, 1]], dtype=np.uint8)
-    fives = np.array([[CARD + 20, CARD + 21, CARD + 22, 1, 2],
-                      [CARD + 20, CARD + 21, CARD + 22, 2, 3],
-                      [CARD + 30, CARD + 31, CARD + 32, CARD + 33, 3],
-                      [CARD + 30, CARD + 31, CARD + 32, CARD + 33, CARD + 49]],
-                     dtype=np.uint8)
+    fives = np.array(
+        [
+            [CARD + 20, CARD + 21, CARD + 22, 1, 2],
+            [CARD + 20, CARD + 21, CARD + 22, 2, 3],
+            [CARD + 30, CARD + 31, CARD + 32, CARD + 33, 3],
+            [CARD + 30, CARD + 31, CARD + 32, CARD + 33, CARD + 49],
+        ],
+        dtype=np.uint8,
+    )
     moves = np.array([[0, 0, 2], [1, 1, 3], [0, 0, 2]], dtype=np.uint16)
     boards = [list(fronts[a]) + list(fives[b]) + list(fives[c]) for a, b, c in moves]
     return MoveRows(fronts, fives, moves), boards
@@ -98,17 +112,22 @@ def test_score_moves_against_boards_one_by_one(optimism: float) -> None:
     m = value_model(rules.PINEAPPLE)
     rows, templates = _move_rows()
     rng = np.random.default_rng(3)
-    pool = np.array([c for c in range(52) if c not in (20, 21, 22, 30, 31, 32, 33, 48,
-                                                       49)], dtype=np.uint8)
+    pool = np.array(
+        [c for c in range(52) if c not in (20, 21, 22, 30, 31, 32, 33, 48, 49)],
+        dtype=np.uint8,
+    )
     K, P = 5, 4
-    fills = np.array([[rng.choice(pool, 4, replace=False) for _ in range(P)]
-                      for _ in range(K)], dtype=np.uint8)
+    fills = np.array(
+        [[rng.choice(pool, 4, replace=False) for _ in range(P)] for _ in range(K)],
+        dtype=np.uint8,
+    )
     got = m.score_moves(rows, fills, 0, optimism)
     for c, t in enumerate(templates):
         per_k = []
         for k in range(K):
-            boards = [[fills[k, p, b] if b < CARD else b - CARD for b in t]
-                      for p in range(P)]
+            boards = [
+                [fills[k, p, b] if b < CARD else b - CARD for b in t] for p in range(P)
+            ]
             v = m.values(np.array(boards, dtype=np.uint8))
             per_k.append(optimism * v.max() + (1 - optimism) * v.mean())
         assert got[c] == pytest.approx(np.mean(per_k), abs=1e-9)
@@ -141,8 +160,9 @@ def test_score_moves_rejects_bad_input() -> None:
         m.score_moves(rows, np.zeros((0, 1, 4), dtype=np.uint8))
     with pytest.raises(ArrayError):
         m.score_moves(rows, fills[0])
-    assert m.score_moves(rows._replace(moves=np.zeros((0, 3), dtype=np.uint16)),
-                         fills).shape == (0,)
+    assert m.score_moves(
+        rows._replace(moves=np.zeros((0, 3), dtype=np.uint16)), fills
+    ).shape == (0,)
 
 
 def test_values_reject_bad_boards() -> None:
@@ -164,6 +184,7 @@ def test_model_rejects_non_finite_settings() -> None:
 
 
 # ------------------------------------------------------------------------ sampling
+
 
 def test_sample_futures_draws_from_unseen() -> None:
     unseen = np.array(sorted(random.Random(1).sample(range(52), 30)), dtype=np.uint8)
@@ -221,12 +242,15 @@ def test_sample_futures_rejects_bad_input() -> None:
 
 # -------------------------------------------------------------------- split list
 
+
 @pytest.mark.parametrize("sizes", [(0, 0, 0), (1, 1, 0), (1, 2, 2), (3, 2, 1), (2, 3, 3)])
 def test_row_splits_small_exhaustive(sizes: tuple[int, int, int]) -> None:
     f, m, b = sizes
     n = f + m + b
-    want = {tuple(sorted(p[:f])) + tuple(sorted(p[f:f + m])) + tuple(sorted(p[f + m:]))
-            for p in permutations(range(n))}
+    want = {
+        tuple(sorted(p[:f])) + tuple(sorted(p[f : f + m])) + tuple(sorted(p[f + m :]))
+        for p in permutations(range(n))
+    }
     got = [tuple(r) for r in row_splits(f, m, b).tolist()]
     assert len(got) == len(set(got)) and set(got) == want
 

@@ -8,11 +8,19 @@ import random
 import pytest
 
 from ofc_fast import Board, parse_cards, rules
+from ofc_fast.bots import (
+    BOTS,
+    Bot,
+    HeuristicBot,
+    RandomBot,
+    bot_names,
+    make_bot,
+    make_bots,
+    register,
+    unregister,
+)
 from ofc_fast.errors import BotError, OfcError, UnknownBotError
-from ofc_fast.bots import (BOTS, Bot, HeuristicBot, RandomBot, bot_names, make_bot,
-                           make_bots, register, unregister)
-from ofc_fast.game import Game, Move, moves_for, play_out
-from ofc_fast.game import Match
+from ofc_fast.game import Game, Match, Move, moves_for, play_out
 from ofc_fast.rules.model import Game as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
@@ -25,8 +33,11 @@ def test_bots_play_legal_moves_everywhere(r: rules.RuleSet) -> None:
     play()'s validation, from JSON-round-tripped observations."""
     rng = random.Random(r.name)
     players = min(3, r.max_players)
-    fl_options = sorted({c for _, c in r.fantasyland.entry}) \
-        if r.fantasyland is not None and r.game is not Kind.CLASSIC else []
+    fl_options = (
+        sorted({c for _, c in r.fantasyland.entry})
+        if r.fantasyland is not None and r.game is not Kind.CLASSIC
+        else []
+    )
     for i in range(4):
         fl = [0] * players
         if fl_options and i % 2:
@@ -45,6 +56,7 @@ def test_random_bot_is_seeded() -> None:
         g = Game(rules.PINEAPPLE, 2, seed=5)
         play_out(g, [RandomBot(seed), RandomBot(seed + 1)])
         return [m.key() for m in g.moves]
+
     assert run(1) == run(1) and run(1) != run(3)
 
 
@@ -53,6 +65,7 @@ def test_heuristic_bot_is_seeded() -> None:
         g = Game(rules.PINEAPPLE, 2, seed=5)
         play_out(g, [HeuristicBot(seed=1, samples=8), HeuristicBot(seed=2, samples=8)])
         return [m.key() for m in g.moves]
+
     assert run() == run()
 
 
@@ -74,13 +87,32 @@ def test_heuristic_takes_the_obvious_points() -> None:
     g = Game(rules.OFC, 2, seed=0)
     bot = HeuristicBot(rules.OFC, seed=0)
     obs = {
-        "seat": 0, "players": 2, "button": 1, "rules": "OFC", "game": "ofc",
-        "to_act": 0, "is_over": False, "street": 8, "fantasyland": [0, 0],
-        "boards": [[parse_cards("Kh Kd 2c"), parse_cards("Ac Ad 7s 7d 3c"),
-                    parse_cards("Ah 9h 6h 4h")], [[], [], []]],
-        "face_down_counts": [[0, 0, 0], [0, 0, 0]], "discards": [], "discard_counts": [0, 0],
-        "dealt": parse_cards("2h"), "to_discard": 0, "future_cards": 0,
-        "future_discards": 0, "legal_actions": [2], "full_set": False,
+        "seat": 0,
+        "players": 2,
+        "button": 1,
+        "rules": "OFC",
+        "game": "ofc",
+        "to_act": 0,
+        "is_over": False,
+        "street": 8,
+        "fantasyland": [0, 0],
+        "boards": [
+            [
+                parse_cards("Kh Kd 2c"),
+                parse_cards("Ac Ad 7s 7d 3c"),
+                parse_cards("Ah 9h 6h 4h"),
+            ],
+            [[], [], []],
+        ],
+        "face_down_counts": [[0, 0, 0], [0, 0, 0]],
+        "discards": [],
+        "discard_counts": [0, 0],
+        "dealt": parse_cards("2h"),
+        "to_discard": 0,
+        "future_cards": 0,
+        "future_discards": 0,
+        "legal_actions": [2],
+        "full_set": False,
         "face_down": False,
     }
     move = bot.act(obs)
@@ -106,8 +138,13 @@ def test_fantasyland_set_without_solver(n: int) -> None:
     obviously has a clean, rich setting."""
     cards = parse_cards("As Ks Qs Js Ts 9h 9d 9c 5h 5d Qh Qd 2c 3s 4s 6s 7s")[:n]
     r = rules.ULTIMATE_PINEAPPLE if n > 13 else rules.OFC
-    g = Game(r, 2, button=1, deck=cards + [c for c in range(52) if c not in cards],
-             fantasyland=(n, 0))
+    g = Game(
+        r,
+        2,
+        button=1,
+        deck=cards + [c for c in range(52) if c not in cards],
+        fantasyland=(n, 0),
+    )
     bot = HeuristicBot(r, seed=0, use_solver=False)
     move = bot.act(g.observation(0))
     g.play(move)
@@ -157,18 +194,21 @@ def test_registry() -> None:
 def test_moves_for_is_enough_for_a_bot() -> None:
     """The ~10-line bot of the docs: the last legal move (everything to the back
     first) is always legal."""
+
     class BackFirst:
         def act(self, obs: dict) -> Move:
             if obs["full_set"]:
                 return RandomBot(0).act(obs)
             rows = obs["boards"][obs["seat"]]
             return moves_for(obs["dealt"], rows, obs["to_discard"])[-1]
+
     g = Game(rules.PINEAPPLE, 3, seed=4)
     play_out(g, [BackFirst()] * 3)
     assert g.is_over
 
 
 # ------------------------------------------------------------ registry and protocol
+
 
 def test_unknown_bot_lists_known_names() -> None:
     with pytest.raises(UnknownBotError) as info:
@@ -190,8 +230,15 @@ def test_bot_names_and_bad_names() -> None:
 
 def test_settings_round_trip() -> None:
     """A bot travels to a worker process as (name, settings) and is rebuilt equal."""
-    bot = make_bot("heuristic", rules.OFC, seed=4, samples=6, arrangements=3,
-                   optimism=0.25, row_weight=1.5)
+    bot = make_bot(
+        "heuristic",
+        rules.OFC,
+        seed=4,
+        samples=6,
+        arrangements=3,
+        optimism=0.25,
+        row_weight=1.5,
+    )
     settings = bot.settings()
     assert settings["samples"] == 6 and settings["optimism"] == 0.25
     assert settings["row_weight"] == 1.5 and "solver_tables" not in settings
@@ -219,8 +266,9 @@ def test_register_a_bot() -> None:
     class Last:
         name = "last"
 
-        def __init__(self, rules: object = None, seed: object = None,
-                     *, back_first: bool = True) -> None:
+        def __init__(
+            self, rules: object = None, seed: object = None, *, back_first: bool = True
+        ) -> None:
             self.back_first = back_first
 
         def act(self, obs: dict) -> Move:
@@ -259,26 +307,35 @@ def test_make_bots_seeds_derive_from_the_seed() -> None:
         g = Game(rules.PINEAPPLE, 2, seed=9)
         play_out(g, make_bots("random", 2, seed=seed))
         return [m.key() for m in g.moves]
+
     assert moves(1) == moves(1) and moves(1) != moves(2)
 
 
 # --------------------------------------------------------------------- determinism
 
-@pytest.mark.parametrize("preset", [rules.PINEAPPLE, rules.OFC, rules.PINEAPPLE_27],
-                         ids=lambda r: r.name)
+
+@pytest.mark.parametrize(
+    "preset", [rules.PINEAPPLE, rules.OFC, rules.PINEAPPLE_27], ids=lambda r: r.name
+)
 def test_same_seed_same_moves(preset: rules.RuleSet) -> None:
     """Same seed and same observations: the same moves (one-card OFC play takes the
     exhaustive path, Pineapple the sampled arrangements); reset() restarts."""
+
     def run(bots: list) -> list:
         g = Game(preset, 2, seed=11)
         play_out(g, bots)
         return [m.key() for m in g.moves]
-    first = run([HeuristicBot(preset, seed=5, samples=8), HeuristicBot(preset, seed=6,
-                                                                       samples=8)])
-    assert first == run([HeuristicBot(preset, seed=5, samples=8),
-                         HeuristicBot(preset, seed=6, samples=8)])
-    bots = [HeuristicBot(preset, seed=0, samples=8), HeuristicBot(preset, seed=0,
-                                                                  samples=8)]
+
+    first = run(
+        [HeuristicBot(preset, seed=5, samples=8), HeuristicBot(preset, seed=6, samples=8)]
+    )
+    assert first == run(
+        [HeuristicBot(preset, seed=5, samples=8), HeuristicBot(preset, seed=6, samples=8)]
+    )
+    bots = [
+        HeuristicBot(preset, seed=0, samples=8),
+        HeuristicBot(preset, seed=0, samples=8),
+    ]
     run(bots)
     bots[0].reset(5)
     bots[1].reset(6)
@@ -288,12 +345,15 @@ def test_same_seed_same_moves(preset: rules.RuleSet) -> None:
 def test_heuristic_decisions_depend_on_the_seed() -> None:
     g = Game(rules.PINEAPPLE, 2, seed=2)
     obs = g.observation(g.to_act)
-    moves = {HeuristicBot(rules.PINEAPPLE, seed=s, samples=2, arrangements=2).act(obs)
-             for s in range(12)}
+    moves = {
+        HeuristicBot(rules.PINEAPPLE, seed=s, samples=2, arrangements=2).act(obs)
+        for s in range(12)
+    }
     assert len(moves) > 1  # few samples: the sampled futures change the choice
 
 
 # ---------------------------------------------------------- bots read observations
+
 
 def test_bots_never_touch_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every Game and Match attribute raises while a bot acts: the bots work from the
@@ -301,8 +361,11 @@ def test_bots_never_touch_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     games = []
     face_down = rules.OFC.replace(name="OFC_FD3", face_down_final=3)
     for preset in (rules.PINEAPPLE, face_down, rules.CLASSIC_1_6, rules.HAWAIIAN_GARDENS):
-        fl = (14, 0) if preset.fantasyland is not None and preset.game is not Kind.CLASSIC \
+        fl = (
+            (14, 0)
+            if preset.fantasyland is not None and preset.game is not Kind.CLASSIC
             else (0, 0)
+        )
         games.append((preset, Game(preset, 2, seed=7, fantasyland=fl)))
 
     def forbidden(self: object, name: str) -> object:
@@ -327,8 +390,9 @@ def test_move_depends_only_on_the_observation() -> None:
     random.Random(3).shuffle(deck)
     g1 = Game(rules.PINEAPPLE, 2, button=1, deck=deck)
     other = deck[:5] + deck[5:10][::-1] + deck[10:][::-1]  # seat 1's cards and the
-    g2 = Game(rules.PINEAPPLE, 2, button=1, deck=other)    # rest reordered
+    g2 = Game(rules.PINEAPPLE, 2, button=1, deck=other)  # rest reordered
     o1, o2 = g1.observation(0), g2.observation(0)
     assert o1 == o2
-    assert HeuristicBot(rules.PINEAPPLE, seed=4).act(o1) == \
-        HeuristicBot(rules.PINEAPPLE, seed=4).act(o2)
+    assert HeuristicBot(rules.PINEAPPLE, seed=4).act(o1) == HeuristicBot(
+        rules.PINEAPPLE, seed=4
+    ).act(o2)

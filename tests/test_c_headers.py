@@ -89,7 +89,7 @@ def functions(text: str, header: str = "") -> list[Function]:
     doc comment right before it."""
     code = _blank_comments(text)
     depth, top = 0, []
-    for i, ch in enumerate(code):  # mark the characters outside any braces
+    for ch in code:  # mark the characters outside any braces
         top.append(depth == 0)
         depth += (ch == "{") - (ch == "}")
     out = []
@@ -187,8 +187,7 @@ def test_the_checker_finds_what_is_missing() -> None:
 # ------------------------------------------------------------------- examples
 
 _INCLUDES = (
-    "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-    "#include <string.h>\n\n"
+    "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
 )
 
 

@@ -22,7 +22,7 @@ BOARD_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
 def no_rich(monkeypatch: pytest.MonkeyPatch) -> None:
     real_import = builtins.__import__
 
-    def fake_import(name: str, *args, **kwargs):  # noqa: ANN002, ANN003
+    def fake_import(name: str, *args, **kwargs):
         if name == "rich" or name.startswith("rich."):
             raise ImportError("no rich here")
         return real_import(name, *args, **kwargs)
@@ -72,33 +72,75 @@ def test_rules(capsys: pytest.CaptureFixture) -> None:
 
 def test_play_match(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     jpath, hpath = tmp_path / "out.json", tmp_path / "deals.json"
-    code, out, _ = run(capsys, "play", "--rules", "ofc", "--players", "3", "--hands", "40",
-                       "--seed", "1", "--bots", "random", "--json", str(jpath),
-                       "--history", str(hpath))
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--rules",
+        "ofc",
+        "--players",
+        "3",
+        "--hands",
+        "40",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--json",
+        str(jpath),
+        "--history",
+        str(hpath),
+    )
     assert code == 0
     assert "OFC: 40 deals, 3 players, seed 1" in out and "pts/deal" in out
     result = json.loads(jpath.read_text())
     assert result["hands"] == 40 and sum(result["totals"]) == 0
     assert len(result["deals"]) == 40 and len(result["seats"]) == 3
-    assert {"mean", "ci95", "foul_rate", "fantasyland_rate", "mean_royalties"} <= \
-        set(result["seats"][0])
+    assert {"mean", "ci95", "foul_rate", "fantasyland_rate", "mean_royalties"} <= set(
+        result["seats"][0]
+    )
     hist = json.loads(hpath.read_text())
     assert len(hist["deals"]) == 40
     for h, d in zip(hist["deals"], result["deals"]):
         assert Game.replay(h).result().net == d["net"]
     # the same seed plays the same match
-    code, out2, _ = run(capsys, "play", "--rules", "ofc", "--players", "3", "--hands",
-                        "40", "--seed", "1", "--bots", "random", "--json", str(jpath))
+    code, out2, _ = run(
+        capsys,
+        "play",
+        "--rules",
+        "ofc",
+        "--players",
+        "3",
+        "--hands",
+        "40",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--json",
+        str(jpath),
+    )
     assert json.loads(jpath.read_text())["totals"] == result["totals"]
 
 
-def test_printed_seed_replays_the_bots(capsys: pytest.CaptureFixture,
-                                       tmp_path: Path) -> None:
+def test_printed_seed_replays_the_bots(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
     """Without --seed the match draws one and prints it; the bots' seeds derive from
     it, so --seed <that seed> plays the same match, decisions included."""
     jpath = tmp_path / "out.json"
-    argv = ["play", "--rules", "pineapple", "--players", "2", "--hands", "6", "--bots",
-            "heuristic,random", "--json", str(jpath)]
+    argv = [
+        "play",
+        "--rules",
+        "pineapple",
+        "--players",
+        "2",
+        "--hands",
+        "6",
+        "--bots",
+        "heuristic,random",
+        "--json",
+        str(jpath),
+    ]
     code, _, _ = run(capsys, *argv)
     assert code == 0
     first = json.loads(jpath.read_text())
@@ -107,12 +149,30 @@ def test_printed_seed_replays_the_bots(capsys: pytest.CaptureFixture,
     assert again["totals"] == first["totals"] and again["deals"] == first["deals"]
 
 
-def test_play_history_jsonl_and_stacks(capsys: pytest.CaptureFixture,
-                                       tmp_path: Path) -> None:
+def test_play_history_jsonl_and_stacks(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
     hpath = tmp_path / "deals.jsonl"
-    code, out, _ = run(capsys, "play", "--rules", "pineapple", "--players", "2",
-                       "--hands", "30", "--seed", "3", "--bots", "random",
-                       "--stacks", "20", "--history", str(hpath), "--show", "2")
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--rules",
+        "pineapple",
+        "--players",
+        "2",
+        "--hands",
+        "30",
+        "--seed",
+        "3",
+        "--bots",
+        "random",
+        "--stacks",
+        "20",
+        "--history",
+        str(hpath),
+        "--show",
+        "2",
+    )
     assert code == 0 and "Deal 1:" in out and "Deal 3:" not in out and "stack" in out
     lines = hpath.read_text().splitlines()
     assert 1 <= len(lines) <= 30
@@ -122,9 +182,9 @@ def test_play_history_jsonl_and_stacks(capsys: pytest.CaptureFixture,
     assert g.is_over and g.stacks == (20, 20) and list(g.result().net) == line["points"]
 
 
-def test_default_is_a_short_readable_pineapple_match(capsys: pytest.CaptureFixture,
-                                                      monkeypatch: pytest.MonkeyPatch
-                                                      ) -> None:
+def test_default_is_a_short_readable_pineapple_match(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(sys, "argv", ["ofc-fast"])
     code, out, _ = run(capsys)
     assert code == 0
@@ -140,11 +200,13 @@ def test_quiet(capsys: pytest.CaptureFixture) -> None:
 
 def test_solve(capsys: pytest.CaptureFixture) -> None:
     pytest.importorskip("ofc_fast.solver")
-    code, out, _ = run(capsys, "solve", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s",
-                       "--rules", "pineapple")
+    code, out, _ = run(
+        capsys, "solve", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s", "--rules", "pineapple"
+    )
     assert code == 0 and "stays (14 cards)" in out
-    code, out, _ = run(capsys, "solve", "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
-                       "--rules", "classic-1-6")
+    code, out, _ = run(
+        capsys, "solve", "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h", "--rules", "classic-1-6"
+    )
     assert code == 0 and "classic setting" in out
 
 
@@ -158,28 +220,61 @@ def test_help_on_each_subcommand(capsys: pytest.CaptureFixture, sub: str) -> Non
 
 
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:
-    for argv in (["play", "--rules", "nope"], ["play", "--bots", "genius"],
-                 ["play", "--players", "9"], ["play", "--hands", "0"],
-                 ["play", "--bots", "random,random", "--players", "3"],
-                 ["eval", "Zz Ks"], ["score", BOARD_A]):
+    for argv in (
+        ["play", "--rules", "nope"],
+        ["play", "--bots", "genius"],
+        ["play", "--players", "9"],
+        ["play", "--hands", "0"],
+        ["play", "--bots", "random,random", "--players", "3"],
+        ["eval", "Zz Ks"],
+        ["score", BOARD_A],
+    ):
         code, _, err = run(capsys, *argv)
         assert code == 2 and err.startswith("ofc-fast: error:"), argv
 
 
-def test_plain_text_without_rich(capsys: pytest.CaptureFixture, no_rich: None,
-                                 tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "play", "--rules", "pineapple", "--hands", "2", "--seed",
-                       "4", "--bots", "heuristic,random", "--players", "2")
+def test_plain_text_without_rich(
+    capsys: pytest.CaptureFixture, no_rich: None, tmp_path: Path
+) -> None:
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--rules",
+        "pineapple",
+        "--hands",
+        "2",
+        "--seed",
+        "4",
+        "--bots",
+        "heuristic,random",
+        "--players",
+        "2",
+    )
     assert code == 0
     assert "Deal 1: PINEAPPLE" in out and "----" in out and "┃" not in out
     code, out, _ = run(capsys, "score", BOARD_A, BOARD_B)
     assert code == 0 and "Pairs" in out and "┃" not in out
 
 
-def test_python_dash_m(tmp_path) -> None:  # noqa: ANN001
+def test_python_dash_m(tmp_path) -> None:
     # run outside the checkout: the installed package, not the source tree
-    proc = subprocess.run([sys.executable, "-m", "ofc_fast", "play", "--hands", "2",
-                           "--bots", "random", "--seed", "1"],
-                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "play",
+            "--hands",
+            "2",
+            "--bots",
+            "random",
+            "--seed",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "PINEAPPLE: 2 deals" in proc.stdout

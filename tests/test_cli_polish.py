@@ -40,12 +40,12 @@ def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
 
 
 @pytest.fixture
-def no_module(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+def no_module(monkeypatch: pytest.MonkeyPatch):
     """Block imports: after ``no_module("rich")``, ``import rich`` (and submodules) fail."""
     real_import = builtins.__import__
     blocked: set[str] = set()
 
-    def fake_import(name: str, *args, **kwargs):  # noqa: ANN002, ANN003
+    def fake_import(name: str, *args, **kwargs):
         if name.split(".")[0] in blocked:
             raise ImportError(f"no {name} here")
         return real_import(name, *args, **kwargs)
@@ -75,8 +75,9 @@ JSON_COMMANDS = {
 
 
 @pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
-def test_json_same_in_every_subcommand(capsys: pytest.CaptureFixture, tmp_path: Path,
-                                       name: str) -> None:
+def test_json_same_in_every_subcommand(
+    capsys: pytest.CaptureFixture, tmp_path: Path, name: str
+) -> None:
     """``--json`` alone: only JSON on stdout; ``--json PATH``: the same document in
     the file, and the usual text on stdout."""
     argv = JSON_COMMANDS[name]
@@ -86,7 +87,7 @@ def test_json_same_in_every_subcommand(capsys: pytest.CaptureFixture, tmp_path: 
     path = tmp_path / "out.json"
     code, out, _ = run(capsys, *argv, "--json", str(path))
     assert code == 0 and out.strip()  # the usual text output
-    if name != "rules-name":          # (whose usual output is JSON itself)
+    if name != "rules-name":  # (whose usual output is JSON itself)
         with pytest.raises(json.JSONDecodeError):
             json.loads(out)
     written = json.loads(path.read_text())
@@ -102,14 +103,22 @@ def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     best = ofc.solve_fantasyland(FL_HAND, ofc.rules.PINEAPPLE)
     assert doc["best"]["board"] == str(best.board)
     assert doc["best"]["royalties"] == best.royalties and doc["best"]["stays"]
-    code, out, _ = run(capsys, "solve", "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
-                       "--rules", "classic-1-6", "--json")
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
+        "--rules",
+        "classic-1-6",
+        "--json",
+    )
     doc = json.loads(out)
     ev = ofc.best_setting("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h", ofc.rules.CLASSIC_1_6)
     assert doc["best_ev"]["board"] == str(ev.board)
 
 
-def test_solve_refuses_classic_with_more_than_13_cards(capsys: pytest.CaptureFixture) -> None:
+def test_solve_refuses_classic_with_more_than_13_cards(
+    capsys: pytest.CaptureFixture,
+) -> None:
     for preset in ("classic-1-6", "classic-2-4", "malayan"):
         code, _, err = run(capsys, "solve", FL_HAND, "--rules", preset)
         assert code == 2 and "--rules:" in err and "13 cards; got 14" in err, err
@@ -119,36 +128,53 @@ def test_solve_refuses_classic_with_more_than_13_cards(capsys: pytest.CaptureFix
 
 # ---------------------------------------------------------------- --rules
 
+
 def _readme_rules_file(tmp_path: Path) -> Path:
     """The README's example, run as written (it writes thursday.json)."""
-    text = (Path(__file__).resolve().parent.parent / "README.md")
+    text = Path(__file__).resolve().parent.parent / "README.md"
     if not text.exists():
         pytest.skip("needs the README")
     readme = text.read_text(encoding="utf-8")
-    start = readme.index('table = ofc.rules.PINEAPPLE.replace(')
-    code = readme[start:readme.index("```", start)]
+    start = readme.index("table = ofc.rules.PINEAPPLE.replace(")
+    code = readme[start : readme.index("```", start)]
     cwd = os.getcwd()
     os.chdir(tmp_path)
     try:
-        exec(compile("import ofc_fast as ofc\n" + code, "README.md", "exec"), {})  # noqa: S102
+        exec(compile("import ofc_fast as ofc\n" + code, "README.md", "exec"), {})
     finally:
         os.chdir(cwd)
     return tmp_path / "thursday.json"
 
 
-def test_rules_path_is_the_readme_file(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+def test_rules_path_is_the_readme_file(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
     path = _readme_rules_file(tmp_path)
     table = ofc.RuleSet.from_json(path.read_text())
     code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--rules", str(path), "--json")
     doc = json.loads(out)
     assert code == 0 and doc["rules"] == "Thursday game"
     assert doc["net"] == ofc.settle([BOARD_A, BOARD_B], table).net == [51, -51]
-    for argv in (["eval", BOARD_A], ["solve", FL_HAND],
-                 ["play", "--hands", "1", "--seed", "1", "--bots", "random"]):
+    for argv in (
+        ["eval", BOARD_A],
+        ["solve", FL_HAND],
+        ["play", "--hands", "1", "--seed", "1", "--bots", "random"],
+    ):
         code, out, _ = run(capsys, *argv, "--rules", str(path))
-        assert code == 0 and "Thursday game" in out or argv[0] == "solve", argv
-    code, out, _ = run(capsys, "play", "--hands", "1", "--seed", "1", "--bots", "random",
-                       "--rules", str(path), "--json")
+        assert (code == 0 and "Thursday game" in out) or argv[0] == "solve", argv
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--hands",
+        "1",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--rules",
+        str(path),
+        "--json",
+    )
     assert json.loads(out)["rule_set"] == table.to_dict()
 
 
@@ -165,6 +191,7 @@ def test_rules_path_errors(capsys: pytest.CaptureFixture, tmp_path: Path) -> Non
 
 # --------------------------------------------------------------- --stacks
 
+
 def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
     forms = (["30,40"], ["30", "40"], ["30, 40"])
     results = []
@@ -174,36 +201,69 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
     assert results[0] == results[1] == results[2]
     expected = ofc.settle([BOARD_A, BOARD_B], ofc.rules.OFC, stacks=[30, 40]).stacks
     assert results[0] == expected
-    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random",
-                       "--players", "3", "--stacks", "200,200,200", "--json")
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--hands",
+        "2",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--players",
+        "3",
+        "--stacks",
+        "200,200,200",
+        "--json",
+    )
     doc = json.loads(out)
     assert doc["start_stacks"] == [200, 200, 200] and sum(doc["stacks"]) == 600
-    code, out, _ = run(capsys, "play", "--hands", "2", "--seed", "1", "--bots", "random",
-                       "--players", "3", "--stacks", "200", "--json")
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--hands",
+        "2",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--players",
+        "3",
+        "--stacks",
+        "200",
+        "--json",
+    )
     assert json.loads(out)["start_stacks"] == [200, 200, 200]
     assert cli.parse_stacks(None, 3) is None
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["play", "--stacks", "100,100"], "--stacks: 3 seats need 1 or 3 chip counts, got 2"),
-    (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0"),
-    (["play", "--stacks", "lots"], "--stacks: expected chip counts"),
-    (["score", BOARD_A, BOARD_B, "--stacks", "1,2,3"], "--stacks: 2 seats need 1 or 2"),
-    (["play", "--rules", "nope"], "--rules: unknown rule set 'nope'"),
-    (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
-    (["play", "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players, got 9"),
-    (["play", "--button", "7"], "--button: 7 is not a seat of 3 players"),
-    (["play", "--hands", "0"], "--hands: must be at least 1"),
-    (["play", "--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
-    (["play", "--seed", str(2 ** 64)], "--seed: must be 0..2**64-1"),
-    (["score", BOARD_A, BOARD_B, "--button", "5"], "--button: 5 is not a seat"),
-    (["eval", "Zz Ks"], "CARDS: bad card 'Zz'"),
-    (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
-    (["score", BOARD_A, BOARD_A], "BOARDS: "),
-    (["rules", "nope"], "NAME: unknown rule set"),
-])
-def test_errors_name_the_option(capsys: pytest.CaptureFixture, argv: list[str],
-                                message: str) -> None:
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["play", "--stacks", "100,100"],
+            "--stacks: 3 seats need 1 or 3 chip counts, got 2",
+        ),
+        (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0"),
+        (["play", "--stacks", "lots"], "--stacks: expected chip counts"),
+        (["score", BOARD_A, BOARD_B, "--stacks", "1,2,3"], "--stacks: 2 seats need 1 or 2"),
+        (["play", "--rules", "nope"], "--rules: unknown rule set 'nope'"),
+        (["play", "--bots", "genius"], "--bots: unknown bot 'genius'"),
+        (["play", "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players, got 9"),
+        (["play", "--button", "7"], "--button: 7 is not a seat of 3 players"),
+        (["play", "--hands", "0"], "--hands: must be at least 1"),
+        (["play", "--seed", "-1"], "--seed: must be 0..2**64-1, got -1"),
+        (["play", "--seed", str(2**64)], "--seed: must be 0..2**64-1"),
+        (["score", BOARD_A, BOARD_B, "--button", "5"], "--button: 5 is not a seat"),
+        (["eval", "Zz Ks"], "CARDS: bad card 'Zz'"),
+        (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
+        (["score", BOARD_A, BOARD_A], "BOARDS: "),
+        (["rules", "nope"], "NAME: unknown rule set"),
+    ],
+)
+def test_errors_name_the_option(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
     code, _, err = run(capsys, *argv)
     assert code == 2 and err.startswith(f"ofc-fast: error: {message}"), err
     for python_name in ("solve_fantasyland", "settle(", "Match(", "parse_cards", "Board."):
@@ -211,6 +271,7 @@ def test_errors_name_the_option(capsys: pytest.CaptureFixture, argv: list[str],
 
 
 # ------------------------------------------------------------------ bench
+
 
 def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None:
     with pytest.raises(SystemExit) as info:
@@ -224,11 +285,12 @@ BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]
 
 
 def test_bench_times_our_calls_only_and_fits_80_columns(
-        capsys: pytest.CaptureFixture) -> None:
+    capsys: pytest.CaptureFixture,
+) -> None:
     code, out, err = run(capsys, *BENCH_TINY, "--skip", "rank3")
     assert code == 0 and err == "" and "agreement: all OK" in out
     assert max(len(line) for line in out.splitlines()) <= 80
-    table = out[out.index("call "):out.index("agreement")]
+    table = out[out.index("call ") : out.index("agreement")]
     assert "rank5_batch" in table and "score_pairs" in table
     assert "rank3 " not in table and "rank3_batch" in table  # --skip rank3: that row only
     for peer in ("phevaluator", "treys", "eval7", "pokerkit"):
@@ -236,8 +298,9 @@ def test_bench_times_our_calls_only_and_fits_80_columns(
     assert "MISS" not in out
 
 
-def test_bench_reports_misses_only_with_strict(capsys: pytest.CaptureFixture,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_bench_reports_misses_only_with_strict(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Targets nobody can meet (a femtosecond) are information without --strict.
 
     The exit status is then 0; with --strict they are MISS lines and status 2.  (A tiny
@@ -254,15 +317,34 @@ def test_bench_reports_misses_only_with_strict(capsys: pytest.CaptureFixture,
 
 # ----------------------------------------------------------------- Ctrl-C
 
+
 def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> None:
     out_json = tmp_path / "result.json"
     hist = tmp_path / "deals.jsonl"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ofc_fast", "play", "--hands", "1000000", "--seed", "5",
-         "--bots", "random", "--players", "2", "--json", str(out_json), "--history",
-         str(hist)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "play",
+            "--hands",
+            "1000000",
+            "--seed",
+            "5",
+            "--bots",
+            "random",
+            "--players",
+            "2",
+            "--json",
+            str(out_json),
+            "--history",
+            str(hist),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # wait until some deals are on record
@@ -289,8 +371,19 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> No
 
 WIDE = [
     ["play", "--hands", "3", "--seed", "2", "--players", "3", "--stacks", "500"],
-    ["play", "--rules", "classic-1-6", "--players", "4", "--hands", "2", "--seed", "1",
-     "--bots", "random"],
+    [
+        "play",
+        "--rules",
+        "classic-1-6",
+        "--players",
+        "4",
+        "--hands",
+        "2",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+    ],
     ["play", "--hands", "60", "--seed", "2", "--bots", "random"],
     ["score", BOARD_A, BOARD_B, "--stacks", "30,40"],
     ["eval", BOARD_A],
@@ -302,8 +395,9 @@ WIDE = [
 
 @pytest.mark.parametrize("rich", [False, True], ids=["plain", "rich"])
 @pytest.mark.parametrize("argv", WIDE, ids=lambda a: "-".join(a[:2]))
-def test_tables_fit_80_columns(capsys: pytest.CaptureFixture, no_module, rich: bool,
-                               argv: list[str]) -> None:
+def test_tables_fit_80_columns(
+    capsys: pytest.CaptureFixture, no_module, rich: bool, argv: list[str]
+) -> None:
     if rich:
         pytest.importorskip("rich")
     else:
@@ -346,7 +440,8 @@ def test_default_match_interval_is_about_16() -> None:
 
 
 def test_interval_falls_back_to_the_normal_approximation(
-        capsys: pytest.CaptureFixture, no_module) -> None:
+    capsys: pytest.CaptureFixture, no_module
+) -> None:
     no_module("scipy")
     st = _stats([12, -20, 3, 25, -8])
     assert st.ci95 == pytest.approx(1.96 * st.sd / math.sqrt(5), rel=1e-12)
@@ -356,8 +451,9 @@ def test_interval_falls_back_to_the_normal_approximation(
     assert code == 0 and ("Student's t" in out or "normal approximation" in out)
 
 
-def test_bench_json_like_every_subcommand(capsys: pytest.CaptureFixture,
-                                          tmp_path: Path) -> None:
+def test_bench_json_like_every_subcommand(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
     """``bench --json``: only the JSON on stdout (the report on stderr); with a PATH
     the file (and the report on stdout)."""
     code, out, err = run(capsys, *BENCH_TINY, "--json")

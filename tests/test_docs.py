@@ -32,9 +32,20 @@ DEFINITION = re.compile(r"^- \*\*((?:R|EX|Q)(?:-[A-Z0-9]+)+)\*\*", re.MULTILINE)
 SOURCE_TAG = re.compile(r"\[(00\d)\]")  # [000] .. [009]; not array sizes like [256]
 SOURCE_DEFINITION = re.compile(r"^\| \*\*\[(\d{3})\]\*\* \|", re.MULTILINE)
 SCANNED = {".py", ".pyi", ".c", ".h", ".md", ".toml", ".yml", ".yaml", ".cfg", ".txt"}
-SKIPPED_DIRS = {".git", ".venv", "venv", "build", "dist", "site", "node_modules",
-                "__pycache__", ".hypothesis", ".mypy_cache", ".pytest_cache",
-                "wheelhouse"}
+SKIPPED_DIRS = {
+    ".git",
+    ".venv",
+    "venv",
+    "build",
+    "dist",
+    "site",
+    "node_modules",
+    "__pycache__",
+    ".hypothesis",
+    ".mypy_cache",
+    ".pytest_cache",
+    "wheelhouse",
+}
 
 
 def _source_files() -> list[Path]:
@@ -70,12 +81,23 @@ def _undefined(text: str, defined: set[str]) -> set[str]:
 
 def test_citation_pattern() -> None:
     """The scanner finds ids and families, and ignores card strings."""
-    text = ("R-FOUL-3b and R-STAKES-* (EX-17, Q-10); front Q-Q-A, Q-J-T, middle "
-            "Q-Q-5-3-2, R-ROY-OFC-3/4")
-    assert _citations(text) == [("R-FOUL-3", False), ("R-STAKES", True), ("EX-17", False),
-                                ("Q-10", False), ("R-ROY-OFC-3", False)]
+    text = (
+        "R-FOUL-3b and R-STAKES-* (EX-17, Q-10); front Q-Q-A, Q-J-T, middle "
+        "Q-Q-5-3-2, R-ROY-OFC-3/4"
+    )
+    assert _citations(text) == [
+        ("R-FOUL-3", False),
+        ("R-STAKES", True),
+        ("EX-17", False),
+        ("Q-10", False),
+        ("R-ROY-OFC-3", False),
+    ]
     assert _undefined("R-NOPE-1, R-NOPE-*, EX-99, Q-99 and R-FOUL-1", _defined()) == {
-        "R-NOPE-1", "R-NOPE-*", "EX-99", "Q-99"}
+        "R-NOPE-1",
+        "R-NOPE-*",
+        "EX-99",
+        "Q-99",
+    }
 
 
 def test_rules_md_defines_each_id_once() -> None:
@@ -107,8 +129,9 @@ def test_every_cited_source_is_defined() -> None:
 
 # ------------------------------------------------------------- design table
 
-TABLE_ROW = re.compile(r"^\| ((?:R|EX|Q)(?:-[A-Z0-9]+)+) \| [^|]+ \| `([^`]+)` \| `([^`]+)` \|$",
-                       re.MULTILINE)
+TABLE_ROW = re.compile(
+    r"^\| ((?:R|EX|Q)(?:-[A-Z0-9]+)+) \| [^|]+ \| `([^`]+)` \| `([^`]+)` \|$", re.MULTILINE
+)
 
 
 def _table() -> list[tuple[str, str, str]]:
@@ -128,8 +151,11 @@ def _python_names(path: Path) -> set[str]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
             if isinstance(node, ast.ClassDef):
-                names.update(f"{node.name}.{n.name}" for n in node.body
-                             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+                names.update(
+                    f"{node.name}.{n.name}"
+                    for n in node.body
+                    if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                )
         elif isinstance(node, ast.Assign):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
@@ -141,8 +167,10 @@ def _c_defines(path: Path, name: str) -> bool:
     """A C function definition: at the start of a line, a return type, the name, its
     parameters and a body (not a call, a declaration or a comment)."""
     text = path.read_text(encoding="utf-8")
-    pattern = (r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b"
-               rf"{re.escape(name)}\s*\([^;{{]*\)\s*\{{")
+    pattern = (
+        r"^(?:static\s+)?(?:inline\s+)?[A-Za-z_][\w\s\*]*?\b"
+        rf"{re.escape(name)}\s*\([^;{{]*\)\s*\{{"
+    )
     return re.search(pattern, text, re.MULTILINE) is not None
 
 
@@ -179,7 +207,8 @@ def test_design_checker_rejects_missing_names() -> None:
 
 # ------------------------------------------------------------- doc build helpers
 
-def _tool(name: str):  # noqa: ANN202 - a module from tools/
+
+def _tool(name: str):
     import importlib.util
 
     path = ROOT / "tools" / f"{name}.py"
@@ -197,13 +226,18 @@ def test_c_api_page_shows_every_documented_declaration() -> None:
     c_api = _tool("mkdocs_c_api")
     headers = c_api.public_headers()
     names = {h.name for h in headers}
-    assert "ofc_fast.h" == headers[0].name and {"ofc_game.h", "ofc_settle.h"} <= names
+    assert headers[0].name == "ofc_fast.h" and {"ofc_game.h", "ofc_settle.h"} <= names
     assert not any("internal" in n or n == "ofc_tables.h" for n in names)
     page = c_api.render()
     comments = sum(h.read_text(encoding="utf-8").count("/*!") for h in headers)
     assert page.count("\n### `") + page.startswith("### `") == comments
-    for function in ("ofc_eval_board", "ofc_score_boards", "ofc_settle", "ofc_game_init",
-                     "ofc_solve_fantasyland"):
+    for function in (
+        "ofc_eval_board",
+        "ofc_score_boards",
+        "ofc_settle",
+        "ofc_game_init",
+        "ofc_solve_fantasyland",
+    ):
         assert f"### `{function}`" in page, function
     block = page.split("### `ofc_eval_board`", 1)[1].split("### ", 1)[0]
     assert "int32_t ofc_eval_board(const ofc_rules *rules" in block
@@ -211,22 +245,28 @@ def test_c_api_page_shows_every_documented_declaration() -> None:
 
 def test_c_api_declaration_parser() -> None:
     c_api = _tool("mkdocs_c_api")
-    text = ("/*! A struct. */\ntypedef struct a { int x; /* ; */ } a_t;\n"
-            "/*! A macro. */\n#define M(x) \\\n    (x)\n"
-            "/*! @brief f.\n * @return 0. */\nint f(int a,\n      int b);\n")
+    text = (
+        "/*! A struct. */\ntypedef struct a { int x; /* ; */ } a_t;\n"
+        "/*! A macro. */\n#define M(x) \\\n    (x)\n"
+        "/*! @brief f.\n * @return 0. */\nint f(int a,\n      int b);\n"
+    )
     assert [(d.name, d.code.splitlines()[0]) for d in c_api.declarations(text)] == [
         ("a_t", "typedef struct a { int x; /* ; */ } a_t;"),
-        ("M", "#define M(x) \\"), ("f", "int f(int a,")]
+        ("M", "#define M(x) \\"),
+        ("f", "int f(int a,"),
+    ]
 
 
 def test_citation_brackets_are_escaped_for_markdown() -> None:
     c_api = _tool("mkdocs_c_api")
     assert c_api.escape_tags("R-X [000][001] [AMBIG] `a[000]` [t](u) [CONV]: d") == (
-        r"R-X \[000\]\[001\] \[AMBIG\] `a[000]` [t](u) [CONV]: d")
+        r"R-X \[000\]\[001\] \[AMBIG\] `a[000]` [t](u) [CONV]: d"
+    )
 
 
 def test_doctest_examples_become_code_blocks() -> None:
     ext = _tool("griffe_docstrings")
     text = "Text :class:`Board` and :func:`~ofc_fast.rank5`.\n\n>>> f(1)\n['a']\n\nMore."
     assert ext.markdown_docstring(text) == (
-        "Text `Board` and `ofc_fast.rank5`.\n\n```pycon\n>>> f(1)\n['a']\n```\n\nMore.")
+        "Text `Board` and `ofc_fast.rank5`.\n\n```pycon\n>>> f(1)\n['a']\n```\n\nMore."
+    )

@@ -10,8 +10,11 @@ import pytest
 
 import ofc_fast
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(ofc_fast.__path__, "ofc_fast.")
-                 if not any(part.startswith("_") for part in m.name.split(".")))
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(ofc_fast.__path__, "ofc_fast.")
+    if not any(part.startswith("_") for part in m.name.split("."))
+)
 
 
 @pytest.mark.parametrize("name", ["ofc_fast"] + MODULES)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import os
 import random
 import zlib
-from typing import Optional
 
 import engine_checks as ec
 import pytest
@@ -32,11 +31,12 @@ PRESET_NAMES = rules.names()
 # every preset deals face up; these variants have face-down final cards (R-FLOW-OFC-*)
 VARIANTS = {
     "OFC_FACE_DOWN_2": rules.OFC.replace(name="OFC_FACE_DOWN_2", face_down_final=2),
-    "PINEAPPLE_FACE_DOWN_1": rules.PINEAPPLE.replace(name="PINEAPPLE_FACE_DOWN_1",
-                                                     face_down_final=1),
+    "PINEAPPLE_FACE_DOWN_1": rules.PINEAPPLE.replace(
+        name="PINEAPPLE_FACE_DOWN_1", face_down_final=1
+    ),
 }
 RULESETS = {**{n: rules.get(n) for n in PRESET_NAMES}, **VARIANTS}
-DEFAULT_DEALS = 400         # about 25 s for all rule sets on the shared 2-core machine
+DEFAULT_DEALS = 400  # about 25 s for all rule sets on the shared 2-core machine
 EXPLICIT_DECK_DEALS = 25
 
 
@@ -51,8 +51,13 @@ def deals() -> int:
     return int(env) if env else DEFAULT_DEALS
 
 
-def play_deal(r: ofc_fast.RuleSet, rng: random.Random, explicit_deck: bool,
-              deck: Optional[list[int]] = None, natural_rate: float = 0.1) -> None:
+def play_deal(
+    r: ofc_fast.RuleSet,
+    rng: random.Random,
+    explicit_deck: bool,
+    deck: list[int] | None = None,
+    natural_rate: float = 0.1,
+) -> None:
     """One random deal on engine and model, compared at every step (``deck``: an
     explicit deck instead of the setup seed's)."""
     setup = ec.random_setup(r, rng)
@@ -78,8 +83,9 @@ def test_engine_agrees_with_model(name: str) -> None:
             play_deal(r, rng, explicit_deck=not seeded())
         except AssertionError as exc:
             rng.setstate(state)
-            raise AssertionError(f"{name} deal {i}: setup {ec.random_setup(r, rng)}: "
-                                 f"{exc}") from exc
+            raise AssertionError(
+                f"{name} deal {i}: setup {ec.random_setup(r, rng)}: {exc}"
+            ) from exc
 
 
 @pytest.mark.parametrize("name", list(RULESETS))

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import engine_checks as ec
 import game_model as gm
@@ -32,8 +33,9 @@ import ofc_fast
 from ofc_fast import GameError, Move, MoveError, OfcError, Row
 from ofc_fast.rules.model import Game as Kind
 
-SETTINGS = settings(max_examples=150, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 class State:
@@ -61,8 +63,12 @@ def states(draw: Any) -> State:
     return State(name, seed, depth)
 
 
-def applies(g: ofc_fast.Game, m: gm.DealModel, play: Callable[[ofc_fast.Game], None],
-            play_model: Callable[[gm.DealModel], Any]) -> None:
+def applies(
+    g: ofc_fast.Game,
+    m: gm.DealModel,
+    play: Callable[[ofc_fast.Game], None],
+    play_model: Callable[[gm.DealModel], Any],
+) -> None:
     """``play`` works on a copy, which then agrees with the model advanced the same
     way; the original is unchanged."""
     before = ec.snapshot(g)
@@ -78,6 +84,7 @@ def applies(g: ofc_fast.Game, m: gm.DealModel, play: Callable[[ofc_fast.Game], N
 
 # ------------------------------------------------------------------- (a) legal
 
+
 @SETTINGS
 @given(states())
 def test_every_legal_action_applies(s: State) -> None:
@@ -91,13 +98,14 @@ def test_every_legal_action_applies(s: State) -> None:
         checked = set(rng.sample(legal, min(6, len(legal))))
         for a in legal:
             if a in checked:
-                applies(g, m, lambda c, a=a: c.play_action(a),
-                        lambda mc, a=a: mc.play_action(a))
+                applies(
+                    g, m, lambda c, a=a: c.play_action(a), lambda mc, a=a: mc.play_action(a)
+                )
             else:
                 c = g.copy()
                 c.play_action(a)
                 assert len(c.history()["moves"]) == len(g.history()["moves"]) + 1
-        a = rng.choice(legal)   # numpy integers are action numbers too
+        a = rng.choice(legal)  # numpy integers are action numbers too
         applies(g, m, lambda c: c.play_action(np.int64(a)), lambda mc: mc.play_action(a))
         moves = list(g.legal_moves())
         for mv in rng.sample(moves, min(5, len(moves))):
@@ -107,17 +115,26 @@ def test_every_legal_action_applies(s: State) -> None:
         return
     for _ in range(4):
         pl, disc = ec.random_set(m.dealt, m.to_discard, rng)
-        applies(g, m, lambda c, pl=pl, disc=disc: c.play(ec.set_move(pl, disc)),
-                lambda mc, pl=pl, disc=disc: mc.play_set(pl, disc))
+        applies(
+            g,
+            m,
+            lambda c, pl=pl, disc=disc: c.play(ec.set_move(pl, disc)),
+            lambda mc, pl=pl, disc=disc: mc.play_set(pl, disc),
+        )
     if m.rules.game is Kind.CLASSIC:
         for name in ec.paid_naturals(m):
-            applies(g, m, lambda c, n=name: c.play(Move(declare=n)),
-                    lambda mc, n=name: mc.declare(n))
+            applies(
+                g,
+                m,
+                lambda c, n=name: c.play(Move(declare=n)),
+                lambda mc, n=name: mc.declare(n),
+            )
         if m.rules.surrender_cost is not None:
             applies(g, m, lambda c: c.play(Move(surrender=True)), lambda mc: mc.surrender())
 
 
 # ----------------------------------------------------------------- (b) illegal
+
 
 def refused(g: ofc_fast.Game, attempt: Callable[[ofc_fast.Game], Any], what: str) -> None:
     """``attempt`` raises an OfcError (a MoveError / GameError) and changes nothing."""
@@ -144,8 +161,9 @@ def card_moves(m: gm.DealModel, rng: random.Random) -> dict[str, Move]:
     if len(pl) >= 2:
         out["duplicate card"] = ec.set_move([pl[0], (pl[0][0], pl[1][1])] + pl[2:], disc)
     if disc:
-        out["too few discards"] = ec.set_move(pl + [(disc[0], pl[0][1] if pl else 0)],
-                                              disc[1:])
+        out["too few discards"] = ec.set_move(
+            pl + [(disc[0], pl[0][1] if pl else 0)], disc[1:]
+        )
     if pl:
         out["too many discards"] = ec.set_move(pl[1:], disc + [pl[0][0]])
     out["discard twice"] = ec.set_move(pl, disc + [disc[0]] if disc else [dealt[0]])
@@ -153,20 +171,61 @@ def card_moves(m: gm.DealModel, rng: random.Random) -> dict[str, Move]:
         if len(pl) > free[row]:
             out[f"row {row} full"] = ec.set_move([(c, row) for c, _ in pl], disc)
             break
-    out["placement and surrender"] = Move(surrender=True) if m.rules.game is not Kind.CLASSIC \
-        or m.rules.surrender_cost is None else Move([(dealt[0], Row.FRONT)], surrender=True)
+    out["placement and surrender"] = (
+        Move(surrender=True)
+        if m.rules.game is not Kind.CLASSIC or m.rules.surrender_cost is None
+        else Move([(dealt[0], Row.FRONT)], surrender=True)
+    )
     return out
 
 
-GARBAGE_ACTIONS = [-1, 243, 244, 2**31, 2**63, 2**64, -2**64, 10**30, "1", "a", 1.0, 2.5,
-                   None, True, False, [0], (0,), {"a": 0}, object()]
+GARBAGE_ACTIONS = [
+    -1,
+    243,
+    244,
+    2**31,
+    2**63,
+    2**64,
+    -(2**64),
+    10**30,
+    "1",
+    "a",
+    1.0,
+    2.5,
+    None,
+    True,
+    False,
+    [0],
+    (0,),
+    {"a": 0},
+    object(),
+]
 GARBAGE_MOVES: list[Any] = [
-    None, 0, "As 2c", b"x", [("As", 0)], ("As", 0), object(), 1.5,
-    {"place": 5}, {"place": [[1]]}, {"place": [["Zz", 0]]}, {"place": [[0, 7]]},
-    {"place": [[0, -1]]}, {"place": [[None, None]]}, {"bogus": 1}, {"discard": "xx"},
-    {"declare": 5}, {"place": [[0, 0]], "surrender": True, "declare": "dragon"},
-    {"place": "As Kd"}, {"place": [[52, 0]]}, {"place": [[-1, 0]]}, {"place": None},
-    {"place": [[0, 0], [0, 0]]}, {"place": [[0.5, 0]]}, {"place": [["As", "side"]]},
+    None,
+    0,
+    "As 2c",
+    b"x",
+    [("As", 0)],
+    ("As", 0),
+    object(),
+    1.5,
+    {"place": 5},
+    {"place": [[1]]},
+    {"place": [["Zz", 0]]},
+    {"place": [[0, 7]]},
+    {"place": [[0, -1]]},
+    {"place": [[None, None]]},
+    {"bogus": 1},
+    {"discard": "xx"},
+    {"declare": 5},
+    {"place": [[0, 0]], "surrender": True, "declare": "dragon"},
+    {"place": "As Kd"},
+    {"place": [[52, 0]]},
+    {"place": [[-1, 0]]},
+    {"place": None},
+    {"place": [[0, 0], [0, 0]]},
+    {"place": [[0.5, 0]]},
+    {"place": [["As", "side"]]},
 ]
 
 
@@ -186,8 +245,11 @@ def test_illegal_inputs_change_nothing(s: State) -> None:
     for what, mv in card_moves(m, rng).items():
         refused(g, lambda x, mv=mv: x.play(mv), what)
     # out of turn, with a move that is legal for the seat to act
-    pl, disc = ec.random_decision_cards(m, rng) if legal is not None \
+    pl, disc = (
+        ec.random_decision_cards(m, rng)
+        if legal is not None
         else ec.random_set(m.dealt, m.to_discard, rng)
+    )
     good = ec.set_move(pl, disc)
     for other in range(m.players):
         if other != m.to_act:
@@ -209,8 +271,14 @@ def test_illegal_inputs_change_nothing(s: State) -> None:
 
 
 # a normal decision, a Fantasyland set, a classic set, a finished deal
-FIXED_STATES = [("PINEAPPLE", 3, 4), ("PINEAPPLE", 2, 0), ("OFC", 5, 9),
-                ("CLASSIC_1_6", 2, 1), ("HAWAIIAN_GARDENS", 4, 0), ("OFC", 1, 1000)]
+FIXED_STATES = [
+    ("PINEAPPLE", 3, 4),
+    ("PINEAPPLE", 2, 0),
+    ("OFC", 5, 9),
+    ("CLASSIC_1_6", 2, 1),
+    ("HAWAIIAN_GARDENS", 4, 0),
+    ("OFC", 1, 1000),
+]
 
 
 def fixed_states() -> list[State]:
@@ -243,10 +311,17 @@ def test_garbage_seats_are_refused(bad: Any) -> None:
         if s.m.is_over:
             continue
         legal = s.m.legal_actions()
-        pl, disc = ec.random_decision_cards(s.m, s.rng) if legal is not None \
+        pl, disc = (
+            ec.random_decision_cards(s.m, s.rng)
+            if legal is not None
             else ec.random_set(s.m.dealt, s.m.to_discard, s.rng)
+        )
         good = ec.set_move(pl, disc)
         as_float = float(s.m.to_act)  # type: ignore[arg-type]
         for seat in (bad, as_float) if isinstance(bad, float) else (bad,):
-            refused(s.g, lambda x, b=seat, mv=good: x.play(mv, seat=b), f"{s!r}: seat={seat!r}")
-            refused(s.g, lambda x, b=seat: x.observation(b), f"{s!r}: observation({seat!r})")
+            refused(
+                s.g, lambda x, b=seat, mv=good: x.play(mv, seat=b), f"{s!r}: seat={seat!r}"
+            )
+            refused(
+                s.g, lambda x, b=seat: x.observation(b), f"{s!r}: observation({seat!r})"
+            )

@@ -20,8 +20,14 @@ from hypothesis import strategies as st
 
 import ofc_fast
 from ofc_fast import rules as presets
-from ofc_fast.encoding import (ENCODING_SIZE, SCALE, encode, encode_bytes, encode_game,
-                               planes)
+from ofc_fast.encoding import (
+    ENCODING_SIZE,
+    SCALE,
+    encode,
+    encode_bytes,
+    encode_game,
+    planes,
+)
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
 from ofc_fast.errors import GameError, MoveError
 from ofc_fast.game import Game, Match, Move
@@ -29,11 +35,17 @@ from ofc_fast.game._engine import deal_seed
 from ofc_fast.solver import solve_fantasyland
 
 DEALS = int(os.environ.get("OFC_ENV_DEALS", "400"))
-KINDS = [("OFC", 3), ("PINEAPPLE", 2), ("PROGRESSIVE_PINEAPPLE", 3),
-         ("ULTIMATE_PINEAPPLE", 2), ("PINEAPPLE_27", 2)]
+KINDS = [
+    ("OFC", 3),
+    ("PINEAPPLE", 2),
+    ("PROGRESSIVE_PINEAPPLE", 3),
+    ("ULTIMATE_PINEAPPLE", 2),
+    ("PINEAPPLE_27", 2),
+]
 
 
 # ------------------------------------------------------------ the reference
+
 
 def reference_encoding(obs: dict) -> np.ndarray:
     """The encoding's layout (csrc/ofc_vecenv.h), written from the observation dict."""
@@ -49,7 +61,7 @@ def reference_encoding(obs: dict) -> np.ndarray:
         sc = 780
         x[sc + 4 + rel] = 1
         x[sc + 12 + rel] = obs["fantasyland"][s]
-        x[sc + 16 + 3 * rel:sc + 19 + 3 * rel] = obs["face_down_counts"][s]
+        x[sc + 16 + 3 * rel : sc + 19 + 3 * rel] = obs["face_down_counts"][s]
         x[sc + 28 + rel] = obs["discard_counts"][s]
         if s == obs["button"]:
             x[sc + rel] = 1
@@ -101,7 +113,7 @@ def hidden_cards(g: Game, me: int) -> set[int]:
 
 
 def check_no_hidden(x: np.ndarray, g: Game, seat: int) -> None:
-    shown = set(np.flatnonzero(x[:14 * 52].reshape(14, 52).any(axis=0)))
+    shown = set(np.flatnonzero(x[: 14 * 52].reshape(14, 52).any(axis=0)))
     leaked = shown & hidden_cards(g, seat)
     assert not leaked, f"seat {seat} encoding shows hidden cards {sorted(leaked)}"
 
@@ -115,8 +127,10 @@ def solver_rows(dealt: list[int], rules: ofc_fast.RuleSet) -> list[int]:
 def solver_move(g: Game) -> Move:
     dealt = list(g.dealt)
     dest = solver_rows(dealt, g.rules)
-    return Move([(c, d) for c, d in zip(dealt, dest) if d < 3],
-                [c for c, d in zip(dealt, dest) if d == 3])
+    return Move(
+        [(c, d) for c, d in zip(dealt, dest) if d < 3],
+        [c for c, d in zip(dealt, dest) if d == 3],
+    )
 
 
 def finish_fantasyland(g: Game) -> None:
@@ -126,8 +140,10 @@ def finish_fantasyland(g: Game) -> None:
 
 # ------------------------------------------------------------ differential
 
-def lockstep(rules_name: str, players: int, deals: int, num_envs: int = 16,
-             seed: int = 5) -> int:
+
+def lockstep(
+    rules_name: str, players: int, deals: int, num_envs: int = 16, seed: int = 5
+) -> int:
     """Play VectorEnv self-play and Match/Game side by side; returns Fantasyland deals
     seen."""
     rules = presets.get(rules_name)
@@ -148,7 +164,7 @@ def lockstep(rules_name: str, players: int, deals: int, num_envs: int = 16,
             assert int(info["seat"][i]) == seat
             legal = g.legal_actions()
             assert list(np.flatnonzero(info["action_mask"][i])) == legal
-            assert list(info["legal_actions"][i, :info["legal_count"][i]]) == legal
+            assert list(info["legal_actions"][i, : info["legal_count"][i]]) == legal
             o = g.observation(seat)
             assert (obs[i] == reference_encoding(o)).all(), (rules_name, i)
             if rng.random() < 0.1:
@@ -236,8 +252,9 @@ def test_fantasyland_by_the_solver_and_carried() -> None:
 
 
 def test_fantasyland_as_a_decision() -> None:
-    env = VectorEnv("pineapple", num_envs=1, players=2, seed=3, fantasyland="decision",
-                    autoreset=False)
+    env = VectorEnv(
+        "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False
+    )
     env.reset()
     rng = np.random.default_rng(0)
     while int(env.seats[0]) >= 0:
@@ -271,6 +288,7 @@ def test_fantasyland_as_a_decision() -> None:
 
 # ------------------------------------------------------------ opponents
 
+
 def test_random_opponents_only_the_learner_decides() -> None:
     rules = presets.PINEAPPLE
     n = 8
@@ -283,15 +301,21 @@ def test_random_opponents_only_the_learner_decides() -> None:
     for _ in range(150):
         assert (info["seat"] == 1).all()
         for i in range(n):  # the learner's cards are the deal's, whatever the others do
-            g = Game(rules, 3, seed=deal_seed(env_seed(4, i), int(deal[i])),
-                     button=env._slots[i].game.button,
-                     fantasyland=list(env._slots[i].game.fl)[:3])
+            g = Game(
+                rules,
+                3,
+                seed=deal_seed(env_seed(4, i), int(deal[i])),
+                button=env._slots[i].game.button,
+                fantasyland=list(env._slots[i].game.fl)[:3],
+            )
             mine = [st for st in g._steps if st[0] == 1]
             assert int(env._slots[i].deal) == deal[i] + 1
             st = mine[int(step[i])]
-            assert set(np.flatnonzero(obs[i, 624:676])) == set(g._deck[st[1]:st[1] + st[2]])
-            shown = set(np.flatnonzero(obs[i, :14 * 52].reshape(14, 52).any(axis=0)))
-            assert shown <= set(g._deck[:st[1] + st[2]])  # nothing not dealt yet
+            assert set(np.flatnonzero(obs[i, 624:676])) == set(
+                g._deck[st[1] : st[1] + st[2]]
+            )
+            shown = set(np.flatnonzero(obs[i, : 14 * 52].reshape(14, 52).any(axis=0)))
+            assert shown <= set(g._deck[: st[1] + st[2]])  # nothing not dealt yet
         pick = (rng.random(n) * env.legal_counts).astype(np.int64)
         obs, rewards, terms, _, info = env.step(env.legal_actions[np.arange(n), pick])
         step += 1
@@ -354,13 +378,16 @@ def test_heuristic_opponents() -> None:
         pick = (rng.random(2) * env.legal_counts).astype(np.int64)
         obs, rewards, terms, _, info = env.step(env.legal_actions[np.arange(2), pick])
         for i in np.flatnonzero(terms):
-            assert rewards[i] == info["final_rewards"][i, 0] and \
-                info["final_rewards"][i].sum() == 0
+            assert (
+                rewards[i] == info["final_rewards"][i, 0]
+                and info["final_rewards"][i].sum() == 0
+            )
             ended += 1
     assert ended >= 2
 
 
 # ------------------------------------------------------------ errors, seeds, threads
+
 
 def test_illegal_action_changes_nothing() -> None:
     env = VectorEnv("pineapple", num_envs=4, players=2, seed=0)
@@ -399,16 +426,36 @@ def test_any_actions_step_or_change_nothing(actions: list[int], warmup: int) -> 
         assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(rules="classic_1_6"), "classic"), (dict(rules="nope"), "nope"),
-    (dict(players=4), "players"), (dict(players=1), "players"),
-    (dict(rules=replace(presets.OFC, name="OFC14", fantasyland=replace(
-        presets.OFC.fantasyland, entry=(("QQ", 14),), stay_cards=14)), players=4), "52"),
-    (dict(num_envs=0), "num_envs"), (dict(num_envs=2.0), "num_envs"),
-    (dict(opponents="alice"), "opponents"), (dict(fantasyland="x"), "fantasyland"),
-    (dict(learner=2), "learner"), (dict(seed=-1), "seed"),
-    (dict(shaping=float("nan")), "shaping"), (dict(stay_value="x"), "stay_value"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(rules="classic_1_6"), "classic"),
+        (dict(rules="nope"), "nope"),
+        (dict(players=4), "players"),
+        (dict(players=1), "players"),
+        (
+            dict(
+                rules=replace(
+                    presets.OFC,
+                    name="OFC14",
+                    fantasyland=replace(
+                        presets.OFC.fantasyland, entry=(("QQ", 14),), stay_cards=14
+                    ),
+                ),
+                players=4,
+            ),
+            "52",
+        ),
+        (dict(num_envs=0), "num_envs"),
+        (dict(num_envs=2.0), "num_envs"),
+        (dict(opponents="alice"), "opponents"),
+        (dict(fantasyland="x"), "fantasyland"),
+        (dict(learner=2), "learner"),
+        (dict(seed=-1), "seed"),
+        (dict(shaping=float("nan")), "shaping"),
+        (dict(stay_value="x"), "stay_value"),
+    ],
+)
 def test_bad_settings(kwargs: dict, match: str) -> None:
     kw = dict(rules="pineapple", num_envs=2, players=2)
     kw.update(kwargs)
@@ -450,8 +497,10 @@ def run_env(seed: int, steps: int) -> bytes:
 def test_two_threads_step_two_envs() -> None:
     expected = {s: run_env(s, 150) for s in (1, 2)}
     got: dict[int, bytes] = {}
-    threads = [threading.Thread(target=lambda s=s: got.__setitem__(s, run_env(s, 150)))
-               for s in (1, 2)]
+    threads = [
+        threading.Thread(target=lambda s=s: got.__setitem__(s, run_env(s, 150)))
+        for s in (1, 2)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -460,6 +509,7 @@ def test_two_threads_step_two_envs() -> None:
 
 
 # ------------------------------------------------------------ the encoding
+
 
 def test_encoding_module_is_the_c_encoder() -> None:
     rng = np.random.default_rng(0)
@@ -489,6 +539,7 @@ def test_float_observations() -> None:
 
 
 # ------------------------------------------------------------ official checkers
+
 
 def test_gymnasium_check_env() -> None:
     import gymnasium

@@ -12,14 +12,20 @@ import reference_fantasyland as reference_fl
 
 import ofc_fast as ofc
 from ofc_fast import Board, fantasyland_cards, rules
-from ofc_fast.rules import Fantasyland, HandCategory as C
+from ofc_fast.rules import Fantasyland
+from ofc_fast.rules import HandCategory as C
 
 # Standard boards: middle 8-high straight, back diamond flush; neither stays.
 MID = "4c 5d 6h 7s 8c"
 BACK = "Ad Jd 9d 7d 3d"
 FRONTS = {
-    "JJ": "Jh Js Tc", "QQ": "Qh Qs 2c", "KK": "Kh Ks 2c", "AA": "Ah As 2c",
-    "222": "2h 2s 2c", "AAA": "Ah As Ac", "high": "Kh Qh Tc",
+    "JJ": "Jh Js Tc",
+    "QQ": "Qh Qs 2c",
+    "KK": "Kh Ks 2c",
+    "AA": "Ah As 2c",
+    "222": "2h 2s 2c",
+    "AAA": "Ah As Ac",
+    "high": "Kh Qh Tc",
 }
 
 
@@ -30,20 +36,24 @@ def board(front: str, middle: str = MID, back: str = BACK) -> Board:
 
 
 # Boards that stay under some rule: each satisfies exactly one stay condition.
-STAY_TRIPS_FRONT = board("222")                                   # trips front
-STAY_FH_MIDDLE = board("QQ", "9c 9h 9s 5c 5h", "Ah Ac Kc Kh Ks")   # FH middle (and back)
-STAY_QUADS_BACK = board("AA", MID, "Tc Td Th Ts 3d")              # quads back
-STAY_SF_BACK = board("high", MID, "9s Ts Js Qs Ks")               # straight flush back
-NO_STAY = board("AA")                                             # AA front only
+STAY_TRIPS_FRONT = board("222")  # trips front
+STAY_FH_MIDDLE = board("QQ", "9c 9h 9s 5c 5h", "Ah Ac Kc Kh Ks")  # FH middle (and back)
+STAY_QUADS_BACK = board("AA", MID, "Tc Td Th Ts 3d")  # quads back
+STAY_SF_BACK = board("high", MID, "9s Ts Js Qs Ks")  # straight flush back
+NO_STAY = board("AA")  # AA front only
 
 
 def test_boards_are_legal() -> None:
-    for b in [board(f) for f in FRONTS] + [STAY_TRIPS_FRONT, STAY_FH_MIDDLE,
-                                           STAY_QUADS_BACK, STAY_SF_BACK]:
+    for b in [board(f) for f in FRONTS] + [
+        STAY_TRIPS_FRONT,
+        STAY_FH_MIDDLE,
+        STAY_QUADS_BACK,
+        STAY_SF_BACK,
+    ]:
         assert not b.is_foul(rules.OFC), b
     e = STAY_FH_MIDDLE.evaluate(rules.OFC)
     assert ofc.category(e.strengths[1]) == C.FULL_HOUSE
-    assert ofc.category(e.strengths[2]) == C.FULL_HOUSE   # FH back: no quads
+    assert ofc.category(e.strengths[2]) == C.FULL_HOUSE  # FH back: no quads
     assert ofc.category(STAY_SF_BACK.evaluate().strengths[2]) == C.STRAIGHT_FLUSH
 
 
@@ -54,10 +64,24 @@ ENTRY = {
     "OFC": {"JJ": 0, "QQ": 13, "KK": 13, "AA": 13, "222": 13, "AAA": 13, "high": 0},
     "PINEAPPLE": {"JJ": 0, "QQ": 14, "KK": 14, "AA": 14, "222": 14, "AAA": 14, "high": 0},
     # R-FL-3 progressive: QQ 14, KK 15, AA 16, trips 17 (any trips, 2-2-2 included).
-    "PROGRESSIVE_PINEAPPLE": {"JJ": 0, "QQ": 14, "KK": 15, "AA": 16, "222": 17,
-                              "AAA": 17, "high": 0},
-    "ULTIMATE_PINEAPPLE": {"JJ": 0, "QQ": 14, "KK": 15, "AA": 16, "222": 17, "AAA": 17,
-                           "high": 0},
+    "PROGRESSIVE_PINEAPPLE": {
+        "JJ": 0,
+        "QQ": 14,
+        "KK": 15,
+        "AA": 16,
+        "222": 17,
+        "AAA": 17,
+        "high": 0,
+    },
+    "ULTIMATE_PINEAPPLE": {
+        "JJ": 0,
+        "QQ": 14,
+        "KK": 15,
+        "AA": 16,
+        "222": 17,
+        "AAA": 17,
+        "high": 0,
+    },
 }
 
 
@@ -74,8 +98,17 @@ def test_entry_threshold_is_any_pair_of_queens() -> None:
     assert fantasyland_cards(board("Jh Js Ac", "4c 5d 6h 7s 8c", "Kd Jd 9d 7d 3d"), r) == 0
 
 
-@pytest.mark.parametrize("name", ["CLASSIC_1_6", "CLASSIC_2_4", "MALAYAN", "VIETNAMESE",
-                                  "SINGAPORE", "HAWAIIAN_GARDENS"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "CLASSIC_1_6",
+        "CLASSIC_2_4",
+        "MALAYAN",
+        "VIETNAMESE",
+        "SINGAPORE",
+        "HAWAIIAN_GARDENS",
+    ],
+)
 def test_classic_presets_have_no_fantasyland(name: str) -> None:
     r = rules.get(name)
     assert r.fantasyland is None
@@ -100,9 +133,10 @@ STAY = {
 @pytest.mark.parametrize("name", sorted(STAY))
 def test_stay(name: str) -> None:
     r = rules.get(name)
-    got = tuple(fantasyland_cards(b, r, in_fantasyland=True)
-                for b in (STAY_TRIPS_FRONT, STAY_FH_MIDDLE, STAY_QUADS_BACK, STAY_SF_BACK,
-                          NO_STAY))
+    got = tuple(
+        fantasyland_cards(b, r, in_fantasyland=True)
+        for b in (STAY_TRIPS_FRONT, STAY_FH_MIDDLE, STAY_QUADS_BACK, STAY_SF_BACK, NO_STAY)
+    )
     assert got == STAY[name]
     # in_fantasyland may also be the card count of the hand
     assert fantasyland_cards(STAY_QUADS_BACK, r, in_fantasyland=14) == STAY[name][2]
@@ -129,15 +163,20 @@ def test_stay_entry_count() -> None:
     fl = rules.PROGRESSIVE_PINEAPPLE.fantasyland.replace(stay_cards="entry")
     r = rules.PROGRESSIVE_PINEAPPLE.replace(fantasyland=fl)
     assert fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=True) == 17
-    assert fantasyland_cards(STAY_QUADS_BACK, r, in_fantasyland=True) == 16   # AA front
-    assert fantasyland_cards(STAY_SF_BACK, r, in_fantasyland=True) == 14      # K-high
+    assert fantasyland_cards(STAY_QUADS_BACK, r, in_fantasyland=True) == 16  # AA front
+    assert fantasyland_cards(STAY_SF_BACK, r, in_fantasyland=True) == 14  # K-high
     assert fantasyland_cards(NO_STAY, r, in_fantasyland=True) == 0
 
 
 def test_stay_conditions_one_by_one() -> None:
     """A custom table that stays only on a flush-or-better middle."""
-    fl = Fantasyland(entry=(("QQ", 14),), stay_front=None, stay_middle=C.FLUSH,
-                     stay_back=None, stay_cards=15)
+    fl = Fantasyland(
+        entry=(("QQ", 14),),
+        stay_front=None,
+        stay_middle=C.FLUSH,
+        stay_back=None,
+        stay_cards=15,
+    )
     r = rules.PINEAPPLE.replace(fantasyland=fl)
     assert fantasyland_cards(STAY_FH_MIDDLE, r, in_fantasyland=True) == 15
     assert fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=True) == 0
@@ -145,8 +184,9 @@ def test_stay_conditions_one_by_one() -> None:
 
 
 def test_stay_entry_count_with_lowball_only_entry() -> None:
-    fl = Fantasyland(entry=(), lowball_entry=14, stay_front="222", stay_back=C.QUADS,
-                     stay_cards="entry")
+    fl = Fantasyland(
+        entry=(), lowball_entry=14, stay_front="222", stay_back=C.QUADS, stay_cards="entry"
+    )
     r = rules.PINEAPPLE_27.replace(fantasyland=fl)
     stays = Board.parse("9c 9d 9h / 8d 7d 5h 3h 2h / Ts Js Qs 4s 5s")  # trips front
     assert not stays.is_foul(r)
@@ -154,6 +194,7 @@ def test_stay_entry_count_with_lowball_only_entry() -> None:
 
 
 # ------------------------------------------------------------------------ fouls
+
 
 @pytest.mark.parametrize("name", rules.names())
 def test_fouled_boards_never_qualify(name: str) -> None:
@@ -181,22 +222,25 @@ def test_incomplete_board_raises() -> None:
 
 # ---------------------------------------------------------------------- 2-7 (R-27-6/7)
 
-NUTS = "7c 5d 4h 3s 2d"          # 7-5-4-3-2, not one suit
-NOT_NUTS = "8d 7d 5h 3h 2h"      # 8-high
-B27 = "Ts Js Qs 4s 5s"           # spade flush: above any front, below quads
+NUTS = "7c 5d 4h 3s 2d"  # 7-5-4-3-2, not one suit
+NOT_NUTS = "8d 7d 5h 3h 2h"  # 8-high
+B27 = "Ts Js Qs 4s 5s"  # spade flush: above any front, below quads
 
 
-@pytest.mark.parametrize("front, middle, want", [
-    ("Kh Kd 9h", NOT_NUTS, 14),      # KK
-    ("Ah Ad 9h", NOT_NUTS, 14),      # AA
-    ("9c 9d 9h", NOT_NUTS, 14),      # trips
-    ("Qh Qd 9h", NOT_NUTS, 0),       # QQ is not enough in 2-7
-    ("Qh Qd 9h", NUTS, 14),          # 7-5-4-3-2 middle alone
-    ("Kh Kd 9h", NUTS, 15),          # both (EX-16)
-    ("9c 9d 9h", NUTS, 15),
-    ("Jh 8c 6c", NUTS, 14),
-    ("Jh 8c 6c", "7c 6d 4h 3s 2d", 0),   # 7-6-4-3-2: seven-high but not the nuts
-])
+@pytest.mark.parametrize(
+    "front, middle, want",
+    [
+        ("Kh Kd 9h", NOT_NUTS, 14),  # KK
+        ("Ah Ad 9h", NOT_NUTS, 14),  # AA
+        ("9c 9d 9h", NOT_NUTS, 14),  # trips
+        ("Qh Qd 9h", NOT_NUTS, 0),  # QQ is not enough in 2-7
+        ("Qh Qd 9h", NUTS, 14),  # 7-5-4-3-2 middle alone
+        ("Kh Kd 9h", NUTS, 15),  # both (EX-16)
+        ("9c 9d 9h", NUTS, 15),
+        ("Jh 8c 6c", NUTS, 14),
+        ("Jh 8c 6c", "7c 6d 4h 3s 2d", 0),  # 7-6-4-3-2: seven-high but not the nuts
+    ],
+)
 def test_pineapple_27_entry(front: str, middle: str, want: int) -> None:
     r = rules.PINEAPPLE_27
     b = Board.parse(f"{front} / {middle} / {B27}")
@@ -212,13 +256,16 @@ def test_pineapple_27_suited_wheel_nuts_is_a_flush() -> None:
     assert fantasyland_cards(b, rules.PINEAPPLE_27) == 0
 
 
-@pytest.mark.parametrize("front, middle, back, want", [
-    ("9c 9d 9h", NOT_NUTS, B27, 14),                 # trips front
-    ("Kh Kd 9h", NOT_NUTS, "6c 6d 6h 6s Tc", 14),    # quads back
-    ("Kh Kd 9h", NOT_NUTS, "9s Ts Js Qs Ks", 14),    # straight flush back
-    ("Kh Kd 9h", NUTS, B27, 0),                      # entry conditions do not stay
-    ("Ah Ad 9h", NOT_NUTS, "Kc Kd Kh 8c 8s", 0),     # FH back: not quads
-])
+@pytest.mark.parametrize(
+    "front, middle, back, want",
+    [
+        ("9c 9d 9h", NOT_NUTS, B27, 14),  # trips front
+        ("Kh Kd 9h", NOT_NUTS, "6c 6d 6h 6s Tc", 14),  # quads back
+        ("Kh Kd 9h", NOT_NUTS, "9s Ts Js Qs Ks", 14),  # straight flush back
+        ("Kh Kd 9h", NUTS, B27, 0),  # entry conditions do not stay
+        ("Ah Ad 9h", NOT_NUTS, "Kc Kd Kh 8c 8s", 0),  # FH back: not quads
+    ],
+)
 def test_pineapple_27_stay(front: str, middle: str, back: str, want: int) -> None:
     """R-27-7: trips in front or quads or better in back -> another 14."""
     r = rules.PINEAPPLE_27
@@ -239,10 +286,11 @@ def test_entry_uses_best_threshold_not_largest_count() -> None:
     fl = Fantasyland(entry=(("QQ", 17), ("KK", 14)))
     r = rules.PINEAPPLE.replace(fantasyland=fl)
     assert fantasyland_cards(board("QQ"), r) == 17
-    assert fantasyland_cards(board("KK"), r) == 14     # best threshold met: KK
+    assert fantasyland_cards(board("KK"), r) == 14  # best threshold met: KK
 
 
 # ------------------------------------------- against the independent reference
+
 
 def _lowball_boards(rng: random.Random, n: int) -> list[list[int]]:
     """2-7 boards: a front from pairs and trips, a low unpaired middle (often
@@ -255,7 +303,7 @@ def _lowball_boards(rng: random.Random, n: int) -> list[list[int]]:
         middle = [4 * r + rng.randrange(4) for r in ranks]
         rest = [c for c in deck if c not in middle]
         r = rng.choice([c // 4 for c in rest if c // 4 >= 7])
-        same = [c for c in rest if c // 4 == r][:2 + (i % 4 == 1)]
+        same = [c for c in rest if c // 4 == r][: 2 + (i % 4 == 1)]
         front = (same + [c for c in rest if c not in same])[:3]
         rest = [c for c in rest if c not in front]
         pair = [c for c in rest if c // 4 == rest[0] // 4][:3]
@@ -273,11 +321,12 @@ def _qualifying_boards(rng: random.Random, n: int) -> list[list[int]]:
         rng.shuffle(deck)
         if i % 2:
             r = rng.randrange(13)
-            same = [c for c in deck if c // 4 == r][:2 + (i % 4 == 1)]
+            same = [c for c in deck if c // 4 == r][: 2 + (i % 4 == 1)]
             rest = [c for c in deck if c not in same]
             front = (same + rest)[:3]
-            others = sorted((c for c in rest if c not in front),
-                            key=lambda c: c // 4 + rng.random() * 6)[-10:]
+            others = sorted(
+                (c for c in rest if c not in front), key=lambda c: c // 4 + rng.random() * 6
+            )[-10:]
             out.append(front + others)
         else:
             cards = sorted(deck[:13], key=lambda c: c // 4 + rng.random() * 4)
@@ -287,20 +336,39 @@ def _qualifying_boards(rng: random.Random, n: int) -> list[list[int]]:
 
 CUSTOM = {
     "best threshold": rules.PINEAPPLE.replace(
-        fantasyland=Fantasyland(entry=(("QQ", 17), ("KK", 14), ("222", 15)))),
+        fantasyland=Fantasyland(entry=(("QQ", 17), ("KK", 14), ("222", 15)))
+    ),
     "stay entry": rules.PROGRESSIVE_PINEAPPLE.replace(
-        fantasyland=rules.PROGRESSIVE_PINEAPPLE.fantasyland.replace(stay_cards="entry")),
-    "stay middle": rules.PINEAPPLE.replace(fantasyland=Fantasyland(
-        entry=(("KK", 15),), stay_front=None, stay_middle=C.FLUSH, stay_back=None,
-        stay_cards=16)),
-    "2-7 entry stay": rules.PINEAPPLE_27.replace(fantasyland=Fantasyland(
-        entry=(("AA", 16),), lowball_entry=14, lowball_both=17, stay_front="222",
-        stay_back=C.QUADS, stay_cards="entry")),
-    "2-7 no both": rules.PINEAPPLE_27.replace(fantasyland=Fantasyland(
-        entry=(("KK", 14),), lowball_entry=15, stay_cards="same")),
+        fantasyland=rules.PROGRESSIVE_PINEAPPLE.fantasyland.replace(stay_cards="entry")
+    ),
+    "stay middle": rules.PINEAPPLE.replace(
+        fantasyland=Fantasyland(
+            entry=(("KK", 15),),
+            stay_front=None,
+            stay_middle=C.FLUSH,
+            stay_back=None,
+            stay_cards=16,
+        )
+    ),
+    "2-7 entry stay": rules.PINEAPPLE_27.replace(
+        fantasyland=Fantasyland(
+            entry=(("AA", 16),),
+            lowball_entry=14,
+            lowball_both=17,
+            stay_front="222",
+            stay_back=C.QUADS,
+            stay_cards="entry",
+        )
+    ),
+    "2-7 no both": rules.PINEAPPLE_27.replace(
+        fantasyland=Fantasyland(entry=(("KK", 14),), lowball_entry=15, stay_cards="same")
+    ),
 }
-REFERENCE_RULES = {name: rules.get(name) for name in rules.names()
-                   if rules.get(name).fantasyland is not None} | CUSTOM
+REFERENCE_RULES = {
+    name: rules.get(name)
+    for name in rules.names()
+    if rules.get(name).fantasyland is not None
+} | CUSTOM
 
 
 @pytest.mark.parametrize("name", sorted(REFERENCE_RULES))

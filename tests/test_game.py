@@ -10,14 +10,23 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from game_model import fantasyland_counts
 
 from ofc_fast import Board, Row, card_str, fantasyland_cards, parse_cards, rules, settle
-from ofc_fast.game import (ACTION_SPACE, Game, GameError, Move, MoveError,
-                           action_for_move, actions_for, move_for_action, moves_for,
-                           random_move)
 from ofc_fast.encoding import ENCODING_SIZE, action_mask, encode
+from ofc_fast.game import (
+    ACTION_SPACE,
+    Game,
+    GameError,
+    Move,
+    MoveError,
+    action_for_move,
+    actions_for,
+    move_for_action,
+    moves_for,
+    random_move,
+)
 from ofc_fast.rules.model import Game as Kind
-from game_model import fantasyland_counts
 
 PRESETS = [rules.get(n) for n in rules.names()]
 IDS = [r.name for r in PRESETS]
@@ -44,7 +53,7 @@ class Tracker:
 
     def __init__(self, g: Game) -> None:
         self.g = g
-        self.face_up: set[int] = set()       # placed face up, seen by all
+        self.face_up: set[int] = set()  # placed face up, seen by all
         self.face_down: dict[int, set[int]] = {s: set() for s in range(g.players)}
         self.placed: dict[int, set[int]] = {s: set() for s in range(g.players)}
         self.discards: dict[int, set[int]] = {s: set() for s in range(g.players)}
@@ -63,8 +72,9 @@ class Tracker:
         self.dealt_counts[seat].append(len(g.dealt))
         down = self.is_face_down(seat)
         g.play(move)
-        placed = {c for c, _ in g.moves[-1].placements} or set(g.boards[seat].cards) - \
-            self.placed[seat]
+        placed = {c for c, _ in g.moves[-1].placements} or set(
+            g.boards[seat].cards
+        ) - self.placed[seat]
         self.placed[seat] |= placed
         (self.face_down[seat] if down else self.face_up).update(placed)
         self.discards[seat] |= set(move.discards)
@@ -100,7 +110,7 @@ def check_observations(t: Tracker) -> None:
         assert obs_cards(obs) == vis, (seat, obs)
         x = encode(obs)
         assert x.shape == (ENCODING_SIZE,)
-        planes = x[:15 * 52].reshape(15, 52)
+        planes = x[: 15 * 52].reshape(15, 52)
         assert set(np.flatnonzero(planes[:14].any(axis=0))) == vis
         assert set(np.flatnonzero(planes[14])) == set(range(52)) - vis
         mask = action_mask(obs)
@@ -115,8 +125,14 @@ def check_observations(t: Tracker) -> None:
             assert f'"{card_str(c)}"' in text
 
 
-def play_random(r: rules.RuleSet, players: int, seed: int, fl: tuple[int, ...] | None = None,
-                check_obs: bool = False, button: int = 0) -> tuple[Game, Tracker]:
+def play_random(
+    r: rules.RuleSet,
+    players: int,
+    seed: int,
+    fl: tuple[int, ...] | None = None,
+    check_obs: bool = False,
+    button: int = 0,
+) -> tuple[Game, Tracker]:
     rng = random.Random(seed)
     g = Game(r, players, seed=seed, button=button, fantasyland=fl)
     t = Tracker(g)
@@ -141,21 +157,25 @@ def check_finished(g: Game, t: Tracker) -> None:
         n = g.fantasyland[s]
         seen = sum(t.dealt_counts[s])
         if n:
-            assert t.dealt_counts[s] == [n]          # all at once (R-FL-2)
-            assert len(disc) == n - 13               # keep 13 (R-FL-4)
+            assert t.dealt_counts[s] == [n]  # all at once (R-FL-2)
+            assert len(disc) == n - 13  # keep 13 (R-FL-4)
         elif r.game is Kind.PINEAPPLE:
             assert t.dealt_counts[s] == [5, 3, 3, 3, 3]
-            assert seen == 17 and len(disc) == 4     # R-FLOW-PIN-3
+            assert seen == 17 and len(disc) == 4  # R-FLOW-PIN-3
         elif r.game is Kind.OFC:
             assert t.dealt_counts[s] == [5] + [1] * 8
             assert not disc
         else:
             assert t.dealt_counts[s] == [13] and not disc
-    assert len(table) == len(set(table))            # no card twice
+    assert len(table) == len(set(table))  # no card twice
     assert set(table) <= set(range(52))
     assert sum(res.net) == 0
-    assert res.net == settle(g.boards, r, button=g.button,
-                             surrendered=res.surrendered, declared=res.declared).net
+    assert (
+        res.net
+        == settle(
+            g.boards, r, button=g.button, surrendered=res.surrendered, declared=res.declared
+        ).net
+    )
     for s, b in enumerate(g.boards):
         if s in res.surrendered or s in res.declared:
             continue
@@ -171,6 +191,7 @@ def check_finished(g: Game, t: Tracker) -> None:
 
 # ------------------------------------------------------- random deals, every preset
 
+
 @pytest.mark.parametrize("r", PRESETS, ids=IDS)
 def test_random_deals_invariants(r: rules.RuleSet) -> None:
     """Thousands of deals per preset: rows complete, no card twice, discards counted,
@@ -179,8 +200,9 @@ def test_random_deals_invariants(r: rules.RuleSet) -> None:
     for i in range(1500):
         players = rng.randint(2, r.max_players)
         fl = random_fl(r, players, rng)
-        g, t = play_random(r, players, seed=rng.getrandbits(40), fl=fl,
-                           button=rng.randrange(players))
+        g, t = play_random(
+            r, players, seed=rng.getrandbits(40), fl=fl, button=rng.randrange(players)
+        )
         check_finished(g, t)
         if i % 10 == 0:
             h = json.loads(json.dumps(g.history()))
@@ -201,8 +223,9 @@ def test_observations_never_leak(r: rules.RuleSet) -> None:
     for v in variants:
         for _ in range(60):
             players = rng.randint(2, v.max_players)
-            g, t = play_random(v, players, rng.getrandbits(40), random_fl(v, players, rng),
-                               check_obs=True)
+            g, t = play_random(
+                v, players, rng.getrandbits(40), random_fl(v, players, rng), check_obs=True
+            )
             check_finished(g, t)
 
 
@@ -211,7 +234,9 @@ def test_illegal_moves_leave_state_unchanged(r: rules.RuleSet) -> None:
     rng = random.Random("illegal" + r.name)
     for _ in range(40):
         players = rng.randint(2, r.max_players)
-        g = Game(r, players, seed=rng.getrandbits(40), fantasyland=random_fl(r, players, rng))
+        g = Game(
+            r, players, seed=rng.getrandbits(40), fantasyland=random_fl(r, players, rng)
+        )
         while not g.is_over:
             before = (g.history(), [g.observation(s) for s in range(players)])
             for bad, reason in illegal_moves(g, rng):
@@ -250,8 +275,12 @@ def illegal_moves(g: Game, rng: random.Random) -> list[tuple[Move, str]]:
         out.append((Move(good.placements[1:], good.discards), "missing"))
     # wrong discard count: discard one more / one fewer
     if k:
-        out.append((Move(good.placements + tuple((c, Row.BACK) for c in good.discards)),
-                    "discard_count"))
+        out.append(
+            (
+                Move(good.placements + tuple((c, Row.BACK) for c in good.discards)),
+                "discard_count",
+            )
+        )
     else:
         out.append((Move(good.placements[1:], good.placements[0][0]), "discard_count"))
     # a full row: everything into the front
@@ -269,11 +298,12 @@ def illegal_moves(g: Game, rng: random.Random) -> list[tuple[Move, str]]:
 
 # --------------------------------------------------------------- legal moves
 
+
 def test_opening_has_232_moves() -> None:
     """3**5 row assignments minus the 11 that overflow the front (4 or 5 cards)."""
     g = Game(rules.PINEAPPLE, 2, seed=1)
     moves = g.legal_moves()
-    assert len(moves) == 3 ** 5 - (5 * 2 + 1) == 232
+    assert len(moves) == 3**5 - (5 * 2 + 1) == 232
     assert len(set(moves)) == 232
     assert g.legal_actions() == sorted(g.legal_actions())
     assert sum(g.action_mask()) == 232 and len(g.action_mask()) == ACTION_SPACE
@@ -380,6 +410,7 @@ def test_several_fantasylands_at_once() -> None:
 
 # ------------------------------------------------------------------ flow order
 
+
 def test_ofc_order_and_one_card_at_a_time() -> None:
     """R-FLOW-OFC-2/3/4: left of the button first, the button last; 5 then 1s."""
     g = Game(rules.OFC, 4, seed=3, button=2)
@@ -396,9 +427,10 @@ def test_ofc_order_and_one_card_at_a_time() -> None:
 
 def test_pineapple_three_players_deal_51() -> None:
     g, t = play_random(rules.PINEAPPLE, 3, seed=8)
-    used = [c for b in g.boards for c in b.cards] + [c for s in range(3)
-                                                      for c in g.discards(s)]
-    assert len(used) == 51                                          # EX-15
+    used = [c for b in g.boards for c in b.cards] + [
+        c for s in range(3) for c in g.discards(s)
+    ]
+    assert len(used) == 51  # EX-15
 
 
 def test_classic_sets_at_once_face_down() -> None:
@@ -447,6 +479,7 @@ def test_face_down_final_cards() -> None:
 
 # --------------------------------------------------------- classic specials
 
+
 def deck_with(hands: list[str], seed: int = 0) -> list[int]:
     """A deck dealing these 13-card hands first (seat order from left of button)."""
     first = [c for h in hands for c in parse_cards(h)]
@@ -465,17 +498,17 @@ def test_declare_a_natural() -> None:
     names = [m.declare for m in g.legal_moves() if m.declare]
     assert names == ["dragon", "three_straights"]
     with pytest.raises(MoveError) as info:
-        g.play(Move(declare="six_pairs"))             # not in these cards
+        g.play(Move(declare="six_pairs"))  # not in these cards
     assert info.value.reason == "declare"
     with pytest.raises(MoveError) as info:
-        g.play(Move(declare="one_suit"))             # not a Singapore natural
+        g.play(Move(declare="one_suit"))  # not a Singapore natural
     assert info.value.reason == "declare"
     g.play(Move(declare="dragon"))
     assert g.observation(1)["result" if g.is_over else "boards"][0] == [[], [], []]
     g.play(Move(declare="six_pairs"))
     res = g.result()
     assert res.declared == {0: "dragon", 1: "six_pairs"}
-    assert res.net == [13, -13]                       # the Dragon is paid in full
+    assert res.net == [13, -13]  # the Dragon is paid in full
     assert Game.replay(g.history()) == g
     assert g.observation(1)["result"]["declared"] == {"0": "dragon", "1": "six_pairs"}
 
@@ -492,7 +525,7 @@ def test_surrender() -> None:
     assert res.surrendered == (1,)
     assert res.net[1] == -2 * rules.HAWAIIAN_GARDENS.surrender_cost
     obs = g.observation(0)
-    assert obs["boards"][1] == [[], [], []]           # a surrendered hand is never shown
+    assert obs["boards"][1] == [[], [], []]  # a surrendered hand is never shown
     assert obs["result"]["surrendered"] == [1]
     g2 = Game(rules.CLASSIC_1_6, 2, seed=3)
     with pytest.raises(MoveError) as info:
@@ -503,6 +536,7 @@ def test_surrender() -> None:
 
 
 # ------------------------------------------------------------------ moves
+
 
 def test_move_forms() -> None:
     a = Move([("As", "back"), (0, Row.FRONT), ("Kd", 1)], discard="7h")
@@ -534,14 +568,25 @@ def test_play_accepts_a_dict() -> None:
 
 # ---------------------------------------------------------- construction
 
-@pytest.mark.parametrize("kwargs", [
-    dict(rules=rules.PINEAPPLE, players=4), dict(players=1), dict(button=2),
-    dict(fantasyland=(14,)), dict(fantasyland=(12, 0)), dict(fantasyland=(True, 0)),
-    dict(rules=rules.CLASSIC_1_6, fantasyland=(13, 0)), dict(seed="x"),
-    dict(deck=list(range(51))), dict(stacks=(1,)), dict(stacks=(-1, 3)),
-    dict(rules=rules.PINEAPPLE.replace(max_players=4), players=4),   # 68 cards
-    dict(rules=3),
-])
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(rules=rules.PINEAPPLE, players=4),
+        dict(players=1),
+        dict(button=2),
+        dict(fantasyland=(14,)),
+        dict(fantasyland=(12, 0)),
+        dict(fantasyland=(True, 0)),
+        dict(rules=rules.CLASSIC_1_6, fantasyland=(13, 0)),
+        dict(seed="x"),
+        dict(deck=list(range(51))),
+        dict(stacks=(1,)),
+        dict(stacks=(-1, 3)),
+        dict(rules=rules.PINEAPPLE.replace(max_players=4), players=4),  # 68 cards
+        dict(rules=3),
+    ],
+)
 def test_bad_games(kwargs: dict) -> None:
     with pytest.raises(GameError):
         Game(**kwargs)
@@ -603,12 +648,14 @@ def test_random_move_uniform_on_a_round() -> None:
 def test_result_reports_per_seat() -> None:
     deck = deck_with(["Qh Qd 2c 9s 9h 9d 5c 5d As Ks Qs Js Ts"])
     g = Game(rules.OFC, 2, deck=deck, fantasyland=(13, 0), button=1)
-    g.play(Move({"front": "Qh Qd 2c", "middle": "9s 9h 9d 5c 5d", "back": "As Ks Qs Js Ts"}))
+    g.play(
+        Move({"front": "Qh Qd 2c", "middle": "9s 9h 9d 5c 5d", "back": "As Ks Qs Js Ts"})
+    )
     while not g.is_over:
         g.play(g.legal_moves()[-1])
     res = g.result()
     assert res.royalties[0] == (7, 12, 25) and not res.fouls[0]
-    assert res.fantasyland[0] == 13               # stays: full house in the middle
+    assert res.fantasyland[0] == 13  # stays: full house in the middle
     assert res.in_fantasyland == (13, 0)
     d = res.to_dict()
     assert json.loads(json.dumps(d))["boards"][0] == str(g.boards[0])

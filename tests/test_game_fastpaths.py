@@ -15,8 +15,13 @@ from ofc_fast.game.observation import speedups
 
 needs_speedups = pytest.mark.skipif(speedups is None, reason="no _speedups (PyPy)")
 
-PRESETS = [rules.PINEAPPLE, rules.OFC, rules.CLASSIC_1_6, rules.PINEAPPLE_27,
-           rules.OFC.replace(name="OFC_FD3", face_down_final=3)]
+PRESETS = [
+    rules.PINEAPPLE,
+    rules.OFC,
+    rules.CLASSIC_1_6,
+    rules.PINEAPPLE_27,
+    rules.OFC.replace(name="OFC_FD3", face_down_final=3),
+]
 
 
 def _states(r: rules.RuleSet, deals: int, seed: int) -> list[Game]:
@@ -29,8 +34,9 @@ def _states(r: rules.RuleSet, deals: int, seed: int) -> list[Game]:
             fl = tuple(rng.choice((0, 0, 13, 14)) for _ in range(players))
             if sum(n or (17 if r.game.value == "pineapple" else 13) for n in fl) > 52:
                 fl = None
-        g = Game(r, players, seed=seed * 1000 + i, button=rng.randrange(players),
-                 fantasyland=fl)
+        g = Game(
+            r, players, seed=seed * 1000 + i, button=rng.randrange(players), fantasyland=fl
+        )
         while True:
             out.append(g.copy())
             if g.is_over:
@@ -119,20 +125,28 @@ def test_forged_states_are_refused() -> None:
             for _ in range(rng.randint(1, 4)):
                 buf[rng.randrange(size)] = rng.getrandbits(8)
         dest = tuple(rng.randrange(5) for _ in range(rng.randint(0, 17)))
-        for call in (lambda: speedups.observe(buf, rng.randrange(4), t),
-                     lambda: speedups.legal_actions(buf),
-                     lambda: speedups.place(buf, dest),
-                     lambda: speedups.act(buf, rng.randrange(243))):
+        for call in (
+            lambda buf=buf: speedups.observe(buf, rng.randrange(4), t),
+            lambda buf=buf: speedups.legal_actions(buf),
+            lambda buf=buf, dest=dest: speedups.place(buf, dest),
+            lambda buf=buf: speedups.act(buf, rng.randrange(243)),
+        ):
             try:
                 call()
             except (ValueError, TypeError):
                 pass
     before = bytes(g._buf)
-    for dest in ([0, 0, 0, 0, 0], (0, 0, 0, 0, -1), (0, 0, 0, 0, 256), (0,) * 18,
-                 (0, 0, 0, 0, True), (0, 0, 0, 0, 1.0)):
+    for dest in (
+        [0, 0, 0, 0, 0],
+        (0, 0, 0, 0, -1),
+        (0, 0, 0, 0, 256),
+        (0,) * 18,
+        (0, 0, 0, 0, True),
+        (0, 0, 0, 0, 1.0),
+    ):
         with pytest.raises((TypeError, ValueError)):
             speedups.place(g._buf, dest)
-    for action in (-1, 243, True, 1.0, None, 2 ** 80):
+    for action in (-1, 243, True, 1.0, None, 2**80):
         with pytest.raises((TypeError, ValueError)):
             speedups.act(g._buf, action)
     assert speedups.place(g._buf, (0, 0, 0, 0, 4)) != 0  # the engine refuses
@@ -144,9 +158,11 @@ def test_forged_states_are_refused() -> None:
 
 
 def _random_items(rng: random.Random) -> list:
-    pool = [0, 1, 5, 51, 52, -1, 2 ** 70, True, False, 3.0, "As", None, 12]
-    return [rng.choice(pool) if rng.random() < 0.2 else rng.randrange(52)
-            for _ in range(rng.randint(0, 14))]
+    pool = [0, 1, 5, 51, 52, -1, 2**70, True, False, 3.0, "As", None, 12]
+    return [
+        rng.choice(pool) if rng.random() < 0.2 else rng.randrange(52)
+        for _ in range(rng.randint(0, 14))
+    ]
 
 
 @needs_speedups
@@ -168,13 +184,13 @@ def test_card_checks_agree_with_portable_twins() -> None:
 
 
 @pytest.mark.parametrize("fast", [True, False])
-def test_moves_and_from_action_both_paths(fast: bool, monkeypatch: pytest.MonkeyPatch
-                                          ) -> None:
+def test_moves_and_from_action_both_paths(
+    fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """moves_for_actions / Move.from_action, with the C helpers and without (PyPy),
     against the action decoding written out here."""
-    from itertools import combinations
-
     from importlib import import_module
+    from itertools import combinations
 
     from ofc_fast.errors import MoveError
     from ofc_fast.game import Move
@@ -196,18 +212,27 @@ def test_moves_and_from_action_both_paths(fast: bool, monkeypatch: pytest.Monkey
         expect = {}
         for ci, gone in enumerate(combinations(range(n), k)):
             keep = [i for i in range(n) if i not in gone]
-            for code in range(3 ** kept):
+            for code in range(3**kept):
                 dest = [3] * n
                 for j, i in enumerate(keep):
-                    dest[i] = code // 3 ** j % 3
-                expect[ci * 3 ** kept + code] = tuple(dest)
+                    dest[i] = code // 3**j % 3
+                expect[ci * 3**kept + code] = tuple(dest)
         acts = rng.sample(sorted(expect), min(len(expect), rng.randint(1, 40)))
         got = moves_for_actions(dealt, k, acts)
         assert [m.destinations for m in got] == [expect[a] for a in acts]
         assert all(type(m) is Move and m.cards == tuple(dealt) for m in got)
         assert got[0] == Move.from_action(dealt, k, acts[0])
-        bad = rng.choice([243, -1, True, 1.0, "1", None,
-                          next((a for a in range(243) if a not in expect), 242)])
+        bad = rng.choice(
+            [
+                243,
+                -1,
+                True,
+                1.0,
+                "1",
+                None,
+                next((a for a in range(243) if a not in expect), 242),
+            ]
+        )
         if bad not in expect or type(bad) is not int:
             with pytest.raises(MoveError):
                 moves_for_actions(dealt, k, acts + [bad])
@@ -223,11 +248,15 @@ def test_moves_helper_refuses_bad_arguments() -> None:
 
     table = destinations_table(3, 1)
     assert _speedups.moves(Move, (1, 2, 3), table, [0, True]) is None
-    assert _speedups.moves(Move, (1, 2, 3), table, [0, 10 ** 30]) is None
+    assert _speedups.moves(Move, (1, 2, 3), table, [0, 10**30]) is None
     assert _speedups.moves(Move, (1, 2, 3), table, iter([0])) is None
     assert _speedups.moves(Move, (1, 2, 3), (None,) * 243, [0]) is None
-    for args in ((int, (1,), table, [0]), (Move, [1], table, [0]), (Move, (1,), [], [0]),
-                 ("Move", (1,), table, [0])):
+    for args in (
+        (int, (1,), table, [0]),
+        (Move, [1], table, [0]),
+        (Move, (1,), [], [0]),
+        ("Move", (1,), table, [0]),
+    ):
         with pytest.raises(TypeError):
             _speedups.moves(*args)
     with pytest.raises(TypeError):

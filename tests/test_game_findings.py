@@ -19,8 +19,9 @@ from ofc_fast.game import Game, Move, actions_for, moves_for
 from ofc_fast.game.moves import action_destinations, destinations_table, legal_actions_of
 
 
-def finished(r: rules.RuleSet = rules.PINEAPPLE, players: int = 2, seed: int = 5,
-             **kw: object) -> Game:
+def finished(
+    r: rules.RuleSet = rules.PINEAPPLE, players: int = 2, seed: int = 5, **kw: object
+) -> Game:
     g = Game(r, players, seed=seed, **kw)  # type: ignore[arg-type]
     rng = Random(seed)
     while not g.is_over:
@@ -42,7 +43,9 @@ def test_finding3_pool_with_table_stakes_settles() -> None:
 
 def test_finding4_move_is_immutable_with_plain_ints() -> None:
     m = Move([(np.int64(51), np.int8(0)), ("Kd", "back")], discard=np.uint8(3))
-    assert all(type(c) is int for c in m.cards) and all(type(d) is int for d in m.destinations)
+    assert all(type(c) is int for c in m.cards) and all(
+        type(d) is int for d in m.destinations
+    )
     with pytest.raises(AttributeError):
         m.placements = ()  # type: ignore[misc]
     with pytest.raises((AttributeError, TypeError)):
@@ -64,9 +67,9 @@ def test_finding4_played_moves_cannot_change_history() -> None:
     pick = legal[0]
     cards = [np.int64(c) for c in pick.cards]
     g.play(Move(list(zip(cards, pick.destinations))))
-    assert [x.to_dict() for x in legal] == before        # the list we got is ours
+    assert [x.to_dict() for x in legal] == before  # the list we got is ours
     h = g.history()
-    json.dumps(h)                                        # plain ints only
+    json.dumps(h)  # plain ints only
     while not g.is_over:
         g.play(g.legal_moves()[-1])
     assert Game.replay(json.loads(json.dumps(g.history()))) == g
@@ -90,9 +93,9 @@ def test_finding5_replay_checks_every_recorded_field() -> None:
         return info.value
 
     assert bad(**{"result.net": [100, -100]}).field == "result.net"
-    assert bad(button=1).field.startswith("result")            # another deal order
-    assert bad(seed=h["seed"] + 1).field == "deck"             # not the recorded deck
-    with pytest.raises(OfcError):                              # a swapped preset
+    assert bad(button=1).field.startswith("result")  # another deal order
+    assert bad(seed=h["seed"] + 1).field == "deck"  # not the recorded deck
+    with pytest.raises(OfcError):  # a swapped preset
         edited = json.loads(json.dumps(h))
         edited["rules"] = rules.OFC.to_dict()
         Game.replay(edited)
@@ -117,20 +120,30 @@ def test_finding6_action_helpers_are_bounded() -> None:
     assert time.perf_counter() - t < 1.0
     for big in (243, 10**6, -1, 2**40):
         assert action_destinations(3, 1, big) is None
-    assert destinations_table.cache_info().currsize <= 15          # (n, k) pairs only
+    assert destinations_table.cache_info().currsize <= 15  # (n, k) pairs only
     with pytest.raises(MoveError):
         legal_actions_of(3, 1, (4, 5, 5))
     assert legal_actions_of.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
 
 
-GARBAGE = ([("play", m) for m in ({"place": None}, {"place": 5}, {"place": "As"},
-                                  {"discard": [{}]}, {"nope": 1}, 3.5, None)]
-           + [("play_action", a) for a in (1.0, True, [0], {"a": 0}, "4", 243, -1, 10**30)])
+GARBAGE = [
+    ("play", m)
+    for m in (
+        {"place": None},
+        {"place": 5},
+        {"place": "As"},
+        {"discard": [{}]},
+        {"nope": 1},
+        3.5,
+        None,
+    )
+] + [("play_action", a) for a in (1.0, True, [0], {"a": 0}, "4", 243, -1, 10**30)]
 
 
 @pytest.mark.parametrize(("method", "value"), GARBAGE)
-def test_finding8_garbage_moves_and_actions_raise_move_error(method: str,
-                                                             value: object) -> None:
+def test_finding8_garbage_moves_and_actions_raise_move_error(
+    method: str, value: object
+) -> None:
     g = Game(rules.PINEAPPLE, 2, seed=4)
     before = g._state_bytes()
     with pytest.raises(MoveError):
@@ -138,10 +151,19 @@ def test_finding8_garbage_moves_and_actions_raise_move_error(method: str,
     assert g._state_bytes() == before
 
 
-@pytest.mark.parametrize("kwargs", [{"seed": -1}, {"seed": 2**64}, {"seed": 1.5},
-                                    {"players": 5}, {"button": True},
-                                    {"fantasyland": (14, 0, 0)}, {"stacks": [1.5, 2]},
-                                    {"deck": list(range(51))}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"seed": -1},
+        {"seed": 2**64},
+        {"seed": 1.5},
+        {"players": 5},
+        {"button": True},
+        {"fantasyland": (14, 0, 0)},
+        {"stacks": [1.5, 2]},
+        {"deck": list(range(51))},
+    ],
+)
 def test_finding8_bad_game_arguments_raise_game_error(kwargs: dict[str, object]) -> None:
     args: dict[str, object] = {"players": 2, "seed": 1}
     args.update(kwargs)

@@ -66,7 +66,7 @@ def _race(call, arrays: list[np.ndarray], seconds: float = 1.5) -> tuple[int, in
 
 def _bad_index(exc: CardError) -> int:
     text = str(exc)
-    return int(text[text.index("[") + 1:text.index("]")])
+    return int(text[text.index("[") + 1 : text.index("]")])
 
 
 @pytest.mark.parametrize("width, fn", [(5, ofc.rank5_batch), (3, ofc.rank3_batch)])
@@ -121,7 +121,7 @@ def test_finding1_score_pairs_concurrent_writer(preset):
             ofc.score_pairs(a, b, preset, out=net)
         except CardError as exc:
             text = str(exc)
-            i = int(text[text.index("pair ") + 5:].split()[0])
+            i = int(text[text.index("pair ") + 5 :].split()[0])
             assert (net[:i] == expected[:i]).all()
             return False
         assert (net == expected).all()
@@ -134,8 +134,8 @@ def test_finding1_score_pairs_concurrent_writer(preset):
 def test_finding1_error_message_when_row_restored():
     """The Python error path re-reads the row after C rejected it; a writer may have
     restored it meanwhile: still a CardError, never an IndexError."""
-    from ofc_fast.batch import _raise_bad_row
     from ofc_fast._native import E_CARD, E_DUPLICATE
+    from ofc_fast.batch import _raise_bad_row
 
     rows = _deals(2, 5, 1)
     for status in (E_CARD, E_DUPLICATE):
@@ -176,8 +176,10 @@ def test_finding7_parse_card_long_s():
         ofc.parse_card("A\u017f")  # LATIN SMALL LETTER LONG S folds to "s"
 
 
-@pytest.mark.parametrize("text", ["\u212as", "A\u212a", "\u212a\u017f", "As\u3000",
-                                  "\u3000As", "1\u0660h", "\uff21s"])
+@pytest.mark.parametrize(
+    "text",
+    ["\u212as", "A\u212a", "\u212a\u017f", "As\u3000", "\u3000As", "1\u0660h", "\uff21s"],
+)
 def test_finding7_card_text_is_ascii_only(text):
     with pytest.raises(CardError):
         ofc.parse_card(text)
@@ -193,8 +195,12 @@ def test_finding7_documented_forms_still_parse():
     """Every documented form: rank 2-9 T J Q K A or 10, suit letter or symbol, any
     ASCII case, surrounding ASCII whitespace."""
     ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
-    suits = {"c": ["c", "C", "♣", "♧"], "d": ["d", "D", "♦", "♢"],
-             "h": ["h", "H", "♥", "♡"], "s": ["s", "S", "♠", "♤"]}
+    suits = {
+        "c": ["c", "C", "♣", "♧"],
+        "d": ["d", "D", "♦", "♢"],
+        "h": ["h", "H", "♥", "♡"],
+        "s": ["s", "S", "♠", "♤"],
+    }
     for r, rank in enumerate(ranks):
         spellings = [rank, rank.lower()] + (["10"] if rank == "T" else [])
         for s, suit in enumerate("cdhs"):
@@ -253,9 +259,20 @@ def test_finding8_rules_json_deep_nesting():
         RuleSet.from_dict({"sweep_bonus": deep})
 
 
-@pytest.mark.parametrize("stay", [10**400, {14: None}, {14: "x"}, {14: 10**400},
-                                  {14: True}, "12", float("nan"), {True: 1.0},
-                                  {14: float("inf")}])
+@pytest.mark.parametrize(
+    "stay",
+    [
+        10**400,
+        {14: None},
+        {14: "x"},
+        {14: 10**400},
+        {14: True},
+        "12",
+        float("nan"),
+        {True: 1.0},
+        {14: float("inf")},
+    ],
+)
 def test_finding8_solve_fantasyland_stay_value(stay):
     with pytest.raises(OfcError, match="stay_value"):
         solve_fantasyland(FL_HAND, rules.PINEAPPLE, stay_value=stay)
@@ -281,13 +298,18 @@ def test_finding8_preset_name_everywhere():
     assert ofc.score_pairs(arr, other, "OFC").tolist() == [ofc.score_pair(A, B).net]
     hand = "2c 2d 2h 2s 3c 3d 3h 4c 4d 4h 5c 5d 5h"
     assert ofc.naturals(hand, "malayan") == ofc.naturals(hand, rules.MALAYAN)
-    assert (solve_fantasyland(FL_HAND, "pineapple").board
-            == solve_fantasyland(FL_HAND, rules.PINEAPPLE).board)
+    assert (
+        solve_fantasyland(FL_HAND, "pineapple").board
+        == solve_fantasyland(FL_HAND, rules.PINEAPPLE).board
+    )
     cards13 = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
     assert best_setting(cards13, "classic-1-6").board == best_setting(cards13).board
-    for call in (lambda: board.evaluate(None), lambda: ofc.eval_boards(arr, 1.5),
-                 lambda: solve_fantasyland(FL_HAND, object()),
-                 lambda: best_setting(cards13, [])):
+    for call in (
+        lambda: board.evaluate(None),
+        lambda: ofc.eval_boards(arr, 1.5),
+        lambda: solve_fantasyland(FL_HAND, object()),
+        lambda: best_setting(cards13, []),
+    ):
         with pytest.raises(RulesError):
             call()
 
@@ -308,25 +330,37 @@ def test_finding8_nine_fantasyland_entries():
 # ------------------------------------------------------------------ finding 9
 
 
-@pytest.mark.parametrize("fn", [ofc.describe, ofc.kev_rank, ofc.category,
-                                ofc.strength_cards, ofc.hand_ranks, ofc.low27,
-                                ofc.strength_from_kev])
+@pytest.mark.parametrize(
+    "fn",
+    [
+        ofc.describe,
+        ofc.kev_rank,
+        ofc.category,
+        ofc.strength_cards,
+        ofc.hand_ranks,
+        ofc.low27,
+        ofc.strength_from_kev,
+    ],
+)
 @pytest.mark.parametrize("value", [True, False])
 def test_finding9_describe_bool(fn, value):
     with pytest.raises(StrengthError):
         fn(value)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: ofc.rank5([0] * 10**6),
-    lambda: ofc.rank3("As " * 100000),
-    lambda: ofc.parse_card("x" * 10**6),
-    lambda: ofc.parse_cards("As " + "Zz" * 10**5),
-    lambda: ofc.describe("x" * 10**6),
-    lambda: ofc.Board.parse("x" * 10**6),
-    lambda: RuleSet.from_dict({"name": 1, "sweep_bonus": "y" * 10**6}),
-    lambda: ofc.strength_from_kev([1] * 10**6),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: ofc.rank5([0] * 10**6),
+        lambda: ofc.rank3("As " * 100000),
+        lambda: ofc.parse_card("x" * 10**6),
+        lambda: ofc.parse_cards("As " + "Zz" * 10**5),
+        lambda: ofc.describe("x" * 10**6),
+        lambda: ofc.Board.parse("x" * 10**6),
+        lambda: RuleSet.from_dict({"name": 1, "sweep_bonus": "y" * 10**6}),
+        lambda: ofc.strength_from_kev([1] * 10**6),
+    ],
+)
 def test_finding9_short_error_messages(call):
     with pytest.raises(OfcError) as info:
         call()

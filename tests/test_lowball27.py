@@ -14,17 +14,17 @@ import random
 
 import numpy as np
 import pytest
+import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ofc_fast as ofc
 from ofc_fast import Board, rules, score_pair
 from ofc_fast.rules import Lowball
-import reference as ref
 
 P27 = rules.PINEAPPLE_27
-FRONT = "Qh Qd 3c"                 # QQ: 7
-BACK = "6c 6d 6h 6s 2c"            # quads 6: 10 (beats any front here)
+FRONT = "Qh Qd 3c"  # QQ: 7
+BACK = "6c 6d 6h 6s 2c"  # quads 6: 10 (beats any front here)
 
 
 def mid_board(middle: str, front: str = FRONT, back: str = BACK) -> Board:
@@ -38,19 +38,19 @@ def ref_middle(cards5: list[int]) -> tuple[bool, int]:
     ranks = sorted((c // 4 for c in cards5), reverse=True)
     flush = len({c % 4 for c in cards5}) == 1
     pair = len(set(ranks)) < 5
-    straight = not pair and ranks[0] - ranks[4] == 4     # ace high only: no wheel
-    if pair or flush or straight or ranks[0] > 8:        # 8 = ten
+    straight = not pair and ranks[0] - ranks[4] == 4  # ace high only: no wheel
+    if pair or flush or straight or ranks[0] > 8:  # 8 = ten
         return False, 0
-    if ranks == [5, 3, 2, 1, 0]:                         # 7-5-4-3-2
+    if ranks == [5, 3, 2, 1, 0]:  # 7-5-4-3-2
         return True, 8
     return True, {5: 4, 6: 2, 7: 1, 8: 0}[ranks[0]]
 
 
 def test_preset_shape() -> None:
     assert P27.lowball == Lowball()
-    assert P27.lowball.royalties[5:9] == (4, 2, 1, 0)    # 7, 8, 9, T-high
+    assert P27.lowball.royalties[5:9] == (4, 2, 1, 0)  # 7, 8, 9, T-high
     assert P27.lowball.nuts == 8
-    assert P27.royalties.middle == (0,) * 10              # middle paid by the 2-7 table
+    assert P27.royalties.middle == (0,) * 10  # middle paid by the 2-7 table
     assert P27.royalties.back == rules.OFC.royalties.back
     assert P27.royalties.front_pair == rules.OFC.royalties.front_pair
 
@@ -78,14 +78,15 @@ def test_every_no_pair_middle_legal_and_royalty() -> None:
         assert bool(batch.foul[k]) == (not legal), ofc.cards_str(middle)
         want = (0, royalty, 10) if legal else (0, 0, 0)
         assert tuple(int(x) for x in batch.royalty[k]) == want, ofc.cards_str(middle)
-    assert int((~batch.foul).sum()) == 121       # see test_count_of_legal_middles
+    assert int((~batch.foul).sum()) == 121  # see test_count_of_legal_middles
 
 
 def test_count_of_legal_middles() -> None:
     """Rank sets of 5 distinct ranks in 2..T: C(9, 5) = 126; straights among them:
     2-6, 3-7, 4-8, 5-9, 6-T = 5; so 121 legal rank sets (off-suit), 0 suited."""
-    legal = [ranks for ranks in itertools.combinations(range(9), 5)
-             if ranks[4] - ranks[0] != 4]
+    legal = [
+        ranks for ranks in itertools.combinations(range(9), 5) if ranks[4] - ranks[0] != 4
+    ]
     assert len(legal) == 126 - 5
     count = 0
     for ranks in itertools.combinations(range(13), 5):
@@ -94,26 +95,29 @@ def test_count_of_legal_middles() -> None:
     assert count == 121
 
 
-@pytest.mark.parametrize("middle, foul, royalty", [
-    ("7c 5d 4h 3s 2d", False, 8),    # the nuts
-    ("7c 6d 4h 3s 2d", False, 4),    # seven-high
-    ("7c 6d 5h 4s 2d", False, 4),
-    ("8c 5d 4h 3s 2d", False, 2),    # eight-high
-    ("8c 7d 6h 5s 3d", False, 2),
-    ("9c 5d 4h 3s 2d", False, 1),    # nine-high
-    ("9c 8d 7h 6s 4d", False, 1),
-    ("Tc 5d 4h 3s 2d", False, 0),    # ten-high: legal, no royalty
-    ("Tc 9d 8h 7s 5d", False, 0),    # the worst legal middle
-    ("Tc 9d 8h 7s 6d", True, 0),     # straight
-    ("6c 5d 4h 3s 2d", True, 0),     # straight
-    ("Jc 5d 4h 3s 2d", True, 0),     # jack-high
-    ("Ac 5d 4h 3s 2d", True, 0),     # ace high (not a straight): above ten-high
-    ("Ac 2d 3h 4s 5d", True, 0),
-    ("7c 5c 4c 3c 2c", True, 0),     # flush
-    ("7c 7d 4h 3s 2d", True, 0),     # pair
-    ("7c 7d 7h 3s 2d", True, 0),     # trips (would pay 2 in a high middle)
-    ("7c 7d 3h 3s 2d", True, 0),     # two pair
-])
+@pytest.mark.parametrize(
+    "middle, foul, royalty",
+    [
+        ("7c 5d 4h 3s 2d", False, 8),  # the nuts
+        ("7c 6d 4h 3s 2d", False, 4),  # seven-high
+        ("7c 6d 5h 4s 2d", False, 4),
+        ("8c 5d 4h 3s 2d", False, 2),  # eight-high
+        ("8c 7d 6h 5s 3d", False, 2),
+        ("9c 5d 4h 3s 2d", False, 1),  # nine-high
+        ("9c 8d 7h 6s 4d", False, 1),
+        ("Tc 5d 4h 3s 2d", False, 0),  # ten-high: legal, no royalty
+        ("Tc 9d 8h 7s 5d", False, 0),  # the worst legal middle
+        ("Tc 9d 8h 7s 6d", True, 0),  # straight
+        ("6c 5d 4h 3s 2d", True, 0),  # straight
+        ("Jc 5d 4h 3s 2d", True, 0),  # jack-high
+        ("Ac 5d 4h 3s 2d", True, 0),  # ace high (not a straight): above ten-high
+        ("Ac 2d 3h 4s 5d", True, 0),
+        ("7c 5c 4c 3c 2c", True, 0),  # flush
+        ("7c 7d 4h 3s 2d", True, 0),  # pair
+        ("7c 7d 7h 3s 2d", True, 0),  # trips (would pay 2 in a high middle)
+        ("7c 7d 3h 3s 2d", True, 0),  # two pair
+    ],
+)
 def test_middle_legality_and_royalty(middle: str, foul: bool, royalty: int) -> None:
     b = mid_board(middle, front="Qh Qd Jh", back="Kc Kd Kh Ks Js")
     assert len(set(b.cards)) == 13
@@ -131,8 +135,8 @@ def test_wheel_is_ace_high_not_a_straight() -> None:
     ace_high = "8h 8d 3d / Ad Kc Qs Js 9h / Tc Td Th Ts 2s"
     assert not Board.parse(wheel).is_foul(wide)
     assert not Board.parse(king).is_foul(wide)
-    assert score_pair(wheel, king, wide).rows[1] == -1       # K-high is the better low
-    assert score_pair(wheel, ace_high, wide).rows[1] == 1    # A-5-4-3-2 < A-K-Q-J-9
+    assert score_pair(wheel, king, wide).rows[1] == -1  # K-high is the better low
+    assert score_pair(wheel, ace_high, wide).rows[1] == 1  # A-5-4-3-2 < A-K-Q-J-9
     # ... while under high rules it would be the lowest straight, which 2-7 never is.
     assert ofc.category(ofc.rank5("Ac 5d 4h 3s 2d")) == ofc.HandCategory.STRAIGHT
     # A-K-Q-J-T is a straight in 2-7 as well: fouls even with the wide limit.
@@ -211,15 +215,15 @@ def test_middle_compared_low(seed: int) -> None:
 def test_low_middle_scoring_example() -> None:
     """A 7-5-4-3-2 middle beats an 8-high one; 8-6-5-3-2 beats 8-7-5-3-2 (second card);
     a 9-high middle loses to an 8-high one."""
-    a = "Kh Kd 9h / 7c 5d 4h 3s 2d / Ac Ad As 8c 8s"   # KK 8 / nuts 8 / FH 6 = 22
-    b = "Qh Qd Jh / 8d 6d 5h 3h 2h / Kc Ks 9c 9s 4c"   # QQ 7 / 8-high 2 / KK99 0 = 9
+    a = "Kh Kd 9h / 7c 5d 4h 3s 2d / Ac Ad As 8c 8s"  # KK 8 / nuts 8 / FH 6 = 22
+    b = "Qh Qd Jh / 8d 6d 5h 3h 2h / Kc Ks 9c 9s 4c"  # QQ 7 / 8-high 2 / KK99 0 = 9
     s = score_pair(a, b, P27)
     assert s.rows == (1, 1, 1)
     assert s.royalties == ((8, 8, 6), (7, 2, 0))
     assert s.net == 3 + 3 + 22 - 9
-    e = "Jc Js Tc / 8c 7c 5s 3c 2s / Qs Qc 7h 7s 4d"   # 8-7-5-3-2
+    e = "Jc Js Tc / 8c 7c 5s 3c 2s / Qs Qc 7h 7s 4d"  # 8-7-5-3-2
     assert score_pair(b, e, P27).rows[1] == 1
-    c = "Qh Qd Jh / 8d 7d 5h 3h 2h / Kc Ks 9c 9s 4c"   # 8-7-5-3-2
-    f = "Jc Js Tc / 9d 5c 4s 3c 2s / Qs Qc 7h 7s 4d"   # 9-5-4-3-2
+    c = "Qh Qd Jh / 8d 7d 5h 3h 2h / Kc Ks 9c 9s 4c"  # 8-7-5-3-2
+    f = "Jc Js Tc / 9d 5c 4s 3c 2s / Qs Qc 7h 7s 4d"  # 9-5-4-3-2
     assert score_pair(c, f, P27).rows[1] == 1
     assert score_pair(f, c, P27).rows[1] == -1

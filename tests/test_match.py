@@ -3,16 +3,15 @@
 
 from __future__ import annotations
 
-import json
 import importlib.util
+import json
 import math
 
 import pytest
 
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
-from ofc_fast.game import Game, GameError, play_out
-from ofc_fast.game import Match, SeatStats, max_fantasyland_cards
+from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
 from ofc_fast.rules.model import Game as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
@@ -24,8 +23,10 @@ def hunters(r: rules.RuleSet, players: int) -> list:
     its carry-over gets exercised (random bots foul nearly every board)."""
     if r.game is Kind.CLASSIC:
         return [RandomBot(s) for s in range(players)]
-    return [HeuristicBot(r, seed=s, samples=6, arrangements=4, fl_value=40.0)
-            for s in range(players)]
+    return [
+        HeuristicBot(r, seed=s, samples=6, arrangements=4, fl_value=40.0)
+        for s in range(players)
+    ]
 
 
 @pytest.mark.parametrize("r", PRESETS, ids=IDS)
@@ -44,17 +45,23 @@ def test_match_carries_button_and_fantasyland(r: rules.RuleSet) -> None:
         assert m.next_game() is g
         if prev is not None:
             pg, pres = prev
-            assert g.fantasyland == tuple(pres.fantasyland)       # carried over
-            frozen = r.fantasyland is not None and r.fantasyland.button_frozen \
+            assert g.fantasyland == tuple(pres.fantasyland)  # carried over
+            frozen = (
+                r.fantasyland is not None
+                and r.fantasyland.button_frozen
                 and any(g.fantasyland)
+            )
             assert g.button == (pg.button if frozen else (pg.button + 1) % players)
         fl_deals += any(g.fantasyland)
         play_out(g, bots)
         res = m.record(g)
         for s in range(players):
             n = g.fantasyland[s]
-            expect = fantasyland_cards(res.boards[s], r, n if n else False) \
-                if r.fantasyland is not None else 0
+            expect = (
+                fantasyland_cards(res.boards[s], r, n if n else False)
+                if r.fantasyland is not None
+                else 0
+            )
             assert res.fantasyland[s] == expect
         prev = (g, res)
     assert sum(m.totals) == 0 and m.hands_played == played
@@ -66,8 +73,9 @@ def test_match_carries_button_and_fantasyland(r: rules.RuleSet) -> None:
 
 
 def test_button_frozen_only_when_rules_say() -> None:
-    r = rules.PINEAPPLE.replace(fantasyland=rules.PINEAPPLE.fantasyland.replace(
-        button_frozen=False))
+    r = rules.PINEAPPLE.replace(
+        fantasyland=rules.PINEAPPLE.fantasyland.replace(button_frozen=False)
+    )
     m = Match(r, 2, seed=3)
     bots = hunters(r, 2)
     buttons = []
@@ -85,13 +93,13 @@ def test_reproducible_from_one_seed() -> None:
         m = Match(rules.PROGRESSIVE_PINEAPPLE, 3, seed=seed, keep_nets=True)
         m.play([RandomBot(s) for s in range(3)], hands=80)
         return tuple(m.totals), tuple(m.stats[0].net), m.fantasyland, m.button
+
     assert run(11) == run(11)
     assert run(11) != run(12)
     assert Match(rules.OFC, 2).seed != Match(rules.OFC, 2).seed
 
 
-@pytest.mark.parametrize("r", [rules.OFC, rules.PINEAPPLE, rules.HAWAIIAN_GARDENS],
-                         ids=str)
+@pytest.mark.parametrize("r", [rules.OFC, rules.PINEAPPLE, rules.HAWAIIAN_GARDENS], ids=str)
 def test_table_stakes(r: rules.RuleSet) -> None:
     players = min(3, r.max_players)
     m = Match(r, players, seed=5, stacks=40)
@@ -127,13 +135,17 @@ def test_record_and_errors() -> None:
     with pytest.raises(GameError):
         m.record(Game(rules.PINEAPPLE, 2, seed=1))
     with pytest.raises(GameError):
-        m.record(g)                       # not over yet
+        m.record(g)  # not over yet
     play_out(g, [RandomBot(1), RandomBot(2)])
     m.record(g)
     with pytest.raises(GameError):
         m.play([RandomBot(1)], 1)
-    for kwargs in (dict(players=4), dict(players=2, stacks=(1,)), dict(players=2, button=5),
-                   dict(players=2, seed="s")):
+    for kwargs in (
+        dict(players=4),
+        dict(players=2, stacks=(1,)),
+        dict(players=2, button=5),
+        dict(players=2, seed="s"),
+    ):
         with pytest.raises(GameError):
             Match(rules.PINEAPPLE, **kwargs)
     with pytest.raises(GameError):  # 4 seats x 17 cards: more than a deck
@@ -161,8 +173,11 @@ def test_seat_stats_confidence_interval() -> None:
 def test_on_deal_callback_and_summary() -> None:
     m = Match(rules.OFC, 3, seed=2, stacks=[50, 60, 70])
     seen = []
-    m.play([RandomBot(s) for s in range(3)], 15,
-           on_deal=lambda g, res: seen.append((g.seed, res.net)))
+    m.play(
+        [RandomBot(s) for s in range(3)],
+        15,
+        on_deal=lambda g, res: seen.append((g.seed, res.net)),
+    )
     assert len(seen) == m.hands_played
     summary = m.summary()
     assert [d["seat"] for d in summary] == [0, 1, 2]

@@ -24,8 +24,9 @@ from ofc_fast.errors import CardError, GameError, MoveError, OfcError, SearchErr
 ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 PRIVATE = {"ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h"}
-needs_csrc = pytest.mark.skipif(not (CSRC / "ofc_fast.h").exists(),
-                                reason="source tree (csrc/) not available")
+needs_csrc = pytest.mark.skipif(
+    not (CSRC / "ofc_fast.h").exists(), reason="source tree (csrc/) not available"
+)
 
 
 def _headers() -> dict[str, str]:
@@ -43,8 +44,10 @@ def _int_defines() -> dict[str, int]:
     found = {}
     for text in _headers().values():
         for name, value in re.findall(
-                r"^#define\s+(OFC_\w+)\s+\(?\s*(-?\s*(?:0x[0-9A-Fa-f]+|\d+))u?\s*\)?\s*$",
-                text, flags=re.MULTILINE):
+            r"^#define\s+(OFC_\w+)\s+\(?\s*(-?\s*(?:0x[0-9A-Fa-f]+|\d+))u?\s*\)?\s*$",
+            text,
+            flags=re.MULTILINE,
+        ):
             found[name] = int(value.replace(" ", ""), 0)
     return found
 
@@ -62,13 +65,18 @@ def _functions() -> set[str]:
     """Names of the functions the public headers declare."""
     found = set()
     for text in _headers().values():
-        found |= set(re.findall(r"^[A-Za-z_][\w \t\*]*?\b(ofc_\w+)\s*\(", text, flags=re.MULTILINE))
+        found |= set(
+            re.findall(r"^[A-Za-z_][\w \t\*]*?\b(ofc_\w+)\s*\(", text, flags=re.MULTILINE)
+        )
     return found
 
 
 def _status_codes() -> dict[str, int]:
-    codes = {k: v for k, v in {**_int_defines(), **_enumerators()}.items()
-             if k.startswith("OFC_E_")}
+    codes = {
+        k: v
+        for k, v in {**_int_defines(), **_enumerators()}.items()
+        if k.startswith("OFC_E_")
+    }
     assert len(codes) >= 27  # sanity: the parser found the codes of every header
     return codes
 
@@ -76,7 +84,12 @@ def _status_codes() -> dict[str, int]:
 @needs_csrc
 def test_every_header_function_is_in_the_cffi_module() -> None:
     functions = _functions()
-    assert {"ofc_rank", "ofc_settle", "ofc_game_apply_action", "ofc_status_string"} <= functions
+    assert {
+        "ofc_rank",
+        "ofc_settle",
+        "ofc_game_apply_action",
+        "ofc_status_string",
+    } <= functions
     missing = sorted(f for f in functions if not hasattr(lib, f))
     assert not missing, f"declared in csrc/*.h but not in the cffi module: {missing}"
 
@@ -85,8 +98,11 @@ def test_every_header_function_is_in_the_cffi_module() -> None:
 def test_every_header_constant_has_the_header_value() -> None:
     constants = {**_int_defines(), **_enumerators()}
     assert constants["OFC_STRENGTH_MAX"] == 7917  # sanity of the parser
-    wrong = {k: (v, getattr(lib, k, None)) for k, v in constants.items()
-             if getattr(lib, k, None) != v}
+    wrong = {
+        k: (v, getattr(lib, k, None))
+        for k, v in constants.items()
+        if getattr(lib, k, None) != v
+    }
     assert not wrong, f"header value != cffi module value: {wrong}"
 
 
@@ -94,7 +110,7 @@ def test_every_header_constant_has_the_header_value() -> None:
 def test_floating_and_computed_constants() -> None:
     assert lib.OFC_SEARCH_FOUL_VALUE == -1000.0
     assert lib.OFC_STAY_VALUE_LIMIT == 100000.0
-    assert lib.OFC_VERSION_NUMBER == lib.ofc_version_number()
+    assert lib.ofc_version_number() == lib.OFC_VERSION_NUMBER
 
 
 @needs_csrc
@@ -105,11 +121,18 @@ def test_no_hand_written_cdefs_left() -> None:
     assert not headers, f"C declarations kept beside the headers: {headers}"
 
 
-@pytest.mark.skipif(not (ROOT / "tools" / "gen_native_stubs.py").exists(),
-                    reason="source tree (tools/) not available")
+@pytest.mark.skipif(
+    not (ROOT / "tools" / "gen_native_stubs.py").exists(),
+    reason="source tree (tools/) not available",
+)
 def test_stub_of_the_cffi_module_is_current() -> None:
-    result = subprocess.run([sys.executable, str(ROOT / "tools" / "gen_native_stubs.py"),
-                             "--check"], capture_output=True, text=True, timeout=120, check=False)
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_native_stubs.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
 
 
@@ -128,8 +151,10 @@ def test_every_status_code_has_its_own_message() -> None:
     codes = _status_codes()
     unknown = ffi.string(lib.ofc_status_string(123456)).decode()
     assert unknown == "unknown status code"
-    messages = {name: ffi.string(lib.ofc_status_string(code)).decode()
-                for name, code in codes.items()}
+    messages = {
+        name: ffi.string(lib.ofc_status_string(code)).decode()
+        for name, code in codes.items()
+    }
     generic = sorted(name for name, text in messages.items() if text == unknown)
     assert not generic, f"codes without a message: {generic}"
     by_text: dict[str, list[str]] = {}
@@ -168,7 +193,9 @@ def test_move_error_reason_and_message() -> None:
 def test_engine_errors_take_the_c_message() -> None:
     game = ofc_fast.Game(ofc_fast.rules.OFC, seed=1)
     illegal = min(set(range(lib.OFC_ACTION_SPACE)) - set(game.legal_actions()))
-    with pytest.raises(MoveError, match="^that action id is not legal here: action") as info:
+    with pytest.raises(
+        MoveError, match=r"^that action id is not legal here: action"
+    ) as info:
         game.play_action(illegal)
     assert info.value.reason == "bad_action"
 
@@ -178,15 +205,26 @@ def test_engine_errors_take_the_c_message() -> None:
 
 def test_source_tree_without_the_extension_fails_with_one_line(tmp_path: Path) -> None:
     package = Path(ofc_fast.__file__).parent
-    shutil.copytree(package, tmp_path / "ofc_fast",
-                    ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    shutil.copytree(
+        package,
+        tmp_path / "ofc_fast",
+        ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"),
+    )
     # the copy first on sys.path, and no editable-install finder to redirect to the
     # checkout (a `pip install -e .` puts one ahead of sys.path)
-    code = ("import sys; sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' "
-            "not in getattr(f, '__module__', '')]; sys.path.insert(0, sys.argv[1]); "
-            "import ofc_fast")
-    result = subprocess.run([sys.executable, "-c", code, str(tmp_path)], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=60, check=False)
+    code = (
+        "import sys; sys.meta_path[:] = [f for f in sys.meta_path if '__editable__' "
+        "not in getattr(f, '__module__', '')]; sys.path.insert(0, sys.argv[1]); "
+        "import ofc_fast"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert result.returncode != 0
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("ImportError: ofc_fast is imported from ")

@@ -10,23 +10,33 @@ from collections.abc import Callable
 from itertools import combinations
 
 import pytest
-
 import reference_naturals as ref
+
 from ofc_fast import Board, CardError, RulesError, parse_cards, rules
 from ofc_fast._native import E_CARD, E_COUNT, E_DUPLICATE, OK, ffi, lib
-from ofc_fast.scoring.naturals import NaturalHand, detect_naturals, natural_payment, naturals
 from ofc_fast.rules import NATURAL_NAMES, Natural, NaturalsRule
+from ofc_fast.scoring.naturals import (
+    NaturalHand,
+    detect_naturals,
+    natural_payment,
+    naturals,
+)
 
 PICTURES = (9, 10, 11)  # J, Q, K
 BLACK, RED = (0, 3), (1, 2)
 SPLIT_NATURALS = ("three_straights", "three_flushes", "three_straight_flushes")
 KEYED = ("six_pairs",) + SPLIT_NATURALS
-PRESETS_WITH_NATURALS = (rules.MALAYAN, rules.VIETNAMESE, rules.SINGAPORE,
-                         rules.HAWAIIAN_GARDENS)
+PRESETS_WITH_NATURALS = (
+    rules.MALAYAN,
+    rules.VIETNAMESE,
+    rules.SINGAPORE,
+    rules.HAWAIIAN_GARDENS,
+)
 TYPICAL = rules.CLASSIC_1_6.replace(name="TYPICAL", naturals=rules.TYPICAL_NATURALS)
 
 
 # ----------------------------------------------------------------- generators
+
 
 def from_ranks(rng: random.Random, ranks: list[int]) -> list[int] | None:
     """13 cards with these ranks and random suits (None: a rank held over 4 times)."""
@@ -49,6 +59,7 @@ def retry(make: Callable[[random.Random], list[int] | None]) -> Callable:
             cards = make(rng)
             if cards is not None and len(set(cards)) == 13:
                 return cards
+
     return gen
 
 
@@ -83,20 +94,26 @@ def gen_five_pairs_trips(rng):
 
 @retry
 def gen_four_trips(rng):
-    return from_ranks(rng, [r for r in rng.sample(range(13), 4) for _ in range(3)]
-                      + [rng.randrange(13)])
+    return from_ranks(
+        rng, [r for r in rng.sample(range(13), 4) for _ in range(3)] + [rng.randrange(13)]
+    )
 
 
 @retry
 def gen_three_quads(rng):
-    return from_ranks(rng, [r for r in rng.sample(range(13), 3) for _ in range(4)]
-                      + [rng.randrange(13)])
+    return from_ranks(
+        rng, [r for r in rng.sample(range(13), 3) for _ in range(4)] + [rng.randrange(13)]
+    )
 
 
 @retry
 def gen_three_straights(rng):
-    return from_ranks(rng, straight5(rng.randint(3, 12)) + straight5(rng.randint(3, 12))
-                      + run3(rng.randint(1, 12)))
+    return from_ranks(
+        rng,
+        straight5(rng.randint(3, 12))
+        + straight5(rng.randint(3, 12))
+        + run3(rng.randint(1, 12)),
+    )
 
 
 @retry
@@ -113,10 +130,15 @@ def gen_three_flushes(rng):
 
 @retry
 def gen_three_straight_flushes(rng):
-    cards = [4 * r + s for s, rows in ((rng.randrange(4), straight5(rng.randint(3, 12))),
-                                       (rng.randrange(4), straight5(rng.randint(3, 12))),
-                                       (rng.randrange(4), run3(rng.randint(1, 12))))
-             for r in rows]
+    cards = [
+        4 * r + s
+        for s, rows in (
+            (rng.randrange(4), straight5(rng.randint(3, 12))),
+            (rng.randrange(4), straight5(rng.randint(3, 12))),
+            (rng.randrange(4), run3(rng.randint(1, 12))),
+        )
+        for r in rows
+    ]
     return cards
 
 
@@ -175,9 +197,12 @@ GENERATORS: dict[str, Callable[[random.Random], list[int]]] = {
 }
 # Hands per natural in the reference comparisons (one-suit and one-colour hands make
 # many suited rows, so the brute-force reference is slow on them).
-SAMPLES = {name: 40 for name in GENERATORS} | {"one_suit": 2, "one_colour": 10,
-                                               "twelve_one_colour": 12,
-                                               "three_flushes": 25}
+SAMPLES = {name: 40 for name in GENERATORS} | {
+    "one_suit": 2,
+    "one_colour": 10,
+    "twelve_one_colour": 12,
+    "three_flushes": 25,
+}
 
 
 def card_ids(text: str) -> list[int]:
@@ -185,6 +210,7 @@ def card_ids(text: str) -> list[int]:
 
 
 # -------------------------------------------------------------- comparison core
+
 
 def check_against_reference(cards: list[int]) -> dict[str, NaturalHand]:
     """C detection == reference for the whole mask; every split natural's board is a
@@ -224,6 +250,7 @@ def check_key_order(samples: list[tuple[tuple, int]], name: str) -> None:
 
 
 # ------------------------------------------------------------------ the tests
+
 
 def test_reference_definitions() -> None:
     """The reference's runs (Q-8: A-2-3, Q-K-A, the wheel; no wrap-around) and its
@@ -287,8 +314,11 @@ def test_skewed_random_hands_against_reference() -> None:
         if i % 3 == 0:
             pool = [c for c in range(52) if c // 4 in rng.sample(range(13), 5)]
         elif i % 3 == 1:
-            pool = [c for c in range(52) if c % 4 in rng.sample(range(4), 3)
-                    and c // 4 in rng.sample(range(13), 9)]
+            pool = [
+                c
+                for c in range(52)
+                if c % 4 in rng.sample(range(4), 3) and c // 4 in rng.sample(range(13), 9)
+            ]
         else:  # nine ranks, any suits: many three-straights candidates
             lo = rng.randint(0, 4)
             pool = [c for c in range(52) if lo <= c // 4 <= lo + 8 or c // 4 == 12]
@@ -312,20 +342,20 @@ def test_mutated_naturals_against_reference() -> None:
 
 NEAR_MISSES = [
     # (cards, natural it just misses)
-    ("2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 8h 9h Th", "six_pairs"),          # 5 pairs + 3 odd
-    ("2c 2d 2h 3c 3d 4c 4d 5c 5d 6c 6d 8h 9h", "five_pairs_trips"),   # trips + 4 pairs
-    ("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c 5d 9h Th", "four_trips"),         # 3 trips + pair
-    ("2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 5c 5d", "three_quads"),        # 2 quads + trips
+    ("2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 8h 9h Th", "six_pairs"),  # 5 pairs + 3 odd
+    ("2c 2d 2h 3c 3d 4c 4d 5c 5d 6c 6d 8h 9h", "five_pairs_trips"),  # trips + 4 pairs
+    ("2c 2d 2h 3c 3d 3h 4c 4d 4h 5c 5d 9h Th", "four_trips"),  # 3 trips + pair
+    ("2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 5c 5d", "three_quads"),  # 2 quads + trips
     ("2d 3d 4d 5d 6d 7d 8h 9h Th Jh Qh Kc As", "twelve_one_colour"),  # 11 red
-    ("2d 3d 4d 5d 6d 7d 8h 9h Th Jh Qh Kh As", "one_colour"),         # 12 red
-    ("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ad", "one_suit"),           # 12 clubs
-    ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc", "dragon"),             # no ace
-    ("2c 3c 4c 5c 6c 7c 8c 2d 3d 4d 5d 6d 9d", "small_2_8"),          # a 9
-    ("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d Td", "small_2_9"),          # a 10
-    ("2c 3c 4c 5c 6c 7c 8c 9c Tc 2d 3d 4d Jd", "small_2_10"),         # a jack
-    ("8c 9c Tc Jc Qc Kc Ac 8d 9d Td Jd Qd 7d", "big_8_a"),            # a 7
-    ("Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh 2c 3c", "twelve_pictures"),    # 11 pictures
-    ("2c 3c 4c 5c 6c 7c 8c 9c Tc Jd 2d 3d 4d", "no_pictures"),        # a jack
+    ("2d 3d 4d 5d 6d 7d 8h 9h Th Jh Qh Kh As", "one_colour"),  # 12 red
+    ("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ad", "one_suit"),  # 12 clubs
+    ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc", "dragon"),  # no ace
+    ("2c 3c 4c 5c 6c 7c 8c 2d 3d 4d 5d 6d 9d", "small_2_8"),  # a 9
+    ("2c 3c 4c 5c 6c 7c 8c 9c 2d 3d 4d 5d Td", "small_2_9"),  # a 10
+    ("2c 3c 4c 5c 6c 7c 8c 9c Tc 2d 3d 4d Jd", "small_2_10"),  # a jack
+    ("8c 9c Tc Jc Qc Kc Ac 8d 9d Td Jd Qd 7d", "big_8_a"),  # a 7
+    ("Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh 2c 3c", "twelve_pictures"),  # 11 pictures
+    ("2c 3c 4c 5c 6c 7c 8c 9c Tc Jd 2d 3d 4d", "no_pictures"),  # a jack
     # three straights: back T-A, middle 5-9, front 2-3 and a 4 missing (K instead)
     ("Tc Jd Qh Ks Ac 5c 6d 7h 8s 9c 2d 3h Kc", "three_straights"),
     # three straights with wrap-around front K-A-2 (not a run)
@@ -352,27 +382,36 @@ CRAFTED = [
     # a four of a kind is two pairs (Q-8); the odd card is the deuce
     ("Ac Ad Ah As Kc Kd Qc Qd Jc Jd Tc Td 2c", {"six_pairs": 0xCCBA980}),
     # five pairs + trips is six pairs too (the trips give a pair and the odd card)
-    ("2c 2d 2h 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d", {"six_pairs": 0x5432100,
-                                                "five_pairs_trips": 0}),
+    (
+        "2c 2d 2h 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d",
+        {"six_pairs": 0x5432100, "five_pairs_trips": 0},
+    ),
     # three quads + a card is six pairs, not four trips
     ("2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 4s As", {"three_quads": 0, "six_pairs": 0x221100C}),
     # a four of a kind counts as trips (Q-8)
     ("2c 2d 2h 2s 3c 3d 3h 4c 4d 4h 5c 5d 5h", {"four_trips": 0}),
     # the wheel A-2-3-4-5 and the front Q-K-A (Q-8): back 6-T, middle the wheel
-    ("Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Qh Ks Ad", {"three_straights": (8 << 8) | (3 << 4)
-                                                | 12}),
+    (
+        "Ac 2d 3h 4s 5c 6d 7h 8s 9c Td Qh Ks Ad",
+        {"three_straights": (8 << 8) | (3 << 4) | 12},
+    ),
     # front A-2-3 (Q-8): back T-A, middle 4-8
-    ("Tc Jd Qh Ks Ac 4c 5d 6h 7s 8c Ad 2h 3s", {"three_straights": (12 << 8) | (6 << 4)
-                                                | 1}),
+    (
+        "Tc Jd Qh Ks Ac 4c 5d 6h 7s 8c Ad 2h 3s",
+        {"three_straights": (12 << 8) | (6 << 4) | 1},
+    ),
     # the dragon always makes three straights: T-A, 5-9, 2-3-4
     ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac", {"dragon": 0, "three_straights": 0xC72}),
-    ("Ts Js Qs Ks As 5h 6h 7h 8h 9h 2d 3d 4d", {"three_straight_flushes": 0xC72,
-                                                "three_flushes": None,
-                                                "three_straights": 0xC72}),
+    (
+        "Ts Js Qs Ks As 5h 6h 7h 8h 9h 2d 3d 4d",
+        {"three_straight_flushes": 0xC72, "three_flushes": None, "three_straights": 0xC72},
+    ),
     # two rows of one suit (ten spades), front hearts
     ("2s 4s 5s 7s 8s 9s Ts Js Ks As 2h 7h 9h", {"three_flushes": None}),
-    ("Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks 2c", {"twelve_pictures": 0, "three_quads": 0,
-                                                "six_pairs": None}),
+    (
+        "Jc Jd Jh Js Qc Qd Qh Qs Kc Kd Kh Ks 2c",
+        {"twelve_pictures": 0, "three_quads": 0, "six_pairs": None},
+    ),
     ("8c 9c Tc Jc Qc Kc Ac 8d 9d Td Jd Qd Kd", {"big_8_a": 0, "six_pairs": 0xBA9876C}),
 ]
 
@@ -388,8 +427,10 @@ def test_crafted_hands(text: str, expected: dict[str, int | None]) -> None:
 
 def test_three_flushes_tie_break_examples() -> None:
     """R-NAT-5: the back flush decides first, then the middle, then the front."""
+
     def key(text: str) -> int:
         return detect_naturals(text)["three_flushes"].key
+
     base = key("As 9s 7s 5s 3s Kh Jh 9h 7h 5h Qd Td 8d")
     better_back = key("As Ts 7s 5s 3s Kh Jh 9h 7h 2h Qd 9d 8d")
     better_middle = key("As 9s 7s 5s 3s Kh Qh 9h 7h 5h Jd Td 8d")
@@ -423,8 +464,7 @@ def test_straights_board_avoids_middle_straight_flush_foul() -> None:
     assert found["three_straights"].board.is_foul()
 
 
-@pytest.mark.parametrize("preset", PRESETS_WITH_NATURALS + (TYPICAL,),
-                         ids=lambda r: r.name)
+@pytest.mark.parametrize("preset", PRESETS_WITH_NATURALS + (TYPICAL,), ids=lambda r: r.name)
 def test_every_preset_natural_detected(preset) -> None:
     """R-NAT-7 / R-VAR-MAL-3 / R-VAR-VIET-3 / R-VAR-SG-2 / R-VAR-HG-1: each natural of
     the preset's list is found with the preset's units; the list comes best first
@@ -460,22 +500,28 @@ def test_input_forms() -> None:
     assert naturals(tuple(ids), rules.MALAYAN) == want
     assert naturals(board, rules.MALAYAN) == want
     assert naturals(str(board), rules.MALAYAN) == want
-    assert want[0] == NaturalHand("three_straight_flushes", 18, 0xC72,
-                                  Board.parse("4d 3d 2d / 9h 8h 7h 6h 5h / "
-                                              "As Ks Qs Js Ts"))
+    assert want[0] == NaturalHand(
+        "three_straight_flushes",
+        18,
+        0xC72,
+        Board.parse("4d 3d 2d / 9h 8h 7h 6h 5h / As Ks Qs Js Ts"),
+    )
 
 
-@pytest.mark.parametrize("cards, message", [
-    ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks", "exactly 13 cards, got 12"),
-    ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac Ad", "exactly 13 cards, got 14"),
-    ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ks", "duplicate card Ks"),
-    ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Xx", "bad card 'Xx'"),
-    (list(range(12)) + [52], "bad card id 52"),
-    (list(range(12)) + [-1], "bad card id -1"),
-    (list(range(12)) + [11], "duplicate card 4s"),
-    ([], "exactly 13 cards, got 0"),
-    (None, "bad cards"),
-])
+@pytest.mark.parametrize(
+    "cards, message",
+    [
+        ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks", "exactly 13 cards, got 12"),
+        ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac Ad", "exactly 13 cards, got 14"),
+        ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ks", "duplicate card Ks"),
+        ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Xx", "bad card 'Xx'"),
+        (list(range(12)) + [52], "bad card id 52"),
+        (list(range(12)) + [-1], "bad card id -1"),
+        (list(range(12)) + [11], "duplicate card 4s"),
+        ([], "exactly 13 cards, got 0"),
+        (None, "bad cards"),
+    ],
+)
 def test_bad_input(cards, message: str) -> None:
     with pytest.raises(CardError, match=message):
         naturals(cards, rules.SINGAPORE)
@@ -497,6 +543,7 @@ def test_c_error_codes() -> None:
 
 
 # ------------------------------------------------------------------- payments
+
 
 def hand(text: str, preset, name: str | None = None) -> NaturalHand:
     """The best natural of the cards under the preset (or the one named)."""
@@ -578,8 +625,12 @@ def test_payment_malayan_difference() -> None:
     """R-VAR-MAL-4: the higher-valued natural wins the difference of the values."""
     mal = rules.MALAYAN
     trips, pairs = hand(FOUR_TRIPS, mal), hand(SIX_PAIRS_HIGH, mal)
-    assert (trips.name, trips.units, pairs.name, pairs.units) == ("four_trips", 6,
-                                                                  "six_pairs", 4)
+    assert (trips.name, trips.units, pairs.name, pairs.units) == (
+        "four_trips",
+        6,
+        "six_pairs",
+        4,
+    )
     assert natural_payment(trips, pairs, mal) == 2
     assert natural_payment(pairs, trips, mal) == -2
     straights, flushes = hand(THREE_STRAIGHTS, mal), hand(THREE_FLUSHES, mal)
@@ -616,12 +667,14 @@ def test_payment_vietnamese_higher_full() -> None:
     assert natural_payment(hand(DRAGON, vn), fpt, vn) == 13
 
 
-@pytest.mark.parametrize("preset", PRESETS_WITH_NATURALS + (TYPICAL,),
-                         ids=lambda r: r.name)
+@pytest.mark.parametrize("preset", PRESETS_WITH_NATURALS + (TYPICAL,), ids=lambda r: r.name)
 def test_payment_antisymmetric(preset) -> None:
     rng = random.Random(preset.name)
-    hands = [None] + [naturals(GENERATORS[n.name](rng), preset)[0]
-                      for n in preset.naturals for _ in range(2)]
+    hands = [None] + [
+        naturals(GENERATORS[n.name](rng), preset)[0]
+        for n in preset.naturals
+        for _ in range(2)
+    ]
     for a, b in combinations(hands, 2):
         assert natural_payment(a, b, preset) == -natural_payment(b, a, preset)
 

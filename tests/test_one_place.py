@@ -71,9 +71,7 @@ def test_free_slots_any_partial_board(rows_of: list[int]) -> None:
     for i, r in enumerate(rows_of):
         if r < 3 and len(rows[r]) < ROW_SIZES[r]:
             rows[r].append(i)
-    assert free_slots(rows) == tuple(
-        size - len(row) for size, row in zip((3, 5, 5), rows)
-    )
+    assert free_slots(rows) == tuple(size - len(row) for size, row in zip((3, 5, 5), rows))
 
 
 def test_hand_cards() -> None:
@@ -82,20 +80,18 @@ def test_hand_cards() -> None:
     ids = list(board.cards)
     assert hand_cards(text) == ids == hand_cards(board) == hand_cards(ids)
     assert hand_cards(" ".join(ofc.card_str(c) for c in ids)) == ids
-    with pytest.raises(
-        CardError, match="^a natural: expected exactly 13 cards, got 12"
-    ):
+    with pytest.raises(CardError, match=r"^a natural: expected exactly 13 cards, got 12"):
         hand_cards(ids[:12], what="a natural")
-    with pytest.raises(CardError, match="^expected 13 to 17 cards, got 2"):
+    with pytest.raises(CardError, match=r"^expected 13 to 17 cards, got 2"):
         hand_cards("As Ks", 13, 17)
     with pytest.raises(CardError):
         hand_cards(ids[:12] + [ids[0]])  # a repeated card
     # the callers: naturals and both solvers share it
     with pytest.raises(CardError, match="exactly 13 cards, got 12"):
         ofc.detect_naturals(ids[:12])
-    with pytest.raises(CardError, match="^best_setting: expected exactly 13 cards"):
+    with pytest.raises(CardError, match=r"^best_setting: expected exactly 13 cards"):
         ofc.best_setting(ids[:12])
-    with pytest.raises(CardError, match="^solve_fantasyland: expected 13 to 17 cards"):
+    with pytest.raises(CardError, match=r"^solve_fantasyland: expected 13 to 17 cards"):
         ofc.solve_fantasyland(ids[:12])
 
 
@@ -143,8 +139,8 @@ def test_row_values_are_the_comparison_of_each_row() -> None:
 
 
 def test_row_value_refuses_bad_input() -> None:
-    from ofc_fast.rules.compiled import compiled
     from ofc_fast._native import ffi, lib
+    from ofc_fast.rules.compiled import compiled
 
     E_RULES, E_STRENGTH, e_value = lib.OFC_E_RULES, lib.OFC_E_STRENGTH, lib.OFC_E_VALUE
 
@@ -193,7 +189,9 @@ def test_bot_without_rules_plays_a_custom_rule_set(seed: int) -> None:
     with pytest.raises(RulesError):
         rules.get(table.name)
     g = Game(table, players=2, seed=seed)
-    assert rules_of(g.observation(0)) == table  # an equal rule set (templates are shared by equal tables)
+    assert (
+        rules_of(g.observation(0)) == table
+    )  # an equal rule set (templates are shared by equal tables)
     result = play_out(
         g,
         [

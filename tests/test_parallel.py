@@ -21,29 +21,47 @@ from ofc_fast.bots import make_bot
 from ofc_fast.cli import main
 from ofc_fast.errors import GameError
 from ofc_fast.game import Game, action_for_move, deal_seed, play_out
-from ofc_fast.parallel import (ChunkTask, LocalExecutor, ProcessExecutor, RunSpec,
-                               in_order, make_executor, play_parallel, run_chunk)
+from ofc_fast.parallel import (
+    ChunkTask,
+    LocalExecutor,
+    ProcessExecutor,
+    RunSpec,
+    in_order,
+    make_executor,
+    play_parallel,
+    run_chunk,
+)
 from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
 
 HEUR = ("heuristic", {"samples": 4, "arrangements": 3})
 
 
-def _spec(hands: int = 24, players: int = 2, seed: int = 11, button: int = 0,
-          bots=(HEUR, ("random", {}))) -> RunSpec:
-    return RunSpec.make("pineapple", players, seed=seed, hands=hands, bots=list(bots),
-                        button=button)
+def _spec(
+    hands: int = 24,
+    players: int = 2,
+    seed: int = 11,
+    button: int = 0,
+    bots=(HEUR, ("random", {})),
+) -> RunSpec:
+    return RunSpec.make(
+        "pineapple", players, seed=seed, hands=hands, bots=list(bots), button=button
+    )
 
 
 # -- the split, against an independent reference of what deal i is
 
-def _reference_deal(rules: str, players: int, seed: int, i: int, button: int,
-                    bots: list[tuple[str, dict]]) -> Game:
+
+def _reference_deal(
+    rules: str, players: int, seed: int, i: int, button: int, bots: list[tuple[str, dict]]
+) -> Game:
     """Deal i as the README defines it, written from the definition: deck seed
     deal_seed(seed, i), button (button + i) % players, no Fantasyland, and freshly
     made bots seeded deal_seed(deal_seed(seed, i), 1 + seat)."""
     g = Game(rules, players, seed=deal_seed(seed, i), button=(button + i) % players)
-    fresh = [make_bot(n, rules, deal_seed(deal_seed(seed, i), 1 + s), **st)
-             for s, (n, st) in enumerate(bots)]
+    fresh = [
+        make_bot(n, rules, deal_seed(deal_seed(seed, i), 1 + s), **st)
+        for s, (n, st) in enumerate(bots)
+    ]
     play_out(g, fresh)
     return g
 
@@ -71,22 +89,35 @@ def test_results_do_not_depend_on_the_chunking(sizes: tuple[int, int]) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2 ** 64 - 1), hands=st.integers(1, 12),
-       cuts=st.lists(st.integers(1, 11), max_size=4),
-       table=st.sampled_from([("pineapple", 2), ("pineapple", 3), ("ofc", 4),
-                              ("classic_1_6", 4)]),
-       button=st.integers(0, 3))
-def test_any_cut_of_a_run_gives_its_deals(seed: int, hands: int, cuts: list[int],
-                                          table: tuple[str, int], button: int) -> None:
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    hands=st.integers(1, 12),
+    cuts=st.lists(st.integers(1, 11), max_size=4),
+    table=st.sampled_from(
+        [("pineapple", 2), ("pineapple", 3), ("ofc", 4), ("classic_1_6", 4)]
+    ),
+    button=st.integers(0, 3),
+)
+def test_any_cut_of_a_run_gives_its_deals(
+    seed: int, hands: int, cuts: list[int], table: tuple[str, int], button: int
+) -> None:
     """Property: chunks cut anywhere, played in any order, give deal i exactly as the
     whole run does."""
     rules, players = table
-    spec = RunSpec.make(rules, players, seed=seed, hands=hands, bots=[("random", {})],
-                        button=button % players)
+    spec = RunSpec.make(
+        rules,
+        players,
+        seed=seed,
+        hands=hands,
+        bots=[("random", {})],
+        button=button % players,
+    )
     whole = run_chunk(ChunkTask(spec, 0, hands, history=True))
     edges = sorted({0, hands, *(c for c in cuts if c < hands)})
-    parts = [run_chunk(ChunkTask(spec, a, b, history=True))
-             for a, b in reversed(list(zip(edges, edges[1:])))]
+    parts = [
+        run_chunk(ChunkTask(spec, a, b, history=True))
+        for a, b in reversed(list(zip(edges, edges[1:])))
+    ]
     parts.reverse()
     assert [o for p in parts for o in p.outcomes] == whole.outcomes
     assert [x for p in parts for x in p.lines] == whole.lines
@@ -116,11 +147,13 @@ def test_bad_specs_are_refused() -> None:
     with pytest.raises(GameError, match="chunk size"):
         _spec().chunks(0)
     from ofc_fast.errors import BotError
+
     with pytest.raises(BotError):
         RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[("heuristic", {"nope": 1})])
 
 
 # -- the process pool
+
 
 def test_process_pool_gives_the_local_result() -> None:
     spec = _spec(hands=20)
@@ -160,11 +193,13 @@ def test_make_executor_choices() -> None:
     assert ex.name == "process" and ex.workers == 2
     ex.close()
     from ofc_fast.parallel import ExecutorError
+
     with pytest.raises(ExecutorError, match="workers"):
         ProcessExecutor(0)
 
 
 # -- self-play shards
+
 
 def _files(d: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(d.iterdir())}
@@ -184,10 +219,16 @@ def _steps(done: Game) -> list[tuple[list[int], int, bool]]:
 def test_selfplay_shards_read_with_numpy_alone(tmp_path: Path) -> None:
     spec = _spec(hands=7)
     doc = selfplay(spec, tmp_path, shard_size=3, progress=False)
-    assert doc["complete"] and [s["deals"] for s in doc["shards"]] == [[0, 3], [3, 6],
-                                                                       [6, 7]]
-    deals = {d.record["hand_no"]: d for k in range(3)
-             for d in read_histories(tmp_path / f"shard-{k:06d}.jsonl")}
+    assert doc["complete"] and [s["deals"] for s in doc["shards"]] == [
+        [0, 3],
+        [3, 6],
+        [6, 7],
+    ]
+    deals = {
+        d.record["hand_no"]: d
+        for k in range(3)
+        for d in read_histories(tmp_path / f"shard-{k:06d}.jsonl")
+    }
     assert sorted(deals) == list(range(7))
     steps = {i: _steps(d.game) for i, d in deals.items()}
     total = 0
@@ -239,13 +280,29 @@ def test_selfplay_refuses_another_run_in_the_same_directory(tmp_path: Path) -> N
 
 
 def test_selfplay_killed_then_resumed_from_the_command_line(tmp_path: Path) -> None:
-    args = ["selfplay", "--rules", "pineapple", "--players", "2", "--bots",
-            "heuristic,heuristic", "--hands", "40", "--seed", "3", "--shard-size", "2",
-            "--quiet"]
+    args = [
+        "selfplay",
+        "--rules",
+        "pineapple",
+        "--players",
+        "2",
+        "--bots",
+        "heuristic,heuristic",
+        "--hands",
+        "40",
+        "--seed",
+        "3",
+        "--shard-size",
+        "2",
+        "--quiet",
+    ]
     main([*args, "--out", str(tmp_path / "full")])
     part = tmp_path / "part"
-    proc = subprocess.Popen([sys.executable, "-m", "ofc_fast", *args, "--out", str(part)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ofc_fast", *args, "--out", str(part)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     listed = 0
     while time.monotonic() < deadline and proc.poll() is None:
@@ -266,12 +323,34 @@ def test_selfplay_killed_then_resumed_from_the_command_line(tmp_path: Path) -> N
 
 # -- the command line
 
+
 def _play_json(tmp_path: Path, *extra: str) -> dict:
     out = tmp_path / f"play{len(list(tmp_path.iterdir()))}.json"
     hist = out.with_suffix(".jsonl")
-    assert main(["play", "--rules", "pineapple", "--players", "3", "--hands", "12",
-                 "--seed", "9", "--bots", "heuristic,random,random", "--quiet",
-                 "--json", str(out), "--history", str(hist), *extra]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--rules",
+                "pineapple",
+                "--players",
+                "3",
+                "--hands",
+                "12",
+                "--seed",
+                "9",
+                "--bots",
+                "heuristic,random,random",
+                "--quiet",
+                "--json",
+                str(out),
+                "--history",
+                str(hist),
+                *extra,
+            ]
+        )
+        == 0
+    )
     doc = json.loads(out.read_text())
     for key in ("seconds",):
         doc.pop(key)
@@ -289,18 +368,29 @@ def test_play_with_workers_is_the_same_run(tmp_path: Path) -> None:
 
 
 def test_play_parallel_refuses_stacks(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["play", "--hands", "3", "--workers", "2", "--stacks", "100",
-                 "--quiet"]) == 2
+    assert (
+        main(["play", "--hands", "3", "--workers", "2", "--stacks", "100", "--quiet"]) == 2
+    )
     assert "--stacks" in capsys.readouterr().err
 
 
 # -- arena matches and duplicate tournaments
 
+
 def _arena(duplicate: bool, hands: int = 6):
     from ofc_fast.arena import Arena, parse_bot_spec
-    return Arena("ofc-pineapple", [parse_bot_spec("a@heuristic"), parse_bot_spec("random"),
-                                   parse_bot_spec("b@random")], hands=hands, seed=13,
-                 duplicate=duplicate)
+
+    return Arena(
+        "ofc-pineapple",
+        [
+            parse_bot_spec("a@heuristic"),
+            parse_bot_spec("random"),
+            parse_bot_spec("b@random"),
+        ],
+        hands=hands,
+        seed=13,
+        duplicate=duplicate,
+    )
 
 
 @pytest.mark.parametrize("duplicate", [False, True])
@@ -314,8 +404,9 @@ def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
     with ProcessExecutor(2) as ex:
         rep_pool = run_arena(pooled, ex, chunk_size=4)
     assert without_timings(rep_local) == without_timings(rep_pool)
-    assert [d.game.history() for d in local.deals] == [d.game.history() for d in
-                                                       pooled.deals]
+    assert [d.game.history() for d in local.deals] == [
+        d.game.history() for d in pooled.deals
+    ]
     hands = 6 * (3 if duplicate else 1)
     assert rep_local["hands"] == hands and len(local.deals) == hands
     assert sum(b["points"] for b in rep_local["bots"]) == 0
@@ -332,8 +423,11 @@ def test_arena_workers_refuse_external_bots() -> None:
     from ofc_fast.errors import ArenaError
     from ofc_fast.parallel.tournament import run_arena
 
-    arena = Arena("ofc-pineapple", [parse_bot_spec("random"),
-                                    parse_bot_spec("cmd:python bot.py")], hands=2)
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("random"), parse_bot_spec("cmd:python bot.py")],
+        hands=2,
+    )
     with pytest.raises(ArenaError, match="built-in bots only"):
         run_arena(arena)
 
@@ -342,11 +436,32 @@ def test_arena_command_with_workers(tmp_path: Path) -> None:
     reports = []
     for extra in (["--workers", "1"], ["--workers", "2", "--chunk-size", "3"]):
         out, hist = tmp_path / f"r{len(reports)}.json", tmp_path / f"h{len(reports)}.jsonl"
-        assert main(["arena", "--bot", "heuristic", "--bot", "random", "--hands", "5",
-                     "--duplicate", "--seed", "3", "--json", str(out), "--history",
-                     str(hist), "--quiet", *extra]) == 0
+        assert (
+            main(
+                [
+                    "arena",
+                    "--bot",
+                    "heuristic",
+                    "--bot",
+                    "random",
+                    "--hands",
+                    "5",
+                    "--duplicate",
+                    "--seed",
+                    "3",
+                    "--json",
+                    str(out),
+                    "--history",
+                    str(hist),
+                    "--quiet",
+                    *extra,
+                ]
+            )
+            == 0
+        )
         reports.append((json.loads(out.read_text()), hist.read_text()))
     from ofc_fast.arena.report import without_timings
+
     assert without_timings(reports[0][0]) == without_timings(reports[1][0])
     assert reports[0][1] == reports[1][1]
     assert len([d for d in read_histories(tmp_path / "h0.jsonl")]) == 10
@@ -354,21 +469,39 @@ def test_arena_command_with_workers(tmp_path: Path) -> None:
 
 def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
     from ofc_fast.parallel import ExecutorError, RayExecutor
+
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     with pytest.raises(ExecutorError, match=r"pip install \"ofc-fast\[ray\]\""):
         RayExecutor()
     assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
 
 
-def test_bad_parallel_options_exit_2(capsys: pytest.CaptureFixture[str],
-                                     tmp_path: Path) -> None:
+def test_bad_parallel_options_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert main(["play", "--hands", "2", "--workers", "0", "--quiet"]) == 2
     assert "--workers" in capsys.readouterr().err
-    assert main(["selfplay", "--hands", "2", "--out", str(tmp_path), "--shard-size",
-                 "0"]) == 2
+    assert (
+        main(["selfplay", "--hands", "2", "--out", str(tmp_path), "--shard-size", "0"]) == 2
+    )
     assert "--shard-size" in capsys.readouterr().err
-    assert main(["arena", "--bot", "random", "--bot", "cmd:true", "--hands", "1",
-                 "--workers", "2", "--quiet"]) == 2
+    assert (
+        main(
+            [
+                "arena",
+                "--bot",
+                "random",
+                "--bot",
+                "cmd:true",
+                "--hands",
+                "1",
+                "--workers",
+                "2",
+                "--quiet",
+            ]
+        )
+        == 2
+    )
     assert "built-in bots only" in capsys.readouterr().err
 
 
@@ -383,7 +516,9 @@ def test_selfplay_full_sets_have_no_action_id(tmp_path: Path) -> None:
     assert len(action) == 9 and (action == -1).all() and not mask.any()
     for row in placement:
         assert [int((row == r).sum()) for r in range(4)] == [3, 5, 5, 0]
-    lines = [json.loads(x) for x in (tmp_path / "shard-000000.jsonl").read_text()
-             .splitlines()]
-    assert [reward[k] for k in range(9)] == [lines[deal[k]]["points"][seat[k]]
-                                             for k in range(9)]
+    lines = [
+        json.loads(x) for x in (tmp_path / "shard-000000.jsonl").read_text().splitlines()
+    ]
+    assert [reward[k] for k in range(9)] == [
+        lines[deal[k]]["points"][seat[k]] for k in range(9)
+    ]

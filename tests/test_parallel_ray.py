@@ -7,22 +7,33 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from ofc_fast.cli import main
-from ofc_fast.parallel import (LocalExecutor, ProcessExecutor, RayExecutor, RunSpec,
-                               play_parallel, run_chunk)
+from ofc_fast.parallel import (
+    LocalExecutor,
+    ProcessExecutor,
+    RayExecutor,
+    RunSpec,
+    play_parallel,
+    run_chunk,
+)
 from ofc_fast.parallel.chaos import KillOnce
 from ofc_fast.parallel.selfplay import selfplay
 
 pytestmark = pytest.mark.ray
 
-SPEC = RunSpec.make("pineapple", 3, seed=21, hands=30,
-                    bots=[("heuristic", {"samples": 4}), ("random", {}),
-                          ("heuristic", {"samples": 6})])
+SPEC = RunSpec.make(
+    "pineapple",
+    3,
+    seed=21,
+    hands=30,
+    bots=[("heuristic", {"samples": 4}), ("random", {}), ("heuristic", {"samples": 6})],
+)
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +42,7 @@ def ray_session() -> Iterator[Any]:
         import ray
     except ImportError:
         if os.environ.get("OFC_REQUIRE_RAY") == "1":
-            pytest.fail("OFC_REQUIRE_RAY=1 but Ray is not installed (pip install "
-                        "'.[ray]')")
+            pytest.fail("OFC_REQUIRE_RAY=1 but Ray is not installed (pip install '.[ray]')")
         pytest.skip("Ray is not installed (pip install 'ofc-fast[ray]')")
     # Ray puts the driver's working directory on its workers' sys.path: start it from a
     # scratch directory, so that workers import the installed package, not a source
@@ -65,8 +75,9 @@ def test_local_process_and_ray_give_the_same_run(ray_session: Any, local_run: An
     assert os.getpid() not in on_ray.pids
 
 
-def test_a_ray_worker_that_dies_is_retried(ray_session: Any, local_run: Any,
-                                           tmp_path: Path) -> None:
+def test_a_ray_worker_that_dies_is_retried(
+    ray_session: Any, local_run: Any, tmp_path: Path
+) -> None:
     marker = tmp_path / "killed"
     ex = RayExecutor(max_retries=3)
     tasks = SPEC.chunks(5)
@@ -85,16 +96,35 @@ def test_selfplay_on_ray_writes_the_local_bytes(ray_session: Any, tmp_path: Path
     files = [p.name for p in sorted((tmp_path / "local").iterdir())]
     assert files == [p.name for p in sorted((tmp_path / "ray").iterdir())]
     for name in files:
-        assert (tmp_path / "local" / name).read_bytes() == \
-            (tmp_path / "ray" / name).read_bytes()
+        assert (tmp_path / "local" / name).read_bytes() == (
+            tmp_path / "ray" / name
+        ).read_bytes()
 
 
 def test_play_ray_from_the_command_line(ray_session: Any, tmp_path: Path) -> None:
     docs = []
     for extra in (["--workers", "1"], ["--ray"]):
         out = tmp_path / f"{len(docs)}.json"
-        assert main(["play", "--hands", "6", "--seed", "2", "--players", "2", "--bots",
-                     "random", "--quiet", "--json", str(out), *extra]) == 0
+        assert (
+            main(
+                [
+                    "play",
+                    "--hands",
+                    "6",
+                    "--seed",
+                    "2",
+                    "--players",
+                    "2",
+                    "--bots",
+                    "random",
+                    "--quiet",
+                    "--json",
+                    str(out),
+                    *extra,
+                ]
+            )
+            == 0
+        )
         doc = json.loads(out.read_text())
         doc.pop("seconds")
         docs.append(doc)

@@ -6,20 +6,38 @@ arithmetic is in the comments; nothing here was copied from the library's output
 from __future__ import annotations
 
 import pytest
+from rules_helpers import assert_disjoint, items_net
 
 import ofc_fast as ofc
 from ofc_fast import Board, rules, score_pair, settle
-from ofc_fast.rules import (Game, HandCategory as C, NaturalsRule, OrderRule,
-                            Schedule, SettlementStart, StakesModel)
-from rules_helpers import assert_disjoint, items_net
+from ofc_fast.rules import (
+    Game,
+    NaturalsRule,
+    OrderRule,
+    Schedule,
+    SettlementStart,
+    StakesModel,
+)
+from ofc_fast.rules import HandCategory as C
 
-ALL = ["OFC", "PINEAPPLE", "PROGRESSIVE_PINEAPPLE", "ULTIMATE_PINEAPPLE", "PINEAPPLE_27",
-       "CLASSIC_1_6", "CLASSIC_2_4", "MALAYAN", "VIETNAMESE", "SINGAPORE",
-       "HAWAIIAN_GARDENS"]
+ALL = [
+    "OFC",
+    "PINEAPPLE",
+    "PROGRESSIVE_PINEAPPLE",
+    "ULTIMATE_PINEAPPLE",
+    "PINEAPPLE_27",
+    "CLASSIC_1_6",
+    "CLASSIC_2_4",
+    "MALAYAN",
+    "VIETNAMESE",
+    "SINGAPORE",
+    "HAWAIIAN_GARDENS",
+]
 OFC_FAMILY = ["OFC", "PINEAPPLE", "PROGRESSIVE_PINEAPPLE", "ULTIMATE_PINEAPPLE"]
 
 
 # ------------------------------------------------------------------ listing and lookup
+
 
 def test_all_eleven_presets_listed() -> None:
     assert rules.names() == ALL
@@ -39,6 +57,7 @@ def test_get_unknown_preset_names_the_choices() -> None:
 
 # --------------------------------------------------------------- pinned parameters
 
+
 def test_ofc_and_pineapple_schedule_pinned_by_design() -> None:
     """DESIGN.md: back straight 2, flush 4, full house 6, quads 10, SF 15, royal 25;
     middle trips 2, straight 4, flush 8, FH 12, quads 20, SF 30, royal 50; front pair
@@ -52,7 +71,7 @@ def test_ofc_and_pineapple_schedule_pinned_by_design() -> None:
         assert roy.front_trips == tuple(range(10, 23))
         assert (r.sweep_bonus, r.majority_bonus, r.overall_bonus) == (3, 0, 0)
         assert r.win_bonus == Schedule()
-        assert r.order is OrderRule.NONSTRICT          # DESIGN.md / Q-1 default
+        assert r.order is OrderRule.NONSTRICT  # DESIGN.md / Q-1 default
         assert r.foul_pays_sweep and not r.house and r.pool is None
         assert r.lowball is None
     assert rules.OFC.game is Game.OFC
@@ -65,27 +84,49 @@ def test_alternative_royalty_schedules() -> None:
     assert rules.ROYALTIES_FLAT_TRIPS.middle[C.TRIPS] == 2
     assert rules.ROYALTIES_001_STANDARD.front_trips == (20,) * 13
     assert rules.ROYALTIES_001_STANDARD.middle[C.TRIPS] == 0
-    assert rules.ROYALTIES_001_STANDARD.middle[C.STRAIGHT:] == (4, 8, 12, 20, 30, 50)
+    assert rules.ROYALTIES_001_STANDARD.middle[C.STRAIGHT :] == (4, 8, 12, 20, 30, 50)
     alt2 = rules.ROYALTIES_ALT_2
     assert (alt2.middle[C.TRIPS], alt2.back[C.TRIPS]) == (2, 1)
     alt3 = rules.ROYALTIES_ALT_3
-    assert (alt3.back[C.QUADS], alt3.back[C.STRAIGHT_FLUSH], alt3.back[C.ROYAL_FLUSH]) == \
-        (8, 10, 20)
-    assert (alt3.middle[C.QUADS], alt3.middle[C.STRAIGHT_FLUSH],
-            alt3.middle[C.ROYAL_FLUSH]) == (16, 20, 40)
+    assert (alt3.back[C.QUADS], alt3.back[C.STRAIGHT_FLUSH], alt3.back[C.ROYAL_FLUSH]) == (
+        8,
+        10,
+        20,
+    )
+    assert (
+        alt3.middle[C.QUADS],
+        alt3.middle[C.STRAIGHT_FLUSH],
+        alt3.middle[C.ROYAL_FLUSH],
+    ) == (16, 20, 40)
     alt4 = rules.ROYALTIES_ALT_4
-    assert (alt4.back[C.STRAIGHT], alt4.back[C.STRAIGHT_FLUSH],
-            alt4.back[C.ROYAL_FLUSH]) == (4, 15, 25)
+    assert (
+        alt4.back[C.STRAIGHT],
+        alt4.back[C.STRAIGHT_FLUSH],
+        alt4.back[C.ROYAL_FLUSH],
+    ) == (4, 15, 25)
     # "middle = three times the back": straight 12, SF 45, royal 75; middle trips 2.
-    assert (alt4.middle[C.STRAIGHT], alt4.middle[C.STRAIGHT_FLUSH],
-            alt4.middle[C.ROYAL_FLUSH], alt4.middle[C.TRIPS]) == (12, 45, 75, 2)
-    for cat in (C.STRAIGHT, C.FLUSH, C.FULL_HOUSE, C.QUADS, C.STRAIGHT_FLUSH,
-                C.ROYAL_FLUSH):
+    assert (
+        alt4.middle[C.STRAIGHT],
+        alt4.middle[C.STRAIGHT_FLUSH],
+        alt4.middle[C.ROYAL_FLUSH],
+        alt4.middle[C.TRIPS],
+    ) == (12, 45, 75, 2)
+    for cat in (
+        C.STRAIGHT,
+        C.FLUSH,
+        C.FULL_HOUSE,
+        C.QUADS,
+        C.STRAIGHT_FLUSH,
+        C.ROYAL_FLUSH,
+    ):
         assert alt4.middle[cat] == 3 * alt4.back[cat]
     # One-line replacement works and scores: front trips 2-2-2 now pays 20.
     flat = rules.OFC.replace(royalties=rules.ROYALTIES_FLAT_TRIPS)
-    assert Board.parse("2c 2d 2h / 5s 5h 5d 9c 9d / As Ks Qs Js Ts").royalties(flat) == \
-        (20, 12, 25)
+    assert Board.parse("2c 2d 2h / 5s 5h 5d 9c 9d / As Ks Qs Js Ts").royalties(flat) == (
+        20,
+        12,
+        25,
+    )
 
 
 def test_classic_presets_pinned_by_design() -> None:
@@ -94,10 +135,12 @@ def test_classic_presets_pinned_by_design() -> None:
     for r, sweep, majority in ((rules.CLASSIC_1_6, 3, 0), (rules.CLASSIC_2_4, 0, 1)):
         wb = r.win_bonus
         assert set(wb.front_trips) == {2} and set(wb.front_pair) == {0}
-        assert wb.middle == Schedule.by_category({C.FULL_HOUSE: 1, C.QUADS: 3,
-                                                  C.STRAIGHT_FLUSH: 4, C.ROYAL_FLUSH: 4})
-        assert wb.back == Schedule.by_category({C.QUADS: 3, C.STRAIGHT_FLUSH: 4,
-                                                C.ROYAL_FLUSH: 4})
+        assert wb.middle == Schedule.by_category(
+            {C.FULL_HOUSE: 1, C.QUADS: 3, C.STRAIGHT_FLUSH: 4, C.ROYAL_FLUSH: 4}
+        )
+        assert wb.back == Schedule.by_category(
+            {C.QUADS: 3, C.STRAIGHT_FLUSH: 4, C.ROYAL_FLUSH: 4}
+        )
         assert r.royalties == Schedule()
         assert (r.sweep_bonus, r.majority_bonus) == (sweep, majority)
         assert r.game is Game.CLASSIC and r.fantasyland is None
@@ -110,40 +153,64 @@ def test_regional_presets_parameters() -> None:
     assert mal.naturals_rule is NaturalsRule.DIFFERENCE
     # R-VAR-MAL-3: the Malayan column in ascending list order.
     assert [(n.name, n.units) for n in mal.naturals] == [
-        ("three_flushes", 3), ("three_straights", 4), ("six_pairs", 4),
-        ("five_pairs_trips", 5), ("four_trips", 6), ("one_colour", 10),
-        ("small_2_8", 10), ("big_8_a", 10), ("three_quads", 16),
-        ("three_straight_flushes", 18), ("twelve_pictures", 18), ("one_suit", 26)]
+        ("three_flushes", 3),
+        ("three_straights", 4),
+        ("six_pairs", 4),
+        ("five_pairs_trips", 5),
+        ("four_trips", 6),
+        ("one_colour", 10),
+        ("small_2_8", 10),
+        ("big_8_a", 10),
+        ("three_quads", 16),
+        ("three_straight_flushes", 18),
+        ("twelve_pictures", 18),
+        ("one_suit", 26),
+    ]
     viet = rules.VIETNAMESE
     assert [(n.name, n.units) for n in viet.naturals] == [
-        ("six_pairs", 3), ("three_straights", 3), ("three_flushes", 3),
-        ("five_pairs_trips", 6), ("dragon", 13), ("one_suit", 26)]
+        ("six_pairs", 3),
+        ("three_straights", 3),
+        ("three_flushes", 3),
+        ("five_pairs_trips", 6),
+        ("dragon", 13),
+        ("one_suit", 26),
+    ]
     sg = rules.SINGAPORE
     assert sg.naturals_rule is NaturalsRule.HIGHER_FULL_EQUAL_CANCEL
     assert {n.name: n.units for n in sg.naturals} == {
-        "six_pairs": 3, "three_straights": 3, "three_flushes": 3, "small_2_9": 3,
-        "dragon": 13}
+        "six_pairs": 3,
+        "three_straights": 3,
+        "three_flushes": 3,
+        "small_2_9": 3,
+        "dragon": 13,
+    }
     hg = rules.HAWAIIAN_GARDENS
     assert hg.surrender_cost == 3 and hg.stakes is StakesModel.CHIPS
     assert hg.settlement_start is SettlementStart.BUTTON
     assert hg.naturals_rule is NaturalsRule.DIFFERENCE
     assert {n.name: n.units for n in hg.naturals} == {
-        "six_pairs": 4, "three_straights": 4, "three_flushes": 4,
-        "twelve_one_colour": 4, "one_colour": 6, "dragon": 13, "one_suit": 39}
+        "six_pairs": 4,
+        "three_straights": 4,
+        "three_flushes": 4,
+        "twelve_one_colour": 4,
+        "one_colour": 6,
+        "dragon": 13,
+        "one_suit": 39,
+    }
     for r in (rules.CLASSIC_1_6, rules.CLASSIC_2_4, mal, viet, sg, hg):
         assert r.game is Game.CLASSIC and r.lowball is None
 
 
 # ======================================================================= OFC family
 # Three seats, button 0 (settled from seat 1).  Royalties under R-ROY-OFC-3/4:
-P0 = "Kh Kd Kc / 2s 3s 7s 9s Js / Ac Ad Ah 4c 4d"   # KKK 21 / flush 8 / FH 6     = 35
-P1 = "6c 6d 2d / Qs Qd Qc 3c 4h / 5h 6h 7h 8h 9h"   # 66 1  / trips 2 / SF 15     = 18
-P2 = "Jd 9d 3d / 2c 3h 4s 5s 6s / Tc Td Th Ts 2h"   # J-hi 0 / straight 4 / quads 10 = 14
+P0 = "Kh Kd Kc / 2s 3s 7s 9s Js / Ac Ad Ah 4c 4d"  # KKK 21 / flush 8 / FH 6     = 35
+P1 = "6c 6d 2d / Qs Qd Qc 3c 4h / 5h 6h 7h 8h 9h"  # 66 1  / trips 2 / SF 15     = 18
+P2 = "Jd 9d 3d / 2c 3h 4s 5s 6s / Tc Td Th Ts 2h"  # J-hi 0 / straight 4 / quads 10 = 14
 # Rows:  front KKK > 66 > J-high;  middle flush > straight > trips;  back SF > quads > FH
 #   P0 v P1: P0 front, middle; P1 back -> rows +1;  royalties 35 - 18 = 17   -> P0 +18
 #   P0 v P2: P0 front, middle; P2 back -> rows +1;  royalties 35 - 14 = 21   -> P0 +22
 #   P1 v P2: P1 front, back;  P2 middle -> rows +1; royalties 18 - 14 = 4    -> P1 +5
-OFC_NET = [18 + 22, -18 + 5, -22 - 5]            # [40, -13, -27]
+OFC_NET = [18 + 22, -18 + 5, -22 - 5]  # [40, -13, -27]
 # A fouled board (middle two pair over a back pair of eights), from the 13 cards left:
 PF = "Jc Jh 9c / 5c 5d 7c 7d 8c / 8d 8s Qh Ks As"
 
@@ -153,7 +220,10 @@ def test_ofc_family_table(name: str) -> None:
     r = getattr(rules, name)
     assert_disjoint(P0, P1, P2)
     assert [Board.parse(b).royalties(r) for b in (P0, P1, P2)] == [
-        (21, 8, 6), (1, 2, 15), (0, 4, 10)]
+        (21, 8, 6),
+        (1, 2, 15),
+        (0, 4, 10),
+    ]
     result = settle([P0, P1, P2], r, button=0)
     assert result.net == OFC_NET
     assert items_net(result, 3) == OFC_NET
@@ -175,22 +245,25 @@ def test_ofc_family_foul(name: str) -> None:
 
 
 # ======================================================================== 2-7 Pineapple
-L0 = "Qh Qd 3c / 7c 5d 4h 3s 2d / As Ks Qs Js Ts"   # QQ 7 / 7-5-4-3-2 8 / royal 25 = 40
-L1 = "Kh Kd 4c / 8c 6d 5h 3h 2h / 9c 9d 9h 9s 2c"   # KK 8 / 8-high 2 / quads 10   = 20
-L2 = "Ac Ad 4d / Tc 8d 6c 5c 2s / Jh Jc Jd 4s 3d"   # AA 9 / 10-high 0 / trips 0   = 9
+L0 = "Qh Qd 3c / 7c 5d 4h 3s 2d / As Ks Qs Js Ts"  # QQ 7 / 7-5-4-3-2 8 / royal 25 = 40
+L1 = "Kh Kd 4c / 8c 6d 5h 3h 2h / 9c 9d 9h 9s 2c"  # KK 8 / 8-high 2 / quads 10   = 20
+L2 = "Ac Ad 4d / Tc 8d 6c 5c 2s / Jh Jc Jd 4s 3d"  # AA 9 / 10-high 0 / trips 0   = 9
 # Rows:  front AA > KK > QQ;  middle (low wins) 75432 > 86532 > T8652;
 #        back royal > quads > trips
 #   L0 v L1: L1 front; L0 middle, back -> +1; royalties 40 - 20 = 20  -> L0 +21
 #   L0 v L2: L2 front; L0 middle, back -> +1; royalties 40 - 9 = 31   -> L0 +32
 #   L1 v L2: L2 front; L1 middle, back -> +1; royalties 20 - 9 = 11   -> L1 +12
-P27_NET = [21 + 32, -21 + 12, -32 - 12]          # [53, -9, -44]
+P27_NET = [21 + 32, -21 + 12, -32 - 12]  # [53, -9, -44]
 
 
 def test_pineapple_27_table() -> None:
     r = rules.PINEAPPLE_27
     assert_disjoint(L0, L1, L2)
     assert [Board.parse(b).royalties(r) for b in (L0, L1, L2)] == [
-        (7, 8, 25), (8, 2, 10), (9, 0, 0)]
+        (7, 8, 25),
+        (8, 2, 10),
+        (9, 0, 0),
+    ]
     assert settle([L0, L1, L2], r).net == P27_NET
     # The same boards under plain PINEAPPLE: every middle is weaker than its front
     # pair, so all three foul and nothing changes hands (R-FOUL-4).
@@ -207,10 +280,10 @@ def test_pineapple_27_foul_pays_sweep_and_royalties() -> None:
 
 # ============================================================================ classic
 # Table 1: four seats; nobody sweeps the table.
-B0 = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh Ks 8d"   # trips 6 / FH 4s / quads K
-B1 = "Qc Qd 7c / Jc Jd Jh 2c 2d / 5c 5d 5h 5s Ac"   # QQ / FH Js / quads 5
-B2 = "Ah Ad 2h / Tc Td Th 3c 3d / 7s 8s 9s Ts Js"   # AA / FH Ts / SF J-high (back)
-B3 = "2s 4s 6s / 7d 7h 3h 3s 9h / Qh Qs 8c 8h As"   # 6-high / 7733 / QQ88
+B0 = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh Ks 8d"  # trips 6 / FH 4s / quads K
+B1 = "Qc Qd 7c / Jc Jd Jh 2c 2d / 5c 5d 5h 5s Ac"  # QQ / FH Js / quads 5
+B2 = "Ah Ad 2h / Tc Td Th 3c 3d / 7s 8s 9s Ts Js"  # AA / FH Ts / SF J-high (back)
+B3 = "2s 4s 6s / 7d 7h 3h 3s 9h / Qh Qs 8c 8h As"  # 6-high / 7733 / QQ88
 TABLE1 = [B0, B1, B2, B3]
 # Rows: front  B0 (trips) > B2 (AA) > B1 (QQ) > B3
 #       middle B1 (FH J) > B2 (FH T) > B0 (FH 4) > B3
@@ -221,9 +294,9 @@ TABLE1 = [B0, B1, B2, B3]
 #   B0, B1, B2 each sweep B3 (B3 wins nothing).
 
 # Table 2: three seats; C0 sweeps the whole table, C1 sweeps C2.
-C0 = "Ac Ad 2c / 9h 9s 9d 9c 3d / 2h 3h 4h 5h 6h"   # AA / quads 9 (middle) / SF (back)
-C1 = "Kc Kd 3c / Th Tc Td 4c 4d / Jh Jc Jd Js 5c"   # KK / FH (middle) / quads J (back)
-C2 = "7c 8d 2d / Qh Qs 5d 6d 7d / Kh Ks 8h 8s 7h"   # 8-high / QQ / KK88
+C0 = "Ac Ad 2c / 9h 9s 9d 9c 3d / 2h 3h 4h 5h 6h"  # AA / quads 9 (middle) / SF (back)
+C1 = "Kc Kd 3c / Th Tc Td 4c 4d / Jh Jc Jd Js 5c"  # KK / FH (middle) / quads J (back)
+C2 = "7c 8d 2d / Qh Qs 5d 6d 7d / Kh Ks 8h 8s 7h"  # 8-high / QQ / KK88
 TABLE2 = [C0, C1, C2]
 
 CLASSIC_EXPECTED = {
@@ -322,13 +395,13 @@ def test_malayan_table_bank_on_button() -> None:
 
 def test_malayan_bank_wins_tied_rows() -> None:
     """R-VAR-MAL-1 / R-VAR-HOUSE-1: the bank wins every tied row."""
-    bank = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"     # A-K-7 / 8844 / K straight
-    player = "As Kh 7d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"   # identical ranks
+    bank = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"  # A-K-7 / 8844 / K straight
+    player = "As Kh 7d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"  # identical ranks
     assert_disjoint(bank, player)
     s = settle([bank, player], rules.MALAYAN, button=0)
     # All three rows tie -> the bank wins all three: 3 units (no sweep bonus).
     assert s.net == [3, -3]
-    s = settle([bank, player], rules.MALAYAN, button=1)   # now the player is the bank
+    s = settle([bank, player], rules.MALAYAN, button=1)  # now the player is the bank
     assert s.net == [-3, 3]
     # Without a bank the same boards exchange nothing (R-CMP-2).
     assert settle([bank, player], rules.CLASSIC_1_6).net == [0, 0]
@@ -337,7 +410,7 @@ def test_malayan_bank_wins_tied_rows() -> None:
 def test_malayan_fouled_bank_pays_everyone() -> None:
     """R-FOUL-3 with a bank: a fouled bank loses every row to each player, who also
     collects his own extras (the fouled bank earns none)."""
-    b3_fouled = "Qh Qs 2s / 8c 8h 9h 4s 6s / 3h 3s 7d 7h As"   # QQ front over a pair
+    b3_fouled = "Qh Qs 2s / 8c 8h 9h 4s 6s / 3h 3s 7d 7h As"  # QQ front over a pair
     table = [B0, B1, B2, b3_fouled]
     assert_disjoint(*table)
     assert Board.parse(b3_fouled).is_foul(rules.MALAYAN)

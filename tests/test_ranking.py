@@ -15,11 +15,19 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import reference as ref
 
 import ofc_fast as ofc
-import reference as ref
-from ofc_fast import (ArrayError, CardError, HandCategory, StrengthError, card_str,
-                      cards_str, parse_card, parse_cards)
+from ofc_fast import (
+    ArrayError,
+    CardError,
+    HandCategory,
+    StrengthError,
+    card_str,
+    cards_str,
+    parse_card,
+    parse_cards,
+)
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -43,10 +51,19 @@ def has_word(message: str, word: str) -> bool:
 
 # --- cards ------------------------------------------------------------------------
 
+
 def test_card_ids_follow_the_convention() -> None:
     """Card id = 4*rank + suit: 2c = 0, 2s = 3, As = 51, Td = 33, Kd = 45."""
-    assert [parse_card(t) for t in ("2c", "2d", "2h", "2s", "3c", "Td", "Kd", "As")] \
-        == [0, 1, 2, 3, 4, 33, 45, 51]
+    assert [parse_card(t) for t in ("2c", "2d", "2h", "2s", "3c", "Td", "Kd", "As")] == [
+        0,
+        1,
+        2,
+        3,
+        4,
+        33,
+        45,
+        51,
+    ]
 
 
 @pytest.mark.parametrize("card", range(52))
@@ -75,10 +92,24 @@ def test_suit_symbols() -> None:
     assert parse_cards("A♠ K♥ Q♦ J♣ 10♠") == [51, 46, 41, 36, 35]
 
 
-@pytest.mark.parametrize("text", [
-    "As Kd Qh", "As,Kd,Qh", "As, Kd, Qh", "As-Kd-Qh", "As - Kd - Qh", "AsKdQh",
-    "  As Kd Qh  ", "As\tKd\nQh", "as kd qh", "AS KD QH", "AsKd Qh", "A♠ K♦ Q♥", "A♠K♦Q♥",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "As Kd Qh",
+        "As,Kd,Qh",
+        "As, Kd, Qh",
+        "As-Kd-Qh",
+        "As - Kd - Qh",
+        "AsKdQh",
+        "  As Kd Qh  ",
+        "As\tKd\nQh",
+        "as kd qh",
+        "AS KD QH",
+        "AsKd Qh",
+        "A♠ K♦ Q♥",
+        "A♠K♦Q♥",
+    ],
+)
 def test_parse_cards_separators(text: str) -> None:
     assert parse_cards(text) == [51, 45, 42]
 
@@ -101,23 +132,40 @@ def test_parse_cards_sequences() -> None:
     assert parse_cards(np.array([51, 45], dtype=np.uint8)) == [51, 45]
 
 
-@pytest.mark.parametrize("bad", ["Zz", "1s", "11s", "A", "Ass", "Ax", "Xs", "a s", "", "0s",
-                                 "As/"])
+@pytest.mark.parametrize(
+    "bad", ["Zz", "1s", "11s", "A", "Ass", "Ax", "Xs", "a s", "", "0s", "As/"]
+)
 def test_parse_card_bad_text(bad: str) -> None:
     with pytest.raises(CardError) as e:
         parse_card(bad)
     assert repr(bad) in str(e.value)
 
 
-@pytest.mark.parametrize("bad, word", [(52, "52"), (-1, "-1"), (10**30, str(10**30)),
-                                       (2**64, str(2**64)), (None, "None"), (1.5, "1.5"),
-                                       (True, "True"), (False, "False"),
-                                       (np.int64(52), "52"), (np.int8(-1), "-1")])
+@pytest.mark.parametrize(
+    "bad, word",
+    [
+        (52, "52"),
+        (-1, "-1"),
+        (10**30, str(10**30)),
+        (2**64, str(2**64)),
+        (None, "None"),
+        (1.5, "1.5"),
+        (True, "True"),
+        (False, "False"),
+        (np.int64(52), "52"),
+        (np.int8(-1), "-1"),
+    ],
+)
 def test_bad_card_ids(bad: object, word: str) -> None:
     """Ids outside 0..51, non-ints and bools (True would silently mean 2d) are refused
     by parse_card, card_str, cards_str, to_treys and parse_cards, naming the value."""
-    for fn in (parse_card, card_str, ofc.to_treys, lambda c: cards_str([0, c]),
-               lambda c: parse_cards([0, c])):
+    for fn in (
+        parse_card,
+        card_str,
+        ofc.to_treys,
+        lambda c: cards_str([0, c]),
+        lambda c: parse_cards([0, c]),
+    ):
         with pytest.raises(CardError) as e:
             fn(bad)
         assert word in str(e.value), str(e.value)
@@ -155,21 +203,33 @@ def test_errors_are_value_errors() -> None:
 
 # --- rank5 / rank3 / rank inputs ----------------------------------------------------
 
+
 @pytest.mark.parametrize("fn, n", [(ofc.rank5, 5), (ofc.rank3, 3)])
-def test_rank_bad_ids(fn, n: int) -> None:  # noqa: ANN001
+def test_rank_bad_ids(fn, n: int) -> None:
     good = list(range(0, 4 * n, 4))  # 2c 3c 4c ...
-    for bad, word in [(52, "52"), (-1, "-1"), (255, "255"), (256, "256"),
-                      (2**32 + 1, str(2**32 + 1)), (10**30, str(10**30)), (None, "None"),
-                      (2.0, "2.0"), ("Zz", "Zz"), (np.int64(52), "52")]:
+    for bad, word in [
+        (52, "52"),
+        (-1, "-1"),
+        (255, "255"),
+        (256, "256"),
+        (2**32 + 1, str(2**32 + 1)),
+        (10**30, str(10**30)),
+        (None, "None"),
+        (2.0, "2.0"),
+        ("Zz", "Zz"),
+        (np.int64(52), "52"),
+    ]:
         for container in (list, tuple):
             with pytest.raises(CardError) as e:
                 fn(container(good[:-1] + [bad]))
             assert word in str(e.value), (bad, str(e.value))
 
 
-@pytest.mark.parametrize("fn, n", [(ofc.rank5, 5), (ofc.rank3, 3), (ofc.rank, 5),
-                                   (ofc.rank, 3), (parse_cards, 5)])
-def test_rank_refuses_bool_ids(fn, n: int) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    "fn, n",
+    [(ofc.rank5, 5), (ofc.rank3, 3), (ofc.rank, 5), (ofc.rank, 3), (parse_cards, 5)],
+)
+def test_rank_refuses_bool_ids(fn, n: int) -> None:
     """A bool is not a card id: parse_card(True) is refused (it would silently mean
     2d), so rank5/rank3 must refuse it too, not rank [4c, 5c, 6c, 7c, True] as if
     True were 2d."""
@@ -182,7 +242,7 @@ def test_rank_refuses_bool_ids(fn, n: int) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("fn, n", [(ofc.rank5, 5), (ofc.rank3, 3)])
-def test_rank_wrong_count(fn, n: int) -> None:  # noqa: ANN001
+def test_rank_wrong_count(fn, n: int) -> None:
     """The message names the expected and the actual count."""
     for k in (0, 1, n - 1, n + 1, 13):
         hand = [NAMES[51 - 4 * i] for i in range(k)]  # As Ks Qs ...
@@ -193,12 +253,19 @@ def test_rank_wrong_count(fn, n: int) -> None:  # noqa: ANN001
             assert has_word(msg, str(n)) and has_word(msg, str(k)), msg
 
 
-@pytest.mark.parametrize("fn, cards", [
-    (ofc.rank5, [0, 4, 8, 12, 12]), (ofc.rank5, "As Ks Qs Js As"), (ofc.rank5, (5, 5, 1, 2, 3)),
-    (ofc.rank3, [0, 0, 4]), (ofc.rank3, "Kh Kh 2c"), (ofc.rank, [7, 7, 8]),
-    (ofc.rank, "As Ks Qs Js Js"),
-])
-def test_rank_duplicates(fn, cards) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    "fn, cards",
+    [
+        (ofc.rank5, [0, 4, 8, 12, 12]),
+        (ofc.rank5, "As Ks Qs Js As"),
+        (ofc.rank5, (5, 5, 1, 2, 3)),
+        (ofc.rank3, [0, 0, 4]),
+        (ofc.rank3, "Kh Kh 2c"),
+        (ofc.rank, [7, 7, 8]),
+        (ofc.rank, "As Ks Qs Js Js"),
+    ],
+)
+def test_rank_duplicates(fn, cards) -> None:
     with pytest.raises(CardError) as e:
         fn(cards)
     assert "duplicate" in str(e.value).lower()
@@ -248,6 +315,7 @@ def test_strength_scale_examples() -> None:
 
 # --- categories, describe, hand_ranks ------------------------------------------------
 
+
 def test_hand_category_enum() -> None:
     assert [c.name for c in HandCategory] == list(ref.CATEGORY_NAMES)
     assert [int(c) for c in HandCategory] == list(range(10))
@@ -265,17 +333,32 @@ def test_category_of_every_strength() -> None:
     five = Counter(ofc.category(s) for s in five_card_strengths())
     three = Counter(ofc.category(s) for s in three_card_strengths())
     H = HandCategory
-    assert five == {H.ROYAL_FLUSH: 1, H.STRAIGHT_FLUSH: 9, H.QUADS: 156, H.FULL_HOUSE: 156,
-                    H.FLUSH: 1277, H.STRAIGHT: 10, H.TRIPS: 858, H.TWO_PAIR: 858,
-                    H.ONE_PAIR: 2860, H.HIGH_CARD: 1277}
+    assert five == {
+        H.ROYAL_FLUSH: 1,
+        H.STRAIGHT_FLUSH: 9,
+        H.QUADS: 156,
+        H.FULL_HOUSE: 156,
+        H.FLUSH: 1277,
+        H.STRAIGHT: 10,
+        H.TRIPS: 858,
+        H.TWO_PAIR: 858,
+        H.ONE_PAIR: 2860,
+        H.HIGH_CARD: 1277,
+    }
     assert three == {H.TRIPS: 13, H.ONE_PAIR: 156, H.HIGH_CARD: 286}
     assert ofc.STRENGTH_MAX == 7462 + 455
 
 
 @pytest.mark.parametrize("bad", [0, -1, ofc.STRENGTH_MAX + 1, 10**30, None, "5", 5.0])
 def test_bad_strengths(bad: object) -> None:
-    for fn in (ofc.category, ofc.describe, ofc.hand_ranks, ofc.strength_cards,
-               ofc.kev_rank, ofc.low27):
+    for fn in (
+        ofc.category,
+        ofc.describe,
+        ofc.hand_ranks,
+        ofc.strength_cards,
+        ofc.kev_rank,
+        ofc.low27,
+    ):
         with pytest.raises(StrengthError) as e:
             fn(bad)  # type: ignore[arg-type]
         assert repr(bad) in str(e.value) or str(bad) in str(e.value)
@@ -283,29 +366,41 @@ def test_bad_strengths(bad: object) -> None:
 
 def test_category_of_hands() -> None:
     H = HandCategory
-    for text, cat in [("As Ks Qs Js Ts", H.ROYAL_FLUSH), ("Ks Qs Js Ts 9s", H.STRAIGHT_FLUSH),
-                      ("Ah 2h 3h 4h 5h", H.STRAIGHT_FLUSH), ("7c 7d 7h 7s 2c", H.QUADS),
-                      ("Kh Kd Ks 7c 7d", H.FULL_HOUSE), ("Ac Qc 9c 7c 5c", H.FLUSH),
-                      ("Ah 2d 3c 4s 5h", H.STRAIGHT), ("Ah Kd Qc Js Th", H.STRAIGHT),
-                      ("Qh Kd Ac 2s 3h", H.HIGH_CARD), ("9h 9d 9c As 2h", H.TRIPS),
-                      ("9h 9d 2c 2s Ah", H.TWO_PAIR), ("9h 9d 3c 2s Ah", H.ONE_PAIR),
-                      ("9h 8d 3c 2s Ah", H.HIGH_CARD),
-                      ("Qh Qd Qc", H.TRIPS), ("Qh Qd 5c", H.ONE_PAIR),
-                      ("Qh Kh Ah", H.HIGH_CARD),  # R-RANK-5: no 3-card straight flush
-                      ("2c 3d 4h", H.HIGH_CARD)]:
+    for text, cat in [
+        ("As Ks Qs Js Ts", H.ROYAL_FLUSH),
+        ("Ks Qs Js Ts 9s", H.STRAIGHT_FLUSH),
+        ("Ah 2h 3h 4h 5h", H.STRAIGHT_FLUSH),
+        ("7c 7d 7h 7s 2c", H.QUADS),
+        ("Kh Kd Ks 7c 7d", H.FULL_HOUSE),
+        ("Ac Qc 9c 7c 5c", H.FLUSH),
+        ("Ah 2d 3c 4s 5h", H.STRAIGHT),
+        ("Ah Kd Qc Js Th", H.STRAIGHT),
+        ("Qh Kd Ac 2s 3h", H.HIGH_CARD),
+        ("9h 9d 9c As 2h", H.TRIPS),
+        ("9h 9d 2c 2s Ah", H.TWO_PAIR),
+        ("9h 9d 3c 2s Ah", H.ONE_PAIR),
+        ("9h 8d 3c 2s Ah", H.HIGH_CARD),
+        ("Qh Qd Qc", H.TRIPS),
+        ("Qh Qd 5c", H.ONE_PAIR),
+        ("Qh Kh Ah", H.HIGH_CARD),  # R-RANK-5: no 3-card straight flush
+        ("2c 3d 4h", H.HIGH_CARD),
+    ]:
         assert ofc.category(ofc.rank(text)) == cat == ref.category(ref.card_ids(text)), text
 
 
-@pytest.mark.parametrize("text, name", [
-    ("Kh Kd Ks 7c 7d", "Kings full of Sevens"),       # DESIGN.md
-    ("Qh Qd 5c", "Pair of Queens, 5 kicker"),         # DESIGN.md (3-card front)
-    ("As Ks Qs Js Ts", "Royal flush"),
-    ("Ah Kh Qh Jh Th", "Royal flush"),
-    ("Ah 2d 3c 4s 5h", "Five-high straight"),         # the wheel (R-RANK-3)
-    ("Ah 2h 3h 4h 5h", "Five-high straight flush"),
-    ("9h 8h 7h 6h 5h", "Nine-high straight flush"),
-    ("6h 6d 6s 2c 2d", "Sixes full of Twos"),
-])
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Kh Kd Ks 7c 7d", "Kings full of Sevens"),  # DESIGN.md
+        ("Qh Qd 5c", "Pair of Queens, 5 kicker"),  # DESIGN.md (3-card front)
+        ("As Ks Qs Js Ts", "Royal flush"),
+        ("Ah Kh Qh Jh Th", "Royal flush"),
+        ("Ah 2d 3c 4s 5h", "Five-high straight"),  # the wheel (R-RANK-3)
+        ("Ah 2h 3h 4h 5h", "Five-high straight flush"),
+        ("9h 8h 7h 6h 5h", "Nine-high straight flush"),
+        ("6h 6d 6s 2c 2d", "Sixes full of Twos"),
+    ],
+)
 def test_describe_examples(text: str, name: str) -> None:
     assert ofc.describe(ofc.rank(text)) == name
 
@@ -325,8 +420,9 @@ def test_hand_ranks_against_reference() -> None:
     assert ofc.hand_ranks(ofc.rank5("Ah 2d 3c 4s 5h")) == (3, 2, 1, 0, 12)
     assert ofc.hand_ranks(ofc.rank3("5c Qh Qd")) == (10, 10, 3)
     rng = random.Random(11)
-    hands = [rng.sample(range(52), 5) for _ in range(5000)] + \
-            [rng.sample(range(52), 3) for _ in range(2000)]
+    hands = [rng.sample(range(52), 5) for _ in range(5000)] + [
+        rng.sample(range(52), 3) for _ in range(2000)
+    ]
     for h in hands:
         r = ofc.hand_ranks(ofc.rank(h))
         ranks = sorted((c // 4 for c in h), reverse=True)
@@ -335,7 +431,7 @@ def test_hand_ranks_against_reference() -> None:
         if ref.category(h) in (ref.STRAIGHT, ref.STRAIGHT_FLUSH, ref.ROYAL_FLUSH):
             assert r[0] == key[1]  # the top card (a five for the wheel)
         else:
-            assert r == key[1:1 + len(h)], (cards_str(h), r)
+            assert r == key[1 : 1 + len(h)], (cards_str(h), r)
 
 
 def test_strength_cards() -> None:
@@ -375,15 +471,30 @@ def test_kev_round_trip_all_7462() -> None:
             assert ofc.category(ofc.strength_from_kev(k)) in cats, k
 
 
-@pytest.mark.parametrize("text, kev", [
-    ("As Ks Qs Js Ts", 1), ("Ks Qs Js Ts 9s", 2), ("5h 4h 3h 2h Ah", 10),
-    ("Ac Ad Ah As Kd", 11), ("2c 2d 2h 2s 3c", 166), ("Ac Ad Ah Kc Kd", 167),
-    ("2c 2d 2h 3c 3d", 322), ("Ah Kh Qh Jh 9h", 323), ("7d 5d 4d 3d 2d", 1599),
-    ("Ah Kd Qc Js Th", 1600), ("Ah 2d 3c 4s 5h", 1609), ("Ac Ad Ah Ks Qd", 1610),
-    ("2c 2d 2h 4s 3d", 2467), ("Ac Ad Kh Ks Qd", 2468), ("3c 3d 2h 2s 4d", 3325),
-    ("Ac Ad Kh Qs Jd", 3326), ("2c 2d 5h 4s 3d", 6185), ("Ac Kd Qh Js 9d", 6186),
-    ("7c 5d 4h 3s 2c", 7462),
-])
+@pytest.mark.parametrize(
+    "text, kev",
+    [
+        ("As Ks Qs Js Ts", 1),
+        ("Ks Qs Js Ts 9s", 2),
+        ("5h 4h 3h 2h Ah", 10),
+        ("Ac Ad Ah As Kd", 11),
+        ("2c 2d 2h 2s 3c", 166),
+        ("Ac Ad Ah Kc Kd", 167),
+        ("2c 2d 2h 3c 3d", 322),
+        ("Ah Kh Qh Jh 9h", 323),
+        ("7d 5d 4d 3d 2d", 1599),
+        ("Ah Kd Qc Js Th", 1600),
+        ("Ah 2d 3c 4s 5h", 1609),
+        ("Ac Ad Ah Ks Qd", 1610),
+        ("2c 2d 2h 4s 3d", 2467),
+        ("Ac Ad Kh Ks Qd", 2468),
+        ("3c 3d 2h 2s 4d", 3325),
+        ("Ac Ad Kh Qs Jd", 3326),
+        ("2c 2d 5h 4s 3d", 6185),
+        ("Ac Kd Qh Js 9d", 6186),
+        ("7c 5d 4h 3s 2c", 7462),
+    ],
+)
 def test_kev_published_anchors(text: str, kev: int) -> None:
     assert ofc.kev_rank(ofc.rank5(text)) == kev
 
@@ -421,6 +532,7 @@ def test_kev_rank_equals_treys() -> None:
 
 
 # --- treys / Cactus Kev card ints ---------------------------------------------------
+
 
 def kev_card(card: int) -> int:
     """Cactus Kev's card int, from his published layout
@@ -463,14 +575,16 @@ def test_from_treys_bad(bad: object) -> None:
 
 # --- 2-7 lowball (R-27-2) --------------------------------------------------------------
 
+
 def test_low27_examples_R_27_2() -> None:
     def low(text: str) -> int:
         return ofc.low27(ofc.rank5(text))
+
     assert low("7c 5d 4h 3s 2c") == 7462
-    assert low("7s 5s 4s 3s 2s") < low("8c 5d 4h 3s 2c")      # flush counts against
-    assert low("6c 5d 4h 3s 2c") < low("Ac Kd Qh Js 9c")      # straight counts against
-    assert low("Ac 2d 3h 4s 5c") < low("Kc 5d 4h 3s 2c")      # ace high, no wheel
-    assert low("Ac 2d 3h 4s 5c") > low("2c 2d 5h 4s 3c")      # ... but still no pair
+    assert low("7s 5s 4s 3s 2s") < low("8c 5d 4h 3s 2c")  # flush counts against
+    assert low("6c 5d 4h 3s 2c") < low("Ac Kd Qh Js 9c")  # straight counts against
+    assert low("Ac 2d 3h 4s 5c") < low("Kc 5d 4h 3s 2c")  # ace high, no wheel
+    assert low("Ac 2d 3h 4s 5c") > low("2c 2d 5h 4s 3c")  # ... but still no pair
     assert low("Ac 2d 3h 4s 5c") == low("Ad 5h 4c 3d 2s")
     assert low("As Ks Qs Js Ts") == min(ofc.low27(s) for s in five_card_strengths())
 
@@ -488,12 +602,13 @@ BATCH = [(ofc.rank5_batch, 5, ofc.rank5), (ofc.rank3_batch, 3, ofc.rank3)]
 
 def random_hands(n: int, k: int, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
-    return np.ascontiguousarray(np.argsort(rng.random((n, 52)), axis=1)[:, :k]
-                                .astype(np.uint8))
+    return np.ascontiguousarray(
+        np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+    )
 
 
 @pytest.mark.parametrize("batch, k, single", BATCH)
-def test_batch_equals_per_call(batch, k, single) -> None:  # noqa: ANN001
+def test_batch_equals_per_call(batch, k, single) -> None:
     hands = random_hands(3000, k, 1)
     before = hands.copy()
     got = batch(hands)
@@ -503,7 +618,7 @@ def test_batch_equals_per_call(batch, k, single) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("batch, k, single", BATCH)
-def test_batch_out(batch, k, single) -> None:  # noqa: ANN001
+def test_batch_out(batch, k, single) -> None:
     hands = random_hands(500, k, 2)
     out = np.full(500, -7, dtype=np.int32)
     got = batch(hands, out=out)
@@ -514,7 +629,7 @@ def test_batch_out(batch, k, single) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("batch, k, single", BATCH)
-def test_batch_empty(batch, k, single) -> None:  # noqa: ANN001
+def test_batch_empty(batch, k, single) -> None:
     got = batch(np.zeros((0, k), dtype=np.uint8))
     assert got.shape == (0,) and got.dtype == np.int32
     out = np.zeros(0, dtype=np.int32)
@@ -522,21 +637,30 @@ def test_batch_empty(batch, k, single) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("batch, k, single", BATCH)
-def test_batch_bad_arrays(batch, k, single) -> None:  # noqa: ANN001
+def test_batch_bad_arrays(batch, k, single) -> None:
     good = random_hands(4, k, 3)
     wide = np.zeros((4, 2 * k), dtype=np.uint8)
     bad_inputs = {
-        "int64": good.astype(np.int64), "int8": good.astype(np.int8),
-        "uint16": good.astype(np.uint16), "int32": good.astype(np.int32),
-        "float": good.astype(np.float64), "bool": good.astype(bool),
-        "too narrow": np.ascontiguousarray(good[:, :k - 1]),
+        "int64": good.astype(np.int64),
+        "int8": good.astype(np.int8),
+        "uint16": good.astype(np.uint16),
+        "int32": good.astype(np.int32),
+        "float": good.astype(np.float64),
+        "bool": good.astype(bool),
+        "too narrow": np.ascontiguousarray(good[:, : k - 1]),
         "too wide": np.zeros((4, k + 1), dtype=np.uint8),
-        "1-d": good[0].copy(), "flat": good.reshape(-1).copy(), "3-d": good[None].copy(),
+        "1-d": good[0].copy(),
+        "flat": good.reshape(-1).copy(),
+        "3-d": good[None].copy(),
         "transposed": np.ascontiguousarray(good.T),
-        "strided columns": wide[:, ::2], "strided rows": np.zeros((8, k), np.uint8)[::2],
+        "strided columns": wide[:, ::2],
+        "strided rows": np.zeros((8, k), np.uint8)[::2],
         "fortran": np.asfortranarray(good),
-        "list": good.tolist(), "tuple": tuple(map(tuple, good.tolist())),
-        "None": None, "memoryview": memoryview(good), "bytes": good.tobytes(),
+        "list": good.tolist(),
+        "tuple": tuple(map(tuple, good.tolist())),
+        "None": None,
+        "memoryview": memoryview(good),
+        "bytes": good.tobytes(),
     }
     for what, a in bad_inputs.items():
         with pytest.raises(ArrayError):
@@ -545,10 +669,14 @@ def test_batch_bad_arrays(batch, k, single) -> None:  # noqa: ANN001
     read_only = np.zeros(4, dtype=np.int32)
     read_only.flags.writeable = False
     bad_outs = {
-        "int64": np.zeros(4, np.int64), "uint32": np.zeros(4, np.uint32),
-        "short": np.zeros(3, np.int32), "long": np.zeros(5, np.int32),
-        "2-d": np.zeros((4, 1), np.int32), "strided": np.zeros(8, np.int32)[::2],
-        "read-only": read_only, "list": [0] * 4,
+        "int64": np.zeros(4, np.int64),
+        "uint32": np.zeros(4, np.uint32),
+        "short": np.zeros(3, np.int32),
+        "long": np.zeros(5, np.int32),
+        "2-d": np.zeros((4, 1), np.int32),
+        "strided": np.zeros(8, np.int32)[::2],
+        "read-only": read_only,
+        "list": [0] * 4,
     }
     for what, out in bad_outs.items():
         with pytest.raises(ArrayError):
@@ -557,7 +685,7 @@ def test_batch_bad_arrays(batch, k, single) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("batch, k, single", BATCH)
-def test_batch_bad_cards_name_the_row(batch, k, single) -> None:  # noqa: ANN001
+def test_batch_bad_cards_name_the_row(batch, k, single) -> None:
     for row in (0, 3, 9):
         for bad in (52, 99, 255):
             hands = random_hands(10, k, row)
@@ -576,8 +704,12 @@ def test_batch_bad_cards_name_the_row(batch, k, single) -> None:  # noqa: ANN001
 def test_batch_threads() -> None:
     """4 threads ranking different arrays at once give the single-threaded results
     (DESIGN.md: the C library has no global mutable state and is thread-safe)."""
-    arrays = [random_hands(200_000, 5, 10), random_hands(200_000, 3, 11),
-              random_hands(200_000, 5, 12), random_hands(200_000, 3, 13)]
+    arrays = [
+        random_hands(200_000, 5, 10),
+        random_hands(200_000, 3, 11),
+        random_hands(200_000, 5, 12),
+        random_hands(200_000, 3, 13),
+    ]
     fns = [ofc.rank5_batch, ofc.rank3_batch, ofc.rank5_batch, ofc.rank3_batch]
     expected = [f(a).copy() for f, a in zip(fns, arrays)]
     results: list[list[np.ndarray]] = [[] for _ in arrays]
@@ -589,9 +721,10 @@ def test_batch_threads() -> None:
             start.wait()
             out = np.empty(len(arrays[i]), dtype=np.int32)
             for j in range(5):
-                results[i].append(fns[i](arrays[i]) if j % 2 else
-                                  fns[i](arrays[i], out=out).copy())
-        except BaseException as e:  # noqa: BLE001
+                results[i].append(
+                    fns[i](arrays[i]) if j % 2 else fns[i](arrays[i], out=out).copy()
+                )
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(len(arrays))]

@@ -21,9 +21,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import reference as ref
 
 import ofc_fast as ofc
-import reference as ref
 
 pytestmark = pytest.mark.slow
 
@@ -49,8 +49,11 @@ CATEGORY_COUNTS_3 = {ref.TRIPS: 52, ref.ONE_PAIR: 3_744, ref.HIGH_CARD: 18_304}
 
 def _all_hands(k: int) -> np.ndarray:
     n = {5: N5, 3: N3}[k]
-    flat = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), k)),
-                       dtype=np.uint8, count=n * k)
+    flat = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(52), k)),
+        dtype=np.uint8,
+        count=n * k,
+    )
     return flat.reshape(n, k)
 
 
@@ -96,6 +99,7 @@ def three():
 
 # --- 5-card hands -------------------------------------------------------------------
 
+
 def test_every_5card_hand_same_order_and_ties_as_reference(five: Five) -> None:
     """R-RANK-1..4: dense rank of strengths == dense rank of reference keys, hand by
     hand (the reference called on each of the 2,598,960 hands, no grouping)."""
@@ -103,14 +107,17 @@ def test_every_5card_hand_same_order_and_ties_as_reference(five: Five) -> None:
     assert five.strength.dtype == np.int32 and five.strength.shape == (N5,)
     order = {k: i for i, k in enumerate(sorted(set(five.cls_key)))}
     hand_key = ref.hand_key
-    direct = np.fromiter((order[hand_key(h)] for h in five.hands.tolist()),
-                         dtype=np.int64, count=N5)
+    direct = np.fromiter(
+        (order[hand_key(h)] for h in five.hands.tolist()), dtype=np.int64, count=N5
+    )
     lib_dense = _dense(five.strength)
     bad = np.nonzero(lib_dense != direct)[0]
     if bad.size:
         i = int(bad[0])
-        pytest.fail(f"{bad.size} hands out of order, e.g. {ofc.cards_str(five.hands[i])}: "
-                    f"library dense rank {lib_dense[i]}, reference {direct[i]}")
+        pytest.fail(
+            f"{bad.size} hands out of order, e.g. {ofc.cards_str(five.hands[i])}: "
+            f"library dense rank {lib_dense[i]}, reference {direct[i]}"
+        )
     # The per-class evaluation the other tests use gives the same ranks.
     assert np.array_equal(direct, five.ref_dense)
 
@@ -131,9 +138,11 @@ def test_standard_5card_category_counts(five: Five) -> None:
     lib_cat = cat_of_strength[five.strength]
     assert dict(Counter(lib_cat.tolist())) == CATEGORY_COUNTS_5
     bad = np.nonzero(lib_cat != five.ref_cat)[0]
-    assert bad.size == 0, (f"{bad.size} hands in the wrong category, e.g. "
-                           f"{ofc.cards_str(five.hands[bad[0]])}: "
-                           f"{lib_cat[bad[0]]} vs reference {five.ref_cat[bad[0]]}")
+    assert bad.size == 0, (
+        f"{bad.size} hands in the wrong category, e.g. "
+        f"{ofc.cards_str(five.hands[bad[0]])}: "
+        f"{lib_cat[bad[0]]} vs reference {five.ref_cat[bad[0]]}"
+    )
 
 
 def test_all_5card_strengths_are_5card_strengths(five: Five) -> None:
@@ -153,9 +162,11 @@ def test_kev_rank_matches_reference_order(five: Five) -> None:
         kev_of_strength[s] = ofc.kev_rank(s)
     lib_kev = kev_of_strength[five.strength]
     bad = np.nonzero(lib_kev != ref_kev)[0]
-    assert bad.size == 0, (f"{bad.size} hands with a wrong Kev number, e.g. "
-                           f"{ofc.cards_str(five.hands[bad[0]])}: {lib_kev[bad[0]]} vs "
-                           f"{ref_kev[bad[0]]}")
+    assert bad.size == 0, (
+        f"{bad.size} hands with a wrong Kev number, e.g. "
+        f"{ofc.cards_str(five.hands[bad[0]])}: {lib_kev[bad[0]]} vs "
+        f"{ref_kev[bad[0]]}"
+    )
     assert sorted(set(lib_kev.tolist())) == list(range(1, 7463))
 
 
@@ -172,8 +183,9 @@ def test_low27_matches_reference_low_order(five: Five) -> None:
     assert int(lib_low.max()) == 7462
     lib_low_dense = _dense(lib_low)
     bad = np.nonzero(lib_low_dense != ref_low_dense)[0]
-    assert bad.size == 0, (f"{bad.size} hands out of 2-7 order, e.g. "
-                           f"{ofc.cards_str(five.hands[bad[0]])}")
+    assert bad.size == 0, (
+        f"{bad.size} hands out of 2-7 order, e.g. {ofc.cards_str(five.hands[bad[0]])}"
+    )
     # 7-5-4-3-2 offsuit (every suit combination that is not a flush) is the best.
     best = ofc.parse_cards("7c 5d 4h 3s 2c")
     assert ofc.low27(ofc.rank5(best)) == 7462
@@ -183,25 +195,34 @@ def test_low27_matches_reference_low_order(five: Five) -> None:
 def test_low27_wheel_is_ace_high() -> None:
     """R-27-2: A-2-3-4-5 offsuit is just ace-high: worse than any king-high, better than
     any pair; 2-3-4-5-6 is a straight, worse than any high card and than trips."""
+
     def low(text: str) -> int:
         return ofc.low27(ofc.rank5(text))
 
     wheel = "Ac 2d 3h 4s 5c"
-    assert ref.low27_key(ref.card_ids(wheel)) == ref.low27_key(ref.card_ids("Ad 5h 4c 3d 2s"))
+    assert ref.low27_key(ref.card_ids(wheel)) == ref.low27_key(
+        ref.card_ids("Ad 5h 4c 3d 2s")
+    )
     assert low(wheel) == low("Ad 5h 4c 3d 2s")
     assert low(wheel) < low("Kc 5d 4h 3s 2c") < low("7c 5d 4h 3s 2c")
     assert low(wheel) > low("Ac Kd Qh Js 9c") > low("2c 2d 5h 4s 3c")
-    assert low("6c 5d 4h 3s 2c") < low("Ac Kd Qh Js 9c")     # a straight counts
-    assert low("6c 5d 4h 3s 2c") < low("Ac Ad Ah Ks Qc")     # ... as a straight
-    assert low("7s 5s 4s 3s 2s") < low("Ac Ad Kh Ks Qc")     # a flush counts too
-    assert low("7s 5s 4s 3s 2s") < low("6c 5d 4h 3s 2c")     # flush worse than straight
-    for a, b in [(wheel, "Kc 5d 4h 3s 2c"), (wheel, "Ac Kd Qh Js 9c"),
-                 ("6c 5d 4h 3s 2c", "Ac Ad Ah Ks Qc"), ("7s 5s 4s 3s 2s", "6c 5d 4h 3s 2c")]:
-        assert (ref.low27_key(ref.card_ids(a)) < ref.low27_key(ref.card_ids(b))) \
-            == (low(a) < low(b))
+    assert low("6c 5d 4h 3s 2c") < low("Ac Kd Qh Js 9c")  # a straight counts
+    assert low("6c 5d 4h 3s 2c") < low("Ac Ad Ah Ks Qc")  # ... as a straight
+    assert low("7s 5s 4s 3s 2s") < low("Ac Ad Kh Ks Qc")  # a flush counts too
+    assert low("7s 5s 4s 3s 2s") < low("6c 5d 4h 3s 2c")  # flush worse than straight
+    for a, b in [
+        (wheel, "Kc 5d 4h 3s 2c"),
+        (wheel, "Ac Kd Qh Js 9c"),
+        ("6c 5d 4h 3s 2c", "Ac Ad Ah Ks Qc"),
+        ("7s 5s 4s 3s 2s", "6c 5d 4h 3s 2c"),
+    ]:
+        assert (ref.low27_key(ref.card_ids(a)) < ref.low27_key(ref.card_ids(b))) == (
+            low(a) < low(b)
+        )
 
 
 # --- 3-card hands -------------------------------------------------------------------
+
 
 def test_every_3card_hand_same_order_as_reference(three) -> None:
     """R-RANK-5, R-RANK-6: 455 classes, order and ties as the reference."""
@@ -258,25 +279,29 @@ def test_random_front_vs_middle_pairs() -> None:
     assert not wrong, f"{len(wrong)} wrong comparisons, e.g. {wrong[:3]}"
 
 
-@pytest.mark.parametrize("front, middle, front_stronger", [
-    ("Qh Qd 5c", "Qs Qc 4d 3h 2s", True),    # R-ORDER-2 / DESIGN: QQ5 > QQ432
-    ("Qh Qd 5c", "Qs Qc 5d 3h 2s", False),   # QQ5 < QQ532 (missing kickers below a 2)
-    ("Qh Qd 7c", "Qs Qc 6d 5h 4s", True),    # QQ7 front vs QQ654 middle: foul
-    ("Qh Qd Ac", "Qs Qc Kd 9h 8s", True),    # EX-17: QQA front vs QQK-x-y middle: foul
-    ("Qh Qd Ac", "Qs Qc Kd Jh Ts", True),    # EX-17 with the best x-y
-    ("Kh Kd 5c", "Ks Kc 5d 4h 3s", False),   # Q-2 settled: the middle is stronger
-    ("Ah Kd Qc", "As Kc Qd 4h 3s", False),   # Q-2 settled, high cards
-    ("Ah Ad Ac", "2s 2c 3d 3h 4s", True),    # front trips beat a two-pair middle
-    ("Ah Ad Ac", "Ks Kc Kd 2h 3s", True),    # trips against trips
-    ("Ah Ad Ac", "As Ks Qs Js 9s", False),   # R-ORDER-2: any category above trips wins
-    ("Ah Ad Kc", "2s 2c 3d 3h 4s", False),   # two pair beats a front pair
-    ("2h 2d 2c", "Ah Ad Kh Ks Qc", True),    # even 2-2-2 beats the best two pair
-    ("2h 2d 2c", "3s 3c 3d 4h 5s", False),   # trips against trips: rank first
-])
+@pytest.mark.parametrize(
+    "front, middle, front_stronger",
+    [
+        ("Qh Qd 5c", "Qs Qc 4d 3h 2s", True),  # R-ORDER-2 / DESIGN: QQ5 > QQ432
+        ("Qh Qd 5c", "Qs Qc 5d 3h 2s", False),  # QQ5 < QQ532 (missing kickers below a 2)
+        ("Qh Qd 7c", "Qs Qc 6d 5h 4s", True),  # QQ7 front vs QQ654 middle: foul
+        ("Qh Qd Ac", "Qs Qc Kd 9h 8s", True),  # EX-17: QQA front vs QQK-x-y middle: foul
+        ("Qh Qd Ac", "Qs Qc Kd Jh Ts", True),  # EX-17 with the best x-y
+        ("Kh Kd 5c", "Ks Kc 5d 4h 3s", False),  # Q-2 settled: the middle is stronger
+        ("Ah Kd Qc", "As Kc Qd 4h 3s", False),  # Q-2 settled, high cards
+        ("Ah Ad Ac", "2s 2c 3d 3h 4s", True),  # front trips beat a two-pair middle
+        ("Ah Ad Ac", "Ks Kc Kd 2h 3s", True),  # trips against trips
+        ("Ah Ad Ac", "As Ks Qs Js 9s", False),  # R-ORDER-2: any category above trips wins
+        ("Ah Ad Kc", "2s 2c 3d 3h 4s", False),  # two pair beats a front pair
+        ("2h 2d 2c", "Ah Ad Kh Ks Qc", True),  # even 2-2-2 beats the best two pair
+        ("2h 2d 2c", "3s 3c 3d 4h 5s", False),  # trips against trips: rank first
+    ],
+)
 def test_pinned_front_vs_middle(front: str, middle: str, front_stronger: bool) -> None:
     """R-ORDER-2, EX-17 and DESIGN.md's strength scale on pinned front/middle pairs."""
-    assert (ref.hand_key(ref.card_ids(front)) > ref.hand_key(ref.card_ids(middle))) \
-        == front_stronger
+    assert (
+        ref.hand_key(ref.card_ids(front)) > ref.hand_key(ref.card_ids(middle))
+    ) == front_stronger
     assert (ofc.rank3(front) > ofc.rank5(middle)) == front_stronger
     assert ofc.rank3(front) != ofc.rank5(middle)
 
@@ -291,8 +316,10 @@ def test_kk3_beats_kk2_R_RANK_8_EX_4() -> None:
 def test_rank5_per_call_equals_batch_and_ignores_card_order() -> None:
     """rank5/rank3 per call == rank5_batch/rank3_batch, for any order of the cards."""
     rng = random.Random(99)
-    for k, per_call, batch in ((5, ofc.rank5, ofc.rank5_batch),
-                               (3, ofc.rank3, ofc.rank3_batch)):
+    for k, per_call, batch in (
+        (5, ofc.rank5, ofc.rank5_batch),
+        (3, ofc.rank3, ofc.rank3_batch),
+    ):
         hands = [rng.sample(range(52), k) for _ in range(20_000)]
         arr = np.array(hands, dtype=np.uint8)
         expected = batch(arr).tolist()

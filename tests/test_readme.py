@@ -13,8 +13,10 @@ README = ROOT / "README.md"
 SCRIPT = ROOT / "tools" / "presets_table.py"
 
 
-@pytest.mark.skipif(not (README.exists() and SCRIPT.exists()),
-                    reason="source tree (README.md, tools/) not available")
+@pytest.mark.skipif(
+    not (README.exists() and SCRIPT.exists()),
+    reason="source tree (README.md, tools/) not available",
+)
 def test_readme_preset_table_is_current() -> None:
     spec = importlib.util.spec_from_file_location("presets_table", SCRIPT)
     assert spec and spec.loader
@@ -22,9 +24,10 @@ def test_readme_preset_table_is_current() -> None:
     spec.loader.exec_module(module)
     text = README.read_text(encoding="utf-8")
     start = text.index("<!-- presets-table")
-    block = text[text.index("\n", start) + 1:text.index("<!-- end presets-table -->")]
-    assert block.strip() == module.table().strip(), \
+    block = text[text.index("\n", start) + 1 : text.index("<!-- end presets-table -->")]
+    assert block.strip() == module.table().strip(), (
         "README preset table is stale: run python tools/presets_table.py"
+    )
 
 
 def _blocks(text: str, lang: str) -> list[str]:
@@ -42,23 +45,28 @@ def _blocks(text: str, lang: str) -> list[str]:
 
 
 @pytest.mark.skipif(not README.exists(), reason="source tree (README.md) not available")
-def test_readme_python_examples_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_readme_python_examples_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every ```python block of the README runs as written (in a scratch directory)."""
     monkeypatch.chdir(tmp_path)
     blocks = _blocks(README.read_text(encoding="utf-8"), "python")
     assert blocks
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})  # noqa: S102
+        exec(compile(block, "README.md", "exec"), {})
 
 
-@pytest.mark.skipif(not (README.exists() and CSRC.is_dir()),
-                    reason="source tree (README.md, csrc/) not available")
+@pytest.mark.skipif(
+    not (README.exists() and CSRC.is_dir()),
+    reason="source tree (README.md, csrc/) not available",
+)
 @pytest.mark.skipif(COMPILER is None, reason="no C compiler")
 def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
     """Every complete C program of the README builds with -Wall -Wextra -Werror and
     runs to exit status 0."""
-    programs = [b for b in _blocks(README.read_text(encoding="utf-8"), "c")
-                if "int main(" in b]
+    programs = [
+        b for b in _blocks(README.read_text(encoding="utf-8"), "c") if "int main(" in b
+    ]
     assert programs
     for i, program in enumerate(programs):
         assert build_and_run(program, tmp_path, f"example{i}").strip()

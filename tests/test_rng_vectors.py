@@ -20,18 +20,222 @@ import ofc_fast
 from ofc_fast import rules
 
 DECKS = {
-    0: [12, 35, 8, 48, 2, 49, 51, 11, 28, 25, 18, 13, 23, 41, 3, 50, 29, 14, 36, 0, 4, 30,
-        38, 44, 33, 43, 46, 24, 9, 42, 39, 32, 27, 6, 37, 17, 19, 26, 21, 20, 31, 16, 40,
-        10, 34, 7, 15, 5, 47, 1, 22, 45],
-    1: [47, 45, 37, 42, 0, 33, 50, 36, 5, 30, 19, 10, 15, 32, 11, 39, 9, 4, 27, 7, 43, 25,
-        22, 26, 17, 13, 1, 8, 3, 14, 31, 2, 51, 46, 28, 44, 6, 41, 20, 18, 24, 16, 34, 12,
-        23, 40, 35, 49, 21, 48, 38, 29],
-    42: [49, 4, 18, 41, 42, 0, 9, 5, 51, 27, 24, 48, 23, 45, 33, 47, 6, 11, 43, 12, 21, 28,
-         15, 32, 37, 19, 44, 31, 29, 34, 2, 30, 22, 35, 17, 3, 7, 25, 39, 46, 20, 50, 26,
-         14, 36, 10, 40, 1, 16, 13, 8, 38],
-    2**64 - 1: [15, 19, 12, 17, 50, 2, 36, 32, 26, 22, 37, 9, 27, 29, 25, 1, 34, 49, 30, 8,
-                23, 3, 39, 18, 31, 21, 16, 28, 5, 35, 48, 44, 13, 4, 6, 14, 24, 7, 40, 41,
-                45, 42, 0, 47, 11, 43, 38, 33, 20, 10, 51, 46],
+    0: [
+        12,
+        35,
+        8,
+        48,
+        2,
+        49,
+        51,
+        11,
+        28,
+        25,
+        18,
+        13,
+        23,
+        41,
+        3,
+        50,
+        29,
+        14,
+        36,
+        0,
+        4,
+        30,
+        38,
+        44,
+        33,
+        43,
+        46,
+        24,
+        9,
+        42,
+        39,
+        32,
+        27,
+        6,
+        37,
+        17,
+        19,
+        26,
+        21,
+        20,
+        31,
+        16,
+        40,
+        10,
+        34,
+        7,
+        15,
+        5,
+        47,
+        1,
+        22,
+        45,
+    ],
+    1: [
+        47,
+        45,
+        37,
+        42,
+        0,
+        33,
+        50,
+        36,
+        5,
+        30,
+        19,
+        10,
+        15,
+        32,
+        11,
+        39,
+        9,
+        4,
+        27,
+        7,
+        43,
+        25,
+        22,
+        26,
+        17,
+        13,
+        1,
+        8,
+        3,
+        14,
+        31,
+        2,
+        51,
+        46,
+        28,
+        44,
+        6,
+        41,
+        20,
+        18,
+        24,
+        16,
+        34,
+        12,
+        23,
+        40,
+        35,
+        49,
+        21,
+        48,
+        38,
+        29,
+    ],
+    42: [
+        49,
+        4,
+        18,
+        41,
+        42,
+        0,
+        9,
+        5,
+        51,
+        27,
+        24,
+        48,
+        23,
+        45,
+        33,
+        47,
+        6,
+        11,
+        43,
+        12,
+        21,
+        28,
+        15,
+        32,
+        37,
+        19,
+        44,
+        31,
+        29,
+        34,
+        2,
+        30,
+        22,
+        35,
+        17,
+        3,
+        7,
+        25,
+        39,
+        46,
+        20,
+        50,
+        26,
+        14,
+        36,
+        10,
+        40,
+        1,
+        16,
+        13,
+        8,
+        38,
+    ],
+    2**64 - 1: [
+        15,
+        19,
+        12,
+        17,
+        50,
+        2,
+        36,
+        32,
+        26,
+        22,
+        37,
+        9,
+        27,
+        29,
+        25,
+        1,
+        34,
+        49,
+        30,
+        8,
+        23,
+        3,
+        39,
+        18,
+        31,
+        21,
+        16,
+        28,
+        5,
+        35,
+        48,
+        44,
+        13,
+        4,
+        6,
+        14,
+        24,
+        7,
+        40,
+        41,
+        45,
+        42,
+        0,
+        47,
+        11,
+        43,
+        38,
+        33,
+        20,
+        10,
+        51,
+        46,
+    ],
 }
 
 # deal i of a run seeded with S: random64(S ^ 0x6F66632D66617374, i)
@@ -40,14 +244,69 @@ DEAL_SEEDS = {
     42: [5703929424919269009, 1365191734447488356, 5247177084180041812],
 }
 DECK_OF_RUN_42_DEAL_0 = [
-    41, 8, 26, 44, 30, 43, 51, 2, 37, 1, 50, 48, 18, 4, 31, 22, 9, 21, 38, 5, 25, 27, 13,
-    11, 32, 45, 23, 16, 7, 49, 35, 12, 42, 24, 34, 19, 14, 15, 0, 10, 33, 6, 29, 36, 17,
-    40, 46, 3, 39, 28, 20, 47]
+    41,
+    8,
+    26,
+    44,
+    30,
+    43,
+    51,
+    2,
+    37,
+    1,
+    50,
+    48,
+    18,
+    4,
+    31,
+    22,
+    9,
+    21,
+    38,
+    5,
+    25,
+    27,
+    13,
+    11,
+    32,
+    45,
+    23,
+    16,
+    7,
+    49,
+    35,
+    12,
+    42,
+    24,
+    34,
+    19,
+    14,
+    15,
+    0,
+    10,
+    33,
+    6,
+    29,
+    36,
+    17,
+    40,
+    46,
+    3,
+    39,
+    28,
+    20,
+    47,
+]
 
 # SplitMix64 seeded with 1234567: its first outputs, as published with the reference
 # implementation (Vigna, splitmix64.c) and used by many test suites.
-SPLITMIX64_1234567 = [6457827717110365317, 3203168211198807973, 9817491932198370423,
-                      4593380528125082431, 16408922859458223821]
+SPLITMIX64_1234567 = [
+    6457827717110365317,
+    3203168211198807973,
+    9817491932198370423,
+    4593380528125082431,
+    16408922859458223821,
+]
 
 
 class SplitMix64:
@@ -84,13 +343,15 @@ def sequential_deck(seed: int) -> list[int]:
 
 # ----------------------------------------------------------------------- the model
 
+
 def test_random64_is_splitmix64() -> None:
     assert [gm.random64(1234567, i) for i in range(5)] == SPLITMIX64_1234567
     gen = SplitMix64(1234567)
     assert [gen.next() for _ in range(5)] == SPLITMIX64_1234567
-    gen = SplitMix64(2**64 - 1)   # counter-based = sequential, wrap-around included
-    assert [gen.next() for _ in range(100)] == [gm.random64(2**64 - 1, i)
-                                                for i in range(100)]
+    gen = SplitMix64(2**64 - 1)  # counter-based = sequential, wrap-around included
+    assert [gen.next() for _ in range(100)] == [
+        gm.random64(2**64 - 1, i) for i in range(100)
+    ]
 
 
 @pytest.mark.parametrize("seed", sorted(DECKS))
@@ -139,17 +400,22 @@ def test_bounded_rejects_the_biased_low_words() -> None:
             accepted += 1
             assert (v, nxt) == (product >> 32, ctr + 1)
     assert rejected > 50 and accepted > 50
-    for c in range(20):   # the sequential stream started c outputs in agrees
-        assert SplitMix64((7 + c * 0x9E3779B97F4A7C15) % 2**64).below(n) == \
-            gm.bounded(7, c, n)[0]
+    for c in range(20):  # the sequential stream started c outputs in agrees
+        assert (
+            SplitMix64((7 + c * 0x9E3779B97F4A7C15) % 2**64).below(n)
+            == gm.bounded(7, c, n)[0]
+        )
 
 
 # ---------------------------------------------------------------------- the engine
 
+
 def _deck_attribute(g: ofc_fast.Game) -> list[int]:
     if not hasattr(g, "deck"):
-        pytest.skip("ofc_fast.Game has no `deck` attribute yet (the C engine of issue 10 "
-                    "adds it); the deck vectors cannot be read from the engine")
+        pytest.skip(
+            "ofc_fast.Game has no `deck` attribute yet (the C engine of issue 10 "
+            "adds it); the deck vectors cannot be read from the engine"
+        )
     return list(g.deck)
 
 
@@ -166,7 +432,7 @@ def test_engine_deck_of_seed(seed: int, name: str) -> None:
 
 def test_engine_deals_from_the_front_of_the_deck() -> None:
     g = ofc_fast.Game(rules.PINEAPPLE, 2, seed=42, button=0)
-    assert list(g.dealt) == DECKS[42][:5]       # seat 1, left of the button, first
+    assert list(g.dealt) == DECKS[42][:5]  # seat 1, left of the button, first
 
 
 @pytest.mark.parametrize("run", sorted(DEAL_SEEDS))

@@ -7,23 +7,27 @@ from __future__ import annotations
 
 import json
 
-from ofc_fast import HandCategory
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import ofc_fast as ofc
-from ofc_fast import RulesError, rules, score_pair, settle
+from ofc_fast import HandCategory, RulesError, rules, score_pair, settle
+from ofc_fast.rules import (
+    NATURAL_NAMES,
+    Fantasyland,
+    Lowball,
+    Natural,
+    Pool,
+    RuleSet,
+    Schedule,
+)
 from ofc_fast.rules.compiled import table_rules
-from ofc_fast.rules import (NATURAL_NAMES, Fantasyland, Lowball, Natural, Pool, RuleSet,
-                            Schedule)
 
 PRESETS = [rules.get(n) for n in rules.names()]
 PLAIN_TYPES = (dict, list, str, int, bool, type(None))
 
 
-def _is_plain(value) -> bool:  # noqa: ANN001
+def _is_plain(value) -> bool:
     if isinstance(value, dict):
         return all(isinstance(k, str) and _is_plain(v) for k, v in value.items())
     if isinstance(value, list):
@@ -33,10 +37,11 @@ def _is_plain(value) -> bool:  # noqa: ANN001
 
 # ------------------------------------------------------------------- round trips
 
+
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda r: r.name)
 def test_preset_round_trip(preset: RuleSet) -> None:
     d = preset.to_dict()
-    assert _is_plain(d)                      # plain JSON data: no enums, no tuples
+    assert _is_plain(d)  # plain JSON data: no enums, no tuples
     assert json.loads(json.dumps(d)) == d
     back = RuleSet.from_dict(d)
     assert back == preset and hash(back) == hash(preset)
@@ -57,12 +62,13 @@ def test_missing_keys_take_defaults() -> None:
 
 
 thresholds = st.sampled_from(
-    [c * 2 for c in "23456789TJQKA"] + [c * 3 for c in "23456789TJQKA"] + ["1010"])
+    [c * 2 for c in "23456789TJQKA"] + [c * 3 for c in "23456789TJQKA"] + ["1010"]
+)
 ints = st.integers(-20, 20)
 
 
 @st.composite
-def rule_dicts(draw):  # noqa: ANN201
+def rule_dicts(draw):
     """Random valid rule sets as plain dicts."""
     d: dict = {
         "name": draw(st.text(max_size=12)),
@@ -90,13 +96,16 @@ def rule_dicts(draw):  # noqa: ANN201
         "order": draw(st.sampled_from(["nonstrict", "strict"])),
         "foul_pays_sweep": draw(st.booleans()),
         "surrender_cost": draw(st.one_of(st.none(), st.integers(0, 1000))),
-        "aces_bet": draw(st.one_of(st.none(), st.lists(st.integers(0, 10), min_size=5,
-                                                         max_size=5))),
-        "naturals": [{"name": n, "units": draw(st.integers(0, 1000))}
-                     for n in draw(st.lists(st.sampled_from(NATURAL_NAMES), unique=True,
-                                            max_size=6))],
-        "naturals_rule": draw(st.sampled_from(["higher_full", "higher_full_equal_cancel",
-                                               "difference"])),
+        "aces_bet": draw(
+            st.one_of(st.none(), st.lists(st.integers(0, 10), min_size=5, max_size=5))
+        ),
+        "naturals": [
+            {"name": n, "units": draw(st.integers(0, 1000))}
+            for n in draw(st.lists(st.sampled_from(NATURAL_NAMES), unique=True, max_size=6))
+        ],
+        "naturals_rule": draw(
+            st.sampled_from(["higher_full", "higher_full_equal_cancel", "difference"])
+        ),
         "stakes": draw(st.sampled_from(["win_cap", "chips"])),
         "settlement_start": draw(st.sampled_from(["left_of_button", "button"])),
     }
@@ -104,25 +113,32 @@ def rule_dicts(draw):  # noqa: ANN201
     if mode == "house":
         d["house"] = True
     elif mode == "pool":
-        d["pool"] = {"ante": draw(st.integers(1, 1000)),
-                     "sweep_extra": draw(st.integers(0, 1000))}
+        d["pool"] = {
+            "ante": draw(st.integers(1, 1000)),
+            "sweep_extra": draw(st.integers(0, 1000)),
+        }
     elif mode == "single":
         d["single_winner"] = draw(st.integers(1, 1000))
     if d["game"] != "classic" and draw(st.booleans()):
-        d["lowball"] = {"limit": draw(st.integers(5, 12)),
-                        "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
-                        "nuts": draw(ints)}
+        d["lowball"] = {
+            "limit": draw(st.integers(5, 12)),
+            "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
+            "nuts": draw(ints),
+        }
     if draw(st.booleans()):
         fl: dict = {
-            "entry": [[draw(thresholds), draw(st.integers(13, 17))]
-                      for _ in range(draw(st.integers(1, 4)))],
+            "entry": [
+                [draw(thresholds), draw(st.integers(13, 17))]
+                for _ in range(draw(st.integers(1, 4)))
+            ],
             "lowball_entry": draw(st.sampled_from([0, 13, 14, 15, 16, 17])),
             "lowball_both": draw(st.sampled_from([0, 13, 14, 15, 16, 17])),
             "stay_front": draw(st.one_of(st.none(), thresholds)),
             "stay_middle": draw(st.one_of(st.none(), st.integers(0, 9))),
             "stay_back": draw(st.one_of(st.none(), st.integers(0, 9))),
-            "stay_cards": draw(st.one_of(st.integers(13, 17),
-                                         st.sampled_from(["entry", "same"]))),
+            "stay_cards": draw(
+                st.one_of(st.integers(13, 17), st.sampled_from(["entry", "same"]))
+            ),
             "button_frozen": draw(st.booleans()),
         }
         d["fantasyland"] = fl
@@ -167,8 +183,12 @@ def test_random_rule_sets_round_trip(d: dict) -> None:
 
 
 def test_replace_round_trip_and_identity() -> None:
-    custom = rules.OFC.replace(name="home", overall_bonus=1, order="strict",
-                               fantasyland={"entry": [["KK", 15]], "stay_cards": "entry"})
+    custom = rules.OFC.replace(
+        name="home",
+        overall_bonus=1,
+        order="strict",
+        fantasyland={"entry": [["KK", 15]], "stay_cards": "entry"},
+    )
     assert custom.fantasyland == Fantasyland(entry=(("KK", 15),), stay_cards="entry")
     assert RuleSet.from_dict(custom.to_dict()) == custom
     assert rules.OFC.replace() == rules.OFC
@@ -176,7 +196,8 @@ def test_replace_round_trip_and_identity() -> None:
 
 # ------------------------------------------------------------------ bad rule data
 
-def _with(path: list, value):  # noqa: ANN001, ANN202
+
+def _with(path: list, value):
     d = json.loads(rules.PINEAPPLE_27.to_json())
     cur = d
     for k in path[:-1]:
@@ -191,7 +212,11 @@ BAD = [
     (["fantasyland", "stay_card"], 14, r"fantasyland\.stay_card\b"),
     (["royalties", "top"], [1], r"royalties\.top"),
     (["lowball", "limits"], 8, r"lowball\.limits"),
-    (["naturals"], [{"name": "dragon", "units": 13, "colour": 1}], r"naturals\[0\]\.colour"),
+    (
+        ["naturals"],
+        [{"name": "dragon", "units": 13, "colour": 1}],
+        r"naturals\[0\]\.colour",
+    ),
     # wrong types
     (["sweep_bonus"], "3", r"^sweep_bonus: expected an int"),
     (["sweep_bonus"], 3.0, r"^sweep_bonus: expected an int"),
@@ -203,7 +228,11 @@ BAD = [
     (["royalties", "back", 4], "2", r"^royalties\.back\[4\]: expected an int"),
     (["fantasyland", "stay_cards"], "all", r"^fantasyland\.stay_cards: expected"),
     (["fantasyland", "stay_cards"], 14.0, r"^fantasyland\.stay_cards"),
-    (["fantasyland", "entry", 0, 1], "14", r"^fantasyland\.entry\[0\]\[1\]: expected an int"),
+    (
+        ["fantasyland", "entry", 0, 1],
+        "14",
+        r"^fantasyland\.entry\[0\]\[1\]: expected an int",
+    ),
     (["fantasyland", "entry", 0], ["KK"], r"^fantasyland\.entry\[0\]: expected 2 values"),
     (["fantasyland", "stay_back"], "QUADZ", r"^fantasyland\.stay_back"),
     (["lowball", "nuts"], "yes", r"^lowball\.nuts: expected an int"),
@@ -218,12 +247,23 @@ BAD = [
     (["royalties", "back"], [0] * 9, r"^royalties\.back: expected 10 values, got 9"),
     (["royalties", "front_pair", 0], 5000, r"^royalties\.front_pair: 5000 is outside"),
     (["win_bonus", "back", 0], -2, r"^win_bonus"),
-    (["fantasyland", "stay_cards"], 18, r"^fantasyland\.stay_cards: 18 is outside 13\.\.17"),
-    (["fantasyland", "stay_cards"], 12, r"^fantasyland\.stay_cards: 12 is outside 13\.\.17"),
+    (
+        ["fantasyland", "stay_cards"],
+        18,
+        r"^fantasyland\.stay_cards: 18 is outside 13\.\.17",
+    ),
+    (
+        ["fantasyland", "stay_cards"],
+        12,
+        r"^fantasyland\.stay_cards: 12 is outside 13\.\.17",
+    ),
     (["fantasyland", "entry"], [["QQ", 18]], r"^fantasyland\.entry\[0\]: cards must be"),
     (["fantasyland", "entry"], [["QK", 14]], r"^fantasyland\.entry\[0\]: 'QK' is not a"),
-    (["fantasyland"], {"entry": [], "lowball_entry": 0},
-     r"^fantasyland\.entry: no way to enter"),
+    (
+        ["fantasyland"],
+        {"entry": [], "lowball_entry": 0},
+        r"^fantasyland\.entry: no way to enter",
+    ),
     (["fantasyland", "stay_front"], "Q", r"^fantasyland\.stay_front: 'Q' is not a"),
     (["fantasyland", "stay_middle"], 10, r"^fantasyland\.stay_middle"),
     (["fantasyland", "lowball_entry"], 12, r"^fantasyland\.lowball_entry"),
@@ -234,18 +274,23 @@ BAD = [
     (["surrender_cost"], -1, r"^surrender_cost"),
     (["single_winner"], -3, r"^single_winner: -3 is outside"),
     (["pool"], {"ante": 0}, r"^pool\.ante: 0 is outside"),
-    (["naturals"], [{"name": "dragon", "units": 13}, {"name": "dragon", "units": 26}],
-     r"^naturals: a natural is listed twice"),
+    (
+        ["naturals"],
+        [{"name": "dragon", "units": 13}, {"name": "dragon", "units": 26}],
+        r"^naturals: a natural is listed twice",
+    ),
     (["naturals"], [{"name": "pictures", "units": 3}], r"^naturals\[0\]\.name: unknown"),
     (["naturals"], [{"name": "dragon", "units": -13}], r"^naturals\[0\]\.units: -13"),
     (["game"], "classic", r"^lowball: a 2-7 middle is an OFC"),
 ]
 
 
-@pytest.mark.parametrize("path, value, message", BAD,
-                         ids=[".".join(map(str, p)) + "=" + repr(v)[:20]
-                              for p, v, _ in BAD])
-def test_bad_rule_dicts_name_the_key(path: list, value, message: str) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    "path, value, message",
+    BAD,
+    ids=[".".join(map(str, p)) + "=" + repr(v)[:20] for p, v, _ in BAD],
+)
+def test_bad_rule_dicts_name_the_key(path: list, value, message: str) -> None:
     d = _with(path, value)
     with pytest.raises(RulesError, match=message):
         RuleSet.from_dict(d)
@@ -309,6 +354,7 @@ def test_nested_classes_validate_on_construction() -> None:
 
 # ------------------------------------------------------------ options without effect
 
+
 def test_mixed_order_was_removed() -> None:
     """R-ORDER-1's third reading, "mixed" ([001]: front < middle <= back), fouls
     exactly the boards "nonstrict" fouls: on the DESIGN.md scale a 3-card front never
@@ -317,8 +363,9 @@ def test_mixed_order_was_removed() -> None:
     fails with a RulesError that says why."""
     import random
 
-    from ofc_fast.rules import OrderRule, RuleSet
     from reference_scoring import is_foul
+
+    from ofc_fast.rules import OrderRule, RuleSet
 
     rng = random.Random(1)
     for _ in range(3000):
@@ -326,8 +373,11 @@ def test_mixed_order_was_removed() -> None:
         assert is_foul(board, "mixed") == is_foul(board, "nonstrict")
     assert [o.value for o in OrderRule] == ["nonstrict", "strict"]
     data = {**rules.OFC.to_dict(), "order": "mixed"}
-    for attempt in (lambda: RuleSet.from_dict(data), lambda: rules.OFC.replace(order="mixed"),
-                    lambda: OrderRule("mixed")):
+    for attempt in (
+        lambda: RuleSet.from_dict(data),
+        lambda: rules.OFC.replace(order="mixed"),
+        lambda: OrderRule("mixed"),
+    ):
         with pytest.raises(RulesError, match=r"'mixed' was removed.*use 'nonstrict'"):
             attempt()
     with pytest.raises(RulesError, match=r"^order: 'mixed' was removed"):
@@ -335,6 +385,7 @@ def test_mixed_order_was_removed() -> None:
 
 
 # ---------------------------------------------- values the model lets through (report)
+
 
 def test_aces_bet_values_are_range_checked() -> None:
     with pytest.raises(RulesError, match="aces_bet"):

@@ -7,20 +7,21 @@ import random
 
 import numpy as np
 import pytest
+from boards import random_pair, random_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_scoring import score_classic, score_ofc
 
 import ofc_fast as ofc
 from ofc_fast import Board, BoardError, rules, score_pair, settle
-from boards import random_pair, random_table
-from reference_scoring import score_classic, score_ofc
 
-ROYAL = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"   # royalties 7 + 12 + 25
-PLAIN = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"   # no royalties
+ROYAL = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"  # royalties 7 + 12 + 25
+PLAIN = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"  # no royalties
 FOULED = "Ah Ad 4c / Kh Kd 3h 3d 8c / 6s 6h 7d 7c 8d"  # middle two pair > back
 
 
 # ---------------------------------------------------------------- worked examples
+
 
 def test_ex2_classic_bonuses() -> None:
     """EX-2: A wins front with trips (3); B wins middle full house (2) and back
@@ -45,14 +46,16 @@ def test_ex4_kk3_beats_kk2() -> None:
 
 def test_ex5_one_six_and_two_four() -> None:
     """EX-5: 1-6 win 2 of 3 -> +1, sweep -> +6; 2-4 2 of 3 -> +2, sweep -> +4."""
-    a = "2h 3d 5c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"   # no royalties either side
+    a = "2h 3d 5c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"  # no royalties either side
     b = "2c 3c 4d / 9s 9h 3s 3h 4s / Ac As Qh Qd 8h"
     s16 = score_pair(a, b, rules.OFC)
     assert s16.rows == (1, -1, 1) and s16.net == 1
     assert score_pair(a, b, rules.OFC.replace(sweep_bonus=0, majority_bonus=1)).net == 2
     sweep_b = "2c 3c 4d / 5s 5h 2d 3s 4s / Ac As Qh Qd 8h"
     assert score_pair(a, sweep_b, rules.OFC).net == 6
-    assert score_pair(a, sweep_b, rules.OFC.replace(sweep_bonus=0, majority_bonus=1)).net == 4
+    assert (
+        score_pair(a, sweep_b, rules.OFC.replace(sweep_bonus=0, majority_bonus=1)).net == 4
+    )
 
 
 def test_ex6_both_backs_flushes_royalties_cancel() -> None:
@@ -85,7 +88,7 @@ def test_ex17_front_over_middle_fouls_in_scoring() -> None:
 def test_classic_foul_pays_win_values_and_sweep() -> None:
     """DESIGN.md: against a fouled board the clean board collects each row at its
     win-only value (bonuses included) plus the sweep (1-6) or majority (2-4)."""
-    clean = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh Ks 8d"   # trips 3, FH 2, quads 4
+    clean = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh Ks 8d"  # trips 3, FH 2, quads 4
     fouled = "Ah Ad 4s / Qh Qd 3h 3d 8c / 7s 7h 2d 2c 8s"
     assert score_pair(clean, fouled, rules.CLASSIC_1_6).net == 3 + 2 + 4 + 3
     assert score_pair(clean, fouled, rules.CLASSIC_2_4).net == 3 + 2 + 4 + 1
@@ -93,13 +96,17 @@ def test_classic_foul_pays_win_values_and_sweep() -> None:
 
 # ----------------------------------------------------------- against the reference
 
-@pytest.mark.parametrize("preset, reference", [
-    (rules.OFC, score_ofc),
-    (rules.PINEAPPLE, score_ofc),
-    (rules.CLASSIC_1_6, lambda a, b: score_classic(a, b, "1-6")),
-    (rules.CLASSIC_2_4, lambda a, b: score_classic(a, b, "2-4")),
-])
-def test_pair_scores_match_reference(preset: ofc.RuleSet, reference) -> None:  # noqa: ANN001
+
+@pytest.mark.parametrize(
+    "preset, reference",
+    [
+        (rules.OFC, score_ofc),
+        (rules.PINEAPPLE, score_ofc),
+        (rules.CLASSIC_1_6, lambda a, b: score_classic(a, b, "1-6")),
+        (rules.CLASSIC_2_4, lambda a, b: score_classic(a, b, "2-4")),
+    ],
+)
+def test_pair_scores_match_reference(preset: ofc.RuleSet, reference) -> None:
     rng = random.Random(hash(preset.name) & 0xFFFF)
     a_list, b_list, want = [], [], []
     for _ in range(4000):
@@ -108,20 +115,29 @@ def test_pair_scores_match_reference(preset: ofc.RuleSet, reference) -> None:  #
         got = score_pair(a, b, preset)
         assert got.net == expected, (Board.from_cards(a), Board.from_cards(b))
         assert got.net == got.row_points + got.bonus + (
-            sum(got.royalties[0]) - sum(got.royalties[1]))
+            sum(got.royalties[0]) - sum(got.royalties[1])
+        )
         a_list.append(a)
         b_list.append(b)
         want.append(expected)
-    batch = ofc.score_pairs(np.array(a_list, dtype=np.uint8),
-                            np.array(b_list, dtype=np.uint8), preset)
+    batch = ofc.score_pairs(
+        np.array(a_list, dtype=np.uint8), np.array(b_list, dtype=np.uint8), preset
+    )
     assert batch.tolist() == want
 
 
 # ------------------------------------------------------------------- properties
 
 board_pairs = st.randoms(use_true_random=False).map(random_pair)
-presets = st.sampled_from([rules.OFC, rules.PINEAPPLE, rules.CLASSIC_1_6, rules.CLASSIC_2_4,
-                           rules.OFC.replace(overall_bonus=1, order="strict")])
+presets = st.sampled_from(
+    [
+        rules.OFC,
+        rules.PINEAPPLE,
+        rules.CLASSIC_1_6,
+        rules.CLASSIC_2_4,
+        rules.OFC.replace(overall_bonus=1, order="strict"),
+    ]
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -150,10 +166,10 @@ def test_foul_rules(pair: tuple[list[int], list[int]], preset: ofc.RuleSet) -> N
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(2, 4), presets,
-       st.integers(0, 3))
-def test_settle_zero_sum(rng: random.Random, players: int, preset: ofc.RuleSet,
-                         button: int) -> None:
+@given(st.randoms(use_true_random=False), st.integers(2, 4), presets, st.integers(0, 3))
+def test_settle_zero_sum(
+    rng: random.Random, players: int, preset: ofc.RuleSet, button: int
+) -> None:
     boards = random_table(rng, players)
     preset = preset.replace(max_players=4)
     result = settle(boards, preset, button=button % players)
@@ -180,12 +196,19 @@ def test_settle_three_players_by_hand() -> None:
 def test_settlement_order_ex13() -> None:
     """EX-13: W N E S with S dealing -> W-N, W-E, W-S, N-E, N-S, E-S; three-handed
     from the seat left of the button."""
-    assert ofc.settlement_order(4, button=3) == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3),
-                                                 (2, 3)]
+    assert ofc.settlement_order(4, button=3) == [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (1, 2),
+        (1, 3),
+        (2, 3),
+    ]
     assert ofc.settlement_order(3, button=0) == [(1, 2), (1, 0), (2, 0)]
 
 
 # ------------------------------------------------------------------- bad input
+
 
 def test_scoring_bad_input() -> None:
     with pytest.raises(BoardError, match="incomplete"):

@@ -11,25 +11,26 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from itertools import combinations, product
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
-
-import ofc_fast as ofc
 import reference_fantasyland as reference_fl
 import reference_scoring as rs
+from reference import card_ids
+
+import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast._native import ffi
 from ofc_fast.bots import RandomBot, SearchBot, make_bot
 from ofc_fast.cli import main
 from ofc_fast.errors import BotError, CardError, SearchError
 from ofc_fast.game import Game, play_out
-from ofc_fast.search import (advise, best_completion, make_observation, search_model)
+from ofc_fast.search import advise, best_completion, make_observation, search_model
 from ofc_fast.solver import ev_tables
-from reference import card_ids
 
 P = rules.PINEAPPLE
 FL = P.fantasyland
@@ -51,8 +52,11 @@ def units() -> np.ndarray:
 
 def row_units(board: Sequence[int]) -> float:
     u = units()
-    return (float(u[0][ofc.rank3(list(board[:3]))]) + float(u[1][ofc.rank5(list(board[3:8]))])
-            + float(u[2][ofc.rank5(list(board[8:]))]))
+    return (
+        float(u[0][ofc.rank3(list(board[:3]))])
+        + float(u[1][ofc.rank5(list(board[3:8]))])
+        + float(u[2][ofc.rank5(list(board[8:]))])
+    )
 
 
 def next_fl(board: Sequence[int], in_fl: int = 0) -> int:
@@ -69,7 +73,9 @@ def board_value(board: Sequence[int], fl: list[float], w: float, in_fl: int = 0)
     return v + w * row_units(b) if w else v
 
 
-def deal_value(me: Sequence[int], others: Sequence[Sequence[int]], fl: list[float]) -> float:
+def deal_value(
+    me: Sequence[int], others: Sequence[Sequence[int]], fl: list[float]
+) -> float:
     """The searcher's points for the deal plus the Fantasyland terms."""
     v = fl[next_fl(me)]
     for o in others:
@@ -84,22 +90,31 @@ def fills(rows: Sequence[Sequence[int]], kept: Sequence[int]) -> Iterator[list[i
         rest = [c for c in kept if c not in back]
         for middle in combinations(rest, free[1]):
             front = [c for c in rest if c not in middle]
-            yield list(rows[0]) + front + list(rows[1]) + list(middle) + list(rows[2]) + list(back)
+            yield (
+                list(rows[0])
+                + front
+                + list(rows[1])
+                + list(middle)
+                + list(rows[2])
+                + list(back)
+            )
 
 
-def completions(rows: Sequence[Sequence[int]], cards: Sequence[int],
-                rounds: Sequence[tuple[int, int]]) -> Iterator[list[int]]:
+def completions(
+    rows: Sequence[Sequence[int]], cards: Sequence[int], rounds: Sequence[tuple[int, int]]
+) -> Iterator[list[int]]:
     """Every completion: every discard choice of every round, every fill."""
     chunks, at = [], 0
     for n, _k in rounds:
-        chunks.append(cards[at:at + n])
+        chunks.append(cards[at : at + n])
         at += n
     for kept in product(*[combinations(ch, n - k) for ch, (n, k) in zip(chunks, rounds)]):
         yield from fills(rows, [c for part in kept for c in part])
 
 
-def random_position(rng: random.Random, placed: int, pineapple: bool
-                    ) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
+def random_position(
+    rng: random.Random, placed: int, pineapple: bool
+) -> tuple[list[list[int]], list[int], list[tuple[int, int]]]:
     deck = list(range(52))
     rng.shuffle(deck)
     slots = [0] * 3 + [1] * 5 + [2] * 5
@@ -109,7 +124,7 @@ def random_position(rng: random.Random, placed: int, pineapple: bool
         rows[slots[i]].append(deck[i])
     left = 13 - placed
     rounds = [(3, 1)] * (left // 2) if pineapple else [(1, 0)] * left
-    cards = deck[placed:placed + sum(n for n, _ in rounds)]
+    cards = deck[placed : placed + sum(n for n, _ in rounds)]
     return rows, cards, rounds
 
 
@@ -117,8 +132,11 @@ def layout(cards: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:
     """Rows of the given sizes, lowest ranks in front and highest in the back (mostly
     legal boards, so the values below are not all fouls)."""
     ordered = sorted(cards, key=lambda c: c // 4)
-    return [ordered[:sizes[0]], ordered[sizes[0]:sizes[0] + sizes[1]],
-            ordered[sizes[0] + sizes[1]:]]
+    return [
+        ordered[: sizes[0]],
+        ordered[sizes[0] : sizes[0] + sizes[1]],
+        ordered[sizes[0] + sizes[1] :],
+    ]
 
 
 def text(rows: Sequence[Sequence[int]]) -> str:
@@ -126,6 +144,7 @@ def text(rows: Sequence[Sequence[int]]) -> str:
 
 
 # ------------------------------------------------------------ best completion
+
 
 @pytest.mark.parametrize("w", [0.0, 1.0])
 def test_best_completion_equals_brute_force(w: float) -> None:
@@ -155,13 +174,15 @@ def test_fast_completion_keeps_the_high_cards_and_searches_the_rows() -> None:
         fast = best_completion(rows, cards, P, rounds=rounds, policy="fast", model=model)
         kept = []
         for r in range(len(rounds)):
-            chunk = cards[3 * r:3 * r + 3]
+            chunk = cards[3 * r : 3 * r + 3]
             low = min(range(3), key=lambda i: (chunk[i] // 4, i))
             kept += [c for i, c in enumerate(chunk) if i != low]
         want = max(board_value(b, fl, 1.0) for b in fills(rows, kept))
         assert fast.value == pytest.approx(want, abs=1e-6)
-        assert fast.value <= best_completion(rows, cards, P, rounds=rounds,
-                                             model=model).value + 1e-9
+        assert (
+            fast.value
+            <= best_completion(rows, cards, P, rounds=rounds, model=model).value + 1e-9
+        )
 
 
 def test_forced_foul_is_flagged() -> None:
@@ -182,6 +203,7 @@ def test_best_completion_errors() -> None:
 
 
 # ------------------------------------------------------------ exact advice
+
 
 def final_board(rows: Sequence[Sequence[int]], move: ofc.Move) -> list[list[int]]:
     out = [list(r) for r in rows]
@@ -207,21 +229,24 @@ def test_last_street_exact_equals_brute_force_complete_opponent() -> None:
         advice = advise(obs, exact=True)
         assert len(advice) == 6 and all(a.exact and a.stderr == 0 for a in advice)
         for a in advice:
-            assert a.ev == pytest.approx(deal_value(flat(final_board(own, a.move)),
-                                                    [flat(opp)], fl), abs=1e-9)
+            assert a.ev == pytest.approx(
+                deal_value(flat(final_board(own, a.move)), [flat(opp)], fl), abs=1e-9
+            )
         assert [a.ev for a in advice] == sorted((a.ev for a in advice), reverse=True)
         varied += len({round(a.ev, 9) for a in advice}) > 1
     assert varied >= 3  # positions where the move matters
 
 
-def opponent_best(rows: Sequence[Sequence[int]], cards: Sequence[int], fl: list[float]
-                  ) -> list[int]:
+def opponent_best(
+    rows: Sequence[Sequence[int]], cards: Sequence[int], fl: list[float]
+) -> list[int]:
     """The opponent's completion: the best objective (row weight 1) over every choice."""
     return max(completions(rows, cards, [(3, 1)]), key=lambda b: board_value(b, fl, 1.0))
 
 
-def last_street_position(seed: int) -> tuple[dict[str, Any], list[list[int]], list[list[int]],
-                                             list[int]]:
+def last_street_position(
+    seed: int,
+) -> tuple[dict[str, Any], list[list[int]], list[list[int]], list[int]]:
     """Heads-up, both boards at 11 cards, the searcher to act, the opponent to draw its
     last 3; 12 cards dead, so 15 unseen."""
     rng = random.Random(seed)
@@ -262,8 +287,10 @@ def test_last_two_streets_expectimax_equals_brute_force() -> None:
         rows = final_board(own, a.move)
         total = 0.0
         for draw in combinations(unseen, 3):
-            total += max(deal_value(b, [flat(opp)], fl)
-                         for b in completions(rows, list(draw), [(3, 1)]))
+            total += max(
+                deal_value(b, [flat(opp)], fl)
+                for b in completions(rows, list(draw), [(3, 1)])
+            )
         assert a.exact and a.ev == pytest.approx(total / 220, abs=1e-9)
 
 
@@ -289,8 +316,10 @@ def test_exact_auto_and_budget() -> None:
 
 # ------------------------------------------------------------ opponent models
 
-def random_actions(rows: Sequence[Sequence[int]], cards: Sequence[int]
-                   ) -> Iterator[list[list[int]]]:
+
+def random_actions(
+    rows: Sequence[Sequence[int]], cards: Sequence[int]
+) -> Iterator[list[list[int]]]:
     """A RandomBot's choices on a 3-card Pineapple street: every legal action (a card
     to discard, a row with room for each kept card), as the rows after it."""
     for d in range(3):
@@ -303,9 +332,13 @@ def random_actions(rows: Sequence[Sequence[int]], cards: Sequence[int]
                 yield after
 
 
-def random_opponent_values(own: Sequence[Sequence[int]], opp: Sequence[Sequence[int]],
-                           unseen: Sequence[int], moves: Sequence[ofc.Move],
-                           fl: list[float]) -> list[float]:
+def random_opponent_values(
+    own: Sequence[Sequence[int]],
+    opp: Sequence[Sequence[int]],
+    unseen: Sequence[int],
+    moves: Sequence[ofc.Move],
+    fl: list[float],
+) -> list[float]:
     """Each move's value against a random player drawing its last 3 cards: the mean
     over every draw of the mean over its legal actions."""
     out = []
@@ -326,15 +359,18 @@ def test_random_opponent_equals_brute_force_and_mixes() -> None:
     sampled = advise(obs, opponent="random", samples=3000, seed=2)
     assert not any(a.exact for a in sampled)  # exact="auto": sampled for this model
     want = random_opponent_values(own, opp, unseen, [a.move for a in sampled], fl)
-    assert max(abs(w - best[a.action]) for a, w in zip(sampled, want)) > 0.5  # models differ
+    assert (
+        max(abs(w - best[a.action]) for a, w in zip(sampled, want)) > 0.5
+    )  # models differ
     for a, w in zip(sampled, want):
         assert abs(a.ev - w) <= 4.5 * a.stderr, (a.move, a.ev, w)
     half = advise(obs, opponent=0.5, samples=3000, seed=3)
     mix = {a.action: (w + best[a.action]) / 2 for a, w in zip(sampled, want)}
     for a in half:
         assert abs(a.ev - mix[a.action]) <= 4.5 * a.stderr, (a.move, a.ev, mix[a.action])
-    assert advise(obs, opponent="random", samples=64, seed=5) == \
-        advise(obs, opponent=1.0, samples=64, seed=5)  # reproducible; "random" is 1
+    assert advise(obs, opponent="random", samples=64, seed=5) == advise(
+        obs, opponent=1.0, samples=64, seed=5
+    )  # reproducible; "random" is 1
     assert advise(obs, opponent=0.0, exact=True) == advise(obs, exact=True)
 
 
@@ -352,6 +388,7 @@ def test_opponent_model_errors() -> None:
 
 
 # ------------------------------------------------------------ advise from play
+
 
 def test_same_seed_same_advice_and_game_equals_observation() -> None:
     g = Game(P, 2, seed=21)
@@ -373,8 +410,9 @@ def test_prune_keeps_the_best_moves_sampled_longest() -> None:
     # auto: the opening screened fast, the last 29 moves sampled again sequentially
     b = advise(g, samples=160, seed=1, prune=True)
     top = b[:8]
-    assert {x.samples for x in top} == {160 - 48} and [x.ev for x in top] == \
-        sorted((x.ev for x in top), reverse=True)
+    assert {x.samples for x in top} == {160 - 48} and [x.ev for x in top] == sorted(
+        (x.ev for x in top), reverse=True
+    )
     assert [x.samples for x in b[-116:]] == [16] * 116
 
 
@@ -422,6 +460,7 @@ def test_advise_errors() -> None:
 
 # ------------------------------------------------------------------ SearchBot
 
+
 def test_search_bot_reproducible_with_samples() -> None:
     def run() -> list[int]:
         g = Game(P, 2, seed=17)
@@ -438,8 +477,13 @@ def test_search_bot_registry_and_settings() -> None:
     assert json.loads(json.dumps(bot.settings())) == bot.settings()
     again = make_bot("search", seed=1, **bot.settings())
     assert again.settings() == bot.settings()
-    for bad in ({"time_budget": None, "samples": None}, {"policy": "slow"},
-                {"samples": 0}, {"time_budget": 0}, {"fl_value": "x"}):
+    for bad in (
+        {"time_budget": None, "samples": None},
+        {"policy": "slow"},
+        {"samples": 0},
+        {"time_budget": 0},
+        {"fl_value": "x"},
+    ):
         with pytest.raises(BotError):
             SearchBot(P, **bad)  # type: ignore[arg-type]
 
@@ -455,9 +499,19 @@ def test_search_bot_sets_fantasyland_by_the_solver() -> None:
 
 # ------------------------------------------------------------------------ CLI
 
+
 def test_cli_advise_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["advise", "--rules", "pineapple", "--board", "Qh 2d / 9s 9h 3c 4c / As Ks Qs Js Th",
-            "--dealt", "2c 5d Ts", "--opponent", "7c 7d 2h / 8d 8h Ah Ac 3d / 4s 4d 5h 5s 6c"]
+    args = [
+        "advise",
+        "--rules",
+        "pineapple",
+        "--board",
+        "Qh 2d / 9s 9h 3c 4c / As Ks Qs Js Th",
+        "--dealt",
+        "2c 5d Ts",
+        "--opponent",
+        "7c 7d 2h / 8d 8h Ah Ac 3d / 4s 4d 5h 5s 6c",
+    ]
     assert main(args + ["--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == 6 and all(r["exact"] for r in rows)
@@ -465,8 +519,22 @@ def test_cli_advise_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "6 legal moves" in out and "yes" in out
-    assert main(["advise", "--dealt", "As Ad 7c 8c 9c", "--opponent", "/ /", "--samples",
-                 "8", "--top", "2"]) == 0
+    assert (
+        main(
+            [
+                "advise",
+                "--dealt",
+                "As Ad 7c 8c 9c",
+                "--opponent",
+                "/ /",
+                "--samples",
+                "8",
+                "--top",
+                "2",
+            ]
+        )
+        == 0
+    )
     assert len(capsys.readouterr().out.strip().splitlines()) == 4
     assert main(["advise", "--dealt", "As As"]) == 2
 
@@ -476,16 +544,25 @@ def test_two_threads_give_the_sequential_sums() -> None:
     threads (cffi releases the GIL) get exactly what one thread gets."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from ofc_fast.rules.compiled import compiled, compiled_fl
     from ofc_fast._native import lib
+    from ofc_fast.rules.compiled import compiled, compiled_fl
     from ofc_fast.search import position
 
     g = Game(P, 2, seed=9)
     g.play(g.legal_moves()[3])
     obs = g.observation(g.to_act)
     acts = bytes(obs["legal_actions"])
-    args = (compiled(P), compiled_fl(P), ev_tables(P), search_model(P).c_model(),
-            position(obs, P), acts, len(acts), lib.OFC_COMPLETE_SEQUENTIAL, 4)
+    args = (
+        compiled(P),
+        compiled_fl(P),
+        ev_tables(P),
+        search_model(P).c_model(),
+        position(obs, P),
+        acts,
+        len(acts),
+        lib.OFC_COMPLETE_SEQUENTIAL,
+        4,
+    )
 
     def run(first: int) -> list[float]:
         out = ffi.new("double[]", len(acts))
@@ -497,11 +574,21 @@ def test_two_threads_give_the_sequential_sums() -> None:
         assert list(pool.map(run, [0, 24])) == alone
 
 
-@pytest.mark.parametrize("field, value", [
-    ("dealt", [99, 1, 2]), ("dealt", "As Kd Qh"), ("discards", [-1]),
-    ("boards", [[[1], [], []]]), ("players", 5), ("seat", 3), ("fantasyland", [12, 0]),
-    ("to_discard", "x"), ("boards", [[[1, 2, 3, 4], [], []], [[], [], []]]),
-    ("future_cards", None)])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("dealt", [99, 1, 2]),
+        ("dealt", "As Kd Qh"),
+        ("discards", [-1]),
+        ("boards", [[[1], [], []]]),
+        ("players", 5),
+        ("seat", 3),
+        ("fantasyland", [12, 0]),
+        ("to_discard", "x"),
+        ("boards", [[[1, 2, 3, 4], [], []], [[], [], []]]),
+        ("future_cards", None),
+    ],
+)
 def test_bad_observations_raise_search_or_card_errors(field: str, value: Any) -> None:
     obs = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
     obs[field] = value

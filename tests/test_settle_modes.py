@@ -9,29 +9,36 @@ from __future__ import annotations
 import random
 
 import pytest
+from boards import _stacked, random_table
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rules_helpers import (
+    assert_disjoint,
+    items_net,
+    kinds,
+    pair_actual,
+    ref_chips,
+    ref_win_cap,
+)
 
 import ofc_fast as ofc
 from ofc_fast import Board, apply_stakes, rules, score_pair, settle
-from ofc_fast.rules.compiled import LOW27
 from ofc_fast.rules import Pool, Schedule, StakesModel
+from ofc_fast.rules.compiled import LOW27
 from ofc_fast.scoring import evaluate_for_scoring, score_evaluated
-from boards import _stacked, random_table
-from rules_helpers import (assert_disjoint, items_net, kinds, pair_actual, ref_chips,
-                           ref_win_cap)
 
 SIMPLE = rules.CLASSIC_1_6.replace(name="simple", sweep_bonus=0, win_bonus=Schedule())
 PRESETS = [rules.get(n) for n in rules.names()]
 
 # Three legal boards without any bonus hand: X sweeps Y, Z sweeps X and Y.
-X = "8h 8d 3c / Th Td 4c 4d 2h / Ks Kc Kd 6c 7d"    # 88 / TT44 / KKK
-Y = "7h 7s 2d / 9h 9d 3h 3s 2s / Qs Qc Qh 5c 6d"    # 77 / 9933 / QQQ
-Z = "Js Jh 5d / Ah Ad 5h 5s 9c / 9s Ts Jd Qd Kh"    # JJ / AA55 / K-high straight
-V = "As 8s 3d / 6h 6s 4h 4s 2c / Ac Jc Tc 8c 7c"    # A-high / 6644 / flush: beats Z's back
+X = "8h 8d 3c / Th Td 4c 4d 2h / Ks Kc Kd 6c 7d"  # 88 / TT44 / KKK
+Y = "7h 7s 2d / 9h 9d 3h 3s 2s / Qs Qc Qh 5c 6d"  # 77 / 9933 / QQQ
+Z = "Js Jh 5d / Ah Ad 5h 5s 9c / 9s Ts Jd Qd Kh"  # JJ / AA55 / K-high straight
+V = "As 8s 3d / 6h 6s 4h 4s 2c / Ac Jc Tc 8c 7c"  # A-high / 6644 / flush: beats Z's back
 
 
 # ------------------------------------------------------------------------ house
+
 
 def test_house_plays_only_against_the_button() -> None:
     """R-VAR-HOUSE-1: others compare only with the house."""
@@ -56,20 +63,21 @@ def test_house_wins_tied_rows_but_not_fouled_ones() -> None:
     clean = "2h 3s 5c / 9s 9h Ts Jd Qc / Ac As Kc Ks 2c"
     assert_disjoint(fouled, clean)
     assert settle([fouled, clean], house, button=0).net == [-6, 6]
-    both = "Qh Qd Ac / Qs Qc Kc 3s 2s / As Ts Jc Js 9s"   # EX-17 foul
+    both = "Qh Qd Ac / Qs Qc Kc 3s 2s / As Ts Jc Js 9s"  # EX-17 foul
     assert_disjoint(fouled, both)
     assert settle([fouled, both], house, button=0).net == [0, 0]
 
 
 # ------------------------------------------------------------------------- pool
 
+
 def test_pool_ties_split_odd_unit_first_in_order() -> None:
     """R-VAR-POOL-1 with a tie (Q-13, as documented in csrc/ofc_settle.h): tied
     row winners split the row's pot, the odd unit to the first in settlement order."""
     a = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"
     b = "As Kh 7d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"
-    c = "2h 3h 5s / 6c 6d 7c 7s 9s / Ah Qh Jh 6h 5h"    # worse front and middle; back
-    assert_disjoint(a, b, c)                             # is a flush (best)
+    c = "2h 3h 5s / 6c 6d 7c 7s 9s / Ah Qh Jh 6h 5h"  # worse front and middle; back
+    assert_disjoint(a, b, c)  # is a flush (best)
     pool = SIMPLE.replace(pool=Pool(ante=1))
     # Pot per row = 3.  Front and middle: a and b tie -> 2 to the first of them in
     # settlement order, 1 to the other.  Back: c takes 3.
@@ -97,18 +105,21 @@ def test_issue9_finding3_pool_settles_under_table_stakes() -> None:
     """Issue 9 finding 3: pool gains are pair transfers in settlement order, so table
     stakes cap them like any pair transfer (it used to raise RulesError)."""
     pool = rules.CLASSIC_1_6.replace(pool={"ante": 1})
-    assert settle([Y, X], pool).net == [-3, 3]              # X takes every row's pot
+    assert settle([Y, X], pool).net == [-3, 3]  # X takes every row's pot
     assert settle([Y, X], pool, stacks=[10, 10]).stacks == [7, 13]
     for model in ("win_cap", "chips"):
         res = settle([Y, X], pool.replace(stakes=model), stacks=[1, 10])
         assert res.net == [-1, 1] and res.stacks == [0, 11]
         assert [(i.kind, i.payer, i.payee, i.amount) for i in res.items] == [
-            ("pool", 0, 1, 3), ("stakes", 1, 0, 2)]
+            ("pool", 0, 1, 3),
+            ("stakes", 1, 0, 2),
+        ]
     # X's win is capped at his own start (WIN_CAP) / his chips (CHIPS): 2
     assert settle([Y, X], pool, stacks=[10, 2]).net == [-2, 2]
 
 
 # ---------------------------------------------------------------- single winner
+
 
 def test_single_winner() -> None:
     """R-VAR-SINGLE-1: a seat beating every other seat on two rows or more collects
@@ -136,6 +147,7 @@ def test_single_winner_nobody() -> None:
 
 # --------------------------------------------------------------------- surrender
 
+
 def test_surrender_needs_the_rule() -> None:
     with pytest.raises(ofc.RulesError, match="surrender"):
         settle([X, Y, Z], rules.OFC, surrendered=[1])
@@ -155,7 +167,7 @@ def test_aces_bet_with_hidden_surrendered_cards() -> None:
     whose cards it was not given (settle's docstring: a surrendered seat may give
     None).  Either refuse, or settle the same as with the real cards."""
     r = SIMPLE.replace(surrender_cost=1, aces_bet=(0, 1, 2, 6, 8))
-    with_cards = settle([X, Y, V], r, surrendered=[2]).net   # V holds As, Ac: 2 aces
+    with_cards = settle([X, Y, V], r, surrendered=[2]).net  # V holds As, Ac: 2 aces
     try:
         hidden = settle([X, Y, None], r, surrendered=[2]).net
     except (ofc.BoardError, ofc.RulesError):
@@ -165,20 +177,21 @@ def test_aces_bet_with_hidden_surrendered_cards() -> None:
 
 # ------------------------------------------------------------------- overall point
 
+
 def test_overall_point() -> None:
     """R-VAR-OVR-1: the net winner of each pair receives +1; bonus payments count
     when deciding the winner; an even pair pays nothing extra."""
     ovr = SIMPLE.replace(overall_bonus=1)
     assert score_pair(X, Y, ovr).net == 3 + 1
-    assert score_pair(X, V, ovr).net == 1 + 1          # 2 of 3
+    assert score_pair(X, V, ovr).net == 1 + 1  # 2 of 3
     tie_a = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"
     tie_b = "As Kh 7d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"
     assert score_pair(tie_a, tie_b, ovr).net == 0
     # Royalties decide the winner in OFC: a loses 2 rows of 3 (-1) but has a back full
     # house (+6): net +5, so a is the net winner and takes the extra unit: +6.
     ofc_ovr = rules.OFC.replace(overall_bonus=1)
-    a = "2c 3c 5d / 4h 4s 8c 8d Kc / 7h 7s 7d 9h 9s"   # 5-high / 8844 / FH: 6
-    b = "Ac Kd 3d / Jc Jd 6c 6d 2s / Qh Qs Ts Th 2h"   # A-high / JJ66 / QQTT
+    a = "2c 3c 5d / 4h 4s 8c 8d Kc / 7h 7s 7d 9h 9s"  # 5-high / 8844 / FH: 6
+    b = "Ac Kd 3d / Jc Jd 6c 6d 2s / Qh Qs Ts Th 2h"  # A-high / JJ66 / QQTT
     assert_disjoint(a, b)
     s = score_pair(a, b, ofc_ovr)
     assert s.rows == (-1, -1, 1)
@@ -187,6 +200,7 @@ def test_overall_point() -> None:
 
 
 # ------------------------------------------------------------------ sweep of all
+
 
 def test_sweep_all_needs_everyone_compared() -> None:
     """The sweep-all multiplier/bonus applies only when one seat swept every other
@@ -209,6 +223,7 @@ def test_sweep_all_against_a_fouled_board() -> None:
 
 
 # ------------------------------------------------------------------ table stakes
+
 
 def test_win_cap_hand_complete() -> None:
     """R-STAKES-2: once a seat's running win reaches its starting stack, the current
@@ -244,7 +259,7 @@ def test_settle_stacks_validation() -> None:
 
 # =================================================================== properties
 
-DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"        # complete straight
+DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"  # complete straight
 
 
 def _random_rules(draw, players: int) -> tuple[ofc.RuleSet, dict]:
@@ -254,13 +269,15 @@ def _random_rules(draw, players: int) -> tuple[ofc.RuleSet, dict]:
     if mode == "house":
         changes["house"] = True
     elif mode == "pool":
-        changes["pool"] = Pool(ante=draw(st.integers(1, 3)),
-                               sweep_extra=draw(st.integers(0, 3)))
+        changes["pool"] = Pool(
+            ante=draw(st.integers(1, 3)), sweep_extra=draw(st.integers(0, 3))
+        )
     elif mode == "single":
         changes["single_winner"] = draw(st.integers(1, 5))
     if draw(st.booleans()):
-        changes["aces_bet"] = tuple(draw(st.lists(st.integers(0, 10), min_size=5,
-                                                  max_size=5)))
+        changes["aces_bet"] = tuple(
+            draw(st.lists(st.integers(0, 10), min_size=5, max_size=5))
+        )
     else:
         changes["aces_bet"] = None
     changes["surrender_cost"] = draw(st.one_of(st.none(), st.integers(0, 5)))
@@ -293,7 +310,7 @@ def tables(draw):
         others = [i for i in range(players) if i != seat]
         boards[seat] = dragon
         for k, i in enumerate(others):
-            boards[i] = _stacked(rest[13 * k:13 * k + 13], rng)
+            boards[i] = _stacked(rest[13 * k : 13 * k + 13], rng)
         if seat not in surrendered:
             declared[seat] = True
     return boards, r, button, surrendered, stacks, declared
@@ -301,15 +318,16 @@ def tables(draw):
 
 @settings(max_examples=600, deadline=None)
 @given(tables())
-def test_settle_properties(case) -> None:  # noqa: ANN001
+def test_settle_properties(case) -> None:
     """Zero sum; the items add up to the nets; table stakes: a seat never loses more
     than its stack, under WIN_CAP never wins more than its starting stack, under CHIPS
     never moves more chips in total than its stack; the capped transfers equal an
     independent implementation of R-STAKES-2 / R-STAKES-3."""
     boards, r, button, surrendered, stacks, declared = case
     n = len(boards)
-    res = settle(boards, r, button=button, stacks=stacks, surrendered=surrendered,
-                 declared=declared)
+    res = settle(
+        boards, r, button=button, stacks=stacks, surrendered=surrendered, declared=declared
+    )
     assert sum(res.net) == 0
     assert items_net(res, n) == res.net
     if stacks is None:
@@ -327,8 +345,9 @@ def test_settle_properties(case) -> None:  # noqa: ANN001
             moved = sum(abs(v) for p, v in actual.items() if seat in p)
             assert moved <= stacks[seat]
     # Independent model: rebuild the nominal transfers from the uncapped settlement.
-    nominal_res = settle(boards, r, button=button, surrendered=surrendered,
-                         declared=declared)
+    nominal_res = settle(
+        boards, r, button=button, surrendered=surrendered, declared=declared
+    )
     nominal = pair_actual(nominal_res)
     order = ofc.settlement_order(n, button, r.settlement_start)
     # pairs paying a declared natural are settled first (R-SETTLE-3), the rest in
@@ -342,29 +361,46 @@ def test_settle_properties(case) -> None:  # noqa: ANN001
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([(0, 1), (0, 2), (1, 2), (2, 0), (1, 0)]),
-                          st.integers(-30, 30)), max_size=12),
-       st.lists(st.integers(0, 25), min_size=3, max_size=3),
-       st.sampled_from(list(StakesModel)))
-def test_apply_stakes_matches_rule_text(transfers, stacks, model) -> None:  # noqa: ANN001
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([(0, 1), (0, 2), (1, 2), (2, 0), (1, 0)]), st.integers(-30, 30)
+        ),
+        max_size=12,
+    ),
+    st.lists(st.integers(0, 25), min_size=3, max_size=3),
+    st.sampled_from(list(StakesModel)),
+)
+def test_apply_stakes_matches_rule_text(transfers, stacks, model) -> None:
     """apply_stakes() against R-STAKES-2 / R-STAKES-3 re-implemented from RULES.md."""
     got = apply_stakes(transfers, stacks, model)
     ref = ref_chips if model is StakesModel.CHIPS else ref_win_cap
     assert got == ref(transfers, stacks)
-    assert all(abs(g) <= abs(a) and (g == 0 or (g > 0) == (a > 0))
-               for g, (_, a) in zip(got, transfers))
+    assert all(
+        abs(g) <= abs(a) and (g == 0 or (g > 0) == (a > 0))
+        for g, (_, a) in zip(got, transfers)
+    )
 
 
-all_presets = st.sampled_from(PRESETS + [
-    rules.OFC.replace(overall_bonus=1, order="strict"),
-    rules.CLASSIC_2_4.replace(majority_rule="more_rows", order="strict"),
-    rules.VIETNAMESE.replace(foul_pays_sweep=False, overall_bonus=1)])
+all_presets = st.sampled_from(
+    PRESETS
+    + [
+        rules.OFC.replace(overall_bonus=1, order="strict"),
+        rules.CLASSIC_2_4.replace(majority_rule="more_rows", order="strict"),
+        rules.VIETNAMESE.replace(foul_pays_sweep=False, overall_bonus=1),
+    ]
+)
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.integers(0, 2**32 - 1), all_presets, st.sampled_from([-1, 0, 1]),
-       st.booleans(), st.booleans())
-def test_pair_antisymmetry_every_preset(seed, preset, ties, a_all, b_all) -> None:  # noqa: ANN001
+@given(
+    st.integers(0, 2**32 - 1),
+    all_presets,
+    st.sampled_from([-1, 0, 1]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_pair_antisymmetry_every_preset(seed, preset, ties, a_all, b_all) -> None:
     """score(a, b) = -score(b, a) for every preset, also with house ties and the
     sweep-all context swapped."""
     a, b = random_table(random.Random(seed), 2)
@@ -399,9 +435,13 @@ def _tied_opponent(rng: random.Random, board: list[int]) -> list[int]:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(PRESETS), st.integers(2, 4),
-       st.integers(0, 3))
-def test_house_never_loses_a_tied_row(seed, preset, players, house) -> None:  # noqa: ANN001
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(PRESETS),
+    st.integers(2, 4),
+    st.integers(0, 3),
+)
+def test_house_never_loses_a_tied_row(seed, preset, players, house) -> None:
     """R-VAR-HOUSE-1: the house wins every tied row (fouls aside), for every preset;
     every other row goes to the stronger hand."""
     rng = random.Random(seed)
@@ -440,16 +480,16 @@ def test_house_never_loses_a_tied_row(seed, preset, players, house) -> None:  # 
 # ================================================================ declared naturals
 # R-NAT-2 / R-FLOW-CP-4 / R-SETTLE-3: declared naturals are settled first, against
 # every opponent; the others then show and settle normally.  (DRAGON: see above.)
-SIX_A = "2d 2h 3c 3h 4c 4d 5c 5d 6d 6h 7c 7h 9c"         # six pairs 2..7 + 9
-SIX_B = "8c 8d 9d 9h Td Th Jc Jh Qc Qd Kc Kd As"         # six pairs 8..K + A
-O3 = "5h 2s 3s / Ad Ah Kh 4s 6s / 7s 8s Ts Js Qs"        # ordinary: 5-high / AA / flush
+SIX_A = "2d 2h 3c 3h 4c 4d 5c 5d 6d 6h 7c 7h 9c"  # six pairs 2..7 + 9
+SIX_B = "8c 8d 9d 9h Td Th Jc Jh Qc Qd Kc Kd As"  # six pairs 8..K + A
+O3 = "5h 2s 3s / Ad Ah Kh 4s 6s / 7s 8s Ts Js Qs"  # ordinary: 5-high / AA / flush
 # Two ordinary boards from the cards the dragon and SIX_A leave:
-O1 = "Ah As 2s / Jc Jh Js 3s 4s / Kc Kd Kh 5h 6s"        # AA / JJJ / KKK
-O2 = "Qc Qd 7s / 8c 8d 8s 9d Ad / Td Th Ts 9h Qs"        # QQ / 888 / TTT
+O1 = "Ah As 2s / Jc Jh Js 3s 4s / Kc Kd Kh 5h 6s"  # AA / JJJ / KKK
+O2 = "Qc Qd 7s / 8c 8d 8s 9d Ad / Td Th Ts 9h Qs"  # QQ / 888 / TTT
 # O1 sweeps O2 (AA > QQ, JJJ > 888, KKK > TTT); no row bonus hands.
 
 
-def _naturals():  # noqa: ANN202
+def _naturals():
     return pytest.importorskip("ofc_fast.scoring.naturals")
 
 
@@ -509,7 +549,7 @@ def test_declared_natural_with_a_bank() -> None:
     every player."""
     _naturals()
     mal = rules.MALAYAN
-    table = [O1, O2, DRAGON]      # in Malayan the dragon cards are three straights (4)
+    table = [O1, O2, DRAGON]  # in Malayan the dragon cards are three straights (4)
     # Bank O1 (button 0): O2 v bank rows: bank sweeps, 3 (no extras); the natural
     # takes 4 from the bank.  Bank 3 - 4 = -1; O2 -3; D +4.
     assert settle(table, mal, button=0, declared={2: True}).net == [-1, -3, 4]
@@ -541,6 +581,7 @@ def test_single_winner_does_not_collect_from_a_natural() -> None:
 
 # --------------------------------------------------------------- foul / majority
 
+
 def test_foul_pays_rows_only_option() -> None:
     """Q-3 option foul_pays_sweep=False: beating a fouled board earns the rows only (no
     sweep or majority bonus, no sweep multiplier); royalties are still paid."""
@@ -550,7 +591,7 @@ def test_foul_pays_rows_only_option() -> None:
     assert score_pair(X, fouled, rules.OFC).net == 3 + 3 + 3
     assert score_pair(X, fouled, rules.OFC.replace(foul_pays_sweep=False)).net == 3 + 3
     assert score_pair(X, fouled, rules.CLASSIC_2_4.replace(foul_pays_sweep=False)).net == 3
-    assert score_pair(X, fouled, rules.VIETNAMESE).net == 6          # 3 rows x 2
+    assert score_pair(X, fouled, rules.VIETNAMESE).net == 6  # 3 rows x 2
     assert score_pair(X, fouled, rules.VIETNAMESE.replace(foul_pays_sweep=False)).net == 3
     royal = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
     foul2 = "Ac Ad 4h / Kh Kd 3d 3h 8c / 6d 6h 7c 7h 2h"
@@ -561,8 +602,8 @@ def test_foul_pays_rows_only_option() -> None:
 def test_majority_rule_with_tied_rows() -> None:
     """R-SCORE-3 / Q-4: one row won and two tied: "two or more rows" [003] pays no
     majority; "more rows than the other" [001] does."""
-    a = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"     # ties b's middle and back
-    b = "As Kh 6d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"     # front A-K-6 < A-K-7
+    a = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"  # ties b's middle and back
+    b = "As Kh 6d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"  # front A-K-6 < A-K-7
     assert_disjoint(a, b)
     two_rows = rules.CLASSIC_2_4
     more_rows = rules.CLASSIC_2_4.replace(majority_rule="more_rows")
@@ -572,6 +613,7 @@ def test_majority_rule_with_tied_rows() -> None:
 
 
 # ------------------------------------------------- argument checks (issue 9, finding 8)
+
 
 def test_issue9_finding8_settle_button_float_is_a_board_error() -> None:
     with pytest.raises(ofc.BoardError, match="button"):
@@ -600,14 +642,23 @@ def test_settle_refusals_name_the_problem() -> None:
     with pytest.raises(ofc.BoardError, match="seat 2 declared a natural but holds none"):
         settle([X, Y, Z], sur, declared={2: True})
     with pytest.raises(ofc.BoardError, match="declared 'nonsense'"):
-        settle([DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"], sur,
-               declared={0: "nonsense"})
+        settle(
+            [DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"],
+            sur,
+            declared={0: "nonsense"},
+        )
     with pytest.raises(ofc.BoardError, match="declared 'six_pairs' but holds dragon"):
-        settle([DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"], sur,
-               declared={0: "six_pairs"})
+        settle(
+            [DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"],
+            sur,
+            declared={0: "six_pairs"},
+        )
     with pytest.raises(ofc.RulesError, match="no naturals"):
-        settle([DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"], SIMPLE,
-               declared={0: True})
+        settle(
+            [DRAGON, "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"],
+            SIMPLE,
+            declared={0: True},
+        )
     with pytest.raises(ofc.RulesError, match="surrender is not allowed"):
         settle([X, Y, Z], SIMPLE, surrendered=[1])
     with pytest.raises(ofc.BoardError, match="aces side bet"):
@@ -627,5 +678,8 @@ def test_settle_refusals_name_the_problem() -> None:
 
 
 def test_apply_stakes_huge_amounts_pay_what_a_stack_allows() -> None:
-    assert apply_stakes([((0, 1), 10**30), ((1, 0), -10**30)], [5, 7], "win_cap") == [5, 0]
-    assert apply_stakes([((0, 1), -10**30)], [5, 7], "chips") == [-5]
+    assert apply_stakes([((0, 1), 10**30), ((1, 0), -(10**30))], [5, 7], "win_cap") == [
+        5,
+        0,
+    ]
+    assert apply_stakes([((0, 1), -(10**30))], [5, 7], "chips") == [-5]

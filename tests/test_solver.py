@@ -23,12 +23,20 @@ import numpy as np
 import pytest
 
 import ofc_fast as ofc
-from ofc_fast import Board, fantasyland_cards, rules as R
-from ofc_fast.rules.compiled import LOW27, schedule_tables
+from ofc_fast import Board, fantasyland_cards
+from ofc_fast import rules as R
 from ofc_fast._native import ffi, lib
+from ofc_fast.rules.compiled import LOW27, schedule_tables
 from ofc_fast.rules.fantasyland_text import front_threshold
-from ofc_fast.solver import (STAY_VALUE_DEFAULT, Solution, best_setting, cli_solve,
-                             ev_tables, solve_fantasyland, stay_values)
+from ofc_fast.solver import (
+    STAY_VALUE_DEFAULT,
+    Solution,
+    best_setting,
+    cli_solve,
+    ev_tables,
+    solve_fantasyland,
+    stay_values,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = ofc.STRENGTH_MAX + 1
@@ -37,6 +45,7 @@ FL_RULES = (R.PINEAPPLE, R.PROGRESSIVE_PINEAPPLE, R.ULTIMATE_PINEAPPLE, R.OFC)
 
 
 # ------------------------------------------------------------------ reference
+
 
 @lru_cache(maxsize=1)
 def split_index() -> np.ndarray:
@@ -81,12 +90,17 @@ def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.n
     elif fl.stay_cards == "entry":
         entry = np.zeros(n, dtype=np.int64)
         for text, cards in fl.entry:
-            entry = np.where(front >= front_threshold(text), np.maximum(entry, cards), entry)
+            entry = np.where(
+                front >= front_threshold(text), np.maximum(entry, cards), entry
+            )
         if lowball and fl.lowball_entry:
             nuts = LOW27[mid] == 7462
             both = (entry > 0) & (fl.lowball_both > 0)
-            entry = np.where(nuts, np.where(both, fl.lowball_both,
-                                            np.maximum(entry, fl.lowball_entry)), entry)
+            entry = np.where(
+                nuts,
+                np.where(both, fl.lowball_both, np.maximum(entry, fl.lowball_entry)),
+                entry,
+            )
         nxt = np.where(entry > 0, entry, min(c for _, c in fl.entry))
     else:
         nxt = np.full(n, int(fl.stay_cards))
@@ -105,14 +119,17 @@ class Brute:
         self.royalties = ev.royalty.sum(axis=1)
         self.legal = ~ev.foul
 
-    def values(self, rules: R.RuleSet, sv: tuple[float, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def values(
+        self, rules: R.RuleSet, sv: tuple[float, ...]
+    ) -> tuple[np.ndarray, np.ndarray]:
         nxt = ref_next_cards(rules, self.strength, len(self.cards))
         bonus = np.where(nxt > 0, np.array((0.0,) * 13 + sv)[nxt], 0.0)
         return self.royalties + bonus, nxt > 0
 
 
-def check_solution(sol: Solution, cards: list[int], rules: R.RuleSet,
-                   sv: tuple[float, ...]) -> None:
+def check_solution(
+    sol: Solution, cards: list[int], rules: R.RuleSet, sv: tuple[float, ...]
+) -> None:
     """The solution is what it says, recomputed with the public API."""
     board = sol.board
     assert sorted(board.cards + sol.discards) == sorted(cards)
@@ -128,8 +145,9 @@ def check_solution(sol: Solution, cards: list[int], rules: R.RuleSet,
         assert sol.value == pytest.approx(value, abs=1e-9)
 
 
-def check_against_brute(cards: list[int], rules: R.RuleSet, brute: Brute,
-                        sv_arg=None) -> None:
+def check_against_brute(
+    cards: list[int], rules: R.RuleSet, brute: Brute, sv_arg=None
+) -> None:
     sv = stay_values(rules, sv_arg)
     values, stays = brute.values(rules, sv)
     legal = brute.legal
@@ -145,8 +163,10 @@ def check_against_brute(cards: list[int], rules: R.RuleSet, brute: Brute,
     assert not sol.fouled
     assert sol.value == pytest.approx(best, abs=1e-9), (ofc.cards_str(cards), rules.name)
     assert alt.value == pytest.approx(best, abs=1e-9)
-    for sub, mask, flag in ((alt.best_stay, legal & stays, True),
-                            (alt.best_no_stay, legal & ~stays, False)):
+    for sub, mask, flag in (
+        (alt.best_stay, legal & stays, True),
+        (alt.best_no_stay, legal & ~stays, False),
+    ):
         if not mask.any():
             assert sub is None
             continue
@@ -162,13 +182,16 @@ def deals(seed: int, count: int, n: int) -> list[list[int]]:
 
 # ---------------------------------------------------- the reference itself
 
+
 def test_reference_stays_match_fantasyland_cards() -> None:
     rng = random.Random(3)
     for rules in FL_RULES + (R.PINEAPPLE_27,):
         cards = rng.sample(range(52), 14)
         brute = Brute(cards, rules)
         legal = np.flatnonzero(brute.legal)
-        stays = np.flatnonzero(brute.legal & (ref_next_cards(rules, brute.strength, 14) > 0))
+        stays = np.flatnonzero(
+            brute.legal & (ref_next_cards(rules, brute.strength, 14) > 0)
+        )
         picks = list(rng.sample(list(legal), min(40, len(legal))))
         picks += list(rng.sample(list(stays), min(40, len(stays))))
         nxt = ref_next_cards(rules, brute.strength, 14)
@@ -178,6 +201,7 @@ def test_reference_stays_match_fantasyland_cards() -> None:
 
 
 # ------------------------------------------------------- optimality: random
+
 
 @pytest.mark.parametrize("seed", range(4))
 def test_13_cards_against_brute_force(seed: int) -> None:
@@ -198,18 +222,21 @@ def test_14_cards_against_brute_force(seed: int) -> None:
         high = Brute(cards, R.PINEAPPLE)
         check_against_brute(cards, R.PINEAPPLE, high)
         check_against_brute(cards, R.PINEAPPLE, high, 0)
-        check_against_brute(cards, R.PROGRESSIVE_PINEAPPLE, high, {14: 5, 15: 6, 16: 7,
-                                                                   17: 30})
+        check_against_brute(
+            cards, R.PROGRESSIVE_PINEAPPLE, high, {14: 5, 15: 6, 16: 7, 17: 30}
+        )
         check_against_brute(cards, R.ULTIMATE_PINEAPPLE, high)
         low = Brute(cards, R.PINEAPPLE_27)
         check_against_brute(cards, R.PINEAPPLE_27, low)
 
 
 def test_strict_order_and_custom_schedule_against_brute_force() -> None:
-    strict = R.PINEAPPLE.replace(name="strict", order=R.OrderRule.STRICT,
-                                 royalties=R.ROYALTIES_ALT_2)
-    strict_progressive = R.PROGRESSIVE_PINEAPPLE.replace(name="strict progressive",
-                                                         order=R.OrderRule.STRICT)
+    strict = R.PINEAPPLE.replace(
+        name="strict", order=R.OrderRule.STRICT, royalties=R.ROYALTIES_ALT_2
+    )
+    strict_progressive = R.PROGRESSIVE_PINEAPPLE.replace(
+        name="strict progressive", order=R.OrderRule.STRICT
+    )
     for cards in deals(7, 4, 14):
         check_against_brute(cards, strict, Brute(cards, strict))
         check_against_brute(cards, strict_progressive, Brute(cards, strict_progressive))
@@ -224,18 +251,25 @@ def test_15_cards_against_brute_force() -> None:
 
 # --------------------------------------------------- optimality: hard cases
 
-@pytest.mark.parametrize("hand, unconstrained, legal", [
-    ("Ah Ad Kh Kd 2c 3d 5h 7s 9c Jd 4s 8h Qc", 12, 2),
-    ("Ah Ad Ac Kh Kd 2c 3d 5h 7s 9c Jd 4s 8h Qc", 22, 10),
-])
+
+@pytest.mark.parametrize(
+    "hand, unconstrained, legal",
+    [
+        ("Ah Ad Kh Kd 2c 3d 5h 7s 9c Jd 4s 8h Qc", 12, 2),
+        ("Ah Ad Ac Kh Kd 2c 3d 5h 7s 9c Jd 4s 8h Qc", 22, 10),
+    ],
+)
 def test_royalty_maximising_rows_foul(hand: str, unconstrained: int, legal: int) -> None:
     """The split with the most royalties (AA or trips in front, KK behind it) fouls;
     the solver must find the best legal one, far below it."""
     cards = ofc.parse_cards(hand)
     brute = Brute(cards, R.PINEAPPLE)
     table = schedule_tables(R.PINEAPPLE.royalties).astype(np.int64)
-    raw = (table[0][brute.strength[:, 0]] + table[1][brute.strength[:, 1]]
-           + table[2][brute.strength[:, 2]])
+    raw = (
+        table[0][brute.strength[:, 0]]
+        + table[1][brute.strength[:, 1]]
+        + table[2][brute.strength[:, 2]]
+    )
     assert raw.max() == unconstrained and raw[brute.legal].max() == legal
     assert not brute.legal[raw == unconstrained].any()
     sol = solve_fantasyland(cards, R.PINEAPPLE, 0)
@@ -275,7 +309,8 @@ def test_every_setting_fouls_under_27() -> None:
 def test_27_nut_low_entry_counts() -> None:
     """2-7 with stay_cards "entry": a 7-5-4-3-2 middle and a KK front give 15."""
     rules = R.PINEAPPLE_27.replace(
-        name="27 entry", fantasyland=R.PINEAPPLE_27.fantasyland.replace(stay_cards="entry"))
+        name="27 entry", fantasyland=R.PINEAPPLE_27.fantasyland.replace(stay_cards="entry")
+    )
     cards = ofc.parse_cards("7c 5d 4h 3s 2c Kh Kd Ks Ah Ad Ac As 9h 8d")
     sv = {14: 1.0, 15: 50.0}
     sol = solve_fantasyland(cards, rules, sv)
@@ -293,12 +328,16 @@ def test_stay_same_and_entry_counts() -> None:
 
 # ----------------------------------------------------------- the arranger
 
-def ev_reference(rules: R.RuleSet, strengths: np.ndarray, royalties: np.ndarray) -> np.ndarray:
+
+def ev_reference(
+    rules: R.RuleSet, strengths: np.ndarray, royalties: np.ndarray
+) -> np.ndarray:
     """Expected points per board from the model of csrc/ofc_solver.h, with tables
     rebuilt here from the shipped counts."""
     deals_ = ffi.new("uint32_t *")
-    counts = np.frombuffer(ffi.buffer(lib.ofc_ev_opponent_counts(deals_),
-                                      3 * SIZE * 4), dtype=np.uint32).reshape(3, SIZE)
+    counts = np.frombuffer(
+        ffi.buffer(lib.ofc_ev_opponent_counts(deals_), 3 * SIZE * 4), dtype=np.uint32
+    ).reshape(3, SIZE)
     win_value = schedule_tables(rules.win_bonus).astype(np.float64) + 1
     info = np.array([lib.ofc_strength_info(s) for s in range(SIZE)], dtype=np.uint32)
     ncards = info >> 24
@@ -306,8 +345,8 @@ def ev_reference(rules: R.RuleSet, strengths: np.ndarray, royalties: np.ndarray)
     for row in range(3):
         p = np.where(ncards == (3 if row == 0 else 5), counts[row], 0).astype(np.float64)
         p /= p.sum()
-        above = np.cumsum(p[::-1])[::-1] - p          # P(opponent stronger)
-        above_units = (np.cumsum((p * win_value[row])[::-1])[::-1] - p * win_value[row])
+        above = np.cumsum(p[::-1])[::-1] - p  # P(opponent stronger)
+        above_units = np.cumsum((p * win_value[row])[::-1])[::-1] - p * win_value[row]
         W[row] = np.clip(1 - above - p, 0, None)
         L[row] = above
         LU[row] = above_units
@@ -337,15 +376,23 @@ def ev_reference(rules: R.RuleSet, strengths: np.ndarray, royalties: np.ndarray)
         value = value + rules.majority_bonus * (pmw - pml)
     if rules.sweep_multiplier > 1:
         wv = sum(win_value[r][s[:, r]] for r in range(3))
-        opp = (LU[0][s[:, 0]] * l_[1] * l_[2] + l_[0] * LU[1][s[:, 1]] * l_[2]
-               + l_[0] * l_[1] * LU[2][s[:, 2]])
+        opp = (
+            LU[0][s[:, 0]] * l_[1] * l_[2]
+            + l_[0] * LU[1][s[:, 1]] * l_[2]
+            + l_[0] * l_[1] * LU[2][s[:, 2]]
+        )
         bonus = rules.sweep_bonus + rules.majority_bonus
-        value = value + (rules.sweep_multiplier - 1) * (pw3 * (wv + bonus) - opp - pl3 * bonus)
+        value = value + (rules.sweep_multiplier - 1) * (
+            pw3 * (wv + bonus) - opp - pl3 * bonus
+        )
     return value
 
 
-@pytest.mark.parametrize("rules", [R.CLASSIC_1_6, R.CLASSIC_2_4, R.VIETNAMESE, R.MALAYAN,
-                                   R.OFC], ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "rules",
+    [R.CLASSIC_1_6, R.CLASSIC_2_4, R.VIETNAMESE, R.MALAYAN, R.OFC],
+    ids=lambda r: r.name,
+)
 def test_best_setting_ev_against_brute_force(rules: R.RuleSet) -> None:
     for cards in deals(300, 6, 13):
         brute = Brute(cards, rules)
@@ -353,8 +400,11 @@ def test_best_setting_ev_against_brute_force(rules: R.RuleSet) -> None:
         sol = best_setting(cards, rules, "ev")
         assert not sol.fouled
         assert sol.value == pytest.approx(ev[brute.legal].max(), abs=1e-5)
-        own = ev_reference(rules, np.array([sol.board.evaluate(rules).strengths]),
-                           np.array([sol.royalties]))
+        own = ev_reference(
+            rules,
+            np.array([sol.board.evaluate(rules).strengths]),
+            np.array([sol.royalties]),
+        )
         assert sol.value == pytest.approx(own[0], abs=1e-5)
         roy = best_setting(cards, rules, "royalties")
         assert roy.royalties == brute.royalties[brute.legal].max()
@@ -364,8 +414,9 @@ def test_best_setting_ev_against_brute_force(rules: R.RuleSet) -> None:
 def test_ev_tables_match_counts() -> None:
     t = ev_tables(R.CLASSIC_1_6)
     win = np.frombuffer(ffi.buffer(t.win), dtype=np.float32).reshape(3, SIZE)
-    s = np.array([[ofc.rank3("2c 3d 5h"), ofc.rank5("7c 5d 4h 3s 2c"),
-                   ofc.rank5("As Ks Qs Js Ts")]])
+    s = np.array(
+        [[ofc.rank3("2c 3d 5h"), ofc.rank5("7c 5d 4h 3s 2c"), ofc.rank5("As Ks Qs Js Ts")]]
+    )
     assert win[2][s[0, 2]] > 0.99 and win[0][s[0, 0]] < 0.01
     assert win[1][s[0, 1]] < 0.01
 
@@ -384,6 +435,7 @@ def test_best_setting_naturals_and_errors() -> None:
 
 
 # --------------------------------------------------------------- the API
+
 
 def test_solution_fields_and_errors() -> None:
     cards = "Ah Ad Ac Kh Kd 7s 7c 7h 2d 3d 4d 5d 9d Js"
@@ -461,8 +513,10 @@ WINTAB = ROOT / "csrc" / "ofc_solve_wintab.c"
 GENERATOR = ROOT / "tools" / "gen_win_tables.py"
 
 
-@pytest.mark.skipif(not (WINTAB.exists() and GENERATOR.exists()),
-                    reason="needs the source checkout (tools/, csrc/)")
+@pytest.mark.skipif(
+    not (WINTAB.exists() and GENERATOR.exists()),
+    reason="needs the source checkout (tools/, csrc/)",
+)
 def test_win_tables_file_matches_library_and_generator() -> None:
     sys.path.insert(0, str(GENERATOR.parent))
     try:
@@ -474,14 +528,20 @@ def test_win_tables_file_matches_library_and_generator() -> None:
     assert gen.recorded(text, "counts sha256") == gen.digest(counts)
     assert gen.render(counts, gen.recorded(text, "quick sha256")) == text
     deals_ = ffi.new("uint32_t *")
-    lib_counts = np.frombuffer(ffi.buffer(lib.ofc_ev_opponent_counts(deals_), 3 * SIZE * 4),
-                               dtype=np.uint32).reshape(3, SIZE)
+    lib_counts = np.frombuffer(
+        ffi.buffer(lib.ofc_ev_opponent_counts(deals_), 3 * SIZE * 4), dtype=np.uint32
+    ).reshape(3, SIZE)
     assert np.array_equal(lib_counts, counts), "rebuild the extension"
     assert deals_[0] == gen.ROUNDS * gen.DEALS
-    quick = subprocess.run([sys.executable, str(GENERATOR), "--quick"], check=True,
-                           capture_output=True, text=True).stdout.strip()
-    assert quick == gen.recorded(text, "quick sha256"), \
+    quick = subprocess.run(
+        [sys.executable, str(GENERATOR), "--quick"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    assert quick == gen.recorded(text, "quick sha256"), (
         "the generator no longer reproduces the shipped table: regenerate it"
+    )
     assert math.isclose(counts[0].sum(), gen.ROUNDS * gen.DEALS)
 
 
@@ -505,8 +565,10 @@ def test_every_preset(name: str) -> None:
         check_solution(sol, cards, rules, stay_values(rules))
 
 
-@pytest.mark.skipif(not (ROOT / "tools" / "fl_study.py").exists(),
-                    reason="needs the source checkout (tools/)")
+@pytest.mark.skipif(
+    not (ROOT / "tools" / "fl_study.py").exists(),
+    reason="needs the source checkout (tools/)",
+)
 def test_fl_study_chunk() -> None:
     """The study's worker: plain and alternatives solves agree, nothing fouls."""
     sys.path.insert(0, str(ROOT / "tools"))

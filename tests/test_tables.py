@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from ofc_fast import rules
-from ofc_fast.rules.compiled import compiled
 from ofc_fast._native import OK, ffi, lib
+from ofc_fast.rules.compiled import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "tools" / "gen_tables.py"
@@ -18,23 +18,29 @@ GENERATOR = ROOT / "tools" / "gen_tables.py"
 
 @pytest.mark.skipif(not GENERATOR.exists(), reason="source tree (tools/) not available")
 def test_regenerating_tables_gives_identical_bytes(tmp_path: Path) -> None:
-    subprocess.run([sys.executable, str(GENERATOR), "--out-dir", str(tmp_path)],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(GENERATOR), "--out-dir", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
     for name in ("ofc_tables.c", "ofc_tables.h"):
         assert (tmp_path / name).read_bytes() == (ROOT / "csrc" / name).read_bytes(), name
 
 
-def _struct_bytes(c) -> bytes:  # noqa: ANN001
+def _struct_bytes(c) -> bytes:
     return bytes(ffi.buffer(c))
 
 
-@pytest.mark.parametrize("preset, init", [
-    (rules.OFC, lambda c: lib.ofc_rules_init_ofc(c)),
-    (rules.PINEAPPLE, lambda c: lib.ofc_rules_init_ofc(c)),
-    (rules.CLASSIC_1_6, lambda c: lib.ofc_rules_init_classic(c, 0)),
-    (rules.CLASSIC_2_4, lambda c: lib.ofc_rules_init_classic(c, 1)),
-])
-def test_python_presets_compile_to_the_c_presets(preset, init) -> None:  # noqa: ANN001
+@pytest.mark.parametrize(
+    "preset, init",
+    [
+        (rules.OFC, lambda c: lib.ofc_rules_init_ofc(c)),
+        (rules.PINEAPPLE, lambda c: lib.ofc_rules_init_ofc(c)),
+        (rules.CLASSIC_1_6, lambda c: lib.ofc_rules_init_classic(c, 0)),
+        (rules.CLASSIC_2_4, lambda c: lib.ofc_rules_init_classic(c, 1)),
+    ],
+)
+def test_python_presets_compile_to_the_c_presets(preset, init) -> None:
     """The Python rule model and the C initialisers are written separately; the
     compiled structs must be byte-identical."""
     c = ffi.new("ofc_rules *")

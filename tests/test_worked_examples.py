@@ -15,10 +15,12 @@ Every expected number is worked out by hand in the comments from the rule text.
 
 from __future__ import annotations
 
+from rules_helpers import assert_disjoint, items_net, pair_actual
+
 import ofc_fast as ofc
 from ofc_fast import Board, apply_stakes, fantasyland_cards, rules, score_pair, settle
-from ofc_fast.rules import CLASSIC_WIN_BONUS, Game, HandCategory as C, Pool, Schedule
-from rules_helpers import assert_disjoint, items_net, pair_actual
+from ofc_fast.rules import CLASSIC_WIN_BONUS, Game, Pool, Schedule
+from ofc_fast.rules import HandCategory as C
 
 # R-SCORE-1, the simplest method: +1 a row won, -1 a row lost, no sweep bonus, no
 # row bonuses.
@@ -53,7 +55,7 @@ def test_ex1_four_player_simplest_method() -> None:
     assert by_row == [[S, N, E, W], [S, N, W, E], [W, N, E, S]]
     assert ofc.category(strengths[W][2]) == C.FULL_HOUSE
     result = settle(EX1_TABLE, SIMPLE, button=S)
-    assert result.net == [-1, 3, -5, 3]          # W, N, E, S
+    assert result.net == [-1, 3, -5, 3]  # W, N, E, S
     assert sum(result.net) == 0
     # The per-pair table of EX-1 (seen from the first-named player):
     #   N v E +3, N v S -1, N v W +1, E v S -1, E v W -1, S v W +1
@@ -66,15 +68,15 @@ def test_ex1_four_player_simplest_method() -> None:
 # A (dealer, seat 0) sweeps B; C sweeps A; D beats A's back only.  No row bonus hand
 # anywhere (no front trips, middle full house, quads or straight flush), so under
 # HAWAIIAN_GARDENS: 2 rows of 3 = 1, a sweep = 6 (R-VAR-HG-2).
-EX3_A = "8h 8d 3c / Th Td 4c 4d 2h / Ks Kc Kd 6c 7d"    # 88 / TT44 / KKK
-EX3_B = "7h 7s 2d / 9h 9d 3h 3s 2s / Qs Qc Qh 5c 6d"    # 77 / 9933 / QQQ
-EX3_C = "Js Jh 5d / Ah Ad 5h 5s 9c / 9s Ts Jd Qd Kh"    # JJ / AA55 / K straight
-EX3_D = "As 8s 3d / 6h 6s 4h 4s 2c / Ac Jc Tc 8c 7c"    # A-high / 6644 / flush
+EX3_A = "8h 8d 3c / Th Td 4c 4d 2h / Ks Kc Kd 6c 7d"  # 88 / TT44 / KKK
+EX3_B = "7h 7s 2d / 9h 9d 3h 3s 2s / Qs Qc Qh 5c 6d"  # 77 / 9933 / QQQ
+EX3_C = "Js Jh 5d / Ah Ad 5h 5s 9c / 9s Ts Jd Qd Kh"  # JJ / AA55 / K straight
+EX3_D = "As 8s 3d / 6h 6s 4h 4s 2c / Ac Jc Tc 8c 7c"  # A-high / 6644 / flush
 # Pairs in HG order from the dealer (R-SETTLE-3): A-B, A-C, A-D, B-C, B-D, C-D
 #   A-B: A sweeps          +6     A-C: C sweeps      -6    A-D: A 2 of 3 (front, mid) +1
 #   B-C: C sweeps          -6     B-D: B front, mid  +1    C-D: C front, mid          +1
 # Nobody sweeps the whole table (C loses the back to D), so no sweep-all bonus.
-EX3_NOMINAL = [6 - 6 + 1, -6 - 6 + 1, 6 + 6 + 1, -1 - 1 - 1]   # A 1, B -11, C 13, D -3
+EX3_NOMINAL = [6 - 6 + 1, -6 - 6 + 1, 6 + 6 + 1, -1 - 1 - 1]  # A 1, B -11, C 13, D -3
 
 
 def test_ex3_chip_rule_apply_stakes() -> None:
@@ -108,8 +110,14 @@ def test_ex3_chip_rule_settle_hawaiian_gardens() -> None:
     # A +6 -2 = +4 (ends 12); B -6 -6 +1 = -11; C +2 +6 +1 = +9; D -1 -1 = -2.
     assert result.net == [4, -11, 9, -2]
     assert result.stacks == [12, 9, 29, 18]
-    assert pair_actual(result) == {(0, 1): 6, (0, 2): -2, (0, 3): 0, (1, 2): -6,
-                                   (1, 3): 1, (2, 3): 1}
+    assert pair_actual(result) == {
+        (0, 1): 6,
+        (0, 2): -2,
+        (0, 3): 0,
+        (1, 2): -6,
+        (1, 3): 1,
+        (2, 3): 1,
+    }
     assert items_net(result, 4) == result.net
 
 
@@ -129,11 +137,12 @@ def test_ex3_win_cap_alternative_settle() -> None:
 
 # ----------------------------------------------------------------------------- EX-8
 
+
 def test_ex8_front_trips_against_higher_front_trips() -> None:
     """EX-8 / R-BON-CP-3: front trips lose to higher front trips: the lower pays 3
     for that row."""
-    a = "5c 5d 5h / Qc Qd Qh 2c 3d / Ac Ad Ah 2d 4c"   # 555 / QQQ / AAA
-    b = "9c 9d 9h / Jc Jd Jh 2h 3h / Kc Kd Kh 4d 2s"   # 999 / JJJ / KKK
+    a = "5c 5d 5h / Qc Qd Qh 2c 3d / Ac Ad Ah 2d 4c"  # 555 / QQQ / AAA
+    b = "9c 9d 9h / Jc Jd Jh 2h 3h / Kc Kd Kh 4d 2s"  # 999 / JJJ / KKK
     s = score_pair(a, b, rules.CLASSIC_1_6)
     assert s.rows == (-1, 1, 1)
     # front: B's trips win, 3 units; middle and back: A wins 1 each.
@@ -141,7 +150,7 @@ def test_ex8_front_trips_against_higher_front_trips() -> None:
     assert s.net == -1
     # Against a third player whose front A's trips beat, A collects the 3
     # (R-BON-CP-3: "still counts against opponents it beats").
-    c = "Tc Td 4h / 7d 7h 8c 8d 9s / Ks Qs Js 5s 3s"    # TT4 / 8877 / flush
+    c = "Tc Td 4h / 7d 7h 8c 8d 9s / Ks Qs Js 5s 3s"  # TT4 / 8877 / flush
     assert_disjoint(a, b, c)
     s2 = score_pair(a, c, rules.CLASSIC_1_6)
     assert s2.rows == (1, 1, -1)
@@ -155,8 +164,12 @@ def test_ex8_front_trips_against_higher_front_trips() -> None:
 
 HIGH_MIDDLE = rules.CLASSIC_1_6.replace(
     name="higher payment in the middle",
-    win_bonus=CLASSIC_WIN_BONUS.replace(middle=Schedule.by_category(
-        {C.FULL_HOUSE: 1, C.QUADS: 4, C.STRAIGHT_FLUSH: 5, C.ROYAL_FLUSH: 5})))
+    win_bonus=CLASSIC_WIN_BONUS.replace(
+        middle=Schedule.by_category(
+            {C.FULL_HOUSE: 1, C.QUADS: 4, C.STRAIGHT_FLUSH: 5, C.ROYAL_FLUSH: 5}
+        )
+    ),
+)
 """R-BON-CP-5: middle quads 5 (back 4), middle straight flush 6 (back 5)."""
 
 
@@ -181,6 +194,7 @@ def test_ex9_higher_payment_in_the_middle() -> None:
 
 
 # ---------------------------------------------------------------------------- EX-10
+
 
 def test_ex10_surrender_one_unit_each() -> None:
     """EX-10 / R-VAR-SUR-1: a surrendering player pays 1 unit to each other player;
@@ -229,10 +243,10 @@ def test_ex10_surrender_with_a_banker() -> None:
 
 # ---------------------------------------------------------------------------- EX-11
 # Seat 0 wins every row of the table outright.
-POOL_0 = "Ac Ad 2c / 9h 9s 9d 9c 3d / 2h 3h 4h 5h 6h"   # AA / quads 9 / SF
-POOL_1 = "Kc Kd 3c / Th Tc Td 4c 4d / Jh Jc Jd Js 5c"   # KK / FH / quads J
-POOL_2 = "7c 8d 2d / Qh Qs 5d 6d 7d / Kh Ks 8h 8s 7h"   # 8-high / QQ / KK88
-POOL_3 = "2s 3s 8c / 6c 6s 4s 5s 7s / Qc Qd Ah As Ts"   # 8-high / 66 / AAQQ
+POOL_0 = "Ac Ad 2c / 9h 9s 9d 9c 3d / 2h 3h 4h 5h 6h"  # AA / quads 9 / SF
+POOL_1 = "Kc Kd 3c / Th Tc Td 4c 4d / Jh Jc Jd Js 5c"  # KK / FH / quads J
+POOL_2 = "7c 8d 2d / Qh Qs 5d 6d 7d / Kh Ks 8h 8s 7h"  # 8-high / QQ / KK88
+POOL_3 = "2s 3s 8c / 6c 6s 4s 5s 7s / Qc Qd Ah As Ts"  # 8-high / 66 / AAQQ
 
 
 def test_ex11_pool() -> None:
@@ -255,10 +269,11 @@ def test_ex11_pool() -> None:
 
 # ---------------------------------------------------------------------------- EX-12
 
+
 def test_ex12_singapore_sweep_of_all() -> None:
     """EX-12 / R-VAR-SG-5: in Singapore sweeping all opponents pays 6 from each
     instead of 3 (base R-SCORE-1)."""
-    table = [EX3_A, EX3_B, EX3_C]   # C sweeps A and B; A sweeps B
+    table = [EX3_A, EX3_B, EX3_C]  # C sweeps A and B; A sweeps B
     result = settle(table, rules.SINGAPORE, button=0)
     # C v A: 3 x 2 = 6; C v B: 6; A v B: a plain sweep, 3 (not doubled).
     # A = 3 - 6 = -3; B = -3 - 6 = -9; C = 12.
@@ -268,8 +283,8 @@ def test_ex12_singapore_sweep_of_all() -> None:
 def test_ex12_hawaiian_gardens_base() -> None:
     """EX-12 / R-VAR-HG-2: 2 of 3 -> 1; 3 of 3 -> 6; sweep of all -> 9 from each."""
     hg = rules.HAWAIIAN_GARDENS
-    assert score_pair(EX3_A, EX3_D, hg).net == 1      # 2 of 3
-    assert score_pair(EX3_A, EX3_B, hg).net == 6      # 3 of 3
+    assert score_pair(EX3_A, EX3_D, hg).net == 1  # 2 of 3
+    assert score_pair(EX3_A, EX3_B, hg).net == 6  # 3 of 3
     result = settle([EX3_A, EX3_B, EX3_C], hg, button=0)
     # C sweeps A and B: 9 from each.  A sweeps B: 6.
     # A = 6 - 9 = -3; B = -6 - 9 = -15; C = 18.
@@ -279,6 +294,7 @@ def test_ex12_hawaiian_gardens_base() -> None:
 
 
 # ---------------------------------------------------------------------------- EX-13
+
 
 def test_ex13_settlement_orders() -> None:
     """EX-13 (R-SETTLE-1/2/3): OFC W N E S with S dealing -> W-N, W-E, W-S, N-E, N-S,
@@ -291,19 +307,35 @@ def test_ex13_settlement_orders() -> None:
     # SB-D, then BB-D (pairs are unordered).
     r3 = settle([EX3_A, EX3_B, EX3_C], rules.OFC, button=0)
     d, sb, bb = 0, 1, 2
-    assert [frozenset(p) for p, _ in r3.pairs] == [frozenset((bb, sb)), frozenset((sb, d)),
-                                                   frozenset((bb, d))]
+    assert [frozenset(p) for p, _ in r3.pairs] == [
+        frozenset((bb, sb)),
+        frozenset((sb, d)),
+        frozenset((bb, d)),
+    ]
     # Hawaiian Gardens, A (0) deals: from the dealer.
     hg = settle([EX3_A, EX3_B, EX3_C, EX3_D], rules.HAWAIIAN_GARDENS, button=0)
     assert [p for p, _ in hg.pairs] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     # ... and with the button elsewhere, HG still starts at the dealer.
     assert ofc.settlement_order(4, button=2, start="button") == [
-        (2, 3), (2, 0), (2, 1), (3, 0), (3, 1), (0, 1)]
+        (2, 3),
+        (2, 0),
+        (2, 1),
+        (3, 0),
+        (3, 1),
+        (0, 1),
+    ]
     assert ofc.settlement_order(4, button=2) == [
-        (3, 0), (3, 1), (3, 2), (0, 1), (0, 2), (1, 2)]
+        (3, 0),
+        (3, 1),
+        (3, 2),
+        (0, 1),
+        (0, 2),
+        (1, 2),
+    ]
 
 
 # ---------------------------------------------------------------------------- EX-14
+
 
 def test_ex14_aces_side_bet() -> None:
     """EX-14 / R-VAR-ACES-1: 1/2/6/8 for 1/2/3/4 aces; 3 aces vs 1 ace -> 6 - 1 = 5
@@ -332,6 +364,7 @@ def test_ex14_aces_side_bet() -> None:
 
 # ---------------------------------------------------------------------------- EX-15
 
+
 def test_ex15_pineapple_card_counts() -> None:
     """EX-15 / R-FLOW-PIN-2/3: 5 + 4 x 3 = 17 cards seen, 13 kept; 3 players x 17 = 51
     of 52.  The library has no game flow yet (another issue), so this checks only the
@@ -340,11 +373,12 @@ def test_ex15_pineapple_card_counts() -> None:
     kept = 5 + 4 * 2
     assert (seen, kept) == (17, 13)
     assert rules.PINEAPPLE.game is Game.PINEAPPLE
-    assert rules.PINEAPPLE.max_players == 3           # R-FLOW-PIN-1
+    assert rules.PINEAPPLE.max_players == 3  # R-FLOW-PIN-1
     assert rules.PINEAPPLE.max_players * seen == 51 <= 52
 
 
 # ---------------------------------------------------------------------------- EX-16
+
 
 def test_ex16_fantasyland_card_counts() -> None:
     """EX-16 / R-FL-3 / R-27-6: progressive QQ 14, KK 15, AA 16, trips 17; 2-7: KK+

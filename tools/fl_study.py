@@ -58,9 +58,10 @@ RULES = ("PINEAPPLE", "PROGRESSIVE_PINEAPPLE")
 def _setup():
     # the installed package (pip install . or -e .)
     from ofc_fast import rules as R
-    from ofc_fast.rules.compiled import compiled, compiled_fl
     from ofc_fast._native import ffi, lib
+    from ofc_fast.rules.compiled import compiled, compiled_fl
     from ofc_fast.solver import ev_tables, stay_values
+
     return R, compiled, ffi, lib, compiled_fl, ev_tables, stay_values
 
 
@@ -72,27 +73,46 @@ def run_chunk(job: tuple[str, int, int, int, int]) -> dict:
     cr, cfl, ev = compiled(rules), compiled_fl(rules), ev_tables(rules)
     sv = ffi.new("double[5]", list(stay_values(rules)))
     zero = ffi.new("double[5]", [0.0] * 5)
-    stay_k = int(rules.fantasyland.stay_cards) if isinstance(
-        rules.fantasyland.stay_cards, int) else None
-    rng = np.random.Generator(np.random.PCG64([seed, RULES_INDEX.get(rules_name, 9), n,
-                                               index]))
+    stay_k = (
+        int(rules.fantasyland.stay_cards)
+        if isinstance(rules.fantasyland.stay_cards, int)
+        else None
+    )
+    rng = np.random.Generator(
+        np.random.PCG64([seed, RULES_INDEX.get(rules_name, 9), n, index])
+    )
     out = ffi.new("ofc_fl_solution *")
     alt = ffi.new("ofc_fl_solution *")
-    acc = {"deals": 0, "stay": 0, "stay0": 0, "can_stay": 0, "roy": 0.0, "roy2": 0.0,
-           "roy0": 0.0, "foul": 0, "times": [], "mismatch": 0, "roy_by_stay": 0.0}
+    acc = {
+        "deals": 0,
+        "stay": 0,
+        "stay0": 0,
+        "can_stay": 0,
+        "roy": 0.0,
+        "roy2": 0.0,
+        "roy0": 0.0,
+        "foul": 0,
+        "times": [],
+        "mismatch": 0,
+        "roy_by_stay": 0.0,
+    }
     for _ in range(count):
         cards = bytes(rng.permutation(52)[:n].astype(np.uint8))
         t0 = time.thread_time_ns()
         status = lib.ofc_solve_fantasyland(cr, cfl, ev, cards, n, sv, 0, out)
         acc["times"].append((time.thread_time_ns() - t0) / 1e6)
         assert status == 0, status
-        assert lib.ofc_solve_fantasyland(cr, cfl, ev, cards, n, zero,
-                                         lib.OFC_SOLVE_ALTERNATIVES, alt) == 0
+        assert (
+            lib.ofc_solve_fantasyland(
+                cr, cfl, ev, cards, n, zero, lib.OFC_SOLVE_ALTERNATIVES, alt
+            )
+            == 0
+        )
         b = out.best
         acc["deals"] += 1
         acc["stay"] += b.stays
         acc["roy"] += b.royalties
-        acc["roy2"] += b.royalties ** 2
+        acc["roy2"] += b.royalties**2
         acc["foul"] += b.foul
         # Royalties alone: stays when a setting with the most royalties stays.
         stay_roy = alt.best_stay.royalties if alt.best_stay.found else -1 << 30
@@ -102,8 +122,11 @@ def run_chunk(job: tuple[str, int, int, int, int]) -> dict:
         acc["can_stay"] += alt.best_stay.found
         # The plain solve must equal the better alternative under the same values.
         if stay_k is not None:
-            v_stay = (alt.best_stay.royalties + sv[stay_k - 13]
-                      if alt.best_stay.found else -math.inf)
+            v_stay = (
+                alt.best_stay.royalties + sv[stay_k - 13]
+                if alt.best_stay.found
+                else -math.inf
+            )
             v_no = alt.best_no_stay.royalties if alt.best_no_stay.found else -math.inf
             acc["mismatch"] += abs(max(v_stay, v_no) - b.value) > 1e-9
     return acc
@@ -131,24 +154,34 @@ def study(lines: list[tuple[str, int]], deals: int, workers: int, seed: int) -> 
     for (rules_name, n), a in results.items():
         d = a["deals"]
         mean = a["roy"] / d
-        var = max(a["roy2"] / d - mean ** 2, 0.0)
+        var = max(a["roy2"] / d - mean**2, 0.0)
         t = np.array(a["times"])
-        rows.append({
-            "rules": rules_name, "cards": n, "deals": d,
-            "stay_pct": 100 * a["stay"] / d, "stay0_pct": 100 * a["stay0"] / d,
-            "can_stay_pct": 100 * a["can_stay"] / d,
-            "mean_royalties": mean, "royalties_se": math.sqrt(var / d),
-            "mean_royalties0": a["roy0"] / d,
-            "foul_free_pct": 100 * (d - a["foul"]) / d,
-            "median_ms": float(np.median(t)), "p99_ms": float(np.percentile(t, 99)),
-            "max_ms": float(t.max()), "mismatches": a["mismatch"],
-        })
+        rows.append(
+            {
+                "rules": rules_name,
+                "cards": n,
+                "deals": d,
+                "stay_pct": 100 * a["stay"] / d,
+                "stay0_pct": 100 * a["stay0"] / d,
+                "can_stay_pct": 100 * a["can_stay"] / d,
+                "mean_royalties": mean,
+                "royalties_se": math.sqrt(var / d),
+                "mean_royalties0": a["roy0"] / d,
+                "foul_free_pct": 100 * (d - a["foul"]) / d,
+                "median_ms": float(np.median(t)),
+                "p99_ms": float(np.percentile(t, 99)),
+                "max_ms": float(t.max()),
+                "mismatches": a["mismatch"],
+            }
+        )
     return rows
 
 
 def table(rows: list[dict]) -> str:
-    head = ("| rules | cards | deals | stay % | stay % (roy) | can stay % | mean roy "
-            "| mean roy (roy) | foul-free % | median ms | p99 ms | max ms |")
+    head = (
+        "| rules | cards | deals | stay % | stay % (roy) | can stay % | mean roy "
+        "| mean roy (roy) | foul-free % | median ms | p99 ms | max ms |"
+    )
     lines = [head, "|" + "---|" * 12]
     for r in rows:
         lines.append(
@@ -156,7 +189,8 @@ def table(rows: list[dict]) -> str:
             f"| {r['stay0_pct']:.2f} | {r['can_stay_pct']:.2f} "
             f"| {r['mean_royalties']:.2f} ± {r['royalties_se']:.2f} "
             f"| {r['mean_royalties0']:.2f} | {r['foul_free_pct']:.2f} "
-            f"| {r['median_ms']:.3f} | {r['p99_ms']:.3f} | {r['max_ms']:.3f} |")
+            f"| {r['median_ms']:.3f} | {r['p99_ms']:.3f} | {r['max_ms']:.3f} |"
+        )
     return "\n".join(lines)
 
 
@@ -183,8 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rules", nargs="+", default=list(RULES))
     p.add_argument("--workers", type=int, default=mp.cpu_count())
     p.add_argument("--seed", type=int, default=SEED)
-    p.add_argument("--stay-values", action="store_true",
-                   help="also OFC with 13 cards; print the STAY_VALUE_DEFAULT fixed point")
+    p.add_argument(
+        "--stay-values",
+        action="store_true",
+        help="also OFC with 13 cards; print the STAY_VALUE_DEFAULT fixed point",
+    )
     p.add_argument("--json", type=Path, help="also write the rows as JSON")
     args = p.parse_args(argv)
     lines = [(r.upper(), n) for r in args.rules for n in args.cards]
@@ -193,8 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     rows = study(lines, args.deals, args.workers, args.seed)
     print(table(rows))
-    print(f"\n{len(rows)} lines x {args.deals:,} deals in "
-          f"{time.perf_counter() - t0:.0f} s ({args.workers} workers)")
+    print(
+        f"\n{len(rows)} lines x {args.deals:,} deals in "
+        f"{time.perf_counter() - t0:.0f} s ({args.workers} workers)"
+    )
     bad = sum(r["mismatches"] for r in rows)
     if bad:
         print(f"ERROR: {bad} hands where the plain and the alternatives solves disagree")

@@ -71,9 +71,10 @@ CHUNK = 5_000
 def _lib():
     # The installed package (pip install . or -e .): its compiled module runs the
     # arranger; a source tree without the build is not importable.
-    from ofc_fast.rules.compiled import compiled
     from ofc_fast._native import OK, ffi, lib
     from ofc_fast.rules import CLASSIC_1_6
+    from ofc_fast.rules.compiled import compiled
+
     return ffi, lib, OK, compiled(CLASSIC_1_6)
 
 
@@ -82,16 +83,32 @@ def prior_counts() -> np.ndarray:
     """Round 0: every 3-card and every 5-card hand of the deck, counted once."""
     ffi, lib, OK, _ = _lib()
     counts = np.zeros((3, SIZE), dtype=np.uint64)
-    three = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 3)),
-                        dtype=np.uint8).reshape(-1, 3)
-    five = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(52), 5)),
-                       dtype=np.uint8).reshape(-1, 5)
+    three = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(52), 3)), dtype=np.uint8
+    ).reshape(-1, 3)
+    five = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(52), 5)), dtype=np.uint8
+    ).reshape(-1, 5)
     s3 = np.empty(len(three), dtype=np.int32)
     s5 = np.empty(len(five), dtype=np.int32)
-    assert lib.ofc_rank3_batch(ffi.from_buffer("uint8_t[]", three), len(three),
-                               ffi.from_buffer("int32_t[]", s3), ffi.NULL) == OK
-    assert lib.ofc_rank5_batch(ffi.from_buffer("uint8_t[]", five), len(five),
-                               ffi.from_buffer("int32_t[]", s5), ffi.NULL) == OK
+    assert (
+        lib.ofc_rank3_batch(
+            ffi.from_buffer("uint8_t[]", three),
+            len(three),
+            ffi.from_buffer("int32_t[]", s3),
+            ffi.NULL,
+        )
+        == OK
+    )
+    assert (
+        lib.ofc_rank5_batch(
+            ffi.from_buffer("uint8_t[]", five),
+            len(five),
+            ffi.from_buffer("int32_t[]", s5),
+            ffi.NULL,
+        )
+        == OK
+    )
     counts[0] = np.bincount(s3, minlength=SIZE)
     counts[1] = counts[2] = np.bincount(s5, minlength=SIZE)
     return counts.astype(np.uint32)
@@ -103,33 +120,51 @@ def play_round(counts: np.ndarray, deals: int, seed: int) -> np.ndarray:
     ffi, lib, OK, rules = _lib()
     tables = ffi.new("ofc_ev_tables *")
     flat = np.ascontiguousarray(counts, dtype=np.uint32).reshape(-1)
-    assert lib.ofc_ev_tables_init_counts(rules, ffi.from_buffer("uint32_t[]", flat),
-                                         tables) == OK
+    assert (
+        lib.ofc_ev_tables_init_counts(rules, ffi.from_buffer("uint32_t[]", flat), tables)
+        == OK
+    )
     rng = np.random.Generator(np.random.PCG64(seed))
     hands = np.empty((deals, 13), dtype=np.uint8)
     for i in range(deals):
         hands[i] = rng.permutation(52)[:13]
     out = np.zeros((3, SIZE), dtype=np.uint64)
     for start in range(0, deals, CHUNK):
-        part = np.ascontiguousarray(hands[start:start + CHUNK])
+        part = np.ascontiguousarray(hands[start : start + CHUNK])
         n = len(part)
         boards = np.empty((n, 13), dtype=np.uint8)
-        status = lib.ofc_best_settings(rules, tables, ffi.from_buffer("uint8_t[]", part), n,
-                                       lib.OFC_OBJECTIVE_EV,
-                                       ffi.from_buffer("uint8_t[]", boards), ffi.NULL,
-                                       ffi.NULL)
+        status = lib.ofc_best_settings(
+            rules,
+            tables,
+            ffi.from_buffer("uint8_t[]", part),
+            n,
+            lib.OFC_OBJECTIVE_EV,
+            ffi.from_buffer("uint8_t[]", boards),
+            ffi.NULL,
+            ffi.NULL,
+        )
         assert status == OK, status
         strength = np.empty((n, 3), dtype=np.int32)
-        assert lib.ofc_eval_boards(rules, ffi.from_buffer("uint8_t[]", boards), n,
-                                   ffi.from_buffer("int32_t[]", strength), ffi.NULL,
-                                   ffi.NULL, ffi.NULL) == OK
+        assert (
+            lib.ofc_eval_boards(
+                rules,
+                ffi.from_buffer("uint8_t[]", boards),
+                n,
+                ffi.from_buffer("int32_t[]", strength),
+                ffi.NULL,
+                ffi.NULL,
+                ffi.NULL,
+            )
+            == OK
+        )
         for row in range(3):
             out[row] += np.bincount(strength[:, row], minlength=SIZE).astype(np.uint64)
     return out.astype(np.uint32)
 
 
-def generate(deals: int, rounds: int = ROUNDS, seed: int = SEED,
-             verbose: bool = False) -> np.ndarray:
+def generate(
+    deals: int, rounds: int = ROUNDS, seed: int = SEED, verbose: bool = False
+) -> np.ndarray:
     """Fictitious play: each round answers the sum of the previous rounds' counts."""
     total = np.zeros((3, SIZE), dtype=np.uint64)
     for k in range(1, rounds + 1):
@@ -137,8 +172,10 @@ def generate(deals: int, rounds: int = ROUNDS, seed: int = SEED,
         opponent = prior_counts() if k == 1 else total.astype(np.uint32)
         total += play_round(opponent, deals, seed + k)
         if verbose:
-            print(f"round {k}: {deals} deals in {time.perf_counter() - t0:.1f} s",
-                  file=sys.stderr)
+            print(
+                f"round {k}: {deals} deals in {time.perf_counter() - t0:.1f} s",
+                file=sys.stderr,
+            )
     return total.astype(np.uint32)
 
 
@@ -146,8 +183,13 @@ def digest(counts: np.ndarray) -> str:
     return hashlib.sha256(np.ascontiguousarray(counts, dtype="<u4").tobytes()).hexdigest()
 
 
-def render(counts: np.ndarray, quick_digest: str, deals: int = DEALS,
-           rounds: int = ROUNDS, seed: int = SEED) -> str:
+def render(
+    counts: np.ndarray,
+    quick_digest: str,
+    deals: int = DEALS,
+    rounds: int = ROUNDS,
+    seed: int = SEED,
+) -> str:
     lines = [
         "/* ofc_solve_wintab.c -- GENERATED by tools/gen_win_tables.py; do not edit by hand.",
         " *",
@@ -174,7 +216,7 @@ def render(counts: np.ndarray, quick_digest: str, deals: int = DEALS,
         lines.append(f"    /* {name} */")
         values = [str(int(v)) for v in counts[row]]
         for i in range(0, SIZE, 16):
-            lines.append("    " + ", ".join(values[i:i + 16]) + ",")
+            lines.append("    " + ", ".join(values[i : i + 16]) + ",")
     lines.append("};")
     return "\n".join(lines) + "\n"
 
@@ -188,18 +230,27 @@ def recorded(text: str, key: str) -> str:
 
 def file_counts(text: str) -> np.ndarray:
     body = text.split("ofc_wintab_counts[3 * 7918] = {", 1)[1].split("};", 1)[0]
-    numbers = [int(tok) for line in body.splitlines()
-               for tok in line.split("/*")[0].replace(",", " ").split()]
+    numbers = [
+        int(tok)
+        for line in body.splitlines()
+        for tok in line.split("/*")[0].replace(",", " ").split()
+    ]
     return np.array(numbers, dtype=np.uint32).reshape(3, SIZE)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--quick", action="store_true",
-                   help=f"run the method with {QUICK_DEALS} deals a round and print the "
-                        f"digest of its counts (what the tests compare)")
-    p.add_argument("--check", action="store_true",
-                   help="regenerate and compare with the file (exit 1 when it differs)")
+    p.add_argument(
+        "--quick",
+        action="store_true",
+        help=f"run the method with {QUICK_DEALS} deals a round and print the "
+        f"digest of its counts (what the tests compare)",
+    )
+    p.add_argument(
+        "--check",
+        action="store_true",
+        help="regenerate and compare with the file (exit 1 when it differs)",
+    )
     p.add_argument("--output", type=Path, default=OUT)
     args = p.parse_args(argv)
     if args.quick:

@@ -31,7 +31,7 @@ def doctest_blocks(text: str) -> str:
         elif block:
             block.append(line)
         elif stripped.startswith(">>>"):
-            indent = line[:len(line) - len(line.lstrip())]
+            indent = line[: len(line) - len(line.lstrip())]
             block = [line]
         else:
             out.append(line)

@@ -29,8 +29,9 @@ class Declaration(NamedTuple):
 
 def public_headers(root: Path = ROOT) -> list[Path]:
     """Public headers of csrc/, the main header first."""
-    headers = [p for p in sorted((root / "csrc").glob("ofc_*.h"))
-               if not PRIVATE.search(p.name)]
+    headers = [
+        p for p in sorted((root / "csrc").glob("ofc_*.h")) if not PRIVATE.search(p.name)
+    ]
     return sorted(headers, key=lambda p: p.name != "ofc_fast.h")
 
 
@@ -80,7 +81,7 @@ def declarations(text: str) -> list[Declaration]:
         start = m.end()
         while start < len(text) and text[start].isspace():
             start += 1
-        code = text[start:_declaration_end(text, start)].strip()
+        code = text[start : _declaration_end(text, start)].strip()
         comment = "/*!" + m.group(1) + "*/"
         out.append(Declaration(_name(code), comment, code))
     return out

@@ -65,10 +65,16 @@ def _schedule(s: rules.Schedule, base: int = 0) -> str:
 def _bonuses(r: rules.RuleSet) -> str:
     out = []
     if r.lowball is not None:
-        out.append("royalties " + _schedule(r.royalties) + "; 2-7 middle: 9-high 1, "
-                   "8-high 2, 7-high 4, 7-5-4-3-2 8")
-    elif any(r.royalties.front_pair + r.royalties.front_trips + r.royalties.middle
-             + r.royalties.back):
+        out.append(
+            "royalties " + _schedule(r.royalties) + "; 2-7 middle: 9-high 1, "
+            "8-high 2, 7-high 4, 7-5-4-3-2 8"
+        )
+    elif any(
+        r.royalties.front_pair
+        + r.royalties.front_trips
+        + r.royalties.middle
+        + r.royalties.back
+    ):
         out.append("royalties " + _schedule(r.royalties))
     wb = r.win_bonus
     if any(wb.front_pair + wb.front_trips + wb.middle + wb.back):
@@ -83,9 +89,15 @@ def _fantasyland(r: rules.RuleSet) -> str:
     entry = ", ".join(f"{t} {n}" for t, n in fl.entry)
     if fl.lowball_entry:
         entry += f", 7-5-4-3-2 middle {fl.lowball_entry}, both {fl.lowball_both}"
-    stays = [s for s in (fl.stay_front and f"{fl.stay_front}+ front",
-                         fl.stay_middle and f"{fl.stay_middle.name.lower().replace('_', ' ')}+ middle",
-                         fl.stay_back and f"{fl.stay_back.name.lower()}+ back") if s]
+    stays = [
+        s
+        for s in (
+            fl.stay_front and f"{fl.stay_front}+ front",
+            fl.stay_middle and f"{fl.stay_middle.name.lower().replace('_', ' ')}+ middle",
+            fl.stay_back and f"{fl.stay_back.name.lower()}+ back",
+        )
+        if s
+    ]
     return f"{entry}; stay: {' / '.join(stays)} -> {fl.stay_cards}"
 
 
@@ -94,14 +106,20 @@ def _naturals(r: rules.RuleSet) -> str:
 
 
 def table() -> str:
-    head = ("| preset | game | scoring | royalties (paid win or lose) / won-row values "
-            "(middle/back) | Fantasyland | naturals |\n"
-            "|---|---|---|---|---|---|")
+    head = (
+        "| preset | game | scoring | royalties (paid win or lose) / won-row values "
+        "(middle/back) | Fantasyland | naturals |\n"
+        "|---|---|---|---|---|---|"
+    )
     rows = []
     for r in rules.PRESETS.values():
-        game = {Game.CLASSIC: "classic", Game.OFC: "OFC", Game.PINEAPPLE: "Pineapple"}[r.game]
-        rows.append(f"| `{r.name}` | {game}, 2-{r.max_players} | {_scoring(r)} | "
-                    f"{_bonuses(r)} | {_fantasyland(r)} | {_naturals(r)} |")
+        game = {Game.CLASSIC: "classic", Game.OFC: "OFC", Game.PINEAPPLE: "Pineapple"}[
+            r.game
+        ]
+        rows.append(
+            f"| `{r.name}` | {game}, 2-{r.max_players} | {_scoring(r)} | "
+            f"{_bonuses(r)} | {_fantasyland(r)} | {_naturals(r)} |"
+        )
     return "\n".join([head, *rows])
 
 

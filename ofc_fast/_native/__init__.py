@@ -30,7 +30,8 @@ except ModuleNotFoundError as exc:  # the source tree, without its compiled exte
     raise ImportError(
         f"ofc_fast is imported from {__file__.rsplit('_native', 1)[0]}, a source tree "
         f"without the compiled extension: run from another directory (the installed "
-        f"package is then used), or build it here with: pip install -e .") from None
+        f"package is then used), or build it here with: pip install -e ."
+    ) from None
 
 __all__ = [
     "ERRORS",
@@ -113,8 +114,9 @@ def _text(status: int) -> str:
     return f"{text} {status}" if text == status_string(1) else text
 
 
-def status_error(status: int, context: str = "",
-                 default: type[Exception] = OfcError) -> Exception:
+def status_error(
+    status: int, context: str = "", default: type[Exception] = OfcError
+) -> Exception:
     """The exception of a nonzero C status: the class :data:`ERRORS` gives, or
     ``default`` (the caller's domain: SearchError, GameError ...) for an unknown code
     and for the generic ``OFC_E_VALUE``; the message ``"<context>: <message>"``.
@@ -136,5 +138,6 @@ def move_error(status: int, context: str = "") -> MoveError:
     'row_full'
     """
     text = _text(status)
-    return MoveError(f"{text}: {context}" if context else text,
-                     MOVE_REASONS.get(status, "bad_move"))
+    return MoveError(
+        f"{text}: {context}" if context else text, MOVE_REASONS.get(status, "bad_move")
+    )

@@ -30,8 +30,13 @@ def place(game: bytearray, dest: int, /) -> int:
 def act(game: bytearray, action: int, /) -> int:
     """Apply an action id; the engine's status (the state is unchanged on error)."""
 
-def bind(observe: int, place: int, act: int,
-         legal_of: Callable[[int, int, tuple[int, int, int]], Sequence[int]], /) -> None:
+def bind(
+    observe: int,
+    place: int,
+    act: int,
+    legal_of: Callable[[int, int, tuple[int, int, int]], Sequence[int]],
+    /,
+) -> None:
     """Bind the engine's functions (addresses) once, at import of ofc_fast.game."""
 
 def card_ids(seq: object, /) -> tuple[int, ...] | None:
@@ -40,6 +45,7 @@ def card_ids(seq: object, /) -> tuple[int, ...] | None:
 def distinct_ids(seq: object, /) -> bool:
     """A list or tuple of distinct int card ids 0..51."""
 
-def moves(cls: type[Any], cards: Sequence[int], table: Sequence[Any],
-          actions: Sequence[int], /) -> list[Any] | None:
+def moves(
+    cls: type[Any], cards: Sequence[int], table: Sequence[Any], actions: Sequence[int], /
+) -> list[Any] | None:
     """The moves (instances of ``cls``) of action ids (None when an id is bad)."""

@@ -16,5 +16,12 @@ from __future__ import annotations
 from .games import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_game_id
 from .host import Arena, BotSpec, parse_bot_spec
 
-__all__ = ["Arena", "BotSpec", "parse_bot_spec", "GAME_IDS", "game_id_of",
-           "rules_for_game_id", "resolve_arena_rules"]
+__all__ = [
+    "GAME_IDS",
+    "Arena",
+    "BotSpec",
+    "game_id_of",
+    "parse_bot_spec",
+    "resolve_arena_rules",
+    "rules_for_game_id",
+]

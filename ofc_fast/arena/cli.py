@@ -44,23 +44,44 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     def on_deal(d: DealRecord) -> None:
         if hist is not None:
-            hist.write(json.dumps(deal_record(d.game, d.hand_no, d.seats,
-                                              deck_no=d.deck_no, rotation=d.rotation,
-                                              decisions=d.decisions),
-                                  separators=(",", ":")) + "\n")
+            hist.write(
+                json.dumps(
+                    deal_record(
+                        d.game,
+                        d.hand_no,
+                        d.seats,
+                        deck_no=d.deck_no,
+                        rotation=d.rotation,
+                        decisions=d.decisions,
+                    ),
+                    separators=(",", ":"),
+                )
+                + "\n"
+            )
 
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
 
     try:
-        arena = Arena(args.rules, specs, args.hands, args.seed,
-                      timeout_ms=args.timeout_ms or None, fault_policy=args.fault_policy,
-                      duplicate=args.duplicate, on_deal=on_deal,
-                      on_progress=on_progress if args.progress_json else None,
-                      progress_every=args.progress_every)
+        arena = Arena(
+            args.rules,
+            specs,
+            args.hands,
+            args.seed,
+            timeout_ms=args.timeout_ms or None,
+            fault_policy=args.fault_policy,
+            duplicate=args.duplicate,
+            on_deal=on_deal,
+            on_progress=on_progress if args.progress_json else None,
+            progress_every=args.progress_every,
+        )
         from ..parallel.cli import executor_of, wants_parallel
-        if wants_parallel(args):  # built-in bots on workers (ofc_fast/parallel/tournament.py)
+
+        if wants_parallel(
+            args
+        ):  # built-in bots on workers (ofc_fast/parallel/tournament.py)
             from ..parallel.tournament import run_arena
+
             with executor_of(args) as ex:
                 report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
         else:
@@ -80,21 +101,27 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
 
 def _print_standings(report: dict[str, Any]) -> None:
-    print(f"{report['game_id']}: {report['hands']} hands, seed {report['seed']}"
-          + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else ""))
+    print(
+        f"{report['game_id']}: {report['hands']} hands, seed {report['seed']}"
+        + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
+    )
     for b in report["bots"]:
         ci = b["points_per_hand_ci95"]
         mean = b["points_per_hand_mean"]
-        print(f"  {b['name']:<20} {b['points']:+7d} pts  "
-              f"{'-' if mean is None else f'{mean:+.3f}'}"
-              f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
-              f"FL {b['fantasylands']}  faults {b['faults']}")
+        print(
+            f"  {b['name']:<20} {b['points']:+7d} pts  "
+            f"{'-' if mean is None else f'{mean:+.3f}'}"
+            f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
+            f"FL {b['fantasylands']}  faults {b['faults']}"
+        )
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:
             ci = p["difference_per_deck_ci95"]
-            print(f"  duplicate {p['a']} - {p['b']}: {p['difference_per_deck_mean']:+.3f}"
-                  f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({dup['decks']} decks)")
+            print(
+                f"  duplicate {p['a']} - {p['b']}: {p['difference_per_deck_mean']:+.3f}"
+                f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({dup['decks']} decks)"
+            )
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
@@ -105,8 +132,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         if args.deal is not None and d.record["hand_no"] != args.deal:
             continue
         g = d.game
-        print(f"hand {d.record['hand_no']} ({d.record['game_id']}), points "
-              f"{d.record['points']}")
+        print(
+            f"hand {d.record['hand_no']} ({d.record['game_id']}), points "
+            f"{d.record['points']}"
+        )
         for s, b in enumerate(g.boards):
             fl = f" FL{g.fantasyland[s]}" if g.fantasyland[s] else ""
             foul = " FOUL" if g.result().fouls[s] else ""
@@ -130,42 +159,63 @@ def add_commands(sub: Any) -> None:
     from ..bots import bot_names
     from .games import GAME_IDS
 
-    b = sub.add_parser("bot", help="run a registered bot as a wire-protocol client",
-                       description="Play the poker-arena OFC wire protocol (v1) on "
-                                   "stdin/stdout (logs on stderr), or over TCP with "
-                                   "--connect.")
+    b = sub.add_parser(
+        "bot",
+        help="run a registered bot as a wire-protocol client",
+        description="Play the poker-arena OFC wire protocol (v1) on "
+        "stdin/stdout (logs on stderr), or over TCP with "
+        "--connect.",
+    )
     b.add_argument("name", help=f"a registered bot: {', '.join(bot_names())}")
-    b.add_argument("--rules", default=None,
-                   help="rules the bot is made with (default: the hello's game id)")
+    b.add_argument(
+        "--rules",
+        default=None,
+        help="rules the bot is made with (default: the hello's game id)",
+    )
     b.add_argument("--seed", type=int, default=None, help="the bot's seed")
-    b.add_argument("--connect", type=int, default=None, metavar="PORT",
-                   help="connect to an arena on 127.0.0.1:PORT instead of stdio")
+    b.add_argument(
+        "--connect",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="connect to an arena on 127.0.0.1:PORT instead of stdio",
+    )
     b.set_defaults(func=_cmd_bot)
 
-    a = sub.add_parser("arena", help="host a match between bots over the wire protocol",
-                       description="Host a match: built-in bots by registry name, "
-                                   "subprocesses (cmd:COMMAND) and TCP bots (tcp:PORT, "
-                                   "the arena listens on 127.0.0.1). NAME@SPEC names "
-                                   "a bot.")
-    a.add_argument("--rules", default="ofc-pineapple",
-                   help=f"game id ({', '.join(GAME_IDS)}) or preset name")
-    a.add_argument("--bot", action="append", required=True,
-                   help="a bot (repeat once per seat)")
+    a = sub.add_parser(
+        "arena",
+        help="host a match between bots over the wire protocol",
+        description="Host a match: built-in bots by registry name, "
+        "subprocesses (cmd:COMMAND) and TCP bots (tcp:PORT, "
+        "the arena listens on 127.0.0.1). NAME@SPEC names "
+        "a bot.",
+    )
+    a.add_argument(
+        "--rules",
+        default="ofc-pineapple",
+        help=f"game id ({', '.join(GAME_IDS)}) or preset name",
+    )
+    a.add_argument(
+        "--bot", action="append", required=True, help="a bot (repeat once per seat)"
+    )
     a.add_argument("--hands", type=int, default=100, help="hands (decks) to play")
     a.add_argument("--seed", type=int, default=0, help="match seed")
-    a.add_argument("--timeout-ms", type=int, default=5000,
-                   help="per-decision deadline (0: none)")
-    a.add_argument("--fault-policy", choices=("substitute", "forfeit"),
-                   default="substitute")
-    a.add_argument("--duplicate", action="store_true",
-                   help="play every deck once per seat rotation")
+    a.add_argument(
+        "--timeout-ms", type=int, default=5000, help="per-decision deadline (0: none)"
+    )
+    a.add_argument(
+        "--fault-policy", choices=("substitute", "forfeit"), default="substitute"
+    )
+    a.add_argument(
+        "--duplicate", action="store_true", help="play every deck once per seat rotation"
+    )
     a.add_argument("--json", metavar="PATH", help="write the report ('-': stdout)")
     a.add_argument("--history", metavar="PATH", help="write one JSON line per deal")
-    a.add_argument("--progress-json", action="store_true",
-                   help="progress lines on stderr")
+    a.add_argument("--progress-json", action="store_true", help="progress lines on stderr")
     a.add_argument("--progress-every", type=int, default=100)
     a.add_argument("--quiet", action="store_true")
     from ..parallel.cli import add_parallel_options
+
     add_parallel_options(a)  # --workers, --ray, --chunk-size: built-in bots only
     a.set_defaults(func=_cmd_arena)
 

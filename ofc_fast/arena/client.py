@@ -13,7 +13,8 @@ TCP connection).
 from __future__ import annotations
 
 import sys
-from typing import Any, BinaryIO, Callable, Optional
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
@@ -23,8 +24,15 @@ from ..game.moves import legal_actions_of
 from ..game.state import cards_per_seat
 from ..rules import RuleSet
 from .games import rules_for_game_id
-from .protocol import (ROW_NAMES, LineSplitter, action_of_move, card_id, decode, encode,
-                       filler_move)
+from .protocol import (
+    ROW_NAMES,
+    LineSplitter,
+    action_of_move,
+    card_id,
+    decode,
+    encode,
+    filler_move,
+)
 
 __all__ = ["BotClient", "run_stream"]
 
@@ -49,9 +57,9 @@ class BotClient:
         self.bot = bot
         self.log = log
         self.strict = strict
-        self.rules: Optional[RuleSet] = None
+        self.rules: RuleSet | None = None
         self.players = 0
-        self.name: Optional[str] = None
+        self.name: str | None = None
         self.seat = 0
         self.done = False
         self._new_hand()
@@ -155,22 +163,33 @@ class BotClient:
         free = free_slots(rows)
         legal = None if full else list(legal_actions_of(len(self.dealt), discard, free))
         return {
-            "seat": seat, "players": self.players, "button": 0, "rules": rules.name,
-            "game": rules.game.value, "lowball": rules.lowball is not None,
-            "to_act": seat, "is_over": False, "street": self.decisions,
+            "seat": seat,
+            "players": self.players,
+            "button": 0,
+            "rules": rules.name,
+            "game": rules.game.value,
+            "lowball": rules.lowball is not None,
+            "to_act": seat,
+            "is_over": False,
+            "street": self.decisions,
             "fantasyland": list(self.fantasyland),
             "boards": [[list(r) for r in b] for b in self.boards],
             "face_down_counts": [list(f) for f in self.face_down],
-            "discards": list(self.discards), "discard_counts": list(self.discard_counts),
-            "dealt": list(self.dealt), "to_discard": discard,
-            "future_cards": future_cards, "future_discards": future_discards,
-            "legal_actions": legal, "full_set": full, "face_down": full,
+            "discards": list(self.discards),
+            "discard_counts": list(self.discard_counts),
+            "dealt": list(self.dealt),
+            "to_discard": discard,
+            "future_cards": future_cards,
+            "future_discards": future_discards,
+            "legal_actions": legal,
+            "full_set": full,
+            "face_down": full,
         }
 
     def _act(self, msg: dict[str, Any]) -> dict[str, Any]:
         decision = msg.get("decision") or {}
         place, discard = int(decision.get("place", 0)), int(decision.get("discard", 0))
-        move: Optional[Move] = None
+        move: Move | None = None
         if self.rules is not None:
             try:
                 move = self.bot.act(self.observation(place, discard))
@@ -184,8 +203,12 @@ class BotClient:
         return action_of_move(move)
 
 
-def run_stream(client: BotClient, read: Callable[[int], bytes],
-               write: Callable[[bytes], Any], log: Log = _stderr) -> int:
+def run_stream(
+    client: BotClient,
+    read: Callable[[int], bytes],
+    write: Callable[[bytes], Any],
+    log: Log = _stderr,
+) -> int:
     """Play until ``match-end`` or the end of the stream: ``read(n)`` returns bytes
     (b"" at the end), ``write(data)`` sends.  Returns the number of lines read."""
     splitter = LineSplitter()
@@ -213,8 +236,9 @@ def run_stream(client: BotClient, read: Callable[[int], bytes],
     return lines
 
 
-def run_stdio(client: BotClient, stdin: Optional[BinaryIO] = None,
-              stdout: Optional[BinaryIO] = None) -> int:
+def run_stdio(
+    client: BotClient, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
+) -> int:
     """:func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes)."""
     import os
 

@@ -14,15 +14,22 @@ Fantasyland set, a classic set), which are shown only at the showdown; never the
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from ..rules.compiled import compiled
 from ..game import GameResult, Move
 from ..rules import RuleSet
+from ..rules.compiled import compiled
 from .protocol import ROW_NAMES, action_of_move, card_text
 
-__all__ = ["fantasyland_event", "deal_event", "place_event", "showdown_event",
-           "score_event", "redact"]
+__all__ = [
+    "deal_event",
+    "fantasyland_event",
+    "place_event",
+    "redact",
+    "score_event",
+    "showdown_event",
+]
 
 
 def fantasyland_event(seat: int, cards: int) -> dict[str, Any]:
@@ -32,8 +39,12 @@ def fantasyland_event(seat: int, cards: int) -> dict[str, Any]:
 
 def deal_event(seat: int, cards: Sequence[int]) -> dict[str, Any]:
     """Cards dealt to ``seat`` (the cards are private to it)."""
-    return {"event": "deal", "seat": seat, "cards": [card_text(c) for c in cards],
-            "count": len(cards)}
+    return {
+        "event": "deal",
+        "seat": seat,
+        "cards": [card_text(c) for c in cards],
+        "count": len(cards),
+    }
 
 
 def place_event(seat: int, move: Move, dealt: Sequence[int] = ()) -> dict[str, Any]:
@@ -43,8 +54,13 @@ def place_event(seat: int, move: Move, dealt: Sequence[int] = ()) -> dict[str, A
     if dealt:
         move = move.in_order(dealt)
     body = action_of_move(move)
-    return {"event": "place", "seat": seat, "placements": body["placements"],
-            "discarded": body["discards"], "count": len(body["discards"])}
+    return {
+        "event": "place",
+        "seat": seat,
+        "placements": body["placements"],
+        "discarded": body["discards"],
+        "count": len(body["discards"]),
+    }
 
 
 def showdown_event(seat: int, rules: RuleSet, result: GameResult) -> dict[str, Any]:
@@ -82,4 +98,3 @@ def redact(ev: dict[str, Any], viewer: int, face_down: bool) -> dict[str, Any]:
     if kind == "deal":
         return {**ev, "cards": []}
     return {**ev, "placements": [] if face_down else ev["placements"], "discarded": []}
-

@@ -26,17 +26,24 @@ that a game id and a preset are one and the same rule set in both directions):
 
 from __future__ import annotations
 
-from typing import Union
-
 from ..errors import ArenaError, RulesError
 from ..rules import PRESETS, RuleSet
 from ..rules import get as get_preset
 
-__all__ = ["GAME_IDS", "PROTOCOL_GAME_IDS", "rules_for_game_id", "game_id_of",
-           "resolve_arena_rules"]
+__all__ = [
+    "GAME_IDS",
+    "PROTOCOL_GAME_IDS",
+    "game_id_of",
+    "resolve_arena_rules",
+    "rules_for_game_id",
+]
 
-PROTOCOL_GAME_IDS = {"ofc": "OFC", "ofc-pineapple": "PINEAPPLE",
-                     "ofc-progressive": "PROGRESSIVE_PINEAPPLE", "ofc-27": "PINEAPPLE_27"}
+PROTOCOL_GAME_IDS = {
+    "ofc": "OFC",
+    "ofc-pineapple": "PINEAPPLE",
+    "ofc-progressive": "PROGRESSIVE_PINEAPPLE",
+    "ofc-27": "PINEAPPLE_27",
+}
 """The four game ids of the document -> our preset names."""
 
 _OWN_PREFIX = "ofcfast-"
@@ -48,7 +55,8 @@ def _own_id(preset: str) -> str:
 
 GAME_IDS: dict[str, str] = {
     **PROTOCOL_GAME_IDS,
-    **{_own_id(name): name for name in PRESETS if name not in PROTOCOL_GAME_IDS.values()}}
+    **{_own_id(name): name for name in PRESETS if name not in PROTOCOL_GAME_IDS.values()},
+}
 """Every game id the arena speaks -> preset name."""
 
 _ID_OF = {name: gid for gid, name in GAME_IDS.items()}
@@ -58,8 +66,9 @@ def rules_for_game_id(game_id: str) -> RuleSet:
     """The rule set a game id names (ArenaError for an unknown id)."""
     name = GAME_IDS.get(str(game_id))
     if name is None:
-        raise ArenaError(f"unknown game id {str(game_id)[:40]!r}; known: "
-                         f"{', '.join(GAME_IDS)}")
+        raise ArenaError(
+            f"unknown game id {str(game_id)[:40]!r}; known: {', '.join(GAME_IDS)}"
+        )
     return PRESETS[name]
 
 
@@ -68,12 +77,14 @@ def game_id_of(rules: RuleSet) -> str:
     id must tell a bot the whole rules)."""
     gid = _ID_OF.get(rules.name)
     if gid is None or PRESETS[rules.name] != rules:
-        raise ArenaError(f"rules {rules.name!r} are not a preset: the wire protocol can "
-                         f"only name presets ({', '.join(GAME_IDS)})")
+        raise ArenaError(
+            f"rules {rules.name!r} are not a preset: the wire protocol can "
+            f"only name presets ({', '.join(GAME_IDS)})"
+        )
     return gid
 
 
-def resolve_arena_rules(value: Union[str, RuleSet]) -> RuleSet:
+def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
     """A RuleSet from a game id (``ofc-pineapple``) or a preset name (``pineapple``).
 
     >>> resolve_arena_rules("pineapple") is resolve_arena_rules("ofc-pineapple")

@@ -15,16 +15,24 @@ importing a file replays every deal through :meth:`Game.replay`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Iterator, Optional, Sequence, Union
+from typing import IO, Any
 
 from ..errors import ArenaError, HistoryError, OfcError
 from ..game import Game
 from .games import game_id_of
 
-__all__ = ["FORMAT", "VERSION", "SCHEMA_PATH", "deal_record", "ImportedDeal",
-           "read_histories", "load_schema"]
+__all__ = [
+    "FORMAT",
+    "SCHEMA_PATH",
+    "VERSION",
+    "ImportedDeal",
+    "deal_record",
+    "load_schema",
+    "read_histories",
+]
 
 FORMAT = "ofc-fast/hand-history"
 VERSION = 1
@@ -37,19 +45,31 @@ def load_schema() -> dict[str, Any]:
     return schema
 
 
-def deal_record(game: Game, hand_no: int, seats: Sequence[str], *, deck_no: Optional[int] = None,
-                rotation: int = 0,
-                decisions: Optional[Sequence[dict[str, Any]]] = None) -> dict[str, Any]:
+def deal_record(
+    game: Game,
+    hand_no: int,
+    seats: Sequence[str],
+    *,
+    deck_no: int | None = None,
+    rotation: int = 0,
+    decisions: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The history line of a finished deal."""
     try:
         gid = game_id_of(game.rules)
     except ArenaError:
         gid = game.rules.name
     rec: dict[str, Any] = {
-        "format": FORMAT, "version": VERSION, "hand_no": hand_no,
-        "deck_no": hand_no if deck_no is None else deck_no, "rotation": rotation,
-        "game_id": gid, "seats": list(seats), "points": list(game.result().net),
-        "history": game.history()}
+        "format": FORMAT,
+        "version": VERSION,
+        "hand_no": hand_no,
+        "deck_no": hand_no if deck_no is None else deck_no,
+        "rotation": rotation,
+        "game_id": gid,
+        "seats": list(seats),
+        "points": list(game.result().net),
+        "history": game.history(),
+    }
     if decisions is not None:
         rec["decisions"] = list(decisions)
     return rec
@@ -64,7 +84,7 @@ class ImportedDeal:
     game: Game
 
 
-def read_histories(source: Union[str, Path, IO[str]]) -> Iterator[ImportedDeal]:
+def read_histories(source: str | Path | IO[str]) -> Iterator[ImportedDeal]:
     """Every deal of a history file (a path or an open text file), rebuilt with
     :meth:`Game.replay`; HistoryError naming the line of the first bad deal."""
     if isinstance(source, (str, Path)):
@@ -81,8 +101,9 @@ def read_histories(source: Union[str, Path, IO[str]]) -> Iterator[ImportedDeal]:
         if not isinstance(rec, dict) or rec.get("format") != FORMAT:
             raise HistoryError(f"line {i}: not an {FORMAT} line", f"line {i}")
         if rec.get("version") != VERSION:
-            raise HistoryError(f"line {i}: unknown version {str(rec.get('version'))[:20]}",
-                               f"line {i}")
+            raise HistoryError(
+                f"line {i}: unknown version {str(rec.get('version'))[:20]}", f"line {i}"
+            )
         try:
             game = Game.replay(rec["history"])
         except KeyError:
@@ -90,6 +111,9 @@ def read_histories(source: Union[str, Path, IO[str]]) -> Iterator[ImportedDeal]:
         except OfcError as exc:
             raise HistoryError(f"line {i}: {exc}", f"line {i}") from None
         if list(game.result().net) != rec.get("points"):
-            raise HistoryError(f"line {i}: points {str(rec.get('points'))[:40]} are not "
-                               f"the replay's {game.result().net}", f"line {i}")
+            raise HistoryError(
+                f"line {i}: points {str(rec.get('points'))[:40]} are not "
+                f"the replay's {game.result().net}",
+                f"line {i}",
+            )
         yield ImportedDeal(i, rec, game)

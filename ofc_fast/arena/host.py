@@ -27,21 +27,28 @@ on the machine's load), and an exception they raise is a ``crash`` fault.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any
 
 from ..bots import make_bot
 from ..errors import ArenaError, BotError, MoveError
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
 from .client import BotClient
-from .events import (deal_event, fantasyland_event, place_event, redact, score_event,
-                     showdown_event)
+from .events import (
+    deal_event,
+    fantasyland_event,
+    place_event,
+    redact,
+    score_event,
+    showdown_event,
+)
 from .games import game_id_of, resolve_arena_rules
 from .protocol import PROTO_VERSION, ActionFault, FaultKind, filler_move, parse_action
 from .transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 
-__all__ = ["BotSpec", "parse_bot_spec", "Arena", "BotRecord", "DealRecord"]
+__all__ = ["Arena", "BotRecord", "BotSpec", "DealRecord", "parse_bot_spec"]
 
 FAULT_POLICIES = ("substitute", "forfeit")
 
@@ -51,9 +58,9 @@ class BotSpec:
     """One ``--bot``: ``[NAME@]SPEC`` with SPEC a registry name (or
     ``builtin:NAME``), ``cmd:COMMAND`` or ``tcp:PORT``."""
 
-    kind: str       #: "builtin", "cmd" or "tcp"
-    target: str     #: the registry name, the command, or the port
-    name: Optional[str] = None
+    kind: str  #: "builtin", "cmd" or "tcp"
+    target: str  #: the registry name, the command, or the port
+    name: str | None = None
 
     @property
     def label(self) -> str:
@@ -78,8 +85,9 @@ def parse_bot_spec(text: str) -> BotSpec:
         kind, target = "builtin", text
     kind = kind.strip().lower()
     if kind not in ("builtin", "cmd", "tcp"):
-        raise ArenaError(f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, "
-                         f"cmd:COMMAND or tcp:PORT")
+        raise ArenaError(
+            f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
+        )
     if kind == "tcp" and not target.strip().isdigit():
         raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number")
     if not target.strip():
@@ -102,7 +110,7 @@ class BotRecord:
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FaultKind.ALL, 0))
     substituted: int = 0
     latencies_ms: list[float] = field(default_factory=list)
-    owed: int = 0            #: answers owed for timed-out decisions
+    owed: int = 0  #: answers owed for timed-out decisions
     missed_in_a_row: int = 0
     dead: bool = False
 
@@ -119,7 +127,7 @@ class DealRecord:
     hand_no: int
     deck_no: int
     rotation: int
-    seats: list[str]           #: bot name per seat
+    seats: list[str]  #: bot name per seat
     game: Game
     decisions: list[dict[str, Any]]
 
@@ -148,29 +156,43 @@ class Arena:
     every ``progress_every`` hands with the standings so far.  :meth:`run` returns
     the match report (:mod:`ofc_fast.arena.report`)."""
 
-    def __init__(self, rules: Union[str, RuleSet], bots: Sequence[BotSpec], hands: int,
-                 seed: int = 0, *, timeout_ms: Optional[int] = 5000,
-                 fault_policy: str = "substitute", duplicate: bool = False,
-                 on_deal: Optional[Callable[[DealRecord], None]] = None,
-                 on_progress: Optional[Callable[[dict[str, Any]], None]] = None,
-                 progress_every: int = 100, connect_timeout_s: float = 30.0,
-                 bot_stderr: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        rules: str | RuleSet,
+        bots: Sequence[BotSpec],
+        hands: int,
+        seed: int = 0,
+        *,
+        timeout_ms: int | None = 5000,
+        fault_policy: str = "substitute",
+        duplicate: bool = False,
+        on_deal: Callable[[DealRecord], None] | None = None,
+        on_progress: Callable[[dict[str, Any]], None] | None = None,
+        progress_every: int = 100,
+        connect_timeout_s: float = 30.0,
+        bot_stderr: int | None = None,
+    ) -> None:
         self.rules = resolve_arena_rules(rules)
         self.game_id = game_id_of(self.rules)
         n = len(bots)
         if not 2 <= n <= self.rules.max_players:
-            raise ArenaError(f"{self.game_id} seats 2 to {self.rules.max_players} bots, "
-                             f"got {n}")
+            raise ArenaError(
+                f"{self.game_id} seats 2 to {self.rules.max_players} bots, got {n}"
+            )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
             raise ArenaError(f"hands must be a positive int, got {hands!r}")
         if fault_policy not in FAULT_POLICIES:
-            raise ArenaError(f"fault policy must be one of {FAULT_POLICIES}, got "
-                             f"{fault_policy!r}")
-        if timeout_ms is not None and (isinstance(timeout_ms, bool)
-                                       or not isinstance(timeout_ms, int)
-                                       or timeout_ms < 1):
-            raise ArenaError(f"timeout_ms must be a positive int or None, got "
-                             f"{timeout_ms!r}")
+            raise ArenaError(
+                f"fault policy must be one of {FAULT_POLICIES}, got {fault_policy!r}"
+            )
+        if timeout_ms is not None and (
+            isinstance(timeout_ms, bool)
+            or not isinstance(timeout_ms, int)
+            or timeout_ms < 1
+        ):
+            raise ArenaError(
+                f"timeout_ms must be a positive int or None, got {timeout_ms!r}"
+            )
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         self.specs = list(bots)
         self.players = n
@@ -188,13 +210,15 @@ class Arena:
         self.records: list[BotRecord] = []
         self.deals: list[DealRecord] = []
         self.hands_done = 0
-        self.forfeited_by: Optional[str] = None
+        self.forfeited_by: str | None = None
 
     # -- set-up
     def _endpoint(self, i: int, spec: BotSpec) -> Endpoint:
         if spec.kind == "builtin":
             try:
-                bot = make_bot(spec.target, self.rules, seed=deal_seed(self.seed, 10**6 + i))
+                bot = make_bot(
+                    spec.target, self.rules, seed=deal_seed(self.seed, 10**6 + i)
+                )
             except BotError as exc:
                 raise ArenaError(str(exc)) from None
             return InProcessEndpoint(BotClient(bot, strict=True))
@@ -208,8 +232,13 @@ class Arena:
         for rec in self.records:
             if isinstance(rec.endpoint, TcpEndpoint):
                 rec.endpoint.accept(self.connect_timeout_s)
-        hello = {"t": "hello", "proto": PROTO_VERSION, "game_id": self.game_id,
-                 "seat_count": self.players, "timeout_ms": self.timeout_ms}
+        hello = {
+            "t": "hello",
+            "proto": PROTO_VERSION,
+            "game_id": self.game_id,
+            "seat_count": self.players,
+            "timeout_ms": self.timeout_ms,
+        }
         for rec in self.records:
             rec.endpoint.send(hello)
         for rec in self.records:
@@ -227,11 +256,13 @@ class Arena:
             if kind == "msg":
                 continue
             if kind in ("garbage", "overlong"):
-                self._fault(rec, FaultKind.GARBAGE if kind == "garbage"
-                            else FaultKind.OVERLONG)
+                self._fault(
+                    rec, FaultKind.GARBAGE if kind == "garbage" else FaultKind.OVERLONG
+                )
                 continue
-            self._fault(rec, FaultKind.TIMEOUT if kind == "timeout"
-                        else FaultKind.DISCONNECT)
+            self._fault(
+                rec, FaultKind.TIMEOUT if kind == "timeout" else FaultKind.DISCONNECT
+            )
             self._kill(rec)
             return
 
@@ -261,8 +292,7 @@ class Arena:
         if kind in ("eof", "crash"):
             if not rec.dead:
                 self._kill(rec)
-                self._fault(rec, FaultKind.DISCONNECT if kind == "eof"
-                            else FaultKind.CRASH)
+                self._fault(rec, FaultKind.DISCONNECT if kind == "eof" else FaultKind.CRASH)
             return True
         if kind == "overlong":
             self._fault(rec, FaultKind.OVERLONG)
@@ -270,18 +300,29 @@ class Arena:
             self._fault(rec, FaultKind.GARBAGE)
         return False
 
-    def _ask(self, rec: BotRecord, hand_no: int, seat: int, dealt: Sequence[int],
-             place: int, discard: int) -> tuple[Optional[dict[str, Any]], Optional[str],
-                                                Optional[float]]:
+    def _ask(
+        self,
+        rec: BotRecord,
+        hand_no: int,
+        seat: int,
+        dealt: Sequence[int],
+        place: int,
+        discard: int,
+    ) -> tuple[dict[str, Any] | None, str | None, float | None]:
         """Send ``act`` and wait for the action: (message, fault kind, ms)."""
         self._drain(rec)
         if rec.dead:
             return None, None, None
         t0 = time.perf_counter()
-        sent = rec.endpoint.send({"t": "act", "hand_no": hand_no, "seat": seat,
-                                  "decision": {"kind": "place", "place": place,
-                                               "discard": discard},
-                                  "deadline_ms": self.timeout_ms})
+        sent = rec.endpoint.send(
+            {
+                "t": "act",
+                "hand_no": hand_no,
+                "seat": seat,
+                "decision": {"kind": "place", "place": place, "discard": discard},
+                "deadline_ms": self.timeout_ms,
+            }
+        )
         if not sent:
             self._late_item(rec, "eof", None)
             return None, None, None
@@ -302,14 +343,16 @@ class Arena:
             if self._late_item(rec, kind, value):
                 return None, None, ms
 
-    def _decide(self, rec: BotRecord, game: Game, hand_no: int) -> tuple[Move, dict[str, Any]]:
+    def _decide(
+        self, rec: BotRecord, game: Game, hand_no: int
+    ) -> tuple[Move, dict[str, Any]]:
         seat = game.to_act
         assert seat is not None
         dealt, k = game.dealt, game.to_discard
         place = len(dealt) - k
         was_dead = rec.dead
         msg, fault, ms = self._ask(rec, hand_no, seat, dealt, place, k)
-        move: Optional[Move] = None
+        move: Move | None = None
         if msg is not None:
             try:
                 move = parse_action(msg, dealt, place, k)
@@ -328,30 +371,53 @@ class Arena:
                 fault = FaultKind.DISCONNECT
             rec.substituted += 1
             move = filler_move(dealt, place, game.boards[seat].rows)
-        return move, {"seat": seat, "ms": None if ms is None else round(ms, 3),
-                      "fault": fault or ("substituted" if msg is None else None)}
+        return move, {
+            "seat": seat,
+            "ms": None if ms is None else round(ms, 3),
+            "fault": fault or ("substituted" if msg is None else None),
+        }
 
     # -- one hand
-    def _send_all(self, seating: Sequence[int], message: Callable[[int], dict[str, Any]]
-                  ) -> None:
+    def _send_all(
+        self, seating: Sequence[int], message: Callable[[int], dict[str, Any]]
+    ) -> None:
         for seat, b in enumerate(seating):
             rec = self.records[b]
             if not rec.dead:
                 rec.endpoint.send(message(seat))
 
-    def _broadcast(self, seating: Sequence[int], hand_no: int, ev: dict[str, Any],
-                   face_down: bool = False) -> None:
-        self._send_all(seating, lambda v: {"t": "event", "hand_no": hand_no,
-                                           "ev": redact(ev, v, face_down)})
+    def _broadcast(
+        self,
+        seating: Sequence[int],
+        hand_no: int,
+        ev: dict[str, Any],
+        face_down: bool = False,
+    ) -> None:
+        self._send_all(
+            seating,
+            lambda v: {"t": "event", "hand_no": hand_no, "ev": redact(ev, v, face_down)},
+        )
 
-    def _play_hand(self, hand_no: int, deck_no: int, rotation: int,
-                   seating: Sequence[int], fantasyland: Sequence[int]) -> Game:
+    def _play_hand(
+        self,
+        hand_no: int,
+        deck_no: int,
+        rotation: int,
+        seating: Sequence[int],
+        fantasyland: Sequence[int],
+    ) -> Game:
         n = self.players
         order = [*range(1, n), 0]
-        game = Game(self.rules, n, seed=deal_seed(self.seed, deck_no), button=0,
-                    fantasyland=fantasyland)
-        self._send_all(seating, lambda s: {"t": "hand-start", "hand_no": hand_no,
-                                           "seat": s})
+        game = Game(
+            self.rules,
+            n,
+            seed=deal_seed(self.seed, deck_no),
+            button=0,
+            fantasyland=fantasyland,
+        )
+        self._send_all(
+            seating, lambda s: {"t": "hand-start", "hand_no": hand_no, "seat": s}
+        )
         for s in order:
             if fantasyland[s]:
                 self._broadcast(seating, hand_no, fantasyland_event(s, fantasyland[s]))
@@ -372,11 +438,14 @@ class Arena:
             self._broadcast(seating, hand_no, showdown_event(s, self.rules, result))
         for s in order:
             self._broadcast(seating, hand_no, score_event(s, result.net[s]))
-        self._send_all(seating, lambda s: {"t": "hand-end", "hand_no": hand_no,
-                                           "points": list(result.net)})
+        self._send_all(
+            seating,
+            lambda s: {"t": "hand-end", "hand_no": hand_no, "points": list(result.net)},
+        )
         self._book(game, result, seating)
-        rec = DealRecord(hand_no, deck_no, rotation, [self.names[b] for b in seating],
-                         game, decisions)
+        rec = DealRecord(
+            hand_no, deck_no, rotation, [self.names[b] for b in seating], game, decisions
+        )
         self.deals.append(rec)
         if self.on_deal is not None:
             self.on_deal(rec)
@@ -423,9 +492,11 @@ class Arena:
                     rot[stream] += 1
                 self.hands_done += 1
                 if self.on_progress is not None and (
-                        self.hands_done % self.progress_every == 0
-                        or self.hands_done == len(schedule)):
+                    self.hands_done % self.progress_every == 0
+                    or self.hands_done == len(schedule)
+                ):
                     from .report import progress_line
+
                     self.on_progress(progress_line(self, len(schedule)))
         except _Forfeit:
             pass

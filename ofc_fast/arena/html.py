@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import ArenaError
 from .history import read_histories
 
-__all__ = ["html_report", "write_html_report", "cumulative_points"]
+__all__ = ["cumulative_points", "html_report", "write_html_report"]
 
 _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
@@ -93,8 +94,9 @@ _JS = r"""
 """
 
 
-def cumulative_points(report: dict[str, Any], deals: Sequence[dict[str, Any]]
-                      ) -> dict[str, list[int]]:
+def cumulative_points(
+    report: dict[str, Any], deals: Sequence[dict[str, Any]]
+) -> dict[str, list[int]]:
     """Per bot name, its running total after each deal."""
     names = [b["name"] for b in report.get("bots", [])]
     totals = dict.fromkeys(names, 0)
@@ -120,19 +122,24 @@ def _chart(series: dict[str, list[int]]) -> str:
         return f"{x:.1f},{y:.1f}"
 
     zero = h - pad - (h - 2 * pad) * ((0 - lo) / span)
-    parts = [f'<svg id="chart" width="{w}" '
-             f'height="{h}" role="img" aria-label="cumulative points per bot">',
-             f'<line x1="{pad}" y1="{zero:.1f}" x2="{w - pad}" y2="{zero:.1f}" '
-             f'stroke="#999"/>',
-             f'<text x="2" y="{pad - 8}" font-size="11">{hi:+d}</text>',
-             f'<text x="2" y="{h - 6}" font-size="11">{lo:+d}</text>']
+    parts = [
+        f'<svg id="chart" width="{w}" '
+        f'height="{h}" role="img" aria-label="cumulative points per bot">',
+        f'<line x1="{pad}" y1="{zero:.1f}" x2="{w - pad}" y2="{zero:.1f}" stroke="#999"/>',
+        f'<text x="2" y="{pad - 8}" font-size="11">{hi:+d}</text>',
+        f'<text x="2" y="{h - 6}" font-size="11">{lo:+d}</text>',
+    ]
     for k, (name, vs) in enumerate(series.items()):
         colour = _COLOURS[k % len(_COLOURS)]
         pts = " ".join(xy(i, v) for i, v in enumerate(vs))
-        parts.append(f'<polyline class="series" fill="none" stroke="{colour}" '
-                     f'stroke-width="2" points="{pts}"/>')
-        parts.append(f'<text x="{w - pad - 120}" y="{pad + 14 * k}" fill="{colour}" '
-                     f'font-size="12">{html.escape(name)}</text>')
+        parts.append(
+            f'<polyline class="series" fill="none" stroke="{colour}" '
+            f'stroke-width="2" points="{pts}"/>'
+        )
+        parts.append(
+            f'<text x="{w - pad - 120}" y="{pad + 14 * k}" fill="{colour}" '
+            f'font-size="12">{html.escape(name)}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -142,24 +149,29 @@ def _fmt(x: Any, spec: str) -> str:
 
 
 def _standings(report: dict[str, Any]) -> str:
-    rows = ["<table id='standings'><tr><th>bot</th><th>points</th><th>per hand</th>"
-            "<th>95% CI ±</th><th>fouls</th><th>FL</th><th>scoops</th><th>royalties</th>"
-            "<th>faults</th><th>p50 ms</th></tr>"]
+    rows = [
+        "<table id='standings'><tr><th>bot</th><th>points</th><th>per hand</th>"
+        "<th>95% CI ±</th><th>fouls</th><th>FL</th><th>scoops</th><th>royalties</th>"
+        "<th>faults</th><th>p50 ms</th></tr>"
+    ]
     for b in report.get("bots", []):
         rows.append(
             f"<tr><td>{html.escape(str(b['name']))}</td><td>{b['points']:+d}</td>"
             f"<td>{_fmt(b['points_per_hand_mean'], '+.3f')}</td>"
             f"<td>{_fmt(b['points_per_hand_ci95'], '.3f')}</td><td>{b['fouls']}</td>"
             f"<td>{b['fantasylands']}</td><td>{b['scoops']}</td><td>{b['royalties']}</td>"
-            f"<td>{b['faults']}</td><td>{_fmt(b['decisions']['p50_ms'], '.2f')}</td></tr>")
+            f"<td>{b['faults']}</td><td>{_fmt(b['decisions']['p50_ms'], '.2f')}</td></tr>"
+        )
     rows.append("</table>")
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:
-            rows.append(f"<p>Duplicate ({dup['decks']} decks): "
-                        f"{html.escape(p['a'])} &minus; {html.escape(p['b'])} = "
-                        f"{_fmt(p['difference_per_deck_mean'], '+.3f')} ± "
-                        f"{_fmt(p['difference_per_deck_ci95'], '.3f')} per deck</p>")
+            rows.append(
+                f"<p>Duplicate ({dup['decks']} decks): "
+                f"{html.escape(p['a'])} &minus; {html.escape(p['b'])} = "
+                f"{_fmt(p['difference_per_deck_mean'], '+.3f')} ± "
+                f"{_fmt(p['difference_per_deck_ci95'], '.3f')} per deck</p>"
+            )
     return "".join(rows)
 
 
@@ -169,11 +181,21 @@ def _deal_data(d: dict[str, Any]) -> dict[str, Any]:
     h = d["history"]
     res = h.get("result", {})
     seats_to_act = _acting_seats(h)
-    return {"hand_no": d["hand_no"], "seats": d["seats"], "points": d["points"],
-            "fl": h["fantasyland"], "fouls": res.get("fouls", []),
-            "moves": [{"seat": s, "place": [[card_str(c), r] for c, r in m["place"]],
-                       "discard": [card_str(c) for c in m.get("discard", [])]}
-                      for s, m in zip(seats_to_act, h["moves"])]}
+    return {
+        "hand_no": d["hand_no"],
+        "seats": d["seats"],
+        "points": d["points"],
+        "fl": h["fantasyland"],
+        "fouls": res.get("fouls", []),
+        "moves": [
+            {
+                "seat": s,
+                "place": [[card_str(c), r] for c, r in m["place"]],
+                "discard": [card_str(c) for c in m.get("discard", [])],
+            }
+            for s, m in zip(seats_to_act, h["moves"])
+        ],
+    }
 
 
 def _acting_seats(history: dict[str, Any]) -> list[int]:
@@ -189,8 +211,9 @@ def _acting_seats(history: dict[str, Any]) -> list[int]:
 
 def html_report(report: dict[str, Any], deals: Sequence[dict[str, Any]]) -> str:
     """The page of a match report and its history lines."""
-    title = (f"{report.get('game_id')}: {report.get('hands')} hands, seed "
-             f"{report.get('seed')}")
+    title = (
+        f"{report.get('game_id')}: {report.get('hands')} hands, seed {report.get('seed')}"
+    )
     data = json.dumps([_deal_data(d) for d in deals], separators=(",", ":"))
     data = data.replace("</", "<\\/")
     sections = "".join(
@@ -198,14 +221,18 @@ def html_report(report: dict[str, Any], deals: Sequence[dict[str, Any]]) -> str:
         f"</h3><button class='first'>&laquo;</button><button class='prev'>&lsaquo; "
         f"prev</button><span class='step'></span><button class='next'>next &rsaquo;"
         f"</button><button class='last'>&raquo;</button><div class='boards'></div>"
-        f"</section>" for i, d in enumerate(deals))
-    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-            f"<h1>{html.escape(title)}</h1><h2>Standings</h2>{_standings(report)}"
-            f"<h2>Cumulative points</h2>{_chart(cumulative_points(report, deals))}"
-            f"<h2>Deals ({len(deals)})</h2>{sections}"
-            f"<script type='application/json' id='deals-data'>{data}</script>"
-            f"<script>{_JS}</script></body></html>")
+        f"</section>"
+        for i, d in enumerate(deals)
+    )
+    return (
+        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1><h2>Standings</h2>{_standings(report)}"
+        f"<h2>Cumulative points</h2>{_chart(cumulative_points(report, deals))}"
+        f"<h2>Deals ({len(deals)})</h2>{sections}"
+        f"<script type='application/json' id='deals-data'>{data}</script>"
+        f"<script>{_JS}</script></body></html>"
+    )
 
 
 def write_html_report(report_path: str, history_path: str, output: str) -> None:

@@ -17,16 +17,30 @@ Move((('2c', Row.BACK), ('Kd', Row.BACK)), discard=51)
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Optional, Sequence, TypedDict, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, TypedDict
 
 from ..board import Row, free_slots
 from ..cards import card_str, parse_card
 from ..errors import CardError, ProtocolError
 from ..game import Move
 
-__all__ = ["PROTO_VERSION", "MAX_LINE", "ROW_NAMES", "FaultKind", "encode", "decode",
-           "LineSplitter", "card_text", "card_id", "action_of_move", "parse_action",
-           "ActionFault", "filler_move", "Placement"]
+__all__ = [
+    "MAX_LINE",
+    "PROTO_VERSION",
+    "ROW_NAMES",
+    "ActionFault",
+    "FaultKind",
+    "LineSplitter",
+    "Placement",
+    "action_of_move",
+    "card_id",
+    "card_text",
+    "decode",
+    "encode",
+    "filler_move",
+    "parse_action",
+]
 
 PROTO_VERSION = 1
 MAX_LINE = 64 * 1024
@@ -38,13 +52,13 @@ _ROW_OF_NAME = {name: i for i, name in enumerate(ROW_NAMES)}
 class FaultKind:
     """The kinds of faults the arena counts per bot."""
 
-    MALFORMED = "malformed"    #: an ``action`` whose shape is wrong
-    ILLEGAL = "illegal"        #: a well-formed action the rules refuse
-    TIMEOUT = "timeout"        #: no answer by the deadline
+    MALFORMED = "malformed"  #: an ``action`` whose shape is wrong
+    ILLEGAL = "illegal"  #: a well-formed action the rules refuse
+    TIMEOUT = "timeout"  #: no answer by the deadline
     DISCONNECT = "disconnect"  #: the bot's stream closed (exit, crash, killed)
-    GARBAGE = "garbage"        #: a line that is no JSON object
-    OVERLONG = "overlong"      #: a line over MAX_LINE bytes
-    CRASH = "crash"            #: a built-in bot raised an exception
+    GARBAGE = "garbage"  #: a line that is no JSON object
+    OVERLONG = "overlong"  #: a line over MAX_LINE bytes
+    CRASH = "crash"  #: a built-in bot raised an exception
 
     ALL = (MALFORMED, ILLEGAL, TIMEOUT, DISCONNECT, GARBAGE, OVERLONG, CRASH)
 
@@ -60,19 +74,20 @@ def encode(message: Mapping[str, Any]) -> bytes:
     """One message as a compact JSON line (ProtocolError when over MAX_LINE)."""
     data = json.dumps(message, separators=(",", ":"), ensure_ascii=True).encode()
     if len(data) > MAX_LINE:
-        raise ProtocolError(f"a {message.get('t')!r} message of {len(data)} bytes is over "
-                            f"the {MAX_LINE}-byte line limit")
+        raise ProtocolError(
+            f"a {message.get('t')!r} message of {len(data)} bytes is over "
+            f"the {MAX_LINE}-byte line limit"
+        )
     return data + b"\n"
 
 
-def decode(line: Union[bytes, str]) -> dict[str, Any]:
+def decode(line: bytes | str) -> dict[str, Any]:
     """The object of one line (ProtocolError: too long, not JSON, not an object with a
     string ``"t"``)."""
     raw = line.encode() if isinstance(line, str) else bytes(line)
     raw = raw.rstrip(b"\r\n")
     if len(raw) > MAX_LINE:
-        raise ProtocolError(f"a line of {len(raw)} bytes is over the {MAX_LINE}-byte "
-                            f"limit")
+        raise ProtocolError(f"a line of {len(raw)} bytes is over the {MAX_LINE}-byte limit")
     try:
         obj = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -99,10 +114,10 @@ class LineSplitter:
         self._buf = bytearray()
         self._skipping = False
 
-    def feed(self, data: bytes) -> list[Optional[bytes]]:
+    def feed(self, data: bytes) -> list[bytes | None]:
         """The complete lines in ``data`` (after what earlier calls left), ``None``
         for each overlong one."""
-        out: list[Optional[bytes]] = []
+        out: list[bytes | None] = []
         start = 0
         while True:
             nl = data.find(b"\n", start)
@@ -140,9 +155,12 @@ def card_id(text: object) -> int:
 
 def action_of_move(move: Move) -> dict[str, Any]:
     """The ``action`` body of a move: ``{"placements": [...], "discards": [...]}``."""
-    return {"placements": [{"card": card_str(c), "row": ROW_NAMES[int(r)]}
-                           for c, r in move.placements],
-            "discards": [card_str(c) for c in move.discards]}
+    return {
+        "placements": [
+            {"card": card_str(c), "row": ROW_NAMES[int(r)]} for c, r in move.placements
+        ],
+        "discards": [card_str(c) for c in move.discards],
+    }
 
 
 class ActionFault(Exception):
@@ -157,8 +175,9 @@ def _malformed(message: str) -> ActionFault:
     return ActionFault(FaultKind.MALFORMED, message)
 
 
-def parse_action(message: Mapping[str, Any], dealt: Sequence[int], place: int,
-                 discard: int) -> Move:
+def parse_action(
+    message: Mapping[str, Any], dealt: Sequence[int], place: int, discard: int
+) -> Move:
     """The move an ``action`` message says, checked against the decision: exactly
     ``place`` placements and ``discard`` discards, all of the just-dealt cards, each
     once.  Row capacity is the referee's (:meth:`Game.play`) to check."""
@@ -171,8 +190,9 @@ def parse_action(message: Mapping[str, Any], dealt: Sequence[int], place: int,
     pairs: list[tuple[int, Row]] = []
     for p in placements:
         if not isinstance(p, Mapping) or p.get("row") not in _ROW_OF_NAME:
-            raise _malformed(f"bad placement {str(p)[:60]}: expected "
-                             f"{{card, row: top|middle|bottom}}")
+            raise _malformed(
+                f"bad placement {str(p)[:60]}: expected {{card, row: top|middle|bottom}}"
+            )
         try:
             pairs.append((card_id(p.get("card")), Row(_ROW_OF_NAME[p["row"]])))
         except ProtocolError as exc:
@@ -182,17 +202,22 @@ def parse_action(message: Mapping[str, Any], dealt: Sequence[int], place: int,
     except ProtocolError as exc:
         raise _malformed(str(exc)) from None
     if len(pairs) != place or len(thrown) != discard:
-        raise ActionFault(FaultKind.ILLEGAL, f"expected {place} placements and {discard} "
-                          f"discards, got {len(pairs)} and {len(thrown)}")
+        raise ActionFault(
+            FaultKind.ILLEGAL,
+            f"expected {place} placements and {discard} "
+            f"discards, got {len(pairs)} and {len(thrown)}",
+        )
     used = [c for c, _ in pairs] + thrown
     if sorted(used) != sorted(dealt):
-        raise ActionFault(FaultKind.ILLEGAL, "the action must use each just-dealt card "
-                          "exactly once")
+        raise ActionFault(
+            FaultKind.ILLEGAL, "the action must use each just-dealt card exactly once"
+        )
     return Move(pairs, thrown or None)
 
 
-def filler_move(dealt: Sequence[Union[int, str]], place: int,
-                rows: Sequence[Sequence[int]]) -> Move:
+def filler_move(
+    dealt: Sequence[int | str], place: int, rows: Sequence[Sequence[int]]
+) -> Move:
     """The document's deterministic filler: the dealt cards ascending by id, the first
     ``place`` each into the bottom if it has room, else the middle, else the top; the
     rest discarded."""

@@ -15,8 +15,13 @@ from .stats import latency_summary, mean, t_half_width
 if TYPE_CHECKING:
     from .host import Arena, BotRecord
 
-__all__ = ["match_report", "progress_line", "duplicate_summary", "without_timings",
-           "SCHEMA_VERSION"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "duplicate_summary",
+    "match_report",
+    "progress_line",
+    "without_timings",
+]
 
 SCHEMA_VERSION = 1
 
@@ -24,10 +29,17 @@ SCHEMA_VERSION = 1
 def _bot_entry(rec: BotRecord) -> dict[str, Any]:
     pts = [float(x) for x in rec.points]
     return {
-        "name": rec.name, "kind": rec.spec.label, "points": sum(rec.points),
-        "points_per_hand_mean": mean(pts), "points_per_hand_ci95": t_half_width(pts),
-        "hands": len(rec.points), "fouls": rec.fouls, "fantasylands": rec.fantasylands,
-        "scoops": rec.scoops, "royalties": rec.royalties, "faults": rec.fault_count,
+        "name": rec.name,
+        "kind": rec.spec.label,
+        "points": sum(rec.points),
+        "points_per_hand_mean": mean(pts),
+        "points_per_hand_ci95": t_half_width(pts),
+        "hands": len(rec.points),
+        "fouls": rec.fouls,
+        "fantasylands": rec.fantasylands,
+        "scoops": rec.scoops,
+        "royalties": rec.royalties,
+        "faults": rec.fault_count,
         "fault_kinds": {k: v for k, v in rec.faults.items() if v},
         "substituted": rec.substituted,
         "decisions": latency_summary(rec.latencies_ms),
@@ -51,17 +63,26 @@ def duplicate_summary(arena: Arena) -> dict[str, Any]:
     bots = []
     for b, name in enumerate(arena.names):
         xs = [float(row[b]) for row in decks]
-        bots.append({"name": name, "points_per_deck_mean": mean(xs),
-                     "points_per_deck_ci95": t_half_width(xs)})
+        bots.append(
+            {
+                "name": name,
+                "points_per_deck_mean": mean(xs),
+                "points_per_deck_ci95": t_half_width(xs),
+            }
+        )
     pairs = []
     for a in range(n):
         for b in range(a + 1, n):
             diffs = [float(row[a] - row[b]) for row in decks]
-            pairs.append({"a": arena.names[a], "b": arena.names[b],
-                          "difference_per_deck_mean": mean(diffs),
-                          "difference_per_deck_ci95": t_half_width(diffs)})
-    return {"decks": len(decks), "rotations": arena.players, "bots": bots,
-            "pairs": pairs}
+            pairs.append(
+                {
+                    "a": arena.names[a],
+                    "b": arena.names[b],
+                    "difference_per_deck_mean": mean(diffs),
+                    "difference_per_deck_ci95": t_half_width(diffs),
+                }
+            )
+    return {"decks": len(decks), "rotations": arena.players, "bots": bots, "pairs": pairs}
 
 
 def match_report(arena: Arena) -> dict[str, Any]:
@@ -69,12 +90,19 @@ def match_report(arena: Arena) -> dict[str, Any]:
     from .. import __version__
 
     report: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION, "family": "ofc", "game_id": arena.game_id,
-        "hands": arena.hands_done, "seed": arena.seed, "seat_count": arena.players,
-        "timeout_ms": arena.timeout_ms, "fault_policy": arena.fault_policy,
+        "schema_version": SCHEMA_VERSION,
+        "family": "ofc",
+        "game_id": arena.game_id,
+        "hands": arena.hands_done,
+        "seed": arena.seed,
+        "seat_count": arena.players,
+        "timeout_ms": arena.timeout_ms,
+        "fault_policy": arena.fault_policy,
         "forfeited_by": arena.forfeited_by,
         "bots": [_bot_entry(r) for r in arena.records],
-        "rules": arena.rules.name, "duplicate": None, "ofc_fast": __version__,
+        "rules": arena.rules.name,
+        "duplicate": None,
+        "ofc_fast": __version__,
     }
     if arena.duplicate:
         report["duplicate"] = duplicate_summary(arena)
@@ -83,18 +111,26 @@ def match_report(arena: Arena) -> dict[str, Any]:
 
 def progress_line(arena: Arena, total: int) -> dict[str, Any]:
     """The standings so far."""
-    return {"schema_version": SCHEMA_VERSION, "hands_done": arena.hands_done,
-            "hands_total": total,
-            "standings": [{"name": r.name, "points": sum(r.points),
-                           "points_per_hand_mean": mean([float(x) for x in r.points]),
-                           "points_per_hand_ci95": t_half_width(
-                               [float(x) for x in r.points])}
-                          for r in arena.records]}
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "hands_done": arena.hands_done,
+        "hands_total": total,
+        "standings": [
+            {
+                "name": r.name,
+                "points": sum(r.points),
+                "points_per_hand_mean": mean([float(x) for x in r.points]),
+                "points_per_hand_ci95": t_half_width([float(x) for x in r.points]),
+            }
+            for r in arena.records
+        ],
+    }
 
 
 def without_timings(report: dict[str, Any]) -> dict[str, Any]:
     """The report without the fields that are not reproducible (decision times)."""
     out = dict(report)
-    out["bots"] = [{**b, "decisions": {"count": b["decisions"]["count"]}}
-                   for b in report["bots"]]
+    out["bots"] = [
+        {**b, "decisions": {"count": b["decisions"]["count"]}} for b in report["bots"]
+    ]
     return out

@@ -15,11 +15,12 @@ True
 from __future__ import annotations
 
 import math
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import ArenaError
 
-__all__ = ["t_half_width", "mean", "latency_summary", "t_quantile"]
+__all__ = ["latency_summary", "mean", "t_half_width", "t_quantile"]
 
 
 def t_quantile(p: float, df: int) -> float:
@@ -27,17 +28,18 @@ def t_quantile(p: float, df: int) -> float:
     try:
         from scipy.stats import t as student_t
     except ImportError:  # pragma: no cover - the extra is installed in tests
-        raise ArenaError("confidence intervals need scipy: pip install "
-                         "'ofc-fast[arena]'") from None
+        raise ArenaError(
+            "confidence intervals need scipy: pip install 'ofc-fast[arena]'"
+        ) from None
     return float(student_t.ppf(p, df))
 
 
-def mean(xs: Sequence[float]) -> Optional[float]:
+def mean(xs: Sequence[float]) -> float | None:
     """The mean of ``xs``, or ``None`` when there are none."""
     return sum(xs) / len(xs) if xs else None
 
 
-def t_half_width(xs: Sequence[float], level: float = 0.95) -> Optional[float]:
+def t_half_width(xs: Sequence[float], level: float = 0.95) -> float | None:
     """Half-width of the two-sided Student-t ``level`` interval of the mean of ``xs``
     (None under two observations)."""
     n = len(xs)
@@ -60,9 +62,20 @@ def latency_summary(ms: Sequence[float]) -> dict[str, Any]:
     """``count`` and ``mean_ms``/``p50_ms``/``p90_ms``/``p99_ms``/``max_ms`` (exact
     percentiles of the recorded times; None when there are none)."""
     if not ms:
-        return {"count": 0, "mean_ms": None, "p50_ms": None, "p90_ms": None,
-                "p99_ms": None, "max_ms": None}
+        return {
+            "count": 0,
+            "mean_ms": None,
+            "p50_ms": None,
+            "p90_ms": None,
+            "p99_ms": None,
+            "max_ms": None,
+        }
     xs = sorted(ms)
-    return {"count": len(xs), "mean_ms": sum(xs) / len(xs),
-            "p50_ms": _percentile(xs, 0.5), "p90_ms": _percentile(xs, 0.9),
-            "p99_ms": _percentile(xs, 0.99), "max_ms": xs[-1]}
+    return {
+        "count": len(xs),
+        "mean_ms": sum(xs) / len(xs),
+        "p50_ms": _percentile(xs, 0.5),
+        "p90_ms": _percentile(xs, 0.9),
+        "p99_ms": _percentile(xs, 0.99),
+        "max_ms": xs[-1],
+    }

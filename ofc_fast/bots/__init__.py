@@ -23,13 +23,25 @@ from __future__ import annotations
 from .base import Bot, Observation, free_slots, unseen_cards
 from .heuristic import HeuristicBot
 from .random import RandomBot
+from .registry import BOTS, BotFactory, bot_names, make_bot, make_bots, register, unregister
 from .search import SearchBot
-from .registry import (BOTS, BotFactory, bot_names, make_bot, make_bots, register,
-                       unregister)
 
-__all__ = ["Bot", "Observation", "RandomBot", "HeuristicBot", "SearchBot", "BOTS", "BotFactory",
-           "register", "unregister", "bot_names", "make_bot", "make_bots",
-           "free_slots", "unseen_cards"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotFactory",
+    "HeuristicBot",
+    "Observation",
+    "RandomBot",
+    "SearchBot",
+    "bot_names",
+    "free_slots",
+    "make_bot",
+    "make_bots",
+    "register",
+    "unregister",
+    "unseen_cards",
+]
 
 register("random", RandomBot)
 register("heuristic", HeuristicBot)

@@ -22,7 +22,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional, Protocol, runtime_checkable
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from ..game import Move
 from ..rules import RuleSet
 from ..rules import get as get_rules
 
-__all__ = ["Bot", "Observation", "free_slots", "unseen_cards", "rules_of"]
+__all__ = ["Bot", "Observation", "free_slots", "rules_of", "unseen_cards"]
 
 Observation = Mapping[str, Any]
 """What :meth:`ofc_fast.game.Game.observation` returns (plain data)."""
@@ -46,7 +47,7 @@ class Bot(Protocol):
         ...  # pragma: no cover
 
 
-def rules_of(observation: Observation, own: Optional[RuleSet] = None) -> RuleSet:
+def rules_of(observation: Observation, own: RuleSet | None = None) -> RuleSet:
     """The rule set to play ``observation`` under: the one a game's observation
     carries (its ``"rules"`` is a :class:`~ofc_fast.rules.model.RulesName`, so a
     custom rule set named ``"custom"`` is played by its exact rules), else the bot's

@@ -40,10 +40,11 @@ A complete bot is a class with one method; the observation is plain data
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, permutations, product
 from math import factorial
-from typing import Any, NamedTuple, Optional, Sequence, Union
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -60,8 +61,8 @@ from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_mo
 __all__ = ["HeuristicBot"]
 
 _CARD = int(lib.OFC_HEUR_CARD)  # template byte of card c: _CARD + c; below: a slot
-_OWN = 16         # position code of the i-th card of own row r: _OWN + 5 r + i
-_DEALT = 32       # position code of dealt card i: _DEALT + i
+_OWN = 16  # position code of the i-th card of own row r: _OWN + 5 r + i
+_DEALT = 32  # position code of dealt card i: _DEALT + i
 
 
 class _Shape(NamedTuple):
@@ -95,13 +96,17 @@ def _shape(n: int, k: int, free: tuple[int, int, int]) -> _Shape:
         slot = 0
         for r in range(3):
             left = free[r] - len(placed[r])
-            codes = tuple([_OWN + 5 * r + i for i in range(ROW_SIZES[r] - free[r])]
-                          + [_DEALT + i for i in placed[r]] + list(range(slot, slot + left)))
+            codes = tuple(
+                [_OWN + 5 * r + i for i in range(ROW_SIZES[r] - free[r])]
+                + [_DEALT + i for i in placed[r]]
+                + list(range(slot, slot + left))
+            )
             slot += left
             table = index[r > 0]
             moves[a_i, r] = table.setdefault(codes, len(table))
-        after.append((free[0] - len(placed[0]), free[1] - len(placed[1]),
-                      free[2] - len(placed[2])))
+        after.append(
+            (free[0] - len(placed[0]), free[1] - len(placed[1]), free[2] - len(placed[2]))
+        )
     fronts = np.array(list(index[0]), dtype=np.uint8).reshape(-1, 3)
     fives = np.array(list(index[1]), dtype=np.uint8).reshape(-1, 5)
     for arr in (fronts, fives, moves):
@@ -109,8 +114,9 @@ def _shape(n: int, k: int, free: tuple[int, int, int]) -> _Shape:
     return _Shape(acts, MoveRows(fronts, fives, moves), tuple(after))
 
 
-def _templates(shape: _Shape, rows: Sequence[Sequence[int]],
-               dealt: Sequence[int]) -> MoveRows:
+def _templates(
+    shape: _Shape, rows: Sequence[Sequence[int]], dealt: Sequence[int]
+) -> MoveRows:
     """The shape's row templates with this decision's cards."""
     lut = bytearray(range(_DEALT + 5))
     for r, row in enumerate(rows):
@@ -125,7 +131,7 @@ def _templates(shape: _Shape, rows: Sequence[Sequence[int]],
 def _arrangement_count(n: int, slots: int, rounds: int) -> int:
     """How many ways to fill the slots from n future cards (0: none)."""
     if rounds:
-        ways: int = 3 ** rounds * factorial(slots)  # int ** int is Any to mypy
+        ways: int = 3**rounds * factorial(slots)  # int ** int is Any to mypy
         return ways
     return factorial(n) // factorial(n - slots) if n >= slots else 0
 
@@ -160,11 +166,22 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
-                 *, samples: int = 24, arrangements: int = 10, foul_penalty: float = 9.0,
-                 fl_value: float = 10.0, fl_step: float = 3.0, row_weight: float = 1.0,
-                 exhaustive: int = 200, optimism: float = 0.6,
-                 use_solver: bool = True, classic_solver: bool = True) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str | None = None,
+        seed: int | None = None,
+        *,
+        samples: int = 24,
+        arrangements: int = 10,
+        foul_penalty: float = 9.0,
+        fl_value: float = 10.0,
+        fl_step: float = 3.0,
+        row_weight: float = 1.0,
+        exhaustive: int = 200,
+        optimism: float = 0.6,
+        use_solver: bool = True,
+        classic_solver: bool = True,
+    ) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.rng = np.random.default_rng(seed)
         self.samples = int(samples)
@@ -173,24 +190,32 @@ class HeuristicBot:
         self.optimism = float(optimism)
         self.use_solver = bool(use_solver)
         self.classic_solver = bool(classic_solver)
-        self.model_settings = ModelSettings(float(foul_penalty), float(fl_value),
-                                            float(fl_step), float(row_weight))
+        self.model_settings = ModelSettings(
+            float(foul_penalty), float(fl_value), float(fl_step), float(row_weight)
+        )
         if self.samples < 1 or self.arrangements < 1 or self.exhaustive < 0:
-            raise BotError(f"heuristic bot: samples and arrangements must be >= 1 and "
-                           f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
-                           f"{self.exhaustive}")
+            raise BotError(
+                f"heuristic bot: samples and arrangements must be >= 1 and "
+                f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
+                f"{self.exhaustive}"
+            )
         if not 0.0 <= self.optimism <= 1.0:
             raise BotError(f"heuristic bot: optimism must be within 0..1, got {optimism}")
 
     def settings(self) -> dict[str, Any]:
         """The keyword settings (JSON-able): ``HeuristicBot(rules, seed, **settings)``
         rebuilds an equal bot."""
-        return {"samples": self.samples, "arrangements": self.arrangements,
-                **self.model_settings._asdict(), "exhaustive": self.exhaustive,
-                "optimism": self.optimism, "use_solver": self.use_solver,
-                "classic_solver": self.classic_solver}
+        return {
+            "samples": self.samples,
+            "arrangements": self.arrangements,
+            **self.model_settings._asdict(),
+            "exhaustive": self.exhaustive,
+            "optimism": self.optimism,
+            "use_solver": self.use_solver,
+            "classic_solver": self.classic_solver,
+        }
 
-    def reset(self, seed: Optional[int] = None) -> None:
+    def reset(self, seed: int | None = None) -> None:
         """Start the random stream again from ``seed``."""
         self.rng = np.random.default_rng(seed)
 
@@ -205,8 +230,9 @@ class HeuristicBot:
         if obs.get("full_set") or len(dealt) > 5:
             if model.classic:
                 return self._classic(model, dealt)
-            return self._fantasyland(model, dealt, obs["to_discard"],
-                                     obs["fantasyland"][obs["seat"]])
+            return self._fantasyland(
+                model, dealt, obs["to_discard"], obs["fantasyland"][obs["seat"]]
+            )
         return self._normal(model, obs, dealt)
 
     # -- normal decisions
@@ -229,32 +255,53 @@ class HeuristicBot:
         fut_disc = obs["future_discards"]
         seed = int(self.rng.bit_generator.random_raw())
         K = self.samples
-        if fut_disc == 0 and len(shape.actions) <= 3 and n_fut == slots \
-                and self.exhaustive and factorial(slots) // (
-                    factorial(free[0]) * factorial(free[1]) * factorial(free[2])) \
-                <= self.exhaustive:
+        if (
+            fut_disc == 0
+            and len(shape.actions) <= 3
+            and n_fut == slots
+            and self.exhaustive
+            and factorial(slots)
+            // (factorial(free[0]) * factorial(free[1]) * factorial(free[2]))
+            <= self.exhaustive
+        ):
             fut, _ = sample_futures(unseen, n_fut, slots, K, 0, seed)
-            score = np.array([model.score_moves(tmpl._replace(moves=tmpl.moves[c:c + 1]),
-                                                fut[:, row_splits(*after)], in_fl,
-                                                self.optimism)[0]
-                              for c, after in enumerate(shape.free_after)])
+            score = np.array(
+                [
+                    model.score_moves(
+                        tmpl._replace(moves=tmpl.moves[c : c + 1]),
+                        fut[:, row_splits(*after)],
+                        in_fl,
+                        self.optimism,
+                    )[0]
+                    for c, after in enumerate(shape.free_after)
+                ]
+            )
         else:
             # only Pineapple discards during play: rounds of 3 cards, 1 discarded
             rounds = fut_disc if fut_disc and n_fut == 3 * fut_disc else 0
-            every = _all_arrangements(n_fut, slots, rounds) \
-                if 0 < _arrangement_count(n_fut, slots, rounds) <= max(self.arrangements, 6) \
+            every = (
+                _all_arrangements(n_fut, slots, rounds)
+                if 0 < _arrangement_count(n_fut, slots, rounds) <= max(self.arrangements, 6)
                 else None
-            fut, fills = sample_futures(unseen, n_fut, slots, K,
-                                        0 if every is not None else self.arrangements,
-                                        seed, rounds)
+            )
+            fut, fills = sample_futures(
+                unseen,
+                n_fut,
+                slots,
+                K,
+                0 if every is not None else self.arrangements,
+                seed,
+                rounds,
+            )
             if every is not None:
                 fills = fut[:, every]
             score = model.score_moves(tmpl, fills, in_fl)
         return move_for_action(shape.actions[int(np.argmax(score))], dealt, rows, k)
 
     # -- full sets
-    def _fantasyland(self, model: ValueModel, dealt: list[int], discards: int,
-                     in_fl: int) -> Move:
+    def _fantasyland(
+        self, model: ValueModel, dealt: list[int], discards: int, in_fl: int
+    ) -> Move:
         if self.use_solver:
             from ..solver import solve_fantasyland
 
@@ -277,20 +324,26 @@ class HeuristicBot:
             if len(chunk) == 0:
                 continue
             backs = c5[chunk]  # (B, 5)
-            rest = np.array([[i for i in range(n) if i not in b] for b in backs],
-                            dtype=np.intp)  # (B, n-5)
+            rest = np.array(
+                [[i for i in range(n) if i not in b] for b in backs], dtype=np.intp
+            )  # (B, n-5)
             mfi = rest[:, mf]  # (B, M, 8) positions: front 3 + middle 5
             B, M = mfi.shape[0], mfi.shape[1]
-            pos = np.concatenate([mfi, np.broadcast_to(backs[:, None, :], (B, M, 5))],
-                                 axis=2).reshape(-1, 13)
+            pos = np.concatenate(
+                [mfi, np.broadcast_to(backs[:, None, :], (B, M, 5))], axis=2
+            ).reshape(-1, 13)
             v = model.values(cards[pos], in_fl)
             i = int(np.argmax(v))
             if v[i] > best_v:
                 best_v, best_pos = v[i], pos[i]
         assert best_pos is not None
         used = set(best_pos.tolist())
-        return Move.from_rows(cards[best_pos[:3]], cards[best_pos[3:8]], cards[best_pos[8:]],
-                          [c for i, c in enumerate(dealt) if i not in used])
+        return Move.from_rows(
+            cards[best_pos[:3]],
+            cards[best_pos[3:8]],
+            cards[best_pos[8:]],
+            [c for i, c in enumerate(dealt) if i not in used],
+        )
 
     def _classic(self, model: ValueModel, dealt: list[int]) -> Move:
         rules = model.rules

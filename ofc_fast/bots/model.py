@@ -22,19 +22,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import combinations
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..rules.compiled import LOW27, compiled, compiled_fl
 from .._native import OK, ffi, lib, status_error
 from ..batch import rank5_batch
-from ..errors import ArrayError, CardError, OfcError
+from ..errors import ArrayError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet
+from ..rules.compiled import LOW27, compiled, compiled_fl
 from ..rules.model import Game as GameKind
 
-__all__ = ["ModelSettings", "MoveRows", "ValueModel", "value_model", "row_cdfs", "sample_futures"]
+__all__ = [
+    "ModelSettings",
+    "MoveRows",
+    "ValueModel",
+    "row_cdfs",
+    "sample_futures",
+    "value_model",
+]
 
 _SIZE = STRENGTH_MAX + 1
 
@@ -48,8 +55,9 @@ class ModelSettings(NamedTuple):
     row_weight: float = 1.0
 
 
-def _typical_rows(n: int = 3000, seed: int = 12345
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _typical_rows(
+    n: int = 3000, seed: int = 12345
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Strengths of the rows of ``n`` typical boards: 13 random cards set greedily
     (strongest back, then strongest middle, front the rest)."""
     rng = np.random.default_rng(seed)
@@ -70,16 +78,20 @@ def _typical_rows(n: int = 3000, seed: int = 12345
     return fs, mid_strength, back_strength
 
 
-def _cdf(samples: np.ndarray, valid: np.ndarray, key: Optional[np.ndarray] = None
-         ) -> np.ndarray:
+def _cdf(
+    samples: np.ndarray, valid: np.ndarray, key: np.ndarray | None = None
+) -> np.ndarray:
     """Per strength: share of ``samples`` below it plus half the equal ones (smoothed
     with one pseudo-observation per valid strength, so unseen strengths still order)."""
     k = np.arange(_SIZE) if key is None else key
     sk = np.sort(k[samples])
     allk = np.sort(k[valid])
     below = np.searchsorted(sk, k, "left") + np.searchsorted(allk, k, "left") * 0.02
-    equal = (np.searchsorted(sk, k, "right") - np.searchsorted(sk, k, "left")
-             + (np.searchsorted(allk, k, "right") - np.searchsorted(allk, k, "left")) * 0.02)
+    equal = (
+        np.searchsorted(sk, k, "right")
+        - np.searchsorted(sk, k, "left")
+        + (np.searchsorted(allk, k, "right") - np.searchsorted(allk, k, "left")) * 0.02
+    )
     total = len(sk) + len(allk) * 0.02
     return np.where(valid, (below + 0.5 * equal) / total, 0.0).astype(np.float64)
 
@@ -93,8 +105,12 @@ def row_cdfs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     low_valid = five & (STRENGTH_CATEGORY == 0)
     lows = np.flatnonzero(low_valid)
     rng = np.random.default_rng(7)
-    return (_cdf(fs, three), _cdf(ms, five), _cdf(bs, five),
-            _cdf(rng.choice(lows, 4000), low_valid, LOW27))
+    return (
+        _cdf(fs, three),
+        _cdf(ms, five),
+        _cdf(bs, five),
+        _cdf(rng.choice(lows, 4000), low_valid, LOW27),
+    )
 
 
 def _raise(status: int, fn: str) -> None:
@@ -117,14 +133,18 @@ class ValueModel:
         self._model = ffi.new("ofc_heur_model *")
         self._fill(rules, settings)
         if lib.ofc_heur_model_check(self._model) != OK:
-            raise OfcError(f"heuristic bot: settings {settings} give a model with "
-                           f"non-finite values")
+            raise OfcError(
+                f"heuristic bot: settings {settings} give a model with non-finite values"
+            )
 
     def _chances(self, rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(win, lose, expected row units) per row and strength."""
         c = self._rules_c
-        win_value = np.frombuffer(ffi.buffer(c.win_value), dtype=np.int16
-                                  ).reshape(3, _SIZE).astype(np.float64)
+        win_value = (
+            np.frombuffer(ffi.buffer(c.win_value), dtype=np.int16)
+            .reshape(3, _SIZE)
+            .astype(np.float64)
+        )
         f, m, b, low = row_cdfs()
         win = np.stack([f, low if rules.lowball is not None else m, b])
         lose = 1.0 - win
@@ -133,8 +153,9 @@ class ValueModel:
 
     def _fill(self, rules: RuleSet, s: ModelSettings) -> None:
         win, lose, units = self._chances(rules)
-        royalty = np.frombuffer(ffi.buffer(self._rules_c.royalty), dtype=np.int16
-                                ).reshape(3, _SIZE)
+        royalty = np.frombuffer(ffi.buffer(self._rules_c.royalty), dtype=np.int16).reshape(
+            3, _SIZE
+        )
         rows = np.zeros((3, _SIZE, 4), dtype=np.float32)
         rows[:, :, 0] = royalty + s.row_weight * units
         rows[:, :, 1] = win
@@ -155,40 +176,63 @@ class ValueModel:
             raise ArrayError(f"values: expected an (n, 13) array, got {b.shape}")
         out = np.empty(len(b), dtype=np.float64)
         bad = ffi.new("size_t *")
-        status = lib.ofc_heur_values(self._rules_c, self._fl_c, self._model,
-                                     ffi.from_buffer("uint8_t[]", b), len(b), in_fl,
-                                     ffi.from_buffer("double[]", out), bad)
+        status = lib.ofc_heur_values(
+            self._rules_c,
+            self._fl_c,
+            self._model,
+            ffi.from_buffer("uint8_t[]", b),
+            len(b),
+            in_fl,
+            ffi.from_buffer("double[]", out),
+            bad,
+        )
         if status != OK:
             _raise(status, "values")
         return out
 
-    def score_moves(self, moves: "MoveRows", fills: np.ndarray, in_fl: int = 0,
-                    optimism: float = 1.0) -> np.ndarray:
+    def score_moves(
+        self, moves: MoveRows, fills: np.ndarray, in_fl: int = 0, optimism: float = 1.0
+    ) -> np.ndarray:
         """Per move, the mean over samples of the ``optimism`` blend of the best and
         the mean value over fills; ``fills`` is a (samples, fills, slots) uint8 array
         of the cards for the slots (``ofc_heur_score_moves``)."""
         f = np.ascontiguousarray(fills, dtype=np.uint8)
         if f.ndim != 3:
-            raise ArrayError(f"score_moves: expected (samples, fills, slots) fills, "
-                             f"got shape {f.shape}")
+            raise ArrayError(
+                f"score_moves: expected (samples, fills, slots) fills, got shape {f.shape}"
+            )
         fronts = np.ascontiguousarray(moves.fronts, dtype=np.uint8)
         fives = np.ascontiguousarray(moves.fives, dtype=np.uint8)
         index = np.ascontiguousarray(moves.moves, dtype=np.uint16)
         if fronts.shape[1:] != (3,) or fives.shape[1:] != (5,) or index.shape[1:] != (3,):
-            raise ArrayError(f"score_moves: expected (F, 3) fronts, (V, 5) fives and "
-                             f"(M, 3) moves, got {fronts.shape}, {fives.shape}, "
-                             f"{index.shape}")
+            raise ArrayError(
+                f"score_moves: expected (F, 3) fronts, (V, 5) fives and "
+                f"(M, 3) moves, got {fronts.shape}, {fives.shape}, "
+                f"{index.shape}"
+            )
         rows = ffi.new("ofc_heur_rows *")
-        keep = [ffi.from_buffer("uint8_t[]", fronts), ffi.from_buffer("uint8_t[]", fives),
-                ffi.from_buffer("uint16_t[]", index)]
+        keep = [
+            ffi.from_buffer("uint8_t[]", fronts),
+            ffi.from_buffer("uint8_t[]", fives),
+            ffi.from_buffer("uint16_t[]", index),
+        ]
         rows.fronts, rows.fives, rows.moves = keep
         rows.n_fronts, rows.n_fives, rows.n_moves = len(fronts), len(fives), len(index)
         out = np.empty(len(index), dtype=np.float64)
         k, p, slots = f.shape
         status = lib.ofc_heur_score_moves(
-            self._rules_c, self._fl_c, self._model, rows,
-            ffi.from_buffer("uint8_t[]", f) if f.size else ffi.NULL, k, p, slots, in_fl,
-            optimism, ffi.from_buffer("double[]", out))
+            self._rules_c,
+            self._fl_c,
+            self._model,
+            rows,
+            ffi.from_buffer("uint8_t[]", f) if f.size else ffi.NULL,
+            k,
+            p,
+            slots,
+            in_fl,
+            optimism,
+            ffi.from_buffer("double[]", out),
+        )
         if status != OK:
             _raise(status, "score_moves")
         return out
@@ -200,8 +244,8 @@ class MoveRows(NamedTuple):
     0]], fives[moves[i, 1]], fives[moves[i, 2]])."""
 
     fronts: np.ndarray  # (F, 3) uint8
-    fives: np.ndarray   # (V, 5) uint8
-    moves: np.ndarray   # (M, 3) uint16
+    fives: np.ndarray  # (V, 5) uint8
+    moves: np.ndarray  # (M, 3) uint16
 
 
 @lru_cache(maxsize=32)
@@ -210,8 +254,15 @@ def value_model(rules: RuleSet, settings: ModelSettings = ModelSettings()) -> Va
     return ValueModel(rules, settings)
 
 
-def sample_futures(unseen: np.ndarray, n_future: int, n_slots: int, samples: int,
-                   fills: int, seed: int, rounds: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def sample_futures(
+    unseen: np.ndarray,
+    n_future: int,
+    n_slots: int,
+    samples: int,
+    fills: int,
+    seed: int,
+    rounds: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
     """``samples`` futures of ``n_future`` cards drawn from ``unseen`` and ``fills``
     ways to fill ``n_slots`` slots from each (``ofc_heur_sample`` documents them:
     fill 0 by rank, the others at random; ``rounds`` Pineapple rounds keep 2 of each
@@ -225,10 +276,17 @@ def sample_futures(unseen: np.ndarray, n_future: int, n_slots: int, samples: int
     fut = np.empty((samples, n_future), dtype=np.uint8)
     out = np.empty((samples, fills, n_slots), dtype=np.uint8)
     status = lib.ofc_heur_sample(
-        ffi.from_buffer("uint8_t[]", u) if u.size else ffi.NULL, u.size, n_future, rounds,
-        n_slots, samples, fills, seed & 0xFFFFFFFFFFFFFFFF,
+        ffi.from_buffer("uint8_t[]", u) if u.size else ffi.NULL,
+        u.size,
+        n_future,
+        rounds,
+        n_slots,
+        samples,
+        fills,
+        seed & 0xFFFFFFFFFFFFFFFF,
         ffi.from_buffer("uint8_t[]", fut) if fut.size else ffi.NULL,
-        ffi.from_buffer("uint8_t[]", out) if out.size else ffi.NULL)
+        ffi.from_buffer("uint8_t[]", out) if out.size else ffi.NULL,
+    )
     if status != OK:
         _raise(status, "sample_futures")
     return fut, out

@@ -12,14 +12,13 @@ True
 from __future__ import annotations
 
 from random import Random
-from typing import Any, Optional, Union
+from typing import Any
 
 from ..game import Move, random_move
 from ..rules import RuleSet
 from .base import Observation
 
 __all__ = ["RandomBot"]
-
 
 
 class RandomBot:
@@ -29,11 +28,10 @@ class RandomBot:
 
     name = "random"
 
-    def __init__(self, seed: Optional[int] = None,
-                 rules: Union[RuleSet, str, None] = None) -> None:
+    def __init__(self, seed: int | None = None, rules: RuleSet | str | None = None) -> None:
         self.rng = Random(seed)
 
-    def reset(self, seed: Optional[int] = None) -> None:
+    def reset(self, seed: int | None = None) -> None:
         """Start the random stream again from ``seed``."""
         self.rng = Random(seed)
 
@@ -56,5 +54,6 @@ class RandomBot:
             while r >= n:
                 r = getrandbits(k)
             return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
-        return random_move(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"],
-                           self.rng)
+        return random_move(
+            obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"], self.rng
+        )

@@ -15,16 +15,24 @@ A factory is called as ``factory(rules=rules, seed=seed, **settings)`` and retur
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from typing import Any
 
 from ..errors import BotError, UnknownBotError
 from ..rules import RuleSet
 from .base import Bot
 
-__all__ = ["BotFactory", "register", "unregister", "bot_names", "make_bot", "make_bots",
-           "BOTS"]
+__all__ = [
+    "BOTS",
+    "BotFactory",
+    "bot_names",
+    "make_bot",
+    "make_bots",
+    "register",
+    "unregister",
+]
 
 BotFactory = Callable[..., Bot]
 """``factory(rules=..., seed=..., **settings) -> Bot``."""
@@ -52,11 +60,11 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     """
     key = _key(name)
     if not callable(factory):
-        raise BotError(f"register({name!r}): the factory must be callable, got "
-                       f"{factory!r}")
+        raise BotError(f"register({name!r}): the factory must be callable, got {factory!r}")
     if key in _FACTORIES and not replace and _FACTORIES[key] is not factory:
-        raise BotError(f"bot {key!r} is already registered; pass replace=True to "
-                       f"replace it")
+        raise BotError(
+            f"bot {key!r} is already registered; pass replace=True to replace it"
+        )
     _FACTORIES[key] = factory
 
 
@@ -77,8 +85,9 @@ def _unknown(name: object) -> str:
     return f"unknown bot {name!r}; known bots: {', '.join(bot_names())}"
 
 
-def make_bot(name: str, rules: Union[RuleSet, str, None] = None,
-             seed: Optional[int] = None, **settings: Any) -> Bot:
+def make_bot(
+    name: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
+) -> Bot:
     """A bot by registry name with its settings (keyword arguments of its class).
 
     Raises UnknownBotError (listing the known names) for a name not registered and
@@ -96,9 +105,13 @@ def make_bot(name: str, rules: Union[RuleSet, str, None] = None,
     return factory(rules=rules, seed=seed, **settings)
 
 
-def make_bots(names: Union[str, Sequence[str]], players: int,
-              rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
-              settings: Optional[Sequence[Mapping[str, Any]]] = None) -> list[Bot]:
+def make_bots(
+    names: str | Sequence[str],
+    players: int,
+    rules: RuleSet | str | None = None,
+    seed: int | None = None,
+    settings: Sequence[Mapping[str, Any]] | None = None,
+) -> list[Bot]:
     """One bot per seat from names (a comma-separated string or a list): one name for
     every seat, or exactly one per seat.  The bots' seeds derive from ``seed`` (the
     same seed gives the same bots); ``settings``: one mapping per seat (optional).
@@ -106,16 +119,27 @@ def make_bots(names: Union[str, Sequence[str]], players: int,
     >>> [b.name for b in make_bots("heuristic,random", 2, seed=1)]
     ['heuristic', 'random']
     """
-    items = [n for n in (names.split(",") if isinstance(names, str) else names)
-             if isinstance(n, str) and n.strip()]
+    items = [
+        n
+        for n in (names.split(",") if isinstance(names, str) else names)
+        if isinstance(n, str) and n.strip()
+    ]
     if len(items) == 1:
         items = items * players
     if len(items) != players:
-        raise BotError(f"{players} seats need 1 or {players} bot names, got "
-                       f"{len(items)}: {', '.join(items)}")
+        raise BotError(
+            f"{players} seats need 1 or {players} bot names, got "
+            f"{len(items)}: {', '.join(items)}"
+        )
     if settings is not None and len(settings) != players:
         raise BotError(f"{players} seats need {players} settings, got {len(settings)}")
     rng = Random(seed)
-    return [make_bot(n, rules, rng.getrandbits(63),
-                     **(dict(settings[i]) if settings is not None else {}))
-            for i, n in enumerate(items)]
+    return [
+        make_bot(
+            n,
+            rules,
+            rng.getrandbits(63),
+            **(dict(settings[i]) if settings is not None else {}),
+        )
+        for i, n in enumerate(items)
+    ]

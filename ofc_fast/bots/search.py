@@ -19,7 +19,7 @@ False
 from __future__ import annotations
 
 from random import Random
-from typing import Any, Optional, Union
+from typing import Any
 
 from ..errors import BotError, OfcError
 from ..game import GameError, Move
@@ -27,8 +27,7 @@ from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
 from ..search import POLICIES, Opponent, advise, opponent_weight, search_model
-from ..solver import StayValue
-from ..solver import solve_fantasyland
+from ..solver import StayValue, solve_fantasyland
 from .base import Observation, rules_of
 from .heuristic import HeuristicBot
 
@@ -60,11 +59,21 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, rules: Union[RuleSet, str, None] = None, seed: Optional[int] = None,
-                 *, time_budget: Optional[float] = 0.04, samples: Optional[int] = None,
-                 fl_value: StayValue = None, row_weight: float = 1.0, policy: str = "auto",
-                 prune: bool = True, opening_factor: float = 3.0,
-                 clock: str = "cpu", opponent: Opponent = "best") -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str | None = None,
+        seed: int | None = None,
+        *,
+        time_budget: float | None = 0.04,
+        samples: int | None = None,
+        fl_value: StayValue = None,
+        row_weight: float = 1.0,
+        policy: str = "auto",
+        prune: bool = True,
+        opening_factor: float = 3.0,
+        clock: str = "cpu",
+        opponent: Opponent = "best",
+    ) -> None:
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
         self.seed = seed
         self.rng = Random(seed)
@@ -86,7 +95,9 @@ class SearchBot:
             if clock not in ("wall", "cpu"):
                 raise OfcError(f"clock must be 'wall' or 'cpu', got {clock!r}")
             if not 0 < self.opening_factor <= 100:
-                raise OfcError(f"opening_factor must be within 0..100, got {opening_factor!r}")
+                raise OfcError(
+                    f"opening_factor must be within 0..100, got {opening_factor!r}"
+                )
             if self.rules is not None:
                 search_model(self.rules, fl_value, self.row_weight)
             if self.time_budget is not None and not self.time_budget > 0:
@@ -99,13 +110,19 @@ class SearchBot:
 
     def settings(self) -> dict[str, Any]:
         """The keyword settings: ``SearchBot(rules, seed, **settings)`` is an equal bot."""
-        return {"time_budget": self.time_budget, "samples": self.samples,
-                "fl_value": self.fl_value, "row_weight": self.row_weight,
-                "policy": self.policy, "prune": self.prune,
-                "opening_factor": self.opening_factor, "clock": self.clock,
-                "opponent": self.opponent}
+        return {
+            "time_budget": self.time_budget,
+            "samples": self.samples,
+            "fl_value": self.fl_value,
+            "row_weight": self.row_weight,
+            "policy": self.policy,
+            "prune": self.prune,
+            "opening_factor": self.opening_factor,
+            "clock": self.clock,
+            "opponent": self.opponent,
+        }
 
-    def reset(self, seed: Optional[int] = None) -> None:
+    def reset(self, seed: int | None = None) -> None:
         """Start the random stream again from ``seed``."""
         self.rng = Random(seed)
         self._sets.reset(seed)
@@ -125,8 +142,17 @@ class SearchBot:
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
             budget *= self.opening_factor
-        advice = advise(obs, samples=self.samples, time_budget=budget,
-                        seed=self.rng.getrandbits(63), policy=self.policy,
-                        fl_value=self.fl_value, row_weight=self.row_weight, rules=rules,
-                        prune=self.prune, clock=self.clock, opponent=self.opponent)
+        advice = advise(
+            obs,
+            samples=self.samples,
+            time_budget=budget,
+            seed=self.rng.getrandbits(63),
+            policy=self.policy,
+            fl_value=self.fl_value,
+            row_weight=self.row_weight,
+            rules=rules,
+            prune=self.prune,
+            clock=self.clock,
+            opponent=self.opponent,
+        )
         return advice[0].move

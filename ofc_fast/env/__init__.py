@@ -17,8 +17,15 @@ from typing import Any
 
 from .vector import FANTASYLAND_MODES, OPPONENTS, VectorEnv, env_seed
 
-__all__ = ["VectorEnv", "OPPONENTS", "FANTASYLAND_MODES", "env_seed", "GYM_IDS",
-           "pettingzoo_env", "register_gymnasium"]
+__all__ = [
+    "FANTASYLAND_MODES",
+    "GYM_IDS",
+    "OPPONENTS",
+    "VectorEnv",
+    "env_seed",
+    "pettingzoo_env",
+    "register_gymnasium",
+]
 
 GYM_IDS = {
     "ofc_fast/OFC-v0": "OFC",
@@ -39,8 +46,9 @@ def register_gymnasium() -> bool:
         return False
     for env_id, preset in GYM_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point="ofc_fast.env.gym:OfcEnv",
-                               kwargs={"rules": preset})
+            gymnasium.register(
+                env_id, entry_point="ofc_fast.env.gym:OfcEnv", kwargs={"rules": preset}
+            )
     return True
 
 

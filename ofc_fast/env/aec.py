@@ -20,7 +20,7 @@ Fantasyland) is skipped.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Union
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -39,21 +39,40 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"], "name": "ofc_fast_v0", "is_parallelizable": False}
+        "render_modes": ["ansi"],
+        "name": "ofc_fast_v0",
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
-                 render_mode: Optional[str] = None, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str = "pineapple",
+        players: int = 2,
+        render_mode: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__()
         if kwargs.get("fantasyland", "solver") != "solver":
-            raise GameError("the PettingZoo env plays Fantasyland sets by the solver (a "
-                            "set has no action id)")
-        self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
-                               opponents="self", autoreset=False, **kwargs)
+            raise GameError(
+                "the PettingZoo env plays Fantasyland sets by the solver (a "
+                "set has no action id)"
+            )
+        self._venv = VectorEnv(
+            rules,
+            1,
+            players,
+            seed=kwargs.pop("seed", 0),
+            opponents="self",
+            autoreset=False,
+            **kwargs,
+        )
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents}
+        self.action_spaces = {
+            a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents
+        }
         self.render_mode = render_mode
         self._enc = np.zeros(OBS_SIZE, np.uint8)
 
@@ -65,8 +84,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         """The action space of ``agent``: one id per legal action shape."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
-              ) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand (``seed``: reseed the deck first)."""
         v = self._venv
         if seed is not None or not v._started:
@@ -88,10 +106,14 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         v = self._venv
         seat = self._seat[agent]
         if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
-            return {"observation": v.observations[0].copy(),
-                    "action_mask": v.action_masks[0].view(np.int8).copy()}
-        return {"observation": v.encode(0, seat, np.zeros(OBS_SIZE, np.uint8)),
-                "action_mask": np.zeros(ACTION_SPACE, np.int8)}
+            return {
+                "observation": v.observations[0].copy(),
+                "action_mask": v.action_masks[0].view(np.int8).copy(),
+            }
+        return {
+            "observation": v.encode(0, seat, np.zeros(OBS_SIZE, np.uint8)),
+            "action_mask": np.zeros(ACTION_SPACE, np.int8),
+        }
 
     def step(self, action: Any) -> None:
         """Play the selected agent's action, then move to the next seat to act."""
@@ -112,12 +134,13 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self.agent_selection = self.possible_agents[int(v.seats[0])]
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         """The acting seat's observation as text (``render_mode="ansi"``), else ``None``."""
         if self.render_mode != "ansi":
             return None
-        return str(self._venv.observation(0, self.possible_agents.index(
-            self.agent_selection)))
+        return str(
+            self._venv.observation(0, self.possible_agents.index(self.agent_selection))
+        )
 
     def close(self) -> None:
         """Nothing to release (the PettingZoo API calls it)."""

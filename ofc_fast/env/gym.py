@@ -16,7 +16,7 @@ An episode is one deal; the match goes on between episodes (button, Fantasyland)
 from __future__ import annotations
 
 import operator
-from typing import Any, Optional, Union
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -27,7 +27,7 @@ from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 
-__all__ = ["OfcEnv", "OBS_HIGH", "observation_space", "action_id"]
+__all__ = ["OBS_HIGH", "OfcEnv", "action_id", "observation_space"]
 
 OBS_HIGH = 17
 """The largest value of an encoding byte (a 17-card Fantasyland count)."""
@@ -36,22 +36,27 @@ OBS_HIGH = 17
 def observation_space() -> spaces.Dict:
     """The observation space: the encoding and the action mask (both uint8 in the
     Gymnasium env; the PettingZoo env uses int8 masks as its classic games do)."""
-    return spaces.Dict({
-        "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8),
-        "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8),
-    })
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8),
+            "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8),
+        }
+    )
 
 
 def action_id(action: Any) -> int:
     """An action as an int (MoveError for anything else)."""
     if isinstance(action, (bool, np.bool_)) or action is None:
-        raise MoveError(f"an action is an int 0..{ACTION_SPACE - 1}, got {action!r}",
-                        "bad_action")
+        raise MoveError(
+            f"an action is an int 0..{ACTION_SPACE - 1}, got {action!r}", "bad_action"
+        )
     try:
         return operator.index(action)
     except TypeError:
-        raise MoveError(f"an action is an int 0..{ACTION_SPACE - 1}, got "
-                        f"{type(action).__name__}", "bad_action") from None
+        raise MoveError(
+            f"an action is an int 0..{ACTION_SPACE - 1}, got {type(action).__name__}",
+            "bad_action",
+        ) from None
 
 
 class OfcEnv(gymnasium.Env):
@@ -73,17 +78,28 @@ class OfcEnv(gymnasium.Env):
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
     metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012
 
-    def __init__(self, rules: Union[RuleSet, str] = "pineapple", players: int = 2,
-                 opponents: str = "random", render_mode: Optional[str] = None,
-                 illegal: str = "remap", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str = "pineapple",
+        players: int = 2,
+        opponents: str = "random",
+        render_mode: str | None = None,
+        illegal: str = "remap",
+        **kwargs: Any,
+    ) -> None:
         if kwargs.get("fantasyland", "solver") != "solver":
-            raise GameError("the Gymnasium env plays Fantasyland sets by the solver (a set "
-                            "has no action id); use VectorEnv for fantasyland='decision'")
+            raise GameError(
+                "the Gymnasium env plays Fantasyland sets by the solver (a set "
+                "has no action id); use VectorEnv for fantasyland='decision'"
+            )
         if opponents == "self":
-            raise GameError("the Gymnasium env has one agent: opponents 'random' or a "
-                             "bot name (self-play: VectorEnv or the PettingZoo env)")
-        self._venv = VectorEnv(rules, 1, players, seed=kwargs.pop("seed", 0),
-                               opponents=opponents, **kwargs)
+            raise GameError(
+                "the Gymnasium env has one agent: opponents 'random' or a "
+                "bot name (self-play: VectorEnv or the PettingZoo env)"
+            )
+        self._venv = VectorEnv(
+            rules, 1, players, seed=kwargs.pop("seed", 0), opponents=opponents, **kwargs
+        )
         self.observation_space = observation_space()
         self.action_space = spaces.Discrete(ACTION_SPACE)
         if illegal not in ("remap", "raise"):
@@ -93,11 +109,14 @@ class OfcEnv(gymnasium.Env):
 
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
-        return {"observation": v.observations[0].copy(),
-                "action_mask": v.action_masks[0].view(np.int8).copy()}
+        return {
+            "observation": v.observations[0].copy(),
+            "action_mask": v.action_masks[0].view(np.int8).copy(),
+        }
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
-              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         """Deal a new hand and play the opponents up to the learner's first decision."""
         super().reset(seed=seed)
         v = self._venv
@@ -105,8 +124,9 @@ class OfcEnv(gymnasium.Env):
             v.reset(seed=seed)
         return self._obs(), {}
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool,
-                                         dict[str, Any]]:
+    def step(
+        self, action: Any
+    ) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponents' until the learner acts again."""
         v = self._venv
         a = action_id(action)
@@ -118,10 +138,10 @@ class OfcEnv(gymnasium.Env):
         v._step_set(ffi.NULL)
         done = bool(v.terminations[0])
         if done:
-            info["final_rewards"] = v.final_rewards[0, :v.players].copy()
+            info["final_rewards"] = v.final_rewards[0, : v.players].copy()
         return self._obs(), float(v.rewards[0]), done, False, info
 
-    def render(self) -> Optional[str]:
+    def render(self) -> str | None:
         """The learner's observation as text (``render_mode="ansi"``), else ``None``."""
         if self.render_mode != "ansi":
             return None

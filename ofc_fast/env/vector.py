@@ -16,7 +16,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -25,12 +26,12 @@ from ..errors import GameError, MoveError
 from ..game._engine import check_seed, game_rules, resolve_rules
 from ..game.match import max_fantasyland_cards
 from ..game.moves import destinations_of
-from ..game.state import cards_per_seat
 from ..game.observation import Observation, read_observation
+from ..game.state import cards_per_seat
 from ..rules import RuleSet
 from ..rules.model import Game as GameKind
 
-__all__ = ["VectorEnv", "OPPONENTS", "FANTASYLAND_MODES", "env_seed"]
+__all__ = ["FANTASYLAND_MODES", "OPPONENTS", "VectorEnv", "env_seed"]
 
 OPPONENTS = ("self", "random")
 """Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works."""
@@ -95,28 +96,47 @@ class VectorEnv:
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
 
-    def __init__(self, rules: Union[RuleSet, str] = "pineapple", num_envs: int = 1024,
-                 players: int = 2, seed: Optional[int] = 0, opponents: str = "self", *,
-                 fantasyland: str = "solver", learner: int = 0, shaping: float = 0.0,
-                 stay_value: Any = None, autoreset: bool = True,
-                 bot_settings: Optional[dict[str, Any]] = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str = "pineapple",
+        num_envs: int = 1024,
+        players: int = 2,
+        seed: int | None = 0,
+        opponents: str = "self",
+        *,
+        fantasyland: str = "solver",
+        learner: int = 0,
+        shaping: float = 0.0,
+        stay_value: Any = None,
+        autoreset: bool = True,
+        bot_settings: dict[str, Any] | None = None,
+    ) -> None:
         self.rules = resolve_rules(rules)
         if self.rules.game is GameKind.CLASSIC:
-            raise GameError("classic Chinese Poker has no vector environment (its 13-card "
-                            "sets have no action ids)")
-        for name, value in (("num_envs", num_envs), ("players", players),
-                            ("learner", learner)):
+            raise GameError(
+                "classic Chinese Poker has no vector environment (its 13-card "
+                "sets have no action ids)"
+            )
+        for name, value in (
+            ("num_envs", num_envs),
+            ("players", players),
+            ("learner", learner),
+        ):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise GameError(f"{name} must be an int, got {value!r}")
         if not 1 <= num_envs <= 1 << 24:
             raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
         if not 2 <= players <= self.rules.max_players:
-            raise GameError(f"{self.rules.name} seats 2 to {self.rules.max_players} "
-                            f"players, got {players}")
+            raise GameError(
+                f"{self.rules.name} seats 2 to {self.rules.max_players} "
+                f"players, got {players}"
+            )
         worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
         if worst > 52:
-            raise GameError(f"{players} seats of {self.rules.name} can need {worst} cards "
-                            f"(every seat in Fantasyland); one deck has 52")
+            raise GameError(
+                f"{players} seats of {self.rules.name} can need {worst} cards "
+                f"(every seat in Fantasyland); one deck has 52"
+            )
         if not 0 <= learner < players:
             raise GameError(f"learner {learner} is not a seat of {players} players")
         self.num_envs = num_envs
@@ -127,7 +147,7 @@ class VectorEnv:
         self.seed = secrets_seed() if seed is None else check_seed(seed)
         self._c = self._config(shaping, stay_value, autoreset)
         self._alloc()
-        self._bots: Optional[list[list[Any]]] = None
+        self._bots: list[list[Any]] | None = None
         self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
             self._make_bots()
@@ -143,8 +163,11 @@ class VectorEnv:
         from ..solver import ev_tables, stay_values
 
         r = self.rules
-        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) \
-                or not abs(shaping) <= 1e6:
+        if (
+            isinstance(shaping, bool)
+            or not isinstance(shaping, (int, float))
+            or not abs(shaping) <= 1e6
+        ):
             raise GameError(f"shaping must be a finite number, got {shaping!r}")
         c = ffi.new("ofc_vecenv_config *")
         self._rules_c = game_rules(r)
@@ -157,16 +180,20 @@ class VectorEnv:
         c.num_envs = self.num_envs
         c.players = self.players
         c.opponents = {"self": lib.OFC_VE_SELF, "random": lib.OFC_VE_RANDOM}.get(
-            self.opponents, lib.OFC_VE_EXTERNAL)
-        c.fantasyland = (lib.OFC_VE_FL_SOLVER if self.fantasyland == "solver"
-                         else lib.OFC_VE_FL_DECISION)
+            self.opponents, lib.OFC_VE_EXTERNAL
+        )
+        c.fantasyland = (
+            lib.OFC_VE_FL_SOLVER if self.fantasyland == "solver" else lib.OFC_VE_FL_DECISION
+        )
         c.learner = self.learner
         c.button_frozen = int(r.fantasyland is not None and r.fantasyland.button_frozen)
         c.autoreset = int(bool(autoreset))
         c.lowball = int(r.lowball is not None)
         status = lib.ofc_vecenv_config_check(c)
         if status:
-            raise status_error(status, "the vector environment refused the settings", GameError)
+            raise status_error(
+                status, "the vector environment refused the settings", GameError
+            )
         return c
 
     def _alloc(self) -> None:
@@ -189,13 +216,17 @@ class VectorEnv:
         out = self._out = ffi.new("ofc_vecenv_out *")
         self._keep: list[Any] = []  # the cdata views keep the arrays' buffers alive
         views: tuple[tuple[str, str, np.ndarray], ...] = (
-            ("obs", "uint8_t[]", self.observations), ("mask", "uint8_t[]", self.action_masks),
-            ("legal", "uint8_t[]", self.legal_actions), ("full", "uint8_t[]", self.full_sets),
+            ("obs", "uint8_t[]", self.observations),
+            ("mask", "uint8_t[]", self.action_masks),
+            ("legal", "uint8_t[]", self.legal_actions),
+            ("full", "uint8_t[]", self.full_sets),
             ("terminations", "uint8_t[]", self.terminations),
             ("truncations", "uint8_t[]", self.truncations),
-            ("legal_count", "int16_t[]", self.legal_counts), ("seat", "int8_t[]", self.seats),
+            ("legal_count", "int16_t[]", self.legal_counts),
+            ("seat", "int8_t[]", self.seats),
             ("rewards", "float[]", self.rewards),
-            ("final_rewards", "float[]", self.final_rewards))
+            ("final_rewards", "float[]", self.final_rewards),
+        )
         for field, ctype, arr in views:
             self._keep.append(ffi.from_buffer(ctype, arr))
             setattr(out, field, self._keep[-1])
@@ -208,15 +239,25 @@ class VectorEnv:
     def _make_bots(self) -> None:
         from ..bots import make_bot
 
-        self._bots = [[make_bot(self.opponents, self.rules,
-                                seed=(env_seed(self.seed, i) + s) % (1 << 64),
-                                **self._bot_settings)
-                       if s != self.learner else None for s in range(self.players)]
-                      for i in range(self.num_envs)]
+        self._bots = [
+            [
+                make_bot(
+                    self.opponents,
+                    self.rules,
+                    seed=(env_seed(self.seed, i) + s) % (1 << 64),
+                    **self._bot_settings,
+                )
+                if s != self.learner
+                else None
+                for s in range(self.players)
+            ]
+            for i in range(self.num_envs)
+        ]
 
     # -- the gymnasium.vector-shaped API
-    def reset(self, seed: Optional[int] = None,
-              options: Optional[dict[str, Any]] = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every environment's match again (from ``seed`` when given, else the
         environment's seed), up to its first agent decision."""
         if seed is not None:
@@ -235,15 +276,20 @@ class VectorEnv:
         """Start the next deal of environment ``env``'s match now (without autoreset:
         after its deal ended; an unfinished deal is abandoned)."""
         self._require_started()
-        if isinstance(env, bool) or not isinstance(env, int) or not 0 <= env < self.num_envs:
+        if (
+            isinstance(env, bool)
+            or not isinstance(env, int)
+            or not 0 <= env < self.num_envs
+        ):
             raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
         if status:
             raise status_error(status, "the vector environment could not deal", GameError)
         self._play_bots()
 
-    def step(self, actions: Any, placements: Optional[Any] = None
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step(
+        self, actions: Any, placements: Any | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one decision in every environment: ``actions[i]`` an action id of the
         pending decision, or -1 to play ``placements[i]`` (one destination per dealt
         card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set).  Returns
@@ -256,8 +302,13 @@ class VectorEnv:
             self._placements[:] = self._placement_array(placements)
             place = self._p_placements
         self._step_set(place)
-        return (self.observations, self.rewards, self.terminations, self.truncations,
-                self.infos())
+        return (
+            self.observations,
+            self.rewards,
+            self.terminations,
+            self.truncations,
+            self.infos(),
+        )
 
     def _step_set(self, placements: Any) -> None:
         """Step with the actions already in ``self._actions`` (the adapters' path)."""
@@ -269,31 +320,52 @@ class VectorEnv:
     def _action_array(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
-            raise MoveError(f"actions must be {self.num_envs} integers, got shape "
-                            f"{a.shape} of {a.dtype}", "bad_action")
+            raise MoveError(
+                f"actions must be {self.num_envs} integers, got shape "
+                f"{a.shape} of {a.dtype}",
+                "bad_action",
+            )
         return a
 
     def _placement_array(self, placements: Any) -> np.ndarray:
         try:
             p = np.asarray(placements)
-            if p.ndim != 2 or p.shape[0] != self.num_envs or p.shape[1] > MAX_DEALT \
-                    or (p.size and (p.dtype.kind not in "iu" or p.min() < 0 or p.max() > 3)):
+            if (
+                p.ndim != 2
+                or p.shape[0] != self.num_envs
+                or p.shape[1] > MAX_DEALT
+                or (p.size and (p.dtype.kind not in "iu" or p.min() < 0 or p.max() > 3))
+            ):
                 raise ValueError
         except (ValueError, TypeError, OverflowError):
-            raise MoveError(f"placements must be {self.num_envs} rows of at most "
-                            f"{MAX_DEALT} destinations 0..3", "bad_move") from None
+            raise MoveError(
+                f"placements must be {self.num_envs} rows of at most "
+                f"{MAX_DEALT} destinations 0..3",
+                "bad_move",
+            ) from None
         out = np.zeros((self.num_envs, MAX_DEALT), np.uint8)
-        out[:, :p.shape[1]] = p
+        out[:, : p.shape[1]] = p
         return out
 
     def _call_step(self, placements: Any, active: Any) -> None:
-        status = lib.ofc_vecenv_step(self._c, self._slots, 0, self.num_envs,
-                                     self._p_actions, placements, active, self._out,
-                                     self._bad)
+        status = lib.ofc_vecenv_step(
+            self._c,
+            self._slots,
+            0,
+            self.num_envs,
+            self._p_actions,
+            placements,
+            active,
+            self._out,
+            self._bad,
+        )
         if status:
             i = int(self._bad[0])
-            raise move_error(status, f"env {i}{_HINTS.get(status, '')}, action "
-                                     f"{int(self._actions[i])}, seat {int(self.seats[i])}")
+            raise move_error(
+                status,
+                f"env {i}{_HINTS.get(status, '')}, action "
+                f"{int(self._actions[i])}, seat {int(self.seats[i])}",
+            )
 
     def _require_started(self) -> None:
         if not self._started:
@@ -318,7 +390,7 @@ class VectorEnv:
                 obs = self.observation(int(i), seat)
                 move = self._bots[i][seat].act(obs)
                 dest = destinations_of(move, obs["dealt"])
-                self._placements[i, :len(dest)] = dest
+                self._placements[i, : len(dest)] = dest
                 self._actions[i] = -1
                 self._active[i] = 1
             self._call_step(self._p_placements, self._p_active)
@@ -335,9 +407,14 @@ class VectorEnv:
         ``action_mask``, ``legal_actions`` / ``legal_count`` (the legal ids, increasing,
         in the first ``legal_count`` entries), ``full_set``, ``final_rewards`` (per
         seat, at a deal end)."""
-        return {"seat": self.seats, "action_mask": self.action_masks,
-                "legal_actions": self.legal_actions, "legal_count": self.legal_counts,
-                "full_set": self.full_sets, "final_rewards": self.final_rewards}
+        return {
+            "seat": self.seats,
+            "action_mask": self.action_masks,
+            "legal_actions": self.legal_actions,
+            "legal_count": self.legal_counts,
+            "full_set": self.full_sets,
+            "final_rewards": self.final_rewards,
+        }
 
     def observations_float(self) -> np.ndarray:
         """The observations as float32, each value scaled as
@@ -348,14 +425,20 @@ class VectorEnv:
 
     def game_of(self, env: int) -> Any:
         """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""
-        if isinstance(env, bool) or not isinstance(env, (int, np.integer)) \
-                or not 0 <= env < self.num_envs:
+        if (
+            isinstance(env, bool)
+            or not isinstance(env, (int, np.integer))
+            or not 0 <= env < self.num_envs
+        ):
             raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
         return ffi.addressof(self._slots[int(env)], "game")
 
     def _check_seat(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
-                or not 0 <= seat < self.players:
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, (int, np.integer))
+            or not 0 <= seat < self.players
+        ):
             raise GameError(f"seat {seat!r} is not a seat of {self.players} players")
         return int(seat)
 
@@ -369,26 +452,32 @@ class VectorEnv:
         legal = None
         if o.n and not o.full:
             out = ffi.new("uint8_t[]", ACTION_SPACE)
-            legal = list(out[0:lib.ofc_game_legal_actions(g, out)])
+            legal = list(out[0 : lib.ofc_game_legal_actions(g, out)])
         r = self.rules
-        return read_observation(bytes(ffi.buffer(o)), r.name, r.game.value,
-                                r.lowball is not None, legal)
+        return read_observation(
+            bytes(ffi.buffer(o)), r.name, r.game.value, r.lowball is not None, legal
+        )
 
-    def encode(self, env: int, seat: int, out: Optional[np.ndarray] = None) -> np.ndarray:
+    def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE)."""
         g = self.game_of(env)
         seat = self._check_seat(seat)
         if out is None:
             out = np.zeros(OBS_SIZE, np.uint8)
-        elif out.shape != (OBS_SIZE,) or out.dtype != np.uint8 or not out.flags.c_contiguous:
+        elif (
+            out.shape != (OBS_SIZE,) or out.dtype != np.uint8 or not out.flags.c_contiguous
+        ):
             raise GameError(f"out must be a contiguous uint8 array of {OBS_SIZE}")
-        lib.ofc_encode_game(g, seat, int(self._c.lowball),
-                            ffi.from_buffer("uint8_t[]", out))
+        lib.ofc_encode_game(
+            g, seat, int(self._c.lowball), ffi.from_buffer("uint8_t[]", out)
+        )
         return out
 
     def __repr__(self) -> str:
-        return (f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
-                f"opponents {self.opponents}, seed {self.seed}>")
+        return (
+            f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
+            f"opponents {self.opponents}, seed {self.seed}>"
+        )
 
 
 def secrets_seed() -> int:

@@ -23,21 +23,42 @@ from ._engine import deal_seed, deck_of_seed
 from .history import HISTORY_VERSION
 from .match import Match, SeatStats, max_fantasyland_cards
 from .moves import (
-                    ACTION_SPACE,
-                    DISCARD,
-                    Move,
-                    action_for_move,
-                    actions_for,
-                    move_for_action,
-                    moves_for,
-                    random_move,
+    ACTION_SPACE,
+    DISCARD,
+    Move,
+    action_for_move,
+    actions_for,
+    move_for_action,
+    moves_for,
+    random_move,
 )
 from .observation import Observation, ObservationResult
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
 
-__all__ = ["Game", "Move", "GameResult", "Match", "SeatStats", "Observation",
-           "ObservationResult", "GameError", "MoveError", "HistoryError", "ACTION_SPACE",
-           "DISCARD", "ROW_SIZES", "HISTORY_VERSION", "moves_for", "actions_for",
-           "move_for_action", "action_for_move", "random_move", "cards_per_seat",
-           "play_out", "deal_seed", "deck_of_seed", "max_fantasyland_cards"]
+__all__ = [
+    "ACTION_SPACE",
+    "DISCARD",
+    "HISTORY_VERSION",
+    "ROW_SIZES",
+    "Game",
+    "GameError",
+    "GameResult",
+    "HistoryError",
+    "Match",
+    "Move",
+    "MoveError",
+    "Observation",
+    "ObservationResult",
+    "SeatStats",
+    "action_for_move",
+    "actions_for",
+    "cards_per_seat",
+    "deal_seed",
+    "deck_of_seed",
+    "max_fantasyland_cards",
+    "move_for_action",
+    "moves_for",
+    "play_out",
+    "random_move",
+]

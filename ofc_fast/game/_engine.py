@@ -5,24 +5,31 @@ as exceptions."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NoReturn, Union
+from typing import Any, NoReturn
 
-from ..rules.compiled import compiled, compiled_fl, table_rules
 from .._native import ffi, lib, move_error
 from ..errors import GameError, RulesError
 from ..rules import RuleSet
 from ..rules import get as get_rules
+from ..rules.compiled import compiled, compiled_fl, table_rules
 from ..rules.model import Game as GameKind
 
-__all__ = ["game_rules", "resolve_rules", "KIND", "raise_move_error", "deck_of_seed",
-           "deal_seed", "SEED_MAX"]
+__all__ = [
+    "KIND",
+    "SEED_MAX",
+    "deal_seed",
+    "deck_of_seed",
+    "game_rules",
+    "raise_move_error",
+    "resolve_rules",
+]
 
 KIND = {GameKind.CLASSIC: 0, GameKind.OFC: 1, GameKind.PINEAPPLE: 2}
 """ofc_game_kind of each game kind."""
-SEED_MAX = 2 ** 64 - 1
+SEED_MAX = 2**64 - 1
 
 
-def resolve_rules(rules: Union[RuleSet, str]) -> RuleSet:
+def resolve_rules(rules: RuleSet | str) -> RuleSet:
     """A rule set, or the preset of that name (GameError otherwise)."""
     if isinstance(rules, RuleSet):
         return rules
@@ -40,7 +47,9 @@ def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
     read-only, also between threads)."""
     c = ffi.new("ofc_game_rules *")
     ffi.memmove(ffi.addressof(c, "scoring"), compiled(rules), ffi.sizeof("ofc_rules"))
-    ffi.memmove(ffi.addressof(c, "table"), table_rules(rules), ffi.sizeof("ofc_table_rules"))
+    ffi.memmove(
+        ffi.addressof(c, "table"), table_rules(rules), ffi.sizeof("ofc_table_rules")
+    )
     if rules.game is not GameKind.CLASSIC:
         ffi.memmove(ffi.addressof(c, "fl"), compiled_fl(rules), ffi.sizeof("ofc_fl_rules"))
     c.kind = KIND[rules.game]
@@ -74,8 +83,10 @@ def check_seed(seed: object) -> int:
     """A seed as the engine takes it: an int 0..2**64-1."""
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         text = repr(seed)
-        raise GameError(f"seed must be an int 0..2**64-1, got "
-                        f"{text if len(text) < 40 else text[:40] + '...'}")
+        raise GameError(
+            f"seed must be an int 0..2**64-1, got "
+            f"{text if len(text) < 40 else text[:40] + '...'}"
+        )
     return seed
 
 

@@ -18,7 +18,8 @@ ofc_fast.errors.HistoryError: result.net: the history records [5, -5], the repla
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, HistoryError, MoveError, OfcError
 from ..rules import RuleSet
@@ -33,16 +34,30 @@ __all__ = ["HISTORY_VERSION", "history_of", "replay"]
 HISTORY_VERSION = 2
 """Version 2: decks come from the C engine's generator (``ofc_deck_from_seed``)."""
 
-_KEYS = {"version", "rules", "players", "button", "seed", "deck", "fantasyland",
-         "moves", "stacks", "result"}
+_KEYS = {
+    "version",
+    "rules",
+    "players",
+    "button",
+    "seed",
+    "deck",
+    "fantasyland",
+    "moves",
+    "stacks",
+    "result",
+}
 
 
 def history_of(game: Game) -> dict[str, Any]:
     """The JSON-able history of a game (see :meth:`Game.history`)."""
     h: dict[str, Any] = {
-        "version": HISTORY_VERSION, "rules": game.rules.to_dict(),
-        "players": game.players, "button": game.button, "seed": game.seed,
-        "deck": list(game.deck), "fantasyland": list(game.fantasyland),
+        "version": HISTORY_VERSION,
+        "rules": game.rules.to_dict(),
+        "players": game.players,
+        "button": game.button,
+        "seed": game.seed,
+        "deck": list(game.deck),
+        "fantasyland": list(game.fantasyland),
         "moves": [m.to_dict() for m in game.moves],
     }
     if game.stacks is not None:
@@ -80,11 +95,16 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
         raise HistoryError("history must be a dict made by Game.history()", "")
     unknown = set(history) - _KEYS
     if unknown:
-        raise HistoryError(f"unknown history key(s) {_short(sorted(map(str, unknown)))}",
-                           str(sorted(map(str, unknown))[0]))
+        raise HistoryError(
+            f"unknown history key(s) {_short(sorted(map(str, unknown)))}",
+            str(sorted(map(str, unknown))[0]),
+        )
     if history.get("version", HISTORY_VERSION) != HISTORY_VERSION:
-        raise HistoryError(f"unknown history version {_short(history.get('version'))} "
-                           f"(this is version {HISTORY_VERSION})", "version")
+        raise HistoryError(
+            f"unknown history version {_short(history.get('version'))} "
+            f"(this is version {HISTORY_VERSION})",
+            "version",
+        )
     for key in ("rules", "players"):
         if key not in history:
             raise HistoryError(f"the history has no {key!r}", key)
@@ -93,15 +113,23 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
     if seed is None and deck is None:
         raise HistoryError("the history has neither a seed nor a deck", "seed")
     try:
-        g = cls(rules, history["players"], seed=seed, button=history.get("button", 0),
-                fantasyland=history.get("fantasyland"), stacks=history.get("stacks"),
-                deck=deck if seed is None else None)
+        g = cls(
+            rules,
+            history["players"],
+            seed=seed,
+            button=history.get("button", 0),
+            fantasyland=history.get("fantasyland"),
+            stacks=history.get("stacks"),
+            deck=deck if seed is None else None,
+        )
     except GameError as exc:
-        raise HistoryError(f"the history's table cannot be set up: {exc}",
-                           "players") from None
+        raise HistoryError(
+            f"the history's table cannot be set up: {exc}", "players"
+        ) from None
     if deck is not None and seed is not None and list(deck) != list(deck_of_seed(seed)):
-        raise HistoryError(f"deck: seed {seed} deals another deck than the one recorded",
-                           "deck")
+        raise HistoryError(
+            f"deck: seed {seed} deals another deck than the one recorded", "deck"
+        )
     moves = history["moves"]
     if isinstance(moves, (str, bytes, Mapping)) or not hasattr(moves, "__iter__"):
         raise HistoryError("moves must be a list of moves", "moves")
@@ -118,15 +146,21 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
 
 def _check_result(g: Game, recorded: object) -> None:
     if not g.is_over:
-        raise HistoryError("result: the history records a result but its moves do not "
-                           "finish the deal", "result")
+        raise HistoryError(
+            "result: the history records a result but its moves do not finish the deal",
+            "result",
+        )
     if not isinstance(recorded, Mapping):
         raise HistoryError("result must be a dict", "result")
     actual = _recorded(g)
     for key, value in recorded.items():
         if key not in actual:
-            raise HistoryError(f"result.{str(key)[:30]}: not a recorded field",
-                               f"result.{key}")
+            raise HistoryError(
+                f"result.{str(key)[:30]}: not a recorded field", f"result.{key}"
+            )
         if value != actual[key]:
-            raise HistoryError(f"result.{key}: the history records {_short(value)}, the "
-                               f"replay gives {_short(actual[key])}", f"result.{key}")
+            raise HistoryError(
+                f"result.{key}: the history records {_short(value)}, the "
+                f"replay gives {_short(actual[key])}",
+                f"result.{key}",
+            )

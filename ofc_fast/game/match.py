@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import math
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Sequence, Union
+from typing import Any
 
 from ..errors import GameError
 from ..rules import RuleSet
@@ -59,15 +60,24 @@ class SeatStats:
     sum_sq: int = 0
     fouls: int = 0
     royalties: int = 0
-    fantasyland_deals: int = 0   #: deals played in Fantasyland
+    fantasyland_deals: int = 0  #: deals played in Fantasyland
     fantasyland_entries: int = 0  #: normal deals that earned Fantasyland
-    fantasyland_stays: int = 0   #: Fantasyland deals that earned another one
+    fantasyland_stays: int = 0  #: Fantasyland deals that earned another one
     surrenders: int = 0
     naturals: int = 0
     net: list[int] = field(default_factory=list, repr=False)
 
-    def add(self, net: int, foul: bool, royalties: int, in_fl: bool, next_fl: bool,
-            surrendered: bool, declared: bool, keep: bool) -> None:
+    def add(
+        self,
+        net: int,
+        foul: bool,
+        royalties: int,
+        in_fl: bool,
+        next_fl: bool,
+        surrendered: bool,
+        declared: bool,
+        keep: bool,
+    ) -> None:
         """Count one deal of this seat."""
         self.deals += 1
         self.total += net
@@ -124,16 +134,22 @@ class SeatStats:
         n = max(self.deals, 1)
         normal = max(self.deals - self.fantasyland_deals, 1)
         return {
-            "deals": self.deals, "total": self.total, "mean": self.mean,
-            "ci95": self.ci95 if self.deals > 1 else None, "sd": self.sd,
-            "foul_rate": self.fouls / n, "mean_royalties": self.royalties / n,
+            "deals": self.deals,
+            "total": self.total,
+            "mean": self.mean,
+            "ci95": self.ci95 if self.deals > 1 else None,
+            "sd": self.sd,
+            "foul_rate": self.fouls / n,
+            "mean_royalties": self.royalties / n,
             "fantasyland_rate": self.fantasyland_deals / n,
             "fantasyland_entry_rate": self.fantasyland_entries / normal,
             "fantasyland_deals": self.fantasyland_deals,
             "fantasyland_entries": self.fantasyland_entries,
             "fantasyland_stays": self.fantasyland_stays,
-            "fouls": self.fouls, "royalties": self.royalties,
-            "surrenders": self.surrenders, "naturals": self.naturals,
+            "fouls": self.fouls,
+            "royalties": self.royalties,
+            "surrenders": self.surrenders,
+            "naturals": self.naturals,
         }
 
 
@@ -149,29 +165,43 @@ class Match:
     :meth:`next_game` gives the next deal, :meth:`record` books it once it is over.
     """
 
-    def __init__(self, rules: Union[RuleSet, str], players: int = 2,
-                 seed: Optional[int] = None,
-                 stacks: Union[None, int, Sequence[int]] = None, *, button: int = 0,
-                 keep_nets: bool = False) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str,
+        players: int = 2,
+        seed: int | None = None,
+        stacks: int | Sequence[int] | None = None,
+        *,
+        button: int = 0,
+        keep_nets: bool = False,
+    ) -> None:
         self.rules = resolve_rules(rules)
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not 2 <= players <= self.rules.max_players:
-            raise GameError(f"{self.rules.name} seats 2 to {self.rules.max_players} "
-                            f"players, got {players!r}")
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not 2 <= players <= self.rules.max_players
+        ):
+            raise GameError(
+                f"{self.rules.name} seats 2 to {self.rules.max_players} "
+                f"players, got {players!r}"
+            )
         self.players = players
         worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
         if worst > 52:
-            raise GameError(f"{players} seats of {self.rules.name} can need {worst} cards "
-                            f"(every seat in Fantasyland); one deck has 52")
+            raise GameError(
+                f"{players} seats of {self.rules.name} can need {worst} cards "
+                f"(every seat in Fantasyland); one deck has 52"
+            )
         if not isinstance(button, int) or not 0 <= button < players:
             raise GameError(f"button {button!r} is not a seat of {players} players")
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
         if stacks is not None:
             st = [stacks] * players if isinstance(stacks, int) else list(stacks)
-            if len(st) != players or any(isinstance(x, bool) or not isinstance(x, int)
-                                         or x < 0 for x in st):
+            if len(st) != players or any(
+                isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in st
+            ):
                 raise GameError(f"stacks needs one chip count >= 0 per seat, got {stacks}")
-            self.stacks: Optional[list[int]] = st
+            self.stacks: list[int] | None = st
         else:
             self.stacks = None
         self.start_stacks = list(self.stacks) if self.stacks is not None else None
@@ -181,7 +211,7 @@ class Match:
         self.hands_played = 0
         self.keep_nets = keep_nets
         self.stats = [SeatStats() for _ in range(players)]
-        self._pending: Optional[Game] = None
+        self._pending: Game | None = None
 
     @property
     def is_over(self) -> bool:
@@ -196,9 +226,14 @@ class Match:
             return self._pending
         if self.is_over:
             raise GameError("the match is over: fewer than two seats have chips")
-        g = Game(self.rules, self.players, seed=deal_seed(self.seed, self.hands_played),
-                 button=self.button, fantasyland=self.fantasyland,
-                 stacks=self.stacks)
+        g = Game(
+            self.rules,
+            self.players,
+            seed=deal_seed(self.seed, self.hands_played),
+            button=self.button,
+            fantasyland=self.fantasyland,
+            stacks=self.stacks,
+        )
         self._pending = g
         return g
 
@@ -211,13 +246,23 @@ class Match:
         self._pending = None
         for s in range(self.players):
             self.totals[s] += r.net[s]
-            self.stats[s].add(r.net[s], r.fouls[s], sum(r.royalties[s]),
-                              bool(r.in_fantasyland[s]), bool(r.fantasyland[s]),
-                              s in r.surrendered, s in r.declared, self.keep_nets)
+            self.stats[s].add(
+                r.net[s],
+                r.fouls[s],
+                sum(r.royalties[s]),
+                bool(r.in_fantasyland[s]),
+                bool(r.fantasyland[s]),
+                s in r.surrendered,
+                s in r.declared,
+                self.keep_nets,
+            )
         if self.stacks is not None:
             after = r.settlement.stacks if r.settlement is not None else None
-            self.stacks = list(after) if after is not None else \
-                [x + n for x, n in zip(self.stacks, r.net)]
+            self.stacks = (
+                list(after)
+                if after is not None
+                else [x + n for x, n in zip(self.stacks, r.net)]
+            )
         self.hands_played += 1
         self.fantasyland = tuple(r.fantasyland)
         fl = self.rules.fantasyland
@@ -233,14 +278,18 @@ class Match:
         play_out(g, bots)
         return self.record(g)
 
-    def play(self, bots: Sequence[Any], hands: int = 1,
-             on_deal: Optional[Callable[[Game, GameResult], None]] = None
-             ) -> list[SeatStats]:
+    def play(
+        self,
+        bots: Sequence[Any],
+        hands: int = 1,
+        on_deal: Callable[[Game, GameResult], None] | None = None,
+    ) -> list[SeatStats]:
         """Play up to ``hands`` deals (fewer when the chips run out); ``on_deal(game,
         result)`` is called after each.  Returns :attr:`stats`."""
         if len(bots) != self.players:
-            raise GameError(f"{self.players} seats need {self.players} bots, "
-                            f"got {len(bots)}")
+            raise GameError(
+                f"{self.players} seats need {self.players} bots, got {len(bots)}"
+            )
         for _ in range(hands):
             if self.is_over:
                 break
@@ -264,12 +313,21 @@ class Match:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able state and summary."""
-        return {"rules": self.rules.name, "players": self.players, "seed": self.seed,
-                "hands": self.hands_played, "totals": list(self.totals),
-                "button": self.button, "fantasyland": list(self.fantasyland),
-                "stacks": None if self.stacks is None else list(self.stacks),
-                "start_stacks": self.start_stacks, "seats": self.summary()}
+        return {
+            "rules": self.rules.name,
+            "players": self.players,
+            "seed": self.seed,
+            "hands": self.hands_played,
+            "totals": list(self.totals),
+            "button": self.button,
+            "fantasyland": list(self.fantasyland),
+            "stacks": None if self.stacks is None else list(self.stacks),
+            "start_stacks": self.start_stacks,
+            "seats": self.summary(),
+        }
 
     def __repr__(self) -> str:
-        return (f"<Match {self.rules.name} {self.players} players, seed {self.seed}, "
-                f"{self.hands_played} hands, totals {self.totals}>")
+        return (
+            f"<Match {self.rules.name} {self.players} players, seed {self.seed}, "
+            f"{self.hands_played} hands, totals {self.totals}>"
+        )

@@ -24,10 +24,11 @@ this module only caches what C computes.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cache, lru_cache
 from operator import index
 from random import Random
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union, cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -36,10 +37,22 @@ from ..board import ROW_SIZES, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
 from ..errors import BoardError, MoveError, OfcError
 
-__all__ = ["Move", "ACTION_SPACE", "DISCARD", "moves_for", "actions_for",
-           "move_for_action", "action_for_move", "random_move", "action_destinations",
-           "legal_actions_of", "destinations_of", "destinations_table",
-           "moves_for_actions", "settings_for"]
+__all__ = [
+    "ACTION_SPACE",
+    "DISCARD",
+    "Move",
+    "action_destinations",
+    "action_for_move",
+    "actions_for",
+    "destinations_of",
+    "destinations_table",
+    "legal_actions_of",
+    "move_for_action",
+    "moves_for",
+    "moves_for_actions",
+    "random_move",
+    "settings_for",
+]
 
 ACTION_SPACE: int = lib.OFC_ACTION_SPACE
 """Size of the fixed action space of normal decisions (3**5: a 5-card opening)."""
@@ -67,8 +80,10 @@ def _card(value: object) -> int:
     try:
         return parse_card(value if isinstance(value, str) else index(value))  # type: ignore[arg-type]
     except (OfcError, TypeError):
-        raise MoveError(f"bad card {_short(value)}: expected a card id 0..51 or text "
-                        f"such as 'As'", "bad_move") from None
+        raise MoveError(
+            f"bad card {_short(value)}: expected a card id 0..51 or text such as 'As'",
+            "bad_move",
+        ) from None
 
 
 def _row(value: object) -> int:
@@ -86,8 +101,10 @@ def _row(value: object) -> int:
             r = -1
         if 0 <= r <= 2:
             return r
-    raise MoveError(f"bad row {_short(value)}: expected 0 (front), 1 (middle), 2 (back) "
-                    f"or a row name", "bad_move")
+    raise MoveError(
+        f"bad row {_short(value)}: expected 0 (front), 1 (middle), 2 (back) or a row name",
+        "bad_move",
+    )
 
 
 def _cards(value: object) -> list[int]:
@@ -101,8 +118,10 @@ def _cards(value: object) -> list[int]:
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
-        raise MoveError(f"bad cards {_short(value)}: expected a card, text or a "
-                        f"sequence of cards", "bad_move") from None
+        raise MoveError(
+            f"bad cards {_short(value)}: expected a card, text or a sequence of cards",
+            "bad_move",
+        ) from None
     return [_card(c) for c in items]
 
 
@@ -125,9 +144,14 @@ class Move(tuple):  # type: ignore[type-arg]
 
     __slots__ = ()
 
-    def __new__(cls, placements: Union[Iterable[tuple[Any, Any]], Mapping[Any, Any]] = (),
-                discard: Union[None, int, str, Iterable[Union[int, str]]] = None, *,
-                declare: Optional[str] = None, surrender: bool = False) -> Move:
+    def __new__(
+        cls,
+        placements: Iterable[tuple[Any, Any]] | Mapping[Any, Any] = (),
+        discard: int | str | Iterable[int | str] | None = None,
+        *,
+        declare: str | None = None,
+        surrender: bool = False,
+    ) -> Move:
         """Build and normalise a move (see the class docstring)."""
         cards: list[int] = []
         dests: list[int] = []
@@ -138,20 +162,27 @@ class Move(tuple):  # type: ignore[type-arg]
                     cards.append(c)
                     dests.append(r)
         elif isinstance(placements, (str, bytes)):
-            raise MoveError(f"bad placements {_short(placements)}: expected (card, row) "
-                            f"pairs or a mapping {{row: cards}}", "bad_move")
+            raise MoveError(
+                f"bad placements {_short(placements)}: expected (card, row) "
+                f"pairs or a mapping {{row: cards}}",
+                "bad_move",
+            )
         else:
             try:
                 items = list(placements)
             except TypeError:
-                raise MoveError(f"bad placements {_short(placements)}: expected (card, "
-                                f"row) pairs", "bad_move") from None
+                raise MoveError(
+                    f"bad placements {_short(placements)}: expected (card, row) pairs",
+                    "bad_move",
+                ) from None
             for item in items:
                 try:
                     card, row = item
                 except (TypeError, ValueError):
-                    raise MoveError(f"bad placement {_short(item)}: expected a (card, "
-                                    f"row) pair", "bad_move") from None
+                    raise MoveError(
+                        f"bad placement {_short(item)}: expected a (card, row) pair",
+                        "bad_move",
+                    ) from None
                 cards.append(_card(card))
                 dests.append(_row(row))
         if discard is not None:
@@ -159,11 +190,13 @@ class Move(tuple):  # type: ignore[type-arg]
                 cards.append(c)
                 dests.append(DISCARD)
         if declare is not None and not isinstance(declare, str):
-            raise MoveError(f"declare must be a natural's name, got {_short(declare)}",
-                            "declare")
+            raise MoveError(
+                f"declare must be a natural's name, got {_short(declare)}", "declare"
+            )
         if not isinstance(surrender, bool):
-            raise MoveError(f"surrender must be True or False, got {_short(surrender)}",
-                            "surrender")
+            raise MoveError(
+                f"surrender must be True or False, got {_short(surrender)}", "surrender"
+            )
         return tuple.__new__(cls, (tuple(cards), tuple(dests), declare, surrender))
 
     @classmethod
@@ -180,30 +213,45 @@ class Move(tuple):  # type: ignore[type-arg]
             cards = _dealt(dealt)
         n = len(cards)
         dest = None
-        if type(discards) is int and type(action) is int and 0 <= discards < n \
-                and 0 <= action < ACTION_SPACE:
+        if (
+            type(discards) is int
+            and type(action) is int
+            and 0 <= discards < n
+            and 0 <= action < ACTION_SPACE
+        ):
             table = _TABLES[n * 5 + discards] or _table(n, discards)
             dest = table[action]
         if dest is None:
-            raise MoveError(f"action {_short(action)} does not exist for {len(cards)} "
-                            f"card(s) with {_short(discards)} discard(s)", "bad_action")
+            raise MoveError(
+                f"action {_short(action)} does not exist for {len(cards)} "
+                f"card(s) with {_short(discards)} discard(s)",
+                "bad_action",
+            )
         return tuple.__new__(cls, (cards, dest, None, False))
 
     @classmethod
-    def from_rows(cls, front: Iterable[Any], middle: Iterable[Any], back: Iterable[Any],
-                  discard: Iterable[Any] = ()) -> Move:
+    def from_rows(
+        cls,
+        front: Iterable[Any],
+        middle: Iterable[Any],
+        back: Iterable[Any],
+        discard: Iterable[Any] = (),
+    ) -> Move:
         """The move that sets ``front``, ``middle`` and ``back`` (cards as ids, numpy
         integers or text) and discards ``discard``: a full set as one move.
 
         >>> str(Move.from_rows([51], [], [47, 43], discard=[0]))
         'As / - / Ks Qs, discard 2c'
         """
-        rows = tuple(_cards(x if isinstance(x, str) else list(x))
-                     for x in (front, middle, back))
-        cards = tuple(c for row in rows for c in row) \
-            + tuple(_cards(discard if isinstance(discard, str) else list(discard)))
-        dests = tuple(r for r, row in enumerate(rows) for _ in row) \
-            + (DISCARD,) * (len(cards) - sum(map(len, rows)))
+        rows = tuple(
+            _cards(x if isinstance(x, str) else list(x)) for x in (front, middle, back)
+        )
+        cards = tuple(c for row in rows for c in row) + tuple(
+            _cards(discard if isinstance(discard, str) else list(discard))
+        )
+        dests = tuple(r for r, row in enumerate(rows) for _ in row) + (DISCARD,) * (
+            len(cards) - sum(map(len, rows))
+        )
         return tuple.__new__(cls, (cards, dests, None, False))
 
     @classmethod
@@ -229,7 +277,7 @@ class Move(tuple):  # type: ignore[type-arg]
         return self[1]  # type: ignore[no-any-return]
 
     @property
-    def declare(self) -> Optional[str]:
+    def declare(self) -> str | None:
         """The natural declared (classic), or None."""
         return self[2]  # type: ignore[no-any-return]
 
@@ -249,7 +297,7 @@ class Move(tuple):  # type: ignore[type-arg]
         return tuple(c for c, d in zip(self[0], self[1]) if d == DISCARD)
 
     @property
-    def discard(self) -> Union[None, int, tuple[int, ...]]:
+    def discard(self) -> int | tuple[int, ...] | None:
         """None, the discarded card, or a tuple when several are discarded."""
         d = self.discards
         if not d:
@@ -265,8 +313,9 @@ class Move(tuple):  # type: ignore[type-arg]
         """
         pos = {c: i for i, c in enumerate(dealt)}
         pairs = sorted(zip(self[0], self[1]), key=lambda cd: pos.get(cd[0], len(pos)))
-        return tuple.__new__(Move, (tuple(c for c, _ in pairs), tuple(d for _, d in pairs),
-                                    self[2], self[3]))
+        return tuple.__new__(
+            Move, (tuple(c for c, _ in pairs), tuple(d for _, d in pairs), self[2], self[3])
+        )
 
     def rows(self) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """The placed cards by row (front, middle, back)."""
@@ -293,8 +342,9 @@ class Move(tuple):  # type: ignore[type-arg]
         return (Move._of_state, (self[0], self[1], self[2], self[3]))
 
     @staticmethod
-    def _of_state(cards: tuple[int, ...], dests: tuple[int, ...], declare: Optional[str],
-                  surrender: bool) -> Move:
+    def _of_state(
+        cards: tuple[int, ...], dests: tuple[int, ...], declare: str | None, surrender: bool
+    ) -> Move:
         return tuple.__new__(Move, (cards, dests, declare, surrender))
 
     # -- plain data
@@ -303,7 +353,8 @@ class Move(tuple):  # type: ignore[type-arg]
         ``declare`` / ``surrender`` when set)."""
         d: dict[str, Any] = {
             "place": [[c, r] for c, r in zip(self[0], self[1]) if r != DISCARD],
-            "discard": [c for c, r in zip(self[0], self[1]) if r == DISCARD]}
+            "discard": [c for c, r in zip(self[0], self[1]) if r == DISCARD],
+        }
         if self[2] is not None:
             d["declare"] = self[2]
         if self[3]:
@@ -314,19 +365,28 @@ class Move(tuple):  # type: ignore[type-arg]
     def from_dict(cls, data: Mapping[str, Any]) -> Move:
         """Inverse of :meth:`to_dict` (cards may also be text, rows names)."""
         if not isinstance(data, Mapping):
-            raise MoveError(f"bad move {_short(data)}: expected a dict with 'place'",
-                            "bad_move")
+            raise MoveError(
+                f"bad move {_short(data)}: expected a dict with 'place'", "bad_move"
+            )
         unknown = set(data) - {"place", "discard", "declare", "surrender"}
         if unknown:
-            raise MoveError(f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}",
-                            "bad_move")
+            raise MoveError(
+                f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}", "bad_move"
+            )
         place = data.get("place", ())
         if place is None or isinstance(place, (str, bytes, Mapping)):
-            raise MoveError(f"bad move: 'place' must be a list of [card, row] pairs, "
-                            f"got {_short(place)}", "bad_move")
+            raise MoveError(
+                f"bad move: 'place' must be a list of [card, row] pairs, "
+                f"got {_short(place)}",
+                "bad_move",
+            )
         discard = data.get("discard")
-        return cls(place, discard if discard not in ([], ()) else None,
-                   declare=data.get("declare"), surrender=data.get("surrender", False))
+        return cls(
+            place,
+            discard if discard not in ([], ()) else None,
+            declare=data.get("declare"),
+            surrender=data.get("surrender", False),
+        )
 
     def __str__(self) -> str:
         if self[3]:
@@ -353,20 +413,24 @@ class Move(tuple):  # type: ignore[type-arg]
 
 # ------------------------------------------------------------ action ids (C)
 
-@lru_cache(maxsize=None)
-def destinations_table(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
+
+@cache
+def destinations_table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
     """Per action id 0..242: what it does with each of ``n`` dealt cards (``k``
     discarded), a row 0..2 or ``DISCARD`` per card, or None when the id does not exist
     for (n, k).  Computed by the C engine (``ofc_action_decode``), cached."""
     if not (type(n) is int and type(k) is int and 0 <= k < n <= 5):
-        raise MoveError(f"no normal decision deals {n!r} card(s) with {k!r} discard(s)",
-                        "bad_action")
+        raise MoveError(
+            f"no normal decision deals {n!r} card(s) with {k!r} discard(s)", "bad_action"
+        )
     dest = ffi.new("uint8_t[5]")
-    return tuple(tuple(dest[0:n]) if lib.ofc_action_decode(n, k, a, dest) == 0 else None
-                 for a in range(ACTION_SPACE))
+    return tuple(
+        tuple(dest[0:n]) if lib.ofc_action_decode(n, k, a, dest) == 0 else None
+        for a in range(ACTION_SPACE)
+    )
 
 
-def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]]:
+def action_destinations(n: int, k: int, action: int) -> tuple[int, ...] | None:
     """What action ``action`` does with each of ``n`` dealt cards (see
     :func:`destinations_table`); None when the id does not exist for (n, k)."""
     if type(action) is not int or not 0 <= action < ACTION_SPACE:
@@ -376,28 +440,32 @@ def action_destinations(n: int, k: int, action: int) -> Optional[tuple[int, ...]
     return destinations_table(n, k)[action]  # raises MoveError
 
 
-_TABLES: list[Optional[tuple[Optional[tuple[int, ...]], ...]]] = [None] * 30
+_TABLES: list[tuple[tuple[int, ...] | None, ...] | None] = [None] * 30
 """destinations_table(n, k) at n * 5 + k (0 <= k < n <= 5), filled on first use:
 plain indexing is cheaper than the lru_cache's call on the hot path of
 Move.from_action."""
 
 
-def _table(n: int, k: int) -> tuple[Optional[tuple[int, ...]], ...]:
+def _table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
     table = _TABLES[n * 5 + k] = destinations_table(n, k)
     return table
 
 
-@lru_cache(maxsize=None)
+@cache
 def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
     """Legal action ids of a decision of that shape, from the engine
     (``ofc_actions_legal``), cached."""
     out = ffi.new("uint8_t[]", ACTION_SPACE)
     ok = all(type(x) is int for x in (n, k, *free)) and 0 <= k < n <= 5
-    count = lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 \
-        else -1
+    count = (
+        lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
+    )
     if count < 0:
-        raise MoveError(f"no normal decision deals {n!r} card(s) with {k!r} discard(s) "
-                        f"onto free rows {free!r}", "bad_action")
+        raise MoveError(
+            f"no normal decision deals {n!r} card(s) with {k!r} discard(s) "
+            f"onto free rows {free!r}",
+            "bad_action",
+        )
     return tuple(out[0:count])
 
 
@@ -408,13 +476,15 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
         raise MoveError(str(exc), "bad_move") from None
 
 
-def _no_card_ids(dealt: object, /) -> Optional[tuple[int, ...]]:
+def _no_card_ids(dealt: object, /) -> tuple[int, ...] | None:
     """No fast path: the checks below run in Python."""
     return None
 
 
-_moves: Optional[Callable[[type[Any], Sequence[int], Sequence[Any], Sequence[int]],
-                          Optional[list[Any]]]]
+_moves: (
+    Callable[[type[Any], Sequence[int], Sequence[Any], Sequence[int]], list[Any] | None]
+    | None
+)
 try:
     from .._native._speedups import card_ids as _card_ids
     from .._native._speedups import moves as _moves
@@ -433,36 +503,46 @@ def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
     if len(set(cards)) != len(cards):
         raise MoveError(f"dealt cards repeat a card: {cards_str(cards)}", "duplicate")
     if not 1 <= len(cards) <= 5:
-        raise MoveError(f"a normal decision deals 1 to 5 cards, got {len(cards)}; for a "
-                        f"Fantasyland or classic set see Game.legal_moves()", "bad_move")
+        raise MoveError(
+            f"a normal decision deals 1 to 5 cards, got {len(cards)}; for a "
+            f"Fantasyland or classic set see Game.legal_moves()",
+            "bad_move",
+        )
     return cards
 
 
-def actions_for(n: int, rows: Sequence[Sequence[int]], discards: int = 0) -> tuple[int, ...]:
+def actions_for(
+    n: int, rows: Sequence[Sequence[int]], discards: int = 0
+) -> tuple[int, ...]:
     """Legal action ids for ``n`` dealt cards onto ``rows`` (front, middle, back)."""
     return legal_actions_of(n, discards, _free(rows))
 
 
-def moves_for(dealt: Sequence[int], rows: Sequence[Sequence[int]],
-              discards: int = 0) -> list[Move]:
+def moves_for(
+    dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int = 0
+) -> list[Move]:
     """Every legal move for ``dealt`` cards (at most 5) onto a board whose rows hold
     ``rows``, discarding ``discards`` of them; in action order (the same list as
     :meth:`Game.legal_moves` for a normal decision)."""
     cards = _dealt(dealt)
     n = len(cards)
-    return [Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
-            for a in legal_actions_of(n, discards, _free(rows))]
+    return [
+        Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
+        for a in legal_actions_of(n, discards, _free(rows))
+    ]
 
 
-def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int]
-                      ) -> list[Move]:
+def moves_for_actions(
+    dealt: Sequence[int], discards: int, actions: Iterable[int]
+) -> list[Move]:
     """The moves of several action ids for the same dealt cards, in the order given
     (MoveError when an id does not exist for the decision's shape; room in the rows is
     the game's to check).  The fast path behind :meth:`Game.legal_moves`."""
     cards = _dealt(dealt)
     if type(discards) is not int or not 0 <= discards < len(cards):
-        raise MoveError(f"{_short(discards)} discards do not fit {len(cards)} card(s)",
-                        "discard_count")
+        raise MoveError(
+            f"{_short(discards)} discards do not fit {len(cards)} card(s)", "discard_count"
+        )
     table = destinations_table(len(cards), discards)
     acts = actions if isinstance(actions, (list, tuple)) else list(actions)
     if _moves is not None:
@@ -476,13 +556,16 @@ def moves_for_actions(dealt: Sequence[int], discards: int, actions: Iterable[int
         ok = False
     if not ok:
         bad = next(a for a in acts if type(a) is not int or a not in valid)
-        raise MoveError(f"action {_short(bad)} does not exist for {len(cards)} card(s) "
-                        f"with {discards} discard(s)", "bad_action")
+        raise MoveError(
+            f"action {_short(bad)} does not exist for {len(cards)} card(s) "
+            f"with {discards} discard(s)",
+            "bad_action",
+        )
     new = tuple.__new__
     return [new(Move, (cards, table[a], None, False)) for a in acts]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _valid_ids(n: int, k: int) -> frozenset[int]:
     """The action ids that exist for (n, k) (room in the rows aside)."""
     return frozenset(a for a, d in enumerate(destinations_table(n, k)) if d is not None)
@@ -509,13 +592,19 @@ def _settings13() -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(r) for r in rows)
 
 
-def move_for_action(action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]],
-                    discards: int = 0) -> Move:
+def move_for_action(
+    action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int = 0
+) -> Move:
     """The move of an action id (MoveError when it is not legal here)."""
     cards = _dealt(dealt)
-    if action not in legal_actions_of(len(cards), discards, _free(rows)) or isinstance(action, bool):
-        raise MoveError(f"action {_short(action)} is not legal here ({len(cards)} cards, "
-                        f"{discards} to discard, free rows {_free(rows)})", "bad_action")
+    if action not in legal_actions_of(len(cards), discards, _free(rows)) or isinstance(
+        action, bool
+    ):
+        raise MoveError(
+            f"action {_short(action)} is not legal here ({len(cards)} cards, "
+            f"{discards} to discard, free rows {_free(rows)})",
+            "bad_action",
+        )
     return Move._of(cards, action_destinations(len(cards), discards, action))  # type: ignore[arg-type]
 
 
@@ -526,8 +615,10 @@ def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     dest = destinations_of(move, cards)
     enc = lib.ofc_action_encode(len(cards), discards, ffi.new("uint8_t[5]", dest))
     if enc < 0:
-        raise MoveError(f"move {move} does not discard {discards} of {cards_str(cards)}",
-                        "discard_count")
+        raise MoveError(
+            f"move {move} does not discard {discards} of {cards_str(cards)}",
+            "discard_count",
+        )
     return int(enc)
 
 
@@ -539,20 +630,26 @@ def destinations_of(move: Move, dealt: Sequence[int]) -> list[int]:
     for c, d in zip(move[0], move[1]):
         i = pos.get(c)
         if i is None:
-            raise MoveError(f"{card_str(c)} is not among the dealt cards "
-                            f"{cards_str(dealt)}", "not_dealt")
+            raise MoveError(
+                f"{card_str(c)} is not among the dealt cards {cards_str(dealt)}",
+                "not_dealt",
+            )
         if dest[i] >= 0:
             raise MoveError(f"{card_str(c)} is used twice in the move", "duplicate")
         dest[i] = d
     missing = [c for c, d in zip(dealt, dest) if d < 0]
     if missing:
-        raise MoveError(f"the move leaves {cards_str(missing)} unplayed: every dealt card "
-                        f"must be placed or discarded", "missing")
+        raise MoveError(
+            f"the move leaves {cards_str(missing)} unplayed: every dealt card "
+            f"must be placed or discarded",
+            "missing",
+        )
     return dest
 
 
-def random_move(dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int,
-                rng: Random) -> Move:
+def random_move(
+    dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int, rng: Random
+) -> Move:
     """A uniformly random legal move (a full set of 13+ cards onto an empty board: a
     uniformly random setting, without enumerating them)."""
     if len(dealt) <= 5:

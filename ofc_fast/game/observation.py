@@ -12,15 +12,21 @@ discarded; never the deck.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Sequence, TypedDict
-
+from collections.abc import Sequence
 from types import ModuleType
+from typing import Any, TypedDict
 
 from .._native import ffi, lib
 from .moves import legal_actions_of
 
-__all__ = ["Observation", "ObservationResult", "read_observation", "template",
-           "cards_as_text", "speedups"]
+__all__ = [
+    "Observation",
+    "ObservationResult",
+    "cards_as_text",
+    "read_observation",
+    "speedups",
+    "template",
+]
 
 
 class ObservationResult(TypedDict):
@@ -35,27 +41,27 @@ class ObservationResult(TypedDict):
 
 
 class _ObservationBase(TypedDict):
-    seat: int                          #: the observing seat
+    seat: int  #: the observing seat
     players: int
     button: int
-    rules: str                         #: the rule set's name
-    game: str                          #: "classic", "ofc" or "pineapple"
-    lowball: bool                      #: a 2-7 middle
-    to_act: Optional[int]              #: the seat whose decision it is (None: over)
+    rules: str  #: the rule set's name
+    game: str  #: "classic", "ofc" or "pineapple"
+    lowball: bool  #: a 2-7 middle
+    to_act: int | None  #: the seat whose decision it is (None: over)
     is_over: bool
-    street: int                        #: 0 = first decision, then 1, 2, ...
-    fantasyland: list[int]             #: Fantasyland cards per seat this deal
-    boards: list[list[list[int]]]      #: per seat [front, middle, back] cards seen
+    street: int  #: 0 = first decision, then 1, 2, ...
+    fantasyland: list[int]  #: Fantasyland cards per seat this deal
+    boards: list[list[list[int]]]  #: per seat [front, middle, back] cards seen
     face_down_counts: list[list[int]]  #: per seat and row, placed cards not shown
-    discards: list[int]                #: the observer's own discards
-    discard_counts: list[int]          #: per seat, cards discarded so far
-    dealt: list[int]                   #: cards to place now (observer to act), else []
-    to_discard: int                    #: how many of ``dealt`` to discard
-    future_cards: int                  #: cards the observer still gets after this
-    future_discards: int               #: discards it still makes after this
-    legal_actions: Optional[list[int]]  #: action ids (None: not to act, or a full set)
-    full_set: bool                     #: this decision sets 13-17 cards at once
-    face_down: bool                    #: this decision's cards are placed face down
+    discards: list[int]  #: the observer's own discards
+    discard_counts: list[int]  #: per seat, cards discarded so far
+    dealt: list[int]  #: cards to place now (observer to act), else []
+    to_discard: int  #: how many of ``dealt`` to discard
+    future_cards: int  #: cards the observer still gets after this
+    future_discards: int  #: discards it still makes after this
+    legal_actions: list[int] | None  #: action ids (None: not to act, or a full set)
+    full_set: bool  #: this decision sets 13-17 cards at once
+    face_down: bool  #: this decision's cards are placed face down
 
 
 class Observation(_ObservationBase, total=False):
@@ -71,9 +77,27 @@ class Observation(_ObservationBase, total=False):
 
 
 def _offsets() -> dict[str, int]:
-    names = ("seat", "players", "button", "to_act", "is_over", "street", "fl", "board",
-             "count", "face_down_count", "discard_count", "discards", "n", "k", "full",
-             "face_down", "future_cards", "future_discards", "dealt")
+    names = (
+        "seat",
+        "players",
+        "button",
+        "to_act",
+        "is_over",
+        "street",
+        "fl",
+        "board",
+        "count",
+        "face_down_count",
+        "discard_count",
+        "discards",
+        "n",
+        "k",
+        "full",
+        "face_down",
+        "future_cards",
+        "future_discards",
+        "dealt",
+    )
     return {name: ffi.offsetof("ofc_observation", name) for name in names}
 
 
@@ -81,20 +105,39 @@ _OFF = _offsets()
 _NO_SEAT = 255
 
 
-def template(players: int, button: int, rules_name: str, game: str,
-             lowball: bool) -> dict[str, Any]:
+def template(
+    players: int, button: int, rules_name: str, game: str, lowball: bool
+) -> dict[str, Any]:
     """The keys of an observation in order, the per-deal constants filled in (the
     other values are placeholders): what ``_speedups.observe`` copies and fills."""
-    return {"seat": 0, "players": players, "button": button, "rules": rules_name,
-            "game": game, "lowball": lowball, "to_act": None, "is_over": False,
-            "street": 0, "fantasyland": None, "boards": None, "face_down_counts": None,
-            "discards": None, "discard_counts": None, "dealt": None, "to_discard": 0,
-            "future_cards": 0, "future_discards": 0, "legal_actions": None,
-            "full_set": False, "face_down": False}
+    return {
+        "seat": 0,
+        "players": players,
+        "button": button,
+        "rules": rules_name,
+        "game": game,
+        "lowball": lowball,
+        "to_act": None,
+        "is_over": False,
+        "street": 0,
+        "fantasyland": None,
+        "boards": None,
+        "face_down_counts": None,
+        "discards": None,
+        "discard_counts": None,
+        "dealt": None,
+        "to_discard": 0,
+        "future_cards": 0,
+        "future_discards": 0,
+        "legal_actions": None,
+        "full_set": False,
+        "face_down": False,
+    }
 
 
-def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
-                     legal: Optional[Sequence[int]]) -> Observation:
+def read_observation(
+    raw: bytes, rules_name: str, game: str, lowball: bool, legal: Sequence[int] | None
+) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
     caller once the deal is over).  CPython builds the same dict in C
     (``ofc_fast._native._speedups.observe``); this reader serves PyPy, the vector environment
@@ -106,33 +149,45 @@ def read_observation(raw: bytes, rules_name: str, game: str, lowball: bool,
     boards = []
     for s in seats:
         b, c = board + 13 * s, count + 3 * s
-        boards.append([list(raw[b:b + raw[c]]), list(raw[b + 3:b + 3 + raw[c + 1]]),
-                       list(raw[b + 8:b + 8 + raw[c + 2]])])
+        boards.append(
+            [
+                list(raw[b : b + raw[c]]),
+                list(raw[b + 3 : b + 3 + raw[c + 1]]),
+                list(raw[b + 8 : b + 8 + raw[c + 2]]),
+            ]
+        )
     seat = raw[o["seat"]]
     to_act = raw[o["to_act"]]
     n = raw[o["n"]]
     obs = template(players, raw[o["button"]], rules_name, game, lowball)
-    obs.update({
-        "seat": seat, "to_act": None if to_act == _NO_SEAT else to_act,
-        "is_over": bool(raw[o["is_over"]]), "street": raw[o["street"]],
-        "fantasyland": list(raw[o["fl"]:o["fl"] + players]),
-        "boards": boards,
-        "face_down_counts": [list(raw[hidden + 3 * s:hidden + 3 * s + 3]) for s in seats],
-        "discards": list(raw[o["discards"]:o["discards"]
-                             + raw[o["discard_count"] + seat]]),
-        "discard_counts": list(raw[o["discard_count"]:o["discard_count"] + players]),
-        "dealt": list(raw[o["dealt"]:o["dealt"] + n]),
-        "to_discard": raw[o["k"]],
-        "future_cards": raw[o["future_cards"]],
-        "future_discards": raw[o["future_discards"]],
-        "legal_actions": None if legal is None else list(legal),
-        "full_set": bool(raw[o["full"]]),
-        "face_down": bool(raw[o["face_down"]]),
-    })
+    obs.update(
+        {
+            "seat": seat,
+            "to_act": None if to_act == _NO_SEAT else to_act,
+            "is_over": bool(raw[o["is_over"]]),
+            "street": raw[o["street"]],
+            "fantasyland": list(raw[o["fl"] : o["fl"] + players]),
+            "boards": boards,
+            "face_down_counts": [
+                list(raw[hidden + 3 * s : hidden + 3 * s + 3]) for s in seats
+            ],
+            "discards": list(
+                raw[o["discards"] : o["discards"] + raw[o["discard_count"] + seat]]
+            ),
+            "discard_counts": list(raw[o["discard_count"] : o["discard_count"] + players]),
+            "dealt": list(raw[o["dealt"] : o["dealt"] + n]),
+            "to_discard": raw[o["k"]],
+            "future_cards": raw[o["future_cards"]],
+            "future_discards": raw[o["future_discards"]],
+            "legal_actions": None if legal is None else list(legal),
+            "full_set": bool(raw[o["full"]]),
+            "face_down": bool(raw[o["face_down"]]),
+        }
+    )
     return obs  # type: ignore[return-value]
 
 
-def _bind() -> Optional[ModuleType]:
+def _bind() -> ModuleType | None:
     """``ofc_fast._native._speedups`` bound to the engine's ``ofc_game_observe``,
     ``ofc_game_apply_placement`` and ``ofc_game_apply_action`` (None on PyPy or a
     build without the extension)."""
@@ -140,9 +195,14 @@ def _bind() -> Optional[ModuleType]:
         from .._native import _speedups
     except ImportError:  # PyPy, or a build without the extension
         return None
-    observe, place, act = (int(ffi.cast("uintptr_t", ffi.addressof(lib, name)))
-                           for name in ("ofc_game_observe", "ofc_game_apply_placement",
-                                        "ofc_game_apply_action"))
+    observe, place, act = (
+        int(ffi.cast("uintptr_t", ffi.addressof(lib, name)))
+        for name in (
+            "ofc_game_observe",
+            "ofc_game_apply_placement",
+            "ofc_game_apply_action",
+        )
+    )
     try:
         _speedups.bind(observe, place, act, legal_actions_of)
     except RuntimeError:  # bound already (this module was reloaded)
@@ -150,7 +210,7 @@ def _bind() -> Optional[ModuleType]:
     return _speedups
 
 
-speedups: Optional[ModuleType] = _bind()
+speedups: ModuleType | None = _bind()
 """``ofc_fast._native._speedups`` where it was built (``observe``, ``legal_actions``,
 ``place`` and ``act`` read or play a game state in C), else None:
 :class:`~ofc_fast.game.Game` then reads the ``ofc_observation`` bytes with
@@ -164,5 +224,6 @@ def cards_as_text(obs: Any) -> Any:
     def texts(x: Any) -> Any:
         return [texts(v) for v in x] if isinstance(x, list) else card_str(x)
 
-    return {k: (texts(v) if k in ("boards", "discards", "dealt") else v)
-            for k, v in obs.items()}
+    return {
+        k: (texts(v) if k in ("boards", "discards", "dealt") else v) for k, v in obs.items()
+    }

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from .._native import ffi, lib
 from ..board import Board
@@ -18,8 +18,10 @@ if TYPE_CHECKING:
 
 __all__ = ["GameResult", "result_of"]
 
-_OFF = {name: ffi.offsetof("ofc_game_result", name)
-        for name in ("net", "foul", "royalty", "fl_next", "settlement")}
+_OFF = {
+    name: ffi.offsetof("ofc_game_result", name)
+    for name in ("net", "foul", "royalty", "fl_next", "settlement")
+}
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class GameResult:
     declared: dict[int, str] = field(default_factory=dict)
     _raw: Any = field(default=None, repr=False, compare=False)
     _rules: Any = field(default=None, repr=False, compare=False)
-    _stacks: Optional[list[int]] = field(default=None, repr=False, compare=False)
+    _stacks: list[int] | None = field(default=None, repr=False, compare=False)
 
     @cached_property
     def settlement(self) -> Settlement:
@@ -55,15 +57,21 @@ class GameResult:
         """The per-seat outcome as plain lists: ``net``, ``fouls``, ``royalties``,
         ``fantasyland`` (the part every record of a result shares: :meth:`to_dict`,
         a history's ``result``, an observation's ``result``)."""
-        return {"net": list(self.net), "fouls": list(self.fouls),
-                "royalties": [list(r) for r in self.royalties],
-                "fantasyland": list(self.fantasyland)}
+        return {
+            "net": list(self.net),
+            "fouls": list(self.fouls),
+            "royalties": [list(r) for r in self.royalties],
+            "fantasyland": list(self.fantasyland),
+        }
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able summary (boards as text)."""
         d: dict[str, Any] = {
-            **self.summary(), "boards": [str(b) for b in self.boards],
-            "button": self.button, "in_fantasyland": list(self.in_fantasyland)}
+            **self.summary(),
+            "boards": [str(b) for b in self.boards],
+            "button": self.button,
+            "in_fantasyland": list(self.in_fantasyland),
+        }
         if self.surrendered:
             d["surrendered"] = list(self.surrendered)
         if self.declared:
@@ -75,8 +83,9 @@ class GameResult:
 def result_of(game: Game, r: Any, g: Any) -> GameResult:
     """Settle a finished game through ``ofc_game_result_get``."""
     out = ffi.new("ofc_game_result *")
-    stacks = ffi.new("int32_t[4]", list(game.stacks)) if game.stacks is not None \
-        else ffi.NULL
+    stacks = (
+        ffi.new("int32_t[4]", list(game.stacks)) if game.stacks is not None else ffi.NULL
+    )
     status = lib.ofc_game_result_get(r, g, stacks, lib.OFC_SETTLE_ITEMS, out)
     if status != 0:
         raise GameError(f"the deal could not be settled (status {status})")
@@ -84,13 +93,19 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
     declared = {s: NATURAL_NAMES[g.declared[s]] for s in range(n) if g.declared[s] >= 0}
     surrendered = tuple(s for s in range(n) if g.surrendered >> s & 1)
     raw = bytes(ffi.buffer(out, _OFF["settlement"]))
-    net = list(memoryview(raw[_OFF["net"]:_OFF["foul"]]).cast("i")[:n])
-    royal = list(memoryview(raw[_OFF["royalty"]:_OFF["fl_next"]]).cast("h"))
+    net = list(memoryview(raw[_OFF["net"] : _OFF["foul"]]).cast("i")[:n])
+    royal = list(memoryview(raw[_OFF["royalty"] : _OFF["fl_next"]]).cast("h"))
     return GameResult(
-        net=net, fouls=[bool(x) for x in raw[_OFF["foul"]:_OFF["foul"] + n]],
-        royalties=[tuple(royal[3 * s:3 * s + 3]) for s in range(n)],  # type: ignore[misc]
-        fantasyland=list(raw[_OFF["fl_next"]:_OFF["fl_next"] + n]), boards=game.boards,
+        net=net,
+        fouls=[bool(x) for x in raw[_OFF["foul"] : _OFF["foul"] + n]],
+        royalties=[tuple(royal[3 * s : 3 * s + 3]) for s in range(n)],  # type: ignore[misc]
+        fantasyland=list(raw[_OFF["fl_next"] : _OFF["fl_next"] + n]),
+        boards=game.boards,
         button=game.button,
-        in_fantasyland=game.fantasyland, surrendered=surrendered, declared=declared,
-        _raw=out, _rules=game.rules,
-        _stacks=list(game.stacks) if game.stacks is not None else None)
+        in_fantasyland=game.fantasyland,
+        surrendered=surrendered,
+        declared=declared,
+        _raw=out,
+        _rules=game.rules,
+        _stacks=list(game.stacks) if game.stacks is not None else None,
+    )

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import gc
 import secrets
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from math import comb
 from operator import index
 from random import Random
-from typing import Any, Mapping, Optional, Sequence, Union
+from typing import Any
 
 from .._native import ffi, lib
 from ..board import ROW_SIZES, Board
@@ -57,11 +58,12 @@ from .moves import (
 from .observation import Observation, cards_as_text, read_observation, speedups, template
 from .result import GameResult, result_of
 
-__all__ = ["Game", "cards_per_seat", "play_out", "NATURAL_IDS"]
+__all__ = ["NATURAL_IDS", "Game", "cards_per_seat", "play_out"]
 
 _ENUMERATE_LIMIT = 100_000
-NATURAL_IDS = {ffi.string(lib.ofc_natural_name(i)).decode(): i
-               for i in range(lib.OFC_NAT_COUNT)}
+NATURAL_IDS = {
+    ffi.string(lib.ofc_natural_name(i)).decode(): i for i in range(lib.OFC_NAT_COUNT)
+}
 """Natural name -> the engine's ofc_natural id."""
 
 
@@ -77,8 +79,10 @@ def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
     fl = _int_arg(fantasyland, "fantasyland")
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:
-        raise GameError(f"no seat of {rules.name} is dealt {fantasyland!r} Fantasyland "
-                        f"cards (0, or 13..17 outside classic)")
+        raise GameError(
+            f"no seat of {rules.name} is dealt {fantasyland!r} Fantasyland "
+            f"cards (0, or 13..17 outside classic)"
+        )
     return int(n)
 
 
@@ -100,8 +104,9 @@ _act = speedups.act if speedups is not None else None
 def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
     """The observation template of a table (shared: ``_speedups.observe`` only copies
     it)."""
-    return template(players, button, RulesName.of(rules), rules.game.value,
-                    rules.lowball is not None)
+    return template(
+        players, button, RulesName.of(rules), rules.game.value, rules.lowball is not None
+    )
 
 
 def _new_state(buf: bytearray) -> Any:
@@ -115,7 +120,7 @@ def _new_state(buf: bytearray) -> Any:
 def _schedule(_rules: Any, raw: bytes, nsteps: int) -> tuple[tuple[int, ...], ...]:
     """The engine's schedule as tuples (seat, start, n, k, full, face_down, street),
     shared by every game with the same schedule bytes."""
-    return tuple(tuple(raw[_STEP_SIZE * i:_STEP_SIZE * i + 7]) for i in range(nsteps))
+    return tuple(tuple(raw[_STEP_SIZE * i : _STEP_SIZE * i + 7]) for i in range(nsteps))
 
 
 def _int_arg(value: object, what: str) -> int:
@@ -137,21 +142,43 @@ class Game:
     cards are dealt from the front).
     """
 
-    __slots__ = ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
-                 "_g", "_buf", "_step", "_steps", "_deck", "_moves", "_result", "_obs",
-                 "__weakref__")
+    __slots__ = (
+        "__weakref__",
+        "_buf",
+        "_deck",
+        "_g",
+        "_moves",
+        "_obs",
+        "_r",
+        "_result",
+        "_step",
+        "_steps",
+        "button",
+        "fantasyland",
+        "players",
+        "rules",
+        "seed",
+        "stacks",
+    )
 
-    def __init__(self, rules: Union[RuleSet, str] = PINEAPPLE, players: int = 2,
-                 seed: Optional[int] = None, button: int = 0,
-                 fantasyland: Optional[Sequence[int]] = None, *,
-                 stacks: Optional[Sequence[int]] = None,
-                 deck: Optional[Sequence[int]] = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str = PINEAPPLE,
+        players: int = 2,
+        seed: int | None = None,
+        button: int = 0,
+        fantasyland: Sequence[int] | None = None,
+        *,
+        stacks: Sequence[int] | None = None,
+        deck: Sequence[int] | None = None,
+    ) -> None:
         rules = resolve_rules(rules)
         players = _int_arg(players, "players")
         button = _int_arg(button, "button")
         if not 2 <= players <= rules.max_players:
-            raise GameError(f"{rules.name} seats 2 to {rules.max_players} players, "
-                            f"got {players}")
+            raise GameError(
+                f"{rules.name} seats 2 to {rules.max_players} players, got {players}"
+            )
         if not 0 <= button < players:
             raise GameError(f"button {button} is not a seat of {players} players")
         fl = self._fantasyland_counts(rules, players, fantasyland)
@@ -159,54 +186,67 @@ class Game:
         deck_arr: Any = ffi.NULL
         if deck is not None:
             deck_arr = ffi.new("uint8_t[52]", self._deck_cards(deck))
-            seed_v: Optional[int] = None
+            seed_v: int | None = None
         else:
             seed_v = secrets.randbits(64) if seed is None else check_seed(seed)
         r = game_rules(rules)
         buf = bytearray(_GAME_SIZE)
         g = _new_state(buf)
-        status = lib.ofc_game_init(r, g, players, button, bytes(fl + (0,) * 4),
-                                   seed_v or 0, deck_arr)
+        status = lib.ofc_game_init(
+            r, g, players, button, bytes(fl + (0,) * 4), seed_v or 0, deck_arr
+        )
         if status == lib.OFC_E_DECK:
             need = sum(cards_per_seat(rules, n) for n in fl)
-            raise GameError(f"{players} seats of {rules.name} with Fantasyland {fl} need "
-                            f"{need} cards; one deck has 52")
+            raise GameError(
+                f"{players} seats of {rules.name} with Fantasyland {fl} need "
+                f"{need} cards; one deck has 52"
+            )
         if status != 0:
             raise GameError(f"the engine refused the deal (status {status})")
         self.rules = rules
         self.players = players
         self.button = button
-        self.seed: Optional[int] = seed_v
+        self.seed: int | None = seed_v
         self.fantasyland: tuple[int, ...] = fl
-        self.stacks: Optional[tuple[int, ...]] = stacks_t
+        self.stacks: tuple[int, ...] | None = stacks_t
         self._r = r
         self._g = g
         self._buf = buf
         self._step = 0
         nsteps = buf[_NSTEPS]
-        self._steps = _schedule(r, bytes(buf[_STEPS:_STEPS + _STEP_SIZE * nsteps]), nsteps)
-        self._deck: tuple[int, ...] = tuple(buf[_DECK:_DECK + 52])
-        self._moves: list[Union[Move, int]] = []
-        self._result: Optional[GameResult] = None
+        self._steps = _schedule(
+            r, bytes(buf[_STEPS : _STEPS + _STEP_SIZE * nsteps]), nsteps
+        )
+        self._deck: tuple[int, ...] = tuple(buf[_DECK : _DECK + 52])
+        self._moves: list[Move | int] = []
+        self._result: GameResult | None = None
         self._obs: Any = None
 
     @staticmethod
-    def _fantasyland_counts(rules: RuleSet, players: int,
-                            fantasyland: Optional[Sequence[int]]) -> tuple[int, ...]:
+    def _fantasyland_counts(
+        rules: RuleSet, players: int, fantasyland: Sequence[int] | None
+    ) -> tuple[int, ...]:
         if fantasyland is None:
             return (0,) * players
         try:
             fl = tuple(fantasyland)
         except TypeError:
-            raise GameError(f"fantasyland needs one count per seat, got "
-                            f"{type(fantasyland).__name__}") from None
+            raise GameError(
+                f"fantasyland needs one count per seat, got {type(fantasyland).__name__}"
+            ) from None
         if len(fl) != players:
-            raise GameError(f"fantasyland needs one count per seat ({players}), got "
-                            f"{len(fl)}")
+            raise GameError(
+                f"fantasyland needs one count per seat ({players}), got {len(fl)}"
+            )
         for s, n in enumerate(fl):
-            if isinstance(n, bool) or not isinstance(n, int) or not (n == 0 or 13 <= n <= 17):
-                raise GameError(f"seat {s}: Fantasyland cards must be 0 or 13..17, "
-                                f"got {n!r}")
+            if (
+                isinstance(n, bool)
+                or not isinstance(n, int)
+                or not (n == 0 or 13 <= n <= 17)
+            ):
+                raise GameError(
+                    f"seat {s}: Fantasyland cards must be 0 or 13..17, got {n!r}"
+                )
         if any(fl) and rules.game is GameKind.CLASSIC:
             raise GameError("classic Chinese Poker has no Fantasyland")
         if any(fl) and rules.fantasyland is None:
@@ -214,18 +254,22 @@ class Game:
         return fl
 
     @staticmethod
-    def _stacks(players: int, stacks: Optional[Sequence[int]]) -> Optional[tuple[int, ...]]:
+    def _stacks(players: int, stacks: Sequence[int] | None) -> tuple[int, ...] | None:
         if stacks is None:
             return None
         try:
             st = tuple(stacks)
         except TypeError:
-            raise GameError(f"stacks needs one chip count per seat, got "
-                            f"{type(stacks).__name__}") from None
-        if len(st) != players or any(isinstance(x, bool) or not isinstance(x, int)
-                                     or not 0 <= x <= 10 ** 9 for x in st):
-            raise GameError(f"stacks needs one chip count 0..10**9 per seat "
-                            f"({players}), got {str(st)[:60]}")
+            raise GameError(
+                f"stacks needs one chip count per seat, got {type(stacks).__name__}"
+            ) from None
+        if len(st) != players or any(
+            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in st
+        ):
+            raise GameError(
+                f"stacks needs one chip count 0..10**9 per seat "
+                f"({players}), got {str(st)[:60]}"
+            )
         return st
 
     @staticmethod
@@ -240,7 +284,7 @@ class Game:
 
     # -- the pending decision
     @property
-    def to_act(self) -> Optional[int]:
+    def to_act(self) -> int | None:
         """Seat whose decision it is (None when the deal is over)."""
         return self._steps[self._step][0] if self._step < len(self._steps) else None
 
@@ -250,7 +294,7 @@ class Game:
         if self._step >= len(self._steps):
             return ()
         st = self._steps[self._step]
-        return self._deck[st[1]:st[1] + st[2]]
+        return self._deck[st[1] : st[1] + st[2]]
 
     @property
     def to_discard(self) -> int:
@@ -284,20 +328,24 @@ class Game:
     def boards(self) -> tuple[Board, ...]:
         """The table as it stands, every card shown (the referee's view)."""
         players = self.players
-        cells = tuple(self._buf[_BOARD:_BOARD + 13 * players])
-        counts = self._buf[_COUNT:_COUNT + 3 * players]
+        cells = tuple(self._buf[_BOARD : _BOARD + 13 * players])
+        counts = self._buf[_COUNT : _COUNT + 3 * players]
         out = []
         for s in range(players):
             b, c = 13 * s, 3 * s
-            out.append(Board.from_ids(cells[b:b + counts[c]],
-                                      cells[b + 3:b + 3 + counts[c + 1]],
-                                      cells[b + 8:b + 8 + counts[c + 2]]))
+            out.append(
+                Board.from_ids(
+                    cells[b : b + counts[c]],
+                    cells[b + 3 : b + 3 + counts[c + 1]],
+                    cells[b + 8 : b + 8 + counts[c + 2]],
+                )
+            )
         return tuple(out)
 
     def discards(self, seat: int) -> tuple[int, ...]:
         """Cards ``seat`` discarded (the referee's view)."""
         self._check_seat(seat)
-        return tuple(self._g.discards[seat][0:self._g.ndiscards[seat]])
+        return tuple(self._g.discards[seat][0 : self._g.ndiscards[seat]])
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -309,7 +357,7 @@ class Game:
         if isinstance(m, Move):
             return m
         _, start, n, k = self._steps[i][:4]
-        return Move.from_action(self._deck[start:start + n], k, m)
+        return Move.from_action(self._deck[start : start + n], k, m)
 
     # -- legal moves
     def legal_actions(self) -> list[int]:
@@ -323,11 +371,12 @@ class Game:
             return []
         seat, _, n, k, full = self._steps[self._step][:5]
         if full:
-            raise GameError("a Fantasyland or classic set is outside the action space; "
-                            "use legal_moves() / random_move() and play()")
-        c = self._buf[_COUNT + 3 * seat:_COUNT + 3 * seat + 3]
-        return list(legal_actions_of(n, k, (_FRONT - c[0], _MIDDLE - c[1],
-                                                        _BACK - c[2])))
+            raise GameError(
+                "a Fantasyland or classic set is outside the action space; "
+                "use legal_moves() / random_move() and play()"
+            )
+        c = self._buf[_COUNT + 3 * seat : _COUNT + 3 * seat + 3]
+        return list(legal_actions_of(n, k, (_FRONT - c[0], _MIDDLE - c[1], _BACK - c[2])))
 
     def action_mask(self) -> list[bool]:
         """``ACTION_SPACE`` booleans, True for the legal actions."""
@@ -351,8 +400,11 @@ class Game:
         if self.rules.game is not GameKind.CLASSIC:
             return []
         mask = lib.ofc_game_declarable(self._r, self._g)
-        out = [Move(declare=n.name) for n in reversed(self.rules.naturals)  # best first
-               if mask >> NATURAL_IDS[n.name] & 1]
+        out = [
+            Move(declare=n.name)
+            for n in reversed(self.rules.naturals)  # best first
+            if mask >> NATURAL_IDS[n.name] & 1
+        ]
         if self.rules.surrender_cost is not None:
             out.append(Move(surrender=True))
         return out
@@ -370,14 +422,16 @@ class Game:
         if self._step >= len(self._steps):
             return []
         _, start, n, k, full = self._steps[self._step][:5]
-        dealt = self._deck[start:start + n]
+        dealt = self._deck[start : start + n]
         if not full:
             return moves_for_actions(dealt, k, self.legal_actions())
         count = self.legal_move_count()
         if count > _ENUMERATE_LIMIT:
-            raise GameError(f"a {n}-card Fantasyland set has {count:,} legal moves; too "
-                            f"many to list (use random_move(), legal_move_count() or a "
-                            f"solver)")
+            raise GameError(
+                f"a {n}-card Fantasyland set has {count:,} legal moves; too "
+                f"many to list (use random_move(), legal_move_count() or a "
+                f"solver)"
+            )
         collecting = gc.isenabled()
         gc.disable()  # 72,072 small objects: the collector would triple the time
         try:
@@ -395,7 +449,7 @@ class Game:
         if a not in self.legal_actions():
             raise MoveError(f"action {a} is not legal here", "bad_action")
         _, start, n, k = self._steps[self._step][:4]
-        return Move.from_action(self._deck[start:start + n], k, a)
+        return Move.from_action(self._deck[start : start + n], k, a)
 
     def move_to_action(self, move: Move) -> int:
         """The action id of a move of the pending normal decision."""
@@ -405,7 +459,7 @@ class Game:
             raise MoveError("the deal is over", "game_over")
         return action_for_move(move, self.dealt, self.to_discard)
 
-    def random_move(self, rng: Optional[Random] = None) -> Move:
+    def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
         random setting, never a declaration or surrender)."""
         if self.is_over:
@@ -425,25 +479,32 @@ class Game:
             try:
                 a = index(action)  # type: ignore[arg-type]
             except TypeError:
-                raise MoveError(f"an action id is an int, got {type(action).__name__}",
-                                "bad_action") from None
+                raise MoveError(
+                    f"an action id is an int, got {type(action).__name__}", "bad_action"
+                ) from None
         if not 0 <= a < lib.OFC_ACTION_SPACE:
-            raise MoveError(f"action {a} is outside 0..{lib.OFC_ACTION_SPACE - 1}",
-                            "bad_action")
+            raise MoveError(
+                f"action {a} is outside 0..{lib.OFC_ACTION_SPACE - 1}", "bad_action"
+            )
         return a
 
     def play_action(self, action: int) -> None:
         """Play a legal action id (the fast path for agents)."""
         a = self._action(action)
-        status = _act(self._buf, a) if _act is not None \
+        status = (
+            _act(self._buf, a)
+            if _act is not None
             else lib.ofc_game_apply_action(self._g, a)
+        )
         if status:
-            raise_move_error(status, f"action {a} for seat {self.to_act}"
-                             if status == lib.OFC_E_ACTION else "")
+            raise_move_error(
+                status,
+                f"action {a} for seat {self.to_act}" if status == lib.OFC_E_ACTION else "",
+            )
         self._moves.append(a)
         self._step += 1
 
-    def play(self, move: Union[Move, Mapping[str, Any]], seat: Optional[int] = None) -> None:
+    def play(self, move: Move | Mapping[str, Any], seat: int | None = None) -> None:
         """Validate and apply the move of the seat to act, then deal on.
 
         ``seat``: when given, the seat that means to act (MoveError when it is not its
@@ -456,8 +517,10 @@ class Game:
             raise MoveError("the deal is over: no more moves", "game_over")
         st = steps[step]
         if seat is not None and (type(seat) is not int or seat != st[0]):
-            raise MoveError(f"seat {str(seat)[:20]} cannot act: it is seat {st[0]}'s "
-                            f"turn", "not_your_turn")
+            raise MoveError(
+                f"seat {str(seat)[:20]} cannot act: it is seat {st[0]}'s turn",
+                "not_your_turn",
+            )
         if not isinstance(move, Move):
             if isinstance(move, Mapping):
                 move = Move.from_dict(move)
@@ -468,7 +531,7 @@ class Game:
             return
         start = st[1]
         n = st[2]
-        dealt = self._deck[start:start + n]
+        dealt = self._deck[start : start + n]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
         if _place is not None and type(dest) is tuple:
@@ -483,24 +546,30 @@ class Game:
     def _explain(self, status: int, move: Move) -> str:
         s = self._steps[self._step][0]
         if status == lib.OFC_E_DISCARDS:
-            return (f"seat {s} must discard exactly {self.to_discard} of "
-                    f"{cards_str(self.dealt)}, the move discards {len(move.discards)}")
+            return (
+                f"seat {s} must discard exactly {self.to_discard} of "
+                f"{cards_str(self.dealt)}, the move discards {len(move.discards)}"
+            )
         if status == lib.OFC_E_ROW_FULL:
             counts = [self._g.count[s][r] for r in range(3)]
             for r, name, size in ((0, "front", 3), (1, "middle", 5), (2, "back", 5)):
                 add = sum(1 for d in move.destinations if d == r)
                 if counts[r] + add > size:
-                    return (f"the {name} row of seat {s} takes {size} cards; the move "
-                            f"would put {counts[r] + add} there")
+                    return (
+                        f"the {name} row of seat {s} takes {size} cards; the move "
+                        f"would put {counts[r] + add} there"
+                    )
         return f"seat {s}"
 
     def _play_special(self, move: Move) -> None:
         if move.cards:
-            raise MoveError("a declaration or a surrender carries no placements",
-                            "bad_move")
+            raise MoveError(
+                "a declaration or a surrender carries no placements", "bad_move"
+            )
         if move.declare is not None and move.surrender:
-            raise MoveError("a move cannot both declare a natural and surrender",
-                            "bad_move")
+            raise MoveError(
+                "a move cannot both declare a natural and surrender", "bad_move"
+            )
         if move.surrender:
             status = lib.ofc_game_surrender(self._r, self._g)
             if status == lib.OFC_E_SURRENDER:
@@ -509,17 +578,23 @@ class Game:
             name = move.declare
             allowed = {n.name for n in self.rules.naturals}
             if name not in allowed and self.rules.game is GameKind.CLASSIC:
-                raise MoveError(f"{self.rules.name} pays no natural {str(name)[:40]!r} "
-                                f"(naturals: {', '.join(sorted(allowed)) or 'none'})",
-                                "declare")
+                raise MoveError(
+                    f"{self.rules.name} pays no natural {str(name)[:40]!r} "
+                    f"(naturals: {', '.join(sorted(allowed)) or 'none'})",
+                    "declare",
+                )
             status = lib.ofc_game_declare(self._r, self._g, NATURAL_IDS.get(str(name), 99))
             if status == lib.OFC_E_NATURAL:
-                raise MoveError(f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
-                                f"not make {name}", "declare")
+                raise MoveError(
+                    f"seat {self.to_act}'s cards {cards_str(self.dealt)} do "
+                    f"not make {name}",
+                    "declare",
+                )
         if status == lib.OFC_E_NOT_CLASSIC:
             what = "surrender" if move.surrender else "declare"
-            raise MoveError(f"only classic Chinese Poker lets a seat {what} (at its "
-                            f"13-card set)", what)
+            raise MoveError(
+                f"only classic Chinese Poker lets a seat {what} (at its 13-card set)", what
+            )
         if status:
             raise_move_error(status)
         self._moves.append(move)
@@ -527,10 +602,14 @@ class Game:
 
     # -- views
     def _check_seat(self, seat: object) -> int:
-        if isinstance(seat, bool) or not isinstance(seat, int) \
-                or not 0 <= seat < self.players:
-            raise GameError(f"seat {str(seat)[:20]!r} is not a seat of {self.players} "
-                            f"players")
+        if (
+            isinstance(seat, bool)
+            or not isinstance(seat, int)
+            or not 0 <= seat < self.players
+        ):
+            raise GameError(
+                f"seat {str(seat)[:20]!r} is not a seat of {self.players} players"
+            )
         return seat
 
     def observation(self, seat: int, cards: str = "ids") -> Observation:
@@ -552,9 +631,11 @@ class Game:
             obs = self._read_observation(seat, t)
         if self._step >= len(self._steps):
             r = self.result()
-            obs["result"] = {**r.summary(),
-                             "declared": {str(k): v for k, v in r.declared.items()},
-                             "surrendered": list(r.surrendered)}
+            obs["result"] = {
+                **r.summary(),
+                "declared": {str(k): v for k, v in r.declared.items()},
+                "surrendered": list(r.surrendered),
+            }
         out: Observation = cards_as_text(obs) if cards == "text" else obs
         return out
 
@@ -567,11 +648,13 @@ class Game:
         if step < len(self._steps):
             st = self._steps[step]
             if st[0] == seat and not st[4]:
-                c = self._buf[_COUNT + 3 * seat:_COUNT + 3 * seat + 3]
-                legal = legal_actions_of(st[2], st[3], (_FRONT - c[0], _MIDDLE - c[1],
-                                                        _BACK - c[2]))
-        return read_observation(bytes(ffi.buffer(o)), t["rules"], t["game"], t["lowball"],
-                                legal)
+                c = self._buf[_COUNT + 3 * seat : _COUNT + 3 * seat + 3]
+                legal = legal_actions_of(
+                    st[2], st[3], (_FRONT - c[0], _MIDDLE - c[1], _BACK - c[2])
+                )
+        return read_observation(
+            bytes(ffi.buffer(o)), t["rules"], t["game"], t["lowball"], legal
+        )
 
     # -- results
     def result(self) -> GameResult:
@@ -604,8 +687,19 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (for search: play ahead without touching this one)."""
         g = object.__new__(Game)
-        for name in ("rules", "players", "button", "seed", "fantasyland", "stacks", "_r",
-                     "_step", "_steps", "_deck", "_result"):
+        for name in (
+            "rules",
+            "players",
+            "button",
+            "seed",
+            "fantasyland",
+            "stacks",
+            "_r",
+            "_step",
+            "_steps",
+            "_deck",
+            "_result",
+        ):
             setattr(g, name, getattr(self, name))
         g._buf = bytearray(self._buf)
         g._g = _new_state(g._buf)
@@ -618,17 +712,23 @@ class Game:
         return bytes(self._buf)
 
     def __eq__(self, other: object) -> bool:
-        return (isinstance(other, Game) and self.rules == other.rules
-                and self.stacks == other.stacks and self.seed == other.seed
-                and self._state_bytes() == other._state_bytes()
-                and [m.key() for m in self.moves] == [m.key() for m in other.moves])
+        return (
+            isinstance(other, Game)
+            and self.rules == other.rules
+            and self.stacks == other.stacks
+            and self.seed == other.seed
+            and self._state_bytes() == other._state_bytes()
+            and [m.key() for m in self.moves] == [m.key() for m in other.moves]
+        )
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"seat {self.to_act} to act"
-        return (f"<Game {self.rules.name} {self.players} players, button {self.button}, "
-                f"seed {self.seed}, {state}>")
+        return (
+            f"<Game {self.rules.name} {self.players} players, button {self.button}, "
+            f"seed {self.seed}, {state}>"
+        )
 
     def __str__(self) -> str:
         lines = [repr(self)]
@@ -648,4 +748,3 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
         s = steps[game._step][0]
         play(bots[s].act(observe(s)))
     return game.result()
-

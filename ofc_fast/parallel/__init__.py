@@ -19,13 +19,46 @@ or a Ray cluster, with the same results on each.
 
 from __future__ import annotations
 
-from .executors import (Executor, ExecutorError, LocalExecutor, ProcessExecutor,
-                        RayExecutor, make_executor)
-from .plan import (DEFAULT_CHUNK, ChunkResult, ChunkTask, DealOutcome, RunSpec, book,
-                   bot_seed, new_match, play_deal, run_chunk)
+from .executors import (
+    Executor,
+    ExecutorError,
+    LocalExecutor,
+    ProcessExecutor,
+    RayExecutor,
+    make_executor,
+)
+from .plan import (
+    DEFAULT_CHUNK,
+    ChunkResult,
+    ChunkTask,
+    DealOutcome,
+    RunSpec,
+    book,
+    bot_seed,
+    new_match,
+    play_deal,
+    run_chunk,
+)
 from .run import ParallelRun, in_order, play_parallel
 
-__all__ = ["Executor", "ExecutorError", "LocalExecutor", "ProcessExecutor", "RayExecutor",
-           "make_executor", "RunSpec", "ChunkTask", "ChunkResult", "DealOutcome",
-           "DEFAULT_CHUNK", "bot_seed", "play_deal", "run_chunk", "book", "new_match",
-           "ParallelRun", "play_parallel", "in_order"]
+__all__ = [
+    "DEFAULT_CHUNK",
+    "ChunkResult",
+    "ChunkTask",
+    "DealOutcome",
+    "Executor",
+    "ExecutorError",
+    "LocalExecutor",
+    "ParallelRun",
+    "ProcessExecutor",
+    "RayExecutor",
+    "RunSpec",
+    "book",
+    "bot_seed",
+    "in_order",
+    "make_executor",
+    "new_match",
+    "play_deal",
+    "play_parallel",
+    "run_chunk",
+]

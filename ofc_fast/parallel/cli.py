@@ -6,35 +6,57 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..errors import GameError, OfcError
 from ..rules import RuleSet
 from .executors import Executor, make_executor
 from .plan import DEFAULT_CHUNK, RunSpec
 
-__all__ = ["add_parallel_options", "wants_parallel", "executor_of", "play_run",
-           "add_commands"]
+__all__ = [
+    "add_commands",
+    "add_parallel_options",
+    "executor_of",
+    "play_run",
+    "wants_parallel",
+]
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
     """``--workers N``, ``--ray [ADDRESS]``, ``--chunk-size``."""
-    parser.add_argument("--workers", type=int, default=None, metavar="N",
-                        help="play independent deals in N processes (1: in this "
-                             "process); see the README's parallel runs")
-    parser.add_argument("--ray", nargs="?", const="local", default=None,
-                        metavar="ADDRESS",
-                        help="run on Ray: ADDRESS of a cluster (auto: the one `ray "
-                             "start --head` started), none: a local cluster; needs "
-                             'pip install "ofc-fast[ray]"')
-    parser.add_argument("--chunk-size", type=int, default=None, metavar="DEALS",
-                        help=f"deals per task (default {DEFAULT_CHUNK})")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="play independent deals in N processes (1: in this "
+        "process); see the README's parallel runs",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="run on Ray: ADDRESS of a cluster (auto: the one `ray "
+        "start --head` started), none: a local cluster; needs "
+        'pip install "ofc-fast[ray]"',
+    )
+    parser.add_argument(
+        "--chunk-size",
+        type=int,
+        default=None,
+        metavar="DEALS",
+        help=f"deals per task (default {DEFAULT_CHUNK})",
+    )
 
 
 def wants_parallel(args: argparse.Namespace) -> bool:
     """``--workers`` or ``--ray`` given: a run of independent deals."""
-    return getattr(args, "workers", None) is not None or getattr(args, "ray", None) \
-        is not None
+    return (
+        getattr(args, "workers", None) is not None or getattr(args, "ray", None) is not None
+    )
 
 
 def executor_of(args: argparse.Namespace) -> Executor:
@@ -46,18 +68,28 @@ def executor_of(args: argparse.Namespace) -> Executor:
     return make_executor(args.workers, args.ray)
 
 
-def _spec(rules: RuleSet, players: int, seed: int, hands: int, names: Sequence[str],
-          button: int) -> RunSpec:
+def _spec(
+    rules: RuleSet, players: int, seed: int, hands: int, names: Sequence[str], button: int
+) -> RunSpec:
     """The run of the options; errors name ``--bots``/``--players``."""
     try:
-        return RunSpec.make(rules, players, seed, hands, [(n, {}) for n in names],
-                            button=button)
+        return RunSpec.make(
+            rules, players, seed, hands, [(n, {}) for n in names], button=button
+        )
     except OfcError as exc:
         raise type(exc)(f"--bots/--players: {exc}") from None
 
 
-def play_run(args: argparse.Namespace, rules: RuleSet, players: int, names: Sequence[str],
-             seed: int, *, history: bool, progress: bool) -> tuple[Any, str]:
+def play_run(
+    args: argparse.Namespace,
+    rules: RuleSet,
+    players: int,
+    names: Sequence[str],
+    seed: int,
+    *,
+    history: bool,
+    progress: bool,
+) -> tuple[Any, str]:
     """``ofc-fast play`` with ``--workers`` / ``--ray``: (the ParallelRun, the executor's
     name)."""
     from .progress import Progress
@@ -67,9 +99,13 @@ def play_run(args: argparse.Namespace, rules: RuleSet, players: int, names: Sequ
     bar = Progress(args.hands, progress)
     with executor_of(args) as ex:
         try:
-            run = play_parallel(spec, ex, chunk_size=args.chunk_size or DEFAULT_CHUNK,
-                                history=history,
-                                on_chunk=lambda res: bar.advance(res.stop - res.start))
+            run = play_parallel(
+                spec,
+                ex,
+                chunk_size=args.chunk_size or DEFAULT_CHUNK,
+                history=history,
+                on_chunk=lambda res: bar.advance(res.stop - res.start),
+            )
         finally:
             bar.close()
         return run, ex.name
@@ -88,34 +124,54 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
     spec = _spec(rules, players, args.seed, args.hands, names, 0)
     with executor_of(args) as ex:
-        doc = selfplay(spec, args.out, ex, shard_size=args.shard_size,
-                       progress=not args.quiet and sys.stderr.isatty())
+        doc = selfplay(
+            spec,
+            args.out,
+            ex,
+            shard_size=args.shard_size,
+            progress=not args.quiet and sys.stderr.isatty(),
+        )
     if not args.quiet:
         decisions = sum(s["decisions"] for s in doc["shards"])
-        print(f"{args.out}: {len(doc['shards'])} shards, {decisions:,} decisions"
-              f"{'' if doc['complete'] else ' (incomplete)'}")
+        print(
+            f"{args.out}: {len(doc['shards'])} shards, {decisions:,} decisions"
+            f"{'' if doc['complete'] else ' (incomplete)'}"
+        )
     return 0
 
 
-def add_commands(sub: Any, bot_names: Optional[Sequence[str]] = None) -> None:
+def add_commands(sub: Any, bot_names: Sequence[str] | None = None) -> None:
     """Register ``selfplay`` on a subparsers object."""
     sp = sub.add_parser(
-        "selfplay", help="write self-play training data (NumPy shards)",
+        "selfplay",
+        help="write self-play training data (NumPy shards)",
         description="Play independent deals between bots and write every decision "
-                    "(encoding, legal mask, action, placement, final reward) as NumPy "
-                    ".npz shards with hand-history .jsonl files and a manifest; running "
-                    "the same command again resumes an interrupted run.")
-    sp.add_argument("--rules", default="PINEAPPLE", help="a preset name or a rules JSON "
-                                                         "file (default PINEAPPLE)")
+        "(encoding, legal mask, action, placement, final reward) as NumPy "
+        ".npz shards with hand-history .jsonl files and a manifest; running "
+        "the same command again resumes an interrupted run.",
+    )
+    sp.add_argument(
+        "--rules",
+        default="PINEAPPLE",
+        help="a preset name or a rules JSON file (default PINEAPPLE)",
+    )
     sp.add_argument("--players", type=int, default=None, help="seats (default 2)")
-    sp.add_argument("--bots", default="heuristic",
-                    help="comma-separated bot per seat, or one for all"
-                         + (f": {', '.join(bot_names)}" if bot_names else ""))
+    sp.add_argument(
+        "--bots",
+        default="heuristic",
+        help="comma-separated bot per seat, or one for all"
+        + (f": {', '.join(bot_names)}" if bot_names else ""),
+    )
     sp.add_argument("--hands", type=int, required=True, help="deals to play")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     sp.add_argument("--out", required=True, metavar="DIR", help="output directory")
-    sp.add_argument("--shard-size", type=int, default=100, metavar="DEALS",
-                    help="deals per shard (default 100)")
+    sp.add_argument(
+        "--shard-size",
+        type=int,
+        default=100,
+        metavar="DEALS",
+        help="deals per shard (default 100)",
+    )
     sp.add_argument("--quiet", action="store_true", help="print nothing but errors")
     add_parallel_options(sp)
     sp.set_defaults(func=_cmd_selfplay)

@@ -22,14 +22,21 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any, Callable, Iterator, Optional, Sequence, Union
+from typing import Any
 
 from ..errors import ExecutorError, OfcError
 
-__all__ = ["Executor", "LocalExecutor", "ProcessExecutor", "RayExecutor",
-           "make_executor", "ExecutorError"]
+__all__ = [
+    "Executor",
+    "ExecutorError",
+    "LocalExecutor",
+    "ProcessExecutor",
+    "RayExecutor",
+    "make_executor",
+]
 
 
 class Executor:
@@ -39,8 +46,9 @@ class Executor:
     name = "executor"
     workers = 1
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
-                      ) -> Iterator[tuple[int, Any]]:
+    def map_unordered(
+        self, fn: Callable[[Any], Any], items: Sequence[Any]
+    ) -> Iterator[tuple[int, Any]]:
         """Yield ``(index, fn(items[index]))`` for every item, in the order they finish."""
         raise NotImplementedError
 
@@ -59,8 +67,9 @@ class LocalExecutor(Executor):
 
     name = "local"
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
-                      ) -> Iterator[tuple[int, Any]]:
+    def map_unordered(
+        self, fn: Callable[[Any], Any], items: Sequence[Any]
+    ) -> Iterator[tuple[int, Any]]:
         """Run each item in turn, in order."""
         for i, item in enumerate(items):
             yield i, fn(item)
@@ -90,7 +99,7 @@ class ProcessExecutor(Executor):
         self.workers = workers
         self.max_restarts = max_restarts
         self.restarts = 0
-        self._pool: Optional[ProcessPoolExecutor] = None
+        self._pool: ProcessPoolExecutor | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
         self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
@@ -101,14 +110,16 @@ class ProcessExecutor(Executor):
         procs = getattr(self._pool, "_processes", None) or {}
         return [p for p, proc in procs.items() if proc.is_alive()]
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
-                      ) -> Iterator[tuple[int, Any]]:
+    def map_unordered(
+        self, fn: Callable[[Any], Any], items: Sequence[Any]
+    ) -> Iterator[tuple[int, Any]]:
         """Run in the pool; work lost to a crashed worker is submitted again."""
         left = set(range(len(items)))
         while left:
             pool = self._pool or self._new_pool()
-            futures: dict[Future[Any], int] = {pool.submit(fn, items[i]): i
-                                               for i in sorted(left)}
+            futures: dict[Future[Any], int] = {
+                pool.submit(fn, items[i]): i for i in sorted(left)
+            }
             broken = False
             pending = set(futures)
             while pending and not broken:
@@ -132,8 +143,9 @@ class ProcessExecutor(Executor):
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self.restarts > self.max_restarts:
-            raise ExecutorError(f"the process pool broke {self.restarts} times (workers "
-                                f"killed); giving up")
+            raise ExecutorError(
+                f"the process pool broke {self.restarts} times (workers killed); giving up"
+            )
 
     def close(self) -> None:
         """Shut the pool down, cancelling what has not started."""
@@ -163,27 +175,29 @@ class RayExecutor(Executor):
 
     name = "ray"
 
-    def __init__(self, address: Optional[str] = None, num_cpus: Optional[int] = None,
-                 max_retries: int = 3) -> None:
+    def __init__(
+        self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 3
+    ) -> None:
         ray = _ray()
         self.ray = ray
         self._owned = False
         if not ray.is_initialized():
-            kwargs: dict[str, Any] = {"include_dashboard": False,
-                                      "log_to_driver": False}
+            kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if address is None:
                 kwargs["num_cpus"] = num_cpus
             try:
                 ray.init(address=address, **kwargs)
             except Exception as exc:  # ConnectionError, ValueError, RuntimeError...
-                raise ExecutorError(f"--ray {address}: cannot join the cluster: "
-                                    f"{exc}") from None
+                raise ExecutorError(
+                    f"--ray {address}: cannot join the cluster: {exc}"
+                ) from None
             self._owned = True
         self.workers = int(ray.cluster_resources().get("CPU", 1))
         self.max_retries = max_retries
 
-    def map_unordered(self, fn: Callable[[Any], Any], items: Sequence[Any]
-                      ) -> Iterator[tuple[int, Any]]:
+    def map_unordered(
+        self, fn: Callable[[Any], Any], items: Sequence[Any]
+    ) -> Iterator[tuple[int, Any]]:
         """Run as Ray tasks, retried ``max_retries`` times on a lost worker."""
         ray = self.ray
         task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
@@ -201,8 +215,9 @@ class RayExecutor(Executor):
                         raise cause from None
                     raise ExecutorError(f"chunk {refs[ref]} raised {cause!r}") from None
                 except ray.exceptions.RayError as exc:  # its worker died every time
-                    raise ExecutorError(f"chunk {refs[ref]} failed after "
-                                        f"{self.max_retries} retries: {exc}") from None
+                    raise ExecutorError(
+                        f"chunk {refs[ref]} failed after {self.max_retries} retries: {exc}"
+                    ) from None
                 yield refs[ref], result
 
     def close(self) -> None:
@@ -212,8 +227,9 @@ class RayExecutor(Executor):
             self._owned = False
 
 
-def make_executor(workers: Optional[int] = None, ray: Union[None, str] = None,
-                  num_cpus: Optional[int] = None) -> Executor:
+def make_executor(
+    workers: int | None = None, ray: str | None = None, num_cpus: int | None = None
+) -> Executor:
     """The executor of the command-line options: ``ray`` (an address, ``"auto"``,
     or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
     > 1; else ``local``."""

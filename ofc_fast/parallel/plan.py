@@ -36,20 +36,31 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional, Sequence, TypedDict, Union
+from typing import Any, TypedDict
 
 import numpy as np
 
 from ..bots import make_bot
 from ..errors import GameError
 from ..game import Game, Match, deal_seed
+from ..game._engine import check_seed, resolve_rules
 from ..game.moves import action_for_move
 from ..rules import RuleSet
-from ..game._engine import check_seed, resolve_rules
 
-__all__ = ["RunSpec", "ChunkTask", "ChunkResult", "DealOutcome", "bot_seed", "play_deal",
-           "run_chunk", "book", "new_match", "DEFAULT_CHUNK"]
+__all__ = [
+    "DEFAULT_CHUNK",
+    "ChunkResult",
+    "ChunkTask",
+    "DealOutcome",
+    "RunSpec",
+    "book",
+    "bot_seed",
+    "new_match",
+    "play_deal",
+    "run_chunk",
+]
 
 DEFAULT_CHUNK = 50
 """Deals per chunk unless told otherwise."""
@@ -89,12 +100,19 @@ class RunSpec:
     players: int
     seed: int
     hands: int
-    bots: tuple[tuple[str, str], ...]   #: (name, settings as JSON) per seat
+    bots: tuple[tuple[str, str], ...]  #: (name, settings as JSON) per seat
     button: int = 0
 
     @classmethod
-    def make(cls, rules: Union[RuleSet, str], players: int, seed: int, hands: int,
-             bots: Sequence[Any], button: int = 0) -> RunSpec:
+    def make(
+        cls,
+        rules: RuleSet | str,
+        players: int,
+        seed: int,
+        hands: int,
+        bots: Sequence[Any],
+        button: int = 0,
+    ) -> RunSpec:
         """Check and build a spec.  ``bots``: per seat (or one for every seat) a
         ``(registry name, settings)`` pair or a registered bot, which travels as
         ``(bot.name, bot.settings())`` (its own seed is not used: see ``bot_seed``).
@@ -104,22 +122,29 @@ class RunSpec:
         'heuristic'
         """
         rs = resolve_rules(rules)
-        if isinstance(players, bool) or not isinstance(players, int) \
-                or not 2 <= players <= rs.max_players:
-            raise GameError(f"{rs.name} seats 2 to {rs.max_players} players, got "
-                            f"{players!r}")
+        if (
+            isinstance(players, bool)
+            or not isinstance(players, int)
+            or not 2 <= players <= rs.max_players
+        ):
+            raise GameError(
+                f"{rs.name} seats 2 to {rs.max_players} players, got {players!r}"
+            )
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
             raise GameError(f"hands must be an int >= 0, got {hands!r}")
         if not isinstance(button, int) or not 0 <= button < players:
             raise GameError(f"button {button!r} is not a seat of {players} players")
-        pairs = [(b.name, b.settings()) if callable(getattr(b, "settings", None))
-                 else b for b in bots]
+        pairs = [
+            (b.name, b.settings()) if callable(getattr(b, "settings", None)) else b
+            for b in bots
+        ]
         if len(pairs) == 1:
             pairs *= players
         if len(pairs) != players:
             raise GameError(f"{players} seats need 1 or {players} bots, got {len(pairs)}")
-        enc = tuple((str(n).strip().lower(), json.dumps(dict(s), sort_keys=True))
-                    for n, s in pairs)
+        enc = tuple(
+            (str(n).strip().lower(), json.dumps(dict(s), sort_keys=True)) for n, s in pairs
+        )
         for i, (name, settings) in enumerate(enc):  # fail here, not in a worker
             make_bot(name, rs, bot_seed(check_seed(seed), 0, i), **json.loads(settings))
         Game(rs, players, seed=0)  # a table the rules can deal
@@ -134,8 +159,10 @@ class RunSpec:
         """The run cut into chunks of ``size`` deals (the last one shorter)."""
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise GameError(f"chunk size must be an int >= 1, got {size!r}")
-        return [ChunkTask(self, a, min(a + size, self.hands))
-                for a in range(0, self.hands, size)]
+        return [
+            ChunkTask(self, a, min(a + size, self.hands))
+            for a in range(0, self.hands, size)
+        ]
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}
@@ -167,9 +194,9 @@ class ChunkResult:
     start: int
     stop: int
     outcomes: list[DealOutcome]
-    lines: list[str] = field(default_factory=list)      #: hand-history JSON lines
-    arrays: Optional[dict[str, np.ndarray]] = None      #: self-play decisions
-    pid: int = 0                                        #: the worker's process id
+    lines: list[str] = field(default_factory=list)  #: hand-history JSON lines
+    arrays: dict[str, np.ndarray] | None = None  #: self-play decisions
+    pid: int = 0  #: the worker's process id
 
 
 class _Seats:
@@ -206,16 +233,28 @@ class _Decisions:
         from .. import encoding
 
         self.encoding = encoding
-        self.cols: dict[str, list[Any]] = {k: [] for k in (
-            "obs", "mask", "action", "placement", "seat", "deal", "step", "reward")}
+        self.cols: dict[str, list[Any]] = {
+            k: []
+            for k in (
+                "obs",
+                "mask",
+                "action",
+                "placement",
+                "seat",
+                "deal",
+                "step",
+                "reward",
+            )
+        }
 
     def add(self, deal: int, step: int, obs: Mapping[str, Any], move: Any) -> None:
         c = self.cols
         c["obs"].append(np.asarray(self.encoding.encode(obs), dtype=np.float32))
         c["mask"].append(np.asarray(self.encoding.action_mask(obs), dtype=bool))
         full = bool(obs.get("full_set")) or not obs.get("legal_actions")
-        c["action"].append(-1 if full else action_for_move(move, obs["dealt"],
-                                                            obs["to_discard"]))
+        c["action"].append(
+            -1 if full else action_for_move(move, obs["dealt"], obs["to_discard"])
+        )
         c["placement"].append(_placement(move))
         c["seat"].append(obs["seat"])
         c["deal"].append(deal)
@@ -234,20 +273,28 @@ class _Decisions:
         def stack(key: str, dtype: Any, width: int) -> np.ndarray:
             return np.stack(c[key]).astype(dtype) if n else np.zeros((0, width), dtype)
 
-        return {"obs": stack("obs", np.float32, 0), "mask": stack("mask", bool, 0),
-                "placement": stack("placement", np.int8, 52),
-                "action": np.asarray(c["action"], dtype=np.int32),
-                "seat": np.asarray(c["seat"], dtype=np.int8),
-                "deal": np.asarray(c["deal"], dtype=np.int64),
-                "step": np.asarray(c["step"], dtype=np.int16),
-                "reward": np.asarray(c["reward"], dtype=np.float32)}
+        return {
+            "obs": stack("obs", np.float32, 0),
+            "mask": stack("mask", bool, 0),
+            "placement": stack("placement", np.int8, 52),
+            "action": np.asarray(c["action"], dtype=np.int32),
+            "seat": np.asarray(c["seat"], dtype=np.int8),
+            "deal": np.asarray(c["deal"], dtype=np.int64),
+            "step": np.asarray(c["step"], dtype=np.int16),
+            "reward": np.asarray(c["reward"], dtype=np.float32),
+        }
 
 
-def play_deal(spec: RunSpec, i: int, bots: Sequence[Any],
-              decisions: Optional[_Decisions] = None) -> Game:
+def play_deal(
+    spec: RunSpec, i: int, bots: Sequence[Any], decisions: _Decisions | None = None
+) -> Game:
     """Play deal ``i`` of the run with ``bots`` already seeded for it."""
-    g = Game(spec.rules, spec.players, seed=deal_seed(spec.seed, i),
-             button=(spec.button + i) % spec.players)
+    g = Game(
+        spec.rules,
+        spec.players,
+        seed=deal_seed(spec.seed, i),
+        button=(spec.button + i) % spec.players,
+    )
     first = len(decisions.cols["seat"]) if decisions is not None else 0
     step = 0
     while not g.is_over:
@@ -266,10 +313,18 @@ def play_deal(spec: RunSpec, i: int, bots: Sequence[Any],
 
 def _outcome(i: int, g: Game) -> DealOutcome:
     r = g.result()
-    return DealOutcome(deal=i, seed=g.seed or 0, button=g.button, net=list(r.net),
-                       fouls=list(r.fouls), royalties=[sum(x) for x in r.royalties],
-                       fantasyland=list(r.fantasyland), surrendered=list(r.surrendered),
-                       declared=sorted(r.declared), decisions=g.decisions)
+    return DealOutcome(
+        deal=i,
+        seed=g.seed or 0,
+        button=g.button,
+        net=list(r.net),
+        fouls=list(r.fouls),
+        royalties=[sum(x) for x in r.royalties],
+        fantasyland=list(r.fantasyland),
+        surrendered=list(r.surrendered),
+        declared=sorted(r.declared),
+        decisions=g.decisions,
+    )
 
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
@@ -284,6 +339,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         out.outcomes.append(_outcome(i, g))
         if task.history:
             from ..arena.history import deal_record
+
             out.lines.append(json.dumps(deal_record(g, i, names), separators=(",", ":")))
     if decisions is not None:
         out.arrays = decisions.arrays()
@@ -292,8 +348,9 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
 def new_match(spec: RunSpec) -> Match:
     """An empty :class:`Match` to :func:`book` the deals of ``spec`` into."""
-    return Match(spec.rules, spec.players, seed=spec.seed, button=spec.button,
-                 keep_nets=True)
+    return Match(
+        spec.rules, spec.players, seed=spec.seed, button=spec.button, keep_nets=True
+    )
 
 
 def book(match: Match, outcome: DealOutcome) -> None:
@@ -301,9 +358,15 @@ def book(match: Match, outcome: DealOutcome) -> None:
     moves one seat, no Fantasyland is carried: see the module's notes)."""
     for s in range(match.players):
         match.totals[s] += outcome["net"][s]
-        match.stats[s].add(outcome["net"][s], outcome["fouls"][s],
-                           outcome["royalties"][s], False,
-                           bool(outcome["fantasyland"][s]), s in outcome["surrendered"],
-                           s in outcome["declared"], match.keep_nets)
+        match.stats[s].add(
+            outcome["net"][s],
+            outcome["fouls"][s],
+            outcome["royalties"][s],
+            False,
+            bool(outcome["fantasyland"][s]),
+            s in outcome["surrendered"],
+            s in outcome["declared"],
+            match.keep_nets,
+        )
     match.hands_played += 1
     match.button = (match.button + 1) % match.players

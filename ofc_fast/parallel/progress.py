@@ -17,8 +17,9 @@ __all__ = ["Progress"]
 class Progress:
     """``advance(n)`` after n more deals; ``close()`` at the end."""
 
-    def __init__(self, total: int, enabled: bool = True, initial: int = 0,
-                 unit: str = "deals") -> None:
+    def __init__(
+        self, total: int, enabled: bool = True, initial: int = 0, unit: str = "deals"
+    ) -> None:
         self.total, self.done, self.unit = total, initial, unit
         self.enabled = enabled
         self._bar: Any = None
@@ -31,8 +32,14 @@ class Progress:
             from tqdm import tqdm
         except ImportError:
             return
-        self._bar = tqdm(total=total, initial=initial, unit=f" {unit}", file=sys.stderr,
-                         dynamic_ncols=True, smoothing=0.1)
+        self._bar = tqdm(
+            total=total,
+            initial=initial,
+            unit=f" {unit}",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            smoothing=0.1,
+        )
 
     def advance(self, n: int) -> None:
         """Count ``n`` more done; redraw the bar or print a line every tenth."""
@@ -45,8 +52,12 @@ class Progress:
         if self.total and self.done >= self._next * self.total:
             rate = (self.done - self._start) / max(time.perf_counter() - self._t0, 1e-9)
             eta = (self.total - self.done) / rate if rate > 0 else float("inf")
-            print(f"  {self.done}/{self.total} {self.unit}, {rate:,.1f} {self.unit}/s, "
-                  f"ETA {eta:,.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"  {self.done}/{self.total} {self.unit}, {rate:,.1f} {self.unit}/s, "
+                f"ETA {eta:,.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             while self._next * self.total <= self.done:
                 self._next += 0.1
 

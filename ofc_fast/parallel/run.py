@@ -9,14 +9,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional
 
 from ..game import Match
 from .executors import Executor, LocalExecutor
-from .plan import DEFAULT_CHUNK, ChunkResult, DealOutcome, RunSpec, book, new_match, run_chunk
+from .plan import (
+    DEFAULT_CHUNK,
+    ChunkResult,
+    DealOutcome,
+    RunSpec,
+    book,
+    new_match,
+    run_chunk,
+)
 
-__all__ = ["ParallelRun", "play_parallel", "in_order"]
+__all__ = ["ParallelRun", "in_order", "play_parallel"]
 
 
 @dataclass
@@ -42,15 +50,22 @@ def in_order(results: Iterator[tuple[int, ChunkResult]]) -> Iterator[ChunkResult
             nxt += 1
 
 
-def play_parallel(spec: RunSpec, executor: Optional[Executor] = None, *,
-                  chunk_size: int = DEFAULT_CHUNK, history: bool = False,
-                  on_chunk: Optional[Callable[[ChunkResult], None]] = None) -> ParallelRun:
+def play_parallel(
+    spec: RunSpec,
+    executor: Executor | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK,
+    history: bool = False,
+    on_chunk: Callable[[ChunkResult], None] | None = None,
+) -> ParallelRun:
     """Play every deal of ``spec`` on ``executor`` (default: in this process), in
     chunks of ``chunk_size`` deals; ``history``: keep the hand-history lines;
     ``on_chunk(result)`` is called per chunk in deal order (progress, writing)."""
     ex = executor or LocalExecutor()
-    tasks = [c.__class__(c.spec, c.start, c.stop, history=history)
-             for c in spec.chunks(chunk_size)]
+    tasks = [
+        c.__class__(c.spec, c.start, c.stop, history=history)
+        for c in spec.chunks(chunk_size)
+    ]
     run = ParallelRun(spec, new_match(spec))
     for res in in_order(ex.map_unordered(run_chunk, tasks)):
         for o in res.outcomes:

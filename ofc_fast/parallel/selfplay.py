@@ -50,7 +50,7 @@ import json
 import os
 import zipfile
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any
 
 import numpy as np
 
@@ -59,8 +59,15 @@ from .executors import Executor, LocalExecutor
 from .plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from .progress import Progress
 
-__all__ = ["selfplay", "SelfPlayError", "MANIFEST", "FORMAT", "VERSION", "write_npz",
-           "load_manifest"]
+__all__ = [
+    "FORMAT",
+    "MANIFEST",
+    "VERSION",
+    "SelfPlayError",
+    "load_manifest",
+    "selfplay",
+    "write_npz",
+]
 
 MANIFEST = "manifest.json"
 FORMAT = "ofc-fast/selfplay"
@@ -68,7 +75,7 @@ VERSION = 1
 DEFAULT_SHARD = 100
 
 
-def write_npz(path: Union[str, Path], arrays: dict[str, np.ndarray]) -> None:
+def write_npz(path: str | Path, arrays: dict[str, np.ndarray]) -> None:
     """``np.savez_compressed`` with fixed member times, so the same arrays give the
     same bytes (``np.load`` reads it)."""
     with zipfile.ZipFile(path, "w") as z:
@@ -76,8 +83,9 @@ def write_npz(path: Union[str, Path], arrays: dict[str, np.ndarray]) -> None:
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             buf = io.BytesIO()
-            np.lib.format.write_array(buf, np.ascontiguousarray(arrays[name]),
-                                      allow_pickle=False)
+            np.lib.format.write_array(
+                buf, np.ascontiguousarray(arrays[name]), allow_pickle=False
+            )
             z.writestr(info, buf.getvalue())
 
 
@@ -95,13 +103,18 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 
 def _run_entry(spec: RunSpec, shard_size: int) -> dict[str, Any]:
-    return {"rules": json.loads(spec.rules_json), "players": spec.players,
-            "seed": spec.seed, "hands": spec.hands, "button": spec.button,
-            "bots": [{"name": n, "settings": json.loads(s)} for n, s in spec.bots],
-            "shard_size": shard_size}
+    return {
+        "rules": json.loads(spec.rules_json),
+        "players": spec.players,
+        "seed": spec.seed,
+        "hands": spec.hands,
+        "button": spec.button,
+        "bots": [{"name": n, "settings": json.loads(s)} for n, s in spec.bots],
+        "shard_size": shard_size,
+    }
 
 
-def load_manifest(out: Union[str, Path]) -> Optional[dict[str, Any]]:
+def load_manifest(out: str | Path) -> dict[str, Any] | None:
     """The manifest of ``out`` (None when there is none yet)."""
     path = Path(out) / MANIFEST
     if not path.exists():
@@ -110,8 +123,11 @@ def load_manifest(out: Union[str, Path]) -> Optional[dict[str, Any]]:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except ValueError:
         raise SelfPlayError(f"{path}: not JSON; remove it to start again") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT \
-            or doc.get("version") != VERSION:
+    if (
+        not isinstance(doc, dict)
+        or doc.get("format") != FORMAT
+        or doc.get("version") != VERSION
+    ):
         raise SelfPlayError(f"{path}: not an {FORMAT} v{VERSION} manifest")
     return doc
 
@@ -128,25 +144,39 @@ def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
     write_npz(tmp, res.arrays)
     os.replace(tmp, npz)
     _atomic_write(jsonl, "".join(line + "\n" for line in res.lines).encode("utf-8"))
-    return {"index": k, "deals": [res.start, res.stop],
-            "decisions": int(res.arrays["seat"].shape[0]),
-            "files": {"npz": npz.name, "jsonl": jsonl.name},
-            "sha256": {"npz": _sha256(npz), "jsonl": _sha256(jsonl)}}
+    return {
+        "index": k,
+        "deals": [res.start, res.stop],
+        "decisions": int(res.arrays["seat"].shape[0]),
+        "files": {"npz": npz.name, "jsonl": jsonl.name},
+        "sha256": {"npz": _sha256(npz), "jsonl": _sha256(jsonl)},
+    }
 
 
-def _save_manifest(out: Path, run: dict[str, Any], shards: dict[int, dict[str, Any]]
-                   ) -> dict[str, Any]:
-    doc = {"format": FORMAT, "version": VERSION, "run": run,
-           "complete": sum(s["deals"][1] - s["deals"][0] for s in shards.values())
-           == run["hands"],
-           "shards": [shards[k] for k in sorted(shards)]}
+def _save_manifest(
+    out: Path, run: dict[str, Any], shards: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "run": run,
+        "complete": sum(s["deals"][1] - s["deals"][0] for s in shards.values())
+        == run["hands"],
+        "shards": [shards[k] for k in sorted(shards)],
+    }
     _atomic_write(out / MANIFEST, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
     return doc
 
 
-def selfplay(spec: RunSpec, out: Union[str, Path], executor: Optional[Executor] = None,
-             *, shard_size: int = DEFAULT_SHARD, progress: bool = True,
-             max_shards: Optional[int] = None) -> dict[str, Any]:
+def selfplay(
+    spec: RunSpec,
+    out: str | Path,
+    executor: Executor | None = None,
+    *,
+    shard_size: int = DEFAULT_SHARD,
+    progress: bool = True,
+    max_shards: int | None = None,
+) -> dict[str, Any]:
     """Write the shards of ``spec`` into ``out`` (created if needed), skipping the
     shards its manifest lists; returns the manifest.  ``max_shards``: stop after
     writing that many (a bounded slice of a long run; run again to go on)."""
@@ -157,14 +187,19 @@ def selfplay(spec: RunSpec, out: Union[str, Path], executor: Optional[Executor] 
     shards: dict[int, dict[str, Any]] = {}
     if old is not None:
         if old.get("run") != run:
-            raise SelfPlayError(f"{out} holds another run (its manifest's run differs: "
-                                f"rules, seats, bots, seed, hands or shard size); use "
-                                f"another --out")
+            raise SelfPlayError(
+                f"{out} holds another run (its manifest's run differs: "
+                f"rules, seats, bots, seed, hands or shard size); use "
+                f"another --out"
+            )
         shards = {int(s["index"]): s for s in old["shards"]}
     for stray in [*out.glob("shard-*.tmp"), out / (MANIFEST + ".tmp")]:
         stray.unlink(missing_ok=True)
-    tasks = [ChunkTask(c.spec, c.start, c.stop, history=True, selfplay=True)
-             for k, c in enumerate(spec.chunks(shard_size)) if k not in shards]
+    tasks = [
+        ChunkTask(c.spec, c.start, c.stop, history=True, selfplay=True)
+        for k, c in enumerate(spec.chunks(shard_size))
+        if k not in shards
+    ]
     if max_shards is not None:
         tasks = tasks[:max_shards]
     done = sum(s["deals"][1] - s["deals"][0] for s in shards.values())

@@ -27,8 +27,9 @@ arena without ``--workers``/``--ray``).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 from ..errors import ArenaError
 from ..game import Game, deal_seed
@@ -36,14 +37,14 @@ from .executors import Executor, LocalExecutor
 from .plan import DEFAULT_CHUNK, ChunkResult, RunSpec, _outcome, _Seats, bot_seed
 from .run import in_order
 
-__all__ = ["ArenaTask", "run_arena_chunk", "run_arena"]
+__all__ = ["ArenaTask", "run_arena", "run_arena_chunk"]
 
 
 @dataclass(frozen=True)
 class ArenaTask:
     """Hands ``start`` to ``stop - 1`` of an arena schedule."""
 
-    spec: RunSpec             #: bots per bot index (not per seat), hands = schedule length
+    spec: RunSpec  #: bots per bot index (not per seat), hands = schedule length
     names: tuple[str, ...]
     duplicate: bool
     start: int
@@ -69,8 +70,10 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
         for b, bot in enumerate(seats.bots):
             reset = getattr(bot, "reset", None)
             if not callable(reset):
-                raise ArenaError(f"bot {spec.bots[b][0]!r} has no reset(seed): a parallel "
-                                 f"arena re-seeds every bot per hand")
+                raise ArenaError(
+                    f"bot {spec.bots[b][0]!r} has no reset(seed): a parallel "
+                    f"arena re-seeds every bot per hand"
+                )
             reset(bot_seed(spec.seed, h, b))
         g = Game(spec.rules, spec.players, seed=deal_seed(spec.seed, deck), button=0)
         order: list[int] = []
@@ -80,17 +83,29 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
             order.append(s)
             g.play(seats.bots[seating[s]].act(g.observation(s)))
         out.outcomes.append(_outcome(h, g))
-        out.lines.append(json.dumps(deal_record(
-            g, h, [task.names[b] for b in seating], deck_no=deck,
-            rotation=r if task.duplicate else 0,
-            decisions=[{"seat": m, "ms": None, "fault": None}
-                       for m in order]), separators=(",", ":")))
+        out.lines.append(
+            json.dumps(
+                deal_record(
+                    g,
+                    h,
+                    [task.names[b] for b in seating],
+                    deck_no=deck,
+                    rotation=r if task.duplicate else 0,
+                    decisions=[{"seat": m, "ms": None, "fault": None} for m in order],
+                ),
+                separators=(",", ":"),
+            )
+        )
     return out
 
 
-def run_arena(arena: Any, executor: Optional[Executor] = None, *,
-              chunk_size: int = DEFAULT_CHUNK,
-              on_hand: Optional[Callable[[Any], None]] = None) -> dict[str, Any]:
+def run_arena(
+    arena: Any,
+    executor: Executor | None = None,
+    *,
+    chunk_size: int = DEFAULT_CHUNK,
+    on_hand: Callable[[Any], None] | None = None,
+) -> dict[str, Any]:
     """Play an :class:`~ofc_fast.arena.Arena` of built-in bots on ``executor`` and return
     its report (the arena's ``on_deal`` is called per hand, in order)."""
     from ..arena.host import BotRecord, DealRecord
@@ -98,17 +113,24 @@ def run_arena(arena: Any, executor: Optional[Executor] = None, *,
 
     external = [s.label for s in arena.specs if s.kind != "builtin"]
     if external:
-        raise ArenaError(f"--workers/--ray run built-in bots only; {', '.join(external)} "
-                         f"must stay on this machine: run without --workers/--ray")
+        raise ArenaError(
+            f"--workers/--ray run built-in bots only; {', '.join(external)} "
+            f"must stay on this machine: run without --workers/--ray"
+        )
     n = arena.players
     total = arena.hands * (n if arena.duplicate else 1)
-    spec = RunSpec.make(arena.rules, n, arena.seed, total,
-                        [(s.target, {}) for s in arena.specs])
-    tasks = [ArenaTask(spec, tuple(arena.names), arena.duplicate, a,
-                       min(a + chunk_size, total)) for a in range(0, total, chunk_size)]
+    spec = RunSpec.make(
+        arena.rules, n, arena.seed, total, [(s.target, {}) for s in arena.specs]
+    )
+    tasks = [
+        ArenaTask(spec, tuple(arena.names), arena.duplicate, a, min(a + chunk_size, total))
+        for a in range(0, total, chunk_size)
+    ]
     # the workers hold the bots: no endpoint on this side
-    arena.records = [BotRecord(name, s, None)  # type: ignore[arg-type]
-                     for name, s in zip(arena.names, arena.specs)]
+    arena.records = [
+        BotRecord(name, s, None)  # type: ignore[arg-type]
+        for name, s in zip(arena.names, arena.specs)
+    ]
     ex = executor or LocalExecutor()
     for res in in_order(ex.map_unordered(run_arena_chunk, tasks)):
         for line in res.lines:
@@ -116,8 +138,14 @@ def run_arena(arena: Any, executor: Optional[Executor] = None, *,
             game = Game.replay(rec["history"])
             seating = [arena.names.index(name) for name in rec["seats"]]
             arena._book(game, game.result(), seating)
-            deal = DealRecord(rec["hand_no"], rec["deck_no"], rec["rotation"],
-                              list(rec["seats"]), game, list(rec["decisions"]))
+            deal = DealRecord(
+                rec["hand_no"],
+                rec["deck_no"],
+                rec["rotation"],
+                list(rec["seats"]),
+                game,
+                list(rec["decisions"]),
+            )
             arena.deals.append(deal)
             arena.hands_done += 1
             if arena.on_deal is not None:

@@ -14,12 +14,12 @@ import json
 import types
 import typing
 from enum import Enum
-from functools import lru_cache
+from functools import cache
 from typing import Any, Union
 
 from ..errors import RulesError, quote
 
-__all__ = ["RuleData", "ranged", "hash_once"]
+__all__ = ["RuleData", "hash_once", "ranged"]
 
 
 def _cached_hash(self: Any) -> int:
@@ -49,7 +49,7 @@ def ranged(default: Any, lo: int, hi: int) -> Any:
     return dataclasses.field(default=default, metadata={"range": (lo, hi)})
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
 
@@ -79,10 +79,13 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
                 return _convert(value, arg, key)
             except RulesError as exc:
                 errors.append(str(exc))
-        raise RulesError(errors[0] if len(errors) == 1 else
-                         f"{key}: expected "
-                         f"{' or '.join(_type_name(a) for a in args if a is not type(None))}"
-                         f", got {quote(value)}")
+        raise RulesError(
+            errors[0]
+            if len(errors) == 1
+            else f"{key}: expected "
+            f"{' or '.join(_type_name(a) for a in args if a is not type(None))}"
+            f", got {quote(value)}"
+        )
     origin = typing.get_origin(tp)
     if origin is tuple:
         args = typing.get_args(tp)
@@ -92,13 +95,15 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
             args = (args[0],) * len(value)
         elif len(value) != len(args):
             raise RulesError(f"{key}: expected {len(args)} values, got {len(value)}")
-        return tuple(_convert(v, a, f"{key}[{i}]")
-                     for i, (v, a) in enumerate(zip(value, args)))
+        return tuple(
+            _convert(v, a, f"{key}[{i}]") for i, (v, a) in enumerate(zip(value, args))
+        )
     if origin is typing.Literal:
         allowed = typing.get_args(tp)
         if value not in allowed:
-            raise RulesError(f"{key}: {quote(value)} is not one of "
-                             f"{', '.join(repr(a) for a in allowed)}")
+            raise RulesError(
+                f"{key}: {quote(value)} is not one of {', '.join(repr(a) for a in allowed)}"
+            )
         return value
     if tp is bool:
         if not isinstance(value, bool):
@@ -119,11 +124,13 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
             member = tp.__members__.get(value.strip().upper())
             if member is not None:
                 return member
-            raise RulesError(f"{key}: {quote(value)} is not one of "
-                             f"{', '.join(tp.__members__)}")
+            raise RulesError(
+                f"{key}: {quote(value)} is not one of {', '.join(tp.__members__)}"
+            )
         if issubclass(tp, int) and (isinstance(value, bool) or not isinstance(value, int)):
-            raise RulesError(f"{key}: expected one of {', '.join(tp.__members__)}, "
-                             f"got {quote(value)}")
+            raise RulesError(
+                f"{key}: expected one of {', '.join(tp.__members__)}, got {quote(value)}"
+            )
         choices = ", ".join(repr(member.value) for member in tp)
         if not isinstance(value, (str, int, float)):  # lists, dicts: no enum value
             raise RulesError(f"{key}: expected one of {choices}, got {quote(value)}")
@@ -137,8 +144,9 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         if isinstance(value, tp):
             return value
         if not isinstance(value, dict):
-            raise RulesError(f"{key}: expected a dict of {tp.__name__} fields, "
-                             f"got {quote(value)}")
+            raise RulesError(
+                f"{key}: expected a dict of {tp.__name__} fields, got {quote(value)}"
+            )
         return tp._from_dict(value, key)
     raise TypeError(f"unsupported rule field type {quote(tp)}")  # pragma: no cover
 
@@ -194,14 +202,15 @@ class RuleData:
         names = {f.name for f in dataclasses.fields(self)}
         unknown = sorted(set(changes) - names)
         if unknown:
-            raise RulesError(f"unknown rule field(s): {', '.join(unknown)}; known: "
-                             f"{', '.join(sorted(names))}")
+            raise RulesError(
+                f"unknown rule field(s): {', '.join(unknown)}; known: "
+                f"{', '.join(sorted(names))}"
+            )
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data: enums as strings, tuples as lists, nested dicts."""
-        return {f.name: _plain(getattr(self, f.name))
-                for f in dataclasses.fields(self)}
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
 
     @classmethod
     def _from_dict(cls: type[_R], data: dict[str, Any], where: str) -> _R:
@@ -209,12 +218,15 @@ class RuleData:
         prefix = f"{where}." if where else ""
         for k in data:
             if not isinstance(k, str):
-                raise RulesError(f"rule key {prefix}{quote(k)}: keys must be strings "
-                                 f"(got {type(k).__name__})")
+                raise RulesError(
+                    f"rule key {prefix}{quote(k)}: keys must be strings "
+                    f"(got {type(k).__name__})"
+                )
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(f"unknown rule key(s): "
-                             f"{', '.join(prefix + k for k in unknown)}")
+            raise RulesError(
+                f"unknown rule key(s): {', '.join(prefix + k for k in unknown)}"
+            )
         obj = cls.__new__(cls)
         obj_prefix = f"{where}." if where else ""
         object.__setattr__(obj, "_key_prefix", obj_prefix)
@@ -250,8 +262,9 @@ class RuleData:
             raise RulesError("rules JSON: nested too deeply") from None
         except ValueError as exc:  # JSONDecodeError, digits beyond the int limit
             text = str(exc)
-            raise RulesError(f"rules JSON: {text[:200]}{'...' if len(text) > 200 else ''}"
-                             ) from None
+            raise RulesError(
+                f"rules JSON: {text[:200]}{'...' if len(text) > 200 else ''}"
+            ) from None
         if _depth(data) > _MAX_DEPTH:  # parsers that do not recurse (CPython 3.13+)
             raise RulesError("rules JSON: nested too deeply")
         return cls.from_dict(data)
@@ -269,6 +282,8 @@ def _depth(data: object) -> int:
         if isinstance(item, (list, dict)):
             deepest = max(deepest, level)
             if level <= _MAX_DEPTH:
-                stack.extend((x, level + 1) for x in
-                             (item.values() if isinstance(item, dict) else item))
+                stack.extend(
+                    (x, level + 1)
+                    for x in (item.values() if isinstance(item, dict) else item)
+                )
     return deepest

@@ -11,14 +11,34 @@ import numpy as np
 
 from .._native import OK, ffi, lib
 from ..errors import RulesError
-from ..ranking import (STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX, STRENGTH_RANKS,
-                      HandCategory)
+from ..ranking import (
+    STRENGTH_CARDS,
+    STRENGTH_CATEGORY,
+    STRENGTH_MAX,
+    STRENGTH_RANKS,
+    HandCategory,
+)
 from .fantasyland_text import front_threshold
-from .model import (NATURAL_NAMES, Lowball, MajorityRule, NaturalsRule, OrderRule,
-                          RuleSet, Schedule, SettlementStart, StakesModel)
+from .model import (
+    NATURAL_NAMES,
+    Lowball,
+    MajorityRule,
+    NaturalsRule,
+    OrderRule,
+    RuleSet,
+    Schedule,
+    SettlementStart,
+    StakesModel,
+)
 
-__all__ = ["compiled", "compiled_fl", "table_rules", "schedule_tables", "lowball_limit",
-           "LOW27"]
+__all__ = [
+    "LOW27",
+    "compiled",
+    "compiled_fl",
+    "lowball_limit",
+    "schedule_tables",
+    "table_rules",
+]
 
 _SIZE = STRENGTH_MAX + 1
 _CATEGORY = STRENGTH_CATEGORY.astype(np.intp)
@@ -33,8 +53,11 @@ _MAJORITY = {MajorityRule.TWO_ROWS: 0, MajorityRule.MORE_ROWS: 1}
 _START = {SettlementStart.LEFT_OF_BUTTON: 0, SettlementStart.BUTTON: 1}
 STAKES = {StakesModel.WIN_CAP: 0, StakesModel.CHIPS: 1}
 """C ``ofc_stakes_model`` of each stakes model."""
-_NATURALS_RULE = {NaturalsRule.HIGHER_FULL: 0, NaturalsRule.HIGHER_FULL_EQUAL_CANCEL: 1,
-                  NaturalsRule.DIFFERENCE: 2}
+_NATURALS_RULE = {
+    NaturalsRule.HIGHER_FULL: 0,
+    NaturalsRule.HIGHER_FULL_EQUAL_CANCEL: 1,
+    NaturalsRule.DIFFERENCE: 2,
+}
 
 
 def schedule_tables(schedule: Schedule) -> np.ndarray:
@@ -55,7 +78,9 @@ def _lowball_valid(lowball: Lowball) -> np.ndarray:
     limit, R-27-2)."""
     high_card = _FIVE & (_CATEGORY == HandCategory.HIGH_CARD)
     wheel = _FIVE & (_CATEGORY == HandCategory.STRAIGHT) & (_LEAD == 3)  # A-5-4-3-2
-    valid: np.ndarray = (high_card & (_LEAD <= lowball.limit)) | (wheel & (lowball.limit == 12))
+    valid: np.ndarray = (high_card & (lowball.limit >= _LEAD)) | (
+        wheel & (lowball.limit == 12)
+    )
     return valid
 
 
@@ -68,7 +93,7 @@ def _lowball_royalties(lowball: Lowball) -> np.ndarray:
     high = np.where(_CATEGORY == HandCategory.STRAIGHT, 12, _LEAD)  # the wheel: ace-high
     values = np.array(lowball.royalties, dtype=np.int16)[high]
     table = np.where(_lowball_valid(lowball), values, 0).astype(np.int16)
-    table[LOW27 == LOW27.max()] = lowball.nuts  # 7-5-4-3-2 not all one suit
+    table[LOW27.max() == LOW27] = lowball.nuts  # 7-5-4-3-2 not all one suit
     return table
 
 
@@ -106,7 +131,7 @@ def _compile(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
 
 def _min_five(cat: HandCategory) -> int:
     """The weakest 5-card strength of a category or better."""
-    return int(np.flatnonzero(_FIVE & (_CATEGORY >= int(cat)))[0])
+    return int(np.flatnonzero(_FIVE & (int(cat) <= _CATEGORY))[0])
 
 
 @lru_cache(maxsize=128)
@@ -118,9 +143,11 @@ def compiled_fl(rules: RuleSet) -> Any:  # cdata 'ofc_fl_rules *'
     if fl is None:
         return c
     if len(fl.entry) > lib.OFC_FL_MAX_ENTRY:
-        raise RulesError(f"{rules.name}: the solver takes at most "
-                         f"{lib.OFC_FL_MAX_ENTRY} Fantasyland entries, "
-                         f"got {len(fl.entry)}")
+        raise RulesError(
+            f"{rules.name}: the solver takes at most "
+            f"{lib.OFC_FL_MAX_ENTRY} Fantasyland entries, "
+            f"got {len(fl.entry)}"
+        )
     c.enabled = 1
     c.n_entry = len(fl.entry)
     for i, (text, cards) in enumerate(fl.entry):

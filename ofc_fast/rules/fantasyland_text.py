@@ -34,10 +34,13 @@ def front_threshold(text: str, key: str = "threshold") -> int:
     """Strength of the weakest front hand a threshold admits (``"QQ"``: a pair of
     queens with a deuce; ``"222"``: trip deuces).  Raises RulesError naming ``key``."""
     if not isinstance(text, str):
-        raise RulesError(f"{key}: expected front hand text such as 'QQ' or '222', "
-                         f"got {quote(text)}")
+        raise RulesError(
+            f"{key}: expected front hand text such as 'QQ' or '222', got {quote(text)}"
+        )
     try:
         return _threshold(text)
     except ValueError:
-        raise RulesError(f"{key}: {quote(text)} is not a front threshold; write a pair as "
-                         f"'QQ' or trips as '222'") from None
+        raise RulesError(
+            f"{key}: {quote(text)} is not a front threshold; write a pair as "
+            f"'QQ' or trips as '222'"
+        ) from None

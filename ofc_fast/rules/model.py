@@ -16,16 +16,30 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal, Optional, Union
+from typing import Any, Literal
 
 from .._native import lib
 from ..errors import RulesError, quote
 from ..ranking import HandCategory
 from ._fields import RuleData, hash_once, ranged
 
-__all__ = ["HandCategory", "Schedule", "OrderRule", "MajorityRule", "Game", "StakesModel",
-           "SettlementStart", "NaturalsRule", "Natural", "NATURAL_NAMES", "Lowball",
-           "Fantasyland", "Pool", "RuleSet", "RulesName"]
+__all__ = [
+    "NATURAL_NAMES",
+    "Fantasyland",
+    "Game",
+    "HandCategory",
+    "Lowball",
+    "MajorityRule",
+    "Natural",
+    "NaturalsRule",
+    "OrderRule",
+    "Pool",
+    "RuleSet",
+    "RulesName",
+    "Schedule",
+    "SettlementStart",
+    "StakesModel",
+]
 
 _UNITS = (-1000, 1000)
 FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
@@ -41,29 +55,31 @@ class OrderRule(str, Enum):
     """
 
     NONSTRICT = "nonstrict"  #: front <= middle <= back (default, [003])
-    STRICT = "strict"        #: front < middle < back ([000])
+    STRICT = "strict"  #: front < middle < back ([000])
 
     @classmethod
     def _missing_(cls, value: object) -> None:
         if value == "mixed":
-            raise RulesError("'mixed' was removed: it fouled exactly the boards "
-                             "'nonstrict' fouls (a 3-card front never ties a 5-card "
-                             "middle); use 'nonstrict'")
+            raise RulesError(
+                "'mixed' was removed: it fouled exactly the boards "
+                "'nonstrict' fouls (a 3-card front never ties a 5-card "
+                "middle); use 'nonstrict'"
+            )
         return None
 
 
 class MajorityRule(str, Enum):
     """Who takes the majority bonus (R-SCORE-3, Q-4)."""
 
-    TWO_ROWS = "two_rows"    #: a side that won two or more rows ([003], default)
+    TWO_ROWS = "two_rows"  #: a side that won two or more rows ([003], default)
     MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
 
 
 class Game(str, Enum):
     """How the cards are dealt and set (game flow, R-FLOW-*)."""
 
-    CLASSIC = "classic"      #: 13 cards face down, set at once (R-FLOW-CP-*)
-    OFC = "ofc"              #: 5, then one at a time (R-FLOW-OFC-*)
+    CLASSIC = "classic"  #: 13 cards face down, set at once (R-FLOW-CP-*)
+    OFC = "ofc"  #: 5, then one at a time (R-FLOW-OFC-*)
     PINEAPPLE = "pineapple"  #: 5, then four rounds of 3: place 2, discard 1 (R-FLOW-PIN-*)
 
 
@@ -71,14 +87,14 @@ class StakesModel(str, Enum):
     """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks."""
 
     WIN_CAP = "win_cap"  #: R-STAKES-1/2: pay at most your stack, win at most your start
-    CHIPS = "chips"      #: R-STAKES-3: every chip used once, won or lost (EX-3)
+    CHIPS = "chips"  #: R-STAKES-3: every chip used once, won or lost (EX-3)
 
 
 class SettlementStart(str, Enum):
     """First seat of the settlement order (R-SETTLE-*, Q-5)."""
 
     LEFT_OF_BUTTON = "left_of_button"  #: R-SETTLE-1/2 (OFC)
-    BUTTON = "button"                  #: R-SETTLE-3 (Hawaiian Gardens)
+    BUTTON = "button"  #: R-SETTLE-3 (Hawaiian Gardens)
 
 
 class NaturalsRule(str, Enum):
@@ -94,9 +110,22 @@ class NaturalsRule(str, Enum):
 
 
 NATURAL_NAMES: tuple[str, ...] = (
-    "six_pairs", "three_straights", "three_flushes", "five_pairs_trips", "four_trips",
-    "twelve_one_colour", "one_colour", "small_2_8", "small_2_9", "small_2_10", "big_8_a",
-    "three_quads", "three_straight_flushes", "twelve_pictures", "dragon", "one_suit",
+    "six_pairs",
+    "three_straights",
+    "three_flushes",
+    "five_pairs_trips",
+    "four_trips",
+    "twelve_one_colour",
+    "one_colour",
+    "small_2_8",
+    "small_2_9",
+    "small_2_10",
+    "big_8_a",
+    "three_quads",
+    "three_straight_flushes",
+    "twelve_pictures",
+    "dragon",
+    "one_suit",
     "no_pictures",
 )
 """Every special 13-card hand ofc_fast detects (R-NAT-4, R-NAT-7, R-VAR-NOPIC-1)."""
@@ -118,11 +147,17 @@ class Schedule(RuleData):
     back: tuple[int, ...] = ranged((0,) * 10, *_UNITS)
 
     def _validate(self) -> None:
-        for name, n in (("front_pair", 13), ("front_trips", 13), ("middle", 10),
-                        ("back", 10)):
+        for name, n in (
+            ("front_pair", 13),
+            ("front_trips", 13),
+            ("middle", 10),
+            ("back", 10),
+        ):
             if len(getattr(self, name)) != n:
-                raise RulesError(f"{self._key_prefix}{name}: expected {n} values, "
-                                 f"got {len(getattr(self, name))}")
+                raise RulesError(
+                    f"{self._key_prefix}{name}: expected {n} values, "
+                    f"got {len(getattr(self, name))}"
+                )
 
     @staticmethod
     def by_category(values: dict[HandCategory, int]) -> tuple[int, ...]:
@@ -143,8 +178,10 @@ class Natural(RuleData):
 
     def _validate(self) -> None:
         if self.name not in NATURAL_NAMES:
-            raise RulesError(f"{self._key_prefix}name: unknown natural {quote(self.name)}; "
-                             f"known: {', '.join(NATURAL_NAMES)}")
+            raise RulesError(
+                f"{self._key_prefix}name: unknown natural {quote(self.name)}; "
+                f"known: {', '.join(NATURAL_NAMES)}"
+            )
 
 
 @hash_once
@@ -184,13 +221,13 @@ class Fantasyland(RuleData):
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
     lowball_both: int = ranged(0, 0, 17)
     """2-7: cards when the front and the 7-5-4-3-2 middle both qualify."""
-    stay_front: Optional[str] = "222"
+    stay_front: str | None = "222"
     """Stay with this front or better (None: no front condition)."""
-    stay_middle: Optional[HandCategory] = None
+    stay_middle: HandCategory | None = None
     """Stay with this middle category or better (None: none)."""
-    stay_back: Optional[HandCategory] = HandCategory.QUADS
+    stay_back: HandCategory | None = HandCategory.QUADS
     """Stay with this back category or better (None: none)."""
-    stay_cards: Union[int, Literal["entry", "same"]] = 14
+    stay_cards: int | Literal["entry", "same"] = 14
     """Cards for a stay: a number, "entry" (the entry table, as if entering again) or
     "same" (as many as this Fantasyland hand: Ultimate, R-FL-10)."""
     button_frozen: bool = True
@@ -202,18 +239,23 @@ class Fantasyland(RuleData):
         if not self.entry and not self.lowball_entry:
             raise RulesError(f"{self._key_prefix}entry: no way to enter Fantasyland")
         if len(self.entry) > FL_MAX_ENTRY:
-            raise RulesError(f"{self._key_prefix}entry: at most {FL_MAX_ENTRY} entries "
-                             f"(the C solver's limit), got {len(self.entry)}")
+            raise RulesError(
+                f"{self._key_prefix}entry: at most {FL_MAX_ENTRY} entries "
+                f"(the C solver's limit), got {len(self.entry)}"
+            )
         for i, pair in enumerate(self.entry):
             front_threshold(pair[0], f"{self._key_prefix}entry[{i}]")
             if not isinstance(pair[1], int) or not 13 <= pair[1] <= 17:
-                raise RulesError(f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
-                                 f"got {quote(pair[1])}")
+                raise RulesError(
+                    f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
+                    f"got {quote(pair[1])}"
+                )
         if self.stay_front is not None:
             front_threshold(self.stay_front, f"{self._key_prefix}stay_front")
         if isinstance(self.stay_cards, int) and not 13 <= self.stay_cards <= 17:
-            raise RulesError(f"{self._key_prefix}stay_cards: {self.stay_cards} is "
-                             f"outside 13..17")
+            raise RulesError(
+                f"{self._key_prefix}stay_cards: {self.stay_cards} is outside 13..17"
+            )
         for key in ("lowball_entry", "lowball_both"):
             v = getattr(self, key)
             if v and not 13 <= v <= 17:
@@ -269,7 +311,7 @@ class RuleSet(RuleData):
     win_bonus: Schedule = field(default_factory=Schedule)
     """Extra units for winning a row with the hand (R-BON-CP-2 front trips: 2, so the
     row pays 3).  Must be >= -1."""
-    lowball: Optional[Lowball] = None
+    lowball: Lowball | None = None
     """2-7 middle (R-27-*); None = normal high middle."""
     order: OrderRule = OrderRule.NONSTRICT
     foul_pays_sweep: bool = True
@@ -278,30 +320,33 @@ class RuleSet(RuleData):
     house: bool = False
     """The button seat is the house/bank: other seats play only against it, and it
     wins tied rows (R-VAR-HOUSE-1, R-VAR-MAL-1)."""
-    pool: Optional[Pool] = None
+    pool: Pool | None = None
     single_winner: int = ranged(0, 0, 1000)
     """Single-winner mode when > 0 (R-VAR-SINGLE-1): a seat that beats every other
     seat on two rows or more collects this from each; nobody else pays anything."""
-    surrender_cost: Optional[int] = None
+    surrender_cost: int | None = None
     """Units a surrendering seat pays each opponent (None: surrender not allowed;
     R-VAR-SUR-1: 1, or 2 with the overall point; Hawaiian Gardens 3)."""
-    aces_bet: Optional[tuple[int, ...]] = None
+    aces_bet: tuple[int, ...] | None = None
     """Aces side bet: value of holding 0..4 aces (R-VAR-ACES-1: 0, 1, 2, 6, 8)."""
     naturals: tuple[Natural, ...] = ()
     """Special 13-card hands in ascending rank; empty = none (R-NAT-1)."""
     naturals_rule: NaturalsRule = NaturalsRule.HIGHER_FULL
     stakes: StakesModel = StakesModel.WIN_CAP
     settlement_start: SettlementStart = SettlementStart.LEFT_OF_BUTTON
-    fantasyland: Optional[Fantasyland] = None
+    fantasyland: Fantasyland | None = None
 
     def _changed_fields(self, other: RuleSet) -> list[str]:
         """Fields (other than name and description) where ``self`` differs from
         ``other``."""
-        return [f.name for f in dataclasses.fields(self)
-                if f.name not in ("name", "description")
-                and getattr(self, f.name) != getattr(other, f.name)]
+        return [
+            f.name
+            for f in dataclasses.fields(self)
+            if f.name not in ("name", "description")
+            and getattr(self, f.name) != getattr(other, f.name)
+        ]
 
-    def _preset(self) -> Optional[RuleSet]:
+    def _preset(self) -> RuleSet | None:
         """The preset this rule set is (same name and fields), or None."""
         from .presets import PRESETS  # presets import this module
 
@@ -330,9 +375,12 @@ class RuleSet(RuleData):
         if not changed:
             return new
         return dataclasses.replace(
-            new, name=changes.get("name", "custom"),
+            new,
+            name=changes.get("name", "custom"),
             description=changes.get(
-                "description", f"{self.name} with {', '.join(changed)} changed"))
+                "description", f"{self.name} with {', '.join(changed)} changed"
+            ),
+        )
 
     def __repr__(self) -> str:
         """Short, so that signatures with a preset default stay readable:
@@ -353,25 +401,36 @@ class RuleSet(RuleData):
         changed = [_short_field(f, getattr(self, f)) for f in self._changed_fields(base)]
         if len(changed) > 4:
             changed = changed[:4] + [f"{len(changed) - 4} more"]
-        return f"<RuleSet {self.name!r}: {base.name} with {', '.join(changed) or 'no change'}>"
+        return (
+            f"<RuleSet {self.name!r}: {base.name} with {', '.join(changed) or 'no change'}>"
+        )
 
     def _validate(self) -> None:
         p = self._key_prefix
         wb = self.win_bonus
         if min(wb.front_pair + wb.front_trips + wb.middle + wb.back) < -1:
-            raise RulesError(f"{p}win_bonus: a won row must pay at least 0 units "
-                             f"(every value >= -1)")
+            raise RulesError(
+                f"{p}win_bonus: a won row must pay at least 0 units (every value >= -1)"
+            )
         if self.aces_bet is not None:
             if len(self.aces_bet) != 5:
-                raise RulesError(f"{p}aces_bet: expected 5 values (0..4 aces), "
-                                 f"got {len(self.aces_bet)}")
+                raise RulesError(
+                    f"{p}aces_bet: expected 5 values (0..4 aces), got {len(self.aces_bet)}"
+                )
             if not all(0 <= v <= 1000 for v in self.aces_bet):
-                raise RulesError(f"{p}aces_bet: values must be 0..1000, got "
-                                 f"{list(self.aces_bet)}")
+                raise RulesError(
+                    f"{p}aces_bet: values must be 0..1000, got {list(self.aces_bet)}"
+                )
         fl = self.fantasyland
-        if fl is not None and self.lowball is None and (fl.lowball_entry or fl.lowball_both):
-            raise RulesError(f"{p}fantasyland.lowball_entry: a 7-5-4-3-2 entry needs a 2-7 "
-                             f"middle (lowball)")
+        if (
+            fl is not None
+            and self.lowball is None
+            and (fl.lowball_entry or fl.lowball_both)
+        ):
+            raise RulesError(
+                f"{p}fantasyland.lowball_entry: a 7-5-4-3-2 entry needs a 2-7 "
+                f"middle (lowball)"
+            )
         if fl is not None and not fl.entry and self.lowball is None:
             raise RulesError(f"{p}fantasyland.entry: no way to enter Fantasyland")
         if self.surrender_cost is not None and not 0 <= self.surrender_cost <= 1000:

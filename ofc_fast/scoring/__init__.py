@@ -17,12 +17,42 @@ modules validate what a caller passes, call C once and build typed results:
 from __future__ import annotations
 
 from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
-from .pair import (BoardLike, EvaluatedBoard, PairScore, check_disjoint, complete_board,
-                   evaluate_for_scoring, score_evaluated, score_pair)
-from .settlement import (Settlement, SettlementItem, apply_stakes, settle, settlement_of,
-                         settlement_order)
+from .pair import (
+    BoardLike,
+    EvaluatedBoard,
+    PairScore,
+    check_disjoint,
+    complete_board,
+    evaluate_for_scoring,
+    score_evaluated,
+    score_pair,
+)
+from .settlement import (
+    Settlement,
+    SettlementItem,
+    apply_stakes,
+    settle,
+    settlement_of,
+    settlement_order,
+)
 
-__all__ = ["PairScore", "score_pair", "BoardLike", "EvaluatedBoard", "evaluate_for_scoring",
-           "score_evaluated", "complete_board", "check_disjoint", "Settlement",
-           "SettlementItem", "settle", "settlement_order", "apply_stakes", "settlement_of",
-           "NaturalHand", "detect_naturals", "naturals", "natural_payment"]
+__all__ = [
+    "BoardLike",
+    "EvaluatedBoard",
+    "NaturalHand",
+    "PairScore",
+    "Settlement",
+    "SettlementItem",
+    "apply_stakes",
+    "check_disjoint",
+    "complete_board",
+    "detect_naturals",
+    "evaluate_for_scoring",
+    "natural_payment",
+    "naturals",
+    "score_evaluated",
+    "score_pair",
+    "settle",
+    "settlement_of",
+    "settlement_order",
+]

@@ -23,24 +23,26 @@ documented).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Union
 
-from ..rules.compiled import table_rules
 from .._native import OK, ffi, lib, status_error
 from ..board import Board, hand_cards
 from ..cards import CardsLike, cards_str
 from ..errors import CardError, RulesError, quote
+from ..rules.compiled import table_rules
 from ..rules.model import NATURAL_NAMES, RuleSet
 from ..rules.presets import RulesLike, as_rules
 
-__all__ = ["NaturalHand", "detect_naturals", "naturals", "natural_payment"]
+__all__ = ["NaturalHand", "detect_naturals", "natural_payment", "naturals"]
 
 _COUNT: int = lib.OFC_NAT_COUNT
 _THREE_STRAIGHTS = NATURAL_NAMES.index("three_straights")
 _THREE_FLUSHES = NATURAL_NAMES.index("three_flushes")
 _THREE_STRAIGHT_FLUSHES = NATURAL_NAMES.index("three_straight_flushes")
-_BOARD_FIELD = {_THREE_STRAIGHTS: "straights", _THREE_FLUSHES: "flushes",
-                _THREE_STRAIGHT_FLUSHES: "straight_flushes"}
+_BOARD_FIELD = {
+    _THREE_STRAIGHTS: "straights",
+    _THREE_FLUSHES: "flushes",
+    _THREE_STRAIGHT_FLUSHES: "straight_flushes",
+}
 
 
 @dataclass(frozen=True)
@@ -63,18 +65,21 @@ class NaturalHand:
     name: str
     units: int
     key: int
-    board: Optional[Board] = None
+    board: Board | None = None
 
 
-def _detect(cards: Union[CardsLike, Board]) -> list[tuple[int, int, Optional[Board]]]:
+def _detect(cards: CardsLike | Board) -> list[tuple[int, int, Board | None]]:
     """(natural index, key, board) of every natural the 13 cards make.
 
     A list or tuple of 13 ints goes straight to C, which validates it; anything else,
     and any input C rejects, is parsed in Python for a specific CardError."""
     out = ffi.new("ofc_naturals_result *")
     status = None
-    if isinstance(cards, (list, tuple)) and len(cards) == 13 and \
-            all(type(c) is int for c in cards):
+    if (
+        isinstance(cards, (list, tuple))
+        and len(cards) == 13
+        and all(type(c) is int for c in cards)
+    ):
         try:
             status = lib.ofc_naturals(bytes(cards), out)
         except ValueError:  # an int outside 0..255
@@ -97,7 +102,7 @@ def _detect(cards: Union[CardsLike, Board]) -> list[tuple[int, int, Optional[Boa
     return found
 
 
-def detect_naturals(cards: Union[CardsLike, Board]) -> dict[str, NaturalHand]:
+def detect_naturals(cards: CardsLike | Board) -> dict[str, NaturalHand]:
     """Every natural the 13 cards make, whatever the rules, by name in
     :data:`~ofc_fast.rules.model.NATURAL_NAMES` order (units 0).
 
@@ -108,11 +113,13 @@ def detect_naturals(cards: Union[CardsLike, Board]) -> dict[str, NaturalHand]:
     >>> detect_naturals("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")["dragon"].key
     0
     """
-    return {NATURAL_NAMES[i]: NaturalHand(NATURAL_NAMES[i], 0, key, board)
-            for i, key, board in _detect(cards)}
+    return {
+        NATURAL_NAMES[i]: NaturalHand(NATURAL_NAMES[i], 0, key, board)
+        for i, key, board in _detect(cards)
+    }
 
 
-def naturals(cards13: Union[CardsLike, Board], rules: RulesLike) -> list[NaturalHand]:
+def naturals(cards13: CardsLike | Board, rules: RulesLike) -> list[NaturalHand]:
     """The naturals of ``rules`` these 13 cards make, best first (a natural later in
     ``rules.naturals`` ranks higher, R-VAR-MAL-3), with their units; empty when the
     rules play none (R-NAT-1) or the cards make none.
@@ -132,22 +139,23 @@ def naturals(cards13: Union[CardsLike, Board], rules: RulesLike) -> list[Natural
     return out
 
 
-def _natural_id(hand: Optional[NaturalHand], rules: RuleSet) -> tuple[int, int]:
+def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
     """(C natural id, key) of a declared natural (-1 for an ordinary hand), or
     RulesError when the rules do not play it."""
     if hand is None:
         return -1, 0
     if hand.name not in {nat.name for nat in rules.naturals}:
         played = ", ".join(n.name for n in rules.naturals) or "none"
-        raise RulesError(f"natural {quote(hand.name)} is not played under {rules.name} "
-                         f"(its naturals: {played})")
+        raise RulesError(
+            f"natural {quote(hand.name)} is not played under {rules.name} "
+            f"(its naturals: {played})"
+        )
     if not 0 <= hand.key < 2**32:
         raise RulesError(f"natural {hand.name!r}: key {hand.key} is outside 0..2**32-1")
     return NATURAL_NAMES.index(hand.name), hand.key
 
 
-def natural_payment(a: Optional[NaturalHand], b: Optional[NaturalHand],
-                    rules: RuleSet) -> int:
+def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RuleSet) -> int:
     """What player b pays player a for their naturals (negative: a pays b); None =
     an ordinary hand (no natural declared).  Each natural's rank and units come from
     ``rules`` (its ``units`` field is not read; a natural the rules do not play is a

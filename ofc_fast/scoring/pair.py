@@ -10,18 +10,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence, TypeAlias, Union
+from typing import Any, TypeAlias
 
-from ..rules.compiled import compiled
 from .._native import OK, ffi, lib
 from ..board import Board, as_board
 from ..cards import card_str
 from ..errors import BoardError
 from ..rules import OFC, RuleSet, RulesLike, as_rules
+from ..rules.compiled import compiled
 
-__all__ = ["PairScore", "score_pair", "BoardLike", "EvaluatedBoard", "evaluate_for_scoring",
-           "score_evaluated", "complete_board", "check_disjoint"]
+__all__ = [
+    "BoardLike",
+    "EvaluatedBoard",
+    "PairScore",
+    "check_disjoint",
+    "complete_board",
+    "evaluate_for_scoring",
+    "score_evaluated",
+    "score_pair",
+]
 
 BoardLike: TypeAlias = Board | str | Sequence[int]
 
@@ -30,13 +39,13 @@ BoardLike: TypeAlias = Board | str | Sequence[int]
 class PairScore:
     """Result of board ``a`` against board ``b``, seen from ``a``."""
 
-    net: int                          #: points a wins from b (negative: a pays)
-    rows: tuple[int, int, int]        #: +1 a won the row, -1 b won it, 0 tie
-    sweep: int                        #: +1 a swept all rows, -1 b did, 0 neither
-    row_points: int                   #: row units, net (win bonuses and multipliers in)
-    bonus: int                        #: sweep / majority / overall units, net
+    net: int  #: points a wins from b (negative: a pays)
+    rows: tuple[int, int, int]  #: +1 a won the row, -1 b won it, 0 tie
+    sweep: int  #: +1 a swept all rows, -1 b did, 0 neither
+    row_points: int  #: row units, net (win bonuses and multipliers in)
+    bonus: int  #: sweep / majority / overall units, net
     royalties: tuple[tuple[int, int, int], tuple[int, int, int]]  #: a's, b's
-    fouls: tuple[bool, bool]          #: (a fouled, b fouled)
+    fouls: tuple[bool, bool]  #: (a fouled, b fouled)
 
 
 def complete_board(board: BoardLike, who: str) -> Board:
@@ -83,7 +92,9 @@ def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
     """Evaluate a complete board in C for :func:`score_evaluated`; validates first
     (an incomplete board or a non-Board raises BoardError)."""
     if not isinstance(board, Board):
-        raise BoardError(f"evaluate_for_scoring: expected a Board, got {type(board).__name__}")
+        raise BoardError(
+            f"evaluate_for_scoring: expected a Board, got {type(board).__name__}"
+        )
     board = complete_board(board, "to score")
     e = ffi.new("ofc_board_eval *")
     if lib.ofc_eval_board(compiled(rules), board.cards, e) != OK:  # pragma: no cover
@@ -91,22 +102,36 @@ def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
     return EvaluatedBoard(board, e)
 
 
-def score_evaluated(a: EvaluatedBoard, b: EvaluatedBoard, rules: RuleSet, ties: int = 0,
-                    a_sweeps_all: bool = False, b_sweeps_all: bool = False) -> PairScore:
+def score_evaluated(
+    a: EvaluatedBoard,
+    b: EvaluatedBoard,
+    rules: RuleSet,
+    ties: int = 0,
+    a_sweeps_all: bool = False,
+    b_sweeps_all: bool = False,
+) -> PairScore:
     """Score two evaluated boards; ``ties`` = +1 when a wins tied rows (a is the
     house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table."""
-    if type(ties) is not int or ties not in (-1, 0, 1) \
-            or not all(isinstance(e, EvaluatedBoard) for e in (a, b)):
+    if (
+        type(ties) is not int
+        or ties not in (-1, 0, 1)
+        or not all(isinstance(e, EvaluatedBoard) for e in (a, b))
+    ):
         raise BoardError("score_evaluated: expects two EvaluatedBoard and ties -1, 0 or 1")
-    ctx = ffi.new("ofc_pair_context *", (ties, int(bool(a_sweeps_all)),
-                                         int(bool(b_sweeps_all)), 0))
+    ctx = ffi.new(
+        "ofc_pair_context *", (ties, int(bool(a_sweeps_all)), int(bool(b_sweeps_all)), 0)
+    )
     d = ffi.new("ofc_pair_score *")
     if lib.ofc_score_evals(compiled(rules), a.c, b.c, ctx, d) != OK:  # pragma: no cover
         raise BoardError("score_evaluated: boards rejected by the C library")
     return PairScore(
-        net=d.net, rows=(d.rows[0], d.rows[1], d.rows[2]), sweep=d.sweep,
-        row_points=d.row_points, bonus=d.bonus,
-        royalties=(a.royalties, b.royalties), fouls=(a.foul, b.foul),
+        net=d.net,
+        rows=(d.rows[0], d.rows[1], d.rows[2]),
+        sweep=d.sweep,
+        row_points=d.row_points,
+        bonus=d.bonus,
+        royalties=(a.royalties, b.royalties),
+        fouls=(a.foul, b.foul),
     )
 
 
@@ -125,6 +150,6 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     rules = as_rules(rules, "score_pair")
     ba, bb = complete_board(a, "a"), complete_board(b, "b")
     check_disjoint((ba.cards, bb.cards))
-    return score_evaluated(evaluate_for_scoring(ba, rules), evaluate_for_scoring(bb, rules),
-                           rules)
-
+    return score_evaluated(
+        evaluate_for_scoring(ba, rules), evaluate_for_scoring(bb, rules), rules
+    )

@@ -19,26 +19,42 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any
 
-from ..rules.compiled import STAKES, compiled, table_rules
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import parse_cards
 from ..errors import BoardError, CardError, RulesError
 from ..rules import OFC, RuleSet, as_rules
+from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
     from .naturals import NaturalHand
 
-__all__ = ["SettlementItem", "Settlement", "settle", "settlement_order", "apply_stakes",
-           "settlement_of"]
+__all__ = [
+    "Settlement",
+    "SettlementItem",
+    "apply_stakes",
+    "settle",
+    "settlement_of",
+    "settlement_order",
+]
 
-ITEM_KINDS: tuple[str, ...] = ("rows", "bonus", "royalties", "natural", "surrender", "pool",
-                               "single_winner", "aces", "stakes")
+ITEM_KINDS: tuple[str, ...] = (
+    "rows",
+    "bonus",
+    "royalties",
+    "natural",
+    "surrender",
+    "pool",
+    "single_winner",
+    "aces",
+    "stakes",
+)
 """Item kind names by C ``ofc_item_kind``."""
 _NO_CARD: int = lib.OFC_NO_CARD
 _INT32_MAX = 2**31 - 1
@@ -50,7 +66,7 @@ class SettlementItem:
     "rows", "bonus", "royalties", "natural", "surrender", "pool", "single_winner",
     "aces", or "stakes" (the part of a pair's transfer that table stakes cancel)."""
 
-    pair: tuple[int, int]   #: the two seats, in settlement order
+    pair: tuple[int, int]  #: the two seats, in settlement order
     kind: str
     payer: int
     payee: int
@@ -58,20 +74,25 @@ class SettlementItem:
 
     def to_dict(self) -> dict[str, object]:
         """JSON-able: ``{"pair": [a, b], "kind", "payer", "payee", "amount"}``."""
-        return {"pair": list(self.pair), "kind": self.kind, "payer": self.payer,
-                "payee": self.payee, "amount": self.amount}
+        return {
+            "pair": list(self.pair),
+            "kind": self.kind,
+            "payer": self.payer,
+            "payee": self.payee,
+            "amount": self.amount,
+        }
 
 
 @dataclass(frozen=True)
 class Settlement:
     """Per-seat result of a deal and the itemised transfers behind it."""
 
-    net: list[int]                                    #: per seat; sums to zero
-    items: list[SettlementItem]                       #: every transfer, in order
-    pairs: list[tuple[tuple[int, int], PairScore]]    #: row-scored pairs, in order
-    stacks: Optional[list[int]] = None                #: stacks after the deal
-    naturals: dict[int, "NaturalHand"] = field(default_factory=dict)  #: seat -> NaturalHand
-    winner: Optional[int] = None                      #: single-winner mode's winner
+    net: list[int]  #: per seat; sums to zero
+    items: list[SettlementItem]  #: every transfer, in order
+    pairs: list[tuple[tuple[int, int], PairScore]]  #: row-scored pairs, in order
+    stacks: list[int] | None = None  #: stacks after the deal
+    naturals: dict[int, NaturalHand] = field(default_factory=dict)  #: seat -> NaturalHand
+    winner: int | None = None  #: single-winner mode's winner
 
 
 def _int(value: object, what: str) -> int:
@@ -95,9 +116,11 @@ def _players(players: object) -> int:
     return n
 
 
-def settlement_order(players: int, button: int = 0,
-                     start: SettlementStart = SettlementStart.LEFT_OF_BUTTON,
-                     ) -> list[tuple[int, int]]:
+def settlement_order(
+    players: int,
+    button: int = 0,
+    start: SettlementStart = SettlementStart.LEFT_OF_BUTTON,
+) -> list[tuple[int, int]]:
     """Pairs in settlement order: the first seat against each other seat clockwise,
     then the next seat, and so on (R-SETTLE-2; R-SETTLE-3 starts with the dealer).
     Seats are numbered clockwise.
@@ -112,8 +135,10 @@ def settlement_order(players: int, button: int = 0,
     try:
         first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
     except ValueError:
-        raise RulesError(f"settlement start: unknown {start!r:.60}; known: "
-                         f"{', '.join(s.value for s in SettlementStart)}") from None
+        raise RulesError(
+            f"settlement start: unknown {start!r:.60}; known: "
+            f"{', '.join(s.value for s in SettlementStart)}"
+        ) from None
     pairs = ffi.new("uint8_t[6][2]")
     count = lib.ofc_settlement_order(n, seat, first, pairs)
     return [(pairs[k][0], pairs[k][1]) for k in range(count)]
@@ -123,18 +148,25 @@ def _stacks(stacks: Sequence[int], seats: int, exact: bool) -> list[int]:
     """Stacks as ints in 0..OFC_STACK_MAX, ``seats`` of them (at least, unless exact)."""
     values = list(stacks)
     if (len(values) != seats if exact else len(values) < seats) or any(
-            isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in values):
+        isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in values
+    ):
         want = f"{seats}" if exact else f"a non-negative int for each of {seats} seats"
-        raise BoardError(f"stacks: expected {want}{' non-negative ints' if exact else ''}, "
-                         f"got {values!r:.200}")
+        raise BoardError(
+            f"stacks: expected {want}{' non-negative ints' if exact else ''}, "
+            f"got {values!r:.200}"
+        )
     if any(x > lib.OFC_STACK_MAX for x in values):
-        raise BoardError(f"stacks: at most {lib.OFC_STACK_MAX} chips a seat, got "
-                         f"{max(values)}")
+        raise BoardError(
+            f"stacks: at most {lib.OFC_STACK_MAX} chips a seat, got {max(values)}"
+        )
     return values
 
 
-def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Sequence[int],
-                 model: StakesModel) -> list[int]:
+def apply_stakes(
+    transfers: Sequence[tuple[tuple[int, int], int]],
+    stacks: Sequence[int],
+    model: StakesModel,
+) -> list[int]:
     """Cap each pair's nominal transfer (``amount`` > 0: pair[1] pays pair[0]), in
     order, under table stakes; return the actual transfers (C ``ofc_apply_stakes``).
 
@@ -150,8 +182,10 @@ def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Seque
     try:
         code = STAKES[StakesModel(model)]
     except ValueError:
-        raise RulesError(f"stakes model: unknown {model!r:.60}; known: "
-                         f"{', '.join(m.value for m in StakesModel)}") from None
+        raise RulesError(
+            f"stakes model: unknown {model!r:.60}; known: "
+            f"{', '.join(m.value for m in StakesModel)}"
+        ) from None
     pairs, amounts = [], []
     for pair, amount in transfers:
         i, j = (_int(s, "transfer seat") for s in pair)
@@ -168,14 +202,15 @@ def apply_stakes(transfers: Sequence[tuple[tuple[int, int], int]], stacks: Seque
     if not pairs:
         return []
     actual = ffi.new("int32_t[]", len(pairs))
-    status = lib.ofc_apply_stakes(code, values, len(values), pairs, amounts, len(pairs),
-                                  actual)
+    status = lib.ofc_apply_stakes(
+        code, values, len(values), pairs, amounts, len(pairs), actual
+    )
     if status != OK:  # pragma: no cover - every argument was validated above
         raise BoardError(f"apply_stakes rejected by the C library (status {status})")
     return list(actual)
 
 
-def _seat_cards(board: Union[BoardLike, None], seat: int, role: str) -> list[int]:
+def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
     """13 card ids of a seat: in row order for a seat that sets rows (role "rows"); any
     order for a surrendered or declaring seat; none for their None (C refuses a
     declaring seat without cards)."""
@@ -204,14 +239,21 @@ def _declaration(name: object) -> int:
     return NATURAL_NAMES.index(name) if name in NATURAL_NAMES else 99
 
 
-def _error(status: int, out: Any, rules: RuleSet, cards: list[list[int]],  # cdata
-           declared: Mapping[int, object]) -> Exception:
+def _error(
+    status: int,
+    out: Any,
+    rules: RuleSet,
+    cards: list[list[int]],  # cdata
+    declared: Mapping[int, object],
+) -> Exception:
     """The exception for a status ofc_settle() returned."""
     seat = int(out.bad_seat)
     if status == lib.OFC_E_SURRENDER:
         return RulesError(f"{rules.name}: surrender is not allowed (surrender_cost None)")
     if status == lib.OFC_E_CONFLICT:
-        return BoardError(f"a seat cannot both surrender and declare a natural (seat {seat})")
+        return BoardError(
+            f"a seat cannot both surrender and declare a natural (seat {seat})"
+        )
     if status == E_DUPLICATE:
         check_disjoint(cards)  # raises with both seats named
     if status == lib.OFC_E_NO_NATURALS:
@@ -222,13 +264,16 @@ def _error(status: int, out: Any, rules: RuleSet, cards: list[list[int]],  # cda
         found = naturals(cards[seat], rules)
         if not found:
             return BoardError(f"seat {seat} declared a natural but holds none")
-        return BoardError(f"seat {seat} declared {declared[seat]!r:.60} but holds "
-                          f"{', '.join(n.name for n in found)}")
+        return BoardError(
+            f"seat {seat} declared {declared[seat]!r:.60} but holds "
+            f"{', '.join(n.name for n in found)}"
+        )
     if status == E_COUNT:  # a declaring seat gave no cards
         return CardError(f"seat {seat}: a declared natural needs its 13 cards, got none")
     if status == lib.OFC_E_HIDDEN:
-        return BoardError(f"the aces side bet needs every seat's 13 cards; seat "
-                          f"{seat} gave none")
+        return BoardError(
+            f"the aces side bet needs every seat's 13 cards; seat {seat} gave none"
+        )
     return status_error(status, f"settle (seat {seat})", BoardError)
 
 
@@ -247,39 +292,65 @@ def _naturals(out: Any, rules: RuleSet, n: int) -> dict[int, NaturalHand]:  # cd
 
 
 # The C structs as native-order records (checked against ffi.sizeof at import).
-_ITEM = struct.Struct("=5B3xi")            # ofc_settle_item
-_PAIR = struct.Struct("=2B2xi4biii")       # ofc_settle_pair (a, b, ofc_pair_score)
-_EVAL = struct.Struct("=3H3hBx")           # ofc_board_eval
+_ITEM = struct.Struct("=5B3xi")  # ofc_settle_item
+_PAIR = struct.Struct("=2B2xi4biii")  # ofc_settle_pair (a, b, ofc_pair_score)
+_EVAL = struct.Struct("=3H3hBx")  # ofc_board_eval
 assert (_ITEM.size, _PAIR.size, _EVAL.size) == (
-    ffi.sizeof("ofc_settle_item"), ffi.sizeof("ofc_settle_pair"), ffi.sizeof("ofc_board_eval"))
+    ffi.sizeof("ofc_settle_item"),
+    ffi.sizeof("ofc_settle_pair"),
+    ffi.sizeof("ofc_board_eval"),
+)
 
 
-def settlement_of(out: Any, rules: RuleSet, n: int, stacks: Optional[list[int]]
-                  ) -> Settlement:
+def settlement_of(out: Any, rules: RuleSet, n: int, stacks: list[int] | None) -> Settlement:
     """The :class:`Settlement` of a C ``ofc_settlement`` (``ofc_settle``'s output, or a
     game result's) for ``n`` seats; ``stacks``: the stacks it was settled with (the
     structs are read in one go, not field by field)."""
-    items = [SettlementItem((a, b), ITEM_KINDS[kind], payer, payee, amount)
-             for a, b, kind, payer, payee, amount in
-             _ITEM.iter_unpack(ffi.buffer(out.items, _ITEM.size * out.n_items))]
+    items = [
+        SettlementItem((a, b), ITEM_KINDS[kind], payer, payee, amount)
+        for a, b, kind, payer, payee, amount in _ITEM.iter_unpack(
+            ffi.buffer(out.items, _ITEM.size * out.n_items)
+        )
+    ]
     evals = list(_EVAL.iter_unpack(ffi.buffer(out.eval)))
     pairs = []
     for a, b, net, r0, r1, r2, sweep, row_points, bonus, _ in _PAIR.iter_unpack(
-            ffi.buffer(out.pairs, _PAIR.size * out.n_pairs)):
+        ffi.buffer(out.pairs, _PAIR.size * out.n_pairs)
+    ):
         ea, eb = evals[a], evals[b]
-        pairs.append(((a, b), PairScore(
-            net=net, rows=(r0, r1, r2), sweep=sweep, row_points=row_points, bonus=bonus,
-            royalties=(ea[3:6], eb[3:6]), fouls=(bool(ea[6]), bool(eb[6])))))
+        pairs.append(
+            (
+                (a, b),
+                PairScore(
+                    net=net,
+                    rows=(r0, r1, r2),
+                    sweep=sweep,
+                    row_points=row_points,
+                    bonus=bonus,
+                    royalties=(ea[3:6], eb[3:6]),
+                    fouls=(bool(ea[6]), bool(eb[6])),
+                ),
+            )
+        )
     return Settlement(
-        net=list(out.net)[:n], items=items, pairs=pairs,
+        net=list(out.net)[:n],
+        items=items,
+        pairs=pairs,
         stacks=list(out.stacks_after)[:n] if stacks is not None else None,
         naturals=_naturals(out, rules, n) if max(out.natural) >= 0 else {},
-        winner=None if out.winner < 0 else int(out.winner))
+        winner=None if out.winner < 0 else int(out.winner),
+    )
 
 
-def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, button: int = 0,
-           stacks: Optional[Sequence[int]] = None, *, surrendered: Sequence[int] = (),
-           declared: Optional[Mapping[int, Union[str, bool]]] = None) -> Settlement:
+def settle(
+    boards: Sequence[BoardLike | None],
+    rules: RuleSet = OFC,
+    button: int = 0,
+    stacks: Sequence[int] | None = None,
+    *,
+    surrendered: Sequence[int] = (),
+    declared: Mapping[int, str | bool] | None = None,
+) -> Settlement:
     """Settle a table of 2-4 seats (C ``ofc_settle``).
 
     ``boards[i]``: seat i's complete board (Board, text, or 13 cards in row order); a
@@ -296,22 +367,28 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
     rules = as_rules(rules, "settle")
     n = len(boards)
     if n > rules.max_players:
-        raise RulesError(f"{rules.name}: at most {rules.max_players} players, got {n} boards")
+        raise RulesError(
+            f"{rules.name}: at most {rules.max_players} players, got {n} boards"
+        )
     n = _players(n)
     seat_button = _seat(button, n, "button")
     if isinstance(surrendered, (str, bytes)):
-        raise BoardError(f"surrendered: expected a sequence of seats, got {surrendered!r:.60}")
+        raise BoardError(
+            f"surrendered: expected a sequence of seats, got {surrendered!r:.60}"
+        )
     sur = {_seat(s, n, "surrendered seat") for s in surrendered}
     if declared is not None and not isinstance(declared, Mapping):
-        raise BoardError(f"declared: expected a mapping seat -> natural name, got "
-                         f"{declared!r:.60}")
+        raise BoardError(
+            f"declared: expected a mapping seat -> natural name, got {declared!r:.60}"
+        )
     decl = {_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()}
-    role = ["surrendered" if i in sur else "declared" if i in decl else "rows"
-            for i in range(n)]
+    role = [
+        "surrendered" if i in sur else "declared" if i in decl else "rows" for i in range(n)
+    ]
     cards = [_seat_cards(boards[i], i, role[i]) for i in range(n)]
     given = bytearray([_NO_CARD]) * 52
     for i, c in enumerate(cards):
-        given[13 * i:13 * i + len(c)] = bytes(c)
+        given[13 * i : 13 * i + len(c)] = bytes(c)
     inp = ffi.new("ofc_settle_input *")
     lib.ofc_settle_input_init(inp, n, seat_button)
     ffi.memmove(inp.cards, bytes(given), 52)
@@ -324,8 +401,9 @@ def settle(boards: Sequence[Union[BoardLike, None]], rules: RuleSet = OFC, butto
         inp.has_stacks = 1
         inp.stacks = values
     out = ffi.new("ofc_settlement *")
-    status = lib.ofc_settle(compiled(rules), table_rules(rules), inp, lib.OFC_SETTLE_ITEMS,
-                            out)
+    status = lib.ofc_settle(
+        compiled(rules), table_rules(rules), inp, lib.OFC_SETTLE_ITEMS, out
+    )
     if status != OK:
         raise _error(status, out, rules, cards, decl)
     return settlement_of(out, rules, n, values)

@@ -44,12 +44,14 @@ def main():
             cards = sorted(dealt, key=card_index)
             placements = []
             free = {r: ROWS[r] - used[r] for r in ROWS}
-            for c in cards[:d["place"]]:
+            for c in cards[: d["place"]]:
                 row = next(r for r in ("bottom", "middle", "top") if free[r] > 0)
                 free[row] -= 1
                 placements.append({"card": c, "row": row})
-            answer = {"t": "action", "action": {"placements": placements,
-                                                "discards": cards[d["place"]:]}}
+            answer = {
+                "t": "action",
+                "action": {"placements": placements, "discards": cards[d["place"] :]},
+            }
             bad = acts % 3 == 2  # misbehave on every third decision
             if mode == "exit" and acts == 4:
                 sys.exit(3)

@@ -10,19 +10,39 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import atheris
 
 with atheris.instrument_imports(include=["ofc_fast"]):
     import ofc_fast  # noqa: F401  (instrumented once for every harness)
 
-from ofc_fast.errors import OfcError  # noqa: E402
+from ofc_fast.errors import OfcError
 
-__all__ = ["ours", "any_object", "main", "OfcError", "CARD_TEXTS"]
+__all__ = ["CARD_TEXTS", "OfcError", "any_object", "main", "ours"]
 
-CARD_TEXTS = ["As", "10h", "kd", "2c", "T♠", "Q♡", "Aſ", "\u212as", "1O", "", " ", "Zz",
-              "AsKd", "As,Kd", "As  Kd", "A", "s", "10", "2c-3c"]
+CARD_TEXTS = [
+    "As",
+    "10h",
+    "kd",
+    "2c",
+    "T♠",
+    "Q♡",
+    "Aſ",
+    "\u212as",
+    "1O",
+    "",
+    " ",
+    "Zz",
+    "AsKd",
+    "As,Kd",
+    "As  Kd",
+    "A",
+    "s",
+    "10",
+    "2c-3c",
+]
 
 
 def ours(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:
@@ -50,8 +70,10 @@ def _number(fdp: atheris.FuzzedDataProvider) -> Any:
         return fdp.PickValueInList([math.nan, math.inf, -math.inf, 0.5, -0.0, 1e308, 14.0])
     if kind == 6:
         import numpy as np
+
         return np.array(fdp.ConsumeIntInRange(-300, 300)).astype(
-            fdp.PickValueInList(["int8", "uint8", "int64", "float32", "bool"]))[()]
+            fdp.PickValueInList(["int8", "uint8", "int64", "float32", "bool"])
+        )[()]
     if kind == 7:
         return fdp.ConsumeFloat()
     if kind == 8:
@@ -61,10 +83,27 @@ def _number(fdp: atheris.FuzzedDataProvider) -> Any:
 
 def _key(fdp: atheris.FuzzedDataProvider) -> Any:
     """A hashable dict key: text (often a rule key), an int, None, a bool, a tuple."""
-    return fdp.PickValueInList([
-        fdp.ConsumeUnicodeNoSurrogates(8), fdp.ConsumeIntInRange(-2, 20), None, True,
-        (1, 2), "sweep_bonus", "royalties", "fantasyland", "entry", "front_pair",
-        "place", "discard", "players", "moves", "rules", "seed", "deck"])
+    return fdp.PickValueInList(
+        [
+            fdp.ConsumeUnicodeNoSurrogates(8),
+            fdp.ConsumeIntInRange(-2, 20),
+            None,
+            True,
+            (1, 2),
+            "sweep_bonus",
+            "royalties",
+            "fantasyland",
+            "entry",
+            "front_pair",
+            "place",
+            "discard",
+            "players",
+            "moves",
+            "rules",
+            "seed",
+            "deck",
+        ]
+    )
 
 
 def any_object(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
@@ -92,8 +131,10 @@ def any_object(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
         return {_key(fdp): any_object(fdp, depth + 1) for _ in range(n)}
     if kind == 10:
         import numpy as np
-        dtype = fdp.PickValueInList(["uint8", "int8", "int32", "int64", "float64",
-                                     "bool", "uint16", "object"])
+
+        dtype = fdp.PickValueInList(
+            ["uint8", "int8", "int32", "int64", "float64", "bool", "uint16", "object"]
+        )
         data = [fdp.ConsumeIntInRange(-2, 60) for _ in range(n)]
         return np.array(data).astype(dtype)
     if kind == 11:
@@ -102,7 +143,9 @@ def any_object(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
             nested = [nested]
         return nested
     if kind == 12:
-        return [fdp.ConsumeIntInRange(0, 51) for _ in range(fdp.PickValueInList([3, 5, 13]))]
+        return [
+            fdp.ConsumeIntInRange(0, 51) for _ in range(fdp.PickValueInList([3, 5, 13]))
+        ]
     return fdp.ConsumeIntListInRange(n, 0, 60)
 
 

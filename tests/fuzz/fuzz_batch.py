@@ -15,8 +15,19 @@ from _common import any_object, main, ours
 import ofc_fast as ofc
 from ofc_fast import rules
 
-DTYPES = ["uint8", "uint8", "uint8", "int8", "int32", "uint16", ">u2", "float64", "bool",
-          "object", "U2"]
+DTYPES = [
+    "uint8",
+    "uint8",
+    "uint8",
+    "int8",
+    "int32",
+    "uint16",
+    ">u2",
+    "float64",
+    "bool",
+    "object",
+    "U2",
+]
 PRESETS = [rules.OFC, rules.PINEAPPLE_27, rules.CLASSIC_2_4, rules.MALAYAN]
 
 
@@ -44,7 +55,7 @@ def cards_array(fdp: atheris.FuzzedDataProvider, width: int) -> object:
     elif shape_kind == 4:
         a = a.reshape(-1)
     elif shape_kind == 5:
-        a = a[:, :max(0, width - 1)]
+        a = a[:, : max(0, width - 1)]
     elif shape_kind == 6:
         a = a[None]
     dtype = fdp.PickValueInList(DTYPES)
@@ -68,8 +79,15 @@ def out_array(fdp: atheris.FuzzedDataProvider, n: int) -> object:
         o = np.zeros(n, dtype=np.int32)
         o.flags.writeable = False
         return o
-    return fdp.PickValueInList([np.zeros(n + 1, np.int32), np.zeros(n, np.int64),
-                                np.zeros((n, 1), np.int32), [0] * n, np.zeros(2 * n, np.int32)[::2]])
+    return fdp.PickValueInList(
+        [
+            np.zeros(n + 1, np.int32),
+            np.zeros(n, np.int64),
+            np.zeros((n, 1), np.int32),
+            [0] * n,
+            np.zeros(2 * n, np.int32)[::2],
+        ]
+    )
 
 
 def _rows(a: object) -> int:
@@ -81,7 +99,10 @@ def test_one_input(data: bytes) -> None:
     fdp = atheris.FuzzedDataProvider(data)
     which = fdp.ConsumeIntInRange(0, 3)
     if which <= 1:
-        width, fn, single = ((5, ofc.rank5_batch, ofc.rank5), (3, ofc.rank3_batch, ofc.rank3))[which]
+        width, fn, single = (
+            (5, ofc.rank5_batch, ofc.rank5),
+            (3, ofc.rank3_batch, ofc.rank3),
+        )[which]
         a = cards_array(fdp, width)
         ok, got = ours(fn, a, out_array(fdp, _rows(a)))
         if ok:
@@ -96,7 +117,9 @@ def test_one_input(data: bytes) -> None:
             for i, row in enumerate(a):
                 ev = ofc.Board.from_cards(list(map(int, row))).evaluate(preset)
                 assert tuple(got.strength[i]) == ev.strengths
-                assert tuple(got.royalty[i]) == ev.royalties and bool(got.foul[i]) == ev.foul
+                assert (
+                    tuple(got.royalty[i]) == ev.royalties and bool(got.foul[i]) == ev.foul
+                )
         return
     a, b = cards_array(fdp, 13), cards_array(fdp, 13)
     ok, got = ours(ofc.score_pairs, a, b, r, out_array(fdp, _rows(a)))

@@ -14,8 +14,24 @@ import ofc_fast as ofc
 from ofc_fast import rules
 
 PRESETS = list(rules.PRESETS.values())
-PIECES = ["As", "Kd", "10h", "2c", "/", " / ", "|", "-", ",", "  ", "Qh Qd 2c",
-          "9s 9h 9d 5c 5d", "As Ks Qs Js Ts", "x", "Aſ", "\n"]
+PIECES = [
+    "As",
+    "Kd",
+    "10h",
+    "2c",
+    "/",
+    " / ",
+    "|",
+    "-",
+    ",",
+    "  ",
+    "Qh Qd 2c",
+    "9s 9h 9d 5c 5d",
+    "As Ks Qs Js Ts",
+    "x",
+    "Aſ",
+    "\n",
+]
 
 
 def board_text(fdp: atheris.FuzzedDataProvider) -> str:

@@ -15,10 +15,29 @@ import ofc_fast as ofc
 
 # The documented forms (ofc_fast/cards.py), written independently: a rank 2-9, T, J,
 # Q, K, A or 10 and a suit letter or symbol, ASCII case-insensitive, ASCII spaces.
-_RANK = {**{str(i): i - 2 for i in range(2, 10)}, "10": 8, "t": 8, "j": 9, "q": 10,
-         "k": 11, "a": 12}
-_SUIT = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♧": 0, "♦": 1, "♢": 1, "♥": 2,
-         "♡": 2, "♠": 3, "♤": 3}
+_RANK = {
+    **{str(i): i - 2 for i in range(2, 10)},
+    "10": 8,
+    "t": 8,
+    "j": 9,
+    "q": 10,
+    "k": 11,
+    "a": 12,
+}
+_SUIT = {
+    "c": 0,
+    "d": 1,
+    "h": 2,
+    "s": 3,
+    "♣": 0,
+    "♧": 0,
+    "♦": 1,
+    "♢": 1,
+    "♥": 2,
+    "♡": 2,
+    "♠": 3,
+    "♤": 3,
+}
 _FORM = re.compile(r"[ \t\n\r\f\v]*(10|[2-9TJQKAtjqka])([cdhsCDHS♣♧♦♢♥♡♠♤])[ \t\n\r\f\v]*")
 
 
@@ -51,8 +70,14 @@ def test_one_input(data: bytes) -> None:
         check_text(fdp.ConsumeBytes(12).decode("latin-1"))
     else:
         value = any_object(fdp)
-        for fn in (ofc.parse_card, ofc.parse_cards, ofc.card_str, ofc.cards_str,
-                   ofc.to_treys, ofc.from_treys):
+        for fn in (
+            ofc.parse_card,
+            ofc.parse_cards,
+            ofc.card_str,
+            ofc.cards_str,
+            ofc.to_treys,
+            ofc.from_treys,
+        ):
             ok, out = ours(fn, value)
             if ok and fn is ofc.parse_card:
                 assert 0 <= out < 52

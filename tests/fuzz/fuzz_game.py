@@ -46,11 +46,16 @@ def check_privacy(obs: list[dict]) -> None:
             for r in range(3):
                 assert set(seen[r]) <= set(actual[r]), (v, o, r)
                 if o != v:
-                    assert len(seen[r]) + mine["face_down_counts"][o][r] == len(actual[r]), (v, o, r)
+                    assert len(seen[r]) + mine["face_down_counts"][o][r] == len(
+                        actual[r]
+                    ), (v, o, r)
             if o != v:
                 private = set(obs[o]["dealt"]) | set(obs[o]["discards"])
-                visible = {c for row in seen for c in row} | set(mine["dealt"]) \
+                visible = (
+                    {c for row in seen for c in row}
+                    | set(mine["dealt"])
                     | set(mine["discards"])
+                )
                 assert not private & visible, (v, o)
 
 
@@ -66,8 +71,14 @@ def built_move(fdp: atheris.FuzzedDataProvider, obs: dict) -> Any:
             continue
         if fdp.ConsumeIntInRange(0, 9) == 0:
             c = fdp.PickValueInList([c, 52, -1, "As", fdp.ConsumeIntInRange(0, 51), None])
-        place.append([c, fdp.PickValueInList(ROWS) if fdp.ConsumeIntInRange(0, 4) == 0
-                      else fdp.ConsumeIntInRange(0, 2)])
+        place.append(
+            [
+                c,
+                fdp.PickValueInList(ROWS)
+                if fdp.ConsumeIntInRange(0, 4) == 0
+                else fdp.ConsumeIntInRange(0, 2),
+            ]
+        )
     move: dict[str, Any] = {"place": place, "discard": discard}
     extra = fdp.ConsumeIntInRange(0, 12)
     if extra == 0:
@@ -104,12 +115,21 @@ def step(g: ofc.Game, fdp: atheris.FuzzedDataProvider, obs: dict) -> None:
                 attempt(g, g.play, moves[fdp.ConsumeIntInRange(0, len(moves) - 1)])
                 return
     if kind == 5:
-        attempt(g, g.play_action, fdp.PickValueInList(
-            [-1, 10**6, 2**70, True, None, "0", 1.0, fdp.ConsumeIntInRange(0, 5000)]))
+        attempt(
+            g,
+            g.play_action,
+            fdp.PickValueInList(
+                [-1, 10**6, 2**70, True, None, "0", 1.0, fdp.ConsumeIntInRange(0, 5000)]
+            ),
+        )
         return
     if kind == 6:
-        attempt(g, g.play, built_move(fdp, obs), fdp.PickValueInList(
-            [None, obs["to_act"], 7, -1, True]))
+        attempt(
+            g,
+            g.play,
+            built_move(fdp, obs),
+            fdp.PickValueInList([None, obs["to_act"], 7, -1, True]),
+        )
         return
     attempt(g, g.play, built_move(fdp, obs))
 

@@ -12,8 +12,15 @@ from _common import any_object, main, ours
 import ofc_fast as ofc
 
 RANKERS = ((ofc.rank5, 5), (ofc.rank3, 3), (ofc.rank, 0))
-STRENGTH_FNS = (ofc.describe, ofc.kev_rank, ofc.category, ofc.strength_cards,
-                ofc.hand_ranks, ofc.low27, ofc.strength_from_kev)
+STRENGTH_FNS = (
+    ofc.describe,
+    ofc.kev_rank,
+    ofc.category,
+    ofc.strength_cards,
+    ofc.hand_ranks,
+    ofc.low27,
+    ofc.strength_from_kev,
+)
 
 
 def test_one_input(data: bytes) -> None:

@@ -25,14 +25,19 @@ def boards(fdp: atheris.FuzzedDataProvider, n: int) -> list:
     out: list = []
     for k in range(n):
         kind = fdp.ConsumeIntInRange(0, 9)
-        cards = deck[13 * k:13 * k + 13]
+        cards = deck[13 * k : 13 * k + 13]
         if kind <= 5:
             out.append(cards)
         elif kind == 6 and len(cards) == 13:  # (a fifth seat has no cards left)
-            out.append(ofc.Board.from_cards(cards) if fdp.ConsumeBool()
-                       else str(ofc.Board.from_cards(cards)))
+            out.append(
+                ofc.Board.from_cards(cards)
+                if fdp.ConsumeBool()
+                else str(ofc.Board.from_cards(cards))
+            )
         elif kind == 7:
-            out.append(cards[:fdp.ConsumeIntInRange(0, 13)] + deck[:fdp.ConsumeIntInRange(0, 2)])
+            out.append(
+                cards[: fdp.ConsumeIntInRange(0, 13)] + deck[: fdp.ConsumeIntInRange(0, 2)]
+            )
         elif kind == 8:
             out.append(None)
         else:
@@ -40,7 +45,7 @@ def boards(fdp: atheris.FuzzedDataProvider, n: int) -> list:
     return out
 
 
-def rules_arg(fdp: atheris.FuzzedDataProvider):  # noqa: ANN201
+def rules_arg(fdp: atheris.FuzzedDataProvider):
     kind = fdp.ConsumeIntInRange(0, 5)
     preset = fdp.PickValueInList(PRESETS)
     if kind <= 3:
@@ -66,12 +71,17 @@ def test_one_input(data: bytes) -> None:
     if fdp.ConsumeBool():
         kwargs["button"] = fdp.PickValueInList([0, 1, 2, 3, -1, 7, True, 0.0, None, "1"])
     if fdp.ConsumeBool():
-        kwargs["stacks"] = fdp.PickValueInList([None, [100] * n, [0] * n, [5, 7], "x", [1.5] * n])
+        kwargs["stacks"] = fdp.PickValueInList(
+            [None, [100] * n, [0] * n, [5, 7], "x", [1.5] * n]
+        )
     if fdp.ConsumeBool():
-        kwargs["surrendered"] = fdp.PickValueInList([(), [0], [1, 1], [0.5], [9], "0", [True]])
+        kwargs["surrendered"] = fdp.PickValueInList(
+            [(), [0], [1, 1], [0.5], [9], "0", [True]]
+        )
     if fdp.ConsumeBool():
-        kwargs["declared"] = fdp.PickValueInList([None, {0: True}, {1: "dragon"}, {5: True},
-                                                  {0: 3}, {"0": True}])
+        kwargs["declared"] = fdp.PickValueInList(
+            [None, {0: True}, {1: "dragon"}, {5: True}, {0: 3}, {"0": True}]
+        )
     ok, result = ours(ofc.settle, table, rules_arg(fdp), **kwargs)
     if ok:
         assert len(result.net) == n and sum(result.net) == 0

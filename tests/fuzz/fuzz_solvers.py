@@ -25,7 +25,11 @@ def hand(fdp: atheris.FuzzedDataProvider, low: int, high: int) -> object:
     if kind == 9:
         return any_object(fdp)
     deck = list(range(52))
-    n = fdp.ConsumeIntInRange(low - 1, high + 1) if kind == 8 else fdp.ConsumeIntInRange(low, high)
+    n = (
+        fdp.ConsumeIntInRange(low - 1, high + 1)
+        if kind == 8
+        else fdp.ConsumeIntInRange(low, high)
+    )
     cards = [deck.pop(fdp.ConsumeIntInRange(0, len(deck) - 1)) for _ in range(min(n, 52))]
     if kind == 7 and cards:
         cards[-1] = fdp.PickValueInList([cards[0], 52, -1, 255, True])
@@ -33,10 +37,27 @@ def hand(fdp: atheris.FuzzedDataProvider, low: int, high: int) -> object:
 
 
 def stay_value(fdp: atheris.FuzzedDataProvider) -> object:
-    return fdp.PickValueInList([
-        None, 0, 12.5, -1e5, 1e5 + 1, math.nan, math.inf, 10**400, True, "3",
-        {14: 10.0}, {14: None}, {14: "x"}, {12: 1.0}, {13: 1, 17: -2}, [1, 2],
-        {14: float(fdp.ConsumeIntInRange(-200000, 200000))}])
+    return fdp.PickValueInList(
+        [
+            None,
+            0,
+            12.5,
+            -1e5,
+            1e5 + 1,
+            math.nan,
+            math.inf,
+            10**400,
+            True,
+            "3",
+            {14: 10.0},
+            {14: None},
+            {14: "x"},
+            {12: 1.0},
+            {13: 1, 17: -2},
+            [1, 2],
+            {14: float(fdp.ConsumeIntInRange(-200000, 200000))},
+        ]
+    )
 
 
 def check(sol: object, cards: object, preset: rules.RuleSet) -> None:
@@ -57,14 +78,16 @@ def test_one_input(data: bytes) -> None:
         preset = fdp.PickValueInList(FL_PRESETS)
         cards = hand(fdp, 13, 17)
         r = preset.name if fdp.ConsumeBool() else preset
-        ok, sol = ours(solve_fantasyland, cards, r, stay_value(fdp),
-                       alternatives=fdp.ConsumeBool())
+        ok, sol = ours(
+            solve_fantasyland, cards, r, stay_value(fdp), alternatives=fdp.ConsumeBool()
+        )
     else:
         preset = fdp.PickValueInList(PRESETS)
         cards = hand(fdp, 13, 13)
         r = preset.name if fdp.ConsumeBool() else preset
-        ok, sol = ours(best_setting, cards, r,
-                       fdp.PickValueInList(["ev", "royalties", "EV", None, 1]))
+        ok, sol = ours(
+            best_setting, cards, r, fdp.PickValueInList(["ev", "royalties", "EV", None, 1])
+        )
     if ok:
         check(sol, cards, preset)
 
