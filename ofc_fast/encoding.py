@@ -131,10 +131,10 @@ def encode(obs: Mapping[str, Any]) -> np.ndarray:
 def encode_game(game: Any, seat: int) -> np.ndarray:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
     state."""
-    game._check_seat(seat)
+    seat = game.check_seat(seat)
     out = np.zeros(ENCODING_SIZE, np.uint8)
     lib.ofc_encode_game(
-        game._g,
+        game.c_state,
         seat,
         int(game.rules.lowball is not None),
         ffi.from_buffer("uint8_t[]", out),

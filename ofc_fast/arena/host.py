@@ -442,7 +442,7 @@ class Arena:
             seating,
             lambda s: {"t": "hand-end", "hand_no": hand_no, "points": list(result.net)},
         )
-        self._book(game, result, seating)
+        self.book(game, result, seating)
         rec = DealRecord(
             hand_no, deck_no, rotation, [self.names[b] for b in seating], game, decisions
         )
@@ -451,7 +451,9 @@ class Arena:
             self.on_deal(rec)
         return game
 
-    def _book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
+    def book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
+        """Add a finished deal to the players' records (``seating[s]``: the player in
+        seat ``s``)."""
         values = [b.row_values(self.rules) for b in result.boards]
         for s, b in enumerate(seating):
             rec = self.records[b]

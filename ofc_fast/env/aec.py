@@ -26,7 +26,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from .._native import ffi
 from ..errors import GameError
 from ..rules import RuleSet
 from .gym import action_id, observation_space
@@ -87,7 +86,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new hand (``seed``: reseed the deck first)."""
         v = self._venv
-        if seed is not None or not v._started:
+        if seed is not None or not v.started:
             v.reset(seed=seed)
         else:
             v.next_deal(0)
@@ -122,8 +121,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             self._was_dead_step(action)
             return
         v = self._venv
-        v._actions[0] = action_id(action)
-        v._step_set(ffi.NULL)
+        v.step_first(action_id(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if v.terminations[0]:

@@ -22,7 +22,6 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from .._native import ffi
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
@@ -120,7 +119,7 @@ class OfcEnv(gymnasium.Env):
         """Deal a new hand and play the opponents up to the learner's first decision."""
         super().reset(seed=seed)
         v = self._venv
-        if seed is not None or not v._started:
+        if seed is not None or not v.started:
             v.reset(seed=seed)
         return self._obs(), {}
 
@@ -134,8 +133,7 @@ class OfcEnv(gymnasium.Env):
         if not (0 <= a < ACTION_SPACE and v.action_masks[0, a]) and self.illegal == "remap":
             a = int(v.legal_actions[0, a % int(v.legal_counts[0])])
             info["illegal_action"] = True
-        v._actions[0] = a
-        v._step_set(ffi.NULL)
+        v.step_first(a)
         done = bool(v.terminations[0])
         if done:
             info["final_rewards"] = v.final_rewards[0, : v.players].copy()

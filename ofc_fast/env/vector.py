@@ -23,7 +23,7 @@ import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError
-from ..game._engine import check_seed, game_rules, resolve_rules
+from ..game.engine import check_seed, game_rules, resolve_rules
 from ..game.match import max_fantasyland_cards
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
@@ -56,7 +56,7 @@ def env_seed(seed: int, i: int) -> int:
     >>> env_seed(0, 1) == env_seed(0, 1) != env_seed(0, 2)
     True
     """
-    from ..game._engine import deal_seed
+    from ..game.engine import deal_seed
 
     return deal_seed(seed, i)
 
@@ -310,8 +310,25 @@ class VectorEnv:
             self.infos(),
         )
 
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`reset` has dealt the first hands."""
+        return self._started
+
+    def step_first(self, action: int) -> None:
+        """Play action id ``action`` in environment 0 (the single-game adapters' path:
+        :mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`); the other environments
+        must have no pending decision of theirs to play, as in a one-environment
+        VectorEnv.  MoveError (and nothing changes) when it is illegal; the results
+        are in the arrays, as after :meth:`step`."""
+        self._require_started()
+        if self.num_envs != 1:
+            raise GameError(f"step_first() needs num_envs=1, got {self.num_envs}")
+        self._actions[0] = action
+        self._step_set(ffi.NULL)
+
     def _step_set(self, placements: Any) -> None:
-        """Step with the actions already in ``self._actions`` (the adapters' path)."""
+        """Step with the actions already in ``self._actions``."""
         self._call_step(placements, ffi.NULL)
         if self._bots is not None:
             self._play_bots()

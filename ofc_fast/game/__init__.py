@@ -11,7 +11,7 @@ histories and replay, and many deals at one table (:class:`Match`).
 
 Modules: ``state`` (:class:`Game`), ``moves`` (:class:`Move`, action ids), ``observation``
 (:class:`Observation`), ``history`` (history and replay), ``result``
-(:class:`GameResult`), ``match`` (:class:`Match`), ``_engine`` (rules compiled for C,
+(:class:`GameResult`), ``match`` (:class:`Match`), ``engine`` (rules compiled for C,
 seeds and decks).
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from ..board import ROW_SIZES
 from ..errors import GameError, HistoryError, MoveError
-from ._engine import deal_seed, deck_of_seed
+from .engine import deal_seed, deck_of_seed
 from .history import HISTORY_VERSION
 from .match import Match, SeatStats, max_fantasyland_cards
 from .moves import (

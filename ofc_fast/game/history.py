@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, HistoryError, MoveError, OfcError
 from ..rules import RuleSet
-from ._engine import deck_of_seed, resolve_rules
+from .engine import deck_of_seed, resolve_rules
 from .moves import Move
 
 if TYPE_CHECKING:

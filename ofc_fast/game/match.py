@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import GameError
 from ..rules import RuleSet
 from ..rules.model import Game as GameKind
-from ._engine import check_seed, deal_seed, resolve_rules
+from .engine import check_seed, deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
 

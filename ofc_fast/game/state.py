@@ -46,7 +46,7 @@ from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet
 from ..rules.model import Game as GameKind
 from ..rules.model import RulesName
-from ._engine import KIND, check_seed, game_rules, raise_move_error, resolve_rules
+from .engine import KIND, check_seed, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
     destinations_of,
@@ -344,7 +344,7 @@ class Game:
 
     def discards(self, seat: int) -> tuple[int, ...]:
         """Cards ``seat`` discarded (the referee's view)."""
-        self._check_seat(seat)
+        self.check_seat(seat)
         return tuple(self._g.discards[seat][0 : self._g.ndiscards[seat]])
 
     @property
@@ -601,7 +601,18 @@ class Game:
         self._step += 1
 
     # -- views
-    def _check_seat(self, seat: object) -> int:
+    @property
+    def c_state(self) -> Any:
+        """The engine's ``ofc_game *`` of this game (cffi), for C code that reads the
+        state (``ofc_game.h``); valid while the game lives, and not to be written."""
+        return self._g
+
+    def check_seat(self, seat: object) -> int:
+        """``seat`` when it is a seat of this table, else GameError.
+
+        >>> Game(players=2, seed=1).check_seat(1)
+        1
+        """
         if (
             isinstance(seat, bool)
             or not isinstance(seat, int)
@@ -619,7 +630,7 @@ class Game:
         is over every board is shown (but a surrendered hand) and ``result`` is added.
         ``cards="text"`` writes cards as ``"As"`` instead of ids."""
         if type(seat) is not int or not 0 <= seat < self.players:
-            self._check_seat(seat)
+            self.check_seat(seat)
         if cards != "ids" and cards != "text":
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         t = self._obs

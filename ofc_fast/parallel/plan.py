@@ -45,7 +45,7 @@ import numpy as np
 from ..bots import make_bot
 from ..errors import GameError
 from ..game import Game, Match, deal_seed
-from ..game._engine import check_seed, resolve_rules
+from ..game.engine import check_seed, resolve_rules
 from ..game.moves import action_for_move
 from ..rules import RuleSet
 
@@ -199,7 +199,7 @@ class ChunkResult:
     pid: int = 0  #: the worker's process id
 
 
-class _Seats:
+class Seats:
     """The bots of a chunk, re-seeded per deal."""
 
     def __init__(self, spec: RunSpec) -> None:
@@ -311,7 +311,7 @@ def play_deal(
     return g
 
 
-def _outcome(i: int, g: Game) -> DealOutcome:
+def outcome(i: int, g: Game) -> DealOutcome:
     r = g.result()
     return DealOutcome(
         deal=i,
@@ -330,13 +330,13 @@ def _outcome(i: int, g: Game) -> DealOutcome:
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play a chunk (what every executor runs, in whatever process)."""
     spec = task.spec
-    seats = _Seats(spec)
+    seats = Seats(spec)
     decisions = _Decisions() if task.selfplay else None
     names = [n for n, _ in spec.bots]
     out = ChunkResult(task.start, task.stop, [], pid=os.getpid())
     for i in range(task.start, task.stop):
         g = play_deal(spec, i, seats.for_deal(i), decisions)
-        out.outcomes.append(_outcome(i, g))
+        out.outcomes.append(outcome(i, g))
         if task.history:
             from ..arena.history import deal_record
 

@@ -34,7 +34,7 @@ from typing import Any
 from ..errors import ArenaError
 from ..game import Game, deal_seed
 from .executors import Executor, LocalExecutor
-from .plan import DEFAULT_CHUNK, ChunkResult, RunSpec, _outcome, _Seats, bot_seed
+from .plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
 from .run import in_order
 
 __all__ = ["ArenaTask", "run_arena", "run_arena_chunk"]
@@ -63,7 +63,7 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
     from ..arena.history import deal_record
 
     spec = task.spec
-    seats = _Seats(spec)
+    seats = Seats(spec)
     out = ChunkResult(task.start, task.stop, [])
     for h in range(task.start, task.stop):
         deck, r, seating = _hand(task, h)
@@ -82,7 +82,7 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
             assert s is not None
             order.append(s)
             g.play(seats.bots[seating[s]].act(g.observation(s)))
-        out.outcomes.append(_outcome(h, g))
+        out.outcomes.append(outcome(h, g))
         out.lines.append(
             json.dumps(
                 deal_record(
@@ -137,7 +137,7 @@ def run_arena(
             rec = json.loads(line)
             game = Game.replay(rec["history"])
             seating = [arena.names.index(name) for name in rec["seats"]]
-            arena._book(game, game.result(), seating)
+            arena.book(game, game.result(), seating)
             deal = DealRecord(
                 rec["hand_no"],
                 rec["deck_no"],
