@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from .._native import ffi, lib
+from .._native import ffi, lib, status_error
 from ..board import Board
 from ..errors import GameError
 from ..rules.model import NATURAL_NAMES
@@ -88,7 +88,7 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
     )
     status = lib.ofc_game_result_get(r, g, stacks, lib.OFC_SETTLE_ITEMS, out)
     if status != 0:
-        raise GameError(f"the deal could not be settled (status {status})")
+        raise status_error(status, "the deal could not be settled", GameError)
     n = game.players
     declared = {s: NATURAL_NAMES[g.declared[s]] for s in range(n) if g.declared[s] >= 0}
     surrendered = tuple(s for s in range(n) if g.surrendered >> s & 1)

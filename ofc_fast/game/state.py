@@ -39,7 +39,7 @@ from operator import index
 from random import Random
 from typing import Any
 
-from .._native import ffi, lib
+from .._native import ffi, lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
@@ -202,7 +202,7 @@ class Game:
                 f"{need} cards; one deck has 52"
             )
         if status != 0:
-            raise GameError(f"the engine refused the deal (status {status})")
+            raise status_error(status, "the engine refused the deal", GameError)
         self.rules = rules
         self.players = players
         self.button = button

@@ -206,7 +206,7 @@ def apply_stakes(
         code, values, len(values), pairs, amounts, len(pairs), actual
     )
     if status != OK:  # pragma: no cover - every argument was validated above
-        raise BoardError(f"apply_stakes rejected by the C library (status {status})")
+        raise status_error(status, "apply_stakes", BoardError)
     return list(actual)
 
 
