@@ -579,21 +579,28 @@ static int32_t search_args(env *e, const ofc_rules *rules, const ofc_fl_rules *f
     return candidate_boards(pos, actions, n_actions, boards);
 }
 
-/* Deals `need` cards of sample `index` to the front of deck (partial Fisher-Yates). */
+/* Partial Fisher-Yates: puts a uniformly random draw of `need` of the n cards of v
+ * (need <= n) at its front, in draw order. */
+static void shuffle_front(uint8_t *v, int n, int need, ofc_rng *rng)
+{
+    int i;
+    for (i = 0; i < need; i++) {
+        int j = i + (int)ofc_rng_below(rng, (uint64_t)(n - i));
+        uint8_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+    }
+}
+
+/* Deals `need` cards of sample `index` to the front of deck. */
 static void sample_deck(const ofc_search_pos *pos, uint64_t seed, uint64_t index,
                         int need, uint8_t deck[52])
 {
     ofc_rng rng;
-    int i, n = pos->n_unseen;
     rng.key = ofc_random64(seed, index);
     rng.ctr = 0;
-    memcpy(deck, pos->unseen, (size_t)n);
-    for (i = 0; i < need; i++) {
-        int j = i + (int)ofc_rng_below(&rng, (uint64_t)(n - i));
-        uint8_t t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
+    memcpy(deck, pos->unseen, (size_t)pos->n_unseen);
+    shuffle_front(deck, pos->n_unseen, need, &rng);
 }
 
 static uint64_t seat_leaves(const ofc_search_seat *s);
@@ -611,12 +618,7 @@ static void complete_random(const env *e, const ofc_search_seat *s, const uint8_
     uint8_t b[13], deck[52];
     int i, j = 0, n = seat_cards(s);
     memcpy(deck, cards, (size_t)n);
-    for (i = 0; i < n - 1; i++) {
-        int x = i + (int)ofc_rng_below(rng, (uint64_t)(n - i));
-        uint8_t t = deck[i];
-        deck[i] = deck[x];
-        deck[x] = t;
-    }
+    shuffle_front(deck, n, n - 1, rng);
     memcpy(b, s->board, 13);
     for (i = 0; i < 13; i++) {
         if (b[i] == OFC_NO_CARD) {
@@ -738,13 +740,9 @@ static void seq_fake(const ofc_search_pos *pos, const uint8_t *own, int seen, in
             avail[n++] = pos->unseen[i];
         }
     }
-    for (i = 0; i < need && i < n; i++) {
-        int j = i + (int)ofc_rng_below(rng, (uint64_t)(n - i));
-        uint8_t t = avail[i];
-        avail[i] = avail[j];
-        avail[j] = t;
-        fake[i] = avail[i];
-    }
+    need = need < 0 ? 0 : need > n ? n : need;
+    shuffle_front(avail, n, need, rng);
+    memcpy(fake, avail, (size_t)need);
 }
 
 /* The searcher's sequential completion: each round but the last placed by seq_round()

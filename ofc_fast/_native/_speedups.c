@@ -209,7 +209,7 @@ static int intern_keys(speedups_state *st)
  * C code against a forged buffer.) */
 static int game_ok(const ofc_game *g)
 {
-    static const uint8_t size[3] = {3, 5, 5};
+    static const uint8_t size[3] = {OFC_FRONT_CARDS, OFC_MIDDLE_CARDS, OFC_BACK_CARDS};
     uint32_t s, r;
     if (g->players < 2 || g->players > OFC_GAME_MAX_SEATS || g->button >= g->players
         || g->nsteps > OFC_GAME_MAX_STEPS || g->step > g->nsteps)
@@ -251,9 +251,12 @@ static int game_of(PyObject *buf, ofc_game *g)
 static PyObject *legal_list(speedups_state *st, uint32_t n, uint32_t k,
                             const uint8_t count[3])
 {
-    uint32_t f0 = 3u - count[0], f1 = 5u - count[1], f2 = 5u - count[2], i;
+    uint32_t f0 = OFC_FRONT_CARDS - (uint32_t)count[0];
+    uint32_t f1 = OFC_MIDDLE_CARDS - (uint32_t)count[1];
+    uint32_t f2 = OFC_BACK_CARDS - (uint32_t)count[2], i;
     PyObject **slot;
-    if (n < 1 || n > 5 || k >= n || f0 > 3 || f1 > 5 || f2 > 5) {
+    if (n < 1 || n > 5 || k >= n || f0 > OFC_FRONT_CARDS || f1 > OFC_MIDDLE_CARDS
+        || f2 > OFC_BACK_CARDS) {
         PyErr_SetString(PyExc_ValueError, "not a normal decision");
         return NULL;
     }

@@ -375,8 +375,13 @@ class Game:
                 "a Fantasyland or classic set is outside the action space; "
                 "use legal_moves() / random_move() and play()"
             )
+        return list(self._legal_of(seat, n, k))
+
+    def _legal_of(self, seat: int, n: int, k: int) -> tuple[int, ...]:
+        """Legal action ids of ``n`` cards, ``k`` discarded, onto ``seat``'s rows (the
+        portable path; CPython reads them from ``_speedups``' cache)."""
         c = self._buf[_COUNT + 3 * seat : _COUNT + 3 * seat + 3]
-        return list(legal_actions_of(n, k, (_FRONT - c[0], _MIDDLE - c[1], _BACK - c[2])))
+        return legal_actions_of(n, k, (_FRONT - c[0], _MIDDLE - c[1], _BACK - c[2]))
 
     def action_mask(self) -> list[bool]:
         """``ACTION_SPACE`` booleans, True for the legal actions."""
@@ -659,10 +664,7 @@ class Game:
         if step < len(self._steps):
             st = self._steps[step]
             if st[0] == seat and not st[4]:
-                c = self._buf[_COUNT + 3 * seat : _COUNT + 3 * seat + 3]
-                legal = legal_actions_of(
-                    st[2], st[3], (_FRONT - c[0], _MIDDLE - c[1], _BACK - c[2])
-                )
+                legal = self._legal_of(seat, st[2], st[3])
         return read_observation(
             bytes(ffi.buffer(o)), t["rules"], t["game"], t["lowball"], legal
         )
