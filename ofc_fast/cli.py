@@ -40,7 +40,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from . import rules as rules_mod
 from .board import Board, Row, hand_cards
@@ -49,6 +49,9 @@ from .errors import GameError, OfcError, RulesError
 from .fantasyland import fantasyland_cards
 from .ranking import category, describe, kev_rank, rank
 from .scoring.settlement import settle
+
+if TYPE_CHECKING:
+    from .game import Match
 
 __all__ = ["build_parser", "load_rules", "main", "parse_stacks"]
 
@@ -689,17 +692,8 @@ def _cmd_play(args: argparse.Namespace) -> int:
         if match.is_over and match.hands_played < args.hands:
             print("the match ended early: fewer than two seats have chips left")
     if args.json:
-        _emit_json(
-            args,
-            {
-                **match.to_dict(),
-                "rule_set": preset.to_dict(),
-                "bots": names,
-                "seconds": elapsed,
-                "decisions": decisions,
-                "interrupted": interrupted,
-                "deals": deals,
-            },
+        _emit_play_json(
+            args, match, preset, names, elapsed, decisions, deals, interrupted=interrupted
         )
     return 130 if interrupted else 0
 
@@ -810,21 +804,45 @@ def _play_parallel(
             }
             for o in run.outcomes
         ]
-        _emit_json(
+        _emit_play_json(
             args,
-            {
-                **match.to_dict(),
-                "rule_set": preset.to_dict(),
-                "bots": names,
-                "seconds": elapsed,
-                "decisions": decisions,
-                "interrupted": False,
-                "mode": "independent",
-                "executor": executor,
-                "deals": deals,
-            },
+            match,
+            preset,
+            names,
+            elapsed,
+            decisions,
+            deals,
+            interrupted=False,
+            mode="independent",
+            executor=executor,
         )
     return 0
+
+
+def _emit_play_json(
+    args: argparse.Namespace,
+    match: Match,
+    preset: rules_mod.RuleSet,
+    names: list[str],
+    elapsed: float,
+    decisions: int,
+    deals: list[dict[str, Any]],
+    **extra: Any,
+) -> None:
+    """The ``--json`` record of ``ofc-fast play``: the match, its rules and bots,
+    timing, ``extra`` fields, then the deals."""
+    _emit_json(
+        args,
+        {
+            **match.to_dict(),
+            "rule_set": preset.to_dict(),
+            "bots": names,
+            "seconds": elapsed,
+            "decisions": decisions,
+            **extra,
+            "deals": deals,
+        },
+    )
 
 
 class _StopOnSigint:
