@@ -45,7 +45,7 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
-from ofc_fast.game import Game, Match, deal_seed
+from ofc_fast.game import Game, Match, deal_seed, play_out
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.solver import ev_tables
@@ -130,9 +130,7 @@ def vs_random(
         if time.monotonic() > until:
             break
         g = m.next_game()
-        while not g.is_over:
-            seat = g.to_act
-            g.play(bots[seat].act(g.observation(seat)))
+        play_out(g, bots)
         r = m.record(g)
         nets.append(r.net[0])
         tally.add(g, 0)
@@ -160,10 +158,7 @@ def vs_heuristic(
         for search_seat in (0, 1):
             g = Game(PRESET, 2, seed=s, button=0)
             bots = [timed, heur] if search_seat == 0 else [heur, timed]
-            while not g.is_over:
-                seat = g.to_act
-                g.play(bots[seat].act(g.observation(seat)))
-            pair += g.result().net[search_seat] / 2
+            pair += play_out(g, bots).net[search_seat] / 2
             tally.add(g, search_seat)
         scores.append(pair)
         _progress("vs heuristic, duplicate deals", len(scores), scores, every)
