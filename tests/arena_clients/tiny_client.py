@@ -1,7 +1,8 @@
 """A tiny, independent OFC wire-protocol client (standard library only), for the
 conformance tests: plays the document's filler placement, and writes every line it
 receives to the file named by argv[1] (if any).  argv[2] picks a misbehaviour for the
-fault-injection tests: garbage, illegal, malformed, overlong, late, hang, exit."""
+fault-injection tests: garbage, illegal, malformed, overlong, late, hang, exit, unknown;
+argv[3] is how many seconds a "late" answer sleeps (default 0.6)."""
 
 import json
 import sys
@@ -20,6 +21,7 @@ def main():
     # the log stays open for the client's life (the process exit closes it)
     log = open(sys.argv[1], "w") if len(sys.argv) > 1 and sys.argv[1] != "-" else None  # noqa: SIM115
     mode = sys.argv[2] if len(sys.argv) > 2 else "good"
+    late_s = float(sys.argv[3]) if len(sys.argv) > 3 else 0.6
     seat, dealt, used, acts = 0, [], {}, 0
     for line in sys.stdin:
         if log:
@@ -67,7 +69,7 @@ def main():
             if bad and mode == "malformed":
                 answer["action"] = {"placements": "everything"}
             if bad and mode == "late":
-                time.sleep(0.6)
+                time.sleep(late_s)
             if bad and mode == "unknown":
                 print(json.dumps({"t": "chatter", "x": 1}), flush=True)
             print(json.dumps(answer), flush=True)
