@@ -1,0 +1,241 @@
+r"""Paired strength probe: SearchBot settings against RandomBot on identical deals.
+
+    python benchmarks/probe_strength.py --deals 600 \\
+        --config base='{}' --config slow='{"time_budget": 0.2}' --ceiling
+
+A ``Match`` against ``RandomBot`` (``bench_search.py``) carries Fantasyland from deal
+to deal, so two settings soon play different cards and their difference is as noisy
+as each figure (about +-0.3 points/deal at 2,000 deals).  This probe splits a match
+into the parts that do not depend on each other:
+
+* ``N``: SearchBot's net on independent normal deals (deal ``i``: seed
+  ``deal_seed(seed, i)``, button ``i % 2``, the same ``RandomBot`` stream), the same
+  deals for every setting, so settings are compared deal by deal;
+* ``e``: the share of those deals that earn Fantasyland;
+* ``F`` and ``s``: SearchBot's net on Fantasyland deals (14 cards, set by the exact
+  solver; ``--fl-deals`` of them) and the share that stay; they do not depend on the
+  search settings (the solver sets Fantasyland hands).
+
+A match is a Markov chain over normal and Fantasyland deals: Fantasyland deals are a
+share ``pi = e / (1 - s + e)`` of it, and its points per deal are
+``(1 - pi) N + pi F`` (printed as ``match``; it agrees with ``bench_search.py``
+within its interval).  Settings are compared on ``net + lambda * entry`` per deal
+(``lambda = (F - N) / (1 - s)``: an entry's worth in match points, with ``N`` of the
+first setting), with a Student-t 95% interval of the paired differences.
+
+``--ceiling`` adds a bound no player reaches: SearchBot's seat set with perfect
+foresight (the best completion of the 17 cards it is dealt, ``ofc.best_completion``
+with the default value model), against the same random boards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.bots import RandomBot, SearchBot
+from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.search import best_completion
+
+PRESET = rules.PINEAPPLE
+ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
+RANDOM_STREAM = 10**6  # RandomBot of deal i: seed RANDOM_STREAM + i
+
+
+def _record(game: Game) -> dict[str, Any]:
+    r = game.result()
+    return {
+        "net": r.net[0],
+        "entry": bool(r.fantasyland[0]),
+        "foul": bool(r.fouls[0]),
+        "royalties": sum(r.royalties[0]),
+    }
+
+
+def normal_deal(seed: int, i: int, settings: dict[str, Any]) -> dict[str, Any]:
+    """Deal ``i``: SearchBot (seat 0, ``settings``) against RandomBot, no Fantasyland."""
+    g = Game(PRESET, players=2, seed=deal_seed(seed, i), button=i % 2)
+    play_out(g, [SearchBot(PRESET, seed=i, **settings), RandomBot(RANDOM_STREAM + i)])
+    return _record(g)
+
+
+def fantasyland_deal(seed: int, i: int) -> dict[str, Any]:
+    """Deal ``i`` with SearchBot in a 14-card Fantasyland."""
+    g = Game(
+        PRESET,
+        players=2,
+        seed=deal_seed(seed ^ 0x464C, i),
+        button=i % 2,
+        fantasyland=(14, 0),
+    )
+    play_out(g, [SearchBot(PRESET, seed=i), RandomBot(RANDOM_STREAM + i)])
+    return _record(g)
+
+
+class _Recorder:
+    """Plays at random and keeps every card it is dealt (the cards a seat is dealt
+    do not depend on its play: ceiling_deal checks it with two recorders)."""
+
+    def __init__(self, seed: int) -> None:
+        self.cards: list[int] = []
+        self.bot = RandomBot(seed)
+
+    def act(self, obs: Any) -> Any:
+        self.cards += list(obs["dealt"])
+        return self.bot.act(obs)
+
+
+def ceiling_deal(seed: int, i: int) -> dict[str, Any]:
+    """Deal ``i`` with seat 0 set with perfect foresight."""
+    recs = []
+    for own in (0, 1):
+        g = Game(PRESET, players=2, seed=deal_seed(seed, i), button=i % 2)
+        recs.append(_Recorder(own))
+        play_out(g, [recs[-1], RandomBot(RANDOM_STREAM + i)])
+    rec = recs[0]
+    if recs[1].cards != rec.cards:
+        raise RuntimeError(f"deal {i}: the cards dealt depend on the seat's play")
+    best = best_completion([[], [], []], rec.cards, PRESET, rounds=ROUNDS)
+    score = ofc.score_pair(best.board, g.boards[1], PRESET)
+    return {
+        "net": score.net,
+        "entry": bool(best.fantasyland),
+        "foul": bool(score.fouls[0]),
+        "royalties": sum(score.royalties[0]),
+    }
+
+
+def _chunk(job: tuple[str, int, list[int], dict[str, Any]]) -> list[dict[str, Any]]:
+    kind, seed, deals, settings = job
+    if kind == "fl":
+        return [fantasyland_deal(seed, i) for i in deals]
+    if kind == "ceiling":
+        return [ceiling_deal(seed, i) for i in deals]
+    return [normal_deal(seed, i, settings) for i in deals]
+
+
+def run(
+    pool: ProcessPoolExecutor,
+    kind: str,
+    seed: int,
+    deals: int,
+    settings: dict[str, Any],
+    workers: int,
+) -> list[dict[str, Any]]:
+    """The records of deals 0..deals-1, split over the workers (in deal order)."""
+    parts = [list(range(w, deals, workers)) for w in range(workers)]
+    out: list[dict[str, Any] | None] = [None] * deals
+    for part, recs in zip(
+        parts, pool.map(_chunk, [(kind, seed, p, settings) for p in parts])
+    ):
+        for i, rec in zip(part, recs):
+            out[i] = rec
+    return [r for r in out if r is not None]
+
+
+def half_width(xs: list[float]) -> float:
+    """95% Student-t half-width of the mean (normal quantile without scipy)."""
+    if len(xs) < 2:
+        return math.nan
+    try:
+        from scipy.stats import t
+
+        q = float(t.ppf(0.975, len(xs) - 1))
+    except ImportError:
+        q = 1.959964
+    return q * statistics.stdev(xs) / math.sqrt(len(xs))
+
+
+def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
+    """N, e, foul and royalty rates, and the match projection."""
+    n = statistics.fmean(r["net"] for r in recs)
+    e = statistics.fmean(r["entry"] for r in recs)
+    pi = e / (1 - s + e)
+    return {
+        "N": n,
+        "N_ci95": half_width([r["net"] for r in recs]),
+        "entry": e,
+        "foul": statistics.fmean(r["foul"] for r in recs),
+        "royalties": statistics.fmean(r["royalties"] for r in recs),
+        "match": (1 - pi) * n + pi * f,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--deals", type=int, default=600, help="normal deals per setting")
+    ap.add_argument("--fl-deals", type=int, default=300, help="Fantasyland deals (F, s)")
+    ap.add_argument("--seed", type=int, default=777)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="SearchBot settings to compare (repeatable; the first is the reference)",
+    )
+    ap.add_argument(
+        "--ceiling", action="store_true", help="add the perfect-foresight bound"
+    )
+    ap.add_argument("--json", metavar="PATH", help="write every figure here")
+    args = ap.parse_args(argv)
+    configs: list[tuple[str, dict[str, Any]]] = []
+    for spec in args.config or ["defaults={}"]:
+        name, _, text = spec.partition("=")
+        try:
+            configs.append((name, json.loads(text or "{}")))
+        except json.JSONDecodeError as exc:
+            ap.error(f"--config {name}: not JSON ({exc})")
+    out: dict[str, Any] = {"deals": args.deals, "fl_deals": args.fl_deals, "settings": {}}
+    with ProcessPoolExecutor(args.workers) as pool:
+        fl = run(pool, "fl", args.seed, args.fl_deals, {}, args.workers)
+        f = statistics.fmean(r["net"] for r in fl)
+        s = statistics.fmean(r["entry"] for r in fl)
+        print(
+            f"Fantasyland deals: F = {f:+.2f} +- {half_width([r['net'] for r in fl]):.2f}, "
+            f"stay s = {s:.1%} ({len(fl)} deals)"
+        )
+        out.update(F=f, stay=s)
+        rows = [
+            (name, run(pool, "normal", args.seed, args.deals, cfg, args.workers))
+            for name, cfg in configs
+        ]
+        if args.ceiling:
+            rows.append(
+                ("ceiling", run(pool, "ceiling", args.seed, args.deals, {}, args.workers))
+            )
+    ref = rows[0][1]
+    lam = (f - statistics.fmean(r["net"] for r in ref)) / (1 - s)
+    print(f"{args.deals} normal deals per setting; lambda (an entry's worth) = {lam:.2f}")
+    print(
+        f"{'setting':<12} {'N':>13} {'entry':>6} {'foul':>6} {'roy':>5} {'match':>6} "
+        f"{'vs first':>14}"
+    )
+    for name, recs in rows:
+        sm = summary(recs, f, s)
+        diffs = [
+            (b["net"] + lam * b["entry"]) - (a["net"] + lam * a["entry"])
+            for a, b in zip(ref, recs)
+        ]
+        d, dci = statistics.fmean(diffs), half_width(diffs)
+        vs = "" if recs is ref else f"{d:+.2f} +- {dci:.2f}"
+        print(
+            f"{name:<12} {sm['N']:+6.2f} +- {sm['N_ci95']:4.2f} {sm['entry']:6.1%} "
+            f"{sm['foul']:6.1%} {sm['royalties']:5.2f} {sm['match']:+6.2f} {vs:>14}"
+        )
+        out["settings"][name] = {**sm, "vs_first": d, "vs_first_ci95": dci}
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(out, fh, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
