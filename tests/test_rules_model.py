@@ -54,6 +54,24 @@ def test_preset_round_trip(preset: RuleSet) -> None:
     assert score_pair(a, b, back) == score_pair(a, b, preset)
 
 
+@pytest.mark.parametrize(
+    "value", [[1, 2], {"a": 1}, 2.5, "sometimes", "__array__"], ids=repr
+)
+def test_a_choice_field_refuses_any_other_value(value: object) -> None:
+    with pytest.raises(RulesError, match=r"fantasyland\.stay_cards"):
+        RuleSet.from_dict({"fantasyland": {"stay_cards": value}})
+
+
+def test_a_choice_field_refuses_an_array() -> None:
+    # found by tests/fuzz/fuzz_rules.py: `array in choices` compared element-wise
+    np = pytest.importorskip("numpy")
+    for value in (np.array(["same", "entry"]), np.array([1, 2]), np.array([])):
+        with pytest.raises(RulesError, match=r"fantasyland\.stay_cards"):
+            RuleSet.from_dict({"fantasyland": {"stay_cards": value}})
+    same = RuleSet.from_dict({"fantasyland": {"stay_cards": np.str_("same")}})
+    assert same.fantasyland.stay_cards == "same"
+
+
 def test_missing_keys_take_defaults() -> None:
     assert RuleSet.from_dict({}) == RuleSet()
     r = RuleSet.from_dict({"name": "t", "fantasyland": {"stay_cards": "same"}})

@@ -100,7 +100,8 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         )
     if origin is typing.Literal:
         allowed = typing.get_args(tp)
-        if value not in allowed:
+        # type first: `in` would compare an array (or any object) element-wise
+        if not any(isinstance(value, type(a)) and value == a for a in allowed):
             raise RulesError(
                 f"{key}: {quote(value)} is not one of {', '.join(repr(a) for a in allowed)}"
             )
