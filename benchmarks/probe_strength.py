@@ -40,6 +40,7 @@ from typing import Any
 
 import ofc_fast as ofc
 from ofc_fast import rules
+from ofc_fast.arena.stats import t_half_width
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
@@ -49,21 +50,25 @@ ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discard
 RANDOM_STREAM = 10**6  # RandomBot of deal i: seed RANDOM_STREAM + i
 
 
-def _record(game: Game) -> dict[str, Any]:
-    r = game.result()
+def _record(net: int, entry: int, foul: bool, royalties: tuple[int, ...]) -> dict[str, Any]:
     return {
-        "net": r.net[0],
-        "entry": bool(r.fantasyland[0]),
-        "foul": bool(r.fouls[0]),
-        "royalties": sum(r.royalties[0]),
+        "net": net,
+        "entry": bool(entry),
+        "foul": bool(foul),
+        "royalties": sum(royalties),
     }
+
+
+def _result(game: Game) -> dict[str, Any]:
+    r = game.result()
+    return _record(r.net[0], r.fantasyland[0], r.fouls[0], r.royalties[0])
 
 
 def normal_deal(seed: int, i: int, settings: dict[str, Any]) -> dict[str, Any]:
     """Deal ``i``: SearchBot (seat 0, ``settings``) against RandomBot, no Fantasyland."""
     g = Game(PRESET, players=2, seed=deal_seed(seed, i), button=i % 2)
     play_out(g, [SearchBot(PRESET, seed=i, **settings), RandomBot(RANDOM_STREAM + i)])
-    return _record(g)
+    return _result(g)
 
 
 def fantasyland_deal(seed: int, i: int) -> dict[str, Any]:
@@ -76,7 +81,7 @@ def fantasyland_deal(seed: int, i: int) -> dict[str, Any]:
         fantasyland=(14, 0),
     )
     play_out(g, [SearchBot(PRESET, seed=i), RandomBot(RANDOM_STREAM + i)])
-    return _record(g)
+    return _result(g)
 
 
 class _Recorder:
@@ -104,12 +109,7 @@ def ceiling_deal(seed: int, i: int) -> dict[str, Any]:
         raise RuntimeError(f"deal {i}: the cards dealt depend on the seat's play")
     best = best_completion([[], [], []], rec.cards, PRESET, rounds=ROUNDS)
     score = ofc.score_pair(best.board, g.boards[1], PRESET)
-    return {
-        "net": score.net,
-        "entry": bool(best.fantasyland),
-        "foul": bool(score.fouls[0]),
-        "royalties": sum(score.royalties[0]),
-    }
+    return _record(score.net, best.fantasyland, score.fouls[0], score.royalties[0])
 
 
 def _chunk(job: tuple[str, int, list[int], dict[str, Any]]) -> list[dict[str, Any]]:
@@ -141,16 +141,9 @@ def run(
 
 
 def half_width(xs: list[float]) -> float:
-    """95% Student-t half-width of the mean (normal quantile without scipy)."""
-    if len(xs) < 2:
-        return math.nan
-    try:
-        from scipy.stats import t
-
-        q = float(t.ppf(0.975, len(xs) - 1))
-    except ImportError:
-        q = 1.959964
-    return q * statistics.stdev(xs) / math.sqrt(len(xs))
+    """95% Student-t half-width of the mean (nan under two values; needs scipy)."""
+    hw = t_half_width(xs)
+    return math.nan if hw is None else hw
 
 
 def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
