@@ -326,10 +326,17 @@ static uint32_t subset_count(uint32_t n, uint32_t k)
     return c;
 }
 
+/* 1 when (n, k) is a decision shape whose ids all fit OFC_ACTION_SPACE (not 5 cards
+ * with 1 or 2 discards: 405 and 270 ids). */
+static int shape_ok(uint32_t n, uint32_t k)
+{
+    return n >= 1 && n <= 5 && k < n && subset_count(n, k) * POW3[n - k] <= OFC_ACTION_SPACE;
+}
+
 int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5])
 {
     uint32_t kept, ci, code, disc, i;
-    if (n < 1 || n > 5 || k >= n || action >= OFC_ACTION_SPACE || dest == NULL)
+    if (!shape_ok(n, k) || action >= OFC_ACTION_SPACE || dest == NULL)
         return OFC_E_ACTION;
     kept = n - k;
     ci = action / POW3[kept];
@@ -353,6 +360,8 @@ int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5])
     uint32_t disc = 0, nd = 0, code = 0, place = 1, ci, i, total;
     if (n < 1 || n > 5 || k >= n || dest == NULL)
         return OFC_E_DISCARDS;
+    if (!shape_ok(n, k))
+        return OFC_E_ACTION;
     for (i = 0; i < n; i++) {
         if (dest[i] > OFC_DISCARD)
             return OFC_E_DESTINATION;
@@ -413,8 +422,7 @@ int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t
 {
     uint8_t codes[OFC_ACTION_SPACE];
     uint32_t kept, combos, ci, j, ncodes, count = 0;
-    if (n < 1 || n > 5 || k >= n || room == NULL || room[0] > 3 || room[1] > 5
-        || room[2] > 5)
+    if (!shape_ok(n, k) || room == NULL || room[0] > 3 || room[1] > 5 || room[2] > 5)
         return OFC_E_ACTION;
     kept = n - k;
     combos = subset_count(n, k);

@@ -38,7 +38,9 @@
  * go to rows r_0, r_1, ... (0 front, 1 middle, 2 back):
  *     action = ci * 3^kept + r_0 + 3 r_1 + 9 r_2 + ...
  * Fantasyland sets and classic hands (13..17 cards) have no action id: play them with
- * ofc_game_apply_placement().
+ * ofc_game_apply_placement().  Nor do 5 cards with 1 or 2 discards (their 405 and 270
+ * ids would not fit the space; no preset deals them): the action functions refuse
+ * those shapes.
  *
  * Deals (a documented counter-based generator, the same on every platform):
  *     ofc_random64(key, i) = mix(key + (i + 1) * 0x9E3779B97F4A7C15)   (mod 2^64)
@@ -288,23 +290,24 @@ int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
 
 /*! @brief Destinations of an action id: what it does with each dealt card.
  * @param n       cards dealt (1..5).
- * @param k       discards (0..n-1).
+ * @param k       discards (0..n-1; not 1 or 2 when n is 5).
  * @param action  0..OFC_ACTION_SPACE-1.
  * @param dest    receives n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
- * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k) (rows'
- *         room is not checked here). */
+ * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k) or (n, k)
+ *         has no ids (rows' room is not checked here). */
 int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5]);
 
 /*! @brief The action id of destinations (inverse of ofc_action_decode()).
  * @param n     cards dealt (1..5).
- * @param k     discards (0..n-1).
+ * @param k     discards (0..n-1; not 1 or 2 when n is 5).
  * @param dest  n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
- * @return the id, or OFC_E_DISCARDS / OFC_E_DESTINATION when dest does not fit (n, k). */
+ * @return the id, or OFC_E_DISCARDS / OFC_E_DESTINATION when dest does not fit (n, k),
+ *         OFC_E_ACTION when (n, k) has no ids. */
 int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
 
 /*! @brief Legal action ids of any normal decision, from its shape alone.
  * @param n      cards dealt (1..5).
- * @param k      discards (0..n-1).
+ * @param k      discards (0..n-1; not 1 or 2 when n is 5).
  * @param room   free slots of front, middle and back (0..3, 0..5, 0..5).
  * @param out    receives the legal ids, increasing (may be NULL).
  * @param mask   OFC_ACTION_SPACE bytes set to 1 at the legal ids (may be NULL; the

@@ -395,7 +395,7 @@ static int in_fl_ok(uint32_t in_fl) { return in_fl == 0 || (in_fl >= 13 && in_fl
 static int32_t env_init(env *e, const ofc_rules *rules, const ofc_fl_rules *fl,
                         const ofc_ev_tables *ev, const ofc_search_model *m)
 {
-    if (!ofc_rules_scalars_ok(rules)) {
+    if (!ofc_rules_scalars_ok(rules) || (fl != NULL && ofc_fl_rules_check(fl) != OFC_OK)) {
         return OFC_E_RULES;
     }
     if (m == NULL || ofc_search_model_check(m) != OFC_OK) {

@@ -181,7 +181,8 @@ int32_t ofc_search_model_check(const ofc_search_model *m);
  * @param policy  OFC_COMPLETE_BEST or OFC_COMPLETE_FAST;
  * @param out     the result.
  * @pre  the kept cards (sum of round_n - round_k) fill the free slots exactly.
- * @return OFC_OK; OFC_E_RULES (rules NULL or bad scalars), OFC_E_VALUE (a NULL
+ * @return OFC_OK; OFC_E_RULES (rules NULL or bad scalars, fl not passing
+ *         ofc_fl_rules_check()), OFC_E_VALUE (a NULL
  *         pointer or a bad policy), OFC_E_COUNT (rounds, counts or free slots that do
  *         not fit, in_fl not 0 or 13..17), OFC_E_CARD / OFC_E_DUPLICATE (board and
  *         cards together). */

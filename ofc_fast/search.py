@@ -33,7 +33,7 @@ from typing import Any, TypeAlias
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards
-from .errors import CardError, OfcError, SearchError
+from .errors import CardError, OfcError, SearchError, quote
 from .game import Game, Move, actions_for, move_for_action
 from .rules import RuleSet
 from .rules import get as get_rules
@@ -43,6 +43,8 @@ from .solver import StayValue, ev_tables, stay_values
 
 __all__ = [
     "EXACT_NODES_DEFAULT",
+    "EXACT_NODES_MAX",
+    "MAX_SAMPLES",
     "OPPONENTS",
     "POLICIES",
     "Advice",
@@ -79,6 +81,11 @@ _OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0}
 EXACT_NODES_DEFAULT = 3_000_000
 """Largest exact tree (ofc_search_exact_cost) ``exact="auto"`` searches without a
 time budget (about a quarter of a second)."""
+MAX_SAMPLES = 1_000_000_000
+"""Most sampled futures :func:`advise` takes (hours of search on the largest decision)."""
+EXACT_NODES_MAX = 120_000_000
+"""Largest exact tree ``exact=True`` searches without a time budget (about ten
+seconds); a larger one raises SearchError."""
 _EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
 _BATCH = 16
 _CLOCKS: dict[str, Callable[[], float]] = {
@@ -149,13 +156,23 @@ def opponent_weight(opponent: Opponent) -> float:
     elif (
         not isinstance(opponent, bool)
         and isinstance(opponent, (int, float))
-        and math.isfinite(opponent)
-        and 0 <= opponent <= 1
+        and 0 <= opponent <= 1  # NaN fails too
     ):
         return float(opponent)
     raise SearchError(
-        f"opponent must be 'best', 'random' or a number within 0..1, got {opponent!r}"
+        f"opponent must be 'best', 'random' or a number within 0..1, got {quote(opponent)}"
     )
+
+
+def _check_row_weight(row_weight: Any) -> None:
+    if (
+        isinstance(row_weight, bool)
+        or not isinstance(row_weight, (int, float))
+        or not 0 <= row_weight <= 1e6  # NaN fails too
+    ):
+        raise SearchError(
+            f"row_weight must be a number within 0..1e6, got {quote(row_weight)}"
+        )
 
 
 def search_model(
@@ -167,13 +184,9 @@ def search_model(
     """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
     reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
     set without one; ``opponent``: see :data:`OPPONENTS`."""
-    if (
-        isinstance(row_weight, bool)
-        or not isinstance(row_weight, (int, float))
-        or not math.isfinite(row_weight)
-        or not 0 <= row_weight <= 1e6
-    ):
-        raise SearchError(f"row_weight must be a number within 0..1e6, got {row_weight!r}")
+    if not isinstance(rules, RuleSet):
+        raise SearchError(f"search_model takes a RuleSet, got {quote(rules)}")
+    _check_row_weight(row_weight)
     opp = opponent_weight(opponent)
     values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
     if rules.fantasyland is not None:
@@ -202,16 +215,41 @@ class Completion:
 
 
 def _policy(policy: str, sequential: bool = False) -> int:
-    if policy == "best":
-        return int(lib.OFC_COMPLETE_BEST)
-    if policy == "fast":
-        return int(lib.OFC_COMPLETE_FAST)
-    if policy == "sequential" and sequential:
-        return int(lib.OFC_COMPLETE_SEQUENTIAL)
-    raise SearchError(
-        f"policy must be one of {POLICIES[1:] if sequential else POLICIES[1:3]} "
-        f"here, got {policy!r}"
-    )
+    names = {"best": lib.OFC_COMPLETE_BEST, "fast": lib.OFC_COMPLETE_FAST}
+    if sequential:
+        names["sequential"] = lib.OFC_COMPLETE_SEQUENTIAL
+    if isinstance(policy, str) and policy in names:
+        return int(names[policy])
+    raise SearchError(f"policy must be one of {tuple(names)} here, got {quote(policy)}")
+
+
+def _int_in(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` as an int within low..high (an int, not a bool), else SearchError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SearchError(f"{what} must be an int within {low}..{high}, got {quote(value)}")
+    return int(value)
+
+
+def _flag(value: Any, what: str) -> bool:
+    """``value`` as a bool (True or False, not a number or an array), else SearchError."""
+    if not isinstance(value, bool):
+        raise SearchError(f"{what} must be True or False, got {quote(value)}")
+    return value
+
+
+def _fl_count(value: Any, what: str) -> int:
+    """A Fantasyland count: 0 (a normal hand) or 13..17 cards, else SearchError."""
+    n = _int_in(value, what, 0, 17)
+    if 0 < n < 13:
+        raise SearchError(f"{what} must be 0 or 13..17, got {n}")
+    return n
+
+
+def _seq(value: Any, what: str) -> list[Any]:
+    """``value`` as a list (from a list or a tuple), else SearchError."""
+    if not isinstance(value, (list, tuple)):
+        raise SearchError(f"{what} must be a list, got {quote(value)}")
+    return list(value)
 
 
 def _raise(status: int, fn: str) -> None:
@@ -243,12 +281,12 @@ def _rows_of(board: str | Board | Sequence[Sequence[int]]) -> list[list[int]]:
     if isinstance(board, str):
         parts = board.split("/")
         if len(parts) != 3:
-            raise SearchError(f"a board is 'front / middle / back', got {board!r}")
+            raise SearchError(f"a board is 'front / middle / back', got {quote(board)}")
         return [parse_cards(p.replace("-", " ")) if p.strip() else [] for p in parts]
-    rows = [list(r) for r in board]
+    rows = _seq(board, "a board (text, a Board or three rows of cards)")
     if len(rows) != 3:
         raise SearchError(f"a board has three rows, got {len(rows)}")
-    return rows
+    return [parse_cards(r) for r in rows]
 
 
 def best_completion(
@@ -272,10 +310,16 @@ def best_completion(
     >>> str(c.board), c.value, c.fantasyland
     ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 44.0, 14)
     """
+    if not isinstance(rules, RuleSet):
+        raise SearchError(f"best_completion takes a RuleSet, got {quote(rules)}")
     rows = _rows_of(board)
     ids = parse_cards(cards)
-    rounds = [(len(ids), 0)] if rounds is None else [(int(n), int(k)) for n, k in rounds]
-    model = model or search_model(rules)
+    rounds = [(len(ids), 0)] if rounds is None else _round_list(rounds)
+    if model is None:
+        model = search_model(rules)
+    elif not isinstance(model, SearchModel):
+        raise SearchError(f"model must be a SearchModel, got {quote(model)}")
+    fantasyland = _fl_count(fantasyland, "fantasyland")
     out = ffi.new("ofc_completion_result *")
     st = lib.ofc_best_completion(
         compiled(rules),
@@ -287,7 +331,7 @@ def best_completion(
         len(rounds),
         bytes(n for n, _ in rounds),
         bytes(k for _, k in rounds),
-        int(fantasyland),
+        fantasyland,
         _policy(policy),
         out,
     )
@@ -301,6 +345,25 @@ def best_completion(
         int(out.next_fl),
         int(out.leaves),
     )
+
+
+def _round_list(rounds: Any) -> list[tuple[int, int]]:
+    """(cards dealt, cards discarded) pairs of ints within range (the C call checks
+    that they fill the board)."""
+    out = []
+    for item in _seq(rounds, "rounds"):
+        pair = _seq(item, "a round (cards dealt, cards discarded)")
+        if len(pair) != 2:
+            raise SearchError(
+                f"a round is (cards dealt, cards discarded), got {quote(item)}"
+            )
+        n = _int_in(pair[0], "a round's cards", 0, int(lib.OFC_SEARCH_MAX_ROUND_CARDS))
+        out.append((n, _int_in(pair[1], "a round's discards", 0, n)))
+    if len(out) > int(lib.OFC_SEARCH_MAX_ROUNDS):
+        raise SearchError(
+            f"at most {int(lib.OFC_SEARCH_MAX_ROUNDS)} rounds, got {len(out)}"
+        )
+    return out
 
 
 # ------------------------------------------------------------------- positions
@@ -317,6 +380,20 @@ def _rounds(kind: GameKind, slots: int, fresh: bool, fl: int) -> list[tuple[int,
     return ([(5, 0)] if fresh else []) + [(1, 0)] * (slots - (5 if fresh else 0))
 
 
+_OBS_FIELDS = (
+    "players",
+    "seat",
+    "boards",
+    "fantasyland",
+    "face_down_counts",
+    "dealt",
+    "discards",
+    "to_discard",
+    "future_cards",
+    "future_discards",
+)
+
+
 def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
     cards, discards = int(obs["future_cards"]), int(obs["future_discards"])
     if discards:
@@ -325,53 +402,53 @@ def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
 
 
 def _card_list(value: Any, what: str) -> list[int]:
-    if not isinstance(value, (list, tuple)):
-        raise SearchError(
-            f"observation: {what} must be a list of card ids, got {type(value).__name__}"
-        )
-    for c in value:
+    for c in _seq(value, f"observation: {what}"):
         if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
-            raise CardError(f"observation: {what} holds {c!r}, not a card id 0..51")
+            raise CardError(f"observation: {what} holds {quote(c)}, not a card id 0..51")
     return list(value)
 
 
 def _check_observation(obs: Mapping[str, Any]) -> None:
     """The fields position() reads, with their types and ranges (SearchError /
     CardError naming the field)."""
-    try:
-        players, seat = obs["players"], obs["seat"]
-        boards, fl, hidden = obs["boards"], obs["fantasyland"], obs["face_down_counts"]
-        _card_list(obs["dealt"], "dealt")
-        _card_list(obs["discards"], "discards")
-        counts = [
-            int(obs["to_discard"]),
-            int(obs["future_cards"]),
-            int(obs["future_discards"]),
-        ]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise SearchError(f"observation: a missing or bad field ({exc})") from None
-    if not (
-        isinstance(players, int)
-        and 2 <= players <= 4
-        and isinstance(seat, int)
-        and 0 <= seat < players
-        and len(boards) == players
-        and len(fl) == players
-        and len(hidden) == players
-        and min(counts) >= 0
-    ):
+    missing = [key for key in _OBS_FIELDS if key not in obs]
+    if missing:
+        raise SearchError(f"observation: missing field(s) {', '.join(missing)}")
+    players = _int_in(obs["players"], "observation: players", 2, 4)
+    _int_in(obs["seat"], "observation: seat", 0, players - 1)
+    per_seat = [
+        _seq(obs[key], f"observation: {key}")
+        for key in ("boards", "fantasyland", "face_down_counts")
+    ]
+    if any(len(v) != players for v in per_seat):
         raise SearchError(
-            "observation: seat, players, boards, fantasyland, "
-            "face_down_counts or the counts do not fit together"
+            "observation: boards, fantasyland and face_down_counts need one entry "
+            f"per player ({players})"
         )
-    for p, rows in enumerate(boards):
-        if len(rows) != 3:
-            raise SearchError(f"observation: board {p} must have three rows")
+    boards, fl, hidden = per_seat
+    for p in range(players):
+        rows = _seq(boards[p], f"observation: board {p}")
+        counts = _seq(hidden[p], f"observation: face_down_counts[{p}]")
+        if len(rows) != 3 or len(counts) != 3:
+            raise SearchError(
+                f"observation: board {p} and its face-down counts need 3 rows"
+            )
         for r, row in enumerate(rows):
-            if len(_card_list(row, f"board {p} row {r}")) > ROW_SIZES[r]:
+            n = len(_card_list(row, f"board {p} row {r}"))
+            down = _int_in(counts[r], f"observation: face_down_counts[{p}][{r}]", 0, 5)
+            if n + down > ROW_SIZES[r]:
                 raise SearchError(f"observation: board {p} row {r} holds too many cards")
-        if not (isinstance(fl[p], int) and (fl[p] == 0 or 13 <= fl[p] <= 17)):
-            raise SearchError(f"observation: fantasyland[{p}] must be 0 or 13..17")
+        _fl_count(fl[p], f"observation: fantasyland[{p}]")
+    _card_list(obs["dealt"], "dealt")
+    _card_list(obs["discards"], "discards")
+    _int_in(obs["to_discard"], "observation: to_discard", 0, 4)
+    _int_in(obs["future_cards"], "observation: future_cards", 0, 52)
+    _int_in(obs["future_discards"], "observation: future_discards", 0, 52)
+    if obs.get("full_set") is not None:
+        _flag(obs["full_set"], "observation: full_set")
+    if obs.get("legal_actions") is not None:
+        for a in _seq(obs["legal_actions"], "observation: legal_actions"):
+            _int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
 
 
 def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_search_pos *'
@@ -417,6 +494,11 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
         else:
             fresh = visible + sum(obs["face_down_counts"][p]) == 0
             rounds = _rounds(rules.game, 13 - visible, fresh, s.in_fl)
+        if len(rounds) > int(lib.OFC_SEARCH_MAX_ROUNDS):
+            raise SearchError(
+                f"advise: seat {p} has {len(rounds)} rounds to come, at most "
+                f"{int(lib.OFC_SEARCH_MAX_ROUNDS)}"
+            )
         s.rounds = len(rounds)
         for i, (n, k) in enumerate(rounds):
             s.round_n[i], s.round_k[i] = n, k
@@ -570,6 +652,10 @@ class Advice:
 def _observation(
     game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RuleSet | None
 ) -> tuple[Mapping[str, Any], RuleSet]:
+    if seat is not None:
+        _int_in(seat, "seat", 0, int(lib.OFC_SEARCH_MAX_SEATS) - 1)
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise SearchError(f"rules must be a RuleSet, got {quote(rules)}")
     if isinstance(game_or_obs, Game):
         g = game_or_obs
         if g.to_act is None:
@@ -583,12 +669,16 @@ def _observation(
         )
     obs = game_or_obs
     if seat is not None and seat != obs.get("seat"):
-        raise SearchError(f"the observation is seat {obs.get('seat')}'s, not seat {seat}'s")
+        raise SearchError(
+            f"the observation is seat {quote(obs.get('seat'))}'s, not seat {seat}'s"
+        )
     if rules is None:
         try:
             rules = get_rules(obs["rules"])
         except (KeyError, OfcError):
-            raise SearchError(f"unknown rules {obs.get('rules')!r}: pass rules=") from None
+            raise SearchError(
+                f"unknown rules {quote(obs.get('rules'))}: pass rules="
+            ) from None
     return obs, rules
 
 
@@ -602,31 +692,51 @@ Position: TypeAlias = Game | Mapping[str, Any]
 the seat to act (:class:`~ofc_fast.game.Observation`)."""
 
 
-def _settings(
-    samples: int | None,
-    time_budget: float | None,
-    exact: str | bool,
-    policy: str,
-    seed: int,
+def check_settings(
+    samples: Any = None,
+    time_budget: Any = None,
+    exact: Any = "auto",
+    policy: Any = "auto",
+    seed: Any = 0,
+    clock: Any = "wall",
+    prune: Any = False,
+    row_weight: Any = 1.0,
 ) -> None:
+    """Checks :func:`advise`'s keyword settings (and :class:`~ofc_fast.bots.SearchBot`'s):
+    SearchError naming the first bad one.
+
+    >>> check_settings(samples=0)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.SearchError: samples must be an int within 1..1,000,000,000, got 0
+    """
     if samples is not None and (
-        isinstance(samples, bool) or not isinstance(samples, int) or samples < 1
+        isinstance(samples, bool)
+        or not isinstance(samples, int)
+        or not 1 <= samples <= MAX_SAMPLES
     ):
-        raise SearchError(f"samples must be an int >= 1, got {samples!r}")
+        raise SearchError(
+            f"samples must be an int within 1..{MAX_SAMPLES:,}, got {quote(samples)}"
+        )
     if time_budget is not None and (
         isinstance(time_budget, bool)
         or not isinstance(time_budget, (int, float))
-        or not time_budget > 0
+        or not 0 < time_budget <= 1e6
     ):
         raise SearchError(
-            f"time_budget must be a positive number of seconds, got {time_budget!r}"
+            "time_budget must be a positive number of seconds, at most 1e6, "
+            f"got {quote(time_budget)}"
         )
-    if exact not in ("auto", True, False):
-        raise SearchError(f"exact must be 'auto', True or False, got {exact!r}")
-    if policy not in POLICIES:
-        raise SearchError(f"policy must be one of {POLICIES}, got {policy!r}")
+    if not isinstance(exact, bool) and not (isinstance(exact, str) and exact == "auto"):
+        raise SearchError(f"exact must be 'auto', True or False, got {quote(exact)}")
+    if not (isinstance(policy, str) and policy in POLICIES):
+        raise SearchError(f"policy must be one of {POLICIES}, got {quote(policy)}")
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
-        raise SearchError(f"seed must be an int 0..2**64-1, got {seed!r}")
+        raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    if not (isinstance(clock, str) and clock in _CLOCKS):
+        raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
+    _flag(prune, "prune")
+    _check_row_weight(row_weight)
 
 
 def advise(
@@ -652,8 +762,11 @@ def advise(
     so the advice, depends on the machine: pass ``samples`` to reproduce); ``clock``:
     what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
     search whatever else the machine runs);
-    ``exact``: ``"auto"`` (exact when the tree fits the budget), True (exact or
-    SearchError), False (always sampled); ``policy``: see :data:`POLICIES`;
+    ``exact``: ``"auto"`` (exact when the tree fits the budget, or
+    :data:`EXACT_NODES_DEFAULT` without one), True (exact, or SearchError when the
+    position has no exact search or its tree is larger than the time budget allows,
+    or than :data:`EXACT_NODES_MAX` without one), False (always sampled); ``policy``:
+    see :data:`POLICIES`;
     ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``opponent``: how the
     rollouts complete the other seats' boards (:data:`OPPONENTS`; exact values only
     with ``"best"``); ``rules``: needed only
@@ -671,9 +784,7 @@ def advise(
     >>> a == ofc.advise(obs, samples=32, seed=2), a[0].samples, a[0].exact
     (True, 32, False)
     """
-    _settings(samples, time_budget, exact, policy, seed)
-    if clock not in _CLOCKS:
-        raise SearchError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+    check_settings(samples, time_budget, exact, policy, seed, clock, prune)
     obs, rules = _observation(game, seat, rules)
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
@@ -726,11 +837,10 @@ def _exact(
             "completion (opponent='best'); another opponent model is sampled"
         )
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
-    limit = (
-        EXACT_NODES_DEFAULT
-        if time_budget is None
-        else int(time_budget * _EXACT_NODES_PER_SECOND)
-    )
+    if time_budget is not None:
+        limit = int(time_budget * _EXACT_NODES_PER_SECOND)
+    else:
+        limit = EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX
     if exact == "auto" and not 0 < cost <= limit:
         return None
     if cost == 0:
@@ -738,8 +848,14 @@ def _exact(
             "exact search needs the searcher to have at most one round "
             "left (a Pineapple or OFC last-two-streets position)"
         )
+    if cost > limit:
+        raise SearchError(
+            f"the exact tree has {cost:,} nodes, more than the {limit:,} "
+            + ("the time budget allows" if time_budget is not None else "EXACT_NODES_MAX")
+            + ": use exact='auto' or False (sampled values)"
+        )
     values = ffi.new("double[]", max(1, args[-1]))
-    st = lib.ofc_search_exact(*(*args, 2**62, values))
+    st = lib.ofc_search_exact(*(*args, limit, values))
     if st != OK:
         _raise(st, "advise")
     return list(values)[: args[-1]]

@@ -104,6 +104,32 @@ def test_finding5_replay_checks_every_recorded_field() -> None:
     assert bad(version=1).field == "version"
 
 
+@pytest.mark.parametrize(
+    "deck", [7, "As Ks", [[1, 2]], [np.arange(2)] * 52, list(range(51)), [True] * 52]
+)
+def test_fuzz_replay_with_a_seed_and_an_odd_deck_names_the_deck(deck: object) -> None:
+    """Found by tests/fuzz/fuzz_game.py: with a seed recorded, a deck that is not a
+    list of card ids raised TypeError (list(7)) instead of HistoryError."""
+    h = finished(seed=3).history()
+    h["deck"] = deck
+    with pytest.raises(HistoryError) as info:
+        Game.replay(h)
+    assert info.value.field == "deck"
+    h["deck"] = [np.int64(c) for c in finished(seed=3).history()["deck"]]
+    assert Game.replay(h) == finished(seed=3)  # the same ids as NumPy ints: accepted
+
+
+@pytest.mark.parametrize("discards", [1, 2])
+def test_fuzz_five_cards_with_one_or_two_discards_have_no_action_ids(discards: int) -> None:
+    """Found by the C API harness: 5 cards with 1 or 2 discards have 405 / 270 ids, past
+    the 243 of the action space; ofc_actions_legal wrote past its output and
+    actions_for crashed the interpreter.  The shape is refused everywhere."""
+    with pytest.raises(MoveError):
+        actions_for(5, [[], [], []], discards)
+    assert len(actions_for(5, [[], [], []], 3)) == 90  # 10 discard pairs x 9 placements
+    assert ofc.game.moves.destinations_table(5, discards) == (None,) * 243
+
+
 def test_finding5_replay_of_a_history_without_players_names_it() -> None:
     h = finished(seed=2).history()
     del h["players"]

@@ -21,12 +21,12 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..errors import BotError, OfcError
+from ..errors import BotError, OfcError, quote
 from ..game import GameError, Move
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
-from ..search import POLICIES, Opponent, advise, opponent_weight, search_model
+from ..search import Opponent, advise, check_settings, opponent_weight, search_model
 from ..solver import StayValue, solve_fantasyland
 from .base import Observation, rules_of
 from .heuristic import HeuristicBot
@@ -74,38 +74,41 @@ class SearchBot:
         clock: str = "cpu",
         opponent: Opponent = "best",
     ) -> None:
+        if not (rules is None or isinstance(rules, (str, RuleSet))):
+            raise BotError(
+                f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
+            )
         self.rules = get_rules(rules) if isinstance(rules, str) else rules
-        self.seed = seed
-        self.rng = Random(seed)
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
-        if policy not in POLICIES:
-            raise BotError(f"search bot: policy must be one of {POLICIES}, got {policy!r}")
+        try:
+            check_settings(
+                samples, time_budget, "auto", policy, 0, clock, prune, row_weight
+            )
+            opponent_weight(opponent)
+            if (
+                isinstance(opening_factor, bool)
+                or not isinstance(opening_factor, (int, float))
+                or not 0 < opening_factor <= 100
+            ):
+                raise OfcError(
+                    f"opening_factor must be within 0..100, got {quote(opening_factor)}"
+                )
+            if self.rules is not None:
+                search_model(self.rules, fl_value, row_weight)
+        except OfcError as exc:
+            raise BotError(f"search bot: {exc}") from None
+        self.seed = seed
+        self.rng = Random(seed)
         self.time_budget = None if time_budget is None else float(time_budget)
-        self.samples = None if samples is None else int(samples)
+        self.samples = samples
         self.fl_value = fl_value
         self.row_weight = float(row_weight)
         self.policy = policy
-        self.prune = bool(prune)
+        self.prune = prune
         self.opening_factor = float(opening_factor)
         self.clock = clock
         self.opponent = opponent
-        try:
-            opponent_weight(opponent)
-            if clock not in ("wall", "cpu"):
-                raise OfcError(f"clock must be 'wall' or 'cpu', got {clock!r}")
-            if not 0 < self.opening_factor <= 100:
-                raise OfcError(
-                    f"opening_factor must be within 0..100, got {opening_factor!r}"
-                )
-            if self.rules is not None:
-                search_model(self.rules, fl_value, self.row_weight)
-            if self.time_budget is not None and not self.time_budget > 0:
-                raise OfcError(f"time_budget must be > 0, got {time_budget!r}")
-            if self.samples is not None and self.samples < 1:
-                raise OfcError(f"samples must be >= 1, got {samples!r}")
-        except OfcError as exc:
-            raise BotError(f"search bot: {exc}") from None
         self._sets = HeuristicBot(rules, seed)
 
     def settings(self) -> dict[str, Any]:

@@ -404,7 +404,9 @@ def get(name: str) -> RuleSet:
     >>> get("pineapple") is PINEAPPLE
     True
     """
-    key = str(name).strip().upper().replace("-", "_").replace(" ", "_")
+    if not isinstance(name, str):
+        raise RulesError(f"a rule set name is text, got {quote(name)}")
+    key = name.strip().upper().replace("-", "_").replace(" ", "_")
     try:
         return PRESETS[key]
     except KeyError:

@@ -172,6 +172,19 @@ static void test_actions(void)
     room[2] = 1;
     CHECK_EQ(ofc_actions_legal(3, 1, room, out, NULL), 6); /* 3 discards x 2 orders */
     CHECK_EQ(ofc_actions_legal(6, 1, room, out, NULL), OFC_E_ACTION);
+    /* fuzz finding: 5 cards with 1 or 2 discards have 405 / 270 ids, more than the
+     * space (out[] overflowed); every function refuses the shape */
+    room[0] = 3;
+    room[1] = room[2] = 5;
+    memset(dest, 0, sizeof dest);
+    dest[0] = OFC_DISCARD;
+    for (k = 1; k <= 2; k++) {
+        dest[1] = k == 2 ? OFC_DISCARD : 0;
+        CHECK_EQ(ofc_actions_legal(5, k, room, out, NULL), OFC_E_ACTION);
+        CHECK_EQ(ofc_action_decode(5, k, 0, dest), OFC_E_ACTION);
+        CHECK_EQ(ofc_action_encode(5, k, dest), OFC_E_ACTION);
+    }
+    CHECK_EQ(ofc_actions_legal(5, 3, room, out, NULL), 90); /* 10 discard pairs x 9 */
     for (n = 1; n <= 5; n++)
         for (k = 0; k < n; k++)
             for (a = 0; a < OFC_ACTION_SPACE; a++) {

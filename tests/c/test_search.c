@@ -49,6 +49,8 @@ static void test_forced_foul_and_errors(void)
     uint8_t b[13], cards[3], rn = 3, rk = 1, bad_k = 3;
     ofc_completion_result out;
     ofc_rules broken = rules;
+    ofc_fl_rules bad_fl = fl; /* fuzz finding: entries past OFC_FL_MAX_ENTRY were read */
+    bad_fl.n_entry = OFC_FL_MAX_ENTRY + 1;
     layout(rows, b);
     test_cards("7c 8h Jd", cards);
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
@@ -65,6 +67,8 @@ static void test_forced_foul_and_errors(void)
                                  OFC_COMPLETE_BEST, &out), OFC_E_VALUE);
     broken.order_rule = 9;
     CHECK_EQ(ofc_best_completion(&broken, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_RULES);
+    CHECK_EQ(ofc_best_completion(&rules, &bad_fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
                                  OFC_COMPLETE_BEST, &out), OFC_E_RULES);
     cards[1] = test_card("Ah");
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
@@ -132,6 +136,7 @@ static void test_rollouts_and_exact(void)
     const char *done[3] = {"Qc Qd 4h", "8c 8d 8h 6c 6d", "9c 9d 9h 9s 2h"};
     const char *open[3] = {"Qc Qd", "8c 8d 8h 6c", "9c 9d 9h 9s 2h"};
     ofc_search_pos pos;
+    ofc_fl_rules bad_fl = fl;
     uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0};
     double exact[OFC_ACTION_SPACE], sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE];
     int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a;
@@ -140,6 +145,11 @@ static void test_rollouts_and_exact(void)
     CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
     CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n, 1000, exact),
              OFC_OK);
+    bad_fl.n_entry = OFC_FL_MAX_ENTRY + 1; /* fuzz finding: checked like the rules */
+    CHECK_EQ(ofc_search_exact(&rules, &bad_fl, &ev, &model, &pos, acts, (uint32_t)n, 1000,
+                              exact), OFC_E_RULES);
+    CHECK_EQ(ofc_search_rollouts(&rules, &bad_fl, &ev, &model, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_BEST, 5, 0, 8, sum, sq), OFC_E_RULES);
     memset(sum, 0, sizeof sum);
     memset(sq, 0, sizeof sq);
     CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, (uint32_t)n,

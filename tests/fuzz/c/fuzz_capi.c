@@ -1,7 +1,7 @@
 /*
  * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/ofc_fast.h and its
- * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h and the game engine
- * ofc_game.h): every validating (non-_unchecked)
+ * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h, the game engine
+ * ofc_game.h, and the search ofc_search.h): every validating (non-_unchecked)
  * function gets fuzzer bytes as cards, strengths, hand-built structs and rule sets,
  * and every result is checked to be in range (and equal to the unchecked twin where
  * there is one).  Built and run by tests/fuzz/c/run.sh under
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ofc_fast.h"
+#include "ofc_search.h"
 
 /* A fuzz-found contract violation: print it and abort (libFuzzer saves the input). */
 #define REQUIRE(cond)                                                                 \
@@ -467,6 +468,226 @@ static void t_best_setting(reader *in)
     }
 }
 
+/* ------------------------------------------------------------ search */
+
+static int is_search_status(int32_t v)
+{
+    return is_status(v) || v == OFC_E_ACTION || v == OFC_E_BUDGET;
+}
+
+/* A value model: mostly sane numbers, sometimes raw doubles (then it must be refused
+ * by ofc_search_model_check, and the search is not called with it). */
+static int search_model(reader *in, ofc_search_model *m)
+{
+    int i, raw = (u8(in) & 15) == 0;
+    for (i = 0; i < OFC_SEARCH_FL_VALUES; i++) {
+        m->fl_value[i] = raw ? (double)(int32_t)u32(in) * 1e3 : (double)(u8(in) % 40);
+    }
+    m->row_weight = raw ? (double)(int32_t)u32(in) : (double)(u8(in) % 3);
+    m->opp_random = raw ? (double)(int8_t)u8(in) : (double)(u8(in) % 5) / 4.0;
+    if (raw && (u8(in) & 1)) {
+        m->row_weight = NAN;
+    }
+    return ofc_search_model_check(m) == OFC_OK;
+}
+
+/* Fills a seat's rows with `placed` cards from deck[*d] on (row by fuzzed choice,
+ * a full row passing the card on), the rest OFC_NO_CARD. */
+static void search_board(reader *in, uint8_t board[13], int placed, const uint8_t *deck,
+                         int *d)
+{
+    static const int start[3] = {0, 3, 8}, size[3] = {3, 5, 5};
+    int fill[3] = {0, 0, 0}, i;
+    memset(board, OFC_NO_CARD, 13);
+    for (i = 0; i < placed && *d < 52; i++) {
+        int r = u8(in) % 3, tries;
+        for (tries = 0; tries < 3 && fill[r] == size[r]; tries++) {
+            r = (r + 1) % 3;
+        }
+        board[start[r] + fill[r]++] = deck[(*d)++];
+    }
+}
+
+/* Rounds that fill `free_` slots: Pineapple rounds (3 cards, 1 discard) when even,
+ * else one card each; sometimes raw bytes. */
+static void search_rounds(reader *in, ofc_search_seat *s, int free_)
+{
+    int i, raw = (u8(in) & 15) == 0, pine = free_ % 2 == 0;
+    s->rounds = (uint8_t)(raw ? u8(in) % (OFC_SEARCH_MAX_ROUNDS + 2) : pine ? free_ / 2 : free_);
+    if (s->rounds > OFC_SEARCH_MAX_ROUNDS && !raw) {
+        s->rounds = OFC_SEARCH_MAX_ROUNDS;
+    }
+    for (i = 0; i < OFC_SEARCH_MAX_ROUNDS; i++) {
+        s->round_n[i] = (uint8_t)(raw ? u8(in) % 20 : pine ? 3 : 1);
+        s->round_k[i] = (uint8_t)(raw ? u8(in) % 4 : pine ? 1 : 0);
+    }
+}
+
+/* A position as the searcher knows it, mostly consistent (cards from one shuffled
+ * deck, rounds that fill the free slots), sometimes not. */
+static void search_pos(reader *in, ofc_search_pos *pos)
+{
+    uint8_t deck[52];
+    int d = 0, p, i;
+    memset(pos, 0, sizeof *pos);
+    cards(in, deck, 52);
+    pos->players = (uint8_t)((u8(in) & 15) ? 2 + u8(in) % 3 : u8(in) % 6);
+    pos->seat = (uint8_t)(u8(in) % (pos->players ? pos->players : 1));
+    for (p = 0; p < pos->players && p < OFC_SEARCH_MAX_SEATS; p++) {
+        ofc_search_seat *s = &pos->seats[p];
+        int placed = (u8(in) & 1) ? 9 + 2 * (u8(in) % 3) : u8(in) % 14, free_;
+        if (p == pos->seat) {
+            static const uint8_t deal[3][2] = {{5, 0}, {3, 1}, {1, 0}};
+            int kind = placed == 0 ? 0 : 1 + u8(in) % 2;
+            placed = placed > 12 ? 11 : placed;
+            pos->n_dealt = (u8(in) & 15) ? deal[kind][0] : u8(in) % 7;
+            pos->k = (u8(in) & 15) ? deal[kind][1] : u8(in) % 3;
+            for (i = 0; i < pos->n_dealt && i < 5 && d < 52; i++) {
+                pos->dealt[i] = deck[d++];
+            }
+            free_ = 13 - placed - (pos->n_dealt - pos->k);
+        } else {
+            free_ = 13 - placed;
+        }
+        search_board(in, s->board, placed, deck, &d);
+        s->in_fl = (uint8_t)((u8(in) & 7) ? 0 : 12 + u8(in) % 7);
+        search_rounds(in, s, free_ < 0 ? 0 : free_);
+    }
+    d += u8(in) % 5; /* discards the searcher saw */
+    for (i = d; i < 52; i++) {
+        pos->unseen[pos->n_unseen++] = deck[i];
+    }
+    if ((u8(in) & 31) == 0) {
+        pos->n_unseen = u8(in); /* a count beyond the array */
+    }
+}
+
+static void t_best_completion(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    ofc_fl_rules fl;
+    ofc_search_model m;
+    ofc_completion_result out;
+    uint8_t board[13], fut[52], rn[OFC_SEARCH_MAX_ROUNDS + 2], rk[OFC_SEARCH_MAX_ROUNDS + 2];
+    uint8_t deck[52];
+    int d = 0, placed = 4 + u8(in) % 10, i, total = 0;
+    uint32_t rounds, policy = u8(in) % 4, in_fl = (u8(in) & 7) ? 0 : u8(in) % 19;
+    int32_t st;
+    fl_rules(in, &fl);
+    if (!search_model(in, &m)) {
+        return;
+    }
+    cards(in, deck, 52);
+    search_board(in, board, placed, deck, &d);
+    if (u8(in) & 7) { /* Pineapple rounds that fill the free slots, or single cards */
+        int free_ = 13 - placed, pine = free_ % 2 == 0;
+        rounds = (uint32_t)(pine ? free_ / 2 : free_);
+        for (i = 0; i < (int)rounds && i < OFC_SEARCH_MAX_ROUNDS + 2; i++) {
+            rn[i] = (uint8_t)(pine ? 3 : 1);
+            rk[i] = (uint8_t)(pine ? 1 : 0);
+        }
+    } else {
+        rounds = u8(in) % (OFC_SEARCH_MAX_ROUNDS + 2);
+        for (i = 0; i < (int)rounds; i++) {
+            rn[i] = (uint8_t)(u8(in) % 19);
+            rk[i] = (uint8_t)(u8(in) % 3);
+        }
+    }
+    if (rounds > OFC_SEARCH_MAX_ROUNDS + 2 ||
+        (policy == OFC_COMPLETE_BEST && rounds > 2)) {
+        return; /* the exact completion of many rounds takes seconds under ASan */
+    }
+    for (i = 0; i < (int)rounds; i++) {
+        total += rn[i];
+    }
+    for (i = 0; i < total && i < 52; i++) {
+        fut[i] = d < 52 ? deck[d++] : u8(in);
+    }
+    if (total > 52) {
+        return; /* the caller owns sum(round_n) cards */
+    }
+    st = ofc_best_completion(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                             &m, board, fut, rounds, rn, rk, in_fl, policy, &out);
+    REQUIRE(st == OFC_OK || is_search_status(st));
+    if (st == OFC_OK) {
+        REQUIRE(out.foul ? out.value == OFC_SEARCH_FOUL_VALUE : isfinite(out.value));
+        for (i = 0; i < 13; i++) { /* the board's known cards stay in their slots */
+            REQUIRE(board[i] == OFC_NO_CARD || out.board[i] == board[i]);
+        }
+    }
+}
+
+/* Free slots of each row of a board. */
+static void board_room(const uint8_t board[13], uint8_t room[3])
+{
+    static const int start[3] = {0, 3, 8}, size[3] = {3, 5, 5};
+    int r, i;
+    for (r = 0; r < 3; r++) {
+        room[r] = 0;
+        for (i = start[r]; i < start[r] + size[r]; i++) {
+            room[r] = (uint8_t)(room[r] + (board[i] == OFC_NO_CARD));
+        }
+    }
+}
+
+/* n action ids of the searcher's decision: legal ones (when the shape is a decision),
+ * now and then any byte. */
+static void legal_moves(reader *in, const ofc_search_pos *pos, uint8_t *out, uint32_t n)
+{
+    uint8_t legal[OFC_ACTION_SPACE], room[3];
+    int32_t count = 0;
+    uint32_t a;
+    if (pos->seat < OFC_SEARCH_MAX_SEATS) {
+        board_room(pos->seats[pos->seat].board, room);
+        count = ofc_actions_legal(pos->n_dealt, pos->k, room, legal, NULL);
+    }
+    for (a = 0; a < n; a++) {
+        out[a] = count > 0 && (u8(in) & 15) ? legal[u8(in) % (uint32_t)count] : u8(in);
+    }
+}
+
+static void t_search(reader *in)
+{
+    const ofc_rules *r = rules(in);
+    ofc_fl_rules fl;
+    ofc_search_model m;
+    ofc_search_pos pos;
+    uint8_t actions[4];
+    double sum[4], sq[4], values[4];
+    uint32_t n = 1 + u8(in) % 4, policy = u8(in) % 4, a;
+    uint64_t cost;
+    int32_t st;
+    fl_rules(in, &fl);
+    if (!search_model(in, &m)) {
+        return;
+    }
+    search_pos(in, &pos);
+    legal_moves(in, &pos, actions, n);
+    st = ofc_search_pos_check(&pos);
+    REQUIRE(st == OFC_OK || is_search_status(st));
+    cost = ofc_search_exact_cost(&pos, n);
+    REQUIRE(st == OFC_OK || cost == 0);
+    if (policy == OFC_COMPLETE_BEST && st == OFC_OK && pos.seats[pos.seat].rounds > 1) {
+        policy = OFC_COMPLETE_FAST; /* many exact completions: seconds under ASan */
+    }
+    memset(sum, 0, sizeof sum);
+    memset(sq, 0, sizeof sq);
+    st = ofc_search_rollouts(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                             &m, &pos, actions, n, policy, u32(in), u8(in), 1 + u8(in) % 2,
+                             sum, (u8(in) & 1) ? sq : NULL);
+    REQUIRE(st == OFC_OK || is_search_status(st));
+    for (a = 0; a < n && st == OFC_OK; a++) {
+        REQUIRE(isfinite(sum[a]) && isfinite(sq[a]) && sq[a] >= 0);
+    }
+    st = ofc_search_exact(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL, &m,
+                          &pos, actions, n, 20000, values);
+    REQUIRE(st == OFC_OK || is_search_status(st));
+    REQUIRE(st != OFC_OK || (cost > 0 && cost <= 20000));
+    for (a = 0; a < n && st == OFC_OK; a++) {
+        REQUIRE(isfinite(values[a]));
+    }
+}
+
 /* ------------------------------------------------------------ target table */
 
 /* The game engine: a deal from fuzzed seats, button, Fantasyland counts and a seed
@@ -630,6 +851,8 @@ static const fuzz_target targets[] = {
     {"best_setting", t_best_setting},
     {"game", t_game},
     {"settle", t_settle},
+    {"best_completion", t_best_completion},
+    {"search", t_search},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

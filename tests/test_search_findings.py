@@ -1,0 +1,172 @@
+"""Regression tests for what the search harness (tests/fuzz/fuzz_search.py) found: bad
+arguments and observation fields used to escape as TypeError, ValueError,
+OverflowError, IndexError or RecursionError, or to hang (an exact tree of any size).
+Each now raises a specific OfcError subclass naming the field."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.bots import SearchBot
+from ofc_fast.errors import BotError, CardError, OfcError, RulesError, SearchError
+from ofc_fast.game import Game
+from ofc_fast.search import (
+    EXACT_NODES_MAX,
+    MAX_SAMPLES,
+    advise,
+    best_completion,
+    make_observation,
+    search_model,
+)
+
+P = rules.PINEAPPLE
+NESTED: Any = []
+for _ in range(3000):
+    NESTED = [NESTED]
+
+
+def observation() -> dict[str, Any]:
+    return make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+
+
+@pytest.mark.parametrize(
+    "board",
+    [5, None, [[0], 1, [2]], [["As", "Zz"], [], []], [[300], [], []], [[-1], [], []]],
+)
+def test_best_completion_bad_board_is_named(board: object) -> None:
+    with pytest.raises((SearchError, CardError)):
+        best_completion(board, "2c 5d Ts", P)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"rounds": 7}, "rounds must be a list"),
+        ({"rounds": [("3", 1)]}, "a round's cards"),
+        ({"rounds": [(300, 1)]}, "a round's cards"),
+        ({"rounds": [(3, 4)]}, "a round's discards"),
+        ({"rounds": [(3, 1, 0)]}, "a round is"),
+        ({"rounds": [(1, 0)] * 10}, "at most 9 rounds"),
+        ({"fantasyland": "x"}, "fantasyland must be an int"),
+        ({"fantasyland": 5}, "0 or 13..17"),
+        ({"policy": np.array(["best", "fast"])}, "policy must be one of"),
+        ({"model": "default"}, "model must be a SearchModel"),
+    ],
+)
+def test_best_completion_bad_settings_are_named(kwargs: dict[str, Any], match: str) -> None:
+    with pytest.raises(SearchError, match=match):
+        best_completion("Qh / 9s 9h / As Ks", "2c 5d Ts", P, **kwargs)
+
+
+def test_best_completion_needs_a_rule_set() -> None:
+    with pytest.raises(SearchError, match="RuleSet"):
+        best_completion("Qh / 9s 9h / As Ks", "2c 5d Ts", "pineapple")  # type: ignore[arg-type]
+    with pytest.raises(SearchError, match="RuleSet"):
+        search_model(None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("boards", 7),
+        ("boards", [[[], [], []]]),
+        ("boards", [[[], []], [[], [], []]]),
+        ("face_down_counts", [[0, 0, 0], 5]),
+        ("face_down_counts", [[0, 0, 0], [0, 0, 9]]),
+        ("fantasyland", [0, "14"]),
+        ("fantasyland", [0, 5]),
+        ("players", True),
+        ("seat", 3),
+        ("to_discard", np.arange(3)),
+        ("future_cards", 10**12),
+        ("future_cards", 1.5),
+        ("legal_actions", [0, 999]),
+        ("legal_actions", "all"),
+        ("full_set", np.array([True, False])),
+        ("rules", NESTED),
+    ],
+)
+def test_advise_bad_observation_field_is_named(key: str, value: object) -> None:
+    obs = observation()
+    obs[key] = value
+    with pytest.raises(OfcError):
+        advise(obs, samples=2)
+
+
+def test_advise_observation_with_too_many_rounds_is_refused() -> None:
+    obs = observation()
+    obs["future_discards"], obs["future_cards"] = 0, 40  # 40 one-card rounds
+    with pytest.raises(SearchError, match="rounds to come"):
+        advise(obs, samples=2)
+
+
+def test_advise_missing_field_is_named() -> None:
+    obs = observation()
+    del obs["face_down_counts"]
+    with pytest.raises(SearchError, match="face_down_counts"):
+        advise(obs, samples=2)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"seat": np.array([0, 1])},
+        {"seat": "0"},
+        {"rules": np.array([1, 2])},
+        {"exact": np.array([True, False])},
+        {"exact": 1},
+        {"policy": np.array(["auto", "fast"])},
+        {"clock": ["wall"]},
+        {"prune": np.array([1, 0])},
+        {"samples": MAX_SAMPLES + 1},
+        {"samples": -(10**5000)},
+        {"time_budget": math.inf},
+        {"time_budget": 10**400},
+        {"row_weight": 10**400},
+        {"opponent": 10**400},
+        {"seed": 2**64},
+    ],
+)
+def test_advise_bad_setting_is_named(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(SearchError):
+        advise(Game(P, 2, seed=1), **kwargs)
+
+
+def test_exact_true_refuses_a_tree_beyond_its_limit_instead_of_hanging() -> None:
+    g = Game(rules.ULTIMATE_PINEAPPLE, 2, seed=285017798)
+    while g.to_act is not None and g.observation(g.to_act)["future_cards"] > 3:
+        g.play_action(g.legal_actions()[0])
+    obs = g.observation(g.to_act)
+    with pytest.raises(SearchError, match="the time budget allows"):
+        advise(obs, exact=True, time_budget=1e-6)
+    assert EXACT_NODES_MAX >= 10 * ofc.search.EXACT_NODES_DEFAULT
+
+
+def test_rules_get_refuses_a_name_that_is_not_text() -> None:
+    with pytest.raises(RulesError, match="text"):
+        rules.get(NESTED)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"rules": 5},
+        {"time_budget": "fast"},
+        {"time_budget": 10**400},
+        {"samples": "many"},
+        {"row_weight": [1]},
+        {"opening_factor": "3"},
+        {"prune": "yes"},
+        {"clock": ["cpu"]},
+        {"policy": np.array(["auto"])},
+    ],
+)
+def test_search_bot_bad_setting_is_a_bot_error(kwargs: dict[str, Any]) -> None:
+    with pytest.raises(BotError):
+        SearchBot(**kwargs)
