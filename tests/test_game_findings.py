@@ -119,6 +119,28 @@ def test_fuzz_replay_with_a_seed_and_an_odd_deck_names_the_deck(deck: object) ->
     assert Game.replay(h) == finished(seed=3)  # the same ids as NumPy ints: accepted
 
 
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("version", np.arange(3)),
+        ("result.net", np.arange(2)),
+        ("result.net", [np.arange(2)]),
+    ],
+)
+def test_fuzz_replay_with_an_array_field_names_it(key: str, value: object) -> None:
+    """Found by tests/fuzz/fuzz_game.py: a NumPy array as the version or a recorded
+    result field raised ValueError (an ambiguous truth value) instead of HistoryError."""
+    h = finished(seed=4).history()
+    if "." in key:
+        outer, inner = key.split(".")
+        h[outer][inner] = value
+    else:
+        h[key] = value
+    with pytest.raises(HistoryError) as info:
+        Game.replay(h)
+    assert info.value.field == key
+
+
 @pytest.mark.parametrize("discards", [1, 2])
 def test_fuzz_five_cards_with_one_or_two_discards_have_no_action_ids(discards: int) -> None:
     """Found by the C API harness: 5 cards with 1 or 2 discards have 405 / 270 ids, past

@@ -100,7 +100,7 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
             f"unknown history key(s) {_short(sorted(map(str, unknown)))}",
             str(sorted(map(str, unknown))[0]),
         )
-    if history.get("version", HISTORY_VERSION) != HISTORY_VERSION:
+    if not _same(history.get("version", HISTORY_VERSION), HISTORY_VERSION):
         raise HistoryError(
             f"unknown history version {_short(history.get('version'))} "
             f"(this is version {HISTORY_VERSION})",
@@ -145,6 +145,15 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
     return g
 
 
+def _same(recorded: object, actual: object) -> bool:
+    """``recorded == actual`` for a value read from a history, whatever it holds (an
+    array, say): False instead of an exception."""
+    try:
+        return bool(recorded == actual)
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
 def _same_deck(recorded: object, dealt: Sequence[int]) -> bool:
     """True when the recorded deck is a list of the same card ids (whatever else it
     holds: False, never an exception)."""
@@ -173,7 +182,7 @@ def _check_result(g: Game, recorded: object) -> None:
             raise HistoryError(
                 f"result.{str(key)[:30]}: not a recorded field", f"result.{key}"
             )
-        if value != actual[key]:
+        if not _same(value, actual[key]):
             raise HistoryError(
                 f"result.{key}: the history records {_short(value)}, the "
                 f"replay gives {_short(actual[key])}",
