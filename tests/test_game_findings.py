@@ -7,6 +7,7 @@ import copy
 import json
 import time
 from random import Random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -75,22 +76,27 @@ def test_finding4_played_moves_cannot_change_history() -> None:
     assert Game.replay(json.loads(json.dumps(g.history()))) == g
 
 
+def refused(history: dict[str, Any], changes: dict[str, object]) -> HistoryError:
+    """The HistoryError of replaying ``history`` with ``changes`` ("key" or
+    "outer.inner" to value)."""
+    for key, value in changes.items():
+        if "." in key:
+            outer, inner = key.split(".")
+            history[outer][inner] = value
+        else:
+            history[key] = value
+    with pytest.raises(HistoryError) as info:
+        Game.replay(history)
+    return info.value
+
+
 def test_finding5_replay_checks_every_recorded_field() -> None:
     g = finished(seed=11)
     h = json.loads(json.dumps(g.history()))
     assert Game.replay(h) == g
 
     def bad(**changes: object) -> HistoryError:
-        edited = json.loads(json.dumps(h))
-        for key, value in changes.items():
-            if "." in key:
-                outer, inner = key.split(".")
-                edited[outer][inner] = value
-            else:
-                edited[key] = value
-        with pytest.raises(HistoryError) as info:
-            Game.replay(edited)
-        return info.value
+        return refused(json.loads(json.dumps(h)), changes)
 
     assert bad(**{"result.net": [100, -100]}).field == "result.net"
     assert bad(button=1).field.startswith("result")  # another deal order
@@ -130,15 +136,7 @@ def test_fuzz_replay_with_a_seed_and_an_odd_deck_names_the_deck(deck: object) ->
 def test_fuzz_replay_with_an_array_field_names_it(key: str, value: object) -> None:
     """Found by tests/fuzz/fuzz_game.py: a NumPy array as the version or a recorded
     result field raised ValueError (an ambiguous truth value) instead of HistoryError."""
-    h = finished(seed=4).history()
-    if "." in key:
-        outer, inner = key.split(".")
-        h[outer][inner] = value
-    else:
-        h[key] = value
-    with pytest.raises(HistoryError) as info:
-        Game.replay(h)
-    assert info.value.field == key
+    assert refused(finished(seed=4).history(), {key: value}).field == key
 
 
 @pytest.mark.parametrize("discards", [1, 2])
