@@ -153,23 +153,29 @@ def opponent_weight(opponent: Opponent) -> float:
     if isinstance(opponent, str):
         if opponent in _OPPONENT_WEIGHTS:
             return _OPPONENT_WEIGHTS[opponent]
-    elif (
-        not isinstance(opponent, bool)
-        and isinstance(opponent, (int, float))
-        and 0 <= opponent <= 1  # NaN fails too
-    ):
+    elif in_range(opponent, 0, 1):
         return float(opponent)
     raise SearchError(
         f"opponent must be 'best', 'random' or a number within 0..1, got {quote(opponent)}"
     )
 
 
+def in_range(value: Any, low: float, high: float, integer: bool = False) -> bool:
+    """True when ``value`` is a number (an int when ``integer``; never a bool) within
+    low..high; NaN, arrays and anything else are False, never an exception.
+
+    >>> in_range(0.5, 0, 1), in_range(True, 0, 1), in_range(2.0, 0, 5, integer=True)
+    (True, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if integer and not isinstance(value, int):
+        return False
+    return low <= value <= high
+
+
 def _check_row_weight(row_weight: Any) -> None:
-    if (
-        isinstance(row_weight, bool)
-        or not isinstance(row_weight, (int, float))
-        or not 0 <= row_weight <= 1e6  # NaN fails too
-    ):
+    if not in_range(row_weight, 0, 1e6):
         raise SearchError(
             f"row_weight must be a number within 0..1e6, got {quote(row_weight)}"
         )
@@ -214,18 +220,23 @@ class Completion:
     leaves: int
 
 
+_POLICY_IDS = {
+    "best": int(lib.OFC_COMPLETE_BEST),
+    "fast": int(lib.OFC_COMPLETE_FAST),
+    "sequential": int(lib.OFC_COMPLETE_SEQUENTIAL),
+}
+
+
 def _policy(policy: str, sequential: bool = False) -> int:
-    names = {"best": lib.OFC_COMPLETE_BEST, "fast": lib.OFC_COMPLETE_FAST}
-    if sequential:
-        names["sequential"] = lib.OFC_COMPLETE_SEQUENTIAL
+    names = tuple(_POLICY_IDS)[: 3 if sequential else 2]
     if isinstance(policy, str) and policy in names:
-        return int(names[policy])
-    raise SearchError(f"policy must be one of {tuple(names)} here, got {quote(policy)}")
+        return _POLICY_IDS[policy]
+    raise SearchError(f"policy must be one of {names} here, got {quote(policy)}")
 
 
 def _int_in(value: Any, what: str, low: int, high: int) -> int:
     """``value`` as an int within low..high (an int, not a bool), else SearchError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not in_range(value, low, high, integer=True):
         raise SearchError(f"{what} must be an int within {low}..{high}, got {quote(value)}")
     return int(value)
 
@@ -403,7 +414,7 @@ def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
 
 def _card_list(value: Any, what: str) -> list[int]:
     for c in _seq(value, f"observation: {what}"):
-        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c < 52:
+        if not in_range(c, 0, 51, integer=True):
             raise CardError(f"observation: {what} holds {quote(c)}, not a card id 0..51")
     return list(value)
 
@@ -710,19 +721,11 @@ def check_settings(
     ...
     ofc_fast.errors.SearchError: samples must be an int within 1..1,000,000,000, got 0
     """
-    if samples is not None and (
-        isinstance(samples, bool)
-        or not isinstance(samples, int)
-        or not 1 <= samples <= MAX_SAMPLES
-    ):
+    if samples is not None and not in_range(samples, 1, MAX_SAMPLES, integer=True):
         raise SearchError(
             f"samples must be an int within 1..{MAX_SAMPLES:,}, got {quote(samples)}"
         )
-    if time_budget is not None and (
-        isinstance(time_budget, bool)
-        or not isinstance(time_budget, (int, float))
-        or not 0 < time_budget <= 1e6
-    ):
+    if time_budget is not None and not (in_range(time_budget, 0, 1e6) and time_budget > 0):
         raise SearchError(
             "time_budget must be a positive number of seconds, at most 1e6, "
             f"got {quote(time_budget)}"
@@ -731,7 +734,7 @@ def check_settings(
         raise SearchError(f"exact must be 'auto', True or False, got {quote(exact)}")
     if not (isinstance(policy, str) and policy in POLICIES):
         raise SearchError(f"policy must be one of {POLICIES}, got {quote(policy)}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+    if not in_range(seed, 0, 2**64 - 1, integer=True):
         raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     if not (isinstance(clock, str) and clock in _CLOCKS):
         raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")

@@ -26,7 +26,14 @@ from ..game import GameError, Move
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
-from ..search import Opponent, advise, check_settings, opponent_weight, search_model
+from ..search import (
+    Opponent,
+    advise,
+    check_settings,
+    in_range,
+    opponent_weight,
+    search_model,
+)
 from ..solver import StayValue, solve_fantasyland
 from .base import Observation, rules_of
 from .heuristic import HeuristicBot
@@ -83,14 +90,15 @@ class SearchBot:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:
             check_settings(
-                samples, time_budget, "auto", policy, 0, clock, prune, row_weight
+                samples=samples,
+                time_budget=time_budget,
+                policy=policy,
+                clock=clock,
+                prune=prune,
+                row_weight=row_weight,
             )
             opponent_weight(opponent)
-            if (
-                isinstance(opening_factor, bool)
-                or not isinstance(opening_factor, (int, float))
-                or not 0 < opening_factor <= 100
-            ):
+            if not (in_range(opening_factor, 0, 100) and opening_factor > 0):
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
                 )
