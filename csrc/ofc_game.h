@@ -73,10 +73,13 @@
  * assert(res.net[0] + res.net[1] + res.net[2] == 0);
  * @endcode
  */
+/* ofc_fast.h first, outside the guard: it includes this header at its end, after its
+ * own declarations, so that either header may be included first. */
+#include "ofc_fast.h"
+
 #ifndef OFC_GAME_H
 #define OFC_GAME_H
 
-#include "ofc_fast.h"
 #include "ofc_settle.h"
 
 #ifdef __cplusplus

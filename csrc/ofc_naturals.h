@@ -83,10 +83,13 @@
  * assert(strcmp(ofc_natural_name(OFC_NAT_DRAGON), "dragon") == 0);
  * @endcode
  */
+/* ofc_fast.h first, outside the guard: it includes this header at its end, after its
+ * own declarations, so that either header may be included first. */
+#include "ofc_fast.h"
+
 #ifndef OFC_NATURALS_H
 #define OFC_NATURALS_H
 
-#include "ofc_fast.h"
 
 #ifdef __cplusplus
 extern "C" {

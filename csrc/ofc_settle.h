@@ -71,10 +71,13 @@
  * assert(s.net[0] + s.net[1] + s.net[2] == 0 && s.net[0] > 0 && s.n_items > 0);
  * @endcode
  */
+/* ofc_fast.h first, outside the guard: it includes this header at its end, after its
+ * own declarations, so that either header may be included first. */
+#include "ofc_fast.h"
+
 #ifndef OFC_SETTLE_H
 #define OFC_SETTLE_H
 
-#include "ofc_fast.h"
 
 #ifdef __cplusplus
 extern "C" {

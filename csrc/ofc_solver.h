@@ -50,13 +50,16 @@
  * assert(!sol.best.foul && sol.best.n_discards == 1 && sol.best.royalties >= 37);
  * @endcode
  */
+/* ofc_fast.h first, outside the guard: it includes this header at its end, after its
+ * own declarations, so that either header may be included first. */
+#include "ofc_fast.h"
+
 #ifndef OFC_SOLVER_H
 #define OFC_SOLVER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ofc_fast.h"
 
 #ifdef __cplusplus
 extern "C" {

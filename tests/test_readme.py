@@ -62,11 +62,31 @@ def test_readme_python_examples_run(
 )
 @pytest.mark.skipif(COMPILER is None, reason="no C compiler")
 def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
-    """Every complete C program of the README builds with -Wall -Wextra -Werror and
-    runs to exit status 0."""
-    programs = [
-        b for b in _blocks(README.read_text(encoding="utf-8"), "c") if "int main(" in b
-    ]
+    """Every C block of the README is a complete program: it builds with -Wall -Wextra
+    -Werror -pedantic and runs to exit status 0 (a fragment that does not compile, such
+    as one naming an undeclared board, fails here)."""
+    programs = _blocks(README.read_text(encoding="utf-8"), "c")
     assert programs
     for i, program in enumerate(programs):
+        assert "int main(" in program, f"C block {i} of the README is not a whole program"
         assert build_and_run(program, tmp_path, f"example{i}").strip()
+
+
+@pytest.mark.skipif(not README.exists(), reason="source tree (README.md) not available")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
+def test_readme_scoring_program_agrees_with_the_python_api(tmp_path: Path) -> None:
+    """The README's C scoring program prints the net that ``score_pair`` gives for the
+    same two boards under the OFC preset (the boards are written as ids there)."""
+    import ofc_fast as ofc
+
+    program = next(
+        b
+        for b in _blocks(README.read_text(encoding="utf-8"), "c")
+        if "ofc_score_boards" in b
+    )
+    out = build_and_run(program, tmp_path, "score")
+    lines = dict(line.split(": ") for line in out.strip().splitlines())
+    a = ofc.Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    b = ofc.Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c")
+    assert int(lines["net"]) == ofc.score_pair(a, b, ofc.rules.OFC).net
+    assert int(lines["royal flush"]) == ofc.rank5("As Ks Qs Js Ts")

@@ -143,7 +143,8 @@ else
     exit 1
 fi
 
-# The sdist must hold exactly: the project documents and build files, csrc/*.c *.h,
+# The sdist must hold exactly: the project documents and build files (the CMake build
+# included), csrc/*.c *.h,
 # the package's .py/.pyi/.c/.h/.json and py.typed, the table generators tools/gen_*.py and tests/ (as in
 # the source tree, minus build outputs and caches); plus what setuptools adds itself.
 if "$T/python" - "$ROOT" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/sdist-contents.log" 2>&1 <<'EOF'
@@ -166,7 +167,7 @@ def tree(sub, patterns):
 required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md", "MANIFEST.in",
             "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_native/_speedups.c",
             "ofc_fast/_native/build.py",
-            "csrc/ofc_fast.h"}
+            "csrc/ofc_fast.h", "CMakeLists.txt", "cmake/ofc_fastConfig.cmake.in"}
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
 required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json"])

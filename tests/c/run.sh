@@ -1,30 +1,30 @@
 #!/usr/bin/env bash
-# Builds and runs every C test program (tests/c/test_*.c) against the library
-# (csrc/ofc_*.c): once with -O2, once under AddressSanitizer + UndefinedBehaviorSanitizer
-# and once under ThreadSanitizer, always with -std=c99 -Wall -Wextra -Werror -pedantic.
-# (-pthread: tests/c/test_threads.c runs the batch kernels from two threads; the
-# library itself uses no threads.)
+# Builds the C library with CMake (CMakeLists.txt at the root) and runs every C test
+# program (tests/c/test_*.c, CTest) against it three times: optimised (-O2), under
+# AddressSanitizer + UndefinedBehaviorSanitizer and under ThreadSanitizer, always with
+# -std=c99 -Wall -Wextra -Werror -pedantic (OFC_FAST_STRICT). The library is compiled
+# once per configuration and linked into every test. (tests/c/test_threads.c runs the
+# batch kernels from two threads; the library itself uses no threads.)
+# Needs cmake >= 3.16 (`pip install cmake` gives one).
 # Usage: tests/c/run.sh [build-dir]     (default: a temporary directory)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
-cc=${CC:-gcc}
-lib=("$root"/csrc/ofc_*.c)
-flags=(-std=c99 -Wall -Wextra -Werror -pedantic -pthread -I"$root/csrc")
-san=(-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all)
-tsan=(-O1 -g -fno-omit-frame-pointer -fsanitize=thread)
+export CC=${CC:-gcc}
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+command -v cmake >/dev/null || { echo "tests/c/run.sh needs cmake (pip install cmake)"; exit 2; }
 
-for test in "$root"/tests/c/test_*.c; do
-    name=$(basename "$test" .c)
-    echo "== $name (-O2)"
-    "$cc" "${flags[@]}" -O2 "$test" "${lib[@]}" -o "$out/$name"
-    "$out/$name"
-    echo "== $name (AddressSanitizer + UndefinedBehaviorSanitizer)"
-    "$cc" "${flags[@]}" "${san[@]}" "$test" "${lib[@]}" -o "$out/${name}_san"
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        "$out/${name}_san"
-    echo "== $name (ThreadSanitizer)"
-    "$cc" "${flags[@]}" "${tsan[@]}" "$test" "${lib[@]}" -o "$out/${name}_tsan"
-    TSAN_OPTIONS=halt_on_error=1 "$out/${name}_tsan"
-done
+run() {  # name, then CMake options
+    local name=$1
+    shift
+    echo "== C tests: $name"
+    cmake -S "$root" -B "$out/$name" -DOFC_FAST_STRICT=ON -DOFC_FAST_TESTS=ON "$@" >/dev/null
+    cmake --build "$out/$name" --parallel "$jobs" >/dev/null
+    ctest --test-dir "$out/$name" --output-on-failure --parallel "$jobs"
+}
+
+run optimised -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE=-O2
+run asan-ubsan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-O1 \
+    -DOFC_FAST_SANITIZE=address,undefined
+run tsan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG=-O1 -DOFC_FAST_SANITIZE=thread

@@ -1,0 +1,178 @@
+"""The CMake build of the C library (CMakeLists.txt): a static and a shared library, an
+install of the headers and of a CMake package, and ``find_package(ofc_fast)`` in a
+consumer project giving ``ofc_fast::ofc_fast`` and ``ofc_fast::ofc_fast_shared``.
+
+These read the source tree and need cmake (``pip install cmake``, in the ``test`` extra)
+and a C compiler: outside a checkout they skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from c_programs import COMPILER, ROOT
+
+import ofc_fast as ofc
+
+CMAKE = shutil.which("cmake")
+pytestmark = [
+    pytest.mark.skipif(
+        not (ROOT / "CMakeLists.txt").exists(),
+        reason="source tree (CMakeLists.txt) not available",
+    ),
+    pytest.mark.skipif(CMAKE is None, reason="needs cmake: pip install cmake"),
+    pytest.mark.skipif(COMPILER is None, reason="needs a C compiler (gcc or cc)"),
+]
+
+_CONSUMER_C = """\
+#include <stdio.h>
+#include "ofc_fast.h"
+
+int main(void)
+{
+    printf("%u %d\\n", (unsigned)ofc_rank5_unchecked(51, 47, 43, 39, 35),
+           OFC_VERSION_NUMBER);
+    return 0;
+}
+"""
+
+_CONSUMER_CMAKE = """\
+cmake_minimum_required(VERSION 3.16)
+project(consumer LANGUAGES C)
+find_package(ofc_fast {version} REQUIRED)
+add_executable(app_static app.c)
+target_link_libraries(app_static PRIVATE ofc_fast::ofc_fast)
+add_executable(app_shared app.c)
+target_link_libraries(app_shared PRIVATE ofc_fast::ofc_fast_shared)
+"""
+
+
+def _cmake(*args: str | Path, cwd: Path | None = None) -> str:
+    """Run cmake (or ctest) with ``args``; its output, failing the test on an error."""
+    env = {**os.environ, "CC": COMPILER or "cc"}
+    done = subprocess.run(
+        [str(a) for a in args], cwd=cwd, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def _header_version() -> str:
+    text = (ROOT / "csrc" / "ofc_fast.h").read_text(encoding="utf-8")
+    parts = [
+        re.search(rf"#define OFC_VERSION_{p} (\d+)", text).group(1)  # type: ignore[union-attr]
+        for p in ("MAJOR", "MINOR", "PATCH")
+    ]
+    return ".".join(parts)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The library built (Release, strict warnings) and installed under a prefix."""
+    base = tmp_path_factory.mktemp("cmake")
+    build, prefix = base / "build", base / "prefix"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+        "-DOFC_FAST_STRICT=ON", "-DOFC_FAST_TESTS=OFF",
+    )  # fmt: skip
+    _cmake(CMAKE or "cmake", "--build", build, "--parallel", "2")
+    _cmake(CMAKE or "cmake", "--install", build, "--prefix", prefix)
+    return prefix
+
+
+def test_install_lays_out_headers_libraries_and_the_package(installed: Path) -> None:
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    assert (lib / "libofc_fast.a").is_file()
+    assert any(p.name.startswith("libofc_fast.so") for p in lib.iterdir())
+    package = lib / "cmake" / "ofc_fast"
+    for name in (
+        "ofc_fastConfig.cmake",
+        "ofc_fastConfigVersion.cmake",
+        "ofc_fastTargets.cmake",
+    ):
+        assert (package / name).is_file(), name
+    headers = {p.name for p in (installed / "include" / "ofc_fast").iterdir()}
+    public = {p.name for p in (ROOT / "csrc").glob("ofc_*.h")} - {
+        p.name for p in (ROOT / "csrc").glob("ofc_internal*.h")
+    }
+    assert headers == public  # every public header, and no private one
+
+
+def test_every_installed_header_compiles_on_its_own(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A consumer can include any installed header first (each brings what it needs)."""
+    include = installed / "include" / "ofc_fast"
+    for header in sorted(include.glob("*.h")):
+        src = tmp_path / f"{header.stem}.c"
+        src.write_text(f'#include "{header.name}"\nint main(void) {{ return 0; }}\n')
+        subprocess.run(
+            [COMPILER or "cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
+             f"-I{include}", "-c", str(src), "-o", str(tmp_path / f"{header.stem}.o")],
+            check=True,
+        )  # fmt: skip
+
+
+def test_find_package_gives_static_and_shared_targets(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A consumer project links both targets; both programs print what the Python API
+    gives (same ranker, same version)."""
+    src = tmp_path / "consumer"
+    src.mkdir()
+    (src / "app.c").write_text(_CONSUMER_C)
+    (src / "CMakeLists.txt").write_text(_CONSUMER_CMAKE.format(version=_header_version()))
+    build = tmp_path / "consumer-build"
+    _cmake(CMAKE or "cmake", "-S", src, "-B", build, f"-DCMAKE_PREFIX_PATH={installed}")
+    _cmake(CMAKE or "cmake", "--build", build)
+    major, minor, patch = (int(x) for x in ofc.__version__.split(".")[:3])
+    expected = f"{ofc.rank5('As Ks Qs Js Ts')} {major * 10000 + minor * 100 + patch}"
+    for app in ("app_static", "app_shared"):
+        out = subprocess.run([str(build / app)], check=True, capture_output=True, text=True)
+        assert out.stdout.split() == expected.split(), app
+    # The shared program resolves the installed shared library, not a static copy.
+    needed = subprocess.run(
+        ["ldd", str(build / "app_shared")], capture_output=True, text=True
+    )
+    if needed.returncode == 0:
+        assert "libofc_fast.so" in needed.stdout
+
+
+def test_find_package_refuses_an_incompatible_version(
+    installed: Path, tmp_path: Path
+) -> None:
+    src = tmp_path / "consumer"
+    src.mkdir()
+    (src / "app.c").write_text(_CONSUMER_C)
+    (src / "CMakeLists.txt").write_text(_CONSUMER_CMAKE.format(version="99.0"))
+    done = subprocess.run(
+        [CMAKE or "cmake", "-S", str(src), "-B", str(tmp_path / "b"),
+         f"-DCMAKE_PREFIX_PATH={installed}"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode != 0
+    assert "ofc_fast" in done.stderr and "99.0" in done.stderr
+
+
+def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
+    """Without installing: add_subdirectory(ofc-fast) and the namespaced targets (the C
+    tests are off by default in a sub-project)."""
+    src = tmp_path / "consumer"
+    src.mkdir()
+    (src / "app.c").write_text(_CONSUMER_C)
+    (src / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.16)\nproject(consumer LANGUAGES C)\n"
+        f'add_subdirectory("{ROOT.as_posix()}" ofc_fast)\n'
+        "add_executable(app app.c)\ntarget_link_libraries(app PRIVATE ofc_fast::ofc_fast)\n"
+    )
+    build = tmp_path / "b"
+    _cmake(CMAKE or "cmake", "-S", src, "-B", build, "-DCMAKE_BUILD_TYPE=Release")
+    _cmake(CMAKE or "cmake", "--build", build, "--parallel", "2")
+    out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
+    assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
+    assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
