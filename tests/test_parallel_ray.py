@@ -90,7 +90,9 @@ def test_a_ray_worker_that_dies_is_retried(
 
 
 def test_selfplay_on_ray_writes_the_local_bytes(ray_session: Any, tmp_path: Path) -> None:
-    spec = RunSpec.make("pineapple", 2, seed=4, hands=9, bots=[("heuristic", {})])
+    spec = RunSpec.make(
+        "pineapple", 2, seed=4, hands=9, bots=[("heuristic", {})], fantasyland=False
+    )
     selfplay(spec, tmp_path / "local", shard_size=4, progress=False)
     selfplay(spec, tmp_path / "ray", RayExecutor(), shard_size=4, progress=False)
     files = [p.name for p in sorted((tmp_path / "local").iterdir())]
