@@ -396,12 +396,19 @@ WIDE = [
 @pytest.mark.parametrize("rich", [False, True], ids=["plain", "rich"])
 @pytest.mark.parametrize("argv", WIDE, ids=lambda a: "-".join(a[:2]))
 def test_tables_fit_80_columns(
-    capsys: pytest.CaptureFixture, no_module, rich: bool, argv: list[str]
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    no_module,
+    rich: bool,
+    argv: list[str],
 ) -> None:
+    """On a terminal (into a pipe tables keep their full width: test_issue21_cli)."""
     if rich:
-        pytest.importorskip("rich")
+        pytest.importorskip("rich", reason='pip install ".[test]" (rich)')
     else:
         no_module("rich")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "dumb")  # rich on a terminal without colour codes
     code, out, _ = run(capsys, *argv)
     assert code == 0
     long = [ln for ln in out.splitlines() if len(ln) > 80]

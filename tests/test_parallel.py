@@ -369,8 +369,9 @@ def _play_json(tmp_path: Path, *extra: str) -> dict:
 
 
 def test_play_with_workers_is_the_same_run(tmp_path: Path) -> None:
-    one = _play_json(tmp_path, "--workers", "1")
-    two = _play_json(tmp_path, "--workers", "2", "--chunk-size", "5")
+    """--independent: one deal per unit (test_parallel_chains.py: the default units)."""
+    one = _play_json(tmp_path, "--workers", "1", "--independent")
+    two = _play_json(tmp_path, "--workers", "2", "--chunk-size", "5", "--independent")
     assert (one.pop("executor"), two.pop("executor")) == ("local", "process")
     assert one == two
     assert one["hands"] == 12 and one["mode"] == "independent"

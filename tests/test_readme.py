@@ -48,12 +48,14 @@ def _blocks(text: str, lang: str) -> list[str]:
 def test_readme_python_examples_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every ```python block of the README runs as written (in a scratch directory)."""
+    """Every ```python block of the README runs as written (in a scratch directory),
+    as the main script: ``if __name__ == "__main__":`` blocks run too (the parallel
+    block as a real script: tests/test_parallel_guard.py)."""
     monkeypatch.chdir(tmp_path)
     blocks = _blocks(README.read_text(encoding="utf-8"), "python")
     assert blocks
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+        exec(compile(block, "README.md", "exec"), {"__name__": "__main__"})
 
 
 @pytest.mark.skipif(
