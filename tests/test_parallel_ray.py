@@ -43,7 +43,7 @@ def ray_session() -> Iterator[Any]:
     except ImportError:
         if os.environ.get("OFC_REQUIRE_RAY") == "1":
             pytest.fail("OFC_REQUIRE_RAY=1 but Ray is not installed (pip install '.[ray]')")
-        pytest.skip("Ray is not installed (pip install 'ofc-fast[ray]')")
+        pytest.skip('Ray is not installed: pip install ".[ray]"')
     # Ray puts the driver's working directory on its workers' sys.path: start it from a
     # scratch directory, so that workers import the installed package, not a source
     # tree without its compiled extension.

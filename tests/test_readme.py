@@ -15,7 +15,7 @@ SCRIPT = ROOT / "tools" / "presets_table.py"
 
 @pytest.mark.skipif(
     not (README.exists() and SCRIPT.exists()),
-    reason="source tree (README.md, tools/) not available",
+    reason="needs a source checkout (git clone: README.md, tools/)",
 )
 def test_readme_preset_table_is_current() -> None:
     spec = importlib.util.spec_from_file_location("presets_table", SCRIPT)
@@ -44,7 +44,9 @@ def _blocks(text: str, lang: str) -> list[str]:
     return blocks
 
 
-@pytest.mark.skipif(not README.exists(), reason="source tree (README.md) not available")
+@pytest.mark.skipif(
+    not README.exists(), reason="needs a source checkout (git clone: README.md)"
+)
 def test_readme_python_examples_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -60,9 +62,9 @@ def test_readme_python_examples_run(
 
 @pytest.mark.skipif(
     not (README.exists() and CSRC.is_dir()),
-    reason="source tree (README.md, csrc/) not available",
+    reason="needs a source checkout (git clone: README.md, csrc/)",
 )
-@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler: install gcc")
 def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
     """Every complete C program of the README builds with -Wall -Wextra -Werror and
     runs to exit status 0."""

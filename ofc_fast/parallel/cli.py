@@ -30,8 +30,7 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="play in N processes (1: in this process): units of a deal and the "
-        "Fantasyland deals it earns; see the README's parallel runs",
+        help="play in N processes (1: in this process); see the README's parallel runs",
     )
     parser.add_argument(
         "--ray",
