@@ -21,6 +21,7 @@ plain data (a function importable by name and a picklable argument).
 from __future__ import annotations
 
 import ast
+import inspect
 import multiprocessing
 import os
 import sys
@@ -183,11 +184,11 @@ def unguarded_main_line() -> tuple[str, int] | None:
     if main is None or not isinstance(path, str) or not path.endswith(".py"):
         return None
     line = None
-    frame = sys._getframe(1)
+    frame = inspect.currentframe()
     while frame is not None:  # the outermost frame of the script's own top level
         if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
             line = frame.f_lineno
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     if line is None:
         return None
     try:
