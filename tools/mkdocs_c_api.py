@@ -145,11 +145,17 @@ def doc_markdown(comment: str) -> str:
         for line in _code_blocks(comment_lines(comment))
         for part in re.split(r"\s+(?=@(?:brief|param|pre|return)\b)", line)
     ]
+    brief = False  # in the @brief's paragraph: hanging-indented lines are its text
     for line in lines:
         m = _TAG_LINE.match(line.strip())
+        if m:
+            brief = False
         if m and m.group(1) == "brief":
             current = None
+            brief = True
             prose.append(m.group(2))
+        elif brief and line.strip() and not line.startswith("```"):
+            prose.append(line.strip())
         elif m and m.group(1) == "param":
             names = re.match(r"((?:\w+,\s*)*\w+)\s*(.*)", m.group(2))
             name, text = names.groups() if names else (m.group(2), "")
@@ -162,6 +168,7 @@ def doc_markdown(comment: str) -> str:
             current.append(line.strip())
         else:
             current = None
+            brief = False
             prose.append(line)
     text = _paragraphs("\n".join(prose))
     listed = "\n".join(
