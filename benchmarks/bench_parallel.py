@@ -112,8 +112,13 @@ def main() -> int:
     ap.add_argument("--no-ray", action="store_true")
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args()
-    spec = RunSpec.make(
-        "pineapple", 2, seed=2026, hands=args.deals, bots=[("heuristic", {})]
+    spec = RunSpec.make(  # independent deals: the README's figures (one deal per unit)
+        "pineapple",
+        2,
+        seed=2026,
+        hands=args.deals,
+        bots=[("heuristic", {})],
+        fantasyland=False,
     )
     print(
         f"{args.deals} deals, HeuristicBot x2, PINEAPPLE, chunks of {args.chunk}; "

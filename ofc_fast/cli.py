@@ -8,8 +8,9 @@ r"""The ``ofc-fast`` command line.
     ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
     ofc-fast play --hands 2000 --workers 2       # independent deals on 2 processes
     ofc-fast selfplay --bots heuristic --hands 10000 --out data/ [--workers N | --ray]
+    ofc-fast advise --dealt "As Kd 9h 9c 4s"   # the opening, heads-up (empty boards)
     ofc-fast advise --rules pineapple --board "Qh / 9s 9h / As Ks" --dealt "2c 5d Ts" \
-                    --opponent "7c / 8d 8h / 4s 4d" [--dead "3c"] [--json]
+                    --opponent "7c / 8d 8h / 4s 4d" [--dead "3c"] [--players 3] [--json]
     ofc-fast rules [NAME]
     ofc-fast bench [--quick]
     ofc-fast --version
@@ -22,11 +23,12 @@ Options every subcommand reads the same way:
 * ``--json [PATH]``: the result as JSON, written to PATH, or printed alone on standard
   output without PATH.
 
-Tables and progress bars are drawn with ``rich`` when it is installed
+On a terminal, tables and progress bars are drawn with ``rich`` when it is installed
 (``pip install "ofc-fast[cli]"``), as plain text otherwise; either way they fit 80
-columns.  Error messages name the option or argument at fault.  Ctrl-C during ``play``
-stops the match, prints the summary of the deals played and still writes ``--json`` /
-``--history`` (exit status 130).
+columns.  Into a pipe or a file, tables are plain text at their full width, with
+no trailing spaces (nothing is cut short).  Error messages name the option or
+argument at fault.  Ctrl-C during ``play`` stops the match, prints the summary of
+the deals played and still writes ``--json`` / ``--history`` (exit status 130).
 """
 
 from __future__ import annotations
@@ -152,17 +154,20 @@ def _table(
     rows: Sequence[Sequence[Any]],
     justify: Sequence[Justify] | None = None,
 ) -> None:
-    """Print a table: rich when available, aligned plain text otherwise."""
-    console = _rich_console()
+    """Print a table.  On a terminal: rich when available (cells fold, never cut
+    short), aligned plain text within 80 columns otherwise; into a pipe or a file:
+    plain text at its full width, no trailing spaces."""
+    tty = sys.stdout.isatty()
+    console = _rich_console() if tty else None
     if console is None:
-        _plain_table(title, columns, rows, justify)
+        _plain_table(title, columns, rows, justify, _WIDTH if tty else None)
         return
     from rich.table import Table
 
     console.width = min(console.width, _WIDTH)
     table = Table(title=title, title_justify="left")
     for i, col in enumerate(columns):
-        table.add_column(col, justify=(justify[i] if justify else "left"))
+        table.add_column(col, justify=(justify[i] if justify else "left"), overflow="fold")
     for row in rows:
         table.add_row(*(str(c) for c in row))
     console.print(table)
@@ -173,14 +178,20 @@ def _plain_table(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
     justify: Sequence[Justify] | None,
+    width: int | None = _WIDTH,
 ) -> None:
-    """Aligned plain text within 80 columns: the last column wraps when needed."""
+    """Aligned plain text; within ``width`` columns (the last column wraps when
+    needed), or at full width when ``width`` is None."""
     cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
-    room = _WIDTH - sum(widths[:-1]) - 2 * (len(widths) - 1)
-    widths[-1] = min(widths[-1], max(room, 10))
+    if width is not None:
+        room = width - sum(widths[:-1]) - 2 * (len(widths) - 1)
+        widths[-1] = min(widths[-1], max(room, 10))
     right = [j == "right" for j in (justify or ["left"] * len(columns))]
-    _wrap(title)
+    if width is None:
+        print(title)
+    else:
+        _wrap(title)
     for i, r in enumerate(cells):
         last = textwrap.wrap(r[-1], max(widths[-1], 1)) or [""]
         for k, part in enumerate(last):
@@ -392,6 +403,17 @@ def _cmd_solve(args: argparse.Namespace) -> int:
 def _cmd_advise(args: argparse.Namespace) -> int:
     from .search import cli_advise
 
+    given = len(args.opponent or [])
+    players = args.players if args.players is not None else max(2, 1 + given)
+    most = load_rules(args.rules).max_players
+    if not 2 <= players <= most:
+        raise GameError(f"--players: {args.rules} seats 2 to {most} players, got {players}")
+    if given > players - 1:
+        raise GameError(
+            f"--players {players}: at most {players - 1} --opponent boards, got {given}"
+        )
+    # the seats not given have placed nothing yet: empty boards (the opening)
+    args.opponent = [*(args.opponent or []), *["/ /"] * (players - 1 - given)]
     print(cli_advise(args))
     return 0
 
@@ -406,13 +428,24 @@ def _add_advise(sub: Any) -> None:
     )
     a.add_argument("--rules", default="PINEAPPLE", help="preset (default PINEAPPLE)")
     a.add_argument(
-        "--board", default="/ /", help='own board "front / middle / back" (default: empty)'
+        "--board",
+        default="/ /",
+        help='own board "front / middle / back": rows split by "/", an empty row '
+        'left blank or "-", e.g. "Qh / - / As Ks" (default "/ /": empty)',
     )
-    a.add_argument("--dealt", required=True, help="the cards to place now")
+    a.add_argument("--dealt", required=True, help='the cards to place now, e.g. "2c 5d Ts"')
     a.add_argument(
         "--opponent",
         action="append",
-        help="an opponent's visible board (repeat per opponent)",
+        metavar="BOARD",
+        help="an opponent's visible board, as --board (repeat per opponent; seats "
+        "not given get an empty board, as at the opening)",
+    )
+    a.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats at the table (default: 2, or one more than the --opponent boards)",
     )
     a.add_argument("--dead", default="", help="other cards known to be out (discards)")
     a.add_argument(
@@ -564,7 +597,12 @@ def _cmd_play(args: argparse.Namespace) -> int:
     )
     from .parallel.cli import wants_parallel
 
-    if wants_parallel(args):  # --workers / --ray: independent deals (ofc_fast/parallel)
+    if args.independent and not wants_parallel(args):
+        raise GameError(
+            "--independent: a parallel run's mode; add --workers N or --ray (a plain "
+            "play is the sequential Match, with Fantasyland)"
+        )
+    if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
         return _play_parallel(args, preset, players, names, match.seed, stacks)
     # the bots' seeds derive from the match seed, the one printed: it replays the match
     bots = _named("--bots", make_bots, names, players, preset, seed=match.seed)
@@ -706,15 +744,16 @@ def _play_parallel(
     seed: int,
     stacks: list[int] | None,
 ) -> int:
-    """``play --workers N`` / ``--ray``: a run of independent deals (no Fantasyland or
-    chips carried between deals; ofc_fast/parallel/plan.py), the same on every
-    executor."""
+    """``play --workers N`` / ``--ray``: a run of units, each a deal and the
+    Fantasyland deals it earns (``--independent``: the deal alone, its Fantasyland
+    counted, not played); no chips carried between deals (ofc_fast/parallel/plan.py).
+    The same on every executor."""
     from .parallel.cli import play_run
 
     if stacks is not None:
         raise GameError(
             "--stacks: table stakes carry chips from deal to deal, which a "
-            "parallel run (--workers, --ray) of independent deals cannot; "
+            "parallel run (--workers, --ray) of independent units cannot; "
             "drop --workers/--ray or --stacks"
         )
     names = names * players if len(names) == 1 else names
@@ -752,7 +791,9 @@ def _play_parallel(
             raise OfcError(
                 f"--history: cannot write {args.history!r}: {exc.strerror}"
             ) from None
+    chains = run.spec.fantasyland
     if not quiet:
+        fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
         rows = [
             [
                 s,
@@ -761,14 +802,19 @@ def _play_parallel(
                 f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-",
                 f"{d['total']:+d}",
                 _pct(d["foul_rate"]),
-                _pct(d["fantasyland_entry_rate"]),
+                _pct(d[fl_key]),
                 f"{d['mean_royalties']:.2f}",
             ]
             for s, d in enumerate(match.summary())
         ]
+        what = (
+            f"{match.hands_played} deals ({args.hands} deals and the Fantasyland "
+            f"deals they earned)"
+            if chains
+            else f"{match.hands_played} independent deals"
+        )
         _table(
-            f"{preset.name}: {match.hands_played} independent deals, {players} "
-            f"players, seed {seed}, {executor}",
+            f"{preset.name}: {what}, {players} players, seed {seed}, {executor}",
             [
                 "seat",
                 "bot",
@@ -776,16 +822,22 @@ def _play_parallel(
                 "95% CI",
                 "total",
                 "fouls",
-                "FL earned",
+                "in FL" if chains else "FL earned",
                 "roy/deal",
             ],
             rows,
             justify=["right", "left", "right", "right", "right", "right", "right", "right"],
         )
         _wrap(
-            f"Independent deals (--workers/--ray): no Fantasyland is played, the "
-            f"Fantasyland earned is shown as a share of the deals. Points per deal with "
-            f"a 95% confidence interval ({_interval_method()})."
+            (
+                "Each deal with the Fantasyland deals it earns (--workers/--ray): "
+                "Fantasyland is played, deals played in Fantasyland as a share of "
+                "the deals. "
+                if chains
+                else "Independent deals (--independent): no Fantasyland is played, "
+                "the Fantasyland earned is shown as a share of the deals. "
+            )
+            + f"Points per deal with a 95% confidence interval ({_interval_method()})."
         )
         print(
             f"{decisions:,} decisions in {elapsed:.2f} s "
@@ -800,6 +852,8 @@ def _play_parallel(
                 "fouls": o["fouls"],
                 "royalties": o["royalties"],
                 "fantasyland": o["fantasyland"],
+                "in_fantasyland": o["in_fantasyland"],
+                "fl_deal": o["fl_deal"],
                 "button": o["button"],
             }
             for o in run.outcomes
@@ -813,7 +867,7 @@ def _play_parallel(
             decisions,
             deals,
             interrupted=False,
-            mode="independent",
+            mode="fantasyland-chains" if chains else "independent",
             executor=executor,
         )
     return 0
@@ -962,6 +1016,13 @@ def build_parser() -> argparse.ArgumentParser:
     from .parallel.cli import add_parallel_options
 
     add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)
+    pl.add_argument(
+        "--independent",
+        action="store_true",
+        help="with --workers/--ray: play independent deals, counting the Fantasyland "
+        "a deal earns without playing it (default: each deal with its Fantasyland "
+        "deals)",
+    )
     pl.set_defaults(func=_cmd_play)
     e = sub.add_parser(
         "eval",

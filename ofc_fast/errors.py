@@ -12,6 +12,7 @@ __all__ = [
     "CardError",
     "ExecutorError",
     "GameError",
+    "GameRulesError",
     "HistoryError",
     "MoveError",
     "OfcError",
@@ -61,6 +62,21 @@ class GameError(OfcError):
     """A game that cannot be built (bad seat count, button, Fantasyland counts, too
     many cards for one deck) or a question the state cannot answer (the result of an
     unfinished deal)."""
+
+
+class GameRulesError(RulesError, GameError):
+    """An unknown rule set name given to a :class:`~ofc_fast.game.Game` (or a
+    ``Match``, a ``VectorEnv``, a parallel run): a :class:`RulesError`, as
+    :func:`ofc_fast.rules.get` raises, and a :class:`GameError`, as these raised
+    before, so either ``except`` catches it.
+
+    >>> import ofc_fast as ofc
+    >>> try:
+    ...     ofc.Game("pinapple")
+    ... except RulesError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, GameError))
+    GameRulesError True
+    """
 
 
 class MoveError(GameError):

@@ -3,9 +3,14 @@ exact expectimax where it is affordable (C kernels in ``csrc/ofc_search.h``).
 
 :func:`advise` values every legal move of the seat to act, from a :class:`Game` or
 from an observation dict (so an engine can ask without a Game).  A move's value is
-the searcher's expected points for the deal: pair points against every other seat
-plus the value of the Fantasyland it earns, minus a share of the Fantasyland the
-others earn (see :class:`SearchModel`).  The unseen cards (the complement of
+the searcher's expected points for the deal **under the search's model**: pair points
+against the modelled play of every other seat, plus the value of the Fantasyland it
+earns, minus a share of the Fantasyland the others earn (see :class:`SearchModel`).
+It ranks the moves of one seat; it is not a fair estimate of the deal (the seats'
+values do not sum to zero): the rollouts play on with the completion policy (at an
+opening, a clairvoyant one) and count the searcher's own Fantasyland worth, so at the
+opening both seats of one deal get positive values (docs/cli.md, "What advise's ev
+means", has the measurement).  The unseen cards (the complement of
 everything the seat knows: every visible card, its own dealt cards and discards) are
 dealt uniformly to the rounds still to come; every candidate move is played on the
 same sampled futures (common random numbers), and every seat completes its board by
@@ -629,17 +634,26 @@ def cli_advise(args: Any) -> str:
             f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
             f"{'yes' if a.exact else 'no':<5} {a.samples:>7}"
         )
+    lines.append(_EV_NOTE)
     return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------- advise
 
+_EV_NOTE = (  # under ofc-fast advise's table: what ev is
+    "ev: points against the modelled opponent play, plus the Fantasyland worth; "
+    "it ranks\nthese moves, it is not a fair estimate of the deal (both seats "
+    "can be positive)."
+)
+
 
 @dataclass(frozen=True)
 class Advice:
-    """One legal move and its value: ``ev`` (expected points for the deal, see the
-    module doc), ``stderr`` (standard error of ``ev``; 0 when exact), ``exact`` and
-    ``samples`` (sampled futures behind ``ev``; 0 when exact)."""
+    """One legal move and its value: ``ev`` (the move's points against the modelled
+    opponent play plus the Fantasyland worth: a value to rank moves by, not a fair
+    estimate of the deal; see the module doc), ``stderr`` (standard error of ``ev``;
+    0 when exact), ``exact`` and ``samples`` (sampled futures behind ``ev``; 0 when
+    exact)."""
 
     action: int
     move: Move

@@ -157,7 +157,7 @@ def test_custom_result_is_not_recorded_as_the_preset() -> None:
 
 
 def test_treys_hand_round_trip() -> None:
-    treys = pytest.importorskip("treys")
+    treys = pytest.importorskip("treys", reason='pip install ".[test]" (treys)')
     hand = "As Kd 7h 2c Ts"
     expected = [treys.Card.new(t) for t in ["As", "Kd", "7h", "2c", "Ts"]]
     assert ofc.to_treys(hand) == expected

@@ -323,7 +323,9 @@ def test_tcp_bot_and_same_seed_same_report(tmp_path: Path) -> None:
 
 
 def test_history_lines_validate_and_replay(tmp_path: Path) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = pytest.importorskip(
+        "jsonschema", reason='pip install ".[test]" (jsonschema)'
+    )
     from ofc_fast.arena.history import load_schema
 
     _, deals = run_arena("ofc-pineapple", ["random", "heuristic"], hands=5, seed=2)

@@ -79,13 +79,18 @@ def test_cumulative_points_are_running_totals() -> None:
 
 
 def _driver() -> Any:
-    webdriver = pytest.importorskip("selenium.webdriver")
+    webdriver = pytest.importorskip(
+        "selenium.webdriver", reason='pip install ".[test]" (selenium)'
+    )
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_bin = shutil.which("chromedriver")
     if not chromium or not driver_bin:
         if os.environ.get("OFC_REQUIRE_BROWSER"):
             pytest.fail("chromium and chromedriver are required (OFC_REQUIRE_BROWSER)")
-        pytest.skip("chromium and chromedriver are not installed (.ci/run installs them)")
+        pytest.skip(
+            "install chromium and chromedriver (Debian: apt-get install chromium "
+            "chromium-driver; .ci/run does)"
+        )
     from selenium.webdriver.chrome.service import Service
 
     opts = webdriver.ChromeOptions()

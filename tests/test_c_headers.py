@@ -35,7 +35,7 @@ from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library
 TOOL = ROOT / "tools" / "mkdocs_c_api.py"
 pytestmark = pytest.mark.skipif(
     not (CSRC.is_dir() and TOOL.exists()),
-    reason="needs a source checkout (csrc/, tools/)",
+    reason="needs a source checkout (git clone: csrc/, tools/)",
 )
 
 
@@ -252,7 +252,7 @@ def test_every_header_has_an_example() -> None:
     assert {h.name for h in _public_headers()} <= with_examples
 
 
-@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler: install gcc")
 def test_header_examples_compile_and_run(tmp_path: Path) -> None:
     headers = [h.name for h in _public_headers()]
     found = _all_examples()

@@ -199,7 +199,10 @@ def test_quiet(capsys: pytest.CaptureFixture) -> None:
 
 
 def test_solve(capsys: pytest.CaptureFixture) -> None:
-    pytest.importorskip("ofc_fast.solver")
+    pytest.importorskip(
+        "ofc_fast.solver",
+        reason="part of ofc_fast: install the whole package (pip install .)",
+    )
     code, out, _ = run(
         capsys, "solve", "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s", "--rules", "pineapple"
     )

@@ -133,7 +133,7 @@ def _readme_rules_file(tmp_path: Path) -> Path:
     """The README's example, run as written (it writes thursday.json)."""
     text = Path(__file__).resolve().parent.parent / "README.md"
     if not text.exists():
-        pytest.skip("needs the README")
+        pytest.skip("needs the README.md of a source checkout (git clone)")
     readme = text.read_text(encoding="utf-8")
     start = readme.index("table = ofc.rules.PINEAPPLE.replace(")
     code = readme[start : readme.index("```", start)]
@@ -396,12 +396,19 @@ WIDE = [
 @pytest.mark.parametrize("rich", [False, True], ids=["plain", "rich"])
 @pytest.mark.parametrize("argv", WIDE, ids=lambda a: "-".join(a[:2]))
 def test_tables_fit_80_columns(
-    capsys: pytest.CaptureFixture, no_module, rich: bool, argv: list[str]
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    no_module,
+    rich: bool,
+    argv: list[str],
 ) -> None:
+    """On a terminal (into a pipe tables keep their full width: test_issue21_cli)."""
     if rich:
-        pytest.importorskip("rich")
+        pytest.importorskip("rich", reason='pip install ".[test]" (rich)')
     else:
         no_module("rich")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("TERM", "dumb")  # rich on a terminal without colour codes
     code, out, _ = run(capsys, *argv)
     assert code == 0
     long = [ln for ln in out.splitlines() if len(ln) > 80]
@@ -423,7 +430,7 @@ def _stats(values: list[int]) -> SeatStats:
 
 @pytest.mark.parametrize("df", sorted(T_TABLE))
 def test_interval_uses_student_t(df: int) -> None:
-    pytest.importorskip("scipy")
+    pytest.importorskip("scipy", reason='pip install ".[test]" (scipy)')
     values = [(7 * i) % 11 - 5 for i in range(df + 1)]
     st = _stats(values)
     se = st.sd / math.sqrt(len(values))
@@ -433,7 +440,7 @@ def test_interval_uses_student_t(df: int) -> None:
 def test_default_match_interval_is_about_16() -> None:
     """The issue's case: the default 5-deal run printed about +-11.7 with 1.96; with
     t (4 degrees of freedom) the same data give 2.776 / 1.96 = 1.42 times that."""
-    pytest.importorskip("scipy")
+    pytest.importorskip("scipy", reason='pip install ".[test]" (scipy)')
     st = _stats([12, -20, 3, 25, -8])
     se = st.sd / math.sqrt(5)
     assert st.ci95 / se == pytest.approx(2.776, rel=5e-4)

@@ -22,7 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"
 DESIGN_MD = ROOT / "docs" / "design.md"
 
-pytestmark = pytest.mark.skipif(not RULES_MD.exists(), reason="needs a source checkout")
+pytestmark = pytest.mark.skipif(
+    not RULES_MD.exists(), reason="needs a source checkout (git clone)"
+)
 
 # A citation: R-ABC-1 (optionally R-ABC-* for a family, or R-FOUL-3b for an item of a
 # rule), EX-n, Q-n.  Card strings such as "Q-Q-5" or "Q-J-T" are not ids: an id is not
@@ -213,9 +215,9 @@ def _tool(name: str):
 
     path = ROOT / "tools" / f"{name}.py"
     if not path.exists():
-        pytest.skip("needs tools/")
+        pytest.skip("needs tools/ of a source checkout (git clone)")
     if name == "griffe_docstrings":
-        pytest.importorskip("griffe")
+        pytest.importorskip("griffe", reason='pip install ".[test]" (griffelib)')
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(module)  # type: ignore[union-attr]

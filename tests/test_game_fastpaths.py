@@ -13,7 +13,10 @@ from ofc_fast import rules
 from ofc_fast.game import Game, state
 from ofc_fast.game.observation import speedups
 
-needs_speedups = pytest.mark.skipif(speedups is None, reason="no _speedups (PyPy)")
+needs_speedups = pytest.mark.skipif(
+    speedups is None,
+    reason="no _speedups: built on CPython only (install ofc-fast on CPython)",
+)
 
 PRESETS = [
     rules.PINEAPPLE,
@@ -202,7 +205,7 @@ def test_moves_and_from_action_both_paths(
         monkeypatch.setattr(moves, "_moves", None)
         monkeypatch.setattr(moves, "_card_ids", lambda _: None)
     elif moves._moves is None:
-        pytest.skip("no _speedups (PyPy)")
+        pytest.skip("no _speedups: built on CPython only (install ofc-fast on CPython)")
     rng = random.Random(3)
     for _ in range(300):
         n = rng.randint(1, 5)

@@ -17,7 +17,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "ofc_fast"
 # The namedtuple API (public despite the underscore).
 NAMEDTUPLE_API = {"_replace", "_asdict", "_fields", "_make"}
 
-pytestmark = pytest.mark.skipif(not PACKAGE.is_dir(), reason="needs the source tree")
+pytestmark = pytest.mark.skipif(
+    not PACKAGE.is_dir(), reason="needs the source tree (git clone)"
+)
 
 
 def _modules() -> list[Path]:

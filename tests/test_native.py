@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CSRC = ROOT / "csrc"
 PRIVATE = {"ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h"}
 needs_csrc = pytest.mark.skipif(
-    not (CSRC / "ofc_fast.h").exists(), reason="source tree (csrc/) not available"
+    not (CSRC / "ofc_fast.h").exists(), reason="needs a source checkout (git clone: csrc/)"
 )
 
 
@@ -123,7 +123,7 @@ def test_no_hand_written_cdefs_left() -> None:
 
 @pytest.mark.skipif(
     not (ROOT / "tools" / "gen_native_stubs.py").exists(),
-    reason="source tree (tools/) not available",
+    reason="needs a source checkout (git clone: tools/)",
 )
 def test_stub_of_the_cffi_module_is_current() -> None:
     result = subprocess.run(

@@ -42,9 +42,18 @@ def _spec(
     seed: int = 11,
     button: int = 0,
     bots=(HEUR, ("random", {})),
+    fantasyland: bool = False,
 ) -> RunSpec:
+    """A run; independent deals unless ``fantasyland`` (test_parallel_chains.py tests
+    the units of a deal and its Fantasyland deals)."""
     return RunSpec.make(
-        "pineapple", players, seed=seed, hands=hands, bots=list(bots), button=button
+        "pineapple",
+        players,
+        seed=seed,
+        hands=hands,
+        bots=list(bots),
+        button=button,
+        fantasyland=fantasyland,
     )
 
 
@@ -111,6 +120,7 @@ def test_any_cut_of_a_run_gives_its_deals(
         hands=hands,
         bots=[("random", {})],
         button=button % players,
+        fantasyland=False,
     )
     whole = run_chunk(ChunkTask(spec, 0, hands, history=True))
     edges = sorted({0, hands, *(c for c in cuts if c < hands)})
@@ -359,8 +369,9 @@ def _play_json(tmp_path: Path, *extra: str) -> dict:
 
 
 def test_play_with_workers_is_the_same_run(tmp_path: Path) -> None:
-    one = _play_json(tmp_path, "--workers", "1")
-    two = _play_json(tmp_path, "--workers", "2", "--chunk-size", "5")
+    """--independent: one deal per unit (test_parallel_chains.py: the default units)."""
+    one = _play_json(tmp_path, "--workers", "1", "--independent")
+    two = _play_json(tmp_path, "--workers", "2", "--chunk-size", "5", "--independent")
     assert (one.pop("executor"), two.pop("executor")) == ("local", "process")
     assert one == two
     assert one["hands"] == 12 and one["mode"] == "independent"
@@ -508,7 +519,9 @@ def test_bad_parallel_options_exit_2(
 def test_selfplay_full_sets_have_no_action_id(tmp_path: Path) -> None:
     """Classic hands are one 13-card set per seat: action -1, no legal ids, and the
     placement holds the whole setting (13 cards: 3 front, 5 middle, 5 back)."""
-    spec = RunSpec.make("classic_1_6", 3, seed=8, hands=3, bots=[("heuristic", {})])
+    spec = RunSpec.make(
+        "classic_1_6", 3, seed=8, hands=3, bots=[("heuristic", {})], fantasyland=False
+    )
     selfplay(spec, tmp_path, shard_size=3, progress=False)
     with np.load(tmp_path / "shard-000000.npz") as z:
         action, mask, placement = z["action"], z["mask"], z["placement"]

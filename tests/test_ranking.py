@@ -522,7 +522,7 @@ def test_strength_from_kev_accepts_numpy_ints() -> None:
 
 
 def test_kev_rank_equals_treys() -> None:
-    treys = pytest.importorskip("treys")
+    treys = pytest.importorskip("treys", reason='pip install ".[test]" (treys)')
     ev = treys.Evaluator()
     rng = random.Random(17)
     for _ in range(5000):
@@ -561,7 +561,7 @@ def test_treys_round_trip(card: int) -> None:
 
 
 def test_to_treys_equals_treys_card_new() -> None:
-    treys = pytest.importorskip("treys")
+    treys = pytest.importorskip("treys", reason='pip install ".[test]" (treys)')
     for card in range(52):
         assert ofc.to_treys(card) == treys.Card.new(NAMES[card])
 

@@ -15,7 +15,7 @@ SCRIPT = ROOT / "tools" / "presets_table.py"
 
 @pytest.mark.skipif(
     not (README.exists() and SCRIPT.exists()),
-    reason="source tree (README.md, tools/) not available",
+    reason="needs a source checkout (git clone: README.md, tools/)",
 )
 def test_readme_preset_table_is_current() -> None:
     spec = importlib.util.spec_from_file_location("presets_table", SCRIPT)
@@ -44,23 +44,27 @@ def _blocks(text: str, lang: str) -> list[str]:
     return blocks
 
 
-@pytest.mark.skipif(not README.exists(), reason="source tree (README.md) not available")
+@pytest.mark.skipif(
+    not README.exists(), reason="needs a source checkout (git clone: README.md)"
+)
 def test_readme_python_examples_run(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every ```python block of the README runs as written (in a scratch directory)."""
+    """Every ```python block of the README runs as written (in a scratch directory),
+    as the main script: ``if __name__ == "__main__":`` blocks run too (the parallel
+    block as a real script: tests/test_parallel_guard.py)."""
     monkeypatch.chdir(tmp_path)
     blocks = _blocks(README.read_text(encoding="utf-8"), "python")
     assert blocks
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {})
+        exec(compile(block, "README.md", "exec"), {"__name__": "__main__"})
 
 
 @pytest.mark.skipif(
     not (README.exists() and CSRC.is_dir()),
-    reason="source tree (README.md, csrc/) not available",
+    reason="needs a source checkout (git clone: README.md, csrc/)",
 )
-@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler: install gcc")
 def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
     """Every C block of the README is a complete program: it builds with -Wall -Wextra
     -Werror -pedantic and runs to exit status 0 (a fragment that does not compile, such

@@ -414,7 +414,7 @@ def _deck_attribute(g: ofc_fast.Game) -> list[int]:
     if not hasattr(g, "deck"):
         pytest.skip(
             "ofc_fast.Game has no `deck` attribute yet (the C engine of issue 10 "
-            "adds it); the deck vectors cannot be read from the engine"
+            "adds it; install a current ofc-fast); the deck vectors cannot be read"
         )
     return list(g.deck)
 

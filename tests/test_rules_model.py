@@ -64,7 +64,7 @@ def test_a_choice_field_refuses_any_other_value(value: object) -> None:
 
 def test_a_choice_field_refuses_an_array() -> None:
     # found by tests/fuzz/fuzz_rules.py: `array in choices` compared element-wise
-    np = pytest.importorskip("numpy")
+    np = pytest.importorskip("numpy", reason="pip install numpy (a dependency of ofc-fast)")
     for value in (np.array(["same", "entry"]), np.array([1, 2]), np.array([])):
         with pytest.raises(RulesError, match=r"fantasyland\.stay_cards"):
             RuleSet.from_dict({"fantasyland": {"stay_cards": value}})

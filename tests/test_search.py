@@ -535,7 +535,8 @@ def test_cli_advise_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
         )
         == 0
     )
-    assert len(capsys.readouterr().out.strip().splitlines()) == 4
+    # title, header, the 2 moves, the 2-line note on what ev is
+    assert len(capsys.readouterr().out.strip().splitlines()) == 6
     assert main(["advise", "--dealt", "As As"]) == 2
 
 

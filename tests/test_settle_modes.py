@@ -490,7 +490,10 @@ O2 = "Qc Qd 7s / 8c 8d 8s 9d Ad / Td Th Ts 9h Qs"  # QQ / 888 / TTT
 
 
 def _naturals():
-    return pytest.importorskip("ofc_fast.scoring.naturals")
+    return pytest.importorskip(
+        "ofc_fast.scoring.naturals",
+        reason="part of ofc_fast: install the whole package (pip install .)",
+    )
 
 
 def test_declared_dragon_singapore() -> None:

@@ -515,7 +515,7 @@ GENERATOR = ROOT / "tools" / "gen_win_tables.py"
 
 @pytest.mark.skipif(
     not (WINTAB.exists() and GENERATOR.exists()),
-    reason="needs the source checkout (tools/, csrc/)",
+    reason="needs a source checkout (git clone: tools/, csrc/)",
 )
 def test_win_tables_file_matches_library_and_generator() -> None:
     sys.path.insert(0, str(GENERATOR.parent))
@@ -567,7 +567,7 @@ def test_every_preset(name: str) -> None:
 
 @pytest.mark.skipif(
     not (ROOT / "tools" / "fl_study.py").exists(),
-    reason="needs the source checkout (tools/)",
+    reason="needs a source checkout (git clone: tools/)",
 )
 def test_fl_study_chunk() -> None:
     """The study's worker: plain and alternatives solves agree, nothing fouls."""

@@ -16,7 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 GENERATOR = ROOT / "tools" / "gen_tables.py"
 
 
-@pytest.mark.skipif(not GENERATOR.exists(), reason="source tree (tools/) not available")
+@pytest.mark.skipif(
+    not GENERATOR.exists(), reason="needs a source checkout (git clone: tools/)"
+)
 def test_regenerating_tables_gives_identical_bytes(tmp_path: Path) -> None:
     subprocess.run(
         [sys.executable, str(GENERATOR), "--out-dir", str(tmp_path)],

@@ -45,9 +45,30 @@ def markdown_docstring(text: str) -> str:
     return doctest_blocks(_ROLE.sub(r"`\1`", text))
 
 
+def computed_value(value: object) -> bool:
+    """True for an attribute value that is code rather than a constant (a
+    comprehension, a call, anything over several lines): the page shows the name and
+    its docstring, not the expression that computes it."""
+    text = str(value)
+    return "\n" in text or " for " in text or len(text) > 80
+
+
 class DocstringsForMarkdown(griffe.Extension):
-    """Rewrites each docstring for Markdown once the object tree is built."""
+    """Rewrites each docstring for Markdown once the object tree is built (the
+    top-level package too: griffe announces it with ``on_package``, not
+    ``on_object``), and hides the values of attributes computed by code."""
 
     def on_object(self, *, obj: Any, loader: Any, **kwargs: Any) -> None:
-        if obj.docstring is not None:
-            obj.docstring.value = markdown_docstring(obj.docstring.value)
+        self._rewrite(obj)
+
+    def on_package(self, *, pkg: Any, loader: Any, **kwargs: Any) -> None:
+        self._rewrite(pkg)
+
+    @staticmethod
+    def _rewrite(obj: Any) -> None:
+        doc = obj.docstring
+        if doc is not None and "```pycon" not in doc.value:  # once per object
+            doc.value = markdown_docstring(doc.value)
+        attribute = getattr(obj, "is_attribute", False) and obj.value is not None
+        if attribute and computed_value(obj.value):
+            obj.value = None

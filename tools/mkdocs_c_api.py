@@ -2,9 +2,10 @@
 
 The page holds a marker, ``<!-- c-api -->``; at build time it is replaced by, for each
 public header of ``csrc/`` (``ofc_fast.h`` first; private ``ofc_internal*.h`` and the
-generated ``ofc_tables.h`` are left out), its overview comment and every declaration
-that has a ``/*! ... */`` doc comment, shown verbatim.  So the page always says what the
-headers say.
+generated ``ofc_tables.h`` are left out), its overview comment (its ``@code``
+examples as C blocks) and every declaration that has a ``/*! ... */`` doc comment: the
+declaration as C, the comment as prose (``@param``, ``@pre``, ``@return`` as a list).
+So the page always says what the headers say.
 
     python tools/mkdocs_c_api.py > /tmp/c-api.md     # the rendered text, without mkdocs
 """
@@ -48,12 +49,18 @@ def _declaration_end(text: str, start: int) -> int:
                 return nl
             end = nl + 1
     depth = 0
+    body = False  # a function definition (static inline): it ends with its "}"
     for i in range(start, len(text)):
         ch = text[i]
         if ch == "{":
+            if depth == 0:
+                head = text[start:i]
+                body = ")" in head and not re.match(r"\s*(typedef|struct|enum|union)", head)
             depth += 1
         elif ch == "}":
             depth -= 1
+            if depth == 0 and body:
+                return i + 1
         elif ch == ";" and depth == 0:
             return i + 1
     return len(text)
@@ -96,17 +103,123 @@ def overview(text: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
+def comment_lines(comment: str) -> list[str]:
+    """The text of a ``/*! ... */`` or ``/* ... */`` comment, without its markers and
+    the leading ``*`` of each line."""
+    body = re.sub(r"^/\*!?", "", comment.strip())
+    body = re.sub(r"\*/$", "", body)
+    return [re.sub(r"^\s*\* ?", "", ln).rstrip() for ln in body.splitlines()]
+
+
+def _code_blocks(lines: list[str]) -> list[str]:
+    """Markdown lines: ``@code`` ... ``@endcode`` become fenced C blocks (with the
+    indentation common to their lines removed)."""
+    out: list[str] = []
+    code: list[str] | None = None
+    for line in lines:
+        if line.strip() == "@code":
+            code = []
+        elif line.strip() == "@endcode" and code is not None:
+            width = min((len(c) - len(c.lstrip()) for c in code if c.strip()), default=0)
+            out += ["", "```c", *(c[width:] for c in code), "```", ""]
+            code = None
+        elif code is not None:
+            code.append(line)
+        else:
+            out.append(line)
+    return out
+
+
+_TAG_LINE = re.compile(r"@(brief|param|pre|return)\b\s*(.*)")
+
+
+def doc_markdown(comment: str) -> str:
+    """A doc comment as Markdown prose: the description (``@brief`` and free text),
+    a list of the parameters, preconditions and return value, and ``@code`` examples
+    as C blocks, so that nothing shows as raw Doxygen and prose wraps."""
+    prose: list[str] = []
+    items: list[list[str]] = []  # [label, text...]
+    current: list[str] | None = None
+    lines = [
+        part
+        for line in _code_blocks(comment_lines(comment))
+        for part in re.split(r"\s+(?=@(?:brief|param|pre|return)\b)", line)
+    ]
+    brief = False  # in the @brief's paragraph: hanging-indented lines are its text
+    for line in lines:
+        m = _TAG_LINE.match(line.strip())
+        if m:
+            brief = False
+        if m and m.group(1) == "brief":
+            current = None
+            brief = True
+            prose.append(m.group(2))
+        elif brief and line.strip() and not line.startswith("```"):
+            prose.append(line.strip())
+        elif m and m.group(1) == "param":
+            names = re.match(r"((?:\w+,\s*)*\w+)\s*(.*)", m.group(2))
+            name, text = names.groups() if names else (m.group(2), "")
+            current = [f"`{name}`", text.strip()]
+            items.append(current)
+        elif m:
+            current = ["Precondition" if m.group(1) == "pre" else "Returns", m.group(2)]
+            items.append(current)
+        elif current is not None and line.strip() and not line.startswith("```"):
+            current.append(line.strip())
+        else:
+            current = None
+            brief = False
+            prose.append(line)
+    text = _paragraphs("\n".join(prose))
+    listed = "\n".join(
+        f"- **{i[0]}**: {escape_prose(' '.join(x for x in i[1:] if x))}" for i in items
+    )
+    return "\n\n".join(part for part in (text, listed) if part)
+
+
+def escape_prose(text: str) -> str:
+    """Comment text as literal Markdown: brackets (``out[0..n-1]`` is no link),
+    asterisks (``*bad`` is no emphasis), underscores and ``<`` escaped; code spans
+    kept."""
+    parts = re.split(r"(`[^`]*`)", text)
+    return "".join(
+        p if p.startswith("`") else re.sub(r"([\\*_\[\]<#])", r"\\\1", p) for p in parts
+    )
+
+
+def _paragraphs(text: str) -> str:
+    """Prose paragraphs escaped (they wrap on the page); a paragraph with indented
+    lines (a formula, a table) or a fenced C example is kept verbatim."""
+    out = []
+    for block in re.split(r"\n\s*\n", text.strip("\n")):
+        if block.lstrip().startswith("```"):
+            out.append(block.strip("\n"))
+        elif any(ln.startswith("  ") for ln in block.splitlines()):
+            out.append(f"```text\n{block}\n```")
+        elif block.strip():
+            out.append(escape_prose(block))
+    return "\n\n".join(out)
+
+
 def render(root: Path = ROOT) -> str:
-    """Markdown for every public header."""
+    """Markdown for every public header: its overview, then each documented
+    declaration as C with its doc comment as prose."""
     parts = []
     for header in public_headers(root):
         text = header.read_text(encoding="utf-8")
         parts.append(f"## {header.name}\n")
         intro = overview(text)
         if intro:
-            parts.append(f"```text\n{intro}\n```\n")
+            chunks = "\n".join(_code_blocks(intro.splitlines())).split("```")
+            for i, chunk in enumerate(chunks):
+                if i % 2:  # a C example
+                    parts.append(f"```{chunk}```\n")
+                elif chunk.strip():
+                    parts.append(f"```text\n{chunk.strip(chr(10))}\n```\n")
         for d in declarations(text):
-            parts.append(f"### `{d.name}`\n\n```c\n{d.comment}\n{d.code}\n```\n")
+            parts.append(
+                f"### `{d.name}`\n\n```c\n{d.code}\n```\n\n{doc_markdown(d.comment)}\n"
+            )
     return "\n".join(parts)
 
 

@@ -2,7 +2,9 @@
 
 The poker-arena OFC protocol (``WIRE_PROTOCOL_OFC.md``, v1) names four games; each
 maps to one of our presets, and every other preset gets an id of our own (prefix
-``ofcfast-``) carried with the same message shapes.
+``ofcfast-``) carried with the same message shapes.  The table is
+:data:`ofc_fast.rules.game_ids.GAME_IDS`, the one :func:`ofc_fast.rules.get` reads
+too, so a game id is a rule set name everywhere.
 
 Where our presets and that document differ (the mapping follows our presets, so
 that a game id and a preset are one and the same rule set in both directions):
@@ -29,6 +31,7 @@ from __future__ import annotations
 from ..errors import ArenaError, RulesError
 from ..rules import PRESETS, RuleSet
 from ..rules import get as get_preset
+from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
 __all__ = [
     "GAME_IDS",
@@ -37,29 +40,6 @@ __all__ = [
     "resolve_arena_rules",
     "rules_for_game_id",
 ]
-
-PROTOCOL_GAME_IDS = {
-    "ofc": "OFC",
-    "ofc-pineapple": "PINEAPPLE",
-    "ofc-progressive": "PROGRESSIVE_PINEAPPLE",
-    "ofc-27": "PINEAPPLE_27",
-}
-"""The four game ids of the document -> our preset names."""
-
-_OWN_PREFIX = "ofcfast-"
-
-
-def _own_id(preset: str) -> str:
-    return _OWN_PREFIX + preset.lower().replace("_", "-")
-
-
-GAME_IDS: dict[str, str] = {
-    **PROTOCOL_GAME_IDS,
-    **{_own_id(name): name for name in PRESETS if name not in PROTOCOL_GAME_IDS.values()},
-}
-"""Every game id the arena speaks -> preset name."""
-
-_ID_OF = {name: gid for gid, name in GAME_IDS.items()}
 
 
 def rules_for_game_id(game_id: str) -> RuleSet:
@@ -75,7 +55,7 @@ def rules_for_game_id(game_id: str) -> RuleSet:
 def game_id_of(rules: RuleSet) -> str:
     """The game id of a preset (ArenaError for a rule set that is no preset: a game
     id must tell a bot the whole rules)."""
-    gid = _ID_OF.get(rules.name)
+    gid = game_id(rules.name)
     if gid is None or PRESETS[rules.name] != rules:
         raise ArenaError(
             f"rules {rules.name!r} are not a preset: the wire protocol can "
@@ -93,9 +73,7 @@ def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
     if isinstance(value, RuleSet):
         game_id_of(value)
         return value
-    if str(value) in GAME_IDS:
-        return rules_for_game_id(str(value))
     try:
-        return get_preset(str(value))
+        return get_preset(str(value))  # a preset name or a game id (one table)
     except RulesError as exc:
-        raise ArenaError(f"{exc}; or a game id: {', '.join(GAME_IDS)}") from None
+        raise ArenaError(str(exc)) from None

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any, NoReturn
 
 from .._native import ffi, lib, move_error
-from ..errors import GameError, RulesError
+from ..errors import GameError, GameRulesError, RulesError
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.compiled import compiled, compiled_fl, table_rules
@@ -30,14 +30,15 @@ SEED_MAX = 2**64 - 1
 
 
 def resolve_rules(rules: RuleSet | str) -> RuleSet:
-    """A rule set, or the preset of that name (GameError otherwise)."""
+    """A rule set, or the preset of that name (:class:`GameRulesError`, a RulesError
+    and a GameError, for an unknown name; GameError for anything else)."""
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
         try:
             return get_rules(rules)
         except RulesError as exc:
-            raise GameError(str(exc)) from None
+            raise GameRulesError(str(exc)) from None
     raise GameError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
 
 

@@ -37,7 +37,7 @@ from .engine import check_seed, deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
 
-__all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
+__all__ = ["Match", "SeatStats", "max_fantasyland_cards", "next_button"]
 
 
 def max_fantasyland_cards(rules: RuleSet) -> int:
@@ -153,6 +153,22 @@ class SeatStats:
         }
 
 
+def next_button(
+    rules: RuleSet, button: int, players: int, fantasyland: Sequence[int]
+) -> int:
+    """The button of the next deal: one seat on, or where it is when the rules freeze
+    it while a seat plays Fantasyland next deal (R-FL-6).
+
+    >>> from ofc_fast import rules
+    >>> next_button(rules.PINEAPPLE, 1, 3, [0, 0, 0]), next_button(rules.OFC, 2, 3, [0, 0, 0])
+    (2, 0)
+    """
+    fl = rules.fantasyland
+    if fl is not None and fl.button_frozen and any(fantasyland):
+        return button
+    return (button + 1) % players
+
+
 class Match:
     """Deals at one table of ``players`` seats under ``rules``, reproducible from
     ``seed`` (None draws one, kept in :attr:`seed`).
@@ -265,10 +281,7 @@ class Match:
             )
         self.hands_played += 1
         self.fantasyland = tuple(r.fantasyland)
-        fl = self.rules.fantasyland
-        frozen = fl is not None and fl.button_frozen and any(self.fantasyland)
-        if not frozen:
-            self.button = (self.button + 1) % self.players
+        self.button = next_button(self.rules, self.button, self.players, self.fantasyland)
         return r
 
     def play_hand(self, bots: Sequence[Any]) -> GameResult:

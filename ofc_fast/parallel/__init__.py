@@ -1,8 +1,9 @@
 """Parallel runs: matches, tournaments and self-play data on one core, a process pool
 or a Ray cluster, with the same results on each.
 
-* :mod:`.plan`: the split (independent deals, chunks, per-deal seeds), what a worker
-  runs (:func:`run_chunk`) and how a deal is booked into a :class:`~ofc_fast.game.Match`;
+* :mod:`.plan`: the split (units of a deal and the Fantasyland deals it earns, chunks,
+  per-deal seeds), what a worker runs (:func:`run_chunk`) and how a deal is booked
+  into a :class:`~ofc_fast.game.Match`;
 * :mod:`.executors`: ``local``, ``process`` and ``ray`` (:func:`make_executor`);
 * :mod:`.run`: :func:`play_parallel`, the results in deal order;
 * :mod:`.selfplay`: self-play shards, their manifest, resuming;
@@ -29,13 +30,16 @@ from .executors import (
 )
 from .plan import (
     DEFAULT_CHUNK,
+    MAX_FL_CHAIN,
     ChunkResult,
     ChunkTask,
     DealOutcome,
     RunSpec,
     book,
     bot_seed,
+    chain_seed,
     new_match,
+    play_chain,
     play_deal,
     run_chunk,
 )
@@ -43,6 +47,7 @@ from .run import ParallelRun, in_order, play_parallel
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "MAX_FL_CHAIN",
     "ChunkResult",
     "ChunkTask",
     "DealOutcome",
@@ -55,9 +60,11 @@ __all__ = [
     "RunSpec",
     "book",
     "bot_seed",
+    "chain_seed",
     "in_order",
     "make_executor",
     "new_match",
+    "play_chain",
     "play_deal",
     "play_parallel",
     "run_chunk",

@@ -30,8 +30,7 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="play independent deals in N processes (1: in this "
-        "process); see the README's parallel runs",
+        help="play in N processes (1: in this process); see the README's parallel runs",
     )
     parser.add_argument(
         "--ray",
@@ -69,12 +68,24 @@ def executor_of(args: argparse.Namespace) -> Executor:
 
 
 def _spec(
-    rules: RuleSet, players: int, seed: int, hands: int, names: Sequence[str], button: int
+    rules: RuleSet,
+    players: int,
+    seed: int,
+    hands: int,
+    names: Sequence[str],
+    button: int,
+    fantasyland: bool,
 ) -> RunSpec:
     """The run of the options; errors name ``--bots``/``--players``."""
     try:
         return RunSpec.make(
-            rules, players, seed, hands, [(n, {}) for n in names], button=button
+            rules,
+            players,
+            seed,
+            hands,
+            [(n, {}) for n in names],
+            button=button,
+            fantasyland=fantasyland,
         )
     except OfcError as exc:
         raise type(exc)(f"--bots/--players: {exc}") from None
@@ -95,7 +106,8 @@ def play_run(
     from .progress import Progress
     from .run import play_parallel
 
-    spec = _spec(rules, players, seed, args.hands, names, args.button)
+    fantasyland = not getattr(args, "independent", False)
+    spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)
     bar = Progress(args.hands, progress)
     with executor_of(args) as ex:
         try:
@@ -122,7 +134,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     if args.shard_size < 1:
         raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
-    spec = _spec(rules, players, args.seed, args.hands, names, 0)
+    spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)
     with executor_of(args) as ex:
         doc = selfplay(
             spec,

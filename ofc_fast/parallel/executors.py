@@ -20,8 +20,11 @@ plain data (a function importable by name and a picklable argument).
 
 from __future__ import annotations
 
+import ast
+import inspect
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -35,7 +38,9 @@ __all__ = [
     "LocalExecutor",
     "ProcessExecutor",
     "RayExecutor",
+    "check_main_guard",
     "make_executor",
+    "unguarded_main_line",
 ]
 
 
@@ -102,6 +107,7 @@ class ProcessExecutor(Executor):
         self._pool: ProcessPoolExecutor | None = None
 
     def _new_pool(self) -> ProcessPoolExecutor:
+        check_main_guard()
         self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
         return self._pool
 
@@ -144,7 +150,8 @@ class ProcessExecutor(Executor):
             self._pool = None
         if self.restarts > self.max_restarts:
             raise ExecutorError(
-                f"the process pool broke {self.restarts} times (workers killed); giving up"
+                f"the process pool broke {self.restarts} times (workers killed: out of "
+                f"memory, or a worker that cannot start); giving up"
             )
 
     def close(self) -> None:
@@ -152,6 +159,62 @@ class ProcessExecutor(Executor):
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _is_main_test(test: ast.expr) -> bool:
+    """``__name__ == "__main__"`` (either way round)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return False
+    sides = [test.left, test.comparators[0]]
+    names = [x.id for x in sides if isinstance(x, ast.Name)]
+    texts = [x.value for x in sides if isinstance(x, ast.Constant)]
+    return (
+        isinstance(test.ops[0], ast.Eq) and names == ["__name__"] and texts == ["__main__"]
+    )
+
+
+def unguarded_main_line() -> tuple[str, int] | None:
+    """(path, line) of the main script's statement that is running this call outside
+    an ``if __name__ == "__main__":`` block, or None (guarded, or no script: ``python
+    -c``, a notebook).  A ``forkserver``/``spawn`` worker imports the main script
+    again: an unguarded statement that starts a pool would run again in every worker,
+    which then dies, and the pool breaks."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or not isinstance(path, str) or not path.endswith(".py"):
+        return None
+    line = None
+    frame = inspect.currentframe()
+    while frame is not None:  # the outermost frame of the script's own top level
+        if frame.f_globals is vars(main) and frame.f_code.co_name == "<module>":
+            line = frame.f_lineno
+        frame = frame.f_back
+    if line is None:
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+    for node in tree.body:
+        end = getattr(node, "end_lineno", None) or node.lineno
+        guarded = isinstance(node, ast.If) and _is_main_test(node.test)
+        if guarded and node.lineno <= line <= end:
+            return None
+    return path, line
+
+
+def check_main_guard() -> None:
+    """ExecutorError saying what to do when a process pool is started by a script's
+    top-level code without the ``if __name__ == "__main__":`` guard."""
+    where = unguarded_main_line()
+    if where is not None:
+        raise ExecutorError(
+            f"{where[0]}, line {where[1]}: a process pool starts its workers with "
+            f"forkserver/spawn, which import this script again and would run this "
+            f"line in every worker; put the code that starts the run under "
+            f'`if __name__ == "__main__":` (see the README\'s parallel runs)'
+        )
 
 
 def _apply(fn: Callable[[Any], Any], item: Any) -> Any:

@@ -1,27 +1,35 @@
-"""One way to split a run: independent deals cut into chunks.
+"""One way to split a run: chains of deals cut into chunks.
 
-A parallel run of ``hands`` deals is a sequence of **independent deals**: deal ``i``
-depends only on ``(seed, i)``, so any chunk of deals can run anywhere and the results,
-put back in deal order, are the same whatever the executor and the number of workers.
+A parallel run of ``hands`` chains is a sequence of **independent units**: unit ``i``
+is deal ``i`` plus the Fantasyland deals it earns, and depends only on ``(seed, i)``,
+so any chunk of units can run anywhere and the results, put back in order, are the
+same whatever the executor and the number of workers.
 
-Deal ``i`` of a run (:func:`play_deal`):
+Unit ``i`` of a run (:func:`play_chain`):
 
-* deck: the game seed ``deal_seed(seed, i)`` (:func:`ofc_fast.game.deal_seed`), as in
-  :class:`~ofc_fast.game.Match`;
-* button: ``(button + i) % players`` (a fixed rotation);
-* bots: seat ``s`` plays with the seed ``bot_seed(seed, i, s) = deal_seed(deal_seed(seed,
-  i), 1 + s)``: the bot is re-seeded with ``reset(seed)`` before every deal (rebuilt
-  with :func:`~ofc_fast.bots.make_bot` when it has no ``reset``), so its moves depend on
-  nothing but this deal;
-* no Fantasyland is carried in: every deal starts with no seat in Fantasyland.  The
-  Fantasyland a deal earns is counted (``fantasyland_entries``) but not played, and
-  table stakes (``stacks``) are refused: chips carried from deal to deal make deal
-  ``i`` depend on every deal before it, which no split can honour.
+* deal ``(i, 0)``: the deck ``deal_seed(seed, i)`` (:func:`ofc_fast.game.deal_seed`, the
+  deck of deal ``i`` of a :class:`~ofc_fast.game.Match` with that seed), button
+  ``(button + i) % players`` (a fixed rotation), no seat in Fantasyland;
+* while a deal ends with a seat earning Fantasyland (and ``spec.fantasyland``), the
+  next deal ``(i, k)`` is played as a Match plays it: the Fantasyland carried in, the
+  button moved by the rules (R-FL-6, :func:`~ofc_fast.game.match.next_button`), the
+  deck ``chain_seed(seed, i, k) = deal_seed(deal_seed(deal_seed(seed, i), 0), k)``;
+  at most :data:`MAX_FL_CHAIN` Fantasyland deals follow one deal (a run never hangs;
+  the Fantasyland the last one earns is then counted, not played);
+* bots: seat ``s`` plays deal ``(i, k)`` with the seed ``bot_seed(seed, i, s, k) =
+  deal_seed(chain_seed(seed, i, k), 1 + s)``: the bot is re-seeded with
+  ``reset(seed)`` before every deal (rebuilt with :func:`~ofc_fast.bots.make_bot`
+  when it has no ``reset``), so its moves depend on nothing but this deal.
 
-This is not :meth:`Match.play` (which carries the button rule of R-FL-6, Fantasyland and
-chips from deal to deal); it is what a parallel evaluation or a self-play data set can
-promise exactly.  :func:`book` adds a deal's outcome to a :class:`Match`, so a parallel
-run reports through the same :class:`~ofc_fast.game.SeatStats` and ``Match.summary()``.
+With ``fantasyland=False`` (``ofc-fast play --independent``) a unit is the one deal
+``(i, 0)``: the Fantasyland it earns is counted (``fantasyland_entries``), not played.
+Table stakes (``stacks``) are refused either way: chips carried from deal to deal
+make deal ``i`` depend on every deal before it, which no split can honour.
+
+This is not :meth:`Match.play`, where deal ``i`` follows deal ``i - 1``; it plays the
+same game (Fantasyland included) in units that a parallel evaluation can promise
+exactly.  :func:`book` adds a deal's outcome to a :class:`Match`, so a parallel run
+reports through the same :class:`~ofc_fast.game.SeatStats` and ``Match.summary()``.
 
 >>> spec = RunSpec.make("pineapple", 2, seed=7, hands=6, bots=[("random", {})] * 2)
 >>> [(c.start, c.stop) for c in spec.chunks(4)]
@@ -46,18 +54,22 @@ from ..bots import make_bot
 from ..errors import GameError
 from ..game import Game, Match, deal_seed
 from ..game.engine import check_seed, resolve_rules
+from ..game.match import next_button
 from ..game.moves import action_for_move
 from ..rules import RuleSet
 
 __all__ = [
     "DEFAULT_CHUNK",
+    "MAX_FL_CHAIN",
     "ChunkResult",
     "ChunkTask",
     "DealOutcome",
     "RunSpec",
     "book",
     "bot_seed",
+    "chain_seed",
     "new_match",
+    "play_chain",
     "play_deal",
     "run_chunk",
 ]
@@ -66,13 +78,30 @@ DEFAULT_CHUNK = 50
 """Deals per chunk unless told otherwise."""
 
 
-def bot_seed(seed: int, i: int, seat: int) -> int:
-    """The seed of the bot of ``seat`` in deal ``i`` of a run with seed ``seed``.
+MAX_FL_CHAIN = 64
+"""Most Fantasyland deals played after one deal of a unit (each needs a seat to stay
+in Fantasyland again: a chain this long is a sign of a broken rule set)."""
+
+
+def chain_seed(seed: int, i: int, k: int = 0) -> int:
+    """The deck seed of deal ``(i, k)`` of a run: ``k = 0`` the unit's first deal
+    (``deal_seed(seed, i)``, as deal ``i`` of a Match), ``k >= 1`` its Fantasyland
+    deals.
+
+    >>> chain_seed(1, 3) == deal_seed(1, 3) != chain_seed(1, 3, 1)
+    True
+    """
+    base = deal_seed(seed, i)
+    return base if k == 0 else deal_seed(deal_seed(base, 0), k)
+
+
+def bot_seed(seed: int, i: int, seat: int, k: int = 0) -> int:
+    """The seed of the bot of ``seat`` in deal ``(i, k)`` of a run with seed ``seed``.
 
     >>> bot_seed(1, 0, 0) == deal_seed(deal_seed(1, 0), 1)
     True
     """
-    return deal_seed(deal_seed(seed, i), 1 + seat)
+    return deal_seed(chain_seed(seed, i, k), 1 + seat)
 
 
 class DealOutcome(TypedDict):
@@ -88,6 +117,8 @@ class DealOutcome(TypedDict):
     surrendered: list[int]
     declared: list[int]
     decisions: int
+    fl_deal: int  #: k: 0 the unit's first deal, k >= 1 its k-th Fantasyland deal
+    in_fantasyland: list[int]  #: Fantasyland cards each seat played this deal with
 
 
 @dataclass(frozen=True)
@@ -102,6 +133,7 @@ class RunSpec:
     hands: int
     bots: tuple[tuple[str, str], ...]  #: (name, settings as JSON) per seat
     button: int = 0
+    fantasyland: bool = True  #: play the Fantasyland deals a deal earns (a chain)
 
     @classmethod
     def make(
@@ -112,10 +144,13 @@ class RunSpec:
         hands: int,
         bots: Sequence[Any],
         button: int = 0,
+        fantasyland: bool = True,
     ) -> RunSpec:
         """Check and build a spec.  ``bots``: per seat (or one for every seat) a
         ``(registry name, settings)`` pair or a registered bot, which travels as
         ``(bot.name, bot.settings())`` (its own seed is not used: see ``bot_seed``).
+        ``fantasyland``: each unit plays the Fantasyland deals its deal earns (False:
+        independent deals, the Fantasyland earned counted, not played).
 
         >>> from ofc_fast.bots import HeuristicBot
         >>> RunSpec.make("pineapple", 2, 1, 10, [HeuristicBot(samples=8)]).bots[0][0]
@@ -147,8 +182,12 @@ class RunSpec:
         )
         for i, (name, settings) in enumerate(enc):  # fail here, not in a worker
             make_bot(name, rs, bot_seed(check_seed(seed), 0, i), **json.loads(settings))
+        if not isinstance(fantasyland, bool):
+            raise GameError(f"fantasyland must be True or False, got {fantasyland!r}")
         Game(rs, players, seed=0)  # a table the rules can deal
-        return cls(rs.to_json(), players, check_seed(seed), hands, enc, button)
+        if fantasyland:
+            Match(rs, players, seed=0)  # every seat in Fantasyland fits one deck
+        return cls(rs.to_json(), players, check_seed(seed), hands, enc, button, fantasyland)
 
     @property
     def rules(self) -> RuleSet:
@@ -207,9 +246,9 @@ class Seats:
         self.rules = spec.rules
         self.bots = [make_bot(n, self.rules, 0, **json.loads(s)) for n, s in spec.bots]
 
-    def for_deal(self, i: int) -> list[Any]:
+    def for_deal(self, i: int, k: int = 0) -> list[Any]:
         for s, (name, settings) in enumerate(self.spec.bots):
-            seed = bot_seed(self.spec.seed, i, s)
+            seed = bot_seed(self.spec.seed, i, s, k)
             reset = getattr(self.bots[s], "reset", None)
             if callable(reset):
                 reset(seed)
@@ -286,14 +325,24 @@ class _Decisions:
 
 
 def play_deal(
-    spec: RunSpec, i: int, bots: Sequence[Any], decisions: _Decisions | None = None
+    spec: RunSpec,
+    i: int,
+    bots: Sequence[Any],
+    decisions: _Decisions | None = None,
+    *,
+    k: int = 0,
+    button: int | None = None,
+    fantasyland: Sequence[int] | None = None,
 ) -> Game:
-    """Play deal ``i`` of the run with ``bots`` already seeded for it."""
+    """Play deal ``(i, k)`` of the run with ``bots`` already seeded for it; ``button``
+    and ``fantasyland``: those of a Fantasyland deal (``k >= 1``, see
+    :func:`play_chain`)."""
     g = Game(
         spec.rules,
         spec.players,
-        seed=deal_seed(spec.seed, i),
-        button=(spec.button + i) % spec.players,
+        seed=chain_seed(spec.seed, i, k),
+        button=(spec.button + i) % spec.players if button is None else button,
+        fantasyland=fantasyland,
     )
     first = len(decisions.cols["seat"]) if decisions is not None else 0
     step = 0
@@ -311,7 +360,34 @@ def play_deal(
     return g
 
 
-def outcome(i: int, g: Game) -> DealOutcome:
+def play_chain(
+    spec: RunSpec, i: int, seats: Seats, decisions: _Decisions | None = None
+) -> list[Game]:
+    """Play unit ``i``: deal ``(i, 0)`` and, when ``spec.fantasyland``, the Fantasyland
+    deals it earns (see the module's notes); the games in play order."""
+    games = [play_deal(spec, i, seats.for_deal(i), decisions)]
+    while spec.fantasyland and len(games) <= MAX_FL_CHAIN:
+        last = games[-1]
+        fl = last.result().fantasyland
+        if not any(fl):
+            break
+        k = len(games)
+        button = next_button(spec.rules, last.button, spec.players, fl)
+        games.append(
+            play_deal(
+                spec,
+                i,
+                seats.for_deal(i, k),
+                decisions,
+                k=k,
+                button=button,
+                fantasyland=fl,
+            )
+        )
+    return games
+
+
+def outcome(i: int, g: Game, k: int = 0) -> DealOutcome:
     r = g.result()
     return DealOutcome(
         deal=i,
@@ -324,6 +400,8 @@ def outcome(i: int, g: Game) -> DealOutcome:
         surrendered=list(r.surrendered),
         declared=sorted(r.declared),
         decisions=g.decisions,
+        fl_deal=k,
+        in_fantasyland=list(r.in_fantasyland),
     )
 
 
@@ -335,12 +413,14 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     names = [n for n, _ in spec.bots]
     out = ChunkResult(task.start, task.stop, [], pid=os.getpid())
     for i in range(task.start, task.stop):
-        g = play_deal(spec, i, seats.for_deal(i), decisions)
-        out.outcomes.append(outcome(i, g))
-        if task.history:
-            from ..arena.history import deal_record
+        for k, g in enumerate(play_chain(spec, i, seats, decisions)):
+            out.outcomes.append(outcome(i, g, k))
+            if task.history:
+                from ..arena.history import deal_record
 
-            out.lines.append(json.dumps(deal_record(g, i, names), separators=(",", ":")))
+                out.lines.append(
+                    json.dumps(deal_record(g, i, names), separators=(",", ":"))
+                )
     if decisions is not None:
         out.arrays = decisions.arrays()
     return out
@@ -354,15 +434,16 @@ def new_match(spec: RunSpec) -> Match:
 
 
 def book(match: Match, outcome: DealOutcome) -> None:
-    """Add one deal's outcome to ``match`` (totals and :class:`SeatStats`; the button
-    moves one seat, no Fantasyland is carried: see the module's notes)."""
+    """Add one deal's outcome to ``match`` (totals and :class:`SeatStats`, with the
+    Fantasyland it was played in; the button moves one seat: see the module's
+    notes)."""
     for s in range(match.players):
         match.totals[s] += outcome["net"][s]
         match.stats[s].add(
             outcome["net"][s],
             outcome["fouls"][s],
             outcome["royalties"][s],
-            False,
+            bool(outcome["in_fantasyland"][s]),
             bool(outcome["fantasyland"][s]),
             s in outcome["surrendered"],
             s in outcome["declared"],

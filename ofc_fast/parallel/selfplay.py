@@ -1,7 +1,8 @@
 """Self-play data: shards of decisions that NumPy reads without ``ofc-fast``, and a
 manifest that makes an interrupted run resume where it stopped.
 
-A run of ``hands`` independent deals (:mod:`ofc_fast.parallel.plan`) is cut into shards
+A run of ``hands`` independent deals (:mod:`ofc_fast.parallel.plan`, a
+``RunSpec`` with ``fantasyland=False``: one row of decisions per deal index) is cut into shards
 of ``shard_size`` deals; shard ``k`` holds deals ``k * shard_size`` to ``(k + 1) *
 shard_size - 1``.  In ``OUT``:
 
@@ -33,7 +34,8 @@ shard_size - 1``.  In ``OUT``:
 >>> import numpy as np, tempfile, os
 >>> from ofc_fast.parallel import RunSpec
 >>> out = tempfile.mkdtemp()
->>> spec = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})])
+>>> spec = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})],
+...                     fantasyland=False)
 >>> manifest = selfplay(spec, out, shard_size=2, progress=False)
 >>> [s["deals"] for s in manifest["shards"]]
 [[0, 2], [2, 4]]
@@ -180,6 +182,11 @@ def selfplay(
     """Write the shards of ``spec`` into ``out`` (created if needed), skipping the
     shards its manifest lists; returns the manifest.  ``max_shards``: stop after
     writing that many (a bounded slice of a long run; run again to go on)."""
+    if spec.fantasyland:
+        raise SelfPlayError(
+            "self-play shards hold independent deals: build the run with "
+            "RunSpec.make(..., fantasyland=False)"
+        )
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     run = _run_entry(spec, shard_size)

@@ -399,17 +399,23 @@ def as_rules(rules: object, fn: str = "rules") -> RuleSet:
 
 
 def get(name: str) -> RuleSet:
-    """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``).
+    """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``), or by
+    its game id (``"ofc-pineapple"``, :data:`ofc_fast.rules.game_ids.GAME_IDS`: the
+    names ``ofc-fast arena --rules`` takes).
 
-    >>> get("pineapple") is PINEAPPLE
+    >>> get("pineapple") is PINEAPPLE is get("ofc-pineapple")
     True
     """
+    from .game_ids import GAME_IDS  # built from PRESETS: imported when first needed
+
     if not isinstance(name, str):
         raise RulesError(f"a rule set name is text, got {quote(name)}")
     key = name.strip().upper().replace("-", "_").replace(" ", "_")
+    key = GAME_IDS.get(name.strip().lower(), key)
     try:
         return PRESETS[key]
     except KeyError:
         raise RulesError(
-            f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}"
+            f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}; "
+            f"or a game id: {', '.join(GAME_IDS)}"
         ) from None

@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 from .._native import OK, ffi, lib
 from ..board import Board, as_board
 from ..cards import card_str
-from ..errors import BoardError
+from ..errors import BoardError, RulesError
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled
 
@@ -135,6 +135,19 @@ def score_evaluated(
     )
 
 
+def _check_order(a: object, b: object, rules: object) -> None:
+    """RulesError pointing at the argument order when the rule set came first
+    (``score_pair(rules, a, b)``): a RuleSet as a board, or board text as the rules."""
+    misplaced = isinstance(a, RuleSet) or isinstance(b, RuleSet)
+    if isinstance(rules, str) and "/" in rules:  # a preset name has no "/": a board
+        misplaced = True
+    if misplaced:
+        raise RulesError(
+            "score_pair takes (a, b, rules): the two boards first, the rule set "
+            "last (got the rule set or a board out of place)"
+        )
+
+
 def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     """Score complete board ``a`` against ``b`` (R-SCORE-*, R-FOUL-3/4, R-ROY-*).
 
@@ -147,6 +160,7 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     >>> s.net, s.rows, s.royalties
     (44, (1, 1, 1), ((7, 12, 25), (0, 0, 6)))
     """
+    _check_order(a, b, rules)
     rules = as_rules(rules, "score_pair")
     ba, bb = complete_board(a, "a"), complete_board(b, "b")
     check_disjoint((ba.cards, bb.cards))

@@ -1,0 +1,178 @@
+"""What a new user ran into on the command line and in the API (issue 21, items 6, 7,
+10): ``advise`` at the opening without ``--opponent``, what ``advise``'s ev is, the
+argument order of ``score_pair``, one error class and one alias table for rule set
+names, piped tables, and ``bench``'s verdict at the precision it prints."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import cli, rules, timing
+from ofc_fast.errors import GameError, RulesError
+
+BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+BOARD_B = "Kc 7d 3h / Ac Ad 8c 8d 4s / 6c 6d 6h 4c 4d"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- item 6: advise at the opening
+
+
+def test_advise_at_the_opening_needs_no_opponent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(
+        capsys, "advise", "--dealt", "As Kd 9h 9c 4s", "--samples", "8", "--top", "3"
+    )
+    assert code == 0, err
+    assert out.startswith("PINEAPPLE: 232 legal moves")
+    assert len(re.findall(r"^\s+\d+\s", out, re.M)) == 3
+
+
+def test_advise_players_fills_the_table_with_empty_boards(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import ofc_fast.search as search
+
+    seen: list[int] = []
+    real = search.make_observation
+
+    def spy(*args, **kwargs):
+        obs = real(*args, **kwargs)
+        seen.append(obs["players"])
+        assert all(b == [[], [], []] for b in obs["boards"][1:])
+        return obs
+
+    monkeypatch.setattr(search, "make_observation", spy)
+    for argv, players in ((["--players", "3"], 3), ([], 2)):
+        code, _, err = run(
+            capsys, "advise", "--dealt", "As Kd 9h 9c 4s", "--samples", "4", *argv
+        )
+        assert code == 0, err
+        assert seen.pop() == players
+    code, _, err = run(capsys, "advise", "--dealt", "As Kd 9h 9c 4s", "--players", "5")
+    assert code == 2 and "--players: PINEAPPLE seats 2 to 3 players, got 5" in err
+    code, _, err = run(
+        capsys,
+        "advise",
+        "--dealt",
+        "As Kd 9h 9c 4s",
+        "--players",
+        "2",
+        "--opponent",
+        "/ /",
+        "--opponent",
+        "/ /",
+    )
+    assert code == 2 and "at most 1 --opponent boards, got 2" in err
+
+
+def test_advise_help_documents_the_board_syntax(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["advise", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert '"front / middle / back"' in text and 'split by "/"' in text
+    assert '"-"' in text and "--players" in text and "empty board" in text
+
+
+# -- item 7: what advise's ev is
+
+
+def test_advise_names_its_ev_for_what_it_is(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "advise", "--dealt", "As Kd 9h 9c 4s", "--samples", "4")
+    assert code == 0
+    note = " ".join(out.split())
+    assert "ev: points against the modelled opponent play" in note
+    assert "not a fair estimate of the deal" in note
+    doc = " ".join((ofc.Advice.__doc__ or "").split())
+    assert "expected points for the deal" not in doc
+    assert "against the modelled opponent play" in doc
+
+
+# -- item 10: consistency
+
+
+def test_score_pair_with_the_rules_first_points_at_the_argument_order() -> None:
+    for args in ((rules.OFC, BOARD_A, BOARD_B), ("OFC", BOARD_A, BOARD_B)):
+        with pytest.raises(RulesError, match=r"score_pair takes \(a, b, rules\)"):
+            ofc.score_pair(*args)  # type: ignore[arg-type]
+    assert ofc.score_pair(BOARD_A, BOARD_B, "ofc").net == 44  # the README's pair
+
+
+@pytest.mark.parametrize("make", [ofc.Game, ofc.Match], ids=["Game", "Match"])
+def test_an_unknown_rule_set_name_is_a_rules_error(make) -> None:
+    with pytest.raises(RulesError, match="unknown rule set 'pinapple'") as info:
+        make("pinapple")
+    assert isinstance(info.value, GameError)  # what it raised before: still caught
+
+
+# The four game ids of the poker-arena protocol document, written out here.
+DOCUMENT_IDS = {
+    "ofc": "OFC",
+    "ofc-pineapple": "PINEAPPLE",
+    "ofc-progressive": "PROGRESSIVE_PINEAPPLE",
+    "ofc-27": "PINEAPPLE_27",
+}
+
+
+def test_rules_get_takes_the_arena_game_ids() -> None:
+    from ofc_fast.arena import GAME_IDS, resolve_arena_rules, rules_for_game_id
+
+    for gid, name in DOCUMENT_IDS.items():
+        assert rules.get(gid) is rules.PRESETS[name]
+        assert rules.get(gid.upper()) is rules.PRESETS[name]
+    for gid in GAME_IDS:  # one table: every id the arena takes, rules.get takes
+        assert rules.get(gid) is rules_for_game_id(gid) is resolve_arena_rules(gid)
+        assert ofc.Game(gid).rules is rules.get(gid)
+    assert rules.get("ofcfast-ultimate-pineapple") is rules.ULTIMATE_PINEAPPLE
+    with pytest.raises(RulesError, match="or a game id: ofc, ofc-pineapple"):
+        rules.get("ofc-pineappel")
+
+
+def test_piped_tables_are_whole_and_have_no_trailing_spaces(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """What `ofc-fast play ... | cat` prints (capsys is no terminal)."""
+    pytest.importorskip("rich", reason='pip install ".[test]" (rich)')
+    code, out, _ = run(
+        capsys,
+        "play",
+        "--hands",
+        "3",
+        "--seed",
+        "1",
+        "--bots",
+        "heuristic,random,random",
+        "--stacks",
+        "200",
+        "--show",
+        "0",
+    )
+    assert code == 0
+    assert "heuris…" not in out and "…" not in out
+    rows = [ln for ln in out.splitlines() if ln.split()[:2] == ["0", "heuristic"]]
+    assert len(rows) == 1 and "roy/deal" in out and "stack" in out
+    assert not [ln for ln in out.splitlines() if ln != ln.rstrip()]
+    assert not any(ch in out for ch in "┏┃━│")  # plain text, not rich's box drawing
+
+
+@pytest.mark.parametrize(
+    ("seconds", "verdict"), [(5.04e-6, "pass"), (5.0e-6, "pass"), (5.06e-6, "slower")]
+)
+def test_bench_judges_the_target_at_the_printed_precision(
+    seconds: float, verdict: str
+) -> None:
+    row = timing.Row("rank5_batch", "hand", 1000, (seconds,))
+    assert timing.TARGETS["rank5_batch"] == 5.0
+    assert row.verdict(strict=False) == verdict
+    line = timing.format_table([row], strict=False)[-1]
+    shown = float(line.split()[3])
+    assert (shown <= 5.0) == (verdict == "pass")  # the verdict agrees with the figure

@@ -1,0 +1,89 @@
+"""The docs site renders what a reader needs (issue 21, item 13): the package's example
+as code (not a nested block quote), no computed attribute value shown as code, a C API
+page without raw Doxygen, and the pages for the command line, the arena and its report,
+and parallel runs in the navigation."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS = ROOT / "tools"
+
+pytestmark = pytest.mark.skipif(
+    not (TOOLS / "mkdocs_c_api.py").exists() or not (ROOT / "mkdocs.yml").exists(),
+    reason="needs a source checkout (git clone: tools/, docs/, mkdocs.yml)",
+)
+
+
+def _tool(name: str):
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _loaded():
+    griffe = pytest.importorskip("griffe", reason='pip install ".[test]" (griffelib)')
+    ext = _tool("griffe_docstrings")
+    return griffe.load(
+        "ofc_fast",
+        extensions=griffe.load_extensions(ext.DocstringsForMarkdown()),
+        search_paths=[str(ROOT)],
+    )
+
+
+def test_the_package_example_is_a_code_block() -> None:
+    pkg = _loaded()
+    doc = pkg.docstring.value
+    assert "```pycon\n>>> import ofc_fast as ofc" in doc
+    assert doc.count("```pycon") == 1  # rewritten once, not twice
+
+
+def test_a_computed_attribute_shows_no_code() -> None:
+    pkg = _loaded()
+    natural_ids = pkg["game.state.NATURAL_IDS"]
+    assert natural_ids.value is None  # the dict comprehension is not shown
+    assert pkg["parallel.plan.DEFAULT_CHUNK"].value is not None  # a constant still is
+
+
+def _outside_code(markdown: str) -> str:
+    return re.sub(r"```.*?```", "", markdown, flags=re.S)
+
+
+def test_the_c_api_page_has_no_raw_doxygen() -> None:
+    c_api = _tool("mkdocs_c_api")
+    page = c_api.render()
+    prose = _outside_code(page)
+    for tag in ("@code", "@endcode", "@brief", "@param", "@return"):
+        assert tag not in prose, tag
+    assert "/*!" not in page  # comments are prose, not shown verbatim
+    block = page.split("### `ofc_rank3_inline`", 1)[1].split("### ", 1)[0]
+    code = block.split("```c\n", 1)[1].split("```", 1)[0]
+    assert code.rstrip().endswith("}")  # an inline function ends at its brace
+    assert "- **`a, b, c`**: the three cards." in block
+    cps = page.split("### `ofc_cards_per_seat`", 1)[1].split("### ", 1)[0]
+    assert "```c\nassert(ofc_cards_per_seat(OFC_KIND_PINEAPPLE, 0) == 17);" in cps
+
+
+def test_the_c_api_prose_is_literal_markdown() -> None:
+    c_api = _tool("mkdocs_c_api")
+    assert c_api.escape_prose("out[0..*bad-1] and `a[1]` <x>") == (
+        r"out\[0..\*bad-1\] and `a[1]` \<x>"
+    )
+    md = c_api.doc_markdown("/*! @brief f.\n * @param n samples;  @param k fills.\n */")
+    assert md == "f.\n\n- **`n`**: samples;\n- **`k`**: fills."
+
+
+def test_the_new_pages_are_in_the_navigation() -> None:
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in ("cli.md", "arena.md", "parallel.md"):
+        assert f": {page}" in nav, page
+        assert (ROOT / "docs" / page).exists(), page
+    cli = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert '"front / middle / back"' in cli and "What advise's ev means" in cli

@@ -1,0 +1,143 @@
+"""The ``test`` extra matches what the tests use, and every skip says what to install
+or do."""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = ROOT / "pyproject.toml"
+TESTS = Path(__file__).resolve().parent
+
+pytestmark = pytest.mark.skipif(
+    not PYPROJECT.exists(), reason="needs a source checkout (git clone: pyproject.toml)"
+)
+
+# Third-party modules the tests import -> the distribution that provides them.
+DISTRIBUTION = {
+    "griffe": "griffelib",
+    "gymnasium": "gymnasium",
+    "hypothesis": "hypothesis",
+    "jsonschema": "jsonschema",
+    "numpy": "numpy",
+    "pettingzoo": "pettingzoo",
+    "pytest": "pytest",
+    "rich": "rich",
+    "scipy": "scipy",
+    "selenium": "selenium",
+    "treys": "treys",
+}
+# Provided elsewhere: a dependency of the package itself, or another extra whose own CI
+# step installs it (the Ray tests: the ray extra).
+ELSEWHERE = {"numpy": "a dependency", "ray": "the ray extra"}
+# In the extra for a tool rather than an import: the coverage floor (pytest --cov), and
+# cmake for the C library's CMake build (tests/test_cmake.py runs the cmake program).
+TOOLS = {"pytest-cov", "cmake"}
+
+
+def _extra(name: str) -> set[str]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        tomllib = pytest.importorskip("tomli", reason="pip install tomli (Python 3.10)")
+    doc = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    reqs = doc["project"]["optional-dependencies"][name]
+    return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in reqs}
+
+
+def _test_files() -> list[Path]:
+    return sorted(TESTS.glob("*.py"))  # tests/fuzz: the fuzz extra's harnesses
+
+
+def _imports(path: Path) -> set[str]:
+    """Top-level modules a file imports (import statements and importorskip)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.add(node.module.split(".")[0])
+        elif _is_call(node, "importorskip") and node.args:
+            arg = node.args[0]
+            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                out.add(arg.value.split(".")[0])
+    return out
+
+
+def _is_call(node: ast.AST, name: str) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == name
+    )
+
+
+def _third_party(modules: set[str]) -> set[str]:
+    local = {p.stem for p in [*TESTS.glob("*.py"), *(ROOT / "tools").glob("*.py")]}
+    local |= {"ofc_fast", "tomli", "tomllib"}
+    return {
+        m
+        for m in modules
+        if m not in sys.stdlib_module_names and m not in local and m != "__future__"
+    }
+
+
+def test_the_test_extra_has_what_the_tests_import() -> None:
+    used = set().union(*(_third_party(_imports(p)) for p in _test_files()))
+    unknown = used - set(DISTRIBUTION) - set(ELSEWHERE)
+    assert not unknown, f"map these modules to a distribution here: {sorted(unknown)}"
+    extra = _extra("test")
+    missing = {DISTRIBUTION[m] for m in used if m not in ELSEWHERE} - extra
+    assert not missing, f"the test extra lacks {sorted(missing)}"
+    unused = extra - {DISTRIBUTION[m] for m in used if m in DISTRIBUTION} - TOOLS
+    assert not unused, f"the test extra installs what no test imports: {sorted(unused)}"
+
+
+def _skip_reasons(path: Path) -> list[tuple[int, str | None]]:
+    """(line, reason text or None) of every skip a test file can take."""
+    out: list[tuple[int, str | None]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        if _is_call(node, "importorskip"):
+            kw = {k.arg: k.value for k in node.keywords}
+            out.append((node.lineno, _text(kw.get("reason"))))
+        elif _is_call(node, "skip") and isinstance(node.func, ast.Attribute):
+            if isinstance(node.func.value, ast.Name) and node.func.value.id == "pytest":
+                out.append((node.lineno, _text(node.args[0]) if node.args else None))
+        elif _is_call(node, "skipif"):
+            kw = {k.arg: k.value for k in node.keywords}
+            out.append((node.lineno, _text(kw.get("reason"))))
+    return out
+
+
+def _text(node: ast.AST | None) -> str | None:
+    """A string constant (or an implicit concatenation) as text; None otherwise."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            v.value for v in node.values if isinstance(v, ast.Constant)
+        )  # an f-string: its literal parts
+    return None
+
+
+# A skip says what to install or do: a pip command, a thing to install, a checkout to
+# clone, or the implementation it needs.
+SAYS_WHAT = re.compile(r"pip install|install |git clone|CPython")
+
+
+def test_every_skip_says_what_to_install_or_do() -> None:
+    vague = [
+        f"{p.name}:{line}: {reason!r}"
+        for p in _test_files()
+        for line, reason in _skip_reasons(p)
+        if reason is None or not SAYS_WHAT.search(reason)
+    ]
+    assert not vague, "\n".join(vague)

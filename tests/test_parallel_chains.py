@@ -1,0 +1,116 @@
+"""A parallel run values Fantasyland (issue 21, item 9): the unit of parallel work is a
+deal plus the Fantasyland deals it earns, with decks from ``(seed, i, k)``; the same
+on every executor (Ray: tests/test_parallel_ray.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ofc_fast.bots import make_bot
+from ofc_fast.cli import main
+from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.parallel import ChunkTask, LocalExecutor, ProcessExecutor, RunSpec, run_chunk
+from ofc_fast.parallel.run import play_parallel
+from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
+
+BOTS = [("heuristic", {"samples": 4, "arrangements": 3})] * 2
+SEED, UNITS = 3, 40  # heuristic bots earn Fantasyland in some of these 40 deals
+
+
+def _spec(**kw) -> RunSpec:
+    return RunSpec.make("pineapple", 2, seed=SEED, hands=UNITS, bots=BOTS, **kw)
+
+
+def _reference_unit(seed: int, i: int, players: int, button: int, bots: list) -> list[Game]:
+    """Unit i written from the README's definition: deal (i, 0) as an independent deal;
+    while a deal ends with Fantasyland earned, deal (i, k) with deck
+    deal_seed(deal_seed(deal_seed(seed, i), 0), k), that Fantasyland, the button kept
+    when PINEAPPLE freezes it (a seat in Fantasyland; R-FL-6) else moved one seat, and
+    fresh bots seeded deal_seed(deck seed, 1 + seat)."""
+    games: list[Game] = []
+    deck = deal_seed(seed, i)
+    btn, fl = (button + i) % players, [0] * players
+    while True:
+        g = Game("pineapple", players, seed=deck, button=btn, fantasyland=fl)
+        play_out(
+            g,
+            [
+                make_bot(n, "pineapple", deal_seed(deck, 1 + s), **st)
+                for s, (n, st) in enumerate(bots)
+            ],
+        )
+        games.append(g)
+        fl = list(g.result().fantasyland)
+        if not any(fl):
+            return games
+        deck = deal_seed(deal_seed(deal_seed(seed, i), 0), len(games))
+        # PINEAPPLE freezes the button while a seat plays Fantasyland next deal
+        assert g.rules.fantasyland is not None and g.rules.fantasyland.button_frozen
+        btn = g.button
+
+
+def test_a_unit_is_a_deal_and_the_fantasyland_deals_it_earns() -> None:
+    spec = _spec()
+    res = run_chunk(ChunkTask(spec, 0, UNITS, history=True))
+    expected = [
+        (i, k, g)
+        for i in range(UNITS)
+        for k, g in enumerate(_reference_unit(SEED, i, 2, 0, BOTS))
+    ]
+    assert any(k >= 1 for _, k, _ in expected), "no Fantasyland played: pick a seed"
+    assert len(res.outcomes) == len(expected) == len(res.lines)
+    for o, line, (i, k, g) in zip(res.outcomes, res.lines, expected):
+        assert (o["deal"], o["fl_deal"]) == (i, k)
+        assert o["seed"] == g.seed and o["button"] == g.button
+        assert o["net"] == list(g.result().net)
+        assert o["in_fantasyland"] == list(g.fantasyland)
+        assert json.loads(line)["history"] == json.loads(json.dumps(g.history()))
+    assert any(any(o["in_fantasyland"]) for o in res.outcomes)
+
+
+def test_independent_mode_plays_no_fantasyland() -> None:
+    res = run_chunk(ChunkTask(_spec(fantasyland=False), 0, UNITS))
+    assert [o["deal"] for o in res.outcomes] == list(range(UNITS))
+    assert not any(any(o["in_fantasyland"]) for o in res.outcomes)
+    assert any(any(o["fantasyland"]) for o in res.outcomes)  # earned, not played
+
+
+def test_fantasyland_units_are_the_same_on_every_executor() -> None:
+    spec = _spec()
+    local = play_parallel(spec, LocalExecutor(), chunk_size=UNITS, history=True)
+    with ProcessExecutor(2) as ex:
+        pooled = play_parallel(spec, ex, chunk_size=3, history=True)
+    assert pooled.outcomes == local.outcomes and pooled.lines == local.lines
+    assert pooled.match.to_dict() == local.match.to_dict()
+    played_in_fl = sum(bool(o["in_fantasyland"][0]) for o in local.outcomes)
+    assert played_in_fl >= 1
+    assert local.match.stats[0].fantasyland_deals == played_in_fl
+    assert local.match.hands_played == len(local.outcomes) > UNITS
+
+
+def test_play_with_workers_values_fantasyland(tmp_path: Path) -> None:
+    docs = []
+    for extra in (["--workers", "1"], ["--workers", "2", "--chunk-size", "7"]):
+        out = tmp_path / f"{len(docs)}.json"
+        argv = ["play", "--players", "2", "--hands", str(UNITS), "--seed", str(SEED)]
+        argv += ["--bots", "heuristic", "--quiet", "--json", str(out), *extra]
+        assert main(argv) == 0
+        doc = json.loads(out.read_text())
+        doc.pop("seconds"), doc.pop("executor")
+        docs.append(doc)
+    assert docs[0] == docs[1]
+    assert docs[0]["mode"] == "fantasyland-chains"
+    assert any(d["fl_deal"] >= 1 and any(d["in_fantasyland"]) for d in docs[0]["deals"])
+
+
+def test_independent_needs_a_parallel_run(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--hands", "2", "--independent", "--quiet"]) == 2
+    assert "--independent: a parallel run's mode" in capsys.readouterr().err
+
+
+def test_selfplay_refuses_fantasyland_units(tmp_path: Path) -> None:
+    with pytest.raises(SelfPlayError, match="fantasyland=False"):
+        selfplay(_spec(), tmp_path, progress=False)

@@ -1,0 +1,91 @@
+"""A script that starts a process pool without ``if __name__ == "__main__":`` gets a
+message that says what to do (issue 21, item 8), and the README's parallel-runs block
+runs as a script."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+RUN = """\
+from ofc_fast.parallel import RunSpec, make_executor, play_parallel
+
+spec = RunSpec.make("pineapple", players=2, seed=7, hands=4, bots=[("random", {})])
+with make_executor(workers=2) as pool:
+    run = play_parallel(spec, pool, chunk_size=2)
+print("deals", run.match.hands_played)
+"""
+
+
+def _guarded(code: str) -> str:
+    head, body = code.split("\n\n", 1)
+    return (
+        head
+        + '\n\nif __name__ == "__main__":\n'
+        + "".join("    " + line + "\n" for line in body.splitlines())
+    )
+
+
+def _script(tmp_path: Path, name: str, code: str) -> subprocess.CompletedProcess[str]:
+    path = tmp_path / name
+    path.write_text(code, encoding="utf-8")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [
+            str(Path(__import__("ofc_fast").__file__).parent.parent),
+            env.get("PYTHONPATH", ""),
+        ]
+    )
+    return subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+
+
+def test_an_unguarded_script_is_told_to_add_the_main_guard(tmp_path: Path) -> None:
+    done = _script(tmp_path, "unguarded.py", RUN)
+    assert done.returncode == 1
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("ofc_fast.errors.ExecutorError: ")
+    assert f"{tmp_path / 'unguarded.py'}, line 5" in last
+    assert 'if __name__ == "__main__":' in last
+    assert "broke" not in done.stderr  # not the pool breaking over and over
+
+
+def test_a_guarded_script_runs(tmp_path: Path) -> None:
+    done = _script(tmp_path, "guarded.py", _guarded(RUN))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "deals 4"
+
+
+def test_unguarded_main_line_under_pytest_is_none() -> None:
+    from ofc_fast.parallel.executors import unguarded_main_line
+
+    assert unguarded_main_line() is None  # pytest's own entry point is guarded
+
+
+@pytest.mark.skipif(
+    not README.exists(), reason="needs the README.md of a source checkout (git clone)"
+)
+def test_readme_parallel_block_runs_as_a_script(tmp_path: Path) -> None:
+    from test_readme import _blocks
+
+    blocks = [
+        b
+        for b in _blocks(README.read_text(encoding="utf-8"), "python")
+        if "make_executor(workers=2)" in b
+    ]
+    assert len(blocks) == 1
+    done = _script(tmp_path, "readme_parallel.py", blocks[0])
+    assert done.returncode == 0, done.stderr
