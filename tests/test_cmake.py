@@ -23,10 +23,10 @@ CMAKE = shutil.which("cmake")
 pytestmark = [
     pytest.mark.skipif(
         not (ROOT / "CMakeLists.txt").exists(),
-        reason="source tree (CMakeLists.txt) not available",
+        reason="needs a source checkout (git clone: CMakeLists.txt)",
     ),
     pytest.mark.skipif(CMAKE is None, reason="needs cmake: pip install cmake"),
-    pytest.mark.skipif(COMPILER is None, reason="needs a C compiler (gcc or cc)"),
+    pytest.mark.skipif(COMPILER is None, reason="no C compiler: install gcc"),
 ]
 
 _CONSUMER_C = """\

@@ -76,8 +76,10 @@ def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
         assert build_and_run(program, tmp_path, f"example{i}").strip()
 
 
-@pytest.mark.skipif(not README.exists(), reason="source tree (README.md) not available")
-@pytest.mark.skipif(COMPILER is None, reason="no C compiler")
+@pytest.mark.skipif(
+    not README.exists(), reason="needs a source checkout (git clone: README.md)"
+)
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler: install gcc")
 def test_readme_scoring_program_agrees_with_the_python_api(tmp_path: Path) -> None:
     """The README's C scoring program prints the net that ``score_pair`` gives for the
     same two boards under the OFC preset (the boards are written as ids there)."""
