@@ -17,6 +17,23 @@ def card_index(text):
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
+def filler_answer(dealt, used, decision):
+    """The document's filler placement as an ``action`` message: the dealt cards
+    ascending, the first ``place`` each into the bottom, else the middle, else the
+    top (``used``: cards already in each row); the rest discarded."""
+    cards = sorted(dealt, key=card_index)
+    placements = []
+    free = {r: ROWS[r] - used[r] for r in ROWS}
+    for c in cards[: decision["place"]]:
+        row = next(r for r in ("bottom", "middle", "top") if free[r] > 0)
+        free[row] -= 1
+        placements.append({"card": c, "row": row})
+    return {
+        "t": "action",
+        "action": {"placements": placements, "discards": cards[decision["place"] :]},
+    }
+
+
 def main():
     # the log stays open for the client's life (the process exit closes it)
     log = open(sys.argv[1], "w") if len(sys.argv) > 1 and sys.argv[1] != "-" else None  # noqa: SIM115
@@ -42,18 +59,9 @@ def main():
                     used[p["row"]] += 1
         elif t == "act":
             acts += 1
-            d = msg["decision"]
+            answer = filler_answer(dealt, used, msg["decision"])
+            placements = answer["action"]["placements"]
             cards = sorted(dealt, key=card_index)
-            placements = []
-            free = {r: ROWS[r] - used[r] for r in ROWS}
-            for c in cards[: d["place"]]:
-                row = next(r for r in ("bottom", "middle", "top") if free[r] > 0)
-                free[row] -= 1
-                placements.append({"card": c, "row": row})
-            answer = {
-                "t": "action",
-                "action": {"placements": placements, "discards": cards[d["place"] :]},
-            }
             bad = acts % 3 == 2  # misbehave on every third decision
             if mode == "exit" and acts == 4:
                 sys.exit(3)
