@@ -92,7 +92,7 @@ def run_match(
 @pytest.fixture(scope="module")
 def clean_points(tmp_path_factory: pytest.TempPathFactory) -> list[int]:
     report = run_match(tmp_path_factory.mktemp("clean"), "good")
-    assert report["bots"][1]["faults"] == 0
+    assert report["bots"][1]["faults"] == 0, json.dumps(report["bots"][1])
     return [b["points"] for b in report["bots"]]
 
 
@@ -133,10 +133,11 @@ from ofc_fast.bots import RandomBot, register
 
 class Slow(RandomBot):  # keeps the arena away from the flooding bot's lines
     def act(self, observation):
-        time.sleep(0.12)
+        time.sleep(0.2)
         return super().act(observation)
 
 register("slow", lambda rules=None, seed=None: Slow(seed=seed), replace=True)
+Arena("ofc-pineapple", [parse_bot_spec("random")] * 2, 2).run()  # imports: scipy...
 arena = Arena("ofc-pineapple", [parse_bot_spec("slow"), parse_bot_spec(sys.argv[1])],
               2, seed=3, timeout_ms=20000)
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -161,7 +162,7 @@ def test_a_flood_of_ignorable_lines_is_bounded_and_a_fault() -> None:
     assert out.returncode == 0, out.stderr[-2000:]
     res = json.loads(out.stdout.splitlines()[-1])
     print(f"peak RSS {res['peak_kib'] / 1024:.0f} MiB, growth {res['growth_kib']} KiB")
-    assert res["growth_kib"] < 48 * 1024, res
+    assert res["growth_kib"] < 24 * 1024, res  # 4.9 MiB measured; before: 52 MiB
     assert res["faults"][0] == {} and res["faults"][1].get("flood", 0) >= 1, res
     assert set(res["faults"][1]) == {"flood"} and res["substituted"] == 0, res
 
@@ -249,20 +250,25 @@ def test_a_bot_whose_grandchild_holds_stdout_is_one_disconnect(
     and the grandchild outlived the arena."""
     pid_file = tmp_path / "grandchild.pid"
     t0 = time.monotonic()
-    report = run_match(tmp_path, "fork", timeout_ms, arg=str(pid_file))
+    try:
+        report = run_match(tmp_path, "fork", timeout_ms, arg=str(pid_file))
+    finally:
+        gone = _gone(int(pid_file.read_text()))  # killed here if the arena did not
     assert time.monotonic() - t0 < 60
     bad = report["bots"][1]
     assert bad["fault_kinds"] == {"disconnect": 1} and bad["substituted"] == DECISIONS - 3
-    assert _gone(int(pid_file.read_text()))
+    assert gone
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_the_bots_process_group_is_killed_at_the_end(tmp_path: Path) -> None:
     """A bot that ignores match-end and has a sleeping grandchild: both are killed."""
     pid_file = tmp_path / "grandchild.pid"
-    report = run_match(tmp_path, "linger", ROOMY_MS, arg=str(pid_file))
-    assert report["bots"][1]["faults"] == 0
-    assert _gone(int(pid_file.read_text()))
+    try:
+        report = run_match(tmp_path, "linger", ROOMY_MS, arg=str(pid_file))
+    finally:
+        gone = _gone(int(pid_file.read_text()))  # killed here if the arena did not
+    assert report["bots"][1]["faults"] == 0 and gone
 
 
 # -- item 13: tcp seats

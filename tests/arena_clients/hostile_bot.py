@@ -28,6 +28,7 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # PYTHONSAFEPATH
 from tiny_client import filler_answer
 
 NEST = "[" * 30000 + "]" * 30000
