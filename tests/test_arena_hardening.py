@@ -167,6 +167,19 @@ def test_a_flood_of_ignorable_lines_is_bounded_and_a_fault() -> None:
     assert set(res["faults"][1]) == {"flood"} and res["substituted"] == 0, res
 
 
+def test_talking_never_holds_the_arena_past_a_deadline(tmp_path: Path) -> None:
+    """A bot that never answers but keeps sending small lines: each decision still
+    times out at its deadline, and after two the bot is killed.  Before: a line
+    waiting at the deadline was read instead, without end."""
+    t0 = time.monotonic()
+    report = run_match(tmp_path, "chatter", SHORT_MS)
+    assert time.monotonic() - t0 < 60
+    bad = report["bots"][1]
+    assert bad["fault_kinds"].get("timeout") == 2 and bad["substituted"] == DECISIONS
+    assert set(bad["fault_kinds"]) <= {"timeout", "flood"}
+    assert bad["stopped"] == "killed: 2 missed deadlines in a row"
+
+
 def test_the_line_buffer_keeps_its_bounds() -> None:
     """Direct: lines past PENDING_LINES are dropped and reported once; the end of the
     stream is queued past the bound."""

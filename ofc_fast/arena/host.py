@@ -280,11 +280,28 @@ class Arena:
         for rec in self.records:
             rec.endpoint.send({"t": "joined", "name": rec.name})
 
+    @staticmethod
+    def _receive_by(
+        rec: BotRecord, deadline: float | None, first: bool = False
+    ) -> tuple[str, Any]:
+        """The bot's next item, or a timeout once ``deadline`` (``perf_counter``) has
+        passed, even while lines keep coming (talking never holds the arena past a
+        deadline); the ``first`` look takes what is already there (a built-in bot's
+        answer is queued before the arena looks)."""
+        if deadline is None:
+            return rec.endpoint.receive(None)
+        left = deadline - time.perf_counter()
+        if left <= 0 and not first:
+            return ("timeout", None)
+        return rec.endpoint.receive(left)
+
     def _await_join(self, rec: BotRecord) -> None:
         limit = max(self.connect_timeout_s, (self.timeout_ms or 0) / 1000)
-        deadline = time.monotonic() + limit
+        deadline = time.perf_counter() + limit
+        first = True
         while True:
-            kind, value = rec.endpoint.receive(deadline - time.monotonic())
+            kind, value = self._receive_by(rec, deadline, first)
+            first = False
             if kind == "msg" and value.get("t") == "join":
                 return
             if kind == "msg":
@@ -369,10 +386,11 @@ class Arena:
         if not sent:
             self._late_item(rec, "eof", None)
             return None, None, None
-        limit = None if self.timeout_ms is None else self.timeout_ms / 1000
+        deadline = None if self.timeout_ms is None else t0 + self.timeout_ms / 1000
+        first = True
         while True:
-            left = None if limit is None else limit - (time.perf_counter() - t0)
-            kind, value = rec.endpoint.receive(left)
+            kind, value = self._receive_by(rec, deadline, first)
+            first = False
             ms = (time.perf_counter() - t0) * 1000
             if kind == "msg" and value.get("t") == "action":
                 try:

@@ -323,11 +323,13 @@ class ProcessEndpoint(_StreamEndpoint):
     def _watch(self) -> None:
         """Wait for the process to exit (without reaping it, so that its pid still
         names its group), kill the group, reap, end the stream."""
-        try:
-            if hasattr(os, "waitid"):
+        if hasattr(os, "waitid"):
+            try:
                 os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOWAIT)
-        except ChildProcessError:  # pragma: no cover - reaped elsewhere
-            pass
+            except ChildProcessError:  # pragma: no cover - reaped elsewhere
+                pass
+        else:  # pragma: no cover - no waitid: reap first (the pid may then be reused)
+            self.proc.wait()
         with self._reap_lock:
             self._kill_group()
             self.proc.wait()

@@ -11,6 +11,8 @@ TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
   its first answer, then plays fair;
 * ``nest-exit``: joins, sends the nested line and exits (the issue's reproducer);
 * ``noise``: plays fair while a thread floods ~60 KB ``{"t":"noise"}`` lines;
+* ``chatter``: at its first act, starts sending ``{"t":"chatter"}`` lines without
+  end, and never answers;
 * ``double``: sends every answer twice;
 * ``echo``: echoes ``seq``, ``hand_no`` and ``seat``, and before each answer repeats
   its previous answer with the previous ``seq``;
@@ -74,8 +76,7 @@ def fork_sleeper(pid_file):
         f.write(str(pid))
 
 
-def flood(write):
-    line = json.dumps({"t": "noise", "pad": "x" * 60000})
+def flood(write, line):
     while True:
         write(line)
 
@@ -99,7 +100,8 @@ def main():
                 write(NEST)
                 return
             if mode == "noise":
-                threading.Thread(target=flood, args=(write,), daemon=True).start()
+                noise = json.dumps({"t": "noise", "pad": "x" * 60000})
+                threading.Thread(target=flood, args=(write, noise), daemon=True).start()
         elif t == "hand-start":
             seat, used = msg["seat"], {"top": 0, "middle": 0, "bottom": 0}
         elif t == "event":
@@ -112,6 +114,11 @@ def main():
         elif t == "act":
             acts += 1
             answer = filler_answer(dealt, used, msg["decision"])
+            if mode == "chatter":
+                if acts == 1:
+                    chat = json.dumps({"t": "chatter"})
+                    threading.Thread(target=flood, args=(write, chat), daemon=True).start()
+                continue
             if mode == "nest" and acts == 1:
                 write(NEST)
             if mode == "fork" and acts == 4:
