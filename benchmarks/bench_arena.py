@@ -45,8 +45,9 @@ def overhead(hands: int) -> float:
     return statistics.median(ms) * 1000
 
 
-def tcp_latency(hands: int) -> tuple[float, float]:
-    """(p50, p99) in ms of a TCP bot's decisions."""
+def tcp_latency(hands: int) -> tuple[float, float, int]:
+    """(p50, p99) in ms of a TCP bot's decisions, and its faults (tests/
+    test_arena_hardening.py runs this too)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -62,11 +63,12 @@ def tcp_latency(hands: int) -> tuple[float, float]:
             seed=1,
             timeout_ms=10_000,
         )
-        arena.run()
+        report = arena.run()
     finally:
         bot.wait(60)
     ms = sorted(arena.records[1].latencies_ms)
-    return statistics.median(ms), ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    return statistics.median(ms), p99, report["bots"][1]["faults"]
 
 
 def throughput(bots: list[str], hands: int) -> float:
@@ -83,7 +85,7 @@ def main() -> None:
     p.add_argument("--hands", type=int, default=200)
     p.add_argument("--tcp-only", action="store_true", help="only the TCP latency")
     args = p.parse_args()
-    p50, p99 = tcp_latency(args.hands)
+    p50, p99, _ = tcp_latency(args.hands)
     print(f"tcp bot, decision time: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
     if args.tcp_only:
         return

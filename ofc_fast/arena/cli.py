@@ -305,6 +305,7 @@ def add_commands(sub: Any) -> None:
         help="tcp: seats take only a bot whose join carries this token "
         "(ofc-fast bot --token)",
     )
+    a.add_argument("--quiet", action="store_true", help="print no standings (errors only)")
     a.add_argument("--progress-json", action="store_true", help="progress lines on stderr")
     a.add_argument(
         "--progress-every",
@@ -313,7 +314,6 @@ def add_commands(sub: Any) -> None:
         metavar="N",
         help="with --progress-json: a progress line every N hands (default 100)",
     )
-    a.add_argument("--quiet", action="store_true", help="print no standings (errors only)")
     from ..parallel.cli import add_parallel_options
 
     add_parallel_options(a)  # --workers, --ray, --chunk-size: built-in bots only

@@ -31,7 +31,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # PYTHONSAFEPATH
-from tiny_client import filler_answer
+from tiny_client import Seat
 
 NEST = "[" * 30000 + "]" * 30000
 
@@ -85,12 +85,13 @@ def main():
     transport, mode = sys.argv[1], sys.argv[2]
     arg = sys.argv[3] if len(sys.argv) > 3 else None
     lines, write, token = streams(transport)
-    seat, dealt, used, acts, last = 0, [], {}, 0, None
+    me, acts, last = Seat(), 0, None
     if mode == "linger":
         fork_sleeper(arg)
     for line in lines:
         msg = json.loads(line)
         t = msg.get("t")
+        me.see(msg)
         if t == "hello":
             join = {"t": "join"}
             if token:
@@ -102,18 +103,9 @@ def main():
             if mode == "noise":
                 noise = json.dumps({"t": "noise", "pad": "x" * 60000})
                 threading.Thread(target=flood, args=(write, noise), daemon=True).start()
-        elif t == "hand-start":
-            seat, used = msg["seat"], {"top": 0, "middle": 0, "bottom": 0}
-        elif t == "event":
-            ev = msg["ev"]
-            if ev.get("event") == "deal" and ev["seat"] == seat:
-                dealt = ev["cards"]
-            if ev.get("event") == "place" and ev["seat"] == seat:
-                for p in ev["placements"]:
-                    used[p["row"]] += 1
         elif t == "act":
             acts += 1
-            answer = filler_answer(dealt, used, msg["decision"])
+            answer = me.answer(msg)
             if mode == "chatter":
                 if acts == 1:
                     chat = json.dumps({"t": "chatter"})
