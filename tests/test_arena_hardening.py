@@ -352,7 +352,11 @@ def test_a_tcp_seat_with_a_token_takes_only_that_token(tmp_path: Path) -> None:
     assert wrong.wait(30) == 0  # dropped: its stream ends
     tokenless = _bot(port)
     assert tokenless.wait(30) == 0
-    right = _bot(port, "s3cret")
+    right = subprocess.Popen(  # our own client, with the token
+        [sys.executable, "-m", "ofc_fast", "bot", "random", "--connect", str(port)]
+        + ["--token", "s3cret"],
+        stderr=subprocess.DEVNULL,
+    )
     try:
         report = _finish(arena, tmp_path)
     finally:
