@@ -135,6 +135,9 @@ def test_json_report_goes_through_a_rename(tmp_path: Path) -> None:
     args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
     cli(*args, "--json", str(rep))
     assert old.read_text() == "previous report\n"
+    umask = os.umask(0)
+    os.umask(umask)
+    assert rep.stat().st_mode & 0o777 == 0o666 & ~umask
     assert json.loads(rep.read_text())["hands"] == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json", "r.json"]
 
