@@ -1,21 +1,27 @@
-"""Arena figures: the overhead per decision of a stdio bot, and hands per second
-with two built-in bots through the protocol.
+"""Arena figures: the overhead per decision of a stdio bot and of a TCP bot, and
+hands per second with two built-in bots through the protocol.
 
-    python benchmarks/bench_arena.py [--hands N]
+    python benchmarks/bench_arena.py [--hands N] [--tcp-only]
 
 1. Overhead: a subprocess bot that answers every ``act`` at once with the filler
    placement (tests/arena_clients/tiny_client.py, standard library only) against a
    second copy of it; the per-decision wall time the arena measures (send ``act``,
    the bot reads, answers, the arena reads and checks) is the arena's and the pipe's
    overhead.  Reported: the median in microseconds.
-2. Throughput: ``random`` against ``random`` (built-in, in process, every message
+2. TCP: ``ofc-fast bot random --connect PORT`` (a subprocess) against the built-in
+   ``random``; the p50 and p99 of the TCP bot's decision times (send ``act`` to
+   reading the answer), which is where Nagle's algorithm showed (~40 ms a decision
+   before both ends set ``TCP_NODELAY``).
+3. Throughput: ``random`` against ``random`` (built-in, in process, every message
    encoded and decoded as a line) and ``heuristic`` against ``random``.
 """
 
 from __future__ import annotations
 
 import argparse
+import socket
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,6 +45,32 @@ def overhead(hands: int) -> float:
     return statistics.median(ms) * 1000
 
 
+def tcp_latency(hands: int) -> tuple[float, float, int]:
+    """(p50, p99) in ms of a TCP bot's decisions, and its faults (tests/
+    test_arena_hardening.py runs this too)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "ofc_fast", "bot", "random", "--connect", str(port)],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        arena = Arena(
+            "ofc-pineapple",
+            [parse_bot_spec("random"), parse_bot_spec(f"tcp:{port}")],
+            hands,
+            seed=1,
+            timeout_ms=10_000,
+        )
+        report = arena.run()
+    finally:
+        bot.wait(60)
+    ms = sorted(arena.records[1].latencies_ms)
+    p99 = ms[min(len(ms) - 1, round(0.99 * (len(ms) - 1)))]
+    return statistics.median(ms), p99, report["bots"][1]["faults"]
+
+
 def throughput(bots: list[str], hands: int) -> float:
     arena = Arena(
         "ofc-pineapple", [parse_bot_spec(b) for b in bots], hands, seed=1, timeout_ms=None
@@ -51,7 +83,12 @@ def throughput(bots: list[str], hands: int) -> float:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--hands", type=int, default=200)
+    p.add_argument("--tcp-only", action="store_true", help="only the TCP latency")
     args = p.parse_args()
+    p50, p99, _ = tcp_latency(args.hands)
+    print(f"tcp bot, decision time: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+    if args.tcp_only:
+        return
     print(f"stdio bot, overhead per decision (median): {overhead(args.hands):.0f} us")
     print(
         f"random vs random through the protocol: "

@@ -391,7 +391,8 @@ def test_play_parallel_refuses_stacks(capsys: pytest.CaptureFixture[str]) -> Non
 def _arena(duplicate: bool, hands: int = 6):
     from ofc_fast.arena import Arena, parse_bot_spec
 
-    return Arena(
+    deals: list = []
+    arena = Arena(
         "ofc-pineapple",
         [
             parse_bot_spec("a@heuristic"),
@@ -401,7 +402,10 @@ def _arena(duplicate: bool, hands: int = 6):
         hands=hands,
         seed=13,
         duplicate=duplicate,
+        on_deal=deals.append,  # the arena keeps no deal: collect them here
     )
+    arena.deals = deals  # type: ignore[attr-defined]
+    return arena
 
 
 @pytest.mark.parametrize("duplicate", [False, True])

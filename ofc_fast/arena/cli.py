@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import socket
 import sys
+import tempfile
 from typing import Any
 
 from ..errors import ArenaError
@@ -29,9 +31,45 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise ArenaError(f"cannot connect to 127.0.0.1:{args.connect}: {exc}") from None
     sock.settimeout(None)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no line waits (Nagle)
     with sock:
-        run_stream(client, sock.recv, sock.sendall)
+        send = sock.sendall if args.token is None else _with_token(sock, args.token)
+        run_stream(client, sock.recv, send)
     return 0
+
+
+def _with_token(sock: socket.socket, token: str) -> Any:
+    """``sock.sendall``, with ``token`` added to the ``join`` line."""
+    join = b'{"t":"join"}\n'
+
+    def send(data: bytes) -> None:
+        if data == join:
+            data = json.dumps({"t": "join", "token": token}).encode() + b"\n"
+        sock.sendall(data)
+
+    return send
+
+
+def _write_atomic(path: str, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path``, then rename it over
+    ``path``: a reader never sees a half-written report."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".arena-", suffix=".json.tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
@@ -43,7 +81,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     hist = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115
 
     def on_deal(d: DealRecord) -> None:
-        if hist is not None:
+        if hist is not None:  # written as the hands finish: the arena keeps none
             hist.write(
                 json.dumps(
                     deal_record(
@@ -58,6 +96,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 )
                 + "\n"
             )
+            hist.flush()
 
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
@@ -74,6 +113,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             on_deal=on_deal,
             on_progress=on_progress if args.progress_json else None,
             progress_every=args.progress_every,
+            token=args.token,
         )
         from ..parallel.cli import executor_of, wants_parallel
 
@@ -90,30 +130,52 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         if hist is not None:
             hist.close()
     text = json.dumps(report, indent=1)
+    if args.json == "-":
+        print(text)  # --json alone: the report is all that is printed
+        return 0
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-    if args.json != "-" and not args.quiet:
+        _write_atomic(args.json, text + "\n")
+    if not args.quiet:
         _print_standings(report)
-    if args.json == "-" or (not args.json and args.quiet):
-        print(text)
     return 0
 
 
+def _bot_line(b: dict[str, Any]) -> str:
+    """One bot's standing; its faults by kind, and when the arena stopped asking it
+    (killed, disconnected) and filled in its decisions, say so."""
+    ci = b["points_per_hand_ci95"]
+    mean = b["points_per_hand_mean"]
+    kinds = b.get("fault_kinds") or {}
+    faults = f"faults {b['faults']}" + (
+        f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
+    )
+    line = (
+        f"  {b['name']:<20} {b['points']:+7d} pts  "
+        f"{'-' if mean is None else f'{mean:+.3f}'}"
+        f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
+        f"FL {b['fantasylands']}  {faults}"
+    )
+    if b.get("stopped"):
+        line += f"; {b['stopped']}"
+    if b.get("substituted"):
+        line += f"; {b['substituted']} decisions substituted"
+    return line
+
+
 def _print_standings(report: dict[str, Any]) -> None:
+    dup = report.get("duplicate")
+    if dup:
+        rotations = dup["rotations"]
+        decks = report["hands"] // rotations
+        played = f"{decks} hands (duplicate: {report['hands']} games, {rotations} seatings)"
+    else:
+        played = f"{report['hands']} hands"
     print(
-        f"{report['game_id']}: {report['hands']} hands, seed {report['seed']}"
+        f"{report['game_id']}: {played}, seed {report['seed']}"
         + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
     )
     for b in report["bots"]:
-        ci = b["points_per_hand_ci95"]
-        mean = b["points_per_hand_mean"]
-        print(
-            f"  {b['name']:<20} {b['points']:+7d} pts  "
-            f"{'-' if mean is None else f'{mean:+.3f}'}"
-            f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
-            f"FL {b['fantasylands']}  faults {b['faults']}"
-        )
+        print(_bot_line(b))
     dup = report.get("duplicate")
     if dup:
         for p in dup["pairs"]:
@@ -125,6 +187,7 @@ def _print_standings(report: dict[str, Any]) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    from ..cards import cards_str
     from .history import read_histories
 
     shown = 0
@@ -139,7 +202,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         for s, b in enumerate(g.boards):
             fl = f" FL{g.fantasyland[s]}" if g.fantasyland[s] else ""
             foul = " FOUL" if g.result().fouls[s] else ""
-            print(f"  seat {s} {d.record['seats'][s]}{fl}: {b}{foul}")
+            rows = " / ".join(cards_str(sorted(r, reverse=True)) for r in b.rows)
+            print(f"  seat {s} {d.record['seats'][s]}{fl}: {rows}{foul}")
         shown += 1
     if args.deal is not None and not shown:
         raise ArenaError(f"{args.file} has no hand {args.deal}")
@@ -180,6 +244,11 @@ def add_commands(sub: Any) -> None:
         metavar="PORT",
         help="connect to an arena on 127.0.0.1:PORT instead of stdio",
     )
+    b.add_argument(
+        "--token",
+        default=None,
+        help="with --connect: the token the arena's --token asks for (sent in join)",
+    )
     b.set_defaults(func=_cmd_bot)
 
     a = sub.add_parser(
@@ -198,33 +267,79 @@ def add_commands(sub: Any) -> None:
     a.add_argument(
         "--bot", action="append", required=True, help="a bot (repeat once per seat)"
     )
-    a.add_argument("--hands", type=int, default=100, help="hands (decks) to play")
+    a.add_argument(
+        "--hands",
+        type=int,
+        default=100,
+        help="hands (decks) to play; with --duplicate each is played once per "
+        "seating, so a match is hands x bots games",
+    )
     a.add_argument("--seed", type=int, default=0, help="match seed")
     a.add_argument(
         "--timeout-ms", type=int, default=5000, help="per-decision deadline (0: none)"
     )
     a.add_argument(
-        "--fault-policy", choices=("substitute", "forfeit"), default="substitute"
+        "--fault-policy",
+        choices=("substitute", "forfeit"),
+        default="substitute",
+        help="on a bot's fault: play the filler placement for it and go on "
+        "(substitute, the default), or end the match (forfeit)",
     )
     a.add_argument(
         "--duplicate", action="store_true", help="play every deck once per seat rotation"
     )
-    a.add_argument("--json", metavar="PATH", help="write the report ('-': stdout)")
-    a.add_argument("--history", metavar="PATH", help="write one JSON line per deal")
+    a.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help="the report as JSON: written to PATH (through a temporary file), or "
+        "alone on standard output without PATH",
+    )
+    a.add_argument(
+        "--history",
+        metavar="PATH",
+        help="write one JSON line per deal, as each hand ends",
+    )
+    a.add_argument(
+        "--token",
+        default=None,
+        help="tcp: seats take only a bot whose join carries this token "
+        "(ofc-fast bot --token)",
+    )
+    a.add_argument("--quiet", action="store_true", help="print no standings (errors only)")
     a.add_argument("--progress-json", action="store_true", help="progress lines on stderr")
-    a.add_argument("--progress-every", type=int, default=100)
-    a.add_argument("--quiet", action="store_true")
+    a.add_argument(
+        "--progress-every",
+        type=int,
+        default=100,
+        metavar="N",
+        help="with --progress-json: a progress line every N hands (default 100)",
+    )
     from ..parallel.cli import add_parallel_options
 
     add_parallel_options(a)  # --workers, --ray, --chunk-size: built-in bots only
     a.set_defaults(func=_cmd_arena)
 
-    r = sub.add_parser("replay", help="replay and print the deals of a history file")
+    r = sub.add_parser(
+        "replay",
+        help="replay and print the deals of a history file",
+        description="Replay every deal of a hand history (ofc-fast arena --history, "
+        "ofc-fast play --history) through the engine, checking its points, and "
+        "print the final boards: rows front / middle / back, each row's cards "
+        "high to low.",
+    )
     r.add_argument("file", help="a .jsonl hand history")
     r.add_argument("--deal", type=int, default=None, help="only this hand number")
     r.set_defaults(func=_cmd_replay)
 
-    h = sub.add_parser("report", help="write the self-contained HTML match report")
+    h = sub.add_parser(
+        "report",
+        help="write the self-contained HTML match report",
+        description="Write one self-contained HTML page (no network) from an "
+        "arena's --json report and its --history file.",
+    )
     h.add_argument("report", help="the arena's --json report")
     h.add_argument("history", help="the arena's --history file")
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")

@@ -15,21 +15,31 @@ being its own run of hands with its own Fantasyland carry-over and fixed seats.
 
 Faults (see :class:`~ofc_fast.arena.protocol.FaultKind`) are counted per bot.  With
 ``substitute`` the arena plays the filler placement for the bot and goes on; with
-``forfeit`` the match ends at once (the unfinished hand is not scored).  A timed-out
-decision leaves an answer owed: a late ``action`` is drained, never taken for the next
-decision.  A bot that misses two deadlines in a row is hung: it is killed, and its
-later decisions are filled in.  Lines that are no JSON object (garbage) or are over
-64 KiB are faults but do not end the wait for the action.  Built-in bots run in the
-arena's thread: their time is measured but never faulted (a report must not depend
-on the machine's load), and an exception they raise is a ``crash`` fault.
+``forfeit`` the match ends at once (the unfinished hand is not scored).  Every
+``act`` carries a ``seq``; an action is matched to its act
+(:func:`~ofc_fast.arena.protocol.correlate`): a late, repeated or otherwise stale
+action is dropped whatever its timing, never taken for the next decision, and one
+naming another seat or hand is a ``malformed`` fault.  A bot that misses two
+deadlines in a row is hung: it is killed, and its later decisions are filled in.
+Lines that are no JSON object (garbage) or are over 64 KiB are faults but do not end
+the wait for the action; more lines than the arena keeps per bot are a ``flood``
+fault (the excess is dropped).  A bot process that exits is a disconnect at once.
+Built-in bots run in the arena's thread: their time is measured but never faulted (a
+report must not depend on the machine's load), and an exception they raise is a
+``crash`` fault.
+
+Memory: a finished hand goes to ``on_deal`` and is not kept; a match keeps per bot
+one 8-byte number per hand and per decision (and, with ``duplicate``, per deck).
 """
 
 from __future__ import annotations
 
 import time
+from array import array
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..bots import make_bot
 from ..errors import ArenaError, BotError, MoveError
@@ -45,7 +55,15 @@ from .events import (
     showdown_event,
 )
 from .games import game_id_of, resolve_arena_rules
-from .protocol import PROTO_VERSION, ActionFault, FaultKind, filler_move, parse_action
+from .protocol import (
+    PROTO_VERSION,
+    ActionFault,
+    ActKey,
+    FaultKind,
+    correlate,
+    filler_move,
+    parse_action,
+)
 from .transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 
 __all__ = ["Arena", "BotRecord", "BotSpec", "DealRecord", "parse_bot_spec"]
@@ -102,17 +120,19 @@ class BotRecord:
     name: str
     spec: BotSpec
     endpoint: Endpoint
-    points: list[int] = field(default_factory=list)
+    points: array[int] = field(default_factory=lambda: array("q"))
     fouls: int = 0
     fantasylands: int = 0
     scoops: int = 0
     royalties: int = 0
     faults: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FaultKind.ALL, 0))
     substituted: int = 0
-    latencies_ms: list[float] = field(default_factory=list)
-    owed: int = 0  #: answers owed for timed-out decisions
+    latencies_ms: array[float] = field(default_factory=lambda: array("d"))
+    acts: int = 0  #: acts sent (the next act's ``seq``)
+    recent: deque[frozenset[int]] = field(default_factory=lambda: deque(maxlen=4))
     missed_in_a_row: int = 0
     dead: bool = False
+    stopped: str | None = None  #: why the arena stopped asking the bot, if it did
 
     @property
     def fault_count(self) -> int:
@@ -122,7 +142,8 @@ class BotRecord:
 
 @dataclass
 class DealRecord:
-    """One finished hand: what the history file keeps."""
+    """One finished hand: what the history file keeps (handed to ``on_deal``, not
+    kept by the arena)."""
 
     hand_no: int
     deck_no: int
@@ -171,6 +192,7 @@ class Arena:
         progress_every: int = 100,
         connect_timeout_s: float = 30.0,
         bot_stderr: int | None = None,
+        token: str | None = None,
     ) -> None:
         self.rules = resolve_arena_rules(rules)
         self.game_id = game_id_of(self.rules)
@@ -193,6 +215,13 @@ class Arena:
             raise ArenaError(
                 f"timeout_ms must be a positive int or None, got {timeout_ms!r}"
             )
+        if token is not None and (
+            not isinstance(token, str)
+            or not 1 <= len(token) <= 256
+            or not token.isprintable()
+            or not token.isascii()
+        ):
+            raise ArenaError("a token must be 1 to 256 printable ASCII characters")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         self.specs = list(bots)
         self.players = n
@@ -206,9 +235,13 @@ class Arena:
         self.progress_every = max(1, progress_every)
         self.connect_timeout_s = connect_timeout_s
         self.bot_stderr = bot_stderr
+        self.token = token
         self.names = _unique_names(self.specs)
         self.records: list[BotRecord] = []
-        self.deals: list[DealRecord] = []
+        self.deck_points: dict[int, list[int]] = {}
+        """Duplicate matches: per deck, each bot's points over the rotations so far."""
+        self.deck_rotations: dict[int, int] = {}
+        """Duplicate matches: per deck, the rotations played so far."""
         self.hands_done = 0
         self.forfeited_by: str | None = None
 
@@ -229,9 +262,6 @@ class Arena:
     def _connect(self) -> None:
         for i, spec in enumerate(self.specs):
             self.records.append(BotRecord(self.names[i], spec, self._endpoint(i, spec)))
-        for rec in self.records:
-            if isinstance(rec.endpoint, TcpEndpoint):
-                rec.endpoint.accept(self.connect_timeout_s)
         hello = {
             "t": "hello",
             "proto": PROTO_VERSION,
@@ -240,31 +270,48 @@ class Arena:
             "timeout_ms": self.timeout_ms,
         }
         for rec in self.records:
-            rec.endpoint.send(hello)
+            if not isinstance(rec.endpoint, TcpEndpoint):
+                rec.endpoint.send(hello)
+        for rec in self.records:  # a tcp seat: hello to each connection until one joins
+            if isinstance(rec.endpoint, TcpEndpoint):
+                rec.endpoint.accept(self.connect_timeout_s, hello, self.token)
         for rec in self.records:
             self._await_join(rec)
         for rec in self.records:
             rec.endpoint.send({"t": "joined", "name": rec.name})
 
+    @staticmethod
+    def _receive_by(
+        rec: BotRecord, deadline: float | None, first: bool = False
+    ) -> tuple[str, Any]:
+        """The bot's next item, or a timeout once ``deadline`` (``perf_counter``) has
+        passed, even while lines keep coming (talking never holds the arena past a
+        deadline); the ``first`` look takes what is already there (a built-in bot's
+        answer is queued before the arena looks)."""
+        if deadline is None:
+            return rec.endpoint.receive(None)
+        left = deadline - time.perf_counter()
+        if left <= 0 and not first:
+            return ("timeout", None)
+        return rec.endpoint.receive(left)
+
     def _await_join(self, rec: BotRecord) -> None:
         limit = max(self.connect_timeout_s, (self.timeout_ms or 0) / 1000)
-        deadline = time.monotonic() + limit
+        deadline = time.perf_counter() + limit
+        first = True
         while True:
-            kind, value = rec.endpoint.receive(deadline - time.monotonic())
+            kind, value = self._receive_by(rec, deadline, first)
+            first = False
             if kind == "msg" and value.get("t") == "join":
                 return
             if kind == "msg":
                 continue
-            if kind in ("garbage", "overlong"):
-                self._fault(
-                    rec, FaultKind.GARBAGE if kind == "garbage" else FaultKind.OVERLONG
-                )
-                continue
-            self._fault(
-                rec, FaultKind.TIMEOUT if kind == "timeout" else FaultKind.DISCONNECT
-            )
-            self._kill(rec)
-            return
+            if kind == "timeout":
+                self._kill(rec, "killed: no join in time")
+                self._fault(rec, FaultKind.TIMEOUT)
+                return
+            if self._late_item(rec, kind, value):
+                return
 
     # -- faults
     def _fault(self, rec: BotRecord, kind: str) -> None:
@@ -273,8 +320,9 @@ class Arena:
             self.forfeited_by = rec.name
             raise _Forfeit(rec.name)
 
-    def _kill(self, rec: BotRecord) -> None:
+    def _kill(self, rec: BotRecord, why: str) -> None:
         rec.dead = True
+        rec.stopped = rec.stopped or why
         rec.endpoint.kill()
 
     # -- one decision
@@ -282,22 +330,23 @@ class Arena:
         for kind, value in rec.endpoint.pending():
             self._late_item(rec, kind, value)
 
+    _LINE_FAULTS: ClassVar[dict[str, str]] = {
+        "overlong": FaultKind.OVERLONG,
+        "garbage": FaultKind.GARBAGE,
+        "flood": FaultKind.FLOOD,
+    }
+
     def _late_item(self, rec: BotRecord, kind: str, value: Any) -> bool:
-        """Book an item that is no answer to the pending decision; True when it ends
-        the bot (a disconnect)."""
-        if kind == "msg":
-            if value.get("t") == "action" and rec.owed > 0:
-                rec.owed -= 1
-            return False
+        """Book an item that is no answer to the pending decision (a message, or an
+        action that is not awaited, is dropped); True when it ends the bot (a
+        disconnect or a crash)."""
         if kind in ("eof", "crash"):
             if not rec.dead:
-                self._kill(rec)
+                self._kill(rec, "disconnected" if kind == "eof" else "crashed")
                 self._fault(rec, FaultKind.DISCONNECT if kind == "eof" else FaultKind.CRASH)
             return True
-        if kind == "overlong":
-            self._fault(rec, FaultKind.OVERLONG)
-        elif kind == "garbage":
-            self._fault(rec, FaultKind.GARBAGE)
+        if kind in self._LINE_FAULTS:
+            self._fault(rec, self._LINE_FAULTS[kind])
         return False
 
     def _ask(
@@ -309,16 +358,27 @@ class Arena:
         place: int,
         discard: int,
     ) -> tuple[dict[str, Any] | None, str | None, float | None]:
-        """Send ``act`` and wait for the action: (message, fault kind, ms)."""
+        """Send ``act`` and wait for its action: (message, fault kind, ms)."""
         self._drain(rec)
         if rec.dead:
             return None, None, None
+        act = ActKey(hand_no, seat, rec.acts)
+        rec.acts += 1
+        try:
+            return self._await_action(rec, act, dealt, place, discard)
+        finally:
+            rec.recent.append(frozenset(dealt))
+
+    def _await_action(
+        self, rec: BotRecord, act: ActKey, dealt: Sequence[int], place: int, discard: int
+    ) -> tuple[dict[str, Any] | None, str | None, float | None]:
         t0 = time.perf_counter()
         sent = rec.endpoint.send(
             {
                 "t": "act",
-                "hand_no": hand_no,
-                "seat": seat,
+                "hand_no": act.hand_no,
+                "seat": act.seat,
+                "seq": act.seq,
                 "decision": {"kind": "place", "place": place, "discard": discard},
                 "deadline_ms": self.timeout_ms,
             }
@@ -326,19 +386,25 @@ class Arena:
         if not sent:
             self._late_item(rec, "eof", None)
             return None, None, None
-        limit = None if self.timeout_ms is None else self.timeout_ms / 1000
+        deadline = None if self.timeout_ms is None else t0 + self.timeout_ms / 1000
+        first = True
         while True:
-            left = None if limit is None else limit - (time.perf_counter() - t0)
-            kind, value = rec.endpoint.receive(left)
+            kind, value = self._receive_by(rec, deadline, first)
+            first = False
             ms = (time.perf_counter() - t0) * 1000
-            if kind == "msg" and value.get("t") == "action" and rec.owed == 0:
+            if kind == "msg" and value.get("t") == "action":
+                try:
+                    if not correlate(value, act, dealt, rec.recent):
+                        continue  # stale: an earlier act's answer
+                except ActionFault as exc:
+                    rec.missed_in_a_row = 0
+                    return None, exc.kind, ms
                 rec.missed_in_a_row = 0
                 return value, None, ms
             if kind == "timeout":
-                rec.owed += 1
                 rec.missed_in_a_row += 1
                 if rec.missed_in_a_row >= 2:
-                    self._kill(rec)
+                    self._kill(rec, "killed: 2 missed deadlines in a row")
                 return None, FaultKind.TIMEOUT, ms
             if self._late_item(rec, kind, value):
                 return None, None, ms
@@ -442,14 +508,33 @@ class Arena:
             seating,
             lambda s: {"t": "hand-end", "hand_no": hand_no, "points": list(result.net)},
         )
-        self.book(game, result, seating)
-        rec = DealRecord(
-            hand_no, deck_no, rotation, [self.names[b] for b in seating], game, decisions
+        self.record(
+            DealRecord(
+                hand_no,
+                deck_no,
+                rotation,
+                [self.names[b] for b in seating],
+                game,
+                decisions,
+            )
         )
-        self.deals.append(rec)
-        if self.on_deal is not None:
-            self.on_deal(rec)
         return game
+
+    def record(self, deal: DealRecord) -> None:
+        """Book a finished hand (into the bots' records and, for a duplicate match,
+        its deck's sums), count it and hand it to ``on_deal``; the arena keeps no
+        reference to it."""
+        result = deal.game.result()
+        seating = [self.names.index(name) for name in deal.seats]
+        self.book(deal.game, result, seating)
+        if self.duplicate:
+            row = self.deck_points.setdefault(deal.deck_no, [0] * self.players)
+            for s, b in enumerate(seating):
+                row[b] += result.net[s]
+            self.deck_rotations[deal.deck_no] = self.deck_rotations.get(deal.deck_no, 0) + 1
+        self.hands_done += 1
+        if self.on_deal is not None:
+            self.on_deal(deal)
 
     def book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
         """Add a finished deal to the players' records (``seating[s]``: the player in
@@ -492,7 +577,6 @@ class Arena:
                 fl[stream] = list(game.result().fantasyland)
                 if not self.duplicate and not any(fl[stream]):
                     rot[stream] += 1
-                self.hands_done += 1
                 if self.on_progress is not None and (
                     self.hands_done % self.progress_every == 0
                     or self.hands_done == len(schedule)

@@ -6,6 +6,13 @@ Framing: JSON Lines, one compact object per ``\n``-terminated line, at most
 message types are ignored, never errors.  Messages are tagged on ``"t"``; events
 (inside ``event`` messages) on ``"event"``.
 
+Correlation (an ofc-fast extension, backward compatible: v1 bots ignore it): every
+``act`` carries ``seq``, the number of acts this bot was sent before it (0, 1, ...).
+An ``action`` may echo ``seq``, ``hand_no`` and ``seat``; what it echoes must name
+the pending act (:func:`correlate`).  An action that answers an earlier act (a
+smaller ``seq``, an earlier ``hand_no``, or, with no ``seq``, exactly the cards of
+one of the bot's last acts) is stale and dropped, whatever its timing.
+
 >>> encode({"t": "join"})
 b'{"t":"join"}\n'
 >>> decode(b'{"t":"hello","proto":1,"extra":[1]}')["t"]
@@ -17,7 +24,8 @@ Move((('2c', Row.BACK), ('Kd', Row.BACK)), discard=51)
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from ..board import Row, free_slots
@@ -29,6 +37,7 @@ __all__ = [
     "MAX_LINE",
     "PROTO_VERSION",
     "ROW_NAMES",
+    "ActKey",
     "ActionFault",
     "FaultKind",
     "LineSplitter",
@@ -36,6 +45,7 @@ __all__ = [
     "action_of_move",
     "card_id",
     "card_text",
+    "correlate",
     "decode",
     "encode",
     "filler_move",
@@ -59,8 +69,9 @@ class FaultKind:
     GARBAGE = "garbage"  #: a line that is no JSON object
     OVERLONG = "overlong"  #: a line over MAX_LINE bytes
     CRASH = "crash"  #: a built-in bot raised an exception
+    FLOOD = "flood"  #: more lines queued than the arena keeps per bot (the rest dropped)
 
-    ALL = (MALFORMED, ILLEGAL, TIMEOUT, DISCONNECT, GARBAGE, OVERLONG, CRASH)
+    ALL = (MALFORMED, ILLEGAL, TIMEOUT, DISCONNECT, GARBAGE, OVERLONG, CRASH, FLOOD)
 
 
 class Placement(TypedDict):
@@ -82,8 +93,14 @@ def encode(message: Mapping[str, Any]) -> bytes:
 
 
 def decode(line: bytes | str) -> dict[str, Any]:
-    """The object of one line (ProtocolError: too long, not JSON, not an object with a
-    string ``"t"``)."""
+    """The object of one line (ProtocolError: too long, not JSON, nested too deep,
+    not an object with a string ``"t"``).
+
+    >>> decode(b"[" * 30000 + b"]" * 30000)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ProtocolError: not JSON (nested too deep): b'[[[[[[...
+    """
     raw = line.encode() if isinstance(line, str) else bytes(line)
     raw = raw.rstrip(b"\r\n")
     if len(raw) > MAX_LINE:
@@ -92,6 +109,8 @@ def decode(line: bytes | str) -> dict[str, Any]:
         obj = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
         raise ProtocolError(f"not JSON: {raw[:40]!r}") from None
+    except RecursionError:
+        raise ProtocolError(f"not JSON (nested too deep): {raw[:40]!r}") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("t"), str):
         raise ProtocolError(f"not a message object with a string 't': {raw[:40]!r}")
     return obj
@@ -213,6 +232,84 @@ def parse_action(
             FaultKind.ILLEGAL, "the action must use each just-dealt card exactly once"
         )
     return Move(pairs, thrown or None)
+
+
+@dataclass(frozen=True)
+class ActKey:
+    """The ``act`` an action should answer: its hand, the seat asked and its ``seq``."""
+
+    hand_no: int
+    seat: int
+    seq: int
+
+
+def _echoed(message: Mapping[str, Any], name: str) -> int | None:
+    value = message.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _malformed(f"an action's {name!r} must be an int, got {str(value)[:20]!r}")
+    return value
+
+
+def _cards_named(message: Mapping[str, Any]) -> frozenset[int] | None:
+    """The cards an action places and discards, None when it names no clean list."""
+    body = message.get("action")
+    if not isinstance(body, Mapping):
+        return None
+    placements, discards = body.get("placements"), body.get("discards", [])
+    if not isinstance(placements, list) or not isinstance(discards, list):
+        return None
+    named = [p.get("card") if isinstance(p, Mapping) else None for p in placements]
+    try:
+        return frozenset(card_id(c) for c in named + discards)
+    except ProtocolError:
+        return None
+
+
+def correlate(
+    message: Mapping[str, Any],
+    pending: ActKey,
+    dealt: Collection[int],
+    earlier: Collection[frozenset[int]] = (),
+) -> bool:
+    """Whether an ``action`` answers the ``pending`` act (True) or an earlier one
+    (False: stale, to be dropped).  ``earlier``: the dealt cards of the bot's last
+    acts, for actions that echo no ``seq`` (a v1 bot's late or repeated answer names
+    the cards of the act it answers).  ActionFault (MALFORMED) when the action names
+    another seat, another or a later hand, or an act never sent.
+
+    >>> act = ActKey(hand_no=3, seat=1, seq=12)
+    >>> correlate({"t": "action", "seq": 12, "hand_no": 3, "seat": 1}, act, [])
+    True
+    >>> correlate({"t": "action", "seq": 11}, act, [])
+    False
+    >>> correlate({"t": "action", "seat": 99, "hand_no": -5}, act, [])
+    Traceback (most recent call last):
+    ...
+    ofc_fast.arena.protocol.ActionFault: the action names hand -5, seat 99: the pending ...
+    """
+    seq, hand, seat = (_echoed(message, k) for k in ("seq", "hand_no", "seat"))
+    if seq is not None and 0 <= seq < pending.seq:
+        return False
+    if seq is not None and seq != pending.seq:
+        raise _malformed(
+            f"the action answers act {seq}, never sent (pending: {pending.seq})"
+        )
+    if seq is None and hand is not None and 0 <= hand < pending.hand_no:
+        return False
+    if (hand is not None and hand != pending.hand_no) or (
+        seat is not None and seat != pending.seat
+    ):
+        raise _malformed(
+            f"the action names hand {hand}, seat {seat}: the pending act is hand "
+            f"{pending.hand_no}, seat {pending.seat}"
+        )
+    if seq is None:
+        cards = _cards_named(message)
+        if cards is not None and cards != frozenset(dealt) and cards in earlier:
+            return False
+    return True
 
 
 def filler_move(

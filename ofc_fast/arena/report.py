@@ -42,6 +42,7 @@ def _bot_entry(rec: BotRecord) -> dict[str, Any]:
         "faults": rec.fault_count,
         "fault_kinds": {k: v for k, v in rec.faults.items() if v},
         "substituted": rec.substituted,
+        "stopped": rec.stopped,
         "decisions": latency_summary(rec.latencies_ms),
     }
 
@@ -51,14 +52,7 @@ def duplicate_summary(arena: Arena) -> dict[str, Any]:
     with its interval, and for each pair of bots the mean paired difference per deck
     with its interval (the variance reduction of duplicate play)."""
     n = len(arena.records)
-    per_deck: dict[int, list[int]] = {}
-    rotations: dict[int, int] = {}
-    for d in arena.deals:
-        row = per_deck.setdefault(d.deck_no, [0] * n)
-        rotations[d.deck_no] = rotations.get(d.deck_no, 0) + 1
-        net = d.game.result().net
-        for s, name in enumerate(d.seats):
-            row[arena.names.index(name)] += net[s]
+    per_deck, rotations = arena.deck_points, arena.deck_rotations
     decks = [per_deck[k] for k in sorted(per_deck) if rotations[k] == arena.players]
     bots = []
     for b, name in enumerate(arena.names):

@@ -1,68 +1,154 @@
 """How the arena talks to a bot: an :class:`Endpoint` sends messages and receives
-items (a message, a garbage line, an over-long line, the end of the stream).
+items (a message, a garbage line, an over-long line, a flood, the end of the stream).
 
 * :class:`InProcessEndpoint`: a registered bot behind a :class:`BotClient`, every
   message still encoded and decoded as a line;
 * :class:`ProcessEndpoint`: ``cmd:...``, a subprocess on stdin/stdout (its stderr is
-  passed through, or discarded);
+  passed through, or discarded), in a process group of its own;
 * :class:`TcpEndpoint`: ``tcp:PORT``, the arena listens on 127.0.0.1:PORT and the
-  bot connects.
+  bot connects (``TCP_NODELAY``: no line waits for Nagle's algorithm).
 
-Streams are read by a thread each (lines go to a queue, so deadlines are enforced
-with a queue timeout) and written by another (a bot that stops reading never blocks
-the arena).
+Streams are read by a thread each and written by another (a bot that stops reading
+never blocks the arena).  The reader only cuts lines: it never decodes them (the
+arena's thread does, one at a time, when it takes them), and it keeps at most
+:data:`PENDING_LINES` lines or :data:`PENDING_BYTES` bytes per bot.  Lines past
+that bound are dropped and reported once as a ``("flood", None)`` item; the end of
+the stream is always queued, whatever ended the reader.
 """
 
 from __future__ import annotations
 
+import hmac
 import os
-import queue
+import selectors
 import shlex
+import signal
 import socket
 import subprocess
 import threading
-from collections.abc import Callable
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ArenaError, OfcError
 from .client import BotClient
 from .protocol import LineSplitter, decode, encode
 
-__all__ = ["Endpoint", "InProcessEndpoint", "Item", "ProcessEndpoint", "TcpEndpoint"]
+__all__ = [
+    "PENDING_BYTES",
+    "PENDING_LINES",
+    "Endpoint",
+    "InProcessEndpoint",
+    "Item",
+    "ProcessEndpoint",
+    "TcpEndpoint",
+]
 
 Item = tuple[str, Any]
-"""``("msg", dict)``, ``("garbage", text)``, ``("overlong", None)``, ``("eof", None)``,
-``("crash", text)`` or ``("timeout", None)``."""
+"""``("msg", dict)``, ``("garbage", text)``, ``("overlong", None)``, ``("flood",
+None)``, ``("eof", None)``, ``("crash", text)`` or ``("timeout", None)``."""
 
+PENDING_LINES = 256
+"""Most lines kept per bot that the arena has not taken yet."""
+PENDING_BYTES = 4 * 1024 * 1024
+"""Most bytes of such lines kept per bot."""
+EXIT_GRACE_S = 1.0
+"""After a bot's process exits: how long the reader may still read what it wrote."""
+_MAX_CANDIDATES = 8
 _STOP = object()
 
 
+def _decoded(kind: str, value: Any) -> Item:
+    """A queued raw line as the arena reads it: a message or garbage."""
+    if kind != "line":
+        return kind, value
+    try:
+        return "msg", decode(value)
+    except OfcError:
+        return "garbage", value[:80].decode("utf-8", "replace")
+
+
 class Endpoint:
-    """Base: a queue of received items and a closed flag."""
+    """Base: the bounded buffer of received lines and a closed flag.
+
+    Lines come in from another thread (:meth:`_admit`) and are decoded when the arena
+    takes them (:meth:`receive`, :meth:`pending`)."""
 
     def __init__(self) -> None:
-        self.items: queue.Queue[Item] = queue.Queue()
         self.closed = False
+        self.dropped = 0  #: lines dropped over the bound
+        self._cond = threading.Condition()
+        self._items: deque[Item] = deque()
+        self._lines = 0
+        self._bytes = 0
+        self._flooded = False
+        self._ended = False
 
     def send(self, message: dict[str, Any]) -> bool:  # pragma: no cover - abstract
         """Queue a message for the bot; False when the stream is closed."""
         raise NotImplementedError
 
+    def _admit(self, line: bytes | None) -> None:
+        """Keep one line from the bot (None: an over-long one) within the bounds."""
+        if line is not None and not line.strip():
+            return
+        size = 0 if line is None else len(line)
+        with self._cond:
+            if self._ended:
+                return
+            if self._lines >= PENDING_LINES or self._bytes + size > PENDING_BYTES:
+                self.dropped += 1
+                if not self._flooded:
+                    self._flooded = True
+                    self._items.append(("flood", None))
+                    self._cond.notify()
+                return
+            self._lines += 1
+            self._bytes += size
+            self._items.append(("overlong", None) if line is None else ("line", line))
+            self._cond.notify()
+
+    def _end(self, kind: str = "eof", value: Any = None) -> None:
+        """The stream ended (queued once, past the bounds)."""
+        with self._cond:
+            self.closed = True
+            if self._ended:
+                return
+            self._ended = True
+            self._items.append((kind, value))
+            self._cond.notify()
+
+    def _pop(self) -> Item:
+        kind, value = self._items.popleft()
+        if kind == "line":
+            self._lines -= 1
+            self._bytes -= len(value)
+        elif kind == "overlong":
+            self._lines -= 1
+        elif kind == "flood":
+            self._flooded = False
+        return kind, value
+
     def receive(self, timeout: float | None) -> Item:
         """The next item, or ``("timeout", None)`` after ``timeout`` seconds."""
-        try:
-            return self.items.get(timeout=None if timeout is None else max(timeout, 0.0))
-        except queue.Empty:
-            return ("timeout", None)
+        with self._cond:
+            wait = None if timeout is None else max(timeout, 0.0)
+            if not self._cond.wait_for(lambda: bool(self._items), wait):
+                return ("timeout", None)
+            item = self._pop()
+        return _decoded(*item)
 
-    def pending(self) -> list[Item]:
-        """Every item already received (without waiting)."""
-        out = []
-        while True:
-            try:
-                out.append(self.items.get_nowait())
-            except queue.Empty:
-                return out
+    def pending(self) -> Iterator[Item]:
+        """The items already received (without waiting), decoded one at a time."""
+        with self._cond:
+            count = len(self._items)
+        for _ in range(count):
+            with self._cond:
+                if not self._items:
+                    return
+                item = self._pop()
+            yield _decoded(*item)
 
     def kill(self) -> None:
         """Stop the bot now."""
@@ -74,17 +160,6 @@ class Endpoint:
         self.kill()
 
 
-def _item_of(line: bytes | None) -> Item | None:
-    if line is None:
-        return ("overlong", None)
-    if not line.strip():
-        return None
-    try:
-        return ("msg", decode(line))
-    except OfcError:
-        return ("garbage", line[:80].decode("utf-8", "replace"))
-
-
 class InProcessEndpoint(Endpoint):
     """A bot object in this process, spoken to through the protocol's lines."""
 
@@ -93,17 +168,15 @@ class InProcessEndpoint(Endpoint):
         self.client = client
 
     def send(self, message: dict[str, Any]) -> bool:
-        """Hand the message to the bot and queue its replies (a crash becomes an item)."""
+        """Hand the message to the bot and queue its replies (a crash ends the
+        stream with a ``crash`` item)."""
         if self.closed:
             return False
         try:
-            replies = self.client.feed(decode(encode(message)))
-            for r in replies:
-                item = _item_of(encode(r))
-                if item is not None:
-                    self.items.put(item)
+            for reply in self.client.feed(decode(encode(message))):
+                self._admit(encode(reply).rstrip(b"\n"))
         except Exception as exc:
-            self.items.put(("crash", f"{type(exc).__name__}: {exc}"[:200]))
+            self._end("crash", f"{type(exc).__name__}: {exc}"[:200])
         return True
 
 
@@ -111,50 +184,93 @@ class _StreamEndpoint(Endpoint):
     """Reader and writer threads over a byte stream."""
 
     def _start_threads(
-        self, read: Callable[[int], bytes], write: Callable[[bytes], Any]
+        self,
+        read: Callable[[int], bytes],
+        write: Callable[[bytes], Any],
+        splitter: LineSplitter | None = None,
+        on_read_end: Callable[[], None] = lambda: None,
+        on_write_end: Callable[[], None] = lambda: None,
     ) -> None:
-        self._out: queue.Queue[Any] = queue.Queue()
-        self._reader = threading.Thread(target=self._read_loop, args=(read,), daemon=True)
-        self._writer = threading.Thread(target=self._write_loop, args=(write,), daemon=True)
+        self._out: deque[Any] = deque()
+        self._out_ready = threading.Condition()
+        self._reader = threading.Thread(
+            target=self._read_loop,
+            args=(read, splitter or LineSplitter(), on_read_end),
+            daemon=True,
+        )
+        self._writer = threading.Thread(
+            target=self._write_loop, args=(write, on_write_end), daemon=True
+        )
         self._reader.start()
         self._writer.start()
 
-    def _read_loop(self, read: Callable[[int], bytes]) -> None:
-        splitter = LineSplitter()
+    def _read_loop(
+        self,
+        read: Callable[[int], bytes],
+        splitter: LineSplitter,
+        on_end: Callable[[], None],
+    ) -> None:
         try:
             while True:
                 data = read(65536)
                 if not data:
                     break
                 for line in splitter.feed(data):
-                    item = _item_of(line)
-                    if item is not None:
-                        self.items.put(item)
-        except OSError:
+                    self._admit(line)
+        except Exception:  # any failure ends the stream, never the arena
             pass
-        self.closed = True
-        self.items.put(("eof", None))
+        finally:
+            self._end()
+            on_end()
 
-    def _write_loop(self, write: Callable[[bytes], Any]) -> None:
-        while True:
-            data = self._out.get()
-            if data is _STOP:
-                return
-            try:
+    def _write_loop(
+        self, write: Callable[[bytes], Any], on_end: Callable[[], None]
+    ) -> None:
+        try:
+            while True:
+                with self._out_ready:
+                    self._out_ready.wait_for(lambda: bool(self._out))
+                    data = self._out.popleft()
+                if data is _STOP:
+                    return
                 write(data)
-            except (OSError, ValueError):
-                self.closed = True
-                return
+        except Exception:  # a closed stream: the reader reports it
+            self.closed = True
+        finally:
+            on_end()
+
+    def _queue_out(self, data: Any) -> None:
+        with self._out_ready:
+            self._out.append(data)
+            self._out_ready.notify()
 
     def send(self, message: dict[str, Any]) -> bool:
+        """Queue a message for the writer thread; False when the stream is closed."""
         if self.closed:
             return False
-        self._out.put(encode(message))
+        self._queue_out(encode(message))
         return True
+
+    def _stop_writer(self, grace: float) -> None:
+        if hasattr(self, "_writer"):
+            self._queue_out(_STOP)
+            self._writer.join(grace)
+
+
+def _close_quietly(stream: Any) -> None:
+    try:
+        stream.close()
+    except OSError:
+        pass
 
 
 class ProcessEndpoint(_StreamEndpoint):
-    """``cmd:COMMAND``: a subprocess speaking the protocol on stdin/stdout."""
+    """``cmd:COMMAND``: a subprocess speaking the protocol on stdin/stdout.
+
+    The bot runs in a new session (its own process group).  A thread watches it: when
+    it exits, the rest of its group is killed and the stream ends (a disconnect),
+    even if a process it forked still holds its stdout.  :meth:`kill` and
+    :meth:`close` kill the whole group."""
 
     def __init__(self, command: str, stderr: int | None = None) -> None:
         super().__init__()
@@ -171,57 +287,75 @@ class ProcessEndpoint(_StreamEndpoint):
                 stdout=subprocess.PIPE,
                 stderr=stderr,
                 bufsize=0,
+                start_new_session=True,
             )
         except OSError as exc:
             raise ArenaError(f"cannot start {command[:60]!r}: {exc}") from None
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        stdin = self.proc.stdin
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        fd = stdout.fileno()
+        self.exited = threading.Event()  #: set once the process is reaped
+        self._reap_lock = threading.Lock()
 
         def write(data: bytes) -> None:
             stdin.write(data)
             stdin.flush()
 
-        self._start_threads(lambda n: os.read(fd, n), write)
+        # each thread closes its own pipe end when it ends (never under the other)
+        self._start_threads(
+            lambda n: os.read(fd, n),
+            write,
+            on_read_end=lambda: _close_quietly(stdout),
+            on_write_end=lambda: _close_quietly(stdin),
+        )
+        self._watcher = threading.Thread(target=self._watch, daemon=True)
+        self._watcher.start()
+
+    def _kill_group(self) -> None:
+        try:
+            if hasattr(os, "killpg"):
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            else:  # pragma: no cover - no process groups
+                self.proc.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def _watch(self) -> None:
+        """Wait for the process to exit (without reaping it, so that its pid still
+        names its group), kill the group, reap, end the stream."""
+        if hasattr(os, "waitid"):
+            try:
+                os.waitid(os.P_PID, self.proc.pid, os.WEXITED | os.WNOWAIT)
+            except ChildProcessError:  # pragma: no cover - reaped elsewhere
+                pass
+        else:  # pragma: no cover - no waitid: reap first (the pid may then be reused)
+            self.proc.wait()
+        with self._reap_lock:
+            self._kill_group()
+            self.proc.wait()
+            self.exited.set()
+        self._reader.join(EXIT_GRACE_S)  # what the bot wrote before it went is read
+        self._end()
 
     def kill(self) -> None:
-        """Kill the bot's process at once."""
+        """Kill the bot's process group at once."""
         self.closed = True
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self._reap(2.0)
+        with self._reap_lock:
+            if not self.exited.is_set():
+                self._kill_group()
+        self.exited.wait(2.0)
 
     def close(self, grace: float = 1.0) -> None:
-        """Ask the bot's process to stop, then kill it after ``grace`` seconds."""
-        self._out.put(_STOP)
-        self._writer.join(grace)
-        try:
-            assert self.proc.stdin is not None
-            self.proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            self.proc.wait(grace)
-        except subprocess.TimeoutExpired:
-            pass
+        """Close the bot's stdin, let it exit for ``grace`` seconds, then kill its
+        group."""
+        self._stop_writer(grace)
+        self.exited.wait(grace)
         self.kill()
-
-    def _reap(self, seconds: float) -> None:
-        try:
-            self.proc.wait(seconds)
-        except subprocess.TimeoutExpired:  # pragma: no cover - kill is not refused
-            pass
-        for stream in (self.proc.stdout, self.proc.stdin):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
 
 
 class TcpEndpoint(_StreamEndpoint):
     """``tcp:PORT``: listen on 127.0.0.1:PORT (0 picks a free port, see
-    :attr:`port`); :meth:`accept` waits for the bot to connect."""
+    :attr:`port`); :meth:`accept` waits for the bot to connect and join."""
 
     def __init__(self, port: int) -> None:
         super().__init__()
@@ -234,25 +368,119 @@ class TcpEndpoint(_StreamEndpoint):
         except OSError as exc:
             self.listener.close()
             raise ArenaError(f"tcp:{port}: cannot listen on 127.0.0.1: {exc}") from None
-        self.listener.listen(1)
+        self.listener.listen(_MAX_CANDIDATES)
         self.port: int = self.listener.getsockname()[1]
         self.conn: socket.socket | None = None
 
-    def accept(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the bot; False when none came."""
-        self.listener.settimeout(timeout)
+    def accept(
+        self,
+        timeout: float,
+        hello: Mapping[str, Any] | None = None,
+        token: str | None = None,
+    ) -> bool:
+        """Wait up to ``timeout`` seconds for a bot that connects and joins.
+
+        Each connection is sent ``hello`` (when given); the first whose first message
+        is a ``join`` (carrying ``"token": token`` when a token is set) takes the
+        seat, and its join is queued for the arena.  A connection that closes, sends
+        garbage, a wrong token or an over-long line before joining is dropped and the
+        wait goes on (a probe never takes the seat).  False when no bot joined."""
+        hello_line = b"" if hello is None else encode(hello)
+        deadline = time.monotonic() + max(timeout, 0.0)
+        sel = selectors.DefaultSelector()
+        self.listener.setblocking(False)
+        sel.register(self.listener, selectors.EVENT_READ)
+        candidates: dict[socket.socket, LineSplitter] = {}
+        won: tuple[socket.socket, LineSplitter, list[bytes | None]] | None = None
+        try:
+            while won is None and (left := deadline - time.monotonic()) > 0:
+                for key, _ in sel.select(left):
+                    if key.fileobj is self.listener:
+                        conn = self._candidate(hello_line, len(candidates))
+                        if conn is not None:
+                            candidates[conn] = LineSplitter()
+                            sel.register(conn, selectors.EVENT_READ, conn)
+                        continue
+                    cand: socket.socket = key.data
+                    verdict, rest = self._joined(cand, candidates[cand], token)
+                    if verdict == "wait":
+                        continue
+                    sel.unregister(cand)
+                    if verdict == "drop":
+                        del candidates[cand]
+                        cand.close()
+                        continue
+                    won = (cand, candidates.pop(cand), rest)
+                    break
+        finally:
+            sel.close()
+            for other in candidates:
+                other.close()
+            self.listener.close()
+        if won is None:
+            self._end()
+            return False
+        conn, splitter, lines = won
+        conn.setblocking(True)
+        self.conn = conn
+        for line in lines:
+            self._admit(line)
+        self._start_threads(conn.recv, conn.sendall, splitter)
+        return True
+
+    def _candidate(self, hello: bytes, count: int) -> socket.socket | None:
         try:
             conn, _ = self.listener.accept()
         except OSError:
-            self.closed = True
-            self.items.put(("eof", None))
-            return False
-        finally:
-            self.listener.close()
-        conn.settimeout(None)
-        self.conn = conn
-        self._start_threads(conn.recv, conn.sendall)
-        return True
+            return None
+        if count >= _MAX_CANDIDATES:
+            conn.close()
+            return None
+        try:
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            conn.setblocking(True)
+            conn.settimeout(1.0)
+            if hello:
+                conn.sendall(hello)
+            conn.setblocking(False)
+        except OSError:
+            conn.close()
+            return None
+        return conn
+
+    @staticmethod
+    def _joined(
+        conn: socket.socket, splitter: LineSplitter, token: str | None
+    ) -> tuple[str, list[bytes | None]]:
+        """Read what a candidate sent: ``("wait", [])`` (no join yet), ``("drop",
+        [])``, or ``("join", lines)`` with the lines from its join on."""
+        try:
+            data = conn.recv(65536)
+        except BlockingIOError:
+            return "wait", []
+        except OSError:
+            return "drop", []
+        if not data:
+            return "drop", []
+        lines = splitter.feed(data)
+        for i, line in enumerate(lines):
+            if line is None:
+                return "drop", []
+            if not line.strip():
+                continue
+            try:
+                msg = decode(line)
+            except OfcError:
+                return "drop", []
+            if msg["t"] != "join":
+                continue  # an unknown message is ignored
+            if token is not None and not (
+                isinstance(msg.get("token"), str)
+                and hmac.compare_digest(msg["token"].encode(), token.encode())
+            ):
+                return "drop", []
+            return "join", lines[i:]
+        return "wait", []
 
     def kill(self) -> None:
         """Drop the connection and stop listening at once."""
@@ -268,6 +496,5 @@ class TcpEndpoint(_StreamEndpoint):
     def close(self, grace: float = 1.0) -> None:
         """Send what is queued, then close the connection after at most ``grace`` seconds."""
         if self.conn is not None:
-            self._out.put(_STOP)
-            self._writer.join(grace)
+            self._stop_writer(grace)
         self.kill()

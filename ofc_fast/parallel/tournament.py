@@ -135,21 +135,15 @@ def run_arena(
     for res in in_order(ex.map_unordered(run_arena_chunk, tasks)):
         for line in res.lines:
             rec = json.loads(line)
-            game = Game.replay(rec["history"])
-            seating = [arena.names.index(name) for name in rec["seats"]]
-            arena.book(game, game.result(), seating)
             deal = DealRecord(
                 rec["hand_no"],
                 rec["deck_no"],
                 rec["rotation"],
                 list(rec["seats"]),
-                game,
+                Game.replay(rec["history"]),
                 list(rec["decisions"]),
             )
-            arena.deals.append(deal)
-            arena.hands_done += 1
-            if arena.on_deal is not None:
-                arena.on_deal(deal)
+            arena.record(deal)  # books it and calls the arena's on_deal
             if on_hand is not None:
                 on_hand(deal)
     return match_report(arena)

@@ -17,43 +17,68 @@ def card_index(text):
     return RANKS.index(text[0]) * 4 + SUITS.index(text[1])
 
 
+def filler_answer(dealt, used, decision):
+    """The document's filler placement as an ``action`` message: the dealt cards
+    ascending, the first ``place`` each into the bottom, else the middle, else the
+    top (``used``: cards already in each row); the rest discarded."""
+    cards = sorted(dealt, key=card_index)
+    placements = []
+    free = {r: ROWS[r] - used[r] for r in ROWS}
+    for c in cards[: decision["place"]]:
+        row = next(r for r in ("bottom", "middle", "top") if free[r] > 0)
+        free[row] -= 1
+        placements.append({"card": c, "row": row})
+    return {
+        "t": "action",
+        "action": {"placements": placements, "discards": cards[decision["place"] :]},
+    }
+
+
+class Seat:
+    """What a client follows of the arena's messages: its seat this hand, its last
+    dealt cards and how many cards each of its rows holds."""
+
+    def __init__(self):
+        self.seat, self.dealt, self.used = 0, [], {}
+
+    def see(self, msg):
+        """Follow one message (hand-start, event; anything else is left alone)."""
+        t = msg.get("t")
+        if t == "hand-start":
+            self.seat, self.used = msg["seat"], {"top": 0, "middle": 0, "bottom": 0}
+        elif t == "event":
+            ev = msg["ev"]
+            if ev.get("event") == "deal" and ev["seat"] == self.seat:
+                self.dealt = ev["cards"]
+            if ev.get("event") == "place" and ev["seat"] == self.seat:
+                for p in ev["placements"]:  # the board as the arena played it
+                    self.used[p["row"]] += 1
+
+    def answer(self, msg):
+        """The filler answer to an ``act``."""
+        return filler_answer(self.dealt, self.used, msg["decision"])
+
+
 def main():
     # the log stays open for the client's life (the process exit closes it)
     log = open(sys.argv[1], "w") if len(sys.argv) > 1 and sys.argv[1] != "-" else None  # noqa: SIM115
     mode = sys.argv[2] if len(sys.argv) > 2 else "good"
     late_s = float(sys.argv[3]) if len(sys.argv) > 3 else 0.6
-    seat, dealt, used, acts = 0, [], {}, 0
+    me, acts = Seat(), 0
     for line in sys.stdin:
         if log:
             log.write(line)
             log.flush()
         msg = json.loads(line)
         t = msg.get("t")
+        me.see(msg)
         if t == "hello":
             print(json.dumps({"t": "join"}), flush=True)
-        elif t == "hand-start":
-            seat, used = msg["seat"], {"top": 0, "middle": 0, "bottom": 0}
-        elif t == "event":
-            ev = msg["ev"]
-            if ev.get("event") == "deal" and ev["seat"] == seat:
-                dealt = ev["cards"]
-            if ev.get("event") == "place" and ev["seat"] == seat:
-                for p in ev["placements"]:  # the board as the arena played it
-                    used[p["row"]] += 1
         elif t == "act":
             acts += 1
-            d = msg["decision"]
-            cards = sorted(dealt, key=card_index)
-            placements = []
-            free = {r: ROWS[r] - used[r] for r in ROWS}
-            for c in cards[: d["place"]]:
-                row = next(r for r in ("bottom", "middle", "top") if free[r] > 0)
-                free[row] -= 1
-                placements.append({"card": c, "row": row})
-            answer = {
-                "t": "action",
-                "action": {"placements": placements, "discards": cards[d["place"] :]},
-            }
+            answer = me.answer(msg)
+            placements = answer["action"]["placements"]
+            cards = sorted(me.dealt, key=card_index)
             bad = acts % 3 == 2  # misbehave on every third decision
             if mode == "exit" and acts == 4:
                 sys.exit(3)

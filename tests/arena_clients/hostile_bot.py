@@ -1,0 +1,136 @@
+"""Hostile and broken bots for the arena's hardening tests (standard library only;
+they play the document's filler placement, tests/arena_clients/tiny_client.py).
+
+    python hostile_bot.py TRANSPORT MODE [ARG]
+
+TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
+``PORT:TOKEN``: the token goes into ``join``).  MODE:
+
+* ``good``: plays fair;
+* ``nest``: one 60 KB ``[[[...]]]`` line (deeper than Python's recursion limit) before
+  its first answer, then plays fair;
+* ``nest-exit``: joins, sends the nested line and exits (the issue's reproducer);
+* ``noise``: plays fair while a thread floods ~60 KB ``{"t":"noise"}`` lines;
+* ``chatter``: at its first act, starts sending ``{"t":"chatter"}`` lines without
+  end, and never answers;
+* ``double``: sends every answer twice;
+* ``echo``: echoes ``seq``, ``hand_no`` and ``seat``, and before each answer repeats
+  its previous answer with the previous ``seq``;
+* ``misaddressed``: every answer names ``seat: 99, hand_no: -5``;
+* ``fork``: at its 4th act forks a grandchild that keeps stdout open (sleeping 600 s,
+  its pid written to the file ARG) and exits;
+* ``linger``: plays fair, forks a grandchild that sleeps (pid to ARG) and, at
+  ``match-end``, does not exit.
+"""
+
+import json
+import os
+import socket
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # PYTHONSAFEPATH
+from tiny_client import Seat
+
+NEST = "[" * 30000 + "]" * 30000
+
+
+def streams(transport):
+    """(read lines, write line) over stdio or a TCP connection."""
+    lock = threading.Lock()  # whole lines, also from the noise thread
+    if transport == "-":
+        out = sys.stdout.buffer
+
+        def write(line):
+            with lock:
+                out.write((line + "\n").encode())
+                out.flush()
+
+        return sys.stdin, write, None
+    port, _, token = transport.partition(":")
+    for _ in range(300):  # the arena may not listen yet
+        try:
+            sock = socket.create_connection(("127.0.0.1", int(port)), timeout=30)
+            break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        sys.exit("no arena on port " + port)
+    sock.settimeout(None)
+    reader = sock.makefile("r", encoding="utf-8")
+
+    def send(line):
+        with lock:
+            sock.sendall((line + "\n").encode())
+
+    return reader, send, token or None
+
+
+def fork_sleeper(pid_file):
+    pid = os.fork()
+    if pid == 0:  # the grandchild: keeps every inherited descriptor open
+        time.sleep(600)
+        os._exit(0)
+    with open(pid_file, "w") as f:
+        f.write(str(pid))
+
+
+def flood(write, line):
+    while True:
+        write(line)
+
+
+def main():
+    transport, mode = sys.argv[1], sys.argv[2]
+    arg = sys.argv[3] if len(sys.argv) > 3 else None
+    lines, write, token = streams(transport)
+    me, acts, last = Seat(), 0, None
+    if mode == "linger":
+        fork_sleeper(arg)
+    for line in lines:
+        msg = json.loads(line)
+        t = msg.get("t")
+        me.see(msg)
+        if t == "hello":
+            join = {"t": "join"}
+            if token:
+                join["token"] = token
+            write(json.dumps(join))
+            if mode == "nest-exit":
+                write(NEST)
+                return
+            if mode == "noise":
+                noise = json.dumps({"t": "noise", "pad": "x" * 60000})
+                threading.Thread(target=flood, args=(write, noise), daemon=True).start()
+        elif t == "act":
+            acts += 1
+            answer = me.answer(msg)
+            if mode == "chatter":
+                if acts == 1:
+                    chat = json.dumps({"t": "chatter"})
+                    threading.Thread(target=flood, args=(write, chat), daemon=True).start()
+                continue
+            if mode == "nest" and acts == 1:
+                write(NEST)
+            if mode == "fork" and acts == 4:
+                fork_sleeper(arg)
+                os._exit(3)
+            if mode == "misaddressed":
+                answer.update(seat=99, hand_no=-5)
+            if mode == "echo":
+                answer.update(seq=msg["seq"], hand_no=msg["hand_no"], seat=msg["seat"])
+                if last is not None:
+                    write(json.dumps(last))
+                last = answer
+            write(json.dumps(answer))
+            if mode == "double":
+                write(json.dumps(answer))
+        elif t == "match-end":
+            if mode == "linger":
+                time.sleep(600)
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,164 @@
+"""The arena's command line as a user meets it (issue 21 items 3 and 10, issue 20
+items 12 and 14): the one-line summary, ``--json``, help texts, ``replay``'s rows,
+duplicate match counts, the report written through a rename, and a match that keeps
+no deal in memory."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ofc_fast.arena import Arena, parse_bot_spec
+from ofc_fast.game import Game
+
+TINY = Path(__file__).parent / "arena_clients" / "tiny_client.py"
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+
+
+def cli(*args: str, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    out = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out
+
+
+def test_summary_says_a_bot_was_killed_and_its_substitutions() -> None:
+    """A bot that hangs at its 4th decision is killed after two missed deadlines; the
+    summary said only "faults 2" (the JSON: 12 substituted)."""
+    out = cli(
+        "arena",
+        "--bot",
+        "heuristic",
+        "--bot",
+        f"tiny@cmd:{sys.executable} {TINY} - hang",
+        "--hands",
+        "3",
+        "--seed",
+        "21",
+        "--timeout-ms",
+        "1000",
+    )
+    (line,) = [x for x in out.stdout.splitlines() if x.strip().startswith("tiny")]
+    assert "faults 2 (timeout 2)" in line
+    assert "killed: 2 missed deadlines in a row" in line
+    assert "12 decisions substituted" in line
+    (other,) = [x for x in out.stdout.splitlines() if x.strip().startswith("heuristic")]
+    assert "substituted" not in other and "killed" not in other
+
+
+def test_json_alone_prints_only_the_report() -> None:
+    out = cli("arena", "--bot", "random", "--bot", "random", "--hands", "2", "--json")
+    report = json.loads(out.stdout)
+    assert report["hands"] == 2 and report["family"] == "ofc"
+
+
+def _subparsers() -> dict[str, argparse.ArgumentParser]:
+    from ofc_fast.cli import build_parser
+
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(sub.choices)
+
+
+def test_every_arena_option_has_help_and_commands_a_description() -> None:
+    subs = _subparsers()
+    for name in ("arena", "bot", "replay", "report"):
+        p = subs[name]
+        assert p.description, f"{name} has no description"
+        for action in p._actions:
+            assert action.help, f"{name} {action.option_strings or action.dest}: no help"
+
+
+def test_replay_prints_rows_front_middle_back_high_to_low(tmp_path: Path) -> None:
+    hist = tmp_path / "h.jsonl"
+    cli(
+        "arena",
+        "--bot",
+        "random",
+        "--bot",
+        "heuristic",
+        "--hands",
+        "4",
+        "--history",
+        str(hist),
+        "--quiet",
+    )
+    out = cli("replay", str(hist))
+    boards = [json.loads(x)["history"] for x in hist.read_text().splitlines() if x.strip()]
+    seat_lines = [x for x in out.stdout.splitlines() if x.startswith("  seat ")]
+    assert len(seat_lines) == 2 * len(boards)
+    key = {f"{r}{s}": RANKS.index(r) * 4 + SUITS.index(s) for r in RANKS for s in SUITS}
+    unsorted_rows = 0
+    for i, line in enumerate(seat_lines):
+        h = boards[i // 2]
+        game = Game.replay(h)
+        rows = line.split(": ", 1)[1].replace(" FOUL", "").split(" / ")
+        want = [sorted(r) for r in game.boards[i % 2].rows]
+        got = [r.split() for r in rows]
+        assert [sorted(key[c] for c in r) for r in got] == want  # front, middle, back
+        for r in got:
+            assert [key[c] for c in r] == sorted((key[c] for c in r), reverse=True)
+        unsorted_rows += sum(
+            list(r) != sorted(r, reverse=True) for r in game.boards[i % 2].rows
+        )
+    assert unsorted_rows > 0  # placement order differs from the printed order
+
+
+def test_duplicate_summary_counts_hands_and_games() -> None:
+    out = cli(
+        "arena", "--bot", "random", "--bot", "heuristic", "--hands", "3", "--duplicate"
+    )
+    first = out.stdout.splitlines()[0]
+    assert first.startswith("ofc-pineapple: 3 hands (duplicate: 6 games, 2 seatings)")
+
+
+@pytest.mark.skipif(not hasattr(os, "link"), reason="needs hard links")
+def test_json_report_goes_through_a_rename(tmp_path: Path) -> None:
+    """The report replaces the file (a new inode), never rewrites it in place: a
+    hard link to the old file keeps the old text."""
+    rep, old = tmp_path / "r.json", tmp_path / "old.json"
+    rep.write_text("previous report\n")
+    os.link(rep, old)
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
+    cli(*args, "--json", str(rep))
+    assert old.read_text() == "previous report\n"
+    umask = os.umask(0)
+    os.umask(umask)
+    assert rep.stat().st_mode & 0o777 == 0o666 & ~umask
+    assert json.loads(rep.read_text())["hands"] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.json", "r.json"]
+
+
+def test_the_arena_keeps_no_game_per_hand() -> None:
+    """Before: every hand's Game stayed in ``arena.deals`` (about 9.6 KB a hand)."""
+    seen: list[int] = []
+
+    def on_deal(d: Any) -> None:
+        seen.append(d.hand_no)
+
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("random"), parse_bot_spec("random")],
+        20,
+        seed=4,
+        duplicate=True,
+        on_deal=on_deal,
+    )
+    report = arena.run()
+    gc.collect()
+    games = [o for o in gc.get_objects() if isinstance(o, Game)]
+    assert len(games) <= 1 and seen == list(range(40))
+    assert report["hands"] == 40 and report["duplicate"]["decks"] == 20

@@ -1,0 +1,394 @@
+"""The arena against hostile and broken bots (issue 20, second hardening round): each
+test runs a bot of tests/arena_clients/hostile_bot.py and fails on the arena before
+the fix.  Matches run as ``ofc-fast arena`` subprocesses with a time limit, so an
+arena that hangs fails the test instead of hanging it."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HOSTILE = Path(__file__).parent / "arena_clients" / "hostile_bot.py"
+ROOMY_MS = 10_000  # no on-time answer misses it, even on a loaded machine
+SHORT_MS = 1_000
+LIMIT_S = 90  # a match of these tests that runs longer is hung
+DECISIONS = 3 * 5  # 3 Pineapple hands of 5 decisions for each bot
+
+
+def hostile(mode: str, arg: str = "", transport: str = "-") -> str:
+    return f"bad@cmd:{sys.executable} {HOSTILE} {transport} {mode} {arg}".strip()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def arena_cmd(bots: list[str], rep: Path, timeout_ms: int, *extra: str) -> list[str]:
+    cmd = [sys.executable, "-m", "ofc_fast", "arena", "--rules", "pineapple"]
+    for b in bots:
+        cmd += ["--bot", b]
+    return [
+        *cmd,
+        "--hands",
+        "3",
+        "--seed",
+        "21",
+        "--timeout-ms",
+        str(timeout_ms),
+        "--json",
+        str(rep),
+        *extra,
+    ]
+
+
+def run_match(
+    tmp_path: Path,
+    mode: str,
+    timeout_ms: int = ROOMY_MS,
+    transport: str = "stdio",
+    arg: str = "",
+) -> dict[str, Any]:
+    """``heuristic`` against a hostile bot (a subprocess, or a TCP client); the
+    report, or a failure when the arena hangs or fails."""
+    rep = tmp_path / "report.json"
+    client = None
+    if transport == "tcp":
+        port = free_port()
+        bad = f"bad@tcp:{port}"
+        client = subprocess.Popen(
+            [sys.executable, str(HOSTILE), str(port), mode, arg],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+        )
+    else:
+        bad = hostile(mode, arg)
+    try:
+        out = subprocess.run(
+            arena_cmd(["heuristic", bad], rep, timeout_ms, "--quiet"),
+            capture_output=True,
+            text=True,
+            timeout=LIMIT_S,
+        )
+    finally:
+        if client is not None:
+            client.kill()
+            client.wait(10)
+    assert out.returncode == 0, out.stderr[-2000:]
+    report: dict[str, Any] = json.loads(rep.read_text())
+    assert report["hands"] == 3 and report["bots"][0]["faults"] == 0
+    return report
+
+
+@pytest.fixture(scope="module")
+def clean_points(tmp_path_factory: pytest.TempPathFactory) -> list[int]:
+    report = run_match(tmp_path_factory.mktemp("clean"), "good")
+    assert report["bots"][1]["faults"] == 0, json.dumps(report["bots"][1])
+    return [b["points"] for b in report["bots"]]
+
+
+# -- item 1: a deeply nested line is one garbage line, never the reader's death
+
+
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+def test_nested_json_line_is_one_garbage_fault(
+    tmp_path: Path, transport: str, clean_points: list[int]
+) -> None:
+    """Before: RecursionError killed the reader; the bot was charged two timeouts
+    and killed although it answered."""
+    report = run_match(tmp_path, "nest", SHORT_MS, transport)
+    bad = report["bots"][1]
+    assert bad["fault_kinds"] == {"garbage": 1} and bad["substituted"] == 0
+    assert [b["points"] for b in report["bots"]] == clean_points
+
+
+@pytest.mark.parametrize("timeout_ms", [SHORT_MS, 0])
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+def test_nested_json_then_exit_never_hangs(
+    tmp_path: Path, transport: str, timeout_ms: int
+) -> None:
+    """The issue's reproducer: join, a nested line, exit.  Before: with
+    ``--timeout-ms 0`` the arena waited forever and wrote no report."""
+    report = run_match(tmp_path, "nest-exit", timeout_ms, transport)
+    bad = report["bots"][1]
+    assert bad["fault_kinds"] == {"garbage": 1, "disconnect": 1}
+    assert bad["substituted"] == DECISIONS and bad["stopped"] == "disconnected"
+
+
+# -- item 2: a flood is bounded and counted
+
+_FLOOD_DRIVER = r"""
+import json, resource, sys, time
+from ofc_fast.arena import Arena, parse_bot_spec
+from ofc_fast.bots import RandomBot, register
+
+class Slow(RandomBot):  # keeps the arena away from the flooding bot's lines
+    def act(self, observation):
+        time.sleep(0.2)
+        return super().act(observation)
+
+register("slow", lambda rules=None, seed=None: Slow(seed=seed), replace=True)
+Arena("ofc-pineapple", [parse_bot_spec("random")] * 2, 2).run()  # imports: scipy...
+arena = Arena("ofc-pineapple", [parse_bot_spec("slow"), parse_bot_spec(sys.argv[1])],
+              2, seed=3, timeout_ms=20000)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+report = arena.run()
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps({"growth_kib": after - before, "peak_kib": after,
+                  "faults": [b["fault_kinds"] for b in report["bots"]],
+                  "substituted": report["bots"][1]["substituted"]}))
+"""
+
+
+def test_a_flood_of_ignorable_lines_is_bounded_and_a_fault() -> None:
+    """A bot that answers on time while flooding 60 KB ``{"t":"noise"}`` lines: the
+    arena's peak RSS grows by a bounded amount, and the flood is a fault.  Before: the
+    arena queued every line (1.09 GB in 20 s) and counted nothing."""
+    out = subprocess.run(
+        [sys.executable, "-c", _FLOOD_DRIVER, hostile("noise")],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    res = json.loads(out.stdout.splitlines()[-1])
+    print(f"peak RSS {res['peak_kib'] / 1024:.0f} MiB, growth {res['growth_kib']} KiB")
+    assert res["growth_kib"] < 24 * 1024, res  # 4.9 MiB measured; before: 52 MiB
+    assert res["faults"][0] == {} and res["faults"][1].get("flood", 0) >= 1, res
+    assert set(res["faults"][1]) == {"flood"} and res["substituted"] == 0, res
+
+
+def test_talking_never_holds_the_arena_past_a_deadline(tmp_path: Path) -> None:
+    """A bot that never answers but keeps sending small lines: each decision still
+    times out at its deadline, and after two the bot is killed.  Before: a line
+    waiting at the deadline was read instead, without end."""
+    t0 = time.monotonic()
+    report = run_match(tmp_path, "chatter", SHORT_MS)
+    assert time.monotonic() - t0 < 60
+    bad = report["bots"][1]
+    assert bad["fault_kinds"].get("timeout") == 2 and bad["substituted"] == DECISIONS
+    assert set(bad["fault_kinds"]) <= {"timeout", "flood"}
+    assert bad["stopped"] == "killed: 2 missed deadlines in a row"
+
+
+def test_the_line_buffer_keeps_its_bounds() -> None:
+    """Direct: lines past PENDING_LINES are dropped and reported once; the end of the
+    stream is queued past the bound."""
+    from ofc_fast.arena.transport import PENDING_LINES, Endpoint
+
+    ep = Endpoint()
+    for _ in range(PENDING_LINES + 50):
+        ep._admit(b'{"t":"noise"}')
+    ep._end()
+    items = list(ep.pending())
+    assert [k for k, _ in items].count("msg") == PENDING_LINES
+    assert [k for k, _ in items][-2:] == ["flood", "eof"] and ep.dropped == 50
+
+
+# -- item 6: actions are matched to their act
+
+
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+def test_every_answer_sent_twice_costs_nothing(
+    tmp_path: Path, transport: str, clean_points: list[int]
+) -> None:
+    """Before: over TCP the repeated answer was taken for the next decision (6-10
+    illegal faults of 15, varying from run to run)."""
+    report = run_match(tmp_path, "double", ROOMY_MS, transport)
+    assert report["bots"][1]["faults"] == 0 and report["bots"][1]["substituted"] == 0
+    assert [b["points"] for b in report["bots"]] == clean_points
+
+
+def test_stale_seq_is_dropped_and_echoed_fields_accepted(
+    tmp_path: Path, clean_points: list[int]
+) -> None:
+    """A bot echoing ``seq``/``hand_no``/``seat`` that repeats its previous answer
+    (previous ``seq``) before each new one: nothing is a fault."""
+    report = run_match(tmp_path, "echo", ROOMY_MS)
+    assert report["bots"][1]["faults"] == 0 and report["bots"][1]["substituted"] == 0
+    assert [b["points"] for b in report["bots"]] == clean_points
+
+
+def test_an_action_naming_another_seat_and_hand_is_refused(tmp_path: Path) -> None:
+    """``seat: 99, hand_no: -5``: before, accepted silently."""
+    report = run_match(tmp_path, "misaddressed", ROOMY_MS)
+    bad = report["bots"][1]
+    assert bad["fault_kinds"] == {"malformed": DECISIONS}
+    assert bad["substituted"] == DECISIONS
+
+
+# -- item 7: bot processes
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # pragma: no cover - no /proc
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
+
+def _gone(pid: int, within_s: float = 5.0) -> bool:
+    end = time.monotonic() + within_s
+    while _alive(pid):
+        if time.monotonic() > end:
+            os.kill(pid, 9)
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.parametrize("timeout_ms", [SHORT_MS, 0])
+def test_a_bot_whose_grandchild_holds_stdout_is_one_disconnect(
+    tmp_path: Path, timeout_ms: int
+) -> None:
+    """The bot forks a grandchild that keeps its stdout open, then exits.  Before: two
+    timeouts (with a deadline) or a wait for the grandchild's whole life (without),
+    and the grandchild outlived the arena."""
+    pid_file = tmp_path / "grandchild.pid"
+    t0 = time.monotonic()
+    try:
+        report = run_match(tmp_path, "fork", timeout_ms, arg=str(pid_file))
+    finally:
+        gone = _gone(int(pid_file.read_text()))  # killed here if the arena did not
+    assert time.monotonic() - t0 < 60
+    bad = report["bots"][1]
+    assert bad["fault_kinds"] == {"disconnect": 1} and bad["substituted"] == DECISIONS - 3
+    assert gone
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_the_bots_process_group_is_killed_at_the_end(tmp_path: Path) -> None:
+    """A bot that ignores match-end and has a sleeping grandchild: both are killed."""
+    pid_file = tmp_path / "grandchild.pid"
+    try:
+        report = run_match(tmp_path, "linger", ROOMY_MS, arg=str(pid_file))
+    finally:
+        gone = _gone(int(pid_file.read_text()))  # killed here if the arena did not
+    assert report["bots"][1]["faults"] == 0 and gone
+
+
+# -- item 13: tcp seats
+
+
+def _start_arena(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        arena_cmd(
+            ["heuristic", f"bad@tcp:{port}"],
+            tmp_path / "report.json",
+            ROOMY_MS,
+            "--quiet",
+            *extra,
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _connect(port: int) -> socket.socket:
+    for _ in range(300):
+        try:
+            return socket.create_connection(("127.0.0.1", port), timeout=10)
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the arena never listened")
+
+
+def _finish(arena: subprocess.Popen[str], tmp_path: Path) -> dict[str, Any]:
+    try:
+        _, err = arena.communicate(timeout=LIMIT_S)
+    finally:
+        arena.kill()
+    assert arena.returncode == 0, err[-2000:]
+    report: dict[str, Any] = json.loads((tmp_path / "report.json").read_text())
+    return report
+
+
+def _bot(port: int, token: str = "") -> subprocess.Popen[bytes]:
+    where = f"{port}:{token}" if token else str(port)
+    return subprocess.Popen(
+        [sys.executable, str(HOSTILE), where, "good"], stdout=subprocess.DEVNULL
+    )
+
+
+def test_a_probe_does_not_take_the_tcp_seat(tmp_path: Path) -> None:
+    """A connection that closes at once (a port probe), then the real bot: the bot
+    gets the seat.  Before: the probe took it and the bot was refused."""
+    port = free_port()
+    arena = _start_arena(tmp_path, port)
+    _connect(port).close()
+    silent = _connect(port)  # and one that stays, saying nothing
+    bot = _bot(port)
+    try:
+        report = _finish(arena, tmp_path)
+    finally:
+        silent.close()
+        bot.kill()
+        bot.wait(10)
+    assert report["hands"] == 3 and all(b["faults"] == 0 for b in report["bots"])
+
+
+def test_a_tcp_seat_with_a_token_takes_only_that_token(tmp_path: Path) -> None:
+    port = free_port()
+    arena = _start_arena(tmp_path, port, "--token", "s3cret")
+    wrong = _bot(port, "guess")
+    assert wrong.wait(30) == 0  # dropped: its stream ends
+    tokenless = _bot(port)
+    assert tokenless.wait(30) == 0
+    right = subprocess.Popen(  # our own client, with the token
+        [sys.executable, "-m", "ofc_fast", "bot", "random", "--connect", str(port)]
+        + ["--token", "s3cret"],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        report = _finish(arena, tmp_path)
+    finally:
+        right.kill()
+        right.wait(10)
+    assert report["hands"] == 3 and all(b["faults"] == 0 for b in report["bots"])
+
+
+def test_tcp_sockets_have_nodelay() -> None:
+    """Issue 21: Nagle's algorithm held every line (~42 ms a decision)."""
+    from ofc_fast.arena.transport import TcpEndpoint
+
+    ep = TcpEndpoint(0)
+    with socket.create_connection(("127.0.0.1", ep.port)) as c:
+        c.sendall(b'{"t":"join"}\n')
+        assert ep.accept(10.0, {"t": "hello"})
+        assert ep.conn is not None
+        assert ep.conn.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        assert ep.receive(5.0) == ("msg", {"t": "join"})
+        ep.close(0.1)
+
+
+def test_tcp_bot_decisions_take_no_nagle_delay() -> None:
+    """Both ends: ``ofc-fast bot random --connect`` against the arena (the
+    benchmark's measurement, benchmarks/bench_arena.py); the median decision (arena
+    send to arena receive) stays far under Nagle's ~40 ms (43.6 ms before)."""
+    import importlib.util
+
+    path = Path(__file__).parents[1] / "benchmarks" / "bench_arena.py"
+    spec = importlib.util.spec_from_file_location("bench_arena", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    p50, _, faults = bench.tcp_latency(6)
+    assert faults == 0 and p50 < 20, p50
