@@ -309,6 +309,13 @@ class BotClient:
                 if ms is not None:
                     obs["deadline"] = now + ms / 1000 - pipe_margin(ms)
                 move = self.bot.act(obs)
+                late = self.clock() - now
+                if ms is not None and late > ms / 1000:
+                    self.log(
+                        f"ofc-fast bot: decision {self.decisions} ({len(self.dealt)} cards) took "
+                        f"{late * 1000:.0f} "
+                        f"ms of a {ms} ms deadline"
+                    )
             except (OfcError, ValueError, TypeError, IndexError, KeyError) as exc:
                 if self.strict:
                     raise

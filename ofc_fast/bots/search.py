@@ -46,8 +46,9 @@ MIN_SEARCH = 0.002
 """Under a deadline, the least budget (s) worth a search; with less the bot plays the
 heuristic's move."""
 _OVERRUN = 0.04  # what a search may overrun its budget by, before one is measured
-_DECAY = 0.9  # per decision, how fast an old overrun is forgotten
-_REHEARSAL = 0.005  # the warm-up's budget per decision (s)
+_SHARE = 0.8  # of the time left, what the search may plan on (the rest: load spikes)
+_DECAY = 0.97  # per decision, how fast an old overrun is forgotten
+_REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
 
 class SearchBot:
@@ -72,11 +73,12 @@ class SearchBot:
     **Deadlines.** An observation with a ``"deadline"`` (the :func:`time.monotonic`
     time by which :meth:`act` must return; the protocol client sets it from the
     arena's ``deadline_ms``, less its margin for the pipe) caps the search: the
-    budget becomes the time left less what a search has overrun its budget by on
-    this machine (measured: the largest recent overrun per decision size, decaying),
-    on the wall clock; when that leaves under :data:`MIN_SEARCH` seconds the bot
-    plays the heuristic's move (about a millisecond) rather than miss.  Fantasyland
-    and classic sets (the exact solver, the arranger: milliseconds) are not capped.
+    budget becomes 80% of the time left (the rest absorbs load spikes) less what a
+    search has overrun its budget by on this machine (measured: the largest recent
+    overrun per decision size, decaying), on the wall clock; when that leaves under
+    :data:`MIN_SEARCH` seconds the bot plays the heuristic's move (about a
+    millisecond) rather than miss.  Fantasyland and classic sets (the exact solver,
+    the arranger: milliseconds) are not capped.
     :meth:`warm_up` builds the tables and measures the overruns before the first
     deadline.
 
@@ -161,9 +163,11 @@ class SearchBot:
 
     def warm_up(self, rules: RuleSet | None = None) -> None:
         """Build the tables the first decision needs and measure how far a search
-        overruns its budget here, by a rehearsal deal of a copy with a 5 ms budget
-        (``rules``, else the bot's own, else PINEAPPLE); this bot's random stream is
-        untouched.  ``ofc-fast bot`` calls it before joining.
+        overruns its budget here: rehearsal deals of a copy at budgets of 10 ms, 30 ms
+        and the bot's own (the overrun depends on where the budget cuts the search:
+        pruning switches policy part way); ``rules``, else the bot's own, else
+        PINEAPPLE.  This bot's random stream is untouched.  ``ofc-fast bot`` calls
+        it before joining (about a second).
 
         >>> bot = SearchBot(seed=0)
         >>> bot.warm_up()
@@ -172,10 +176,11 @@ class SearchBot:
         """
         table = rules or self.rules or get_rules("pineapple")
         self._sets.warm_up(table)
-        settings = {**self.settings(), "time_budget": _REHEARSAL, "samples": None}
-        copy = SearchBot(table, 0, **{**settings, "clock": "wall"})
-        copy._overrun = self._overrun  # the copy's searches measure for this bot
-        rehearse(_Timed(copy), table)
+        for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):
+            settings = {**self.settings(), "time_budget": budget, "samples": None}
+            copy = SearchBot(table, 0, **{**settings, "clock": "wall"})
+            copy._overrun = self._overrun  # the copy's searches measure for this bot
+            rehearse(_Timed(copy), table)
 
     def overruns(self) -> dict[int, float]:
         """Seconds a search overran its budget, recently at most, by the number of
@@ -205,7 +210,8 @@ class SearchBot:
                     f"search bot: the observation's deadline must be a time.monotonic() "
                     f"number, got {quote(deadline)}"
                 )
-            left = deadline - time.monotonic() - self._overrun.get(len(dealt), _OVERRUN)
+            left = (deadline - time.monotonic()) * _SHARE
+            left -= self._overrun.get(len(dealt), _OVERRUN)
             if left < MIN_SEARCH:
                 return self._sets.act(obs)  # a fast move rather than a missed deadline
             budget, clock = (left if budget is None else min(budget, left)), "wall"
