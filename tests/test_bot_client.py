@@ -255,7 +255,9 @@ def test_time_budget_option() -> None:
     proc = run_bot(lines(*msgs), "search", "--time-budget", "0.01")
     assert proc.returncode == 0, proc.stderr.decode()
     assert json.loads(proc.stdout.splitlines()[1])["t"] == "action"
-    one_line_error(run_bot(lines(*msgs), "heuristic", "--time-budget", "1"), "--time-budget")
+    one_line_error(
+        run_bot(lines(*msgs), "heuristic", "--time-budget", "1"), "--time-budget"
+    )
     one_line_error(run_bot(lines(*msgs), "search", "--time-budget", "-1"), "--time-budget")
 
 

@@ -28,7 +28,9 @@ def spec(hands: int = 6) -> RunSpec:
 
 
 def files(d: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.name.startswith("shard")}
+    return {
+        p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.name.startswith("shard")
+    }
 
 
 @pytest.fixture
@@ -169,7 +171,7 @@ def test_two_writers_at_once_one_refused_none_broken(tmp_path: Path) -> None:
         barrier.wait()
         try:
             selfplay(spec(hands=20), tmp_path, shard_size=2, progress=False)
-        except BaseException as exc:  # noqa: BLE001 - recorded for the assertions
+        except BaseException as exc:  # (recorded for the assertions)
             errors.append(exc)
 
     threads = [threading.Thread(target=write) for _ in range(2)]
@@ -184,10 +186,12 @@ def test_two_writers_at_once_one_refused_none_broken(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("method", ["flock", "create"])
 def test_lock_methods(tmp_path: Path, method: str) -> None:
-    with lock_mod.exclusive(tmp_path, method):
-        with pytest.raises(SelfPlayError, match="another selfplay run"):
-            with lock_mod.exclusive(tmp_path, method):
-                pass
+    with (
+        lock_mod.exclusive(tmp_path, method),
+        pytest.raises(SelfPlayError, match="another selfplay run"),
+        lock_mod.exclusive(tmp_path, method),
+    ):
+        pass
     with lock_mod.exclusive(tmp_path, method):  # released: taken again
         pass
 
