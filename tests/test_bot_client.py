@@ -321,7 +321,7 @@ def test_tcp_client_sets_nodelay(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- issue 21 item 5: the README's recipe for a bot of your own
 def readme_recipe() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    m = re.search(r"<!-- own-bot-recipe -->\s*```python\n(.*?)```", text, re.S)
+    m = re.search(r"<!-- own-bot-recipe[^>]*-->\s*```py\n(.*?)```", text, re.S)
     assert m, "the README's own-bot recipe block is missing"
     return m.group(1)
 

@@ -94,7 +94,8 @@ def message(fdp: atheris.FuzzedDataProvider, seats: int) -> dict[str, Any]:
             body["cards"] = field(fdp, dealt)
         elif ev == "place":
             body["placements"] = field(
-                fdp, [{"card": c, "row": fdp.PickValueInList(["top", "bottom"])} for c in dealt]
+                fdp,
+                [{"card": c, "row": fdp.PickValueInList(["top", "bottom"])} for c in dealt],
             )
             body["discarded"] = field(fdp, [])
         elif ev == "fantasyland":
