@@ -216,6 +216,10 @@ def test_the_deadline_reaches_the_bot_with_the_pipe_margin() -> None:
     for m in [{**HELLO, "timeout_ms": None}, *OPENING[1:], ACT5]:
         c2.feed(m)
     assert "deadline" not in rec.seen[-1]  # no deadline at all
+    c3 = BotClient(rec, strict=True)  # the arena's in-process bots: never timed
+    for m in [{**HELLO, "timeout_ms": 150}, *OPENING[1:], ACT5]:
+        c3.feed(m)
+    assert "deadline" not in rec.seen[-1]
 
 
 def search_obs(seed: int = 4) -> dict[str, Any]:

@@ -88,8 +88,11 @@ class BotClient:
     types and events are ignored.  When the bot raises, the client logs and answers
     with the filler placement (a protocol client must always answer); with ``strict``
     the exception propagates instead (the arena's in-process bots: it counts the
-    crash as a fault).  ``warm_up``: call the bot's ``warm_up(rules)`` (if it has
-    one) on ``hello``; ``clock``: the monotonic clock deadlines are read on.
+    crash as a fault).  ``deadlines``: put the deadline into the observation
+    (default: unless ``strict``; the arena never faults its in-process bots for time,
+    so that their moves, and its report, do not depend on the machine's load);
+    ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
+    ``clock``: the monotonic clock deadlines are read on.
     """
 
     def __init__(
@@ -98,12 +101,14 @@ class BotClient:
         log: Log = _stderr,
         strict: bool = False,
         *,
+        deadlines: bool | None = None,
         warm_up: bool = False,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.bot = bot
         self.log = log
         self.strict = strict
+        self.deadlines = not strict if deadlines is None else deadlines
         self.warm_up = warm_up
         self.clock = clock
         self.rules: RuleSet | None = None
@@ -226,8 +231,10 @@ class BotClient:
                         f"place event: seat {seat}'s row {r} is full ({ROW_SIZES[r]} cards)"
                     )
                 board[r].append(card)
-        elif placed == sum(ROW_SIZES):
-            self.face_down[seat] = list(ROW_SIZES)  # a full set, face down
+        elif placed == sum(ROW_SIZES):  # a full set, face down
+            self.face_down[seat] = [
+                n - len(r) for n, r in zip(ROW_SIZES, self.boards[seat])
+            ]
         else:  # face-down cards in some rows: count them where there is room
             self._count_face_down(seat, placed)
 
@@ -306,11 +313,11 @@ class BotClient:
         if self.rules is not None:
             try:
                 obs = self.observation(place, discard)
-                if ms is not None:
+                if ms is not None and self.deadlines:
                     obs["deadline"] = now + ms / 1000 - pipe_margin(ms)
                 move = self.bot.act(obs)
                 late = self.clock() - now
-                if ms is not None and late > ms / 1000:
+                if ms is not None and self.deadlines and late > ms / 1000:
                     self.log(
                         f"ofc-fast bot: decision {self.decisions} ({len(self.dealt)} cards) took "
                         f"{late * 1000:.0f} "

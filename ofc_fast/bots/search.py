@@ -48,6 +48,7 @@ heuristic's move."""
 _OVERRUN = 0.04  # what a search may overrun its budget by, before one is measured
 _SHARE = 0.8  # of the time left, what the search may plan on (the rest: load spikes)
 _DECAY = 0.97  # per decision, how fast an old overrun is forgotten
+_WARM_UP_LIMIT = 2.0  # seconds after which warm_up starts no more rehearsals
 _REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
 
@@ -165,9 +166,9 @@ class SearchBot:
         """Build the tables the first decision needs and measure how far a search
         overruns its budget here: rehearsal deals of a copy at budgets of 10 ms, 30 ms
         and the bot's own (the overrun depends on where the budget cuts the search:
-        pruning switches policy part way); ``rules``, else the bot's own, else
-        PINEAPPLE.  This bot's random stream is untouched.  ``ofc-fast bot`` calls
-        it before joining (about a second).
+        pruning switches policy part way), as many as start within 2 s; ``rules``,
+        else the bot's own, else PINEAPPLE.  This bot's random stream is untouched.
+        ``ofc-fast bot`` calls it before joining (about a second).
 
         >>> bot = SearchBot(seed=0)
         >>> bot.warm_up()
@@ -175,8 +176,11 @@ class SearchBot:
         [3, 5]
         """
         table = rules or self.rules or get_rules("pineapple")
+        start = time.monotonic()
         self._sets.warm_up(table)
         for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):
+            if self._overrun and time.monotonic() - start > _WARM_UP_LIMIT:
+                break  # a slow or busy machine: what was measured will do
             settings = {**self.settings(), "time_budget": budget, "samples": None}
             copy = SearchBot(table, 0, **{**settings, "clock": "wall"})
             copy._overrun = self._overrun  # the copy's searches measure for this bot
