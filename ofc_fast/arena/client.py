@@ -233,7 +233,7 @@ class BotClient:
                 board[r].append(card)
         elif placed == sum(ROW_SIZES):  # a full set, face down
             self.face_down[seat] = [
-                n - len(r) for n, r in zip(ROW_SIZES, self.boards[seat])
+                size - len(row) for size, row in zip(ROW_SIZES, self.boards[seat])
             ]
         else:  # face-down cards in some rows: count them where there is room
             self._count_face_down(seat, placed)
@@ -241,7 +241,7 @@ class BotClient:
     def _count_face_down(self, seat: int, placed: int) -> None:
         for r in (2, 1, 0):
             room = ROW_SIZES[r] - len(self.boards[seat][r]) - self.face_down[seat][r]
-            take = min(room, placed)
+            take = max(0, min(room, placed))
             self.face_down[seat][r] += take
             placed -= take
 
