@@ -349,3 +349,26 @@ def test_readme_own_bot_recipe_plays_in_the_arena(tmp_path: Path) -> None:
     doc = json.loads(report.read_text())
     me = next(b for b in doc["bots"] if b["name"] == "me")
     assert me["faults"] == 0 and me["decisions"]["count"] == 15
+
+
+def test_numbered_acts_are_answered_with_their_number() -> None:
+    """Our arena numbers its acts (``seq``): the answer echoes seq, hand_no and seat, so
+    that a late answer is never taken for the next decision; an act without seq (the
+    reference arena) gets the plain v1 action."""
+    c = BotClient(make_bot("random", seed=0))
+    for m in OPENING:
+        c.feed(m)
+    (reply,) = c.feed({**ACT5, "seq": 7})
+    assert (reply["seq"], reply["hand_no"], reply["seat"]) == (7, 0, 1)
+    for m in OPENING[1:]:
+        c.feed(m)
+    (plain,) = c.feed(ACT5)
+    assert set(plain) == {"t", "action"}
+    with pytest.raises(ProtocolError, match="seq"):
+        c.feed({**ACT5, "seq": -1})
+
+
+def test_join_carries_the_token() -> None:
+    c = BotClient(make_bot("random", seed=0), token="s3cret")
+    assert c.feed(HELLO) == [{"t": "join", "token": "s3cret"}]
+    assert BotClient(make_bot("random", seed=0)).feed(HELLO) == [{"t": "join"}]

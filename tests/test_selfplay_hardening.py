@@ -6,6 +6,7 @@ are not the plan's is a clean SelfPlayError, never a traceback."""
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import subprocess
 import sys
@@ -23,8 +24,19 @@ from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Self-play shards hold independent deals; where RunSpec can also play Fantasyland
+# chains (issue 21, item 9) it is told not to.
+_INDEPENDENT = (
+    {"fantasyland": False}
+    if "fantasyland" in inspect.signature(RunSpec.make).parameters
+    else {}
+)
+
+
 def spec(hands: int = 6) -> RunSpec:
-    return RunSpec.make("pineapple", 2, seed=5, hands=hands, bots=[("random", {})])
+    return RunSpec.make(
+        "pineapple", 2, seed=5, hands=hands, bots=[("random", {})], **_INDEPENDENT
+    )
 
 
 def files(d: Path) -> dict[str, bytes]:

@@ -92,7 +92,10 @@ class BotClient:
     (default: unless ``strict``; the arena never faults its in-process bots for time,
     so that their moves, and its report, do not depend on the machine's load);
     ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
-    ``clock``: the monotonic clock deadlines are read on.
+    ``token``: sent in ``join`` (an arena's ``--token`` for its ``tcp:`` seats);
+    ``clock``: the monotonic clock deadlines are read on.  An ``act`` that carries a
+    ``seq`` (our arena numbers its acts) is answered with ``seq``, ``hand_no`` and
+    ``seat`` echoed, so that a late answer can never be taken for the next one.
     """
 
     def __init__(
@@ -103,6 +106,7 @@ class BotClient:
         *,
         deadlines: bool | None = None,
         warm_up: bool = False,
+        token: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.bot = bot
@@ -110,6 +114,7 @@ class BotClient:
         self.strict = strict
         self.deadlines = not strict if deadlines is None else deadlines
         self.warm_up = warm_up
+        self.token = token
         self.clock = clock
         self.rules: RuleSet | None = None
         self.players = 0
@@ -136,9 +141,11 @@ class BotClient:
         t = msg.get("t")
         if t == "hello":
             self._hello(msg)
-            return [{"t": "join"}]
+            return [
+                {"t": "join"} if self.token is None else {"t": "join", "token": self.token}
+            ]
         if t == "act":
-            return [{"t": "action", "action": self._act(msg)}]
+            return [self._act(msg)]
         if t == "match-end":
             self.done = True
         elif t in ("joined", "hand-start", "event"):
@@ -287,6 +294,7 @@ class BotClient:
         }
 
     def _act(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The ``action`` message answering ``act`` ``msg``."""
         now = self.clock()
         self._require_hello(msg)
         decision = object_field(msg, "decision")
@@ -294,7 +302,8 @@ class BotClient:
             raise ProtocolError(
                 f"act message: unknown decision kind {decision.get('kind')!r:.30}"
             )
-        optional_int(msg, "hand_no", 0, MAX_HAND_NO)
+        hand_no = optional_int(msg, "hand_no", 0, MAX_HAND_NO)
+        seq = optional_int(msg, "seq", 0, MAX_HAND_NO)
         if msg.get("seat") is not None and self._seat(msg) != self.seat:
             raise ProtocolError(
                 f"act message: seat {msg['seat']}, but this bot sits at {self.seat}"
@@ -330,7 +339,12 @@ class BotClient:
         if move is None:
             move = filler_move(self.dealt, place, self.boards[self.seat])
         self.decisions += 1
-        return action_of_move(move)
+        reply: dict[str, Any] = {"t": "action", "action": action_of_move(move)}
+        if seq is not None:  # an arena that numbers its acts: say which one this answers
+            reply.update(seq=seq, seat=self.seat)
+            if hand_no is not None:
+                reply["hand_no"] = hand_no
+        return reply
 
 
 def run_stream(
@@ -390,13 +404,15 @@ def play_bot(
     seed: int | None = None,
     connect: int | None = None,
     time_budget: float | None = None,
+    token: str | None = None,
 ) -> int:
     """``ofc-fast bot NAME``: a registered bot as a protocol client on stdin/stdout,
     or over TCP to ``127.0.0.1:connect`` (``TCP_NODELAY`` set: no Nagle delay on
     the one-line answers).  ``seed`` defaults to :data:`DEFAULT_SEED`;
     ``time_budget`` is the search bot's seconds per decision (the arena's deadline
-    caps it).  Returns the exit status (0); ProtocolError when the host breaks the
-    protocol, ArenaError when it cannot be reached."""
+    caps it); ``token``: sent in ``join`` (the arena's ``--token``).  Returns the
+    exit status (0); ProtocolError when the host breaks the protocol, ArenaError
+    when it cannot be reached."""
     from ..bots import make_bot
 
     settings: dict[str, Any] = {}
@@ -409,7 +425,7 @@ def play_bot(
         if time_budget is None:
             raise
         raise BotError(f"--time-budget: {exc}") from None
-    client = BotClient(bot, warm_up=True)
+    client = BotClient(bot, warm_up=True, token=token)
     if connect is None:
         run_stdio(client)
         return 0
