@@ -164,7 +164,7 @@ def test_deep_nesting_in_process_is_a_protocol_error() -> None:
     out: list[bytes] = []
     chunks = [data]
     c = BotClient(make_bot("random", seed=0))
-    with pytest.raises(ProtocolError, match="host line 2: .*nested too deep"):
+    with pytest.raises(ProtocolError, match=r"host line 2: .*nested too deep"):
         run_stream(c, lambda n: chunks.pop() if chunks else b"", out.append)
     assert out == [b'{"t":"join"}\n']
 
