@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 import tempfile
 from typing import Any
@@ -17,37 +16,16 @@ __all__ = ["add_commands"]
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from ..bots import make_bot
-    from .client import BotClient, run_stdio, run_stream
-    from .games import resolve_arena_rules
+    from .client import play_bot  # (ofc_fast/arena/client.py)
 
-    rules = resolve_arena_rules(args.rules) if args.rules else None
-    client = BotClient(make_bot(args.name, rules, seed=args.seed))
-    if args.connect is None:
-        run_stdio(client)
-        return 0
-    try:
-        sock = socket.create_connection(("127.0.0.1", args.connect), timeout=30)
-    except OSError as exc:
-        raise ArenaError(f"cannot connect to 127.0.0.1:{args.connect}: {exc}") from None
-    sock.settimeout(None)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no line waits (Nagle)
-    with sock:
-        send = sock.sendall if args.token is None else _with_token(sock, args.token)
-        run_stream(client, sock.recv, send)
-    return 0
-
-
-def _with_token(sock: socket.socket, token: str) -> Any:
-    """``sock.sendall``, with ``token`` added to the ``join`` line."""
-    join = b'{"t":"join"}\n'
-
-    def send(data: bytes) -> None:
-        if data == join:
-            data = json.dumps({"t": "join", "token": token}).encode() + b"\n"
-        sock.sendall(data)
-
-    return send
+    return play_bot(
+        args.name,
+        rules=args.rules,
+        seed=args.seed,
+        connect=args.connect,
+        time_budget=args.time_budget,
+        token=args.token,
+    )
 
 
 def _write_atomic(path: str, text: str) -> None:
@@ -236,7 +214,14 @@ def add_commands(sub: Any) -> None:
         default=None,
         help="rules the bot is made with (default: the hello's game id)",
     )
-    b.add_argument("--seed", type=int, default=None, help="the bot's seed")
+    b.add_argument("--seed", type=int, default=None, help="the bot's seed (default 0)")
+    b.add_argument(
+        "--time-budget",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="search bot: seconds per decision (the arena's deadline caps it)",
+    )
     b.add_argument(
         "--connect",
         type=int,

@@ -1,40 +1,70 @@
 """The bot side of the protocol: :class:`BotClient` keeps the table a seat has seen
 from the event stream, rebuilds the observation our bots read, and answers ``act``
 with the bot's move; :func:`run_stream` plays over a pair of byte streams (stdio or a
-TCP connection).
+TCP connection); :func:`play_bot` is ``ofc-fast bot``.
+
+Every field the host sends is checked against the protocol's bounds (seat counts,
+seats, card lists, counts, deadlines): a line that is not the protocol (not JSON,
+nested too deeply, over-long, a known message of the wrong shape) stops the client
+with a ProtocolError naming the line and the field; unknown message types, events and
+fields are skipped, as the protocol says.
+
+**Deadlines.** ``act``'s ``deadline_ms`` (else ``hello``'s ``timeout_ms``) reaches the
+bot as the observation's ``"deadline"``: the :func:`time.monotonic` time by which
+``act`` must return, a safety margin for the pipe already taken off
+(:func:`pipe_margin`); absent when the arena sets no deadline.  A bot may use it (the
+search bot fits its search into it) or ignore it.  A bot may also define
+``warm_up(rules)``: with ``warm_up=True`` (``ofc-fast bot``) the client calls it once
+after ``hello``, before it joins, so that tables are built before the first deadline.
 
 >>> from ofc_fast.bots import make_bot
 >>> c = BotClient(make_bot("random", seed=1))
 >>> c.feed({"t": "hello", "proto": 1, "game_id": "ofc-pineapple", "seat_count": 2,
 ...         "timeout_ms": 5000})
 [{'t': 'join'}]
+>>> round(pipe_margin(150), 3), round(pipe_margin(5000), 3)
+(0.025, 0.51)
 """
 
 from __future__ import annotations
 
+import socket
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
-from ..errors import ArenaError, OfcError
+from ..errors import ArenaError, BotError, OfcError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.state import cards_per_seat
 from ..rules import RuleSet
-from .games import rules_for_game_id
-from .protocol import (
-    ROW_NAMES,
-    LineSplitter,
-    action_of_move,
-    card_id,
-    decode,
-    encode,
-    filler_move,
+from ._host_checks import (
+    MAX_CARDS,
+    MAX_HAND_NO,
+    MAX_SEATS,
+    card_list,
+    count,
+    deadline_ms,
+    decode_host_line,
+    int_field,
+    object_field,
+    optional_int,
+    placements,
 )
+from .games import resolve_arena_rules, rules_for_game_id
+from .protocol import PROTO_VERSION, LineSplitter, action_of_move, encode, filler_move
 
-__all__ = ["BotClient", "run_stream"]
+__all__ = [
+    "DEFAULT_SEED",
+    "BotClient",
+    "pipe_margin",
+    "play_bot",
+    "run_stdio",
+    "run_stream",
+]
 
 Log = Callable[[str], None]
 
@@ -43,22 +73,52 @@ def _stderr(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+def pipe_margin(deadline_ms: int) -> float:
+    """Seconds of a ``deadline_ms`` deadline kept back for the pipe, the encoding and
+    the host's clock: 10 ms plus 10%, at most a quarter of the deadline."""
+    d = deadline_ms / 1000
+    return min(0.25 * d, 0.010 + 0.10 * d)
+
+
 class BotClient:
     """One bot's end of the protocol, fed one arena message at a time.
 
-    :meth:`feed` takes a decoded message and returns the messages to send back.
-    Unknown message types and events are ignored.  When the bot raises, the client
-    logs and answers with the filler placement (a protocol client must always
-    answer); with ``strict`` the exception propagates instead (the arena's in-process
-    bots: it counts the crash as a fault).
+    :meth:`feed` takes a decoded message and returns the messages to send back
+    (ProtocolError for a message that breaks the protocol's bounds).  Unknown message
+    types and events are ignored.  When the bot raises, the client logs and answers
+    with the filler placement (a protocol client must always answer); with ``strict``
+    the exception propagates instead (the arena's in-process bots: it counts the
+    crash as a fault).  ``deadlines``: put the deadline into the observation
+    (default: unless ``strict``; the arena never faults its in-process bots for time,
+    so that their moves, and its report, do not depend on the machine's load);
+    ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
+    ``token``: sent in ``join`` (an arena's ``--token`` for its ``tcp:`` seats);
+    ``clock``: the monotonic clock deadlines are read on.  An ``act`` that carries a
+    ``seq`` (our arena numbers its acts) is answered with ``seq``, ``hand_no`` and
+    ``seat`` echoed, so that a late answer can never be taken for the next one.
     """
 
-    def __init__(self, bot: Bot, log: Log = _stderr, strict: bool = False) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        log: Log = _stderr,
+        strict: bool = False,
+        *,
+        deadlines: bool | None = None,
+        warm_up: bool = False,
+        token: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.bot = bot
         self.log = log
         self.strict = strict
+        self.deadlines = not strict if deadlines is None else deadlines
+        self.warm_up = warm_up
+        self.token = token
+        self.clock = clock
         self.rules: RuleSet | None = None
         self.players = 0
+        self.timeout_ms: int | None = None
         self.name: str | None = None
         self.seat = 0
         self.done = False
@@ -81,67 +141,114 @@ class BotClient:
         t = msg.get("t")
         if t == "hello":
             self._hello(msg)
-            return [{"t": "join"}]
-        if t == "joined":
-            self.name = msg.get("name")
-        elif t == "hand-start":
-            self.seat = int(msg["seat"])
-            self._new_hand()
-        elif t == "event" and isinstance(msg.get("ev"), dict):
-            self._event(msg["ev"])
-        elif t == "act":
-            return [{"t": "action", "action": self._act(msg)}]
-        elif t == "match-end":
+            return [
+                {"t": "join"} if self.token is None else {"t": "join", "token": self.token}
+            ]
+        if t == "act":
+            return [self._act(msg)]
+        if t == "match-end":
             self.done = True
+        elif t in ("joined", "hand-start", "event"):
+            self._require_hello(msg)
+            if t == "joined":
+                name = msg.get("name")
+                self.name = name if isinstance(name, str) else None
+            elif t == "hand-start":
+                optional_int(msg, "hand_no", 0, MAX_HAND_NO)
+                self.seat = self._seat(msg)
+                self._new_hand()
+            else:
+                self._event(object_field(msg, "ev"))
         return []
 
+    def _require_hello(self, msg: dict[str, Any]) -> None:
+        if not self.players:
+            raise ProtocolError(f"a {msg.get('t')!s:.20} message before hello")
+
+    def _seat(self, msg: Any) -> int:
+        return int_field(msg, "seat", 0, self.players - 1)
+
     def _hello(self, msg: dict[str, Any]) -> None:
-        self.players = int(msg.get("seat_count") or 2)
+        if msg.get("proto") != PROTO_VERSION or isinstance(msg.get("proto"), bool):
+            raise ProtocolError(
+                f"hello: this client speaks protocol {PROTO_VERSION}, the host "
+                f"proto {msg.get('proto')!r:.20}"
+            )
+        game_id = msg.get("game_id")
+        if not isinstance(game_id, str):
+            raise ProtocolError(
+                f"hello message: 'game_id' must be text, got {game_id!r:.40}"
+            )
         try:
-            self.rules = rules_for_game_id(str(msg.get("game_id")))
+            self.rules = rules_for_game_id(game_id)
         except ArenaError as exc:
             self.rules = None
             self.log(f"ofc-fast bot: {exc}; playing the filler placement")
+        most = MAX_SEATS if self.rules is None else self.rules.max_players
+        self.players = int_field(msg, "seat_count", 2, most)
+        self.timeout_ms = deadline_ms(msg, "timeout_ms")
         if self.rules is not None and hasattr(self.bot, "rules"):
             try:
                 self.bot.rules = self.rules
             except AttributeError:  # pragma: no cover - a read-only attribute
                 pass
+        warm = getattr(self.bot, "warm_up", None)
+        if self.warm_up and self.rules is not None and callable(warm):
+            warm(self.rules)
         self._new_hand()
 
-    def _event(self, ev: dict[str, Any]) -> None:
-        kind, seat = ev.get("event"), ev.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < self.players:
-            return
+    def _event(self, ev: Any) -> None:
+        kind = ev.get("event")
+        if kind not in ("fantasyland", "deal", "place"):
+            return  # showdown and score tell nothing a decision needs; unknown: skip
+        seat = self._seat(ev)
         if kind == "fantasyland":
-            self.fantasyland[seat] = int(ev.get("cards") or 0)
+            fl = int_field(ev, "cards", 0, MAX_CARDS)
+            if 0 < fl < sum(ROW_SIZES):
+                raise ProtocolError(f"fantasyland event: 'cards' 13..17 or 0, got {fl}")
+            self.fantasyland[seat] = fl
         elif kind == "deal":
-            self.dealt_counts[seat] = int(ev.get("count") or 0)
+            n, cards = count(ev, "count"), card_list(ev, "cards", [])
+            if seat == self.seat and len(cards) != n:
+                raise ProtocolError(
+                    f"deal event: 'count' {n} but {len(cards)} cards for this seat"
+                )
+            self.dealt_counts[seat] = n
             if seat == self.seat:
-                self.dealt = [card_id(c) for c in ev.get("cards", [])]
-        elif kind == "place":
+                self.dealt = cards
+        else:
             self._place(seat, ev)
 
-    def _place(self, seat: int, ev: dict[str, Any]) -> None:
-        placements = ev.get("placements") or []
-        count = int(ev.get("count") or 0)
-        self.discard_counts[seat] += count
+    def _place(self, seat: int, ev: Any) -> None:
+        pairs = placements(ev, "placements")
+        n = count(ev, "count")
+        thrown = card_list(ev, "discarded", [])
+        if self.discard_counts[seat] + n > 52 or len(self.discards) + len(thrown) > 52:
+            raise ProtocolError("place event: more than 52 discards in a hand")
+        self.discard_counts[seat] += n
         if seat == self.seat:
-            self.discards += [card_id(c) for c in ev.get("discarded") or []]
+            self.discards += thrown
             self.dealt = []
-        placed = self.dealt_counts[seat] - count
-        if placements or placed <= 0:
-            for p in placements:
-                self.boards[seat][ROW_NAMES.index(p["row"])].append(card_id(p["card"]))
-        elif placed == sum(ROW_SIZES):
-            self.face_down[seat] = list(ROW_SIZES)  # a full set, face down
+        placed = self.dealt_counts[seat] - n
+        if pairs or placed <= 0:
+            board, down = self.boards[seat], self.face_down[seat]
+            for card, r in pairs:
+                if len(board[r]) + down[r] >= ROW_SIZES[r]:
+                    raise ProtocolError(
+                        f"place event: seat {seat}'s row {r} is full ({ROW_SIZES[r]} cards)"
+                    )
+                board[r].append(card)
+        elif placed == sum(ROW_SIZES):  # a full set, face down
+            self.face_down[seat] = [
+                size - len(row) for size, row in zip(ROW_SIZES, self.boards[seat])
+            ]
         else:  # face-down cards in some rows: count them where there is room
             self._count_face_down(seat, placed)
 
     def _count_face_down(self, seat: int, placed: int) -> None:
         for r in (2, 1, 0):
             room = ROW_SIZES[r] - len(self.boards[seat][r]) - self.face_down[seat][r]
-            take = min(room, placed)
+            take = max(0, min(room, placed))
             self.face_down[seat][r] += take
             placed -= take
 
@@ -187,12 +294,44 @@ class BotClient:
         }
 
     def _act(self, msg: dict[str, Any]) -> dict[str, Any]:
-        decision = msg.get("decision") or {}
-        place, discard = int(decision.get("place", 0)), int(decision.get("discard", 0))
+        """The ``action`` message answering ``act`` ``msg``."""
+        now = self.clock()
+        self._require_hello(msg)
+        decision = object_field(msg, "decision")
+        if decision.get("kind", "place") != "place":
+            raise ProtocolError(
+                f"act message: unknown decision kind {decision.get('kind')!r:.30}"
+            )
+        hand_no = optional_int(msg, "hand_no", 0, MAX_HAND_NO)
+        seq = optional_int(msg, "seq", 0, MAX_HAND_NO)
+        if msg.get("seat") is not None and self._seat(msg) != self.seat:
+            raise ProtocolError(
+                f"act message: seat {msg['seat']}, but this bot sits at {self.seat}"
+            )
+        place, discard = count(decision, "place"), count(decision, "discard")
+        if place + discard != len(self.dealt) or place > sum(
+            free_slots(self.boards[self.seat])
+        ):
+            raise ProtocolError(
+                f"act message: place {place} and discard {discard} of the "
+                f"{len(self.dealt)} cards dealt, with "
+                f"{sum(free_slots(self.boards[self.seat]))} free slots"
+            )
+        ms = deadline_ms(msg, "deadline_ms") if "deadline_ms" in msg else self.timeout_ms
         move: Move | None = None
         if self.rules is not None:
             try:
-                move = self.bot.act(self.observation(place, discard))
+                obs = self.observation(place, discard)
+                if ms is not None and self.deadlines:
+                    obs["deadline"] = now + ms / 1000 - pipe_margin(ms)
+                move = self.bot.act(obs)
+                late = self.clock() - now
+                if ms is not None and self.deadlines and late > ms / 1000:
+                    self.log(
+                        f"ofc-fast bot: decision {self.decisions} ({len(self.dealt)} cards) took "
+                        f"{late * 1000:.0f} "
+                        f"ms of a {ms} ms deadline"
+                    )
             except (OfcError, ValueError, TypeError, IndexError, KeyError) as exc:
                 if self.strict:
                     raise
@@ -200,17 +339,22 @@ class BotClient:
         if move is None:
             move = filler_move(self.dealt, place, self.boards[self.seat])
         self.decisions += 1
-        return action_of_move(move)
+        reply: dict[str, Any] = {"t": "action", "action": action_of_move(move)}
+        if seq is not None:  # an arena that numbers its acts: say which one this answers
+            reply.update(seq=seq, seat=self.seat)
+            if hand_no is not None:
+                reply["hand_no"] = hand_no
+        return reply
 
 
 def run_stream(
     client: BotClient,
     read: Callable[[int], bytes],
     write: Callable[[bytes], Any],
-    log: Log = _stderr,
 ) -> int:
     """Play until ``match-end`` or the end of the stream: ``read(n)`` returns bytes
-    (b"" at the end), ``write(data)`` sends.  Returns the number of lines read."""
+    (b"" at the end), ``write(data)`` sends.  Returns the number of lines read;
+    ProtocolError naming the line at the first one that breaks the protocol."""
     splitter = LineSplitter()
     lines = 0
     while not client.done:
@@ -219,17 +363,13 @@ def run_stream(
             break
         for line in splitter.feed(data):
             lines += 1
-            if line is None:
-                log("ofc-fast bot: skipped an over-long line")
-                continue
-            if not line.strip():
+            if line is not None and not line.strip():
                 continue
             try:
-                msg = decode(line)
-            except OfcError as exc:
-                log(f"ofc-fast bot: {exc}")
-                continue
-            for reply in client.feed(msg):
+                replies = client.feed(decode_host_line(line))
+            except ProtocolError as exc:
+                raise ProtocolError(f"host line {lines}: {exc}") from None
+            for reply in replies:
                 write(encode(reply))
             if client.done:
                 break
@@ -250,3 +390,51 @@ def run_stdio(
         out.flush()
 
     return run_stream(client, lambda n: os.read(fd_in, n), write)
+
+
+DEFAULT_SEED = 0
+"""``ofc-fast bot``'s seed without ``--seed``: the same host messages then give the
+same moves, run after run (a time-budgeted search also depends on the machine)."""
+
+
+def play_bot(
+    name: str,
+    *,
+    rules: str | None = None,
+    seed: int | None = None,
+    connect: int | None = None,
+    time_budget: float | None = None,
+    token: str | None = None,
+) -> int:
+    """``ofc-fast bot NAME``: a registered bot as a protocol client on stdin/stdout,
+    or over TCP to ``127.0.0.1:connect`` (``TCP_NODELAY`` set: no Nagle delay on
+    the one-line answers).  ``seed`` defaults to :data:`DEFAULT_SEED`;
+    ``time_budget`` is the search bot's seconds per decision (the arena's deadline
+    caps it); ``token``: sent in ``join`` (the arena's ``--token``).  Returns the
+    exit status (0); ProtocolError when the host breaks the protocol, ArenaError
+    when it cannot be reached."""
+    from ..bots import make_bot
+
+    settings: dict[str, Any] = {}
+    if time_budget is not None:
+        settings["time_budget"] = time_budget
+    table = resolve_arena_rules(rules) if rules else None
+    try:
+        bot = make_bot(name, table, seed=DEFAULT_SEED if seed is None else seed, **settings)
+    except BotError as exc:  # the bot takes no time budget, or not this one
+        if time_budget is None:
+            raise
+        raise BotError(f"--time-budget: {exc}") from None
+    client = BotClient(bot, warm_up=True, token=token)
+    if connect is None:
+        run_stdio(client)
+        return 0
+    try:
+        sock = socket.create_connection(("127.0.0.1", connect), timeout=30)
+    except OSError as exc:
+        raise ArenaError(f"cannot connect to 127.0.0.1:{connect}: {exc}") from None
+    sock.settimeout(None)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    with sock:
+        run_stream(client, sock.recv, sock.sendall)
+    return 0

@@ -18,6 +18,7 @@ False
 
 from __future__ import annotations
 
+import time
 from random import Random
 from typing import Any
 
@@ -35,10 +36,20 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue, solve_fantasyland
+from ._warm import rehearse
 from .base import Observation, rules_of
 from .heuristic import HeuristicBot
 
-__all__ = ["SearchBot"]
+__all__ = ["MIN_SEARCH", "SearchBot"]
+
+MIN_SEARCH = 0.002
+"""Under a deadline, the least budget (s) worth a search; with less the bot plays the
+heuristic's move."""
+_OVERRUN = 0.04  # what a search may overrun its budget by, before one is measured
+_SHARE = 0.8  # of the time left, what the search may plan on (the rest: load spikes)
+_DECAY = 0.97  # per decision, how fast an old overrun is forgotten
+_WARM_UP_LIMIT = 2.0  # seconds after which warm_up starts no more rehearsals
+_REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
 
 class SearchBot:
@@ -59,6 +70,18 @@ class SearchBot:
     uniformly random legal moves, as :class:`RandomBot`), or a number within 0..1
     (the chance that a seat plays at random in each sampled future).  The bot only
     sees observations: the model is a setting, not a guess about who is playing.
+
+    **Deadlines.** An observation with a ``"deadline"`` (the :func:`time.monotonic`
+    time by which :meth:`act` must return; the protocol client sets it from the
+    arena's ``deadline_ms``, less its margin for the pipe) caps the search: the
+    budget becomes 80% of the time left (the rest absorbs load spikes) less what a
+    search has overrun its budget by on this machine (measured: the largest recent
+    overrun per decision size, decaying), on the wall clock; when that leaves under
+    :data:`MIN_SEARCH` seconds the bot plays the heuristic's move (about a
+    millisecond) rather than miss.  Fantasyland and classic sets (the exact solver,
+    the arranger: milliseconds) are not capped.
+    :meth:`warm_up` builds the tables and measures the overruns before the first
+    deadline.
 
     >>> SearchBot(seed=1, opponent="random").settings()["opponent"]
     'random'
@@ -118,6 +141,7 @@ class SearchBot:
         self.clock = clock
         self.opponent = opponent
         self._sets = HeuristicBot(rules, seed)
+        self._overrun: dict[int, float] = {}  # dealt cards -> recent largest overrun (s)
 
     def settings(self) -> dict[str, Any]:
         """The keyword settings: ``SearchBot(rules, seed, **settings)`` is an equal bot."""
@@ -138,6 +162,35 @@ class SearchBot:
         self.rng = Random(seed)
         self._sets.reset(seed)
 
+    def warm_up(self, rules: RuleSet | None = None) -> None:
+        """Build the tables the first decision needs and measure how far a search
+        overruns its budget here: rehearsal deals of a copy at budgets of 10 ms, 30 ms
+        and the bot's own (the overrun depends on where the budget cuts the search:
+        pruning switches policy part way), as many as start within 2 s; ``rules``,
+        else the bot's own, else PINEAPPLE.  This bot's random stream is untouched.
+        ``ofc-fast bot`` calls it before joining (about a second).
+
+        >>> bot = SearchBot(seed=0)
+        >>> bot.warm_up()
+        >>> sorted(bot.overruns())
+        [3, 5]
+        """
+        table = rules or self.rules or get_rules("pineapple")
+        start = time.monotonic()
+        self._sets.warm_up(table)
+        for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):
+            if self._overrun and time.monotonic() - start > _WARM_UP_LIMIT:
+                break  # a slow or busy machine: what was measured will do
+            settings = {**self.settings(), "time_budget": budget, "samples": None}
+            copy = SearchBot(table, 0, **{**settings, "clock": "wall"})
+            copy._overrun = self._overrun  # the copy's searches measure for this bot
+            rehearse(_Timed(copy), table)
+
+    def overruns(self) -> dict[int, float]:
+        """Seconds a search overran its budget, recently at most, by the number of
+        dealt cards (what the deadline logic keeps back)."""
+        return dict(self._overrun)
+
     def act(self, observation: Observation) -> Move:
         """The move the search advises for the observed decision."""
         obs = observation
@@ -153,6 +206,31 @@ class SearchBot:
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
             budget *= self.opening_factor
+        clock = self.clock
+        deadline = obs.get("deadline")
+        if deadline is not None:
+            if not in_range(deadline, -1e300, 1e300):
+                raise BotError(
+                    f"search bot: the observation's deadline must be a time.monotonic() "
+                    f"number, got {quote(deadline)}"
+                )
+            left = (deadline - time.monotonic()) * _SHARE
+            left -= self._overrun.get(len(dealt), _OVERRUN)
+            if left < MIN_SEARCH:
+                return self._sets.act(obs)  # a fast move rather than a missed deadline
+            budget, clock = (left if budget is None else min(budget, left)), "wall"
+        return self._search(obs, rules, budget, clock, deadline is not None)
+
+    def _search(
+        self,
+        obs: Observation,
+        rules: RuleSet,
+        budget: float | None,
+        clock: str,
+        timed: bool,
+    ) -> Move:
+        """The advised move; ``timed``: book how far the search overran ``budget``."""
+        t0 = time.monotonic()
         advice = advise(
             obs,
             samples=self.samples,
@@ -163,7 +241,22 @@ class SearchBot:
             row_weight=self.row_weight,
             rules=rules,
             prune=self.prune,
-            clock=self.clock,
+            clock=clock,
             opponent=self.opponent,
         )
+        if timed and budget is not None:
+            key = len(obs["dealt"])
+            over = time.monotonic() - t0 - budget
+            self._overrun[key] = max(over, _DECAY * self._overrun.get(key, over))
         return advice[0].move
+
+
+class _Timed:
+    """A rehearsal seat: the copy's every decision under a far deadline, so that it
+    measures its overruns as under a real one."""
+
+    def __init__(self, bot: SearchBot) -> None:
+        self.bot = bot
+
+    def act(self, observation: Observation) -> Move:
+        return self.bot.act({**observation, "deadline": time.monotonic() + 60.0})

@@ -16,8 +16,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, ClassVar
+import threading
+from collections.abc import Callable, Sequence
+from functools import wraps
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -61,6 +63,30 @@ def env_seed(seed: int, i: int) -> int:
     return deal_seed(seed, i)
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _one_thread(method: _F) -> _F:
+    """``method`` refuses to start (GameError, nothing touched) while another thread
+    is inside a guarded method of the same VectorEnv: its C state and arrays are for
+    one thread at a time."""
+
+    @wraps(method)
+    def guarded(self: VectorEnv, *args: Any, **kwargs: Any) -> Any:
+        if not self._busy.acquire(blocking=False):
+            raise GameError(
+                f"VectorEnv.{method.__name__}() while another thread is stepping this "
+                "VectorEnv: step one VectorEnv from one thread at a time (one "
+                "VectorEnv per thread)"
+            )
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+
+    return guarded  # type: ignore[return-value]
+
+
 def _choice(value: object, options: Sequence[str], what: str) -> str:
     if not isinstance(value, str) or value.lower() not in options:
         raise GameError(f"{what} must be one of {', '.join(options)}, got {value!r}")
@@ -91,7 +117,10 @@ class VectorEnv:
     returned).  Truncations are always False.
 
     The arrays returned are owned by the environment and overwritten by the next call
-    (copy what you keep).  Two VectorEnvs may be stepped from two threads at once.
+    (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
+    VectorEnv is for one thread at a time: :meth:`reset`, :meth:`next_deal`,
+    :meth:`step` and :meth:`step_first` called while another thread is in one of them
+    raise GameError and change nothing.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
@@ -111,6 +140,7 @@ class VectorEnv:
         autoreset: bool = True,
         bot_settings: dict[str, Any] | None = None,
     ) -> None:
+        self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
         self.rules = resolve_rules(rules)
         if self.rules.game is GameKind.CLASSIC:
             raise GameError(
@@ -255,6 +285,7 @@ class VectorEnv:
         ]
 
     # -- the gymnasium.vector-shaped API
+    @_one_thread
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -272,6 +303,7 @@ class VectorEnv:
         self._play_bots()
         return self.observations, self.infos()
 
+    @_one_thread
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
         after its deal ended; an unfinished deal is abandoned)."""
@@ -287,6 +319,7 @@ class VectorEnv:
             raise status_error(status, "the vector environment could not deal", GameError)
         self._play_bots()
 
+    @_one_thread
     def step(
         self, actions: Any, placements: Any | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -315,6 +348,7 @@ class VectorEnv:
         """Whether :meth:`reset` has dealt the first hands."""
         return self._started
 
+    @_one_thread
     def step_first(self, action: int) -> None:
         """Play action id ``action`` in environment 0 (the single-game adapters' path:
         :mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`); the other environments

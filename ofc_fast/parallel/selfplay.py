@@ -30,6 +30,12 @@ shard_size - 1``.  In ``OUT``:
   temporary name, renamed, then listed; only listed shards count.  Running the same
   command again skips them (a different run in the same directory is refused), so no
   deal is written twice and the files are the same bytes as an uninterrupted run.
+  A resume first checks every listed shard: its entry must be the plan's (index,
+  deals, file names; SelfPlayError for a manifest that is not), and both its files
+  must exist with the listed SHA-256; a shard that fails (deleted, truncated,
+  overwritten) is written again, so ``complete: true`` is never said over bad data.
+* ``.selfplay.lock``: one writer per directory; a second ``selfplay`` on the same
+  ``OUT`` is refused (SelfPlayError) while the first runs.
 
 >>> import numpy as np, tempfile, os
 >>> from ofc_fast.parallel import RunSpec
@@ -50,13 +56,15 @@ import hashlib
 import io
 import json
 import os
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..errors import SelfPlayError
+from ..errors import SelfPlayError, quote
+from ._lock import exclusive
 from .executors import Executor, LocalExecutor
 from .plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from .progress import Progress
@@ -75,6 +83,7 @@ MANIFEST = "manifest.json"
 FORMAT = "ofc-fast/selfplay"
 VERSION = 1
 DEFAULT_SHARD = 100
+_KINDS = ("npz", "jsonl")
 
 
 def write_npz(path: str | Path, arrays: dict[str, np.ndarray]) -> None:
@@ -155,6 +164,59 @@ def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
     }
 
 
+def _entry_problem(entry: Any, chunks: list[ChunkTask]) -> str | None:
+    """What is wrong with a manifest's shard entry against the plan, or None."""
+    if not isinstance(entry, dict):
+        return f"a shard entry must be an object, got {quote(entry)}"
+    k = entry.get("index")
+    if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(chunks):
+        return f"shard index must be an int 0..{len(chunks) - 1}, got {quote(k)}"
+    c, name = chunks[k], _shard_name(k)
+    if entry.get("deals") != [c.start, c.stop]:
+        return f"shard {k} must hold deals [{c.start}, {c.stop}], not {quote(entry.get('deals'))}"
+    if entry.get("files") != {"npz": f"{name}.npz", "jsonl": f"{name}.jsonl"}:
+        return f"shard {k}'s files must be {name}.npz and {name}.jsonl"
+    sha = entry.get("sha256")
+    if not isinstance(sha, dict) or not all(isinstance(sha.get(x), str) for x in _KINDS):
+        return f"shard {k}'s sha256 must hold the digests of its npz and jsonl"
+    return None
+
+
+def _intact_shards(
+    out: Path, old: dict[str, Any], chunks: list[ChunkTask], progress: bool
+) -> dict[int, dict[str, Any]]:
+    """The manifest's shards whose two files are there with their SHA-256; the others
+    are left out, to be written again.  SelfPlayError for a manifest whose ``shards``
+    are not the plan's."""
+    listed = old.get("shards")
+    if not isinstance(listed, list):
+        raise SelfPlayError(
+            f"{out / MANIFEST}: 'shards' must be a list, got {quote(listed)}; remove "
+            "the manifest to start again"
+        )
+    shards: dict[int, dict[str, Any]] = {}
+    for entry in listed:
+        problem = _entry_problem(entry, chunks)
+        if problem is None and entry["index"] in shards:
+            problem = f"shard {entry['index']} is listed twice"
+        if problem is not None:
+            raise SelfPlayError(
+                f"{out / MANIFEST}: {problem}; remove the manifest to start again"
+            )
+        k, files = entry["index"], entry["files"]
+        if all(
+            (out / files[x]).is_file() and _sha256(out / files[x]) == entry["sha256"][x]
+            for x in _KINDS
+        ):
+            shards[k] = entry
+        elif progress:
+            print(
+                f"selfplay: shard {k} is missing or damaged (SHA-256); writing it again",
+                file=sys.stderr,
+            )
+    return shards
+
+
 def _save_manifest(
     out: Path, run: dict[str, Any], shards: dict[int, dict[str, Any]]
 ) -> dict[str, Any]:
@@ -189,6 +251,18 @@ def selfplay(
         )
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    with exclusive(out):
+        return _selfplay(spec, out, executor, shard_size, progress, max_shards)
+
+
+def _selfplay(
+    spec: RunSpec,
+    out: Path,
+    executor: Executor | None,
+    shard_size: int,
+    progress: bool,
+    max_shards: int | None,
+) -> dict[str, Any]:
     run = _run_entry(spec, shard_size)
     old = load_manifest(out)
     shards: dict[int, dict[str, Any]] = {}
@@ -199,7 +273,7 @@ def selfplay(
                 f"rules, seats, bots, seed, hands or shard size); use "
                 f"another --out"
             )
-        shards = {int(s["index"]): s for s in old["shards"]}
+        shards = _intact_shards(out, old, spec.chunks(shard_size), progress)
     for stray in [*out.glob("shard-*.tmp"), out / (MANIFEST + ".tmp")]:
         stray.unlink(missing_ok=True)
     tasks = [

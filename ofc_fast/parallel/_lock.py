@@ -1,0 +1,81 @@
+"""One writer per self-play directory: an exclusive, non-blocking lock on a lock file
+in it, released when the writer ends (even killed: the operating system drops the
+lock with the process).
+
+``fcntl.flock`` where there is ``fcntl`` (Linux, macOS), ``msvcrt.locking`` on
+Windows; without either, the lock file's exclusive creation (``O_EXCL``), removed
+on release (a writer killed there leaves it behind: the refusal names the file to
+remove).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..errors import SelfPlayError
+
+__all__ = ["LOCK_NAME", "exclusive"]
+
+LOCK_NAME = ".selfplay.lock"
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+try:
+    import msvcrt
+except ImportError:  # not Windows
+    msvcrt = None  # type: ignore[assignment]
+
+
+def _busy(out: Path, how: str) -> SelfPlayError:
+    return SelfPlayError(
+        f"{out} is being written by another selfplay run (it holds {out / LOCK_NAME}"
+        f"{how}); wait for it to finish, or use another --out"
+    )
+
+
+@contextmanager
+def exclusive(out: Path, method: str | None = None) -> Iterator[None]:
+    """Hold ``out``'s self-play lock for the ``with`` block; SelfPlayError when another
+    writer holds it.  ``method``: ``"flock"``, ``"msvcrt"`` or ``"create"`` (default:
+    the first this platform has).
+
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> with exclusive(d):
+    ...     with exclusive(d):
+    ...         pass
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.SelfPlayError: ... is being written by another selfplay run ...
+    """
+    method = method or ("flock" if fcntl else "msvcrt" if msvcrt else "create")
+    path = out / LOCK_NAME
+    if method == "create":
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            raise _busy(out, "; if no run is going on, remove that file") from None
+        try:
+            os.write(fd, f"{os.getpid()}\n".encode())
+            yield
+        finally:
+            os.close(fd)
+            path.unlink(missing_ok=True)
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        try:
+            if method == "flock":
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            else:  # pragma: no cover - Windows
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
+        except OSError:
+            raise _busy(out, "") from None
+        yield
+    finally:
+        os.close(fd)  # (closing drops the lock)

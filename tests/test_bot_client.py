@@ -1,0 +1,374 @@
+"""``ofc-fast bot`` against a hostile or merely buggy host (issue 20, items 4, 5, 11;
+issue 21, items 2, 4, 5): every host field is checked against the protocol's bounds,
+a line that is not the protocol stops the client with one line on stderr (exit 2,
+never a traceback), unknown messages are skipped, and the arena's deadline reaches
+the bot, whose search fits into it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ofc_fast.arena import client as client_mod
+from ofc_fast.arena.client import BotClient, pipe_margin, play_bot, run_stream
+from ofc_fast.bots import SearchBot, make_bot
+from ofc_fast.errors import BotError, ProtocolError
+from ofc_fast.game import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+HELLO = {"t": "hello", "proto": 1, "game_id": "ofc-pineapple", "seat_count": 2}
+START = {"t": "hand-start", "hand_no": 0, "seat": 1}
+
+
+def deal(seat: int, cards: list[str]) -> dict[str, Any]:
+    ev = {"event": "deal", "seat": seat, "cards": cards, "count": len(cards)}
+    return {"t": "event", "hand_no": 0, "ev": ev}
+
+
+ACT5 = {
+    "t": "act",
+    "hand_no": 0,
+    "seat": 1,
+    "decision": {"kind": "place", "place": 5, "discard": 0},
+}
+OPENING = [HELLO, START, deal(1, ["2c", "6s", "6h", "2h", "6c"])]
+
+
+def lines(*msgs: Any) -> bytes:
+    return b"".join(
+        (m if isinstance(m, bytes) else json.dumps(m).encode()) + b"\n" for m in msgs
+    )
+
+
+def _small_memory() -> None:  # pragma: no cover - runs in the child
+    """The bot process gets 3 GiB of address space: an allocation of gigabytes (the
+    old client on seat_count 10**7) fails there instead of eating the machine."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
+
+
+def run_bot(
+    data: bytes, *args: str, timeout: float = 60
+) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "bot", *args],
+        input=data,
+        capture_output=True,
+        timeout=timeout,
+        env=env,
+        preexec_fn=_small_memory if sys.platform.startswith("linux") else None,
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess[bytes], *words: str) -> str:
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert "Traceback" not in err
+    assert err.count("\n") == 1 and err.startswith("ofc-fast: error: "), err
+    for w in words:
+        assert w in err, err
+    return err
+
+
+# -- item 4: bounds, no huge allocation
+def test_hello_with_ten_million_seats_is_a_one_line_error() -> None:
+    hello = {**HELLO, "seat_count": 10**7}
+    t0 = time.perf_counter()
+    proc = run_bot(lines(hello, START), "random")
+    one_line_error(proc, "host line 1", "seat_count", "2..3")
+    assert time.perf_counter() - t0 < 30
+    with pytest.raises(ProtocolError, match="seat_count"):  # (in process: after the
+        BotClient(make_bot("random", seed=0)).feed(hello)  # child showed it is safe)
+
+
+def test_seat_count_bounds_follow_the_game() -> None:
+    c = BotClient(make_bot("random", seed=0))
+    with pytest.raises(ProtocolError, match=r"2\.\.3"):
+        c.feed({**HELLO, "seat_count": 4})  # pineapple seats 2..3
+    assert BotClient(make_bot("random")).feed({**HELLO, "game_id": "ofc", "seat_count": 4})
+    with pytest.raises(ProtocolError, match=r"2\.\.4"):  # an unknown game: 2..4
+        BotClient(make_bot("random"), log=lambda _: None).feed(
+            {**HELLO, "game_id": "holdem", "seat_count": 5}
+        )
+
+
+def test_place_events_cannot_grow_a_board_past_its_rows() -> None:
+    c = BotClient(make_bot("random", seed=0))
+    for m in (HELLO, START):
+        c.feed(m)
+    top = [{"card": card, "row": "top"} for card in ("As", "Ks", "Qs", "Js")]
+    ev = {"event": "place", "seat": 0, "placements": top, "discarded": [], "count": 0}
+    with pytest.raises(ProtocolError, match="full"):
+        c.feed({"t": "event", "ev": ev})
+
+
+# -- item 5: valid JSON of the wrong shape
+HOSTILE = {
+    "missing seat": [HELLO, {"t": "hand-start", "hand_no": 0}],
+    "1e999": [b'{"t":"hello","proto":1,"game_id":"ofc","seat_count":1e999}'],
+    "float seat": [HELLO, {"t": "hand-start", "seat": 1.5}],
+    "bool seat": [HELLO, {"t": "hand-start", "seat": True}],
+    "list for ev": [HELLO, START, {"t": "event", "ev": [1, 2]}],
+    "list for decision": [*OPENING, {**ACT5, "decision": [5, 0]}],
+    "string count": [*OPENING, {**ACT5, "decision": {"place": "5", "discard": 0}}],
+    "deep nesting": [HELLO, b'{"t":"event","ev":' + b"[" * 30000 + b"]" * 30000 + b"}"],
+    "deep line": [b"[" * 30000 + b"]" * 30000],
+    "not json": [b"{nope"],
+    "no t": [b'{"x":1}'],
+    "list line": [b"[1,2]"],
+    "bad card": [HELLO, START, deal(1, ["Zz"])],
+    "repeated card": [HELLO, START, deal(1, ["As", "As"])],
+    "count mismatch": [
+        HELLO,
+        START,
+        {"t": "event", "ev": {"event": "deal", "seat": 1, "cards": ["As"], "count": 3}},
+    ],
+    "act for too many": [*OPENING, {**ACT5, "decision": {"place": 7, "discard": 0}}],
+    "act before hello": [ACT5],
+    "event before hello": [START],
+    "deadline 1e300": [*OPENING, {**ACT5, "deadline_ms": 1e300}],
+    "negative deadline": [*OPENING, {**ACT5, "deadline_ms": -5}],
+    "huge hand_no": [HELLO, {"t": "hand-start", "hand_no": 10**400, "seat": 0}],
+    "another protocol": [{**HELLO, "proto": 2}],
+    "game id a list": [{**HELLO, "game_id": ["ofc"]}],
+    "over-long line": [b'{"t":"x","pad":"' + b"x" * 70000 + b'"}'],
+    "wrong seat act": [*OPENING, {**ACT5, "seat": 0}],
+    "fantasyland 5": [
+        HELLO,
+        START,
+        {"t": "event", "ev": {"event": "fantasyland", "seat": 0, "cards": 5}},
+    ],
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_wrong_shapes_give_one_line_and_exit_2(case: str) -> None:
+    proc = run_bot(lines(*HOSTILE[case]), "random")
+    one_line_error(proc, "host line")
+
+
+def test_deep_nesting_in_process_is_a_protocol_error() -> None:
+    data = lines(HELLO, b'{"t":"event","ev":' + b"[" * 32000 + b"]" * 32000 + b"}")
+    out: list[bytes] = []
+    chunks = [data]
+    c = BotClient(make_bot("random", seed=0))
+    with pytest.raises(ProtocolError, match=r"host line 2: .*nested too deep"):
+        run_stream(c, lambda n: chunks.pop() if chunks else b"", out.append)
+    assert out == [b'{"t":"join"}\n']
+
+
+def test_unknown_messages_events_and_fields_are_skipped() -> None:
+    msgs = [
+        {**HELLO, "extra": {"x": [1]}},
+        {"t": "surprise", "seat": "everywhere", "ev": []},
+        {**START, "note": 1e999},
+        {"t": "event", "ev": {"event": "weather", "seat": 99}},
+        {"t": "event", "ev": {"event": "score", "seat": 7, "points": "lots"}},
+        OPENING[2],
+        {**ACT5, "deadline_ms": None, "junk": [[[]]]},
+        {"t": "hand-end", "points": "whatever"},
+        {"t": "match-end"},
+    ]
+    proc = run_bot(lines(*msgs), "random")
+    assert proc.returncode == 0, proc.stderr.decode()
+    replies = [json.loads(x) for x in proc.stdout.splitlines()]
+    assert [r["t"] for r in replies] == ["join", "action"]
+    assert len(replies[1]["action"]["placements"]) == 5
+
+
+# -- item 11 / issue 21 item 2: the deadline reaches the bot
+class Recorder:
+    def __init__(self) -> None:
+        self.seen: list[dict[str, Any]] = []
+
+    def act(self, obs: Any) -> Any:
+        self.seen.append(dict(obs))
+        return make_bot("random", seed=0).act(obs)
+
+
+def test_the_deadline_reaches_the_bot_with_the_pipe_margin() -> None:
+    now = [100.0]
+    rec = Recorder()
+    c = BotClient(rec, clock=lambda: now[0])
+    for m in [{**HELLO, "timeout_ms": 2000}, *OPENING[1:]]:
+        c.feed(m)
+    c.feed({**ACT5, "deadline_ms": 150})  # act's deadline_ms wins
+    assert rec.seen[-1]["deadline"] == pytest.approx(100.0 + 0.150 - 0.025)
+    c.feed(OPENING[1])
+    c.feed(OPENING[2])
+    now[0] = 200.0
+    c.feed(ACT5)  # none in act: hello's timeout_ms
+    assert rec.seen[-1]["deadline"] == pytest.approx(200.0 + 2.0 - pipe_margin(2000))
+    assert pipe_margin(2000) == pytest.approx(0.21)
+    c2 = BotClient(rec)
+    for m in [{**HELLO, "timeout_ms": None}, *OPENING[1:], ACT5]:
+        c2.feed(m)
+    assert "deadline" not in rec.seen[-1]  # no deadline at all
+    c3 = BotClient(rec, strict=True)  # the arena's in-process bots: never timed
+    for m in [{**HELLO, "timeout_ms": 150}, *OPENING[1:], ACT5]:
+        c3.feed(m)
+    assert "deadline" not in rec.seen[-1]
+
+
+def search_obs(seed: int = 4) -> dict[str, Any]:
+    g = Game("pineapple", players=2, seed=seed)
+    return dict(g.observation(g.to_act))
+
+
+def test_search_fits_the_deadline_and_falls_back_when_none_is_left() -> None:
+    bot = SearchBot(seed=0, time_budget=2.0)  # alone it would think 6 s on the opening
+    bot.warm_up()
+    for ms in (60, 150):
+        obs = search_obs()
+        t0 = time.monotonic()
+        obs["deadline"] = t0 + ms / 1000
+        move = bot.act(obs)
+        took = time.monotonic() - t0
+        assert took < ms / 1000, (ms, took)
+        assert len(move.placements) == 5
+    obs = search_obs()
+    obs["deadline"] = time.monotonic() - 1.0  # already missed: the fast move
+    t0 = time.monotonic()
+    fallback = bot.act(obs)
+    assert time.monotonic() - t0 < 0.5 and len(fallback.placements) == 5
+    with pytest.raises(BotError, match="deadline"):
+        bot.act({**search_obs(), "deadline": "soon"})
+
+
+def test_warm_up_measures_the_overruns_and_keeps_the_random_stream() -> None:
+    a, b = SearchBot(seed=3, samples=16), SearchBot(seed=3, samples=16)
+    a.warm_up()
+    assert set(a.overruns()) == {3, 5} and all(v >= 0 for v in a.overruns().values())
+    assert a.act(search_obs(7)) == b.act(search_obs(7))
+
+
+def test_time_budget_option() -> None:
+    msgs = [*OPENING, ACT5, {"t": "match-end"}]
+    proc = run_bot(lines(*msgs), "search", "--time-budget", "0.01")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert json.loads(proc.stdout.splitlines()[1])["t"] == "action"
+    one_line_error(
+        run_bot(lines(*msgs), "heuristic", "--time-budget", "1"), "--time-budget"
+    )
+    one_line_error(run_bot(lines(*msgs), "search", "--time-budget", "-1"), "--time-budget")
+
+
+# -- issue 21 item 4: reproducible without --seed
+def arena_history(tmp_path: Path, tag: str, bot: str) -> list[Any]:
+    hist = tmp_path / f"{tag}.jsonl"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = f"cmd:{sys.executable} -m ofc_fast bot {bot}"
+    subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "arena", "--bot", cmd, "--bot", "random"]
+        + ["--hands", "6", "--seed", "3", "--history", str(hist), "--quiet"],
+        check=True,
+        env=env,
+        timeout=300,
+        capture_output=True,
+    )
+    return [json.loads(x)["history"] for x in hist.read_text().splitlines()]
+
+
+def test_heuristic_bot_is_reproducible_without_a_seed(tmp_path: Path) -> None:
+    a = arena_history(tmp_path, "a", "heuristic")
+    b = arena_history(tmp_path, "b", "heuristic")
+    assert a == b
+    assert a == arena_history(tmp_path, "c", "heuristic --seed 0")
+
+
+# -- TCP: the client's socket has TCP_NODELAY
+def test_tcp_client_sets_nodelay(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+
+    class Spy(socket.socket):
+        def setsockopt(self, *args: Any) -> None:
+            super().setsockopt(*args)
+            seen.append(self.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+    def spy(address: Any, timeout: float) -> socket.socket:
+        sock = Spy(socket.AF_INET, socket.SOCK_STREAM)
+        sock.settimeout(timeout)
+        sock.connect(address)
+        return sock
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+
+        def host() -> None:
+            conn, _ = server.accept()
+            with conn:
+                conn.sendall(lines(HELLO, {"t": "match-end"}))
+                conn.recv(100)
+
+        t = threading.Thread(target=host)
+        t.start()
+        monkeypatch.setattr(client_mod.socket, "create_connection", spy)
+        assert play_bot("random", connect=port) == 0
+        t.join(10)
+    assert seen and seen[-1] != 0
+
+
+# -- issue 21 item 5: the README's recipe for a bot of your own
+def readme_recipe() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"<!-- own-bot-recipe[^>]*-->\s*```py\n(.*?)```", text, re.S)
+    assert m, "the README's own-bot recipe block is missing"
+    return m.group(1)
+
+
+def test_readme_own_bot_recipe_plays_in_the_arena(tmp_path: Path) -> None:
+    recipe = readme_recipe()
+    assert len([x for x in recipe.splitlines() if x.strip()]) <= 8
+    script = tmp_path / "mybot.py"
+    script.write_text(recipe, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    report = tmp_path / "r.json"
+    subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "arena", "--bot"]
+        + [f"me@cmd:{sys.executable} {script}", "--bot", "random", "--hands", "3"]
+        + ["--json", str(report), "--quiet"],
+        check=True,
+        env=env,
+        timeout=300,
+        capture_output=True,
+    )
+    doc = json.loads(report.read_text())
+    me = next(b for b in doc["bots"] if b["name"] == "me")
+    assert me["faults"] == 0 and me["decisions"]["count"] == 15
+
+
+def test_numbered_acts_are_answered_with_their_number() -> None:
+    """Our arena numbers its acts (``seq``): the answer echoes seq, hand_no and seat, so
+    that a late answer is never taken for the next decision; an act without seq (the
+    reference arena) gets the plain v1 action."""
+    c = BotClient(make_bot("random", seed=0))
+    for m in OPENING:
+        c.feed(m)
+    (reply,) = c.feed({**ACT5, "seq": 7})
+    assert (reply["seq"], reply["hand_no"], reply["seat"]) == (7, 0, 1)
+    for m in OPENING[1:]:
+        c.feed(m)
+    (plain,) = c.feed(ACT5)
+    assert set(plain) == {"t", "action"}
+    with pytest.raises(ProtocolError, match="seq"):
+        c.feed({**ACT5, "seq": -1})
+
+
+def test_join_carries_the_token() -> None:
+    c = BotClient(make_bot("random", seed=0), token="s3cret")
+    assert c.feed(HELLO) == [{"t": "join", "token": "s3cret"}]
+    assert BotClient(make_bot("random", seed=0)).feed(HELLO) == [{"t": "join"}]

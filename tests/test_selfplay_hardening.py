@@ -1,0 +1,220 @@
+"""Self-play data on disk under attack (issue 20, items 9, 10 and 14's manifest parts):
+a resume verifies every listed shard against the manifest's SHA-256 and redoes the
+bad ones, a second writer on the same --out is refused, and a manifest whose shards
+are not the plan's is a clean SelfPlayError, never a traceback."""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ofc_fast.cli import main
+from ofc_fast.parallel import RunSpec
+from ofc_fast.parallel import _lock as lock_mod
+from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+# Self-play shards hold independent deals; where RunSpec can also play Fantasyland
+# chains (issue 21, item 9) it is told not to.
+_INDEPENDENT = (
+    {"fantasyland": False}
+    if "fantasyland" in inspect.signature(RunSpec.make).parameters
+    else {}
+)
+
+
+def spec(hands: int = 6) -> RunSpec:
+    return RunSpec.make(
+        "pineapple", 2, seed=5, hands=hands, bots=[("random", {})], **_INDEPENDENT
+    )
+
+
+def files(d: Path) -> dict[str, bytes]:
+    return {
+        p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.name.startswith("shard")
+    }
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> tuple[Path, dict[str, bytes]]:
+    """An uninterrupted run's files (the reference) and a directory to damage."""
+    ref = tmp_path / "ref"
+    selfplay(spec(), ref, shard_size=2, progress=False)
+    out = tmp_path / "out"
+    selfplay(spec(), out, shard_size=2, progress=False)
+    return out, files(ref)
+
+
+def independent_digests(out: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.glob("shard-*")}
+
+
+DAMAGE = {
+    "truncated npz": lambda p: (p / "shard-000001.npz").write_bytes(
+        (p / "shard-000001.npz").read_bytes()[:100]
+    ),
+    "deleted jsonl": lambda p: (p / "shard-000002.jsonl").unlink(),
+    "garbage npz": lambda p: (p / "shard-000000.npz").write_bytes(b"garbage" * 50),
+    "one byte flipped": lambda p: (p / "shard-000001.jsonl").write_bytes(
+        (p / "shard-000001.jsonl").read_bytes().replace(b"h", b"H", 1)
+    ),
+}
+
+
+@pytest.mark.parametrize("how", sorted(DAMAGE))
+def test_resume_redoes_damaged_shards(
+    runs: tuple[Path, dict[str, bytes]], how: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, reference = runs
+    DAMAGE[how](out)
+    doc = selfplay(spec(), out, shard_size=2, progress=True)
+    assert doc["complete"] and len(doc["shards"]) == 3
+    assert files(out) == reference  # the bad shard written again, the same bytes
+    digests = independent_digests(out)
+    for s in doc["shards"]:
+        for kind in ("npz", "jsonl"):
+            assert digests[s["files"][kind]] == s["sha256"][kind]
+    assert "writing it again" in capsys.readouterr().err
+
+
+def test_intact_shards_are_not_rewritten(runs: tuple[Path, dict[str, bytes]]) -> None:
+    out, _ = runs
+    before = {p.name: p.stat().st_mtime_ns for p in out.glob("shard-*")}
+    selfplay(spec(), out, shard_size=2, progress=False)
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("shard-*")} == before
+
+
+def edit_manifest(out: Path, change: Any) -> None:
+    path = out / "manifest.json"
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+MANIFESTS = {
+    "shards a dict": (lambda d: d.update(shards={"0": 1}), "'shards' must be a list"),
+    "shards a number": (lambda d: d.update(shards=5), "'shards' must be a list"),
+    "entry a list": (lambda d: d["shards"].__setitem__(0, [0, 2]), "must be an object"),
+    "deals to 1e9": (
+        lambda d: d["shards"][0].update(deals=[0, 10**9]),
+        r"must hold deals \[0, 2\]",
+    ),
+    "index out of plan": (lambda d: d["shards"][0].update(index=10**9), "shard index"),
+    "index a string": (lambda d: d["shards"][0].update(index="0"), "shard index"),
+    "listed twice": (lambda d: d["shards"].append(d["shards"][0]), "listed twice"),
+    "files elsewhere": (
+        lambda d: d["shards"][0].update(files={"npz": "/etc/passwd", "jsonl": "x"}),
+        "files must be",
+    ),
+    "sha256 missing": (lambda d: d["shards"][0].pop("sha256"), "sha256"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MANIFESTS))
+def test_a_manifest_of_the_wrong_shape_is_a_clean_error(
+    runs: tuple[Path, dict[str, bytes]], case: str
+) -> None:
+    out, _ = runs
+    change, message = MANIFESTS[case]
+    edit_manifest(out, change)
+    with pytest.raises(SelfPlayError, match=message):
+        selfplay(spec(), out, shard_size=2, progress=False)
+
+
+def test_manifest_errors_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["selfplay", "--bots", "random", "--hands", "4", "--seed", "5"]
+    args += ["--shard-size", "2", "--out", str(tmp_path), "--quiet"]
+    assert main(args) == 0
+    edit_manifest(tmp_path, lambda d: d["shards"][0].update(deals=[0, 10**9]))
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "deals [0, 2]" in err and "Traceback" not in err
+
+
+# -- item 10: one writer per --out
+def test_a_second_writer_is_refused(tmp_path: Path) -> None:
+    """A writer holds the lock (a child process, as a second command would be); the
+    run here is refused with a clear message and touches nothing."""
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, pathlib; from ofc_fast.parallel._lock import exclusive\n"
+            "with exclusive(pathlib.Path(sys.argv[1])):\n"
+            "    print('held', flush=True); sys.stdin.read()",
+            str(tmp_path),
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        env={"PYTHONPATH": str(ROOT)},
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        (tmp_path / "shard-000000.npz.tmp").write_bytes(b"the other writer's")
+        with pytest.raises(SelfPlayError, match="another selfplay run"):
+            selfplay(spec(), tmp_path, shard_size=2, progress=False)
+        assert (tmp_path / "shard-000000.npz.tmp").read_bytes() == b"the other writer's"
+    finally:
+        holder.communicate(b"", timeout=30)
+    doc = selfplay(spec(), tmp_path, shard_size=2, progress=False)  # now it may
+    assert doc["complete"]
+
+
+def test_two_writers_at_once_one_refused_none_broken(tmp_path: Path) -> None:
+    """Two threads start the same run on one --out: exactly the refused ones fail,
+    with SelfPlayError, and the directory ends complete and intact."""
+    errors: list[BaseException] = []
+    barrier = threading.Barrier(2)
+
+    def write() -> None:
+        barrier.wait()
+        try:
+            selfplay(spec(hands=20), tmp_path, shard_size=2, progress=False)
+        except BaseException as exc:  # (recorded for the assertions)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert all(isinstance(e, SelfPlayError) for e in errors), errors
+    doc = selfplay(spec(hands=20), tmp_path, shard_size=2, progress=False)
+    assert doc["complete"] and len(doc["shards"]) == 10
+
+
+@pytest.mark.parametrize("method", ["flock", "create"])
+def test_lock_methods(tmp_path: Path, method: str) -> None:
+    with (
+        lock_mod.exclusive(tmp_path, method),
+        pytest.raises(SelfPlayError, match="another selfplay run"),
+        lock_mod.exclusive(tmp_path, method),
+    ):
+        pass
+    with lock_mod.exclusive(tmp_path, method):  # released: taken again
+        pass
+
+
+def test_fallback_lock_where_fcntl_is_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lock_mod, "fcntl", None)
+    monkeypatch.setattr(lock_mod, "msvcrt", None)
+    with lock_mod.exclusive(tmp_path):
+        assert (tmp_path / lock_mod.LOCK_NAME).exists()
+        with pytest.raises(SelfPlayError, match="remove that file"):
+            selfplay(spec(), tmp_path, shard_size=2, progress=False)
+    assert not (tmp_path / lock_mod.LOCK_NAME).exists()

@@ -1,0 +1,127 @@
+"""One VectorEnv stepped from two threads (issue 20, item 8): the second thread is
+refused with a GameError that says what to do, nothing is corrupted, and
+single-threaded stepping works afterwards, matching an environment never shared."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ofc_fast.bots import make_bot, register, unregister
+from ofc_fast.env import VectorEnv
+from ofc_fast.errors import GameError
+
+N = 16
+
+
+class Gate:
+    """An opponent that waits, on its first decision, until the test lets it go: a
+    step() is then certainly under way in the thread that called it."""
+
+    def __init__(self, inside: threading.Event, go: threading.Event) -> None:
+        self.inside, self.go = inside, go
+        self.inner = make_bot("random", seed=0)
+
+    def act(self, obs: Any) -> Any:
+        self.inside.set()
+        assert self.go.wait(30)
+        return self.inner.act(obs)
+
+
+@pytest.fixture
+def gate() -> Iterator[tuple[threading.Event, threading.Event]]:
+    inside, go = threading.Event(), threading.Event()
+    register("test-gate", lambda rules=None, seed=None: Gate(inside, go))
+    yield inside, go
+    go.set()
+    unregister("test-gate")
+
+
+def random_actions(env: VectorEnv, rng: np.random.Generator) -> np.ndarray:
+    pick = (rng.random(env.num_envs) * env.legal_counts).astype(np.int64)
+    return env.legal_actions[np.arange(env.num_envs), pick]
+
+
+def trace(env: VectorEnv, steps: int, seed: int = 1) -> list[bytes]:
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(steps):
+        obs, r, t, _, _ = env.step(random_actions(env, rng))
+        out.append(obs.tobytes() + r.tobytes() + t.tobytes())
+    return out
+
+
+def test_a_second_thread_is_refused_while_a_step_runs(
+    gate: tuple[threading.Event, threading.Event],
+) -> None:
+    inside, go = gate
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=3, opponents="test-gate")
+    # the gate plays seat 1 at once on reset (seat 1 acts first): reset in a thread
+    errors: list[BaseException] = []
+    t = threading.Thread(target=lambda: env.reset())
+    t.start()
+    assert inside.wait(30)
+    for call in (
+        lambda: env.step(np.zeros(1, np.int64)),
+        lambda: env.reset(),
+        lambda: env.next_deal(0),
+        lambda: env.step_first(0),
+    ):
+        with pytest.raises(GameError, match="another thread is stepping") as info:
+            call()
+        errors.append(info.value)
+    assert "one VectorEnv per thread" in str(errors[0])
+    go.set()
+    t.join(30)
+    assert not t.is_alive()
+    # afterwards: legal single-threaded steps work, deal after deal
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(60):
+        _, _, terms, _, _ = env.step(random_actions(env, rng))
+        finished += int(terms.sum())
+    assert finished >= 5
+
+
+def test_two_threads_hammering_one_env_never_corrupt_it() -> None:
+    """Two threads step the same env as fast as they can: every call either steps or
+    is refused with the GameError; the env then steps on single-threaded exactly as
+    an env that ran the same accepted steps alone."""
+    env = VectorEnv("pineapple", num_envs=N, players=2, seed=5)
+    env.reset()
+    refused: list[BaseException] = []
+    other: list[BaseException] = []
+    lock = threading.Lock()
+    stop = threading.Event()
+
+    def hammer(seed: int) -> None:
+        rng = np.random.default_rng(seed)
+        while not stop.is_set():
+            with lock:  # pick from a consistent snapshot; the step itself races
+                actions = random_actions(env, rng)
+            try:
+                env.step(actions)
+            except GameError as exc:
+                refused.append(exc)
+            except BaseException as exc:  # (recorded for the assertions)
+                other.append(exc)
+
+    threads = [threading.Thread(target=hammer, args=(s,)) for s in (1, 2)]
+    for t in threads:
+        t.start()
+    threading.Event().wait(1.5)
+    stop.set()
+    for t in threads:
+        t.join(30)
+    assert not other, other[:3]
+    # (refused: the guard's GameError, or a MoveError for actions picked before the
+    # other thread's step made them stale; either leaves the env unchanged)
+    assert all(isinstance(e, GameError) for e in refused)
+    # single-threaded afterwards: 200 legal steps, none refused, deals keep finishing
+    before = int(env.deals_finished.sum())
+    trace(env, 200)
+    assert int(env.deals_finished.sum()) > before + N
