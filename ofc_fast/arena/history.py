@@ -114,7 +114,7 @@ def check_record(record: object) -> dict[str, Any]:
     ...
     ofc_fast.errors.HistoryError: seats: expected at least 2 items, got 0
     """
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
+    if not isinstance(record, dict) or not _is_text(record.get("format"), FORMAT):
         raise HistoryError(f"not an {FORMAT} line", "format")
     found = problem(record, _schema())
     if found:
@@ -138,7 +138,7 @@ def import_deal(
     the file, whose rule set is reused when the line records the same rules."""
     rec = check_record(record)
     history = rec["history"]
-    if previous is not None and history["rules"] == previous.record["history"]["rules"]:
+    if previous is not None and _same_rules(history["rules"], previous):
         history = {**history, "rules": previous.game.rules}
     try:
         game = Game.replay(history)
@@ -150,6 +150,19 @@ def import_deal(
             "points",
         )
     return ImportedDeal(line, rec, game)
+
+
+def _is_text(value: object, text: str) -> bool:
+    return isinstance(value, str) and value == text
+
+
+def _same_rules(rules: object, previous: ImportedDeal) -> bool:
+    """Whether ``rules`` (checked by the schema: a dict or a text) are those the
+    previous deal recorded, whatever they hold (False when they cannot be compared)."""
+    try:
+        return bool(rules == previous.record["history"]["rules"])
+    except (TypeError, ValueError, RecursionError):
+        return False
 
 
 def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[ImportedDeal]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArenaError
 from ._schema import parse, problem
@@ -66,14 +66,27 @@ def check_report(report: object) -> dict[str, Any]:
     return report
 
 
-def read_report(path: str | Path) -> dict[str, Any]:
-    """The match report in a file (:func:`check_report`); ArenaError naming the file
-    and the problem when it cannot be read or is not a report."""
+def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
+    """The match report in a file (a path or an open binary file;
+    :func:`check_report`); ArenaError naming the file and the problem when it cannot
+    be read or is not a report.
+
+    >>> import io
+    >>> read_report(io.BytesIO(b'{"schema_version": 1, "family": "ofc"'))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArenaError: the report: not JSON (Expecting ',' delimiter: line 1 column 38 (char 37))
+    """  # noqa: E501 - the error message as the user sees it
+    if not isinstance(source, (str, Path)):
+        return _report_of(source.read(MAX_REPORT_BYTES + 1), "the report")
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_REPORT_BYTES + 1)
+        with open(source, "rb") as f:
+            return _report_of(f.read(MAX_REPORT_BYTES + 1), str(source))
     except OSError as exc:
-        raise ArenaError(f"cannot read the report {path}: {exc.strerror}") from None
+        raise ArenaError(f"cannot read the report {source}: {exc.strerror}") from None
+
+
+def _report_of(data: bytes, path: str) -> dict[str, Any]:
     if len(data) > MAX_REPORT_BYTES:
         raise ArenaError(f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report")
     try:
