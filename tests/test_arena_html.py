@@ -313,15 +313,28 @@ def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
         assert any(d["history"]["result"]["fantasyland"][0] for d in lines)
         # rows line up: the same left edge for every row of every seat, and side by
         # side (1280 px) the same height for the same row of both seats
-        rows = _rects(browser, "#deal-0 .cards")
-        assert len({round(r["left"]) for r in rows[:3]}) == 1
-        assert len({round(r["left"]) for r in rows[3:]}) == 1
+        for k in range(len(lines)):  # badges on one seat or not
+            rows = _rects(browser, f"#deal-{k} .cards")
+            assert len({round(r["left"]) for r in rows[:3]}) == 1
+            assert len({round(r["left"]) for r in rows[3:]}) == 1
+            if width == 1280:
+                tops = [round(r["top"]) for r in rows]
+                assert tops[:3] == tops[3:], k
+            else:
+                assert rows[0]["left"] == rows[3]["left"]
+        # nothing of a seat sticks out of its box, and the seats do not overlap
+        assert browser.execute_script(
+            "return [...document.querySelectorAll('.seat')].every(s => {"
+            " const box = s.getBoundingClientRect();"
+            " return [...s.children].every(c => c.getBoundingClientRect().right"
+            " <= box.right + 1); })"
+        )
+        seats = _rects(browser, ".seat")
         if width == 1280:
-            assert [round(r["top"]) for r in rows[:3]] == [
-                round(r["top"]) for r in rows[3:]
-            ]
-        else:
-            assert rows[0]["left"] == rows[3]["left"]
+            assert all(a["right"] <= b["left"] for a, b in zip(seats[::2], seats[1::2]))
+        # and every deal's seats in the same columns
+        lefts = {round(r["left"]) for r in _rects(browser, ".seat")}
+        assert len(lefts) == (2 if width == 1280 else 1), lefts
         chart = _rects(browser, "#chart")[0]
         legend = _rects(browser, ".legend")[0]
         assert legend["top"] >= chart["bottom"]

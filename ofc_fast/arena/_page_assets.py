@@ -30,10 +30,13 @@ margin:.4em 0}
 .pager input{width:7em}
 .deal{border:1px solid #ccc;border-radius:6px;padding:.5em .7em;margin:.6em 0}
 .deal h3{margin:.1em 0 .3em;font-size:1em}
-.seats{display:flex;flex-wrap:wrap;gap:.6em 2em}
-.who{margin:.2em 0;display:flex;flex-wrap:wrap;gap:.2em .5em;align-items:baseline}
-.grid{display:grid;grid-template-columns:4.2em max-content 2.4em;
-align-items:center;gap:2px .4em}
+.seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(19.5em,100%),19.5em));
+gap:.3em 2em}
+.seat{display:grid;grid-row:span 4;grid-template-rows:subgrid;
+grid-template-columns:4.2em calc(5 * (2.05em + 4px)) 2.4em;align-items:center;gap:2px .4em}
+.who{grid-column:1/-1;min-width:0;overflow-wrap:anywhere;align-self:end;margin:.3em 0 .1em;
+display:flex;flex-wrap:wrap;gap:.2em .5em;align-items:baseline}
+.cards{white-space:nowrap}
 .rl{color:#555;font-size:.85em}
 .roy{text-align:right;color:#777;font-size:.9em}.roy.won{color:#176;font-weight:600}
 .card,.slot{display:inline-block;width:2.05em;text-align:center;border:1px solid #888;
@@ -115,7 +118,7 @@ JS = r"""
         if (deal.nf[s]) badge('next', '\u2192 Fantasyland next (' + deal.nf[s] + ')');
       }
       seat.appendChild(who);
-      const grid = el('div', 'grid');
+      const grid = seat;
       ROWS.forEach((label, r) => {
         grid.appendChild(el('span', 'rl', label));
         const cards = el('span', 'cards');
@@ -130,7 +133,6 @@ JS = r"""
         cell.title = 'royalty, ' + label;
         grid.appendChild(cell);
       });
-      seat.appendChild(grid);
       box.appendChild(seat);
     });
     const m = k > 0 ? deal.m[k - 1] : null;
