@@ -41,10 +41,13 @@ def json_island(value: object) -> str:
     return text.translate(_JSON_ESCAPES)
 
 
-def _ticks(lo: float, hi: float, count: int = 5) -> list[float]:
-    """Round values between ``lo`` and ``hi`` (about ``count`` of them)."""
-    span = hi - lo
-    raw = span / count
+def _ticks(lo: int, hi: int, count: int = 5) -> list[int]:
+    """Round whole numbers from ``lo`` to ``hi`` (about ``count`` of them).
+
+    >>> _ticks(0, 1, 4), _ticks(-97, 97), _ticks(0, 100_000, 4)
+    ([0, 1], [-50, 0, 50], [0, 50000, 100000])
+    """
+    raw = max((hi - lo) / count, 1)
     base = 10 ** math.floor(math.log10(raw))
     step = next(m * base for m in (1, 2, 5, 10) if m * base >= raw)
     first = math.ceil(lo / step) * step
