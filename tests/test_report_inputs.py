@@ -310,3 +310,18 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+def test_page_never_overwrites_an_input(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    before = hist.read_bytes()
+    for output in (hist, rep, tmp_path / "h.html"):  # h.html's deals file: h.deals.jsonl
+        side = sidecar_path(output)
+        if output != hist and output != rep:
+            hist.rename(side)
+            hist = side
+        with pytest.raises(ArenaError, match="is an input of the report"):
+            write_html_report(rep, hist, output)
+    assert hist.read_bytes() == before

@@ -115,8 +115,14 @@ def write_html_report(
     files are written whole or not at all (a temporary file, then a rename)."""
     if isinstance(embed, bool) or not isinstance(embed, int) or embed < 0:
         raise ArenaError(f"embed must be a deal count >= 0, got {embed!r}")
-    report = read_report(report_path)
     out, side = Path(output), sidecar_path(output)
+    inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
+    for target in (out, side):
+        if target.resolve() in inputs:
+            raise ArenaError(
+                f"{target} is an input of the report: write the page elsewhere"
+            )
+    report = read_report(report_path)
     with _temporary(side) as (tmp_side, f):
         digest = _digest(report, read_histories(history_path), embed, f)
         f.close()
