@@ -38,7 +38,8 @@ class RunningTotals:
     def add(self, seats: Sequence[str], points: Sequence[int]) -> None:
         """Counts one deal."""
         for name, p in zip(seats, points):
-            self.totals[name] = self.totals.get(name, 0) + p
+            if name in self.totals:  # a name the report does not know is not drawn
+                self.totals[name] += p
         now = tuple(self.totals[n] for n in self.names)
         self.count += 1
         if now:

@@ -32,7 +32,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError
+from ..errors import ArenaError, quote
 from ._digest import Digest, RunningTotals
 from ._page import page
 from .history import ImportedDeal, import_deal, read_histories
@@ -84,8 +84,15 @@ def html_report(
     """The page of a match report and its history lines (each checked and replayed:
     HistoryError or ArenaError naming the first bad one); ``embed``: the number of
     deals the page holds besides the largest swings (None: every deal)."""
+    if embed is not None:
+        _check_embed(embed)
     checked = check_report(report)
     return page(checked, _digest(checked, _imported(deals), embed), None)
+
+
+def _check_embed(embed: object) -> None:
+    if isinstance(embed, bool) or not isinstance(embed, int) or embed < 0:
+        raise ArenaError(f"embed must be a deal count >= 0, got {quote(embed)}")
 
 
 def _imported(deals: Iterable[dict[str, Any]]) -> Iterator[ImportedDeal]:
@@ -113,8 +120,7 @@ def write_html_report(
     and write the page to ``output``; when the history has more than ``embed`` deals,
     also the deals file :func:`sidecar_path` (returned; None when not written).  Both
     files are written whole or not at all (a temporary file, then a rename)."""
-    if isinstance(embed, bool) or not isinstance(embed, int) or embed < 0:
-        raise ArenaError(f"embed must be a deal count >= 0, got {embed!r}")
+    _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
     for target in (out, side):
