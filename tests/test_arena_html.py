@@ -390,3 +390,19 @@ def test_deals_file_loads_on_demand(browser: Any, tmp_path: Path) -> None:
     browser.find_element(By.ID, "page-prev").click()
     assert shown() == list(range(6, 26))
     assert _severe(browser) == []
+    # a deals file edited after the fact: its bad lines are named, the rest still show
+    tampered = tmp_path / "t.deals.jsonl"
+    body = side.read_text().splitlines()
+    body[1 + 10] = '{"i": 10, "s": 7, "m": "<b>x</b>"}'
+    body[1 + 11] = 'not json <img src=x onerror="window.__pwned=1">'
+    tampered.write_text("\n".join(body) + "\n")
+    browser.find_element(By.ID, "deals-file").send_keys(str(tampered))
+    WebDriverWait(browser, 10).until(lambda d: "all 30 deals" in status.text)
+    box.clear()
+    box.send_keys("11\n")
+    WebDriverWait(browser, 10).until(
+        lambda d: "cannot be" in d.find_element(By.ID, "deal-11").text
+    )
+    assert "cannot be" in browser.find_element(By.ID, "deal-10").text
+    assert "hand 12" in browser.find_element(By.ID, "deal-12").text
+    assert browser.execute_script("return window.__pwned") is None

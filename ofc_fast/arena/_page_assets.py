@@ -195,8 +195,8 @@ JS = r"""
       list.appendChild(sec);
       const deal = embedded.get(pos);
       if (deal) { attach(sec, deal); return; }
-      readDeal(pos).then(d => { if (gen === generation) attach(sec, d); },
-        e => fail(sec, 'read', e));
+      readDeal(pos).then(d => { if (gen === generation) attach(sec, d); })
+        .catch(e => fail(sec, 'read', e));
     });
   }
   function goTo(pos){
