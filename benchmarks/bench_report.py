@@ -6,8 +6,9 @@ time of ``ofc-fast report``.
 A real match (``heuristic`` against ``random``, Pineapple, seed 1, ``M`` hands) is
 played through the arena; its history lines are repeated, renumbered, to ``N`` deals
 (every line replays as recorded); then ``ofc-fast report`` runs in a fresh process on
-them.  Reported: that process's peak resident memory (``ru_maxrss``) and CPU time,
-and the sizes of the page and of the deals file.
+them.  Reported: that process's peak resident memory (``ru_maxrss``; Linux counts the
+parent's memory at the fork too, and this script stays smaller than the report) and
+CPU time, and the sizes of the page and of the deals file.
 """
 
 from __future__ import annotations
