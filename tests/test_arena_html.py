@@ -1,6 +1,11 @@
 """The HTML match report in a real headless browser (Debian's chromium and
 chromedriver, driven by selenium; .ci/run installs them when missing): the page
-loads with no console error, shows every deal, and the stepper moves."""
+loads with no console error, shows every deal, and the stepper moves; hostile
+histories and reports run no script (issue 20 item 3); the layout holds at 390 px
+and 1280 px (issue 21 item 14); the deals file loads on demand (issue 20 item 12).
+
+OFC_REQUIRE_BROWSER=1 fails instead of skipping when there is no browser;
+OFC_SCREENSHOTS=DIR saves the layout test's screenshots there."""
 
 from __future__ import annotations
 
@@ -13,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from report_data import deals, report_of, write
 
-from ofc_fast.arena.html import cumulative_points, html_report
+from ofc_fast.arena.html import cumulative_points, html_report, write_html_report
+from ofc_fast.errors import OfcError
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +73,8 @@ def test_page_is_self_contained(
     text = page.read_text()
     for needle in ("http://", "https://", "src=", "href="):
         assert needle not in text
-    assert text.count("class='deal'") == n
+    island = text.split("id='report-data'>", 1)[1].split("</script>", 1)[0]
+    assert len(json.loads(island)["deals"]) == n
 
 
 def test_cumulative_points_are_running_totals() -> None:
@@ -140,3 +148,266 @@ def test_in_a_headless_browser(match_files: tuple[Path, Path, int], tmp_path: Pa
         assert errors == []
     finally:
         driver.quit()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    driver = _driver()
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def _severe(driver: Any) -> list[Any]:
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def _viewport(driver: Any, width: int, height: int = 900) -> None:
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600},
+    )
+
+
+PWN = "window.__pwned = 1; document.title = 'pwned'"
+PAYLOADS = (
+    f'<img src=x onerror="{PWN}">',
+    "<!--<script>",
+    f"</script><script>{PWN}</script>",
+    f'<svg onload="{PWN}"></svg>',
+    "\u2028\u2029'\"&amp;",
+)
+
+
+def _hostile_cases() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]], bool]]:
+    """Case name -> (report, history lines, whether the page must be refused)."""
+    names = ("h" + "".join(PAYLOADS), "r<!--<script>")
+    lines = deals(4)
+    named = [{**d, "seats": list(names)} for d in lines]
+    report = report_of(lines)
+    hostile_hand = [{**lines[0], "hand_no": PAYLOADS[0]}, *lines[1:]]
+    fouls = {**report["bots"][0], "fouls": PAYLOADS[3]}
+    texts = {
+        **report_of(named, names),
+        "game_id": PAYLOADS[2],
+        "rules": PAYLOADS[0],
+        "forfeited_by": PAYLOADS[3],
+        "duplicate": {
+            "decks": 1,
+            "pairs": [
+                {
+                    "a": names[0],
+                    "b": names[1],
+                    "difference_per_deck_mean": 0.5,
+                    "difference_per_deck_ci95": 1.0,
+                }
+            ],
+        },
+    }
+    return {
+        "hand_no": (report, hostile_hand, True),
+        "report fouls": ({**report, "bots": [fouls, report["bots"][1]]}, lines, True),
+        "seat names": (report_of(named, names), named, False),
+        "every text field": (texts, named, False),
+    }
+
+
+@pytest.mark.parametrize(
+    "case", ["hand_no", "report fouls", "seat names", "every text field"]
+)
+def test_hostile_inputs_run_no_script(browser: Any, case: str, tmp_path: Path) -> None:
+    """Issue 20 item 3: an `<img onerror>` in `hand_no` and an `<svg onload>` in
+    `fouls` ran in the browser, and a seat name with `<!--<script>` stopped the page's
+    script.  Now the bad types are refused before anything is written, and text (names,
+    game id, rules, forfeit, duplicate pairs) shows as text: no injected script runs and
+    the page's own script draws every deal."""
+    from selenium.webdriver.common.by import By
+
+    report, lines, refused = _hostile_cases()[case]
+    rep, hist = write(tmp_path, report, lines)
+    page = tmp_path / "r.html"
+    if refused:
+        with pytest.raises(OfcError):
+            write_html_report(rep, hist, page)
+        assert not page.exists()
+        return
+    write_html_report(rep, hist, page)
+    browser.get(page.as_uri())
+    assert browser.execute_script("return window.__pwned") is None
+    assert browser.title == f"{report['game_id']}: {report['hands']} hands, seed 1"
+    sections = browser.find_elements(By.CSS_SELECTOR, "section.deal")
+    assert len(sections) == len(lines)
+    step = sections[0].find_element(By.CLASS_NAME, "step").text
+    assert step.startswith("decision "), step  # the page's own script ran
+    who = sections[0].find_element(By.CSS_SELECTOR, ".who b").get_attribute("textContent")
+    assert who == f"seat 0 \u00b7 {lines[0]['seats'][0]}"
+    standings = browser.find_element(By.ID, "standings").get_attribute("textContent")
+    assert report["bots"][0]["name"] in standings
+    browser.execute_script("document.querySelectorAll('button').forEach(b => b.click())")
+    assert browser.execute_script("return window.__pwned") is None
+    assert browser.title == f"{report['game_id']}: {report['hands']} hands, seed 1"
+
+
+def _rects(driver: Any, css: str) -> list[dict[str, float]]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll(arguments[0])]"
+        ".map(e => e.getBoundingClientRect().toJSON())",
+        css,
+    )
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
+    """Issue 21 item 14: row labels, royalties per row, Fantasyland markers, rows
+    aligned across seats, a chart with an x axis and a legend clear of it, p50 and p99
+    latency; no horizontal overflow at 390 px."""
+    from selenium.webdriver.common.by import By
+
+    lines = deals(8)
+    report = report_of(lines)
+    rep, hist = write(tmp_path, report, lines)
+    write_html_report(rep, hist, tmp_path / "r.html")
+    _viewport(browser, width, 2400)
+    try:
+        browser.get((tmp_path / "r.html").as_uri())
+        if os.environ.get("OFC_SCREENSHOTS"):
+            browser.save_screenshot(
+                str(Path(os.environ["OFC_SCREENSHOTS"]) / f"{width}.png")
+            )
+        assert _severe(browser) == []
+        assert browser.execute_script(
+            "return document.documentElement.scrollWidth <= window.innerWidth"
+        )
+        heads = [
+            e.get_attribute("textContent")
+            for e in browser.find_elements(By.CSS_SELECTOR, "#standings th")
+        ]
+        assert "p50 ms" in heads and "p99 ms" in heads
+        first = browser.find_element(By.CSS_SELECTOR, "#standings tr:nth-child(2)")
+        cells = [
+            e.get_attribute("textContent") for e in first.find_elements(By.TAG_NAME, "td")
+        ]
+        assert (
+            cells[heads.index("p50 ms")] == "0.25"
+            and cells[heads.index("p99 ms")] == "1.75"
+        )
+        sections = browser.find_elements(By.CSS_SELECTOR, "section.deal")
+        assert len(sections) == len(lines)
+        for sec, rec in zip(sections, lines):
+            labels = [
+                e.get_attribute("textContent")
+                for e in sec.find_elements(By.CLASS_NAME, "rl")
+            ]
+            assert labels == ["top", "middle", "bottom"] * 2
+            roys = [
+                e.get_attribute("textContent")
+                for e in sec.find_elements(By.CLASS_NAME, "roy")
+            ]
+            want = [
+                f"+{v}" if v else "0"
+                for seat in rec["history"]["result"]["royalties"]
+                for v in seat
+            ]
+            assert roys == want
+            badges = sec.get_attribute("textContent")
+            for s, n in enumerate(rec["history"]["fantasyland"]):
+                assert (f"Fantasyland ({n} cards)" in badges) == bool(n), s
+            for n in rec["history"]["result"]["fantasyland"]:
+                assert (f"Fantasyland next ({n})" in badges) == bool(n)
+        assert any(d["history"]["fantasyland"][0] for d in lines)
+        assert any(d["history"]["result"]["fantasyland"][0] for d in lines)
+        # rows line up: the same left edge for every row of every seat, and side by
+        # side (1280 px) the same height for the same row of both seats
+        for k in range(len(lines)):  # badges on one seat or not
+            rows = _rects(browser, f"#deal-{k} .cards")
+            assert len({round(r["left"]) for r in rows[:3]}) == 1
+            assert len({round(r["left"]) for r in rows[3:]}) == 1
+            if width == 1280:
+                tops = [round(r["top"]) for r in rows]
+                assert tops[:3] == tops[3:], k
+            else:
+                assert rows[0]["left"] == rows[3]["left"]
+        # nothing of a seat sticks out of its box, and the seats do not overlap
+        assert browser.execute_script(
+            "return [...document.querySelectorAll('.seat')].every(s => {"
+            " const box = s.getBoundingClientRect();"
+            " return [...s.children].every(c => c.getBoundingClientRect().right"
+            " <= box.right + 1); })"
+        )
+        seats = _rects(browser, ".seat")
+        if width == 1280:
+            assert all(a["right"] <= b["left"] for a, b in zip(seats[::2], seats[1::2]))
+        # and every deal's seats in the same columns
+        lefts = {round(r["left"]) for r in _rects(browser, ".seat")}
+        assert len(lefts) == (2 if width == 1280 else 1), lefts
+        chart = _rects(browser, "#chart")[0]
+        legend = _rects(browser, ".legend")[0]
+        assert legend["top"] >= chart["bottom"]
+        ticks = [
+            e.get_attribute("textContent")
+            for e in browser.find_elements(By.CSS_SELECTOR, "#chart .x-tick")
+        ]
+        assert len(ticks) >= 2 and ticks[0] == "0"
+        assert browser.find_elements(By.CSS_SELECTOR, "#chart .x-axis")
+        assert len(browser.find_elements(By.CSS_SELECTOR, ".legend li")) == 2
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_deals_file_loads_on_demand(browser: Any, tmp_path: Path) -> None:
+    """Issue 20 item 12: the page holds the first deals and the largest swings; the
+    deals file written next to it shows any other deal once loaded, and a file that
+    is not its own is refused."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    lines = deals(30, fl_every=0)
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    side = write_html_report(rep, hist, tmp_path / "r.html", embed=3)
+    assert side == tmp_path / "r.deals.jsonl"
+    browser.get((tmp_path / "r.html").as_uri())
+    shown = lambda: [  # noqa: E731
+        int(e.get_attribute("data-index"))
+        for e in browser.find_elements(By.CSS_SELECTOR, "section.deal")
+    ]
+    swings = sorted(range(3, 30), key=lambda i: (-max(map(abs, lines[i]["points"])), i))[
+        :10
+    ]
+    assert shown() == [0, 1, 2, *sorted(swings)]
+    status = browser.find_element(By.ID, "deals-status")
+    browser.find_element(By.ID, "deals-file").send_keys(str(hist))  # not the deals file
+    WebDriverWait(browser, 10).until(lambda d: "cannot use" in status.text)
+    browser.find_element(By.ID, "deals-file").send_keys(str(side))
+    WebDriverWait(browser, 10).until(lambda d: "all 30 deals" in status.text)
+    box = browser.find_element(By.ID, "goto")
+    box.clear()
+    box.send_keys("27\n")
+    WebDriverWait(browser, 10).until(
+        lambda d: "hand 26" in d.find_element(By.ID, "deal-26").text
+    )
+    assert shown() == list(range(26, 30))
+    sec = browser.find_element(By.ID, "deal-26")
+    moves = len(lines[26]["history"]["moves"])
+    assert sec.find_element(By.CLASS_NAME, "step").text.startswith(
+        f"decision {moves}/{moves}"
+    )
+    assert len(sec.find_elements(By.CLASS_NAME, "card")) == 26
+    browser.find_element(By.ID, "page-prev").click()
+    assert shown() == list(range(6, 26))
+    assert _severe(browser) == []
+    # a deals file edited after the fact: its bad lines are named, the rest still show
+    tampered = tmp_path / "t.deals.jsonl"
+    body = side.read_text().splitlines()
+    body[1 + 10] = '{"i": 10, "s": 7, "m": "<b>x</b>"}'
+    body[1 + 11] = 'not json <img src=x onerror="window.__pwned=1">'
+    tampered.write_text("\n".join(body) + "\n")
+    browser.find_element(By.ID, "deals-file").send_keys(str(tampered))
+    WebDriverWait(browser, 10).until(lambda d: "all 30 deals" in status.text)
+    box.clear()
+    box.send_keys("11\n")
+    WebDriverWait(browser, 10).until(
+        lambda d: "cannot be" in d.find_element(By.ID, "deal-11").text
+    )
+    assert "cannot be" in browser.find_element(By.ID, "deal-10").text
+    assert "hand 12" in browser.find_element(By.ID, "deal-12").text
+    assert browser.execute_script("return window.__pwned") is None

@@ -191,8 +191,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .html import write_html_report
 
-    write_html_report(args.report, args.history, args.output)
-    print(f"wrote {args.output}")
+    side = write_html_report(args.report, args.history, args.output, embed=args.embed)
+    print(f"wrote {args.output}" + (f" and {side}" if side else ""))
     return 0
 
 
@@ -328,4 +328,5 @@ def add_commands(sub: Any) -> None:
     h.add_argument("report", help="the arena's --json report")
     h.add_argument("history", help="the arena's --history file")
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")
+    h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
     h.set_defaults(func=_cmd_report)

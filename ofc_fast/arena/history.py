@@ -17,19 +17,24 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import ArenaError, HistoryError, OfcError
+from ..errors import ArenaError, HistoryError, OfcError, quote
 from ..game import Game
+from ._schema import parse, problem
 from .games import game_id_of
 
 __all__ = [
     "FORMAT",
+    "MAX_LINE_BYTES",
     "SCHEMA_PATH",
     "VERSION",
     "ImportedDeal",
+    "check_record",
     "deal_record",
+    "import_deal",
     "load_schema",
     "read_histories",
 ]
@@ -37,6 +42,8 @@ __all__ = [
 FORMAT = "ofc-fast/hand-history"
 VERSION = 1
 SCHEMA_PATH = Path(__file__).with_name("hand_history.schema.json")
+MAX_LINE_BYTES = 1 << 20
+"""The longest history line read (a deal of four seats in Fantasyland is under 16 KiB)."""
 
 
 def load_schema() -> dict[str, Any]:
@@ -84,36 +91,116 @@ class ImportedDeal:
     game: Game
 
 
-def read_histories(source: str | Path | IO[str]) -> Iterator[ImportedDeal]:
-    """Every deal of a history file (a path or an open text file), rebuilt with
-    :meth:`Game.replay`; HistoryError naming the line of the first bad deal."""
+@cache
+def _schema() -> dict[str, Any]:
+    return load_schema()
+
+
+def check_record(record: object) -> dict[str, Any]:
+    """``record`` itself when it is a history line by the schema (every field's type
+    and range) with one seat name and one point total per seat of its ``history``;
+    HistoryError naming the first field that is not (``field``: its path).
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", 2, seed=5)
+    >>> while not g.is_over:
+    ...     g.play_action(g.legal_actions()[0])
+    >>> check_record(deal_record(g, 0, ["a", "b"]) | {"hand_no": "<b>"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.HistoryError: hand_no: expected integer, got '<b>'
+    >>> check_record(deal_record(g, 0, ["a", "b"]) | {"seats": []})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.HistoryError: seats: expected at least 2 items, got 0
+    """
+    if not isinstance(record, dict) or not _is_text(record.get("format"), FORMAT):
+        raise HistoryError(f"not an {FORMAT} line", "format")
+    found = problem(record, _schema())
+    if found:
+        raise HistoryError(found, found.split(":", 1)[0])
+    assert isinstance(record, dict)  # the schema says so
+    players = record["history"]["players"]
+    for key in ("seats", "points"):
+        if len(record[key]) != players:
+            raise HistoryError(
+                f"{key}: {len(record[key])} entries for {players} players", key
+            )
+    return record
+
+
+def import_deal(
+    record: object, line: int = 0, *, previous: ImportedDeal | None = None
+) -> ImportedDeal:
+    """One history line checked (:func:`check_record`) and replayed
+    (:meth:`Game.replay`, every recorded field compared), its ``points`` the replay's;
+    HistoryError naming the problem otherwise.  ``previous``: the deal before it in
+    the file, whose rule set is reused when the line records the same rules."""
+    rec = check_record(record)
+    history = rec["history"]
+    if previous is not None and _same_rules(history["rules"], previous):
+        history = {**history, "rules": previous.game.rules}
+    try:
+        game = Game.replay(history)
+    except OfcError as exc:
+        raise HistoryError(f"history: {exc}", "history") from None
+    if list(game.result().net) != rec["points"]:
+        raise HistoryError(
+            f"points: {quote(rec['points'])} are not the replay's {game.result().net}",
+            "points",
+        )
+    return ImportedDeal(line, rec, game)
+
+
+def _is_text(value: object, text: str) -> bool:
+    return isinstance(value, str) and value == text
+
+
+def _same_rules(rules: object, previous: ImportedDeal) -> bool:
+    """Whether ``rules`` (checked by the schema: a dict or a text) are those the
+    previous deal recorded, whatever they hold (False when they cannot be compared)."""
+    try:
+        return bool(rules == previous.record["history"]["rules"])
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[ImportedDeal]:
+    """Every deal of a history file (a path, or an open text or binary file), read one
+    line at a time, checked and replayed (:func:`import_deal`); HistoryError naming the
+    file, the line and the problem of the first bad deal: a line that is not UTF-8, not
+    JSON, nested too deep, longer than :data:`MAX_LINE_BYTES`, or a bad deal."""
     if isinstance(source, (str, Path)):
-        with open(source, encoding="utf-8") as f:
-            yield from read_histories(f)
+        try:
+            f = open(source, "rb")  # noqa: SIM115 - closed below, also when abandoned
+        except OSError as exc:
+            raise HistoryError(f"cannot read {source}: {exc.strerror}", "") from None
+        with f:
+            yield from _deals(f, f"{source}, ")
         return
-    for i, text in enumerate(source, 1):
-        if not text.strip():
-            continue
+    yield from _deals(source, "")
+
+
+def _deals(f: IO[str] | IO[bytes], where: str) -> Iterator[ImportedDeal]:
+    i = 0
+    deal: ImportedDeal | None = None
+    while True:
+        text = f.readline(MAX_LINE_BYTES + 1)
+        if not text:
+            return
+        i += 1
         try:
-            rec = json.loads(text)
-        except ValueError:
-            raise HistoryError(f"line {i}: not JSON", f"line {i}") from None
-        if not isinstance(rec, dict) or rec.get("format") != FORMAT:
-            raise HistoryError(f"line {i}: not an {FORMAT} line", f"line {i}")
-        if rec.get("version") != VERSION:
-            raise HistoryError(
-                f"line {i}: unknown version {str(rec.get('version'))[:20]}", f"line {i}"
-            )
-        try:
-            game = Game.replay(rec["history"])
-        except KeyError:
-            raise HistoryError(f"line {i}: no 'history'", f"line {i}") from None
-        except OfcError as exc:
-            raise HistoryError(f"line {i}: {exc}", f"line {i}") from None
-        if list(game.result().net) != rec.get("points"):
-            raise HistoryError(
-                f"line {i}: points {str(rec.get('points'))[:40]} are not "
-                f"the replay's {game.result().net}",
-                f"line {i}",
-            )
-        yield ImportedDeal(i, rec, game)
+            rec = _parse(text)
+            if rec is None:
+                continue
+            deal = import_deal(rec, i, previous=deal)
+        except HistoryError as exc:
+            raise HistoryError(f"{where}line {i}: {exc}", exc.field) from None
+        yield deal
+
+
+def _parse(line: str | bytes) -> object:
+    """The JSON value of one line (None for a blank line)."""
+    if len(line) > MAX_LINE_BYTES:
+        raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
+    return parse(line, HistoryError) if line.strip() else None

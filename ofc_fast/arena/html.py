@@ -1,245 +1,165 @@
-"""The HTML match report: one self-contained file (no network at view time) with the
-standings and their intervals, a chart of cumulative points per bot (inline SVG),
-and every deal's boards drawn as cards with a stepper through the decisions.
+"""The HTML match report: one self-contained page (no network, no other file needed to
+view it) with the standings, the latency p50/p99 and the intervals, a chart of
+cumulative points per bot (inline SVG with axes and a legend), and the deals drawn as
+boards with row labels, royalties per row and Fantasyland markers, with a stepper
+through the decisions.
 
->>> page = html_report({"game_id": "ofc", "hands": 0, "seed": 1, "bots": []}, [])
+The history is read one deal at a time and the page holds a bounded summary: the
+running totals (a bounded sample of them for the chart), the first ``embed`` deals
+and the largest swings.  When a history has more deals than that,
+:func:`write_html_report` also writes every deal, compact, to ``<page>.deals.jsonl``
+next to the page; the page loads that file on request (a file input: nothing is
+fetched) and then shows any deal.
+
+Every input is checked first (``report.schema.json``, ``hand_history.schema.json``,
+each deal replayed) and every value is escaped by its type; the page's
+Content-Security-Policy lets only its own script run.
+
+>>> page = html_report({"schema_version": 1, "family": "ofc", "game_id": "ofc",
+...                     "hands": 0, "seed": 1, "bots": []}, [])
 >>> page.startswith("<!DOCTYPE html>") and "http" not in page.split("<body>")[1]
 True
 """
 
 from __future__ import annotations
 
-import html
+import contextlib
 import json
-from collections.abc import Sequence
+import os
+import secrets
+import shutil
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from ..errors import ArenaError
-from .history import read_histories
+from ..errors import ArenaError, quote
+from ._digest import Digest, RunningTotals
+from ._page import page
+from .history import ImportedDeal, import_deal, read_histories
+from .report import check_report, read_report
 
-__all__ = ["cumulative_points", "html_report", "write_html_report"]
+__all__ = [
+    "DEFAULT_EMBED",
+    "cumulative_points",
+    "html_report",
+    "sidecar_path",
+    "write_html_report",
+]
 
-_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
-
-_CSS = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse}td,th{padding:.2em .6em;border-bottom:1px solid #ddd;
-text-align:right}td:first-child,th:first-child{text-align:left}
-.deal{border:1px solid #ccc;border-radius:6px;padding:.5em;margin:.6em 0}
-.seat{margin:.2em 0}.row{display:inline-block;margin-right:1em;min-width:9em}
-.card{display:inline-block;border:1px solid #888;border-radius:3px;padding:0 .2em;
-margin:1px;background:#fff;font-weight:600}.red{color:#c00}.foul{color:#c00}
-.step{font-family:monospace;margin:0 .5em}
-"""
-
-_JS = r"""
-(function(){
-  const data = JSON.parse(document.getElementById('deals-data').textContent);
-  const SUIT = {c:'\u2663', d:'\u2666', h:'\u2665', s:'\u2660'};
-  const ROWS = ['top', 'middle', 'bottom'];
-  function card(t){
-    const s = document.createElement('span');
-    s.className = 'card' + ((t[1] === 'd' || t[1] === 'h') ? ' red' : '');
-    s.textContent = t[0] + SUIT[t[1]];
-    return s;
-  }
-  function render(el, deal, k){
-    const boards = deal.seats.map(() => [[], [], []]);
-    for (let i = 0; i < k; i++) {
-      const m = deal.moves[i];
-      m.place.forEach(p => boards[m.seat][p[1]].push(p[0]));
-    }
-    const box = el.querySelector('.boards');
-    box.textContent = '';
-    deal.seats.forEach((name, s) => {
-      const div = document.createElement('div');
-      div.className = 'seat';
-      const label = document.createElement('b');
-      const fl = deal.fl[s] ? ' (FL ' + deal.fl[s] + ')' : '';
-      label.textContent = 'seat ' + s + ' ' + name + fl + ': ';
-      div.appendChild(label);
-      boards[s].forEach((row, r) => {
-        const span = document.createElement('span');
-        span.className = 'row';
-        span.title = ROWS[r];
-        row.forEach(c => span.appendChild(card(c)));
-        div.appendChild(span);
-      });
-      if (k === deal.moves.length) {
-        const res = document.createElement('span');
-        const sign = deal.points[s] > 0 ? '+' : '';
-        res.textContent = (deal.fouls[s] ? ' FOUL ' : ' ') + sign + deal.points[s];
-        if (deal.fouls[s]) res.className = 'foul';
-        div.appendChild(res);
-      }
-      box.appendChild(div);
-    });
-    const m = k > 0 ? deal.moves[k - 1] : null;
-    const discarded = m && m.discard.length ? ', discarded ' + m.discard.join(' ') : '';
-    el.querySelector('.step').textContent = 'decision ' + k + '/' + deal.moves.length +
-      (m ? ' (seat ' + m.seat + discarded + ')' : '');
-  }
-  document.querySelectorAll('.deal').forEach(el => {
-    const deal = data[Number(el.dataset.index)];
-    let k = deal.moves.length;
-    const go = d => { k = Math.max(0, Math.min(deal.moves.length, k + d)); render(el, deal, k); };
-    el.querySelector('.first').addEventListener('click', () => go(-1e9));
-    el.querySelector('.prev').addEventListener('click', () => go(-1));
-    el.querySelector('.next').addEventListener('click', () => go(1));
-    el.querySelector('.last').addEventListener('click', () => go(1e9));
-    render(el, deal, k);
-  });
-})();
-"""
+DEFAULT_EMBED = 200
+"""Deals :func:`write_html_report` puts in the page itself (besides the largest
+swings)."""
 
 
 def cumulative_points(
     report: dict[str, Any], deals: Sequence[dict[str, Any]]
 ) -> dict[str, list[int]]:
-    """Per bot name, its running total after each deal."""
-    names = [b["name"] for b in report.get("bots", [])]
-    totals = dict.fromkeys(names, 0)
-    out: dict[str, list[int]] = {n: [] for n in names}
+    """Per bot name, its running total after each deal (every deal).
+
+    >>> cumulative_points({"bots": [{"name": "a"}, {"name": "b"}]},
+    ...                   [{"seats": ["a", "b"], "points": [3, -3]}])
+    {'a': [3], 'b': [-3]}
+    """
+    totals = RunningTotals([b["name"] for b in report.get("bots", [])])
     for d in deals:
-        for s, name in enumerate(d["seats"]):
-            totals[name] = totals.get(name, 0) + d["points"][s]
-        for n in names:
-            out[n].append(totals[n])
-    return out
+        totals.add(d["seats"], d["points"])
+    return {name: [v[k] for _, v in totals.samples] for k, name in enumerate(totals.names)}
 
 
-def _chart(series: dict[str, list[int]]) -> str:
-    w, h, pad = 640, 240, 30
-    values = [v for vs in series.values() for v in vs] or [0]
-    lo, hi = min(0, *values), max(0, *values)
-    span = max(hi - lo, 1)
-    count = max((len(v) for v in series.values()), default=0)
-
-    def xy(i: int, v: int) -> str:
-        x = pad + (w - 2 * pad) * (i / max(count - 1, 1))
-        y = h - pad - (h - 2 * pad) * ((v - lo) / span)
-        return f"{x:.1f},{y:.1f}"
-
-    zero = h - pad - (h - 2 * pad) * ((0 - lo) / span)
-    parts = [
-        f'<svg id="chart" width="{w}" '
-        f'height="{h}" role="img" aria-label="cumulative points per bot">',
-        f'<line x1="{pad}" y1="{zero:.1f}" x2="{w - pad}" y2="{zero:.1f}" stroke="#999"/>',
-        f'<text x="2" y="{pad - 8}" font-size="11">{hi:+d}</text>',
-        f'<text x="2" y="{h - 6}" font-size="11">{lo:+d}</text>',
-    ]
-    for k, (name, vs) in enumerate(series.items()):
-        colour = _COLOURS[k % len(_COLOURS)]
-        pts = " ".join(xy(i, v) for i, v in enumerate(vs))
-        parts.append(
-            f'<polyline class="series" fill="none" stroke="{colour}" '
-            f'stroke-width="2" points="{pts}"/>'
-        )
-        parts.append(
-            f'<text x="{w - pad - 120}" y="{pad + 14 * k}" fill="{colour}" '
-            f'font-size="12">{html.escape(name)}</text>'
-        )
-    parts.append("</svg>")
-    return "".join(parts)
+def _digest(
+    report: dict[str, Any],
+    deals: Iterable[ImportedDeal],
+    embed: int | None,
+    sidecar: IO[str] | None = None,
+) -> Digest:
+    digest = Digest([b["name"] for b in report["bots"]], embed=embed, sidecar=sidecar)
+    for d in deals:
+        digest.add(d)
+    return digest
 
 
-def _fmt(x: Any, spec: str) -> str:
-    return "-" if x is None else format(x, spec)
+def html_report(
+    report: dict[str, Any], deals: Iterable[dict[str, Any]], *, embed: int | None = None
+) -> str:
+    """The page of a match report and its history lines (each checked and replayed:
+    HistoryError or ArenaError naming the first bad one); ``embed``: the number of
+    deals the page holds besides the largest swings (None: every deal)."""
+    if embed is not None:
+        _check_embed(embed)
+    checked = check_report(report)
+    return page(checked, _digest(checked, _imported(deals), embed), None)
 
 
-def _standings(report: dict[str, Any]) -> str:
-    rows = [
-        "<table id='standings'><tr><th>bot</th><th>points</th><th>per hand</th>"
-        "<th>95% CI ±</th><th>fouls</th><th>FL</th><th>scoops</th><th>royalties</th>"
-        "<th>faults</th><th>p50 ms</th></tr>"
-    ]
-    for b in report.get("bots", []):
-        rows.append(
-            f"<tr><td>{html.escape(str(b['name']))}</td><td>{b['points']:+d}</td>"
-            f"<td>{_fmt(b['points_per_hand_mean'], '+.3f')}</td>"
-            f"<td>{_fmt(b['points_per_hand_ci95'], '.3f')}</td><td>{b['fouls']}</td>"
-            f"<td>{b['fantasylands']}</td><td>{b['scoops']}</td><td>{b['royalties']}</td>"
-            f"<td>{b['faults']}</td><td>{_fmt(b['decisions']['p50_ms'], '.2f')}</td></tr>"
-        )
-    rows.append("</table>")
-    dup = report.get("duplicate")
-    if dup:
-        for p in dup["pairs"]:
-            rows.append(
-                f"<p>Duplicate ({dup['decks']} decks): "
-                f"{html.escape(p['a'])} &minus; {html.escape(p['b'])} = "
-                f"{_fmt(p['difference_per_deck_mean'], '+.3f')} ± "
-                f"{_fmt(p['difference_per_deck_ci95'], '.3f')} per deck</p>"
+def _check_embed(embed: object) -> None:
+    if isinstance(embed, bool) or not isinstance(embed, int) or embed < 0:
+        raise ArenaError(f"embed must be a deal count >= 0, got {quote(embed)}")
+
+
+def _imported(deals: Iterable[dict[str, Any]]) -> Iterator[ImportedDeal]:
+    deal = None
+    for i, d in enumerate(deals, 1):
+        deal = import_deal(d, i, previous=deal)
+        yield deal
+
+
+def sidecar_path(output: str | Path) -> Path:
+    """Where :func:`write_html_report` writes the deals file of the page ``output``
+    (``report.html`` -> ``report.deals.jsonl``)."""
+    out = Path(output)
+    return out.with_name(out.stem + ".deals.jsonl")
+
+
+def write_html_report(
+    report_path: str | Path,
+    history_path: str | Path,
+    output: str | Path,
+    *,
+    embed: int = DEFAULT_EMBED,
+) -> Path | None:
+    """Read a report and its history file (one deal at a time, every deal replayed)
+    and write the page to ``output``; when the history has more than ``embed`` deals,
+    also the deals file :func:`sidecar_path` (returned; None when not written).  Both
+    files are written whole or not at all (a temporary file, then a rename)."""
+    _check_embed(embed)
+    out, side = Path(output), sidecar_path(output)
+    inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
+    for target in (out, side):
+        if target.resolve() in inputs:
+            raise ArenaError(
+                f"{target} is an input of the report: write the page elsewhere"
             )
-    return "".join(rows)
+    report = read_report(report_path)
+    with _temporary(side) as (tmp_side, f):
+        digest = _digest(report, read_histories(history_path), embed, f)
+        f.close()
+        wanted = len(digest.embedded()) < digest.count
+        text = page(report, digest, side.name if wanted else None)
+        with _temporary(out) as (tmp_out, g):
+            g.write(text)
+            g.close()
+            if wanted:
+                with _temporary(side) as (tmp_final, h):
+                    h.write(json.dumps(digest.header(), separators=(",", ":")) + "\n")
+                    with open(tmp_side, encoding="utf-8") as body:
+                        shutil.copyfileobj(body, h)
+                    h.close()
+                    os.replace(tmp_final, side)
+            os.replace(tmp_out, out)
+    return side if wanted else None
 
 
-def _deal_data(d: dict[str, Any]) -> dict[str, Any]:
-    from ..cards import card_str
-
-    h = d["history"]
-    res = h.get("result", {})
-    seats_to_act = _acting_seats(h)
-    return {
-        "hand_no": d["hand_no"],
-        "seats": d["seats"],
-        "points": d["points"],
-        "fl": h["fantasyland"],
-        "fouls": res.get("fouls", []),
-        "moves": [
-            {
-                "seat": s,
-                "place": [[card_str(c), r] for c, r in m["place"]],
-                "discard": [card_str(c) for c in m.get("discard", [])],
-            }
-            for s, m in zip(seats_to_act, h["moves"])
-        ],
-    }
-
-
-def _acting_seats(history: dict[str, Any]) -> list[int]:
-    from ..game import Game
-
-    g = Game.replay({k: v for k, v in history.items() if k != "result"} | {"moves": []})
-    out: list[int] = []
-    for m in history["moves"]:
-        out.append(g.to_act)  # type: ignore[arg-type]  # an int while moves remain
-        g.play(m)
-    return out
-
-
-def html_report(report: dict[str, Any], deals: Sequence[dict[str, Any]]) -> str:
-    """The page of a match report and its history lines."""
-    title = (
-        f"{report.get('game_id')}: {report.get('hands')} hands, seed {report.get('seed')}"
-    )
-    data = json.dumps([_deal_data(d) for d in deals], separators=(",", ":"))
-    data = data.replace("</", "<\\/")
-    sections = "".join(
-        f"<section class='deal' id='deal-{i}' data-index='{i}'><h3>Hand {d['hand_no']}"
-        f"</h3><button class='first'>&laquo;</button><button class='prev'>&lsaquo; "
-        f"prev</button><span class='step'></span><button class='next'>next &rsaquo;"
-        f"</button><button class='last'>&raquo;</button><div class='boards'></div>"
-        f"</section>"
-        for i, d in enumerate(deals)
-    )
-    return (
-        f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>"
-        f"<h1>{html.escape(title)}</h1><h2>Standings</h2>{_standings(report)}"
-        f"<h2>Cumulative points</h2>{_chart(cumulative_points(report, deals))}"
-        f"<h2>Deals ({len(deals)})</h2>{sections}"
-        f"<script type='application/json' id='deals-data'>{data}</script>"
-        f"<script>{_JS}</script></body></html>"
-    )
-
-
-def write_html_report(report_path: str, history_path: str, output: str) -> None:
-    """Read a report and its history file (every deal replayed) and write the page."""
+@contextlib.contextmanager
+def _temporary(target: Path) -> Any:
+    """A new text file next to ``target`` (its path, the open file; the umask's
+    permissions), removed on the way out unless it was renamed."""
+    name = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
-        report = json.loads(Path(report_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ArenaError(f"cannot read the report {report_path}: {exc}") from None
-    deals = [d.record for d in read_histories(history_path)]
-    Path(output).write_text(html_report(report, deals), encoding="utf-8")
+        f = open(name, "x", encoding="utf-8")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise ArenaError(f"cannot write {target}: {exc.strerror}") from None
+    try:
+        with f:
+            yield name, f
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)

@@ -3,27 +3,96 @@
 substituted decisions and, for duplicate matches, the paired differences.
 
 Only the ``*_ms`` fields of ``decisions`` are not reproducible from the seed
-(:func:`without_timings` drops them for comparisons).
+(:func:`without_timings` drops them for comparisons).  :func:`read_report` reads one
+back, checked against ``report.schema.json`` (the fields ``ofc-fast report`` uses).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import json
+from functools import cache
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
 
+from ..errors import ArenaError
+from ._schema import parse, problem
 from .stats import latency_summary, mean, t_half_width
 
 if TYPE_CHECKING:
     from .host import Arena, BotRecord
 
 __all__ = [
+    "MAX_REPORT_BYTES",
+    "REPORT_SCHEMA_PATH",
     "SCHEMA_VERSION",
+    "check_report",
     "duplicate_summary",
     "match_report",
     "progress_line",
+    "read_report",
     "without_timings",
 ]
 
 SCHEMA_VERSION = 1
+REPORT_SCHEMA_PATH = Path(__file__).with_name("report.schema.json")
+MAX_REPORT_BYTES = 16 << 20
+"""The largest report file read (a report of four bots is about 3 KiB)."""
+
+
+@cache
+def _report_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(REPORT_SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema
+
+
+def check_report(report: object) -> dict[str, Any]:
+    """``report`` itself when it has the fields a match report needs, of the right
+    types and ranges (``report.schema.json``), and unique bot names; ArenaError naming
+    the first field that does not.
+
+    >>> check_report({"schema_version": 1, "family": "ofc", "game_id": "ofc",
+    ...               "hands": 0, "seed": 1, "bots": [{"name": "a", "fouls": "<b>"}]})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArenaError: report: bots[0].points: missing
+    """
+    found = problem(report, _report_schema())
+    if found:
+        raise ArenaError(f"report: {found}")
+    assert isinstance(report, dict)  # the schema says so
+    names = [b["name"] for b in report["bots"]]
+    if len(set(names)) != len(names):
+        raise ArenaError(f"report: bots: a name appears twice in {names}")
+    return report
+
+
+def read_report(source: str | Path | IO[bytes]) -> dict[str, Any]:
+    """The match report in a file (a path or an open binary file;
+    :func:`check_report`); ArenaError naming the file and the problem when it cannot
+    be read or is not a report.
+
+    >>> import io
+    >>> read_report(io.BytesIO(b'{"schema_version": 1, "family": "ofc"'))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArenaError: the report: not JSON (Expecting ',' delimiter: line 1 column 38 (char 37))
+    """  # noqa: E501 - the error message as the user sees it
+    if not isinstance(source, (str, Path)):
+        return _report_of(source.read(MAX_REPORT_BYTES + 1), "the report")
+    try:
+        with open(source, "rb") as f:
+            return _report_of(f.read(MAX_REPORT_BYTES + 1), str(source))
+    except OSError as exc:
+        raise ArenaError(f"cannot read the report {source}: {exc.strerror}") from None
+
+
+def _report_of(data: bytes, path: str) -> dict[str, Any]:
+    if len(data) > MAX_REPORT_BYTES:
+        raise ArenaError(f"{path}: longer than {MAX_REPORT_BYTES} bytes: not a report")
+    try:
+        return check_report(parse(data, ArenaError))
+    except ArenaError as exc:
+        raise ArenaError(f"{path}: {exc}") from None
 
 
 def _bot_entry(rec: BotRecord) -> dict[str, Any]:

@@ -20,7 +20,7 @@ with atheris.instrument_imports(include=["ofc_fast"]):
 
 from ofc_fast.errors import OfcError
 
-__all__ = ["CARD_TEXTS", "OfcError", "any_object", "main", "ours"]
+__all__ = ["CARD_TEXTS", "OfcError", "any_object", "main", "mutate", "ours"]
 
 CARD_TEXTS = [
     "As",
@@ -147,6 +147,32 @@ def any_object(fdp: atheris.FuzzedDataProvider, depth: int = 0) -> Any:
             fdp.ConsumeIntInRange(0, 51) for _ in range(fdp.PickValueInList([3, 5, 13]))
         ]
     return fdp.ConsumeIntListInRange(n, 0, 60)
+
+
+def mutate(
+    data: Any,
+    fdp: atheris.FuzzedDataProvider,
+    depth: int = 4,
+    make: Callable[[atheris.FuzzedDataProvider], Any] = any_object,
+) -> None:
+    """Replaces one value somewhere inside ``data`` (nested dicts and lists, at most
+    ``depth`` levels down) by ``make(fdp)`` (an arbitrary object)."""
+    node: object = data
+    for _ in range(fdp.ConsumeIntInRange(1, depth)):
+        if isinstance(node, dict) and node:
+            key = fdp.PickValueInList(sorted(node, key=str))
+            if fdp.ConsumeIntInRange(0, 2) == 0 or not isinstance(node[key], (dict, list)):
+                node[key] = make(fdp)
+                return
+            node = node[key]
+        elif isinstance(node, list) and node:
+            i = fdp.ConsumeIntInRange(0, len(node) - 1)
+            if fdp.ConsumeBool() or not isinstance(node[i], (dict, list)):
+                node[i] = make(fdp)
+                return
+            node = node[i]
+        else:
+            return
 
 
 def main(test_one_input: Callable[[bytes], None]) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 import atheris
-from _common import any_object, main, ours
+from _common import any_object, main, mutate, ours
 
 import ofc_fast as ofc
 from ofc_fast import rules
@@ -19,26 +19,6 @@ from ofc_fast.rules import RuleSet
 PRESETS = list(rules.PRESETS.values())
 A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
 B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
-
-
-def mutate(data: dict, fdp: atheris.FuzzedDataProvider) -> None:
-    """Replaces one value somewhere inside ``data`` (nested dicts and lists)."""
-    node: object = data
-    for _ in range(fdp.ConsumeIntInRange(1, 4)):
-        if isinstance(node, dict) and node:
-            key = fdp.PickValueInList(sorted(node, key=str))
-            if fdp.ConsumeIntInRange(0, 2) == 0 or not isinstance(node[key], (dict, list)):
-                node[key] = any_object(fdp)
-                return
-            node = node[key]
-        elif isinstance(node, list) and node:
-            i = fdp.ConsumeIntInRange(0, len(node) - 1)
-            if fdp.ConsumeBool() or not isinstance(node[i], (dict, list)):
-                node[i] = any_object(fdp)
-                return
-            node = node[i]
-        else:
-            return
 
 
 def check(r: RuleSet) -> None:

@@ -1,0 +1,69 @@
+"""The HTML report on a long history: peak memory, page size, deals-file size and CPU
+time of ``ofc-fast report``.
+
+    python benchmarks/bench_report.py [--deals N] [--source-hands M] [--dir DIR]
+
+A real match (``heuristic`` against ``random``, Pineapple, seed 1, ``M`` hands) is
+played through the arena; its history lines are repeated, renumbered, to ``N`` deals
+(every line replays as recorded); then ``ofc-fast report`` runs in a fresh process on
+them.  Reported: that process's peak resident memory (``ru_maxrss``; Linux counts the
+parent's memory at the fork too, and this script stays smaller than the report) and
+CPU time, and the sizes of the page and of the deals file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+
+def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Path]:
+    rep, small, hist = folder / "r.json", folder / "small.jsonl", folder / "h.jsonl"
+    subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "arena", "--rules", "ofc-pineapple",
+         "--bot", "heuristic", "--bot", "random", "--hands", str(source_hands),
+         "--seed", "1", "--json", str(rep), "--history", str(small), "--quiet"],
+        check=True,
+    )  # fmt: skip
+    lines = [json.loads(x) for x in small.read_text().splitlines()]
+    with open(hist, "w", encoding="utf-8") as f:
+        for i in range(deals):
+            rec = {**lines[i % len(lines)], "hand_no": i, "deck_no": i}
+            f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    return rep, hist
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=100_000)
+    ap.add_argument("--source-hands", type=int, default=300)
+    ap.add_argument("--dir", default=None, help="where the files go (default: a temp dir)")
+    args = ap.parse_args()
+    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report."))
+    folder.mkdir(parents=True, exist_ok=True)
+    rep, hist = make_history(folder, args.deals, args.source_hands)
+    page = folder / "report.html"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "ofc_fast", "report", str(rep), str(hist), "-o", str(page)]
+    )
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        sys.exit(f"ofc-fast report failed ({child.returncode})")
+    side = page.with_name("report.deals.jsonl")
+    print(
+        f"{args.deals:,} deals, history {hist.stat().st_size / 1e6:.0f} MB: "
+        f"peak RSS {usage.ru_maxrss / 1024:.0f} MB, "
+        f"CPU {usage.ru_utime + usage.ru_stime:.0f} s, "
+        f"page {page.stat().st_size / 1e3:.0f} KB, "
+        f"deals file {side.stat().st_size / 1e6 if side.exists() else 0:.1f} MB"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,152 @@
+"""Reading untrusted JSON (:func:`parse`: one error class for every way it can fail),
+and a small JSON Schema checker for the package's own schemas (``hand_history.schema.json``,
+``report.schema.json``): the keywords they use (``type``, ``const``, ``enum``,
+``required``, ``properties``, ``additionalProperties: false``, ``items``,
+``prefixItems``, ``minItems``/``maxItems``, ``minimum``/``maximum``,
+``minLength``/``maxLength``), with JSON's types: a bool is not an integer, and a
+number is finite.
+
+It descends into a value only where the schema describes it, so its depth is the
+schema's, whatever the value's nesting.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import OfcError, quote
+
+
+def parse(data: str | bytes, error: type[OfcError]) -> object:
+    """The JSON value of ``data`` (UTF-8 when bytes); ``error`` saying why when it is
+    not UTF-8, not JSON, or nested too deep for the parser.
+
+    >>> parse(b"[1, 2]", ValueError)
+    [1, 2]
+    >>> parse(b"[" * 100000, OfcError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: not JSON: nested too deep
+    """
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise error(
+                f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})"
+            ) from None
+    try:
+        return json.loads(data)
+    except RecursionError:
+        raise error("not JSON: nested too deep") from None
+    except ValueError as exc:
+        raise error(f"not JSON ({str(exc)[:80]})") from None
+
+
+def _is(value: object, kind: str) -> bool:
+    if kind == "object":
+        return isinstance(value, dict)
+    if kind == "array":
+        return isinstance(value, list)
+    if kind == "string":
+        return isinstance(value, str)
+    if kind == "boolean":
+        return isinstance(value, bool)
+    if kind == "null":
+        return value is None
+    if kind == "integer":
+        return type(value) is int
+    if kind == "number":
+        return type(value) is int or (type(value) is float and math.isfinite(value))
+    raise AssertionError(f"schema type {kind!r} is not supported")
+
+
+def _kinds(schema: Mapping[str, Any]) -> list[str]:
+    kind = schema.get("type")
+    return [] if kind is None else [kind] if isinstance(kind, str) else list(kind)
+
+
+def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | None:
+    """The first place where ``value`` breaks ``schema`` (``"seats: expected at least 2
+    items, got 0"``), or None when it conforms.
+
+    >>> problem({"a": [1, True]}, {"properties": {"a": {"items": {"type": "integer"}}}})
+    'a[1]: expected integer, got True'
+    """
+    where = path or "the line"
+    kinds = _kinds(schema)
+    if kinds and not any(_is(value, k) for k in kinds):
+        return f"{where}: expected {' or '.join(kinds)}, got {quote(value)}"
+    if "const" in schema and not _same(value, schema["const"]):
+        return f"{where}: expected {schema['const']!r}, got {quote(value)}"
+    if "enum" in schema and not any(_same(value, v) for v in schema["enum"]):
+        return f"{where}: expected one of {schema['enum']!r}, got {quote(value)}"
+    if _is(value, "number"):
+        if "minimum" in schema and value < schema["minimum"]:
+            return f"{where}: expected at least {schema['minimum']}, got {quote(value)}"
+        if "maximum" in schema and value > schema["maximum"]:
+            return f"{where}: expected at most {schema['maximum']}, got {quote(value)}"
+    if isinstance(value, str):
+        if not _unicode(value):
+            return f"{where}: not valid Unicode (a lone surrogate)"
+        if len(value) < schema.get("minLength", 0):
+            return f"{where}: expected at least {schema['minLength']} characters"
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            return f"{where}: expected at most {schema['maxLength']} characters"
+    if isinstance(value, dict):
+        return _object_problem(value, schema, path)
+    if isinstance(value, list):
+        return _array_problem(value, schema, path)
+    return None
+
+
+def _unicode(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _same(a: object, b: object) -> bool:
+    """JSON equality: ``1 == True`` is not."""
+    return type(a) is type(b) and a == b
+
+
+def _object_problem(
+    value: dict[Any, Any], schema: Mapping[str, Any], path: str
+) -> str | None:
+    prefix = f"{path}." if path else ""
+    for key in schema.get("required", ()):
+        if key not in value:
+            return f"{prefix}{key}: missing"
+    props = schema.get("properties", {})
+    if schema.get("additionalProperties") is False:
+        extra = sorted(str(k) for k in value if k not in props)
+        if extra:
+            return f"{prefix}{quote(extra[0])}: not a known field"
+    for key, sub in props.items():
+        if key in value:
+            found = problem(value[key], sub, f"{prefix}{key}")
+            if found:
+                return found
+    return None
+
+
+def _array_problem(value: list[Any], schema: Mapping[str, Any], path: str) -> str | None:
+    where = path or "the line"
+    if len(value) < schema.get("minItems", 0):
+        return f"{where}: expected at least {schema['minItems']} items, got {len(value)}"
+    if "maxItems" in schema and len(value) > schema["maxItems"]:
+        return f"{where}: expected at most {schema['maxItems']} items, got {len(value)}"
+    prefix = schema.get("prefixItems", [])
+    for i, item in enumerate(value):
+        sub = prefix[i] if i < len(prefix) else schema.get("items")
+        if sub is not None:
+            found = problem(item, sub, f"{path}[{i}]")
+            if found:
+                return found
+    return None

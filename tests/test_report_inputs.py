@@ -1,0 +1,331 @@
+"""The report's inputs under attack (issue 20, items 3, 12 and 14): hand histories and
+match reports are checked against their schemas before anything is written, every
+bad file gets a named error (HistoryError, ArenaError) and a one-line CLI error, the
+page escapes what it writes, and a long history gives a bounded page in bounded memory.
+The browser half of the page's checks is tests/test_arena_html.py."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from report_data import deals, report_of, write
+
+from ofc_fast.arena.history import (
+    MAX_LINE_BYTES,
+    check_record,
+    load_schema,
+    read_histories,
+)
+from ofc_fast.arena.html import html_report, sidecar_path, write_html_report
+from ofc_fast.arena.report import REPORT_SCHEMA_PATH, check_report, read_report
+from ofc_fast.cli import main
+from ofc_fast.errors import ArenaError, HistoryError, OfcError
+
+
+@pytest.fixture(scope="module")
+def lines() -> list[dict[str, Any]]:
+    return deals(4)
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+def _line(rec: dict[str, Any], **edit: Any) -> dict[str, Any]:
+    out = copy.deepcopy(rec)
+    out.update(edit)
+    return out
+
+
+def _history_cases(rec: dict[str, Any]) -> dict[str, Any]:
+    """Bad history lines (the issue's and the other fields the page uses), each a
+    dict, a JSON text or raw bytes."""
+    text = json.dumps(rec)
+    deep = _nested(50_000)
+    deep_history = json.dumps({**rec, "history": "@"}).replace('"@"', deep)
+    deep_moves = json.dumps({**rec, "history": {**rec["history"], "moves": "@"}})
+    return {
+        "invalid UTF-8": text.encode().replace(b'"heuristic"', b'"heur\xffistic"', 1),
+        "empty seats": _line(rec, seats=[]),
+        "50,000-deep history": deep_history,
+        "50,000-deep moves": deep_moves.replace('"@"', deep),
+        "hand_no text": _line(rec, hand_no="<img src=x onerror=alert(1)>"),
+        "hand_no bool": _line(rec, hand_no=True),
+        "hand_no float": _line(rec, hand_no=1.5),
+        "hand_no negative": _line(rec, hand_no=-5),
+        "seats of ints": _line(rec, seats=[1, 2]),
+        "one seat too many": _line(rec, seats=["a", "b", "c"], points=[0, 0, 0]),
+        "points text": _line(rec, points=["<svg onload=alert(1)>", 0]),
+        "points not the replay's": _line(rec, points=[999, -999]),
+        "history a list": _line(rec, history=[]),
+        "moves an object": _line(rec, history={**rec["history"], "moves": {}}),
+        "lone surrogate": text.replace('"heuristic"', '"\\ud800"', 1),
+        "NaN": text.replace('"hand_no": 0', '"hand_no": NaN', 1),
+        "not an object": "[1, 2]",
+        "not JSON": "{'format': 1}",
+        "too long": '{"format": "' + "x" * MAX_LINE_BYTES + '"}',
+        "huge int": text.replace('"hand_no": 0', '"hand_no": ' + "9" * 5000, 1),
+    }
+
+
+def test_history_errors_are_named(lines: list[dict[str, Any]], tmp_path: Path) -> None:
+    """Every bad line raises HistoryError naming the file and line (issue 20 item 14;
+    today: UnicodeDecodeError, RecursionError, IndexError or nothing at all)."""
+    good = lines[0]
+    for name, bad in _history_cases(good).items():
+        _, hist = write(tmp_path, report_of(lines), [good, bad])
+        with pytest.raises(HistoryError, match=r"h\.jsonl, line 2: ") as err:
+            list(read_histories(hist))
+        assert "\n" not in str(err.value), name
+        assert len(str(err.value)) < 400, name
+
+
+@pytest.mark.parametrize("command", ["report", "replay"])
+def test_bad_history_is_a_one_line_cli_error(
+    command: str,
+    lines: list[dict[str, Any]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ofc-fast report` and `ofc-fast replay` on a bad history: exit 2, one line on
+    stderr, no traceback, no page (issue 20 item 14)."""
+    for name, bad in _history_cases(lines[0]).items():
+        rep, hist = write(tmp_path, report_of(lines), [lines[0], bad])
+        page = tmp_path / "out.html"
+        args = [command, str(rep), str(hist), "-o", str(page)]
+        code = main(args if command == "report" else [command, str(hist)])
+        err = capsys.readouterr().err
+        assert code == 2, name
+        assert err.startswith("ofc-fast: error: ") and err.count("\n") == 1, (name, err)
+        assert "line 2" in err, (name, err)
+        assert not page.exists() and not sidecar_path(page).exists(), name
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "r.json"], name
+
+
+def _report_cases(report: dict[str, Any]) -> dict[str, Any]:
+    bot = report["bots"][0]
+    hostile = "<svg onload=alert(1)>"
+    return {
+        "fouls text": {**report, "bots": [{**bot, "fouls": hostile}, report["bots"][1]]},
+        "fantasylands text": {**report, "bots": [{**bot, "fantasylands": hostile}]},
+        "scoops list": {**report, "bots": [{**bot, "scoops": [hostile]}]},
+        "royalties float": {**report, "bots": [{**bot, "royalties": 1.5}]},
+        "faults bool": {**report, "bots": [{**bot, "faults": True}]},
+        "p50 text": {**report, "bots": [{**bot, "decisions": {"p50_ms": hostile}}]},
+        "decks text": {**report, "duplicate": {"decks": hostile, "pairs": []}},
+        "pair name int": {
+            **report,
+            "duplicate": {
+                "decks": 1,
+                "pairs": [
+                    {
+                        "a": 1,
+                        "b": "x",
+                        "difference_per_deck_mean": 0,
+                        "difference_per_deck_ci95": 0,
+                    }
+                ],
+            },
+        },
+        "hands text": {**report, "hands": hostile},
+        "same name twice": {**report, "bots": [bot, bot]},
+        "no bots": {k: v for k, v in report.items() if k != "bots"},
+        "a list": [report],
+        "schema version 2": {**report, "schema_version": 2},
+        "infinite mean": {
+            **report,
+            "bots": [{**bot, "points_per_hand_mean": float("inf")}],
+        },
+    }
+
+
+def test_report_errors_are_named(lines: list[dict[str, Any]], tmp_path: Path) -> None:
+    """Every report field the page writes is checked: ArenaError naming it (issue 20
+    item 3: `fouls`, `fantasylands`, `scoops`, `royalties`, `faults`, `decks` were
+    written unescaped and unchecked)."""
+    for name, bad in _report_cases(report_of(lines)).items():
+        with pytest.raises(ArenaError, match="report: "):
+            check_report(bad)
+        rep = tmp_path / "r.json"
+        rep.write_text(json.dumps(bad))
+        with pytest.raises(ArenaError, match=r"r\.json: report: "):
+            read_report(rep)
+        with pytest.raises(ArenaError):
+            html_report(bad, lines)
+        assert name
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"\xff{}", b"[" * 50_000, b"{}", b"", b"x" * (16 * 2**20 + 1)],
+    ids=["not UTF-8", "deep", "empty object", "empty", "too long"],
+)
+def test_bad_report_file(data: bytes, tmp_path: Path) -> None:
+    rep = tmp_path / "r.json"
+    rep.write_bytes(data)
+    with pytest.raises(ArenaError, match=r"r\.json: "):
+        read_report(rep)
+
+
+def _mutations(rec: Any, rng: random.Random) -> Any:
+    """``rec`` with one value somewhere replaced by something of another type."""
+    out = copy.deepcopy(rec)
+    node, path = out, []
+    while isinstance(node, (dict, list)) and node and rng.random() < 0.75:
+        key = rng.choice(list(node)) if isinstance(node, dict) else rng.randrange(len(node))
+        path.append(key)
+        if not isinstance(node[key], (dict, list)) or rng.random() < 0.3:
+            node[key] = rng.choice(
+                [
+                    None,
+                    True,
+                    -1,
+                    0,
+                    2**60,
+                    1.5,
+                    "",
+                    "<b>",
+                    [],
+                    {},
+                    [0, 0, 0, 0, 0],
+                    "x" * 300,
+                ]
+            )
+            return out
+        node = node[key]
+    return out
+
+
+def test_schema_checker_agrees_with_jsonschema(lines: list[dict[str, Any]]) -> None:
+    """The package's schema checker (no dependency) accepts exactly what the
+    reference validator (jsonschema, a test requirement) accepts, on the schema of a
+    history line and of a report, for a thousand mutated documents each."""
+    jsonschema = pytest.importorskip("jsonschema")
+    rng = random.Random(20)
+    cases = [
+        (load_schema(), lines[1], check_record),
+        (json.loads(REPORT_SCHEMA_PATH.read_text()), report_of(lines), check_report),
+    ]
+    for schema, good, check in cases:
+        validator = jsonschema.Draft202012Validator(schema)
+        assert validator.is_valid(good)
+        check(good)
+        for _ in range(1000):
+            doc = _mutations(good, rng)
+            try:
+                check(doc)
+                ours = True
+            except OfcError:
+                ours = False
+            theirs = validator.is_valid(doc)
+            if ours != theirs:
+                # the package's extra rules: one entry per seat, unique bot names
+                assert theirs and not ours, doc
+                with pytest.raises(OfcError, match=r"entries for|appears twice"):
+                    check(doc)
+
+
+def test_page_escapes_every_text_value(lines: list[dict[str, Any]]) -> None:
+    """Names, game id, rules and the forfeit are text in the page; in the JSON island
+    no `<`, `>`, `&`, U+2028 or U+2029 is left (issue 20 item 3: a seat name
+    `<!--<script>` stopped the page's script; the island escaped only `</`)."""
+    tag = "<x-inj a='1' b=\"2\">&amp;\u2028\u2029<!--<script>"
+    names = (f"h{tag}", f"r{tag}")
+    lines = [_line(d, seats=list(names)) for d in lines]
+    report = report_of(lines, names)
+    report.update(game_id=f"g{tag}", rules=f"R{tag}", forfeited_by=f"f{tag}")
+    page = html_report(report, lines)
+    assert "<x-inj" not in page and "<!--" not in page
+    island = page.split("id='report-data'>", 1)[1].split("</script>", 1)[0]
+    for ch in "<>&\u2028\u2029":
+        assert ch not in island
+    data = json.loads(island)
+    assert data["deals"][0]["s"] == list(names)
+    assert page.count("&lt;x-inj a=&#x27;1&#x27; b=&quot;2&quot;&gt;") >= 5
+
+
+def _many(lines: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """``n`` history lines: ``lines`` over and over, renumbered."""
+    return [_line(lines[i % len(lines)], hand_no=i, deck_no=i) for i in range(n)]
+
+
+# VmHWM, the peak of this process's own memory (ru_maxrss would also count the parent
+# it was forked from)
+_MEASURE = """
+import sys
+from ofc_fast.arena.html import write_html_report
+write_html_report(sys.argv[1], sys.argv[2], sys.argv[3], embed=20)
+status = open("/proc/self/status").read()
+print(status.split("VmHWM:")[1].split()[0])
+"""
+
+
+def _measure(tmp: Path, lines: list[dict[str, Any]], n: int) -> tuple[int, int]:
+    """(page bytes, peak RSS in KiB) of `ofc-fast report` on ``n`` deals, in a fresh
+    process."""
+    tmp.mkdir()
+    rep, hist = write(tmp, report_of(_many(lines, n)), _many(lines, n))
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, str(rep), str(hist), str(tmp / "p.html")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return (tmp / "p.html").stat().st_size, int(out.stdout)
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_report_on_a_long_history_is_bounded(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    """Three times the deals: the same page and the same peak memory (issue 20 item
+    12: 108,000 deals took 2.7 GB, 27 KB a deal, and wrote a 111 MB page); every deal
+    is in the deals file next to the page, with a header the page checks."""
+    small_page, small_rss = _measure(tmp_path / "a", lines, 600)
+    big_page, big_rss = _measure(tmp_path / "b", lines, 1800)
+    assert big_page < small_page * 1.05, (small_page, big_page)
+    assert big_rss - small_rss < 6 * 1024, (small_rss, big_rss)  # KiB; 32 MB before
+    side = (tmp_path / "b" / "p.deals.jsonl").read_text().splitlines()
+    head = json.loads(side[0])
+    assert head["format"] == "ofc-fast/report-deals" and head["deals"] == 1800
+    assert [json.loads(x)["h"] for x in side[1:]] == list(range(1800))
+
+
+def test_small_history_needs_no_deals_file(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    assert write_html_report(rep, hist, tmp_path / "p.html") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "p.html", "r.json"]
+    assert (tmp_path / "p.html").stat().st_mode & 0o777 == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_page_never_overwrites_an_input(
+    lines: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    before = hist.read_bytes()
+    for output in (hist, rep, tmp_path / "h.html"):  # h.html's deals file: h.deals.jsonl
+        side = sidecar_path(output)
+        if output != hist and output != rep:
+            hist.rename(side)
+            hist = side
+        with pytest.raises(ArenaError, match="is an input of the report"):
+            write_html_report(rep, hist, output)
+    assert hist.read_bytes() == before
