@@ -13,6 +13,7 @@ __all__ = [
     "ExecutorError",
     "GameError",
     "HistoryError",
+    "ModelError",
     "MoveError",
     "OfcError",
     "ProtocolError",
@@ -155,6 +156,11 @@ class ExecutorError(OfcError):
 
 class SelfPlayError(OfcError):
     """A self-play output directory that holds another run, or a damaged manifest."""
+
+
+class ModelError(OfcError):
+    """A learned value model that cannot be used: a missing, truncated or corrupt
+    model file, another format version, a model of another rule set or feature set."""
 
 
 class SearchError(OfcError):

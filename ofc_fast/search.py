@@ -35,6 +35,7 @@ from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, OfcError, SearchError, quote
 from .game import Game, Move, actions_for, move_for_action
+from .learned.model import ModelSpec, ValueModel, resolve_model
 from .rules import RuleSet
 from .rules import get as get_rules
 from .rules.compiled import compiled, compiled_fl
@@ -639,7 +640,9 @@ def cli_advise(args: Any) -> str:
 class Advice:
     """One legal move and its value: ``ev`` (expected points for the deal, see the
     module doc), ``stderr`` (standard error of ``ev``; 0 when exact), ``exact`` and
-    ``samples`` (sampled futures behind ``ev``; 0 when exact)."""
+    ``samples`` (sampled futures behind ``ev``; 0 when exact) and ``model`` (the name
+    of the learned value model that placed the searcher's cards in the rollouts;
+    None: rollouts without one, or exact values)."""
 
     action: int
     move: Move
@@ -647,6 +650,7 @@ class Advice:
     stderr: float
     exact: bool
     samples: int
+    model: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able: the move as text."""
@@ -657,6 +661,7 @@ class Advice:
             "stderr": self.stderr,
             "exact": self.exact,
             "samples": self.samples,
+            "model": self.model,
         }
 
 
@@ -757,6 +762,7 @@ def advise(
     prune: bool = False,
     clock: str = "wall",
     opponent: Opponent = "best",
+    model: ModelSpec = None,
 ) -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
@@ -778,7 +784,10 @@ def advise(
     the others keep the values of their fewer samples, see ``Advice.samples``, and
     come after the moves that outlasted them); with the auto policy an opening
     (more than 60 moves) is screened by the fast policy until at most 30 moves are
-    left, which then start again under the sequential policy.
+    left, which then start again under the sequential policy; ``model``: a learned
+    value model (:data:`ofc_fast.learned.ModelSpec`: ``"auto"`` the one shipped for
+    the rule set and seat count, a path, a ValueModel; None: none) that places the
+    searcher's cards in the sequential rollouts (csrc/ofc_search.h, Learned value).
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
@@ -793,17 +802,18 @@ def advise(
     rows = obs["boards"][obs["seat"]]
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
     actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
-    model = search_model(rules, fl_value, row_weight, opponent)
+    model_ = search_model(rules, fl_value, row_weight, opponent)
+    value = resolve_model(model, rules, int(pos.players))
     args = (
         compiled(rules),
         compiled_fl(rules),
         ev_tables(rules),
-        model.c_model(),
+        _with_value(model_.c_model(), value),
         pos,
         bytes(actions),
         len(actions),
     )
-    values = _exact(args, pos, exact, time_budget, model.opp_random > 0)
+    values = _exact(args, pos, exact, time_budget, model_.opp_random > 0)
     if values is not None:
         out = [
             Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
@@ -819,10 +829,21 @@ def advise(
         args, _policy(name, True), seed, samples, time_budget, prune, then, _CLOCKS[clock]
     )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
+    named = None if value is None else value.name
     return [
-        Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
+        Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n, named)
         for a, (v, se, _, n) in ranked
     ]
+
+
+def _with_value(c_model: Any, value: ValueModel | None) -> Any:
+    """The C search model with a learned value model attached (a copy; the cached
+    struct stays model-free)."""
+    if value is None:
+        return c_model
+    c = ffi.new("ofc_search_model *", c_model[0])
+    c.value = value.c
+    return c
 
 
 def _exact(

@@ -23,6 +23,7 @@ from typing import Any
 
 from ..errors import BotError, OfcError, quote
 from ..game import GameError, Move
+from ..learned.model import ModelSpec, check_spec
 from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.model import Game as GameKind
@@ -59,6 +60,11 @@ class SearchBot:
     uniformly random legal moves, as :class:`RandomBot`), or a number within 0..1
     (the chance that a seat plays at random in each sampled future).  The bot only
     sees observations: the model is a setting, not a guess about who is playing.
+    ``model``: the learned value model that places the bot's own cards inside the
+    rollouts (:data:`ofc_fast.learned.ModelSpec`): ``"auto"`` (default: the model
+    shipped for the rule set and seat count, none where none ships), a path or a
+    :class:`~ofc_fast.learned.ValueModel`; None is the rollout-only search (the same
+    decisions as before the learned model, for the same seed and samples).
 
     >>> SearchBot(seed=1, opponent="random").settings()["opponent"]
     'random'
@@ -80,6 +86,7 @@ class SearchBot:
         opening_factor: float = 3.0,
         clock: str = "cpu",
         opponent: Opponent = "best",
+        model: ModelSpec = "auto",
     ) -> None:
         if not (rules is None or isinstance(rules, (str, RuleSet))):
             raise BotError(
@@ -98,6 +105,7 @@ class SearchBot:
                 row_weight=row_weight,
             )
             opponent_weight(opponent)
+            check_spec(model)
             if not (in_range(opening_factor, 0, 100) and opening_factor > 0):
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
@@ -117,6 +125,7 @@ class SearchBot:
         self.opening_factor = float(opening_factor)
         self.clock = clock
         self.opponent = opponent
+        self.model = model
         self._sets = HeuristicBot(rules, seed)
 
     def settings(self) -> dict[str, Any]:
@@ -131,6 +140,9 @@ class SearchBot:
             "opening_factor": self.opening_factor,
             "clock": self.clock,
             "opponent": self.opponent,
+            "model": self.model
+            if self.model is None or isinstance(self.model, str)
+            else str(getattr(self.model, "name", self.model)),
         }
 
     def reset(self, seed: int | None = None) -> None:
@@ -165,5 +177,6 @@ class SearchBot:
             prune=self.prune,
             clock=self.clock,
             opponent=self.opponent,
+            model=self.model,
         )
         return advice[0].move
