@@ -268,7 +268,7 @@ def write_model(
 
 @lru_cache(maxsize=32)
 def _shipped(name: str, players: int) -> ValueModel | None:
-    path = MODEL_DIR / f"{name}-{players}p.ofcvm"
+    path = MODEL_DIR / f"{name.lower()}-{players}p.ofcvm"
     return load_model(path) if path.is_file() else None
 
 

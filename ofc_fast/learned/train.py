@@ -44,7 +44,16 @@ from ..parallel.progress import Progress
 from ..parallel.run import in_order
 from ..rules import RuleSet
 from ..rules.model import Game as GameKind
-from . import _data
+from ._data import (
+    EvalTask,
+    GenTask,
+    LabelTask,
+    after_state,
+    eval_chunk,
+    features,
+    gen_chunk,
+    label_chunk,
+)
 from .model import ValueModel, model_bytes
 
 __all__ = ["main", "train"]
@@ -89,12 +98,10 @@ def _positions(
 ) -> dict[str, np.ndarray]:
     text = rules.to_json()
     tasks = [
-        _data.GenTask(text, players, seed, a, min(a + _CHUNK_DEALS, start + deals), epsilon)
+        GenTask(text, players, seed, a, min(a + _CHUNK_DEALS, start + deals), epsilon)
         for a in range(start, start + deals, _CHUNK_DEALS)
     ]
-    parts = _map(
-        ex, _data.gen_chunk, tasks, "deals", progress, [t.stop - t.start for t in tasks]
-    )
+    parts = _map(ex, gen_chunk, tasks, "deals", progress, [t.stop - t.start for t in tasks])
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
@@ -117,7 +124,7 @@ def _after_states(
         pick = [int(pos["played"][j])]
         pick += [int(a) for a in rng.permutation(legal)[:others]]
         for a in pick:
-            b, d = _data.after_state(board, dealt, k, a, int(pos["dead"][j]))
+            b, d = after_state(board, dealt, k, a, int(pos["dead"][j]))
             boards.append(np.frombuffer(b, np.uint8))
             dead.append(d)
     return np.array(boards, np.uint8).reshape(-1, 13), np.array(dead, np.uint64)
@@ -136,7 +143,7 @@ def _labels(
 ) -> np.ndarray:
     text = rules.to_json()
     tasks = [
-        _data.LabelTask(
+        LabelTask(
             text,
             players,
             model,
@@ -148,9 +155,7 @@ def _labels(
         )
         for a in range(0, len(boards), _CHUNK_LABELS)
     ]
-    parts = _map(
-        ex, _data.label_chunk, tasks, "labels", progress, [len(t.boards) for t in tasks]
-    )
+    parts = _map(ex, label_chunk, tasks, "labels", progress, [len(t.boards) for t in tasks])
     return np.concatenate(parts) if parts else np.zeros(0)
 
 
@@ -170,7 +175,7 @@ def _evaluate(
     idx = np.flatnonzero(placed + held["n"] - held["k"] == cards)[:limit]
     text = rules.to_json()
     tasks = [
-        _data.EvalTask(
+        EvalTask(
             text,
             players,
             model,
@@ -188,7 +193,7 @@ def _evaluate(
         for c in [idx[a : a + 50]]
     ]
     parts = _map(
-        ex, _data.eval_chunk, tasks, "decisions", progress, [len(t.board) for t in tasks]
+        ex, eval_chunk, tasks, "decisions", progress, [len(t.board) for t in tasks]
     )
     res = np.concatenate(parts) if parts else np.zeros((0, 2))
     n = len(res)
@@ -329,7 +334,7 @@ def train(
         def fitted(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
         ) -> dict[str, np.ndarray]:
-            x = _data.features(rules, players, lab["boards"], lab["dead"])
+            x = features(rules, players, lab["boards"], lab["dead"])
             layers, summary = fit(
                 x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
             )
