@@ -72,6 +72,27 @@ static int32_t parse_net(const uint8_t *p, size_t n, uint32_t inputs, uint32_t o
     return OFC_OK;
 }
 
+/* A net's parameters from the file (per layer W[out][in] then b) into w, each layer's
+ * weights transposed (W^T[in][out], then b): the forward pass runs over outputs
+ * innermost, contiguous and independent (vectorised), and skips zero inputs. */
+static void store_net(const uint8_t *p, const ofc_vm_net *net, float *w)
+{
+    uint32_t l, i, j;
+    for (l = 0; l < net->layers; l++) {
+        uint32_t nin = net->width[l], nout = net->width[l + 1];
+        for (j = 0; j < nout; j++) {
+            for (i = 0; i < nin; i++) {
+                w[(size_t)i * nout + j] = rdf(p + 4 * ((size_t)j * nin + i));
+            }
+        }
+        for (j = 0; j < nout; j++) {
+            w[(size_t)nin * nout + j] = rdf(p + 4 * ((size_t)nin * nout + j));
+        }
+        p += 4 * (size_t)nout * (nin + 1);
+        w += (size_t)nout * (nin + 1);
+    }
+}
+
 int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
 {
     size_t at, payload, i;
@@ -130,12 +151,11 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
         out->net_of[net->cards] = (int8_t)k;
         at += used;
         for (j = 0; j < count; j++) {
-            float f = rdf(data + at + 4 * (size_t)j);
-            if (!isfinite(f)) {
+            if (!isfinite(rdf(data + at + 4 * (size_t)j))) {
                 return OFC_E_MODEL_VALUE;
             }
-            out->w[out->n_params + j] = f;
         }
+        store_net(data + at, net, out->w + out->n_params);
         at += 4 * (size_t)count;
         out->n_params += count;
     }
@@ -163,14 +183,21 @@ int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double 
         uint32_t nin = net->width[l], nout = net->width[l + 1];
         const float *bias = w + (size_t)nout * nin;
         for (j = 0; j < nout; j++) {
-            const float *row = w + (size_t)j * nin;
-            double s = bias[j];
-            for (i = 0; i < nin; i++) {
-                s += (double)row[i] * a[i];
-            }
-            b[j] = (l + 1 < net->layers && s < 0) ? 0.0 : s;
+            b[j] = bias[j];
         }
-        memcpy(a, b, sizeof(double) * nout);
+        for (i = 0; i < nin; i++) { /* b += W^T[i] a[i], zero inputs skipped */
+            const float *col = w + (size_t)i * nout;
+            double ai = a[i];
+            if (ai == 0.0) {
+                continue;
+            }
+            for (j = 0; j < nout; j++) {
+                b[j] += (double)col[j] * ai;
+            }
+        }
+        for (j = 0; j < nout; j++) {
+            a[j] = (l + 1 < net->layers && b[j] < 0) ? 0.0 : b[j];
+        }
         w = bias + nout;
     }
     *out = a[0];

@@ -25,6 +25,7 @@
  *     W[width[l+1]][width[l]] (row-major float32) and the biases b[width[l+1]].
  * Forward pass: x_{l+1} = relu(W_l x_l + b_l) for every layer but the last, which
  * is linear; sums in double.  Input normalisation is folded into the first layer.
+ * (ofc_vmodel.w keeps each layer's weights transposed, W^T then b, for speed.)
  *
  * Example
  * -------
@@ -84,7 +85,7 @@ typedef struct ofc_vmodel {
     uint8_t reserved[2];
     uint32_t n_params;
     ofc_vm_net nets[OFC_VM_MAX_NETS];
-    float w[OFC_VM_MAX_PARAMS];
+    float w[OFC_VM_MAX_PARAMS];           /* per net, per layer: W^T[in][out], b[out] */
 } ofc_vmodel;
 
 /*! ofc_vm_checksum():
