@@ -29,11 +29,13 @@
  *
  * Example
  * -------
+ * (A model file is read into memory by the caller, then ofc_vm_parse(bytes, n, &m)
+ * and ofc_vm_eval(&m, cards, features, &value); ofc_value.h computes the features.)
  * @code
- * static ofc_vmodel m;                    // about 1 MB: not on a small stack
- * int32_t st = ofc_vm_parse(bytes, n_bytes, &m);   // bytes: a file read into memory
- * double v;
- * if (st == OFC_OK) st = ofc_vm_eval(&m, 9, features, &v);  // a 9-card after-state
+ * static ofc_vmodel m;                              // about 1 MB: not on the stack
+ * const uint8_t head[8] = {'O', 'F', 'C', 'V', 'A', 'L', 'U', 'E'};
+ * assert(ofc_vm_parse(head, sizeof head, &m) == OFC_E_MODEL_TRUNCATED);
+ * assert(ofc_vm_checksum((const uint8_t *)"a", 1) == 0xaf63dc4c8601ec8cULL);
  * @endcode
  */
 #ifndef OFC_MODEL_H

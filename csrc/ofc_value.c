@@ -478,7 +478,7 @@ int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13], const ui
 
 int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
                          uint32_t n, uint32_t k, uint32_t reveal, uint64_t seed,
-                         uint32_t samples, double *mean, double *sd)
+                         uint32_t samples, double *mean, double *var)
 {
     uint8_t live[52], draw[52];
     uint64_t mask;
@@ -526,9 +526,9 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64
         sq += v * v;
     }
     *mean = sum / samples;
-    if (sd != NULL) {
-        double var = sq / samples - *mean * *mean;
-        *sd = var > 0 ? sqrt(var) : 0.0;
+    if (var != NULL) {
+        double v = sq / samples - *mean * *mean;
+        *var = v > 0 ? v : 0.0;
     }
     return OFC_OK;
 }

@@ -25,14 +25,21 @@
  * Live cards: the 52 less the board and `dead` (every card the seat knows is out of
  * the deck: other boards' visible cards, its own discards).
  *
- * Example
- * -------
+ * Example: a complete board is valued exactly (no model needed)
+ * ------------------------------------------------------------------
  * @code
- * ofc_value_ctx c = {&rules, &fl, &ev, &model, {0}, 2, 0};   // parsed model
- * double v;
- * const uint8_t board[13] = {51, 50, OFC_NO_CARD, 3, 7, OFC_NO_CARD, OFC_NO_CARD,
- *                            OFC_NO_CARD, 20, 21, OFC_NO_CARD, OFC_NO_CARD, OFC_NO_CARD};
- * assert(ofc_value_board(&c, board, 0, &v) == OFC_OK);   // the 7-card net
+ * static ofc_rules rules;                           // 95 KB
+ * static ofc_ev_tables ev;                          // 380 KB
+ * ofc_value_ctx c = {&rules, NULL, &ev, NULL, {0}, 2, 0};   // no Fantasyland term
+ * const uint8_t board[13] = {42, 41, 0,             // Qh Qd 2c
+ *                            31, 30, 29, 12, 13,    // 9s 9h 9d 5c 5d
+ *                            51, 47, 43, 39, 35};   // As Ks Qs Js Ts
+ * float f[OFC_VF_N];
+ * double v, ref;
+ * assert(ofc_rules_init_ofc(&rules) == OFC_OK && ofc_ev_tables_init(&rules, &ev) == OFC_OK);
+ * assert(ofc_value_features(&c, board, 0, f) == OFC_OK && f[60] == 1.0f);  // QQ front
+ * assert(ofc_value_board(&c, board, 0, &v) == OFC_OK);
+ * assert(ofc_ev_board(&rules, &ev, board, &ref) == OFC_OK && v == ref);
  * @endcode
  */
 #ifndef OFC_VALUE_H
@@ -130,13 +137,13 @@ int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13], const ui
  * @param n, k     the next decision's cards and discards;
  * @param reveal   cards the other seats show meanwhile (0..20);
  * @param seed     the stream's key;  @param samples  draws (1..1e6);
- * @param mean     receives the mean;  @param sd  receives the standard deviation of
- *                 the draws (may be NULL).
+ * @param mean     receives the mean;  @param var  receives the variance of the
+ *                 draws' values (may be NULL).
  * @return OFC_OK, OFC_E_COUNT (too few live cards, bad counts), the errors of
  *         ofc_value_best(). */
 int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
                          uint32_t n, uint32_t k, uint32_t reveal, uint64_t seed,
-                         uint32_t samples, double *mean, double *sd);
+                         uint32_t samples, double *mean, double *var);
 
 #ifdef __cplusplus
 }

@@ -803,7 +803,7 @@ static void t_value(reader *in)
     ofc_value_ctx c;
     uint8_t board[13], dealt[5], deck[52], ids[OFC_ACTION_SPACE], act = 0, room[3];
     float f[OFC_VF_N];
-    double v[OFC_ACTION_SPACE], best = 0, mean = 0, sd = 0;
+    double v[OFC_ACTION_SPACE], best = 0, mean = 0, var = 0;
     uint64_t dead = (uint64_t)u32(in) << 20 ^ u32(in);
     int d = 0, r, i, placed = u8(in) % 13;
     uint32_t n = 1 + u8(in) % 3, k = n == 3 ? 1 : 0;
@@ -855,8 +855,8 @@ static void t_value(reader *in)
         REQUIRE(isfinite(v[i]) && v[i] <= best);
     }
     st = ofc_value_expect(&c, board, dead, n, k, u8(in) % 4, u32(in), 1 + u8(in) % 3, &mean,
-                          &sd);
-    REQUIRE(st != OFC_OK || (isfinite(mean) && sd >= 0));
+                          &var);
+    REQUIRE(st != OFC_OK || (isfinite(mean) && var >= 0));
 }
 
 /* ------------------------------------------------------------ target table */
