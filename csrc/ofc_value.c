@@ -68,24 +68,25 @@ static int32_t board_cards(const uint8_t board[13], uint64_t *mask, int *placed)
     return OFC_OK;
 }
 
+/* Checks a context, a board, its dead cards and an output pointer (`out`, NULL is
+ * refused); *mask and *placed: the board's cards. */
 static int32_t check_board(const ofc_value_ctx *c, const uint8_t *board, uint64_t dead,
-                           int *placed)
+                           const void *out, uint64_t *mask, int *placed)
 {
-    uint64_t mask;
     int32_t st;
-    if (board == NULL) {
+    if (board == NULL || out == NULL) {
         return OFC_E_VALUE;
     }
     if ((st = ofc_value_ctx_check(c)) != OFC_OK) {
         return st == OFC_E_RULES ? OFC_E_VALUE : st;
     }
-    if ((st = board_cards(board, &mask, placed)) != OFC_OK) {
+    if ((st = board_cards(board, mask, placed)) != OFC_OK) {
         return st;
     }
     if (dead >> OFC_CARDS) {
         return OFC_E_CARD;
     }
-    return (mask & dead) ? OFC_E_DUPLICATE : OFC_OK;
+    return (*mask & dead) ? OFC_E_DUPLICATE : OFC_OK;
 }
 
 /* ------------------------------------------------------------ features */
@@ -286,16 +287,11 @@ int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13], uint
 {
     uint64_t mask;
     int placed;
-    int32_t st = check_board(c, board, dead, &placed);
-    if (st != OFC_OK) {
-        return st;
+    int32_t st = check_board(c, board, dead, out, &mask, &placed);
+    if (st == OFC_OK) {
+        features(c, board, dead, mask, placed, out);
     }
-    if (out == NULL) {
-        return OFC_E_VALUE;
-    }
-    board_cards(board, &mask, &placed);
-    features(c, board, dead, mask, placed, out);
-    return OFC_OK;
+    return st;
 }
 
 /* ------------------------------------------------------------ values */
@@ -333,15 +329,10 @@ static int32_t value_of(const ofc_value_ctx *c, const uint8_t board[13], uint64_
 int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
                         double *out)
 {
+    uint64_t mask;
     int placed;
-    int32_t st = check_board(c, board, dead, &placed);
-    if (st != OFC_OK) {
-        return st;
-    }
-    if (out == NULL) {
-        return OFC_E_VALUE;
-    }
-    return value_of(c, board, dead, out);
+    int32_t st = check_board(c, board, dead, out, &mask, &placed);
+    return st == OFC_OK ? value_of(c, board, dead, out) : st;
 }
 
 /* The board after action `a` (the discards into *dead); OFC_E_ACTION if it does not fit. */
@@ -377,14 +368,13 @@ static int32_t check_decision(const ofc_value_ctx *c, const uint8_t board[13],
 {
     uint64_t mask, seen;
     int placed;
-    int32_t st = check_board(c, board, dead, &placed);
+    int32_t st = check_board(c, board, dead, dealt, &mask, &placed);
     if (st != OFC_OK) {
         return st;
     }
-    if (dealt == NULL || n < 1 || n > 5 || k >= n) {
-        return dealt == NULL ? OFC_E_VALUE : OFC_E_COUNT;
+    if (n < 1 || n > 5 || k >= n) {
+        return OFC_E_COUNT;
     }
-    board_cards(board, &mask, &placed);
     seen = mask | dead;
     return ofc_check_cards(dealt, n, &seen);
 }
@@ -485,14 +475,10 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64
     int placed, n_live = 0, i;
     double sum = 0, sq = 0;
     uint32_t s;
-    int32_t st = check_board(c, board, dead, &placed);
+    int32_t st = check_board(c, board, dead, mean, &mask, &placed);
     if (st != OFC_OK) {
         return st;
     }
-    if (mean == NULL) {
-        return OFC_E_VALUE;
-    }
-    board_cards(board, &mask, &placed);
     for (i = 0; i < OFC_CARDS; i++) {
         if (!((mask | dead) >> i & 1u)) {
             live[n_live++] = (uint8_t)i;

@@ -22,11 +22,10 @@ from random import Random
 from typing import Any
 
 from ..errors import BotError, OfcError, quote
-from ..game import GameError, Move
+from ..game import Move
 from ..learned.model import ModelSpec, check_spec
 from ..rules import RuleSet
 from ..rules import get as get_rules
-from ..rules.model import Game as GameKind
 from ..search import (
     Opponent,
     advise,
@@ -35,8 +34,9 @@ from ..search import (
     opponent_weight,
     search_model,
 )
-from ..solver import StayValue, solve_fantasyland
-from .base import Observation, rules_of
+from ..solver import StayValue
+from ._sets import decision
+from .base import Observation
 from .heuristic import HeuristicBot
 
 __all__ = ["SearchBot"]
@@ -153,15 +153,10 @@ class SearchBot:
     def act(self, observation: Observation) -> Move:
         """The move the search advises for the observed decision."""
         obs = observation
-        rules = rules_of(obs, self.rules)
+        rules, full = decision(obs, self.rules, self._sets, self.fl_value)
+        if full is not None:
+            return full
         dealt = list(obs["dealt"])
-        if not dealt:
-            raise GameError(f"seat {obs['seat']} has nothing to play")
-        if obs.get("full_set") or len(dealt) > 5:
-            if rules.game is GameKind.CLASSIC:
-                return self._sets.act(obs)
-            sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
-            return Move.from_board(sol.board, sol.discards)
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
             budget *= self.opening_factor

@@ -25,14 +25,14 @@ from typing import Any
 
 from .._native import OK, ffi, lib, status_error
 from ..errors import BotError, ModelError, OfcError, quote
-from ..game import GameError, Move, actions_for, move_for_action
+from ..game import Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, ValueModel, board_bytes, check_spec, resolve_model
 from ..rules import RuleSet
 from ..rules import get as get_rules
-from ..rules.model import Game as GameKind
 from ..search import search_model
-from ..solver import StayValue, solve_fantasyland
-from .base import Observation, rules_of, unseen_cards
+from ..solver import StayValue
+from ._sets import decision
+from .base import Observation, unseen_cards
 from .heuristic import HeuristicBot
 
 __all__ = ["ValueBot"]
@@ -91,15 +91,10 @@ class ValueBot:
     def act(self, observation: Observation) -> Move:
         """The legal move of largest model value."""
         obs = observation
-        rules = rules_of(obs, self.rules)
+        rules, full = decision(obs, self.rules, self._sets, self.fl_value)
+        if full is not None:
+            return full
         dealt = list(obs["dealt"])
-        if not dealt:
-            raise GameError(f"seat {obs['seat']} has nothing to play")
-        if obs.get("full_set") or len(dealt) > 5:
-            if rules.game is GameKind.CLASSIC:
-                return self._sets.act(obs)
-            sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
-            return Move.from_board(sol.board, sol.discards)
         players = int(obs["players"])
         try:
             model = resolve_model(self.model, rules, players)

@@ -220,26 +220,42 @@ def label_chunk(task: LabelTask) -> np.ndarray:
     """float64 labels, one per after-state of the task."""
     rules = _rules(task.rules)
     ctx = context(rules, task.players, _model(task.model))
-    n, k, reveal = next_decision(rules, task.players)
-    out = np.empty(len(task.boards), np.float64)
+    return np.array(
+        [
+            expect(
+                ctx,
+                bytes(b),
+                int(d),
+                next_decision(rules, task.players),
+                task.seed,
+                task.start + j,
+                task.samples,
+            )
+            for j, (b, d) in enumerate(zip(task.boards, task.dead))
+        ],
+        np.float64,
+    )
+
+
+def expect(
+    ctx: Any,
+    board: bytes,
+    dead: int,
+    shape: tuple[int, int, int],
+    seed: int,
+    index: int,
+    samples: int,
+) -> float:
+    """One label (C ``ofc_value_expect``): ``shape`` is the next decision's (cards,
+    discards, cards the others show); the draws' stream is that of ``index``."""
     mean = ffi.new("double *")
-    for j, (b, d) in enumerate(zip(task.boards, task.dead)):
-        st = lib.ofc_value_expect(
-            ctx,
-            bytes(b),
-            int(d),
-            n,
-            k,
-            reveal,
-            _seed(task.seed, task.start + j),
-            task.samples,
-            mean,
-            ffi.NULL,
-        )
-        if st != OK:
-            raise status_error(st, "label", ModelError)
-        out[j] = mean[0]
-    return out
+    n, k, reveal = shape
+    st = lib.ofc_value_expect(
+        ctx, board, dead, n, k, reveal, _seed(seed, index), samples, mean, ffi.NULL
+    )
+    if st != OK:
+        raise status_error(st, "label", ModelError)
+    return float(mean[0])
 
 
 def _seed(seed: int, i: int) -> int:
@@ -291,9 +307,7 @@ def eval_chunk(task: EvalTask) -> np.ndarray:
     assert model is not None
     ctx = context(rules, task.players, model)
     tctx = context(rules, task.players, _model(task.teacher))
-    n2, k2, reveal = next_decision(rules, task.players)
     out = np.zeros((len(task.board), 2))
-    mean = ffi.new("double *")
     vals = ffi.new(f"double[{int(lib.OFC_ACTION_SPACE)}]")
     for j in range(len(task.board)):
         n, k = int(task.n[j]), int(task.k[j])
@@ -306,23 +320,19 @@ def eval_chunk(task: EvalTask) -> np.ndarray:
         if st != OK:
             raise status_error(st, "eval", ModelError)
         mine = int(np.argmax([vals[i] for i in range(len(legal))]))
-        teacher = np.empty(len(legal))
-        for i, a in enumerate(legal):
-            after, d = after_state(board, dealt, k, a, int(task.dead[j]))
-            st = lib.ofc_value_expect(
-                tctx,
-                after,
-                d,
-                n2,
-                k2,
-                reveal,
-                _seed(task.seed, task.start + j),
-                task.samples,
-                mean,
-                ffi.NULL,
-            )
-            if st != OK:
-                raise status_error(st, "eval", ModelError)
-            teacher[i] = mean[0]
+        shape = next_decision(rules, task.players)
+        teacher = np.array(
+            [
+                expect(
+                    tctx,
+                    *after_state(board, dealt, k, a, int(task.dead[j])),
+                    shape,
+                    task.seed,
+                    task.start + j,
+                    task.samples,
+                )
+                for a in legal
+            ]
+        )
         out[j] = (teacher.max() - teacher[mine], float(teacher[mine] >= teacher.max()))
     return out

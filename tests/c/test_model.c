@@ -185,23 +185,13 @@ static ofc_value_ctx context(const ofc_vmodel *m)
     return c;
 }
 
-static void layout(const char *rows[3], uint8_t out[13])
-{
-    static const int start[3] = {0, 3, 8};
-    int r;
-    memset(out, OFC_NO_CARD, 13);
-    for (r = 0; r < 3; r++) {
-        test_cards(rows[r], out + start[r]);
-    }
-}
-
 static void test_features(void)
 {
     const char *rows[3] = {"Qs Qh", "5c 6d 7h 8s", "Ah Kh"};
     ofc_value_ctx c = context(&model);
     uint8_t b[13];
     float f[OFC_VF_N];
-    layout(rows, b);
+    test_layout(rows, b);
     CHECK_EQ(ofc_value_features(&c, b, 0, f), OFC_OK);
     CHECK(fabsf(f[0] - 2.0f / 3.0f) < 1e-6f); /* front fill */
     CHECK(fabsf(f[2] - 0.5f) < 1e-6f);        /* one pair */
@@ -241,7 +231,7 @@ static void test_complete_board(void)
     uint8_t b[13];
     double v = 0, ref = 0;
     int32_t next;
-    layout(rows, b);
+    test_layout(rows, b);
     next = ofc_fl_next_cards(&rules, &fl, b, 0);
     CHECK_EQ(next, 14);
     CHECK_EQ(ofc_ev_board(&rules, &ev, b, &ref), OFC_OK);
@@ -259,7 +249,7 @@ static void check_best(const char *rows[3], const uint8_t room[3], const char *c
     uint8_t b[13], dealt[3], ids[OFC_ACTION_SPACE], action = 0, after[13];
     double v[OFC_ACTION_SPACE], best = 0;
     int32_t n, i, arg = 0, kept = 0, j;
-    layout(rows, b);
+    test_layout(rows, b);
     test_cards(cards, dealt);
     n = ofc_actions_legal(3, 1, room, ids, NULL);
     CHECK(n > 0);
@@ -293,7 +283,7 @@ static void test_best_and_expect(void)
     check_best(eleven, room11, "Qd 9s 2h");
     check_best(eleven, room11, "5h 6c 2h");
     /* a forced draw: only three cards are live, so the label is that decision's best */
-    layout(five, b);
+    test_layout(five, b);
     test_cards("Qd 9s 2h", dealt);
     for (i = 0; i < 52; i++) {
         dead |= (uint64_t)1 << i;
@@ -309,13 +299,13 @@ static void test_best_and_expect(void)
     CHECK(fabs(mean - best) < 1e-9 && var < 1e-12);
     CHECK_EQ(ofc_value_expect(&c, b, dead, 3, 1, 1, 99, 5, &mean, &var), OFC_E_COUNT);
     CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 7, 0, &mean, NULL), OFC_E_COUNT);
-    layout(eleven, b); /* complete boards: the value depends on the draw */
+    test_layout(eleven, b); /* complete boards: the value depends on the draw */
     CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 7, 50, &mean, &var), OFC_OK);
     CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 7, 50, &again, NULL), OFC_OK);
     CHECK(mean == again && var > 0);
     CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 8, 50, &again, NULL), OFC_OK);
     CHECK(mean != again);
-    layout(five, b);
+    test_layout(five, b);
     /* errors */
     ids[0] = 242;
     CHECK_EQ(ofc_value_actions(&c, b, dealt, 3, 1, 0, ids, 1, v), OFC_E_ACTION);
