@@ -617,12 +617,14 @@ def cli_advise(args: Any) -> str:
         time_budget=args.time,
         seed=args.seed,
         exact=modes[args.exact],
+        model=getattr(args, "model", None),
     )
     seconds = time.perf_counter() - t0
     if args.json:
         return json.dumps([a.as_dict() for a in advice], indent=1)
     lines = [
-        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms",
+        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"
+        + (f", value model {advice[0].model}" if advice and advice[0].model else ""),
         f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}",
     ]
     for i, a in enumerate(advice[: args.top] if args.top else advice):

@@ -325,3 +325,27 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == first
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
+
+
+def test_cli_advise_names_the_model(capsys):
+    from ofc_fast import cli
+
+    argv = [
+        "advise",
+        "--board",
+        "Qh / 9s 9h / As Ks",
+        "--dealt",
+        "2c 5d Ts",
+        "--opponent",
+        "Kd / 7c 7d / 2s 3s",
+        "--samples",
+        "16",
+        "--exact",
+        "no",
+    ]
+    assert cli.main([*argv, "--model", "auto", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None and {r["model"] for r in rows} == {model.name}
+    assert cli.main([*argv, "--model", "/no/such/model.ofcvm"]) == 2
+    assert "cannot read" in capsys.readouterr().err
