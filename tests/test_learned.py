@@ -288,7 +288,8 @@ def test_search_with_model_differs_and_says_which_model():
     assert {a.model for a in plain} == {None}
     assert [a.ev for a in learned] != [a.ev for a in plain]
     assert learned[0].as_dict()["model"] == model.name
-    assert SearchBot(seed=1).settings()["model"] == "auto"
+    assert SearchBot(seed=1).settings()["model"] is None  # rollouts by default
+    assert SearchBot(seed=1, model="auto").settings()["model"] == "auto"
 
 
 def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):

@@ -61,10 +61,12 @@ class SearchBot:
     (the chance that a seat plays at random in each sampled future).  The bot only
     sees observations: the model is a setting, not a guess about who is playing.
     ``model``: the learned value model that places the bot's own cards inside the
-    rollouts (:data:`ofc_fast.learned.ModelSpec`): ``"auto"`` (default: the model
-    shipped for the rule set and seat count, none where none ships), a path or a
-    :class:`~ofc_fast.learned.ValueModel`; None is the rollout-only search (the same
-    decisions as before the learned model, for the same seed and samples).
+    rollouts (:data:`ofc_fast.learned.ModelSpec`): ``"auto"`` (the model shipped for
+    the rule set and seat count, none where none ships), a path or a
+    :class:`~ofc_fast.learned.ValueModel`; None (default) is the rollout-only search,
+    the same decisions as before the learned model for the same seed and samples.
+    The default stays None while the shipped model measures weaker inside the search
+    than the rollouts (docs/learned.md, "Measured").
 
     >>> SearchBot(seed=1, opponent="random").settings()["opponent"]
     'random'
@@ -86,7 +88,7 @@ class SearchBot:
         opening_factor: float = 3.0,
         clock: str = "cpu",
         opponent: Opponent = "best",
-        model: ModelSpec = "auto",
+        model: ModelSpec = None,
     ) -> None:
         if not (rules is None or isinstance(rules, (str, RuleSet))):
             raise BotError(
