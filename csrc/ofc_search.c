@@ -6,6 +6,7 @@
 
 #include "ofc_internal.h"
 #include "ofc_internal_solve.h"
+#include "ofc_value.h"
 
 #define ROW_START(r) ((r) == 0 ? 0 : (r) == 1 ? 3 : 8)
 #define ROW_SIZE(r) ((int)ofc_row_size((uint32_t)(r)))
@@ -672,12 +673,38 @@ static void complete_others(const env *e, const ofc_search_pos *pos, const uint8
 
 /* ------------------------------------------------------------ sequential */
 
+/* The learned value of a board of the searcher (m->value set; see Learned value in
+ * the header): every card but the board and the `live` ones is out of the deck. */
+static double seq_learned(const env *e, const uint8_t b[13], uint64_t live, int players,
+                          int in_fl)
+{
+    ofc_value_ctx vc;
+    uint64_t mask = 0;
+    double v;
+    int i;
+    for (i = 0; i < 13; i++) {
+        mask |= b[i] == OFC_NO_CARD ? 0 : (uint64_t)1 << b[i];
+    }
+    vc.rules = e->r;
+    vc.fl = e->fl;
+    vc.ev = e->ev;
+    vc.model = e->m->value;
+    memcpy(vc.fl_value, e->m->fl_value, sizeof vc.fl_value);
+    vc.players = (uint32_t)players;
+    vc.in_fl = (uint32_t)in_fl;
+    if (ofc_value_board(&vc, b, ((uint64_t)1 << OFC_CARDS) - 1 - (live | mask), &v) != OFC_OK) {
+        return OFC_SEARCH_FOUL_VALUE;
+    }
+    return v;
+}
+
 /* The best option for one round of cards (every discard, every row per kept card),
- * each valued by the fast completion over `fake` cards for the rounds after it;
- * the board gets the winner. */
+ * each valued by the fast completion over `fake` cards for the rounds after it (or by
+ * the learned value, seq_learned(), with m->value: `live`, `players`); the board gets
+ * the winner. */
 static void seq_round(const env *e, uint8_t board[13], const uint8_t *cards, int n, int k,
                       const uint8_t *fake, int left, const uint8_t *rn, const uint8_t *rk,
-                      int in_fl)
+                      int in_fl, uint64_t live, int players)
 {
     uint8_t best[13], kept[5], b[13];
     uint32_t dm = k ? (1u << k) - 1u : 0u, full = (1u << n) - 1u;
@@ -710,10 +737,16 @@ static void seq_round(const env *e, uint8_t board[13], const uint8_t *cards, int
             }
             if (ok) {
                 cx t;
-                complete(&t, e, b, fake, left, rn, rk, in_fl, OFC_COMPLETE_FAST);
-                if (!have || t.best_value > best_v) {
+                double v;
+                if (e->m->value != NULL && e->ev != NULL) {
+                    v = seq_learned(e, b, live, players, in_fl);
+                } else {
+                    complete(&t, e, b, fake, left, rn, rk, in_fl, OFC_COMPLETE_FAST);
+                    v = t.best_value;
+                }
+                if (!have || v > best_v) {
                     memcpy(best, b, 13);
-                    best_v = t.best_value;
+                    best_v = v;
                     have = 1;
                 }
             }
@@ -752,16 +785,23 @@ static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
 {
     const ofc_search_seat *own = &pos->seats[pos->seat];
     uint8_t b[13], fake[52];
+    uint64_t live = 0;
     int i, off = 0, rounds = own->rounds;
     memcpy(b, board, 13);
+    for (i = 0; i < pos->n_unseen; i++) {
+        live |= (uint64_t)1 << pos->unseen[i];
+    }
     for (i = 0; i + 1 < rounds; i++) {
         int need = 0, j;
         for (j = i + 1; j < rounds; j++) {
             need += own->round_n[j];
         }
+        for (j = 0; j < own->round_n[i]; j++) {
+            live &= ~((uint64_t)1 << cards[off + j]);
+        }
         seq_fake(pos, cards, off + own->round_n[i], need, &rng, fake);
         seq_round(e, b, cards + off, own->round_n[i], own->round_k[i], fake, rounds - 1 - i,
-                  own->round_n + i + 1, own->round_k + i + 1, own->in_fl);
+                  own->round_n + i + 1, own->round_k + i + 1, own->in_fl, live, pos->players);
         off += own->round_n[i];
     }
     complete(c, e, b, cards + off, rounds ? 1 : 0, own->round_n + (rounds ? rounds - 1 : 0),

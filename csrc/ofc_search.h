@@ -46,6 +46,14 @@
  *     round by the best completion with its real cards.  The other seats complete
  *     by the best completion when they have at most two rounds left, else fast.
  *
+ * Learned value
+ * -------------
+ * With m->value set (a model of ofc_model.h, feature set 1) and ev given, the
+ * sequential policy values each option of the searcher's rounds but the last by the
+ * model (ofc_value_board(): the board after the option, the cards the searcher knows
+ * are out of the deck) instead of the fast completion over fake cards; nothing else
+ * changes, and with m->value NULL the search is the rollout-only search.
+ *
  * Opponents
  * ---------
  * In a rollout sample every other seat completes its board by the completion policy
@@ -69,7 +77,7 @@
  * sq) adds each candidate's value over 500 samples to sum[i].)
  * @code
  * static ofc_rules rules;                            // 95 KB: not on a small stack
- * ofc_search_model model = {{0}, 0.0, 0.0};          // no Fantasyland or row terms
+ * ofc_search_model model = {{0}, 0.0, 0.0, NULL};    // no Fantasyland or row terms
  * ofc_completion_result out;
  * const uint8_t board[13] = {42, 41, OFC_NO_CARD,    // Qh Qd _
  *                            31, 30, 29, 12, OFC_NO_CARD,   // 9s 9h 9d 5c _
@@ -90,6 +98,7 @@
 #include <stdint.h>
 
 #include "ofc_fast.h"
+#include "ofc_model.h"
 #include "ofc_solver.h"
 
 #ifdef __cplusplus
@@ -123,6 +132,8 @@ typedef struct ofc_search_model {
     double row_weight;                     /* weight of ev.units in a completion */
     double opp_random;                     /* 0..1: the opponent model of the rollouts
                                             * (see Opponents); 0: completion policy */
+    const ofc_vmodel *value;               /* NULL, or a learned value model (see
+                                            * Learned value) */
 } ofc_search_model;
 
 /*! One seat of a position: what the searcher knows of its board and what is left. */

@@ -1,5 +1,6 @@
 /* ofc_status.c -- the one message of each status code (ofc_status_string()). */
 #include "ofc_fast.h"
+#include "ofc_model.h"
 #include "ofc_search.h"
 
 /* Codes of ofc_fast.h and ofc_solver.h. */
@@ -57,6 +58,21 @@ static const char *game_status(int32_t status)
     }
 }
 
+/* Codes of ofc_model.h. */
+static const char *model_status(int32_t status)
+{
+    switch (status) {
+    case OFC_E_MODEL_MAGIC: return "not a value model file (bad magic)";
+    case OFC_E_MODEL_VERSION: return "a value model format version this library does not read";
+    case OFC_E_MODEL_TRUNCATED: return "the value model file is truncated (or too long)";
+    case OFC_E_MODEL_CHECKSUM: return "the value model file is corrupt (checksum mismatch)";
+    case OFC_E_MODEL_SHAPE: return "the value model's layers or sizes are out of range";
+    case OFC_E_MODEL_VALUE: return "the value model holds a NaN or infinite weight";
+    case OFC_E_MODEL_NO_NET: return "the value model has no net for this many cards";
+    default: return NULL;
+    }
+}
+
 const char *ofc_status_string(int32_t status)
 {
     const char *text = core_status(status);
@@ -65,6 +81,9 @@ const char *ofc_status_string(int32_t status)
     }
     if (text == NULL) {
         text = game_status(status);
+    }
+    if (text == NULL) {
+        text = model_status(status);
     }
     return text != NULL ? text : "unknown status code";
 }

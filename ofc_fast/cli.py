@@ -462,6 +462,12 @@ def _add_advise(sub: Any) -> None:
         default="auto",
         help="exact expectimax: when affordable (auto), always, never",
     )
+    a.add_argument(
+        "--model",
+        default=None,
+        help='learned value model in the rollouts: "auto" (the shipped one) or a '
+        "model file (default: none, rollouts only)",
+    )
     a.add_argument("--top", type=int, default=0, help="print only the best N moves")
     a.add_argument("--json", action="store_true", help="print JSON")
     a.set_defaults(func=_cmd_advise)

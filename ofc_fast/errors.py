@@ -14,6 +14,7 @@ __all__ = [
     "GameError",
     "GameRulesError",
     "HistoryError",
+    "ModelError",
     "MoveError",
     "OfcError",
     "ProtocolError",
@@ -115,7 +116,7 @@ class UnknownBotError(BotError):
     >>> make_bot("genius")
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, search
+    ofc_fast.errors.UnknownBotError: unknown bot 'genius'; known bots: heuristic, random, ...value
     """
 
 
@@ -171,6 +172,11 @@ class ExecutorError(OfcError):
 
 class SelfPlayError(OfcError):
     """A self-play output directory that holds another run, or a damaged manifest."""
+
+
+class ModelError(OfcError):
+    """A learned value model that cannot be used: a missing, truncated or corrupt
+    model file, another format version, a model of another rule set or feature set."""
 
 
 class SearchError(OfcError):

@@ -40,6 +40,7 @@ from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, OfcError, SearchError, quote
 from .game import Game, Move, actions_for, move_for_action
+from .learned.model import ModelSpec, ValueModel, resolve_model
 from .rules import RuleSet
 from .rules import get as get_rules
 from .rules.compiled import compiled, compiled_fl
@@ -621,12 +622,14 @@ def cli_advise(args: Any) -> str:
         time_budget=args.time,
         seed=args.seed,
         exact=modes[args.exact],
+        model=getattr(args, "model", None),
     )
     seconds = time.perf_counter() - t0
     if args.json:
         return json.dumps([a.as_dict() for a in advice], indent=1)
     lines = [
-        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms",
+        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"
+        + (f", value model {advice[0].model}" if advice and advice[0].model else ""),
         f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}",
     ]
     for i, a in enumerate(advice[: args.top] if args.top else advice):
@@ -653,7 +656,8 @@ class Advice:
     opponent play plus the Fantasyland worth: a value to rank moves by, not a fair
     estimate of the deal; see the module doc), ``stderr`` (standard error of ``ev``;
     0 when exact), ``exact`` and ``samples`` (sampled futures behind ``ev``; 0 when
-    exact)."""
+    exact) and ``model`` (the name of the learned value model that placed the
+    searcher's cards in the rollouts; None: rollouts without one, or exact values)."""
 
     action: int
     move: Move
@@ -661,6 +665,7 @@ class Advice:
     stderr: float
     exact: bool
     samples: int
+    model: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able: the move as text."""
@@ -671,6 +676,7 @@ class Advice:
             "stderr": self.stderr,
             "exact": self.exact,
             "samples": self.samples,
+            "model": self.model,
         }
 
 
@@ -771,6 +777,7 @@ def advise(
     prune: bool = False,
     clock: str = "wall",
     opponent: Opponent = "best",
+    model: ModelSpec = None,
 ) -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
@@ -792,7 +799,10 @@ def advise(
     the others keep the values of their fewer samples, see ``Advice.samples``, and
     come after the moves that outlasted them); with the auto policy an opening
     (more than 60 moves) is screened by the fast policy until at most 30 moves are
-    left, which then start again under the sequential policy.
+    left, which then start again under the sequential policy; ``model``: a learned
+    value model (:data:`ofc_fast.learned.ModelSpec`: ``"auto"`` the one shipped for
+    the rule set and seat count, a path, a ValueModel; None: none) that places the
+    searcher's cards in the sequential rollouts (csrc/ofc_search.h, Learned value).
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
@@ -807,17 +817,18 @@ def advise(
     rows = obs["boards"][obs["seat"]]
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
     actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
-    model = search_model(rules, fl_value, row_weight, opponent)
+    model_ = search_model(rules, fl_value, row_weight, opponent)
+    value = resolve_model(model, rules, int(pos.players))
     args = (
         compiled(rules),
         compiled_fl(rules),
         ev_tables(rules),
-        model.c_model(),
+        _with_value(model_.c_model(), value),
         pos,
         bytes(actions),
         len(actions),
     )
-    values = _exact(args, pos, exact, time_budget, model.opp_random > 0)
+    values = _exact(args, pos, exact, time_budget, model_.opp_random > 0)
     if values is not None:
         out = [
             Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
@@ -833,10 +844,21 @@ def advise(
         args, _policy(name, True), seed, samples, time_budget, prune, then, _CLOCKS[clock]
     )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
+    named = None if value is None else value.name
     return [
-        Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n)
+        Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n, named)
         for a, (v, se, _, n) in ranked
     ]
+
+
+def _with_value(c_model: Any, value: ValueModel | None) -> Any:
+    """The C search model with a learned value model attached (a copy; the cached
+    struct stays model-free)."""
+    if value is None:
+        return c_model
+    c = ffi.new("ofc_search_model *", c_model[0])
+    c.value = value.c
+    return c
 
 
 def _exact(

@@ -179,7 +179,7 @@ def test_classic_bot_surrenders_weak_hands() -> None:
 
 
 def test_registry() -> None:
-    assert set(BOTS) == {"random", "heuristic", "search"}
+    assert set(BOTS) == {"random", "heuristic", "search", "value"}
     assert isinstance(make_bot("Random", seed=1), RandomBot)
     assert isinstance(make_bot("heuristic", rules.OFC), HeuristicBot)
     with pytest.raises(UnknownBotError):
@@ -222,7 +222,7 @@ def test_unknown_bot_lists_known_names() -> None:
 
 
 def test_bot_names_and_bad_names() -> None:
-    assert bot_names() == ("heuristic", "random", "search")
+    assert bot_names() == ("heuristic", "random", "search", "value")
     for bad in ("", "  ", None, 3):
         with pytest.raises(BotError):
             make_bot(bad)  # type: ignore[arg-type]

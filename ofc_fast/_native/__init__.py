@@ -15,6 +15,7 @@ from ..errors import (
     BoardError,
     CardError,
     GameError,
+    ModelError,
     MoveError,
     OfcError,
     RulesError,
@@ -80,6 +81,13 @@ ERRORS: dict[int, type[Exception]] = {
     lib.OFC_E_DECK: GameError,
     lib.OFC_E_DESTINATION: MoveError,
     lib.OFC_E_NOT_OVER: GameError,
+    lib.OFC_E_MODEL_MAGIC: ModelError,
+    lib.OFC_E_MODEL_VERSION: ModelError,
+    lib.OFC_E_MODEL_TRUNCATED: ModelError,
+    lib.OFC_E_MODEL_CHECKSUM: ModelError,
+    lib.OFC_E_MODEL_SHAPE: ModelError,
+    lib.OFC_E_MODEL_VALUE: ModelError,
+    lib.OFC_E_MODEL_NO_NET: ModelError,
 }
 """The exception class of every C status code (``OFC_E_*`` of every public header)."""
 

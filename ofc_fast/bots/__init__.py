@@ -4,7 +4,10 @@
 * :class:`HeuristicBot` (:mod:`ofc_fast.bots.heuristic`) samples futures and values the
   boards in C (:mod:`ofc_fast.bots.model`).
 * :class:`SearchBot` (:mod:`ofc_fast.bots.search`) searches every decision with
-  :func:`ofc_fast.search.advise` (rollouts with best completions, exact endgames).
+  :func:`ofc_fast.search.advise` (rollouts with best completions, exact endgames;
+  the learned value places its rollouts' cards where a model ships).
+* :class:`ValueBot` (:mod:`ofc_fast.bots.value`) plays the move of best learned value
+  (:mod:`ofc_fast.learned`), with no search.
 * :mod:`ofc_fast.bots.base`: the :class:`Bot` protocol and its conventions (``rules``,
   ``seed``, keyword settings, ``settings()``, optional ``reset(seed)``).
 * :mod:`ofc_fast.bots.registry`: bots by name (:func:`make_bot`, :func:`make_bots`,
@@ -25,6 +28,7 @@ from .heuristic import HeuristicBot
 from .random import RandomBot
 from .registry import BOTS, BotFactory, bot_names, make_bot, make_bots, register, unregister
 from .search import SearchBot
+from .value import ValueBot
 
 __all__ = [
     "BOTS",
@@ -34,6 +38,7 @@ __all__ = [
     "Observation",
     "RandomBot",
     "SearchBot",
+    "ValueBot",
     "bot_names",
     "free_slots",
     "make_bot",
@@ -46,3 +51,4 @@ __all__ = [
 register("random", RandomBot)
 register("heuristic", HeuristicBot)
 register("search", SearchBot)
+register("value", ValueBot)

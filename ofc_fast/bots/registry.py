@@ -6,7 +6,7 @@ A factory is called as ``factory(rules=rules, seed=seed, **settings)`` and retur
 
 >>> from ofc_fast.bots import bot_names, make_bot
 >>> bot_names()
-('heuristic', 'random', 'search')
+('heuristic', 'random', 'search', 'value')
 >>> bot = make_bot("heuristic", seed=1, samples=8)
 >>> bot.settings()["samples"]
 8

@@ -23,10 +23,10 @@ from random import Random
 from typing import Any
 
 from ..errors import BotError, OfcError, quote
-from ..game import GameError, Move
+from ..game import Move
+from ..learned.model import ModelSpec, check_spec
 from ..rules import RuleSet
 from ..rules import get as get_rules
-from ..rules.model import Game as GameKind
 from ..search import (
     Opponent,
     advise,
@@ -35,9 +35,10 @@ from ..search import (
     opponent_weight,
     search_model,
 )
-from ..solver import StayValue, solve_fantasyland
+from ..solver import StayValue
+from ._sets import decision
 from ._warm import rehearse
-from .base import Observation, rules_of
+from .base import Observation
 from .heuristic import HeuristicBot
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
@@ -70,6 +71,13 @@ class SearchBot:
     uniformly random legal moves, as :class:`RandomBot`), or a number within 0..1
     (the chance that a seat plays at random in each sampled future).  The bot only
     sees observations: the model is a setting, not a guess about who is playing.
+    ``model``: the learned value model that places the bot's own cards inside the
+    rollouts (:data:`ofc_fast.learned.ModelSpec`): ``"auto"`` (the model shipped for
+    the rule set and seat count, none where none ships), a path or a
+    :class:`~ofc_fast.learned.ValueModel`; None (default) is the rollout-only search,
+    the same decisions as before the learned model for the same seed and samples.
+    The default stays None while the shipped model measures weaker inside the search
+    than the rollouts (docs/learned.md, "Measured").
 
     **Deadlines.** An observation with a ``"deadline"`` (the :func:`time.monotonic`
     time by which :meth:`act` must return; the protocol client sets it from the
@@ -103,6 +111,7 @@ class SearchBot:
         opening_factor: float = 3.0,
         clock: str = "cpu",
         opponent: Opponent = "best",
+        model: ModelSpec = None,
     ) -> None:
         if not (rules is None or isinstance(rules, (str, RuleSet))):
             raise BotError(
@@ -121,6 +130,7 @@ class SearchBot:
                 row_weight=row_weight,
             )
             opponent_weight(opponent)
+            check_spec(model)
             if not (in_range(opening_factor, 0, 100) and opening_factor > 0):
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
@@ -140,6 +150,7 @@ class SearchBot:
         self.opening_factor = float(opening_factor)
         self.clock = clock
         self.opponent = opponent
+        self.model = model
         self._sets = HeuristicBot(rules, seed)
         self._overrun: dict[int, float] = {}  # dealt cards -> recent largest overrun (s)
 
@@ -155,6 +166,9 @@ class SearchBot:
             "opening_factor": self.opening_factor,
             "clock": self.clock,
             "opponent": self.opponent,
+            "model": self.model
+            if self.model is None or isinstance(self.model, str)
+            else str(getattr(self.model, "name", self.model)),
         }
 
     def reset(self, seed: int | None = None) -> None:
@@ -194,15 +208,10 @@ class SearchBot:
     def act(self, observation: Observation) -> Move:
         """The move the search advises for the observed decision."""
         obs = observation
-        rules = rules_of(obs, self.rules)
+        rules, full = decision(obs, self.rules, self._sets, self.fl_value)
+        if full is not None:
+            return full
         dealt = list(obs["dealt"])
-        if not dealt:
-            raise GameError(f"seat {obs['seat']} has nothing to play")
-        if obs.get("full_set") or len(dealt) > 5:
-            if rules.game is GameKind.CLASSIC:
-                return self._sets.act(obs)
-            sol = solve_fantasyland(dealt, rules, stay_value=self.fl_value)
-            return Move.from_board(sol.board, sol.discards)
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
             budget *= self.opening_factor
@@ -243,6 +252,7 @@ class SearchBot:
             prune=self.prune,
             clock=clock,
             opponent=self.opponent,
+            model=self.model,
         )
         if timed and budget is not None:
             key = len(obs["dealt"])

@@ -54,4 +54,16 @@ static size_t test_cards(const char *text, uint8_t *out)
     return n;
 }
 
+/* A board in row layout (front 0..2, middle 3..7, back 8..12) from the text of its
+ * three rows, the free slots 0xFF (OFC_NO_CARD). */
+static inline void test_layout(const char *rows[3], uint8_t out[13])
+{
+    static const int start[3] = {0, 3, 8};
+    int r;
+    memset(out, 0xFF, 13);
+    for (r = 0; r < 3; r++) {
+        test_cards(rows[r], out + start[r]);
+    }
+}
+
 #endif /* OFC_TEST_CHECK_H */

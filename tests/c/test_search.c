@@ -13,23 +13,12 @@ static ofc_fl_rules fl;
 static ofc_ev_tables ev;
 static ofc_search_model model;
 
-/* A board in row layout from "front / middle / back" with '-' for no card. */
-static void layout(const char *rows[3], uint8_t out[13])
-{
-    static const int start[3] = {0, 3, 8};
-    int r;
-    memset(out, OFC_NO_CARD, 13);
-    for (r = 0; r < 3; r++) {
-        test_cards(rows[r], out + start[r]);
-    }
-}
-
 static void test_known_completion(void)
 {
     const char *rows[3] = {"Qh Qd", "9s 9h 9d 5c", "As Ks Qs Js"};
     uint8_t b[13], cards[3], rn = 3, rk = 0;
     ofc_completion_result out;
-    layout(rows, b);
+    test_layout(rows, b);
     test_cards("2c 5d Ts", cards);
     CHECK_EQ(ofc_best_completion(&rules, &fl, NULL, &model, b, cards, 1, &rn, &rk, 0,
                                  OFC_COMPLETE_BEST, &out), OFC_OK);
@@ -51,7 +40,7 @@ static void test_forced_foul_and_errors(void)
     ofc_rules broken = rules;
     ofc_fl_rules bad_fl = fl; /* fuzz finding: entries past OFC_FL_MAX_ENTRY were read */
     bad_fl.n_entry = OFC_FL_MAX_ENTRY + 1;
-    layout(rows, b);
+    test_layout(rows, b);
     test_cards("7c 8h Jd", cards);
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
                                  OFC_COMPLETE_BEST, &out), OFC_OK);
@@ -89,8 +78,8 @@ static void position(ofc_search_pos *pos, const char *opp[3], int opp_rounds)
     pos->n_dealt = 3;
     pos->k = 1;
     test_cards("Jd 4s 5s", pos->dealt);
-    layout(own, pos->seats[0].board);
-    layout(opp, pos->seats[1].board);
+    test_layout(own, pos->seats[0].board);
+    test_layout(opp, pos->seats[1].board);
     pos->seats[1].rounds = (uint8_t)opp_rounds;
     pos->seats[1].round_n[0] = 3;
     pos->seats[1].round_k[0] = 1;

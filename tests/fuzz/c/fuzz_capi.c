@@ -1,7 +1,8 @@
 /*
  * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/ofc_fast.h and its
  * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h, the game engine
- * ofc_game.h, and the search ofc_search.h): every validating (non-_unchecked)
+ * ofc_game.h, the search ofc_search.h and the learned value ofc_model.h /
+ * ofc_value.h): every validating (non-_unchecked)
  * function gets fuzzer bytes as cards, strengths, hand-built structs and rule sets,
  * and every result is checked to be in range (and equal to the unchecked twin where
  * there is one).  Built and run by tests/fuzz/c/run.sh under
@@ -19,6 +20,7 @@
 
 #include "ofc_fast.h"
 #include "ofc_search.h"
+#include "ofc_value.h"
 
 /* A fuzz-found contract violation: print it and abort (libFuzzer saves the input). */
 #define REQUIRE(cond)                                                                 \
@@ -475,6 +477,65 @@ static int is_search_status(int32_t v)
     return is_status(v) || v == OFC_E_ACTION || v == OFC_E_BUDGET;
 }
 
+/* A small valid value model (feature set 1: nets for 5, 7, 9, 11 cards, 64 -> 8 -> 1,
+ * weights from a fixed stream), built once: the search and the value kernels run with
+ * a real model. */
+static uint8_t vm_file[64 + 4 * (4 * (5 + 8 * 65 + 9))];
+
+static size_t vm_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    return 4;
+}
+
+static size_t vm_build(uint8_t *f)
+{
+    size_t at = 64;
+    uint32_t net, i, seed = 12345;
+    uint64_t h;
+    memset(f, 0, 64);
+    memcpy(f, "OFCVALUE", 8);
+    vm_put32(f + 8, OFC_VM_VERSION);
+    vm_put32(f + 12, OFC_VM_HEADER_BYTES);
+    vm_put32(f + 24, OFC_VF_SET);
+    vm_put32(f + 28, OFC_VF_N);
+    vm_put32(f + 36, 4);
+    for (net = 0; net < 4; net++) {
+        at += vm_put32(f + at, 5 + 2 * net);
+        at += vm_put32(f + at, 2);
+        at += vm_put32(f + at, OFC_VF_N);
+        at += vm_put32(f + at, 8);
+        at += vm_put32(f + at, 1);
+        for (i = 0; i < 8 * (OFC_VF_N + 1) + 9; i++) {
+            float w;
+            uint32_t u;
+            seed = seed * 1103515245u + 12345u;
+            w = (float)((int)(seed >> 16 & 0xFF) - 128) / 256.0f;
+            memcpy(&u, &w, 4);
+            at += vm_put32(f + at, u);
+        }
+    }
+    vm_put32(f + 16, (uint32_t)(at - 64));
+    h = ofc_vm_checksum(f + 64, at - 64);
+    vm_put32(f + 40, (uint32_t)h);
+    vm_put32(f + 44, (uint32_t)(h >> 32));
+    return at;
+}
+
+static const ofc_vmodel *fuzz_vmodel(void)
+{
+    static ofc_vmodel *m;
+    if (!m) {
+        size_t n = vm_build(vm_file);
+        m = malloc(sizeof *m);
+        REQUIRE(m && n == sizeof vm_file && ofc_vm_parse(vm_file, n, m) == OFC_OK);
+    }
+    return m;
+}
+
 /* A value model: mostly sane numbers, sometimes raw doubles (then it must be refused
  * by ofc_search_model_check, and the search is not called with it). */
 static int search_model(reader *in, ofc_search_model *m)
@@ -485,6 +546,7 @@ static int search_model(reader *in, ofc_search_model *m)
     }
     m->row_weight = raw ? (double)(int32_t)u32(in) : (double)(u8(in) % 3);
     m->opp_random = raw ? (double)(int8_t)u8(in) : (double)(u8(in) % 5) / 4.0;
+    m->value = (u8(in) & 3) == 0 ? fuzz_vmodel() : NULL;
     if (raw && (u8(in) & 1)) {
         m->row_weight = NAN;
     }
@@ -688,6 +750,115 @@ static void t_search(reader *in)
     }
 }
 
+/* The model parser: raw bytes, or the valid model with fuzzed bytes written over it
+ * (the checksum fixed after, or not), so the shape checks behind the checksum are
+ * reached.  A parsed model is evaluated on fuzzed inputs: finite or NO_NET. */
+static void t_vm_parse(reader *in)
+{
+    static ofc_vmodel m;
+    static uint8_t buf[sizeof vm_file + 64];
+    float x[OFC_VM_MAX_WIDTH];
+    size_t n, k, i;
+    uint8_t how = u8(in);
+    int32_t st;
+    double v;
+    fuzz_vmodel();
+    if (how & 1) { /* raw */
+        n = in->n < sizeof buf ? in->n : sizeof buf;
+        memcpy(buf, in->p, n);
+        in->p += n;
+        in->n -= n;
+    } else {
+        memcpy(buf, vm_file, sizeof vm_file);
+        n = sizeof vm_file - (how & 2 ? u8(in) % 16 : 0);
+        for (k = u8(in) % 8; k > 0; k--) {
+            buf[u16(in) % sizeof vm_file] = u8(in);
+        }
+        if (how & 4) {
+            uint64_t h = ofc_vm_checksum(buf + 64, n - 64);
+            vm_put32(buf + 40, (uint32_t)h);
+            vm_put32(buf + 44, (uint32_t)(h >> 32));
+        }
+    }
+    st = ofc_vm_parse(buf, n, &m);
+    REQUIRE(st == OFC_OK || (st <= OFC_E_MODEL_MAGIC && st >= OFC_E_MODEL_VALUE));
+    if (st != OFC_OK) {
+        return;
+    }
+    REQUIRE(m.n_nets >= 1 && m.n_nets <= OFC_VM_MAX_NETS && m.n_params <= OFC_VM_MAX_PARAMS);
+    for (i = 0; i < OFC_VM_MAX_WIDTH; i++) {
+        x[i] = (float)(int8_t)u8(in) / 8.0f;
+    }
+    for (k = 0; k <= 13; k++) {
+        st = ofc_vm_eval(&m, (uint32_t)k, x, &v);
+        REQUIRE(st == OFC_E_MODEL_NO_NET || (st == OFC_OK && !isnan(v)));
+    }
+}
+
+/* The value kernels: a fuzzed board, dead cards and decision under a real model;
+ * every result finite or a status, the best action the argmax of the values. */
+static void t_value(reader *in)
+{
+    ofc_fl_rules fl;
+    ofc_value_ctx c;
+    uint8_t board[13], dealt[5], deck[52], ids[OFC_ACTION_SPACE], act = 0, room[3];
+    float f[OFC_VF_N];
+    double v[OFC_ACTION_SPACE], best = 0, mean = 0, var = 0;
+    uint64_t dead = (uint64_t)u32(in) << 20 ^ u32(in);
+    int d = 0, r, i, placed = u8(in) % 13;
+    uint32_t n = 1 + u8(in) % 3, k = n == 3 ? 1 : 0;
+    int32_t st, count;
+    memset(&c, 0, sizeof c);
+    c.rules = rules(in);
+    fl_rules(in, &fl);
+    c.fl = (u8(in) & 3) ? &fl : NULL;
+    c.ev = (u8(in) & 7) ? ev_ofc() : NULL;
+    c.model = (u8(in) & 7) ? fuzz_vmodel() : NULL;
+    c.players = 1 + u8(in) % 4;
+    c.in_fl = (u8(in) & 7) ? 0 : u8(in) % 18;
+    cards(in, deck, 52);
+    search_board(in, board, placed, deck, &d);
+    for (i = 0; i < 5; i++) {
+        dealt[i] = deck[(d + i) % 52];
+    }
+    if ((u8(in) & 7) != 0) { /* mostly: the dead cards clear of board and dealt */
+        for (i = 0; i < 13; i++) {
+            dead &= board[i] < 52 ? ~((uint64_t)1 << board[i]) : ~(uint64_t)0;
+        }
+        for (i = 0; i < 5; i++) {
+            dead &= dealt[i] < 52 ? ~((uint64_t)1 << dealt[i]) : ~(uint64_t)0;
+        }
+    }
+    st = ofc_value_features(&c, board, dead, f);
+    for (i = 0; i < OFC_VF_N && st == OFC_OK; i++) {
+        REQUIRE(isfinite(f[i]));
+    }
+    st = ofc_value_board(&c, board, dead, &best);
+    REQUIRE(st != OFC_OK || isfinite(best));
+    for (r = 0; r < 3; r++) {
+        static const int start[3] = {0, 3, 8}, size[3] = {3, 5, 5};
+        for (i = 0; i < size[r] && board[start[r] + i] != OFC_NO_CARD; i++) {
+        }
+        room[r] = (uint8_t)(size[r] - i);
+    }
+    count = ofc_actions_legal(n, k, room, ids, NULL);
+    if (count <= 0) {
+        return;
+    }
+    st = ofc_value_actions(&c, board, dealt, n, k, dead, ids, (uint32_t)count, v);
+    if (st != OFC_OK) {
+        REQUIRE(ofc_value_best(&c, board, dealt, n, k, dead, &act, NULL, &best) != OFC_OK);
+        return;
+    }
+    REQUIRE(ofc_value_best(&c, board, dealt, n, k, dead, &act, NULL, &best) == OFC_OK);
+    for (i = 0; i < count; i++) {
+        REQUIRE(isfinite(v[i]) && v[i] <= best);
+    }
+    st = ofc_value_expect(&c, board, dead, n, k, u8(in) % 4, u32(in), 1 + u8(in) % 3, &mean,
+                          &var);
+    REQUIRE(st != OFC_OK || (isfinite(mean) && var >= 0));
+}
+
 /* ------------------------------------------------------------ target table */
 
 /* The game engine: a deal from fuzzed seats, button, Fantasyland counts and a seed
@@ -853,6 +1024,8 @@ static const fuzz_target targets[] = {
     {"settle", t_settle},
     {"best_completion", t_best_completion},
     {"search", t_search},
+    {"vm_parse", t_vm_parse},
+    {"value", t_value},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,0 +1,125 @@
+/*
+ * ofc_model.h -- the learned value model: a file of small multilayer perceptrons,
+ * one per number of cards on the board, read into a fixed-size struct and evaluated
+ * in C.  Plain C99, no allocation, no global mutable state: a parsed model is
+ * read-only and may be shared by any number of threads.
+ *
+ * File format, version 1 (docs/learned.md; every number little-endian)
+ * -------------------------------------------------------------------
+ *   offset  size  field
+ *        0     8  magic "OFCVALUE"
+ *        8     4  version (OFC_VM_VERSION)
+ *       12     4  header bytes (OFC_VM_HEADER_BYTES = 64)
+ *       16     4  payload bytes (the file is exactly header + payload)
+ *       20     4  rules hash (the writer's fingerprint of the rule set; not read here)
+ *       24     4  feature set (1: ofc_value.h, OFC_VF_N inputs)
+ *       28     4  inputs of every net (= OFC_VF_N for feature set 1)
+ *       32     4  players the model was trained for (0: any)
+ *       36     4  nets (1..OFC_VM_MAX_NETS)
+ *       40     8  checksum: FNV-1a 64 of the payload (ofc_vm_checksum())
+ *       48    16  reserved, all 0
+ *   payload, net after net:
+ *     u32 cards (5..12: the cards on the board of the after-states it values),
+ *     u32 layers L (1..OFC_VM_MAX_LAYERS), u32 width[L + 1] (width[0] = inputs,
+ *     width[L] = 1, each 1..OFC_VM_MAX_WIDTH), then for each layer l: the weights
+ *     W[width[l+1]][width[l]] (row-major float32) and the biases b[width[l+1]].
+ * Forward pass: x_{l+1} = relu(W_l x_l + b_l) for every layer but the last, which
+ * is linear; sums in double.  Input normalisation is folded into the first layer.
+ * (ofc_vmodel.w keeps each layer's weights transposed, W^T then b, for speed.)
+ *
+ * Example
+ * -------
+ * (A model file is read into memory by the caller, then ofc_vm_parse(bytes, n, &m)
+ * and ofc_vm_eval(&m, cards, features, &value); ofc_value.h computes the features.)
+ * @code
+ * static ofc_vmodel m;                              // about 1 MB: not on the stack
+ * const uint8_t head[8] = {'O', 'F', 'C', 'V', 'A', 'L', 'U', 'E'};
+ * assert(ofc_vm_parse(head, sizeof head, &m) == OFC_E_MODEL_TRUNCATED);
+ * assert(ofc_vm_checksum((const uint8_t *)"a", 1) == 0xaf63dc4c8601ec8cULL);
+ * @endcode
+ */
+#ifndef OFC_MODEL_H
+#define OFC_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ofc_fast.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OFC_VM_VERSION 1
+#define OFC_VM_HEADER_BYTES 64
+#define OFC_VM_MAX_NETS 13      /* one per cards on the board at most */
+#define OFC_VM_MAX_LAYERS 4     /* weight layers of one net */
+#define OFC_VM_MAX_WIDTH 256    /* inputs or units of one layer */
+#define OFC_VM_MAX_PARAMS 262144 /* float32 parameters of all nets together */
+
+/* Status codes of a model file (beyond ofc_status, ofc_game.h and ofc_search.h). */
+#define OFC_E_MODEL_MAGIC (-60)     /* not a model file (magic) */
+#define OFC_E_MODEL_VERSION (-61)   /* a format version this library does not read */
+#define OFC_E_MODEL_TRUNCATED (-62) /* shorter (or longer) than its header says */
+#define OFC_E_MODEL_CHECKSUM (-63)  /* the payload does not match its checksum */
+#define OFC_E_MODEL_SHAPE (-64)     /* a layer count, width, card count or size out of range */
+#define OFC_E_MODEL_VALUE (-65)     /* a parameter that is NaN or infinite */
+#define OFC_E_MODEL_NO_NET (-66)    /* the model has no net for this many cards */
+
+/*! One net: the after-states with `cards` cards on the board. */
+typedef struct ofc_vm_net {
+    uint32_t cards;                        /* cards on the board (5..12) */
+    uint32_t layers;                       /* weight layers (1..OFC_VM_MAX_LAYERS) */
+    uint32_t width[OFC_VM_MAX_LAYERS + 1]; /* width[0] inputs .. width[layers] = 1 */
+    uint32_t offset;                       /* its first parameter in ofc_vmodel.w */
+} ofc_vm_net;
+
+/*! A parsed model (about 1 MB: allocate it statically or on the heap). */
+typedef struct ofc_vmodel {
+    uint32_t version;
+    uint32_t rules_hash;
+    uint32_t feature_set;
+    uint32_t inputs;
+    uint32_t players;
+    uint32_t n_nets;
+    uint64_t checksum;
+    int8_t net_of[14];                    /* net index by cards on the board, -1: none */
+    uint8_t reserved[2];
+    uint32_t n_params;
+    ofc_vm_net nets[OFC_VM_MAX_NETS];
+    float w[OFC_VM_MAX_PARAMS];           /* per net, per layer: W^T[in][out], b[out] */
+} ofc_vmodel;
+
+/*! ofc_vm_checksum():
+ * @brief FNV-1a 64 of bytes (offset basis 0xcbf29ce484222325, prime 0x100000001b3).
+ * @param data  the bytes (may be NULL when n is 0).
+ * @param n     how many.
+ * @return the hash. */
+uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
+
+/*! ofc_vm_parse():
+ * @brief Reads and checks a model file held in memory (see the format above).
+ * @param data  the file's bytes (NULL only with n 0: then OFC_E_MODEL_TRUNCATED).
+ * @param n     how many.
+ * @param out   receives the model (its contents are unspecified on error).
+ * @return OFC_OK; OFC_E_VALUE (out NULL); OFC_E_MODEL_TRUNCATED (shorter than a
+ *         header or than the header says, or longer); OFC_E_MODEL_MAGIC;
+ *         OFC_E_MODEL_VERSION; OFC_E_MODEL_CHECKSUM; OFC_E_MODEL_SHAPE (a count or
+ *         width out of range, two nets for the same cards, reserved bytes not 0, a
+ *         payload that does not end where the nets do); OFC_E_MODEL_VALUE. */
+int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
+
+/*! ofc_vm_eval():
+ * @brief The value of one input vector by the net for `cards` cards on the board.
+ * @param m      a model from ofc_vm_parse();
+ * @param cards  cards on the board (0..13);
+ * @param x      m->inputs features;
+ * @param out    receives the value.
+ * @return OFC_OK, OFC_E_VALUE (a NULL pointer), OFC_E_MODEL_NO_NET. */
+int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OFC_MODEL_H */

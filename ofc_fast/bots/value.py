@@ -1,0 +1,134 @@
+"""ValueBot: the move whose after-state the learned model values most, no search.
+
+Each normal decision scores every legal move in one C call
+(``ofc_value_actions``, ``csrc/ofc_value.h``): the board after the move goes
+through the model's net for its card count (a complete board: its expected points
+and Fantasyland value, exactly), and the best is played.  Fantasyland sets are set by
+the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the
+arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped for
+the rule set and seat count; BotError at a table without one), a path to a model
+file, or a :class:`~ofc_fast.learned.ValueModel`.
+
+>>> from ofc_fast import rules
+>>> from ofc_fast.bots import RandomBot, ValueBot
+>>> from ofc_fast.game import Game, play_out
+>>> g = Game(rules.PINEAPPLE, players=2, seed=3)
+>>> result = play_out(g, [ValueBot(seed=0), RandomBot(seed=1)])
+>>> len(result.net)
+2
+"""
+
+from __future__ import annotations
+
+from random import Random
+from typing import Any
+
+from .._native import OK, ffi, lib, status_error
+from ..errors import BotError, ModelError, OfcError, quote
+from ..game import Move, actions_for, move_for_action
+from ..learned.model import ModelSpec, ValueModel, board_bytes, check_spec, resolve_model
+from ..rules import RuleSet
+from ..rules import get as get_rules
+from ..search import search_model
+from ..solver import StayValue
+from ._sets import decision
+from .base import Observation, unseen_cards
+from .heuristic import HeuristicBot
+
+__all__ = ["ValueBot"]
+
+_ALL = (1 << 52) - 1
+
+
+class ValueBot:
+    """Greedy on the learned value (see the module doc); ``fl_value``: the worth of
+    Fantasyland next deal, as :class:`~ofc_fast.search.SearchModel` reads it.
+
+    >>> ValueBot(seed=1).settings()["model"]
+    'auto'
+    """
+
+    name = "value"
+
+    def __init__(
+        self,
+        rules: RuleSet | str | None = None,
+        seed: int | None = None,
+        *,
+        model: ModelSpec = "auto",
+        fl_value: StayValue = None,
+    ) -> None:
+        if not (rules is None or isinstance(rules, (str, RuleSet))):
+            raise BotError(
+                f"value bot: rules must be a RuleSet or a name, got {quote(rules)}"
+            )
+        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        try:
+            check_spec(model)
+            if self.rules is not None:
+                search_model(self.rules, fl_value)
+        except OfcError as exc:
+            raise BotError(f"value bot: {exc}") from None
+        self.seed = seed
+        self.model = model
+        self.fl_value = fl_value
+        self._sets = HeuristicBot(rules, seed)
+        self.rng = Random(seed)
+
+    def settings(self) -> dict[str, Any]:
+        """The keyword settings: ``ValueBot(rules, seed, **settings)`` is an equal bot."""
+        model = self.model
+        if isinstance(model, ValueModel):
+            model = model.name
+        return {"model": model if model is None else str(model), "fl_value": self.fl_value}
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start again from ``seed`` (the bot draws nothing at random; the set
+        arranger of classic hands does)."""
+        self.rng = Random(seed)
+        self._sets.reset(seed)
+
+    def act(self, observation: Observation) -> Move:
+        """The legal move of largest model value."""
+        obs = observation
+        rules, full = decision(obs, self.rules, self._sets, self.fl_value)
+        if full is not None:
+            return full
+        dealt = list(obs["dealt"])
+        players = int(obs["players"])
+        try:
+            model = resolve_model(self.model, rules, players)
+        except ModelError as exc:
+            raise BotError(f"value bot: {exc}") from None
+        if model is None:
+            raise BotError(
+                f"value bot: no value model ships for {rules.name} with {players} "
+                "players; train one (python -m ofc_fast.learned.train) and pass model="
+            )
+        rows = obs["boards"][obs["seat"]]
+        k = int(obs["to_discard"])
+        actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+        board = board_bytes(rows)
+        dead = _ALL
+        for c in unseen_cards(obs):
+            dead &= ~(1 << int(c))
+        for c in list(board) + dealt:
+            if c != 0xFF:
+                dead &= ~(1 << int(c))
+        ctx = model.context(rules, players, search_model(rules, self.fl_value).fl_value)
+        values = ffi.new("double[]", len(actions))
+        st = lib.ofc_value_actions(
+            ctx,
+            board,
+            bytes(dealt),
+            len(dealt),
+            k,
+            dead,
+            bytes(actions),
+            len(actions),
+            values,
+        )
+        if st != OK:
+            raise status_error(st, "value bot", BotError)
+        best = max(range(len(actions)), key=lambda i: (values[i], -actions[i]))
+        return move_for_action(actions[best], dealt, rows, k)

@@ -1,0 +1,48 @@
+"""The learned value of partial boards: models that ship in the wheel, evaluated in C.
+
+* :mod:`ofc_fast.learned.model`: read, check, write and evaluate model files
+  (:class:`ValueModel`, :func:`load_model`, :func:`shipped_model`).
+* :mod:`ofc_fast.learned.train`: the training command (``python -m
+  ofc_fast.learned.train``; needs the ``learn`` extra: torch), see docs/learned.md.
+
+The bots that use a model: :class:`~ofc_fast.bots.ValueBot` (registry name
+``value``) and :class:`~ofc_fast.bots.SearchBot` (``model="auto"``).
+
+>>> from ofc_fast import rules
+>>> shipped_model(rules.PINEAPPLE, 2).players
+2
+"""
+
+from __future__ import annotations
+
+from .model import (
+    FEATURES,
+    FORMAT_VERSION,
+    MODEL_DIR,
+    ModelSpec,
+    ValueModel,
+    board_bytes,
+    check_spec,
+    load_model,
+    model_bytes,
+    resolve_model,
+    rules_hash,
+    shipped_model,
+    write_model,
+)
+
+__all__ = [
+    "FEATURES",
+    "FORMAT_VERSION",
+    "MODEL_DIR",
+    "ModelSpec",
+    "ValueModel",
+    "board_bytes",
+    "check_spec",
+    "load_model",
+    "model_bytes",
+    "resolve_model",
+    "rules_hash",
+    "shipped_model",
+    "write_model",
+]

@@ -1,0 +1,338 @@
+"""Positions and labels for training value models: plain-data tasks that run on any
+executor of :mod:`ofc_fast.parallel` (the same arrays for the same seed, whatever
+the workers).  Private to :mod:`ofc_fast.learned.train`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .._native import OK, ffi, lib, status_error
+from ..bots import HeuristicBot
+from ..bots.base import unseen_cards
+from ..errors import ModelError
+from ..game import Game, actions_for
+from ..rules import RuleSet
+from ..rules.model import Game as GameKind
+from .model import FEATURES, ValueModel, board_bytes
+
+ALL = (1 << 52) - 1
+
+
+def next_decision(rules: RuleSet, players: int) -> tuple[int, int, int]:
+    """(cards, discards, cards the others show) of a street after the opening."""
+    if rules.game is GameKind.PINEAPPLE:
+        return 3, 1, 2 * (players - 1)
+    return 1, 0, players - 1
+
+
+@lru_cache(maxsize=8)
+def _rules(text: str) -> RuleSet:
+    return RuleSet.from_json(text)
+
+
+@lru_cache(maxsize=8)
+def _model(data: bytes | None) -> ValueModel | None:
+    return None if data is None else ValueModel.from_bytes(data, "training")
+
+
+def _fl(rules: RuleSet) -> list[float]:
+    from ..search import search_model
+
+    return list(search_model(rules).fl_value)
+
+
+def context(rules: RuleSet, players: int, model: ValueModel | None) -> Any:
+    """A value context with or without a model (complete boards only)."""
+    if model is not None:
+        return model.context(rules, players, _fl(rules))
+    from .model import load_model  # noqa: F401  (keeps the import graph simple)
+
+    return _bare_context(rules, players)
+
+
+@lru_cache(maxsize=8)
+def _bare_context(rules: RuleSet, players: int) -> Any:
+    from ..rules.compiled import compiled, compiled_fl
+    from ..solver import ev_tables
+
+    ctx = ffi.new("ofc_value_ctx *")
+    keep = (compiled(rules), compiled_fl(rules), ev_tables(rules))
+    ctx.rules, ctx.fl, ctx.ev = keep
+    ctx.model = ffi.NULL
+    ctx.fl_value = _fl(rules)
+    ctx.players = players
+    ctx.in_fl = 0
+    _HOLD.append(keep)
+    return ctx
+
+
+_HOLD: list[Any] = []
+
+
+def after_state(
+    board: bytes, dealt: bytes, k: int, action: int, dead: int
+) -> tuple[bytes, int]:
+    """The board after an action and the dead cards with its discards."""
+    dest = ffi.new("uint8_t[5]")
+    if lib.ofc_action_decode(len(dealt), k, action, dest) != OK:
+        raise ModelError(f"action {action} does not exist for {len(dealt)} cards")
+    out = bytearray(board)
+    for i, card in enumerate(dealt):
+        r = dest[i]
+        if r == lib.OFC_DISCARD:
+            dead |= 1 << card
+            continue
+        start, size = (0, 3) if r == 0 else (3, 5) if r == 1 else (8, 5)
+        j = next(j for j in range(start, start + size) if out[j] == 0xFF)
+        out[j] = card
+    return bytes(out), dead
+
+
+# ------------------------------------------------------------------ positions
+
+
+@dataclass(frozen=True)
+class GenTask:
+    """Deals start..stop-1 of a run: every normal decision of every seat, played by
+    the behaviour policy (HeuristicBot, a random legal move with probability
+    ``epsilon``)."""
+
+    rules: str
+    players: int
+    seed: int
+    start: int
+    stop: int
+    epsilon: float
+
+
+def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
+    """Decisions of the task's deals: ``board`` (D, 13) before, ``dealt`` (D, 5),
+    ``n``, ``k``, ``dead`` (uint64 bit masks), ``played`` (action id), ``deal``."""
+    rules = _rules(task.rules)
+    rows: dict[str, list[Any]] = {
+        k: [] for k in ("board", "dealt", "n", "k", "dead", "played", "deal")
+    }
+    for i in range(task.start, task.stop):
+        rng = np.random.default_rng([task.seed, i])
+        g = Game(rules, task.players, seed=int(rng.integers(2**62)))
+        bots = [HeuristicBot(rules, int(rng.integers(2**62))) for _ in range(task.players)]
+        while g.to_act is not None:
+            s = g.to_act
+            obs = g.observation(s)
+            dealt = list(obs["dealt"])
+            if obs.get("full_set") or len(dealt) > 5:
+                g.play(bots[s].act(obs))
+                continue
+            own = obs["boards"][s]
+            k = int(obs["to_discard"])
+            legal = list(obs.get("legal_actions") or actions_for(len(dealt), own, k))
+            board = board_bytes(own)
+            seen = ALL
+            for c in unseen_cards(obs):
+                seen &= ~(1 << int(c))
+            dead = seen & ~_mask(board) & ~_mask(dealt)
+            if rng.random() < task.epsilon:
+                action = int(legal[int(rng.integers(len(legal)))])
+            else:
+                move = bots[s].act(obs)
+                g.play(move)
+                action = _action_of(board, dealt, k, legal, g, s)
+                _add(rows, board, dealt, k, dead, action, i)
+                continue
+            g.play_action(action)
+            _add(rows, board, dealt, k, dead, action, i)
+    return _arrays(rows)
+
+
+def _action_of(
+    board: bytes, dealt: list[int], k: int, legal: list[int], g: Game, s: int
+) -> int:
+    """The action id whose after-state is the seat's board now."""
+    now = board_bytes(g.observation(s)["boards"][s])
+    for a in legal:
+        if after_state(board, bytes(dealt), k, a, 0)[0] == now:
+            return int(a)
+    raise ModelError("the played move has no action id")  # pragma: no cover
+
+
+def _mask(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        if c != 0xFF:
+            m |= 1 << int(c)
+    return m
+
+
+def _add(
+    rows: dict[str, list[Any]],
+    board: bytes,
+    dealt: list[int],
+    k: int,
+    dead: int,
+    action: int,
+    deal: int,
+) -> None:
+    rows["board"].append(np.frombuffer(board, np.uint8))
+    rows["dealt"].append(np.array(list(dealt) + [0xFF] * (5 - len(dealt)), np.uint8))
+    rows["n"].append(len(dealt))
+    rows["k"].append(k)
+    rows["dead"].append(dead)
+    rows["played"].append(action)
+    rows["deal"].append(deal)
+
+
+def _arrays(rows: dict[str, list[Any]]) -> dict[str, np.ndarray]:
+    return {
+        "board": np.array(rows["board"], np.uint8).reshape(-1, 13),
+        "dealt": np.array(rows["dealt"], np.uint8).reshape(-1, 5),
+        "n": np.array(rows["n"], np.int8),
+        "k": np.array(rows["k"], np.int8),
+        "dead": np.array(rows["dead"], np.uint64),
+        "played": np.array(rows["played"], np.int16),
+        "deal": np.array(rows["deal"], np.int64),
+    }
+
+
+# ------------------------------------------------------------------ labels
+
+
+@dataclass(frozen=True)
+class LabelTask:
+    """Labels of after-states start..stop-1: the mean best value of the next decision
+    over ``samples`` draws, through ``model`` (the later streets' nets; None: the
+    next board is complete)."""
+
+    rules: str
+    players: int
+    model: bytes | None
+    boards: np.ndarray
+    dead: np.ndarray
+    seed: int
+    start: int
+    samples: int
+
+
+def label_chunk(task: LabelTask) -> np.ndarray:
+    """float64 labels, one per after-state of the task."""
+    rules = _rules(task.rules)
+    ctx = context(rules, task.players, _model(task.model))
+    return np.array(
+        [
+            expect(
+                ctx,
+                bytes(b),
+                int(d),
+                next_decision(rules, task.players),
+                task.seed,
+                task.start + j,
+                task.samples,
+            )
+            for j, (b, d) in enumerate(zip(task.boards, task.dead))
+        ],
+        np.float64,
+    )
+
+
+def expect(
+    ctx: Any,
+    board: bytes,
+    dead: int,
+    shape: tuple[int, int, int],
+    seed: int,
+    index: int,
+    samples: int,
+) -> float:
+    """One label (C ``ofc_value_expect``): ``shape`` is the next decision's (cards,
+    discards, cards the others show); the draws' stream is that of ``index``."""
+    mean = ffi.new("double *")
+    n, k, reveal = shape
+    st = lib.ofc_value_expect(
+        ctx, board, dead, n, k, reveal, _seed(seed, index), samples, mean, ffi.NULL
+    )
+    if st != OK:
+        raise status_error(st, "label", ModelError)
+    return float(mean[0])
+
+
+def _seed(seed: int, i: int) -> int:
+    return int(lib.ofc_random64(seed & (2**64 - 1), i))
+
+
+def features(
+    rules: RuleSet, players: int, boards: np.ndarray, dead: np.ndarray
+) -> np.ndarray:
+    """(N, FEATURES) float32 features of after-states."""
+    ctx = _bare_context(rules, players)
+    out = np.empty((len(boards), FEATURES), np.float32)
+    buf = ffi.new(f"float[{FEATURES}]")
+    for j, (b, d) in enumerate(zip(boards, dead)):
+        st = lib.ofc_value_features(ctx, bytes(b), int(d), buf)
+        if st != OK:
+            raise status_error(st, "features", ModelError)
+        out[j] = np.frombuffer(ffi.buffer(buf), np.float32)
+    return out
+
+
+# ------------------------------------------------------------------ evaluation
+
+
+@dataclass(frozen=True)
+class EvalTask:
+    """Held-out decisions start..stop-1: every legal after-state valued by the model
+    and by its teacher (the label through the later nets)."""
+
+    rules: str
+    players: int
+    model: bytes
+    teacher: bytes | None
+    board: np.ndarray
+    dealt: np.ndarray
+    n: np.ndarray
+    k: np.ndarray
+    dead: np.ndarray
+    seed: int
+    start: int
+    samples: int
+
+
+def eval_chunk(task: EvalTask) -> np.ndarray:
+    """(D, 2): per decision the teacher's regret of the model's choice and 1 when the
+    model picks the teacher's best move."""
+    rules = _rules(task.rules)
+    model = _model(task.model)
+    assert model is not None
+    ctx = context(rules, task.players, model)
+    tctx = context(rules, task.players, _model(task.teacher))
+    out = np.zeros((len(task.board), 2))
+    vals = ffi.new(f"double[{int(lib.OFC_ACTION_SPACE)}]")
+    for j in range(len(task.board)):
+        n, k = int(task.n[j]), int(task.k[j])
+        board, dealt = bytes(task.board[j]), bytes(task.dealt[j][:n])
+        rows = [[c for c in board[s:e] if c != 0xFF] for s, e in ((0, 3), (3, 8), (8, 13))]
+        legal = bytes(actions_for(n, rows, k))
+        st = lib.ofc_value_actions(
+            ctx, board, dealt, n, k, int(task.dead[j]), legal, len(legal), vals
+        )
+        if st != OK:
+            raise status_error(st, "eval", ModelError)
+        mine = int(np.argmax([vals[i] for i in range(len(legal))]))
+        shape = next_decision(rules, task.players)
+        teacher = np.array(
+            [
+                expect(
+                    tctx,
+                    *after_state(board, dealt, k, a, int(task.dead[j])),
+                    shape,
+                    task.seed,
+                    task.start + j,
+                    task.samples,
+                )
+                for a in legal
+            ]
+        )
+        out[j] = (teacher.max() - teacher[mine], float(teacher[mine] >= teacher.max()))
+    return out

@@ -1,0 +1,97 @@
+"""Fitting one net (torch, from the ``learn`` extra; imported only by the training
+command).  The input and target scalings are folded into the first and last layers,
+so the weights written are the whole model.  Private to :mod:`ofc_fast.learned.train`."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+
+def fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    *,
+    seed: int,
+    hidden: tuple[int, ...] = (64, 64),
+    epochs: int = 40,
+    batch: int = 512,
+    lr: float = 2e-3,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    """Fit an MLP (ReLU) to y ~ f(x); returns its layers (W (out, in), b (out,)) with
+    the scalings folded in, and a summary (train / validation mean squared error)."""
+    torch: Any = importlib.import_module("torch")  # the learn extra, typed loosely
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    mu = x.mean(0)
+    sd = x.std(0)
+    sd[sd < 1e-6] = 1.0
+    ym, ys = float(y.mean()), float(y.std() or 1.0)
+    xs = torch.tensor((x - mu) / sd, dtype=torch.float32)
+    yt = torch.tensor((y - ym) / ys, dtype=torch.float32)[:, None]
+    order = rng.permutation(len(x))
+    n_val = max(1, len(x) // 10)
+    val, train = order[:n_val], order[n_val:]
+    sizes = [x.shape[1], *hidden, 1]
+    layers: list[Any] = []
+    for i in range(len(sizes) - 1):
+        layers.append(torch.nn.Linear(sizes[i], sizes[i + 1]))
+        if i + 2 < len(sizes):
+            layers.append(torch.nn.ReLU())
+    net = torch.nn.Sequential(*layers)
+    opt = torch.optim.Adam(net.parameters(), lr=lr, weight_decay=1e-6)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, epochs)
+    best: tuple[float, Any] = (float("inf"), None)
+    history = []
+    for _ in range(epochs):
+        perm = torch.tensor(rng.permutation(train))
+        net.train()
+        for i in range(0, len(perm), batch):
+            idx = perm[i : i + batch]
+            opt.zero_grad()
+            loss = torch.nn.functional.mse_loss(net(xs[idx]), yt[idx])
+            loss.backward()
+            opt.step()
+        sched.step()
+        net.eval()
+        with torch.no_grad():
+            v = float(torch.nn.functional.mse_loss(net(xs[val]), yt[val])) * ys * ys
+        history.append(v)
+        if v < best[0]:
+            best = (v, {k: t.clone() for k, t in net.state_dict().items()})
+    assert best[1] is not None
+    net.load_state_dict(best[1])
+    with torch.no_grad():
+        tr = float(torch.nn.functional.mse_loss(net(xs[train]), yt[train])) * ys * ys
+    linear = [m for m in net if isinstance(m, torch.nn.Linear)]
+    out = []
+    for i, m in enumerate(linear):
+        w = m.weight.detach().double().numpy()
+        b = m.bias.detach().double().numpy()
+        if i == 0:
+            b = b - w @ (mu / sd)
+            w = w / sd[None, :]
+        if i == len(linear) - 1:
+            w, b = w * ys, b * ys + ym
+        out.append((w.astype(np.float32), b.astype(np.float32)))
+    return out, {
+        "train_mse": tr,
+        "val_mse": best[0],
+        "target_var": float(y.var()),
+        "epochs": epochs,
+        "val_history": history,
+        "samples": len(x),
+    }
+
+
+def forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
+    """The folded net's output in float64 (ReLU between layers, the last linear)."""
+    a = x.astype(np.float64)
+    for i, (w, b) in enumerate(layers):
+        a = a @ w.astype(np.float64).T + b.astype(np.float64)
+        if i + 1 < len(layers):
+            a = np.maximum(a, 0.0)
+    return a[:, 0]

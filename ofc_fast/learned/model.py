@@ -1,0 +1,323 @@
+"""Value models: read, check, write and evaluate the learned value of after-states.
+
+A model file (``*.ofcvm``, format in ``docs/learned.md`` and ``csrc/ofc_model.h``) holds
+one small perceptron per number of cards on the board; C reads it once into an
+``ofc_vmodel`` and evaluates it with no Python per evaluation (``csrc/ofc_value.h``).
+A missing, truncated or corrupt file raises :class:`~ofc_fast.errors.ModelError`.
+
+>>> from ofc_fast import rules
+>>> m = shipped_model(rules.PINEAPPLE, 2)
+>>> m is not None and m.cards == (5, 7, 9, 11)
+True
+>>> v = m.value("As Ks / Qd Qc / 9h 9s 2c", rules.PINEAPPLE)
+>>> isinstance(v, float)
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._native import OK, ffi, lib, status_error
+from ..board import ROW_SIZES, Board
+from ..cards import CardsLike, parse_cards
+from ..errors import ModelError, quote
+from ..rules import RuleSet
+from ..rules.compiled import compiled, compiled_fl
+from ..solver import ev_tables
+
+__all__ = [
+    "FEATURES",
+    "FORMAT_VERSION",
+    "MODEL_DIR",
+    "ModelSpec",
+    "ValueModel",
+    "board_bytes",
+    "check_spec",
+    "load_model",
+    "model_bytes",
+    "resolve_model",
+    "rules_hash",
+    "shipped_model",
+    "write_model",
+]
+
+FORMAT_VERSION = int(lib.OFC_VM_VERSION)
+"""The model file format version this library reads and writes."""
+FEATURES = int(lib.OFC_VF_N)
+"""Inputs of every net (feature set 1, ``csrc/ofc_value.h``)."""
+MODEL_DIR = Path(__file__).resolve().parent / "models"
+"""Where the shipped models lie: ``<rules name>-<players>p.ofcvm``."""
+_HEADER = struct.Struct("<8sIIIIIIII Q 16s")
+_MAGIC = b"OFCVALUE"
+_NO_CARD = 0xFF
+
+ModelSpec = Any
+"""What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
+seat count, or none), None (no model: rollouts only), a path to a model file, or a
+:class:`ValueModel`."""
+
+
+def rules_hash(rules: RuleSet) -> int:
+    """A 32-bit fingerprint of a rule set (FNV-1a of its canonical JSON), stored in a
+    model file so a model is never used under other rules.
+
+    >>> from ofc_fast import rules
+    >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.get("pineapple"))
+    True
+    """
+    text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    h = 0x811C9DC5
+    for byte in text.encode():
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h
+
+
+def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
+    """13 slots (each row's cards first, then 0xFF) from a Board, three rows of card
+    ids, or text ``"front / middle / back"``.
+
+    >>> board_bytes("As / / Kd")[:4] == bytes([51, 255, 255, 255])
+    True
+    """
+    if isinstance(board, Board):
+        rows: list[list[int]] = [list(board.front), list(board.middle), list(board.back)]
+    elif isinstance(board, str):
+        parts = board.split("/")
+        if len(parts) != 3:
+            raise ModelError(f"a board is 'front / middle / back', got {quote(board)}")
+        rows = [parse_cards(p) if p.strip() else [] for p in parts]
+    else:
+        rows = [parse_cards(r) for r in board]
+        if len(rows) != 3:
+            raise ModelError(f"a board has three rows, got {len(rows)}")
+    out = bytearray([_NO_CARD] * 13)
+    start = 0
+    for r, row in enumerate(rows):
+        if len(row) > ROW_SIZES[r]:
+            raise ModelError(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
+        out[start : start + len(row)] = bytes(int(c) for c in row)
+        start += ROW_SIZES[r]
+    return bytes(out)
+
+
+@dataclass(frozen=True, eq=False)
+class ValueModel:
+    """A parsed model file: ``name`` (file stem and checksum), ``rules_hash``,
+    ``players`` (0: any), ``cards`` (the board sizes it has a net for), ``checksum``
+    (FNV-1a 64 of the payload) and ``c`` (the C ``ofc_vmodel *``, read-only)."""
+
+    name: str
+    rules_hash: int
+    players: int
+    cards: tuple[int, ...]
+    checksum: int
+    c: Any
+    _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str = "model") -> ValueModel:
+        """Parse and check a model file's bytes (ModelError naming the problem)."""
+        if not isinstance(data, (bytes, bytearray)):
+            raise ModelError(f"a model is bytes, got {type(data).__name__}")
+        c = ffi.new("ofc_vmodel *")
+        st = lib.ofc_vm_parse(bytes(data), len(data), c)
+        if st != OK:
+            raise status_error(st, f"value model {name}", ModelError)
+        cards = tuple(i for i in range(14) if c.net_of[i] >= 0)
+        checksum = int(c.checksum)
+        return cls(
+            f"{name}@{checksum >> 32:08x}",
+            int(c.rules_hash),
+            int(c.players),
+            cards,
+            checksum,
+            c,
+        )
+
+    def check_rules(self, rules: RuleSet, players: int | None = None) -> None:
+        """ModelError when the model was written for another rule set or seat count."""
+        if self.rules_hash != rules_hash(rules):
+            raise ModelError(
+                f"value model {self.name} was trained for other rules than {rules.name}"
+            )
+        if players is not None and self.players not in (0, players):
+            raise ModelError(
+                f"value model {self.name} was trained for {self.players} players, "
+                f"not {players}"
+            )
+
+    def context(self, rules: RuleSet, players: int, fl_value: Sequence[float]) -> Any:
+        """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
+        which keeps it and the rule set's C structs alive)."""
+        key = (rules, players, tuple(float(v) for v in fl_value))
+        hit = self._contexts.get(key)
+        if hit is not None:
+            return hit[0]
+        ctx = ffi.new("ofc_value_ctx *")
+        keep = (compiled(rules), compiled_fl(rules), ev_tables(rules))
+        ctx.rules, ctx.fl, ctx.ev = keep
+        ctx.model = self.c
+        ctx.fl_value = list(key[2])
+        ctx.players = players
+        ctx.in_fl = 0
+        st = lib.ofc_value_ctx_check(ctx)
+        if st != OK:
+            raise status_error(st, f"value model {self.name}", ModelError)
+        self._contexts[key] = (ctx, keep)
+        return ctx
+
+    def value(
+        self,
+        board: str | Board | Sequence[Sequence[int]],
+        rules: RuleSet,
+        players: int = 2,
+        dead: CardsLike = (),
+        fl_value: Sequence[float] | None = None,
+    ) -> float:
+        """The value of one board: the net of its card count, or a complete board's
+        expected points (``csrc/ofc_value.h``); ``dead``: cards out of the deck."""
+        ctx = self.context(rules, players, fl_value or _fl_values(rules))
+        out = ffi.new("double *")
+        st = lib.ofc_value_board(ctx, board_bytes(board), _mask(parse_cards(dead)), out)
+        if st != OK:
+            raise status_error(st, "value", ModelError)
+        return float(out[0])
+
+
+def _mask(cards: Iterable[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def _fl_values(rules: RuleSet) -> list[float]:
+    from ..search import search_model  # the search's Fantasyland values
+
+    return list(search_model(rules).fl_value)
+
+
+def load_model(path: str | os.PathLike[str]) -> ValueModel:
+    """Read and check a model file (ModelError when it is missing or damaged)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise ModelError(
+            f"value model {str(p)!r}: cannot read it ({exc.strerror})"
+        ) from None
+    return ValueModel.from_bytes(data, p.stem)
+
+
+def model_bytes(
+    nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
+    rules: RuleSet,
+    players: int = 0,
+) -> bytes:
+    """A model file's bytes: ``nets`` is ``(cards, [(W, b), ...])`` per board size,
+    W of shape (out, in) and b (out,) per layer (ReLU between layers, the last
+    linear with one output)."""
+    payload = bytearray()
+    for cards, layers in nets:
+        widths = [int(np.asarray(layers[0][0]).shape[1])]
+        widths += [int(np.asarray(w).shape[0]) for w, _ in layers]
+        payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
+        for w, b in layers:
+            payload += np.asarray(w, dtype="<f4").tobytes()
+            payload += np.asarray(b, dtype="<f4").tobytes()
+    checksum = int(lib.ofc_vm_checksum(bytes(payload), len(payload)))
+    header = _HEADER.pack(
+        _MAGIC,
+        FORMAT_VERSION,
+        _HEADER.size,
+        len(payload),
+        rules_hash(rules),
+        int(lib.OFC_VF_SET),
+        FEATURES,
+        players,
+        len(nets),
+        checksum,
+        bytes(16),
+    )
+    data = header + bytes(payload)
+    ValueModel.from_bytes(data, "new model")  # what we write, C reads
+    return data
+
+
+def write_model(
+    path: str | os.PathLike[str],
+    nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
+    rules: RuleSet,
+    players: int = 0,
+) -> ValueModel:
+    """Write a model file (:func:`model_bytes`) and return it parsed."""
+    data = model_bytes(nets, rules, players)
+    Path(path).write_bytes(data)
+    return ValueModel.from_bytes(data, Path(path).stem)
+
+
+@lru_cache(maxsize=32)
+def _shipped(name: str, players: int) -> ValueModel | None:
+    path = MODEL_DIR / f"{name.lower()}-{players}p.ofcvm"
+    return load_model(path) if path.is_file() else None
+
+
+def shipped_model(rules: RuleSet, players: int) -> ValueModel | None:
+    """The model shipped for a rule set and seat count, or None (no model ships for
+    it, or the rules differ from the preset it was trained on)."""
+    if not isinstance(rules, RuleSet):
+        raise ModelError(f"shipped_model takes a RuleSet, got {quote(rules)}")
+    model = _shipped(rules.name, players)
+    if model is None or model.rules_hash != rules_hash(rules):
+        return None
+    return model
+
+
+def resolve_model(spec: ModelSpec, rules: RuleSet, players: int) -> ValueModel | None:
+    """The model a ``model=`` setting names (see :data:`ModelSpec`) for this table;
+    ModelError for a file that is missing, damaged or of other rules.
+
+    >>> from ofc_fast import rules
+    >>> resolve_model(None, rules.PINEAPPLE, 2) is None
+    True
+    """
+    if spec is None:
+        return None
+    if isinstance(spec, str) and spec == "auto":
+        return shipped_model(rules, players)
+    if isinstance(spec, ValueModel):
+        model = spec
+    elif isinstance(spec, (str, os.PathLike)):
+        model = _load_cached(os.fspath(spec))
+    else:
+        raise ModelError(
+            f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
+        )
+    model.check_rules(rules, players)
+    return model
+
+
+@lru_cache(maxsize=16)
+def _load_cached(path: str) -> ValueModel:
+    return load_model(path)
+
+
+def check_spec(spec: ModelSpec) -> None:
+    """ModelError when ``spec`` is not a model setting (files are read when used)."""
+    if spec is None or isinstance(spec, (ValueModel, os.PathLike)):
+        return
+    if isinstance(spec, str) and spec:
+        return
+    raise ModelError(
+        f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
+    )

@@ -1,0 +1,520 @@
+r"""Train a value model for a rule set: ``python -m ofc_fast.learned.train``.
+
+Steps (each saved in ``--out``, so running the same command again resumes):
+
+1. *positions*: deals played by the behaviour policy (HeuristicBot; a random legal
+   move with probability ``--epsilon``), every normal decision of every seat;
+   held-out deals from another seed range for the report;
+2. *labels and fits, backward*: for each board size from the last partial street
+   down to the opening, the after-states of the recorded decisions (the move played
+   and ``--others`` random legal ones) are labelled with the mean, over
+   ``--samples`` draws of the next street, of the best next after-state's value
+   (exact on the last street; through the nets already fitted before it), and a
+   net is fitted to them;
+3. *model and report*: the model file ``<rules>-<players>p.ofcvm`` and
+   ``report.json`` / ``report.md`` (held-out regret and top-1 agreement per street
+   against the teacher, the cost of each step) and ``report.png`` (matplotlib, when
+   installed).
+
+Positions, labels and the evaluation run in chunks on the executors of
+:mod:`ofc_fast.parallel` (``--workers N``, ``--ray ADDRESS``): the same seed gives
+the same model whatever the workers.  Fitting needs the ``learn`` extra (torch).
+
+Example (a tiny run)::
+
+    python -m ofc_fast.learned.train --rules pineapple --seed 1 --deals 40 \\
+        --eval-deals 4 --samples 4 --epochs 2 --out /tmp/model
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from ..errors import ModelError, OfcError
+from ..parallel.executors import Executor, make_executor
+from ..parallel.progress import Progress
+from ..parallel.run import in_order
+from ..rules import RuleSet
+from ..rules.model import Game as GameKind
+from ._data import (
+    EvalTask,
+    GenTask,
+    LabelTask,
+    after_state,
+    eval_chunk,
+    features,
+    gen_chunk,
+    label_chunk,
+)
+from .model import ValueModel, model_bytes
+
+__all__ = ["main", "train"]
+
+_CHUNK_DEALS = 25
+_CHUNK_LABELS = 400
+
+
+def _sizes(rules: RuleSet) -> list[int]:
+    """Cards on the board after each decision but the last (the nets to fit)."""
+    if rules.game is GameKind.PINEAPPLE:
+        return [5, 7, 9, 11]
+    return list(range(5, 13))
+
+
+def _map(
+    ex: Executor,
+    fn: Callable[[Any], Any],
+    tasks: list[Any],
+    what: str,
+    progress: bool,
+    sizes: Sequence[int],
+) -> list[Any]:
+    bar = Progress(int(sum(sizes)), enabled=progress, unit=what)
+    out = []
+    for i, res in enumerate(in_order(ex.map_unordered(fn, tasks))):
+        out.append(res)
+        bar.advance(int(sizes[i]))
+    bar.close()
+    return out
+
+
+def _positions(
+    ex: Executor,
+    rules: RuleSet,
+    players: int,
+    seed: int,
+    start: int,
+    deals: int,
+    epsilon: float,
+    progress: bool,
+) -> dict[str, np.ndarray]:
+    text = rules.to_json()
+    tasks = [
+        GenTask(text, players, seed, a, min(a + _CHUNK_DEALS, start + deals), epsilon)
+        for a in range(start, start + deals, _CHUNK_DEALS)
+    ]
+    parts = _map(ex, gen_chunk, tasks, "deals", progress, [t.stop - t.start for t in tasks])
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _after_states(
+    pos: dict[str, np.ndarray], cards: int, others: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """After-states with ``cards`` cards: the move played and up to ``others`` random
+    legal ones per decision."""
+    from ..game import actions_for
+
+    rng = np.random.default_rng([seed, cards])
+    boards, dead = [], []
+    placed = (pos["board"] != 0xFF).sum(1)
+    keep = placed + pos["n"] - pos["k"] == cards
+    for j in np.flatnonzero(keep):
+        n, k = int(pos["n"][j]), int(pos["k"][j])
+        board, dealt = bytes(pos["board"][j]), bytes(pos["dealt"][j][:n])
+        rows = [[c for c in board[s:e] if c != 0xFF] for s, e in ((0, 3), (3, 8), (8, 13))]
+        legal = [a for a in actions_for(n, rows, k) if a != int(pos["played"][j])]
+        pick = [int(pos["played"][j])]
+        pick += [int(a) for a in rng.permutation(legal)[:others]]
+        for a in pick:
+            b, d = after_state(board, dealt, k, a, int(pos["dead"][j]))
+            boards.append(np.frombuffer(b, np.uint8))
+            dead.append(d)
+    return np.array(boards, np.uint8).reshape(-1, 13), np.array(dead, np.uint64)
+
+
+def _labels(
+    ex: Executor,
+    rules: RuleSet,
+    players: int,
+    model: bytes | None,
+    boards: np.ndarray,
+    dead: np.ndarray,
+    seed: int,
+    samples: int,
+    progress: bool,
+) -> np.ndarray:
+    text = rules.to_json()
+    tasks = [
+        LabelTask(
+            text,
+            players,
+            model,
+            boards[a : a + _CHUNK_LABELS],
+            dead[a : a + _CHUNK_LABELS],
+            seed,
+            a,
+            samples,
+        )
+        for a in range(0, len(boards), _CHUNK_LABELS)
+    ]
+    parts = _map(ex, label_chunk, tasks, "labels", progress, [len(t.boards) for t in tasks])
+    return np.concatenate(parts) if parts else np.zeros(0)
+
+
+def _evaluate(
+    ex: Executor,
+    rules: RuleSet,
+    players: int,
+    model: bytes,
+    held: dict[str, np.ndarray],
+    cards: int,
+    seed: int,
+    samples: int,
+    limit: int,
+    progress: bool,
+) -> dict[str, float]:
+    placed = (held["board"] != 0xFF).sum(1)
+    idx = np.flatnonzero(placed + held["n"] - held["k"] == cards)[:limit]
+    text = rules.to_json()
+    tasks = [
+        EvalTask(
+            text,
+            players,
+            model,
+            model,
+            held["board"][c],
+            held["dealt"][c],
+            held["n"][c],
+            held["k"][c],
+            held["dead"][c],
+            seed,
+            int(a),
+            samples,
+        )
+        for a in range(0, len(idx), 50)
+        for c in [idx[a : a + 50]]
+    ]
+    parts = _map(
+        ex, eval_chunk, tasks, "decisions", progress, [len(t.board) for t in tasks]
+    )
+    res = np.concatenate(parts) if parts else np.zeros((0, 2))
+    n = len(res)
+    regret, agree = res[:, 0], res[:, 1]
+
+    def ci(v: np.ndarray) -> float:
+        return float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else 0.0
+
+    return {
+        "decisions": n,
+        "regret": float(regret.mean()) if n else 0.0,
+        "regret_ci95": ci(regret),
+        "top1": float(agree.mean()) if n else 0.0,
+        "top1_ci95": ci(agree),
+    }
+
+
+class _Run:
+    """The output directory: config check, saved steps and the cost of each."""
+
+    def __init__(self, out: Path, config: dict[str, Any]) -> None:
+        self.out = out
+        out.mkdir(parents=True, exist_ok=True)
+        cfg = out / "config.json"
+        if cfg.exists():
+            old = json.loads(cfg.read_text())
+            if old != config:
+                raise ModelError(
+                    f"{out} holds a run with other settings; use another --out "
+                    f"(differs in: {sorted(k for k in config if old.get(k) != config[k])})"
+                )
+        else:
+            cfg.write_text(json.dumps(config, indent=1, sort_keys=True))
+        cost = out / "cost.json"
+        self.cost: dict[str, float] = json.loads(cost.read_text()) if cost.exists() else {}
+
+    def step(
+        self, name: str, fn: Callable[[], dict[str, np.ndarray]]
+    ) -> dict[str, np.ndarray]:
+        path = self.out / f"{name}.npz"
+        if path.exists():
+            with np.load(path) as f:
+                return dict(f)
+        t0 = time.perf_counter()
+        arrays = fn()
+        tmp = self.out / f"{name}.tmp.npz"
+        cast(Any, np.savez)(tmp, **arrays)
+        tmp.replace(path)
+        self.cost[name] = round(time.perf_counter() - t0, 2)
+        (self.out / "cost.json").write_text(json.dumps(self.cost, indent=1))
+        return arrays
+
+
+def _nets_of(
+    saved: dict[int, dict[str, np.ndarray]],
+) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
+    out = []
+    for cards in sorted(saved):
+        d = saved[cards]
+        layers = [(d[f"w{i}"], d[f"b{i}"]) for i in range(int(d["layers"]))]
+        out.append((cards, layers))
+    return out
+
+
+def train(
+    rules: RuleSet,
+    out: str | Path,
+    *,
+    players: int = 2,
+    seed: int = 1,
+    deals: int = 4000,
+    eval_deals: int = 200,
+    samples: int = 16,
+    others: int = 2,
+    epsilon: float = 0.15,
+    epochs: int = 40,
+    hidden: tuple[int, ...] = (64, 64),
+    eval_samples: int = 16,
+    eval_limit: int = 300,
+    executor: Executor | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run (or resume) every step; returns the report (see the module doc)."""
+    from ._fit import fit, forward
+
+    config = {
+        "rules": rules.to_dict(),
+        "players": players,
+        "seed": seed,
+        "deals": deals,
+        "eval_deals": eval_deals,
+        "samples": samples,
+        "others": others,
+        "epsilon": epsilon,
+        "epochs": epochs,
+        "hidden": list(hidden),
+        "eval_samples": eval_samples,
+        "eval_limit": eval_limit,
+        "format": 1,
+    }
+    run = _Run(Path(out), config)
+    ex = executor or make_executor(1)
+
+    def say(message: str) -> None:
+        if progress:
+            print(message, file=sys.stderr, flush=True)
+
+    say("positions")
+    pos = run.step(
+        "positions",
+        lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
+    )
+    held = run.step(
+        "heldout",
+        lambda: _positions(
+            ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
+        ),
+    )
+    saved: dict[int, dict[str, np.ndarray]] = {}
+    fits: dict[str, Any] = {}
+    for cards in reversed(_sizes(rules)):
+        partial = model_bytes(_nets_of(saved), rules, players) if saved else None
+        say(f"labels: {cards}-card after-states")
+
+        def labelled(
+            cards: int = cards, partial: bytes | None = partial
+        ) -> dict[str, np.ndarray]:
+            boards, dead = _after_states(
+                pos, cards, others if cards > 5 else 2 * others + 1, seed
+            )
+            y = _labels(
+                ex, rules, players, partial, boards, dead, seed + cards, samples, progress
+            )
+            return {"boards": boards, "dead": dead, "y": y}
+
+        lab = run.step(f"labels-{cards}", labelled)
+
+        def fitted(
+            cards: int = cards, lab: dict[str, np.ndarray] = lab
+        ) -> dict[str, np.ndarray]:
+            x = features(rules, players, lab["boards"], lab["dead"])
+            layers, summary = fit(
+                x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
+            )
+            arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
+            for i, (w, b) in enumerate(layers):
+                arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+            arrays["summary"] = np.array(json.dumps(summary))
+            arrays["check_x"], arrays["check_y"] = x[:2000], forward(layers, x[:2000])
+            return arrays
+
+        say(f"fit: {cards}-card net")
+        saved[cards] = run.step(f"net-{cards}", fitted)
+        fits[str(cards)] = json.loads(str(saved[cards]["summary"]))
+    data = model_bytes(_nets_of(saved), rules, players)
+    name = f"{rules.name.lower()}-{players}p.ofcvm"
+    (run.out / name).write_bytes(data)
+    model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
+    report_path = run.out / "report.json"
+    if (
+        report_path.exists()
+        and json.loads(report_path.read_text()).get("model") == model.name
+    ):
+        return dict(json.loads(report_path.read_text()))
+    say("held-out evaluation")
+    t0 = time.perf_counter()
+    streets = {
+        str(c): _evaluate(
+            ex,
+            rules,
+            players,
+            data,
+            held,
+            c,
+            seed + 7,
+            eval_samples,
+            eval_limit if c > 5 else max(1, eval_limit // 10),
+            progress,
+        )
+        for c in _sizes(rules)
+    }
+    run.cost["evaluation"] = round(time.perf_counter() - t0, 2)
+    report = {
+        "model": model.name,
+        "file": name,
+        "rules": rules.name,
+        "players": players,
+        "streets": streets,
+        "fits": fits,
+        "cost_seconds": run.cost,
+        "total_seconds": round(sum(run.cost.values()), 1),
+        "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
+    }
+    report_path.write_text(json.dumps(report, indent=1))
+    (run.out / "report.md").write_text(_markdown(report))
+    _plot(report, run.out / "report.png")
+    return report
+
+
+def _c_check(
+    model: ValueModel, rules: RuleSet, players: int, saved: dict[int, dict[str, np.ndarray]]
+) -> float:
+    """Largest |C value - fitted net's value| over the saved check inputs."""
+    from .._native import ffi, lib
+
+    worst = 0.0
+    out = ffi.new("double *")
+    for cards, d in saved.items():
+        for x, y in zip(d["check_x"], d["check_y"]):
+            lib.ofc_vm_eval(
+                model.c, cards, ffi.from_buffer("float[]", np.ascontiguousarray(x)), out
+            )
+            worst = max(worst, abs(out[0] - float(y)))
+    return worst
+
+
+def _markdown(report: dict[str, Any]) -> str:
+    lines = [
+        f"# Value model {report['model']} ({report['rules']}, {report['players']} players)",
+        "",
+        "| cards after the move | held-out decisions | regret (points) | top-1 agreement |",
+        "|---|---|---|---|",
+    ]
+    for c, s in report["streets"].items():
+        lines.append(
+            f"| {c} | {s['decisions']} | {s['regret']:.3f} ± {s['regret_ci95']:.3f} "
+            f"| {100 * s['top1']:.1f}% ± {100 * s['top1_ci95']:.1f} |"
+        )
+    lines += ["", "| step | seconds |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in report["cost_seconds"].items()]
+    lines.append(f"| total | {report['total_seconds']} |")
+    return "\n".join(lines) + "\n"
+
+
+def _plot(report: dict[str, Any], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    streets = list(report["streets"])
+    fig, ax = plt.subplots(1, 2, figsize=(8, 3))
+    ax[0].bar(
+        streets,
+        [report["streets"][s]["regret"] for s in streets],
+        yerr=[report["streets"][s]["regret_ci95"] for s in streets],
+    )
+    ax[0].set_title("held-out regret (points)")
+    ax[1].bar(
+        streets,
+        [100 * report["streets"][s]["top1"] for s in streets],
+        yerr=[100 * report["streets"][s]["top1_ci95"] for s in streets],
+    )
+    ax[1].set_title("top-1 agreement (%)")
+    for a in ax:
+        a.set_xlabel("cards on the board after the move")
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module doc)."""
+    from ..cli import load_rules
+
+    p = argparse.ArgumentParser(
+        prog="python -m ofc_fast.learned.train",
+        description="Train a value model for a rule set.",
+    )
+    p.add_argument("--rules", default="pineapple", help="a preset or a rules JSON file")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", required=True, help="output directory (resumed when it exists)")
+    p.add_argument("--deals", type=int, default=4000, help="training deals played")
+    p.add_argument("--eval-deals", type=int, default=200, help="held-out deals")
+    p.add_argument("--samples", type=int, default=16, help="draws per label")
+    p.add_argument(
+        "--others", type=int, default=2, help="random moves labelled per decision"
+    )
+    p.add_argument("--epsilon", type=float, default=0.15, help="behaviour's random moves")
+    p.add_argument("--epochs", type=int, default=40)
+    p.add_argument("--hidden", default="64,64", help="hidden layer widths")
+    p.add_argument("--eval-samples", type=int, default=16)
+    p.add_argument(
+        "--eval-limit", type=int, default=300, help="held-out decisions per street"
+    )
+    p.add_argument("--workers", type=int, default=1)
+    p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
+    p.add_argument("--quiet", action="store_true")
+    a = p.parse_args(argv)
+    try:
+        rules = load_rules(a.rules)
+        hidden = tuple(int(h) for h in a.hidden.split(",") if h.strip())
+        if not 2 <= a.players <= rules.max_players or not hidden:
+            raise ModelError(f"--players must be 2..{rules.max_players}; --hidden widths")
+        with make_executor(a.workers, a.ray) as ex:
+            report = train(
+                rules,
+                a.out,
+                players=a.players,
+                seed=a.seed,
+                deals=a.deals,
+                eval_deals=a.eval_deals,
+                samples=a.samples,
+                others=a.others,
+                epsilon=a.epsilon,
+                epochs=a.epochs,
+                hidden=hidden,
+                eval_samples=a.eval_samples,
+                eval_limit=a.eval_limit,
+                executor=ex,
+                progress=not a.quiet,
+            )
+    except (OfcError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(_markdown(report))
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

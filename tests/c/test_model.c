@@ -1,0 +1,359 @@
+/* test_model.c -- the learned value model (ofc_model.h, ofc_value.h): FNV-1a test
+ * vectors, a hand-built model file evaluated against values worked out by hand, every
+ * damaged file refused with its code (never a crash), the features of a known board,
+ * complete boards valued exactly, the best action equal to the argmax of the action
+ * values, labels of a forced draw, and context errors. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "ofc_value.h"
+
+static ofc_rules rules;
+static ofc_fl_rules fl;
+static ofc_ev_tables ev;
+static ofc_vmodel model;
+static uint8_t file[200000];
+
+/* ------------------------------------------------------------ a model file */
+
+static size_t put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    return 4;
+}
+
+static size_t putf(uint8_t *p, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return put32(p, u);
+}
+
+/* Net for 7 cards: h0 = relu(x0 + x1 - 0.5), h1 = relu(-x0), out = 2 h0 + 3 h1 + 1.
+ * Net for 9 cards: out = 0.25 x2 - 1 (one linear layer).  Returns the file size. */
+static size_t build(uint8_t *f, int dup)
+{
+    size_t at = 64, i;
+    uint64_t h;
+    memset(f, 0, 64);
+    memcpy(f, "OFCVALUE", 8);
+    put32(f + 8, OFC_VM_VERSION);
+    put32(f + 12, 64);
+    put32(f + 20, 0x1234u);
+    put32(f + 24, OFC_VF_SET);
+    put32(f + 28, OFC_VF_N);
+    put32(f + 32, 2);
+    put32(f + 36, 2);
+    at += put32(f + at, 7);
+    at += put32(f + at, 2);
+    at += put32(f + at, OFC_VF_N);
+    at += put32(f + at, 2);
+    at += put32(f + at, 1);
+    for (i = 0; i < OFC_VF_N; i++) { /* W0 row 0 */
+        at += putf(f + at, i < 2 ? 1.0f : 0.0f);
+    }
+    for (i = 0; i < OFC_VF_N; i++) { /* W0 row 1 */
+        at += putf(f + at, i == 0 ? -1.0f : 0.0f);
+    }
+    at += putf(f + at, -0.5f);
+    at += putf(f + at, 0.0f);
+    at += putf(f + at, 2.0f);
+    at += putf(f + at, 3.0f);
+    at += putf(f + at, 1.0f);
+    at += put32(f + at, dup ? 7 : 9);
+    at += put32(f + at, 1);
+    at += put32(f + at, OFC_VF_N);
+    at += put32(f + at, 1);
+    for (i = 0; i < OFC_VF_N; i++) {
+        at += putf(f + at, i == 2 ? 0.25f : 0.0f);
+    }
+    at += putf(f + at, -1.0f);
+    put32(f + 16, (uint32_t)(at - 64));
+    h = ofc_vm_checksum(f + 64, at - 64);
+    put32(f + 40, (uint32_t)h);
+    put32(f + 44, (uint32_t)(h >> 32));
+    return at;
+}
+
+static void reseal(uint8_t *f, size_t n)
+{
+    uint64_t h = ofc_vm_checksum(f + 64, n - 64);
+    put32(f + 40, (uint32_t)h);
+    put32(f + 44, (uint32_t)(h >> 32));
+}
+
+static void test_checksum(void)
+{
+    CHECK(ofc_vm_checksum(NULL, 0) == 0xcbf29ce484222325ULL);
+    CHECK(ofc_vm_checksum((const uint8_t *)"a", 1) == 0xaf63dc4c8601ec8cULL);
+    CHECK(ofc_vm_checksum((const uint8_t *)"foobar", 6) == 0x85944171f73967e8ULL);
+}
+
+static void test_parse_and_eval(void)
+{
+    float x[OFC_VF_N];
+    double v = 0;
+    size_t n = build(file, 0);
+    memset(x, 0, sizeof x);
+    CHECK_EQ(ofc_vm_parse(file, n, &model), OFC_OK);
+    CHECK_EQ(model.n_nets, 2);
+    CHECK_EQ(model.players, 2);
+    CHECK_EQ(model.rules_hash, 0x1234);
+    CHECK_EQ(model.net_of[7], 0);
+    CHECK_EQ(model.net_of[9], 1);
+    CHECK_EQ(model.net_of[5], -1);
+    x[0] = 0.4f;
+    x[1] = 0.3f;
+    CHECK_EQ(ofc_vm_eval(&model, 7, x, &v), OFC_OK);
+    CHECK(fabs(v - (2 * (0.4f + 0.3f - 0.5f) + 1)) < 1e-6); /* 1.4 */
+    x[0] = -1.0f;
+    x[1] = 0.0f;
+    CHECK_EQ(ofc_vm_eval(&model, 7, x, &v), OFC_OK);
+    CHECK(fabs(v - 4.0) < 1e-12); /* h0 = 0, h1 = 1 */
+    x[2] = 8.0f;
+    CHECK_EQ(ofc_vm_eval(&model, 9, x, &v), OFC_OK);
+    CHECK(fabs(v - 1.0) < 1e-12);
+    CHECK_EQ(ofc_vm_eval(&model, 5, x, &v), OFC_E_MODEL_NO_NET);
+    CHECK_EQ(ofc_vm_eval(&model, 14, x, &v), OFC_E_MODEL_NO_NET);
+    CHECK_EQ(ofc_vm_eval(NULL, 7, x, &v), OFC_E_VALUE);
+    CHECK_EQ(ofc_vm_parse(file, n, NULL), OFC_E_VALUE);
+}
+
+static void test_damaged_files(void)
+{
+    static ofc_vmodel m;
+    size_t n = build(file, 0), i;
+    int32_t st;
+    for (i = 0; i < n; i++) { /* every truncation is refused */
+        st = ofc_vm_parse(file, i, &m);
+        CHECK(st == OFC_E_MODEL_TRUNCATED);
+    }
+    CHECK_EQ(ofc_vm_parse(NULL, 0, &m), OFC_E_MODEL_TRUNCATED);
+    file[n] = 0;
+    CHECK_EQ(ofc_vm_parse(file, n + 1, &m), OFC_E_MODEL_TRUNCATED);
+    for (i = 64; i < n; i += 7) { /* any payload bit flipped: the checksum */
+        file[i] ^= 0x10;
+        CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_CHECKSUM);
+        file[i] ^= 0x10;
+    }
+    file[3] ^= 1;
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_MAGIC);
+    file[3] ^= 1;
+    file[8] = 2;
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_VERSION);
+    file[8] = 1;
+    file[50] = 1;
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE); /* reserved bytes */
+    file[50] = 0;
+    put32(file + 28, 63); /* inputs != the nets' */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    put32(file + 28, OFC_VF_N);
+    put32(file + 64 + 12, 0); /* a width of 0 */
+    reseal(file, n);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    build(file, 0);
+    putf(file + 64 + 20, NAN); /* the first weight */
+    reseal(file, n);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_VALUE);
+    n = build(file, 1); /* two nets for 7 cards */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    n = build(file, 0);
+    put32(file + 36, 3); /* a third net that is not there */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    put32(file + 36, 0);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    build(file, 0);
+}
+
+/* ------------------------------------------------------------ values */
+
+static ofc_value_ctx context(const ofc_vmodel *m)
+{
+    ofc_value_ctx c;
+    memset(&c, 0, sizeof c);
+    c.rules = &rules;
+    c.fl = &fl;
+    c.ev = &ev;
+    c.model = m;
+    c.players = 2;
+    c.fl_value[14] = 5.0;
+    c.fl_value[15] = 7.5;
+    return c;
+}
+
+static void test_features(void)
+{
+    const char *rows[3] = {"Qs Qh", "5c 6d 7h 8s", "Ah Kh"};
+    ofc_value_ctx c = context(&model);
+    uint8_t b[13];
+    float f[OFC_VF_N];
+    test_layout(rows, b);
+    CHECK_EQ(ofc_value_features(&c, b, 0, f), OFC_OK);
+    CHECK(fabsf(f[0] - 2.0f / 3.0f) < 1e-6f); /* front fill */
+    CHECK(fabsf(f[2] - 0.5f) < 1e-6f);        /* one pair */
+    CHECK(fabsf(f[5] - 11.0f / 13.0f) < 1e-6f); /* queens */
+    CHECK(fabsf(f[13] - 1.0f) < 1e-6f);       /* both other queens live */
+    CHECK(f[18 + 10] == 1.0f);                /* middle: 5-6-7-8 */
+    CHECK(fabsf(f[18 + 11] - 0.5f) < 1e-6f);  /* outs: four 4s and four 9s */
+    CHECK(f[18 + 8] == 0.0f);                 /* no flush draw */
+    CHECK(f[36 + 8] == 1.0f);                 /* back: two hearts */
+    CHECK(fabsf(f[36 + 9] - 9.0f / 13.0f) < 1e-6f); /* hearts left: 13 - Qh 7h Ah Kh */
+    CHECK(f[36 + 10] == 1.0f);                /* A-K: a broadway draw */
+    CHECK(fabsf(f[54] - 8.0f / 13.0f) < 1e-6f);
+    CHECK(fabsf(f[55] - 44.0f / 52.0f) < 1e-6f);
+    CHECK(f[60] == 1.0f);                     /* queens up front */
+    CHECK(fabsf(f[61] - 8.0f / 12.0f) < 1e-6f); /* live Q K A: 2 + 3 + 3 */
+    CHECK(f[63] == 1.0f);
+    /* dead cards count: the two other queens gone */
+    CHECK_EQ(ofc_value_features(&c, b, (uint64_t)1 << 40 | (uint64_t)1 << 41, f), OFC_OK);
+    CHECK(f[13] == 0.0f);
+    CHECK(fabsf(f[55] - 42.0f / 52.0f) < 1e-6f);
+    /* errors */
+    CHECK_EQ(ofc_value_features(&c, b, (uint64_t)1 << b[0], f), OFC_E_DUPLICATE);
+    CHECK_EQ(ofc_value_features(&c, b, (uint64_t)1 << 52, f), OFC_E_CARD);
+    b[2] = b[1];
+    CHECK_EQ(ofc_value_features(&c, b, 0, f), OFC_E_DUPLICATE);
+    b[2] = OFC_NO_CARD;
+    b[1] = OFC_NO_CARD;
+    b[2] = test_card("2c");
+    CHECK_EQ(ofc_value_features(&c, b, 0, f), OFC_E_CARD); /* a card after a gap */
+    CHECK_EQ(ofc_value_features(NULL, b, 0, f), OFC_E_VALUE);
+}
+
+static void test_complete_board(void)
+{
+    const char *rows[3] = {"Qs Qh 2c", "5c 5d 5h 8s 9s", "Ah Kh Th 3h 2h"};
+    ofc_value_ctx c = context(NULL);
+    uint8_t b[13];
+    double v = 0, ref = 0;
+    int32_t next;
+    test_layout(rows, b);
+    next = ofc_fl_next_cards(&rules, &fl, b, 0);
+    CHECK_EQ(next, 14);
+    CHECK_EQ(ofc_ev_board(&rules, &ev, b, &ref), OFC_OK);
+    CHECK_EQ(ofc_value_board(&c, b, 0, &v), OFC_OK);
+    CHECK(fabs(v - (ref + c.fl_value[next])) < 1e-9);
+    b[12] = OFC_NO_CARD; /* partial, no model */
+    CHECK_EQ(ofc_value_board(&c, b, 0, &v), OFC_E_MODEL_NO_NET);
+}
+
+/* The best action is the argmax of the action values: after 5 cards the 7-card net,
+ * after 11 cards the exact values of complete boards. */
+static void check_best(const char *rows[3], const uint8_t room[3], const char *cards)
+{
+    ofc_value_ctx c = context(&model);
+    uint8_t b[13], dealt[3], ids[OFC_ACTION_SPACE], action = 0, after[13];
+    double v[OFC_ACTION_SPACE], best = 0;
+    int32_t n, i, arg = 0, kept = 0, j;
+    test_layout(rows, b);
+    test_cards(cards, dealt);
+    n = ofc_actions_legal(3, 1, room, ids, NULL);
+    CHECK(n > 0);
+    CHECK_EQ(ofc_value_actions(&c, b, dealt, 3, 1, 0, ids, (uint32_t)n, v), OFC_OK);
+    for (i = 1; i < n; i++) {
+        arg = v[i] > v[arg] ? i : arg;
+    }
+    CHECK_EQ(ofc_value_best(&c, b, dealt, 3, 1, 0, &action, after, &best), OFC_OK);
+    CHECK_EQ(action, ids[arg]);
+    CHECK(best == v[arg]);
+    for (i = 0; i < 13; i++) { /* the board's cards stay, two dealt cards join */
+        CHECK(b[i] == OFC_NO_CARD || after[i] == b[i]);
+        for (j = 0; j < 3; j++) {
+            kept += after[i] == dealt[j];
+        }
+    }
+    CHECK_EQ(kept, 2);
+}
+
+static void test_best_and_expect(void)
+{
+    const char *five[3] = {"Qs Qh", "5c 5d", "Ah"};
+    const char *eleven[3] = {"Qs Qh 2c", "5c 5d 7h 8s", "Ah Kh Th 3h"};
+    const uint8_t room5[3] = {1, 3, 4}, room11[3] = {0, 1, 1};
+    ofc_value_ctx c = context(&model);
+    uint8_t b[13], dealt[3], ids[1];
+    double v[1], best = 0, mean = 0, var = -1, again = 0;
+    uint64_t dead = 0;
+    int32_t i;
+    check_best(five, room5, "Qd 9s 2h");
+    check_best(eleven, room11, "Qd 9s 2h");
+    check_best(eleven, room11, "5h 6c 2h");
+    /* a forced draw: only three cards are live, so the label is that decision's best */
+    test_layout(five, b);
+    test_cards("Qd 9s 2h", dealt);
+    for (i = 0; i < 52; i++) {
+        dead |= (uint64_t)1 << i;
+    }
+    for (i = 0; i < 13; i++) {
+        dead &= b[i] == OFC_NO_CARD ? ~(uint64_t)0 : ~((uint64_t)1 << b[i]);
+    }
+    for (i = 0; i < 3; i++) {
+        dead &= ~((uint64_t)1 << dealt[i]);
+    }
+    CHECK_EQ(ofc_value_best(&c, b, dealt, 3, 1, 0, NULL, NULL, &best), OFC_OK);
+    CHECK_EQ(ofc_value_expect(&c, b, dead, 3, 1, 0, 99, 5, &mean, &var), OFC_OK);
+    CHECK(fabs(mean - best) < 1e-9 && var < 1e-12);
+    CHECK_EQ(ofc_value_expect(&c, b, dead, 3, 1, 1, 99, 5, &mean, &var), OFC_E_COUNT);
+    CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 7, 0, &mean, NULL), OFC_E_COUNT);
+    test_layout(eleven, b); /* complete boards: the value depends on the draw */
+    CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 7, 50, &mean, &var), OFC_OK);
+    CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 7, 50, &again, NULL), OFC_OK);
+    CHECK(mean == again && var > 0);
+    CHECK_EQ(ofc_value_expect(&c, b, 0, 3, 1, 2, 8, 50, &again, NULL), OFC_OK);
+    CHECK(mean != again);
+    test_layout(five, b);
+    /* errors */
+    ids[0] = 242;
+    CHECK_EQ(ofc_value_actions(&c, b, dealt, 3, 1, 0, ids, 1, v), OFC_E_ACTION);
+    dealt[1] = dealt[0];
+    CHECK_EQ(ofc_value_best(&c, b, dealt, 3, 1, 0, NULL, NULL, NULL), OFC_E_DUPLICATE);
+    test_cards("Ah 9s 2h", dealt);
+    CHECK_EQ(ofc_value_best(&c, b, dealt, 3, 1, 0, NULL, NULL, NULL), OFC_E_DUPLICATE);
+    test_cards("Ad 9s 2h", dealt);
+    CHECK_EQ(ofc_value_best(&c, b, dealt, 3, 1, (uint64_t)1 << dealt[2], NULL, NULL, NULL),
+             OFC_E_DUPLICATE);
+}
+
+static void test_context_errors(void)
+{
+    ofc_value_ctx c = context(&model);
+    static ofc_vmodel other;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
+    c.players = 1;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_COUNT);
+    c.players = 2;
+    c.in_fl = 12;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_COUNT);
+    c.in_fl = 0;
+    c.fl_value[3] = NAN;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_VALUE);
+    c.fl_value[3] = 0;
+    c.ev = NULL;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_RULES);
+    c.ev = &ev;
+    memcpy(&other, &model, sizeof other);
+    other.inputs = 10;
+    c.model = &other;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_MODEL_SHAPE);
+    CHECK_EQ(ofc_value_ctx_check(NULL), OFC_E_VALUE);
+}
+
+int main(void)
+{
+    CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
+    CHECK_EQ(ofc_fl_rules_init_standard(&fl, 14), OFC_OK);
+    CHECK_EQ(ofc_ev_tables_init(&rules, &ev), OFC_OK);
+    test_checksum();
+    test_parse_and_eval();
+    test_damaged_files();
+    test_features();
+    test_complete_board();
+    test_best_and_expect();
+    test_context_errors();
+    printf("test_model: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}

@@ -1,0 +1,352 @@
+"""The learned value model (ofc_fast.learned, csrc/ofc_model.h, csrc/ofc_value.h):
+the C forward pass against an independent NumPy forward pass over a file parsed here
+in pure Python; every shipped model's checksum recomputed here; damaged files refused
+with ModelError; ValueBot's move the argmax of the values; the model-free SearchBot
+reproducing the decisions recorded before the model existed; the training command
+end to end (tiny, with resume)."""
+
+from __future__ import annotations
+
+import json
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ofc_fast import rules
+from ofc_fast._native import ffi, lib
+from ofc_fast.bots import RandomBot, SearchBot, ValueBot, make_bot
+from ofc_fast.errors import BotError, ModelError
+from ofc_fast.game import Game, actions_for, move_for_action, play_out
+from ofc_fast.learned import (
+    MODEL_DIR,
+    ValueModel,
+    load_model,
+    model_bytes,
+    resolve_model,
+    rules_hash,
+    shipped_model,
+)
+from ofc_fast.search import advise
+
+DATA = Path(__file__).resolve().parent / "data"
+SHIPPED = sorted(MODEL_DIR.glob("*.ofcvm"))
+
+
+# ------------------------------------------------------------ an independent reader
+
+
+def fnv1a64(data: bytes) -> int:
+    h = 0xCBF29CE484222325
+    for b in data:
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def read_nets(data: bytes) -> dict[int, list[tuple[np.ndarray, np.ndarray]]]:
+    """The nets of a model file, by the format in docs/learned.md (not the C parser)."""
+    assert data[:8] == b"OFCVALUE"
+    version, header, payload, _, fset, inputs, _, n_nets = struct.unpack_from(
+        "<8I", data, 8
+    )
+    assert (version, header, fset) == (1, 64, 1) and len(data) == 64 + payload
+    (checksum,) = struct.unpack_from("<Q", data, 40)
+    assert checksum == fnv1a64(data[64:])
+    at, nets = 64, {}
+    for _ in range(n_nets):
+        cards, layers = struct.unpack_from("<II", data, at)
+        widths = struct.unpack_from(f"<{layers + 1}I", data, at + 8)
+        at += 8 + 4 * (layers + 1)
+        out = []
+        for i in range(layers):
+            n_in, n_out = widths[i], widths[i + 1]
+            w = np.frombuffer(data, "<f4", n_out * n_in, at).reshape(n_out, n_in)
+            at += 4 * n_out * n_in
+            b = np.frombuffer(data, "<f4", n_out, at)
+            at += 4 * n_out
+            out.append((w, b))
+        nets[cards] = out
+        assert widths[0] == inputs
+    assert at == len(data)
+    return nets
+
+
+def numpy_forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
+    a = x.astype(np.float64)
+    for i, (w, b) in enumerate(layers):
+        a = a @ w.astype(np.float64).T + b.astype(np.float64)
+        if i + 1 < len(layers):
+            a = np.maximum(a, 0)
+    return a[:, 0]
+
+
+def random_nets(seed: int, cards=(5, 7, 9, 11), hidden=(32, 16)):
+    rng = np.random.default_rng(seed)
+    nets = []
+    for c in cards:
+        sizes = [64, *hidden, 1]
+        nets.append(
+            (
+                c,
+                [
+                    (
+                        rng.normal(0, 0.3, (sizes[i + 1], sizes[i])).astype("f4"),
+                        rng.normal(0, 0.1, sizes[i + 1]).astype("f4"),
+                    )
+                    for i in range(len(sizes) - 1)
+                ],
+            )
+        )
+    return nets
+
+
+# ------------------------------------------------------------ tests
+
+
+def test_shipped_pineapple_model_exists_and_matches_its_rules():
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    assert model.cards == (5, 7, 9, 11) and model.players == 2
+    assert model.rules_hash == rules_hash(rules.PINEAPPLE)
+    assert shipped_model(rules.PINEAPPLE.replace(sweep_bonus=9), 2) is None
+    assert shipped_model(rules.PINEAPPLE, 3) is None
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
+def test_every_shipped_model_checksum_and_rules(path: Path):
+    data = path.read_bytes()
+    (checksum,) = struct.unpack_from("<Q", data, 40)
+    assert checksum == fnv1a64(data[64:])
+    model = load_model(path)
+    assert model.checksum == checksum
+    name, players = path.stem.rsplit("-", 1)
+    assert model.rules_hash == rules_hash(rules.get(name))
+    assert model.players == int(players.rstrip("p"))
+
+
+def test_c_inference_equals_numpy_on_10000_inputs():
+    """10,000 inputs: features of after-states dealt at random plus random vectors,
+    through every net of the shipped model and of a random model."""
+    models = [(p.read_bytes()) for p in SHIPPED] + [
+        model_bytes(random_nets(3), rules.PINEAPPLE, 2)
+    ]
+    rng = np.random.default_rng(11)
+    out = ffi.new("double *")
+    checked = 0
+    for data in models:
+        nets = read_nets(data)
+        model = ValueModel.from_bytes(data)
+        per = 10_000 // len(nets)
+        for cards, layers in nets.items():
+            x = rng.normal(0, 1, (per, 64)).astype(np.float32)
+            x[: per // 2] = _features(cards, per // 2, rng)
+            want = numpy_forward(layers, x)
+            for row, v in zip(x, want):
+                assert (
+                    lib.ofc_vm_eval(model.c, cards, ffi.from_buffer("float[]", row), out)
+                    == 0
+                )
+                assert abs(out[0] - v) <= 1e-5 * max(1.0, abs(v))
+                checked += 1
+    assert checked >= 10_000
+
+
+def _features(cards: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Features (C) of n random boards with ``cards`` cards and some dead cards."""
+    from ofc_fast.learned.model import board_bytes
+
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    ctx = model.context(rules.PINEAPPLE, 2, [0.0] * 18)
+    buf = ffi.new("float[64]")
+    out = np.empty((n, 64), np.float32)
+    for i in range(n):
+        deck = rng.permutation(52)
+        sizes = [0, 0, 0]
+        for _ in range(cards):
+            r = rng.choice([j for j in range(3) if sizes[j] < (3, 5, 5)[j]])
+            sizes[r] += 1
+        rows, at = [], 0
+        for s in sizes:
+            rows.append([int(c) for c in deck[at : at + s]])
+            at += s
+        dead = 0
+        for c in deck[at : at + int(rng.integers(0, 12))]:
+            dead |= 1 << int(c)
+        assert lib.ofc_value_features(ctx, board_bytes(rows), dead, buf) == 0
+        out[i] = np.frombuffer(ffi.buffer(buf), np.float32)
+    return out
+
+
+def test_damaged_files_raise_model_error(tmp_path: Path):
+    data = model_bytes(random_nets(1), rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError, match="cannot read"):
+        load_model(tmp_path / "missing.ofcvm")
+    for bad, what in [
+        (data[:40], "truncated"),
+        (data[:-3], "truncated"),
+        (data + b"\0", "truncated"),
+        (b"NOTVALUE" + data[8:], "magic"),
+        (data[:100] + bytes([data[100] ^ 4]) + data[101:], "checksum"),
+        (data[:8] + struct.pack("<I", 2) + data[12:], "version"),
+    ]:
+        (tmp_path / "bad.ofcvm").write_bytes(bad)
+        with pytest.raises(ModelError, match=what):
+            load_model(tmp_path / "bad.ofcvm")
+    with pytest.raises(ModelError, match="bytes"):
+        ValueModel.from_bytes("text")  # type: ignore[arg-type]
+
+
+def test_model_of_other_rules_refused(tmp_path: Path):
+    path = tmp_path / "ofc.ofcvm"
+    path.write_bytes(model_bytes(random_nets(2), rules.OFC, 2))
+    with pytest.raises(ModelError, match="other rules"):
+        resolve_model(str(path), rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError, match="players"):
+        resolve_model(str(path), rules.OFC, 3)
+    with pytest.raises(ModelError, match="model must be"):
+        resolve_model(3, rules.OFC, 2)
+
+
+def test_value_bot_plays_the_argmax_of_model_values():
+    """Every decision of six deals: the bot's move has the largest value of the
+    after-states built here move by move (one ValueModel.value call each)."""
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    bot = ValueBot(seed=1)
+    for seed in range(6):
+        g = Game(rules.PINEAPPLE, 2, seed=seed)
+        while g.to_act is not None:
+            s = g.to_act
+            obs = g.observation(s)
+            move = bot.act(obs)
+            rows, k, dealt = obs["boards"][s], obs["to_discard"], obs["dealt"]
+            seen = {c for b in obs["boards"] for r in b for c in r}
+            seen |= set(obs["discards"]) | set(dealt)
+            values = {}
+            for a in actions_for(len(dealt), rows, k):
+                m = move_for_action(a, dealt, rows, k)
+                new = [list(r) for r in rows]
+                for card, row in m.placements:
+                    new[int(row)].append(card)
+                dead = seen - {c for r in new for c in r}
+                values[str(m)] = model.value(new, rules.PINEAPPLE, 2, sorted(dead))
+            assert values[str(move)] == pytest.approx(max(values.values()), abs=1e-9)
+            g.play(move)
+
+
+def test_value_bot_registry_settings_and_errors():
+    bot = make_bot("value", seed=3)
+    assert isinstance(bot, ValueBot) and bot.settings() == {
+        "model": "auto",
+        "fl_value": None,
+    }
+    g = Game(rules.OFC, 2, seed=1)
+    with pytest.raises(BotError, match="no value model ships"):
+        ValueBot(seed=1).act(g.observation(g.to_act))
+    with pytest.raises(BotError, match="model must be"):
+        ValueBot(model=3)
+    res = play_out(Game(rules.PINEAPPLE, 2, seed=4), [ValueBot(seed=0), RandomBot(seed=1)])
+    assert sum(res.net) == 0
+
+
+def test_search_without_model_reproduces_recorded_decisions():
+    """SearchBot(model=None) makes the decisions recorded before the learned model
+    (tests/data/search_rollout_decisions.json: 24 samples, fixed seeds)."""
+    records = json.loads((DATA / "search_rollout_decisions.json").read_text())
+    for rec in records:
+        g = Game(rules.get(rec["rules"]), players=rec["players"], seed=rec["seed"])
+        bots = [
+            SearchBot(seed=7 + s, samples=24, time_budget=None, model=None)
+            for s in range(rec["players"])
+        ]
+        for want in rec["moves"]:
+            s = g.to_act
+            move = bots[s].act(g.observation(s))
+            assert str(move) == want
+            g.play(move)
+
+
+def test_search_with_model_differs_and_says_which_model():
+    g = Game(rules.PINEAPPLE, 2, seed=5)
+    g.play(
+        SearchBot(seed=1, samples=8, time_budget=None, model=None).act(
+            g.observation(g.to_act)
+        )
+    )
+    g.play(
+        SearchBot(seed=1, samples=8, time_budget=None, model=None).act(
+            g.observation(g.to_act)
+        )
+    )
+    learned = advise(g, samples=32, seed=2, model="auto", exact=False)
+    plain = advise(g, samples=32, seed=2, exact=False)
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    assert {a.model for a in learned} == {model.name}
+    assert {a.model for a in plain} == {None}
+    assert [a.ev for a in learned] != [a.ev for a in plain]
+    assert learned[0].as_dict()["model"] == model.name
+    assert SearchBot(seed=1).settings()["model"] is None  # rollouts by default
+    assert SearchBot(seed=1, model="auto").settings()["model"] == "auto"
+
+
+def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
+    pytest.importorskip("torch")
+    from ofc_fast.learned.train import main
+
+    def argv(seed: int) -> list[str]:
+        return [
+            *[
+                "--rules",
+                "pineapple",
+                "--deals",
+                "12",
+                "--eval-deals",
+                "2",
+                "--samples",
+                "2",
+                "--epochs",
+                "2",
+            ],
+            *["--hidden", "8", "--eval-samples", "2", "--eval-limit", "4", "--quiet"],
+            *("--seed", str(seed), "--out", str(tmp_path)),
+        ]
+
+    args = argv(2)
+    assert main(args) == 0
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert set(report["streets"]) == {"5", "7", "9", "11"}
+    assert report["c_vs_fit_max_abs_diff"] < 1e-4
+    model = load_model(tmp_path / "pineapple-2p.ofcvm")
+    assert model.name == report["model"]
+    first = (tmp_path / "pineapple-2p.ofcvm").read_bytes()
+    assert main(args) == 0  # resumed: every step is saved, the same model
+    assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == first
+    assert main(argv(3)) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_cli_advise_names_the_model(capsys):
+    from ofc_fast import cli
+
+    argv = [
+        "advise",
+        "--board",
+        "Qh / 9s 9h / As Ks",
+        "--dealt",
+        "2c 5d Ts",
+        "--opponent",
+        "Kd / 7c 7d / 2s 3s",
+        "--samples",
+        "16",
+        "--exact",
+        "no",
+    ]
+    assert cli.main([*argv, "--model", "auto", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None and {r["model"] for r in rows} == {model.name}
+    assert cli.main([*argv, "--model", "/no/such/model.ofcvm"]) == 2
+    assert "cannot read" in capsys.readouterr().err
