@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -147,9 +148,38 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     >>> s.net, s.rows, s.royalties
     (44, (1, 1, 1), ((7, 12, 25), (0, 0, 6)))
     """
-    rules = as_rules(rules, "score_pair")
-    ba, bb = complete_board(a, "a"), complete_board(b, "b")
-    check_disjoint((ba.cards, bb.cards))
-    return score_evaluated(
-        evaluate_for_scoring(ba, rules), evaluate_for_scoring(bb, rules), rules
+    rules = rules if type(rules) is RuleSet else as_rules(rules, "score_pair")
+    ba = a if type(a) is Board and a.is_complete else complete_board(a, "a")
+    bb = b if type(b) is Board and b.is_complete else complete_board(b, "b")
+    d = ffi.new("ofc_pair_detail *")
+    if lib.ofc_score_boards_detail(compiled(rules), bytes((*ba.cards, *bb.cards)), d):
+        check_disjoint((ba.cards, bb.cards))  # the one error left: a card on both boards
+        raise BoardError("score_pair: boards rejected by the C library")  # pragma: no cover
+    return _pair_score(_DETAIL.unpack(ffi.buffer(d)))
+
+
+# ofc_pair_detail as bytes: the score (net, rows[3], sweep, row_points, bonus,
+# royalty difference), then per board strengths[3], royalties[3], foul, a pad byte.
+_DETAIL = struct.Struct("=i3bbiii3H3hBx3H3hBx")
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _pair_score(v: tuple[int, ...]) -> PairScore:
+    """The PairScore of an unpacked ``ofc_pair_detail``, built without the frozen
+    dataclass's field-by-field ``__init__`` (the same fields, equal to it)."""
+    p = _new(PairScore)
+    _set(
+        p,
+        "__dict__",
+        {
+            "net": v[0],
+            "rows": v[1:4],
+            "sweep": v[4],
+            "row_points": v[5],
+            "bonus": v[6],
+            "royalties": (v[11:14], v[18:21]),
+            "fouls": (v[14] == 1, v[21] == 1),
+        },
     )
+    return p
