@@ -13,6 +13,7 @@ from ..rules import RuleSet
 from ..rules import get as get_rules
 from ..rules.compiled import compiled, compiled_fl, table_rules
 from ..rules.model import Game as GameKind
+from ..table import SEED_MAX, check_seed
 
 __all__ = [
     "KIND",
@@ -26,7 +27,6 @@ __all__ = [
 
 KIND = {GameKind.CLASSIC: 0, GameKind.OFC: 1, GameKind.PINEAPPLE: 2}
 """ofc_game_kind of each game kind."""
-SEED_MAX = 2**64 - 1
 
 
 def resolve_rules(rules: RuleSet | str) -> RuleSet:
@@ -77,17 +77,6 @@ def deal_seed(run_seed: int, i: int) -> int:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= SEED_MAX:
         raise GameError(f"deal index must be an int 0..2**64-1, got {i!r}")
     return int(lib.ofc_deal_seed(check_seed(run_seed), i))
-
-
-def check_seed(seed: object) -> int:
-    """A seed as the engine takes it: an int 0..2**64-1."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        text = repr(seed)
-        raise GameError(
-            f"seed must be an int 0..2**64-1, got "
-            f"{text if len(text) < 40 else text[:40] + '...'}"
-        )
-    return seed
 
 
 _HINTS = {
