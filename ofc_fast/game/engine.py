@@ -4,15 +4,13 @@ as exceptions."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, NoReturn
 
 from .._native import ffi, lib, move_error
 from ..errors import GameError, RulesError
 from ..rules import RuleSet
 from ..rules import get as get_rules
-from ..rules.compiled import compiled, compiled_fl, table_rules
-from ..rules.model import Game as GameKind
+from ..rules.compiled import KIND, game_struct
 from ..table import SEED_MAX, check_seed
 
 __all__ = [
@@ -24,9 +22,6 @@ __all__ = [
     "raise_move_error",
     "resolve_rules",
 ]
-
-KIND = {GameKind.CLASSIC: 0, GameKind.OFC: 1, GameKind.PINEAPPLE: 2}
-"""ofc_game_kind of each game kind."""
 
 
 def resolve_rules(rules: RuleSet | str) -> RuleSet:
@@ -41,23 +36,11 @@ def resolve_rules(rules: RuleSet | str) -> RuleSet:
     raise GameError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
 
 
-@lru_cache(maxsize=128)
 def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
-    """The C ``ofc_game_rules`` of a rule set (about 100 KB; cached and shared
-    read-only, also between threads)."""
-    c = ffi.new("ofc_game_rules *")
-    ffi.memmove(ffi.addressof(c, "scoring"), compiled(rules), ffi.sizeof("ofc_rules"))
-    ffi.memmove(
-        ffi.addressof(c, "table"), table_rules(rules), ffi.sizeof("ofc_table_rules")
-    )
-    if rules.game is not GameKind.CLASSIC:
-        ffi.memmove(ffi.addressof(c, "fl"), compiled_fl(rules), ffi.sizeof("ofc_fl_rules"))
-    c.kind = KIND[rules.game]
-    c.max_players = rules.max_players
-    c.face_down_final = rules.face_down_final if rules.game is not GameKind.CLASSIC else 0
-    if lib.ofc_game_rules_check(c) != 0:
-        raise RulesError(f"rule set {rules.name!r} does not compile into a game")
-    return c
+    """The C ``ofc_game_rules`` of a rule set (about 100 KB; compiled once with every
+    other C struct of the rule set, :func:`ofc_fast.rules.compiled.compile_rules`, and
+    shared read-only, also between threads)."""
+    return game_struct(rules)
 
 
 def deck_of_seed(seed: int) -> tuple[int, ...]:
