@@ -64,7 +64,7 @@ _STAY_LIMIT = 100000.0
 # ---------------------------------------------------------------- compiled rules
 
 
-def ev_tables(rules: RuleSet) -> Any:  # cdata 'ofc_ev_tables *'
+def ev_tables(rules: RulesLike) -> Any:  # cdata 'ofc_ev_tables *'
     """The C ``ofc_ev_tables`` of a rule set (about 380 KB, built once with the rule
     set's other C structs): per row and strength, the chance to beat / lose to the
     row of a typical opponent and the expected row units, from the distribution
@@ -148,7 +148,7 @@ StayValue: TypeAlias = float | Mapping[int, float] | None
 """What ``stay_value`` accepts: None (the defaults), a number, or ``{cards: value}``."""
 
 
-def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ...]:
+def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, ...]:
     """The five stay values (next Fantasyland of 13, 14, 15, 16, 17 cards) the solver
     uses: ``None`` = :data:`STAY_VALUE_DEFAULT`; a number = that value whatever the
     count; a mapping ``{cards: value}`` = those values (counts not given: 0).
@@ -157,6 +157,7 @@ def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ..
     >>> stay_values(PINEAPPLE, {14: 12})
     (0.0, 12.0, 0.0, 0.0, 0.0)
     """
+    rules = as_rules(rules, "stay_values")
     if stay_value is None:
         return tuple(float(STAY_VALUE_DEFAULT[k]) for k in range(13, 18))
     if isinstance(stay_value, Mapping):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ._native import lib
 from .errors import TableError, quote
 from .rules.model import Game as GameKind
-from .rules.model import RuleSet
+from .rules.presets import RulesLike, as_rules
 
 __all__ = [
     "FANTASYLAND_CARDS",
@@ -53,7 +53,7 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_players(players: object, rules: RuleSet | None, what: str = "players") -> int:
+def check_players(players: object, rules: RulesLike | None, what: str = "players") -> int:
     """``players`` as an int 2..``rules.max_players`` (at most :data:`MAX_SEATS`;
     None: any table of 2..:data:`MAX_SEATS`).
 
@@ -61,6 +61,7 @@ def check_players(players: object, rules: RuleSet | None, what: str = "players")
     >>> check_players(3, rules.PINEAPPLE)
     3
     """
+    rules = None if rules is None else as_rules(rules, "check_players")
     most = MAX_SEATS if rules is None else min(rules.max_players, MAX_SEATS)
     if not _is_int(players):
         raise TableError(f"{what} must be an int, got {quote(players)}")
@@ -141,7 +142,7 @@ def check_stacks(
 
 
 def check_fantasyland(
-    fantasyland: Sequence[int] | None, players: int, rules: RuleSet
+    fantasyland: Sequence[int] | None, players: int, rules: RulesLike
 ) -> tuple[int, ...]:
     """Fantasyland cards per seat (None: nobody), each 0 or 13..17, and only under
     rules that have Fantasyland.
@@ -150,6 +151,7 @@ def check_fantasyland(
     >>> check_fantasyland(None, 2, rules.OFC), check_fantasyland((14, 0), 2, rules.OFC)
     ((0, 0), (14, 0))
     """
+    rules = as_rules(rules, "check_fantasyland")
     if fantasyland is None:
         return (0,) * players
     try:
@@ -174,7 +176,7 @@ def check_fantasyland(
 
 
 def check_table(
-    rules: RuleSet,
+    rules: RulesLike,
     players: object,
     button: object = 0,
     stacks: int | Sequence[int] | None = None,
@@ -182,6 +184,7 @@ def check_table(
 ) -> tuple[int, int, tuple[int, ...] | None, tuple[int, ...]]:
     """Every table parameter of a deal at once: ``(players, button, stacks,
     fantasyland)`` as checked values (seeds: :func:`check_seed`)."""
+    rules = as_rules(rules, "check_table")
     n = check_players(players, rules)
     return (
         n,

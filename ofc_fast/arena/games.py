@@ -27,8 +27,9 @@ that a game id and a preset are one and the same rule set in both directions):
 from __future__ import annotations
 
 from ..errors import ArenaError, RulesError
-from ..rules import PRESETS, RuleSet
+from ..rules import PRESETS, RuleSet, RulesLike, as_rules
 from ..rules import get as get_preset
+from ..rules.presets import GAME_IDS, PROTOCOL_GAME_IDS
 
 __all__ = [
     "GAME_IDS",
@@ -37,27 +38,6 @@ __all__ = [
     "resolve_arena_rules",
     "rules_for_game_id",
 ]
-
-PROTOCOL_GAME_IDS = {
-    "ofc": "OFC",
-    "ofc-pineapple": "PINEAPPLE",
-    "ofc-progressive": "PROGRESSIVE_PINEAPPLE",
-    "ofc-27": "PINEAPPLE_27",
-}
-"""The four game ids of the document -> our preset names."""
-
-_OWN_PREFIX = "ofcfast-"
-
-
-def _own_id(preset: str) -> str:
-    return _OWN_PREFIX + preset.lower().replace("_", "-")
-
-
-GAME_IDS: dict[str, str] = {
-    **PROTOCOL_GAME_IDS,
-    **{_own_id(name): name for name in PRESETS if name not in PROTOCOL_GAME_IDS.values()},
-}
-"""Every game id the arena speaks -> preset name."""
 
 _ID_OF = {name: gid for gid, name in GAME_IDS.items()}
 
@@ -72,9 +52,10 @@ def rules_for_game_id(game_id: str) -> RuleSet:
     return PRESETS[name]
 
 
-def game_id_of(rules: RuleSet) -> str:
+def game_id_of(rules: RulesLike) -> str:
     """The game id of a preset (ArenaError for a rule set that is no preset: a game
     id must tell a bot the whole rules)."""
+    rules = as_rules(rules, "game_id_of")
     gid = _ID_OF.get(rules.name)
     if gid is None or PRESETS[rules.name] != rules:
         raise ArenaError(

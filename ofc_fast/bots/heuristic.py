@@ -53,8 +53,7 @@ from ..batch import rank5_batch
 from ..board import ROW_SIZES, row_splits
 from ..errors import BotError
 from ..game import GameError, Move, actions_for, move_for_action
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, as_rules
 from .base import Observation, free_slots, rules_of, unseen_cards
 from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_model
 
@@ -182,7 +181,7 @@ class HeuristicBot:
         use_solver: bool = True,
         classic_solver: bool = True,
     ) -> None:
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.rules = None if rules is None else as_rules(rules, "heuristic bot")
         self.rng = np.random.default_rng(seed)
         self.samples = int(samples)
         self.arrangements = int(arrangements)

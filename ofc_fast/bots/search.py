@@ -23,8 +23,7 @@ from typing import Any
 
 from ..errors import BotError, OfcError, quote
 from ..game import GameError, Move
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, as_rules
 from ..rules.model import Game as GameKind
 from ..search import (
     Opponent,
@@ -85,7 +84,7 @@ class SearchBot:
             raise BotError(
                 f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
             )
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.rules = None if rules is None else as_rules(rules, "search bot")
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:

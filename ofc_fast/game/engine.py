@@ -8,8 +8,7 @@ from typing import Any, NoReturn
 
 from .._native import ffi, lib, move_error
 from ..errors import GameError, RulesError
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import KIND, game_struct
 from ..table import SEED_MAX, check_seed
 
@@ -25,18 +24,15 @@ __all__ = [
 
 
 def resolve_rules(rules: RuleSet | str) -> RuleSet:
-    """A rule set, or the preset of that name (GameError otherwise)."""
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        try:
-            return get_rules(rules)
-        except RulesError as exc:
-            raise GameError(str(exc)) from None
-    raise GameError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
+    """A rule set, or the preset a preset name or an arena game id names
+    (:func:`ofc_fast.rules.as_rules`; GameError otherwise)."""
+    try:
+        return as_rules(rules, "rules")
+    except RulesError as exc:
+        raise GameError(str(exc)) from None
 
 
-def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
+def game_rules(rules: RulesLike) -> Any:  # cdata 'ofc_game_rules *'
     """The C ``ofc_game_rules`` of a rule set (about 100 KB; compiled once with every
     other C struct of the rule set, :func:`ofc_fast.rules.compiled.compile_rules`, and
     shared read-only, also between threads)."""

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import GameError, TableError
-from ..rules import RuleSet
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import Game as GameKind
 from ..table import check_seed, check_table
 from .engine import deal_seed, resolve_rules
@@ -41,8 +41,9 @@ from .state import Game, cards_per_seat, play_out
 __all__ = ["Match", "SeatStats", "check_deck", "max_fantasyland_cards"]
 
 
-def max_fantasyland_cards(rules: RuleSet) -> int:
+def max_fantasyland_cards(rules: RulesLike) -> int:
     """Most cards a Fantasyland hand can get under the rules (0 without Fantasyland)."""
+    rules = as_rules(rules, "max_fantasyland_cards")
     fl = rules.fantasyland
     if fl is None or rules.game is GameKind.CLASSIC:
         return 0
@@ -52,7 +53,7 @@ def max_fantasyland_cards(rules: RuleSet) -> int:
     return max(counts)
 
 
-def check_deck(rules: RuleSet, players: int) -> None:
+def check_deck(rules: RulesLike, players: int) -> None:
     """TableError when ``players`` seats can need more than one deck over a match
     (every seat dealt the most cards a deal or a Fantasyland hand gives).
 
@@ -62,6 +63,7 @@ def check_deck(rules: RuleSet, players: int) -> None:
     ...
     ofc_fast.errors.TableError: 4 seats of custom can need 68 cards (every seat in Fantasyland); one deck has 52
     """  # noqa: E501 - the error message as the user sees it
+    rules = as_rules(rules, "check_deck")
     worst = players * max(cards_per_seat(rules), max_fantasyland_cards(rules))
     if worst > 52:
         raise TableError(

@@ -43,7 +43,7 @@ from .._native import ffi, lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
-from ..rules import PINEAPPLE, RuleSet
+from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import Game as GameKind
 from ..rules.model import RulesName
 from ..table import check_seat, check_seed, check_table
@@ -68,7 +68,7 @@ NATURAL_IDS = {
 """Natural name -> the engine's ofc_natural id."""
 
 
-def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
+def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     """Cards one seat sees in a deal: the Fantasyland count (13..17), or 13 (classic,
     OFC) or 17 (Pineapple: 5 + 4 x 3); the C engine's schedule
     (``ofc_cards_per_seat``).
@@ -77,6 +77,7 @@ def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
     >>> cards_per_seat(PINEAPPLE), cards_per_seat(PINEAPPLE, 15)
     (17, 15)
     """
+    rules = as_rules(rules, "cards_per_seat")
     fl = _int_arg(fantasyland, "fantasyland")
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:

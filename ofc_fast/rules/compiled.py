@@ -9,6 +9,7 @@ and :func:`game_struct` hand out the parts; each part keeps its owner alive.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,7 @@ from .model import (
     StakesModel,
 )
 from .model import Game as GameKind
+from .presets import RulesLike, as_rules
 
 __all__ = [
     "KIND",
@@ -148,87 +150,82 @@ class CompiledRules:
         self._game: Any = None
         self._ev: Any = None
 
+    def _once(self, slot: str, build: Callable[[], Any]) -> Any:
+        """The part kept in ``slot``, built by ``build`` on first use (one thread
+        builds, the others wait)."""
+        value = getattr(self, slot)
+        if value is None:
+            with _LOCK:
+                value = getattr(self, slot)
+                if value is None:
+                    value = build()
+                    setattr(self, slot, value)
+        return value
+
     @property
     def table(self) -> Any:  # cdata 'ofc_table_rules *'
         """The ``ofc_table_rules`` (csrc/ofc_settle.h) that ``ofc_settle`` needs."""
-        if self._table is None:
-            with _LOCK:
-                self._fill_table()
-        return self._table
-
-    def _fill_table(self) -> None:
-        if self._table is None:
-            _write_table(self.struct.table, self.rules)
-            self._table = _part(self.struct, "table")
+        return self._once("_table", self._build_table)
 
     @property
     def fl(self) -> Any:  # cdata 'ofc_fl_rules *'
         """The ``ofc_fl_rules``: the Fantasyland entry and stay rule (disabled
         without Fantasyland)."""
-        if self._fl is None:
-            with _LOCK:
-                self._fill_fl()
-        return self._fl
-
-    def _fill_fl(self) -> None:
-        if self._fl is None:
-            if self.rules.game is GameKind.CLASSIC and self.rules.fantasyland is not None:
-                own = ffi.new("ofc_fl_rules *")  # a classic game deals no Fantasyland
-                _write_fl(own, self.rules)
-                self._fl = own
-            else:
-                _write_fl(ffi.addressof(self.struct, "fl"), self.rules)
-                self._fl = _part(self.struct, "fl")
+        return self._once("_fl", self._build_fl)
 
     @property
     def game(self) -> Any:  # cdata 'ofc_game_rules *'
         """The whole ``ofc_game_rules`` the game engine deals under."""
-        if self._game is None:
-            with _LOCK:
-                self._fill_game()
-        return self._game
-
-    def _fill_game(self) -> None:
-        if self._game is None:
-            rules, g = self.rules, self.struct
-            _ = self.table, self.fl
-            g.kind = KIND[rules.game]
-            g.max_players = rules.max_players
-            g.face_down_final = (
-                rules.face_down_final if rules.game is not GameKind.CLASSIC else 0
-            )
-            if lib.ofc_game_rules_check(g) != OK:
-                raise RulesError(f"rule set {rules.name!r} does not compile into a game")
-            self._game = g
+        return self._once("_game", self._build_game)
 
     @property
     def ev(self) -> Any:  # cdata 'ofc_ev_tables *'
         """The solver's ``ofc_ev_tables`` (about 380 KB, built on first use)."""
-        if self._ev is None:
-            with _LOCK:
-                self._fill_ev()
-        return self._ev
+        return self._once("_ev", self._build_ev)
 
-    def _fill_ev(self) -> None:
-        if self._ev is None:
-            t = ffi.new("ofc_ev_tables *")
-            status = lib.ofc_ev_tables_init(self.scoring, t)
-            if status != OK:  # pragma: no cover - compiled rules are valid
-                raise RulesError(
-                    f"{self.rules.name}: expected-points tables do not build ({status})"
-                )
-            self._ev = t
+    def _build_table(self) -> Any:
+        _write_table(self.struct.table, self.rules)
+        return _part(self.struct, "table")
+
+    def _build_fl(self) -> Any:
+        if self.rules.game is GameKind.CLASSIC and self.rules.fantasyland is not None:
+            own = ffi.new("ofc_fl_rules *")  # a classic game deals no Fantasyland
+            _write_fl(own, self.rules)
+            return own
+        _write_fl(ffi.addressof(self.struct, "fl"), self.rules)
+        return _part(self.struct, "fl")
+
+    def _build_game(self) -> Any:
+        rules, g = self.rules, self.struct
+        _ = self.table, self.fl
+        g.kind = KIND[rules.game]
+        g.max_players = rules.max_players
+        g.face_down_final = (
+            rules.face_down_final if rules.game is not GameKind.CLASSIC else 0
+        )
+        if lib.ofc_game_rules_check(g) != OK:
+            raise RulesError(f"rule set {rules.name!r} does not compile into a game")
+        return g
+
+    def _build_ev(self) -> Any:
+        t = ffi.new("ofc_ev_tables *")
+        status = lib.ofc_ev_tables_init(self.scoring, t)
+        if status != OK:  # pragma: no cover - compiled rules are valid
+            raise RulesError(
+                f"{self.rules.name}: expected-points tables do not build ({status})"
+            )
+        return t
 
 
-def compile_rules(rules: RuleSet) -> CompiledRules:
+def compile_rules(rules: RulesLike) -> CompiledRules:
     """The :class:`CompiledRules` of a rule set, from the one cache (at most 128 rule
-    sets; equal rule sets share one).  Anything but a RuleSet raises RulesError
-    (nothing unchecked reaches C)."""
+    sets; equal rule sets share one).  ``rules``: a RuleSet, a preset name or an
+    arena game id; anything else raises RulesError (nothing unchecked reaches C)."""
     c = _BY_ID.get(id(rules))
     if c is not None and c.rules is rules:
         return c
     if not isinstance(rules, RuleSet):
-        raise RulesError(f"expected a RuleSet, got {type(rules).__name__}")
+        rules = as_rules(rules, "compile_rules")  # a preset name or a game id
     with _LOCK:
         c = _BY_RULES.get(rules)
         if c is None:
@@ -240,19 +237,19 @@ def compile_rules(rules: RuleSet) -> CompiledRules:
     return c
 
 
-def compiled(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
+def compiled(rules: RulesLike) -> Any:  # cdata 'ofc_rules *'
     """The C ``ofc_rules`` (pair scoring) of a rule set; cached, shared read-only
     between threads.  Anything but a RuleSet raises RulesError."""
     return compile_rules(rules).scoring
 
 
-def compiled_fl(rules: RuleSet) -> Any:  # cdata 'ofc_fl_rules *'
+def compiled_fl(rules: RulesLike) -> Any:  # cdata 'ofc_fl_rules *'
     """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland): the
     entry and stay rule that ``ofc_fl_next_cards`` and the solvers apply; cached."""
     return compile_rules(rules).fl
 
 
-def table_rules(rules: RuleSet) -> Any:  # cdata 'ofc_table_rules *'
+def table_rules(rules: RulesLike) -> Any:  # cdata 'ofc_table_rules *'
     """The C ``ofc_table_rules`` of a rule set (csrc/ofc_settle.h): everything beyond a
     pair that ``ofc_settle`` needs.  Cached, shared read-only between threads.
 
@@ -264,7 +261,7 @@ def table_rules(rules: RuleSet) -> Any:  # cdata 'ofc_table_rules *'
     return compile_rules(rules).table
 
 
-def game_struct(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
+def game_struct(rules: RulesLike) -> Any:  # cdata 'ofc_game_rules *'
     """The C ``ofc_game_rules`` of a rule set (about 100 KB; cached and shared
     read-only, also between threads)."""
     return compile_rules(rules).game

@@ -30,6 +30,7 @@ __all__ = [
     "CLASSIC_1_6",
     "CLASSIC_2_4",
     "CLASSIC_WIN_BONUS",
+    "GAME_IDS",
     "HAWAIIAN_GARDENS",
     "MALAYAN",
     "OFC",
@@ -37,6 +38,7 @@ __all__ = [
     "PINEAPPLE_27",
     "PRESETS",
     "PROGRESSIVE_PINEAPPLE",
+    "PROTOCOL_GAME_IDS",
     "ROYALTIES_001_STANDARD",
     "ROYALTIES_ALT_2",
     "ROYALTIES_ALT_3",
@@ -375,41 +377,64 @@ PRESETS: dict[str, RuleSet] = {
 """Every preset by name."""
 
 
+PROTOCOL_GAME_IDS = {
+    "ofc": "OFC",
+    "ofc-pineapple": "PINEAPPLE",
+    "ofc-progressive": "PROGRESSIVE_PINEAPPLE",
+    "ofc-27": "PINEAPPLE_27",
+}
+"""The four game ids of the poker-arena wire protocol -> our preset names
+(:mod:`ofc_fast.arena.games` documents the mapping)."""
+
+GAME_IDS: dict[str, str] = {
+    **PROTOCOL_GAME_IDS,
+    **{
+        "ofcfast-" + name.lower().replace("_", "-"): name
+        for name in PRESETS
+        if name not in PROTOCOL_GAME_IDS.values()
+    },
+}
+"""Every arena game id -> preset name (the others get an ``ofcfast-`` id)."""
+
+
 def names() -> list[str]:
     """Names of the presets."""
     return list(PRESETS)
 
 
 RulesLike: TypeAlias = RuleSet | str
-"""What a function taking a rule set accepts: a :class:`RuleSet` or a preset name."""
+"""What a function taking a rule set accepts: a :class:`RuleSet`, a preset name or an
+arena game id (:func:`as_rules`)."""
 
 
 def as_rules(rules: object, fn: str = "rules") -> RuleSet:
-    """``rules`` itself when it is a :class:`RuleSet`, the preset of that name when it
-    is text (:func:`get`), else :class:`RulesError` naming ``fn``.
+    """The one resolver of rules: ``rules`` itself when it is a :class:`RuleSet`, the
+    preset a preset name or an arena game id names when it is text (:func:`get`),
+    else :class:`RulesError` naming ``fn``.
 
-    >>> as_rules("ofc") is OFC
-    True
+    >>> as_rules("ofc") is OFC, as_rules("ofc-pineapple") is PINEAPPLE
+    (True, True)
     """
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
         return get(rules)
-    raise RulesError(f"{fn}: rules must be a RuleSet or a preset name, got {quote(rules)}")
+    raise RulesError(
+        f"{fn}: rules must be a RuleSet, a preset name or a game id, got {quote(rules)}"
+    )
 
 
 def get(name: str) -> RuleSet:
-    """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``).
+    """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``), or by
+    its arena game id (``"ofc-pineapple"``, :data:`GAME_IDS`).
 
-    >>> get("pineapple") is PINEAPPLE
-    True
+    >>> get("pineapple") is PINEAPPLE, get("ofc-27") is PINEAPPLE_27
+    (True, True)
     """
     if not isinstance(name, str):
         raise RulesError(f"a rule set name is text, got {quote(name)}")
     key = name.strip().upper().replace("-", "_").replace(" ", "_")
-    try:
-        return PRESETS[key]
-    except KeyError:
-        raise RulesError(
-            f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}"
-        ) from None
+    preset = PRESETS.get(key) or PRESETS.get(GAME_IDS.get(name.strip().lower(), ""))
+    if preset is None:
+        raise RulesError(f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}")
+    return preset

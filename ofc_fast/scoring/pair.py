@@ -89,9 +89,10 @@ class EvaluatedBoard:
         return (r[0], r[1], r[2])
 
 
-def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
+def evaluate_for_scoring(board: Board, rules: RulesLike) -> EvaluatedBoard:
     """Evaluate a complete board in C for :func:`score_evaluated`; validates first
     (an incomplete board or a non-Board raises BoardError)."""
+    rules = as_rules(rules, "evaluate_for_scoring")
     if not isinstance(board, Board):
         raise BoardError(
             f"evaluate_for_scoring: expected a Board, got {type(board).__name__}"
@@ -106,13 +107,14 @@ def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
 def score_evaluated(
     a: EvaluatedBoard,
     b: EvaluatedBoard,
-    rules: RuleSet,
+    rules: RulesLike,
     ties: int = 0,
     a_sweeps_all: bool = False,
     b_sweeps_all: bool = False,
 ) -> PairScore:
     """Score two evaluated boards; ``ties`` = +1 when a wins tied rows (a is the
     house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table."""
+    rules = as_rules(rules, "score_evaluated")
     if (
         type(ties) is not int
         or ties not in (-1, 0, 1)

@@ -27,7 +27,7 @@ from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import parse_cards
 from ..errors import BoardError, CardError, RulesError
-from ..rules import OFC, RuleSet, as_rules
+from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
 from ..table import check_players, check_seat, check_stacks
@@ -271,10 +271,13 @@ assert (_ITEM.size, _PAIR.size, _EVAL.size) == (
 )
 
 
-def settlement_of(out: Any, rules: RuleSet, n: int, stacks: list[int] | None) -> Settlement:
+def settlement_of(
+    out: Any, rules: RulesLike, n: int, stacks: list[int] | None
+) -> Settlement:
     """The :class:`Settlement` of a C ``ofc_settlement`` (``ofc_settle``'s output, or a
     game result's) for ``n`` seats; ``stacks``: the stacks it was settled with (the
     structs are read in one go, not field by field)."""
+    rules = as_rules(rules, "settlement_of")
     items = [
         SettlementItem((a, b), ITEM_KINDS[kind], payer, payee, amount)
         for a, b, kind, payer, payee, amount in _ITEM.iter_unpack(
