@@ -668,10 +668,15 @@ static void observe_board(const ofc_game *g, uint32_t o, int show_all, int show_
     }
 }
 
-/* Append step st to seat s's rounds still to come. */
+/* Append step st to seat s's rounds still to come (a seat outside the table or a
+ * round past OFC_GAME_MAX_ROUNDS, which no schedule makes, is left out: nothing is
+ * written outside the record, whatever the state holds). */
 static void add_round(ofc_observation *out, uint32_t s, const ofc_game_step *st)
 {
-    uint32_t i = out->rounds[s]++;
+    uint32_t i;
+    if (s >= out->players || out->rounds[s] >= OFC_GAME_MAX_ROUNDS)
+        return;
+    i = out->rounds[s]++;
     out->round_n[s][i] = st->n;
     out->round_k[s][i] = st->k;
 }
@@ -683,7 +688,7 @@ static void observe_rounds(const ofc_game_step *steps, uint32_t nsteps, uint32_t
                            uint32_t seat, ofc_observation *out)
 {
     uint32_t i;
-    for (i = 0; i < nsteps; i++) {
+    for (i = 0; i < nsteps && i < OFC_GAME_MAX_STEPS; i++) {
         const ofc_game_step *st = &steps[i];
         if (st->seat == seat ? i > done : (i >= done || st->face_down))
             add_round(out, st->seat, st);
