@@ -18,6 +18,7 @@ from ofc_fast import rules
 BOARD = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
 OTHER = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
 PRESET = rules.PINEAPPLE
+EMPTY = [[[], [], []], [[], [], []]]  # two empty boards
 FORMS = (PRESET, "pineapple", "ofc-pineapple")  # a RuleSet, a preset name, a game id
 
 
@@ -53,6 +54,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.env import VectorEnv
     from ofc_fast.game.engine import game_rules, resolve_rules
     from ofc_fast.game.match import check_deck, max_fantasyland_cards
+    from ofc_fast.game.observation import observation_record
     from ofc_fast.game.state import cards_per_seat
     from ofc_fast.rules.compiled import (
         compile_rules,
@@ -124,6 +126,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "Arena": lambda r: Arena(r, [parse_bot_spec("random")] * 2, 1).rules,
         "game_id_of": lambda r: game_id_of(r),
         "showdown_event": lambda r: showdown_event(0, r, result),
+        "observation_record": lambda r: observation_record(r, 0, EMPTY, [1, 2, 3, 4, 5]),
         "play_run": None,  # the CLI's parallel runner: its --rules went through load_rules
         # ofc_fast.search: best_completion / search_model keep refusing a name with
         # SearchError (tests/test_search_findings.py asserts it); position and
