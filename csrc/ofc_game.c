@@ -767,16 +767,12 @@ int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
         return r == NULL ? OFC_E_RULES : OFC_E_VALUE;
     if (ofc_game_rules_check(r) != OFC_OK)
         return OFC_E_RULES;
-    if (o->seat >= o->players || check_seats(r, o->players, o->button, o->fl) != OFC_OK)
+    /* the deal's schedule: a game of these seats (its deck is not read) */
+    if (o->seat >= o->players
+        || ofc_game_init(r, &tmp, o->players, o->button, o->fl, 0, NULL) != OFC_OK)
         return OFC_E_SEATS;
     if (o->n > OFC_GAME_MAX_DEALT)
         return OFC_E_COUNT;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.players = o->players;
-    tmp.button = o->button;
-    tmp.kind = r->kind;
-    memcpy(tmp.fl, o->fl, sizeof tmp.fl);
-    build_schedule(r, &tmp);
     o->kind = r->kind;
     o->is_over = 0;
     o->k = o->full = o->face_down = o->future_cards = o->future_discards = 0;
