@@ -412,6 +412,23 @@ int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *
 int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
                          ofc_pair_score *out);
 
+/*! A scored pair with both boards' evaluations (ofc_score_boards_detail()). */
+typedef struct ofc_pair_detail {
+    ofc_pair_score score; /* a against b */
+    ofc_board_eval a;     /* a's rows, royalties and foul */
+    ofc_board_eval b;     /* b's */
+} ofc_pair_detail;
+
+/*! @brief ofc_score_boards() on one array of both boards, keeping both boards'
+ * evaluations: everything a caller reports about a pair, from one call that checks
+ * the 26 cards once.
+ * @param rules  a rule set (its scalar fields are checked).
+ * @param cards  26 card ids: board a (front 3, middle 5, back 5), then board b.
+ * @param out    receives the score and both evaluations.
+ * @return as ofc_score_boards(). */
+int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
+                                ofc_pair_detail *out);
+
 /*! @brief Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give
  * net[i].
  * @param rules  a rule set (its scalar fields are checked).

@@ -91,6 +91,7 @@ extern "C" {
 #define OFC_GAME_MAX_SEATS 4
 #define OFC_GAME_MAX_DEALT 17  /* most cards in one decision (a 17-card Fantasyland) */
 #define OFC_GAME_MAX_STEPS 40  /* most decisions in a deal (4 seats x 9 for OFC) */
+#define OFC_GAME_MAX_ROUNDS 9  /* most decisions of one seat in a deal (OFC: 5 + 8 x 1) */
 #define OFC_ACTION_SPACE 243   /* action ids of normal decisions: 0..242 */
 #define OFC_NO_SEAT 0xFF       /* ofc_decision.seat when the deal is over */
 #define OFC_DISCARD 3          /* placement destination: discard the card */
@@ -378,6 +379,14 @@ typedef struct ofc_observation {
     /* the pending decision, when it is this seat's (else n = 0): */
     uint8_t n, k, full, face_down, future_cards, future_discards;
     uint8_t dealt[OFC_GAME_MAX_DEALT];
+    /* the rounds still to come per seat, from the schedule (none once the deal is
+     * over): for the observer, its decisions after the pending one; for every other
+     * seat, the decisions that fill the slots the observer cannot see (not made yet,
+     * or made face down and still hidden), in deal order.  round_n / round_k: the
+     * cards and discards of each. */
+    uint8_t rounds[OFC_GAME_MAX_SEATS];
+    uint8_t round_n[OFC_GAME_MAX_SEATS][OFC_GAME_MAX_ROUNDS];
+    uint8_t round_k[OFC_GAME_MAX_SEATS][OFC_GAME_MAX_ROUNDS];
 } ofc_observation;
 
 /*! @brief Write `seat`'s view of `g` into `out`.
@@ -387,6 +396,27 @@ typedef struct ofc_observation {
  * @pre g and out are not NULL.
  * @return OFC_OK, or OFC_E_SEAT when seat >= players. */
 int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
+
+/*! @brief Complete the observation of a caller that has no game (a position typed in,
+ * an observation dict, a protocol client's view): from the seats, the boards and
+ * the counts it filled, and the rules' schedule, write everything the schedule
+ * decides -- the observer's pending decision and its future, and every seat's
+ * rounds still to come -- as ofc_game_observe() writes them.
+ * The caller fills seat, players, button, fl, board (visible cards by row slot,
+ * OFC_NO_CARD after), count, face_down_count, discard_count, discards, surrendered
+ * and declared as ofc_game_observe() would, and n and dealt: the observer's dealt
+ * cards (n = 0 when it has no decision to make).  Each seat's placed cards (count +
+ * face_down_count) must end one of its decisions in the schedule; the observer's
+ * next decision must deal n cards.
+ * @param r  the rules (kind and Fantasyland; checked with ofc_game_rules_check()).
+ * @param o  the observation, completed in place: kind, is_over (0), k, full,
+ *           face_down, future_cards, future_discards, rounds, round_n and round_k
+ *           are written, and to_act and street when n > 0 (else they stay as given).
+ * @return OFC_OK; OFC_E_RULES; OFC_E_VALUE (a NULL pointer); OFC_E_SEATS (players,
+ *         seat, button or a Fantasyland count out of range); OFC_E_COUNT (counts that
+ *         overflow a row, or fit no point of the schedule, or n is not the number of
+ *         cards the observer's next decision deals). */
+int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o);
 
 /* ------------------------------------------------------------------ result */
 

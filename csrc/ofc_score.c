@@ -255,28 +255,56 @@ static int32_t ofc_score_pairs_plain(const ofc_rules *rules, const uint8_t *a,
     return OFC_OK;
 }
 
-int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
-                         ofc_pair_score *out)
+/* Check and evaluate a pair, then score it; ea and eb receive the evaluations. */
+static int32_t ofc_score_pair_k(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
+                                ofc_board_eval *ea, ofc_board_eval *eb, ofc_pair_score *out)
 {
     uint8_t ca[OFC_BOARD_CARDS], cb[OFC_BOARD_CARDS];
-    ofc_board_eval ea, eb;
     int32_t status;
-    if (!ofc_rules_scalars_ok(rules)) {
-        return OFC_E_RULES;
-    }
-    if (!a || !b || !out) {
-        return OFC_E_VALUE;
-    }
     ofc_copy_cards(ca, a, OFC_BOARD_CARDS);
     ofc_copy_cards(cb, b, OFC_BOARD_CARDS);
     status = ofc_pair_check(ca, cb);
     if (status != OFC_OK) {
         return status;
     }
-    ofc_eval_board_k(rules, ca, &ea);
-    ofc_eval_board_k(rules, cb, &eb);
-    ofc_score_evals_k(rules, &ea, &eb, &ofc_no_context, out, 0);
+    ofc_eval_board_k(rules, ca, ea);
+    ofc_eval_board_k(rules, cb, eb);
+    ofc_score_evals_k(rules, ea, eb, &ofc_no_context, out, 0);
     return OFC_OK;
+}
+
+int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
+                         ofc_pair_score *out)
+{
+    ofc_board_eval ea, eb;
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
+    if (!a || !b || !out) {
+        return OFC_E_VALUE;
+    }
+    return ofc_score_pair_k(rules, a, b, &ea, &eb, out);
+}
+
+int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
+                                ofc_pair_detail *out)
+{
+    ofc_board_eval ea, eb;
+    ofc_pair_score score;
+    int32_t status;
+    if (!ofc_rules_scalars_ok(rules)) {
+        return OFC_E_RULES;
+    }
+    if (!cards || !out) {
+        return OFC_E_VALUE;
+    }
+    status = ofc_score_pair_k(rules, cards, cards + OFC_BOARD_CARDS, &ea, &eb, &score);
+    if (status == OFC_OK) {
+        out->score = score;
+        out->a = ea;
+        out->b = eb;
+    }
+    return status;
 }
 
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,

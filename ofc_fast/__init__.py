@@ -26,6 +26,7 @@ from .errors import (
     OfcError,
     RulesError,
     StrengthError,
+    TableError,
 )
 from .fantasyland import fantasyland_cards
 from .game import (
@@ -99,6 +100,7 @@ __all__ = [
     "SettlementItem",
     "Solution",
     "StrengthError",
+    "TableError",
     "__version__",
     "advise",
     "apply_stakes",

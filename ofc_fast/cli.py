@@ -51,6 +51,7 @@ from .errors import GameError, OfcError, RulesError
 from .fantasyland import fantasyland_cards
 from .ranking import category, describe, kev_rank, rank
 from .scoring.settlement import settle
+from .table import check_players, check_seat, check_seed, check_stacks
 
 if TYPE_CHECKING:
     from .game import Match
@@ -104,15 +105,13 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
         raise GameError(
             f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"
         ) from None
-    if any(c < 0 for c in chips):
-        raise GameError(f"--stacks: chip counts must be >= 0, got {text!r}")
-    if len(chips) == 1:
-        return chips * seats
-    if len(chips) != seats:
+    if len(chips) not in (1, seats):
         raise GameError(
             f"--stacks: {seats} seats need 1 or {seats} chip counts, got {len(chips)}"
         )
-    return chips
+    return list(
+        check_stacks(chips[0] if len(chips) == 1 else chips, seats, "--stacks") or ()
+    )
 
 
 def _emit_json(args: argparse.Namespace, doc: Any) -> None:
@@ -275,8 +274,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         _named(f"BOARDS (board {i})", Board.parse, b) for i, b in enumerate(args.boards)
     ]
     stacks = parse_stacks(args.stacks, len(boards))
-    if not 0 <= args.button < len(boards):
-        raise GameError(f"--button: {args.button} is not a seat of {len(boards)} boards")
+    _named("--button", check_seat, args.button, len(boards), "", "boards")
     result = _named("BOARDS", settle, boards, preset, button=args.button, stacks=stacks)
     fl = [
         fantasyland_cards(b, preset) if preset.fantasyland is not None else 0
@@ -577,19 +575,14 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
     preset = load_rules(args.rules)
     players = args.players if args.players is not None else min(3, preset.max_players)
-    if not 2 <= players <= preset.max_players:
-        raise GameError(
-            f"--players: {preset.name} seats 2 to {preset.max_players} "
-            f"players, got {players}"
-        )
-    if not 0 <= args.button < players:
-        raise GameError(f"--button: {args.button} is not a seat of {players} players")
+    _named("--players", check_players, players, preset)
+    _named("--button", check_seat, args.button, players, "")
     if args.hands < 1:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
     stacks = parse_stacks(args.stacks, players)
-    if args.seed is not None and not 0 <= args.seed < 2**64:
-        raise GameError(f"--seed: must be 0..2**64-1, got {args.seed}")
+    if args.seed is not None:
+        check_seed(args.seed, "--seed")
     # what Match still checks is whether the seats fit one deck
     match = _named(
         "--players",

@@ -22,6 +22,7 @@ __all__ = [
     "SearchError",
     "SelfPlayError",
     "StrengthError",
+    "TableError",
     "UnknownBotError",
     "quote",
 ]
@@ -77,6 +78,20 @@ class GameRulesError(RulesError, GameError):
     ... except RulesError as exc:
     ...     print(type(exc).__name__, isinstance(exc, GameError))
     GameRulesError True
+    """
+
+
+class TableError(GameError, BoardError):
+    """A bad table parameter: a seat count, button or seat number, seed, stacks or
+    Fantasyland counts out of range (:mod:`ofc_fast.table`).  ``Match``, ``Game``,
+    ``VectorEnv``, ``settle`` and the command line raise it alike; it is a
+    :class:`GameError` and a :class:`BoardError`, so handlers of either still catch it.
+
+    >>> import ofc_fast as ofc
+    >>> ofc.Match("pineapple", 2, button=True)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.TableError: button must be a seat number (an int), got True
     """
 
 

@@ -18,13 +18,13 @@ from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError
 from .rules.compiled import compiled, compiled_fl
-from .rules.model import RuleSet
+from .rules.presets import RulesLike, as_rules
 
 __all__ = ["fantasyland_cards"]
 
 
 def fantasyland_cards(
-    board: Board | str, rules: RuleSet, in_fantasyland: bool | int = False
+    board: Board | str, rules: RulesLike, in_fantasyland: bool | int = False
 ) -> int:
     """Cards the seat gets in Fantasyland on the next deal after this finished board
     (0 = none).  A fouled board never qualifies.  The rule itself is in C
@@ -34,12 +34,17 @@ def fantasyland_cards(
     ``in_fantasyland``: False for a normal hand (the entry rule applies); True, or the
     number of cards of this Fantasyland hand (13..17), for a Fantasyland hand (the
     stay rule applies; rule sets whose stay keeps the same count need the number).
+    ``rules``: a RuleSet, a preset name or an arena game id.
+
+    >>> fantasyland_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "OFC")
+    13
+    >>> fantasyland_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "ofc-pineapple")
+    14
     """
     b = as_board(board)
     if not b.is_complete:
         raise BoardError("fantasyland_cards() needs a finished board (3/5/5 cards)")
-    if not isinstance(rules, RuleSet):
-        raise RulesError(f"fantasyland_cards: rules must be a RuleSet, got {rules!r}")
+    rules = as_rules(rules, "fantasyland_cards")
     fl = rules.fantasyland
     if isinstance(in_fantasyland, bool):
         cards = 13 if in_fantasyland else 0  # any count: only a "same" stay reads it

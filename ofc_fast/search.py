@@ -40,6 +40,7 @@ from .board import ROW_SIZES, Board
 from .cards import CardsLike, cards_str, parse_cards
 from .errors import CardError, OfcError, SearchError, quote
 from .game import Game, Move, actions_for, move_for_action
+from .game.observation import observation_record, read_observation, record_rounds
 from .learned.model import ModelSpec, ValueModel, resolve_model
 from .rules import RuleSet
 from .rules import get as get_rules
@@ -386,17 +387,6 @@ def _round_list(rounds: Any) -> list[tuple[int, int]]:
 # ------------------------------------------------------------------- positions
 
 
-def _rounds(kind: GameKind, slots: int, fresh: bool, fl: int) -> list[tuple[int, int]]:
-    """The rounds that fill ``slots`` free (or hidden) slots of another seat."""
-    if slots == 0:
-        return []
-    if fl:
-        return [(fl, fl - 13)]
-    if kind is GameKind.PINEAPPLE:
-        return ([(5, 0)] if fresh else []) + [(3, 1)] * ((slots - (5 if fresh else 0)) // 2)
-    return ([(5, 0)] if fresh else []) + [(1, 0)] * (slots - (5 if fresh else 0))
-
-
 _OBS_FIELDS = (
     "players",
     "seat",
@@ -409,13 +399,6 @@ _OBS_FIELDS = (
     "future_cards",
     "future_discards",
 )
-
-
-def _own_rounds(obs: Mapping[str, Any]) -> list[tuple[int, int]]:
-    cards, discards = int(obs["future_cards"]), int(obs["future_discards"])
-    if discards:
-        return [(cards // discards, 1)] * discards
-    return [(1, 0)] * cards
 
 
 def _card_list(value: Any, what: str) -> list[int]:
@@ -500,17 +483,29 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
     unseen = unseen_cards(obs)
     pos.n_unseen = len(unseen)
     pos.unseen[0 : len(unseen)] = unseen.tolist()
-    for p in range(players):
+    # the rounds still to come per seat, from the C schedule (the observation's
+    # boards and counts completed into an ofc_observation)
+    record = observation_record(
+        rules,
+        seat,
+        obs["boards"],
+        obs["dealt"],
+        fantasyland=obs["fantasyland"],
+        face_down_counts=obs["face_down_counts"],
+        error=SearchError,
+    )
+    said = (obs["to_discard"], obs["future_cards"], obs["future_discards"])
+    if said != (record.k, record.future_cards, record.future_discards):
+        raise SearchError(
+            f"advise: the observation's to_discard, future_cards and future_discards "
+            f"{said} are not the rounds to come of its deal "
+            f"{(record.k, record.future_cards, record.future_discards)}"
+        )
+    for p, rounds in enumerate(record_rounds(record)):
         rows = obs["boards"][p]
         s = pos.seats[p]
         s.board = list(_c_board(rows))
         s.in_fl = int(obs["fantasyland"][p])
-        visible = sum(len(r) for r in rows)
-        if p == seat:
-            rounds = _own_rounds(obs)
-        else:
-            fresh = visible + sum(obs["face_down_counts"][p]) == 0
-            rounds = _rounds(rules.game, 13 - visible, fresh, s.in_fl)
         if len(rounds) > int(lib.OFC_SEARCH_MAX_ROUNDS):
             raise SearchError(
                 f"advise: seat {p} has {len(rounds)} rounds to come, at most "
@@ -556,52 +551,33 @@ def make_observation(
         raise SearchError("make_observation needs OFC or Pineapple rules")
     own = _rows_of(board)
     others = [_rows_of(b) for b in opponents]
-    cards = parse_cards(dealt)
-    placed = sum(len(r) for r in own)
-    pineapple = rules.game is GameKind.PINEAPPLE
-    opening = placed == 0 and len(cards) == 5
-    want = 5 if placed == 0 else 3 if pineapple else 1
-    if len(cards) != want:
-        raise SearchError(
-            f"a board with {placed} cards is dealt {want} cards, got {len(cards)}"
-        )
-    k = 1 if pineapple and not opening else 0
-    left = 13 - placed - (len(cards) - k)
-    if left < 0 or any(len(r) > ROW_SIZES[i] for i, r in enumerate(own)):
-        raise SearchError("the dealt cards do not fit the board")
-    if pineapple and left % 2:
-        raise SearchError(
-            f"a Pineapple board holds 0, 5, 7, 9 or 11 cards before a deal, got {placed}"
-        )
-    rounds = left // 2 if pineapple else left
     players = 1 + len(others)
     if not 2 <= players <= rules.max_players:
         raise SearchError(
             f"{rules.name} seats 2..{rules.max_players} players, got {players}"
         )
-    return {
-        "seat": 0,
-        "players": players,
-        "button": players - 1,
-        "rules": rules.name,
-        "game": rules.game.value,
-        "lowball": rules.lowball is not None,
-        "to_act": 0,
-        "is_over": False,
-        "street": 0 if opening else 1,
-        "fantasyland": [fantasyland] + [0] * len(others),
-        "boards": [own] + others,
-        "face_down_counts": [[0, 0, 0]] * players,
-        "discards": parse_cards(dead),
-        "discard_counts": [0] * players,
-        "dealt": cards,
-        "to_discard": k,
-        "future_cards": 3 * rounds if pineapple else rounds,
-        "future_discards": rounds if pineapple else 0,
-        "legal_actions": None,
-        "full_set": False,
-        "face_down": False,
-    }
+    cards = parse_cards(dealt)
+    if not cards:
+        raise SearchError("make_observation: seat 0 has no cards dealt")
+    _fl_count(fantasyland, "make_observation: fantasyland")
+    record = observation_record(  # seat 0 acts first: the button is the last seat
+        rules,
+        0,
+        [own, *others],
+        cards,
+        button=players - 1,
+        fantasyland=[fantasyland] + [0] * len(others),
+        error=SearchError,
+    )
+    obs = read_observation(
+        bytes(ffi.buffer(record)),
+        rules.name,
+        rules.game.value,
+        rules.lowball is not None,
+        None,
+    )
+    obs["discards"] = parse_cards(dead)  # every card known to be out (any number)
+    return dict(obs)
 
 
 def cli_advise(args: Any) -> str:

@@ -23,16 +23,15 @@ import math
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from numbers import Real
 from typing import Any, TypeAlias
 
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str, parse_cards
-from .errors import OfcError, RulesError, quote
+from .errors import OfcError, quote
 from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet, RulesLike, as_rules
-from .rules.compiled import compiled, compiled_fl
+from .rules.compiled import compile_rules, compiled, compiled_fl
 
 __all__ = [
     "OBJECTIVES",
@@ -65,17 +64,13 @@ _STAY_LIMIT = 100000.0
 # ---------------------------------------------------------------- compiled rules
 
 
-@lru_cache(maxsize=16)
-def ev_tables(rules: RuleSet) -> Any:  # cdata 'ofc_ev_tables *'
-    """The C ``ofc_ev_tables`` of a rule set (about 380 KB, cached): per row and
-    strength, the chance to beat / lose to the row of a typical opponent and the
-    expected row units, from the distribution shipped in ``csrc/ofc_solve_wintab.c``
-    (``tools/gen_win_tables.py`` documents how it was simulated)."""
-    t = ffi.new("ofc_ev_tables *")
-    status = lib.ofc_ev_tables_init(compiled(rules), t)
-    if status != OK:  # pragma: no cover - compiled rules are valid
-        raise RulesError(f"{rules.name}: expected-points tables do not build ({status})")
-    return t
+def ev_tables(rules: RulesLike) -> Any:  # cdata 'ofc_ev_tables *'
+    """The C ``ofc_ev_tables`` of a rule set (about 380 KB, built once with the rule
+    set's other C structs): per row and strength, the chance to beat / lose to the
+    row of a typical opponent and the expected row units, from the distribution
+    shipped in ``csrc/ofc_solve_wintab.c`` (``tools/gen_win_tables.py`` documents how
+    it was simulated)."""
+    return compile_rules(rules).ev
 
 
 # ---------------------------------------------------------------------- results
@@ -153,7 +148,7 @@ StayValue: TypeAlias = float | Mapping[int, float] | None
 """What ``stay_value`` accepts: None (the defaults), a number, or ``{cards: value}``."""
 
 
-def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ...]:
+def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, ...]:
     """The five stay values (next Fantasyland of 13, 14, 15, 16, 17 cards) the solver
     uses: ``None`` = :data:`STAY_VALUE_DEFAULT`; a number = that value whatever the
     count; a mapping ``{cards: value}`` = those values (counts not given: 0).
@@ -162,6 +157,7 @@ def stay_values(rules: RuleSet, stay_value: StayValue = None) -> tuple[float, ..
     >>> stay_values(PINEAPPLE, {14: 12})
     (0.0, 12.0, 0.0, 0.0, 0.0)
     """
+    rules = as_rules(rules, "stay_values")
     if stay_value is None:
         return tuple(float(STAY_VALUE_DEFAULT[k]) for k in range(13, 18))
     if isinstance(stay_value, Mapping):

@@ -3,6 +3,7 @@ R-FOUL-3/4, R-ROY-OFC-*, R-BON-CP-2), worked examples, and hypothesis properties
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -226,3 +227,30 @@ def test_scoring_bad_input() -> None:
         ofc.score_pairs(a, np.zeros((2, 13), dtype=np.uint8))
     with pytest.raises(ofc.ArrayError, match="shape"):
         ofc.eval_boards(np.zeros((2, 12), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("preset", [rules.OFC, rules.PINEAPPLE_27, rules.CLASSIC_2_4])
+def test_score_pair_one_call_equals_evaluated_path(preset: ofc.RuleSet) -> None:
+    """score_pair scores a pair with one C call (ofc_score_boards_detail): every field
+    equals the two-step path (evaluate each board, then score the evaluations), the
+    fouls and OFC royalties equal the plain-Python reference, and a PairScore made by
+    the fast path is an equal, frozen PairScore."""
+    from reference_scoring import is_foul, ofc_royalties
+
+    from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
+
+    rng = random.Random(22)
+    for _ in range(1500):
+        a, b = random_pair(rng)
+        ba, bb = Board.from_cards(a), Board.from_cards(b)
+        got = score_pair(ba, bb, preset)
+        want = score_evaluated(
+            evaluate_for_scoring(ba, preset), evaluate_for_scoring(bb, preset), preset
+        )
+        assert got == want and type(got.rows) is tuple
+        if preset is rules.OFC:
+            assert got.fouls == (is_foul(a), is_foul(b))
+            assert got.royalties == (ofc_royalties(a), ofc_royalties(b))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        got.net = 0  # type: ignore[misc]
+    assert dataclasses.replace(got) == got

@@ -37,6 +37,7 @@ _FFI_STUB = (
     "    def sizeof(self, cdecl: Any, /) -> int: ...",
     "    def offsetof(self, cdecl: str, *fields: str | int) -> int: ...",
     "    def addressof(self, cdata: Any, *fields: str | int) -> Any: ...",
+    "    def gc(self, cdata: Any, destructor: Any, size: int = ...) -> Any: ...",
     "    def memmove(self, dest: Any, src: Any, n: int) -> None: ...",
     "    def cast(self, cdecl: str, value: Any, /) -> Any: ...",
     "    def typeof(self, cdecl: Any, /) -> Any: ...",

@@ -34,12 +34,13 @@ import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+from .._native import ffi
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
 from ..errors import ArenaError, BotError, OfcError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
-from ..game.state import cards_per_seat
+from ..game.observation import observation_record, read_observation
 from ..rules import RuleSet
 from ._host_checks import (
     MAX_CARDS,
@@ -254,44 +255,40 @@ class BotClient:
 
     # -- decisions
     def observation(self, place: int, discard: int) -> dict[str, Any]:
-        """The observation of the seat to act, as :meth:`Game.observation` gives it."""
+        """The observation of the seat to act, as :meth:`Game.observation` gives it:
+        the table seen so far, completed in C from the rules' schedule (what the
+        seat is dealt after this, the others' rounds to come)."""
         rules = self.rules
         assert rules is not None
         seat = self.seat
-        rows = self.boards[seat]
-        full = place >= sum(ROW_SIZES)
-        on_board = sum(len(r) for r in rows)
-        if full:
-            future_cards = future_discards = 0
-        else:
-            total = cards_per_seat(rules, self.fantasyland[seat])
-            future_cards = total - on_board - len(self.discards) - len(self.dealt)
-            future_discards = future_cards - (sum(ROW_SIZES) - on_board - place)
-        free = free_slots(rows)
-        legal = None if full else list(legal_actions_of(len(self.dealt), discard, free))
-        return {
-            "seat": seat,
-            "players": self.players,
-            "button": 0,
-            "rules": rules.name,
-            "game": rules.game.value,
-            "lowball": rules.lowball is not None,
-            "to_act": seat,
-            "is_over": False,
-            "street": self.decisions,
-            "fantasyland": list(self.fantasyland),
-            "boards": [[list(r) for r in b] for b in self.boards],
-            "face_down_counts": [list(f) for f in self.face_down],
-            "discards": list(self.discards),
-            "discard_counts": list(self.discard_counts),
-            "dealt": list(self.dealt),
-            "to_discard": discard,
-            "future_cards": future_cards,
-            "future_discards": future_discards,
-            "legal_actions": legal,
-            "full_set": full,
-            "face_down": full,
-        }
+        record = observation_record(
+            rules,
+            seat,
+            self.boards,
+            self.dealt,
+            fantasyland=self.fantasyland,
+            face_down_counts=self.face_down,
+            discard_counts=self.discard_counts,
+            discards=self.discards,
+            error=ArenaError,
+        )
+        if (place, discard) != (record.n - record.k, record.k) and not record.full:
+            raise ArenaError(
+                f"act: place {place}, discard {discard} is not the decision the "
+                f"schedule deals ({record.n - record.k}, {record.k})"
+            )
+        full = bool(record.full)
+        free = free_slots(self.boards[seat])
+        legal = None if full else legal_actions_of(len(self.dealt), record.k, free)
+        return dict(
+            read_observation(
+                bytes(ffi.buffer(record)),
+                rules.name,
+                rules.game.value,
+                rules.lowball is not None,
+                legal,
+            )
+        )
 
     def _act(self, msg: dict[str, Any]) -> dict[str, Any]:
         """The ``action`` message answering ``act`` ``msg``."""

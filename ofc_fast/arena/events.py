@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import GameResult, Move
-from ..rules import RuleSet
+from ..rules import RulesLike, as_rules
 from ..rules.compiled import compiled
 from .protocol import ROW_NAMES, action_of_move, card_text
 
@@ -63,10 +63,11 @@ def place_event(seat: int, move: Move, dealt: Sequence[int] = ()) -> dict[str, A
     }
 
 
-def showdown_event(seat: int, rules: RuleSet, result: GameResult) -> dict[str, Any]:
+def showdown_event(seat: int, rules: RulesLike, result: GameResult) -> dict[str, Any]:
     """The full board of ``seat`` with its row values, raw royalties per row (read
     from the royalty tables even for a fouled board), foul flag and the Fantasyland
     cards it earned for the next hand (None: none)."""
+    rules = as_rules(rules, "showdown_event")
     board = result.boards[seat]
     ev = board.evaluate(rules)
     table = compiled(rules).royalty

@@ -29,7 +29,7 @@ that a game id and a preset are one and the same rule set in both directions):
 from __future__ import annotations
 
 from ..errors import ArenaError, RulesError
-from ..rules import PRESETS, RuleSet
+from ..rules import PRESETS, RuleSet, RulesLike, as_rules
 from ..rules import get as get_preset
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
@@ -52,9 +52,10 @@ def rules_for_game_id(game_id: str) -> RuleSet:
     return PRESETS[name]
 
 
-def game_id_of(rules: RuleSet) -> str:
+def game_id_of(rules: RulesLike) -> str:
     """The game id of a preset (ArenaError for a rule set that is no preset: a game
     id must tell a bot the whole rules)."""
+    rules = as_rules(rules, "game_id_of")
     gid = game_id(rules.name)
     if gid is None or PRESETS[rules.name] != rules:
         raise ArenaError(

@@ -53,8 +53,7 @@ from ..batch import rank5_batch
 from ..board import ROW_SIZES, row_splits
 from ..errors import BotError
 from ..game import GameError, Move, actions_for, move_for_action
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, as_rules
 from ._warm import rehearse
 from .base import Observation, free_slots, rules_of, unseen_cards
 from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_model
@@ -183,7 +182,7 @@ class HeuristicBot:
         use_solver: bool = True,
         classic_solver: bool = True,
     ) -> None:
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.rules = None if rules is None else as_rules(rules, "heuristic bot")
         self.rng = np.random.default_rng(seed)
         self.samples = int(samples)
         self.arrangements = int(arrangements)
@@ -228,7 +227,7 @@ class HeuristicBot:
 
         >>> HeuristicBot(seed=0).warm_up()
         """
-        table = rules or self.rules or get_rules("pineapple")
+        table = rules or self.rules or as_rules("pineapple")
         rehearse(HeuristicBot(table, 0, **self.settings()), table)
 
     # -- the interface

@@ -30,7 +30,7 @@ from .._native import OK, ffi, lib, status_error
 from ..batch import rank5_batch
 from ..errors import ArrayError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
-from ..rules import RuleSet
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
 from ..rules.model import Game as GameKind
 
@@ -249,8 +249,9 @@ class MoveRows(NamedTuple):
 
 
 @lru_cache(maxsize=32)
-def value_model(rules: RuleSet, settings: ModelSettings = ModelSettings()) -> ValueModel:
+def value_model(rules: RulesLike, settings: ModelSettings = ModelSettings()) -> ValueModel:
     """The cached :class:`ValueModel` of a rule set and settings."""
+    rules = as_rules(rules, "value_model")
     return ValueModel(rules, settings)
 
 

@@ -25,8 +25,7 @@ from typing import Any
 from ..errors import BotError, OfcError, quote
 from ..game import Move
 from ..learned.model import ModelSpec, check_spec
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, as_rules
 from ..search import (
     Opponent,
     advise,
@@ -117,7 +116,7 @@ class SearchBot:
             raise BotError(
                 f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
             )
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.rules = None if rules is None else as_rules(rules, "search bot")
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:
@@ -189,7 +188,7 @@ class SearchBot:
         >>> sorted(bot.overruns())
         [3, 5]
         """
-        table = rules or self.rules or get_rules("pineapple")
+        table = rules or self.rules or as_rules("pineapple")
         start = time.monotonic()
         self._sets.warm_up(table)
         for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):

@@ -25,13 +25,13 @@ import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError
-from ..game.engine import check_seed, game_rules, resolve_rules
-from ..game.match import max_fantasyland_cards
+from ..game.engine import game_rules, resolve_rules
+from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
-from ..game.state import cards_per_seat
 from ..rules import RuleSet
 from ..rules.model import Game as GameKind
+from ..table import check_players, check_seat, check_seed
 
 __all__ = ["FANTASYLAND_MODES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -147,28 +147,13 @@ class VectorEnv:
                 "classic Chinese Poker has no vector environment (its 13-card "
                 "sets have no action ids)"
             )
-        for name, value in (
-            ("num_envs", num_envs),
-            ("players", players),
-            ("learner", learner),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise GameError(f"{name} must be an int, got {value!r}")
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+            raise GameError(f"num_envs must be an int, got {num_envs!r}")
         if not 1 <= num_envs <= 1 << 24:
             raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
-        if not 2 <= players <= self.rules.max_players:
-            raise GameError(
-                f"{self.rules.name} seats 2 to {self.rules.max_players} "
-                f"players, got {players}"
-            )
-        worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
-        if worst > 52:
-            raise GameError(
-                f"{players} seats of {self.rules.name} can need {worst} cards "
-                f"(every seat in Fantasyland); one deck has 52"
-            )
-        if not 0 <= learner < players:
-            raise GameError(f"learner {learner} is not a seat of {players} players")
+        players = check_players(players, self.rules)
+        check_deck(self.rules, players)
+        learner = check_seat(learner, players, "learner")
         self.num_envs = num_envs
         self.players = players
         self.learner = learner
@@ -485,13 +470,9 @@ class VectorEnv:
         return ffi.addressof(self._slots[int(env)], "game")
 
     def _check_seat(self, seat: object) -> int:
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, (int, np.integer))
-            or not 0 <= seat < self.players
-        ):
-            raise GameError(f"seat {seat!r} is not a seat of {self.players} players")
-        return int(seat)
+        return check_seat(
+            int(seat) if isinstance(seat, np.integer) else seat, self.players, "seat"
+        )
 
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal

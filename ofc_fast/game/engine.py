@@ -4,15 +4,13 @@ as exceptions."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any, NoReturn
 
 from .._native import ffi, lib, move_error
 from ..errors import GameError, GameRulesError, RulesError
-from ..rules import RuleSet
-from ..rules import get as get_rules
-from ..rules.compiled import compiled, compiled_fl, table_rules
-from ..rules.model import Game as GameKind
+from ..rules import RuleSet, RulesLike, as_rules
+from ..rules.compiled import KIND, game_struct
+from ..table import SEED_MAX, check_seed
 
 __all__ = [
     "KIND",
@@ -24,41 +22,22 @@ __all__ = [
     "resolve_rules",
 ]
 
-KIND = {GameKind.CLASSIC: 0, GameKind.OFC: 1, GameKind.PINEAPPLE: 2}
-"""ofc_game_kind of each game kind."""
-SEED_MAX = 2**64 - 1
-
 
 def resolve_rules(rules: RuleSet | str) -> RuleSet:
-    """A rule set, or the preset of that name (:class:`GameRulesError`, a RulesError
-    and a GameError, for an unknown name; GameError for anything else)."""
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        try:
-            return get_rules(rules)
-        except RulesError as exc:
-            raise GameRulesError(str(exc)) from None
-    raise GameError(f"rules must be a RuleSet or a preset name, got {type(rules).__name__}")
+    """A rule set, or the preset a preset name or an arena game id names
+    (:func:`ofc_fast.rules.as_rules`); otherwise :class:`GameRulesError`, a
+    RulesError and a GameError, so that either ``except`` catches it."""
+    try:
+        return as_rules(rules, "rules")
+    except RulesError as exc:
+        raise GameRulesError(str(exc)) from None
 
 
-@lru_cache(maxsize=128)
-def game_rules(rules: RuleSet) -> Any:  # cdata 'ofc_game_rules *'
-    """The C ``ofc_game_rules`` of a rule set (about 100 KB; cached and shared
-    read-only, also between threads)."""
-    c = ffi.new("ofc_game_rules *")
-    ffi.memmove(ffi.addressof(c, "scoring"), compiled(rules), ffi.sizeof("ofc_rules"))
-    ffi.memmove(
-        ffi.addressof(c, "table"), table_rules(rules), ffi.sizeof("ofc_table_rules")
-    )
-    if rules.game is not GameKind.CLASSIC:
-        ffi.memmove(ffi.addressof(c, "fl"), compiled_fl(rules), ffi.sizeof("ofc_fl_rules"))
-    c.kind = KIND[rules.game]
-    c.max_players = rules.max_players
-    c.face_down_final = rules.face_down_final if rules.game is not GameKind.CLASSIC else 0
-    if lib.ofc_game_rules_check(c) != 0:
-        raise RulesError(f"rule set {rules.name!r} does not compile into a game")
-    return c
+def game_rules(rules: RulesLike) -> Any:  # cdata 'ofc_game_rules *'
+    """The C ``ofc_game_rules`` of a rule set (about 100 KB; compiled once with every
+    other C struct of the rule set, :func:`ofc_fast.rules.compiled.compile_rules`, and
+    shared read-only, also between threads)."""
+    return game_struct(rules)
 
 
 def deck_of_seed(seed: int) -> tuple[int, ...]:
@@ -78,17 +57,6 @@ def deal_seed(run_seed: int, i: int) -> int:
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= SEED_MAX:
         raise GameError(f"deal index must be an int 0..2**64-1, got {i!r}")
     return int(lib.ofc_deal_seed(check_seed(run_seed), i))
-
-
-def check_seed(seed: object) -> int:
-    """A seed as the engine takes it: an int 0..2**64-1."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        text = repr(seed)
-        raise GameError(
-            f"seed must be an int 0..2**64-1, got "
-            f"{text if len(text) < 40 else text[:40] + '...'}"
-        )
-    return seed
 
 
 _HINTS = {

@@ -30,18 +30,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import GameError
-from ..rules import RuleSet
+from ..errors import GameError, TableError
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import Game as GameKind
-from .engine import check_seed, deal_seed, resolve_rules
+from ..table import check_seed, check_table
+from .engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
 
-__all__ = ["Match", "SeatStats", "max_fantasyland_cards", "next_button"]
+__all__ = ["Match", "SeatStats", "check_deck", "max_fantasyland_cards", "next_button"]
 
 
-def max_fantasyland_cards(rules: RuleSet) -> int:
+def max_fantasyland_cards(rules: RulesLike) -> int:
     """Most cards a Fantasyland hand can get under the rules (0 without Fantasyland)."""
+    rules = as_rules(rules, "max_fantasyland_cards")
     fl = rules.fantasyland
     if fl is None or rules.game is GameKind.CLASSIC:
         return 0
@@ -49,6 +51,25 @@ def max_fantasyland_cards(rules: RuleSet) -> int:
     if isinstance(fl.stay_cards, int):
         counts.append(fl.stay_cards)
     return max(counts)
+
+
+def check_deck(rules: RulesLike, players: int) -> None:
+    """TableError when ``players`` seats can need more than one deck over a match
+    (every seat dealt the most cards a deal or a Fantasyland hand gives).
+
+    >>> from ofc_fast import rules
+    >>> check_deck(rules.PINEAPPLE.replace(max_players=4), 4)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.TableError: 4 seats of custom can need 68 cards (every seat in Fantasyland); one deck has 52
+    """  # noqa: E501 - the error message as the user sees it
+    rules = as_rules(rules, "check_deck")
+    worst = players * max(cards_per_seat(rules), max_fantasyland_cards(rules))
+    if worst > 52:
+        raise TableError(
+            f"{players} seats of {rules.name} can need {worst} cards "
+            f"(every seat in Fantasyland); one deck has 52"
+        )
 
 
 @dataclass
@@ -192,34 +213,11 @@ class Match:
         keep_nets: bool = False,
     ) -> None:
         self.rules = resolve_rules(rules)
-        if (
-            isinstance(players, bool)
-            or not isinstance(players, int)
-            or not 2 <= players <= self.rules.max_players
-        ):
-            raise GameError(
-                f"{self.rules.name} seats 2 to {self.rules.max_players} "
-                f"players, got {players!r}"
-            )
+        players, button, st, _ = check_table(self.rules, players, button, stacks)
         self.players = players
-        worst = players * max(cards_per_seat(self.rules), max_fantasyland_cards(self.rules))
-        if worst > 52:
-            raise GameError(
-                f"{players} seats of {self.rules.name} can need {worst} cards "
-                f"(every seat in Fantasyland); one deck has 52"
-            )
-        if not isinstance(button, int) or not 0 <= button < players:
-            raise GameError(f"button {button!r} is not a seat of {players} players")
+        check_deck(self.rules, players)
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
-        if stacks is not None:
-            st = [stacks] * players if isinstance(stacks, int) else list(stacks)
-            if len(st) != players or any(
-                isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in st
-            ):
-                raise GameError(f"stacks needs one chip count >= 0 per seat, got {stacks}")
-            self.stacks: list[int] | None = st
-        else:
-            self.stacks = None
+        self.stacks: list[int] | None = list(st) if st is not None else None
         self.start_stacks = list(self.stacks) if self.stacks is not None else None
         self.button = button
         self.fantasyland: tuple[int, ...] = (0,) * players

@@ -3,7 +3,11 @@
 The C engine writes a seat's view into an ``ofc_observation`` (``csrc/ofc_game.h``);
 this module turns it into the plain, JSON-able dict bots and programs read: on CPython
 in one C call (``ofc_fast._native._speedups.observe``, bound here to the engine's
-``ofc_game_observe``), elsewhere (PyPy) through :func:`read_observation`.
+``ofc_game_observe``), elsewhere (PyPy) through :func:`read_observation`.  Callers
+without a game (the search from a dict, the arena client) fill the same record with
+:func:`observation_record` -- C completes it from the rules' schedule -- and read it
+with :func:`read_observation` and :func:`record_rounds`: the deal's schedule is worked
+out in C only.
 The information model: a seat sees its own board, dealt cards and discards; of the
 other seats only their face-up cards (face-down cards are counted, not shown, until
 the deal is over; a surrendered hand is never shown) and how many cards they
@@ -16,14 +20,20 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any, TypedDict
 
-from .._native import ffi, lib
+from .._native import OK, ffi, lib
+from ..board import ROW_SIZES
+from ..errors import GameError, OfcError
+from ..rules.compiled import game_struct
+from ..rules.presets import RulesLike
 from .moves import legal_actions_of
 
 __all__ = [
     "Observation",
     "ObservationResult",
     "cards_as_text",
+    "observation_record",
     "read_observation",
+    "record_rounds",
     "speedups",
     "template",
 ]
@@ -185,6 +195,97 @@ def read_observation(
         }
     )
     return obs  # type: ignore[return-value]
+
+
+_ROW_START = (0, 3, 8)
+_COMPLETE_ERRORS = {
+    lib.OFC_E_SEATS: "the seats, button or Fantasyland counts do not fit the rules",
+    lib.OFC_E_COUNT: (
+        "the boards and dealt cards fit no point of the deal's schedule (cards per "
+        "row, cards placed so far, or the number of cards dealt)"
+    ),
+    lib.OFC_E_RULES: "the rules deal no game",
+}
+
+
+def _byte(value: object, what: str, error: type[OfcError]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
+        raise error(f"observation: {what} must be a small int, got {str(value)[:40]!r}")
+    return value
+
+
+def observation_record(
+    rules: RulesLike,
+    seat: int,
+    boards: Sequence[Sequence[Sequence[int]]],
+    dealt: Sequence[int] = (),
+    *,
+    button: int = 0,
+    fantasyland: Sequence[int] | None = None,
+    face_down_counts: Sequence[Sequence[int]] | None = None,
+    discard_counts: Sequence[int] | None = None,
+    discards: Sequence[int] = (),
+    error: type[OfcError] = GameError,
+) -> Any:  # cdata 'ofc_observation *'
+    """The ``ofc_observation`` of ``seat`` for a caller without a game: the boards
+    (visible cards per seat and row), the seat's dealt cards and own discards, the
+    counts it knows, completed in C from the rules' schedule
+    (``ofc_observation_complete``): the pending decision (``k``, ``full``,
+    ``face_down``, ``street``), its future and every seat's rounds still to come.
+    Card ids must be valid (0..51); a position the schedule cannot reach raises
+    ``error``.
+
+    >>> from ofc_fast import rules
+    >>> o = observation_record(rules.PINEAPPLE, 0, [[[1], [2, 3], [4, 5]], [[], [], []]],
+    ...                        [6, 7, 8])
+    >>> o.k, o.future_cards, record_rounds(o)
+    (1, 9, [[(3, 1), (3, 1), (3, 1)], [(5, 0), (3, 1), (3, 1), (3, 1), (3, 1)]])
+    """
+    players = len(boards)
+    if not 2 <= players <= lib.OFC_GAME_MAX_SEATS:
+        raise error(f"observation: 2 to {lib.OFC_GAME_MAX_SEATS} boards, got {players}")
+    if len(dealt) > lib.OFC_GAME_MAX_DEALT or len(discards) > 4:
+        raise error("observation: too many dealt cards or discards")
+    o = ffi.new("ofc_observation *")
+    ffi.memmove(o.board, b"\xff" * ffi.sizeof(o.board), ffi.sizeof(o.board))
+    if _byte(seat, "seat", error) >= players:
+        raise error(f"observation: seat {seat} is not a seat of {players} players")
+    o.seat = seat
+    o.players = players
+    o.button = _byte(button, "button", error)
+    for s, rows in enumerate(boards):
+        if len(rows) != 3:
+            raise error(f"observation: board {s} needs 3 rows")
+        for r, row in enumerate(rows):
+            if len(row) > ROW_SIZES[r]:
+                raise error(f"observation: board {s} row {r} holds too many cards")
+            o.count[s][r] = len(row)
+            for i, card in enumerate(row):
+                o.board[s][_ROW_START[r] + i] = card
+            if face_down_counts is not None:
+                o.face_down_count[s][r] = _byte(face_down_counts[s][r], "a count", error)
+        if fantasyland is not None:
+            o.fl[s] = _byte(fantasyland[s], "a Fantasyland count", error)
+        if discard_counts is not None:
+            o.discard_count[s] = _byte(discard_counts[s], "a discard count", error)
+    o.discard_count[seat] = len(discards)
+    o.discards[0 : len(discards)] = list(discards)
+    o.n = len(dealt)
+    o.dealt[0 : len(dealt)] = list(dealt)
+    status = lib.ofc_observation_complete(game_struct(rules), o)
+    if status != OK:
+        raise error(f"observation: {_COMPLETE_ERRORS.get(status, f'status {status}')}")
+    return o
+
+
+def record_rounds(o: Any) -> list[list[tuple[int, int]]]:
+    """Per seat, the rounds still to come of an ``ofc_observation``: (cards,
+    discards) of each decision, in deal order (see ``ofc_observation`` in
+    ``csrc/ofc_game.h``)."""
+    return [
+        [(o.round_n[s][i], o.round_k[s][i]) for i in range(o.rounds[s])]
+        for s in range(o.players)
+    ]
 
 
 def _bind() -> ModuleType | None:

@@ -43,10 +43,11 @@ from .._native import ffi, lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
-from ..rules import PINEAPPLE, RuleSet
+from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.model import Game as GameKind
 from ..rules.model import RulesName
-from .engine import KIND, check_seed, game_rules, raise_move_error, resolve_rules
+from ..table import check_seat, check_seed, check_table
+from .engine import KIND, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
     destinations_of,
@@ -67,7 +68,7 @@ NATURAL_IDS = {
 """Natural name -> the engine's ofc_natural id."""
 
 
-def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
+def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     """Cards one seat sees in a deal: the Fantasyland count (13..17), or 13 (classic,
     OFC) or 17 (Pineapple: 5 + 4 x 3); the C engine's schedule
     (``ofc_cards_per_seat``).
@@ -76,6 +77,7 @@ def cards_per_seat(rules: RuleSet, fantasyland: int = 0) -> int:
     >>> cards_per_seat(PINEAPPLE), cards_per_seat(PINEAPPLE, 15)
     (17, 15)
     """
+    rules = as_rules(rules, "cards_per_seat")
     fl = _int_arg(fantasyland, "fantasyland")
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:
@@ -173,16 +175,9 @@ class Game:
         deck: Sequence[int] | None = None,
     ) -> None:
         rules = resolve_rules(rules)
-        players = _int_arg(players, "players")
-        button = _int_arg(button, "button")
-        if not 2 <= players <= rules.max_players:
-            raise GameError(
-                f"{rules.name} seats 2 to {rules.max_players} players, got {players}"
-            )
-        if not 0 <= button < players:
-            raise GameError(f"button {button} is not a seat of {players} players")
-        fl = self._fantasyland_counts(rules, players, fantasyland)
-        stacks_t = self._stacks(players, stacks)
+        players, button, stacks_t, fl = check_table(
+            rules, players, button, stacks, fantasyland
+        )
         deck_arr: Any = ffi.NULL
         if deck is not None:
             deck_arr = ffi.new("uint8_t[52]", self._deck_cards(deck))
@@ -221,56 +216,6 @@ class Game:
         self._moves: list[Move | int] = []
         self._result: GameResult | None = None
         self._obs: Any = None
-
-    @staticmethod
-    def _fantasyland_counts(
-        rules: RuleSet, players: int, fantasyland: Sequence[int] | None
-    ) -> tuple[int, ...]:
-        if fantasyland is None:
-            return (0,) * players
-        try:
-            fl = tuple(fantasyland)
-        except TypeError:
-            raise GameError(
-                f"fantasyland needs one count per seat, got {type(fantasyland).__name__}"
-            ) from None
-        if len(fl) != players:
-            raise GameError(
-                f"fantasyland needs one count per seat ({players}), got {len(fl)}"
-            )
-        for s, n in enumerate(fl):
-            if (
-                isinstance(n, bool)
-                or not isinstance(n, int)
-                or not (n == 0 or 13 <= n <= 17)
-            ):
-                raise GameError(
-                    f"seat {s}: Fantasyland cards must be 0 or 13..17, got {n!r}"
-                )
-        if any(fl) and rules.game is GameKind.CLASSIC:
-            raise GameError("classic Chinese Poker has no Fantasyland")
-        if any(fl) and rules.fantasyland is None:
-            raise GameError(f"{rules.name} has no Fantasyland")
-        return fl
-
-    @staticmethod
-    def _stacks(players: int, stacks: Sequence[int] | None) -> tuple[int, ...] | None:
-        if stacks is None:
-            return None
-        try:
-            st = tuple(stacks)
-        except TypeError:
-            raise GameError(
-                f"stacks needs one chip count per seat, got {type(stacks).__name__}"
-            ) from None
-        if len(st) != players or any(
-            isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 10**9 for x in st
-        ):
-            raise GameError(
-                f"stacks needs one chip count 0..10**9 per seat "
-                f"({players}), got {str(st)[:60]}"
-            )
-        return st
 
     @staticmethod
     def _deck_cards(deck: Sequence[int]) -> list[int]:
@@ -618,15 +563,7 @@ class Game:
         >>> Game(players=2, seed=1).check_seat(1)
         1
         """
-        if (
-            isinstance(seat, bool)
-            or not isinstance(seat, int)
-            or not 0 <= seat < self.players
-        ):
-            raise GameError(
-                f"seat {str(seat)[:20]!r} is not a seat of {self.players} players"
-            )
-        return seat
+        return check_seat(seat, self.players, "seat")
 
     def observation(self, seat: int, cards: str = "ids") -> Observation:
         """What ``seat`` may see, as JSON-able data (see :class:`Observation`):

@@ -53,10 +53,11 @@ import numpy as np
 from ..bots import make_bot
 from ..errors import GameError
 from ..game import Game, Match, deal_seed
-from ..game.engine import check_seed, resolve_rules
+from ..game.engine import resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
 from ..rules import RuleSet
+from ..table import check_players, check_seat, check_seed
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -157,18 +158,10 @@ class RunSpec:
         'heuristic'
         """
         rs = resolve_rules(rules)
-        if (
-            isinstance(players, bool)
-            or not isinstance(players, int)
-            or not 2 <= players <= rs.max_players
-        ):
-            raise GameError(
-                f"{rs.name} seats 2 to {rs.max_players} players, got {players!r}"
-            )
+        players = check_players(players, rs)
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
             raise GameError(f"hands must be an int >= 0, got {hands!r}")
-        if not isinstance(button, int) or not 0 <= button < players:
-            raise GameError(f"button {button!r} is not a seat of {players} players")
+        button = check_seat(button, players)
         pairs = [
             (b.name, b.settings()) if callable(getattr(b, "settings", None)) else b
             for b in bots

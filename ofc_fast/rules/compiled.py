@@ -1,10 +1,15 @@
-"""Compile a :class:`RuleSet` into the C structs, once per rule set: ``ofc_rules`` (pair
-scoring, :func:`compiled`) and ``ofc_table_rules`` (settlement of a table,
-:func:`table_rules`)."""
+"""Compile a :class:`RuleSet` into the C structs, once per rule set: one
+:class:`CompiledRules` owns them all (an ``ofc_game_rules`` holding the pair scoring
+``ofc_rules``, the settlement ``ofc_table_rules`` and the Fantasyland
+``ofc_fl_rules``, plus the solver's ``ofc_ev_tables`` when asked), kept in one cache
+(:func:`compile_rules`).  :func:`compiled`, :func:`compiled_fl`, :func:`table_rules`
+and :func:`game_struct` hand out the parts; each part keeps its owner alive.
+"""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import threading
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -30,11 +35,17 @@ from .model import (
     SettlementStart,
     StakesModel,
 )
+from .model import Game as GameKind
+from .presets import RulesLike, as_rules
 
 __all__ = [
+    "KIND",
     "LOW27",
+    "CompiledRules",
+    "compile_rules",
     "compiled",
     "compiled_fl",
+    "game_struct",
     "lowball_limit",
     "schedule_tables",
     "table_rules",
@@ -97,17 +108,166 @@ def _lowball_royalties(lowball: Lowball) -> np.ndarray:
     return table
 
 
-def compiled(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
-    """The C struct of a rule set; cached, shared read-only between threads.  Anything
-    but a RuleSet raises RulesError (nothing unchecked reaches C)."""
+KIND = {GameKind.CLASSIC: 0, GameKind.OFC: 1, GameKind.PINEAPPLE: 2}
+"""C ``ofc_game_kind`` of each game kind."""
+
+_CACHE_SIZE = 128
+_BY_ID: dict[int, CompiledRules] = {}  # id(rule set) -> its compiled rules (fast path)
+_BY_RULES: dict[RuleSet, CompiledRules] = {}  # equal rule sets share one compile
+_LOCK = threading.RLock()  # builds and lazy parts, one thread at a time
+
+
+def _part(owner: Any, field: str) -> Any:
+    """A pointer to ``owner.field`` that keeps ``owner`` alive as long as it lives
+    (the destructor holds the owner; it frees nothing)."""
+    return ffi.gc(ffi.addressof(owner, field), lambda _p, _owner=owner: None)
+
+
+class CompiledRules:
+    """A rule set compiled into C once: one ``ofc_game_rules`` (about 100 KB) owns
+    the scoring, table and Fantasyland structs every consumer passes to C.  A part
+    that does not compile raises RulesError when it is asked for, not before (a rule
+    set that scores pairs may still be no game the engine deals).  Shared read-only,
+    also between threads.
+
+    >>> from ofc_fast import rules
+    >>> c = compile_rules(rules.OFC)
+    >>> c is compile_rules(rules.OFC), c.game.kind, c.table.max_players
+    (True, 1, 4)
+    """
+
+    __slots__ = ("_ev", "_fl", "_game", "_table", "rules", "scoring", "struct")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.struct = g = ffi.new("ofc_game_rules *")
+        _write_scoring(g.scoring, rules)
+        if lib.ofc_rules_check(ffi.addressof(g, "scoring")) != OK:
+            raise RulesError(f"rule set {rules.name!r} does not compile")
+        self.scoring = _part(g, "scoring")
+        self._table: Any = None
+        self._fl: Any = None
+        self._game: Any = None
+        self._ev: Any = None
+
+    def _once(self, slot: str, build: Callable[[], Any]) -> Any:
+        """The part kept in ``slot``, built by ``build`` on first use (one thread
+        builds, the others wait)."""
+        value = getattr(self, slot)
+        if value is None:
+            with _LOCK:
+                value = getattr(self, slot)
+                if value is None:
+                    value = build()
+                    setattr(self, slot, value)
+        return value
+
+    @property
+    def table(self) -> Any:  # cdata 'ofc_table_rules *'
+        """The ``ofc_table_rules`` (csrc/ofc_settle.h) that ``ofc_settle`` needs."""
+        return self._once("_table", self._build_table)
+
+    @property
+    def fl(self) -> Any:  # cdata 'ofc_fl_rules *'
+        """The ``ofc_fl_rules``: the Fantasyland entry and stay rule (disabled
+        without Fantasyland)."""
+        return self._once("_fl", self._build_fl)
+
+    @property
+    def game(self) -> Any:  # cdata 'ofc_game_rules *'
+        """The whole ``ofc_game_rules`` the game engine deals under."""
+        return self._once("_game", self._build_game)
+
+    @property
+    def ev(self) -> Any:  # cdata 'ofc_ev_tables *'
+        """The solver's ``ofc_ev_tables`` (about 380 KB, built on first use)."""
+        return self._once("_ev", self._build_ev)
+
+    def _build_table(self) -> Any:
+        _write_table(self.struct.table, self.rules)
+        return _part(self.struct, "table")
+
+    def _build_fl(self) -> Any:
+        if self.rules.game is GameKind.CLASSIC and self.rules.fantasyland is not None:
+            own = ffi.new("ofc_fl_rules *")  # a classic game deals no Fantasyland
+            _write_fl(own, self.rules)
+            return own
+        _write_fl(ffi.addressof(self.struct, "fl"), self.rules)
+        return _part(self.struct, "fl")
+
+    def _build_game(self) -> Any:
+        rules, g = self.rules, self.struct
+        _ = self.table, self.fl
+        g.kind = KIND[rules.game]
+        g.max_players = rules.max_players
+        g.face_down_final = (
+            rules.face_down_final if rules.game is not GameKind.CLASSIC else 0
+        )
+        if lib.ofc_game_rules_check(g) != OK:
+            raise RulesError(f"rule set {rules.name!r} does not compile into a game")
+        return g
+
+    def _build_ev(self) -> Any:
+        t = ffi.new("ofc_ev_tables *")
+        status = lib.ofc_ev_tables_init(self.scoring, t)
+        if status != OK:  # pragma: no cover - compiled rules are valid
+            raise RulesError(
+                f"{self.rules.name}: expected-points tables do not build ({status})"
+            )
+        return t
+
+
+def compile_rules(rules: RulesLike) -> CompiledRules:
+    """The :class:`CompiledRules` of a rule set, from the one cache (at most 128 rule
+    sets; equal rule sets share one).  ``rules``: a RuleSet, a preset name or an
+    arena game id; anything else raises RulesError (nothing unchecked reaches C)."""
+    c = _BY_ID.get(id(rules))
+    if c is not None and c.rules is rules:
+        return c
     if not isinstance(rules, RuleSet):
-        raise RulesError(f"expected a RuleSet, got {type(rules).__name__}")
-    return _compile(rules)
+        rules = as_rules(rules, "compile_rules")  # a preset name or a game id
+    with _LOCK:
+        c = _BY_RULES.get(rules)
+        if c is None:
+            if len(_BY_RULES) >= _CACHE_SIZE:  # forget the oldest
+                old = _BY_RULES.pop(next(iter(_BY_RULES)))
+                _BY_ID.pop(id(old.rules), None)
+            c = _BY_RULES[rules] = CompiledRules(rules)
+            _BY_ID[id(rules)] = c  # the key's object lives as long as c holds it
+    return c
 
 
-@lru_cache(maxsize=128)
-def _compile(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
-    c = ffi.new("ofc_rules *")
+def compiled(rules: RulesLike) -> Any:  # cdata 'ofc_rules *'
+    """The C ``ofc_rules`` (pair scoring) of a rule set; cached, shared read-only
+    between threads.  Anything but a RuleSet raises RulesError."""
+    return compile_rules(rules).scoring
+
+
+def compiled_fl(rules: RulesLike) -> Any:  # cdata 'ofc_fl_rules *'
+    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland): the
+    entry and stay rule that ``ofc_fl_next_cards`` and the solvers apply; cached."""
+    return compile_rules(rules).fl
+
+
+def table_rules(rules: RulesLike) -> Any:  # cdata 'ofc_table_rules *'
+    """The C ``ofc_table_rules`` of a rule set (csrc/ofc_settle.h): everything beyond a
+    pair that ``ofc_settle`` needs.  Cached, shared read-only between threads.
+
+    >>> from ofc_fast import rules
+    >>> t = table_rules(rules.HAWAIIAN_GARDENS)
+    >>> t.house, t.stakes, t.start, t.surrender_cost
+    (0, 1, 1, 3)
+    """
+    return compile_rules(rules).table
+
+
+def game_struct(rules: RulesLike) -> Any:  # cdata 'ofc_game_rules *'
+    """The C ``ofc_game_rules`` of a rule set (about 100 KB; cached and shared
+    read-only, also between threads)."""
+    return compile_rules(rules).game
+
+
+def _write_scoring(c: Any, rules: RuleSet) -> None:
     royalty = schedule_tables(rules.royalties)
     if rules.lowball is not None:
         royalty[1] = _lowball_royalties(rules.lowball)
@@ -124,9 +284,6 @@ def _compile(rules: RuleSet) -> Any:  # cdata 'ofc_rules *'
     c.majority_rule = _MAJORITY[rules.majority_rule]
     c.order_rule = _ORDER[rules.order]
     c.foul_pays_sweep = int(rules.foul_pays_sweep)
-    if lib.ofc_rules_check(c) != OK:
-        raise RulesError(f"rule set {rules.name!r} does not compile")
-    return c
 
 
 def _min_five(cat: HandCategory) -> int:
@@ -134,14 +291,10 @@ def _min_five(cat: HandCategory) -> int:
     return int(np.flatnonzero(_FIVE & (int(cat) <= _CATEGORY))[0])
 
 
-@lru_cache(maxsize=128)
-def compiled_fl(rules: RuleSet) -> Any:  # cdata 'ofc_fl_rules *'
-    """The C ``ofc_fl_rules`` of a rule set (disabled when it has no Fantasyland): the
-    entry and stay rule that ``ofc_fl_next_cards`` and the solvers apply; cached."""
-    c = ffi.new("ofc_fl_rules *")
+def _write_fl(c: Any, rules: RuleSet) -> None:
     fl = rules.fantasyland
     if fl is None:
-        return c
+        return
     if len(fl.entry) > lib.OFC_FL_MAX_ENTRY:
         raise RulesError(
             f"{rules.name}: the solver takes at most "
@@ -170,21 +323,10 @@ def compiled_fl(rules: RuleSet) -> Any:  # cdata 'ofc_fl_rules *'
         c.stay_cards = int(fl.stay_cards)
     if lib.ofc_fl_rules_check(c) != OK:  # pragma: no cover - the model validated it
         raise RulesError(f"{rules.name}: Fantasyland rules do not compile")
-    return c
 
 
-@lru_cache(maxsize=128)
-def table_rules(rules: RuleSet) -> Any:  # cdata 'ofc_table_rules *'
-    """The C ``ofc_table_rules`` of a rule set (csrc/ofc_settle.h): everything beyond a
-    pair that ``ofc_settle`` needs.  Cached, shared read-only between threads.
-
-    >>> from ofc_fast import rules
-    >>> t = table_rules(rules.HAWAIIAN_GARDENS)
-    >>> t.house, t.stakes, t.start, t.surrender_cost
-    (0, 1, 1, 3)
-    """
-    t = ffi.new("ofc_table_rules *")
-    lib.ofc_table_rules_init(t)
+def _write_table(t: Any, rules: RuleSet) -> None:
+    lib.ofc_table_rules_init(ffi.addressof(t))
     t.max_players = rules.max_players
     t.house = int(rules.house)
     t.start = _START[rules.settlement_start]
@@ -203,6 +345,5 @@ def table_rules(rules: RuleSet) -> Any:  # cdata 'ofc_table_rules *'
         t.natural_mask |= 1 << n
         t.natural_units[n] = nat.units
         t.natural_rank[n] = rank
-    if lib.ofc_table_rules_check(t) != OK:
+    if lib.ofc_table_rules_check(ffi.addressof(t)) != OK:
         raise RulesError(f"rule set {rules.name!r}: its table rules do not compile")
-    return t

@@ -381,21 +381,25 @@ def names() -> list[str]:
 
 
 RulesLike: TypeAlias = RuleSet | str
-"""What a function taking a rule set accepts: a :class:`RuleSet` or a preset name."""
+"""What a function taking a rule set accepts: a :class:`RuleSet`, a preset name or an
+arena game id (:func:`as_rules`)."""
 
 
 def as_rules(rules: object, fn: str = "rules") -> RuleSet:
-    """``rules`` itself when it is a :class:`RuleSet`, the preset of that name when it
-    is text (:func:`get`), else :class:`RulesError` naming ``fn``.
+    """The one resolver of rules: ``rules`` itself when it is a :class:`RuleSet`, the
+    preset a preset name or an arena game id names when it is text (:func:`get`),
+    else :class:`RulesError` naming ``fn``.
 
-    >>> as_rules("ofc") is OFC
-    True
+    >>> as_rules("ofc") is OFC, as_rules("ofc-pineapple") is PINEAPPLE
+    (True, True)
     """
     if isinstance(rules, RuleSet):
         return rules
     if isinstance(rules, str):
         return get(rules)
-    raise RulesError(f"{fn}: rules must be a RuleSet or a preset name, got {quote(rules)}")
+    raise RulesError(
+        f"{fn}: rules must be a RuleSet, a preset name or a game id, got {quote(rules)}"
+    )
 
 
 def get(name: str) -> RuleSet:

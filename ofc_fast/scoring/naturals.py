@@ -155,7 +155,7 @@ def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
     return NATURAL_NAMES.index(hand.name), hand.key
 
 
-def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RuleSet) -> int:
+def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RulesLike) -> int:
     """What player b pays player a for their naturals (negative: a pays b); None =
     an ordinary hand (no natural declared).  Each natural's rank and units come from
     ``rules`` (its ``units`` field is not read; a natural the rules do not play is a
@@ -178,6 +178,7 @@ def natural_payment(a: NaturalHand | None, b: NaturalHand | None, rules: RuleSet
     >>> trips.name, pairs.name, natural_payment(trips, pairs, rules.MALAYAN)  # 6 - 4
     ('four_trips', 'six_pairs', 2)
     """
+    rules = as_rules(rules, "natural_payment")
     (ia, ka), (ib, kb) = _natural_id(a, rules), _natural_id(b, rules)
     status = ffi.new("int32_t *")
     pay = lib.ofc_natural_payment(table_rules(rules), ia, ka, ib, kb, status)

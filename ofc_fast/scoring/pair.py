@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
@@ -88,9 +89,10 @@ class EvaluatedBoard:
         return (r[0], r[1], r[2])
 
 
-def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
+def evaluate_for_scoring(board: Board, rules: RulesLike) -> EvaluatedBoard:
     """Evaluate a complete board in C for :func:`score_evaluated`; validates first
     (an incomplete board or a non-Board raises BoardError)."""
+    rules = as_rules(rules, "evaluate_for_scoring")
     if not isinstance(board, Board):
         raise BoardError(
             f"evaluate_for_scoring: expected a Board, got {type(board).__name__}"
@@ -105,13 +107,14 @@ def evaluate_for_scoring(board: Board, rules: RuleSet) -> EvaluatedBoard:
 def score_evaluated(
     a: EvaluatedBoard,
     b: EvaluatedBoard,
-    rules: RuleSet,
+    rules: RulesLike,
     ties: int = 0,
     a_sweeps_all: bool = False,
     b_sweeps_all: bool = False,
 ) -> PairScore:
     """Score two evaluated boards; ``ties`` = +1 when a wins tied rows (a is the
     house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table."""
+    rules = as_rules(rules, "score_evaluated")
     if (
         type(ties) is not int
         or ties not in (-1, 0, 1)
@@ -160,10 +163,40 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     >>> s.net, s.rows, s.royalties
     (44, (1, 1, 1), ((7, 12, 25), (0, 0, 6)))
     """
-    _check_order(a, b, rules)
-    rules = as_rules(rules, "score_pair")
-    ba, bb = complete_board(a, "a"), complete_board(b, "b")
-    check_disjoint((ba.cards, bb.cards))
-    return score_evaluated(
-        evaluate_for_scoring(ba, rules), evaluate_for_scoring(bb, rules), rules
+    if type(rules) is not RuleSet:
+        _check_order(a, b, rules)
+        rules = as_rules(rules, "score_pair")
+    ba = a if type(a) is Board and a.is_complete else complete_board(a, "a")
+    bb = b if type(b) is Board and b.is_complete else complete_board(b, "b")
+    d = ffi.new("ofc_pair_detail *")
+    if lib.ofc_score_boards_detail(compiled(rules), bytes((*ba.cards, *bb.cards)), d):
+        check_disjoint((ba.cards, bb.cards))  # the one error left: a card on both boards
+        raise BoardError("score_pair: boards rejected by the C library")  # pragma: no cover
+    return _pair_score(_DETAIL.unpack(ffi.buffer(d)))
+
+
+# ofc_pair_detail as bytes: the score (net, rows[3], sweep, row_points, bonus,
+# royalty difference), then per board strengths[3], royalties[3], foul, a pad byte.
+_DETAIL = struct.Struct("=i3bbiii3H3hBx3H3hBx")
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _pair_score(v: tuple[int, ...]) -> PairScore:
+    """The PairScore of an unpacked ``ofc_pair_detail``, built without the frozen
+    dataclass's field-by-field ``__init__`` (the same fields, equal to it)."""
+    p = _new(PairScore)
+    _set(
+        p,
+        "__dict__",
+        {
+            "net": v[0],
+            "rows": v[1:4],
+            "sweep": v[4],
+            "row_points": v[5],
+            "bonus": v[6],
+            "royalties": (v[11:14], v[18:21]),
+            "fouls": (v[14] == 1, v[21] == 1),
+        },
     )
+    return p

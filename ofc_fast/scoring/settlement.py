@@ -27,9 +27,10 @@ from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import parse_cards
 from ..errors import BoardError, CardError, RulesError
-from ..rules import OFC, RuleSet, as_rules
+from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
+from ..table import check_players, check_seat, check_stacks
 from .pair import BoardLike, PairScore, check_disjoint, complete_board
 
 if TYPE_CHECKING:
@@ -102,20 +103,6 @@ def _int(value: object, what: str) -> int:
     return int(value)
 
 
-def _seat(value: object, players: int, what: str) -> int:
-    seat = _int(value, what)
-    if not 0 <= seat < players:
-        raise BoardError(f"{what} {seat} is not a seat of {players} players")
-    return seat
-
-
-def _players(players: object) -> int:
-    n = _int(players, "players")
-    if not 2 <= n <= 4:
-        raise BoardError(f"settle() takes 2 to 4 boards, got {n}")
-    return n
-
-
 def settlement_order(
     players: int,
     button: int = 0,
@@ -130,8 +117,8 @@ def settlement_order(
     >>> settlement_order(4, button=0, start="button")   # HG, A deals (EX-13)
     [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     """
-    n = _players(players)
-    seat = _seat(button, n, "button")
+    n = check_players(players, None)
+    seat = check_seat(button, n)
     try:
         first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
     except ValueError:
@@ -142,24 +129,6 @@ def settlement_order(
     pairs = ffi.new("uint8_t[6][2]")
     count = lib.ofc_settlement_order(n, seat, first, pairs)
     return [(pairs[k][0], pairs[k][1]) for k in range(count)]
-
-
-def _stacks(stacks: Sequence[int], seats: int, exact: bool) -> list[int]:
-    """Stacks as ints in 0..OFC_STACK_MAX, ``seats`` of them (at least, unless exact)."""
-    values = list(stacks)
-    if (len(values) != seats if exact else len(values) < seats) or any(
-        isinstance(x, bool) or not isinstance(x, int) or x < 0 for x in values
-    ):
-        want = f"{seats}" if exact else f"a non-negative int for each of {seats} seats"
-        raise BoardError(
-            f"stacks: expected {want}{' non-negative ints' if exact else ''}, "
-            f"got {values!r:.200}"
-        )
-    if any(x > lib.OFC_STACK_MAX for x in values):
-        raise BoardError(
-            f"stacks: at most {lib.OFC_STACK_MAX} chips a seat, got {max(values)}"
-        )
-    return values
 
 
 def apply_stakes(
@@ -196,7 +165,7 @@ def apply_stakes(
         amount = _int(amount, "transfer amount")
         amounts.append(max(-_INT32_MAX, min(_INT32_MAX, amount)))
     seats = 1 + max((max(p) for p in pairs), default=-1)
-    values = _stacks(stacks, seats, exact=False)
+    values = list(check_stacks(stacks, seats, at_least=True) or ())
     if len(values) > 256:
         raise BoardError(f"stacks: at most 256 seats, got {len(values)}")
     if not pairs:
@@ -302,10 +271,13 @@ assert (_ITEM.size, _PAIR.size, _EVAL.size) == (
 )
 
 
-def settlement_of(out: Any, rules: RuleSet, n: int, stacks: list[int] | None) -> Settlement:
+def settlement_of(
+    out: Any, rules: RulesLike, n: int, stacks: list[int] | None
+) -> Settlement:
     """The :class:`Settlement` of a C ``ofc_settlement`` (``ofc_settle``'s output, or a
     game result's) for ``n`` seats; ``stacks``: the stacks it was settled with (the
     structs are read in one go, not field by field)."""
+    rules = as_rules(rules, "settlement_of")
     items = [
         SettlementItem((a, b), ITEM_KINDS[kind], payer, payee, amount)
         for a, b, kind, payer, payee, amount in _ITEM.iter_unpack(
@@ -365,23 +337,20 @@ def settle(
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
     rules = as_rules(rules, "settle")
-    n = len(boards)
-    if n > rules.max_players:
-        raise RulesError(
-            f"{rules.name}: at most {rules.max_players} players, got {n} boards"
-        )
-    n = _players(n)
-    seat_button = _seat(button, n, "button")
+    n = check_players(len(boards), rules)
+    seat_button = check_seat(button, n)
     if isinstance(surrendered, (str, bytes)):
         raise BoardError(
             f"surrendered: expected a sequence of seats, got {surrendered!r:.60}"
         )
-    sur = {_seat(s, n, "surrendered seat") for s in surrendered}
+    sur = {check_seat(s, n, "surrendered seat") for s in surrendered}
     if declared is not None and not isinstance(declared, Mapping):
         raise BoardError(
             f"declared: expected a mapping seat -> natural name, got {declared!r:.60}"
         )
-    decl = {_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()}
+    decl = {
+        check_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()
+    }
     role = [
         "surrendered" if i in sur else "declared" if i in decl else "rows" for i in range(n)
     ]
@@ -397,7 +366,7 @@ def settle(
         inp.declared[s] = _declaration(name)
     values = None
     if stacks is not None:
-        values = _stacks(stacks, n, exact=True)
+        values = list(check_stacks(stacks, n) or ())
         inp.has_stacks = 1
         inp.stacks = values
     out = ffi.new("ofc_settlement *")

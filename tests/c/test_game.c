@@ -224,13 +224,51 @@ static uint64_t knowable(const ofc_game *g, uint32_t me)
     return ok;
 }
 
-static void check_observations(const ofc_game *g)
+/* The rounds still to come that ofc_game_observe() wrote: every seat's rounds place
+ * exactly the cards the observer cannot see on its board (all but its visible ones,
+ * and for the observer also all but the pending decision's); and
+ * ofc_observation_complete() gives the same record from the boards and counts
+ * alone, as a caller without the game has them. */
+static void check_rounds(const ofc_game_rules *r, const ofc_game *g, uint32_t me,
+                         const ofc_observation *o)
+{
+    ofc_observation c = *o;
+    uint32_t s, i;
+    if (o->is_over) {
+        for (s = 0; s < g->players; s++)
+            CHECK_EQ(o->rounds[s], 0);
+        return;
+    }
+    for (s = 0; s < g->players; s++) {
+        uint32_t to_place = 0, visible = o->count[s][0] + o->count[s][1] + o->count[s][2];
+        for (i = 0; i < o->rounds[s]; i++)
+            to_place += (uint32_t)(o->round_n[s][i] - o->round_k[s][i]);
+        if (s == me)
+            CHECK_EQ(to_place + visible + (uint32_t)(o->n - o->k), 13);
+        else
+            CHECK_EQ(to_place + visible, 13);
+    }
+    c.kind = 0;
+    c.k = c.full = c.face_down = c.future_cards = c.future_discards = 0;
+    memset(c.rounds, 0, sizeof c.rounds);
+    memset(c.round_n, 0, sizeof c.round_n);
+    memset(c.round_k, 0, sizeof c.round_k);
+    CHECK_EQ(ofc_observation_complete(r, &c), OFC_OK);
+    CHECK(memcmp(&c, o, sizeof c) == 0);
+    if (o->n) { /* a wrong number of dealt cards fits no decision */
+        c.n = (uint8_t)(o->n + 1);
+        CHECK_EQ(ofc_observation_complete(r, &c), OFC_E_COUNT);
+    }
+}
+
+static void check_observations(const ofc_game_rules *r, const ofc_game *g)
 {
     ofc_observation o;
     uint32_t me, s, i;
     for (me = 0; me < g->players; me++) {
         uint64_t ok = knowable(g, me), shown = 0;
         CHECK_EQ(ofc_game_observe(g, me, &o), OFC_OK);
+        check_rounds(r, g, me, &o);
         for (s = 0; s < g->players; s++)
             for (i = 0; i < 13; i++)
                 if (o.board[s][i] != OFC_NO_CARD)
@@ -297,7 +335,7 @@ static void play_random(const ofc_game_rules *r, uint32_t players, const uint8_t
         ofc_game next = g;
         uint32_t one = 0;
         if (validate) {
-            check_observations(&g);
+            check_observations(r, &g);
             check_validation(&g, &rng);
         }
         CHECK_EQ(ofc_game_result_get(r, &g, NULL, 0, &res), OFC_E_NOT_OVER);
@@ -326,7 +364,7 @@ static void play_random(const ofc_game_rules *r, uint32_t players, const uint8_t
     }
     CHECK_EQ(steps, g.nsteps);
     if (validate)
-        check_observations(&g);
+        check_observations(r, &g);
     CHECK_EQ(ofc_game_result_get(r, &g, NULL, OFC_SETTLE_ITEMS, &res), OFC_OK);
     for (s = 0; s < players; s++) {
         CHECK_EQ(g.count[s][0] + g.count[s][1] + g.count[s][2], 13);
@@ -335,6 +373,34 @@ static void play_random(const ofc_game_rules *r, uint32_t players, const uint8_t
             CHECK_EQ(res.fl_next[s], 0);
     }
     CHECK_EQ(sum, 0);
+}
+
+static void test_observation_complete_errors(void)
+{
+    ofc_observation o;
+    memset(&o, 0, sizeof o);
+    memset(o.board, OFC_NO_CARD, sizeof o.board);
+    o.players = 2;
+    o.n = 5;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_OK);
+    CHECK_EQ(o.future_cards, 12);
+    CHECK_EQ(o.future_discards, 4);
+    CHECK_EQ(o.rounds[1], 5);
+    CHECK_EQ(ofc_observation_complete(NULL, &o), OFC_E_RULES);
+    CHECK_EQ(ofc_observation_complete(&pineapple, NULL), OFC_E_VALUE);
+    o.count[0][0] = 4; /* more than a front holds */
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_COUNT);
+    o.count[0][0] = 3; /* 3 cards placed: no Pineapple decision ends there */
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_COUNT);
+    o.count[0][0] = 0;
+    o.players = 4; /* more seats than the rules allow */
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_SEATS);
+    o.players = 2;
+    o.seat = 2;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_SEATS);
+    o.seat = 0;
+    o.fl[1] = 12;
+    CHECK_EQ(ofc_observation_complete(&pineapple, &o), OFC_E_SEATS);
 }
 
 static void test_random_deals(void)
@@ -409,6 +475,7 @@ int main(void)
     test_schedule();
     test_cards_per_seat();
     test_actions();
+    test_observation_complete_errors();
     test_random_deals();
     test_playout();
     test_classic_specials();

@@ -226,10 +226,26 @@ static void test_strict_orders(void)
 static int32_t score_text(const ofc_rules *r, const char *a, const char *b,
                           ofc_pair_score *out)
 {
-    uint8_t ca[13], cb[13];
+    uint8_t ca[13], cb[13], both[26];
+    ofc_pair_detail d;
+    ofc_board_eval ea, eb;
+    int32_t status;
     CHECK_EQ(test_cards(a, ca), 13);
     CHECK_EQ(test_cards(b, cb), 13);
-    return ofc_score_boards(r, ca, cb, out);
+    status = ofc_score_boards(r, ca, cb, out);
+    /* ofc_score_boards_detail() on the same cards: the same status and score, and
+     * the evaluations ofc_eval_board() gives. */
+    memcpy(both, ca, 13);
+    memcpy(both + 13, cb, 13);
+    CHECK_EQ(ofc_score_boards_detail(r, both, &d), status);
+    if (status == OFC_OK) {
+        CHECK(memcmp(&d.score, out, sizeof d.score) == 0);
+        CHECK_EQ(ofc_eval_board(r, ca, &ea), OFC_OK);
+        CHECK_EQ(ofc_eval_board(r, cb, &eb), OFC_OK);
+        CHECK(memcmp(&d.a, &ea, sizeof ea) == 0);
+        CHECK(memcmp(&d.b, &eb, sizeof eb) == 0);
+    }
+    return status;
 }
 
 static void test_scoring(const ofc_rules *ofc)
@@ -274,6 +290,16 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_DUPLICATE);
     CHECK_EQ(badi, 1);
     CHECK_EQ(ofc_score_boards(ofc, a + 13, b + 13, &s), OFC_E_DUPLICATE);
+    {
+        uint8_t both[26];
+        ofc_pair_detail d;
+        memcpy(both, a + 13, 13);
+        memcpy(both + 13, b + 13, 13);
+        CHECK_EQ(ofc_score_boards_detail(ofc, both, &d), OFC_E_DUPLICATE);
+        CHECK_EQ(ofc_score_boards_detail(ofc, NULL, &d), OFC_E_VALUE);
+        CHECK_EQ(ofc_score_boards_detail(ofc, both, NULL), OFC_E_VALUE);
+        CHECK_EQ(ofc_score_boards_detail(NULL, both, &d), OFC_E_RULES);
+    }
     b[20] = 200; /* a byte that is no card, the other 25 cards distinct */
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_CARD);
     CHECK_EQ(badi, 1);

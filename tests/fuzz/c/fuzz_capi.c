@@ -329,12 +329,21 @@ static void t_score_pairs(reader *in)
     REQUIRE(st == OFC_OK || st == OFC_E_RULES || (is_status(st) && bad < n));
     for (i = 0; st != OFC_E_RULES && i < (st == OFC_OK ? n : bad); i++) {
         ofc_pair_score s;
+        ofc_pair_detail d;
         REQUIRE(ofc_score_boards(r, a + 13 * i, b + 13 * i, &s) == OFC_OK);
         REQUIRE(s.net == net[i]);
+        memcpy(both, a + 13 * i, 13);
+        memcpy(both + 13, b + 13 * i, 13);
+        REQUIRE(ofc_score_boards_detail(r, both, &d) == OFC_OK);
+        REQUIRE(memcmp(&d.score, &s, sizeof s) == 0);
     }
     if (st != OFC_OK && st != OFC_E_RULES) {
         ofc_pair_score s;
+        ofc_pair_detail d;
         REQUIRE(ofc_score_boards(r, a + 13 * bad, b + 13 * bad, &s) == st);
+        memcpy(both, a + 13 * bad, 13);
+        memcpy(both + 13, b + 13 * bad, 13);
+        REQUIRE(ofc_score_boards_detail(r, both, &d) == st);
     }
 }
 
@@ -924,6 +933,17 @@ static void game_step(reader *in, const ofc_game_rules *r, ofc_game *g)
         rc = ofc_game_observe(g, u8(in) % 5, &o);
         REQUIRE(rc == OFC_OK || rc == OFC_E_SEAT);
         REQUIRE(memcmp(&before, g, sizeof before) == 0);
+        if (rc == OFC_OK && !o.is_over) { /* the same record without the game */
+            ofc_observation c = o;
+            c.k = c.full = c.face_down = c.future_cards = c.future_discards = 0;
+            memset(c.rounds, 0, sizeof c.rounds);
+            REQUIRE(ofc_observation_complete(r, &c) == OFC_OK);
+            REQUIRE(memcmp(&c, &o, sizeof c) == 0);
+            for (i = u8(in) % 4; i > 0; i--) /* forged bytes: a status, no crash */
+                ((uint8_t *)&c)[u16(in) % sizeof c] = u8(in);
+            rc = ofc_observation_complete(r, &c);
+            REQUIRE(rc == OFC_OK || rc == OFC_E_SEATS || rc == OFC_E_COUNT);
+        }
         return;
     }
     if (rc == OFC_OK)

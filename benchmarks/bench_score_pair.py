@@ -1,0 +1,50 @@
+"""score_pair on parsed boards: microseconds per call (issue 22: at most 2 us).
+
+    python benchmarks/bench_score_pair.py            # 7 runs, median and min
+    python benchmarks/bench_score_pair.py --reps 15
+
+200 random deals of 26 distinct cards split into two parsed ``Board``s; each run times
+25 passes over them with ``timeit`` (``ofc.score_pair(a, b)`` under ``rules.OFC``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import timeit
+
+import ofc_fast as ofc
+from ofc_fast import Board
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the median and the minimum of ``--reps`` runs."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--reps", type=int, default=7, help="runs (median reported)")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args(argv)
+    rng = random.Random(args.seed)
+    pairs = []
+    for _ in range(200):
+        d = rng.sample(range(52), 26)
+        pairs.append((Board(d[0:3], d[3:8], d[8:13]), Board(d[13:16], d[16:21], d[21:26])))
+    score = ofc.score_pair
+
+    def run() -> None:
+        for a, b in pairs:
+            score(a, b)
+
+    per_call = [
+        timeit.timeit(run, number=25) / (25 * len(pairs)) * 1e6 for _ in range(args.reps)
+    ]
+    print(
+        f"score_pair, parsed boards: median {statistics.median(per_call):.3f} us "
+        f"(min {min(per_call):.3f}, {args.reps} runs)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""Table parameters, checked in one place: the seat count, the button (or any seat
+number), the seed, the stacks and the Fantasyland counts of a deal.
+
+``Match``, ``Game``, ``VectorEnv``, ``settle`` and the command line all call these
+functions, so they accept exactly the same values and refuse the others with the same
+exception, :class:`~ofc_fast.errors.TableError` (a ``GameError`` and a ``BoardError``).
+The limits are the C library's: at most ``OFC_GAME_MAX_SEATS`` seats (and the rule
+set's ``max_players``), stacks ``0..OFC_STACK_MAX``, Fantasyland hands of
+``OFC_BOARD_CARDS..OFC_GAME_MAX_DEALT`` cards, seeds ``0..2**64-1`` (``uint64_t``).
+
+>>> from ofc_fast import rules
+>>> check_table(rules.PINEAPPLE, 3, button=2, stacks=100)
+(3, 2, (100, 100, 100), (0, 0, 0))
+>>> check_stacks([10**10, 5], 2)
+Traceback (most recent call last):
+...
+ofc_fast.errors.TableError: stacks: at most 1000000000 chips a seat, got 10000000000
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._native import lib
+from .errors import TableError, quote
+from .rules.model import Game as GameKind
+from .rules.presets import RulesLike, as_rules
+
+__all__ = [
+    "FANTASYLAND_CARDS",
+    "MAX_SEATS",
+    "SEED_MAX",
+    "STACK_MAX",
+    "check_fantasyland",
+    "check_players",
+    "check_seat",
+    "check_seed",
+    "check_stacks",
+    "check_table",
+]
+
+MAX_SEATS: int = lib.OFC_GAME_MAX_SEATS
+"""Most seats at a table (C ``OFC_GAME_MAX_SEATS``)."""
+STACK_MAX: int = lib.OFC_STACK_MAX
+"""Largest stack (C ``OFC_STACK_MAX``)."""
+SEED_MAX = 2**64 - 1
+"""Largest seed (a C ``uint64_t``)."""
+FANTASYLAND_CARDS: tuple[int, int] = (lib.OFC_BOARD_CARDS, lib.OFC_GAME_MAX_DEALT)
+"""Fewest and most cards of a Fantasyland hand (0 means the seat plays normally)."""
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_players(players: object, rules: RulesLike | None, what: str = "players") -> int:
+    """``players`` as an int 2..``rules.max_players`` (at most :data:`MAX_SEATS`;
+    None: any table of 2..:data:`MAX_SEATS`).
+
+    >>> from ofc_fast import rules
+    >>> check_players(3, rules.PINEAPPLE)
+    3
+    """
+    rules = None if rules is None else as_rules(rules, "check_players")
+    most = MAX_SEATS if rules is None else min(rules.max_players, MAX_SEATS)
+    if not _is_int(players):
+        raise TableError(f"{what} must be an int, got {quote(players)}")
+    assert isinstance(players, int)
+    if not 2 <= players <= most:
+        table = "a table" if rules is None else rules.name
+        raise TableError(f"{table} seats 2 to {most} {what}, got {players}")
+    return players
+
+
+def check_seat(
+    seat: object, players: int, what: str = "button", unit: str = "players"
+) -> int:
+    """``seat`` as a seat number 0..players-1; ``what`` names it in the error
+    (``"button"``, ``"seat"``, ``"learner"``...), ``unit`` names the seats.
+
+    >>> check_seat(1, 2)
+    1
+    """
+    if not _is_int(seat):
+        raise TableError(f"{what} must be a seat number (an int), got {quote(seat)}")
+    assert isinstance(seat, int)
+    if not 0 <= seat < players:
+        raise TableError(f"{what} {seat} is not a seat of {players} {unit}".lstrip())
+    return seat
+
+
+def check_seed(seed: object, what: str = "seed") -> int:
+    """``seed`` as an int 0..2**64-1.
+
+    >>> check_seed(7)
+    7
+    """
+    if not _is_int(seed) or not 0 <= seed <= SEED_MAX:  # type: ignore[operator]
+        raise TableError(f"{what}: must be 0..2**64-1, got {quote(seed)}")
+    assert isinstance(seed, int)
+    return seed
+
+
+def check_stacks(
+    stacks: int | Sequence[int] | None,
+    players: int,
+    what: str = "stacks",
+    at_least: bool = False,
+) -> tuple[int, ...] | None:
+    """Chips per seat as a tuple (None stays None): an int gives every seat the same;
+    a sequence needs one count per seat (``at_least``: at least that many), each an
+    int 0..:data:`STACK_MAX`.
+
+    >>> check_stacks(50, 2), check_stacks([10, 0], 2)
+    ((50, 50), (10, 0))
+    """
+    if stacks is None:
+        return None
+    if _is_int(stacks):
+        values: tuple[object, ...] = (stacks,) * players
+    else:
+        try:
+            values = tuple(stacks)  # type: ignore[arg-type]
+        except TypeError:
+            raise TableError(
+                f"{what}: one chip count per seat, got {quote(stacks)}"
+            ) from None
+    if (len(values) < players if at_least else len(values) != players) or not all(
+        _is_int(x) for x in values
+    ):
+        need = f"at least {players}" if at_least else f"{players}"
+        raise TableError(
+            f"{what}: expected {need} chip counts (ints), one per seat, "
+            f"got {quote(values, 200)}"
+        )
+    chips: tuple[int, ...] = values  # type: ignore[assignment]
+    if min(chips) < 0:
+        raise TableError(f"{what}: chip counts must be >= 0, got {quote(chips, 200)}")
+    if max(chips) > STACK_MAX:
+        raise TableError(f"{what}: at most {STACK_MAX} chips a seat, got {max(chips)}")
+    return chips
+
+
+def check_fantasyland(
+    fantasyland: Sequence[int] | None, players: int, rules: RulesLike
+) -> tuple[int, ...]:
+    """Fantasyland cards per seat (None: nobody), each 0 or 13..17, and only under
+    rules that have Fantasyland.
+
+    >>> from ofc_fast import rules
+    >>> check_fantasyland(None, 2, rules.OFC), check_fantasyland((14, 0), 2, rules.OFC)
+    ((0, 0), (14, 0))
+    """
+    rules = as_rules(rules, "check_fantasyland")
+    if fantasyland is None:
+        return (0,) * players
+    try:
+        fl = tuple(fantasyland)
+    except TypeError:
+        raise TableError(
+            f"fantasyland needs one count per seat, got {type(fantasyland).__name__}"
+        ) from None
+    if len(fl) != players:
+        raise TableError(f"fantasyland needs one count per seat ({players}), got {len(fl)}")
+    lo, hi = FANTASYLAND_CARDS
+    for s, n in enumerate(fl):
+        if not _is_int(n) or not (n == 0 or lo <= n <= hi):
+            raise TableError(
+                f"seat {s}: Fantasyland cards must be 0 or {lo}..{hi}, got {quote(n)}"
+            )
+    if any(fl) and rules.game is GameKind.CLASSIC:
+        raise TableError("classic Chinese Poker has no Fantasyland")
+    if any(fl) and rules.fantasyland is None:
+        raise TableError(f"{rules.name} has no Fantasyland")
+    return fl
+
+
+def check_table(
+    rules: RulesLike,
+    players: object,
+    button: object = 0,
+    stacks: int | Sequence[int] | None = None,
+    fantasyland: Sequence[int] | None = None,
+) -> tuple[int, int, tuple[int, ...] | None, tuple[int, ...]]:
+    """Every table parameter of a deal at once: ``(players, button, stacks,
+    fantasyland)`` as checked values (seeds: :func:`check_seed`)."""
+    rules = as_rules(rules, "check_table")
+    n = check_players(players, rules)
+    return (
+        n,
+        check_seat(button, n),
+        check_stacks(stacks, n),
+        check_fantasyland(fantasyland, n, rules),
+    )

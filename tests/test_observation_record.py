@@ -1,0 +1,98 @@
+"""One observation: callers without a game (the search from a dict, make_observation,
+the arena client) fill the same C record as the engine (ofc_observation_complete does
+the schedule's part) and read it with the one reader; the deal's schedule is worked out
+in C only."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ofc_fast import Game, GameError, rules
+from ofc_fast._native import ffi
+from ofc_fast.game.observation import observation_record, read_observation, record_rounds
+from ofc_fast.search import make_observation
+
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = [
+    (rules.PINEAPPLE, 3, None),
+    (rules.PINEAPPLE, 2, (14, 0)),
+    (rules.OFC, 4, None),
+    (rules.OFC.replace(name="OFC_FD3", face_down_final=3), 3, None),
+    (rules.PROGRESSIVE_PINEAPPLE, 3, (0, 16, 0)),
+    (rules.CLASSIC_1_6, 3, None),
+]
+
+
+@pytest.mark.parametrize("preset, players, fl", TABLES, ids=lambda x: str(x)[:24])
+def test_record_from_the_dict_equals_the_games_observation(
+    preset: rules.RuleSet, players: int, fl: tuple[int, ...] | None
+) -> None:
+    """At every decision of random deals, the seat to act's observation rebuilt from
+    its own dict (boards, counts, dealt cards) through observation_record and
+    read_observation equals Game.observation; so do the rounds to come, which place
+    exactly the cards each seat still has to show."""
+    rng = random.Random(22)
+    for deal in range(6):
+        g = Game(preset, players, seed=deal, button=deal % players, fantasyland=fl)
+        while not g.is_over:
+            seat = g.to_act
+            assert seat is not None
+            want = g.observation(seat)
+            o = observation_record(
+                preset,
+                seat,
+                want["boards"],
+                want["dealt"],
+                button=want["button"],
+                fantasyland=want["fantasyland"],
+                face_down_counts=want["face_down_counts"],
+                discard_counts=want["discard_counts"],
+                discards=want["discards"],
+            )
+            got = read_observation(
+                bytes(ffi.buffer(o)),
+                preset.name,
+                preset.game.value,
+                preset.lowball is not None,
+                want["legal_actions"],
+            )
+            assert got == want
+            for s, rounds in enumerate(record_rounds(o)):
+                visible = sum(len(r) for r in want["boards"][s])
+                now = len(want["dealt"]) - want["to_discard"] if s == seat else 0
+                assert visible + now + sum(n - k for n, k in rounds) == 13
+            g.play(g.random_move(rng))
+
+
+def test_make_observation_comes_from_the_record() -> None:
+    obs = make_observation(
+        rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"], "3h"
+    )
+    assert (obs["to_discard"], obs["future_cards"], obs["future_discards"]) == (1, 9, 3)
+    assert obs["street"] == 1 and obs["discards"] == [obs["discards"][0]]
+    ofc_obs = make_observation(
+        rules.OFC, "Qh / 9s 9h / As Ks", "2c", ["7c / 8d 8h / 4s 4d"]
+    )
+    assert (ofc_obs["to_discard"], ofc_obs["future_cards"]) == (0, 7)
+
+
+def test_a_position_no_schedule_reaches_is_refused() -> None:
+    with pytest.raises(GameError, match="schedule"):
+        observation_record(rules.PINEAPPLE, 0, [[[1], [2], [3]], [[], [], []]], [4, 5, 6])
+    with pytest.raises(GameError, match="seat 2"):
+        observation_record(rules.PINEAPPLE, 2, [[[], [], []], [[], [], []]], [1, 2, 3])
+    with pytest.raises(GameError, match="too many"):
+        observation_record(rules.PINEAPPLE, 0, [[[1, 2, 3, 4], [], []], [[], [], []]])
+
+
+def test_no_python_rederivation_of_the_schedule() -> None:
+    """The schedule (rounds per seat, cards per round) lives in C: the search and the
+    arena client no longer work it out."""
+    search = (ROOT / "ofc_fast" / "search.py").read_text()
+    client = (ROOT / "ofc_fast" / "arena" / "client.py").read_text()
+    for name in ("def _rounds", "def _own_rounds"):
+        assert name not in search
+    assert "cards_per_seat" not in client and "future_cards =" not in client

@@ -1,0 +1,217 @@
+"""One resolver of rules (ofc_fast.rules.as_rules): every public function that takes
+rules accepts the same three forms -- a RuleSet, a preset name and an arena game id --
+and gives the same result for each."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import rules
+
+BOARD = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+OTHER = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+PRESET = rules.PINEAPPLE
+EMPTY = [[[], [], []], [[], [], []]]  # two empty boards
+FORMS = (PRESET, "pineapple", "ofc-pineapple")  # a RuleSet, a preset name, a game id
+
+
+def _same(x: Any) -> Any:
+    """What to compare of a result: C structs by their bytes, objects by their repr."""
+    from ofc_fast._native import ffi
+
+    if isinstance(x, ffi.CData):
+        return bytes(ffi.buffer(x))
+    if isinstance(x, (int, float, str, tuple, list, dict, bool)) or x is None:
+        return x
+    return repr(x) if type(x).__repr__ is not object.__repr__ else type(x).__name__
+
+
+def _game_over() -> Any:
+    from ofc_fast.bots import RandomBot
+    from ofc_fast.game.state import play_out
+
+    g = ofc.Game(PRESET, 2, seed=3)
+    play_out(g, [RandomBot(1), RandomBot(2)])
+    return g.result()
+
+
+def _calls() -> dict[str, Callable[[Any], Any]]:
+    import numpy as np
+
+    from ofc_fast.arena.events import showdown_event
+    from ofc_fast.arena.games import game_id_of
+    from ofc_fast.arena.host import Arena, parse_bot_spec
+    from ofc_fast.batch import eval_boards, score_pairs
+    from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, make_bot, make_bots
+    from ofc_fast.bots.model import value_model
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.game.engine import game_rules, resolve_rules
+    from ofc_fast.game.match import check_deck, max_fantasyland_cards
+    from ofc_fast.game.observation import observation_record
+    from ofc_fast.game.state import cards_per_seat
+    from ofc_fast.rules.compiled import (
+        compile_rules,
+        compiled,
+        compiled_fl,
+        game_struct,
+        table_rules,
+    )
+    from ofc_fast.scoring.naturals import natural_payment, naturals
+    from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
+    from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
+    from ofc_fast.table import check_fantasyland, check_players, check_table
+
+    a, b = ofc.Board.parse(BOARD), ofc.Board.parse(OTHER)
+    arr = np.array([a.cards], dtype=np.uint8)
+    arr2 = np.array([b.cards], dtype=np.uint8)
+    result = _game_over()
+    fl_hand = "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s 2h"
+    return {
+        "Board.evaluate": lambda r: a.evaluate(r),
+        "Board.is_foul": lambda r: a.is_foul(r),
+        "Board.row_values": lambda r: a.row_values(r),
+        "Board.royalties": lambda r: a.royalties(r),
+        "eval_boards": lambda r: eval_boards(arr, r).royalty.tolist(),
+        "score_pairs": lambda r: score_pairs(arr, arr2, r).tolist(),
+        "score_pair": lambda r: ofc.score_pair(a, b, r),
+        "evaluate_for_scoring": lambda r: evaluate_for_scoring(a, r).royalties,
+        "score_evaluated": lambda r: score_evaluated(
+            evaluate_for_scoring(a, PRESET), evaluate_for_scoring(b, PRESET), r
+        ),
+        "settle": lambda r: ofc.settle([a, b], r).net,
+        "settlement_of": None,  # takes C output of settle(), which resolved the rules
+        "naturals": lambda r: naturals(BOARD.replace("/", ""), r),
+        "natural_payment": lambda r: natural_payment(None, None, r),
+        "fantasyland_cards": lambda r: ofc.fantasyland_cards(BOARD, r),
+        "solve_fantasyland": lambda r: str(solve_fantasyland(fl_hand, r).board),
+        "best_setting": lambda r: str(best_setting(fl_hand.rsplit(" ", 1)[0], r).board),
+        "stay_values": lambda r: stay_values(r),
+        "ev_tables": lambda r: ev_tables(r),
+        "cli_solve": None,  # the CLI's text of solve_fantasyland (above)
+        "Game": lambda r: ofc.Game(r, 2, seed=1).history(),
+        "Match": lambda r: ofc.Match(r, 2, seed=1).next_game().history(),
+        "cards_per_seat": lambda r: cards_per_seat(r),
+        "max_fantasyland_cards": lambda r: max_fantasyland_cards(r),
+        "check_deck": lambda r: check_deck(r, 3),
+        "resolve_rules": lambda r: resolve_rules(r),
+        "game_rules": lambda r: game_rules(r),
+        "compile_rules": lambda r: compile_rules(r).rules,
+        "compiled": lambda r: compiled(r),
+        "compiled_fl": lambda r: compiled_fl(r),
+        "table_rules": lambda r: table_rules(r),
+        "game_struct": lambda r: game_struct(r),
+        "CompiledRules": None,  # built by compile_rules (above), never by hand
+        "as_rules": lambda r: rules.as_rules(r),
+        "check_players": lambda r: check_players(3, r),
+        "check_fantasyland": lambda r: check_fantasyland((14, 0), 2, r),
+        "check_table": lambda r: check_table(r, 3, 1),
+        "RandomBot": lambda r: RandomBot(1, r).settings(),
+        "HeuristicBot": lambda r: HeuristicBot(r, seed=1).rules,
+        "SearchBot": lambda r: SearchBot(r, seed=1, samples=4).rules,
+        "make_bot": lambda r: make_bot("heuristic", r, 1).rules,
+        "make_bots": lambda r: [b.rules for b in make_bots(["heuristic"], 2, r, 1)],
+        "value_model": lambda r: value_model(r).rules,
+        "ValueModel": None,  # built by value_model (above)
+        "VectorEnv": lambda r: VectorEnv(r, 1, seed=1).rules,
+        "OfcEnv": lambda r: _gym(r),
+        "OfcAECEnv": lambda r: _aec(r),
+        "pettingzoo_env": lambda r: _aec(r, wrapped=True),
+        "Arena": lambda r: Arena(r, [parse_bot_spec("random")] * 2, 1).rules,
+        "game_id_of": lambda r: game_id_of(r),
+        "showdown_event": lambda r: showdown_event(0, r, result),
+        "observation_record": lambda r: observation_record(r, 0, EMPTY, [1, 2, 3, 4, 5]),
+        "play_run": None,  # the CLI's parallel runner: its --rules went through load_rules
+        # ofc_fast.search: best_completion / search_model keep refusing a name with
+        # SearchError (tests/test_search_findings.py asserts it); position and
+        # make_observation take the rules advise resolved.
+        "best_completion": None,
+        "search_model": None,
+        "position": None,
+        "make_observation": None,
+        "advise": None,
+    }
+
+
+def _gym(r: Any) -> Any:
+    pytest.importorskip("gymnasium")
+    from ofc_fast.env.gym import OfcEnv
+
+    return repr(OfcEnv(r).reset(seed=1)[0])
+
+
+def _aec(r: Any, wrapped: bool = False) -> Any:
+    pytest.importorskip("pettingzoo")
+    from ofc_fast.env import pettingzoo_env
+    from ofc_fast.env.aec import OfcAECEnv
+
+    env = pettingzoo_env(r) if wrapped else OfcAECEnv(r)
+    env.reset(seed=1)
+    return repr(env.observe(env.agent_selection))
+
+
+def _rules_taking_public_functions() -> set[str]:
+    """Names of every public function, class or public method (in any module's
+    ``__all__``) with a parameter called ``rules``."""
+    names: set[str] = set()
+    for info in pkgutil.walk_packages(ofc.__path__, "ofc_fast."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ImportError:  # an optional extra is not installed
+            continue
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name, None)
+            found = [(name, obj)]
+            if inspect.isclass(obj):
+                found += [
+                    (f"{name}.{k}", v)
+                    for k, v in vars(obj).items()
+                    if not k.startswith("_") and callable(v)
+                ]
+            for label, fn in found:
+                try:
+                    params = inspect.signature(fn).parameters
+                except (TypeError, ValueError):
+                    continue
+                if "rules" in params:
+                    names.add(label)
+    return names
+
+
+def test_every_rules_taking_function_is_listed() -> None:
+    listed = set(_calls())
+    missing = _rules_taking_public_functions() - listed
+    assert not missing, f"add these to tests/test_rules_forms.py: {sorted(missing)}"
+
+
+@pytest.mark.parametrize(
+    "name", sorted(k for k, v in _calls().items() if v is not None), ids=str
+)
+def test_rules_taking_functions_accept_the_three_forms(name: str) -> None:
+    call = _calls()[name]
+    assert call is not None
+    got = [_same(call(form)) for form in FORMS]
+    assert got[0] == got[1] == got[2], (name, got)
+
+
+def test_fantasyland_cards_takes_a_preset_name() -> None:
+    """It used to refuse "OFC" that every other call accepts."""
+    assert ofc.fantasyland_cards(BOARD, "OFC") == ofc.fantasyland_cards(BOARD, rules.OFC)
+    assert ofc.fantasyland_cards(BOARD, "ofc") == ofc.fantasyland_cards(BOARD, rules.OFC)
+
+
+def test_bad_rules_are_refused_alike() -> None:
+    with pytest.raises(ofc.RulesError, match="unknown rule set"):
+        ofc.fantasyland_cards(BOARD, "no-such-game")
+    with pytest.raises(ofc.RulesError, match="RuleSet, a preset name or a game id"):
+        ofc.score_pair(BOARD, OTHER, 3)  # type: ignore[arg-type]
+    with pytest.raises(ofc.GameError, match="unknown rule set"):
+        ofc.Game("no-such-game")

@@ -1,0 +1,161 @@
+"""One validator of table parameters (ofc_fast.table): Match, Game, VectorEnv, settle
+and the command line refuse the same bad seat counts, buttons, seats, seeds, stacks
+and Fantasyland counts with the same exception class, TableError, at construction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import Game, Match, TableError, rules, settle
+from ofc_fast.cli import build_parser
+from ofc_fast.env import VectorEnv
+
+X = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+Y = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+
+
+def cli(*argv: str) -> Callable[[], Any]:
+    """The command's function run on parsed arguments (the TableError itself, not
+    the printed line that ``main`` makes of it)."""
+
+    def call() -> Any:
+        args = build_parser().parse_args(list(argv))
+        return args.func(args)
+
+    return call
+
+
+# (what, {layer: a call with that bad parameter}); every layer that takes the
+# parameter is listed.
+BAD: list[tuple[str, dict[str, Callable[[], Any]]]] = [
+    (
+        "one seat",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 1),
+            "Game": lambda: Game(rules.PINEAPPLE, 1),
+            "VectorEnv": lambda: VectorEnv(rules.PINEAPPLE, 1, players=1),
+            "settle": lambda: settle([X], rules.PINEAPPLE),
+            "cli": cli("play", "--players", "1", "--hands", "1"),
+        },
+    ),
+    (
+        "more seats than the rules allow",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 4),
+            "Game": lambda: Game(rules.PINEAPPLE, 4),
+            "VectorEnv": lambda: VectorEnv(rules.PINEAPPLE, 1, players=4),
+            "settle": lambda: settle([X, Y, None, None], rules.PINEAPPLE),
+            "cli": cli("play", "--players", "4", "--hands", "1"),
+        },
+    ),
+    (
+        "a bool for a seat",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 2, button=True),
+            "Game": lambda: Game(rules.PINEAPPLE, 2, button=True),
+            "VectorEnv": lambda: VectorEnv(rules.PINEAPPLE, 1, learner=True),  # type: ignore[arg-type]
+            "settle": lambda: settle([X, Y], button=True),
+            "Game.observation": lambda: Game(rules.PINEAPPLE, 2, seed=1).observation(True),
+        },
+    ),
+    (
+        "a seat number past the table",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 2, button=2),
+            "Game": lambda: Game(rules.PINEAPPLE, 2, button=2),
+            "VectorEnv": lambda: VectorEnv(rules.PINEAPPLE, 1, learner=2),
+            "settle": lambda: settle([X, Y], button=2),
+            "settle seat": lambda: settle(
+                [X, Y], rules.OFC.replace(surrender_cost=1), surrendered=[2]
+            ),
+            "cli": cli("play", "--button", "3", "--hands", "1"),
+            "cli score": cli("score", X, Y, "--button", "2"),
+        },
+    ),
+    (
+        "a stack over OFC_STACK_MAX",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 2, stacks=[10**10, 5]),
+            "Game": lambda: Game(rules.PINEAPPLE, 2, stacks=[10**10, 5]),
+            "settle": lambda: settle([X, Y], stacks=[10**10, 5]),
+            "cli": cli("play", "--players", "2", "--stacks", "10000000000,5"),
+            "cli score": cli("score", X, Y, "--stacks", "10000000000,5"),
+        },
+    ),
+    (
+        "a negative stack",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 2, stacks=[-1, 5]),
+            "Game": lambda: Game(rules.PINEAPPLE, 2, stacks=[-1, 5]),
+            "settle": lambda: settle([X, Y], stacks=[-1, 5]),
+            "cli": cli("play", "--players", "2", "--stacks=-1,5"),
+        },
+    ),
+    (
+        "a stack per seat missing",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 3, stacks=[5, 5]),
+            "Game": lambda: Game(rules.PINEAPPLE, 3, stacks=[5, 5]),
+            "settle": lambda: settle([X, Y], stacks=[5]),
+        },
+    ),
+    (
+        "a seed outside 0..2**64-1",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 2, seed=2**64),
+            "Game": lambda: Game(rules.PINEAPPLE, 2, seed=-1),
+            "VectorEnv": lambda: VectorEnv(rules.PINEAPPLE, 1, seed=2**64),
+            "cli": cli("play", "--seed", "-1", "--hands", "1"),
+        },
+    ),
+    (
+        "a Fantasyland count outside 0 and 13..17",
+        {
+            "Game": lambda: Game(rules.PINEAPPLE, 2, fantasyland=(12, 0)),
+            "Game (bool)": lambda: Game(rules.PINEAPPLE, 2, fantasyland=(True, 0)),
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize("what, calls", BAD, ids=[w for w, _ in BAD])
+def test_every_layer_refuses_the_same_table_parameters_alike(
+    what: str, calls: dict[str, Callable[[], Any]]
+) -> None:
+    for layer, call in calls.items():
+        with pytest.raises(TableError) as info:
+            call()
+        assert type(info.value) is TableError, (what, layer, info.value)
+        # code that caught either older class still does
+        assert isinstance(info.value, ofc.GameError) and isinstance(
+            info.value, ofc.BoardError
+        )
+
+
+def test_match_refuses_at_construction_what_game_refuses_at_the_deal() -> None:
+    """Match used to accept these and fail at its first deal."""
+    for kwargs in ({"stacks": [10**10, 5]}, {"button": True}, {"button": 1.0}):
+        with pytest.raises(TableError):
+            Match(rules.PINEAPPLE, 2, seed=1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_settle_bad_seat_is_a_table_error() -> None:
+    with pytest.raises(TableError, match="button 5 is not a seat of 2 players"):
+        settle([X, Y], button=5)
+    with pytest.raises(TableError, match="declaring seat 3"):
+        settle([X, Y], declared={3: True})
+
+
+def test_table_limits_come_from_c() -> None:
+    from ofc_fast._native import lib
+    from ofc_fast.table import FANTASYLAND_CARDS, MAX_SEATS, STACK_MAX
+
+    assert STACK_MAX == lib.OFC_STACK_MAX == 10**9
+    assert MAX_SEATS == lib.OFC_GAME_MAX_SEATS == 4
+    assert FANTASYLAND_CARDS == (13, 17)
+    Game(rules.PINEAPPLE, 2, seed=1, stacks=[STACK_MAX, 0])  # the limit itself is fine
+    Match(rules.PINEAPPLE, 2, seed=1, stacks=STACK_MAX)
