@@ -125,7 +125,7 @@ def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
 def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict[str, Any]:
     board = get_str(body, "board", "/ /", 200)
     dealt = get_str(body, "dealt", max_len=200)
-    opponents = get_list(body, "opponents", [], 3)
+    opponents = get_list(body, "opponents", ["/ /"], 3)
     for i, o in enumerate(opponents):
         if not isinstance(o, str) or len(o) > 200:
             raise ApiError(400, f"opponents[{i}]", "each opponent is a board text")
@@ -138,19 +138,11 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     """``POST /v1/analyze``: every legal move of the seat to act, best first.
 
     Body: ``observation`` (JSON of ``Game.observation(seat)``) or the text form
-    (``board``, ``dealt``, ``opponents``, ``dead``, as ``ofc-fast advise``); ``rules``
+    (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
+    ``dead``, as ``ofc-fast advise``); ``rules``
     (default: the observation's, else pineapple), ``time_budget``, ``samples``,
     ``seed``, ``exact``.  The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap)."""
-    obs_in = get_obj(body, "observation", None)
-    if obs_in is not None:
-        obs = observation_from_json(obs_in)
-        rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
-        where = "observation"
-    else:
-        rules = get_rules(body)
-        obs = _text_observation(body, rules)
-        where = "board"
     cap = config.max_time_budget
     budget = get_number(body, "time_budget", cap, 0.001, cap)
     samples = get_int(body, "samples", None, 1, config.max_samples)
@@ -162,6 +154,15 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
         raise ApiError(
             400, "exact", f"exact must be 'auto', true or false, got {kind(exact)}"
         )
+    obs_in = get_obj(body, "observation", None)
+    if obs_in is not None:
+        obs = observation_from_json(obs_in)
+        rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
+        where = "observation"
+    else:
+        rules = get_rules(body)
+        obs = _text_observation(body, rules)
+        where = "board"
     t0 = time.perf_counter()
     try:
         advice = advise(
