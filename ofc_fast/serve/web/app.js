@@ -163,7 +163,7 @@ function placeIn(row) {
     return;
   }
   play.placed[play.selected] = row;
-  play.selected = handCards()[0] && Object.keys(play.placed).length < toPlace() ? handCards()[0] : null;
+  play.selected = null;
   renderMine();
   renderHand();
 }
@@ -245,7 +245,11 @@ function renderMine() {
     for (const c of rows[i]) row.append(cardEl(c));
     for (const [c, r] of Object.entries(play.placed)) {
       if (r === name) {
-        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "data-testid": "placed-card", onclick: (e) => { e.stopPropagation(); takeBack(c); } }, "button"));
+        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "data-testid": "placed-card", onclick: (e) => {
+          if (play.selected) return; // a card is picked: the click places it in this row
+          e.stopPropagation();
+          takeBack(c);
+        } }, "button"));
       }
     }
     const free = roomIn(name);
@@ -335,6 +339,7 @@ function render() {
     setStatus(fl + "Your turn: place " + toPlace() + " card" + (toPlace() > 1 ? "s" : "") + "." + disc);
   }
   $("hint").hidden = !st.your_turn;
+  document.querySelector("#table .actions").hidden = !st.your_turn;
   if ($("advice-toggle").checked) showAdvice();
   else $("advice").hidden = true;
 }
@@ -482,7 +487,12 @@ function renderFrame() {
 // ------------------------------------------------------------------ wiring
 
 function init() {
-  for (const b of document.querySelectorAll(".tab")) b.addEventListener("click", () => showPage(b.dataset.page));
+  for (const b of document.querySelectorAll(".tab")) {
+    b.addEventListener("click", () => {
+      history.replaceState(null, "", "#" + b.dataset.page);
+      showPage(b.dataset.page);
+    });
+  }
   $("new-game").addEventListener("click", newGame);
   $("confirm").addEventListener("click", confirmStreet);
   $("reset").addEventListener("click", resetStreet);
@@ -528,8 +538,12 @@ function init() {
   });
   $("replay-prev").addEventListener("click", () => step(-1));
   $("replay-next").addEventListener("click", () => step(1));
-  const hash = location.hash.replace("#", "");
-  if (["play", "analyse", "replay"].includes(hash)) showPage(hash);
+  const fromHash = () => {
+    const hash = location.hash.replace("#", "");
+    if (["play", "analyse", "replay"].includes(hash)) showPage(hash);
+  };
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
 }
 
 init();
