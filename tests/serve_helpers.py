@@ -30,7 +30,10 @@ class Server:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         cfg = uvicorn.Config(
-            self.app, log_level="warning", access_log=False, lifespan="on",
+            self.app,
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
             timeout_graceful_shutdown=5,
         )
         self.server = uvicorn.Server(cfg)
@@ -69,7 +72,11 @@ class Server:
         """(status, headers with lower-case names, JSON body or None)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
         try:
-            data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+            data = (
+                raw
+                if raw is not None
+                else (None if body is None else json.dumps(body).encode())
+            )
             hdrs = {"Content-Type": "application/json", **(headers or {})}
             conn.request(method, path, body=data, headers=hdrs)
             resp = conn.getresponse()
@@ -94,7 +101,12 @@ def template_of(doc: dict[str, Any], path: str) -> str:
 
 
 def check_response(
-    doc: dict[str, Any], method: str, path: str, status: int, headers: dict[str, str], body: Any
+    doc: dict[str, Any],
+    method: str,
+    path: str,
+    status: int,
+    headers: dict[str, str],
+    body: Any,
 ) -> None:
     """The response is described by the document: its status is listed, its content
     type is the one listed and its body validates against the listed schema."""

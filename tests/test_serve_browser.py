@@ -67,8 +67,10 @@ def wait(cond: Callable[[], Any], timeout: float = 30, what: str = "") -> Any:
 
 
 def idle(d: Any) -> None:
-    wait(lambda: not d.execute_script("return document.body.classList.contains('busy')"),
-         what="the page to finish a request")
+    wait(
+        lambda: not d.execute_script("return document.body.classList.contains('busy')"),
+        what="the page to finish a request",
+    )
 
 
 def tid(d: Any, name: str) -> Any:
@@ -91,7 +93,9 @@ def no_overflow_and_no_errors(d: Any, shots: Path, name: str) -> None:
     assert errors == [], errors
 
 
-def start(d: Any, server: Server, rules: str, players: int, bots: str = "heuristic") -> None:
+def start(
+    d: Any, server: Server, rules: str, players: int, bots: str = "heuristic"
+) -> None:
     d.set_window_size(1280, 1000)
     d.get(server.url + "/")
     from selenium.webdriver.support.ui import Select
@@ -121,7 +125,9 @@ def play_street(d: Any, keyboard: bool = False) -> None:
             from selenium.webdriver.common.keys import Keys
 
             cards[0].send_keys(Keys.ENTER)  # selects it (a button)
-            d.find_element(*by("body")).send_keys("123"[("front", "middle", "back").index(row)])
+            d.find_element(*by("body")).send_keys(
+                "123"[("front", "middle", "back").index(row)]
+            )
         else:
             cards[0].click()
             tid(d, f"row-{row}").click()
@@ -148,7 +154,9 @@ def test_pineapple_heads_up_deal_by_clicks_with_advice(
     start(d, server, "pineapple", 2)
     assert len(d.find_elements(*by('[data-testid="hand-card"]'))) == 5
     tid(d, "advice-toggle").click()
-    wait(lambda: len(d.find_elements(*by('[data-testid="advice-move"]'))) == 5, 30, "advice")
+    wait(
+        lambda: len(d.find_elements(*by('[data-testid="advice-move"]'))) == 5, 30, "advice"
+    )
     assert "foul" in tid(d, "advice").text and "FL" in tid(d, "advice").text
     no_overflow_and_no_errors(d, shots, "play-advice")
     seconds = play_deal(d)
@@ -195,7 +203,9 @@ def test_analyse_a_pasted_position(server: Server, browser: Any, shots: Path) ->
     no_overflow_and_no_errors(d, shots, "analyse")
 
 
-def test_replay_a_history_file(server: Server, browser: Any, shots: Path, tmp_path: Path) -> None:
+def test_replay_a_history_file(
+    server: Server, browser: Any, shots: Path, tmp_path: Path
+) -> None:
     lines = []
     for i in range(2):
         g = Game("pineapple", 3, seed=30 + i)

@@ -18,31 +18,77 @@ KEY = "malformed-key-123"
 AUTH = {"Authorization": "Bearer " + KEY}
 
 BASES: dict[str, dict[str, Any]] = {
-    "/v1/analyze": {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts",
-                    "opponents": ["7c / 8d 8h / 4s 4d"], "samples": 4, "seed": 1,
-                    "time_budget": 0.05, "rules": "pineapple", "dead": "3c"},
-    "/v1/fantasyland": {"cards": "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s",
-                        "rules": "pineapple", "alternatives": False},
-    "/v1/arrange": {"cards": "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h", "objective": "ev",
-                    "rules": "classic-1-6"},
-    "/v1/score": {"boards": ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
-                             "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"],
-                  "rules": "pineapple", "button": 0},
+    "/v1/analyze": {
+        "board": "Qh / 9s 9h / As Ks",
+        "dealt": "2c 5d Ts",
+        "opponents": ["7c / 8d 8h / 4s 4d"],
+        "samples": 4,
+        "seed": 1,
+        "time_budget": 0.05,
+        "rules": "pineapple",
+        "dead": "3c",
+    },
+    "/v1/fantasyland": {
+        "cards": "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s",
+        "rules": "pineapple",
+        "alternatives": False,
+    },
+    "/v1/arrange": {
+        "cards": "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
+        "objective": "ev",
+        "rules": "classic-1-6",
+    },
+    "/v1/score": {
+        "boards": [
+            "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+            "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+        ],
+        "rules": "pineapple",
+        "button": 0,
+    },
     "/v1/evaluate": {"hands": ["As Ks Qs Js Ts"], "rules": "ofc"},
-    "/v1/games": {"rules": "pineapple", "players": 2, "you": 0, "bots": ["random"],
-                  "seed": 1, "hands": 2},
+    "/v1/games": {
+        "rules": "pineapple",
+        "players": 2,
+        "you": 0,
+        "bots": ["random"],
+        "seed": 1,
+        "hands": 2,
+    },
     "/v1/replay": {"text": ""},
 }
 BAD: list[Any] = [
-    True, 1.5, -1, 10**30, "Zz", "As As", [], {}, [[[]]], [10**6] * 1000, "x" * 5000,
-    "\u017f", "null", [["As", "sideways"]], {"$ref": "#"},
+    True,
+    1.5,
+    -1,
+    10**30,
+    "Zz",
+    "As As",
+    [],
+    {},
+    [[[]]],
+    [10**6] * 1000,
+    "x" * 5000,
+    "\u017f",
+    "null",
+    [["As", "sideways"]],
+    {"$ref": "#"},
 ]
 # (field, value) pairs that are valid after all
 VALID = [("time_budget", BAD[1]), ("alternatives", BAD[0])]
 DEEP = b"[" * 100_000 + b"]" * 100_000
 RAW: list[bytes] = [
-    b"\xff\xfe\xfa", b'{"cards": "\xc3\x28"}', DEEP, b'{"a":' * 50_000, b"not json",
-    b"[1, 2]", b'{"samples": NaN}', b'{"x": Infinity}', b"", b'"text"', b"{" * 3,
+    b"\xff\xfe\xfa",
+    b'{"cards": "\xc3\x28"}',
+    DEEP,
+    b'{"a":' * 50_000,
+    b"not json",
+    b"[1, 2]",
+    b'{"samples": NaN}',
+    b'{"x": Infinity}',
+    b"",
+    b'"text"',
+    b"{" * 3,
     b'{"cards": "' + b"A" * (10 << 20) + b'"}',
 ]
 
@@ -83,8 +129,9 @@ def server() -> Iterator[Server]:
         yield s
 
 
-def send(s: Server, method: str, path: str, body: Any, raw: bytes | None,
-         headers: dict[str, str]) -> tuple[int, dict[str, str], Any]:
+def send(
+    s: Server, method: str, path: str, body: Any, raw: bytes | None, headers: dict[str, str]
+) -> tuple[int, dict[str, str], Any]:
     return s.request(method, path, body, raw=raw, headers=headers)
 
 
@@ -93,8 +140,13 @@ def test_over_500_malformed_requests_get_4xx_problems(server: Server) -> None:
     cases = list(malformed())
     # a missing or wrong key, on every endpoint, with an otherwise good body
     for path, base in BASES.items():
-        for hdrs in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": KEY},
-                     {"Authorization": "Bearer " + KEY + "x"}, {"Authorization": "bearer"}):
+        for hdrs in (
+            {},
+            {"Authorization": "Bearer wrong"},
+            {"Authorization": KEY},
+            {"Authorization": "Bearer " + KEY + "x"},
+            {"Authorization": "bearer"},
+        ):
             cases.append(("POST", path, base, None, hdrs))  # type: ignore[arg-type]
     assert len(cases) >= 500, len(cases)
     start = None
