@@ -225,21 +225,12 @@ def bench_memory(port: int, pid: int, seconds: float) -> dict[str, Any]:
 
 def bench_page(port: int) -> dict[str, Any]:
     """Seconds of a whole Pineapple heads-up deal played by clicks (after New game)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
     try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
+        from test_arena_html import _driver  # the tests' headless Chromium
     except ImportError:
-        return {"skipped": "selenium is not installed"}
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-    ):
-        opts.add_argument(arg)
-    d = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=opts)
+        return {"skipped": "selenium or pytest is not installed"}
+    d = _driver()
     css = "css selector"
     try:
         d.get(f"http://127.0.0.1:{port}/")

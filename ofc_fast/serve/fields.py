@@ -57,32 +57,34 @@ def get_obj(body: Any, name: str, default: Any = _MISSING, prefix: str = "") -> 
     return value
 
 
+def _sized(
+    body: Mapping[str, Any], name: str, default: Any, max_len: int, kind_: type, what: str
+) -> Any:
+    """A str or list field (``kind_``) of at most ``max_len`` characters or items."""
+    value = _get(body, name, default, name)
+    if value is default:
+        return value
+    if not isinstance(value, kind_):
+        raise ApiError(400, name, f"{name} must be {what}, got {kind(value)}")
+    size = len(value) if isinstance(value, (str, list)) else 0
+    if size > max_len:
+        unit = "characters" if kind_ is str else "items"
+        raise ApiError(400, name, f"{name} has {size} {unit}, at most {max_len}")
+    return value
+
+
 def get_str(
     body: Mapping[str, Any], name: str, default: Any = _MISSING, max_len: int = 1000
 ) -> Any:
     """A string field of at most ``max_len`` characters."""
-    value = _get(body, name, default, name)
-    if value is default:
-        return value
-    if not isinstance(value, str):
-        raise ApiError(400, name, f"{name} must be a string, got {kind(value)}")
-    if len(value) > max_len:
-        raise ApiError(400, name, f"{name} is longer than {max_len} characters")
-    return value
+    return _sized(body, name, default, max_len, str, "a string")
 
 
 def get_list(
     body: Mapping[str, Any], name: str, default: Any = _MISSING, max_len: int = 64
 ) -> Any:
     """An array field of at most ``max_len`` items."""
-    value = _get(body, name, default, name)
-    if value is default:
-        return value
-    if not isinstance(value, list):
-        raise ApiError(400, name, f"{name} must be an array, got {kind(value)}")
-    if len(value) > max_len:
-        raise ApiError(400, name, f"{name} has {len(value)} items, at most {max_len}")
-    return value
+    return _sized(body, name, default, max_len, list, "an array")
 
 
 def get_int(

@@ -6,8 +6,8 @@ JSON, calling the same functions as the Python API (:func:`ofc_fast.advise`,
 >>> out = score({"boards": ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
 ...                         "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"],
 ...              "rules": "pineapple"})
->>> out["net"], out["pairs"][0]["rows"]
-([50, -50], [1, 1, 1])
+>>> out["net"], out["pairs"][0]["seats"], out["pairs"][0]["rows"]
+([50, -50], [1, 0], [-1, -1, -1])
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..game import Move
 from ..ranking import category, describe, rank
 from ..scoring.settlement import settle
 from ..search import Advice, advise, make_observation
-from ..solver import Solution, best_setting, solve_fantasyland
+from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
 from .config import ServeConfig
 from .fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from .problems import ApiError, at_field
@@ -190,15 +190,9 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
 
 def _solution_json(s: Solution) -> dict[str, Any]:
     return {
-        "board": str(s.board),
+        **solution_dict(s),
         "rows": [cards_str(r) for r in s.board.rows],
         "discards": [card_str(c) for c in s.discards],
-        "royalties": s.royalties,
-        "row_royalties": list(s.row_royalties),
-        "fouled": s.fouled,
-        "stays": s.stays,
-        "next_cards": s.next_cards,
-        "value": s.value,
     }
 
 
