@@ -240,8 +240,8 @@ typedef struct ofc_search_stats {
 /*! ofc_search_rollouts_stats():
  * @brief ofc_search_rollouts(), also counting what the searcher's finished board does
  *        in each sample (the same rollouts: the values are identical).
- * @param rules, fl, ev, m, pos, actions, n_actions, policy, seed, first, samples,
- *        sum, sum_sq  as ofc_search_rollouts();
+ * @param rules, fl, ev, m, pos, actions, n_actions, policy  as ofc_search_rollouts();
+ * @param seed, first, samples, sum, sum_sq  as ofc_search_rollouts();
  * @param stats  n_actions sums the counts are added to (may be NULL: none counted).
  * @return as ofc_search_rollouts(). */
 int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
