@@ -232,3 +232,19 @@ def test_replay_a_history_file(
 
     Select(tid(d, "replay-deal")).select_by_index(1)
     assert "The deal starts" in tid(d, "replay-step").text
+
+
+def test_a_click_on_a_row_over_a_placed_card_places_the_picked_card(
+    server: Server, browser: Any
+) -> None:
+    """Regression: clicking a row where a card placed this street sits (the row's
+    middle) took that card back instead of placing the picked one."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    for _ in range(4):
+        d.find_elements(*by('[data-testid="hand-card"]'))[0].click()
+        tid(d, "row-back").click()  # the 4th lands on a placed card (the row's middle)
+    assert len(tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))) == 4
+    placed = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    placed[0].click()  # no card picked: a click on a placed card takes it back
+    assert len(d.find_elements(*by('[data-testid="hand-card"]'))) == 2

@@ -46,11 +46,7 @@ class GameSession:
         seed = get_int(body, "seed", None, 0, 2**64 - 1)
         self.hands = get_int(body, "hands", None, 1, 10_000)
         names = get_list(body, "bots", ["heuristic"], players)
-        if (
-            not names
-            or any(n not in bot_names() for n in names if isinstance(n, str))
-            or any(not isinstance(n, str) for n in names)
-        ):
+        if not names or not all(isinstance(n, str) and n in bot_names() for n in names):
             raise ApiError(
                 422, "bots", f"bots: names of {', '.join(bot_names())}, one or one per seat"
             )
@@ -108,9 +104,7 @@ class GameSession:
         if "action" in body:
             action = get_int(body, "action", low=0, high=242)
             with at_field("action"):
-                g.play_action(action) if action in g.legal_actions() else g.play(
-                    g.action_to_move(action), seat=self.you
-                )
+                g.play_action(action)
         else:
             raw = body.get("move")
             if not isinstance(raw, dict):
