@@ -808,11 +808,33 @@ static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
              own->round_k + (rounds ? rounds - 1 : 0), own->in_fl, OFC_COMPLETE_BEST);
 }
 
+/* Adds what one finished board of the searcher does to *s (NULL: nothing). */
+static void stats_add(ofc_search_stats *s, const done *d, double weight)
+{
+    if (s != NULL) {
+        s->foul += weight * d->ev.foul;
+        s->fantasyland += weight * (d->next > 0);
+        s->royalties +=
+            weight * (double)(d->ev.royalty[0] + d->ev.royalty[1] + d->ev.royalty[2]);
+    }
+}
+
 int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const ofc_ev_tables *ev, const ofc_search_model *m,
                             const ofc_search_pos *pos, const uint8_t *actions,
                             uint32_t n_actions, uint32_t policy, uint64_t seed,
                             uint64_t first, uint64_t samples, double *sum, double *sum_sq)
+{
+    return ofc_search_rollouts_stats(rules, fl, ev, m, pos, actions, n_actions, policy,
+                                     seed, first, samples, sum, sum_sq, NULL);
+}
+
+int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                  const ofc_ev_tables *ev, const ofc_search_model *m,
+                                  const ofc_search_pos *pos, const uint8_t *actions,
+                                  uint32_t n_actions, uint32_t policy, uint64_t seed,
+                                  uint64_t first, uint64_t samples, double *sum,
+                                  double *sum_sq, ofc_search_stats *stats)
 {
     env e;
     uint8_t boards[OFC_ACTION_SPACE][13], deck[52];
@@ -856,6 +878,7 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
             if (sum_sq != NULL) {
                 sum_sq[a] += v * v;
             }
+            stats_add(stats != NULL ? &stats[a] : NULL, &me, 1.0);
         }
     }
     return OFC_OK;
@@ -1043,38 +1066,52 @@ static void xs_draw(xs *x, int ev_i, int off, uint64_t avail)
     }
 }
 
-/* max_c E_O[value] for one own draw (the cards after the move: own_cards). */
+/* max_c E_O[value] for one own draw (the cards after the move: own_cards); the
+ * picked completion's foul, Fantasyland and royalties are added to *stats. */
 static double exact_own_draw(xs *x, const uint8_t board[13], const uint8_t *own_cards,
-                             uint64_t avail)
+                             uint64_t avail, ofc_search_stats *stats)
 {
     double best = 0;
-    int i;
+    int i, pick = 0;
     own_completions(x->e, &x->pos->seats[x->pos->seat], board, own_cards, x->own);
     x->count = 0;
     xs_draw(x, 0, 0, avail);
     for (i = 0; i < x->own->n; i++) {
         if (i == 0 || x->own->acc[i] > best) {
             best = x->own->acc[i];
+            pick = i;
         }
+    }
+    if (x->own->n > 0) {
+        stats_add(stats, &x->own->d[pick], 1.0);
     }
     return x->count ? best / (double)x->count : best;
 }
 
-/* E_S over the searcher's own next round (or none). */
-static double exact_move(xs *x, const uint8_t board[13], uint64_t avail)
+/* E_S over the searcher's own next round (or none); *stats gets the expectations. */
+static double exact_move(xs *x, const uint8_t board[13], uint64_t avail,
+                         ofc_search_stats *stats)
 {
     const ofc_search_seat *own = &x->pos->seats[x->pos->seat];
     uint8_t mine[OFC_SEARCH_MAX_ROUND_CARDS];
+    ofc_search_stats sum = {0, 0, 0};
     double total = 0;
     uint64_t draws = 0;
     combo c;
     if (own->rounds == 0) {
-        return exact_own_draw(x, board, NULL, avail);
+        draws = 1;
+        total = exact_own_draw(x, board, NULL, avail, &sum);
+    } else {
+        for (combo_init(&c, avail, own->round_n[0]); c.live; combo_next(&c)) {
+            uint64_t used = combo_take(&c, mine);
+            total += exact_own_draw(x, board, mine, avail & ~used, &sum);
+            draws++;
+        }
     }
-    for (combo_init(&c, avail, own->round_n[0]); c.live; combo_next(&c)) {
-        uint64_t used = combo_take(&c, mine);
-        total += exact_own_draw(x, board, mine, avail & ~used);
-        draws++;
+    if (stats != NULL && draws > 0) {
+        stats->foul = sum.foul / (double)draws;
+        stats->fantasyland = sum.fantasyland / (double)draws;
+        stats->royalties = sum.royalties / (double)draws;
     }
     return draws ? total / (double)draws : 0;
 }
@@ -1083,6 +1120,16 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
                          const ofc_ev_tables *ev, const ofc_search_model *m,
                          const ofc_search_pos *pos, const uint8_t *actions,
                          uint32_t n_actions, uint64_t max_nodes, double *values)
+{
+    return ofc_search_exact_stats(rules, fl, ev, m, pos, actions, n_actions, max_nodes,
+                                  values, NULL);
+}
+
+int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
+                               const ofc_ev_tables *ev, const ofc_search_model *m,
+                               const ofc_search_pos *pos, const uint8_t *actions,
+                               uint32_t n_actions, uint64_t max_nodes, double *values,
+                               ofc_search_stats *stats)
 {
     env e;
     uint8_t boards[OFC_ACTION_SPACE][13];
@@ -1115,7 +1162,7 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
         }
     }
     for (a = 0; a < n_actions; a++) {
-        values[a] = exact_move(&x, boards[a], avail);
+        values[a] = exact_move(&x, boards[a], avail, stats != NULL ? &stats[a] : NULL);
     }
     return OFC_OK;
 }

@@ -239,6 +239,29 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
                             uint32_t n_actions, uint32_t policy, uint64_t seed,
                             uint64_t first, uint64_t samples, double *sum, double *sum_sq);
 
+/*! What the searcher's own finished board does, per candidate move: sums over the
+ * samples of a rollout run (or, from exact search, expectations over every draw,
+ * following the completion the searcher picks for each of its own draws). */
+typedef struct ofc_search_stats {
+    double foul;        /* 1 per sample whose board fouls */
+    double fantasyland; /* 1 per sample whose board earns (or keeps) a Fantasyland */
+    double royalties;   /* the board's royalties (0 when fouled) */
+} ofc_search_stats;
+
+/*! ofc_search_rollouts_stats():
+ * @brief ofc_search_rollouts(), also counting what the searcher's finished board does
+ *        in each sample (the same rollouts: the values are identical).
+ * @param rules, fl, ev, m, pos, actions, n_actions, policy  as ofc_search_rollouts();
+ * @param seed, first, samples, sum, sum_sq  as ofc_search_rollouts();
+ * @param stats  n_actions sums the counts are added to (may be NULL: none counted).
+ * @return as ofc_search_rollouts(). */
+int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                  const ofc_ev_tables *ev, const ofc_search_model *m,
+                                  const ofc_search_pos *pos, const uint8_t *actions,
+                                  uint32_t n_actions, uint32_t policy, uint64_t seed,
+                                  uint64_t first, uint64_t samples, double *sum,
+                                  double *sum_sq, ofc_search_stats *stats);
+
 /*! ofc_search_exact_cost():
  * @brief The number of leaves ofc_search_exact() would visit (an upper bound, capped
  *        at 2^62), so a caller can decide within a time budget.
@@ -268,6 +291,20 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
                          const ofc_ev_tables *ev, const ofc_search_model *m,
                          const ofc_search_pos *pos, const uint8_t *actions,
                          uint32_t n_actions, uint64_t max_nodes, double *values);
+
+/*! ofc_search_exact_stats():
+ * @brief ofc_search_exact(), also giving the expected foul and Fantasyland
+ *        probabilities and royalties of the searcher's board under the completion it
+ *        picks (the first of the best when several tie) for each of its own draws.
+ * @param rules, fl, ev, m, pos, actions, n_actions, max_nodes, values  as
+ *        ofc_search_exact();
+ * @param stats  n_actions expectations out (may be NULL: none computed).
+ * @return as ofc_search_exact(). */
+int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
+                               const ofc_ev_tables *ev, const ofc_search_model *m,
+                               const ofc_search_pos *pos, const uint8_t *actions,
+                               uint32_t n_actions, uint64_t max_nodes, double *values,
+                               ofc_search_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -1085,6 +1085,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .parallel.cli import add_commands as add_parallel_commands
 
     add_parallel_commands(sub, bot_names())  # selfplay (ofc_fast/parallel/cli.py)
+    from .serve.cli import add_commands as add_serve_commands
+
+    add_serve_commands(sub)  # serve (ofc_fast/serve/cli.py)
     return p
 
 

@@ -606,12 +606,14 @@ def cli_advise(args: Any) -> str:
     lines = [
         f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"
         + (f", value model {advice[0].model}" if advice and advice[0].model else ""),
-        f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7}",
+        f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7} "
+        f"{'foul%':>5} {'FL%':>5} {'roy':>5}",
     ]
     for i, a in enumerate(advice[: args.top] if args.top else advice):
         lines.append(
             f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
-            f"{'yes' if a.exact else 'no':<5} {a.samples:>7}"
+            f"{'yes' if a.exact else 'no':<5} {a.samples:>7} "
+            f"{100 * a.foul:>5.1f} {100 * a.fantasyland:>5.1f} {a.royalties:>5.2f}"
         )
     lines.append(_EV_NOTE)
     return "\n".join(lines)
@@ -632,8 +634,18 @@ class Advice:
     opponent play plus the Fantasyland worth: a value to rank moves by, not a fair
     estimate of the deal; see the module doc), ``stderr`` (standard error of ``ev``;
     0 when exact), ``exact`` and ``samples`` (sampled futures behind ``ev``; 0 when
-    exact) and ``model`` (the name of the learned value model that placed the
-    searcher's cards in the rollouts; None: rollouts without one, or exact values)."""
+    exact).  What the seat's own board does, counted in C over the same rollouts (or,
+    when exact, the expectation over every draw under the completion the search
+    picks): ``foul`` (the probability that it fouls), ``fantasyland`` (the probability
+    that it enters or keeps Fantasyland) and ``royalties`` (its expected royalties).
+    ``model``: the name of the learned value model that placed the searcher's cards in
+    the rollouts (None: rollouts without one, or exact values).
+
+    >>> import ofc_fast as ofc
+    >>> a = ofc.advise(ofc.Game("pineapple", players=2, seed=5), samples=16, seed=1)[0]
+    >>> 0 <= a.foul <= 1 and 0 <= a.fantasyland <= 1 and a.royalties >= 0
+    True
+    """
 
     action: int
     move: Move
@@ -641,6 +653,9 @@ class Advice:
     stderr: float
     exact: bool
     samples: int
+    foul: float = 0.0
+    fantasyland: float = 0.0
+    royalties: float = 0.0
     model: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -652,6 +667,9 @@ class Advice:
             "stderr": self.stderr,
             "exact": self.exact,
             "samples": self.samples,
+            "foul": self.foul,
+            "fantasyland": self.fantasyland,
+            "royalties": self.royalties,
             "model": self.model,
         }
 
@@ -807,8 +825,8 @@ def advise(
     values = _exact(args, pos, exact, time_budget, model_.opp_random > 0)
     if values is not None:
         out = [
-            Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0)
-            for a, v in zip(actions, values)
+            Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0, *st)
+            for a, (v, st) in zip(actions, values)
         ]
         out.sort(key=lambda x: (-x.ev, x.action))
         return out
@@ -822,8 +840,17 @@ def advise(
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
     named = None if value is None else value.name
     return [
-        Advice(a, move_for_action(a, dealt, rows, k), float(v), float(se), False, n, named)
-        for a, (v, se, _, n) in ranked
+        Advice(
+            a,
+            move_for_action(a, dealt, rows, k),
+            float(v),
+            float(se),
+            False,
+            n,
+            *st,
+            model=named,
+        )
+        for a, (v, se, _, n, st) in ranked
     ]
 
 
@@ -837,13 +864,21 @@ def _with_value(c_model: Any, value: ValueModel | None) -> Any:
     return c
 
 
+_Stats: TypeAlias = tuple[float, float, float]  # foul, fantasyland, royalties
+
+
+def _stats_of(c: Any) -> _Stats:
+    """(foul, fantasyland, royalties) of an ``ofc_search_stats``."""
+    return (float(c.foul), float(c.fantasyland), float(c.royalties))
+
+
 def _exact(
     args: tuple[Any, ...],
     pos: Any,
     exact: str | bool,
     time_budget: float | None,
     random_opponents: bool,
-) -> list[float] | None:
+) -> list[tuple[float, _Stats]] | None:
     if exact is False or (exact == "auto" and random_opponents):
         return None
     if random_opponents:
@@ -870,10 +905,11 @@ def _exact(
             + ": use exact='auto' or False (sampled values)"
         )
     values = ffi.new("double[]", max(1, args[-1]))
-    st = lib.ofc_search_exact(*(*args, limit, values))
+    stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))
+    st = lib.ofc_search_exact_stats(*(*args, limit, values, stats))
     if st != OK:
         _raise(st, "advise")
-    return list(values)[: args[-1]]
+    return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])]
 
 
 def _sampled(
@@ -885,13 +921,17 @@ def _sampled(
     prune: bool,
     then: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
-) -> list[tuple[float, float, int, int]]:
-    """(mean, stderr, rounds survived, samples) per move; with ``then``, once pruning
-    leaves _SWITCH moves or fewer they start again under that policy."""
+) -> list[tuple[float, float, int, int, _Stats]]:
+    """(mean, stderr, rounds survived, samples, (foul, fantasyland, royalties) means)
+    per move; with ``then``, once pruning leaves _SWITCH moves or fewer they start
+    again under that policy."""
     actions, n = args[-2], args[-1]
     total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
+    sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # foul, fantasyland, royalties
+    stats_size = ffi.sizeof("ofc_search_stats")
     out_sum = ffi.new("double[]", max(1, n))
     out_sq = ffi.new("double[]", max(1, n))
+    out_stats = ffi.new("ofc_search_stats[]", max(1, n))
     target = samples if samples is not None else (None if time_budget else 256)
     active = list(range(n))
     done = 0
@@ -900,7 +940,8 @@ def _sampled(
         batch = _BATCH if target is None else min(_BATCH, target - done)
         ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
         ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
-        st = lib.ofc_search_rollouts(
+        ffi.memmove(out_stats, bytes(stats_size * len(active)), stats_size * len(active))
+        st = lib.ofc_search_rollouts_stats(
             *(
                 *args[:-2],
                 bytes(actions[i] for i in active),
@@ -911,6 +952,7 @@ def _sampled(
                 batch,
                 out_sum,
                 out_sq,
+                out_stats,
             )
         )
         if st != OK:
@@ -919,6 +961,10 @@ def _sampled(
             total[i] += out_sum[j]
             squares[i] += out_sq[j]
             counts[i] += batch
+            st_j = out_stats[j]
+            sums[i][0] += st_j.foul
+            sums[i][1] += st_j.fantasyland
+            sums[i][2] += st_j.royalties
         done += batch
         spent = clock() - start
         if (target is not None and done >= target) or (
@@ -934,11 +980,13 @@ def _sampled(
                 policy, then = then, None
                 for i in active:
                     total[i] = squares[i] = counts[i] = 0
+                    sums[i] = [0.0, 0.0, 0.0]
                     survived[i] += 1
     out = []
     for i in range(n):
         c = counts[i]
         mean = total[i] / c
         var = max(0.0, squares[i] / c - mean * mean) * c / max(1, c - 1)
-        out.append((mean, math.sqrt(var / c), survived[i], c))
+        stats = (sums[i][0] / c, sums[i][1] / c, sums[i][2] / c)
+        out.append((mean, math.sqrt(var / c), survived[i], c, stats))
     return out

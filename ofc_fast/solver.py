@@ -41,6 +41,7 @@ __all__ = [
     "best_setting",
     "cli_solve",
     "ev_tables",
+    "solution_dict",
     "solve_fantasyland",
     "stay_values",
 ]
@@ -368,7 +369,8 @@ def _classic_setting(rules: RuleSet, ids: list[int]) -> bool:
     return rules.fantasyland is None and len(ids) == 13
 
 
-def _solution_dict(s: Solution) -> dict[str, Any]:
+def solution_dict(s: Solution) -> dict[str, Any]:
+    """A solution as JSON-able data (``ofc-fast solve --json``, ``ofc-fast serve``)."""
     return {
         "board": str(s.board),
         "discards": cards_str(s.discards),
@@ -388,15 +390,15 @@ def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:
     doc: dict[str, Any] = {"rules": rules.name, "cards": cards_str(ids)}
     if _classic_setting(rules, ids):
         ev = best_setting(ids, rules, "ev")
-        doc["best_ev"] = {**_solution_dict(ev), "expected_points": ev.value}
+        doc["best_ev"] = {**solution_dict(ev), "expected_points": ev.value}
         if _pays_royalties(rules):
-            doc["best_royalties"] = _solution_dict(best_setting(ids, rules, "royalties"))
+            doc["best_royalties"] = solution_dict(best_setting(ids, rules, "royalties"))
         doc["naturals"] = [{"name": n.name, "units": n.units} for n in ev.naturals]
         return doc
     s = solve_fantasyland(ids, rules, alternatives=True)
-    doc["best"] = _solution_dict(s)
+    doc["best"] = solution_dict(s)
     for key, alt in (("stay", s.best_stay), ("no_stay", s.best_no_stay)):
-        doc[key] = _solution_dict(alt) if alt is not None else None
+        doc[key] = solution_dict(alt) if alt is not None else None
     return doc
 
 

@@ -170,7 +170,8 @@ required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md"
             "csrc/ofc_fast.h", "CMakeLists.txt", "cmake/ofc_fastConfig.cmake.in"}
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
-required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json"])
+required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json", "*.html",
+                                          "*.js", "*.css"])
              if f != "ofc_fast/_native/_ofc.c"}  # _ofc.c: what cffi generates by hand
 required |= tree("tests", ["*"])
 allowed_extra = {"PKG-INFO", "setup.cfg"}
@@ -220,7 +221,7 @@ else
     exit 1
 fi
 
-# The wheel holds every module, stub and data file (.json) of the package (subpackages
+# The wheel holds every module, stub and data file (.json, the web app's files) of the package (subpackages
 # included) that the sdist has but the cffi build script, py.typed, and the compiled
 # extensions; abi3 wheels only .abi3 ones; no build script (build.py / _build.py).
 if "$T/python" - "$WHEEL" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/wheel-files.log" 2>&1 <<'EOF'
@@ -230,7 +231,8 @@ names = set(zipfile.ZipFile(wheel).namelist())
 with tarfile.open(sdist) as tar:
     src = {m.name[len(prefix) + 1:] for m in tar.getmembers() if m.isfile()}
 BUILD_SCRIPT = "ofc_fast/_native/build.py"
-modules = {n for n in src if n.startswith("ofc_fast/") and n.endswith((".py", ".pyi", ".json"))
+modules = {n for n in src if n.startswith("ofc_fast/")
+           and n.endswith((".py", ".pyi", ".json", ".html", ".js", ".css"))
            and n != BUILD_SCRIPT}
 missing = sorted(modules - names) + ([] if "ofc_fast/py.typed" in names else ["ofc_fast/py.typed"])
 missing += ["stub %s" % s for s in ("ofc_fast/_native/_ofc.pyi", "ofc_fast/_native/_speedups.pyi")

@@ -1,0 +1,349 @@
+"""Load test of ``ofc-fast serve``: the script starts the server (``python -m ofc_fast
+serve`` on a free port of 127.0.0.1) and drives it from clients on the same machine
+(asyncio, keep-alive HTTP/1.1 connections).
+
+    python benchmarks/bench_serve.py                   # every measurement (about 2 min)
+    python benchmarks/bench_serve.py --only score --seconds 5
+    python benchmarks/bench_serve.py --compare-frameworks   # plain ASGI vs Starlette
+
+Measurements (issue 25's targets in brackets):
+  score        /v1/score, 16 clients: requests/s, p50, p99, errors  [>= 3,000/s, p99 <= 20 ms]
+  analyze      /v1/analyze, Pineapple third street, time_budget 0.2 s, 8 clients:
+               p50, p99, errors                                     [p50 <= 0.5 s, p99 <= 1.5 s]
+  fantasyland  /v1/fantasyland, 17 cards, one client: p50           [<= 20 ms]
+  page         a whole Pineapple deal played through the web app in headless Chromium
+               (selenium; skipped without it)                       [< 5 s]
+  memory       server RSS before and after --seconds of mixed load [flat]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import ofc_fast as ofc
+
+THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
+    "rules": "pineapple",
+    "board": "Qh 7c / 9s 9h 4d / As Ks",
+    "dealt": "2c 5d Ts",
+    "opponents": ["Jc / 8d 8h 3s / 4s 4h 6d"],
+    "time_budget": 0.2,
+    "seed": 1,
+}
+SCORE = {
+    "rules": "pineapple",
+    "boards": [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ],
+}
+FL17 = {"rules": "pineapple", "cards": "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s Kc Kd 2s"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            "--queue",
+            "64",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+def rss_mib(pid: int) -> float:
+    with open(f"/proc/{pid}/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+class Client:
+    """One keep-alive connection."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.r: asyncio.StreamReader | None = None
+        self.w: asyncio.StreamWriter | None = None
+
+    async def call(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        if self.w is None:
+            self.r, self.w = await asyncio.open_connection("127.0.0.1", self.port)
+        data = b"" if body is None else json.dumps(body).encode()
+        self.w.write(
+            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+            f"\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+            + data
+        )
+        await self.w.drain()
+        assert self.r is not None
+        head = await self.r.readuntil(b"\r\n\r\n")
+        status = int(head.split(b" ", 2)[1])
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        return status, await self.r.readexactly(length)
+
+    def close(self) -> None:
+        if self.w is not None:
+            self.w.close()
+
+
+async def load(
+    port: int,
+    clients: int,
+    seconds: float | None,
+    per_client: int | None,
+    request: Callable[[int], tuple[str, str, Any]],
+) -> dict[str, Any]:
+    lat: list[float] = []
+    errors = 0
+    stop = time.perf_counter() + (seconds or 1e9)
+
+    async def one(k: int) -> None:
+        nonlocal errors
+        c = Client(port)
+        i = 0
+        while time.perf_counter() < stop and (per_client is None or i < per_client):
+            method, path, body = request(k * 1_000_003 + i)
+            t = time.perf_counter()
+            status, _ = await c.call(method, path, body)
+            lat.append(time.perf_counter() - t)
+            errors += status != 200
+            i += 1
+        c.close()
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(one(k) for k in range(clients)))
+    took = time.perf_counter() - t0
+    lat.sort()
+    return {
+        "requests": len(lat),
+        "rps": len(lat) / took,
+        "p50_ms": 1000 * lat[len(lat) // 2],
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))],
+        "errors": errors,
+    }
+
+
+def bench_score(port: int, seconds: float) -> dict[str, Any]:
+    return asyncio.run(
+        load(port, 16, seconds, None, lambda i: ("POST", "/v1/score", SCORE))
+    )
+
+
+def bench_analyze(port: int, per_client: int) -> dict[str, Any]:
+    return asyncio.run(
+        load(
+            port,
+            8,
+            None,
+            per_client,
+            lambda i: ("POST", "/v1/analyze", {**THIRD, "seed": i}),
+        )
+    )
+
+
+def bench_fantasyland(port: int, n: int) -> dict[str, Any]:
+    return asyncio.run(load(port, 1, None, n, lambda i: ("POST", "/v1/fantasyland", FL17)))
+
+
+def bench_memory(port: int, pid: int, seconds: float) -> dict[str, Any]:
+    """Mixed load: scores, analyses, Fantasyland solves and whole games (a new game, its
+    moves by the first legal action) from 8 clients."""
+    rng = random.Random(1)
+
+    async def run() -> None:
+        stop = time.perf_counter() + seconds
+
+        async def one(k: int) -> None:
+            c = Client(port)
+            while time.perf_counter() < stop:
+                pick = rng.random()
+                if pick < 0.5:
+                    await c.call("POST", "/v1/score", SCORE)
+                elif pick < 0.7:
+                    await c.call("POST", "/v1/analyze", {**THIRD, "time_budget": 0.05})
+                elif pick < 0.8:
+                    await c.call("POST", "/v1/fantasyland", FL17)
+                else:
+                    status, body = await c.call("POST", "/v1/games", {"bots": ["random"]})
+                    st = json.loads(body)
+                    while status == 200 and not st["is_over"]:
+                        act = st["observation"]["legal_actions"][0]
+                        status, body = await c.call(
+                            "POST", f"/v1/games/{st['id']}/moves", {"action": act}
+                        )
+                        st = json.loads(body)
+            c.close()
+
+        await asyncio.gather(*(one(k) for k in range(8)))
+
+    asyncio.run(load(port, 4, 3, None, lambda i: ("POST", "/v1/score", SCORE)))  # warm up
+    start = rss_mib(pid)
+    asyncio.run(run())
+    return {"seconds": seconds, "rss_start_mib": start, "rss_end_mib": rss_mib(pid)}
+
+
+def bench_page(port: int) -> dict[str, Any]:
+    """Seconds of a whole Pineapple heads-up deal played by clicks (after New game)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+    try:
+        from test_arena_html import _driver  # the tests' headless Chromium
+    except ImportError:
+        return {"skipped": "selenium or pytest is not installed"}
+    d = _driver()
+    css = "css selector"
+    try:
+        d.get(f"http://127.0.0.1:{port}/")
+        times = []
+        for _ in range(3):
+            d.find_element(css, '[data-testid="new-game"]').click()
+            while d.execute_script("return document.body.classList.contains('busy')"):
+                time.sleep(0.01)
+            t0 = time.perf_counter()
+            while not d.find_element(css, '[data-testid="result"]').is_displayed():
+                confirm = d.find_element(css, '[data-testid="confirm"]')
+                while not confirm.is_enabled():
+                    for row in ("back", "middle", "front"):
+                        el = d.find_element(css, f'[data-testid="row-{row}"]')
+                        if el.find_elements(css, ".card.empty"):
+                            break
+                    d.find_element(css, '[data-testid="hand-card"]').click()
+                    el.click()
+                confirm.click()
+                while d.execute_script("return document.body.classList.contains('busy')"):
+                    time.sleep(0.01)
+            times.append(time.perf_counter() - t0)
+        return {"deal_seconds": statistics.median(times), "deals": len(times)}
+    finally:
+        d.quit()
+
+
+def compare_frameworks(seconds: float) -> dict[str, Any]:
+    """The same JSON endpoint as a plain ASGI app and as a Starlette route, on uvicorn
+    (httptools), 16 clients: requests/s and p99 of each."""
+    app_src = {
+        "plain": (
+            "import json\n"
+            "async def app(scope, receive, send):\n"
+            "    if scope['type'] != 'http': return\n"
+            "    body = b''\n"
+            "    while True:\n"
+            "        m = await receive(); body += m.get('body', b'')\n"
+            "        if not m.get('more_body'): break\n"
+            "    out = json.dumps({'n': len(body)}).encode()\n"
+            "    await send({'type': 'http.response.start', 'status': 200, 'headers': "
+            "[(b'content-type', b'application/json'),\n"
+            "        (b'content-length', str(len(out)).encode())]})\n"
+            "    await send({'type': 'http.response.body', 'body': out})\n"
+        ),
+        "starlette": (
+            "from starlette.applications import Starlette\n"
+            "from starlette.responses import JSONResponse\n"
+            "from starlette.routing import Route\n"
+            "async def h(request):\n"
+            "    return JSONResponse({'n': len(await request.body())})\n"
+            "app = Starlette(routes=[Route('/v1/score', h, methods=['POST'])])\n"
+        ),
+    }
+    out = {}
+    for name, src in app_src.items():
+        port = free_port()
+        code = src + (
+            "import uvicorn\n"
+            f"uvicorn.run(app, host='127.0.0.1', port={port}, http='httptools', "
+            "log_level='warning', access_log=False)\n"
+        )
+        proc = subprocess.Popen([sys.executable, "-c", code])
+        try:
+            time.sleep(1.5)
+            out[name] = bench_score(port, seconds)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--only",
+        choices=("score", "analyze", "fantasyland", "page", "memory"),
+        action="append",
+    )
+    ap.add_argument("--seconds", type=float, default=60, help="mixed load for memory (60)")
+    ap.add_argument("--score-seconds", type=float, default=10)
+    ap.add_argument("--analyze-requests", type=int, default=6, help="per client (6)")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--compare-frameworks", action="store_true")
+    ap.add_argument("--json", metavar="PATH")
+    args = ap.parse_args()
+    result: dict[str, Any] = {"version": ofc.__version__, "cpus": os.cpu_count()}
+    if args.compare_frameworks:
+        result["frameworks"] = compare_frameworks(args.score_seconds)
+    else:
+        want = set(args.only or ("score", "analyze", "fantasyland", "page", "memory"))
+        port = free_port()
+        proc = start_server(port, args.workers)
+        try:
+            if "score" in want:
+                result["score"] = bench_score(port, args.score_seconds)
+            if "analyze" in want:
+                result["analyze"] = bench_analyze(port, args.analyze_requests)
+            if "fantasyland" in want:
+                result["fantasyland"] = bench_fantasyland(port, 200)
+            if "page" in want:
+                result["page"] = bench_page(port)
+            if "memory" in want:
+                result["memory"] = bench_memory(port, proc.pid, args.seconds)
+        finally:
+            proc.terminate()
+            proc.wait(20)
+    text = json.dumps(result, indent=1)
+    print(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""``ofc-fast serve``: the API and the web app on uvicorn (registered by
+:func:`add_commands`; ``ofc_fast.cli`` calls it).  Needs the ``serve`` extra
+(``pip install "ofc-fast[serve]"``)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from ..errors import OfcError
+
+__all__ = ["add_commands", "run_server"]
+
+
+def run_server(config: Any, log_level: str = "info") -> None:
+    """Serve ``config`` (a :class:`~ofc_fast.serve.config.ServeConfig`) until SIGINT or
+    SIGTERM; both stop gracefully (no new connections, the requests in flight
+    finish, up to 10 seconds)."""
+    try:
+        import uvicorn
+    except ImportError:
+        raise OfcError(
+            "ofc-fast serve needs the serve extra: pip install 'ofc-fast[serve]'"
+        ) from None
+    from .app import create_app
+
+    app = create_app(config)
+    logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
+    try:
+        import httptools  # noqa: F401
+
+        http = "httptools"
+    except ImportError:
+        http = "h11"
+    uvicorn.run(
+        app,
+        host=config.host,
+        port=config.port,
+        http=http,
+        lifespan="on",
+        access_log=False,  # ours: the ofc_fast.serve.access logger, with timings
+        log_level=log_level,
+        timeout_graceful_shutdown=10,
+        limit_concurrency=max(64, 4 * (config.workers + config.queue)),
+        timeout_keep_alive=5,
+        server_header=False,
+    )
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from .config import ServeConfig
+
+    config = ServeConfig(
+        host=args.host,
+        port=args.port,
+        api_key=args.api_key,
+        workers=args.workers,
+        queue=args.queue,
+        max_time_budget=args.max_time_budget,
+    ).check()
+    where = f"http://{config.host}:{config.port}/"
+    print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
+    run_server(config, args.log_level)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``serve`` on a subparsers object."""
+    s = sub.add_parser(
+        "serve",
+        help="the HTTP/JSON API and the web app (needs the serve extra)",
+        description="Serve the JSON API under /v1 (docs/serve.md, /openapi.json) and "
+        "the web app at / (play against the bots, analyse, replay). Binds 127.0.0.1; "
+        "another address needs --api-key.",
+    )
+    s.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
+    s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    s.add_argument(
+        "--api-key", default=None, help="bearer token every /v1 request must carry"
+    )
+    s.add_argument(
+        "--workers", type=int, default=2, help="computations at once (threads; default 2)"
+    )
+    s.add_argument("--queue", type=int, default=32, help="requests that may wait (32)")
+    s.add_argument(
+        "--max-time-budget",
+        type=float,
+        default=2.0,
+        help="seconds of search a request may use at most (default 2)",
+    )
+    s.add_argument(
+        "--log-level", default="info", choices=("debug", "info", "warning", "error")
+    )
+    s.set_defaults(func=_cmd_serve)

@@ -1,0 +1,70 @@
+"""The settings of a server: where it listens, its key and its limits.
+
+>>> ServeConfig().host, ServeConfig().max_body
+('127.0.0.1', 1048576)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import OfcError
+
+__all__ = ["LOCAL_HOSTS", "ServeConfig"]
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""Addresses a server may bind without an API key."""
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """Settings of ``ofc-fast serve`` (every limit bounds what one client can make the
+    server do).
+
+    ``workers``: computations (searches, solves, bot moves) run at once, each on its own
+    thread (the C search releases the GIL); ``queue``: requests that may wait for one
+    (beyond: 503 with ``Retry-After``); ``max_body``: bytes of a request body (beyond:
+    413); ``max_time_budget``: seconds any one request may search (``time_budget`` is
+    capped here, and a request giving only ``samples`` stops at it);
+    ``max_samples``: sampled futures per analysis; ``max_sessions``: games kept at
+    once (the least recently used goes first); ``session_ttl``: seconds a game lives
+    without a request; ``api_key``: the bearer token every ``/v1`` request but
+    ``/v1/health`` must carry (None: no key; required off the local host).
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    api_key: str | None = None
+    workers: int = 2
+    queue: int = 32
+    max_body: int = 1 << 20
+    max_time_budget: float = 2.0
+    max_samples: int = 4096
+    max_sessions: int = 256
+    session_ttl: float = 1800.0
+    retry_after: int = 1
+
+    def check(self) -> ServeConfig:
+        """Itself, or OfcError naming the first bad setting (a non-local host without
+        an API key among them)."""
+        if self.host not in LOCAL_HOSTS and not self.api_key:
+            raise OfcError(
+                f"--host {self.host}: binding an address other than 127.0.0.1 needs "
+                "--api-key (clients send it as 'Authorization: Bearer KEY')"
+            )
+        if self.api_key is not None and len(self.api_key) < 8:
+            raise OfcError("--api-key: use a key of at least 8 characters")
+        for name, low in (
+            ("workers", 1),
+            ("queue", 0),
+            ("max_body", 1024),
+            ("max_samples", 1),
+            ("max_sessions", 1),
+            ("port", 0),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise OfcError(f"{name} must be an integer >= {low}, got {value!r}")
+        if not 0 < self.max_time_budget <= 600 or not self.session_ttl > 0:
+            raise OfcError("max_time_budget must be within 0..600 s, session_ttl > 0")
+        return self

@@ -1,0 +1,131 @@
+"""Readers of request fields: each returns the field with its type checked, or raises
+:class:`~ofc_fast.serve.problems.ApiError` (400) naming the field.
+
+>>> get_int({"seed": 3}, "seed", default=0, low=0, high=10)
+3
+>>> get_int({"seed": "3"}, "seed")
+Traceback (most recent call last):
+...
+ofc_fast.serve.problems.ApiError: seed must be an integer, got a string
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .problems import ApiError
+
+__all__ = ["get_bool", "get_int", "get_list", "get_number", "get_obj", "get_str", "kind"]
+
+_MISSING: Any = object()
+
+
+def kind(value: Any) -> str:
+    """A JSON type name for messages ("a string", "an object", ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _get(body: Mapping[str, Any], name: str, default: Any, path: str) -> Any:
+    if name in body:
+        return body[name]
+    if default is _MISSING:
+        raise ApiError(400, path, f"{path} is required")
+    return default
+
+
+def _path(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def get_obj(body: Any, name: str, default: Any = _MISSING, prefix: str = "") -> Any:
+    """An object (dict) field."""
+    path = _path(prefix, name)
+    value = _get(body, name, default, path)
+    if value is not default and not isinstance(value, dict):
+        raise ApiError(400, path, f"{path} must be an object, got {kind(value)}")
+    return value
+
+
+def _sized(
+    body: Mapping[str, Any], name: str, default: Any, max_len: int, kind_: type, what: str
+) -> Any:
+    """A str or list field (``kind_``) of at most ``max_len`` characters or items."""
+    value = _get(body, name, default, name)
+    if value is default:
+        return value
+    if not isinstance(value, kind_):
+        raise ApiError(400, name, f"{name} must be {what}, got {kind(value)}")
+    size = len(value) if isinstance(value, (str, list)) else 0
+    if size > max_len:
+        unit = "characters" if kind_ is str else "items"
+        raise ApiError(400, name, f"{name} has {size} {unit}, at most {max_len}")
+    return value
+
+
+def get_str(
+    body: Mapping[str, Any], name: str, default: Any = _MISSING, max_len: int = 1000
+) -> Any:
+    """A string field of at most ``max_len`` characters."""
+    return _sized(body, name, default, max_len, str, "a string")
+
+
+def get_list(
+    body: Mapping[str, Any], name: str, default: Any = _MISSING, max_len: int = 64
+) -> Any:
+    """An array field of at most ``max_len`` items."""
+    return _sized(body, name, default, max_len, list, "an array")
+
+
+def get_int(
+    body: Mapping[str, Any],
+    name: str,
+    default: Any = _MISSING,
+    low: int | None = None,
+    high: int | None = None,
+) -> Any:
+    """An integer field (not a boolean) within low..high."""
+    value = _get(body, name, default, name)
+    if value is default:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ApiError(400, name, f"{name} must be an integer, got {kind(value)}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ApiError(422, name, f"{name} must be within {low}..{high}, got {value}")
+    return value
+
+
+def get_number(
+    body: Mapping[str, Any],
+    name: str,
+    default: Any = _MISSING,
+    low: float = 0,
+    high: float = 1,
+) -> Any:
+    """A finite number field within low..high."""
+    value = _get(body, name, default, name)
+    if value is default:
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ApiError(400, name, f"{name} must be a number, got {kind(value)}")
+    if not low <= value <= high:  # NaN fails too
+        raise ApiError(422, name, f"{name} must be within {low}..{high}, got {value}")
+    return value
+
+
+def get_bool(body: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
+    """A boolean field."""
+    value = _get(body, name, default, name)
+    if value is not default and not isinstance(value, bool):
+        raise ApiError(400, name, f"{name} must be true or false, got {kind(value)}")
+    return value

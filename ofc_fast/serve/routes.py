@@ -1,0 +1,325 @@
+"""The stateless endpoints: each takes the request's JSON body and returns the answer's
+JSON, calling the same functions as the Python API (:func:`ofc_fast.advise`,
+:func:`ofc_fast.solve_fantasyland`, :func:`ofc_fast.best_setting`,
+:func:`ofc_fast.settle`, ...), so that the same inputs and seeds give the same answers.
+
+>>> out = score({"boards": ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+...                         "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"],
+...              "rules": "pineapple"})
+>>> out["net"], out["pairs"][0]["seats"], out["pairs"][0]["rows"]
+([50, -50], [1, 0], [-1, -1, -1])
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from .. import rules as rules_mod
+from ..board import Board
+from ..cards import card_str, cards_str, parse_cards
+from ..errors import OfcError, SearchError
+from ..fantasyland import fantasyland_cards
+from ..game import Move
+from ..ranking import category, describe, rank
+from ..scoring.settlement import settle
+from ..search import Advice, advise, make_observation
+from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
+from .config import ServeConfig
+from .fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
+from .problems import ApiError, at_field
+
+__all__ = [
+    "ROWS",
+    "advice_json",
+    "analyze",
+    "arrange",
+    "evaluate",
+    "fantasyland",
+    "get_rules",
+    "move_json",
+    "observation_from_json",
+    "score",
+]
+
+ROWS = ("front", "middle", "back")
+_DEFAULT = ServeConfig()
+_CARD_FIELDS = ("dealt", "discards")
+
+
+def get_rules(body: Mapping[str, Any], default: str = "pineapple") -> rules_mod.RuleSet:
+    """The ``rules`` field: a preset name (``ofc-fast rules`` lists them)."""
+    name = get_str(body, "rules", default, 64)
+    with at_field("rules"):
+        return rules_mod.get(name)
+
+
+def move_json(move: Move) -> dict[str, Any]:
+    """A move as ``/v1/games/{id}/moves`` takes it: ``{"place": [["As", "front"], ...],
+    "discard": ["2c"]}`` (cards as text, rows by name).
+
+    >>> move_json(Move([("As", "front"), ("Kd", "back")], "2c"))
+    {'place': [['As', 'front'], ['Kd', 'back']], 'discard': ['2c']}
+    """
+    return {
+        "place": [[card_str(c), ROWS[int(r)]] for c, r in move.placements],
+        "discard": [card_str(c) for c in move.discards],
+    }
+
+
+def advice_json(a: Advice) -> dict[str, Any]:
+    """One analysed move."""
+    return {
+        "move": move_json(a.move),
+        "text": str(a.move),
+        "action": a.action,
+        "ev": a.ev,
+        "stderr": a.stderr,
+        "exact": a.exact,
+        "samples": a.samples,
+        "foul": a.foul,
+        "fantasyland": a.fantasyland,
+        "royalties": a.royalties,
+    }
+
+
+def _ids(value: Any, field: str) -> list[int]:
+    """Card ids from ids or card text (one card per item, or one text of cards)."""
+    if isinstance(value, str):
+        with at_field(field):
+            return parse_cards(value)
+    if not isinstance(value, list) or len(value) > 52:
+        raise ApiError(400, field, f"{field} must be an array of cards, got {kind(value)}")
+    out = []
+    for i, c in enumerate(value):
+        if isinstance(c, str):
+            with at_field(f"{field}[{i}]"):
+                out.extend(parse_cards(c))
+        else:
+            out.append(c)  # ids: checked by advise, naming the field
+    return out
+
+
+def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
+    """An observation as JSON (what ``Game.observation(seat)`` returns, cards as ids or
+    text) with every card as an id."""
+    out = dict(obs)
+    for key in _CARD_FIELDS:
+        if key in out:
+            out[key] = _ids(out[key], f"observation.{key}")
+    boards = out.get("boards")
+    if isinstance(boards, list) and len(boards) <= 4:
+        conv = []
+        for p, b in enumerate(boards):
+            if isinstance(b, list) and len(b) == 3:
+                conv.append(
+                    [_ids(row, f"observation.boards[{p}][{r}]") for r, row in enumerate(b)]
+                )
+            else:
+                conv.append(b)
+        out["boards"] = conv
+    return out
+
+
+def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict[str, Any]:
+    board = get_str(body, "board", "/ /", 200)
+    dealt = get_str(body, "dealt", max_len=200)
+    opponents = get_list(body, "opponents", ["/ /"], 3)
+    for i, o in enumerate(opponents):
+        if not isinstance(o, str) or len(o) > 200:
+            raise ApiError(400, f"opponents[{i}]", "each opponent is a board text")
+    dead = get_str(body, "dead", "", 400)
+    with at_field("board"):
+        return make_observation(rules, board, dealt, opponents, dead)
+
+
+def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
+    """``POST /v1/analyze``: every legal move of the seat to act, best first.
+
+    Body: ``observation`` (JSON of ``Game.observation(seat)``) or the text form
+    (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
+    ``dead``, as ``ofc-fast advise``); ``rules``
+    (default: the observation's, else pineapple), ``time_budget``, ``samples``,
+    ``seed``, ``exact``.  The search stops at ``config.max_time_budget`` whatever
+    ``samples`` asks (``time_budget`` defaults to that cap)."""
+    cap = config.max_time_budget
+    budget = get_number(body, "time_budget", cap, 0.001, cap)
+    samples = get_int(body, "samples", None, 1, config.max_samples)
+    if samples is None:
+        samples = None if "time_budget" in body else 256
+    seed = get_int(body, "seed", 0, 0, 2**64 - 1)
+    exact = body.get("exact", "auto")
+    if exact != "auto" and not isinstance(exact, bool):
+        raise ApiError(
+            400, "exact", f"exact must be 'auto', true or false, got {kind(exact)}"
+        )
+    obs_in = get_obj(body, "observation", None)
+    if obs_in is not None:
+        obs = observation_from_json(obs_in)
+        rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
+        where = "observation"
+    else:
+        rules = get_rules(body)
+        obs = _text_observation(body, rules)
+        where = "board"
+    t0 = time.perf_counter()
+    try:
+        advice = advise(
+            obs, rules=rules, samples=samples, time_budget=budget, seed=seed, exact=exact
+        )
+    except SearchError as exc:
+        text = str(exc)
+        field = "exact" if "exact" in text and exact is True else where
+        raise ApiError(422, field, text, error="SearchError") from None
+    except OfcError as exc:
+        raise ApiError(422, where, str(exc), error=type(exc).__name__) from None
+    except (KeyError, TypeError, ValueError) as exc:  # a shape advise does not read
+        raise ApiError(400, where, f"malformed {where}: {str(exc)[:200]}") from None
+    return {
+        "rules": rules.name,
+        "seat": int(obs["seat"]),
+        "moves": [advice_json(a) for a in advice],
+        "exact": bool(advice) and advice[0].exact,
+        "samples": max((a.samples for a in advice), default=0),
+        "time_budget": budget,
+        "seed": seed,
+        "seconds": time.perf_counter() - t0,
+    }
+
+
+def _solution_json(s: Solution) -> dict[str, Any]:
+    return {
+        **solution_dict(s),
+        "rows": [cards_str(r) for r in s.board.rows],
+        "discards": [card_str(c) for c in s.discards],
+    }
+
+
+def _cards(body: Mapping[str, Any], low: int, high: int) -> list[int]:
+    value = body.get("cards")
+    if value is None:
+        raise ApiError(400, "cards", "cards is required")
+    ids = _ids(value, "cards")
+    if not low <= len(ids) <= high:
+        want = f"{low}" if low == high else f"{low} to {high}"
+        raise ApiError(422, "cards", f"cards: {want} cards needed, got {len(ids)}")
+    return ids
+
+
+def fantasyland(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
+    """``POST /v1/fantasyland``: the best setting of 13 to 17 cards (exact), its value,
+    whether it stays, and the best setting that stays / does not."""
+    rules = get_rules(body)
+    ids = _cards(body, 13, 17)
+    alternatives = get_bool(body, "alternatives", True)
+    with at_field("cards"):
+        s = solve_fantasyland(ids, rules, alternatives=alternatives)
+    return {
+        "rules": rules.name,
+        "best": _solution_json(s),
+        "stay": _solution_json(s.best_stay) if s.best_stay else None,
+        "no_stay": _solution_json(s.best_no_stay) if s.best_no_stay else None,
+        "seconds": s.seconds,
+    }
+
+
+def arrange(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
+    """``POST /v1/arrange``: the best of the 72,072 settings of 13 cards
+    (``objective``: ``ev`` or ``royalties``)."""
+    rules = get_rules(body, "classic-1-6")
+    ids = _cards(body, 13, 13)
+    objective = get_str(body, "objective", "ev", 20)
+    with at_field("objective" if objective not in ("ev", "royalties") else "cards"):
+        s = best_setting(ids, rules, objective)
+    return {
+        "rules": rules.name,
+        "objective": objective,
+        "best": _solution_json(s),
+        "naturals": [n.name for n in s.naturals],
+        "seconds": s.seconds,
+    }
+
+
+def _boards(body: Mapping[str, Any], low: int) -> list[Board]:
+    items = get_list(body, "boards", max_len=4)
+    if len(items) < low:
+        raise ApiError(
+            422, "boards", f"boards: at least {low} boards needed, got {len(items)}"
+        )
+    out = []
+    for i, b in enumerate(items):
+        if not isinstance(b, str) or len(b) > 200:
+            raise ApiError(400, f"boards[{i}]", "a board is 'front / middle / back' text")
+        with at_field(f"boards[{i}]"):
+            out.append(Board.parse(b))
+    return out
+
+
+def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
+    """``POST /v1/score``: two to four complete boards settled as a table (pair
+    scores of every pair, nets, royalties, fouls, Fantasyland), ``button`` and
+    ``stacks`` optional."""
+    rules = get_rules(body)
+    boards = _boards(body, 2)
+    button = get_int(body, "button", 0, 0, len(boards) - 1)
+    stacks = get_list(body, "stacks", None, 4)
+    with at_field("boards"):
+        result = settle(boards, rules, button=button, stacks=stacks)
+        evals = [b.evaluate(rules) for b in boards]
+        fl = [
+            fantasyland_cards(b, rules) if rules.fantasyland is not None else 0
+            for b in boards
+        ]
+    return {
+        "rules": rules.name,
+        "boards": [str(b) for b in boards],
+        "fouls": [e.foul for e in evals],
+        "royalties": [list(e.royalties) for e in evals],
+        "fantasyland": fl,
+        "net": list(result.net),
+        "stacks": None if result.stacks is None else list(result.stacks),
+        "pairs": [
+            {"seats": list(p), "net": s.net, "rows": list(s.rows), "sweep": s.sweep}
+            for p, s in result.pairs
+        ],
+    }
+
+
+def evaluate(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
+    """``POST /v1/evaluate``: ``hands`` (3- or 5-card hands: strength, category,
+    description) and / or ``boards`` (complete boards: rows, royalties, foul,
+    Fantasyland) under ``rules``."""
+    rules = get_rules(body)
+    hands = get_list(body, "hands", [], 64)
+    out_hands = []
+    for i, h in enumerate(hands):
+        ids = _ids(h, f"hands[{i}]")
+        with at_field(f"hands[{i}]"):
+            s = rank(ids)
+        out_hands.append(
+            {
+                "cards": cards_str(ids),
+                "strength": s,
+                "category": category(s).name,
+                "description": describe(s),
+            }
+        )
+    out_boards = []
+    for i, b in enumerate(_boards(body, 0) if "boards" in body else []):
+        with at_field(f"boards[{i}]"):
+            e = b.evaluate(rules)
+            fl = fantasyland_cards(b, rules) if rules.fantasyland is not None else 0
+        out_boards.append(
+            {
+                "board": str(b),
+                "rows": [describe(s) for s in e.strengths],
+                "strengths": list(e.strengths),
+                "royalties": list(e.royalties),
+                "foul": e.foul,
+                "fantasyland": fl,
+            }
+        )
+    if not hands and not out_boards:
+        raise ApiError(422, "hands", "give hands and / or boards to evaluate")
+    return {"rules": rules.name, "hands": out_hands, "boards": out_boards}

@@ -1,0 +1,389 @@
+"""The OpenAPI 3.1 document of the API (``GET /openapi.json``): every request body and
+every response, problem details included, as JSON Schema (the tests validate every
+response the server gives against it).
+
+>>> doc = openapi()
+>>> doc["openapi"], sorted(doc["paths"])[:3]
+('3.1.0', ['/v1/analyze', '/v1/arrange', '/v1/evaluate'])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["openapi"]
+
+_NUM = {"type": "number"}
+_INT = {"type": "integer"}
+_STR = {"type": "string"}
+_BOOL = {"type": "boolean"}
+
+
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _arr(items: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {"type": "array", "items": items, **extra}
+
+
+def _obj(props: dict[str, Any], required: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """An object; by default every property is required (responses)."""
+    req = list(props) if required is None else list(required)
+    return {"type": "object", "properties": props, "required": req}
+
+
+_CARDS = {
+    "description": "cards as text ('As Kd 7c') or a list of card texts or ids 0..51",
+    "oneOf": [_STR, _arr({"oneOf": [_STR, _INT]})],
+}
+_ROWS3 = _arr(_STR, minItems=3, maxItems=3)
+_SOLUTION = _obj(
+    {
+        "board": _STR,
+        "rows": _ROWS3,
+        "discards": _arr(_STR),
+        "royalties": _INT,
+        "row_royalties": _arr(_INT, minItems=3, maxItems=3),
+        "fouled": _BOOL,
+        "stays": _BOOL,
+        "next_cards": _INT,
+        "value": _NUM,
+    }
+)
+_RULES = {"type": "string", "description": "a preset name (ofc-fast rules lists them)"}
+_NULLABLE_INT = {"type": ["integer", "null"]}
+
+SCHEMAS: dict[str, Any] = {
+    "Problem": {
+        "type": "object",
+        "description": "RFC 9457 problem details, with the field at fault and the "
+        "OfcError class that refused the input",
+        "properties": {
+            "type": _STR,
+            "title": _STR,
+            "status": _INT,
+            "detail": _STR,
+            "instance": _STR,
+            "field": _STR,
+            "error": _STR,
+        },
+        "required": ["type", "title", "status", "detail"],
+    },
+    "Move": {
+        "type": "object",
+        "description": "cards placed (text or id) with their rows, and the discards",
+        "properties": {
+            "place": _arr(_arr({"oneOf": [_STR, _INT]}, minItems=2, maxItems=2)),
+            "discard": _arr({"oneOf": [_STR, _INT]}),
+        },
+        "required": ["place"],
+    },
+    "AnalyzeRequest": _obj(
+        {
+            "observation": {"type": "object", "description": "Game.observation(seat)"},
+            "board": _STR,
+            "dealt": _STR,
+            "opponents": _arr(_STR),
+            "dead": _STR,
+            "rules": _RULES,
+            "time_budget": _NUM,
+            "samples": _INT,
+            "seed": _INT,
+            "exact": {"oneOf": [_BOOL, {"const": "auto"}]},
+        },
+        (),
+    ),
+    "AnalyzedMove": _obj(
+        {
+            "move": _ref("Move"),
+            "text": _STR,
+            "action": _INT,
+            "ev": _NUM,
+            "stderr": _NUM,
+            "exact": _BOOL,
+            "samples": _INT,
+            "foul": {"type": "number", "minimum": 0, "maximum": 1},
+            "fantasyland": {"type": "number", "minimum": 0, "maximum": 1},
+            "royalties": {"type": "number", "minimum": 0},
+        }
+    ),
+    "AnalyzeResponse": _obj(
+        {
+            "rules": _STR,
+            "seat": _INT,
+            "moves": _arr(_ref("AnalyzedMove"), minItems=1),
+            "exact": _BOOL,
+            "samples": _INT,
+            "time_budget": _NUM,
+            "seed": _INT,
+            "seconds": _NUM,
+        }
+    ),
+    "CardsRequest": _obj(
+        {
+            "cards": _CARDS,
+            "rules": _RULES,
+            "objective": {"enum": ["ev", "royalties"]},
+            "alternatives": _BOOL,
+        },
+        ("cards",),
+    ),
+    "Solution": _SOLUTION,
+    "FantasylandResponse": _obj(
+        {
+            "rules": _STR,
+            "best": _ref("Solution"),
+            "stay": {"oneOf": [_ref("Solution"), {"type": "null"}]},
+            "no_stay": {"oneOf": [_ref("Solution"), {"type": "null"}]},
+            "seconds": _NUM,
+        }
+    ),
+    "ArrangeResponse": _obj(
+        {
+            "rules": _STR,
+            "objective": _STR,
+            "best": _ref("Solution"),
+            "naturals": _arr(_STR),
+            "seconds": _NUM,
+        }
+    ),
+    "BoardsRequest": _obj(
+        {
+            "boards": _arr(_STR, maxItems=4),
+            "hands": _arr(_CARDS),
+            "rules": _RULES,
+            "button": _INT,
+            "stacks": _arr(_INT),
+        },
+        (),
+    ),
+    "ScoreResponse": _obj(
+        {
+            "rules": _STR,
+            "boards": _arr(_STR),
+            "fouls": _arr(_BOOL),
+            "royalties": _arr(_arr(_INT)),
+            "fantasyland": _arr(_INT),
+            "net": _arr(_INT),
+            "stacks": {"oneOf": [_arr(_INT), {"type": "null"}]},
+            "pairs": _arr(
+                _obj({"seats": _arr(_INT), "net": _INT, "rows": _arr(_INT), "sweep": _INT})
+            ),
+        }
+    ),
+    "EvaluateResponse": _obj(
+        {
+            "rules": _STR,
+            "hands": _arr(
+                _obj(
+                    {"cards": _STR, "strength": _INT, "category": _STR, "description": _STR}
+                )
+            ),
+            "boards": _arr(
+                _obj(
+                    {
+                        "board": _STR,
+                        "rows": _arr(_STR),
+                        "strengths": _arr(_INT),
+                        "royalties": _arr(_INT),
+                        "foul": _BOOL,
+                        "fantasyland": _INT,
+                    }
+                )
+            ),
+        }
+    ),
+    "GameCreate": _obj(
+        {
+            "rules": {
+                "enum": ["pineapple", "ofc", "PINEAPPLE", "OFC"],
+                "type": "string",
+                "description": "an OFC or Pineapple preset",
+            },
+            "players": _INT,
+            "you": _INT,
+            "bots": _arr(_STR),
+            "seed": _INT,
+            "hands": _INT,
+        },
+        (),
+    ),
+    "MoveRequest": _obj({"move": _ref("Move"), "action": _INT}, ()),
+    "GameState": _obj(
+        {
+            "id": _STR,
+            "rules": _STR,
+            "players": _INT,
+            "you": _INT,
+            "seats": _arr(_STR),
+            "hand_no": _INT,
+            "your_turn": _BOOL,
+            "is_over": _BOOL,
+            "observation": {"type": "object"},
+            "events": _arr(_obj({"seat": _INT, "move": _STR})),
+            "match": _obj(
+                {
+                    "hands": _INT,
+                    "max_hands": _NULLABLE_INT,
+                    "totals": _arr(_INT),
+                    "fantasyland": _arr(_INT),
+                }
+            ),
+            "result": {"type": "object"},
+            "history": {"type": ["object", "null"]},
+        },
+        (
+            "id",
+            "rules",
+            "players",
+            "you",
+            "seats",
+            "hand_no",
+            "your_turn",
+            "is_over",
+            "observation",
+            "events",
+            "match",
+        ),
+    ),
+    "ReplayRequest": _obj({"text": _STR}),
+    "ReplayResponse": _obj(
+        {
+            "deals": _arr(
+                _obj(
+                    {
+                        "line": _INT,
+                        "hand_no": _NULLABLE_INT,
+                        "seats": _arr(_STR),
+                        "rules": _STR,
+                        "players": _INT,
+                        "fantasyland": _arr(_INT),
+                        "frames": _arr(
+                            _obj(
+                                {
+                                    "boards": _arr(_ROWS3),
+                                    "seat": _NULLABLE_INT,
+                                    "dealt": _STR,
+                                    "move": {"type": ["string", "null"]},
+                                }
+                            )
+                        ),
+                        "result": {"type": "object"},
+                    }
+                )
+            ),
+            "truncated": _BOOL,
+        }
+    ),
+    "Health": _obj(
+        {"status": {"const": "ok"}, "version": _STR, "sessions": _INT, "busy": _INT}
+    ),
+}
+
+_PROBLEM = {"application/problem+json": {"schema": _ref("Problem")}}
+
+
+def _op(
+    summary: str,
+    response: str,
+    request: str | None = None,
+    *,
+    busy: bool = False,
+    params: bool = False,
+) -> dict[str, Any]:
+    errors = ["400", "401", "404", "413", "422"] + (["503"] if busy else [])
+    if params:
+        errors.append("409")
+    op: dict[str, Any] = {
+        "summary": summary,
+        "responses": {
+            "200": {
+                "description": "OK",
+                "content": {"application/json": {"schema": _ref(response)}},
+            },
+            **{code: {"description": "a problem", "content": _PROBLEM} for code in errors},
+        },
+    }
+    if request is not None:
+        op["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(request)}},
+        }
+    if params:
+        op["parameters"] = [{"name": "id", "in": "path", "required": True, "schema": _STR}]
+    return op
+
+
+def openapi(version: str = "0") -> dict[str, Any]:
+    """The document (``version``: the package's)."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "ofc-fast",
+            "version": version,
+            "description": "Analyse OFC / Pineapple positions, solve Fantasyland, "
+            "score boards, play against the bots (docs/serve.md).",
+        },
+        "components": {
+            "schemas": SCHEMAS,
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        },
+        "security": [{}, {"bearer": []}],
+        "paths": {
+            "/v1/health": {"get": _op("liveness and load", "Health")},
+            "/v1/analyze": {
+                "post": _op(
+                    "every legal move ranked",
+                    "AnalyzeResponse",
+                    "AnalyzeRequest",
+                    busy=True,
+                )
+            },
+            "/v1/fantasyland": {
+                "post": _op(
+                    "best Fantasyland setting",
+                    "FantasylandResponse",
+                    "CardsRequest",
+                    busy=True,
+                )
+            },
+            "/v1/arrange": {
+                "post": _op(
+                    "best setting of 13 cards", "ArrangeResponse", "CardsRequest", busy=True
+                )
+            },
+            "/v1/score": {"post": _op("settle boards", "ScoreResponse", "BoardsRequest")},
+            "/v1/evaluate": {
+                "post": _op("hands and boards", "EvaluateResponse", "BoardsRequest")
+            },
+            "/v1/replay": {
+                "post": _op(
+                    "a hand-history file as frames",
+                    "ReplayResponse",
+                    "ReplayRequest",
+                    busy=True,
+                )
+            },
+            "/v1/games": {
+                "post": _op(
+                    "start a match against the bots", "GameState", "GameCreate", busy=True
+                )
+            },
+            "/v1/games/{id}": {
+                "get": _op("your view of the game", "GameState", busy=True, params=True)
+            },
+            "/v1/games/{id}/moves": {
+                "post": _op(
+                    "play your move; the bots answer",
+                    "GameState",
+                    "MoveRequest",
+                    busy=True,
+                    params=True,
+                )
+            },
+            "/v1/games/{id}/next": {
+                "post": _op("the match's next deal", "GameState", busy=True, params=True)
+            },
+        },
+    }

@@ -1,0 +1,227 @@
+"""Games against the bots, kept in memory: a :class:`GameSession` is a match (deals at
+one table, Fantasyland and the button carried from deal to deal) where one seat is the
+client's and the others are built-in bots; a :class:`SessionStore` keeps at most
+``max_sessions`` of them, each for ``session_ttl`` seconds after its last request.
+
+>>> store = SessionStore(max_sessions=2, ttl=60)
+>>> s = store.create({"rules": "pineapple", "players": 2, "seed": 7, "bots": ["random"]})
+>>> st = s.state()
+>>> st["your_turn"], len(st["observation"]["dealt"])
+(True, 5)
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from ..arena.history import deal_record
+from ..bots import Bot, bot_names, make_bot
+from ..cards import cards_str
+from ..game import Game, Match, Move
+from .fields import get_int, get_list
+from .problems import ApiError, at_field
+from .routes import get_rules
+
+__all__ = ["GameSession", "SessionStore"]
+
+_BOT_SETTINGS: dict[str, dict[str, Any]] = {"search": {"samples": 48, "time_budget": None}}
+_MAX_EVENTS = 64
+
+
+class GameSession:
+    """One client's match against the bots (see the module doc).  Every method runs
+    under the session's lock (requests of one game are served one at a time)."""
+
+    def __init__(self, sid: str, body: dict[str, Any]) -> None:
+        rules = get_rules(body)
+        if rules.game.value not in ("ofc", "pineapple"):
+            raise ApiError(422, "rules", f"games are OFC or Pineapple; {rules.name} is not")
+        players = get_int(body, "players", 2, 2, rules.max_players)
+        you = get_int(body, "you", 0, 0, players - 1)
+        seed = get_int(body, "seed", None, 0, 2**64 - 1)
+        self.hands = get_int(body, "hands", None, 1, 10_000)
+        names = get_list(body, "bots", ["heuristic"], players)
+        if not names or not all(isinstance(n, str) and n in bot_names() for n in names):
+            raise ApiError(
+                422, "bots", f"bots: names of {', '.join(bot_names())}, one or one per seat"
+            )
+        others = [s for s in range(players) if s != you]
+        if len(names) not in (1, len(others)):
+            raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
+        with at_field("seed"):
+            self.match = Match(rules, players, seed=seed)
+        self.id = sid
+        self.you = you
+        self.seats: list[str] = ["you"] * players
+        self.bots: dict[int, Bot] = {}
+        for i, seat in enumerate(others):
+            name = names[0] if len(names) == 1 else names[i]
+            self.seats[seat] = name
+            with at_field("bots"):
+                self.bots[seat] = make_bot(
+                    name,
+                    rules,
+                    seed=(self.match.seed + 1 + seat) % 2**64,
+                    **_BOT_SETTINGS.get(name, {}),
+                )
+        self.lock = threading.Lock()
+        self.touched = time.monotonic()
+        self.events: list[dict[str, Any]] = []
+        self.last_record: dict[str, Any] | None = None
+        self.game: Game = self.match.next_game()
+        self._advance()
+
+    # -- play
+    def _advance(self) -> None:
+        """Bots play until it is the client's turn or the deal is over."""
+        g = self.game
+        while not g.is_over and g.to_act != self.you:
+            seat = g.to_act
+            assert seat is not None
+            move = self.bots[seat].act(g.observation(seat))
+            g.play(move, seat=seat)
+            self.events.append({"seat": seat, "move": str(move)})
+            del self.events[:-_MAX_EVENTS]
+        if g.is_over and self.last_record is None:
+            self.match.record(g)
+            self.last_record = deal_record(g, self.match.hands_played - 1, self.seats)
+
+    def play(self, body: dict[str, Any]) -> dict[str, Any]:
+        """``POST /v1/games/{id}/moves``: the client's move (``move``: the JSON of
+        ``Move.to_dict`` with cards as ids or text and rows by name, or ``action``: an
+        action id), then the bots' moves."""
+        g = self.game
+        if g.is_over:
+            raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
+        if g.to_act != self.you:  # pragma: no cover - _advance leaves it the client's
+            raise ApiError(409, None, f"seat {g.to_act} is to act")
+        self.events = []
+        if "action" in body:
+            action = get_int(body, "action", low=0, high=242)
+            with at_field("action"):
+                g.play_action(action)
+        else:
+            raw = body.get("move")
+            if not isinstance(raw, dict):
+                raise ApiError(400, "move", "move must be an object {place, discard}")
+            with at_field("move"):
+                g.play(Move.from_dict(raw), seat=self.you)
+        self.events.append({"seat": self.you, "move": str(g.moves[-1])})
+        self._advance()
+        return self.state()
+
+    def next_deal(self) -> dict[str, Any]:
+        """``POST /v1/games/{id}/next``: the match's next deal (Fantasyland carried)."""
+        if not self.game.is_over:
+            raise ApiError(409, None, "the deal is not over yet")
+        if self.hands is not None and self.match.hands_played >= self.hands:
+            raise ApiError(409, None, f"the match of {self.hands} deals is over")
+        self.events = []
+        self.last_record = None
+        self.game = self.match.next_game()
+        self._advance()
+        return self.state()
+
+    # -- what the client sees
+    def state(self) -> dict[str, Any]:
+        """``GET /v1/games/{id}``: the client's observation and, once the deal is over,
+        the showdown, the result and the deal's hand history."""
+        g = self.game
+        obs = g.observation(self.you)
+        out: dict[str, Any] = {
+            "id": self.id,
+            "rules": g.rules.name,
+            "players": g.players,
+            "you": self.you,
+            "seats": list(self.seats),
+            "hand_no": self.match.hands_played - (1 if g.is_over else 0),
+            "your_turn": g.to_act == self.you,
+            "is_over": g.is_over,
+            "observation": obs,
+            "events": list(self.events),
+            "match": {
+                "hands": self.match.hands_played,
+                "max_hands": self.hands,
+                "totals": list(self.match.totals),
+                "fantasyland": list(self.match.fantasyland),
+            },
+        }
+        if g.is_over:
+            out["result"] = _showdown(g)
+            out["history"] = self.last_record
+        return out
+
+
+def _showdown(g: Game) -> dict[str, Any]:
+    r = g.result()
+    return {
+        **r.summary(),
+        "boards": [[cards_str(row) for row in b.rows] for b in r.boards],
+        "pairs": [
+            {
+                "seats": list(p),
+                "net": s.net,
+                "rows": list(s.rows),
+                "sweep": s.sweep,
+                "royalties": [sum(s.royalties[0]), sum(s.royalties[1])],
+            }
+            for p, s in r.settlement.pairs
+        ],
+    }
+
+
+class SessionStore:
+    """At most ``max_sessions`` games, each dropped ``ttl`` seconds after its last
+    request (the least recently used goes first when full): memory stays bounded
+    whatever clients do."""
+
+    def __init__(
+        self,
+        max_sessions: int = 256,
+        ttl: float = 1800.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.max_sessions = max_sessions
+        self.ttl = ttl
+        self.clock = clock
+        self._items: OrderedDict[str, GameSession] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def _expire(self, now: float) -> None:
+        while self._items:
+            sid, s = next(iter(self._items.items()))
+            if now - s.touched <= self.ttl:
+                break
+            del self._items[sid]
+
+    def create(self, body: dict[str, Any]) -> GameSession:
+        """A new game (``POST /v1/games``)."""
+        s = GameSession(secrets.token_urlsafe(12), body)
+        with self._lock:
+            now = self.clock()
+            s.touched = now
+            self._expire(now)
+            while len(self._items) >= self.max_sessions:
+                self._items.popitem(last=False)
+            self._items[s.id] = s
+        return s
+
+    def get(self, sid: str) -> GameSession:
+        """The game ``sid`` (404 when unknown or expired); marks it used."""
+        with self._lock:
+            now = self.clock()
+            self._expire(now)
+            s = self._items.get(sid)
+            if s is None:
+                raise ApiError(404, "id", f"no game {sid[:40]!r} (unknown or expired)")
+            s.touched = now
+            self._items.move_to_end(sid)
+        return s

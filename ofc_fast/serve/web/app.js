@@ -1,0 +1,549 @@
+// ofc-fast web app: plain JavaScript, no build step, nothing fetched but this server's
+// own API (/v1). Every text from the server goes in with textContent, never as HTML.
+"use strict";
+
+const RANKS = "23456789TJQKA";
+const SUITS = "cdhs";
+const SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+const ROWS = ["front", "middle", "back"];
+const SIZES = { front: 3, middle: 5, back: 5 };
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) node.append(c);
+  return node;
+}
+
+function cardText(c) {
+  return typeof c === "number" ? RANKS[c >> 2] + SUITS[c & 3] : String(c);
+}
+
+function cardsOf(text) {
+  return String(text || "").split(/[\s,]+/).filter((x) => x && x !== "-");
+}
+
+// A card face: a <span> (or a <button> when clickable).
+function cardEl(card, attrs, tag) {
+  const t = cardText(card);
+  const suit = t.slice(-1).toLowerCase();
+  const node = el(tag || "span", Object.assign({ class: "card suit-" + suit, "data-card": t }, attrs || {}));
+  node.append(el("span", { class: "rank", text: t.slice(0, -1) }), el("span", { class: "pip", text: SYMBOL[suit] || suit }));
+  node.setAttribute("aria-label", t);
+  return node;
+}
+
+function rowEl(cards, size, extra) {
+  const row = el("div", Object.assign({ class: "row" }, extra || {}));
+  for (const c of cards) row.append(cardEl(c));
+  for (let i = cards.length; i < size; i++) row.append(el("span", { class: "card empty", "aria-hidden": "true" }));
+  return row;
+}
+
+// ------------------------------------------------------------------ the API
+
+let apiKey = sessionStorage.getItem("ofc-api-key") || "";
+
+async function api(method, path, body) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const headers = { "Content-Type": "application/json" };
+    if (apiKey) headers.Authorization = "Bearer " + apiKey;
+    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const data = await res.json().catch(() => ({ detail: res.statusText }));
+    if (res.status === 401 && attempt === 0) {
+      apiKey = window.prompt("This server needs an API key:") || "";
+      sessionStorage.setItem("ofc-api-key", apiKey);
+      continue;
+    }
+    if (!res.ok) {
+      const field = data.field ? " (" + data.field + ")" : "";
+      throw new Error((data.detail || res.statusText) + field);
+    }
+    return data;
+  }
+  throw new Error("unauthorized");
+}
+
+// ------------------------------------------------------------------ pages
+
+function showPage(name) {
+  for (const b of document.querySelectorAll(".tab")) {
+    if (b.dataset.page === name) b.setAttribute("aria-current", "page");
+    else b.removeAttribute("aria-current");
+  }
+  for (const p of ["play", "analyse", "replay"]) $("page-" + p).hidden = p !== name;
+}
+
+// ------------------------------------------------------------------ play
+
+const play = {
+  state: null, // the last GameState
+  placed: {}, // card text -> row name, for this street
+  selected: null, // card text
+  busy: false,
+};
+
+function setStatus(text) {
+  $("status").textContent = text;
+}
+
+function myRows() {
+  const obs = play.state.observation;
+  return obs.boards[obs.seat].map((r) => r.map(cardText));
+}
+
+function handCards() {
+  return play.state.observation.dealt.map(cardText).filter((c) => !(c in play.placed));
+}
+
+function toPlace() {
+  const obs = play.state.observation;
+  return obs.dealt.length - obs.to_discard;
+}
+
+function roomIn(row) {
+  const i = ROWS.indexOf(row);
+  const taken = myRows()[i].length + Object.values(play.placed).filter((r) => r === row).length;
+  return SIZES[row] - taken;
+}
+
+async function newGame() {
+  const body = {
+    rules: $("rules").value,
+    players: Number($("players").value),
+    bots: [$("bots").value],
+  };
+  await run(async () => {
+    play.state = await api("POST", "/v1/games", body);
+    play.placed = {};
+    play.selected = null;
+    render();
+  });
+}
+
+async function run(fn) {
+  if (play.busy) return;
+  play.busy = true;
+  document.body.classList.add("busy");
+  try {
+    await fn();
+  } catch (err) {
+    setStatus("Error: " + err.message);
+  } finally {
+    play.busy = false;
+    document.body.classList.remove("busy");
+    updateConfirm();
+  }
+}
+
+function selectCard(card) {
+  play.selected = play.selected === card ? null : card;
+  renderHand();
+}
+
+function placeIn(row) {
+  if (!play.state || !play.state.your_turn) return;
+  if (!play.selected) {
+    setStatus("Pick a card from your hand first.");
+    return;
+  }
+  if (roomIn(row) <= 0) {
+    setStatus("The " + row + " row is full.");
+    return;
+  }
+  if (Object.keys(play.placed).length >= toPlace()) {
+    setStatus("You have placed every card of this street: confirm, or take one back.");
+    return;
+  }
+  play.placed[play.selected] = row;
+  play.selected = null;
+  renderMine();
+  renderHand();
+}
+
+function takeBack(card) {
+  delete play.placed[card];
+  play.selected = card;
+  renderMine();
+  renderHand();
+}
+
+function resetStreet() {
+  play.placed = {};
+  play.selected = null;
+  renderMine();
+  renderHand();
+}
+
+async function confirmStreet() {
+  const st = play.state;
+  if (!st || !st.your_turn || Object.keys(play.placed).length !== toPlace()) return;
+  const move = {
+    place: Object.entries(play.placed).map(([c, r]) => [c, r]),
+    discard: handCards(),
+  };
+  await run(async () => {
+    play.state = await api("POST", "/v1/games/" + st.id + "/moves", { move });
+    play.placed = {};
+    play.selected = null;
+    render();
+  });
+}
+
+async function nextDeal() {
+  await run(async () => {
+    play.state = await api("POST", "/v1/games/" + play.state.id + "/next");
+    play.placed = {};
+    play.selected = null;
+    render();
+  });
+}
+
+function updateConfirm() {
+  const st = play.state;
+  const ready = !!st && st.your_turn && !play.busy && Object.keys(play.placed).length === toPlace();
+  $("confirm").disabled = !ready;
+  if (ready && st.observation.to_discard > 0) {
+    $("confirm").textContent = "Confirm (discard " + handCards().join(" ") + ")";
+  } else {
+    $("confirm").textContent = "Confirm";
+  }
+}
+
+function seatName(st, seat) {
+  return seat === st.you ? "You" : "Seat " + seat + " (" + st.seats[seat] + ")";
+}
+
+function renderOpponents() {
+  const st = play.state;
+  const box = $("opponents");
+  box.replaceChildren();
+  const obs = st.observation;
+  for (let s = 0; s < st.players; s++) {
+    if (s === st.you) continue;
+    const down = obs.face_down_counts[s].reduce((a, b) => a + b, 0);
+    const fl = obs.fantasyland[s] ? " \u2014 Fantasyland" : "";
+    const b = el("div", { class: "board other", "data-testid": "opponent-board" },
+      el("h3", { text: seatName(st, s) + fl + (down ? " (" + down + " face down)" : "") }));
+    obs.boards[s].forEach((r, i) => b.append(rowEl(r, SIZES[ROWS[i]])));
+    box.append(b);
+  }
+}
+
+function renderMine() {
+  const rows = myRows();
+  ROWS.forEach((name, i) => {
+    const row = document.querySelector('#my-board [data-row="' + name + '"]');
+    row.replaceChildren();
+    for (const c of rows[i]) row.append(cardEl(c));
+    for (const [c, r] of Object.entries(play.placed)) {
+      if (r === name) {
+        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "data-testid": "placed-card", onclick: (e) => {
+          if (play.selected) return; // a card is picked: the click places it in this row
+          e.stopPropagation();
+          takeBack(c);
+        } }, "button"));
+      }
+    }
+    const free = roomIn(name);
+    for (let k = 0; k < free; k++) row.append(el("span", { class: "card empty", "aria-hidden": "true" }));
+  });
+  updateConfirm();
+}
+
+function renderHand() {
+  const hand = $("hand");
+  hand.replaceChildren();
+  const st = play.state;
+  if (st.your_turn) {
+    for (const c of handCards()) {
+      const b = cardEl(c, { "data-testid": "hand-card", "aria-pressed": String(play.selected === c), onclick: () => selectCard(c) }, "button");
+      if (play.selected === c) b.classList.add("selected");
+      hand.append(b);
+    }
+  }
+  updateConfirm();
+}
+
+function renderScore() {
+  const st = play.state;
+  const m = st.match;
+  const parts = m.totals.map((t, s) => seatName(st, s) + " " + (t > 0 ? "+" : "") + t);
+  $("match-score").textContent = "Match after " + m.hands + " deal" + (m.hands === 1 ? "" : "s") + ": " + parts.join(" \u00b7 ");
+}
+
+function renderResult() {
+  const st = play.state;
+  const box = $("result");
+  if (!st.is_over) {
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const r = st.result;
+  box.replaceChildren(el("h2", { text: "Showdown" }));
+  const table = el("div", { class: "showdown" });
+  for (let s = 0; s < st.players; s++) {
+    const net = r.net[s];
+    const card = el("div", { class: "seat-result" + (r.fouls[s] ? " fouled" : ""), "data-testid": "seat-result" },
+      el("h3", { text: seatName(st, s) + ": " + (net > 0 ? "+" : "") + net + " points" }));
+    r.boards[s].forEach((row, i) => {
+      const roy = r.royalties[s][i];
+      const line = el("div", { class: "result-row" }, rowEl(cardsOf(row), SIZES[ROWS[i]]),
+        el("span", { class: "roy", text: roy ? "+" + roy : "" }));
+      card.append(line);
+    });
+    const notes = [];
+    if (r.fouls[s]) notes.push("FOUL");
+    const total = r.royalties[s].reduce((a, b) => a + b, 0);
+    if (total) notes.push("royalties " + total);
+    if (r.fantasyland[s]) notes.push("Fantasyland next deal (" + r.fantasyland[s] + " cards)");
+    card.append(el("p", { class: "notes", text: notes.join(" \u00b7 ") || "no royalties" }));
+    table.append(card);
+  }
+  box.append(table);
+  const pairs = el("ul", { class: "pairs" });
+  for (const p of r.pairs) {
+    const [a, b] = p.seats;
+    const rows = p.rows.map((x, i) => ROWS[i] + " " + (x > 0 ? seatName(st, a) : x < 0 ? seatName(st, b) : "tie")).join(", ");
+    pairs.append(el("li", { text: seatName(st, a) + " vs " + seatName(st, b) + ": " + rows + (p.sweep ? " (sweep)" : "") + " \u2192 " + (p.net > 0 ? "+" : "") + p.net + " to " + seatName(st, a) }));
+  }
+  box.append(pairs);
+  const more = st.match.max_hands === null || st.match.hands < st.match.max_hands;
+  if (more) box.append(el("button", { type: "button", class: "primary", id: "next-deal", "data-testid": "next-deal", text: "Next deal", onclick: nextDeal }));
+  box.hidden = false;
+}
+
+function render() {
+  const st = play.state;
+  $("table").hidden = false;
+  renderOpponents();
+  renderMine();
+  renderHand();
+  renderScore();
+  renderResult();
+  const obs = st.observation;
+  if (st.is_over) {
+    const net = st.result.net[st.you];
+    setStatus("Deal over: you " + (net >= 0 ? "won " : "lost ") + Math.abs(net) + " points.");
+  } else if (st.your_turn) {
+    const fl = obs.full_set ? "Fantasyland: set 13 of your " + obs.dealt.length + " cards. " : "";
+    const disc = obs.to_discard ? " The card" + (obs.to_discard > 1 ? "s" : "") + " left in your hand " + (obs.to_discard > 1 ? "are" : "is") + " discarded." : "";
+    setStatus(fl + "Your turn: place " + toPlace() + " card" + (toPlace() > 1 ? "s" : "") + "." + disc);
+  }
+  $("hint").hidden = !st.your_turn;
+  document.querySelector("#table .actions").hidden = !st.your_turn;
+  if ($("advice-toggle").checked) showAdvice();
+  else $("advice").hidden = true;
+}
+
+let adviceToken = 0;
+
+async function showAdvice() {
+  const box = $("advice");
+  const st = play.state;
+  box.hidden = false;
+  if (!st || !st.your_turn) {
+    box.replaceChildren(el("p", { text: "Advice appears when it is your turn." }));
+    return;
+  }
+  const token = ++adviceToken;
+  box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
+  const obs = st.observation;
+  try {
+    if (obs.full_set) {
+      const fl = await api("POST", "/v1/fantasyland", { rules: st.rules, cards: obs.dealt.map(cardText) });
+      if (token !== adviceToken) return;
+      box.replaceChildren(el("h2", { text: "Advice" }),
+        el("p", { text: "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "") }));
+      return;
+    }
+    const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: 0.3, seed: 1 });
+    if (token !== adviceToken) return;
+    box.replaceChildren(el("h2", { text: "Advice" }), movesTable(res.moves.slice(0, 5), res.exact));
+  } catch (err) {
+    if (token === adviceToken) box.replaceChildren(el("p", { text: "No advice: " + err.message }));
+  }
+}
+
+function pct(x) {
+  return (100 * x).toFixed(x > 0 && x < 0.1 ? 1 : 0) + "%";
+}
+
+function movesTable(moves, exact) {
+  const table = el("table", { class: "moves" });
+  table.append(el("thead", {}, el("tr", {}, ...["#", "move", "EV", "foul", "FL", "roy."].map((h) => el("th", { text: h, scope: "col" })))));
+  const body = el("tbody");
+  moves.forEach((m, i) => {
+    const ev = (m.ev >= 0 ? "+" : "") + m.ev.toFixed(2) + (m.exact ? "" : " \u00b1" + m.stderr.toFixed(2));
+    body.append(el("tr", { "data-testid": "advice-move" }, el("td", { text: String(i + 1) }), el("td", { text: m.text }),
+      el("td", { text: ev }), el("td", { text: pct(m.foul) }), el("td", { text: pct(m.fantasyland) }), el("td", { text: m.royalties.toFixed(1) })));
+  });
+  table.append(body);
+  const wrap = el("div", { class: "scroll" }, table);
+  wrap.append(el("p", { class: "muted", text: exact ? "Exact over every draw." : "Sampled: EV \u00b1 one standard error." }));
+  return wrap;
+}
+
+// ------------------------------------------------------------------ analyse
+
+let lastField = "a-dealt";
+
+function buildPicker() {
+  const box = $("picker");
+  for (const s of ["s", "h", "d", "c"]) {
+    const line = el("div", { class: "picker-suit" });
+    for (let r = RANKS.length - 1; r >= 0; r--) {
+      const t = RANKS[r] + s;
+      line.append(cardEl(t, { "data-testid": "picker-card", class: "card mini suit-" + s, onclick: () => pick(t) }, "button"));
+    }
+    box.append(line);
+  }
+}
+
+function pick(card) {
+  const field = $(lastField);
+  const v = field.value.trimEnd();
+  field.value = v ? v + " " + card : card;
+  field.focus();
+}
+
+async function analyse() {
+  const opponents = $("a-opponents").value.split("\n").map((x) => x.trim()).filter(Boolean);
+  const body = {
+    rules: $("a-rules").value,
+    board: $("a-board").value.trim() || "/ /",
+    dealt: $("a-dealt").value.trim(),
+    opponents: opponents.length ? opponents : ["/ /"],
+    dead: $("a-dead").value.trim(),
+    time_budget: Number($("a-time").value),
+    seed: 1,
+  };
+  const box = $("analysis");
+  box.hidden = false;
+  box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
+  try {
+    const res = await api("POST", "/v1/analyze", body);
+    box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
+  } catch (err) {
+    box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+  }
+}
+
+// ------------------------------------------------------------------ replay
+
+const replay = { deals: [], deal: 0, frame: 0 };
+
+async function openReplay(file) {
+  const box = $("replay-frame");
+  box.hidden = false;
+  box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
+  try {
+    const res = await api("POST", "/v1/replay", { text: await file.text() });
+    replay.deals = res.deals;
+    const sel = $("replay-deal");
+    sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
+    replay.deal = 0;
+    replay.frame = 0;
+    renderFrame();
+  } catch (err) {
+    box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+  }
+}
+
+function step(delta) {
+  const d = replay.deals[replay.deal];
+  if (!d) return;
+  replay.frame = Math.max(0, Math.min(d.frames.length - 1, replay.frame + delta));
+  renderFrame();
+}
+
+function renderFrame() {
+  const d = replay.deals[replay.deal];
+  const f = d.frames[replay.frame];
+  const box = $("replay-frame");
+  const last = replay.frame === d.frames.length - 1;
+  const what = f.move === null ? "The deal starts." : (d.seats[f.seat] || "seat " + f.seat) + " was dealt " + f.dealt + " and played " + f.move + ".";
+  box.replaceChildren(el("p", { "data-testid": "replay-step", text: "Move " + replay.frame + " of " + (d.frames.length - 1) + ": " + what }));
+  const boards = el("div", { class: "replay-boards" });
+  f.boards.forEach((b, s) => {
+    const name = (d.seats[s] || "seat " + s) + (last ? ": " + (d.result.net[s] > 0 ? "+" : "") + d.result.net[s] + (d.result.fouls[s] ? " (foul)" : "") : "");
+    const node = el("div", { class: "board other" + (f.seat === s ? " acted" : "") }, el("h3", { text: name }));
+    b.forEach((row, i) => node.append(rowEl(cardsOf(row), SIZES[ROWS[i]])));
+    boards.append(node);
+  });
+  box.append(boards);
+  $("replay-prev").disabled = replay.frame === 0;
+  $("replay-next").disabled = last;
+}
+
+// ------------------------------------------------------------------ wiring
+
+function init() {
+  for (const b of document.querySelectorAll(".tab")) {
+    b.addEventListener("click", () => {
+      history.replaceState(null, "", "#" + b.dataset.page);
+      showPage(b.dataset.page);
+    });
+  }
+  $("new-game").addEventListener("click", newGame);
+  $("confirm").addEventListener("click", confirmStreet);
+  $("reset").addEventListener("click", resetStreet);
+  $("advice-toggle").addEventListener("change", () => {
+    if ($("advice-toggle").checked && play.state) showAdvice();
+    else $("advice").hidden = !$("advice-toggle").checked;
+  });
+  for (const row of document.querySelectorAll("#my-board .row")) {
+    row.addEventListener("click", () => placeIn(row.dataset.row));
+    row.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        placeIn(row.dataset.row);
+      }
+    });
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest("input, textarea, select")) return;
+    if (!$("page-play").hidden && play.state) {
+      const i = ["1", "2", "3"].indexOf(e.key);
+      if (i >= 0) placeIn(ROWS[i]);
+    }
+    if (!$("page-replay").hidden) {
+      if (e.key === "ArrowLeft") step(-1);
+      if (e.key === "ArrowRight") step(1);
+    }
+  });
+  buildPicker();
+  for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).addEventListener("focus", () => { lastField = id; });
+  $("analyse").addEventListener("click", analyse);
+  $("a-clear").addEventListener("click", () => {
+    for (const id of ["a-board", "a-dealt", "a-opponents", "a-dead"]) $(id).value = "";
+    $("analysis").hidden = true;
+  });
+  $("replay-file").addEventListener("change", (e) => {
+    const file = e.target.files[0];
+    if (file) openReplay(file);
+  });
+  $("replay-deal").addEventListener("change", (e) => {
+    replay.deal = Number(e.target.value);
+    replay.frame = 0;
+    renderFrame();
+  });
+  $("replay-prev").addEventListener("click", () => step(-1));
+  $("replay-next").addEventListener("click", () => step(1));
+  const fromHash = () => {
+    const hash = location.hash.replace("#", "");
+    if (["play", "analyse", "replay"].includes(hash)) showPage(hash);
+  };
+  window.addEventListener("hashchange", fromHash);
+  fromHash();
+}
+
+init();

@@ -1,0 +1,521 @@
+"""``ofc-fast serve``'s JSON API on a real server (uvicorn on 127.0.0.1): the answers
+equal the Python API's for the same inputs and seeds, every response validates against
+the server's own /openapi.json, the last street's foul / Fantasyland figures equal a
+brute force on the independent references, games and matches (Fantasyland carried),
+and the safety limits (key, body size, queue, sessions)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from serve_helpers import Server, check_response
+from test_search_stats import brute_stats
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.arena.history import load_schema
+from ofc_fast.errors import OfcError
+from ofc_fast.game import Game
+from ofc_fast.search import advise, make_observation
+from ofc_fast.serve import ServeConfig
+from ofc_fast.serve.sessions import SessionStore
+
+P = rules.PINEAPPLE
+CAP = ServeConfig().max_time_budget
+
+Api = Callable[..., tuple[int, Any]]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with Server(ServeConfig(workers=2)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def doc(server: Server) -> dict[str, Any]:
+    status, _, body = server.request("GET", "/openapi.json")
+    assert status == 200
+    return dict(body)
+
+
+@pytest.fixture()
+def api(server: Server, doc: dict[str, Any]) -> Api:
+    """A request whose response is checked against /openapi.json; (status, body)."""
+
+    def call(method: str, path: str, body: Any = None, **kw: Any) -> tuple[int, Any]:
+        status, headers, out = server.request(method, path, body, **kw)
+        check_response(doc, method, path, status, headers, out)
+        return status, out
+
+    return call
+
+
+def flat(rows: Any) -> list[int]:
+    return [c for r in rows for c in r]
+
+
+# ----------------------------------------------------------------- analyze
+
+
+def test_analyze_observation_equals_advise(api: Api) -> None:
+    g = Game("pineapple", players=3, seed=21)
+    for _ in range(4):  # the opening, then a later street
+        obs = g.observation(g.to_act)  # type: ignore[arg-type]
+        status, out = api(
+            "POST", "/v1/analyze", {"observation": obs, "samples": 24, "seed": 5}
+        )
+        assert status == 200
+        want = advise(obs, samples=24, seed=5, time_budget=CAP)
+        assert [m["action"] for m in out["moves"]] == [a.action for a in want]
+        for m, a in zip(out["moves"], want):
+            assert (m["ev"], m["stderr"], m["samples"], m["exact"]) == (
+                a.ev,
+                a.stderr,
+                a.samples,
+                a.exact,
+            )
+            assert (m["foul"], m["fantasyland"], m["royalties"]) == (
+                a.foul,
+                a.fantasyland,
+                a.royalties,
+            )
+            assert ofc.Move.from_dict(m["move"]) == a.move
+            assert m["text"] == str(a.move)
+        g.play_action(want[0].action)
+    # the same observation with cards as text gives the same answer
+    obs_text = g.observation(g.to_act, cards="text")  # type: ignore[arg-type]
+    a = api("POST", "/v1/analyze", {"observation": obs_text, "samples": 8, "seed": 2})[1]
+    b = api(
+        "POST",
+        "/v1/analyze",
+        {
+            "observation": g.observation(g.to_act),
+            "samples": 8,  # type: ignore[arg-type]
+            "seed": 2,
+        },
+    )[1]
+    assert a["moves"] == b["moves"]
+
+
+def test_analyze_text_form_equals_advise(api: Api) -> None:
+    body = {
+        "rules": "pineapple",
+        "board": "Qh / 9s 9h / As Ks",
+        "dealt": "2c 5d Ts",
+        "opponents": ["7c / 8d 8h / 4s 4d"],
+        "dead": "3c",
+        "samples": 32,
+        "seed": 9,
+    }
+    status, out = api("POST", "/v1/analyze", body)
+    assert status == 200 and out["rules"] == "PINEAPPLE"
+    obs = make_observation(P, body["board"], body["dealt"], body["opponents"], body["dead"])
+    want = advise(obs, samples=32, seed=9, time_budget=CAP)
+    assert [(m["action"], m["ev"], m["foul"]) for m in out["moves"]] == [
+        (a.action, a.ev, a.foul) for a in want
+    ]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
+    api: Api, players: int
+) -> None:
+    """Every other board complete: 0 or 1, the references' verdict on the board the
+    move makes (exact and sampled)."""
+    rng = random.Random(40 + players)
+    met = set()
+    for _ in range(6):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        opps = [deck[13 * i : 13 * i + 13] for i in range(players - 1)]
+        at = 13 * (players - 1)
+        mine = sorted(deck[at : at + 11], key=lambda c: c // 4)
+        own = [mine[:2], mine[2:6], mine[6:]]
+        dealt = deck[at + 11 : at + 14]
+        text = lambda rows: " / ".join(ofc.cards_str(r) or "-" for r in rows)  # noqa: E731
+        for exact in (True, False):
+            status, out = api(
+                "POST",
+                "/v1/analyze",
+                {
+                    "board": text(own),
+                    "dealt": ofc.cards_str(dealt),
+                    "opponents": [text([o[:3], o[3:8], o[8:]]) for o in opps],
+                    "exact": exact,
+                    "samples": 4,
+                    "seed": 1,
+                },
+            )
+            assert status == 200
+            for m in out["moves"]:
+                assert m["exact"] is exact
+                assert m["foul"] in (0, 1) and m["fantasyland"] in (0, 1)
+                board = [list(r) for r in own]
+                for card, row in m["move"]["place"]:
+                    board[("front", "middle", "back").index(row)].append(
+                        ofc.parse_card(card)
+                    )
+                assert (m["foul"], m["fantasyland"], m["royalties"]) == brute_stats(
+                    flat(board)
+                )
+                met.add((m["foul"], m["fantasyland"]))
+    assert len(met) >= 2
+
+
+# ------------------------------------------------------------ other endpoints
+
+
+def test_fantasyland_arrange_score_evaluate_equal_the_python_api(api: Api) -> None:
+    cards = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s Kc Kd 2s"
+    status, out = api("POST", "/v1/fantasyland", {"cards": cards, "rules": "pineapple"})
+    s = ofc.solve_fantasyland(cards, P, alternatives=True)
+    assert status == 200
+    assert out["best"]["board"] == str(s.board) and out["best"]["value"] == s.value
+    assert out["best"]["stays"] == s.stays and out["best"]["royalties"] == s.royalties
+    assert out["stay"]["board"] == str(s.best_stay.board)  # type: ignore[union-attr]
+
+    hand = "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"
+    for objective in ("ev", "royalties"):
+        status, out = api(
+            "POST", "/v1/arrange", {"cards": hand.split(), "objective": objective}
+        )
+        b = ofc.best_setting(hand, rules.CLASSIC_1_6, objective)
+        assert status == 200 and out["best"]["board"] == str(b.board)
+        assert out["best"]["value"] == b.value
+
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+        "Jc Jh 3s / Tc Th 4d 4s 2d / 7s 8h 9c Td Jd",
+    ]
+    status, out = api("POST", "/v1/score", {"boards": boards, "rules": "ofc", "button": 1})
+    st = ofc.settle(boards, rules.OFC, button=1)
+    assert status == 200 and out["net"] == st.net
+    assert [p["rows"] for p in out["pairs"]] == [list(s.rows) for _, s in st.pairs]
+    assert out["royalties"][0] == list(ofc.Board.parse(boards[0]).royalties(rules.OFC))
+
+    status, out = api(
+        "POST",
+        "/v1/evaluate",
+        {"hands": ["As Ks Qs Js Ts", ["Qh", "Qd", 3]], "boards": boards[:1]},
+    )
+    assert status == 200
+    assert out["hands"][0]["strength"] == ofc.rank5("As Ks Qs Js Ts")
+    assert out["hands"][1]["strength"] == ofc.rank3([42, 41, 3])
+    assert out["boards"][0]["fantasyland"] == 14 and out["boards"][0]["foul"] is False
+
+
+def test_health_openapi_and_static_pages(server: Server, api: Api) -> None:
+    assert api("GET", "/v1/health")[1]["status"] == "ok"
+    for path, ctype in (
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/app.css", "text/css"),
+    ):
+        status, headers, body = server.request("GET", path)
+        assert status == 200 and headers["content-type"].startswith(ctype)
+        text = body.decode() if isinstance(body, bytes) else json.dumps(body)
+        assert "http://" not in text and "https://" not in text  # nothing fetched
+        assert "default-src 'self'" in headers["content-security-policy"]
+
+
+# ------------------------------------------------------------------- games
+
+
+def test_a_whole_deal_gives_the_result_and_its_hand_history(api: Api) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    status, st = api(
+        "POST",
+        "/v1/games",
+        {"rules": "ofc", "players": 3, "seed": 12, "bots": ["random", "heuristic"]},
+    )
+    assert status == 200 and st["seats"] == ["you", "random", "heuristic"]
+    gid = st["id"]
+    assert api("GET", f"/v1/games/{gid}")[1]["observation"] == st["observation"]
+    while not st["is_over"]:
+        obs = st["observation"]
+        status, st = api(
+            "POST", f"/v1/games/{gid}/moves", {"action": obs["legal_actions"][-1]}
+        )
+        assert status == 200
+    rec = st["history"]
+    jsonschema.Draft202012Validator(load_schema()).validate(rec)
+    g = Game.replay(rec["history"])
+    assert list(g.result().net) == st["result"]["net"] == rec["points"]
+    assert st["match"]["totals"] == st["result"]["net"]
+    # moves after the end, and a move of someone else's cards
+    assert api("POST", f"/v1/games/{gid}/moves", {"action": 0})[0] == 409
+    status, st2 = api("POST", f"/v1/games/{gid}/next")
+    assert status == 200 and st2["hand_no"] == 1 and not st2["is_over"]
+    status, bad = api(
+        "POST",
+        f"/v1/games/{gid}/moves",
+        {"move": {"place": [["As", "front"]], "discard": []}},
+    )
+    assert status == 422 and bad["field"] == "move" and bad["error"] == "MoveError"
+
+
+def _best_for_fantasyland(api: Api, obs: dict[str, Any]) -> dict[str, Any]:
+    """The move of highest Fantasyland chance (then EV), from /v1/analyze's stats."""
+    out = api("POST", "/v1/analyze", {"observation": obs, "samples": 16, "seed": 3})[1]
+    best = max(out["moves"], key=lambda m: (m["fantasyland"] - m["foul"], m["ev"]))
+    return dict(best["move"])
+
+
+def test_a_match_carries_fantasyland_and_the_client_sets_it(api: Api) -> None:
+    status, st = api(
+        "POST",
+        "/v1/games",
+        {"rules": "pineapple", "players": 2, "seed": 3, "bots": ["random"], "hands": 12},
+    )
+    gid = st["id"]
+    for _ in range(12):
+        while not st["is_over"]:
+            st = api(
+                "POST",
+                f"/v1/games/{gid}/moves",
+                {"move": _best_for_fantasyland(api, st["observation"])},
+            )[1]
+        earned = st["result"]["fantasyland"][0]
+        st = api("POST", f"/v1/games/{gid}/next")[1]
+        if earned:
+            break
+    else:
+        pytest.fail("no Fantasyland in 12 deals")
+    obs = st["observation"]
+    assert st["match"]["fantasyland"][0] == earned == obs["fantasyland"][0]
+    assert obs["full_set"] and len(obs["dealt"]) == earned
+    fl = api("POST", "/v1/fantasyland", {"cards": obs["dealt"], "rules": "pineapple"})[1]
+    rows = fl["best"]["rows"]
+    move = {
+        "place": [
+            [c, r]
+            for r, text in zip(("front", "middle", "back"), rows)
+            for c in text.split()
+        ],
+        "discard": fl["best"]["discards"],
+    }
+    st = api("POST", f"/v1/games/{gid}/moves", {"move": move})[1]
+    while not st["is_over"]:  # the bot plays on; our set is on the table face down
+        st = api(
+            "POST",
+            f"/v1/games/{gid}/moves",
+            {"action": st["observation"]["legal_actions"][0]},
+        )[1]
+    got = [sorted(ofc.parse_cards(r)) for r in st["result"]["boards"][0]]
+    assert got == [sorted(ofc.parse_cards(r)) for r in rows]
+
+
+def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
+    hist = tmp_path / "h.jsonl"
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "play",
+            "--rules",
+            "pineapple",
+            "--players",
+            "3",
+            "--hands",
+            "3",
+            "--seed",
+            "2",
+            "--history",
+            str(hist),
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    status, res = api("POST", "/v1/replay", {"text": hist.read_text()})
+    assert status == 200 and len(res["deals"]) == 3
+    for line, deal in zip(hist.read_text().splitlines(), res["deals"]):
+        g = Game.replay(json.loads(line)["history"])
+        assert len(deal["frames"]) == len(g.moves) + 1
+        last = deal["frames"][-1]["boards"]
+        assert last == [[ofc.cards_str(r) for r in b.rows] for b in g.boards]
+        assert deal["result"]["net"] == list(g.result().net)
+    status, bad = api("POST", "/v1/replay", {"text": '{"format": 1}\n'})
+    assert status == 422 and bad["error"] == "HistoryError"
+
+
+# -------------------------------------------------------------- safe by default
+
+
+def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
+    cases = [
+        ("/v1/fantasyland", {"cards": "As As Kd"}, 422, "cards", "CardError"),
+        (
+            "/v1/fantasyland",
+            {"cards": "As Kd", "rules": "nope"},
+            422,
+            "rules",
+            "RulesError",
+        ),
+        ("/v1/score", {"boards": ["x", "As Kd / / "]}, 422, "boards[0]", "BoardError"),
+        ("/v1/score", {"boards": ["As Kd / / ", "Qh / / "]}, 422, "boards", "BoardError"),
+        ("/v1/analyze", {"observation": {"seat": 0}}, 422, "observation", "SearchError"),
+        ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "board", "CardError"),
+        (
+            "/v1/analyze",
+            {"dealt": "As Kd Qc Jd Th", "samples": 10**9},
+            422,
+            "samples",
+            None,
+        ),
+        (
+            "/v1/analyze",
+            {"dealt": "As Kd Qc Jd Th", "time_budget": 99},
+            422,
+            "time_budget",
+            None,
+        ),
+        ("/v1/evaluate", {"hands": [[1, 2]]}, 422, "hands[0]", "CardError"),
+        ("/v1/games", {"players": 9}, 422, "players", None),
+        ("/v1/games", {"bots": ["nobody"]}, 422, "bots", None),
+        ("/v1/arrange", {"cards": 7}, 400, "cards", None),
+    ]
+    for path, body, status, field, error in cases:
+        got, out = api("POST", path, body)
+        assert (got, out.get("field"), out.get("error")) == (status, field, error), (
+            path,
+            out,
+        )
+        assert out["status"] == status and out["detail"]
+    assert api("GET", "/v1/games/nope")[0] == 404
+
+
+def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
+    big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
+    status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
+    assert status == 413 and headers["content-type"] == "application/problem+json"
+    check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
+
+
+def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
+    with Server(ServeConfig(api_key="k" * 16)) as s:
+        assert s.request("GET", "/v1/health")[0] == 200  # liveness needs no key
+        body = {
+            "boards": [
+                "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+                "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+            ]
+        }
+        for hdrs in (
+            {},
+            {"Authorization": "Bearer " + "k" * 15 + "j"},
+            {"Authorization": "k" * 16},
+        ):
+            status, headers, out = s.request("POST", "/v1/score", body, headers=hdrs)
+            assert status == 401 and headers["www-authenticate"] == "Bearer"
+            check_response(doc, "POST", "/v1/score", status, headers, out)
+        ok = s.request(
+            "POST", "/v1/score", body, headers={"Authorization": "Bearer " + "k" * 16}
+        )
+        assert ok[0] == 200
+
+
+def test_off_localhost_needs_a_key() -> None:
+    with pytest.raises(OfcError, match="api-key"):
+        ServeConfig(host="0.0.0.0").check()
+    out = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "serve", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "--api-key" in out.stderr
+
+
+def test_a_full_queue_answers_503_with_retry_after(doc: dict[str, Any]) -> None:
+    slow = {"dealt": "As Kd Qc Jd Th", "opponents": ["/ /"], "time_budget": 1.0}
+    with Server(ServeConfig(workers=1, queue=1, max_time_budget=1.0)) as s:
+        results: list[tuple[int, dict[str, str], Any]] = []
+
+        def one() -> None:
+            results.append(s.request("POST", "/v1/analyze", slow))
+
+        threads = [threading.Thread(target=one) for _ in range(4)]
+        for t in threads:
+            t.start()
+            time.sleep(0.05)
+        for t in threads:
+            t.join(30)
+        codes = sorted(r[0] for r in results)
+        assert codes.count(200) == 2 and codes.count(503) == 2, codes
+        for status, headers, out in results:
+            check_response(doc, "POST", "/v1/analyze", status, headers, out)
+            if status == 503:
+                assert headers["retry-after"] == "1"
+
+
+def test_sessions_expire_and_stay_bounded() -> None:
+    now = [0.0]
+    store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])
+    ids = [store.create({"seed": i, "bots": ["random"]}).id for i in range(5)]
+    assert len(store) == 3  # the two least recently used went first
+    with pytest.raises(Exception, match="unknown or expired"):
+        store.get(ids[0])
+    now[0] = 5.0
+    store.get(ids[4])  # used: lives on
+    now[0] = 12.0
+    assert store.get(ids[4]).id == ids[4]
+    with pytest.raises(Exception, match="unknown or expired"):
+        store.get(ids[3])
+    assert len(store) == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_serve_command_logs_access_and_stops_on_sigterm(tmp_path: Any) -> None:
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ofc_fast", "serve", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        import http.client
+
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/v1/health")
+                assert conn.getresponse().status == 200
+                conn.close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # uvicorn stops gracefully, then re-raises the signal it caught (exit by SIGTERM)
+    assert proc.returncode in (0, -signal.SIGTERM), err
+    assert '"GET /v1/health" 200' in err  # the access log
+    assert "Application shutdown complete" in err and "Finished server process" in err

@@ -1,0 +1,174 @@
+"""More than 500 malformed requests (wrong types, huge arrays, duplicate or impossible
+cards, unknown rules, 10 MB bodies, invalid UTF-8, deep nesting, NaN, a missing or
+wrong API key): each gets a 4xx problem document that validates against
+/openapi.json; the server stays up and its memory stays bounded."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from serve_helpers import Server, check_response, template_of
+
+from ofc_fast.serve import ServeConfig
+
+KEY = "malformed-key-123"
+AUTH = {"Authorization": "Bearer " + KEY}
+
+BASES: dict[str, dict[str, Any]] = {
+    "/v1/analyze": {
+        "board": "Qh / 9s 9h / As Ks",
+        "dealt": "2c 5d Ts",
+        "opponents": ["7c / 8d 8h / 4s 4d"],
+        "samples": 4,
+        "seed": 1,
+        "time_budget": 0.05,
+        "rules": "pineapple",
+        "dead": "3c",
+    },
+    "/v1/fantasyland": {
+        "cards": "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s",
+        "rules": "pineapple",
+        "alternatives": False,
+    },
+    "/v1/arrange": {
+        "cards": "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h",
+        "objective": "ev",
+        "rules": "classic-1-6",
+    },
+    "/v1/score": {
+        "boards": [
+            "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+            "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+        ],
+        "rules": "pineapple",
+        "button": 0,
+    },
+    "/v1/evaluate": {"hands": ["As Ks Qs Js Ts"], "rules": "ofc"},
+    "/v1/games": {
+        "rules": "pineapple",
+        "players": 2,
+        "you": 0,
+        "bots": ["random"],
+        "seed": 1,
+        "hands": 2,
+    },
+    "/v1/replay": {"text": ""},
+}
+BAD: list[Any] = [
+    True,
+    1.5,
+    -1,
+    10**30,
+    "Zz",
+    "As As",
+    [],
+    {},
+    [[[]]],
+    [10**6] * 1000,
+    "x" * 5000,
+    "\u017f",
+    "null",
+    [["As", "sideways"]],
+    {"$ref": "#"},
+]
+# (field, value) pairs that are valid after all
+VALID = [("time_budget", BAD[1]), ("alternatives", BAD[0])]
+DEEP = b"[" * 100_000 + b"]" * 100_000
+RAW: list[bytes] = [
+    b"\xff\xfe\xfa",
+    b'{"cards": "\xc3\x28"}',
+    DEEP,
+    b'{"a":' * 50_000,
+    b"not json",
+    b"[1, 2]",
+    b'{"samples": NaN}',
+    b'{"x": Infinity}',
+    b"",
+    b'"text"',
+    b"{" * 3,
+    b'{"cards": "' + b"A" * (10 << 20) + b'"}',
+]
+
+
+def malformed() -> Iterator[tuple[str, str, dict[str, Any] | None, bytes | None]]:
+    """(method, path, JSON body or None, raw body or None)."""
+    for path, base in BASES.items():
+        fields = list(base) + ["observation"] * (path == "/v1/analyze")
+        for field in fields:
+            for value in BAD:
+                if any(field == f and value is v for f, v in VALID):
+                    continue
+                yield "POST", path, {**base, field: value}, None
+        for raw in RAW:
+            yield "POST", path, None, raw
+    for path in ("/v1/games/xyz/moves", "/v1/games/xyz", "/v1/nope", "/v1/games/a/b/c"):
+        yield "POST", path, {"action": 1}, None
+    yield "GET", "/v1/analyze", None, None
+    yield "DELETE", "/v1/score", None, None
+    # impossible positions for the text form
+    for dealt in ("As Kd", "As Kd Qc Jd Th 9s", "As Ad Ac Ah As"):
+        yield "POST", "/v1/analyze", {"dealt": dealt}, None
+    for board in ("As Ks Qs Js / / ", "2c 3c 4c 5c / / ", "/ / As Ks Qs Js Ts 9s"):
+        yield "POST", "/v1/analyze", {"board": board, "dealt": "2c 5d Ts"}, None
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status", encoding="ascii") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0  # pragma: no cover - not Linux
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    with Server(ServeConfig(api_key=KEY, max_time_budget=0.2)) as s:
+        yield s
+
+
+def send(
+    s: Server, method: str, path: str, body: Any, raw: bytes | None, headers: dict[str, str]
+) -> tuple[int, dict[str, str], Any]:
+    return s.request(method, path, body, raw=raw, headers=headers)
+
+
+def test_over_500_malformed_requests_get_4xx_problems(server: Server) -> None:
+    doc = server.request("GET", "/openapi.json")[2]
+    cases = list(malformed())
+    # a missing or wrong key, on every endpoint, with an otherwise good body
+    for path, base in BASES.items():
+        for hdrs in (
+            {},
+            {"Authorization": "Bearer wrong"},
+            {"Authorization": KEY},
+            {"Authorization": "Bearer " + KEY + "x"},
+            {"Authorization": "bearer"},
+        ):
+            cases.append(("POST", path, base, None, hdrs))  # type: ignore[arg-type]
+    assert len(cases) >= 500, len(cases)
+    start = None
+    for i, case in enumerate(cases):
+        method, path, body, raw = case[:4]
+        hdrs = case[4] if len(case) > 4 else AUTH  # type: ignore[misc]
+        status, headers, out = send(server, method, path, body, raw, hdrs)
+        where = (method, path, json.dumps(body)[:120] if body else (raw or b"")[:40])
+        assert 400 <= status < 500, (where, status, out)
+        assert headers["content-type"] == "application/problem+json", where
+        assert out["status"] == status and out["title"] and out["detail"], where
+        try:
+            described = method.lower() in doc["paths"][template_of(doc, path)]
+        except AssertionError:  # a path the API does not have: 404
+            described = False
+        if described:
+            check_response(doc, method, path, status, headers, out)
+        if i == len(cases) // 3:
+            start = rss_kib()
+    end = rss_kib()
+    assert start is not None
+    assert end - start < 40_000, f"RSS grew {end - start} KiB over {len(cases)} requests"
+    assert server.request("GET", "/v1/health")[0] == 200  # still up
+    ok = server.request("POST", "/v1/score", BASES["/v1/score"], headers=AUTH)
+    assert ok[0] == 200
