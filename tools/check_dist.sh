@@ -171,7 +171,7 @@ required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md"
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
 required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json", "*.html",
-                                          "*.js", "*.css"])
+                                          "*.js", "*.css", "*.ofcvm"])
              if f != "ofc_fast/_native/_ofc.c"}  # _ofc.c: what cffi generates by hand
 required |= tree("tests", ["*"])
 allowed_extra = {"PKG-INFO", "setup.cfg"}
@@ -232,7 +232,7 @@ with tarfile.open(sdist) as tar:
     src = {m.name[len(prefix) + 1:] for m in tar.getmembers() if m.isfile()}
 BUILD_SCRIPT = "ofc_fast/_native/build.py"
 modules = {n for n in src if n.startswith("ofc_fast/")
-           and n.endswith((".py", ".pyi", ".json", ".html", ".js", ".css"))
+           and n.endswith((".py", ".pyi", ".json", ".html", ".js", ".css", ".ofcvm"))
            and n != BUILD_SCRIPT}
 missing = sorted(modules - names) + ([] if "ofc_fast/py.typed" in names else ["ofc_fast/py.typed"])
 missing += ["stub %s" % s for s in ("ofc_fast/_native/_ofc.pyi", "ofc_fast/_native/_speedups.pyi")
