@@ -49,13 +49,21 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.arena.games import game_id_of
     from ofc_fast.arena.host import Arena, parse_bot_spec
     from ofc_fast.batch import eval_boards, score_pairs
-    from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, make_bot, make_bots
+    from ofc_fast.bots import (
+        HeuristicBot,
+        RandomBot,
+        SearchBot,
+        ValueBot,
+        make_bot,
+        make_bots,
+    )
     from ofc_fast.bots.model import value_model
     from ofc_fast.env import VectorEnv
     from ofc_fast.game.engine import game_rules, resolve_rules
-    from ofc_fast.game.match import check_deck, max_fantasyland_cards
+    from ofc_fast.game.match import check_deck, max_fantasyland_cards, next_button
     from ofc_fast.game.observation import observation_record
     from ofc_fast.game.state import cards_per_seat
+    from ofc_fast.learned.model import resolve_model, rules_hash, shipped_model
     from ofc_fast.rules.compiled import (
         compile_rules,
         compiled,
@@ -131,12 +139,40 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         # ofc_fast.search: best_completion / search_model keep refusing a name with
         # SearchError (tests/test_search_findings.py asserts it); position and
         # make_observation take the rules advise resolved.
+        "HeuristicBot.warm_up": lambda r: HeuristicBot(seed=0).warm_up(r),
+        "SearchBot.warm_up": lambda r: sorted(_warm_search(r)),
+        "ValueBot": lambda r: ValueBot(r, seed=1).rules,
+        "rules_hash": lambda r: rules_hash(r),
+        "shipped_model": lambda r: shipped_model(r, 2).name,  # type: ignore[union-attr]
+        "resolve_model": lambda r: resolve_model("auto", r, 2).name,  # type: ignore[union-attr]
+        "next_button": lambda r: next_button(r, 0, 2, [0, 0]),
+        # Take the RuleSet their callers resolved (the model's own methods, the model
+        # writers and the trainer are fed by resolve_model / the training command's
+        # --rules, which go through load_rules); the warm-up's rehearsal deal likewise.
+        "ValueModel.check_rules": None,
+        "ValueModel.context": None,
+        "ValueModel.value": None,
+        "model_bytes": None,
+        "write_model": None,
+        "train": None,
+        "rehearse": None,
+        # The bot client: --rules is a game id or a preset name passed to
+        # resolve_arena_rules, the arena's resolver over as_rules.
+        "play_bot": None,
         "best_completion": None,
         "search_model": None,
         "position": None,
         "make_observation": None,
         "advise": None,
     }
+
+
+def _warm_search(r: Any) -> Any:
+    from ofc_fast.bots import SearchBot
+
+    bot = SearchBot(seed=0, time_budget=0.005)
+    bot.warm_up(r)
+    return bot.overruns()
 
 
 def _gym(r: Any) -> Any:

@@ -227,7 +227,7 @@ class HeuristicBot:
 
         >>> HeuristicBot(seed=0).warm_up()
         """
-        table = rules or self.rules or as_rules("pineapple")
+        table = as_rules(rules or self.rules or "pineapple", "heuristic bot warm_up")
         rehearse(HeuristicBot(table, 0, **self.settings()), table)
 
     # -- the interface

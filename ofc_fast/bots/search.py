@@ -188,7 +188,7 @@ class SearchBot:
         >>> sorted(bot.overruns())
         [3, 5]
         """
-        table = rules or self.rules or as_rules("pineapple")
+        table = as_rules(rules or self.rules or "pineapple", "search bot warm_up")
         start = time.monotonic()
         self._sets.warm_up(table)
         for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):

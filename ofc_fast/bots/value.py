@@ -27,8 +27,7 @@ from .._native import OK, ffi, lib, status_error
 from ..errors import BotError, ModelError, OfcError, quote
 from ..game import Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, ValueModel, board_bytes, check_spec, resolve_model
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
 from ._sets import decision
@@ -62,7 +61,7 @@ class ValueBot:
             raise BotError(
                 f"value bot: rules must be a RuleSet or a name, got {quote(rules)}"
             )
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        self.rules = None if rules is None else as_rules(rules, "value bot")
         try:
             check_spec(model)
             if self.rules is not None:

@@ -175,7 +175,7 @@ class SeatStats:
 
 
 def next_button(
-    rules: RuleSet, button: int, players: int, fantasyland: Sequence[int]
+    rules: RulesLike, button: int, players: int, fantasyland: Sequence[int]
 ) -> int:
     """The button of the next deal: one seat on, or where it is when the rules freeze
     it while a seat plays Fantasyland next deal (R-FL-6).
@@ -184,6 +184,8 @@ def next_button(
     >>> next_button(rules.PINEAPPLE, 1, 3, [0, 0, 0]), next_button(rules.OFC, 2, 3, [0, 0, 0])
     (2, 0)
     """
+    if type(rules) is not RuleSet:
+        rules = as_rules(rules, "next_button")
     fl = rules.fantasyland
     if fl is not None and fl.button_frozen and any(fantasyland):
         return button

@@ -31,7 +31,7 @@ from .._native import OK, ffi, lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
-from ..rules import RuleSet
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 
@@ -67,7 +67,7 @@ seat count, or none), None (no model: rollouts only), a path to a model file, or
 :class:`ValueModel`."""
 
 
-def rules_hash(rules: RuleSet) -> int:
+def rules_hash(rules: RulesLike) -> int:
     """A 32-bit fingerprint of a rule set (FNV-1a of its canonical JSON), stored in a
     model file so a model is never used under other rules.
 
@@ -75,6 +75,7 @@ def rules_hash(rules: RuleSet) -> int:
     >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.get("pineapple"))
     True
     """
+    rules = as_rules(rules, "rules_hash")
     text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
     h = 0x811C9DC5
     for byte in text.encode():
@@ -272,18 +273,17 @@ def _shipped(name: str, players: int) -> ValueModel | None:
     return load_model(path) if path.is_file() else None
 
 
-def shipped_model(rules: RuleSet, players: int) -> ValueModel | None:
+def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     """The model shipped for a rule set and seat count, or None (no model ships for
     it, or the rules differ from the preset it was trained on)."""
-    if not isinstance(rules, RuleSet):
-        raise ModelError(f"shipped_model takes a RuleSet, got {quote(rules)}")
+    rules = as_rules(rules, "shipped_model")
     model = _shipped(rules.name, players)
     if model is None or model.rules_hash != rules_hash(rules):
         return None
     return model
 
 
-def resolve_model(spec: ModelSpec, rules: RuleSet, players: int) -> ValueModel | None:
+def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel | None:
     """The model a ``model=`` setting names (see :data:`ModelSpec`) for this table;
     ModelError for a file that is missing, damaged or of other rules.
 
@@ -293,6 +293,7 @@ def resolve_model(spec: ModelSpec, rules: RuleSet, players: int) -> ValueModel |
     """
     if spec is None:
         return None
+    rules = as_rules(rules, "resolve_model")
     if isinstance(spec, str) and spec == "auto":
         return shipped_model(rules, players)
     if isinstance(spec, ValueModel):
