@@ -298,7 +298,7 @@ def test_random_front_vs_middle_pairs() -> None:
     ],
 )
 def test_pinned_front_vs_middle(front: str, middle: str, front_stronger: bool) -> None:
-    """R-ORDER-2, EX-17 and DESIGN.md's strength scale on pinned front/middle pairs."""
+    """R-ORDER-2, EX-17 and docs/design.md's strength scale on pinned front/middle pairs."""
     assert (
         ref.hand_key(ref.card_ids(front)) > ref.hand_key(ref.card_ids(middle))
     ) == front_stronger

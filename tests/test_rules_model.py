@@ -375,7 +375,7 @@ def test_nested_classes_validate_on_construction() -> None:
 
 def test_mixed_order_was_removed() -> None:
     """R-ORDER-1's third reading, "mixed" ([001]: front < middle <= back), fouls
-    exactly the boards "nonstrict" fouls: on the DESIGN.md scale a 3-card front never
+    exactly the boards "nonstrict" fouls: on the docs/design.md scale a 3-card front never
     equals a 5-card middle (Q-2); the independent reference shows it on random boards.
     So the option was removed (a dead option, issue 15), and a rule set naming it
     fails with a RulesError that says why."""

@@ -372,7 +372,7 @@ def test_settle_properties(case) -> None:
     st.sampled_from(list(StakesModel)),
 )
 def test_apply_stakes_matches_rule_text(transfers, stacks, model) -> None:
-    """apply_stakes() against R-STAKES-2 / R-STAKES-3 re-implemented from RULES.md."""
+    """apply_stakes() against R-STAKES-2 / R-STAKES-3 re-implemented from docs/rules.md."""
     got = apply_stakes(transfers, stacks, model)
     ref = ref_chips if model is StakesModel.CHIPS else ref_win_cap
     assert got == ref(transfers, stacks)

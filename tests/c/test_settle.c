@@ -3,7 +3,7 @@
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, once plain
  * and once under AddressSanitizer + UndefinedBehaviorSanitizer.  The worked examples
- * of RULES.md that involve settlement (EX-3, EX-10, EX-11, EX-12, EX-13, EX-14), the
+ * of docs/rules.md that involve settlement (EX-3, EX-10, EX-11, EX-12, EX-13, EX-14), the
  * house, naturals, every refusal, and random deals checked for zero sum, items adding
  * up and the fast path (no items) agreeing with the itemised one.  The comparison with
  * an independent reference over random tables of every mode is in the Python tests
