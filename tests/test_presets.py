@@ -59,7 +59,7 @@ def test_get_unknown_preset_names_the_choices() -> None:
 
 
 def test_ofc_and_pineapple_schedule_pinned_by_design() -> None:
-    """docs/design.md, pinned presets: back straight 2, flush 4, full house 6, quads 10, SF 15, royal 25;
+    """Pinned (design.md): back straight 2, flush 4, full house 6, quads 10, SF 15, royal 25;
     middle trips 2, straight 4, flush 8, FH 12, quads 20, SF 30, royal 50; front pair
     66=1 .. AA=9, trips 222=10 .. AAA=22; 1-6 scoring."""
     for name in OFC_FAMILY:
@@ -130,7 +130,7 @@ def test_alternative_royalty_schedules() -> None:
 
 
 def test_classic_presets_pinned_by_design() -> None:
-    """docs/design.md, pinned presets: CLASSIC_1_6 / CLASSIC_2_4 win-only scale: front trips 3, middle FH 2,
+    """Pinned (design.md): CLASSIC_1_6 / CLASSIC_2_4 win-only scale: front trips 3, middle FH 2,
     quads 4, straight flush or royal 5 (as units of the won row)."""
     for r, sweep, majority in ((rules.CLASSIC_1_6, 3, 0), (rules.CLASSIC_2_4, 0, 1)):
         wb = r.win_bonus

@@ -116,7 +116,7 @@ def test_parse_cards_separators(text: str) -> None:
 
 def test_parse_cards_concatenated_tens() -> None:
     assert parse_cards("10h10d") == [34, 33]
-    assert parse_cards("As Kd, 10h-2c") == [51, 45, 34, 0]  # docs/design.md card ids / docstring
+    assert parse_cards("As Kd, 10h-2c") == [51, 45, 34, 0]  # design.md card ids, docstring
 
 
 def test_all_52_cards_as_text_round_trip() -> None:
@@ -305,7 +305,8 @@ def test_text_lists_tuples_numpy_give_equal_results() -> None:
 
 
 def test_strength_scale_examples() -> None:
-    """docs/design.md strength scale: QQ5 front > QQ432, < QQ532 (R-ORDER-2); R-RANK-8: KK3 > KK2 (EX-4)."""
+    """Strength scale (design.md): QQ5 front > QQ432, < QQ532 (R-ORDER-2);
+    R-RANK-8: KK3 > KK2 (EX-4)."""
     assert ofc.rank3("Qh Qd 5c") > ofc.rank5("Qs Qc 4d 3h 2s")
     assert ofc.rank3("Qh Qd 5c") < ofc.rank5("Qs Qc 5d 3h 2s")
     assert ofc.rank3("Kh Ks 3c") > ofc.rank3("Kd Kc 2c")
