@@ -1,4 +1,4 @@
-"""Test vectors of the deal RNG (issue 10; /work/notes/engine_spec.md "Deck from a seed"):
+"""Test vectors of the deal RNG (docs/design.md "Deal RNG", csrc/ofc_game.h):
 the first decks of a few seeds and the game seeds of a run's first deals, written out
 literally.  They pin the deal format forever: a change of any of them is a change of
 every deal a seed gives (a CHANGELOG entry, never a silent edit).
@@ -413,7 +413,7 @@ def test_bounded_rejects_the_biased_low_words() -> None:
 def _deck_attribute(g: ofc_fast.Game) -> list[int]:
     if not hasattr(g, "deck"):
         pytest.skip(
-            "ofc_fast.Game has no `deck` attribute yet (the C engine of issue 10 "
+            "ofc_fast.Game has no `deck` attribute yet (the C engine "
             "adds it; install a current ofc-fast); the deck vectors cannot be read"
         )
     return list(g.deck)

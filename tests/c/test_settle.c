@@ -186,7 +186,7 @@ static void test_ex11_pool(ofc_rules *r)
         CHECK_EQ(s.items[k].kind, OFC_ITEM_POOL);
     }
     CHECK_EQ(s.n_pairs, 0);
-    /* table stakes cap pool transfers like any pair transfer (issue 9, finding 3) */
+    /* table stakes cap pool transfers like any pair transfer */
     in.has_stacks = 1;
     in.stacks[0] = 10;
     in.stacks[1] = in.stacks[2] = in.stacks[3] = 5;
