@@ -4,7 +4,7 @@ flush or a middle above ten-high fouls, the back must beat the front, and the mi
 royalties 9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (ten-high 0).
 
 The raw 2-7 order of ofc.low27 is checked exhaustively in test_ranking_exhaustive.py;
-here the rules built on it are checked, against tests/reference.py (independent).
+here the rules built on it are checked, against tests/support/reference.py (independent).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ Cactus Kev and treys interop, 2-7 values, NumPy batch calls and threads.
 
 Expected values come from the conventions in docs/design.md (card id = 4*rank + suit), from
 published facts (Cactus Kev numbering and card ints, category class counts) or from the
-independent reference in tests/reference.py, never from the library's own output.
+independent reference in tests/support/reference.py, never from the library's own output.
 """
 
 from __future__ import annotations

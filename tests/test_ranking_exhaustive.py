@@ -1,4 +1,4 @@
-"""Exhaustive ranking checks against the independent reference (tests/reference.py).
+"""Exhaustive ranking checks against the independent reference (tests/support/reference.py).
 
 Every 5-card hand (2,598,960) and every 3-card hand (22,100) is ranked by the library
 and compared with the pure-Python reference written from the rules: same order, same

@@ -7,7 +7,7 @@
  * house, naturals, every refusal, and random deals checked for zero sum, items adding
  * up and the fast path (no items) agreeing with the itemised one.  The comparison with
  * an independent reference over random tables of every mode is in the Python tests
- * (tests/test_settle_differential.py, tests/reference_settle.py). */
+ * (tests/test_settle_differential.py, tests/support/reference_settle.py). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

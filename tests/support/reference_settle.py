@@ -5,9 +5,9 @@ This is the Python settlement the library used before it moved to C (independent
 checked against docs/rules.md and the worked examples at the time), kept here as the
 reference.  It calls none of the library's settlement code: not ``settle``,
 ``settlement_order``, ``apply_stakes`` nor ``natural_payment``.  It uses the library's
-pair scoring (``score_evaluated``, checked against tests/reference_scoring.py), its
-natural detection (checked against tests/reference_naturals.py) and the table-stakes
-models of tests/rules_helpers.py, written from the rule text.
+pair scoring (``score_evaluated``, checked against ``reference_scoring.py``), its
+natural detection (checked against ``reference_naturals.py``) and the table-stakes
+models of ``rules_helpers.py``, written from the rule text.
 
 Result: (net, items, pairs, stacks, naturals, winner) with items as
 (pair, kind, payer, payee, amount) tuples and naturals as {seat: (name, key)}.
