@@ -15,6 +15,7 @@ import random
 
 import game_model as gm
 import pytest
+from shared_vectors import read_u64
 
 import ofc_fast
 from ofc_fast import rules
@@ -299,14 +300,9 @@ DECK_OF_RUN_42_DEAL_0 = [
 ]
 
 # SplitMix64 seeded with 1234567: its first outputs, as published with the reference
-# implementation (Vigna, splitmix64.c) and used by many test suites.
-SPLITMIX64_1234567 = [
-    6457827717110365317,
-    3203168211198807973,
-    9817491932198370423,
-    4593380528125082431,
-    16408922859458223821,
-]
+# implementation (Vigna, splitmix64.c) and used by many test suites; the C tests
+# (tests/c/test_game.c) read the same file.
+SPLITMIX64_1234567 = read_u64("splitmix64_1234567.txt")
 
 
 class SplitMix64:
