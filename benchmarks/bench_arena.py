@@ -47,7 +47,7 @@ def overhead(hands: int) -> float:
 
 def tcp_latency(hands: int) -> tuple[float, float, int]:
     """(p50, p99) in ms of a TCP bot's decisions, and its faults (tests/
-    test_arena_hardening.py runs this too)."""
+    test_arena_hostile_bots.py runs this too)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]

@@ -391,7 +391,7 @@ int main(int argc, char **argv)
         status = 1;
     }
     printf("\nmedian/min over %d reps of (loop seconds / count); M/s at the median. "
-           "Targets: DESIGN.md.\n", reps);
+           "Targets: docs/design.md, Performance targets.\n", reps);
     printf("checksums: loops and batches agree: %s\n", status == 0 ? "yes" : "NO");
 
     free(b.h5);

@@ -12,7 +12,7 @@
 An agent step is one decision of one seat answered by the caller.  "per CPU-s" divides
 the steps by the CPU time the process got (all its threads): on a busy shared machine
 the wall-clock figure is what the scheduler allowed, the per-CPU figure what the code
-does with a core.  Targets (issue 11):
+does with a core.  Targets:
 >= 2,000,000 / >= 1,000,000 agent steps/s (VectorEnv, two cores / one core), >= 50,000
 (Gymnasium), >= 30,000 (PettingZoo).
 """

@@ -30,7 +30,7 @@ What is timed, in one run, on the same seeded random hands
 Every measurement is repeated ``--reps`` times (default 7) with the garbage
 collector disabled; the table gives the median and the minimum, the rate at
 the median, the ratio of medians against phevaluator's native per-call
-function, and the DESIGN.md target with pass/miss where one applies.
+function, and the docs/design.md target with pass/miss where one applies.
 
 Agreement checks (not timed; the exit status is 1 when any fails)
 -----------------------------------------------------------------
@@ -82,7 +82,7 @@ __all__ = ["TARGETS", "deal", "main", "reference_key", "reference_score_ofc"]
 RANK_CHARS = "23456789TJQKA"
 SUIT_CHARS = "cdhs"
 
-#: DESIGN.md performance targets checked by this module (ns per unit).  The
+#: docs/design.md performance targets checked by this module (ns per unit).  The
 #: C-loop targets (5-card <= 3 ns, 3-card <= 1.5 ns) are checked by bench_c.c.
 TARGETS = {
     "rank5_batch": 5.0,
@@ -120,7 +120,7 @@ def reference_key(cards: Sequence[int]) -> tuple:
     ``(category, r1, r2, r3, r4, r5)``: the ranks that decide ties, grouped by
     multiplicity then rank, each once, padded with -1.  A 3-card hand pads its
     missing kickers with -1 ("below a deuce"), so 3- and 5-card keys compare on
-    the unified scale of DESIGN.md.
+    the one strength scale of docs/design.md.
     """
     ranks = sorted((int(c) >> 2 for c in cards), reverse=True)
     count: dict[int, int] = {}
@@ -172,7 +172,7 @@ def reference_key(cards: Sequence[int]) -> tuple:
     return (cat, *order, *([-1] * (slots - len(order))), *([-1] * (5 - slots)))
 
 
-# OFC preset (DESIGN.md "Presets whose scoring is pinned"), by row and category.
+# OFC preset (docs/design.md, "Presets whose scoring is pinned"), by row and category.
 _MIDDLE_ROYALTY = {_TRIPS: 2, _STRAIGHT: 4, _FLUSH: 8, _FULL: 12, _QUADS: 20, _SFLUSH: 30}
 _BACK_ROYALTY = {_STRAIGHT: 2, _FLUSH: 4, _FULL: 6, _QUADS: 10, _SFLUSH: 15}
 

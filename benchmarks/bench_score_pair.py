@@ -1,4 +1,4 @@
-"""score_pair on parsed boards: microseconds per call (issue 22: at most 2 us).
+"""score_pair on parsed boards: microseconds per call (target: at most 2 us).
 
     python benchmarks/bench_score_pair.py            # 7 runs, median and min
     python benchmarks/bench_score_pair.py --reps 15

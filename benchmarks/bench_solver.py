@@ -18,7 +18,7 @@ on the same hands.  Reported: median, 99th percentile and maximum of the CPU tim
 the worst case re-timed (the 20 slowest hands solved 5 more times, each keeping its
 fastest time: in a virtual machine the CPU clock also runs while the host serves
 others), the median wall time of the C call, and the median of the Python call, in
-milliseconds; then the targets of issue 6 (medians: 14 cards <= 1 ms, 17 cards
+milliseconds; then the targets (docs/design.md, medians: 14 cards <= 1 ms, 17 cards
 <= 50 ms, 13-card arranger <= 1 ms) with PASS / FAIL.
 
 Usage::

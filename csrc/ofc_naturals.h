@@ -1,6 +1,6 @@
 /*
  * ofc_naturals.h -- naturals: the special 13-card hands of classic Chinese Poker
- * (RULES.md section 9, R-NAT-*, and the regional lists R-VAR-MAL-*, R-VAR-VIET-*,
+ * (docs/rules.md section 9, R-NAT-*, and the regional lists R-VAR-MAL-*, R-VAR-VIET-*,
  * R-VAR-SG-*, R-VAR-HG-*, R-VAR-NOPIC-1).  Plain C99, no allocation, no global
  * mutable state, thread-safe; uses the card conventions of ofc_fast.h.
  *
@@ -8,7 +8,7 @@
  * which naturals a table plays, their units and how two naturals settle are rule-set
  * matters left to the caller (the Python package does it in ofc_fast.naturals).
  *
- * Definitions (RULES.md R-NAT-4, R-NAT-7; the choices for open question Q-8 are
+ * Definitions (docs/rules.md R-NAT-4, R-NAT-7; the choices for open question Q-8 are
  * marked "Q-8")
  * -----------
  * A natural is a property of the 13 cards: it need not be a legal (non-fouled)

@@ -1,5 +1,5 @@
 /*
- * ofc_settle.h -- settling a whole table of 2-4 seats (RULES.md sections 3, 4, 7, 9:
+ * ofc_settle.h -- settling a whole table of 2-4 seats (docs/rules.md sections 3, 4, 7, 9:
  * R-SETTLE-*, R-STAKES-*, R-VAR-HOUSE-1, R-VAR-POOL-1, R-VAR-SINGLE-1, R-VAR-SUR-*,
  * R-VAR-ACES-1, R-NAT-*).  Plain C99, no allocation, no global mutable state,
  * thread-safe; uses the card and rule conventions of ofc_fast.h.

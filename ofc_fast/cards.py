@@ -38,7 +38,7 @@ _RANK_OF = {ch: i for i, ch in enumerate(RANKS.lower())}
 _RANK_OF["10"] = 8
 _SUIT_OF = {ch: i for i, ch in enumerate(SUITS)} | _SUIT_SYMBOLS
 # ASCII case folding only: with Unicode folding "ſ" (U+017F) would match "s" and the
-# Kelvin sign "K" would match "k" (finding 7); separators are ASCII whitespace,
+# Kelvin sign "K" would match "k"; separators are ASCII whitespace,
 # commas and hyphens.
 _TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])", re.IGNORECASE | re.ASCII)
 _SPACE = " \t\n\r\f\v"

@@ -158,7 +158,7 @@ def rank(cards: CardsLike) -> int:
 
 
 def _check_strength(strength: int) -> int:
-    if isinstance(strength, bool):  # True == 1 is no strength (finding 9)
+    if isinstance(strength, bool):  # True == 1 is no strength
         raise StrengthError(f"bad strength {strength!r}: expected an int, not a bool")
     try:
         s = index(strength)

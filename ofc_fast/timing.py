@@ -2,7 +2,7 @@
 
 Times the batch calls (``rank5_batch``, ``rank3_batch``, ``eval_boards``,
 ``score_pairs``) and the per-call rankers on the same seeded random hands, checks
-that batch and per-call results agree, and compares two rows with the DESIGN.md
+that batch and per-call results agree, and compares two rows with the docs/design.md
 targets (information unless ``--strict``).  No third-party evaluator: the
 comparison with peers is ``benchmarks/bench_python.py`` in a checkout.
 
@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
-"""DESIGN.md performance targets, ns per hand / pair (the C-loop ones are
+"""docs/design.md performance targets, ns per hand / pair (the C-loop ones are
 benchmarks/bench_c.c's)."""
 
 ROWS = ("rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "rank5", "rank3")

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 from hypothesis import settings
+
+# The helpers the tests share (independent references, board generators, the C program
+# runner) live in tests/support/ and are imported by their plain names
+# (``import reference as ref``), from the test files and from each other.
+SUPPORT = str(Path(__file__).resolve().parent / "support")
+if SUPPORT not in sys.path:
+    sys.path.insert(0, SUPPORT)
 
 # Subprocesses the tests start (``python -m ofc_fast ...``, ``cmd:`` bots) must import
 # the installed package, not the source tree of the current directory, which has no

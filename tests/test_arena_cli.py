@@ -1,7 +1,6 @@
-"""The arena's command line as a user meets it (issue 21 items 3 and 10, issue 20
-items 12 and 14): the one-line summary, ``--json``, help texts, ``replay``'s rows,
-duplicate match counts, the report written through a rename, and a match that keeps
-no deal in memory."""
+"""The arena's command line as a user meets it: the one-line summary, ``--json``, help
+texts, ``replay``'s rows, duplicate match counts, the report written through a rename,
+and a match that keeps no deal in memory."""
 
 from __future__ import annotations
 

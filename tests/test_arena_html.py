@@ -1,8 +1,8 @@
 """The HTML match report in a real headless browser (Debian's chromium and
 chromedriver, driven by selenium; .ci/run installs them when missing): the page
 loads with no console error, shows every deal, and the stepper moves; hostile
-histories and reports run no script (issue 20 item 3); the layout holds at 390 px
-and 1280 px (issue 21 item 14); the deals file loads on demand (issue 20 item 12).
+histories and reports run no script; the layout holds at 390 px and 1280 px; the deals file loads
+on demand.
 
 OFC_REQUIRE_BROWSER=1 fails instead of skipping when there is no browser;
 OFC_SCREENSHOTS=DIR saves the layout test's screenshots there."""
@@ -216,7 +216,7 @@ def _hostile_cases() -> dict[str, tuple[dict[str, Any], list[dict[str, Any]], bo
     "case", ["hand_no", "report fouls", "seat names", "every text field"]
 )
 def test_hostile_inputs_run_no_script(browser: Any, case: str, tmp_path: Path) -> None:
-    """Issue 20 item 3: an `<img onerror>` in `hand_no` and an `<svg onload>` in
+    """An `<img onerror>` in `hand_no` and an `<svg onload>` in
     `fouls` ran in the browser, and a seat name with `<!--<script>` stopped the page's
     script.  Now the bad types are refused before anything is written, and text (names,
     game id, rules, forfeit, duplicate pairs) shows as text: no injected script runs and
@@ -258,7 +258,7 @@ def _rects(driver: Any, css: str) -> list[dict[str, float]]:
 
 @pytest.mark.parametrize("width", [390, 1280])
 def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
-    """Issue 21 item 14: row labels, royalties per row, Fantasyland markers, rows
+    """Row labels, royalties per row, Fantasyland markers, rows
     aligned across seats, a chart with an x axis and a legend clear of it, p50 and p99
     latency; no horizontal overflow at 390 px."""
     from selenium.webdriver.common.by import By
@@ -355,7 +355,7 @@ def test_layout(browser: Any, width: int, tmp_path: Path) -> None:
 
 
 def test_deals_file_loads_on_demand(browser: Any, tmp_path: Path) -> None:
-    """Issue 20 item 12: the page holds the first deals and the largest swings; the
+    """The page holds the first deals and the largest swings; the
     deals file written next to it shows any other deal once loaded, and a file that
     is not its own is refused."""
     from selenium.webdriver.common.by import By

@@ -1,8 +1,7 @@
-"""``ofc-fast bot`` against a hostile or merely buggy host (issue 20, items 4, 5, 11;
-issue 21, items 2, 4, 5): every host field is checked against the protocol's bounds,
-a line that is not the protocol stops the client with one line on stderr (exit 2,
-never a traceback), unknown messages are skipped, and the arena's deadline reaches
-the bot, whose search fits into it."""
+"""``ofc-fast bot`` against a hostile or merely buggy host: every host field is checked
+against the protocol's bounds, a line that is not the protocol stops the client with one
+line on stderr (exit 2, never a traceback), unknown messages are skipped, and the
+arena's deadline reaches the bot, whose search fits into it."""
 
 from __future__ import annotations
 
@@ -82,7 +81,7 @@ def one_line_error(proc: subprocess.CompletedProcess[bytes], *words: str) -> str
     return err
 
 
-# -- item 4: bounds, no huge allocation
+# -- bounds: no huge allocation
 def test_hello_with_ten_million_seats_is_a_one_line_error() -> None:
     hello = {**HELLO, "seat_count": 10**7}
     t0 = time.perf_counter()
@@ -114,7 +113,7 @@ def test_place_events_cannot_grow_a_board_past_its_rows() -> None:
         c.feed({"t": "event", "ev": ev})
 
 
-# -- item 5: valid JSON of the wrong shape
+# -- valid JSON of the wrong shape
 HOSTILE = {
     "missing seat": [HELLO, {"t": "hand-start", "hand_no": 0}],
     "1e999": [b'{"t":"hello","proto":1,"game_id":"ofc","seat_count":1e999}'],
@@ -188,7 +187,7 @@ def test_unknown_messages_events_and_fields_are_skipped() -> None:
     assert len(replies[1]["action"]["placements"]) == 5
 
 
-# -- item 11 / issue 21 item 2: the deadline reaches the bot
+# -- the deadline reaches the bot
 class Recorder:
     def __init__(self) -> None:
         self.seen: list[dict[str, Any]] = []
@@ -265,7 +264,7 @@ def test_time_budget_option() -> None:
     one_line_error(run_bot(lines(*msgs), "search", "--time-budget", "-1"), "--time-budget")
 
 
-# -- issue 21 item 4: reproducible without --seed
+# -- reproducible without --seed
 def arena_history(tmp_path: Path, tag: str, bot: str) -> list[Any]:
     hist = tmp_path / f"{tag}.jsonl"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -322,7 +321,7 @@ def test_tcp_client_sets_nodelay(monkeypatch: pytest.MonkeyPatch) -> None:
     assert seen and seen[-1] != 0
 
 
-# -- issue 21 item 5: the README's recipe for a bot of your own
+# -- the README's recipe for a bot of your own
 def readme_recipe() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     m = re.search(r"<!-- own-bot-recipe[^>]*-->\s*```py\n(.*?)```", text, re.S)

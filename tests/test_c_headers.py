@@ -16,7 +16,7 @@ Every ``@code`` ... ``@endcode`` block in a header comment (the headers mark the
 examples ``Example`` so) is a C program: a block without ``main`` is wrapped in one,
 after the public headers and ``<assert.h>``, ``<stdio.h>``, ``<stdlib.h>`` and
 ``<string.h>``; each builds with ``-std=c99 -Wall -Wextra -Werror -pedantic`` against
-csrc/ and runs to exit status 0 (tests/c_programs.py, shared with the README's C
+csrc/ and runs to exit status 0 (tests/support/c_programs.py, shared with the README's C
 programs).
 
 These read the source tree: outside a checkout they skip.

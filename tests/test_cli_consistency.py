@@ -1,7 +1,7 @@
-"""What a new user ran into on the command line and in the API (issue 21, items 6, 7,
-10): ``advise`` at the opening without ``--opponent``, what ``advise``'s ev is, the
-argument order of ``score_pair``, one error class and one alias table for rule set
-names, piped tables, and ``bench``'s verdict at the precision it prints."""
+"""What a new user ran into on the command line and in the API: ``advise`` at the
+opening without ``--opponent``, what ``advise``'s ev is, the argument order of
+``score_pair``, one error class and one alias table for rule set names, piped tables,
+and ``bench``'s verdict at the precision it prints."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-# -- item 6: advise at the opening
+# -- advise at the opening
 
 
 def test_advise_at_the_opening_needs_no_opponent(
@@ -83,7 +83,7 @@ def test_advise_help_documents_the_board_syntax(capsys: pytest.CaptureFixture[st
     assert '"-"' in text and "--players" in text and "empty board" in text
 
 
-# -- item 7: what advise's ev is
+# -- what advise's ev is
 
 
 def test_advise_names_its_ev_for_what_it_is(capsys: pytest.CaptureFixture[str]) -> None:
@@ -97,7 +97,7 @@ def test_advise_names_its_ev_for_what_it_is(capsys: pytest.CaptureFixture[str]) 
     assert "against the modelled opponent play" in doc
 
 
-# -- item 10: consistency
+# -- consistency
 
 
 def test_score_pair_with_the_rules_first_points_at_the_argument_order() -> None:

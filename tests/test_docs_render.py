@@ -1,4 +1,4 @@
-"""The docs site renders what a reader needs (issue 21, item 13): the package's example
+"""The docs site renders what a reader needs: the package's example
 as code (not a nested block quote), no computed attribute value shown as code, a C API
 page without raw Doxygen, and the pages for the command line, the arena and its report,
 and parallel runs in the navigation."""

@@ -1,5 +1,5 @@
 """Differential test of the game engine against the independent model of
-``game_model.py`` (issue 10): on random deals of every preset, 2 to max seats, random
+``game_model.py``: on random deals of every preset, 2 to max seats, random
 buttons, Fantasyland counts and stacks, random legal play, the engine and the model agree
 at every decision on the seat to act, the dealt cards (from the seed through the spec
 RNG), the discards due, the legal action set (also as a mask and, sometimes, as moves)

@@ -1,4 +1,4 @@
-"""Property tests of the game engine (issue 10) from random reachable states.
+"""Property tests of the game engine from random reachable states.
 
 The states, of every preset (and face-down variants), are built by random legal play to
 a random depth on the engine and the independent model of ``game_model.py`` in lockstep:

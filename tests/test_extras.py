@@ -51,7 +51,8 @@ def _extra(name: str) -> set[str]:
 
 
 def _test_files() -> list[Path]:
-    return sorted(TESTS.glob("*.py"))  # tests/fuzz: the fuzz extra's harnesses
+    # tests/support: the helpers the tests import; tests/fuzz: the fuzz extra's harnesses
+    return sorted([*TESTS.glob("*.py"), *(TESTS / "support").glob("*.py")])
 
 
 def _imports(path: Path) -> set[str]:
@@ -79,7 +80,7 @@ def _is_call(node: ast.AST, name: str) -> bool:
 
 
 def _third_party(modules: set[str]) -> set[str]:
-    local = {p.stem for p in [*TESTS.glob("*.py"), *(ROOT / "tools").glob("*.py")]}
+    local = {p.stem for p in [*_test_files(), *(ROOT / "tools").glob("*.py")]}
     local |= {"ofc_fast", "tomli", "tomllib"}
     return {
         m

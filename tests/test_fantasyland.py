@@ -1,4 +1,4 @@
-"""fantasyland_cards() for every preset (R-FL-1/3/9/10, R-27-6/7, DESIGN.md): entry
+"""fantasyland_cards() for every preset (R-FL-1/3/9/10, R-27-6/7, Q-10): entry
 thresholds, progressive counts 14-17, 2-7 entry, every stay rule, "same" and "entry"
 stay counts, and fouled boards never qualifying.
 """
@@ -198,7 +198,7 @@ def test_stay_entry_count_with_lowball_only_entry() -> None:
 
 @pytest.mark.parametrize("name", rules.names())
 def test_fouled_boards_never_qualify(name: str) -> None:
-    """DESIGN.md / Q-10: a fouled board never earns or keeps Fantasyland."""
+    """Q-10: a fouled board never earns or keeps Fantasyland."""
     r = rules.get(name)
     # Trips aces in front over a pair of nines: fouled in every preset (2-7 too: the
     # middle has a pair).  Quads in the back would otherwise stay.

@@ -1,4 +1,4 @@
-"""The package's layering (issue "A codebase a newcomer can live in", point 4): no module
+"""The package's layering: no module
 reaches into another module's private names.
 
 A name starting with one underscore is private to the module that defines it (and a

@@ -4,7 +4,7 @@ flush or a middle above ten-high fouls, the back must beat the front, and the mi
 royalties 9-high 1, 8-high 2, 7-high 4, 7-5-4-3-2 8 (ten-high 0).
 
 The raw 2-7 order of ofc.low27 is checked exhaustively in test_ranking_exhaustive.py;
-here the rules built on it are checked, against tests/reference.py (independent).
+here the rules built on it are checked, against tests/support/reference.py (independent).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_back_must_beat_front() -> None:
     assert not Board.parse("Kh Kd 9h / 7c 5d 4h 3s 2d / Ac Ad 8c 8s 2c").is_foul(P27)
     assert Board.parse("Kh Kd 9h / 7c 5d 4h 3s 2d / Ac Qd Jc 8s 2c").is_foul(P27)
     # front K-K-2 against a back K-K-J-8-3: the back's kickers make it stronger
-    # (DESIGN.md strength scale): legal.
+    # (docs/design.md strength scale): legal.
     assert not Board.parse("Kh Kd 2h / 7c 5d 4h 3s 2d / Ks Kc Jc 8s 3c").is_foul(P27)
     # front K-K-A against a back K-K-Q-J-8: the front's ace kicker wins: foul.
     assert Board.parse("Kh Kd Ah / 7c 5d 4h 3s 2d / Ks Kc Qd Jc 8s").is_foul(P27)

@@ -163,7 +163,7 @@ def test_seat_stats_confidence_interval() -> None:
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
     assert st.mean == mean and abs(st.sd - sd) < 1e-12
     # Student's t with 7 degrees of freedom (printed t tables: 2.365), or the normal
-    # approximation without SciPy (both cases: tests/test_cli_polish.py)
+    # approximation without SciPy (both cases: tests/test_cli_output.py)
     quantile = 2.365 if importlib.util.find_spec("scipy") else 1.96
     assert abs(st.ci95 - quantile * sd / math.sqrt(len(values))) < 5e-4 * sd
     assert SeatStats().ci95 == float("inf")

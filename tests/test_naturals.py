@@ -1,6 +1,6 @@
 """Naturals (R-NAT-1..7, R-VAR-MAL-3/4, R-VAR-VIET-3, R-VAR-SG-1..3, R-VAR-HG-1,
 R-VAR-NOPIC-1): detection, tie-break keys and boards against the independent
-reference (tests/reference_naturals.py), the presets' lists, natural-vs-natural
+reference (tests/support/reference_naturals.py), the presets' lists, natural-vs-natural
 payments for every NaturalsRule, bad input."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A parallel run values Fantasyland (issue 21, item 9): the unit of parallel work is a
+"""A parallel run values Fantasyland: the unit of parallel work is a
 deal plus the Fantasyland deals it earns, with decks from ``(seed, i, k)``; the same
 on every executor (Ray: tests/test_parallel_ray.py)."""
 

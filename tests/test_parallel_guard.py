@@ -1,5 +1,5 @@
 """A script that starts a process pool without ``if __name__ == "__main__":`` gets a
-message that says what to do (issue 21, item 8), and the README's parallel-runs block
+message that says what to do, and the README's parallel-runs block
 runs as a script."""
 
 from __future__ import annotations

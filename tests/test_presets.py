@@ -1,5 +1,5 @@
-"""Every preset of DESIGN.md: its pinned parameters, and a fixed set of boards scored
-with settle(), checked against numbers worked out by hand from RULES.md (the
+"""Every preset of `ofc_fast.rules`: its pinned parameters, and a fixed set of boards scored
+with settle(), checked against numbers worked out by hand from docs/rules.md (the
 arithmetic is in the comments; nothing here was copied from the library's output).
 """
 
@@ -59,7 +59,7 @@ def test_get_unknown_preset_names_the_choices() -> None:
 
 
 def test_ofc_and_pineapple_schedule_pinned_by_design() -> None:
-    """DESIGN.md: back straight 2, flush 4, full house 6, quads 10, SF 15, royal 25;
+    """Pinned (design.md): back straight 2, flush 4, full house 6, quads 10, SF 15, royal 25;
     middle trips 2, straight 4, flush 8, FH 12, quads 20, SF 30, royal 50; front pair
     66=1 .. AA=9, trips 222=10 .. AAA=22; 1-6 scoring."""
     for name in OFC_FAMILY:
@@ -71,7 +71,7 @@ def test_ofc_and_pineapple_schedule_pinned_by_design() -> None:
         assert roy.front_trips == tuple(range(10, 23))
         assert (r.sweep_bonus, r.majority_bonus, r.overall_bonus) == (3, 0, 0)
         assert r.win_bonus == Schedule()
-        assert r.order is OrderRule.NONSTRICT  # DESIGN.md / Q-1 default
+        assert r.order is OrderRule.NONSTRICT  # Q-1 default
         assert r.foul_pays_sweep and not r.house and r.pool is None
         assert r.lowball is None
     assert rules.OFC.game is Game.OFC
@@ -130,7 +130,7 @@ def test_alternative_royalty_schedules() -> None:
 
 
 def test_classic_presets_pinned_by_design() -> None:
-    """DESIGN.md: CLASSIC_1_6 / CLASSIC_2_4 win-only scale: front trips 3, middle FH 2,
+    """Pinned (design.md): CLASSIC_1_6 / CLASSIC_2_4 win-only scale: front trips 3, middle FH 2,
     quads 4, straight flush or royal 5 (as units of the won row)."""
     for r, sweep, majority in ((rules.CLASSIC_1_6, 3, 0), (rules.CLASSIC_2_4, 0, 1)):
         wb = r.win_bonus
@@ -147,7 +147,7 @@ def test_classic_presets_pinned_by_design() -> None:
 
 
 def test_regional_presets_parameters() -> None:
-    """RULES.md section 8, as the presets read it."""
+    """docs/rules.md section 8, as the presets read it."""
     mal = rules.MALAYAN
     assert mal.house and mal.sweep_bonus == 0 and mal.win_bonus == Schedule()
     assert mal.naturals_rule is NaturalsRule.DIFFERENCE

@@ -1,9 +1,9 @@
 """Cards, ranking and batch API: parsing and formatting, errors, describe(), categories,
 Cactus Kev and treys interop, 2-7 values, NumPy batch calls and threads.
 
-Expected values come from the conventions in DESIGN.md (card id = 4*rank + suit), from
+Expected values come from the conventions in docs/design.md (card id = 4*rank + suit), from
 published facts (Cactus Kev numbering and card ints, category class counts) or from the
-independent reference in tests/reference.py, never from the library's own output.
+independent reference in tests/support/reference.py, never from the library's own output.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def test_parse_cards_separators(text: str) -> None:
 
 def test_parse_cards_concatenated_tens() -> None:
     assert parse_cards("10h10d") == [34, 33]
-    assert parse_cards("As Kd, 10h-2c") == [51, 45, 34, 0]  # DESIGN.md / docstring
+    assert parse_cards("As Kd, 10h-2c") == [51, 45, 34, 0]  # design.md card ids, docstring
 
 
 def test_all_52_cards_as_text_round_trip() -> None:
@@ -305,7 +305,8 @@ def test_text_lists_tuples_numpy_give_equal_results() -> None:
 
 
 def test_strength_scale_examples() -> None:
-    """DESIGN.md: QQ5 front > QQ432, < QQ532 (R-ORDER-2); R-RANK-8: KK3 > KK2 (EX-4)."""
+    """Strength scale (design.md): QQ5 front > QQ432, < QQ532 (R-ORDER-2);
+    R-RANK-8: KK3 > KK2 (EX-4)."""
     assert ofc.rank3("Qh Qd 5c") > ofc.rank5("Qs Qc 4d 3h 2s")
     assert ofc.rank3("Qh Qd 5c") < ofc.rank5("Qs Qc 5d 3h 2s")
     assert ofc.rank3("Kh Ks 3c") > ofc.rank3("Kd Kc 2c")
@@ -391,8 +392,8 @@ def test_category_of_hands() -> None:
 @pytest.mark.parametrize(
     "text, name",
     [
-        ("Kh Kd Ks 7c 7d", "Kings full of Sevens"),  # DESIGN.md
-        ("Qh Qd 5c", "Pair of Queens, 5 kicker"),  # DESIGN.md (3-card front)
+        ("Kh Kd Ks 7c 7d", "Kings full of Sevens"),  # describe() docstring
+        ("Qh Qd 5c", "Pair of Queens, 5 kicker"),  # describe() docstring (3-card front)
         ("As Ks Qs Js Ts", "Royal flush"),
         ("Ah Kh Qh Jh Th", "Royal flush"),
         ("Ah 2d 3c 4s 5h", "Five-high straight"),  # the wheel (R-RANK-3)
@@ -703,7 +704,7 @@ def test_batch_bad_cards_name_the_row(batch, k, single) -> None:
 
 def test_batch_threads() -> None:
     """4 threads ranking different arrays at once give the single-threaded results
-    (DESIGN.md: the C library has no global mutable state and is thread-safe)."""
+    (docs/design.md, Layers: the C library has no global mutable state and is thread-safe)."""
     arrays = [
         random_hands(200_000, 5, 10),
         random_hands(200_000, 3, 11),

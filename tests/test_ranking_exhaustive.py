@@ -1,4 +1,4 @@
-"""Exhaustive ranking checks against the independent reference (tests/reference.py).
+"""Exhaustive ranking checks against the independent reference (tests/support/reference.py).
 
 Every 5-card hand (2,598,960) and every 3-card hand (22,100) is ranked by the library
 and compared with the pure-Python reference written from the rules: same order, same
@@ -298,7 +298,7 @@ def test_random_front_vs_middle_pairs() -> None:
     ],
 )
 def test_pinned_front_vs_middle(front: str, middle: str, front_stronger: bool) -> None:
-    """R-ORDER-2, EX-17 and DESIGN.md's strength scale on pinned front/middle pairs."""
+    """R-ORDER-2, EX-17 and docs/design.md's strength scale on pinned front/middle pairs."""
     assert (
         ref.hand_key(ref.card_ids(front)) > ref.hand_key(ref.card_ids(middle))
     ) == front_stronger

@@ -1,4 +1,4 @@
-"""The report's inputs under attack (issue 20, items 3, 12 and 14): hand histories and
+"""The report's inputs under attack: hand histories and
 match reports are checked against their schemas before anything is written, every
 bad file gets a named error (HistoryError, ArenaError) and a one-line CLI error, the
 page escapes what it writes, and a long history gives a bounded page in bounded memory.
@@ -76,8 +76,8 @@ def _history_cases(rec: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_history_errors_are_named(lines: list[dict[str, Any]], tmp_path: Path) -> None:
-    """Every bad line raises HistoryError naming the file and line (issue 20 item 14;
-    today: UnicodeDecodeError, RecursionError, IndexError or nothing at all)."""
+    """Every bad line raises HistoryError naming the file and line (before:
+    UnicodeDecodeError, RecursionError, IndexError or nothing at all)."""
     good = lines[0]
     for name, bad in _history_cases(good).items():
         _, hist = write(tmp_path, report_of(lines), [good, bad])
@@ -95,7 +95,7 @@ def test_bad_history_is_a_one_line_cli_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """`ofc-fast report` and `ofc-fast replay` on a bad history: exit 2, one line on
-    stderr, no traceback, no page (issue 20 item 14)."""
+    stderr, no traceback, no page."""
     for name, bad in _history_cases(lines[0]).items():
         rep, hist = write(tmp_path, report_of(lines), [lines[0], bad])
         page = tmp_path / "out.html"
@@ -147,8 +147,8 @@ def _report_cases(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_report_errors_are_named(lines: list[dict[str, Any]], tmp_path: Path) -> None:
-    """Every report field the page writes is checked: ArenaError naming it (issue 20
-    item 3: `fouls`, `fantasylands`, `scoops`, `royalties`, `faults`, `decks` were
+    """Every report field the page writes is checked: ArenaError naming it (before,
+    `fouls`, `fantasylands`, `scoops`, `royalties`, `faults`, `decks` were
     written unescaped and unchecked)."""
     for name, bad in _report_cases(report_of(lines)).items():
         with pytest.raises(ArenaError, match="report: "):
@@ -234,7 +234,7 @@ def test_schema_checker_agrees_with_jsonschema(lines: list[dict[str, Any]]) -> N
 
 def test_page_escapes_every_text_value(lines: list[dict[str, Any]]) -> None:
     """Names, game id, rules and the forfeit are text in the page; in the JSON island
-    no `<`, `>`, `&`, U+2028 or U+2029 is left (issue 20 item 3: a seat name
+    no `<`, `>`, `&`, U+2028 or U+2029 is left (before, a seat name
     `<!--<script>` stopped the page's script; the island escaped only `</`)."""
     tag = "<x-inj a='1' b=\"2\">&amp;\u2028\u2029<!--<script>"
     names = (f"h{tag}", f"r{tag}")
@@ -286,8 +286,8 @@ def _measure(tmp: Path, lines: list[dict[str, Any]], n: int) -> tuple[int, int]:
 def test_report_on_a_long_history_is_bounded(
     lines: list[dict[str, Any]], tmp_path: Path
 ) -> None:
-    """Three times the deals: the same page and the same peak memory (issue 20 item
-    12: 108,000 deals took 2.7 GB, 27 KB a deal, and wrote a 111 MB page); every deal
+    """Three times the deals: the same page and the same peak memory (before,
+    108,000 deals took 2.7 GB, 27 KB a deal, and wrote a 111 MB page); every deal
     is in the deals file next to the page, with a header the page checks."""
     small_page, small_rss = _measure(tmp_path / "a", lines, 600)
     big_page, big_rss = _measure(tmp_path / "b", lines, 1800)

@@ -1,4 +1,4 @@
-"""Test vectors of the deal RNG (issue 10; /work/notes/engine_spec.md "Deck from a seed"):
+"""Test vectors of the deal RNG (docs/design.md "Deal RNG", csrc/ofc_game.h):
 the first decks of a few seeds and the game seeds of a run's first deals, written out
 literally.  They pin the deal format forever: a change of any of them is a change of
 every deal a seed gives (a CHANGELOG entry, never a silent edit).
@@ -15,6 +15,7 @@ import random
 
 import game_model as gm
 import pytest
+from shared_vectors import read_u64
 
 import ofc_fast
 from ofc_fast import rules
@@ -299,14 +300,9 @@ DECK_OF_RUN_42_DEAL_0 = [
 ]
 
 # SplitMix64 seeded with 1234567: its first outputs, as published with the reference
-# implementation (Vigna, splitmix64.c) and used by many test suites.
-SPLITMIX64_1234567 = [
-    6457827717110365317,
-    3203168211198807973,
-    9817491932198370423,
-    4593380528125082431,
-    16408922859458223821,
-]
+# implementation (Vigna, splitmix64.c) and used by many test suites; the C tests
+# (tests/c/test_game.c) read the same file.
+SPLITMIX64_1234567 = read_u64("splitmix64_1234567.txt")
 
 
 class SplitMix64:
@@ -413,7 +409,7 @@ def test_bounded_rejects_the_biased_low_words() -> None:
 def _deck_attribute(g: ofc_fast.Game) -> list[int]:
     if not hasattr(g, "deck"):
         pytest.skip(
-            "ofc_fast.Game has no `deck` attribute yet (the C engine of issue 10 "
+            "ofc_fast.Game has no `deck` attribute yet (the C engine "
             "adds it; install a current ofc-fast); the deck vectors cannot be read"
         )
     return list(g.deck)

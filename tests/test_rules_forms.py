@@ -137,7 +137,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "observation_record": lambda r: observation_record(r, 0, EMPTY, [1, 2, 3, 4, 5]),
         "play_run": None,  # the CLI's parallel runner: its --rules went through load_rules
         # ofc_fast.search: best_completion / search_model keep refusing a name with
-        # SearchError (tests/test_search_findings.py asserts it); position and
+        # SearchError (tests/test_search_inputs.py asserts it); position and
         # make_observation take the rules advise resolved.
         "HeuristicBot.warm_up": lambda r: HeuristicBot(seed=0).warm_up(r),
         "SearchBot.warm_up": lambda r: sorted(_warm_search(r)),

@@ -1,4 +1,4 @@
-"""The RuleSet model (issue 3, item 1): plain-JSON round trips for every preset and for
+"""The RuleSet model: plain-JSON round trips for every preset and for
 random valid rule sets; unknown keys, wrong types and impossible values raise
 RulesError naming the dotted key; replace() validates like construction.
 """
@@ -194,7 +194,7 @@ def test_random_rule_sets_round_trip(d: dict) -> None:
     s = score_pair(a, b, r)
     assert s.net == -score_pair(b, a, r).net
     # ... and settles, with and without table stakes: a rule set that validates has
-    # table rules C accepts (issue 9 finding 3: no combination fails at settle time).
+    # table rules C accepts (no combination fails at settle time).
     assert table_rules(r).max_players == r.max_players
     for stacks in (None, [5, 7]):
         assert sum(settle([a, b], r, stacks=stacks).net) == 0
@@ -375,9 +375,9 @@ def test_nested_classes_validate_on_construction() -> None:
 
 def test_mixed_order_was_removed() -> None:
     """R-ORDER-1's third reading, "mixed" ([001]: front < middle <= back), fouls
-    exactly the boards "nonstrict" fouls: on the DESIGN.md scale a 3-card front never
+    exactly the boards "nonstrict" fouls: on the docs/design.md scale a 3-card front never
     equals a 5-card middle (Q-2); the independent reference shows it on random boards.
-    So the option was removed (a dead option, issue 15), and a rule set naming it
+    So the option was removed (a dead option), and a rule set naming it
     fails with a RulesError that says why."""
     import random
 

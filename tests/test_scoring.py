@@ -87,7 +87,7 @@ def test_ex17_front_over_middle_fouls_in_scoring() -> None:
 
 
 def test_classic_foul_pays_win_values_and_sweep() -> None:
-    """DESIGN.md: against a fouled board the clean board collects each row at its
+    """Pinned (design.md): against a fouled board the clean board collects each row at its
     win-only value (bonuses included) plus the sweep (1-6) or majority (2-4)."""
     clean = "6c 6d 6h / 4c 4d 4h 9c 9d / Kc Kd Kh Ks 8d"  # trips 3, FH 2, quads 4
     fouled = "Ah Ad 4s / Qh Qd 3h 3d 8c / 7s 7h 2d 2c 8s"

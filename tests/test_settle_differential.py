@@ -1,5 +1,5 @@
 """Differential test of the C table settlement (``settle`` -> ``ofc_settle``) against
-the pure-Python reference of tests/reference_settle.py: random tables of 2-4 seats,
+the pure-Python reference of tests/support/reference_settle.py: random tables of 2-4 seats,
 every preset plus random variations (house, pool, single winner, aces bet, surrender,
 declared naturals, naturals rules, stacks under both stakes models, settlement start),
 compared on nets, items in order, row-scored pairs, stacks after, naturals, winner,

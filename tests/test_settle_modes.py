@@ -101,8 +101,8 @@ def test_pool_fouled_boards_win_nothing() -> None:
     assert settle([fouled, both], pool).net == [0, 0]
 
 
-def test_issue9_finding3_pool_settles_under_table_stakes() -> None:
-    """Issue 9 finding 3: pool gains are pair transfers in settlement order, so table
+def test_pool_settles_under_table_stakes() -> None:
+    """Pool gains are pair transfers in settlement order, so table
     stakes cap them like any pair transfer (it used to raise RulesError)."""
     pool = rules.CLASSIC_1_6.replace(pool={"ante": 1})
     assert settle([Y, X], pool).net == [-3, 3]  # X takes every row's pot
@@ -298,7 +298,7 @@ def tables(draw):
     if r.surrender_cost is not None:
         surrendered = sorted(draw(st.sets(st.integers(0, players - 1), max_size=players)))
     stacks = None
-    if draw(st.booleans()):  # pool too (issue 9 finding 3)
+    if draw(st.booleans()):  # pool too
         stacks = draw(st.lists(st.integers(0, 40), min_size=players, max_size=players))
     declared: dict[int, bool] = {}
     if r.naturals and draw(st.booleans()):
@@ -372,7 +372,7 @@ def test_settle_properties(case) -> None:
     st.sampled_from(list(StakesModel)),
 )
 def test_apply_stakes_matches_rule_text(transfers, stacks, model) -> None:
-    """apply_stakes() against R-STAKES-2 / R-STAKES-3 re-implemented from RULES.md."""
+    """apply_stakes() against R-STAKES-2 / R-STAKES-3 re-implemented from docs/rules.md."""
     got = apply_stakes(transfers, stacks, model)
     ref = ref_chips if model is StakesModel.CHIPS else ref_win_cap
     assert got == ref(transfers, stacks)
@@ -615,10 +615,10 @@ def test_majority_rule_with_tied_rows() -> None:
     assert score_pair(a, b, more_rows).net == 2
 
 
-# ------------------------------------------------- argument checks (issue 9, finding 8)
+# ------------------------------------------------- argument checks
 
 
-def test_issue9_finding8_settle_button_float_is_a_board_error() -> None:
+def test_settle_button_float_is_a_board_error() -> None:
     with pytest.raises(ofc.BoardError, match="button"):
         settle([X, Y, Z], rules.OFC, button=0.0)  # type: ignore[arg-type]
     with pytest.raises(ofc.BoardError, match="button"):
@@ -627,7 +627,7 @@ def test_issue9_finding8_settle_button_float_is_a_board_error() -> None:
         settle([X, Y, Z], rules.OFC, button=3)
 
 
-def test_issue9_finding8_settle_surrendered_float_is_refused() -> None:
+def test_settle_surrendered_float_is_refused() -> None:
     sur = SIMPLE.replace(surrender_cost=1)
     with pytest.raises(ofc.BoardError, match="surrendered seat"):
         settle([X, Y, Z], sur, surrendered=[0.5])  # type: ignore[list-item]

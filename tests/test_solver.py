@@ -70,7 +70,7 @@ def all_boards(cards: list[int]) -> np.ndarray:
 
 def ref_next_cards(rules: R.RuleSet, strengths: np.ndarray, n_hand: int) -> np.ndarray:
     """Fantasyland cards a Fantasyland hand of n_hand cards keeps (0 = none), per
-    board, read from RULES.md R-FL-10 / R-27-7 as the RuleSet fields describe them.
+    board, read from docs/rules.md R-FL-10 / R-27-7 as the RuleSet fields describe them.
     Fouled boards must be masked by the caller."""
     fl = rules.fantasyland
     n = len(strengths)

@@ -1,6 +1,6 @@
-"""One VectorEnv stepped from two threads (issue 20, item 8): the second thread is
-refused with a GameError that says what to do, nothing is corrupted, and
-single-threaded stepping works afterwards, matching an environment never shared."""
+"""One VectorEnv stepped from two threads: the second thread is refused with a GameError
+that says what to do, nothing is corrupted, and single-threaded stepping works
+afterwards, matching an environment never shared."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every worked example EX-1 .. EX-17 of RULES.md section 14, one named test each.
+"""Every worked example EX-1 .. EX-17 of docs/rules.md section 14, one named test each.
 
 Already in tests/test_scoring.py (not repeated here):
   EX-2  test_ex2_classic_bonuses

@@ -11,7 +11,7 @@ regenerates it and compares bytes.
 
 What is built
 -------------
-The strength scale (DESIGN.md "Strength"): every distinct 5-card class and every
+The strength scale (docs/design.md, "Strength"): every distinct 5-card class and every
 distinct 3-card class is described by an ordering key ``(order_category, r1..r5)``
 where missing ranks of a 3-card hand are -1 (below a deuce, R-ORDER-2).  Sorting all
 7,462 + 455 keys gives the dense strengths 1..7917 (0 means "no hand").

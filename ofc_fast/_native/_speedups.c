@@ -1,18 +1,27 @@
-/* _speedups.c -- the per-call rankers ofc_fast.rank5() / rank3() as METH_FASTCALL
- * builtins, so that ranking one hand from Python costs one C call, not a cffi
- * argument conversion plus a Python wrapper.  Everything else goes through cffi.
+/* _speedups.c -- CPython builtins (METH_FASTCALL / METH_O) for the calls that are
+ * made once per hand or per decision, where a cffi argument conversion plus a
+ * Python wrapper would cost more than the work.  Batches and everything else go
+ * through the cffi module.
  *
- * Fast path: a list or tuple of exactly 5 (3) Python ints, all card ids, distinct.
- * Anything else (text, numpy arrays, bad ids, repeats, wrong counts) is handed to a
- * Python fallback registered by ofc_fast.ranking, which parses it or raises
- * CardError; so both paths give the same results and the same errors.
+ * rank5() / rank3(): the per-call rankers ofc_fast.rank5() / rank3().  Fast path: a
+ * list or tuple of exactly 5 (3) Python ints, all card ids, distinct.  Anything else
+ * (text, numpy arrays, bad ids, repeats, wrong counts) is handed to a Python
+ * fallback registered by ofc_fast.ranking (set_fallback()), which parses it or
+ * raises CardError; so both paths give the same results and the same errors.
  *
  * observe() turns a game state (an ofc_game held by a bytearray, csrc/ofc_game.h)
  * into one seat's observation, the plain dict of ofc_fast.game.Observation, in one
- * call: ofc_game_observe (the cffi module's, through a function pointer bound once
- * by ofc_fast.game.observation) and the dict built here, so that a bot's view of
- * the table costs about a microsecond.  legal_actions() lists the pending
- * decision's action ids from the same per-shape cache.
+ * call of ofc_game_observe.  legal_actions() lists the pending decision's action
+ * ids, cached per decision shape; place() and act() apply a placement or an action
+ * id to the game in place.  The three engine functions are the cffi module's,
+ * reached through function pointers that ofc_fast.game.observation hands over once
+ * at import (bind()), together with the Python function that fills the legal-action
+ * cache on a shape's first use (the one call back into Python).
+ *
+ * card_ids(), distinct_ids() and moves() are the fast paths of the card and move
+ * checks of ofc_fast.game and ofc_fast.board: a list or tuple of exact int card
+ * ids, and the Move tuples of a list of action ids; None or False sends the caller to its own check,
+ * which names what is wrong.
  *
  * Built with the limited API (abi3) except on free-threaded CPython. */
 #include <Python.h>
@@ -652,7 +661,8 @@ static PyModuleDef_Slot speedups_slots[] = {
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT, "ofc_fast._native._speedups",
-    "Per-call rankers of ofc_fast (see ofc_fast.ranking).", sizeof(speedups_state),
+    "Per-call builtins of ofc_fast: rankers, observation, legal actions, moves.",
+    sizeof(speedups_state),
     speedups_methods, speedups_slots, speedups_traverse, speedups_clear, speedups_free};
 
 PyMODINIT_FUNC PyInit__speedups(void)

@@ -1,7 +1,7 @@
 """The protocol's bounds on what a host sends a bot, checked field by field for the
 bot client (:mod:`ofc_fast.arena.client`): every failure is a ProtocolError that
 names the message and the field, so that ``ofc-fast bot`` stops with one line
-instead of a traceback or a multi-gigabyte allocation (issue 20, items 4 and 5)."""
+instead of a traceback or a multi-gigabyte allocation."""
 
 from __future__ import annotations
 

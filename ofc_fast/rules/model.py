@@ -1,6 +1,6 @@
-"""The rule-set model: every rule and variant of RULES.md as a frozen dataclass field.
+"""The rule-set model: every rule and variant of docs/rules.md as a frozen dataclass field.
 
-Each open question of RULES.md section 15 is a field with a documented default; the
+Each open question of docs/rules.md section 15 is a field with a documented default; the
 presets (``ofc_fast.rules.presets``) set the fields their rule texts call for.
 
 >>> from ofc_fast.rules import OFC
@@ -209,7 +209,7 @@ class Lowball(RuleData):
 @dataclass(frozen=True)
 class Fantasyland(RuleData):
     """Fantasyland entry, size and stay (R-FL-*, R-27-6/7).  A fouled board never
-    enters or stays (DESIGN.md, every preset).
+    enters or stays (Q-10, every preset).
 
     Front thresholds are text: ``"QQ"`` = a pair of queens or better, ``"222"`` =
     any trips.

@@ -1,4 +1,4 @@
-"""Named rule sets for every variant of RULES.md, and the alternative royalty schedules.
+"""Named rule sets for every variant of docs/rules.md, and the alternative royalty schedules.
 
 >>> from ofc_fast import rules
 >>> rules.get("progressive-pineapple").fantasyland.entry
@@ -82,7 +82,7 @@ ROYALTIES_OFC: Schedule = Schedule(
         }
     ),
 )
-"""R-ROY-OFC-3/4, the schedule DESIGN.md pins for OFC and PINEAPPLE: front trips by
+"""R-ROY-OFC-3/4, the schedule docs/design.md pins for OFC and PINEAPPLE: front trips by
 rank (10..22), middle trips 2."""
 
 ROYALTIES_FLAT_TRIPS: Schedule = ROYALTIES_OFC.replace(front_trips=(20,) * 13)

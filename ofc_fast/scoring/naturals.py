@@ -1,4 +1,4 @@
-"""Naturals: the special 13-card hands of classic Chinese Poker (R-NAT-*, RULES.md 9).
+"""Naturals: the special 13-card hands of classic Chinese Poker (R-NAT-*, docs/rules.md section 9).
 
 A natural is declared instead of set (R-NAT-2): it beats any ordinary hand and wins
 its units from each opponent; two naturals settle by the rule set's

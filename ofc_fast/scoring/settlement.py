@@ -1,4 +1,4 @@
-"""Settling a whole table of 2-4 seats: every mode of RULES.md sections 3, 4, 7, 9.
+"""Settling a whole table of 2-4 seats: every mode of docs/rules.md sections 3, 4, 7, 9.
 
 Order of business (R-FLOW-CP-4, R-SETTLE-*): declared naturals first, then
 surrenders, then the rows (pairwise, against the house, as a pool, or for a single

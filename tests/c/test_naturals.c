@@ -4,7 +4,7 @@
  * and once under AddressSanitizer + UndefinedBehaviorSanitizer.  Crafted hands for
  * every natural and near misses, tie-break keys, the boards shown, invalid input.
  * The comparison with an independent brute-force reference over all 72,072 splits is
- * in the Python tests (tests/test_naturals.py, tests/reference_naturals.py). */
+ * in the Python tests (tests/test_naturals.py, tests/support/reference_naturals.py). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, once plain
  * and once under AddressSanitizer + UndefinedBehaviorSanitizer.  Exhaustive where the
  * space is small (every 5-card and 3-card hand); the ordering proof against an
- * independent reference lives in the Python tests (tests/reference.py). */
+ * independent reference lives in the Python tests (tests/support/reference.py). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

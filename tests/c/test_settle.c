@@ -3,11 +3,11 @@
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, once plain
  * and once under AddressSanitizer + UndefinedBehaviorSanitizer.  The worked examples
- * of RULES.md that involve settlement (EX-3, EX-10, EX-11, EX-12, EX-13, EX-14), the
+ * of docs/rules.md that involve settlement (EX-3, EX-10, EX-11, EX-12, EX-13, EX-14), the
  * house, naturals, every refusal, and random deals checked for zero sum, items adding
  * up and the fast path (no items) agreeing with the itemised one.  The comparison with
  * an independent reference over random tables of every mode is in the Python tests
- * (tests/test_settle_differential.py, tests/reference_settle.py). */
+ * (tests/test_settle_differential.py, tests/support/reference_settle.py). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +186,7 @@ static void test_ex11_pool(ofc_rules *r)
         CHECK_EQ(s.items[k].kind, OFC_ITEM_POOL);
     }
     CHECK_EQ(s.n_pairs, 0);
-    /* table stakes cap pool transfers like any pair transfer (issue 9, finding 3) */
+    /* table stakes cap pool transfers like any pair transfer */
     in.has_stacks = 1;
     in.stacks[0] = 10;
     in.stacks[1] = in.stacks[2] = in.stacks[3] = 5;

@@ -1,7 +1,7 @@
 """Independent pure-Python reference for the naturals (13-card special hands).
 
 This module does not import ofc_fast and shares no code with it; it is written from
-RULES.md section 9 (R-NAT-4, R-NAT-5, R-NAT-7, R-VAR-NOPIC-1) and the definitions
+docs/rules.md section 9 (R-NAT-4, R-NAT-5, R-NAT-7, R-VAR-NOPIC-1) and the definitions
 chosen for open question Q-8 (documented in csrc/ofc_naturals.h), and favours plain,
 checkable code over speed.
 

@@ -1,4 +1,4 @@
-"""Self-play data on disk under attack (issue 20, items 9, 10 and 14's manifest parts):
+"""Self-play data on disk under attack:
 a resume verifies every listed shard against the manifest's SHA-256 and redoes the
 bad ones, a second writer on the same --out is refused, and a manifest whose shards
 are not the plan's is a clean SelfPlayError, never a traceback."""
@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 # Self-play shards hold independent deals; where RunSpec can also play Fantasyland
-# chains (issue 21, item 9) it is told not to.
+# chains it is told not to.
 _INDEPENDENT = (
     {"fantasyland": False}
     if "fantasyland" in inspect.signature(RunSpec.make).parameters
@@ -144,7 +144,7 @@ def test_manifest_errors_from_the_command_line(
     assert err.count("\n") == 1 and "deals [0, 2]" in err and "Traceback" not in err
 
 
-# -- item 10: one writer per --out
+# -- one writer per --out
 def test_a_second_writer_is_refused(tmp_path: Path) -> None:
     """A writer holds the lock (a child process, as a second command would be); the
     run here is refused with a clear message and touches nothing."""

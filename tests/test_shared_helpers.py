@@ -1,4 +1,4 @@
-"""The helpers that exist once (issue 15, point 5), checked against independent
+"""The helpers that exist once, checked against independent
 references: the per-strength tables decoded in ``ofc_fast.ranking``, row sizes and free
 slots, 13-card hands, moves from a board, the row comparison value (2-7 middle), the
 cards a seat is dealt (C ``ofc_cards_per_seat``), and bots that play a custom rule set

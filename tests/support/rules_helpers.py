@@ -1,7 +1,7 @@
 """Helpers for the rule-set tests (test_presets, test_settle_modes, test_worked_examples,
 test_fantasyland, test_lowball27, test_rules_model).
 
-Everything here is written from RULES.md / DESIGN.md, not from the library's code: the
+Everything here is written from docs/rules.md / docs/design.md, not from the library's code: the
 table-stakes models are re-implemented from the rule text (R-STAKES-2, R-STAKES-3) so the
 library's ``apply_stakes`` is checked against an independent reading.
 """
@@ -93,7 +93,7 @@ def ref_win_cap(
 def ref_chips(
     transfers: Sequence[tuple[tuple[int, int], int]], stacks: Sequence[int]
 ) -> list[int]:
-    """R-STAKES-3, the plausible model RULES.md spells out: capacity = starting chips;
+    """R-STAKES-3, the plausible model docs/rules.md spells out: capacity = starting chips;
     each pair transfer = min(nominal, capacity_X, capacity_Y); both capacities drop by
     the transfer."""
     capacity = list(stacks)

@@ -1,4 +1,4 @@
-"""The public API reads well (issue 15, items 2 and 11).
+"""The public API reads well.
 
 * signatures stay short: no default value prints a whole rule set;
 * a preset's repr is its name, a custom rule set's repr says what differs;

@@ -1,5 +1,5 @@
 """Independent reference for board evaluation and pair scoring, written from
-RULES.md (R-ORDER-1, R-FOUL-*, R-SCORE-*, R-ROY-OFC-*, R-BON-CP-2) on top of the
+docs/rules.md (R-ORDER-1, R-FOUL-*, R-SCORE-*, R-ROY-OFC-*, R-BON-CP-2) on top of the
 reference hand evaluator in ``reference.py``.  It never imports ofc_fast."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from reference import category, hand_key
     ROYAL_FLUSH,
 ) = range(10)
 
-# R-ROY-OFC-3 (middle trips 2, as DESIGN.md pins for OFC / PINEAPPLE).
+# R-ROY-OFC-3 (middle trips 2, as docs/design.md pins for OFC / PINEAPPLE).
 OFC_BACK = {
     STRAIGHT: 2,
     FLUSH: 4,
@@ -114,7 +114,7 @@ def classic_win_value(row: int, cards: list[int]) -> int:
 
 
 def score_classic(a: list[int], b: list[int], method: str) -> int:
-    """Classic Chinese Poker, 1-6 or 2-4, win-only bonuses (DESIGN.md)."""
+    """Classic Chinese Poker, 1-6 or 2-4, win-only bonuses (docs/design.md, pinned presets)."""
     if is_foul(a) and is_foul(b):
         return 0
     res = row_results(a, b)

@@ -1,5 +1,6 @@
-"""Regression tests for the game findings of the fuzz audit (issue "Hardening":
-findings 3, 4, 5, 6 and the game parts of 8), on the C engine."""
+"""Edge cases of the game found by a fuzzer, on the C engine: a pool under table
+stakes, immutable moves and history, replays that check every recorded field, bounded
+action helpers, and garbage moves, actions and arguments."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def finished(
     return g
 
 
-def test_finding3_pool_with_table_stakes_settles() -> None:
+def test_pool_with_table_stakes_settles() -> None:
     r = rules.CLASSIC_1_6.replace(pool={"ante": 1})
     g = finished(r, 2, seed=3, stacks=[10, 10])
     res = g.result()
@@ -42,7 +43,7 @@ def test_finding3_pool_with_table_stakes_settles() -> None:
     assert m.hands_played >= 1
 
 
-def test_finding4_move_is_immutable_with_plain_ints() -> None:
+def test_move_is_immutable_with_plain_ints() -> None:
     m = Move([(np.int64(51), np.int8(0)), ("Kd", "back")], discard=np.uint8(3))
     assert all(type(c) is int for c in m.cards) and all(
         type(d) is int for d in m.destinations
@@ -61,7 +62,7 @@ def test_finding4_move_is_immutable_with_plain_ints() -> None:
     assert copy.deepcopy(m) == m
 
 
-def test_finding4_played_moves_cannot_change_history() -> None:
+def test_played_moves_cannot_change_history() -> None:
     g = Game(rules.PINEAPPLE, 2, seed=9)
     legal = g.legal_moves()
     before = [x.to_dict() for x in g.legal_moves()]
@@ -90,7 +91,7 @@ def refused(history: dict[str, Any], changes: dict[str, object]) -> HistoryError
     return info.value
 
 
-def test_finding5_replay_checks_every_recorded_field() -> None:
+def test_replay_checks_every_recorded_field() -> None:
     g = finished(seed=11)
     h = json.loads(json.dumps(g.history()))
     assert Game.replay(h) == g
@@ -150,14 +151,14 @@ def test_fuzz_five_cards_with_one_or_two_discards_have_no_action_ids(discards: i
     assert ofc.game.moves.destinations_table(5, discards) == (None,) * 243
 
 
-def test_finding5_replay_of_a_history_without_players_names_it() -> None:
+def test_replay_of_a_history_without_players_names_it() -> None:
     h = finished(seed=2).history()
     del h["players"]
     with pytest.raises(HistoryError, match="players"):
         Game.replay(h)
 
 
-def test_finding6_action_helpers_are_bounded() -> None:
+def test_action_helpers_are_bounded() -> None:
     t = time.perf_counter()
     with pytest.raises(MoveError):
         actions_for(20, [[], [], []], 0)
@@ -187,9 +188,7 @@ GARBAGE = [
 
 
 @pytest.mark.parametrize(("method", "value"), GARBAGE)
-def test_finding8_garbage_moves_and_actions_raise_move_error(
-    method: str, value: object
-) -> None:
+def test_garbage_moves_and_actions_raise_move_error(method: str, value: object) -> None:
     g = Game(rules.PINEAPPLE, 2, seed=4)
     before = g._state_bytes()
     with pytest.raises(MoveError):
@@ -210,7 +209,7 @@ def test_finding8_garbage_moves_and_actions_raise_move_error(
         {"deck": list(range(51))},
     ],
 )
-def test_finding8_bad_game_arguments_raise_game_error(kwargs: dict[str, object]) -> None:
+def test_bad_game_arguments_raise_game_error(kwargs: dict[str, object]) -> None:
     args: dict[str, object] = {"players": 2, "seed": 1}
     args.update(kwargs)
     with pytest.raises(GameError):
@@ -218,7 +217,7 @@ def test_finding8_bad_game_arguments_raise_game_error(kwargs: dict[str, object])
 
 
 @pytest.mark.parametrize("bad", [[[0]], [True], [1.0], [27], ["x"], [-1]])
-def test_finding8_moves_for_actions_refuses_garbage_ids(bad: list[object]) -> None:
+def test_moves_for_actions_refuses_garbage_ids(bad: list[object]) -> None:
     from ofc_fast.game.moves import moves_for_actions
 
     assert len(moves_for_actions([1, 2, 3], 1, [0, 26])) == 2

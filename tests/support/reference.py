@@ -7,7 +7,7 @@ and checked by eye, so it favours plain code over speed (the only speed-up is an
 
 Cards are ids ``4*rank + suit``: rank 0..12 = 2, 3, ..., K, A; suit 0..3 = c, d, h, s.
 
-Rules encoded here (RULES.md section 1-2):
+Rules encoded here (docs/rules.md sections 1-2):
 
 * R-RANK-1: categories, low to high: high card, one pair, two pair, trips, straight,
   flush, full house, quads, straight flush, royal flush.
@@ -20,7 +20,7 @@ Rules encoded here (RULES.md section 1-2):
   their top card only.
 * R-DECK-2: suits never break a tie (only "all five suited" matters).
 * R-RANK-5: a 3-card hand is trips, pair or high card: no straights, no flushes.
-* R-ORDER-2 and DESIGN.md: a 3-card hand compares with a 5-card hand as if its two
+* R-ORDER-2 and docs/design.md (Strength): a 3-card hand compares with a 5-card hand as if its two
   missing kickers were below a deuce (so Q-Q-5 > Q-Q-4-3-2 and Q-Q-5 < Q-Q-5-3-2).
 * R-27-2: in 2-7 lowball the ace is always high (A-2-3-4-5 is just ace-high), straights
   and flushes count, and the lower high-poker hand is the better low hand.

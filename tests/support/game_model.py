@@ -1,8 +1,9 @@
-"""Independent pure-Python model of one deal, written from /work/notes/engine_spec.md
-(issue 10): the counter-based RNG and the deck of a seed, the deal schedule of every game
-kind with Fantasyland seats, the legal action set of a normal decision, applying an
-action or a full set (classic declarations and surrenders included), what each seat may
-see, and the reference result of a finished deal.
+"""Independent pure-Python model of one deal, written from the engine's specification
+(docs/rules.md section 10, docs/design.md "Deal RNG", the formulas in csrc/ofc_game.h),
+not from its code: the counter-based RNG and the deck of a seed, the deal schedule of
+every game kind with Fantasyland seats, the legal action set of a normal decision,
+applying an action or a full set (classic declarations and surrenders included), what
+each seat may see, and the reference result of a finished deal.
 
 It never imports ``ofc_fast.game`` and never calls ``Game``: the differential and property
 tests (test_engine_differential.py, test_engine_properties.py) hold the engine to it.  From

@@ -1,4 +1,4 @@
-"""The command line behaves as a user expects (issue 15, items 8-10).
+"""The command line behaves as a user expects.
 
 ``--version``; ``--json [PATH]`` the same in every subcommand; ``--rules`` takes a
 rules JSON file (the README's own example); ``--stacks`` in the README's form
@@ -402,7 +402,7 @@ def test_tables_fit_80_columns(
     rich: bool,
     argv: list[str],
 ) -> None:
-    """On a terminal (into a pipe tables keep their full width: test_issue21_cli)."""
+    """On a terminal (into a pipe tables keep their full width: test_cli_consistency.py)."""
     if rich:
         pytest.importorskip("rich", reason='pip install ".[test]" (rich)')
     else:

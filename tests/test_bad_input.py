@@ -1,8 +1,9 @@
-"""Regression tests for the fuzz audit (issue 9), one per reproducer, named after it.
+"""Regression tests for what a fuzzer found: one per reproducer, named after what it
+checks.
 
 Expected values come from independent sources: the single-threaded answer of the same
-call on an unshared copy (finding 1), the RuleSet object a preset name stands for
-(finding 8), the documented card forms (finding 7).
+call on an unshared copy (arrays written while read), the RuleSet object a preset name
+stands for (huge and odd arguments), the documented card forms (card text).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
 FL_HAND = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
 
 
-# ------------------------------------------------------------------ finding 1
+# ------------------------------------ batch arrays written by another thread while read
 
 
 def _deals(n: int, width: int, seed: int) -> np.ndarray:
@@ -70,7 +71,7 @@ def _bad_index(exc: CardError) -> int:
 
 
 @pytest.mark.parametrize("width, fn", [(5, ofc.rank5_batch), (3, ofc.rank3_batch)])
-def test_finding1_rank_batch_concurrent_writer(width, fn):
+def test_rank_batch_concurrent_writer(width, fn):
     hands = _deals(4000, width, width)
     expected = fn(hands.copy())  # single-threaded answer of the untouched rows
     out = np.empty(len(hands), dtype=np.int32)
@@ -90,7 +91,7 @@ def test_finding1_rank_batch_concurrent_writer(width, fn):
     assert ok + failed > 0
 
 
-def test_finding1_eval_boards_concurrent_writer():
+def test_eval_boards_concurrent_writer():
     boards = _deals(3000, 13, 13)
     expected = ofc.eval_boards(boards.copy())
 
@@ -109,7 +110,7 @@ def test_finding1_eval_boards_concurrent_writer():
 
 
 @pytest.mark.parametrize("preset", [rules.OFC, rules.CLASSIC_1_6])  # plain and general
-def test_finding1_score_pairs_concurrent_writer(preset):
+def test_score_pairs_concurrent_writer(preset):
     pairs = _deals(3000, 26, 26)
     a, b = np.ascontiguousarray(pairs[:, :13]), np.ascontiguousarray(pairs[:, 13:])
     expected = ofc.score_pairs(a.copy(), b.copy(), preset)
@@ -131,7 +132,7 @@ def test_finding1_score_pairs_concurrent_writer(preset):
     assert ok + failed > 0
 
 
-def test_finding1_error_message_when_row_restored():
+def test_error_message_when_row_restored():
     """The Python error path re-reads the row after C rejected it; a writer may have
     restored it meanwhile: still a CardError, never an IndexError."""
     from ofc_fast._native import E_CARD, E_DUPLICATE
@@ -143,10 +144,10 @@ def test_finding1_error_message_when_row_restored():
             _raise_bad_row(status, rows, 1, "rank5_batch")
 
 
-# ------------------------------------------------------------------ finding 2
+# -------------------------------------------- scoring a partial or foreign evaluation
 
 
-def test_finding2_evaluate_for_scoring_partial_board():
+def test_evaluate_for_scoring_partial_board():
     with pytest.raises(BoardError, match="incomplete"):
         evaluate_for_scoring(ofc.Board.parse("As / / "), rules.OFC)
     with pytest.raises(BoardError):
@@ -157,7 +158,7 @@ def test_finding2_evaluate_for_scoring_partial_board():
         evaluate_for_scoring(ofc.Board.parse(A), 3)  # type: ignore[arg-type]
 
 
-def test_finding2_score_evaluated_checks_context():
+def test_score_evaluated_checks_context():
     ea = evaluate_for_scoring(ofc.Board.parse(A), rules.OFC)
     eb = evaluate_for_scoring(ofc.Board.parse(B), rules.OFC)
     assert score_evaluated(ea, eb, rules.OFC).net == ofc.score_pair(A, B).net
@@ -168,10 +169,10 @@ def test_finding2_score_evaluated_checks_context():
         score_evaluated(ea, "x", rules.OFC)  # type: ignore[arg-type]
 
 
-# ------------------------------------------------------------------ finding 7
+# --------------------------------------------------- card text: ASCII case folding only
 
 
-def test_finding7_parse_card_long_s():
+def test_parse_card_long_s():
     with pytest.raises(CardError, match="bad card"):
         ofc.parse_card("A\u017f")  # LATIN SMALL LETTER LONG S folds to "s"
 
@@ -180,18 +181,18 @@ def test_finding7_parse_card_long_s():
     "text",
     ["\u212as", "A\u212a", "\u212a\u017f", "As\u3000", "\u3000As", "1\u0660h", "\uff21s"],
 )
-def test_finding7_card_text_is_ascii_only(text):
+def test_card_text_is_ascii_only(text):
     with pytest.raises(CardError):
         ofc.parse_card(text)
 
 
-def test_finding7_parse_cards_unicode_separators():
+def test_parse_cards_unicode_separators():
     with pytest.raises(CardError):
         ofc.parse_cards("As\u2003Kd")  # an em space is no documented separator
     assert ofc.parse_cards("As\tKd,Qh-Jc  10h") == [51, 45, 42, 36, 34]
 
 
-def test_finding7_documented_forms_still_parse():
+def test_documented_forms_still_parse():
     """Every documented form: rank 2-9 T J Q K A or 10, suit letter or symbol, any
     ASCII case, surrounding ASCII whitespace."""
     ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
@@ -209,7 +210,7 @@ def test_finding7_documented_forms_still_parse():
                     assert ofc.parse_card(f" {rt}{st}\t") == 4 * r + s
 
 
-def test_finding7_cli_no_traceback(capsys):
+def test_cli_no_traceback(capsys):
     from ofc_fast.cli import main
 
     try:
@@ -221,22 +222,22 @@ def test_finding7_cli_no_traceback(capsys):
     assert "Traceback" not in out.err + out.out
 
 
-# ------------------------------------------------------------------ finding 8
+# ---------------------------------------- huge, nested and odd arguments raise OfcError
 
 
-def test_finding8_parse_card_huge_int():
+def test_parse_card_huge_int():
     with pytest.raises(CardError, match=r"ids are 0\.\.51") as info:
         ofc.parse_card(10**5000)
     assert len(str(info.value)) < 120
 
 
-def test_finding8_rules_huge_int():
+def test_rules_huge_int():
     with pytest.raises(RulesError, match="sweep_bonus") as info:
         RuleSet.from_dict({"sweep_bonus": 10**5000})
     assert len(str(info.value)) < 120
 
 
-def test_finding8_rules_non_string_key():
+def test_rules_non_string_key():
     with pytest.raises(RulesError, match="keys must be strings"):
         RuleSet.from_dict({1: 0})
     with pytest.raises(RulesError):
@@ -245,7 +246,7 @@ def test_finding8_rules_non_string_key():
         RuleSet.from_dict({"sweep_bonus": 1, None: 2})
 
 
-def test_finding8_rules_json_deep_nesting():
+def test_rules_json_deep_nesting():
     with pytest.raises(RulesError, match="nested too deeply"):
         RuleSet.from_json("[" * 5000 + "]" * 5000)
     with pytest.raises(RulesError):
@@ -273,12 +274,12 @@ def test_finding8_rules_json_deep_nesting():
         {14: float("inf")},
     ],
 )
-def test_finding8_solve_fantasyland_stay_value(stay):
+def test_solve_fantasyland_stay_value(stay):
     with pytest.raises(OfcError, match="stay_value"):
         solve_fantasyland(FL_HAND, rules.PINEAPPLE, stay_value=stay)
 
 
-def test_finding8_score_pair_preset_name():
+def test_score_pair_preset_name():
     assert ofc.score_pair(A, B, "OFC") == ofc.score_pair(A, B, rules.OFC)
     assert ofc.score_pair(A, B, "classic-2-4") == ofc.score_pair(A, B, rules.CLASSIC_2_4)
     with pytest.raises(RulesError, match="unknown rule set"):
@@ -287,7 +288,7 @@ def test_finding8_score_pair_preset_name():
         ofc.score_pair(A, B, 3)  # type: ignore[arg-type]
 
 
-def test_finding8_preset_name_everywhere():
+def test_preset_name_everywhere():
     board = ofc.Board.parse(A)
     assert board.evaluate("pineapple") == board.evaluate(rules.PINEAPPLE)
     assert board.royalties("OFC") == board.royalties(rules.OFC)
@@ -314,7 +315,7 @@ def test_finding8_preset_name_everywhere():
             call()
 
 
-def test_finding8_nine_fantasyland_entries():
+def test_nine_fantasyland_entries():
     fl = rules.PINEAPPLE.fantasyland
     assert fl is not None
     eight = tuple((t, 14) for t in ("66", "77", "88", "99", "TT", "JJ", "QQ", "KK"))
@@ -327,7 +328,7 @@ def test_finding8_nine_fantasyland_entries():
         RuleSet.from_dict(data)
 
 
-# ------------------------------------------------------------------ finding 9
+# ------------------------------------------------ strengths: no bool, short messages
 
 
 @pytest.mark.parametrize(
@@ -343,7 +344,7 @@ def test_finding8_nine_fantasyland_entries():
     ],
 )
 @pytest.mark.parametrize("value", [True, False])
-def test_finding9_describe_bool(fn, value):
+def test_describe_bool(fn, value):
     with pytest.raises(StrengthError):
         fn(value)
 
@@ -361,7 +362,7 @@ def test_finding9_describe_bool(fn, value):
         lambda: ofc.strength_from_kev([1] * 10**6),
     ],
 )
-def test_finding9_short_error_messages(call):
+def test_short_error_messages(call):
     with pytest.raises(OfcError) as info:
         call()
     assert len(str(info.value)) < 300

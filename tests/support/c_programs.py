@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
 COMPILER: str | None = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the tests use (None: the tests that need one skip)."""

@@ -2,12 +2,12 @@
 ``ofc_settle`` (tests/test_settle_differential.py).
 
 This is the Python settlement the library used before it moved to C (independently
-checked against RULES.md and the worked examples at the time), kept here as the
+checked against docs/rules.md and the worked examples at the time), kept here as the
 reference.  It calls none of the library's settlement code: not ``settle``,
 ``settlement_order``, ``apply_stakes`` nor ``natural_payment``.  It uses the library's
-pair scoring (``score_evaluated``, checked against tests/reference_scoring.py), its
-natural detection (checked against tests/reference_naturals.py) and the table-stakes
-models of tests/rules_helpers.py, written from the rule text.
+pair scoring (``score_evaluated``, checked against ``reference_scoring.py``), its
+natural detection (checked against ``reference_naturals.py``) and the table-stakes
+models of ``rules_helpers.py``, written from the rule text.
 
 Result: (net, items, pairs, stacks, naturals, winner) with items as
 (pair, kind, payer, payee, amount) tuples and naturals as {seat: (name, key)}.

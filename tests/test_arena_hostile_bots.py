@@ -1,4 +1,4 @@
-"""The arena against hostile and broken bots (issue 20, second hardening round): each
+"""The arena against hostile and broken bots: each
 test runs a bot of tests/arena_clients/hostile_bot.py and fails on the arena before
 the fix.  Matches run as ``ofc-fast arena`` subprocesses with a time limit, so an
 arena that hangs fails the test instead of hanging it."""
@@ -96,7 +96,7 @@ def clean_points(tmp_path_factory: pytest.TempPathFactory) -> list[int]:
     return [b["points"] for b in report["bots"]]
 
 
-# -- item 1: a deeply nested line is one garbage line, never the reader's death
+# -- a deeply nested line is one garbage line, never the reader's death
 
 
 @pytest.mark.parametrize("transport", ["stdio", "tcp"])
@@ -124,7 +124,7 @@ def test_nested_json_then_exit_never_hangs(
     assert bad["substituted"] == DECISIONS and bad["stopped"] == "disconnected"
 
 
-# -- item 2: a flood is bounded and counted
+# -- a flood is bounded and counted
 
 _FLOOD_DRIVER = r"""
 import json, resource, sys, time
@@ -194,7 +194,7 @@ def test_the_line_buffer_keeps_its_bounds() -> None:
     assert [k for k, _ in items][-2:] == ["flood", "eof"] and ep.dropped == 50
 
 
-# -- item 6: actions are matched to their act
+# -- actions are matched to their act
 
 
 @pytest.mark.parametrize("transport", ["stdio", "tcp"])
@@ -226,7 +226,7 @@ def test_an_action_naming_another_seat_and_hand_is_refused(tmp_path: Path) -> No
     assert bad["substituted"] == DECISIONS
 
 
-# -- item 7: bot processes
+# -- bot processes
 
 
 def _alive(pid: int) -> bool:
@@ -284,7 +284,7 @@ def test_the_bots_process_group_is_killed_at_the_end(tmp_path: Path) -> None:
     assert report["bots"][1]["faults"] == 0 and gone
 
 
-# -- item 13: tcp seats
+# -- tcp seats
 
 
 def _start_arena(tmp_path: Path, port: int, *extra: str) -> subprocess.Popen[str]:
@@ -366,7 +366,7 @@ def test_a_tcp_seat_with_a_token_takes_only_that_token(tmp_path: Path) -> None:
 
 
 def test_tcp_sockets_have_nodelay() -> None:
-    """Issue 21: Nagle's algorithm held every line (~42 ms a decision)."""
+    """Nagle's algorithm held every line (~42 ms a decision)."""
     from ofc_fast.arena.transport import TcpEndpoint
 
     ep = TcpEndpoint(0)
