@@ -6,7 +6,7 @@ serve`` on a free port of 127.0.0.1) and drives it from clients on the same mach
     python benchmarks/bench_serve.py --only score --seconds 5
     python benchmarks/bench_serve.py --compare-frameworks   # plain ASGI vs Starlette
 
-Measurements (issue 25's targets in brackets):
+Measurements (the service's targets in brackets):
   score        /v1/score, 16 clients: requests/s, p50, p99, errors  [>= 3,000/s, p99 <= 20 ms]
   analyze      /v1/analyze, Pineapple third street, time_budget 0.2 s, 8 clients:
                p50, p99, errors                                     [p50 <= 0.5 s, p99 <= 1.5 s]

@@ -124,7 +124,10 @@ def test_duplicate_summary_counts_hands_and_games() -> None:
     assert first.startswith("ofc-pineapple: 3 hands (duplicate: 6 games, 2 seatings)")
 
 
-@pytest.mark.skipif(not hasattr(os, "link"), reason="needs hard links")
+@pytest.mark.skipif(
+    not hasattr(os, "link"),
+    reason="needs hard links (os.link): run on Linux, macOS or Windows NTFS",
+)
 def test_json_report_goes_through_a_rename(tmp_path: Path) -> None:
     """The report replaces the file (a new inode), never rewrites it in place: a
     hard link to the old file keeps the old text."""

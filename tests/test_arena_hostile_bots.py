@@ -253,7 +253,9 @@ def _gone(pid: int, within_s: float = 5.0) -> bool:
     return True
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.skipif(
+    not hasattr(os, "fork"), reason="needs fork (os.fork): run on Linux or macOS"
+)
 @pytest.mark.parametrize("timeout_ms", [SHORT_MS, 0])
 def test_a_bot_whose_grandchild_holds_stdout_is_one_disconnect(
     tmp_path: Path, timeout_ms: int
@@ -273,7 +275,9 @@ def test_a_bot_whose_grandchild_holds_stdout_is_one_disconnect(
     assert gone
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@pytest.mark.skipif(
+    not hasattr(os, "fork"), reason="needs fork (os.fork): run on Linux or macOS"
+)
 def test_the_bots_process_group_is_killed_at_the_end(tmp_path: Path) -> None:
     """A bot that ignores match-end and has a sleeping grandchild: both are killed."""
     pid_file = tmp_path / "grandchild.pid"

@@ -31,10 +31,11 @@ DISTRIBUTION = {
     "scipy": "scipy",
     "selenium": "selenium",
     "treys": "treys",
+    "uvicorn": "uvicorn",
 }
 # Provided elsewhere: a dependency of the package itself, or another extra whose own CI
 # step installs it (the Ray tests: the ray extra).
-ELSEWHERE = {"numpy": "a dependency", "ray": "the ray extra"}
+ELSEWHERE = {"numpy": "a dependency", "ray": "the ray extra", "torch": "the learn extra"}
 # In the extra for a tool rather than an import: the coverage floor (pytest --cov), and
 # cmake for the C library's CMake build (tests/test_cmake.py runs the cmake program).
 TOOLS = {"pytest-cov", "cmake"}
@@ -130,8 +131,8 @@ def _text(node: ast.AST | None) -> str | None:
 
 
 # A skip says what to install or do: a pip command, a thing to install, a checkout to
-# clone, or the implementation it needs.
-SAYS_WHAT = re.compile(r"pip install|install |git clone|CPython")
+# clone, the implementation it needs, or the platform to run on.
+SAYS_WHAT = re.compile(r"pip install|install |git clone|CPython|run on ")
 
 
 def test_every_skip_says_what_to_install_or_do() -> None:

@@ -293,7 +293,7 @@ def test_search_with_model_differs_and_says_which_model():
 
 
 def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
-    pytest.importorskip("torch")
+    pytest.importorskip("torch", reason='pip install ".[learn]" (torch: docs/learned.md)')
     from ofc_fast.learned.train import main
 
     def argv(seed: int) -> list[str]:

@@ -207,7 +207,9 @@ def test_schema_checker_agrees_with_jsonschema(lines: list[dict[str, Any]]) -> N
     """The package's schema checker (no dependency) accepts exactly what the
     reference validator (jsonschema, a test requirement) accepts, on the schema of a
     history line and of a report, for a thousand mutated documents each."""
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = pytest.importorskip(
+        "jsonschema", reason='pip install ".[test]" (jsonschema)'
+    )
     rng = random.Random(20)
     cases = [
         (load_schema(), lines[1], check_record),
@@ -282,7 +284,9 @@ def _measure(tmp: Path, lines: list[dict[str, Any]], n: int) -> tuple[int, int]:
     return (tmp / "p.html").stat().st_size, int(out.stdout)
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+@pytest.mark.skipif(
+    not Path("/proc/self/status").exists(), reason="needs /proc/self/status: run on Linux"
+)
 def test_report_on_a_long_history_is_bounded(
     lines: list[dict[str, Any]], tmp_path: Path
 ) -> None:

@@ -30,7 +30,9 @@ EXEMPT = {"CHANGELOG.md"}
 def tracked_files() -> list[Path]:
     """The repository's tracked files, or a skip when this is not a git checkout."""
     if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout (the tracked files are unknown)")
+        pytest.skip(
+            "not a git checkout (the tracked files are unknown): git clone the repository"
+        )
     out = subprocess.run(
         ["git", "-C", str(ROOT), "ls-files", "-z"],
         check=True,

@@ -176,14 +176,14 @@ def _warm_search(r: Any) -> Any:
 
 
 def _gym(r: Any) -> Any:
-    pytest.importorskip("gymnasium")
+    pytest.importorskip("gymnasium", reason='pip install ".[test]" (gymnasium)')
     from ofc_fast.env.gym import OfcEnv
 
     return repr(OfcEnv(r).reset(seed=1)[0])
 
 
 def _aec(r: Any, wrapped: bool = False) -> Any:
-    pytest.importorskip("pettingzoo")
+    pytest.importorskip("pettingzoo", reason='pip install ".[test]" (pettingzoo)')
     from ofc_fast.env import pettingzoo_env
     from ofc_fast.env.aec import OfcAECEnv
 

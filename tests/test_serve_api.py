@@ -235,7 +235,9 @@ def test_health_openapi_and_static_pages(server: Server, api: Api) -> None:
 
 
 def test_a_whole_deal_gives_the_result_and_its_hand_history(api: Api) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = pytest.importorskip(
+        "jsonschema", reason='pip install ".[test]" (jsonschema)'
+    )
     status, st = api(
         "POST",
         "/v1/games",

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-uvicorn = pytest.importorskip("uvicorn")
-jsonschema = pytest.importorskip("jsonschema")
+uvicorn = pytest.importorskip("uvicorn", reason='pip install ".[test]" (uvicorn)')
+jsonschema = pytest.importorskip("jsonschema", reason='pip install ".[test]" (jsonschema)')
 
 from ofc_fast.serve import ServeConfig, create_app  # noqa: E402
 
