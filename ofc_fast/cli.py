@@ -547,7 +547,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
         raise GameError(f"--button: {args.button} is not a seat of {players} players")
     if args.hands < 1:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
-    names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
+    names = [  # specs (policy:PATH, module:attribute) keep their case
+        n.strip() if ":" in n else n.strip().lower()
+        for n in args.bots.split(",")
+        if n.strip()
+    ]
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None and not 0 <= args.seed < 2**64:
         raise GameError(f"--seed: must be 0..2**64-1, got {args.seed}")
