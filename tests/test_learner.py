@@ -4,13 +4,15 @@ against a Match played side by side, VectorEnv.step_active."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from ofc_fast.env import VectorEnv, env_seed
 from ofc_fast.env._learner import LearnerTables
 from ofc_fast.errors import GameError, MoveError
-from ofc_fast.game import Match
+from ofc_fast.game import Match, Move
 from tests.test_env import finish_fantasyland
 
 
@@ -64,8 +66,20 @@ def test_policy_opponents_against_a_match(rules_name: str, learner: int) -> None
         assert bool(dones[0]) == (deals > before)
 
 
+class FirstLegalBot:
+    """A bot class by import path (``module:attribute``) as the opponent."""
+
+    name = "first-legal"
+
+    def __init__(self, rules: Any = None, seed: Any = None) -> None:
+        self.rules = rules
+
+    def act(self, obs: Any) -> Any:
+        return Move.from_action(obs["dealt"], obs["to_discard"], min(obs["legal_actions"]))
+
+
 def test_random_and_bot_opponents() -> None:
-    for opponent in ("random", "heuristic"):
+    for opponent in ("random", "heuristic", "tests.test_learner:FirstLegalBot"):
         t = LearnerTables("pineapple", 4, 2, 1, opponent, learner=1)
         obs = t.reset()
         assert obs.shape == (4, 696)

@@ -34,7 +34,8 @@ from ..rules.model import Game as GameKind
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
 OPPONENTS = ("self", "random")
-"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works."""
+"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,
+and so does a bot spec (``policy:PATH``, ``module:attribute``)."""
 FANTASYLAND_MODES = ("solver", "decision")
 OBS_TYPES = ("bytes", "features")
 """``obs_type``: the uint8 encoding (:mod:`ofc_fast.encoding`) or the float32 features
@@ -164,6 +165,10 @@ class VectorEnv:
     # -- construction
     def _opponents(self, opponents: object) -> str:
         from ..bots import bot_names
+        from ..bots.registry import is_bot_spec
+
+        if is_bot_spec(opponents):  # policy:PATH or module:attribute (make_bot)
+            return str(opponents).strip()
 
         names = OPPONENTS + tuple(n for n in bot_names() if n not in OPPONENTS)
         return _choice(opponents, names, "opponents")
