@@ -19,8 +19,6 @@ shared machine the wall figure is what the scheduler allowed.  Target (issue 24)
 
 from __future__ import annotations
 
-import argparse
-import statistics
 import sys
 import threading
 import time
@@ -30,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
+from bench_env import run_cases
 
 
 def adapter_run(seconds: float, seed: int, out: list[float]) -> None:
@@ -105,30 +104,9 @@ CASES: list[tuple[str, Callable[[float], float], int]] = [
 ]
 
 
-def timed(fn: Callable[[float], float], seconds: float) -> tuple[float, float]:
-    """(steps per wall second, steps per CPU second of this process)."""
-    wall0, cpu0 = time.perf_counter(), time.process_time()
-    rate = fn(seconds)
-    wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    return rate, rate * wall / cpu if cpu > 0 else float("nan")
-
-
 def main() -> None:
     """Print one line per case: median env steps/s, per CPU-s, target, every run."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--seconds", type=float, default=5.0)
-    args = ap.parse_args()
-    print(f"{'what':<62} {'median steps/s':>15} {'per CPU-s':>11} {'target':>8}  runs")
-    for name, fn, target in CASES:
-        runs = [timed(fn, args.seconds) for _ in range(args.repeats)]
-        med = statistics.median(r for r, _ in runs)
-        per_cpu = statistics.median(c for _, c in runs)
-        print(
-            f"{name:<62} {med:>15,.0f} {per_cpu:>11,.0f} {target or '-':>8}  "
-            f"{', '.join(f'{r:,.0f}' for r, _ in runs)}",
-            flush=True,
-        )
+    run_cases(CASES, __doc__.split("\n")[0], repeats=3, seconds=5.0)
 
 
 if __name__ == "__main__":

@@ -20,14 +20,8 @@ from ofc_fast.encoding import (
 from ofc_fast.env import VectorEnv
 from ofc_fast.errors import GameError
 from tests.game_model import legal_action_set
+from tests.test_env import KINDS
 
-KINDS = [
-    ("OFC", 3),
-    ("PINEAPPLE", 2),
-    ("PROGRESSIVE_PINEAPPLE", 3),
-    ("ULTIMATE_PINEAPPLE", 2),
-    ("PINEAPPLE_27", 2),
-]
 MASK_STEPS = int(os.environ.get("OFC_MASK_STEPS", "100000"))
 SIZES = (3, 5, 5)
 

@@ -1,4 +1,4 @@
-"""The learner's side of many tables (ofc_fast.env._learner, what the SB3 and
+"""The learner's side of many tables (ofc_fast.env.learner, what the SB3 and
 Gymnasium vector adapters wrap): opponents played by a policy between C calls, rewards
 against a Match played side by side, VectorEnv.step_active."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ofc_fast.env import VectorEnv, env_seed
-from ofc_fast.env._learner import LearnerTables
+from ofc_fast.env.learner import LearnerTables
 from ofc_fast.errors import GameError, MoveError
 from ofc_fast.game import Match, Move
 from tests.test_env import finish_fantasyland
@@ -121,7 +121,7 @@ def test_step_active_leaves_the_others_alone() -> None:
     before = obs.copy()
     active = np.array([True, False, True, False])
     acts = env.legal_actions[:, 0].astype(np.int64)
-    obs, *_ = env.step_active(acts, active)
+    env.step_active(acts, active)
     assert np.array_equal(obs[~active], before[~active])
     assert not np.array_equal(obs[active], before[active])
     with pytest.raises(MoveError):

@@ -182,23 +182,8 @@ def test_play_bots_spec_keeps_its_case(tmp_path: Path, capsys: Any) -> None:
 
     path = small_mlp().save(tmp_path / "Policy.npz")
     out = tmp_path / "r.json"
-    rc = main(
-        [
-            "play",
-            "--rules",
-            "pineapple",
-            "--players",
-            "2",
-            "--hands",
-            "3",
-            "--bots",
-            f"policy:{path},ofc_fast.bots:RandomBot",
-            "--seed",
-            "1",
-            "--quiet",
-            "--json",
-            str(out),
-        ]
-    )
+    spec = f"policy:{path},ofc_fast.bots:RandomBot"
+    line = f"play --rules pineapple --players 2 --hands 3 --seed 1 --quiet --bots {spec}"
+    rc = main([*line.split(), "--json", str(out)])
     assert rc == 0
     assert json.loads(out.read_text())

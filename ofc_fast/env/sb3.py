@@ -30,9 +30,8 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
-from ..rules import RuleSet
-from ._learner import LearnerTables, OpponentPolicy
 from .gym import OBS_HIGH
+from .learner import LearnerTables, OpponentPolicy
 from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "mlp_of"]
@@ -45,42 +44,25 @@ def _obs_space(obs_type: str) -> spaces.Box:
 
 
 class VecEnv(_SB3VecEnv):
-    """A ``stable_baselines3`` ``VecEnv`` of ``num_envs`` tables of ``rules``; the
-    learner is seat ``learner``, the opponent as in the module docstring.
+    """A ``stable_baselines3`` ``VecEnv`` of ``num_envs`` tables of ``rules``: the
+    arguments of :class:`~ofc_fast.env.learner.LearnerTables` (``rules, num_envs,
+    players, seed, opponent``, keywords ``obs_type="features"``, ``shaping``,
+    ``learner`` and those of :class:`~ofc_fast.env.VectorEnv`); the opponent as in the
+    module docstring.
     ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` calls)
     gives each table's mask; ``infos[i]["episode"]`` reports a finished deal
     (``r``: the learner's points, ``l``: its decisions).  ``reward_scale``
     multiplies the rewards the trainer sees (not ``r``).  Other keyword arguments go
     to :class:`~ofc_fast.env.VectorEnv` (``fantasyland``, ``stay_value``, ...)."""
 
-    def __init__(
-        self,
-        rules: RuleSet | str = "pineapple",
-        num_envs: int = 256,
-        players: int = 2,
-        seed: int | None = 0,
-        opponent: str | OpponentPolicy = "random",
-        *,
-        obs_type: str = "features",
-        shaping: float = 0.0,
-        learner: int = 0,
-        reward_scale: float = 1.0,
-        **kwargs: Any,
-    ) -> None:
+    def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
         self.reward_scale = float(reward_scale)
-        self.tables = LearnerTables(
-            rules,
-            num_envs,
-            players,
-            seed,
-            opponent,
-            obs_type=obs_type,
-            shaping=shaping,
-            learner=learner,
-            **kwargs,
-        )
+        self.tables = LearnerTables(*args, **kwargs)
+        num_envs = self.tables.num_envs
         self.render_mode = None
-        super().__init__(num_envs, _obs_space(obs_type), spaces.Discrete(ACTION_SPACE))
+        super().__init__(
+            num_envs, _obs_space(self.tables.venv.obs_type), spaces.Discrete(ACTION_SPACE)
+        )
         self._actions = np.zeros(num_envs, np.int64)
         self._ret = np.zeros(num_envs, np.float64)
         self._len = np.zeros(num_envs, np.int64)
@@ -162,7 +144,8 @@ class VecEnv(_SB3VecEnv):
 class GymVectorEnv(gymnasium.vector.VectorEnv):
     """The same tables as a ``gymnasium.vector.VectorEnv`` (same-step autoreset):
     ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with
-    ``infos["action_mask"]``; :meth:`action_masks` as in :class:`VecEnv`.
+    ``infos["action_mask"]``; :meth:`action_masks` and the arguments as in
+    :class:`VecEnv`.
 
     >>> env = GymVectorEnv("pineapple", num_envs=4, opponent="random")
     >>> obs, infos = env.reset(seed=0)
@@ -173,21 +156,10 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
 
     metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
 
-    def __init__(
-        self,
-        rules: RuleSet | str = "pineapple",
-        num_envs: int = 256,
-        players: int = 2,
-        seed: int | None = 0,
-        opponent: str | OpponentPolicy = "random",
-        *,
-        obs_type: str = "features",
-        **kwargs: Any,
-    ) -> None:
-        self.tables = LearnerTables(
-            rules, num_envs, players, seed, opponent, obs_type=obs_type, **kwargs
-        )
-        self.num_envs = num_envs
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.tables = LearnerTables(*args, **kwargs)
+        self.num_envs = num_envs = self.tables.num_envs
+        obs_type = self.tables.venv.obs_type
         self.single_observation_space = _obs_space(obs_type)
         self.single_action_space = spaces.Discrete(ACTION_SPACE)
         self.observation_space = gymnasium.vector.utils.batch_space(

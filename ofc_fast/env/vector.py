@@ -356,13 +356,12 @@ class VectorEnv:
         self._write_features()
         self.deals_finished += self.terminations
 
-    def step_active(
-        self, actions: Any, active: Any
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+    def step_active(self, actions: Any, active: Any) -> None:
         """:meth:`step` for the environments where ``active`` (num_envs booleans) is
         True only; the others are left as they are, and so are their rows of the
-        returned arrays (read only the active rows).  A frozen opponent policy
-        (:mod:`ofc_fast.env.sb3`) plays its seats this way."""
+        arrays (read only the active rows; the results are in the arrays, as after
+        :meth:`step_first`).  A frozen opponent policy (:mod:`ofc_fast.env.sb3`)
+        plays its seats this way."""
         self._require_started()
         a = np.asarray(active)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
@@ -374,13 +373,6 @@ class VectorEnv:
             self._play_bots()
         self._write_features()
         self.deals_finished += self.terminations & (a != 0)
-        return (
-            self.observations,
-            self.rewards,
-            self.terminations,
-            self.truncations,
-            self.infos(),
-        )
 
     def _write_features(self) -> None:
         """Recompute the features of every environment (obs_type="features")."""

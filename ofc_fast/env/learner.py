@@ -1,5 +1,5 @@
 """One learner seat at many tables: the core the trainer adapters share
-(:mod:`ofc_fast.env.sb3`).  Needs only NumPy.
+(:mod:`ofc_fast.env.sb3`), usable by any trainer.  Needs only NumPy.
 
 The learner is seat ``learner`` of every table of one :class:`VectorEnv`.  The other
 seats are played inside C (``"random"``), by a registered bot in Python (a bot name),
@@ -19,6 +19,8 @@ import numpy as np
 from ..errors import GameError
 from ..rules import RuleSet
 from .vector import VectorEnv
+
+__all__ = ["LearnerTables", "OpponentPolicy"]
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
 """``policy(observations, masks) -> actions``: one legal action id per row."""
