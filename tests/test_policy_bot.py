@@ -175,6 +175,16 @@ def test_arena_bot_specs() -> None:
     assert parse_bot_spec("cmd:python bot.py").kind == "cmd"
 
 
+def test_arena_plays_a_policy_spec(tmp_path: Path) -> None:
+    from ofc_fast.arena import Arena
+
+    path = small_mlp().save(tmp_path / "p.npz")
+    specs = [parse_bot_spec(f"policy:{path}"), parse_bot_spec("ofc_fast.bots:RandomBot")]
+    report = Arena("pineapple", specs, 3, seed=1).run()
+    assert report["hands"] == 3
+    assert all(not b.get("fault_kinds") for b in report["bots"])
+
+
 def test_play_bots_spec_keeps_its_case(tmp_path: Path, capsys: Any) -> None:
     """Regression: ``play --bots`` lower-cased every name, so ``module:Class`` specs
     (and paths) could not be found."""
