@@ -261,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         clock.resume()
 
+    point("init", CONFIG["eval_deals"])  # the untrained network
     if CONFIG["bc_share"] > 0:
         print(f"behaviour cloning ({args.rules}), budget {args.minutes:g} min", flush=True)
         data_dir = selfplay_data(args, out, clock, bc_until * CONFIG["bc_data_share"])
