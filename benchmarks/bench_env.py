@@ -124,13 +124,20 @@ def timed(fn: Callable[[float], float], seconds: float) -> tuple[float, float]:
     return rate, rate * wall / cpu if cpu > 0 else float("nan")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=2.0)
+def run_cases(
+    cases: list[tuple[str, Callable[[float], float], int]],
+    description: str,
+    repeats: int = 5,
+    seconds: float = 2.0,
+) -> None:
+    """Parse ``--repeats`` / ``--seconds`` (defaults as given) and print one line per
+    case: median steps/s, per CPU-s, target, every run."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--repeats", type=int, default=repeats)
+    ap.add_argument("--seconds", type=float, default=seconds)
     args = ap.parse_args()
     print(f"{'what':<66} {'median steps/s':>15} {'per CPU-s':>11} {'target':>11}  runs")
-    for name, fn, target in CASES:
+    for name, fn, target in cases:
         runs = [timed(fn, args.seconds) for _ in range(args.repeats)]
         med = statistics.median(r for r, _ in runs)
         per_cpu = statistics.median(c for _, c in runs)
@@ -139,6 +146,10 @@ def main() -> None:
             f"{', '.join(f'{r:,.0f}' for r, _ in runs)}",
             flush=True,
         )
+
+
+def main() -> None:
+    run_cases(CASES, __doc__.split("\n")[0])
 
 
 if __name__ == "__main__":

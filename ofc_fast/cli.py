@@ -579,7 +579,11 @@ def _cmd_play(args: argparse.Namespace) -> int:
     _named("--button", check_seat, args.button, players, "")
     if args.hands < 1:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
-    names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
+    names = [  # specs (policy:PATH, module:attribute) keep their case
+        n.strip() if ":" in n else n.strip().lower()
+        for n in args.bots.split(",")
+        if n.strip()
+    ]
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
         check_seed(args.seed, "--seed")

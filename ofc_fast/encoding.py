@@ -38,7 +38,7 @@ game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,12 +50,15 @@ from .game import ACTION_SPACE
 __all__ = [
     "CARD_PLANES",
     "ENCODING_SIZE",
+    "FEATURE_SIZE",
     "MAX_SEATS",
     "SCALE",
     "action_mask",
     "encode",
     "encode_bytes",
     "encode_game",
+    "features",
+    "features_of_encoding",
     "planes",
 ]
 
@@ -69,6 +72,8 @@ SCALE = np.array(
 )
 """Per encoding byte, the factor that turns it into :func:`encode`'s float."""
 SCALE.setflags(write=False)
+FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
+"""Length of :func:`features` (``csrc/ofc_features.h`` documents the layout)."""
 _KIND = {"classic": 0, "ofc": 1, "pineapple": 2}
 _NO_SEAT = 255
 
@@ -140,6 +145,54 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
         ffi.from_buffer("uint8_t[]", out),
     )
     return out
+
+
+def features_of_encoding(
+    encoding: np.ndarray, dealt: Sequence[int] | None = None
+) -> np.ndarray:
+    """The :data:`FEATURE_SIZE` normalised float32 features (``csrc/ofc_features.h``)
+    of one seat's encoding (:func:`encode_bytes`), with its dealt cards in deal order
+    (``dealt``; None: the encoding's dealt cards by increasing id).  They are computed
+    from the encoding alone, so they hold nothing the seat may not see.
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=3)
+    >>> obs = g.observation(g.to_act)
+    >>> x = features_of_encoding(encode_bytes(obs), obs["dealt"])
+    >>> x.shape, x.dtype, float(x.min()) >= 0.0, float(x.max()) <= 1.0
+    ((696,), dtype('float32'), True, True)
+    """
+    enc = np.ascontiguousarray(encoding, dtype=np.uint8)
+    if enc.shape != (ENCODING_SIZE,):
+        raise GameError(
+            f"an encoding is {ENCODING_SIZE} uint8 values, got shape {enc.shape}"
+        )
+    out = np.zeros(FEATURE_SIZE, np.float32)
+    p_dealt, n = ffi.NULL, 0
+    if dealt is not None:
+        cards = [int(c) for c in dealt]
+        if not all(0 <= c < 52 for c in cards) or len(cards) > 17:
+            raise GameError(f"dealt must be at most 17 card ids 0..51, got {cards}")
+        p_dealt, n = ffi.new("uint8_t[]", cards or [0]), len(cards)
+    status = lib.ofc_features(
+        ffi.from_buffer("uint8_t[]", enc), p_dealt, n, ffi.from_buffer("float[]", out)
+    )
+    if status:
+        raise GameError("dealt is not the encoding's dealt cards")
+    return out
+
+
+def features(obs: Mapping[str, Any]) -> np.ndarray:
+    """The observation's :data:`FEATURE_SIZE` float32 features in ``[0, 1]`` (what
+    ``obs_type="features"`` environments return; layout in ``csrc/ofc_features.h``).
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=3)
+    >>> x = features(g.observation(g.to_act))
+    >>> int(x[164:364:40].sum())       # five dealt cards present in slots 0..4
+    5
+    """
+    return features_of_encoding(encode_bytes(obs), list(obs.get("dealt") or ()))
 
 
 def planes(x: np.ndarray) -> np.ndarray:

@@ -20,12 +20,14 @@ from hypothesis import strategies as st
 
 import ofc_fast
 from ofc_fast import rules as presets
+from ofc_fast._native import ffi
 from ofc_fast.encoding import (
     ENCODING_SIZE,
     SCALE,
     encode,
     encode_bytes,
     encode_game,
+    features,
     planes,
 )
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
@@ -118,6 +120,30 @@ def check_no_hidden(x: np.ndarray, g: Game, seat: int) -> None:
     assert not leaked, f"seat {seat} encoding shows hidden cards {sorted(leaked)}"
 
 
+def check_features_blind(g: Game, seat: int, rng: np.random.Generator) -> None:
+    """The seat's features do not change when the cards it may not see are shuffled
+    among themselves (the undealt deck, the others' pending, discarded and face-down
+    cards): they are computed from nothing it may not see."""
+    hidden = sorted(hidden_cards(g, seat))
+    raw = g._g
+    want = features(g.observation(seat))
+    if len(hidden) < 2:
+        return
+    swap = dict(zip(hidden, rng.permutation(hidden).tolist()))
+    saved = bytes(ffi.buffer(raw))
+    try:
+        for j in range(52):
+            raw.deck[j] = swap.get(raw.deck[j], raw.deck[j])
+        for s in range(g.players):
+            for slot in range(13):
+                raw.board[s][slot] = swap.get(raw.board[s][slot], raw.board[s][slot])
+            for j in range(raw.ndiscards[s]):
+                raw.discards[s][j] = swap.get(raw.discards[s][j], raw.discards[s][j])
+        assert np.array_equal(features(g.observation(seat)), want), f"seat {seat}"
+    finally:
+        ffi.buffer(raw)[:] = saved
+
+
 def solver_rows(dealt: list[int], rules: ofc_fast.RuleSet) -> list[int]:
     """Per dealt card, its row in the solver's setting (3 = discarded)."""
     rows = solve_fantasyland(dealt, rules).board.rows
@@ -170,6 +196,7 @@ def lockstep(
             if rng.random() < 0.1:
                 for s in range(players):
                     check_no_hidden(env.encode(i, s), g, s)
+                    check_features_blind(g, s, rng)
         acting = info["seat"].copy()
         pick = (rng.random(num_envs) * env.legal_counts).astype(np.int64)
         actions = env.legal_actions[np.arange(num_envs), pick].astype(np.int64)
@@ -541,16 +568,38 @@ def test_float_observations() -> None:
 # ------------------------------------------------------------ official checkers
 
 
-def test_gymnasium_check_env() -> None:
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
+def test_gymnasium_check_env(obs_type: str) -> None:
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
     assert set(GYM_IDS) <= set(gymnasium.registry)
     for env_id in GYM_IDS:
-        env = gymnasium.make(env_id, opponents="random")
+        env = gymnasium.make(env_id, opponents="random", obs_type=obs_type)
         check_env(env.unwrapped, skip_render_check=True)
-    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="heuristic")
+    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="heuristic", obs_type=obs_type)
     check_env(env.unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
+def test_gymnasium_action_masks(obs_type: str) -> None:
+    """action_masks() (sb3-contrib's convention) is the observation's mask as booleans,
+    and the observation is the encoding or the features of the learner's view."""
+    import gymnasium
+
+    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="random", obs_type=obs_type)
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        mask = env.unwrapped.action_masks()
+        assert mask.dtype == np.bool_ and mask.shape == (243,)
+        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        view = env.unwrapped._venv.observation(0, 0)
+        want = features(view) if obs_type == "features" else encode_bytes(view)
+        assert np.array_equal(obs["observation"], want)
+        obs, _, term, _, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if term:
+            obs, _ = env.reset()
 
 
 def test_gymnasium_episode() -> None:
@@ -581,12 +630,34 @@ def test_gymnasium_episode() -> None:
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
 
 
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
 @pytest.mark.parametrize("players", [2, 3])
-def test_pettingzoo_api_and_seed(players: int) -> None:
+def test_pettingzoo_api_and_seed(players: int, obs_type: str) -> None:
     from pettingzoo.test import api_test, seed_test
 
-    api_test(pettingzoo_env(rules="pineapple", players=players), num_cycles=300)
-    seed_test(lambda: pettingzoo_env(rules="pineapple", players=players))
+    api_test(
+        pettingzoo_env(rules="pineapple", players=players, obs_type=obs_type),
+        num_cycles=300,
+    )
+    seed_test(lambda: pettingzoo_env(rules="pineapple", players=players, obs_type=obs_type))
+
+
+def test_pettingzoo_features_are_each_seats_view() -> None:
+    """Every agent's features, the acting one's and the others', are those of its own
+    observation (and the mask is empty for the seats not to act)."""
+    env = pettingzoo_env(rules="ofc", players=3, obs_type="features")
+    env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter(max_iter=200):
+        for other in env.agents:
+            o = env.observe(other)
+            view = env._venv.observation(0, int(other[-1]))
+            assert np.array_equal(o["observation"], features(view))
+            assert o["action_mask"].any() == (other == agent and not view["is_over"])
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if not env.agents:
+            env.reset()
 
 
 def test_pettingzoo_rewards_are_the_deal() -> None:

@@ -35,7 +35,13 @@ DISTRIBUTION = {
 }
 # Provided elsewhere: a dependency of the package itself, or another extra whose own CI
 # step installs it (the Ray tests: the ray extra).
-ELSEWHERE = {"numpy": "a dependency", "ray": "the ray extra", "torch": "the learn extra"}
+ELSEWHERE = {
+    "numpy": "a dependency",
+    "ray": "the ray extra",
+    "torch": "the learn and rl-train extras",
+    "sb3_contrib": "the rl-train extra",
+    "stable_baselines3": "the rl-train extra",
+}
 # In the extra for a tool rather than an import: the coverage floor (pytest --cov), and
 # cmake for the C library's CMake build (tests/test_cmake.py runs the cmake program).
 TOOLS = {"pytest-cov", "cmake"}

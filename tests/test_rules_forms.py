@@ -58,7 +58,9 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         make_bots,
     )
     from ofc_fast.bots.model import value_model
+    from ofc_fast.bots.policy import PolicyBot
     from ofc_fast.env import VectorEnv
+    from ofc_fast.env.learner import LearnerTables
     from ofc_fast.game.engine import game_rules, resolve_rules
     from ofc_fast.game.match import check_deck, max_fantasyland_cards, next_button
     from ofc_fast.game.observation import observation_record
@@ -146,6 +148,10 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "shipped_model": lambda r: shipped_model(r, 2).name,  # type: ignore[union-attr]
         "resolve_model": lambda r: resolve_model("auto", r, 2).name,  # type: ignore[union-attr]
         "next_button": lambda r: next_button(r, 0, 2, [0, 0]),
+        "LearnerTables": lambda r: LearnerTables(r, num_envs=2, seed=1).venv.rules,
+        "PolicyBot": lambda r: PolicyBot(_first_legal, r).fallback.rules,
+        # policy_bot(path, rules): PolicyBot over a file (the tests of the policy files).
+        "policy_bot": None,
         # Take the RuleSet their callers resolved (the model's own methods, the model
         # writers and the trainer are fed by resolve_model / the training command's
         # --rules, which go through load_rules); the warm-up's rehearsal deal likewise.
@@ -165,6 +171,10 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "make_observation": None,
         "advise": None,
     }
+
+
+def _first_legal(x: Any, mask: Any) -> int:
+    return int(mask.argmax())
 
 
 def _warm_search(r: Any) -> Any:

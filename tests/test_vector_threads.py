@@ -70,6 +70,7 @@ def test_a_second_thread_is_refused_while_a_step_runs(
         lambda: env.reset(),
         lambda: env.next_deal(0),
         lambda: env.step_first(0),
+        lambda: env.step_active(np.zeros(1, np.int64), np.ones(1, bool)),
     ):
         with pytest.raises(GameError, match="another thread is stepping") as info:
             call()

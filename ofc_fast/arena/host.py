@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..bots import make_bot
+from ..bots.registry import is_bot_spec
 from ..errors import ArenaError, BotError, MoveError
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
@@ -99,6 +100,9 @@ def parse_bot_spec(text: str) -> BotSpec:
     if sep and ":" not in head and head.strip():
         name, text = head.strip(), rest
     kind, sep, target = text.partition(":")
+    if kind.strip().lower() not in ("builtin", "cmd", "tcp") and is_bot_spec(text):
+        # policy:PATH or module:attribute: made by make_bot
+        kind, sep, target = "builtin", ":", text
     if not sep:
         kind, target = "builtin", text
     kind = kind.strip().lower()

@@ -10,15 +10,24 @@ A factory is called as ``factory(rules=rules, seed=seed, **settings)`` and retur
 >>> bot = make_bot("heuristic", seed=1, samples=8)
 >>> bot.settings()["samples"]
 8
+
+Besides registry names, :func:`make_bot` takes two *specs*: ``policy:PATH`` (a saved
+policy, :func:`ofc_fast.bots.policy.policy_bot`) and ``module:attribute`` (your own bot
+class or factory by import path, called as a factory; an object with ``act`` is used
+as it is):
+
+>>> make_bot("ofc_fast.bots:RandomBot", seed=1).name
+'random'
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from types import MappingProxyType
-from typing import Any
+from typing import Any, cast
 
 from ..errors import BotError, UnknownBotError
 from ..rules import RuleSet
@@ -28,6 +37,7 @@ __all__ = [
     "BOTS",
     "BotFactory",
     "bot_names",
+    "is_bot_spec",
     "make_bot",
     "make_bots",
     "register",
@@ -85,24 +95,81 @@ def _unknown(name: object) -> str:
     return f"unknown bot {name!r}; known bots: {', '.join(bot_names())}"
 
 
+def is_bot_spec(text: object) -> bool:
+    """Whether ``text`` is a ``policy:PATH`` or ``module:attribute`` spec (rather than
+    a registry name).
+
+    >>> is_bot_spec("policy:run/policy.npz"), is_bot_spec("mypkg.bots:MyBot")
+    (True, True)
+    >>> is_bot_spec("heuristic"), is_bot_spec("cmd:python bot.py")
+    (False, False)
+    """
+    if not isinstance(text, str) or ":" not in text:
+        return False
+    head, _, tail = text.strip().partition(":")
+    if head == "policy":
+        return bool(tail.strip())
+    return all(p.isidentifier() for p in head.split(".")) and all(
+        p.isidentifier() for p in tail.split(".")
+    )
+
+
+def _imported(spec: str) -> Any:
+    """The object ``module:attribute`` names (BotError naming what is missing)."""
+    module, _, attr = spec.partition(":")
+    try:
+        obj: Any = importlib.import_module(module)
+    except ImportError as exc:
+        raise BotError(f"bot {spec!r}: cannot import {module!r}: {exc}") from None
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise BotError(f"bot {spec!r}: {module!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    return obj
+
+
+def _from_spec(spec: str) -> BotFactory:
+    """The factory of a ``policy:PATH`` or ``module:attribute`` spec."""
+    head, _, tail = spec.strip().partition(":")
+    if head == "policy":
+        from .policy import policy_bot
+
+        path = tail.strip()
+        return lambda rules=None, seed=None, **kw: policy_bot(path, rules, seed, **kw)
+    obj = _imported(spec.strip())
+    if hasattr(obj, "act") and not inspect.isclass(obj):
+        return lambda rules=None, seed=None: obj  # a ready bot object
+    if not callable(obj):
+        raise BotError(f"bot {spec!r} is neither a bot nor a bot class or factory")
+    return cast("BotFactory", obj)
+
+
 def make_bot(
     name: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
 ) -> Bot:
-    """A bot by registry name with its settings (keyword arguments of its class).
+    """A bot by registry name (or :func:`is_bot_spec` spec) with its settings
+    (keyword arguments of its class).
 
     Raises UnknownBotError (listing the known names) for a name not registered and
-    BotError for settings the bot does not take."""
-    key = _key(name)
-    factory = _FACTORIES.get(key)
-    if factory is None:
-        raise UnknownBotError(_unknown(name))
+    BotError for settings the bot does not take or a spec that names no bot."""
+    if is_bot_spec(name):
+        key, factory = name.strip(), _from_spec(name)
+    else:
+        key = _key(name)
+        found = _FACTORIES.get(key)
+        if found is None:
+            raise UnknownBotError(_unknown(name))
+        factory = found
     try:
         inspect.signature(factory).bind(rules=rules, seed=seed, **settings)
     except TypeError as exc:
         raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
     except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
         pass
-    return factory(rules=rules, seed=seed, **settings)
+    bot = factory(rules=rules, seed=seed, **settings)
+    if not callable(getattr(bot, "act", None)):
+        raise BotError(f"bot {key!r} made {type(bot).__name__}, which has no act()")
+    return bot
 
 
 def make_bots(

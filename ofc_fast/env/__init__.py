@@ -1,6 +1,8 @@
 """Reinforcement-learning environments: :class:`VectorEnv` (many tables in one C call),
 a Gymnasium environment and a PettingZoo AEC environment (the ``rl`` extra:
-``pip install "ofc-fast[rl]"``).
+``pip install "ofc-fast[rl]"``); :mod:`ofc_fast.env.sb3`: Stable-Baselines3 and
+Gymnasium vector adapters over one VectorEnv (the ``rl-train`` extra).  Every one takes
+``obs_type`` (:data:`OBS_TYPES`): the uint8 encoding or the float32 features.
 
 Importing this package registers the Gymnasium ids (when Gymnasium is installed):
 ``ofc_fast/OFC-v0``, ``ofc_fast/Pineapple-v0``, ``ofc_fast/ProgressivePineapple-v0``,
@@ -15,11 +17,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .vector import FANTASYLAND_MODES, OPPONENTS, VectorEnv, env_seed
+from .vector import FANTASYLAND_MODES, OBS_TYPES, OPPONENTS, VectorEnv, env_seed
 
 __all__ = [
     "FANTASYLAND_MODES",
     "GYM_IDS",
+    "OBS_TYPES",
     "OPPONENTS",
     "VectorEnv",
     "env_seed",

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
 from .gym import action_id, observation_space
@@ -68,7 +69,9 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
         self.agents: list[str] = []
-        self.observation_spaces = {a: observation_space() for a in self.possible_agents}
+        self.observation_spaces = {
+            a: observation_space(self._venv.obs_type) for a in self.possible_agents
+        }
         self.action_spaces = {
             a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents
         }
@@ -109,8 +112,9 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 "observation": v.observations[0].copy(),
                 "action_mask": v.action_masks[0].view(np.int8).copy(),
             }
-        return {
-            "observation": v.encode(0, seat, np.zeros(OBS_SIZE, np.uint8)),
+        enc = v.encode(0, seat, np.zeros(OBS_SIZE, np.uint8))
+        return {  # not its decision: no dealt cards of its own
+            "observation": enc if v.obs_type == "bytes" else features_of_encoding(enc),
             "action_mask": np.zeros(ACTION_SPACE, np.int8),
         }
 

@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
+from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv
 
 __all__ = ["OBS_HIGH", "OfcEnv", "action_id", "observation_space"]
 
@@ -32,14 +32,21 @@ OBS_HIGH = 17
 """The largest value of an encoding byte (a 17-card Fantasyland count)."""
 
 
-def observation_space() -> spaces.Dict:
-    """The observation space: the encoding and the action mask (both uint8 in the
-    Gymnasium env; the PettingZoo env uses int8 masks as its classic games do)."""
+def observation_space(obs_type: str = "bytes") -> spaces.Dict:
+    """The observation space: the observation (``obs_type`` ``"bytes"``: the uint8
+    encoding; ``"features"``: the float32 features in [0, 1]) and the action mask
+    (int8, as PettingZoo's classic games have it).
+
+    >>> observation_space("features")["observation"].shape
+    (696,)
+    """
+    obs: spaces.Box = (
+        spaces.Box(0.0, 1.0, (FEATURE_SIZE,), np.float32)
+        if obs_type == "features"
+        else spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8)
+    )
     return spaces.Dict(
-        {
-            "observation": spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8),
-            "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8),
-        }
+        {"observation": obs, "action_mask": spaces.Box(0, 1, (ACTION_SPACE,), np.int8)}
     )
 
 
@@ -62,7 +69,10 @@ class OfcEnv(gymnasium.Env):
     """One table of ``rules`` for ``players`` seats; the agent is seat ``learner``.
 
     Observations are ``{"observation": uint8[828], "action_mask": int8[243]}`` (the
-    encoding of :mod:`ofc_fast.encoding`), actions ``Discrete(243)`` action ids.  The
+    encoding of :mod:`ofc_fast.encoding`; with ``obs_type="features"`` the observation
+    is float32[696], the features of ``csrc/ofc_features.h``), actions
+    ``Discrete(243)`` action ids; :meth:`action_masks` gives the mask as booleans
+    (sb3-contrib's MaskablePPO reads it).  The
     reward is the agent's net points when its deal ends (``terminated``); Fantasyland
     sets are played by the exact solver.  ``illegal``: what an action outside the mask
     does: ``"remap"`` (default; it plays legal action number ``action % count`` of the
@@ -99,7 +109,7 @@ class OfcEnv(gymnasium.Env):
         self._venv = VectorEnv(
             rules, 1, players, seed=kwargs.pop("seed", 0), opponents=opponents, **kwargs
         )
-        self.observation_space = observation_space()
+        self.observation_space = observation_space(self._venv.obs_type)
         self.action_space = spaces.Discrete(ACTION_SPACE)
         if illegal not in ("remap", "raise"):
             raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
@@ -112,6 +122,11 @@ class OfcEnv(gymnasium.Env):
             "observation": v.observations[0].copy(),
             "action_mask": v.action_masks[0].view(np.int8).copy(),
         }
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the pending decision: ``ACTION_SPACE`` booleans (a
+        copy; sb3-contrib's convention)."""
+        return np.array(self._venv.action_masks[0], np.bool_)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None

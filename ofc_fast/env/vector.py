@@ -33,11 +33,16 @@ from ..rules import RuleSet
 from ..rules.model import Game as GameKind
 from ..table import check_players, check_seat, check_seed
 
-__all__ = ["FANTASYLAND_MODES", "OPPONENTS", "VectorEnv", "env_seed"]
+__all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
 OPPONENTS = ("self", "random")
-"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works."""
+"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,
+and so does a bot spec (``policy:PATH``, ``module:attribute``)."""
 FANTASYLAND_MODES = ("solver", "decision")
+OBS_TYPES = ("bytes", "features")
+"""``obs_type``: the uint8 encoding (:mod:`ofc_fast.encoding`) or the float32 features
+(``csrc/ofc_features.h``)."""
+FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
 ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
 OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
@@ -107,6 +112,9 @@ class VectorEnv:
     potential-based per-street shaping (royalties of completed rows, returned at the deal
     end so a deal's rewards still add up to its points; 0 = off).  ``stay_value``: the
     solver's worth of keeping Fantasyland (as :func:`ofc_fast.solver.solve_fantasyland`).
+    ``obs_type``: ``"bytes"`` (the OBS_SIZE uint8 encoding) or ``"features"``
+    (FEATURE_SIZE float32 features in [0, 1], computed in C from that encoding and the
+    deal order of one's own cards); :attr:`encodings` always holds the bytes.
 
     Environment ``i`` plays the match ``ofc_fast.Match(rules, players,
     seed=env_seed(seed, i))``: deal ``j`` from ``ofc_deal_seed(env_seed, j)``, button
@@ -139,6 +147,7 @@ class VectorEnv:
         stay_value: Any = None,
         autoreset: bool = True,
         bot_settings: dict[str, Any] | None = None,
+        obs_type: str = "bytes",
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
         self.rules = resolve_rules(rules)
@@ -160,6 +169,7 @@ class VectorEnv:
         self.opponents = self._opponents(opponents)
         self.fantasyland = _choice(fantasyland, FANTASYLAND_MODES, "fantasyland")
         self.seed = secrets_seed() if seed is None else check_seed(seed)
+        self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
         self._c = self._config(shaping, stay_value, autoreset)
         self._alloc()
         self._bots: list[list[Any]] | None = None
@@ -170,6 +180,10 @@ class VectorEnv:
     # -- construction
     def _opponents(self, opponents: object) -> str:
         from ..bots import bot_names
+        from ..bots.registry import is_bot_spec
+
+        if is_bot_spec(opponents):  # policy:PATH or module:attribute (make_bot)
+            return str(opponents).strip()
 
         names = OPPONENTS + tuple(n for n in bot_names() if n not in OPPONENTS)
         return _choice(opponents, names, "opponents")
@@ -213,7 +227,10 @@ class VectorEnv:
 
     def _alloc(self) -> None:
         n = self.num_envs
-        self.observations = np.zeros((n, OBS_SIZE), np.uint8)
+        self.encodings = np.zeros((n, OBS_SIZE), np.uint8)
+        feats = self.obs_type == "features"
+        self.features = np.zeros((n if feats else 0, FEATURE_SIZE), np.float32)
+        self.observations: np.ndarray = self.features if feats else self.encodings
         self.action_masks = np.zeros((n, ACTION_SPACE), np.bool_)
         self.legal_actions = np.zeros((n, ACTION_SPACE), np.uint8)
         self.legal_counts = np.zeros(n, np.int16)
@@ -231,7 +248,7 @@ class VectorEnv:
         out = self._out = ffi.new("ofc_vecenv_out *")
         self._keep: list[Any] = []  # the cdata views keep the arrays' buffers alive
         views: tuple[tuple[str, str, np.ndarray], ...] = (
-            ("obs", "uint8_t[]", self.observations),
+            ("obs", "uint8_t[]", self.encodings),
             ("mask", "uint8_t[]", self.action_masks),
             ("legal", "uint8_t[]", self.legal_actions),
             ("full", "uint8_t[]", self.full_sets),
@@ -249,6 +266,8 @@ class VectorEnv:
         self._p_placements = ffi.from_buffer("uint8_t[]", self._placements)
         self._p_active = ffi.from_buffer("uint8_t[]", self._active)
         self._bad = ffi.new("uint32_t *")
+        self._p_enc = self._keep[0]
+        self._p_features = ffi.from_buffer("float[]", self.features)
         self._started = False
 
     def _make_bots(self) -> None:
@@ -286,6 +305,7 @@ class VectorEnv:
         self.deals_finished[:] = 0
         self._started = True
         self._play_bots()
+        self._write_features()
         return self.observations, self.infos()
 
     @_one_thread
@@ -303,6 +323,7 @@ class VectorEnv:
         if status:
             raise status_error(status, "the vector environment could not deal", GameError)
         self._play_bots()
+        self._write_features()
 
     @_one_thread
     def step(
@@ -351,7 +372,36 @@ class VectorEnv:
         self._call_step(placements, ffi.NULL)
         if self._bots is not None:
             self._play_bots()
+        self._write_features()
         self.deals_finished += self.terminations
+
+    @_one_thread
+    def step_active(self, actions: Any, active: Any) -> None:
+        """:meth:`step` for the environments where ``active`` (num_envs booleans) is
+        True only; the others are left as they are, and so are their rows of the
+        arrays (read only the active rows; the results are in the arrays, as after
+        :meth:`step_first`).  A frozen opponent policy (:mod:`ofc_fast.env.sb3`)
+        plays its seats this way."""
+        self._require_started()
+        a = np.asarray(active)
+        if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
+            raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
+        self._actions[:] = self._action_array(actions)
+        self._active[:] = a != 0
+        self._call_step(ffi.NULL, self._p_active)
+        if self._bots is not None:
+            self._play_bots()
+        self._write_features()
+        self.deals_finished += self.terminations & (a != 0)
+
+    def _write_features(self) -> None:
+        """Recompute the features of every environment (obs_type="features")."""
+        if self.obs_type == "features":
+            status = lib.ofc_features_slots(
+                self._slots, 0, self.num_envs, self._p_enc, self._p_features
+            )
+            if status:  # pragma: no cover - the C state and its encodings always agree
+                raise status_error(status, "features", GameError)
 
     def _action_array(self, actions: Any) -> np.ndarray:
         a = np.asarray(actions)
@@ -457,7 +507,7 @@ class VectorEnv:
         :func:`ofc_fast.encoding.encode` scales it (a new array)."""
         from ..encoding import SCALE
 
-        return self.observations * SCALE
+        return self.encodings * SCALE
 
     def game_of(self, env: int) -> Any:
         """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""

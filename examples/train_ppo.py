@@ -1,0 +1,344 @@
+"""A known-good recipe: train a Pineapple (or OFC) policy with MaskablePPO in minutes.
+
+    pip install "ofc-fast[rl-train]"        # CPU torch: see docs/environments.md
+    python examples/train_ppo.py --rules pineapple --minutes 10 --out runs/ppo
+
+1. Warm start by behaviour cloning: ``HeuristicBot`` self-play (what ``ofc-fast
+   selfplay`` writes) is turned into feature rows (:mod:`ofc_fast.env.imitation`) and
+   the policy and value networks are fitted to its moves and points.
+2. MaskablePPO on :class:`ofc_fast.env.sb3.VecEnv` (hundreds of C tables in one
+   process, ``obs_type="features"``), with a curriculum of opponents: random seats
+   first, then a frozen copy of the learner (refreshed as it improves).
+3. Every ``EVAL_EVERY_S`` seconds of training, the learning curve: points per deal
+   against ``RandomBot`` and ``HeuristicBot`` and the foul rate (the clock stops while
+   it evaluates).  At the end: ``curve.csv``, ``curve.png``, ``model.zip`` and
+   ``policy.npz`` in ``--out``; the last line printed is the path of ``policy.npz``,
+   which plays as ``policy:PATH`` (``ofc-fast play --bots policy:PATH,random``).
+
+The budget (``--minutes``, or ``--steps`` PPO steps) covers data, cloning and PPO.
+Everything runs on one thread (``torch.set_num_threads(1)``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+# ---------------------------------------------------------------- tuned settings
+CONFIG: dict[str, Any] = {
+    "num_envs": 256,  # C tables stepped together
+    "net": [256, 256],  # policy and value MLPs (ReLU)
+    "bc_share": 0.6,  # of the budget: self-play data and cloning (0: no cloning)
+    "bc_data_share": 0.5,  # of that: writing the self-play data
+    "bc_max_deals": 20000,  # heuristic self-play deals at most
+    "bc_epochs": 40,  # at most (the time share ends it first)
+    "bc_lr": 2e-3,
+    "bc_batch": 512,
+    "ppo": {  # MaskablePPO settings (a gentle fine-tune of the cloned policy)
+        "n_steps": 16,
+        "batch_size": 1024,
+        "n_epochs": 4,
+        "learning_rate": 1e-4,
+        "gamma": 1.0,  # a deal is 5 decisions; its points are the return
+        "gae_lambda": 0.95,
+        "clip_range": 0.1,
+        "ent_coef": 0.003,
+        "vf_coef": 0.5,
+    },
+    "reward_scale": 0.1,  # points x 0.1 (a deal is worth about -30..+30 points)
+    "shaping": 0.0,  # potential-based royalty shaping (VectorEnv); 0 = off
+    "curriculum": [(0.0, "random"), (0.75, "self")],  # (share of PPO time, opponent)
+    "refresh_opponent_s": 60,  # self-play: a new frozen copy this often
+    "eval_every_s": 120,
+    "eval_deals": {"random": 300, "heuristic": 60},  # per curve point
+    "final_deals": {"random": 2000, "heuristic": 300},
+}
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The command line (and the --set overrides, applied to CONFIG)."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--rules", default="pineapple")
+    p.add_argument("--minutes", type=float, default=10.0)
+    p.add_argument("--steps", type=int, default=None, help="stop PPO after this many steps")
+    p.add_argument("--out", default=None, help="output directory (default: a temp dir)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what --minutes counts: wall time, or this process's CPU time (a shared machine)",
+    )
+    p.add_argument("--bc-data", default=None, help="an `ofc-fast selfplay` output to clone")
+    p.add_argument(
+        "--final-deals", type=int, default=None, help="deals vs RandomBot at the end"
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a setting of CONFIG (a Python literal), e.g. ppo.learning_rate=3e-4",
+    )
+    args = p.parse_args(argv)
+    for item in args.set:
+        key, _, value = item.partition("=")
+        *path, last = key.split(".")
+        where = CONFIG
+        for k in path:
+            where = where[k]
+        if last not in where:
+            p.error(f"--set: no setting {key!r}")
+        where[last] = ast.literal_eval(value)
+    return args
+
+
+class Clock:
+    """Training time (wall, or this process's CPU time): paused while evaluating."""
+
+    def __init__(self, budget_s: float, cpu: bool = False) -> None:
+        self.now = time.process_time if cpu else time.monotonic
+        self.budget, self.used, self.start = budget_s, 0.0, self.now()
+        self.paused = False
+
+    def pause(self) -> None:
+        """Stop counting."""
+        self.used, self.paused = self.elapsed, True
+
+    def resume(self) -> None:
+        """Count again."""
+        self.start, self.paused = self.now(), False
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds of training so far."""
+        return self.used + (0.0 if self.paused else self.now() - self.start)
+
+
+def selfplay_data(
+    args: argparse.Namespace, out: Path, clock: Clock, until_s: float
+) -> Path:
+    """HeuristicBot self-play shards (as `ofc-fast selfplay` writes them), written until
+    the time share is spent."""
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    if args.bc_data:
+        return Path(args.bc_data)
+    data = out / "selfplay"
+    spec = RunSpec.make(
+        args.rules, 2, args.seed, CONFIG["bc_max_deals"], [("heuristic", {})]
+    )
+    while clock.elapsed < until_s:
+        manifest = selfplay(spec, data, shard_size=50, progress=False, max_shards=1)
+        if sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"]) >= spec.hands:
+            break
+    return data
+
+
+def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> None:
+    """Fit the policy to the moves and the value to the points (cross-entropy over
+    the legal ids, plus squared error)."""
+    import numpy as np
+    import torch
+
+    pol = model.policy
+    opt = torch.optim.Adam(pol.parameters(), lr=CONFIG["bc_lr"])
+    obs = torch.as_tensor(data["obs"])
+    mask = torch.as_tensor(data["mask"])
+    act = torch.as_tensor(data["action"])
+    ret = torch.as_tensor(data["reward"] * CONFIG["reward_scale"])
+    rng = np.random.default_rng(0)
+    for epoch in range(CONFIG["bc_epochs"]):
+        order = torch.as_tensor(rng.permutation(len(act)))
+        total = 0.0
+        for k in range(0, len(act), CONFIG["bc_batch"]):
+            b = order[k : k + CONFIG["bc_batch"]]
+            latent_pi, latent_vf = pol.mlp_extractor(pol.extract_features(obs[b]))
+            logits = pol.action_net(latent_pi).masked_fill(~mask[b], -1e9)
+            loss = torch.nn.functional.cross_entropy(logits, act[b])
+            value = pol.value_net(latent_vf).squeeze(-1)
+            loss = loss + 0.5 * torch.nn.functional.mse_loss(value, ret[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(b)
+        print(f"  clone epoch {epoch + 1}: loss {total / len(act):.3f}", flush=True)
+        if clock.elapsed >= until_s:
+            break
+
+
+def evaluate(policy_path: str, rules: str, opponent: str, deals: int, seed: int) -> dict:
+    """The saved policy (seat 0) against ``opponent`` for ``deals`` deals."""
+    from ofc_fast.bots import make_bot
+    from ofc_fast.game import Match
+
+    match = Match(rules, 2, seed=seed)
+    bots = [
+        make_bot(f"policy:{policy_path}", rules, seed=1),
+        make_bot(opponent, rules, seed=2),
+    ]
+    for _ in range(deals):
+        match.play_hand(bots)
+    s = match.stats[0]
+    return {"points": s.mean, "ci95": s.ci95, "fouls": s.fouls / max(1, deals)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Clone, train, evaluate, save; print the curve and, last, the policy's path."""
+    args = parse(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.env.sb3 import VecEnv, export_policy, frozen_policy
+
+    torch.set_num_threads(1)
+    out = Path(args.out or tempfile.mkdtemp(prefix="ofc-ppo-"))
+    out.mkdir(parents=True, exist_ok=True)
+    clock = Clock(args.minutes * 60, cpu=args.clock == "cpu")
+    bc_until = clock.budget * CONFIG["bc_share"]
+
+    envs_made = [0]
+
+    def make_env(opponent: Any) -> VecEnv:
+        envs_made[0] += 1
+        return VecEnv(
+            args.rules,
+            CONFIG["num_envs"],
+            seed=args.seed * 1000 + envs_made[0],
+            opponent=opponent,
+            shaping=CONFIG["shaping"],
+            reward_scale=CONFIG["reward_scale"],
+        )
+
+    env = make_env("random")
+    model = MaskablePPO(
+        "MlpPolicy",
+        env,
+        seed=args.seed,
+        device="cpu",
+        verbose=0,
+        policy_kwargs={
+            "net_arch": {"pi": CONFIG["net"], "vf": CONFIG["net"]},
+            "activation_fn": torch.nn.ReLU,
+        },
+        **CONFIG["ppo"],
+    )
+    policy_path = str(out / "policy.npz")
+    curve: list[dict[str, Any]] = []
+    steps = 0
+
+    def point(stage: str, deals: dict[str, int]) -> None:
+        clock.pause()
+        export_policy(model, policy_path, rules=args.rules, obs_type="features")
+        row: dict[str, Any] = {
+            "stage": stage,
+            "minutes": clock.elapsed / 60,
+            "steps": steps,
+        }
+        for opp, n in deals.items():
+            r = evaluate(policy_path, args.rules, opp, n, seed=12345)
+            row[f"vs_{opp}"], row[f"ci_{opp}"] = r["points"], r["ci95"]
+            row[f"fouls_{opp}"] = r["fouls"]
+        curve.append(row)
+        print(
+            f"[{row['minutes']:6.2f} min {steps:>9} steps {stage:>6}] "
+            + "  ".join(
+                f"vs {o}: {row[f'vs_{o}']:+.2f} +/- {row[f'ci_{o}']:.2f} "
+                f"fouls {100 * row[f'fouls_{o}']:.0f}%"
+                for o in deals
+            ),
+            flush=True,
+        )
+        clock.resume()
+
+    point("init", CONFIG["eval_deals"])  # the untrained network
+    if CONFIG["bc_share"] > 0:
+        print(f"behaviour cloning ({args.rules}), budget {args.minutes:g} min", flush=True)
+        data_dir = selfplay_data(args, out, clock, bc_until * CONFIG["bc_data_share"])
+        data = selfplay_dataset(data_dir, seed=args.seed)
+        print(f"  {len(data['action'])} decisions from {data_dir}", flush=True)
+        clone(model, data, clock, bc_until)
+    point("start", CONFIG["eval_deals"])
+
+    ppo_start = clock.elapsed
+    ppo_time = max(1.0, clock.budget - ppo_start)
+    chunk = CONFIG["num_envs"] * CONFIG["ppo"]["n_steps"]
+    stage, last_eval, last_refresh = "random", clock.elapsed, clock.elapsed
+    while clock.elapsed < clock.budget and (args.steps is None or steps < args.steps):
+        share = (clock.elapsed - ppo_start) / ppo_time
+        want = [opp for at, opp in CONFIG["curriculum"] if share >= at][-1]
+        if want != stage or (
+            stage == "self" and clock.elapsed - last_refresh > CONFIG["refresh_opponent_s"]
+        ):
+            if want != stage:
+                env = make_env(frozen_policy(model) if want == "self" else want)
+                model.set_env(env)
+            else:
+                env.set_opponent(frozen_policy(model))
+            stage, last_refresh = want, clock.elapsed
+        model.learn(chunk, reset_num_timesteps=False)
+        steps += chunk
+        if clock.elapsed - last_eval >= CONFIG["eval_every_s"]:
+            point(stage, CONFIG["eval_deals"])
+            last_eval = clock.elapsed
+    final = dict(CONFIG["final_deals"])
+    if args.final_deals is not None:
+        final["random"] = args.final_deals
+    point("final", final)
+    model.save(out / "model.zip")
+    export_policy(model, policy_path, rules=args.rules, obs_type="features")
+    with open(out / "curve.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=sorted({k for r in curve for k in r}))
+        w.writeheader()
+        w.writerows(curve)
+    plot(curve, out / "curve.png")
+    print(f"training time {clock.elapsed / 60:.2f} min, {steps} PPO steps", flush=True)
+    print(policy_path)
+    return 0
+
+
+def plot(curve: list[dict[str, Any]], path: Path) -> None:
+    """Points per deal and foul rate over training time."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing: no plot", file=sys.stderr)
+        return
+    fig, (a, b) = plt.subplots(1, 2, figsize=(10, 4))
+    t = [r["minutes"] for r in curve]
+    for opp in ("random", "heuristic"):
+        if all(f"vs_{opp}" in r for r in curve):
+            a.errorbar(
+                t,
+                [r[f"vs_{opp}"] for r in curve],
+                [r[f"ci_{opp}"] for r in curve],
+                label=f"vs {opp}",
+                marker="o",
+            )
+            b.plot(
+                t, [100 * r[f"fouls_{opp}"] for r in curve], marker="o", label=f"vs {opp}"
+            )
+    a.axhline(0, color="grey", lw=0.5)
+    a.set(xlabel="training minutes", ylabel="points / deal", title="learning curve")
+    b.set(xlabel="training minutes", ylabel="fouls %", title="foul rate")
+    a.legend()
+    b.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

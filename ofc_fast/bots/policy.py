@@ -1,0 +1,221 @@
+"""Policies as bots: :class:`PolicyBot` turns a trained policy into a
+:class:`~ofc_fast.bots.Bot` that plays in a :class:`~ofc_fast.Match`, ``ofc-fast play
+--bots policy:PATH`` or the arena (``--bot policy:PATH``).
+
+A *policy* is a callable ``policy(observation, mask) -> action id``: ``observation`` the
+seat's features (``obs_type="features"``, :func:`ofc_fast.encoding.features`) or its
+uint8 encoding (``"bytes"``), ``mask`` the booleans of the legal ids.  Fantasyland sets
+and classic hands (13 to 17 cards at once, no action id) go to ``fallback`` (default:
+the heuristic bot, which sets them with the exact solver and the arranger) unless the
+policy has a method ``full_set(observation_dict) -> Move``.
+
+:func:`load_policy` reads a saved policy: a ``.npz`` MLP
+(:func:`ofc_fast.env.sb3.export_policy`; NumPy alone runs it) or a saved sb3-contrib
+``MaskablePPO`` ``.zip`` (needs the ``rl-train`` extra).
+
+>>> import numpy as np
+>>> from ofc_fast.game import Game, play_out
+>>> from ofc_fast.bots import RandomBot
+>>> first_legal = lambda x, mask: int(np.argmax(mask))
+>>> g = Game("pineapple", players=2, seed=4)
+>>> result = play_out(g, [PolicyBot(first_legal), RandomBot(seed=1)])
+>>> g.is_over
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..encoding import action_mask, encode_bytes, features
+from ..errors import BotError
+from ..game import Move
+from ..rules import RuleSet
+from .base import Bot, Observation
+
+__all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
+
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "linear": lambda x: x,
+    "tanh": np.tanh,
+    "relu": lambda x: np.maximum(x, 0.0),
+}
+
+
+class MlpPolicy:
+    """A multilayer perceptron policy run with NumPy: logits of the legal ids, the
+    best one taken (``.npz`` from :func:`ofc_fast.env.sb3.export_policy`).
+
+    >>> p = MlpPolicy([np.eye(3, dtype=np.float32), np.zeros(3, np.float32)], ["linear"])
+    >>> p(np.array([0.2, 0.9, 0.5], np.float32), np.array([True, False, True]))
+    2
+    """
+
+    def __init__(
+        self,
+        params: list[np.ndarray],
+        activations: list[str],
+        meta: dict[str, str] | None = None,
+    ) -> None:
+        if len(params) != 2 * len(activations) or not activations:
+            raise BotError(
+                f"an MLP policy needs a weight and a bias per layer: "
+                f"{len(params)} arrays for {len(activations)} layers"
+            )
+        bad = [a for a in activations if a not in _ACTIVATIONS]
+        if bad:
+            raise BotError(f"unknown activations {bad}; known: {sorted(_ACTIVATIONS)}")
+        self.weights = [np.asarray(w, np.float32) for w in params[0::2]]
+        self.biases = [np.asarray(b, np.float32) for b in params[1::2]]
+        self.activations = list(activations)
+        self.meta = dict(meta or {})
+        self.obs_type = self.meta.get("obs_type", "features")
+
+    @classmethod
+    def load(cls, path: str | Path) -> MlpPolicy:
+        """Read an ``.npz`` written by :func:`ofc_fast.env.sb3.export_policy`."""
+        try:
+            with np.load(path, allow_pickle=False) as d:
+                n = sum(1 for k in d.files if k.startswith("p"))
+                params = [d[f"p{i}"] for i in range(n)]
+                meta = {k[5:]: str(d[k]) for k in d.files if k.startswith("meta_")}
+        except (OSError, ValueError, KeyError) as exc:
+            raise BotError(f"cannot read the policy {str(path)!r}: {exc}") from None
+        return cls(params, meta.get("activations", "").split(","), meta)
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """The action logits of observations ``x`` (one row or a batch)."""
+        h = np.asarray(x, np.float32)
+        for w, b, act in zip(self.weights, self.biases, self.activations):
+            h = _ACTIVATIONS[act](h @ w.T + b)
+        return np.asarray(h, np.float32)
+
+    def save(self, path: str | Path) -> str:
+        """Write the ``.npz`` :meth:`load` reads; returns its path."""
+        p = str(path) if str(path).endswith(".npz") else f"{path}.npz"
+        arrays = {f"p{i}": a for i, a in enumerate(_interleave(self.weights, self.biases))}
+        meta = {**self.meta, "activations": ",".join(self.activations)}
+        arrays.update({f"meta_{k}": np.array(str(v)) for k, v in meta.items()})
+        np.savez(p, **arrays)  # type: ignore[arg-type]  # numpy's stub: a bool first
+        return p
+
+    def act_batch(
+        self, x: np.ndarray, masks: np.ndarray, rng: np.random.Generator | None = None
+    ) -> np.ndarray:
+        """One legal action per row: the best (``rng`` None) or one drawn from the
+        softmax of the legal logits."""
+        z = np.where(np.asarray(masks, bool), self.logits(x), -np.inf)
+        if rng is None:
+            return np.asarray(np.argmax(z, axis=-1), np.int64)
+        z = z - z.max(axis=-1, keepdims=True)
+        p = np.exp(z)
+        c = np.cumsum(p, axis=-1)
+        u = (1.0 - rng.random((*c.shape[:-1], 1))) * c[..., -1:]  # in (0, total]
+        return np.asarray(np.minimum((c < u).sum(axis=-1), c.shape[-1] - 1), np.int64)
+
+    def __call__(self, x: np.ndarray, mask: np.ndarray) -> int:
+        """The legal action with the largest logit."""
+        z = np.where(np.asarray(mask, bool), self.logits(x), -np.inf)
+        return int(np.argmax(z))
+
+
+def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.ndarray]:
+    return [a for pair in zip(weights, biases) for a in pair]
+
+
+class _Sb3Policy:
+    """A saved sb3-contrib MaskablePPO model as a policy (deterministic)."""
+
+    def __init__(self, path: str) -> None:
+        try:
+            from sb3_contrib import MaskablePPO
+        except ImportError:
+            raise BotError(
+                f"{path}: a saved SB3 model needs the training libraries: "
+                f'pip install "ofc-fast[rl-train]"'
+            ) from None
+        self.model = MaskablePPO.load(path, device="cpu")
+        shape = self.model.observation_space.shape
+        self.obs_type = "features" if shape and shape[0] != 828 else "bytes"
+
+    def __call__(self, x: np.ndarray, mask: np.ndarray) -> int:
+        action, _ = self.model.predict(x, deterministic=True, action_masks=mask)
+        return int(np.asarray(action).reshape(-1)[0])
+
+
+def load_policy(path: str | Path) -> Policy:
+    """A saved policy: an ``.npz`` MLP (:class:`MlpPolicy`) or an SB3 ``.zip``."""
+    p = str(path)
+    if not Path(p).is_file():
+        raise BotError(f"no policy file {p!r}")
+    if p.endswith(".npz"):
+        return MlpPolicy.load(p)
+    if p.endswith(".zip"):
+        return _Sb3Policy(p)
+    raise BotError(f"{p!r}: a policy is an .npz (export_policy) or an SB3 .zip")
+
+
+class PolicyBot:
+    """A bot that plays ``policy`` on every normal decision (see the module
+    docstring); ``obs_type``: what the policy reads (default: the policy's own
+    ``obs_type`` attribute, else ``"features"``).  An illegal action from the policy
+    raises BotError."""
+
+    name = "policy"
+
+    def __init__(
+        self,
+        policy: Policy,
+        rules: RuleSet | str | None = None,
+        seed: int | None = None,
+        *,
+        obs_type: str | None = None,
+        fallback: Bot | None = None,
+        path: str | None = None,
+    ) -> None:
+        if not callable(policy):
+            raise BotError(f"a policy must be callable, got {type(policy).__name__}")
+        self.policy = policy
+        self.obs_type = obs_type or getattr(policy, "obs_type", "features")
+        if self.obs_type not in ("features", "bytes"):
+            raise BotError(f"obs_type must be 'features' or 'bytes', got {self.obs_type!r}")
+        if fallback is None:
+            from .heuristic import HeuristicBot
+
+            fallback = HeuristicBot(rules=rules, seed=seed)
+        self.fallback = fallback
+        self.path = path
+
+    def settings(self) -> dict[str, Any]:
+        """``{"path": ...}`` for a policy loaded from a file, else ``{}``."""
+        return {"path": self.path} if self.path else {}
+
+    def act(self, observation: Observation) -> Move:
+        """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""
+        obs = observation
+        if obs.get("full_set") or not obs.get("legal_actions"):
+            full = getattr(self.policy, "full_set", None)
+            return full(obs) if callable(full) else self.fallback.act(obs)
+        x = features(obs) if self.obs_type == "features" else encode_bytes(obs)
+        mask = action_mask(obs)
+        action = self.policy(x, mask)
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise BotError(f"the policy returned {action!r}, not an action id") from None
+        if not (0 <= a < mask.size and mask[a]):
+            raise BotError(f"the policy chose action {a}, which is not legal here")
+        return Move.from_action(obs["dealt"], obs["to_discard"], a)
+
+
+def policy_bot(
+    path: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
+) -> PolicyBot:
+    """The bot of a saved policy (what the bot spec ``policy:PATH`` makes)."""
+    return PolicyBot(load_policy(path), rules, seed, path=path, **settings)

@@ -1,0 +1,82 @@
+"""Behaviour-cloning data from self-play shards (``ofc-fast selfplay`` writes them):
+the decisions of normal streets as ``obs_type="features"`` rows, their action ids and
+the deal's points, ready for a supervised warm start of a policy (``examples/
+train_ppo.py``).  Needs only NumPy.
+
+A shard stores each decision's encoding (:func:`ofc_fast.encoding.encode`) and its move
+per card id, not the order the cards were dealt in, while action ids number the dealt
+cards in deal order.  Each row gets a deal order drawn uniformly at random (as the
+dealer's is), its features are computed for that order, and its action id is the
+move's id in that order.
+
+>>> import tempfile
+>>> from ofc_fast.parallel import RunSpec
+>>> from ofc_fast.parallel.selfplay import selfplay
+>>> out = tempfile.mkdtemp()
+>>> _ = selfplay(RunSpec.make("pineapple", 2, 1, 4, [("random", {})]), out, progress=False)
+>>> d = selfplay_dataset(out)
+>>> d["obs"].shape, bool(d["mask"][range(len(d["action"])), d["action"]].all())
+((40, 696), True)
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .._native import ffi, lib
+from ..encoding import SCALE, features_of_encoding
+from ..errors import GameError
+
+__all__ = ["selfplay_dataset"]
+
+
+def _rows(shard: Path) -> dict[str, np.ndarray]:
+    with np.load(shard, allow_pickle=False) as d:
+        keep = d["action"] >= 0
+        return {k: d[k][keep] for k in ("obs", "mask", "placement", "reward")}
+
+
+def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
+    """The normal decisions of the self-play run in directory ``path`` (the shards
+    its ``manifest.json`` lists): ``obs`` (D, FEATURE_SIZE) float32 features, ``mask``
+    (D, ACTION_SPACE) bool, ``action`` (D,) int64 in a random deal order drawn from
+    ``seed``, ``reward`` (D,) float32 the deciding seat's points in that deal."""
+    root = Path(path)
+    try:
+        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+        shards = [root / s["files"]["npz"] for s in manifest["shards"]]
+        parts = [_rows(s) for s in shards]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise GameError(
+            f"{root}: not a self-play run ({type(exc).__name__}: {exc})"
+        ) from None
+    rng = np.random.default_rng(seed)
+    n = sum(len(p["reward"]) for p in parts)
+    out = {
+        "obs": np.zeros((n, int(lib.OFC_FEAT_SIZE)), np.float32),
+        "mask": np.zeros((n, int(lib.OFC_ACTION_SPACE)), np.bool_),
+        "action": np.zeros(n, np.int64),
+        "reward": np.zeros(n, np.float32),
+    }
+    dest = ffi.new("uint8_t[5]")
+    i = 0
+    for p in parts:
+        enc = np.rint(p["obs"] / SCALE).astype(np.uint8)
+        for j in range(len(p["reward"])):
+            place = p["placement"][j]
+            order = rng.permutation(np.flatnonzero(place >= 0))
+            rows = place[order]
+            dest[0 : len(rows)] = rows.tolist()
+            action = lib.ofc_action_encode(len(rows), int((rows == 3).sum()), dest)
+            if action < 0:
+                raise GameError(f"{root}: a move without an action id ({action})")
+            out["obs"][i] = features_of_encoding(enc[j], order.tolist())
+            out["action"][i] = action
+            i += 1
+        k = i - len(p["reward"])
+        out["mask"][k:i] = p["mask"]
+        out["reward"][k:i] = p["reward"]
+    return out

@@ -1,0 +1,142 @@
+"""One learner seat at many tables: the core the trainer adapters share
+(:mod:`ofc_fast.env.sb3`), usable by any trainer.  Needs only NumPy.
+
+The learner is seat ``learner`` of every table of one :class:`VectorEnv`.  The other
+seats are played inside C (``"random"``), by a registered bot in Python (a bot name),
+or by an *opponent policy*: any callable ``policy(observations, masks) -> actions``
+over a batch (a frozen copy of the learner for self-play), played between C calls
+with :meth:`VectorEnv.step_active`.  After :meth:`LearnerTables.reset` and every
+:meth:`LearnerTables.step` every table waits for a learner decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError
+from ..rules import RuleSet
+from .vector import VectorEnv
+
+__all__ = ["LearnerTables", "OpponentPolicy"]
+
+OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
+"""``policy(observations, masks) -> actions``: one legal action id per row."""
+
+_MAX_ROUNDS = 1000
+"""Opponent decisions one learner step may wait for (a deal has at most 36)."""
+
+
+class LearnerTables:
+    """The learner's side of ``num_envs`` tables (see the module docstring).
+
+    >>> t = LearnerTables("pineapple", num_envs=4, opponent="random", seed=1)
+    >>> obs = t.reset()
+    >>> obs.shape, t.masks.shape
+    ((4, 696), (4, 243))
+    >>> acts = t.masks.argmax(axis=1)
+    >>> obs, rewards, dones = t.step(acts)
+    >>> rewards.shape, dones.dtype
+    ((4,), dtype('bool'))
+    """
+
+    def __init__(
+        self,
+        rules: RuleSet | str = "pineapple",
+        num_envs: int = 256,
+        players: int = 2,
+        seed: int | None = 0,
+        opponent: str | OpponentPolicy = "random",
+        *,
+        obs_type: str = "features",
+        learner: int = 0,
+        shaping: float = 0.0,
+        **kwargs: Any,
+    ) -> None:
+        self.policy: OpponentPolicy | None = None
+        if callable(opponent):
+            self.policy, mode = opponent, "self"
+        elif opponent == "self":
+            raise GameError(
+                "opponent 'self' needs a policy: pass the callable "
+                "policy(observations, masks) -> actions (a frozen copy of the learner)"
+            )
+        else:
+            mode = opponent
+        self.venv = VectorEnv(
+            rules,
+            num_envs,
+            players,
+            seed=seed,
+            opponents=mode,
+            learner=learner,
+            shaping=shaping,
+            obs_type=obs_type,
+            **kwargs,
+        )
+        self.num_envs = num_envs
+        self.learner = learner
+        self.masks = np.zeros((num_envs, self.venv.action_masks.shape[1]), np.bool_)
+        self.rewards = np.zeros(num_envs, np.float32)
+        self.dones = np.zeros(num_envs, np.bool_)
+        self.deals = 0
+
+    @property
+    def observations(self) -> np.ndarray:
+        """The learner's observations (the VectorEnv's array: copy what you keep)."""
+        return self.venv.observations
+
+    def set_opponent(self, policy: OpponentPolicy) -> None:
+        """Replace the opponent policy (a newer frozen copy of the learner)."""
+        if self.policy is None or not callable(policy):
+            raise GameError("set_opponent() needs tables made with an opponent policy")
+        self.policy = policy
+
+    def reset(self, seed: int | None = None) -> np.ndarray:
+        """Start every table again; returns the learner's first observations."""
+        self.venv.reset(seed=seed)
+        self.rewards[:] = 0
+        self.dones[:] = False
+        self._play_opponents()
+        self.masks[:] = self.venv.action_masks
+        return self.observations
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Play one learner decision at every table, then the others' decisions up to
+        the learner's next one.  Returns ``(observations, rewards, dones)``: rewards
+        are the learner's points (shaped when shaping is on) and ``dones`` marks the
+        tables where a deal of the learner ended (the observation is already the next
+        deal's)."""
+        v = self.venv
+        v.step(np.asarray(actions, dtype=np.int64).reshape(self.num_envs))
+        self.rewards[:] = v.rewards
+        self.dones[:] = v.terminations
+        self._play_opponents()
+        self.masks[:] = v.action_masks
+        self.deals += int(self.dones.sum())
+        return self.observations, self.rewards, self.dones
+
+    def _play_opponents(self) -> None:
+        """Let the opponent policy play every table where another seat is to act."""
+        if self.policy is None:
+            return
+        v = self.venv
+        for _ in range(_MAX_ROUNDS):
+            todo = (v.seats != self.learner) & (v.seats >= 0)
+            if not todo.any():
+                return
+            idx = np.flatnonzero(todo)
+            actions = np.zeros(self.num_envs, np.int64)
+            chosen = np.asarray(
+                self.policy(v.observations[idx], v.action_masks[idx]), dtype=np.int64
+            ).reshape(-1)
+            actions[idx] = chosen
+            v.step_active(actions, todo)
+            ended = todo & v.terminations
+            self.rewards[ended] += v.final_rewards[ended, self.learner]
+            self.dones |= ended
+        raise GameError(
+            "the opponent policy never let the learner decide"
+        )  # pragma: no cover

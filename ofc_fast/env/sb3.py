@@ -1,0 +1,234 @@
+"""Trainer adapters over one :class:`~ofc_fast.env.VectorEnv`: a Stable-Baselines3
+``VecEnv`` (:class:`VecEnv`, with the masks sb3-contrib's MaskablePPO reads) and a
+Gymnasium vector env (:class:`GymVectorEnv`); hundreds of C tables in one process.
+Needs the ``rl-train`` extra (``pip install "ofc-fast[rl-train]"``).
+
+>>> from sb3_contrib.common.maskable.utils import get_action_masks
+>>> from ofc_fast.env.sb3 import VecEnv
+>>> env = VecEnv("pineapple", num_envs=8, opponent="random", seed=0)
+>>> obs = env.reset()
+>>> obs.shape, get_action_masks(env).shape
+((8, 696), (8, 243))
+>>> obs, rewards, dones, infos = env.step(get_action_masks(env).argmax(axis=1))
+
+Opponents: ``"random"`` (inside C: fastest), a registered bot name such as
+``"heuristic"`` (in Python: slower), or a policy ``f(observations, masks) -> actions``
+(:func:`frozen_policy` of a model: self-play against a frozen copy of the learner;
+:meth:`VecEnv.set_opponent` swaps in a newer copy).  Rewards are the learner's points
+(``shaping`` adds the potential-based shaping of ``VectorEnv``); an episode is one
+deal, ``dones`` marks its end and the observation is then already the next deal's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
+
+from ..bots.policy import MlpPolicy
+from .gym import OBS_HIGH
+from .learner import LearnerTables, OpponentPolicy
+from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
+
+__all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "mlp_of"]
+
+
+def _obs_space(obs_type: str) -> spaces.Box:
+    if obs_type == "features":
+        return spaces.Box(0.0, 1.0, (FEATURE_SIZE,), np.float32)
+    return spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8)
+
+
+class VecEnv(_SB3VecEnv):
+    """A ``stable_baselines3`` ``VecEnv`` of ``num_envs`` tables of ``rules``: the
+    arguments of :class:`~ofc_fast.env.learner.LearnerTables` (``rules, num_envs,
+    players, seed, opponent``, keywords ``obs_type="features"``, ``shaping``,
+    ``learner`` and those of :class:`~ofc_fast.env.VectorEnv`); the opponent as in the
+    module docstring.
+    ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` calls)
+    gives each table's mask; ``infos[i]["episode"]`` reports a finished deal
+    (``r``: the learner's points, ``l``: its decisions).  ``reward_scale``
+    multiplies the rewards the trainer sees (not ``r``).  Other keyword arguments go
+    to :class:`~ofc_fast.env.VectorEnv` (``fantasyland``, ``stay_value``, ...)."""
+
+    def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
+        self.reward_scale = float(reward_scale)
+        self.tables = LearnerTables(*args, **kwargs)
+        num_envs = self.tables.num_envs
+        self.render_mode = None
+        super().__init__(
+            num_envs, _obs_space(self.tables.venv.obs_type), spaces.Discrete(ACTION_SPACE)
+        )
+        self._actions = np.zeros(num_envs, np.int64)
+        self._ret = np.zeros(num_envs, np.float64)
+        self._len = np.zeros(num_envs, np.int64)
+        self._started = False
+
+    # -- the VecEnv API
+    def reset(self) -> np.ndarray:
+        """Deal every table again (the seed given to :meth:`seed`, else the same)."""
+        seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
+        obs = self.tables.reset(seed=seed)
+        self._reset_seeds()
+        self._ret[:] = 0
+        self._len[:] = 0
+        self._started = True
+        return np.array(obs)
+
+    def step_async(self, actions: np.ndarray) -> None:
+        """Keep the learner's actions (one per table) for :meth:`step_wait`."""
+        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+
+    def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
+        """Play them; ``(observations, rewards, dones, infos)`` as SB3 wants them."""
+        if not self._started:
+            self.reset()
+        obs, rewards, dones = self.tables.step(self._actions)
+        self._ret += rewards
+        self._len += 1
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["episode"] = {"r": float(self._ret[i]), "l": int(self._len[i])}
+        self._ret[dones] = 0
+        self._len[dones] = 0
+        return obs.copy(), rewards * np.float32(self.reward_scale), dones.copy(), infos
+
+    def action_masks(self) -> np.ndarray:
+        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        return np.array(self.tables.masks, np.bool_)
+
+    def set_opponent(self, policy: OpponentPolicy) -> None:
+        """Play the opponent seats with ``policy`` from now on (tables made with a
+        policy opponent only)."""
+        self.tables.set_opponent(policy)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _indices(self, indices: Any) -> Sequence[int]:
+        return list(self._get_indices(indices))
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        """The adapter's attribute, once per table asked for."""
+        return [getattr(self, attr_name) for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        """Set an attribute of the adapter (the tables share it)."""
+        setattr(self, attr_name, value)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> list[Any]:
+        """``action_masks`` gives each table's row; other methods are the adapter's,
+        called once and repeated per table."""
+        idx = self._indices(indices)
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in idx]
+        result = getattr(self, method_name)(*method_args, **method_kwargs)
+        return [result for _ in idx]
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        """No table is wrapped."""
+        return [False for _ in self._indices(indices)]
+
+    def has_attr(self, attr_name: str) -> bool:
+        """Whether the adapter has ``attr_name`` (``action_masks``: yes)."""
+        return hasattr(self, attr_name)
+
+
+class GymVectorEnv(gymnasium.vector.VectorEnv):
+    """The same tables as a ``gymnasium.vector.VectorEnv`` (same-step autoreset):
+    ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with
+    ``infos["action_mask"]``; :meth:`action_masks` and the arguments as in
+    :class:`VecEnv`.
+
+    >>> env = GymVectorEnv("pineapple", num_envs=4, opponent="random")
+    >>> obs, infos = env.reset(seed=0)
+    >>> obs, r, term, trunc, infos = env.step(infos["action_mask"].argmax(axis=1))
+    >>> obs.shape, infos["action_mask"].dtype
+    ((4, 696), dtype('bool'))
+    """
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.tables = LearnerTables(*args, **kwargs)
+        self.num_envs = num_envs = self.tables.num_envs
+        obs_type = self.tables.venv.obs_type
+        self.single_observation_space = _obs_space(obs_type)
+        self.single_action_space = spaces.Discrete(ACTION_SPACE)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs
+        )
+        self.action_space = gymnasium.vector.utils.batch_space(
+            self.single_action_space, num_envs
+        )
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal every table again (from ``seed`` when given)."""
+        obs = self.tables.reset(seed=seed)
+        return obs.copy(), {"action_mask": self.action_masks()}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """One learner decision per table (see :meth:`LearnerTables.step`)."""
+        obs, rewards, dones = self.tables.step(actions)
+        return (
+            obs.copy(),
+            rewards.copy(),
+            dones.copy(),
+            np.zeros(self.num_envs, np.bool_),
+            {"action_mask": self.action_masks()},
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """Every table's mask (a copy)."""
+        return np.array(self.tables.masks, np.bool_)
+
+
+def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
+    """A MaskablePPO model's action network (an MLP on the flat observation) as a
+    NumPy :class:`~ofc_fast.bots.policy.MlpPolicy` (a frozen copy); ``meta``:
+    strings kept with it (``rules``, ``obs_type``)."""
+    import torch
+
+    params: list[np.ndarray] = []
+    acts: list[str] = []
+    for m in [*model.policy.mlp_extractor.policy_net, model.policy.action_net]:
+        if isinstance(m, torch.nn.Linear):
+            params += [m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()]
+            acts.append("linear")
+        elif isinstance(m, (torch.nn.Tanh, torch.nn.ReLU)):
+            acts[-1] = type(m).__name__.lower()
+        else:
+            raise TypeError(f"cannot export a {type(m).__name__} layer")
+    return MlpPolicy([p.copy() for p in params], acts, {k: str(v) for k, v in meta.items()})
+
+
+def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> OpponentPolicy:
+    """A frozen copy of a MaskablePPO model's policy as an opponent policy
+    ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
+    action when ``deterministic``); the model trains on, the copy does not."""
+    mlp = mlp_of(model)
+    rng = np.random.default_rng(seed)
+
+    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return mlp.act_batch(observations, masks, None if deterministic else rng)
+
+    return act
+
+
+def export_policy(model: Any, path: str, **meta: Any) -> str:
+    """Write a MaskablePPO model's action network as an ``.npz`` that
+    :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
+    bots need no torch); ``meta``: strings kept with it (``rules``, ``obs_type``).
+    Returns the path written."""
+    return mlp_of(model, **meta).save(path)

@@ -1,0 +1,254 @@
+"""The float features (obs_type="features", csrc/ofc_features.h) against a reference
+written here from the observation dict, in every environment and on random states; the
+masks against the legal action numbers of the independent model (tests/game_model.py)
+on 100,000 random steps."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+import pytest
+from game_model import legal_action_set
+from test_env import KINDS
+
+from ofc_fast.encoding import (
+    FEATURE_SIZE,
+    encode_bytes,
+    features,
+    features_of_encoding,
+)
+from ofc_fast.env import VectorEnv
+from ofc_fast.errors import GameError
+
+MASK_STEPS = int(os.environ.get("OFC_MASK_STEPS", "100000"))
+SIZES = (3, 5, 5)
+
+# ------------------------------------------------------------ the reference
+
+
+def _cat(cards: list[int], size: int) -> int | None:
+    """Category index of the layout (None for an empty row)."""
+    if not cards:
+        return None
+    counts = sorted(Counter(c // 4 for c in cards).values(), reverse=True)
+    if counts[0] == 4:
+        return 7
+    if counts[0] == 3:
+        return 6 if len(counts) > 1 and counts[1] == 2 else 3
+    if counts[0] == 2:
+        return 2 if counts.count(2) >= 2 else 1
+    if len(cards) == 5 and size == 5:
+        ranks = sorted(c // 4 for c in cards)
+        straight = ranks == list(range(ranks[0], ranks[0] + 5)) or ranks == [0, 1, 2, 3, 12]
+        flush = len({c % 4 for c in cards}) == 1
+        return 8 if straight and flush else 5 if flush else 4 if straight else 0
+    return 0
+
+
+def _fits_window(ranks: set[int]) -> bool:
+    windows = [set(range(lo, lo + 5)) for lo in range(9)] + [{12, 0, 1, 2, 3}]
+    return any(ranks <= w for w in windows)
+
+
+def _group(cards: list[int]) -> int:
+    cnt = Counter(c // 4 for c in cards)
+    top = max(cnt.values())
+    return max(r for r, n in cnt.items() if n == top)
+
+
+def _row(cards: list[int], size: int, face_down: int, unseen: set[int]) -> np.ndarray:
+    x = np.zeros(36)
+    m = len(cards)
+    x[0], x[1] = m / size, (size - m) / size
+    cat = _cat(cards, size)
+    if cat is not None:
+        x[2 + cat] = 1
+        x[11] = _group(cards) / 12
+        x[12] = max(c // 4 for c in cards) / 12
+    suits = {c % 4 for c in cards}
+    if size == 5 and len(suits) == 1:
+        (s,) = suits
+        live = sum(1 for c in unseen if c % 4 == s)
+        x[13] = float(m == 5 or live >= 5 - m)
+        x[14] = min(1, live / 13)
+    ranks = {c // 4 for c in cards}
+    if size == 5 and m and cat == 0 and _fits_window(ranks):
+        x[15] = 1
+    x[16] = min(1, sum(1 for c in unseen if c // 4 in ranks) / 12)
+    for r in range(13):
+        x[17 + r] = sum(1 for c in cards if c // 4 == r) / 4
+    for s in range(4):
+        x[30 + s] = sum(1 for c in cards if c % 4 == s) / 5
+    x[34] = min(1, face_down / size)
+    return x
+
+
+def reference_features(obs: dict) -> np.ndarray:
+    """The layout of csrc/ofc_features.h, from the observation dict alone."""
+    x = np.zeros(FEATURE_SIZE)
+    seat, n = obs["seat"], obs["players"]
+    seen = {c for b in obs["boards"] for row in b for c in row}
+    seen |= set(obs["dealt"]) | set(obs["discards"])
+    unseen = set(range(52)) - seen
+    rel = {s: (s - seat) % n for s in range(n)}
+    x[min(obs["street"], 8)] = 1
+    x[9] = min(1, obs["to_discard"] / 2)
+    x[10] = min(1, obs["future_cards"] / 16)
+    x[11] = min(1, obs["future_discards"] / 4)
+    x[12], x[13], x[14] = obs["full_set"], obs["face_down"], obs["is_over"]
+    for s in range(n):
+        x[15 + rel[s]] = 1
+        x[23 + rel[s]] = min(1, obs["fantasyland"][s] / 17)
+    x[19 + rel[obs["button"]]] = 1
+    x[27] = obs["lowball"]
+    x[28], x[29] = obs["game"] == "ofc", obs["game"] == "pineapple"
+    dealt = list(obs["dealt"])
+    x[30] = min(1, len(dealt) / 5)
+    x[31] = min(1, obs["discard_counts"][seat] / 4)
+    for r in range(13):
+        x[32 + r] = sum(1 for c in unseen if c // 4 == r) / 4
+    for s in range(4):
+        x[45 + s] = sum(1 for c in unseen if c % 4 == s) / 13
+    x[49] = len(unseen) / 52
+    own = obs["boards"][seat]
+    for row in range(3):
+        x[52 + 36 * row : 88 + 36 * row] = _row(list(own[row]), SIZES[row], 0, unseen)
+    for row in range(2):
+        a, b = list(own[row]), list(own[row + 1])
+        ca, cb = _cat(a, SIZES[row]), _cat(b, SIZES[row + 1])
+        if ca is not None and cb is not None:
+            x[160 + 2 * row] = ca > cb
+            x[161 + 2 * row] = ca == cb and _group(a) > _group(b)
+    others = Counter(
+        c // 4 for s in range(n) if s != seat for r in obs["boards"][s] for c in r
+    )
+    if len(dealt) <= 5:
+        for j, c in enumerate(dealt):
+            y = x[164 + 40 * j : 204 + 40 * j]
+            rank, suit = c // 4, c % 4
+            y[0], y[1 + rank], y[14 + suit], y[18] = 1, 1, 1, rank / 12
+            for row in range(3):
+                cards = list(own[row])
+                z = y[19 + 5 * row : 24 + 5 * row]
+                z[0] = min(1, sum(1 for d in cards if d // 4 == rank) / 3)
+                z[1] = min(1, sum(1 for d in cards if d % 4 == suit) / 5)
+                if SIZES[row] == 5 and len(cards) < 5:
+                    z[2] = all(d % 4 == suit for d in cards)
+                    ranks = {d // 4 for d in cards}
+                    z[3] = (
+                        rank not in ranks
+                        and _cat(cards, 5) in (None, 0)
+                        and _fits_window(ranks | {rank})
+                    )
+                z[4] = len(cards) < SIZES[row]
+            rest = dealt[:j] + dealt[j + 1 :]
+            y[34] = min(1, sum(1 for d in rest if d // 4 == rank) / 2)
+            y[35] = min(1, sum(1 for d in rest if d % 4 == suit) / 4)
+            y[36] = min(1, sum(1 for d in unseen if d // 4 == rank) / 3)
+            y[37] = min(1, sum(1 for d in unseen if d % 4 == suit) / 13)
+            y[38] = min(1, others[rank] / 3)
+    for s in range(n):
+        r = rel[s]
+        if r == 0:
+            continue
+        for row in range(3):
+            at = 364 + 36 * (3 * (r - 1) + row)
+            fd = obs["face_down_counts"][s][row]
+            x[at : at + 36] = _row(list(obs["boards"][s][row]), SIZES[row], fd, unseen)
+        x[688 + r - 1] = min(1, obs["discard_counts"][s] / 4)
+    return x.astype(np.float32)
+
+
+def check(env: VectorEnv, i: int, seat: int) -> None:
+    want = reference_features(env.observation(i, seat))
+    got = env.observations[i]
+    bad = np.flatnonzero(np.abs(got - want) > 1e-6)
+    assert bad.size == 0, (
+        f"env {i}: features differ at {bad[:10]}: {got[bad[:10]]} != {want[bad[:10]]}"
+    )
+
+
+# ------------------------------------------------------------ tests
+
+
+@pytest.mark.parametrize("rules_name,players", KINDS)
+def test_features_equal_the_reference_from_the_seats_view(
+    rules_name: str, players: int
+) -> None:
+    """The vector environment's features are the reference's, computed from nothing
+    but the acting seat's observation (so from nothing it may not see)."""
+    env = VectorEnv(rules_name, 16, players, seed=2, obs_type="features")
+    obs, info = env.reset()
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        assert obs.dtype == np.float32 and obs.shape == (16, FEATURE_SIZE)
+        assert obs.min() >= 0.0 and obs.max() <= 1.0
+        for i in range(16):
+            check(env, i, int(info["seat"][i]))
+        pick = (rng.random(16) * env.legal_counts).astype(np.int64)
+        obs, _, _, _, info = env.step(env.legal_actions[np.arange(16), pick])
+
+
+def test_features_of_a_fantasyland_decision() -> None:
+    """A full set (more than five cards) leaves the dealt slots empty."""
+    env = VectorEnv("pineapple", 64, 2, seed=3, obs_type="features", fantasyland="decision")
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    seen = 0
+    for _ in range(400):
+        full = np.flatnonzero(info["full_set"])
+        for i in full:
+            check(env, int(i), int(info["seat"][i]))
+            assert not obs[i, 164:364].any()
+            seen += 1
+        if seen >= 3:
+            break
+        place = np.zeros((64, 17), np.uint8)
+        for i in full:  # a legal set: front 3, middle 5, back 5, the rest discarded
+            dealt = env.observation(int(i), int(info["seat"][i]))["dealt"]
+            place[i, : len(dealt)] = [0] * 3 + [1] * 5 + [2] * 5 + [3] * (len(dealt) - 13)
+        pick = (rng.random(64) * env.legal_counts).astype(np.int64)
+        actions = env.legal_actions[np.arange(64), pick].astype(np.int64)
+        actions[full] = -1
+        obs, _, _, _, info = env.step(actions, place)
+    assert seen >= 1
+
+
+def test_features_from_an_observation_and_deal_order() -> None:
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    x = features(obs)
+    assert np.array_equal(x, reference_features(obs))
+    enc = encode_bytes(obs)
+    flipped = features_of_encoding(enc, list(reversed(obs["dealt"])))
+    assert np.array_equal(flipped[164:204], x[164 + 4 * 40 : 204 + 4 * 40])
+    by_id = features_of_encoding(enc)  # no order: increasing ids
+    assert np.array_equal(by_id, features_of_encoding(enc, sorted(obs["dealt"])))
+    for bad in ([99], obs["dealt"][:-1], obs["dealt"][:-1] * 2, obs["dealt"][:1] * 5):
+        with pytest.raises(GameError):
+            features_of_encoding(enc, bad)
+    with pytest.raises(GameError):
+        features_of_encoding(enc[:10])
+
+
+@pytest.mark.parametrize("rules_name,players", KINDS)
+def test_masks_are_the_legal_actions(rules_name: str, players: int) -> None:
+    """100,000 random steps in all (split over the presets): every mask is the set of
+    legal action numbers the independent model lists for the decision's shape."""
+    n, steps = 200, MASK_STEPS // (len(KINDS) * 200)
+    env = VectorEnv(rules_name, n, players, seed=4, obs_type="features")
+    obs, info = env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(steps):
+        for i in range(n):
+            o = env.observation(i, int(info["seat"][i]))
+            own = o["boards"][o["seat"]]
+            free = tuple(SIZES[r] - len(own[r]) for r in range(3))
+            want = legal_action_set(len(o["dealt"]), o["to_discard"], free)
+            assert tuple(np.flatnonzero(info["action_mask"][i])) == want
+        pick = (rng.random(n) * env.legal_counts).astype(np.int64)
+        obs, _, _, _, info = env.step(env.legal_actions[np.arange(n), pick])

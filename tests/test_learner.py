@@ -1,0 +1,130 @@
+"""The learner's side of many tables (ofc_fast.env.learner, what the SB3 and
+Gymnasium vector adapters wrap): opponents played by a policy between C calls, rewards
+against a Match played side by side, VectorEnv.step_active."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from test_env import finish_fantasyland
+
+from ofc_fast.env import VectorEnv, env_seed
+from ofc_fast.env.learner import LearnerTables
+from ofc_fast.errors import GameError, MoveError
+from ofc_fast.game import Match, Move
+
+
+def first_legal(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+    """The opponent policy of these tests: the smallest legal id of every row."""
+    assert observations.shape[0] == masks.shape[0] > 0
+    return np.argmax(masks, axis=1)
+
+
+@pytest.mark.parametrize("rules_name,learner", [("PINEAPPLE", 0), ("OFC", 1)])
+def test_policy_opponents_against_a_match(rules_name: str, learner: int) -> None:
+    """Table 0 of a policy-opponent run is the Match of its seed, every seat playing
+    what the learner or the opponent policy chose; the learner's reward of each step
+    is its net points of the deals that ended in it."""
+    n, seed = 8, 11
+    t = LearnerTables(
+        rules_name, n, 2, seed, first_legal, learner=learner, obs_type="bytes"
+    )
+    t.reset()
+    match = Match(rules_name, 2, seed=env_seed(seed, 0))
+    g = match.next_game()
+    rng = np.random.default_rng(3)
+    deals = 0
+
+    def catch_up() -> float:
+        """Play the Game up to the learner's decision; the learner's points of the
+        deals that ended on the way."""
+        nonlocal g, deals
+        points = 0.0
+        while True:
+            finish_fantasyland(g)
+            if g.is_over:
+                points += match.record(g).net[learner]
+                deals += 1
+                g = match.next_game()
+                continue
+            if g.to_act == learner:
+                return points
+            g.play_action(min(g.legal_actions()))
+
+    assert catch_up() == 0.0
+    while deals < 40:
+        assert (t.venv.seats == learner).all()
+        assert list(np.flatnonzero(t.masks[0])) == g.legal_actions()
+        pick = (rng.random(n) * t.venv.legal_counts).astype(np.int64)
+        actions = t.venv.legal_actions[np.arange(n), pick]
+        _, rewards, dones = t.step(actions)
+        g.play_action(int(actions[0]))
+        before = deals
+        assert rewards[0] == catch_up()
+        assert bool(dones[0]) == (deals > before)
+
+
+class FirstLegalBot:
+    """A bot class by import path (``module:attribute``) as the opponent."""
+
+    name = "first-legal"
+
+    def __init__(self, rules: Any = None, seed: Any = None) -> None:
+        self.rules = rules
+
+    def act(self, obs: Any) -> Any:
+        return Move.from_action(obs["dealt"], obs["to_discard"], min(obs["legal_actions"]))
+
+
+def test_random_and_bot_opponents() -> None:
+    for opponent in ("random", "heuristic", "tests.test_learner:FirstLegalBot"):
+        t = LearnerTables("pineapple", 4, 2, 1, opponent, learner=1)
+        obs = t.reset()
+        assert obs.shape == (4, 696)
+        total = 0
+        for _ in range(12):
+            assert (t.venv.seats == 1).all()
+            obs, rewards, dones = t.step(t.masks.argmax(axis=1))
+            total += int(dones.sum())
+        assert total >= 4 and t.deals == total
+
+
+def test_set_opponent_and_bad_settings() -> None:
+    t = LearnerTables("pineapple", 2, 2, 0, first_legal)
+    t.reset()
+    calls = []
+
+    def last_legal(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        calls.append(len(obs))
+        return masks.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)
+
+    t.set_opponent(last_legal)
+    for _ in range(6):
+        t.step(t.masks.argmax(axis=1))
+    assert calls
+    with pytest.raises(GameError, match="needs a policy"):
+        LearnerTables("pineapple", 2, 2, 0, "self")
+    with pytest.raises(GameError, match="opponent policy"):
+        LearnerTables("pineapple", 2, 2, 0, "random").set_opponent(first_legal)
+    bad = LearnerTables("pineapple", 2, 2, 0, lambda o, m: np.full(len(o), 242))
+    with pytest.raises(MoveError):
+        bad.reset()
+        for _ in range(6):
+            bad.step(bad.masks.argmax(axis=1))
+
+
+def test_step_active_leaves_the_others_alone() -> None:
+    env = VectorEnv("pineapple", 4, 2, seed=5, obs_type="features")
+    obs, info = env.reset()
+    before = obs.copy()
+    active = np.array([True, False, True, False])
+    acts = env.legal_actions[:, 0].astype(np.int64)
+    env.step_active(acts, active)
+    assert np.array_equal(obs[~active], before[~active])
+    assert not np.array_equal(obs[active], before[active])
+    with pytest.raises(MoveError):
+        env.step_active(acts, [True])
+    with pytest.raises(MoveError):  # an illegal id in an active row
+        env.step_active(np.full(4, 243), active)

@@ -1,0 +1,199 @@
+"""Policies as bots (ofc_fast.bots.policy) and the bot specs ``policy:PATH`` and
+``module:attribute`` that make_bot, ``play --bots`` and ``arena --bot`` accept."""
+
+from __future__ import annotations
+
+import importlib
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from ofc_fast.arena.host import parse_bot_spec
+from ofc_fast.bots import RandomBot, make_bot, make_bots
+from ofc_fast.bots.policy import MlpPolicy, PolicyBot, load_policy
+from ofc_fast.bots.registry import is_bot_spec
+from ofc_fast.encoding import action_mask, features
+from ofc_fast.errors import BotError, UnknownBotError
+from ofc_fast.game import Game, Match, action_for_move
+
+
+def small_mlp(seed: int = 0) -> MlpPolicy:
+    rng = np.random.default_rng(seed)
+    params = [
+        rng.normal(size=(16, 696)).astype(np.float32),
+        rng.normal(size=16).astype(np.float32),
+        rng.normal(size=(243, 16)).astype(np.float32),
+        rng.normal(size=243).astype(np.float32),
+    ]
+    return MlpPolicy(params, ["relu", "linear"], {"obs_type": "features"})
+
+
+def test_mlp_policy_is_the_network(tmp_path: Path) -> None:
+    """Logits against a loop written here; save and load keep them; the chosen action
+    is the best legal one; sampling never picks an illegal one."""
+    p = small_mlp()
+    x = np.random.default_rng(1).random(696).astype(np.float32)
+    w1, b1, w2, b2 = p.weights[0], p.biases[0], p.weights[1], p.biases[1]
+    hidden = [
+        max(0.0, float(sum(w1[i, j] * x[j] for j in range(696)) + b1[i])) for i in range(16)
+    ]
+    want = [sum(w2[k, i] * hidden[i] for i in range(16)) + b2[k] for k in range(243)]
+    assert np.allclose(p.logits(x), want, rtol=1e-4, atol=1e-4)
+    mask = np.zeros(243, bool)
+    mask[[3, 50, 200]] = True
+    assert p(x, mask) == max((3, 50, 200), key=lambda k: want[k])
+    q = MlpPolicy.load(p.save(tmp_path / "p"))
+    assert np.array_equal(q.logits(x), p.logits(x)) and q.obs_type == "features"
+    masks = np.tile(mask, (500, 1))
+    drawn = p.act_batch(np.tile(x, (500, 1)), masks, np.random.default_rng(0))
+    assert set(drawn.tolist()) <= {3, 50, 200}
+
+
+def test_policy_bot_plays_normal_decisions_and_hands_full_sets_on() -> None:
+    seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def policy(x: np.ndarray, mask: np.ndarray) -> int:
+        seen.append((x, mask))
+        return int(np.flatnonzero(mask)[-1])
+
+    class Fallback:
+        calls = 0
+
+        def act(self, obs: Any) -> Any:
+            Fallback.calls += 1
+            return RandomBot(seed=1).act(obs)
+
+    g = Game("pineapple", players=2, seed=4, fantasyland=(14, 0))
+    bot = PolicyBot(policy, fallback=Fallback())
+    while not g.is_over:
+        obs = g.observation(g.to_act)
+        if g.to_act == 0:
+            g.play(bot.act(obs))
+        else:
+            before = len(seen)
+            move = bot.act(obs)
+            x, mask = seen[-1]
+            assert len(seen) == before + 1
+            assert np.array_equal(x, features(obs)) and np.array_equal(
+                mask, action_mask(obs)
+            )
+            assert action_for_move(move, obs["dealt"], obs["to_discard"]) == max(
+                obs["legal_actions"]
+            )
+            g.play(move)
+    assert Fallback.calls == 1  # seat 0's 14-card Fantasyland set
+
+
+def test_policy_bot_refuses_illegal_actions_and_bad_policies() -> None:
+    g = Game("pineapple", players=2, seed=1)
+    obs = g.observation(g.to_act)
+    for answer in (243, -1, "x", None):
+        bot = PolicyBot(lambda x, m, a=answer: a)
+        with pytest.raises(BotError):
+            bot.act(obs)
+    with pytest.raises(BotError):
+        PolicyBot(42)  # type: ignore[arg-type]
+    with pytest.raises(BotError):
+        PolicyBot(small_mlp(), obs_type="pixels")
+
+
+def test_policy_spec_plays_a_match(tmp_path: Path) -> None:
+    path = small_mlp().save(tmp_path / "policy.npz")
+    bot = make_bot(f"policy:{path}", "pineapple", seed=1)
+    assert bot.name == "policy" and bot.settings() == {"path": path}
+    match = Match("pineapple", 2, seed=3)
+    for _ in range(5):
+        match.play_hand([bot, RandomBot(seed=2)])
+    assert match.hands_played == 5
+    bots = make_bots([f"policy:{path}", "random"], 2, "pineapple", seed=1)
+    assert [b.name for b in bots] == ["policy", "random"]
+
+
+def test_bad_policy_files(tmp_path: Path) -> None:
+    with pytest.raises(BotError, match="no policy file"):
+        make_bot(f"policy:{tmp_path / 'missing.npz'}")
+    (tmp_path / "x.txt").write_text("x")
+    with pytest.raises(BotError, match="npz"):
+        load_policy(tmp_path / "x.txt")
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(BotError, match="cannot read"):
+        load_policy(tmp_path / "bad.npz")
+    np.savez(tmp_path / "odd.npz", p0=np.zeros((3, 3)), meta_activations=np.array("relu"))
+    with pytest.raises(BotError, match="weight and a bias"):
+        load_policy(tmp_path / "odd.npz")
+    np.savez(
+        tmp_path / "act.npz",
+        p0=np.zeros((3, 3)),
+        p1=np.zeros(3),
+        meta_activations=np.array("gelu"),
+    )
+    with pytest.raises(BotError, match="unknown activations"):
+        load_policy(tmp_path / "act.npz")
+
+
+def make_first_legal(rules: Any = None, seed: Any = None) -> PolicyBot:
+    """A bot factory importable as ``tests.test_policy_bot:make_first_legal``."""
+    return PolicyBot(lambda x, m: int(np.argmax(m)), rules, seed)
+
+
+READY = RandomBot(seed=7)
+NOT_A_BOT = 42
+
+
+def test_module_attribute_specs() -> None:
+    assert make_bot("ofc_fast.bots:RandomBot", seed=1).name == "random"
+    assert make_bot("tests.test_policy_bot:make_first_legal").name == "policy"
+    ready = importlib.import_module("tests.test_policy_bot").READY  # pytest may differ
+    assert make_bot("tests.test_policy_bot:READY") is ready
+    for spec, match in (
+        ("no_such_module_xyz:Bot", "cannot import"),
+        ("ofc_fast.bots:NoSuchBot", "no attribute"),
+        ("tests.test_policy_bot:NOT_A_BOT", "neither a bot"),
+        ("ofc_fast.bots:make_bot", "bad settings|no act"),
+    ):
+        with pytest.raises(BotError, match=match):
+            make_bot(spec)
+    with pytest.raises(UnknownBotError):
+        make_bot("nosuchbot")
+
+
+def test_is_bot_spec() -> None:
+    yes = ["policy:a/b.npz", "policy:C:/x.zip", "pkg.mod:Bot", "m:factory.attr"]
+    no = ["heuristic", "cmd:python bot.py", "tcp:9000", "policy:", ":x", "a b:c", 3]
+    assert all(is_bot_spec(s) for s in yes)
+    assert not any(is_bot_spec(s) for s in no)
+
+
+def test_arena_bot_specs() -> None:
+    assert parse_bot_spec("policy:run/p.npz").target == "policy:run/p.npz"
+    assert parse_bot_spec("me@pkg.mod:MyBot").kind == "builtin"
+    assert parse_bot_spec("me@pkg.mod:MyBot").name == "me"
+    assert parse_bot_spec("builtin:heuristic").target == "heuristic"
+    assert parse_bot_spec("cmd:python bot.py").kind == "cmd"
+
+
+def test_arena_plays_a_policy_spec(tmp_path: Path) -> None:
+    from ofc_fast.arena import Arena
+
+    path = small_mlp().save(tmp_path / "p.npz")
+    specs = [parse_bot_spec(f"policy:{path}"), parse_bot_spec("ofc_fast.bots:RandomBot")]
+    report = Arena("pineapple", specs, 3, seed=1).run()
+    assert report["hands"] == 3
+    assert all(not b.get("fault_kinds") for b in report["bots"])
+
+
+def test_play_bots_spec_keeps_its_case(tmp_path: Path, capsys: Any) -> None:
+    """Regression: ``play --bots`` lower-cased every name, so ``module:Class`` specs
+    (and paths) could not be found."""
+    from ofc_fast.cli import main
+
+    path = small_mlp().save(tmp_path / "Policy.npz")
+    out = tmp_path / "r.json"
+    spec = f"policy:{path},ofc_fast.bots:RandomBot"
+    line = f"play --rules pineapple --players 2 --hands 3 --seed 1 --quiet --bots {spec}"
+    rc = main([*line.split(), "--json", str(out)])
+    assert rc == 0
+    assert json.loads(out.read_text())
