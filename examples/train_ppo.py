@@ -133,8 +133,13 @@ def selfplay_data(
     if args.bc_data:
         return Path(args.bc_data)
     data = out / "selfplay"
-    spec = RunSpec.make(
-        args.rules, 2, args.seed, CONFIG["bc_max_deals"], [("heuristic", {})]
+    spec = RunSpec.make(  # self-play shards hold independent deals
+        args.rules,
+        2,
+        args.seed,
+        CONFIG["bc_max_deals"],
+        [("heuristic", {})],
+        fantasyland=False,
     )
     while clock.elapsed < until_s:
         manifest = selfplay(spec, data, shard_size=50, progress=False, max_shards=1)

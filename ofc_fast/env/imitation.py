@@ -13,7 +13,8 @@ move's id in that order.
 >>> from ofc_fast.parallel import RunSpec
 >>> from ofc_fast.parallel.selfplay import selfplay
 >>> out = tempfile.mkdtemp()
->>> _ = selfplay(RunSpec.make("pineapple", 2, 1, 4, [("random", {})]), out, progress=False)
+>>> spec = RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=False)
+>>> _ = selfplay(spec, out, progress=False)
 >>> d = selfplay_dataset(out)
 >>> d["obs"].shape, bool(d["mask"][range(len(d["action"])), d["action"]].all())
 ((40, 696), True)
