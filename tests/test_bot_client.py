@@ -60,7 +60,7 @@ def _small_memory() -> None:  # pragma: no cover - runs in the child
 def run_bot(
     data: bytes, *args: str, timeout: float = 60
 ) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)  # the installed package (conftest: PYTHONSAFEPATH)
     return subprocess.run(
         [sys.executable, "-m", "ofc_fast", "bot", *args],
         input=data,
@@ -267,7 +267,7 @@ def test_time_budget_option() -> None:
 # -- reproducible without --seed
 def arena_history(tmp_path: Path, tag: str, bot: str) -> list[Any]:
     hist = tmp_path / f"{tag}.jsonl"
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)  # the installed package (conftest: PYTHONSAFEPATH)
     cmd = f"cmd:{sys.executable} -m ofc_fast bot {bot}"
     subprocess.run(
         [sys.executable, "-m", "ofc_fast", "arena", "--bot", cmd, "--bot", "random"]
@@ -338,7 +338,7 @@ def test_readme_own_bot_recipe_plays_in_the_arena(tmp_path: Path) -> None:
     assert len([x for x in recipe.splitlines() if x.strip()]) <= 8
     script = tmp_path / "mybot.py"
     script.write_text(recipe, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = dict(os.environ)  # the installed package (conftest: PYTHONSAFEPATH)
     report = tmp_path / "r.json"
     subprocess.run(
         [sys.executable, "-m", "ofc_fast", "arena", "--bot"]

@@ -79,7 +79,7 @@ class FirstLegalBot:
 
 
 def test_random_and_bot_opponents() -> None:
-    for opponent in ("random", "heuristic", "tests.test_learner:FirstLegalBot"):
+    for opponent in ("random", "heuristic", "test_learner:FirstLegalBot"):
         t = LearnerTables("pineapple", 4, 2, 1, opponent, learner=1)
         obs = t.reset()
         assert obs.shape == (4, 696)

@@ -135,7 +135,7 @@ def test_bad_policy_files(tmp_path: Path) -> None:
 
 
 def make_first_legal(rules: Any = None, seed: Any = None) -> PolicyBot:
-    """A bot factory importable as ``tests.test_policy_bot:make_first_legal``."""
+    """A bot factory importable as ``test_policy_bot:make_first_legal``."""
     return PolicyBot(lambda x, m: int(np.argmax(m)), rules, seed)
 
 
@@ -145,13 +145,13 @@ NOT_A_BOT = 42
 
 def test_module_attribute_specs() -> None:
     assert make_bot("ofc_fast.bots:RandomBot", seed=1).name == "random"
-    assert make_bot("tests.test_policy_bot:make_first_legal").name == "policy"
-    ready = importlib.import_module("tests.test_policy_bot").READY  # pytest may differ
-    assert make_bot("tests.test_policy_bot:READY") is ready
+    assert make_bot("test_policy_bot:make_first_legal").name == "policy"
+    ready = importlib.import_module("test_policy_bot").READY  # pytest may differ
+    assert make_bot("test_policy_bot:READY") is ready
     for spec, match in (
         ("no_such_module_xyz:Bot", "cannot import"),
         ("ofc_fast.bots:NoSuchBot", "no attribute"),
-        ("tests.test_policy_bot:NOT_A_BOT", "neither a bot"),
+        ("test_policy_bot:NOT_A_BOT", "neither a bot"),
         ("ofc_fast.bots:make_bot", "bad settings|no act"),
     ):
         with pytest.raises(BotError, match=match):

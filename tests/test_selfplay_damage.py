@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -159,7 +160,7 @@ def test_a_second_writer_is_refused(tmp_path: Path) -> None:
         ],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        env={"PYTHONPATH": str(ROOT)},
+        env=dict(os.environ),  # the installed package (conftest: PYTHONSAFEPATH)
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == b"held\n"

@@ -1,0 +1,95 @@
+"""The learned model's data steps without the training library: positions played by
+the behaviour policy, labels through the later nets, and the held-out evaluation.
+Each is checked against what it promises, from the game's own referee."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ofc_fast import rules
+from ofc_fast.game import actions_for
+from ofc_fast.learned import _data
+from ofc_fast.learned.model import MODEL_DIR
+
+PINEAPPLE = rules.PINEAPPLE.to_json()
+
+
+def _positions(
+    seed: int = 5, deals: int = 2, epsilon: float = 0.3
+) -> dict[str, np.ndarray]:
+    return _data.gen_chunk(_data.GenTask(PINEAPPLE, 2, seed, 0, deals, epsilon))
+
+
+def test_positions_are_every_normal_decision_and_reproducible() -> None:
+    a, b = _positions(), _positions()
+    for key in a:
+        assert np.array_equal(a[key], b[key]), key
+    # Pineapple heads-up: an opening and four rounds per seat, two seats, two deals
+    # (a Fantasyland set is no normal decision, and none is dealt in a first deal).
+    assert len(a["played"]) == 2 * 2 * 5
+    assert set(a["deal"].tolist()) == {0, 1}
+    assert sorted(set(a["n"].tolist())) == [3, 5]
+    assert set(a["k"].tolist()) == {0, 1}
+
+
+def test_positions_know_only_dead_cards_the_seat_saw() -> None:
+    d = _positions(seed=9)
+    for board, dealt, n, dead in zip(d["board"], d["dealt"], d["n"], d["dead"]):
+        own = {int(c) for c in board if c != 0xFF} | {int(c) for c in dealt[:n]}
+        dead_cards = {c for c in range(52) if int(dead) >> c & 1}
+        assert not own & dead_cards  # its own cards are not "gone"
+        assert len(own) + len(dead_cards) <= 52
+
+
+def test_played_actions_are_legal_for_their_position() -> None:
+    d = _positions(seed=11, deals=1, epsilon=1.0)  # every move at random
+    for board, dealt, n, k, played in zip(
+        d["board"], d["dealt"], d["n"], d["k"], d["played"]
+    ):
+        rows = [
+            [int(c) for c in board[s:e] if c != 0xFF] for s, e in ((0, 3), (3, 8), (8, 13))
+        ]
+        legal = actions_for(int(n), rows, int(k))
+        assert int(played) in list(legal)
+        assert [int(c) for c in dealt[n:]] == [0xFF] * (5 - int(n))
+
+
+def test_labels_are_reproducible_and_finite() -> None:
+    d = _positions(seed=3, deals=1)
+    last = d["n"] == 3  # after-states one street from the end have complete next boards
+    boards, dead = d["board"][last][-2:], d["dead"][last][-2:]
+    task = _data.LabelTask(PINEAPPLE, 2, None, boards, dead, 7, 0, 4)
+    a, b = _data.label_chunk(task), _data.label_chunk(task)
+    assert a.shape == (len(boards),) and np.array_equal(a, b)
+    assert np.isfinite(a).all()
+    other = _data.label_chunk(_data.LabelTask(PINEAPPLE, 2, None, boards, dead, 8, 0, 4))
+    assert other.shape == a.shape  # another stream of draws: same shape, its own values
+
+
+def test_features_have_the_model_width() -> None:
+    d = _positions(seed=4, deals=1)
+    f = _data.features(rules.PINEAPPLE, 2, d["board"], d["dead"])
+    assert f.shape == (len(d["board"]), _data.FEATURES) and f.dtype == np.float32
+    assert np.isfinite(f).all()
+
+
+@pytest.mark.skipif(
+    not (MODEL_DIR / "pineapple-2p.ofcvm").exists(),
+    reason="needs the shipped model (git clone, or install the wheel)",
+)
+def test_evaluation_gives_a_regret_and_an_agreement() -> None:
+    """The evaluation step with the shipped model as its own teacher (labels through
+    it, from sampled draws): per decision a regret that is never negative and an
+    agreement of 0 or 1."""
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    d = _positions(seed=6, deals=1)
+    first = np.flatnonzero(d["n"] == 5)[:1]
+    task = _data.EvalTask(
+        PINEAPPLE, 2, data, data, d["board"][first], d["dealt"][first], d["n"][first],
+        d["k"][first], d["dead"][first], 1, 0, 2,
+    )  # fmt: skip
+    out = _data.eval_chunk(task)
+    assert out.shape == (1, 2) and np.isfinite(out).all()
+    assert out[0, 0] >= -1e-9  # a regret is never negative
+    assert out[0, 1] in (0.0, 1.0)
