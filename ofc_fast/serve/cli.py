@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import sys
 from typing import Any
@@ -28,12 +29,8 @@ def run_server(config: Any, log_level: str = "info") -> None:
 
     app = create_app(config)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
-    try:
-        import httptools  # noqa: F401
-
-        http = "httptools"
-    except ImportError:
-        http = "h11"
+    # uvicorn's fast parser where the serve extra installed it (not on PyPy), else h11
+    http = "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
     uvicorn.run(
         app,
         host=config.host,
