@@ -1,6 +1,7 @@
-"""Build script: compiles the cffi extension ``ofc_fast._native._ofc`` from ``csrc/`` (its
-builder is ofc_fast/_native/build.py, kept out of the wheel) and, on CPython, the
-fast-call extension ``ofc_fast._native._speedups``; both without debug information.
+"""Build script: compiles the C library in ``csrc/`` once, as a static library
+(``build_clib``), and links it into the cffi extension ``ofc_fast._native._ofc`` (its
+builder is ofc_fast/_native/build.py, kept out of the wheel) and, on CPython, into the
+fast-call extension ``ofc_fast._native._speedups``; all without debug information.
 
 Everything else (metadata, dependencies, extras) is in ``pyproject.toml``.
 """
@@ -12,8 +13,10 @@ import re
 import runpy
 import sysconfig
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext as _build_ext
 from setuptools.command.build_py import build_py as _build_py
 
 try:
@@ -64,28 +67,39 @@ class build_py(_build_py):
         ]
 
 
-def _release_flags() -> tuple[list[str], list[str]]:
-    """The cffi build script's release flags (no debug information), for the
-    fast-call extension too."""
+class build_ext(_build_ext):
+    """``build_ext`` that builds the static C library first (also for
+    ``build_ext --inplace`` and editable installs, which skip ``build``)."""
+
+    def run(self) -> None:
+        """Build the C library, then the extensions that link it."""
+        self.run_command("build_clib")
+        super().run()
+
+
+def _build_script() -> dict[str, Any]:
+    """The cffi build script's namespace: the C library (its one source list), the
+    release flags (no debug information)."""
     script = Path(__file__).parent / "ofc_fast" / "_native" / "build.py"
-    return runpy.run_path(str(script), run_name="ofc_fast_build")["release_flags"]()
+    return runpy.run_path(str(script), run_name="ofc_fast_build")
+
+
+BUILD = _build_script()
 
 
 def _speedups() -> list[Extension]:
-    """The METH_FASTCALL per-call rankers (CPython only; PyPy uses the cffi path)."""
+    """The METH_FASTCALL per-call builtins (CPython only; PyPy uses the portable
+    twins), linked with the C library."""
     if platform.python_implementation() != "CPython":
         return []
     abi3 = _abi3_ok()
-    compile_args, link_args = _release_flags()
+    compile_args, link_args = BUILD["release_flags"]()
     return [
         Extension(
             "ofc_fast._native._speedups",
-            sources=[
-                "ofc_fast/_native/_speedups.c",
-                "csrc/ofc_rank.c",
-                "csrc/ofc_tables.c",
-            ],
-            include_dirs=["csrc"],
+            sources=["ofc_fast/_native/_speedups.c"],
+            include_dirs=BUILD["INCLUDE_DIRS"],
+            libraries=[BUILD["LIBRARY"]],
             define_macros=[("Py_LIMITED_API", "0x030A0000")] if abi3 else [],
             py_limited_api=abi3,
             extra_compile_args=compile_args,
@@ -96,7 +110,9 @@ def _speedups() -> list[Extension]:
 
 setup(
     version=_version(),
+    # The C library, compiled once and linked into both extension modules.
+    libraries=[BUILD["library"]()],
     ext_modules=_speedups(),
     cffi_modules=["ofc_fast/_native/build.py:ffibuilder"],
-    cmdclass={"bdist_wheel": bdist_wheel, "build_py": build_py},
+    cmdclass={"bdist_wheel": bdist_wheel, "build_py": build_py, "build_ext": build_ext},
 )

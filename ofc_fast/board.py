@@ -20,28 +20,11 @@ from itertools import combinations
 import numpy as np
 
 from ._native import OK, ffi, lib, status_error
+from ._native._fast import distinct_ids as _distinct_ids
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
 from .errors import BoardError, CardError, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
-
-
-def _distinct_ids_portable(flat: object) -> bool:
-    """Distinct int card ids 0..51 (the portable twin of ``_speedups.distinct_ids``)."""
-    if not isinstance(flat, (list, tuple)):
-        return False
-    return not flat or (
-        set(map(type, flat)) == {int}
-        and min(flat) >= 0
-        and max(flat) <= 51
-        and len(set(flat)) == len(flat)
-    )
-
-
-try:
-    from ._native._speedups import distinct_ids as _distinct_ids
-except ImportError:  # PyPy, or a build without the extension
-    _distinct_ids = _distinct_ids_portable
 
 __all__ = [
     "ROW_SIZES",

@@ -18,6 +18,8 @@ from typing import cast
 import numpy as np
 
 from ._native import E_COUNT, lib
+from ._native._fast import rank3 as _rank3_ids
+from ._native._fast import rank5 as _rank5_ids
 from .cards import RANKS, CardsLike, cards_str, parse_cards
 from .errors import CardError, StrengthError, quote
 
@@ -117,12 +119,13 @@ def _rank_any(cards: object, expect: int) -> int:
 def rank5(cards: CardsLike) -> int:
     """Strength of a 5-card hand: text (``"As Ks Qs Js Ts"``) or five card ids.
 
-    A list or tuple of five int ids is the fast path (one C call).
+    A list or tuple of five distinct int ids is the fast path (one C call).
 
     >>> rank5("As Ks Qs Js Ts") == STRENGTH_MAX
     True
     """
-    return _rank_any(cards, 5)
+    s: int = _rank5_ids(cards)  # -1: not five distinct int ids
+    return s if s >= 0 else _rank_any(cards, 5)
 
 
 def rank3(cards: CardsLike) -> int:
@@ -131,17 +134,8 @@ def rank3(cards: CardsLike) -> int:
     >>> rank3("Kh Kd 3c") > rank3("Ks Kc 2d")      # R-RANK-8: K-K-3 beats K-K-2
     True
     """
-    return _rank_any(cards, 3)
-
-
-try:  # CPython: METH_FASTCALL builtins with the same results and errors
-    from ._native import _speedups
-except ImportError:  # pragma: no cover - PyPy, or a build without the extension
-    _speedups = None  # type: ignore[assignment]
-else:
-    _speedups.set_fallback(_rank_any)
-    rank5 = _speedups.rank5  # type: ignore[assignment]
-    rank3 = _speedups.rank3  # type: ignore[assignment]
+    s: int = _rank3_ids(cards)  # -1: not three distinct int ids
+    return s if s >= 0 else _rank_any(cards, 3)
 
 
 def rank(cards: CardsLike) -> int:

@@ -1,7 +1,7 @@
-"""The C fast paths of Game (``ofc_fast._native._speedups``: ``observe``, ``legal_actions``)
-against the portable paths PyPy uses (``read_observation`` over the cffi bytes, the
-legal actions computed from the schedule), on every state of random deals; and the
-fast paths' guards against forged input."""
+"""The C fast paths (``ofc_fast._native._speedups``: ``observe``, ``legal_actions``, the
+card checks, ``score_pair`` ...) against their portable twins, the paths PyPy uses
+(``ofc_fast._native._portable``), on every state of random deals; and the fast paths'
+guards against forged input."""
 
 from __future__ import annotations
 
@@ -10,8 +10,12 @@ import random
 import pytest
 
 from ofc_fast import rules
+from ofc_fast._native import _fast, _portable
 from ofc_fast.game import Game, state
-from ofc_fast.game.observation import speedups
+
+speedups = None
+if _fast.NATIVE:
+    from ofc_fast._native import _speedups as speedups
 
 needs_speedups = pytest.mark.skipif(
     speedups is None,
@@ -48,9 +52,9 @@ def _states(r: rules.RuleSet, deals: int, seed: int) -> list[Game]:
     return out
 
 
-def _portable(g: Game, seat: int) -> dict:
+def _portable_view(g: Game, seat: int) -> dict:
     saved = state._observe, state._legal_actions
-    state._observe = state._legal_actions = None
+    state._observe, state._legal_actions = _portable.observe, _portable.legal_actions
     try:
         obs = g.observation(seat)
         legal = None if g.is_over or g._steps[g._step][4] else g.legal_actions()
@@ -64,7 +68,7 @@ def _portable(g: Game, seat: int) -> dict:
 def test_fast_observation_equals_portable(r: rules.RuleSet) -> None:
     for g in _states(r, 12, seed=len(r.name)):
         for seat in range(g.players):
-            slow = _portable(g, seat)
+            slow = _portable_view(g, seat)
             fast = g.observation(seat)
             assert fast == slow["obs"]
             assert list(fast) == list(slow["obs"])  # the same key order
@@ -74,8 +78,9 @@ def test_fast_observation_equals_portable(r: rules.RuleSet) -> None:
 
 def test_portable_path_plays_a_deal() -> None:
     """The PyPy path alone: the observation's legal actions play a whole deal."""
-    saved = state._observe, state._legal_actions
-    state._observe = state._legal_actions = None
+    saved = state._observe, state._legal_actions, state._place, state._act
+    state._observe, state._legal_actions = _portable.observe, _portable.legal_actions
+    state._place, state._act = _portable.place, _portable.act
     try:
         g = Game(rules.PINEAPPLE, 3, seed=5)
         rng = random.Random(1)
@@ -85,7 +90,7 @@ def test_portable_path_plays_a_deal() -> None:
             g.play_action(rng.choice(obs["legal_actions"]))
         assert g.observation(0)["result"]["net"] == g.result().net
     finally:
-        state._observe, state._legal_actions = saved
+        state._observe, state._legal_actions, state._place, state._act = saved
 
 
 def test_fresh_lists_every_call() -> None:
@@ -156,8 +161,7 @@ def test_forged_states_are_refused() -> None:
     assert speedups.place(g._buf, (0, 0, 0, 0)) != 0
     assert speedups.act(g._buf, 0) != 0  # 5 cards cannot all go to the front
     assert bytes(g._buf) == before
-    with pytest.raises(RuntimeError):
-        speedups.bind(1, 1, 1, len)  # bound once, at import
+    assert not hasattr(speedups, "bind")  # linked with the library: nothing handed over
 
 
 def _random_items(rng: random.Random) -> list:
@@ -170,20 +174,28 @@ def _random_items(rng: random.Random) -> list:
 
 @needs_speedups
 def test_card_checks_agree_with_portable_twins() -> None:
-    from ofc_fast import board
     from ofc_fast._native import _speedups
 
     rng = random.Random(11)
     for _ in range(4000):
         items = _random_items(rng)
         for seq in (items, tuple(items)):
-            expect = board._distinct_ids_portable(tuple(items))
+            expect = _portable.distinct_ids(tuple(items))
             assert _speedups.distinct_ids(seq) is expect, seq
+            assert _portable.distinct_ids(seq) is expect, seq
             ids = _speedups.card_ids(seq)
             assert ids == (tuple(items) if expect and 1 <= len(items) <= 5 else None)
+            assert _portable.card_ids(seq) == ids
+            for n, f in ((5, "rank5"), (3, "rank3")):
+                assert getattr(_speedups, f)(seq) == getattr(_portable, f)(seq), seq
+                if expect and len(items) == n:
+                    assert getattr(_speedups, f)(seq) > 0
     for other in (None, 3, "As Kd", iter([1, 2]), {1: 2}, bytearray(b"\x01")):
         assert _speedups.distinct_ids(other) is False
         assert _speedups.card_ids(other) is None
+        assert _portable.distinct_ids(other) is False
+        assert _portable.card_ids(other) is None
+        assert _speedups.rank5(other) == _portable.rank5(other) == -1
 
 
 @pytest.mark.parametrize("fast", [True, False])
@@ -202,9 +214,9 @@ def test_moves_and_from_action_both_paths(
     moves = import_module("ofc_fast.game.moves")
 
     if not fast:
-        monkeypatch.setattr(moves, "_moves", None)
-        monkeypatch.setattr(moves, "_card_ids", lambda _: None)
-    elif moves._moves is None:
+        monkeypatch.setattr(moves, "_moves", _portable.moves)
+        monkeypatch.setattr(moves, "_card_ids", _portable.card_ids)
+    elif not _fast.NATIVE:
         pytest.skip("no _speedups: built on CPython only (install ofc-fast on CPython)")
     rng = random.Random(3)
     for _ in range(300):
@@ -264,3 +276,78 @@ def test_moves_helper_refuses_bad_arguments() -> None:
             _speedups.moves(*args)
     with pytest.raises(TypeError):
         _speedups.moves(Move, (1,), table)
+
+
+def _random_board_cards(rng: random.Random) -> object:
+    """Two boards' card tuples, mostly valid, sometimes sharing a card, short, or
+    holding something that is not a card id."""
+    d = rng.sample(range(52), 26)
+    a, b = tuple(d[:13]), tuple(d[13:])
+    roll = rng.random()
+    if roll < 0.1:
+        b = (a[0], *b[1:])
+    elif roll < 0.15:
+        a = a[:12]
+    elif roll < 0.2:
+        b = (*b[:12], rng.choice([52, 255, 256, -1, True, 1.0, None]))
+    elif roll < 0.22:
+        a = list(a)  # type: ignore[assignment]
+    return a, b
+
+
+@needs_speedups
+@pytest.mark.parametrize("r", PRESETS, ids=lambda r: r.name)
+def test_score_pair_equals_portable(r: rules.RuleSet) -> None:
+    """``score_pair`` in C and its portable twin: the same PairScore (equal to the
+    dataclass built field by field), None for the same refused inputs."""
+    from dataclasses import fields
+
+    from ofc_fast._native import _speedups
+    from ofc_fast.rules.compiled import compiled
+    from ofc_fast.scoring import PairScore
+
+    c = compiled(r)
+    address = _fast.rules_handle(c)
+    rng = random.Random(len(r.name))
+    for _ in range(1500):
+        a, b = _random_board_cards(rng)
+        fast = _speedups.score_pair(PairScore, a, b, address)
+        slow = _portable.score_pair(PairScore, a, b, _portable.rules_handle(c))
+        assert fast == slow
+        if fast is not None:
+            assert type(fast) is PairScore
+            assert fast == PairScore(
+                **{f.name: getattr(fast, f.name) for f in fields(fast)}
+            )
+    with pytest.raises(TypeError):
+        _speedups.score_pair(None, a, b, address)
+    with pytest.raises(ValueError):
+        _speedups.score_pair(PairScore, a, b, 0)
+
+
+def test_portable_switch_in_a_fresh_interpreter() -> None:
+    """``OFC_FAST_PORTABLE=1`` makes ``ofc_fast._native._fast`` pick the portable twins
+    (as PyPy does): a deal plays and scores through them."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import ofc_fast as ofc\n"
+        "from ofc_fast._native import _fast, _portable\n"
+        "assert not _fast.NATIVE and _fast.observe is _portable.observe\n"
+        "g = ofc.Game('pineapple', players=2, seed=4)\n"
+        "while not g.is_over:\n"
+        "    g.play_action(g.observation(g.to_act)['legal_actions'][0])\n"
+        "print(g.result().net, ofc.rank5([51, 47, 43, 39, 35]))\n"
+    )
+    env = dict(os.environ, OFC_FAST_PORTABLE="1")
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    g = Game(rules.PINEAPPLE, 2, seed=4)
+    while not g.is_over:
+        g.play_action(g.observation(g.to_act)["legal_actions"][0])
+    from ofc_fast import rank5
+
+    assert out == f"{list(g.result().net)} {rank5([51, 47, 43, 39, 35])}"

@@ -3,25 +3,31 @@
  * Python wrapper would cost more than the work.  Batches and everything else go
  * through the cffi module.
  *
- * rank5() / rank3(): the per-call rankers ofc_fast.rank5() / rank3().  Fast path: a
- * list or tuple of exactly 5 (3) Python ints, all card ids, distinct.  Anything else
- * (text, numpy arrays, bad ids, repeats, wrong counts) is handed to a Python
- * fallback registered by ofc_fast.ranking (set_fallback()), which parses it or
- * raises CardError; so both paths give the same results and the same errors.
+ * Linked with the same C library as the cffi module (the static library that
+ * setup.py builds once from csrc/): every engine function here is called directly.
+ * No function pointer is handed over at import and C never calls back into Python.
+ * ofc_fast._native._fast picks these builtins, or their portable twins
+ * (ofc_fast._native._portable, for PyPy), once at import; the differential tests
+ * compare the two.
+ *
+ * rank5() / rank3(): the strength of a list or tuple of exactly 5 (3) distinct
+ * int card ids, else -1 (the caller, ofc_fast.ranking, then parses the input or
+ * raises CardError).
  *
  * observe() turns a game state (an ofc_game held by a bytearray, csrc/ofc_game.h)
  * into one seat's observation, the plain dict of ofc_fast.game.Observation, in one
  * call of ofc_game_observe.  legal_actions() lists the pending decision's action
- * ids, cached per decision shape; place() and act() apply a placement or an action
- * id to the game in place.  The three engine functions are the cffi module's,
- * reached through function pointers that ofc_fast.game.observation hands over once
- * at import (bind()), together with the Python function that fills the legal-action
- * cache on a shape's first use (the one call back into Python).
+ * ids (ofc_actions_legal, cached per decision shape as a tuple); place() and act()
+ * apply a placement or an action id to the game in place (ofc_game_apply_placement,
+ * ofc_game_apply_action).
  *
  * card_ids(), distinct_ids() and moves() are the fast paths of the card and move
  * checks of ofc_fast.game and ofc_fast.board: a list or tuple of exact int card
- * ids, and the Move tuples of a list of action ids; None or False sends the caller to its own check,
- * which names what is wrong.
+ * ids, and the Move tuples of a list of action ids; None or False sends the caller
+ * to its own check, which names what is wrong.
+ *
+ * score_pair() scores two complete boards (their 13 card ids each) in one call of
+ * ofc_score_boards_detail and returns the ofc_fast.PairScore.
  *
  * Built with the limited API (abi3) except on free-threaded CPython. */
 #include <Python.h>
@@ -38,24 +44,20 @@ static const char *const OBS_KEYS[] = {
     "full_set", "face_down"};
 #define OBS_NKEYS ((int)(sizeof OBS_KEYS / sizeof OBS_KEYS[0]))
 
-/* ofc_game_observe of the cffi module, bound once by ofc_fast.game (see bind()). */
-typedef int32_t (*observe_fn)(const ofc_game *g, uint32_t seat, ofc_observation *out);
-/* ofc_game_apply_placement and ofc_game_apply_action, bound the same way. */
-typedef int32_t (*placement_fn)(ofc_game *g, const uint8_t *dest, uint32_t n);
-typedef int32_t (*action_fn)(ofc_game *g, uint32_t action);
-
 /* Legal-action tuples are cached per decision shape: n 1..5, k 0..4, room 0..3,
  * 0..5, 0..5. */
 #define LEGAL_SHAPES (5 * 5 * 4 * 6 * 6)
 
+/* The names of a PairScore's fields, in order, then "__dict__". */
+static const char *const PAIR_KEYS[] = {"net",   "rows",      "sweep", "row_points",
+                                        "bonus", "royalties", "fouls", "__dict__"};
+#define PAIR_NKEYS ((int)(sizeof PAIR_KEYS / sizeof PAIR_KEYS[0]))
+#define PAIR_NFIELDS (PAIR_NKEYS - 1)
+
 typedef struct speedups_state {
-    PyObject *fallback;            /* callable(cards, n) -> int, or raises */
-    PyObject *keys[OBS_NKEYS];     /* interned observation keys (made on first use) */
-    observe_fn observe;            /* NULL until bind() */
-    placement_fn place;
-    action_fn act;
-    PyObject *legal_of;            /* callable(n, k, room) -> tuple of action ids */
-    PyObject *legal[LEGAL_SHAPES]; /* cached results of legal_of */
+    PyObject *keys[OBS_NKEYS];        /* interned observation keys (made on first use) */
+    PyObject *pair_keys[PAIR_NKEYS];  /* interned PairScore field names */
+    PyObject *legal[LEGAL_SHAPES];    /* tuples of legal action ids, per shape */
 } speedups_state;
 
 static speedups_state *state_of(PyObject *module)
@@ -99,48 +101,32 @@ static int fast_cards(PyObject *seq, Py_ssize_t n, uint8_t *out)
     return 1;
 }
 
-static PyObject *rank_n(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
-                        Py_ssize_t n, const char *name)
+/* The strength of n cards given as a list or tuple of n distinct int card ids,
+ * else -1 (any other input: the caller parses it or names what is wrong). */
+static PyObject *rank_n(PyObject *const *args, Py_ssize_t nargs, Py_ssize_t n,
+                        const char *name)
 {
     uint8_t c[5];
-    speedups_state *st;
     if (nargs != 1) {
         return PyErr_Format(PyExc_TypeError, "%s() takes exactly one argument (%zd given)",
                             name, nargs);
     }
-    if (fast_cards(args[0], n, c)) {
-        return PyLong_FromLong(n == 5 ? ofc_rank5_unchecked(c[0], c[1], c[2], c[3], c[4])
-                                      : ofc_rank3_unchecked(c[0], c[1], c[2]));
-    }
-    st = state_of(module);
-    if (st == NULL || st->fallback == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._native._speedups: no fallback registered");
-        return NULL;
-    }
-    return PyObject_CallFunction(st->fallback, "On", args[0], n);
+    if (!fast_cards(args[0], n, c))
+        return PyLong_FromLong(-1);
+    return PyLong_FromLong(n == 5 ? ofc_rank5_unchecked(c[0], c[1], c[2], c[3], c[4])
+                                  : ofc_rank3_unchecked(c[0], c[1], c[2]));
 }
 
 static PyObject *speedups_rank5(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    return rank_n(module, args, nargs, 5, "rank5");
+    (void)module;
+    return rank_n(args, nargs, 5, "rank5");
 }
 
 static PyObject *speedups_rank3(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    return rank_n(module, args, nargs, 3, "rank3");
-}
-
-static PyObject *speedups_set_fallback(PyObject *module, PyObject *fallback)
-{
-    speedups_state *st = state_of(module);
-    if (!PyCallable_Check(fallback)) {
-        PyErr_SetString(PyExc_TypeError, "fallback must be callable");
-        return NULL;
-    }
-    Py_INCREF(fallback);
-    Py_XDECREF(st->fallback);
-    st->fallback = fallback;
-    Py_RETURN_NONE;
+    (void)module;
+    return rank_n(args, nargs, 3, "rank3");
 }
 
 /* A list of n small ints from bytes. */
@@ -158,6 +144,21 @@ static PyObject *int_list(const uint8_t *v, Py_ssize_t n)
         }
     }
     return list;
+}
+
+/* A tuple of n small ints from bytes. */
+static PyObject *int_tuple(const uint8_t *v, Py_ssize_t n)
+{
+    PyObject *t = PyTuple_New(n);
+    Py_ssize_t i;
+    for (i = 0; t != NULL && i < n; i++) {
+        PyObject *x = PyLong_FromLong(v[i]);
+        if (x == NULL || PyTuple_SetItem(t, i, x) < 0) {
+            Py_DECREF(t);
+            return NULL;
+        }
+    }
+    return t;
 }
 
 /* The boards of an observation: per seat [front, middle, back] visible cards. */
@@ -201,12 +202,12 @@ static PyObject *counts_list(const ofc_observation *o)
     return out;
 }
 
-static int intern_keys(speedups_state *st)
+/* Interns names[0..n-1] into keys[] (those not made yet); -1 on error. */
+static int intern_all(PyObject **keys, const char *const *names, int n)
 {
     int i;
-    for (i = 0; i < OBS_NKEYS; i++) {
-        if (st->keys[i] == NULL && (st->keys[i] = PyUnicode_InternFromString(OBS_KEYS[i]))
-                                       == NULL)
+    for (i = 0; i < n; i++) {
+        if (keys[i] == NULL && (keys[i] = PyUnicode_InternFromString(names[i])) == NULL)
             return -1;
     }
     return 0;
@@ -255,8 +256,21 @@ static int game_of(PyObject *buf, ofc_game *g)
     return 1;
 }
 
+/* A tuple of the legal action ids of the decision of that shape
+ * (ofc_actions_legal). */
+static PyObject *legal_tuple(uint32_t n, uint32_t k, const uint8_t room[3])
+{
+    uint8_t ids[OFC_ACTION_SPACE];
+    int32_t count = ofc_actions_legal(n, k, room, ids, NULL);
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a normal decision");
+        return NULL;
+    }
+    return int_tuple(ids, count);
+}
+
 /* The legal action ids (a new list) of a normal decision of n cards, k discards onto
- * rows with the given counts; cached per shape, filled by legal_of. */
+ * rows with the given counts; the tuple cached per shape. */
 static PyObject *legal_list(speedups_state *st, uint32_t n, uint32_t k,
                             const uint8_t count[3])
 {
@@ -272,20 +286,11 @@ static PyObject *legal_list(speedups_state *st, uint32_t n, uint32_t k,
     i = (((n - 1) * 5 + k) * 4 + f0) * 36 + f1 * 6 + f2;
     slot = &st->legal[i];
     if (*slot == NULL) {
-        PyObject *t;
-        if (st->legal_of == NULL) {
-            PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups: not bound");
-            return NULL;
-        }
-        t = PyObject_CallFunction(st->legal_of, "II(III)", n, k, f0, f1, f2);
+        const uint8_t room[3] = {(uint8_t)f0, (uint8_t)f1, (uint8_t)f2};
+        PyObject *t = legal_tuple(n, k, room);
         if (t == NULL)
             return NULL;
-        if (!PyTuple_CheckExact(t)) {
-            Py_DECREF(t);
-            PyErr_SetString(PyExc_TypeError, "legal_of must return a tuple");
-            return NULL;
-        }
-        if (*slot == NULL) /* another thread may have filled it during the call */
+        if (*slot == NULL) /* (free-threaded: another thread may have filled it) */
             *slot = t;
         else
             Py_DECREF(t);
@@ -311,15 +316,11 @@ static PyObject *speedups_observe(PyObject *module, PyObject *const *args,
     if (nargs != 3)
         return PyErr_Format(PyExc_TypeError, "observe() takes 3 arguments (%zd given)",
                             nargs);
-    if (st->observe == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups: not bound");
-        return NULL;
-    }
     if (!PyDict_CheckExact(args[2])) {
         PyErr_SetString(PyExc_TypeError, "observe(): the template must be a dict");
         return NULL;
     }
-    if (!game_of(args[0], &g) || intern_keys(st) < 0)
+    if (!game_of(args[0], &g) || intern_all(st->keys, OBS_KEYS, OBS_NKEYS) < 0)
         return NULL;
     seat = PyLong_AsLong(args[1]);
     if (seat == -1 && PyErr_Occurred())
@@ -328,7 +329,7 @@ static PyObject *speedups_observe(PyObject *module, PyObject *const *args,
         PyErr_SetString(PyExc_ValueError, "observe(): not a seat of the game");
         return NULL;
     }
-    if (st->observe(&g, (uint32_t)seat, &o) != 0) {
+    if (ofc_game_observe(&g, (uint32_t)seat, &o) != 0) {
         PyErr_SetString(PyExc_ValueError, "observe(): the engine refused");
         return NULL;
     }
@@ -404,20 +405,11 @@ static Py_ssize_t seq_size(PyObject *seq)
 static PyObject *speedups_card_ids(PyObject *module, PyObject *seq)
 {
     uint8_t c[5];
-    Py_ssize_t n = seq_size(seq), i;
-    PyObject *out;
+    Py_ssize_t n = seq_size(seq);
     (void)module;
     if (n < 1 || n > 5 || !fast_cards(seq, n, c))
         Py_RETURN_NONE;
-    out = PyTuple_New(n);
-    for (i = 0; out != NULL && i < n; i++) {
-        PyObject *x = PyLong_FromLong(c[i]);
-        if (x == NULL || PyTuple_SetItem(out, i, x) < 0) {
-            Py_DECREF(out);
-            return NULL;
-        }
-    }
-    return out;
+    return int_tuple(c, n);
 }
 
 /* distinct_ids(seq) -> bool: True when seq is a list or tuple of distinct int card
@@ -498,18 +490,14 @@ static PyObject *speedups_moves(PyObject *module, PyObject *const *args, Py_ssiz
 /* The engine's status of applying a move to the ofc_game held by the bytearray buf:
  * the state is checked and copied out, changed by the engine, and written back only
  * when the engine accepted the move (else buf is unchanged). */
-static PyObject *apply_to(speedups_state *st, PyObject *buf, const uint8_t *dest,
-                          uint32_t n, long action)
+static PyObject *apply_to(PyObject *buf, const uint8_t *dest, uint32_t n, long action)
 {
     ofc_game g;
     int32_t status;
-    if (st->place == NULL || st->act == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups: not bound");
-        return NULL;
-    }
     if (!game_of(buf, &g))
         return NULL;
-    status = dest != NULL ? st->place(&g, dest, n) : st->act(&g, (uint32_t)action);
+    status = dest != NULL ? ofc_game_apply_placement(&g, dest, n)
+                         : ofc_game_apply_action(&g, (uint32_t)action);
     if (status == 0)
         memcpy(PyByteArray_AsString(buf), &g, sizeof g);
     return PyLong_FromLong(status);
@@ -541,7 +529,8 @@ static PyObject *speedups_place(PyObject *module, PyObject *const *args, Py_ssiz
         }
         dest[i] = (uint8_t)v;
     }
-    return apply_to(state_of(module), args[0], dest, (uint32_t)n, 0);
+    (void)module;
+    return apply_to(args[0], dest, (uint32_t)n, 0);
 }
 
 /* act(game, action) -> status: ofc_game_apply_action on the ofc_game held by the
@@ -557,50 +546,147 @@ static PyObject *speedups_act(PyObject *module, PyObject *const *args, Py_ssize_
         PyErr_SetString(PyExc_ValueError, "act(): an action id outside the action space");
         return NULL;
     }
-    return apply_to(state_of(module), args[0], NULL, 0, a);
+    (void)module;
+    return apply_to(args[0], NULL, 0, a);
 }
 
-/* bind(observe, place, act, legal_of): once, from ofc_fast.game at import: the
- * addresses of the cffi module's ofc_game_observe, ofc_game_apply_placement and
- * ofc_game_apply_action, and legal_of(n, k, room) -> tuple of action ids. */
-static PyObject *speedups_bind(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+/* 1 and the 13 card ids of a complete board in out[] when cards is a tuple of 13
+ * ints 0..255, else 0 (no exception).  The ids are checked once, by the scorer. */
+static int board_bytes(PyObject *cards, uint8_t *out)
 {
-    speedups_state *st = state_of(module);
-    unsigned long long address[3];
+    Py_ssize_t i;
+    if (!PyTuple_CheckExact(cards) || PyTuple_Size(cards) != 13)
+        return 0;
+    for (i = 0; i < 13; i++) {
+        PyObject *c = PyTuple_GetItem(cards, i);
+        long v = PyLong_CheckExact(c) ? PyLong_AsLong(c) : -1;
+        if (v < 0 || v > 255) {
+            PyErr_Clear();
+            return 0;
+        }
+        out[i] = (uint8_t)v;
+    }
+    return 1;
+}
+
+/* A new tuple of three small ints. */
+static PyObject *int3(long a, long b, long c)
+{
+    PyObject *t = PyTuple_New(3);
+    PyObject *x[3];
     int i;
-    if (nargs != 4)
-        return PyErr_Format(PyExc_TypeError, "bind() takes 4 arguments (%zd given)", nargs);
-    if (st->observe != NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "ofc_fast._speedups is already bound");
+    if (t == NULL)
         return NULL;
-    }
-    if (!PyCallable_Check(args[3])) {
-        PyErr_SetString(PyExc_TypeError, "legal_of must be callable");
-        return NULL;
-    }
+    x[0] = PyLong_FromLong(a), x[1] = PyLong_FromLong(b), x[2] = PyLong_FromLong(c);
     for (i = 0; i < 3; i++) {
-        address[i] = PyLong_AsUnsignedLongLong(args[i]);
-        if (PyErr_Occurred())
-            return NULL;
-        if (address[i] == 0) {
-            PyErr_SetString(PyExc_ValueError, "bind(): a NULL address");
+        if (x[i] == NULL) {
+            Py_DECREF(t);
+            Py_XDECREF(x[(i + 1) % 3]);
+            Py_XDECREF(x[(i + 2) % 3]);
             return NULL;
         }
     }
-    Py_INCREF(args[3]);
-    st->legal_of = args[3];
-    st->observe = (observe_fn)(uintptr_t)address[0];
-    st->place = (placement_fn)(uintptr_t)address[1];
-    st->act = (action_fn)(uintptr_t)address[2];
-    Py_RETURN_NONE;
+    for (i = 0; i < 3; i++)
+        PyTuple_SetItem(t, i, x[i]);
+    return t;
+}
+
+/* The fields of ofc_fast.PairScore of a scored pair, as a new dict. */
+static PyObject *pair_dict(speedups_state *st, const ofc_pair_detail *d)
+{
+    const int16_t *ra = d->a.royalty, *rb = d->b.royalty;
+    PyObject *values[PAIR_NFIELDS], *ya, *yb, *dict;
+    int i, ok;
+    if (intern_all(st->pair_keys, PAIR_KEYS, PAIR_NKEYS) < 0)
+        return NULL;
+    ya = int3(ra[0], ra[1], ra[2]);
+    yb = int3(rb[0], rb[1], rb[2]);
+    values[0] = PyLong_FromLong(d->score.net);
+    values[1] = int3(d->score.rows[0], d->score.rows[1], d->score.rows[2]);
+    values[2] = PyLong_FromLong(d->score.sweep);
+    values[3] = PyLong_FromLong(d->score.row_points);
+    values[4] = PyLong_FromLong(d->score.bonus);
+    values[5] = ya != NULL && yb != NULL ? PyTuple_Pack(2, ya, yb) : NULL;
+    values[6] = PyTuple_Pack(2, d->a.foul == 1 ? Py_True : Py_False,
+                             d->b.foul == 1 ? Py_True : Py_False);
+    Py_XDECREF(ya);
+    Py_XDECREF(yb);
+    dict = PyDict_New();
+    ok = dict != NULL;
+    for (i = 0; i < PAIR_NFIELDS; i++) {
+        if (values[i] == NULL || (ok && PyDict_SetItem(dict, st->pair_keys[i], values[i]) < 0))
+            ok = 0;
+        Py_XDECREF(values[i]);
+    }
+    if (!ok) {
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    return dict;
+}
+
+/* A new instance of cls (a class whose instances have a __dict__: PairScore) with
+ * the fields of the scored pair as its __dict__, set as object.__setattr__ would
+ * (no __init__, no __setattr__ of the class). */
+static PyObject *pair_object(speedups_state *st, PyObject *cls, const ofc_pair_detail *d)
+{
+    allocfunc alloc = (allocfunc)(uintptr_t)PyType_GetSlot((PyTypeObject *)cls, Py_tp_alloc);
+    PyObject *dict, *obj;
+    if (alloc == NULL) {
+        PyErr_SetString(PyExc_TypeError, "score_pair(): the type cannot be allocated");
+        return NULL;
+    }
+    if ((dict = pair_dict(st, d)) == NULL)
+        return NULL;
+    obj = alloc((PyTypeObject *)cls, 0);
+    if (obj != NULL && PyObject_GenericSetAttr(obj, st->pair_keys[PAIR_NFIELDS], dict) < 0) {
+        Py_DECREF(obj);
+        obj = NULL;
+    }
+    Py_DECREF(dict);
+    return obj;
+}
+
+/* score_pair(cls, a, b, rules) -> cls | None: board a against board b (each a tuple
+ * of its 13 card ids, row order) under the ofc_rules at address `rules` (an int that
+ * ofc_fast._native._fast.rules_handle gives, kept alive by its caller), scored in
+ * one call of ofc_score_boards_detail, which checks the 26 cards; a new cls
+ * (ofc_fast.PairScore) holding the fields, or None when a board is not 13 ints or
+ * the scorer refused the boards (the caller then names what is wrong). */
+static PyObject *speedups_score_pair(PyObject *module, PyObject *const *args,
+                                     Py_ssize_t nargs)
+{
+    uint8_t cards[26];
+    ofc_pair_detail d;
+    unsigned long long address;
+    if (nargs != 4)
+        return PyErr_Format(PyExc_TypeError, "score_pair() takes 4 arguments (%zd given)",
+                            nargs);
+    if (!PyType_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "score_pair(): expected a class");
+        return NULL;
+    }
+    address = PyLong_AsUnsignedLongLong(args[3]);
+    if (address == (unsigned long long)-1 && PyErr_Occurred())
+        return NULL;
+    if (address == 0) {
+        PyErr_SetString(PyExc_ValueError, "score_pair(): no rules");
+        return NULL;
+    }
+    if (!board_bytes(args[1], cards) || !board_bytes(args[2], cards + 13)
+        || ofc_score_boards_detail((const ofc_rules *)(uintptr_t)address, cards, &d)
+               != OFC_OK)
+        Py_RETURN_NONE;
+    return pair_object(state_of(module), args[0], &d);
 }
 
 static int speedups_traverse(PyObject *module, visitproc visit, void *arg)
 {
     speedups_state *st = state_of(module);
+    int i;
     if (st) {
-        Py_VISIT(st->fallback);
-        Py_VISIT(st->legal_of);
+        for (i = 0; i < LEGAL_SHAPES; i++)
+            Py_VISIT(st->legal[i]);
     }
     return 0;
 }
@@ -610,10 +696,10 @@ static int speedups_clear(PyObject *module)
     speedups_state *st = state_of(module);
     int i;
     if (st) {
-        Py_CLEAR(st->fallback);
         for (i = 0; i < OBS_NKEYS; i++)
             Py_CLEAR(st->keys[i]);
-        Py_CLEAR(st->legal_of);
+        for (i = 0; i < PAIR_NKEYS; i++)
+            Py_CLEAR(st->pair_keys[i]);
         for (i = 0; i < LEGAL_SHAPES; i++)
             Py_CLEAR(st->legal[i]);
     }
@@ -627,9 +713,9 @@ static void speedups_free(void *module)
 
 static PyMethodDef speedups_methods[] = {
     {"rank5", (PyCFunction)(void (*)(void))speedups_rank5, METH_FASTCALL,
-     "rank5(cards) -> int: strength of a 5-card hand."},
+     "rank5(cards) -> int: strength of 5 distinct int card ids, else -1."},
     {"rank3", (PyCFunction)(void (*)(void))speedups_rank3, METH_FASTCALL,
-     "rank3(cards) -> int: strength of a 3-card front hand."},
+     "rank3(cards) -> int: strength of 3 distinct int card ids, else -1."},
     {"observe", (PyCFunction)(void (*)(void))speedups_observe, METH_FASTCALL,
      "observe(game, seat, template) -> dict: a seat's observation of the ofc_game held "
      "by a bytearray, as the dict of ofc_fast.game.Observation."},
@@ -643,14 +729,13 @@ static PyMethodDef speedups_methods[] = {
      "distinct_ids(seq) -> bool: a list or tuple of distinct int card ids 0..51."},
     {"moves", (PyCFunction)(void (*)(void))speedups_moves, METH_FASTCALL,
      "moves(cls, cards, table, actions) -> list | None: the moves of action ids."},
-    {"bind", (PyCFunction)(void (*)(void))speedups_bind, METH_FASTCALL,
-     "bind(observe, place, act, legal_of): once, by ofc_fast.game at import."},
     {"place", (PyCFunction)(void (*)(void))speedups_place, METH_FASTCALL,
      "place(game, dest) -> status: apply a placement to the ofc_game in a bytearray."},
     {"act", (PyCFunction)(void (*)(void))speedups_act, METH_FASTCALL,
      "act(game, action) -> status: apply an action id to the ofc_game in a bytearray."},
-    {"set_fallback", speedups_set_fallback, METH_O,
-     "set_fallback(f): f(cards, n) handles every input the fast path does not."},
+    {"score_pair", (PyCFunction)(void (*)(void))speedups_score_pair, METH_FASTCALL,
+     "score_pair(cls, a, b, rules) -> cls | None: a PairScore of two complete boards' "
+     "card ids under the ofc_rules at address rules (None: refused)."},
     {NULL, NULL, 0, NULL}};
 
 static PyModuleDef_Slot speedups_slots[] = {
@@ -661,7 +746,8 @@ static PyModuleDef_Slot speedups_slots[] = {
 
 static struct PyModuleDef speedups_module = {
     PyModuleDef_HEAD_INIT, "ofc_fast._native._speedups",
-    "Per-call builtins of ofc_fast: rankers, observation, legal actions, moves.",
+    "Per-call builtins of ofc_fast: rankers, observation, legal actions, moves, pair "
+    "scoring.",
     sizeof(speedups_state),
     speedups_methods, speedups_slots, speedups_traverse, speedups_clear, speedups_free};
 

@@ -1,43 +1,32 @@
 """Types of the CPython extension ``ofc_fast._native._speedups`` (_speedups.c): the
-METH_FASTCALL per-call rankers, the game-state fast paths (observation, legal
-actions, apply) and the card-list checks.  Not built on PyPy, where
-ofc_fast.ranking and ofc_fast.game.observation use their pure-Python paths."""
+METH_FASTCALL per-call builtins, linked with the C library: the rankers' fast path,
+the game-state fast paths (observation, legal actions, apply), the card-list checks
+and pair scoring.  Not built on PyPy, where ``ofc_fast._native._fast`` picks the
+portable twins of ``ofc_fast._native._portable`` (the same signatures)."""
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
-from ofc_fast.game.observation import Observation
+_T = TypeVar("_T")
 
 def rank5(cards: object, /) -> int:
-    """Strength of a 5-card hand (as ofc_fast.rank5)."""
+    """Strength of 5 distinct int card ids (a list or tuple), else -1."""
 
 def rank3(cards: object, /) -> int:
-    """Strength of a 3-card front hand (as ofc_fast.rank3)."""
+    """Strength of 3 distinct int card ids (a list or tuple), else -1."""
 
-def set_fallback(fallback: Callable[[object, int], int], /) -> None:
-    """``fallback(cards, n)`` handles every input the fast path does not."""
-
-def observe(game: bytearray, seat: int, template: dict[str, Any], /) -> Observation:
+def observe(game: bytearray, seat: int, template: dict[str, Any], /) -> dict[str, Any]:
     """A seat's observation of the ``ofc_game`` held by ``game`` (a copy of
     ``template`` filled in)."""
 
 def legal_actions(game: bytearray, /) -> list[int] | None:
     """Legal action ids of the pending normal decision (None: none pending)."""
 
-def place(game: bytearray, dest: int, /) -> int:
+def place(game: bytearray, dest: tuple[int, ...], /) -> int:
     """Apply a placement; the engine's status (the state is unchanged on error)."""
 
 def act(game: bytearray, action: int, /) -> int:
     """Apply an action id; the engine's status (the state is unchanged on error)."""
-
-def bind(
-    observe: int,
-    place: int,
-    act: int,
-    legal_of: Callable[[int, int, tuple[int, int, int]], Sequence[int]],
-    /,
-) -> None:
-    """Bind the engine's functions (addresses) once, at import of ofc_fast.game."""
 
 def card_ids(seq: object, /) -> tuple[int, ...] | None:
     """A list or tuple of 1 to 5 distinct int card ids as a tuple, else None."""
@@ -49,3 +38,10 @@ def moves(
     cls: type[Any], cards: Sequence[int], table: Sequence[Any], actions: Sequence[int], /
 ) -> list[Any] | None:
     """The moves (instances of ``cls``) of action ids (None when an id is bad)."""
+
+def score_pair(
+    cls: type[_T], a: tuple[int, ...], b: tuple[int, ...], rules: Any, /
+) -> _T | None:
+    """Board ``a`` against board ``b`` (13 card ids each) under the ``ofc_rules`` at
+    address ``rules``: a new ``cls`` (PairScore) holding the fields, or None when
+    refused."""

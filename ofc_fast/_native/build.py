@@ -1,7 +1,9 @@
 """cffi builder (API / out-of-line mode) for ``ofc_fast._native._ofc``.
 
-``setup.py`` names this file in ``cffi_modules``; every C source is compiled into the
-extension by ``set_source`` (no separate C library to build, so editable installs work).
+``setup.py`` names this file in ``cffi_modules``.  The C library is compiled once, as
+the static library :data:`LIBRARY` (``setup.py``'s ``build_clib`` step, from
+:func:`library_sources`), and linked into both extension modules: this one and the
+fast-call extension ``_speedups``; ``set_source`` compiles only cffi's glue.
 The declarations cffi needs are extracted from the public headers ``csrc/ofc_*.h``
 themselves (:func:`cdef_from_headers`): there is no second, hand-written copy of
 them.  This file builds the wheel; it is not shipped inside it (setup.py leaves it out).
@@ -21,8 +23,10 @@ if TYPE_CHECKING:
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CSRC = os.path.join(ROOT, "csrc")
-# Every library source: csrc/ofc_*.c (the generated tables included).
-SOURCES = sorted(os.path.basename(p) for p in glob.glob(os.path.join(CSRC, "ofc_*.c")))
+# The static C library linked into both extension modules (setup.py builds it).
+LIBRARY = "ofc_fast_c"
+# Where the compiler finds the library's headers (relative to the repository root).
+INCLUDE_DIRS = ["csrc"]
 # Headers that are not part of the public API (internal, tables, inline copies).
 PRIVATE = ("ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h")
 
@@ -98,6 +102,30 @@ def cdef_from_headers(csrc: str = CSRC) -> str:
     return "\n".join(lines) + "\n"
 
 
+def library_sources(root: str = ROOT) -> list[str]:
+    """Every C source of the library, relative to ``root`` (the generated tables
+    included): the one list of them.
+
+    >>> "csrc/ofc_rank.c" in library_sources()
+    True
+    """
+    found = glob.glob(os.path.join(root, "csrc", "**", "ofc_*.c"), recursive=True)
+    return sorted(os.path.relpath(p, root).replace(os.sep, "/") for p in found)
+
+
+def library(root: str = ROOT) -> tuple[str, dict[str, object]]:
+    """The C library as setuptools' ``libraries`` entry (``build_clib``): compiled
+    once with the release flags, linked into both extension modules."""
+    return (
+        LIBRARY,
+        {
+            "sources": library_sources(root),
+            "include_dirs": INCLUDE_DIRS,
+            "cflags": compile_args(),
+        },
+    )
+
+
 def release_flags() -> tuple[list[str], list[str]]:
     """Compile and link flags that keep debug information out of a release extension
     (setup.py adds them to the fast-call extension too): gcc / clang compile with
@@ -108,7 +136,7 @@ def release_flags() -> tuple[list[str], list[str]]:
     return ["-g0"], ([] if sys.platform == "darwin" else ["-s"])
 
 
-def _compile_args() -> list[str]:
+def compile_args() -> list[str]:
     """Optimisation flags for the compiler in use (none that MSVC would reject)."""
     if sys.platform == "win32":
         return ["/O2"]
@@ -124,15 +152,12 @@ def make_builder() -> FFI:
     builder.set_source(
         "ofc_fast._native._ofc",
         "\n".join(f'#include "{name}"' for name in public_headers()),
-        sources=[os.path.join("csrc", name) for name in SOURCES],
-        include_dirs=["csrc"],
-        extra_compile_args=_compile_args(),
+        include_dirs=INCLUDE_DIRS,
+        libraries=[LIBRARY],
+        extra_compile_args=compile_args(),
         extra_link_args=release_flags()[1],
     )
     return builder
 
 
 ffibuilder = make_builder()
-
-if __name__ == "__main__":
-    ffibuilder.compile(verbose=True)

@@ -24,7 +24,7 @@ this module only caches what C computes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import index
 from random import Random
@@ -33,6 +33,8 @@ from typing import Any, cast
 import numpy as np
 
 from .._native import ffi, lib
+from .._native._fast import card_ids as _card_ids
+from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
 from ..errors import BoardError, MoveError, OfcError
@@ -208,7 +210,7 @@ class Move(tuple):  # type: ignore[type-arg]
         >>> Move.from_action([51, 47, 0], 1, 19)
         Move((('As', Row.MIDDLE), ('Ks', Row.FRONT)), discard=0)
         """
-        cards = _card_ids(dealt)  # C: None unless 1..5 distinct int ids
+        cards = _card_ids(dealt)  # None unless 1..5 distinct int ids
         if cards is None:
             cards = _dealt(dealt)
         n = len(cards)
@@ -476,25 +478,8 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
         raise MoveError(str(exc), "bad_move") from None
 
 
-def _no_card_ids(dealt: object, /) -> tuple[int, ...] | None:
-    """No fast path: the checks below run in Python."""
-    return None
-
-
-_moves: (
-    Callable[[type[Any], Sequence[int], Sequence[Any], Sequence[int]], list[Any] | None]
-    | None
-)
-try:
-    from .._native._speedups import card_ids as _card_ids
-    from .._native._speedups import moves as _moves
-except ImportError:  # PyPy, or a build without the extension
-    _moves = None
-    _card_ids = _no_card_ids
-
-
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
-    fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids (C)
+    fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids
     if fast is not None:
         return fast
     cards = tuple(dealt)
@@ -545,24 +530,16 @@ def moves_for_actions(
         )
     table = destinations_table(len(cards), discards)
     acts = actions if isinstance(actions, (list, tuple)) else list(actions)
-    if _moves is not None:
-        fast = _moves(Move, cards, table, acts)  # C: None when an id is bad
-        if fast is not None:
-            return fast
-    valid = _valid_ids(len(cards), discards)
-    try:
-        ok = valid.issuperset(acts) and set(map(type, acts)) <= _INT
-    except TypeError:  # an unhashable id
-        ok = False
-    if not ok:
+    moves: list[Move] | None = _moves(Move, cards, table, acts)
+    if moves is None:  # an id that does not exist for the decision's shape
+        valid = _valid_ids(len(cards), discards)
         bad = next(a for a in acts if type(a) is not int or a not in valid)
         raise MoveError(
             f"action {_short(bad)} does not exist for {len(cards)} card(s) "
             f"with {discards} discard(s)",
             "bad_action",
         )
-    new = tuple.__new__
-    return [new(Move, (cards, table[a], None, False)) for a in acts]
+    return moves
 
 
 @cache

@@ -1,9 +1,10 @@
 """What one seat may see: the :class:`Observation` record and its reader.
 
 The C engine writes a seat's view into an ``ofc_observation`` (``csrc/ofc_game.h``);
-this module turns it into the plain, JSON-able dict bots and programs read: on CPython
-in one C call (``ofc_fast._native._speedups.observe``, bound here to the engine's
-``ofc_game_observe``), elsewhere (PyPy) through :func:`read_observation`.  Callers
+this module turns it into the plain, JSON-able dict bots and programs read: a game
+reads it in one call (``ofc_fast._native._fast.observe``: the C builtin of
+``_speedups`` on CPython, its portable twin elsewhere), a record in hand through
+:func:`read_observation`.  Callers
 without a game (the search from a dict, the arena client) fill the same record with
 :func:`observation_record` -- C completes it from the rules' schedule -- and read it
 with :func:`read_observation` and :func:`record_rounds`: the deal's schedule is worked
@@ -17,15 +18,14 @@ discarded; never the deck.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, TypedDict
 
 from .._native import OK, ffi, lib
+from .._native._portable import read_record
 from ..board import ROW_SIZES
 from ..errors import GameError, OfcError
 from ..rules.compiled import game_struct
 from ..rules.presets import RulesLike
-from .moves import legal_actions_of
 
 __all__ = [
     "Observation",
@@ -34,7 +34,6 @@ __all__ = [
     "observation_record",
     "read_observation",
     "record_rounds",
-    "speedups",
     "template",
 ]
 
@@ -86,40 +85,12 @@ class Observation(_ObservationBase, total=False):
     result: ObservationResult  #: present once the deal is over
 
 
-def _offsets() -> dict[str, int]:
-    names = (
-        "seat",
-        "players",
-        "button",
-        "to_act",
-        "is_over",
-        "street",
-        "fl",
-        "board",
-        "count",
-        "face_down_count",
-        "discard_count",
-        "discards",
-        "n",
-        "k",
-        "full",
-        "face_down",
-        "future_cards",
-        "future_discards",
-        "dealt",
-    )
-    return {name: ffi.offsetof("ofc_observation", name) for name in names}
-
-
-_OFF = _offsets()
-_NO_SEAT = 255
-
-
 def template(
     players: int, button: int, rules_name: str, game: str, lowball: bool
 ) -> dict[str, Any]:
     """The keys of an observation in order, the per-deal constants filled in (the
-    other values are placeholders): what ``_speedups.observe`` copies and fills."""
+    other values are placeholders): what ``ofc_fast._native._fast.observe`` copies and
+    fills."""
     return {
         "seat": 0,
         "players": players,
@@ -149,54 +120,16 @@ def read_observation(
     raw: bytes, rules_name: str, game: str, lowball: bool, legal: Sequence[int] | None
 ) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
-    caller once the deal is over).  CPython builds the same dict in C
-    (``ofc_fast._native._speedups.observe``); this reader serves PyPy, the vector environment
-    and the tests."""
-    o = _OFF
-    players = raw[o["players"]]
-    seats = range(players)
-    board, count, hidden = o["board"], o["count"], o["face_down_count"]
-    boards = []
-    for s in seats:
-        b, c = board + 13 * s, count + 3 * s
-        boards.append(
-            [
-                list(raw[b : b + raw[c]]),
-                list(raw[b + 3 : b + 3 + raw[c + 1]]),
-                list(raw[b + 8 : b + 8 + raw[c + 2]]),
-            ]
-        )
-    seat = raw[o["seat"]]
-    to_act = raw[o["to_act"]]
-    n = raw[o["n"]]
-    obs = template(players, raw[o["button"]], rules_name, game, lowball)
-    obs.update(
-        {
-            "seat": seat,
-            "to_act": None if to_act == _NO_SEAT else to_act,
-            "is_over": bool(raw[o["is_over"]]),
-            "street": raw[o["street"]],
-            "fantasyland": list(raw[o["fl"] : o["fl"] + players]),
-            "boards": boards,
-            "face_down_counts": [
-                list(raw[hidden + 3 * s : hidden + 3 * s + 3]) for s in seats
-            ],
-            "discards": list(
-                raw[o["discards"] : o["discards"] + raw[o["discard_count"] + seat]]
-            ),
-            "discard_counts": list(raw[o["discard_count"] : o["discard_count"] + players]),
-            "dealt": list(raw[o["dealt"] : o["dealt"] + n]),
-            "to_discard": raw[o["k"]],
-            "future_cards": raw[o["future_cards"]],
-            "future_discards": raw[o["future_discards"]],
-            "legal_actions": None if legal is None else list(legal),
-            "full_set": bool(raw[o["full"]]),
-            "face_down": bool(raw[o["face_down"]]),
-        }
-    )
-    return obs  # type: ignore[return-value]
+    caller once the deal is over); ``legal`` the observer's legal action ids, or None.
+    A game reads its record with ``ofc_fast._native._fast.observe`` (the same dict, in
+    C on CPython); this reader serves the vector environment, callers with a record of
+    :func:`observation_record`, and the tests."""
+    base = template(raw[_PLAYERS], raw[_BUTTON], rules_name, game, lowball)
+    return read_record(raw, base, legal)  # type: ignore[return-value]
 
 
+_PLAYERS = ffi.offsetof("ofc_observation", "players")
+_BUTTON = ffi.offsetof("ofc_observation", "button")
 _ROW_START = (0, 3, 8)
 _COMPLETE_ERRORS = {
     lib.OFC_E_SEATS: "the seats, button or Fantasyland counts do not fit the rules",
@@ -286,36 +219,6 @@ def record_rounds(o: Any) -> list[list[tuple[int, int]]]:
         [(o.round_n[s][i], o.round_k[s][i]) for i in range(o.rounds[s])]
         for s in range(o.players)
     ]
-
-
-def _bind() -> ModuleType | None:
-    """``ofc_fast._native._speedups`` bound to the engine's ``ofc_game_observe``,
-    ``ofc_game_apply_placement`` and ``ofc_game_apply_action`` (None on PyPy or a
-    build without the extension)."""
-    try:
-        from .._native import _speedups
-    except ImportError:  # PyPy, or a build without the extension
-        return None
-    observe, place, act = (
-        int(ffi.cast("uintptr_t", ffi.addressof(lib, name)))
-        for name in (
-            "ofc_game_observe",
-            "ofc_game_apply_placement",
-            "ofc_game_apply_action",
-        )
-    )
-    try:
-        _speedups.bind(observe, place, act, legal_actions_of)
-    except RuntimeError:  # bound already (this module was reloaded)
-        pass
-    return _speedups
-
-
-speedups: ModuleType | None = _bind()
-"""``ofc_fast._native._speedups`` where it was built (``observe``, ``legal_actions``,
-``place`` and ``act`` read or play a game state in C), else None:
-:class:`~ofc_fast.game.Game` then reads the ``ofc_observation`` bytes with
-:func:`read_observation` and plays through cffi."""
 
 
 def cards_as_text(obs: Any) -> Any:

@@ -40,6 +40,10 @@ from random import Random
 from typing import Any
 
 from .._native import ffi, lib, status_error
+from .._native._fast import act as _act
+from .._native._fast import legal_actions as _legal_actions
+from .._native._fast import observe as _observe
+from .._native._fast import place as _place
 from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
@@ -51,12 +55,11 @@ from .engine import KIND, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
     destinations_of,
-    legal_actions_of,
     moves_for_actions,
     random_move,
     settings_for,
 )
-from .observation import Observation, cards_as_text, read_observation, speedups, template
+from .observation import Observation, cards_as_text, template
 from .result import GameResult, result_of
 
 __all__ = ["NATURAL_IDS", "Game", "cards_per_seat", "play_out"]
@@ -96,15 +99,11 @@ _COUNT = ffi.offsetof("ofc_game", "count")
 _DECK = ffi.offsetof("ofc_game", "deck")
 _STEPS = ffi.offsetof("ofc_game", "steps")
 _NSTEPS = ffi.offsetof("ofc_game", "nsteps")
-_observe = speedups.observe if speedups is not None else None
-_legal_actions = speedups.legal_actions if speedups is not None else None
-_place = speedups.place if speedups is not None else None
-_act = speedups.act if speedups is not None else None
 
 
 @lru_cache(maxsize=256)
 def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
-    """The observation template of a table (shared: ``_speedups.observe`` only copies
+    """The observation template of a table (shared: ``_fast.observe`` only copies
     it)."""
     return template(
         players, button, RulesName.of(rules), rules.game.value, rules.lowball is not None
@@ -113,7 +112,7 @@ def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
 
 def _new_state(buf: bytearray) -> Any:
     """An ``ofc_game *`` into ``buf``: the state lives in a bytearray, so that
-    ``_speedups`` can read it without a copy through cffi (``buf`` stays the same
+    ``ofc_fast._native._fast`` can read it without a copy (``buf`` stays the same
     size: cffi holds a buffer export on it)."""
     return ffi.from_buffer("ofc_game *", buf)
 
@@ -308,25 +307,15 @@ class Game:
     def legal_actions(self) -> list[int]:
         """Legal action ids of the pending normal decision ([] when the deal is over);
         GameError for a full set, which has no action ids."""
-        if _legal_actions is not None:
-            legal = _legal_actions(self._buf)
-            if legal is not None:
-                return legal  # type: ignore[no-any-return]
+        legal = _legal_actions(self._buf)
+        if legal is not None:
+            return legal
         if self._step >= len(self._steps):
             return []
-        seat, _, n, k, full = self._steps[self._step][:5]
-        if full:
-            raise GameError(
-                "a Fantasyland or classic set is outside the action space; "
-                "use legal_moves() / random_move() and play()"
-            )
-        return list(self._legal_of(seat, n, k))
-
-    def _legal_of(self, seat: int, n: int, k: int) -> tuple[int, ...]:
-        """Legal action ids of ``n`` cards, ``k`` discarded, onto ``seat``'s rows (the
-        portable path; CPython reads them from ``_speedups``' cache)."""
-        c = self._buf[_COUNT + 3 * seat : _COUNT + 3 * seat + 3]
-        return legal_actions_of(n, k, (_FRONT - c[0], _MIDDLE - c[1], _BACK - c[2]))
+        raise GameError(
+            "a Fantasyland or classic set is outside the action space; "
+            "use legal_moves() / random_move() and play()"
+        )
 
     def action_mask(self) -> list[bool]:
         """``ACTION_SPACE`` booleans, True for the legal actions."""
@@ -441,11 +430,7 @@ class Game:
     def play_action(self, action: int) -> None:
         """Play a legal action id (the fast path for agents)."""
         a = self._action(action)
-        status = (
-            _act(self._buf, a)
-            if _act is not None
-            else lib.ofc_game_apply_action(self._g, a)
-        )
+        status = _act(self._buf, a)
         if status:
             raise_move_error(
                 status,
@@ -484,10 +469,7 @@ class Game:
         dealt = self._deck[start : start + n]
         # a move that lists the dealt cards in deal order carries their destinations
         dest = move[1] if move[0] == dealt else destinations_of(move, dealt)
-        if _place is not None and type(dest) is tuple:
-            status = _place(self._buf, dest)
-        else:
-            status = lib.ofc_game_apply_placement(self._g, bytes(dest), n)
+        status = _place(self._buf, dest if type(dest) is tuple else tuple(dest))
         if status:
             raise_move_error(status, self._explain(status, move))
         self._moves.append(move)
@@ -578,10 +560,7 @@ class Game:
         t = self._obs
         if t is None:
             t = self._obs = _template(self.players, self.button, self.rules)
-        if _observe is not None:
-            obs = _observe(self._buf, seat, t)
-        else:
-            obs = self._read_observation(seat, t)
+        obs = _observe(self._buf, seat, t)
         if self._step >= len(self._steps):
             r = self.result()
             obs["result"] = {
@@ -589,22 +568,8 @@ class Game:
                 "declared": {str(k): v for k, v in r.declared.items()},
                 "surrendered": list(r.surrendered),
             }
-        out: Observation = cards_as_text(obs) if cards == "text" else obs
-        return out
-
-    def _read_observation(self, seat: int, t: dict[str, Any]) -> Any:
-        """The observation through cffi and :func:`read_observation` (PyPy)."""
-        o = ffi.new("ofc_observation *")
-        lib.ofc_game_observe(self._g, seat, o)
-        legal = None
-        step = self._step
-        if step < len(self._steps):
-            st = self._steps[step]
-            if st[0] == seat and not st[4]:
-                legal = self._legal_of(seat, st[2], st[3])
-        return read_observation(
-            bytes(ffi.buffer(o)), t["rules"], t["game"], t["lowball"], legal
-        )
+        out: Any = cards_as_text(obs) if cards == "text" else obs
+        return out  # type: ignore[no-any-return]
 
     # -- results
     def result(self) -> GameResult:

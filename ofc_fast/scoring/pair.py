@@ -10,17 +10,18 @@
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from .._native import OK, ffi, lib
+from .._native._fast import rules_handle as _rules_handle
+from .._native._fast import score_pair as _score_pair
 from ..board import Board, as_board
 from ..cards import card_str
 from ..errors import BoardError, RulesError
 from ..rules import OFC, RuleSet, RulesLike, as_rules
-from ..rules.compiled import compiled
+from ..rules.compiled import CompiledRules, compile_rules, compiled
 
 __all__ = [
     "BoardLike",
@@ -166,37 +167,31 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     if type(rules) is not RuleSet:
         _check_order(a, b, rules)
         rules = as_rules(rules, "score_pair")
-    ba = a if type(a) is Board and a.is_complete else complete_board(a, "a")
-    bb = b if type(b) is Board and b.is_complete else complete_board(b, "b")
-    d = ffi.new("ofc_pair_detail *")
-    if lib.ofc_score_boards_detail(compiled(rules), bytes((*ba.cards, *bb.cards)), d):
+    last = _last
+    handle = last[1] if last[0] is rules else _handle(rules)
+    if type(a) is Board and type(b) is Board:  # parsed boards: one C call
+        score: PairScore | None = _score_pair(PairScore, a.cards, b.cards, handle)
+        if score is not None:
+            return score
+    ba = complete_board(a, "a")
+    bb = complete_board(b, "b")
+    score = _score_pair(PairScore, ba.cards, bb.cards, handle)  # the cards checked
+    if score is None:
         check_disjoint((ba.cards, bb.cards))  # the one error left: a card on both boards
         raise BoardError("score_pair: boards rejected by the C library")  # pragma: no cover
-    return _pair_score(_DETAIL.unpack(ffi.buffer(d)))
+    return score
 
 
-# ofc_pair_detail as bytes: the score (net, rows[3], sweep, row_points, bonus,
-# royalty difference), then per board strengths[3], royalties[3], foul, a pad byte.
-_DETAIL = struct.Struct("=i3bbiii3H3hBx3H3hBx")
-_new = object.__new__
-_set = object.__setattr__
+# The rule set scored last, its C rules as _score_pair takes them, and the compiled
+# object that keeps them alive (one entry: a table scores under one rule set).
+_last: tuple[object, object, CompiledRules | None] = (None, None, None)
 
 
-def _pair_score(v: tuple[int, ...]) -> PairScore:
-    """The PairScore of an unpacked ``ofc_pair_detail``, built without the frozen
-    dataclass's field-by-field ``__init__`` (the same fields, equal to it)."""
-    p = _new(PairScore)
-    _set(
-        p,
-        "__dict__",
-        {
-            "net": v[0],
-            "rows": v[1:4],
-            "sweep": v[4],
-            "row_points": v[5],
-            "bonus": v[6],
-            "royalties": (v[11:14], v[18:21]),
-            "fouls": (v[14] == 1, v[21] == 1),
-        },
-    )
-    return p
+def _handle(rules: RuleSet) -> object:
+    """The C rules of ``rules`` as ``_score_pair`` takes them, remembered in
+    :data:`_last`."""
+    global _last
+    c = compile_rules(rules)
+    handle = _rules_handle(c.scoring)
+    _last = (rules, handle, c)
+    return handle
