@@ -115,25 +115,36 @@ def library_sources(root: str = ROOT) -> list[str]:
 
 def library(root: str = ROOT) -> tuple[str, dict[str, object]]:
     """The C library as setuptools' ``libraries`` entry (``build_clib``): compiled
-    once with the release flags, linked into both extension modules."""
+    once with the release flags, linked into both extension modules.  With gcc /
+    clang its functions are hidden (not exported by either module) and each in its
+    own section, so that each module keeps only the code it calls (see
+    :func:`release_flags`): ``_speedups`` links a small part of the library."""
+    unix = [] if sys.platform == "win32" else _SECTIONS
     return (
         LIBRARY,
         {
             "sources": library_sources(root),
             "include_dirs": INCLUDE_DIRS,
-            "cflags": compile_args(),
+            "cflags": compile_args() + unix,
         },
     )
 
 
+# gcc / clang: the library's functions hidden, one section each (dropped when unused).
+_SECTIONS = ["-fvisibility=hidden", "-ffunction-sections", "-fdata-sections"]
+
+
 def release_flags() -> tuple[list[str], list[str]]:
-    """Compile and link flags that keep debug information out of a release extension
-    (setup.py adds them to the fast-call extension too): gcc / clang compile with
-    -g0 and, on ELF targets, link with -s (symbols stripped); MSVC adds debug
-    information only when asked (/Zi), so nothing there."""
+    """Compile and link flags of a release extension (setup.py adds them to the
+    fast-call extension too): no debug information -- gcc / clang compile with -g0
+    and, on ELF targets, link with -s (symbols stripped) -- and the library's unused
+    sections dropped at link time (--gc-sections, -dead_strip on macOS); MSVC adds
+    debug information only when asked (/Zi), so nothing there."""
     if sys.platform == "win32":
         return [], []
-    return ["-g0"], ([] if sys.platform == "darwin" else ["-s"])
+    if sys.platform == "darwin":
+        return ["-g0"], ["-Wl,-dead_strip"]
+    return ["-g0"], ["-s", "-Wl,--gc-sections"]
 
 
 def compile_args() -> list[str]:
