@@ -60,7 +60,6 @@ __all__ = [
     "SearchModel",
     "advise",
     "best_completion",
-    "cli_advise",
     "make_observation",
     "opponent_weight",
     "position",
@@ -580,52 +579,7 @@ def make_observation(
     return dict(obs)
 
 
-def cli_advise(args: Any) -> str:
-    """Text (or JSON) for ``ofc-fast advise``: the advice on a position given as
-    boards and cards (see :func:`make_observation`)."""
-    import json
-
-    rules = get_rules(args.rules)
-    obs = make_observation(
-        rules, args.board, args.dealt, args.opponent or [], args.dead or ""
-    )
-    t0 = time.perf_counter()
-    modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
-    advice = advise(
-        obs,
-        rules=rules,
-        samples=args.samples,
-        time_budget=args.time,
-        seed=args.seed,
-        exact=modes[args.exact],
-        model=getattr(args, "model", None),
-    )
-    seconds = time.perf_counter() - t0
-    if args.json:
-        return json.dumps([a.as_dict() for a in advice], indent=1)
-    lines = [
-        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"
-        + (f", value model {advice[0].model}" if advice and advice[0].model else ""),
-        f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7} "
-        f"{'foul%':>5} {'FL%':>5} {'roy':>5}",
-    ]
-    for i, a in enumerate(advice[: args.top] if args.top else advice):
-        lines.append(
-            f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
-            f"{'yes' if a.exact else 'no':<5} {a.samples:>7} "
-            f"{100 * a.foul:>5.1f} {100 * a.fantasyland:>5.1f} {a.royalties:>5.2f}"
-        )
-    lines.append(_EV_NOTE)
-    return "\n".join(lines)
-
-
 # ---------------------------------------------------------------------- advise
-
-_EV_NOTE = (  # under ofc-fast advise's table: what ev is
-    "ev: points against the modelled opponent play, plus the Fantasyland worth; "
-    "it ranks\nthese moves, it is not a fair estimate of the deal (both seats "
-    "can be positive)."
-)
 
 
 @dataclass(frozen=True)
