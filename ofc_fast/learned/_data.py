@@ -40,7 +40,7 @@ def _model(data: bytes | None) -> ValueModel | None:
 
 
 def _fl(rules: RuleSet) -> list[float]:
-    from ..search import search_model
+    from ..search.model import search_model
 
     return list(search_model(rules).fl_value)
 

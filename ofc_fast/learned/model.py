@@ -203,7 +203,7 @@ def _mask(cards: Iterable[int]) -> int:
 
 
 def _fl_values(rules: RuleSet) -> list[float]:
-    from ..search import search_model  # the search's Fantasyland values
+    from ..search.model import search_model  # the search's Fantasyland values
 
     return list(search_model(rules).fl_value)
 
