@@ -18,7 +18,8 @@ from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError
 from .rules.compiled import compiled, compiled_fl
-from .rules.presets import RulesLike, as_rules
+from .rules.lookup import as_rules
+from .rules.presets import RulesLike
 
 __all__ = ["fantasyland_cards"]
 

@@ -10,6 +10,7 @@ True
 
 from ..ranking import HandCategory
 from .fantasyland_text import front_threshold
+from .lookup import as_rules, get, names
 from .model import (
     NATURAL_NAMES,
     Fantasyland,
@@ -47,9 +48,6 @@ from .presets import (
     ULTIMATE_PINEAPPLE,
     VIETNAMESE,
     RulesLike,
-    as_rules,
-    get,
-    names,
 )
 
 __all__ = [

@@ -24,6 +24,7 @@ from ..ranking import (
     HandCategory,
 )
 from .fantasyland_text import front_threshold
+from .lookup import as_rules
 from .model import (
     NATURAL_NAMES,
     Lowball,
@@ -36,7 +37,7 @@ from .model import (
     StakesModel,
 )
 from .model import Game as GameKind
-from .presets import RulesLike, as_rules
+from .presets import RulesLike
 
 __all__ = [
     "KIND",

@@ -348,9 +348,7 @@ class RuleSet(RuleData):
 
     def _preset(self) -> RuleSet | None:
         """The preset this rule set is (same name and fields), or None."""
-        from .presets import PRESETS  # presets import this module
-
-        preset = PRESETS.get(self.name)
+        preset = KNOWN_PRESETS.get(self.name)
         return preset if preset == self else None
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -393,11 +391,9 @@ class RuleSet(RuleData):
         >>> rules.OFC.replace(name="home", overall_bonus=1)
         <RuleSet 'home': OFC with overall_bonus=1>
         """
-        from .presets import PRESETS
-
         if self._preset() is not None:
             return f"rules.{self.name}"
-        base = min(PRESETS.values(), key=lambda p: len(self._changed_fields(p)))
+        base = min(KNOWN_PRESETS.values(), key=lambda p: len(self._changed_fields(p)))
         changed = [_short_field(f, getattr(self, f)) for f in self._changed_fields(base)]
         if len(changed) > 4:
             changed = changed[:4] + [f"{len(changed) - 4} more"]
@@ -446,6 +442,12 @@ class RuleSet(RuleData):
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
         if self.lowball is not None and self.game is Game.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+
+
+KNOWN_PRESETS: dict[str, RuleSet] = {}
+"""The presets by name, for :meth:`RuleSet.replace` (a changed preset is named
+``"custom"``) and ``repr``: filled once by :mod:`ofc_fast.rules.presets` as it defines
+them (so this module imports none of its dependents)."""
 
 
 class RulesName(str):

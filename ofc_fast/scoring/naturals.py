@@ -29,8 +29,9 @@ from ..board import Board, hand_cards
 from ..cards import CardsLike, cards_str
 from ..errors import CardError, RulesError, quote
 from ..rules.compiled import table_rules
+from ..rules.lookup import as_rules
 from ..rules.model import NATURAL_NAMES, RuleSet
-from ..rules.presets import RulesLike, as_rules
+from ..rules.presets import RulesLike
 
 __all__ = ["NaturalHand", "detect_naturals", "natural_payment", "naturals"]
 
