@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ._native import lib
 from .errors import TableError, quote
 from .rules.lookup import as_rules
-from .rules.model import Game as GameKind
+from .rules.model import GameKind
 from .rules.presets import RulesLike
 
 __all__ = [

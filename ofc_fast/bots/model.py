@@ -32,7 +32,7 @@ from ..errors import ArrayError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 
 __all__ = [
     "ModelSettings",

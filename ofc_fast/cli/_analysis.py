@@ -14,7 +14,7 @@ from ..cards import cards_str, parse_cards
 from ..errors import GameError, RulesError
 from ..fantasyland import fantasyland_cards
 from ..ranking import category, describe, kev_rank, rank
-from ..rules import Game as GameKind
+from ..rules import GameKind
 from ..scoring.settlement import settle
 from ..table import check_seat
 from .options import (
@@ -28,6 +28,8 @@ from .options import (
     parse_stacks,
 )
 from .render import WIDTH, cli_advise, cli_solve, solve_json, table
+
+__all__ = ["add_commands", "run_bench"]
 
 
 def run_eval(args: argparse.Namespace) -> int:

@@ -31,6 +31,8 @@ from .render import Justify, interval_method, pct, print_deal, progress, table, 
 if TYPE_CHECKING:
     from ..game import Match
 
+__all__ = ["add_commands"]
+
 SHOW_DEALS = 10  # print every deal of a match this short
 
 

@@ -30,7 +30,7 @@ from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]

@@ -16,8 +16,19 @@ from ..bots.base import unseen_cards
 from ..errors import ModelError
 from ..game import Game, actions_for
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from .model import FEATURES, ValueModel, board_bytes
+
+__all__ = [
+    "EvalTask",
+    "GenTask",
+    "LabelTask",
+    "after_state",
+    "eval_chunk",
+    "features",
+    "gen_chunk",
+    "label_chunk",
+]
 
 ALL = (1 << 52) - 1
 

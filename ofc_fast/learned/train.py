@@ -43,7 +43,7 @@ from ..parallel.executors import Executor, make_executor
 from ..parallel.progress import Progress
 from ..parallel.run import in_order
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ._data import (
     EvalTask,
     GenTask,

@@ -27,6 +27,7 @@ from .fantasyland_text import front_threshold
 from .lookup import as_rules
 from .model import (
     NATURAL_NAMES,
+    GameKind,
     Lowball,
     MajorityRule,
     NaturalsRule,
@@ -36,7 +37,6 @@ from .model import (
     SettlementStart,
     StakesModel,
 )
-from .model import Game as GameKind
 from .presets import RulesLike
 
 __all__ = [

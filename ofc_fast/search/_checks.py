@@ -11,6 +11,18 @@ from ..board import ROW_SIZES, Board
 from ..cards import parse_cards
 from ..errors import SearchError, quote
 
+__all__ = [
+    "NO_CARD",
+    "c_board",
+    "fl_count",
+    "flag",
+    "in_range",
+    "int_in",
+    "raise_status",
+    "rows_of",
+    "seq",
+]
+
 NO_CARD = 0xFF
 
 

@@ -15,7 +15,7 @@ from ..game import Game
 from ..game.observation import observation_record, read_observation, record_rounds
 from ..rules import RuleSet
 from ..rules import get as get_rules
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ._checks import c_board, fl_count, flag, in_range, int_in, raise_status, rows_of, seq
 
 __all__ = ["make_observation", "position"]

@@ -21,7 +21,7 @@ from _common import any_object, main, ours
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.rules.model import Game as GameKind
+from ofc_fast.rules.model import GameKind
 from ofc_fast.search import (
     advise,
     best_completion,
