@@ -1,9 +1,17 @@
 """The package's layering: no module
-reaches into another module's private names.
+reaches into another module's private names, no import circle, no long source file.
 
 A name starting with one underscore is private to the module that defines it (and a
 module starting with one to its package).  The compiled layer, ``ofc_fast._native``, is
 the one exception: every module may import it.
+
+Import circles are looked for among every ``import`` of the package, at module level
+or inside a function alike (a function-level import only hides a circle until the
+function runs); imports under ``if TYPE_CHECKING:`` are for the type checker and do not
+count.  ``from package import name`` depends on the module ``package.name`` when there
+is one, else on the package's ``__init__``.  The command line finds the subcommands of
+``arena``, ``parallel`` and ``serve`` by name (``ofc_fast.cli.COMMAND_MODULES``), so
+they may import ``ofc_fast.cli.options`` without a circle.
 """
 
 from __future__ import annotations
@@ -108,3 +116,142 @@ def test_the_check_finds_a_private_import_and_a_private_attribute(tmp_path: Path
         "3: imports the private module _private",
         "7: reads env._actions",
     ]
+
+
+# ------------------------------------------------------------------ import circles
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(body: list[ast.stmt]) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement in ``body``, nested ones included, but those under
+    ``if TYPE_CHECKING:``."""
+    out: list[ast.Import | ast.ImportFrom] = []
+    for node in body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.append(node)
+            continue
+        if isinstance(node, ast.If) and _type_checking(node):
+            out += _imports(node.orelse)
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                out += _imports(inner)
+    return out
+
+
+def _import_graph(sources: dict[str, tuple[bool, str]]) -> dict[str, set[str]]:
+    """Module -> the package's modules it imports; ``sources``: module name -> (is a
+    package's ``__init__``, source text)."""
+    graph: dict[str, set[str]] = {}
+    for name, (is_package, text) in sources.items():
+        here = name if is_package else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in _imports(ast.parse(text).body):
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+                continue
+            if node.level:
+                base = here.split(".")[: len(here.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                found.add(sub if sub in sources else target)
+        graph[name] = {m for m in found if m in sources and m != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle() -> None:
+    sources = {
+        _module_name(p): (p.name == "__init__.py", p.read_text(encoding="utf-8"))
+        for p in _modules()
+    }
+    assert _circles(_import_graph(sources)) == []
+
+
+def test_the_circle_check_finds_a_function_level_circle() -> None:
+    """The check itself: a circle closed by an import inside a function is found; one
+    closed under ``if TYPE_CHECKING:`` is not."""
+    sources = {
+        "ofc_fast.a": (False, "from .b import f\n"),
+        "ofc_fast.b": (False, "def f():\n    from . import a\n"),
+        "ofc_fast.c": (False, "from typing import TYPE_CHECKING\nfrom .a import f\n"),
+        "ofc_fast.d": (
+            False,
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .c import x\n",
+        ),
+        "ofc_fast.e": (False, "from .d import y\n"),
+    }
+    sources["ofc_fast.c"] = (False, sources["ofc_fast.c"][1] + "from .e import z\n")
+    assert _circles(_import_graph(sources)) == [["ofc_fast.a", "ofc_fast.b"]]
+    sources["ofc_fast.d"] = (False, "from .c import x\n")
+    assert _circles(_import_graph(sources)) == [
+        ["ofc_fast.a", "ofc_fast.b"],
+        ["ofc_fast.c", "ofc_fast.d", "ofc_fast.e"],
+    ]
+
+
+# --------------------------------------------------------------------- file size
+
+MAX_LINES = 800
+# Generated Python sources of the package, exempt from the limit (none today; the
+# generated C tables live in csrc/).
+GENERATED: frozenset[str] = frozenset()
+
+
+def test_no_long_hand_written_source_file() -> None:
+    long = {}
+    for path in _modules():
+        name = str(path.relative_to(PACKAGE))
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if name not in GENERATED and lines > MAX_LINES:
+            long[name] = lines
+    assert long == {}, f"split these (at most {MAX_LINES} lines each): {long}"
