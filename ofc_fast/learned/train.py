@@ -459,7 +459,7 @@ def _plot(report: dict[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    from ..cli import load_rules
+    from ..cli.options import load_rules
 
     p = argparse.ArgumentParser(
         prog="python -m ofc_fast.learned.train",
