@@ -57,7 +57,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
+    """``ofc-fast serve`` on ``port`` (``workers``: None for its default)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -66,8 +67,7 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
             "serve",
             "--port",
             str(port),
-            "--workers",
-            str(workers),
+            *([] if workers is None else ["--workers", str(workers)]),
             "--queue",
             "64",
             "--log-level",
@@ -262,38 +262,80 @@ def bench_memory(port: int, pid: int, seconds: float) -> dict[str, Any]:
     return {"seconds": seconds, "rss_start_mib": start, "rss_end_mib": rss_mib(pid)}
 
 
-def bench_page(port: int) -> dict[str, Any]:
-    """Seconds of a whole Pineapple heads-up deal played by clicks (after New game)."""
+# One WebDriver round trip per step: what the page shows next (busy, the showdown, an
+# enabled Confirm, or the first card of the hand and the first row with room: back,
+# then middle, then front).
+_NEXT_STEP = """
+const q = (s) => document.querySelector(s);
+if (document.body.classList.contains("busy")) return ["busy"];
+if (!q('[data-testid="result"]').hidden) return ["over"];
+const confirm = q('[data-testid="confirm"]');
+if (!confirm.disabled) return ["confirm", confirm];
+const row = ["back", "middle", "front"]
+  .map((r) => q(`[data-testid="row-${r}"]`))
+  .find((el) => el.querySelector(".card.empty"));
+return ["place", q('[data-testid="hand-card"]'), row];
+"""
+
+
+def bench_page(port: int, deals: int = 3) -> dict[str, Any]:
+    """Seconds of a whole Pineapple heads-up deal played by clicks (after New game):
+    for each card, a click on a card of the hand then one on a row (real pointer
+    input, one WebDriver command for the pair), then a click on Confirm.
+    Also the WebDriver commands a deal took (each a round trip to the browser) and
+    the page's own share: its requests to the server (Resource Timing)."""
     tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests")
     sys.path[:0] = [tests, os.path.join(tests, "support")]  # as tests/conftest.py does
     try:
+        from selenium.webdriver.common.action_chains import ActionChains
         from test_arena_html import _driver  # the tests' headless Chromium
     except ImportError:
         return {"skipped": "selenium or pytest is not installed"}
     d = _driver()
-    css = "css selector"
+    commands = 0
+    execute = d.execute
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal commands
+        commands += 1
+        return execute(*args, **kwargs)
+
+    d.execute = counted
     try:
         d.get(f"http://127.0.0.1:{port}/")
-        times = []
-        for _ in range(3):
-            d.find_element(css, '[data-testid="new-game"]').click()
-            while d.execute_script("return document.body.classList.contains('busy')"):
-                time.sleep(0.01)
+        times, counts, fetch_ms = [], [], []
+        for _ in range(deals):
+            d.find_element("css selector", '[data-testid="new-game"]').click()
+            while d.execute_script(_NEXT_STEP)[0] == "busy":
+                time.sleep(0.005)
+            d.execute_script("performance.clearResourceTimings()")
+            commands = 0
             t0 = time.perf_counter()
-            while not d.find_element(css, '[data-testid="result"]').is_displayed():
-                confirm = d.find_element(css, '[data-testid="confirm"]')
-                while not confirm.is_enabled():
-                    for row in ("back", "middle", "front"):
-                        el = d.find_element(css, f'[data-testid="row-{row}"]')
-                        if el.find_elements(css, ".card.empty"):
-                            break
-                    d.find_element(css, '[data-testid="hand-card"]').click()
-                    el.click()
-                confirm.click()
-                while d.execute_script("return document.body.classList.contains('busy')"):
-                    time.sleep(0.01)
+            while True:
+                step = d.execute_script(_NEXT_STEP)
+                if step[0] == "over":
+                    break
+                if step[0] == "busy":
+                    time.sleep(0.005)
+                elif step[0] == "confirm":
+                    step[1].click()
+                else:  # a card of the hand, then a row: two clicks, one command
+                    ActionChains(d, duration=0).click(step[1]).click(step[2]).perform()
             times.append(time.perf_counter() - t0)
-        return {"deal_seconds": statistics.median(times), "deals": len(times)}
+            counts.append(commands)
+            fetch_ms.append(
+                d.execute_script(
+                    "return performance.getEntriesByType('resource')"
+                    ".filter((e) => e.name.includes('/v1/'))"
+                    ".reduce((s, e) => s + e.duration, 0)"
+                )
+            )
+        return {
+            "deal_seconds": statistics.median(times),
+            "deals": len(times),
+            "webdriver_commands": statistics.median(counts),
+            "requests_ms": statistics.median(fetch_ms),
+        }
     finally:
         d.quit()
 
@@ -353,11 +395,17 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60, help="mixed load for memory (60)")
     ap.add_argument("--score-seconds", type=float, default=10)
     ap.add_argument("--analyze-requests", type=int, default=6, help="per client (6)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument(
+        "--workers", type=int, default=None, help="the server's (default: its own)"
+    )
     ap.add_argument("--compare-frameworks", action="store_true")
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args()
-    result: dict[str, Any] = {"version": ofc.__version__, "cpus": os.cpu_count()}
+    result: dict[str, Any] = {
+        "version": ofc.__version__,
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+    }
     if args.compare_frameworks:
         result["frameworks"] = compare_frameworks(args.score_seconds)
     else:
