@@ -253,13 +253,24 @@ def bench_memory(port: int, pid: int, seconds: float) -> dict[str, Any]:
                         st = json.loads(body)
             c.close()
 
-        await asyncio.gather(*(one(k) for k in range(8)))
+        async def sample() -> None:  # the RSS every tenth of the run
+            for _ in range(10):
+                await asyncio.sleep(seconds / 10)
+                curve.append(round(rss_mib(pid), 1))
+
+        await asyncio.gather(sample(), *(one(k) for k in range(8)))
 
     warm = encode("POST", "/v1/score", SCORE)
     asyncio.run(load(port, 4, 3, None, lambda i: warm))  # warm up
     start = rss_mib(pid)
+    curve: list[float] = []
     asyncio.run(run())
-    return {"seconds": seconds, "rss_start_mib": start, "rss_end_mib": rss_mib(pid)}
+    return {
+        "seconds": seconds,
+        "rss_start_mib": start,
+        "rss_end_mib": rss_mib(pid),
+        "rss_curve_mib": curve,
+    }
 
 
 # One WebDriver round trip per step: what the page shows next (busy, the showdown, an
