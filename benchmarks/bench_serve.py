@@ -14,6 +14,7 @@ Measurements (the service's targets in brackets):
   page         a whole Pineapple deal played through the web app in headless Chromium
                (selenium; skipped without it)                       [< 5 s]
   memory       server RSS before and after --seconds of mixed load [flat]
+  loop         /v1/score from one client, alone and while analyses keep the workers busy
 """
 
 from __future__ import annotations
@@ -219,6 +220,29 @@ def bench_analyze(port: int, per_client: int) -> dict[str, Any]:
     return out
 
 
+def bench_loop(port: int, seconds: float) -> dict[str, Any]:
+    """One client's /v1/score requests alone for ``seconds``, then as long again while
+    8 clients' analyses (as ``bench_analyze``, 16 each: longer than that) keep the
+    workers busy: the event loop answers meanwhile."""
+    request = encode("POST", "/v1/score", SCORE)
+
+    async def run() -> dict[str, Any]:
+        alone = await load(port, 1, seconds, None, lambda i: request)
+        analyses = load(
+            port,
+            8,
+            None,
+            16,
+            lambda i: encode("POST", "/v1/analyze", {**THIRD, "seed": i}),
+        )
+        _, busy = await asyncio.gather(
+            analyses, load(port, 1, seconds, None, lambda i: request)
+        )
+        return {"score_alone": alone, "score_during_analyses": busy}
+
+    return asyncio.run(run())
+
+
 def bench_fantasyland(port: int, n: int) -> dict[str, Any]:
     request = encode("POST", "/v1/fantasyland", FL17)
     return asyncio.run(load(port, 1, None, n, lambda i: request))
@@ -400,7 +424,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--only",
-        choices=("score", "analyze", "fantasyland", "page", "memory"),
+        choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),
         action="append",
     )
     ap.add_argument("--seconds", type=float, default=60, help="mixed load for memory (60)")
@@ -432,6 +456,8 @@ def main() -> None:
                 result["fantasyland"] = bench_fantasyland(port, 200)
             if "page" in want:
                 result["page"] = bench_page(port)
+            if "loop" in want:
+                result["loop"] = bench_loop(port, 3)
             if "memory" in want:
                 result["memory"] = bench_memory(port, proc.pid, args.seconds)
         finally:
