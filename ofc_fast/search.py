@@ -1,5 +1,5 @@
 """Search: the best completion of a board, Monte Carlo advice on every legal move,
-exact expectimax where it is affordable (C kernels in ``csrc/ofc_search.h``).
+exact expectimax where it is affordable (C kernels in ``csrc/include/ofc_search.h``).
 
 :func:`advise` values every legal move of the seat to act, from a :class:`Game` or
 from an observation dict (so an engine can ask without a Game).  A move's value is
@@ -71,7 +71,7 @@ POLICIES = ("auto", "best", "fast", "sequential")
 """Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
 ``fast`` (fixed discards: the lowest cards; rows searched when at most 4,096 fills,
 else greedy; clairvoyant), ``sequential`` (the searcher places each round without
-seeing the cards after it; csrc/ofc_search.h), ``auto`` (best when the searcher has
+seeing the cards after it; csrc/include/ofc_search.h), ``auto`` (best when the searcher has
 at most one round left, fast for an opening with more than 60 moves, else
 sequential)."""
 Opponent: TypeAlias = str | float
@@ -109,7 +109,7 @@ _NO_CARD = 0xFF
 
 @dataclass(frozen=True)
 class SearchModel:
-    """What a finished board is worth beyond its points (csrc/ofc_search.h).
+    """What a finished board is worth beyond its points (csrc/include/ofc_search.h).
 
     ``fl_value[k]``: the worth of a Fantasyland of ``k`` cards next deal, by default
     :data:`ofc_fast.solver.STAY_VALUE_DEFAULT` (the Fantasyland study,
@@ -796,7 +796,7 @@ def advise(
     left, which then start again under the sequential policy; ``model``: a learned
     value model (:data:`ofc_fast.learned.ModelSpec`: ``"auto"`` the one shipped for
     the rule set and seat count, a path, a ValueModel; None: none) that places the
-    searcher's cards in the sequential rollouts (csrc/ofc_search.h, Learned value).
+    searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value).
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc

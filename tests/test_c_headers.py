@@ -1,7 +1,7 @@
 """The public C headers document every function and their examples compile.
 
 Public headers are the ones docs/c-api.md presents to C users
-(``tools/mkdocs_c_api.public_headers``: every ``csrc/ofc_*.h`` but the private
+(``tools/mkdocs_c_api.public_headers``: every ``csrc/include/ofc_*.h`` but the private
 ``ofc_internal*.h`` and the generated ``ofc_tables.h``).  Every function declared in
 one has a ``/*! ... */`` comment of its own, right before it, with
 
@@ -131,7 +131,7 @@ def problems(f: Function) -> list[str]:
 
 
 def _raw_params(f: Function) -> list[str]:
-    text = (CSRC / f.header).read_text(encoding="utf-8") if f.header else ""
+    text = (CSRC / "include" / f.header).read_text(encoding="utf-8") if f.header else ""
     m = re.search(rf"\b{re.escape(f.name)}\s*\(([^)]*)\)", _blank_comments(text))
     return m.group(1).split(",") if m else []
 

@@ -5,7 +5,7 @@ boards with the library's evaluator (``eval_boards``, the batch form of
 ``Board.evaluate``) and decides Fantasyland stays with its own vectorised reading of
 R-FL-10 / R-27-7, itself checked against ``fantasyland_cards`` on samples.  The
 expected-points objective is recomputed here from the model documented in
-``csrc/ofc_solver.h`` and from tables rebuilt from the shipped opponent counts.
+``csrc/include/ofc_solver.h`` and from tables rebuilt from the shipped opponent counts.
 """
 
 from __future__ import annotations
@@ -332,7 +332,7 @@ def test_stay_same_and_entry_counts() -> None:
 def ev_reference(
     rules: R.RuleSet, strengths: np.ndarray, royalties: np.ndarray
 ) -> np.ndarray:
-    """Expected points per board from the model of csrc/ofc_solver.h, with tables
+    """Expected points per board from the model of csrc/include/ofc_solver.h, with tables
     rebuilt here from the shipped counts."""
     deals_ = ffi.new("uint32_t *")
     counts = np.frombuffer(
@@ -509,7 +509,7 @@ def test_cli_solve_text() -> None:
 
 # ------------------------------------------------- the generated win tables
 
-WINTAB = ROOT / "csrc" / "ofc_solve_wintab.c"
+WINTAB = ROOT / "csrc" / "generated" / "ofc_solve_wintab.c"
 GENERATOR = ROOT / "tools" / "gen_win_tables.py"
 
 

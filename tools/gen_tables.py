@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate ``csrc/ofc_tables.c``: every lookup table of the C library.
+"""Generate ``csrc/generated/ofc_tables.c``: every lookup table of the C library.
 
 Run from anywhere::
 
-    python tools/gen_tables.py            # (re)write csrc/ofc_tables.c
+    python tools/gen_tables.py            # (re)write csrc/generated/ofc_tables.c
     python tools/gen_tables.py --check    # exit 1 if the file differs from a fresh run
 
 The output is a pure function of this script (no randomness, no dates), so a test
@@ -44,7 +44,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "csrc" / "ofc_tables.c"
+OUT = Path(__file__).resolve().parent.parent / "csrc" / "generated" / "ofc_tables.c"
 
 # Order categories (royal flush is ordered as the top straight flush).
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, SFLUSH, ROYAL = range(10)
@@ -340,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
         "--out-dir",
         type=Path,
         default=OUT.parent,
-        help="directory for ofc_tables.c / ofc_tables.h (default: csrc/)",
+        help="directory for ofc_tables.c / ofc_tables.h (default: csrc/generated/)",
     )
     args = ap.parse_args(argv)
     header, source = generate()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate ``csrc/ofc_solve_wintab.c``: the row-strength distribution of a typical
+"""Generate ``csrc/generated/ofc_solve_wintab.c``: the row-strength distribution of a typical
 opponent, behind ``best_setting(objective="ev")`` and the solvers' tie-break.
 
 What is estimated
@@ -7,7 +7,7 @@ What is estimated
 For each row (front, middle, back) and each strength s, how often a typical opponent's
 row of the same position has strength s.  ``ofc_ev_tables_init()`` turns the counts
 into, per row and strength, P(opponent's row weaker), P(stronger) and the expected
-row units under a rule set (csrc/ofc_solver.h); that is the probability that a row of
+row units under a rule set (csrc/include/ofc_solver.h); that is the probability that a row of
 a given strength wins against the opponent's row of the same position.
 
 Method (fictitious self-play, fixed seed, reproducible bit for bit)
@@ -40,7 +40,7 @@ library.  ``--check`` regenerates the full table and compares the file byte for 
 
 Usage::
 
-    python tools/gen_win_tables.py            # write csrc/ofc_solve_wintab.c
+    python tools/gen_win_tables.py            # write csrc/generated/ofc_solve_wintab.c
     python tools/gen_win_tables.py --check    # regenerate, compare, exit 1 on a change
     python tools/gen_win_tables.py --quick    # print the quick digest only
 """
@@ -58,7 +58,7 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "csrc" / "ofc_solve_wintab.c"
+OUT = ROOT / "csrc" / "generated" / "ofc_solve_wintab.c"
 ROUNDS = 8
 DEALS = 15_000
 QUICK_DEALS = 400
