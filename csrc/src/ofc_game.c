@@ -1,71 +1,17 @@
 /*
  * ofc_game.c -- game flow for one deal (see ofc_game.h): the schedule, action ids,
- * placements, observations, the result through ofc_settle(), random playouts.
+ * placements, observations, the result through ofc_settle(), random playouts (drawn
+ * from the library's one generator, ofc_rng.c).
  */
 #include "ofc_game.h"
 
 #include <string.h>
 
 #include "ofc_internal.h"
+#include "ofc_rng.h"
 
 static const uint8_t ROW_START[3] = {0, 3, 8};
 static const uint16_t POW3[6] = {1, 3, 9, 27, 81, 243};
-
-/* ------------------------------------------------------------------ random */
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-uint64_t ofc_random64(uint64_t key, uint64_t i)
-{
-    return mix64(key + (i + 1) * UINT64_C(0x9E3779B97F4A7C15));
-}
-
-/* Lemire's multiply-shift on the high 32 bits of successive outputs, with rejection
- * of the (rare) biased low products.  Precondition: 1 <= n <= 2^32. */
-static uint32_t below(ofc_rng *rng, uint64_t n)
-{
-    for (;;) {
-        uint64_t x = mix64(rng->key + ++rng->ctr * UINT64_C(0x9E3779B97F4A7C15)) >> 32;
-        uint64_t m = x * n;
-        uint64_t lo = m & UINT64_C(0xFFFFFFFF);
-        if (lo < n && lo < ((UINT64_C(1) << 32) - n) % n)
-            continue;
-        return (uint32_t)(m >> 32);
-    }
-}
-
-uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n)
-{
-    if (rng == NULL || n == 0 || n > (UINT64_C(1) << 32))
-        return 0;
-    return below(rng, n);
-}
-
-void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52])
-{
-    ofc_rng rng;
-    uint32_t i;
-    rng.key = seed;
-    rng.ctr = 0;
-    for (i = 0; i < 52; i++)
-        deck[i] = (uint8_t)i;
-    for (i = 51; i > 0; i--) {
-        uint32_t j = below(&rng, i + 1);
-        uint8_t t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
-}
-
-uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i)
-{
-    return ofc_random64(run_seed ^ UINT64_C(0x6F66632D66617374), i);
-}
 
 /* ------------------------------------------------------------------ rules */
 
@@ -873,12 +819,7 @@ static void random_setting(const ofc_game_step *st, ofc_rng *rng, uint8_t *dest)
     uint32_t i;
     for (i = 0; i < st->n; i++)
         order[i] = (uint8_t)i;
-    for (i = st->n - 1u; i > 0; i--) {
-        uint32_t j = below(rng, i + 1);
-        uint8_t t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
+    ofc_rng_shuffle(order, st->n, rng);
     for (i = 0; i < st->n; i++) {
         uint32_t p = i < st->k ? 99u : i - st->k; /* position among the kept */
         dest[order[i]] = (uint8_t)(p == 99u ? OFC_DISCARD : p < 3 ? 0 : p < 8 ? 1 : 2);
@@ -895,10 +836,10 @@ static void random_dest(const ofc_game *g, const ofc_game_step *st, ofc_rng *rng
     uint8_t free_[3];
     uint32_t kept = (uint32_t)st->n - st->k, code, disc = 0, i;
     if (st->k)
-        disc = subset_at(st->n, st->k, below(rng, subset_count(st->n, st->k)));
+        disc = subset_at(st->n, st->k, ofc_rng_draw(rng, subset_count(st->n, st->k)));
     free_slots(g, st->seat, free_);
     do
-        code = below(rng, POW3[kept]);
+        code = ofc_rng_draw(rng, POW3[kept]);
     while (!code_fits(code, kept, free_));
     for (i = 0; i < st->n; i++) {
         if (disc >> i & 1u) {

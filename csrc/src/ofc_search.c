@@ -6,6 +6,7 @@
 
 #include "ofc_internal.h"
 #include "ofc_internal_solve.h"
+#include "ofc_rng.h"
 #include "ofc_value.h"
 
 #define ROW_START(r) ((r) == 0 ? 0 : (r) == 1 ? 3 : 8)
@@ -580,28 +581,13 @@ static int32_t search_args(env *e, const ofc_rules *rules, const ofc_fl_rules *f
     return candidate_boards(pos, actions, n_actions, boards);
 }
 
-/* Partial Fisher-Yates: puts a uniformly random draw of `need` of the n cards of v
- * (need <= n) at its front, in draw order. */
-static void shuffle_front(uint8_t *v, int n, int need, ofc_rng *rng)
-{
-    int i;
-    for (i = 0; i < need; i++) {
-        int j = i + (int)ofc_rng_below(rng, (uint64_t)(n - i));
-        uint8_t t = v[i];
-        v[i] = v[j];
-        v[j] = t;
-    }
-}
-
 /* Deals `need` cards of sample `index` to the front of deck. */
 static void sample_deck(const ofc_search_pos *pos, uint64_t seed, uint64_t index,
                         int need, uint8_t deck[52])
 {
-    ofc_rng rng;
-    rng.key = ofc_random64(seed, index);
-    rng.ctr = 0;
+    ofc_rng rng = ofc_rng_make(ofc_random64(seed, index));
     memcpy(deck, pos->unseen, (size_t)pos->n_unseen);
-    shuffle_front(deck, pos->n_unseen, need, &rng);
+    ofc_rng_shuffle_front(deck, (size_t)pos->n_unseen, need > 0 ? (size_t)need : 0u, &rng);
 }
 
 static uint64_t seat_leaves(const ofc_search_seat *s);
@@ -619,7 +605,7 @@ static void complete_random(const env *e, const ofc_search_seat *s, const uint8_
     uint8_t b[13], deck[52];
     int i, j = 0, n = seat_cards(s);
     memcpy(deck, cards, (size_t)n);
-    shuffle_front(deck, n, n - 1, rng);
+    ofc_rng_shuffle_front(deck, (size_t)n, n > 0 ? (size_t)(n - 1) : 0u, rng);
     memcpy(b, s->board, 13);
     for (i = 0; i < 13; i++) {
         if (b[i] == OFC_NO_CARD) {
@@ -636,7 +622,7 @@ static int plays_random(const env *e, ofc_rng *rng)
     if (rng == NULL || w <= 0) {
         return 0;
     }
-    return w >= 1 || (double)ofc_rng_below(rng, (uint64_t)1 << 30) < w * 1073741824.0;
+    return w >= 1 || (double)ofc_rng_draw(rng, (uint64_t)1 << 30) < w * 1073741824.0;
 }
 
 /* Completes every other seat from deck (after the searcher's own cards); with `cap`,
@@ -774,7 +760,7 @@ static void seq_fake(const ofc_search_pos *pos, const uint8_t *own, int seen, in
         }
     }
     need = need < 0 ? 0 : need > n ? n : need;
-    shuffle_front(avail, n, need, rng);
+    ofc_rng_shuffle_front(avail, (size_t)n, (size_t)need, rng);
     memcpy(fake, avail, (size_t)need);
 }
 
@@ -857,11 +843,8 @@ int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl
         need += seat_cards(&pos->seats[p]);
     }
     for (i = 0; i < samples; i++) {
-        ofc_rng fake_rng, opp_rng;
-        fake_rng.key = ofc_random64(seed ^ OFC_SEARCH_FAKE_KEY, first + i);
-        fake_rng.ctr = 0;
-        opp_rng.key = ofc_random64(seed ^ OFC_SEARCH_OPP_KEY, first + i);
-        opp_rng.ctr = 0;
+        ofc_rng fake_rng = ofc_rng_make(ofc_random64(seed ^ OFC_SEARCH_FAKE_KEY, first + i));
+        ofc_rng opp_rng = ofc_rng_make(ofc_random64(seed ^ OFC_SEARCH_OPP_KEY, first + i));
         sample_deck(pos, seed, first + i, need, deck);
         complete_others(&e, pos, deck + mine, policy, 1, &opp_rng, others);
         for (a = 0; a < n_actions; a++) {
