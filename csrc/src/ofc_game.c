@@ -1,17 +1,12 @@
 /*
- * ofc_game.c -- game flow for one deal (see ofc_game.h): the schedule, action ids,
- * placements, observations, the result through ofc_settle(), random playouts (drawn
- * from the library's one generator, ofc_rng.c).
+ * ofc_game.c -- the flow of one deal (see ofc_game.h): rules, the schedule, the
+ * pending decision, placements, the classic specials (naturals, surrender) and the
+ * result through ofc_settle().  Action ids: ofc_actions.c; observations:
+ * ofc_observe.c; random playouts: ofc_playout.c.
  */
-#include "ofc_game.h"
-
 #include <string.h>
 
-#include "ofc_internal.h"
-#include "ofc_rng.h"
-
-static const uint8_t ROW_START[3] = {0, 3, 8};
-static const uint16_t POW3[6] = {1, 3, 9, 27, 81, 243};
+#include "ofc_game_internal.h"
 
 /* ------------------------------------------------------------------ rules */
 
@@ -186,14 +181,14 @@ int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
 
 /* ------------------------------------------------------------- decisions */
 
-static const ofc_game_step *pending(const ofc_game *g)
+const ofc_game_step *ofc_gm_pending(const ofc_game *g)
 {
     return g->step < g->nsteps ? &g->steps[g->step] : NULL;
 }
 
 int32_t ofc_game_to_act(const ofc_game *g)
 {
-    const ofc_game_step *st = pending(g);
+    const ofc_game_step *st = ofc_gm_pending(g);
     return st ? (int32_t)st->seat : -1;
 }
 
@@ -202,14 +197,14 @@ int32_t ofc_game_is_over(const ofc_game *g)
     return g->step >= g->nsteps;
 }
 
-static void free_slots(const ofc_game *g, uint32_t seat, uint8_t free_[3])
+void ofc_gm_free_slots(const ofc_game *g, uint32_t seat, uint8_t free_[3])
 {
     ofc_row_room(g->count[seat], free_);
 }
 
 int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
 {
-    const ofc_game_step *st = pending(g);
+    const ofc_game_step *st = ofc_gm_pending(g);
     uint32_t i;
     memset(out, 0, sizeof *out);
     memset(out->dealt, OFC_NO_CARD, sizeof out->dealt);
@@ -224,7 +219,7 @@ int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
     out->full = st->full;
     out->face_down = st->face_down;
     out->street = st->street;
-    free_slots(g, st->seat, out->free);
+    ofc_gm_free_slots(g, st->seat, out->free);
     for (i = g->step + 1u; i < g->nsteps; i++) {
         if (g->steps[i].seat == st->seat) {
             out->future_cards = (uint8_t)(out->future_cards + g->steps[i].n);
@@ -235,189 +230,9 @@ int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
     return OFC_OK;
 }
 
-/* ------------------------------------------------------------ action ids */
-
-/* The ci-th k-subset of 0..n-1 in lexicographic order, as a bit mask (0 when ci is
- * out of range and k > 0). */
-static uint32_t subset_at(uint32_t n, uint32_t k, uint32_t ci)
-{
-    uint32_t idx[5], i, count = 0;
-    if (k == 0)
-        return ci == 0 ? 0u : UINT32_MAX;
-    for (i = 0; i < k; i++)
-        idx[i] = i;
-    for (;;) {
-        if (count++ == ci) {
-            uint32_t mask = 0;
-            for (i = 0; i < k; i++)
-                mask |= 1u << idx[i];
-            return mask;
-        }
-        i = k;
-        while (i > 0 && idx[i - 1] == n - k + i - 1)
-            i--;
-        if (i == 0)
-            return UINT32_MAX;
-        idx[i - 1]++;
-        for (; i < k; i++)
-            idx[i] = idx[i - 1] + 1;
-    }
-}
-
-static uint32_t subset_count(uint32_t n, uint32_t k)
-{
-    uint32_t c = 1, i;
-    for (i = 0; i < k; i++)
-        c = c * (n - i) / (i + 1);
-    return c;
-}
-
-/* 1 when (n, k) is a decision shape whose ids all fit OFC_ACTION_SPACE (not 5 cards
- * with 1 or 2 discards: 405 and 270 ids). */
-static int shape_ok(uint32_t n, uint32_t k)
-{
-    return n >= 1 && n <= 5 && k < n && subset_count(n, k) * POW3[n - k] <= OFC_ACTION_SPACE;
-}
-
-int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5])
-{
-    uint32_t kept, ci, code, disc, i;
-    if (!shape_ok(n, k) || action >= OFC_ACTION_SPACE || dest == NULL)
-        return OFC_E_ACTION;
-    kept = n - k;
-    ci = action / POW3[kept];
-    code = action % POW3[kept];
-    if (ci >= subset_count(n, k))
-        return OFC_E_ACTION;
-    disc = subset_at(n, k, ci);
-    for (i = 0; i < n; i++) {
-        if (disc >> i & 1u) {
-            dest[i] = OFC_DISCARD;
-        } else {
-            dest[i] = (uint8_t)(code % 3);
-            code /= 3;
-        }
-    }
-    return OFC_OK;
-}
-
-int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5])
-{
-    uint32_t disc = 0, nd = 0, code = 0, place = 1, ci, i, total;
-    if (n < 1 || n > 5 || k >= n || dest == NULL)
-        return OFC_E_DISCARDS;
-    if (!shape_ok(n, k))
-        return OFC_E_ACTION;
-    for (i = 0; i < n; i++) {
-        if (dest[i] > OFC_DISCARD)
-            return OFC_E_DESTINATION;
-        if (dest[i] == OFC_DISCARD) {
-            disc |= 1u << i;
-            nd++;
-        } else {
-            code += dest[i] * place;
-            place *= 3;
-        }
-    }
-    if (nd != k)
-        return OFC_E_DISCARDS;
-    total = subset_count(n, k);
-    for (ci = 0; ci < total && subset_at(n, k, ci) != disc; ci++)
-        ;
-    return (int32_t)(ci * POW3[n - k] + code);
-}
-
-/* Whether the kept rows of `code` (kept digits) fit the free slots. */
-static int code_fits(uint32_t code, uint32_t kept, const uint8_t free_[3])
-{
-    uint8_t need[3] = {0, 0, 0};
-    uint32_t i;
-    for (i = 0; i < kept; i++) {
-        need[code % 3]++;
-        code /= 3;
-    }
-    return need[0] <= free_[0] && need[1] <= free_[1] && need[2] <= free_[2];
-}
-
-/* The row codes of `kept` cards that fit the free slots, increasing (an odometer over
- * the base-3 digits that keeps the cards per row as it counts: no division). */
-static uint32_t legal_codes(uint32_t kept, const uint8_t room[3], uint8_t *codes)
-{
-    uint8_t digit[5] = {0, 0, 0, 0, 0};
-    uint32_t need[3], code, n = 0, i;
-    need[0] = kept;
-    need[1] = need[2] = 0;
-    for (code = 0; code < POW3[kept]; code++) {
-        if (need[0] <= room[0] && need[1] <= room[1] && need[2] <= room[2])
-            codes[n++] = (uint8_t)code;
-        for (i = 0; i < kept; i++) {
-            need[digit[i]]--;
-            if (digit[i] < 2) {
-                need[++digit[i]]++;
-                break;
-            }
-            digit[i] = 0;
-            need[0]++;
-        }
-    }
-    return n;
-}
-
-int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
-                          uint8_t *mask)
-{
-    uint8_t codes[OFC_ACTION_SPACE];
-    uint32_t kept, combos, ci, j, ncodes, count = 0;
-    if (!shape_ok(n, k) || room == NULL || room[0] > 3 || room[1] > 5 || room[2] > 5)
-        return OFC_E_ACTION;
-    kept = n - k;
-    combos = subset_count(n, k);
-    ncodes = legal_codes(kept, room, codes);
-    for (ci = 0; ci < combos; ci++) {
-        for (j = 0; j < ncodes; j++) {
-            uint32_t a = ci * POW3[kept] + codes[j];
-            if (out)
-                out[count] = (uint8_t)a;
-            if (mask)
-                mask[a] = 1;
-            count++;
-        }
-    }
-    return (int32_t)count;
-}
-
-static int32_t list_actions(const ofc_game *g, const ofc_game_step *st, uint8_t *out,
-                            uint8_t *mask)
-{
-    uint8_t free_[3];
-    free_slots(g, st->seat, free_);
-    return ofc_actions_legal(st->n, st->k, free_, out, mask);
-}
-
-int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out)
-{
-    const ofc_game_step *st = pending(g);
-    if (st == NULL)
-        return OFC_E_GAME_OVER;
-    if (st->full)
-        return OFC_E_FULL_SET;
-    return list_actions(g, st, out, NULL);
-}
-
-int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE])
-{
-    const ofc_game_step *st = pending(g);
-    memset(mask, 0, OFC_ACTION_SPACE);
-    if (st == NULL)
-        return OFC_E_GAME_OVER;
-    if (st->full)
-        return OFC_E_FULL_SET;
-    return list_actions(g, st, NULL, mask);
-}
-
 /* ------------------------------------------------------------- placements */
 
-/* Validate destinations of the pending step; returns OFC_OK or the first error. */
+/* Validate destinations of the ofc_gm_pending step; returns OFC_OK or the first error. */
 static int32_t check_placement(const ofc_game *g, const ofc_game_step *st,
                                const uint8_t *dest, uint32_t n)
 {
@@ -438,7 +253,7 @@ static int32_t check_placement(const ofc_game *g, const ofc_game_step *st,
 }
 
 /* Apply validated destinations and move to the next decision. */
-static void place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
+void ofc_gm_place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
 {
     uint32_t s = st->seat, i;
     const uint8_t *cards = g->deck + st->start;
@@ -447,7 +262,7 @@ static void place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
         if (row == OFC_DISCARD) {
             g->discards[s][g->ndiscards[s]++] = cards[i];
         } else {
-            uint32_t slot = ROW_START[row] + g->count[s][row]++;
+            uint32_t slot = ofc_row_start(row) + g->count[s][row]++;
             g->board[s][slot] = cards[i];
             if (st->face_down)
                 g->face_down[s] = (uint16_t)(g->face_down[s] | 1u << slot);
@@ -458,7 +273,7 @@ static void place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
 
 int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)
 {
-    const ofc_game_step *st = pending(g);
+    const ofc_game_step *st = ofc_gm_pending(g);
     uint8_t local[OFC_GAME_MAX_DEALT];
     int32_t rc;
     if (st == NULL)
@@ -468,13 +283,13 @@ int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)
     memcpy(local, dest, n); /* read the caller's bytes once */
     rc = check_placement(g, st, local, n);
     if (rc == OFC_OK)
-        place(g, st, local);
+        ofc_gm_place(g, st, local);
     return rc;
 }
 
 int32_t ofc_game_apply_action(ofc_game *g, uint32_t action)
 {
-    const ofc_game_step *st = pending(g);
+    const ofc_game_step *st = ofc_gm_pending(g);
     uint8_t dest[5];
     uint8_t free_[3];
     if (st == NULL)
@@ -483,10 +298,10 @@ int32_t ofc_game_apply_action(ofc_game *g, uint32_t action)
         return OFC_E_FULL_SET;
     if (ofc_action_decode(st->n, st->k, action, dest) != OFC_OK)
         return OFC_E_ACTION;
-    free_slots(g, st->seat, free_);
-    if (!code_fits(action % POW3[st->n - st->k], (uint32_t)st->n - st->k, free_))
+    ofc_gm_free_slots(g, st->seat, free_);
+    if (!ofc_gm_code_fits(action % ofc_pow3(st->n - st->k), (uint32_t)st->n - st->k, free_))
         return OFC_E_ACTION;
-    place(g, st, dest);
+    ofc_gm_place(g, st, dest);
     return OFC_OK;
 }
 
@@ -494,7 +309,7 @@ int32_t ofc_game_apply_action(ofc_game *g, uint32_t action)
 
 static const ofc_game_step *classic_set(const ofc_game *g, int32_t *rc)
 {
-    const ofc_game_step *st = pending(g);
+    const ofc_game_step *st = ofc_gm_pending(g);
     *rc = OFC_OK;
     if (st == NULL)
         *rc = OFC_E_GAME_OVER;
@@ -592,184 +407,6 @@ int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g)
     return OFC_OK;
 }
 
-/* ------------------------------------------------------------- observation */
-
-/* Copy seat o's rows into the observation: every card, or only the face-up ones. */
-static void observe_board(const ofc_game *g, uint32_t o, int show_all, int show_none,
-                          ofc_observation *out)
-{
-    uint32_t row, i;
-    for (row = 0; row < 3; row++) {
-        uint32_t shown = 0, hidden = 0;
-        for (i = 0; i < g->count[o][row]; i++) {
-            uint32_t slot = ROW_START[row] + i;
-            int down = g->face_down[o] >> slot & 1u;
-            if (show_none || (down && !show_all))
-                hidden++;
-            else
-                out->board[o][ROW_START[row] + shown++] = g->board[o][slot];
-        }
-        out->count[o][row] = (uint8_t)shown;
-        out->face_down_count[o][row] = (uint8_t)hidden;
-    }
-}
-
-/* Append step st to seat s's rounds still to come (a seat outside the table or a
- * round past OFC_GAME_MAX_ROUNDS, which no schedule makes, is left out: nothing is
- * written outside the record, whatever the state holds). */
-static void add_round(ofc_observation *out, uint32_t s, const ofc_game_step *st)
-{
-    uint32_t i;
-    if (s >= out->players || out->rounds[s] >= OFC_GAME_MAX_ROUNDS)
-        return;
-    i = out->rounds[s]++;
-    out->round_n[s][i] = st->n;
-    out->round_k[s][i] = st->k;
-}
-
-/* Fill out->rounds from a schedule whose first `done` decisions are made: the
- * observer's decisions after the pending one, and every other seat's decisions not
- * made yet or made face down (hidden from the observer until the deal is over). */
-static void observe_rounds(const ofc_game_step *steps, uint32_t nsteps, uint32_t done,
-                           uint32_t seat, ofc_observation *out)
-{
-    uint32_t i;
-    for (i = 0; i < nsteps && i < OFC_GAME_MAX_STEPS; i++) {
-        const ofc_game_step *st = &steps[i];
-        if (st->seat == seat ? i > done : (i >= done || st->face_down))
-            add_round(out, st->seat, st);
-    }
-}
-
-int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out)
-{
-    const ofc_game_step *st = pending(g);
-    uint32_t o, over = st == NULL;
-    ofc_decision d;
-    if (seat >= g->players)
-        return OFC_E_SEAT;
-    memset(out, 0, sizeof *out);
-    memset(out->board, OFC_NO_CARD, sizeof out->board);
-    memset(out->discards, OFC_NO_CARD, sizeof out->discards);
-    memset(out->dealt, OFC_NO_CARD, sizeof out->dealt);
-    memset(out->declared, -1, sizeof out->declared);
-    out->seat = (uint8_t)seat;
-    out->players = g->players;
-    out->button = g->button;
-    out->kind = g->kind;
-    out->is_over = (uint8_t)over;
-    out->surrendered = g->surrendered;
-    memcpy(out->fl, g->fl, sizeof out->fl);
-    ofc_game_decision(g, &d);
-    out->to_act = d.seat;
-    out->street = d.street;
-    for (o = 0; o < g->players; o++) {
-        int own = o == seat;
-        int surrendered = g->surrendered >> o & 1u;
-        observe_board(g, o, own || over, over && surrendered && !own, out);
-        out->discard_count[o] = g->ndiscards[o];
-        if (own || over)
-            out->declared[o] = g->declared[o];
-    }
-    memcpy(out->discards, g->discards[seat], g->ndiscards[seat]);
-    if (!over && d.seat == seat) {
-        out->n = d.n;
-        out->k = d.k;
-        out->full = d.full;
-        out->face_down = d.face_down;
-        out->future_cards = d.future_cards;
-        out->future_discards = d.future_discards;
-        memcpy(out->dealt, d.dealt, d.n);
-    }
-    if (!over)
-        observe_rounds(g->steps, g->nsteps, g->step, seat, out);
-    return OFC_OK;
-}
-
-/* The index of seat s's first decision not made when it has `placed` cards on its
- * board, or -1 when no prefix of its decisions places exactly that many. */
-static int32_t first_open_step(const ofc_game *g, uint32_t s, uint32_t placed)
-{
-    uint32_t i, acc = 0;
-    for (i = 0; i < g->nsteps; i++) {
-        const ofc_game_step *st = &g->steps[i];
-        if (st->seat != s)
-            continue;
-        if (acc == placed)
-            return (int32_t)i;
-        acc += (uint32_t)(st->n - st->k);
-        if (acc > placed)
-            return -1;
-    }
-    return acc == placed ? (int32_t)g->nsteps : -1;
-}
-
-int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o)
-{
-    ofc_game tmp;
-    uint32_t s, row, i;
-    int32_t own = -1;
-    if (r == NULL || o == NULL)
-        return r == NULL ? OFC_E_RULES : OFC_E_VALUE;
-    if (ofc_game_rules_check(r) != OFC_OK)
-        return OFC_E_RULES;
-    /* the deal's schedule: a game of these seats (its deck is not read) */
-    if (o->seat >= o->players
-        || ofc_game_init(r, &tmp, o->players, o->button, o->fl, 0, NULL) != OFC_OK)
-        return OFC_E_SEATS;
-    if (o->n > OFC_GAME_MAX_DEALT)
-        return OFC_E_COUNT;
-    o->kind = r->kind;
-    o->is_over = 0;
-    o->k = o->full = o->face_down = o->future_cards = o->future_discards = 0;
-    memset(o->rounds, 0, sizeof o->rounds);
-    memset(o->round_n, 0, sizeof o->round_n);
-    memset(o->round_k, 0, sizeof o->round_k);
-    for (s = 0; s < o->players; s++) {
-        uint32_t placed = 0;
-        int32_t open;
-        for (row = 0; row < 3; row++) {
-            uint32_t cards = (uint32_t)o->count[s][row] + o->face_down_count[s][row];
-            if (cards > (uint32_t)(row == 0 ? 3 : 5))
-                return OFC_E_COUNT;
-            placed += cards;
-        }
-        open = first_open_step(&tmp, s, placed);
-        if (open < 0)
-            return OFC_E_COUNT;
-        /* every decision of s before `open` is made, none after */
-        for (i = 0; i < tmp.nsteps; i++) {
-            const ofc_game_step *st = &tmp.steps[i];
-            if (st->seat != s)
-                continue;
-            if (s == o->seat) {
-                if ((int32_t)i == open && o->n)
-                    own = (int32_t)i;
-                else if ((int32_t)i > open || ((int32_t)i == open && !o->n))
-                    add_round(o, s, st);
-            } else if ((int32_t)i >= open || st->face_down) {
-                add_round(o, s, st);
-            }
-        }
-    }
-    if (o->n) {
-        const ofc_game_step *st;
-        if (own < 0 || tmp.steps[own].n != o->n)
-            return OFC_E_COUNT;
-        st = &tmp.steps[own];
-        o->to_act = o->seat;
-        o->k = st->k;
-        o->full = st->full;
-        o->face_down = st->face_down;
-        o->street = st->street;
-        for (i = 0; i < o->rounds[o->seat]; i++) {
-            o->future_cards = (uint8_t)(o->future_cards + o->round_n[o->seat][i]);
-            o->future_discards = (uint8_t)(o->future_discards + o->round_k[o->seat][i]);
-        }
-    }
-    return OFC_OK;
-}
-
 /* ------------------------------------------------------------------ result */
 
 int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
@@ -810,72 +447,3 @@ int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
     return OFC_OK;
 }
 
-/* ----------------------------------------------------------------- playout */
-
-/* A uniformly random setting of a full set: shuffle, discard the first n - 13. */
-static void random_setting(const ofc_game_step *st, ofc_rng *rng, uint8_t *dest)
-{
-    uint8_t order[OFC_GAME_MAX_DEALT];
-    uint32_t i;
-    for (i = 0; i < st->n; i++)
-        order[i] = (uint8_t)i;
-    ofc_rng_shuffle(order, st->n, rng);
-    for (i = 0; i < st->n; i++) {
-        uint32_t p = i < st->k ? 99u : i - st->k; /* position among the kept */
-        dest[order[i]] = (uint8_t)(p == 99u ? OFC_DISCARD : p < 3 ? 0 : p < 8 ? 1 : 2);
-    }
-}
-
-/* A uniformly random legal decision, as destinations: every discard choice has the
- * same legal row codes, so a uniform discard choice and a uniform legal code (by
- * rejection: at least 1 code in 9 fits in any reachable state) make a uniformly
- * random legal action. */
-static void random_dest(const ofc_game *g, const ofc_game_step *st, ofc_rng *rng,
-                        uint8_t dest[5])
-{
-    uint8_t free_[3];
-    uint32_t kept = (uint32_t)st->n - st->k, code, disc = 0, i;
-    if (st->k)
-        disc = subset_at(st->n, st->k, ofc_rng_draw(rng, subset_count(st->n, st->k)));
-    free_slots(g, st->seat, free_);
-    do
-        code = ofc_rng_draw(rng, POW3[kept]);
-    while (!code_fits(code, kept, free_));
-    for (i = 0; i < st->n; i++) {
-        if (disc >> i & 1u) {
-            dest[i] = OFC_DISCARD;
-        } else {
-            dest[i] = (uint8_t)(code % 3);
-            code /= 3;
-        }
-    }
-}
-
-int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng)
-{
-    const ofc_game_step *st;
-    uint8_t dest[OFC_GAME_MAX_DEALT];
-    if (g == NULL || rng == NULL)
-        return OFC_E_COUNT;
-    st = pending(g);
-    if (st == NULL)
-        return OFC_E_GAME_OVER;
-    if (st->full)
-        random_setting(st, rng, dest);
-    else
-        random_dest(g, st, rng, dest);
-    place(g, st, dest);
-    return OFC_OK;
-}
-
-int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions)
-{
-    uint32_t played = 0;
-    if (g == NULL || rng == NULL)
-        return OFC_E_COUNT;
-    while (ofc_game_random_move(g, rng) == OFC_OK)
-        played++;
-    if (decisions)
-        *decisions = played;
-    return OFC_OK;
-}
