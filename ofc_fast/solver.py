@@ -69,8 +69,8 @@ def ev_tables(rules: RulesLike) -> Any:  # cdata 'ofc_ev_tables *'
     """The C ``ofc_ev_tables`` of a rule set (about 380 KB, built once with the rule
     set's other C structs): per row and strength, the chance to beat / lose to the
     row of a typical opponent and the expected row units, from the distribution
-    shipped in ``csrc/generated/ofc_solve_wintab.c`` (``tools/gen_win_tables.py`` documents how
-    it was simulated)."""
+    shipped in ``csrc/generated/ofc_opponent_rows.c`` (``tools/gen_opponent_rows.py``
+    documents how it was simulated)."""
     return compile_rules(rules).ev
 
 
@@ -260,7 +260,7 @@ def best_setting(
     ``objective``: ``"royalties"`` (most royalties; ties to the most expected rows
     won minus lost) or ``"ev"``: expected net points against one typical opponent,
     taking the opponent's rows as independent draws from the simulated distribution of
-    ``tools/gen_win_tables.py``: row units (the rules' win values, both sides),
+    ``tools/gen_opponent_rows.py``: row units (the rules' win values, both sides),
     sweep and majority bonuses, the sweep multiplier, plus the board's own
     royalties.  Not modelled: opponent fouls, naturals, the overall bonus, table-wide
     sweeps, house ties; a 2-7 middle is rated by its share of low-hand classes.

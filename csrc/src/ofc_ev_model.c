@@ -5,10 +5,7 @@
 #include <string.h>
 
 #include "ofc_ev_model.h"
-
-/* The shipped opponent row counts (ofc_solve_wintab.c, tools/gen_win_tables.py). */
-extern const uint32_t ofc_wintab_deals;
-extern const uint32_t ofc_wintab_counts[OFC_ROWS * OFC_STRENGTH_TABLE_SIZE];
+#include "ofc_opponent_rows.h" /* generated: the shipped opponent row counts */
 
 int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts,
                                   ofc_ev_tables *out)
@@ -81,15 +78,15 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
 
 int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out)
 {
-    return ofc_ev_tables_init_counts(rules, ofc_wintab_counts, out);
+    return ofc_ev_tables_init_counts(rules, ofc_opponent_row_counts, out);
 }
 
 const uint32_t *ofc_ev_opponent_counts(uint32_t *deals)
 {
     if (deals) {
-        *deals = ofc_wintab_deals;
+        *deals = ofc_opponent_row_deals;
     }
-    return ofc_wintab_counts;
+    return ofc_opponent_row_counts;
 }
 
 /* The non-additive part of the expected points: sweep, majority, sweep multiplier. */
