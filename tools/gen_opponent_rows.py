@@ -61,8 +61,11 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "csrc" / "generated" / "ofc_opponent_rows.c"
+# tools/ itself, also under PYTHONSAFEPATH (the tests set it): the shared output step
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_output
+
+OUT = gen_output.GENERATED / "ofc_opponent_rows.c"
 ROUNDS = 8
 DEALS = 15_000
 QUICK_DEALS = 400
@@ -269,17 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         help=f"run the method with {QUICK_DEALS} deals a round and print the "
         f"digest of its counts (what the tests compare)",
     )
-    p.add_argument(
-        "--check",
-        action="store_true",
-        help="regenerate and compare with the file (exit 1 when it differs)",
-    )
-    p.add_argument(
-        "--out-dir",
-        type=Path,
-        default=OUT.parent,
-        help="directory for ofc_opponent_rows.c / .h (default: csrc/generated/)",
-    )
+    gen_output.add_arguments(p, "ofc_opponent_rows.c / ofc_opponent_rows.h")
     args = p.parse_args(argv)
     if args.quick:
         print(digest(generate(QUICK_DEALS)))
@@ -289,21 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     text = render(generate(DEALS, verbose=True), quick)
     print(f"generated in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     files = {args.out_dir / OUT.name: text, args.out_dir / "ofc_opponent_rows.h": HEADER}
-    if args.check:
-        stale = [
-            path
-            for path, content in files.items()
-            if not path.exists() or path.read_text(encoding="utf-8") != content
-        ]
-        for path in stale:
-            print(f"stale: {path} differs from a fresh run of tools/gen_opponent_rows.py")
-        if not stale:
-            print("unchanged")
-        return 1 if stale else 0
-    for path, content in files.items():
-        path.write_text(content, encoding="utf-8", newline="\n")
-        print(f"wrote {path}", file=sys.stderr)
-    return 0
+    return gen_output.write_or_check(files, "tools/gen_opponent_rows.py", args.check)
 
 
 if __name__ == "__main__":
