@@ -24,10 +24,12 @@ except ImportError:  # setuptools >= 70 ships its own
 
 def _version() -> str:
     """The one version of the project: OFC_VERSION_STRING in the C header."""
-    header = (Path(__file__).parent / "csrc" / "ofc_fast.h").read_text(encoding="utf-8")
+    header = (Path(__file__).parent / "csrc" / "include" / "ofc_fast.h").read_text(
+        encoding="utf-8"
+    )
     match = re.search(r'#define OFC_VERSION_STRING "([^"]+)"', header)
     if not match:
-        raise RuntimeError("OFC_VERSION_STRING not found in csrc/ofc_fast.h")
+        raise RuntimeError("OFC_VERSION_STRING not found in csrc/include/ofc_fast.h")
     return match.group(1)
 
 
@@ -82,10 +84,10 @@ def _speedups() -> list[Extension]:
             "ofc_fast._native._speedups",
             sources=[
                 "ofc_fast/_native/_speedups.c",
-                "csrc/ofc_rank.c",
-                "csrc/ofc_tables.c",
+                "csrc/src/ofc_rank.c",
+                "csrc/generated/ofc_tables.c",
             ],
-            include_dirs=["csrc"],
+            include_dirs=["csrc/include", "csrc/src", "csrc/generated"],
             define_macros=[("Py_LIMITED_API", "0x030A0000")] if abi3 else [],
             py_limited_api=abi3,
             extra_compile_args=compile_args,

@@ -29,7 +29,7 @@ def fantasyland_cards(
 ) -> int:
     """Cards the seat gets in Fantasyland on the next deal after this finished board
     (0 = none).  A fouled board never qualifies.  The rule itself is in C
-    (``ofc_fl_next_cards``, csrc/ofc_solver.h), the one implementation the solver,
+    (``ofc_fl_next_cards``, csrc/include/ofc_solver.h), the one implementation the solver,
     the game and the bots share.
 
     ``in_fantasyland``: False for a normal hand (the entry rule applies); True, or the

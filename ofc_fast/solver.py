@@ -5,7 +5,7 @@ setting of 13 of them: most royalties plus ``stay_value`` when the board keeps
 Fantasyland under the rules (R-FL-10, R-27-7).  :func:`best_setting` takes 13 cards
 and returns the best of all 72,072 splits for ``"royalties"`` or ``"ev"`` (expected
 points against a typical opponent).  Both search in C by branch-and-bound with exact
-upper bounds (``csrc/ofc_solver.h`` documents the method), never return a fouled board
+upper bounds (``csrc/include/ofc_solver.h`` documents the method), never return a fouled board
 when a legal one exists, and release the GIL.
 
 >>> from ofc_fast import cards_str, rules
@@ -68,8 +68,8 @@ def ev_tables(rules: RulesLike) -> Any:  # cdata 'ofc_ev_tables *'
     """The C ``ofc_ev_tables`` of a rule set (about 380 KB, built once with the rule
     set's other C structs): per row and strength, the chance to beat / lose to the
     row of a typical opponent and the expected row units, from the distribution
-    shipped in ``csrc/ofc_solve_wintab.c`` (``tools/gen_win_tables.py`` documents how
-    it was simulated)."""
+    shipped in ``csrc/generated/ofc_opponent_rows.c`` (``tools/gen_opponent_rows.py``
+    documents how it was simulated)."""
     return compile_rules(rules).ev
 
 
@@ -259,7 +259,7 @@ def best_setting(
     ``objective``: ``"royalties"`` (most royalties; ties to the most expected rows
     won minus lost) or ``"ev"``: expected net points against one typical opponent,
     taking the opponent's rows as independent draws from the simulated distribution of
-    ``tools/gen_win_tables.py``: row units (the rules' win values, both sides),
+    ``tools/gen_opponent_rows.py``: row units (the rules' win values, both sides),
     sweep and majority bonuses, the sweep multiplier, plus the board's own
     royalties.  Not modelled: opponent fouls, naturals, the overall bonus, table-wide
     sweeps, house ties; a 2-7 middle is rated by its share of low-hand classes.

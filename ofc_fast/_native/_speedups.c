@@ -9,7 +9,7 @@
  * fallback registered by ofc_fast.ranking (set_fallback()), which parses it or
  * raises CardError; so both paths give the same results and the same errors.
  *
- * observe() turns a game state (an ofc_game held by a bytearray, csrc/ofc_game.h)
+ * observe() turns a game state (an ofc_game held by a bytearray, csrc/include/ofc_game.h)
  * into one seat's observation, the plain dict of ofc_fast.game.Observation, in one
  * call of ofc_game_observe.  legal_actions() lists the pending decision's action
  * ids, cached per decision shape; place() and act() apply a placement or an action

@@ -2,7 +2,7 @@
 
 ``setup.py`` names this file in ``cffi_modules``; every C source is compiled into the
 extension by ``set_source`` (no separate C library to build, so editable installs work).
-The declarations cffi needs are extracted from the public headers ``csrc/ofc_*.h``
+The declarations cffi needs are extracted from the public headers ``csrc/include/ofc_*.h``
 themselves (:func:`cdef_from_headers`): there is no second, hand-written copy of
 them.  This file builds the wheel; it is not shipped inside it (setup.py leaves it out).
 """
@@ -21,10 +21,18 @@ if TYPE_CHECKING:
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CSRC = os.path.join(ROOT, "csrc")
-# Every library source: csrc/ofc_*.c (the generated tables included).
-SOURCES = sorted(os.path.basename(p) for p in glob.glob(os.path.join(CSRC, "ofc_*.c")))
-# Headers that are not part of the public API (internal, tables, inline copies).
-PRIVATE = ("ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h")
+# The layers of csrc/: the public headers, the private sources and headers, and the
+# generated tables (each a directory of the include path).
+LAYERS = ("include", "src", "generated")
+INCLUDE = os.path.join(CSRC, "include")
+# Every library source, relative to the root: csrc/src/ofc_*.c and csrc/generated/ofc_*.c.
+SOURCES = sorted(
+    os.path.relpath(p, ROOT).replace(os.sep, "/")
+    for layer in LAYERS
+    for p in glob.glob(os.path.join(CSRC, layer, "ofc_*.c"))
+)
+# Public C headers cffi does not declare (the static inline rankers).
+PRIVATE = ("ofc_inline.h",)
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _INCLUDE = re.compile(r'#\s*include\s+"([^"]+)"')
@@ -33,8 +41,9 @@ _INT = re.compile(r"\(?\s*(-?\s*(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?$")
 _FLOAT = re.compile(r"\(?\s*-?\s*\d+\.\d*(?:[eE][-+]?\d+)?\s*\)?$")
 
 
-def public_headers(csrc: str = CSRC) -> list[str]:
-    """The public headers (every ``csrc/ofc_*.h`` but the private ones)."""
+def public_headers(csrc: str = INCLUDE) -> list[str]:
+    """The headers cffi declares (every ``csrc/include/ofc_*.h`` but the inline
+    rankers)."""
     names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(csrc, "ofc_*.h")))
     return [n for n in names if n not in PRIVATE]
 
@@ -86,7 +95,7 @@ def _expand(name: str, csrc: str, public: list[str], seen: set[str]) -> list[str
     return [line for line in out if line]
 
 
-def cdef_from_headers(csrc: str = CSRC) -> str:
+def cdef_from_headers(csrc: str = INCLUDE) -> str:
     """The declarations of every public header for ``FFI.cdef``, in the order a C
     file including them all sees them."""
     public = public_headers(csrc)
@@ -124,8 +133,8 @@ def make_builder() -> FFI:
     builder.set_source(
         "ofc_fast._native._ofc",
         "\n".join(f'#include "{name}"' for name in public_headers()),
-        sources=[os.path.join("csrc", name) for name in SOURCES],
-        include_dirs=["csrc"],
+        sources=SOURCES,
+        include_dirs=[f"csrc/{layer}" for layer in LAYERS],
         extra_compile_args=_compile_args(),
         extra_link_args=release_flags()[1],
     )

@@ -1,6 +1,6 @@
 """What one seat may see: the :class:`Observation` record and its reader.
 
-The C engine writes a seat's view into an ``ofc_observation`` (``csrc/ofc_game.h``);
+The C engine writes a seat's view into an ``ofc_observation`` (``csrc/include/ofc_game.h``);
 this module turns it into the plain, JSON-able dict bots and programs read: on CPython
 in one C call (``ofc_fast._native._speedups.observe``, bound here to the engine's
 ``ofc_game_observe``), elsewhere (PyPy) through :func:`read_observation`.  Callers
@@ -281,7 +281,7 @@ def observation_record(
 def record_rounds(o: Any) -> list[list[tuple[int, int]]]:
     """Per seat, the rounds still to come of an ``ofc_observation``: (cards,
     discards) of each decision, in deal order (see ``ofc_observation`` in
-    ``csrc/ofc_game.h``)."""
+    ``csrc/include/ofc_game.h``)."""
     return [
         [(o.round_n[s][i], o.round_k[s][i]) for i in range(o.rounds[s])]
         for s in range(o.players)

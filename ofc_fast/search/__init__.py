@@ -1,5 +1,5 @@
 """Search: the best completion of a board, Monte Carlo advice on every legal move,
-exact expectimax where it is affordable (C kernels in ``csrc/ofc_search.h``).
+exact expectimax where it is affordable (C kernels in ``csrc/include/ofc_search.h``).
 
 :func:`advise` values every legal move of the seat to act, from a :class:`Game` or
 from an observation dict (so an engine can ask without a Game).  A move's value is

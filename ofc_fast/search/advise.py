@@ -1,5 +1,5 @@
 """Advice: every legal move of the seat to act with its value (:func:`advise`), from
-rollouts with best completions or exact expectimax (csrc/ofc_search.h)."""
+rollouts with best completions or exact expectimax (csrc/include/ofc_search.h)."""
 
 from __future__ import annotations
 
@@ -184,7 +184,7 @@ def advise(
     left, which then start again under the sequential policy; ``model``: a learned
     value model (:data:`ofc_fast.learned.ModelSpec`: ``"auto"`` the one shipped for
     the rule set and seat count, a path, a ValueModel; None: none) that places the
-    searcher's cards in the sequential rollouts (csrc/ofc_search.h, Learned value).
+    searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value).
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc

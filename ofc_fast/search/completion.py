@@ -1,5 +1,5 @@
 """The best completion of a partial board with the cards still to come
-(``ofc_best_completion``, csrc/ofc_search.h)."""
+(``ofc_best_completion``, csrc/include/ofc_search.h)."""
 
 from __future__ import annotations
 

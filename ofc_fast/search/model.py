@@ -27,7 +27,7 @@ POLICIES = ("auto", "best", "fast", "sequential")
 """Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
 ``fast`` (fixed discards: the lowest cards; rows searched when at most 4,096 fills,
 else greedy; clairvoyant), ``sequential`` (the searcher places each round without
-seeing the cards after it; csrc/ofc_search.h), ``auto`` (best when the searcher has
+seeing the cards after it; csrc/include/ofc_search.h), ``auto`` (best when the searcher has
 at most one round left, fast for an opening with more than 60 moves, else
 sequential)."""
 
@@ -48,7 +48,7 @@ _OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0}
 
 @dataclass(frozen=True)
 class SearchModel:
-    """What a finished board is worth beyond its points (csrc/ofc_search.h).
+    """What a finished board is worth beyond its points (csrc/include/ofc_search.h).
 
     ``fl_value[k]``: the worth of a Fantasyland of ``k`` cards next deal, by default
     :data:`ofc_fast.solver.STAY_VALUE_DEFAULT` (the Fantasyland study,
