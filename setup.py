@@ -27,10 +27,12 @@ except ImportError:  # setuptools >= 70 ships its own
 
 def _version() -> str:
     """The one version of the project: OFC_VERSION_STRING in the C header."""
-    header = (Path(__file__).parent / "csrc" / "ofc_fast.h").read_text(encoding="utf-8")
+    header = (Path(__file__).parent / "csrc" / "include" / "ofc_fast.h").read_text(
+        encoding="utf-8"
+    )
     match = re.search(r'#define OFC_VERSION_STRING "([^"]+)"', header)
     if not match:
-        raise RuntimeError("OFC_VERSION_STRING not found in csrc/ofc_fast.h")
+        raise RuntimeError("OFC_VERSION_STRING not found in csrc/include/ofc_fast.h")
     return match.group(1)
 
 

@@ -20,8 +20,9 @@
  * otherwise the program fails.
  *
  * Build (from the repository root):
- *   gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic -Icsrc benchmarks/bench_c.c \
- *       csrc/ofc_*.c -o bench_c
+ *   gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic \
+ *       -Icsrc/include -Icsrc/src -Icsrc/generated benchmarks/bench_c.c \
+ *       csrc/src/ofc_*.c csrc/generated/ofc_*.c -o bench_c
  * Usage:
  *   ./bench_c [--hands N] [--pairs N] [--reps R] [--seed S]
  * Exit status: 0 on success, 1 on a checksum mismatch, bad arguments or no memory.

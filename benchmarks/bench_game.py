@@ -135,7 +135,7 @@ def c_engine(deals: int, reps: int) -> dict[str, Any] | None:
     )
     if cc is None:
         return None
-    sources = sorted(str(p) for p in (ROOT / "csrc").glob("ofc_*.c"))
+    sources = sorted(str(p) for p in (ROOT / "csrc").glob("*/ofc_*.c"))
     with tempfile.TemporaryDirectory(prefix="ofc-bench-") as tmp:
         exe = str(Path(tmp) / "bench_game_c")
         subprocess.run(
@@ -143,7 +143,10 @@ def c_engine(deals: int, reps: int) -> dict[str, Any] | None:
                 cc,
                 "-std=c99",
                 "-O3",
-                f"-I{ROOT / 'csrc'}",
+                *(
+                    f"-I{ROOT / 'csrc' / layer}"
+                    for layer in ("include", "src", "generated")
+                ),
                 str(ROOT / "benchmarks" / "bench_game_c.c"),
                 *sources,
                 "-o",

@@ -2,7 +2,8 @@
  * settlement included (init + ofc_game_playout + ofc_game_result_get per deal), and the
  * cost of copying a state.  Prints one JSON object; benchmarks/bench_game.py builds and
  * runs it:
- *     gcc -std=c99 -O3 -Icsrc benchmarks/bench_game_c.c csrc/ofc_*.c -o bench_game_c
+ *     gcc -std=c99 -O3 -Icsrc/include -Icsrc/src -Icsrc/generated \
+ *         benchmarks/bench_game_c.c csrc/src/ofc_*.c csrc/generated/ofc_*.c -o bench_game_c
  *     ./bench_game_c [deals] [reps]
  */
 #include "bench_clock.h"

@@ -14,6 +14,7 @@ Measurements (the service's targets in brackets):
   page         a whole Pineapple deal played through the web app in headless Chromium
                (selenium; skipped without it)                       [< 5 s]
   memory       server RSS before and after --seconds of mixed load [flat]
+  loop         /v1/score from one client, alone and while analyses keep the workers busy
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
+    """``ofc-fast serve`` on ``port`` (``workers``: None for its default)."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -66,8 +68,7 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
             "serve",
             "--port",
             str(port),
-            "--workers",
-            str(workers),
+            *([] if workers is None else ["--workers", str(workers)]),
             "--queue",
             "64",
             "--log-level",
@@ -95,8 +96,17 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Client:
-    """One keep-alive connection."""
+    """One keep-alive connection.  Its requests are built once where they repeat
+    (``Request``), so that the client's own CPU, which competes with the server's on the
+    same cores, stays small (``bench_score`` reports it per request)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -104,27 +114,31 @@ class Client:
         self.w: asyncio.StreamWriter | None = None
 
     async def call(self, method: str, path: str, body: Any = None) -> tuple[int, bytes]:
+        return await self.send(encode(method, path, body))
+
+    async def send(self, request: bytes) -> tuple[int, bytes]:
         if self.w is None:
             self.r, self.w = await asyncio.open_connection("127.0.0.1", self.port)
-        data = b"" if body is None else json.dumps(body).encode()
-        self.w.write(
-            f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
-            f"\r\nContent-Length: {len(data)}\r\n\r\n".encode()
-            + data
-        )
-        await self.w.drain()
+        self.w.write(request)
         assert self.r is not None
         head = await self.r.readuntil(b"\r\n\r\n")
-        status = int(head.split(b" ", 2)[1])
-        length = 0
-        for line in head.split(b"\r\n"):
-            if line.lower().startswith(b"content-length:"):
-                length = int(line.split(b":")[1])
-        return status, await self.r.readexactly(length)
+        at = head.lower().find(b"\r\ncontent-length:")
+        length = int(head[at + 17 : head.index(b"\r\n", at + 2)]) if at >= 0 else 0
+        return int(head[9:12]), await self.r.readexactly(length)
 
     def close(self) -> None:
         if self.w is not None:
             self.w.close()
+
+
+def encode(method: str, path: str, body: Any = None) -> bytes:
+    """An HTTP/1.1 request with a JSON body."""
+    data = b"" if body is None else json.dumps(body).encode()
+    return (
+        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+        f"\r\nContent-Length: {len(data)}\r\n\r\n".encode()
+        + data
+    )
 
 
 async def load(
@@ -132,8 +146,12 @@ async def load(
     clients: int,
     seconds: float | None,
     per_client: int | None,
-    request: Callable[[int], tuple[str, str, Any]],
+    request: Callable[[int], bytes],
+    answers: list[bytes] | None = None,
 ) -> dict[str, Any]:
+    """``clients`` connections sending ``request(i)`` (an encoded request) one after
+    the other, for ``seconds`` or ``per_client`` requests each; ``answers`` collects
+    the bodies."""
     lat: list[float] = []
     errors = 0
     stop = time.perf_counter() + (seconds or 1e9)
@@ -143,11 +161,13 @@ async def load(
         c = Client(port)
         i = 0
         while time.perf_counter() < stop and (per_client is None or i < per_client):
-            method, path, body = request(k * 1_000_003 + i)
+            data = request(k * 1_000_003 + i)
             t = time.perf_counter()
-            status, _ = await c.call(method, path, body)
+            status, body = await c.send(data)
             lat.append(time.perf_counter() - t)
             errors += status != 200
+            if answers is not None:
+                answers.append(body)
             i += 1
         c.close()
 
@@ -164,26 +184,68 @@ async def load(
     }
 
 
-def bench_score(port: int, seconds: float) -> dict[str, Any]:
-    return asyncio.run(
-        load(port, 16, seconds, None, lambda i: ("POST", "/v1/score", SCORE))
-    )
+def bench_score(port: int, seconds: float, pid: int | None = None) -> dict[str, Any]:
+    """16 clients; with the server's ``pid``, the CPU microseconds per request of the
+    server and of this client process (both on the same cores)."""
+    request = encode("POST", "/v1/score", SCORE)
+    server0 = cpu_seconds(pid) if pid else 0.0
+    client0 = time.process_time()
+    out = asyncio.run(load(port, 16, seconds, None, lambda i: request))
+    if pid:
+        n = out["requests"]
+        out["server_cpu_us"] = 1e6 * (cpu_seconds(pid) - server0) / n
+        out["client_cpu_us"] = 1e6 * (time.process_time() - client0) / n
+    return out
 
 
 def bench_analyze(port: int, per_client: int) -> dict[str, Any]:
-    return asyncio.run(
+    """8 clients; also the median samples of the answers' best moves and their
+    standard error (what the time budget bought)."""
+    answers: list[bytes] = []
+    out = asyncio.run(
         load(
             port,
             8,
             None,
             per_client,
-            lambda i: ("POST", "/v1/analyze", {**THIRD, "seed": i}),
+            lambda i: encode("POST", "/v1/analyze", {**THIRD, "seed": i}),
+            answers,
         )
     )
+    parsed = [json.loads(a) for a in answers]
+    best = [a["moves"][0] for a in parsed if a.get("moves")]
+    if best:
+        out["best_samples_p50"] = statistics.median(m["samples"] for m in best)
+        out["best_stderr_p50"] = statistics.median(m["stderr"] for m in best)
+    return out
+
+
+def bench_loop(port: int, seconds: float) -> dict[str, Any]:
+    """One client's /v1/score requests alone for ``seconds``, then as long again while
+    8 clients' analyses (as ``bench_analyze``, 16 each: longer than that) keep the
+    workers busy: the event loop answers meanwhile."""
+    request = encode("POST", "/v1/score", SCORE)
+
+    async def run() -> dict[str, Any]:
+        alone = await load(port, 1, seconds, None, lambda i: request)
+        analyses = load(
+            port,
+            8,
+            None,
+            16,
+            lambda i: encode("POST", "/v1/analyze", {**THIRD, "seed": i}),
+        )
+        _, busy = await asyncio.gather(
+            analyses, load(port, 1, seconds, None, lambda i: request)
+        )
+        return {"score_alone": alone, "score_during_analyses": busy}
+
+    return asyncio.run(run())
 
 
 def bench_fantasyland(port: int, n: int) -> dict[str, Any]:
-    return asyncio.run(load(port, 1, None, n, lambda i: ("POST", "/v1/fantasyland", FL17)))
+    request = encode("POST", "/v1/fantasyland", FL17)
+    return asyncio.run(load(port, 1, None, n, lambda i: request))
 
 
 def bench_memory(port: int, pid: int, seconds: float) -> dict[str, Any]:
@@ -215,45 +277,100 @@ def bench_memory(port: int, pid: int, seconds: float) -> dict[str, Any]:
                         st = json.loads(body)
             c.close()
 
-        await asyncio.gather(*(one(k) for k in range(8)))
+        async def sample() -> None:  # the RSS every tenth of the run
+            for _ in range(10):
+                await asyncio.sleep(seconds / 10)
+                curve.append(round(rss_mib(pid), 1))
 
-    asyncio.run(load(port, 4, 3, None, lambda i: ("POST", "/v1/score", SCORE)))  # warm up
+        await asyncio.gather(sample(), *(one(k) for k in range(8)))
+
+    warm = encode("POST", "/v1/score", SCORE)
+    asyncio.run(load(port, 4, 3, None, lambda i: warm))  # warm up
     start = rss_mib(pid)
+    curve: list[float] = []
     asyncio.run(run())
-    return {"seconds": seconds, "rss_start_mib": start, "rss_end_mib": rss_mib(pid)}
+    return {
+        "seconds": seconds,
+        "rss_start_mib": start,
+        "rss_end_mib": rss_mib(pid),
+        "rss_curve_mib": curve,
+    }
 
 
-def bench_page(port: int) -> dict[str, Any]:
-    """Seconds of a whole Pineapple heads-up deal played by clicks (after New game)."""
-    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+# One WebDriver round trip per step: what the page shows next (busy, the showdown, an
+# enabled Confirm, or the first card of the hand and the first row with room: back,
+# then middle, then front).
+_NEXT_STEP = """
+const q = (s) => document.querySelector(s);
+if (document.body.classList.contains("busy")) return ["busy"];
+if (!q('[data-testid="result"]').hidden) return ["over"];
+const confirm = q('[data-testid="confirm"]');
+if (!confirm.disabled) return ["confirm", confirm];
+const row = ["back", "middle", "front"]
+  .map((r) => q(`[data-testid="row-${r}"]`))
+  .find((el) => el.querySelector(".card.empty"));
+return ["place", q('[data-testid="hand-card"]'), row];
+"""
+
+
+def bench_page(port: int, deals: int = 3) -> dict[str, Any]:
+    """Seconds of a whole Pineapple heads-up deal played by clicks (after New game):
+    for each card, a click on a card of the hand then one on a row (real pointer
+    input, one WebDriver command for the pair), then a click on Confirm.
+    Also the WebDriver commands a deal took (each a round trip to the browser) and
+    the page's own share: its requests to the server (Resource Timing)."""
+    tests = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests")
+    sys.path[:0] = [tests, os.path.join(tests, "support")]  # as tests/conftest.py does
     try:
+        from selenium.webdriver.common.action_chains import ActionChains
         from test_arena_html import _driver  # the tests' headless Chromium
     except ImportError:
         return {"skipped": "selenium or pytest is not installed"}
     d = _driver()
-    css = "css selector"
+    commands = 0
+    execute = d.execute
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal commands
+        commands += 1
+        return execute(*args, **kwargs)
+
+    d.execute = counted
     try:
         d.get(f"http://127.0.0.1:{port}/")
-        times = []
-        for _ in range(3):
-            d.find_element(css, '[data-testid="new-game"]').click()
-            while d.execute_script("return document.body.classList.contains('busy')"):
-                time.sleep(0.01)
+        times, counts, fetch_ms = [], [], []
+        for _ in range(deals):
+            d.find_element("css selector", '[data-testid="new-game"]').click()
+            while d.execute_script(_NEXT_STEP)[0] == "busy":
+                time.sleep(0.005)
+            d.execute_script("performance.clearResourceTimings()")
+            commands = 0
             t0 = time.perf_counter()
-            while not d.find_element(css, '[data-testid="result"]').is_displayed():
-                confirm = d.find_element(css, '[data-testid="confirm"]')
-                while not confirm.is_enabled():
-                    for row in ("back", "middle", "front"):
-                        el = d.find_element(css, f'[data-testid="row-{row}"]')
-                        if el.find_elements(css, ".card.empty"):
-                            break
-                    d.find_element(css, '[data-testid="hand-card"]').click()
-                    el.click()
-                confirm.click()
-                while d.execute_script("return document.body.classList.contains('busy')"):
-                    time.sleep(0.01)
+            while True:
+                step = d.execute_script(_NEXT_STEP)
+                if step[0] == "over":
+                    break
+                if step[0] == "busy":
+                    time.sleep(0.005)
+                elif step[0] == "confirm":
+                    step[1].click()
+                else:  # a card of the hand, then a row: two clicks, one command
+                    ActionChains(d, duration=0).click(step[1]).click(step[2]).perform()
             times.append(time.perf_counter() - t0)
-        return {"deal_seconds": statistics.median(times), "deals": len(times)}
+            counts.append(commands)
+            fetch_ms.append(
+                d.execute_script(
+                    "return performance.getEntriesByType('resource')"
+                    ".filter((e) => e.name.includes('/v1/'))"
+                    ".reduce((s, e) => s + e.duration, 0)"
+                )
+            )
+        return {
+            "deal_seconds": statistics.median(times),
+            "deals": len(times),
+            "webdriver_commands": statistics.median(counts),
+            "requests_ms": statistics.median(fetch_ms),
+        }
     finally:
         d.quit()
 
@@ -307,17 +424,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
         "--only",
-        choices=("score", "analyze", "fantasyland", "page", "memory"),
+        choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),
         action="append",
     )
     ap.add_argument("--seconds", type=float, default=60, help="mixed load for memory (60)")
     ap.add_argument("--score-seconds", type=float, default=10)
     ap.add_argument("--analyze-requests", type=int, default=6, help="per client (6)")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument(
+        "--workers", type=int, default=None, help="the server's (default: its own)"
+    )
     ap.add_argument("--compare-frameworks", action="store_true")
     ap.add_argument("--json", metavar="PATH")
     args = ap.parse_args()
-    result: dict[str, Any] = {"version": ofc.__version__, "cpus": os.cpu_count()}
+    result: dict[str, Any] = {
+        "version": ofc.__version__,
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+    }
     if args.compare_frameworks:
         result["frameworks"] = compare_frameworks(args.score_seconds)
     else:
@@ -326,13 +449,15 @@ def main() -> None:
         proc = start_server(port, args.workers)
         try:
             if "score" in want:
-                result["score"] = bench_score(port, args.score_seconds)
+                result["score"] = bench_score(port, args.score_seconds, proc.pid)
             if "analyze" in want:
                 result["analyze"] = bench_analyze(port, args.analyze_requests)
             if "fantasyland" in want:
                 result["fantasyland"] = bench_fantasyland(port, 200)
             if "page" in want:
                 result["page"] = bench_page(port)
+            if "loop" in want:
+                result["loop"] = bench_loop(port, 3)
             if "memory" in want:
                 result["memory"] = bench_memory(port, proc.pid, args.seconds)
         finally:

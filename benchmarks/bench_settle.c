@@ -1,5 +1,5 @@
 /*
- * bench_settle.c -- speed of one table settlement, ofc_settle() (csrc/ofc_settle.h).
+ * bench_settle.c -- speed of one table settlement, ofc_settle() (csrc/include/ofc_settle.h).
  *
  * Times ofc_settle() on pre-generated seeded random deals of 2, 3 and 4 seats (each
  * seat a random complete board of distinct cards, random button) under the OFC /
@@ -11,8 +11,9 @@
  * must agree on them, otherwise the program fails.
  *
  * Build (from the repository root):
- *   gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic -Icsrc benchmarks/bench_settle.c \
- *       csrc/ofc_*.c -o bench_settle
+ *   gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic \
+ *       -Icsrc/include -Icsrc/src -Icsrc/generated benchmarks/bench_settle.c \
+ *       csrc/src/ofc_*.c csrc/generated/ofc_*.c -o bench_settle
  * Usage:
  *   ./bench_settle [deals per seat count, default 200000] [reps, default 7]
  * Exit status: 0 on success, 1 on a checksum mismatch, a settle error or no memory.

@@ -4,8 +4,9 @@ r"""Run both ofc-fast benchmarks with one command: the C benchmark, then the Pyt
 1. Builds ``benchmarks/bench_c.c`` with the library's C sources into a temporary
    directory, using exactly::
 
-       gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic -Icsrc benchmarks/bench_c.c \
-           csrc/ofc_*.c
+       gcc -std=c99 -O3 -Wall -Wextra -Werror -pedantic \
+           -Icsrc/include -Icsrc/src -Icsrc/generated \
+           benchmarks/bench_c.c csrc/src/ofc_*.c csrc/generated/ofc_*.c
 
    (``--cc`` or ``$CC`` picks another compiler), and runs it (default 10,000,000
    hands and 10,000,000 board pairs, 7 repetitions).
@@ -40,9 +41,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
-    str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("ofc_*.c")
+    str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*/ofc_*.c")
 )
-C_FLAGS = ["-std=c99", "-O3", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Icsrc"]
+C_FLAGS = ["-std=c99", "-O3", "-Wall", "-Wextra", "-Werror", "-pedantic"]
+C_FLAGS += ["-Icsrc/include", "-Icsrc/src", "-Icsrc/generated"]
 
 
 def _compiler(choice: str | None) -> str | None:

@@ -107,10 +107,10 @@ class Board:
         self, front: CardsLike = (), middle: CardsLike = (), back: CardsLike = ()
     ) -> None:
         rows = tuple(tuple(parse_cards(r)) for r in (front, middle, back))
-        for row, cards, size in zip(Row, rows, ROW_SIZES):
+        for i, (cards, size) in enumerate(zip(rows, ROW_SIZES)):  # not Row: slower
             if len(cards) > size:
                 raise BoardError(
-                    f"{row.name.lower()} row holds at most {size} cards, "
+                    f"{Row(i).name.lower()} row holds at most {size} cards, "
                     f"got {len(cards)}: {cards_str(cards)!r}"
                 )
         flat = rows[0] + rows[1] + rows[2]

@@ -86,6 +86,10 @@ def parse_card(card: int | str) -> int:
 
 
 def _split_text(text: str) -> list[int]:
+    if text.isascii():  # the common form, "As Kd 2c": one lookup per card
+        fast = [_TEXT_TO_ID.get(t) for t in text.strip(_SPACE).lower().split(" ")]
+        if None not in fast:
+            return cast("list[int]", fast)
     out: list[int] = []
     for chunk in _SEPARATORS.split(text.strip(_SPACE)):
         if not chunk:
@@ -157,7 +161,9 @@ def cards_str(cards: Iterable[int]) -> str:
     """
     if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
         raise CardError(f"bad cards {quote(cards)}: expected a sequence of card ids")
-    return " ".join(card_str(c) for c in cards)
+    return " ".join(
+        [_NAMES[c] if type(c) is int and 0 <= c < 52 else card_str(c) for c in cards]
+    )
 
 
 # Cactus Kev / treys card ints: bits xxxbbbbb bbbbbbbb cdhsrrrr xxpppppp

@@ -1,6 +1,6 @@
 """The observation encoding for reinforcement learning: one layout, written in C.
 
-The encoder is ``ofc_encode`` of ``csrc/ofc_vecenv.h`` (that header documents the
+The encoder is ``ofc_encode`` of ``csrc/include/ofc_vecenv.h`` (that header documents the
 layout byte by byte); the vector environment writes it into its uint8 arrays, and this
 module runs the same C code for one observation.  :func:`encode_bytes` gives the
 :data:`ENCODING_SIZE` uint8 values, :func:`encode` the float32 values (each byte times
@@ -73,7 +73,7 @@ SCALE = np.array(
 """Per encoding byte, the factor that turns it into :func:`encode`'s float."""
 SCALE.setflags(write=False)
 FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
-"""Length of :func:`features` (``csrc/ofc_features.h`` documents the layout)."""
+"""Length of :func:`features` (``csrc/include/ofc_features.h`` documents the layout)."""
 _KIND = {"classic": 0, "ofc": 1, "pineapple": 2}
 _NO_SEAT = 255
 
@@ -150,7 +150,7 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
 def features_of_encoding(
     encoding: np.ndarray, dealt: Sequence[int] | None = None
 ) -> np.ndarray:
-    """The :data:`FEATURE_SIZE` normalised float32 features (``csrc/ofc_features.h``)
+    """The :data:`FEATURE_SIZE` normalised float32 features (``csrc/include/ofc_features.h``)
     of one seat's encoding (:func:`encode_bytes`), with its dealt cards in deal order
     (``dealt``; None: the encoding's dealt cards by increasing id).  They are computed
     from the encoding alone, so they hold nothing the seat may not see.
@@ -184,7 +184,7 @@ def features_of_encoding(
 
 def features(obs: Mapping[str, Any]) -> np.ndarray:
     """The observation's :data:`FEATURE_SIZE` float32 features in ``[0, 1]`` (what
-    ``obs_type="features"`` environments return; layout in ``csrc/ofc_features.h``).
+    ``obs_type="features"`` environments return; layout in ``csrc/include/ofc_features.h``).
 
     >>> from ofc_fast.game import Game
     >>> g = Game("pineapple", players=2, seed=3)

@@ -18,7 +18,8 @@ from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError
 from .rules.compiled import compiled, compiled_fl
-from .rules.presets import RulesLike, as_rules
+from .rules.lookup import as_rules
+from .rules.presets import RulesLike
 
 __all__ = ["fantasyland_cards"]
 
@@ -28,7 +29,7 @@ def fantasyland_cards(
 ) -> int:
     """Cards the seat gets in Fantasyland on the next deal after this finished board
     (0 = none).  A fouled board never qualifies.  The rule itself is in C
-    (``ofc_fl_next_cards``, csrc/ofc_solver.h), the one implementation the solver,
+    (``ofc_fl_next_cards``, csrc/include/ofc_solver.h), the one implementation the solver,
     the game and the bots share.
 
     ``in_fantasyland``: False for a normal hand (the entry rule applies); True, or the

@@ -5,7 +5,7 @@ setting of 13 of them: most royalties plus ``stay_value`` when the board keeps
 Fantasyland under the rules (R-FL-10, R-27-7).  :func:`best_setting` takes 13 cards
 and returns the best of all 72,072 splits for ``"royalties"`` or ``"ev"`` (expected
 points against a typical opponent).  Both search in C by branch-and-bound with exact
-upper bounds (``csrc/ofc_solver.h`` documents the method), never return a fouled board
+upper bounds (``csrc/include/ofc_solver.h`` documents the method), never return a fouled board
 when a legal one exists, and release the GIL.
 
 >>> from ofc_fast import cards_str, rules
@@ -28,9 +28,9 @@ from typing import Any, TypeAlias
 
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
-from .cards import CardsLike, cards_str, parse_cards
+from .cards import CardsLike, cards_str
 from .errors import OfcError, quote
-from .rules import CLASSIC_1_6, PINEAPPLE, RuleSet, RulesLike, as_rules
+from .rules import CLASSIC_1_6, PINEAPPLE, RulesLike, as_rules
 from .rules.compiled import compile_rules, compiled, compiled_fl
 
 __all__ = [
@@ -39,7 +39,6 @@ __all__ = [
     "Solution",
     "StayValue",
     "best_setting",
-    "cli_solve",
     "ev_tables",
     "solution_dict",
     "solve_fantasyland",
@@ -69,8 +68,8 @@ def ev_tables(rules: RulesLike) -> Any:  # cdata 'ofc_ev_tables *'
     """The C ``ofc_ev_tables`` of a rule set (about 380 KB, built once with the rule
     set's other C structs): per row and strength, the chance to beat / lose to the
     row of a typical opponent and the expected row units, from the distribution
-    shipped in ``csrc/ofc_solve_wintab.c`` (``tools/gen_win_tables.py`` documents how
-    it was simulated)."""
+    shipped in ``csrc/generated/ofc_opponent_rows.c`` (``tools/gen_opponent_rows.py``
+    documents how it was simulated)."""
     return compile_rules(rules).ev
 
 
@@ -260,7 +259,7 @@ def best_setting(
     ``objective``: ``"royalties"`` (most royalties; ties to the most expected rows
     won minus lost) or ``"ev"``: expected net points against one typical opponent,
     taking the opponent's rows as independent draws from the simulated distribution of
-    ``tools/gen_win_tables.py``: row units (the rules' win values, both sides),
+    ``tools/gen_opponent_rows.py``: row units (the rules' win values, both sides),
     sweep and majority bonuses, the sweep multiplier, plus the board's own
     royalties.  Not modelled: opponent fouls, naturals, the overall bonus, table-wide
     sweeps, house ties; a 2-7 middle is rated by its share of low-hand classes.
@@ -296,79 +295,6 @@ def best_setting(
     return _solution(out, objective, 0, seconds, naturals=nats)
 
 
-# ---------------------------------------------------------------------- the CLI
-
-
-def cli_solve(cards: CardsLike, rules: RuleSet | str) -> str:
-    """Text for ``ofc-fast solve "<13-17 cards>" --rules NAME``: the best setting,
-    its royalties, the stay / no-stay alternatives (rules with Fantasyland) and the
-    time taken.  13 cards under rules without Fantasyland: :func:`best_setting` with
-    the "ev" objective (and "royalties" when the rules pay any), plus naturals.
-
-    >>> print(cli_solve("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s", "pineapple"))
-    ... # doctest: +ELLIPSIS
-    rules: PINEAPPLE, 14 cards (Fantasyland; stay value by next cards: 13: ...)
-    best:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
-    stay:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
-    no stay: Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23 [9, 8, 6], discard 5d, value 23
-    time: ... ms
-    """  # noqa: E501 - the command's output, verbatim
-    from .rules import get
-
-    rules = get(rules) if isinstance(rules, str) else rules
-    ids = parse_cards(cards)
-    lines: list[str] = []
-    t0 = time.perf_counter()
-    if _classic_setting(rules, ids):
-        lines.append(f"rules: {rules.name}, 13 cards (classic setting)")
-        ev = best_setting(ids, rules, "ev")
-        lines.append(
-            f"best (ev):        {ev.board}  expected points {ev.value:+.3f}, "
-            f"royalties {ev.royalties}"
-        )
-        if _pays_royalties(rules):
-            roy = best_setting(ids, rules, "royalties")
-            lines.append(f"best (royalties): {roy.board}  royalties {roy.royalties}")
-        if ev.naturals:
-            names = ", ".join(f"{n.name} ({n.units})" for n in ev.naturals)
-            lines.append(f"naturals: {names} -- declare instead of setting")
-    else:
-        sv = stay_values(rules)
-        shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
-        kind = "Fantasyland" if rules.fantasyland is not None else "no Fantasyland"
-        lines.append(
-            f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
-            f"next cards: {shown})"
-        )
-        s = solve_fantasyland(ids, rules, alternatives=True)
-        lines.append(f"best:    {_describe(s)}")
-        if rules.fantasyland is not None and not s.fouled:
-            lines.append(
-                "stay:    "
-                + (
-                    _describe(s.best_stay)
-                    if s.best_stay
-                    else "no setting keeps Fantasyland"
-                )
-            )
-            lines.append(
-                "no stay: "
-                + (
-                    _describe(s.best_no_stay)
-                    if s.best_no_stay
-                    else "every legal setting stays"
-                )
-            )
-    lines.append(f"time: {(time.perf_counter() - t0) * 1e3:.2f} ms")
-    return "\n".join(lines)
-
-
-def _classic_setting(rules: RuleSet, ids: list[int]) -> bool:
-    """``ofc-fast solve`` sets 13 cards by expected points under rules without
-    Fantasyland; otherwise it solves a Fantasyland hand."""
-    return rules.fantasyland is None and len(ids) == 13
-
-
 def solution_dict(s: Solution) -> dict[str, Any]:
     """A solution as JSON-able data (``ofc-fast solve --json``, ``ofc-fast serve``)."""
     return {
@@ -381,38 +307,3 @@ def solution_dict(s: Solution) -> dict[str, Any]:
         "next_cards": s.next_cards,
         "value": s.value,
     }
-
-
-def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:
-    """JSON-able result of ``ofc-fast solve --json``: the same solves as
-    :func:`cli_solve`, as data."""
-    ids = parse_cards(cards)
-    doc: dict[str, Any] = {"rules": rules.name, "cards": cards_str(ids)}
-    if _classic_setting(rules, ids):
-        ev = best_setting(ids, rules, "ev")
-        doc["best_ev"] = {**solution_dict(ev), "expected_points": ev.value}
-        if _pays_royalties(rules):
-            doc["best_royalties"] = solution_dict(best_setting(ids, rules, "royalties"))
-        doc["naturals"] = [{"name": n.name, "units": n.units} for n in ev.naturals]
-        return doc
-    s = solve_fantasyland(ids, rules, alternatives=True)
-    doc["best"] = solution_dict(s)
-    for key, alt in (("stay", s.best_stay), ("no_stay", s.best_no_stay)):
-        doc[key] = solution_dict(alt) if alt is not None else None
-    return doc
-
-
-def _pays_royalties(rules: RuleSet) -> bool:
-    r = rules.royalties
-    return any(r.front_pair + r.front_trips + r.middle + r.back)
-
-
-def _describe(s: Solution) -> str:
-    text = f"{s.board}  royalties {s.royalties} {list(s.row_royalties)}"
-    if s.fouled:
-        return text + " FOULED (no legal setting exists)"
-    if s.stays:
-        text += f", stays ({s.next_cards} cards)"
-    if s.discards:
-        text += f", discard {cards_str(s.discards)}"
-    return text + f", value {s.value:g}"

@@ -23,8 +23,9 @@ from collections.abc import Sequence
 
 from ._native import lib
 from .errors import TableError, quote
-from .rules.model import Game as GameKind
-from .rules.presets import RulesLike, as_rules
+from .rules.lookup import as_rules
+from .rules.model import GameKind
+from .rules.presets import RulesLike
 
 __all__ = [
     "FANTASYLAND_CARDS",

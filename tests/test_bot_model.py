@@ -1,4 +1,4 @@
-"""The heuristic bot's C kernels (csrc/ofc_heuristic.h via ofc_fast.bots.model) and the
+"""The heuristic bot's C kernels (csrc/include/ofc_heuristic.h via ofc_fast.bots.model) and the
 shared split list, against references written here: board values against the
 reference royalties, fouls and Fantasyland rule; move scores against boards built and
 valued one by one; the sampler's draws checked for what they must contain."""

@@ -1,8 +1,7 @@
 """The public C headers document every function and their examples compile.
 
 Public headers are the ones docs/c-api.md presents to C users
-(``tools/mkdocs_c_api.public_headers``: every ``csrc/ofc_*.h`` but the private
-``ofc_internal*.h`` and the generated ``ofc_tables.h``).  Every function declared in
+(``tools/mkdocs_c_api.public_headers``: every ``csrc/include/ofc_*.h``).  Every function declared in
 one has a ``/*! ... */`` comment of its own, right before it, with
 
 * ``@brief``;
@@ -30,6 +29,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from c_headers import Function, blank_comments, functions
 from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library
 
 TOOL = ROOT / "tools" / "mkdocs_c_api.py"
@@ -45,68 +45,6 @@ def _public_headers() -> list[Path]:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return list(module.public_headers(ROOT))
-
-
-class Function(NamedTuple):
-    header: str
-    name: str
-    returns: str
-    params: list[str]  # parameter names ([] for (void))
-    comment: str  # the /*! ... */ right before it, or ""
-
-
-def _blank(pattern: str, text: str) -> str:
-    return re.sub(
-        pattern,
-        lambda m: re.sub(r"[^\n]", " ", m.group(0)),
-        text,
-        flags=re.DOTALL | re.MULTILINE,
-    )
-
-
-def _blank_comments(text: str) -> str:
-    """``text`` with every comment, the C++ guards (``extern "C" {`` ... ``}``) and
-    every preprocessor line replaced by spaces (offsets kept)."""
-    text = _blank(r"/\*.*?\*/|//[^\n]*", text)
-    text = _blank(r"^#ifdef __cplusplus$.*?^#endif[^\n]*$", text)
-    return _blank(r"^[ \t]*#(?:[^\n]*\\\n)*[^\n]*$", text)
-
-
-_PROTOTYPE = re.compile(
-    r"^(?P<ret>(?:static\s+)?(?:inline\s+)?(?:const\s+)?[A-Za-z_]\w*(?:\s+\w+)*[\s\*]+?)"
-    r"(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^;{}()]*)\)\s*[;{]",
-    re.MULTILINE,
-)
-
-
-def _param_name(param: str) -> str:
-    param = re.sub(r"\[[^\]]*\]", "", param).strip()
-    return re.findall(r"[A-Za-z_]\w*", param)[-1]
-
-
-def functions(text: str, header: str = "") -> list[Function]:
-    """Every top-level function declared (or defined) in a header's text, with the
-    doc comment right before it."""
-    code = _blank_comments(text)
-    depth, top = 0, []
-    for ch in code:  # mark the characters outside any braces
-        top.append(depth == 0)
-        depth += (ch == "{") - (ch == "}")
-    out = []
-    for m in _PROTOTYPE.finditer(code):
-        ret = m.group("ret").strip()
-        if not top[m.start()] or ret.startswith(("typedef", "return")):
-            continue
-        params = [p.strip() for p in m.group("params").split(",")]
-        names = [] if params in ([""], ["void"]) else [_param_name(p) for p in params]
-        before = text[: m.start()].rstrip()
-        comment = ""
-        if before.endswith("*/"):
-            start = before.rfind("/*")
-            if before.startswith("/*!", start):
-                comment = before[start:]
-        out.append(Function(header, m.group("name"), ret, names, comment))
-    return out
 
 
 def problems(f: Function) -> list[str]:
@@ -131,8 +69,8 @@ def problems(f: Function) -> list[str]:
 
 
 def _raw_params(f: Function) -> list[str]:
-    text = (CSRC / f.header).read_text(encoding="utf-8") if f.header else ""
-    m = re.search(rf"\b{re.escape(f.name)}\s*\(([^)]*)\)", _blank_comments(text))
+    text = (CSRC / "include" / f.header).read_text(encoding="utf-8") if f.header else ""
+    m = re.search(rf"\b{re.escape(f.name)}\s*\(([^)]*)\)", blank_comments(text))
     return m.group(1).split(",") if m else []
 
 

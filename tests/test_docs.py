@@ -202,9 +202,9 @@ def test_design_checker_rejects_missing_names() -> None:
     """The existence checks can fail."""
     assert "Board" in _python_names(ROOT / "ofc_fast" / "board.py")
     assert "no_such_name" not in _python_names(ROOT / "ofc_fast" / "board.py")
-    assert _c_defines(ROOT / "csrc" / "ofc_internal.h", "ofc_foul_k")
+    assert _c_defines(ROOT / "csrc" / "src" / "ofc_internal.h", "ofc_foul_k")
     # called there, but defined elsewhere: not a definition
-    assert not _c_defines(ROOT / "csrc" / "ofc_board.c", "ofc_foul_k")
+    assert not _c_defines(ROOT / "csrc" / "src" / "ofc_board.c", "ofc_foul_k")
 
 
 # ------------------------------------------------------------- doc build helpers

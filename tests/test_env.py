@@ -1,4 +1,4 @@
-"""The RL environments (ofc_fast.env, csrc/ofc_vecenv.h) against ofc_fast.Game / Match.
+"""The RL environments (ofc_fast.env, csrc/include/ofc_vecenv.h) against ofc_fast.Game / Match.
 
 The differential test plays every game kind through ``VectorEnv`` self-play and, in
 lockstep, through ``Match`` + ``Game`` with the same actions (Fantasyland sets by
@@ -50,7 +50,7 @@ KINDS = [
 
 
 def reference_encoding(obs: dict) -> np.ndarray:
-    """The encoding's layout (csrc/ofc_vecenv.h), written from the observation dict."""
+    """The encoding's layout (csrc/include/ofc_vecenv.h), written from the observation dict."""
     x = np.zeros(828, np.int64)
     seat, n = obs["seat"], obs["players"]
     seen: set[int] = set()

@@ -1,4 +1,4 @@
-"""The float features (obs_type="features", csrc/ofc_features.h) against a reference
+"""The float features (obs_type="features", csrc/include/ofc_features.h) against a reference
 written here from the observation dict, in every environment and on random states; the
 masks against the legal action numbers of the independent model (tests/game_model.py)
 on 100,000 random steps."""
@@ -86,7 +86,7 @@ def _row(cards: list[int], size: int, face_down: int, unseen: set[int]) -> np.nd
 
 
 def reference_features(obs: dict) -> np.ndarray:
-    """The layout of csrc/ofc_features.h, from the observation dict alone."""
+    """The layout of csrc/include/ofc_features.h, from the observation dict alone."""
     x = np.zeros(FEATURE_SIZE)
     seat, n = obs["seat"], obs["players"]
     seen = {c for b in obs["boards"] for row in b for c in row}

@@ -1,4 +1,4 @@
-"""The learned value model (ofc_fast.learned, csrc/ofc_model.h, csrc/ofc_value.h):
+"""The learned value model (ofc_fast.learned, csrc/include/ofc_model.h, csrc/include/ofc_value.h):
 the C forward pass against an independent NumPy forward pass over a file parsed here
 in pure Python; every shipped model's checksum recomputed here; damaged files refused
 with ModelError; ValueBot's move the argmax of the values; the model-free SearchBot

@@ -2,7 +2,7 @@
 its stub is current, every status code has one message and one exception class, and
 a source tree without the extension fails with one line saying what to do.
 
-The header checks read csrc/ with their own small parser (not the build script's);
+The header checks read csrc/include/ with their own small parser (not the build script's);
 outside a checkout (a wheel's test run) they skip.
 """
 
@@ -22,7 +22,7 @@ from ofc_fast._native import ERRORS, MOVE_REASONS, ffi, lib, move_error, status_
 from ofc_fast.errors import CardError, GameError, MoveError, OfcError, SearchError
 
 ROOT = Path(__file__).resolve().parent.parent
-CSRC = ROOT / "csrc"
+CSRC = ROOT / "csrc" / "include"
 PRIVATE = {"ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h"}
 needs_csrc = pytest.mark.skipif(
     not (CSRC / "ofc_fast.h").exists(), reason="needs a source checkout (git clone: csrc/)"
@@ -91,7 +91,9 @@ def test_every_header_function_is_in_the_cffi_module() -> None:
         "ofc_status_string",
     } <= functions
     missing = sorted(f for f in functions if not hasattr(lib, f))
-    assert not missing, f"declared in csrc/*.h but not in the cffi module: {missing}"
+    assert not missing, (
+        f"declared in csrc/include/*.h but not in the cffi module: {missing}"
+    )
 
 
 @needs_csrc

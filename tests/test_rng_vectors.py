@@ -1,4 +1,4 @@
-"""Test vectors of the deal RNG (docs/design.md "Deal RNG", csrc/ofc_game.h):
+"""Test vectors of the deal RNG (docs/design.md "Deal RNG", csrc/include/ofc_game.h):
 the first decks of a few seeds and the game seeds of a run's first deals, written out
 literally.  They pin the deal format forever: a change of any of them is a change of
 every deal a seed gives (a CHANGELOG entry, never a silent edit).

@@ -162,6 +162,12 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "write_model": None,
         "train": None,
         "rehearse": None,
+        # The training data's tasks and features (ofc_fast.learned._data): fed by
+        # train, whose --rules went through load_rules.
+        "EvalTask": None,
+        "GenTask": None,
+        "LabelTask": None,
+        "features": None,
         # The bot client: --rules is a game id or a preset name passed to
         # resolve_arena_rules, the arena's resolver over as_rules.
         "play_bot": None,

@@ -1,4 +1,4 @@
-"""Search (csrc/ofc_search.h, ofc_fast.search, SearchBot) against brute force written
+"""Search (csrc/include/ofc_search.h, ofc_fast.search, SearchBot) against brute force written
 here: best completions over every discard and row choice, exact advice on the last
 street and an expectimax over the last two Pineapple streets, both over every draw;
 the sampled values' 95% intervals; reproducibility; errors.

@@ -1,5 +1,5 @@
 """The foul / Fantasyland / royalties statistics of advise (counted in C in the same
-rollouts, csrc/ofc_search.h ofc_search_stats) against brute force written here on the
+rollouts, csrc/include/ofc_search.h ofc_search_stats) against brute force written here on the
 independent references (reference_scoring, reference_fantasyland)."""
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ def test_house_wins_tied_rows_but_not_fouled_ones() -> None:
 
 
 def test_pool_ties_split_odd_unit_first_in_order() -> None:
-    """R-VAR-POOL-1 with a tie (Q-13, as documented in csrc/ofc_settle.h): tied
+    """R-VAR-POOL-1 with a tie (Q-13, as documented in csrc/include/ofc_settle.h): tied
     row winners split the row's pot, the odd unit to the first in settlement order."""
     a = "Ac Kd 7h / 8c 8d 4c 4d 2c / Tc Jc Qc Kc 9d"
     b = "As Kh 7d / 8h 8s 4h 4s 2d / Th Js Qd Ks 9c"

@@ -5,7 +5,7 @@ boards with the library's evaluator (``eval_boards``, the batch form of
 ``Board.evaluate``) and decides Fantasyland stays with its own vectorised reading of
 R-FL-10 / R-27-7, itself checked against ``fantasyland_cards`` on samples.  The
 expected-points objective is recomputed here from the model documented in
-``csrc/ofc_solver.h`` and from tables rebuilt from the shipped opponent counts.
+``csrc/include/ofc_solver.h`` and from tables rebuilt from the shipped opponent counts.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ import ofc_fast as ofc
 from ofc_fast import Board, fantasyland_cards
 from ofc_fast import rules as R
 from ofc_fast._native import ffi, lib
+from ofc_fast.cli.render import cli_solve
 from ofc_fast.rules.compiled import LOW27, schedule_tables
 from ofc_fast.rules.fantasyland_text import front_threshold
 from ofc_fast.solver import (
     STAY_VALUE_DEFAULT,
     Solution,
     best_setting,
-    cli_solve,
     ev_tables,
     solve_fantasyland,
     stay_values,
@@ -332,7 +332,7 @@ def test_stay_same_and_entry_counts() -> None:
 def ev_reference(
     rules: R.RuleSet, strengths: np.ndarray, royalties: np.ndarray
 ) -> np.ndarray:
-    """Expected points per board from the model of csrc/ofc_solver.h, with tables
+    """Expected points per board from the model of csrc/include/ofc_solver.h, with tables
     rebuilt here from the shipped counts."""
     deals_ = ffi.new("uint32_t *")
     counts = np.frombuffer(
@@ -507,10 +507,10 @@ def test_cli_solve_text() -> None:
         cli_solve("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s", "nope")
 
 
-# ------------------------------------------------- the generated win tables
+# ------------------------------------------------- the generated opponent row counts
 
-WINTAB = ROOT / "csrc" / "ofc_solve_wintab.c"
-GENERATOR = ROOT / "tools" / "gen_win_tables.py"
+WINTAB = ROOT / "csrc" / "generated" / "ofc_opponent_rows.c"
+GENERATOR = ROOT / "tools" / "gen_opponent_rows.py"
 
 
 @pytest.mark.skipif(
@@ -520,7 +520,7 @@ GENERATOR = ROOT / "tools" / "gen_win_tables.py"
 def test_win_tables_file_matches_library_and_generator() -> None:
     sys.path.insert(0, str(GENERATOR.parent))
     try:
-        import gen_win_tables as gen
+        import gen_opponent_rows as gen
     finally:
         sys.path.remove(str(GENERATOR.parent))
     text = WINTAB.read_text()
@@ -543,6 +543,21 @@ def test_win_tables_file_matches_library_and_generator() -> None:
         "the generator no longer reproduces the shipped table: regenerate it"
     )
     assert math.isclose(counts[0].sum(), gen.ROUNDS * gen.DEALS)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (WINTAB.exists() and GENERATOR.exists()),
+    reason="needs a source checkout (git clone: tools/, csrc/)",
+)
+def test_opponent_rows_regenerate_to_the_same_bytes(tmp_path: Path) -> None:
+    """``tools/gen_opponent_rows.py --check``: a full regeneration (about 20 s of CPU)
+    reproduces the shipped source and header byte for byte."""
+    done = subprocess.run(
+        [sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "unchanged"
 
 
 @pytest.mark.parametrize("name", sorted(R.PRESETS))

@@ -113,7 +113,7 @@ T=$TOOLS/bin
 
 # ------------------------------------------------------------------ version
 step "version"
-if VERSION=$("$T/python" - "$ROOT/csrc/ofc_fast.h" 2>"$LOGS/version.log" <<'EOF'
+if VERSION=$("$T/python" - "$ROOT/csrc/include/ofc_fast.h" 2>"$LOGS/version.log" <<'EOF'
 import re, sys
 h = open(sys.argv[1], encoding="utf-8").read()
 get = lambda name: re.search(r"#define %s\s+(\S+)" % name, h).group(1)
@@ -124,9 +124,9 @@ if s != parts:
 print(s)
 EOF
 ); then
-    pass version "csrc/ofc_fast.h: $VERSION (string and MAJOR/MINOR/PATCH agree)"
+    pass version "csrc/include/ofc_fast.h: $VERSION (string and MAJOR/MINOR/PATCH agree)"
 else
-    fail version "OFC_VERSION_* in csrc/ofc_fast.h disagree or are missing" "$LOGS/version.log"
+    fail version "OFC_VERSION_* in csrc/include/ofc_fast.h disagree or are missing" "$LOGS/version.log"
     exit 1
 fi
 
@@ -144,7 +144,7 @@ else
 fi
 
 # The sdist must hold exactly: the project documents and build files (the CMake build
-# included), csrc/*.c *.h,
+# included), csrc/{include,src,generated}/*.c *.h,
 # the package's .py/.pyi/.c/.h/.json and py.typed, the table generators tools/gen_*.py and tests/ (as in
 # the source tree, minus build outputs and caches); plus what setuptools adds itself.
 if "$T/python" - "$ROOT" "$SDIST" "ofc_fast-$VERSION" >"$LOGS/sdist-contents.log" 2>&1 <<'EOF'
@@ -167,7 +167,7 @@ def tree(sub, patterns):
 required = {"pyproject.toml", "setup.py", "LICENSE", "README.md", "CHANGELOG.md", "MANIFEST.in",
             "tools/gen_tables.py", "ofc_fast/py.typed", "ofc_fast/_native/_speedups.c",
             "ofc_fast/_native/build.py",
-            "csrc/ofc_fast.h", "CMakeLists.txt", "cmake/ofc_fastConfig.cmake.in"}
+            "csrc/include/ofc_fast.h", "CMakeLists.txt", "cmake/ofc_fastConfig.cmake.in"}
 required |= {f for f in tree("tools", ["gen_*.py"]) if f.count("/") == 1}  # table generators
 required |= tree("csrc", ["*.c", "*.h"])
 required |= {f for f in tree("ofc_fast", ["*.py", "*.pyi", "*.c", "*.h", "*.json", "*.html",

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate ``csrc/ofc_tables.c``: every lookup table of the C library.
+"""Generate ``csrc/generated/ofc_tables.c``: every lookup table of the C library.
 
 Run from anywhere::
 
-    python tools/gen_tables.py            # (re)write csrc/ofc_tables.c
+    python tools/gen_tables.py            # (re)write csrc/generated/ofc_tables.c
     python tools/gen_tables.py --check    # exit 1 if the file differs from a fresh run
 
 The output is a pure function of this script (no randomness, no dates), so a test
@@ -44,7 +44,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "csrc" / "ofc_tables.c"
+# tools/ itself, also under PYTHONSAFEPATH (the tests set it): the shared output step
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import gen_output
+
+OUT = gen_output.GENERATED / "ofc_tables.c"
 
 # Order categories (royal flush is ordered as the top straight flush).
 HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, SFLUSH, ROYAL = range(10)
@@ -331,33 +335,11 @@ def generate() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument(
-        "--check",
-        action="store_true",
-        help="compare with the committed files instead of writing them",
-    )
-    ap.add_argument(
-        "--out-dir",
-        type=Path,
-        default=OUT.parent,
-        help="directory for ofc_tables.c / ofc_tables.h (default: csrc/)",
-    )
+    gen_output.add_arguments(ap, "ofc_tables.c / ofc_tables.h")
     args = ap.parse_args(argv)
     header, source = generate()
     files = {args.out_dir / "ofc_tables.h": header, args.out_dir / "ofc_tables.c": source}
-    if args.check:
-        stale = [
-            p
-            for p, text in files.items()
-            if not p.exists() or p.read_text(encoding="utf-8") != text
-        ]
-        for p in stale:
-            print(f"stale: {p} differs from a fresh run of tools/gen_tables.py")
-        return 1 if stale else 0
-    for p, text in files.items():
-        p.write_text(text, encoding="utf-8", newline="\n")
-        print(f"wrote {p}")
-    return 0
+    return gen_output.write_or_check(files, "tools/gen_tables.py", args.check)
 
 
 if __name__ == "__main__":

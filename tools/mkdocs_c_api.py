@@ -1,8 +1,7 @@
 """mkdocs hook: renders the public C headers into docs/c-api.md.
 
 The page holds a marker, ``<!-- c-api -->``; at build time it is replaced by, for each
-public header of ``csrc/`` (``ofc_fast.h`` first; private ``ofc_internal*.h`` and the
-generated ``ofc_tables.h`` are left out), its overview comment (its ``@code``
+public header of ``csrc/include/`` (``ofc_fast.h`` first), its overview comment (its ``@code``
 examples as C blocks) and every declaration that has a ``/*! ... */`` doc comment: the
 declaration as C, the comment as prose (``@param``, ``@pre``, ``@return`` as a list).
 So the page always says what the headers say.
@@ -19,7 +18,6 @@ from typing import Any, NamedTuple
 
 MARKER = "<!-- c-api -->"
 ROOT = Path(__file__).resolve().parent.parent
-PRIVATE = re.compile(r"ofc_(internal\w*|tables)\.h$")
 
 
 class Declaration(NamedTuple):
@@ -29,10 +27,8 @@ class Declaration(NamedTuple):
 
 
 def public_headers(root: Path = ROOT) -> list[Path]:
-    """Public headers of csrc/, the main header first."""
-    headers = [
-        p for p in sorted((root / "csrc").glob("ofc_*.h")) if not PRIVATE.search(p.name)
-    ]
+    """Public headers of csrc/include/, the main header first."""
+    headers = sorted((root / "csrc" / "include").glob("ofc_*.h"))
     return sorted(headers, key=lambda p: p.name != "ofc_fast.h")
 
 

@@ -14,7 +14,7 @@
  * int card ids, else -1 (the caller, ofc_fast.ranking, then parses the input or
  * raises CardError).
  *
- * observe() turns a game state (an ofc_game held by a bytearray, csrc/ofc_game.h)
+ * observe() turns a game state (an ofc_game held by a bytearray, csrc/include/ofc_game.h)
  * into one seat's observation, the plain dict of ofc_fast.game.Observation, in one
  * call of ofc_game_observe.  legal_actions() lists the pending decision's action
  * ids (ofc_actions_legal, cached per decision shape as a tuple); place() and act()

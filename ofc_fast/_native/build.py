@@ -4,7 +4,7 @@
 the static library :data:`LIBRARY` (``setup.py``'s ``build_clib`` step, from
 :func:`library_sources`), and linked into both extension modules: this one and the
 fast-call extension ``_speedups``; ``set_source`` compiles only cffi's glue.
-The declarations cffi needs are extracted from the public headers ``csrc/ofc_*.h``
+The declarations cffi needs are extracted from the public headers ``csrc/include/ofc_*.h``
 themselves (:func:`cdef_from_headers`): there is no second, hand-written copy of
 them.  This file builds the wheel; it is not shipped inside it (setup.py leaves it out).
 """
@@ -23,12 +23,16 @@ if TYPE_CHECKING:
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 CSRC = os.path.join(ROOT, "csrc")
+# The layers of csrc/: the public headers, the private sources and headers, and the
+# generated tables (each a directory of the include path).
+LAYERS = ("include", "src", "generated")
+INCLUDE = os.path.join(CSRC, "include")
 # The static C library linked into both extension modules (setup.py builds it).
 LIBRARY = "ofc_fast_c"
 # Where the compiler finds the library's headers (relative to the repository root).
-INCLUDE_DIRS = ["csrc"]
-# Headers that are not part of the public API (internal, tables, inline copies).
-PRIVATE = ("ofc_internal.h", "ofc_internal_solve.h", "ofc_tables.h", "ofc_inline.h")
+INCLUDE_DIRS = [f"csrc/{layer}" for layer in LAYERS]
+# Public C headers cffi does not declare (the static inline rankers).
+PRIVATE = ("ofc_inline.h",)
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _INCLUDE = re.compile(r'#\s*include\s+"([^"]+)"')
@@ -37,8 +41,9 @@ _INT = re.compile(r"\(?\s*(-?\s*(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?$")
 _FLOAT = re.compile(r"\(?\s*-?\s*\d+\.\d*(?:[eE][-+]?\d+)?\s*\)?$")
 
 
-def public_headers(csrc: str = CSRC) -> list[str]:
-    """The public headers (every ``csrc/ofc_*.h`` but the private ones)."""
+def public_headers(csrc: str = INCLUDE) -> list[str]:
+    """The headers cffi declares (every ``csrc/include/ofc_*.h`` but the inline
+    rankers)."""
     names = sorted(os.path.basename(p) for p in glob.glob(os.path.join(csrc, "ofc_*.h")))
     return [n for n in names if n not in PRIVATE]
 
@@ -90,7 +95,7 @@ def _expand(name: str, csrc: str, public: list[str], seen: set[str]) -> list[str
     return [line for line in out if line]
 
 
-def cdef_from_headers(csrc: str = CSRC) -> str:
+def cdef_from_headers(csrc: str = INCLUDE) -> str:
     """The declarations of every public header for ``FFI.cdef``, in the order a C
     file including them all sees them."""
     public = public_headers(csrc)
@@ -103,14 +108,17 @@ def cdef_from_headers(csrc: str = CSRC) -> str:
 
 
 def library_sources(root: str = ROOT) -> list[str]:
-    """Every C source of the library, relative to ``root`` (the generated tables
-    included): the one list of them.
+    """Every C source of the library, relative to ``root``: ``csrc/src/ofc_*.c`` and
+    the generated ``csrc/generated/ofc_*.c`` (the one list of them).
 
-    >>> "csrc/ofc_rank.c" in library_sources()
+    >>> "csrc/src/ofc_rank.c" in library_sources()
     True
     """
-    found = glob.glob(os.path.join(root, "csrc", "**", "ofc_*.c"), recursive=True)
-    return sorted(os.path.relpath(p, root).replace(os.sep, "/") for p in found)
+    return sorted(
+        os.path.relpath(p, root).replace(os.sep, "/")
+        for layer in LAYERS
+        for p in glob.glob(os.path.join(root, "csrc", layer, "ofc_*.c"))
+    )
 
 
 def library(root: str = ROOT) -> tuple[str, dict[str, object]]:

@@ -16,6 +16,8 @@ from ..cards import card_str
 from ..game import Game
 from .history import ImportedDeal
 
+__all__ = ["Digest", "RunningTotals"]
+
 SIDECAR_FORMAT = "ofc-fast/report-deals"
 SIDECAR_VERSION = 1
 

@@ -14,6 +14,8 @@ from typing import Any
 from ._digest import Digest, RunningTotals
 from ._page_assets import CSS, JS, SCRIPT_HASH
 
+__all__ = ["page"]
+
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2")
 PAGE_SIZE = 20
 _JSON_ESCAPES = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})

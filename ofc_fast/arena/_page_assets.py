@@ -10,6 +10,8 @@ from __future__ import annotations
 import base64
 import hashlib
 
+__all__ = ["CSS", "JS", "SCRIPT_HASH"]
+
 CSS = """
 *{box-sizing:border-box}
 body{font-family:system-ui,sans-serif;margin:0 auto;padding:1em;max-width:1100px;

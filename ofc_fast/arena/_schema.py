@@ -19,6 +19,8 @@ from typing import Any
 
 from ..errors import OfcError, quote
 
+__all__ = ["parse", "problem"]
+
 
 def parse(data: str | bytes, error: type[OfcError]) -> object:
     """The JSON value of ``data`` (UTF-8 when bytes); ``error`` saying why when it is

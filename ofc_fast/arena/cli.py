@@ -1,5 +1,5 @@
 """The arena's subcommands of ``ofc-fast``: ``bot``, ``arena``, ``replay``, ``report``
-(registered by :func:`add_commands`; ``ofc_fast.cli`` calls it)."""
+(registered by :func:`add_commands`; ``ofc_fast.cli`` looks it up)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sys
 import tempfile
 from typing import Any
 
+from ..cli.options import add_json_option
 from ..errors import ArenaError
 
 __all__ = ["add_commands"]
@@ -273,13 +274,9 @@ def add_commands(sub: Any) -> None:
     a.add_argument(
         "--duplicate", action="store_true", help="play every deck once per seat rotation"
     )
-    a.add_argument(
-        "--json",
-        nargs="?",
-        const="-",
-        default=None,
-        metavar="PATH",
-        help="the report as JSON: written to PATH (through a temporary file), or "
+    add_json_option(
+        a,
+        "the report as JSON: written to PATH (through a temporary file), or "
         "alone on standard output without PATH",
     )
     a.add_argument(

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from ..game import GameError, Move
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ..solver import StayValue, solve_fantasyland
 from .base import Observation, rules_of
 from .heuristic import HeuristicBot
+
+__all__ = ["decision"]
 
 
 def decision(

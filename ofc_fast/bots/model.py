@@ -1,4 +1,4 @@
-"""The heuristic bot's value of a finished board, in C (``csrc/ofc_heuristic.h``).
+"""The heuristic bot's value of a finished board, in C (``csrc/include/ofc_heuristic.h``).
 
 A board is worth its royalties, plus ``row_weight`` times its expected row points
 against a typical board (each row's chance to beat the same row of 13 random cards
@@ -32,7 +32,7 @@ from ..errors import ArrayError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 
 __all__ = [
     "ModelSettings",

@@ -1,7 +1,7 @@
 """ValueBot: the move whose after-state the learned model values most, no search.
 
 Each normal decision scores every legal move in one C call
-(``ofc_value_actions``, ``csrc/ofc_value.h``): the board after the move goes
+(``ofc_value_actions``, ``csrc/include/ofc_value.h``): the board after the move goes
 through the model's net for its card count (a complete board: its expected points
 and Fantasyland value, exactly), and the best is played.  Fantasyland sets are set by
 the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the

@@ -70,7 +70,7 @@ class OfcEnv(gymnasium.Env):
 
     Observations are ``{"observation": uint8[828], "action_mask": int8[243]}`` (the
     encoding of :mod:`ofc_fast.encoding`; with ``obs_type="features"`` the observation
-    is float32[696], the features of ``csrc/ofc_features.h``), actions
+    is float32[696], the features of ``csrc/include/ofc_features.h``), actions
     ``Discrete(243)`` action ids; :meth:`action_masks` gives the mask as booleans
     (sb3-contrib's MaskablePPO reads it).  The
     reward is the agent's net points when its deal ends (``terminated``); Fantasyland

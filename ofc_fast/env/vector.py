@@ -1,4 +1,4 @@
-"""``VectorEnv``: many tables stepped in one C call (``csrc/ofc_vecenv.h``).
+"""``VectorEnv``: many tables stepped in one C call (``csrc/include/ofc_vecenv.h``).
 
 >>> import numpy as np
 >>> from ofc_fast.env import VectorEnv
@@ -30,7 +30,7 @@ from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
@@ -41,7 +41,7 @@ and so does a bot spec (``policy:PATH``, ``module:attribute``)."""
 FANTASYLAND_MODES = ("solver", "decision")
 OBS_TYPES = ("bytes", "features")
 """``obs_type``: the uint8 encoding (:mod:`ofc_fast.encoding`) or the float32 features
-(``csrc/ofc_features.h``)."""
+(``csrc/include/ofc_features.h``)."""
 FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
 ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
 OBS_SIZE = int(lib.OFC_ENC_SIZE)

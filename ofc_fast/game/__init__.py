@@ -1,4 +1,4 @@
-"""Game flow, played by the C engine (``csrc/ofc_game.h``): one deal (:class:`Game`),
+"""Game flow, played by the C engine (``csrc/include/ofc_game.h``): one deal (:class:`Game`),
 moves and action ids (:class:`Move`), what a seat sees (:class:`Observation`),
 histories and replay, and many deals at one table (:class:`Match`).
 

@@ -1,4 +1,4 @@
-"""The bridge to the C game engine (``csrc/ofc_game.h``): a rule set compiled into an
+"""The bridge to the C game engine (``csrc/include/ofc_game.h``): a rule set compiled into an
 ``ofc_game_rules`` (once per rule set, shared read-only) and the engine's status codes
 as exceptions."""
 

@@ -9,7 +9,7 @@ has an *action id* in ``range(ACTION_SPACE)`` (243): with the dealt cards in dea
 order and the kept cards' rows ``r_0, r_1, ...`` (0 front, 1 middle, 2 back), the
 action is ``ci * 3**kept + sum(r_i * 3**i)`` where ``ci`` is the index of the discarded
 cards among ``itertools.combinations(range(len(dealt)), discards)``.  The encoding is
-the C engine's (``ofc_action_decode`` / ``ofc_action_encode`` in ``csrc/ofc_game.h``);
+the C engine's (``ofc_action_decode`` / ``ofc_action_encode`` in ``csrc/include/ofc_game.h``);
 this module only caches what C computes.
 
 >>> from ofc_fast.game import Move, moves_for

@@ -1,6 +1,6 @@
 """What one seat may see: the :class:`Observation` record and its reader.
 
-The C engine writes a seat's view into an ``ofc_observation`` (``csrc/ofc_game.h``);
+The C engine writes a seat's view into an ``ofc_observation`` (``csrc/include/ofc_game.h``);
 this module turns it into the plain, JSON-able dict bots and programs read: a game
 reads it in one call (``ofc_fast._native._fast.observe``: the C builtin of
 ``_speedups`` on CPython, its portable twin elsewhere), a record in hand through
@@ -214,7 +214,7 @@ def observation_record(
 def record_rounds(o: Any) -> list[list[tuple[int, int]]]:
     """Per seat, the rounds still to come of an ``ofc_observation``: (cards,
     discards) of each decision, in deal order (see ``ofc_observation`` in
-    ``csrc/ofc_game.h``)."""
+    ``csrc/include/ofc_game.h``)."""
     return [
         [(o.round_n[s][i], o.round_k[s][i]) for i in range(o.rounds[s])]
         for s in range(o.players)

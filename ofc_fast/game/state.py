@@ -1,7 +1,7 @@
 """One deal, played by the C engine: :class:`Game`.
 
 A :class:`Game` is the referee of one deal.  Its state is one C struct
-(``ofc_game`` of ``csrc/ofc_game.h``): the engine shuffles (seeded), deals in the order
+(``ofc_game`` of ``csrc/include/ofc_game.h``): the engine shuffles (seeded), deals in the order
 the rules give (R-FLOW-*), says whose decision it is, lists and validates moves, shows
 each seat only what it may see, and scores the finished table through the C
 settlement.  This class converts between that state and Python values, and keeps the

@@ -16,8 +16,19 @@ from ..bots.base import unseen_cards
 from ..errors import ModelError
 from ..game import Game, actions_for
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from .model import FEATURES, ValueModel, board_bytes
+
+__all__ = [
+    "EvalTask",
+    "GenTask",
+    "LabelTask",
+    "after_state",
+    "eval_chunk",
+    "features",
+    "gen_chunk",
+    "label_chunk",
+]
 
 ALL = (1 << 52) - 1
 
@@ -40,7 +51,7 @@ def _model(data: bytes | None) -> ValueModel | None:
 
 
 def _fl(rules: RuleSet) -> list[float]:
-    from ..search import search_model
+    from ..search.model import search_model
 
     return list(search_model(rules).fl_value)
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+__all__ = ["fit", "forward"]
+
 
 def fit(
     x: np.ndarray,

@@ -1,8 +1,8 @@
 """Value models: read, check, write and evaluate the learned value of after-states.
 
-A model file (``*.ofcvm``, format in ``docs/learned.md`` and ``csrc/ofc_model.h``) holds
+A model file (``*.ofcvm``, format in ``docs/learned.md`` and ``csrc/include/ofc_model.h``) holds
 one small perceptron per number of cards on the board; C reads it once into an
-``ofc_vmodel`` and evaluates it with no Python per evaluation (``csrc/ofc_value.h``).
+``ofc_vmodel`` and evaluates it with no Python per evaluation (``csrc/include/ofc_value.h``).
 A missing, truncated or corrupt file raises :class:`~ofc_fast.errors.ModelError`.
 
 >>> from ofc_fast import rules
@@ -54,7 +54,7 @@ __all__ = [
 FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 """The model file format version this library reads and writes."""
 FEATURES = int(lib.OFC_VF_N)
-"""Inputs of every net (feature set 1, ``csrc/ofc_value.h``)."""
+"""Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models lie: ``<rules name>-<players>p.ofcvm``."""
 _HEADER = struct.Struct("<8sIIIIIIII Q 16s")
@@ -186,7 +186,7 @@ class ValueModel:
         fl_value: Sequence[float] | None = None,
     ) -> float:
         """The value of one board: the net of its card count, or a complete board's
-        expected points (``csrc/ofc_value.h``); ``dead``: cards out of the deck."""
+        expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
         ctx = self.context(rules, players, fl_value or _fl_values(rules))
         out = ffi.new("double *")
         st = lib.ofc_value_board(ctx, board_bytes(board), _mask(parse_cards(dead)), out)
@@ -203,7 +203,7 @@ def _mask(cards: Iterable[int]) -> int:
 
 
 def _fl_values(rules: RuleSet) -> list[float]:
-    from ..search import search_model  # the search's Fantasyland values
+    from ..search.model import search_model  # the search's Fantasyland values
 
     return list(search_model(rules).fl_value)
 

@@ -43,7 +43,7 @@ from ..parallel.executors import Executor, make_executor
 from ..parallel.progress import Progress
 from ..parallel.run import in_order
 from ..rules import RuleSet
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ._data import (
     EvalTask,
     GenTask,
@@ -459,7 +459,7 @@ def _plot(report: dict[str, Any], path: Path) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    from ..cli import load_rules
+    from ..cli.options import load_rules
 
     p = argparse.ArgumentParser(
         prog="python -m ofc_fast.learned.train",

@@ -1,6 +1,6 @@
 """The parallel options of ``ofc-fast play`` and ``ofc-fast arena`` (``--workers``,
 ``--ray``, ``--chunk-size``) and the ``selfplay`` subcommand (registered by
-:func:`add_commands`; ``ofc_fast.cli`` calls it)."""
+:func:`add_commands`; ``ofc_fast.cli`` looks it up)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..cli.options import add_bots_option, add_rules_option, load_rules
 from ..errors import GameError, OfcError
 from ..rules import RuleSet
 from .executors import Executor, make_executor
@@ -124,7 +125,6 @@ def play_run(
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
-    from ..cli import load_rules
     from .selfplay import selfplay
 
     rules = load_rules(args.rules)
@@ -152,8 +152,10 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_commands(sub: Any, bot_names: Sequence[str] | None = None) -> None:
+def add_commands(sub: Any) -> None:
     """Register ``selfplay`` on a subparsers object."""
+    from ..bots import bot_names  # the registry names --bots accepts
+
     sp = sub.add_parser(
         "selfplay",
         help="write self-play training data (NumPy shards)",
@@ -162,18 +164,9 @@ def add_commands(sub: Any, bot_names: Sequence[str] | None = None) -> None:
         ".npz shards with hand-history .jsonl files and a manifest; running "
         "the same command again resumes an interrupted run.",
     )
-    sp.add_argument(
-        "--rules",
-        default="PINEAPPLE",
-        help="a preset name or a rules JSON file (default PINEAPPLE)",
-    )
+    add_rules_option(sp, "PINEAPPLE")
     sp.add_argument("--players", type=int, default=None, help="seats (default 2)")
-    sp.add_argument(
-        "--bots",
-        default="heuristic",
-        help="comma-separated bot per seat, or one for all"
-        + (f": {', '.join(bot_names)}" if bot_names else ""),
-    )
+    add_bots_option(sp, bot_names())
     sp.add_argument("--hands", type=int, required=True, help="deals to play")
     sp.add_argument("--seed", type=int, default=0, help="seed of the run (default 0)")
     sp.add_argument("--out", required=True, metavar="DIR", help="output directory")

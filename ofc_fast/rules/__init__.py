@@ -10,10 +10,12 @@ True
 
 from ..ranking import HandCategory
 from .fantasyland_text import front_threshold
+from .lookup import as_rules, get, names
 from .model import (
     NATURAL_NAMES,
     Fantasyland,
     Game,
+    GameKind,
     Lowball,
     MajorityRule,
     Natural,
@@ -47,9 +49,6 @@ from .presets import (
     ULTIMATE_PINEAPPLE,
     VIETNAMESE,
     RulesLike,
-    as_rules,
-    get,
-    names,
 )
 
 __all__ = [
@@ -76,6 +75,7 @@ __all__ = [
     "VIETNAMESE",
     "Fantasyland",
     "Game",
+    "GameKind",
     "HandCategory",
     "Lowball",
     "MajorityRule",

@@ -24,8 +24,10 @@ from ..ranking import (
     HandCategory,
 )
 from .fantasyland_text import front_threshold
+from .lookup import as_rules
 from .model import (
     NATURAL_NAMES,
+    GameKind,
     Lowball,
     MajorityRule,
     NaturalsRule,
@@ -35,8 +37,7 @@ from .model import (
     SettlementStart,
     StakesModel,
 )
-from .model import Game as GameKind
-from .presets import RulesLike, as_rules
+from .presets import RulesLike
 
 __all__ = [
     "KIND",
@@ -164,7 +165,7 @@ class CompiledRules:
 
     @property
     def table(self) -> Any:  # cdata 'ofc_table_rules *'
-        """The ``ofc_table_rules`` (csrc/ofc_settle.h) that ``ofc_settle`` needs."""
+        """The ``ofc_table_rules`` (csrc/include/ofc_settle.h) that ``ofc_settle`` needs."""
         return self._once("_table", self._build_table)
 
     @property
@@ -250,7 +251,7 @@ def compiled_fl(rules: RulesLike) -> Any:  # cdata 'ofc_fl_rules *'
 
 
 def table_rules(rules: RulesLike) -> Any:  # cdata 'ofc_table_rules *'
-    """The C ``ofc_table_rules`` of a rule set (csrc/ofc_settle.h): everything beyond a
+    """The C ``ofc_table_rules`` of a rule set (csrc/include/ofc_settle.h): everything beyond a
     pair that ``ofc_settle`` needs.  Cached, shared read-only between threads.
 
     >>> from ofc_fast import rules

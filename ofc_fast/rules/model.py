@@ -27,6 +27,7 @@ __all__ = [
     "NATURAL_NAMES",
     "Fantasyland",
     "Game",
+    "GameKind",
     "HandCategory",
     "Lowball",
     "MajorityRule",
@@ -75,12 +76,17 @@ class MajorityRule(str, Enum):
     MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
 
 
-class Game(str, Enum):
+class GameKind(str, Enum):
     """How the cards are dealt and set (game flow, R-FLOW-*)."""
 
     CLASSIC = "classic"  #: 13 cards face down, set at once (R-FLOW-CP-*)
     OFC = "ofc"  #: 5, then one at a time (R-FLOW-OFC-*)
     PINEAPPLE = "pineapple"  #: 5, then four rounds of 3: place 2, discard 1 (R-FLOW-PIN-*)
+
+
+Game = GameKind
+"""The former name of :class:`GameKind` (kept: ``rules.Game``); not to be confused with
+:class:`ofc_fast.Game`, a deal being played."""
 
 
 class StakesModel(str, Enum):
@@ -293,7 +299,7 @@ class RuleSet(RuleData):
 
     name: str = "custom"
     description: str = ""
-    game: Game = Game.OFC
+    game: GameKind = GameKind.OFC
     max_players: int = ranged(4, 2, 4)
     face_down_final: int = ranged(0, 0, 8)
     """OFC: the last N single cards are placed face down (R-FLOW-OFC-7: 3)."""
@@ -348,9 +354,7 @@ class RuleSet(RuleData):
 
     def _preset(self) -> RuleSet | None:
         """The preset this rule set is (same name and fields), or None."""
-        from .presets import PRESETS  # presets import this module
-
-        preset = PRESETS.get(self.name)
+        preset = KNOWN_PRESETS.get(self.name)
         return preset if preset == self else None
 
     def replace(self, **changes: Any) -> RuleSet:
@@ -393,11 +397,9 @@ class RuleSet(RuleData):
         >>> rules.OFC.replace(name="home", overall_bonus=1)
         <RuleSet 'home': OFC with overall_bonus=1>
         """
-        from .presets import PRESETS
-
         if self._preset() is not None:
             return f"rules.{self.name}"
-        base = min(PRESETS.values(), key=lambda p: len(self._changed_fields(p)))
+        base = min(KNOWN_PRESETS.values(), key=lambda p: len(self._changed_fields(p)))
         changed = [_short_field(f, getattr(self, f)) for f in self._changed_fields(base)]
         if len(changed) > 4:
             changed = changed[:4] + [f"{len(changed) - 4} more"]
@@ -444,8 +446,14 @@ class RuleSet(RuleData):
             raise RulesError(f"{p}house: house mode excludes single_winner")
         # Every other combination settles (ofc_settle / ofc_table_rules_check accept
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
-        if self.lowball is not None and self.game is Game.CLASSIC:
+        if self.lowball is not None and self.game is GameKind.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+
+
+KNOWN_PRESETS: dict[str, RuleSet] = {}
+"""The presets by name, for :meth:`RuleSet.replace` (a changed preset is named
+``"custom"``) and ``repr``: filled once by :mod:`ofc_fast.rules.presets` as it defines
+them (so this module imports none of its dependents)."""
 
 
 class RulesName(str):

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from ..errors import RulesError, quote
 from ..ranking import HandCategory as C
 from .model import (
+    KNOWN_PRESETS,
     Fantasyland,
     Game,
     Lowball,
@@ -48,9 +48,6 @@ __all__ = [
     "ULTIMATE_PINEAPPLE",
     "VIETNAMESE",
     "RulesLike",
-    "as_rules",
-    "get",
-    "names",
 ]
 
 _by = Schedule.by_category
@@ -373,53 +370,9 @@ PRESETS: dict[str, RuleSet] = {
     )
 }
 """Every preset by name."""
-
-
-def names() -> list[str]:
-    """Names of the presets."""
-    return list(PRESETS)
+KNOWN_PRESETS.update(PRESETS)  # what RuleSet.replace() and repr() recognise
 
 
 RulesLike: TypeAlias = RuleSet | str
 """What a function taking a rule set accepts: a :class:`RuleSet`, a preset name or an
-arena game id (:func:`as_rules`)."""
-
-
-def as_rules(rules: object, fn: str = "rules") -> RuleSet:
-    """The one resolver of rules: ``rules`` itself when it is a :class:`RuleSet`, the
-    preset a preset name or an arena game id names when it is text (:func:`get`),
-    else :class:`RulesError` naming ``fn``.
-
-    >>> as_rules("ofc") is OFC, as_rules("ofc-pineapple") is PINEAPPLE
-    (True, True)
-    """
-    if isinstance(rules, RuleSet):
-        return rules
-    if isinstance(rules, str):
-        return get(rules)
-    raise RulesError(
-        f"{fn}: rules must be a RuleSet, a preset name or a game id, got {quote(rules)}"
-    )
-
-
-def get(name: str) -> RuleSet:
-    """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``), or by
-    its game id (``"ofc-pineapple"``, :data:`ofc_fast.rules.game_ids.GAME_IDS`: the
-    names ``ofc-fast arena --rules`` takes).
-
-    >>> get("pineapple") is PINEAPPLE is get("ofc-pineapple")
-    True
-    """
-    from .game_ids import GAME_IDS  # built from PRESETS: imported when first needed
-
-    if not isinstance(name, str):
-        raise RulesError(f"a rule set name is text, got {quote(name)}")
-    key = name.strip().upper().replace("-", "_").replace(" ", "_")
-    key = GAME_IDS.get(name.strip().lower(), key)
-    try:
-        return PRESETS[key]
-    except KeyError:
-        raise RulesError(
-            f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}; "
-            f"or a game id: {', '.join(GAME_IDS)}"
-        ) from None
+arena game id (:func:`ofc_fast.rules.as_rules`)."""

@@ -1,6 +1,6 @@
 """Scoring: one board against another, table settlement with stakes, and naturals.
 
-The rules live in C (``csrc/ofc_score.c``, ``ofc_settle.c``, ``ofc_naturals.c``); these
+The rules live in C (``csrc/src/ofc_score.c``, ``ofc_settle.c``, ``ofc_naturals.c``); these
 modules validate what a caller passes, call C once and build typed results:
 
 * :mod:`~ofc_fast.scoring.pair`: :func:`score_pair` (R-SCORE-*, R-FOUL-*);

@@ -3,7 +3,7 @@
 A natural is declared instead of set (R-NAT-2): it beats any ordinary hand and wins
 its units from each opponent; two naturals settle by the rule set's
 :class:`~ofc_fast.rules.model.NaturalsRule` (R-NAT-6).  Detection is one C call
-(``ofc_naturals`` in ``csrc/ofc_naturals.h``, where every definition and tie-break is
+(``ofc_naturals`` in ``csrc/include/ofc_naturals.h``, where every definition and tie-break is
 documented).
 
 >>> from ofc_fast import rules
@@ -29,8 +29,9 @@ from ..board import Board, hand_cards
 from ..cards import CardsLike, cards_str
 from ..errors import CardError, RulesError, quote
 from ..rules.compiled import table_rules
+from ..rules.lookup import as_rules
 from ..rules.model import NATURAL_NAMES, RuleSet
-from ..rules.presets import RulesLike, as_rules
+from ..rules.presets import RulesLike
 
 __all__ = ["NaturalHand", "detect_naturals", "natural_payment", "naturals"]
 

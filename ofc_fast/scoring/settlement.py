@@ -5,7 +5,7 @@ surrenders, then the rows (pairwise, against the house, as a pool, or for a sing
 winner), with the aces side bet on top; with ``stacks`` every pair's transfer is then
 capped by the rules' table-stakes model, in settlement order (pool gains are pair
 transfers too, so the stakes cap them like any other).  The rules live in C
-(``ofc_settle`` in ``csrc/ofc_settle.h``, where each is documented); this module parses
+(``ofc_settle`` in ``csrc/include/ofc_settle.h``, where each is documented); this module parses
 the arguments and builds the result.
 
 >>> import ofc_fast as ofc

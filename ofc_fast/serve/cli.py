@@ -65,6 +65,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Register ``serve`` on a subparsers object."""
+    from .config import default_workers
+
     s = sub.add_parser(
         "serve",
         help="the HTTP/JSON API and the web app (needs the serve extra)",
@@ -78,7 +80,10 @@ def add_commands(sub: Any) -> None:
         "--api-key", default=None, help="bearer token every /v1 request must carry"
     )
     s.add_argument(
-        "--workers", type=int, default=2, help="computations at once (threads; default 2)"
+        "--workers",
+        type=int,
+        default=default_workers(),
+        help="computations at once (threads; default 4 per CPU)",
     )
     s.add_argument("--queue", type=int, default=32, help="requests that may wait (32)")
     s.add_argument(

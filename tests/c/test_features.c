@@ -1,4 +1,4 @@
-/* test_features.c -- C-level tests of csrc/ofc_features.h: on random Pineapple and OFC
+/* test_features.c -- C-level tests of csrc/include/ofc_features.h: on random Pineapple and OFC
  * games, every feature lies in [0, 1], the dealt slots follow the given deal order, the
  * vector-environment form equals the one-encoding form, a known row is described as
  * the layout says, and a dealt order that is not the encoding's cards is refused

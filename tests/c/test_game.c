@@ -1,4 +1,4 @@
-/* test_game.c -- C-level tests of csrc/ofc_game.h: the generator against SplitMix64's
+/* test_game.c -- C-level tests of csrc/include/ofc_game.h: the generator against SplitMix64's
  * published outputs, decks, the schedule of every game kind, action ids, validation
  * (every illegal input leaves the state byte-identical), observations (never a card
  * the seat may not know), results (zero-sum, complete boards) and random playouts.

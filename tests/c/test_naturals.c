@@ -1,4 +1,4 @@
-/* test_naturals.c -- C-level tests of csrc/ofc_naturals.h (naturals, R-NAT-*).
+/* test_naturals.c -- C-level tests of csrc/include/ofc_naturals.h (naturals, R-NAT-*).
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, once plain
  * and once under AddressSanitizer + UndefinedBehaviorSanitizer.  Crafted hands for

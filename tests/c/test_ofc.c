@@ -1,4 +1,4 @@
-/* test_ofc.c -- C-level tests of the public API in csrc/ofc_fast.h.
+/* test_ofc.c -- C-level tests of the public API in csrc/include/ofc_fast.h.
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, once plain
  * and once under AddressSanitizer + UndefinedBehaviorSanitizer.  Exhaustive where the

@@ -1,4 +1,4 @@
-/* test_settle.c -- C-level tests of csrc/ofc_settle.h (table settlement, R-SETTLE-*,
+/* test_settle.c -- C-level tests of csrc/include/ofc_settle.h (table settlement, R-SETTLE-*,
  * R-STAKES-*, R-VAR-*, R-NAT-*).
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, once plain

@@ -1,4 +1,4 @@
-/* test_solver.c -- C-level tests of csrc/ofc_solver.h against an independent brute
+/* test_solver.c -- C-level tests of csrc/include/ofc_solver.h against an independent brute
  * force written here: every subset of 13 cards and every split of it into 3/5/5,
  * scored only through the public ofc_fast.h board evaluator and ofc_fl_next_cards().
  *

@@ -3,7 +3,7 @@
  *
  * Built by tests/c/run.sh (plain, ASan + UBSan, TSan).  The list below is written
  * out by hand on purpose; tests/test_native.py checks from the Python side that
- * every OFC_E_* defined in csrc/ofc_*.h has a message of its own, so a code added to
+ * every OFC_E_* defined in csrc/include/ofc_*.h has a message of its own, so a code added to
  * a header without a message fails there. */
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_vecenv.c -- C-level tests of csrc/ofc_vecenv.h: self-play against a replay of
+/* test_vecenv.c -- C-level tests of csrc/include/ofc_vecenv.h: self-play against a replay of
  * the same deals through the game engine alone (deal seeds, button, Fantasyland by the
  * solver, results), masks and encodings, validation (an illegal action changes
  * nothing), random opponents, no hidden card in any encoding, and two threads stepping

@@ -21,14 +21,15 @@ from _common import any_object, main, ours
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.rules.model import Game as GameKind
+from ofc_fast.rules.model import GameKind
 from ofc_fast.search import (
-    _OBS_FIELDS,
     advise,
     best_completion,
     make_observation,
     search_model,
 )
+from ofc_fast.search._checks import rows_of
+from ofc_fast.search.positions import _OBS_FIELDS
 
 PRESETS = [r for r in rules.PRESETS.values() if r.game is not GameKind.CLASSIC]
 OBS_KEYS = [*_OBS_FIELDS, "legal_actions", "full_set", "rules"]  # what advise reads
@@ -186,8 +187,8 @@ def on_completion(fdp: atheris.FuzzedDataProvider, preset: Any) -> None:
     rows = (c.board.front, c.board.middle, c.board.back)
     given = ofc.parse_cards(cards)
     placed = {x for r in rows for x in r}
-    assert placed <= set(given) | {x for r in ofc.search._rows_of(board) for x in r}
-    for r, row in enumerate(ofc.search._rows_of(board)):
+    assert placed <= set(given) | {x for r in rows_of(board) for x in r}
+    for r, row in enumerate(rows_of(board)):
         assert set(row) <= set(rows[r]), "a board card moved"
 
 

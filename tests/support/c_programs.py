@@ -10,6 +10,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
+SOURCES = sorted([*(CSRC / "src").glob("ofc_*.c"), *(CSRC / "generated").glob("ofc_*.c")])
+"""Every library source: the private sources and the generated tables."""
+INCLUDES = [f"-I{CSRC / layer}" for layer in ("include", "src", "generated")]
 COMPILER: str | None = shutil.which("gcc") or shutil.which("cc")
 """The C compiler the tests use (None: the tests that need one skip)."""
 
@@ -18,14 +21,14 @@ _FLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
 
 def compile_library(workdir: Path) -> list[str]:
-    """Compile every ``csrc/ofc_*.c`` once into objects in ``workdir`` (for several
+    """Compile every library source (:data:`SOURCES`) once into objects in ``workdir`` (for several
     programs to link against)."""
     assert COMPILER is not None
     objects = []
-    for src in sorted(CSRC.glob("ofc_*.c")):
+    for src in SOURCES:
         obj = workdir / f"{src.stem}.o"
         subprocess.run(
-            [COMPILER, *_FLAGS, f"-I{CSRC}", "-c", str(src), "-o", str(obj)], check=True
+            [COMPILER, *_FLAGS, *INCLUDES, "-c", str(src), "-o", str(obj)], check=True
         )
         objects.append(str(obj))
     return objects
@@ -35,14 +38,14 @@ def build_and_run(
     source: str, workdir: Path, name: str, library: list[str] | None = None
 ) -> str:
     """Compile ``source`` with the library (``library``: objects from
-    :func:`compile_library`, else every ``csrc/ofc_*.c``) into ``workdir/name``, run it
+    :func:`compile_library`, else every library source) into ``workdir/name``, run it
     and return its standard output (CalledProcessError when either step fails)."""
     assert COMPILER is not None
     src = workdir / f"{name}.c"
     src.write_text(source, encoding="utf-8")
     exe = workdir / name
-    parts = library if library is not None else sorted(str(p) for p in CSRC.glob("ofc_*.c"))
+    parts = library if library is not None else [str(p) for p in SOURCES]
     subprocess.run(
-        [COMPILER, *_FLAGS, f"-I{CSRC}", str(src), *parts, "-o", str(exe)], check=True
+        [COMPILER, *_FLAGS, *INCLUDES, str(src), *parts, "-o", str(exe)], check=True
     )
     return subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout

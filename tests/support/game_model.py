@@ -1,5 +1,5 @@
 """Independent pure-Python model of one deal, written from the engine's specification
-(docs/rules.md section 10, docs/design.md "Deal RNG", the formulas in csrc/ofc_game.h),
+(docs/rules.md section 10, docs/design.md "Deal RNG", the formulas in csrc/include/ofc_game.h),
 not from its code: the counter-based RNG and the deck of a seed, the deal schedule of
 every game kind with Fantasyland seats, the legal action set of a normal decision,
 applying an action or a full set (classic declarations and surrenders included), what

@@ -2,7 +2,7 @@
 
 This module does not import ofc_fast and shares no code with it; it is written from
 docs/rules.md section 9 (R-NAT-4, R-NAT-5, R-NAT-7, R-VAR-NOPIC-1) and the definitions
-chosen for open question Q-8 (documented in csrc/ofc_naturals.h), and favours plain,
+chosen for open question Q-8 (documented in csrc/include/ofc_naturals.h), and favours plain,
 checkable code over speed.
 
 Cards are ids ``4*rank + suit``: rank 0..12 = 2, 3, ..., K, A; suit 0..3 = c, d, h, s;

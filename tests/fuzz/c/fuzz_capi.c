@@ -1,5 +1,5 @@
 /*
- * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/ofc_fast.h and its
+ * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/include/ofc_fast.h and its
  * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h, the game engine
  * ofc_game.h, the search ofc_search.h and the learned value ofc_model.h /
  * ofc_value.h): every validating (non-_unchecked)

@@ -22,7 +22,8 @@ if ! command -v "$cc" >/dev/null; then
 fi
 "$cc" -std=c99 -Wall -Wextra -Werror -pedantic -g -O1 -fno-omit-frame-pointer \
     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -I"$root/csrc" "$root/tests/fuzz/c/fuzz_capi.c" "$root"/csrc/ofc_*.c \
+    -I"$root/csrc/include" -I"$root/csrc/src" -I"$root/csrc/generated" \
+    "$root/tests/fuzz/c/fuzz_capi.c" "$root"/csrc/src/ofc_*.c "$root"/csrc/generated/ofc_*.c \
     -o "$out/fuzz_capi" -lm || exit 3
 cp "$root/tests/fuzz/c/corpus/"* "$out/corpus/capi/" 2>/dev/null || true
 echo "== libFuzzer: C API (${seconds}s)"

@@ -8,6 +8,7 @@
 #include "ofc_game.h"
 #include "ofc_internal.h"
 #include "ofc_internal_solve.h"
+#include "ofc_rng.h"
 
 #define ROW_START(r) ((r) == 0 ? 0 : (r) == 1 ? 3 : 8)
 #define ROW_FEATS 18
@@ -489,19 +490,12 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64
         return OFC_E_COUNT;
     }
     for (s = 0; s < samples; s++) {
-        ofc_rng rng;
+        ofc_rng rng = ofc_rng_make(ofc_random64(seed, s));
         uint64_t d = dead;
         double v;
         uint32_t j;
-        rng.key = ofc_random64(seed, s);
-        rng.ctr = 0;
         memcpy(draw, live, (size_t)n_live);
-        for (j = 0; j < n + reveal; j++) { /* partial Fisher-Yates */
-            uint32_t t = j + ofc_rng_below(&rng, (uint64_t)(n_live - (int)j));
-            uint8_t x = draw[j];
-            draw[j] = draw[t];
-            draw[t] = x;
-        }
+        ofc_rng_shuffle_front(draw, (size_t)n_live, (size_t)(n + reveal), &rng);
         for (j = n; j < n + reveal; j++) {
             d |= (uint64_t)1 << draw[j];
         }

@@ -5,6 +5,7 @@
 #include "ofc_heuristic.h"
 #include "ofc_internal.h"
 #include "ofc_internal_solve.h"
+#include "ofc_rng.h"
 
 /* M(x) of the header: the chance of a majority (two rows or more, by the model). */
 static double majority_share(double a, double b, double c)
@@ -308,39 +309,6 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
 
 /* ------------------------------------------------------------------ sampling */
 
-/* splitmix64: the whole generator state is the caller's seed, advanced per draw. */
-static uint64_t next_u64(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
-/* Uniform integer in 0..n-1 (n >= 1), without bias (Lemire's method, rejection). */
-static uint32_t below(uint64_t *state, uint32_t n)
-{
-    uint32_t threshold = (uint32_t)(0u - n) % n;
-    for (;;) {
-        uint64_t m = (uint64_t)(uint32_t)(next_u64(state) >> 32) * n;
-        if ((uint32_t)m >= threshold) {
-            return (uint32_t)(m >> 32);
-        }
-    }
-}
-
-/* Moves `count` uniformly chosen items of buf[0..n) to its front, in random order. */
-static void partial_shuffle(uint8_t *buf, size_t n, size_t count, uint64_t *state)
-{
-    size_t i;
-    for (i = 0; i < count; i++) {
-        size_t j = i + below(state, (uint32_t)(n - i));
-        uint8_t t = buf[i];
-        buf[i] = buf[j];
-        buf[j] = t;
-    }
-}
-
 /* Fill 0: the candidates (every future card, or the two highest of each round) by
  * rank, highest first (ties: earlier card first); the lowest of the top n_slots go
  * to the first (front) slots. */
@@ -373,13 +341,13 @@ static void fill_by_rank(const uint8_t *future, size_t n, uint32_t rounds, size_
 /* One random fill: with rounds, 2 of each round's 3 cards kept at random; then a
  * random ordered choice of n_slots kept cards. */
 static void fill_random(const uint8_t *future, size_t n, uint32_t rounds, size_t n_slots,
-                        uint64_t *state, uint8_t *fill)
+                        ofc_rng *rng, uint8_t *fill)
 {
     uint8_t kept[OFC_HEUR_MAX_FUTURE];
     size_t n_kept = 0, i, r;
     if (rounds) {
         for (r = 0; r < rounds; r++) {
-            uint32_t drop = below(state, 3);
+            uint32_t drop = ofc_rng_draw(rng, 3);
             for (i = 0; i < 3; i++) {
                 if (i != drop) {
                     kept[n_kept++] = future[3 * r + i];
@@ -391,7 +359,7 @@ static void fill_random(const uint8_t *future, size_t n, uint32_t rounds, size_t
             kept[n_kept++] = future[i];
         }
     }
-    partial_shuffle(kept, n_kept, n_slots, state);
+    ofc_rng_shuffle_front(kept, n_kept, n_slots, rng);
     for (i = 0; i < n_slots; i++) {
         fill[i] = kept[i];
     }
@@ -402,7 +370,7 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
                         uint64_t seed, uint8_t *futures, uint8_t *fills)
 {
     uint8_t deck[OFC_CARDS];
-    uint64_t state = seed;
+    ofc_rng rng = ofc_rng_make(seed);
     size_t k, p;
     if ((!unseen && n_unseen) || n_unseen > OFC_CARDS) {
         return OFC_E_COUNT;
@@ -423,14 +391,14 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     }
     for (k = 0; k < n_samples && n_future; k++) {
         const uint8_t *future = futures + k * n_future;
-        partial_shuffle(deck, n_unseen, n_future, &state);
+        ofc_rng_shuffle_front(deck, n_unseen, n_future, &rng);
         memcpy(futures + k * n_future, deck, n_future);
         for (p = 0; p < n_fills && n_slots; p++) {
             uint8_t *fill = fills + (k * n_fills + p) * n_slots;
             if (p == 0) {
                 fill_by_rank(future, n_future, rounds, n_slots, fill);
             } else {
-                fill_random(future, n_future, rounds, n_slots, &state, fill);
+                fill_random(future, n_future, rounds, n_slots, &rng, fill);
             }
         }
     }

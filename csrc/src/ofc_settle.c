@@ -1,286 +1,10 @@
-/* ofc_settle.c -- settling a table of 2-4 seats (see ofc_settle.h for the rules). */
+/* ofc_settle.c -- settling a table of 2-4 seats (see ofc_settle.h for the rules): the
+ * checks of the input, the ledger of the pairs, the row modes (pairs, pool, single
+ * winner), naturals, surrender, the aces side bet and stakes, in that order.  The
+ * table's rules, order, stakes and natural payments: ofc_table.c. */
 #include <string.h>
 
-#include "ofc_internal.h"
-
-#define SEATS OFC_SETTLE_MAX_SEATS
-#define BIT(s) (1u << (s))
-
-/* ------------------------------------------------------------ table rules */
-
-int32_t ofc_table_rules_init(ofc_table_rules *t)
-{
-    int n;
-    if (t == NULL) {
-        return OFC_E_VALUE;
-    }
-    memset(t, 0, sizeof *t);
-    t->max_players = SEATS;
-    t->surrender_cost = -1;
-    for (n = 0; n < OFC_NAT_COUNT; n++) {
-        t->natural_rank[n] = -1;
-    }
-    return OFC_OK;
-}
-
-static int in_range(int32_t v, int32_t lo, int32_t hi)
-{
-    return lo <= v && v <= hi;
-}
-
-/* 1 when the played naturals have units in range and distinct ranks 0..played-1. */
-static int naturals_valid(const ofc_table_rules *t)
-{
-    uint32_t ranks = 0, played = 0;
-    int n;
-    if (t->natural_mask >> OFC_NAT_COUNT || t->naturals_rule > OFC_NATRULE_DIFFERENCE) {
-        return 0;
-    }
-    for (n = 0; n < OFC_NAT_COUNT; n++) {
-        int32_t rank = t->natural_rank[n];
-        if (!(t->natural_mask & OFC_NAT_BIT(n))) {
-            if (rank != -1) {
-                return 0;
-            }
-            continue;
-        }
-        if (!in_range(t->natural_units[n], 0, 1000) || !in_range(rank, 0, OFC_NAT_COUNT - 1) ||
-            ranks & BIT(rank)) {
-            return 0;
-        }
-        ranks |= BIT(rank);
-        played++;
-    }
-    return ranks == (BIT(played) - 1u);
-}
-
-int32_t ofc_table_rules_check(const ofc_table_rules *t)
-{
-    int k;
-    if (t == NULL || !in_range(t->max_players, 2, SEATS) || t->house > 1 || t->start > 1 ||
-        t->stakes > 1 || t->aces_bet > 1 || !in_range(t->pool_ante, 0, 1000) ||
-        !in_range(t->pool_sweep_extra, 0, t->pool_ante ? 1000 : 0) ||
-        !in_range(t->single_winner, 0, 1000) || t->surrender_cost > 1000) {
-        return OFC_E_RULES;
-    }
-    for (k = 0; k < 5; k++) {
-        if (!in_range(t->aces_value[k], 0, 1000)) {
-            return OFC_E_RULES;
-        }
-    }
-    if ((t->pool_ante && (t->house || t->single_winner)) || (t->house && t->single_winner) ||
-        !naturals_valid(t)) {
-        return OFC_E_RULES;
-    }
-    return OFC_OK;
-}
-
-int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t button)
-{
-    int s;
-    if (in == NULL) {
-        return OFC_E_VALUE;
-    }
-    memset(in, 0, sizeof *in);
-    memset(in->cards, OFC_NO_CARD, sizeof in->cards);
-    in->players = players;
-    in->button = button;
-    for (s = 0; s < SEATS; s++) {
-        in->declared[s] = OFC_DECLARE_NONE;
-    }
-    return OFC_OK;
-}
-
-/* ---------------------------------------------------------- order, stakes */
-
-/* Pairs in settlement order (players and button valid); returns their count. */
-static int order_pairs(uint32_t players, uint32_t button, uint32_t start, uint8_t pairs[][2])
-{
-    uint32_t first = start == OFC_START_BUTTON ? button : button + 1, i, j;
-    int k = 0;
-    for (i = 0; i < players; i++) {
-        for (j = i + 1; j < players; j++) {
-            pairs[k][0] = (uint8_t)((first + i) % players);
-            pairs[k][1] = (uint8_t)((first + j) % players);
-            k++;
-        }
-    }
-    return k;
-}
-
-int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
-                             uint8_t pairs[][2])
-{
-    if (pairs == NULL || start > OFC_START_BUTTON) {
-        return OFC_E_VALUE;
-    }
-    if (players < 2 || players > SEATS || button >= players) {
-        return OFC_E_SEAT;
-    }
-    return order_pairs(players, button, start, pairs);
-}
-
-/* Running state of table stakes, per seat (start stack, chips now, chips-model
- * capacity, WIN_CAP "hand complete"). */
-typedef struct stakes_seat {
-    int64_t start, chips, capacity;
-    uint8_t done;
-} stakes_seat;
-
-/* One capped transfer (R-STAKES-*): amount > 0 means seat j pays seat i. */
-static int32_t stakes_step(uint32_t model, stakes_seat *st, uint32_t i, uint32_t j,
-                           int32_t amount)
-{
-    stakes_seat *w = amount > 0 ? &st[i] : &st[j], *l = amount > 0 ? &st[j] : &st[i];
-    int64_t want = amount > 0 ? amount : -(int64_t)amount, paid;
-    if (model == OFC_STAKES_CHIPS) {
-        paid = want < w->capacity ? want : w->capacity;
-        paid = paid < l->capacity ? paid : l->capacity;
-        w->capacity -= paid;
-        l->capacity -= paid;
-    } else if (w->done || l->done) {
-        paid = 0;
-    } else {
-        int64_t room = 2 * w->start - w->chips; /* win at most the starting stack */
-        paid = want < l->chips ? want : l->chips;
-        paid = paid < room ? paid : room;
-        paid = paid > 0 ? paid : 0;
-    }
-    w->chips += paid;
-    l->chips -= paid;
-    if (model == OFC_STAKES_WIN_CAP && w->chips - w->start >= w->start) {
-        w->done = 1;
-    }
-    return (int32_t)(amount > 0 ? paid : -paid);
-}
-
-static void stakes_init(stakes_seat *st, const int32_t *stacks, size_t seats)
-{
-    size_t s;
-    for (s = 0; s < seats; s++) {
-        st[s].start = st[s].chips = st[s].capacity = stacks[s];
-        st[s].done = 0;
-    }
-}
-
-int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
-                         const uint8_t pairs[][2], const int32_t *amount, size_t n,
-                         int32_t *actual)
-{
-    stakes_seat st[256];
-    size_t k;
-    if (model > OFC_STAKES_CHIPS || stacks == NULL || seats == 0 || seats > 256 ||
-        (n > 0 && (pairs == NULL || amount == NULL || actual == NULL))) {
-        return OFC_E_VALUE;
-    }
-    for (k = 0; k < seats; k++) {
-        if (!in_range(stacks[k], 0, OFC_STACK_MAX)) {
-            return OFC_E_STACKS;
-        }
-    }
-    for (k = 0; k < n; k++) {
-        if (pairs[k][0] >= seats || pairs[k][1] >= seats) {
-            return OFC_E_SEAT;
-        }
-        if (amount[k] == INT32_MIN) {
-            return OFC_E_VALUE;
-        }
-    }
-    stakes_init(st, stacks, seats);
-    for (k = 0; k < n; k++) {
-        actual[k] = stakes_step(model, st, pairs[k][0], pairs[k][1], amount[k]);
-    }
-    return OFC_OK;
-}
-
-/* ---------------------------------------------------------------- naturals */
-
-/* ofc_natural_payment() for two valid ids (-1 = ordinary hand). */
-static int32_t natural_pay(const ofc_table_rules *t, int32_t a, uint32_t ka, int32_t b,
-                           uint32_t kb)
-{
-    int32_t ua, ub;
-    if (a < 0) {
-        return b < 0 ? 0 : -t->natural_units[b];
-    }
-    if (b < 0) {
-        return t->natural_units[a];
-    }
-    ua = t->natural_units[a];
-    ub = t->natural_units[b];
-    if (t->naturals_rule == OFC_NATRULE_DIFFERENCE) {
-        return ua - ub;
-    }
-    if (t->naturals_rule == OFC_NATRULE_EQUAL_CANCEL && ua == ub &&
-        (a == OFC_NAT_DRAGON) == (b == OFC_NAT_DRAGON)) {
-        return 0;
-    }
-    if (t->natural_rank[a] != t->natural_rank[b]) {
-        return t->natural_rank[a] > t->natural_rank[b] ? ua : -ub;
-    }
-    return ka > kb ? ua : ka < kb ? -ub : 0;
-}
-
-static int natural_played(const ofc_table_rules *t, int32_t id)
-{
-    return id == -1 || (in_range(id, 0, OFC_NAT_COUNT - 1) &&
-                        (t->natural_mask & OFC_NAT_BIT(id)));
-}
-
-int32_t ofc_natural_payment(const ofc_table_rules *table, int32_t a, uint32_t key_a,
-                            int32_t b, uint32_t key_b, int32_t *status)
-{
-    int32_t st = OFC_OK;
-    if (table == NULL || ofc_table_rules_check(table) != OFC_OK) {
-        st = OFC_E_RULES;
-    } else if (!natural_played(table, a) || !natural_played(table, b)) {
-        st = OFC_E_NATURAL;
-    }
-    if (status) {
-        *status = st;
-    }
-    return st == OFC_OK ? natural_pay(table, a, key_a, b, key_b) : 0;
-}
-
-/* The natural seat s declares, resolved against its cards: fills out->natural[s],
- * natural_key[s] and natural_board[s]; OFC_OK or OFC_E_NATURAL. */
-static int32_t resolve_natural(const ofc_table_rules *t, const uint8_t cards[13],
-                               int32_t declared, ofc_settlement *out, int s)
-{
-    ofc_naturals_result r;
-    uint32_t made;
-    int32_t id = -1, n;
-    const uint8_t *board = NULL;
-    if (declared != OFC_DECLARE_BEST && !in_range(declared, 0, OFC_NAT_COUNT - 1)) {
-        return OFC_E_NATURAL;
-    }
-    if (ofc_naturals(cards, &r) != OFC_OK) {
-        return OFC_E_NATURAL; /* not reached: the cards were validated */
-    }
-    made = r.mask & t->natural_mask;
-    for (n = 0; n < OFC_NAT_COUNT; n++) { /* the best: highest rank */
-        if ((made & OFC_NAT_BIT(n)) && (id < 0 || t->natural_rank[n] > t->natural_rank[id])) {
-            id = n;
-        }
-    }
-    if (declared != OFC_DECLARE_BEST) {
-        id = (made & OFC_NAT_BIT(declared)) ? declared : -1;
-    }
-    if (id < 0) {
-        return OFC_E_NATURAL;
-    }
-    board = id == OFC_NAT_THREE_STRAIGHTS ? r.straights
-            : id == OFC_NAT_THREE_FLUSHES ? r.flushes
-            : id == OFC_NAT_THREE_STRAIGHT_FLUSHES ? r.straight_flushes : NULL;
-    out->natural[s] = (int8_t)id;
-    out->natural_key[s] = r.key[id];
-    if (board) {
-        memcpy(out->natural_board[s], board, OFC_BOARD_CARDS);
-    } else {
-        memset(out->natural_board[s], OFC_NO_CARD, OFC_BOARD_CARDS);
-    }
-    return OFC_OK;
-}
+#include "ofc_settle_internal.h"
 
 /* ------------------------------------------------------------- validation */
 
@@ -391,7 +115,7 @@ static int32_t check_rest(const ofc_table_rules *t, const ofc_settle_input *in,
         if (hidden & BIT(s)) {
             return fail(out, OFC_E_COUNT, (int)s, 0xFF);
         }
-        st = resolve_natural(t, in->cards[s], in->declared[s], out, (int)s);
+        st = ofc_st_resolve_natural(t, in->cards[s], in->declared[s], out, (int)s);
         if (st != OFC_OK) {
             return fail(out, st, (int)s, 0xFF);
         }
@@ -661,7 +385,7 @@ static uint32_t settle_declared(const ofc_table_rules *t, const ofc_settle_input
     for (k = 0; k < L->npairs && naturals; k++) {
         int i = L->pair[k][0], j = L->pair[k][1];
         if ((L->active & BIT(k)) && (pair_seats(L, k) & naturals)) {
-            int32_t pay = natural_pay(t, out->natural[i], out->natural_key[i],
+            int32_t pay = ofc_st_natural_pay(t, out->natural[i], out->natural_key[i],
                                       out->natural[j], out->natural_key[j]);
             ledger_add(L, k, OFC_ITEM_NATURAL, pay);
             L->natural |= pay ? BIT(k) : 0; /* stakes take paid naturals first */
@@ -708,11 +432,11 @@ static void settle_stakes(const ofc_table_rules *t, const ofc_settle_input *in, 
     stakes_seat st[SEATS];
     int32_t actual[OFC_SETTLE_MAX_PAIRS];
     int pass, k;
-    stakes_init(st, in->stacks, in->players);
+    ofc_st_stakes_init(st, in->stacks, in->players);
     for (pass = 0; pass < 2; pass++) { /* pairs with a natural first, each in order */
         for (k = 0; k < L->npairs; k++) {
             if ((settled & BIT(k)) && ((L->natural >> k) & 1u) == (uint32_t)(pass == 0)) {
-                actual[k] = stakes_step(t->stakes, st, L->pair[k][0], L->pair[k][1],
+                actual[k] = ofc_st_stakes_step(t->stakes, st, L->pair[k][0], L->pair[k][1],
                                         L->total[k]);
             }
         }
@@ -764,7 +488,7 @@ static void ledger_init(ledger *L, const ofc_table_rules *t, const ofc_settle_in
                         uint32_t flags, ofc_settlement *out, int32_t house)
 {
     int k;
-    L->npairs = order_pairs(in->players, in->button, t->start, L->pair);
+    L->npairs = ofc_st_order_pairs(in->players, in->button, t->start, L->pair);
     L->touched = L->natural = L->active = 0;
     L->items = (flags & OFC_SETTLE_ITEMS) != 0;
     L->out = out;
@@ -840,3 +564,4 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     settle_nets(&L, in, out);
     return OFC_OK;
 }
+

@@ -150,7 +150,7 @@ int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
 
 /*! Per row and strength, what a row of that strength is worth against the same row
  * of a typical opponent.  Built from an opponent row-strength distribution by
- * ofc_ev_tables_init() (the shipped one, see tools/gen_win_tables.py) or
+ * ofc_ev_tables_init() (the shipped one, see tools/gen_opponent_rows.py) or
  * ofc_ev_tables_init_counts(); about 380 KB, so allocate it statically or on the
  * heap.  Entries for strengths a row cannot hold are 0.
  *

@@ -185,10 +185,44 @@ static inline void ofc_row_room(const uint8_t count[3], uint8_t room[3])
     }
 }
 
+/* First slot of a row in a 13-card board: 0, 3 and 8. */
+static inline uint32_t ofc_row_start(uint32_t row)
+{
+    return row == 0 ? 0u : 5u * row - 2u;
+}
+
 /* C(n, k) for n 0..17, k 0..5 (the generated table). */
 static inline uint32_t ofc_binom(uint32_t n, uint32_t k)
 {
     return ofc_tab_binom[6u * n + k];
+}
+
+/* C(n, k) for any n (0 when k < 0 or k > n), exact while it fits in 64 bits: the
+ * table of ofc_binom() where it reaches, else the product formula. */
+static inline uint64_t ofc_choose(int n, int k)
+{
+    uint64_t r = 1;
+    int i;
+    if (k < 0 || k > n) {
+        return 0;
+    }
+    if (n <= 17 && k <= 5) {
+        return ofc_binom((uint32_t)n, (uint32_t)k);
+    }
+    for (i = 1; i <= k; i++) {
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    }
+    return r;
+}
+
+/* n! for n 0..20 (the largest that fits in 64 bits). */
+static inline uint64_t ofc_factorial(int n)
+{
+    uint64_t f = 1;
+    while (n > 1) {
+        f *= (uint64_t)n--;
+    }
+    return f;
 }
 
 /* Row comparison key: the strength, or its 2-7 value for a lowball middle. */

@@ -2,7 +2,7 @@
  * ofc_inline.h -- the 5-card and 3-card ranking kernels as static inline functions,
  * for C callers who rank hands in their own tight loops (the xxHash XXH_INLINE_ALL
  * idea): include this header instead of calling ofc_rank5_unchecked(), and link
- * csrc/ofc_tables.c (or the whole library) for the tables.
+ * csrc/generated/ofc_tables.c (or the whole library) for the tables.
  *
  * Example
  * -------

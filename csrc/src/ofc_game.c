@@ -1,0 +1,449 @@
+/*
+ * ofc_game.c -- the flow of one deal (see ofc_game.h): rules, the schedule, the
+ * pending decision, placements, the classic specials (naturals, surrender) and the
+ * result through ofc_settle().  Action ids: ofc_actions.c; observations:
+ * ofc_observe.c; random playouts: ofc_playout.c.
+ */
+#include <string.h>
+
+#include "ofc_game_internal.h"
+
+/* ------------------------------------------------------------------ rules */
+
+int32_t ofc_game_rules_check(const ofc_game_rules *r)
+{
+    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
+        || r->max_players > OFC_GAME_MAX_SEATS || r->face_down_final > 8
+        || r->reserved != 0 || r->table.max_players < r->max_players)
+        return OFC_E_RULES;
+    if (ofc_rules_check(&r->scoring) != OFC_OK || ofc_fl_rules_check(&r->fl) != OFC_OK
+        || ofc_table_rules_check(&r->table) != OFC_OK)
+        return OFC_E_RULES;
+    if (r->kind == OFC_KIND_CLASSIC && r->fl.enabled)
+        return OFC_E_RULES;
+    return OFC_OK;
+}
+
+int32_t ofc_game_rules_init_pineapple(ofc_game_rules *r)
+{
+    if (r == NULL)
+        return OFC_E_RULES;
+    memset(r, 0, sizeof *r);
+    ofc_rules_init_ofc(&r->scoring);
+    ofc_table_rules_init(&r->table);
+    ofc_fl_rules_init_standard(&r->fl, 14);
+    r->kind = OFC_KIND_PINEAPPLE;
+    r->max_players = 3;
+    return OFC_OK;
+}
+
+/* --------------------------------------------------------------- schedule */
+
+/* The schedule of a seat outside Fantasyland (R-FLOW-*): an opening of OPENING_CARDS
+ * cards (classic: all 13 at once), then rounds_of() rounds of per_round() cards. */
+#define OPENING_CARDS 5u
+#define CLASSIC_CARDS 13u
+
+static uint32_t rounds_of(uint32_t kind)
+{
+    return kind == OFC_KIND_PINEAPPLE ? 4u : 8u;
+}
+
+static uint32_t per_round(uint32_t kind)
+{
+    return kind == OFC_KIND_PINEAPPLE ? 3u : 1u;
+}
+
+static uint32_t cards_per_seat(uint32_t kind, uint32_t fl)
+{
+    if (fl)
+        return fl;
+    if (kind == OFC_KIND_CLASSIC)
+        return CLASSIC_CARDS;
+    return OPENING_CARDS + rounds_of(kind) * per_round(kind);
+}
+
+int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland)
+{
+    if (kind > OFC_KIND_PINEAPPLE)
+        return OFC_E_RULES;
+    if (fantasyland && (fantasyland < 13u || fantasyland > 17u || kind == OFC_KIND_CLASSIC))
+        return OFC_E_SEATS;
+    return (int32_t)cards_per_seat(kind, fantasyland);
+}
+
+static void add_step(ofc_game *g, uint32_t seat, uint32_t *pos, uint32_t n, uint32_t k,
+                     uint32_t full, uint32_t face_down, uint32_t street)
+{
+    ofc_game_step *st = &g->steps[g->nsteps++];
+    st->seat = (uint8_t)seat;
+    st->start = (uint8_t)*pos;
+    st->n = (uint8_t)n;
+    st->k = (uint8_t)k;
+    st->full = (uint8_t)full;
+    st->face_down = (uint8_t)face_down;
+    st->street = (uint8_t)street;
+    st->reserved = 0;
+    *pos += n;
+}
+
+static void build_schedule(const ofc_game_rules *r, ofc_game *g)
+{
+    uint32_t order[OFC_GAME_MAX_SEATS], i, pos = 0, rnd;
+    uint32_t rounds = rounds_of(r->kind);
+    uint32_t per = per_round(r->kind);
+    uint32_t disc = r->kind == OFC_KIND_PINEAPPLE ? 1u : 0u;
+    uint32_t hidden_from = r->face_down_final < rounds ? rounds - r->face_down_final : 0u;
+    for (i = 0; i < g->players; i++)
+        order[i] = (g->button + 1 + i) % g->players;
+    if (g->kind == OFC_KIND_CLASSIC) {
+        for (i = 0; i < g->players; i++)
+            add_step(g, order[i], &pos, CLASSIC_CARDS, 0, 1, 1, 0);
+        return;
+    }
+    for (i = 0; i < g->players; i++)
+        if (g->fl[order[i]])
+            add_step(g, order[i], &pos, g->fl[order[i]], g->fl[order[i]] - 13u, 1, 1, 0);
+    for (i = 0; i < g->players; i++)
+        if (!g->fl[order[i]])
+            add_step(g, order[i], &pos, OPENING_CARDS, 0, 0, 0, 0);
+    for (rnd = 1; rnd <= rounds; rnd++)
+        for (i = 0; i < g->players; i++)
+            if (!g->fl[order[i]])
+                add_step(g, order[i], &pos, per, disc, 0, rnd > hidden_from, rnd);
+}
+
+static int32_t check_deck(const uint8_t *deck)
+{
+    uint64_t seen = 0;
+    uint32_t i;
+    for (i = 0; i < 52; i++) {
+        if (deck[i] >= 52)
+            return OFC_E_CARD;
+        if (seen >> deck[i] & 1u)
+            return OFC_E_DUPLICATE;
+        seen |= UINT64_C(1) << deck[i];
+    }
+    return OFC_OK;
+}
+
+static int32_t check_seats(const ofc_game_rules *r, uint32_t players, uint32_t button,
+                           const uint8_t *fl)
+{
+    uint32_t s, need = 0;
+    if (players < 2 || players > r->max_players || button >= players)
+        return OFC_E_SEATS;
+    for (s = 0; s < players; s++) {
+        uint32_t n = fl ? fl[s] : 0u;
+        if (n && (n < 13 || n > 17 || r->kind == OFC_KIND_CLASSIC || !r->fl.enabled))
+            return OFC_E_SEATS;
+        need += cards_per_seat(r->kind, n);
+    }
+    return need > 52 ? OFC_E_DECK : OFC_OK;
+}
+
+int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
+                      uint32_t button, const uint8_t *fl, uint64_t seed,
+                      const uint8_t *deck)
+{
+    ofc_game tmp;
+    uint32_t s;
+    int32_t rc;
+    if (g == NULL)
+        return OFC_E_COUNT;
+    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
+        || r->max_players > OFC_GAME_MAX_SEATS)
+        return OFC_E_RULES;
+    rc = check_seats(r, players, button, fl);
+    if (rc == OFC_OK && deck != NULL)
+        rc = check_deck(deck);
+    if (rc != OFC_OK)
+        return rc;
+    memset(&tmp, 0, sizeof tmp);
+    memset(tmp.board, OFC_NO_CARD, sizeof tmp.board);
+    memset(tmp.discards, OFC_NO_CARD, sizeof tmp.discards);
+    memset(tmp.declared, -1, sizeof tmp.declared);
+    tmp.players = (uint8_t)players;
+    tmp.button = (uint8_t)button;
+    tmp.kind = r->kind;
+    for (s = 0; s < players; s++)
+        tmp.fl[s] = fl ? fl[s] : 0u;
+    if (deck != NULL) {
+        memcpy(tmp.deck, deck, 52);
+    } else {
+        tmp.seed = seed;
+        ofc_deck_from_seed(seed, tmp.deck);
+    }
+    build_schedule(r, &tmp);
+    *g = tmp;
+    return OFC_OK;
+}
+
+/* ------------------------------------------------------------- decisions */
+
+const ofc_game_step *ofc_gm_pending(const ofc_game *g)
+{
+    return g->step < g->nsteps ? &g->steps[g->step] : NULL;
+}
+
+int32_t ofc_game_to_act(const ofc_game *g)
+{
+    const ofc_game_step *st = ofc_gm_pending(g);
+    return st ? (int32_t)st->seat : -1;
+}
+
+int32_t ofc_game_is_over(const ofc_game *g)
+{
+    return g->step >= g->nsteps;
+}
+
+void ofc_gm_free_slots(const ofc_game *g, uint32_t seat, uint8_t free_[3])
+{
+    ofc_row_room(g->count[seat], free_);
+}
+
+int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out)
+{
+    const ofc_game_step *st = ofc_gm_pending(g);
+    uint32_t i;
+    memset(out, 0, sizeof *out);
+    memset(out->dealt, OFC_NO_CARD, sizeof out->dealt);
+    if (st == NULL) {
+        out->seat = OFC_NO_SEAT;
+        out->street = (uint8_t)(g->nsteps ? g->steps[g->nsteps - 1].street + 1 : 0);
+        return OFC_E_GAME_OVER;
+    }
+    out->seat = st->seat;
+    out->n = st->n;
+    out->k = st->k;
+    out->full = st->full;
+    out->face_down = st->face_down;
+    out->street = st->street;
+    ofc_gm_free_slots(g, st->seat, out->free);
+    for (i = g->step + 1u; i < g->nsteps; i++) {
+        if (g->steps[i].seat == st->seat) {
+            out->future_cards = (uint8_t)(out->future_cards + g->steps[i].n);
+            out->future_discards = (uint8_t)(out->future_discards + g->steps[i].k);
+        }
+    }
+    memcpy(out->dealt, g->deck + st->start, st->n);
+    return OFC_OK;
+}
+
+/* ------------------------------------------------------------- placements */
+
+/* Validate destinations of the ofc_gm_pending step; returns OFC_OK or the first error. */
+static int32_t check_placement(const ofc_game *g, const ofc_game_step *st,
+                               const uint8_t *dest, uint32_t n)
+{
+    uint32_t need[4] = {0, 0, 0, 0}, i, row;
+    if (n != st->n)
+        return OFC_E_COUNT;
+    for (i = 0; i < n; i++) {
+        if (dest[i] > OFC_DISCARD)
+            return OFC_E_DESTINATION;
+        need[dest[i]]++;
+    }
+    if (need[OFC_DISCARD] != st->k)
+        return OFC_E_DISCARDS;
+    for (row = 0; row < 3; row++)
+        if (need[row] + g->count[st->seat][row] > ofc_row_size(row))
+            return OFC_E_ROW_FULL;
+    return OFC_OK;
+}
+
+/* Apply validated destinations and move to the next decision. */
+void ofc_gm_place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
+{
+    uint32_t s = st->seat, i;
+    const uint8_t *cards = g->deck + st->start;
+    for (i = 0; i < st->n; i++) {
+        uint32_t row = dest[i];
+        if (row == OFC_DISCARD) {
+            g->discards[s][g->ndiscards[s]++] = cards[i];
+        } else {
+            uint32_t slot = ofc_row_start(row) + g->count[s][row]++;
+            g->board[s][slot] = cards[i];
+            if (st->face_down)
+                g->face_down[s] = (uint16_t)(g->face_down[s] | 1u << slot);
+        }
+    }
+    g->step++;
+}
+
+int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)
+{
+    const ofc_game_step *st = ofc_gm_pending(g);
+    uint8_t local[OFC_GAME_MAX_DEALT];
+    int32_t rc;
+    if (st == NULL)
+        return OFC_E_GAME_OVER;
+    if (dest == NULL || n != st->n)
+        return OFC_E_COUNT;
+    memcpy(local, dest, n); /* read the caller's bytes once */
+    rc = check_placement(g, st, local, n);
+    if (rc == OFC_OK)
+        ofc_gm_place(g, st, local);
+    return rc;
+}
+
+int32_t ofc_game_apply_action(ofc_game *g, uint32_t action)
+{
+    const ofc_game_step *st = ofc_gm_pending(g);
+    uint8_t dest[5];
+    uint8_t free_[3];
+    if (st == NULL)
+        return OFC_E_GAME_OVER;
+    if (st->full)
+        return OFC_E_FULL_SET;
+    if (ofc_action_decode(st->n, st->k, action, dest) != OFC_OK)
+        return OFC_E_ACTION;
+    ofc_gm_free_slots(g, st->seat, free_);
+    if (!ofc_gm_code_fits(action % ofc_pow3(st->n - st->k), (uint32_t)st->n - st->k, free_))
+        return OFC_E_ACTION;
+    ofc_gm_place(g, st, dest);
+    return OFC_OK;
+}
+
+/* ------------------------------------------------------- classic specials */
+
+static const ofc_game_step *classic_set(const ofc_game *g, int32_t *rc)
+{
+    const ofc_game_step *st = ofc_gm_pending(g);
+    *rc = OFC_OK;
+    if (st == NULL)
+        *rc = OFC_E_GAME_OVER;
+    else if (g->kind != OFC_KIND_CLASSIC || !st->full)
+        *rc = OFC_E_NOT_CLASSIC;
+    return *rc == OFC_OK ? st : NULL;
+}
+
+/* Lay 13 cards out as an unset hand: highest cards in the back, then the middle,
+ * then the front (each row highest first). */
+static void default_layout(const uint8_t cards[13], uint8_t board[13])
+{
+    uint8_t sorted[13];
+    uint32_t i, j;
+    memcpy(sorted, cards, 13);
+    for (i = 1; i < 13; i++) /* insertion sort, descending */
+        for (j = i; j > 0 && sorted[j] > sorted[j - 1]; j--) {
+            uint8_t t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    memcpy(board + 8, sorted, 5);
+    memcpy(board + 3, sorted + 5, 5);
+    memcpy(board, sorted + 10, 3);
+}
+
+static const uint8_t *natural_board(const ofc_naturals_result *nat, uint32_t natural)
+{
+    if (natural == OFC_NAT_THREE_STRAIGHTS)
+        return nat->straights;
+    if (natural == OFC_NAT_THREE_FLUSHES)
+        return nat->flushes;
+    if (natural == OFC_NAT_THREE_STRAIGHT_FLUSHES)
+        return nat->straight_flushes;
+    return NULL;
+}
+
+/* Set a classic seat's 13 cards as `board` (face down) and move on. */
+static void set_board(ofc_game *g, const ofc_game_step *st, const uint8_t board[13])
+{
+    uint32_t s = st->seat;
+    memcpy(g->board[s], board, 13);
+    g->count[s][0] = 3;
+    g->count[s][1] = 5;
+    g->count[s][2] = 5;
+    g->face_down[s] = 0x1FFF;
+    g->step++;
+}
+
+uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g)
+{
+    ofc_naturals_result nat;
+    int32_t rc;
+    const ofc_game_step *st = classic_set(g, &rc);
+    if (st == NULL || ofc_naturals(g->deck + st->start, &nat) != OFC_OK)
+        return 0;
+    return nat.mask & r->table.natural_mask;
+}
+
+int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural)
+{
+    ofc_naturals_result nat;
+    uint8_t board[13];
+    const uint8_t *shown;
+    int32_t rc;
+    const ofc_game_step *st = classic_set(g, &rc);
+    if (st == NULL)
+        return rc;
+    if (natural >= OFC_NAT_COUNT
+        || !(ofc_game_declarable(r, g) & OFC_NAT_BIT(natural)))
+        return OFC_E_NATURAL;
+    ofc_naturals(g->deck + st->start, &nat);
+    shown = natural_board(&nat, natural);
+    if (shown != NULL && shown[0] != OFC_NO_CARD)
+        memcpy(board, shown, 13);
+    else
+        default_layout(g->deck + st->start, board);
+    g->declared[st->seat] = (int8_t)natural;
+    set_board(g, st, board);
+    return OFC_OK;
+}
+
+int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g)
+{
+    uint8_t board[13];
+    int32_t rc;
+    const ofc_game_step *st = classic_set(g, &rc);
+    if (st == NULL)
+        return rc;
+    if (r->table.surrender_cost < 0)
+        return OFC_E_SURRENDER;
+    default_layout(g->deck + st->start, board);
+    g->surrendered = (uint8_t)(g->surrendered | 1u << st->seat);
+    set_board(g, st, board);
+    return OFC_OK;
+}
+
+/* ------------------------------------------------------------------ result */
+
+int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
+                            const int32_t *stacks, uint32_t flags, ofc_game_result *out)
+{
+    ofc_settle_input in;
+    uint32_t s;
+    int32_t rc;
+    if (!ofc_game_is_over(g))
+        return OFC_E_NOT_OVER;
+    memset(&in, 0, sizeof in);
+    in.players = g->players;
+    in.button = g->button;
+    in.surrendered = g->surrendered;
+    memcpy(in.declared, g->declared, sizeof in.declared);
+    memcpy(in.cards, g->board, sizeof in.cards);
+    if (stacks != NULL) {
+        in.has_stacks = 1;
+        memcpy(in.stacks, stacks, g->players * sizeof *stacks);
+    }
+    memset(out, 0, sizeof *out);
+    rc = ofc_settle(&r->scoring, &r->table, &in, flags, &out->settlement);
+    if (rc != OFC_OK)
+        return rc;
+    for (s = 0; s < g->players; s++) {
+        int unset = (g->surrendered >> s & 1u) || g->declared[s] >= 0;
+        const ofc_board_eval *e = &out->settlement.eval[s];
+        out->net[s] = out->settlement.net[s];
+        if (unset)
+            continue;
+        out->foul[s] = e->foul;
+        memcpy(out->royalty[s], e->royalty, sizeof out->royalty[s]);
+        if (r->fl.enabled) {
+            rc = ofc_fl_next_cards(&r->scoring, &r->fl, g->board[s], g->fl[s]);
+            out->fl_next[s] = (uint8_t)(rc > 0 ? rc : 0);
+        }
+    }
+    return OFC_OK;
+}
+

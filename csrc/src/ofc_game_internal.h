@@ -1,0 +1,36 @@
+/* ofc_game_internal.h -- what the parts of the game engine share (private): the deal's
+ * flow (ofc_game.c), action ids (ofc_actions.c), observations (ofc_observe.c) and
+ * random playouts (ofc_playout.c), all documented in ofc_game.h. */
+#ifndef OFC_GAME_INTERNAL_H
+#define OFC_GAME_INTERNAL_H
+
+#include "ofc_game.h"
+#include "ofc_internal.h"
+
+/* 3^n for n 0..5: the row codes of n kept cards. */
+static inline uint32_t ofc_pow3(uint32_t n)
+{
+    static const uint16_t pow3[6] = {1, 3, 9, 27, 81, 243};
+    return pow3[n];
+}
+
+/* The pending step of the schedule (NULL when the deal is over). */
+const ofc_game_step *ofc_gm_pending(const ofc_game *g);
+
+/* Free slots of each row of a seat's board. */
+void ofc_gm_free_slots(const ofc_game *g, uint32_t seat, uint8_t free_[3]);
+
+/* The ci-th k-subset of 0..n-1 in lexicographic order, as a bit mask (0 when ci is
+ * out of range and k > 0). */
+uint32_t ofc_gm_subset_at(uint32_t n, uint32_t k, uint32_t ci);
+
+/* C(n, k): the k-subsets of n cards. */
+uint32_t ofc_gm_subset_count(uint32_t n, uint32_t k);
+
+/* Whether the kept rows of `code` (kept digits) fit the free slots. */
+int ofc_gm_code_fits(uint32_t code, uint32_t kept, const uint8_t free_[3]);
+
+/* Apply validated destinations and move to the next decision. */
+void ofc_gm_place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest);
+
+#endif /* OFC_GAME_INTERNAL_H */

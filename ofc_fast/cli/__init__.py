@@ -1,0 +1,108 @@
+r"""The ``ofc-fast`` command line.
+
+    ofc-fast                                   # a short, readable PINEAPPLE match
+    ofc-fast play --rules pineapple --players 3 --hands 1000 --seed 1 \
+                  --bots heuristic,random,random --json out.json --history deals.jsonl
+    ofc-fast eval "As Ks Qs Js Ts"             # a 3- or 5-card hand, or a whole board
+    ofc-fast score "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts" "<board>" --rules OFC
+    ofc-fast solve "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s" --rules pineapple
+    ofc-fast play --hands 2000 --workers 2       # independent deals on 2 processes
+    ofc-fast selfplay --bots heuristic --hands 10000 --out data/ [--workers N | --ray]
+    ofc-fast advise --dealt "As Kd 9h 9c 4s"   # the opening, heads-up (empty boards)
+    ofc-fast advise --rules pineapple --board "Qh / 9s 9h / As Ks" --dealt "2c 5d Ts" \
+                    --opponent "7c / 8d 8h / 4s 4d" [--dead "3c"] [--players 3] [--json]
+    ofc-fast rules [NAME]
+    ofc-fast bench [--quick]
+    ofc-fast --version
+
+Options every subcommand reads the same way:
+
+* ``--rules``: a preset name (``ofc-fast rules`` lists them) or the path of a rules
+  JSON file (``RuleSet.to_json()``, e.g. the README's ``thursday.json``);
+* ``--stacks``: chips per seat, ``200`` for every seat or ``200,200,150`` one per seat;
+* ``--json [PATH]``: the result as JSON, written to PATH, or printed alone on standard
+  output without PATH.
+
+On a terminal, tables and progress bars are drawn with ``rich`` when it is installed
+(``pip install "ofc-fast[cli]"``), as plain text otherwise; either way they fit 80
+columns.  Into a pipe or a file, tables are plain text at their full width, with
+no trailing spaces (nothing is cut short).  Error messages name the option or
+argument at fault.  Ctrl-C during ``play`` stops the match, prints the summary of
+the deals played and still writes ``--json`` / ``--history`` (exit status 130).
+
+The package: :mod:`ofc_fast.cli.options` (the shared options and their readers),
+:mod:`ofc_fast.cli.render` (tables, deals, the solver's and the search's text), the
+commands in ``_play`` and ``_analysis``.  Each module of :data:`COMMAND_MODULES`
+(``ofc_fast.arena.cli``, ``ofc_fast.parallel.cli``, ``ofc_fast.serve.cli`` among
+them) registers its subcommands through ``add_commands(subparsers)``; they are looked
+up by name when the parser is built, so none of them imports this package's
+``__init__``, nor it theirs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from ..errors import OfcError
+from .options import load_rules, parse_stacks
+
+__all__ = ["COMMAND_MODULES", "build_parser", "load_rules", "main", "parse_stacks"]
+
+COMMAND_MODULES = (
+    "ofc_fast.cli._play",  # play
+    "ofc_fast.cli._analysis",  # eval, score, solve, advise, rules, bench
+    "ofc_fast.arena.cli",  # bot, arena, replay, report
+    "ofc_fast.parallel.cli",  # selfplay
+    "ofc_fast.serve.cli",  # serve
+)
+"""The modules whose ``add_commands(subparsers)`` registers the subcommands, in the
+order ``ofc-fast --help`` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``ofc-fast`` argument parser with every subcommand.
+
+    >>> build_parser().parse_args(["rules", "OFC"]).name
+    'OFC'
+    """
+    from .. import __version__
+
+    p = argparse.ArgumentParser(
+        prog="ofc-fast",
+        description="Fast evaluator and rules engine for Chinese Poker and Open Face "
+        "Chinese Poker. Without a command: a short PINEAPPLE match between "
+        "bots (ofc-fast play).",
+    )
+    p.add_argument("--version", action="version", version=f"ofc-fast {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).add_commands(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``ofc-fast`` command line; returns the exit status."""
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["bench"]:  # everything after "bench" (--help too) is the bench's
+        from ._analysis import run_bench
+
+        args = argparse.Namespace(func=run_bench, bench_args=argv[1:])
+    else:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            args = parser.parse_args(["play", *argv])
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        print("ofc-fast: interrupted", file=sys.stderr)
+        return 130
+    except OfcError as exc:
+        print(f"ofc-fast: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"ofc-fast: error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,448 @@
+"""``ofc-fast play``: a match between bots, deal by deal in this process, or as a
+parallel run of independent units (``--workers`` / ``--ray``, ``ofc_fast.parallel``);
+Ctrl-C stops between two deals (registered by :func:`add_commands`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..errors import GameError, OfcError
+from ..rules import RuleSet
+from ..table import check_players, check_seat, check_seed
+from .options import (
+    add_bots_option,
+    add_json_option,
+    add_rules_option,
+    add_stacks_option,
+    emit_json,
+    json_only,
+    load_rules,
+    named,
+    parse_stacks,
+)
+from .render import Justify, interval_method, pct, print_deal, progress, table, wrap
+
+if TYPE_CHECKING:
+    from ..game import Match
+
+__all__ = ["add_commands"]
+
+SHOW_DEALS = 10  # print every deal of a match this short
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from ..bots import make_bots
+    from ..game import Match
+
+    preset = load_rules(args.rules)
+    players = args.players if args.players is not None else min(3, preset.max_players)
+    named("--players", check_players, players, preset)
+    named("--button", check_seat, args.button, players, "")
+    if args.hands < 1:
+        raise GameError(f"--hands: must be at least 1, got {args.hands}")
+    names = [  # specs (policy:PATH, module:attribute) keep their case
+        n.strip() if ":" in n else n.strip().lower()
+        for n in args.bots.split(",")
+        if n.strip()
+    ]
+    stacks = parse_stacks(args.stacks, players)
+    if args.seed is not None:
+        check_seed(args.seed, "--seed")
+    # what Match still checks is whether the seats fit one deck
+    match = named(
+        "--players",
+        Match,
+        preset,
+        players,
+        seed=args.seed,
+        stacks=stacks,
+        button=args.button,
+        keep_nets=False,
+    )
+    from ..parallel.cli import wants_parallel
+
+    if args.independent and not wants_parallel(args):
+        raise GameError(
+            "--independent: a parallel run's mode; add --workers N or --ray (a plain "
+            "play is the sequential Match, with Fantasyland)"
+        )
+    if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
+        return play_parallel(args, preset, players, names, match.seed, stacks)
+    # the bots' seeds derive from the match seed, the one printed: it replays the match
+    bots = named("--bots", make_bots, names, players, preset, seed=match.seed)
+    names = names * players if len(names) == 1 else names
+    quiet = args.quiet or json_only(args)
+    show = (
+        args.show
+        if args.show is not None
+        else (args.hands if args.hands <= SHOW_DEALS else 0)
+    )
+    deals: list[dict[str, Any]] = []
+    hist_file = None
+    hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
+    histories: list[dict[str, Any]] = []
+    if args.history:
+        try:
+            # closed in the finally below, after the last deal is written
+            hist_file = open(args.history, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise OfcError(
+                f"--history: cannot write {args.history!r}: {exc.strerror}"
+            ) from None
+    advance, close = progress(args.hands, not quiet and show == 0 and args.hands >= 50)
+    decisions = 0
+
+    def on_deal(game: Any, result: Any) -> None:
+        nonlocal decisions
+        decisions += game.decisions
+        i = match.hands_played
+        if args.json:
+            d = result.to_dict()
+            d.pop("items", None)
+            deals.append({"deal": i, "seed": game.seed, **d})
+        if hist_file is not None:
+            if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
+                from ..arena.history import deal_record
+
+                hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
+            else:
+                histories.append(game.history())
+        if i <= show and not quiet:
+            print_deal(i, game, result, names)
+        advance()
+
+    t0 = time.perf_counter()
+    stop = StopOnSigint()
+    try:
+        with stop:
+            for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
+                if match.is_over or stop.requested:
+                    break
+                match.play(bots, 1, on_deal=on_deal)
+    except KeyboardInterrupt:  # a second Ctrl-C: stop at once
+        stop.requested = True
+    finally:
+        close()
+        if hist_file is not None:
+            if not hist_jsonl:
+                json.dump(
+                    {
+                        "rules": preset.name,
+                        "players": players,
+                        "seed": match.seed,
+                        "bots": names,
+                        "deals": histories,
+                    },
+                    hist_file,
+                )
+            hist_file.close()
+    elapsed = time.perf_counter() - t0
+    summary = match.summary()
+    interrupted = stop.requested
+    if interrupted:
+        print(
+            f"interrupted: {match.hands_played} of {args.hands} deals played",
+            file=sys.stderr,
+        )
+    if not quiet:
+        cols = ["seat", "bot", "pts/deal", "95% CI", "total", "fouls", "in FL", "roy/deal"]
+        just: list[Justify] = [
+            "right",
+            "left",
+            "right",
+            "right",
+            "right",
+            "right",
+            "right",
+            "right",
+        ]
+        if match.stacks is not None:
+            cols.append("stack")
+            just.append("right")
+        rows = []
+        for s, d in enumerate(summary):
+            ci = d["ci95"]
+            row = [
+                s,
+                names[s],
+                f"{d['mean']:+.2f}",
+                f"±{ci:.2f}" if ci is not None else "-",
+                f"{d['total']:+d}",
+                pct(d["foul_rate"]),
+                pct(d["fantasyland_rate"]),
+                f"{d['mean_royalties']:.2f}",
+            ]
+            if match.stacks is not None:
+                row.append(d["stack"])
+            rows.append(row)
+        table(
+            f"{preset.name}: {match.hands_played} deals, {players} players, seed "
+            f"{match.seed}",
+            cols,
+            rows,
+            justify=just,
+        )
+        wrap(
+            f"Points per deal with a 95% confidence interval ({interval_method()}); "
+            f"fouls and deals played in Fantasyland as shares of the deals; mean "
+            f"royalties per deal."
+        )
+        print(
+            f"{decisions:,} decisions in {elapsed:.2f} s "
+            f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+        )
+        if match.is_over and match.hands_played < args.hands:
+            print("the match ended early: fewer than two seats have chips left")
+    if args.json:
+        emit_play_json(
+            args, match, preset, names, elapsed, decisions, deals, interrupted=interrupted
+        )
+    return 130 if interrupted else 0
+
+
+def play_parallel(
+    args: argparse.Namespace,
+    preset: RuleSet,
+    players: int,
+    names: list[str],
+    seed: int,
+    stacks: list[int] | None,
+) -> int:
+    """``play --workers N`` / ``--ray``: a run of units, each a deal and the
+    Fantasyland deals it earns (``--independent``: the deal alone, its Fantasyland
+    counted, not played); no chips carried between deals (ofc_fast/parallel/plan.py).
+    The same on every executor."""
+    from ..parallel.cli import play_run
+
+    if stacks is not None:
+        raise GameError(
+            "--stacks: table stakes carry chips from deal to deal, which a "
+            "parallel run (--workers, --ray) of independent units cannot; "
+            "drop --workers/--ray or --stacks"
+        )
+    names = names * players if len(names) == 1 else names
+    quiet = args.quiet or json_only(args)
+    t0 = time.perf_counter()
+    run, executor = play_run(
+        args,
+        preset,
+        players,
+        names,
+        seed,
+        history=bool(args.history),
+        progress=not quiet and args.hands >= 50 and sys.stderr.isatty(),
+    )
+    elapsed = time.perf_counter() - t0
+    match = run.match
+    decisions = sum(o["decisions"] for o in run.outcomes)
+    if args.history:
+        try:
+            with open(args.history, "w", encoding="utf-8") as f:
+                if args.history.endswith(".jsonl"):
+                    f.writelines(line + "\n" for line in run.lines)
+                else:
+                    json.dump(
+                        {
+                            "rules": preset.name,
+                            "players": players,
+                            "seed": seed,
+                            "bots": names,
+                            "deals": [json.loads(line)["history"] for line in run.lines],
+                        },
+                        f,
+                    )
+        except OSError as exc:
+            raise OfcError(
+                f"--history: cannot write {args.history!r}: {exc.strerror}"
+            ) from None
+    chains = run.spec.fantasyland
+    if not quiet:
+        fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"
+        rows = [
+            [
+                s,
+                names[s],
+                f"{d['mean']:+.2f}",
+                f"±{d['ci95']:.2f}" if d["ci95"] is not None else "-",
+                f"{d['total']:+d}",
+                pct(d["foul_rate"]),
+                pct(d[fl_key]),
+                f"{d['mean_royalties']:.2f}",
+            ]
+            for s, d in enumerate(match.summary())
+        ]
+        what = (
+            f"{match.hands_played} deals ({args.hands} deals and the Fantasyland "
+            f"deals they earned)"
+            if chains
+            else f"{match.hands_played} independent deals"
+        )
+        table(
+            f"{preset.name}: {what}, {players} players, seed {seed}, {executor}",
+            [
+                "seat",
+                "bot",
+                "pts/deal",
+                "95% CI",
+                "total",
+                "fouls",
+                "in FL" if chains else "FL earned",
+                "roy/deal",
+            ],
+            rows,
+            justify=["right", "left", "right", "right", "right", "right", "right", "right"],
+        )
+        wrap(
+            (
+                "Each deal with the Fantasyland deals it earns (--workers/--ray): "
+                "Fantasyland is played, deals played in Fantasyland as a share of "
+                "the deals. "
+                if chains
+                else "Independent deals (--independent): no Fantasyland is played, "
+                "the Fantasyland earned is shown as a share of the deals. "
+            )
+            + f"Points per deal with a 95% confidence interval ({interval_method()})."
+        )
+        print(
+            f"{decisions:,} decisions in {elapsed:.2f} s "
+            f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
+        )
+    if args.json:
+        deals = [
+            {
+                "deal": o["deal"] + 1,
+                "seed": o["seed"],
+                "net": o["net"],
+                "fouls": o["fouls"],
+                "royalties": o["royalties"],
+                "fantasyland": o["fantasyland"],
+                "in_fantasyland": o["in_fantasyland"],
+                "fl_deal": o["fl_deal"],
+                "button": o["button"],
+            }
+            for o in run.outcomes
+        ]
+        emit_play_json(
+            args,
+            match,
+            preset,
+            names,
+            elapsed,
+            decisions,
+            deals,
+            interrupted=False,
+            mode="fantasyland-chains" if chains else "independent",
+            executor=executor,
+        )
+    return 0
+
+
+def emit_play_json(
+    args: argparse.Namespace,
+    match: Match,
+    preset: RuleSet,
+    names: list[str],
+    elapsed: float,
+    decisions: int,
+    deals: list[dict[str, Any]],
+    **extra: Any,
+) -> None:
+    """The ``--json`` record of ``ofc-fast play``: the match, its rules and bots,
+    timing, ``extra`` fields, then the deals."""
+    emit_json(
+        args,
+        {
+            **match.to_dict(),
+            "rule_set": preset.to_dict(),
+            "bots": names,
+            "seconds": elapsed,
+            "decisions": decisions,
+            **extra,
+            "deals": deals,
+        },
+    )
+
+
+class StopOnSigint:
+    """While active (main thread only), the first Ctrl-C only asks to stop (so the
+    deal in progress finishes and the records stay consistent); a second one raises
+    KeyboardInterrupt as usual."""
+
+    def __init__(self) -> None:
+        self.requested = False
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __enter__(self) -> StopOnSigint:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+
+def add_commands(sub: Any) -> None:
+    """Register ``play`` on a subparsers object."""
+    from ..bots import bot_names  # the registry names --bots accepts
+    from ..parallel.cli import add_parallel_options
+
+    pl = sub.add_parser(
+        "play",
+        help="simulate a match between bots",
+        description="Simulate a match between bots and print a summary per seat: points "
+        "per deal with a 95% confidence interval, foul rate, share of deals "
+        "played in Fantasyland and mean royalties. Short matches "
+        f"(<= {SHOW_DEALS} deals) print every deal.",
+    )
+    add_rules_option(pl, "PINEAPPLE")
+    pl.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats (default: 3, or the rules' maximum when smaller)",
+    )
+    pl.add_argument("--hands", type=int, default=5, help="deals to play (default 5)")
+    pl.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the whole match (default: random, printed)",
+    )
+    add_bots_option(pl, bot_names())
+    add_stacks_option(pl)
+    pl.add_argument("--button", type=int, default=0, help="button of the first deal")
+    pl.add_argument(
+        "--show",
+        type=int,
+        default=None,
+        help="print the first N deals (default: all of a short match)",
+    )
+    add_json_option(pl)
+    pl.add_argument(
+        "--history",
+        metavar="PATH",
+        help="write every deal's history (Game.replay() input): JSON, or "
+        "one JSON object per line when PATH ends in .jsonl",
+    )
+    pl.add_argument("--quiet", action="store_true", help="print nothing but errors")
+    add_parallel_options(pl)  # --workers, --ray, --chunk-size (ofc_fast/parallel/cli.py)
+    pl.add_argument(
+        "--independent",
+        action="store_true",
+        help="with --workers/--ray: play independent deals, counting the Fantasyland "
+        "a deal earns without playing it (default: each deal with its Fantasyland "
+        "deals)",
+    )
+    pl.set_defaults(func=run_play)

@@ -1,0 +1,151 @@
+"""The options that several ``ofc-fast`` subcommands share, read the same way by each:
+``--rules``, ``--stacks``, ``--json``, ``--bots``, ``--seed``, ``--players``,
+``--hands``, ``--quiet`` (the builders ``add_*_option``) and their readers
+(:func:`load_rules`, :func:`parse_stacks`).  ``ofc_fast.arena.cli``,
+``ofc_fast.parallel.cli`` and ``ofc_fast.serve.cli`` build their options here too.
+
+>>> import argparse
+>>> p = argparse.ArgumentParser()
+>>> add_rules_option(p, "OFC")
+>>> load_rules(p.parse_args([]).rules).name
+'OFC'
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from .. import rules as rules_mod
+from ..errors import GameError, OfcError, RulesError
+from ..table import check_stacks
+
+__all__ = [
+    "add_bots_option",
+    "add_json_option",
+    "add_rules_option",
+    "add_stacks_option",
+    "load_rules",
+    "parse_stacks",
+]
+
+_T = TypeVar("_T")
+
+
+def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """``fn(*args, **kwargs)``, with an error message prefixed by the option (or
+    argument) it came from, so messages name what the user typed."""
+    try:
+        return fn(*args, **kwargs)
+    except OfcError as exc:
+        raise type(exc)(f"{option}: {exc}") from None
+
+
+def load_rules(value: str) -> rules_mod.RuleSet:
+    """``--rules``: a preset name, or the path of a rules JSON file
+    (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
+
+    >>> load_rules("pineapple").name
+    'PINEAPPLE'
+    """
+    if value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value):
+        try:
+            with open(value, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as exc:
+            raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
+        return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
+    return named("--rules", rules_mod.get, value)
+
+
+def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
+    """``--stacks``: ``200`` (every seat) or ``200,200,150`` (one per seat; spaces
+    between the numbers work too).  Errors name ``--stacks``.
+
+    >>> parse_stacks(["200"], 3), parse_stacks(["200,150"], 2)
+    ([200, 200, 200], [200, 150])
+    """
+    if values is None:
+        return None
+    text = ",".join(values)
+    try:
+        chips = [int(v) for v in text.replace(" ", ",").split(",") if v]
+    except ValueError:
+        raise GameError(
+            f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"
+        ) from None
+    if len(chips) not in (1, seats):
+        raise GameError(
+            f"--stacks: {seats} seats need 1 or {seats} chip counts, got {len(chips)}"
+        )
+    return list(
+        check_stacks(chips[0] if len(chips) == 1 else chips, seats, "--stacks") or ()
+    )
+
+
+def emit_json(args: argparse.Namespace, doc: Any) -> None:
+    """``--json``: alone on standard output (no PATH), or into the file PATH."""
+    if args.json == "-":
+        print(json.dumps(doc))
+        return
+    try:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(doc, f)
+    except OSError as exc:
+        raise OfcError(f"--json: cannot write {args.json!r}: {exc.strerror}") from None
+
+
+def json_only(args: argparse.Namespace) -> bool:
+    """True when the JSON goes to standard output: nothing else is printed."""
+    return getattr(args, "json", None) == "-"
+
+
+RULES_HELP = "a preset name (see `ofc-fast rules`) or the path of a rules JSON file"
+
+STACKS_HELP = (
+    "chips per seat for table stakes (R-STAKES-*): 200 for every seat, or "
+    "200,200,150 one per seat"
+)
+
+
+def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """The same ``--json [PATH]`` in every subcommand (read by :func:`emit_json`)."""
+    parser.add_argument(
+        "--json",
+        nargs="?",
+        const="-",
+        default=None,
+        metavar="PATH",
+        help=help
+        or "the result as JSON: written to PATH, or alone on standard output without PATH",
+    )
+
+
+def add_rules_option(
+    parser: argparse.ArgumentParser, default: str, help: str | None = None
+) -> None:
+    """``--rules`` (read by :func:`load_rules`), ``default`` when not given."""
+    parser.add_argument(
+        "--rules", default=default, help=help or f"{RULES_HELP} (default {default})"
+    )
+
+
+def add_stacks_option(parser: argparse.ArgumentParser) -> None:
+    """``--stacks CHIPS...`` (read by :func:`parse_stacks`)."""
+    parser.add_argument(
+        "--stacks", nargs="+", default=None, metavar="CHIPS", help=STACKS_HELP
+    )
+
+
+def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
+    """``--bots``: a comma-separated bot per seat (``names``: the registry's)."""
+    parser.add_argument(
+        "--bots",
+        default="heuristic",
+        help="comma-separated bot per seat, or one for all"
+        + (f": {', '.join(names)}" if names else "")
+        + " (default heuristic)",
+    )

@@ -1,0 +1,350 @@
+"""Text for the ``ofc-fast`` command line: tables (rich on a terminal when installed,
+plain text otherwise), progress, a played deal, the solver's result
+(:func:`cli_solve`, :func:`solve_json`) and the search's advice (:func:`cli_advise`).
+The domain modules (``ofc_fast.solver``, ``ofc_fast.search``) return data; the words
+and columns are made here.
+
+>>> plain_table("T", ["a", "b"], [[1, "x"]], None, width=None)
+T
+a  b
+-  -
+1  x
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from .. import search
+from ..cards import CardsLike, cards_str, parse_cards
+from ..rules import RuleSet, RulesLike, as_rules
+from ..solver import Solution, best_setting, solution_dict, solve_fantasyland, stay_values
+from .options import load_rules
+
+__all__ = ["cli_advise", "cli_solve"]
+
+WIDTH = 80  # tables and notes fit this many columns
+
+
+def wrap(text: str) -> None:
+    print("\n".join(textwrap.wrap(text, WIDTH)))
+
+
+def rich_console(stderr: bool = False) -> Any:
+    try:
+        from rich.console import Console
+    except ImportError:
+        return None
+    return Console(stderr=stderr)
+
+
+Justify = Literal["left", "right"]
+"""How a table column is aligned."""
+
+
+def table(
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    justify: Sequence[Justify] | None = None,
+) -> None:
+    """Print a table.  On a terminal: rich when available (cells fold, never cut
+    short), aligned plain text within 80 columns otherwise; into a pipe or a file:
+    plain text at its full width, no trailing spaces."""
+    tty = sys.stdout.isatty()
+    console = rich_console() if tty else None
+    if console is None:
+        plain_table(title, columns, rows, justify, WIDTH if tty else None)
+        return
+    from rich.table import Table
+
+    console.width = min(console.width, WIDTH)
+    table = Table(title=title, title_justify="left")
+    for i, col in enumerate(columns):
+        table.add_column(col, justify=(justify[i] if justify else "left"), overflow="fold")
+    for row in rows:
+        table.add_row(*(str(c) for c in row))
+    console.print(table)
+
+
+def plain_table(
+    title: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    justify: Sequence[Justify] | None,
+    width: int | None = WIDTH,
+) -> None:
+    """Aligned plain text; within ``width`` columns (the last column wraps when
+    needed), or at full width when ``width`` is None."""
+    cells = [[str(c) for c in columns]] + [[str(c) for c in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(columns))]
+    if width is not None:
+        room = width - sum(widths[:-1]) - 2 * (len(widths) - 1)
+        widths[-1] = min(widths[-1], max(room, 10))
+    right = [j == "right" for j in (justify or ["left"] * len(columns))]
+    if width is None:
+        print(title)
+    else:
+        wrap(title)
+    for i, r in enumerate(cells):
+        last = textwrap.wrap(r[-1], max(widths[-1], 1)) or [""]
+        for k, part in enumerate(last):
+            line = [c if k == 0 else "" for c in r[:-1]] + [part]
+            print(
+                "  ".join(
+                    c.rjust(w) if rt and i else c.ljust(w)
+                    for c, w, rt in zip(line, widths, right)
+                ).rstrip()
+            )
+        if i == 0:
+            print("  ".join("-" * w for w in widths))
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def progress(total: int, enabled: bool) -> tuple[Callable[[], None], Callable[[], None]]:
+    """(advance, close) for a progress display on stderr: rich when installed and
+    stderr is a terminal, a few plain lines otherwise, nothing when disabled."""
+    if not enabled:
+        return (lambda: None), (lambda: None)
+    console = rich_console(stderr=True)
+    if console is not None and console.is_terminal:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        prog = Progress(
+            TextColumn("[bold]deals"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+        )
+        task = prog.add_task("deals", total=total)
+        prog.start()
+        return (lambda: prog.advance(task)), prog.stop
+    if not sys.stderr.isatty():
+        return (lambda: None), (lambda: None)
+    state = {"done": 0, "next": 0.1}
+
+    def advance() -> None:
+        state["done"] += 1
+        if state["done"] >= state["next"] * total:
+            print(f"  {state['done']}/{total} deals", file=sys.stderr)
+            state["next"] += 0.1
+
+    return advance, (lambda: None)
+
+
+def interval_method() -> str:
+    """How SeatStats.ci95 is computed here: Student's t needs SciPy."""
+    import importlib.util
+
+    if importlib.util.find_spec("scipy") is not None:
+        return "Student's t"
+    return "normal approximation; pip install scipy for Student's t"
+
+
+def row_text(cards: Sequence[int]) -> str:
+    return cards_str(sorted(cards, reverse=True)) or "-"
+
+
+def print_deal(index: int, game: Any, result: Any, names: Sequence[str]) -> None:
+    rules = game.rules
+    title = f"Deal {index}: {rules.name}, button seat {game.button}" + (
+        "".join(
+            f", seat {s} in Fantasyland ({n} cards)"
+            for s, n in enumerate(game.fantasyland)
+            if n
+        )
+    )
+    rows = []
+    for s, b in enumerate(result.boards):
+        roy = result.royalties[s]
+        notes = []
+        if result.fouls[s]:
+            notes.append("FOUL")
+        if s in result.surrendered:
+            notes.append("surrender")
+        if s in result.declared:
+            notes.append(result.declared[s])
+        if result.fantasyland[s]:
+            notes.append(f"FL {result.fantasyland[s]}")
+        shown = s not in result.surrendered
+        rows.append(
+            [
+                s,
+                names[s],
+                *(row_text(r) if shown else "?" for r in b.rows),
+                sum(roy) if any(roy) else "-",
+                " ".join(notes),
+                f"{result.net[s]:+d}",
+            ]
+        )
+    table(
+        title,
+        ["seat", "bot", "front", "middle", "back", "roy", "", "net"],
+        rows,
+        justify=["right", "left", "left", "left", "left", "right", "left", "right"],
+    )
+
+
+def cli_solve(cards: CardsLike, rules: RulesLike) -> str:
+    """Text for ``ofc-fast solve "<13-17 cards>" --rules NAME``: the best setting,
+    its royalties, the stay / no-stay alternatives (rules with Fantasyland) and the
+    time taken.  13 cards under rules without Fantasyland: :func:`best_setting` with
+    the "ev" objective (and "royalties" when the rules pay any), plus naturals.
+
+    >>> print(cli_solve("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s", "pineapple"))
+    ... # doctest: +ELLIPSIS
+    rules: PINEAPPLE, 14 cards (Fantasyland; stay value by next cards: 13: ...)
+    best:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
+    stay:    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
+    no stay: Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23 [9, 8, 6], discard 5d, value 23
+    time: ... ms
+    """  # noqa: E501 - the command's output, verbatim
+    rules = as_rules(rules, "cli_solve")
+    ids = parse_cards(cards)
+    lines: list[str] = []
+    t0 = time.perf_counter()
+    if classic_setting(rules, ids):
+        lines.append(f"rules: {rules.name}, 13 cards (classic setting)")
+        ev = best_setting(ids, rules, "ev")
+        lines.append(
+            f"best (ev):        {ev.board}  expected points {ev.value:+.3f}, "
+            f"royalties {ev.royalties}"
+        )
+        if pays_royalties(rules):
+            roy = best_setting(ids, rules, "royalties")
+            lines.append(f"best (royalties): {roy.board}  royalties {roy.royalties}")
+        if ev.naturals:
+            names = ", ".join(f"{n.name} ({n.units})" for n in ev.naturals)
+            lines.append(f"naturals: {names} -- declare instead of setting")
+    else:
+        sv = stay_values(rules)
+        shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
+        kind = "Fantasyland" if rules.fantasyland is not None else "no Fantasyland"
+        lines.append(
+            f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
+            f"next cards: {shown})"
+        )
+        s = solve_fantasyland(ids, rules, alternatives=True)
+        lines.append(f"best:    {describe_solution(s)}")
+        if rules.fantasyland is not None and not s.fouled:
+            lines.append(
+                "stay:    "
+                + (
+                    describe_solution(s.best_stay)
+                    if s.best_stay
+                    else "no setting keeps Fantasyland"
+                )
+            )
+            lines.append(
+                "no stay: "
+                + (
+                    describe_solution(s.best_no_stay)
+                    if s.best_no_stay
+                    else "every legal setting stays"
+                )
+            )
+    lines.append(f"time: {(time.perf_counter() - t0) * 1e3:.2f} ms")
+    return "\n".join(lines)
+
+
+def classic_setting(rules: RuleSet, ids: list[int]) -> bool:
+    """``ofc-fast solve`` sets 13 cards by expected points under rules without
+    Fantasyland; otherwise it solves a Fantasyland hand."""
+    return rules.fantasyland is None and len(ids) == 13
+
+
+def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:
+    """JSON-able result of ``ofc-fast solve --json``: the same solves as
+    :func:`cli_solve`, as data."""
+    ids = parse_cards(cards)
+    doc: dict[str, Any] = {"rules": rules.name, "cards": cards_str(ids)}
+    if classic_setting(rules, ids):
+        ev = best_setting(ids, rules, "ev")
+        doc["best_ev"] = {**solution_dict(ev), "expected_points": ev.value}
+        if pays_royalties(rules):
+            doc["best_royalties"] = solution_dict(best_setting(ids, rules, "royalties"))
+        doc["naturals"] = [{"name": n.name, "units": n.units} for n in ev.naturals]
+        return doc
+    s = solve_fantasyland(ids, rules, alternatives=True)
+    doc["best"] = solution_dict(s)
+    for key, alt in (("stay", s.best_stay), ("no_stay", s.best_no_stay)):
+        doc[key] = solution_dict(alt) if alt is not None else None
+    return doc
+
+
+def pays_royalties(rules: RuleSet) -> bool:
+    r = rules.royalties
+    return any(r.front_pair + r.front_trips + r.middle + r.back)
+
+
+def describe_solution(s: Solution) -> str:
+    text = f"{s.board}  royalties {s.royalties} {list(s.row_royalties)}"
+    if s.fouled:
+        return text + " FOULED (no legal setting exists)"
+    if s.stays:
+        text += f", stays ({s.next_cards} cards)"
+    if s.discards:
+        text += f", discard {cards_str(s.discards)}"
+    return text + f", value {s.value:g}"
+
+
+def cli_advise(args: Any) -> str:
+    """Text (or JSON) for ``ofc-fast advise``: the advice on a position given as
+    boards and cards (see :func:`ofc_fast.search.make_observation`)."""
+    rules = load_rules(args.rules)
+    obs = search.make_observation(
+        rules, args.board, args.dealt, args.opponent or [], args.dead or ""
+    )
+    t0 = time.perf_counter()
+    modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
+    advice = search.advise(
+        obs,
+        rules=rules,
+        samples=args.samples,
+        time_budget=args.time,
+        seed=args.seed,
+        exact=modes[args.exact],
+        model=getattr(args, "model", None),
+    )
+    seconds = time.perf_counter() - t0
+    if args.json:
+        return json.dumps([a.as_dict() for a in advice], indent=1)
+    lines = [
+        f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"
+        + (f", value model {advice[0].model}" if advice and advice[0].model else ""),
+        f"{'#':>3}  {'move':<34} {'ev':>8} {'+-':>6}  {'exact':<5} {'samples':>7} "
+        f"{'foul%':>5} {'FL%':>5} {'roy':>5}",
+    ]
+    for i, a in enumerate(advice[: args.top] if args.top else advice):
+        lines.append(
+            f"{i + 1:>3}  {a.move!s:<34} {a.ev:>+8.3f} {a.stderr:>6.3f}  "
+            f"{'yes' if a.exact else 'no':<5} {a.samples:>7} "
+            f"{100 * a.foul:>5.1f} {100 * a.fantasyland:>5.1f} {a.royalties:>5.2f}"
+        )
+    lines.append(EV_NOTE)
+    return "\n".join(lines)
+
+
+EV_NOTE = (  # under ofc-fast advise's table: what ev is
+    "ev: points against the modelled opponent play, plus the Fantasyland worth; "
+    "it ranks\nthese moves, it is not a fair estimate of the deal (both seats "
+    "can be positive)."
+)

@@ -1,0 +1,106 @@
+"""The search's input checks and board readers, shared by its modules (each error a
+SearchError or a CardError naming the input)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .._native import lib, status_error
+from ..board import ROW_SIZES, Board
+from ..cards import parse_cards
+from ..errors import SearchError, quote
+
+__all__ = [
+    "NO_CARD",
+    "c_board",
+    "fl_count",
+    "flag",
+    "in_range",
+    "int_in",
+    "raise_status",
+    "rows_of",
+    "seq",
+]
+
+NO_CARD = 0xFF
+
+
+def in_range(value: Any, low: float, high: float, integer: bool = False) -> bool:
+    """True when ``value`` is a number (an int when ``integer``; never a bool) within
+    low..high; NaN, arrays and anything else are False, never an exception.
+
+    >>> in_range(0.5, 0, 1), in_range(True, 0, 1), in_range(2.0, 0, 5, integer=True)
+    (True, False, False)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if integer and not isinstance(value, int):
+        return False
+    return low <= value <= high
+
+
+def int_in(value: Any, what: str, low: int, high: int) -> int:
+    """``value`` as an int within low..high (an int, not a bool), else SearchError."""
+    if not in_range(value, low, high, integer=True):
+        raise SearchError(f"{what} must be an int within {low}..{high}, got {quote(value)}")
+    return int(value)
+
+
+def flag(value: Any, what: str) -> bool:
+    """``value`` as a bool (True or False, not a number or an array), else SearchError."""
+    if not isinstance(value, bool):
+        raise SearchError(f"{what} must be True or False, got {quote(value)}")
+    return value
+
+
+def fl_count(value: Any, what: str) -> int:
+    """A Fantasyland count: 0 (a normal hand) or 13..17 cards, else SearchError."""
+    n = int_in(value, what, 0, 17)
+    if 0 < n < 13:
+        raise SearchError(f"{what} must be 0 or 13..17, got {n}")
+    return n
+
+
+def seq(value: Any, what: str) -> list[Any]:
+    """``value`` as a list (from a list or a tuple), else SearchError."""
+    if not isinstance(value, (list, tuple)):
+        raise SearchError(f"{what} must be a list, got {quote(value)}")
+    return list(value)
+
+
+def raise_status(status: int, fn: str) -> None:
+    if status == lib.OFC_E_COUNT:  # here a position problem, not a bad hand
+        raise SearchError(
+            f"{fn}: the cards dealt and to come do not fill the free slots "
+            f"({status_error(status)})"
+        )
+    raise status_error(status, fn, SearchError)
+
+
+def c_board(rows: Sequence[Sequence[int]]) -> bytes:
+    out = bytearray([NO_CARD] * 13)
+    start = 0
+    for r, row in enumerate(rows):
+        if len(row) > ROW_SIZES[r]:
+            raise SearchError(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
+        for i, c in enumerate(row):
+            out[start + i] = int(c)
+        start += ROW_SIZES[r]
+    return bytes(out)
+
+
+def rows_of(board: str | Board | Sequence[Sequence[int]]) -> list[list[int]]:
+    """Rows from "front / middle / back" text (cards or '-' for empty), a Board or
+    three lists of card ids."""
+    if isinstance(board, Board):
+        return [list(board.front), list(board.middle), list(board.back)]
+    if isinstance(board, str):
+        parts = board.split("/")
+        if len(parts) != 3:
+            raise SearchError(f"a board is 'front / middle / back', got {quote(board)}")
+        return [parse_cards(p.replace("-", " ")) if p.strip() else [] for p in parts]
+    rows = seq(board, "a board (text, a Board or three rows of cards)")
+    if len(rows) != 3:
+        raise SearchError(f"a board has three rows, got {len(rows)}")
+    return [parse_cards(r) for r in rows]

@@ -1,0 +1,380 @@
+"""Advice: every legal move of the seat to act with its value (:func:`advise`), from
+rollouts with best completions or exact expectimax (csrc/include/ofc_search.h)."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from .._native import OK, ffi, lib
+from ..errors import SearchError, quote
+from ..game import Game, Move, actions_for, move_for_action
+from ..learned.model import ModelSpec, ValueModel, resolve_model
+from ..rules import RuleSet
+from ..rules.compiled import compiled, compiled_fl
+from ..solver import StayValue, ev_tables
+from ._checks import flag, in_range, raise_status
+from .completion import policy_id
+from .model import POLICIES, Opponent, check_row_weight, search_model
+from .positions import game_observation, position
+
+__all__ = ["EXACT_NODES_DEFAULT", "EXACT_NODES_MAX", "MAX_SAMPLES", "Advice", "advise"]
+
+
+EXACT_NODES_DEFAULT = 3_000_000
+"""Largest exact tree (ofc_search_exact_cost) ``exact="auto"`` searches without a
+time budget (about a quarter of a second)."""
+
+MAX_SAMPLES = 1_000_000_000
+"""Most sampled futures :func:`advise` takes (hours of search on the largest decision)."""
+
+EXACT_NODES_MAX = 120_000_000
+"""Largest exact tree ``exact=True`` searches without a time budget (about ten
+seconds); a larger one raises SearchError."""
+
+_EXACT_NODES_PER_SECOND = 12_000_000  # measured: tools-free estimate for time budgets
+
+_BATCH = 16
+
+_CLOCKS: dict[str, Callable[[], float]] = {
+    "wall": time.perf_counter,
+    "cpu": time.thread_time,
+}
+
+_KEEP = 8  # prune=True: halve the candidates after each batch down to this many
+
+_SWITCH = 30  # auto policy, an opening: fast screening until this many moves are left
+
+
+@dataclass(frozen=True)
+class Advice:
+    """One legal move and its value: ``ev`` (the move's points against the modelled
+    opponent play plus the Fantasyland worth: a value to rank moves by, not a fair
+    estimate of the deal; see the module doc), ``stderr`` (standard error of ``ev``;
+    0 when exact), ``exact`` and ``samples`` (sampled futures behind ``ev``; 0 when
+    exact).  What the seat's own board does, counted in C over the same rollouts (or,
+    when exact, the expectation over every draw under the completion the search
+    picks): ``foul`` (the probability that it fouls), ``fantasyland`` (the probability
+    that it enters or keeps Fantasyland) and ``royalties`` (its expected royalties).
+    ``model``: the name of the learned value model that placed the searcher's cards in
+    the rollouts (None: rollouts without one, or exact values).
+
+    >>> import ofc_fast as ofc
+    >>> a = ofc.advise(ofc.Game("pineapple", players=2, seed=5), samples=16, seed=1)[0]
+    >>> 0 <= a.foul <= 1 and 0 <= a.fantasyland <= 1 and a.royalties >= 0
+    True
+    """
+
+    action: int
+    move: Move
+    ev: float
+    stderr: float
+    exact: bool
+    samples: int
+    foul: float = 0.0
+    fantasyland: float = 0.0
+    royalties: float = 0.0
+    model: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-able: the move as text."""
+        return {
+            "action": self.action,
+            "move": str(self.move),
+            "ev": self.ev,
+            "stderr": self.stderr,
+            "exact": self.exact,
+            "samples": self.samples,
+            "foul": self.foul,
+            "fantasyland": self.fantasyland,
+            "royalties": self.royalties,
+            "model": self.model,
+        }
+
+
+def _auto_policy(pos: Any, moves: int) -> str:
+    rounds = pos.seats[pos.seat].rounds
+    return "best" if rounds <= 1 else "fast" if moves > 60 else "sequential"
+
+
+Position: TypeAlias = Game | Mapping[str, Any]
+"""What :func:`advise` takes: a :class:`~ofc_fast.game.Game`, or an observation dict of
+the seat to act (:class:`~ofc_fast.game.Observation`)."""
+
+
+def check_settings(
+    samples: Any = None,
+    time_budget: Any = None,
+    exact: Any = "auto",
+    policy: Any = "auto",
+    seed: Any = 0,
+    clock: Any = "wall",
+    prune: Any = False,
+    row_weight: Any = 1.0,
+) -> None:
+    """Checks :func:`advise`'s keyword settings (and :class:`~ofc_fast.bots.SearchBot`'s):
+    SearchError naming the first bad one.
+
+    >>> check_settings(samples=0)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.SearchError: samples must be an int within 1..1,000,000,000, got 0
+    """
+    if samples is not None and not in_range(samples, 1, MAX_SAMPLES, integer=True):
+        raise SearchError(
+            f"samples must be an int within 1..{MAX_SAMPLES:,}, got {quote(samples)}"
+        )
+    if time_budget is not None and not (in_range(time_budget, 0, 1e6) and time_budget > 0):
+        raise SearchError(
+            "time_budget must be a positive number of seconds, at most 1e6, "
+            f"got {quote(time_budget)}"
+        )
+    if not isinstance(exact, bool) and not (isinstance(exact, str) and exact == "auto"):
+        raise SearchError(f"exact must be 'auto', True or False, got {quote(exact)}")
+    if not (isinstance(policy, str) and policy in POLICIES):
+        raise SearchError(f"policy must be one of {POLICIES}, got {quote(policy)}")
+    if not in_range(seed, 0, 2**64 - 1, integer=True):
+        raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    if not (isinstance(clock, str) and clock in _CLOCKS):
+        raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
+    flag(prune, "prune")
+    check_row_weight(row_weight)
+
+
+def advise(
+    game: Position,
+    seat: int | None = None,
+    *,
+    samples: int | None = None,
+    time_budget: float | None = None,
+    seed: int = 0,
+    exact: str | bool = "auto",
+    policy: str = "auto",
+    fl_value: StayValue = None,
+    row_weight: float = 1.0,
+    rules: RuleSet | None = None,
+    prune: bool = False,
+    clock: str = "wall",
+    opponent: Opponent = "best",
+    model: ModelSpec = None,
+) -> list[Advice]:
+    """Every legal move of the seat to act with its expected points, best first.
+
+    ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
+    (seconds): sample in batches of 16 until it is spent (then the sample count, and
+    so the advice, depends on the machine: pass ``samples`` to reproduce); ``clock``:
+    what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
+    search whatever else the machine runs);
+    ``exact``: ``"auto"`` (exact when the tree fits the budget, or
+    :data:`EXACT_NODES_DEFAULT` without one), True (exact, or SearchError when the
+    position has no exact search or its tree is larger than the time budget allows,
+    or than :data:`EXACT_NODES_MAX` without one), False (always sampled); ``policy``:
+    see :data:`POLICIES`;
+    ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``opponent``: how the
+    rollouts complete the other seats' boards (:data:`OPPONENTS`; exact values only
+    with ``"best"``); ``rules``: needed only
+    for an observation of a rule set that is not a preset; ``prune``: after each
+    batch of 16 samples keep sampling only the better half of the moves (down to 8;
+    the others keep the values of their fewer samples, see ``Advice.samples``, and
+    come after the moves that outlasted them); with the auto policy an opening
+    (more than 60 moves) is screened by the fast policy until at most 30 moves are
+    left, which then start again under the sequential policy; ``model``: a learned
+    value model (:data:`ofc_fast.learned.ModelSpec`: ``"auto"`` the one shipped for
+    the rule set and seat count, a path, a ValueModel; None: none) that places the
+    searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value).
+    The same arguments give the same advice.
+
+    >>> import ofc_fast as ofc
+    >>> obs = ofc.Game("pineapple", players=2, seed=5).observation(1)
+    >>> a = ofc.advise(obs, samples=32, seed=2)
+    >>> a == ofc.advise(obs, samples=32, seed=2), a[0].samples, a[0].exact
+    (True, 32, False)
+    """
+    check_settings(samples, time_budget, exact, policy, seed, clock, prune)
+    obs, rules = game_observation(game, seat, rules)
+    pos = position(obs, rules)
+    rows = obs["boards"][obs["seat"]]
+    dealt, k = list(obs["dealt"]), int(obs["to_discard"])
+    actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+    model_ = search_model(rules, fl_value, row_weight, opponent)
+    value = resolve_model(model, rules, int(pos.players))
+    args = (
+        compiled(rules),
+        compiled_fl(rules),
+        ev_tables(rules),
+        _with_value(model_.c_model(), value),
+        pos,
+        bytes(actions),
+        len(actions),
+    )
+    values = _exact(args, pos, exact, time_budget, model_.opp_random > 0)
+    if values is not None:
+        out = [
+            Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0, *st)
+            for a, (v, st) in zip(actions, values)
+        ]
+        out.sort(key=lambda x: (-x.ev, x.action))
+        return out
+    name = _auto_policy(pos, len(actions)) if policy == "auto" else policy
+    then = None
+    if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
+        then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
+    stats = _sampled(
+        args, policy_id(name, True), seed, samples, time_budget, prune, then, _CLOCKS[clock]
+    )
+    ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
+    named = None if value is None else value.name
+    return [
+        Advice(
+            a,
+            move_for_action(a, dealt, rows, k),
+            float(v),
+            float(se),
+            False,
+            n,
+            *st,
+            model=named,
+        )
+        for a, (v, se, _, n, st) in ranked
+    ]
+
+
+def _with_value(c_model: Any, value: ValueModel | None) -> Any:
+    """The C search model with a learned value model attached (a copy; the cached
+    struct stays model-free)."""
+    if value is None:
+        return c_model
+    c = ffi.new("ofc_search_model *", c_model[0])
+    c.value = value.c
+    return c
+
+
+_Stats: TypeAlias = tuple[float, float, float]  # foul, fantasyland, royalties
+
+
+def _stats_of(c: Any) -> _Stats:
+    """(foul, fantasyland, royalties) of an ``ofc_search_stats``."""
+    return (float(c.foul), float(c.fantasyland), float(c.royalties))
+
+
+def _exact(
+    args: tuple[Any, ...],
+    pos: Any,
+    exact: str | bool,
+    time_budget: float | None,
+    random_opponents: bool,
+) -> list[tuple[float, _Stats]] | None:
+    if exact is False or (exact == "auto" and random_opponents):
+        return None
+    if random_opponents:
+        raise SearchError(
+            "exact search models opponents that complete by the best "
+            "completion (opponent='best'); another opponent model is sampled"
+        )
+    cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
+    if time_budget is not None:
+        limit = int(time_budget * _EXACT_NODES_PER_SECOND)
+    else:
+        limit = EXACT_NODES_DEFAULT if exact == "auto" else EXACT_NODES_MAX
+    if exact == "auto" and not 0 < cost <= limit:
+        return None
+    if cost == 0:
+        raise SearchError(
+            "exact search needs the searcher to have at most one round "
+            "left (a Pineapple or OFC last-two-streets position)"
+        )
+    if cost > limit:
+        raise SearchError(
+            f"the exact tree has {cost:,} nodes, more than the {limit:,} "
+            + ("the time budget allows" if time_budget is not None else "EXACT_NODES_MAX")
+            + ": use exact='auto' or False (sampled values)"
+        )
+    values = ffi.new("double[]", max(1, args[-1]))
+    stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))
+    st = lib.ofc_search_exact_stats(*(*args, limit, values, stats))
+    if st != OK:
+        raise_status(st, "advise")
+    return [(float(values[i]), _stats_of(stats[i])) for i in range(args[-1])]
+
+
+def _sampled(
+    args: tuple[Any, ...],
+    policy: int,
+    seed: int,
+    samples: int | None,
+    time_budget: float | None,
+    prune: bool,
+    then: int | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> list[tuple[float, float, int, int, _Stats]]:
+    """(mean, stderr, rounds survived, samples, (foul, fantasyland, royalties) means)
+    per move; with ``then``, once pruning leaves _SWITCH moves or fewer they start
+    again under that policy."""
+    actions, n = args[-2], args[-1]
+    total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
+    sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # foul, fantasyland, royalties
+    stats_size = ffi.sizeof("ofc_search_stats")
+    out_sum = ffi.new("double[]", max(1, n))
+    out_sq = ffi.new("double[]", max(1, n))
+    out_stats = ffi.new("ofc_search_stats[]", max(1, n))
+    target = samples if samples is not None else (None if time_budget else 256)
+    active = list(range(n))
+    done = 0
+    start = clock()
+    while True:
+        batch = _BATCH if target is None else min(_BATCH, target - done)
+        ffi.memmove(out_sum, bytes(8 * len(active)), 8 * len(active))
+        ffi.memmove(out_sq, bytes(8 * len(active)), 8 * len(active))
+        ffi.memmove(out_stats, bytes(stats_size * len(active)), stats_size * len(active))
+        st = lib.ofc_search_rollouts_stats(
+            *(
+                *args[:-2],
+                bytes(actions[i] for i in active),
+                len(active),
+                policy,
+                seed,
+                done,
+                batch,
+                out_sum,
+                out_sq,
+                out_stats,
+            )
+        )
+        if st != OK:
+            raise_status(st, "advise")
+        for j, i in enumerate(active):
+            total[i] += out_sum[j]
+            squares[i] += out_sq[j]
+            counts[i] += batch
+            st_j = out_stats[j]
+            sums[i][0] += st_j.foul
+            sums[i][1] += st_j.fantasyland
+            sums[i][2] += st_j.royalties
+        done += batch
+        spent = clock() - start
+        if (target is not None and done >= target) or (
+            time_budget is not None and spent >= time_budget
+        ):
+            break
+        if prune and len(active) > _KEEP:
+            active.sort(key=lambda i: -total[i] / counts[i])
+            active = sorted(active[: max(_KEEP, len(active) // 2)])
+            for i in active:
+                survived[i] += 1
+            if then is not None and len(active) <= _SWITCH:
+                policy, then = then, None
+                for i in active:
+                    total[i] = squares[i] = counts[i] = 0
+                    sums[i] = [0.0, 0.0, 0.0]
+                    survived[i] += 1
+    out = []
+    for i in range(n):
+        c = counts[i]
+        mean = total[i] / c
+        var = max(0.0, squares[i] / c - mean * mean) * c / max(1, c - 1)
+        stats = (sums[i][0] / c, sums[i][1] / c, sums[i][2] / c)
+        out.append((mean, math.sqrt(var / c), survived[i], c, stats))
+    return out

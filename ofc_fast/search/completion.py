@@ -1,0 +1,124 @@
+"""The best completion of a partial board with the cards still to come
+(``ofc_best_completion``, csrc/include/ofc_search.h)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._native import OK, ffi, lib
+from ..board import Board
+from ..cards import CardsLike, parse_cards
+from ..errors import SearchError, quote
+from ..rules import RuleSet
+from ..rules.compiled import compiled, compiled_fl
+from ..solver import ev_tables
+from ._checks import c_board, fl_count, int_in, raise_status, rows_of, seq
+from .model import SearchModel, search_model
+
+__all__ = ["Completion", "best_completion"]
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A completed board: ``board`` (a :class:`Board`), ``value`` (royalties +
+    Fantasyland value + row term; -1000 when fouled), ``foul``, ``fantasyland`` (the
+    cards it earns next deal) and ``leaves`` (boards examined)."""
+
+    board: Board
+    value: float
+    foul: bool
+    fantasyland: int
+    leaves: int
+
+
+_POLICY_IDS = {
+    "best": int(lib.OFC_COMPLETE_BEST),
+    "fast": int(lib.OFC_COMPLETE_FAST),
+    "sequential": int(lib.OFC_COMPLETE_SEQUENTIAL),
+}
+
+
+def policy_id(policy: str, sequential: bool = False) -> int:
+    names = tuple(_POLICY_IDS)[: 3 if sequential else 2]
+    if isinstance(policy, str) and policy in names:
+        return _POLICY_IDS[policy]
+    raise SearchError(f"policy must be one of {names} here, got {quote(policy)}")
+
+
+def best_completion(
+    board: str | Board | Sequence[Sequence[int]],
+    cards: CardsLike,
+    rules: RuleSet,
+    *,
+    rounds: Sequence[tuple[int, int]] | None = None,
+    fantasyland: int = 0,
+    policy: str = "best",
+    model: SearchModel | None = None,
+) -> Completion:
+    """The completion of largest value of a partial board with the cards still to
+    come: ``rounds`` lists (cards dealt, cards discarded) per round in order (default:
+    one round keeping every card); ``fantasyland``: the Fantasyland count of this hand
+    (0: a normal hand, entry rule).  Exact for ``policy="best"``.
+
+    >>> from ofc_fast import rules
+    >>> c = best_completion("Qh Qd / 9s 9h 9d 5c / As Ks Qs Js", "2c 5d Ts", rules.PINEAPPLE,
+    ...                     model=search_model(rules.PINEAPPLE, fl_value=0, row_weight=0))
+    >>> str(c.board), c.value, c.fantasyland
+    ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 44.0, 14)
+    """
+    if not isinstance(rules, RuleSet):
+        raise SearchError(f"best_completion takes a RuleSet, got {quote(rules)}")
+    rows = rows_of(board)
+    ids = parse_cards(cards)
+    rounds = [(len(ids), 0)] if rounds is None else _round_list(rounds)
+    if model is None:
+        model = search_model(rules)
+    elif not isinstance(model, SearchModel):
+        raise SearchError(f"model must be a SearchModel, got {quote(model)}")
+    fantasyland = fl_count(fantasyland, "fantasyland")
+    out = ffi.new("ofc_completion_result *")
+    st = lib.ofc_best_completion(
+        compiled(rules),
+        compiled_fl(rules),
+        ev_tables(rules),
+        model.c_model(),
+        c_board(rows),
+        bytes(ids),
+        len(rounds),
+        bytes(n for n, _ in rounds),
+        bytes(k for _, k in rounds),
+        fantasyland,
+        policy_id(policy),
+        out,
+    )
+    if st != OK:
+        raise_status(st, "best_completion")
+    b = list(out.board)
+    return Completion(
+        Board(b[:3], b[3:8], b[8:]),
+        float(out.value),
+        bool(out.foul),
+        int(out.next_fl),
+        int(out.leaves),
+    )
+
+
+def _round_list(rounds: Any) -> list[tuple[int, int]]:
+    """(cards dealt, cards discarded) pairs of ints within range (the C call checks
+    that they fill the board)."""
+    out = []
+    for item in seq(rounds, "rounds"):
+        pair = seq(item, "a round (cards dealt, cards discarded)")
+        if len(pair) != 2:
+            raise SearchError(
+                f"a round is (cards dealt, cards discarded), got {quote(item)}"
+            )
+        n = int_in(pair[0], "a round's cards", 0, int(lib.OFC_SEARCH_MAX_ROUND_CARDS))
+        out.append((n, int_in(pair[1], "a round's discards", 0, n)))
+    if len(out) > int(lib.OFC_SEARCH_MAX_ROUNDS):
+        raise SearchError(
+            f"at most {int(lib.OFC_SEARCH_MAX_ROUNDS)} rounds, got {len(out)}"
+        )
+    return out

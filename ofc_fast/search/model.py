@@ -1,0 +1,136 @@
+"""The search's model: what a finished board is worth beyond its points
+(:class:`SearchModel`), the completion policies and the opponent models."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, TypeAlias
+
+from .._native import OK, ffi, lib
+from ..errors import OfcError, SearchError, quote
+from ..rules import RuleSet
+from ..solver import StayValue, stay_values
+from ._checks import in_range
+
+__all__ = [
+    "OPPONENTS",
+    "POLICIES",
+    "Opponent",
+    "SearchModel",
+    "opponent_weight",
+    "search_model",
+]
+
+
+POLICIES = ("auto", "best", "fast", "sequential")
+"""Completion policies of the rollouts: ``best`` (exact best completion, clairvoyant),
+``fast`` (fixed discards: the lowest cards; rows searched when at most 4,096 fills,
+else greedy; clairvoyant), ``sequential`` (the searcher places each round without
+seeing the cards after it; csrc/include/ofc_search.h), ``auto`` (best when the searcher has
+at most one round left, fast for an opening with more than 60 moves, else
+sequential)."""
+
+Opponent: TypeAlias = str | float
+"""An opponent model: a name of :data:`OPPONENTS` or a number within 0..1."""
+
+OPPONENTS = ("best", "random")
+"""How the rollouts complete the other seats' boards: ``best`` (the completion policy:
+a strong opponent that sees its cards to come), ``random`` (uniformly random legal
+play, as :class:`~ofc_fast.bots.RandomBot`: against a player that fouls most boards
+the searcher's own royalties and Fantasyland are what pays); a number ``w`` within
+0..1: each sampled future, each other seat plays at random with probability ``w``
+(``"best"`` is 0, ``"random"`` is 1).  Exact search models ``best`` only: with any
+other model the advice is sampled (``exact=True`` raises SearchError)."""
+
+_OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0}
+
+
+@dataclass(frozen=True)
+class SearchModel:
+    """What a finished board is worth beyond its points (csrc/include/ofc_search.h).
+
+    ``fl_value[k]``: the worth of a Fantasyland of ``k`` cards next deal, by default
+    :data:`ofc_fast.solver.STAY_VALUE_DEFAULT` (the Fantasyland study,
+    ``tools/fl_study.py``: the expected royalties of a ``k``-card Fantasyland set by
+    the exact solver plus the chance to stay times the worth of staying, under
+    PINEAPPLE); override with ``fl_value=`` (a number for any count, or
+    ``{cards: value}``).  ``row_weight``: the weight of each row's expected points
+    against a typical opponent in a completion's objective (0: royalties and
+    Fantasyland only).  ``opp_random``: the opponent model of the rollouts, the
+    probability that another seat completes its board by uniformly random play (as
+    :class:`~ofc_fast.bots.RandomBot`) rather than by the completion policy (see
+    :data:`OPPONENTS`).
+
+    >>> from ofc_fast import rules
+    >>> search_model(rules.PINEAPPLE).fl_value[14]
+    14.5
+    >>> search_model(rules.PINEAPPLE, fl_value=0).fl_value[14]
+    0.0
+    """
+
+    fl_value: tuple[float, ...]
+    row_weight: float
+    opp_random: float = 0.0
+
+    def c_model(self) -> Any:  # cdata 'ofc_search_model *'
+        """The C struct (cached per model)."""
+        return _c_model(self)
+
+
+@lru_cache(maxsize=64)
+def _c_model(model: SearchModel) -> Any:
+    c = ffi.new("ofc_search_model *")
+    c.fl_value = list(model.fl_value)
+    c.row_weight = model.row_weight
+    c.opp_random = model.opp_random
+    if lib.ofc_search_model_check(c) != OK:
+        raise SearchError(f"search model out of range: {model}")
+    return c
+
+
+def opponent_weight(opponent: Opponent) -> float:
+    """The ``opp_random`` of an opponent model (:data:`OPPONENTS`): ``"best"`` 0.0,
+    ``"random"`` 1.0, a number within 0..1 itself.
+
+    >>> opponent_weight("random"), opponent_weight(0.25)
+    (1.0, 0.25)
+    """
+    if isinstance(opponent, str):
+        if opponent in _OPPONENT_WEIGHTS:
+            return _OPPONENT_WEIGHTS[opponent]
+    elif in_range(opponent, 0, 1):
+        return float(opponent)
+    raise SearchError(
+        f"opponent must be 'best', 'random' or a number within 0..1, got {quote(opponent)}"
+    )
+
+
+def check_row_weight(row_weight: Any) -> None:
+    if not in_range(row_weight, 0, 1e6):
+        raise SearchError(
+            f"row_weight must be a number within 0..1e6, got {quote(row_weight)}"
+        )
+
+
+def search_model(
+    rules: RuleSet,
+    fl_value: StayValue = None,
+    row_weight: float = 1.0,
+    opponent: Opponent = "best",
+) -> SearchModel:
+    """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
+    reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
+    set without one; ``opponent``: see :data:`OPPONENTS`."""
+    if not isinstance(rules, RuleSet):
+        raise SearchError(f"search_model takes a RuleSet, got {quote(rules)}")
+    check_row_weight(row_weight)
+    opp = opponent_weight(opponent)
+    values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
+    if rules.fantasyland is not None:
+        try:
+            five = stay_values(rules, fl_value)
+        except OfcError as exc:
+            raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
+        values[13:18] = five
+    return SearchModel(tuple(values), float(row_weight), opp)

@@ -1,0 +1,246 @@
+"""Positions: an observation dict checked and turned into the C position of the seat
+to act (:func:`position`), and an observation built from boards and cards without a
+Game (:func:`make_observation`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
+from ..board import ROW_SIZES, Board
+from ..cards import CardsLike, cards_str, parse_cards
+from ..errors import CardError, OfcError, SearchError, quote
+from ..game import Game
+from ..game.observation import observation_record, read_observation, record_rounds
+from ..rules import RuleSet
+from ..rules import get as get_rules
+from ..rules.model import GameKind
+from ._checks import c_board, fl_count, flag, in_range, int_in, raise_status, rows_of, seq
+
+__all__ = ["make_observation", "position"]
+
+
+_OBS_FIELDS = (
+    "players",
+    "seat",
+    "boards",
+    "fantasyland",
+    "face_down_counts",
+    "dealt",
+    "discards",
+    "to_discard",
+    "future_cards",
+    "future_discards",
+)
+
+
+def _card_list(value: Any, what: str) -> list[int]:
+    for c in seq(value, f"observation: {what}"):
+        if not in_range(c, 0, 51, integer=True):
+            raise CardError(f"observation: {what} holds {quote(c)}, not a card id 0..51")
+    return list(value)
+
+
+def _check_observation(obs: Mapping[str, Any]) -> None:
+    """The fields position() reads, with their types and ranges (SearchError /
+    CardError naming the field)."""
+    missing = [key for key in _OBS_FIELDS if key not in obs]
+    if missing:
+        raise SearchError(f"observation: missing field(s) {', '.join(missing)}")
+    players = int_in(obs["players"], "observation: players", 2, 4)
+    int_in(obs["seat"], "observation: seat", 0, players - 1)
+    per_seat = [
+        seq(obs[key], f"observation: {key}")
+        for key in ("boards", "fantasyland", "face_down_counts")
+    ]
+    if any(len(v) != players for v in per_seat):
+        raise SearchError(
+            "observation: boards, fantasyland and face_down_counts need one entry "
+            f"per player ({players})"
+        )
+    boards, fl, hidden = per_seat
+    for p in range(players):
+        rows = seq(boards[p], f"observation: board {p}")
+        counts = seq(hidden[p], f"observation: face_down_counts[{p}]")
+        if len(rows) != 3 or len(counts) != 3:
+            raise SearchError(
+                f"observation: board {p} and its face-down counts need 3 rows"
+            )
+        for r, row in enumerate(rows):
+            n = len(_card_list(row, f"board {p} row {r}"))
+            down = int_in(counts[r], f"observation: face_down_counts[{p}][{r}]", 0, 5)
+            if n + down > ROW_SIZES[r]:
+                raise SearchError(f"observation: board {p} row {r} holds too many cards")
+        fl_count(fl[p], f"observation: fantasyland[{p}]")
+    _card_list(obs["dealt"], "dealt")
+    _card_list(obs["discards"], "discards")
+    int_in(obs["to_discard"], "observation: to_discard", 0, 4)
+    int_in(obs["future_cards"], "observation: future_cards", 0, 52)
+    int_in(obs["future_discards"], "observation: future_discards", 0, 52)
+    if obs.get("full_set") is not None:
+        flag(obs["full_set"], "observation: full_set")
+    if obs.get("legal_actions") is not None:
+        for a in seq(obs["legal_actions"], "observation: legal_actions"):
+            int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
+
+
+def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_search_pos *'
+    """The C position of the seat to act in an observation.  Other seats' face-down
+    cards count as free slots filled by the rounds that placed them (a Fantasyland
+    set: one round of its cards); their discards stay among the unseen cards."""
+    _check_observation(obs)
+    if obs.get("full_set") or len(obs["dealt"]) > 5:
+        raise SearchError(
+            "advise covers normal decisions; a full set (Fantasyland, "
+            "classic) is solved by solve_fantasyland / best_setting"
+        )
+    if not obs["dealt"]:
+        raise SearchError(f"seat {obs['seat']} has no decision to make")
+    if rules.game is GameKind.CLASSIC:
+        raise SearchError("advise needs OFC or Pineapple rules")
+    known = (
+        [c for b in obs["boards"] for r in b for c in r]
+        + list(obs["dealt"])
+        + list(obs["discards"])
+    )
+    if len(set(known)) != len(known):
+        twice = sorted({c for c in known if known.count(c) > 1})
+        raise CardError(f"advise: the observation shows {cards_str(twice)} twice")
+    pos = ffi.new("ofc_search_pos *")
+    seat, players = int(obs["seat"]), int(obs["players"])
+    pos.players, pos.seat = players, seat
+    pos.n_dealt, pos.k = len(obs["dealt"]), int(obs["to_discard"])
+    pos.dealt[0 : len(obs["dealt"])] = list(obs["dealt"])
+    seen = set(known)  # every card the seat has seen: the rest are unseen
+    unseen = [c for c in range(52) if c not in seen]
+    pos.n_unseen = len(unseen)
+    pos.unseen[0 : len(unseen)] = unseen
+    # the rounds still to come per seat, from the C schedule (the observation's
+    # boards and counts completed into an ofc_observation)
+    record = observation_record(
+        rules,
+        seat,
+        obs["boards"],
+        obs["dealt"],
+        fantasyland=obs["fantasyland"],
+        face_down_counts=obs["face_down_counts"],
+        error=SearchError,
+    )
+    said = (obs["to_discard"], obs["future_cards"], obs["future_discards"])
+    if said != (record.k, record.future_cards, record.future_discards):
+        raise SearchError(
+            f"advise: the observation's to_discard, future_cards and future_discards "
+            f"{said} are not the rounds to come of its deal "
+            f"{(record.k, record.future_cards, record.future_discards)}"
+        )
+    for p, rounds in enumerate(record_rounds(record)):
+        rows = obs["boards"][p]
+        s = pos.seats[p]
+        s.board = list(c_board(rows))
+        s.in_fl = int(obs["fantasyland"][p])
+        if len(rounds) > int(lib.OFC_SEARCH_MAX_ROUNDS):
+            raise SearchError(
+                f"advise: seat {p} has {len(rounds)} rounds to come, at most "
+                f"{int(lib.OFC_SEARCH_MAX_ROUNDS)}"
+            )
+        s.rounds = len(rounds)
+        for i, (n, k) in enumerate(rounds):
+            s.round_n[i], s.round_k[i] = n, k
+    st = lib.ofc_search_pos_check(pos)
+    if st in (E_CARD, E_DUPLICATE):
+        raise_status(st, "advise: the observation's cards")
+    if st != OK:
+        raise SearchError(
+            "advise: the observation's boards, dealt cards and rounds to "
+            "come do not fit together (or too few unseen cards for them)"
+        )
+    return pos
+
+
+def make_observation(
+    rules: RuleSet,
+    board: str | Board | Sequence[Sequence[int]],
+    dealt: CardsLike,
+    opponents: Sequence[str | Board | Sequence[Sequence[int]]] = (),
+    dead: CardsLike = (),
+    *,
+    fantasyland: int = 0,
+) -> dict[str, Any]:
+    """An observation for :func:`advise` without a Game: seat 0 holds ``board`` and
+    must place ``dealt`` (OFC / Pineapple: 5 cards onto an empty board, else 1 card /
+    3 cards keeping 2); ``opponents``: the other seats' visible boards (their
+    missing cards still to come); ``dead``: any other cards known to be out (own
+    discards, cards seen elsewhere).  Boards: "front / middle / back" text ("-" or
+    nothing for an empty row), a Board, or three lists of card ids.
+
+    >>> from ofc_fast import rules
+    >>> obs = make_observation(rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts",
+    ...                        ["7c / 8d 8h / 4s 4d"])
+    >>> obs["to_discard"], obs["future_cards"], obs["future_discards"]
+    (1, 9, 3)
+    """
+    if rules.game is GameKind.CLASSIC:
+        raise SearchError("make_observation needs OFC or Pineapple rules")
+    own = rows_of(board)
+    others = [rows_of(b) for b in opponents]
+    players = 1 + len(others)
+    if not 2 <= players <= rules.max_players:
+        raise SearchError(
+            f"{rules.name} seats 2..{rules.max_players} players, got {players}"
+        )
+    cards = parse_cards(dealt)
+    if not cards:
+        raise SearchError("make_observation: seat 0 has no cards dealt")
+    fl_count(fantasyland, "make_observation: fantasyland")
+    record = observation_record(  # seat 0 acts first: the button is the last seat
+        rules,
+        0,
+        [own, *others],
+        cards,
+        button=players - 1,
+        fantasyland=[fantasyland] + [0] * len(others),
+        error=SearchError,
+    )
+    obs = read_observation(
+        bytes(ffi.buffer(record)),
+        rules.name,
+        rules.game.value,
+        rules.lowball is not None,
+        None,
+    )
+    obs["discards"] = parse_cards(dead)  # every card known to be out (any number)
+    return dict(obs)
+
+
+def game_observation(
+    game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RuleSet | None
+) -> tuple[Mapping[str, Any], RuleSet]:
+    if seat is not None:
+        int_in(seat, "seat", 0, int(lib.OFC_SEARCH_MAX_SEATS) - 1)
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise SearchError(f"rules must be a RuleSet, got {quote(rules)}")
+    if isinstance(game_or_obs, Game):
+        g = game_or_obs
+        if g.to_act is None:
+            raise SearchError("the deal is over: nothing to advise")
+        if seat is not None and seat != g.to_act:
+            raise SearchError(f"seat {seat} is not to act (seat {g.to_act} is)")
+        return g.observation(g.to_act), rules or g.rules
+    if not isinstance(game_or_obs, Mapping):
+        raise SearchError(
+            f"advise takes a Game or an observation dict, got {type(game_or_obs).__name__}"
+        )
+    obs = game_or_obs
+    if seat is not None and seat != obs.get("seat"):
+        raise SearchError(
+            f"the observation is seat {quote(obs.get('seat'))}'s, not seat {seat}'s"
+        )
+    if rules is None:
+        try:
+            rules = get_rules(obs["rules"])
+        except (KeyError, OfcError):
+            raise SearchError(
+                f"unknown rules {quote(obs.get('rules'))}: pass rules="
+            ) from None
+    return obs, rules

@@ -1,0 +1,38 @@
+"""``ofc-fast serve``'s default number of workers: 4 per CPU the process may use
+(docs/serve.md, Measured), the same in ``ServeConfig`` and on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import pytest
+
+from ofc_fast.serve import ServeConfig
+from ofc_fast.serve import config as config_mod
+from ofc_fast.serve.cli import add_commands
+from ofc_fast.serve.config import default_workers
+
+
+def test_default_workers_are_four_per_usable_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    if hasattr(os, "sched_getaffinity"):
+        assert default_workers() == 4 * len(os.sched_getaffinity(0))
+        monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+        assert default_workers() == 4  # one CPU allowed, whatever the machine has
+    monkeypatch.delattr(os, "sched_getaffinity", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    assert default_workers() == 12
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert default_workers() == config_mod.WORKERS_PER_CPU == 4
+
+
+def test_config_and_command_line_share_the_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert ServeConfig().workers == 8
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers())
+    assert parser.parse_args(["serve"]).workers == 8
+    assert parser.parse_args(["serve", "--workers", "3"]).workers == 3
+    assert ServeConfig(workers=1).check().workers == 1
