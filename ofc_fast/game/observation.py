@@ -84,6 +84,9 @@ class Observation(_ObservationBase, total=False):
     """
 
     result: ObservationResult  #: present once the deal is over
+    #: present when the rules are not exactly a preset (named by ``rules``): the rule
+    #: set as the dict a rules file holds (``RuleSet.from_dict`` reads it)
+    rule_set: dict[str, Any]
 
 
 def _offsets() -> dict[str, int]:
@@ -146,10 +149,16 @@ def template(
 
 
 def read_observation(
-    raw: bytes, rules_name: str, game: str, lowball: bool, legal: Sequence[int] | None
+    raw: bytes,
+    rules_name: str,
+    game: str,
+    lowball: bool,
+    legal: Sequence[int] | None,
+    rule_set: dict[str, Any] | None = None,
 ) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
-    caller once the deal is over).  CPython builds the same dict in C
+    caller once the deal is over; ``rule_set``, when not None, under ``"rule_set"``:
+    :func:`ofc_fast.rules.lookup.carried_rules`).  CPython builds the same dict in C
     (``ofc_fast._native._speedups.observe``); this reader serves PyPy, the vector environment
     and the tests."""
     o = _OFF
@@ -194,6 +203,8 @@ def read_observation(
             "face_down": bool(raw[o["face_down"]]),
         }
     )
+    if rule_set is not None:
+        obs["rule_set"] = rule_set
     return obs  # type: ignore[return-value]
 
 

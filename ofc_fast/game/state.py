@@ -44,8 +44,8 @@ from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
+from ..rules.lookup import carried_rules
 from ..rules.model import Game as GameKind
-from ..rules.model import RulesName
 from ..table import check_seat, check_seed, check_table
 from .engine import KIND, game_rules, raise_move_error, resolve_rules
 from .moves import (
@@ -107,7 +107,7 @@ def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
     """The observation template of a table (shared: ``_speedups.observe`` only copies
     it)."""
     return template(
-        players, button, RulesName.of(rules), rules.game.value, rules.lowball is not None
+        players, button, rules.name, rules.game.value, rules.lowball is not None
     )
 
 
@@ -577,7 +577,9 @@ class Game:
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         t = self._obs
         if t is None:
-            t = self._obs = _template(self.players, self.button, self.rules)
+            t = _template(self.players, self.button, self.rules)
+            carried = carried_rules(self.rules)  # a rule set that is not a preset
+            t = self._obs = t if carried is None else {**t, "rule_set": carried}
         if _observe is not None:
             obs = _observe(self._buf, seat, t)
         else:
@@ -603,7 +605,12 @@ class Game:
             if st[0] == seat and not st[4]:
                 legal = self._legal_of(seat, st[2], st[3])
         return read_observation(
-            bytes(ffi.buffer(o)), t["rules"], t["game"], t["lowball"], legal
+            bytes(ffi.buffer(o)),
+            t["rules"],
+            t["game"],
+            t["lowball"],
+            legal,
+            t.get("rule_set"),
         )
 
     # -- results
@@ -654,7 +661,7 @@ class Game:
         g._buf = bytearray(self._buf)
         g._g = _new_state(g._buf)
         g._moves = list(self._moves)
-        g._obs = None
+        g._obs = self._obs  # the template (and any carried rule set) of this table
         return g
 
     def _state_bytes(self) -> bytes:
