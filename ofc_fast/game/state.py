@@ -103,12 +103,12 @@ _act = speedups.act if speedups is not None else None
 
 
 @lru_cache(maxsize=256)
-def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
+def _template(players: int, button: int, rules: RuleSet) -> tuple[dict[str, Any], bool]:
     """The observation template of a table (shared: ``_speedups.observe`` only copies
-    it)."""
-    return template(
-        players, button, rules.name, rules.game.value, rules.lowball is not None
-    )
+    it) and whether its rules are not exactly a preset (observations then carry them:
+    :func:`~ofc_fast.rules.lookup.carried_rules`)."""
+    t = template(players, button, rules.name, rules.game.value, rules.lowball is not None)
+    return t, carried_rules(rules) is not None
 
 
 def _new_state(buf: bytearray) -> Any:
@@ -577,9 +577,10 @@ class Game:
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         t = self._obs
         if t is None:
-            t = _template(self.players, self.button, self.rules)
-            carried = carried_rules(self.rules)  # a rule set that is not a preset
-            t = self._obs = t if carried is None else {**t, "rule_set": carried}
+            t, custom = _template(self.players, self.button, self.rules)
+            if custom:  # the rules travel along, JSON-able, shared by this game's copies
+                t = {**t, "rule_set": self.rules.to_dict()}
+            self._obs = t
         if _observe is not None:
             obs = _observe(self._buf, seat, t)
         else:

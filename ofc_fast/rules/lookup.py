@@ -74,7 +74,10 @@ def carried_rules(rules: RuleSet | str) -> dict[str, Any] | None:
     (True, 'custom')
     """
     rules = as_rules(rules, "carried_rules")
-    return None if PRESETS.get(rules.name) == rules else rules.to_dict()
+    preset = PRESETS.get(rules.name)
+    if preset is rules or (preset is not None and preset == rules):  # `is`: the fast way
+        return None
+    return rules.to_dict()
 
 
 def observation_rules(
