@@ -20,6 +20,7 @@ __all__ = [
     "ProtocolError",
     "RulesError",
     "SearchError",
+    "SearchRulesError",
     "SelfPlayError",
     "StrengthError",
     "TableError",
@@ -197,3 +198,17 @@ class ModelError(OfcError):
 class SearchError(OfcError):
     """A position the search cannot advise on (a full set, a seat that is not to act,
     an exact search that does not fit its budget) or bad search settings."""
+
+
+class SearchRulesError(RulesError, SearchError):
+    """Rules the search cannot resolve (not a RuleSet, a preset name or a game id):
+    a :class:`RulesError`, as :func:`ofc_fast.rules.as_rules` raises, and a
+    :class:`SearchError`, as the search raised before, so either ``except`` catches it.
+
+    >>> from ofc_fast.search import search_model
+    >>> try:
+    ...     search_model("no-such-game")
+    ... except RulesError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, SearchError))
+    SearchRulesError True
+    """

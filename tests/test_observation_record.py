@@ -13,6 +13,7 @@ import pytest
 from ofc_fast import Game, GameError, rules
 from ofc_fast._native import ffi
 from ofc_fast.game.observation import observation_record, read_observation, record_rounds
+from ofc_fast.rules.lookup import carried_rules
 from ofc_fast.search import make_observation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,6 +59,7 @@ def test_record_from_the_dict_equals_the_games_observation(
                 preset.game.value,
                 preset.lowball is not None,
                 want["legal_actions"],
+                carried_rules(preset),  # "rule_set" of rules that are not a preset
             )
             assert got == want
             for s, rounds in enumerate(record_rounds(o)):

@@ -19,6 +19,8 @@ BOARD = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
 OTHER = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
 PRESET = rules.PINEAPPLE
 EMPTY = [[[], [], []], [[], [], []]]  # two empty boards
+PARTIAL = "Qh / 9s 9h / As Ks"  # a partial board (8 free slots)
+NEARLY_FULL = "Qh Qd / 9s 9h 9d 5c / As Ks Qs Js"  # 3 free slots
 FORMS = (PRESET, "pineapple", "ofc-pineapple")  # a RuleSet, a preset name, a game id
 
 
@@ -73,8 +75,12 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         game_struct,
         table_rules,
     )
+    from ofc_fast.rules.lookup import carried_rules
     from ofc_fast.scoring.naturals import natural_payment, naturals
     from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
+    from ofc_fast.search import advise, best_completion, search_model
+    from ofc_fast.search._checks import search_rules
+    from ofc_fast.search.positions import position
     from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
     from ofc_fast.table import check_fantasyland, check_players, check_table
 
@@ -138,9 +144,6 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "showdown_event": lambda r: showdown_event(0, r, result),
         "observation_record": lambda r: observation_record(r, 0, EMPTY, [1, 2, 3, 4, 5]),
         "play_run": None,  # the CLI's parallel runner: its --rules went through load_rules
-        # ofc_fast.search: best_completion / search_model keep refusing a name with
-        # SearchError (tests/test_search_inputs.py asserts it); position and
-        # make_observation take the rules advise resolved.
         "HeuristicBot.warm_up": lambda r: HeuristicBot(seed=0).warm_up(r),
         "SearchBot.warm_up": lambda r: sorted(_warm_search(r)),
         "ValueBot": lambda r: ValueBot(r, seed=1).rules,
@@ -171,12 +174,23 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         # The bot client: --rules is a game id or a preset name passed to
         # resolve_arena_rules, the arena's resolver over as_rules.
         "play_bot": None,
-        "best_completion": None,
-        "search_model": None,
-        "position": None,
-        "make_observation": None,
-        "advise": None,
+        "best_completion": lambda r: str(best_completion(NEARLY_FULL, "2c 5d Ts", r).board),
+        "search_model": lambda r: search_model(r, fl_value=0),
+        "position": lambda r: position(_position(PRESET), r),
+        "make_observation": lambda r: _position(r),
+        "search_rules": lambda r: search_rules(r, "test"),
+        "carried_rules": lambda r: carried_rules(r),
+        "advise": lambda r: [
+            a.action for a in advise(_position(PRESET), rules=r, samples=4, seed=1)
+        ],
     }
+
+
+def _position(r: Any) -> Any:
+    """An observation without a game: seat 0 places 2 of 3 cards, one opponent."""
+    from ofc_fast.search import make_observation
+
+    return make_observation(r, PARTIAL, "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
 
 
 def _first_legal(x: Any, mask: Any) -> int:

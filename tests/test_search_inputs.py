@@ -14,7 +14,14 @@ import pytest
 import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import SearchBot
-from ofc_fast.errors import BotError, CardError, OfcError, RulesError, SearchError
+from ofc_fast.errors import (
+    BotError,
+    CardError,
+    OfcError,
+    RulesError,
+    SearchError,
+    SearchRulesError,
+)
 from ofc_fast.game import Game
 from ofc_fast.search import (
     EXACT_NODES_MAX,
@@ -64,11 +71,34 @@ def test_best_completion_bad_settings_are_named(kwargs: dict[str, Any], match: s
         best_completion("Qh / 9s 9h / As Ks", "2c 5d Ts", P, **kwargs)
 
 
-def test_best_completion_needs_a_rule_set() -> None:
-    with pytest.raises(SearchError, match="RuleSet"):
-        best_completion("Qh / 9s 9h / As Ks", "2c 5d Ts", "pineapple")  # type: ignore[arg-type]
-    with pytest.raises(SearchError, match="RuleSet"):
-        search_model(None)  # type: ignore[arg-type]
+def test_best_completion_takes_the_three_rule_forms() -> None:
+    """A RuleSet, a preset name and an arena game id give the same completion and
+    model (the one resolver, ofc_fast.rules.as_rules)."""
+    board = "Qh Qd / 9s 9h 9d 5c / As Ks Qs Js"
+    got = [best_completion(board, "2c 5d Ts", r) for r in (P, "pineapple", "ofc-pineapple")]
+    assert len({(str(c.board), c.value, c.fantasyland) for c in got}) == 1
+    assert str(got[0].board) == "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    models = [search_model(r) for r in (P, "PINEAPPLE", "ofc-pineapple")]
+    assert models[0] == models[1] == models[2]
+
+
+@pytest.mark.parametrize(
+    ("junk", "match"),
+    [
+        (None, "rules must be a RuleSet, a preset name or a game id, got None"),
+        (3, "rules must be a RuleSet, a preset name or a game id, got 3"),
+        ("no-such-game", "unknown rule set 'no-such-game'"),
+        ("Qh / 9s 9h / As Ks", "unknown rule set 'Qh / 9s 9h / As Ks'"),
+    ],
+)
+def test_best_completion_refuses_junk_rules(junk: object, match: str) -> None:
+    """Anything but the three forms is refused with SearchRulesError (a SearchError
+    and a RulesError) naming the function and the problem."""
+    with pytest.raises(SearchRulesError, match=f"^best_completion: {match}") as exc:
+        best_completion("Qh / 9s 9h / As Ks", "2c 5d Ts", junk)  # type: ignore[arg-type]
+    assert isinstance(exc.value, SearchError) and isinstance(exc.value, RulesError)
+    with pytest.raises(SearchError, match=f"^search_model: {match}"):
+        search_model(junk)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(

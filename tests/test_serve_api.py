@@ -109,6 +109,28 @@ def test_analyze_observation_equals_advise(api: Api) -> None:
     assert a["moves"] == b["moves"]
 
 
+def test_analyze_plays_the_rule_set_an_observation_carries(api: Api) -> None:
+    """An observation of a game whose rules are no preset carries them (``rule_set``):
+    analyze plays by them without a ``rules`` field, names a bad one, and a ``rules``
+    field still wins."""
+    table = rules.PINEAPPLE.replace(sweep_bonus=5, royalties=rules.ROYALTIES_ALT_3)
+    g = Game(table, players=2, seed=4)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    status, out = api("POST", "/v1/analyze", {"observation": obs, "samples": 8, "seed": 3})
+    assert status == 200
+    want = advise(g, samples=8, seed=3, time_budget=CAP)
+    assert [(m["action"], m["ev"]) for m in out["moves"]] == [
+        (a.action, a.ev) for a in want
+    ]
+    bad = {**obs, "rule_set": {**obs["rule_set"], "sweep_bonus": "lots"}}
+    status, out = api("POST", "/v1/analyze", {"observation": bad, "samples": 8})
+    assert status == 422 and out["field"] == "observation.rule_set", out
+    status, out = api(
+        "POST", "/v1/analyze", {"observation": obs, "rules": "pineapple", "samples": 8}
+    )
+    assert status == 200 and out["rules"] == "PINEAPPLE"
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",

@@ -42,6 +42,7 @@ from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
 from ..rules import RuleSet
+from ..rules.lookup import carried_rules
 from ._host_checks import (
     MAX_CARDS,
     MAX_HAND_NO,
@@ -287,6 +288,7 @@ class BotClient:
                 rules.game.value,
                 rules.lowball is not None,
                 legal,
+                carried_rules(rules),  # None: the wire protocol deals presets only
             )
         )
 

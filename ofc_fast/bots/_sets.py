@@ -4,6 +4,8 @@ Fantasyland hand by the exact solver, a classic hand by the arranger).  Private 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..game import GameError, Move
 from ..rules import RuleSet
 from ..rules.model import GameKind
@@ -15,11 +17,15 @@ __all__ = ["decision"]
 
 
 def decision(
-    obs: Observation, own: RuleSet | None, sets: HeuristicBot, fl_value: StayValue
+    obs: Observation,
+    own: RuleSet | None,
+    sets: HeuristicBot,
+    fl_value: StayValue,
+    memo: list[Any],
 ) -> tuple[RuleSet, Move | None]:
-    """The rules to play ``obs`` under and, for a full set, its move (None: a normal
-    decision, for the bot to search)."""
-    rules = rules_of(obs, own)
+    """The rules to play ``obs`` under (``memo``: the bot's memo of :func:`rules_of`)
+    and, for a full set, its move (None: a normal decision, for the bot to search)."""
+    rules = rules_of(obs, own, memo)
     dealt = list(obs["dealt"])
     if not dealt:
         raise GameError(f"seat {obs['seat']} has nothing to play")

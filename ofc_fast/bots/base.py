@@ -30,7 +30,7 @@ import numpy as np
 from ..board import free_slots
 from ..game import Move
 from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules.lookup import observation_rules
 
 __all__ = ["Bot", "Observation", "free_slots", "rules_of", "unseen_cards"]
 
@@ -47,24 +47,24 @@ class Bot(Protocol):
         ...  # pragma: no cover
 
 
-def rules_of(observation: Observation, own: RuleSet | None = None) -> RuleSet:
-    """The rule set to play ``observation`` under: the one a game's observation
-    carries (its ``"rules"`` is a :class:`~ofc_fast.rules.model.RulesName`, so a
-    custom rule set named ``"custom"`` is played by its exact rules), else the bot's
-    own ``own`` when the names agree, else the preset of that name.
+def rules_of(
+    observation: Observation, own: RuleSet | None = None, memo: list[Any] | None = None
+) -> RuleSet:
+    """The rule set to play ``observation`` under: the one it carries under
+    ``"rule_set"`` (a game whose rules are not exactly a preset, e.g. a custom rule set
+    named ``"custom"``, is played by its exact rules), else the bot's own ``own`` when
+    the names agree, else the preset named ``"rules"``.  ``memo``: a list the bot
+    keeps, so that each distinct carried rule set is parsed once
+    (:func:`ofc_fast.rules.lookup.observation_rules`).
 
+    >>> import json
     >>> from ofc_fast import Game, rules
     >>> table = rules.PINEAPPLE.replace(sweep_bonus=4)
-    >>> rules_of(Game(table, seed=1).observation(1)) == table
+    >>> obs = json.loads(json.dumps(Game(table, seed=1).observation(1)))
+    >>> rules_of(obs) == table
     True
     """
-    name = observation["rules"]
-    carried = getattr(name, "rule_set", None)
-    if isinstance(carried, RuleSet):
-        return carried
-    if own is not None and own.name == name:
-        return own
-    return get_rules(name)
+    return observation_rules(observation, own, memo)
 
 
 def unseen_cards(observation: Observation) -> np.ndarray:

@@ -184,6 +184,7 @@ class HeuristicBot:
     ) -> None:
         self.rules = None if rules is None else as_rules(rules, "heuristic bot")
         self.rng = np.random.default_rng(seed)
+        self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self.samples = int(samples)
         self.arrangements = int(arrangements)
         self.exhaustive = int(exhaustive)
@@ -234,7 +235,7 @@ class HeuristicBot:
     def act(self, observation: Observation) -> Move:
         """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
-        model = value_model(rules_of(obs, self.rules), self.model_settings)
+        model = value_model(rules_of(obs, self.rules, self._carried), self.model_settings)
         dealt = list(obs["dealt"])
         if not dealt:
             raise GameError(f"seat {obs['seat']} has nothing to play")

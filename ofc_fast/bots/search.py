@@ -150,6 +150,7 @@ class SearchBot:
         self.clock = clock
         self.opponent = opponent
         self.model = model
+        self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self._sets = HeuristicBot(rules, seed)
         self._overrun: dict[int, float] = {}  # dealt cards -> recent largest overrun (s)
 
@@ -207,7 +208,7 @@ class SearchBot:
     def act(self, observation: Observation) -> Move:
         """The move the search advises for the observed decision."""
         obs = observation
-        rules, full = decision(obs, self.rules, self._sets, self.fl_value)
+        rules, full = decision(obs, self.rules, self._sets, self.fl_value, self._carried)
         if full is not None:
             return full
         dealt = list(obs["dealt"])

@@ -71,6 +71,7 @@ class ValueBot:
         self.seed = seed
         self.model = model
         self.fl_value = fl_value
+        self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self._sets = HeuristicBot(rules, seed)
         self.rng = Random(seed)
 
@@ -90,7 +91,7 @@ class ValueBot:
     def act(self, observation: Observation) -> Move:
         """The legal move of largest model value."""
         obs = observation
-        rules, full = decision(obs, self.rules, self._sets, self.fl_value)
+        rules, full = decision(obs, self.rules, self._sets, self.fl_value, self._carried)
         if full is not None:
             return full
         dealt = list(obs["dealt"])

@@ -30,6 +30,7 @@ from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
 from ..rules import RuleSet
+from ..rules.lookup import carried_rules
 from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
 
@@ -151,6 +152,7 @@ class VectorEnv:
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
         self.rules = resolve_rules(rules)
+        self._carried = carried_rules(self.rules)  # an observation's "rule_set"
         if self.rules.game is GameKind.CLASSIC:
             raise GameError(
                 "classic Chinese Poker has no vector environment (its 13-card "
@@ -537,7 +539,12 @@ class VectorEnv:
             legal = list(out[0 : lib.ofc_game_legal_actions(g, out)])
         r = self.rules
         return read_observation(
-            bytes(ffi.buffer(o)), r.name, r.game.value, r.lowball is not None, legal
+            bytes(ffi.buffer(o)),
+            r.name,
+            r.game.value,
+            r.lowball is not None,
+            legal,
+            self._carried,
         )
 
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:

@@ -83,6 +83,9 @@ class Observation(_ObservationBase, total=False):
     """
 
     result: ObservationResult  #: present once the deal is over
+    #: present when the rules are not exactly a preset (named by ``rules``): the rule
+    #: set as the dict a rules file holds (``RuleSet.from_dict`` reads it)
+    rule_set: dict[str, Any]
 
 
 def template(
@@ -117,15 +120,25 @@ def template(
 
 
 def read_observation(
-    raw: bytes, rules_name: str, game: str, lowball: bool, legal: Sequence[int] | None
+    raw: bytes,
+    rules_name: str,
+    game: str,
+    lowball: bool,
+    legal: Sequence[int] | None,
+    rule_set: dict[str, Any] | None = None,
 ) -> Observation:
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
-    caller once the deal is over); ``legal`` the observer's legal action ids, or None.
-    A game reads its record with ``ofc_fast._native._fast.observe`` (the same dict, in
-    C on CPython); this reader serves the vector environment, callers with a record of
+    caller once the deal is over); ``legal`` the observer's legal action ids, or None;
+    ``rule_set``, when not None, under ``"rule_set"``
+    (:func:`ofc_fast.rules.lookup.carried_rules`).  A game reads its record with
+    ``ofc_fast._native._fast.observe`` (the same dict, in C on CPython); this reader
+    serves the vector environment, callers with a record of
     :func:`observation_record`, and the tests."""
     base = template(raw[_PLAYERS], raw[_BUTTON], rules_name, game, lowball)
-    return read_record(raw, base, legal)  # type: ignore[return-value]
+    obs = read_record(raw, base, legal)
+    if rule_set is not None:
+        obs["rule_set"] = rule_set
+    return obs  # type: ignore[return-value]
 
 
 _PLAYERS = ffi.offsetof("ofc_observation", "players")

@@ -48,8 +48,8 @@ from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
+from ..rules.lookup import carried_rules
 from ..rules.model import Game as GameKind
-from ..rules.model import RulesName
 from ..table import check_seat, check_seed, check_table
 from .engine import KIND, game_rules, raise_move_error, resolve_rules
 from .moves import (
@@ -102,12 +102,12 @@ _NSTEPS = ffi.offsetof("ofc_game", "nsteps")
 
 
 @lru_cache(maxsize=256)
-def _template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
+def _template(players: int, button: int, rules: RuleSet) -> tuple[dict[str, Any], bool]:
     """The observation template of a table (shared: ``_fast.observe`` only copies
-    it)."""
-    return template(
-        players, button, RulesName.of(rules), rules.game.value, rules.lowball is not None
-    )
+    it) and whether its rules are not exactly a preset (observations then carry them:
+    :func:`~ofc_fast.rules.lookup.carried_rules`)."""
+    t = template(players, button, rules.name, rules.game.value, rules.lowball is not None)
+    return t, carried_rules(rules) is not None
 
 
 def _new_state(buf: bytearray) -> Any:
@@ -559,7 +559,10 @@ class Game:
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
         t = self._obs
         if t is None:
-            t = self._obs = _template(self.players, self.button, self.rules)
+            t, custom = _template(self.players, self.button, self.rules)
+            if custom:  # the rules travel along, JSON-able, shared by this game's copies
+                t = {**t, "rule_set": self.rules.to_dict()}
+            self._obs = t
         obs = _observe(self._buf, seat, t)
         if self._step >= len(self._steps):
             r = self.result()
@@ -619,7 +622,7 @@ class Game:
         g._buf = bytearray(self._buf)
         g._g = _new_state(g._buf)
         g._moves = list(self._moves)
-        g._obs = None
+        g._obs = self._obs  # the template (and any carried rule set) of this table
         return g
 
     def _state_bytes(self) -> bytes:

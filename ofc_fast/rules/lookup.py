@@ -8,12 +8,16 @@ True
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping
+from typing import Any
+
 from ..errors import RulesError, quote
 from .game_ids import GAME_IDS
 from .model import RuleSet
 from .presets import PRESETS
 
-__all__ = ["as_rules", "get", "names"]
+__all__ = ["as_rules", "carried_rules", "get", "names", "observation_rules"]
 
 
 def names() -> list[str]:
@@ -59,3 +63,52 @@ def get(name: str) -> RuleSet:
             f"unknown rule set {quote(name)}; presets: {', '.join(PRESETS)}; "
             f"or a game id: {', '.join(GAME_IDS)}"
         ) from None
+
+
+def carried_rules(rules: RuleSet | str) -> dict[str, Any] | None:
+    """What a game's observation carries under ``"rule_set"``: None when ``rules`` is
+    exactly a preset (its ``"rules"`` name says it all), else the rule set as the
+    JSON-able dict a rules file holds (:meth:`RuleSet.to_dict`).
+
+    >>> from ofc_fast.rules import OFC
+    >>> carried_rules(OFC) is None, carried_rules(OFC.replace(sweep_bonus=4))["name"]
+    (True, 'custom')
+    """
+    rules = as_rules(rules, "carried_rules")
+    preset = PRESETS.get(rules.name)
+    if preset is rules or (preset is not None and preset == rules):  # `is`: the fast way
+        return None
+    return rules.to_dict()
+
+
+def observation_rules(
+    observation: Mapping[str, Any],
+    own: RuleSet | None = None,
+    memo: list[Any] | None = None,
+) -> RuleSet:
+    """The rule set an observation is played under: the ``"rule_set"`` it carries
+    (a game whose rules are not exactly a preset), else ``own`` when its name is the
+    observation's ``"rules"``, else the preset of that name (:func:`get`).  ``memo``
+    (a list the caller keeps, e.g. on a bot) holds the last carried dict and its rule
+    set, so that a bot parses each distinct dict once.
+
+    >>> from ofc_fast.rules import OFC
+    >>> table = OFC.replace(sweep_bonus=4)
+    >>> observation_rules({"rules": "custom", "rule_set": table.to_dict()}) == table
+    True
+    >>> observation_rules({"rules": "ofc"}) is OFC
+    True
+    """
+    name = observation["rules"]
+    data = observation.get("rule_set")
+    if data is not None:
+        if memo and memo[0] == data:
+            rules: RuleSet = memo[1]
+            return rules
+        rules = RuleSet.from_dict(data)
+        if memo is not None:  # a copy: a caller that mutates the dict gets a new parse
+            memo[:] = (copy.deepcopy(data), rules)
+        return rules
+    if own is not None and own.name == name:
+        return own
+    return get(name)

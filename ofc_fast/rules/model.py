@@ -36,7 +36,6 @@ __all__ = [
     "OrderRule",
     "Pool",
     "RuleSet",
-    "RulesName",
     "Schedule",
     "SettlementStart",
     "StakesModel",
@@ -454,28 +453,6 @@ KNOWN_PRESETS: dict[str, RuleSet] = {}
 """The presets by name, for :meth:`RuleSet.replace` (a changed preset is named
 ``"custom"``) and ``repr``: filled once by :mod:`ofc_fast.rules.presets` as it defines
 them (so this module imports none of its dependents)."""
-
-
-class RulesName(str):
-    """A rule set's name that carries the rule set along (:attr:`rule_set`): what an
-    observation's ``"rules"`` holds, so that a bot without rules of its own plays a
-    custom rule set (``PINEAPPLE.replace(...)``, named ``"custom"``) by its exact
-    rules.  Everywhere else it is the plain name: equal to it, JSON-able.
-
-    >>> from ofc_fast.rules import PINEAPPLE
-    >>> n = RulesName.of(PINEAPPLE.replace(sweep_bonus=4))
-    >>> n == "custom", n.rule_set.sweep_bonus
-    (True, 4)
-    """
-
-    rule_set: RuleSet
-
-    @classmethod
-    def of(cls, rules: RuleSet) -> RulesName:
-        """The name of ``rules``, carrying ``rules``."""
-        name = cls(rules.name)
-        name.rule_set = rules
-        return name
 
 
 def _short_field(name: str, value: object) -> str:

@@ -9,7 +9,8 @@ from typing import Any
 from .._native import lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import parse_cards
-from ..errors import SearchError, quote
+from ..errors import RulesError, SearchError, SearchRulesError, quote
+from ..rules import RuleSet, as_rules
 
 __all__ = [
     "NO_CARD",
@@ -20,6 +21,7 @@ __all__ = [
     "int_in",
     "raise_status",
     "rows_of",
+    "search_rules",
     "seq",
 ]
 
@@ -104,3 +106,17 @@ def rows_of(board: str | Board | Sequence[Sequence[int]]) -> list[list[int]]:
     if len(rows) != 3:
         raise SearchError(f"a board has three rows, got {len(rows)}")
     return [parse_cards(r) for r in rows]
+
+
+def search_rules(rules: object, fn: str) -> RuleSet:
+    """``rules`` through the one resolver (:func:`ofc_fast.rules.as_rules`: a RuleSet,
+    a preset name or an arena game id), else :class:`SearchRulesError` naming ``fn``.
+
+    >>> search_rules("ofc-pineapple", "search_model").name
+    'PINEAPPLE'
+    """
+    try:
+        return as_rules(rules, fn)
+    except RulesError as exc:
+        text = str(exc)
+        raise SearchRulesError(text if text.startswith(fn) else f"{fn}: {text}") from None

@@ -13,7 +13,7 @@ from .._native import OK, ffi, lib
 from ..errors import SearchError, quote
 from ..game import Game, Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, ValueModel, resolve_model
-from ..rules import RuleSet
+from ..rules import RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
 from ._checks import flag, in_range, raise_status
@@ -155,7 +155,7 @@ def advise(
     policy: str = "auto",
     fl_value: StayValue = None,
     row_weight: float = 1.0,
-    rules: RuleSet | None = None,
+    rules: RulesLike | None = None,
     prune: bool = False,
     clock: str = "wall",
     opponent: Opponent = "best",
@@ -175,8 +175,9 @@ def advise(
     see :data:`POLICIES`;
     ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``opponent``: how the
     rollouts complete the other seats' boards (:data:`OPPONENTS`; exact values only
-    with ``"best"``); ``rules``: needed only
-    for an observation of a rule set that is not a preset; ``prune``: after each
+    with ``"best"``); ``rules`` (a RuleSet, a
+    preset name or a game id): by default the game's, or the observation's (its
+    ``"rules"``, or the ``"rule_set"`` it carries when they are not a preset); ``prune``: after each
     batch of 16 samples keep sampling only the better half of the moves (down to 8;
     the others keep the values of their fewer samples, see ``Advice.samples``, and
     come after the moves that outlasted them); with the auto policy an opening

@@ -11,10 +11,10 @@ from .._native import OK, ffi, lib
 from ..board import Board
 from ..cards import CardsLike, parse_cards
 from ..errors import SearchError, quote
-from ..rules import RuleSet
+from ..rules import RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
-from ._checks import c_board, fl_count, int_in, raise_status, rows_of, seq
+from ._checks import c_board, fl_count, int_in, raise_status, rows_of, search_rules, seq
 from .model import SearchModel, search_model
 
 __all__ = ["Completion", "best_completion"]
@@ -50,7 +50,7 @@ def policy_id(policy: str, sequential: bool = False) -> int:
 def best_completion(
     board: str | Board | Sequence[Sequence[int]],
     cards: CardsLike,
-    rules: RuleSet,
+    rules: RulesLike,
     *,
     rounds: Sequence[tuple[int, int]] | None = None,
     fantasyland: int = 0,
@@ -68,8 +68,7 @@ def best_completion(
     >>> str(c.board), c.value, c.fantasyland
     ('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts', 44.0, 14)
     """
-    if not isinstance(rules, RuleSet):
-        raise SearchError(f"best_completion takes a RuleSet, got {quote(rules)}")
+    rules = search_rules(rules, "best_completion")
     rows = rows_of(board)
     ids = parse_cards(cards)
     rounds = [(len(ids), 0)] if rounds is None else _round_list(rounds)

@@ -9,9 +9,9 @@ from typing import Any, TypeAlias
 
 from .._native import OK, ffi, lib
 from ..errors import OfcError, SearchError, quote
-from ..rules import RuleSet
+from ..rules import RulesLike
 from ..solver import StayValue, stay_values
-from ._checks import in_range
+from ._checks import in_range, search_rules
 
 __all__ = [
     "OPPONENTS",
@@ -114,7 +114,7 @@ def check_row_weight(row_weight: Any) -> None:
 
 
 def search_model(
-    rules: RuleSet,
+    rules: RulesLike,
     fl_value: StayValue = None,
     row_weight: float = 1.0,
     opponent: Opponent = "best",
@@ -122,8 +122,7 @@ def search_model(
     """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
     reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
     set without one; ``opponent``: see :data:`OPPONENTS`."""
-    if not isinstance(rules, RuleSet):
-        raise SearchError(f"search_model takes a RuleSet, got {quote(rules)}")
+    rules = search_rules(rules, "search_model")
     check_row_weight(row_weight)
     opp = opponent_weight(opponent)
     values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)

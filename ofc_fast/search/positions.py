@@ -13,10 +13,20 @@ from ..cards import CardsLike, cards_str, parse_cards
 from ..errors import CardError, OfcError, SearchError, quote
 from ..game import Game
 from ..game.observation import observation_record, read_observation, record_rounds
-from ..rules import RuleSet
-from ..rules import get as get_rules
+from ..rules import RuleSet, RulesLike
+from ..rules.lookup import carried_rules, observation_rules
 from ..rules.model import GameKind
-from ._checks import c_board, fl_count, flag, in_range, int_in, raise_status, rows_of, seq
+from ._checks import (
+    c_board,
+    fl_count,
+    flag,
+    in_range,
+    int_in,
+    raise_status,
+    rows_of,
+    search_rules,
+    seq,
+)
 
 __all__ = ["make_observation", "position"]
 
@@ -85,10 +95,11 @@ def _check_observation(obs: Mapping[str, Any]) -> None:
             int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
 
 
-def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_search_pos *'
+def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_search_pos *'
     """The C position of the seat to act in an observation.  Other seats' face-down
     cards count as free slots filled by the rounds that placed them (a Fantasyland
     set: one round of its cards); their discards stay among the unseen cards."""
+    rules = search_rules(rules, "position")
     _check_observation(obs)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
         raise SearchError(
@@ -159,7 +170,7 @@ def position(obs: Mapping[str, Any], rules: RuleSet) -> Any:  # cdata 'ofc_searc
 
 
 def make_observation(
-    rules: RuleSet,
+    rules: RulesLike,
     board: str | Board | Sequence[Sequence[int]],
     dealt: CardsLike,
     opponents: Sequence[str | Board | Sequence[Sequence[int]]] = (),
@@ -180,6 +191,7 @@ def make_observation(
     >>> obs["to_discard"], obs["future_cards"], obs["future_discards"]
     (1, 9, 3)
     """
+    rules = search_rules(rules, "make_observation")
     if rules.game is GameKind.CLASSIC:
         raise SearchError("make_observation needs OFC or Pineapple rules")
     own = rows_of(board)
@@ -208,18 +220,18 @@ def make_observation(
         rules.game.value,
         rules.lowball is not None,
         None,
+        carried_rules(rules),  # rules that are not exactly a preset, as a game gives them
     )
     obs["discards"] = parse_cards(dead)  # every card known to be out (any number)
     return dict(obs)
 
 
 def game_observation(
-    game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RuleSet | None
+    game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RulesLike | None
 ) -> tuple[Mapping[str, Any], RuleSet]:
     if seat is not None:
         int_in(seat, "seat", 0, int(lib.OFC_SEARCH_MAX_SEATS) - 1)
-    if rules is not None and not isinstance(rules, RuleSet):
-        raise SearchError(f"rules must be a RuleSet, got {quote(rules)}")
+    rules = None if rules is None else search_rules(rules, "advise")
     if isinstance(game_or_obs, Game):
         g = game_or_obs
         if g.to_act is None:
@@ -238,7 +250,7 @@ def game_observation(
         )
     if rules is None:
         try:
-            rules = get_rules(obs["rules"])
+            rules = observation_rules(obs)
         except (KeyError, OfcError):
             raise SearchError(
                 f"unknown rules {quote(obs.get('rules'))}: pass rules="

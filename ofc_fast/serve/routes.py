@@ -23,6 +23,7 @@ from ..errors import OfcError, SearchError
 from ..fantasyland import fantasyland_cards
 from ..game import Move
 from ..ranking import category, describe, rank
+from ..rules.lookup import observation_rules
 from ..scoring.settlement import settle
 from ..search import Advice, advise, make_observation
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
@@ -139,8 +140,8 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
 
     Body: ``observation`` (JSON of ``Game.observation(seat)``) or the text form
     (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
-    ``dead``, as ``ofc-fast advise``); ``rules``
-    (default: the observation's, else pineapple), ``time_budget``, ``samples``,
+    ``dead``, as ``ofc-fast advise``); ``rules`` (default: the observation's
+    ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
     ``seed``, ``exact``.  The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap)."""
     cap = config.max_time_budget
@@ -157,7 +158,11 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     obs_in = get_obj(body, "observation", None)
     if obs_in is not None:
         obs = observation_from_json(obs_in)
-        rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
+        if "rules" not in body and obs.get("rule_set") is not None:
+            with at_field("observation.rule_set"):  # a game of rules that are no preset
+                rules = observation_rules(obs)
+        else:
+            rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
         where = "observation"
     else:
         rules = get_rules(body)

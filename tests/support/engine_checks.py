@@ -32,6 +32,7 @@ NON_CARD_KEYS = frozenset(
         "players",
         "button",
         "rules",
+        "rule_set",  # the rule set of a game whose rules are no preset (its numbers)
         "game",
         "lowball",
         "to_act",

@@ -1,0 +1,114 @@
+"""The rule set an observation is played under travels as plain data: ``"rules"`` is the
+rule set's name (a plain ``str``); a game whose rules are not exactly a preset adds
+``"rule_set"``, the dict a rules file holds, which survives a JSON round trip and which
+bots (``rules_of``), the search and the HTTP API read."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import ofc_fast as ofc
+from ofc_fast import rules
+from ofc_fast.bots import HeuristicBot, RandomBot
+from ofc_fast.bots.base import rules_of
+from ofc_fast.env import VectorEnv
+from ofc_fast.errors import RulesError
+from ofc_fast.rules import RuleSet
+from ofc_fast.search import advise, make_observation
+
+TABLE = rules.PINEAPPLE.replace(sweep_bonus=5, royalties=rules.ROYALTIES_ALT_3)
+
+
+def _json(obs: Any) -> Any:
+    return json.loads(json.dumps(obs))
+
+
+@pytest.mark.parametrize("preset", [rules.PINEAPPLE, rules.OFC, rules.CLASSIC_1_6])
+def test_a_preset_game_adds_nothing(preset: RuleSet) -> None:
+    obs = ofc.Game(preset, seed=1).observation(0)
+    assert "rule_set" not in obs
+    assert type(obs["rules"]) is str and obs["rules"] == preset.name
+    assert rules_of(_json(obs)) is preset
+
+
+def test_a_custom_game_carries_its_rule_set() -> None:
+    assert TABLE.name == "custom"
+    g = ofc.Game(TABLE, seed=2)
+    for seat in (0, 1):
+        for cards in ("ids", "text"):
+            obs = g.observation(seat, cards)
+            assert type(obs["rules"]) is str and obs["rules"] == "custom"
+            assert obs["rule_set"] == TABLE.to_dict()
+            assert RuleSet.from_dict(_json(obs)["rule_set"]) == TABLE
+    assert g.copy().observation(1)["rule_set"] == TABLE.to_dict()
+    # a rule set renamed but otherwise a preset is not the preset either
+    named = rules.OFC.replace(name="OFC", sweep_bonus=4)
+    assert ofc.Game(named, seed=1).observation(0)["rule_set"]["sweep_bonus"] == 4
+
+
+def test_a_bot_plays_a_custom_game_from_json_observations(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bots made without rules play a custom game they see only as JSON text, by its
+    exact rules; each distinct carried rule set is parsed once per bot."""
+    parsed: list[object] = []
+    from_dict = RuleSet.from_dict.__func__  # type: ignore[attr-defined]
+
+    def counting(cls: type[RuleSet], data: dict[str, Any]) -> RuleSet:
+        parsed.append(data)
+        return from_dict(cls, data)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(RuleSet, "from_dict", classmethod(counting))
+    g = ofc.Game(TABLE, players=2, seed=5)
+    bots = [HeuristicBot(seed=1, samples=2, arrangements=2), RandomBot(seed=2)]
+    seen: list[RuleSet] = []
+    while not g.is_over:
+        seat = g.to_act
+        assert seat is not None
+        obs = _json(g.observation(seat))  # a new, equal dict every decision
+        seen.append(rules_of(obs))
+        g.play(bots[seat].act(obs))
+    assert all(r == TABLE for r in seen)
+    assert sum(g.result().net) == 0
+    assert len(parsed) == len(seen) + 1  # rules_of above each time; the bot once
+
+
+def test_a_bad_carried_rule_set_is_refused() -> None:
+    obs = _json(ofc.Game(TABLE, seed=1).observation(0))
+    obs["rule_set"]["sweep_bonus"] = "lots"
+    with pytest.raises(RulesError, match="sweep_bonus"):
+        rules_of(obs)
+
+
+def test_every_builder_of_observations_agrees() -> None:
+    """The game, the vector environment and make_observation carry the same
+    ``rule_set``; the search reads it from a JSON observation."""
+    g = ofc.Game(TABLE, seed=3)
+    venv = VectorEnv(TABLE, 1, seed=3)
+    venv.reset()
+    assert venv.observation(0, 0)["rule_set"] == TABLE.to_dict()
+    assert "rule_set" not in VectorEnv(rules.PINEAPPLE, 1, seed=3).observation(0, 0)
+    obs = make_observation(TABLE, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
+    assert obs["rule_set"] == TABLE.to_dict()
+    assert "rule_set" not in make_observation(
+        rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"]
+    )
+    seat = g.to_act
+    assert seat is not None
+    from_game = advise(g, samples=8, seed=1)
+    from_json = advise(_json(g.observation(seat)), samples=8, seed=1)
+    assert [(a.action, a.ev) for a in from_game] == [(a.action, a.ev) for a in from_json]
+
+
+def test_a_memo_never_returns_the_rules_of_a_dict_changed_since() -> None:
+    """A caller that edits the carried dict in place (the same object the memo saw)
+    gets the edited rule set, not the memo's earlier parse."""
+    table = rules.PINEAPPLE.replace(sweep_bonus=5)
+    obs = ofc.Game(table, players=2, seed=1).observation(0)
+    memo: list[Any] = []
+    assert rules_of(obs, None, memo).sweep_bonus == 5
+    obs["rule_set"]["sweep_bonus"] = 2
+    assert rules_of(obs, None, memo).sweep_bonus == 2
