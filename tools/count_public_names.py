@@ -7,7 +7,9 @@ Definition.  Every module of the package is imported (``pkgutil.walk_packages``;
 module whose optional dependency is missing is skipped and named on stderr).  A
 module's *public names* are the entries of its ``__all__``; a module without
 ``__all__`` contributes its attributes whose name does not start with ``_``, minus
-imported modules.  Three totals are printed:
+imported modules.  Private modules (a part of the dotted name starting with ``_``,
+such as ``ofc_fast._native`` or ``ofc_fast.search._checks``) are not the public face
+and are left out unless ``--private`` is given.  Three totals are printed:
 
 * ``entries``: the sum over modules of their public names (a name re-exported by a
   package ``__init__`` counts once per module that lists it);
@@ -42,6 +44,11 @@ def main(argv: list[str] | None = None) -> int:
     """Print the counts (``--list``: module by module)."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--list", action="store_true", help="list every module's names")
+    p.add_argument(
+        "--private",
+        action="store_true",
+        help="count private modules too (a dotted name with a part starting with _)",
+    )
     args = p.parse_args(argv)
     import ofc_fast
 
@@ -49,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     for info in pkgutil.walk_packages(ofc_fast.__path__, "ofc_fast."):
         if info.name.endswith("__main__"):
             continue
+        if not args.private and any(part.startswith("_") for part in info.name.split(".")):
+            continue  # not the public face: a private module or a package's private part
         try:
             modules.append(importlib.import_module(info.name))
         except ImportError as e:  # an optional extra is not installed
