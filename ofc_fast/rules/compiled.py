@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from .._native import OK, ffi, lib
+from .._native._fast import rules_handle
 from ..errors import RulesError
 from ..ranking import (
     STRENGTH_CARDS,
@@ -137,7 +138,16 @@ class CompiledRules:
     (True, 1, 4)
     """
 
-    __slots__ = ("_ev", "_fl", "_game", "_table", "rules", "scoring", "struct")
+    __slots__ = (
+        "_ev",
+        "_fl",
+        "_game",
+        "_table",
+        "rules",
+        "scoring",
+        "scoring_handle",
+        "struct",
+    )
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
@@ -146,6 +156,8 @@ class CompiledRules:
         if lib.ofc_rules_check(ffi.addressof(g, "scoring")) != OK:
             raise RulesError(f"rule set {rules.name!r} does not compile")
         self.scoring = _part(g, "scoring")
+        #: ``scoring`` as the fast path's ``score_pair`` takes it (``_native._fast``)
+        self.scoring_handle: Any = rules_handle(self.scoring)
         self._table: Any = None
         self._fl: Any = None
         self._game: Any = None

@@ -15,13 +15,12 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from .._native import OK, ffi, lib
-from .._native._fast import rules_handle as _rules_handle
 from .._native._fast import score_pair as _score_pair
 from ..board import Board, as_board
 from ..cards import card_str
 from ..errors import BoardError, RulesError
 from ..rules import OFC, RuleSet, RulesLike, as_rules
-from ..rules.compiled import CompiledRules, compile_rules, compiled
+from ..rules.compiled import compile_rules, compiled
 
 __all__ = [
     "BoardLike",
@@ -167,8 +166,7 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     if type(rules) is not RuleSet:
         _check_order(a, b, rules)
         rules = as_rules(rules, "score_pair")
-    last = _last
-    handle = last[1] if last[0] is rules else _handle(rules)
+    handle = compile_rules(rules).scoring_handle
     if type(a) is Board and type(b) is Board:  # parsed boards: one C call
         score: PairScore | None = _score_pair(PairScore, a.cards, b.cards, handle)
         if score is not None:
@@ -180,18 +178,3 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
         check_disjoint((ba.cards, bb.cards))  # the one error left: a card on both boards
         raise BoardError("score_pair: boards rejected by the C library")  # pragma: no cover
     return score
-
-
-# The rule set scored last, its C rules as _score_pair takes them, and the compiled
-# object that keeps them alive (one entry: a table scores under one rule set).
-_last: tuple[object, object, CompiledRules | None] = (None, None, None)
-
-
-def _handle(rules: RuleSet) -> object:
-    """The C rules of ``rules`` as ``_score_pair`` takes them, remembered in
-    :data:`_last`."""
-    global _last
-    c = compile_rules(rules)
-    handle = _rules_handle(c.scoring)
-    _last = (rules, handle, c)
-    return handle
