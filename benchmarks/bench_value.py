@@ -6,7 +6,7 @@ r"""Duplicate strength of the learned value model (docs/learned.md).
 Each deal pair plays deal ``i`` (seed ``deal_seed(seed, i)``, button ``i % 2``) twice
 with the two bots' seats swapped, so both bots see the same cards; a pair's score is
 bot A's mean net over its two seats, and the figure is the mean over pairs with a
-Student-t 95% interval (``ofc_fast.arena.stats``).  Also per bot: fouls, Fantasyland
+Student-t 95% interval (``ofc_fast.arena._stats``).  Also per bot: fouls, Fantasyland
 entries and royalties on these normal deals, and the median CPU time of its normal
 decisions (one core).  Bots: ``value`` (ValueBot), ``heuristic`` (HeuristicBot),
 ``random``, ``search`` (SearchBot, the shipped model), ``search-rollouts``
@@ -25,7 +25,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from ofc_fast import rules
-from ofc_fast.arena.stats import t_half_width
+from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.game import Game, deal_seed
 

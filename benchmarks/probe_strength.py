@@ -40,7 +40,7 @@ from typing import Any
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.arena.stats import t_half_width
+from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion

@@ -26,15 +26,7 @@ from .errors import BoardError, CardError, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 
-__all__ = [
-    "ROW_SIZES",
-    "Board",
-    "BoardEval",
-    "Row",
-    "free_slots",
-    "hand_cards",
-    "row_splits",
-]
+__all__ = ["ROW_SIZES", "Board", "BoardEval", "Row"]
 
 
 class Row(IntEnum):

@@ -24,7 +24,6 @@ __all__ = [
     "CardsLike",
     "card_str",
     "cards_str",
-    "check_card_ids",
     "from_treys",
     "parse_card",
     "parse_cards",

@@ -25,7 +25,6 @@ __all__ = [
     "StrengthError",
     "TableError",
     "UnknownBotError",
-    "quote",
 ]
 
 

@@ -39,10 +39,7 @@ __all__ = [
     "Solution",
     "StayValue",
     "best_setting",
-    "ev_tables",
-    "solution_dict",
     "solve_fantasyland",
-    "stay_values",
 ]
 
 OBJECTIVES = ("royalties", "ev")

@@ -183,7 +183,7 @@ def test_talking_never_holds_the_arena_past_a_deadline(tmp_path: Path) -> None:
 def test_the_line_buffer_keeps_its_bounds() -> None:
     """Direct: lines past PENDING_LINES are dropped and reported once; the end of the
     stream is queued past the bound."""
-    from ofc_fast.arena.transport import PENDING_LINES, Endpoint
+    from ofc_fast.arena._transport import PENDING_LINES, Endpoint
 
     ep = Endpoint()
     for _ in range(PENDING_LINES + 50):
@@ -371,7 +371,7 @@ def test_a_tcp_seat_with_a_token_takes_only_that_token(tmp_path: Path) -> None:
 
 def test_tcp_sockets_have_nodelay() -> None:
     """Nagle's algorithm held every line (~42 ms a decision)."""
-    from ofc_fast.arena.transport import TcpEndpoint
+    from ofc_fast.arena._transport import TcpEndpoint
 
     ep = TcpEndpoint(0)
     with socket.create_connection(("127.0.0.1", ep.port)) as c:

@@ -13,7 +13,7 @@ import pytest
 
 from ofc_fast import settle
 from ofc_fast.arena import rules_for_game_id
-from ofc_fast.arena.events import showdown_event
+from ofc_fast.arena._events import showdown_event
 from ofc_fast.board import Board
 from ofc_fast.fantasyland import fantasyland_cards
 

@@ -21,7 +21,7 @@ from ofc_fast.bots import (
 )
 from ofc_fast.errors import BotError, OfcError, UnknownBotError
 from ofc_fast.game import Game, Match, Move, moves_for, play_out
-from ofc_fast.rules.model import Game as Kind
+from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
 IDS = [r.name for r in PRESETS]

@@ -31,7 +31,7 @@ from test_engine_differential import RULESETS
 
 import ofc_fast
 from ofc_fast import GameError, Move, MoveError, OfcError, Row
-from ofc_fast.rules.model import Game as Kind
+from ofc_fast.rules.model import GameKind as Kind
 
 SETTINGS = settings(
     max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -33,7 +33,7 @@ from ofc_fast.encoding import (
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
 from ofc_fast.errors import GameError, MoveError
 from ofc_fast.game import Game, Match, Move
-from ofc_fast.game.engine import deal_seed
+from ofc_fast.game._engine import deal_seed
 from ofc_fast.solver import solve_fantasyland
 
 DEALS = int(os.environ.get("OFC_ENV_DEALS", "400"))

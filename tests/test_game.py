@@ -26,7 +26,7 @@ from ofc_fast.game import (
     moves_for,
     random_move,
 )
-from ofc_fast.rules.model import Game as Kind
+from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
 IDS = [r.name for r in PRESETS]

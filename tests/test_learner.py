@@ -1,4 +1,4 @@
-"""The learner's side of many tables (ofc_fast.env.learner, what the SB3 and
+"""The learner's side of many tables (ofc_fast.env._learner, what the SB3 and
 Gymnasium vector adapters wrap): opponents played by a policy between C calls, rewards
 against a Match played side by side, VectorEnv.step_active."""
 
@@ -11,7 +11,7 @@ import pytest
 from test_env import finish_fantasyland
 
 from ofc_fast.env import VectorEnv, env_seed
-from ofc_fast.env.learner import LearnerTables
+from ofc_fast.env._learner import LearnerTables
 from ofc_fast.errors import GameError, MoveError
 from ofc_fast.game import Match, Move
 

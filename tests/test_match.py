@@ -12,7 +12,7 @@ import pytest
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
-from ofc_fast.rules.model import Game as Kind
+from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
 IDS = [r.name for r in PRESETS]

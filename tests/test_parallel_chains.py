@@ -13,7 +13,7 @@ from ofc_fast.bots import make_bot
 from ofc_fast.cli import main
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.parallel import ChunkTask, LocalExecutor, ProcessExecutor, RunSpec, run_chunk
-from ofc_fast.parallel.run import play_parallel
+from ofc_fast.parallel._run import play_parallel
 from ofc_fast.parallel.selfplay import SelfPlayError, selfplay
 
 BOTS = [("heuristic", {"samples": 4, "arrangements": 3})] * 2

@@ -70,7 +70,7 @@ def test_a_guarded_script_runs(tmp_path: Path) -> None:
 
 
 def test_unguarded_main_line_under_pytest_is_none() -> None:
-    from ofc_fast.parallel.executors import unguarded_main_line
+    from ofc_fast.parallel._executors import unguarded_main_line
 
     assert unguarded_main_line() is None  # pytest's own entry point is guarded
 

@@ -22,7 +22,7 @@ from ofc_fast.parallel import (
     play_parallel,
     run_chunk,
 )
-from ofc_fast.parallel.chaos import KillOnce
+from ofc_fast.parallel._chaos import KillOnce
 from ofc_fast.parallel.selfplay import selfplay
 
 pytestmark = pytest.mark.ray

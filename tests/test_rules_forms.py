@@ -47,8 +47,8 @@ def _game_over() -> Any:
 def _calls() -> dict[str, Callable[[Any], Any]]:
     import numpy as np
 
-    from ofc_fast.arena.events import showdown_event
-    from ofc_fast.arena.games import game_id_of
+    from ofc_fast.arena._events import showdown_event
+    from ofc_fast.arena._games import game_id_of
     from ofc_fast.arena.host import Arena, parse_bot_spec
     from ofc_fast.batch import eval_boards, score_pairs
     from ofc_fast.bots import (
@@ -62,8 +62,8 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.bots.model import value_model
     from ofc_fast.bots.policy import PolicyBot
     from ofc_fast.env import VectorEnv
-    from ofc_fast.env.learner import LearnerTables
-    from ofc_fast.game.engine import game_rules, resolve_rules
+    from ofc_fast.env._learner import LearnerTables
+    from ofc_fast.game._engine import game_rules, resolve_rules
     from ofc_fast.game.match import check_deck, max_fantasyland_cards, next_button
     from ofc_fast.game.observation import observation_record
     from ofc_fast.game.state import cards_per_seat
@@ -80,7 +80,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
     from ofc_fast.search import advise, best_completion, search_model
     from ofc_fast.search._checks import search_rules
-    from ofc_fast.search.positions import position
+    from ofc_fast.search._positions import position
     from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
     from ofc_fast.table import check_fantasyland, check_players, check_table
 

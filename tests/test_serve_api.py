@@ -29,7 +29,7 @@ from ofc_fast.errors import OfcError
 from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
 from ofc_fast.serve import ServeConfig
-from ofc_fast.serve.sessions import SessionStore
+from ofc_fast.serve._sessions import SessionStore
 
 P = rules.PINEAPPLE
 CAP = ServeConfig().max_time_budget

@@ -26,9 +26,9 @@ import ofc_fast as ofc
 from ofc_fast import Board, fantasyland_cards
 from ofc_fast import rules as R
 from ofc_fast._native import ffi, lib
-from ofc_fast.cli.render import cli_solve
+from ofc_fast.cli._render import cli_solve
+from ofc_fast.rules._fantasyland_text import front_threshold
 from ofc_fast.rules.compiled import LOW27, schedule_tables
-from ofc_fast.rules.fantasyland_text import front_threshold
 from ofc_fast.solver import (
     STAY_VALUE_DEFAULT,
     Solution,

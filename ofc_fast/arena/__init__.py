@@ -1,19 +1,19 @@
 """Bots from any language: the poker-arena OFC wire protocol (v1), both sides.
 
-* :mod:`.protocol`: framing (JSON Lines, 64 KiB), messages, the action and the
-  filler placement; :mod:`.games`: game ids and our presets;
-* :mod:`.events`: a hand's events and their redaction per seat;
+* :mod:`._protocol`: framing (JSON Lines, 64 KiB), messages, the action and the
+  filler placement; :mod:`._games`: game ids and our presets;
+* :mod:`._events`: a hand's events and their redaction per seat;
 * :mod:`.client`: the bot side (``ofc-fast bot NAME``);
-* :mod:`.transport`: in-process, subprocess (``cmd:``) and TCP (``tcp:``) bots;
+* :mod:`._transport`: in-process, subprocess (``cmd:``) and TCP (``tcp:``) bots;
 * :mod:`.host`: the arena (``ofc-fast arena``), faults, duplicate matches;
-* :mod:`.report`, :mod:`.stats`: the match report and its intervals;
+* :mod:`.report`, :mod:`._stats`: the match report and its intervals;
 * :mod:`.history`: one JSON line per deal, its schema, import and replay;
 * :mod:`.html`: the self-contained HTML match report.
 """
 
 from __future__ import annotations
 
-from .games import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_game_id
+from ._games import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_game_id
 from .host import Arena, BotSpec, parse_bot_spec
 
 __all__ = [

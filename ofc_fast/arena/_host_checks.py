@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import ProtocolError, quote
-from .protocol import MAX_LINE, ROW_NAMES, card_id, decode
+from ._protocol import MAX_LINE, ROW_NAMES, card_id, decode
 
 __all__ = [
     "MAX_CARDS",

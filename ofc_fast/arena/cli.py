@@ -200,7 +200,7 @@ def _cmd_report(args: argparse.Namespace) -> int:
 def add_commands(sub: Any) -> None:
     """Register ``bot``, ``arena``, ``replay`` and ``report`` on a subparsers object."""
     from ..bots import bot_names
-    from .games import GAME_IDS
+    from ._games import GAME_IDS
 
     b = sub.add_parser(
         "bot",

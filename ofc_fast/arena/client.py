@@ -43,6 +43,7 @@ from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
 from ..rules import RuleSet
 from ..rules.lookup import carried_rules
+from ._games import resolve_arena_rules, rules_for_game_id
 from ._host_checks import (
     MAX_CARDS,
     MAX_HAND_NO,
@@ -56,17 +57,9 @@ from ._host_checks import (
     optional_int,
     placements,
 )
-from .games import resolve_arena_rules, rules_for_game_id
-from .protocol import PROTO_VERSION, LineSplitter, action_of_move, encode, filler_move
+from ._protocol import PROTO_VERSION, LineSplitter, action_of_move, encode, filler_move
 
-__all__ = [
-    "DEFAULT_SEED",
-    "BotClient",
-    "pipe_margin",
-    "play_bot",
-    "run_stdio",
-    "run_stream",
-]
+__all__ = ["DEFAULT_SEED", "BotClient", "play_bot", "run_stdio", "run_stream"]
 
 Log = Callable[[str], None]
 

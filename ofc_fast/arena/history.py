@@ -23,21 +23,10 @@ from typing import IO, Any
 
 from ..errors import ArenaError, HistoryError, OfcError, quote
 from ..game import Game
+from ._games import game_id_of
 from ._schema import parse, problem
-from .games import game_id_of
 
-__all__ = [
-    "FORMAT",
-    "MAX_LINE_BYTES",
-    "SCHEMA_PATH",
-    "VERSION",
-    "ImportedDeal",
-    "check_record",
-    "deal_record",
-    "import_deal",
-    "load_schema",
-    "read_histories",
-]
+__all__ = ["FORMAT", "MAX_LINE_BYTES", "SCHEMA_PATH", "VERSION", "read_histories"]
 
 FORMAT = "ofc-fast/hand-history"
 VERSION = 1

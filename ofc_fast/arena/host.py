@@ -13,11 +13,11 @@ hand where a seat plays Fantasyland: then everyone keeps their seat.  With
 ``duplicate`` every deck (deal seed) is played once per seat rotation, each rotation
 being its own run of hands with its own Fantasyland carry-over and fixed seats.
 
-Faults (see :class:`~ofc_fast.arena.protocol.FaultKind`) are counted per bot.  With
+Faults (see :class:`~ofc_fast.arena._protocol.FaultKind`) are counted per bot.  With
 ``substitute`` the arena plays the filler placement for the bot and goes on; with
 ``forfeit`` the match ends at once (the unfinished hand is not scored).  Every
 ``act`` carries a ``seq``; an action is matched to its act
-(:func:`~ofc_fast.arena.protocol.correlate`): a late, repeated or otherwise stale
+(:func:`~ofc_fast.arena._protocol.correlate`): a late, repeated or otherwise stale
 action is dropped whatever its timing, never taken for the next decision, and one
 naming another seat or hand is a ``malformed`` fault.  A bot that misses two
 deadlines in a row is hung: it is killed, and its later decisions are filled in.
@@ -46,8 +46,7 @@ from ..bots.registry import is_bot_spec
 from ..errors import ArenaError, BotError, MoveError
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
-from .client import BotClient
-from .events import (
+from ._events import (
     deal_event,
     fantasyland_event,
     place_event,
@@ -55,8 +54,8 @@ from .events import (
     score_event,
     showdown_event,
 )
-from .games import game_id_of, resolve_arena_rules
-from .protocol import (
+from ._games import game_id_of, resolve_arena_rules
+from ._protocol import (
     PROTO_VERSION,
     ActionFault,
     ActKey,
@@ -65,9 +64,10 @@ from .protocol import (
     filler_move,
     parse_action,
 )
-from .transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
+from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
+from .client import BotClient
 
-__all__ = ["Arena", "BotRecord", "BotSpec", "DealRecord", "parse_bot_spec"]
+__all__ = ["Arena", "BotSpec", "parse_bot_spec"]
 
 FAULT_POLICIES = ("substitute", "forfeit")
 

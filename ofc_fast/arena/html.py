@@ -38,13 +38,7 @@ from ._page import page
 from .history import ImportedDeal, import_deal, read_histories
 from .report import check_report, read_report
 
-__all__ = [
-    "DEFAULT_EMBED",
-    "cumulative_points",
-    "html_report",
-    "sidecar_path",
-    "write_html_report",
-]
+__all__ = ["DEFAULT_EMBED", "html_report", "write_html_report"]
 
 DEFAULT_EMBED = 200
 """Deals :func:`write_html_report` puts in the page itself (besides the largest

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArenaError
 from ._schema import parse, problem
-from .stats import latency_summary, mean, t_half_width
+from ._stats import latency_summary, mean, t_half_width
 
 if TYPE_CHECKING:
     from .host import Arena, BotRecord
@@ -26,11 +26,8 @@ __all__ = [
     "REPORT_SCHEMA_PATH",
     "SCHEMA_VERSION",
     "check_report",
-    "duplicate_summary",
     "match_report",
-    "progress_line",
     "read_report",
-    "without_timings",
 ]
 
 SCHEMA_VERSION = 1

@@ -23,7 +23,7 @@
 
 from __future__ import annotations
 
-from .base import Bot, Observation, free_slots, unseen_cards
+from .base import Bot, ObservationLike, unseen_cards
 from .heuristic import HeuristicBot
 from .random import RandomBot
 from .registry import BOTS, BotFactory, bot_names, make_bot, make_bots, register, unregister
@@ -35,12 +35,11 @@ __all__ = [
     "Bot",
     "BotFactory",
     "HeuristicBot",
-    "Observation",
+    "ObservationLike",
     "RandomBot",
     "SearchBot",
     "ValueBot",
     "bot_names",
-    "free_slots",
     "make_bot",
     "make_bots",
     "register",

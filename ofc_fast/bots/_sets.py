@@ -10,14 +10,14 @@ from ..game import GameError, Move
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ..solver import StayValue, solve_fantasyland
-from .base import Observation, rules_of
+from .base import ObservationLike, rules_of
 from .heuristic import HeuristicBot
 
 __all__ = ["decision"]
 
 
 def decision(
-    obs: Observation,
+    obs: ObservationLike,
     own: RuleSet | None,
     sets: HeuristicBot,
     fl_value: StayValue,

@@ -27,28 +27,32 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..board import free_slots
 from ..game import Move
 from ..rules import RuleSet
 from ..rules.lookup import observation_rules
 
-__all__ = ["Bot", "Observation", "free_slots", "rules_of", "unseen_cards"]
+__all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 
-Observation = Mapping[str, Any]
-"""What :meth:`ofc_fast.game.Game.observation` returns (plain data)."""
+ObservationLike = Mapping[str, Any]
+"""What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
+(typed as :class:`ofc_fast.game.Observation`), or the same parsed from JSON."""
+
+Observation = ObservationLike
+"""The former name of :data:`ObservationLike` (kept); not to be confused with the
+``TypedDict`` :class:`ofc_fast.game.Observation`."""
 
 
 @runtime_checkable
 class Bot(Protocol):
     """The bot interface: one method, the observation in, the move out."""
 
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         """The move for the seat ``observation["seat"]``, whose turn it is."""
         ...  # pragma: no cover
 
 
 def rules_of(
-    observation: Observation, own: RuleSet | None = None, memo: list[Any] | None = None
+    observation: ObservationLike, own: RuleSet | None = None, memo: list[Any] | None = None
 ) -> RuleSet:
     """The rule set to play ``observation`` under: the one it carries under
     ``"rule_set"`` (a game whose rules are not exactly a preset, e.g. a custom rule set
@@ -67,7 +71,7 @@ def rules_of(
     return observation_rules(observation, own, memo)
 
 
-def unseen_cards(observation: Observation) -> np.ndarray:
+def unseen_cards(observation: ObservationLike) -> np.ndarray:
     """Cards the seat to act has not seen anywhere (every board's visible cards, its
     dealt cards, its own discards), ascending, as uint8.
 

@@ -50,12 +50,12 @@ import numpy as np
 
 from .._native import lib
 from ..batch import rank5_batch
-from ..board import ROW_SIZES, row_splits
+from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, as_rules
 from ._warm import rehearse
-from .base import Observation, free_slots, rules_of, unseen_cards
+from .base import ObservationLike, rules_of, unseen_cards
 from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_model
 
 __all__ = ["HeuristicBot"]
@@ -232,7 +232,7 @@ class HeuristicBot:
         rehearse(HeuristicBot(table, 0, **self.settings()), table)
 
     # -- the interface
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
         model = value_model(rules_of(obs, self.rules, self._carried), self.model_settings)
@@ -248,7 +248,7 @@ class HeuristicBot:
         return self._normal(model, obs, dealt)
 
     # -- normal decisions
-    def _normal(self, model: ValueModel, obs: Observation, dealt: list[int]) -> Move:
+    def _normal(self, model: ValueModel, obs: ObservationLike, dealt: list[int]) -> Move:
         seat = obs["seat"]
         rows = obs["boards"][seat]
         k = obs["to_discard"]

@@ -34,14 +34,7 @@ from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
 from ..rules.model import GameKind
 
-__all__ = [
-    "ModelSettings",
-    "MoveRows",
-    "ValueModel",
-    "row_cdfs",
-    "sample_futures",
-    "value_model",
-]
+__all__ = ["ModelSettings", "ValueModel", "value_model"]
 
 _SIZE = STRENGTH_MAX + 1
 

@@ -35,7 +35,7 @@ from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError
 from ..game import Move
 from ..rules import RuleSet
-from .base import Bot, Observation
+from .base import Bot, ObservationLike
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
@@ -196,7 +196,7 @@ class PolicyBot:
         """``{"path": ...}`` for a policy loaded from a file, else ``{}``."""
         return {"path": self.path} if self.path else {}
 
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""
         obs = observation
         if obs.get("full_set") or not obs.get("legal_actions"):

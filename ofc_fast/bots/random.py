@@ -16,7 +16,7 @@ from typing import Any
 
 from ..game import Move, random_move
 from ..rules import RuleSet
-from .base import Observation
+from .base import ObservationLike
 
 __all__ = ["RandomBot"]
 
@@ -39,7 +39,7 @@ class RandomBot:
         """No settings: ``{}``."""
         return {}
 
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         """A uniformly random legal move for the observed decision."""
         obs = observation
         legal = obs.get("legal_actions")

@@ -37,7 +37,6 @@ __all__ = [
     "BOTS",
     "BotFactory",
     "bot_names",
-    "is_bot_spec",
     "make_bot",
     "make_bots",
     "register",

@@ -37,7 +37,7 @@ from ..search import (
 from ..solver import StayValue
 from ._sets import decision
 from ._warm import rehearse
-from .base import Observation
+from .base import ObservationLike
 from .heuristic import HeuristicBot
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
@@ -205,7 +205,7 @@ class SearchBot:
         dealt cards (what the deadline logic keeps back)."""
         return dict(self._overrun)
 
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         """The move the search advises for the observed decision."""
         obs = observation
         rules, full = decision(obs, self.rules, self._sets, self.fl_value, self._carried)
@@ -232,7 +232,7 @@ class SearchBot:
 
     def _search(
         self,
-        obs: Observation,
+        obs: ObservationLike,
         rules: RuleSet,
         budget: float | None,
         clock: str,
@@ -268,5 +268,5 @@ class _Timed:
     def __init__(self, bot: SearchBot) -> None:
         self.bot = bot
 
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         return self.bot.act({**observation, "deadline": time.monotonic() + 60.0})

@@ -31,7 +31,7 @@ from ..rules import RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
 from ._sets import decision
-from .base import Observation, unseen_cards
+from .base import ObservationLike, unseen_cards
 from .heuristic import HeuristicBot
 
 __all__ = ["ValueBot"]
@@ -88,7 +88,7 @@ class ValueBot:
         self.rng = Random(seed)
         self._sets.reset(seed)
 
-    def act(self, observation: Observation) -> Move:
+    def act(self, observation: ObservationLike) -> Move:
         """The legal move of largest model value."""
         obs = observation
         rules, full = decision(obs, self.rules, self._sets, self.fl_value, self._carried)

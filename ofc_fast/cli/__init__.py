@@ -31,7 +31,7 @@ argument at fault.  Ctrl-C during ``play`` stops the match, prints the summary o
 the deals played and still writes ``--json`` / ``--history`` (exit status 130).
 
 The package: :mod:`ofc_fast.cli.options` (the shared options and their readers),
-:mod:`ofc_fast.cli.render` (tables, deals, the solver's and the search's text), the
+``ofc_fast.cli._render`` (tables, deals, the solver's and the search's text), the
 commands in ``_play`` and ``_analysis``.  Each module of :data:`COMMAND_MODULES`
 (``ofc_fast.arena.cli``, ``ofc_fast.parallel.cli``, ``ofc_fast.serve.cli`` among
 them) registers its subcommands through ``add_commands(subparsers)``; they are looked
@@ -47,9 +47,10 @@ import sys
 from collections.abc import Sequence
 
 from ..errors import OfcError
-from .options import load_rules, parse_stacks
+from .options import load_rules as load_rules
+from .options import parse_stacks as parse_stacks
 
-__all__ = ["COMMAND_MODULES", "build_parser", "load_rules", "main", "parse_stacks"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
 COMMAND_MODULES = (
     "ofc_fast.cli._play",  # play

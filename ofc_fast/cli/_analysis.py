@@ -17,6 +17,7 @@ from ..ranking import category, describe, kev_rank, rank
 from ..rules import GameKind
 from ..scoring.settlement import settle
 from ..table import check_seat
+from ._render import WIDTH, cli_advise, cli_solve, solve_json, table
 from .options import (
     add_json_option,
     add_rules_option,
@@ -27,7 +28,6 @@ from .options import (
     named,
     parse_stacks,
 )
-from .render import WIDTH, cli_advise, cli_solve, solve_json, table
 
 __all__ = ["add_commands", "run_bench"]
 

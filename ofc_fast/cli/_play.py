@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_players, check_seat, check_seed
+from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
 from .options import (
     add_bots_option,
     add_json_option,
@@ -26,7 +27,6 @@ from .options import (
     named,
     parse_stacks,
 )
-from .render import Justify, interval_method, pct, print_deal, progress, table, wrap
 
 if TYPE_CHECKING:
     from ..game import Match
@@ -216,7 +216,7 @@ def play_parallel(
 ) -> int:
     """``play --workers N`` / ``--ray``: a run of units, each a deal and the
     Fantasyland deals it earns (``--independent``: the deal alone, its Fantasyland
-    counted, not played); no chips carried between deals (ofc_fast/parallel/plan.py).
+    counted, not played); no chips carried between deals (ofc_fast/parallel/_plan.py).
     The same on every executor."""
     from ..parallel.cli import play_run
 

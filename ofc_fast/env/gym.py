@@ -26,7 +26,7 @@ from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv
 
-__all__ = ["OBS_HIGH", "OfcEnv", "action_id", "observation_space"]
+__all__ = ["OfcEnv"]
 
 OBS_HIGH = 17
 """The largest value of an encoding byte (a 17-card Fantasyland count)."""

@@ -30,11 +30,11 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
+from ._learner import LearnerTables, OpponentPolicy
 from .gym import OBS_HIGH
-from .learner import LearnerTables, OpponentPolicy
 from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
 
-__all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy", "mlp_of"]
+__all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
 
 
 def _obs_space(obs_type: str) -> spaces.Box:
@@ -45,7 +45,7 @@ def _obs_space(obs_type: str) -> spaces.Box:
 
 class VecEnv(_SB3VecEnv):
     """A ``stable_baselines3`` ``VecEnv`` of ``num_envs`` tables of ``rules``: the
-    arguments of :class:`~ofc_fast.env.learner.LearnerTables` (``rules, num_envs,
+    arguments of :class:`~ofc_fast.env._learner.LearnerTables` (``rules, num_envs,
     players, seed, opponent``, keywords ``obs_type="features"``, ``shaping``,
     ``learner`` and those of :class:`~ofc_fast.env.VectorEnv`); the opponent as in the
     module docstring.

@@ -25,11 +25,12 @@ import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError
-from ..game.engine import game_rules, resolve_rules
+from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
 from ..rules import RuleSet
+from ..rules.compiled import game_struct
 from ..rules.lookup import carried_rules
 from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
@@ -64,7 +65,7 @@ def env_seed(seed: int, i: int) -> int:
     >>> env_seed(0, 1) == env_seed(0, 1) != env_seed(0, 2)
     True
     """
-    from ..game.engine import deal_seed
+    from ..game import deal_seed
 
     return deal_seed(seed, i)
 
@@ -201,7 +202,7 @@ class VectorEnv:
         ):
             raise GameError(f"shaping must be a finite number, got {shaping!r}")
         c = ffi.new("ofc_vecenv_config *")
-        self._rules_c = game_rules(r)
+        self._rules_c = game_struct(r)
         self._ev = ev_tables(r)
         c.rules = self._rules_c
         c.ev = self._ev

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from ..board import ROW_SIZES
 from ..errors import GameError, HistoryError, MoveError
-from .engine import deal_seed, deck_of_seed
+from ._engine import deal_seed, deck_of_seed
+from ._engine import resolve_rules as resolve_rules  # env and parallel resolve alike
 from .history import HISTORY_VERSION
 from .match import Match, SeatStats, max_fantasyland_cards
 from .moves import (

@@ -24,13 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, HistoryError, MoveError, OfcError
 from ..rules import RuleSet
-from .engine import deck_of_seed, resolve_rules
+from ._engine import deck_of_seed, resolve_rules
 from .moves import Move
 
 if TYPE_CHECKING:
     from .state import Game
 
-__all__ = ["HISTORY_VERSION", "history_of", "replay"]
+__all__ = ["HISTORY_VERSION", "replay"]
 
 HISTORY_VERSION = 2
 """Version 2: decks come from the C engine's generator (``ofc_deck_from_seed``)."""

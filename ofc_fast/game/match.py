@@ -32,13 +32,13 @@ from typing import Any
 
 from ..errors import GameError, TableError
 from ..rules import RuleSet, RulesLike, as_rules
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ..table import check_seed, check_table
-from .engine import deal_seed, resolve_rules
+from ._engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, play_out
 
-__all__ = ["Match", "SeatStats", "check_deck", "max_fantasyland_cards", "next_button"]
+__all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
 
 def max_fantasyland_cards(rules: RulesLike) -> int:

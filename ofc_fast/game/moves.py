@@ -43,17 +43,11 @@ __all__ = [
     "ACTION_SPACE",
     "DISCARD",
     "Move",
-    "action_destinations",
     "action_for_move",
     "actions_for",
-    "destinations_of",
-    "destinations_table",
-    "legal_actions_of",
     "move_for_action",
     "moves_for",
-    "moves_for_actions",
     "random_move",
-    "settings_for",
 ]
 
 ACTION_SPACE: int = lib.OFC_ACTION_SPACE

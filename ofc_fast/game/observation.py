@@ -27,15 +27,7 @@ from ..errors import GameError, OfcError
 from ..rules.compiled import game_struct
 from ..rules.presets import RulesLike
 
-__all__ = [
-    "Observation",
-    "ObservationResult",
-    "cards_as_text",
-    "observation_record",
-    "read_observation",
-    "record_rounds",
-    "template",
-]
+__all__ = ["Observation", "ObservationResult"]
 
 
 class ObservationResult(TypedDict):

@@ -16,7 +16,7 @@ from ..scoring.settlement import Settlement, settlement_of
 if TYPE_CHECKING:
     from .state import Game
 
-__all__ = ["GameResult", "result_of"]
+__all__ = ["GameResult"]
 
 _OFF = {
     name: ffi.offsetof("ofc_game_result", name)

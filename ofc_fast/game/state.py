@@ -49,9 +49,9 @@ from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..rules.lookup import carried_rules
-from ..rules.model import Game as GameKind
+from ..rules.model import GameKind
 from ..table import check_seat, check_seed, check_table
-from .engine import KIND, game_rules, raise_move_error, resolve_rules
+from ._engine import KIND, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
     destinations_of,
@@ -62,7 +62,7 @@ from .moves import (
 from .observation import Observation, cards_as_text, template
 from .result import GameResult, result_of
 
-__all__ = ["NATURAL_IDS", "Game", "cards_per_seat", "play_out"]
+__all__ = ["Game", "cards_per_seat", "play_out"]
 
 _ENUMERATE_LIMIT = 100_000
 NATURAL_IDS = {

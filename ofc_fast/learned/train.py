@@ -39,9 +39,8 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import ModelError, OfcError
-from ..parallel.executors import Executor, make_executor
+from ..parallel import Executor, in_order, make_executor
 from ..parallel.progress import Progress
-from ..parallel.run import in_order
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ._data import (

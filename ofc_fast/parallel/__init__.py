@@ -1,14 +1,14 @@
 """Parallel runs: matches, tournaments and self-play data on one core, a process pool
 or a Ray cluster, with the same results on each.
 
-* :mod:`.plan`: the split (units of a deal and the Fantasyland deals it earns, chunks,
+* :mod:`._plan`: the split (units of a deal and the Fantasyland deals it earns, chunks,
   per-deal seeds), what a worker runs (:func:`run_chunk`) and how a deal is booked
   into a :class:`~ofc_fast.game.Match`;
-* :mod:`.executors`: ``local``, ``process`` and ``ray`` (:func:`make_executor`);
-* :mod:`.run`: :func:`play_parallel`, the results in deal order;
+* :mod:`._executors`: ``local``, ``process`` and ``ray`` (:func:`make_executor`);
+* :mod:`._run`: :func:`play_parallel`, the results in deal order;
 * :mod:`.selfplay`: self-play shards, their manifest, resuming;
 * :mod:`.progress`: the progress bar (deals/s, ETA);
-* :mod:`.chaos`: fault injection for the tests.
+* :mod:`._chaos`: fault injection for the tests.
 
 >>> from ofc_fast.parallel import RunSpec, play_parallel, make_executor
 >>> spec = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})])
@@ -20,7 +20,7 @@ or a Ray cluster, with the same results on each.
 
 from __future__ import annotations
 
-from .executors import (
+from ._executors import (
     Executor,
     ExecutorError,
     LocalExecutor,
@@ -28,29 +28,43 @@ from .executors import (
     RayExecutor,
     make_executor,
 )
-from .plan import (
+from ._plan import (
     DEFAULT_CHUNK,
     MAX_FL_CHAIN,
-    ChunkResult,
-    ChunkTask,
-    DealOutcome,
     RunSpec,
-    book,
     bot_seed,
     chain_seed,
-    new_match,
-    play_chain,
-    play_deal,
-    run_chunk,
 )
-from .run import ParallelRun, in_order, play_parallel
+from ._plan import (
+    ChunkResult as ChunkResult,
+)
+from ._plan import (
+    ChunkTask as ChunkTask,
+)
+from ._plan import (
+    DealOutcome as DealOutcome,
+)
+from ._plan import (
+    book as book,
+)
+from ._plan import (
+    new_match as new_match,
+)
+from ._plan import (
+    play_chain as play_chain,
+)
+from ._plan import (
+    play_deal as play_deal,
+)
+from ._plan import (
+    run_chunk as run_chunk,
+)
+from ._run import ParallelRun, play_parallel
+from ._run import in_order as in_order
 
 __all__ = [
     "DEFAULT_CHUNK",
     "MAX_FL_CHAIN",
-    "ChunkResult",
-    "ChunkTask",
-    "DealOutcome",
     "Executor",
     "ExecutorError",
     "LocalExecutor",
@@ -58,14 +72,8 @@ __all__ = [
     "ProcessExecutor",
     "RayExecutor",
     "RunSpec",
-    "book",
     "bot_seed",
     "chain_seed",
-    "in_order",
     "make_executor",
-    "new_match",
-    "play_chain",
-    "play_deal",
     "play_parallel",
-    "run_chunk",
 ]

@@ -12,16 +12,10 @@ from typing import Any
 from ..cli.options import add_bots_option, add_rules_option, load_rules
 from ..errors import GameError, OfcError
 from ..rules import RuleSet
-from .executors import Executor, make_executor
-from .plan import DEFAULT_CHUNK, RunSpec
+from ._executors import Executor, make_executor
+from ._plan import DEFAULT_CHUNK, RunSpec
 
-__all__ = [
-    "add_commands",
-    "add_parallel_options",
-    "executor_of",
-    "play_run",
-    "wants_parallel",
-]
+__all__ = ["add_commands"]
 
 
 def add_parallel_options(parser: argparse.ArgumentParser) -> None:
@@ -104,8 +98,8 @@ def play_run(
 ) -> tuple[Any, str]:
     """``ofc-fast play`` with ``--workers`` / ``--ray``: (the ParallelRun, the executor's
     name)."""
+    from ._run import play_parallel
     from .progress import Progress
-    from .run import play_parallel
 
     fantasyland = not getattr(args, "independent", False)
     spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)

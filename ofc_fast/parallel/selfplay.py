@@ -1,7 +1,7 @@
 """Self-play data: shards of decisions that NumPy reads without ``ofc-fast``, and a
 manifest that makes an interrupted run resume where it stopped.
 
-A run of ``hands`` independent deals (:mod:`ofc_fast.parallel.plan`, a
+A run of ``hands`` independent deals (``ofc_fast.parallel._plan``, a
 ``RunSpec`` with ``fantasyland=False``: one row of decisions per deal index) is cut into shards
 of ``shard_size`` deals; shard ``k`` holds deals ``k * shard_size`` to ``(k + 1) *
 shard_size - 1``.  In ``OUT``:
@@ -64,9 +64,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import SelfPlayError, quote
+from ._executors import Executor, LocalExecutor
 from ._lock import exclusive
-from .executors import Executor, LocalExecutor
-from .plan import ChunkResult, ChunkTask, RunSpec, run_chunk
+from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from .progress import Progress
 
 __all__ = [

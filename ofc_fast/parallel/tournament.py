@@ -5,7 +5,7 @@ The schedule is that of :class:`~ofc_fast.arena.Arena`: hand ``h`` plays deck ``
 ``r`` (hand ``d * players + r``).  In a parallel run every hand is **independent**:
 button at seat 0, bot ``b`` at seat ``(b + r) % players`` with ``r`` the rotation
 (duplicate) or ``h % players`` (non-duplicate), no Fantasyland carried in and bot ``b``
-seeded ``bot_seed(seed, h, b)`` (:func:`ofc_fast.parallel.plan.bot_seed`).  The
+seeded ``bot_seed(seed, h, b)`` (:func:`ofc_fast.parallel._plan.bot_seed`).  The
 bots act on ``observation`` directly in the worker (no wire round trip), so the report
 has no decision times and no faults.  Results are the same on every executor; they
 differ from a sequential ``Arena.run()``, which carries Fantasyland and moves seats only
@@ -33,11 +33,11 @@ from typing import Any
 
 from ..errors import ArenaError
 from ..game import Game, deal_seed
-from .executors import Executor, LocalExecutor
-from .plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
-from .run import in_order
+from ._executors import Executor, LocalExecutor
+from ._plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
+from ._run import in_order
 
-__all__ = ["ArenaTask", "run_arena", "run_arena_chunk"]
+__all__ = ["run_arena"]
 
 
 @dataclass(frozen=True)

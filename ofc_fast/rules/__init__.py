@@ -9,12 +9,11 @@ True
 """
 
 from ..ranking import HandCategory
-from .fantasyland_text import front_threshold
+from ._fantasyland_text import front_threshold
 from .lookup import as_rules, get, names
 from .model import (
     NATURAL_NAMES,
     Fantasyland,
-    Game,
     GameKind,
     Lowball,
     MajorityRule,
@@ -26,6 +25,9 @@ from .model import (
     Schedule,
     SettlementStart,
     StakesModel,
+)
+from .model import (
+    Game as Game,  # the former name of GameKind, kept
 )
 from .presets import (
     CLASSIC_1_6,
@@ -74,7 +76,6 @@ __all__ = [
     "ULTIMATE_PINEAPPLE",
     "VIETNAMESE",
     "Fantasyland",
-    "Game",
     "GameKind",
     "HandCategory",
     "Lowball",

@@ -24,7 +24,7 @@ from ..ranking import (
     STRENGTH_RANKS,
     HandCategory,
 )
-from .fantasyland_text import front_threshold
+from ._fantasyland_text import front_threshold
 from .lookup import as_rules
 from .model import (
     NATURAL_NAMES,
@@ -40,18 +40,7 @@ from .model import (
 )
 from .presets import RulesLike
 
-__all__ = [
-    "KIND",
-    "LOW27",
-    "CompiledRules",
-    "compile_rules",
-    "compiled",
-    "compiled_fl",
-    "game_struct",
-    "lowball_limit",
-    "schedule_tables",
-    "table_rules",
-]
+__all__ = ["CompiledRules", "compile_rules", "game_struct", "table_rules"]
 
 _SIZE = STRENGTH_MAX + 1
 _CATEGORY = STRENGTH_CATEGORY.astype(np.intp)

@@ -3,7 +3,7 @@ and the arena (``ofc-fast arena --rules``, the wire protocol's ``game_id``).
 
 The poker-arena OFC protocol (``WIRE_PROTOCOL_OFC.md``, v1) names four games; each
 maps to one of our presets, and every other preset gets an id of our own (prefix
-``ofcfast-``).  :mod:`ofc_fast.arena.games` says where the presets and that document
+``ofcfast-``).  ``ofc_fast.arena._games`` says where the presets and that document
 differ.
 
 >>> GAME_IDS["ofc-pineapple"], GAME_IDS["ofcfast-ultimate-pineapple"]

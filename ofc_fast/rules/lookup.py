@@ -17,7 +17,7 @@ from .game_ids import GAME_IDS
 from .model import RuleSet
 from .presets import PRESETS
 
-__all__ = ["as_rules", "carried_rules", "get", "names", "observation_rules"]
+__all__ = ["as_rules", "get", "names"]
 
 
 def names() -> list[str]:

@@ -26,7 +26,6 @@ from ._fields import RuleData, hash_once, ranged
 __all__ = [
     "NATURAL_NAMES",
     "Fantasyland",
-    "Game",
     "GameKind",
     "HandCategory",
     "Lowball",
@@ -239,7 +238,7 @@ class Fantasyland(RuleData):
     """The button does not move for a Fantasyland hand (R-FL-6)."""
 
     def _validate(self) -> None:
-        from .fantasyland_text import front_threshold  # local: avoids a cycle
+        from ._fantasyland_text import front_threshold  # local: avoids a cycle
 
         if not self.entry and not self.lowball_entry:
             raise RulesError(f"{self._key_prefix}entry: no way to enter Fantasyland")

@@ -16,24 +16,30 @@ modules validate what a caller passes, call C once and build typed results:
 
 from __future__ import annotations
 
-from .naturals import NaturalHand, detect_naturals, natural_payment, naturals
+from .naturals import NaturalHand, detect_naturals, natural_payment
 from .pair import (
     BoardLike,
     EvaluatedBoard,
     PairScore,
-    check_disjoint,
-    complete_board,
     evaluate_for_scoring,
     score_evaluated,
     score_pair,
+)
+from .pair import (
+    check_disjoint as check_disjoint,
+)
+from .pair import (
+    complete_board as complete_board,
 )
 from .settlement import (
     Settlement,
     SettlementItem,
     apply_stakes,
     settle,
-    settlement_of,
     settlement_order,
+)
+from .settlement import (
+    settlement_of as settlement_of,
 )
 
 __all__ = [
@@ -44,15 +50,11 @@ __all__ = [
     "Settlement",
     "SettlementItem",
     "apply_stakes",
-    "check_disjoint",
-    "complete_board",
     "detect_naturals",
     "evaluate_for_scoring",
     "natural_payment",
-    "naturals",
     "score_evaluated",
     "score_pair",
     "settle",
-    "settlement_of",
     "settlement_order",
 ]

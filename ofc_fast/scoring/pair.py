@@ -26,8 +26,6 @@ __all__ = [
     "BoardLike",
     "EvaluatedBoard",
     "PairScore",
-    "check_disjoint",
-    "complete_board",
     "evaluate_for_scoring",
     "score_evaluated",
     "score_pair",

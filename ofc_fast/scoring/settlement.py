@@ -36,14 +36,7 @@ from .pair import BoardLike, PairScore, check_disjoint, complete_board
 if TYPE_CHECKING:
     from .naturals import NaturalHand
 
-__all__ = [
-    "Settlement",
-    "SettlementItem",
-    "apply_stakes",
-    "settle",
-    "settlement_of",
-    "settlement_order",
-]
+__all__ = ["Settlement", "SettlementItem", "apply_stakes", "settle", "settlement_order"]
 
 ITEM_KINDS: tuple[str, ...] = (
     "rows",

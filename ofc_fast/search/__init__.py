@@ -26,38 +26,42 @@ streets when the other boards are complete.
 (True, True)
 
 The package: :mod:`~ofc_fast.search.model` (:class:`SearchModel`, the policies and
-opponent models), :mod:`~ofc_fast.search.completion` (:func:`best_completion`),
-:mod:`~ofc_fast.search.positions` (observation to position, :func:`make_observation`)
-and :mod:`~ofc_fast.search.advise` (:func:`advise`).  The command line's text of the
-advice is ``ofc_fast.cli.render``'s.
+opponent models), ``ofc_fast.search._completion`` (:func:`best_completion`),
+``ofc_fast.search._positions`` (observation to position, :func:`make_observation`)
+and ``ofc_fast.search._advise`` (:func:`advise`).  The command line's text of the
+advice is ``ofc_fast.cli._render``'s.
 """
 
 from __future__ import annotations
 
-from ._checks import in_range as in_range  # bots.search checks its settings alike
-from .advise import (
+from ._advise import (
     EXACT_NODES_DEFAULT,
     EXACT_NODES_MAX,
     MAX_SAMPLES,
     Advice,
     advise,
 )
-from .advise import (
+from ._advise import (
     Position as Position,
 )
-from .advise import (
+from ._advise import (
     check_settings as check_settings,
 )
-from .completion import Completion, best_completion
+from ._checks import in_range as in_range  # bots.search checks its settings alike
+from ._completion import Completion, best_completion
+from ._positions import make_observation, position
 from .model import (
     OPPONENTS,
     POLICIES,
     Opponent,
     SearchModel,
-    opponent_weight,
-    search_model,
 )
-from .positions import make_observation, position
+from .model import (
+    opponent_weight as opponent_weight,
+)
+from .model import (
+    search_model as search_model,
+)
 
 __all__ = [
     "EXACT_NODES_DEFAULT",
@@ -72,7 +76,5 @@ __all__ = [
     "advise",
     "best_completion",
     "make_observation",
-    "opponent_weight",
     "position",
-    "search_model",
 ]

@@ -13,14 +13,7 @@ from ..rules import RulesLike
 from ..solver import StayValue, stay_values
 from ._checks import in_range, search_rules
 
-__all__ = [
-    "OPPONENTS",
-    "POLICIES",
-    "Opponent",
-    "SearchModel",
-    "opponent_weight",
-    "search_model",
-]
+__all__ = ["OPPONENTS", "POLICIES", "Opponent", "SearchModel"]
 
 
 POLICIES = ("auto", "best", "fast", "sequential")

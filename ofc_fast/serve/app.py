@@ -4,8 +4,8 @@ under ``/v1``, ``/openapi.json`` and the web app's static files.
 
 Cheap endpoints (``score``, ``evaluate``, ``health``) answer on the event loop;
 everything that searches, solves or lets the bots move runs on the
-:class:`~ofc_fast.serve.limits.Limiter`'s threads.  Every refusal is a problem
-document (:mod:`ofc_fast.serve.problems`); an access-log line goes to the
+:class:`~ofc_fast.serve._limits.Limiter`'s threads.  Every refusal is a problem
+document (``ofc_fast.serve._problems``); an access-log line goes to the
 ``ofc_fast.serve.access`` logger per request.
 
 >>> app = create_app()
@@ -25,13 +25,13 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from ._limits import Limiter, key_ok, read_body
+from ._problems import ApiError
+from ._replay import replay
+from ._routes import analyze, arrange, evaluate, fantasyland, score
+from ._schemas import openapi
+from ._sessions import SessionStore
 from .config import ServeConfig
-from .limits import Limiter, key_ok, read_body
-from .problems import ApiError
-from .replay import replay
-from .routes import analyze, arrange, evaluate, fantasyland, score
-from .schemas import openapi
-from .sessions import SessionStore
 
 __all__ = ["App", "create_app"]
 

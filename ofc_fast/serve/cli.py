@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import OfcError
 
-__all__ = ["add_commands", "run_server"]
+__all__ = ["add_commands"]
 
 
 def run_server(config: Any, log_level: str = "info") -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..errors import OfcError
 
-__all__ = ["LOCAL_HOSTS", "ServeConfig", "default_workers"]
+__all__ = ["ServeConfig"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Addresses a server may bind without an API key."""

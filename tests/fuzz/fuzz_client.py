@@ -24,8 +24,8 @@ from typing import Any
 import atheris
 from _common import main
 
+from ofc_fast.arena._protocol import ActionFault, decode, parse_action
 from ofc_fast.arena.client import BotClient, run_stream
-from ofc_fast.arena.protocol import ActionFault, decode, parse_action
 from ofc_fast.bots import make_bot
 from ofc_fast.errors import ProtocolError
 

@@ -29,7 +29,7 @@ from ofc_fast.search import (
     search_model,
 )
 from ofc_fast.search._checks import rows_of
-from ofc_fast.search.positions import _OBS_FIELDS
+from ofc_fast.search._positions import _OBS_FIELDS
 
 PRESETS = [r for r in rules.PRESETS.values() if r.game is not GameKind.CLASSIC]
 OBS_KEYS = [*_OBS_FIELDS, "legal_actions", "full_set", "rules"]  # what advise reads

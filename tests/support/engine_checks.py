@@ -19,7 +19,7 @@ import numpy as np
 import ofc_fast
 from ofc_fast import Move, OfcError, Row
 from ofc_fast.encoding import encode_game
-from ofc_fast.rules.model import Game as Kind
+from ofc_fast.rules.model import GameKind as Kind
 
 ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
 

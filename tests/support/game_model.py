@@ -34,7 +34,7 @@ import reference_scoring as ref_score
 
 import ofc_fast
 from ofc_fast import rules
-from ofc_fast.rules.model import Game as Kind
+from ofc_fast.rules.model import GameKind as Kind
 
 # ------------------------------------------------------------------------------ RNG
 

@@ -17,9 +17,9 @@ from ..rules import RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
 from ._checks import flag, in_range, raise_status
-from .completion import policy_id
+from ._completion import policy_id
+from ._positions import game_observation, position
 from .model import POLICIES, Opponent, check_row_weight, search_model
-from .positions import game_observation, position
 
 __all__ = ["EXACT_NODES_DEFAULT", "EXACT_NODES_MAX", "MAX_SAMPLES", "Advice", "advise"]
 

@@ -1,12 +1,12 @@
 """Readers of request fields: each returns the field with its type checked, or raises
-:class:`~ofc_fast.serve.problems.ApiError` (400) naming the field.
+:class:`~ofc_fast.serve._problems.ApiError` (400) naming the field.
 
 >>> get_int({"seed": 3}, "seed", default=0, low=0, high=10)
 3
 >>> get_int({"seed": "3"}, "seed")
 Traceback (most recent call last):
 ...
-ofc_fast.serve.problems.ApiError: seed must be an integer, got a string
+ofc_fast.serve._problems.ApiError: seed must be an integer, got a string
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .problems import ApiError
+from ._problems import ApiError
 
 __all__ = ["get_bool", "get_int", "get_list", "get_number", "get_obj", "get_str", "kind"]
 

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ..game import Match
-from .executors import Executor, LocalExecutor
-from .plan import (
+from ._executors import Executor, LocalExecutor
+from ._plan import (
     DEFAULT_CHUNK,
     ChunkResult,
     DealOutcome,

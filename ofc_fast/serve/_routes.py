@@ -27,9 +27,9 @@ from ..rules.lookup import observation_rules
 from ..scoring.settlement import settle
 from ..search import Advice, advise, make_observation
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
+from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
+from ._problems import ApiError, at_field
 from .config import ServeConfig
-from .fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
-from .problems import ApiError, at_field
 
 __all__ = [
     "ROWS",

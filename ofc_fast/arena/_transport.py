@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ArenaError, OfcError
+from ._protocol import LineSplitter, decode, encode
 from .client import BotClient
-from .protocol import LineSplitter, decode, encode
 
 __all__ = [
     "PENDING_BYTES",

@@ -23,9 +23,9 @@ from ..arena.history import deal_record
 from ..bots import Bot, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
-from .fields import get_int, get_list
-from .problems import ApiError, at_field
-from .routes import get_rules
+from ._fields import get_int, get_list
+from ._problems import ApiError, at_field
+from ._routes import get_rules
 
 __all__ = ["GameSession", "SessionStore"]
 

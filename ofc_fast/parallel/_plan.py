@@ -52,8 +52,7 @@ import numpy as np
 
 from ..bots import make_bot
 from ..errors import GameError
-from ..game import Game, Match, deal_seed
-from ..game.engine import resolve_rules
+from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
 from ..rules import RuleSet

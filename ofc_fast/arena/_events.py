@@ -20,7 +20,7 @@ from typing import Any
 from ..game import GameResult, Move
 from ..rules import RulesLike, as_rules
 from ..rules.compiled import compiled
-from .protocol import ROW_NAMES, action_of_move, card_text
+from ._protocol import ROW_NAMES, action_of_move, card_text
 
 __all__ = [
     "deal_event",

@@ -88,7 +88,7 @@ def _context() -> Any:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["ofc_fast.parallel.plan", "ofc_fast.bots"])
+    ctx.set_forkserver_preload(["ofc_fast.parallel._plan", "ofc_fast.bots"])
     return ctx
 
 

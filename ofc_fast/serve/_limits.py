@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .problems import ApiError
+from ._problems import ApiError
 
 __all__ = ["Limiter", "key_ok", "read_body"]
 
