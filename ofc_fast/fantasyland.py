@@ -17,8 +17,8 @@ from __future__ import annotations
 from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError
+from .rules import as_rules
 from .rules.compiled import compiled, compiled_fl
-from .rules.lookup import as_rules
 from .rules.presets import RulesLike
 
 __all__ = ["fantasyland_cards"]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from ._native import lib
 from .errors import TableError, quote
-from .rules.lookup import as_rules
+from .rules import as_rules
 from .rules.model import GameKind
 from .rules.presets import RulesLike
 

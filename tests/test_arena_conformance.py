@@ -15,9 +15,9 @@ from typing import Any, ClassVar
 import pytest
 
 from ofc_fast.arena import GAME_IDS, Arena, parse_bot_spec
+from ofc_fast.arena._host import DealRecord
 from ofc_fast.arena._transport import InProcessEndpoint, _StreamEndpoint
 from ofc_fast.arena.history import deal_record, read_histories
-from ofc_fast.arena.host import DealRecord
 from ofc_fast.arena.report import without_timings
 from ofc_fast.bots import RandomBot, register, unregister
 from ofc_fast.cards import card_str

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from ofc_fast.arena import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_game_id
 from ofc_fast.arena._events import redact
+from ofc_fast.arena._host import parse_bot_spec
 from ofc_fast.arena._protocol import (
     MAX_LINE,
     ActionFault,
@@ -26,7 +27,6 @@ from ofc_fast.arena._protocol import (
 )
 from ofc_fast.arena._stats import latency_summary, t_half_width
 from ofc_fast.arena.client import BotClient
-from ofc_fast.arena.host import parse_bot_spec
 from ofc_fast.bots import make_bot
 from ofc_fast.errors import ArenaError, ProtocolError
 from ofc_fast.rules import PINEAPPLE, PRESETS

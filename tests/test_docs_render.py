@@ -49,7 +49,7 @@ def test_a_computed_attribute_shows_no_code() -> None:
     pkg = _loaded()
     natural_ids = pkg["game.state.NATURAL_IDS"]
     assert natural_ids.value is None  # the dict comprehension is not shown
-    assert pkg["parallel.plan.DEFAULT_CHUNK"].value is not None  # a constant still is
+    assert pkg["parallel._plan.DEFAULT_CHUNK"].value is not None  # a constant still is
 
 
 def _outside_code(markdown: str) -> str:

@@ -13,7 +13,7 @@ import pytest
 from ofc_fast import Game, GameError, rules
 from ofc_fast._native import ffi
 from ofc_fast.game.observation import observation_record, read_observation, record_rounds
-from ofc_fast.rules.lookup import carried_rules
+from ofc_fast.rules._lookup import carried_rules
 from ofc_fast.search import make_observation
 
 ROOT = Path(__file__).resolve().parent.parent

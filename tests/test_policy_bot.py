@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from ofc_fast.arena.host import parse_bot_spec
+from ofc_fast.arena._host import parse_bot_spec
 from ofc_fast.bots import RandomBot, make_bot, make_bots
 from ofc_fast.bots.policy import MlpPolicy, PolicyBot, load_policy
 from ofc_fast.bots.registry import is_bot_spec

@@ -49,7 +49,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
 
     from ofc_fast.arena._events import showdown_event
     from ofc_fast.arena._games import game_id_of
-    from ofc_fast.arena.host import Arena, parse_bot_spec
+    from ofc_fast.arena._host import Arena, parse_bot_spec
     from ofc_fast.batch import eval_boards, score_pairs
     from ofc_fast.bots import (
         HeuristicBot,
@@ -68,6 +68,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.game.observation import observation_record
     from ofc_fast.game.state import cards_per_seat
     from ofc_fast.learned.model import resolve_model, rules_hash, shipped_model
+    from ofc_fast.rules._lookup import carried_rules
     from ofc_fast.rules.compiled import (
         compile_rules,
         compiled,
@@ -75,7 +76,6 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         game_struct,
         table_rules,
     )
-    from ofc_fast.rules.lookup import carried_rules
     from ofc_fast.scoring.naturals import natural_payment, naturals
     from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
     from ofc_fast.search import advise, best_completion, search_model

@@ -9,9 +9,9 @@ import os
 import pytest
 
 from ofc_fast.serve import ServeConfig
-from ofc_fast.serve import config as config_mod
+from ofc_fast.serve import _config as config_mod
+from ofc_fast.serve._config import default_workers
 from ofc_fast.serve.cli import add_commands
-from ofc_fast.serve.config import default_workers
 
 
 def test_default_workers_are_four_per_usable_cpu(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,7 @@ On CPython they are the builtins of the extension ``ofc_fast._native._speedups``
 (``_speedups.c``, linked with the same C library as the cffi module); elsewhere (PyPy,
 a build without the extension), or with the environment variable
 ``OFC_FAST_PORTABLE=1`` set, their portable twins in
-:mod:`ofc_fast._native._portable`.  Callers import the functions from here and never
+``ofc_fast._native._portable``.  Callers import the functions from here and never
 ask which they got; the differential tests run both.
 
 >>> from ofc_fast._native import _fast

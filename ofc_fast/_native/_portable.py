@@ -1,5 +1,5 @@
 """The portable twins of the fast-call builtins (``_speedups.c``): the same functions,
-the same results, written over the cffi module.  :mod:`ofc_fast._native._fast` picks
+the same results, written over the cffi module.  ``ofc_fast._native._fast`` picks
 them where ``_speedups`` is not built (PyPy) or not wanted (``OFC_FAST_PORTABLE=1``);
 the differential tests hold both to the same answers.
 

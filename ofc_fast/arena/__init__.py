@@ -1,12 +1,12 @@
 """Bots from any language: the poker-arena OFC wire protocol (v1), both sides.
 
-* :mod:`._protocol`: framing (JSON Lines, 64 KiB), messages, the action and the
-  filler placement; :mod:`._games`: game ids and our presets;
-* :mod:`._events`: a hand's events and their redaction per seat;
+* ``._protocol``: framing (JSON Lines, 64 KiB), messages, the action and the
+  filler placement; ``._games``: game ids and our presets;
+* ``._events``: a hand's events and their redaction per seat;
 * :mod:`.client`: the bot side (``ofc-fast bot NAME``);
-* :mod:`._transport`: in-process, subprocess (``cmd:``) and TCP (``tcp:``) bots;
-* :mod:`.host`: the arena (``ofc-fast arena``), faults, duplicate matches;
-* :mod:`.report`, :mod:`._stats`: the match report and its intervals;
+* ``._transport``: in-process, subprocess (``cmd:``) and TCP (``tcp:``) bots;
+* ``._host``: the arena (``ofc-fast arena``), faults, duplicate matches;
+* :mod:`.report`, ``._stats``: the match report and its intervals;
 * :mod:`.history`: one JSON line per deal, its schema, import and replay;
 * :mod:`.html`: the self-contained HTML match report.
 """
@@ -14,7 +14,9 @@
 from __future__ import annotations
 
 from ._games import GAME_IDS, game_id_of, resolve_arena_rules, rules_for_game_id
-from .host import Arena, BotSpec, parse_bot_spec
+from ._host import Arena, BotSpec, parse_bot_spec
+from ._host import BotRecord as BotRecord  # for parallel.tournament
+from ._host import DealRecord as DealRecord
 
 __all__ = [
     "GAME_IDS",

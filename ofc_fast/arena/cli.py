@@ -52,8 +52,8 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
+    from ._host import Arena, DealRecord, parse_bot_spec
     from .history import deal_record
-    from .host import Arena, DealRecord, parse_bot_spec
 
     specs = [parse_bot_spec(b) for b in args.bot]
     # closed in the finally below (on_deal writes to it while the arena runs)

@@ -41,8 +41,7 @@ from ..errors import ArenaError, BotError, OfcError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
-from ..rules import RuleSet
-from ..rules.lookup import carried_rules
+from ..rules import RuleSet, carried_rules
 from ._games import resolve_arena_rules, rules_for_game_id
 from ._host_checks import (
     MAX_CARDS,

@@ -19,7 +19,7 @@ from ._schema import parse, problem
 from ._stats import latency_summary, mean, t_half_width
 
 if TYPE_CHECKING:
-    from .host import Arena, BotRecord
+    from ._host import Arena, BotRecord
 
 __all__ = [
     "MAX_REPORT_BYTES",

@@ -28,8 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from ..game import Move
-from ..rules import RuleSet
-from ..rules.lookup import observation_rules
+from ..rules import RuleSet, observation_rules
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 
@@ -59,7 +58,7 @@ def rules_of(
     named ``"custom"``, is played by its exact rules), else the bot's own ``own`` when
     the names agree, else the preset named ``"rules"``.  ``memo``: a list the bot
     keeps, so that each distinct carried rule set is parsed once
-    (:func:`ofc_fast.rules.lookup.observation_rules`).
+    (:func:`ofc_fast.rules._lookup.observation_rules`).
 
     >>> import json
     >>> from ofc_fast import Game, rules

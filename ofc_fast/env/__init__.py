@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .vector import FANTASYLAND_MODES, OBS_TYPES, OPPONENTS, VectorEnv, env_seed
+from ._vector import FANTASYLAND_MODES, OBS_TYPES, OPPONENTS, VectorEnv, env_seed
 
 __all__ = [
     "FANTASYLAND_MODES",

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError
 from ..rules import RuleSet
-from .vector import VectorEnv
+from ._vector import VectorEnv
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 

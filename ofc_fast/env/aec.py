@@ -29,8 +29,8 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
+from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 from .gym import action_id, observation_space
-from .vector import ACTION_SPACE, OBS_SIZE, VectorEnv
 
 __all__ = ["OfcAECEnv"]
 

@@ -24,7 +24,7 @@ from gymnasium import spaces
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv
 
 __all__ = ["OfcEnv"]
 

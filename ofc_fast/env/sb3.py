@@ -31,8 +31,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
 from ._learner import LearnerTables, OpponentPolicy
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
 from .gym import OBS_HIGH
-from .vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
 

@@ -122,7 +122,7 @@ def read_observation(
     """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
     caller once the deal is over); ``legal`` the observer's legal action ids, or None;
     ``rule_set``, when not None, under ``"rule_set"``
-    (:func:`ofc_fast.rules.lookup.carried_rules`).  A game reads its record with
+    (:func:`ofc_fast.rules._lookup.carried_rules`).  A game reads its record with
     ``ofc_fast._native._fast.observe`` (the same dict, in C on CPython); this reader
     serves the vector environment, callers with a record of
     :func:`observation_record`, and the tests."""

@@ -47,8 +47,7 @@ from .._native._fast import place as _place
 from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError
-from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
-from ..rules.lookup import carried_rules
+from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import check_seat, check_seed, check_table
 from ._engine import KIND, game_rules, raise_move_error, resolve_rules
@@ -105,7 +104,7 @@ _NSTEPS = ffi.offsetof("ofc_game", "nsteps")
 def _template(players: int, button: int, rules: RuleSet) -> tuple[dict[str, Any], bool]:
     """The observation template of a table (shared: ``_fast.observe`` only copies
     it) and whether its rules are not exactly a preset (observations then carry them:
-    :func:`~ofc_fast.rules.lookup.carried_rules`)."""
+    :func:`~ofc_fast.rules._lookup.carried_rules`)."""
     t = template(players, button, rules.name, rules.game.value, rules.lowball is not None)
     return t, carried_rules(rules) is not None
 

@@ -39,8 +39,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import ModelError, OfcError
-from ..parallel import Executor, in_order, make_executor
-from ..parallel.progress import Progress
+from ..parallel import Executor, Progress, in_order, make_executor
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ._data import (

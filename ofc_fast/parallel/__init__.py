@@ -1,14 +1,14 @@
 """Parallel runs: matches, tournaments and self-play data on one core, a process pool
 or a Ray cluster, with the same results on each.
 
-* :mod:`._plan`: the split (units of a deal and the Fantasyland deals it earns, chunks,
+* ``._plan``: the split (units of a deal and the Fantasyland deals it earns, chunks,
   per-deal seeds), what a worker runs (:func:`run_chunk`) and how a deal is booked
   into a :class:`~ofc_fast.game.Match`;
-* :mod:`._executors`: ``local``, ``process`` and ``ray`` (:func:`make_executor`);
-* :mod:`._run`: :func:`play_parallel`, the results in deal order;
+* ``._executors``: ``local``, ``process`` and ``ray`` (:func:`make_executor`);
+* ``._run``: :func:`play_parallel`, the results in deal order;
 * :mod:`.selfplay`: self-play shards, their manifest, resuming;
-* :mod:`.progress`: the progress bar (deals/s, ETA);
-* :mod:`._chaos`: fault injection for the tests.
+* ``._progress``: the progress bar (deals/s, ETA);
+* ``._chaos``: fault injection for the tests.
 
 >>> from ofc_fast.parallel import RunSpec, play_parallel, make_executor
 >>> spec = RunSpec.make("pineapple", 2, seed=1, hands=4, bots=[("random", {})])
@@ -59,6 +59,7 @@ from ._plan import (
 from ._plan import (
     run_chunk as run_chunk,
 )
+from ._progress import Progress as Progress  # for learned.train
 from ._run import ParallelRun, play_parallel
 from ._run import in_order as in_order
 

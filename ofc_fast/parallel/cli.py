@@ -98,8 +98,8 @@ def play_run(
 ) -> tuple[Any, str]:
     """``ofc-fast play`` with ``--workers`` / ``--ray``: (the ParallelRun, the executor's
     name)."""
+    from ._progress import Progress
     from ._run import play_parallel
-    from .progress import Progress
 
     fantasyland = not getattr(args, "independent", False)
     spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)

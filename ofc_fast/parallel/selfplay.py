@@ -67,7 +67,7 @@ from ..errors import SelfPlayError, quote
 from ._executors import Executor, LocalExecutor
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
-from .progress import Progress
+from ._progress import Progress
 
 __all__ = [
     "FORMAT",

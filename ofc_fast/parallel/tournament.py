@@ -108,7 +108,7 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play an :class:`~ofc_fast.arena.Arena` of built-in bots on ``executor`` and return
     its report (the arena's ``on_deal`` is called per hand, in order)."""
-    from ..arena.host import BotRecord, DealRecord
+    from ..arena import BotRecord, DealRecord
     from ..arena.report import match_report
 
     external = [s.label for s in arena.specs if s.kind != "builtin"]

@@ -10,7 +10,9 @@ True
 
 from ..ranking import HandCategory
 from ._fantasyland_text import front_threshold
-from .lookup import as_rules, get, names
+from ._lookup import as_rules, get, names
+from ._lookup import carried_rules as carried_rules  # for game, env, bots, search, serve
+from ._lookup import observation_rules as observation_rules
 from .model import (
     NATURAL_NAMES,
     Fantasyland,

@@ -25,7 +25,7 @@ from ..ranking import (
     HandCategory,
 )
 from ._fantasyland_text import front_threshold
-from .lookup import as_rules
+from ._lookup import as_rules
 from .model import (
     NATURAL_NAMES,
     GameKind,

@@ -28,8 +28,8 @@ from .._native import OK, ffi, lib, status_error
 from ..board import Board, hand_cards
 from ..cards import CardsLike, cards_str
 from ..errors import CardError, RulesError, quote
+from ..rules import as_rules
 from ..rules.compiled import table_rules
-from ..rules.lookup import as_rules
 from ..rules.model import NATURAL_NAMES, RuleSet
 from ..rules.presets import RulesLike
 

@@ -13,8 +13,7 @@ from ..cards import CardsLike, cards_str, parse_cards
 from ..errors import CardError, OfcError, SearchError, quote
 from ..game import Game
 from ..game.observation import observation_record, read_observation, record_rounds
-from ..rules import RuleSet, RulesLike
-from ..rules.lookup import carried_rules, observation_rules
+from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
 from ..rules.model import GameKind
 from ._checks import (
     c_board,

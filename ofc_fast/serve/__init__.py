@@ -10,7 +10,7 @@ rest of ofc_fast never imports this package.
 
 from __future__ import annotations
 
-from .app import App, create_app
-from .config import ServeConfig
+from ._app import App, create_app
+from ._config import ServeConfig
 
 __all__ = ["App", "ServeConfig", "create_app"]

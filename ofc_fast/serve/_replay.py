@@ -21,9 +21,9 @@ from typing import Any
 from ..arena.history import read_histories
 from ..cards import cards_str
 from ..game import Game
+from ._config import ServeConfig
 from ._fields import get_str
 from ._problems import ApiError, at_field
-from .config import ServeConfig
 
 __all__ = ["MAX_DEALS", "replay"]
 

@@ -23,13 +23,13 @@ from ..errors import OfcError, SearchError
 from ..fantasyland import fantasyland_cards
 from ..game import Move
 from ..ranking import category, describe, rank
-from ..rules.lookup import observation_rules
+from ..rules import observation_rules
 from ..scoring.settlement import settle
 from ..search import Advice, advise, make_observation
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
+from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from ._problems import ApiError, at_field
-from .config import ServeConfig
 
 __all__ = [
     "ROWS",

@@ -16,7 +16,7 @@ __all__ = ["add_commands"]
 
 
 def run_server(config: Any, log_level: str = "info") -> None:
-    """Serve ``config`` (a :class:`~ofc_fast.serve.config.ServeConfig`) until SIGINT or
+    """Serve ``config`` (a :class:`~ofc_fast.serve._config.ServeConfig`) until SIGINT or
     SIGTERM; both stop gracefully (no new connections, the requests in flight
     finish, up to 10 seconds)."""
     try:
@@ -25,7 +25,7 @@ def run_server(config: Any, log_level: str = "info") -> None:
         raise OfcError(
             "ofc-fast serve needs the serve extra: pip install 'ofc-fast[serve]'"
         ) from None
-    from .app import create_app
+    from ._app import create_app
 
     app = create_app(config)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
@@ -47,7 +47,7 @@ def run_server(config: Any, log_level: str = "info") -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from .config import ServeConfig
+    from ._config import ServeConfig
 
     config = ServeConfig(
         host=args.host,
@@ -65,7 +65,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Register ``serve`` on a subparsers object."""
-    from .config import default_workers
+    from ._config import default_workers
 
     s = sub.add_parser(
         "serve",

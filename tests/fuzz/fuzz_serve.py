@@ -1,4 +1,4 @@
-"""Fuzz the HTTP surface of ``ofc-fast serve`` (ofc_fast.serve.app) in process: every
+"""Fuzz the HTTP surface of ``ofc-fast serve`` (ofc_fast.serve._app) in process: every
 endpoint and method, with bodies that are raw fuzzer bytes, or a valid request with one
 field replaced by anything JSON can hold, with or without the API key.
 

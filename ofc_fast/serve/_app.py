@@ -25,13 +25,13 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from ._config import ServeConfig
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
 from ._schemas import openapi
 from ._sessions import SessionStore
-from .config import ServeConfig
 
 __all__ = ["App", "create_app"]
 

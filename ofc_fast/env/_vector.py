@@ -29,9 +29,8 @@ from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
 from ..game.observation import Observation, read_observation
-from ..rules import RuleSet
+from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
-from ..rules.lookup import carried_rules
 from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
 

@@ -1,6 +1,6 @@
 """The arena: hosts a match between bots over the wire protocol.
 
->>> from ofc_fast.arena.host import Arena, parse_bot_spec
+>>> from ofc_fast.arena._host import Arena, parse_bot_spec
 >>> arena = Arena("ofc-pineapple", [parse_bot_spec("random"), parse_bot_spec("random")],
 ...               hands=4, seed=7)
 >>> report = arena.run()
