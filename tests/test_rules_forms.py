@@ -135,6 +135,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "make_bots": lambda r: [b.rules for b in make_bots(["heuristic"], 2, r, 1)],
         "value_model": lambda r: value_model(r).rules,
         "ValueModel": None,  # built by value_model (above)
+        "HeuristicModel": None,  # its new name (ValueModel kept as an alias)
         "VectorEnv": lambda r: VectorEnv(r, 1, seed=1).rules,
         "OfcEnv": lambda r: _gym(r),
         "OfcAECEnv": lambda r: _aec(r),

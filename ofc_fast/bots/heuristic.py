@@ -56,7 +56,7 @@ from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, as_rules
 from ._warm import rehearse
 from .base import ObservationLike, rules_of, unseen_cards
-from .model import ModelSettings, MoveRows, ValueModel, sample_futures, value_model
+from .model import HeuristicModel, ModelSettings, MoveRows, sample_futures, value_model
 
 __all__ = ["HeuristicBot"]
 
@@ -248,7 +248,9 @@ class HeuristicBot:
         return self._normal(model, obs, dealt)
 
     # -- normal decisions
-    def _normal(self, model: ValueModel, obs: ObservationLike, dealt: list[int]) -> Move:
+    def _normal(
+        self, model: HeuristicModel, obs: ObservationLike, dealt: list[int]
+    ) -> Move:
         seat = obs["seat"]
         rows = obs["boards"][seat]
         k = obs["to_discard"]
@@ -312,7 +314,7 @@ class HeuristicBot:
 
     # -- full sets
     def _fantasyland(
-        self, model: ValueModel, dealt: list[int], discards: int, in_fl: int
+        self, model: HeuristicModel, dealt: list[int], discards: int, in_fl: int
     ) -> Move:
         if self.use_solver:
             from ..solver import solve_fantasyland
@@ -357,7 +359,7 @@ class HeuristicBot:
             [c for i, c in enumerate(dealt) if i not in used],
         )
 
-    def _classic(self, model: ValueModel, dealt: list[int]) -> Move:
+    def _classic(self, model: HeuristicModel, dealt: list[int]) -> Move:
         rules = model.rules
         if self.use_solver and self.classic_solver:
             from ..solver import best_setting
@@ -390,7 +392,7 @@ class HeuristicBot:
 
 
 @lru_cache(maxsize=16)
-def _classic_zero(model: ValueModel, hands: int = 24) -> float:
+def _classic_zero(model: HeuristicModel, hands: int = 24) -> float:
     """Mean value of the best setting of random 13-card hands (computed once)."""
     rng = np.random.default_rng(99)
     idx = row_splits()

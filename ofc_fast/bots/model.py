@@ -4,7 +4,7 @@ A board is worth its royalties, plus ``row_weight`` times its expected row point
 against a typical board (each row's chance to beat the same row of 13 random cards
 set greedily, or the solver's typical-opponent tables), plus a Fantasyland bonus by
 the cards it earns next deal (the one C entry / stay rule, ``ofc_fl_next_cards``); a
-fouled board is worth ``-foul_penalty``.  :class:`ValueModel` compiles that into
+fouled board is worth ``-foul_penalty``.  :class:`HeuristicModel` compiles that into
 the C ``ofc_heur_model`` once per rule set and settings, and evaluates boards and
 candidate moves over sampled futures in single C calls.
 
@@ -34,7 +34,7 @@ from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
 from ..rules.model import GameKind
 
-__all__ = ["ModelSettings", "ValueModel", "value_model"]
+__all__ = ["HeuristicModel", "ModelSettings", "value_model"]
 
 _SIZE = STRENGTH_MAX + 1
 
@@ -110,7 +110,7 @@ def _raise(status: int, fn: str) -> None:
     raise status_error(status, fn)
 
 
-class ValueModel:
+class HeuristicModel:
     """Board values under one rule set and :class:`ModelSettings`, in C.
 
     Build with :func:`value_model` (cached).  ``classic``: the rules are a classic
@@ -231,6 +231,11 @@ class ValueModel:
         return out
 
 
+ValueModel = HeuristicModel
+"""The former name of :class:`HeuristicModel` (kept); not to be confused with the
+learned model, :class:`ofc_fast.learned.ValueModel`."""
+
+
 class MoveRows(NamedTuple):
     """Candidate moves as row templates (``ofc_heur_rows``): template bytes are
     ``OFC_HEUR_CARD + card`` or a slot number; move i is the board (fronts[moves[i,
@@ -242,10 +247,12 @@ class MoveRows(NamedTuple):
 
 
 @lru_cache(maxsize=32)
-def value_model(rules: RulesLike, settings: ModelSettings = ModelSettings()) -> ValueModel:
-    """The cached :class:`ValueModel` of a rule set and settings."""
+def value_model(
+    rules: RulesLike, settings: ModelSettings = ModelSettings()
+) -> HeuristicModel:
+    """The cached :class:`HeuristicModel` of a rule set and settings."""
     rules = as_rules(rules, "value_model")
-    return ValueModel(rules, settings)
+    return HeuristicModel(rules, settings)
 
 
 def sample_futures(
