@@ -114,8 +114,8 @@ class Board:
     def from_ids(
         cls, front: tuple[int, ...], middle: tuple[int, ...], back: tuple[int, ...]
     ) -> Board:
-        """A board from tuples of card ids (the fast path for engines: ids only, no
-        text), validated: ints 0..51, no repeats, rows no longer than 3/5/5.
+        """A board from tuples of card ids (the fast path for callers that hold ids,
+        no text), validated: ints 0..51, no repeats, rows no longer than 3/5/5.
 
         >>> Board.from_ids((51, 50), (), (0,))
         Board.parse('As Ah / / 2c')

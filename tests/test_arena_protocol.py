@@ -202,7 +202,7 @@ def test_game_ids() -> None:
 
 
 def test_documented_difference_pineapple_stay() -> None:
-    """games.py documents it: our PINEAPPLE (ofc-pineapple) also stays on a middle full
+    """_games.py documents it: our PINEAPPLE (ofc-pineapple) also stays on a middle full
     house; the document's ofc-pineapple stays on top trips or bottom quads only."""
     fl = rules_for_game_id("ofc-pineapple").fantasyland
     assert fl is not None and fl.stay_middle is not None

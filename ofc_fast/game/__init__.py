@@ -11,8 +11,8 @@ histories and replay, and many deals at one table (:class:`Match`).
 
 Modules: ``state`` (:class:`Game`), ``moves`` (:class:`Move`, action ids), ``observation``
 (:class:`Observation`), ``history`` (history and replay), ``result``
-(:class:`GameResult`), ``match`` (:class:`Match`), ``engine`` (rules compiled for C,
-seeds and decks).
+(:class:`GameResult`), ``match`` (:class:`Match`); the private ``_engine`` bridges to
+the C engine (its rules struct, seeds and decks, its status codes as exceptions).
 """
 
 from __future__ import annotations

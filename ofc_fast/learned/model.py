@@ -41,8 +41,6 @@ __all__ = [
     "MODEL_DIR",
     "ModelSpec",
     "ValueModel",
-    "board_bytes",
-    "check_spec",
     "load_model",
     "model_bytes",
     "resolve_model",
