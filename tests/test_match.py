@@ -10,8 +10,8 @@ import math
 import pytest
 
 from ofc_fast import fantasyland_cards, rules
-from ofc_fast.errors import TableError
 from ofc_fast.bots import HeuristicBot, RandomBot
+from ofc_fast.errors import TableError
 from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
 from ofc_fast.rules.model import Game as Kind
 

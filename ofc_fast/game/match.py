@@ -53,9 +53,7 @@ def max_fantasyland_cards(rules: RulesLike) -> int:
     return max(counts)
 
 
-def check_deck(
-    rules: RulesLike, players: int, first: Sequence[int] | None = None
-) -> None:
+def check_deck(rules: RulesLike, players: int, first: Sequence[int] | None = None) -> None:
     """TableError when ``players`` seats can need more than one deck over a match
     (every seat dealt the most cards a deal or a Fantasyland hand gives; ``first``:
     the Fantasyland counts of the first deal, checked too).
