@@ -11,6 +11,7 @@ import pytest
 
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
+from ofc_fast.errors import TableError
 from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
 from ofc_fast.rules.model import GameKind as Kind
 
@@ -86,6 +87,28 @@ def test_button_frozen_only_when_rules_say() -> None:
         fl += any(g.fantasyland)
         m.play_hand(bots)
     assert fl and buttons == [i % 2 for i in range(40)]
+
+
+def test_first_deal_in_fantasyland() -> None:
+    """``fantasyland`` gives the first deal's counts, checked as Game checks them; the
+    deal is the one Game deals with the same seed and counts, then it carries over."""
+    m = Match(rules.PINEAPPLE, 2, seed=9, fantasyland=[0, 15])
+    g = m.next_game()
+    same = Game(rules.PINEAPPLE, 2, seed=g.seed, fantasyland=(0, 15))
+    assert g.fantasyland == m.fantasyland == (0, 15) and g.dealt == same.dealt
+    play_out(g, [RandomBot(seed=1), RandomBot(seed=2)])
+    m.record(g)
+    assert m.fantasyland == tuple(g.result().fantasyland)
+    for bad in ([12, 0], [15], [0, "x"]):
+        with pytest.raises(TableError) as exc:
+            Match(rules.PINEAPPLE, 2, fantasyland=bad)
+        with pytest.raises(TableError) as same_exc:
+            Game(rules.PINEAPPLE, 2, fantasyland=bad)
+        assert str(exc.value) == str(same_exc.value)
+    with pytest.raises(TableError, match="need 68 cards"):
+        Match(rules.OFC, 4, fantasyland=[17] * 4)
+    with pytest.raises(TableError, match="no Fantasyland"):
+        Match(rules.CLASSIC_1_6, 2, fantasyland=[13, 0])
 
 
 def test_reproducible_from_one_seed() -> None:

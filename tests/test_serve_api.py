@@ -342,6 +342,39 @@ def test_a_match_carries_fantasyland_and_the_client_sets_it(api: Api) -> None:
     assert got == [sorted(ofc.parse_cards(r)) for r in rows]
 
 
+def test_a_game_can_start_with_a_seat_in_fantasyland(api: Api) -> None:
+    body = {"rules": "pineapple", "players": 2, "seed": 5, "bots": ["random"]}
+    status, st = api("POST", "/v1/games", {**body, "fantasyland": [14, 0]})
+    assert status == 200 and st["match"]["fantasyland"] == [14, 0]
+    obs = st["observation"]
+    g = ofc.Match(P, 2, seed=5, fantasyland=(14, 0)).next_game()  # the same deal
+    assert obs["full_set"] and obs["fantasyland"] == [14, 0] and obs["to_discard"] == 1
+    assert obs["dealt"] == list(g.dealt) and len(obs["dealt"]) == 14
+    ofc3 = {"rules": "ofc", "players": 3, "fantasyland": [0, 0, 13], "you": 2}
+    obs3 = api("POST", "/v1/games", ofc3)[1]["observation"]
+    assert obs3["full_set"] and len(obs3["dealt"]) == 13 and obs3["to_discard"] == 0
+    # refused by the table validator Match and Game share, naming the field
+    for bad, status_ in (
+        ([12, 0], 422),
+        ([14], 422),
+        ([14, 0, 0], 422),
+        (["14", 0], 422),
+        ([True, 0], 422),
+        ("14", 400),
+        (14, 400),
+    ):
+        status, out = api("POST", "/v1/games", {**body, "fantasyland": bad})
+        assert (status, out["field"]) == (status_, "fantasyland"), (bad, out)
+        if status == 422:
+            with pytest.raises(OfcError) as exc:
+                ofc.Match(P, 2, fantasyland=bad)
+            assert out["error"] == type(exc.value).__name__ == "TableError"
+    status, out = api(
+        "POST", "/v1/games", {"rules": "ofc", "players": 4, "fantasyland": [17] * 4}
+    )
+    assert (status, out["field"], out["error"]) == (422, "fantasyland", "TableError")
+
+
 def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
     hist = tmp_path / "h.jsonl"
     out = subprocess.run(

@@ -1,9 +1,10 @@
 """The web app of ``ofc-fast serve`` in a real headless browser (Debian's chromium and
 chromedriver, driven by selenium as tests/test_arena_html.py does; .ci/run installs
 them and sets OFC_REQUIRE_BROWSER=1 so that a missing browser fails): whole deals
-played by clicks (Pineapple heads-up, OFC 3-handed, partly by keyboard), the advice
-panel, the analysis of a pasted position, the replay of a history file, and every
-page at 390 and 1280 px wide with no console error and no horizontal overflow.
+played by clicks (Pineapple heads-up, OFC 3-handed, partly by keyboard), Fantasyland
+hands of 13 to 17 cards set by clicks, the advice panel, the analysis of a pasted
+position, the replay of a history file, and every page at 390 and 1280 px wide with no
+console error and no horizontal overflow.
 
 ``OFC_SERVE_SHOTS=DIR`` keeps the screenshots there (docs/serve.md shows them)."""
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,9 +22,11 @@ import pytest
 from serve_helpers import Server
 from test_arena_html import _driver
 
+import ofc_fast as ofc
 from ofc_fast.arena.history import deal_record
-from ofc_fast.game import Game
+from ofc_fast.game import Game, Move
 from ofc_fast.serve import ServeConfig
+from ofc_fast.solver import solution_dict
 
 WIDTHS = (390, 1280)
 
@@ -94,7 +98,12 @@ def no_overflow_and_no_errors(d: Any, shots: Path, name: str) -> None:
 
 
 def start(
-    d: Any, server: Server, rules: str, players: int, bots: str = "heuristic"
+    d: Any,
+    server: Server,
+    rules: str,
+    players: int,
+    bots: str = "heuristic",
+    fantasyland: int = 0,
 ) -> None:
     d.set_window_size(1280, 1000)
     d.get(server.url + "/")
@@ -103,6 +112,7 @@ def start(
     Select(d.find_element(*by("#rules"))).select_by_value(rules)
     Select(d.find_element(*by("#players"))).select_by_value(str(players))
     Select(d.find_element(*by("#bots"))).select_by_value(bots)
+    Select(tid(d, "start-fantasyland")).select_by_value(str(fantasyland))
     tid(d, "new-game").click()
     idle(d)
 
@@ -248,3 +258,70 @@ def test_a_click_on_a_row_over_a_placed_card_places_the_picked_card(
     placed = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
     placed[0].click()  # no card picked: a click on a placed card takes it back
     assert len(d.find_elements(*by('[data-testid="hand-card"]'))) == 2
+
+
+def hand(d: Any) -> list[str]:
+    cards = d.find_elements(*by('[data-testid="hand-card"]'))
+    return [str(c.get_attribute("data-card")) for c in cards]
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "cards"),
+    [("pineapple", 2, 14), ("ofc", 3, 13), ("pineapple", 3, 17)],
+)
+def test_a_fantasyland_hand_set_by_clicks(
+    server: Server, browser: Any, shots: Path, rules: str, players: int, cards: int
+) -> None:
+    """The first deal in Fantasyland (the setup's "First deal"): all the cards at once,
+    13 clicked onto the rows as the exact solver sets them, the rest discarded; the
+    server records that board and the page shows the Python API's settlement."""
+    d = browser
+    start(d, server, rules, players, fantasyland=cards)
+    dealt = wait(lambda: hand(d), 10, "the Fantasyland hand")
+    line = d.find_element(*by("#status")).text
+    assert len(dealt) == cards and f"Fantasyland: set 13 of your {cards} cards" in line
+    no_overflow_and_no_errors(d, shots, f"play-fantasyland-{cards}")  # all in the hand
+    d.set_window_size(1280, 1000)
+    best = ofc.solve_fantasyland(dealt, getattr(ofc.rules, rules.upper()))
+    assert not best.fouled
+    # the advice panel shows the solver's best setting
+    tid(d, "advice-toggle").click()
+    board = solution_dict(best)["board"]
+    wait(lambda: "Best setting: " + board in tid(d, "advice").text, 30, "the advice")
+    tid(d, "advice-toggle").click()
+    rows = [ofc.cards_str(r).split() for r in best.board.rows]  # front, middle, back
+    t0 = time.perf_counter()
+    for name, row in reversed(list(zip(("front", "middle", "back"), rows))):
+        for card in row:
+            d.find_element(*by(f'[data-testid="hand-card"][data-card="{card}"]')).click()
+            tid(d, f"row-{name}").click()
+    left = hand(d)
+    assert sorted(left) == sorted(ofc.cards_str(best.discards).split())
+    assert len(left) == cards - 13
+    confirm = tid(d, "confirm")
+    assert confirm.is_enabled()
+    assert ("discard" in confirm.text) == (cards > 13)
+    confirm.click()
+    idle(d)
+    result = wait(lambda: tid(d, "result").is_displayed() and tid(d, "result"), 30)
+    seconds = time.perf_counter() - t0
+    # the board the server recorded is the one clicked, the rest discarded
+    gid = d.execute_script("return play.state.id")
+    status, _, st = server.request("GET", f"/v1/games/{gid}")
+    assert status == 200 and st["is_over"]
+    you = st["you"]
+    got = [sorted(r.split()) for r in st["result"]["boards"][you]]
+    assert got == [sorted(r) for r in rows]
+    g = Game.replay(st["history"]["history"])
+    assert g.fantasyland[you] == cards
+    (move,) = [m for m in g.moves if isinstance(m, Move) and len(m.placements) == 13]
+    assert sorted(move.discards) == sorted(ofc.parse_cards(left))  # the card(s) left
+    # the points shown are the Python API's settlement of the same boards
+    boards = [" / ".join(r) for r in st["result"]["boards"]]
+    net = ofc.settle(boards, g.rules, button=g.button).net
+    assert list(net) == st["result"]["net"] == list(g.result().net)
+    texts = [e.text for e in result.find_elements(*by('[data-testid="seat-result"]'))]
+    shown = [int(m.group(1)) for t in texts if (m := re.search(r": ([+-]?\d+) points", t))]
+    assert len(shown) == players and shown == list(net)
+    no_overflow_and_no_errors(d, shots, f"fantasyland-showdown-{cards}")
+    print(f"a {cards}-card Fantasyland hand set through the page: {seconds:.2f} s")

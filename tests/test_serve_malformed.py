@@ -54,6 +54,7 @@ BASES: dict[str, dict[str, Any]] = {
         "bots": ["random"],
         "seed": 1,
         "hands": 2,
+        "fantasyland": [14, 0],
     },
     "/v1/replay": {"text": ""},
 }

@@ -53,9 +53,10 @@ def max_fantasyland_cards(rules: RulesLike) -> int:
     return max(counts)
 
 
-def check_deck(rules: RulesLike, players: int) -> None:
+def check_deck(rules: RulesLike, players: int, first: Sequence[int] | None = None) -> None:
     """TableError when ``players`` seats can need more than one deck over a match
-    (every seat dealt the most cards a deal or a Fantasyland hand gives).
+    (every seat dealt the most cards a deal or a Fantasyland hand gives; ``first``:
+    the Fantasyland counts of the first deal, checked too).
 
     >>> from ofc_fast import rules
     >>> check_deck(rules.PINEAPPLE.replace(max_players=4), 4)
@@ -69,6 +70,12 @@ def check_deck(rules: RulesLike, players: int) -> None:
         raise TableError(
             f"{players} seats of {rules.name} can need {worst} cards "
             f"(every seat in Fantasyland); one deck has 52"
+        )
+    need = sum(cards_per_seat(rules, n) for n in first or ())
+    if need > 52:
+        raise TableError(
+            f"{players} seats of {rules.name} with Fantasyland {tuple(first or ())} "
+            f"need {need} cards; one deck has 52"
         )
 
 
@@ -197,8 +204,9 @@ class Match:
     ``seed`` (None draws one, kept in :attr:`seed`).
 
     ``stacks``: chips per seat (an int gives every seat the same) for table stakes;
-    ``button``: the button of the first deal; ``keep_nets``: keep every deal's net per
-    seat in :attr:`stats` (``SeatStats.net``).
+    ``button``: the button of the first deal; ``fantasyland``: Fantasyland cards per
+    seat in the first deal (as :class:`Game` takes them; later deals carry it over);
+    ``keep_nets``: keep every deal's net per seat in :attr:`stats` (``SeatStats.net``).
 
     Drive it with :meth:`play` / :meth:`play_hand` and bots, or by hand:
     :meth:`next_game` gives the next deal, :meth:`record` books it once it is over.
@@ -212,17 +220,20 @@ class Match:
         stacks: int | Sequence[int] | None = None,
         *,
         button: int = 0,
+        fantasyland: Sequence[int] | None = None,
         keep_nets: bool = False,
     ) -> None:
         self.rules = resolve_rules(rules)
-        players, button, st, _ = check_table(self.rules, players, button, stacks)
+        players, button, st, fl = check_table(
+            self.rules, players, button, stacks, fantasyland
+        )
         self.players = players
-        check_deck(self.rules, players)
+        check_deck(self.rules, players, fl)
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
         self.stacks: list[int] | None = list(st) if st is not None else None
         self.start_stacks = list(self.stacks) if self.stacks is not None else None
         self.button = button
-        self.fantasyland: tuple[int, ...] = (0,) * players
+        self.fantasyland: tuple[int, ...] = fl
         self.totals = [0] * players
         self.hands_played = 0
         self.keep_nets = keep_nets

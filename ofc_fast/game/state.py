@@ -556,13 +556,7 @@ class Game:
             self.check_seat(seat)
         if cards != "ids" and cards != "text":
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
-        t = self._obs
-        if t is None:
-            t, custom = _template(self.players, self.button, self.rules)
-            if custom:  # the rules travel along, JSON-able, shared by this game's copies
-                t = {**t, "rule_set": self.rules.to_dict()}
-            self._obs = t
-        obs = _observe(self._buf, seat, t)
+        obs = _observe(self._buf, seat, self._obs or self._obs_template())
         if self._step >= len(self._steps):
             r = self.result()
             obs["result"] = {
@@ -572,6 +566,14 @@ class Game:
             }
         out: Any = cards_as_text(obs) if cards == "text" else obs
         return out  # type: ignore[no-any-return]
+
+    def _obs_template(self) -> dict[str, Any]:
+        """The observation's fixed fields, made once per game (and its copies)."""
+        t, custom = _template(self.players, self.button, self.rules)
+        if custom:  # the rules travel along, JSON-able, shared by this game's copies
+            t = {**t, "rule_set": self.rules.to_dict()}
+        self._obs = t
+        return t
 
     # -- results
     def result(self) -> GameResult:
@@ -659,9 +661,12 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
     deal; returns its result."""
     steps = game._steps
-    observe = game.observation
     play = game.play
+    buf = game._buf
+    template = game._obs or game._obs_template()
+    # observation(s) of a deal that is not over, without its argument checks: the
+    # seat comes from the schedule and the cards are ids
     while game._step < len(steps):
         s = steps[game._step][0]
-        play(bots[s].act(observe(s)))
+        play(bots[s].act(_observe(buf, s, template)))
     return game.result()

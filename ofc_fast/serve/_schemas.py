@@ -206,6 +206,12 @@ SCHEMAS: dict[str, Any] = {
             "bots": _arr(_STR),
             "seed": _INT,
             "hands": _INT,
+            "fantasyland": _arr(
+                _INT,
+                description="Fantasyland cards per seat in the first deal (0, or "
+                "13..17; e.g. [14, 0]: you start in Fantasyland); later deals carry "
+                "it over",
+            ),
         },
         (),
     ),

@@ -53,8 +53,9 @@ class GameSession:
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
-        with at_field("seed"):
-            self.match = Match(rules, players, seed=seed)
+        fantasyland = get_list(body, "fantasyland", None)
+        with at_field("fantasyland"):  # the seed and the seats are checked above
+            self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
         self.you = you
         self.seats: list[str] = ["you"] * players

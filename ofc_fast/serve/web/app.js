@@ -120,6 +120,8 @@ async function newGame() {
     players: Number($("players").value),
     bots: [$("bots").value],
   };
+  const fl = Number($("fantasyland").value);
+  if (fl) body.fantasyland = Array.from({ length: body.players }, (_, s) => (s === 0 ? fl : 0));
   await run(async () => {
     play.state = await api("POST", "/v1/games", body);
     play.placed = {};
