@@ -37,7 +37,7 @@ CONFIG: dict[str, Any] = {
     "net": [256, 256],  # policy and value MLPs (ReLU)
     "bc_share": 0.6,  # of the budget: self-play data and cloning (0: no cloning)
     "bc_data_share": 0.5,  # of that: writing the self-play data
-    "bc_max_deals": 20000,  # heuristic self-play deals at most
+    "bc_max_deals": 60000,  # heuristic self-play deals at most (600,000 decisions)
     "bc_epochs": 40,  # at most (the time share ends it first)
     "bc_lr": 2e-3,
     "bc_batch": 512,
