@@ -129,7 +129,7 @@ def test_recipe_smallest_budget_beats_random_play(sb3: Any, tmp_path: Path) -> N
     """examples/train_ppo.py at its smallest budget: its last line is a policy that
     plays as policy:PATH and scores at least FLOOR points a deal against RandomBot over
     1,000 deals.  A random policy scores 0 on average (+-0.7 at 95% over 1,000 deals),
-    so it cannot meet the floor (the recipe scored +5.86 at this budget)."""
+    so it cannot meet the floor (the recipe scored +6.06 at this budget)."""
     floor = 2.0
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     out = tmp_path / "run"
