@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from ._native import lib
 from .errors import TableError, quote
 from .rules import as_rules
+from .rules.compiled import KIND
 from .rules.model import GameKind
 from .rules.presets import RulesLike
 
@@ -145,8 +146,8 @@ def check_stacks(
 def check_fantasyland(
     fantasyland: Sequence[int] | None, players: int, rules: RulesLike
 ) -> tuple[int, ...]:
-    """Fantasyland cards per seat (None: nobody), each 0 or 13..17, and only under
-    rules that have Fantasyland.
+    """Fantasyland cards per seat (None: nobody), each 0 or 13..17, only under rules
+    that have Fantasyland, and no more cards in all than one deck holds.
 
     >>> from ofc_fast import rules
     >>> check_fantasyland(None, 2, rules.OFC), check_fantasyland((14, 0), 2, rules.OFC)
@@ -173,6 +174,12 @@ def check_fantasyland(
         raise TableError("classic Chinese Poker has no Fantasyland")
     if any(fl) and rules.fantasyland is None:
         raise TableError(f"{rules.name} has no Fantasyland")
+    need = sum(lib.ofc_cards_per_seat(KIND[rules.game], n) for n in fl)
+    if need > 52:
+        dealt = f" with Fantasyland {fl}" if any(fl) else ""
+        raise TableError(
+            f"{players} seats of {rules.name}{dealt} need {need} cards; one deck has 52"
+        )
     return fl
 
 

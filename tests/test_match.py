@@ -99,14 +99,25 @@ def test_first_deal_in_fantasyland() -> None:
     play_out(g, [RandomBot(seed=1), RandomBot(seed=2)])
     m.record(g)
     assert m.fantasyland == tuple(g.result().fantasyland)
-    for bad in ([12, 0], [15], [0, "x"]):
+    four = rules.OFC.replace(max_players=4)
+    for table, bad in (
+        (rules.PINEAPPLE, [12, 0]),
+        (rules.PINEAPPLE, [15]),
+        (rules.PINEAPPLE, [0, "x"]),
+        (rules.OFC, [17] * 4),
+        (four, [17, 17, 0, 0]),
+    ):
         with pytest.raises(TableError) as exc:
-            Match(rules.PINEAPPLE, 2, fantasyland=bad)
+            Match(table, len(bad), fantasyland=bad)
         with pytest.raises(TableError) as same_exc:
-            Game(rules.PINEAPPLE, 2, fantasyland=bad)
+            Game(table, len(bad), fantasyland=bad)
         assert str(exc.value) == str(same_exc.value)
     with pytest.raises(TableError, match="need 68 cards"):
         Match(rules.OFC, 4, fantasyland=[17] * 4)
+    # 17 + 17 + 13 + 13 = 60 cards; four seats of 13 fit the deck exactly
+    with pytest.raises(TableError, match=r"with Fantasyland \(17, 17, 0, 0\) need 60"):
+        Game(four, 4, fantasyland=[17, 17, 0, 0])
+    Game(four, 4, fantasyland=[13, 0, 0, 0])
     with pytest.raises(TableError, match="no Fantasyland"):
         Match(rules.CLASSIC_1_6, 2, fantasyland=[13, 0])
 

@@ -53,10 +53,10 @@ def max_fantasyland_cards(rules: RulesLike) -> int:
     return max(counts)
 
 
-def check_deck(rules: RulesLike, players: int, first: Sequence[int] | None = None) -> None:
+def check_deck(rules: RulesLike, players: int) -> None:
     """TableError when ``players`` seats can need more than one deck over a match
-    (every seat dealt the most cards a deal or a Fantasyland hand gives; ``first``:
-    the Fantasyland counts of the first deal, checked too).
+    (every seat dealt the most cards a deal or a Fantasyland hand gives; the first
+    deal's own counts are checked by :func:`ofc_fast.table.check_fantasyland`).
 
     >>> from ofc_fast import rules
     >>> check_deck(rules.PINEAPPLE.replace(max_players=4), 4)
@@ -70,12 +70,6 @@ def check_deck(rules: RulesLike, players: int, first: Sequence[int] | None = Non
         raise TableError(
             f"{players} seats of {rules.name} can need {worst} cards "
             f"(every seat in Fantasyland); one deck has 52"
-        )
-    need = sum(cards_per_seat(rules, n) for n in first or ())
-    if need > 52:
-        raise TableError(
-            f"{players} seats of {rules.name} with Fantasyland {tuple(first or ())} "
-            f"need {need} cards; one deck has 52"
         )
 
 
@@ -228,7 +222,7 @@ class Match:
             self.rules, players, button, stacks, fantasyland
         )
         self.players = players
-        check_deck(self.rules, players, fl)
+        check_deck(self.rules, players)
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
         self.stacks: list[int] | None = list(st) if st is not None else None
         self.start_stacks = list(self.stacks) if self.stacks is not None else None

@@ -188,12 +188,6 @@ class Game:
         status = lib.ofc_game_init(
             r, g, players, button, bytes(fl + (0,) * 4), seed_v or 0, deck_arr
         )
-        if status == lib.OFC_E_DECK:
-            need = sum(cards_per_seat(rules, n) for n in fl)
-            raise GameError(
-                f"{players} seats of {rules.name} with Fantasyland {fl} need "
-                f"{need} cards; one deck has 52"
-            )
         if status != 0:
             raise status_error(status, "the engine refused the deal", GameError)
         self.rules = rules
