@@ -2,11 +2,20 @@ r"""Duplicate strength of the learned value model (docs/learned.md).
 
     python benchmarks/bench_value.py --pairs 300 --match value:heuristic
     python benchmarks/bench_value.py --pairs 200 --match search:search-rollouts
+    python benchmarks/bench_value.py --rules ofc --players 3 --match search:search-rollouts
 
-Each deal pair plays deal ``i`` (seed ``deal_seed(seed, i)``, button ``i % 2``) twice
-with the two bots' seats swapped, so both bots see the same cards; a pair's score is
-bot A's mean net over its two seats, and the figure is the mean over pairs with a
-Student-t 95% interval (``ofc_fast.arena._stats``).  Also per bot: fouls, Fantasyland
+Heads-up, each deal pair plays deal ``i`` (seed ``deal_seed(seed, i)``, button
+``i % 2``) twice with the two bots' seats swapped, so both bots see the same cards; a
+pair's score is bot A's mean net over its two seats.  With ``--players`` n > 2 the deal
+is played n times with A in seat r and B in every other seat, and once with B in every
+seat: the deal's score is the mean over r of A's net in seat r less B's net in that
+seat among its own kind (for n = 2 this is the heads-up score, since B's two nets
+against itself sum to 0).  The figure is the mean over deals with a Student-t 95%
+interval (``ofc_fast.arena._stats``).  A normal deal's points leave out what its
+Fantasyland entries are worth; ``--carry N`` adds them: after a deal that sends a seat
+to Fantasyland, the next deal (seed ``deal_seed(seed + k, i)``, the same in every
+seating) is played with those Fantasyland hands, and so on up to N deals, each adding
+its points to the deal's (what a match would pay for the deal and its sequels).  Also per bot: fouls, Fantasyland
 entries and royalties on these normal deals, and the median CPU time of its normal
 decisions (one core).  Bots: ``value`` (ValueBot), ``heuristic`` (HeuristicBot),
 ``random``, ``search`` (SearchBot, the shipped model), ``search-rollouts``
@@ -29,7 +38,7 @@ from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.game import Game, deal_seed
 
-PRESET = rules.PINEAPPLE
+PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
 
 def make(name: str, seed: int, budget: float) -> Any:
@@ -60,30 +69,66 @@ class _Timed:
         return move
 
 
-def pair(job: tuple[str, str, int, int, float]) -> dict[str, Any]:
-    """Deal pair ``i``: A in seat 0 then in seat 1."""
-    a, b, seed, i, budget = job
+def pair(job: tuple[str, str, int, int, float, str, int, int]) -> dict[str, Any]:
+    """Deal ``i``: A in each seat among B's (and, for 3+ seats, B among B's)."""
+    a, b, seed, i, budget, table, players, carry = job
+    global PRESET
+    PRESET = rules.get(table)
     out: dict[str, Any] = {"net": [], "ms_a": [], "ms_b": []}
-    for flip in (0, 1):
-        bots = [
-            _Timed(make(a, 2 * i + flip, budget)),
-            _Timed(make(b, 10**6 + 2 * i + flip, budget)),
-        ]
-        seats = bots if flip == 0 else bots[::-1]
-        g = Game(PRESET, players=2, seed=deal_seed(seed, i), button=i % 2)
+    base = play(b, b, -1, seed, i, budget, players, carry, out) if players > 2 else None
+    for r in range(players):
+        net = play(a, b, r, seed, i, budget, players, carry, out)
+        out["net"].append(net[r] - (base[r] if base is not None else 0))
+    return out
+
+
+def play(
+    a: str,
+    b: str,
+    seat: int,
+    seed: int,
+    i: int,
+    budget: float,
+    players: int,
+    carry: int,
+    out: dict[str, Any],
+) -> list[int]:
+    """Deal ``i``: A in ``seat`` (-1: none), B elsewhere; records A's and one B seat's
+    fouls, Fantasyland entries, royalties and decision times of the normal deal; the
+    nets, with those of up to ``carry`` Fantasyland deals the deal leads to."""
+    bots = [
+        _Timed(
+            make(a, 2 * i + s, budget) if s == seat else make(b, 10**6 + 2 * i + s, budget)
+        )
+        for s in range(players)
+    ]
+    fl: tuple[int, ...] = (0,) * players
+    total = [0] * players
+    for k in range(carry + 1):
+        g = Game(
+            PRESET,
+            players=players,
+            seed=deal_seed(seed + k, i),
+            button=i % players,
+            fantasyland=fl,
+        )
         while g.to_act is not None:
             s = g.to_act
-            g.play(seats[s].act(g.observation(s)))
+            g.play(bots[s].act(g.observation(s)))
         r = g.result()
-        sa = flip  # A's seat
-        out["net"].append(r.net[sa])
-        for who, seat in (("a", sa), ("b", 1 - sa)):
-            out.setdefault(f"foul_{who}", []).append(bool(r.fouls[seat]))
-            out.setdefault(f"fl_{who}", []).append(r.fantasyland[seat] > 0)
-            out.setdefault(f"roy_{who}", []).append(sum(r.royalties[seat]))
-        out["ms_a"] += bots[0].ms
-        out["ms_b"] += bots[1].ms
-    return out
+        total = [t + n for t, n in zip(total, r.net)]
+        if k == 0 and seat >= 0:
+            other = (seat + 1) % players
+            for who, s in (("a", seat), ("b", other)):
+                out.setdefault(f"foul_{who}", []).append(bool(r.fouls[s]))
+                out.setdefault(f"fl_{who}", []).append(r.fantasyland[s] > 0)
+                out.setdefault(f"roy_{who}", []).append(sum(r.royalties[s]))
+            out["ms_a"] += bots[seat].ms
+            out["ms_b"] += bots[other].ms
+        fl = tuple(r.fantasyland)
+        if not any(fl):
+            break
+    return total
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,11 +137,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--budget", type=float, default=0.04, help="search seconds/decision")
+    ap.add_argument("--rules", default="pineapple", help="a preset name")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument(
+        "--carry",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play up to N Fantasyland deals each deal leads to, adding their points",
+    )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", metavar="PATH", help="write every figure here")
     args = ap.parse_args(argv)
     a, _, b = args.match.partition(":")
-    jobs = [(a, b, args.seed, i, args.budget) for i in range(args.pairs)]
+    jobs = [
+        (a, b, args.seed, i, args.budget, args.rules, args.players, args.carry)
+        for i in range(args.pairs)
+    ]
+    global PRESET
+    PRESET = rules.get(args.rules)
     t0 = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
@@ -107,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     hw = t_half_width(diffs)
     out: dict[str, Any] = {
         "match": args.match,
+        "rules": args.rules,
+        "players": args.players,
+        "carry": args.carry,
         "pairs": args.pairs,
         "seed": args.seed,
         "budget": args.budget,
@@ -125,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         }
     print(
         f"{a} vs {b}: {out['a_minus_b']:+.2f} +- {hw if hw is not None else float('nan'):.2f} "
-        f"points/deal ({args.pairs} duplicate deal pairs, 95% t interval)"
+        f"points/deal ({args.pairs} duplicate deals, {args.rules} {args.players} seats, "
+        f"{f'up to {args.carry} Fantasyland deals carried, ' if args.carry else ''}"
+        "95% t interval)"
     )
     for key in (a, b) if a != b else (a, f"{a} (B)"):
         s = out[key]

@@ -33,6 +33,35 @@ def test_positions_are_every_normal_decision_and_reproducible() -> None:
     assert set(a["k"].tolist()) == {0, 1}
 
 
+def test_positions_of_a_model_behaviour_are_the_value_bots_moves() -> None:
+    """With ``behaviour`` (a model file) every non-random move is the ValueBot's."""
+    from ofc_fast.bots import ValueBot
+    from ofc_fast.game import Game
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    task = _data.GenTask(PINEAPPLE, 2, 4, 0, 2, 0.0, data)
+    d = _data.gen_chunk(task)
+    assert len(d["played"]) == 2 * 2 * 5
+    heuristic = _positions(seed=4, deals=2, epsilon=0.0)
+    assert not np.array_equal(d["played"], heuristic["played"])
+    # replay deal 0 with the same seeds: the recorded moves are the bot's argmax
+    rng = np.random.default_rng([4, 0])
+    g = Game(rules.PINEAPPLE, 2, seed=int(rng.integers(2**62)))
+    bots = [
+        ValueBot(rules.PINEAPPLE, int(rng.integers(2**62)), model=_data._model(data))
+        for _ in range(2)
+    ]
+    j = 0
+    while g.to_act is not None:
+        s = g.to_act
+        obs = g.observation(s)
+        board = bytes(_data.board_bytes(obs["boards"][s]))
+        assert board == bytes(d["board"][j])
+        g.play(bots[s].act(obs))
+        j += 1
+    assert j == int((d["deal"] == 0).sum())
+
+
 def test_positions_know_only_dead_cards_the_seat_saw() -> None:
     d = _positions(seed=9)
     for board, dealt, n, dead in zip(d["board"], d["dealt"], d["n"], d["dead"]):

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._native import OK, ffi, lib, status_error
-from ..bots import HeuristicBot
+from ..bots import HeuristicBot, ValueBot
 from ..bots.base import unseen_cards
 from ..errors import ModelError
 from ..game import Game, actions_for
@@ -109,8 +109,8 @@ def after_state(
 @dataclass(frozen=True)
 class GenTask:
     """Deals start..stop-1 of a run: every normal decision of every seat, played by
-    the behaviour policy (HeuristicBot, a random legal move with probability
-    ``epsilon``)."""
+    the behaviour policy (HeuristicBot, or a ValueBot with the model file ``behaviour``
+    when given; a random legal move with probability ``epsilon``)."""
 
     rules: str
     players: int
@@ -118,6 +118,7 @@ class GenTask:
     start: int
     stop: int
     epsilon: float
+    behaviour: bytes | None = None
 
 
 def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
@@ -130,7 +131,9 @@ def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
     for i in range(task.start, task.stop):
         rng = np.random.default_rng([task.seed, i])
         g = Game(rules, task.players, seed=int(rng.integers(2**62)))
-        bots = [HeuristicBot(rules, int(rng.integers(2**62))) for _ in range(task.players)]
+        bots = [
+            _behaviour(rules, task, int(rng.integers(2**62))) for _ in range(task.players)
+        ]
         while g.to_act is not None:
             s = g.to_act
             obs = g.observation(s)
@@ -157,6 +160,14 @@ def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
             g.play_action(action)
             _add(rows, board, dealt, k, dead, action, i)
     return _arrays(rows)
+
+
+def _behaviour(rules: RuleSet, task: GenTask, seed: int) -> Any:
+    """The behaviour bot of one seat."""
+    model = _model(task.behaviour)
+    if model is None:
+        return HeuristicBot(rules, seed)
+    return ValueBot(rules, seed, model=model)
 
 
 def _action_of(

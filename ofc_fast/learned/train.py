@@ -93,10 +93,13 @@ def _positions(
     deals: int,
     epsilon: float,
     progress: bool,
+    behaviour: bytes | None = None,
 ) -> dict[str, np.ndarray]:
     text = rules.to_json()
     tasks = [
-        GenTask(text, players, seed, a, min(a + _CHUNK_DEALS, start + deals), epsilon)
+        GenTask(
+            text, players, seed, a, min(a + _CHUNK_DEALS, start + deals), epsilon, behaviour
+        )
         for a in range(start, start + deals, _CHUNK_DEALS)
     ]
     parts = _map(ex, gen_chunk, tasks, "deals", progress, [t.stop - t.start for t in tasks])
@@ -256,6 +259,64 @@ def _nets_of(
     return out
 
 
+def _backward(
+    run: _Run,
+    ex: Executor,
+    rules: RuleSet,
+    players: int,
+    pos: dict[str, np.ndarray],
+    tag: str,
+    seed: int,
+    samples: int,
+    others: int,
+    hidden: tuple[int, ...],
+    epochs: int,
+    say: Callable[[str], None],
+    progress: bool,
+) -> tuple[dict[int, dict[str, np.ndarray]], dict[str, Any]]:
+    """Labels and nets of one round, from the last partial street back to the
+    opening (steps ``labels-<cards><tag>``, ``net-<cards><tag>``)."""
+    from ._fit import fit, forward
+
+    saved: dict[int, dict[str, np.ndarray]] = {}
+    fits: dict[str, Any] = {}
+    for cards in reversed(_sizes(rules)):
+        partial = model_bytes(_nets_of(saved), rules, players) if saved else None
+        say(f"labels: {cards}-card after-states")
+
+        def labelled(
+            cards: int = cards, partial: bytes | None = partial
+        ) -> dict[str, np.ndarray]:
+            boards, dead = _after_states(
+                pos, cards, others if cards > 5 else 2 * others + 1, seed
+            )
+            y = _labels(
+                ex, rules, players, partial, boards, dead, seed + cards, samples, progress
+            )
+            return {"boards": boards, "dead": dead, "y": y}
+
+        lab = run.step(f"labels-{cards}{tag}", labelled)
+
+        def fitted(
+            cards: int = cards, lab: dict[str, np.ndarray] = lab
+        ) -> dict[str, np.ndarray]:
+            x = features(rules, players, lab["boards"], lab["dead"])
+            layers, summary = fit(
+                x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
+            )
+            arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
+            for i, (w, b) in enumerate(layers):
+                arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+            arrays["summary"] = np.array(json.dumps(summary))
+            arrays["check_x"], arrays["check_y"] = x[:2000], forward(layers, x[:2000])
+            return arrays
+
+        say(f"fit: {cards}-card net")
+        saved[cards] = run.step(f"net-{cards}{tag}", fitted)
+        fits[str(cards)] = json.loads(str(saved[cards]["summary"]))
+    return saved, fits
+
+
 def train(
     rules: RuleSet,
     out: str | Path,
@@ -271,12 +332,13 @@ def train(
     hidden: tuple[int, ...] = (64, 64),
     eval_samples: int = 16,
     eval_limit: int = 300,
+    rounds: int = 1,
     executor: Executor | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
-    """Run (or resume) every step; returns the report (see the module doc)."""
-    from ._fit import fit, forward
-
+    """Run (or resume) every step; returns the report (see the module doc).  A run
+    with more ``rounds`` extends a finished one with fewer (the config leaves them
+    out)."""
     config = {
         "rules": rules.to_dict(),
         "players": players,
@@ -312,40 +374,36 @@ def train(
     )
     saved: dict[int, dict[str, np.ndarray]] = {}
     fits: dict[str, Any] = {}
-    for cards in reversed(_sizes(rules)):
-        partial = model_bytes(_nets_of(saved), rules, players) if saved else None
-        say(f"labels: {cards}-card after-states")
+    rounds_pos = [pos]
+    for r in range(1, rounds + 1):
+        tag = "" if r == 1 else f"-r{r}"
+        if r > 1:
+            behaviour = model_bytes(_nets_of(saved), rules, players)
+            say(f"round {r}: positions played by the round {r - 1} model")
 
-        def labelled(
-            cards: int = cards, partial: bytes | None = partial
-        ) -> dict[str, np.ndarray]:
-            boards, dead = _after_states(
-                pos, cards, others if cards > 5 else 2 * others + 1, seed
-            )
-            y = _labels(
-                ex, rules, players, partial, boards, dead, seed + cards, samples, progress
-            )
-            return {"boards": boards, "dead": dead, "y": y}
+            def played(r: int = r, b: bytes = behaviour) -> dict[str, np.ndarray]:
+                start = (r - 1) * deals
+                return _positions(
+                    ex, rules, players, seed, start, deals, epsilon, progress, b
+                )
 
-        lab = run.step(f"labels-{cards}", labelled)
-
-        def fitted(
-            cards: int = cards, lab: dict[str, np.ndarray] = lab
-        ) -> dict[str, np.ndarray]:
-            x = features(rules, players, lab["boards"], lab["dead"])
-            layers, summary = fit(
-                x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
-            )
-            arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
-            for i, (w, b) in enumerate(layers):
-                arrays[f"w{i}"], arrays[f"b{i}"] = w, b
-            arrays["summary"] = np.array(json.dumps(summary))
-            arrays["check_x"], arrays["check_y"] = x[:2000], forward(layers, x[:2000])
-            return arrays
-
-        say(f"fit: {cards}-card net")
-        saved[cards] = run.step(f"net-{cards}", fitted)
-        fits[str(cards)] = json.loads(str(saved[cards]["summary"]))
+            rounds_pos.append(run.step(f"positions{tag}", played))
+        every = {k: np.concatenate([p[k] for p in rounds_pos]) for k in pos}
+        saved, fits = _backward(
+            run,
+            ex,
+            rules,
+            players,
+            every,
+            tag,
+            seed,
+            samples,
+            others,
+            hidden,
+            epochs,
+            say,
+            progress,
+        )
     data = model_bytes(_nets_of(saved), rules, players)
     name = f"{rules.name.lower()}-{players}p.ofcvm"
     (run.out / name).write_bytes(data)
@@ -377,6 +435,7 @@ def train(
     report = {
         "model": model.name,
         "file": name,
+        "rounds": rounds,
         "rules": rules.name,
         "players": players,
         "streets": streets,
@@ -480,6 +539,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--eval-limit", type=int, default=300, help="held-out decisions per street"
     )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="rounds; each after the first adds --deals played by the last model",
+    )
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
     p.add_argument("--quiet", action="store_true")
@@ -504,6 +569,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 hidden=hidden,
                 eval_samples=a.eval_samples,
                 eval_limit=a.eval_limit,
+                rounds=a.rounds,
                 executor=ex,
                 progress=not a.quiet,
             )
