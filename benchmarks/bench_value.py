@@ -15,12 +15,12 @@ interval (``ofc_fast.arena._stats``).  A normal deal's points leave out what its
 Fantasyland entries are worth; ``--carry N`` adds them: after a deal that sends a seat
 to Fantasyland, the next deal (seed ``deal_seed(seed + k, i)``, the same in every
 seating) is played with those Fantasyland hands, and so on up to N deals, each adding
-its points to the deal's (what a match would pay for the deal and its sequels).  Also per bot: fouls, Fantasyland
-entries and royalties on these normal deals, and the median CPU time of its normal
-decisions (one core).  Bots: ``value`` (ValueBot), ``heuristic`` (HeuristicBot),
-``random``, ``search`` (SearchBot, the shipped model), ``search-rollouts``
-(SearchBot(model=None)); the search bots get ``--budget`` seconds of CPU time per
-decision (the opening three times that).
+its points to the deal's (what a match would pay for the deal and its sequels).
+Also per bot: fouls, Fantasyland entries and royalties on these normal deals, and the
+median CPU time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
+``heuristic`` (HeuristicBot), ``random``, ``search`` (SearchBot, the shipped model),
+``search-rollouts`` (SearchBot(model=None)); the search bots get ``--budget`` seconds
+of CPU time per decision (the opening three times that).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ ELSEWHERE = {
     "numpy": "a dependency",
     "ray": "the ray extra",
     "torch": "the learn and rl-train extras",
+    "matplotlib": "the learn extra (the training report's plot)",
     "sb3_contrib": "the rl-train extra",
     "stable_baselines3": "the rl-train extra",
 }

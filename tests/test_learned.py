@@ -111,7 +111,7 @@ def test_shipped_pineapple_model_exists_and_matches_its_rules():
     assert model.cards == (5, 7, 9, 11) and model.players == 2
     assert model.rules_hash == rules_hash(rules.PINEAPPLE)
     assert shipped_model(rules.PINEAPPLE.replace(sweep_bonus=9), 2) is None
-    assert shipped_model(rules.OFC, 3) is None
+    assert shipped_model(rules.OFC.replace(max_players=4), 4) is None
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
@@ -257,7 +257,7 @@ def test_value_bot_registry_settings_and_errors():
         "model": "auto",
         "fl_value": None,
     }
-    g = Game(rules.OFC, 3, seed=1)
+    g = Game(rules.OFC.replace(max_players=4), 4, seed=1)
     with pytest.raises(BotError, match="no value model ships"):
         ValueBot(seed=1).act(g.observation(g.to_act))
     with pytest.raises(BotError, match="model must be"):
