@@ -413,3 +413,28 @@ def test_aces_bet_values_are_range_checked() -> None:
 def test_lowball_fantasyland_entry_needs_a_lowball_middle() -> None:
     with pytest.raises(RulesError, match="lowball"):
         rules.PINEAPPLE.replace(fantasyland=Fantasyland(entry=(), lowball_entry=14))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        ("surrender_cost",),
+        ("fantasyland", "stay_cards"),
+        ("fantasyland", "lowball_entry"),
+        ("fantasyland", "lowball_both"),
+    ],
+)
+def test_a_huge_int_is_a_rules_error_not_a_crash(path: tuple[str, ...]) -> None:
+    """An int too long to print (over Python's 4,300-digit limit) in a field checked
+    against a range is named, not formatted: RulesError, never ValueError (found by
+    the rules fuzzer)."""
+    from ofc_fast.errors import RulesError
+    from ofc_fast.rules import PINEAPPLE, RuleSet
+
+    data = PINEAPPLE.to_dict()
+    node = data
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = -(10**5000)
+    with pytest.raises(RulesError, match=rf"{path[-1]}: <an int of \d+ bits> is outside"):
+        RuleSet.from_dict(data)

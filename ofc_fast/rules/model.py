@@ -258,12 +258,12 @@ class Fantasyland(RuleData):
             front_threshold(self.stay_front, f"{self._key_prefix}stay_front")
         if isinstance(self.stay_cards, int) and not 13 <= self.stay_cards <= 17:
             raise RulesError(
-                f"{self._key_prefix}stay_cards: {self.stay_cards} is outside 13..17"
+                f"{self._key_prefix}stay_cards: {quote(self.stay_cards)} is outside 13..17"
             )
         for key in ("lowball_entry", "lowball_both"):
             v = getattr(self, key)
             if v and not 13 <= v <= 17:
-                raise RulesError(f"{self._key_prefix}{key}: {v} is outside 13..17")
+                raise RulesError(f"{self._key_prefix}{key}: {quote(v)} is outside 13..17")
 
 
 @hash_once
@@ -434,7 +434,9 @@ class RuleSet(RuleData):
         if fl is not None and not fl.entry and self.lowball is None:
             raise RulesError(f"{p}fantasyland.entry: no way to enter Fantasyland")
         if self.surrender_cost is not None and not 0 <= self.surrender_cost <= 1000:
-            raise RulesError(f"{p}surrender_cost: {self.surrender_cost} is outside 0..1000")
+            raise RulesError(
+                f"{p}surrender_cost: {quote(self.surrender_cost)} is outside 0..1000"
+            )
         names = [n.name for n in self.naturals]
         if len(set(names)) != len(names):
             raise RulesError(f"{p}naturals: a natural is listed twice")
