@@ -368,6 +368,8 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
             np.load(tmp_path / f"labels-{cards}.npz") as old,
         ):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
+    assert main([*args, "--rounds", "0"]) == 2
+    assert "rounds must be 1 or more" in capsys.readouterr().err
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
 

@@ -339,6 +339,8 @@ def train(
     """Run (or resume) every step; returns the report (see the module doc).  A run
     with more ``rounds`` extends a finished one with fewer (the config leaves them
     out)."""
+    if rounds < 1:
+        raise ModelError(f"rounds must be 1 or more, got {rounds}")
     config = {
         "rules": rules.to_dict(),
         "players": players,
@@ -372,8 +374,7 @@ def train(
             ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
         ),
     )
-    saved: dict[int, dict[str, np.ndarray]] = {}
-    fits: dict[str, Any] = {}
+    saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
     rounds_pos = [pos]
     for r in range(1, rounds + 1):
         tag = "" if r == 1 else f"-r{r}"
