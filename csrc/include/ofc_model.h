@@ -26,6 +26,11 @@
  * Forward pass: x_{l+1} = relu(W_l x_l + b_l) for every layer but the last, which
  * is linear; sums in double.  Input normalisation is folded into the first layer.
  * (ofc_vmodel.w keeps each layer's weights transposed, W^T then b, for speed.)
+ * Each unit's sum is fixed: its bias, then the products W[j][i] x[i] of the nonzero
+ * inputs added in input order, each product and sum rounded to double (no fused
+ * multiply-add).  On x86-64 with GCC or Clang the library also carries an AVX2 copy
+ * of the pass and uses it when the CPU has AVX2 (about twice as fast); it performs
+ * the same operations in the same order, so every CPU gets the same bits.
  *
  * Example
  * -------

@@ -2,7 +2,8 @@
  * vectors, a hand-built model file evaluated against values worked out by hand, every
  * damaged file refused with its code (never a crash), the features of a known board,
  * complete boards valued exactly, the best action equal to the argmax of the action
- * values, labels of a forced draw, and context errors. */
+ * values, labels of a forced draw, context errors, and a wide random model's forward
+ * pass equal, bit for bit on x86-64, to the one the header states. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -121,6 +122,109 @@ static void test_parse_and_eval(void)
     CHECK_EQ(ofc_vm_eval(&model, 14, x, &v), OFC_E_MODEL_NO_NET);
     CHECK_EQ(ofc_vm_eval(NULL, 7, x, &v), OFC_E_VALUE);
     CHECK_EQ(ofc_vm_parse(file, n, NULL), OFC_E_VALUE);
+}
+
+/* ------------------------------------------------------------ a wide model */
+
+#define WIDE 64 /* the wide model: OFC_VF_N -> WIDE -> WIDE -> 1, for 11 cards */
+
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* A uniform float in [-1, 1) from the stream. */
+static float unit(uint32_t *s) { return (float)lcg(s) / 8388608.0f - 1.0f; }
+
+/* The wide model's file, weights from the stream `seed` (per layer W[out][in]
+ * row-major, then the biases, as the file stores them); also into w[] in that order. */
+static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
+{
+    static const uint32_t width[4] = {OFC_VF_N, WIDE, WIDE, 1};
+    size_t at = 64, k = 0;
+    uint32_t l, i, n;
+    uint64_t h;
+    memset(f, 0, 64);
+    memcpy(f, "OFCVALUE", 8);
+    put32(f + 8, OFC_VM_VERSION);
+    put32(f + 12, 64);
+    put32(f + 24, OFC_VF_SET);
+    put32(f + 28, OFC_VF_N);
+    put32(f + 32, 2);
+    put32(f + 36, 1);
+    at += put32(f + at, 11);
+    at += put32(f + at, 3);
+    for (l = 0; l < 4; l++) {
+        at += put32(f + at, width[l]);
+    }
+    for (l = 0; l < 3; l++) {
+        n = width[l] * width[l + 1] + width[l + 1];
+        for (i = 0; i < n; i++, k++) {
+            w[k] = 0.3f * unit(&seed);
+            at += putf(f + at, w[k]);
+        }
+    }
+    put32(f + 16, (uint32_t)(at - 64));
+    h = ofc_vm_checksum(f + 64, at - 64);
+    put32(f + 40, (uint32_t)h);
+    put32(f + 44, (uint32_t)(h >> 32));
+    return at;
+}
+
+/* The forward pass as the header states it: per output, the bias, then each nonzero
+ * input's product added in input order; ReLU between layers. */
+static double reference(const float *w, const float *x)
+{
+    static const uint32_t width[4] = {OFC_VF_N, WIDE, WIDE, 1};
+    double a[WIDE], b[WIDE];
+    uint32_t l, i, j;
+    for (i = 0; i < OFC_VF_N; i++) {
+        a[i] = x[i];
+    }
+    for (l = 0; l < 3; l++) {
+        uint32_t nin = width[l], nout = width[l + 1];
+        for (j = 0; j < nout; j++) {
+            double acc = w[nin * nout + j];
+            for (i = 0; i < nin; i++) {
+                if (a[i] != 0.0) {
+                    acc += (double)w[j * nin + i] * a[i];
+                }
+            }
+            b[j] = (l < 2 && acc < 0) ? 0.0 : acc;
+        }
+        memcpy(a, b, nout * sizeof(double));
+        w += nin * nout + nout;
+    }
+    return a[0];
+}
+
+/* 2,000 inputs (a third of them zero) through a wide random model: the same bits as
+ * the reference on x86-64 (whichever instruction set the library picks there),
+ * within 1e-12 elsewhere (where a compiler may fuse a multiply-add). */
+static void test_wide_model_bits(void)
+{
+    static float w[(OFC_VF_N + 1) * WIDE + (WIDE + 1) * WIDE + WIDE + 1];
+    static ofc_vmodel wide; /* the other tests keep `model` */
+    float x[OFC_VF_N];
+    uint32_t s = 99;
+    size_t n = build_wide(file, 7, w);
+    int k, i, same = 0;
+    CHECK_EQ(ofc_vm_parse(file, n, &wide), OFC_OK);
+    for (k = 0; k < 2000; k++) {
+        double v = 0, want;
+        for (i = 0; i < OFC_VF_N; i++) {
+            x[i] = lcg(&s) % 3 == 0 ? 0.0f : unit(&s);
+        }
+        CHECK_EQ(ofc_vm_eval(&wide, 11, x, &v), OFC_OK);
+        want = reference(w, x);
+#if defined(__x86_64__)
+        same += v == want;
+#else
+        same += fabs(v - want) <= 1e-12 * (fabs(want) > 1 ? fabs(want) : 1);
+#endif
+    }
+    CHECK_EQ(same, 2000);
 }
 
 static void test_damaged_files(void)
@@ -349,6 +453,7 @@ int main(void)
     CHECK_EQ(ofc_ev_tables_init(&rules, &ev), OFC_OK);
     test_checksum();
     test_parse_and_eval();
+    test_wide_model_bits();
     test_damaged_files();
     test_features();
     test_complete_board();
