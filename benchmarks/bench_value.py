@@ -15,9 +15,10 @@ interval (``ofc_fast.arena._stats``).  A normal deal's points leave out what its
 Fantasyland entries are worth; ``--carry N`` adds them: after a deal that sends a seat
 to Fantasyland, the next deal (seed ``deal_seed(seed + k, i)``, the same in every
 seating) is played with those Fantasyland hands, and so on up to N deals, each adding
-its points to the deal's (what a match would pay for the deal and its sequels).
-Also per bot: fouls, Fantasyland entries and royalties on these normal deals, and the
-median CPU time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
+its points to the deal's (what a match would pay for the deal and its sequels); the
+figure of the normal deals alone is printed too, from the same games.  Also per bot:
+fouls, Fantasyland entries and royalties on these normal deals, and the median CPU
+time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
 ``heuristic`` (HeuristicBot), ``random``, ``search`` (SearchBot, the shipped model),
 ``search-rollouts`` (SearchBot(model=None)); the search bots get ``--budget`` seconds
 of CPU time per decision (the opening three times that).
@@ -74,11 +75,12 @@ def pair(job: tuple[str, str, int, int, float, str, int, int]) -> dict[str, Any]
     a, b, seed, i, budget, table, players, carry = job
     global PRESET
     PRESET = rules.get(table)
-    out: dict[str, Any] = {"net": [], "ms_a": [], "ms_b": []}
+    out: dict[str, Any] = {"net": [], "net0": [], "ms_a": [], "ms_b": []}
     base = play(b, b, -1, seed, i, budget, players, carry, out) if players > 2 else None
     for r in range(players):
         net = play(a, b, r, seed, i, budget, players, carry, out)
-        out["net"].append(net[r] - (base[r] if base is not None else 0))
+        for key, k in (("net", 0), ("net0", 1)):
+            out[key].append(net[k][r] - (base[k][r] if base is not None else 0))
     return out
 
 
@@ -92,10 +94,11 @@ def play(
     players: int,
     carry: int,
     out: dict[str, Any],
-) -> list[int]:
+) -> tuple[list[int], list[int]]:
     """Deal ``i``: A in ``seat`` (-1: none), B elsewhere; records A's and one B seat's
     fouls, Fantasyland entries, royalties and decision times of the normal deal; the
-    nets, with those of up to ``carry`` Fantasyland deals the deal leads to."""
+    nets with those of up to ``carry`` Fantasyland deals the deal leads to, and the
+    normal deal's nets alone."""
     bots = [
         _Timed(
             make(a, 2 * i + s, budget) if s == seat else make(b, 10**6 + 2 * i + s, budget)
@@ -104,6 +107,7 @@ def play(
     ]
     fl: tuple[int, ...] = (0,) * players
     total = [0] * players
+    first: list[int] = []
     for k in range(carry + 1):
         g = Game(
             PRESET,
@@ -117,6 +121,7 @@ def play(
             g.play(bots[s].act(g.observation(s)))
         r = g.result()
         total = [t + n for t, n in zip(total, r.net)]
+        first = first or list(r.net)
         if k == 0 and seat >= 0:
             other = (seat + 1) % players
             for who, s in (("a", seat), ("b", other)):
@@ -128,7 +133,7 @@ def play(
         fl = tuple(r.fantasyland)
         if not any(fl):
             break
-    return total
+    return total, first
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -164,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
         res = [pair(j) for j in jobs]
     diffs = [statistics.fmean(r["net"]) for r in res]
     hw = t_half_width(diffs)
+    normal = [statistics.fmean(r["net0"]) for r in res]
     out: dict[str, Any] = {
         "match": args.match,
         "rules": args.rules,
@@ -174,6 +180,10 @@ def main(argv: list[str] | None = None) -> int:
         "budget": args.budget,
         "a_minus_b": statistics.fmean(diffs),
         "ci95": hw,
+        "normal_deals": {
+            "a_minus_b": statistics.fmean(normal),
+            "ci95": t_half_width(normal),
+        },
         "seconds": round(time.perf_counter() - t0, 1),
     }
     for who, name in (("a", a), ("b", b)):
@@ -191,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
         f"{f'up to {args.carry} Fantasyland deals carried, ' if args.carry else ''}"
         "95% t interval)"
     )
+    if args.carry:
+        n = out["normal_deals"]
+        print(
+            f"  the normal deals alone: {n['a_minus_b']:+.2f} +- {n['ci95']:.2f} points/deal"
+        )
     for key in (a, b) if a != b else (a, f"{a} (B)"):
         s = out[key]
         print(

@@ -307,6 +307,38 @@ def test_search_with_model_differs_and_says_which_model():
     assert SearchBot(seed=1, model="auto").settings()["model"] == "auto"
 
 
+def test_learned_opening_is_screened_by_the_model():
+    """An opening (232 moves) searched with the model and pruning: the rollouts
+    sample exactly the 30 moves of largest model value (after-states valued here one
+    by one); every other move has 0 samples and its model value as ev, after them.
+    Without a model every move is sampled (the fast screening)."""
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    g = Game(rules.PINEAPPLE, 2, seed=5)
+    s = g.to_act
+    obs = g.observation(s)
+    adv = advise(obs, samples=48, seed=3, model="auto", prune=True)
+    assert len(adv) == 232
+    rows, dealt = obs["boards"][s], obs["dealt"]
+    seen = {c for b in obs["boards"] for r in b for c in r} | set(dealt)
+    values = {}
+    for a in adv:
+        new = [list(r) for r in rows]
+        for card, row in a.move.placements:
+            new[int(row)].append(card)
+        dead = seen - {c for r in new for c in r}
+        values[a.action] = model.value(new, rules.PINEAPPLE, 2, sorted(dead))
+    top = sorted(values, key=lambda a: (-values[a], a))[:30]
+    sampled = [a for a in adv if a.samples > 0]
+    assert {a.action for a in sampled} == set(top)
+    assert adv[: len(sampled)] == sampled
+    for a in adv[len(sampled) :]:
+        assert a.samples == 0 and a.ev == pytest.approx(values[a.action], abs=1e-9)
+    assert adv == advise(obs, samples=48, seed=3, model="auto", prune=True)
+    plain = advise(obs, samples=48, seed=3, prune=True)
+    assert min(a.samples for a in plain) > 0
+
+
 def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     try:
         pytest.importorskip("torch", reason='pip install ".[learn]" (docs/learned.md)')

@@ -23,10 +23,9 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from .._native import OK, ffi, lib, status_error
 from ..errors import BotError, ModelError, OfcError, quote
 from ..game import Move, actions_for, move_for_action
-from ..learned.model import ModelSpec, ValueModel, board_bytes, check_spec, resolve_model
+from ..learned.model import ModelSpec, ValueModel, check_spec, resolve_model
 from ..rules import RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
@@ -36,7 +35,6 @@ from .heuristic import HeuristicBot
 
 __all__ = ["ValueBot"]
 
-_ALL = (1 << 52) - 1
 
 
 class ValueBot:
@@ -108,27 +106,12 @@ class ValueBot:
         rows = obs["boards"][obs["seat"]]
         k = int(obs["to_discard"])
         actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
-        board = board_bytes(rows)
-        dead = _ALL
-        for c in unseen_cards(obs):
-            dead &= ~(1 << int(c))
-        for c in list(board) + dealt:
-            if c != 0xFF:
-                dead &= ~(1 << int(c))
-        ctx = model.context(rules, players, search_model(rules, self.fl_value).fl_value)
-        values = ffi.new("double[]", len(actions))
-        st = lib.ofc_value_actions(
-            ctx,
-            board,
-            bytes(dealt),
-            len(dealt),
-            k,
-            dead,
-            bytes(actions),
-            len(actions),
-            values,
-        )
-        if st != OK:
-            raise status_error(st, "value bot", BotError)
+        fl = search_model(rules, self.fl_value).fl_value
+        try:
+            values = model.action_values(
+                rules, players, fl, rows, dealt, k, unseen_cards(obs), actions
+            )
+        except ModelError as exc:
+            raise BotError(f"value bot: {exc}") from None
         best = max(range(len(actions)), key=lambda i: (values[i], -actions[i]))
         return move_for_action(actions[best], dealt, rows, k)

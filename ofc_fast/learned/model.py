@@ -192,6 +192,52 @@ class ValueModel:
             raise status_error(st, "value", ModelError)
         return float(out[0])
 
+    def action_values(
+        self,
+        rules: RuleSet,
+        players: int,
+        fl_value: Sequence[float],
+        rows: Sequence[Sequence[int]],
+        dealt: Sequence[int],
+        to_discard: int,
+        unseen: Iterable[int],
+        actions: Sequence[int],
+    ) -> list[float]:
+        """The value of the board after each action (C ``ofc_value_actions``):
+        ``rows`` the seat's board, ``dealt`` its cards, ``unseen`` the cards it has
+        not seen (the rest, less the board and the dealt cards, are out of the deck).
+
+        >>> from ofc_fast import rules
+        >>> from ofc_fast.bots import unseen_cards
+        >>> from ofc_fast.game import Game
+        >>> obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
+        >>> m = shipped_model(rules.PINEAPPLE, 2)
+        >>> fl = [0.0] * 18
+        >>> v = m.action_values(rules.PINEAPPLE, 2, fl, obs["boards"][1], obs["dealt"],
+        ...                     0, unseen_cards(obs), obs["legal_actions"])
+        >>> len(v) == len(obs["legal_actions"])
+        True
+        """
+        board = board_bytes(rows)
+        dead = (1 << 52) - 1 & ~_mask(unseen) & ~_mask(dealt)
+        dead &= ~_mask(c for c in board if c != 0xFF)
+        ctx = self.context(rules, players, fl_value)
+        values = ffi.new("double[]", max(1, len(actions)))
+        st = lib.ofc_value_actions(
+            ctx,
+            board,
+            bytes(dealt),
+            len(dealt),
+            to_discard,
+            dead,
+            bytes(actions),
+            len(actions),
+            values,
+        )
+        if st != OK:
+            raise status_error(st, f"value model {self.name}", ModelError)
+        return [float(values[i]) for i in range(len(actions))]
+
 
 def _mask(cards: Iterable[int]) -> int:
     m = 0

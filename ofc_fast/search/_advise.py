@@ -185,7 +185,10 @@ def advise(
     left, which then start again under the sequential policy; ``model``: a learned
     value model (:data:`ofc_fast.learned.ModelSpec`: ``"auto"`` the one shipped for
     the rule set and seat count, a path, a ValueModel; None: none) that places the
-    searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value).
+    searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value)
+    and, with pruning and the auto policy, screens an opening instead of the fast
+    policy: the 30 moves of largest model value get the whole budget, the others
+    keep the model's value as ``ev`` with 0 samples.
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
@@ -223,9 +226,29 @@ def advise(
     then = None
     if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
         then = int(lib.OFC_COMPLETE_SEQUENTIAL)  # screen fast, then play honestly
-    stats = _sampled(
-        args, policy_id(name, True), seed, samples, time_budget, prune, then, _CLOCKS[clock]
-    )
+    if then is not None and value is not None:  # screen by the model instead
+        screen = value.action_values(
+            rules,
+            int(pos.players),
+            model_.fl_value,
+            rows,
+            dealt,
+            k,
+            [pos.unseen[i] for i in range(pos.n_unseen)],
+            actions,
+        )
+        stats = _screened(args, screen, then, seed, samples, time_budget, clock)
+    else:
+        stats = _sampled(
+            args,
+            policy_id(name, True),
+            seed,
+            samples,
+            time_budget,
+            prune,
+            then,
+            _CLOCKS[clock],
+        )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
     named = None if value is None else value.name
     return [
@@ -241,6 +264,31 @@ def advise(
         )
         for a, (v, se, _, n, st) in ranked
     ]
+
+
+def _screened(
+    args: tuple[Any, ...],
+    screen: list[float],
+    policy: int,
+    seed: int,
+    samples: int | None,
+    time_budget: float | None,
+    clock: str,
+) -> list[tuple[float, float, int, int, _Stats]]:
+    """An opening screened by the model: its _SWITCH best moves by the model's value
+    sampled under ``policy`` (with pruning; one round survived more than the rest),
+    the others valued by the model alone (0 samples, no statistics)."""
+    actions, n = args[-2], args[-1]
+    order = sorted(range(n), key=lambda i: (-screen[i], actions[i]))
+    keep = sorted(order[:_SWITCH])
+    sub = (*args[:-2], bytes(actions[i] for i in keep), len(keep))
+    sampled = _sampled(sub, policy, seed, samples, time_budget, True, None, _CLOCKS[clock])
+    out: list[tuple[float, float, int, int, _Stats]] = [
+        (screen[i], 0.0, 0, 0, (0.0, 0.0, 0.0)) for i in range(n)
+    ]
+    for i, (mean, se, survived, count, stats) in zip(keep, sampled):
+        out[i] = (mean, se, survived + 1, count, stats)
+    return out
 
 
 def _with_value(c_model: Any, value: ValueModel | None) -> Any:
