@@ -162,6 +162,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "ValueModel.check_rules": None,
         "ValueModel.context": None,
         "ValueModel.value": None,
+        "ValueModel.action_values": None,
         "model_bytes": None,
         "write_model": None,
         "train": None,
