@@ -36,7 +36,6 @@ from .heuristic import HeuristicBot
 __all__ = ["ValueBot"]
 
 
-
 class ValueBot:
     """Greedy on the learned value (see the module doc); ``fl_value``: the worth of
     Fantasyland next deal, as :class:`~ofc_fast.search.SearchModel` reads it.
