@@ -200,11 +200,6 @@ static inline void forward(const ofc_vm_net *net, const float *w, double *a, dou
     }
 }
 
-static void forward_base(const ofc_vm_net *net, const float *w, double *a, double *b)
-{
-    forward(net, w, a, b);
-}
-
 /* x86-64 with GCC or Clang: a second copy of the forward pass for AVX2 (twice the
  * doubles a vector instruction holds), chosen when the CPU has it. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(OFC_NO_AVX2)
@@ -216,6 +211,18 @@ __attribute__((target("avx2"))) static void forward_avx2(const ofc_vm_net *net,
     forward(net, w, a, b);
 }
 #endif
+
+/* The forward pass with the widest instruction set the CPU has. */
+static void forward_any(const ofc_vm_net *net, const float *w, double *a, double *b)
+{
+#ifdef OFC_VM_AVX2
+    if (__builtin_cpu_supports("avx2")) {
+        forward_avx2(net, w, a, b);
+        return;
+    }
+#endif
+    forward(net, w, a, b);
+}
 
 int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double *out)
 {
@@ -232,14 +239,7 @@ int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double 
     for (i = 0; i < net->width[0]; i++) {
         a[i] = x[i];
     }
-#ifdef OFC_VM_AVX2
-    if (__builtin_cpu_supports("avx2")) {
-        forward_avx2(net, m->w + net->offset, a, b);
-        *out = a[0];
-        return OFC_OK;
-    }
-#endif
-    forward_base(net, m->w + net->offset, a, b);
+    forward_any(net, m->w + net->offset, a, b);
     *out = a[0];
     return OFC_OK;
 }

@@ -34,21 +34,43 @@ static size_t putf(uint8_t *p, float f)
     return put32(p, u);
 }
 
-/* Net for 7 cards: h0 = relu(x0 + x1 - 0.5), h1 = relu(-x0), out = 2 h0 + 3 h1 + 1.
- * Net for 9 cards: out = 0.25 x2 - 1 (one linear layer).  Returns the file size. */
-static size_t build(uint8_t *f, int dup)
+/* The header of a 2-player model file of `nets` nets (payload size and checksum
+ * left to seal()); returns its size. */
+static size_t put_header(uint8_t *f, uint32_t rules_hash, uint32_t nets)
 {
-    size_t at = 64, i;
-    uint64_t h;
     memset(f, 0, 64);
     memcpy(f, "OFCVALUE", 8);
     put32(f + 8, OFC_VM_VERSION);
     put32(f + 12, 64);
-    put32(f + 20, 0x1234u);
+    put32(f + 20, rules_hash);
     put32(f + 24, OFC_VF_SET);
     put32(f + 28, OFC_VF_N);
     put32(f + 32, 2);
-    put32(f + 36, 2);
+    put32(f + 36, nets);
+    return 64;
+}
+
+/* The checksum of a file of n bytes into its header. */
+static void reseal(uint8_t *f, size_t n)
+{
+    uint64_t h = ofc_vm_checksum(f + 64, n - 64);
+    put32(f + 40, (uint32_t)h);
+    put32(f + 44, (uint32_t)(h >> 32));
+}
+
+/* The payload size and checksum of a file of n bytes into its header; returns n. */
+static size_t seal(uint8_t *f, size_t n)
+{
+    put32(f + 16, (uint32_t)(n - 64));
+    reseal(f, n);
+    return n;
+}
+
+/* Net for 7 cards: h0 = relu(x0 + x1 - 0.5), h1 = relu(-x0), out = 2 h0 + 3 h1 + 1.
+ * Net for 9 cards: out = 0.25 x2 - 1 (one linear layer).  Returns the file size. */
+static size_t build(uint8_t *f, int dup)
+{
+    size_t at = put_header(f, 0x1234u, 2), i;
     at += put32(f + at, 7);
     at += put32(f + at, 2);
     at += put32(f + at, OFC_VF_N);
@@ -73,18 +95,7 @@ static size_t build(uint8_t *f, int dup)
         at += putf(f + at, i == 2 ? 0.25f : 0.0f);
     }
     at += putf(f + at, -1.0f);
-    put32(f + 16, (uint32_t)(at - 64));
-    h = ofc_vm_checksum(f + 64, at - 64);
-    put32(f + 40, (uint32_t)h);
-    put32(f + 44, (uint32_t)(h >> 32));
-    return at;
-}
-
-static void reseal(uint8_t *f, size_t n)
-{
-    uint64_t h = ofc_vm_checksum(f + 64, n - 64);
-    put32(f + 40, (uint32_t)h);
-    put32(f + 44, (uint32_t)(h >> 32));
+    return seal(f, at);
 }
 
 static void test_checksum(void)
@@ -142,17 +153,8 @@ static float unit(uint32_t *s) { return (float)lcg(s) / 8388608.0f - 1.0f; }
 static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
 {
     static const uint32_t width[4] = {OFC_VF_N, WIDE, WIDE, 1};
-    size_t at = 64, k = 0;
+    size_t at = put_header(f, 0, 1), k = 0;
     uint32_t l, i, n;
-    uint64_t h;
-    memset(f, 0, 64);
-    memcpy(f, "OFCVALUE", 8);
-    put32(f + 8, OFC_VM_VERSION);
-    put32(f + 12, 64);
-    put32(f + 24, OFC_VF_SET);
-    put32(f + 28, OFC_VF_N);
-    put32(f + 32, 2);
-    put32(f + 36, 1);
     at += put32(f + at, 11);
     at += put32(f + at, 3);
     for (l = 0; l < 4; l++) {
@@ -165,11 +167,7 @@ static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
             at += putf(f + at, w[k]);
         }
     }
-    put32(f + 16, (uint32_t)(at - 64));
-    h = ofc_vm_checksum(f + 64, at - 64);
-    put32(f + 40, (uint32_t)h);
-    put32(f + 44, (uint32_t)(h >> 32));
-    return at;
+    return seal(f, at);
 }
 
 /* The forward pass as the header states it: per output, the bias, then each nonzero
