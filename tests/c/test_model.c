@@ -137,7 +137,11 @@ static void test_parse_and_eval(void)
 
 /* ------------------------------------------------------------ a wide model */
 
-#define WIDE 64 /* the wide model: OFC_VF_N -> WIDE -> WIDE -> 1, for 11 cards */
+#define WIDE 64 /* the wide model: OFC_VF_N -> WIDE -> WIDE2 -> 1, for 11 cards */
+#define WIDE2 40 /* not a multiple of the forward pass's blocks of 16: a block's tail */
+
+/* The wide model's layer widths. */
+static const uint32_t WIDTH[4] = {OFC_VF_N, WIDE, WIDE2, 1};
 
 static uint32_t lcg(uint32_t *s)
 {
@@ -152,7 +156,7 @@ static float unit(uint32_t *s) { return (float)lcg(s) / 8388608.0f - 1.0f; }
  * row-major, then the biases, as the file stores them); also into w[] in that order. */
 static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
 {
-    static const uint32_t width[4] = {OFC_VF_N, WIDE, WIDE, 1};
+    const uint32_t *width = WIDTH;
     size_t at = put_header(f, 0, 1), k = 0;
     uint32_t l, i, n;
     at += put32(f + at, 11);
@@ -174,7 +178,7 @@ static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
  * input's product added in input order; ReLU between layers. */
 static double reference(const float *w, const float *x)
 {
-    static const uint32_t width[4] = {OFC_VF_N, WIDE, WIDE, 1};
+    const uint32_t *width = WIDTH;
     double a[WIDE], b[WIDE];
     uint32_t l, i, j;
     for (i = 0; i < OFC_VF_N; i++) {
@@ -202,7 +206,7 @@ static double reference(const float *w, const float *x)
  * within 1e-12 elsewhere (where a compiler may fuse a multiply-add). */
 static void test_wide_model_bits(void)
 {
-    static float w[(OFC_VF_N + 1) * WIDE + (WIDE + 1) * WIDE + WIDE + 1];
+    static float w[(OFC_VF_N + 1) * WIDE + (WIDE + 1) * WIDE2 + WIDE2 + 1];
     static ofc_vmodel wide; /* the other tests keep `model` */
     float x[OFC_VF_N];
     uint32_t s = 99;
