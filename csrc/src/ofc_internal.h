@@ -138,6 +138,15 @@ static inline uint32_t ofc_cards_invalid(const uint8_t *h, size_t n, uint64_t ot
     return ofc_cards_mask(h, n, others, &taken);
 }
 
+/* Number of set bits (SWAR; no popcount instruction needed). */
+static inline uint32_t ofc_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
 /* The error for cards that ofc_cards_invalid() rejected (slow path). */
 static inline int32_t ofc_cards_error(const uint8_t *h, size_t n)
 {

@@ -54,15 +54,6 @@ int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
     return OFC_OK;
 }
 
-/* Number of set bits (SWAR; no popcount instruction needed). */
-static inline uint32_t ofc_popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
-}
-
 /* Nonzero when the 26 cards of a pair hold a non-card, a repeat within a board or a
  * card on both boards: 26 distinct cards set 26 distinct bits of the OR, and any byte
  * that is no card sets bit 63 (ofc_tab_card_bit).  Two accumulators, one per board. */

@@ -99,25 +99,13 @@ typedef struct row_info {
     double score;      /* made-hand score, about 0..1 */
 } row_info;
 
-static int popcount64(uint64_t x)
-{
-    int n = 0;
-    for (; x; x &= x - 1) {
-        n++;
-    }
-    return n;
-}
-
 /* Live cards of rank r. */
-static int live_rank(uint64_t live, int r) { return popcount64(live >> (4 * r) & 0xFu); }
+static int live_rank(uint64_t live, int r) { return (int)ofc_popcount64(live >> (4 * r) & 0xFu); }
 
+/* Live cards of suit s (bit 4r + s of every rank r). */
 static int live_suit(uint64_t live, int s)
 {
-    int r, n = 0;
-    for (r = 0; r < 13; r++) {
-        n += (int)(live >> (4 * r + s) & 1u);
-    }
-    return n;
+    return (int)ofc_popcount64(live >> s & UINT64_C(0x1111111111111));
 }
 
 static void row_scan(const uint8_t *p, int size, row_info *ri)
@@ -170,26 +158,20 @@ static double row_class(const row_info *ri)
  * also low); *outs = live cards of the missing ranks of every such five. */
 static int straight_draw(const row_info *ri, uint64_t live, int *outs)
 {
-    uint32_t need = 0;
-    int r, s, p, any = 0;
+    uint32_t ranks = 0, need = 0;
+    int r, s, any = 0;
     *outs = 0;
     if (ri->size != 5 || ri->n == 0 || ri->maxc > 1) {
         return 0;
     }
+    for (r = 0; r < 13; r++) {
+        ranks |= (uint32_t)(ri->cnt[r] != 0) << r;
+    }
     for (s = 0; s <= 9; s++) { /* positions s..s+4: 0 the ace low, 1..13 the 2..ace */
-        int ok = 1;
-        for (r = 0; r < 13 && ok; r++) {
-            ok = !ri->cnt[r] || (r + 1 >= s && r + 1 <= s + 4) || (r == 12 && s == 0);
-        }
-        if (!ok) {
-            continue;
-        }
-        any = 1;
-        for (p = s; p <= s + 4; p++) {
-            int rank = p == 0 ? 12 : p - 1;
-            if (!ri->cnt[rank]) {
-                need |= 1u << rank;
-            }
+        uint32_t window = s == 0 ? 0x100Fu : 0x1Fu << (s - 1);
+        if ((ranks & ~window) == 0) {
+            any = 1;
+            need |= window & ~ranks;
         }
     }
     for (r = 0; r < 13; r++) {
@@ -272,7 +254,7 @@ static void features(const ofc_value_ctx *c, const uint8_t board[13], uint64_t d
         }
     }
     out[54] = (float)placed / 13.0f;
-    out[55] = (float)popcount64(live) / 52.0f;
+    out[55] = (float)ofc_popcount64(live) / 52.0f;
     out[56] = (float)c->players / 4.0f;
     out[57] = (float)(ri[0].score - ri[1].score);
     out[58] = (float)(ri[1].score - ri[2].score);
