@@ -28,9 +28,11 @@
  * (ofc_vmodel.w keeps each layer's weights transposed, W^T then b, for speed.)
  * Each unit's sum is fixed: its bias, then the products W[j][i] x[i] of the nonzero
  * inputs added in input order, each product and sum rounded to double (no fused
- * multiply-add).  On x86-64 with GCC or Clang the library also carries an AVX2 copy
- * of the pass and uses it when the CPU has AVX2 (about twice as fast); it performs
- * the same operations in the same order, so every CPU gets the same bits.
+ * multiply-add).  The pass lists a layer's nonzero inputs once (without branches)
+ * and sums blocks of 16 outputs in registers.  On x86-64 with GCC or Clang the
+ * library also carries an AVX2 copy of the pass (each block four vectors of 4
+ * doubles) and uses it when the CPU has AVX2; it performs the same operations in the
+ * same order, so every CPU gets the same bits.
  *
  * Example
  * -------
