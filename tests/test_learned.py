@@ -303,8 +303,35 @@ def test_search_with_model_differs_and_says_which_model():
     assert {a.model for a in plain} == {None}
     assert [a.ev for a in learned] != [a.ev for a in plain]
     assert learned[0].as_dict()["model"] == model.name
-    assert SearchBot(seed=1).settings()["model"] is None  # rollouts by default
-    assert SearchBot(seed=1, model="auto").settings()["model"] == "auto"
+    assert SearchBot(seed=1).settings()["model"] == "auto"  # the model by default
+    assert SearchBot(seed=1, model=None).settings()["model"] is None
+
+
+def _deal_moves(table: rules.RuleSet, seed: int, **settings: object) -> list[str]:
+    """Every move of a heads-up deal played by two ``search`` bots (12 samples)."""
+    g = Game(table, 2, seed=seed)
+    bots = [
+        make_bot("search", seed=s, samples=12, time_budget=None, **settings)
+        for s in range(2)
+    ]
+    moves = []
+    while g.to_act is not None:
+        move = bots[g.to_act].act(g.observation(g.to_act))
+        moves.append(str(move))
+        g.play(move)
+    return moves
+
+
+def test_search_uses_the_shipped_model_by_default() -> None:
+    """The registry's ``search`` plays the learned search where a model ships (its
+    moves are model="auto"'s, not the rollout-only search's on this deal) and the
+    rollout-only search on rules no model ships for."""
+    default = _deal_moves(rules.PINEAPPLE, 5)
+    assert default == _deal_moves(rules.PINEAPPLE, 5, model="auto")
+    assert default != _deal_moves(rules.PINEAPPLE, 5, model=None)
+    custom = rules.PINEAPPLE.replace(sweep_bonus=9)
+    assert shipped_model(custom, 2) is None
+    assert _deal_moves(custom, 5) == _deal_moves(custom, 5, model=None)
 
 
 def test_learned_opening_is_screened_by_the_model():

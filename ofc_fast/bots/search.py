@@ -71,12 +71,13 @@ class SearchBot:
     (the chance that a seat plays at random in each sampled future).  The bot only
     sees observations: the model is a setting, not a guess about who is playing.
     ``model``: the learned value model that places the bot's own cards inside the
-    rollouts (:data:`ofc_fast.learned.ModelSpec`): ``"auto"`` (the model shipped for
-    the rule set and seat count, none where none ships), a path or a
-    :class:`~ofc_fast.learned.ValueModel`; None (default) is the rollout-only search,
-    the same decisions as before the learned model for the same seed and samples.
-    The default stays None while the shipped model measures weaker inside the search
-    than the rollouts (docs/learned.md, "Measured").
+    rollouts and screens the opening (:data:`ofc_fast.learned.ModelSpec`): ``"auto"``
+    (default: the model shipped for the rule set and seat count, and the rollout-only
+    search where none ships), a path or a :class:`~ofc_fast.learned.ValueModel`; None
+    is the rollout-only search, the same decisions as before the learned model for the
+    same seed and samples.  On every table a model ships for, the learned search is
+    ahead of the rollout-only one in duplicate play with the Fantasyland deals carried
+    (docs/learned.md).
 
     **Deadlines.** An observation with a ``"deadline"`` (the :func:`time.monotonic`
     time by which :meth:`act` must return; the protocol client sets it from the
@@ -110,7 +111,7 @@ class SearchBot:
         opening_factor: float = 3.0,
         clock: str = "cpu",
         opponent: Opponent = "best",
-        model: ModelSpec = None,
+        model: ModelSpec = "auto",
     ) -> None:
         if not (rules is None or isinstance(rules, (str, RuleSet))):
             raise BotError(

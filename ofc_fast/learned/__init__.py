@@ -6,7 +6,8 @@
   ofc_fast.learned.train``; needs the ``learn`` extra: torch), see docs/learned.md.
 
 The bots that use a model: :class:`~ofc_fast.bots.ValueBot` (registry name
-``value``) and :class:`~ofc_fast.bots.SearchBot` (``model="auto"``).
+``value``) and :class:`~ofc_fast.bots.SearchBot` (``search``; its default
+``model="auto"``).
 
 >>> from ofc_fast import rules
 >>> shipped_model(rules.PINEAPPLE, 2).players
