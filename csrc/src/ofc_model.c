@@ -217,7 +217,8 @@ OFC_VM_INLINE const float *dense(const float *w, uint32_t nin, uint32_t nout, in
     for (j = 0; j + OFC_VM_BLOCK <= nout; j += OFC_VM_BLOCK) {
         block(w, bias, nout, j, nz, n, a, b);
     }
-    for (; j < nout; j++) {
+    for (; j < nout; j++) { /* the tail, one output at a time (block_plain with a
+                             * variable width measured 1.6 times slower here) */
         double sum = bias[j];
         for (i = 0; i < n; i++) {
             sum += (double)w[(size_t)nz[i] * nout + j] * a[nz[i]];
@@ -260,7 +261,8 @@ block_avx2(const float *w, const float *bias, uint32_t nout, uint32_t j, const u
         const float *col = w + (size_t)nz[i] * nout + j;
         __m256d x = _mm256_set1_pd(a[nz[i]]);
         for (k = 0; k < OFC_VM_BLOCK / 4; k++) {
-            s[k] = _mm256_add_pd(s[k], _mm256_mul_pd(_mm256_cvtps_pd(_mm_loadu_ps(col + 4 * k)), x));
+            __m256d wk = _mm256_cvtps_pd(_mm_loadu_ps(col + 4 * k));
+            s[k] = _mm256_add_pd(s[k], _mm256_mul_pd(wk, x));
         }
     }
     for (k = 0; k < OFC_VM_BLOCK / 4; k++) {

@@ -100,7 +100,10 @@ typedef struct row_info {
 } row_info;
 
 /* Live cards of rank r. */
-static int live_rank(uint64_t live, int r) { return (int)ofc_popcount64(live >> (4 * r) & 0xFu); }
+static int live_rank(uint64_t live, int r)
+{
+    return (int)ofc_popcount64(live >> (4 * r) & 0xFu);
+}
 
 /* Live cards of suit s (bit 4r + s of every rank r). */
 static int live_suit(uint64_t live, int s)

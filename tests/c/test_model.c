@@ -156,16 +156,15 @@ static float unit(uint32_t *s) { return (float)lcg(s) / 8388608.0f - 1.0f; }
  * row-major, then the biases, as the file stores them); also into w[] in that order. */
 static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
 {
-    const uint32_t *width = WIDTH;
     size_t at = put_header(f, 0, 1), k = 0;
     uint32_t l, i, n;
     at += put32(f + at, 11);
     at += put32(f + at, 3);
     for (l = 0; l < 4; l++) {
-        at += put32(f + at, width[l]);
+        at += put32(f + at, WIDTH[l]);
     }
     for (l = 0; l < 3; l++) {
-        n = width[l] * width[l + 1] + width[l + 1];
+        n = WIDTH[l] * WIDTH[l + 1] + WIDTH[l + 1];
         for (i = 0; i < n; i++, k++) {
             w[k] = 0.3f * unit(&seed);
             at += putf(f + at, w[k]);
@@ -178,14 +177,13 @@ static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
  * input's product added in input order; ReLU between layers. */
 static double reference(const float *w, const float *x)
 {
-    const uint32_t *width = WIDTH;
     double a[WIDE], b[WIDE];
     uint32_t l, i, j;
     for (i = 0; i < OFC_VF_N; i++) {
         a[i] = x[i];
     }
     for (l = 0; l < 3; l++) {
-        uint32_t nin = width[l], nout = width[l + 1];
+        uint32_t nin = WIDTH[l], nout = WIDTH[l + 1];
         for (j = 0; j < nout; j++) {
             double acc = w[nin * nout + j];
             for (i = 0; i < nin; i++) {
