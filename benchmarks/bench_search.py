@@ -26,9 +26,11 @@ Speed: rollouts per second from a mid-deal state (PINEAPPLE heads-up, HeuristicB
 play up to the third decision of the seat left of the button, whose legal moves are
 the candidates; two rounds to come for each seat); one rollout = one candidate move
 completed and scored on one sampled future.  Fast, best and sequential completion
-policies, one thread and two (cffi releases the GIL; two threads take disjoint
-sample ranges).  Figures are medians over
-``--reps`` repetitions.  Target: >= 1,000,000 fast rollouts/s on two cores.
+policies, and ``learned``: the sequential policy with the shipped value model placing
+the searcher's cards (``SearchBot``'s default); one thread and two (cffi releases the
+GIL; two threads take disjoint sample ranges).  Figures are medians over ``--reps``
+repetitions; a last line gives the learned rows' ratio to the sequential ones.
+Target: >= 1,000,000 fast rollouts/s on two cores.
 """
 
 from __future__ import annotations
@@ -46,8 +48,10 @@ from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
 from ofc_fast.game import Game, Match, deal_seed, play_out
+from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
+from ofc_fast.search._advise import _with_value
 from ofc_fast.solver import ev_tables
 
 PRESET = rules.PINEAPPLE
@@ -181,16 +185,17 @@ def _mid_deal(seed: int = 11) -> tuple[Any, bytes]:
     return position(obs, PRESET), bytes(obs["legal_actions"])
 
 
-def rollouts_per_second(
-    policy: str, threads: int, reps: int, seconds: float
-) -> dict[str, Any]:
+def rollout_args(policy: str) -> tuple[Any, ...]:
+    """``ofc_search_rollouts``' arguments up to the seed, for the mid-deal position
+    under one of the benchmark's policies."""
     pos, actions = _mid_deal()
     model = search_model(PRESET)
-    args = (
+    value = shipped_model(PRESET, 2) if policy == "learned" else None
+    return (
         compiled(PRESET),
         compiled_fl(PRESET),
         ev_tables(PRESET),
-        model.c_model(),
+        _with_value(model.c_model(), value),
         pos,
         actions,
         len(actions),
@@ -198,8 +203,16 @@ def rollouts_per_second(
             "fast": lib.OFC_COMPLETE_FAST,
             "best": lib.OFC_COMPLETE_BEST,
             "sequential": lib.OFC_COMPLETE_SEQUENTIAL,
+            "learned": lib.OFC_COMPLETE_SEQUENTIAL,
         }[policy],
     )
+
+
+def rollouts_per_second(
+    policy: str, threads: int, reps: int, seconds: float
+) -> dict[str, Any]:
+    args = rollout_args(policy)
+    actions = args[5]
     per_call = 64 if policy == "fast" else 16
 
     def work(first: int, calls: int) -> None:
@@ -310,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_speed:
         out["rollouts"] = [
             rollouts_per_second(p, t, args.reps, args.seconds)
-            for p in ("fast", "best", "sequential")
+            for p in ("fast", "best", "sequential", "learned")
             for t in (1, 2)
         ]
         for r in out["rollouts"]:
@@ -318,6 +331,13 @@ def main(argv: list[str] | None = None) -> int:
                 f"rollouts/s {r['policy']:<10} {r['threads']} thread(s): "
                 f"{r['rollouts_per_s']:>12,.0f}  (min {r['min']:,.0f}, max {r['max']:,.0f};"
                 f" {r['moves']} moves)",
+                flush=True,
+            )
+        rate = {(r["policy"], r["threads"]): r["rollouts_per_s"] for r in out["rollouts"]}
+        for t in (1, 2):
+            print(
+                f"learned / sequential, {t} thread(s): "
+                f"{rate['learned', t] / rate['sequential', t]:.3f} of the rollouts/s",
                 flush=True,
             )
     if not args.skip_strength:

@@ -1,0 +1,54 @@
+"""benchmarks/bench_search.py's rollout rows measure what they name: the ``learned``
+row runs the shipped model inside the sequential rollouts, the ``sequential`` row
+runs them model-free."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from ofc_fast._native import ffi, lib
+
+
+def _bench() -> ModuleType:
+    path = Path(__file__).parents[1] / "benchmarks" / "bench_search.py"
+    if not path.exists():
+        pytest.skip("needs a source checkout (git clone: benchmarks/bench_search.py)")
+    spec = importlib.util.spec_from_file_location("bench_search", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def _sums(args: tuple[Any, ...], seed: int) -> list[float]:
+    n = int(args[6])
+    s, q = ffi.new("double[]", n), ffi.new("double[]", n)
+    rollouts: Any = lib.ofc_search_rollouts  # the benchmark's argument tuple, as is
+    assert rollouts(*args, seed, 0, 16, s, q) == lib.OFC_OK
+    return list(s)
+
+
+def test_learned_rollouts_use_the_shipped_model() -> None:
+    bench = _bench()
+    learned, plain = bench.rollout_args("learned"), bench.rollout_args("sequential")
+    assert learned[3].value != ffi.NULL and plain[3].value == ffi.NULL
+    assert learned[7] == plain[7] == lib.OFC_COMPLETE_SEQUENTIAL
+    assert learned[5:7] == plain[5:7]  # the same moves (of the same position)
+    pos = ffi.sizeof("ofc_search_pos")
+    assert ffi.buffer(learned[4], pos)[:] == ffi.buffer(plain[4], pos)[:]
+    a, b = _sums(learned, 7), _sums(plain, 7)
+    assert a == _sums(learned, 7)  # reproducible for a seed
+    assert a != b  # the model places the searcher's cards
+
+
+def test_rollout_rows_report_positive_rates() -> None:
+    bench = _bench()
+    for policy in ("sequential", "learned"):
+        row = bench.rollouts_per_second(policy, 1, 1, 0.01)
+        assert row["policy"] == policy and row["moves"] > 0
+        assert 0 < row["min"] <= row["rollouts_per_s"] <= row["max"]
