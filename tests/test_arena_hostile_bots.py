@@ -387,14 +387,8 @@ def test_tcp_bot_decisions_take_no_nagle_delay() -> None:
     """Both ends: ``ofc-fast bot random --connect`` against the arena (the
     benchmark's measurement, benchmarks/bench_arena.py); the median decision (arena
     send to arena receive) stays far under Nagle's ~40 ms (43.6 ms before)."""
-    import importlib.util
+    from scripts import checkout_script
 
-    path = Path(__file__).parents[1] / "benchmarks" / "bench_arena.py"
-    if not path.exists():
-        pytest.skip("needs a source checkout (git clone: benchmarks/bench_arena.py)")
-    spec = importlib.util.spec_from_file_location("bench_arena", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = checkout_script("benchmarks/bench_arena.py")
     p50, _, faults = bench.tcp_latency(6)
     assert faults == 0 and p50 < 20, p50

@@ -4,25 +4,16 @@ runs them model-free."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pytest
+from scripts import checkout_script
 
 from ofc_fast._native import ffi, lib
 
 
 def _bench() -> ModuleType:
-    path = Path(__file__).parents[1] / "benchmarks" / "bench_search.py"
-    if not path.exists():
-        pytest.skip("needs a source checkout (git clone: benchmarks/bench_search.py)")
-    spec = importlib.util.spec_from_file_location("bench_search", path)
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
-    return bench
+    return checkout_script("benchmarks/bench_search.py")
 
 
 def _sums(args: tuple[Any, ...], seed: int) -> list[float]:

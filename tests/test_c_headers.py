@@ -23,7 +23,6 @@ These read the source tree: outside a checkout they skip.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 from typing import NamedTuple
@@ -31,6 +30,7 @@ from typing import NamedTuple
 import pytest
 from c_headers import Function, blank_comments, functions
 from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library
+from scripts import load_script
 
 TOOL = ROOT / "tools" / "mkdocs_c_api.py"
 pytestmark = pytest.mark.skipif(
@@ -40,11 +40,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def _public_headers() -> list[Path]:
-    spec = importlib.util.spec_from_file_location("mkdocs_c_api", TOOL)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return list(module.public_headers(ROOT))
+    return list(load_script(TOOL, "mkdocs_c_api").public_headers(ROOT))
 
 
 def problems(f: Function) -> list[str]:

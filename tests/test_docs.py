@@ -211,17 +211,14 @@ def test_design_checker_rejects_missing_names() -> None:
 
 
 def _tool(name: str):
-    import importlib.util
+    from scripts import load_script
 
     path = ROOT / "tools" / f"{name}.py"
     if not path.exists():
         pytest.skip("needs tools/ of a source checkout (git clone)")
     if name == "griffe_docstrings":
         pytest.importorskip("griffe", reason='pip install ".[test]" (griffelib)')
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
+    return load_script(path, name)
 
 
 def test_c_api_page_shows_every_documented_declaration() -> None:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 from c_programs import COMPILER, CSRC, build_and_run
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -18,10 +18,7 @@ SCRIPT = ROOT / "tools" / "presets_table.py"
     reason="needs a source checkout (git clone: README.md, tools/)",
 )
 def test_readme_preset_table_is_current() -> None:
-    spec = importlib.util.spec_from_file_location("presets_table", SCRIPT)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script(SCRIPT, "presets_table")
     text = README.read_text(encoding="utf-8")
     start = text.index("<!-- presets-table")
     block = text[text.index("\n", start) + 1 : text.index("<!-- end presets-table -->")]
