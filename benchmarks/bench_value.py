@@ -20,7 +20,8 @@ figure of the normal deals alone is printed too, from the same games.  Also per 
 fouls, Fantasyland entries and royalties on these normal deals, and the median CPU
 time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
 ``heuristic`` (HeuristicBot), ``random``, ``search`` (SearchBot, the shipped model),
-``search-rollouts`` (SearchBot(model=None)); the search bots get ``--budget`` seconds
+``search-rollouts`` (SearchBot(model=None)), ``search-self`` (SearchBot(opponent="self"):
+the other seats modelled as playing like its own rollouts); the search bots get ``--budget`` seconds
 of CPU time per decision (the opening three times that).
 """
 
@@ -50,9 +51,10 @@ def make(name: str, seed: int, budget: float) -> Any:
         return HeuristicBot(PRESET, seed)
     if name == "random":
         return RandomBot(seed)
-    if name in ("search", "search-rollouts"):
-        model = "auto" if name == "search" else None
-        return SearchBot(PRESET, seed, time_budget=budget, model=model)
+    if name in ("search", "search-rollouts", "search-self"):
+        model = None if name == "search-rollouts" else "auto"
+        opponent = "self" if name == "search-self" else "best"
+        return SearchBot(PRESET, seed, time_budget=budget, model=model, opponent=opponent)
     raise SystemExit(f"unknown bot {name!r}")
 
 

@@ -385,6 +385,31 @@ def test_opponent_model_errors() -> None:
             SearchBot(P, opponent=bad)  # type: ignore[arg-type]
     assert search_model(P, opponent="random").opp_random == 1.0
     assert search_model(P).opp_random == 0.0
+    with pytest.raises(SearchError, match="exact search models"):
+        advise(obs, opponent="self", exact=True)
+    assert search_model(P, opponent="self").opp_self
+    assert search_model(P, opponent="self").opp_random == 0.0
+    assert not search_model(P).opp_self
+
+
+def test_self_opponent_plays_its_last_round_as_best_and_earlier_rounds_blind() -> None:
+    """``opponent="self"``: a seat with one round left plays it by the best completion
+    (the same rollouts as ``"best"``); with more left it places each round without
+    seeing the next, so the values change, reproducibly."""
+    obs, *_ = last_street_position(2)
+    assert advise(obs, opponent="self", samples=200, seed=4) == advise(
+        obs, opponent="best", exact=False, samples=200, seed=4
+    )
+    g = Game(P, 2, seed=33)
+    for _ in range(4):  # both seats have set their opening and one round
+        g.play(g.legal_moves()[0])
+    mid = g.observation(g.to_act)
+    best = advise(mid, opponent="best", samples=400, seed=6)
+    blind = advise(mid, opponent="self", samples=400, seed=6)
+    assert blind == advise(mid, opponent="self", samples=400, seed=6)
+    evs = {a.action: a.ev for a in best}
+    assert set(evs) == {a.action for a in blind}
+    assert sum(a.ev != evs[a.action] for a in blind) > len(blind) // 2
 
 
 # ------------------------------------------------------------ advise from play
@@ -462,12 +487,14 @@ def test_advise_errors() -> None:
 
 
 def test_search_bot_reproducible_with_samples() -> None:
-    def run() -> list[int]:
+    def run(opponent: str = "best") -> list[int]:
         g = Game(P, 2, seed=17)
-        play_out(g, [SearchBot(P, seed=3, samples=16, time_budget=None), RandomBot(seed=4)])
+        bot = SearchBot(P, seed=3, samples=16, time_budget=None, opponent=opponent)
+        play_out(g, [bot, RandomBot(seed=4)])
         return list(g.result().net)
 
     assert run() == run()
+    assert run("self") == run("self")
 
 
 def test_search_bot_registry_and_settings() -> None:

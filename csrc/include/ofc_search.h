@@ -67,8 +67,16 @@
  * sample i come from the stream {ofc_random64(seed ^ 0x6f70706f6e656e74, i), 0}: one
  * opponent board per sample, the same for every candidate move.  opp_random = 1
  * models a random player; a value in between, a mix of the two.
+ * With model.opp_self = 1, each other seat that does not play at random and has more
+ * than one round left plays as the searcher's sequential rollouts do, whatever the
+ * rollout policy: round by round without seeing its cards to come (valued by the
+ * learned model when m->value is set, else by the fast completion over fake cards),
+ * the last round by the best completion.  Its fake cards are drawn from the cards the
+ * searcher has not seen, less that seat's own, by the stream {ofc_random64(key, c), 0}
+ * where {key, c} is the opponent stream's next output (then advanced by one): a
+ * realistic opponent, one that cannot see its cards to come and fouls when they miss.
  * Exact search models the completion policy only: it refuses a model with
- * opp_random > 0 (OFC_E_BUDGET).
+ * opp_random > 0 or opp_self set (OFC_E_BUDGET).
  *
  * Example: the best completion of a partial board
  * ----------------------------------------------
@@ -134,6 +142,9 @@ typedef struct ofc_search_model {
                                             * (see Opponents); 0: completion policy */
     const ofc_vmodel *value;               /* NULL, or a learned value model (see
                                             * Learned value) */
+    uint32_t opp_self;                     /* 0, or 1: the other seats that do not play
+                                            * at random play as the searcher's
+                                            * sequential rollouts do (see Opponents) */
 } ofc_search_model;
 
 /*! One seat of a position: what the searcher knows of its board and what is left. */
@@ -173,7 +184,7 @@ typedef struct ofc_completion_result {
 
 /*! ofc_search_model_check():
  * @brief Checks a model: every number finite, |fl_value| <= 1e6, 0 <= row_weight
- *        <= 1e6, 0 <= opp_random <= 1.
+ *        <= 1e6, 0 <= opp_random <= 1, opp_self 0 or 1.
  * @param m  the model (NULL is rejected).
  * @return OFC_OK or OFC_E_VALUE. */
 int32_t ofc_search_model_check(const ofc_search_model *m);

@@ -289,7 +289,7 @@ int32_t ofc_search_model_check(const ofc_search_model *m)
 {
     int i;
     if (m == NULL || !isfinite(m->row_weight) || m->row_weight < 0 || m->row_weight > 1e6 ||
-        !isfinite(m->opp_random) || m->opp_random < 0 || m->opp_random > 1) {
+        !isfinite(m->opp_random) || m->opp_random < 0 || m->opp_random > 1 || m->opp_self > 1) {
         return OFC_E_VALUE;
     }
     for (i = 0; i < OFC_SEARCH_FL_VALUES; i++) {

@@ -251,7 +251,7 @@ int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_VALUE;
     }
     cost = ofc_search_exact_cost(pos, n_actions);
-    if (cost == 0 || cost > max_nodes || m->opp_random > 0) {
+    if (cost == 0 || cost > max_nodes || m->opp_random > 0 || m->opp_self) {
         return OFC_E_BUDGET;
     }
     for (i = 0; i < pos->n_unseen; i++) {

@@ -121,38 +121,6 @@ static int plays_random(const env *e, ofc_rng *rng)
     return w >= 1 || (double)ofc_rng_draw(rng, (uint64_t)1 << 30) < w * 1073741824.0;
 }
 
-/* Completes every other seat from deck (after the searcher's own cards); with `cap`,
- * a seat with more than OFC_SEARCH_BEST_LEAVES completions uses the fast policy;
- * with `rng`, a seat may play at random instead (plays_random()). */
-void ofc_sx_complete_others(const env *e, const ofc_search_pos *pos, const uint8_t *deck,
-                            uint32_t policy, int cap, ofc_rng *rng, done *others)
-{
-    int p;
-    cx c;
-    for (p = 0; p < pos->players; p++) {
-        const ofc_search_seat *s = &pos->seats[p];
-        uint32_t pol = policy;
-        if (p == pos->seat) {
-            continue;
-        }
-        if (plays_random(e, rng)) {
-            complete_random(e, s, deck, rng, &others[p]);
-            deck += ofc_sx_seat_cards(s);
-            continue;
-        }
-        if (pol == OFC_COMPLETE_SEQUENTIAL) {
-            pol = s->rounds <= 2 ? OFC_COMPLETE_BEST : OFC_COMPLETE_FAST;
-        }
-        if (cap && ofc_sx_seat_leaves(s) > OFC_SEARCH_BEST_LEAVES) {
-            pol = OFC_COMPLETE_FAST;
-        }
-        ofc_sx_complete(&c, e, s->board, deck, s->rounds, s->round_n, s->round_k, s->in_fl,
-                 pol);
-        ofc_sx_finish(e, c.best, s->in_fl, &others[p]);
-        deck += ofc_sx_seat_cards(s);
-    }
-}
-
 /* ------------------------------------------------------------ sequential */
 
 /* The learned value of a board of the searcher (m->value set; see Learned value in
@@ -260,15 +228,16 @@ static void seq_fake(const ofc_search_pos *pos, const uint8_t *own, int seen, in
     memcpy(fake, avail, (size_t)need);
 }
 
-/* The searcher's sequential completion: each round but the last placed by seq_round()
- * over fake cards for the rounds after it, the last by the best completion. */
+/* The sequential completion of seat s (the searcher, or another seat playing as
+ * the searcher's rollouts do): each round but the last placed by seq_round() over
+ * fake cards for the rounds after it, the last by the best completion. */
 static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
-                         const uint8_t board[13], const uint8_t *cards, ofc_rng rng)
+                         const ofc_search_seat *s, const uint8_t board[13],
+                         const uint8_t *cards, ofc_rng rng)
 {
-    const ofc_search_seat *own = &pos->seats[pos->seat];
     uint8_t b[13], fake[52];
     uint64_t live = 0;
-    int i, off = 0, rounds = own->rounds;
+    int i, off = 0, rounds = s->rounds;
     memcpy(b, board, 13);
     for (i = 0; i < pos->n_unseen; i++) {
         live |= (uint64_t)1 << pos->unseen[i];
@@ -276,18 +245,59 @@ static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
     for (i = 0; i + 1 < rounds; i++) {
         int need = 0, j;
         for (j = i + 1; j < rounds; j++) {
-            need += own->round_n[j];
+            need += s->round_n[j];
         }
-        for (j = 0; j < own->round_n[i]; j++) {
+        for (j = 0; j < s->round_n[i]; j++) {
             live &= ~((uint64_t)1 << cards[off + j]);
         }
-        seq_fake(pos, cards, off + own->round_n[i], need, &rng, fake);
-        seq_round(e, b, cards + off, own->round_n[i], own->round_k[i], fake, rounds - 1 - i,
-                  own->round_n + i + 1, own->round_k + i + 1, own->in_fl, live, pos->players);
-        off += own->round_n[i];
+        seq_fake(pos, cards, off + s->round_n[i], need, &rng, fake);
+        seq_round(e, b, cards + off, s->round_n[i], s->round_k[i], fake, rounds - 1 - i,
+                  s->round_n + i + 1, s->round_k + i + 1, s->in_fl, live, pos->players);
+        off += s->round_n[i];
     }
-    ofc_sx_complete(c, e, b, cards + off, rounds ? 1 : 0, own->round_n + (rounds ? rounds - 1 : 0),
-             own->round_k + (rounds ? rounds - 1 : 0), own->in_fl, OFC_COMPLETE_BEST);
+    ofc_sx_complete(c, e, b, cards + off, rounds ? 1 : 0, s->round_n + (rounds ? rounds - 1 : 0),
+             s->round_k + (rounds ? rounds - 1 : 0), s->in_fl, OFC_COMPLETE_BEST);
+}
+
+/* Completes every other seat from deck (after the searcher's own cards); with `cap`,
+ * a seat with more than OFC_SEARCH_BEST_LEAVES completions uses the fast policy;
+ * with `rng`, a seat may play at random instead (plays_random()), or, with
+ * m->opp_self, plays as the searcher's sequential rollouts do (complete_seq()). */
+void ofc_sx_complete_others(const env *e, const ofc_search_pos *pos, const uint8_t *deck,
+                            uint32_t policy, int cap, ofc_rng *rng, done *others)
+{
+    int p;
+    cx c;
+    for (p = 0; p < pos->players; p++) {
+        const ofc_search_seat *s = &pos->seats[p];
+        uint32_t pol = policy;
+        if (p == pos->seat) {
+            continue;
+        }
+        if (plays_random(e, rng)) {
+            complete_random(e, s, deck, rng, &others[p]);
+            deck += ofc_sx_seat_cards(s);
+            continue;
+        }
+        if (rng != NULL && e->m->opp_self && s->rounds > 1) {
+            /* its fake cards: the stream {ofc_random64(key, ctr), 0} of rng's next draw */
+            complete_seq(&c, e, pos, s, s->board, deck,
+                         ofc_rng_make(ofc_random64(rng->key, rng->ctr++)));
+            ofc_sx_finish(e, c.best, s->in_fl, &others[p]);
+            deck += ofc_sx_seat_cards(s);
+            continue;
+        }
+        if (pol == OFC_COMPLETE_SEQUENTIAL) {
+            pol = s->rounds <= 2 ? OFC_COMPLETE_BEST : OFC_COMPLETE_FAST;
+        }
+        if (cap && ofc_sx_seat_leaves(s) > OFC_SEARCH_BEST_LEAVES) {
+            pol = OFC_COMPLETE_FAST;
+        }
+        ofc_sx_complete(&c, e, s->board, deck, s->rounds, s->round_n, s->round_k, s->in_fl,
+                 pol);
+        ofc_sx_finish(e, c.best, s->in_fl, &others[p]);
+        deck += ofc_sx_seat_cards(s);
+    }
 }
 
 /* Adds what one finished board of the searcher does to *s (NULL: nothing). */
@@ -346,7 +356,7 @@ int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl
         for (a = 0; a < n_actions; a++) {
             double v;
             if (policy == OFC_COMPLETE_SEQUENTIAL) {
-                complete_seq(&c, &e, pos, boards[a], deck, fake_rng);
+                complete_seq(&c, &e, pos, own, boards[a], deck, fake_rng);
             } else {
                 ofc_sx_complete(&c, &e, boards[a], deck, own->rounds, own->round_n, own->round_k,
                          own->in_fl, policy);

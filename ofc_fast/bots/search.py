@@ -67,8 +67,10 @@ class SearchBot:
     strength on a busy machine) or ``"wall"`` time (a real-time limit); ``opponent``:
     how the search models the other seats (:data:`ofc_fast.search.OPPONENTS`):
     ``"best"`` (default: they complete their boards well), ``"random"`` (they play
-    uniformly random legal moves, as :class:`RandomBot`), or a number within 0..1
-    (the chance that a seat plays at random in each sampled future).  The bot only
+    uniformly random legal moves, as :class:`RandomBot`), ``"self"`` (they play as
+    the bot's own rollouts do: round by round, blind to their cards to come, placed
+    by the learned model where one is set), or a number within 0..1 (the chance
+    that a seat plays at random in each sampled future).  The bot only
     sees observations: the model is a setting, not a guess about who is playing.
     ``model``: the learned value model that places the bot's own cards inside the
     rollouts and screens the opening (:data:`ofc_fast.learned.ModelSpec`): ``"auto"``

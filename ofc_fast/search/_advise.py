@@ -214,7 +214,7 @@ def advise(
         bytes(actions),
         len(actions),
     )
-    values = _exact(args, pos, exact, time_budget, model_.opp_random > 0)
+    values = _exact(args, pos, exact, time_budget, model_.opp_random > 0 or model_.opp_self)
     if values is not None:
         out = [
             Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0, *st)
@@ -314,11 +314,11 @@ def _exact(
     pos: Any,
     exact: str | bool,
     time_budget: float | None,
-    random_opponents: bool,
+    sampled_opponents: bool,
 ) -> list[tuple[float, _Stats]] | None:
-    if exact is False or (exact == "auto" and random_opponents):
+    if exact is False or (exact == "auto" and sampled_opponents):
         return None
-    if random_opponents:
+    if sampled_opponents:
         raise SearchError(
             "exact search models opponents that complete by the best "
             "completion (opponent='best'); another opponent model is sampled"

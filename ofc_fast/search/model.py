@@ -27,16 +27,19 @@ sequential)."""
 Opponent: TypeAlias = str | float
 """An opponent model: a name of :data:`OPPONENTS` or a number within 0..1."""
 
-OPPONENTS = ("best", "random")
+OPPONENTS = ("best", "random", "self")
 """How the rollouts complete the other seats' boards: ``best`` (the completion policy:
 a strong opponent that sees its cards to come), ``random`` (uniformly random legal
 play, as :class:`~ofc_fast.bots.RandomBot`: against a player that fouls most boards
-the searcher's own royalties and Fantasyland are what pays); a number ``w`` within
-0..1: each sampled future, each other seat plays at random with probability ``w``
+the searcher's own royalties and Fantasyland are what pays), ``self`` (each other seat
+plays as the searcher's own sequential rollouts do: round by round, without seeing
+its cards to come, placed by the learned model where one is set: an opponent that
+fouls when its cards miss); a number ``w`` within 0..1: each sampled future, each
+other seat plays at random with probability ``w``, else by the completion policy
 (``"best"`` is 0, ``"random"`` is 1).  Exact search models ``best`` only: with any
 other model the advice is sampled (``exact=True`` raises SearchError)."""
 
-_OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0}
+_OPPONENT_WEIGHTS = {"best": 0.0, "random": 1.0, "self": 0.0}
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,8 @@ class SearchModel:
     Fantasyland only).  ``opp_random``: the opponent model of the rollouts, the
     probability that another seat completes its board by uniformly random play (as
     :class:`~ofc_fast.bots.RandomBot`) rather than by the completion policy (see
-    :data:`OPPONENTS`).
+    :data:`OPPONENTS`); ``opp_self``: the other seats that do not play at random
+    play as the searcher's sequential rollouts do (``opponent="self"``).
 
     >>> from ofc_fast import rules
     >>> search_model(rules.PINEAPPLE).fl_value[14]
@@ -65,6 +69,7 @@ class SearchModel:
     fl_value: tuple[float, ...]
     row_weight: float
     opp_random: float = 0.0
+    opp_self: bool = False
 
     def c_model(self) -> Any:  # cdata 'ofc_search_model *'
         """The C struct (cached per model)."""
@@ -77,14 +82,15 @@ def _c_model(model: SearchModel) -> Any:
     c.fl_value = list(model.fl_value)
     c.row_weight = model.row_weight
     c.opp_random = model.opp_random
+    c.opp_self = int(model.opp_self)
     if lib.ofc_search_model_check(c) != OK:
         raise SearchError(f"search model out of range: {model}")
     return c
 
 
 def opponent_weight(opponent: Opponent) -> float:
-    """The ``opp_random`` of an opponent model (:data:`OPPONENTS`): ``"best"`` 0.0,
-    ``"random"`` 1.0, a number within 0..1 itself.
+    """The ``opp_random`` of an opponent model (:data:`OPPONENTS`): ``"best"`` and
+    ``"self"`` 0.0, ``"random"`` 1.0, a number within 0..1 itself.
 
     >>> opponent_weight("random"), opponent_weight(0.25)
     (1.0, 0.25)
@@ -95,7 +101,8 @@ def opponent_weight(opponent: Opponent) -> float:
     elif in_range(opponent, 0, 1):
         return float(opponent)
     raise SearchError(
-        f"opponent must be 'best', 'random' or a number within 0..1, got {quote(opponent)}"
+        "opponent must be 'best', 'random', 'self' or a number within 0..1, "
+        f"got {quote(opponent)}"
     )
 
 
@@ -125,4 +132,4 @@ def search_model(
         except OfcError as exc:
             raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
         values[13:18] = five
-    return SearchModel(tuple(values), float(row_weight), opp)
+    return SearchModel(tuple(values), float(row_weight), opp, opponent == "self")

@@ -332,6 +332,72 @@ static void test_random_opponent(void)
                                  OFC_COMPLETE_FAST, 9, 0, 1, sum, NULL), OFC_E_VALUE);
 }
 
+/* Sums of `samples` rollouts of every action under m (policy SEQUENTIAL, seed 11). */
+static void rollout_sums(const ofc_search_model *m, const ofc_search_pos *pos,
+                         const uint8_t *acts, int32_t n, uint64_t samples, double *sum,
+                         double *sq)
+{
+    memset(sum, 0, sizeof(double) * OFC_ACTION_SPACE);
+    memset(sq, 0, sizeof(double) * OFC_ACTION_SPACE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, m, pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_SEQUENTIAL, 11, 0, samples, sum, sq), OFC_OK);
+}
+
+static void test_self_opponent(void)
+{
+    const char *open[3] = {"Qc Qd", "8c 8d 6c", "9c 9d 9h 9s"};
+    const char *last[3] = {"Qc Qd", "8c 8d 8h 6c", "9c 9d 9h 9s 2h"};
+    ofc_search_model m = model, s;
+    ofc_search_pos pos;
+    uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0};
+    double a_sum[OFC_ACTION_SPACE], a_sq[OFC_ACTION_SPACE], b_sum[OFC_ACTION_SPACE];
+    double b_sq[OFC_ACTION_SPACE], x[OFC_ACTION_SPACE];
+    int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a, differ = 0;
+    const uint64_t samples = 4000;
+    s = m;
+    s.opp_self = 1;
+    CHECK_EQ(ofc_search_model_check(&s), OFC_OK);
+    /* one round left: the seat plays its last round by the best completion either way */
+    position(&pos, last, 1);
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    rollout_sums(&m, &pos, acts, n, 300, a_sum, a_sq);
+    rollout_sums(&s, &pos, acts, n, 300, b_sum, b_sq);
+    for (a = 0; a < n; a++) {
+        CHECK(a_sum[a] == b_sum[a] && a_sq[a] == b_sq[a]);
+    }
+    /* two rounds left: it places the first without seeing the second */
+    position(&pos, open, 2);
+    pos.seats[1].round_n[1] = 3;
+    pos.seats[1].round_k[1] = 1;
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    rollout_sums(&m, &pos, acts, n, samples, a_sum, a_sq);
+    rollout_sums(&s, &pos, acts, n, samples, b_sum, b_sq);
+    for (a = 0; a < n; a++) { /* the means differ by more than 4.5 standard errors */
+        double ma = a_sum[a] / samples, mb = b_sum[a] / samples, d = mb - ma;
+        double va = a_sq[a] / samples - ma * ma, vb = b_sq[a] / samples - mb * mb;
+        differ += d * d > 4.5 * 4.5 * (va + vb) / samples;
+    }
+    CHECK(differ > 0);
+    check_batches(&s, &pos, acts, n, OFC_COMPLETE_SEQUENTIAL, 11, samples, 1700, x);
+    for (a = 0; a < n; a++) { /* reproducible, and batches add up */
+        CHECK(fabs(x[a] - b_sum[a]) < 1e-9);
+    }
+    /* a seat that plays at random plays at random, whatever opp_self says */
+    m.opp_random = s.opp_random = 1;
+    rollout_sums(&m, &pos, acts, n, 500, a_sum, a_sq);
+    rollout_sums(&s, &pos, acts, n, 500, b_sum, b_sq);
+    for (a = 0; a < n; a++) {
+        CHECK(a_sum[a] == b_sum[a] && a_sq[a] == b_sq[a]);
+    }
+    s.opp_random = 0;
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &s, &pos, acts, (uint32_t)n, 1u << 30, x),
+             OFC_E_BUDGET); /* exact search models the completion policy only */
+    s.opp_self = 2;
+    CHECK_EQ(ofc_search_model_check(&s), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, acts, (uint32_t)n,
+                                 OFC_COMPLETE_SEQUENTIAL, 11, 0, 1, x, NULL), OFC_E_VALUE);
+}
+
 int main(void)
 {
     int i;
@@ -348,6 +414,7 @@ int main(void)
     test_forced_foul_and_errors();
     test_rollouts_and_exact();
     test_random_opponent();
+    test_self_opponent();
     model.row_weight = NAN;
     CHECK_EQ(ofc_search_model_check(&model), OFC_E_VALUE);
     CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);

@@ -50,7 +50,7 @@ def settings(fdp: atheris.FuzzedDataProvider, late: bool = True) -> dict[str, An
     if out["exact"] is True and fdp.ConsumeIntInRange(0, 15):
         out["time_budget"] = 0.05  # a tree this budget cannot search raises SearchError
     if fdp.ConsumeIntInRange(0, 3) == 0:
-        out["opponent"] = fdp.PickValueInList(["best", "random", 0.5, 0.0])
+        out["opponent"] = fdp.PickValueInList(["best", "random", "self", 0.5, 0.0])
     if fdp.ConsumeIntInRange(0, 3) == 0:
         out["fl_value"] = fdp.PickValueInList([None, 0, 12.5, {14: 3.0}])
     if fdp.ConsumeIntInRange(0, 7) == 0:

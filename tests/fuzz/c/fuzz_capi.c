@@ -556,6 +556,7 @@ static int search_model(reader *in, ofc_search_model *m)
     m->row_weight = raw ? (double)(int32_t)u32(in) : (double)(u8(in) % 3);
     m->opp_random = raw ? (double)(int8_t)u8(in) : (double)(u8(in) % 5) / 4.0;
     m->value = (u8(in) & 3) == 0 ? fuzz_vmodel() : NULL;
+    m->opp_self = raw ? u8(in) : u8(in) & 1u;
     if (raw && (u8(in) & 1)) {
         m->row_weight = NAN;
     }
