@@ -85,7 +85,7 @@
  * sq) adds each candidate's value over 500 samples to sum[i].)
  * @code
  * static ofc_rules rules;                            // 95 KB: not on a small stack
- * ofc_search_model model = {{0}, 0.0, 0.0, NULL};    // no Fantasyland or row terms
+ * ofc_search_model model = {{0}, 0.0, 0.0, NULL, 0}; // no Fantasyland or row terms
  * ofc_completion_result out;
  * const uint8_t board[13] = {42, 41, OFC_NO_CARD,    // Qh Qd _
  *                            31, 30, 29, 12, OFC_NO_CARD,   // 9s 9h 9d 5c _
