@@ -259,10 +259,32 @@ static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
              s->round_k + (rounds ? rounds - 1 : 0), s->in_fl, OFC_COMPLETE_BEST);
 }
 
-/* Completes every other seat from deck (after the searcher's own cards); with `cap`,
- * a seat with more than OFC_SEARCH_BEST_LEAVES completions uses the fast policy;
- * with `rng`, a seat may play at random instead (plays_random()), or, with
- * m->opp_self, plays as the searcher's sequential rollouts do (complete_seq()). */
+/* One other seat's board (not at random): as the searcher's sequential rollouts with
+ * m->opp_self and `rng` (two rounds or more left), else by the completion policy
+ * (for SEQUENTIAL: best with at most two rounds left, else fast; with `cap`, fast
+ * past OFC_SEARCH_BEST_LEAVES completions). */
+static void complete_other(cx *c, const env *e, const ofc_search_pos *pos,
+                           const ofc_search_seat *s, const uint8_t *deck, uint32_t policy,
+                           int cap, ofc_rng *rng)
+{
+    if (rng != NULL && e->m->opp_self && s->rounds > 1) {
+        /* its fake cards: the stream {ofc_random64(key, ctr), 0} of rng's next draw */
+        complete_seq(c, e, pos, s, s->board, deck,
+                     ofc_rng_make(ofc_random64(rng->key, rng->ctr++)));
+        return;
+    }
+    if (policy == OFC_COMPLETE_SEQUENTIAL) {
+        policy = s->rounds <= 2 ? OFC_COMPLETE_BEST : OFC_COMPLETE_FAST;
+    }
+    if (cap && ofc_sx_seat_leaves(s) > OFC_SEARCH_BEST_LEAVES) {
+        policy = OFC_COMPLETE_FAST;
+    }
+    ofc_sx_complete(c, e, s->board, deck, s->rounds, s->round_n, s->round_k, s->in_fl,
+                    policy);
+}
+
+/* Completes every other seat from deck (after the searcher's own cards): with `rng`,
+ * a seat may play at random (plays_random()), else complete_other(). */
 void ofc_sx_complete_others(const env *e, const ofc_search_pos *pos, const uint8_t *deck,
                             uint32_t policy, int cap, ofc_rng *rng, done *others)
 {
@@ -270,32 +292,15 @@ void ofc_sx_complete_others(const env *e, const ofc_search_pos *pos, const uint8
     cx c;
     for (p = 0; p < pos->players; p++) {
         const ofc_search_seat *s = &pos->seats[p];
-        uint32_t pol = policy;
         if (p == pos->seat) {
             continue;
         }
         if (plays_random(e, rng)) {
             complete_random(e, s, deck, rng, &others[p]);
-            deck += ofc_sx_seat_cards(s);
-            continue;
-        }
-        if (rng != NULL && e->m->opp_self && s->rounds > 1) {
-            /* its fake cards: the stream {ofc_random64(key, ctr), 0} of rng's next draw */
-            complete_seq(&c, e, pos, s, s->board, deck,
-                         ofc_rng_make(ofc_random64(rng->key, rng->ctr++)));
+        } else {
+            complete_other(&c, e, pos, s, deck, policy, cap, rng);
             ofc_sx_finish(e, c.best, s->in_fl, &others[p]);
-            deck += ofc_sx_seat_cards(s);
-            continue;
         }
-        if (pol == OFC_COMPLETE_SEQUENTIAL) {
-            pol = s->rounds <= 2 ? OFC_COMPLETE_BEST : OFC_COMPLETE_FAST;
-        }
-        if (cap && ofc_sx_seat_leaves(s) > OFC_SEARCH_BEST_LEAVES) {
-            pol = OFC_COMPLETE_FAST;
-        }
-        ofc_sx_complete(&c, e, s->board, deck, s->rounds, s->round_n, s->round_k, s->in_fl,
-                 pol);
-        ofc_sx_finish(e, c.best, s->in_fl, &others[p]);
         deck += ofc_sx_seat_cards(s);
     }
 }

@@ -97,7 +97,8 @@ int32_t ofc_sx_search_args(env *e, const ofc_rules *rules, const ofc_fl_rules *f
 
 /* Completes every other seat from deck (after the searcher's own cards); with `cap`,
  * a seat with more than OFC_SEARCH_BEST_LEAVES completions uses the fast policy;
- * with `rng`, a seat may play at random instead (plays_random()). */
+ * with `rng`, a seat may play at random instead (plays_random()), or, with
+ * m->opp_self, as the searcher's sequential rollouts do (ofc_search.h, Opponents). */
 void ofc_sx_complete_others(const env *e, const ofc_search_pos *pos, const uint8_t *deck,
                             uint32_t policy, int cap, ofc_rng *rng, done *others);
 
