@@ -52,7 +52,6 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
-from ofc_fast.solver import ev_tables
 
 PRESET = rules.PINEAPPLE
 
@@ -194,8 +193,7 @@ def rollout_args(policy: str) -> tuple[Any, ...]:
     return (
         compiled(PRESET),
         compiled_fl(PRESET),
-        ev_tables(PRESET),
-        _with_value(model.c_model(), value),
+        *_with_value(PRESET, model.c_model(), value),
         pos,
         actions,
         len(actions),

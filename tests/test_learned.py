@@ -204,7 +204,8 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
         (data + b"\0", "truncated"),
         (b"NOTVALUE" + data[8:], "magic"),
         (data[:100] + bytes([data[100] ^ 4]) + data[101:], "checksum"),
-        (data[:8] + struct.pack("<I", 2) + data[12:], "version"),
+        (data[:8] + struct.pack("<I", 3) + data[12:], "version"),
+        (data[:8] + struct.pack("<I", 0) + data[12:], "version"),
     ]:
         (tmp_path / "bad.ofcvm").write_bytes(bad)
         with pytest.raises(ModelError, match=what):
@@ -390,6 +391,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
                 "2",
             ],
             *["--hidden", "8", "--eval-samples", "2", "--eval-limit", "4", "--quiet"],
+            *["--opponent-deals", "3"],
             *("--seed", str(seed), "--out", str(tmp_path)),
         ]
 
@@ -408,6 +410,12 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
         assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     model = load_model(tmp_path / "pineapple-2p.ofcvm")
     assert model.name == report["model"]
+    # its opponent: the rows of HeuristicBot's clean boards in 3 deals of its own
+    rows = model.opponent_rows
+    assert rows is not None and 0 < rows[0].sum() <= 6
+    assert rows[0].sum() == rows[1].sum() == rows[2].sum()
+    with np.load(tmp_path / "opponent.npz") as opp:
+        assert np.array_equal(opp["rows"], rows.ravel())
     first = (tmp_path / "pineapple-2p.ofcvm").read_bytes()
     assert main(args) == 0  # resumed: every step is saved, the same model
     assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == first
@@ -429,6 +437,10 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
     assert main([*args, "--rounds", "0"]) == 2
     assert "rounds must be 1 or more" in capsys.readouterr().err
+    typical = [*argv(2)[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
+    assert main(typical) == 0  # the library's typical opponent: no rows, format 1
+    assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
+    assert not (tmp_path / "typical" / "opponent.npz").exists()
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
 

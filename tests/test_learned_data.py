@@ -62,6 +62,32 @@ def test_positions_of_a_model_behaviour_are_the_value_bots_moves() -> None:
     assert j == int((d["deal"] == 0).sum())
 
 
+def test_row_counts_are_the_rows_of_the_clean_finished_boards() -> None:
+    """``rows`` (the opponent rows of a model trained with ``--opponent play``):
+    replayed deal by deal with the same seeds, every seat's finished board, its rows
+    ranked by the rankers and left out when they break the row order."""
+    from ofc_fast.bots import HeuristicBot
+    from ofc_fast.game import Game
+    from ofc_fast.ranking import rank3, rank5
+
+    d = _positions(seed=6, deals=4, epsilon=0.0)
+    want = np.zeros(3 * 7918, np.uint64)
+    for i in range(4):
+        rng = np.random.default_rng([6, i])
+        g = Game(rules.PINEAPPLE, 2, seed=int(rng.integers(2**62)))
+        bots = [HeuristicBot(rules.PINEAPPLE, int(rng.integers(2**62))) for _ in range(2)]
+        while g.to_act is not None:
+            g.play(bots[g.to_act].act(g.observation(g.to_act)))
+        for seat in range(2):
+            front, middle, back = g.observation(seat)["boards"][seat]
+            f, m, b = rank3(front), rank5(middle), rank5(back)
+            if f <= m <= b:
+                for row, strength in enumerate((f, m, b)):
+                    want[row * 7918 + strength] += 1
+    assert 0 < want.sum() <= 3 * 8
+    assert np.array_equal(d["rows"], want)
+
+
 def test_positions_know_only_dead_cards_the_seat_saw() -> None:
     d = _positions(seed=9)
     for board, dealt, n, dead in zip(d["board"], d["dealt"], d["n"], d["dead"]):

@@ -163,6 +163,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "ValueModel.context": None,
         "ValueModel.value": None,
         "ValueModel.action_values": None,
+        "ValueModel.ev_tables": None,
         "model_bytes": None,
         "write_model": None,
         "train": None,
@@ -173,6 +174,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "GenTask": None,
         "LabelTask": None,
         "features": None,
+        "row_counts": None,
         # The bot client: --rules is a game id or a preset name passed to
         # resolve_arena_rules, the arena's resolver over as_rules.
         "play_bot": None,

@@ -4,8 +4,8 @@
  * in C.  Plain C99, no allocation, no global mutable state: a parsed model is
  * read-only and may be shared by any number of threads.
  *
- * File format, version 1 (docs/learned.md; every number little-endian)
- * -------------------------------------------------------------------
+ * File format, versions 1 and 2 (docs/learned.md; every number little-endian)
+ * --------------------------------------------------------------------------
  *   offset  size  field
  *        0     8  magic "OFCVALUE"
  *        8     4  version (OFC_VM_VERSION)
@@ -17,12 +17,21 @@
  *       32     4  players the model was trained for (0: any)
  *       36     4  nets (1..OFC_VM_MAX_NETS)
  *       40     8  checksum: FNV-1a 64 of the payload (ofc_vm_checksum())
- *       48    16  reserved, all 0
+ *       48     4  opponent rows (version 2; 0 in version 1): 0 none, 1 the payload
+ *                  ends with them
+ *       52    12  reserved, all 0
  *   payload, net after net:
  *     u32 cards (5..12: the cards on the board of the after-states it values),
  *     u32 layers L (1..OFC_VM_MAX_LAYERS), u32 width[L + 1] (width[0] = inputs,
  *     width[L] = 1, each 1..OFC_VM_MAX_WIDTH), then for each layer l: the weights
- *     W[width[l+1]][width[l]] (row-major float32) and the biases b[width[l+1]].
+ *     W[width[l+1]][width[l]] (row-major float32) and the biases b[width[l+1]];
+ *   then, with opponent rows, OFC_VM_OPP_COUNTS u32: the row strengths of the
+ *   opponents the model was trained against, counts[row * OFC_STRENGTH_TABLE_SIZE +
+ *   strength] as ofc_ev_tables_init_counts() reads them (front 3-card strengths,
+ *   middle and back 5-card, each row some, nothing else).  The model's features and
+ *   labels value boards against that opponent: evaluate it with the tables of
+ *   ofc_value_ev_tables() (ofc_value.h).  Without them, against the shipped typical
+ *   opponent (ofc_ev_tables_init()).
  * Forward pass: x_{l+1} = relu(W_l x_l + b_l) for every layer but the last, which
  * is linear; sums in double.  Input normalisation is folded into the first layer.
  * (ofc_vmodel.w keeps each layer's weights transposed, W^T then b, for speed.)
@@ -57,7 +66,8 @@
 extern "C" {
 #endif
 
-#define OFC_VM_VERSION 1
+#define OFC_VM_VERSION 2            /* the newest format version read (1 and 2) */
+#define OFC_VM_OPP_COUNTS 23754     /* opponent row counts: OFC_ROWS x OFC_STRENGTH_TABLE_SIZE */
 #define OFC_VM_HEADER_BYTES 64
 #define OFC_VM_MAX_NETS 13      /* one per cards on the board at most */
 #define OFC_VM_MAX_LAYERS 4     /* weight layers of one net */
@@ -93,6 +103,8 @@ typedef struct ofc_vmodel {
     int8_t net_of[14];                    /* net index by cards on the board, -1: none */
     uint8_t reserved[2];
     uint32_t n_params;
+    uint32_t opponent;                    /* 1: opp holds the file's opponent rows */
+    uint32_t opp[OFC_VM_OPP_COUNTS];      /* its opponent row counts (0 without) */
     ofc_vm_net nets[OFC_VM_MAX_NETS];
     float w[OFC_VM_MAX_PARAMS];           /* per net, per layer: W^T[in][out], b[out] */
 } ofc_vmodel;
@@ -112,8 +124,10 @@ uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
  * @return OFC_OK; OFC_E_VALUE (out NULL); OFC_E_MODEL_TRUNCATED (shorter than a
  *         header or than the header says, or longer); OFC_E_MODEL_MAGIC;
  *         OFC_E_MODEL_VERSION; OFC_E_MODEL_CHECKSUM; OFC_E_MODEL_SHAPE (a count or
- *         width out of range, two nets for the same cards, reserved bytes not 0, a
- *         payload that does not end where the nets do); OFC_E_MODEL_VALUE. */
+ *         width out of range, two nets for the same cards, reserved bytes not 0, an
+ *         opponent flag not 0 or 1, opponent rows a row cannot hold or a row without
+ *         any, a payload that does not end where the nets and the opponent rows do);
+ *         OFC_E_MODEL_VALUE. */
 int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
 
 /*! ofc_vm_eval():

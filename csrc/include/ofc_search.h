@@ -52,7 +52,10 @@
  * sequential policy values each option of the searcher's rounds but the last by the
  * model (ofc_value_board(): the board after the option, the cards the searcher knows
  * are out of the deck) instead of the fast completion over fake cards; nothing else
- * changes, and with m->value NULL the search is the rollout-only search.
+ * changes, and with m->value NULL the search is the rollout-only search.  Give it the
+ * model's tables as ev (ofc_value_ev_tables(): those of its opponent rows, if its file
+ * carries them): the model's features and the search's completions then price boards
+ * against the same opponent.
  *
  * Opponents
  * ---------

@@ -8,7 +8,8 @@
  * The value of a board
  * --------------------
  *   a complete board (13 cards):  ofc_ev_board() (its expected points against a
- *       typical opponent, royalties included; a foul loses to a clean board)
+ *       typical opponent, royalties included; a foul loses to a clean board: the
+ *       context's tables, which for a model are those of ofc_value_ev_tables())
  *       + fl_value[the Fantasyland cards it earns] (legal boards; in_fl: stay rule);
  *   a partial board of c cards:   the model's net for c cards (ofc_model.h) on the
  *       features below.
@@ -79,6 +80,19 @@ typedef struct ofc_value_ctx {
  * @param c  the context.
  * @return OFC_OK, OFC_E_RULES, OFC_E_VALUE, OFC_E_MODEL_SHAPE or OFC_E_COUNT. */
 int32_t ofc_value_ctx_check(const ofc_value_ctx *c);
+
+/*! ofc_value_ev_tables():
+ * @brief The expected-points tables a model's values are computed against (the `ev`
+ *        of its contexts, and of a search that uses it): built from the opponent
+ *        rows its file carries (ofc_model.h, format 2), else from the shipped
+ *        typical opponent (ofc_ev_tables_init()).
+ * @param rules  the rule set; fully checked (ofc_rules_check());
+ * @param model  a parsed model, or NULL (the shipped typical opponent);
+ * @param out    receives the tables (about 380 KB).
+ * @pre the model was parsed by ofc_vm_parse() (its opponent rows checked there).
+ * @return OFC_OK, or the errors of ofc_ev_tables_init_counts(). */
+int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *model,
+                            ofc_ev_tables *out);
 
 /*! ofc_value_features():
  * @brief The features of a board (see the top of this header).

@@ -76,6 +76,29 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
     return OFC_OK;
 }
 
+int ofc_ev_counts_ok(const uint32_t *counts)
+{
+    int row, s;
+    for (row = 0; row < OFC_ROWS; row++) {
+        const uint32_t *c = counts + (size_t)row * OFC_STRENGTH_TABLE_SIZE;
+        uint32_t want = ofc_row_size((uint32_t)row);
+        uint64_t total = 0;
+        if (c[0] != 0) {
+            return 0;
+        }
+        for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
+            if (c[s] != 0 && ofc_info_cards((uint16_t)s) != want) {
+                return 0;
+            }
+            total += c[s];
+        }
+        if (total == 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out)
 {
     return ofc_ev_tables_init_counts(rules, ofc_opponent_row_counts, out);

@@ -25,4 +25,10 @@ double ofc_ev_foul(const ofc_rules *r, const ofc_ev_tables *e);
 double ofc_ev_value(const ofc_rules *r, const ofc_ev_tables *e, uint16_t sf, uint16_t sm,
                     uint16_t sb);
 
+/* 1 when counts (OFC_ROWS x OFC_STRENGTH_TABLE_SIZE, as ofc_ev_tables_init_counts()
+ * reads them) hold counts only at the strengths each row can have (front 3-card,
+ * middle and back 5-card; never strength 0) and every row has some: the opponent
+ * rows a model file may carry (ofc_model.h). */
+int ofc_ev_counts_ok(const uint32_t *counts);
+
 #endif /* OFC_EV_MODEL_H */

@@ -4,6 +4,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "ofc_ev_model.h" /* ofc_ev_counts_ok() */
+
+/* OFC_VM_OPP_COUNTS is a literal (cffi reads it); it must be one count per row and
+ * strength. */
+typedef char ofc_vm_opp_counts_check[OFC_VM_OPP_COUNTS == OFC_ROWS * OFC_STRENGTH_TABLE_SIZE
+                                         ? 1
+                                         : -1];
+
 static const uint8_t MAGIC[8] = {'O', 'F', 'C', 'V', 'A', 'L', 'U', 'E'};
 
 uint64_t ofc_vm_checksum(const uint8_t *data, size_t n)
@@ -93,6 +101,24 @@ static void store_net(const uint8_t *p, const ofc_vm_net *net, float *w)
     }
 }
 
+/* The rest of the payload after the nets (n bytes at p): the opponent rows when the
+ * header announces them, else nothing. */
+static int32_t parse_opponent(const uint8_t *p, size_t n, ofc_vmodel *out)
+{
+    size_t i;
+    memset(out->opp, 0, sizeof out->opp);
+    if (!out->opponent) {
+        return n == 0 ? OFC_OK : OFC_E_MODEL_SHAPE;
+    }
+    if (n != 4 * (size_t)OFC_VM_OPP_COUNTS) {
+        return OFC_E_MODEL_SHAPE;
+    }
+    for (i = 0; i < OFC_VM_OPP_COUNTS; i++) {
+        out->opp[i] = rd32(p + 4 * i);
+    }
+    return ofc_ev_counts_ok(out->opp) ? OFC_OK : OFC_E_MODEL_SHAPE;
+}
+
 int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
 {
     size_t at, payload, i;
@@ -107,7 +133,8 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
         return OFC_E_MODEL_MAGIC;
     }
     out->version = rd32(data + 8);
-    if (out->version != OFC_VM_VERSION || rd32(data + 12) != OFC_VM_HEADER_BYTES) {
+    if (out->version < 1 || out->version > OFC_VM_VERSION ||
+        rd32(data + 12) != OFC_VM_HEADER_BYTES) {
         return OFC_E_MODEL_VERSION;
     }
     payload = rd32(data + 16);
@@ -123,10 +150,14 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
     out->inputs = rd32(data + 28);
     out->players = rd32(data + 32);
     out->n_nets = rd32(data + 36);
-    for (i = 48; i < OFC_VM_HEADER_BYTES; i++) {
+    out->opponent = out->version >= 2 ? rd32(data + 48) : 0;
+    for (i = out->version >= 2 ? 52 : 48; i < OFC_VM_HEADER_BYTES; i++) {
         if (data[i] != 0) {
             return OFC_E_MODEL_SHAPE;
         }
+    }
+    if (out->opponent > 1) {
+        return OFC_E_MODEL_SHAPE;
     }
     if (out->n_nets < 1 || out->n_nets > OFC_VM_MAX_NETS || out->inputs < 1 ||
         out->inputs > OFC_VM_MAX_WIDTH || out->players == 1 || out->players > 4) {
@@ -159,7 +190,7 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
         at += 4 * (size_t)count;
         out->n_params += count;
     }
-    return at == n ? OFC_OK : OFC_E_MODEL_SHAPE;
+    return parse_opponent(data + at, n - at, out);
 }
 
 /* The forward pass is inlined into each instruction set's copy of it (below). */

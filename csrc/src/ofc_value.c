@@ -42,6 +42,15 @@ int32_t ofc_value_ctx_check(const ofc_value_ctx *c)
     return OFC_OK;
 }
 
+int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *model,
+                            ofc_ev_tables *out)
+{
+    if (model != NULL && model->opponent) {
+        return ofc_ev_tables_init_counts(rules, model->opp, out);
+    }
+    return ofc_ev_tables_init(rules, out);
+}
+
 /* Board cards into *mask (each row's cards first, then gaps); *placed = how many. */
 static int32_t board_cards(const uint8_t board[13], uint64_t *mask, int *placed)
 {

@@ -28,6 +28,7 @@ __all__ = [
     "features",
     "gen_chunk",
     "label_chunk",
+    "row_counts",
 ]
 
 ALL = (1 << 52) - 1
@@ -56,22 +57,30 @@ def _fl(rules: RuleSet) -> list[float]:
     return list(search_model(rules).fl_value)
 
 
-def context(rules: RuleSet, players: int, model: ValueModel | None) -> Any:
-    """A value context with or without a model (complete boards only)."""
+def context(
+    rules: RuleSet, players: int, model: ValueModel | None, opponent: bytes | None = None
+) -> Any:
+    """A value context with a model (its own opponent rows), or without one (complete
+    boards only) against ``opponent`` (uint32 row counts; None: the typical one)."""
     if model is not None:
         return model.context(rules, players, _fl(rules))
-    from .model import load_model  # noqa: F401  (keeps the import graph simple)
-
-    return _bare_context(rules, players)
+    return _bare_context(rules, players, opponent)
 
 
 @lru_cache(maxsize=8)
-def _bare_context(rules: RuleSet, players: int) -> Any:
+def _bare_context(rules: RuleSet, players: int, opponent: bytes | None) -> Any:
     from ..rules.compiled import compiled, compiled_fl
     from ..solver import ev_tables
 
+    ev = ev_tables(rules)
+    if opponent is not None:
+        ev = ffi.new("ofc_ev_tables *")
+        counts = ffi.from_buffer("uint32_t[]", opponent)
+        st = lib.ofc_ev_tables_init_counts(compiled(rules), counts, ev)
+        if st != OK:
+            raise status_error(st, "opponent rows", ModelError)
     ctx = ffi.new("ofc_value_ctx *")
-    keep = (compiled(rules), compiled_fl(rules), ev_tables(rules))
+    keep = (compiled(rules), compiled_fl(rules), ev)
     ctx.rules, ctx.fl, ctx.ev = keep
     ctx.model = ffi.NULL
     ctx.fl_value = _fl(rules)
@@ -123,11 +132,14 @@ class GenTask:
 
 def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
     """Decisions of the task's deals: ``board`` (D, 13) before, ``dealt`` (D, 5),
-    ``n``, ``k``, ``dead`` (uint64 bit masks), ``played`` (action id), ``deal``."""
+    ``n``, ``k``, ``dead`` (uint64 bit masks), ``played`` (action id), ``deal``; and
+    ``rows``, the row strengths of the deals' clean finished boards (counts, as
+    :func:`row_counts`)."""
     rules = _rules(task.rules)
     rows: dict[str, list[Any]] = {
         k: [] for k in ("board", "dealt", "n", "k", "dead", "played", "deal")
     }
+    finished: list[list[list[int]]] = []
     for i in range(task.start, task.stop):
         rng = np.random.default_rng([task.seed, i])
         g = Game(rules, task.players, seed=int(rng.integers(2**62)))
@@ -159,7 +171,23 @@ def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
                 continue
             g.play_action(action)
             _add(rows, board, dealt, k, dead, action, i)
-    return _arrays(rows)
+        finished += [g.observation(p)["boards"][p] for p in range(task.players)]
+    return {**_arrays(rows), "rows": row_counts(rules, finished)}
+
+
+def row_counts(rules: RuleSet, boards: list[list[list[int]]]) -> np.ndarray:
+    """(3 * 7918,) uint64: per row and strength, how many of the complete ``boards``
+    (three rows of card ids each) that do not foul have that row at that strength
+    (an opponent row distribution: ``csrc/include/ofc_model.h``)."""
+    from ..board import Board
+
+    out = np.zeros(3 * int(lib.OFC_STRENGTH_TABLE_SIZE), np.uint64)
+    for rows in boards:
+        e = Board.from_ids(*(tuple(r) for r in rows)).evaluate(rules)
+        if not e.foul:
+            for r, strength in enumerate(e.strengths):
+                out[r * int(lib.OFC_STRENGTH_TABLE_SIZE) + strength] += 1
+    return out
 
 
 def _behaviour(rules: RuleSet, task: GenTask, seed: int) -> Any:
@@ -236,12 +264,13 @@ class LabelTask:
     seed: int
     start: int
     samples: int
+    opponent: bytes | None = None  # without a model: the opponent rows (uint32)
 
 
 def label_chunk(task: LabelTask) -> np.ndarray:
     """float64 labels, one per after-state of the task."""
     rules = _rules(task.rules)
-    ctx = context(rules, task.players, _model(task.model))
+    ctx = context(rules, task.players, _model(task.model), task.opponent)
     return np.array(
         [
             expect(
@@ -285,10 +314,15 @@ def _seed(seed: int, i: int) -> int:
 
 
 def features(
-    rules: RuleSet, players: int, boards: np.ndarray, dead: np.ndarray
+    rules: RuleSet,
+    players: int,
+    boards: np.ndarray,
+    dead: np.ndarray,
+    opponent: bytes | None = None,
 ) -> np.ndarray:
-    """(N, FEATURES) float32 features of after-states."""
-    ctx = _bare_context(rules, players)
+    """(N, FEATURES) float32 features of after-states, against ``opponent`` (uint32
+    row counts; None: the typical opponent)."""
+    ctx = _bare_context(rules, players, opponent)
     out = np.empty((len(boards), FEATURES), np.float32)
     buf = ffi.new(f"float[{FEATURES}]")
     for j, (b, d) in enumerate(zip(boards, dead)):

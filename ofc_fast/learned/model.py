@@ -50,12 +50,14 @@ __all__ = [
 ]
 
 FORMAT_VERSION = int(lib.OFC_VM_VERSION)
-"""The model file format version this library reads and writes."""
+"""The newest model file format version this library reads and writes (it reads
+every version from 1; it writes 2 only for a model with opponent rows)."""
+_OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
 FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 """Where the shipped models lie: ``<rules name>-<players>p.ofcvm``."""
-_HEADER = struct.Struct("<8sIIIIIIII Q 16s")
+_HEADER = struct.Struct("<8sIIIIIIII Q I 12s")
 _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
 
@@ -122,6 +124,32 @@ class ValueModel:
     checksum: int
     c: Any
     _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def opponent_rows(self) -> np.ndarray | None:
+        """The opponent row counts the model was trained against ((3, 7918) uint32:
+        per row, how often the opponent's row had each strength), or None: the
+        shipped typical opponent (``csrc/include/ofc_model.h``, format 2)."""
+        if not self.c.opponent:
+            return None
+        flat = np.frombuffer(ffi.buffer(self.c.opp), np.uint32)
+        return np.array(flat.reshape(3, -1), np.uint32)
+
+    def ev_tables(self, rules: RuleSet) -> Any:
+        """The C ``ofc_ev_tables *`` the model values boards against under ``rules``
+        (C ``ofc_value_ev_tables``: from its opponent rows, else the rule set's
+        shipped tables); cached on the model."""
+        if not self.c.opponent:
+            return ev_tables(rules)
+        hit = self._ev.get(rules)
+        if hit is None:
+            hit = ffi.new("ofc_ev_tables *")
+            st = lib.ofc_value_ev_tables(compiled(rules), self.c, hit)
+            if st != OK:
+                raise status_error(st, f"value model {self.name}", ModelError)
+            self._ev[rules] = hit
+        return hit
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "model") -> ValueModel:
@@ -163,7 +191,7 @@ class ValueModel:
         if hit is not None:
             return hit[0]
         ctx = ffi.new("ofc_value_ctx *")
-        keep = (compiled(rules), compiled_fl(rules), ev_tables(rules))
+        keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules))
         ctx.rules, ctx.fl, ctx.ev = keep
         ctx.model = self.c
         ctx.fl_value = list(key[2])
@@ -268,10 +296,13 @@ def model_bytes(
     nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
     rules: RuleSet,
     players: int = 0,
+    opponent: np.ndarray | None = None,
 ) -> bytes:
     """A model file's bytes: ``nets`` is ``(cards, [(W, b), ...])`` per board size,
     W of shape (out, in) and b (out,) per layer (ReLU between layers, the last
-    linear with one output)."""
+    linear with one output); ``opponent``: the opponent row counts it was trained
+    against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`; format 2), or
+    None (the shipped typical opponent; format 1)."""
     payload = bytearray()
     for cards, layers in nets:
         widths = [int(np.asarray(layers[0][0]).shape[1])]
@@ -280,10 +311,17 @@ def model_bytes(
         for w, b in layers:
             payload += np.asarray(w, dtype="<f4").tobytes()
             payload += np.asarray(b, dtype="<f4").tobytes()
+    if opponent is not None:
+        counts = np.asarray(opponent)
+        if counts.size != _OPP_COUNTS or not (
+            counts.min(initial=0) >= 0 and counts.max(initial=0) < 2**32
+        ):
+            raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, 0 <= c < 2**32")
+        payload += counts.astype("<u4").tobytes()
     checksum = int(lib.ofc_vm_checksum(bytes(payload), len(payload)))
     header = _HEADER.pack(
         _MAGIC,
-        FORMAT_VERSION,
+        1 if opponent is None else 2,
         _HEADER.size,
         len(payload),
         rules_hash(rules),
@@ -292,7 +330,8 @@ def model_bytes(
         players,
         len(nets),
         checksum,
-        bytes(16),
+        0 if opponent is None else 1,
+        bytes(12),
     )
     data = header + bytes(payload)
     ValueModel.from_bytes(data, "new model")  # what we write, C reads
@@ -304,9 +343,10 @@ def write_model(
     nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
     rules: RuleSet,
     players: int = 0,
+    opponent: np.ndarray | None = None,
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed."""
-    data = model_bytes(nets, rules, players)
+    data = model_bytes(nets, rules, players, opponent)
     Path(path).write_bytes(data)
     return ValueModel.from_bytes(data, Path(path).stem)
 

@@ -54,8 +54,13 @@ from ._data import (
 )
 from .model import ValueModel, model_bytes
 
-__all__ = ["main", "train"]
+__all__ = ["OPPONENTS", "main", "train"]
 
+OPPONENTS = ("play", "typical")
+"""What a model's labels value a finished board against: ``"play"``, the rows of the
+clean boards the behaviour policy finishes in ``opponent_deals`` deals of its own
+(HeuristicBot, no random moves; carried in the model file); ``"typical"``, the
+library's typical opponent (``ofc_ev_tables_init``)."""
 _CHUNK_DEALS = 25
 _CHUNK_LABELS = 400
 
@@ -103,7 +108,9 @@ def _positions(
         for a in range(start, start + deals, _CHUNK_DEALS)
     ]
     parts = _map(ex, gen_chunk, tasks, "deals", progress, [t.stop - t.start for t in tasks])
-    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    out = {k: np.concatenate([p[k] for p in parts]) for k in parts[0] if k != "rows"}
+    out["rows"] = np.sum([p["rows"] for p in parts], axis=0)
+    return out
 
 
 def _after_states(
@@ -141,6 +148,7 @@ def _labels(
     seed: int,
     samples: int,
     progress: bool,
+    opponent: bytes | None,
 ) -> np.ndarray:
     text = rules.to_json()
     tasks = [
@@ -153,6 +161,7 @@ def _labels(
             seed,
             a,
             samples,
+            opponent if model is None else None,
         )
         for a in range(0, len(boards), _CHUNK_LABELS)
     ]
@@ -273,6 +282,7 @@ def _backward(
     epochs: int,
     say: Callable[[str], None],
     progress: bool,
+    opponent: np.ndarray | None,
 ) -> tuple[dict[int, dict[str, np.ndarray]], dict[str, Any]]:
     """Labels and nets of one round, from the last partial street back to the
     opening (steps ``labels-<cards><tag>``, ``net-<cards><tag>``)."""
@@ -280,8 +290,9 @@ def _backward(
 
     saved: dict[int, dict[str, np.ndarray]] = {}
     fits: dict[str, Any] = {}
+    opp = None if opponent is None else opponent.tobytes()
     for cards in reversed(_sizes(rules)):
-        partial = model_bytes(_nets_of(saved), rules, players) if saved else None
+        partial = model_bytes(_nets_of(saved), rules, players, opponent) if saved else None
         say(f"labels: {cards}-card after-states")
 
         def labelled(
@@ -291,7 +302,16 @@ def _backward(
                 pos, cards, others if cards > 5 else 2 * others + 1, seed
             )
             y = _labels(
-                ex, rules, players, partial, boards, dead, seed + cards, samples, progress
+                ex,
+                rules,
+                players,
+                partial,
+                boards,
+                dead,
+                seed + cards,
+                samples,
+                progress,
+                opp,
             )
             return {"boards": boards, "dead": dead, "y": y}
 
@@ -300,7 +320,7 @@ def _backward(
         def fitted(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
         ) -> dict[str, np.ndarray]:
-            x = features(rules, players, lab["boards"], lab["dead"])
+            x = features(rules, players, lab["boards"], lab["dead"], opp)
             layers, summary = fit(
                 x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
             )
@@ -333,6 +353,8 @@ def train(
     eval_samples: int = 16,
     eval_limit: int = 300,
     rounds: int = 1,
+    opponent: str = "play",
+    opponent_deals: int = 20_000,
     executor: Executor | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
@@ -341,6 +363,11 @@ def train(
     out)."""
     if rounds < 1:
         raise ModelError(f"rounds must be 1 or more, got {rounds}")
+    if opponent not in OPPONENTS or opponent_deals < 1:
+        raise ModelError(
+            f"opponent must be one of {OPPONENTS} and opponent_deals >= 1, got "
+            f"{opponent!r} and {opponent_deals}"
+        )
     config = {
         "rules": rules.to_dict(),
         "players": players,
@@ -354,7 +381,9 @@ def train(
         "hidden": list(hidden),
         "eval_samples": eval_samples,
         "eval_limit": eval_limit,
-        "format": 1,
+        "opponent": opponent,
+        "opponent_deals": opponent_deals if opponent == "play" else 0,
+        "format": 2,
     }
     run = _Run(Path(out), config)
     ex = executor or make_executor(1)
@@ -374,12 +403,23 @@ def train(
             ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
         ),
     )
+    rows = None
+    if opponent == "play":
+        say("opponent rows")
+        rows = run.step(
+            "opponent",
+            lambda: {
+                "rows": _positions(
+                    ex, rules, players, seed + 2_000_003, 0, opponent_deals, 0.0, progress
+                )["rows"]
+            },
+        )["rows"].astype(np.uint32)
     saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
     rounds_pos = [pos]
     for r in range(1, rounds + 1):
         tag = "" if r == 1 else f"-r{r}"
         if r > 1:
-            behaviour = model_bytes(_nets_of(saved), rules, players)
+            behaviour = model_bytes(_nets_of(saved), rules, players, rows)
             say(f"round {r}: positions played by the round {r - 1} model")
 
             def played(r: int = r, b: bytes = behaviour) -> dict[str, np.ndarray]:
@@ -389,7 +429,7 @@ def train(
                 )
 
             rounds_pos.append(run.step(f"positions{tag}", played))
-        every = {k: np.concatenate([p[k] for p in rounds_pos]) for k in pos}
+        every = {k: np.concatenate([p[k] for p in rounds_pos]) for k in pos if k != "rows"}
         saved, fits = _backward(
             run,
             ex,
@@ -404,8 +444,9 @@ def train(
             epochs,
             say,
             progress,
+            rows,
         )
-    data = model_bytes(_nets_of(saved), rules, players)
+    data = model_bytes(_nets_of(saved), rules, players, rows)
     name = f"{rules.name.lower()}-{players}p.ofcvm"
     (run.out / name).write_bytes(data)
     model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
@@ -546,6 +587,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=1,
         help="rounds; each after the first adds --deals played by the last model",
     )
+    p.add_argument(
+        "--opponent",
+        choices=OPPONENTS,
+        default="play",
+        help="value finished boards against the rows of HeuristicBot's own play "
+        "('play') or the library's typical opponent ('typical')",
+    )
+    p.add_argument(
+        "--opponent-deals", type=int, default=20_000, help="deals behind 'play' rows"
+    )
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
     p.add_argument("--quiet", action="store_true")
@@ -571,6 +622,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 eval_samples=a.eval_samples,
                 eval_limit=a.eval_limit,
                 rounds=a.rounds,
+                opponent=a.opponent,
+                opponent_deals=a.opponent_deals,
                 executor=ex,
                 progress=not a.quiet,
             )

@@ -13,7 +13,7 @@ from .._native import OK, ffi, lib
 from ..errors import SearchError, quote
 from ..game import Game, Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, ValueModel, resolve_model
-from ..rules import RulesLike
+from ..rules import RuleSet, RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
 from ._checks import flag, in_range, raise_status
@@ -208,8 +208,7 @@ def advise(
     args = (
         compiled(rules),
         compiled_fl(rules),
-        ev_tables(rules),
-        _with_value(model_.c_model(), value),
+        *_with_value(rules, model_.c_model(), value),
         pos,
         bytes(actions),
         len(actions),
@@ -291,14 +290,16 @@ def _screened(
     return out
 
 
-def _with_value(c_model: Any, value: ValueModel | None) -> Any:
-    """The C search model with a learned value model attached (a copy; the cached
-    struct stays model-free)."""
+def _with_value(rules: RuleSet, c_model: Any, value: ValueModel | None) -> tuple[Any, Any]:
+    """The C expected-points tables and search model of a search with a learned value
+    model (the model's tables: its opponent rows, if its file has them; the model
+    attached to a copy of the search model, the cached struct staying model-free),
+    or without one (None)."""
     if value is None:
-        return c_model
+        return ev_tables(rules), c_model
     c = ffi.new("ofc_search_model *", c_model[0])
     c.value = value.c
-    return c
+    return value.ev_tables(rules), c
 
 
 _Stats: TypeAlias = tuple[float, float, float]  # foul, fantasyland, royalties

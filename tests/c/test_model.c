@@ -1,6 +1,7 @@
 /* test_model.c -- the learned value model (ofc_model.h, ofc_value.h): FNV-1a test
  * vectors, a hand-built model file evaluated against values worked out by hand, every
- * damaged file refused with its code (never a crash), the features of a known board,
+ * damaged file refused with its code (never a crash), opponent rows (format 2: read,
+ * checked, and the tables built from them), the features of a known board,
  * complete boards valued exactly, the best action equal to the argmax of the action
  * values, labels of a forced draw, context errors, and a wide random model's forward
  * pass equal, bit for bit on x86-64, to the one the header states. */
@@ -40,7 +41,7 @@ static size_t put_header(uint8_t *f, uint32_t rules_hash, uint32_t nets)
 {
     memset(f, 0, 64);
     memcpy(f, "OFCVALUE", 8);
-    put32(f + 8, OFC_VM_VERSION);
+    put32(f + 8, 1);
     put32(f + 12, 64);
     put32(f + 20, rules_hash);
     put32(f + 24, OFC_VF_SET);
@@ -247,9 +248,14 @@ static void test_damaged_files(void)
     file[3] ^= 1;
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_MAGIC);
     file[3] ^= 1;
-    file[8] = 2;
+    file[8] = 3;
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_VERSION);
+    file[8] = 0;
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_VERSION);
     file[8] = 1;
+    file[48] = 1; /* opponent rows announced in format 1: a reserved byte */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    file[48] = 0;
     file[50] = 1;
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE); /* reserved bytes */
     file[50] = 0;
@@ -270,6 +276,79 @@ static void test_damaged_files(void)
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
     put32(file + 36, 0);
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    build(file, 0);
+}
+
+/* ------------------------------------------------------------ opponent rows */
+
+/* build()'s file as format 2 with opponent rows `counts` (flag 1) appended. */
+static size_t build_opponent(uint8_t *f, const uint32_t *counts, uint32_t flag)
+{
+    size_t at = build(f, 0), i;
+    put32(f + 8, 2);
+    put32(f + 48, flag);
+    for (i = 0; i < OFC_VM_OPP_COUNTS; i++) {
+        at += put32(f + at, counts[i]);
+    }
+    return seal(f, at);
+}
+
+static void test_opponent_rows(void)
+{
+    static ofc_vmodel m;
+    static ofc_ev_tables t;
+    static uint32_t counts[OFC_VM_OPP_COUNTS];
+    size_t n, i, front = 1;
+    memcpy(counts, ofc_ev_opponent_counts(NULL), sizeof counts);
+    while (counts[front] == 0) { /* the weakest front the typical opponent holds */
+        front++;
+    }
+    n = build_opponent(file, counts, 1);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_OK);
+    CHECK_EQ(m.version, 2u);
+    CHECK_EQ(m.opponent, 1u);
+    CHECK(memcmp(m.opp, counts, sizeof counts) == 0);
+    /* The shipped counts give the shipped tables; no rows (or no model): them too. */
+    CHECK_EQ(ofc_value_ev_tables(&rules, &m, &t), OFC_OK);
+    CHECK(memcmp(&t, &ev, sizeof t) == 0);
+    memset(&t, 0, sizeof t);
+    CHECK_EQ(ofc_value_ev_tables(&rules, NULL, &t), OFC_OK);
+    CHECK(memcmp(&t, &ev, sizeof t) == 0);
+    memset(&t, 0, sizeof t);
+    CHECK_EQ(ofc_value_ev_tables(&rules, &model, &t), OFC_OK);
+    CHECK(memcmp(&t, &ev, sizeof t) == 0);
+    /* Other counts, other tables; the same nets. */
+    counts[front] += 100000;
+    n = build_opponent(file, counts, 1);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_OK);
+    CHECK_EQ(ofc_value_ev_tables(&rules, &m, &t), OFC_OK);
+    CHECK(memcmp(&t, &ev, sizeof t) != 0);
+    CHECK_EQ(m.n_params, model.n_params);
+    CHECK(memcmp(m.w, model.w, sizeof(float) * model.n_params) == 0);
+    for (i = 0; i < n; i += 997) { /* truncations */
+        CHECK_EQ(ofc_vm_parse(file, i, &m), OFC_E_MODEL_TRUNCATED);
+    }
+    n = build_opponent(file, counts, 2); /* a flag that is not 0 or 1 */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    n = build_opponent(file, counts, 0); /* rows the header does not announce */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    n = build_opponent(file, counts, 1);
+    CHECK_EQ(ofc_vm_parse(file, seal(file, n - 4), &m), OFC_E_MODEL_SHAPE); /* short */
+    counts[0] = 1; /* strength 0 */
+    n = build_opponent(file, counts, 1);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    counts[0] = 0;
+    counts[OFC_STRENGTH_MAX] = 1; /* a front row with a 5-card strength */
+    n = build_opponent(file, counts, 1);
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    counts[OFC_STRENGTH_MAX] = 0;
+    memset(counts + 2 * OFC_STRENGTH_TABLE_SIZE, 0, 4 * OFC_STRENGTH_TABLE_SIZE);
+    n = build_opponent(file, counts, 1); /* a back row without counts */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
+    n = build(file, 0);
+    put32(file + 8, 2); /* format 2 without rows reads as format 1 does */
+    CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_OK);
+    CHECK_EQ(m.opponent, 0u);
     build(file, 0);
 }
 
@@ -455,6 +534,7 @@ int main(void)
     test_parse_and_eval();
     test_wide_model_bits();
     test_damaged_files();
+    test_opponent_rows();
     test_features();
     test_complete_board();
     test_best_and_expect();

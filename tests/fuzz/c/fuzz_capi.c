@@ -534,6 +534,26 @@ static size_t vm_build(uint8_t *f)
     return at;
 }
 
+/* vm_file as format 2 with opponent rows (the shipped typical opponent's counts). */
+static uint8_t vm_file2[sizeof vm_file + 4 * OFC_VM_OPP_COUNTS];
+
+static size_t vm_build2(uint8_t *f)
+{
+    const uint32_t *counts = ofc_ev_opponent_counts(NULL);
+    size_t at = vm_build(f), i;
+    uint64_t h;
+    vm_put32(f + 8, 2);
+    vm_put32(f + 48, 1);
+    for (i = 0; i < OFC_VM_OPP_COUNTS; i++) {
+        at += vm_put32(f + at, counts[i]);
+    }
+    vm_put32(f + 16, (uint32_t)(at - 64));
+    h = ofc_vm_checksum(f + 64, at - 64);
+    vm_put32(f + 40, (uint32_t)h);
+    vm_put32(f + 44, (uint32_t)(h >> 32));
+    return at;
+}
+
 static const ofc_vmodel *fuzz_vmodel(void)
 {
     static ofc_vmodel *m;
@@ -760,29 +780,38 @@ static void t_search(reader *in)
     }
 }
 
-/* The model parser: raw bytes, or the valid model with fuzzed bytes written over it
- * (the checksum fixed after, or not), so the shape checks behind the checksum are
- * reached.  A parsed model is evaluated on fuzzed inputs: finite or NO_NET. */
+/* The model parser: raw bytes, or a valid model (format 1, or format 2 with opponent
+ * rows) with fuzzed bytes written over it (the checksum fixed after, or not), so the
+ * shape checks behind the checksum are reached.  A parsed model is evaluated on
+ * fuzzed inputs: finite or NO_NET; its opponent tables always build. */
 static void t_vm_parse(reader *in)
 {
     static ofc_vmodel m;
-    static uint8_t buf[sizeof vm_file + 64];
+    static ofc_ev_tables t;
+    static ofc_rules r;
+    static uint8_t buf[sizeof vm_file2 + 64];
     float x[OFC_VM_MAX_WIDTH];
-    size_t n, k, i;
+    size_t n, k, i, size;
     uint8_t how = u8(in);
+    const uint8_t *valid = how & 8 ? vm_file2 : vm_file;
     int32_t st;
     double v;
+    static size_t size2;
     fuzz_vmodel();
+    if (size2 == 0) {
+        size2 = vm_build2(vm_file2);
+    }
+    size = how & 8 ? size2 : sizeof vm_file;
     if (how & 1) { /* raw */
         n = in->n < sizeof buf ? in->n : sizeof buf;
         memcpy(buf, in->p, n);
         in->p += n;
         in->n -= n;
     } else {
-        memcpy(buf, vm_file, sizeof vm_file);
-        n = sizeof vm_file - (how & 2 ? u8(in) % 16 : 0);
+        memcpy(buf, valid, size);
+        n = size - (how & 2 ? u8(in) % 16 : 0);
         for (k = u8(in) % 8; k > 0; k--) {
-            buf[u16(in) % sizeof vm_file] = u8(in);
+            buf[u32(in) % size] = u8(in);
         }
         if (how & 4) {
             uint64_t h = ofc_vm_checksum(buf + 64, n - 64);
@@ -796,6 +825,8 @@ static void t_vm_parse(reader *in)
         return;
     }
     REQUIRE(m.n_nets >= 1 && m.n_nets <= OFC_VM_MAX_NETS && m.n_params <= OFC_VM_MAX_PARAMS);
+    REQUIRE(m.opponent <= 1 && ofc_rules_init_ofc(&r) == OFC_OK);
+    REQUIRE(ofc_value_ev_tables(&r, &m, &t) == OFC_OK);
     for (i = 0; i < OFC_VM_MAX_WIDTH; i++) {
         x[i] = (float)(int8_t)u8(in) / 8.0f;
     }
