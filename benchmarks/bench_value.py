@@ -21,8 +21,10 @@ fouls, Fantasyland entries and royalties on these normal deals, and the median C
 time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
 ``heuristic`` (HeuristicBot), ``random``, ``search`` (SearchBot, the shipped model),
 ``search-rollouts`` (SearchBot(model=None)), ``search-self`` (SearchBot(opponent="self"):
-the other seats modelled as playing like its own rollouts); the search bots get ``--budget`` seconds
-of CPU time per decision (the opening three times that).
+the other seats modelled as playing like its own rollouts), and ``value@PATH`` /
+``search@PATH``: ValueBot / SearchBot with the model file at PATH instead of the
+shipped one (to compare two models, ``--match search@new.ofcvm:search``); the search
+bots get ``--budget`` seconds of CPU time per decision (the opening three times that).
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
 def make(name: str, seed: int, budget: float) -> Any:
     """A bot by benchmark name."""
+    kind, at, path = name.partition("@")
+    if at and kind == "value":
+        return ValueBot(PRESET, seed, model=path)
+    if at and kind == "search":
+        return SearchBot(PRESET, seed, time_budget=budget, model=path)
     if name == "value":
         return ValueBot(PRESET, seed)
     if name == "heuristic":
