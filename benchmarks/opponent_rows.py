@@ -1,0 +1,64 @@
+r"""How strong the library's typical opponent is against the boards players finish.
+
+    python benchmarks/opponent_rows.py --rules ofc --bot heuristic --deals 3000
+
+Plays ``--deals`` heads-up deals of a bot against itself (``heuristic`` or ``value``,
+the shipped model; deal ``i`` from ``deal_seed(seed, i)``, button ``i % 2``) and
+prints the share of fouled boards and the mean expected row units of the clean ones
+against the typical opponent (``ofc_ev_tables_init``: rows of thirteen cards set with
+all of them seen): the sum over the three rows of ``units[row][strength]``, what a
+clean board wins in rows against that opponent, before sweeps and royalties.  Against
+the rows of the clean boards themselves that mean is 0 by construction, so a negative
+figure is how much stronger the typical opponent is than these players: the
+gap by which the typical opponent under-prices a foul against them (docs/learned.md,
+"Which opponent").
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+
+from ofc_fast import rules
+from ofc_fast.board import Board
+from ofc_fast.bots import HeuristicBot, ValueBot
+from ofc_fast.game import Game, deal_seed
+from ofc_fast.solver import ev_tables
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rules", default="pineapple")
+    ap.add_argument("--bot", choices=("heuristic", "value"), default="heuristic")
+    ap.add_argument("--deals", type=int, default=3000)
+    ap.add_argument("--seed", type=int, default=4242)
+    args = ap.parse_args(argv)
+    preset = rules.get(args.rules)
+    kind = HeuristicBot if args.bot == "heuristic" else ValueBot
+    bots = [kind(preset, 0), kind(preset, 1)]
+    typical = ev_tables(preset)
+    fouls, units = 0, []
+    for i in range(args.deals):
+        g = Game(preset, 2, seed=deal_seed(args.seed, i), button=i % 2)
+        while g.to_act is not None:
+            g.play(bots[g.to_act].act(g.observation(g.to_act)))
+        for seat in range(2):
+            rows = g.observation(seat)["boards"][seat]
+            e = Board.from_ids(*(tuple(r) for r in rows)).evaluate(preset)
+            if e.foul:
+                fouls += 1
+                continue
+            units.append(sum(float(typical.units[r][s]) for r, s in enumerate(e.strengths)))
+    boards = 2 * args.deals
+    hw = 1.96 * statistics.stdev(units) / len(units) ** 0.5
+    print(
+        f"{args.rules}, {args.bot} against itself, {args.deals} deals: fouls "
+        f"{100 * fouls / boards:.1f}%; clean boards' row units against the typical "
+        f"opponent {statistics.mean(units):+.2f} +- {hw:.2f} (0 against their own rows)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
