@@ -51,7 +51,9 @@ def read_nets(data: bytes) -> dict[int, list[tuple[np.ndarray, np.ndarray]]]:
     version, header, payload, _, fset, inputs, _, n_nets = struct.unpack_from(
         "<8I", data, 8
     )
-    assert (version, header, fset) == (1, 64, 1) and len(data) == 64 + payload
+    assert version in (1, 2) and (header, fset) == (64, 1) and len(data) == 64 + payload
+    (opponent,) = struct.unpack_from("<I", data, 48)  # format 2: rows after the nets
+    assert opponent in ((0,) if version == 1 else (0, 1))
     (checksum,) = struct.unpack_from("<Q", data, 40)
     assert checksum == fnv1a64(data[64:])
     at, nets = 64, {}
@@ -69,7 +71,7 @@ def read_nets(data: bytes) -> dict[int, list[tuple[np.ndarray, np.ndarray]]]:
             out.append((w, b))
         nets[cards] = out
         assert widths[0] == inputs
-    assert at == len(data)
+    assert at + opponent * 4 * 3 * 7918 == len(data)
     return nets
 
 
@@ -143,8 +145,10 @@ def test_every_shipped_model_checksum_and_rules(path: Path):
 def test_c_inference_equals_numpy_on_10000_inputs():
     """10,000 inputs: features of after-states dealt at random plus random vectors,
     through every net of the shipped model and of a random model."""
+    typical = ffi.buffer(lib.ofc_ev_opponent_counts(ffi.NULL), 4 * 3 * 7918)
     models = [(p.read_bytes()) for p in SHIPPED] + [
-        model_bytes(random_nets(3), rules.PINEAPPLE, 2)
+        model_bytes(random_nets(3), rules.PINEAPPLE, 2),
+        model_bytes(random_nets(4), rules.PINEAPPLE, 2, np.frombuffer(typical, np.uint32)),
     ]
     rng = np.random.default_rng(11)
     out = ffi.new("double *")
