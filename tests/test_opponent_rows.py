@@ -15,7 +15,7 @@ from ofc_fast._native import ffi, lib
 from ofc_fast.bots import ValueBot, unseen_cards
 from ofc_fast.errors import ModelError
 from ofc_fast.game import Game
-from ofc_fast.learned import load_model, model_bytes, shipped_model
+from ofc_fast.learned import load_model, model_bytes
 from ofc_fast.learned._data import row_counts
 from ofc_fast.ranking import rank3, rank5
 from ofc_fast.scoring import score_pair
@@ -95,9 +95,10 @@ def _u32(counts: np.ndarray) -> object:
 def test_model_without_opponent_rows_is_format_1_and_uses_the_typical_opponent():
     data = model_bytes(random_nets(1), P, 2)
     assert struct.unpack_from("<I", data, 8)[0] == 1
-    shipped = shipped_model(P, 2)
-    assert shipped is not None and shipped.opponent_rows is None
-    assert shipped.ev_tables(P) is ev_tables(P)
+    from ofc_fast.learned import ValueModel
+
+    m = ValueModel.from_bytes(data, "typical")
+    assert m.opponent_rows is None and m.ev_tables(P) is ev_tables(P)
 
 
 def test_a_model_against_one_board_values_a_board_as_the_scorer_pays():
