@@ -181,12 +181,13 @@ def row_counts(rules: RuleSet, boards: list[list[list[int]]]) -> np.ndarray:
     (an opponent row distribution: ``csrc/include/ofc_model.h``)."""
     from ..board import Board
 
-    out = np.zeros(3 * int(lib.OFC_STRENGTH_TABLE_SIZE), np.uint64)
+    size = int(lib.OFC_STRENGTH_TABLE_SIZE)
+    out = np.zeros(int(lib.OFC_VM_OPP_COUNTS), np.uint64)
     for rows in boards:
         e = Board.from_ids(*(tuple(r) for r in rows)).evaluate(rules)
         if not e.foul:
             for r, strength in enumerate(e.strengths):
-                out[r * int(lib.OFC_STRENGTH_TABLE_SIZE) + strength] += 1
+                out[r * size + strength] += 1
     return out
 
 
