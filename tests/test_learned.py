@@ -445,6 +445,17 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     assert main(typical) == 0  # the library's typical opponent: no rows, format 1
     assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
     assert not (tmp_path / "typical" / "opponent.npz").exists()
+    at_random = [*argv(2)[:-1], str(tmp_path / "random"), "--opponent", "random"]
+    assert main(at_random) == 0  # the rows of 3 deals of random play, carried too
+    random_rows = load_model(tmp_path / "random" / "pineapple-2p.ofcvm").opponent_rows
+    assert random_rows is not None and 0 < random_rows[0].sum() <= 6
+    assert not np.array_equal(random_rows, rows)
+    with np.load(tmp_path / "random" / "opponent.npz") as opp:
+        assert np.array_equal(opp["rows"], random_rows.ravel())
+    no_clean = [*argv(2)[:-1], str(tmp_path / "no-clean"), "--opponent", "random"]
+    # seed 2: the one random deal fouls both boards, so there are no rows to price
+    assert main([*no_clean, "--opponent-deals", "1"]) == 2
+    assert "finished no clean board" in capsys.readouterr().err
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
 

@@ -88,6 +88,26 @@ def test_row_counts_are_the_rows_of_the_clean_finished_boards() -> None:
     assert np.array_equal(d["rows"], want)
 
 
+def test_random_play_rows_are_fewer_and_weaker_than_heuristic_rows() -> None:
+    """``rows`` of random play (``--opponent random``, epsilon 1): most random boards
+    foul, and the clean ones hold weaker rows than HeuristicBot's, row by row."""
+    from ofc_fast.ranking import rank3, rank5
+
+    def mean_strengths(rows: np.ndarray) -> list[float]:
+        per = rows.reshape(3, 7918).astype(float)
+        return [float((per[r] * np.arange(7918)).sum() / per[r].sum()) for r in range(3)]
+
+    rand = _positions(seed=8, deals=40, epsilon=1.0)["rows"]
+    heur = _positions(seed=8, deals=40, epsilon=0.0)["rows"]
+    assert 0 < rand[:7918].sum() < heur[:7918].sum() // 2  # of 80 boards each
+    # each row is weaker at random (strength: larger beats smaller)
+    for r, (a, b) in enumerate(zip(mean_strengths(rand), mean_strengths(heur))):
+        assert a < b, r
+    # the rankers agree on the scale: a pair of aces beats any high card up front
+    assert rank3("Ah Ad 2c") > rank3("Ah Kd Jc") > 0
+    assert rank5("2h 2d 3c 4s 5h") > rank5("Ah Kd Qc Js 9h") > 0
+
+
 def test_positions_know_only_dead_cards_the_seat_saw() -> None:
     d = _positions(seed=9)
     for board, dealt, n, dead in zip(d["board"], d["dealt"], d["n"], d["dead"]):

@@ -225,3 +225,19 @@ def test_the_bots_and_the_search_price_boards_against_the_models_opponent(tmp_pa
         for x in advise(obs, samples=16, seed=1, model=tmp_path / "weak.ofcvm")
     }
     assert a.keys() == b.keys() and a != b
+
+
+@pytest.mark.parametrize("name", ["pineapple-2p", "pineapple-3p", "ofc-2p", "ofc-3p"])
+def test_every_shipped_model_carries_opponent_rows(name: str):
+    """The shipped models are trained with ``--opponent play`` (docs/learned.md): each
+    file is format 2, and its rows are a played opponent's (every row counted on the
+    same clean boards, a front only at 3-card strengths), not the typical opponent."""
+    from ofc_fast.learned.model import MODEL_DIR
+
+    data = (MODEL_DIR / f"{name}.ofcvm").read_bytes()
+    assert struct.unpack_from("<I", data, 8)[0] == 2
+    rows = load_model(MODEL_DIR / f"{name}.ofcvm").opponent_rows
+    assert rows is not None and rows.shape == (3, SIZE)
+    assert rows[0].sum() == rows[1].sum() == rows[2].sum() > 10_000
+    front = np.flatnonzero(rows[0]).tolist()
+    assert all(rank3("2c 3d 4h") <= s <= rank3("Ac Ad Ah") for s in front)

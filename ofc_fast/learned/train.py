@@ -56,11 +56,13 @@ from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
 
-OPPONENTS = ("play", "typical")
+OPPONENTS = ("play", "random", "typical")
 """What a model's labels value a finished board against: ``"play"``, the rows of the
 clean boards the behaviour policy finishes in ``opponent_deals`` deals of its own
-(HeuristicBot, no random moves; carried in the model file); ``"typical"``, the
-library's typical opponent (``ofc_ev_tables_init``)."""
+(HeuristicBot, no random moves; carried in the model file); ``"random"``, those of
+``opponent_deals`` deals of uniformly random legal moves (RandomBot's play; carried
+too); ``"typical"``, the library's typical opponent (``ofc_ev_tables_init``)."""
+_ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent's rows
 _CHUNK_DEALS = 25
 _CHUNK_LABELS = 400
 
@@ -382,7 +384,7 @@ def train(
         "eval_samples": eval_samples,
         "eval_limit": eval_limit,
         "opponent": opponent,
-        "opponent_deals": opponent_deals if opponent == "play" else 0,
+        "opponent_deals": opponent_deals if opponent in _ROW_EPSILON else 0,
         "format": 2,
     }
     run = _Run(Path(out), config)
@@ -404,16 +406,28 @@ def train(
         ),
     )
     rows = None
-    if opponent == "play":
+    if opponent in _ROW_EPSILON:
         say("opponent rows")
         rows = run.step(
             "opponent",
             lambda: {
                 "rows": _positions(
-                    ex, rules, players, seed + 2_000_003, 0, opponent_deals, 0.0, progress
+                    ex,
+                    rules,
+                    players,
+                    seed + 2_000_003,
+                    0,
+                    opponent_deals,
+                    _ROW_EPSILON[opponent],
+                    progress,
                 )["rows"]
             },
         )["rows"].astype(np.uint32)
+        if not rows.any():
+            raise ModelError(
+                f"the {opponent_deals} '{opponent}' opponent deals finished no clean "
+                "board to take rows from: raise --opponent-deals"
+            )
     saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
     rounds_pos = [pos]
     for r in range(1, rounds + 1):
@@ -592,10 +606,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=OPPONENTS,
         default="play",
         help="value finished boards against the rows of HeuristicBot's own play "
-        "('play') or the library's typical opponent ('typical')",
+        "('play'), of random play ('random') or the library's typical opponent "
+        "('typical')",
     )
     p.add_argument(
-        "--opponent-deals", type=int, default=20_000, help="deals behind 'play' rows"
+        "--opponent-deals",
+        type=int,
+        default=20_000,
+        help="deals behind 'play' and 'random' rows",
     )
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
