@@ -10,7 +10,8 @@ Strength, PINEAPPLE heads-up (issue "Search in C"):
 * SearchBot vs RandomBot: a ``Match`` of ``--random-deals`` deals (button rotating,
   Fantasyland carried over); points per deal of SearchBot with a 95% interval.
   SearchBot's settings here: ``--random-settings`` (JSON keyword settings, e.g.
-  ``'{"opponent": "random"}'``; default ``{}``: the defaults).
+  ``'{"opponent": "random"}'``; default ``{}``: the defaults; ``fl_value`` keyed by
+  card count as JSON keys are, ``'{"fl_value": {"14": 10.5}}'``).
 * SearchBot vs HeuristicBot: ``--duplicate-deals`` duplicate deals: each deal
   (seed ``deal_seed(seed, i)``, no Fantasyland carried) is played twice with the seats
   swapped, so both bots get the same cards; a duplicate deal's score is the mean of
@@ -108,6 +109,9 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
 
 
 def _search(seed: int, budget: float, settings: dict[str, Any]) -> SearchBot:
+    fl = settings.get("fl_value")
+    if isinstance(fl, dict):  # JSON keys are text: {"14": 10.5} is {14: 10.5}
+        settings = {**settings, "fl_value": {int(k): v for k, v in fl.items()}}
     return SearchBot(PRESET, seed=seed, **{"time_budget": budget, **settings})
 
 

@@ -43,3 +43,12 @@ def test_rollout_rows_report_positive_rates() -> None:
         row = bench.rollouts_per_second(policy, 1, 1, 0.01)
         assert row["policy"] == policy and row["moves"] > 0
         assert 0 < row["min"] <= row["rollouts_per_s"] <= row["max"]
+
+
+def test_settings_take_fantasyland_values_keyed_by_json_text() -> None:
+    """JSON keys are text: ``{"fl_value": {"14": 10.5}}`` is SearchBot's
+    ``fl_value={14: 10.5}``, the bot's stay values and its search model's."""
+    bench = _bench()
+    bot = bench._search(1, 0.01, {"fl_value": {"14": 10.5, "17": 20}})
+    assert bot.settings()["fl_value"] == {14: 10.5, 17: 20}
+    assert bench._search(1, 0.01, {"fl_value": 3.0}).settings()["fl_value"] == 3.0

@@ -456,6 +456,32 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     # seed 2: the one random deal fouls both boards, so there are no rows to price
     assert main([*no_clean, "--opponent-deals", "1"]) == 2
     assert "finished no clean board" in capsys.readouterr().err
+    # --fl-value: the worth of a Fantasyland entry in the labels, kept in the config
+    no_fl = [*argv(2)[:-1], str(tmp_path / "no-fl"), "--fl-value", "0"]
+    assert main(no_fl) == 0
+    assert (
+        json.loads((tmp_path / "no-fl" / "report.json").read_text())["fl_value"]
+        == [0.0] * 5
+    )
+    assert (
+        json.loads((tmp_path / "no-fl" / "config.json").read_text())["fl_value"]
+        == [0.0] * 5
+    )
+    with (
+        np.load(tmp_path / "no-fl" / "labels-11.npz") as lab,
+        np.load(tmp_path / "labels-11.npz") as old,
+    ):  # the same after-states and draws; a front that earns Fantasyland is worth less
+        assert np.array_equal(lab["boards"], old["boards"])
+        assert (lab["y"] <= old["y"] + 1e-9).all() and (lab["y"] < old["y"]).any()
+    default = '{"13": 9.5, "14": 14.5, "15": 20.5, "16": 26.5, "17": 33.5}'
+    assert main([*args, "--fl-value", default]) == 0  # the default: the same run
+    assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == first
+    assert main([*args, "--fl-value", "5"]) == 2  # another value: another run
+    assert "other settings" in capsys.readouterr().err
+    assert main([*no_fl[:-1], "lots"]) == 2
+    assert "--fl-value: a number or a JSON object" in capsys.readouterr().err
+    assert main([*no_fl[:-1], '{"12": 1}']) == 2
+    assert "fl_value: card counts must be 13..17" in capsys.readouterr().err
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
 

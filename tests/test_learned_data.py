@@ -168,3 +168,37 @@ def test_evaluation_gives_a_regret_and_an_agreement() -> None:
     assert out.shape == (1, 2) and np.isfinite(out).all()
     assert out[0, 0] >= -1e-9  # a regret is never negative
     assert out[0, 1] in (0.0, 1.0)
+
+
+def _label_11(front: str, stay: tuple[float, ...]) -> float:
+    """The label of one 11-card after-state (the next decision completes the board:
+    3 cards, one discarded), over 16 draws of the same stream whatever ``stay``."""
+    from ofc_fast.cards import parse_cards
+
+    rows = (parse_cards(front), parse_cards("4h 4s 9c 9h Jd"), parse_cards("Ah Kh 8h 5h"))
+    board = bytearray([0xFF] * 13)
+    for start, cards in zip((0, 3, 8), rows):
+        board[start : start + len(cards)] = bytes(cards)
+    boards = np.frombuffer(bytes(board), np.uint8).reshape(1, 13)
+    task = _data.LabelTask(
+        PINEAPPLE, 2, None, boards, np.zeros(1, np.uint64), 11, 0, 16, None, stay
+    )
+    return float(_data.label_chunk(task)[0])
+
+
+def test_labels_price_fantasyland_at_the_given_value() -> None:
+    """``stay`` is what a Fantasyland entry is worth in a label.  A front of 2c 3d
+    can never earn Fantasyland (at best a pair of threes), so its label is the same
+    at any value; a front holding QQ earns it on every clean completion, and a
+    completion's Fantasyland term is the only thing a value moves, so raising all
+    five values by 10 raises the label by more than 0 and at most 10 (the same
+    draws; 10 times the share of them with a clean completion), and pricing
+    Fantasyland at 0 lowers it."""
+    default = tuple(float(v) for v in (9.5, 14.5, 20.5, 26.5, 33.5))  # the rules'
+    higher = tuple(v + 10 for v in default)
+    zero = (0.0,) * 5
+    assert _label_11("2c 3d", ()) == _label_11("2c 3d", zero) == _label_11("2c 3d", higher)
+    base = _label_11("Qc Qd", ())
+    assert _label_11("Qc Qd", default) == base  # () is the rules' default
+    assert 0 < _label_11("Qc Qd", higher) - base <= 10 + 1e-9
+    assert _label_11("Qc Qd", zero) < base - 5

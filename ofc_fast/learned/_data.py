@@ -51,24 +51,37 @@ def _model(data: bytes | None) -> ValueModel | None:
     return None if data is None else ValueModel.from_bytes(data, "training")
 
 
-def _fl(rules: RuleSet) -> list[float]:
+Stay = tuple[float, ...]  # five Fantasyland values (13..17 cards), or () for the default
+
+
+def fl_values(rules: RuleSet, stay: Stay) -> list[float]:
+    """The search model's 18 Fantasyland values for ``stay`` (() : the default)."""
     from ..search.model import search_model
 
-    return list(search_model(rules).fl_value)
+    return list(
+        search_model(rules, dict(zip(range(13, 18), stay)) if stay else None).fl_value
+    )
 
 
 def context(
-    rules: RuleSet, players: int, model: ValueModel | None, opponent: bytes | None = None
+    rules: RuleSet,
+    players: int,
+    model: ValueModel | None,
+    opponent: bytes | None = None,
+    stay: Stay = (),
 ) -> Any:
     """A value context with a model (its own opponent rows), or without one (complete
-    boards only) against ``opponent`` (uint32 row counts; None: the typical one)."""
+    boards only) against ``opponent`` (uint32 row counts; None: the typical one);
+    ``stay``: the Fantasyland values of 13..17 cards (empty: the rules' default)."""
     if model is not None:
-        return model.context(rules, players, _fl(rules))
-    return _bare_context(rules, players, opponent)
+        return model.context(rules, players, fl_values(rules, stay))
+    return _bare_context(rules, players, opponent, stay)
 
 
 @lru_cache(maxsize=8)
-def _bare_context(rules: RuleSet, players: int, opponent: bytes | None) -> Any:
+def _bare_context(
+    rules: RuleSet, players: int, opponent: bytes | None, stay: Stay = ()
+) -> Any:
     from ..rules.compiled import compiled, compiled_fl
     from ..solver import ev_tables
 
@@ -83,7 +96,7 @@ def _bare_context(rules: RuleSet, players: int, opponent: bytes | None) -> Any:
     keep = (compiled(rules), compiled_fl(rules), ev)
     ctx.rules, ctx.fl, ctx.ev = keep
     ctx.model = ffi.NULL
-    ctx.fl_value = _fl(rules)
+    ctx.fl_value = fl_values(rules, stay)
     ctx.players = players
     ctx.in_fl = 0
     _HOLD.append(keep)
@@ -128,6 +141,7 @@ class GenTask:
     stop: int
     epsilon: float
     behaviour: bytes | None = None
+    stay: Stay = ()  # the behaviour ValueBot's Fantasyland values (() : default)
 
 
 def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
@@ -196,7 +210,8 @@ def _behaviour(rules: RuleSet, task: GenTask, seed: int) -> Any:
     model = _model(task.behaviour)
     if model is None:
         return HeuristicBot(rules, seed)
-    return ValueBot(rules, seed, model=model)
+    stay = dict(zip(range(13, 18), task.stay)) if task.stay else None
+    return ValueBot(rules, seed, model=model, fl_value=stay)
 
 
 def _action_of(
@@ -266,12 +281,13 @@ class LabelTask:
     start: int
     samples: int
     opponent: bytes | None = None  # without a model: the opponent rows (uint32)
+    stay: Stay = ()  # Fantasyland values of 13..17 cards (() : the rules' default)
 
 
 def label_chunk(task: LabelTask) -> np.ndarray:
     """float64 labels, one per after-state of the task."""
     rules = _rules(task.rules)
-    ctx = context(rules, task.players, _model(task.model), task.opponent)
+    ctx = context(rules, task.players, _model(task.model), task.opponent, task.stay)
     return np.array(
         [
             expect(
@@ -320,10 +336,11 @@ def features(
     boards: np.ndarray,
     dead: np.ndarray,
     opponent: bytes | None = None,
+    stay: Stay = (),
 ) -> np.ndarray:
     """(N, FEATURES) float32 features of after-states, against ``opponent`` (uint32
-    row counts; None: the typical opponent)."""
-    ctx = _bare_context(rules, players, opponent)
+    row counts; None: the typical opponent), Fantasyland valued at ``stay``."""
+    ctx = _bare_context(rules, players, opponent, stay)
     out = np.empty((len(boards), FEATURES), np.float32)
     buf = ffi.new(f"float[{FEATURES}]")
     for j, (b, d) in enumerate(zip(boards, dead)):
@@ -354,6 +371,7 @@ class EvalTask:
     seed: int
     start: int
     samples: int
+    stay: Stay = ()  # Fantasyland values of 13..17 cards (() : the rules' default)
 
 
 def eval_chunk(task: EvalTask) -> np.ndarray:
@@ -362,8 +380,8 @@ def eval_chunk(task: EvalTask) -> np.ndarray:
     rules = _rules(task.rules)
     model = _model(task.model)
     assert model is not None
-    ctx = context(rules, task.players, model)
-    tctx = context(rules, task.players, _model(task.teacher))
+    ctx = context(rules, task.players, model, None, task.stay)
+    tctx = context(rules, task.players, _model(task.teacher), None, task.stay)
     out = np.zeros((len(task.board), 2))
     vals = ffi.new(f"double[{int(lib.OFC_ACTION_SPACE)}]")
     for j in range(len(task.board)):

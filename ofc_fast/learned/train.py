@@ -9,8 +9,8 @@ Steps (each saved in ``--out``, so running the same command again resumes):
    down to the opening, the after-states of the recorded decisions (the move played
    and ``--others`` random legal ones) are labelled with the mean, over
    ``--samples`` draws of the next street, of the best next after-state's value
-   (exact on the last street; through the nets already fitted before it), and a
-   net is fitted to them;
+   (exact on the last street, a Fantasyland entry worth ``--fl-value``; through
+   the nets already fitted before it), and a net is fitted to them;
 3. *model and report*: the model file ``<rules>-<players>p.ofcvm`` and
    ``report.json`` / ``report.md`` (held-out regret and top-1 agreement per street
    against the teacher, the cost of each step) and ``report.png`` (matplotlib, when
@@ -42,13 +42,16 @@ from ..errors import ModelError, OfcError
 from ..parallel import Executor, Progress, in_order, make_executor
 from ..rules import RuleSet
 from ..rules.model import GameKind
+from ..solver import StayValue, stay_values
 from ._data import (
     EvalTask,
     GenTask,
     LabelTask,
+    Stay,
     after_state,
     eval_chunk,
     features,
+    fl_values,
     gen_chunk,
     label_chunk,
 )
@@ -101,11 +104,19 @@ def _positions(
     epsilon: float,
     progress: bool,
     behaviour: bytes | None = None,
+    stay: Stay = (),
 ) -> dict[str, np.ndarray]:
     text = rules.to_json()
     tasks = [
         GenTask(
-            text, players, seed, a, min(a + _CHUNK_DEALS, start + deals), epsilon, behaviour
+            text,
+            players,
+            seed,
+            a,
+            min(a + _CHUNK_DEALS, start + deals),
+            epsilon,
+            behaviour,
+            stay,
         )
         for a in range(start, start + deals, _CHUNK_DEALS)
     ]
@@ -151,6 +162,7 @@ def _labels(
     samples: int,
     progress: bool,
     opponent: bytes | None,
+    stay: Stay,
 ) -> np.ndarray:
     text = rules.to_json()
     tasks = [
@@ -164,6 +176,7 @@ def _labels(
             a,
             samples,
             opponent if model is None else None,
+            stay,
         )
         for a in range(0, len(boards), _CHUNK_LABELS)
     ]
@@ -182,6 +195,7 @@ def _evaluate(
     samples: int,
     limit: int,
     progress: bool,
+    stay: Stay,
 ) -> dict[str, float]:
     placed = (held["board"] != 0xFF).sum(1)
     idx = np.flatnonzero(placed + held["n"] - held["k"] == cards)[:limit]
@@ -200,6 +214,7 @@ def _evaluate(
             seed,
             int(a),
             samples,
+            stay,
         )
         for a in range(0, len(idx), 50)
         for c in [idx[a : a + 50]]
@@ -285,6 +300,7 @@ def _backward(
     say: Callable[[str], None],
     progress: bool,
     opponent: np.ndarray | None,
+    stay: Stay,
 ) -> tuple[dict[int, dict[str, np.ndarray]], dict[str, Any]]:
     """Labels and nets of one round, from the last partial street back to the
     opening (steps ``labels-<cards><tag>``, ``net-<cards><tag>``)."""
@@ -314,6 +330,7 @@ def _backward(
                 samples,
                 progress,
                 opp,
+                stay,
             )
             return {"boards": boards, "dead": dead, "y": y}
 
@@ -322,7 +339,7 @@ def _backward(
         def fitted(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
         ) -> dict[str, np.ndarray]:
-            x = features(rules, players, lab["boards"], lab["dead"], opp)
+            x = features(rules, players, lab["boards"], lab["dead"], opp, stay)
             layers, summary = fit(
                 x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
             )
@@ -357,12 +374,14 @@ def train(
     rounds: int = 1,
     opponent: str = "play",
     opponent_deals: int = 20_000,
+    fl_value: StayValue = None,
     executor: Executor | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
     """Run (or resume) every step; returns the report (see the module doc).  A run
     with more ``rounds`` extends a finished one with fewer (the config leaves them
-    out)."""
+    out).  ``fl_value``: what a Fantasyland entry is worth in the labels, as
+    :func:`ofc_fast.solver.stay_values` reads it (None: the rules' default)."""
     if rounds < 1:
         raise ModelError(f"rounds must be 1 or more, got {rounds}")
     if opponent not in OPPONENTS or opponent_deals < 1:
@@ -370,6 +389,7 @@ def train(
             f"opponent must be one of {OPPONENTS} and opponent_deals >= 1, got "
             f"{opponent!r} and {opponent_deals}"
         )
+    stay = _stay(rules, fl_value)
     config = {
         "rules": rules.to_dict(),
         "players": players,
@@ -387,6 +407,8 @@ def train(
         "opponent_deals": opponent_deals if opponent in _ROW_EPSILON else 0,
         "format": 2,
     }
+    if stay:  # only when set: runs from before the setting still resume
+        config["fl_value"] = list(stay)
     run = _Run(Path(out), config)
     ex = executor or make_executor(1)
 
@@ -439,7 +461,7 @@ def train(
             def played(r: int = r, b: bytes = behaviour) -> dict[str, np.ndarray]:
                 start = (r - 1) * deals
                 return _positions(
-                    ex, rules, players, seed, start, deals, epsilon, progress, b
+                    ex, rules, players, seed, start, deals, epsilon, progress, b, stay
                 )
 
             rounds_pos.append(run.step(f"positions{tag}", played))
@@ -459,6 +481,7 @@ def train(
             say,
             progress,
             rows,
+            stay,
         )
     data = model_bytes(_nets_of(saved), rules, players, rows)
     name = f"{rules.name.lower()}-{players}p.ofcvm"
@@ -484,6 +507,7 @@ def train(
             eval_samples,
             eval_limit if c > 5 else max(1, eval_limit // 10),
             progress,
+            stay,
         )
         for c in _sizes(rules)
     }
@@ -494,6 +518,7 @@ def train(
         "rounds": rounds,
         "rules": rules.name,
         "players": players,
+        "fl_value": fl_values(rules, stay)[13:],
         "streets": streets,
         "fits": fits,
         "cost_seconds": run.cost,
@@ -504,6 +529,32 @@ def train(
     (run.out / "report.md").write_text(_markdown(report))
     _plot(report, run.out / "report.png")
     return report
+
+
+def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
+    """The five Fantasyland values of ``fl_value``; () for the rules' default."""
+    try:
+        five = tuple(stay_values(rules, fl_value))
+    except OfcError as exc:
+        raise ModelError(str(exc).replace("stay_value", "fl_value")) from None
+    return () if fl_value is None or five == tuple(stay_values(rules)) else five
+
+
+def _stay_arg(text: str) -> StayValue:
+    """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        raw = json.loads(text)
+        if not isinstance(raw, dict):
+            raise ValueError
+        return {int(k): v for k, v in raw.items()}
+    except ValueError:
+        raise ModelError(
+            f'--fl-value: a number or a JSON object {{"14": 10.5, ...}}, got {text!r}'
+        ) from None
 
 
 def _c_check(
@@ -615,6 +666,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=20_000,
         help="deals behind 'play' and 'random' rows",
     )
+    p.add_argument(
+        "--fl-value",
+        default=None,
+        help="a Fantasyland entry's worth in the labels: a number, or a JSON object "
+        "by next Fantasyland cards, '{\"14\": 10.5}' (default: the rules' stay values)",
+    )
     p.add_argument("--workers", type=int, default=1)
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
     p.add_argument("--quiet", action="store_true")
@@ -642,6 +699,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rounds=a.rounds,
                 opponent=a.opponent,
                 opponent_deals=a.opponent_deals,
+                fl_value=None if a.fl_value is None else _stay_arg(a.fl_value),
                 executor=ex,
                 progress=not a.quiet,
             )
