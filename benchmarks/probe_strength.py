@@ -23,6 +23,14 @@ within its interval).  Settings are compared on ``net + lambda * entry`` per dea
 (``lambda = (F - N) / (1 - s)``: an entry's worth in match points, with ``N`` of the
 first setting), with a Student-t 95% interval of the paired differences.
 
+Where the fouls come from: for each fouled board of the normal deals, the decision
+after which the seat's real later cards admit no clean completion (perfect foresight,
+``ofc.best_completion``), printed per setting as counts by the board's cards after
+that decision (``5`` the opening, ``13`` the last one).  A foul committed on an early
+decision is a risk the search took there knowingly or not; one committed on the
+11-card decision was taken with only the last round to come, which the rollouts
+complete exactly.
+
 ``--ceiling`` adds a bound no player reaches: SearchBot's seat set with perfect
 foresight (the best completion of the 17 cards it is dealt, ``ofc.best_completion``
 with the default value model), against the same random boards.
@@ -50,25 +58,57 @@ ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discard
 RANDOM_STREAM = 10**6  # RandomBot of deal i: seed RANDOM_STREAM + i
 
 
-def _record(net: int, entry: int, foul: bool, royalties: tuple[int, ...]) -> dict[str, Any]:
+def _record(
+    net: int, entry: int, foul: bool, royalties: tuple[int, ...], committed: int = 0
+) -> dict[str, Any]:
     return {
         "net": net,
         "entry": bool(entry),
         "foul": bool(foul),
         "royalties": sum(royalties),
+        "committed": committed,  # a foul's board size when it became certain; 0: none
     }
 
 
-def _result(game: Game) -> dict[str, Any]:
+def _result(game: Game, committed: int = 0) -> dict[str, Any]:
     r = game.result()
-    return _record(r.net[0], r.fantasyland[0], r.fouls[0], r.royalties[0])
+    return _record(r.net[0], r.fantasyland[0], r.fouls[0], r.royalties[0], committed)
+
+
+class _Watched:
+    """A bot whose decisions are kept: the seat's board before each, its cards and
+    discards."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.seen: list[tuple[Any, list[int], int]] = []
+
+    def act(self, obs: Any) -> Any:
+        rows = obs["boards"][obs["seat"]]
+        self.seen.append((rows, list(obs["dealt"]), int(obs["to_discard"])))
+        return self.bot.act(obs)
+
+
+def committed(seen: list[tuple[Any, list[int], int]], final: Any) -> int:
+    """The cards on the board after the first decision from which the real later
+    cards admit no clean completion (the final board's 13 when each did)."""
+    boards = [rows for rows, _, _ in seen[1:]] + [final]
+    for d, board in enumerate(boards[:-1]):
+        later = seen[d + 1 :]
+        cards = [c for _, dealt, _ in later for c in dealt]
+        rounds = [(len(dealt), k) for _, dealt, k in later]
+        if best_completion(board, cards, PRESET, rounds=rounds).foul:
+            return sum(len(r) for r in board)
+    return 13
 
 
 def normal_deal(seed: int, i: int, settings: dict[str, Any]) -> dict[str, Any]:
     """Deal ``i``: SearchBot (seat 0, ``settings``) against RandomBot, no Fantasyland."""
     g = Game(PRESET, players=2, seed=deal_seed(seed, i), button=i % 2)
-    play_out(g, [SearchBot(PRESET, seed=i, **settings), RandomBot(RANDOM_STREAM + i)])
-    return _result(g)
+    bot = _Watched(SearchBot(PRESET, seed=i, **settings))
+    play_out(g, [bot, RandomBot(RANDOM_STREAM + i)])
+    foul = g.result().fouls[0]
+    return _result(g, committed(bot.seen, g.observation(0)["boards"][0]) if foul else 0)
 
 
 def fantasyland_deal(seed: int, i: int) -> dict[str, Any]:
@@ -223,7 +263,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<12} {sm['N']:+6.2f} +- {sm['N_ci95']:4.2f} {sm['entry']:6.1%} "
             f"{sm['foul']:6.1%} {sm['royalties']:5.2f} {sm['match']:+6.2f} {vs:>14}"
         )
-        out["settings"][name] = {**sm, "vs_first": d, "vs_first_ci95": dci}
+        where = {c: sum(r["committed"] == c for r in recs) for c in (5, 7, 9, 11, 13)}
+        if name != "ceiling":
+            print(
+                f"{'':<12} fouls committed after the decision leaving "
+                + ", ".join(f"{c} cards: {n}" for c, n in where.items())
+            )
+        out["settings"][name] = {
+            **sm,
+            "vs_first": d,
+            "vs_first_ci95": dci,
+            "committed": {str(c): n for c, n in where.items()},
+        }
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)

@@ -1,0 +1,101 @@
+"""benchmarks/probe_strength.py's foul origin: the decision it names for a fouled
+board is the first after which the seat's real later cards admit no clean finish,
+checked against a brute force over every way to keep and place those cards."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from types import ModuleType
+from typing import Any
+
+from scripts import checkout_script
+
+from ofc_fast import rules
+from ofc_fast.board import Board
+from ofc_fast.bots import RandomBot
+from ofc_fast.game import Game, play_out
+
+SIZES = (3, 5, 5)
+
+
+def _probe() -> ModuleType:
+    return checkout_script("benchmarks/probe_strength.py")
+
+
+def _clean_finish_exists(board: Any, later: list[tuple[Any, list[int], int]]) -> bool:
+    """Every choice of discards (k of each later round's cards) and every split of
+    the kept cards over the rows' free slots (any split can be played round by
+    round: a slot stays free until filled)."""
+    free = [size - len(row) for size, row in zip(SIZES, board)]
+
+    def kept_sets(i: int) -> Any:
+        if i == len(later):
+            yield []
+            return
+        _, dealt, k = later[i]
+        for drop in combinations(dealt, k):
+            for rest in kept_sets(i + 1):
+                yield [c for c in dealt if c not in drop] + rest
+
+    for kept in kept_sets(0):
+        for front in combinations(kept, free[0]):
+            left = [c for c in kept if c not in front]
+            for middle in combinations(left, free[1]):
+                back = [c for c in left if c not in middle]
+                rows = [list(board[0]) + list(front), list(board[1]) + list(middle)]
+                b = Board.from_ids(*(tuple(r) for r in (*rows, list(board[2]) + back)))
+                if not b.evaluate(rules.PINEAPPLE).foul:
+                    return True
+    return False
+
+
+def test_committed_is_the_first_decision_without_a_clean_finish() -> None:
+    probe = _probe()
+    checked = 0
+    for i in range(40):
+        g = Game(rules.PINEAPPLE, players=2, seed=1000 + i)
+        bot = probe._Watched(RandomBot(i))
+        play_out(g, [bot, RandomBot(10**6 + i)])
+        if not g.result().fouls[0]:
+            continue
+        final = g.observation(0)["boards"][0]
+        cards = probe.committed(bot.seen, final)
+        after = [rows for rows, _, _ in bot.seen[1:]] + [final]
+        d = next(j for j, b in enumerate(after) if sum(map(len, b)) == cards)
+        if cards < 13:  # no clean finish after decision d ...
+            assert not _clean_finish_exists(after[d], bot.seen[d + 1 :])
+        if d > 0:  # ... and one after the decision before it
+            assert _clean_finish_exists(after[d - 1], bot.seen[d:])
+        checked += 1
+    assert checked >= 10  # a random player fouls most boards
+
+
+def test_three_aces_up_front_with_no_straight_to_come_is_committed_at_the_opening() -> None:
+    """Trips in front need a straight or better in the middle; the twelve cards to
+    come hold no three of a rank, no five of a suit and no five ranks in a row, so
+    the opening already fouls.  With a pair of aces in front instead, two pair in the
+    middle beats it, and the foul is not certain there."""
+    from ofc_fast.cards import parse_cards
+
+    probe = _probe()
+    later = ["2d 2h 3h", "3s 4h 4s", "7c 7d 8c", "8d Jh Qs"]
+
+    def seen(front: str, back: str) -> list[tuple[Any, list[int], int]]:
+        """The decisions: each later round keeps its first two cards, placed in the
+        first free slots (middle, back, front)."""
+        rows = [list(parse_cards(front)), [], list(parse_cards(back))]
+        out = [([[], [], []], parse_cards(f"{front} {back}"), 0)]
+        for cards in later:
+            dealt = list(parse_cards(cards))
+            out.append(([list(r) for r in rows], dealt, 1))
+            for c in dealt[:2]:
+                r = next(r for r in (1, 2, 0) if len(rows[r]) < SIZES[r])
+                rows[r].append(c)
+        return out
+
+    doomed = seen("As Ah Ad", "2c 3d")
+    assert probe.committed(doomed, doomed[-1][0]) == 5
+    assert not _clean_finish_exists(doomed[1][0], doomed[1:])
+    pair = seen("As Ah", "Ad 2c 3d")
+    assert _clean_finish_exists(pair[1][0], pair[1:])
+    assert probe.committed(pair, pair[-1][0]) != 5
