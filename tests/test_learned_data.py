@@ -202,3 +202,25 @@ def test_labels_price_fantasyland_at_the_given_value() -> None:
     assert _label_11("Qc Qd", default) == base  # () is the rules' default
     assert 0 < _label_11("Qc Qd", higher) - base <= 10 + 1e-9
     assert _label_11("Qc Qd", zero) < base - 5
+
+
+def test_fl_value_setting_reads_as_the_solver_reads_stay_values() -> None:
+    """``--fl-value`` / ``train(fl_value=...)``: the rules' default (given or not) is
+    ``()``, so runs from before the setting resume; anything else is its five values;
+    a count outside 13..17 or text that is neither a number nor a JSON object is a
+    ModelError naming the setting."""
+    from ofc_fast.errors import ModelError
+    from ofc_fast.learned.train import _stay, _stay_arg
+
+    pin = rules.PINEAPPLE
+    default = {13: 9.5, 14: 14.5, 15: 20.5, 16: 26.5, 17: 33.5}
+    assert _stay(pin, None) == () and _stay(pin, default) == ()
+    assert _stay(pin, 0) == (0.0,) * 5
+    assert _stay(pin, {14: 10}) == (0.0, 10.0, 0.0, 0.0, 0.0)
+    with pytest.raises(ModelError, match=r"fl_value: card counts must be 13\.\.17"):
+        _stay(pin, {12: 1.0})
+    assert _stay_arg("3") == 3.0
+    assert _stay_arg('{"14": 10.5}') == {14: 10.5}
+    for bad in ("lots", "[1, 2]", '{"fourteen": 1}'):
+        with pytest.raises(ModelError, match="--fl-value: a number or a JSON object"):
+            _stay_arg(bad)
