@@ -89,11 +89,10 @@ class _Watched:
         return self.bot.act(obs)
 
 
-def committed(seen: list[tuple[Any, list[int], int]], final: Any) -> int:
+def committed(seen: list[tuple[Any, list[int], int]]) -> int:
     """The cards on the board after the first decision from which the real later
-    cards admit no clean completion (the final board's 13 when each did)."""
-    boards = [rows for rows, _, _ in seen[1:]] + [final]
-    for d, board in enumerate(boards[:-1]):
+    cards admit no clean completion (13, the final board's, when each did)."""
+    for d, (board, _, _) in enumerate(seen[1:]):
         later = seen[d + 1 :]
         cards = [c for _, dealt, _ in later for c in dealt]
         rounds = [(len(dealt), k) for _, dealt, k in later]
@@ -108,7 +107,7 @@ def normal_deal(seed: int, i: int, settings: dict[str, Any]) -> dict[str, Any]:
     bot = _Watched(SearchBot(PRESET, seed=i, **settings))
     play_out(g, [bot, RandomBot(RANDOM_STREAM + i)])
     foul = g.result().fouls[0]
-    return _result(g, committed(bot.seen, g.observation(0)["boards"][0]) if foul else 0)
+    return _result(g, committed(bot.seen) if foul else 0)
 
 
 def fantasyland_deal(seed: int, i: int) -> dict[str, Any]:

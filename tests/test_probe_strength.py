@@ -59,7 +59,7 @@ def test_committed_is_the_first_decision_without_a_clean_finish() -> None:
         if not g.result().fouls[0]:
             continue
         final = g.observation(0)["boards"][0]
-        cards = probe.committed(bot.seen, final)
+        cards = probe.committed(bot.seen)
         after = [rows for rows, _, _ in bot.seen[1:]] + [final]
         d = next(j for j, b in enumerate(after) if sum(map(len, b)) == cards)
         if cards < 13:  # no clean finish after decision d ...
@@ -94,8 +94,8 @@ def test_three_aces_up_front_with_no_straight_to_come_is_committed_at_the_openin
         return out
 
     doomed = seen("As Ah Ad", "2c 3d")
-    assert probe.committed(doomed, doomed[-1][0]) == 5
+    assert probe.committed(doomed) == 5
     assert not _clean_finish_exists(doomed[1][0], doomed[1:])
     pair = seen("As Ah", "Ad 2c 3d")
     assert _clean_finish_exists(pair[1][0], pair[1:])
-    assert probe.committed(pair, pair[-1][0]) != 5
+    assert probe.committed(pair) != 5

@@ -54,13 +54,16 @@ def _model(data: bytes | None) -> ValueModel | None:
 Stay = tuple[float, ...]  # five Fantasyland values (13..17 cards), or () for the default
 
 
+def _stay_value(stay: Stay) -> dict[int, float] | None:
+    """``stay`` as the bots' ``fl_value`` reads it (None: the rules' default)."""
+    return dict(zip(range(13, 18), stay)) if stay else None
+
+
 def fl_values(rules: RuleSet, stay: Stay) -> list[float]:
     """The search model's 18 Fantasyland values for ``stay`` (() : the default)."""
     from ..search.model import search_model
 
-    return list(
-        search_model(rules, dict(zip(range(13, 18), stay)) if stay else None).fl_value
-    )
+    return list(search_model(rules, _stay_value(stay)).fl_value)
 
 
 def context(
@@ -210,8 +213,7 @@ def _behaviour(rules: RuleSet, task: GenTask, seed: int) -> Any:
     model = _model(task.behaviour)
     if model is None:
         return HeuristicBot(rules, seed)
-    stay = dict(zip(range(13, 18), task.stay)) if task.stay else None
-    return ValueBot(rules, seed, model=model, fl_value=stay)
+    return ValueBot(rules, seed, model=model, fl_value=_stay_value(task.stay))
 
 
 def _action_of(
@@ -336,11 +338,10 @@ def features(
     boards: np.ndarray,
     dead: np.ndarray,
     opponent: bytes | None = None,
-    stay: Stay = (),
 ) -> np.ndarray:
     """(N, FEATURES) float32 features of after-states, against ``opponent`` (uint32
-    row counts; None: the typical opponent), Fantasyland valued at ``stay``."""
-    ctx = _bare_context(rules, players, opponent, stay)
+    row counts; None: the typical opponent)."""
+    ctx = _bare_context(rules, players, opponent)
     out = np.empty((len(boards), FEATURES), np.float32)
     buf = ffi.new(f"float[{FEATURES}]")
     for j, (b, d) in enumerate(zip(boards, dead)):

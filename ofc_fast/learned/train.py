@@ -339,7 +339,7 @@ def _backward(
         def fitted(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
         ) -> dict[str, np.ndarray]:
-            x = features(rules, players, lab["boards"], lab["dead"], opp, stay)
+            x = features(rules, players, lab["boards"], lab["dead"], opp)
             layers, summary = fit(
                 x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
             )
