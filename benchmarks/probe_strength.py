@@ -31,6 +31,12 @@ decision is a risk the search took there knowingly or not; one committed on the
 11-card decision was taken with only the last round to come, which the rollouts
 complete exactly.
 
+Whom the decisions face: the first of the seat's decisions taken when the opponent's
+board already admitted no clean finish with the opponent's real later cards (it
+fouls whatever it does), printed per setting as the share of deals where that had
+happened by the decision leaving 7, 9, 11 and 13 cards, with the seat's foul rate in
+those deals and in the others.
+
 ``--ceiling`` adds a bound no player reaches: SearchBot's seat set with perfect
 foresight (the best completion of the 17 cards it is dealt, ``ofc.best_completion``
 with the default value model), against the same random boards.
@@ -49,6 +55,7 @@ from typing import Any
 import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
+from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
@@ -59,7 +66,12 @@ RANDOM_STREAM = 10**6  # RandomBot of deal i: seed RANDOM_STREAM + i
 
 
 def _record(
-    net: int, entry: int, foul: bool, royalties: tuple[int, ...], committed: int = 0
+    net: int,
+    entry: int,
+    foul: bool,
+    royalties: tuple[int, ...],
+    committed: int = 0,
+    doomed: int = 0,
 ) -> dict[str, Any]:
     return {
         "net": net,
@@ -67,47 +79,79 @@ def _record(
         "foul": bool(foul),
         "royalties": sum(royalties),
         "committed": committed,  # a foul's board size when it became certain; 0: none
+        "doomed": doomed,  # our board size after the first decision facing a doomed
+        # opponent (opponent_doomed); 0: none
     }
 
 
-def _result(game: Game, committed: int = 0) -> dict[str, Any]:
+def _result(game: Game, committed: int = 0, doomed: int = 0) -> dict[str, Any]:
     r = game.result()
-    return _record(r.net[0], r.fantasyland[0], r.fouls[0], r.royalties[0], committed)
+    return _record(
+        r.net[0], r.fantasyland[0], r.fouls[0], r.royalties[0], committed, doomed
+    )
+
+
+Seen = list[tuple[Any, list[int], int]]  # per decision: board before, cards, discards
 
 
 class _Watched:
     """A bot whose decisions are kept: the seat's board before each, its cards and
-    discards."""
+    discards (``seen``), and the other seat's board at that moment (``other``)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
-        self.seen: list[tuple[Any, list[int], int]] = []
+        self.seen: Seen = []
+        self.other: list[Any] = []
 
     def act(self, obs: Any) -> Any:
-        rows = obs["boards"][obs["seat"]]
-        self.seen.append((rows, list(obs["dealt"]), int(obs["to_discard"])))
+        seat = obs["seat"]
+        self.seen.append((obs["boards"][seat], list(obs["dealt"]), int(obs["to_discard"])))
+        self.other.append(obs["boards"][1 - seat])
         return self.bot.act(obs)
 
 
-def committed(seen: list[tuple[Any, list[int], int]]) -> int:
+def _cards(board: Any) -> int:
+    return sum(len(r) for r in board)
+
+
+def no_clean_finish(board: Any, later: Seen) -> bool:
+    """Whether ``board`` fouls however the cards of the ``later`` decisions are kept
+    and placed (perfect foresight: ``best_completion``)."""
+    if not later:
+        return bool(Board.from_ids(*(tuple(r) for r in board)).evaluate(PRESET).foul)
+    cards = [c for _, dealt, _ in later for c in dealt]
+    rounds = [(len(dealt), k) for _, dealt, k in later]
+    return bool(best_completion(board, cards, PRESET, rounds=rounds).foul)
+
+
+def committed(seen: Seen) -> int:
     """The cards on the board after the first decision from which the real later
     cards admit no clean completion (13, the final board's, when each did)."""
     for d, (board, _, _) in enumerate(seen[1:]):
-        later = seen[d + 1 :]
-        cards = [c for _, dealt, _ in later for c in dealt]
-        rounds = [(len(dealt), k) for _, dealt, k in later]
-        if best_completion(board, cards, PRESET, rounds=rounds).foul:
-            return sum(len(r) for r in board)
+        if no_clean_finish(board, seen[d + 1 :]):
+            return _cards(board)
     return 13
+
+
+def opponent_doomed(me: _Watched, opponent: Seen) -> int:
+    """The cards on ``me``'s board after the first of its decisions taken when the
+    other seat's board already admitted no clean finish with that seat's real later
+    cards (0: none was); ``opponent``: the other seat's decisions."""
+    for (board, dealt, k), other in zip(me.seen, me.other):
+        later = [d for d in opponent if _cards(d[0]) >= _cards(other)]
+        if _cards(other) and no_clean_finish(other, later):
+            return _cards(board) + len(dealt) - k
+    return 0
 
 
 def normal_deal(seed: int, i: int, settings: dict[str, Any]) -> dict[str, Any]:
     """Deal ``i``: SearchBot (seat 0, ``settings``) against RandomBot, no Fantasyland."""
     g = Game(PRESET, players=2, seed=deal_seed(seed, i), button=i % 2)
     bot = _Watched(SearchBot(PRESET, seed=i, **settings))
-    play_out(g, [bot, RandomBot(RANDOM_STREAM + i)])
+    other = _Watched(RandomBot(RANDOM_STREAM + i))
+    play_out(g, [bot, other])
     foul = g.result().fouls[0]
-    return _result(g, committed(bot.seen) if foul else 0)
+    return _result(g, committed(bot.seen) if foul else 0, opponent_doomed(bot, other.seen))
 
 
 def fantasyland_deal(seed: int, i: int) -> dict[str, Any]:
@@ -200,6 +244,33 @@ def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
     }
 
 
+def doom(recs: list[dict[str, Any]]) -> str:
+    """Per decision of the normal deals (by the cards it leaves): the share of deals
+    whose opponent's board was already doomed then, and the seat's foul rate in
+    those deals and in the others."""
+    parts = []
+    for c in (7, 9, 11, 13):
+        hit = [r["foul"] for r in recs if 0 < r["doomed"] <= c]
+        miss = [r["foul"] for r in recs if not 0 < r["doomed"] <= c]
+        rate = [f"{statistics.fmean(x):.1%}" if x else "-" for x in (hit, miss)]
+        parts.append(
+            f"{c} cards: {len(hit) / len(recs):.1%} (fouls {rate[0]}, else {rate[1]})"
+        )
+    return ", ".join(parts)
+
+
+def split_vs(diffs: list[float], ref: list[dict[str, Any]]) -> str:
+    """The paired differences split by whether the opponent's board was already
+    doomed by the reference's 9-card decision (the same deals for every setting:
+    the opponent's play does not depend on the seat's)."""
+    parts = []
+    for label, keep in (("opponent doomed by 9 cards", True), ("the others", False)):
+        xs = [x for x, r in zip(diffs, ref) if (0 < r["doomed"] <= 9) == keep]
+        fig = f"{statistics.fmean(xs):+.2f} +- {half_width(xs):.2f}" if xs else "-"
+        parts.append(f"{label}: {fig} ({len(xs)} deals)")
+    return "; ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--deals", type=int, default=600, help="normal deals per setting")
@@ -268,11 +339,17 @@ def main(argv: list[str] | None = None) -> int:
                 f"{'':<12} fouls committed after the decision leaving "
                 + ", ".join(f"{c} cards: {n}" for c, n in where.items())
             )
+            print(f"{'':<12} opponent already doomed at the decision leaving " + doom(recs))
+        if recs is not ref and name != "ceiling":
+            print(f"{'':<12} vs first, " + split_vs(diffs, ref))
         out["settings"][name] = {
             **sm,
             "vs_first": d,
             "vs_first_ci95": dci,
             "committed": {str(c): n for c, n in where.items()},
+            "opponent_doomed": {
+                str(c): sum(0 < r["doomed"] <= c for r in recs) for c in (5, 7, 9, 11, 13)
+            },
         }
     if args.json:
         with open(args.json, "w") as fh:

@@ -99,3 +99,54 @@ def test_three_aces_up_front_with_no_straight_to_come_is_committed_at_the_openin
     pair = seen("As Ah", "Ad 2c 3d")
     assert _clean_finish_exists(pair[1][0], pair[1:])
     assert probe.committed(pair) != 5
+
+
+def _opponent_clean(me: Any, opponent: list[tuple[Any, list[int], int]], j: int) -> bool:
+    """Whether the other seat's board at our decision ``j`` has a clean finish with
+    the cards of its decisions still to come."""
+    board = me.other[j]
+    n = sum(map(len, board))
+    return _clean_finish_exists(board, [d for d in opponent if sum(map(len, d[0])) >= n])
+
+
+def test_opponent_doomed_is_our_first_decision_facing_a_board_without_a_clean_finish() -> (
+    None
+):
+    """Random play on both seats: at the decision ``opponent_doomed`` names, the
+    other seat's board admits no clean finish with its real later cards (brute
+    force), and at our decision before it, it still did; when it names none, the
+    other seat's board still had one at our last decision."""
+    probe = _probe()
+    named = 0
+    for i in range(40):
+        g = Game(rules.PINEAPPLE, players=2, seed=2000 + i, button=i % 2)
+        me, other = probe._Watched(RandomBot(i)), probe._Watched(RandomBot(10**6 + i))
+        play_out(g, [me, other])
+        doomed = probe.opponent_doomed(me, other.seen)
+
+        leaves = [sum(map(len, b)) + len(dealt) - k for b, dealt, k in me.seen]
+        if doomed == 0:
+            assert _opponent_clean(me, other.seen, len(me.seen) - 1)
+            continue
+        j = leaves.index(doomed)
+        assert not _opponent_clean(me, other.seen, j)
+        if j > 0 and sum(map(len, me.other[j - 1])):
+            assert _opponent_clean(me, other.seen, j - 1)
+        named += 1
+    assert named >= 10  # a random player fouls most boards
+
+
+def test_split_vs_groups_the_paired_differences_by_the_reference_deals() -> None:
+    """Deals whose opponent was doomed by the reference's 9-card decision (doomed
+    at 7 or 9) on one side, the rest (never doomed, or only at 11 or 13) on the
+    other."""
+    probe = _probe()
+    ref = [{"doomed": d} for d in (7, 9, 11, 0, 13, 9)]
+    diffs = [1.0, 3.0, 10.0, 20.0, 30.0, 5.0]
+    text = probe.split_vs(diffs, ref)
+    assert text.startswith("opponent doomed by 9 cards: +3.00 +- ")
+    assert "(3 deals); the others: +20.00 +- " in text
+    assert text.endswith("(3 deals)")
+    assert probe.split_vs([1.0], [{"doomed": 0}]).startswith(
+        "opponent doomed by 9 cards: -"
+    )
