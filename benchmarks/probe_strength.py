@@ -63,6 +63,7 @@ from ofc_fast.search import best_completion
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
 RANDOM_STREAM = 10**6  # RandomBot of deal i: seed RANDOM_STREAM + i
+SIZES = (5, 7, 9, 11, 13)  # cards on the board after each PINEAPPLE decision
 
 
 def _record(
@@ -244,14 +245,19 @@ def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
     }
 
 
+def doomed_by(rec: dict[str, Any], cards: int) -> bool:
+    """Whether the deal's opponent was doomed by our decision leaving ``cards``."""
+    return bool(0 < rec["doomed"] <= cards)
+
+
 def doom(recs: list[dict[str, Any]]) -> str:
     """Per decision of the normal deals (by the cards it leaves): the share of deals
     whose opponent's board was already doomed then, and the seat's foul rate in
     those deals and in the others."""
     parts = []
     for c in (7, 9, 11, 13):
-        hit = [r["foul"] for r in recs if 0 < r["doomed"] <= c]
-        miss = [r["foul"] for r in recs if not 0 < r["doomed"] <= c]
+        hit = [r["foul"] for r in recs if doomed_by(r, c)]
+        miss = [r["foul"] for r in recs if not doomed_by(r, c)]
         rate = [f"{statistics.fmean(x):.1%}" if x else "-" for x in (hit, miss)]
         parts.append(
             f"{c} cards: {len(hit) / len(recs):.1%} (fouls {rate[0]}, else {rate[1]})"
@@ -265,7 +271,7 @@ def split_vs(diffs: list[float], ref: list[dict[str, Any]]) -> str:
     the opponent's play does not depend on the seat's)."""
     parts = []
     for label, keep in (("opponent doomed by 9 cards", True), ("the others", False)):
-        xs = [x for x, r in zip(diffs, ref) if (0 < r["doomed"] <= 9) == keep]
+        xs = [x for x, r in zip(diffs, ref) if doomed_by(r, 9) == keep]
         fig = f"{statistics.fmean(xs):+.2f} +- {half_width(xs):.2f}" if xs else "-"
         parts.append(f"{label}: {fig} ({len(xs)} deals)")
     return "; ".join(parts)
@@ -333,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{name:<12} {sm['N']:+6.2f} +- {sm['N_ci95']:4.2f} {sm['entry']:6.1%} "
             f"{sm['foul']:6.1%} {sm['royalties']:5.2f} {sm['match']:+6.2f} {vs:>14}"
         )
-        where = {c: sum(r["committed"] == c for r in recs) for c in (5, 7, 9, 11, 13)}
+        where = {c: sum(r["committed"] == c for r in recs) for c in SIZES}
         if name != "ceiling":
             print(
                 f"{'':<12} fouls committed after the decision leaving "
@@ -347,9 +353,7 @@ def main(argv: list[str] | None = None) -> int:
             "vs_first": d,
             "vs_first_ci95": dci,
             "committed": {str(c): n for c, n in where.items()},
-            "opponent_doomed": {
-                str(c): sum(0 < r["doomed"] <= c for r in recs) for c in (5, 7, 9, 11, 13)
-            },
+            "opponent_doomed": {str(c): sum(doomed_by(r, c) for r in recs) for c in SIZES},
         }
     if args.json:
         with open(args.json, "w") as fh:
