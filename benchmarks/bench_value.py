@@ -25,6 +25,12 @@ the other seats modelled as playing like its own rollouts), and ``value@PATH`` /
 ``search@PATH``: ValueBot / SearchBot with the model file at PATH instead of the
 shipped one (to compare two models, ``--match search@new.ofcvm:search``); the search
 bots get ``--budget`` seconds of CPU time per decision (the opening three times that).
+
+``--compare C`` also plays bot C in A's place on the same deals (B's bots with the
+same seeds), and prints A less C, deal by deal, with its interval: two bots compared
+through a third, e.g. ``--match search:random --compare search-rollouts``.  Against
+``random`` the opponent's boards are then the same for both (RandomBot's moves depend
+on its own cards and seed only); against another bot, its cards and seeds are.
 """
 
 from __future__ import annotations
@@ -160,12 +166,19 @@ def main(argv: list[str] | None = None) -> int:
         metavar="N",
         help="also play up to N Fantasyland deals each deal leads to, adding their points",
     )
+    ap.add_argument(
+        "--compare",
+        metavar="C",
+        help="also play bot C in A's place on the same deals; print A less C",
+    )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", metavar="PATH", help="write every figure here")
     args = ap.parse_args(argv)
     a, _, b = args.match.partition(":")
+    firsts = [a] if args.compare is None else [a, args.compare]
     jobs = [
-        (a, b, args.seed, i, args.budget, args.rules, args.players, args.carry)
+        (x, b, args.seed, i, args.budget, args.rules, args.players, args.carry)
+        for x in firsts
         for i in range(args.pairs)
     ]
     global PRESET
@@ -173,9 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
-            res = list(pool.map(pair, jobs, chunksize=4))
+            every = list(pool.map(pair, jobs, chunksize=4))
     else:
-        res = [pair(j) for j in jobs]
+        every = [pair(j) for j in jobs]
+    res, other = every[: args.pairs], every[args.pairs :]
     diffs = [statistics.fmean(r["net"]) for r in res]
     hw = t_half_width(diffs)
     normal = [statistics.fmean(r["net0"]) for r in res]
@@ -222,10 +236,52 @@ def main(argv: list[str] | None = None) -> int:
             f"royalties {s['royalties']:5.2f}  median {s['median_ms']:.2f} ms  "
             f"p90 {s['p90_ms']:.2f} ms"
         )
+    if other:
+        out["compare"] = _compared(a, args.compare, res, other)
+        c = out["compare"]
+        print(
+            f"{a} less {args.compare}, each against {b} on the same deals: "
+            f"{c['a_minus_c']:+.2f} +- {c['ci95']:.2f} points/deal"
+            + (
+                f" (normal deals alone {c['normal_deals']['a_minus_c']:+.2f} "
+                f"+- {c['normal_deals']['ci95']:.2f})"
+                if args.carry
+                else ""
+            )
+        )
+        s = c[args.compare]
+        print(
+            f"  {args.compare:<16} fouls {s['fouls']:6.1%}  Fantasyland "
+            f"{s['fantasyland']:6.1%}  royalties {s['royalties']:5.2f}  "
+            f"against {b}: {c['c_minus_b']:+.2f} points/deal"
+        )
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)
     return 0
+
+
+def _compared(
+    a: str, c: str, res: list[dict[str, Any]], other: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """A less C deal by deal (each the mean of its nets against B), with intervals,
+    and C's own fouls, Fantasyland entries and royalties."""
+    out: dict[str, Any] = {"a": a, "c": c}
+    for key, label in (("net", None), ("net0", "normal_deals")):
+        d = [
+            statistics.fmean(x[key]) - statistics.fmean(y[key]) for x, y in zip(res, other)
+        ]
+        fig = {"a_minus_c": statistics.fmean(d), "ci95": t_half_width(d)}
+        if label is None:
+            out.update(fig)
+        else:
+            out[label] = fig
+    out["c_minus_b"] = statistics.fmean(statistics.fmean(y["net"]) for y in other)
+    out[c] = {
+        k: statistics.fmean(x for y in other for x in y[f"{f}_a"])
+        for k, f in (("fouls", "foul"), ("fantasyland", "fl"), ("royalties", "roy"))
+    }
+    return out
 
 
 if __name__ == "__main__":

@@ -1,12 +1,16 @@
 """benchmarks/bench_value.py's bots with a model file (``value@PATH``,
 ``search@PATH``) play that model: the shipped file given by path plays exactly as
-the shipped default, another model does not."""
+the shipped default, another model does not; ``--compare`` plays a second bot in A's
+place on the same deals, against the same opponent boards."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
+import pytest
 from scripts import checkout_script
 from test_learned import random_nets
 
@@ -45,3 +49,44 @@ def test_a_model_file_against_itself_is_even_and_another_model_is_not(
         for i in range(4)
     ]
     assert any(p != 0 for p in pairs)
+
+
+def test_compare_the_same_bot_is_exactly_even(tmp_path: Path) -> None:
+    bench = _bench()
+    out = tmp_path / "c.json"
+    argv = ["--pairs", "4", "--match", "value:random", "--compare", "value"]
+    assert bench.main([*argv, "--carry", "2", "--json", str(out)]) == 0
+    c = json.loads(out.read_text())["compare"]
+    assert c["a_minus_c"] == 0 and c["normal_deals"]["a_minus_c"] == 0
+    assert c["c_minus_b"] == json.loads(out.read_text())["a_minus_b"]
+
+
+def test_compare_meets_the_same_random_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RandomBot plays the same moves whichever bot sits across: the comparison is
+    deal by deal against the same opponent boards."""
+    bench = _bench()
+    make = bench.make
+    moves: dict[str, list[Any]] = {}
+    first = ""
+
+    class Recorded:
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def act(self, obs: Any) -> Any:
+            move = self.bot.act(obs)
+            moves.setdefault(first, []).append(move)
+            return move
+
+    def recorded(name: str, seed: int, budget: float) -> Any:
+        bot = make(name, seed, budget)
+        return Recorded(bot) if name == "random" else bot
+
+    monkeypatch.setattr(bench, "make", recorded)
+    for first in ("value", "heuristic"):
+        nets = [
+            bench.pair((first, "random", 5, i, 0.04, "pineapple", 2, 0))["net"]
+            for i in range(3)
+        ]
+        assert len(nets) == 3
+    assert moves["value"] == moves["heuristic"] and len(moves["value"]) > 20
