@@ -21,7 +21,9 @@ fouls, Fantasyland entries and royalties on these normal deals, and the median C
 time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
 ``heuristic`` (HeuristicBot), ``random``, ``search`` (SearchBot, the shipped model),
 ``search-rollouts`` (SearchBot(model=None)), ``search-self`` (SearchBot(opponent="self"):
-the other seats modelled as playing like its own rollouts), and ``value@PATH`` /
+the other seats modelled as playing like its own rollouts), ``search-oracle`` (the
+learned search told the other seat's final board before it is played: a bound on what
+any model of the opponent could add; heads-up against ``random`` only), and ``value@PATH`` /
 ``search@PATH``: ValueBot / SearchBot with the model file at PATH instead of the
 shipped one (to compare two models, ``--match search@new.ofcvm:search``); the search
 bots get ``--budget`` seconds of CPU time per decision (the opening three times that).
@@ -36,6 +38,7 @@ on its own cards and seed only); against another bot, its cards and seeds are.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import statistics
 import sys
@@ -64,11 +67,42 @@ def make(name: str, seed: int, budget: float) -> Any:
         return HeuristicBot(PRESET, seed)
     if name == "random":
         return RandomBot(seed)
+    if name == "search-oracle":
+        return _Oracle(seed, budget)
     if name in ("search", "search-rollouts", "search-self"):
         model = None if name == "search-rollouts" else "auto"
         opponent = "self" if name == "search-self" else "best"
         return SearchBot(PRESET, seed, time_budget=budget, model=model, opponent=opponent)
     raise SystemExit(f"unknown bot {name!r}")
+
+
+class _Oracle:
+    """``search-oracle``: the learned search told the other seat's final board before
+    it is played, a bound on what any model of the opponent could add (heads-up
+    against ``random`` only, whose moves depend on its own cards and seed alone, so
+    its final board is known in advance): each observation shows that board in place
+    of the other seat's current one."""
+
+    def __init__(self, seed: int, budget: float) -> None:
+        self.search = SearchBot(PRESET, seed, time_budget=budget)
+        self.final: Any = None
+
+    def act(self, obs: Any) -> Any:
+        boards = list(obs["boards"])
+        boards[1 - obs["seat"]] = self.final
+        return self.search.act({**obs, "boards": boards})
+
+
+def _final_board(deal: Any, opponent: Any, seat: int) -> Any:
+    """The other seat's final board in ``deal()``, played by a copy of ``opponent``
+    (a RandomBot) whatever ``seat`` plays."""
+    if not isinstance(opponent, RandomBot):
+        raise SystemExit("search-oracle plays heads-up against random only")
+    g = deal()
+    bots = {seat: RandomBot(0), 1 - seat: copy.deepcopy(opponent)}
+    while g.to_act is not None:
+        g.play(bots[g.to_act].act(g.observation(g.to_act)))
+    return g.observation(seat)["boards"][1 - seat]
 
 
 class _Timed:
@@ -123,17 +157,30 @@ def play(
     fl: tuple[int, ...] = (0,) * players
     total = [0] * players
     first: list[int] = []
+    oracle = bots[seat].bot if seat >= 0 and isinstance(bots[seat].bot, _Oracle) else None
     for k in range(carry + 1):
-        g = Game(
-            PRESET,
-            players=players,
-            seed=deal_seed(seed + k, i),
-            button=i % players,
-            fantasyland=fl,
-        )
+
+        def deal(k: int = k, fl: tuple[int, ...] = fl) -> Game:
+            return Game(
+                PRESET,
+                players=players,
+                seed=deal_seed(seed + k, i),
+                button=i % players,
+                fantasyland=fl,
+            )
+
+        if oracle is not None:
+            if players != 2:
+                raise SystemExit("search-oracle plays heads-up against random only")
+            oracle.final = _final_board(deal, bots[1 - seat].bot, seat)
+        g = deal()
         while g.to_act is not None:
             s = g.to_act
             g.play(bots[s].act(g.observation(s)))
+        if oracle is not None and g.observation(seat)["boards"][1 - seat] != oracle.final:
+            raise RuntimeError(
+                "search-oracle: the opponent's board differs from its oracle"
+            )
         r = g.result()
         total = [t + n for t, n in zip(total, r.net)]
         first = first or list(r.net)

@@ -90,3 +90,37 @@ def test_compare_meets_the_same_random_boards(monkeypatch: pytest.MonkeyPatch) -
         ]
         assert len(nets) == 3
     assert moves["value"] == moves["heuristic"] and len(moves["value"]) > 20
+
+
+def test_search_oracle_sees_the_opponents_real_final_board(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bench = _bench()
+    seen: list[Any] = []
+    act = bench._Oracle.act
+
+    def recorded(self: Any, obs: Any) -> Any:
+        seen.append(self.final)
+        return act(self, obs)
+
+    monkeypatch.setattr(bench._Oracle, "act", recorded)
+    out = bench.pair(("search-oracle", "random", 3, 0, 0.002, "pineapple", 2, 1))
+    assert len(out["net"]) == 2 and seen  # play() checks each final board it was told
+    assert all(sum(len(r) for r in board) == 13 for board in seen)
+
+
+def test_search_oracle_refuses_a_wrong_board_and_other_opponents(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    bench = _bench()
+    with pytest.raises(SystemExit, match="against random only"):
+        bench.pair(("search-oracle", "heuristic", 3, 0, 0.002, "pineapple", 2, 0))
+    real = bench._final_board
+
+    def reordered(deal: Any, bot: Any, seat: int) -> Any:
+        front, middle, back = real(deal, bot, seat)
+        return [front, middle, [*back[1:], back[0]]]  # the same cards, another order
+
+    monkeypatch.setattr(bench, "_final_board", reordered)
+    with pytest.raises(RuntimeError, match="differs from its oracle"):
+        bench.pair(("search-oracle", "random", 3, 0, 0.002, "pineapple", 2, 0))
