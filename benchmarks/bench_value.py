@@ -88,9 +88,14 @@ class _Oracle:
         self.final: Any = None
 
     def act(self, obs: Any) -> Any:
-        boards = list(obs["boards"])
-        boards[1 - obs["seat"]] = self.final
-        return self.search.act({**obs, "boards": boards})
+        other = 1 - obs["seat"]
+        boards, hidden = list(obs["boards"]), list(obs["face_down_counts"])
+        fl = list(obs["fantasyland"])
+        # shown and finished: none of it face down, nothing to come (a Fantasyland
+        # hand is set face down, and the search would deal it)
+        boards[other], hidden[other], fl[other] = self.final, [0, 0, 0], 0
+        shown = {"boards": boards, "face_down_counts": hidden, "fantasyland": fl}
+        return self.search.act({**obs, **shown})
 
 
 def _final_board(deal: Any, opponent: Any, seat: int) -> Any:

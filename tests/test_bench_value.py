@@ -107,6 +107,10 @@ def test_search_oracle_sees_the_opponents_real_final_board(
     out = bench.pair(("search-oracle", "random", 3, 0, 0.002, "pineapple", 2, 1))
     assert len(out["net"]) == 2 and seen  # play() checks each final board it was told
     assert all(sum(len(r) for r in board) == 13 for board in seen)
+    # an opponent in Fantasyland sets its board face down: the oracle shows it anyway
+    seen.clear()
+    bench.pair(("search-oracle", "random", 31, 293, 0.002, "pineapple", 2, 8))
+    assert len(seen) > 5
 
 
 def test_search_oracle_refuses_a_wrong_board_and_other_opponents(
