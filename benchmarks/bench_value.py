@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
             "p90_ms": ms[int(0.9 * len(ms))] if ms else None,
         }
     print(
-        f"{a} vs {b}: {out['a_minus_b']:+.2f} +- {hw if hw is not None else float('nan'):.2f} "
+        f"{a} vs {b}: {out['a_minus_b']:+.2f} +- {_half(hw)} "
         f"points/deal ({args.pairs} duplicate deals, {args.rules} {args.players} seats, "
         f"{f'up to {args.carry} Fantasyland deals carried, ' if args.carry else ''}"
         "95% t interval)"
@@ -279,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.carry:
         n = out["normal_deals"]
         print(
-            f"  the normal deals alone: {n['a_minus_b']:+.2f} +- {n['ci95']:.2f} points/deal"
+            f"  the normal deals alone: {n['a_minus_b']:+.2f} +- {_half(n['ci95'])} points/deal"
         )
     for key in (a, b) if a != b else (a, f"{a} (B)"):
         s = out[key]
@@ -291,12 +291,12 @@ def main(argv: list[str] | None = None) -> int:
     if other:
         out["compare"] = _compared(a, args.compare, res, other)
         c = out["compare"]
+        n = c["normal_deals"]
         print(
             f"{a} less {args.compare}, each against {b} on the same deals: "
-            f"{c['a_minus_c']:+.2f} +- {c['ci95']:.2f} points/deal"
+            f"{c['a_minus_c']:+.2f} +- {_half(c['ci95'])} points/deal"
             + (
-                f" (normal deals alone {c['normal_deals']['a_minus_c']:+.2f} "
-                f"+- {c['normal_deals']['ci95']:.2f})"
+                f" (normal deals alone {n['a_minus_c']:+.2f} +- {_half(n['ci95'])})"
                 if args.carry
                 else ""
             )
@@ -311,6 +311,11 @@ def main(argv: list[str] | None = None) -> int:
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)
     return 0
+
+
+def _half(hw: float | None) -> str:
+    """An interval's half width, 'nan' where one deal gives none."""
+    return f"{hw:.2f}" if hw is not None else "nan"
 
 
 def _compared(

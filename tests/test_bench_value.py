@@ -128,3 +128,24 @@ def test_search_oracle_refuses_a_wrong_board_and_other_opponents(
     monkeypatch.setattr(bench, "_final_board", reordered)
     with pytest.raises(RuntimeError, match="differs from its oracle"):
         bench.pair(("search-oracle", "random", 3, 0, 0.002, "pineapple", 2, 0))
+
+
+def test_one_deal_pair_prints_without_an_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench = _bench()
+    argv = [
+        "--pairs",
+        "1",
+        "--carry",
+        "1",
+        "--match",
+        "value:random",
+        "--compare",
+        "heuristic",
+    ]
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out
+    assert (
+        "+- nan points/deal (normal deals alone" in out and "the normal deals alone" in out
+    )
