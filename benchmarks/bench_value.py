@@ -49,7 +49,7 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
-from ofc_fast.game import Game, deal_seed
+from ofc_fast.game import Game, deal_seed, play_out
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -100,13 +100,13 @@ class _Oracle:
 
 def _final_board(deal: Any, opponent: Any, seat: int) -> Any:
     """The other seat's final board in ``deal()``, played by a copy of ``opponent``
-    (a RandomBot) whatever ``seat`` plays."""
-    if not isinstance(opponent, RandomBot):
-        raise SystemExit("search-oracle plays heads-up against random only")
+    (a RandomBot, heads-up) whatever ``seat`` plays."""
     g = deal()
-    bots = {seat: RandomBot(0), 1 - seat: copy.deepcopy(opponent)}
-    while g.to_act is not None:
-        g.play(bots[g.to_act].act(g.observation(g.to_act)))
+    if g.players != 2 or not isinstance(opponent, RandomBot):
+        raise SystemExit("search-oracle plays heads-up against random only")
+    bots = [RandomBot(0), RandomBot(0)]
+    bots[1 - seat] = copy.deepcopy(opponent)
+    play_out(g, bots)
     return g.observation(seat)["boards"][1 - seat]
 
 
@@ -175,8 +175,6 @@ def play(
             )
 
         if oracle is not None:
-            if players != 2:
-                raise SystemExit("search-oracle plays heads-up against random only")
             oracle.final = _final_board(deal, bots[1 - seat].bot, seat)
         g = deal()
         while g.to_act is not None:
@@ -323,16 +321,14 @@ def _compared(
 ) -> dict[str, Any]:
     """A less C deal by deal (each the mean of its nets against B), with intervals,
     and C's own fouls, Fantasyland entries and royalties."""
-    out: dict[str, Any] = {"a": a, "c": c}
-    for key, label in (("net", None), ("net0", "normal_deals")):
+
+    def less(key: str) -> dict[str, Any]:
         d = [
             statistics.fmean(x[key]) - statistics.fmean(y[key]) for x, y in zip(res, other)
         ]
-        fig = {"a_minus_c": statistics.fmean(d), "ci95": t_half_width(d)}
-        if label is None:
-            out.update(fig)
-        else:
-            out[label] = fig
+        return {"a_minus_c": statistics.fmean(d), "ci95": t_half_width(d)}
+
+    out: dict[str, Any] = {"a": a, "c": c, **less("net"), "normal_deals": less("net0")}
     out["c_minus_b"] = statistics.fmean(statistics.fmean(y["net"]) for y in other)
     out[c] = {
         k: statistics.fmean(x for y in other for x in y[f"{f}_a"])
