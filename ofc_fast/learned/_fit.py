@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["fit", "forward"]
+__all__ = ["fit"]
 
 
 def fit(
@@ -21,16 +21,17 @@ def fit(
     epochs: int = 40,
     batch: int = 512,
     lr: float = 2e-3,
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    check: np.ndarray | None = None,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any], np.ndarray]:
     """Fit an MLP (ReLU) to y ~ f(x); returns its layers (W (out, in), b (out,)) with
-    the scalings folded in, and a summary (train / validation mean squared error)."""
+    the scalings folded in, a summary (train / validation mean squared error), and
+    torch's own output of the fitted net (float32, unscaled) on the rows of ``check``
+    (default: none), which the C forward pass of the written file must reproduce."""
     torch: Any = importlib.import_module("torch")  # the learn extra, typed loosely
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    mu = x.mean(0)
-    sd = x.std(0)
-    sd[sd < 1e-6] = 1.0
+    mu, sd = _scaling(x)
     ym, ys = float(y.mean()), float(y.std() or 1.0)
     xs = torch.tensor((x - mu) / sd, dtype=torch.float32)
     yt = torch.tensor((y - ym) / ys, dtype=torch.float32)[:, None]
@@ -68,6 +69,9 @@ def fit(
     net.load_state_dict(best[1])
     with torch.no_grad():
         tr = float(torch.nn.functional.mse_loss(net(xs[train]), yt[train])) * ys * ys
+        rows = np.zeros((0, x.shape[1])) if check is None else check
+        xc = torch.tensor((rows - mu) / sd, dtype=torch.float32)
+        check_y = net(xc)[:, 0].double().numpy() * ys + ym
     linear = [m for m in net if isinstance(m, torch.nn.Linear)]
     out = []
     for i, m in enumerate(linear):
@@ -79,21 +83,30 @@ def fit(
         if i == len(linear) - 1:
             w, b = w * ys, b * ys + ym
         out.append((w.astype(np.float32), b.astype(np.float32)))
-    return out, {
-        "train_mse": tr,
-        "val_mse": best[0],
-        "target_var": float(y.var()),
-        "epochs": epochs,
-        "val_history": history,
-        "samples": len(x),
-    }
+    return (
+        out,
+        {
+            "train_mse": tr,
+            "val_mse": best[0],
+            "target_var": float(y.var()),
+            "epochs": epochs,
+            "val_history": history,
+            "samples": len(x),
+        },
+        check_y,
+    )
 
 
-def forward(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> np.ndarray:
-    """The folded net's output in float64 (ReLU between layers, the last linear)."""
-    a = x.astype(np.float64)
-    for i, (w, b) in enumerate(layers):
-        a = a @ w.astype(np.float64).T + b.astype(np.float64)
-        if i + 1 < len(layers):
-            a = np.maximum(a, 0.0)
-    return a[:, 0]
+def _scaling(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each input's mean and standard deviation, in float64; a constant input gets 1.
+
+    In float32 a constant column's deviation can come out near 1e-6 from rounding
+    alone; divided by that, its weight would fold into the first layer as a number
+    near a million, and the file's float32 weights would no longer give the fitted
+    net's output.
+    """
+    x64 = x.astype(np.float64)
+    mu = x64.mean(0)
+    sd = x64.std(0)
+    sd[sd < 1e-6 * np.maximum(1.0, np.abs(mu))] = 1.0
+    return mu, sd

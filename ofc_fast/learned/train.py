@@ -304,7 +304,7 @@ def _backward(
 ) -> tuple[dict[int, dict[str, np.ndarray]], dict[str, Any]]:
     """Labels and nets of one round, from the last partial street back to the
     opening (steps ``labels-<cards><tag>``, ``net-<cards><tag>``)."""
-    from ._fit import fit, forward
+    from ._fit import fit
 
     saved: dict[int, dict[str, np.ndarray]] = {}
     fits: dict[str, Any] = {}
@@ -340,14 +340,14 @@ def _backward(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
         ) -> dict[str, np.ndarray]:
             x = features(rules, players, lab["boards"], lab["dead"], opp)
-            layers, summary = fit(
-                x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs
+            layers, summary, check_y = fit(
+                x, lab["y"], seed=seed + cards, hidden=hidden, epochs=epochs, check=x[:2000]
             )
             arrays: dict[str, np.ndarray] = {"layers": np.array(len(layers))}
             for i, (w, b) in enumerate(layers):
                 arrays[f"w{i}"], arrays[f"b{i}"] = w, b
             arrays["summary"] = np.array(json.dumps(summary))
-            arrays["check_x"], arrays["check_y"] = x[:2000], forward(layers, x[:2000])
+            arrays["check_x"], arrays["check_y"] = x[:2000], check_y
             return arrays
 
         say(f"fit: {cards}-card net")
