@@ -676,3 +676,81 @@ def test_pettingzoo_rewards_are_the_deal() -> None:
         env.reset()
     with pytest.raises(MoveError):
         env.step(None)
+
+
+# ------------------------------------------------------------ audit: adapters' edges
+
+
+def test_pettingzoo_shaped_rewards_add_up_to_the_deal() -> None:
+    """With shaping, each agent's rewards over a deal add up to its points, which a
+    Match replaying the same actions scores (the per-step shaping is not dropped)."""
+    seed = 4
+    env = pettingzoo_env("pineapple", 2, shaping=1.0)
+    env.reset(seed=seed)
+    match = Match(presets.PINEAPPLE, 2, seed=env_seed(seed, 0))
+    rng = np.random.default_rng(0)
+    shaped_steps = 0
+    for _ in range(12):
+        g = match.next_game()
+        finish_fantasyland(g)
+        totals = {a: 0.0 for a in env.possible_agents}
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            totals[agent] += reward
+            shaped_steps += reward != 0 and not term
+            if term:
+                env.step(None)
+                continue
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            assert g.to_act == int(agent[-1])
+            g.play_action(action)
+            finish_fantasyland(g)
+            env.step(action)
+        assert g.is_over
+        net = match.record(g).net
+        assert [totals[a] for a in env.possible_agents] == [float(x) for x in net]
+        env.reset()
+    assert shaped_steps > 0
+
+
+def test_gymnasium_reset_mid_deal_deals_a_new_hand() -> None:
+    """reset() in the middle of a deal (a TimeLimit truncation) deals a new hand: the
+    learner's board is empty again, as at every deal's first decision."""
+    import gymnasium
+
+    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="random", max_episode_steps=2)
+    obs, _ = env.reset(seed=1)
+    for _ in range(6):
+        obs, _, term, trunc, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if term or trunc:
+            obs, _ = env.reset()
+            view = env.unwrapped._venv.observation(0, 0)
+            assert view["boards"][0] == [[], [], []], view
+            assert not obs["observation"][: 3 * 52].any()
+            assert len(view["dealt"]) == 5
+
+
+@pytest.mark.parametrize("action", [2**70, -(2**70), np.uint64(2**64 - 1), -1, 243])
+def test_single_table_adapters_refuse_any_int_with_move_error(action: object) -> None:
+    """An out-of-range int (beyond int64 too) is a MoveError, not an OverflowError."""
+    import gymnasium
+
+    strict = gymnasium.make("ofc_fast/Pineapple-v0", illegal="raise")
+    strict.reset(seed=0)
+    with pytest.raises(MoveError) as exc:
+        strict.step(action)
+    assert exc.value.reason == "bad_action"
+    aec = pettingzoo_env("pineapple", 2)
+    aec.reset(seed=0)
+    with pytest.raises(MoveError) as exc:
+        aec.step(action)
+    assert exc.value.reason == "bad_action"
+
+
+def test_encode_refuses_a_read_only_out() -> None:
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
+    env.reset()
+    frozen = np.frombuffer(bytes(ENCODING_SIZE), np.uint8)
+    with pytest.raises(GameError, match="writable"):
+        env.encode(0, 0, frozen)
+    assert not frozen.any()

@@ -361,11 +361,20 @@ class VectorEnv:
         """Play action id ``action`` in environment 0 (the single-game adapters' path:
         :mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`); the other environments
         must have no pending decision of theirs to play, as in a one-environment
-        VectorEnv.  MoveError (and nothing changes) when it is illegal; the results
-        are in the arrays, as after :meth:`step`."""
+        VectorEnv.  MoveError (and nothing changes) when it is illegal, out of
+        ``0..ACTION_SPACE-1`` included (an int beyond int64 too); the results are in
+        the arrays, as after :meth:`step`."""
         self._require_started()
         if self.num_envs != 1:
             raise GameError(f"step_first() needs num_envs=1, got {self.num_envs}")
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, (int, np.integer))
+            or not 0 <= action < ACTION_SPACE
+        ):
+            raise move_error(
+                int(lib.OFC_E_ACTION), f"env 0, action {action}, seat {int(self.seats[0])}"
+            )
         self._actions[0] = action
         self._step_set(ffi.NULL)
 
@@ -548,17 +557,24 @@ class VectorEnv:
         )
 
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE)."""
+        """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written
+        into ``out`` when given (a contiguous, writable uint8 array; else GameError)."""
         g = self.game_of(env)
         seat = self._check_seat(seat)
         if out is None:
             out = np.zeros(OBS_SIZE, np.uint8)
         elif (
-            out.shape != (OBS_SIZE,) or out.dtype != np.uint8 or not out.flags.c_contiguous
+            out.shape != (OBS_SIZE,)
+            or out.dtype != np.uint8
+            or not out.flags.c_contiguous
+            or not out.flags.writeable
         ):
-            raise GameError(f"out must be a contiguous uint8 array of {OBS_SIZE}")
+            raise GameError(f"out must be a contiguous, writable uint8 array of {OBS_SIZE}")
         lib.ofc_encode_game(
-            g, seat, int(self._c.lowball), ffi.from_buffer("uint8_t[]", out)
+            g,
+            seat,
+            int(self._c.lowball),
+            ffi.from_buffer("uint8_t[]", out, require_writable=True),
         )
         return out
 

@@ -134,6 +134,8 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 self.terminations[a] = True
         else:
             self.agent_selection = self.possible_agents[int(v.seats[0])]
+        # the acting seat's reward: its shaping (when on) and, at the end, its points
+        self.rewards[agent] = float(v.rewards[0])
         self._accumulate_rewards()
 
     def render(self) -> str | None:

@@ -10,7 +10,8 @@
 >>> obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
 
 An episode is one deal; the match goes on between episodes (button, Fantasyland):
-:meth:`OfcEnv.reset` without a seed continues it, with a seed starts it again.
+:meth:`OfcEnv.reset` without a seed continues it (a deal cut short by a truncation is
+abandoned for the next), with a seed starts it again.
 """
 
 from __future__ import annotations
@@ -81,7 +82,8 @@ class OfcEnv(gymnasium.Env):
 
     The next deal starts as soon as one ends: the observation returned with
     ``terminated`` is already the next deal's first decision, and :meth:`reset` without
-    a seed returns it again (with a seed it starts the match again).
+    a seed returns it again (with a seed it starts the match again; in the middle of a
+    deal, after a truncation, it abandons that deal and deals the next).
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
@@ -115,6 +117,7 @@ class OfcEnv(gymnasium.Env):
             raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.render_mode = render_mode
+        self._mid_deal = False  # a step was played since the deal's first decision
 
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
@@ -131,11 +134,17 @@ class OfcEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Deal a new hand and play the opponents up to the learner's first decision."""
+        """Deal a new hand and play the opponents up to the learner's first decision:
+        with a seed the match starts again; without one, after a deal ended, the next
+        deal's first decision (already dealt) is returned again, and in the middle of a
+        deal (a truncation) that deal is abandoned for the next one."""
         super().reset(seed=seed)
         v = self._venv
         if seed is not None or not v.started:
             v.reset(seed=seed)
+        elif self._mid_deal:
+            v.next_deal(0)
+        self._mid_deal = False
         return self._obs(), {}
 
     def step(
@@ -150,6 +159,7 @@ class OfcEnv(gymnasium.Env):
             info["illegal_action"] = True
         v.step_first(a)
         done = bool(v.terminations[0])
+        self._mid_deal = not done
         if done:
             info["final_rewards"] = v.final_rewards[0, : v.players].copy()
         return self._obs(), float(v.rewards[0]), done, False, info
