@@ -754,3 +754,17 @@ def test_encode_refuses_a_read_only_out() -> None:
     with pytest.raises(GameError, match="writable"):
         env.encode(0, 0, frozen)
     assert not frozen.any()
+
+
+def test_uint64_actions_past_int64_are_refused() -> None:
+    """2**64 - 1 as a uint64 is no action id and not the -1 that plays placements."""
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
+    env.reset()
+    before = bytes(ofc_fast._native.ffi.buffer(env._slots))
+    place = np.array([[0, 1, 1, 2, 2]])
+    with pytest.raises(MoveError) as exc:
+        env.step(np.array([2**64 - 1], np.uint64), place)
+    assert exc.value.reason == "bad_action"
+    assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
+    env.step(np.array([-1]), place)  # the same placement with -1 plays
+    assert bytes(ofc_fast._native.ffi.buffer(env._slots)) != before

@@ -128,3 +128,18 @@ def test_step_active_leaves_the_others_alone() -> None:
         env.step_active(acts, [True])
     with pytest.raises(MoveError):  # an illegal id in an active row
         env.step_active(np.full(4, 243), active)
+
+
+def test_learner_step_takes_integer_actions_only() -> None:
+    """Like VectorEnv.step: float actions (4.9 is not action 4) and a wrong count are a
+    MoveError, and no table changes."""
+    t = LearnerTables("pineapple", 2, 2, 0, "random", obs_type="bytes")
+    t.reset()
+    before = t.observations.copy()
+    legal = t.masks.argmax(axis=1)
+    for bad in (legal + 0.9, np.array([np.nan, np.nan]), legal[:1], [[0, 0, 0]]):
+        with pytest.raises(MoveError):
+            t.step(bad)
+        assert np.array_equal(t.observations, before)
+    t.step(legal.reshape(2, 1))  # one id per table, any shape of num_envs ids
+    assert not np.array_equal(t.observations, before)

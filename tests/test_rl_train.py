@@ -152,3 +152,21 @@ def test_recipe_smallest_budget_beats_random_play(sb3: Any, tmp_path: Path) -> N
         final = [r for r in csv.DictReader(f) if r["stage"] == "final"][-1]
     assert float(final["vs_random"]) >= floor, run.stdout
     assert (out / "model.zip").is_file() and (out / "curve.png").is_file()
+
+
+def test_adapters_take_integer_actions_only(sb3: Any) -> None:
+    """Both adapters refuse float actions (4.9 is not action 4) and a wrong count with
+    MoveError, as VectorEnv.step does."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.errors import MoveError
+
+    for env in (
+        VecEnv("pineapple", num_envs=2, opponent="random", seed=0),
+        GymVectorEnv("pineapple", num_envs=2, opponent="random"),
+    ):
+        env.reset()
+        legal = env.action_masks().argmax(axis=1)
+        for bad in (legal + 0.9, legal[:1]):
+            with pytest.raises(MoveError):
+                env.step(bad)
+        env.step(legal)

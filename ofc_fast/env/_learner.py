@@ -105,12 +105,15 @@ class LearnerTables:
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Play one learner decision at every table, then the others' decisions up to
-        the learner's next one.  Returns ``(observations, rewards, dones)``: rewards
+        the learner's next one (``actions``: ``num_envs`` integer ids, MoveError
+        otherwise).  Returns ``(observations, rewards, dones)``: rewards
         are the learner's points (shaped when shaping is on) and ``dones`` marks the
         tables where a deal of the learner ended (the observation is already the next
         deal's)."""
         v = self.venv
-        v.step(np.asarray(actions, dtype=np.int64).reshape(self.num_envs))
+        a = np.asarray(actions)
+        # one id per table in any shape; VectorEnv.step refuses non-integers (MoveError)
+        v.step(a.reshape(self.num_envs) if a.size == self.num_envs else a)
         self.rewards[:] = v.rewards
         self.dones[:] = v.terminations
         self._play_opponents()

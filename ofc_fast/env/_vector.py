@@ -422,6 +422,10 @@ class VectorEnv:
                 f"{a.shape} of {a.dtype}",
                 "bad_action",
             )
+        if a.dtype.kind == "u" and a.size and int(a.max()) >= ACTION_SPACE:
+            # unsigned ids past int64 would wrap to negatives (-1: play placements)
+            i = int(a.argmax())
+            raise move_error(int(lib.OFC_E_ACTION), f"env {i}, action {int(a[i])}")
         return a
 
     def _placement_array(self, placements: Any) -> np.ndarray:

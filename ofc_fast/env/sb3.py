@@ -80,8 +80,9 @@ class VecEnv(_SB3VecEnv):
         return np.array(obs)
 
     def step_async(self, actions: np.ndarray) -> None:
-        """Keep the learner's actions (one per table) for :meth:`step_wait`."""
-        self._actions[:] = np.asarray(actions).reshape(self.num_envs)
+        """Keep the learner's actions (one integer id per table) for :meth:`step_wait`
+        (which refuses anything else with MoveError)."""
+        self._actions = np.array(actions)
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         """Play them; ``(observations, rewards, dones, infos)`` as SB3 wants them."""
