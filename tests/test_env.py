@@ -768,3 +768,28 @@ def test_uint64_actions_past_int64_are_refused() -> None:
     assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
     env.step(np.array([-1]), place)  # the same placement with -1 plays
     assert bytes(ofc_fast._native.ffi.buffer(env._slots)) != before
+
+
+def test_reset_replays_with_python_bot_opponents() -> None:
+    """reset() without a seed starts every match again, bots included: a seeded bot
+    in Python replays its moves as a fresh environment of that seed plays them (as the
+    random seats inside C do)."""
+    from ofc_fast.bots import RandomBot, register, unregister
+
+    register("audit-coin", lambda rules=None, seed=None, **kw: RandomBot(seed))
+    try:
+
+        def run(env: VectorEnv) -> list[bytes]:
+            obs, _ = env.reset()
+            out = [obs.tobytes()]
+            for _ in range(25):
+                obs, r, *_ = env.step(env.legal_actions[:, 0].astype(np.int64))
+                out.append(obs.tobytes() + r.tobytes())
+            return out
+
+        kw = dict(num_envs=4, players=2, seed=3, opponents="audit-coin")
+        env = VectorEnv("pineapple", **kw)
+        first = run(env)
+        assert run(env) == first == run(VectorEnv("pineapple", **kw))
+    finally:
+        unregister("audit-coin")

@@ -296,11 +296,12 @@ class VectorEnv:
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every environment's match again (from ``seed`` when given, else the
-        environment's seed), up to its first agent decision."""
+        environment's seed), up to its first agent decision; bot opponents are made
+        again from that seed, so a match replays whole."""
         if seed is not None:
             self.seed = self._c.seed = check_seed(seed)
-            if self._bots is not None:
-                self._make_bots()
+        if self._bots is not None:
+            self._make_bots()
         status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
         if status:
             raise status_error(status, "the vector environment could not start", GameError)
