@@ -793,3 +793,19 @@ def test_reset_replays_with_python_bot_opponents() -> None:
         assert run(env) == first == run(VectorEnv("pineapple", **kw))
     finally:
         unregister("audit-coin")
+
+
+def test_next_deal_takes_numpy_env_indices() -> None:
+    """next_deal(i) for the i of np.flatnonzero(terminations) (NumPy ints), as
+    game_of() and observation() take them."""
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=1, autoreset=False)
+    env.reset()
+    while not env.terminations.any():
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+    for i in np.flatnonzero(env.terminations):
+        env.next_deal(i)
+        assert int(env.seats[i]) >= 0
+    with pytest.raises(GameError, match="env"):
+        env.next_deal(np.int64(3))
+    with pytest.raises(GameError, match="env"):
+        env.next_deal(np.bool_(True))

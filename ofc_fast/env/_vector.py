@@ -316,12 +316,7 @@ class VectorEnv:
         """Start the next deal of environment ``env``'s match now (without autoreset:
         after its deal ended; an unfinished deal is abandoned)."""
         self._require_started()
-        if (
-            isinstance(env, bool)
-            or not isinstance(env, int)
-            or not 0 <= env < self.num_envs
-        ):
-            raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
+        env = self._check_env(env)
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
         if status:
             raise status_error(status, "the vector environment could not deal", GameError)
@@ -527,13 +522,17 @@ class VectorEnv:
 
     def game_of(self, env: int) -> Any:
         """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""
+        return ffi.addressof(self._slots[self._check_env(env)], "game")
+
+    def _check_env(self, env: object) -> int:
+        """``env`` as an environment index (an int or NumPy int), else GameError."""
         if (
-            isinstance(env, bool)
+            isinstance(env, (bool, np.bool_))
             or not isinstance(env, (int, np.integer))
             or not 0 <= env < self.num_envs
         ):
             raise GameError(f"env must be an int 0..{self.num_envs - 1}, got {env!r}")
-        return ffi.addressof(self._slots[int(env)], "game")
+        return int(env)
 
     def _check_seat(self, seat: object) -> int:
         return check_seat(
