@@ -809,3 +809,19 @@ def test_next_deal_takes_numpy_env_indices() -> None:
         env.next_deal(np.int64(3))
     with pytest.raises(GameError, match="env"):
         env.next_deal(np.bool_(True))
+
+
+@pytest.mark.parametrize("weight", [np.float32(0.5), np.int64(1), np.float16(0.25)])
+def test_shaping_takes_numpy_numbers(weight: object) -> None:
+    """A NumPy scalar weight is a finite number: it shapes as the same Python float."""
+    kw = dict(num_envs=4, players=2, seed=6, opponents="random")
+    a = VectorEnv("pineapple", shaping=weight, **kw)
+    b = VectorEnv("pineapple", shaping=float(weight), **kw)  # type: ignore[arg-type]
+    a.reset()
+    b.reset()
+    for _ in range(12):
+        acts = a.legal_actions[:, 0].astype(np.int64)
+        assert np.array_equal(a.step(acts)[1], b.step(acts)[1])
+    for bad in (np.float32("nan"), np.bool_(True), np.float64("inf")):
+        with pytest.raises(GameError, match="shaping"):
+            VectorEnv("pineapple", shaping=bad, **kw)

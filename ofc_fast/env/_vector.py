@@ -194,6 +194,8 @@ class VectorEnv:
         from ..solver import ev_tables, stay_values
 
         r = self.rules
+        if isinstance(shaping, (np.integer, np.floating)):
+            shaping = shaping.item()  # a NumPy number: its Python value
         if (
             isinstance(shaping, bool)
             or not isinstance(shaping, (int, float))
