@@ -825,3 +825,25 @@ def test_shaping_takes_numpy_numbers(weight: object) -> None:
     for bad in (np.float32("nan"), np.bool_(True), np.float64("inf")):
         with pytest.raises(GameError, match="shaping"):
             VectorEnv("pineapple", shaping=bad, **kw)
+
+
+@pytest.mark.parametrize("illegal", ["remap", "raise"])
+def test_gymnasium_without_autoreset_resets_to_the_next_deal(illegal: str) -> None:
+    """autoreset=False: the step that ends a deal returns its last view (an empty mask);
+    a step then is a MoveError (not ZeroDivisionError), and reset() deals the next
+    deal (the learner's board empty again)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    env = OfcEnv(autoreset=False, illegal=illegal)
+    obs, _ = env.reset(seed=0)
+    deals = 0
+    while deals < 3:
+        obs, reward, term, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if term:
+            deals += 1
+            assert not obs["action_mask"].any()
+            with pytest.raises(MoveError):
+                env.step(0)
+            obs, _ = env.reset()
+            assert obs["action_mask"].any()
+            assert env._venv.observation(0, 0)["boards"][0] == [[], [], []]

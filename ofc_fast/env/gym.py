@@ -83,7 +83,9 @@ class OfcEnv(gymnasium.Env):
     The next deal starts as soon as one ends: the observation returned with
     ``terminated`` is already the next deal's first decision, and :meth:`reset` without
     a seed returns it again (with a seed it starts the match again; in the middle of a
-    deal, after a truncation, it abandons that deal and deals the next).
+    deal, after a truncation, it abandons that deal and deals the next).  With
+    ``autoreset=False`` the step that ends a deal returns the learner's view of its end
+    (an empty mask; a further step is a MoveError) and :meth:`reset` deals the next.
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
@@ -142,7 +144,9 @@ class OfcEnv(gymnasium.Env):
         v = self._venv
         if seed is not None or not v.started:
             v.reset(seed=seed)
-        elif self._mid_deal:
+        elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (autoreset=False)
+            v.next_deal(0)
+        while v.seats[0] < 0:  # autoreset=False: a deal without a learner decision
             v.next_deal(0)
         self._mid_deal = False
         return self._obs(), {}
@@ -154,7 +158,8 @@ class OfcEnv(gymnasium.Env):
         v = self._venv
         a = action_id(action)
         info: dict[str, Any] = {}
-        if not (0 <= a < ACTION_SPACE and v.action_masks[0, a]) and self.illegal == "remap":
+        remap = self.illegal == "remap" and v.legal_counts[0] > 0  # else: MoveError
+        if remap and not (0 <= a < ACTION_SPACE and v.action_masks[0, a]):
             a = int(v.legal_actions[0, a % int(v.legal_counts[0])])
             info["illegal_action"] = True
         v.step_first(a)
