@@ -380,7 +380,8 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     }
     if (n_future > n_unseen || n_future > OFC_HEUR_MAX_FUTURE || n_slots > n_future ||
         n_slots > OFC_HEUR_MAX_SLOTS ||
-        (rounds && (n_future != 3u * rounds || n_slots > 2u * rounds))) {
+        (rounds && (n_future % 3u != 0 || n_future / 3u != rounds ||
+                    n_slots > 2u * (n_future / 3u)))) { /* no 32-bit 3 x rounds */
         return OFC_E_COUNT;
     }
     if ((n_samples && n_future && !futures) || (n_fills && n_slots && !fills)) {
