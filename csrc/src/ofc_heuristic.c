@@ -372,8 +372,11 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     uint8_t deck[OFC_CARDS];
     ofc_rng rng = ofc_rng_make(seed);
     size_t k, p;
-    if ((!unseen && n_unseen) || n_unseen > OFC_CARDS) {
+    if (n_unseen > OFC_CARDS) {
         return OFC_E_COUNT;
+    }
+    if (!unseen && n_unseen) {
+        return OFC_E_VALUE;
     }
     if (n_unseen && card_set(unseen, n_unseen) == UINT64_MAX) {
         return ofc_cards_error(unseen, n_unseen);

@@ -129,6 +129,8 @@ static void test_sample(void)
     unseen[3] = unseen[4];
     CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 0, 4, 1, 1, 1, fut, fills), OFC_E_DUPLICATE);
     CHECK_EQ(ofc_heur_sample(NULL, 0, 0, 0, 0, 3, 0, 1, NULL, NULL), OFC_OK);
+    /* a needed pointer NULL is OFC_E_VALUE (the header), the unseen cards included */
+    CHECK_EQ(ofc_heur_sample(NULL, 20, 6, 0, 4, 1, 1, 1, fut, fills), OFC_E_VALUE);
 }
 
 /* A rounds count whose 3 x rounds wraps in 32 bits to n_future (0x55555556 x 3 =
