@@ -52,7 +52,8 @@ static void encode_seat(const ofc_observation *o, uint32_t s, uint32_t rel, uint
     uint8_t *sc = out + ENC_SC;
     uint32_t row;
     for (row = 0; row < 3; row++) {
-        encode_cards(o->board[s] + ROW_START[row], o->count[s][row],
+        uint32_t size = ofc_row_size(row), n = o->count[s][row]; /* the row's slots only */
+        encode_cards(o->board[s] + ROW_START[row], n < size ? n : size,
                      out + (3 * rel + row) * 52, seen);
         sc[SC_FACE_DOWN + 3 * rel + row] = o->face_down_count[s][row];
     }

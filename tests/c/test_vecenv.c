@@ -308,6 +308,33 @@ static void test_random_opponents(void)
 
 /* A hand-made view: seat 1 of 3 sees seat 2's front (relative seat 1) and its own
  * dealt cards; everything else is unseen. */
+/* ofc_encode() asks only for non-NULL pointers (its @pre): row counts past a row's
+ * size read that row's slots and no byte beyond them, as the counts it already
+ * bounded (players, dealt cards, discards).  The last seat's back holds 5 cards; a
+ * count of 255 there encodes as a count of 5 (before: a read of 250 bytes past the
+ * struct). */
+static void test_encode_counts(void)
+{
+    static ofc_observation o[2];
+    uint8_t x[OFC_ENC_SIZE], y[OFC_ENC_SIZE], back[5];
+    uint32_t i;
+    memset(o, 0, sizeof o);
+    for (i = 0; i < 2; i++) {
+        memset(o[i].board, OFC_NO_CARD, sizeof o[i].board);
+        o[i].players = 4;
+        o[i].kind = OFC_KIND_OFC;
+        CHECK_EQ(test_cards("As Ks Qs Js Ts", back), 5);
+        memcpy(o[i].board[3] + 8, back, 5);
+    }
+    o[0].count[3][2] = 5;
+    o[1].count[3][2] = 255;
+    o[1].count[2][0] = 9; /* a front of 9: its 3 slots */
+    ofc_encode(&o[0], 0, x);
+    ofc_encode(&o[1], 0, y);
+    CHECK(memcmp(x, y, OFC_ENC_SIZE) == 0);
+    CHECK_EQ(x[11 * 52 + test_card("Ts")], 1); /* relative seat 3, back */
+}
+
 static void test_encode_layout(void)
 {
     ofc_observation o;
@@ -345,6 +372,7 @@ static void test_encode_layout(void)
     CHECK_EQ(x[780 + 33], 1);
     CHECK_EQ(x[780 + 41], 1);
     CHECK_EQ(x[780 + 42], 1);
+    test_encode_counts();
 }
 
 /* --------------------------------------------------------------- two threads */
