@@ -268,8 +268,8 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
  * @param cards      13 distinct card ids.
  * @param objective  an ofc_objective.
  * @param out        receives the setting.
- * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (bad objective
- *         or missing ev) or OFC_E_MEMORY. */
+ * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (bad objective,
+ *         missing ev, out NULL), OFC_E_COUNT (cards NULL) or OFC_E_MEMORY. */
 int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev,
                          const uint8_t cards[13], uint32_t objective, ofc_setting *out);
 

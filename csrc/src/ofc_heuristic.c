@@ -372,15 +372,19 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     uint8_t deck[OFC_CARDS];
     ofc_rng rng = ofc_rng_make(seed);
     size_t k, p;
-    if ((!unseen && n_unseen) || n_unseen > OFC_CARDS) {
+    if (n_unseen > OFC_CARDS) {
         return OFC_E_COUNT;
+    }
+    if (!unseen && n_unseen) {
+        return OFC_E_VALUE;
     }
     if (n_unseen && card_set(unseen, n_unseen) == UINT64_MAX) {
         return ofc_cards_error(unseen, n_unseen);
     }
     if (n_future > n_unseen || n_future > OFC_HEUR_MAX_FUTURE || n_slots > n_future ||
         n_slots > OFC_HEUR_MAX_SLOTS ||
-        (rounds && (n_future != 3u * rounds || n_slots > 2u * rounds))) {
+        (rounds && (n_future % 3u != 0 || n_future / 3u != rounds ||
+                    n_slots > 2u * (n_future / 3u)))) { /* no 32-bit 3 x rounds */
         return OFC_E_COUNT;
     }
     if ((n_samples && n_future && !futures) || (n_fills && n_slots && !fills)) {

@@ -51,7 +51,7 @@ static int32_t parse_net(const uint8_t *p, size_t n, uint32_t inputs, uint32_t o
     }
     net->cards = rd32(p);
     net->layers = rd32(p + 4);
-    if (net->cards < 1 || net->cards > 12 || net->layers < 1 ||
+    if (net->cards < 5 || net->cards > 12 || net->layers < 1 || /* 5..12: the format */
         net->layers > OFC_VM_MAX_LAYERS) {
         return OFC_E_MODEL_SHAPE;
     }

@@ -52,7 +52,8 @@ static void encode_seat(const ofc_observation *o, uint32_t s, uint32_t rel, uint
     uint8_t *sc = out + ENC_SC;
     uint32_t row;
     for (row = 0; row < 3; row++) {
-        encode_cards(o->board[s] + ROW_START[row], o->count[s][row],
+        uint32_t size = ofc_row_size(row), n = o->count[s][row]; /* the row's slots only */
+        encode_cards(o->board[s] + ROW_START[row], n < size ? n : size,
                      out + (3 * rel + row) * 52, seen);
         sc[SC_FACE_DOWN + 3 * rel + row] = o->face_down_count[s][row];
     }
@@ -125,6 +126,23 @@ float ofc_encoding_scale(uint32_t j)
 
 /* ---------------------------------------------------------- configuration */
 
+/* The most cards one seat can be dealt in a deal of these rules: a normal hand, or
+ * the largest Fantasyland hand an entry, a 2-7 entry or a stay can give. */
+static uint32_t most_cards_per_seat(const ofc_game_rules *r)
+{
+    const ofc_fl_rules *fl = &r->fl;
+    uint32_t most = (uint32_t)ofc_cards_per_seat(r->kind, 0), i;
+    uint32_t n_entry = fl->n_entry < OFC_FL_MAX_ENTRY ? fl->n_entry : OFC_FL_MAX_ENTRY;
+    if (!fl->enabled)
+        return most;
+    for (i = 0; i < n_entry; i++)
+        most = fl->entry_cards[i] > most ? fl->entry_cards[i] : most;
+    most = fl->lowball_entry > most ? fl->lowball_entry : most;
+    most = fl->lowball_both > most ? fl->lowball_both : most;
+    return fl->stay_cards > OFC_FL_STAY_ENTRY && fl->stay_cards > most ? fl->stay_cards
+                                                                       : most;
+}
+
 int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c)
 {
     uint32_t i;
@@ -136,6 +154,8 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c)
     if (c->players < 2 || c->players > c->rules->max_players
         || c->players > OFC_GAME_MAX_SEATS || c->learner >= c->players)
         return OFC_E_SEATS;
+    if (c->players * most_cards_per_seat(c->rules) > OFC_CARDS)
+        return OFC_E_DECK; /* a deal of the match could need more than one deck */
     if (c->opponents > OFC_VE_EXTERNAL || c->fantasyland > OFC_VE_FL_DECISION
         || c->button_frozen > 1 || c->autoreset > 1 || c->lowball > 1
         || !isfinite(c->shaping) || fabsf(c->shaping) > 1e6f)

@@ -5,6 +5,7 @@
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, plain, under
  * AddressSanitizer + UndefinedBehaviorSanitizer, and under ThreadSanitizer. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -466,6 +467,95 @@ static void test_playout(void)
     CHECK_EQ(ofc_game_playout(NULL, &rng, NULL), OFC_E_COUNT);
 }
 
+/* Seat s's placed cards and discards: what one move of it changes. */
+static int same_hand(const ofc_game *a, const ofc_game *b, uint32_t s)
+{
+    return memcmp(a->board[s], b->board[s], 13) == 0
+           && memcmp(a->discards[s], b->discards[s], 4) == 0 && a->step == b->step;
+}
+
+/* ofc_game_random_move() on the pending normal decision of g: every draw is one of
+ * the legal actions (found by trying all 243 ids on a copy, not by the move's own
+ * code), each within 5 standard deviations of an equal share over `draws` streams. */
+static void check_uniform_move(const ofc_game *g, uint32_t draws)
+{
+    static ofc_game after[OFC_ACTION_SPACE];
+    static uint32_t count[OFC_ACTION_SPACE];
+    ofc_game t;
+    uint32_t seat = (uint32_t)ofc_game_to_act(g), a, i, n = 0;
+    for (a = 0; a < OFC_ACTION_SPACE; a++) {
+        memcpy(&t, g, sizeof t);
+        if (ofc_game_apply_action(&t, a) == OFC_OK)
+            memcpy(&after[n++], &t, sizeof t);
+    }
+    CHECK(n > 1);
+    memset(count, 0, sizeof count);
+    for (i = 0; i < draws; i++) {
+        ofc_rng r;
+        r.key = ofc_random64(99, i);
+        r.ctr = 0;
+        memcpy(&t, g, sizeof t);
+        CHECK_EQ(ofc_game_random_move(&t, &r), OFC_OK);
+        for (a = 0; a < n && !same_hand(&t, &after[a], seat); a++)
+            ;
+        CHECK(a < n);
+        count[a < n ? a : 0]++;
+    }
+    for (a = 0; a < n; a++) {
+        double p = 1.0 / n, mean = draws * p, sd = sqrt(draws * p * (1.0 - p));
+        CHECK(fabs((double)count[a] - mean) < 5.0 * sd);
+    }
+}
+
+/* ofc_game_random_move(): uniform over the legal actions of an opening and of a
+ * Pineapple street, a uniformly random setting of a Fantasyland set (each of 14
+ * cards the discard equally often, rows filled 3 / 5 / 5), deterministic in its
+ * stream, OFC_E_GAME_OVER (state unchanged) at the end, OFC_E_COUNT on NULL. */
+static void test_random_move(void)
+{
+    enum { FL_DRAWS = 14000 };
+    ofc_game g, t, u;
+    ofc_rng rng = {5, 0}, r1, r2;
+    uint8_t fl14[4] = {14, 0, 0, 0};
+    uint32_t discarded[52], i, c;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, NULL, 11, NULL), OFC_OK);
+    check_uniform_move(&g, 20000); /* seat 1's opening: 5 cards to the rows */
+    CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
+    CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
+    check_uniform_move(&g, 20000); /* its first street: 3 cards, 1 discarded */
+    r1 = rng;
+    r2 = rng;
+    memcpy(&t, &g, sizeof t);
+    memcpy(&u, &g, sizeof u);
+    CHECK_EQ(ofc_game_random_move(&t, &r1), OFC_OK);
+    CHECK_EQ(ofc_game_random_move(&u, &r2), OFC_OK);
+    CHECK(memcmp(&t, &u, sizeof t) == 0 && r1.ctr == r2.ctr && r1.ctr > rng.ctr);
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, fl14, 3, NULL), OFC_OK);
+    memset(discarded, 0, sizeof discarded);
+    for (i = 0; i < FL_DRAWS; i++) {
+        ofc_rng r;
+        r.key = ofc_random64(7, i);
+        r.ctr = 0;
+        memcpy(&t, &g, sizeof t);
+        CHECK_EQ(ofc_game_random_move(&t, &r), OFC_OK);
+        CHECK(t.count[0][0] == 3 && t.count[0][1] == 5 && t.count[0][2] == 5);
+        CHECK_EQ(t.ndiscards[0], 1);
+        discarded[t.discards[0][0] % 52]++;
+    }
+    for (i = 0; i < 14; i++) {
+        double p = 1.0 / 14, mean = FL_DRAWS * p, sd = sqrt(FL_DRAWS * p * (1.0 - p));
+        c = g.deck[g.steps[0].start + i];
+        CHECK(fabs((double)discarded[c] - mean) < 5.0 * sd);
+    }
+    CHECK_EQ(ofc_game_playout(&g, &rng, NULL), OFC_OK);
+    memcpy(&t, &g, sizeof t);
+    r1 = rng;
+    CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_E_GAME_OVER);
+    CHECK(memcmp(&t, &g, sizeof t) == 0 && r1.ctr == rng.ctr);
+    CHECK_EQ(ofc_game_random_move(NULL, &rng), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_random_move(&g, NULL), OFC_E_COUNT);
+}
+
 static void test_classic_specials(void)
 {
     ofc_game g, before;
@@ -511,6 +601,7 @@ int main(void)
     test_observation_complete_errors();
     test_random_deals();
     test_playout();
+    test_random_move();
     test_classic_specials();
     printf("test_game: %d checks, %d failures\n", checks, failures);
     return failures != 0;

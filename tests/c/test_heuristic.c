@@ -129,6 +129,25 @@ static void test_sample(void)
     unseen[3] = unseen[4];
     CHECK_EQ(ofc_heur_sample(unseen, 20, 6, 0, 4, 1, 1, 1, fut, fills), OFC_E_DUPLICATE);
     CHECK_EQ(ofc_heur_sample(NULL, 0, 0, 0, 0, 3, 0, 1, NULL, NULL), OFC_OK);
+    /* a needed pointer NULL is OFC_E_VALUE (the header), the unseen cards included */
+    CHECK_EQ(ofc_heur_sample(NULL, 20, 6, 0, 4, 1, 1, 1, fut, fills), OFC_E_VALUE);
+}
+
+/* A rounds count whose 3 x rounds wraps in 32 bits to n_future (0x55555556 x 3 =
+ * 2 mod 2^32) is no count of 2 future cards: refused, not played for 1.4e9 rounds
+ * past the 39-card buffers. */
+static void test_sample_rounds_overflow(void)
+{
+    uint8_t unseen[10], fut[3], fills[2 * 1];
+    size_t i;
+    for (i = 0; i < 10; i++) {
+        unseen[i] = (uint8_t)i;
+    }
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 2, 0x55555556u, 1, 1, 2, 7, fut, fills),
+             OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 3, 0x55555556u, 1, 1, 2, 7, fut, fills),
+             OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(unseen, 10, 3, 1u, 1, 1, 2, 7, fut, fills), OFC_OK);
 }
 
 static void test_model_check(void)
@@ -176,6 +195,7 @@ int main(void)
     test_values();
     test_scores();
     test_sample();
+    test_sample_rounds_overflow();
     test_model_check();
     test_fl_best_threshold();
     printf("test_heuristic: %d checks, %d failures\n", checks, failures);

@@ -277,6 +277,13 @@ static void test_damaged_files(void)
     put32(file + 36, 0);
     CHECK_EQ(ofc_vm_parse(file, n, &m), OFC_E_MODEL_SHAPE);
     build(file, 0);
+    for (i = 0; i < 14; i++) { /* a net's cards: 5..12 (the format), nothing else */
+        put32(file + 64, (uint32_t)i);
+        reseal(file, n);
+        CHECK_EQ(ofc_vm_parse(file, n, &m),
+                 i >= 5 && i <= 12 && i != 9 ? OFC_OK : OFC_E_MODEL_SHAPE);
+    }
+    build(file, 0);
 }
 
 /* ------------------------------------------------------------ opponent rows */

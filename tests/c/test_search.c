@@ -166,6 +166,78 @@ static void test_rollouts_and_exact(void)
     CHECK_EQ(ofc_search_pos_check(&pos), OFC_E_DUPLICATE);
 }
 
+/* The stats variants (ofc_search_rollouts_stats, ofc_search_exact_stats) on a last
+ * decision whose boards are known: the searcher's board "Kh Ks 2c / Tc Td 7s + 2 /
+ * Ac Ad Ah 3s 3d" takes two of "Th 9c 4h" into the middle.  Discarding Th leaves a
+ * pair of tens under the kings: a foul; otherwise trip tens, royalties 8 (front KK)
+ * + 2 (middle trips) + 6 (back full house) = 16 and a Fantasyland entry (KK).  The
+ * opponent's board is complete, so every sample is the same and the stats are exact;
+ * the values are those of the plain calls, bit for bit. */
+static void test_stats(void)
+{
+    const char *own[3] = {"Kh Ks 2c", "Tc Td 7s", "Ac Ad Ah 3s 3d"};
+    const char *opp[3] = {"5c 6c 8d", "Jc Jh 4c 4d 9s", "Qc Qd Qs 6h 6s"};
+    ofc_search_pos pos;
+    ofc_search_stats rs[3], es[3];
+    uint8_t acts[OFC_ACTION_SPACE], room[3] = {0, 2, 0}, dest[5];
+    double sum[3] = {0, 0, 0}, sum2[3] = {0, 0, 0}, sq[3] = {0, 0, 0};
+    double exact[3], exact2[3];
+    uint64_t seen = 0;
+    int32_t n = ofc_actions_legal(3, 1, room, acts, NULL), a, i, m = 0;
+    CHECK_EQ(n, 3);
+    memset(&pos, 0, sizeof pos);
+    memset(rs, 0, sizeof rs);
+    pos.players = 2;
+    pos.n_dealt = 3;
+    pos.k = 1;
+    test_cards("Th 9c 4h", pos.dealt);
+    test_layout(own, pos.seats[0].board);
+    test_layout(opp, pos.seats[1].board);
+    for (i = 0; i < 13; i++) {
+        uint8_t c0 = pos.seats[0].board[i], c1 = pos.seats[1].board[i];
+        seen |= c0 < 52 ? (uint64_t)1 << c0 : 0;
+        seen |= (uint64_t)1 << c1;
+    }
+    for (i = 0; i < 3; i++) {
+        seen |= (uint64_t)1 << pos.dealt[i];
+    }
+    for (i = 0; i < 52; i++) {
+        if (!(seen >> i & 1u)) {
+            pos.unseen[m++] = (uint8_t)i;
+        }
+    }
+    pos.n_unseen = (uint8_t)m;
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, acts, 3, OFC_COMPLETE_BEST,
+                                 9, 0, 8, sum, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts_stats(&rules, &fl, &ev, &model, &pos, acts, 3,
+                                       OFC_COMPLETE_BEST, 9, 0, 8, sum2, sq, rs), OFC_OK);
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &model, &pos, acts, 3, 1000, exact), OFC_OK);
+    CHECK_EQ(ofc_search_exact_stats(&rules, &fl, &ev, &model, &pos, acts, 3, 1000, exact2,
+                                    es), OFC_OK);
+    for (a = 0; a < n; a++) {
+        int foul;
+        CHECK_EQ(ofc_action_decode(3, 1, acts[a], dest), OFC_OK);
+        foul = dest[0] == OFC_DISCARD; /* Th discarded: the middle is only a pair */
+        CHECK(sum2[a] == sum[a]);
+        CHECK(exact2[a] == exact[a]);
+        CHECK(rs[a].foul == 8.0 * foul);
+        CHECK(rs[a].royalties == (foul ? 0.0 : 8.0 * 16));
+        CHECK(rs[a].fantasyland == (foul ? 0.0 : 8.0));
+        CHECK(es[a].foul == (double)foul);
+        CHECK(es[a].royalties == (foul ? 0.0 : 16.0));
+        CHECK(es[a].fantasyland == (foul ? 0.0 : 1.0));
+    }
+    CHECK_EQ(ofc_search_rollouts_stats(&rules, &fl, &ev, &model, &pos, acts, 3,
+                                       OFC_COMPLETE_BEST, 9, 0, 8, sum2, NULL, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_exact_stats(&rules, &fl, &ev, &model, &pos, acts, 3, 1000, exact2,
+                                    NULL), OFC_OK);
+    CHECK_EQ(ofc_search_exact_stats(&rules, &fl, &ev, &model, &pos, acts, 3, 0, exact2, es),
+             OFC_E_BUDGET);
+    CHECK_EQ(ofc_search_rollouts_stats(&rules, &fl, &ev, &model, &pos, acts, 3, 7, 9, 0, 8,
+                                       sum2, NULL, rs), OFC_E_VALUE);
+}
+
 /* b with the cards of action `id` (3 dealt, 1 discarded), each to its row's first
  * free slot. */
 static void play_action(uint8_t b[13], const uint8_t cards[3], uint8_t id)
@@ -415,6 +487,7 @@ int main(void)
     test_rollouts_and_exact();
     test_random_opponent();
     test_self_opponent();
+    test_stats();
     model.row_weight = NAN;
     CHECK_EQ(ofc_search_model_check(&model), OFC_E_VALUE);
     CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);

@@ -300,6 +300,8 @@ static void test_errors(void)
     CHECK_EQ(ofc_best_setting(&rules_classic, NULL, c, OFC_OBJECTIVE_EV, &set), OFC_E_VALUE);
     CHECK_EQ(ofc_best_setting(&rules_classic, &ev_classic, c, 7, &set), OFC_E_VALUE);
     CHECK_EQ(ofc_best_setting(&rules_classic, NULL, c, OFC_OBJECTIVE_ROYALTIES, &set), OFC_OK);
+    CHECK_EQ(ofc_best_setting(&rules_classic, NULL, NULL, OFC_OBJECTIVE_ROYALTIES, &set),
+             OFC_E_COUNT); /* cards NULL, as ofc_best_settings() */
     {
         ofc_fl_rules f = fl14;
         f.stay_cards = 5;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ofc_fast.h"
+#include "ofc_model.h"
 #include "ofc_search.h"
 
 #include "check.h"
@@ -19,7 +20,9 @@ static const int32_t codes[] = {
     OFC_E_CONFLICT, OFC_E_NO_NATURALS, OFC_E_NATURAL, OFC_E_HIDDEN, OFC_E_STACKS,
     OFC_E_GAME_OVER, OFC_E_NOT_DEALT, OFC_E_ROW_FULL, OFC_E_DISCARDS, OFC_E_ACTION,
     OFC_E_FULL_SET, OFC_E_NOT_CLASSIC, OFC_E_SEATS, OFC_E_DECK, OFC_E_DESTINATION,
-    OFC_E_NOT_OVER, OFC_E_BUDGET,
+    OFC_E_NOT_OVER, OFC_E_BUDGET, OFC_E_MODEL_MAGIC, OFC_E_MODEL_VERSION,
+    OFC_E_MODEL_TRUNCATED, OFC_E_MODEL_CHECKSUM, OFC_E_MODEL_SHAPE, OFC_E_MODEL_VALUE,
+    OFC_E_MODEL_NO_NET,
 };
 
 int main(void)

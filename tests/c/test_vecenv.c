@@ -18,7 +18,7 @@
 
 #define N 8
 
-static ofc_game_rules pineapple, ofc_r;
+static ofc_game_rules pineapple, ofc_r, ofc_r4;
 
 /* One vector environment's buffers. */
 typedef struct env {
@@ -229,6 +229,28 @@ static void test_illegal_changes_nothing(void)
     CHECK(memcmp(&before[5], &e.slots[5], sizeof before[5]) != 0);
 }
 
+/* A table that can need more than 52 cards in a deal is refused up front
+ * (OFC_E_DECK): 4 OFC seats take 52 cards, so one seat's 14-card Fantasyland would
+ * need 53, and a step would fail halfway (the deal booked, the next one not dealt). */
+static void test_config_deck(void)
+{
+    ofc_vecenv_config c;
+    ofc_game_rules r = ofc_r; /* OFC, 4 seats, Fantasyland of 14 cards */
+    CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 4, 0), OFC_E_DECK);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 3, 0), OFC_OK); /* 3 x 14 = 42 */
+    r.fl.stay_cards = 17;                                      /* 3 x 17 = 51 */
+    CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 3, 0), OFC_OK);
+    r.fl.enabled = 0;                                          /* 4 x 13 = 52 */
+    CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 4, 0), OFC_OK);
+    r = pineapple;                                             /* 3 x 17 = 51 */
+    r.fl.lowball_both = 17;
+    CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 3, 0), OFC_OK);
+    r.max_players = 4;
+    r.table.max_players = 4;
+    r.fl.enabled = 0;                                          /* 4 x 17 = 68 */
+    CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 4, 0), OFC_E_DECK);
+}
+
 static void test_config(void)
 {
     ofc_vecenv_config c;
@@ -250,6 +272,7 @@ static void test_config(void)
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
     c.stay_value[2] = 0;
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_OK);
+    test_config_deck();
     CHECK(ofc_encoding_scale(0) == 1.0f);
     CHECK(ofc_encoding_scale(780 + 12) == 1.0f / 17.0f);
     CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);
@@ -285,6 +308,33 @@ static void test_random_opponents(void)
 
 /* A hand-made view: seat 1 of 3 sees seat 2's front (relative seat 1) and its own
  * dealt cards; everything else is unseen. */
+/* ofc_encode() asks only for non-NULL pointers (its @pre): row counts past a row's
+ * size read that row's slots and no byte beyond them, as the counts it already
+ * bounded (players, dealt cards, discards).  The last seat's back holds 5 cards; a
+ * count of 255 there encodes as a count of 5 (before: a read of 250 bytes past the
+ * struct). */
+static void test_encode_counts(void)
+{
+    static ofc_observation o[2];
+    uint8_t x[OFC_ENC_SIZE], y[OFC_ENC_SIZE], back[5];
+    uint32_t i;
+    memset(o, 0, sizeof o);
+    for (i = 0; i < 2; i++) {
+        memset(o[i].board, OFC_NO_CARD, sizeof o[i].board);
+        o[i].players = 4;
+        o[i].kind = OFC_KIND_OFC;
+        CHECK_EQ(test_cards("As Ks Qs Js Ts", back), 5);
+        memcpy(o[i].board[3] + 8, back, 5);
+    }
+    o[0].count[3][2] = 5;
+    o[1].count[3][2] = 255;
+    o[1].count[2][0] = 9; /* a front of 9: its 3 slots */
+    ofc_encode(&o[0], 0, x);
+    ofc_encode(&o[1], 0, y);
+    CHECK(memcmp(x, y, OFC_ENC_SIZE) == 0);
+    CHECK_EQ(x[11 * 52 + test_card("Ts")], 1); /* relative seat 3, back */
+}
+
 static void test_encode_layout(void)
 {
     ofc_observation o;
@@ -322,6 +372,7 @@ static void test_encode_layout(void)
     CHECK_EQ(x[780 + 33], 1);
     CHECK_EQ(x[780 + 41], 1);
     CHECK_EQ(x[780 + 42], 1);
+    test_encode_counts();
 }
 
 /* --------------------------------------------------------------- two threads */
@@ -386,7 +437,10 @@ int main(void)
     test_encode_layout();
     test_self_play(&pineapple, 2, 1);
     test_self_play(&pineapple, 3, 2);
-    test_self_play(&ofc_r, 4, 3);
+    test_self_play(&ofc_r, 3, 3);
+    ofc_r4 = ofc_r; /* four OFC seats deal all 52 cards: no room for a Fantasyland */
+    ofc_r4.fl.enabled = 0;
+    test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
     test_random_opponents();
     test_threads();

@@ -1,11 +1,11 @@
 /*
  * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/include/ofc_fast.h and its
  * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h, the game engine
- * ofc_game.h, the search ofc_search.h and the learned value ofc_model.h /
- * ofc_value.h): every validating (non-_unchecked)
- * function gets fuzzer bytes as cards, strengths, hand-built structs and rule sets,
- * and every result is checked to be in range (and equal to the unchecked twin where
- * there is one).  Built and run by tests/fuzz/c/run.sh under
+ * ofc_game.h, the search ofc_search.h, the learned value ofc_model.h /
+ * ofc_value.h and the heuristic bot's sampler ofc_heuristic.h): every validating
+ * (non-_unchecked) function gets fuzzer bytes as cards, strengths, hand-built structs
+ * and rule sets, and every result is checked to be in range (and equal to the
+ * unchecked twin where there is one).  Built and run by tests/fuzz/c/run.sh under
  * -fsanitize=fuzzer,address,undefined.
  *
  * The first input byte picks a target from the table `targets` below; the rest is the
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ofc_fast.h"
+#include "ofc_heuristic.h"
 #include "ofc_search.h"
 #include "ofc_value.h"
 
@@ -1058,6 +1059,48 @@ typedef struct fuzz_target {
     void (*run)(reader *in);
 } fuzz_target;
 
+/* The heuristic bot's sampler: fuzzed counts (rounds over all 32 bits: 3 x rounds
+ * must not wrap into a valid count) and unseen cards; on OFC_OK every sample's future
+ * is distinct cards of the unseen and every fill is distinct cards of its future. */
+static void t_heur_sample(reader *in)
+{
+    enum { SAMPLES = 4, FILLS = 4 };
+    uint8_t unseen[OFC_CARDS + 8], futures[SAMPLES * 64], fills[SAMPLES * FILLS * 16];
+    size_t n_unseen = u8(in) % (OFC_CARDS + 8), n_future = u8(in) % 48;
+    size_t n_slots = u8(in) % 16, n_samples = u8(in) % (SAMPLES + 1);
+    size_t n_fills = u8(in) % (FILLS + 1), k, p, i, j;
+    uint32_t rounds = u8(in) & 1 ? u32(in) : u8(in) % 16;
+    int32_t st;
+    cards(in, unseen, n_unseen);
+    st = ofc_heur_sample(u8(in) == 0 ? NULL : unseen, n_unseen, n_future, rounds, n_slots,
+                         n_samples, n_fills, u32(in), futures, fills);
+    REQUIRE(st == OFC_OK || st == OFC_E_CARD || st == OFC_E_DUPLICATE || st == OFC_E_COUNT
+            || st == OFC_E_VALUE);
+    if (st != OFC_OK) {
+        return;
+    }
+    REQUIRE(n_future <= n_unseen && n_slots <= n_future && n_future <= OFC_HEUR_MAX_FUTURE);
+    REQUIRE(rounds == 0 || (size_t)rounds * 3 == n_future);
+    for (k = 0; k < n_samples && n_future; k++) {
+        const uint8_t *f = futures + k * n_future;
+        REQUIRE(distinct(f, n_future));
+        for (i = 0; i < n_future; i++) {
+            for (j = 0; j < n_unseen && unseen[j] != f[i]; j++) {
+            }
+            REQUIRE(j < n_unseen);
+        }
+        for (p = 0; p < n_fills && n_slots; p++) {
+            const uint8_t *fill = fills + (k * n_fills + p) * n_slots;
+            REQUIRE(distinct(fill, n_slots));
+            for (i = 0; i < n_slots; i++) {
+                for (j = 0; j < n_future && f[j] != fill[i]; j++) {
+                }
+                REQUIRE(j < n_future);
+            }
+        }
+    }
+}
+
 static const fuzz_target targets[] = {
     {"rank", t_rank},
     {"rank_batch", t_rank_batch},
@@ -1078,6 +1121,7 @@ static const fuzz_target targets[] = {
     {"search", t_search},
     {"vm_parse", t_vm_parse},
     {"value", t_value},
+    {"heur_sample", t_heur_sample},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
