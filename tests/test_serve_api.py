@@ -7,6 +7,7 @@ and the safety limits (key, body size, queue, sessions)."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import signal
@@ -24,11 +25,13 @@ from test_search_stats import brute_stats
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.arena.history import load_schema
+from ofc_fast.arena.history import deal_record, load_schema
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
 from ofc_fast.serve import ServeConfig
+from ofc_fast.serve import _replay as replay_mod
+from ofc_fast.serve._routes import analyze
 from ofc_fast.serve._sessions import SessionStore
 
 P = rules.PINEAPPLE
@@ -412,6 +415,27 @@ def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
     assert status == 422 and bad["error"] == "HistoryError"
 
 
+def _history_text(deals: int) -> str:
+    """A history file of ``deals`` finished Pineapple deals, one JSON line each."""
+    lines = []
+    for seed in range(deals):
+        g = Game("pineapple", 2, seed=seed)
+        while not g.is_over:
+            g.play_action(g.legal_actions()[0])
+        lines.append(json.dumps(deal_record(g, seed, ["a", "b"])))
+    return "\n".join(lines) + "\n"
+
+
+def test_replay_says_truncated_only_when_deals_were_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(replay_mod, "MAX_DEALS", 2)
+    exactly = replay_mod.replay({"text": _history_text(2) + "\n \n"})
+    assert len(exactly["deals"]) == 2 and exactly["truncated"] is False
+    longer = replay_mod.replay({"text": _history_text(3)})
+    assert len(longer["deals"]) == 2 and longer["truncated"] is True
+
+
 # -------------------------------------------------------------- safe by default
 
 
@@ -456,6 +480,52 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         )
         assert out["status"] == status and out["detail"]
     assert api("GET", "/v1/games/nope")[0] == 404
+
+
+def test_a_refused_move_leaves_the_game_as_it_was(api: Api) -> None:
+    status, start = api("POST", "/v1/games", {"seed": 1, "bots": ["random"]})
+    assert status == 200 and start["your_turn"] and start["events"]  # the bot moved
+    path = f"/v1/games/{start['id']}"
+    refused = [
+        {"action": 999},
+        {"action": "1"},
+        {"move": "As front"},
+        {"move": {"place": [["As", "sideways"]]}},
+        {"move": {"place": []}},
+    ]
+    for body in refused:
+        status, out = api("POST", path + "/moves", body)
+        assert status in (400, 422), out
+        assert api("GET", path) == (200, start)
+
+
+def test_analyze_keeps_the_default_samples_within_max_samples() -> None:
+    config = ServeConfig(max_samples=16, max_time_budget=5.0)
+    body = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "seed": 3}
+    out = analyze(body, config)
+    assert out["samples"] <= 16
+    assert all(m["samples"] <= 16 for m in out["moves"])
+
+
+def _access_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The access-log lines of the request to ``/v1/x...``."""
+    records = [r for r in caplog.records if r.name == "ofc_fast.serve.access"]
+    return [m for m in (r.getMessage() for r in records) if "/v1/x" in m]
+
+
+def test_the_access_log_escapes_control_characters_of_the_path(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="ofc_fast.serve.access")
+    forged = '127.0.0.1 "GET /v1/health" 200 64 0.1ms'
+    status, _, _ = server.request("GET", "/v1/x%0D%0A" + forged.replace(" ", "%20"))
+    assert status == 404
+    deadline = time.monotonic() + 10  # the line is written once the answer is sent
+    while not (lines := _access_lines(caplog)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lines, "no access-log line of the request"
+    assert all("\n" not in m and "\r" not in m for m in lines)
+    assert any("/v1/x\\r\\n127.0.0.1" in m for m in lines), lines
 
 
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:

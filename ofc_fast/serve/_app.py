@@ -64,6 +64,16 @@ class _Route:
     body: bool = True
 
 
+def _loggable(text: str) -> str:
+    r"""``text`` (a request's path, percent-decoded by the server) for a log line: control
+    characters and non-ASCII escaped, so that a path holding ``%0A`` cannot forge a line.
+
+    >>> print(_loggable('/v1/x\r\n1.2.3.4 "GET /" 200'))
+    /v1/x\r\n1.2.3.4 "GET /" 200
+    """
+    return text.encode("unicode_escape").decode("ascii")
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -133,7 +143,7 @@ class App:
             '%s "%s %s" %d %d %.1fms',
             client[0],
             scope.get("method", "-"),
-            scope.get("path", "-")[:200],
+            _loggable(scope.get("path", "-")[:200]),
             status,
             size,
             (time.perf_counter() - t0) * 1000,
@@ -189,7 +199,9 @@ class App:
         except ApiError as exc:
             return await self._problem(send, path, exc)
         except Exception:  # a bug, never bad input: logged, answered as a problem
-            logging.getLogger("ofc_fast.serve").exception("%s %s failed", method, path)
+            logging.getLogger("ofc_fast.serve").exception(
+                "%s %s failed", method, _loggable(path[:200])
+            )
             return await self._problem(send, path, ApiError(500, None, "internal error"))
 
     @staticmethod

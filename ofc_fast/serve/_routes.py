@@ -142,13 +142,14 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
     ``dead``, as ``ofc-fast advise``); ``rules`` (default: the observation's
     ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
-    ``seed``, ``exact``.  The search stops at ``config.max_time_budget`` whatever
+    ``seed``, ``exact``; without either, 256 samples (at most ``config.max_samples``).
+    The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap)."""
     cap = config.max_time_budget
     budget = get_number(body, "time_budget", cap, 0.001, cap)
     samples = get_int(body, "samples", None, 1, config.max_samples)
     if samples is None:
-        samples = None if "time_budget" in body else 256
+        samples = None if "time_budget" in body else min(256, config.max_samples)
     seed = get_int(body, "seed", 0, 0, 2**64 - 1)
     exact = body.get("exact", "auto")
     if exact != "auto" and not isinstance(exact, bool):

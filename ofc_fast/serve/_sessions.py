@@ -95,13 +95,12 @@ class GameSession:
     def play(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /v1/games/{id}/moves``: the client's move (``move``: the JSON of
         ``Move.to_dict`` with cards as ids or text and rows by name, or ``action``: an
-        action id), then the bots' moves."""
+        action id), then the bots' moves.  A refused move leaves the game as it was."""
         g = self.game
         if g.is_over:
             raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
         if g.to_act != self.you:  # pragma: no cover - _advance leaves it the client's
             raise ApiError(409, None, f"seat {g.to_act} is to act")
-        self.events = []
         if "action" in body:
             action = get_int(body, "action", low=0, high=242)
             with at_field("action"):
@@ -112,7 +111,8 @@ class GameSession:
                 raise ApiError(400, "move", "move must be an object {place, discard}")
             with at_field("move"):
                 g.play(Move.from_dict(raw), seat=self.you)
-        self.events.append({"seat": self.you, "move": str(g.moves[-1])})
+        # the events restart only once the move is played: a refused one changes nothing
+        self.events = [{"seat": self.you, "move": str(g.moves[-1])}]
         self._advance()
         return self.state()
 
