@@ -499,6 +499,26 @@ def test_a_refused_move_leaves_the_game_as_it_was(api: Api) -> None:
         assert api("GET", path) == (200, start)
 
 
+@pytest.mark.parametrize(
+    "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
+)
+def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str) -> None:
+    """A game is refused (422, bots) or every move of a whole deal is answered: the
+    value bot never fails mid-deal, leaving the game stuck at its turn."""
+    rng = random.Random(7)
+    body = {"rules": rules_name, "players": 3, "you": 2, "bots": ["value"], "seed": 4}
+    status, st = api("POST", "/v1/games", body)
+    if rules_name not in ("pineapple", "ofc"):  # models ship for these (docs/learned.md)
+        assert (status, st.get("field"), st.get("error")) == (422, "bots", "BotError")
+        return
+    assert status == 200, st
+    while not st["is_over"]:
+        action = rng.choice(st["observation"]["legal_actions"])
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", {"action": action})
+        assert status == 200, st
+    assert st["history"] is not None and sum(st["result"]["net"]) == 0
+
+
 def test_analyze_keeps_the_default_samples_within_max_samples() -> None:
     config = ServeConfig(max_samples=16, max_time_budget=5.0)
     body = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "seed": 3}

@@ -23,6 +23,7 @@ from ..arena.history import deal_record
 from ..bots import Bot, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
+from ..learned.model import shipped_model
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
 from ._routes import get_rules
@@ -53,6 +54,13 @@ class GameSession:
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
+        if "value" in names and shipped_model(rules, players) is None:
+            raise ApiError(
+                422,
+                "bots",
+                f"bots: no value model ships for {rules.name} with {players} players",
+                error="BotError",
+            )
         fantasyland = get_list(body, "fantasyland", None)
         with at_field("fantasyland"):  # the seed and the seats are checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
