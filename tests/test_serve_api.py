@@ -31,7 +31,8 @@ from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
 from ofc_fast.serve import ServeConfig
 from ofc_fast.serve import _replay as replay_mod
-from ofc_fast.serve._routes import analyze
+from ofc_fast.serve._problems import ApiError
+from ofc_fast.serve._routes import analyze, evaluate
 from ofc_fast.serve._sessions import SessionStore
 
 P = rules.PINEAPPLE
@@ -517,6 +518,22 @@ def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str
         status, st = api("POST", f"/v1/games/{st['id']}/moves", {"action": action})
         assert status == 200, st
     assert st["history"] is not None and sum(st["result"]["net"]) == 0
+
+
+def test_evaluate_bounds_the_card_text_of_a_hand_it_parses_on_the_event_loop() -> None:
+    """A hand is at most 5 cards: a megabyte of card text in one hand (which held the
+    event loop for a third of a second) is a 400 before it is parsed."""
+    for hand in ("As " * 300_000, ["As " * 50_000] * 5, ["As"] * 6 + ["Kd " * 1000]):
+        with pytest.raises(ApiError) as err:
+            evaluate({"hands": ["Qh Qd 5c", hand]})
+        assert (err.value.status, err.value.field) == (400, "hands[1]")
+    long_form = "10s 10h 10d 10c 9s, "  # the longest spelling of five cards
+    out = evaluate({"hands": [long_form, long_form.split(), [0, 5, 10, 15, 16]]})
+    assert [h["category"] for h in out["hands"]] == [
+        "QUADS",
+        "QUADS",
+        "STRAIGHT",
+    ]
 
 
 def test_analyze_keeps_the_default_samples_within_max_samples() -> None:
