@@ -98,6 +98,8 @@ class ServeConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise OfcError(f"{name} must be an integer >= {low}, got {value!r}")
+        if self.port > 65535:
+            raise OfcError(f"port must be within 0..65535, got {self.port}")
         for name, high, want in (
             ("max_time_budget", 600.0, "within 0..600"),
             ("session_ttl", float("inf"), "> 0"),
