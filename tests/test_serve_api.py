@@ -565,6 +565,27 @@ def test_the_access_log_escapes_control_characters_of_the_path(
     assert any("/v1/x\\r\\n127.0.0.1" in m for m in lines), lines
 
 
+def test_a_cross_site_form_or_no_cors_post_is_refused(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """A page on another site can POST a JSON text as text/plain (a form, or fetch in
+    no-cors mode) without a CORS preflight; a browser request (it carries Origin) must
+    declare its body application/json, which another site cannot do without a
+    preflight this server never grants."""
+    body = json.dumps({"bots": ["random"], "seed": 1}).encode()
+    before = server.request("GET", "/v1/health")[2]["sessions"]
+    for ctype in ("text/plain;charset=UTF-8", "application/x-www-form-urlencoded"):
+        headers = {"Origin": "https://elsewhere.example", "Content-Type": ctype}
+        status, hs, out = server.request("POST", "/v1/games", raw=body, headers=headers)
+        check_response(doc, "POST", "/v1/games", status, hs, out)
+        assert status == 415 and out["field"] == "Content-Type", out
+    assert server.request("GET", "/v1/health")[2]["sessions"] == before  # no game made
+    page = {"Origin": server.url, "Content-Type": "application/json"}  # the web app
+    assert server.request("POST", "/v1/games", raw=body, headers=page)[0] == 200
+    curl = {"Content-Type": "application/x-www-form-urlencoded"}  # curl -d, no Origin
+    assert server.request("POST", "/v1/games", raw=body, headers=curl)[0] == 200
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)

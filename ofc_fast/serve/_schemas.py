@@ -299,6 +299,8 @@ def _op(
     params: bool = False,
 ) -> dict[str, Any]:
     errors = ["400", "401", "404", "413", "422"] + (["503"] if busy else [])
+    if request is not None:
+        errors.append("415")
     if params:
         errors.append("409")
     op: dict[str, Any] = {
