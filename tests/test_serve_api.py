@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from serve_helpers import Server, check_response
+from serve_helpers import Server, check_response, jsonschema
 from test_search_stats import brute_stats
 
 import ofc_fast as ofc
@@ -534,6 +534,18 @@ def test_evaluate_bounds_the_card_text_of_a_hand_it_parses_on_the_event_loop() -
         "QUADS",
         "STRAIGHT",
     ]
+
+
+def test_the_game_request_schema_admits_the_rules_a_game_accepts(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    schema = {**doc["components"]["schemas"]["GameCreate"], "components": doc["components"]}
+    names = ("pineapple", "OFC", "progressive_pineapple", "pineapple_27", "ofc-pineapple")
+    for name in names:
+        body = {"rules": name, "bots": ["random"], "seed": 1}
+        status, out = api("POST", "/v1/games", body)
+        assert status == 200, out
+        jsonschema.Draft202012Validator(schema).validate(body)
 
 
 def test_analyze_keeps_the_default_samples_within_max_samples() -> None:

@@ -197,9 +197,10 @@ SCHEMAS: dict[str, Any] = {
     "GameCreate": _obj(
         {
             "rules": {
-                "enum": ["pineapple", "ofc", "PINEAPPLE", "OFC"],
                 "type": "string",
-                "description": "an OFC or Pineapple preset",
+                "description": "a preset (or its game id) whose game is OFC or Pineapple: "
+                "pineapple, ofc, progressive_pineapple, ultimate_pineapple, "
+                "pineapple_27 (default pineapple)",
             },
             "players": _INT,
             "you": _INT,
