@@ -678,6 +678,16 @@ def test_sessions_expire_and_stay_bounded() -> None:
     assert len(store) == 1
 
 
+def test_the_session_count_leaves_out_expired_games() -> None:
+    now = [0.0]
+    store = SessionStore(max_sessions=8, ttl=10, clock=lambda: now[0])
+    for seed in range(3):
+        store.create({"seed": seed, "bots": ["random"]})
+    assert len(store) == 3
+    now[0] = 11.0  # every game idle longer than the ttl: what /v1/health counts
+    assert len(store) == 0
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

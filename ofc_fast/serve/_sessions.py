@@ -202,7 +202,10 @@ class SessionStore:
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._items)
+        """The games kept, those idle longer than ``ttl`` left out (dropped now)."""
+        with self._lock:
+            self._expire(self.clock())
+            return len(self._items)
 
     def _expire(self, now: float) -> None:
         while self._items:
