@@ -144,8 +144,8 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
     ``dead``, as ``ofc-fast advise``); ``rules`` (default: the observation's
     ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
-    ``seed``, ``exact``; without either, 256 samples (at most ``config.max_samples``).
-    The search stops at ``config.max_time_budget`` whatever
+    ``seed``, ``exact``; without ``samples`` or ``time_budget``, 256 samples (at most
+    ``config.max_samples``).  The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap)."""
     cap = config.max_time_budget
     budget = get_number(body, "time_budget", cap, 0.001, cap)
