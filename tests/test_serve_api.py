@@ -7,6 +7,7 @@ and the safety limits (key, body size, queue, sessions)."""
 from __future__ import annotations
 
 import json
+import logging
 import os
 import random
 import signal
@@ -19,16 +20,19 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from serve_helpers import Server, check_response
+from serve_helpers import Server, check_response, jsonschema
 from test_search_stats import brute_stats
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.arena.history import load_schema
+from ofc_fast.arena.history import deal_record, load_schema
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
 from ofc_fast.serve import ServeConfig
+from ofc_fast.serve import _replay as replay_mod
+from ofc_fast.serve._problems import ApiError
+from ofc_fast.serve._routes import analyze, evaluate
 from ofc_fast.serve._sessions import SessionStore
 
 P = rules.PINEAPPLE
@@ -412,6 +416,27 @@ def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
     assert status == 422 and bad["error"] == "HistoryError"
 
 
+def _history_text(deals: int) -> str:
+    """A history file of ``deals`` finished Pineapple deals, one JSON line each."""
+    lines = []
+    for seed in range(deals):
+        g = Game("pineapple", 2, seed=seed)
+        while not g.is_over:
+            g.play_action(g.legal_actions()[0])
+        lines.append(json.dumps(deal_record(g, seed, ["a", "b"])))
+    return "\n".join(lines) + "\n"
+
+
+def test_replay_says_truncated_only_when_deals_were_left_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(replay_mod, "MAX_DEALS", 2)
+    exactly = replay_mod.replay({"text": _history_text(2) + "\n \n"})
+    assert len(exactly["deals"]) == 2 and exactly["truncated"] is False
+    longer = replay_mod.replay({"text": _history_text(3)})
+    assert len(longer["deals"]) == 2 and longer["truncated"] is True
+
+
 # -------------------------------------------------------------- safe by default
 
 
@@ -456,6 +481,121 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         )
         assert out["status"] == status and out["detail"]
     assert api("GET", "/v1/games/nope")[0] == 404
+
+
+def test_a_refused_move_leaves_the_game_as_it_was(api: Api) -> None:
+    status, start = api("POST", "/v1/games", {"seed": 1, "bots": ["random"]})
+    assert status == 200 and start["your_turn"] and start["events"]  # the bot moved
+    path = f"/v1/games/{start['id']}"
+    refused = [
+        {"action": 999},
+        {"action": "1"},
+        {"move": "As front"},
+        {"move": {"place": [["As", "sideways"]]}},
+        {"move": {"place": []}},
+    ]
+    for body in refused:
+        status, out = api("POST", path + "/moves", body)
+        assert status in (400, 422), out
+        assert api("GET", path) == (200, start)
+
+
+@pytest.mark.parametrize(
+    "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
+)
+def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str) -> None:
+    """A game is refused (422, bots) or every move of a whole deal is answered: the
+    value bot never fails mid-deal, leaving the game stuck at its turn."""
+    rng = random.Random(7)
+    body = {"rules": rules_name, "players": 3, "you": 2, "bots": ["value"], "seed": 4}
+    status, st = api("POST", "/v1/games", body)
+    if rules_name not in ("pineapple", "ofc"):  # models ship for these (docs/learned.md)
+        assert (status, st.get("field"), st.get("error")) == (422, "bots", "BotError")
+        return
+    assert status == 200, st
+    while not st["is_over"]:
+        action = rng.choice(st["observation"]["legal_actions"])
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", {"action": action})
+        assert status == 200, st
+    assert st["history"] is not None and sum(st["result"]["net"]) == 0
+
+
+def test_evaluate_bounds_the_card_text_of_a_hand_it_parses_on_the_event_loop() -> None:
+    """A hand is at most 5 cards: a megabyte of card text in one hand (which held the
+    event loop for a third of a second) is a 400 before it is parsed."""
+    for hand in ("As " * 300_000, ["As " * 50_000] * 5, ["As"] * 6 + ["Kd " * 1000]):
+        with pytest.raises(ApiError) as err:
+            evaluate({"hands": ["Qh Qd 5c", hand]})
+        assert (err.value.status, err.value.field) == (400, "hands[1]")
+    long_form = "10s 10h 10d 10c 9s, "  # the longest spelling of five cards
+    out = evaluate({"hands": [long_form, long_form.split(), [0, 5, 10, 15, 16]]})
+    assert [h["category"] for h in out["hands"]] == [
+        "QUADS",
+        "QUADS",
+        "STRAIGHT",
+    ]
+
+
+def test_the_game_request_schema_admits_the_rules_a_game_accepts(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    schema = {**doc["components"]["schemas"]["GameCreate"], "components": doc["components"]}
+    names = ("pineapple", "OFC", "progressive_pineapple", "pineapple_27", "ofc-pineapple")
+    for name in names:
+        body = {"rules": name, "bots": ["random"], "seed": 1}
+        status, out = api("POST", "/v1/games", body)
+        assert status == 200, out
+        jsonschema.Draft202012Validator(schema).validate(body)
+
+
+def test_analyze_keeps_the_default_samples_within_max_samples() -> None:
+    config = ServeConfig(max_samples=16, max_time_budget=5.0)
+    body = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "seed": 3}
+    out = analyze(body, config)
+    assert out["samples"] <= 16
+    assert all(m["samples"] <= 16 for m in out["moves"])
+
+
+def _access_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The access-log lines of the request to ``/v1/x...``."""
+    records = [r for r in caplog.records if r.name == "ofc_fast.serve.access"]
+    return [m for m in (r.getMessage() for r in records) if "/v1/x" in m]
+
+
+def test_the_access_log_escapes_control_characters_of_the_path(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="ofc_fast.serve.access")
+    forged = '127.0.0.1 "GET /v1/health" 200 64 0.1ms'
+    status, _, _ = server.request("GET", "/v1/x%0D%0A" + forged.replace(" ", "%20"))
+    assert status == 404
+    deadline = time.monotonic() + 10  # the line is written once the answer is sent
+    while not (lines := _access_lines(caplog)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert lines, "no access-log line of the request"
+    assert all("\n" not in m and "\r" not in m for m in lines)
+    assert any("/v1/x\\r\\n127.0.0.1" in m for m in lines), lines
+
+
+def test_a_cross_site_form_or_no_cors_post_is_refused(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """A page on another site can POST a JSON text as text/plain (a form, or fetch in
+    no-cors mode) without a CORS preflight; a browser request (it carries Origin) must
+    declare its body application/json, which another site cannot do without a
+    preflight this server never grants."""
+    body = json.dumps({"bots": ["random"], "seed": 1}).encode()
+    before = server.request("GET", "/v1/health")[2]["sessions"]
+    for ctype in ("text/plain;charset=UTF-8", "application/x-www-form-urlencoded"):
+        headers = {"Origin": "https://elsewhere.example", "Content-Type": ctype}
+        status, hs, out = server.request("POST", "/v1/games", raw=body, headers=headers)
+        check_response(doc, "POST", "/v1/games", status, hs, out)
+        assert status == 415 and out["field"] == "Content-Type", out
+    assert server.request("GET", "/v1/health")[2]["sessions"] == before  # no game made
+    page = {"Origin": server.url, "Content-Type": "application/json"}  # the web app
+    assert server.request("POST", "/v1/games", raw=body, headers=page)[0] == 200
+    curl = {"Content-Type": "application/x-www-form-urlencoded"}  # curl -d, no Origin
+    assert server.request("POST", "/v1/games", raw=body, headers=curl)[0] == 200
 
 
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
@@ -536,6 +676,16 @@ def test_sessions_expire_and_stay_bounded() -> None:
     with pytest.raises(Exception, match="unknown or expired"):
         store.get(ids[3])
     assert len(store) == 1
+
+
+def test_the_session_count_leaves_out_expired_games() -> None:
+    now = [0.0]
+    store = SessionStore(max_sessions=8, ttl=10, clock=lambda: now[0])
+    for seed in range(3):
+        store.create({"seed": seed, "bots": ["random"]})
+    assert len(store) == 3
+    now[0] = 11.0  # every game idle longer than the ttl: what /v1/health counts
+    assert len(store) == 0
 
 
 def _free_port() -> int:

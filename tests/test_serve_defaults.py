@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+from ofc_fast import cli
+from ofc_fast.errors import OfcError
 from ofc_fast.serve import ServeConfig
 from ofc_fast.serve import _config as config_mod
 from ofc_fast.serve._config import default_workers
@@ -36,3 +38,32 @@ def test_config_and_command_line_share_the_default(
     assert parser.parse_args(["serve"]).workers == 8
     assert parser.parse_args(["serve", "--workers", "3"]).workers == 3
     assert ServeConfig(workers=1).check().workers == 1
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"max_time_budget": "2"},
+        {"max_time_budget": True},
+        {"session_ttl": "60"},
+        {"session_ttl": True},
+        {"retry_after": -1},
+        {"retry_after": True},
+        {"retry_after": "1"},
+        {"retry_after": 1.5},
+        {"port": 65536},
+        {"port": -1},
+    ],
+)
+def test_a_bad_setting_is_an_ofc_error_naming_it(setting: dict[str, object]) -> None:
+    (name,) = setting
+    with pytest.raises(OfcError, match=name):
+        ServeConfig(workers=1, **setting).check()  # type: ignore[arg-type]
+
+
+def test_a_port_out_of_range_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert cli.main(["serve", "--port", "70000"]) == 2  # refused before any bind
+    err = capsys.readouterr().err
+    assert "port" in err and "Traceback" not in err, err

@@ -64,6 +64,42 @@ class _Route:
     body: bool = True
 
 
+def _loggable(text: str) -> str:
+    r"""``text`` (a request's path, percent-decoded by the server) for a log line: control
+    characters and non-ASCII escaped, so that a path holding ``%0A`` cannot forge a line.
+
+    >>> print(_loggable('/v1/x\r\n1.2.3.4 "GET /" 200'))
+    /v1/x\r\n1.2.3.4 "GET /" 200
+    """
+    return text.encode("unicode_escape").decode("ascii")
+
+
+def _check_media_type(headers: dict[bytes, bytes]) -> None:
+    """415 for a browser's request (it carries ``Origin``) whose body is not declared
+    ``application/json``: a page on another site may send a JSON text as
+    ``text/plain`` (a form, ``fetch`` in no-cors mode) without a CORS preflight, and
+    this server grants none, so such a page cannot declare JSON.  Clients without
+    ``Origin`` (curl, scripts) may declare anything.
+
+    >>> _check_media_type({b"content-type": b"text/plain"})
+    >>> _check_media_type({b"origin": b"http://127.0.0.1:8000",
+    ...                    b"content-type": b"application/json; charset=utf-8"})
+    >>> _check_media_type({b"origin": b"https://x.example", b"content-type": b"text/plain"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: a browser's request body must be declared application/json
+    """
+    if b"origin" not in headers:
+        return
+    media = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+    if media != b"application/json":
+        raise ApiError(
+            415,
+            "Content-Type",
+            "a browser's request body must be declared application/json",
+        )
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -133,7 +169,7 @@ class App:
             '%s "%s %s" %d %d %.1fms',
             client[0],
             scope.get("method", "-"),
-            scope.get("path", "-")[:200],
+            _loggable(scope.get("path", "-")[:200]),
             status,
             size,
             (time.perf_counter() - t0) * 1000,
@@ -173,6 +209,7 @@ class App:
             route, fn, args = self._route(path, method)
             body: dict[str, Any] | None = None
             if route.body and method == "POST":
+                _check_media_type(headers)
                 declared = headers.get(b"content-length")
                 try:
                     length = int(declared) if declared is not None else None
@@ -189,7 +226,9 @@ class App:
         except ApiError as exc:
             return await self._problem(send, path, exc)
         except Exception:  # a bug, never bad input: logged, answered as a problem
-            logging.getLogger("ofc_fast.serve").exception("%s %s failed", method, path)
+            logging.getLogger("ofc_fast.serve").exception(
+                "%s %s failed", method, _loggable(path[:200])
+            )
             return await self._problem(send, path, ApiError(500, None, "internal error"))
 
     @staticmethod

@@ -93,10 +93,22 @@ class ServeConfig:
             ("max_samples", 1),
             ("max_sessions", 1),
             ("port", 0),
+            ("retry_after", 0),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise OfcError(f"{name} must be an integer >= {low}, got {value!r}")
-        if not 0 < self.max_time_budget <= 600 or not self.session_ttl > 0:
-            raise OfcError("max_time_budget must be within 0..600 s, session_ttl > 0")
+        if self.port > 65535:
+            raise OfcError(f"port must be within 0..65535, got {self.port}")
+        for name, high, want in (
+            ("max_time_budget", 600.0, "within 0..600"),
+            ("session_ttl", float("inf"), "> 0"),
+        ):
+            value = getattr(self, name)
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, (int, float))
+                or not 0 < value <= high  # NaN fails too
+            ):
+                raise OfcError(f"{name} must be seconds {want}, got {value!r}")
         return self

@@ -52,11 +52,13 @@ def _frames(final: Game, history: dict[str, Any]) -> list[dict[str, Any]]:
 
 def replay(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
     """Every deal of ``text`` (the file's contents): seats, the frames (all boards
-    after each move, the seat that moved, its cards and its move) and the result."""
+    after each move, the seat that moved, its cards and its move) and the result;
+    ``truncated``: the file holds more than the MAX_DEALS deals returned."""
     text = get_str(body, "text", max_len=config.max_body)
     deals = []
+    source = io.StringIO(text)
     with at_field("text"):
-        for d in read_histories(io.StringIO(text)):
+        for d in read_histories(source):
             g, rec = d.game, d.record
             r = g.result()
             deals.append(
@@ -75,4 +77,6 @@ def replay(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, An
                 break
     if not deals:
         raise ApiError(422, "text", "no deal in the file", error="HistoryError")
-    return {"deals": deals, "truncated": len(deals) >= MAX_DEALS}
+    # the reader stopped after the last deal it returned: is there more than blank lines?
+    truncated = len(deals) >= MAX_DEALS and bool(source.read().strip())
+    return {"deals": deals, "truncated": truncated}

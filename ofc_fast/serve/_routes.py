@@ -47,6 +47,8 @@ __all__ = [
 ROWS = ("front", "middle", "back")
 _DEFAULT = ServeConfig()
 _CARD_FIELDS = ("dealt", "discards")
+_HAND_TEXT = 64
+"""Characters of card text in one hand of ``/v1/evaluate`` ("10s 10h 10d 10c 9s": 18)."""
 
 
 def get_rules(body: Mapping[str, Any], default: str = "pineapple") -> rules_mod.RuleSet:
@@ -142,13 +144,14 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
     ``dead``, as ``ofc-fast advise``); ``rules`` (default: the observation's
     ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
-    ``seed``, ``exact``.  The search stops at ``config.max_time_budget`` whatever
+    ``seed``, ``exact``; without ``samples`` or ``time_budget``, 256 samples (at most
+    ``config.max_samples``).  The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap)."""
     cap = config.max_time_budget
     budget = get_number(body, "time_budget", cap, 0.001, cap)
     samples = get_int(body, "samples", None, 1, config.max_samples)
     if samples is None:
-        samples = None if "time_budget" in body else 256
+        samples = None if "time_budget" in body else min(256, config.max_samples)
     seed = get_int(body, "seed", 0, 0, 2**64 - 1)
     exact = body.get("exact", "auto")
     if exact != "auto" and not isinstance(exact, bool):
@@ -291,6 +294,25 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
     }
 
 
+def _check_hand_text(value: Any, field: str) -> None:
+    """400 when a hand (text, or a list of card texts and ids) holds more than
+    :data:`_HAND_TEXT` characters of card text: five cards never need more, and
+    ``evaluate`` parses on the event loop.
+
+    >>> _check_hand_text(["10s", "10h", 3, "Kd Qd"], "hands[0]")
+    >>> _check_hand_text("As " * 100, "hands[0]")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: hands[0] has 300 characters of cards, at most 64
+    """
+    items = value if isinstance(value, list) else [value]
+    size = sum(len(c) for c in items if isinstance(c, str))
+    if size > _HAND_TEXT:
+        raise ApiError(
+            400, field, f"{field} has {size} characters of cards, at most {_HAND_TEXT}"
+        )
+
+
 def evaluate(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
     """``POST /v1/evaluate``: ``hands`` (3- or 5-card hands: strength, category,
     description) and / or ``boards`` (complete boards: rows, royalties, foul,
@@ -299,6 +321,7 @@ def evaluate(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, 
     hands = get_list(body, "hands", [], 64)
     out_hands = []
     for i, h in enumerate(hands):
+        _check_hand_text(h, f"hands[{i}]")
         ids = _ids(h, f"hands[{i}]")
         with at_field(f"hands[{i}]"):
             s = rank(ids)

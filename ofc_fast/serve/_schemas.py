@@ -197,9 +197,10 @@ SCHEMAS: dict[str, Any] = {
     "GameCreate": _obj(
         {
             "rules": {
-                "enum": ["pineapple", "ofc", "PINEAPPLE", "OFC"],
                 "type": "string",
-                "description": "an OFC or Pineapple preset",
+                "description": "a preset (or its game id) whose game is OFC or Pineapple: "
+                "pineapple, ofc, progressive_pineapple, ultimate_pineapple, "
+                "pineapple_27 (default pineapple)",
             },
             "players": _INT,
             "you": _INT,
@@ -299,6 +300,8 @@ def _op(
     params: bool = False,
 ) -> dict[str, Any]:
     errors = ["400", "401", "404", "413", "422"] + (["503"] if busy else [])
+    if request is not None:
+        errors.append("415")
     if params:
         errors.append("409")
     op: dict[str, Any] = {

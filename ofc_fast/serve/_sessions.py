@@ -23,6 +23,7 @@ from ..arena.history import deal_record
 from ..bots import Bot, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
+from ..learned.model import shipped_model
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
 from ._routes import get_rules
@@ -53,6 +54,13 @@ class GameSession:
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
+        if "value" in names and shipped_model(rules, players) is None:
+            raise ApiError(
+                422,
+                "bots",
+                f"bots: no value model ships for {rules.name} with {players} players",
+                error="BotError",
+            )
         fantasyland = get_list(body, "fantasyland", None)
         with at_field("fantasyland"):  # the seed and the seats are checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
@@ -95,13 +103,12 @@ class GameSession:
     def play(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /v1/games/{id}/moves``: the client's move (``move``: the JSON of
         ``Move.to_dict`` with cards as ids or text and rows by name, or ``action``: an
-        action id), then the bots' moves."""
+        action id), then the bots' moves.  A refused move leaves the game as it was."""
         g = self.game
         if g.is_over:
             raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
         if g.to_act != self.you:  # pragma: no cover - _advance leaves it the client's
             raise ApiError(409, None, f"seat {g.to_act} is to act")
-        self.events = []
         if "action" in body:
             action = get_int(body, "action", low=0, high=242)
             with at_field("action"):
@@ -112,7 +119,8 @@ class GameSession:
                 raise ApiError(400, "move", "move must be an object {place, discard}")
             with at_field("move"):
                 g.play(Move.from_dict(raw), seat=self.you)
-        self.events.append({"seat": self.you, "move": str(g.moves[-1])})
+        # the events restart only once the move is played: a refused one changes nothing
+        self.events = [{"seat": self.you, "move": str(g.moves[-1])}]
         self._advance()
         return self.state()
 
@@ -194,7 +202,10 @@ class SessionStore:
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
-        return len(self._items)
+        """The games kept, those idle longer than ``ttl`` left out (dropped now)."""
+        with self._lock:
+            self._expire(self.clock())
+            return len(self._items)
 
     def _expire(self, now: float) -> None:
         while self._items:
