@@ -598,6 +598,45 @@ def test_a_cross_site_form_or_no_cors_post_is_refused(
     assert server.request("POST", "/v1/games", raw=body, headers=curl)[0] == 200
 
 
+def test_a_keyless_server_answers_only_its_own_host_names(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """DNS rebinding: a page on another site whose name resolves to 127.0.0.1 is
+    same-origin with the server to the browser, so Origin and Content-Type checks
+    pass, but its requests carry its own name in Host. A server without a key answers
+    only local names, its bound address and --allowed-host names; with a key, any."""
+    body = {
+        "boards": [
+            "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+            "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+        ]
+    }
+    before = server.request("GET", "/v1/health")[2]["sessions"]
+    for host in (f"rebind.example:{server.port}", "127.0.0.1.evil.example", "[::2]"):
+        hdrs = {"Host": host, "Origin": f"http://{host}"}
+        for method, path, payload in (
+            ("POST", "/v1/games", {"bots": ["random"]}),
+            ("POST", "/v1/score", body),
+            ("GET", "/v1/health", None),
+        ):
+            status, hs, out = server.request(method, path, payload, headers=hdrs)
+            check_response(doc, method, path, status, hs, out)
+            assert status == 400 and out["field"] == "Host", (host, path, out)
+    assert server.request("GET", "/v1/health")[2]["sessions"] == before  # no game made
+    for host in (f"localhost:{server.port}", f"LOCALHOST:{server.port}", "[::1]:80"):
+        assert server.request("GET", "/v1/health", headers={"Host": host})[0] == 200
+    assert server.request("GET", "/", headers={"Host": "rebind.example"})[0] == 200
+    with Server(ServeConfig(allowed_hosts=("ofc.lan",))) as s:
+        assert s.request("GET", "/v1/health", headers={"Host": "ofc.lan:8"})[0] == 200
+        assert s.request("GET", "/v1/health", headers={"Host": "x.lan"})[0] == 400
+    with Server(ServeConfig(api_key="k" * 16)) as s:
+        key = {"Authorization": "Bearer " + "k" * 16, "Host": "ofc.example.com"}
+        assert s.request("POST", "/v1/score", body, headers=key)[0] == 200
+    for bad in (["ofc.lan"], ("a b",), ("",), (1,)):
+        with pytest.raises(OfcError, match="allowed_hosts"):
+            ServeConfig(allowed_hosts=bad).check()  # type: ignore[arg-type]
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
-from ._config import ServeConfig
+from ._config import ServeConfig, host_allowed
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
@@ -195,6 +195,13 @@ class App:
                 return await self._plain(path, method, send)
             headers = dict(scope.get("headers") or [])
             key = self.config.api_key
+            if not key and not host_allowed(self.config, headers.get(b"host")):
+                raise ApiError(
+                    400,
+                    "Host",
+                    "this server answers only requests for its own host name "
+                    "(ofc-fast serve --allowed-host NAME adds one)",
+                )
             if (
                 key
                 and path != "/v1/health"

@@ -9,6 +9,7 @@ True
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..errors import OfcError
@@ -17,6 +18,8 @@ __all__ = ["ServeConfig"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Addresses a server may bind without an API key."""
+
+_HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}")
 
 WORKERS_PER_CPU = 4
 """Default computations at once per CPU the process may use (see :func:`default_workers`)."""
@@ -61,7 +64,10 @@ class ServeConfig:
     ``max_samples``: sampled futures per analysis; ``max_sessions``: games kept at
     once (the least recently used goes first); ``session_ttl``: seconds a game lives
     without a request; ``api_key``: the bearer token every ``/v1`` request but
-    ``/v1/health`` must carry (None: no key; required off the local host).
+    ``/v1/health`` must carry (None: no key; required off the local host);
+    ``allowed_hosts``: names, besides the local ones and ``host``, that a server
+    without a key answers ``/v1`` requests for in their ``Host`` header (see
+    :func:`host_allowed`; a server with a key answers any).
     """
 
     host: str = "127.0.0.1"
@@ -75,6 +81,7 @@ class ServeConfig:
     max_sessions: int = 256
     session_ttl: float = 1800.0
     retry_after: int = 1
+    allowed_hosts: tuple[str, ...] = ()
 
     def check(self) -> ServeConfig:
         """Itself, or OfcError naming the first bad setting (a non-local host without
@@ -98,6 +105,13 @@ class ServeConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise OfcError(f"{name} must be an integer >= {low}, got {value!r}")
+        if not isinstance(self.allowed_hosts, tuple) or not all(
+            isinstance(h, str) and _HOST_NAME.fullmatch(h) for h in self.allowed_hosts
+        ):
+            raise OfcError(
+                "allowed_hosts must be a tuple of host names (letters, digits, '.', "
+                f"'-', ':'), got {self.allowed_hosts!r}"
+            )
         if self.port > 65535:
             raise OfcError(f"port must be within 0..65535, got {self.port}")
         for name, high, want in (
@@ -112,3 +126,34 @@ class ServeConfig:
             ):
                 raise OfcError(f"{name} must be seconds {want}, got {value!r}")
         return self
+
+
+def host_name(header: bytes) -> str:
+    """The host of a ``Host`` header, lower-case, without its port or brackets.
+
+    >>> host_name(b"LocalHost:8000"), host_name(b"[::1]:8000"), host_name(b"127.0.0.1")
+    ('localhost', '::1', '127.0.0.1')
+    """
+    text = header.decode("latin-1").strip().lower()
+    if text.startswith("["):
+        return text[1 : text.find("]")] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+
+
+def host_allowed(config: ServeConfig, header: bytes | None) -> bool:
+    """Whether a server without a key answers a request with this ``Host`` header: a
+    local name, the address it binds, or one of ``allowed_hosts``.  This is what
+    stops DNS rebinding: a page on another site whose name is made to resolve to
+    127.0.0.1 is same-origin with the server to the browser, but its requests
+    carry that other name.  A request without the header (no browser sends one) is
+    answered.
+
+    >>> c = ServeConfig(allowed_hosts=("ofc.lan",))
+    >>> [host_allowed(c, h) for h in (b"localhost:8000", b"ofc.lan", b"evil.example")]
+    [True, True, False]
+    """
+    if header is None:
+        return True
+    name = host_name(header)
+    allowed = {*LOCAL_HOSTS, config.host, *config.allowed_hosts}
+    return name in {h.lower() for h in allowed}

@@ -56,6 +56,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
+        allowed_hosts=tuple(args.allowed_host),
     ).check()
     where = f"http://{config.host}:{config.port}/"
     print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
@@ -91,6 +92,15 @@ def add_commands(sub: Any) -> None:
         type=float,
         default=2.0,
         help="seconds of search a request may use at most (default 2)",
+    )
+    s.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name, besides localhost and the bound address, that a server "
+        "without --api-key answers in a request's Host header (repeatable; e.g. "
+        "behind a reverse proxy)",
     )
     s.add_argument(
         "--log-level", default="info", choices=("debug", "info", "warning", "error")
