@@ -136,9 +136,9 @@ def check_stacks(
             f"got {quote(values, 200)}"
         )
     chips: tuple[int, ...] = values  # type: ignore[assignment]
-    if min(chips) < 0:
+    if chips and min(chips) < 0:
         raise TableError(f"{what}: chip counts must be >= 0, got {quote(chips, 200)}")
-    if max(chips) > STACK_MAX:
+    if chips and max(chips) > STACK_MAX:
         raise TableError(f"{what}: at most {STACK_MAX} chips a seat, got {max(chips)}")
     return chips
 

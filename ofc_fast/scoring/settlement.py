@@ -19,14 +19,14 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import parse_cards
-from ..errors import BoardError, CardError, RulesError
+from ..errors import BoardError, CardError, RulesError, TableError
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
@@ -149,7 +149,7 @@ def apply_stakes(
             f"{', '.join(m.value for m in StakesModel)}"
         ) from None
     pairs, amounts = [], []
-    for pair, amount in transfers:
+    for pair, amount in _transfer_items(transfers):
         i, j = (_int(s, "transfer seat") for s in pair)
         if i < 0 or j < 0:
             raise BoardError(f"transfer seats must be >= 0, got {(i, j)}")
@@ -158,6 +158,8 @@ def apply_stakes(
         amount = _int(amount, "transfer amount")
         amounts.append(max(-_INT32_MAX, min(_INT32_MAX, amount)))
     seats = 1 + max((max(p) for p in pairs), default=-1)
+    if stacks is None:
+        raise TableError("stacks: expected one chip count per seat, got None")
     values = list(check_stacks(stacks, seats, at_least=True) or ())
     if len(values) > 256:
         raise BoardError(f"stacks: at most 256 seats, got {len(values)}")
@@ -170,6 +172,29 @@ def apply_stakes(
     if status != OK:  # pragma: no cover - every argument was validated above
         raise status_error(status, "apply_stakes", BoardError)
     return list(actual)
+
+
+def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
+    """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
+    the first item of another shape (so no TypeError or unpacking ValueError escapes)."""
+    if isinstance(transfers, (str, bytes, Mapping)) or not isinstance(transfers, Iterable):
+        raise BoardError(
+            f"transfers: expected a sequence of ((seat, seat), amount), "
+            f"got {transfers!r:.60}"
+        )
+    items = []
+    for item in transfers:
+        if not (
+            isinstance(item, Sequence)
+            and not isinstance(item, (str, bytes))
+            and len(item) == 2
+            and isinstance(item[0], Sequence)
+            and not isinstance(item[0], (str, bytes))
+            and len(item[0]) == 2
+        ):
+            raise BoardError(f"transfer: expected ((seat, seat), amount), got {item!r:.60}")
+        items.append((item[0], item[1]))
+    return items
 
 
 def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
@@ -330,9 +355,15 @@ def settle(
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
     rules = as_rules(rules, "settle")
+    if isinstance(boards, (str, bytes)) or not isinstance(boards, Iterable):
+        raise BoardError(
+            f"boards: expected a sequence of one board per seat, got {boards!r:.60}"
+        )
+    if not isinstance(boards, Sequence):
+        boards = list(boards)  # an iterator, a NumPy array: one board per item
     n = check_players(len(boards), rules)
     seat_button = check_seat(button, n)
-    if isinstance(surrendered, (str, bytes)):
+    if isinstance(surrendered, (str, bytes)) or not isinstance(surrendered, Iterable):
         raise BoardError(
             f"surrendered: expected a sequence of seats, got {surrendered!r:.60}"
         )
