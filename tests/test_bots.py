@@ -396,3 +396,40 @@ def test_move_depends_only_on_the_observation() -> None:
     assert HeuristicBot(rules.PINEAPPLE, seed=4).act(o1) == HeuristicBot(
         rules.PINEAPPLE, seed=4
     ).act(o2)
+
+
+def test_make_bot_numpy_seed_is_an_int_seed() -> None:
+    """A NumPy int seed is the same seed as the plain int (random.Random refuses NumPy
+    ints with a TypeError); a float or a bool seed is a BotError."""
+    np = pytest.importorskip("numpy")
+    g = Game(rules.PINEAPPLE, seed=9)
+    obs = g.observation(g.to_act)
+    a = make_bot("random", rules.PINEAPPLE, seed=np.int64(7)).act(obs)
+    assert a == make_bot("random", rules.PINEAPPLE, seed=7).act(obs)
+    for bad in (1.5, True, "7"):
+        with pytest.raises(BotError, match="seed"):
+            make_bot("random", rules.PINEAPPLE, seed=bad)  # type: ignore[arg-type]
+    two = make_bots("random", np.int64(2), seed=np.int64(7))
+    assert [b.act(obs) for b in two] == [b.act(obs) for b in make_bots("random", 2, seed=7)]
+
+
+@pytest.mark.parametrize(
+    ("names", "players", "settings", "match"),
+    [
+        (["heuristic", None], 2, None, "bot names"),  # was silently two heuristic bots
+        (["heuristic", 5], 2, None, "bot names"),
+        (5, 2, None, "bot names"),
+        ("random", 10**9, None, "players"),  # was a billion bots
+        ("random", 0, None, "players"),
+        ("random", -1, None, "players"),
+        ("random", 2.0, None, "players"),
+        ("random", True, None, "players"),
+        ("random", 2, [5, 5], "settings"),
+        ("random", 2, {"seed": 1}, "settings"),
+    ],
+)
+def test_make_bots_bad_arguments(
+    names: object, players: object, settings: object, match: str
+) -> None:
+    with pytest.raises(BotError, match=match):
+        make_bots(names, players, settings=settings)  # type: ignore[arg-type]

@@ -660,3 +660,12 @@ def test_result_reports_per_seat() -> None:
     d = res.to_dict()
     assert json.loads(json.dumps(d))["boards"][0] == str(g.boards[0])
     assert str(Board.parse(d["boards"][0])) == d["boards"][0]
+
+
+@pytest.mark.parametrize("bad", [None, "As", 3, [(51, 0)]])
+def test_move_to_action_refuses_what_is_not_a_move(bad: object) -> None:
+    """move_to_action() of anything but a Move is a MoveError, as play() raises, not a
+    TypeError from indexing it."""
+    g = Game(rules.PINEAPPLE, seed=3)
+    with pytest.raises(MoveError, match="expected a Move"):
+        g.move_to_action(bad)  # type: ignore[arg-type]

@@ -389,6 +389,8 @@ class Game:
 
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
+        if not isinstance(move, Move):
+            raise MoveError(f"expected a Move, got {type(move).__name__}", "bad_move")
         return action_for_move(move, self.dealt, self.to_discard)
 
     def random_move(self, rng: Random | None = None) -> Move:
