@@ -433,3 +433,11 @@ def test_make_bots_bad_arguments(
 ) -> None:
     with pytest.raises(BotError, match=match):
         make_bots(names, players, settings=settings)  # type: ignore[arg-type]
+
+
+def test_make_bots_error_quotes_a_short_prefix_of_the_names() -> None:
+    """README Guarantees: a message quotes at most a short prefix of the input (it
+    listed all 100,001 names)."""
+    with pytest.raises(BotError, match="100001") as info:
+        make_bots(["random"] * 100_000 + ["heuristic"], 2)
+    assert len(str(info.value)) < 200

@@ -215,7 +215,7 @@ def make_bots(
     if len(items) != players:
         raise BotError(
             f"{players} seats need 1 or {players} bot names, got "
-            f"{len(items)}: {', '.join(items)}"
+            f"{len(items)}: {quote(', '.join(items[:8]))}"
         )
     if settings is not None and (
         isinstance(settings, (str, bytes, Mapping))

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import parse_cards
-from ..errors import BoardError, CardError, RulesError, TableError
+from ..errors import BoardError, CardError, RulesError, TableError, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
@@ -180,7 +180,7 @@ def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
     if isinstance(transfers, (str, bytes, Mapping)) or not isinstance(transfers, Iterable):
         raise BoardError(
             f"transfers: expected a sequence of ((seat, seat), amount), "
-            f"got {transfers!r:.60}"
+            f"got {quote(transfers)}"
         )
     items = []
     for item in transfers:
@@ -192,7 +192,9 @@ def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
             and not isinstance(item[0], (str, bytes))
             and len(item[0]) == 2
         ):
-            raise BoardError(f"transfer: expected ((seat, seat), amount), got {item!r:.60}")
+            raise BoardError(
+                f"transfer: expected ((seat, seat), amount), got {quote(item)}"
+            )
         items.append((item[0], item[1]))
     return items
 
@@ -357,7 +359,7 @@ def settle(
     rules = as_rules(rules, "settle")
     if isinstance(boards, (str, bytes)) or not isinstance(boards, Iterable):
         raise BoardError(
-            f"boards: expected a sequence of one board per seat, got {boards!r:.60}"
+            f"boards: expected a sequence of one board per seat, got {quote(boards)}"
         )
     if not isinstance(boards, Sequence):
         boards = list(boards)  # an iterator, a NumPy array: one board per item
