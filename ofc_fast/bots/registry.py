@@ -55,7 +55,7 @@ BOTS: Mapping[str, BotFactory] = MappingProxyType(_FACTORIES)
 
 def _key(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise BotError(f"a bot name must be a non-empty string, got {name!r}")
+        raise BotError(f"a bot name must be a non-empty string, got {quote(name)}")
     return name.strip().lower()
 
 
@@ -202,7 +202,7 @@ def make_bots(
         raise BotError(f"players must be an int 1..{MAX_SEATS}, got {quote(players)}")
     players = int(players)
     if not 1 <= players <= MAX_SEATS:
-        raise BotError(f"players must be an int 1..{MAX_SEATS}, got {players}")
+        raise BotError(f"players must be an int 1..{MAX_SEATS}, got {quote(players)}")
     if isinstance(names, bytes) or not isinstance(names, Iterable):
         raise BotError(f"bot names: expected text or a list of names, got {quote(names)}")
     given = names.split(",") if isinstance(names, str) else list(names)

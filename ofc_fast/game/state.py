@@ -418,7 +418,7 @@ class Game:
                 ) from None
         if not 0 <= a < lib.OFC_ACTION_SPACE:
             raise MoveError(
-                f"action {a} is outside 0..{lib.OFC_ACTION_SPACE - 1}", "bad_action"
+                f"action {quote(a)} is outside 0..{lib.OFC_ACTION_SPACE - 1}", "bad_action"
             )
         return a
 
@@ -452,7 +452,7 @@ class Game:
             )
         if seat is not None and seat != st[0]:
             raise MoveError(
-                f"seat {str(seat)[:20]} cannot act: it is seat {st[0]}'s turn",
+                f"seat {quote(seat)} cannot act: it is seat {st[0]}'s turn",
                 "not_your_turn",
             )
         if not isinstance(move, Move):

@@ -92,7 +92,7 @@ class Settlement:
 def _int(value: object, what: str) -> int:
     """A plain int (bools and floats refused) or BoardError naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BoardError(f"{what}: expected an int, got {value!r:.60}")
+        raise BoardError(f"{what}: expected an int, got {quote(value)}")
     return int(value)
 
 
@@ -116,7 +116,7 @@ def settlement_order(
         first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
     except ValueError:
         raise RulesError(
-            f"settlement start: unknown {start!r:.60}; known: "
+            f"settlement start: unknown {quote(start)}; known: "
             f"{', '.join(s.value for s in SettlementStart)}"
         ) from None
     pairs = ffi.new("uint8_t[6][2]")
@@ -145,14 +145,14 @@ def apply_stakes(
         code = STAKES[StakesModel(model)]
     except ValueError:
         raise RulesError(
-            f"stakes model: unknown {model!r:.60}; known: "
+            f"stakes model: unknown {quote(model)}; known: "
             f"{', '.join(m.value for m in StakesModel)}"
         ) from None
     pairs, amounts = [], []
     for pair, amount in _transfer_items(transfers):
         i, j = (_int(s, "transfer seat") for s in pair)
-        if i < 0 or j < 0:
-            raise BoardError(f"transfer seats must be >= 0, got {(i, j)}")
+        if not (0 <= i < 256 and 0 <= j < 256):  # C takes at most 256 seats
+            raise BoardError(f"transfer seats must be 0..255, got {quote((i, j))}")
         pairs.append((i, j))
         # |amount| beyond any stack pays the same as the largest int32 amount
         amount = _int(amount, "transfer amount")
@@ -254,7 +254,7 @@ def _error(
         if not found:
             return BoardError(f"seat {seat} declared a natural but holds none")
         return BoardError(
-            f"seat {seat} declared {declared[seat]!r:.60} but holds "
+            f"seat {seat} declared {quote(declared[seat])} but holds "
             f"{', '.join(n.name for n in found)}"
         )
     if status == E_COUNT:  # a declaring seat gave no cards
@@ -367,12 +367,12 @@ def settle(
     seat_button = check_seat(button, n)
     if isinstance(surrendered, (str, bytes)) or not isinstance(surrendered, Iterable):
         raise BoardError(
-            f"surrendered: expected a sequence of seats, got {surrendered!r:.60}"
+            f"surrendered: expected a sequence of seats, got {quote(surrendered)}"
         )
     sur = {check_seat(s, n, "surrendered seat") for s in surrendered}
     if declared is not None and not isinstance(declared, Mapping):
         raise BoardError(
-            f"declared: expected a mapping seat -> natural name, got {declared!r:.60}"
+            f"declared: expected a mapping seat -> natural name, got {quote(declared)}"
         )
     decl = {
         check_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()
