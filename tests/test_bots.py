@@ -441,3 +441,50 @@ def test_make_bots_error_quotes_a_short_prefix_of_the_names() -> None:
     with pytest.raises(BotError, match="100001") as info:
         make_bots(["random"] * 100_000 + ["heuristic"], 2)
     assert len(str(info.value)) < 200
+
+
+_HEURISTIC_BAD = [
+    ("samples", float("nan")),  # was ValueError from int()
+    ("samples", float("inf")),  # was OverflowError
+    ("samples", 10**12),  # was a MemoryError (10.9 TiB) at the first act()
+    ("samples", 10**5000),  # was ValueError writing the message
+    ("samples", 2.7),  # was silently 2
+    ("samples", "24"),  # was silently 24
+    ("samples", True),
+    ("arrangements", 0),
+    ("exhaustive", -1),
+    ("foul_penalty", float("nan")),  # was accepted: NaN values for every move
+    ("fl_value", float("inf")),
+    ("fl_step", "3"),
+    ("row_weight", 10**400),
+    ("optimism", float("nan")),
+    ("use_solver", "no"),  # was bool("no") = True
+    ("classic_solver", 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    _HEURISTIC_BAD,
+    ids=[f"{s}-{i}" for i, (s, _) in enumerate(_HEURISTIC_BAD)],  # no str(10**5000)
+)
+def test_heuristic_bot_settings_are_checked(setting: str, value: object) -> None:
+    """Every HeuristicBot setting of the wrong type or range is a BotError naming it,
+    through the class and through make_bot."""
+    with pytest.raises(BotError, match=setting):
+        HeuristicBot(rules.PINEAPPLE, 1, **{setting: value})  # type: ignore[arg-type]
+    with pytest.raises(BotError, match=setting):
+        make_bot("heuristic", rules.PINEAPPLE, 1, **{setting: value})
+
+
+def test_heuristic_bot_numpy_settings() -> None:
+    np = pytest.importorskip("numpy")
+    bot = HeuristicBot(
+        rules.PINEAPPLE,
+        1,
+        samples=np.int64(8),
+        optimism=np.float64(0.5),
+        use_solver=np.True_,
+    )
+    assert bot.settings()["samples"] == 8 and type(bot.settings()["samples"]) is int
+    assert HeuristicBot(rules.PINEAPPLE, 1, **bot.settings()).settings() == bot.settings()
