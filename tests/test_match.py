@@ -248,3 +248,12 @@ def test_match_play_hands_numpy_int() -> None:
     m = Match(rules.PINEAPPLE, seed=1)
     m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=np.int64(2))
     assert m.hands_played == 2
+
+
+def test_match_play_refuses_on_deal_that_is_not_callable() -> None:
+    """A non-callable ``on_deal`` was called after the first deal was booked (a
+    TypeError with the match one deal on); now a GameError before any deal."""
+    m = Match(rules.PINEAPPLE, seed=1)
+    with pytest.raises(GameError, match="on_deal"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2, on_deal=5)  # type: ignore[arg-type]
+    assert m.hands_played == 0

@@ -330,6 +330,8 @@ class Match:
         check_bots(bots, self.players)
         if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 0:
             raise GameError(f"hands must be an int >= 0, got {quote(hands)}")
+        if on_deal is not None and not callable(on_deal):
+            raise GameError(f"on_deal must be callable or None, got {quote(on_deal)}")
         for _ in range(int(hands)):
             if self.is_over:
                 break
