@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from itertools import combinations
+from operator import index
 
 import numpy as np
 
@@ -57,8 +58,10 @@ class Row(IntEnum):
                 return names[key]
             raise BoardError(f"bad row {quote(value)}: expected front, middle or back")
         try:
-            return cls(value)
-        except ValueError:
+            if isinstance(value, bool):  # True is not a row (as a card id is no bool)
+                raise TypeError
+            return cls(index(value))
+        except (TypeError, ValueError):  # index(): no int (1.0, None); cls(): not 0..2
             raise BoardError(
                 f"bad row {quote(value)}: expected 0 (front), 1 (middle) or 2 (back)"
             ) from None

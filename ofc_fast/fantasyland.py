@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ._native import lib, status_error
 from .board import Board, as_board
-from .errors import BoardError, RulesError
+from .errors import BoardError, RulesError, quote
 from .rules import as_rules
 from .rules.compiled import compiled, compiled_fl
 from .rules.presets import RulesLike
@@ -56,7 +56,7 @@ def fantasyland_cards(
     else:
         raise RulesError(
             f"in_fantasyland must be False, True or the cards of this "
-            f"Fantasyland hand (13..17), got {in_fantasyland!r}"
+            f"Fantasyland hand (13..17), got {quote(in_fantasyland)}"
         )
     if fl is None:
         return 0

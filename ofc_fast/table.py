@@ -70,7 +70,7 @@ def check_players(players: object, rules: RulesLike | None, what: str = "players
     assert isinstance(players, int)
     if not 2 <= players <= most:
         table = "a table" if rules is None else rules.name
-        raise TableError(f"{table} seats 2 to {most} {what}, got {players}")
+        raise TableError(f"{table} seats 2 to {most} {what}, got {quote(players)}")
     return players
 
 
@@ -87,7 +87,7 @@ def check_seat(
         raise TableError(f"{what} must be a seat number (an int), got {quote(seat)}")
     assert isinstance(seat, int)
     if not 0 <= seat < players:
-        raise TableError(f"{what} {seat} is not a seat of {players} {unit}".lstrip())
+        raise TableError(f"{what} {quote(seat)} is not a seat of {players} {unit}".lstrip())
     return seat
 
 
@@ -130,16 +130,18 @@ def check_stacks(
     if (len(values) < players if at_least else len(values) != players) or not all(
         _is_int(x) for x in values
     ):
-        need = f"at least {players}" if at_least else f"{players}"
+        need = f"at least {quote(players)}" if at_least else f"{quote(players)}"
         raise TableError(
             f"{what}: expected {need} chip counts (ints), one per seat, "
             f"got {quote(values, 200)}"
         )
     chips: tuple[int, ...] = values  # type: ignore[assignment]
-    if min(chips) < 0:
+    if chips and min(chips) < 0:
         raise TableError(f"{what}: chip counts must be >= 0, got {quote(chips, 200)}")
-    if max(chips) > STACK_MAX:
-        raise TableError(f"{what}: at most {STACK_MAX} chips a seat, got {max(chips)}")
+    if chips and max(chips) > STACK_MAX:
+        raise TableError(
+            f"{what}: at most {STACK_MAX} chips a seat, got {quote(max(chips))}"
+        )
     return chips
 
 

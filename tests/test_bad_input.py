@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -363,6 +364,59 @@ def test_describe_bool(fn, value):
     ],
 )
 def test_short_error_messages(call):
+    with pytest.raises(OfcError) as info:
+        call()
+    assert len(str(info.value)) < 300
+
+
+_HUGE = 10**5000  # past Python's int-to-text limit: str() of it raises ValueError
+_NATURAL = "2c 3d 4h / 5s 6c 7d 8h 9s / Tc Jd Qh Ks Ac"
+_PLAIN = "2d 3h 4s / 5c 6d 7h 8s 9c / Td Jh Qs Kc Ad"
+
+
+def _huge_int_calls() -> dict[str, Callable[[], object]]:
+    from ofc_fast.bots import make_bot, make_bots
+    from ofc_fast.game import Move
+
+    a, b = _NATURAL, _PLAIN
+    g = ofc.Game(rules.PINEAPPLE, seed=5)
+    return {
+        "settle button": lambda: ofc.settle([a, b], button=_HUGE),
+        "settle stacks": lambda: ofc.settle([a, b], stacks=[_HUGE, 1]),
+        "settle surrendered seat": lambda: ofc.settle([a, b], surrendered=[_HUGE]),
+        "settle surrendered": lambda: ofc.settle([a, b], surrendered=_HUGE),
+        "settle declared": lambda: ofc.settle([a, b], rules.SINGAPORE, declared=_HUGE),
+        "settle declared natural": lambda: ofc.settle(
+            [a, b], rules.SINGAPORE, declared={0: _HUGE}
+        ),
+        "settlement_order players": lambda: ofc.settlement_order(_HUGE),
+        "settlement_order start": lambda: ofc.settlement_order(2, 0, _HUGE),
+        "apply_stakes model": lambda: ofc.apply_stakes([((0, 1), 3)], [5, 5], _HUGE),
+        "apply_stakes seat": lambda: ofc.apply_stakes([((0, _HUGE), 3)], [5, 5], "chips"),
+        "apply_stakes stacks": lambda: ofc.apply_stakes([((0, 1), 3)], _HUGE, "chips"),
+        "fantasyland_cards": lambda: ofc.fantasyland_cards(b, rules.PINEAPPLE, _HUGE),
+        "Game players": lambda: ofc.Game(rules.PINEAPPLE, players=_HUGE),
+        "Game button": lambda: ofc.Game(rules.PINEAPPLE, button=_HUGE),
+        "Game stacks": lambda: ofc.Game(rules.PINEAPPLE, stacks=_HUGE),
+        "Game.play_action": lambda: g.play_action(_HUGE),
+        "Game.action_to_move": lambda: g.action_to_move(_HUGE),
+        "Game.observation": lambda: g.observation(_HUGE),
+        "Game.play seat": lambda: g.play(g.legal_moves()[0], seat=_HUGE),
+        "Match players": lambda: ofc.Match(rules.PINEAPPLE, players=_HUGE),
+        "deal_seed": lambda: ofc.deal_seed(0, _HUGE),
+        "make_bot": lambda: make_bot(_HUGE),  # type: ignore[arg-type]
+        "make_bots": lambda: make_bots("random", _HUGE),
+        "Move row": lambda: Move([("As", _HUGE)]),
+        "Move card": lambda: Move([(_HUGE, 0)]),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_huge_int_calls()))
+def test_huge_int_arguments_raise_ofc_error(name: str) -> None:
+    """An int too long for str() (10**5000) in any argument is a specific OfcError
+    with a short message, not the ValueError str() raises while the message is
+    being written (README, Guarantees)."""
+    call = _huge_int_calls()[name]
     with pytest.raises(OfcError) as info:
         call()
     assert len(str(info.value)) < 300

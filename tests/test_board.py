@@ -172,3 +172,22 @@ def test_eval_boards_batch_matches_board() -> None:
         assert tuple(batch.strength[i]) == e.strengths
         assert tuple(batch.royalty[i]) == e.royalties
         assert bool(batch.foul[i]) == e.foul
+
+
+@pytest.mark.parametrize("bad", [True, False, 1.0, np.float64(2.0), 0.5, None, [1], "1"])
+def test_row_refuses_bools_and_floats(bad: object) -> None:
+    """A row is a Row, an int 0..2 (NumPy's too) or a name: a bool or a float is a
+    BoardError, as ``Move`` refuses them (before, ``free(True)`` read the middle)."""
+    with pytest.raises(BoardError, match="bad row"):
+        Row.parse(bad)  # type: ignore[arg-type]
+    with pytest.raises(BoardError, match="bad row"):
+        Board().place("As", bad)  # type: ignore[arg-type]
+    with pytest.raises(BoardError, match="bad row"):
+        Board().free(bad)  # type: ignore[arg-type]
+
+
+def test_row_takes_numpy_ints_and_names() -> None:
+    assert Row.parse(np.int64(1)) is Row.MIDDLE
+    assert Row.parse(np.uint8(2)) is Row.BACK
+    assert Row.parse(Row.FRONT) is Row.FRONT
+    assert Board().place("As", np.int8(0)).front == (51,)

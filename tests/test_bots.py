@@ -396,3 +396,95 @@ def test_move_depends_only_on_the_observation() -> None:
     assert HeuristicBot(rules.PINEAPPLE, seed=4).act(o1) == HeuristicBot(
         rules.PINEAPPLE, seed=4
     ).act(o2)
+
+
+def test_make_bot_numpy_seed_is_an_int_seed() -> None:
+    """A NumPy int seed is the same seed as the plain int (random.Random refuses NumPy
+    ints with a TypeError); a float or a bool seed is a BotError."""
+    np = pytest.importorskip("numpy")
+    g = Game(rules.PINEAPPLE, seed=9)
+    obs = g.observation(g.to_act)
+    a = make_bot("random", rules.PINEAPPLE, seed=np.int64(7)).act(obs)
+    assert a == make_bot("random", rules.PINEAPPLE, seed=7).act(obs)
+    for bad in (1.5, True, "7"):
+        with pytest.raises(BotError, match="seed"):
+            make_bot("random", rules.PINEAPPLE, seed=bad)  # type: ignore[arg-type]
+    two = make_bots("random", np.int64(2), seed=np.int64(7))
+    assert [b.act(obs) for b in two] == [b.act(obs) for b in make_bots("random", 2, seed=7)]
+
+
+@pytest.mark.parametrize(
+    ("names", "players", "settings", "match"),
+    [
+        (["heuristic", None], 2, None, "bot names"),  # was silently two heuristic bots
+        (["heuristic", 5], 2, None, "bot names"),
+        (5, 2, None, "bot names"),
+        ("random", 10**9, None, "players"),  # was a billion bots
+        ("random", 0, None, "players"),
+        ("random", -1, None, "players"),
+        ("random", 2.0, None, "players"),
+        ("random", True, None, "players"),
+        ("random", 2, [5, 5], "settings"),
+        ("random", 2, {"seed": 1}, "settings"),
+    ],
+)
+def test_make_bots_bad_arguments(
+    names: object, players: object, settings: object, match: str
+) -> None:
+    with pytest.raises(BotError, match=match):
+        make_bots(names, players, settings=settings)  # type: ignore[arg-type]
+
+
+def test_make_bots_error_quotes_a_short_prefix_of_the_names() -> None:
+    """README Guarantees: a message quotes at most a short prefix of the input (it
+    listed all 100,001 names)."""
+    with pytest.raises(BotError, match="100001") as info:
+        make_bots(["random"] * 100_000 + ["heuristic"], 2)
+    assert len(str(info.value)) < 200
+
+
+_HEURISTIC_BAD = [
+    ("samples", float("nan")),  # was ValueError from int()
+    ("samples", float("inf")),  # was OverflowError
+    ("samples", 10**12),  # was a MemoryError (10.9 TiB) at the first act()
+    ("samples", 10**5000),  # was ValueError writing the message
+    ("samples", 2.7),  # was silently 2
+    ("samples", "24"),  # was silently 24
+    ("samples", True),
+    ("arrangements", 0),
+    ("exhaustive", -1),
+    ("foul_penalty", float("nan")),  # was accepted: NaN values for every move
+    ("fl_value", float("inf")),
+    ("fl_step", "3"),
+    ("row_weight", 10**400),
+    ("optimism", float("nan")),
+    ("use_solver", "no"),  # was bool("no") = True
+    ("classic_solver", 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    _HEURISTIC_BAD,
+    ids=[f"{s}-{i}" for i, (s, _) in enumerate(_HEURISTIC_BAD)],  # no str(10**5000)
+)
+def test_heuristic_bot_settings_are_checked(setting: str, value: object) -> None:
+    """Every HeuristicBot setting of the wrong type or range is a BotError naming it,
+    through the class and through make_bot."""
+    with pytest.raises(BotError, match=setting):
+        HeuristicBot(rules.PINEAPPLE, 1, **{setting: value})  # type: ignore[arg-type]
+    with pytest.raises(BotError, match=setting):
+        make_bot("heuristic", rules.PINEAPPLE, 1, **{setting: value})
+
+
+def test_heuristic_bot_numpy_settings() -> None:
+    np = pytest.importorskip("numpy")
+    bot = HeuristicBot(
+        rules.PINEAPPLE,
+        1,
+        samples=np.int64(8),
+        optimism=np.float64(0.5),
+        use_solver=np.True_,
+    )
+    assert bot.settings()["samples"] == 8 and type(bot.settings()["samples"]) is int
+    assert HeuristicBot(rules.PINEAPPLE, 1, **bot.settings()).settings() == bot.settings()

@@ -660,3 +660,28 @@ def test_result_reports_per_seat() -> None:
     d = res.to_dict()
     assert json.loads(json.dumps(d))["boards"][0] == str(g.boards[0])
     assert str(Board.parse(d["boards"][0])) == d["boards"][0]
+
+
+@pytest.mark.parametrize("bad", [None, "As", 3, [(51, 0)]])
+def test_move_to_action_refuses_what_is_not_a_move(bad: object) -> None:
+    """move_to_action() of anything but a Move is a MoveError, as play() raises, not a
+    TypeError from indexing it."""
+    g = Game(rules.PINEAPPLE, seed=3)
+    with pytest.raises(MoveError, match="expected a Move"):
+        g.move_to_action(bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["numpy", "bool", "float"])
+def test_play_seat_that_is_not_an_int_says_so(kind: str) -> None:
+    """play(move, seat=...) with the right seat as a NumPy int, a bool or a float is a
+    MoveError saying the seat is not an int ("bad_move"), not the contradictory
+    "seat 1 cannot act: it is seat 1's turn"; the game is left as it was."""
+    g = Game(rules.PINEAPPLE, seed=5)
+    seat = g.to_act
+    bad = {"numpy": np.int64(seat), "bool": bool(seat), "float": float(seat)}[kind]
+    before = g.history()
+    with pytest.raises(MoveError, match="an int") as info:
+        g.play(g.legal_moves()[0], seat=bad)  # type: ignore[arg-type]
+    assert info.value.reason == "bad_move"
+    assert g.history() == before
+    g.play(g.legal_moves()[0], seat=seat)

@@ -217,3 +217,43 @@ def test_on_deal_callback_and_summary() -> None:
     assert [d["seat"] for d in summary] == [0, 1, 2]
     assert all("stack" in d and "ci95" in d and "foul_rate" in d for d in summary)
     assert repr(m).startswith("<Match OFC")
+
+
+@pytest.mark.parametrize(
+    "bots",
+    [["random", "random"], [None, RandomBot(seed=1)], 5, "rr"],
+)
+def test_match_play_refuses_what_are_not_bots(bots: object) -> None:
+    """Bot names, None or a number in place of bots are a GameError naming the seat,
+    not an AttributeError (no act()) or a TypeError (no len()) mid-deal; the match
+    is left untouched."""
+    m = Match(rules.PINEAPPLE, seed=1)
+    with pytest.raises(GameError, match="bot"):
+        m.play(bots)  # type: ignore[arg-type]
+    with pytest.raises(GameError, match="bot"):
+        m.play_hand(bots)  # type: ignore[arg-type]
+    assert m.hands_played == 0 and m._pending is None
+
+
+@pytest.mark.parametrize("hands", [-1, 1.0, "2", True, None])
+def test_match_play_refuses_bad_hand_counts(hands: object) -> None:
+    m = Match(rules.PINEAPPLE, seed=1)
+    with pytest.raises(GameError, match="hands"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=hands)  # type: ignore[arg-type]
+    assert m.hands_played == 0
+
+
+def test_match_play_hands_numpy_int() -> None:
+    np = pytest.importorskip("numpy")
+    m = Match(rules.PINEAPPLE, seed=1)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=np.int64(2))
+    assert m.hands_played == 2
+
+
+def test_match_play_refuses_on_deal_that_is_not_callable() -> None:
+    """A non-callable ``on_deal`` was called after the first deal was booked (a
+    TypeError with the match one deal on); now a GameError before any deal."""
+    m = Match(rules.PINEAPPLE, seed=1)
+    with pytest.raises(GameError, match="on_deal"):
+        m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2, on_deal=5)  # type: ignore[arg-type]
+    assert m.hands_played == 0

@@ -683,3 +683,13 @@ def test_payment_natural_not_played() -> None:
     dragon = hand(DRAGON, rules.SINGAPORE)
     with pytest.raises(RulesError, match="'dragon' is not played under MALAYAN"):
         natural_payment(dragon, None, rules.MALAYAN)
+
+
+@pytest.mark.parametrize("bad", ["six_pairs", 5, ("six_pairs", 0), object()])
+def test_natural_payment_refuses_what_is_not_a_natural_hand(bad: object) -> None:
+    """Anything but a NaturalHand or None is a RulesError naming it, not an
+    AttributeError from reading ``.name``."""
+    with pytest.raises(RulesError, match="NaturalHand"):
+        natural_payment(bad, None, rules.MALAYAN)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="NaturalHand"):
+        natural_payment(None, bad, rules.MALAYAN)  # type: ignore[arg-type]

@@ -200,3 +200,20 @@ def test_rules_get_refuses_a_name_that_is_not_text() -> None:
 def test_search_bot_bad_setting_is_a_bot_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(BotError):
         SearchBot(**kwargs)
+
+
+@pytest.mark.parametrize(
+    "opponents", [None, 5, "7c / 8d 8h / 4s 4d", ofc.Board.parse("7c / 8d 8h / 4s 4d")]
+)
+def test_make_observation_opponents_must_be_a_list(opponents: Any) -> None:
+    """``opponents`` is a list of boards: None or a number was a TypeError, one board
+    (text or a Board) read its characters or cards as boards ("got '7'")."""
+    with pytest.raises(SearchError, match="opponents must be a list"):
+        make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", opponents)
+
+
+def test_make_observation_opponents_any_iterable() -> None:
+    boards = ["7c / 8d 8h / 4s 4d"]
+    want = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", boards)
+    assert make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", iter(boards)) == want
+    assert make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", tuple(boards)) == want

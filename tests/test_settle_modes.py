@@ -686,3 +686,47 @@ def test_apply_stakes_huge_amounts_pay_what_a_stack_allows() -> None:
         0,
     ]
     assert apply_stakes([((0, 1), -(10**30))], [5, 7], "chips") == [-5]
+
+
+@pytest.mark.parametrize(
+    "transfers",
+    [
+        [(0, 1)],  # no amount
+        [((0, 1, 2), 3)],  # three seats
+        [((0,), 3)],  # one seat
+        [((0, 1), 3, 4)],  # an extra field
+        None,
+        5,
+        {(0, 1): 3},  # a mapping, not a sequence of pairs
+        "01",
+        [None],
+    ],
+)
+def test_apply_stakes_malformed_transfers_are_board_errors(transfers: object) -> None:
+    """Every shape of ``transfers`` other than ((seat, seat), amount) items is a
+    BoardError naming it, never a TypeError or an unpacking ValueError."""
+    with pytest.raises(ofc.BoardError, match="transfer"):
+        apply_stakes(transfers, [5, 5, 5], "chips")  # type: ignore[arg-type]
+
+
+def test_apply_stakes_empty_table() -> None:
+    """No transfers and no stacks: nothing to cap (not min() of an empty sequence)."""
+    assert apply_stakes([], [], "chips") == []
+    assert apply_stakes([], [], "win_cap") == []
+
+
+def test_apply_stakes_stacks_none_names_stacks() -> None:
+    with pytest.raises(ofc.TableError, match="stacks"):
+        apply_stakes([((0, 1), 3)], None, "chips")  # type: ignore[arg-type]
+
+
+def test_settle_boards_and_surrendered_shapes() -> None:
+    """settle() takes any iterable of boards (a generator too) and refuses text, a
+    number or an int ``surrendered`` with a BoardError, never a TypeError."""
+    assert settle(iter([X, Y, Z])).net == settle([X, Y, Z]).net
+    for bad in (X, 3, None):
+        with pytest.raises(ofc.BoardError, match="boards"):
+            settle(bad)  # type: ignore[arg-type]
+    sur = SIMPLE.replace(surrender_cost=1)
+    with pytest.raises(ofc.BoardError, match="surrendered"):
+        settle([X, Y, Z], sur, surrendered=1)  # type: ignore[arg-type]

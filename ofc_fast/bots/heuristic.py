@@ -40,10 +40,12 @@ A complete bot is a class with one method; the observation is plain data
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, permutations, product
 from math import factorial
+from numbers import Integral, Real
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -51,7 +53,7 @@ import numpy as np
 from .._native import lib
 from ..batch import rank5_batch
 from ..board import ROW_SIZES, free_slots, row_splits
-from ..errors import BotError
+from ..errors import BotError, quote
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, as_rules
 from ._warm import rehearse
@@ -150,6 +152,47 @@ def _all_arrangements(n: int, slots: int, rounds: int) -> np.ndarray:
     return np.array(out, dtype=np.intp).reshape(len(out), slots)
 
 
+_INT_MAX = 1_000_000  # samples, arrangements, exhaustive: far past any useful count
+_FLOAT_MAX = 1e6  # foul_penalty, fl_value, fl_step, row_weight: points
+
+
+def _int_setting(value: object, what: str, low: int) -> int:
+    """A count setting as an int within low.._INT_MAX (NumPy ints too; no bools, no
+    floats, no text), else BotError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+        raise BotError(f"heuristic bot: {what} must be an int, got {quote(value)}")
+    n = int(value)
+    if not low <= n <= _INT_MAX:
+        raise BotError(
+            f"heuristic bot: {what} must be within {low}..{_INT_MAX:,}, got {quote(n)}"
+        )
+    return n
+
+
+def _float_setting(value: object, what: str, low: float, high: float) -> float:
+    """A number setting as a finite float within low..high (no bools, no text), else
+    BotError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise BotError(f"heuristic bot: {what} must be a number, got {quote(value)}")
+    try:
+        v = float(value)
+    except (OverflowError, ValueError):  # a huge int
+        v = math.inf
+    if not (math.isfinite(v) and low <= v <= high):
+        raise BotError(
+            f"heuristic bot: {what} must be a finite number within {low:g}..{high:g}, "
+            f"got {quote(value)}"
+        )
+    return v
+
+
+def _bool_setting(value: object, what: str) -> bool:
+    """A flag setting: True or False (NumPy's too), else BotError."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise BotError(f"heuristic bot: {what} must be True or False, got {quote(value)}")
+    return bool(value)
+
+
 class HeuristicBot:
     """A fast Monte-Carlo heuristic (see the module doc).
 
@@ -161,7 +204,10 @@ class HeuristicBot:
     into the rows when there are at most this many (0: never); ``optimism`` (0..1)
     blends the best split (1) with the average one (0).  ``use_solver``: Fantasyland
     sets by the exact solver (else the pruned search); ``classic_solver``: classic
-    hands by the C arranger's expected points (else the search below).
+    hands by the C arranger's expected points (else the search below).  Counts are
+    ints (``samples``, ``arrangements`` 1..1,000,000, ``exhaustive`` 0..1,000,000),
+    values finite numbers within +-1e6, flags True or False: anything else is a
+    BotError naming the setting.
     """
 
     name = "heuristic"
@@ -185,23 +231,23 @@ class HeuristicBot:
         self.rules = None if rules is None else as_rules(rules, "heuristic bot")
         self.rng = np.random.default_rng(seed)
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
-        self.samples = int(samples)
-        self.arrangements = int(arrangements)
-        self.exhaustive = int(exhaustive)
-        self.optimism = float(optimism)
-        self.use_solver = bool(use_solver)
-        self.classic_solver = bool(classic_solver)
+        self.samples = _int_setting(samples, "samples", 1)
+        self.arrangements = _int_setting(arrangements, "arrangements", 1)
+        self.exhaustive = _int_setting(exhaustive, "exhaustive", 0)
+        self.optimism = _float_setting(optimism, "optimism", 0.0, 1.0)
+        self.use_solver = _bool_setting(use_solver, "use_solver")
+        self.classic_solver = _bool_setting(classic_solver, "classic_solver")
         self.model_settings = ModelSettings(
-            float(foul_penalty), float(fl_value), float(fl_step), float(row_weight)
-        )
-        if self.samples < 1 or self.arrangements < 1 or self.exhaustive < 0:
-            raise BotError(
-                f"heuristic bot: samples and arrangements must be >= 1 and "
-                f"exhaustive >= 0, got {self.samples}, {self.arrangements}, "
-                f"{self.exhaustive}"
+            *(
+                _float_setting(v, k, -_FLOAT_MAX, _FLOAT_MAX)
+                for k, v in (
+                    ("foul_penalty", foul_penalty),
+                    ("fl_value", fl_value),
+                    ("fl_step", fl_step),
+                    ("row_weight", row_weight),
+                )
             )
-        if not 0.0 <= self.optimism <= 1.0:
-            raise BotError(f"heuristic bot: optimism must be within 0..1, got {optimism}")
+        )
 
     def settings(self) -> dict[str, Any]:
         """The keyword settings (JSON-able): ``HeuristicBot(rules, seed, **settings)``

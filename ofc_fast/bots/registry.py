@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from numbers import Integral
 from random import Random
 from types import MappingProxyType
 from typing import Any, cast
 
-from ..errors import BotError, UnknownBotError
+from ..errors import BotError, UnknownBotError, quote
 from ..rules import RuleSet
+from ..table import MAX_SEATS
 from .base import Bot
 
 __all__ = [
@@ -53,7 +55,7 @@ BOTS: Mapping[str, BotFactory] = MappingProxyType(_FACTORIES)
 
 def _key(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
-        raise BotError(f"a bot name must be a non-empty string, got {name!r}")
+        raise BotError(f"a bot name must be a non-empty string, got {quote(name)}")
     return name.strip().lower()
 
 
@@ -143,6 +145,16 @@ def _from_spec(spec: str) -> BotFactory:
     return cast("BotFactory", obj)
 
 
+def _seed(seed: object) -> int | None:
+    """A bot seed as a plain int (random.Random refuses NumPy's ints) or None, else
+    BotError."""
+    if seed is None:
+        return None
+    if isinstance(seed, bool) or not isinstance(seed, Integral):
+        raise BotError(f"bot seed: expected an int or None, got {quote(seed)}")
+    return int(seed)
+
+
 def make_bot(
     name: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
 ) -> Bot:
@@ -151,6 +163,7 @@ def make_bot(
 
     Raises UnknownBotError (listing the known names) for a name not registered and
     BotError for settings the bot does not take or a spec that names no bot."""
+    seed = _seed(seed)
     if is_bot_spec(name):
         key, factory = name.strip(), _from_spec(name)
     else:
@@ -185,21 +198,36 @@ def make_bots(
     >>> [b.name for b in make_bots("heuristic,random", 2, seed=1)]
     ['heuristic', 'random']
     """
-    items = [
-        n
-        for n in (names.split(",") if isinstance(names, str) else names)
-        if isinstance(n, str) and n.strip()
-    ]
+    if isinstance(players, bool) or not isinstance(players, Integral):
+        raise BotError(f"players must be an int 1..{MAX_SEATS}, got {quote(players)}")
+    players = int(players)
+    if not 1 <= players <= MAX_SEATS:
+        raise BotError(f"players must be an int 1..{MAX_SEATS}, got {quote(players)}")
+    if isinstance(names, bytes) or not isinstance(names, Iterable):
+        raise BotError(f"bot names: expected text or a list of names, got {quote(names)}")
+    given = names.split(",") if isinstance(names, str) else list(names)
+    for n in given:
+        if not isinstance(n, str):
+            raise BotError(f"bot names: expected text, got {quote(n)} in {quote(names)}")
+    items = [n for n in given if n.strip()]
     if len(items) == 1:
         items = items * players
     if len(items) != players:
         raise BotError(
             f"{players} seats need 1 or {players} bot names, got "
-            f"{len(items)}: {', '.join(items)}"
+            f"{len(items)}: {quote(', '.join(items[:8]))}"
+        )
+    if settings is not None and (
+        isinstance(settings, (str, bytes, Mapping))
+        or not isinstance(settings, Sequence)
+        or not all(isinstance(x, Mapping) for x in settings)
+    ):
+        raise BotError(
+            f"settings: expected one mapping of settings per seat, got {quote(settings)}"
         )
     if settings is not None and len(settings) != players:
         raise BotError(f"{players} seats need {players} settings, got {len(settings)}")
-    rng = Random(seed)
+    rng = Random(_seed(seed))
     return [
         make_bot(
             n,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from .._native import ffi, lib, move_error
-from ..errors import GameError, GameRulesError, RulesError
+from ..errors import GameError, GameRulesError, RulesError, quote
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import KIND, game_struct
 from ..table import SEED_MAX, check_seed
@@ -55,7 +55,7 @@ def deal_seed(run_seed: int, i: int) -> int:
     """The game seed of deal ``i`` of a run with seed ``run_seed``: deal ``i`` depends
     only on ``(run_seed, i)``."""
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= SEED_MAX:
-        raise GameError(f"deal index must be an int 0..2**64-1, got {i!r}")
+        raise GameError(f"deal index must be an int 0..2**64-1, got {quote(i)}")
     return int(lib.ofc_deal_seed(check_seed(run_seed), i))
 
 

@@ -28,9 +28,10 @@ import math
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, TableError
+from ..errors import GameError, TableError, quote
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..table import check_seed, check_table
@@ -175,6 +176,27 @@ class SeatStats:
         }
 
 
+def check_bots(bots: object, players: int) -> None:
+    """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
+    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
+
+    >>> check_bots(["random", "random"], 2)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: seat 0: 'random' is not a bot (no act()); make bots from names with ofc_fast.bots.make_bots
+    """  # noqa: E501 - the error message as the user sees it
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise GameError(f"bots: expected one bot per seat, got {quote(bots)}")
+    if len(bots) != players:
+        raise GameError(f"{players} seats need {players} bots, got {len(bots)}")
+    for seat, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise GameError(
+                f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "
+                f"from names with ofc_fast.bots.make_bots"
+            )
+
+
 def next_button(
     rules: RulesLike, button: int, players: int, fantasyland: Sequence[int]
 ) -> int:
@@ -292,6 +314,7 @@ class Match:
     def play_hand(self, bots: Sequence[Any]) -> GameResult:
         """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
         Move``) and book it."""
+        check_bots(bots, self.players)
         g = self.next_game()
         play_out(g, bots)
         return self.record(g)
@@ -304,11 +327,12 @@ class Match:
     ) -> list[SeatStats]:
         """Play up to ``hands`` deals (fewer when the chips run out); ``on_deal(game,
         result)`` is called after each.  Returns :attr:`stats`."""
-        if len(bots) != self.players:
-            raise GameError(
-                f"{self.players} seats need {self.players} bots, got {len(bots)}"
-            )
-        for _ in range(hands):
+        check_bots(bots, self.players)
+        if isinstance(hands, bool) or not isinstance(hands, Integral) or hands < 0:
+            raise GameError(f"hands must be an int >= 0, got {quote(hands)}")
+        if on_deal is not None and not callable(on_deal):
+            raise GameError(f"on_deal must be callable or None, got {quote(on_deal)}")
+        for _ in range(int(hands)):
             if self.is_over:
                 break
             g = self.next_game()

@@ -37,7 +37,7 @@ from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
-from ..errors import BoardError, MoveError, OfcError
+from ..errors import BoardError, MoveError, OfcError, quote
 
 __all__ = [
     "ACTION_SPACE",
@@ -64,8 +64,7 @@ _INT = {int}
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= _TEXT_LIMIT else text[:_TEXT_LIMIT] + "..."
+    return quote(value, _TEXT_LIMIT + 3)  # never raises (a huge int, a bad __repr__)
 
 
 def _card(value: object) -> int:

@@ -46,7 +46,7 @@ from .._native._fast import observe as _observe
 from .._native._fast import place as _place
 from ..board import ROW_SIZES, Board
 from ..cards import cards_str, parse_card
-from ..errors import GameError, MoveError
+from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import check_seat, check_seed, check_table
@@ -389,6 +389,8 @@ class Game:
 
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
+        if not isinstance(move, Move):
+            raise MoveError(f"expected a Move, got {type(move).__name__}", "bad_move")
         return action_for_move(move, self.dealt, self.to_discard)
 
     def random_move(self, rng: Random | None = None) -> Move:
@@ -416,7 +418,7 @@ class Game:
                 ) from None
         if not 0 <= a < lib.OFC_ACTION_SPACE:
             raise MoveError(
-                f"action {a} is outside 0..{lib.OFC_ACTION_SPACE - 1}", "bad_action"
+                f"action {quote(a)} is outside 0..{lib.OFC_ACTION_SPACE - 1}", "bad_action"
             )
         return a
 
@@ -444,9 +446,13 @@ class Game:
         if step >= len(steps):
             raise MoveError("the deal is over: no more moves", "game_over")
         st = steps[step]
-        if seat is not None and (type(seat) is not int or seat != st[0]):
+        if seat is not None and type(seat) is not int:
             raise MoveError(
-                f"seat {str(seat)[:20]} cannot act: it is seat {st[0]}'s turn",
+                f"seat must be a seat number (an int), got {quote(seat)}", "bad_move"
+            )
+        if seat is not None and seat != st[0]:
+            raise MoveError(
+                f"seat {quote(seat)} cannot act: it is seat {st[0]}'s turn",
                 "not_your_turn",
             )
         if not isinstance(move, Move):

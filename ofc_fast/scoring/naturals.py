@@ -145,6 +145,11 @@ def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
     RulesError when the rules do not play it."""
     if hand is None:
         return -1, 0
+    if not isinstance(hand, NaturalHand):
+        raise RulesError(
+            f"natural_payment: expected a NaturalHand (from naturals()) or None, "
+            f"got {quote(hand)}"
+        )
     if hand.name not in {nat.name for nat in rules.naturals}:
         played = ", ".join(n.name for n in rules.naturals) or "none"
         raise RulesError(

@@ -19,14 +19,14 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
 from ..cards import parse_cards
-from ..errors import BoardError, CardError, RulesError
+from ..errors import BoardError, CardError, RulesError, TableError, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
 from ..rules.model import NATURAL_NAMES, SettlementStart, StakesModel
@@ -92,7 +92,7 @@ class Settlement:
 def _int(value: object, what: str) -> int:
     """A plain int (bools and floats refused) or BoardError naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BoardError(f"{what}: expected an int, got {value!r:.60}")
+        raise BoardError(f"{what}: expected an int, got {quote(value)}")
     return int(value)
 
 
@@ -116,7 +116,7 @@ def settlement_order(
         first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
     except ValueError:
         raise RulesError(
-            f"settlement start: unknown {start!r:.60}; known: "
+            f"settlement start: unknown {quote(start)}; known: "
             f"{', '.join(s.value for s in SettlementStart)}"
         ) from None
     pairs = ffi.new("uint8_t[6][2]")
@@ -145,19 +145,21 @@ def apply_stakes(
         code = STAKES[StakesModel(model)]
     except ValueError:
         raise RulesError(
-            f"stakes model: unknown {model!r:.60}; known: "
+            f"stakes model: unknown {quote(model)}; known: "
             f"{', '.join(m.value for m in StakesModel)}"
         ) from None
     pairs, amounts = [], []
-    for pair, amount in transfers:
+    for pair, amount in _transfer_items(transfers):
         i, j = (_int(s, "transfer seat") for s in pair)
-        if i < 0 or j < 0:
-            raise BoardError(f"transfer seats must be >= 0, got {(i, j)}")
+        if not (0 <= i < 256 and 0 <= j < 256):  # C takes at most 256 seats
+            raise BoardError(f"transfer seats must be 0..255, got {quote((i, j))}")
         pairs.append((i, j))
         # |amount| beyond any stack pays the same as the largest int32 amount
         amount = _int(amount, "transfer amount")
         amounts.append(max(-_INT32_MAX, min(_INT32_MAX, amount)))
     seats = 1 + max((max(p) for p in pairs), default=-1)
+    if stacks is None:
+        raise TableError("stacks: expected one chip count per seat, got None")
     values = list(check_stacks(stacks, seats, at_least=True) or ())
     if len(values) > 256:
         raise BoardError(f"stacks: at most 256 seats, got {len(values)}")
@@ -170,6 +172,31 @@ def apply_stakes(
     if status != OK:  # pragma: no cover - every argument was validated above
         raise status_error(status, "apply_stakes", BoardError)
     return list(actual)
+
+
+def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
+    """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
+    the first item of another shape (so no TypeError or unpacking ValueError escapes)."""
+    if isinstance(transfers, (str, bytes, Mapping)) or not isinstance(transfers, Iterable):
+        raise BoardError(
+            f"transfers: expected a sequence of ((seat, seat), amount), "
+            f"got {quote(transfers)}"
+        )
+    items = []
+    for item in transfers:
+        if not (
+            isinstance(item, Sequence)
+            and not isinstance(item, (str, bytes))
+            and len(item) == 2
+            and isinstance(item[0], Sequence)
+            and not isinstance(item[0], (str, bytes))
+            and len(item[0]) == 2
+        ):
+            raise BoardError(
+                f"transfer: expected ((seat, seat), amount), got {quote(item)}"
+            )
+        items.append((item[0], item[1]))
+    return items
 
 
 def _seat_cards(board: BoardLike | None, seat: int, role: str) -> list[int]:
@@ -227,7 +254,7 @@ def _error(
         if not found:
             return BoardError(f"seat {seat} declared a natural but holds none")
         return BoardError(
-            f"seat {seat} declared {declared[seat]!r:.60} but holds "
+            f"seat {seat} declared {quote(declared[seat])} but holds "
             f"{', '.join(n.name for n in found)}"
         )
     if status == E_COUNT:  # a declaring seat gave no cards
@@ -330,16 +357,22 @@ def settle(
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
     rules = as_rules(rules, "settle")
+    if isinstance(boards, (str, bytes)) or not isinstance(boards, Iterable):
+        raise BoardError(
+            f"boards: expected a sequence of one board per seat, got {quote(boards)}"
+        )
+    if not isinstance(boards, Sequence):
+        boards = list(boards)  # an iterator, a NumPy array: one board per item
     n = check_players(len(boards), rules)
     seat_button = check_seat(button, n)
-    if isinstance(surrendered, (str, bytes)):
+    if isinstance(surrendered, (str, bytes)) or not isinstance(surrendered, Iterable):
         raise BoardError(
-            f"surrendered: expected a sequence of seats, got {surrendered!r:.60}"
+            f"surrendered: expected a sequence of seats, got {quote(surrendered)}"
         )
     sur = {check_seat(s, n, "surrendered seat") for s in surrendered}
     if declared is not None and not isinstance(declared, Mapping):
         raise BoardError(
-            f"declared: expected a mapping seat -> natural name, got {declared!r:.60}"
+            f"declared: expected a mapping seat -> natural name, got {quote(declared)}"
         )
     decl = {
         check_seat(s, n, "declaring seat"): name for s, name in (declared or {}).items()

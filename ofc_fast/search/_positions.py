@@ -4,7 +4,7 @@ Game (:func:`make_observation`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
@@ -194,6 +194,10 @@ def make_observation(
     if rules.game is GameKind.CLASSIC:
         raise SearchError("make_observation needs OFC or Pineapple rules")
     own = rows_of(board)
+    if isinstance(opponents, (str, bytes, Board)) or not isinstance(opponents, Iterable):
+        raise SearchError(
+            f"opponents must be a list of the other seats' boards, got {quote(opponents)}"
+        )
     others = [rows_of(b) for b in opponents]
     players = 1 + len(others)
     if not 2 <= players <= rules.max_players:
