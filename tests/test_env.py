@@ -847,3 +847,157 @@ def test_gymnasium_without_autoreset_resets_to_the_next_deal(illegal: str) -> No
             obs, _ = env.reset()
             assert obs["action_mask"].any()
             assert env._venv.observation(0, 0)["boards"][0] == [[], [], []]
+
+
+# ------------------------------------------- deals without an agent decision
+
+STAY_FOREVER = '''
+import numpy as np
+from ofc_fast import rules as presets
+from ofc_fast.env import VectorEnv
+from ofc_fast.errors import GameError
+from ofc_fast.rules.model import HandCategory
+
+
+def stay_rules(entry):
+    """Pineapple where a front of `entry` or better enters and any clean board stays:
+    the solver's sets are always clean, so a seat once in Fantasyland never leaves."""
+    fl = presets.PINEAPPLE.fantasyland.replace(
+        entry=((entry, 14),), stay_back=HandCategory.HIGH_CARD
+    )
+    return presets.PINEAPPLE.replace(name="stay-forever", fantasyland=fl)
+
+
+def stuck(call):
+    """call() raises the GameError of deals without a decision (not a hang)."""
+    try:
+        call()
+    except GameError as exc:
+        text = str(exc)
+        assert "1000 deals in a row without an agent decision" in text, text
+        assert "'stay-forever'" in text and "back HIGH_CARD" in text, text
+        assert "call reset()" in text, text
+        return
+    raise AssertionError("no GameError")
+'''
+"""The preamble of the scripts below (run in a subprocess: a regression hangs)."""
+
+NO_DECISION_SCRIPTS = {
+    # the report's case: random opponents, random learner moves, a step that never ended
+    "vector-step": """
+env = VectorEnv(stay_rules("22"), num_envs=2, opponents="random", seed=0)
+env.reset()
+rng = np.random.default_rng(0)
+
+def play():
+    for _ in range(400):
+        pick = (rng.random(2) * env.legal_counts).astype(np.int64)
+        env.step(env.legal_actions[np.arange(2), pick])
+
+stuck(play)
+assert (env.seats == -1).any() and not env.started
+stuck_env = int(np.flatnonzero(env.seats == -1)[0])
+assert env.terminations[stuck_env]
+try:
+    env.step(np.zeros(2, np.int64))
+    raise AssertionError("stepped")
+except GameError as exc:
+    assert "reset()" in str(exc)
+env.reset()
+assert (env.seats == 0).all() and (env.legal_counts > 0).all()
+""",
+    # self-play, every seat in Fantasyland: next_deal (a C reset) is bounded too
+    "vector-next-deal": """
+env = VectorEnv(stay_rules("22"), num_envs=1, opponents="self", seed=0)
+env.reset()
+env._slots[0].fl[0] = env._slots[0].fl[1] = 14
+deal = env._slots[0].deal
+stuck(lambda: env.next_deal(0))
+assert env._slots[0].deal - deal == 1000 and int(env.seats[0]) == -1
+env.reset()
+assert int(env.seats[0]) >= 0
+""",
+    # Python bot opponents: the bots' loop between C calls is bounded (the opponent
+    # never enters: a front of trip aces, so C's own bound is not the one that fires)
+    "vector-bots": """
+env = VectorEnv(stay_rules("AAA"), num_envs=1, opponents="heuristic", seed=0)
+env.reset()
+env._slots[0].fl[0] = 14
+stuck(lambda: env.next_deal(0))
+assert env._slots[0].fl[1] == 0 and env._slots[0].deal > 1000
+env.reset()
+assert int(env.seats[0]) == 0
+""",
+    # the Gymnasium env's step (autoreset) and its reset without autoreset
+    "gym": """
+from ofc_fast.env.gym import OfcEnv
+
+env = OfcEnv(stay_rules("22"))
+obs, _ = env.reset(seed=0)
+rng = np.random.default_rng(0)
+
+def play():  # random moves: the learner enters Fantasyland, then stays
+    global obs
+    for _ in range(5000):
+        obs, *_ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+stuck(play)
+obs, _ = env.reset()
+assert obs["action_mask"].any()
+env = OfcEnv(stay_rules("22"), autoreset=False)
+env.reset(seed=0)
+env._venv._slots[0].fl[0] = 14
+env._venv.next_deal(0)  # a deal without a learner decision: reset() deals on
+stuck(env.reset)
+obs, _ = env.reset()
+assert obs["action_mask"].any()
+""",
+    # the PettingZoo env's reset skips deals where no seat decides
+    "aec": """
+from ofc_fast.env import pettingzoo_env
+
+env = pettingzoo_env(rules=stay_rules("22"), players=2)
+env.reset(seed=0)
+v = env._venv
+v._slots[0].fl[0] = v._slots[0].fl[1] = 14
+v.next_deal(0)
+stuck(env.reset)
+env.reset()
+assert env.agent_selection in env.agents
+""",
+}
+"""Each a way the environments used to play deals without an agent decision forever
+under rules where a seat stays in Fantasyland with certainty."""
+
+
+def run_isolated(code: str, timeout: float = 60.0) -> None:
+    """Run ``code`` (after :data:`STAY_FOREVER`) in a fresh interpreter on this
+    ofc_fast; a hang fails the test after ``timeout`` seconds instead of hanging the
+    suite (a C loop holds no GIL: nothing interrupts it in-process)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ)
+    root = str(Path(ofc_fast.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [root, env.get("PYTHONPATH")]))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", STAY_FOREVER + code],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {timeout} s: deals without a decision hang")
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+@pytest.mark.parametrize("name", sorted(NO_DECISION_SCRIPTS))
+def test_deals_without_an_agent_decision_are_bounded(name: str) -> None:
+    """Rules where the agent seats stay in Fantasyland with certainty: a step, a reset
+    or the adapters' deal-skipping raise GameError after 1,000 deals in a row without
+    an agent decision (before: they never returned, the C loop with the GIL released),
+    naming the rules; the environment then needs reset(), which plays again."""
+    run_isolated(NO_DECISION_SCRIPTS[name])

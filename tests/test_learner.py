@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_env import finish_fantasyland
+from test_env import finish_fantasyland, run_isolated
 
 from ofc_fast.env import VectorEnv, env_seed
 from ofc_fast.env._learner import LearnerTables
@@ -143,3 +143,32 @@ def test_learner_step_takes_integer_actions_only() -> None:
         assert np.array_equal(t.observations, before)
     t.step(legal.reshape(2, 1))  # one id per table, any shape of num_envs ids
     assert not np.array_equal(t.observations, before)
+
+
+def test_opponent_policy_loop_is_bounded_when_the_learner_stays() -> None:
+    """The learner kept in Fantasyland by the rules (any clean board stays), the
+    opponent policy playing every deal: the loop between C calls stops with the
+    GameError of deals without a learner decision (before: 1,000 policy rounds, about
+    200 deals, then a GameError that named no cause; with both seats in Fantasyland the
+    C step never returned).  The opponent never enters (a front of trip aces), so the
+    policy loop's bound is the one that fires; the tables then need reset()."""
+    run_isolated(
+        """
+from ofc_fast.env._learner import LearnerTables
+
+t = LearnerTables(stay_rules("AAA"), 2, 2, 0, lambda o, m: m.argmax(axis=1))
+t.reset()
+v = t.venv
+v._slots[0].fl[0] = 14  # table 0: the learner in Fantasyland from the next deal
+v.next_deal(0)          # its deal waits for the opponent
+stuck(t._play_opponents)
+assert v._slots[0].fl[1] == 0 and v._slots[0].deal > 1000
+try:
+    t.step(t.masks.argmax(axis=1))
+    raise AssertionError("stepped")
+except GameError as exc:
+    assert "reset()" in str(exc)
+t.reset()
+assert (v.seats == 0).all()
+"""
+    )

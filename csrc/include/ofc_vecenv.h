@@ -48,6 +48,24 @@
  * end subtracts the last Phi, so the rewards of a deal still add up to its net points.
  * Truncations are always 0 (every deal ends).
  *
+ * Deals without an agent decision
+ * -------------------------------
+ * With autoreset, a step (or a reset) plays on through every deal in which no agent
+ * seat has a decision (with OFC_VE_FL_SOLVER: each agent seat plays that deal in
+ * Fantasyland, set by the solver).  Rules under which the agent seats stay in
+ * Fantasyland with certainty (a stay that any clean board meets, say) would make that
+ * endless, so one environment plays at most OFC_VE_MAX_SKIPPED_DEALS consecutive such
+ * deals in one call: the call then returns OFC_E_NO_DECISION for it (the first such
+ * environment in *bad), after stepping the others.  That environment is left at the
+ * end of its last deal, as a finished deal without autoreset (seat -1 in the output,
+ * no decision pending, the next deal's button and Fantasyland booked): a step there
+ * is OFC_E_GAME_OVER; ofc_vecenv_reset() with restart = 1 starts its match again (with
+ * restart = 0 the next deal carries the same Fantasyland).  Under the presets a seat
+ * stays in under three deals in four even when the solver aims for the stay (about 60%
+ * with 17 cards, 8-20% with 13-14), so 1,000 such deals in a row by chance has a
+ * probability below 0.75^1000 (about 1e-125): reaching the limit means the rules, not
+ * the cards.
+ *
  * Observations: the encoding below (OFC_ENC_SIZE bytes) of the seat to decide next;
  * with autoreset a finished deal is followed at once by the next deal's first agent
  * decision (the terminal observation is not written).
@@ -121,6 +139,14 @@ extern "C" {
 #define OFC_ENC_SCALARS 48
 #define OFC_ENC_SIZE 828          /* OFC_ENC_PLANES * 52 + OFC_ENC_SCALARS */
 #define OFC_VE_NO_ACTION (-1)     /* actions[i]: play placements[i] instead */
+/* Consecutive deals without an agent decision one environment plays in one call
+ * (ofc_vecenv_step, ofc_vecenv_reset) before OFC_E_NO_DECISION: see above. */
+#define OFC_VE_MAX_SKIPPED_DEALS 1000
+
+/* Status code of the vector environment (beyond ofc_game.h's). */
+#define OFC_E_NO_DECISION (-70)   /* OFC_VE_MAX_SKIPPED_DEALS deals in a row without an
+                                     agent decision: the rules keep the agent seats in
+                                     Fantasyland */
 
 /* ofc_vecenv_config.opponents */
 #define OFC_VE_SELF 0
@@ -210,14 +236,18 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
  *                 an unfinished deal).
  * @param out      the output arrays.
  * @pre first + count <= c->num_envs; out's arrays (but legal) have num_envs rows.
- * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), or an engine error. */
+ * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_NO_DECISION (an
+ *         environment played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an agent
+ *         decision: it is left at the end of its last deal, the others are started;
+ *         see "Deals without an agent decision"), or an engine error. */
 int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                          uint32_t first, uint32_t count, uint32_t restart,
                          const ofc_vecenv_out *out);
 
 /*! @brief Step environments first .. first+count-1: apply each one's decision, play on
  * in C to the next agent decision (starting the next deal with autoreset), write the
- * outputs.  Validated first: on any error no environment changes.
+ * outputs.  Validated first: on any error but OFC_E_NO_DECISION no environment
+ * changes.
  * @param c           the configuration.
  * @param slots       the num_envs slots.
  * @param first       the first environment.
@@ -232,7 +262,11 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
  * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement);
  *         OFC_E_GAME_OVER (a finished deal without autoreset); OFC_E_ACTION (an
  *         illegal action id, or an action for a full set); or a placement's error
- *         (OFC_E_DESTINATION, OFC_E_DISCARDS, OFC_E_ROW_FULL). */
+ *         (OFC_E_DESTINATION, OFC_E_DISCARDS, OFC_E_ROW_FULL); OFC_E_NO_DECISION
+ *         after the play (not a validation error: every environment is stepped, and
+ *         the ones that played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an
+ *         agent decision are left at the end of their last deal, *bad the first; see
+ *         "Deals without an agent decision"). */
 int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                         uint32_t first, uint32_t count, const int64_t *actions,
                         const uint8_t *placements, const uint8_t *active,

@@ -2,6 +2,10 @@
 #include "ofc_fast.h"
 #include "ofc_model.h"
 #include "ofc_search.h"
+#include "ofc_vecenv.h"
+
+#define TEXT_(x) #x
+#define TEXT(x) TEXT_(x) /* a macro's value as a string literal */
 
 /* Codes of ofc_fast.h and ofc_solver.h. */
 static const char *core_status(int32_t status)
@@ -37,7 +41,7 @@ static const char *settle_status(int32_t status)
     }
 }
 
-/* Codes of ofc_game.h. */
+/* Codes of ofc_game.h and ofc_vecenv.h. */
 static const char *game_status(int32_t status)
 {
     switch (status) {
@@ -54,6 +58,9 @@ static const char *game_status(int32_t status)
     case OFC_E_DESTINATION:
         return "a destination outside front, middle, back, discard";
     case OFC_E_NOT_OVER: return "the deal is not over: no result yet";
+    case OFC_E_NO_DECISION:
+        return TEXT(OFC_VE_MAX_SKIPPED_DEALS) " deals in a row without an agent decision: "
+               "the rules keep the agent seats in Fantasyland";
     default: return NULL;
     }
 }

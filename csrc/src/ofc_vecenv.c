@@ -266,10 +266,14 @@ static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
     return OFC_OK;
 }
 
-/* Play the seats C plays until an agent decision (or the end without autoreset). */
+/* Play the seats C plays until an agent decision (or the end without autoreset).
+ * decided: whether the current deal already had an agent decision (a step's).  A deal
+ * that ends without one is skipped; after OFC_VE_MAX_SKIPPED_DEALS of them in a row
+ * the slot stays at the end of the last (no next deal started): OFC_E_NO_DECISION. */
 static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t reward_seat,
-                       float *reward, float final_[4], uint8_t *terminated)
+                       float *reward, float final_[4], uint8_t *terminated, int decided)
 {
+    uint32_t skipped = 0;
     int32_t rc;
     for (;;) {
         ofc_game *g = &e->game;
@@ -279,6 +283,9 @@ static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t 
             *terminated = 1;
             if (rc != OFC_OK || !c->autoreset)
                 return rc;
+            if (!decided && ++skipped >= OFC_VE_MAX_SKIPPED_DEALS)
+                return OFC_E_NO_DECISION; /* the rules keep the agent seats in FL */
+            decided = 0;
             rc = start_deal(c, e);
             if (rc != OFC_OK)
                 return rc;
@@ -405,7 +412,7 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
 {
     uint32_t i;
     opening_cache oc;
-    int32_t rc = check_call(c, slots, first, count, out);
+    int32_t rc = check_call(c, slots, first, count, out), stuck = OFC_OK;
     oc.count = -1;
     for (i = first; rc == OFC_OK && i < first + count; i++) {
         ofc_vecenv_slot *e = &slots[i];
@@ -415,11 +422,15 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
         if (rc == OFC_OK)
             rc = play_on(c, e, c->learner, &ignored,
                          out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS,
-                         &out->terminations[i]);
+                         &out->terminations[i], 0);
+        if (rc == OFC_E_NO_DECISION) { /* parked at a deal's end: start the others */
+            stuck = rc;
+            rc = OFC_OK;
+        }
         if (rc == OFC_OK)
             write_decision(c, &e->game, i, c->learner, out, &oc);
     }
-    return rc;
+    return rc != OFC_OK ? rc : stuck;
 }
 
 static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t i,
@@ -442,8 +453,8 @@ static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t
         out->rewards[i] += phi - e->potential[seat];
         e->potential[seat] = phi;
     }
-    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i]);
-    if (rc == OFC_OK)
+    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i], 1);
+    if (rc == OFC_OK || rc == OFC_E_NO_DECISION) /* the latter: a finished deal's row */
         write_decision(c, g, i, reward_seat, out, oc);
     return rc;
 }
@@ -455,7 +466,7 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
 {
     uint32_t i, pass;
     opening_cache oc;
-    int32_t rc = check_call(c, slots, first, count, out);
+    int32_t rc = check_call(c, slots, first, count, out), stuck = OFC_OK;
     oc.count = -1;
     if (rc == OFC_OK && actions == NULL)
         rc = OFC_E_COUNT;
@@ -469,6 +480,12 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                 continue;
             rc = pass == 0 ? check_action(&slots[i].game, actions[i], p)
                            : step_one(c, &slots[i], i, actions[i], p, out, &oc);
+            if (rc == OFC_E_NO_DECISION) { /* stepped, parked at a deal's end: go on */
+                if (stuck == OFC_OK && bad != NULL)
+                    *bad = i;
+                stuck = rc;
+                continue;
+            }
             if (rc != OFC_OK) {
                 if (bad != NULL)
                     *bad = i;
@@ -476,5 +493,5 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
             }
         }
     }
-    return OFC_OK;
+    return stuck;
 }

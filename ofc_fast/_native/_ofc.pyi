@@ -62,6 +62,7 @@ class _Lib:
     OFC_E_NOT_CLASSIC: int
     OFC_E_NOT_DEALT: int
     OFC_E_NOT_OVER: int
+    OFC_E_NO_DECISION: int
     OFC_E_NO_NATURALS: int
     OFC_E_ROW_FULL: int
     OFC_E_RULES: int
@@ -181,6 +182,7 @@ class _Lib:
     OFC_VE_EXTERNAL: int
     OFC_VE_FL_DECISION: int
     OFC_VE_FL_SOLVER: int
+    OFC_VE_MAX_SKIPPED_DEALS: int
     OFC_VE_NO_ACTION: int
     OFC_VE_RANDOM: int
     OFC_VE_SELF: int

@@ -18,15 +18,12 @@ import numpy as np
 
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import VectorEnv
+from ._vector import MAX_SKIPPED_DEALS, VectorEnv, no_decision_error
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], Any]
 """``policy(observations, masks) -> actions``: one legal action id per row."""
-
-_MAX_ROUNDS = 1000
-"""Opponent decisions one learner step may wait for (a deal has at most 36)."""
 
 
 class LearnerTables:
@@ -122,14 +119,20 @@ class LearnerTables:
         return self.observations, self.rewards, self.dones
 
     def _play_opponents(self) -> None:
-        """Let the opponent policy play every table where another seat is to act."""
+        """Let the opponent policy play every table where another seat is to act.
+        GameError (the tables need a reset) once a table ended more than
+        MAX_SKIPPED_DEALS deals here (the first may be the learner's): the rules keep
+        the learner in Fantasyland, and the opponents would play on forever."""
         if self.policy is None:
             return
         v = self.venv
-        for _ in range(_MAX_ROUNDS):
+        ended = np.zeros(self.num_envs, np.int64)  # deals ended here, per table
+        while True:
             todo = (v.seats != self.learner) & (v.seats >= 0)
             if not todo.any():
                 return
+            if ended.max() > MAX_SKIPPED_DEALS:
+                raise no_decision_error(v, int(ended.argmax()))
             idx = np.flatnonzero(todo)
             actions = np.zeros(self.num_envs, np.int64)
             chosen = np.asarray(
@@ -137,9 +140,7 @@ class LearnerTables:
             ).reshape(-1)
             actions[idx] = chosen
             v.step_active(actions, todo)
-            ended = todo & v.terminations
-            self.rewards[ended] += v.final_rewards[ended, self.learner]
-            self.dones |= ended
-        raise GameError(
-            "the opponent policy never let the learner decide"
-        )  # pragma: no cover
+            done = todo & v.terminations
+            self.rewards[done] += v.final_rewards[done, self.learner]
+            self.dones |= done
+            ended += done

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
-from .._native import ffi, lib, move_error, status_error
+from .._native import ffi, lib, move_error, status_error, status_string
 from ..errors import GameError, MoveError
 from ..game import resolve_rules
 from ..game.match import check_deck
@@ -48,6 +48,13 @@ ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
 OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 MAX_SEATS = 4
+MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
+"""Deals in a row without an agent decision (every agent seat in Fantasyland, set by
+the solver) one environment plays on through in one call before GameError: 1,000.
+Under rules where a seat stays in Fantasyland with certainty (any clean board stays)
+the play would never end; under real rules a run of 1,000 such deals does not happen
+(each needs a stay, far from certain)."""
+_E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
 _HINTS = {
     int(lib.OFC_E_ACTION): " (or an action id for a full set: pass a placement)",
@@ -123,7 +130,11 @@ class VectorEnv:
     ends (the learner, or in self-play the seat that acted); ``final_rewards[i, s]``
     holds every seat's at that step.  A finished deal is followed at once by the next
     deal's first agent decision (same-step autoreset; the terminal observation is not
-    returned).  Truncations are always False.
+    returned).  Truncations are always False.  Deals without an agent decision (every
+    agent seat in Fantasyland, set by the solver) are played on, at most
+    :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules that keep a
+    seat in Fantasyland for good, e.g. a stay any clean board meets), and the
+    VectorEnv needs :meth:`reset`.
 
     The arrays returned are owned by the environment and overwritten by the next call
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
@@ -305,6 +316,8 @@ class VectorEnv:
         if self._bots is not None:
             self._make_bots()
         status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
+        if status == _E_NO_DECISION:
+            raise no_decision_error(self, int(np.argmax(self.seats < 0)))
         if status:
             raise status_error(status, "the vector environment could not start", GameError)
         self.deals_finished[:] = 0
@@ -320,6 +333,8 @@ class VectorEnv:
         self._require_started()
         env = self._check_env(env)
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
+        if status == _E_NO_DECISION:
+            raise no_decision_error(self, env)
         if status:
             raise status_error(status, "the vector environment could not deal", GameError)
         self._play_bots()
@@ -458,6 +473,8 @@ class VectorEnv:
             self._out,
             self._bad,
         )
+        if status == _E_NO_DECISION:
+            raise no_decision_error(self, int(self._bad[0]))
         if status:
             i = int(self._bad[0])
             raise move_error(
@@ -479,10 +496,13 @@ class VectorEnv:
         rewards = self.rewards.copy()
         terms = self.terminations.copy()
         final = self.final_rewards.copy()
+        ended = np.zeros(self.num_envs, np.int64)  # deals ended in this loop, per env
         while True:
             todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
             if todo.size == 0:
                 break
+            if ended.max() > MAX_SKIPPED_DEALS:  # the first may have been the learner's
+                raise no_decision_error(self, int(ended.argmax()))
             self._active[:] = 0
             for i in todo:
                 seat = int(self.seats[i])
@@ -495,6 +515,7 @@ class VectorEnv:
             self._call_step(self._p_placements, self._p_active)
             rewards[todo] += self.rewards[todo]
             terms[todo] |= self.terminations[todo]
+            ended[todo] += self.terminations[todo]
             final[todo] += self.final_rewards[todo]
         self.rewards[:] = rewards
         self.terminations[:] = terms
@@ -589,6 +610,46 @@ class VectorEnv:
             f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
             f"opponents {self.opponents}, seed {self.seed}>"
         )
+
+
+def no_decision_error(venv: VectorEnv, env: int) -> GameError:
+    """The GameError of environment ``env`` having played :data:`MAX_SKIPPED_DEALS`
+    deals in a row without an agent decision, naming the rules' stays; ``venv`` then
+    needs :meth:`VectorEnv.reset` (the next deal would carry the same Fantasyland)."""
+    venv._started = False
+    fl = venv.rules.fantasyland
+    stays = (
+        ", ".join(
+            f"{row} {getattr(v, 'name', v)}"
+            for row, v in (
+                ("front", fl.stay_front),
+                ("middle", fl.stay_middle),
+                ("back", fl.stay_back),
+            )
+            if v is not None
+        )
+        if fl is not None
+        else "none"
+    )
+    return GameError(
+        f"env {env}: {status_string(_E_NO_DECISION)} (rules {venv.rules.name!r}, "
+        f"Fantasyland stays: {stays}; its sets are played by the solver, "
+        f"fantasyland='decision' makes them the agent's decisions): call reset()"
+    )
+
+
+def deal_to_decision(venv: VectorEnv, env: int = 0) -> None:
+    """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
+    its deal has no agent decision (seat -1), the deal there now counted first; after
+    :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
+    :meth:`VectorEnv.reset`), as a step with autoreset.  The single-game adapters'
+    reset (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
+    skipped = 0
+    while venv.seats[env] < 0:
+        skipped += 1
+        if skipped >= MAX_SKIPPED_DEALS:
+            raise no_decision_error(venv, env)
+        venv.next_deal(env)
 
 
 def secrets_seed() -> int:

@@ -15,7 +15,9 @@ True
 Fantasyland sets are played by the exact solver; :meth:`OfcAECEnv.reset` without a
 seed deals the next deal of the match (button and Fantasyland carried), with a seed
 starts the match again.  A deal in which no seat has a decision (every seat in
-Fantasyland) is skipped.
+Fantasyland) is skipped; after 1,000 such deals in a row (rules where every seat stays
+in Fantasyland with certainty) :meth:`OfcAECEnv.reset` raises GameError instead of
+dealing on forever.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv
+from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, deal_to_decision
 from .gym import action_id, observation_space
 
 __all__ = ["OfcAECEnv"]
@@ -93,8 +95,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             v.reset(seed=seed)
         else:
             v.next_deal(0)
-        while v.seats[0] < 0:  # no seat has a decision in this deal
-            v.next_deal(0)
+        deal_to_decision(v)  # skips deals where no seat has a decision (bounded)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -25,7 +25,7 @@ from gymnasium import spaces
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, deal_to_decision
 
 __all__ = ["OfcEnv"]
 
@@ -86,6 +86,9 @@ class OfcEnv(gymnasium.Env):
     deal, after a truncation, it abandons that deal and deals the next).  With
     ``autoreset=False`` the step that ends a deal returns the learner's view of its end
     (an empty mask; a further step is a MoveError) and :meth:`reset` deals the next.
+    Deals without a learner decision (it sits in Fantasyland) are skipped, at most
+    1,000 in a row: then GameError (rules that keep it in Fantasyland for good), and
+    :meth:`reset` starts the match again.
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
@@ -146,8 +149,7 @@ class OfcEnv(gymnasium.Env):
             v.reset(seed=seed)
         elif self._mid_deal or v.seats[0] < 0:  # cut short, or ended (autoreset=False)
             v.next_deal(0)
-        while v.seats[0] < 0:  # autoreset=False: a deal without a learner decision
-            v.next_deal(0)
+        deal_to_decision(v)  # autoreset=False: deals without a learner decision
         self._mid_deal = False
         return self._obs(), {}
 

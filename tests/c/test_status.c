@@ -11,6 +11,7 @@
 #include "ofc_fast.h"
 #include "ofc_model.h"
 #include "ofc_search.h"
+#include "ofc_vecenv.h"
 
 #include "check.h"
 
@@ -22,7 +23,7 @@ static const int32_t codes[] = {
     OFC_E_FULL_SET, OFC_E_NOT_CLASSIC, OFC_E_SEATS, OFC_E_DECK, OFC_E_DESTINATION,
     OFC_E_NOT_OVER, OFC_E_BUDGET, OFC_E_MODEL_MAGIC, OFC_E_MODEL_VERSION,
     OFC_E_MODEL_TRUNCATED, OFC_E_MODEL_CHECKSUM, OFC_E_MODEL_SHAPE, OFC_E_MODEL_VALUE,
-    OFC_E_MODEL_NO_NET,
+    OFC_E_MODEL_NO_NET, OFC_E_NO_DECISION,
 };
 
 int main(void)
@@ -36,6 +37,7 @@ int main(void)
     CHECK(strcmp(ofc_status_string(INT32_MIN), unknown) == 0);
     CHECK(strcmp(ofc_status_string(INT32_MAX), unknown) == 0);
     CHECK(strcmp(ofc_status_string(OFC_E_CARD), "card id outside 0..51") == 0);
+    CHECK(strncmp(ofc_status_string(OFC_E_NO_DECISION), "1000 deals in a row", 19) == 0);
     for (i = 0; i < n; i++) {
         const char *text = ofc_status_string(codes[i]);
         CHECK(text != NULL && strlen(text) >= 7);

@@ -1,8 +1,9 @@
 /* test_vecenv.c -- C-level tests of csrc/include/ofc_vecenv.h: self-play against a replay of
  * the same deals through the game engine alone (deal seeds, button, Fantasyland by the
  * solver, results), masks and encodings, validation (an illegal action changes
- * nothing), random opponents, no hidden card in any encoding, and two threads stepping
- * two vector environments at once (the same bytes as one after the other).
+ * nothing), random opponents, no hidden card in any encoding, the bound on deals
+ * without an agent decision (OFC_E_NO_DECISION), and two threads stepping two vector
+ * environments at once (the same bytes as one after the other).
  *
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, plain and under
  * AddressSanitizer + UndefinedBehaviorSanitizer. */
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ofc_vecenv.h"
 
@@ -306,6 +308,75 @@ static void test_random_opponents(void)
     CHECK(ended > 100);
 }
 
+/* Rules under which a seat stays in Fantasyland with certainty: any clean front of a
+ * high card or better enters (strength 1: one above the weakest front) and any clean
+ * back stays (strength 1).  The solver's set is always clean, so once the learner
+ * enters, no deal has a decision of its own again. */
+static void stay_forever_rules(ofc_game_rules *r)
+{
+    *r = pineapple;
+    r->fl.n_entry = 1;
+    r->fl.entry_front[0] = 1;
+    r->fl.entry_cards[0] = 14;
+    r->fl.stay_front = 0;
+    r->fl.stay_middle = 0;
+    r->fl.stay_back = 1;
+    CHECK_EQ(ofc_game_rules_check(r), OFC_OK);
+}
+
+/* A step (then a reset) that would play deals without an agent decision forever
+ * returns OFC_E_NO_DECISION after OFC_VE_MAX_SKIPPED_DEALS of them (before: it never
+ * returned), steps the other environments, and leaves the stuck one at the end of a
+ * deal (seat -1, no decision pending) from which a restart plays again.  Environments
+ * 0 and 1 of N are stepped (the others are not touched). */
+static void test_no_decision_is_bounded(void)
+{
+    static env e;
+    static ofc_game_rules r;
+    uint32_t t, i, bad = 99, stuck = 0;
+    uint64_t deals[2];
+    int32_t rc = OFC_OK;
+    stay_forever_rules(&r);
+    env_init(&e, &r, 2, 5);
+    e.c.opponents = OFC_VE_RANDOM;
+    e.c.button_frozen = 1;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, 2, 1, &e.out), OFC_OK);
+    for (t = 0; t < 400 && rc == OFC_OK; t++) {
+        for (i = 0; i < 2; i++) {
+            deals[i] = e.slots[i].deal;
+            e.actions[i] = e.legal[i][ofc_rng_below(&e.rng, (uint64_t)e.legal_count[i])];
+        }
+        rc = ofc_vecenv_step(&e.c, e.slots, 0, 2, e.actions, NULL, NULL, &e.out, &bad);
+    }
+    CHECK_EQ(rc, OFC_E_NO_DECISION);
+    CHECK(bad < 2);
+    if (bad >= 2)
+        return;
+    stuck = bad;
+    CHECK_EQ(e.seat[stuck], -1);
+    CHECK_EQ(e.terminations[stuck], 1);
+    CHECK_EQ(e.legal_count[stuck], 0);
+    CHECK(e.slots[stuck].game.step >= e.slots[stuck].game.nsteps); /* a deal's end */
+    CHECK(e.slots[stuck].fl[0] >= 14);                 /* the learner stays again */
+    CHECK_EQ(e.slots[stuck].deal - deals[stuck], OFC_VE_MAX_SKIPPED_DEALS);
+    for (i = 0; i < 2; i++) /* the other one was stepped too (or is stuck as well) */
+        CHECK(e.slots[i].deal > deals[i] || e.slots[i].game.step > 0);
+    CHECK(e.seat[1 - stuck] == 0 || e.seat[1 - stuck] == -1);
+    /* no decision is pending there: a step is refused whole */
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, stuck, 1, e.actions, NULL, NULL, &e.out, &bad),
+             OFC_E_GAME_OVER);
+    /* the next deal carries the same Fantasyland: a reset is bounded the same way */
+    deals[0] = e.slots[stuck].deal;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, stuck, 1, 0, &e.out), OFC_E_NO_DECISION);
+    CHECK_EQ(e.slots[stuck].deal - deals[0], OFC_VE_MAX_SKIPPED_DEALS);
+    CHECK_EQ(e.seat[stuck], -1);
+    /* a restart deals from deal 0 without Fantasyland: the learner decides */
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, stuck, 1, 1, &e.out), OFC_OK);
+    CHECK_EQ(e.seat[stuck], 0);
+    CHECK(e.legal_count[stuck] > 0);
+    CHECK_EQ(e.slots[stuck].deal, 1);
+}
+
 /* A hand-made view: seat 1 of 3 sees seat 2's front (relative seat 1) and its own
  * dealt cards; everything else is unseen. */
 /* ofc_encode() asks only for non-NULL pointers (its @pre): row counts past a row's
@@ -443,6 +514,9 @@ int main(void)
     test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
     test_random_opponents();
+    alarm(120); /* a regression hangs here: SIGALRM fails the test instead */
+    test_no_decision_is_bounded();
+    alarm(0);
     test_threads();
     printf("test_vecenv: %d checks, %d failures\n", checks, failures);
     return failures != 0;
