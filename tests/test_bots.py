@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 
 from ofc_fast import Board, parse_cards, rules
@@ -401,7 +402,6 @@ def test_move_depends_only_on_the_observation() -> None:
 def test_make_bot_numpy_seed_is_an_int_seed() -> None:
     """A NumPy int seed is the same seed as the plain int (random.Random refuses NumPy
     ints with a TypeError); a float or a bool seed is a BotError."""
-    np = pytest.importorskip("numpy")
     g = Game(rules.PINEAPPLE, seed=9)
     obs = g.observation(g.to_act)
     a = make_bot("random", rules.PINEAPPLE, seed=np.int64(7)).act(obs)
@@ -478,7 +478,6 @@ def test_heuristic_bot_settings_are_checked(setting: str, value: object) -> None
 
 
 def test_heuristic_bot_numpy_settings() -> None:
-    np = pytest.importorskip("numpy")
     bot = HeuristicBot(
         rules.PINEAPPLE,
         1,

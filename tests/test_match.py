@@ -7,6 +7,7 @@ import importlib.util
 import json
 import math
 
+import numpy as np
 import pytest
 
 from ofc_fast import fantasyland_cards, rules
@@ -244,7 +245,6 @@ def test_match_play_refuses_bad_hand_counts(hands: object) -> None:
 
 
 def test_match_play_hands_numpy_int() -> None:
-    np = pytest.importorskip("numpy")
     m = Match(rules.PINEAPPLE, seed=1)
     m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=np.int64(2))
     assert m.hands_played == 2
