@@ -257,6 +257,23 @@ def test_health_openapi_and_static_pages(server: Server, api: Api) -> None:
         assert "default-src 'self'" in headers["content-security-policy"]
 
 
+def test_head_is_a_get_without_the_body(server: Server) -> None:
+    """RFC 9110: a server supports HEAD wherever it supports GET (monitors probe
+    /v1/health with it); the answer is GET's status and headers, with no body."""
+    sid = server.request("POST", "/v1/games", {"bots": ["random"], "seed": 3})[2]["id"]
+    for path in ("/v1/health", f"/v1/games/{sid}", "/", "/openapi.json"):
+        got = server.request("GET", path)
+        status, headers, body = server.request("HEAD", path)
+        assert (status, body) == (200, None), path
+        assert headers["content-type"] == got[1]["content-type"], path
+        if path != "/v1/health":  # its "busy" count may differ between the two
+            assert headers["content-length"] == got[1]["content-length"], path
+    status, headers, body = server.request("HEAD", "/v1/score")
+    assert (status, headers["allow"], body) == (405, "POST", None)
+    assert headers["content-type"] == "application/problem+json"
+    assert server.request("HEAD", "/v1/games/nope")[0] == 404
+
+
 # ------------------------------------------------------------------- games
 
 

@@ -213,7 +213,8 @@ class App:
                     "missing or wrong bearer token",
                     headers={"www-authenticate": "Bearer"},
                 )
-            route, fn, args = self._route(path, method)
+            head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
+            route, fn, args = self._route(path, "GET" if head else method)
             body: dict[str, Any] | None = None
             if route.body and method == "POST":
                 _check_media_type(headers)
@@ -229,20 +230,24 @@ class App:
             else:
                 out = fn(*call_args)
             data = json.dumps(out, allow_nan=False, separators=(",", ":")).encode()
-            return await _send(send, 200, data, b"application/json")
+            return await _send(send, 200, data, b"application/json", head=head)
         except ApiError as exc:
-            return await self._problem(send, path, exc)
+            return await self._problem(send, path, exc, method == "HEAD")
         except Exception:  # a bug, never bad input: logged, answered as a problem
             logging.getLogger("ofc_fast.serve").exception(
                 "%s %s failed", method, _loggable(path[:200])
             )
-            return await self._problem(send, path, ApiError(500, None, "internal error"))
+            error = ApiError(500, None, "internal error")
+            return await self._problem(send, path, error, method == "HEAD")
 
     @staticmethod
-    async def _problem(send: Send, path: str, exc: ApiError) -> tuple[int, int]:
+    async def _problem(
+        send: Send, path: str, exc: ApiError, head: bool = False
+    ) -> tuple[int, int]:
         data = json.dumps(exc.body(path)).encode()
         extra = [(k.encode(), v.encode()) for k, v in exc.headers.items()]
-        return await _send(send, exc.status, data, b"application/problem+json", extra)
+        ctype = b"application/problem+json"
+        return await _send(send, exc.status, data, ctype, extra, head=head)
 
     def _route(self, path: str, method: str) -> tuple[_Route, Handler, tuple[Any, ...]]:
         route = self._routes.get(path)
