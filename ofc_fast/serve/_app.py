@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
-from ._config import ServeConfig, host_allowed
+from ._config import ServeConfig, host_allowed, host_names
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
@@ -128,6 +128,7 @@ class App:
         self.config = (config or ServeConfig()).check()
         c = self.config
         self.sessions = SessionStore(c.max_sessions, c.session_ttl)
+        self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
         self._openapi = json.dumps(openapi(__version__)).encode()
         web = resources.files("ofc_fast.serve") / "web"
@@ -195,7 +196,7 @@ class App:
                 return await self._plain(path, method, send)
             headers = dict(scope.get("headers") or [])
             key = self.config.api_key
-            if not key and not host_allowed(self.config, headers.get(b"host")):
+            if not key and not host_allowed(self._hosts, headers.get(b"host")):
                 raise ApiError(
                     400,
                     "Host",

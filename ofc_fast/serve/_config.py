@@ -140,20 +140,26 @@ def host_name(header: bytes) -> str:
     return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
 
 
-def host_allowed(config: ServeConfig, header: bytes | None) -> bool:
-    """Whether a server without a key answers a request with this ``Host`` header: a
-    local name, the address it binds, or one of ``allowed_hosts``.  This is what
-    stops DNS rebinding: a page on another site whose name is made to resolve to
-    127.0.0.1 is same-origin with the server to the browser, but its requests
-    carry that other name.  A request without the header (no browser sends one) is
-    answered.
+def host_names(config: ServeConfig) -> frozenset[str]:
+    """The names, lower-case, a server without a key answers ``/v1`` requests for
+    (:func:`host_allowed`): the local ones, the address it binds and ``allowed_hosts``.
 
-    >>> c = ServeConfig(allowed_hosts=("ofc.lan",))
-    >>> [host_allowed(c, h) for h in (b"localhost:8000", b"ofc.lan", b"evil.example")]
+    >>> sorted(host_names(ServeConfig(allowed_hosts=("OFC.lan",))))
+    ['127.0.0.1', '::1', 'localhost', 'ofc.lan']
+    """
+    return frozenset(h.lower() for h in (*LOCAL_HOSTS, config.host, *config.allowed_hosts))
+
+
+def host_allowed(names: frozenset[str], header: bytes | None) -> bool:
+    """Whether a server without a key answers a request with this ``Host`` header:
+    its host is one of ``names`` (:func:`host_names`, computed once per server).
+    This is what stops DNS rebinding: a page on another site whose name is made to
+    resolve to 127.0.0.1 is same-origin with the server to the browser, but its
+    requests carry that other name.  A request without the header (no browser sends
+    one) is answered.
+
+    >>> names = host_names(ServeConfig(allowed_hosts=("ofc.lan",)))
+    >>> [host_allowed(names, h) for h in (b"localhost:8000", b"ofc.lan", b"evil.example")]
     [True, True, False]
     """
-    if header is None:
-        return True
-    name = host_name(header)
-    allowed = {*LOCAL_HOSTS, config.host, *config.allowed_hosts}
-    return name in {h.lower() for h in allowed}
+    return header is None or host_name(header) in names
