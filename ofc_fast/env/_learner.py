@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import MAX_SKIPPED_DEALS, VectorEnv, no_decision_error
+from ._vector import VectorEnv, check_skipped_deals
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
@@ -131,8 +131,7 @@ class LearnerTables:
             todo = (v.seats != self.learner) & (v.seats >= 0)
             if not todo.any():
                 return
-            if ended.max() > MAX_SKIPPED_DEALS:
-                raise no_decision_error(v, int(ended.argmax()))
+            check_skipped_deals(v, ended)
             idx = np.flatnonzero(todo)
             actions = np.zeros(self.num_envs, np.int64)
             chosen = np.asarray(

@@ -501,8 +501,7 @@ class VectorEnv:
             todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
             if todo.size == 0:
                 break
-            if ended.max() > MAX_SKIPPED_DEALS:  # the first may have been the learner's
-                raise no_decision_error(self, int(ended.argmax()))
+            check_skipped_deals(self, ended)
             self._active[:] = 0
             for i in todo:
                 seat = int(self.seats[i])
@@ -636,6 +635,15 @@ def no_decision_error(venv: VectorEnv, env: int) -> GameError:
         f"Fantasyland stays: {stays}; its sets are played by the solver, "
         f"fantasyland='decision' makes them the agent's decisions): call reset()"
     )
+
+
+def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
+    """GameError (:func:`no_decision_error`) once an environment ended more than
+    :data:`MAX_SKIPPED_DEALS` deals in one loop of opponent play, ``ended`` counting
+    them per environment (the first may have been the learner's); the loops over
+    arrays that play the other seats (``VectorEnv``'s bots, ``LearnerTables``)."""
+    if ended.max() > MAX_SKIPPED_DEALS:
+        raise no_decision_error(venv, int(ended.argmax()))
 
 
 def deal_to_decision(venv: VectorEnv, env: int = 0) -> None:
