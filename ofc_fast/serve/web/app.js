@@ -397,6 +397,7 @@ function movesTable(moves, exact) {
 // ------------------------------------------------------------------ analyse
 
 let lastField = "a-dealt";
+let analyseToken = 0; // the latest Analyse click: an earlier answer is stale
 
 function buildPicker() {
   const box = $("picker");
@@ -429,26 +430,41 @@ async function analyse() {
     seed: 1,
   };
   const box = $("analysis");
+  const token = ++analyseToken;
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
   try {
     const res = await api("POST", "/v1/analyze", body);
+    if (token !== analyseToken) return; // a later click's position is the one shown
     box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
   } catch (err) {
-    box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === analyseToken) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
   }
 }
 
 // ------------------------------------------------------------------ replay
 
-const replay = { deals: [], deal: 0, frame: 0 };
+const replay = { deals: [], deal: 0, frame: 0, token: 0 };
+
+// Forget the deals shown: a file being read (or refused) replaces them.
+function clearReplay() {
+  replay.deals = [];
+  replay.deal = 0;
+  replay.frame = 0;
+  $("replay-deal").replaceChildren();
+  $("replay-prev").disabled = true;
+  $("replay-next").disabled = true;
+}
 
 async function openReplay(file) {
   const box = $("replay-frame");
+  const token = ++replay.token; // the file chosen last is the one shown
+  clearReplay();
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
     const res = await api("POST", "/v1/replay", { text: await file.text() });
+    if (token !== replay.token) return;
     replay.deals = res.deals;
     const sel = $("replay-deal");
     sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
@@ -456,7 +472,7 @@ async function openReplay(file) {
     replay.frame = 0;
     renderFrame();
   } catch (err) {
-    box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === replay.token) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
   }
 }
 
