@@ -417,3 +417,21 @@ def test_replay_shows_the_file_chosen_last_and_forgets_a_refused_one(
     assert not tid(d, "replay-prev").is_enabled()
     d.find_element(*by("body")).send_keys(Keys.ARROW_RIGHT)
     assert tid(d, "replay-frame").text.startswith("Error: ")
+
+
+def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -> None:
+    """Regression: Enter on a card placed this street (a button inside a row) reached
+    the row's own Enter handler, which cancelled the button's click: by keyboard a
+    placed card could not be taken back."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    dealt = hand(d)
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    d.find_element(*by("body")).send_keys("3")  # to the back row
+    (placed,) = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == dealt[0]
+    placed.send_keys(Keys.ENTER)
+    assert tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]')) == []
+    assert sorted(hand(d)) == sorted(dealt)

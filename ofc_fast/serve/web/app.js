@@ -521,6 +521,7 @@ function init() {
   for (const row of document.querySelectorAll("#my-board .row")) {
     row.addEventListener("click", () => placeIn(row.dataset.row));
     row.addEventListener("keydown", (e) => {
+      if (e.target !== row) return; // a placed card's own button: Enter takes it back
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
         placeIn(row.dataset.row);
