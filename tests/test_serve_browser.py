@@ -435,3 +435,30 @@ def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -
     placed.send_keys(Keys.ENTER)
     assert tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]')) == []
     assert sorted(hand(d)) == sorted(dealt)
+
+
+def test_replay_says_when_the_file_holds_more_deals_than_it_shows(
+    server: Server, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: of a file longer than the deals one replay returns, the page listed
+    the first ones and said nothing of the rest."""
+    from ofc_fast.serve import _replay
+
+    monkeypatch.setattr(_replay, "MAX_DEALS", 2)  # the server runs in this process
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(
+        str(_history_file(tmp_path / "three.jsonl", ["a", "b"], 3))
+    )
+    note = wait(lambda: d.find_elements(*by('[data-testid="replay-truncated"]')), 10)
+    assert "first 2 deals" in note[0].text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 2
+    tid(d, "replay-next").click()
+    assert tid(d, "replay-truncated").is_displayed()  # on every frame
+    tid(d, "replay-file").send_keys(
+        str(_history_file(tmp_path / "two.jsonl", ["a", "b"], 2))
+    )
+    wait(lambda: "two.jsonl" not in tid(d, "replay-frame").text, 30, "the file read")
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "the replay")
+    assert d.find_elements(*by('[data-testid="replay-truncated"]')) == []

@@ -444,11 +444,12 @@ async function analyse() {
 
 // ------------------------------------------------------------------ replay
 
-const replay = { deals: [], deal: 0, frame: 0, token: 0 };
+const replay = { deals: [], truncated: false, deal: 0, frame: 0, token: 0 };
 
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
   replay.deals = [];
+  replay.truncated = false;
   replay.deal = 0;
   replay.frame = 0;
   $("replay-deal").replaceChildren();
@@ -466,6 +467,7 @@ async function openReplay(file) {
     const res = await api("POST", "/v1/replay", { text: await file.text() });
     if (token !== replay.token) return;
     replay.deals = res.deals;
+    replay.truncated = res.truncated; // the file holds more deals than it returned
     const sel = $("replay-deal");
     sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
     replay.deal = 0;
@@ -498,6 +500,10 @@ function renderFrame() {
     boards.append(node);
   });
   box.append(boards);
+  if (replay.truncated) {
+    const note = "The file holds more deals: the first " + replay.deals.length + " deals are shown.";
+    box.append(el("p", { class: "muted", "data-testid": "replay-truncated", text: note }));
+  }
   $("replay-prev").disabled = replay.frame === 0;
   $("replay-next").disabled = last;
 }
