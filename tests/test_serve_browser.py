@@ -462,3 +462,26 @@ def test_replay_says_when_the_file_holds_more_deals_than_it_shows(
     wait(lambda: "two.jsonl" not in tid(d, "replay-frame").text, 30, "the file read")
     wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "the replay")
     assert d.find_elements(*by('[data-testid="replay-truncated"]')) == []
+
+
+def test_by_keyboard_the_focus_stays_in_the_hand(server: Server, browser: Any) -> None:
+    """Regression: picking a card with Enter, or placing it with 1 / 2 / 3, redrew the
+    hand and dropped the focus to the page: each next card took a walk of Tabs from
+    the top of the page.  Now the focus stays on the hand (the same card, else the
+    first one left), so Enter and a digit place card after card."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    assert d.switch_to.active_element.get_attribute("data-testid") == "hand-card"
+    assert d.switch_to.active_element.get_attribute("aria-pressed") == "true"
+    for digit, row in (("3", "back"), ("2", "middle"), ("1", "front")):
+        d.switch_to.active_element.send_keys(digit)
+        assert (
+            len(tid(d, f"row-{row}").find_elements(*by('[data-testid="placed-card"]'))) == 1
+        )
+        focused = d.switch_to.active_element
+        assert focused.get_attribute("data-testid") == "hand-card"  # the next card
+        focused.send_keys(Keys.ENTER)
+    assert len(hand(d)) == 2  # five dealt, three placed

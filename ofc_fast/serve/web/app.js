@@ -262,6 +262,8 @@ function renderMine() {
 
 function renderHand() {
   const hand = $("hand");
+  const active = document.activeElement;
+  const focused = hand.contains(active) ? active.dataset.card : null;
   hand.replaceChildren();
   const st = play.state;
   if (st.your_turn) {
@@ -270,6 +272,11 @@ function renderHand() {
       if (play.selected === c) b.classList.add("selected");
       hand.append(b);
     }
+  }
+  // the redraw keeps a keyboard user in the hand: the same card, else the first left
+  if (focused) {
+    const again = Array.from(hand.children).find((b) => b.dataset.card === focused) || hand.firstElementChild;
+    if (again) again.focus();
   }
   updateConfirm();
 }
