@@ -782,3 +782,59 @@ def test_serve_command_logs_access_and_stops_on_sigterm(tmp_path: Any) -> None:
     assert proc.returncode in (0, -signal.SIGTERM), err
     assert '"GET /v1/health" 200' in err  # the access log
     assert "Application shutdown complete" in err and "Finished server process" in err
+
+
+def _status_of(port: int, path: str) -> tuple[int, str]:
+    """(status, content type) of a GET on a fresh connection."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", path)
+        resp = conn.getresponse()
+        resp.read()
+        return resp.status, resp.getheader("content-type") or ""
+    finally:
+        conn.close()
+
+
+def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
+    """What docs/serve.md says of the one refusal that is not ours: ``ofc-fast serve``
+    has uvicorn refuse a request once max(64, 4 x (workers + queue)) connections are
+    open, its own counted: uvicorn itself answers 503 ``text/plain``; a connection
+    that never sends a request counts until its client closes it (uvicorn times out
+    only idle keep-alive ones)."""
+    port = _free_port()
+    cmd = [sys.executable, "-m", "ofc_fast", "serve", "--port", str(port)]
+    proc = subprocess.Popen(
+        [*cmd, "--workers", "1", "--queue", "1", "--log-level", "error"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    idle: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert _status_of(port, "/v1/health")[0] == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.1)
+        idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(62)]
+        time.sleep(0.3)
+        assert _status_of(port, "/v1/health")[0] == 200  # the 63rd connection
+        idle.append(socket.create_connection(("127.0.0.1", port)))
+        time.sleep(6)  # longer than the keep-alive timeout (5 s): still counted
+        assert _status_of(port, "/v1/health") == (503, "text/plain; charset=utf-8")
+        for s in idle:
+            s.close()
+        deadline = time.monotonic() + 10  # until uvicorn has seen them close
+        while _status_of(port, "/v1/health")[0] != 200:
+            assert time.monotonic() < deadline, "still refused after the others closed"
+            time.sleep(0.1)
+    finally:
+        for s in idle:
+            s.close()
+        proc.terminate()
+        proc.wait(20)

@@ -325,3 +325,163 @@ def test_a_fantasyland_hand_set_by_clicks(
     assert len(shown) == players and shown == list(net)
     no_overflow_and_no_errors(d, shots, f"fantasyland-showdown-{cards}")
     print(f"a {cards}-card Fantasyland hand set through the page: {seconds:.2f} s")
+
+
+_SLOW_FIRST_FETCH = """
+window.__pending = 0;
+window.__delays = [arguments[0]];  // the first request's answer comes this late (ms)
+const real = window.fetch;
+window.fetch = async (...args) => {
+  const late = window.__delays.shift() || 0;
+  window.__pending++;
+  try {
+    const res = await real(...args);
+    await new Promise((ok) => setTimeout(ok, late));
+    return res;
+  } finally {
+    window.__pending--;
+  }
+};
+"""
+
+
+def settled(d: Any) -> None:
+    """Wait until no request of the page is in flight (after _SLOW_FIRST_FETCH)."""
+    wait(lambda: d.execute_script("return window.__pending === 0"), 30, "the answers")
+
+
+def test_a_late_answer_to_an_earlier_analysis_does_not_replace_the_latest(
+    server: Server, browser: Any
+) -> None:
+    """Regression: two clicks on Analyse, the first answered last: the page showed the
+    first position's moves under the second position's form."""
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#analyse")
+    d.execute_script(_SLOW_FIRST_FETCH, 1500)
+    tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+    tid(d, "analyse-dealt").send_keys("2c 5d Ts")  # Pineapple: 27 moves
+    tid(d, "analyse").click()
+    Select(d.find_element(*by("#a-rules"))).select_by_value("ofc")
+    tid(d, "analyse-dealt").clear()
+    tid(d, "analyse-dealt").send_keys("2c")  # OFC, one card: a row of three with room
+    tid(d, "analyse").click()
+    settled(d)
+    assert tid(d, "analysis").text.startswith("3 legal moves"), tid(d, "analysis").text
+    assert len(d.find_elements(*by('[data-testid="advice-move"]'))) == 3
+
+
+def _history_file(path: Path, seats: list[str], deals: int) -> Path:
+    lines = []
+    for i in range(deals):
+        g = Game("pineapple", len(seats), seed=60 + i)
+        while not g.is_over:
+            g.play_action(g.legal_actions()[0])
+        lines.append(json.dumps(deal_record(g, i, seats)))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_replay_shows_the_file_chosen_last_and_forgets_a_refused_one(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: a file chosen while another was being read could be replaced by
+    the earlier one's deals when that answer came last, and after a refused file the
+    previous file's deals stayed listed and Next / the arrows showed them again."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    d.execute_script(_SLOW_FIRST_FETCH, 1500)
+    first = _history_file(tmp_path / "first.jsonl", ["ann", "bob", "cy"], 2)
+    last = _history_file(tmp_path / "last.jsonl", ["dee", "eve"], 1)
+    tid(d, "replay-file").send_keys(str(first))
+    tid(d, "replay-file").send_keys(str(last))
+    settled(d)
+    options = tid(d, "replay-deal").find_elements(*by("option"))
+    assert len(options) == 1  # last.jsonl's one deal, not first.jsonl's two
+    assert "dee" in tid(d, "replay-frame").text and "ann" not in tid(d, "replay-frame").text
+    tid(d, "replay-next").click()
+    assert "Move 1 of" in tid(d, "replay-step").text
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a hand history\n")
+    tid(d, "replay-file").send_keys(str(bad))
+    settled(d)
+    frame = tid(d, "replay-frame")
+    assert frame.text.startswith("Error: "), frame.text
+    assert tid(d, "replay-deal").find_elements(*by("option")) == []
+    assert not tid(d, "replay-next").is_enabled()
+    assert not tid(d, "replay-prev").is_enabled()
+    d.find_element(*by("body")).send_keys(Keys.ARROW_RIGHT)
+    assert tid(d, "replay-frame").text.startswith("Error: ")
+
+
+def test_a_placed_card_is_taken_back_by_keyboard(server: Server, browser: Any) -> None:
+    """Regression: Enter on a card placed this street (a button inside a row) reached
+    the row's own Enter handler, which cancelled the button's click: by keyboard a
+    placed card could not be taken back."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    dealt = hand(d)
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    d.find_element(*by("body")).send_keys("3")  # to the back row
+    (placed,) = tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]'))
+    assert placed.get_attribute("data-card") == dealt[0]
+    placed.send_keys(Keys.ENTER)
+    assert tid(d, "row-back").find_elements(*by('[data-testid="placed-card"]')) == []
+    assert sorted(hand(d)) == sorted(dealt)
+
+
+def test_replay_says_when_the_file_holds_more_deals_than_it_shows(
+    server: Server, browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: of a file longer than the deals one replay returns, the page listed
+    the first ones and said nothing of the rest."""
+    from ofc_fast.serve import _replay
+
+    monkeypatch.setattr(_replay, "MAX_DEALS", 2)  # the server runs in this process
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(
+        str(_history_file(tmp_path / "three.jsonl", ["a", "b"], 3))
+    )
+    note = wait(lambda: d.find_elements(*by('[data-testid="replay-truncated"]')), 10)
+    assert "first 2 deals" in note[0].text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 2
+    tid(d, "replay-next").click()
+    assert tid(d, "replay-truncated").is_displayed()  # on every frame
+    tid(d, "replay-file").send_keys(
+        str(_history_file(tmp_path / "two.jsonl", ["a", "b"], 2))
+    )
+    wait(lambda: "two.jsonl" not in tid(d, "replay-frame").text, 30, "the file read")
+    wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "the replay")
+    assert d.find_elements(*by('[data-testid="replay-truncated"]')) == []
+
+
+def test_by_keyboard_the_focus_stays_in_the_hand(server: Server, browser: Any) -> None:
+    """Regression: picking a card with Enter, or placing it with 1 / 2 / 3, redrew the
+    hand and dropped the focus to the page: each next card took a walk of Tabs from
+    the top of the page.  Now the focus stays on the hand (the same card, else the
+    first one left), so Enter and a digit place card after card."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys(Keys.ENTER)
+    assert d.switch_to.active_element.get_attribute("data-testid") == "hand-card"
+    assert d.switch_to.active_element.get_attribute("aria-pressed") == "true"
+    for digit, row in (("3", "back"), ("2", "middle"), ("1", "front")):
+        d.switch_to.active_element.send_keys(digit)
+        assert (
+            len(tid(d, f"row-{row}").find_elements(*by('[data-testid="placed-card"]'))) == 1
+        )
+        focused = d.switch_to.active_element
+        assert focused.get_attribute("data-testid") == "hand-card"  # the next card
+        focused.send_keys(Keys.ENTER)
+    assert len(hand(d)) == 2  # five dealt, three placed

@@ -262,6 +262,8 @@ function renderMine() {
 
 function renderHand() {
   const hand = $("hand");
+  const active = document.activeElement;
+  const focused = hand.contains(active) ? active.dataset.card : null;
   hand.replaceChildren();
   const st = play.state;
   if (st.your_turn) {
@@ -270,6 +272,11 @@ function renderHand() {
       if (play.selected === c) b.classList.add("selected");
       hand.append(b);
     }
+  }
+  // the redraw keeps a keyboard user in the hand: the same card, else the first left
+  if (focused) {
+    const again = Array.from(hand.children).find((b) => b.dataset.card === focused) || hand.firstElementChild;
+    if (again) again.focus();
   }
   updateConfirm();
 }
@@ -397,6 +404,7 @@ function movesTable(moves, exact) {
 // ------------------------------------------------------------------ analyse
 
 let lastField = "a-dealt";
+let analyseToken = 0; // the latest Analyse click: an earlier answer is stale
 
 function buildPicker() {
   const box = $("picker");
@@ -429,34 +437,51 @@ async function analyse() {
     seed: 1,
   };
   const box = $("analysis");
+  const token = ++analyseToken;
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
   try {
     const res = await api("POST", "/v1/analyze", body);
+    if (token !== analyseToken) return; // a later click's position is the one shown
     box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
   } catch (err) {
-    box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === analyseToken) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
   }
 }
 
 // ------------------------------------------------------------------ replay
 
-const replay = { deals: [], deal: 0, frame: 0 };
+const replay = { deals: [], truncated: false, deal: 0, frame: 0, token: 0 };
+
+// Forget the deals shown: a file being read (or refused) replaces them.
+function clearReplay() {
+  replay.deals = [];
+  replay.truncated = false;
+  replay.deal = 0;
+  replay.frame = 0;
+  $("replay-deal").replaceChildren();
+  $("replay-prev").disabled = true;
+  $("replay-next").disabled = true;
+}
 
 async function openReplay(file) {
   const box = $("replay-frame");
+  const token = ++replay.token; // the file chosen last is the one shown
+  clearReplay();
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
     const res = await api("POST", "/v1/replay", { text: await file.text() });
+    if (token !== replay.token) return;
     replay.deals = res.deals;
+    replay.truncated = res.truncated; // the file holds more deals than it returned
     const sel = $("replay-deal");
     sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
     replay.deal = 0;
     replay.frame = 0;
     renderFrame();
   } catch (err) {
-    box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === replay.token) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
   }
 }
 
@@ -482,6 +507,10 @@ function renderFrame() {
     boards.append(node);
   });
   box.append(boards);
+  if (replay.truncated) {
+    const note = "The file holds more deals: the first " + replay.deals.length + " deals are shown.";
+    box.append(el("p", { class: "muted", "data-testid": "replay-truncated", text: note }));
+  }
   $("replay-prev").disabled = replay.frame === 0;
   $("replay-next").disabled = last;
 }
@@ -505,6 +534,7 @@ function init() {
   for (const row of document.querySelectorAll("#my-board .row")) {
     row.addEventListener("click", () => placeIn(row.dataset.row));
     row.addEventListener("keydown", (e) => {
+      if (e.target !== row) return; // a placed card's own button: Enter takes it back
       if (e.key === "Enter" || e.key === " ") {
         e.preventDefault();
         placeIn(row.dataset.row);
