@@ -334,6 +334,16 @@ def test_not_a_dict_or_not_json() -> None:
         RuleSet.from_json("[1, 2]")
 
 
+def test_rules_json_refuses_a_repeated_key() -> None:
+    """A key given twice in a rules file was read silently as its last value (the
+    first one, what the author may have meant, was dropped without a word)."""
+    with pytest.raises(RulesError, match=r"sweep_bonus.*twice"):
+        RuleSet.from_json('{"sweep_bonus": 3, "name": "x", "sweep_bonus": 5}')
+    with pytest.raises(RulesError, match=r"ante.*twice"):
+        RuleSet.from_json('{"pool": {"ante": 1, "ante": 2}}')
+    assert RuleSet.from_json('{"sweep_bonus": 5}').sweep_bonus == 5
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)

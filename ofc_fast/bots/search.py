@@ -38,7 +38,7 @@ from ..solver import StayValue
 from ._sets import decision
 from ._warm import rehearse
 from .base import ObservationLike
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, seed_setting
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
 
@@ -120,6 +120,7 @@ class SearchBot:
                 f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
             )
         self.rules = None if rules is None else as_rules(rules, "search bot")
+        seed = seed_setting(seed, "search bot")
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:
@@ -176,6 +177,7 @@ class SearchBot:
 
     def reset(self, seed: int | None = None) -> None:
         """Start the random stream again from ``seed``."""
+        seed = seed_setting(seed, "search bot")
         self.rng = Random(seed)
         self._sets.reset(seed)
 

@@ -253,12 +253,13 @@ class RuleData:
 
     @classmethod
     def from_json(cls: type[_R], text: str) -> _R:
-        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply or holds
-        numbers too long to read raises :class:`RulesError`."""
+        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply, holds
+        numbers too long to read or gives a key twice in one object raises
+        :class:`RulesError`."""
         if not isinstance(text, (str, bytes, bytearray)):
             raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys)
         except RecursionError:  # the parser's own limit (CPython before 3.13)
             raise RulesError("rules JSON: nested too deeply") from None
         except ValueError as exc:  # JSONDecodeError, digits beyond the int limit
@@ -269,6 +270,17 @@ class RuleData:
         if _depth(data) > _MAX_DEPTH:  # parsers that do not recurse (CPython 3.13+)
             raise RulesError("rules JSON: nested too deeply")
         return cls.from_dict(data)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, or RulesError (a ValueError) when a key repeats:
+    ``json.loads`` alone keeps the last value and drops the others without a word."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RulesError(f"key {quote(key)} is given twice in one object")
+        out[key] = value
+    return out
 
 
 _MAX_DEPTH = 64
