@@ -220,6 +220,16 @@ def test_search_and_heuristic_bot_bad_seed_is_a_bot_error(seed: Any) -> None:
             bot.reset(seed)
 
 
+def test_search_bot_largest_budget_plays_the_opening() -> None:
+    """SearchBot(time_budget=1e6) was accepted (1e6 is advise's largest budget), but
+    the opening's budget times opening_factor (3e6) made every opening act() raise a
+    SearchError about a budget the user never gave; it is capped at 1e6."""
+    g = Game(P, 2, seed=3)
+    obs = g.observation(g.to_act)
+    bot = SearchBot(P, 1, time_budget=1e6, samples=4, model=None)
+    assert bot.act(obs) in g.legal_moves()
+
+
 def test_search_bot_numpy_seed_is_the_int_seed() -> None:
     """SearchBot(seed=np.int64(7)) was a TypeError (random.Random refuses NumPy ints);
     it plays as seed=7."""
