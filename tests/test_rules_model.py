@@ -166,6 +166,8 @@ def rule_dicts(draw):
     if "lowball" not in d and isinstance(d.get("fantasyland"), dict):
         d["fantasyland"]["lowball_entry"] = 0  # a 7-5-4-3-2 entry needs a 2-7 middle
         d["fantasyland"]["lowball_both"] = 0
+    if isinstance(d.get("fantasyland"), dict) and not d["fantasyland"]["lowball_entry"]:
+        d["fantasyland"]["lowball_both"] = 0  # "both" needs the 7-5-4-3-2 entry
     return d
 
 
@@ -423,6 +425,19 @@ def test_aces_bet_values_are_range_checked() -> None:
 def test_lowball_fantasyland_entry_needs_a_lowball_middle() -> None:
     with pytest.raises(RulesError, match="lowball"):
         rules.PINEAPPLE.replace(fantasyland=Fantasyland(entry=(), lowball_entry=14))
+
+
+def test_lowball_both_needs_the_lowball_entry() -> None:
+    """lowball_both (cards for a qualifying front and a 7-5-4-3-2 middle together) was
+    accepted with lowball_entry 0 and never applied: under the rule (R-27-6) a board
+    K-K-2 / 7-5-4-3-2 / trips is worth 15 cards, and fantasyland_cards gave 14."""
+    with pytest.raises(RulesError, match=r"^fantasyland\.lowball_both: .*lowball_entry"):
+        RuleSet.from_dict(
+            {**rules.PINEAPPLE_27.to_dict(), "fantasyland": {"lowball_both": 15}}
+        )
+    with pytest.raises(RulesError, match="lowball_entry"):
+        Fantasyland(entry=(("KK", 14),), lowball_both=15)
+    assert Fantasyland(entry=(("KK", 14),), lowball_entry=14, lowball_both=15)
 
 
 @pytest.mark.parametrize(

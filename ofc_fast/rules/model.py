@@ -224,7 +224,8 @@ class Fantasyland(RuleData):
     lowball_entry: int = ranged(0, 0, 17)
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
     lowball_both: int = ranged(0, 0, 17)
-    """2-7: cards when the front and the 7-5-4-3-2 middle both qualify."""
+    """2-7: cards when the front and the 7-5-4-3-2 middle both qualify (0 = the larger
+    of the two counts; needs ``lowball_entry``)."""
     stay_front: str | None = "222"
     """Stay with this front or better (None: no front condition)."""
     stay_middle: HandCategory | None = None
@@ -264,6 +265,11 @@ class Fantasyland(RuleData):
             v = getattr(self, key)
             if v and not 13 <= v <= 17:
                 raise RulesError(f"{self._key_prefix}{key}: {quote(v)} is outside 13..17")
+        if self.lowball_both and not self.lowball_entry:
+            raise RulesError(
+                f"{self._key_prefix}lowball_both: a front and a 7-5-4-3-2 middle "
+                f"together need the 7-5-4-3-2 entry (lowball_entry) set"
+            )
 
 
 @hash_once
