@@ -6,6 +6,10 @@ RulesError naming the dotted key; replace() validates like construction.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -344,6 +348,45 @@ def test_rules_json_refuses_a_repeated_key() -> None:
     with pytest.raises(RulesError, match=r"ante.*twice"):
         RuleSet.from_json('{"pool": {"ante": 1, "ante": 2}}')
     assert RuleSet.from_json('{"sweep_bonus": 5}').sweep_bonus == 5
+
+
+_PICKLE_AND_HASH = """
+import pickle, sys
+from ofc_fast import rules
+table = rules.OFC.replace(name="home", sweep_bonus=4)
+if sys.argv[1] == "dump":
+    hash(table), hash(rules.OFC)  # the hashes cached before pickling
+    sys.stdout.buffer.write(pickle.dumps((table, rules.OFC)))
+else:
+    got, ofc = pickle.loads(sys.stdin.buffer.read())
+    print(got == table, hash(got) == hash(table), hash(ofc) == hash(rules.OFC),
+          len({got, table}), ofc in {rules.OFC: 1})
+"""
+
+
+def test_a_pickled_rule_set_hashes_as_an_equal_one_in_another_process() -> None:
+    """A rule set caches its hash (hash_once); pickled, the cache travelled along, so in
+    a process with another string-hash seed (a spawn / forkserver worker) the copy was
+    equal to a fresh rule set but hashed differently: two "equal" keys in a set, a
+    preset missing from a dict keyed by it."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    dump = subprocess.run(
+        [sys.executable, "-c", _PICKLE_AND_HASH, "dump"],
+        env={**env, "PYTHONHASHSEED": "1"},
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    load = subprocess.run(
+        [sys.executable, "-c", _PICKLE_AND_HASH, "load"],
+        env={**env, "PYTHONHASHSEED": "2"},
+        input=dump.stdout,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    assert load.stdout.split() == [b"True", b"True", b"True", b"1", b"True"]
 
 
 def test_replace_validates() -> None:

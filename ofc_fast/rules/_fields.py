@@ -36,11 +36,20 @@ def _cached_hash(self: Any) -> int:
 _T = typing.TypeVar("_T", bound=type)
 
 
+def _state_without_hash(self: Any) -> dict[str, Any]:
+    """What pickle and copy keep of a rule dataclass: its fields, not the cached hash
+    (a string's hash differs from one process to the next, so a hash carried into a
+    spawned worker would differ from that of an equal rule set made there)."""
+    return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 def hash_once(cls: _T) -> _T:
     """Class decorator, above ``@dataclass(frozen=True)``: the hash of an instance is
-    computed once and kept (rule sets key the compiled-struct cache)."""
+    computed once and kept (rule sets key the compiled-struct cache); pickles and
+    copies leave it out, to be computed again where they are loaded."""
     # replacing the method dataclass(frozen=True) generated is the point here
     cls.__hash__ = _cached_hash  # type: ignore[assignment,method-assign]
+    cls.__getstate__ = _state_without_hash  # type: ignore[attr-defined]
     return cls
 
 
