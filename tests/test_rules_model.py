@@ -389,6 +389,15 @@ def test_a_pickled_rule_set_hashes_as_an_equal_one_in_another_process() -> None:
     assert load.stdout.split() == [b"True", b"True", b"True", b"1", b"True"]
 
 
+def test_schedule_by_category_bad_input_is_a_rules_error() -> None:
+    """Schedule.by_category({99: 1}) was a bare ValueError from HandCategory, a text
+    argument an AttributeError; a category name reads as in a rules file."""
+    for bad in ({99: 1}, {"FLUSHES": 2}, {None: 2}, "x", [(5, 2)]):
+        with pytest.raises(RulesError, match="by_category"):
+            Schedule.by_category(bad)  # type: ignore[arg-type]
+    assert Schedule.by_category({"flush": 4, HandCategory.STRAIGHT: 2})[4:6] == (2, 4)
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)

@@ -19,7 +19,7 @@ from typing import Any, Union
 
 from ..errors import RulesError, quote
 
-__all__ = ["RuleData", "hash_once", "ranged"]
+__all__ = ["RuleData", "convert", "hash_once", "ranged"]
 
 
 def _cached_hash(self: Any) -> int:
@@ -159,6 +159,12 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
             )
         return tp._from_dict(value, key)
     raise TypeError(f"unsupported rule field type {quote(tp)}")  # pragma: no cover
+
+
+def convert(value: Any, tp: Any, key: str) -> Any:
+    """``value`` as type ``tp``, read as a rules file's value is (an enum by value or
+    name, a tuple from a list...), or RulesError naming ``key``."""
+    return _convert(value, tp, key)
 
 
 def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
