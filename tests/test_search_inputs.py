@@ -13,7 +13,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.bots import HeuristicBot, SearchBot, make_bot
+from ofc_fast.bots import HeuristicBot, SearchBot, ValueBot, make_bot
 from ofc_fast.errors import (
     BotError,
     CardError,
@@ -212,10 +212,11 @@ def test_search_and_heuristic_bot_bad_seed_is_a_bot_error(seed: Any) -> None:
         lambda s: HeuristicBot(seed=s),
         lambda s: make_bot("search", seed=s, samples=4),
         lambda s: make_bot("heuristic", seed=s),
+        lambda s: ValueBot(seed=s),
     ):
         with pytest.raises(BotError, match="seed"):
             make(seed)
-    for bot in (SearchBot(seed=1, samples=4), HeuristicBot(seed=1)):
+    for bot in (SearchBot(seed=1, samples=4), HeuristicBot(seed=1), ValueBot(seed=1)):
         with pytest.raises(BotError, match="seed"):
             bot.reset(seed)
 
@@ -237,6 +238,7 @@ def test_search_bot_numpy_seed_is_the_int_seed() -> None:
     obs = g.observation(g.to_act)
     a = SearchBot(P, np.int64(7), samples=4, time_budget=None, model=None).act(obs)
     assert a == SearchBot(P, 7, samples=4, time_budget=None, model=None).act(obs)
+    assert ValueBot(P, np.int64(7)).act(obs) == ValueBot(P, 7).act(obs)
 
 
 @pytest.mark.parametrize(
