@@ -557,6 +557,17 @@ def test_move_forms() -> None:
         Move.from_dict({"place": [], "oops": 1})
 
 
+def test_move_from_dict_takes_a_numpy_discard() -> None:
+    """Move.from_dict({"discard": np.int64(2)}) was a bare ValueError (the empty-list
+    test compared the NumPy scalar with [] element-wise); it is the move Move() makes
+    of the same values, and a bad discard a MoveError."""
+    assert Move.from_dict({"place": [[5, 1]], "discard": np.int64(7)}) == Move([(5, 1)], 7)
+    assert Move.from_dict({"discard": np.uint8(3)}) == Move([], 3)
+    assert Move.from_dict({"place": [], "discard": ()}).discard is None
+    with pytest.raises(MoveError):
+        Move.from_dict({"discard": np.float64(2.5)})
+
+
 def test_play_accepts_a_dict() -> None:
     g = Game(rules.OFC, 2, seed=1)
     m = g.legal_moves()[3]

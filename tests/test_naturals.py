@@ -693,3 +693,20 @@ def test_natural_payment_refuses_what_is_not_a_natural_hand(bad: object) -> None
         natural_payment(bad, None, rules.MALAYAN)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="NaturalHand"):
         natural_payment(None, bad, rules.MALAYAN)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [("dragon", 1.5), ("dragon", "x"), ("dragon", None), ("dragon", True), (["x"], 0)],
+)
+def test_natural_payment_refuses_a_hand_built_natural_of_the_wrong_types(
+    name: object, key: object
+) -> None:
+    """A NaturalHand built by hand with a key that is no int (1.5, "x", None) was a
+    TypeError (from cffi, or comparing it with 0), a bool key counted as 1, and a
+    list name a TypeError (unhashable): each is a RulesError naming the field."""
+    bad = NaturalHand(name, 13, key)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="natural"):
+        natural_payment(bad, None, rules.SINGAPORE)
+    with pytest.raises(RulesError, match="natural"):
+        natural_payment(None, bad, rules.SINGAPORE)

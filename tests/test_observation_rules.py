@@ -34,6 +34,42 @@ def test_a_preset_game_adds_nothing(preset: RuleSet) -> None:
     assert rules_of(_json(obs)) is preset
 
 
+class _Scribbler:
+    """A bot that writes into the observations it is handed (its own business), then
+    plays at random."""
+
+    def __init__(self) -> None:
+        self.inner = RandomBot(seed=3)
+
+    def act(self, observation: Any) -> Any:
+        observation["rule_set"]["sweep_bonus"] = 99
+        observation["rule_set"]["royalties"]["back"][4] = 1000
+        return self.inner.act(observation)
+
+
+def test_one_seat_writing_into_its_observation_changes_no_other_view() -> None:
+    """The carried rule set was one dict shared by every observation of the game (and
+    of its copies): a bot that wrote into its own observation changed the rules every
+    other seat's bot then read (here sweep_bonus 99 and a back straight worth 1000)."""
+    g = ofc.Game(TABLE, seed=2)
+    first = g.observation(0)
+    first["rule_set"]["sweep_bonus"] = 99
+    assert g.observation(1)["rule_set"] == TABLE.to_dict()
+    assert g.copy().observation(0)["rule_set"] == TABLE.to_dict()
+    seen: list[RuleSet] = []
+
+    class Reader(RandomBot):
+        def act(self, observation: Any) -> Any:
+            seen.append(rules_of(observation))
+            return super().act(observation)
+
+    ofc.game.play_out(ofc.Game(TABLE, seed=4), [_Scribbler(), Reader(seed=1)])
+    assert seen and all(r == TABLE for r in seen)
+    venv = VectorEnv(TABLE, 1, seed=3)
+    venv.observation(0, 0)["rule_set"]["sweep_bonus"] = 99
+    assert venv.observation(0, 1)["rule_set"] == TABLE.to_dict()
+
+
 def test_a_custom_game_carries_its_rule_set() -> None:
     assert TABLE.name == "custom"
     g = ofc.Game(TABLE, seed=2)

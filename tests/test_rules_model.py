@@ -6,6 +6,10 @@ RulesError naming the dotted key; replace() validates like construction.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -166,6 +170,8 @@ def rule_dicts(draw):
     if "lowball" not in d and isinstance(d.get("fantasyland"), dict):
         d["fantasyland"]["lowball_entry"] = 0  # a 7-5-4-3-2 entry needs a 2-7 middle
         d["fantasyland"]["lowball_both"] = 0
+    if isinstance(d.get("fantasyland"), dict) and not d["fantasyland"]["lowball_entry"]:
+        d["fantasyland"]["lowball_both"] = 0  # "both" needs the 7-5-4-3-2 entry
     return d
 
 
@@ -334,6 +340,64 @@ def test_not_a_dict_or_not_json() -> None:
         RuleSet.from_json("[1, 2]")
 
 
+def test_rules_json_refuses_a_repeated_key() -> None:
+    """A key given twice in a rules file was read silently as its last value (the
+    first one, what the author may have meant, was dropped without a word)."""
+    with pytest.raises(RulesError, match=r"sweep_bonus.*twice"):
+        RuleSet.from_json('{"sweep_bonus": 3, "name": "x", "sweep_bonus": 5}')
+    with pytest.raises(RulesError, match=r"ante.*twice"):
+        RuleSet.from_json('{"pool": {"ante": 1, "ante": 2}}')
+    assert RuleSet.from_json('{"sweep_bonus": 5}').sweep_bonus == 5
+
+
+_PICKLE_AND_HASH = """
+import pickle, sys
+from ofc_fast import rules
+table = rules.OFC.replace(name="home", sweep_bonus=4)
+if sys.argv[1] == "dump":
+    hash(table), hash(rules.OFC)  # the hashes cached before pickling
+    sys.stdout.buffer.write(pickle.dumps((table, rules.OFC)))
+else:
+    got, ofc = pickle.loads(sys.stdin.buffer.read())
+    print(got == table, hash(got) == hash(table), hash(ofc) == hash(rules.OFC),
+          len({got, table}), ofc in {rules.OFC: 1})
+"""
+
+
+def test_a_pickled_rule_set_hashes_as_an_equal_one_in_another_process() -> None:
+    """A rule set caches its hash (hash_once); pickled, the cache travelled along, so in
+    a process with another string-hash seed (a spawn / forkserver worker) the copy was
+    equal to a fresh rule set but hashed differently: two "equal" keys in a set, a
+    preset missing from a dict keyed by it."""
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    dump = subprocess.run(
+        [sys.executable, "-c", _PICKLE_AND_HASH, "dump"],
+        env={**env, "PYTHONHASHSEED": "1"},
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    load = subprocess.run(
+        [sys.executable, "-c", _PICKLE_AND_HASH, "load"],
+        env={**env, "PYTHONHASHSEED": "2"},
+        input=dump.stdout,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    assert load.stdout.split() == [b"True", b"True", b"True", b"1", b"True"]
+
+
+def test_schedule_by_category_bad_input_is_a_rules_error() -> None:
+    """Schedule.by_category({99: 1}) was a bare ValueError from HandCategory, a text
+    argument an AttributeError; a category name reads as in a rules file."""
+    for bad in ({99: 1}, {"FLUSHES": 2}, {None: 2}, "x", [(5, 2)]):
+        with pytest.raises(RulesError, match="by_category"):
+            Schedule.by_category(bad)  # type: ignore[arg-type]
+    assert Schedule.by_category({"flush": 4, HandCategory.STRAIGHT: 2})[4:6] == (2, 4)
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)
@@ -413,6 +477,19 @@ def test_aces_bet_values_are_range_checked() -> None:
 def test_lowball_fantasyland_entry_needs_a_lowball_middle() -> None:
     with pytest.raises(RulesError, match="lowball"):
         rules.PINEAPPLE.replace(fantasyland=Fantasyland(entry=(), lowball_entry=14))
+
+
+def test_lowball_both_needs_the_lowball_entry() -> None:
+    """lowball_both (cards for a qualifying front and a 7-5-4-3-2 middle together) was
+    accepted with lowball_entry 0 and never applied: under the rule (R-27-6) a board
+    K-K-2 / 7-5-4-3-2 / trips is worth 15 cards, and fantasyland_cards gave 14."""
+    with pytest.raises(RulesError, match=r"^fantasyland\.lowball_both: .*lowball_entry"):
+        RuleSet.from_dict(
+            {**rules.PINEAPPLE_27.to_dict(), "fantasyland": {"lowball_both": 15}}
+        )
+    with pytest.raises(RulesError, match="lowball_entry"):
+        Fantasyland(entry=(("KK", 14),), lowball_both=15)
+    assert Fantasyland(entry=(("KK", 14),), lowball_entry=14, lowball_both=15)
 
 
 @pytest.mark.parametrize(

@@ -79,6 +79,22 @@ def test_ex7_foul_pays_six_plus_royalties() -> None:
     assert both.fouls == (True, True) and both.net == 0 and both.rows == (0, 0, 0)
 
 
+def test_royalties_for_the_row_winner_only() -> None:
+    """R-ROY-ALT-5, per row, as README writes it (the schedule as win_bonus): only a
+    row's winner collects its royalty.  Worked by hand: A (6-6 front, two pair, K-K-K-4-4)
+    against B (7-7 front, straight, flush): B takes the front (1 + 2) and the middle
+    (1 + 4), A the back (1 + 6): A nets 7 - 8 = -1; A's 6-6 and B's back flush pay
+    nothing.  Netting both players' royalties (OFC) gives -1 + (1 + 6) - (2 + 4 + 4) = -4."""
+    a = "6c 6d 2h / 9s 9c 8d 8h 3c / Ks Kd Kh 4c 4d"
+    b = "7s 7h 3d / 5s 6h 7d 8c 9d / Ac Qc Jc Tc 2c"
+    winner_only = rules.OFC.replace(
+        royalties=rules.Schedule(), win_bonus=rules.ROYALTIES_OFC
+    )
+    assert score_pair(a, b, winner_only).net == -1
+    assert score_pair(b, a, winner_only).net == 1
+    assert score_pair(a, b, rules.OFC).net == -4
+
+
 def test_ex17_front_over_middle_fouls_in_scoring() -> None:
     """EX-17: front Q-Q-A over middle Q-Q-K-x-y fouls, so it loses every row."""
     fouled = "Qh Qd Ac / Qs Qc Kc 3s 2s / As Ts Jc Js 9s"

@@ -13,7 +13,7 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.bots import SearchBot
+from ofc_fast.bots import HeuristicBot, SearchBot, ValueBot, make_bot
 from ofc_fast.errors import (
     BotError,
     CardError,
@@ -200,6 +200,45 @@ def test_rules_get_refuses_a_name_that_is_not_text() -> None:
 def test_search_bot_bad_setting_is_a_bot_error(kwargs: dict[str, Any]) -> None:
     with pytest.raises(BotError):
         SearchBot(**kwargs)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True, [7], float("nan")])
+def test_search_and_heuristic_bot_bad_seed_is_a_bot_error(seed: Any) -> None:
+    """A seed that is not None or an int >= 0 is a BotError naming it, at once and at
+    reset(): -1 was a ValueError and 1.5 / "7" a TypeError (from NumPy's generator), a
+    NaN seeded nothing reproducible."""
+    for make in (
+        lambda s: SearchBot(seed=s, samples=4),
+        lambda s: HeuristicBot(seed=s),
+        lambda s: make_bot("search", seed=s, samples=4),
+        lambda s: make_bot("heuristic", seed=s),
+        lambda s: ValueBot(seed=s),
+    ):
+        with pytest.raises(BotError, match="seed"):
+            make(seed)
+    for bot in (SearchBot(seed=1, samples=4), HeuristicBot(seed=1), ValueBot(seed=1)):
+        with pytest.raises(BotError, match="seed"):
+            bot.reset(seed)
+
+
+def test_search_bot_largest_budget_plays_the_opening() -> None:
+    """SearchBot(time_budget=1e6) was accepted (1e6 is advise's largest budget), but
+    the opening's budget times opening_factor (3e6) made every opening act() raise a
+    SearchError about a budget the user never gave; it is capped at 1e6."""
+    g = Game(P, 2, seed=3)
+    obs = g.observation(g.to_act)
+    bot = SearchBot(P, 1, time_budget=1e6, samples=4, model=None)
+    assert bot.act(obs) in g.legal_moves()
+
+
+def test_search_bot_numpy_seed_is_the_int_seed() -> None:
+    """SearchBot(seed=np.int64(7)) was a TypeError (random.Random refuses NumPy ints);
+    it plays as seed=7."""
+    g = Game(P, 2, seed=3)
+    obs = g.observation(g.to_act)
+    a = SearchBot(P, np.int64(7), samples=4, time_budget=None, model=None).act(obs)
+    assert a == SearchBot(P, 7, samples=4, time_budget=None, model=None).act(obs)
+    assert ValueBot(P, np.int64(7)).act(obs) == ValueBot(P, 7).act(obs)
 
 
 @pytest.mark.parametrize(

@@ -186,6 +186,20 @@ def _float_setting(value: object, what: str, low: float, high: float) -> float:
     return v
 
 
+def seed_setting(seed: object, who: str) -> int | None:
+    """A bot seed: None (fresh entropy) or an int >= 0 (NumPy's too) as a plain int,
+    else BotError naming ``who`` (NumPy's generator refuses negative, float and text
+    seeds with a ValueError or TypeError; random.Random refuses NumPy ints)."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral):
+        raise BotError(f"{who}: seed must be an int >= 0 or None, got {quote(seed)}")
+    n = int(seed)
+    if n < 0:
+        raise BotError(f"{who}: seed must be an int >= 0 or None, got {quote(n)}")
+    return n
+
+
 def _bool_setting(value: object, what: str) -> bool:
     """A flag setting: True or False (NumPy's too), else BotError."""
     if not isinstance(value, (bool, np.bool_)):
@@ -229,7 +243,7 @@ class HeuristicBot:
         classic_solver: bool = True,
     ) -> None:
         self.rules = None if rules is None else as_rules(rules, "heuristic bot")
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self.samples = _int_setting(samples, "samples", 1)
         self.arrangements = _int_setting(arrangements, "arrangements", 1)
@@ -264,7 +278,7 @@ class HeuristicBot:
 
     def reset(self, seed: int | None = None) -> None:
         """Start the random stream again from ``seed``."""
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
 
     def warm_up(self, rules: RuleSet | None = None) -> None:
         """Build the tables the first decision needs (``rules``, else the bot's own,

@@ -38,7 +38,7 @@ from ..solver import StayValue
 from ._sets import decision
 from ._warm import rehearse
 from .base import ObservationLike
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, seed_setting
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
 
@@ -49,6 +49,7 @@ _OVERRUN = 0.04  # what a search may overrun its budget by, before one is measur
 _SHARE = 0.8  # of the time left, what the search may plan on (the rest: load spikes)
 _DECAY = 0.97  # per decision, how fast an old overrun is forgotten
 _WARM_UP_LIMIT = 2.0  # seconds after which warm_up starts no more rehearsals
+_BUDGET_MAX = 1e6  # advise's largest time_budget (s): the opening's is capped there
 _REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
 
@@ -61,8 +62,9 @@ class SearchBot:
     ``fl_value`` / ``row_weight``: the value model (:class:`ofc_fast.search.SearchModel`);
     ``policy``: completion policy (:data:`ofc_fast.search.POLICIES`); ``prune``: drop
     the worse half of the moves after each batch of samples; ``opening_factor``: the
-    opening (5 cards, up to 232 moves) gets this many time budgets (the later,
-    smaller decisions keep the median time per decision at about one budget);
+    opening (5 cards, up to 232 moves) gets this many time budgets, at most 1e6 s
+    (the later, smaller decisions keep the median time per decision at about one
+    budget);
     ``clock``: the budget counts this thread's ``"cpu"`` time (default: the same
     strength on a busy machine) or ``"wall"`` time (a real-time limit); ``opponent``:
     how the search models the other seats (:data:`ofc_fast.search.OPPONENTS`):
@@ -120,6 +122,7 @@ class SearchBot:
                 f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
             )
         self.rules = None if rules is None else as_rules(rules, "search bot")
+        seed = seed_setting(seed, "search bot")
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:
@@ -176,6 +179,7 @@ class SearchBot:
 
     def reset(self, seed: int | None = None) -> None:
         """Start the random stream again from ``seed``."""
+        seed = seed_setting(seed, "search bot")
         self.rng = Random(seed)
         self._sets.reset(seed)
 
@@ -217,7 +221,7 @@ class SearchBot:
         dealt = list(obs["dealt"])
         budget = self.time_budget
         if budget is not None and len(dealt) == 5:  # the opening: 232 moves to weigh
-            budget *= self.opening_factor
+            budget = min(budget * self.opening_factor, _BUDGET_MAX)
         clock = self.clock
         deadline = obs.get("deadline")
         if deadline is not None:

@@ -31,7 +31,7 @@ from ..search import search_model
 from ..solver import StayValue
 from ._sets import decision
 from .base import ObservationLike, unseen_cards
-from .heuristic import HeuristicBot
+from .heuristic import HeuristicBot, seed_setting
 
 __all__ = ["ValueBot"]
 
@@ -65,7 +65,7 @@ class ValueBot:
                 search_model(self.rules, fl_value)
         except OfcError as exc:
             raise BotError(f"value bot: {exc}") from None
-        self.seed = seed
+        self.seed = seed = seed_setting(seed, "value bot")
         self.model = model
         self.fl_value = fl_value
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
@@ -82,6 +82,7 @@ class ValueBot:
     def reset(self, seed: int | None = None) -> None:
         """Start again from ``seed`` (the bot draws nothing at random; the set
         arranger of classic hands does)."""
+        seed = seed_setting(seed, "value bot")
         self.rng = Random(seed)
         self._sets.reset(seed)
 

@@ -376,9 +376,11 @@ class Move(tuple):  # type: ignore[type-arg]
                 "bad_move",
             )
         discard = data.get("discard")
+        if isinstance(discard, (list, tuple)) and not discard:
+            discard = None  # `in ([], ())` would compare a NumPy value element-wise
         return cls(
             place,
-            discard if discard not in ([], ()) else None,
+            discard,
             declare=data.get("declare"),
             surrender=data.get("surrender", False),
         )

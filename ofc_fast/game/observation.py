@@ -128,9 +128,19 @@ def read_observation(
     :func:`observation_record`, and the tests."""
     base = template(raw[_PLAYERS], raw[_BUTTON], rules_name, game, lowball)
     obs = read_record(raw, base, legal)
-    if rule_set is not None:
-        obs["rule_set"] = rule_set
+    if rule_set is not None:  # a copy: a bot writing into it changes no other view
+        obs["rule_set"] = plain_copy(rule_set)
     return obs  # type: ignore[return-value]
+
+
+def plain_copy(value: Any) -> Any:
+    """A copy of plain JSON-like data (a carried rule set): new dicts and lists all the
+    way down, the other values as they are."""
+    if type(value) is dict:
+        return {k: plain_copy(v) for k, v in value.items()}
+    if type(value) is list:
+        return [plain_copy(v) for v in value]
+    return value
 
 
 _PLAYERS = ffi.offsetof("ofc_observation", "players")

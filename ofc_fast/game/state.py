@@ -58,7 +58,7 @@ from .moves import (
     random_move,
     settings_for,
 )
-from .observation import Observation, cards_as_text, template
+from .observation import Observation, cards_as_text, plain_copy, template
 from .result import GameResult, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
@@ -107,6 +107,16 @@ def _template(players: int, button: int, rules: RuleSet) -> tuple[dict[str, Any]
     :func:`~ofc_fast.rules._lookup.carried_rules`)."""
     t = template(players, button, rules.name, rules.game.value, rules.lowball is not None)
     return t, carried_rules(rules) is not None
+
+
+def _observed(obs: dict[str, Any]) -> dict[str, Any]:
+    """An observation that shares nothing writable with the game: the rule set it
+    carries (one dict per game, in the template) copied, so that a bot writing into
+    its observation changes no other seat's view."""
+    rule_set = obs.get("rule_set")
+    if rule_set is not None:
+        obs["rule_set"] = plain_copy(rule_set)
+    return obs
 
 
 def _new_state(buf: bytearray) -> Any:
@@ -556,7 +566,7 @@ class Game:
             self.check_seat(seat)
         if cards != "ids" and cards != "text":
             raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
-        obs = _observe(self._buf, seat, self._obs or self._obs_template())
+        obs = _observed(_observe(self._buf, seat, self._obs or self._obs_template()))
         if self._step >= len(self._steps):
             r = self.result()
             obs["result"] = {
@@ -666,7 +676,13 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     template = game._obs or game._obs_template()
     # observation(s) of a deal that is not over, without its argument checks: the
     # seat comes from the schedule and the cards are ids
+    observe = _observe if "rule_set" not in template else _observe_own
     while game._step < len(steps):
         s = steps[game._step][0]
-        play(bots[s].act(_observe(buf, s, template)))
+        play(bots[s].act(observe(buf, s, template)))
     return game.result()
+
+
+def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
+    """``_observe`` with its own copy of the carried rule set (:func:`_observed`)."""
+    return _observed(_observe(buf, seat, template))

@@ -19,7 +19,7 @@ from typing import Any, Union
 
 from ..errors import RulesError, quote
 
-__all__ = ["RuleData", "hash_once", "ranged"]
+__all__ = ["RuleData", "convert", "hash_once", "ranged"]
 
 
 def _cached_hash(self: Any) -> int:
@@ -36,11 +36,20 @@ def _cached_hash(self: Any) -> int:
 _T = typing.TypeVar("_T", bound=type)
 
 
+def _state_without_hash(self: Any) -> dict[str, Any]:
+    """What pickle and copy keep of a rule dataclass: its fields, not the cached hash
+    (a string's hash differs from one process to the next, so a hash carried into a
+    spawned worker would differ from that of an equal rule set made there)."""
+    return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
+
 def hash_once(cls: _T) -> _T:
     """Class decorator, above ``@dataclass(frozen=True)``: the hash of an instance is
-    computed once and kept (rule sets key the compiled-struct cache)."""
+    computed once and kept (rule sets key the compiled-struct cache); pickles and
+    copies leave it out, to be computed again where they are loaded."""
     # replacing the method dataclass(frozen=True) generated is the point here
     cls.__hash__ = _cached_hash  # type: ignore[assignment,method-assign]
+    cls.__getstate__ = _state_without_hash  # type: ignore[attr-defined]
     return cls
 
 
@@ -152,6 +161,12 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     raise TypeError(f"unsupported rule field type {quote(tp)}")  # pragma: no cover
 
 
+def convert(value: Any, tp: Any, key: str) -> Any:
+    """``value`` as type ``tp``, read as a rules file's value is (an enum by value or
+    name, a tuple from a list...), or RulesError naming ``key``."""
+    return _convert(value, tp, key)
+
+
 def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
     values = value if isinstance(value, tuple) else (value,)
     for v in values:
@@ -253,12 +268,13 @@ class RuleData:
 
     @classmethod
     def from_json(cls: type[_R], text: str) -> _R:
-        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply or holds
-        numbers too long to read raises :class:`RulesError`."""
+        """Inverse of :meth:`to_json`.  Text that is no JSON, nests too deeply, holds
+        numbers too long to read or gives a key twice in one object raises
+        :class:`RulesError`."""
         if not isinstance(text, (str, bytes, bytearray)):
             raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_unique_keys)
         except RecursionError:  # the parser's own limit (CPython before 3.13)
             raise RulesError("rules JSON: nested too deeply") from None
         except ValueError as exc:  # JSONDecodeError, digits beyond the int limit
@@ -269,6 +285,17 @@ class RuleData:
         if _depth(data) > _MAX_DEPTH:  # parsers that do not recurse (CPython 3.13+)
             raise RulesError("rules JSON: nested too deeply")
         return cls.from_dict(data)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, or RulesError (a ValueError) when a key repeats:
+    ``json.loads`` alone keeps the last value and drops the others without a word."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise RulesError(f"key {quote(key)} is given twice in one object")
+        out[key] = value
+    return out
 
 
 _MAX_DEPTH = 64

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
@@ -21,7 +22,7 @@ from typing import Any, Literal
 from .._native import lib
 from ..errors import RulesError, quote
 from ..ranking import HandCategory
-from ._fields import RuleData, hash_once, ranged
+from ._fields import RuleData, convert, hash_once, ranged
 
 __all__ = [
     "NATURAL_NAMES",
@@ -165,10 +166,17 @@ class Schedule(RuleData):
 
     @staticmethod
     def by_category(values: dict[HandCategory, int]) -> tuple[int, ...]:
-        """A 10-entry row from ``{HandCategory: units}`` (others 0)."""
+        """A 10-entry row from ``{HandCategory: units}`` (others 0); a category may
+        also be its number or name, as in a rules file.  RulesError for anything else
+        (the units are checked where the row is used, by :class:`Schedule`)."""
+        if not isinstance(values, Mapping):
+            raise RulesError(
+                f"Schedule.by_category: expected {{category: units}}, got {quote(values)}"
+            )
         row = [0] * 10
         for cat, units in values.items():
-            row[HandCategory(cat)] = units
+            key = f"Schedule.by_category[{quote(cat)}]"
+            row[convert(cat, HandCategory, key)] = units
         return tuple(row)
 
 
@@ -224,7 +232,8 @@ class Fantasyland(RuleData):
     lowball_entry: int = ranged(0, 0, 17)
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
     lowball_both: int = ranged(0, 0, 17)
-    """2-7: cards when the front and the 7-5-4-3-2 middle both qualify."""
+    """2-7: cards when the front and the 7-5-4-3-2 middle both qualify (0 = the larger
+    of the two counts; needs ``lowball_entry``)."""
     stay_front: str | None = "222"
     """Stay with this front or better (None: no front condition)."""
     stay_middle: HandCategory | None = None
@@ -264,6 +273,11 @@ class Fantasyland(RuleData):
             v = getattr(self, key)
             if v and not 13 <= v <= 17:
                 raise RulesError(f"{self._key_prefix}{key}: {quote(v)} is outside 13..17")
+        if self.lowball_both and not self.lowball_entry:
+            raise RulesError(
+                f"{self._key_prefix}lowball_both: a front and a 7-5-4-3-2 middle "
+                f"together need the 7-5-4-3-2 entry (lowball_entry) set"
+            )
 
 
 @hash_once

@@ -150,14 +150,21 @@ def _natural_id(hand: NaturalHand | None, rules: RuleSet) -> tuple[int, int]:
             f"natural_payment: expected a NaturalHand (from naturals()) or None, "
             f"got {quote(hand)}"
         )
+    if not isinstance(hand.name, str):
+        raise RulesError(
+            f"natural_payment: a natural's name is text, got {quote(hand.name)}"
+        )
     if hand.name not in {nat.name for nat in rules.naturals}:
         played = ", ".join(n.name for n in rules.naturals) or "none"
         raise RulesError(
             f"natural {quote(hand.name)} is not played under {rules.name} "
             f"(its naturals: {played})"
         )
-    if not 0 <= hand.key < 2**32:
-        raise RulesError(f"natural {hand.name!r}: key {hand.key} is outside 0..2**32-1")
+    key = hand.key
+    if isinstance(key, bool) or not isinstance(key, int) or not 0 <= key < 2**32:
+        raise RulesError(
+            f"natural {hand.name!r}: key {quote(key)} is not an int within 0..2**32-1"
+        )
     return NATURAL_NAMES.index(hand.name), hand.key
 
 
