@@ -838,3 +838,21 @@ def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
             s.close()
         proc.terminate()
         proc.wait(20)
+
+
+def test_a_key_given_twice_in_a_body_is_400(server: Server, doc: dict[str, Any]) -> None:
+    """Parsers differ on which of two values of one key counts (Python's keeps the
+    last, others the first): a body giving a key twice is refused, at any depth."""
+    bodies = (
+        b'{"cards": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah", "cards": "2c"}',
+        b'{"cards": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah",'
+        b' "rules": {"name": "x", "name": "y"}}',
+    )
+    for raw in bodies:
+        status, headers, out = server.request("POST", "/v1/fantasyland", raw=raw)
+        assert status == 400 and headers["content-type"] == "application/problem+json"
+        assert "'cards'" in out["detail"] or "'name'" in out["detail"], out
+        assert "twice" in out["detail"], out
+        check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
+    once = b'{"cards": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah"}'
+    assert server.request("POST", "/v1/fantasyland", raw=once)[0] == 200

@@ -274,7 +274,7 @@ class RuleData:
         if not isinstance(text, (str, bytes, bytearray)):
             raise RulesError(f"rules JSON: expected text, got {type(text).__name__}")
         try:
-            data = json.loads(text, object_pairs_hook=_unique_keys)
+            data = json.loads(text, object_pairs_hook=unique_keys)
         except RecursionError:  # the parser's own limit (CPython before 3.13)
             raise RulesError("rules JSON: nested too deeply") from None
         except ValueError as exc:  # JSONDecodeError, digits beyond the int limit
@@ -287,7 +287,7 @@ class RuleData:
         return cls.from_dict(data)
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object as a dict, or RulesError (a ValueError) when a key repeats:
     ``json.loads`` alone keeps the last value and drops the others without a word."""
     out: dict[str, Any] = {}

@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from ..rules._fields import unique_keys
 from ._config import ServeConfig, host_allowed, host_names
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
@@ -105,13 +106,17 @@ def _reject_constant(name: str) -> Any:
 
 
 def _parse(raw: bytes) -> dict[str, Any]:
-    """The body as a JSON object (400 naming what is wrong)."""
+    """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
+    NaN or Infinity, nested too deeply, a key given twice in one object, since
+    parsers differ on which of the two values counts)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=unique_keys
+        )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
     except ValueError as exc:
