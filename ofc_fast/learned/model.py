@@ -53,6 +53,7 @@ FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 """The newest model file format version this library reads and writes (it reads
 every version from 1; it writes 2 only for a model with opponent rows)."""
 _OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
+_FL_VALUES = int(lib.OFC_VF_FL_VALUES)  # fl_value: the worth of 0..17 Fantasyland cards
 FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -185,11 +186,25 @@ class ValueModel:
 
     def context(self, rules: RuleSet, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
-        which keeps it and the rule set's C structs alive)."""
-        key = (rules, players, tuple(float(v) for v in fl_value))
+        which keeps it and the rule set's C structs alive); ModelError for a table
+        the model was not trained for (:meth:`check_rules`), ``players`` outside
+        2..4 or an ``fl_value`` that is not 18 numbers."""
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise ModelError(f"players must be an integer 2..4, got {quote(players)}")
+        players = int(players)
+        if not 2 <= players <= 4:
+            raise ModelError(f"players must be an integer 2..4, got {players}")
+        values = tuple(float(v) for v in fl_value)
+        if len(values) != _FL_VALUES:
+            raise ModelError(
+                f"fl_value holds {_FL_VALUES} values (0..17 Fantasyland cards), "
+                f"got {len(values)}"
+            )
+        key = (rules, players, values)
         hit = self._contexts.get(key)
         if hit is not None:
             return hit[0]
+        self.check_rules(rules, players)
         ctx = ffi.new("ofc_value_ctx *")
         keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules))
         ctx.rules, ctx.fl, ctx.ev = keep
@@ -213,7 +228,9 @@ class ValueModel:
     ) -> float:
         """The value of one board: the net of its card count, or a complete board's
         expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
-        ctx = self.context(rules, players, fl_value or _fl_values(rules))
+        ctx = self.context(
+            rules, players, _fl_values(rules) if fl_value is None else fl_value
+        )
         out = ffi.new("double *")
         st = lib.ofc_value_board(ctx, board_bytes(board), _mask(parse_cards(dead)), out)
         if st != OK:
@@ -383,7 +400,7 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     if isinstance(spec, ValueModel):
         model = spec
     elif isinstance(spec, (str, os.PathLike)):
-        model = _load_cached(os.fspath(spec))
+        model = _load_file(os.fspath(spec))
     else:
         raise ModelError(
             f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
@@ -392,8 +409,19 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     return model
 
 
+def _load_file(path: str) -> ValueModel:
+    """The model file at ``path`` now: cached by its absolute path, size and
+    modification time, so a file rewritten in place, or a relative path under
+    another working directory, is read again (ModelError when it cannot be read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return load_model(path)  # the ModelError naming the path
+    return _load_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 @lru_cache(maxsize=16)
-def _load_cached(path: str) -> ValueModel:
+def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
     return load_model(path)
 
 
