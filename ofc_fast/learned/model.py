@@ -368,10 +368,18 @@ def write_model(
     return ValueModel.from_bytes(data, Path(path).stem)
 
 
+@lru_cache(maxsize=1)
+def _shipped_files() -> frozenset[str]:
+    """The names of the files in :data:`MODEL_DIR`."""
+    return frozenset(p.name for p in MODEL_DIR.glob("*.ofcvm"))
+
+
 @lru_cache(maxsize=32)
 def _shipped(name: str, players: int) -> ValueModel | None:
-    path = MODEL_DIR / f"{name.lower()}-{players}p.ofcvm"
-    return load_model(path) if path.is_file() else None
+    """The shipped model ``<name>-<players>p.ofcvm``, looked up among the shipped
+    files (a rule set's name is no path: '../x' reaches no file elsewhere)."""
+    file = f"{name.lower()}-{players}p.ofcvm"
+    return load_model(MODEL_DIR / file) if file in _shipped_files() else None
 
 
 def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
