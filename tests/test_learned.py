@@ -706,3 +706,26 @@ def test_shipped_model_reads_only_the_models_directory(tmp_path: Path):
     g = Game(table, 2, seed=1)
     bot = SearchBot(seed=1, samples=4, time_budget=None)
     assert bot.act(g.observation(g.to_act)) is not None
+
+
+def test_model_bytes_refuses_malformed_layers():
+    """model_bytes (and write_model) check each layer's shapes against the widths
+    they write: a layer whose weights and bias miscount but add up (a (1, 7) weight
+    and 2 biases after an 8-wide layer) was written and read back as a valid model
+    with its numbers in the wrong places; a 1-D weight, a net without layers and a
+    negative card or seat count raised IndexError or struct.error."""
+    w1, b1 = np.zeros((8, 64), "f4"), np.zeros(8, "f4")
+    good = [(5, [(w1, b1), (np.zeros((1, 8)), np.zeros(1))])]
+    assert ValueModel.from_bytes(model_bytes(good, rules.PINEAPPLE, 2)).cards == (5,)
+    for nets in (
+        [(5, [(w1, b1), (np.zeros((1, 7)), np.zeros(2))])],
+        [(5, [(w1, np.zeros(9)), (np.zeros((1, 8)), np.zeros(1))])],
+        [(5, [(np.zeros(64), np.zeros(1))])],
+        [(5, [])],
+    ):
+        with pytest.raises(ModelError, match="layer"):
+            model_bytes(nets, rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError):
+        model_bytes([(-1, good[0][1])], rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError):
+        model_bytes(good, rules.PINEAPPLE, -1)

@@ -322,12 +322,13 @@ def model_bytes(
     None (the shipped typical opponent; format 1)."""
     payload = bytearray()
     for cards, layers in nets:
-        widths = [int(np.asarray(layers[0][0]).shape[1])]
-        widths += [int(np.asarray(w).shape[0]) for w, _ in layers]
+        widths = _widths(cards, layers)
         payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
         for w, b in layers:
             payload += np.asarray(w, dtype="<f4").tobytes()
             payload += np.asarray(b, dtype="<f4").tobytes()
+    if not 0 <= int(players) < 2**32:
+        raise ModelError(f"players must be 0 (any) or 2..4, got {players}")
     if opponent is not None:
         counts = np.asarray(opponent)
         if counts.size != _OPP_COUNTS or not (
@@ -353,6 +354,30 @@ def model_bytes(
     data = header + bytes(payload)
     ValueModel.from_bytes(data, "new model")  # what we write, C reads
     return data
+
+
+def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+    """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
+    weights are not (out, in) with ``in`` the previous width, or its bias not ``out``
+    numbers (the file would put the numbers in the wrong places)."""
+    if not 0 <= int(cards) < 2**32:
+        raise ModelError(f"a net's cards are 5..12, got {cards}")
+    if not layers:
+        raise ModelError(f"net of {cards} cards: no layers")
+    widths: list[int] = []
+    for i, (w, b) in enumerate(layers):
+        shape = np.shape(w)
+        if len(shape) != 2 or (widths and shape[1] != widths[-1]):
+            raise ModelError(
+                f"net of {cards} cards, layer {i}: weights of shape {shape}, not "
+                f"(out, {widths[-1] if widths else 'inputs'})"
+            )
+        if np.size(b) != shape[0]:
+            raise ModelError(
+                f"net of {cards} cards, layer {i}: {np.size(b)} biases, not {shape[0]}"
+            )
+        widths += [int(shape[1]), int(shape[0])] if not widths else [int(shape[0])]
+    return widths
 
 
 def write_model(
