@@ -729,3 +729,22 @@ def test_model_bytes_refuses_malformed_layers():
         model_bytes([(-1, good[0][1])], rules.PINEAPPLE, 2)
     with pytest.raises(ModelError):
         model_bytes(good, rules.PINEAPPLE, -1)
+
+
+def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
+    """docs/learned.md: each chunk's randomness derives from the seed and its index,
+    so the same seed gives the same model whatever the workers.  The smallest run
+    that splits work across chunks (26 deals: two chunks of positions and of
+    opponent rows), on one process and on two: the same file, byte for byte."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    args = ["--rules", "pineapple", "--deals", "26", "--eval-deals", "1", "--quiet"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
+    args += ["--epochs", "1", "--hidden", "4", "--opponent-deals", "26", "--seed", "3"]
+    files = []
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        assert main([*args, "--workers", str(workers), "--out", str(out)]) == 0
+        files.append((out / "pineapple-2p.ofcvm").read_bytes())
+    assert files[0] == files[1]
