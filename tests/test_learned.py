@@ -748,3 +748,19 @@ def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
         assert main([*args, "--workers", str(workers), "--out", str(out)]) == 0
         files.append((out / "pineapple-2p.ofcvm").read_bytes())
     assert files[0] == files[1]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_load_model_reads_no_more_than_a_model_file(tmp_path: Path):
+    """load_model reads a regular file of at most the largest model file's size: a
+    device (/dev/zero: endless) is refused at once, not read until memory runs out,
+    and a file larger than any model is refused without being read whole."""
+    with pytest.raises(ModelError, match="not a regular file"):
+        load_model("/dev/zero")
+    big = tmp_path / "big.ofcvm"
+    with big.open("wb") as f:
+        f.truncate(1 << 30)  # sparse: a gigabyte of zeros on no disk
+    with pytest.raises(ModelError, match="larger than any model file"):
+        load_model(big)
+    with pytest.raises(ModelError, match="not a regular file"):
+        resolve_model("/dev/zero", rules.PINEAPPLE, 2)

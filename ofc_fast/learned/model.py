@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -297,15 +298,31 @@ def _fl_values(rules: RuleSet) -> list[float]:
     return list(search_model(rules).fl_value)
 
 
+_MAX_FILE = (
+    int(lib.OFC_VM_HEADER_BYTES)
+    + int(lib.OFC_VM_MAX_NETS) * 4 * (3 + int(lib.OFC_VM_MAX_LAYERS))
+    + 4 * int(lib.OFC_VM_MAX_PARAMS)
+    + 4 * _OPP_COUNTS
+)  # bytes of the largest file the format allows: header, net shapes, weights, rows
+
+
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
-    """Read and check a model file (ModelError when it is missing or damaged)."""
+    """Read and check a model file (ModelError when it is missing or damaged, not a
+    regular file, or larger than any model file: nothing past that size is read)."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        if not stat.S_ISREG(p.stat().st_mode):
+            raise ModelError(f"value model {str(p)!r}: not a regular file")
+        with p.open("rb") as f:
+            data = f.read(_MAX_FILE + 1)
     except OSError as exc:
         raise ModelError(
             f"value model {str(p)!r}: cannot read it ({exc.strerror})"
         ) from None
+    if len(data) > _MAX_FILE:
+        raise ModelError(
+            f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
+        )
     return ValueModel.from_bytes(data, p.stem)
 
 
