@@ -764,3 +764,22 @@ def test_load_model_reads_no_more_than_a_model_file(tmp_path: Path):
         load_model(big)
     with pytest.raises(ModelError, match="not a regular file"):
         resolve_model("/dev/zero", rules.PINEAPPLE, 2)
+
+
+def test_bots_with_a_model_object_rebuild_from_their_settings(tmp_path: Path):
+    """A bot given a ValueModel read from a file: settings() names the file, so
+    make_bot(name, rules, seed, **settings) (how a bot travels to a worker) makes a
+    bot of the same model, and SearchBot.warm_up (which rebuilds it from its
+    settings) plays with it.  settings() gave the model's name, 'pineapple-2p@...',
+    which no file has: warm_up raised ModelError 'cannot read it'."""
+    path = tmp_path / "copy.ofcvm"
+    path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    model = load_model(path)
+    search = SearchBot(seed=0, samples=4, time_budget=None, model=model)
+    search.warm_up(rules.PINEAPPLE)
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    for bot in (search, ValueBot(seed=0, model=model)):
+        settings = json.loads(json.dumps(bot.settings()))
+        assert settings["model"] == str(path)
+        copy = make_bot(bot.name, None, 0, **settings)
+        assert str(copy.act(obs)) == str(bot.act(obs))

@@ -21,7 +21,7 @@ import os
 import stat
 import struct
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -125,6 +125,7 @@ class ValueModel:
     cards: tuple[int, ...]
     checksum: int
     c: Any
+    _path: str | None = field(default=None, repr=False)  # the file it was read from
     _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
 
@@ -323,7 +324,21 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
         raise ModelError(
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
         )
-    return ValueModel.from_bytes(data, p.stem)
+    model = ValueModel.from_bytes(data, p.stem)
+    return replace(model, _path=os.path.abspath(p), _contexts={}, _ev={})
+
+
+def spec_setting(spec: ModelSpec) -> Any:
+    """A ``model=`` setting as JSON-able data that rebuilds it (a bot's
+    ``settings()``): a :class:`ValueModel` read from a file as that file's absolute
+    path, one built from bytes as its name (no file holds it), a path as text.
+
+    >>> spec_setting("auto"), spec_setting(None)
+    ('auto', None)
+    """
+    if isinstance(spec, ValueModel):
+        return spec.name if spec._path is None else spec._path
+    return spec if spec is None else str(spec)
 
 
 def model_bytes(
