@@ -783,3 +783,15 @@ def test_bots_with_a_model_object_rebuild_from_their_settings(tmp_path: Path):
         assert settings["model"] == str(path)
         copy = make_bot(bot.name, None, 0, **settings)
         assert str(copy.act(obs)) == str(bot.act(obs))
+
+
+def test_model_of_another_feature_set_refused_when_read():
+    """docs/learned.md: a foreign file raises ModelError naming the problem.  A file
+    whose header says feature set 2 (or other than 64 inputs) parses, but this
+    library computes feature set 1: it is refused when read, naming the feature set
+    (it was read, then refused at its first use as 'layers, sizes or opponent rows
+    out of range')."""
+    data = bytearray(model_bytes(random_nets(1), rules.PINEAPPLE, 2))
+    data[24:28] = struct.pack("<I", 2)  # the header is outside the checksum
+    with pytest.raises(ModelError, match="feature set 2"):
+        ValueModel.from_bytes(bytes(data))

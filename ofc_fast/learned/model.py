@@ -163,6 +163,12 @@ class ValueModel:
         st = lib.ofc_vm_parse(bytes(data), len(data), c)
         if st != OK:
             raise status_error(st, f"value model {name}", ModelError)
+        if c.feature_set != lib.OFC_VF_SET or c.inputs != FEATURES:
+            raise ModelError(
+                f"value model {name}: feature set {c.feature_set} with {c.inputs} "
+                f"inputs; this library computes feature set {lib.OFC_VF_SET} "
+                f"({FEATURES} inputs)"
+            )
         cards = tuple(i for i in range(14) if c.net_of[i] >= 0)
         checksum = int(c.checksum)
         return cls(
