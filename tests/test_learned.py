@@ -544,3 +544,254 @@ def test_cli_advise_names_the_model(capsys):
     assert model is not None and {r["model"] for r in rows} == {model.name}
     assert cli.main([*argv, "--model", "/no/such/model.ofcvm"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_model_values_refuse_other_rules_players_and_fl_values():
+    """ValueModel.value and action_values check the table as resolve_model does: a
+    model of other rules or another seat count is refused, not silently evaluated;
+    players outside 2..4 and an fl_value that is not 18 numbers are refused too."""
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    board = "As Ks / Qd Qc 2c / 9h 9s"
+    assert isinstance(model.value(board, rules.PINEAPPLE, 2), float)
+    with pytest.raises(ModelError, match="other rules"):
+        model.value(board, rules.OFC, 2)
+    with pytest.raises(ModelError, match="other rules"):
+        model.value(board, rules.PINEAPPLE.replace(sweep_bonus=9), 2)
+    with pytest.raises(ModelError, match="trained for 2 players, not 3"):
+        model.value(board, rules.PINEAPPLE, 3)
+    g = Game(rules.OFC, 2, seed=1)
+    obs = g.observation(g.to_act)
+    with pytest.raises(ModelError, match="other rules"):
+        model.action_values(
+            rules.OFC,
+            2,
+            [0.0] * 18,
+            obs["boards"][g.to_act],
+            obs["dealt"],
+            0,
+            range(52),
+            obs["legal_actions"],
+        )
+    for bad in ([1.0], [1.0] * 20):
+        with pytest.raises(ModelError, match="18"):
+            model.value(board, rules.PINEAPPLE, 2, fl_value=bad)
+    anyone = ValueModel.from_bytes(model_bytes(random_nets(5), rules.PINEAPPLE, 0))
+    assert isinstance(anyone.value(board, rules.PINEAPPLE, np.int64(4)), float)
+    for players in (1, 5, True, 2.5):
+        with pytest.raises(ModelError, match="players"):
+            anyone.value(board, rules.PINEAPPLE, players)  # type: ignore[arg-type]
+
+
+def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
+    """PINEAPPLE's second decision (5 cards on the board, 2 placed now): the
+    sequential rollouts place the next two rounds by the model, on boards of 9 and
+    11 cards.  A model with those nets serves; one without the 11-card net is
+    refused with a ModelError naming it (its rollouts valued every option as a foul,
+    silently), in advise and in SearchBot alike."""
+    g = Game(rules.PINEAPPLE, 2, seed=5)
+    for _ in range(2):
+        g.play(RandomBot(seed=1).act(g.observation(g.to_act)))
+    obs = g.observation(g.to_act)
+    assert sum(len(r) for r in obs["boards"][g.to_act]) == 5
+    enough = ValueModel.from_bytes(model_bytes(random_nets(6, (9, 11)), rules.PINEAPPLE, 2))
+    assert advise(obs, samples=8, seed=1, exact=False, policy="sequential", model=enough)
+    short = ValueModel.from_bytes(
+        model_bytes(random_nets(6, (5, 7, 9)), rules.PINEAPPLE, 2)
+    )
+    with pytest.raises(ModelError, match="11 cards"):
+        advise(obs, samples=8, seed=1, exact=False, policy="sequential", model=short)
+    bot = SearchBot(seed=1, samples=8, time_budget=None, policy="sequential", model=short)
+    with pytest.raises(ModelError, match="11 cards"):
+        bot.act(obs)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--deals", "0"], "deals must be 1 or more"),
+        (["--deals", "-5"], "deals must be 1 or more"),
+        (["--eval-deals", "0"], "eval_deals must be 1 or more"),
+        (["--samples", "0"], "samples must be 1 or more"),
+        (["--eval-samples", "0"], "eval_samples must be 1 or more"),
+        (["--eval-limit", "0"], "eval_limit must be 1 or more"),
+        (["--epochs", "0"], "epochs must be 1 or more"),
+        (["--others", "-1"], "others must be 0 or more"),
+        (["--seed", "-1"], "seed must be 0 or more"),
+        (["--epsilon", "1.5"], "epsilon is a probability"),
+        (["--epsilon", "nan"], "epsilon is a probability"),
+        (["--hidden", "300"], "hidden: 1..3 layer widths, each 1..256"),
+        (["--hidden", "0"], "hidden: 1..3 layer widths"),
+        (["--hidden", "8,8,8,8"], "hidden: 1..3 layer widths"),
+        (["--rules", "classic_1_6"], "OFC and Pineapple rule sets"),
+    ],
+)
+def test_training_refuses_bad_settings_before_any_step(
+    tmp_path: Path, capsys, extra: list[str], message: str
+):
+    """Each of these once failed with a traceback deep in a step (IndexError,
+    AssertionError, 'wrong number of cards'), was taken silently (--others -1 labels
+    every legal move but one, --epsilon 1.5) or failed only after every label and
+    fit (--hidden 300, --eval-samples 0); now the command stops at once, exit 2,
+    naming the setting, and runs no step."""
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1", "--epochs", "1"]
+    args += ["--hidden", "4", "--opponent", "typical", "--out", str(out)]
+    assert main([*args, *extra]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
+    """A damaged saved step (a truncated .npz) or config.json stops the resumed run
+    with exit 2 and a message naming the file (it was a zipfile.BadZipFile
+    traceback), and the damaged file is left for the user to delete."""
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
+    args += ["--samples", "1", "--epochs", "1", "--opponent", "typical", "--out", str(out)]
+    out.mkdir()
+    (out / "positions.npz").write_bytes(b"PK\x03\x04 not a whole archive")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "positions.npz: a damaged step file" in err and "delete it" in err
+    assert (out / "positions.npz").read_bytes().startswith(b"PK")
+    (out / "config.json").write_text("{")
+    assert main(args) == 2
+    assert "config.json: a damaged run file" in capsys.readouterr().err
+
+
+def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
+    """A model= path names the file there now: rewritten (a retrained model in the
+    same process) or, relative, under another working directory, it is read again
+    (the cache once returned the first file read under that path string)."""
+    first = model_bytes(random_nets(1, hidden=(8,)), rules.PINEAPPLE, 2)
+    second = model_bytes(random_nets(2, hidden=(16,)), rules.PINEAPPLE, 2)
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "m.ofcvm").write_bytes(first)
+    (tmp_path / "b" / "m.ofcvm").write_bytes(second)
+    want = {data: fnv1a64(data[64:]) for data in (first, second)}
+    monkeypatch.chdir(tmp_path / "a")
+    model = resolve_model("m.ofcvm", rules.PINEAPPLE, 2)
+    assert model is not None and model.checksum == want[first]
+    assert resolve_model("m.ofcvm", rules.PINEAPPLE, 2) is model  # unchanged: cached
+    monkeypatch.chdir(tmp_path / "b")
+    model = resolve_model("m.ofcvm", rules.PINEAPPLE, 2)
+    assert model is not None and model.checksum == want[second]
+    path = tmp_path / "a" / "m.ofcvm"
+    path.write_bytes(second)
+    model = resolve_model(path, rules.PINEAPPLE, 2)
+    assert model is not None and model.checksum == want[second]
+    path.unlink()
+    with pytest.raises(ModelError, match="cannot read"):
+        resolve_model(path, rules.PINEAPPLE, 2)
+
+
+def test_shipped_model_reads_only_the_models_directory(tmp_path: Path):
+    """model="auto" looks a rule set's name up among the shipped files: a custom
+    rule set named like a path ('../../elsewhere/x') does not reach a file outside
+    ofc_fast/learned/models/ (it did, and a damaged file there made the default
+    SearchBot raise instead of playing the rollout-only search)."""
+    (tmp_path / "x-2p.ofcvm").write_bytes(b"not a model")
+    name = os.path.relpath(tmp_path / "x", MODEL_DIR)
+    assert ".." in name and (MODEL_DIR / f"{name}-2p.ofcvm").is_file()
+    table = rules.PINEAPPLE.replace(name=name)
+    assert shipped_model(table, 2) is None
+    assert resolve_model("auto", table, 2) is None
+    g = Game(table, 2, seed=1)
+    bot = SearchBot(seed=1, samples=4, time_budget=None)
+    assert bot.act(g.observation(g.to_act)) is not None
+
+
+def test_model_bytes_refuses_malformed_layers():
+    """model_bytes (and write_model) check each layer's shapes against the widths
+    they write: a layer whose weights and bias miscount but add up (a (1, 7) weight
+    and 2 biases after an 8-wide layer) was written and read back as a valid model
+    with its numbers in the wrong places; a 1-D weight, a net without layers and a
+    negative card or seat count raised IndexError or struct.error."""
+    w1, b1 = np.zeros((8, 64), "f4"), np.zeros(8, "f4")
+    good = [(5, [(w1, b1), (np.zeros((1, 8)), np.zeros(1))])]
+    assert ValueModel.from_bytes(model_bytes(good, rules.PINEAPPLE, 2)).cards == (5,)
+    for nets in (
+        [(5, [(w1, b1), (np.zeros((1, 7)), np.zeros(2))])],
+        [(5, [(w1, np.zeros(9)), (np.zeros((1, 8)), np.zeros(1))])],
+        [(5, [(np.zeros(64), np.zeros(1))])],
+        [(5, [])],
+    ):
+        with pytest.raises(ModelError, match="layer"):
+            model_bytes(nets, rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError):
+        model_bytes([(-1, good[0][1])], rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError):
+        model_bytes(good, rules.PINEAPPLE, -1)
+
+
+def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
+    """docs/learned.md: each chunk's randomness derives from the seed and its index,
+    so the same seed gives the same model whatever the workers.  The smallest run
+    that splits work across chunks (26 deals: two chunks of positions and of
+    opponent rows), on one process and on two: the same file, byte for byte."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    args = ["--rules", "pineapple", "--deals", "26", "--eval-deals", "1", "--quiet"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
+    args += ["--epochs", "1", "--hidden", "4", "--opponent-deals", "26", "--seed", "3"]
+    files = []
+    for workers in (1, 2):
+        out = tmp_path / f"w{workers}"
+        assert main([*args, "--workers", str(workers), "--out", str(out)]) == 0
+        files.append((out / "pineapple-2p.ofcvm").read_bytes())
+    assert files[0] == files[1]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_load_model_reads_no_more_than_a_model_file(tmp_path: Path):
+    """load_model reads a regular file of at most the largest model file's size: a
+    device (/dev/zero: endless) is refused at once, not read until memory runs out,
+    and a file larger than any model is refused without being read whole."""
+    with pytest.raises(ModelError, match="not a regular file"):
+        load_model("/dev/zero")
+    big = tmp_path / "big.ofcvm"
+    with big.open("wb") as f:
+        f.truncate(1 << 30)  # sparse: a gigabyte of zeros on no disk
+    with pytest.raises(ModelError, match="larger than any model file"):
+        load_model(big)
+    with pytest.raises(ModelError, match="not a regular file"):
+        resolve_model("/dev/zero", rules.PINEAPPLE, 2)
+
+
+def test_bots_with_a_model_object_rebuild_from_their_settings(tmp_path: Path):
+    """A bot given a ValueModel read from a file: settings() names the file, so
+    make_bot(name, rules, seed, **settings) (how a bot travels to a worker) makes a
+    bot of the same model, and SearchBot.warm_up (which rebuilds it from its
+    settings) plays with it.  settings() gave the model's name, 'pineapple-2p@...',
+    which no file has: warm_up raised ModelError 'cannot read it'."""
+    path = tmp_path / "copy.ofcvm"
+    path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    model = load_model(path)
+    search = SearchBot(seed=0, samples=4, time_budget=None, model=model)
+    search.warm_up(rules.PINEAPPLE)
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    for bot in (search, ValueBot(seed=0, model=model)):
+        settings = json.loads(json.dumps(bot.settings()))
+        assert settings["model"] == str(path)
+        copy = make_bot(bot.name, None, 0, **settings)
+        assert str(copy.act(obs)) == str(bot.act(obs))
+
+
+def test_model_of_another_feature_set_refused_when_read():
+    """docs/learned.md: a foreign file raises ModelError naming the problem.  A file
+    whose header says feature set 2 (or other than 64 inputs) parses, but this
+    library computes feature set 1: it is refused when read, naming the feature set
+    (it was read, then refused at its first use as 'layers, sizes or opponent rows
+    out of range')."""
+    data = bytearray(model_bytes(random_nets(1), rules.PINEAPPLE, 2))
+    data[24:28] = struct.pack("<I", 2)  # the header is outside the checksum
+    with pytest.raises(ModelError, match="feature set 2"):
+        ValueModel.from_bytes(bytes(data))

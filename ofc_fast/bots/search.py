@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import BotError, OfcError, quote
 from ..game import Move
-from ..learned.model import ModelSpec, check_spec
+from ..learned.model import ModelSpec, check_spec, spec_setting
 from ..rules import RuleSet, as_rules
 from ..search import (
     Opponent,
@@ -172,9 +172,7 @@ class SearchBot:
             "opening_factor": self.opening_factor,
             "clock": self.clock,
             "opponent": self.opponent,
-            "model": self.model
-            if self.model is None or isinstance(self.model, str)
-            else str(getattr(self.model, "name", self.model)),
+            "model": spec_setting(self.model),
         }
 
     def reset(self, seed: int | None = None) -> None:
@@ -203,7 +201,7 @@ class SearchBot:
             if self._overrun and time.monotonic() - start > _WARM_UP_LIMIT:
                 break  # a slow or busy machine: what was measured will do
             settings = {**self.settings(), "time_budget": budget, "samples": None}
-            copy = SearchBot(table, 0, **{**settings, "clock": "wall"})
+            copy = SearchBot(table, 0, **{**settings, "clock": "wall", "model": self.model})
             copy._overrun = self._overrun  # the copy's searches measure for this bot
             rehearse(_Timed(copy), table)
 

@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import BotError, ModelError, OfcError, quote
 from ..game import Move, actions_for, move_for_action
-from ..learned.model import ModelSpec, ValueModel, check_spec, resolve_model
+from ..learned.model import ModelSpec, check_spec, resolve_model, spec_setting
 from ..rules import RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
@@ -74,10 +74,7 @@ class ValueBot:
 
     def settings(self) -> dict[str, Any]:
         """The keyword settings: ``ValueBot(rules, seed, **settings)`` is an equal bot."""
-        model = self.model
-        if isinstance(model, ValueModel):
-            model = model.name
-        return {"model": model if model is None else str(model), "fl_value": self.fl_value}
+        return {"model": spec_setting(self.model), "fl_value": self.fl_value}
 
     def reset(self, seed: int | None = None) -> None:
         """Start again from ``seed`` (the bot draws nothing at random; the set

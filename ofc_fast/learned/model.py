@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import struct
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,7 @@ FORMAT_VERSION = int(lib.OFC_VM_VERSION)
 """The newest model file format version this library reads and writes (it reads
 every version from 1; it writes 2 only for a model with opponent rows)."""
 _OPP_COUNTS = int(lib.OFC_VM_OPP_COUNTS)  # opponent row counts: 3 rows x 7918 strengths
+_FL_VALUES = int(lib.OFC_VF_FL_VALUES)  # fl_value: the worth of 0..17 Fantasyland cards
 FEATURES = int(lib.OFC_VF_N)
 """Inputs of every net (feature set 1, ``csrc/include/ofc_value.h``)."""
 MODEL_DIR = Path(__file__).resolve().parent / "models"
@@ -123,6 +125,7 @@ class ValueModel:
     cards: tuple[int, ...]
     checksum: int
     c: Any
+    _path: str | None = field(default=None, repr=False)  # the file it was read from
     _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
 
@@ -160,6 +163,12 @@ class ValueModel:
         st = lib.ofc_vm_parse(bytes(data), len(data), c)
         if st != OK:
             raise status_error(st, f"value model {name}", ModelError)
+        if c.feature_set != lib.OFC_VF_SET or c.inputs != FEATURES:
+            raise ModelError(
+                f"value model {name}: feature set {c.feature_set} with {c.inputs} "
+                f"inputs; this library computes feature set {lib.OFC_VF_SET} "
+                f"({FEATURES} inputs)"
+            )
         cards = tuple(i for i in range(14) if c.net_of[i] >= 0)
         checksum = int(c.checksum)
         return cls(
@@ -185,11 +194,25 @@ class ValueModel:
 
     def context(self, rules: RuleSet, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
-        which keeps it and the rule set's C structs alive)."""
-        key = (rules, players, tuple(float(v) for v in fl_value))
+        which keeps it and the rule set's C structs alive); ModelError for a table
+        the model was not trained for (:meth:`check_rules`), ``players`` outside
+        2..4 or an ``fl_value`` that is not 18 numbers."""
+        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
+            raise ModelError(f"players must be an integer 2..4, got {quote(players)}")
+        players = int(players)
+        if not 2 <= players <= 4:
+            raise ModelError(f"players must be an integer 2..4, got {players}")
+        values = tuple(float(v) for v in fl_value)
+        if len(values) != _FL_VALUES:
+            raise ModelError(
+                f"fl_value holds {_FL_VALUES} values (0..17 Fantasyland cards), "
+                f"got {len(values)}"
+            )
+        key = (rules, players, values)
         hit = self._contexts.get(key)
         if hit is not None:
             return hit[0]
+        self.check_rules(rules, players)
         ctx = ffi.new("ofc_value_ctx *")
         keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules))
         ctx.rules, ctx.fl, ctx.ev = keep
@@ -213,7 +236,9 @@ class ValueModel:
     ) -> float:
         """The value of one board: the net of its card count, or a complete board's
         expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
-        ctx = self.context(rules, players, fl_value or _fl_values(rules))
+        ctx = self.context(
+            rules, players, _fl_values(rules) if fl_value is None else fl_value
+        )
         out = ffi.new("double *")
         st = lib.ofc_value_board(ctx, board_bytes(board), _mask(parse_cards(dead)), out)
         if st != OK:
@@ -280,16 +305,46 @@ def _fl_values(rules: RuleSet) -> list[float]:
     return list(search_model(rules).fl_value)
 
 
+_MAX_FILE = (
+    int(lib.OFC_VM_HEADER_BYTES)
+    + int(lib.OFC_VM_MAX_NETS) * 4 * (3 + int(lib.OFC_VM_MAX_LAYERS))
+    + 4 * int(lib.OFC_VM_MAX_PARAMS)
+    + 4 * _OPP_COUNTS
+)  # bytes of the largest file the format allows: header, net shapes, weights, rows
+
+
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
-    """Read and check a model file (ModelError when it is missing or damaged)."""
+    """Read and check a model file (ModelError when it is missing or damaged, not a
+    regular file, or larger than any model file: nothing past that size is read)."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        if not stat.S_ISREG(p.stat().st_mode):
+            raise ModelError(f"value model {str(p)!r}: not a regular file")
+        with p.open("rb") as f:
+            data = f.read(_MAX_FILE + 1)
     except OSError as exc:
         raise ModelError(
             f"value model {str(p)!r}: cannot read it ({exc.strerror})"
         ) from None
-    return ValueModel.from_bytes(data, p.stem)
+    if len(data) > _MAX_FILE:
+        raise ModelError(
+            f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
+        )
+    model = ValueModel.from_bytes(data, p.stem)
+    return replace(model, _path=os.path.abspath(p), _contexts={}, _ev={})
+
+
+def spec_setting(spec: ModelSpec) -> Any:
+    """A ``model=`` setting as JSON-able data that rebuilds it (a bot's
+    ``settings()``): a :class:`ValueModel` read from a file as that file's absolute
+    path, one built from bytes as its name (no file holds it), a path as text.
+
+    >>> spec_setting("auto"), spec_setting(None)
+    ('auto', None)
+    """
+    if isinstance(spec, ValueModel):
+        return spec.name if spec._path is None else spec._path
+    return spec if spec is None else str(spec)
 
 
 def model_bytes(
@@ -305,12 +360,13 @@ def model_bytes(
     None (the shipped typical opponent; format 1)."""
     payload = bytearray()
     for cards, layers in nets:
-        widths = [int(np.asarray(layers[0][0]).shape[1])]
-        widths += [int(np.asarray(w).shape[0]) for w, _ in layers]
+        widths = _widths(cards, layers)
         payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
         for w, b in layers:
             payload += np.asarray(w, dtype="<f4").tobytes()
             payload += np.asarray(b, dtype="<f4").tobytes()
+    if not 0 <= int(players) < 2**32:
+        raise ModelError(f"players must be 0 (any) or 2..4, got {players}")
     if opponent is not None:
         counts = np.asarray(opponent)
         if counts.size != _OPP_COUNTS or not (
@@ -338,6 +394,30 @@ def model_bytes(
     return data
 
 
+def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list[int]:
+    """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
+    weights are not (out, in) with ``in`` the previous width, or its bias not ``out``
+    numbers (the file would put the numbers in the wrong places)."""
+    if not 0 <= int(cards) < 2**32:
+        raise ModelError(f"a net's cards are 5..12, got {cards}")
+    if not layers:
+        raise ModelError(f"net of {cards} cards: no layers")
+    widths: list[int] = []
+    for i, (w, b) in enumerate(layers):
+        shape = np.shape(w)
+        if len(shape) != 2 or (widths and shape[1] != widths[-1]):
+            raise ModelError(
+                f"net of {cards} cards, layer {i}: weights of shape {shape}, not "
+                f"(out, {widths[-1] if widths else 'inputs'})"
+            )
+        if np.size(b) != shape[0]:
+            raise ModelError(
+                f"net of {cards} cards, layer {i}: {np.size(b)} biases, not {shape[0]}"
+            )
+        widths += [int(shape[1]), int(shape[0])] if not widths else [int(shape[0])]
+    return widths
+
+
 def write_model(
     path: str | os.PathLike[str],
     nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
@@ -351,10 +431,18 @@ def write_model(
     return ValueModel.from_bytes(data, Path(path).stem)
 
 
+@lru_cache(maxsize=1)
+def _shipped_files() -> frozenset[str]:
+    """The names of the files in :data:`MODEL_DIR`."""
+    return frozenset(p.name for p in MODEL_DIR.glob("*.ofcvm"))
+
+
 @lru_cache(maxsize=32)
 def _shipped(name: str, players: int) -> ValueModel | None:
-    path = MODEL_DIR / f"{name.lower()}-{players}p.ofcvm"
-    return load_model(path) if path.is_file() else None
+    """The shipped model ``<name>-<players>p.ofcvm``, looked up among the shipped
+    files (a rule set's name is no path: '../x' reaches no file elsewhere)."""
+    file = f"{name.lower()}-{players}p.ofcvm"
+    return load_model(MODEL_DIR / file) if file in _shipped_files() else None
 
 
 def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
@@ -383,7 +471,7 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     if isinstance(spec, ValueModel):
         model = spec
     elif isinstance(spec, (str, os.PathLike)):
-        model = _load_cached(os.fspath(spec))
+        model = _load_file(os.fspath(spec))
     else:
         raise ModelError(
             f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
@@ -392,8 +480,19 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     return model
 
 
+def _load_file(path: str) -> ValueModel:
+    """The model file at ``path`` now: cached by its absolute path, size and
+    modification time, so a file rewritten in place, or a relative path under
+    another working directory, is read again (ModelError when it cannot be read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return load_model(path)  # the ModelError naming the path
+    return _load_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
+
+
 @lru_cache(maxsize=16)
-def _load_cached(path: str) -> ValueModel:
+def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
     return load_model(path)
 
 

@@ -32,12 +32,14 @@ import argparse
 import json
 import sys
 import time
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 
+from .._native import lib
 from ..errors import ModelError, OfcError
 from ..parallel import Executor, Progress, in_order, make_executor
 from ..rules import RuleSet
@@ -238,6 +240,14 @@ def _evaluate(
     }
 
 
+def _read_json(path: Path) -> Any:
+    """A run's JSON file (ModelError naming it when it is damaged)."""
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        raise ModelError(f"{path}: a damaged run file ({exc})") from None
+
+
 class _Run:
     """The output directory: config check, saved steps and the cost of each."""
 
@@ -246,7 +256,7 @@ class _Run:
         out.mkdir(parents=True, exist_ok=True)
         cfg = out / "config.json"
         if cfg.exists():
-            old = json.loads(cfg.read_text())
+            old = _read_json(cfg)
             if old != config:
                 raise ModelError(
                     f"{out} holds a run with other settings; use another --out "
@@ -255,15 +265,20 @@ class _Run:
         else:
             cfg.write_text(json.dumps(config, indent=1, sort_keys=True))
         cost = out / "cost.json"
-        self.cost: dict[str, float] = json.loads(cost.read_text()) if cost.exists() else {}
+        self.cost: dict[str, float] = _read_json(cost) if cost.exists() else {}
 
     def step(
         self, name: str, fn: Callable[[], dict[str, np.ndarray]]
     ) -> dict[str, np.ndarray]:
         path = self.out / f"{name}.npz"
         if path.exists():
-            with np.load(path) as f:
-                return dict(f)
+            try:
+                with np.load(path) as f:
+                    return dict(f)
+            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+                raise ModelError(
+                    f"{path}: a damaged step file ({exc}); delete it to run the step again"
+                ) from None
         t0 = time.perf_counter()
         arrays = fn()
         tmp = self.out / f"{name}.tmp.npz"
@@ -384,6 +399,20 @@ def train(
     :func:`ofc_fast.solver.stay_values` reads it (None: the rules' default)."""
     if rounds < 1:
         raise ModelError(f"rounds must be 1 or more, got {rounds}")
+    _check_settings(
+        rules,
+        players,
+        seed=seed,
+        deals=deals,
+        eval_deals=eval_deals,
+        samples=samples,
+        others=others,
+        epsilon=epsilon,
+        epochs=epochs,
+        hidden=hidden,
+        eval_samples=eval_samples,
+        eval_limit=eval_limit,
+    )
     if opponent not in OPPONENTS or opponent_deals < 1:
         raise ModelError(
             f"opponent must be one of {OPPONENTS} and opponent_deals >= 1, got "
@@ -529,6 +558,39 @@ def train(
     (run.out / "report.md").write_text(_markdown(report))
     _plot(report, run.out / "report.png")
     return report
+
+
+def _check_settings(
+    rules: RuleSet,
+    players: int,
+    *,
+    seed: int,
+    epsilon: float,
+    hidden: tuple[int, ...],
+    **counts: int,
+) -> None:
+    """ModelError for settings no run can finish with, before any step runs (each
+    once failed deep inside a step, or only after the labels and fits, as a
+    traceback or a message that did not name the setting)."""
+    if rules.game is GameKind.CLASSIC:
+        raise ModelError(
+            f"value models are for OFC and Pineapple rule sets; {rules.name} sets "
+            "its thirteen cards at once"
+        )
+    if not 2 <= players <= rules.max_players:
+        raise ModelError(f"players must be 2..{rules.max_players}, got {players}")
+    floor = {"seed": 0, "others": 0}  # the rest: 1 or more
+    for name, value in {"seed": seed, **counts}.items():
+        if value < floor.get(name, 1):
+            raise ModelError(f"{name} must be {floor.get(name, 1)} or more, got {value}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ModelError(f"epsilon is a probability, 0..1, got {epsilon}")
+    width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
+    if not (hidden and len(hidden) < layers and all(1 <= h <= width for h in hidden)):
+        raise ModelError(
+            f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
+            f"nets have at most {layers} layers), got {list(hidden)}"
+        )
 
 
 def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:

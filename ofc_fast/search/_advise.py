@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from .._native import OK, ffi, lib
-from ..errors import SearchError, quote
+from ..errors import ModelError, SearchError, quote
 from ..game import Game, Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, ValueModel, resolve_model
 from ..rules import RuleSet, RulesLike
@@ -205,6 +205,8 @@ def advise(
     actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
     model_ = search_model(rules, fl_value, row_weight, opponent)
     value = resolve_model(model, rules, int(pos.players))
+    if value is not None:
+        _check_nets(value, pos, model_.opp_self)
     args = (
         compiled(rules),
         compiled_fl(rules),
@@ -288,6 +290,28 @@ def _screened(
     for i, (mean, se, survived, count, stats) in zip(keep, sampled):
         out[i] = (mean, se, survived + 1, count, stats)
     return out
+
+
+def _check_nets(value: ValueModel, pos: Any, opp_self: bool) -> None:
+    """ModelError when ``value`` has no net for a board the sequential rollouts value
+    by it: the searcher's after each of its rounds but the last (from its board after
+    the pending move), and with ``opp_self`` those of the other seats that play as it
+    does (two rounds or more left); the C rollouts would price such a board as a foul."""
+    for p in range(int(pos.players)):
+        seat = pos.seats[p]
+        rounds = int(seat.rounds)
+        if p != pos.seat and not (opp_self and rounds > 1):
+            continue
+        placed = sum(1 for c in seat.board if c != lib.OFC_NO_CARD)
+        if p == pos.seat:
+            placed += int(pos.n_dealt) - int(pos.k)
+        for i in range(rounds - 1):
+            placed += int(seat.round_n[i]) - int(seat.round_k[i])
+            if placed not in value.cards:
+                raise ModelError(
+                    f"value model {value.name} has no net for boards of {placed} cards, "
+                    f"which the search values by it (its nets: {list(value.cards)})"
+                )
 
 
 def _with_value(rules: RuleSet, c_model: Any, value: ValueModel | None) -> tuple[Any, Any]:
