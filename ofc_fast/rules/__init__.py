@@ -10,6 +10,7 @@ True
 
 from ..ranking import HandCategory
 from ._fantasyland_text import front_threshold
+from ._fields import unique_keys as unique_keys  # for serve (JSON bodies)
 from ._lookup import as_rules, get, names
 from ._lookup import carried_rules as carried_rules  # for game, env, bots, search, serve
 from ._lookup import observation_rules as observation_rules

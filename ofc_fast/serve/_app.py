@@ -25,7 +25,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
-from ..rules._fields import unique_keys
+from ..rules import unique_keys
 from ._config import ServeConfig, host_allowed, host_names
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
