@@ -164,3 +164,58 @@ def test_the_arena_keeps_no_game_per_hand() -> None:
     games = [o for o in gc.get_objects() if isinstance(o, Game)]
     assert len(games) <= 1 and seen == list(range(40))
     assert report["hands"] == 40 and report["duplicate"]["decks"] == 20
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--bot", "nosuch", "--bot", "random"],
+        ["--bot", "random", "--bot", "random", "--hands", "0"],
+        ["--bot", "random", "--bot", "random", "--seed", "-1"],
+        ["--bot", "random"],
+        ["--bot", "random", "--bot", "random", "--workers", "0"],
+    ],
+)
+def test_a_refused_match_leaves_an_existing_history_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: list[str]
+) -> None:
+    """A match the arena refuses (a typo in a bot's name, a bad count) wrote nothing,
+    but ``--history`` was opened first, so the previous match's history was emptied."""
+    from ofc_fast.cli import main
+
+    hist = tmp_path / "deals.jsonl"
+    hist.write_text('{"previous": "match"}\n')
+    assert main(["arena", *bad, "--history", str(hist), "--quiet"]) == 2
+    assert "ofc-fast: error: " in capsys.readouterr().err
+    assert hist.read_text() == '{"previous": "match"}\n'
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """``--json`` in a folder that does not exist failed only after the whole match,
+    with the temporary file's name (``.../.arena-x1y2.json.tmp``) in the message."""
+    from ofc_fast.cli import main
+
+    missing = tmp_path / "no-such-folder" / "out.json"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
+    args += ["--progress-json", "--progress-every", "1"]  # a line per hand played
+    assert main([*args, option, str(missing)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()  # no progress line: nothing played
+    assert line.startswith(f"ofc-fast: error: {option}: ") and str(missing) in line
+    assert ".tmp" not in line
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_bot_refuses_a_seed_out_of_range_in_one_line(
+    capsys: pytest.CaptureFixture[str], seed: str
+) -> None:
+    """``ofc-fast bot heuristic --seed -1`` ended in numpy's ValueError traceback
+    (``random`` took the seed without a word); every other ``--seed`` is 0..2**64-1."""
+    from ofc_fast.cli import main
+
+    for name in ("heuristic", "random"):
+        assert main(["bot", name, "--seed", seed]) == 2
+        err = capsys.readouterr().err
+        assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"

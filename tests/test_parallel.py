@@ -539,3 +539,63 @@ def test_selfplay_full_sets_have_no_action_id(tmp_path: Path) -> None:
     assert [reward[k] for k in range(9)] == [
         lines[deal[k]]["points"][seat[k]] for k in range(9)
     ]
+
+
+def test_ctrl_c_in_a_parallel_play_keeps_the_chunks_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during ``play --workers N`` printed ``ofc-fast: interrupted`` and wrote
+    neither ``--json`` nor ``--history`` (docs/cli.md: Ctrl-C during ``play`` prints
+    the summary so far and still writes both, exit status 130).  Here the executor
+    gets Ctrl-C after returning 2 chunks of 3 deals."""
+    from ofc_fast.parallel import LocalExecutor
+    from ofc_fast.parallel import cli as parallel_cli
+
+    class Interrupted(LocalExecutor):
+        def map_unordered(self, fn, items):  # type: ignore[no-untyped-def]
+            for i, item in enumerate(items):
+                if i == 2:
+                    raise KeyboardInterrupt
+                yield i, fn(item)
+
+    monkeypatch.setattr(parallel_cli, "make_executor", lambda *a: Interrupted())
+    out, hist = tmp_path / "out.json", tmp_path / "deals.jsonl"
+    args = ["play", "--players", "2", "--bots", "random", "--hands", "12", "--seed", "4"]
+    args += ["--workers", "2", "--chunk-size", "3", "--independent"]
+    code = main([*args, "--json", str(out), "--history", str(hist)])
+    printed, err = capsys.readouterr()
+    assert code == 130
+    assert "interrupted: 6 of 12 deals played" in err
+    assert "6 independent deals" in printed  # the summary of what was played
+    doc = json.loads(out.read_text())
+    assert doc["interrupted"] is True and doc["hands"] == 6
+    assert [d["deal"] for d in doc["deals"]] == [1, 2, 3, 4, 5, 6]
+    lines = [json.loads(x) for x in hist.read_text().splitlines()]
+    assert [x["hand_no"] for x in lines] == [0, 1, 2, 3, 4, 5]
+    assert sum(doc["totals"]) == 0
+    for s in range(2):  # the totals are those of the deals on record
+        assert doc["totals"][s] == sum(d["net"][s] for d in doc["deals"])
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+@pytest.mark.parametrize("parallel", [[], ["--workers", "1"]])
+def test_play_refuses_an_output_in_a_missing_folder_before_playing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+    parallel: list[str],
+) -> None:
+    """``--json`` in a folder that does not exist was found out only after the match
+    (the summary printed, then the error); with ``--workers`` ``--history`` too."""
+    from ofc_fast.parallel import cli as parallel_cli
+
+    def no_run(*args: object) -> None:
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(parallel_cli, "make_executor", no_run)
+    missing = tmp_path / "no-such-folder" / "out.json"
+    code = main(["play", "--hands", "3", *parallel, option, str(missing)])
+    printed, err = capsys.readouterr()
+    assert code == 2 and printed == ""  # nothing played, nothing printed
+    assert err.startswith(f"ofc-fast: error: {option}: cannot write ")

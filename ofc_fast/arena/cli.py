@@ -8,10 +8,11 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any
+from typing import IO, Any
 
-from ..cli.options import add_json_option
+from ..cli.options import add_json_option, check_output
 from ..errors import ArenaError
+from ..table import check_seed
 
 __all__ = ["add_commands"]
 
@@ -19,6 +20,8 @@ __all__ = ["add_commands"]
 def _cmd_bot(args: argparse.Namespace) -> int:
     from .client import play_bot  # (ofc_fast/arena/client.py)
 
+    if args.seed is not None:  # (the bots' own checks differ: numpy's is a traceback)
+        check_seed(args.seed, "--seed")
     return play_bot(
         args.name,
         rules=args.rules,
@@ -56,12 +59,31 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from .history import deal_record
 
     specs = [parse_bot_spec(b) for b in args.bot]
-    # closed in the finally below (on_deal writes to it while the arena runs)
-    hist = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115
+    if args.seed is not None:
+        check_seed(args.seed, "--seed")
+    check_output("--json", args.json)
+    check_output("--history", args.history)
+    from ..parallel.cli import check_parallel_options, executor_of, wants_parallel
+
+    check_parallel_options(args)
+    # opened when the first hand ends: a match that fails to start (a bot that is not
+    # there, a program that does not run) leaves an earlier history as it was
+    hist: list[IO[str]] = []
+
+    def history_file() -> IO[str]:
+        if not hist:
+            try:
+                hist.append(open(args.history, "w", encoding="utf-8"))  # noqa: SIM115
+            except OSError as exc:
+                raise ArenaError(
+                    f"--history: cannot write {args.history!r}: {exc.strerror}"
+                ) from None
+        return hist[0]
 
     def on_deal(d: DealRecord) -> None:
-        if hist is not None:  # written as the hands finish: the arena keeps none
-            hist.write(
+        if args.history:  # written as the hands finish: the arena keeps none
+            f = history_file()
+            f.write(
                 json.dumps(
                     deal_record(
                         d.game,
@@ -75,7 +97,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 )
                 + "\n"
             )
-            hist.flush()
+            f.flush()
 
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
@@ -94,8 +116,6 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             progress_every=args.progress_every,
             token=args.token,
         )
-        from ..parallel.cli import executor_of, wants_parallel
-
         if wants_parallel(
             args
         ):  # built-in bots on workers (ofc_fast/parallel/tournament.py)
@@ -105,15 +125,22 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
         else:
             report = arena.run()
+        if args.history:
+            history_file()  # a match that ended before its first hand: an empty file
     finally:
-        if hist is not None:
-            hist.close()
+        for f in hist:
+            f.close()
     text = json.dumps(report, indent=1)
     if args.json == "-":
         print(text)  # --json alone: the report is all that is printed
         return 0
     if args.json:
-        _write_atomic(args.json, text + "\n")
+        try:
+            _write_atomic(args.json, text + "\n")
+        except OSError as exc:
+            raise ArenaError(
+                f"--json: cannot write {args.json!r}: {exc.strerror}"
+            ) from None
     if not args.quiet:
         _print_standings(report)
     return 0

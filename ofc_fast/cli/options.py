@@ -28,6 +28,7 @@ __all__ = [
     "add_json_option",
     "add_rules_option",
     "add_stacks_option",
+    "check_output",
     "load_rules",
     "parse_stacks",
 ]
@@ -84,6 +85,26 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     return list(
         check_stacks(chips[0] if len(chips) == 1 else chips, seats, "--stacks") or ()
     )
+
+
+def check_output(option: str, path: str | None) -> None:
+    """Refuse, before any work, an output file that cannot be written where it is
+    asked for: a folder, or a file in a folder that does not exist (a long run found
+    that out only when it wrote its result).  ``None`` and ``-`` (standard output)
+    pass.  Errors name ``option``.
+
+    >>> check_output("--json", "/no/such/folder/out.json")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': no folder '/no/such/folder'
+    """  # noqa: E501 - the error message as the user sees it
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise OfcError(f"{option}: cannot write {path!r}: it is a folder")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise OfcError(f"{option}: cannot write {path!r}: no folder {folder!r}")
 
 
 def emit_json(args: argparse.Namespace, doc: Any) -> None:
