@@ -219,3 +219,31 @@ def test_bot_refuses_a_seed_out_of_range_in_one_line(
         assert main(["bot", name, "--seed", seed]) == 2
         err = capsys.readouterr().err
         assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"
+
+
+def test_rules_json_files_in_the_arena_and_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md: ``--rules`` takes a preset, a game id or a rules JSON file in
+    every subcommand; ``arena`` and ``bot`` looked a file's path up as a preset name
+    (``unknown rule set 'pineapple.json'``).  A file holding a preset's rules plays
+    that preset; other rules cannot be named on the wire, and the error says so."""
+    from ofc_fast.arena import client
+    from ofc_fast.cli import main
+    from ofc_fast.rules import PRESETS
+
+    preset, custom = tmp_path / "pineapple.json", tmp_path / "custom.json"
+    preset.write_text(PRESETS["PINEAPPLE"].to_json())
+    custom.write_text(PRESETS["PINEAPPLE"].replace(sweep_bonus=6).to_json())
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--json"]
+    assert main([*args, "--rules", str(preset)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["game_id"], report["rules"]) == ("ofc-pineapple", "PINEAPPLE")
+    for cmd in (args, ["bot", "random"]):
+        assert main([*cmd, "--rules", str(custom)]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert "are not a preset" in line and "unknown rule set" not in line
+    served: list[Any] = []  # the bot's client, instead of a game on stdin/stdout
+    monkeypatch.setattr(client, "run_stdio", served.append)
+    assert main(["bot", "heuristic", "--rules", str(preset)]) == 0
+    assert served[0].bot.rules == PRESETS["PINEAPPLE"]

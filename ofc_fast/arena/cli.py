@@ -10,11 +10,19 @@ import sys
 import tempfile
 from typing import IO, Any
 
-from ..cli.options import add_json_option, check_output
+from ..cli.options import add_json_option, check_output, is_rules_file, load_rules
 from ..errors import ArenaError
+from ..rules import RuleSet
 from ..table import check_seed
 
 __all__ = ["add_commands"]
+
+
+def _rules_of(value: str) -> str | RuleSet:
+    """``--rules`` of ``arena`` and ``bot``: a game id or a preset name, or a rules
+    JSON file (read here; the wire protocol names presets only, which the arena and
+    the bot check)."""
+    return load_rules(value) if is_rules_file(value) else value
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -24,7 +32,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         check_seed(args.seed, "--seed")
     return play_bot(
         args.name,
-        rules=args.rules,
+        rules=None if args.rules is None else _rules_of(args.rules),
         seed=args.seed,
         connect=args.connect,
         time_budget=args.time_budget,
@@ -104,7 +112,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         arena = Arena(
-            args.rules,
+            _rules_of(args.rules),
             specs,
             args.hands,
             args.seed,
@@ -240,7 +248,8 @@ def add_commands(sub: Any) -> None:
     b.add_argument(
         "--rules",
         default=None,
-        help="rules the bot is made with (default: the hello's game id)",
+        help="rules the bot is made with: a game id, a preset name or a rules JSON "
+        "file of a preset (default: the hello's game id)",
     )
     b.add_argument("--seed", type=int, default=None, help="the bot's seed (default 0)")
     b.add_argument(
@@ -275,7 +284,8 @@ def add_commands(sub: Any) -> None:
     a.add_argument(
         "--rules",
         default="ofc-pineapple",
-        help=f"game id ({', '.join(GAME_IDS)}) or preset name",
+        help=f"game id ({', '.join(GAME_IDS)}), preset name, or a rules JSON file "
+        "of a preset",
     )
     a.add_argument(
         "--bot", action="append", required=True, help="a bot (repeat once per seat)"

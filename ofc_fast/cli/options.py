@@ -29,6 +29,7 @@ __all__ = [
     "add_rules_option",
     "add_stacks_option",
     "check_output",
+    "is_rules_file",
     "load_rules",
     "parse_stacks",
 ]
@@ -45,6 +46,16 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         raise type(exc)(f"{option}: {exc}") from None
 
 
+def is_rules_file(value: str) -> bool:
+    """Whether ``--rules VALUE`` names a rules JSON file rather than a preset or a
+    game id: it ends in ``.json``, has a path separator, or is a file.
+
+    >>> is_rules_file("thursday.json"), is_rules_file("ofc-pineapple")
+    (True, False)
+    """
+    return value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value)
+
+
 def load_rules(value: str) -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
     (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
@@ -52,7 +63,7 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     >>> load_rules("pineapple").name
     'PINEAPPLE'
     """
-    if value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value):
+    if is_rules_file(value):
         try:
             with open(value, encoding="utf-8") as f:
                 text = f.read()
