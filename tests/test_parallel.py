@@ -599,3 +599,39 @@ def test_play_refuses_an_output_in_a_missing_folder_before_playing(
     printed, err = capsys.readouterr()
     assert code == 2 and printed == ""  # nothing played, nothing printed
     assert err.startswith(f"ofc-fast: error: {option}: cannot write ")
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_a_parallel_arena_writes_its_progress_lines(duplicate: bool) -> None:
+    """``arena --progress-json --workers N`` printed no progress line at all: the
+    parallel run never called the arena's ``on_progress``.  Lines come every
+    ``progress_every`` hands and after the last, with the standings of the hands
+    booked so far."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.parallel.tournament import run_arena
+
+    lines: list[dict] = []
+    deals: list = []
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("random"), parse_bot_spec("b@random")],
+        hands=5,
+        seed=3,
+        duplicate=duplicate,
+        on_deal=deals.append,
+        on_progress=lines.append,
+        progress_every=4,
+    )
+    report = run_arena(arena, LocalExecutor(), chunk_size=3)
+    total = 10 if duplicate else 5  # two seatings of each deck with --duplicate
+    expected = [4, 8, 10] if duplicate else [4, 5]
+    assert [x["hands_done"] for x in lines] == expected
+    assert {x["hands_total"] for x in lines} == {total}
+    for line in lines:  # the standings: points of the hands done, from the deals
+        done = deals[: line["hands_done"]]
+        for row in line["standings"]:
+            mine = [d.game.result().net[d.seats.index(row["name"])] for d in done]
+            assert row["points"] == sum(mine)
+    assert [s["points"] for s in lines[-1]["standings"]] == [
+        b["points"] for b in report["bots"]
+    ]
