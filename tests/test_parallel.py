@@ -635,3 +635,23 @@ def test_a_parallel_arena_writes_its_progress_lines(duplicate: bool) -> None:
     assert [s["points"] for s in lines[-1]["standings"]] == [
         b["points"] for b in report["bots"]
     ]
+
+
+@pytest.mark.parametrize("where", ["", "a-file"])
+def test_selfplay_out_must_name_a_folder(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    where: str,
+) -> None:
+    """``--out ""`` (an unset shell variable) wrote the shards and a manifest into the
+    current folder; ``--out`` naming a file failed with ``[Errno 17] File exists``,
+    naming no option."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("mine\n")
+    args = ["selfplay", "--bots", "random", "--hands", "2", "--out", where]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --out: ") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+    assert (tmp_path / "a-file").read_text() == "mine\n"

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -149,6 +150,10 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     if args.shard_size < 1:
         raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
+    if not args.out.strip():  # (an unset shell variable: not the current folder)
+        raise GameError("--out: a folder is needed, got an empty name")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise GameError(f"--out: {args.out!r} is a file, not a folder")
     spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)
     with executor_of(args) as ex:
         doc = selfplay(
