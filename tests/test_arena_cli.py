@@ -247,3 +247,24 @@ def test_rules_json_files_in_the_arena_and_the_bot(
     monkeypatch.setattr(client, "run_stdio", served.append)
     assert main(["bot", "heuristic", "--rules", str(preset)]) == 0
     assert served[0].bot.rules == PRESETS["PINEAPPLE"]
+
+
+@pytest.mark.parametrize("ms", [24 * 3600 * 1000 + 1, 10**14])
+def test_a_deadline_longer_than_the_protocol_allows_is_refused(
+    capsys: pytest.CaptureFixture[str], ms: int
+) -> None:
+    """The wire protocol's deadlines are 1..86,400,000 ms (a day; the bot side refuses
+    a hello over it); the arena took any positive ``--timeout-ms``: every ofc-fast bot
+    then quit at the hello, and 10**14 ended in an OverflowError traceback (a wait
+    longer than time_t)."""
+    from ofc_fast.cli import main
+    from ofc_fast.errors import ArenaError
+
+    specs = [parse_bot_spec("random"), parse_bot_spec("random")]
+    with pytest.raises(ArenaError, match="86400000"):
+        Arena("ofc-pineapple", specs, 1, timeout_ms=ms)
+    Arena("ofc-pineapple", specs, 1, timeout_ms=24 * 3600 * 1000)  # a day: taken
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main([*args, "--timeout-ms", str(ms)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc-fast: error: ") and "86400000" in line

@@ -43,7 +43,7 @@ from typing import Any, ClassVar
 
 from ..bots import make_bot
 from ..bots.registry import is_bot_spec
-from ..errors import ArenaError, BotError, MoveError
+from ..errors import ArenaError, BotError, MoveError, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
 from ._events import (
@@ -55,6 +55,7 @@ from ._events import (
     showdown_event,
 )
 from ._games import game_id_of, resolve_arena_rules
+from ._host_checks import MAX_DEADLINE_MS
 from ._protocol import (
     PROTO_VERSION,
     ActionFault,
@@ -214,10 +215,11 @@ class Arena:
         if timeout_ms is not None and (
             isinstance(timeout_ms, bool)
             or not isinstance(timeout_ms, int)
-            or timeout_ms < 1
+            or not 1 <= timeout_ms <= MAX_DEADLINE_MS  # the protocol's deadlines
         ):
             raise ArenaError(
-                f"timeout_ms must be a positive int or None, got {timeout_ms!r}"
+                f"timeout_ms must be an int 1..{MAX_DEADLINE_MS} (a day) or None, "
+                f"got {quote(timeout_ms)}"
             )
         if token is not None and (
             not isinstance(token, str)

@@ -299,7 +299,10 @@ def add_commands(sub: Any) -> None:
     )
     a.add_argument("--seed", type=int, default=0, help="match seed")
     a.add_argument(
-        "--timeout-ms", type=int, default=5000, help="per-decision deadline (0: none)"
+        "--timeout-ms",
+        type=int,
+        default=5000,
+        help="per-decision deadline in ms, at most 86400000 (a day; 0: none)",
     )
     a.add_argument(
         "--fault-policy",
