@@ -268,3 +268,32 @@ def test_a_deadline_longer_than_the_protocol_allows_is_refused(
     assert main([*args, "--timeout-ms", str(ms)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith("ofc-fast: error: ") and "86400000" in line
+
+
+def test_a_long_match_holds_no_schedule_in_memory() -> None:
+    """README: a match keeps no hand, "per bot only 8 bytes per hand and per decision
+    stay for the report"; the arena built its whole schedule first, a list of a tuple
+    per hand (about 80 bytes a hand: 161 MB for a duplicate match of a million
+    decks).  A match of a million hands stopped after its first: little memory."""
+    import tracemalloc
+
+    class Stop(Exception):
+        pass
+
+    def stop(deal: Any) -> None:
+        raise Stop
+
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("random"), parse_bot_spec("random")],
+        10**6,
+        on_deal=stop,
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop):
+            arena.run()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert arena.hands_done == 1 and peak < 10 * 2**20, peak

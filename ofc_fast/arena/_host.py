@@ -37,7 +37,7 @@ from __future__ import annotations
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -559,11 +559,12 @@ class Arena:
                     rec.scoops += 1
 
     # -- the match
-    def _schedule(self) -> list[tuple[int, int]]:
-        """(deck, rotation) of every hand, in play order."""
-        if not self.duplicate:
-            return [(i, 0) for i in range(self.hands)]
-        return [(i, r) for i in range(self.hands) for r in range(self.players)]
+    def _schedule(self) -> Iterator[tuple[int, int]]:
+        """(deck, rotation) of every hand, in play order (made as the match goes: a
+        list of them would hold about 80 bytes a hand)."""
+        for i in range(self.hands):
+            for r in range(self.players if self.duplicate else 1):
+                yield i, r
 
     def run(self) -> dict[str, Any]:
         """Play the match and return its report."""
@@ -574,6 +575,7 @@ class Arena:
         fl = [[0] * n for _ in range(streams)]
         rot = [r for r in range(streams)]
         schedule = self._schedule()
+        total = self.hands * (n if self.duplicate else 1)
         try:
             self._connect()
             for hand_no, (deck, r) in enumerate(schedule):
@@ -584,12 +586,11 @@ class Arena:
                 if not self.duplicate and not any(fl[stream]):
                     rot[stream] += 1
                 if self.on_progress is not None and (
-                    self.hands_done % self.progress_every == 0
-                    or self.hands_done == len(schedule)
+                    self.hands_done % self.progress_every == 0 or self.hands_done == total
                 ):
                     from .report import progress_line
 
-                    self.on_progress(progress_line(self, len(schedule)))
+                    self.on_progress(progress_line(self, total))
         except _Forfeit:
             pass
         finally:
