@@ -297,3 +297,23 @@ def test_a_long_match_holds_no_schedule_in_memory() -> None:
     finally:
         tracemalloc.stop()
     assert arena.hands_done == 1 and peak < 10 * 2**20, peak
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_report_output_that_cannot_be_written_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """``ofc-fast report ... -o FOLDER`` said ``[Errno 21] Is a directory:
+    '/.tmp.4215.d186afad.tmp' -> '/tmp'`` (its temporary file), and ``-o`` in a
+    missing folder named the deals file (``x.deals.jsonl``), not the page."""
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    out = tmp_path if where == "folder" else tmp_path / "nowhere" / "x.html"
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["report", str(rep), str(hist), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"ofc-fast: error: --output: cannot write {str(out)!r}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

@@ -227,6 +227,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .html import write_html_report
 
+    check_output("--output", args.output)
     side = write_html_report(args.report, args.history, args.output, embed=args.embed)
     print(f"wrote {args.output}" + (f" and {side}" if side else ""))
     return 0
