@@ -655,3 +655,15 @@ def test_selfplay_out_must_name_a_folder(
     assert err.startswith("ofc-fast: error: --out: ") and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
     assert (tmp_path / "a-file").read_text() == "mine\n"
+
+
+def test_selfplay_refuses_chunk_size_it_would_ignore(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``selfplay --chunk-size 5`` was taken and ignored: a self-play task is a shard
+    (``--shard-size``), whatever ``--chunk-size`` says."""
+    args = ["selfplay", "--bots", "random", "--hands", "4", "--out", str(tmp_path / "o")]
+    assert main([*args, "--chunk-size", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --chunk-size: ") and "--shard-size" in err
+    assert not (tmp_path / "o").exists()

@@ -150,6 +150,10 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     if args.shard_size < 1:
         raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
+    if args.chunk_size is not None:  # (the option comes with --workers and --ray)
+        raise GameError(
+            "--chunk-size: a self-play task is one shard; set its deals with --shard-size"
+        )
     if not args.out.strip():  # (an unset shell variable: not the current folder)
         raise GameError("--out: a folder is needed, got an empty name")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
