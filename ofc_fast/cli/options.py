@@ -69,6 +69,11 @@ def load_rules(value: str) -> rules_mod.RuleSet:
                 text = f.read()
         except OSError as exc:
             raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise RulesError(
+                f"--rules: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
+                f" at offset {exc.start})"
+            ) from None
         return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
     return named("--rules", rules_mod.get, value)
 
