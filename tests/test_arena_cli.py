@@ -164,3 +164,156 @@ def test_the_arena_keeps_no_game_per_hand() -> None:
     games = [o for o in gc.get_objects() if isinstance(o, Game)]
     assert len(games) <= 1 and seen == list(range(40))
     assert report["hands"] == 40 and report["duplicate"]["decks"] == 20
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        ["--bot", "nosuch", "--bot", "random"],
+        ["--bot", "random", "--bot", "random", "--hands", "0"],
+        ["--bot", "random", "--bot", "random", "--seed", "-1"],
+        ["--bot", "random"],
+        ["--bot", "random", "--bot", "random", "--workers", "0"],
+    ],
+)
+def test_a_refused_match_leaves_an_existing_history_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: list[str]
+) -> None:
+    """A match the arena refuses (a typo in a bot's name, a bad count) wrote nothing,
+    but ``--history`` was opened first, so the previous match's history was emptied."""
+    from ofc_fast.cli import main
+
+    hist = tmp_path / "deals.jsonl"
+    hist.write_text('{"previous": "match"}\n')
+    assert main(["arena", *bad, "--history", str(hist), "--quiet"]) == 2
+    assert "ofc-fast: error: " in capsys.readouterr().err
+    assert hist.read_text() == '{"previous": "match"}\n'
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """``--json`` in a folder that does not exist failed only after the whole match,
+    with the temporary file's name (``.../.arena-x1y2.json.tmp``) in the message."""
+    from ofc_fast.cli import main
+
+    missing = tmp_path / "no-such-folder" / "out.json"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
+    args += ["--progress-json", "--progress-every", "1"]  # a line per hand played
+    assert main([*args, option, str(missing)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()  # no progress line: nothing played
+    assert line.startswith(f"ofc-fast: error: {option}: ") and str(missing) in line
+    assert ".tmp" not in line
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_bot_refuses_a_seed_out_of_range_in_one_line(
+    capsys: pytest.CaptureFixture[str], seed: str
+) -> None:
+    """``ofc-fast bot heuristic --seed -1`` ended in numpy's ValueError traceback
+    (``random`` took the seed without a word); every other ``--seed`` is 0..2**64-1."""
+    from ofc_fast.cli import main
+
+    for name in ("heuristic", "random"):
+        assert main(["bot", name, "--seed", seed]) == 2
+        err = capsys.readouterr().err
+        assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"
+
+
+def test_rules_json_files_in_the_arena_and_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/cli.md: ``--rules`` takes a preset, a game id or a rules JSON file in
+    every subcommand; ``arena`` and ``bot`` looked a file's path up as a preset name
+    (``unknown rule set 'pineapple.json'``).  A file holding a preset's rules plays
+    that preset; other rules cannot be named on the wire, and the error says so."""
+    from ofc_fast.arena import client
+    from ofc_fast.cli import main
+    from ofc_fast.rules import PRESETS
+
+    preset, custom = tmp_path / "pineapple.json", tmp_path / "custom.json"
+    preset.write_text(PRESETS["PINEAPPLE"].to_json())
+    custom.write_text(PRESETS["PINEAPPLE"].replace(sweep_bonus=6).to_json())
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--json"]
+    assert main([*args, "--rules", str(preset)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["game_id"], report["rules"]) == ("ofc-pineapple", "PINEAPPLE")
+    for cmd in (args, ["bot", "random"]):
+        assert main([*cmd, "--rules", str(custom)]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert "are not a preset" in line and "unknown rule set" not in line
+    served: list[Any] = []  # the bot's client, instead of a game on stdin/stdout
+    monkeypatch.setattr(client, "run_stdio", served.append)
+    assert main(["bot", "heuristic", "--rules", str(preset)]) == 0
+    assert served[0].bot.rules == PRESETS["PINEAPPLE"]
+
+
+@pytest.mark.parametrize("ms", [24 * 3600 * 1000 + 1, 10**14])
+def test_a_deadline_longer_than_the_protocol_allows_is_refused(
+    capsys: pytest.CaptureFixture[str], ms: int
+) -> None:
+    """The wire protocol's deadlines are 1..86,400,000 ms (a day; the bot side refuses
+    a hello over it); the arena took any positive ``--timeout-ms``: every ofc-fast bot
+    then quit at the hello, and 10**14 ended in an OverflowError traceback (a wait
+    longer than time_t)."""
+    from ofc_fast.cli import main
+    from ofc_fast.errors import ArenaError
+
+    specs = [parse_bot_spec("random"), parse_bot_spec("random")]
+    with pytest.raises(ArenaError, match="86400000"):
+        Arena("ofc-pineapple", specs, 1, timeout_ms=ms)
+    Arena("ofc-pineapple", specs, 1, timeout_ms=24 * 3600 * 1000)  # a day: taken
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main([*args, "--timeout-ms", str(ms)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc-fast: error: ") and "86400000" in line
+
+
+def test_a_long_match_holds_no_schedule_in_memory() -> None:
+    """README: a match keeps no hand, "per bot only 8 bytes per hand and per decision
+    stay for the report"; the arena built its whole schedule first, a list of a tuple
+    per hand (about 80 bytes a hand: 161 MB for a duplicate match of a million
+    decks).  A match of a million hands stopped after its first: little memory."""
+    import tracemalloc
+
+    class Stop(Exception):
+        pass
+
+    def stop(deal: Any) -> None:
+        raise Stop
+
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("random"), parse_bot_spec("random")],
+        10**6,
+        on_deal=stop,
+    )
+    tracemalloc.start()
+    try:
+        with pytest.raises(Stop):
+            arena.run()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert arena.hands_done == 1 and peak < 10 * 2**20, peak
+
+
+@pytest.mark.parametrize("where", ["folder", "missing"])
+def test_report_output_that_cannot_be_written_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
+    """``ofc-fast report ... -o FOLDER`` said ``[Errno 21] Is a directory:
+    '/.tmp.4215.d186afad.tmp' -> '/tmp'`` (its temporary file), and ``-o`` in a
+    missing folder named the deals file (``x.deals.jsonl``), not the page."""
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    out = tmp_path if where == "folder" else tmp_path / "nowhere" / "x.html"
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["report", str(rep), str(hist), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"ofc-fast: error: --output: cannot write {str(out)!r}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before

@@ -281,3 +281,16 @@ def test_python_dash_m(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert "PINEAPPLE: 2 deals" in proc.stdout
+
+
+def test_a_rules_file_that_is_not_utf8_is_one_line(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``--rules latin1.json`` (a file saved in another encoding) ended in a
+    UnicodeDecodeError traceback, exit status 1."""
+    path = tmp_path / "latin1.json"
+    path.write_bytes('{"name": "Pineapple à la maison"}'.encode("latin-1"))
+    code, out, err = run(capsys, "play", "--rules", str(path), "--hands", "1")
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: --rules: cannot read {str(path)!r}: ")
+    assert "UTF-8" in err and err.count("\n") == 1

@@ -539,3 +539,131 @@ def test_selfplay_full_sets_have_no_action_id(tmp_path: Path) -> None:
     assert [reward[k] for k in range(9)] == [
         lines[deal[k]]["points"][seat[k]] for k in range(9)
     ]
+
+
+def test_ctrl_c_in_a_parallel_play_keeps_the_chunks_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C during ``play --workers N`` printed ``ofc-fast: interrupted`` and wrote
+    neither ``--json`` nor ``--history`` (docs/cli.md: Ctrl-C during ``play`` prints
+    the summary so far and still writes both, exit status 130).  Here the executor
+    gets Ctrl-C after returning 2 chunks of 3 deals."""
+    from ofc_fast.parallel import LocalExecutor
+    from ofc_fast.parallel import cli as parallel_cli
+
+    class Interrupted(LocalExecutor):
+        def map_unordered(self, fn, items):  # type: ignore[no-untyped-def]
+            for i, item in enumerate(items):
+                if i == 2:
+                    raise KeyboardInterrupt
+                yield i, fn(item)
+
+    monkeypatch.setattr(parallel_cli, "make_executor", lambda *a: Interrupted())
+    out, hist = tmp_path / "out.json", tmp_path / "deals.jsonl"
+    args = ["play", "--players", "2", "--bots", "random", "--hands", "12", "--seed", "4"]
+    args += ["--workers", "2", "--chunk-size", "3", "--independent"]
+    code = main([*args, "--json", str(out), "--history", str(hist)])
+    printed, err = capsys.readouterr()
+    assert code == 130
+    assert "interrupted: 6 of 12 deals played" in err
+    assert "6 independent deals" in printed  # the summary of what was played
+    doc = json.loads(out.read_text())
+    assert doc["interrupted"] is True and doc["hands"] == 6
+    assert [d["deal"] for d in doc["deals"]] == [1, 2, 3, 4, 5, 6]
+    lines = [json.loads(x) for x in hist.read_text().splitlines()]
+    assert [x["hand_no"] for x in lines] == [0, 1, 2, 3, 4, 5]
+    assert sum(doc["totals"]) == 0
+    for s in range(2):  # the totals are those of the deals on record
+        assert doc["totals"][s] == sum(d["net"][s] for d in doc["deals"])
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+@pytest.mark.parametrize("parallel", [[], ["--workers", "1"]])
+def test_play_refuses_an_output_in_a_missing_folder_before_playing(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    option: str,
+    parallel: list[str],
+) -> None:
+    """``--json`` in a folder that does not exist was found out only after the match
+    (the summary printed, then the error); with ``--workers`` ``--history`` too."""
+    from ofc_fast.parallel import cli as parallel_cli
+
+    def no_run(*args: object) -> None:
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(parallel_cli, "make_executor", no_run)
+    missing = tmp_path / "no-such-folder" / "out.json"
+    code = main(["play", "--hands", "3", *parallel, option, str(missing)])
+    printed, err = capsys.readouterr()
+    assert code == 2 and printed == ""  # nothing played, nothing printed
+    assert err.startswith(f"ofc-fast: error: {option}: cannot write ")
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_a_parallel_arena_writes_its_progress_lines(duplicate: bool) -> None:
+    """``arena --progress-json --workers N`` printed no progress line at all: the
+    parallel run never called the arena's ``on_progress``.  Lines come every
+    ``progress_every`` hands and after the last, with the standings of the hands
+    booked so far."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.parallel.tournament import run_arena
+
+    lines: list[dict] = []
+    deals: list = []
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("random"), parse_bot_spec("b@random")],
+        hands=5,
+        seed=3,
+        duplicate=duplicate,
+        on_deal=deals.append,
+        on_progress=lines.append,
+        progress_every=4,
+    )
+    report = run_arena(arena, LocalExecutor(), chunk_size=3)
+    total = 10 if duplicate else 5  # two seatings of each deck with --duplicate
+    expected = [4, 8, 10] if duplicate else [4, 5]
+    assert [x["hands_done"] for x in lines] == expected
+    assert {x["hands_total"] for x in lines} == {total}
+    for line in lines:  # the standings: points of the hands done, from the deals
+        done = deals[: line["hands_done"]]
+        for row in line["standings"]:
+            mine = [d.game.result().net[d.seats.index(row["name"])] for d in done]
+            assert row["points"] == sum(mine)
+    assert [s["points"] for s in lines[-1]["standings"]] == [
+        b["points"] for b in report["bots"]
+    ]
+
+
+@pytest.mark.parametrize("where", ["", "a-file"])
+def test_selfplay_out_must_name_a_folder(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    where: str,
+) -> None:
+    """``--out ""`` (an unset shell variable) wrote the shards and a manifest into the
+    current folder; ``--out`` naming a file failed with ``[Errno 17] File exists``,
+    naming no option."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a-file").write_text("mine\n")
+    args = ["selfplay", "--bots", "random", "--hands", "2", "--out", where]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --out: ") and err.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+    assert (tmp_path / "a-file").read_text() == "mine\n"
+
+
+def test_selfplay_refuses_chunk_size_it_would_ignore(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``selfplay --chunk-size 5`` was taken and ignored: a self-play task is a shard
+    (``--shard-size``), whatever ``--chunk-size`` says."""
+    args = ["selfplay", "--bots", "random", "--hands", "4", "--out", str(tmp_path / "o")]
+    assert main([*args, "--chunk-size", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --chunk-size: ") and "--shard-size" in err
+    assert not (tmp_path / "o").exists()

@@ -197,3 +197,26 @@ def test_play_bots_spec_keeps_its_case(tmp_path: Path, capsys: Any) -> None:
     rc = main([*line.split(), "--json", str(out)])
     assert rc == 0
     assert json.loads(out.read_text())
+
+
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("cut.npz", b"PK\x03\x04garbage"),  # a zip's magic, then nothing of one
+        ("text.npz", b"not a zip at all\n"),
+        pytest.param("text.zip", b"not a zip at all\n", id="sb3"),
+        pytest.param("cut.zip", b"PK\x03\x04garbage", id="sb3-cut"),
+    ],
+)
+def test_a_damaged_policy_file_is_a_bot_error(
+    tmp_path: Path, name: str, data: bytes
+) -> None:
+    """``--bots policy:cut.npz`` ended in zipfile.BadZipFile, ``policy:text.zip`` in
+    SB3's ValueError (tracebacks on the command line); both are BotError naming the
+    file."""
+    if name.endswith(".zip"):
+        pytest.importorskip("sb3_contrib")
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(BotError, match=f"cannot read the policy .*{name}"):
+        load_policy(path)

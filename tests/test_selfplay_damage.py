@@ -118,6 +118,12 @@ MANIFESTS = {
         "files must be",
     ),
     "sha256 missing": (lambda d: d["shards"][0].pop("sha256"), "sha256"),
+    # the decision count went into the manifest unchecked: the command line summed it
+    # (KeyError traceback, or "-3 decisions" said of a complete run)
+    "decisions missing": (lambda d: d["shards"][0].pop("decisions"), "decisions"),
+    "decisions a string": (lambda d: d["shards"][0].update(decisions="20"), "decisions"),
+    "decisions negative": (lambda d: d["shards"][0].update(decisions=-23), "decisions"),
+    "decisions a bool": (lambda d: d["shards"][0].update(decisions=True), "decisions"),
 }
 
 
@@ -143,6 +149,21 @@ def test_manifest_errors_from_the_command_line(
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "deals [0, 2]" in err and "Traceback" not in err
+
+
+def test_a_manifest_without_decision_counts_from_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was a KeyError traceback (exit status 1) from the summary line."""
+    args = ["selfplay", "--bots", "random", "--hands", "4", "--seed", "5"]
+    args += ["--shard-size", "2", "--out", str(tmp_path)]
+    assert main(args) == 0
+    edit_manifest(tmp_path, lambda d: d["shards"][1].pop("decisions"))
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: ") and err.count("\n") == 1
+    assert "shard 1's decisions" in err
 
 
 # -- one writer per --out

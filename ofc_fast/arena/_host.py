@@ -37,13 +37,13 @@ from __future__ import annotations
 import time
 from array import array
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..bots import make_bot
 from ..bots.registry import is_bot_spec
-from ..errors import ArenaError, BotError, MoveError
+from ..errors import ArenaError, BotError, MoveError, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
 from ._events import (
@@ -55,6 +55,7 @@ from ._events import (
     showdown_event,
 )
 from ._games import game_id_of, resolve_arena_rules
+from ._host_checks import MAX_DEADLINE_MS
 from ._protocol import (
     PROTO_VERSION,
     ActionFault,
@@ -214,10 +215,11 @@ class Arena:
         if timeout_ms is not None and (
             isinstance(timeout_ms, bool)
             or not isinstance(timeout_ms, int)
-            or timeout_ms < 1
+            or not 1 <= timeout_ms <= MAX_DEADLINE_MS  # the protocol's deadlines
         ):
             raise ArenaError(
-                f"timeout_ms must be a positive int or None, got {timeout_ms!r}"
+                f"timeout_ms must be an int 1..{MAX_DEADLINE_MS} (a day) or None, "
+                f"got {quote(timeout_ms)}"
             )
         if token is not None and (
             not isinstance(token, str)
@@ -557,11 +559,12 @@ class Arena:
                     rec.scoops += 1
 
     # -- the match
-    def _schedule(self) -> list[tuple[int, int]]:
-        """(deck, rotation) of every hand, in play order."""
-        if not self.duplicate:
-            return [(i, 0) for i in range(self.hands)]
-        return [(i, r) for i in range(self.hands) for r in range(self.players)]
+    def _schedule(self) -> Iterator[tuple[int, int]]:
+        """(deck, rotation) of every hand, in play order (made as the match goes: a
+        list of them would hold about 80 bytes a hand)."""
+        for i in range(self.hands):
+            for r in range(self.players if self.duplicate else 1):
+                yield i, r
 
     def run(self) -> dict[str, Any]:
         """Play the match and return its report."""
@@ -572,6 +575,7 @@ class Arena:
         fl = [[0] * n for _ in range(streams)]
         rot = [r for r in range(streams)]
         schedule = self._schedule()
+        total = self.hands * (n if self.duplicate else 1)
         try:
             self._connect()
             for hand_no, (deck, r) in enumerate(schedule):
@@ -582,12 +586,11 @@ class Arena:
                 if not self.duplicate and not any(fl[stream]):
                     rot[stream] += 1
                 if self.on_progress is not None and (
-                    self.hands_done % self.progress_every == 0
-                    or self.hands_done == len(schedule)
+                    self.hands_done % self.progress_every == 0 or self.hands_done == total
                 ):
                     from .report import progress_line
 
-                    self.on_progress(progress_line(self, len(schedule)))
+                    self.on_progress(progress_line(self, total))
         except _Forfeit:
             pass
         finally:

@@ -8,20 +8,31 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any
+from typing import IO, Any
 
-from ..cli.options import add_json_option
+from ..cli.options import add_json_option, check_output, is_rules_file, load_rules
 from ..errors import ArenaError
+from ..rules import RuleSet
+from ..table import check_seed
 
 __all__ = ["add_commands"]
+
+
+def _rules_of(value: str) -> str | RuleSet:
+    """``--rules`` of ``arena`` and ``bot``: a game id or a preset name, or a rules
+    JSON file (read here; the wire protocol names presets only, which the arena and
+    the bot check)."""
+    return load_rules(value) if is_rules_file(value) else value
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
     from .client import play_bot  # (ofc_fast/arena/client.py)
 
+    if args.seed is not None:  # (the bots' own checks differ: numpy's is a traceback)
+        check_seed(args.seed, "--seed")
     return play_bot(
         args.name,
-        rules=args.rules,
+        rules=None if args.rules is None else _rules_of(args.rules),
         seed=args.seed,
         connect=args.connect,
         time_budget=args.time_budget,
@@ -56,12 +67,31 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from .history import deal_record
 
     specs = [parse_bot_spec(b) for b in args.bot]
-    # closed in the finally below (on_deal writes to it while the arena runs)
-    hist = open(args.history, "w", encoding="utf-8") if args.history else None  # noqa: SIM115
+    if args.seed is not None:
+        check_seed(args.seed, "--seed")
+    check_output("--json", args.json)
+    check_output("--history", args.history)
+    from ..parallel.cli import check_parallel_options, executor_of, wants_parallel
+
+    check_parallel_options(args)
+    # opened when the first hand ends: a match that fails to start (a bot that is not
+    # there, a program that does not run) leaves an earlier history as it was
+    hist: list[IO[str]] = []
+
+    def history_file() -> IO[str]:
+        if not hist:
+            try:
+                hist.append(open(args.history, "w", encoding="utf-8"))  # noqa: SIM115
+            except OSError as exc:
+                raise ArenaError(
+                    f"--history: cannot write {args.history!r}: {exc.strerror}"
+                ) from None
+        return hist[0]
 
     def on_deal(d: DealRecord) -> None:
-        if hist is not None:  # written as the hands finish: the arena keeps none
-            hist.write(
+        if args.history:  # written as the hands finish: the arena keeps none
+            f = history_file()
+            f.write(
                 json.dumps(
                     deal_record(
                         d.game,
@@ -75,14 +105,14 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 )
                 + "\n"
             )
-            hist.flush()
+            f.flush()
 
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
 
     try:
         arena = Arena(
-            args.rules,
+            _rules_of(args.rules),
             specs,
             args.hands,
             args.seed,
@@ -94,8 +124,6 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             progress_every=args.progress_every,
             token=args.token,
         )
-        from ..parallel.cli import executor_of, wants_parallel
-
         if wants_parallel(
             args
         ):  # built-in bots on workers (ofc_fast/parallel/tournament.py)
@@ -105,15 +133,22 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
         else:
             report = arena.run()
+        if args.history:
+            history_file()  # a match that ended before its first hand: an empty file
     finally:
-        if hist is not None:
-            hist.close()
+        for f in hist:
+            f.close()
     text = json.dumps(report, indent=1)
     if args.json == "-":
         print(text)  # --json alone: the report is all that is printed
         return 0
     if args.json:
-        _write_atomic(args.json, text + "\n")
+        try:
+            _write_atomic(args.json, text + "\n")
+        except OSError as exc:
+            raise ArenaError(
+                f"--json: cannot write {args.json!r}: {exc.strerror}"
+            ) from None
     if not args.quiet:
         _print_standings(report)
     return 0
@@ -192,6 +227,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 def _cmd_report(args: argparse.Namespace) -> int:
     from .html import write_html_report
 
+    check_output("--output", args.output)
     side = write_html_report(args.report, args.history, args.output, embed=args.embed)
     print(f"wrote {args.output}" + (f" and {side}" if side else ""))
     return 0
@@ -213,7 +249,8 @@ def add_commands(sub: Any) -> None:
     b.add_argument(
         "--rules",
         default=None,
-        help="rules the bot is made with (default: the hello's game id)",
+        help="rules the bot is made with: a game id, a preset name or a rules JSON "
+        "file of a preset (default: the hello's game id)",
     )
     b.add_argument("--seed", type=int, default=None, help="the bot's seed (default 0)")
     b.add_argument(
@@ -248,7 +285,8 @@ def add_commands(sub: Any) -> None:
     a.add_argument(
         "--rules",
         default="ofc-pineapple",
-        help=f"game id ({', '.join(GAME_IDS)}) or preset name",
+        help=f"game id ({', '.join(GAME_IDS)}), preset name, or a rules JSON file "
+        "of a preset",
     )
     a.add_argument(
         "--bot", action="append", required=True, help="a bot (repeat once per seat)"
@@ -262,7 +300,10 @@ def add_commands(sub: Any) -> None:
     )
     a.add_argument("--seed", type=int, default=0, help="match seed")
     a.add_argument(
-        "--timeout-ms", type=int, default=5000, help="per-decision deadline (0: none)"
+        "--timeout-ms",
+        type=int,
+        default=5000,
+        help="per-decision deadline in ms, at most 86400000 (a day; 0: none)",
     )
     a.add_argument(
         "--fault-policy",

@@ -391,7 +391,7 @@ same moves, run after run (a time-budgeted search also depends on the machine)."
 def play_bot(
     name: str,
     *,
-    rules: str | None = None,
+    rules: str | RuleSet | None = None,
     seed: int | None = None,
     connect: int | None = None,
     time_budget: float | None = None,

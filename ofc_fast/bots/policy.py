@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -85,7 +86,7 @@ class MlpPolicy:
                 n = sum(1 for k in d.files if k.startswith("p"))
                 params = [d[f"p{i}"] for i in range(n)]
                 meta = {k[5:]: str(d[k]) for k in d.files if k.startswith("meta_")}
-        except (OSError, ValueError, KeyError) as exc:
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
             raise BotError(f"cannot read the policy {str(path)!r}: {exc}") from None
         return cls(params, meta.get("activations", "").split(","), meta)
 
@@ -140,7 +141,10 @@ class _Sb3Policy:
                 f"{path}: a saved SB3 model needs the training libraries: "
                 f'pip install "ofc-fast[rl-train]"'
             ) from None
-        self.model = MaskablePPO.load(path, device="cpu")
+        try:
+            self.model = MaskablePPO.load(path, device="cpu")
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise BotError(f"cannot read the policy {path!r}: {exc}") from None
         shape = self.model.observation_space.shape
         self.obs_type = "features" if shape and shape[0] != 828 else "bytes"
 

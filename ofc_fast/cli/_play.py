@@ -21,6 +21,7 @@ from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
+    check_output,
     emit_json,
     json_only,
     load_rules,
@@ -54,6 +55,8 @@ def run_play(args: argparse.Namespace) -> int:
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
         check_seed(args.seed, "--seed")
+    check_output("--json", args.json)  # before the match, not after it
+    check_output("--history", args.history)
     # what Match still checks is whether the seats fit one deck
     match = named(
         "--players",
@@ -229,7 +232,7 @@ def play_parallel(
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or json_only(args)
     t0 = time.perf_counter()
-    run, executor = play_run(
+    run, executor, interrupted = play_run(
         args,
         preset,
         players,
@@ -241,6 +244,11 @@ def play_parallel(
     elapsed = time.perf_counter() - t0
     match = run.match
     decisions = sum(o["decisions"] for o in run.outcomes)
+    if interrupted:
+        print(
+            f"interrupted: {units_played(run)} of {args.hands} deals played",
+            file=sys.stderr,
+        )
     if args.history:
         try:
             with open(args.history, "w", encoding="utf-8") as f:
@@ -278,8 +286,8 @@ def play_parallel(
             for s, d in enumerate(match.summary())
         ]
         what = (
-            f"{match.hands_played} deals ({args.hands} deals and the Fantasyland "
-            f"deals they earned)"
+            f"{match.hands_played} deals ({units_played(run)} deals and the "
+            f"Fantasyland deals they earned)"
             if chains
             else f"{match.hands_played} independent deals"
         )
@@ -336,11 +344,16 @@ def play_parallel(
             elapsed,
             decisions,
             deals,
-            interrupted=False,
+            interrupted=interrupted,
             mode="fantasyland-chains" if chains else "independent",
             executor=executor,
         )
-    return 0
+    return 130 if interrupted else 0
+
+
+def units_played(run: Any) -> int:
+    """The units (a deal and the Fantasyland deals it earns) of a parallel run."""
+    return len({o["deal"] for o in run.outcomes})
 
 
 def emit_play_json(

@@ -28,6 +28,8 @@ __all__ = [
     "add_json_option",
     "add_rules_option",
     "add_stacks_option",
+    "check_output",
+    "is_rules_file",
     "load_rules",
     "parse_stacks",
 ]
@@ -44,6 +46,16 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         raise type(exc)(f"{option}: {exc}") from None
 
 
+def is_rules_file(value: str) -> bool:
+    """Whether ``--rules VALUE`` names a rules JSON file rather than a preset or a
+    game id: it ends in ``.json``, has a path separator, or is a file.
+
+    >>> is_rules_file("thursday.json"), is_rules_file("ofc-pineapple")
+    (True, False)
+    """
+    return value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value)
+
+
 def load_rules(value: str) -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
     (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
@@ -51,12 +63,17 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     >>> load_rules("pineapple").name
     'PINEAPPLE'
     """
-    if value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value):
+    if is_rules_file(value):
         try:
             with open(value, encoding="utf-8") as f:
                 text = f.read()
         except OSError as exc:
             raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise RulesError(
+                f"--rules: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
+                f" at offset {exc.start})"
+            ) from None
         return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
     return named("--rules", rules_mod.get, value)
 
@@ -84,6 +101,26 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     return list(
         check_stacks(chips[0] if len(chips) == 1 else chips, seats, "--stacks") or ()
     )
+
+
+def check_output(option: str, path: str | None) -> None:
+    """Refuse, before any work, an output file that cannot be written where it is
+    asked for: a folder, or a file in a folder that does not exist (a long run found
+    that out only when it wrote its result).  ``None`` and ``-`` (standard output)
+    pass.  Errors name ``option``.
+
+    >>> check_output("--json", "/no/such/folder/out.json")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': no folder '/no/such/folder'
+    """  # noqa: E501 - the error message as the user sees it
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):
+        raise OfcError(f"{option}: cannot write {path!r}: it is a folder")
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise OfcError(f"{option}: cannot write {path!r}: no folder {folder!r}")
 
 
 def emit_json(args: argparse.Namespace, doc: Any) -> None:

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -53,12 +54,17 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     )
 
 
-def executor_of(args: argparse.Namespace) -> Executor:
-    """The executor the options ask for (errors name the option)."""
+def check_parallel_options(args: argparse.Namespace) -> None:
+    """``--workers`` and ``--chunk-size`` at least 1 (errors name the option)."""
     if args.workers is not None and args.workers < 1:
         raise GameError(f"--workers: must be at least 1, got {args.workers}")
     if args.chunk_size is not None and args.chunk_size < 1:
         raise GameError(f"--chunk-size: must be at least 1, got {args.chunk_size}")
+
+
+def executor_of(args: argparse.Namespace) -> Executor:
+    """The executor the options ask for (errors name the option)."""
+    check_parallel_options(args)
     return make_executor(args.workers, args.ray)
 
 
@@ -95,15 +101,23 @@ def play_run(
     *,
     history: bool,
     progress: bool,
-) -> tuple[Any, str]:
+) -> tuple[Any, str, bool]:
     """``ofc-fast play`` with ``--workers`` / ``--ray``: (the ParallelRun, the executor's
-    name)."""
+    name, whether Ctrl-C stopped it).  After Ctrl-C the run holds the chunks that were
+    back, in deal order, up to the first one missing."""
+    from ._plan import book, new_match
     from ._progress import Progress
-    from ._run import play_parallel
+    from ._run import ParallelRun, play_parallel
 
     fantasyland = not getattr(args, "independent", False)
     spec = _spec(rules, players, seed, args.hands, names, args.button, fantasyland)
     bar = Progress(args.hands, progress)
+    done: list[Any] = []  # the chunks played, in deal order
+
+    def on_chunk(res: Any) -> None:
+        done.append(res)
+        bar.advance(res.stop - res.start)
+
     with executor_of(args) as ex:
         try:
             run = play_parallel(
@@ -111,11 +125,19 @@ def play_run(
                 ex,
                 chunk_size=args.chunk_size or DEFAULT_CHUNK,
                 history=history,
-                on_chunk=lambda res: bar.advance(res.stop - res.start),
+                on_chunk=on_chunk,
             )
+        except KeyboardInterrupt:
+            run = ParallelRun(spec, new_match(spec))
+            for res in done:
+                for o in res.outcomes:
+                    book(run.match, o)
+                run.outcomes.extend(res.outcomes)
+                run.lines.extend(res.lines)
+            return run, ex.name, True
         finally:
             bar.close()
-        return run, ex.name
+        return run, ex.name, False
 
 
 def _cmd_selfplay(args: argparse.Namespace) -> int:
@@ -128,6 +150,14 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
     if args.shard_size < 1:
         raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
+    if args.chunk_size is not None:  # (the option comes with --workers and --ray)
+        raise GameError(
+            "--chunk-size: a self-play task is one shard; set its deals with --shard-size"
+        )
+    if not args.out.strip():  # (an unset shell variable: not the current folder)
+        raise GameError("--out: a folder is needed, got an empty name")
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        raise GameError(f"--out: {args.out!r} is a file, not a folder")
     spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)
     with executor_of(args) as ex:
         doc = selfplay(

@@ -31,8 +31,8 @@ shard_size - 1``.  In ``OUT``:
   command again skips them (a different run in the same directory is refused), so no
   deal is written twice and the files are the same bytes as an uninterrupted run.
   A resume first checks every listed shard: its entry must be the plan's (index,
-  deals, file names; SelfPlayError for a manifest that is not), and both its files
-  must exist with the listed SHA-256; a shard that fails (deleted, truncated,
+  deals, file names, a decision count; SelfPlayError for a manifest that is not),
+  and both its files must exist with the listed SHA-256; a shard that fails (deleted, truncated,
   overwritten) is written again, so ``complete: true`` is never said over bad data.
 * ``.selfplay.lock``: one writer per directory; a second ``selfplay`` on the same
   ``OUT`` is refused (SelfPlayError) while the first runs.
@@ -176,6 +176,9 @@ def _entry_problem(entry: Any, chunks: list[ChunkTask]) -> str | None:
         return f"shard {k} must hold deals [{c.start}, {c.stop}], not {quote(entry.get('deals'))}"
     if entry.get("files") != {"npz": f"{name}.npz", "jsonl": f"{name}.jsonl"}:
         return f"shard {k}'s files must be {name}.npz and {name}.jsonl"
+    n = entry.get("decisions")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        return f"shard {k}'s decisions must be a count >= 0, not {quote(n)}"
     sha = entry.get("sha256")
     if not isinstance(sha, dict) or not all(isinstance(sha.get(x), str) for x in _KINDS):
         return f"shard {k}'s sha256 must hold the digests of its npz and jsonl"

@@ -107,9 +107,10 @@ def run_arena(
     on_hand: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """Play an :class:`~ofc_fast.arena.Arena` of built-in bots on ``executor`` and return
-    its report (the arena's ``on_deal`` is called per hand, in order)."""
+    its report (the arena's ``on_deal`` is called per hand, in order, and its
+    ``on_progress`` as :meth:`~ofc_fast.arena.Arena.run` calls it)."""
     from ..arena import BotRecord, DealRecord
-    from ..arena.report import match_report
+    from ..arena.report import match_report, progress_line
 
     external = [s.label for s in arena.specs if s.kind != "builtin"]
     if external:
@@ -146,4 +147,8 @@ def run_arena(
             arena.record(deal)  # books it and calls the arena's on_deal
             if on_hand is not None:
                 on_hand(deal)
+            if arena.on_progress is not None and (
+                arena.hands_done % arena.progress_every == 0 or arena.hands_done == total
+            ):  # as Arena.run: every progress_every hands, and after the last
+                arena.on_progress(progress_line(arena, total))
     return match_report(arena)
