@@ -750,7 +750,10 @@ def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
     assert files[0] == files[1]
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="run on a POSIX system: the test reads /dev/zero")
+@pytest.mark.skipif(
+    not os.path.exists("/dev/zero"),
+    reason="run on a POSIX system: the test reads /dev/zero",
+)
 def test_load_model_reads_no_more_than_a_model_file(tmp_path: Path):
     """load_model reads a regular file of at most the largest model file's size: a
     device (/dev/zero: endless) is refused at once, not read until memory runs out,
