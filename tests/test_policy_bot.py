@@ -215,7 +215,7 @@ def test_a_damaged_policy_file_is_a_bot_error(
     SB3's ValueError (tracebacks on the command line); both are BotError naming the
     file."""
     if name.endswith(".zip"):
-        pytest.importorskip("sb3_contrib")
+        pytest.importorskip("sb3_contrib", reason="pip install .[rl-train]")
     path = tmp_path / name
     path.write_bytes(data)
     with pytest.raises(BotError, match=f"cannot read the policy .*{name}"):
