@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from ._native import lib
 from .errors import TableError, quote
 from .rules import as_rules
@@ -51,8 +53,16 @@ FANTASYLAND_CARDS: tuple[int, int] = (lib.OFC_BOARD_CARDS, lib.OFC_GAME_MAX_DEAL
 """Fewest and most cards of a Fantasyland hand (0 means the seat plays normally)."""
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def as_int(value: object) -> int | None:
+    """``value`` as a Python int when it is an integer, a Python or a NumPy one (never
+    a bool), else None: the one test of "an int" of table parameters.
+
+    >>> as_int(np.uint64(7)), as_int(True), as_int(7.0)
+    (7, None, None)
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        return None
+    return int(value)
 
 
 def check_players(players: object, rules: RulesLike | None, what: str = "players") -> int:
@@ -65,13 +75,13 @@ def check_players(players: object, rules: RulesLike | None, what: str = "players
     """
     rules = None if rules is None else as_rules(rules, "check_players")
     most = MAX_SEATS if rules is None else min(rules.max_players, MAX_SEATS)
-    if not _is_int(players):
+    n = as_int(players)
+    if n is None:
         raise TableError(f"{what} must be an int, got {quote(players)}")
-    assert isinstance(players, int)
-    if not 2 <= players <= most:
+    if not 2 <= n <= most:
         table = "a table" if rules is None else rules.name
-        raise TableError(f"{table} seats 2 to {most} {what}, got {quote(players)}")
-    return players
+        raise TableError(f"{table} seats 2 to {most} {what}, got {quote(n)}")
+    return n
 
 
 def check_seat(
@@ -83,12 +93,12 @@ def check_seat(
     >>> check_seat(1, 2)
     1
     """
-    if not _is_int(seat):
+    n = as_int(seat)
+    if n is None:
         raise TableError(f"{what} must be a seat number (an int), got {quote(seat)}")
-    assert isinstance(seat, int)
-    if not 0 <= seat < players:
-        raise TableError(f"{what} {quote(seat)} is not a seat of {players} {unit}".lstrip())
-    return seat
+    if not 0 <= n < players:
+        raise TableError(f"{what} {quote(n)} is not a seat of {players} {unit}".lstrip())
+    return n
 
 
 def check_seed(seed: object, what: str = "seed") -> int:
@@ -97,10 +107,10 @@ def check_seed(seed: object, what: str = "seed") -> int:
     >>> check_seed(7)
     7
     """
-    if not _is_int(seed) or not 0 <= seed <= SEED_MAX:  # type: ignore[operator]
+    n = as_int(seed)
+    if n is None or not 0 <= n <= SEED_MAX:
         raise TableError(f"{what}: must be 0..2**64-1, got {quote(seed)}")
-    assert isinstance(seed, int)
-    return seed
+    return n
 
 
 def check_stacks(
@@ -118,7 +128,7 @@ def check_stacks(
     """
     if stacks is None:
         return None
-    if _is_int(stacks):
+    if as_int(stacks) is not None:
         values: tuple[object, ...] = (stacks,) * players
     else:
         try:
@@ -127,15 +137,14 @@ def check_stacks(
             raise TableError(
                 f"{what}: one chip count per seat, got {quote(stacks)}"
             ) from None
-    if (len(values) < players if at_least else len(values) != players) or not all(
-        _is_int(x) for x in values
-    ):
+    ints = tuple(as_int(x) for x in values)
+    if (len(values) < players if at_least else len(values) != players) or None in ints:
         need = f"at least {quote(players)}" if at_least else f"{quote(players)}"
         raise TableError(
             f"{what}: expected {need} chip counts (ints), one per seat, "
             f"got {quote(values, 200)}"
         )
-    chips: tuple[int, ...] = values  # type: ignore[assignment]
+    chips: tuple[int, ...] = ints  # type: ignore[assignment]
     if chips and min(chips) < 0:
         raise TableError(f"{what}: chip counts must be >= 0, got {quote(chips, 200)}")
     if chips and max(chips) > STACK_MAX:
@@ -168,10 +177,12 @@ def check_fantasyland(
         raise TableError(f"fantasyland needs one count per seat ({players}), got {len(fl)}")
     lo, hi = FANTASYLAND_CARDS
     for s, n in enumerate(fl):
-        if not _is_int(n) or not (n == 0 or lo <= n <= hi):
+        c = as_int(n)
+        if c is None or not (c == 0 or lo <= c <= hi):
             raise TableError(
                 f"seat {s}: Fantasyland cards must be 0 or {lo}..{hi}, got {quote(n)}"
             )
+    fl = tuple(int(n) for n in fl)
     if any(fl) and rules.game is GameKind.CLASSIC:
         raise TableError("classic Chinese Poker has no Fantasyland")
     if any(fl) and rules.fantasyland is None:

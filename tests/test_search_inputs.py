@@ -256,3 +256,24 @@ def test_make_observation_opponents_any_iterable() -> None:
     want = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", boards)
     assert make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", iter(boards)) == want
     assert make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", tuple(boards)) == want
+
+
+def test_advise_takes_numpy_numbers_as_the_python_ones() -> None:
+    """``advise`` refused NumPy scalars ("samples must be an int ..., got np.int64(8)")
+    where the bots, Game and VectorEnv take them: each gives the advice of the Python
+    number, and NumPy bools, complex numbers and NaN stay refused."""
+    g = Game(P, 2, seed=1)
+    ref = advise(g, samples=8, seed=3, row_weight=1.0, opponent=0.5)
+    for kw in (
+        {"samples": np.int64(8)},
+        {"seed": np.uint64(3)},
+        {"row_weight": np.float32(1.0)},
+        {"opponent": np.float64(0.5)},
+    ):
+        got = advise(
+            g, **{"samples": 8, "seed": 3, "row_weight": 1.0, "opponent": 0.5, **kw}
+        )
+        assert [(a.move, a.ev) for a in got] == [(a.move, a.ev) for a in ref], kw
+    for bad in (np.bool_(True), np.complex128(8), np.float64("nan"), np.float64(8.0)):
+        with pytest.raises(SearchError, match="samples"):
+            advise(g, samples=bad)

@@ -159,3 +159,30 @@ def test_table_limits_come_from_c() -> None:
     assert FANTASYLAND_CARDS == (13, 17)
     Game(rules.PINEAPPLE, 2, seed=1, stacks=[STACK_MAX, 0])  # the limit itself is fine
     Match(rules.PINEAPPLE, 2, seed=1, stacks=STACK_MAX)
+
+
+def test_numpy_integers_are_the_python_ints() -> None:
+    """Game(seed=np.int64(3)) was a TableError ("must be 0..2**64-1, got
+    np.int64(3)") though the bots and VectorEnv take NumPy ints: every table check
+    takes a NumPy integer as the Python int (and returns a Python int), and still
+    refuses NumPy bools and floats."""
+    import numpy as np
+
+    from ofc_fast.table import check_players, check_seat, check_seed, check_table
+
+    assert (
+        Game(rules.PINEAPPLE, np.int64(2), seed=np.uint64(3)).history()
+        == Game(rules.PINEAPPLE, 2, seed=3).history()
+    )
+    got = check_table(
+        rules.OFC, np.int8(3), np.int16(2), np.int32(100), (np.uint8(14), 0, 0)
+    )
+    assert got == (3, 2, (100, 100, 100), (14, 0, 0))
+    assert all(type(x) is int for x in (got[0], got[1], *got[2], *got[3]))  # type: ignore[misc]
+    assert type(check_seed(np.uint64(2**64 - 1))) is int
+    assert check_seat(np.int64(1), 2) == 1 and check_players(np.int64(4), None) == 4
+    for bad in (np.bool_(True), np.float64(2.0)):
+        with pytest.raises(TableError):
+            check_players(bad, None)
+        with pytest.raises(TableError):
+            check_seed(bad)

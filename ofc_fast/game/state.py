@@ -49,7 +49,7 @@ from ..cards import cards_str, parse_card
 from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
-from ..table import check_seat, check_seed, check_table
+from ..table import as_int, check_seat, check_seed, check_table
 from ._engine import KIND, game_rules, raise_move_error, resolve_rules
 from .moves import (
     Move,
@@ -134,9 +134,10 @@ def _schedule(_rules: Any, raw: bytes, nsteps: int) -> tuple[tuple[int, ...], ..
 
 
 def _int_arg(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    n = as_int(value)
+    if n is None:
         raise GameError(f"{what} must be an int, got {type(value).__name__}")
-    return value
+    return n
 
 
 class Game:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from .._native import lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import parse_cards
@@ -29,17 +31,22 @@ NO_CARD = 0xFF
 
 
 def in_range(value: Any, low: float, high: float, integer: bool = False) -> bool:
-    """True when ``value`` is a number (an int when ``integer``; never a bool) within
-    low..high; NaN, arrays and anything else are False, never an exception.
+    """True when ``value`` is a number, Python's or a NumPy scalar (an int when
+    ``integer``; never a bool) within low..high; NaN, arrays and anything else are
+    False, never an exception.
 
     >>> in_range(0.5, 0, 1), in_range(True, 0, 1), in_range(2.0, 0, 5, integer=True)
     (True, False, False)
+    >>> in_range(np.int64(3), 0, 5, integer=True), in_range(np.float32(0.5), 0, 1)
+    (True, True)
     """
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         return False
-    if integer and not isinstance(value, int):
+    if integer and not isinstance(value, (int, np.integer)):
         return False
-    return low <= value <= high
+    return bool(low <= value <= high)
 
 
 def int_in(value: Any, what: str, low: int, high: int) -> int:
