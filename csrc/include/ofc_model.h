@@ -41,7 +41,9 @@
  * and sums blocks of 16 outputs in registers.  On x86-64 with GCC or Clang the
  * library also carries an AVX2 copy of the pass (each block four vectors of 4
  * doubles) and uses it when the CPU has AVX2; it performs the same operations in the
- * same order, so every CPU gets the same bits.
+ * same order, so every CPU gets the same bits.  (The library turns off Clang's
+ * default contraction of a * b + c into a fused multiply-add, which it would do on
+ * every arm64 CPU and on x86-64 with -mfma; GCC does not contract in ISO C99.)
  *
  * Example
  * -------
@@ -121,6 +123,7 @@ uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
  * @param data  the file's bytes (NULL only with n 0: then OFC_E_MODEL_TRUNCATED).
  * @param n     how many.
  * @param out   receives the model (its contents are unspecified on error).
+ * @pre data holds n readable bytes (every byte is checked: no input reads past them).
  * @return OFC_OK; OFC_E_VALUE (out NULL); OFC_E_MODEL_TRUNCATED (shorter than a
  *         header or than the header says, or longer); OFC_E_MODEL_MAGIC;
  *         OFC_E_MODEL_VERSION; OFC_E_MODEL_CHECKSUM; OFC_E_MODEL_SHAPE (a count or
@@ -136,6 +139,9 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
  * @param cards  cards on the board (0..13);
  * @param x      m->inputs features;
  * @param out    receives the value.
+ * @pre m was filled by an ofc_vm_parse() that returned OFC_OK (a struct it refused is
+ *      not checked again here), and x holds m->inputs floats.  m is only read: any
+ *      number of threads may evaluate one model at once.
  * @return OFC_OK, OFC_E_VALUE (a NULL pointer), OFC_E_MODEL_NO_NET. */
 int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double *out);
 

@@ -6,6 +6,16 @@
 
 #include "ofc_ev_model.h" /* ofc_ev_counts_ok() */
 
+/* No fused multiply-add in the forward pass (ofc_model.h): each product is rounded to
+ * double, then added.  Clang contracts a * b + c within an expression by default
+ * (-ffp-contract=on) wherever the target has FMA (every arm64 CPU, x86-64 with -mfma or
+ * -march=native): the standard pragma turns that off.  GCC does not read the pragma
+ * (-Wunknown-pragmas) and contracts only in GNU modes (-ffp-contract=fast): the
+ * library is compiled as ISO C99 (-std=c99), where it does not. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* OFC_VM_OPP_COUNTS is a literal (cffi reads it); it must be one count per row and
  * strength. */
 typedef char ofc_vm_opp_counts_check[OFC_VM_OPP_COUNTS == OFC_ROWS * OFC_STRENGTH_TABLE_SIZE

@@ -175,7 +175,9 @@ static size_t build_wide(uint8_t *f, uint32_t seed, float *w)
 }
 
 /* The forward pass as the header states it: per output, the bias, then each nonzero
- * input's product added in input order; ReLU between layers. */
+ * input's product added in input order; ReLU between layers.  Each product is rounded
+ * to double on its own (a volatile store): no fused multiply-add here, whatever the
+ * compiler's contraction default, so a library that fuses one fails the bit test. */
 static double reference(const float *w, const float *x)
 {
     double a[WIDE], b[WIDE];
@@ -189,7 +191,8 @@ static double reference(const float *w, const float *x)
             double acc = w[nin * nout + j];
             for (i = 0; i < nin; i++) {
                 if (a[i] != 0.0) {
-                    acc += (double)w[j * nin + i] * a[i];
+                    volatile double p = (double)w[j * nin + i] * a[i];
+                    acc += p;
                 }
             }
             b[j] = (l < 2 && acc < 0) ? 0.0 : acc;
@@ -282,6 +285,89 @@ static void test_damaged_files(void)
         reseal(file, n);
         CHECK_EQ(ofc_vm_parse(file, n, &m),
                  i >= 5 && i <= 12 && i != 9 ? OFC_OK : OFC_E_MODEL_SHAPE);
+    }
+    build(file, 0);
+}
+
+/* Two nets of 64 -> 256 -> 256 -> 256 -> 1 (148,481 parameters each): together more
+ * than OFC_VM_MAX_PARAMS, so the second is refused before its bytes are read. */
+static void test_parameter_budget(void)
+{
+    static const uint32_t width[5] = {OFC_VF_N, 256, 256, 256, 1};
+    static ofc_vmodel m;
+    size_t per = 256 * 65 + 256 * 257 * 2 + 257, size = 64 + 2 * (28 + 4 * per), at, i;
+    uint8_t *f = malloc(size);
+    uint32_t net, l;
+    CHECK(f != NULL && 2 * per > OFC_VM_MAX_PARAMS && per <= OFC_VM_MAX_PARAMS);
+    if (f == NULL) {
+        return;
+    }
+    at = put_header(f, 0, 2);
+    for (net = 0; net < 2; net++) {
+        at += put32(f + at, 5 + net);
+        at += put32(f + at, 4);
+        for (l = 0; l < 5; l++) {
+            at += put32(f + at, width[l]);
+        }
+        for (i = 0; i < per; i++) {
+            at += putf(f + at, 0.0f);
+        }
+    }
+    CHECK(at == size);
+    CHECK_EQ(ofc_vm_parse(f, seal(f, size), &m), OFC_E_MODEL_SHAPE);
+    put32(f + 36, 1); /* the first net alone fits; then the second is bytes too many */
+    CHECK_EQ(ofc_vm_parse(f, size, &m), OFC_E_MODEL_SHAPE);
+    CHECK_EQ(ofc_vm_parse(f, seal(f, size - 28 - 4 * per), &m), OFC_OK);
+    free(f);
+}
+
+/* Shapes and numbers out of range, one at a time in build()'s file (its first net:
+ * cards at 64, layers at 68, widths at 72, 76, 80, 133 parameters from 84), each
+ * refused with its code; the header fields outside the checksum need no reseal. */
+static void test_bad_shapes_and_numbers(void)
+{
+    static const struct {
+        size_t at;
+        uint32_t value;
+        int32_t want;
+    } cases[] = {
+        {68, 0, OFC_E_MODEL_SHAPE},           /* no layer */
+        {68, 5, OFC_E_MODEL_SHAPE},           /* more than OFC_VM_MAX_LAYERS */
+        {76, 257, OFC_E_MODEL_SHAPE},         /* wider than OFC_VM_MAX_WIDTH */
+        {80, 2, OFC_E_MODEL_SHAPE},           /* a last layer of 2 outputs */
+        {84, 0x7f800000u, OFC_E_MODEL_VALUE}, /* +inf, the first weight */
+        {84, 0xff800000u, OFC_E_MODEL_VALUE}, /* -inf */
+        {84 + 4 * 132, 0x7fc00000u, OFC_E_MODEL_VALUE}, /* NaN, the net's last bias */
+        {84 + 4 * 132, 0x7f7fffffu, OFC_OK},  /* FLT_MAX is a number */
+    };
+    static const struct {
+        size_t at;
+        uint32_t value;
+        int32_t want;
+    } header[] = {
+        {12, 63, OFC_E_MODEL_VERSION},             /* header bytes other than 64 */
+        {16, 0xffffffffu, OFC_E_MODEL_TRUNCATED},  /* 64 + payload past 2^32 */
+        {16, 0xffffffc0u, OFC_E_MODEL_TRUNCATED},  /* ... 0 in a 32-bit size_t */
+        {28, 0, OFC_E_MODEL_SHAPE},                /* no inputs */
+        {28, 257, OFC_E_MODEL_SHAPE},              /* too many */
+        {32, 1, OFC_E_MODEL_SHAPE},                /* players: 0 or 2..4 */
+        {32, 5, OFC_E_MODEL_SHAPE},
+        {32, 0, OFC_OK},
+        {32, 4, OFC_OK},
+        {36, 14, OFC_E_MODEL_SHAPE},               /* more than OFC_VM_MAX_NETS */
+    };
+    static ofc_vmodel m;
+    size_t n = build(file, 0), k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        build(file, 0);
+        put32(file + cases[k].at, cases[k].value);
+        reseal(file, n);
+        CHECK_EQ(ofc_vm_parse(file, n, &m), cases[k].want);
+    }
+    for (k = 0; k < sizeof header / sizeof header[0]; k++) {
+        build(file, 0);
+        put32(file + header[k].at, header[k].value);
+        CHECK_EQ(ofc_vm_parse(file, n, &m), header[k].want);
     }
     build(file, 0);
 }
@@ -541,6 +627,8 @@ int main(void)
     test_parse_and_eval();
     test_wide_model_bits();
     test_damaged_files();
+    test_bad_shapes_and_numbers();
+    test_parameter_budget();
     test_opponent_rows();
     test_features();
     test_complete_board();
