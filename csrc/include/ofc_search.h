@@ -55,7 +55,10 @@
  * changes, and with m->value NULL the search is the rollout-only search.  Give it the
  * model's tables as ev (ofc_value_ev_tables(): those of its opponent rows, if its file
  * carries them): the model's features and the search's completions then price boards
- * against the same opponent.
+ * against the same opponent.  ofc_search_model_check() refuses a model of another
+ * feature set; a board of a size the model has no net for is valued, silently, as
+ * OFC_SEARCH_FOUL_VALUE, so give a model with a net for every board size the rollouts
+ * value (the Python search refuses one that lacks any).
  *
  * Opponents
  * ---------
@@ -187,7 +190,8 @@ typedef struct ofc_completion_result {
 
 /*! ofc_search_model_check():
  * @brief Checks a model: every number finite, |fl_value| <= 1e6, 0 <= row_weight
- *        <= 1e6, 0 <= opp_random <= 1, opp_self 0 or 1.
+ *        <= 1e6, 0 <= opp_random <= 1, opp_self 0 or 1, a value model (if any) of
+ *        feature set OFC_VF_SET with OFC_VF_N inputs (ofc_value.h).
  * @param m  the model (NULL is rejected).
  * @return OFC_OK or OFC_E_VALUE. */
 int32_t ofc_search_model_check(const ofc_search_model *m);

@@ -292,6 +292,10 @@ int32_t ofc_search_model_check(const ofc_search_model *m)
         !isfinite(m->opp_random) || m->opp_random < 0 || m->opp_random > 1 || m->opp_self > 1) {
         return OFC_E_VALUE;
     }
+    if (m->value != NULL && /* features this library computes (ofc_value_ctx_check) */
+        (m->value->feature_set != OFC_VF_SET || m->value->inputs != OFC_VF_N)) {
+        return OFC_E_VALUE;
+    }
     for (i = 0; i < OFC_SEARCH_FL_VALUES; i++) {
         if (!isfinite(m->fl_value[i]) || fabs(m->fl_value[i]) > 1e6) {
             return OFC_E_VALUE;

@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "ofc_search.h"
+#include "ofc_value.h" /* OFC_VF_SET, OFC_VF_N */
 
 static ofc_rules rules;
 static ofc_fl_rules fl;
@@ -470,6 +471,25 @@ static void test_self_opponent(void)
                                  OFC_COMPLETE_SEQUENTIAL, 11, 0, 1, x, NULL), OFC_E_VALUE);
 }
 
+/* A learned value model of another feature set (or input count) than the library
+ * computes is refused by the model check: before, it passed, and every board the
+ * sequential rollouts valued by it counted silently as a foul. */
+static void test_value_model_feature_set(void)
+{
+    static ofc_vmodel vm; /* only the header fields are read by the check */
+    ofc_search_model s;
+    memset(&s, 0, sizeof s);
+    s.value = &vm;
+    vm.feature_set = OFC_VF_SET;
+    vm.inputs = OFC_VF_N;
+    CHECK_EQ(ofc_search_model_check(&s), OFC_OK);
+    vm.feature_set = OFC_VF_SET + 1;
+    CHECK_EQ(ofc_search_model_check(&s), OFC_E_VALUE);
+    vm.feature_set = OFC_VF_SET;
+    vm.inputs = OFC_VF_N - 1;
+    CHECK_EQ(ofc_search_model_check(&s), OFC_E_VALUE);
+}
+
 int main(void)
 {
     int i;
@@ -488,6 +508,7 @@ int main(void)
     test_random_opponent();
     test_self_opponent();
     test_stats();
+    test_value_model_feature_set();
     model.row_weight = NAN;
     CHECK_EQ(ofc_search_model_check(&model), OFC_E_VALUE);
     CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);
