@@ -1,5 +1,6 @@
-/* test_threads.c -- the batch kernels from two threads on the same read-only inputs
- * and rule set (the library's promise: no global mutable state, inputs only read).
+/* test_threads.c -- the batch kernels, and a learned value model (ofc_vm_eval(),
+ * ofc_value_board()), from two threads on the same read-only inputs, rule set and
+ * model (the library's promise: no global mutable state, inputs only read).
  * Each thread's results must equal the single-threaded ones.  tests/c/run.sh also runs
  * this program under ThreadSanitizer, which reports any data race inside the library. */
 #include <pthread.h>
@@ -10,10 +11,13 @@
 
 #include "check.h"
 #include "ofc_fast.h"
+#include "ofc_value.h"
 
 #define N_HANDS 3000
 #define N_PAIRS 1500
 #define ROUNDS 4
+#define N_VALUES 400 /* boards of 7 cards valued by the model */
+#define VM_HIDDEN 16 /* the model: one net, 64 -> 16 -> 1, for 7 cards */
 
 /* The shared, read-only inputs and the single-threaded answers. */
 typedef struct shared {
@@ -23,9 +27,16 @@ typedef struct shared {
     int32_t rank5[N_HANDS], rank3[N_HANDS], royalty[3 * N_PAIRS];
     int32_t net_ofc[N_PAIRS], net_classic[N_PAIRS];
     uint32_t naturals[N_PAIRS];
+    uint8_t boards7[13 * N_VALUES];
+    float x[OFC_VF_N * N_VALUES];
+    double eval[N_VALUES], value[N_VALUES];
 } shared;
 
 static shared data;
+static ofc_vmodel vm;       /* about 1 MB */
+static ofc_ev_tables ev;    /* about 380 KB */
+static ofc_value_ctx vctx;  /* rules, ev and vm above */
+static uint8_t vm_bytes[64 + 4 * (5 + VM_HIDDEN * (OFC_VF_N + 1) + VM_HIDDEN + 1)];
 
 /* Deterministic deals: a Fisher-Yates shuffle driven by a 64-bit LCG. */
 static void deal(uint64_t *state, uint8_t *out, size_t n)
@@ -43,6 +54,28 @@ static void deal(uint64_t *state, uint8_t *out, size_t n)
         deck[j] = deck[i];
         deck[i] = out[i];
     }
+}
+
+/* The model's values (ofc_vm_eval() of the shared inputs, ofc_value_board() of the
+ * shared boards) into out[0..1]; 0 when every call succeeds. */
+static int model_values(double out[2][N_VALUES])
+{
+    size_t i;
+    int wrong = 0;
+    for (i = 0; i < N_VALUES; i++) {
+        wrong |= ofc_vm_eval(&vm, 7, data.x + OFC_VF_N * i, &out[0][i]) != OFC_OK;
+        wrong |= ofc_value_board(&vctx, data.boards7 + 13 * i, 0, &out[1][i]) != OFC_OK;
+    }
+    return wrong;
+}
+
+/* model_values() equal to the single-threaded ones; 0 when they are. */
+static int run_model(void)
+{
+    double out[2][N_VALUES];
+    int wrong = model_values(out);
+    wrong |= memcmp(out[0], data.eval, sizeof data.eval) != 0;
+    return wrong | (memcmp(out[1], data.value, sizeof data.value) != 0);
 }
 
 /* Every batch kernel once over the shared inputs; 0 when all answers match. */
@@ -64,7 +97,7 @@ static int run_all(int32_t *scratch, uint8_t *foul)
     for (i = 0; i < N_PAIRS; i += 97) {
         wrong |= ofc_naturals(data.a + 13 * i, &nat) != OFC_OK || nat.mask != data.naturals[i];
     }
-    return wrong;
+    return wrong | run_model();
 }
 
 static void *worker(void *arg)
@@ -81,6 +114,70 @@ static void *worker(void *arg)
         *wrong |= run_all(scratch[id], foul[id]);
     }
     return wrong;
+}
+
+static size_t vm_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+    return 4;
+}
+
+/* The model file (weights from an LCG), parsed into vm; the context; the boards of 7
+ * cards (front 2, middle 3, back 2 of the shared boards), the inputs, and their
+ * single-threaded values. */
+static void prepare_model(void)
+{
+    static const uint32_t head[] = {7, 2, OFC_VF_N, VM_HIDDEN, 1};
+    uint64_t state = 777, h;
+    size_t at = 64, i, k;
+    double out[2][N_VALUES];
+    memset(vm_bytes, 0, 64);
+    memcpy(vm_bytes, "OFCVALUE", 8);
+    vm_put32(vm_bytes + 8, 1);
+    vm_put32(vm_bytes + 12, OFC_VM_HEADER_BYTES);
+    vm_put32(vm_bytes + 24, OFC_VF_SET);
+    vm_put32(vm_bytes + 28, OFC_VF_N);
+    vm_put32(vm_bytes + 36, 1);
+    for (i = 0; i < 5; i++) {
+        at += vm_put32(vm_bytes + at, head[i]);
+    }
+    while (at < sizeof vm_bytes) {
+        float w;
+        uint32_t u;
+        state = state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+        w = (float)((int)(state >> 56) - 128) / 128.0f;
+        memcpy(&u, &w, 4);
+        at += vm_put32(vm_bytes + at, u);
+    }
+    vm_put32(vm_bytes + 16, (uint32_t)(at - 64));
+    h = ofc_vm_checksum(vm_bytes + 64, at - 64);
+    vm_put32(vm_bytes + 40, (uint32_t)h);
+    vm_put32(vm_bytes + 44, (uint32_t)(h >> 32));
+    CHECK_EQ(ofc_vm_parse(vm_bytes, at, &vm), OFC_OK);
+    CHECK_EQ(ofc_ev_tables_init(&data.ofc, &ev), OFC_OK);
+    vctx.rules = &data.ofc;
+    vctx.ev = &ev;
+    vctx.model = &vm;
+    vctx.players = 2;
+    for (i = 0; i < N_VALUES; i++) {
+        uint8_t *b = data.boards7 + 13 * i;
+        const uint8_t *src = data.a + 13 * i;
+        memset(b, OFC_NO_CARD, 13);
+        memcpy(b, src, 2);         /* front */
+        memcpy(b + 3, src + 3, 3); /* middle */
+        memcpy(b + 8, src + 8, 2); /* back */
+        for (k = 0; k < OFC_VF_N; k++) {
+            state = state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            data.x[OFC_VF_N * i + k] =
+                (state >> 62) == 0 ? 0.0f : (float)(state >> 40) / 16777216.0f;
+        }
+    }
+    CHECK_EQ(model_values(out), 0);
+    memcpy(data.eval, out[0], sizeof data.eval);
+    memcpy(data.value, out[1], sizeof data.value);
 }
 
 static void prepare(void)
@@ -122,6 +219,7 @@ static void prepare(void)
         data.naturals[i] = nat.mask;
     }
     CHECK_EQ(ofc_eval_boards(&data.ofc, data.a, N_PAIRS, NULL, NULL, foul, &bad), OFC_OK);
+    prepare_model();
 }
 
 int main(void)
