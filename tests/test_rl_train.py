@@ -170,3 +170,18 @@ def test_adapters_take_integer_actions_only(sb3: Any) -> None:
             with pytest.raises(MoveError):
                 env.step(bad)
         env.step(legal)
+
+
+def test_observation_type_defaults(sb3: Any) -> None:
+    """docs/environments.md: the environments observe the 828-byte encoding by
+    default, the SB3 adapters (``VecEnv``, ``GymVectorEnv``) the 696 features."""
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    venv = VectorEnv("pineapple", num_envs=2, seed=0)
+    obs, _ = venv.reset()
+    assert (obs.dtype, obs.shape) == (np.uint8, (2, 828))
+    sb3_obs = VecEnv("pineapple", num_envs=2, seed=0).reset()
+    assert (sb3_obs.dtype, sb3_obs.shape) == (np.float32, (2, 696))
+    gym_obs, _ = GymVectorEnv("pineapple", num_envs=2, seed=0).reset()
+    assert (gym_obs.dtype, gym_obs.shape) == (np.float32, (2, 696))
