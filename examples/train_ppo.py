@@ -88,16 +88,29 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="override a setting of CONFIG (a Python literal), e.g. ppo.learning_rate=3e-4",
     )
     args = p.parse_args(argv)
+    if not 0 < args.minutes < float("inf"):  # NaN fails too
+        p.error(f"--minutes: must be a positive number, got {args.minutes}")
+    for option, count in (("--steps", args.steps), ("--final-deals", args.final_deals)):
+        if count is not None and count < 1:
+            p.error(f"{option}: must be 1 or more, got {count}")
     for item in args.set:
-        key, _, value = item.partition("=")
-        *path, last = key.split(".")
-        where = CONFIG
-        for k in path:
-            where = where[k]
-        if last not in where:
-            p.error(f"--set: no setting {key!r}")
-        where[last] = ast.literal_eval(value)
+        _override(p, item)
     return args
+
+
+def _override(p: argparse.ArgumentParser, item: str) -> None:
+    """Apply one ``--set KEY=VALUE`` to CONFIG, or stop with a usage error."""
+    key, _, value = item.partition("=")
+    *path, last = key.split(".")
+    where: Any = CONFIG
+    for k in path:
+        where = where.get(k) if isinstance(where, dict) else None
+    if not isinstance(where, dict) or last not in where:
+        p.error(f"--set: no setting {key!r}")
+    try:
+        where[last] = ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        p.error(f"--set: not a Python literal: {value[:40]!r}")
 
 
 class Clock:

@@ -259,6 +259,8 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
         (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
         (["score", BOARD_A, BOARD_A], "BOARDS: "),
         (["rules", "nope"], "NAME: unknown rule set"),
+        (["play", "--show", "-1"], "--show: must be 0 or more, got -1"),
+        (["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"], "--top: must be 0 or"),
     ],
 )
 def test_errors_name_the_option(

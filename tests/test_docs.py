@@ -269,3 +269,98 @@ def test_doctest_examples_become_code_blocks() -> None:
     assert ext.markdown_docstring(text) == (
         "Text `Board` and `ofc_fast.rank5`.\n\n```pycon\n>>> f(1)\n['a']\n```\n\nMore."
     )
+
+
+def _python_blocks(page: str) -> list[str]:
+    """The fenced ```python blocks of one page of docs/."""
+    blocks, inside, current = [], False, []
+    for line in (ROOT / "docs" / page).read_text(encoding="utf-8").splitlines():
+        if line.strip() == "```python":
+            inside, current = True, []
+        elif inside and line.strip() == "```":
+            inside = False
+            blocks.append("\n".join(current))
+        elif inside:
+            current.append(line)
+    return blocks
+
+
+# Each docs page's Python blocks and how a test runs them.  environments.md trains
+# MaskablePPO for 400,000 steps: its API is exercised, at a small size, by
+# tests/test_rl_train.py instead.
+RUN_IN_PROCESS = ("index.md", "report.md")
+RUN_AS_SCRIPT = ("parallel.md",)
+NOT_RUN = ("environments.md",)
+
+
+def test_every_docs_python_block_is_accounted_for() -> None:
+    pages = {p.name for p in (ROOT / "docs").glob("*.md") if _python_blocks(p.name)}
+    assert pages == {*RUN_IN_PROCESS, *RUN_AS_SCRIPT, *NOT_RUN}
+
+
+def _arena_files(folder: Path) -> None:
+    """report.json and deals.jsonl, the files docs/report.md starts from."""
+    from ofc_fast.cli import main
+
+    argv = ["arena", "--rules", "ofc-pineapple", "--bot", "random", "--bot", "random"]
+    argv += ["--hands", "3", "--seed", "1", "--quiet"]
+    argv += [
+        "--json",
+        str(folder / "report.json"),
+        "--history",
+        str(folder / "deals.jsonl"),
+    ]
+    assert main(argv) == 0
+
+
+@pytest.mark.parametrize("page", RUN_IN_PROCESS)
+def test_docs_python_blocks_run(
+    page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ```python block of these docs pages runs as written (report.md from the
+    files its ``ofc-fast arena`` command writes); a trailing ``# literal`` comment on
+    an expression is the value it gives."""
+    monkeypatch.chdir(tmp_path)
+    if page == "report.md":
+        _arena_files(tmp_path)
+    blocks = _python_blocks(page)
+    assert blocks
+    for block in blocks:
+        namespace: dict[str, object] = {"__name__": "__main__"}
+        lines = block.splitlines()
+        for node in ast.parse(block).body:
+            last = lines[(node.end_lineno or node.lineno) - 1]
+            claim = re.search(r"#\s*([^:#]+)", last)
+            code = ast.Module([node], [])
+            if isinstance(node, ast.Expr) and claim:
+                value = eval(compile(ast.Expression(node.value), page, "eval"), namespace)
+                try:
+                    expected = ast.literal_eval(claim.group(1).strip())
+                except (ValueError, SyntaxError):
+                    continue  # a comment in words
+                assert value == expected, (page, ast.unparse(node))
+            else:
+                exec(compile(code, page, "exec"), namespace)
+
+
+def test_docs_parallel_block_runs_as_a_script(tmp_path: Path) -> None:
+    """docs/parallel.md's block starts a process pool: it runs as a real script."""
+    import os
+    import subprocess
+    import sys
+
+    (block,) = _python_blocks("parallel.md")
+    script = tmp_path / "run.py"
+    script.write_text(block + "\n", encoding="utf-8")
+    env = dict(os.environ)
+    package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr

@@ -624,6 +624,10 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--hidden", "0"], "hidden: 1..3 layer widths"),
         (["--hidden", "8,8,8,8"], "hidden: 1..3 layer widths"),
         (["--rules", "classic_1_6"], "OFC and Pineapple rule sets"),
+        (["--hidden", "x"], "--hidden: comma-separated layer widths, got 'x'"),
+        (["--hidden", ","], "hidden: 1..3 layer widths"),
+        (["--players", "4"], "--players must be 2..3, got 4"),
+        (["--players", "1"], "--players must be 2..3, got 1"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(

@@ -170,3 +170,45 @@ def test_adapters_take_integer_actions_only(sb3: Any) -> None:
             with pytest.raises(MoveError):
                 env.step(bad)
         env.step(legal)
+
+
+def test_observation_type_defaults(sb3: Any) -> None:
+    """docs/environments.md: the environments observe the 828-byte encoding by
+    default, the SB3 adapters (``VecEnv``, ``GymVectorEnv``) the 696 features."""
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    venv = VectorEnv("pineapple", num_envs=2, seed=0)
+    obs, _ = venv.reset()
+    assert (obs.dtype, obs.shape) == (np.uint8, (2, 828))
+    sb3_obs = VecEnv("pineapple", num_envs=2, seed=0).reset()
+    assert (sb3_obs.dtype, sb3_obs.shape) == (np.float32, (2, 696))
+    gym_obs, _ = GymVectorEnv("pineapple", num_envs=2, seed=0).reset()
+    assert (gym_obs.dtype, gym_obs.shape) == (np.float32, (2, 696))
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--minutes", "-1"], "--minutes: must be a positive number, got -1.0"),
+        (["--minutes", "nan"], "--minutes: must be a positive number, got nan"),
+        (["--steps", "0"], "--steps: must be 1 or more, got 0"),
+        (["--final-deals", "-5"], "--final-deals: must be 1 or more, got -5"),
+        (["--set", "ppo.learning_rate=abc"], "--set: not a Python literal: 'abc'"),
+        (["--set", "nosuch.x=1"], "--set: no setting 'nosuch.x'"),
+        (["--set", "ppo.gamma.x=1"], "--set: no setting 'ppo.gamma.x'"),
+    ],
+)
+def test_recipe_refuses_bad_options_at_once(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    """examples/train_ppo.py stops with a usage error naming the option, before any
+    training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
+    'not a self-play run'; --steps 0 trained for the whole budget)."""
+    from scripts import load_script
+
+    script = load_script(ROOT / "examples" / "train_ppo.py", "train_ppo_options")
+    with pytest.raises(SystemExit) as info:
+        script.parse(argv)
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err

@@ -214,6 +214,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
 
 def run_advise(args: argparse.Namespace) -> int:
+    if args.top < 0:  # a negative slice would drop the last moves instead
+        raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
     most = load_rules(args.rules).max_players

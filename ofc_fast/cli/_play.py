@@ -47,6 +47,8 @@ def run_play(args: argparse.Namespace) -> int:
     named("--button", check_seat, args.button, players, "")
     if args.hands < 1:
         raise GameError(f"--hands: must be at least 1, got {args.hands}")
+    if args.show is not None and args.show < 0:
+        raise GameError(f"--show: must be 0 or more, got {args.show}")
     names = [  # specs (policy:PATH, module:attribute) keep their case
         n.strip() if ":" in n else n.strip().lower()
         for n in args.bots.split(",")

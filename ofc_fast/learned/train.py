@@ -602,6 +602,17 @@ def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
     return () if fl_value is None or five == tuple(stay_values(rules)) else five
 
 
+def _hidden_arg(text: str) -> tuple[int, ...]:
+    """``--hidden``: comma-separated layer widths (their range is checked with the
+    other settings)."""
+    try:
+        return tuple(int(h) for h in text.split(",") if h.strip())
+    except ValueError:
+        raise ModelError(
+            f"--hidden: comma-separated layer widths, got {text[:40]!r}"
+        ) from None
+
+
 def _stay_arg(text: str) -> StayValue:
     """``--fl-value``: a number, or a JSON object ``{"14": 10.5, ...}``."""
     try:
@@ -740,9 +751,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         rules = load_rules(a.rules)
-        hidden = tuple(int(h) for h in a.hidden.split(",") if h.strip())
-        if not 2 <= a.players <= rules.max_players or not hidden:
-            raise ModelError(f"--players must be 2..{rules.max_players}; --hidden widths")
+        hidden = _hidden_arg(a.hidden)
+        if not 2 <= a.players <= rules.max_players:
+            raise ModelError(f"--players must be 2..{rules.max_players}, got {a.players}")
         with make_executor(a.workers, a.ray) as ex:
             report = train(
                 rules,
