@@ -756,6 +756,17 @@ def test_encode_refuses_a_read_only_out() -> None:
     assert not frozen.any()
 
 
+@pytest.mark.parametrize("out", [[0] * ENCODING_SIZE, bytearray(ENCODING_SIZE), None])
+def test_encode_refuses_an_out_that_is_no_array(out: object) -> None:
+    """A list or bytearray ``out`` is a GameError, not an AttributeError."""
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
+    env.reset()
+    if out is None:  # a 0-d uint8 array: an ndarray, but of the wrong shape
+        out = np.zeros((), np.uint8)
+    with pytest.raises(GameError, match="out must be"):
+        env.encode(0, 0, out)  # type: ignore[arg-type]
+
+
 def test_uint64_actions_past_int64_are_refused() -> None:
     """2**64 - 1 as a uint64 is no action id and not the -1 that plays placements."""
     env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)

@@ -590,7 +590,8 @@ class VectorEnv:
         if out is None:
             out = np.zeros(OBS_SIZE, np.uint8)
         elif (
-            out.shape != (OBS_SIZE,)
+            not isinstance(out, np.ndarray)
+            or out.shape != (OBS_SIZE,)
             or out.dtype != np.uint8
             or not out.flags.c_contiguous
             or not out.flags.writeable
