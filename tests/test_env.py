@@ -767,6 +767,23 @@ def test_encode_refuses_an_out_that_is_no_array(out: object) -> None:
         env.encode(0, 0, out)  # type: ignore[arg-type]
 
 
+def test_a_placement_row_shorter_than_the_deal_is_refused() -> None:
+    """4 destinations for 5 dealt cards: a MoveError, not the 5th card put in front
+    (the shorter row was padded with 0, a legal destination)."""
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=1)
+    env.reset(seed=1)
+    seat = int(env.seats[0])
+    assert len(env.observation(0, seat)["dealt"]) == 5
+    before = bytes(ofc_fast._native.ffi.buffer(env._slots))
+    with pytest.raises(MoveError) as exc:
+        env.step(np.array([-1]), np.array([[2, 2, 1, 1]]))
+    assert exc.value.reason == "bad_move"
+    assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
+    assert env.observation(0, seat)["boards"][seat] == [[], [], []]
+    env.step(np.array([-1]), np.array([[2, 2, 1, 1, 0]]))  # all five: played
+    assert sorted(map(len, env.observation(0, seat)["boards"][seat])) == [1, 2, 2]
+
+
 def test_uint64_actions_past_int64_are_refused() -> None:
     """2**64 - 1 as a uint64 is no action id and not the -1 that plays placements."""
     env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)

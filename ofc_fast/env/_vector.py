@@ -47,6 +47,7 @@ FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
 ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
 OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
+_NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
 MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
 """Deals in a row without an agent decision (every agent seat in Fantasyland, set by
@@ -60,6 +61,7 @@ _HINTS = {
     int(lib.OFC_E_ACTION): " (or an action id for a full set: pass a placement)",
     int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
     int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
+    int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
 }
 """What to do about an engine status, in this API's terms (the message is C's)."""
 
@@ -346,7 +348,9 @@ class VectorEnv:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one decision in every environment: ``actions[i]`` an action id of the
         pending decision, or -1 to play ``placements[i]`` (one destination per dealt
-        card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set).  Returns
+        card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set; columns
+        past an environment's dealt cards are ignored, a row shorter than them is a
+        MoveError).  Returns
         ``(observations, rewards, terminations, truncations, infos)``.  MoveError (and
         no environment changes) when any action is illegal."""
         self._require_started()
@@ -457,7 +461,9 @@ class VectorEnv:
                 f"{MAX_DEALT} destinations 0..3",
                 "bad_move",
             ) from None
-        out = np.zeros((self.num_envs, MAX_DEALT), np.uint8)
+        # past the given columns: no destination, so a row shorter than the deal is
+        # OFC_E_DESTINATION, not its last cards sent to the front (0)
+        out = np.full((self.num_envs, MAX_DEALT), _NO_DESTINATION, np.uint8)
         out[:, : p.shape[1]] = p
         return out
 
