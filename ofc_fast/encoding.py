@@ -223,8 +223,13 @@ def features(obs: Mapping[str, Any]) -> np.ndarray:
 
 def planes(x: np.ndarray) -> np.ndarray:
     """The card planes of encodings (``(..., 828)``) as ``(..., 15, 13, 4)``: plane,
-    rank (2..A), suit (c, d, h, s)."""
+    rank (2..A), suit (c, d, h, s); GameError when the last axis is not
+    :data:`ENCODING_SIZE` long."""
     x = np.asarray(x)
+    if x.ndim == 0 or x.shape[-1] != ENCODING_SIZE:
+        raise GameError(
+            f"planes: encodings have a last axis of {ENCODING_SIZE}, got shape {x.shape}"
+        )
     return x[..., : len(CARD_PLANES) * 52].reshape(*x.shape[:-1], len(CARD_PLANES), 13, 4)
 
 

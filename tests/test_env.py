@@ -747,6 +747,21 @@ def test_single_table_adapters_refuse_any_int_with_move_error(action: object) ->
     assert exc.value.reason == "bad_action"
 
 
+@pytest.mark.parametrize("shape", [(10,), (), (ENCODING_SIZE + 72,), (2, 900)])
+def test_planes_refuses_what_is_no_encoding(shape: tuple[int, ...]) -> None:
+    """Only a last axis of ENCODING_SIZE has card planes: 900 values are no
+    encoding (their first 780 were read as planes), 10 or a 0-d array neither."""
+    with pytest.raises(GameError, match="encoding"):
+        planes(np.zeros(shape, np.uint8))
+
+
+def test_planes_are_the_first_780_values() -> None:
+    x = np.arange(2 * ENCODING_SIZE).reshape(2, ENCODING_SIZE)
+    p = planes(x)
+    assert p[1, 14, 12, 3] == ENCODING_SIZE + 15 * 52 - 1
+    assert p[0, 1, 0, 2] == 52 + 2
+
+
 def test_encode_refuses_a_read_only_out() -> None:
     env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
     env.reset()
