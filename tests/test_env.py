@@ -762,6 +762,15 @@ def test_planes_are_the_first_780_values() -> None:
     assert p[0, 1, 0, 2] == 52 + 2
 
 
+def test_num_envs_takes_a_numpy_int_as_players_and_learner_do() -> None:
+    env = VectorEnv("pineapple", num_envs=np.int64(3), players=np.int8(2), seed=0)
+    assert type(env.num_envs) is int and env.num_envs == 3
+    assert env.reset()[0].shape == (3, ENCODING_SIZE)
+    for bad in (np.bool_(True), np.float64(3.0), np.uint64(1 << 25), np.array(3)):
+        with pytest.raises(GameError, match="num_envs"):
+            VectorEnv("pineapple", num_envs=bad, seed=0)  # type: ignore[arg-type]
+
+
 def test_encode_refuses_a_read_only_out() -> None:
     env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
     env.reset()

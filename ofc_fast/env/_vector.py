@@ -171,8 +171,11 @@ class VectorEnv:
                 "classic Chinese Poker has no vector environment (its 13-card "
                 "sets have no action ids)"
             )
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(
+            num_envs, (int, np.integer)
+        ):
             raise GameError(f"num_envs must be an int, got {num_envs!r}")
+        num_envs = int(num_envs)  # a NumPy int too, as players and learner take
         if not 1 <= num_envs <= 1 << 24:
             raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
         players = check_players(players, self.rules)
