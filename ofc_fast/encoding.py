@@ -151,7 +151,12 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
 def _encoding_bytes(encoding: object) -> np.ndarray:
     """``encoding`` as a contiguous uint8 copy, or GameError: integers 0..255 only
     (no silent cast of floats, bools or out-of-range ints)."""
-    enc = np.asarray(encoding)
+    try:
+        enc = np.asarray(encoding)
+        if enc.dtype == object:  # Python ints boxed: their own dtype (bools stay bool)
+            enc = np.array(enc.tolist())
+    except (ValueError, TypeError):  # ragged
+        raise GameError(f"an encoding is {ENCODING_SIZE} uint8 values") from None
     if enc.shape != (ENCODING_SIZE,):
         raise GameError(
             f"an encoding is {ENCODING_SIZE} uint8 values, got shape {enc.shape}"

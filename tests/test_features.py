@@ -265,6 +265,7 @@ def test_masks_are_the_legal_actions(rules_name: str, players: int) -> None:
         lambda enc: np.full(enc.shape, np.nan),
         lambda enc: enc.astype(bool),
         lambda enc: enc.astype(str),
+        lambda enc: [[1, 2], [3]],  # ragged: no array at all
     ],
 )
 def test_features_of_encoding_refuses_values_that_are_no_bytes(convert: Any) -> None:
@@ -289,6 +290,12 @@ def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() 
         wide = np.array([int(v) for v in enc], dtype=dtype)[::-1][::-1]
         assert np.array_equal(features_of_encoding(wide, obs["dealt"]), want)
     assert np.array_equal(features_of_encoding([int(v) for v in enc], obs["dealt"]), want)
+    boxed = np.array([int(v) for v in enc], dtype=object)
+    assert np.array_equal(features_of_encoding(boxed, obs["dealt"]), want)
+    with pytest.raises(GameError, match="encoding"):
+        features_of_encoding(np.array([float(v) for v in enc], dtype=object))
+    with pytest.raises(GameError, match="encoding"):
+        features_of_encoding(np.array([2**70] + [0] * (len(enc) - 1), dtype=object))
     with pytest.raises(GameError, match="dealt"):
         features_of_encoding(enc, [c + 0.5 for c in obs["dealt"]])
     with pytest.raises(GameError, match="dealt"):
