@@ -205,9 +205,14 @@ def to_treys(cards: CardsLike | int) -> int | list[int]:
     if isinstance(cards, str):
         ids = parse_cards(cards)
         return _TO_TREYS[ids[0]] if len(ids) == 1 else [_TO_TREYS[c] for c in ids]
-    if isinstance(cards, Iterable):
+    if isinstance(cards, Iterable) and not _is_0d(cards):
         return [_TO_TREYS[c] for c in parse_cards(cards)]
-    return _TO_TREYS[parse_card(cards)]
+    return _TO_TREYS[parse_card(cast("int", cards))]  # one id, or a 0-d array of one
+
+
+def _is_0d(value: object) -> bool:
+    """Whether ``value`` is a 0-d array: Iterable by type, yet one value."""
+    return getattr(value, "ndim", None) == 0
 
 
 def _from_treys_one(kev_card: object) -> int:
@@ -236,7 +241,11 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     >>> cards_str(from_treys([134236965, 98306]))
     'Kd 2c'
     """
-    if isinstance(kev_cards, Iterable) and not isinstance(kev_cards, (str, bytes)):
+    if (
+        isinstance(kev_cards, Iterable)
+        and not isinstance(kev_cards, (str, bytes))
+        and not _is_0d(kev_cards)
+    ):
         ids = [_from_treys_one(k) for k in kev_cards]
         check_card_ids(ids)
         return ids

@@ -38,6 +38,7 @@ game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -147,13 +148,49 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
     return out
 
 
+def _encoding_bytes(encoding: object) -> np.ndarray:
+    """``encoding`` as a contiguous uint8 copy, or GameError: integers 0..255 only
+    (no silent cast of floats, bools or out-of-range ints)."""
+    try:
+        enc = np.asarray(encoding)
+        if enc.dtype == object:  # Python ints boxed: their own dtype (bools stay bool)
+            enc = np.array(enc.tolist())
+    except (ValueError, TypeError):  # ragged
+        raise GameError(f"an encoding is {ENCODING_SIZE} uint8 values") from None
+    if enc.shape != (ENCODING_SIZE,):
+        raise GameError(
+            f"an encoding is {ENCODING_SIZE} uint8 values, got shape {enc.shape}"
+        )
+    if enc.dtype.kind not in "iu" or enc.min() < 0 or enc.max() > 255:
+        raise GameError(
+            f"an encoding is {ENCODING_SIZE} integers 0..255 (encode_bytes(), not "
+            f"encode()), got {enc.dtype} values"
+        )
+    return np.ascontiguousarray(enc, dtype=np.uint8)
+
+
+def _dealt_ids(dealt: Sequence[int]) -> list[int]:
+    """The dealt card ids as ints, or GameError (floats and bools are no ids)."""
+    try:
+        cards = [operator.index(c) for c in dealt]
+        if any(isinstance(c, (bool, np.bool_)) for c in dealt):
+            raise TypeError
+    except TypeError:
+        raise GameError(f"dealt must be card ids 0..51, got {dealt!r}") from None
+    if not all(0 <= c < 52 for c in cards) or len(cards) > 17:
+        raise GameError(f"dealt must be at most 17 card ids 0..51, got {cards}")
+    return cards
+
+
 def features_of_encoding(
     encoding: np.ndarray, dealt: Sequence[int] | None = None
 ) -> np.ndarray:
     """The :data:`FEATURE_SIZE` normalised float32 features (``csrc/include/ofc_features.h``)
     of one seat's encoding (:func:`encode_bytes`), with its dealt cards in deal order
     (``dealt``; None: the encoding's dealt cards by increasing id).  They are computed
-    from the encoding alone, so they hold nothing the seat may not see.
+    from the encoding alone, so they hold nothing the seat may not see.  The encoding
+    holds integers 0..255 (any integer dtype); floats (:func:`encode`'s scaled values),
+    bools or out-of-range ints are a GameError, never cast.
 
     >>> from ofc_fast.game import Game
     >>> g = Game("pineapple", players=2, seed=3)
@@ -162,17 +199,11 @@ def features_of_encoding(
     >>> x.shape, x.dtype, float(x.min()) >= 0.0, float(x.max()) <= 1.0
     ((696,), dtype('float32'), True, True)
     """
-    enc = np.ascontiguousarray(encoding, dtype=np.uint8)
-    if enc.shape != (ENCODING_SIZE,):
-        raise GameError(
-            f"an encoding is {ENCODING_SIZE} uint8 values, got shape {enc.shape}"
-        )
+    enc = _encoding_bytes(encoding)
     out = np.zeros(FEATURE_SIZE, np.float32)
     p_dealt, n = ffi.NULL, 0
     if dealt is not None:
-        cards = [int(c) for c in dealt]
-        if not all(0 <= c < 52 for c in cards) or len(cards) > 17:
-            raise GameError(f"dealt must be at most 17 card ids 0..51, got {cards}")
+        cards = _dealt_ids(dealt)
         p_dealt, n = ffi.new("uint8_t[]", cards or [0]), len(cards)
     status = lib.ofc_features(
         ffi.from_buffer("uint8_t[]", enc), p_dealt, n, ffi.from_buffer("float[]", out)
@@ -197,8 +228,13 @@ def features(obs: Mapping[str, Any]) -> np.ndarray:
 
 def planes(x: np.ndarray) -> np.ndarray:
     """The card planes of encodings (``(..., 828)``) as ``(..., 15, 13, 4)``: plane,
-    rank (2..A), suit (c, d, h, s)."""
+    rank (2..A), suit (c, d, h, s); GameError when the last axis is not
+    :data:`ENCODING_SIZE` long."""
     x = np.asarray(x)
+    if x.ndim == 0 or x.shape[-1] != ENCODING_SIZE:
+        raise GameError(
+            f"planes: encodings have a last axis of {ENCODING_SIZE}, got shape {x.shape}"
+        )
     return x[..., : len(CARD_PLANES) * 52].reshape(*x.shape[:-1], len(CARD_PLANES), 13, 4)
 
 

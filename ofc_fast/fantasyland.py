@@ -14,6 +14,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ._native import lib, status_error
 from .board import Board, as_board
 from .errors import BoardError, RulesError, quote
@@ -47,6 +49,8 @@ def fantasyland_cards(
         raise BoardError("fantasyland_cards() needs a finished board (3/5/5 cards)")
     rules = as_rules(rules, "fantasyland_cards")
     fl = rules.fantasyland
+    if isinstance(in_fantasyland, np.integer):  # a NumPy count: the Python int
+        in_fantasyland = int(in_fantasyland)
     if isinstance(in_fantasyland, bool):
         cards = 13 if in_fantasyland else 0  # any count: only a "same" stay reads it
     elif isinstance(in_fantasyland, int) and (

@@ -178,6 +178,51 @@ def test_values_reject_bad_boards() -> None:
     assert m.values(np.zeros((0, 13), dtype=np.uint8)).shape == (0,)
 
 
+def test_values_take_any_integer_dtype_and_never_cast_silently() -> None:
+    """A board array of another integer dtype is its values (as uint8); values past
+    uint8 (307 would wrap to 51), floats and bad in_fl are errors, never cast."""
+    m = value_model(rules.PINEAPPLE)
+    boards = _boards(3, 20)
+    want = m.values(np.array(boards, dtype=np.uint8))
+    for dtype in (np.int8, np.uint16, np.int64, ">i4"):
+        wide = np.asfortranarray(np.array(boards, dtype=dtype))
+        assert np.array_equal(m.values(wide), want)
+    assert np.array_equal(m.values([list(b) for b in boards]), want)
+    wrapped = np.array(boards, dtype=np.int64)
+    wrapped[0, 12] += 256
+    with pytest.raises(ArrayError):
+        m.values(wrapped)
+    with pytest.raises(ArrayError):
+        m.values(np.array(boards, dtype=float) + 0.5)
+    with pytest.raises(ArrayError):
+        m.values(np.array(boards, dtype=np.int64) - 1)
+    for bad in (1.5, -1, 2**40, True, np.float64(14)):
+        with pytest.raises(CardError, match="in_fl"):
+            m.values(np.array(boards, dtype=np.uint8), bad)  # type: ignore[arg-type]
+    assert np.array_equal(
+        m.values(np.array(boards, np.uint8), np.int64(14)),
+        m.values(np.array(boards, np.uint8), 14),
+    )
+
+
+def test_score_moves_never_cast_silently() -> None:
+    m = value_model(rules.PINEAPPLE)
+    rows, _ = _move_rows()
+    fills = np.array([[[0, 1, 2, 3]]], dtype=np.uint8)
+    want = m.score_moves(rows, fills)
+    assert np.array_equal(m.score_moves(rows, fills.astype(np.int64)), want)
+    with pytest.raises(ArrayError):  # 256 would wrap to card 0
+        m.score_moves(rows, fills.astype(np.int64) + np.array([256, 0, 0, 0]))
+    with pytest.raises(ArrayError):
+        m.score_moves(rows, fills.astype(float))
+    big = np.array(rows.moves, dtype=np.int64)
+    big[0, 0] += 65536  # would wrap to the same move
+    with pytest.raises(ArrayError):
+        m.score_moves(rows._replace(moves=big), fills)
+    with pytest.raises(CardError, match="in_fl"):
+        m.score_moves(rows, fills, in_fl=-1)
+
+
 def test_model_rejects_non_finite_settings() -> None:
     with pytest.raises(OfcError, match="non-finite"):
         ValueModel(rules.OFC, ModelSettings(foul_penalty=float("nan")))

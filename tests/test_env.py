@@ -747,6 +747,30 @@ def test_single_table_adapters_refuse_any_int_with_move_error(action: object) ->
     assert exc.value.reason == "bad_action"
 
 
+@pytest.mark.parametrize("shape", [(10,), (), (ENCODING_SIZE + 72,), (2, 900)])
+def test_planes_refuses_what_is_no_encoding(shape: tuple[int, ...]) -> None:
+    """Only a last axis of ENCODING_SIZE has card planes: 900 values are no
+    encoding (their first 780 were read as planes), 10 or a 0-d array neither."""
+    with pytest.raises(GameError, match="encoding"):
+        planes(np.zeros(shape, np.uint8))
+
+
+def test_planes_are_the_first_780_values() -> None:
+    x = np.arange(2 * ENCODING_SIZE).reshape(2, ENCODING_SIZE)
+    p = planes(x)
+    assert p[1, 14, 12, 3] == ENCODING_SIZE + 15 * 52 - 1
+    assert p[0, 1, 0, 2] == 52 + 2
+
+
+def test_num_envs_takes_a_numpy_int_as_players_and_learner_do() -> None:
+    env = VectorEnv("pineapple", num_envs=np.int64(3), players=np.int8(2), seed=0)
+    assert type(env.num_envs) is int and env.num_envs == 3
+    assert env.reset()[0].shape == (3, ENCODING_SIZE)
+    for bad in (np.bool_(True), np.float64(3.0), np.uint64(1 << 25), np.array(3)):
+        with pytest.raises(GameError, match="num_envs"):
+            VectorEnv("pineapple", num_envs=bad, seed=0)  # type: ignore[arg-type]
+
+
 def test_encode_refuses_a_read_only_out() -> None:
     env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
     env.reset()
@@ -754,6 +778,34 @@ def test_encode_refuses_a_read_only_out() -> None:
     with pytest.raises(GameError, match="writable"):
         env.encode(0, 0, frozen)
     assert not frozen.any()
+
+
+@pytest.mark.parametrize("out", [[0] * ENCODING_SIZE, bytearray(ENCODING_SIZE), None])
+def test_encode_refuses_an_out_that_is_no_array(out: object) -> None:
+    """A list or bytearray ``out`` is a GameError, not an AttributeError."""
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=0)
+    env.reset()
+    if out is None:  # a 0-d uint8 array: an ndarray, but of the wrong shape
+        out = np.zeros((), np.uint8)
+    with pytest.raises(GameError, match="out must be"):
+        env.encode(0, 0, out)  # type: ignore[arg-type]
+
+
+def test_a_placement_row_shorter_than_the_deal_is_refused() -> None:
+    """4 destinations for 5 dealt cards: a MoveError, not the 5th card put in front
+    (the shorter row was padded with 0, a legal destination)."""
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=1)
+    env.reset(seed=1)
+    seat = int(env.seats[0])
+    assert len(env.observation(0, seat)["dealt"]) == 5
+    before = bytes(ofc_fast._native.ffi.buffer(env._slots))
+    with pytest.raises(MoveError) as exc:
+        env.step(np.array([-1]), np.array([[2, 2, 1, 1]]))
+    assert exc.value.reason == "bad_move"
+    assert bytes(ofc_fast._native.ffi.buffer(env._slots)) == before
+    assert env.observation(0, seat)["boards"][seat] == [[], [], []]
+    env.step(np.array([-1]), np.array([[2, 2, 1, 1, 0]]))  # all five: played
+    assert sorted(map(len, env.observation(0, seat)["boards"][seat])) == [1, 2, 2]
 
 
 def test_uint64_actions_past_int64_are_refused() -> None:

@@ -157,6 +157,22 @@ def test_stay_same_count_ultimate() -> None:
             fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=bad)
 
 
+def test_in_fantasyland_takes_a_numpy_int() -> None:
+    """A NumPy int card count is that count (as a Python int is); NumPy floats and
+    bools, and counts outside 13..17, are still a RulesError."""
+    import numpy as np
+
+    r = rules.ULTIMATE_PINEAPPLE
+    for cards in (14, 17):
+        for n in (np.int64(cards), np.uint8(cards), np.int8(cards)):
+            assert fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=n) == cards
+    entry = fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=0)  # a normal hand
+    assert fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=np.int64(0)) == entry
+    for bad in (np.float64(14), np.int64(12), np.bool_(True)):
+        with pytest.raises(ofc.RulesError, match="in_fantasyland"):
+            fantasyland_cards(STAY_TRIPS_FRONT, r, in_fantasyland=bad)  # type: ignore[arg-type]
+
+
 def test_stay_entry_count() -> None:
     """stay_cards="entry": a stay deals as many cards as entering with this board;
     a stay whose front would not enter gets the smallest entry count."""

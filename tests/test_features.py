@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -15,6 +16,7 @@ from test_env import KINDS
 
 from ofc_fast.encoding import (
     FEATURE_SIZE,
+    SCALE,
     encode_bytes,
     features,
     features_of_encoding,
@@ -252,3 +254,49 @@ def test_masks_are_the_legal_actions(rules_name: str, players: int) -> None:
             assert tuple(np.flatnonzero(info["action_mask"][i])) == want
         pick = (rng.random(n) * env.legal_counts).astype(np.int64)
         obs, _, _, _, info = env.step(env.legal_actions[np.arange(n), pick])
+
+
+@pytest.mark.parametrize(
+    "convert",
+    [
+        lambda enc: enc * SCALE,  # encode()'s floats, not encode_bytes()'s bytes
+        lambda enc: enc.astype(np.int64) + 256 * (enc == 0),  # 256 would wrap to 0
+        lambda enc: enc.astype(np.int64) - 1,  # -1 would wrap to 255
+        lambda enc: np.full(enc.shape, np.nan),
+        lambda enc: enc.astype(bool),
+        lambda enc: enc.astype(str),
+        lambda enc: [[1, 2], [3]],  # ragged: no array at all
+    ],
+)
+def test_features_of_encoding_refuses_values_that_are_no_bytes(convert: Any) -> None:
+    """No silent cast to uint8: a float, bool, text or out-of-range encoding is a
+    GameError, not the features of some other encoding."""
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    enc = encode_bytes(g.observation(g.to_act))
+    with pytest.raises(GameError, match="encoding"):
+        features_of_encoding(convert(enc))
+
+
+def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() -> None:
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    enc = encode_bytes(obs)
+    want = features_of_encoding(enc, obs["dealt"])
+    for dtype in (np.int8, np.uint16, np.int64, ">i4"):
+        wide = np.array([int(v) for v in enc], dtype=dtype)[::-1][::-1]
+        assert np.array_equal(features_of_encoding(wide, obs["dealt"]), want)
+    assert np.array_equal(features_of_encoding([int(v) for v in enc], obs["dealt"]), want)
+    boxed = np.array([int(v) for v in enc], dtype=object)
+    assert np.array_equal(features_of_encoding(boxed, obs["dealt"]), want)
+    with pytest.raises(GameError, match="encoding"):
+        features_of_encoding(np.array([float(v) for v in enc], dtype=object))
+    with pytest.raises(GameError, match="encoding"):
+        features_of_encoding(np.array([2**70] + [0] * (len(enc) - 1), dtype=object))
+    with pytest.raises(GameError, match="dealt"):
+        features_of_encoding(enc, [c + 0.5 for c in obs["dealt"]])
+    with pytest.raises(GameError, match="dealt"):
+        features_of_encoding(enc, [True] * len(obs["dealt"]))

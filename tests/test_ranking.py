@@ -561,6 +561,19 @@ def test_treys_round_trip(card: int) -> None:
     assert ofc.from_treys(np.int64(k)) == card
 
 
+@pytest.mark.parametrize("card", [0, 45, 51])
+def test_treys_of_a_0d_array_is_one_card(card: int) -> None:
+    """A 0-d array holds one value, as np.int64 does: not a TypeError from iterating."""
+    k = kev_card(card)
+    assert ofc.from_treys(np.array(k)) == card
+    assert ofc.from_treys(np.array(k, dtype=np.uint32)) == card
+    assert ofc.to_treys(np.array(card, dtype=np.int8)) == k
+    with pytest.raises(CardError):
+        ofc.from_treys(np.array(float(k)))
+    with pytest.raises(CardError):
+        ofc.to_treys(np.array(52))
+
+
 def test_to_treys_equals_treys_card_new() -> None:
     treys = pytest.importorskip("treys", reason='pip install ".[test]" (treys)')
     for card in range(52):

@@ -240,3 +240,55 @@ def test_fallback_lock_where_fcntl_is_missing(
         with pytest.raises(SelfPlayError, match="remove that file"):
             selfplay(spec(), tmp_path, shard_size=2, progress=False)
     assert not (tmp_path / lock_mod.LOCK_NAME).exists()
+
+
+def _damaged_dataset(tmp_path: Path, damage: Any) -> None:
+    import numpy as np
+
+    from ofc_fast.env.imitation import selfplay_dataset
+
+    out = tmp_path / "run"
+    selfplay(spec(4), str(out), progress=False)
+    shard = out / "shard-000000.npz"
+    with np.load(shard) as d:
+        arrays = {k: d[k].copy() for k in d.files}
+    first = int(np.flatnonzero(arrays["action"] >= 0)[0])
+    damage(arrays, first)
+    np.savez(shard, **arrays)
+    selfplay_dataset(out)
+
+
+def _six_cards(a: dict[str, Any], i: int) -> None:
+    a["placement"][i, :6] = 1
+
+
+def _nan_obs(a: dict[str, Any], i: int) -> None:
+    a["obs"][i, 0] = float("nan")
+
+
+def _big_obs(a: dict[str, Any], i: int) -> None:
+    a["obs"][i] *= 300  # values past 255 once unscaled: would wrap in a uint8 cast
+
+
+def _short_obs(a: dict[str, Any], i: int) -> None:
+    a["obs"] = a["obs"][:, :10]
+
+
+def _short_reward(a: dict[str, Any], i: int) -> None:
+    a["reward"] = a["reward"][:-1]
+
+
+def _bad_mask(a: dict[str, Any], i: int) -> None:
+    a["mask"] = a["mask"][:, :10]
+
+
+@pytest.mark.parametrize(
+    "damage", [_six_cards, _nan_obs, _big_obs, _short_obs, _short_reward, _bad_mask]
+)
+def test_a_damaged_shard_is_a_clean_dataset_error(tmp_path: Path, damage: Any) -> None:
+    """selfplay_dataset on a shard with a 6-card move or encodings that are no
+    bytes: GameError, not an IndexError or features of wrapped values."""
+    from ofc_fast.errors import GameError
+
+    with pytest.raises(GameError, match="not a self-play run"):
+        _damaged_dataset(tmp_path, damage)

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._native import OK, ffi, lib, status_error
 from ..batch import rank5_batch
-from ..errors import ArrayError, OfcError
+from ..errors import ArrayError, CardError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
@@ -110,6 +110,35 @@ def _raise(status: int, fn: str) -> None:
     raise status_error(status, fn)
 
 
+def _exact(a: object, dtype: type, fn: str, what: str) -> np.ndarray:
+    """``a`` as a C-contiguous ``dtype`` array; ArrayError for a non-integer dtype or
+    values outside ``dtype`` (never a silent cast: 307 is not card 51)."""
+    try:
+        arr = np.asarray(a)
+        if arr.dtype == object:  # boxed Python ints
+            arr = np.array(arr.tolist())
+    except (ValueError, TypeError):  # ragged
+        raise ArrayError(f"{fn}: {what} is no rectangular array") from None
+    if arr.dtype != dtype:
+        info = np.iinfo(dtype)
+        if arr.dtype.kind not in "iu":
+            raise ArrayError(f"{fn}: {what} must hold integers, got {arr.dtype}")
+        if arr.size and (arr.min() < info.min or arr.max() > info.max):
+            raise ArrayError(f"{fn}: {what} holds values outside {info.min}..{info.max}")
+    return np.ascontiguousarray(arr, dtype=dtype)
+
+
+def _in_fl(in_fl: object, fn: str) -> int:
+    """``in_fl`` as an int for C (CardError when it is no card count)."""
+    if isinstance(in_fl, (bool, np.bool_)) or not isinstance(in_fl, (int, np.integer)):
+        raise CardError(
+            f"{fn}: in_fl must be 0 or a Fantasyland hand's cards, got {in_fl!r}"
+        )
+    if not 0 <= in_fl < 1 << 32:
+        raise CardError(f"{fn}: in_fl must be 0 or a Fantasyland hand's cards, got {in_fl}")
+    return int(in_fl)
+
+
 class HeuristicModel:
     """Board values under one rule set and :class:`ModelSettings`, in C.
 
@@ -164,7 +193,8 @@ class HeuristicModel:
     def values(self, boards: np.ndarray, in_fl: int = 0) -> np.ndarray:
         """Values of complete boards: an (n, 13) uint8 array (front 3, middle 5, back
         5); ``in_fl``: 0 for a normal hand, else the cards of this Fantasyland hand."""
-        b = np.ascontiguousarray(boards, dtype=np.uint8)
+        b = _exact(boards, np.uint8, "values", "boards")
+        in_fl = _in_fl(in_fl, "values")
         if b.ndim != 2 or b.shape[1] != 13:
             raise ArrayError(f"values: expected an (n, 13) array, got {b.shape}")
         out = np.empty(len(b), dtype=np.float64)
@@ -189,14 +219,15 @@ class HeuristicModel:
         """Per move, the mean over samples of the ``optimism`` blend of the best and
         the mean value over fills; ``fills`` is a (samples, fills, slots) uint8 array
         of the cards for the slots (``ofc_heur_score_moves``)."""
-        f = np.ascontiguousarray(fills, dtype=np.uint8)
+        f = _exact(fills, np.uint8, "score_moves", "fills")
+        in_fl = _in_fl(in_fl, "score_moves")
         if f.ndim != 3:
             raise ArrayError(
                 f"score_moves: expected (samples, fills, slots) fills, got shape {f.shape}"
             )
-        fronts = np.ascontiguousarray(moves.fronts, dtype=np.uint8)
-        fives = np.ascontiguousarray(moves.fives, dtype=np.uint8)
-        index = np.ascontiguousarray(moves.moves, dtype=np.uint16)
+        fronts = _exact(moves.fronts, np.uint8, "score_moves", "fronts")
+        fives = _exact(moves.fives, np.uint8, "score_moves", "fives")
+        index = _exact(moves.moves, np.uint16, "score_moves", "moves")
         if fronts.shape[1:] != (3,) or fives.shape[1:] != (5,) or index.shape[1:] != (3,):
             raise ArrayError(
                 f"score_moves: expected (F, 3) fronts, (V, 5) fives and "

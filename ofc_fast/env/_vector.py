@@ -47,6 +47,7 @@ FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
 ACTION_SPACE = int(lib.OFC_ACTION_SPACE)
 OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
+_NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
 MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
 """Deals in a row without an agent decision (every agent seat in Fantasyland, set by
@@ -60,6 +61,7 @@ _HINTS = {
     int(lib.OFC_E_ACTION): " (or an action id for a full set: pass a placement)",
     int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
     int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
+    int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
 }
 """What to do about an engine status, in this API's terms (the message is C's)."""
 
@@ -169,8 +171,11 @@ class VectorEnv:
                 "classic Chinese Poker has no vector environment (its 13-card "
                 "sets have no action ids)"
             )
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(
+            num_envs, (int, np.integer)
+        ):
             raise GameError(f"num_envs must be an int, got {num_envs!r}")
+        num_envs = int(num_envs)  # a NumPy int too, as players and learner take
         if not 1 <= num_envs <= 1 << 24:
             raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
         players = check_players(players, self.rules)
@@ -346,7 +351,9 @@ class VectorEnv:
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Play one decision in every environment: ``actions[i]`` an action id of the
         pending decision, or -1 to play ``placements[i]`` (one destination per dealt
-        card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set).  Returns
+        card, 0 front, 1 middle, 2 back, 3 discard; needed for a full set; columns
+        past an environment's dealt cards are ignored, a row shorter than them is a
+        MoveError).  Returns
         ``(observations, rewards, terminations, truncations, infos)``.  MoveError (and
         no environment changes) when any action is illegal."""
         self._require_started()
@@ -457,7 +464,9 @@ class VectorEnv:
                 f"{MAX_DEALT} destinations 0..3",
                 "bad_move",
             ) from None
-        out = np.zeros((self.num_envs, MAX_DEALT), np.uint8)
+        # past the given columns: no destination, so a row shorter than the deal is
+        # OFC_E_DESTINATION, not its last cards sent to the front (0)
+        out = np.full((self.num_envs, MAX_DEALT), _NO_DESTINATION, np.uint8)
         out[:, : p.shape[1]] = p
         return out
 
@@ -590,7 +599,8 @@ class VectorEnv:
         if out is None:
             out = np.zeros(OBS_SIZE, np.uint8)
         elif (
-            out.shape != (OBS_SIZE,)
+            not isinstance(out, np.ndarray)
+            or out.shape != (OBS_SIZE,)
             or out.dtype != np.uint8
             or not out.flags.c_contiguous
             or not out.flags.writeable

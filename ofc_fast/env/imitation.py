@@ -35,9 +35,34 @@ __all__ = ["selfplay_dataset"]
 
 
 def _rows(shard: Path) -> dict[str, np.ndarray]:
+    """The normal decisions of one shard (ValueError when its arrays do not fit)."""
+    names = ("obs", "mask", "placement", "reward")
     with np.load(shard, allow_pickle=False) as d:
-        keep = d["action"] >= 0
-        return {k: d[k][keep] for k in ("obs", "mask", "placement", "reward")}
+        arrays = {k: d[k] for k in ("action", *names)}
+    n = len(arrays["action"])
+    if (
+        any(a.ndim == 0 or a.shape[0] != n for a in arrays.values())
+        or arrays["mask"].shape[1:] != (int(lib.OFC_ACTION_SPACE),)
+        or arrays["placement"].shape[1:] != (52,)
+    ):
+        raise ValueError(f"{shard.name}: arrays that are not {n} decisions")
+    keep = arrays["action"] >= 0
+    return {k: arrays[k][keep] for k in names}
+
+
+def _not_a_run(root: Path, why: str) -> GameError:
+    return GameError(f"{root}: not a self-play run ({why})")
+
+
+def _encodings(obs: np.ndarray, root: Path) -> np.ndarray:
+    """A shard's scaled encodings back as bytes, or GameError: no silent uint8 cast
+    of NaN or of values outside 0..255."""
+    if obs.ndim != 2 or obs.shape[1] != SCALE.shape[0]:
+        raise _not_a_run(root, f"obs of shape {obs.shape}")
+    enc = np.rint(obs / SCALE)
+    if not np.isfinite(enc).all() or ((enc < 0) | (enc > 255)).any():
+        raise _not_a_run(root, "obs that is no scaled encoding")
+    return enc.astype(np.uint8)
 
 
 def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
@@ -51,9 +76,7 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
         shards = [root / s["files"]["npz"] for s in manifest["shards"]]
         parts = [_rows(s) for s in shards]
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise GameError(
-            f"{root}: not a self-play run ({type(exc).__name__}: {exc})"
-        ) from None
+        raise _not_a_run(root, f"{type(exc).__name__}: {exc}") from None
     rng = np.random.default_rng(seed)
     n = sum(len(p["reward"]) for p in parts)
     out = {
@@ -65,11 +88,13 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     dest = ffi.new("uint8_t[5]")
     i = 0
     for p in parts:
-        enc = np.rint(p["obs"] / SCALE).astype(np.uint8)
+        enc = _encodings(p["obs"], root)
         for j in range(len(p["reward"])):
             place = p["placement"][j]
             order = rng.permutation(np.flatnonzero(place >= 0))
             rows = place[order]
+            if len(rows) > len(dest):  # a normal street deals at most 5 cards
+                raise _not_a_run(root, f"a move of {len(rows)} cards with an action id")
             dest[0 : len(rows)] = rows.tolist()
             action = lib.ofc_action_encode(len(rows), int((rows == 3).sum()), dest)
             if action < 0:
