@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 
 import pytest
+from md_blocks import fenced_blocks
+from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"
@@ -273,16 +275,7 @@ def test_doctest_examples_become_code_blocks() -> None:
 
 def _python_blocks(page: str) -> list[str]:
     """The fenced ```python blocks of one page of docs/."""
-    blocks, inside, current = [], False, []
-    for line in (ROOT / "docs" / page).read_text(encoding="utf-8").splitlines():
-        if line.strip() == "```python":
-            inside, current = True, []
-        elif inside and line.strip() == "```":
-            inside = False
-            blocks.append("\n".join(current))
-        elif inside:
-            current.append(line)
-    return blocks
+    return fenced_blocks((ROOT / "docs" / page).read_text(encoding="utf-8"), "python")
 
 
 # Each docs page's Python blocks and how a test runs them.  environments.md trains
@@ -345,22 +338,6 @@ def test_docs_python_blocks_run(
 
 def test_docs_parallel_block_runs_as_a_script(tmp_path: Path) -> None:
     """docs/parallel.md's block starts a process pool: it runs as a real script."""
-    import os
-    import subprocess
-    import sys
-
     (block,) = _python_blocks("parallel.md")
-    script = tmp_path / "run.py"
-    script.write_text(block + "\n", encoding="utf-8")
-    env = dict(os.environ)
-    package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
-    done = subprocess.run(
-        [sys.executable, str(script)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-    )
+    done = run_as_script(tmp_path, "run.py", block + "\n")
     assert done.returncode == 0, done.stderr

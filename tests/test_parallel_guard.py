@@ -4,12 +4,11 @@ runs as a script."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from md_blocks import fenced_blocks
+from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -33,28 +32,8 @@ def _guarded(code: str) -> str:
     )
 
 
-def _script(tmp_path: Path, name: str, code: str) -> subprocess.CompletedProcess[str]:
-    path = tmp_path / name
-    path.write_text(code, encoding="utf-8")
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [
-            str(Path(__import__("ofc_fast").__file__).parent.parent),
-            env.get("PYTHONPATH", ""),
-        ]
-    )
-    return subprocess.run(
-        [sys.executable, str(path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env=env,
-    )
-
-
 def test_an_unguarded_script_is_told_to_add_the_main_guard(tmp_path: Path) -> None:
-    done = _script(tmp_path, "unguarded.py", RUN)
+    done = run_as_script(tmp_path, "unguarded.py", RUN)
     assert done.returncode == 1
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("ofc_fast.errors.ExecutorError: ")
@@ -64,7 +43,7 @@ def test_an_unguarded_script_is_told_to_add_the_main_guard(tmp_path: Path) -> No
 
 
 def test_a_guarded_script_runs(tmp_path: Path) -> None:
-    done = _script(tmp_path, "guarded.py", _guarded(RUN))
+    done = run_as_script(tmp_path, "guarded.py", _guarded(RUN))
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "deals 4"
 
@@ -78,14 +57,13 @@ def test_unguarded_main_line_under_pytest_is_none() -> None:
 @pytest.mark.skipif(
     not README.exists(), reason="needs the README.md of a source checkout (git clone)"
 )
-def test_readme_parallel_block_runs_as_a_script(tmp_path: Path) -> None:
-    from test_readme import _blocks
+def test_readme_parallel_block_runs_as_arun_as_script(tmp_path: Path) -> None:
 
     blocks = [
         b
-        for b in _blocks(README.read_text(encoding="utf-8"), "python")
+        for b in fenced_blocks(README.read_text(encoding="utf-8"), "python")
         if "make_executor(workers=2)" in b
     ]
     assert len(blocks) == 1
-    done = _script(tmp_path, "readme_parallel.py", blocks[0])
+    done = run_as_script(tmp_path, "readme_parallel.py", blocks[0])
     assert done.returncode == 0, done.stderr

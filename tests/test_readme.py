@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from c_programs import COMPILER, CSRC, build_and_run
+from md_blocks import fenced_blocks
 from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,20 +28,6 @@ def test_readme_preset_table_is_current() -> None:
     )
 
 
-def _blocks(text: str, lang: str) -> list[str]:
-    """The fenced ```lang blocks of a Markdown text."""
-    blocks, inside, current = [], False, []
-    for line in text.splitlines():
-        if line.strip() == "```" + lang:
-            inside, current = True, []
-        elif inside and line.strip() == "```":
-            inside = False
-            blocks.append("\n".join(current))
-        elif inside:
-            current.append(line)
-    return blocks
-
-
 @pytest.mark.skipif(
     not README.exists(), reason="needs a source checkout (git clone: README.md)"
 )
@@ -51,7 +38,7 @@ def test_readme_python_examples_run(
     as the main script: ``if __name__ == "__main__":`` blocks run too (the parallel
     block as a real script: tests/test_parallel_guard.py)."""
     monkeypatch.chdir(tmp_path)
-    blocks = _blocks(README.read_text(encoding="utf-8"), "python")
+    blocks = fenced_blocks(README.read_text(encoding="utf-8"), "python")
     assert blocks
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "__main__"})
@@ -66,7 +53,7 @@ def test_readme_c_programs_compile_and_run(tmp_path: Path) -> None:
     """Every C block of the README is a complete program: it builds with -Wall -Wextra
     -Werror -pedantic and runs to exit status 0 (a fragment that does not compile, such
     as one naming an undeclared board, fails here)."""
-    programs = _blocks(README.read_text(encoding="utf-8"), "c")
+    programs = fenced_blocks(README.read_text(encoding="utf-8"), "c")
     assert programs
     for i, program in enumerate(programs):
         assert "int main(" in program, f"C block {i} of the README is not a whole program"
@@ -84,7 +71,7 @@ def test_readme_scoring_program_agrees_with_the_python_api(tmp_path: Path) -> No
 
     program = next(
         b
-        for b in _blocks(README.read_text(encoding="utf-8"), "c")
+        for b in fenced_blocks(README.read_text(encoding="utf-8"), "c")
         if "ofc_score_boards" in b
     )
     out = build_and_run(program, tmp_path, "score")

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "model_file.h"
 #include "ofc_value.h"
 
 static ofc_rules rules;
@@ -18,54 +19,6 @@ static ofc_vmodel model;
 static uint8_t file[200000];
 
 /* ------------------------------------------------------------ a model file */
-
-static size_t put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-    return 4;
-}
-
-static size_t putf(uint8_t *p, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return put32(p, u);
-}
-
-/* The header of a 2-player model file of `nets` nets (payload size and checksum
- * left to seal()); returns its size. */
-static size_t put_header(uint8_t *f, uint32_t rules_hash, uint32_t nets)
-{
-    memset(f, 0, 64);
-    memcpy(f, "OFCVALUE", 8);
-    put32(f + 8, 1);
-    put32(f + 12, 64);
-    put32(f + 20, rules_hash);
-    put32(f + 24, OFC_VF_SET);
-    put32(f + 28, OFC_VF_N);
-    put32(f + 32, 2);
-    put32(f + 36, nets);
-    return 64;
-}
-
-/* The checksum of a file of n bytes into its header. */
-static void reseal(uint8_t *f, size_t n)
-{
-    uint64_t h = ofc_vm_checksum(f + 64, n - 64);
-    put32(f + 40, (uint32_t)h);
-    put32(f + 44, (uint32_t)(h >> 32));
-}
-
-/* The payload size and checksum of a file of n bytes into its header; returns n. */
-static size_t seal(uint8_t *f, size_t n)
-{
-    put32(f + 16, (uint32_t)(n - 64));
-    reseal(f, n);
-    return n;
-}
 
 /* Net for 7 cards: h0 = relu(x0 + x1 - 0.5), h1 = relu(-x0), out = 2 h0 + 3 h1 + 1.
  * Net for 9 cards: out = 0.25 x2 - 1 (one linear layer).  Returns the file size. */

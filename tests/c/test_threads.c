@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_file.h"
 #include "ofc_fast.h"
 #include "ofc_value.h"
 
@@ -116,46 +117,24 @@ static void *worker(void *arg)
     return wrong;
 }
 
-static size_t vm_put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-    return 4;
-}
-
 /* The model file (weights from an LCG), parsed into vm; the context; the boards of 7
  * cards (front 2, middle 3, back 2 of the shared boards), the inputs, and their
  * single-threaded values. */
 static void prepare_model(void)
 {
     static const uint32_t head[] = {7, 2, OFC_VF_N, VM_HIDDEN, 1};
-    uint64_t state = 777, h;
+    uint64_t state = 777;
     size_t at = 64, i, k;
     double out[2][N_VALUES];
-    memset(vm_bytes, 0, 64);
-    memcpy(vm_bytes, "OFCVALUE", 8);
-    vm_put32(vm_bytes + 8, 1);
-    vm_put32(vm_bytes + 12, OFC_VM_HEADER_BYTES);
-    vm_put32(vm_bytes + 24, OFC_VF_SET);
-    vm_put32(vm_bytes + 28, OFC_VF_N);
-    vm_put32(vm_bytes + 36, 1);
+    put_header(vm_bytes, 0, 1);
     for (i = 0; i < 5; i++) {
-        at += vm_put32(vm_bytes + at, head[i]);
+        at += put32(vm_bytes + at, head[i]);
     }
     while (at < sizeof vm_bytes) {
-        float w;
-        uint32_t u;
         state = state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-        w = (float)((int)(state >> 56) - 128) / 128.0f;
-        memcpy(&u, &w, 4);
-        at += vm_put32(vm_bytes + at, u);
+        at += putf(vm_bytes + at, (float)((int)(state >> 56) - 128) / 128.0f);
     }
-    vm_put32(vm_bytes + 16, (uint32_t)(at - 64));
-    h = ofc_vm_checksum(vm_bytes + 64, at - 64);
-    vm_put32(vm_bytes + 40, (uint32_t)h);
-    vm_put32(vm_bytes + 44, (uint32_t)(h >> 32));
+    seal(vm_bytes, at);
     CHECK_EQ(ofc_vm_parse(vm_bytes, at, &vm), OFC_OK);
     CHECK_EQ(ofc_ev_tables_init(&data.ofc, &ev), OFC_OK);
     vctx.rules = &data.ofc;

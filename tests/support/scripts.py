@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -27,3 +30,22 @@ def checkout_script(relative: str) -> ModuleType:
     if not path.exists():
         pytest.skip(f"needs a source checkout (git clone: {relative})")
     return load_script(path)
+
+
+def run_as_script(tmp_path: Path, name: str, code: str) -> subprocess.CompletedProcess[str]:
+    """``code`` written to ``tmp_path/name`` and run by this Python as a script in
+    ``tmp_path``, the package under test first on its path (a process pool's workers
+    then import it too); the finished process, its output as text."""
+    path = tmp_path / name
+    path.write_text(code, encoding="utf-8")
+    env = dict(os.environ)
+    package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    return subprocess.run(
+        [sys.executable, str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
