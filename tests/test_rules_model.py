@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ofc_fast
 from ofc_fast import HandCategory, RulesError, rules, score_pair, settle
 from ofc_fast.rules import (
     NATURAL_NAMES,
@@ -369,7 +370,7 @@ def test_a_pickled_rule_set_hashes_as_an_equal_one_in_another_process() -> None:
     a process with another string-hash seed (a spawn / forkserver worker) the copy was
     equal to a fresh rule set but hashed differently: two "equal" keys in a set, a
     preset missing from a dict keyed by it."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(ofc_fast.__file__).resolve().parents[1]  # the package under test
     env = {**os.environ, "PYTHONPATH": str(root)}
     dump = subprocess.run(
         [sys.executable, "-c", _PICKLE_AND_HASH, "dump"],
