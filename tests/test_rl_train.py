@@ -205,9 +205,9 @@ def test_recipe_refuses_bad_options_at_once(
     """examples/train_ppo.py stops with a usage error naming the option, before any
     training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
     'not a self-play run'; --steps 0 trained for the whole budget)."""
-    from scripts import load_script
+    from scripts import checkout_script
 
-    script = load_script(ROOT / "examples" / "train_ppo.py", "train_ppo_options")
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
     with pytest.raises(SystemExit) as info:
         script.parse(argv)
     assert info.value.code == 2
