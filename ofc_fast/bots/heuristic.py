@@ -56,6 +56,7 @@ from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError, quote
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, as_rules
+from ..table import as_int
 from ._warm import rehearse
 from .base import ObservationLike, rules_of, unseen_cards
 from .model import HeuristicModel, ModelSettings, MoveRows, sample_futures, value_model
@@ -192,11 +193,10 @@ def seed_setting(seed: object, who: str) -> int | None:
     seeds with a ValueError or TypeError; random.Random refuses NumPy ints)."""
     if seed is None:
         return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, Integral):
-        raise BotError(f"{who}: seed must be an int >= 0 or None, got {quote(seed)}")
-    n = int(seed)
-    if n < 0:
-        raise BotError(f"{who}: seed must be an int >= 0 or None, got {quote(n)}")
+    n = as_int(seed)
+    if n is None or n < 0:
+        got = quote(seed) if n is None else quote(n)
+        raise BotError(f"{who}: seed must be an int >= 0 or None, got {got}")
     return n
 
 

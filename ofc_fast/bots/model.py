@@ -33,6 +33,7 @@ from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
 from ..rules.model import GameKind
+from ..table import as_int
 
 __all__ = ["HeuristicModel", "ModelSettings", "value_model"]
 
@@ -130,13 +131,11 @@ def _exact(a: object, dtype: type, fn: str, what: str) -> np.ndarray:
 
 def _in_fl(in_fl: object, fn: str) -> int:
     """``in_fl`` as an int for C (CardError when it is no card count)."""
-    if isinstance(in_fl, (bool, np.bool_)) or not isinstance(in_fl, (int, np.integer)):
-        raise CardError(
-            f"{fn}: in_fl must be 0 or a Fantasyland hand's cards, got {in_fl!r}"
-        )
-    if not 0 <= in_fl < 1 << 32:
-        raise CardError(f"{fn}: in_fl must be 0 or a Fantasyland hand's cards, got {in_fl}")
-    return int(in_fl)
+    n = as_int(in_fl)
+    if n is None or not 0 <= n < 1 << 32:
+        got = repr(in_fl) if n is None else n
+        raise CardError(f"{fn}: in_fl must be 0 or a Fantasyland hand's cards, got {got}")
+    return n
 
 
 class HeuristicModel:

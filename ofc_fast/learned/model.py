@@ -35,6 +35,7 @@ from ..errors import ModelError, quote
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
+from ..table import as_int
 
 __all__ = [
     "FEATURES",
@@ -197,11 +198,11 @@ class ValueModel:
         which keeps it and the rule set's C structs alive); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
-        if isinstance(players, bool) or not isinstance(players, (int, np.integer)):
-            raise ModelError(f"players must be an integer 2..4, got {quote(players)}")
-        players = int(players)
-        if not 2 <= players <= 4:
-            raise ModelError(f"players must be an integer 2..4, got {players}")
+        n = as_int(players)
+        if n is None or not 2 <= n <= 4:
+            got = quote(players) if n is None else n
+            raise ModelError(f"players must be an integer 2..4, got {got}")
+        players = n
         values = tuple(float(v) for v in fl_value)
         if len(values) != _FL_VALUES:
             raise ModelError(
