@@ -18,7 +18,7 @@ import pytest
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import RandomBot, SearchBot, ValueBot, make_bot
-from ofc_fast.errors import BotError, ModelError
+from ofc_fast.errors import BotError, ModelError, RulesError
 from ofc_fast.game import Game, actions_for, move_for_action, play_out
 from ofc_fast.learned import (
     MODEL_DIR,
@@ -581,6 +581,25 @@ def test_model_values_refuse_other_rules_players_and_fl_values():
     for players in (1, 5, True, 2.5):
         with pytest.raises(ModelError, match="players"):
             anyone.value(board, rules.PINEAPPLE, players)  # type: ignore[arg-type]
+
+
+def test_model_values_take_rules_by_name_and_refuse_other_rules_by_name():
+    """Rules by preset name or game id, as everywhere (DESIGN: one resolver): a name
+    of the model's own rules is its rules, a name of other rules is a ModelError
+    (not an AttributeError), and a value that is no rules a RulesError."""
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    board = "As Ks / Qd Qc 2c / 9h 9s"
+    want = model.value(board, rules.PINEAPPLE, 2)
+    for name in ("pineapple", "ofc-pineapple"):
+        assert model.value(board, name, 2) == want
+    for other in ("ofc", "ofc-27", "classic_1_6"):
+        with pytest.raises(ModelError, match="other rules than"):
+            model.value(board, other, 2)
+        with pytest.raises(ModelError, match="other rules than"):
+            model.check_rules(other)
+    with pytest.raises(RulesError, match="value model"):
+        model.value(board, 3, 2)  # type: ignore[arg-type]
 
 
 def test_search_refuses_a_model_without_the_nets_its_rollouts_need():

@@ -181,8 +181,10 @@ class ValueModel:
             c,
         )
 
-    def check_rules(self, rules: RuleSet, players: int | None = None) -> None:
-        """ModelError when the model was written for another rule set or seat count."""
+    def check_rules(self, rules: RulesLike, players: int | None = None) -> None:
+        """ModelError when the model was written for another rule set or seat count
+        (``rules``: a RuleSet, a preset name or a game id)."""
+        rules = as_rules(rules, "value model")
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
                 f"value model {self.name} was trained for other rules than {rules.name}"
@@ -193,11 +195,12 @@ class ValueModel:
                 f"not {players}"
             )
 
-    def context(self, rules: RuleSet, players: int, fl_value: Sequence[float]) -> Any:
+    def context(self, rules: RulesLike, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
         which keeps it and the rule set's C structs alive); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
+        rules = as_rules(rules, "value model")
         n = as_int(players)
         if n is None or not 2 <= n <= 4:
             got = quote(players) if n is None else n
@@ -230,13 +233,14 @@ class ValueModel:
     def value(
         self,
         board: str | Board | Sequence[Sequence[int]],
-        rules: RuleSet,
+        rules: RulesLike,
         players: int = 2,
         dead: CardsLike = (),
         fl_value: Sequence[float] | None = None,
     ) -> float:
         """The value of one board: the net of its card count, or a complete board's
         expected points (``csrc/include/ofc_value.h``); ``dead``: cards out of the deck."""
+        rules = as_rules(rules, "value model")
         ctx = self.context(
             rules, players, _fl_values(rules) if fl_value is None else fl_value
         )
@@ -248,7 +252,7 @@ class ValueModel:
 
     def action_values(
         self,
-        rules: RuleSet,
+        rules: RulesLike,
         players: int,
         fl_value: Sequence[float],
         rows: Sequence[Sequence[int]],
