@@ -179,3 +179,22 @@ def test_treys_hand_errors() -> None:
     with pytest.raises(CardError, match="duplicate"):
         ofc.to_treys("Kd Kd")
     assert ofc.to_treys([]) == [] and ofc.from_treys([]) == []
+
+
+def test_advise_gives_move_ev_stderr_exact_records() -> None:
+    """DESIGN: ``ofc.advise(...) -> list of (move, ev, stderr, exact), best first``: each
+    record unpacks as that 4-tuple, and keeps its named fields."""
+    game = ofc.Game(rules.PINEAPPLE, players=2, seed=5)
+    advice = ofc.advise(game, samples=8, seed=1)
+    legal = set(game.legal_moves())
+    for record in advice:
+        move, ev, stderr, exact = record
+        assert (move, ev, stderr, exact) == (
+            record.move,
+            record.ev,
+            record.stderr,
+            record.exact,
+        )
+        assert move in legal and exact is False and stderr >= 0
+    evs = [ev for _, ev, _, _ in advice]
+    assert evs == sorted(evs, reverse=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
@@ -60,11 +60,15 @@ class Advice:
     picks): ``foul`` (the probability that it fouls), ``fantasyland`` (the probability
     that it enters or keeps Fantasyland) and ``royalties`` (its expected royalties).
     ``model``: the name of the learned value model that placed the searcher's cards in
-    the rollouts (None: rollouts without one, or exact values).
+    the rollouts (None: rollouts without one, or exact values).  A record unpacks as
+    ``(move, ev, stderr, exact)``, the pinned shape of :func:`advise`'s list.
 
     >>> import ofc_fast as ofc
     >>> a = ofc.advise(ofc.Game("pineapple", players=2, seed=5), samples=16, seed=1)[0]
     >>> 0 <= a.foul <= 1 and 0 <= a.fantasyland <= 1 and a.royalties >= 0
+    True
+    >>> move, ev, stderr, exact = a
+    >>> (move, ev, exact) == (a.move, a.ev, a.exact)
     True
     """
 
@@ -78,6 +82,10 @@ class Advice:
     fantasyland: float = 0.0
     royalties: float = 0.0
     model: str | None = None
+
+    def __iter__(self) -> Iterator[Any]:
+        """``move, ev, stderr, exact = advice``: the shape :func:`advise` promises."""
+        return iter((self.move, self.ev, self.stderr, self.exact))
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able: the move as text."""
