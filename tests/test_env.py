@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import threading
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -579,6 +580,25 @@ def test_gymnasium_check_env(obs_type: str) -> None:
         check_env(env.unwrapped, skip_render_check=True)
     env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="heuristic", obs_type=obs_type)
     check_env(env.unwrapped, skip_render_check=True)
+
+
+def test_gymnasium_action_masks_through_make_as_documented() -> None:
+    """docs/environments.md: through ``gymnasium.make``'s wrappers the mask is
+    ``env.unwrapped.action_masks()`` or ``env.get_wrapper_attr("action_masks")()``;
+    the wrapper itself has no ``action_masks`` (Gymnasium 1.x forwards no methods)."""
+    import gymnasium
+
+    env = gymnasium.make("ofc_fast/Pineapple-v0", opponents="random")
+    obs, _ = env.reset(seed=2)
+    want = obs["action_mask"].astype(bool)
+    assert np.array_equal(env.unwrapped.action_masks(), want)
+    assert np.array_equal(env.get_wrapper_attr("action_masks")(), want)
+    assert not hasattr(env, "action_masks")  # what the docs used to show
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if doc.exists():
+        text = doc.read_text(encoding="utf-8")
+        assert "`env.action_masks()` (booleans" not in text
+        assert "env.unwrapped.action_masks()" in text
 
 
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])
