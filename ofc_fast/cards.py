@@ -38,8 +38,12 @@ _RANK_OF["10"] = 8
 _SUIT_OF = {ch: i for i, ch in enumerate(SUITS)} | _SUIT_SYMBOLS
 # ASCII case folding only: with Unicode folding "ſ" (U+017F) would match "s" and the
 # Kelvin sign "K" would match "k"; separators are ASCII whitespace,
-# commas and hyphens.
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])", re.IGNORECASE | re.ASCII)
+# commas and hyphens.  A suit symbol may carry its variation selector (U+FE0F emoji
+# or U+FE0E text presentation: "A♠️" as phones and chat apps write it).
+_TOKEN = re.compile(
+    r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])(?:(?<=[♣♧♦♢♥♡♠♤])[\ufe0e\ufe0f])?",
+    re.IGNORECASE | re.ASCII,
+)
 _SPACE = " \t\n\r\f\v"
 _SEPARATORS = re.compile(r"[\s,\-]+", re.ASCII)
 _NAMES = [RANKS[c >> 2] + SUITS[c & 3] for c in range(52)]

@@ -13,7 +13,9 @@ from hypothesis import strategies as st
 from ofc_fast import CardError, cards_str, parse_cards
 from ofc_fast.cards import RANKS, SUITS
 
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♧♦♢♥♡♠♤])", re.IGNORECASE | re.ASCII)
+_TOKEN = re.compile(  # a suit symbol may carry a variation selector: "A♠\ufe0f"
+    r"(10|[2-9tjqka])(?:([cdhs])|([♣♧♦♢♥♡♠♤])[\ufe0e\ufe0f]?)", re.IGNORECASE | re.ASCII
+)
 _SEPARATORS = re.compile(r"[\s,\-]+", re.ASCII)
 _SPACE = " \t\n\r\f\v"
 _RANK = {ch: i for i, ch in enumerate(RANKS.lower())} | {"10": 8}
@@ -30,7 +32,7 @@ def reference(text: str) -> list[int]:
         for m in _TOKEN.finditer(chunk):
             if m.start() != pos:
                 break
-            out.append(4 * _RANK[m.group(1).lower()] + _SUIT[m.group(2).lower()])
+            out.append(4 * _RANK[m.group(1).lower()] + _SUIT[(m[2] or m[3]).lower()])
             pos = m.end()
         if pos != len(chunk):
             raise CardError(chunk)
@@ -48,8 +50,11 @@ def outcome(f: object, text: str) -> list[int] | str:
 
 # Characters near the fast path's edges: separators it does not split on (tab,
 # comma, hyphen, ASCII and Unicode control / space characters str.split would
-# take), case, "10", suit symbols, the Kelvin sign (lowercases to "k").
-ALPHABET = "AKQT2s" + "hdc" + "10 " + "\t\n,-" + "\x1c\x1f\x85\xa0\u2003" + "♠\u212a"
+# take), case, "10", suit symbols and variation selectors, the Kelvin sign (lowercases
+# to "k").
+ALPHABET = (
+    "AKQT2s" + "hdc" + "10 " + "\t\n,-" + "\x1c\x1f\x85\xa0\u2003" + "♠\u212a" + "\ufe0f"
+)
 
 
 @settings(max_examples=400, deadline=None)
@@ -72,3 +77,15 @@ def test_cards_str_checks_every_id_whatever_its_form() -> None:
     for bad in ([True], [52], [-1], ["As"], [1.0]):
         with pytest.raises(CardError):
             cards_str(bad)  # type: ignore[arg-type]
+
+
+def test_suit_symbols_in_emoji_presentation() -> None:
+    """A suit symbol followed by its variation selector (U+FE0F emoji, U+FE0E text
+    presentation: what phones and chat apps put after ♠♥♦♣) is that suit; a selector
+    anywhere else is still bad text."""
+    assert parse_cards("A\u2660\ufe0f K\u2665\ufe0f") == [51, 46]
+    assert parse_cards("10\u2666\ufe0f2\u2663\ufe0e") == [33, 0]
+    assert parse_cards("Q\u2661\ufe0f, J\u2664\ufe0f") == [42, 39]
+    for bad in ("As\ufe0f", "A\ufe0f\u2660", "A\u2660\ufe0f\ufe0f", "\ufe0f"):
+        with pytest.raises(CardError):
+            parse_cards(bad)
