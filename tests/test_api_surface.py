@@ -198,3 +198,57 @@ def test_advise_gives_move_ev_stderr_exact_records() -> None:
         assert move in legal and exact is False and stderr >= 0
     evs = [ev for _, ev, _, _ in advice]
     assert evs == sorted(evs, reverse=True)
+
+
+ALL_PUBLIC_MODULES = PUBLIC_MODULES + (
+    "ofc_fast.bots.model",
+    "ofc_fast.learned",
+    "ofc_fast.learned.train",
+    "ofc_fast.rules.compiled",
+    "ofc_fast.search",
+)
+
+
+def test_every_rules_parameter_takes_a_preset_name() -> None:
+    """DESIGN: every function that takes rules accepts a RuleSet, a preset name or an
+    arena game id (one resolver); its annotation says so, so that a type-checked
+    caller may pass ``"pineapple"`` (the package ships ``py.typed``)."""
+    narrow = []
+    checked = 0
+    for name in ALL_PUBLIC_MODULES:
+        module = importlib.import_module(name)
+        for attr in getattr(module, "__all__", ()):
+            obj = getattr(module, attr)
+            members = [(f"{name}.{attr}", obj)]
+            if inspect.isclass(obj):
+                members += [
+                    (f"{name}.{attr}.{k}", v)
+                    for k, v in vars(obj).items()
+                    if inspect.isfunction(v) and (k == "__init__" or not k.startswith("_"))
+                ]
+            for qual, member in members:
+                sig = _signature(member) if callable(member) else None
+                if sig is None or "rules" not in sig.parameters:
+                    continue
+                checked += 1
+                note = str(sig.parameters["rules"].annotation)
+                if not any(word in note for word in ("RulesLike", "str", "Any", "object")):
+                    narrow.append(f"{qual}: rules: {note}")
+    assert checked > 40
+    assert not narrow, narrow
+
+
+def test_rules_by_name_where_a_rule_set_was_assumed(tmp_path: Any) -> None:
+    """The functions that read a RuleSet's fields before resolving it: a name now
+    resolves (and a non-rule value is a RulesError naming the function)."""
+    from ofc_fast.bots.model import HeuristicModel
+    from ofc_fast.learned.train import train
+    from ofc_fast.rules.compiled import CompiledRules
+
+    assert HeuristicModel("ofc-pineapple").rules is rules.PINEAPPLE
+    assert CompiledRules("ofc").rules is rules.OFC
+    with pytest.raises(ofc.errors.ModelError, match="CLASSIC_1_6"):
+        train("classic-1-6", tmp_path, progress=False)
+    for call in (HeuristicModel, CompiledRules, lambda r: train(r, tmp_path)):
+        with pytest.raises(ofc.RulesError):
+            call(3)

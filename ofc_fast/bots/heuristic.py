@@ -55,7 +55,7 @@ from ..batch import rank5_batch
 from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError, quote
 from ..game import GameError, Move, actions_for, move_for_action
-from ..rules import RuleSet, as_rules
+from ..rules import RuleSet, RulesLike, as_rules
 from ..table import as_int
 from ._warm import rehearse
 from .base import ObservationLike, rules_of, unseen_cards
@@ -280,7 +280,7 @@ class HeuristicBot:
         """Start the random stream again from ``seed``."""
         self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
 
-    def warm_up(self, rules: RuleSet | None = None) -> None:
+    def warm_up(self, rules: RulesLike | None = None) -> None:
         """Build the tables the first decision needs (``rules``, else the bot's own,
         else PINEAPPLE) by a rehearsal deal of a copy: this bot's random stream is
         untouched.  ``ofc-fast bot`` calls it before joining, so that the first

@@ -144,8 +144,8 @@ class HeuristicModel:
     Build with :func:`value_model` (cached).  ``classic``: the rules are a classic
     game (no Fantasyland term; a won row pays its win value)."""
 
-    def __init__(self, rules: RuleSet, settings: ModelSettings = ModelSettings()) -> None:
-        self.rules = rules
+    def __init__(self, rules: RulesLike, settings: ModelSettings = ModelSettings()) -> None:
+        self.rules = rules = as_rules(rules, "HeuristicModel")
         self.settings = settings
         self.classic = rules.game is GameKind.CLASSIC
         self._rules_c = compiled(rules)

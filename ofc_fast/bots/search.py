@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import BotError, OfcError, quote
 from ..game import Move
 from ..learned.model import ModelSpec, check_spec, spec_setting
-from ..rules import RuleSet, as_rules
+from ..rules import RuleSet, RulesLike, as_rules
 from ..search import (
     Opponent,
     advise,
@@ -181,7 +181,7 @@ class SearchBot:
         self.rng = Random(seed)
         self._sets.reset(seed)
 
-    def warm_up(self, rules: RuleSet | None = None) -> None:
+    def warm_up(self, rules: RulesLike | None = None) -> None:
         """Build the tables the first decision needs and measure how far a search
         overruns its budget here: rehearsal deals of a copy at budgets of 10 ms, 30 ms
         and the bot's own (the overrun depends on where the budget cuts the search:

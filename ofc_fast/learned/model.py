@@ -140,10 +140,11 @@ class ValueModel:
         flat = np.frombuffer(ffi.buffer(self.c.opp), np.uint32)
         return np.array(flat.reshape(3, -1), np.uint32)
 
-    def ev_tables(self, rules: RuleSet) -> Any:
+    def ev_tables(self, rules: RulesLike) -> Any:
         """The C ``ofc_ev_tables *`` the model values boards against under ``rules``
         (C ``ofc_value_ev_tables``: from its opponent rows, else the rule set's
         shipped tables); cached on the model."""
+        rules = as_rules(rules, "value model")
         if not self.c.opponent:
             return ev_tables(rules)
         hit = self._ev.get(rules)
@@ -354,7 +355,7 @@ def spec_setting(spec: ModelSpec) -> Any:
 
 def model_bytes(
     nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
-    rules: RuleSet,
+    rules: RulesLike,
     players: int = 0,
     opponent: np.ndarray | None = None,
 ) -> bytes:
@@ -426,7 +427,7 @@ def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
 def write_model(
     path: str | os.PathLike[str],
     nets: Sequence[tuple[int, Sequence[tuple[np.ndarray, np.ndarray]]]],
-    rules: RuleSet,
+    rules: RulesLike,
     players: int = 0,
     opponent: np.ndarray | None = None,
 ) -> ValueModel:

@@ -42,7 +42,7 @@ import numpy as np
 from .._native import lib
 from ..errors import ModelError, OfcError
 from ..parallel import Executor, Progress, in_order, make_executor
-from ..rules import RuleSet
+from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
 from ._data import (
@@ -372,7 +372,7 @@ def _backward(
 
 
 def train(
-    rules: RuleSet,
+    rules: RulesLike,
     out: str | Path,
     *,
     players: int = 2,
@@ -397,6 +397,7 @@ def train(
     with more ``rounds`` extends a finished one with fewer (the config leaves them
     out).  ``fl_value``: what a Fantasyland entry is worth in the labels, as
     :func:`ofc_fast.solver.stay_values` reads it (None: the rules' default)."""
+    rules = as_rules(rules, "train")
     if rounds < 1:
         raise ModelError(f"rounds must be 1 or more, got {rounds}")
     _check_settings(

@@ -138,8 +138,8 @@ class CompiledRules:
         "struct",
     )
 
-    def __init__(self, rules: RuleSet) -> None:
-        self.rules = rules
+    def __init__(self, rules: RulesLike) -> None:
+        self.rules = rules = as_rules(rules, "CompiledRules")
         self.struct = g = ffi.new("ofc_game_rules *")
         _write_scoring(g.scoring, rules)
         if lib.ofc_rules_check(ffi.addressof(g, "scoring")) != OK:

@@ -336,7 +336,7 @@ def settlement_of(
 
 def settle(
     boards: Sequence[BoardLike | None],
-    rules: RuleSet = OFC,
+    rules: RulesLike = OFC,
     button: int = 0,
     stacks: Sequence[int] | None = None,
     *,
