@@ -1053,3 +1053,28 @@ def test_deals_without_an_agent_decision_are_bounded(name: str) -> None:
     an agent decision (before: they never returned, the C loop with the GIL released),
     naming the rules; the environment then needs reset(), which plays again."""
     run_isolated(NO_DECISION_SCRIPTS[name])
+
+
+# ------------------------------------------- audit: order of calls, render modes
+
+
+def test_pettingzoo_step_with_no_agent_to_act_is_a_game_error() -> None:
+    """step() before reset() or after every agent's last step of a deal (agents
+    empty, as PettingZoo's API leaves them) raises GameError saying to reset()
+    (before: AttributeError, then KeyError 'player_0'); reset() then plays on."""
+    env = pettingzoo_env("pineapple", 2)
+    for action in (None, 0):
+        with pytest.raises(GameError, match=r"call reset\(\)"):
+            env.step(action)
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    for action in (None, 0):
+        with pytest.raises(GameError, match=r"call reset\(\)"):
+            env.step(action)
+    env.reset()
+    assert env.agent_selection in env.agents
+    obs = env.observe(env.agent_selection)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))

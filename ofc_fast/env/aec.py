@@ -120,7 +120,14 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         }
 
     def step(self, action: Any) -> None:
-        """Play the selected agent's action, then move to the next seat to act."""
+        """Play the selected agent's action, then move to the next seat to act;
+        GameError when no agent is left to act (before :meth:`reset`, or after every
+        agent's last step of a deal: reset() deals the next)."""
+        if not self.agents:
+            raise GameError(
+                "step() with no agent to act: call reset() (before the first deal, "
+                "or after every agent's last step of a deal)"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
