@@ -1078,3 +1078,17 @@ def test_pettingzoo_step_with_no_agent_to_act_is_a_game_error() -> None:
     assert env.agent_selection in env.agents
     obs = env.observe(env.agent_selection)
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_render_before_reset_is_a_game_error() -> None:
+    """render() before reset() raises GameError (before: the Gymnasium env rendered
+    an all-zero C state, a 0-player table; the PettingZoo env AttributeError), and
+    renders the seat's observation after it."""
+    from ofc_fast.env.gym import OfcEnv
+
+    for env in (OfcEnv(render_mode="ansi"), pettingzoo_env(render_mode="ansi")):
+        with pytest.raises(GameError, match=r"call reset\(\) before render\(\)"):
+            env.render()
+        env.reset(seed=0)
+        text = env.render()
+        assert isinstance(text, str) and "'players': 2" in text, text

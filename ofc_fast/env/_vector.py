@@ -493,8 +493,7 @@ class VectorEnv:
             )
 
     def _require_started(self) -> None:
-        if not self._started:
-            raise GameError("call reset() before step()")
+        require_started(self, "step")
 
     # -- bots in Python (opponents = a bot name)
     def _play_bots(self) -> None:
@@ -645,6 +644,13 @@ def no_decision_error(venv: VectorEnv, env: int) -> GameError:
         f"Fantasyland stays: {stays}; its sets are played by the solver, "
         f"fantasyland='decision' makes them the agent's decisions): call reset()"
     )
+
+
+def require_started(venv: VectorEnv, call: str) -> None:
+    """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
+    has dealt the first hands: its steps, and the single-game adapters' render."""
+    if not venv.started:
+        raise GameError(f"call reset() before {call}()")
 
 
 def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:

@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, deal_to_decision
+from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, deal_to_decision, require_started
 from .gym import action_id, observation_space
 
 __all__ = ["OfcAECEnv"]
@@ -147,9 +147,11 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The acting seat's observation as text (``render_mode="ansi"``), else ``None``."""
+        """The acting seat's observation as text (``render_mode="ansi"``), else
+        ``None``; GameError before :meth:`reset`."""
         if self.render_mode != "ansi":
             return None
+        require_started(self._venv, "render")
         return str(
             self._venv.observation(0, self.possible_agents.index(self.agent_selection))
         )

@@ -25,7 +25,14 @@ from gymnasium import spaces
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, deal_to_decision
+from ._vector import (
+    ACTION_SPACE,
+    FEATURE_SIZE,
+    OBS_SIZE,
+    VectorEnv,
+    deal_to_decision,
+    require_started,
+)
 
 __all__ = ["OfcEnv"]
 
@@ -172,7 +179,9 @@ class OfcEnv(gymnasium.Env):
         return self._obs(), float(v.rewards[0]), done, False, info
 
     def render(self) -> str | None:
-        """The learner's observation as text (``render_mode="ansi"``), else ``None``."""
+        """The learner's observation as text (``render_mode="ansi"``), else ``None``;
+        GameError before :meth:`reset`."""
         if self.render_mode != "ansi":
             return None
+        require_started(self._venv, "render")
         return str(self._venv.observation(0, self._venv.learner))
