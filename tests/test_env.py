@@ -1092,3 +1092,95 @@ def test_render_before_reset_is_a_game_error() -> None:
         env.reset(seed=0)
         text = env.render()
         assert isinstance(text, str) and "'players': 2" in text, text
+
+
+def _replay_both(a: VectorEnv, b: VectorEnv, steps: int, seed: int) -> None:
+    """Step ``a`` and ``b`` with the same masked-random actions; every array agrees."""
+    rng = np.random.default_rng(seed)
+    n = a.num_envs
+    for _ in range(steps):
+        assert np.array_equal(a.legal_counts, b.legal_counts)
+        acts = a.legal_actions[np.arange(n), (rng.random(n) * a.legal_counts).astype(int)]
+        out_a, out_b = a.step(acts), b.step(acts.copy())
+        for x, y in zip(out_a[:4], out_b[:4]):
+            assert np.array_equal(x, y)
+        for key in ("seat", "action_mask", "final_rewards"):
+            assert np.array_equal(out_a[4][key], out_b[4][key])
+    assert np.array_equal(a.deals_finished, b.deals_finished)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(opponents="random", obs_type="features", shaping=0.5),
+        dict(opponents="heuristic", num_envs=1),
+        dict(opponents="self", players=3, autoreset=False),
+    ],
+)
+def test_copies_of_a_vector_env_play_on_as_the_original(how: str, kwargs: dict) -> None:
+    """copy.deepcopy and pickle of a VectorEnv in the middle of its matches (before:
+    TypeError, cannot pickle '_thread.lock'): the copy holds the same state (tables,
+    arrays, the random opponents' and the bots' streams) and plays on as the original
+    does, and stepping one leaves the other as it was."""
+    import copy
+    import pickle
+
+    settings = dict(num_envs=3, seed=11) | kwargs
+    env = VectorEnv("pineapple", **settings)
+    env.reset()
+    for _ in range(3):  # into the first deal (in self-play: its 15 decisions)
+        env.step(env.legal_actions[:, 0])
+
+    def twin_of(env: VectorEnv) -> VectorEnv:
+        return copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+
+    twin = twin_of(env)
+    assert twin.started and twin.seed == env.seed and repr(twin) == repr(env)
+    before = env.observations.copy()
+    twin.step(twin.legal_actions[:, 0])
+    assert np.array_equal(env.observations, before)  # the original did not move
+    twin = twin_of(env)
+    if kwargs.get("autoreset", True):
+        _replay_both(env, twin, 30, 2)
+    else:  # 3 seats: the first deal ends after 15 steps (seat -1); deal the next
+        _replay_both(env, twin, 12, 2)
+        assert (env.seats == -1).all() and (twin.seats == -1).all()
+        for i in range(env.num_envs):
+            env.next_deal(i)
+            twin.next_deal(i)
+        _replay_both(env, twin, 2, 3)
+
+
+def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
+    """The Gymnasium and PettingZoo envs copy and pickle too (the SB3 / RLlib way of
+    shipping an env, a search that copies it to look ahead)."""
+    import copy
+    import pickle
+
+    from ofc_fast.env.gym import OfcEnv
+
+    env = OfcEnv(opponents="random")
+    obs, _ = env.reset(seed=4)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        a, b = copy.deepcopy(env), twin
+        oa, ob = a._obs(), b._obs()
+        for _ in range(25):
+            assert all(np.array_equal(oa[k], ob[k]) for k in oa)
+            act = int(np.flatnonzero(oa["action_mask"])[-1])
+            oa, ra, ta, *_ = a.step(act)
+            ob, rb, tb, *_ = b.step(act)
+            assert (ra, ta) == (rb, tb)
+    aec = pettingzoo_env("pineapple", 3)
+    aec.reset(seed=2)
+    obs = aec.observe(aec.agent_selection)
+    aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    seen: list[list[tuple[str, float]]] = []
+    for env_ in (pickle.loads(pickle.dumps(aec)), aec):
+        seen.append([])
+        for agent in env_.agent_iter():
+            obs, reward, term, trunc, _ = env_.last()
+            seen[-1].append((agent, reward))
+            env_.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert seen[0] == seen[1] and len(seen[0]) > 10

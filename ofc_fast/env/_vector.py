@@ -142,7 +142,9 @@ class VectorEnv:
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
     VectorEnv is for one thread at a time: :meth:`reset`, :meth:`next_deal`,
     :meth:`step` and :meth:`step_first` called while another thread is in one of them
-    raise GameError and change nothing.
+    raise GameError and change nothing.  A VectorEnv pickles and copies
+    (``copy.deepcopy``) with its whole state, and so do the Gymnasium and PettingZoo
+    envs over it: the copy plays on as the original would.
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
@@ -189,6 +191,7 @@ class VectorEnv:
         self.seed = secrets_seed() if seed is None else check_seed(seed)
         self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
         self._c = self._config(shaping, stay_value, autoreset)
+        self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
         self._alloc()
         self._bots: list[list[Any]] | None = None
         self._bot_settings = dict(bot_settings or {})
@@ -613,11 +616,64 @@ class VectorEnv:
         )
         return out
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy (``copy.deepcopy``, a subprocess): the settings and the
+        state (every table's C slot, the arrays, the bots), so that the copy plays on
+        exactly as the original would."""
+        settings = {
+            "rules": self.rules,
+            "num_envs": self.num_envs,
+            "players": self.players,
+            "seed": self.seed,
+            "opponents": self.opponents,
+            "fantasyland": self.fantasyland,
+            "learner": self.learner,
+            "shaping": float(self._c.shaping),
+            "stay_value": self._stay_value,
+            "autoreset": bool(self._c.autoreset),
+            "bot_settings": self._bot_settings,
+            "obs_type": self.obs_type,
+        }
+        arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
+        state = (bytes(ffi.buffer(self._slots)), arrays, self._started, self._bots)
+        return (_restored, (settings, state))
+
     def __repr__(self) -> str:
         return (
             f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
             f"opponents {self.opponents}, seed {self.seed}>"
         )
+
+
+_STATE_ARRAYS = (
+    "encodings",
+    "features",
+    "action_masks",
+    "legal_actions",
+    "legal_counts",
+    "seats",
+    "full_sets",
+    "rewards",
+    "final_rewards",
+    "terminations",
+    "truncations",
+    "deals_finished",
+)
+"""The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
+
+
+def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
+    """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
+    slots, arrays, started, bots = state
+    venv = VectorEnv(**settings)
+    if len(slots) != ffi.sizeof(venv._slots):
+        raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
+    ffi.buffer(venv._slots)[:] = slots
+    for name in _STATE_ARRAYS:
+        getattr(venv, name)[...] = arrays[name]
+    venv._started = started
+    venv._bots = bots
+    return venv
 
 
 def no_decision_error(venv: VectorEnv, env: int) -> GameError:
