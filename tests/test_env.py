@@ -1184,3 +1184,28 @@ def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
             seen[-1].append((agent, reward))
             env_.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
     assert seen[0] == seen[1] and len(seen[0]) > 10
+
+
+@pytest.mark.parametrize(
+    ("make", "kwargs", "name"),
+    [
+        ("gym", dict(num_envs=2), "num_envs"),
+        ("aec", dict(num_envs=4), "num_envs"),
+        ("aec", dict(opponents="random"), "opponents"),
+        ("aec", dict(autoreset=True), "autoreset"),
+    ],
+)
+def test_single_game_envs_name_the_settings_they_fix(
+    make: str, kwargs: dict, name: str
+) -> None:
+    """A VectorEnv keyword the single-game env sets itself, given with another value,
+    is a GameError naming it (before: TypeError "got multiple values"); the value it
+    sets is accepted."""
+    from ofc_fast.env.gym import OfcEnv
+
+    build = OfcEnv if make == "gym" else pettingzoo_env
+    with pytest.raises(GameError, match=f"sets {name}="):
+        build(**kwargs)
+    fixed = {"num_envs": 1, "opponents": "self", "autoreset": False}[name]
+    env = build(**{name: fixed}, seed=3)
+    assert env._venv.seed == 3 and env._venv.num_envs == 1

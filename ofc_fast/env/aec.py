@@ -31,7 +31,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, deal_to_decision, require_started
+from ._vector import ACTION_SPACE, OBS_SIZE, deal_to_decision, require_started, single_table
 from .gym import action_id, observation_space
 
 __all__ = ["OfcAECEnv"]
@@ -59,14 +59,13 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 "the PettingZoo env plays Fantasyland sets by the solver (a "
                 "set has no action id)"
             )
-        self._venv = VectorEnv(
+        self._venv = single_table(
             rules,
-            1,
             players,
-            seed=kwargs.pop("seed", 0),
+            "the PettingZoo env (every seat an agent, one deal an episode)",
+            kwargs,
             opponents="self",
             autoreset=False,
-            **kwargs,
         )
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}

@@ -29,9 +29,9 @@ from ._vector import (
     ACTION_SPACE,
     FEATURE_SIZE,
     OBS_SIZE,
-    VectorEnv,
     deal_to_decision,
     require_started,
+    single_table,
 )
 
 __all__ = ["OfcEnv"]
@@ -120,8 +120,8 @@ class OfcEnv(gymnasium.Env):
                 "the Gymnasium env has one agent: opponents 'random' or a "
                 "bot name (self-play: VectorEnv or the PettingZoo env)"
             )
-        self._venv = VectorEnv(
-            rules, 1, players, seed=kwargs.pop("seed", 0), opponents=opponents, **kwargs
+        self._venv = single_table(
+            rules, players, "the Gymnasium env", kwargs, opponents=opponents
         )
         self.observation_space = observation_space(self._venv.obs_type)
         self.action_space = spaces.Discrete(ACTION_SPACE)
