@@ -1209,3 +1209,34 @@ def test_single_game_envs_name_the_settings_they_fix(
     fixed = {"num_envs": 1, "opponents": "self", "autoreset": False}[name]
     env = build(**{name: fixed}, seed=3)
     assert env._venv.seed == 3 and env._venv.num_envs == 1
+
+
+def test_gymnasium_without_autoreset_keeps_the_fantasyland_deals_points() -> None:
+    """autoreset=False: the deals the learner sits out in Fantasyland (played by the
+    solver between a deal's end and the next decision) add their points to the step
+    that ended the deal before, as with autoreset (before: reset() played them and
+    their points were lost).  The same match and moves give the same rewards either
+    way; the step still returns the end's view and reset() the next decision."""
+    from ofc_fast.env.gym import OfcEnv
+
+    fl = presets.PINEAPPLE.fantasyland.replace(entry=(("22", 14),))
+    rules = presets.PINEAPPLE.replace(name="easy-fantasyland", fantasyland=fl)
+    rewards: dict[bool, list[float]] = {}
+    for autoreset in (True, False):
+        env = OfcEnv(rules, autoreset=autoreset)
+        obs, _ = env.reset(seed=0)
+        rewards[autoreset] = []
+        while len(rewards[autoreset]) < 1500:
+            obs, reward, term, _, info = env.step(
+                int(np.flatnonzero(obs["action_mask"])[0])
+            )
+            rewards[autoreset].append(reward)
+            if term and not autoreset:
+                assert not obs["action_mask"].any() and not env.action_masks().any()
+                with pytest.raises(MoveError, match="reset"):
+                    env.step(0)
+                obs, _ = env.reset()
+                assert env._venv.observation(0, 0)["boards"][0] == [[], [], []]
+        decisions = 1500 // 5  # a deal is 5 learner decisions in Pineapple
+        assert env._venv._slots[0].deal > decisions + 10  # deals the learner sat out
+    assert rewards[True] == rewards[False]

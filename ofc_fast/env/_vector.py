@@ -732,18 +732,23 @@ def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
         raise no_decision_error(venv, int(ended.argmax()))
 
 
-def deal_to_decision(venv: VectorEnv, env: int = 0) -> None:
+def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
     """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
     its deal has no agent decision (seat -1), the deal there now counted first; after
     :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
-    :meth:`VectorEnv.reset`), as a step with autoreset.  The single-game adapters'
-    reset (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
+    :meth:`VectorEnv.reset`), as a step with autoreset.  Returns the points per seat
+    of the deals so passed (each played out without an agent decision, the one there
+    now included: call it after :meth:`VectorEnv.next_deal`).  The single-game
+    adapters (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
     skipped = 0
+    points = np.zeros(venv.players, np.float64)
     while venv.seats[env] < 0:
         skipped += 1
         if skipped >= MAX_SKIPPED_DEALS:
             raise no_decision_error(venv, env)
+        points += venv.final_rewards[env, : venv.players]
         venv.next_deal(env)
+    return points
 
 
 def secrets_seed() -> int:

@@ -23,7 +23,9 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .._native import lib, move_error
 from ..errors import GameError, MoveError
+from ..game.observation import Observation
 from ..rules import RuleSet
 from ._vector import (
     ACTION_SPACE,
@@ -92,10 +94,11 @@ class OfcEnv(gymnasium.Env):
     a seed returns it again (with a seed it starts the match again; in the middle of a
     deal, after a truncation, it abandons that deal and deals the next).  With
     ``autoreset=False`` the step that ends a deal returns the learner's view of its end
-    (an empty mask; a further step is a MoveError) and :meth:`reset` deals the next.
-    Deals without a learner decision (it sits in Fantasyland) are skipped, at most
-    1,000 in a row: then GameError (rules that keep it in Fantasyland for good), and
-    :meth:`reset` starts the match again.
+    (an empty mask; a further step is a MoveError) and :meth:`reset` returns the next
+    deal's first decision.  Deals without a learner decision (it sits in Fantasyland)
+    are skipped, their points added to the reward of the step that ended the deal
+    before (with or without autoreset), at most 1,000 in a row: then GameError (rules
+    that keep it in Fantasyland for good), and :meth:`reset` starts the match again.
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
@@ -130,6 +133,7 @@ class OfcEnv(gymnasium.Env):
         self.illegal = illegal
         self.render_mode = render_mode
         self._mid_deal = False  # a step was played since the deal's first decision
+        self._end_view: Observation | None = None  # autoreset=False: the ended deal
 
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
@@ -140,8 +144,8 @@ class OfcEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the pending decision: ``ACTION_SPACE`` booleans (a
-        copy; sb3-contrib's convention)."""
-        return np.array(self._venv.action_masks[0], np.bool_)
+        copy; sb3-contrib's convention): none after a deal's end without autoreset."""
+        return np.array(self._venv.action_masks[0], np.bool_) & (self._end_view is None)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -158,6 +162,7 @@ class OfcEnv(gymnasium.Env):
             v.next_deal(0)
         deal_to_decision(v)  # autoreset=False: deals without a learner decision
         self._mid_deal = False
+        self._end_view = None
         return self._obs(), {}
 
     def step(
@@ -166,6 +171,8 @@ class OfcEnv(gymnasium.Env):
         """Play the learner's action, then the opponents' until the learner acts again."""
         v = self._venv
         a = action_id(action)
+        if self._end_view is not None:  # autoreset=False: the next deal waits for reset
+            raise move_error(int(lib.OFC_E_GAME_OVER), "env 0 (autoreset is off: reset())")
         info: dict[str, Any] = {}
         remap = self.illegal == "remap" and v.legal_counts[0] > 0  # else: MoveError
         if remap and not (0 <= a < ACTION_SPACE and v.action_masks[0, a]):
@@ -174,9 +181,16 @@ class OfcEnv(gymnasium.Env):
         v.step_first(a)
         done = bool(v.terminations[0])
         self._mid_deal = not done
+        obs, reward = self._obs(), float(v.rewards[0])
         if done:
             info["final_rewards"] = v.final_rewards[0, : v.players].copy()
-        return self._obs(), float(v.rewards[0]), done, False, info
+        if done and v.seats[0] < 0:  # autoreset=False: its end's view is returned
+            # deal on now, so that the deals the learner sits out (Fantasyland) add
+            # their points here, as with autoreset; reset() returns the decision
+            self._end_view = v.observation(0, v.learner)
+            v.next_deal(0)
+            reward += float(deal_to_decision(v)[v.learner])
+        return obs, reward, done, False, info
 
     def render(self) -> str | None:
         """The learner's observation as text (``render_mode="ansi"``), else ``None``;
@@ -184,4 +198,7 @@ class OfcEnv(gymnasium.Env):
         if self.render_mode != "ansi":
             return None
         require_started(self._venv, "render")
-        return str(self._venv.observation(0, self._venv.learner))
+        view = self._end_view
+        return str(
+            view if view is not None else self._venv.observation(0, self._venv.learner)
+        )
