@@ -1240,3 +1240,29 @@ def test_gymnasium_without_autoreset_keeps_the_fantasyland_deals_points() -> Non
         decisions = 1500 // 5  # a deal is 5 learner decisions in Pineapple
         assert env._venv._slots[0].deal > decisions + 10  # deals the learner sat out
     assert rewards[True] == rewards[False]
+
+
+def test_single_game_envs_without_a_seed_deal_different_matches() -> None:
+    """Without a seed (neither reset(seed=) nor seed=) each Gymnasium or PettingZoo env
+    draws its match's seed at random, as Gymnasium's envs draw their PRNG's: the
+    copies of gymnasium.make_vec deal different hands (before: all played seed 0, the
+    same deals in every copy).  A seed still replays."""
+    import gymnasium
+
+    envs = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=4, vectorization_mode="sync"
+    )
+    obs, _ = envs.reset()
+    assert len({row.tobytes() for row in obs["observation"]}) == 4
+    again, _ = envs.reset(seed=[7, 7, 7, 7])
+    assert len({row.tobytes() for row in again["observation"]}) == 1
+    seeds = set()
+    for _ in range(3):
+        aec = pettingzoo_env("pineapple", 2)
+        aec.reset()
+        seeds.add(aec.observe(aec.agent_selection)["observation"].tobytes())
+    assert len(seeds) == 3
+    from ofc_fast.env.gym import OfcEnv
+
+    a, b = OfcEnv(seed=5), OfcEnv(seed=5)  # a seed given when made: the same matches
+    assert np.array_equal(a.reset()[0]["observation"], b.reset()[0]["observation"])

@@ -706,14 +706,16 @@ def single_table(
     rules: RuleSet | str, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
 ) -> VectorEnv:
     """The one-table VectorEnv of a single-game adapter (``what``: its name in
-    errors): VectorEnv's keywords ``kwargs`` (seed 0 unless given) and the settings
-    ``fixed`` (num_envs 1 and more) that the adapter sets itself; GameError for one of
-    those given with another value (not TypeError: "multiple values")."""
+    errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
+    more) that the adapter sets itself; GameError for one of those given with another
+    value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
+    drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
+    env deal different hands."""
     fixed = {"num_envs": 1, **fixed}
     for key, value in fixed.items():
         if key in kwargs and kwargs[key] != value:
             raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
-    return VectorEnv(rules, players=players, **{"seed": 0, **kwargs, **fixed})
+    return VectorEnv(rules, players=players, **{"seed": None, **kwargs, **fixed})
 
 
 def require_started(venv: VectorEnv, call: str) -> None:
