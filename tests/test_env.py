@@ -1266,3 +1266,18 @@ def test_single_game_envs_without_a_seed_deal_different_matches() -> None:
 
     a, b = OfcEnv(seed=5), OfcEnv(seed=5)  # a seed given when made: the same matches
     assert np.array_equal(a.reset()[0]["observation"], b.reset()[0]["observation"])
+
+
+def test_a_vector_env_is_not_copied_while_another_thread_steps_it() -> None:
+    """Pickling or copy.deepcopy while another thread is inside a step: GameError
+    (the guard of step): a copy never holds a state torn between two steps."""
+    import copy
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=2, seed=0)
+    env.reset()
+    with env._busy:  # what another thread inside step() holds
+        for take in (copy.deepcopy, pickle.dumps):
+            with pytest.raises(GameError, match="another thread"):
+                take(env)
+    assert copy.deepcopy(env).started

@@ -144,7 +144,8 @@ class VectorEnv:
     :meth:`step` and :meth:`step_first` called while another thread is in one of them
     raise GameError and change nothing.  A VectorEnv pickles and copies
     (``copy.deepcopy``) with its whole state, and so do the Gymnasium and PettingZoo
-    envs over it: the copy plays on as the original would.
+    envs over it: the copy plays on as the original would (a copy taken while another
+    thread steps it: GameError too).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
@@ -616,10 +617,11 @@ class VectorEnv:
         )
         return out
 
+    @_one_thread
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy (``copy.deepcopy``, a subprocess): the settings and the
         state (every table's C slot, the arrays, the bots), so that the copy plays on
-        exactly as the original would."""
+        exactly as the original would; GameError while another thread steps it."""
         settings = {
             "rules": self.rules,
             "num_envs": self.num_envs,
