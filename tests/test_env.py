@@ -1222,6 +1222,7 @@ def test_gymnasium_without_autoreset_keeps_the_fantasyland_deals_points() -> Non
     fl = presets.PINEAPPLE.fantasyland.replace(entry=(("22", 14),))
     rules = presets.PINEAPPLE.replace(name="easy-fantasyland", fantasyland=fl)
     rewards: dict[bool, list[float]] = {}
+    finals: dict[bool, list[list[float]]] = {}
     for autoreset in (True, False):
         env = OfcEnv(rules, autoreset=autoreset)
         obs, _ = env.reset(seed=0)
@@ -1231,6 +1232,9 @@ def test_gymnasium_without_autoreset_keeps_the_fantasyland_deals_points() -> Non
                 int(np.flatnonzero(obs["action_mask"])[0])
             )
             rewards[autoreset].append(reward)
+            if term:  # the points per seat of the deals ended in this step
+                finals.setdefault(autoreset, []).append(info["final_rewards"].tolist())
+                assert reward == info["final_rewards"][0]
             if term and not autoreset:
                 assert not obs["action_mask"].any() and not env.action_masks().any()
                 with pytest.raises(MoveError, match="reset"):
@@ -1239,7 +1243,7 @@ def test_gymnasium_without_autoreset_keeps_the_fantasyland_deals_points() -> Non
                 assert env._venv.observation(0, 0)["boards"][0] == [[], [], []]
         decisions = 1500 // 5  # a deal is 5 learner decisions in Pineapple
         assert env._venv._slots[0].deal > decisions + 10  # deals the learner sat out
-    assert rewards[True] == rewards[False]
+    assert rewards[True] == rewards[False] and finals[True] == finals[False]
 
 
 def test_single_game_envs_without_a_seed_deal_different_matches() -> None:

@@ -191,7 +191,9 @@ class OfcEnv(gymnasium.Env):
             # their points here, as with autoreset; reset() returns the decision
             self._end_view = v.observation(0, v.learner)
             v.next_deal(0)
-            reward += float(deal_to_decision(v)[v.learner])
+            skipped = deal_to_decision(v)
+            reward += float(skipped[v.learner])
+            info["final_rewards"] += skipped  # as autoreset's sum over the deals
         return obs, reward, done, False, info
 
     def render(self) -> str | None:
