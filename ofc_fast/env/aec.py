@@ -15,10 +15,10 @@ True
 Fantasyland sets are played by the exact solver; :meth:`OfcAECEnv.reset` without a
 seed deals the next deal of the match (button and Fantasyland carried), with a seed
 starts the match again (an env given no seed, neither there nor ``seed=`` when made,
-draws its match's seed at random).  A deal in which no seat has a decision (every seat in
-Fantasyland) is skipped; after 1,000 such deals in a row (rules where every seat stays
-in Fantasyland with certainty) :meth:`OfcAECEnv.reset` raises GameError instead of
-dealing on forever.
+draws its match's seed at random).  A deal in which no seat has a decision (every seat
+in Fantasyland) is skipped; after 1,000 such deals in a row (rules where every seat
+stays in Fantasyland with certainty) :meth:`OfcAECEnv.reset` raises GameError instead
+of dealing on forever.
 """
 
 from __future__ import annotations
