@@ -1073,3 +1073,235 @@ def test_deals_without_an_agent_decision_are_bounded(name: str) -> None:
     an agent decision (before: they never returned, the C loop with the GIL released),
     naming the rules; the environment then needs reset(), which plays again."""
     run_isolated(NO_DECISION_SCRIPTS[name])
+
+
+# ------------------------------------------- audit: order of calls, render modes
+
+
+def test_pettingzoo_step_with_no_agent_to_act_is_a_game_error() -> None:
+    """step() before reset() or after every agent's last step of a deal (agents
+    empty, as PettingZoo's API leaves them) raises GameError saying to reset()
+    (before: AttributeError, then KeyError 'player_0'); reset() then plays on."""
+    env = pettingzoo_env("pineapple", 2)
+    for action in (None, 0):
+        with pytest.raises(GameError, match=r"call reset\(\)"):
+            env.step(action)
+    env.reset(seed=0)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert env.agents == []
+    for action in (None, 0):
+        with pytest.raises(GameError, match=r"call reset\(\)"):
+            env.step(action)
+    env.reset()
+    assert env.agent_selection in env.agents
+    obs = env.observe(env.agent_selection)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_render_before_reset_is_a_game_error() -> None:
+    """render() before reset() raises GameError (before: the Gymnasium env rendered
+    an all-zero C state, a 0-player table; the PettingZoo env AttributeError), and
+    renders the seat's observation after it."""
+    from ofc_fast.env.gym import OfcEnv
+
+    for env in (OfcEnv(render_mode="ansi"), pettingzoo_env(render_mode="ansi")):
+        with pytest.raises(GameError, match=r"call reset\(\) before render\(\)"):
+            env.render()
+        env.reset(seed=0)
+        text = env.render()
+        assert isinstance(text, str) and "'players': 2" in text, text
+
+
+def _replay_both(a: VectorEnv, b: VectorEnv, steps: int, seed: int) -> None:
+    """Step ``a`` and ``b`` with the same masked-random actions; every array agrees."""
+    rng = np.random.default_rng(seed)
+    n = a.num_envs
+    for _ in range(steps):
+        assert np.array_equal(a.legal_counts, b.legal_counts)
+        acts = a.legal_actions[np.arange(n), (rng.random(n) * a.legal_counts).astype(int)]
+        out_a, out_b = a.step(acts), b.step(acts.copy())
+        for x, y in zip(out_a[:4], out_b[:4]):
+            assert np.array_equal(x, y)
+        for key in ("seat", "action_mask", "final_rewards"):
+            assert np.array_equal(out_a[4][key], out_b[4][key])
+    assert np.array_equal(a.deals_finished, b.deals_finished)
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(opponents="random", obs_type="features", shaping=0.5),
+        dict(opponents="heuristic", num_envs=1),
+        dict(opponents="self", players=3, autoreset=False),
+    ],
+)
+def test_copies_of_a_vector_env_play_on_as_the_original(how: str, kwargs: dict) -> None:
+    """copy.deepcopy and pickle of a VectorEnv in the middle of its matches (before:
+    TypeError, cannot pickle '_thread.lock'): the copy holds the same state (tables,
+    arrays, the random opponents' and the bots' streams) and plays on as the original
+    does, and stepping one leaves the other as it was."""
+    import copy
+    import pickle
+
+    settings = dict(num_envs=3, seed=11) | kwargs
+    env = VectorEnv("pineapple", **settings)
+    env.reset()
+    for _ in range(3):  # into the first deal (in self-play: its 15 decisions)
+        env.step(env.legal_actions[:, 0])
+
+    def twin_of(env: VectorEnv) -> VectorEnv:
+        return copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+
+    twin = twin_of(env)
+    assert twin.started and twin.seed == env.seed and repr(twin) == repr(env)
+    before = env.observations.copy()
+    twin.step(twin.legal_actions[:, 0])
+    assert np.array_equal(env.observations, before)  # the original did not move
+    twin = twin_of(env)
+    if kwargs.get("autoreset", True):
+        _replay_both(env, twin, 30, 2)
+    else:  # 3 seats: the first deal ends after 15 steps (seat -1); deal the next
+        _replay_both(env, twin, 12, 2)
+        assert (env.seats == -1).all() and (twin.seats == -1).all()
+        for i in range(env.num_envs):
+            env.next_deal(i)
+            twin.next_deal(i)
+        _replay_both(env, twin, 2, 3)
+
+
+def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
+    """The Gymnasium and PettingZoo envs copy and pickle too (the SB3 / RLlib way of
+    shipping an env, a search that copies it to look ahead)."""
+    import copy
+    import pickle
+
+    from ofc_fast.env.gym import OfcEnv
+
+    env = OfcEnv(opponents="random")
+    obs, _ = env.reset(seed=4)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    for twin in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        a, b = copy.deepcopy(env), twin
+        oa, ob = a._obs(), b._obs()
+        for _ in range(25):
+            assert all(np.array_equal(oa[k], ob[k]) for k in oa)
+            act = int(np.flatnonzero(oa["action_mask"])[-1])
+            oa, ra, ta, *_ = a.step(act)
+            ob, rb, tb, *_ = b.step(act)
+            assert (ra, ta) == (rb, tb)
+    aec = pettingzoo_env("pineapple", 3)
+    aec.reset(seed=2)
+    obs = aec.observe(aec.agent_selection)
+    aec.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    seen: list[list[tuple[str, float]]] = []
+    for env_ in (pickle.loads(pickle.dumps(aec)), aec):
+        seen.append([])
+        for agent in env_.agent_iter():
+            obs, reward, term, trunc, _ = env_.last()
+            seen[-1].append((agent, reward))
+            env_.step(None if term else int(np.flatnonzero(obs["action_mask"])[0]))
+    assert seen[0] == seen[1] and len(seen[0]) > 10
+
+
+@pytest.mark.parametrize(
+    ("make", "kwargs", "name"),
+    [
+        ("gym", dict(num_envs=2), "num_envs"),
+        ("aec", dict(num_envs=4), "num_envs"),
+        ("aec", dict(opponents="random"), "opponents"),
+        ("aec", dict(autoreset=True), "autoreset"),
+    ],
+)
+def test_single_game_envs_name_the_settings_they_fix(
+    make: str, kwargs: dict, name: str
+) -> None:
+    """A VectorEnv keyword the single-game env sets itself, given with another value,
+    is a GameError naming it (before: TypeError "got multiple values"); the value it
+    sets is accepted."""
+    from ofc_fast.env.gym import OfcEnv
+
+    build = OfcEnv if make == "gym" else pettingzoo_env
+    with pytest.raises(GameError, match=f"sets {name}="):
+        build(**kwargs)
+    fixed = {"num_envs": 1, "opponents": "self", "autoreset": False}[name]
+    env = build(**{name: fixed}, seed=3)
+    assert env._venv.seed == 3 and env._venv.num_envs == 1
+
+
+def test_gymnasium_without_autoreset_keeps_the_fantasyland_deals_points() -> None:
+    """autoreset=False: the deals the learner sits out in Fantasyland (played by the
+    solver between a deal's end and the next decision) add their points to the step
+    that ended the deal before, as with autoreset (before: reset() played them and
+    their points were lost).  The same match and moves give the same rewards either
+    way; the step still returns the end's view and reset() the next decision."""
+    from ofc_fast.env.gym import OfcEnv
+
+    fl = presets.PINEAPPLE.fantasyland.replace(entry=(("22", 14),))
+    rules = presets.PINEAPPLE.replace(name="easy-fantasyland", fantasyland=fl)
+    rewards: dict[bool, list[float]] = {}
+    finals: dict[bool, list[list[float]]] = {}
+    for autoreset in (True, False):
+        env = OfcEnv(rules, autoreset=autoreset)
+        obs, _ = env.reset(seed=0)
+        rewards[autoreset] = []
+        while len(rewards[autoreset]) < 1500:
+            obs, reward, term, _, info = env.step(
+                int(np.flatnonzero(obs["action_mask"])[0])
+            )
+            rewards[autoreset].append(reward)
+            if term:  # the points per seat of the deals ended in this step
+                finals.setdefault(autoreset, []).append(info["final_rewards"].tolist())
+                assert reward == info["final_rewards"][0]
+            if term and not autoreset:
+                assert not obs["action_mask"].any() and not env.action_masks().any()
+                with pytest.raises(MoveError, match="reset"):
+                    env.step(0)
+                obs, _ = env.reset()
+                assert env._venv.observation(0, 0)["boards"][0] == [[], [], []]
+        decisions = 1500 // 5  # a deal is 5 learner decisions in Pineapple
+        assert env._venv._slots[0].deal > decisions + 10  # deals the learner sat out
+    assert rewards[True] == rewards[False] and finals[True] == finals[False]
+
+
+def test_single_game_envs_without_a_seed_deal_different_matches() -> None:
+    """Without a seed (neither reset(seed=) nor seed=) each Gymnasium or PettingZoo env
+    draws its match's seed at random, as Gymnasium's envs draw their PRNG's: the
+    copies of gymnasium.make_vec deal different hands (before: all played seed 0, the
+    same deals in every copy).  A seed still replays."""
+    import gymnasium
+
+    envs = gymnasium.make_vec(
+        "ofc_fast/Pineapple-v0", num_envs=4, vectorization_mode="sync"
+    )
+    obs, _ = envs.reset()
+    assert len({row.tobytes() for row in obs["observation"]}) == 4
+    again, _ = envs.reset(seed=[7, 7, 7, 7])
+    assert len({row.tobytes() for row in again["observation"]}) == 1
+    seeds = set()
+    for _ in range(3):
+        aec = pettingzoo_env("pineapple", 2)
+        aec.reset()
+        seeds.add(aec.observe(aec.agent_selection)["observation"].tobytes())
+    assert len(seeds) == 3
+    from ofc_fast.env.gym import OfcEnv
+
+    a, b = OfcEnv(seed=5), OfcEnv(seed=5)  # a seed given when made: the same matches
+    assert np.array_equal(a.reset()[0]["observation"], b.reset()[0]["observation"])
+
+
+def test_a_vector_env_is_not_copied_while_another_thread_steps_it() -> None:
+    """Pickling or copy.deepcopy while another thread is inside a step: GameError
+    (the guard of step): a copy never holds a state torn between two steps."""
+    import copy
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=2, seed=0)
+    env.reset()
+    with env._busy:  # what another thread inside step() holds
+        for take in (copy.deepcopy, pickle.dumps):
+            with pytest.raises(GameError, match="another thread"):
+                take(env)
+    assert copy.deepcopy(env).started

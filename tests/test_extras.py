@@ -48,14 +48,19 @@ ELSEWHERE = {
 TOOLS = {"pytest-cov", "cmake"}
 
 
-def _extra(name: str) -> set[str]:
+def _requirements(name: str) -> list[str]:
+    """The requirement strings of extra ``name`` in pyproject.toml."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - Python 3.10
         tomllib = pytest.importorskip("tomli", reason="pip install tomli (Python 3.10)")
     doc = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
-    reqs = doc["project"]["optional-dependencies"][name]
-    return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in reqs}
+    reqs: list[str] = doc["project"]["optional-dependencies"][name]
+    return reqs
+
+
+def _extra(name: str) -> set[str]:
+    return {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0].lower() for r in _requirements(name)}
 
 
 def _test_files() -> list[Path]:
@@ -153,3 +158,17 @@ def test_every_skip_says_what_to_install_or_do() -> None:
         if reason is None or not SAYS_WHAT.search(reason)
     ]
     assert not vague, "\n".join(vague)
+
+
+def test_the_rl_train_extra_needs_a_gymnasium_with_autoreset_modes() -> None:
+    """ofc_fast.env.sb3's GymVectorEnv declares ``gymnasium.vector.AutoresetMode``,
+    which Gymnasium added in 1.1 (its release notes: the three autoreset modes); the
+    rl-train extra once allowed gymnasium 1.0, where importing the adapter failed with
+    AttributeError."""
+    assert "gymnasium.vector.AutoresetMode" in (ROOT / "ofc_fast/env/sb3.py").read_text(
+        encoding="utf-8"
+    )
+    (pin,) = [r for r in _requirements("rl-train") if r.startswith("gymnasium")]
+    floor = re.fullmatch(r"gymnasium>=(\d+)\.(\d+)(\.\d+)*", pin)
+    assert floor is not None, pin
+    assert (int(floor[1]), int(floor[2])) >= (1, 1), pin

@@ -172,3 +172,22 @@ t.reset()
 assert (v.seats == 0).all()
 """
     )
+
+
+@pytest.mark.parametrize(
+    "returns",
+    [
+        lambda masks: np.argmax(masks, axis=1) + 0.9,  # 4.9 is not action 4
+        lambda masks: np.argmax(masks, axis=1)[:1],  # one id for two rows
+        lambda masks: np.argmax(masks, axis=1).astype(str),
+    ],
+)
+def test_opponent_policy_returns_integer_ids_only(returns: Any) -> None:
+    """What the opponent policy returns is checked as the learner's actions are: float
+    ids (once cast to int64, 4.9 played action 4), a wrong count (once a NumPy
+    broadcasting ValueError) and non-numbers are a MoveError naming the policy."""
+    t = LearnerTables("pineapple", 2, 2, 0, lambda obs, masks: returns(masks))
+    with pytest.raises(MoveError, match="opponent policy"):
+        t.reset()
+        for _ in range(2):  # the opponent's first decision comes after the learner's
+            t.step(t.masks.argmax(axis=1))

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError
+from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from ._vector import VectorEnv, check_skipped_deals
 
@@ -134,10 +134,15 @@ class LearnerTables:
             check_skipped_deals(v, ended)
             idx = np.flatnonzero(todo)
             actions = np.zeros(self.num_envs, np.int64)
-            chosen = np.asarray(
-                self.policy(v.observations[idx], v.action_masks[idx]), dtype=np.int64
-            ).reshape(-1)
-            actions[idx] = chosen
+            chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
+            if chosen.size != idx.size or chosen.dtype.kind not in "iu":
+                # as the learner's actions: no cast (4.9 is not action 4), no broadcast
+                raise MoveError(
+                    f"the opponent policy must return {idx.size} integer action ids "
+                    f"(one per row), got shape {chosen.shape} of {chosen.dtype}",
+                    "bad_action",
+                )
+            actions[idx] = chosen.reshape(-1)
             v.step_active(actions, todo)
             done = todo & v.terminations
             self.rewards[done] += v.final_rewards[done, self.learner]

@@ -142,7 +142,10 @@ class VectorEnv:
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
     VectorEnv is for one thread at a time: :meth:`reset`, :meth:`next_deal`,
     :meth:`step` and :meth:`step_first` called while another thread is in one of them
-    raise GameError and change nothing.
+    raise GameError and change nothing.  A VectorEnv pickles and copies
+    (``copy.deepcopy``) with its whole state, and so do the Gymnasium and PettingZoo
+    envs over it: the copy plays on as the original would (a copy taken while another
+    thread steps it: GameError too).
     """
 
     metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
@@ -189,6 +192,7 @@ class VectorEnv:
         self.seed = secrets_seed() if seed is None else check_seed(seed)
         self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
         self._c = self._config(shaping, stay_value, autoreset)
+        self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
         self._alloc()
         self._bots: list[list[Any]] | None = None
         self._bot_settings = dict(bot_settings or {})
@@ -493,8 +497,7 @@ class VectorEnv:
             )
 
     def _require_started(self) -> None:
-        if not self._started:
-            raise GameError("call reset() before step()")
+        require_started(self, "step")
 
     # -- bots in Python (opponents = a bot name)
     def _play_bots(self) -> None:
@@ -614,11 +617,65 @@ class VectorEnv:
         )
         return out
 
+    @_one_thread
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy (``copy.deepcopy``, a subprocess): the settings and the
+        state (every table's C slot, the arrays, the bots), so that the copy plays on
+        exactly as the original would; GameError while another thread steps it."""
+        settings = {
+            "rules": self.rules,
+            "num_envs": self.num_envs,
+            "players": self.players,
+            "seed": self.seed,
+            "opponents": self.opponents,
+            "fantasyland": self.fantasyland,
+            "learner": self.learner,
+            "shaping": float(self._c.shaping),
+            "stay_value": self._stay_value,
+            "autoreset": bool(self._c.autoreset),
+            "bot_settings": self._bot_settings,
+            "obs_type": self.obs_type,
+        }
+        arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
+        state = (bytes(ffi.buffer(self._slots)), arrays, self._started, self._bots)
+        return (_restored, (settings, state))
+
     def __repr__(self) -> str:
         return (
             f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
             f"opponents {self.opponents}, seed {self.seed}>"
         )
+
+
+_STATE_ARRAYS = (
+    "encodings",
+    "features",
+    "action_masks",
+    "legal_actions",
+    "legal_counts",
+    "seats",
+    "full_sets",
+    "rewards",
+    "final_rewards",
+    "terminations",
+    "truncations",
+    "deals_finished",
+)
+"""The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
+
+
+def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
+    """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
+    slots, arrays, started, bots = state
+    venv = VectorEnv(**settings)
+    if len(slots) != ffi.sizeof(venv._slots):
+        raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
+    ffi.buffer(venv._slots)[:] = slots
+    for name in _STATE_ARRAYS:
+        getattr(venv, name)[...] = arrays[name]
+    venv._started = started
+    venv._bots = bots
+    return venv
 
 
 def no_decision_error(venv: VectorEnv, env: int) -> GameError:
@@ -647,6 +704,29 @@ def no_decision_error(venv: VectorEnv, env: int) -> GameError:
     )
 
 
+def single_table(
+    rules: RuleSet | str, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
+) -> VectorEnv:
+    """The one-table VectorEnv of a single-game adapter (``what``: its name in
+    errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
+    more) that the adapter sets itself; GameError for one of those given with another
+    value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
+    drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
+    env deal different hands."""
+    fixed = {"num_envs": 1, **fixed}
+    for key, value in fixed.items():
+        if key in kwargs and kwargs[key] != value:
+            raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
+    return VectorEnv(rules, players=players, **{"seed": None, **kwargs, **fixed})
+
+
+def require_started(venv: VectorEnv, call: str) -> None:
+    """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
+    has dealt the first hands: its steps, and the single-game adapters' render."""
+    if not venv.started:
+        raise GameError(f"call reset() before {call}()")
+
+
 def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
     """GameError (:func:`no_decision_error`) once an environment ended more than
     :data:`MAX_SKIPPED_DEALS` deals in one loop of opponent play, ``ended`` counting
@@ -656,18 +736,23 @@ def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
         raise no_decision_error(venv, int(ended.argmax()))
 
 
-def deal_to_decision(venv: VectorEnv, env: int = 0) -> None:
+def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
     """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
     its deal has no agent decision (seat -1), the deal there now counted first; after
     :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
-    :meth:`VectorEnv.reset`), as a step with autoreset.  The single-game adapters'
-    reset (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
+    :meth:`VectorEnv.reset`), as a step with autoreset.  Returns the points per seat
+    of the deals so passed (each played out without an agent decision, the one there
+    now included: call it after :meth:`VectorEnv.next_deal`).  The single-game
+    adapters (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
     skipped = 0
+    points = np.zeros(venv.players, np.float64)
     while venv.seats[env] < 0:
         skipped += 1
         if skipped >= MAX_SKIPPED_DEALS:
             raise no_decision_error(venv, env)
+        points += venv.final_rewards[env, : venv.players]
         venv.next_deal(env)
+    return points
 
 
 def secrets_seed() -> int:

@@ -14,10 +14,11 @@ True
 
 Fantasyland sets are played by the exact solver; :meth:`OfcAECEnv.reset` without a
 seed deals the next deal of the match (button and Fantasyland carried), with a seed
-starts the match again.  A deal in which no seat has a decision (every seat in
-Fantasyland) is skipped; after 1,000 such deals in a row (rules where every seat stays
-in Fantasyland with certainty) :meth:`OfcAECEnv.reset` raises GameError instead of
-dealing on forever.
+starts the match again (an env given no seed, neither there nor ``seed=`` when made,
+draws its match's seed at random).  A deal in which no seat has a decision (every seat
+in Fantasyland) is skipped; after 1,000 such deals in a row (rules where every seat
+stays in Fantasyland with certainty) :meth:`OfcAECEnv.reset` raises GameError instead
+of dealing on forever.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, OBS_SIZE, VectorEnv, deal_to_decision
+from ._vector import ACTION_SPACE, OBS_SIZE, deal_to_decision, require_started, single_table
 from .gym import action_id, observation_space
 
 __all__ = ["OfcAECEnv"]
@@ -59,14 +60,13 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
                 "the PettingZoo env plays Fantasyland sets by the solver (a "
                 "set has no action id)"
             )
-        self._venv = VectorEnv(
+        self._venv = single_table(
             rules,
-            1,
             players,
-            seed=kwargs.pop("seed", 0),
+            "the PettingZoo env (every seat an agent, one deal an episode)",
+            kwargs,
             opponents="self",
             autoreset=False,
-            **kwargs,
         )
         self.possible_agents = [f"player_{s}" for s in range(players)]
         self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -120,7 +120,14 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         }
 
     def step(self, action: Any) -> None:
-        """Play the selected agent's action, then move to the next seat to act."""
+        """Play the selected agent's action, then move to the next seat to act;
+        GameError when no agent is left to act (before :meth:`reset`, or after every
+        agent's last step of a deal: reset() deals the next)."""
+        if not self.agents:
+            raise GameError(
+                "step() with no agent to act: call reset() (before the first deal, "
+                "or after every agent's last step of a deal)"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -140,9 +147,11 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The acting seat's observation as text (``render_mode="ansi"``), else ``None``."""
+        """The acting seat's observation as text (``render_mode="ansi"``), else
+        ``None``; GameError before :meth:`reset`."""
         if self.render_mode != "ansi":
             return None
+        require_started(self._venv, "render")
         return str(
             self._venv.observation(0, self.possible_agents.index(self.agent_selection))
         )

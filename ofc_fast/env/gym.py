@@ -11,7 +11,9 @@
 
 An episode is one deal; the match goes on between episodes (button, Fantasyland):
 :meth:`OfcEnv.reset` without a seed continues it (a deal cut short by a truncation is
-abandoned for the next), with a seed starts it again.
+abandoned for the next), with a seed starts it again.  An env given no seed (neither
+``reset(seed=)`` nor ``seed=`` when made) draws its match's seed at random, as
+Gymnasium's envs do: its copies deal different hands.
 """
 
 from __future__ import annotations
@@ -23,9 +25,18 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .._native import lib, move_error
 from ..errors import GameError, MoveError
+from ..game.observation import Observation
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, VectorEnv, deal_to_decision
+from ._vector import (
+    ACTION_SPACE,
+    FEATURE_SIZE,
+    OBS_SIZE,
+    deal_to_decision,
+    require_started,
+    single_table,
+)
 
 __all__ = ["OfcEnv"]
 
@@ -85,10 +96,11 @@ class OfcEnv(gymnasium.Env):
     a seed returns it again (with a seed it starts the match again; in the middle of a
     deal, after a truncation, it abandons that deal and deals the next).  With
     ``autoreset=False`` the step that ends a deal returns the learner's view of its end
-    (an empty mask; a further step is a MoveError) and :meth:`reset` deals the next.
-    Deals without a learner decision (it sits in Fantasyland) are skipped, at most
-    1,000 in a row: then GameError (rules that keep it in Fantasyland for good), and
-    :meth:`reset` starts the match again.
+    (an empty mask; a further step is a MoveError) and :meth:`reset` returns the next
+    deal's first decision.  Deals without a learner decision (it sits in Fantasyland)
+    are skipped, their points added to the reward of the step that ended the deal
+    before (with or without autoreset), at most 1,000 in a row: then GameError (rules
+    that keep it in Fantasyland for good), and :meth:`reset` starts the match again.
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
@@ -113,8 +125,8 @@ class OfcEnv(gymnasium.Env):
                 "the Gymnasium env has one agent: opponents 'random' or a "
                 "bot name (self-play: VectorEnv or the PettingZoo env)"
             )
-        self._venv = VectorEnv(
-            rules, 1, players, seed=kwargs.pop("seed", 0), opponents=opponents, **kwargs
+        self._venv = single_table(
+            rules, players, "the Gymnasium env", kwargs, opponents=opponents
         )
         self.observation_space = observation_space(self._venv.obs_type)
         self.action_space = spaces.Discrete(ACTION_SPACE)
@@ -123,6 +135,7 @@ class OfcEnv(gymnasium.Env):
         self.illegal = illegal
         self.render_mode = render_mode
         self._mid_deal = False  # a step was played since the deal's first decision
+        self._end_view: Observation | None = None  # autoreset=False: the ended deal
 
     def _obs(self) -> dict[str, np.ndarray]:
         v = self._venv
@@ -133,8 +146,8 @@ class OfcEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the pending decision: ``ACTION_SPACE`` booleans (a
-        copy; sb3-contrib's convention)."""
-        return np.array(self._venv.action_masks[0], np.bool_)
+        copy; sb3-contrib's convention): none after a deal's end without autoreset."""
+        return np.array(self._venv.action_masks[0], np.bool_) & (self._end_view is None)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -151,6 +164,7 @@ class OfcEnv(gymnasium.Env):
             v.next_deal(0)
         deal_to_decision(v)  # autoreset=False: deals without a learner decision
         self._mid_deal = False
+        self._end_view = None
         return self._obs(), {}
 
     def step(
@@ -159,6 +173,8 @@ class OfcEnv(gymnasium.Env):
         """Play the learner's action, then the opponents' until the learner acts again."""
         v = self._venv
         a = action_id(action)
+        if self._end_view is not None:  # autoreset=False: the next deal waits for reset
+            raise move_error(int(lib.OFC_E_GAME_OVER), "env 0 (autoreset is off: reset())")
         info: dict[str, Any] = {}
         remap = self.illegal == "remap" and v.legal_counts[0] > 0  # else: MoveError
         if remap and not (0 <= a < ACTION_SPACE and v.action_masks[0, a]):
@@ -167,12 +183,26 @@ class OfcEnv(gymnasium.Env):
         v.step_first(a)
         done = bool(v.terminations[0])
         self._mid_deal = not done
+        obs, reward = self._obs(), float(v.rewards[0])
         if done:
             info["final_rewards"] = v.final_rewards[0, : v.players].copy()
-        return self._obs(), float(v.rewards[0]), done, False, info
+        if done and v.seats[0] < 0:  # autoreset=False: its end's view is returned
+            # deal on now, so that the deals the learner sits out (Fantasyland) add
+            # their points here, as with autoreset; reset() returns the decision
+            self._end_view = v.observation(0, v.learner)
+            v.next_deal(0)
+            skipped = deal_to_decision(v)
+            reward += float(skipped[v.learner])
+            info["final_rewards"] += skipped  # as autoreset's sum over the deals
+        return obs, reward, done, False, info
 
     def render(self) -> str | None:
-        """The learner's observation as text (``render_mode="ansi"``), else ``None``."""
+        """The learner's observation as text (``render_mode="ansi"``), else ``None``;
+        GameError before :meth:`reset`."""
         if self.render_mode != "ansi":
             return None
-        return str(self._venv.observation(0, self._venv.learner))
+        require_started(self._venv, "render")
+        view = self._end_view
+        return str(
+            view if view is not None else self._venv.observation(0, self._venv.learner)
+        )
