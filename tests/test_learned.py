@@ -802,3 +802,48 @@ def test_model_of_another_feature_set_refused_when_read():
     data[24:28] = struct.pack("<I", 2)  # the header is outside the checksum
     with pytest.raises(ModelError, match="feature set 2"):
         ValueModel.from_bytes(bytes(data))
+
+
+def test_bots_with_a_model_from_bytes_rebuild_from_their_settings():
+    """A bot given a ValueModel parsed from bytes (no file holds it): settings()
+    carries the model's bytes as JSON-safe data, so Bot(**settings) is a bot of the
+    same model and a parallel run with two worker processes plays it.  settings()
+    gave the model's name, 'mine@...', which no file has: rebuilding raised
+    BotError 'cannot read it'."""
+    import base64
+
+    from ofc_fast.parallel import LocalExecutor, ProcessExecutor, RunSpec, play_parallel
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    model = ValueModel.from_bytes(data, "mine")
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    search = SearchBot(seed=0, samples=4, time_budget=None, model=model)
+    for bot in (search, ValueBot(seed=0, model=model)):
+        settings = json.loads(json.dumps(bot.settings()))
+        assert settings["model"]["name"] == "mine"
+        assert base64.b64decode(settings["model"]["base64"]) == data
+        copy = type(bot)(seed=0, **settings)
+        assert copy.settings() == settings and copy.model.name == model.name
+        assert str(copy.act(obs)) == str(bot.act(obs))
+    spec = RunSpec.make("pineapple", 2, 5, 4, [ValueBot(seed=0, model=model), RandomBot()])
+    local = play_parallel(spec, LocalExecutor(), chunk_size=4)
+    with ProcessExecutor(2) as ex:
+        proc = play_parallel(spec, ex, chunk_size=2)
+    assert proc.outcomes == local.outcomes
+    assert sorted({o["deal"] for o in local.outcomes}) == [0, 1, 2, 3]
+    by_file = RunSpec.make("pineapple", 2, 5, 4, [ValueBot(seed=0), RandomBot()])
+    assert play_parallel(by_file, LocalExecutor(), chunk_size=4).outcomes == local.outcomes
+
+
+def test_a_model_given_as_data_is_checked():
+    """The data form of a model setting is refused with ModelError (BotError in a
+    bot) naming the problem: other keys, text that is not base64, bytes that are no
+    model, more text than any model file."""
+    with pytest.raises(BotError, match="'name': text, 'base64'"):
+        ValueBot(model={"bytes": "AAAA"})
+    with pytest.raises(BotError, match="not base64"):
+        SearchBot(model={"name": "x", "base64": "not base64!"})
+    with pytest.raises(ModelError, match="truncated"):
+        resolve_model({"base64": "T0ZDVkFMVUU="}, rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError, match="larger than any model file"):
+        resolve_model({"base64": "A" * (1 << 22)}, rules.PINEAPPLE, 2)

@@ -16,11 +16,12 @@ True
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import stat
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -66,8 +67,10 @@ _NO_CARD = 0xFF
 
 ModelSpec = Any
 """What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
-seat count, or none), None (no model: rollouts only), a path to a model file, or a
-:class:`ValueModel`."""
+seat count, or none), None (no model: rollouts only), a path to a model file, a
+:class:`ValueModel`, or a model file's bytes as JSON-safe data: ``{"name": text,
+"base64": the bytes in base64}`` (what a bot's ``settings()`` carries for a model
+read from bytes, not from a file)."""
 
 
 def rules_hash(rules: RulesLike) -> int:
@@ -127,6 +130,7 @@ class ValueModel:
     checksum: int
     c: Any
     _path: str | None = field(default=None, repr=False)  # the file it was read from
+    _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
     _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
 
@@ -179,6 +183,7 @@ class ValueModel:
             cards,
             checksum,
             c,
+            _bytes=bytes(data),
         )
 
     def check_rules(self, rules: RuleSet, players: int | None = None) -> None:
@@ -338,14 +343,48 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
 def spec_setting(spec: ModelSpec) -> Any:
     """A ``model=`` setting as JSON-able data that rebuilds it (a bot's
     ``settings()``): a :class:`ValueModel` read from a file as that file's absolute
-    path, one built from bytes as its name (no file holds it), a path as text.
+    path, one built from bytes as ``{"name": ..., "base64": ...}`` (no file holds
+    it: the data carries its bytes), a path as text.
 
     >>> spec_setting("auto"), spec_setting(None)
     ('auto', None)
     """
     if isinstance(spec, ValueModel):
-        return spec.name if spec._path is None else spec._path
+        if spec._path is not None:
+            return spec._path
+        text = base64.b64encode(spec._bytes).decode("ascii")
+        return {"name": spec.name.rsplit("@", 1)[0], "base64": text}
     return spec if spec is None else str(spec)
+
+
+def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
+    """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` setting
+    (ModelError naming what is wrong with it)."""
+    name = spec.get("name", "model")
+    text = spec.get("base64")
+    if not (set(spec) <= {"name", "base64"} and isinstance(text, str)) or not (
+        isinstance(name, str)
+    ):
+        raise ModelError(
+            "a model given as data is {'name': text, 'base64': the model file's "
+            f"bytes in base64}}, got {quote(dict(spec))}"
+        )
+    return _decoded(text, name)
+
+
+@lru_cache(maxsize=4)
+def _decoded(text: str, name: str) -> ValueModel:
+    """The model of base64 text (cached: each bot built from the same settings, as
+    the seats of a parallel run are, shares one parse)."""
+    if len(text) > (_MAX_FILE + 2) // 3 * 4:
+        raise ModelError(
+            f"value model {quote(name)}: larger than any model file ({_MAX_FILE} bytes)"
+        )
+    try:
+        data = base64.b64decode(text, validate=True)
+    except ValueError:
+        raise ModelError(f"value model {quote(name)}: its bytes are not base64") from None
+    return ValueModel.from_bytes(data, name)
 
 
 def model_bytes(
@@ -469,14 +508,9 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     rules = as_rules(rules, "resolve_model")
     if isinstance(spec, str) and spec == "auto":
         return shipped_model(rules, players)
-    if isinstance(spec, ValueModel):
-        model = spec
-    elif isinstance(spec, (str, os.PathLike)):
-        model = _load_file(os.fspath(spec))
-    else:
-        raise ModelError(
-            f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
-        )
+    model = check_spec(spec)
+    if not isinstance(model, ValueModel):
+        model = _load_file(os.fspath(model))
     model.check_rules(rules, players)
     return model
 
@@ -497,12 +531,17 @@ def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
     return load_model(path)
 
 
-def check_spec(spec: ModelSpec) -> None:
-    """ModelError when ``spec`` is not a model setting (files are read when used)."""
+def check_spec(spec: ModelSpec) -> ModelSpec:
+    """The model setting to keep: ``spec``, or the :class:`ValueModel` of a model's
+    bytes given as data (read now); ModelError when ``spec`` is not a model setting
+    (files are read when used)."""
+    if isinstance(spec, Mapping):
+        return _model_of_data(spec)
     if spec is None or isinstance(spec, (ValueModel, os.PathLike)):
-        return
+        return spec
     if isinstance(spec, str) and spec:
-        return
+        return spec
     raise ModelError(
-        f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
+        f"model must be 'auto', None, a path, a ValueModel or its bytes as "
+        f"{{'name': ..., 'base64': ...}}, got {quote(spec)}"
     )
