@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from ._native import ffi, lib
+from .batch import int_array
 from .errors import GameError
 from .game import ACTION_SPACE
 
@@ -148,27 +149,6 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
     return out
 
 
-def _encoding_bytes(encoding: object) -> np.ndarray:
-    """``encoding`` as a contiguous uint8 copy, or GameError: integers 0..255 only
-    (no silent cast of floats, bools or out-of-range ints)."""
-    try:
-        enc = np.asarray(encoding)
-        if enc.dtype == object:  # Python ints boxed: their own dtype (bools stay bool)
-            enc = np.array(enc.tolist())
-    except (ValueError, TypeError):  # ragged
-        raise GameError(f"an encoding is {ENCODING_SIZE} uint8 values") from None
-    if enc.shape != (ENCODING_SIZE,):
-        raise GameError(
-            f"an encoding is {ENCODING_SIZE} uint8 values, got shape {enc.shape}"
-        )
-    if enc.dtype.kind not in "iu" or enc.min() < 0 or enc.max() > 255:
-        raise GameError(
-            f"an encoding is {ENCODING_SIZE} integers 0..255 (encode_bytes(), not "
-            f"encode()), got {enc.dtype} values"
-        )
-    return np.ascontiguousarray(enc, dtype=np.uint8)
-
-
 def _dealt_ids(dealt: Sequence[int]) -> list[int]:
     """The dealt card ids as ints, or GameError (floats and bools are no ids)."""
     try:
@@ -199,7 +179,13 @@ def features_of_encoding(
     >>> x.shape, x.dtype, float(x.min()) >= 0.0, float(x.max()) <= 1.0
     ((696,), dtype('float32'), True, True)
     """
-    enc = _encoding_bytes(encoding)
+    what = "features_of_encoding: the encoding (encode_bytes(), not encode())"
+    enc = int_array(encoding, np.uint8, what, GameError)
+    if enc.shape != (ENCODING_SIZE,):
+        raise GameError(
+            f"features_of_encoding: an encoding is {ENCODING_SIZE} values, got shape "
+            f"{enc.shape}"
+        )
     out = np.zeros(FEATURE_SIZE, np.float32)
     p_dealt, n = ffi.NULL, 0
     if dealt is not None:

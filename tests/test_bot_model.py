@@ -223,6 +223,25 @@ def test_score_moves_never_cast_silently() -> None:
         m.score_moves(rows, fills, in_fl=-1)
 
 
+def test_values_and_score_moves_refuse_a_bool_among_ints() -> None:
+    """A bool among the ints of a board or fill is an ArrayError naming the argument,
+    not card 1 (numpy reads [True, 2] as [1, 2]: the board of card 1 was valued)."""
+    m = value_model(rules.PINEAPPLE)
+    board = list(_boards(5, 1)[0])
+    one = board.index(1) if 1 in board else 0
+    board[one] = 1
+    with_bool = [list(board)]
+    with_bool[0][one] = True
+    with pytest.raises(ArrayError, match=r"values: boards .*bool"):
+        m.values(with_bool)
+    with pytest.raises(ArrayError, match=r"values: boards .*bool"):
+        m.values(np.array(with_bool, dtype=object))
+    rows, _ = _move_rows()
+    with pytest.raises(ArrayError, match=r"score_moves: fills .*bool"):
+        m.score_moves(rows, [[[0, True, 2, 3]]])
+    assert m.values([board]).shape == (1,)
+
+
 def test_model_rejects_non_finite_settings() -> None:
     with pytest.raises(OfcError, match="non-finite"):
         ValueModel(rules.OFC, ModelSettings(foul_penalty=float("nan")))

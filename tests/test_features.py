@@ -279,6 +279,22 @@ def test_features_of_encoding_refuses_values_that_are_no_bytes(convert: Any) -> 
         features_of_encoding(convert(enc))
 
 
+def test_features_of_encoding_refuses_a_bool_among_ints() -> None:
+    """A bool among the ints of an encoding is a GameError (the docstring: bools are
+    never cast), not the byte 1: numpy reads [True, 0] as [1, 0], so a list or an
+    object array with one bool gave the features of the encoding holding 1 there."""
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    enc = [int(v) for v in encode_bytes(g.observation(g.to_act))]
+    bad = list(enc)
+    bad[enc.index(1)] = True
+    for convert in (list, lambda x: np.array(x, dtype=object)):
+        with pytest.raises(GameError, match=r"features_of_encoding: the encoding.*bool"):
+            features_of_encoding(convert(bad))
+    assert features_of_encoding(enc).shape == (FEATURE_SIZE,)
+
+
 def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() -> None:
     from ofc_fast.game import Game
 
