@@ -847,3 +847,37 @@ def test_a_model_given_as_data_is_checked():
         resolve_model({"base64": "T0ZDVkFMVUU="}, rules.PINEAPPLE, 2)
     with pytest.raises(ModelError, match="larger than any model file"):
         resolve_model({"base64": "A" * (1 << 22)}, rules.PINEAPPLE, 2)
+
+
+def test_threads_first_using_a_model_get_contexts_whose_tables_it_keeps():
+    """Four threads at once on a fresh model (the shipped models are shared, as by
+    the bots of a threaded server): every context they get points to the expected-
+    points tables the model keeps.  Each thread built its own tables and context and
+    stored them over the others', so a context handed out could point to tables
+    already freed (62 of 400 contexts in 100 trials), which C then read."""
+    import threading
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    fl = [0.0] * 18
+
+    def at_once(model: ValueModel, n: int = 4) -> list[object]:
+        start, got = threading.Barrier(n), []
+
+        def first_use() -> None:
+            start.wait()
+            got.append(model.context(rules.PINEAPPLE, 2, fl))
+
+        threads = [threading.Thread(target=first_use) for _ in range(n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return got
+
+    for _ in range(30):
+        model = ValueModel.from_bytes(data, "shared")
+        got = at_once(model)
+        kept = model.ev_tables(rules.PINEAPPLE)
+        assert len(got) == 4
+        assert all(c.ev == kept for c in got)  # type: ignore[attr-defined]
+        assert all(c == model.context(rules.PINEAPPLE, 2, fl) for c in got)

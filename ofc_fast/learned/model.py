@@ -156,7 +156,7 @@ class ValueModel:
             st = lib.ofc_value_ev_tables(compiled(rules), self.c, hit)
             if st != OK:
                 raise status_error(st, f"value model {self.name}", ModelError)
-            self._ev[rules] = hit
+            hit = self._ev.setdefault(rules, hit)  # another thread's, if it came first
         return hit
 
     @classmethod
@@ -200,7 +200,8 @@ class ValueModel:
 
     def context(self, rules: RuleSet, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
-        which keeps it and the rule set's C structs alive); ModelError for a table
+        which keeps it and the rule set's C structs alive; threads share one model:
+        they get the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
         n = as_int(players)
@@ -229,8 +230,9 @@ class ValueModel:
         st = lib.ofc_value_ctx_check(ctx)
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        self._contexts[key] = (ctx, keep)
-        return ctx
+        # Another thread may have stored one meanwhile: use it, never replace it (a
+        # replaced entry frees the tables a context handed out still points to).
+        return self._contexts.setdefault(key, (ctx, keep))[0]
 
     def value(
         self,
