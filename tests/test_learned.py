@@ -881,3 +881,26 @@ def test_threads_first_using_a_model_get_contexts_whose_tables_it_keeps():
         assert len(got) == 4
         assert all(c.ev == kept for c in got)  # type: ignore[attr-defined]
         assert all(c == model.context(rules.PINEAPPLE, 2, fl) for c in got)
+
+
+def test_a_model_and_a_bot_holding_it_pickle(tmp_path: Path):
+    """A ValueModel pickles (as its file's bytes, name and path) and so does a bot
+    holding one: the copy has the same name, checksum, values and settings.  Both
+    raised TypeError "cannot pickle '_cffi_backend.__CDataOwn' object"."""
+    import copy
+    import pickle
+
+    path = tmp_path / "copy.ofcvm"
+    path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    board = "As Ks / Qd Qc 7s / 9h 9s"  # 7 cards: a net of the model
+    for model in (load_model(path), ValueModel.from_bytes(path.read_bytes(), "mine")):
+        again = pickle.loads(pickle.dumps(model))
+        assert (again.name, again.checksum, again.cards) == (
+            model.name,
+            model.checksum,
+            model.cards,
+        )
+        assert again.value(board, rules.PINEAPPLE) == model.value(board, rules.PINEAPPLE)
+        bot = ValueBot(seed=0, model=model)
+        assert pickle.loads(pickle.dumps(bot)).settings() == bot.settings()
+        assert copy.deepcopy(bot).settings() == bot.settings()

@@ -134,6 +134,15 @@ class ValueModel:
     _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
 
+    def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
+        """Pickle as the file's bytes, name and path (the C struct is parsed again)."""
+        return (_unpickle, (self._bytes, self._stem, self._path))
+
+    @property
+    def _stem(self) -> str:
+        """The name it was parsed under (``name`` less its checksum)."""
+        return self.name.rsplit("@", 1)[0]
+
     @property
     def opponent_rows(self) -> np.ndarray | None:
         """The opponent row counts the model was trained against ((3, 7918) uint32:
@@ -300,6 +309,10 @@ class ValueModel:
         return [float(values[i]) for i in range(len(actions))]
 
 
+def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
+    return replace(ValueModel.from_bytes(data, name), _path=path)
+
+
 def _mask(cards: Iterable[int]) -> int:
     m = 0
     for c in cards:
@@ -355,7 +368,7 @@ def spec_setting(spec: ModelSpec) -> Any:
         if spec._path is not None:
             return spec._path
         text = base64.b64encode(spec._bytes).decode("ascii")
-        return {"name": spec.name.rsplit("@", 1)[0], "base64": text}
+        return {"name": spec._stem, "base64": text}
     return spec if spec is None else str(spec)
 
 
