@@ -735,6 +735,30 @@ def test_model_bytes_refuses_malformed_layers():
         model_bytes(good, rules.PINEAPPLE, -1)
 
 
+def test_model_bytes_refuses_values_that_are_no_ints():
+    """model_bytes names a seat count, a net's card count or opponent rows that are no
+    ints (or out of range), and weights that are no numbers, with a ModelError; it
+    raised struct.error (players=1.5), ValueError ("x" cards, text weights) or a
+    NumPy UFuncTypeError (text rows), or wrote 5.7 cards as 5 and 1.5 counts as 1."""
+    w1, b1 = np.zeros((8, 64), "f4"), np.zeros(8, "f4")
+    layers = [(w1, b1), (np.zeros((1, 8)), np.zeros(1))]
+    good = [(5, layers)]
+    for players in (1.5, True, 9, 1, "2"):
+        with pytest.raises(ModelError, match=r"players must be 0 \(any\) or 2\.\.4"):
+            model_bytes(good, rules.PINEAPPLE, players)  # type: ignore[arg-type]
+    for cards in ("x", 5.7, None):
+        with pytest.raises(ModelError, match="a net's cards"):
+            model_bytes([(cards, layers)], rules.PINEAPPLE, 2)  # type: ignore[list-item]
+    with pytest.raises(ModelError, match="layer 0: weights and biases are numbers"):
+        model_bytes([(5, [(np.full((1, 64), "a"), np.zeros(1))])], rules.PINEAPPLE, 2)
+    counts = np.ones(3 * 7918)
+    for bad in (counts * 1.5, counts.astype(str), -counts.astype(np.int64)):
+        with pytest.raises(ModelError, match="opponent rows"):
+            model_bytes(good, rules.PINEAPPLE, 2, bad)
+    with pytest.raises(ModelError, match="opponent rows are 23754 counts, got 3"):
+        model_bytes(good, rules.PINEAPPLE, 2, np.ones(3, np.uint32))
+
+
 def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
     """docs/learned.md: each chunk's randomness derives from the seed and its index,
     so the same seed gives the same model whatever the workers.  The smallest run

@@ -30,13 +30,14 @@ from typing import Any
 import numpy as np
 
 from .._native import OK, ffi, lib, status_error
+from ..batch import int_array
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
-from ..table import as_int
+from ..table import MAX_SEATS, as_int
 
 __all__ = [
     "FEATURES",
@@ -413,21 +414,26 @@ def model_bytes(
     linear with one output); ``opponent``: the opponent row counts it was trained
     against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`; format 2), or
     None (the shipped typical opponent; format 1)."""
+    n = as_int(players)
+    if n is None or not (n == 0 or 2 <= n <= MAX_SEATS):
+        raise ModelError(f"players must be 0 (any) or 2..{MAX_SEATS}, got {quote(players)}")
+    players = n
     payload = bytearray()
     for cards, layers in nets:
         widths = _widths(cards, layers)
         payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
-        for w, b in layers:
-            payload += np.asarray(w, dtype="<f4").tobytes()
-            payload += np.asarray(b, dtype="<f4").tobytes()
-    if not 0 <= int(players) < 2**32:
-        raise ModelError(f"players must be 0 (any) or 2..4, got {players}")
+        for i, (w, b) in enumerate(layers):
+            try:
+                payload += np.asarray(w, dtype="<f4").tobytes()
+                payload += np.asarray(b, dtype="<f4").tobytes()
+            except (ValueError, TypeError):
+                raise ModelError(
+                    f"net of {cards} cards, layer {i}: weights and biases are numbers"
+                ) from None
     if opponent is not None:
-        counts = np.asarray(opponent)
-        if counts.size != _OPP_COUNTS or not (
-            counts.min(initial=0) >= 0 and counts.max(initial=0) < 2**32
-        ):
-            raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, 0 <= c < 2**32")
+        counts = int_array(opponent, np.uint32, "opponent rows", ModelError)
+        if counts.size != _OPP_COUNTS:
+            raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, got {counts.size}")
         payload += counts.astype("<u4").tobytes()
     checksum = int(lib.ofc_vm_checksum(bytes(payload), len(payload)))
     header = _HEADER.pack(
@@ -453,8 +459,9 @@ def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
     """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
     weights are not (out, in) with ``in`` the previous width, or its bias not ``out``
     numbers (the file would put the numbers in the wrong places)."""
-    if not 0 <= int(cards) < 2**32:
-        raise ModelError(f"a net's cards are 5..12, got {cards}")
+    n = as_int(cards)
+    if n is None or not 0 <= n < 2**32:
+        raise ModelError(f"a net's cards are 5..12, got {quote(cards)}")
     if not layers:
         raise ModelError(f"net of {cards} cards: no layers")
     widths: list[int] = []
