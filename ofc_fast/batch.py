@@ -55,7 +55,9 @@ def int_array(
             items = np.array(a, dtype=object)  # numpy reads a bool among ints as 1
     except (ValueError, TypeError):  # ragged
         raise error(f"{what} is no rectangular array") from None
-    if items is not None and any(isinstance(x, (bool, np.bool_)) for x in items.flat):
+    if items is not None and not {bool, np.bool_}.isdisjoint(
+        map(type, items.ravel().tolist())
+    ):
         raise error(f"{wrong}, got a bool")
     if arr.dtype != dtype:
         if arr.dtype.kind not in "iu":

@@ -928,3 +928,37 @@ def test_a_model_and_a_bot_holding_it_pickle(tmp_path: Path):
         bot = ValueBot(seed=0, model=model)
         assert pickle.loads(pickle.dumps(bot)).settings() == bot.settings()
         assert copy.deepcopy(bot).settings() == bot.settings()
+
+
+def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():
+    """ValueModel.value / action_values refuse a board, fl_value, dealt or unseen
+    cards, to_discard or action ids that are not what they take with the OfcError
+    subclass naming them; they raised TypeError (board None, fl_value 5), a bare
+    ValueError ('bytes must be in range(0, 256)' for action 300 or dealt card 256,
+    'negative shift count' for unseen card -1), OverflowError (to_discard -1), or
+    ignored an unseen card 99."""
+    from ofc_fast.bots import unseen_cards
+    from ofc_fast.errors import CardError
+
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    P = rules.PINEAPPLE
+    for board in (None, 5):
+        with pytest.raises(ModelError, match="a board is"):
+            model.value(board, P)  # type: ignore[arg-type]
+    for fl in (5, ["a"] * 18, [0.0] * 17):
+        with pytest.raises(ModelError, match="fl_value holds 18 numbers"):
+            model.value("As Ks / Qd Qc 7s / 9h 9s", P, 2, fl_value=fl)  # type: ignore[arg-type]
+    obs = Game(P, 2, seed=1).observation(1)
+    args = [P, 2, [0.0] * 18, obs["boards"][1], obs["dealt"], 0, unseen_cards(obs)]
+    acts = obs["legal_actions"]
+    assert len(model.action_values(*args, acts)) == len(acts)  # type: ignore[arg-type]
+    for bad_actions in ([300], [-1], [1.5], [True]):
+        with pytest.raises(ModelError, match="action_values: actions"):
+            model.action_values(*args, bad_actions)  # type: ignore[arg-type]
+    for at, bad in ((4, [256, 1, 2, 3, 4]), (6, [-1]), (6, [99])):
+        with pytest.raises(CardError, match="bad card id"):
+            model.action_values(*args[:at], bad, *args[at + 1 :], acts)  # type: ignore[arg-type]
+    for k in (-1, 1.5, None):
+        with pytest.raises(ModelError, match="to_discard"):
+            model.action_values(*args[:5], k, args[6], acts)  # type: ignore[arg-type]

@@ -105,7 +105,13 @@ def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
             raise ModelError(f"a board is 'front / middle / back', got {quote(board)}")
         rows = [parse_cards(p) if p.strip() else [] for p in parts]
     else:
-        rows = [parse_cards(r) for r in board]
+        try:
+            rows = [parse_cards(r) for r in board]
+        except TypeError:  # not a sequence of rows
+            raise ModelError(
+                f"a board is 'front / middle / back', a Board or three rows of cards, "
+                f"got {quote(board)}"
+            ) from None
         if len(rows) != 3:
             raise ModelError(f"a board has three rows, got {len(rows)}")
     out = bytearray([_NO_CARD] * 13)
@@ -219,11 +225,14 @@ class ValueModel:
             got = quote(players) if n is None else n
             raise ModelError(f"players must be an integer 2..4, got {got}")
         players = n
-        values = tuple(float(v) for v in fl_value)
+        try:
+            values = tuple(float(v) for v in fl_value)
+        except (TypeError, ValueError):
+            values = ()
         if len(values) != _FL_VALUES:
             raise ModelError(
-                f"fl_value holds {_FL_VALUES} values (0..17 Fantasyland cards), "
-                f"got {len(values)}"
+                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), "
+                f"got {quote(fl_value)}"
             )
         key = (rules, players, values)
         hit = self._contexts.get(key)
@@ -290,24 +299,23 @@ class ValueModel:
         True
         """
         board = board_bytes(rows)
-        dead = (1 << 52) - 1 & ~_mask(unseen) & ~_mask(dealt)
+        cards = parse_cards(dealt)
+        k = as_int(to_discard)
+        if k is None or not 0 <= k < 2**32:
+            raise ModelError(f"to_discard must be a card count, got {quote(to_discard)}")
+        ids = int_array(actions, np.uint8, "action_values: actions", ModelError)
+        if ids.ndim != 1:
+            raise ModelError(f"action_values: actions are a list of ids, got {ids.shape}")
+        dead = (1 << 52) - 1 & ~_mask(parse_cards(unseen)) & ~_mask(cards)
         dead &= ~_mask(c for c in board if c != 0xFF)
         ctx = self.context(rules, players, fl_value)
-        values = ffi.new("double[]", max(1, len(actions)))
+        values = ffi.new("double[]", max(1, len(ids)))
         st = lib.ofc_value_actions(
-            ctx,
-            board,
-            bytes(dealt),
-            len(dealt),
-            to_discard,
-            dead,
-            bytes(actions),
-            len(actions),
-            values,
+            ctx, board, bytes(cards), len(cards), k, dead, ids.tobytes(), len(ids), values
         )
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        return [float(values[i]) for i in range(len(actions))]
+        return [float(values[i]) for i in range(len(ids))]
 
 
 def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
