@@ -962,3 +962,22 @@ def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():
     for k in (-1, 1.5, None):
         with pytest.raises(ModelError, match="to_discard"):
             model.action_values(*args[:5], k, args[6], acts)  # type: ignore[arg-type]
+
+
+def test_shipped_model_and_check_rules_refuse_players_that_are_no_seat_count():
+    """shipped_model / resolve_model / check_rules take the seat count as an int
+    2..4 (ModelError naming it, as ValueModel.context): shipped_model(P, 2.0) and
+    (P, "2") returned the 2-seat model, then check_rules(P, "2") said it 'was
+    trained for 2 players, not 2'; check_rules("ofc") raised AttributeError."""
+    P = rules.PINEAPPLE
+    model = shipped_model(P, 2)
+    assert model is not None and shipped_model(P, 4) is None
+    for players in (2.0, "2", True, 5, 1, [2]):
+        with pytest.raises(ModelError, match=r"players must be an integer 2\.\.4"):
+            shipped_model(P, players)  # type: ignore[arg-type]
+        with pytest.raises(ModelError, match=r"players must be an integer 2\.\.4"):
+            resolve_model("auto", P, players)  # type: ignore[arg-type]
+        with pytest.raises(ModelError, match=r"players must be an integer 2\.\.4"):
+            model.check_rules(P, players)  # type: ignore[arg-type]
+    with pytest.raises(ModelError, match="other rules than OFC"):
+        model.check_rules("ofc", 2)  # type: ignore[arg-type]

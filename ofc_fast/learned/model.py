@@ -204,11 +204,12 @@ class ValueModel:
 
     def check_rules(self, rules: RuleSet, players: int | None = None) -> None:
         """ModelError when the model was written for another rule set or seat count."""
+        rules = as_rules(rules, "check_rules")
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
                 f"value model {self.name} was trained for other rules than {rules.name}"
             )
-        if players is not None and self.players not in (0, players):
+        if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(
                 f"value model {self.name} was trained for {self.players} players, "
                 f"not {players}"
@@ -220,11 +221,7 @@ class ValueModel:
         they get the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
-        n = as_int(players)
-        if n is None or not 2 <= n <= 4:
-            got = quote(players) if n is None else n
-            raise ModelError(f"players must be an integer 2..4, got {got}")
-        players = n
+        players = _seats(players)
         try:
             values = tuple(float(v) for v in fl_value)
         except (TypeError, ValueError):
@@ -320,6 +317,14 @@ class ValueModel:
 
 def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
     return replace(ValueModel.from_bytes(data, name), _path=path)
+
+
+def _seats(players: object) -> int:
+    """``players`` as an int 2..4 (ModelError naming it otherwise)."""
+    n = as_int(players)
+    if n is None or not 2 <= n <= MAX_SEATS:
+        raise ModelError(f"players must be an integer 2..{MAX_SEATS}, got {quote(players)}")
+    return n
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -517,9 +522,10 @@ def _shipped(name: str, players: int) -> ValueModel | None:
 
 def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     """The model shipped for a rule set and seat count, or None (no model ships for
-    it, or the rules differ from the preset it was trained on)."""
+    it, or the rules differ from the preset it was trained on); ModelError for
+    ``players`` that are no seat count 2..4."""
     rules = as_rules(rules, "shipped_model")
-    model = _shipped(rules.name, players)
+    model = _shipped(rules.name, _seats(players))
     if model is None or model.rules_hash != rules_hash(rules):
         return None
     return model
