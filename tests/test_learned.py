@@ -981,3 +981,23 @@ def test_shipped_model_and_check_rules_refuse_players_that_are_no_seat_count():
             model.check_rules(P, players)  # type: ignore[arg-type]
     with pytest.raises(ModelError, match="other rules than OFC"):
         model.check_rules("ofc", 2)  # type: ignore[arg-type]
+
+
+def test_a_model_of_other_rules_is_refused_as_docs_learned_says(tmp_path: Path):
+    """docs/learned.md: SearchBot, advise and ValueModel.value raise ModelError for a
+    model of other rules, ValueBot a BotError naming the same problem (the page said
+    ValueBot raised ModelError, which it never did)."""
+    path = tmp_path / "ofc.ofcvm"
+    path.write_bytes(model_bytes(random_nets(7), rules.OFC, 2))
+    obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
+    with pytest.raises(BotError, match="other rules than PINEAPPLE"):
+        ValueBot(seed=0, model=str(path)).act(obs)
+    with pytest.raises(ModelError, match="other rules than PINEAPPLE"):
+        SearchBot(seed=0, samples=4, time_budget=None, model=str(path)).act(obs)
+    with pytest.raises(ModelError, match="other rules than PINEAPPLE"):
+        advise(obs, samples=4, model=str(path))
+    with pytest.raises(ModelError, match="other rules than PINEAPPLE"):
+        load_model(path).value("As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE)
+    doc = Path(__file__).resolve().parents[1] / "docs" / "learned.md"
+    if doc.exists():  # a source checkout
+        assert "(`ValueBot` a `BotError` naming the same\nproblem)" in doc.read_text()
