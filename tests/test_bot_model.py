@@ -267,6 +267,18 @@ def test_sample_futures_draws_from_unseen() -> None:
     assert not (sample_futures(unseen, 8, 5, 200, 6, seed=43)[0] == fut).all()
 
 
+def test_sample_futures_never_casts_unseen_silently() -> None:
+    """Unseen card ids past uint8 (300 would wrap to card 44, which was drawn),
+    floats or bools are an ArrayError naming them; ids 52..255 a CardError (C)."""
+    for bad in (np.array([300, 1]), np.array([1.5, 2.5]), [True, 2]):
+        with pytest.raises(ArrayError, match="sample_futures: unseen"):
+            sample_futures(bad, 1, 1, 1, 1, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(CardError):
+        sample_futures(np.array([60]), 1, 1, 1, 1, seed=1)
+    fut, _ = sample_futures(np.array([44, 45], dtype=np.int64), 1, 1, 4, 1, seed=1)
+    assert set(fut.ravel()) <= {44, 45}
+
+
 def test_sample_futures_is_uniform() -> None:
     """Every unseen card about equally often in the futures (chi-square, fixed seed)."""
     unseen = np.arange(20, dtype=np.uint8)

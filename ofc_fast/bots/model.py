@@ -285,7 +285,7 @@ def sample_futures(
     >>> fut.shape, fill.shape, bool(np.isin(fill[0], fut[0]).all())
     ((4, 3), (4, 5, 2), True)
     """
-    u = np.ascontiguousarray(unseen, dtype=np.uint8)
+    u = int_array(unseen, np.uint8, "sample_futures: unseen")
     fut = np.empty((samples, n_future), dtype=np.uint8)
     out = np.empty((samples, fills, n_slots), dtype=np.uint8)
     status = lib.ofc_heur_sample(
