@@ -1001,3 +1001,13 @@ def test_a_model_of_other_rules_is_refused_as_docs_learned_says(tmp_path: Path):
     doc = Path(__file__).resolve().parents[1] / "docs" / "learned.md"
     if doc.exists():  # a source checkout
         assert "(`ValueBot` a `BotError` naming the same\nproblem)" in doc.read_text()
+
+
+def test_write_model_names_a_path_it_cannot_write(tmp_path: Path):
+    """write_model to a missing folder or onto a folder is a ModelError naming the
+    path, as load_model's (it raised FileNotFoundError / IsADirectoryError)."""
+    nets = random_nets(1)
+    for path in (tmp_path / "missing" / "m.ofcvm", tmp_path):
+        with pytest.raises(ModelError, match="cannot write it"):
+            write_model(path, nets, rules.PINEAPPLE, 2)
+    assert write_model(tmp_path / "m.ofcvm", nets, rules.PINEAPPLE, 2).players == 2

@@ -500,9 +500,15 @@ def write_model(
     players: int = 0,
     opponent: np.ndarray | None = None,
 ) -> ValueModel:
-    """Write a model file (:func:`model_bytes`) and return it parsed."""
+    """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
+    naming the path when it cannot be written)."""
     data = model_bytes(nets, rules, players, opponent)
-    Path(path).write_bytes(data)
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise ModelError(
+            f"value model {str(path)!r}: cannot write it ({exc.strerror})"
+        ) from None
     return ValueModel.from_bytes(data, Path(path).stem)
 
 
