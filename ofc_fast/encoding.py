@@ -46,7 +46,7 @@ import numpy as np
 
 from ._native import ffi, lib
 from .batch import int_array
-from .errors import GameError
+from .errors import GameError, quote
 from .game import ACTION_SPACE
 
 __all__ = [
@@ -226,9 +226,20 @@ def planes(x: np.ndarray) -> np.ndarray:
 
 def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
     """Booleans over the action space: True for the legal actions of the observing
-    seat (all False when it is not its turn or the decision is a full set)."""
+    seat (all False when it is not its turn or the decision is a full set); GameError
+    for ``legal_actions`` that are not action ids."""
     mask = np.zeros(ACTION_SPACE, dtype=bool)
     acts = obs.get("legal_actions")
-    if acts:
-        mask[acts] = True
+    if acts is not None:
+        try:
+            ids = int_array(acts, np.uint8, "legal_actions", GameError)
+            ok = ids.ndim == 1 and not (ids.size and int(ids.max()) >= ACTION_SPACE)
+        except GameError:  # no ints, or past 255
+            ok = False
+        if not ok:
+            raise GameError(
+                f"action_mask: legal_actions are action ids 0..{ACTION_SPACE - 1}, "
+                f"got {quote(acts)}"
+            )
+        mask[ids] = True
     return mask

@@ -17,6 +17,7 @@ from test_env import KINDS
 from ofc_fast.encoding import (
     FEATURE_SIZE,
     SCALE,
+    action_mask,
     encode_bytes,
     features,
     features_of_encoding,
@@ -293,6 +294,20 @@ def test_features_of_encoding_refuses_a_bool_among_ints() -> None:
         with pytest.raises(GameError, match=r"features_of_encoding: the encoding.*bool"):
             features_of_encoding(convert(bad))
     assert features_of_encoding(enc).shape == (FEATURE_SIZE,)
+
+
+def test_action_mask_refuses_legal_actions_that_are_no_action_ids() -> None:
+    """action_mask names legal_actions outside 0..242, or no ints, with a GameError:
+    -1 marked action 242 legal (NumPy's index from the end), the others raised
+    IndexError."""
+    want = np.zeros(243, dtype=bool)
+    want[[0, 242]] = True
+    assert np.array_equal(action_mask({"legal_actions": [0, 242]}), want)
+    assert np.array_equal(action_mask({"legal_actions": np.array([0, 242])}), want)
+    assert not action_mask({"legal_actions": []}).any() and not action_mask({}).any()
+    for bad in ([-1], [243], [999], [1.5], [True], ["a"], [[1, 2]]):
+        with pytest.raises(GameError, match=r"legal_actions are action ids 0\.\.242"):
+            action_mask({"legal_actions": bad})
 
 
 def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() -> None:
