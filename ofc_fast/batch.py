@@ -27,13 +27,17 @@ __all__ = ["BoardBatch", "eval_boards", "rank3_batch", "rank5_batch", "score_pai
 
 
 def int_array(
-    a: object, dtype: type, what: str, error: type[OfcError] = ArrayError
+    a: object,
+    dtype: type,
+    what: str,
+    error: type[OfcError] = ArrayError,
+    top: int | None = None,
 ) -> np.ndarray:
     """``a`` (an array of any integer dtype, or nested sequences of ints) as a
     C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
     silent cast (307 is not card 51, 0.5 not 0, True not 1).  ``error`` (naming
     ``what``) for a ragged array, a value that is no integer (floats, bools, text)
-    or one outside ``dtype``.
+    or one outside ``dtype`` (``top``: the largest value allowed, if less).
 
     >>> int_array([[1, 2]], np.uint8, "boards").dtype
     dtype('uint8')
@@ -43,7 +47,8 @@ def int_array(
     ofc_fast.errors.ArrayError: boards must hold integers 0..255, got a bool
     """
     info = np.iinfo(dtype)
-    wrong = f"{what} must hold integers {info.min}..{info.max}"
+    lo, hi = int(info.min), int(info.max) if top is None else top
+    wrong = f"{what} must hold integers {lo}..{hi}"
     try:
         arr = np.asarray(a)
         if arr.size == 0 and not isinstance(a, np.ndarray):
@@ -59,11 +64,11 @@ def int_array(
         map(type, items.ravel().tolist())
     ):
         raise error(f"{wrong}, got a bool")
-    if arr.dtype != dtype:
+    if arr.dtype != dtype or top is not None:  # else every value fits
         if arr.dtype.kind not in "iu":
             raise error(f"{wrong}, got {arr.dtype} values")
-        if arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise error(f"{what} holds values outside {info.min}..{info.max}")
+        if arr.size and (arr.min() < lo or arr.max() > hi):
+            raise error(f"{what} holds values outside {lo}..{hi}")
     return np.ascontiguousarray(arr, dtype=dtype)
 
 

@@ -38,7 +38,6 @@ game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -151,15 +150,10 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
 
 def _dealt_ids(dealt: Sequence[int]) -> list[int]:
     """The dealt card ids as ints, or GameError (floats and bools are no ids)."""
-    try:
-        cards = [operator.index(c) for c in dealt]
-        if any(isinstance(c, (bool, np.bool_)) for c in dealt):
-            raise TypeError
-    except TypeError:
-        raise GameError(f"dealt must be card ids 0..51, got {dealt!r}") from None
-    if not all(0 <= c < 52 for c in cards) or len(cards) > 17:
-        raise GameError(f"dealt must be at most 17 card ids 0..51, got {cards}")
-    return cards
+    cards = int_array(dealt, np.uint8, "dealt", GameError, top=51)
+    if cards.ndim != 1 or len(cards) > 17:
+        raise GameError(f"dealt must be at most 17 card ids 0..51, got {quote(dealt)}")
+    return [int(c) for c in cards]
 
 
 def features_of_encoding(
@@ -231,15 +225,11 @@ def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
     mask = np.zeros(ACTION_SPACE, dtype=bool)
     acts = obs.get("legal_actions")
     if acts is not None:
-        try:
-            ids = int_array(acts, np.uint8, "legal_actions", GameError)
-            ok = ids.ndim == 1 and not (ids.size and int(ids.max()) >= ACTION_SPACE)
-        except GameError:  # no ints, or past 255
-            ok = False
-        if not ok:
+        top = ACTION_SPACE - 1
+        ids = int_array(acts, np.uint8, "action_mask: legal_actions", GameError, top)
+        if ids.ndim != 1:
             raise GameError(
-                f"action_mask: legal_actions are action ids 0..{ACTION_SPACE - 1}, "
-                f"got {quote(acts)}"
+                f"action_mask: legal_actions are action ids 0..{top}, got {quote(acts)}"
             )
         mask[ids] = True
     return mask
