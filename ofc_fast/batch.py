@@ -56,7 +56,7 @@ def int_array(
         items = None  # the Python values, to look at one by one
         if arr.dtype == object:
             items, arr = arr, np.array(arr.tolist())  # the values' own dtype
-        elif arr.dtype.kind in "iu" and not isinstance(a, np.ndarray):
+        elif arr.dtype.kind in "iu" and isinstance(a, (list, tuple)):
             items = np.array(a, dtype=object)  # numpy reads a bool among ints as 1
     except (ValueError, TypeError):  # ragged
         raise error(f"{what} is no rectangular array") from None
