@@ -19,11 +19,57 @@ import numpy as np
 
 from ._native import E_CARD, E_DUPLICATE, OK, ffi, lib, status_error
 from .cards import cards_str
-from .errors import ArrayError, CardError
+from .errors import ArrayError, CardError, OfcError
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 
 __all__ = ["BoardBatch", "eval_boards", "rank3_batch", "rank5_batch", "score_pairs"]
+
+
+def int_array(
+    a: object,
+    dtype: type,
+    what: str,
+    error: type[OfcError] = ArrayError,
+    top: int | None = None,
+) -> np.ndarray:
+    """``a`` (an array of any integer dtype, or nested sequences of ints) as a
+    C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
+    silent cast (307 is not card 51, 0.5 not 0, True not 1).  ``error`` (naming
+    ``what``) for a ragged array, a value that is no integer (floats, bools, text)
+    or one outside ``dtype`` (``top``: the largest value allowed, if less).
+
+    >>> int_array([[1, 2]], np.uint8, "boards").dtype
+    dtype('uint8')
+    >>> int_array([1, True], np.uint8, "boards")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArrayError: boards must hold integers 0..255, got a bool
+    """
+    info = np.iinfo(dtype)
+    lo, hi = int(info.min), int(info.max) if top is None else top
+    wrong = f"{what} must hold integers {lo}..{hi}"
+    try:
+        arr = np.asarray(a)
+        if arr.size == 0 and not isinstance(a, np.ndarray):
+            arr = arr.astype(dtype)  # [] is float64 to numpy, yet holds no float
+        items = None  # the Python values, to look at one by one
+        if arr.dtype == object:
+            items, arr = arr, np.array(arr.tolist())  # the values' own dtype
+        elif arr.dtype.kind in "iu" and isinstance(a, (list, tuple)):
+            items = np.array(a, dtype=object)  # numpy reads a bool among ints as 1
+    except (ValueError, TypeError):  # ragged
+        raise error(f"{what} is no rectangular array") from None
+    if items is not None and not {bool, np.bool_}.isdisjoint(
+        map(type, items.ravel().tolist())
+    ):
+        raise error(f"{wrong}, got a bool")
+    if arr.dtype != dtype or top is not None:  # else every value fits
+        if arr.dtype.kind not in "iu":
+            raise error(f"{wrong}, got {arr.dtype} values")
+        if arr.size and (arr.min() < lo or arr.max() > hi):
+            raise error(f"{what} holds values outside {lo}..{hi}")
+    return np.ascontiguousarray(arr, dtype=dtype)
 
 
 def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:

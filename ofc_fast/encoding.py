@@ -38,14 +38,14 @@ game kind (classic, OFC, Pineapple one-hot, 3), 2-7 middle, reserved (5 zeros).
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import GameError
+from .batch import int_array
+from .errors import GameError, quote
 from .game import ACTION_SPACE
 
 __all__ = [
@@ -148,38 +148,12 @@ def encode_game(game: Any, seat: int) -> np.ndarray:
     return out
 
 
-def _encoding_bytes(encoding: object) -> np.ndarray:
-    """``encoding`` as a contiguous uint8 copy, or GameError: integers 0..255 only
-    (no silent cast of floats, bools or out-of-range ints)."""
-    try:
-        enc = np.asarray(encoding)
-        if enc.dtype == object:  # Python ints boxed: their own dtype (bools stay bool)
-            enc = np.array(enc.tolist())
-    except (ValueError, TypeError):  # ragged
-        raise GameError(f"an encoding is {ENCODING_SIZE} uint8 values") from None
-    if enc.shape != (ENCODING_SIZE,):
-        raise GameError(
-            f"an encoding is {ENCODING_SIZE} uint8 values, got shape {enc.shape}"
-        )
-    if enc.dtype.kind not in "iu" or enc.min() < 0 or enc.max() > 255:
-        raise GameError(
-            f"an encoding is {ENCODING_SIZE} integers 0..255 (encode_bytes(), not "
-            f"encode()), got {enc.dtype} values"
-        )
-    return np.ascontiguousarray(enc, dtype=np.uint8)
-
-
 def _dealt_ids(dealt: Sequence[int]) -> list[int]:
     """The dealt card ids as ints, or GameError (floats and bools are no ids)."""
-    try:
-        cards = [operator.index(c) for c in dealt]
-        if any(isinstance(c, (bool, np.bool_)) for c in dealt):
-            raise TypeError
-    except TypeError:
-        raise GameError(f"dealt must be card ids 0..51, got {dealt!r}") from None
-    if not all(0 <= c < 52 for c in cards) or len(cards) > 17:
-        raise GameError(f"dealt must be at most 17 card ids 0..51, got {cards}")
-    return cards
+    cards = int_array(dealt, np.uint8, "dealt", GameError, top=51)
+    if cards.ndim != 1 or len(cards) > 17:
+        raise GameError(f"dealt must be at most 17 card ids 0..51, got {quote(dealt)}")
+    return [int(c) for c in cards]
 
 
 def features_of_encoding(
@@ -199,7 +173,13 @@ def features_of_encoding(
     >>> x.shape, x.dtype, float(x.min()) >= 0.0, float(x.max()) <= 1.0
     ((696,), dtype('float32'), True, True)
     """
-    enc = _encoding_bytes(encoding)
+    what = "features_of_encoding: the encoding (encode_bytes(), not encode())"
+    enc = int_array(encoding, np.uint8, what, GameError)
+    if enc.shape != (ENCODING_SIZE,):
+        raise GameError(
+            f"features_of_encoding: an encoding is {ENCODING_SIZE} values, got shape "
+            f"{enc.shape}"
+        )
     out = np.zeros(FEATURE_SIZE, np.float32)
     p_dealt, n = ffi.NULL, 0
     if dealt is not None:
@@ -240,9 +220,16 @@ def planes(x: np.ndarray) -> np.ndarray:
 
 def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
     """Booleans over the action space: True for the legal actions of the observing
-    seat (all False when it is not its turn or the decision is a full set)."""
+    seat (all False when it is not its turn or the decision is a full set); GameError
+    for ``legal_actions`` that are not action ids."""
     mask = np.zeros(ACTION_SPACE, dtype=bool)
     acts = obs.get("legal_actions")
-    if acts:
-        mask[acts] = True
+    if acts is not None:
+        top = ACTION_SPACE - 1
+        ids = int_array(acts, np.uint8, "action_mask: legal_actions", GameError, top)
+        if ids.ndim != 1:
+            raise GameError(
+                f"action_mask: legal_actions are action ids 0..{top}, got {quote(acts)}"
+            )
+        mask[ids] = True
     return mask

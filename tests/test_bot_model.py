@@ -223,6 +223,25 @@ def test_score_moves_never_cast_silently() -> None:
         m.score_moves(rows, fills, in_fl=-1)
 
 
+def test_values_and_score_moves_refuse_a_bool_among_ints() -> None:
+    """A bool among the ints of a board or fill is an ArrayError naming the argument,
+    not card 1 (numpy reads [True, 2] as [1, 2]: the board of card 1 was valued)."""
+    m = value_model(rules.PINEAPPLE)
+    board = list(_boards(5, 1)[0])
+    one = board.index(1) if 1 in board else 0
+    board[one] = 1
+    with_bool = [list(board)]
+    with_bool[0][one] = True
+    with pytest.raises(ArrayError, match=r"values: boards .*bool"):
+        m.values(with_bool)
+    with pytest.raises(ArrayError, match=r"values: boards .*bool"):
+        m.values(np.array(with_bool, dtype=object))
+    rows, _ = _move_rows()
+    with pytest.raises(ArrayError, match=r"score_moves: fills .*bool"):
+        m.score_moves(rows, [[[0, True, 2, 3]]])
+    assert m.values([board]).shape == (1,)
+
+
 def test_model_rejects_non_finite_settings() -> None:
     with pytest.raises(OfcError, match="non-finite"):
         ValueModel(rules.OFC, ModelSettings(foul_penalty=float("nan")))
@@ -246,6 +265,18 @@ def test_sample_futures_draws_from_unseen() -> None:
     again = sample_futures(unseen, 8, 5, 200, 6, seed=42)
     assert (again[0] == fut).all() and (again[1] == fills).all()
     assert not (sample_futures(unseen, 8, 5, 200, 6, seed=43)[0] == fut).all()
+
+
+def test_sample_futures_never_casts_unseen_silently() -> None:
+    """Unseen card ids past uint8 (300 would wrap to card 44, which was drawn),
+    floats or bools are an ArrayError naming them; ids 52..255 a CardError (C)."""
+    for bad in (np.array([300, 1]), np.array([1.5, 2.5]), [True, 2]):
+        with pytest.raises(ArrayError, match="sample_futures: unseen"):
+            sample_futures(bad, 1, 1, 1, 1, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(CardError):
+        sample_futures(np.array([60]), 1, 1, 1, 1, seed=1)
+    fut, _ = sample_futures(np.array([44, 45], dtype=np.int64), 1, 1, 4, 1, seed=1)
+    assert set(fut.ravel()) <= {44, 45}
 
 
 def test_sample_futures_is_uniform() -> None:

@@ -17,6 +17,7 @@ from test_env import KINDS
 from ofc_fast.encoding import (
     FEATURE_SIZE,
     SCALE,
+    action_mask,
     encode_bytes,
     features,
     features_of_encoding,
@@ -277,6 +278,36 @@ def test_features_of_encoding_refuses_values_that_are_no_bytes(convert: Any) -> 
     enc = encode_bytes(g.observation(g.to_act))
     with pytest.raises(GameError, match="encoding"):
         features_of_encoding(convert(enc))
+
+
+def test_features_of_encoding_refuses_a_bool_among_ints() -> None:
+    """A bool among the ints of an encoding is a GameError (the docstring: bools are
+    never cast), not the byte 1: numpy reads [True, 0] as [1, 0], so a list or an
+    object array with one bool gave the features of the encoding holding 1 there."""
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    enc = [int(v) for v in encode_bytes(g.observation(g.to_act))]
+    bad = list(enc)
+    bad[enc.index(1)] = True
+    for convert in (list, lambda x: np.array(x, dtype=object)):
+        with pytest.raises(GameError, match=r"features_of_encoding: the encoding.*bool"):
+            features_of_encoding(convert(bad))
+    assert features_of_encoding(enc).shape == (FEATURE_SIZE,)
+
+
+def test_action_mask_refuses_legal_actions_that_are_no_action_ids() -> None:
+    """action_mask names legal_actions outside 0..242, or no ints, with a GameError:
+    -1 marked action 242 legal (NumPy's index from the end), the others raised
+    IndexError."""
+    want = np.zeros(243, dtype=bool)
+    want[[0, 242]] = True
+    assert np.array_equal(action_mask({"legal_actions": [0, 242]}), want)
+    assert np.array_equal(action_mask({"legal_actions": np.array([0, 242])}), want)
+    assert not action_mask({"legal_actions": []}).any() and not action_mask({}).any()
+    for bad in ([-1], [243], [999], [1.5], [True], ["a"], [[1, 2]]):
+        with pytest.raises(GameError, match=r"action_mask: legal_actions .*0\.\.242"):
+            action_mask({"legal_actions": bad})
 
 
 def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() -> None:

@@ -754,6 +754,30 @@ def test_model_bytes_refuses_malformed_layers():
         model_bytes(good, rules.PINEAPPLE, -1)
 
 
+def test_model_bytes_refuses_values_that_are_no_ints():
+    """model_bytes names a seat count, a net's card count or opponent rows that are no
+    ints (or out of range), and weights that are no numbers, with a ModelError; it
+    raised struct.error (players=1.5), ValueError ("x" cards, text weights) or a
+    NumPy UFuncTypeError (text rows), or wrote 5.7 cards as 5 and 1.5 counts as 1."""
+    w1, b1 = np.zeros((8, 64), "f4"), np.zeros(8, "f4")
+    layers = [(w1, b1), (np.zeros((1, 8)), np.zeros(1))]
+    good = [(5, layers)]
+    for players in (1.5, True, 9, 1, "2"):
+        with pytest.raises(ModelError, match=r"players must be 0 \(any\) or 2\.\.4"):
+            model_bytes(good, rules.PINEAPPLE, players)  # type: ignore[arg-type]
+    for cards in ("x", 5.7, None):
+        with pytest.raises(ModelError, match="a net's cards"):
+            model_bytes([(cards, layers)], rules.PINEAPPLE, 2)  # type: ignore[list-item]
+    with pytest.raises(ModelError, match="layer 0: weights and biases are numbers"):
+        model_bytes([(5, [(np.full((1, 64), "a"), np.zeros(1))])], rules.PINEAPPLE, 2)
+    counts = np.ones(3 * 7918)
+    for bad in (counts * 1.5, counts.astype(str), -counts.astype(np.int64)):
+        with pytest.raises(ModelError, match="opponent rows"):
+            model_bytes(good, rules.PINEAPPLE, 2, bad)
+    with pytest.raises(ModelError, match="opponent rows are 23754 counts, got 3"):
+        model_bytes(good, rules.PINEAPPLE, 2, np.ones(3, np.uint32))
+
+
 def test_training_gives_the_same_model_whatever_the_workers(tmp_path: Path):
     """docs/learned.md: each chunk's randomness derives from the seed and its index,
     so the same seed gives the same model whatever the workers.  The smallest run
@@ -821,3 +845,188 @@ def test_model_of_another_feature_set_refused_when_read():
     data[24:28] = struct.pack("<I", 2)  # the header is outside the checksum
     with pytest.raises(ModelError, match="feature set 2"):
         ValueModel.from_bytes(bytes(data))
+
+
+def test_bots_with_a_model_from_bytes_rebuild_from_their_settings():
+    """A bot given a ValueModel parsed from bytes (no file holds it): settings()
+    carries the model's bytes as JSON-safe data, so Bot(**settings) is a bot of the
+    same model and a parallel run with two worker processes plays it.  settings()
+    gave the model's name, 'mine@...', which no file has: rebuilding raised
+    BotError 'cannot read it'."""
+    import base64
+
+    from ofc_fast.parallel import LocalExecutor, ProcessExecutor, RunSpec, play_parallel
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    model = ValueModel.from_bytes(data, "mine")
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    search = SearchBot(seed=0, samples=4, time_budget=None, model=model)
+    for bot in (search, ValueBot(seed=0, model=model)):
+        settings = json.loads(json.dumps(bot.settings()))
+        assert settings["model"]["name"] == "mine"
+        assert base64.b64decode(settings["model"]["base64"]) == data
+        copy = type(bot)(seed=0, **settings)
+        assert copy.settings() == settings and copy.model.name == model.name
+        assert str(copy.act(obs)) == str(bot.act(obs))
+    spec = RunSpec.make("pineapple", 2, 5, 4, [ValueBot(seed=0, model=model), RandomBot()])
+    local = play_parallel(spec, LocalExecutor(), chunk_size=4)
+    with ProcessExecutor(2) as ex:
+        proc = play_parallel(spec, ex, chunk_size=2)
+    assert proc.outcomes == local.outcomes
+    assert sorted({o["deal"] for o in local.outcomes}) == [0, 1, 2, 3]
+    by_file = RunSpec.make("pineapple", 2, 5, 4, [ValueBot(seed=0), RandomBot()])
+    assert play_parallel(by_file, LocalExecutor(), chunk_size=4).outcomes == local.outcomes
+
+
+def test_a_model_given_as_data_is_checked():
+    """The data form of a model setting is refused with ModelError (BotError in a
+    bot) naming the problem: other keys, text that is not base64, bytes that are no
+    model, more text than any model file."""
+    with pytest.raises(BotError, match="'name': text, 'base64'"):
+        ValueBot(model={"bytes": "AAAA"})
+    with pytest.raises(BotError, match="not base64"):
+        SearchBot(model={"name": "x", "base64": "not base64!"})
+    with pytest.raises(ModelError, match="truncated"):
+        resolve_model({"base64": "T0ZDVkFMVUU="}, rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError, match="larger than any model file"):
+        resolve_model({"base64": "A" * (1 << 22)}, rules.PINEAPPLE, 2)
+
+
+def test_threads_first_using_a_model_get_contexts_whose_tables_it_keeps():
+    """Four threads at once on a fresh model (the shipped models are shared, as by
+    the bots of a threaded server): every context they get points to the expected-
+    points tables the model keeps.  Each thread built its own tables and context and
+    stored them over the others', so a context handed out could point to tables
+    already freed (62 of 400 contexts in 100 trials), which C then read."""
+    import threading
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    fl = [0.0] * 18
+
+    def at_once(model: ValueModel, n: int = 4) -> list[object]:
+        start, got = threading.Barrier(n), []
+
+        def first_use() -> None:
+            start.wait()
+            got.append(model.context(rules.PINEAPPLE, 2, fl))
+
+        threads = [threading.Thread(target=first_use) for _ in range(n)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return got
+
+    for _ in range(30):
+        model = ValueModel.from_bytes(data, "shared")
+        got = at_once(model)
+        kept = model.ev_tables(rules.PINEAPPLE)
+        assert len(got) == 4
+        assert all(c.ev == kept for c in got)  # type: ignore[attr-defined]
+        assert all(c == model.context(rules.PINEAPPLE, 2, fl) for c in got)
+
+
+def test_a_model_and_a_bot_holding_it_pickle(tmp_path: Path):
+    """A ValueModel pickles (as its file's bytes, name and path) and so does a bot
+    holding one: the copy has the same name, checksum, values and settings.  Both
+    raised TypeError "cannot pickle '_cffi_backend.__CDataOwn' object"."""
+    import copy
+    import pickle
+
+    path = tmp_path / "copy.ofcvm"
+    path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    board = "As Ks / Qd Qc 7s / 9h 9s"  # 7 cards: a net of the model
+    for model in (load_model(path), ValueModel.from_bytes(path.read_bytes(), "mine")):
+        again = pickle.loads(pickle.dumps(model))
+        assert (again.name, again.checksum, again.cards) == (
+            model.name,
+            model.checksum,
+            model.cards,
+        )
+        assert again.value(board, rules.PINEAPPLE) == model.value(board, rules.PINEAPPLE)
+        bot = ValueBot(seed=0, model=model)
+        assert pickle.loads(pickle.dumps(bot)).settings() == bot.settings()
+        assert copy.deepcopy(bot).settings() == bot.settings()
+
+
+def test_value_and_action_values_name_inputs_that_are_no_cards_or_ints():
+    """ValueModel.value / action_values refuse a board, fl_value, dealt or unseen
+    cards, to_discard or action ids that are not what they take with the OfcError
+    subclass naming them; they raised TypeError (board None, fl_value 5), a bare
+    ValueError ('bytes must be in range(0, 256)' for action 300 or dealt card 256,
+    'negative shift count' for unseen card -1), OverflowError (to_discard -1), or
+    ignored an unseen card 99."""
+    from ofc_fast.bots import unseen_cards
+    from ofc_fast.errors import CardError
+
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None
+    P = rules.PINEAPPLE
+    for board in (None, 5):
+        with pytest.raises(ModelError, match="a board is"):
+            model.value(board, P)  # type: ignore[arg-type]
+    for fl in (5, ["a"] * 18, [0.0] * 17):
+        with pytest.raises(ModelError, match="fl_value holds 18 numbers"):
+            model.value("As Ks / Qd Qc 7s / 9h 9s", P, 2, fl_value=fl)  # type: ignore[arg-type]
+    obs = Game(P, 2, seed=1).observation(1)
+    args = [P, 2, [0.0] * 18, obs["boards"][1], obs["dealt"], 0, unseen_cards(obs)]
+    acts = obs["legal_actions"]
+    assert len(model.action_values(*args, acts)) == len(acts)  # type: ignore[arg-type]
+    for bad_actions in ([300], [-1], [1.5], [True]):
+        with pytest.raises(ModelError, match="action_values: actions"):
+            model.action_values(*args, bad_actions)  # type: ignore[arg-type]
+    for at, bad in ((4, [256, 1, 2, 3, 4]), (6, [-1]), (6, [99])):
+        with pytest.raises(CardError, match="bad card id"):
+            model.action_values(*args[:at], bad, *args[at + 1 :], acts)  # type: ignore[arg-type]
+    for k in (-1, 1.5, None):
+        with pytest.raises(ModelError, match="to_discard"):
+            model.action_values(*args[:5], k, args[6], acts)  # type: ignore[arg-type]
+
+
+def test_shipped_model_and_check_rules_refuse_players_that_are_no_seat_count():
+    """shipped_model / resolve_model / check_rules take the seat count as an int
+    2..4 (ModelError naming it, as ValueModel.context): shipped_model(P, 2.0) and
+    (P, "2") returned the 2-seat model, then check_rules(P, "2") said it 'was
+    trained for 2 players, not 2'; check_rules("ofc") raised AttributeError."""
+    P = rules.PINEAPPLE
+    model = shipped_model(P, 2)
+    assert model is not None and shipped_model(P, 4) is None
+    for players in (2.0, "2", True, 5, 1, [2]):
+        with pytest.raises(ModelError, match=r"players must be an integer 2\.\.4"):
+            shipped_model(P, players)  # type: ignore[arg-type]
+        with pytest.raises(ModelError, match=r"players must be an integer 2\.\.4"):
+            resolve_model("auto", P, players)  # type: ignore[arg-type]
+        with pytest.raises(ModelError, match=r"players must be an integer 2\.\.4"):
+            model.check_rules(P, players)  # type: ignore[arg-type]
+    with pytest.raises(ModelError, match="other rules than OFC"):
+        model.check_rules("ofc", 2)  # type: ignore[arg-type]
+
+
+def test_a_model_of_other_rules_is_refused_as_docs_learned_says(tmp_path: Path):
+    """docs/learned.md: SearchBot, advise and ValueModel.value raise ModelError for a
+    model of other rules, ValueBot a BotError naming the same problem (the page said
+    ValueBot raised ModelError, which it never did)."""
+    path = tmp_path / "ofc.ofcvm"
+    path.write_bytes(model_bytes(random_nets(7), rules.OFC, 2))
+    obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
+    with pytest.raises(BotError, match="other rules than PINEAPPLE"):
+        ValueBot(seed=0, model=str(path)).act(obs)
+    with pytest.raises(ModelError, match="other rules than PINEAPPLE"):
+        SearchBot(seed=0, samples=4, time_budget=None, model=str(path)).act(obs)
+    with pytest.raises(ModelError, match="other rules than PINEAPPLE"):
+        advise(obs, samples=4, model=str(path))
+    with pytest.raises(ModelError, match="other rules than PINEAPPLE"):
+        load_model(path).value("As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE)
+    doc = Path(__file__).resolve().parents[1] / "docs" / "learned.md"
+    if doc.exists():  # a source checkout
+        assert "(`ValueBot` a `BotError` naming the same\nproblem)" in doc.read_text()
+
+
+def test_write_model_names_a_path_it_cannot_write(tmp_path: Path):
+    """write_model to a missing folder or onto a folder is a ModelError naming the
+    path, as load_model's (it raised FileNotFoundError / IsADirectoryError)."""
+    nets = random_nets(1)
+    for path in (tmp_path / "missing" / "m.ofcvm", tmp_path):
+        with pytest.raises(ModelError, match="cannot write it"):
+            write_model(path, nets, rules.PINEAPPLE, 2)
+    assert write_model(tmp_path / "m.ofcvm", nets, rules.PINEAPPLE, 2).players == 2

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from .._native import OK, ffi, lib, status_error
-from ..batch import rank5_batch
+from ..batch import int_array, rank5_batch
 from ..errors import ArrayError, CardError, OfcError
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
@@ -111,24 +111,6 @@ def _raise(status: int, fn: str) -> None:
     raise status_error(status, fn)
 
 
-def _exact(a: object, dtype: type, fn: str, what: str) -> np.ndarray:
-    """``a`` as a C-contiguous ``dtype`` array; ArrayError for a non-integer dtype or
-    values outside ``dtype`` (never a silent cast: 307 is not card 51)."""
-    try:
-        arr = np.asarray(a)
-        if arr.dtype == object:  # boxed Python ints
-            arr = np.array(arr.tolist())
-    except (ValueError, TypeError):  # ragged
-        raise ArrayError(f"{fn}: {what} is no rectangular array") from None
-    if arr.dtype != dtype:
-        info = np.iinfo(dtype)
-        if arr.dtype.kind not in "iu":
-            raise ArrayError(f"{fn}: {what} must hold integers, got {arr.dtype}")
-        if arr.size and (arr.min() < info.min or arr.max() > info.max):
-            raise ArrayError(f"{fn}: {what} holds values outside {info.min}..{info.max}")
-    return np.ascontiguousarray(arr, dtype=dtype)
-
-
 def _in_fl(in_fl: object, fn: str) -> int:
     """``in_fl`` as an int for C (CardError when it is no card count)."""
     n = as_int(in_fl)
@@ -192,7 +174,7 @@ class HeuristicModel:
     def values(self, boards: np.ndarray, in_fl: int = 0) -> np.ndarray:
         """Values of complete boards: an (n, 13) uint8 array (front 3, middle 5, back
         5); ``in_fl``: 0 for a normal hand, else the cards of this Fantasyland hand."""
-        b = _exact(boards, np.uint8, "values", "boards")
+        b = int_array(boards, np.uint8, "values: boards")
         in_fl = _in_fl(in_fl, "values")
         if b.ndim != 2 or b.shape[1] != 13:
             raise ArrayError(f"values: expected an (n, 13) array, got {b.shape}")
@@ -218,15 +200,15 @@ class HeuristicModel:
         """Per move, the mean over samples of the ``optimism`` blend of the best and
         the mean value over fills; ``fills`` is a (samples, fills, slots) uint8 array
         of the cards for the slots (``ofc_heur_score_moves``)."""
-        f = _exact(fills, np.uint8, "score_moves", "fills")
+        f = int_array(fills, np.uint8, "score_moves: fills")
         in_fl = _in_fl(in_fl, "score_moves")
         if f.ndim != 3:
             raise ArrayError(
                 f"score_moves: expected (samples, fills, slots) fills, got shape {f.shape}"
             )
-        fronts = _exact(moves.fronts, np.uint8, "score_moves", "fronts")
-        fives = _exact(moves.fives, np.uint8, "score_moves", "fives")
-        index = _exact(moves.moves, np.uint16, "score_moves", "moves")
+        fronts = int_array(moves.fronts, np.uint8, "score_moves: fronts")
+        fives = int_array(moves.fives, np.uint8, "score_moves: fives")
+        index = int_array(moves.moves, np.uint16, "score_moves: moves")
         if fronts.shape[1:] != (3,) or fives.shape[1:] != (5,) or index.shape[1:] != (3,):
             raise ArrayError(
                 f"score_moves: expected (F, 3) fronts, (V, 5) fives and "
@@ -303,7 +285,7 @@ def sample_futures(
     >>> fut.shape, fill.shape, bool(np.isin(fill[0], fut[0]).all())
     ((4, 3), (4, 5, 2), True)
     """
-    u = np.ascontiguousarray(unseen, dtype=np.uint8)
+    u = int_array(unseen, np.uint8, "sample_futures: unseen")
     fut = np.empty((samples, n_future), dtype=np.uint8)
     out = np.empty((samples, fills, n_slots), dtype=np.uint8)
     status = lib.ofc_heur_sample(

@@ -77,7 +77,8 @@ class SearchBot:
     ``model``: the learned value model that places the bot's own cards inside the
     rollouts and screens the opening (:data:`ofc_fast.learned.ModelSpec`): ``"auto"``
     (default: the model shipped for the rule set and seat count, and the rollout-only
-    search where none ships), a path or a :class:`~ofc_fast.learned.ValueModel`; None
+    search where none ships), a path, a :class:`~ofc_fast.learned.ValueModel` or its
+    bytes as ``{"name": ..., "base64": ...}``; None
     is the rollout-only search, the same decisions as before the learned model for the
     same seed and samples.  On every table a model ships for, the learned search is
     ahead of the rollout-only one in duplicate play with the Fantasyland deals carried
@@ -135,7 +136,7 @@ class SearchBot:
                 row_weight=row_weight,
             )
             opponent_weight(opponent)
-            check_spec(model)
+            model = check_spec(model)
             if not (in_range(opening_factor, 0, 100) and opening_factor > 0):
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"

@@ -7,7 +7,8 @@ and Fantasyland value, exactly), and the best is played.  Fantasyland sets are s
 the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the
 arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped for
 the rule set and seat count; BotError at a table without one), a path to a model
-file, or a :class:`~ofc_fast.learned.ValueModel`.
+file, a :class:`~ofc_fast.learned.ValueModel`, or its bytes as ``{"name": ...,
+"base64": ...}`` (what ``settings()`` gives for a model read from bytes).
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.bots import RandomBot, ValueBot
@@ -60,7 +61,7 @@ class ValueBot:
             )
         self.rules = None if rules is None else as_rules(rules, "value bot")
         try:
-            check_spec(model)
+            model = check_spec(model)
             if self.rules is not None:
                 search_model(self.rules, fl_value)
         except OfcError as exc:

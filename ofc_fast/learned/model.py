@@ -16,11 +16,12 @@ True
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import stat
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
@@ -29,13 +30,14 @@ from typing import Any
 import numpy as np
 
 from .._native import OK, ffi, lib, status_error
+from ..batch import int_array
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
-from ..table import as_int
+from ..table import MAX_SEATS, as_int
 
 __all__ = [
     "FEATURES",
@@ -66,8 +68,10 @@ _NO_CARD = 0xFF
 
 ModelSpec = Any
 """What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
-seat count, or none), None (no model: rollouts only), a path to a model file, or a
-:class:`ValueModel`."""
+seat count, or none), None (no model: rollouts only), a path to a model file, a
+:class:`ValueModel`, or a model file's bytes as JSON-safe data: ``{"name": text,
+"base64": the bytes in base64}`` (what a bot's ``settings()`` carries for a model
+read from bytes, not from a file)."""
 
 
 def rules_hash(rules: RulesLike) -> int:
@@ -101,7 +105,13 @@ def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
             raise ModelError(f"a board is 'front / middle / back', got {quote(board)}")
         rows = [parse_cards(p) if p.strip() else [] for p in parts]
     else:
-        rows = [parse_cards(r) for r in board]
+        try:
+            rows = [parse_cards(r) for r in board]
+        except TypeError:  # not a sequence of rows
+            raise ModelError(
+                f"a board is 'front / middle / back', a Board or three rows of cards, "
+                f"got {quote(board)}"
+            ) from None
         if len(rows) != 3:
             raise ModelError(f"a board has three rows, got {len(rows)}")
     out = bytearray([_NO_CARD] * 13)
@@ -127,8 +137,18 @@ class ValueModel:
     checksum: int
     c: Any
     _path: str | None = field(default=None, repr=False)  # the file it was read from
+    _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
     _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
+        """Pickle as the file's bytes, name and path (the C struct is parsed again)."""
+        return (_unpickle, (self._bytes, self._stem, self._path))
+
+    @property
+    def _stem(self) -> str:
+        """The name it was parsed under (``name`` less its checksum)."""
+        return self.name.rsplit("@", 1)[0]
 
     @property
     def opponent_rows(self) -> np.ndarray | None:
@@ -153,7 +173,7 @@ class ValueModel:
             st = lib.ofc_value_ev_tables(compiled(rules), self.c, hit)
             if st != OK:
                 raise status_error(st, f"value model {self.name}", ModelError)
-            self._ev[rules] = hit
+            hit = self._ev.setdefault(rules, hit)  # another thread's, if it came first
         return hit
 
     @classmethod
@@ -180,6 +200,7 @@ class ValueModel:
             cards,
             checksum,
             c,
+            _bytes=bytes(data),
         )
 
     def check_rules(self, rules: RulesLike, players: int | None = None) -> None:
@@ -190,7 +211,7 @@ class ValueModel:
             raise ModelError(
                 f"value model {self.name} was trained for other rules than {rules.name}"
             )
-        if players is not None and self.players not in (0, players):
+        if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(
                 f"value model {self.name} was trained for {self.players} players, "
                 f"not {players}"
@@ -198,20 +219,20 @@ class ValueModel:
 
     def context(self, rules: RulesLike, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
-        which keeps it and the rule set's C structs alive); ModelError for a table
+        which keeps it and the rule set's C structs alive; threads share one model:
+        they get the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
         rules = as_rules(rules, "value model")
-        n = as_int(players)
-        if n is None or not 2 <= n <= 4:
-            got = quote(players) if n is None else n
-            raise ModelError(f"players must be an integer 2..4, got {got}")
-        players = n
-        values = tuple(float(v) for v in fl_value)
+        players = _seats(players)
+        try:
+            values = tuple(float(v) for v in fl_value)
+        except (TypeError, ValueError):
+            values = ()
         if len(values) != _FL_VALUES:
             raise ModelError(
-                f"fl_value holds {_FL_VALUES} values (0..17 Fantasyland cards), "
-                f"got {len(values)}"
+                f"fl_value holds {_FL_VALUES} numbers (0..17 Fantasyland cards), "
+                f"got {quote(fl_value)}"
             )
         key = (rules, players, values)
         hit = self._contexts.get(key)
@@ -228,8 +249,9 @@ class ValueModel:
         st = lib.ofc_value_ctx_check(ctx)
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        self._contexts[key] = (ctx, keep)
-        return ctx
+        # Another thread may have stored one meanwhile: use it, never replace it (a
+        # replaced entry frees the tables a context handed out still points to).
+        return self._contexts.setdefault(key, (ctx, keep))[0]
 
     def value(
         self,
@@ -278,24 +300,35 @@ class ValueModel:
         True
         """
         board = board_bytes(rows)
-        dead = (1 << 52) - 1 & ~_mask(unseen) & ~_mask(dealt)
+        cards = parse_cards(dealt)
+        k = as_int(to_discard)
+        if k is None or not 0 <= k < 2**32:
+            raise ModelError(f"to_discard must be a card count, got {quote(to_discard)}")
+        ids = int_array(actions, np.uint8, "action_values: actions", ModelError)
+        if ids.ndim != 1:
+            raise ModelError(f"action_values: actions are a list of ids, got {ids.shape}")
+        dead = (1 << 52) - 1 & ~_mask(parse_cards(unseen)) & ~_mask(cards)
         dead &= ~_mask(c for c in board if c != 0xFF)
         ctx = self.context(rules, players, fl_value)
-        values = ffi.new("double[]", max(1, len(actions)))
+        values = ffi.new("double[]", max(1, len(ids)))
         st = lib.ofc_value_actions(
-            ctx,
-            board,
-            bytes(dealt),
-            len(dealt),
-            to_discard,
-            dead,
-            bytes(actions),
-            len(actions),
-            values,
+            ctx, board, bytes(cards), len(cards), k, dead, ids.tobytes(), len(ids), values
         )
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        return [float(values[i]) for i in range(len(actions))]
+        return [float(values[i]) for i in range(len(ids))]
+
+
+def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
+    return replace(ValueModel.from_bytes(data, name), _path=path)
+
+
+def _seats(players: object) -> int:
+    """``players`` as an int 2..4 (ModelError naming it otherwise)."""
+    n = as_int(players)
+    if n is None or not 2 <= n <= MAX_SEATS:
+        raise ModelError(f"players must be an integer 2..{MAX_SEATS}, got {quote(players)}")
+    return n
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -343,14 +376,48 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
 def spec_setting(spec: ModelSpec) -> Any:
     """A ``model=`` setting as JSON-able data that rebuilds it (a bot's
     ``settings()``): a :class:`ValueModel` read from a file as that file's absolute
-    path, one built from bytes as its name (no file holds it), a path as text.
+    path, one built from bytes as ``{"name": ..., "base64": ...}`` (no file holds
+    it: the data carries its bytes), a path as text.
 
     >>> spec_setting("auto"), spec_setting(None)
     ('auto', None)
     """
     if isinstance(spec, ValueModel):
-        return spec.name if spec._path is None else spec._path
+        if spec._path is not None:
+            return spec._path
+        text = base64.b64encode(spec._bytes).decode("ascii")
+        return {"name": spec._stem, "base64": text}
     return spec if spec is None else str(spec)
+
+
+def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
+    """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` setting
+    (ModelError naming what is wrong with it)."""
+    name = spec.get("name", "model")
+    text = spec.get("base64")
+    if not (set(spec) <= {"name", "base64"} and isinstance(text, str)) or not (
+        isinstance(name, str)
+    ):
+        raise ModelError(
+            "a model given as data is {'name': text, 'base64': the model file's "
+            f"bytes in base64}}, got {quote(dict(spec))}"
+        )
+    return _decoded(text, name)
+
+
+@lru_cache(maxsize=4)
+def _decoded(text: str, name: str) -> ValueModel:
+    """The model of base64 text (cached: each bot built from the same settings, as
+    the seats of a parallel run are, shares one parse)."""
+    if len(text) > (_MAX_FILE + 2) // 3 * 4:
+        raise ModelError(
+            f"value model {quote(name)}: larger than any model file ({_MAX_FILE} bytes)"
+        )
+    try:
+        data = base64.b64decode(text, validate=True)
+    except ValueError:
+        raise ModelError(f"value model {quote(name)}: its bytes are not base64") from None
+    return ValueModel.from_bytes(data, name)
 
 
 def model_bytes(
@@ -364,21 +431,26 @@ def model_bytes(
     linear with one output); ``opponent``: the opponent row counts it was trained
     against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`; format 2), or
     None (the shipped typical opponent; format 1)."""
+    n = as_int(players)
+    if n is None or not (n == 0 or 2 <= n <= MAX_SEATS):
+        raise ModelError(f"players must be 0 (any) or 2..{MAX_SEATS}, got {quote(players)}")
+    players = n
     payload = bytearray()
     for cards, layers in nets:
         widths = _widths(cards, layers)
         payload += struct.pack(f"<II{len(widths)}I", int(cards), len(layers), *widths)
-        for w, b in layers:
-            payload += np.asarray(w, dtype="<f4").tobytes()
-            payload += np.asarray(b, dtype="<f4").tobytes()
-    if not 0 <= int(players) < 2**32:
-        raise ModelError(f"players must be 0 (any) or 2..4, got {players}")
+        for i, (w, b) in enumerate(layers):
+            try:
+                payload += np.asarray(w, dtype="<f4").tobytes()
+                payload += np.asarray(b, dtype="<f4").tobytes()
+            except (ValueError, TypeError):
+                raise ModelError(
+                    f"net of {cards} cards, layer {i}: weights and biases are numbers"
+                ) from None
     if opponent is not None:
-        counts = np.asarray(opponent)
-        if counts.size != _OPP_COUNTS or not (
-            counts.min(initial=0) >= 0 and counts.max(initial=0) < 2**32
-        ):
-            raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, 0 <= c < 2**32")
+        counts = int_array(opponent, np.uint32, "opponent rows", ModelError)
+        if counts.size != _OPP_COUNTS:
+            raise ModelError(f"opponent rows are {_OPP_COUNTS} counts, got {counts.size}")
         payload += counts.astype("<u4").tobytes()
     checksum = int(lib.ofc_vm_checksum(bytes(payload), len(payload)))
     header = _HEADER.pack(
@@ -404,8 +476,9 @@ def _widths(cards: int, layers: Sequence[tuple[np.ndarray, np.ndarray]]) -> list
     """A net's widths (inputs, then each layer's outputs); ModelError when a layer's
     weights are not (out, in) with ``in`` the previous width, or its bias not ``out``
     numbers (the file would put the numbers in the wrong places)."""
-    if not 0 <= int(cards) < 2**32:
-        raise ModelError(f"a net's cards are 5..12, got {cards}")
+    n = as_int(cards)
+    if n is None or not 0 <= n < 2**32:
+        raise ModelError(f"a net's cards are 5..12, got {quote(cards)}")
     if not layers:
         raise ModelError(f"net of {cards} cards: no layers")
     widths: list[int] = []
@@ -431,9 +504,15 @@ def write_model(
     players: int = 0,
     opponent: np.ndarray | None = None,
 ) -> ValueModel:
-    """Write a model file (:func:`model_bytes`) and return it parsed."""
+    """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
+    naming the path when it cannot be written)."""
     data = model_bytes(nets, rules, players, opponent)
-    Path(path).write_bytes(data)
+    try:
+        Path(path).write_bytes(data)
+    except OSError as exc:
+        raise ModelError(
+            f"value model {str(path)!r}: cannot write it ({exc.strerror})"
+        ) from None
     return ValueModel.from_bytes(data, Path(path).stem)
 
 
@@ -453,9 +532,10 @@ def _shipped(name: str, players: int) -> ValueModel | None:
 
 def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     """The model shipped for a rule set and seat count, or None (no model ships for
-    it, or the rules differ from the preset it was trained on)."""
+    it, or the rules differ from the preset it was trained on); ModelError for
+    ``players`` that are no seat count 2..4."""
     rules = as_rules(rules, "shipped_model")
-    model = _shipped(rules.name, players)
+    model = _shipped(rules.name, _seats(players))
     if model is None or model.rules_hash != rules_hash(rules):
         return None
     return model
@@ -474,14 +554,9 @@ def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel
     rules = as_rules(rules, "resolve_model")
     if isinstance(spec, str) and spec == "auto":
         return shipped_model(rules, players)
-    if isinstance(spec, ValueModel):
-        model = spec
-    elif isinstance(spec, (str, os.PathLike)):
-        model = _load_file(os.fspath(spec))
-    else:
-        raise ModelError(
-            f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
-        )
+    model = check_spec(spec)
+    if not isinstance(model, ValueModel):
+        model = _load_file(os.fspath(model))
     model.check_rules(rules, players)
     return model
 
@@ -502,12 +577,17 @@ def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
     return load_model(path)
 
 
-def check_spec(spec: ModelSpec) -> None:
-    """ModelError when ``spec`` is not a model setting (files are read when used)."""
+def check_spec(spec: ModelSpec) -> ModelSpec:
+    """The model setting to keep: ``spec``, or the :class:`ValueModel` of a model's
+    bytes given as data (read now); ModelError when ``spec`` is not a model setting
+    (files are read when used)."""
+    if isinstance(spec, Mapping):
+        return _model_of_data(spec)
     if spec is None or isinstance(spec, (ValueModel, os.PathLike)):
-        return
+        return spec
     if isinstance(spec, str) and spec:
-        return
+        return spec
     raise ModelError(
-        f"model must be 'auto', None, a path or a ValueModel, got {quote(spec)}"
+        f"model must be 'auto', None, a path, a ValueModel or its bytes as "
+        f"{{'name': ..., 'base64': ...}}, got {quote(spec)}"
     )
