@@ -245,6 +245,21 @@ def test_scoring_bad_input() -> None:
         ofc.eval_boards(np.zeros((2, 12), dtype=np.uint8))
 
 
+@pytest.mark.parametrize("preset", [rules.OFC, rules.CLASSIC_1_6])  # plain and general
+def test_score_pairs_bad_last_pair_leaves_out_untouched(preset: ofc.RuleSet) -> None:
+    """A bad pair is found before anything is written: a pre-filled ``out`` keeps
+    every value (the last pair repeats a card across its two boards)."""
+    rng = random.Random(5)
+    pairs = [random_pair(rng) for _ in range(600)]
+    a = np.array([p[0] for p in pairs], dtype=np.uint8)
+    b = np.array([p[1] for p in pairs], dtype=np.uint8)
+    b[-1, 0] = a[-1, 0]
+    out = np.full(len(a), 12345, dtype=np.int32)
+    with pytest.raises(ofc.CardError, match="pair 599"):
+        ofc.score_pairs(a, b, preset, out=out)
+    assert (out == 12345).all()
+
+
 @pytest.mark.parametrize("preset", [rules.OFC, rules.PINEAPPLE_27, rules.CLASSIC_2_4])
 def test_score_pair_one_call_equals_evaluated_path(preset: ofc.RuleSet) -> None:
     """score_pair scores a pair with one C call (ofc_score_boards_detail): every field
