@@ -323,6 +323,25 @@ def test_bad_rule_dicts_name_the_key(path: list, value, message: str) -> None:
         RuleSet.from_json(json.dumps(d))
 
 
+@pytest.mark.parametrize("field, most", [("name", 64), ("description", 1000)])
+@pytest.mark.parametrize("how", ["RuleSet", "replace", "from_dict", "from_json"])
+def test_rule_set_name_and_description_are_bounded(field: str, most: int, how: str) -> None:
+    """A 10 MB name was accepted and echoed in every message: ``name`` holds at most
+    64 characters and ``description`` 1000, however the rule set is made, and the
+    error names the field without echoing the text."""
+    assert len(getattr(RuleSet(**{field: "y" * most}), field)) == most
+    bad = {field: "x" * 10_000_000 if how != "replace" else "y" * (most + 1)}
+    make = {
+        "RuleSet": lambda: RuleSet(**bad),
+        "replace": lambda: rules.OFC.replace(**bad),
+        "from_dict": lambda: RuleSet.from_dict(bad),
+        "from_json": lambda: RuleSet.from_json(json.dumps(bad)),
+    }[how]
+    with pytest.raises(RulesError, match=rf"^{field}: at most {most} ") as e:
+        make()
+    assert len(str(e.value)) < 100
+
+
 def test_cross_field_conflicts() -> None:
     with pytest.raises(RulesError, match="pool"):
         RuleSet.from_dict({"pool": {"ante": 1}, "house": True})

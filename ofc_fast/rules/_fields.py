@@ -4,7 +4,8 @@ construction, plain-JSON export and import.
 A rule dataclass derives from :class:`RuleData`.  On construction each field is
 converted to its annotated type (lists to tuples, strings to enums, dicts to nested
 rule dataclasses), and a wrong type raises :class:`RulesError` naming the dotted key.
-Ranges are declared per field with ``field(metadata={"range": (lo, hi)})``.
+Ranges are declared per field with ``field(metadata={"range": (lo, hi)})``, the longest
+text of a string field with :func:`text` (``metadata={"chars": most}``).
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ def hash_once(cls: _T) -> _T:
 def ranged(default: Any, lo: int, hi: int) -> Any:
     """A dataclass field whose int value (or every int of a tuple) lies in lo..hi."""
     return dataclasses.field(default=default, metadata={"range": (lo, hi)})
+
+
+def text(default: str, most: int) -> Any:
+    """A dataclass field whose string holds at most ``most`` characters (names and
+    descriptions are echoed in messages, logs and replies)."""
+    return dataclasses.field(default=default, metadata={"chars": most})
 
 
 @cache
@@ -174,6 +181,11 @@ def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
             raise RulesError(f"{key}: {quote(v)} is outside {lo}..{hi}")
 
 
+def _check_text(value: str, most: int, key: str) -> None:
+    if len(value) > most:
+        raise RulesError(f"{key}: at most {most} characters, got {len(value)}")
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, RuleData):
         return value.to_dict()
@@ -207,6 +219,8 @@ class RuleData:
             if "range" in f.metadata:
                 lo, hi = f.metadata["range"]
                 _check_range(value, lo, hi, key)
+            if "chars" in f.metadata:
+                _check_text(value, f.metadata["chars"], key)
             object.__setattr__(self, f.name, value)
         self._validate()
 
