@@ -378,7 +378,10 @@ typedef struct ofc_pair_context {
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
  * @param rules  a rule set (its scalar fields are checked).
  * @param a      an evaluated board: front a 3-card strength, middle and back 5-card
- *               strengths, foul 0 or 1 (royalty values are taken as given).
+ *               strengths, foul 0 or 1 (royalty values are taken as given).  An
+ *               ofc_board_eval carries no rule set: the foul flag and royalties are
+ *               those of the rules ofc_eval_board() was given, which should be `rules`
+ *               (the Python EvaluatedBoard keeps its rules and checks them).
  * @param b      the other board, likewise.
  * @param ctx    the pair's table context; NULL for an ordinary pair, else ties -1..1
  *               and *_sweeps_all 0 or 1.
