@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from ._native import ffi, lib
-from .errors import GameError
+from .errors import GameError, quote
 from .game import ACTION_SPACE
 
 __all__ = [
@@ -169,17 +169,20 @@ def _encoding_bytes(encoding: object) -> np.ndarray:
     return np.ascontiguousarray(enc, dtype=np.uint8)
 
 
-def _dealt_ids(dealt: Sequence[int]) -> list[int]:
-    """The dealt card ids as ints, or GameError (floats and bools are no ids)."""
+def _ids(values: object, what: str, bound: int, most: int | None = None) -> list[int]:
+    """``values`` as ints 0..bound-1 (at most ``most`` of them), or GameError naming
+    ``what`` (floats and bools are no ids)."""
+    need = f"{what} must be {'' if most is None else f'at most {most} '}ids 0..{bound - 1}"
     try:
-        cards = [operator.index(c) for c in dealt]
-        if any(isinstance(c, (bool, np.bool_)) for c in dealt):
+        items = list(values)  # type: ignore[call-overload]
+        ids = [operator.index(v) for v in items]
+        if any(isinstance(v, (bool, np.bool_)) for v in items):
             raise TypeError
     except TypeError:
-        raise GameError(f"dealt must be card ids 0..51, got {dealt!r}") from None
-    if not all(0 <= c < 52 for c in cards) or len(cards) > 17:
-        raise GameError(f"dealt must be at most 17 card ids 0..51, got {cards}")
-    return cards
+        raise GameError(f"{need}, got {quote(values)}") from None
+    if not all(0 <= i < bound for i in ids) or (most is not None and len(ids) > most):
+        raise GameError(f"{need}, got {quote(ids)}")
+    return ids
 
 
 def features_of_encoding(
@@ -203,7 +206,7 @@ def features_of_encoding(
     out = np.zeros(FEATURE_SIZE, np.float32)
     p_dealt, n = ffi.NULL, 0
     if dealt is not None:
-        cards = _dealt_ids(dealt)
+        cards = _ids(dealt, "dealt (card ids)", 52, 17)
         p_dealt, n = ffi.new("uint8_t[]", cards or [0]), len(cards)
     status = lib.ofc_features(
         ffi.from_buffer("uint8_t[]", enc), p_dealt, n, ffi.from_buffer("float[]", out)
@@ -240,9 +243,10 @@ def planes(x: np.ndarray) -> np.ndarray:
 
 def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
     """Booleans over the action space: True for the legal actions of the observing
-    seat (all False when it is not its turn or the decision is a full set)."""
+    seat (all False when it is not its turn or the decision is a full set); GameError
+    when ``legal_actions`` holds anything but action ids 0..ACTION_SPACE-1."""
     mask = np.zeros(ACTION_SPACE, dtype=bool)
     acts = obs.get("legal_actions")
-    if acts:
-        mask[acts] = True
+    if acts is not None:
+        mask[_ids(acts, "legal_actions", ACTION_SPACE)] = True
     return mask
