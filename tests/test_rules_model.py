@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -340,6 +341,27 @@ def test_rule_set_name_and_description_are_bounded(field: str, most: int, how: s
     with pytest.raises(RulesError, match=rf"^{field}: at most {most} ") as e:
         make()
     assert len(str(e.value)) < 100
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda keys: RuleSet.from_dict(dict.fromkeys(keys, 1)),
+        lambda keys: RuleSet.from_dict({"pool": dict.fromkeys(keys, 1)}),
+        lambda keys: rules.OFC.replace(**dict.fromkeys(keys, 1)),
+    ],
+    ids=["from_dict", "nested", "replace"],
+)
+def test_unknown_keys_are_not_echoed_whole(make: Any) -> None:
+    """A 10 MB unknown key, or a million of them, was echoed whole in the message: each
+    key is cut short and at most five are listed (README: a message quotes at most a
+    short prefix of the input)."""
+    with pytest.raises(RulesError, match=r"unknown rule (key|field)\(s\): ") as e:
+        make(["x" * 10_000_000])
+    assert len(str(e.value)) < 500
+    with pytest.raises(RulesError, match=r"k000000, .*k000004 and 999995 more") as e:
+        make([f"k{i:06}" for i in range(1_000_000)])
+    assert len(str(e.value)) < 500
 
 
 def test_cross_field_conflicts() -> None:

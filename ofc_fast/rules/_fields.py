@@ -186,6 +186,13 @@ def _check_text(value: str, most: int, key: str) -> None:
         raise RulesError(f"{key}: at most {most} characters, got {len(value)}")
 
 
+def _key_list(keys: list[str], prefix: str = "") -> str:
+    """Unknown keys for a message: each cut to 40 characters, at most 5 of them (then
+    how many more), so that a hostile rules file is never echoed whole."""
+    shown = [prefix + (k if len(k) <= 40 else k[:37] + "...") for k in keys[:5]]
+    return ", ".join(shown) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, RuleData):
         return value.to_dict()
@@ -233,7 +240,7 @@ class RuleData:
         unknown = sorted(set(changes) - names)
         if unknown:
             raise RulesError(
-                f"unknown rule field(s): {', '.join(unknown)}; known: "
+                f"unknown rule field(s): {_key_list(unknown)}; known: "
                 f"{', '.join(sorted(names))}"
             )
         return dataclasses.replace(self, **changes)
@@ -254,9 +261,7 @@ class RuleData:
                 )
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(
-                f"unknown rule key(s): {', '.join(prefix + k for k in unknown)}"
-            )
+            raise RulesError(f"unknown rule key(s): {_key_list(unknown, prefix)}")
         obj = cls.__new__(cls)
         obj_prefix = f"{where}." if where else ""
         object.__setattr__(obj, "_key_prefix", obj_prefix)
