@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -362,6 +363,27 @@ def test_unknown_keys_are_not_echoed_whole(make: Any) -> None:
     with pytest.raises(RulesError, match=r"k000000, .*k000004 and 999995 more") as e:
         make([f"k{i:06}" for i in range(1_000_000)])
     assert len(str(e.value)) < 500
+
+
+@pytest.mark.parametrize(
+    "path, item",
+    [
+        (["naturals"], {"name": "dragon"}),
+        (["fantasyland", "entry"], ["QQ", 14]),
+        (["aces_bet"], 0),
+        (["royalties", "front_pair"], 0),
+        (["lowball", "royalties"], 0),
+    ],
+)
+def test_a_huge_list_is_refused_before_its_items_are_read(path: list, item: Any) -> None:
+    """A rules dict with a list of a million items (naturals, Fantasyland entries...)
+    took seconds of CPU to read item by item before its length was refused: any list
+    longer than 64 (the longest a rule set uses is 18 naturals) is refused at once."""
+    d = _with(path, [item] * 1_000_000)
+    t0 = time.perf_counter()
+    with pytest.raises(RulesError, match=rf"^{'.'.join(path)}: at most 64 values"):
+        RuleSet.from_dict(d)
+    assert time.perf_counter() - t0 < 0.5
 
 
 def test_cross_field_conflicts() -> None:

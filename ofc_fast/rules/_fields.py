@@ -108,6 +108,8 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
             raise RulesError(f"{key}: expected a list, got {quote(value)}")
         if len(args) == 2 and args[1] is Ellipsis:  # tuple[X, ...]
+            if len(value) > _MAX_ITEMS:  # refused before each item is read
+                raise RulesError(f"{key}: at most {_MAX_ITEMS} values, got {len(value)}")
             args = (args[0],) * len(value)
         elif len(value) != len(args):
             raise RulesError(f"{key}: expected {len(args)} values, got {len(value)}")
@@ -319,6 +321,8 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 _MAX_DEPTH = 64
 """Deepest nesting a rules JSON document may have (a rule set nests 4 levels)."""
+_MAX_ITEMS = 64
+"""Longest list of one rule field (the longest a rule set can use: 18 naturals)."""
 
 
 def _depth(data: object) -> int:
