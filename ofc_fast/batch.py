@@ -107,7 +107,8 @@ def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3)."""
+    """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3).
+    ``out`` may be a preallocated int32 array of shape (N,)."""
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
 
