@@ -150,7 +150,7 @@ def rule_dicts(draw):
             "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
             "nuts": draw(ints),
         }
-    if draw(st.booleans()):
+    if d["game"] != "classic" and draw(st.booleans()):
         fl: dict = {
             "entry": [
                 [draw(thresholds), draw(st.integers(13, 17))]
@@ -384,6 +384,17 @@ def test_a_huge_list_is_refused_before_its_items_are_read(path: list, item: Any)
     with pytest.raises(RulesError, match=rf"^{'.'.join(path)}: at most 64 values"):
         RuleSet.from_dict(d)
     assert time.perf_counter() - t0 < 0.5
+
+
+def test_classic_rules_refuse_fantasyland() -> None:
+    """A classic rule set with Fantasyland was accepted, then ignored by every game
+    while fantasyland_cards still granted 14 cards: it is a RulesError, as a 2-7
+    middle on a classic table is."""
+    with pytest.raises(RulesError, match=r"^fantasyland: classic Chinese Poker has no"):
+        rules.CLASSIC_1_6.replace(fantasyland=Fantasyland())
+    with pytest.raises(RulesError, match=r"^fantasyland: classic"):
+        RuleSet.from_dict({"game": "classic", "fantasyland": {"entry": [["QQ", 14]]}})
+    assert rules.CLASSIC_1_6.replace(game="ofc", fantasyland=Fantasyland()).fantasyland
 
 
 def test_cross_field_conflicts() -> None:

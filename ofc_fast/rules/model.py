@@ -466,6 +466,11 @@ class RuleSet(RuleData):
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
         if self.lowball is not None and self.game is GameKind.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+        if self.fantasyland is not None and self.game is GameKind.CLASSIC:
+            raise RulesError(
+                f"{p}fantasyland: classic Chinese Poker has no Fantasyland "
+                f"(an OFC / Pineapple rule)"
+            )
 
 
 KNOWN_PRESETS: dict[str, RuleSet] = {}
