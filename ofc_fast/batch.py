@@ -3,7 +3,8 @@
 Input arrays must be C-contiguous ``uint8`` card ids; shapes (N, 5), (N, 3) or
 (N, 13) (a board in row order).  Anything else raises :class:`ArrayError` rather
 than being copied silently.  Every row is checked before any result is written: a bad
-card raises :class:`CardError` naming the first bad row and leaves ``out`` untouched.
+card raises :class:`CardError` naming the first bad row and leaves ``out`` untouched
+(unless another thread writes the input during the call).
 
 >>> import numpy as np, ofc_fast as ofc
 >>> hands = np.array([[51, 47, 43, 39, 35], [0, 4, 8, 12, 17]], dtype=np.uint8)
