@@ -49,8 +49,9 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect)
 }
 
 /* Validates and ranks n hands of `width` (3 or 5) cards; a bad hand writes nothing
- * (ofc_first_bad_row() runs first).  Hands are copied to a local block first and only the copy is validated and ranked,
- * so a concurrent writer can only make a hand fail or rank as the bytes read. */
+ * (ofc_first_bad_row() runs first).  Hands are copied to a local block first and only
+ * the copy is validated and ranked, so a concurrent writer can only make a hand fail
+ * or rank as the bytes read. */
 static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t width,
                                        int32_t *out, size_t *bad)
 {
