@@ -2,7 +2,9 @@
 
 Input arrays must be C-contiguous ``uint8`` card ids; shapes (N, 5), (N, 3) or
 (N, 13) (a board in row order).  Anything else raises :class:`ArrayError` rather
-than being copied silently.
+than being copied silently.  Every row is checked before any result is written: a bad
+card raises :class:`CardError` naming the first bad row and leaves ``out`` untouched
+(unless another thread writes the input during the call).
 
 >>> import numpy as np, ofc_fast as ofc
 >>> hands = np.array([[51, 47, 43, 39, 35], [0, 4, 8, 12, 17]], dtype=np.uint8)
@@ -152,7 +154,8 @@ def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
 
 
 def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3)."""
+    """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3).
+    ``out`` may be a preallocated int32 array of shape (N,)."""
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
 

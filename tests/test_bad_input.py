@@ -81,9 +81,9 @@ def test_rank_batch_concurrent_writer(width, fn):
         out[:] = -1
         try:
             fn(hands, out=out)
-        except CardError as exc:  # a row caught while all 255: rows before it are right
-            i = _bad_index(exc)
-            assert (out[:i] == expected[:i]).all()
+        except CardError as exc:  # a row caught while all 255: out untouched, or (the
+            i = _bad_index(exc)  # row changed between check and rank) rows before it right
+            assert (out == -1).all() or (out[:i] == expected[:i]).all()
             return False
         assert (out == expected).all()  # the 255 state never ranks
         return True
@@ -124,7 +124,7 @@ def test_score_pairs_concurrent_writer(preset):
         except CardError as exc:
             text = str(exc)
             i = int(text[text.index("pair ") + 5 :].split()[0])
-            assert (net[:i] == expected[:i]).all()
+            assert (net == 1 << 30).all() or (net[:i] == expected[:i]).all()
             return False
         assert (net == expected).all()
         return True

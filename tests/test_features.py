@@ -24,6 +24,7 @@ from ofc_fast.encoding import (
 )
 from ofc_fast.env import VectorEnv
 from ofc_fast.errors import GameError
+from ofc_fast.game import ACTION_SPACE
 
 MASK_STEPS = int(os.environ.get("OFC_MASK_STEPS", "100000"))
 SIZES = (3, 5, 5)
@@ -236,6 +237,23 @@ def test_features_from_an_observation_and_deal_order() -> None:
             features_of_encoding(enc, bad)
     with pytest.raises(GameError):
         features_of_encoding(enc[:10])
+
+
+@pytest.mark.parametrize("acts", [[10**9], [-1], [ACTION_SPACE], [1.0], [True], "ab", 5])
+def test_action_mask_refuses_what_is_no_action_id(acts: Any) -> None:
+    """An id past the action space raised IndexError and -1 marked the last action
+    legal: anything but ids 0..ACTION_SPACE-1 is a GameError naming legal_actions."""
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = dict(g.observation(g.to_act))
+    want = np.isin(np.arange(ACTION_SPACE), obs["legal_actions"])
+    assert np.array_equal(action_mask(obs), want)
+    obs["legal_actions"] = np.array(obs["legal_actions"])  # an array: the same mask
+    assert np.array_equal(action_mask(obs), want)
+    obs["legal_actions"] = acts
+    with pytest.raises(GameError, match="legal_actions"):
+        action_mask(obs)
 
 
 @pytest.mark.parametrize("rules_name,players", KINDS)

@@ -715,6 +715,19 @@ def test_batch_bad_cards_name_the_row(batch, k, single) -> None:
         assert f"[{row}]" in str(e.value), str(e.value)
 
 
+@pytest.mark.parametrize("batch, k, single", BATCH)
+def test_batch_bad_last_row_leaves_out_untouched(batch, k, single) -> None:
+    """A bad row is found before anything is written: a pre-filled ``out`` keeps every
+    value, whichever row is bad (the first of a later block too)."""
+    for n, row in ((10, 9), (600, 599), (600, 300)):
+        hands = random_hands(n, k, row)
+        hands[row, k - 1] = 52
+        out = np.full(n, -7, dtype=np.int32)
+        with pytest.raises(CardError, match=rf"\[{row}\]"):
+            batch(hands, out=out)
+        assert (out == -7).all()
+
+
 def test_batch_threads() -> None:
     """4 threads ranking different arrays at once give the single-threaded results
     (docs/design.md, Layers: the C library has no global mutable state and is thread-safe)."""

@@ -98,6 +98,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "score_pairs": lambda r: score_pairs(arr, arr2, r).tolist(),
         "score_pair": lambda r: ofc.score_pair(a, b, r),
         "evaluate_for_scoring": lambda r: evaluate_for_scoring(a, r).royalties,
+        "EvaluatedBoard": None,  # built by evaluate_for_scoring, which resolved the rules
         "score_evaluated": lambda r: score_evaluated(
             evaluate_for_scoring(a, PRESET), evaluate_for_scoring(b, PRESET), r
         ),

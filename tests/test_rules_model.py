@@ -9,7 +9,9 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -148,7 +150,7 @@ def rule_dicts(draw):
             "royalties": draw(st.lists(ints, min_size=13, max_size=13)),
             "nuts": draw(ints),
         }
-    if draw(st.booleans()):
+    if d["game"] != "classic" and draw(st.booleans()):
         fl: dict = {
             "entry": [
                 [draw(thresholds), draw(st.integers(13, 17))]
@@ -321,6 +323,78 @@ def test_bad_rule_dicts_name_the_key(path: list, value, message: str) -> None:
         RuleSet.from_dict(d)
     with pytest.raises(RulesError, match=message):
         RuleSet.from_json(json.dumps(d))
+
+
+@pytest.mark.parametrize("field, most", [("name", 64), ("description", 1000)])
+@pytest.mark.parametrize("how", ["RuleSet", "replace", "from_dict", "from_json"])
+def test_rule_set_name_and_description_are_bounded(field: str, most: int, how: str) -> None:
+    """A 10 MB name was accepted and echoed in every message: ``name`` holds at most
+    64 characters and ``description`` 1000, however the rule set is made, and the
+    error names the field without echoing the text."""
+    assert len(getattr(RuleSet(**{field: "y" * most}), field)) == most
+    bad = {field: "x" * 10_000_000 if how != "replace" else "y" * (most + 1)}
+    make = {
+        "RuleSet": lambda: RuleSet(**bad),
+        "replace": lambda: rules.OFC.replace(**bad),
+        "from_dict": lambda: RuleSet.from_dict(bad),
+        "from_json": lambda: RuleSet.from_json(json.dumps(bad)),
+    }[how]
+    with pytest.raises(RulesError, match=rf"^{field}: at most {most} ") as e:
+        make()
+    assert len(str(e.value)) < 100
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda keys: RuleSet.from_dict(dict.fromkeys(keys, 1)),
+        lambda keys: RuleSet.from_dict({"pool": dict.fromkeys(keys, 1)}),
+        lambda keys: rules.OFC.replace(**dict.fromkeys(keys, 1)),
+    ],
+    ids=["from_dict", "nested", "replace"],
+)
+def test_unknown_keys_are_not_echoed_whole(make: Any) -> None:
+    """A 10 MB unknown key, or a million of them, was echoed whole in the message: each
+    key is cut short and at most five are listed (README: a message quotes at most a
+    short prefix of the input)."""
+    with pytest.raises(RulesError, match=r"unknown rule (key|field)\(s\): ") as e:
+        make(["x" * 10_000_000])
+    assert len(str(e.value)) < 500
+    with pytest.raises(RulesError, match=r"k000000, .*k000004 and 999995 more") as e:
+        make([f"k{i:06}" for i in range(1_000_000)])
+    assert len(str(e.value)) < 500
+
+
+@pytest.mark.parametrize(
+    "path, item",
+    [
+        (["naturals"], {"name": "dragon"}),
+        (["fantasyland", "entry"], ["QQ", 14]),
+        (["aces_bet"], 0),
+        (["royalties", "front_pair"], 0),
+        (["lowball", "royalties"], 0),
+    ],
+)
+def test_a_huge_list_is_refused_before_its_items_are_read(path: list, item: Any) -> None:
+    """A rules dict with a list of a million items (naturals, Fantasyland entries...)
+    took seconds of CPU to read item by item before its length was refused: any list
+    longer than 64 (the longest a rule set uses is 18 naturals) is refused at once."""
+    d = _with(path, [item] * 1_000_000)
+    t0 = time.perf_counter()
+    with pytest.raises(RulesError, match=rf"^{'.'.join(path)}: at most 64 values"):
+        RuleSet.from_dict(d)
+    assert time.perf_counter() - t0 < 0.5
+
+
+def test_classic_rules_refuse_fantasyland() -> None:
+    """A classic rule set with Fantasyland was accepted, then ignored by every game
+    while fantasyland_cards still granted 14 cards: it is a RulesError, as a 2-7
+    middle on a classic table is."""
+    with pytest.raises(RulesError, match=r"^fantasyland: classic Chinese Poker has no"):
+        rules.CLASSIC_1_6.replace(fantasyland=Fantasyland())
+    with pytest.raises(RulesError, match=r"^fantasyland: classic"):
+        RuleSet.from_dict({"game": "classic", "fantasyland": {"entry": [["QQ", 14]]}})
+    assert rules.CLASSIC_1_6.replace(game="ofc", fantasyland=Fantasyland()).fantasyland
 
 
 def test_cross_field_conflicts() -> None:

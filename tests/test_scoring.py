@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from reference_scoring import score_classic, score_ofc
 
 import ofc_fast as ofc
-from ofc_fast import Board, BoardError, rules, score_pair, settle
+from ofc_fast import Board, BoardError, RulesError, rules, score_pair, settle
 
 ROYAL = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"  # royalties 7 + 12 + 25
 PLAIN = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"  # no royalties
@@ -243,6 +243,42 @@ def test_scoring_bad_input() -> None:
         ofc.score_pairs(a, np.zeros((2, 13), dtype=np.uint8))
     with pytest.raises(ofc.ArrayError, match="shape"):
         ofc.eval_boards(np.zeros((2, 12), dtype=np.uint8))
+
+
+@pytest.mark.parametrize("preset", [rules.OFC, rules.CLASSIC_1_6])  # plain and general
+def test_score_pairs_bad_last_pair_leaves_out_untouched(preset: ofc.RuleSet) -> None:
+    """A bad pair is found before anything is written: a pre-filled ``out`` keeps
+    every value (the last pair repeats a card across its two boards)."""
+    rng = random.Random(5)
+    pairs = [random_pair(rng) for _ in range(600)]
+    a = np.array([p[0] for p in pairs], dtype=np.uint8)
+    b = np.array([p[1] for p in pairs], dtype=np.uint8)
+    b[-1, 0] = a[-1, 0]
+    out = np.full(len(a), 12345, dtype=np.int32)
+    with pytest.raises(ofc.CardError, match="pair 599"):
+        ofc.score_pairs(a, b, preset, out=out)
+    assert (out == 12345).all()
+
+
+def test_score_evaluated_refuses_boards_evaluated_for_other_rules() -> None:
+    """Boards evaluated for OFC and scored with CLASSIC_1_6 netted OFC's royalties
+    (50 points where the classic reference pays 11): the evaluations carry their rule
+    set, and scoring them with another is a RulesError naming both."""
+    from ofc_fast.scoring.pair import evaluate_for_scoring, score_evaluated
+
+    a, b = Board.parse(ROYAL), Board.parse(PLAIN)
+    ea, eb = evaluate_for_scoring(a, rules.OFC), evaluate_for_scoring(b, "OFC")
+    assert ea.rules is rules.OFC and eb.rules is rules.OFC
+    for other in (rules.CLASSIC_1_6, rules.OFC.replace(order="strict")):
+        with pytest.raises(RulesError, match="board a was evaluated for 'OFC'"):
+            score_evaluated(ea, eb, other)
+        with pytest.raises(RulesError, match="board b was evaluated for 'OFC'"):
+            score_evaluated(evaluate_for_scoring(a, other), eb, other)
+    assert score_evaluated(ea, eb, "OFC").net == score_ofc(list(a.cards), list(b.cards))
+    classic = [evaluate_for_scoring(x, rules.CLASSIC_1_6) for x in (a, b)]
+    assert score_evaluated(*classic, rules.CLASSIC_1_6).net == score_classic(
+        list(a.cards), list(b.cards), "1-6"
+    )
 
 
 @pytest.mark.parametrize("preset", [rules.OFC, rules.PINEAPPLE_27, rules.CLASSIC_2_4])

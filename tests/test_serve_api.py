@@ -135,6 +135,19 @@ def test_analyze_plays_the_rule_set_an_observation_carries(api: Api) -> None:
     assert status == 200 and out["rules"] == "PINEAPPLE"
 
 
+def test_analyze_refuses_a_carried_rule_set_with_a_huge_name(api: Api) -> None:
+    """A carried rule set's name is bounded as everywhere rules are read (64
+    characters): a 500,000-character name is a short 422 naming the field, not a name
+    echoed in the reply."""
+    table = rules.PINEAPPLE.replace(sweep_bonus=5)
+    g = Game(table, players=2, seed=4)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    bad = {**obs, "rule_set": {**obs["rule_set"], "name": "n" * 500_000}}
+    status, out = api("POST", "/v1/analyze", {"observation": bad, "samples": 8})
+    assert status == 422 and out["field"] == "observation.rule_set", out
+    assert "at most 64" in json.dumps(out) and len(json.dumps(out)) < 1000
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",

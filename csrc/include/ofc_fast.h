@@ -157,14 +157,15 @@ uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
 int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
 
 /*! @brief Rank n 5-card hands stored row by row (5 bytes a hand) into out[0..n-1].
- * Every hand is validated; on the first bad hand the function stops.
+ * Every hand is validated before any is ranked: a bad hand leaves out untouched
+ * (unless another thread writes the hands during the call).
  * @param cards  n * 5 card ids.
  * @param n      number of hands.
  * @param out    receives n strengths.
  * @param bad    receives the index of the first bad hand (untouched on success); may
  *               be NULL.
- * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for hand *bad (out[0..*bad-1]
- *         are filled), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
+ * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for the first bad hand *bad
+ *         (out untouched), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
 int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /*! @brief Rank n 3-card front hands stored row by row (3 bytes a hand), as
@@ -173,8 +174,8 @@ int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *ba
  * @param n      number of hands.
  * @param out    receives n strengths.
  * @param bad    receives the index of the first bad hand; may be NULL.
- * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (hand *bad), or OFC_E_VALUE when n > 0
- *         and cards or out is NULL. */
+ * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (hand *bad; out untouched), or
+ *         OFC_E_VALUE when n > 0 and cards or out is NULL. */
 int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /* ------------------------------------------------------ strength metadata */
@@ -339,7 +340,8 @@ int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
  * @param royalty   receives n * 3 royalties; may be NULL.
  * @param foul      receives n foul flags; may be NULL.
  * @param bad       receives the index of the first bad board; may be NULL.
- * @return OFC_OK or the first bad board's error (outputs before *bad are filled);
+ * @return OFC_OK or the first bad board's error (every board is checked before any
+ *         output is written: the outputs are untouched);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
 int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                         int32_t *strength, int32_t *royalty, uint8_t *foul,
@@ -376,7 +378,10 @@ typedef struct ofc_pair_context {
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
  * @param rules  a rule set (its scalar fields are checked).
  * @param a      an evaluated board: front a 3-card strength, middle and back 5-card
- *               strengths, foul 0 or 1 (royalty values are taken as given).
+ *               strengths, foul 0 or 1 (royalty values are taken as given).  An
+ *               ofc_board_eval carries no rule set: the foul flag and royalties are
+ *               those of the rules ofc_eval_board() was given, which should be `rules`
+ *               (the Python EvaluatedBoard keeps its rules and checks them).
  * @param b      the other board, likewise.
  * @param ctx    the pair's table context; NULL for an ordinary pair, else ties -1..1
  *               and *_sweeps_all 0 or 1.
@@ -437,7 +442,8 @@ int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
  * @param n      number of pairs.
  * @param net    receives the n net points of the a boards.
  * @param bad    receives the index of the first bad pair; may be NULL.
- * @return OFC_OK or the first bad pair's error (net before *bad is filled);
+ * @return OFC_OK or the first bad pair's error (every pair is checked before net
+ *         is written: net is untouched);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad);

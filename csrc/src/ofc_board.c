@@ -108,11 +108,19 @@ int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                         int32_t *strength, int32_t *royalty, uint8_t *foul, size_t *bad)
 {
     size_t start;
+    int32_t first_status = OFC_OK;
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
     if (n && !cards) {
         return OFC_E_VALUE;
+    }
+    start = ofc_first_bad_row(cards, n, OFC_BOARD_CARDS, &first_status);
+    if (OFC_UNLIKELY(start < n)) { /* a bad board writes nothing */
+        if (bad) {
+            *bad = start;
+        }
+        return first_status;
     }
     for (start = 0; start < n; start += OFC_COPY_BLOCK) {
         uint8_t block[OFC_BOARD_CARDS * OFC_COPY_BLOCK];

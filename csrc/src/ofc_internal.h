@@ -154,6 +154,28 @@ static inline int32_t ofc_cards_error(const uint8_t *h, size_t n)
     return ofc_check_cards(h, n, &seen);
 }
 
+/* Index of the first of n rows of `width` (<= 13) card ids that ofc_cards_invalid()
+ * rejects, or n when all are valid; *status receives its error.  The batch kernels run
+ * it over their whole input before writing any output, so a bad row leaves the outputs
+ * untouched (rows are checked on a copied block, as the kernels do). */
+static inline size_t ofc_first_bad_row(const uint8_t *cards, size_t n, size_t width,
+                                       int32_t *status)
+{
+    size_t start, i;
+    for (start = 0; start < n; start += OFC_COPY_BLOCK) {
+        uint8_t block[OFC_BOARD_CARDS * OFC_COPY_BLOCK];
+        size_t m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK;
+        ofc_copy_cards(block, cards + width * start, width * m);
+        for (i = 0; i < m; i++) {
+            if (OFC_UNLIKELY(ofc_cards_invalid(block + width * i, width, 0))) {
+                *status = ofc_cards_error(block + width * i, width);
+                return start + i;
+            }
+        }
+    }
+    return n;
+}
+
 /* The fields of ofc_tab_strength_info[s] (packing documented at ofc_strength_info()
  * in ofc_fast.h), for a valid strength s: the only place in csrc/ that decodes them. */
 static inline uint32_t ofc_info_cards(uint16_t s)

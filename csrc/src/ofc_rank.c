@@ -48,15 +48,24 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect)
                   : ofc_rank3_k(c[0], c[1], c[2]);
 }
 
-/* Validates and ranks n hands of `width` (3 or 5) cards; stops at the first bad one.
- * Hands are copied to a local block first and only the copy is validated and ranked,
- * so a concurrent writer can only make a hand fail or rank as the bytes read. */
+/* Validates and ranks n hands of `width` (3 or 5) cards; a bad hand writes nothing
+ * (ofc_first_bad_row() runs first).  Hands are copied to a local block first and only
+ * the copy is validated and ranked, so a concurrent writer can only make a hand fail
+ * or rank as the bytes read. */
 static inline int32_t ofc_rank_batch_k(const uint8_t *cards, size_t n, size_t width,
                                        int32_t *out, size_t *bad)
 {
     size_t start, i;
+    int32_t status = OFC_OK;
     if (n && (!cards || !out)) {
         return OFC_E_VALUE;
+    }
+    start = ofc_first_bad_row(cards, n, width, &status);
+    if (OFC_UNLIKELY(start < n)) {
+        if (bad) {
+            *bad = start;
+        }
+        return status;
     }
     for (start = 0; start < n; start += OFC_COPY_BLOCK) {
         uint8_t block[5 * OFC_COPY_BLOCK];

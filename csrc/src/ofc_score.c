@@ -178,6 +178,28 @@ static size_t ofc_first_invalid_pair(const uint8_t *a, const uint8_t *b, size_t 
     return i;
 }
 
+/* Index of the first invalid pair of n, or n when all are valid (ofc_first_bad_row()
+ * for pairs); *status receives its error.  ofc_score_pairs() runs it before writing. */
+static size_t ofc_first_bad_pair(const uint8_t *a, const uint8_t *b, size_t n,
+                                 int32_t *status)
+{
+    size_t start;
+    for (start = 0; start < n; start += OFC_COPY_BLOCK) {
+        uint8_t ba[OFC_BOARD_CARDS * OFC_COPY_BLOCK], bb[OFC_BOARD_CARDS * OFC_COPY_BLOCK];
+        size_t m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK, valid;
+        ofc_copy_cards(ba, a + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
+        ofc_copy_cards(bb, b + OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * m);
+        valid = ofc_first_invalid_pair(ba, bb, m, a + OFC_BOARD_CARDS * (start + m),
+                                       b + OFC_BOARD_CARDS * (start + m),
+                                       ofc_next_block_bytes(start, n, OFC_BOARD_CARDS));
+        if (OFC_UNLIKELY(valid < m)) {
+            *status = ofc_pair_error(ba + OFC_BOARD_CARDS * valid, bb + OFC_BOARD_CARDS * valid);
+            return start + valid;
+        }
+    }
+    return n;
+}
+
 /* Validation and scoring run as two short loops over blocks of pairs (copied to a
  * local buffer first): each loop keeps its few values in registers (one fused loop
  * spills). */
@@ -301,11 +323,20 @@ int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad)
 {
+    size_t first;
+    int32_t status = OFC_OK;
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }
     if (n && (!a || !b || !net)) {
         return OFC_E_VALUE;
+    }
+    first = ofc_first_bad_pair(a, b, n, &status);
+    if (OFC_UNLIKELY(first < n)) { /* a bad pair writes nothing */
+        if (bad) {
+            *bad = first;
+        }
+        return status;
     }
     return ofc_rules_plain(rules) ? ofc_score_pairs_plain(rules, a, b, n, net, bad)
                                   : ofc_score_pairs_general(rules, a, b, n, net, bad);

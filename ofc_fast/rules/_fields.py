@@ -4,7 +4,8 @@ construction, plain-JSON export and import.
 A rule dataclass derives from :class:`RuleData`.  On construction each field is
 converted to its annotated type (lists to tuples, strings to enums, dicts to nested
 rule dataclasses), and a wrong type raises :class:`RulesError` naming the dotted key.
-Ranges are declared per field with ``field(metadata={"range": (lo, hi)})``.
+Ranges are declared per field with ``field(metadata={"range": (lo, hi)})``, the longest
+text of a string field with :func:`text` (``metadata={"chars": most}``).
 """
 
 from __future__ import annotations
@@ -58,6 +59,12 @@ def ranged(default: Any, lo: int, hi: int) -> Any:
     return dataclasses.field(default=default, metadata={"range": (lo, hi)})
 
 
+def text(default: str, most: int) -> Any:
+    """A dataclass field whose string holds at most ``most`` characters (names and
+    descriptions are echoed in messages, logs and replies)."""
+    return dataclasses.field(default=default, metadata={"chars": most})
+
+
 @cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
@@ -101,6 +108,8 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
         if isinstance(value, (str, bytes, dict)) or not isinstance(value, (list, tuple)):
             raise RulesError(f"{key}: expected a list, got {quote(value)}")
         if len(args) == 2 and args[1] is Ellipsis:  # tuple[X, ...]
+            if len(value) > _MAX_ITEMS:  # refused before each item is read
+                raise RulesError(f"{key}: at most {_MAX_ITEMS} values, got {len(value)}")
             args = (args[0],) * len(value)
         elif len(value) != len(args):
             raise RulesError(f"{key}: expected {len(args)} values, got {len(value)}")
@@ -174,6 +183,18 @@ def _check_range(value: Any, lo: int, hi: int, key: str) -> None:
             raise RulesError(f"{key}: {quote(v)} is outside {lo}..{hi}")
 
 
+def _check_text(value: str, most: int, key: str) -> None:
+    if len(value) > most:
+        raise RulesError(f"{key}: at most {most} characters, got {len(value)}")
+
+
+def _key_list(keys: list[str], prefix: str = "") -> str:
+    """Unknown keys for a message: each cut to 40 characters, at most 5 of them (then
+    how many more), so that a hostile rules file is never echoed whole."""
+    shown = [prefix + (k if len(k) <= 40 else k[:37] + "...") for k in keys[:5]]
+    return ", ".join(shown) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, RuleData):
         return value.to_dict()
@@ -207,6 +228,8 @@ class RuleData:
             if "range" in f.metadata:
                 lo, hi = f.metadata["range"]
                 _check_range(value, lo, hi, key)
+            if "chars" in f.metadata:
+                _check_text(value, f.metadata["chars"], key)
             object.__setattr__(self, f.name, value)
         self._validate()
 
@@ -219,7 +242,7 @@ class RuleData:
         unknown = sorted(set(changes) - names)
         if unknown:
             raise RulesError(
-                f"unknown rule field(s): {', '.join(unknown)}; known: "
+                f"unknown rule field(s): {_key_list(unknown)}; known: "
                 f"{', '.join(sorted(names))}"
             )
         return dataclasses.replace(self, **changes)
@@ -240,9 +263,7 @@ class RuleData:
                 )
         unknown = sorted(set(data) - names)
         if unknown:
-            raise RulesError(
-                f"unknown rule key(s): {', '.join(prefix + k for k in unknown)}"
-            )
+            raise RulesError(f"unknown rule key(s): {_key_list(unknown, prefix)}")
         obj = cls.__new__(cls)
         obj_prefix = f"{where}." if where else ""
         object.__setattr__(obj, "_key_prefix", obj_prefix)
@@ -300,6 +321,8 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 _MAX_DEPTH = 64
 """Deepest nesting a rules JSON document may have (a rule set nests 4 levels)."""
+_MAX_ITEMS = 64
+"""Longest list of one rule field (the longest a rule set can use: 18 naturals)."""
 
 
 def _depth(data: object) -> int:

@@ -22,7 +22,7 @@ from typing import Any, Literal
 from .._native import lib
 from ..errors import RulesError, quote
 from ..ranking import HandCategory
-from ._fields import RuleData, convert, hash_once, ranged
+from ._fields import RuleData, convert, hash_once, ranged, text
 
 __all__ = [
     "NATURAL_NAMES",
@@ -307,10 +307,14 @@ class RuleSet(RuleData):
     ``royalties`` for the hands they made whether or not the row wins, netted; the net
     winner adds ``overall_bonus``.  A fouled board loses every row and earns nothing;
     two fouled boards exchange nothing (R-FOUL-3/4).
+
+    ``name`` holds at most 64 characters, ``description`` at most 1000 (else
+    :class:`~ofc_fast.errors.RulesError` naming the field): both are echoed in error
+    messages, logs and replies.
     """
 
-    name: str = "custom"
-    description: str = ""
+    name: str = text("custom", 64)
+    description: str = text("", 1000)
     game: GameKind = GameKind.OFC
     max_players: int = ranged(4, 2, 4)
     face_down_final: int = ranged(0, 0, 8)
@@ -462,6 +466,11 @@ class RuleSet(RuleData):
         # what passes here; tests/test_rules_model.py checks it on random rule sets).
         if self.lowball is not None and self.game is GameKind.CLASSIC:
             raise RulesError(f"{p}lowball: a 2-7 middle is an OFC / Pineapple variant")
+        if self.fantasyland is not None and self.game is GameKind.CLASSIC:
+            raise RulesError(
+                f"{p}fantasyland: classic Chinese Poker has no Fantasyland "
+                f"(an OFC / Pineapple rule)"
+            )
 
 
 KNOWN_PRESETS: dict[str, RuleSet] = {}

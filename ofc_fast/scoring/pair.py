@@ -67,13 +67,15 @@ def check_disjoint(card_sets: Sequence[Sequence[int]]) -> None:
 
 
 class EvaluatedBoard:
-    """A complete board evaluated once for a rule set (a C ``ofc_board_eval``)."""
+    """A complete board evaluated once for a rule set (a C ``ofc_board_eval``);
+    ``rules`` is that rule set, the one :func:`score_evaluated` must be given."""
 
-    __slots__ = ("board", "c")
+    __slots__ = ("board", "c", "rules")
 
-    def __init__(self, board: Board, c: Any) -> None:  # c: cdata 'ofc_board_eval *'
+    def __init__(self, board: Board, c: Any, rules: RuleSet) -> None:
         self.board = board
-        self.c = c
+        self.c = c  # cdata 'ofc_board_eval *'
+        self.rules = rules
 
     @property
     def foul(self) -> bool:
@@ -99,7 +101,7 @@ def evaluate_for_scoring(board: Board, rules: RulesLike) -> EvaluatedBoard:
     e = ffi.new("ofc_board_eval *")
     if lib.ofc_eval_board(compiled(rules), board.cards, e) != OK:  # pragma: no cover
         raise BoardError(f"board {board} rejected by the C library")
-    return EvaluatedBoard(board, e)
+    return EvaluatedBoard(board, e, rules)
 
 
 def score_evaluated(
@@ -111,7 +113,10 @@ def score_evaluated(
     b_sweeps_all: bool = False,
 ) -> PairScore:
     """Score two evaluated boards; ``ties`` = +1 when a wins tied rows (a is the
-    house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table."""
+    house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table.
+    Both boards must have been evaluated for ``rules`` (an equal rule set): a board
+    evaluated for other rules carries their fouls and royalties, so it raises
+    :class:`RulesError`."""
     rules = as_rules(rules, "score_evaluated")
     if (
         type(ties) is not int
@@ -119,6 +124,13 @@ def score_evaluated(
         or not all(isinstance(e, EvaluatedBoard) for e in (a, b))
     ):
         raise BoardError("score_evaluated: expects two EvaluatedBoard and ties -1, 0 or 1")
+    for side, e in (("a", a), ("b", b)):
+        if e.rules is not rules and e.rules != rules:
+            raise RulesError(
+                f"score_evaluated: board {side} was evaluated for {e.rules.name!r}, not "
+                f"for the rules it is scored with, {rules.name!r} (evaluate it again "
+                f"with evaluate_for_scoring(board, rules))"
+            )
     ctx = ffi.new(
         "ofc_pair_context *", (ties, int(bool(a_sweeps_all)), int(bool(b_sweeps_all)), 0)
     )

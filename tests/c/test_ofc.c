@@ -135,7 +135,7 @@ static void test_validation(void)
     CHECK_EQ(ofc_rank(neg, 3, 3), OFC_E_CARD);
     CHECK_EQ(ofc_rank5_batch(hands, 3, out, &badi), OFC_E_DUPLICATE);
     CHECK_EQ(badi, 2);
-    CHECK_EQ(out[0], OFC_STRENGTH_MAX);
+    CHECK_EQ(out[0], 0); /* a bad hand leaves out untouched */
     hands[12] = 200;
     hands[11] = 200;
     CHECK_EQ(ofc_rank5_batch(hands + 5, 2, out, &badi), OFC_E_CARD);
@@ -287,8 +287,10 @@ static void test_scoring(const ofc_rules *ofc)
     CHECK_EQ(net[0], 50);
     CHECK_EQ(net[1], -50);
     b[20] = a[13]; /* a card on both boards of pair 1 */
+    net[0] = 7;
     CHECK_EQ(ofc_score_pairs(ofc, a, b, 2, net, &badi), OFC_E_DUPLICATE);
     CHECK_EQ(badi, 1);
+    CHECK_EQ(net[0], 7); /* a bad pair leaves net untouched */
     CHECK_EQ(ofc_score_boards(ofc, a + 13, b + 13, &s), OFC_E_DUPLICATE);
     {
         uint8_t both[26];
@@ -406,8 +408,13 @@ static void test_eval_batch(const ofc_rules *ofc)
     CHECK_EQ(strength[2], OFC_STRENGTH_MAX);
     CHECK_EQ(ofc_eval_boards(ofc, boards, 2, NULL, NULL, NULL, NULL), OFC_OK);
     boards[20] = 77;
+    strength[0] = royalty[0] = -1;
+    foul[0] = 9;
     CHECK_EQ(ofc_eval_boards(ofc, boards, 2, strength, royalty, foul, &badi), OFC_E_CARD);
     CHECK_EQ(badi, 1);
+    CHECK_EQ(strength[0], -1); /* a bad board leaves the outputs untouched */
+    CHECK_EQ(royalty[0], -1);
+    CHECK_EQ(foul[0], 9);
 }
 
 int main(void)

@@ -182,16 +182,23 @@ static void t_rank_batch(reader *in)
     size_t n = u8(in) % 25, i, bad = (size_t)-1, width = (u8(in) & 1) ? 5 : 3;
     int32_t st;
     cards(in, h, width * n);
+    for (i = 0; i < 24; i++) {
+        out[i] = -7; /* a bad hand leaves out untouched */
+    }
     st = width == 5 ? ofc_rank5_batch(h, n, out, &bad) : ofc_rank3_batch(h, n, out, &bad);
     REQUIRE(st == OFC_OK || ((st == OFC_E_CARD || st == OFC_E_DUPLICATE) && bad < n));
     for (i = 0; i < (st == OFC_OK ? n : bad); i++) {
         const uint8_t *x = h + width * i;
         REQUIRE(distinct(x, width));
-        REQUIRE(out[i] == (width == 5 ? ofc_rank5_unchecked(x[0], x[1], x[2], x[3], x[4])
-                                      : ofc_rank3_unchecked(x[0], x[1], x[2])));
+        REQUIRE(out[i] == (st != OFC_OK ? -7
+                           : width == 5 ? ofc_rank5_unchecked(x[0], x[1], x[2], x[3], x[4])
+                                        : ofc_rank3_unchecked(x[0], x[1], x[2])));
     }
     if (st != OFC_OK) {
         REQUIRE(!distinct(h + width * bad, width));
+        for (i = 0; i < n; i++) {
+            REQUIRE(out[i] == -7);
+        }
     }
 }
 
@@ -258,12 +265,20 @@ static void t_eval_boards(reader *in)
     size_t n = u8(in) % 13, bad = (size_t)-1, i;
     int32_t st;
     cards(in, b, 13 * n);
+    for (i = 0; i < 36; i++) {
+        strength[i] = royalty[i] = -7; /* a bad board leaves the outputs untouched */
+    }
     st = ofc_eval_boards(r, b, n, strength, royalty, (u8(in) & 1) ? foul : NULL, &bad);
     REQUIRE(st == OFC_OK || st == OFC_E_RULES || (is_status(st) && bad < n));
     for (i = 0; st != OFC_E_RULES && i < (st == OFC_OK ? n : bad); i++) {
         ofc_board_eval e;
         REQUIRE(ofc_eval_board(r, b + 13 * i, &e) == OFC_OK);
-        REQUIRE(strength[3 * i] == e.strength[0] && royalty[3 * i + 2] == e.royalty[2]);
+        if (st == OFC_OK) {
+            REQUIRE(strength[3 * i] == e.strength[0] && royalty[3 * i + 2] == e.royalty[2]);
+        }
+    }
+    for (i = 0; st != OFC_OK && i < 3 * n; i++) {
+        REQUIRE(strength[i] == -7 && royalty[i] == -7);
     }
 }
 
@@ -326,13 +341,19 @@ static void t_score_pairs(reader *in)
         memcpy(a + 13 * i, both, 13);
         memcpy(b + 13 * i, both + 13, 13);
     }
+    for (i = 0; i < 8; i++) {
+        net[i] = -7777; /* a bad pair leaves net untouched */
+    }
     st = ofc_score_pairs(r, a, b, n, net, &bad);
     REQUIRE(st == OFC_OK || st == OFC_E_RULES || (is_status(st) && bad < n));
+    for (i = 0; st != OFC_OK && i < n; i++) {
+        REQUIRE(net[i] == -7777);
+    }
     for (i = 0; st != OFC_E_RULES && i < (st == OFC_OK ? n : bad); i++) {
         ofc_pair_score s;
         ofc_pair_detail d;
         REQUIRE(ofc_score_boards(r, a + 13 * i, b + 13 * i, &s) == OFC_OK);
-        REQUIRE(s.net == net[i]);
+        REQUIRE(st != OFC_OK || s.net == net[i]);
         memcpy(both, a + 13 * i, 13);
         memcpy(both + 13, b + 13 * i, 13);
         REQUIRE(ofc_score_boards_detail(r, both, &d) == OFC_OK);
