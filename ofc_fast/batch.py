@@ -71,7 +71,8 @@ def int_array(
             raise error(f"{wrong}, got {arr.dtype} values")
         if arr.size and (arr.min() < lo or arr.max() > hi):
             raise error(f"{what} holds values outside {lo}..{hi}")
-    return np.ascontiguousarray(arr, dtype=dtype)
+    # a scalar stays 0-d (np.ascontiguousarray would make it 1-d, [5] for 5)
+    return np.asarray(arr, dtype=dtype, order="C")
 
 
 def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:

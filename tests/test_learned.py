@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -715,20 +716,22 @@ def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypa
         resolve_model(path, rules.PINEAPPLE, 2)
 
 
-def test_shipped_model_reads_only_the_models_directory(tmp_path: Path):
+def test_shipped_model_reads_only_the_models_directory():
     """model="auto" looks a rule set's name up among the shipped files: a custom
-    rule set named like a path ('../../elsewhere/x') does not reach a file outside
-    ofc_fast/learned/models/ (it did, and a damaged file there made the default
-    SearchBot raise instead of playing the rollout-only search)."""
-    (tmp_path / "x-2p.ofcvm").write_bytes(b"not a model")
-    name = os.path.relpath(tmp_path / "x", MODEL_DIR)
-    assert ".." in name and (MODEL_DIR / f"{name}-2p.ofcvm").is_file()
-    table = rules.PINEAPPLE.replace(name=name)
-    assert shipped_model(table, 2) is None
-    assert resolve_model("auto", table, 2) is None
-    g = Game(table, 2, seed=1)
-    bot = SearchBot(seed=1, samples=4, time_budget=None)
-    assert bot.act(g.observation(g.to_act)) is not None
+    rule set named like a path ('../../elsewhere/x' or '/elsewhere/x') does not
+    reach a file outside ofc_fast/learned/models/ (it did, and a damaged file there
+    made the default SearchBot raise instead of playing the rollout-only search).
+    The folder is a short one under /tmp: a rule set's name holds 64 characters."""
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        (Path(folder) / "x-2p.ofcvm").write_bytes(b"not a model")
+        for name in (os.path.relpath(Path(folder) / "x", MODEL_DIR), f"{folder}/x"):
+            assert (MODEL_DIR / f"{name}-2p.ofcvm").is_file()
+            table = rules.PINEAPPLE.replace(name=name)
+            assert shipped_model(table, 2) is None
+            assert resolve_model("auto", table, 2) is None
+            g = Game(table, 2, seed=1)
+            bot = SearchBot(seed=1, samples=4, time_budget=None)
+            assert bot.act(g.observation(g.to_act)) is not None
 
 
 def test_model_bytes_refuses_malformed_layers():
