@@ -684,6 +684,27 @@ def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
         assert ok[0] == 200
 
 
+def test_the_bearer_scheme_is_matched_in_any_case(doc: dict[str, Any]) -> None:
+    """RFC 9110 (11.1): the authentication scheme is case-insensitive and (11.4) one
+    or more spaces separate it from the credentials; the key itself is exact."""
+    key = "k" * 16
+    body = {"hands": ["As Ks Qs Js Ts"]}
+    with Server(ServeConfig(api_key=key)) as s:
+        for auth, want in (
+            ("bearer " + key, 200),
+            ("BEARER " + key, 200),
+            ("Bearer  " + key, 200),
+            ("Bearer " + key.upper(), 401),
+            ("Basic " + key, 401),
+            ("Bearer" + key, 401),
+            ("bearer", 401),
+        ):
+            headers = {"Authorization": auth}
+            status, got, out = s.request("POST", "/v1/evaluate", body, headers=headers)
+            assert status == want, auth
+            check_response(doc, "POST", "/v1/evaluate", status, got, out)
+
+
 def test_off_localhost_needs_a_key() -> None:
     with pytest.raises(OfcError, match="api-key"):
         ServeConfig(host="0.0.0.0").check()
