@@ -274,6 +274,25 @@ def test_head_is_a_get_without_the_body(server: Server) -> None:
     assert server.request("HEAD", "/v1/games/nope")[0] == 404
 
 
+def test_a_405_allows_head_wherever_get_is_allowed(server: Server) -> None:
+    """RFC 9110 (15.5.6): a 405's Allow lists the methods the resource supports, and
+    every GET resource answers HEAD; a POST resource lists only POST."""
+    sid = server.request("POST", "/v1/games", {"bots": ["random"], "seed": 3})[2]["id"]
+    for path, allow in (
+        ("/v1/health", "GET, HEAD"),
+        (f"/v1/games/{sid}", "GET, HEAD"),
+        ("/", "GET, HEAD"),
+        ("/openapi.json", "GET, HEAD"),
+        ("/v1/score", "POST"),
+        (f"/v1/games/{sid}/moves", "POST"),
+    ):
+        status, headers, _ = server.request("DELETE", path)
+        assert (status, headers["allow"]) == (405, allow), path
+        listed = {m.strip() for m in allow.split(",")}
+        for method in listed:  # each method listed is answered, none with 405
+            assert server.request(method, path, {})[0] != 405, (method, path)
+
+
 # ------------------------------------------------------------------- games
 
 

@@ -101,6 +101,19 @@ def _check_media_type(headers: dict[bytes, bytes]) -> None:
         )
 
 
+def _not_allowed(path: str, method: str) -> ApiError:
+    """405 for ``path``, which takes ``method``; its ``Allow`` lists every method the
+    path answers (RFC 9110, 15.5.6): HEAD too where GET is taken.
+
+    >>> _not_allowed("/v1/health", "GET").headers
+    {'allow': 'GET, HEAD'}
+    >>> _not_allowed("/v1/score", "POST").headers
+    {'allow': 'POST'}
+    """
+    allow = "GET, HEAD" if method == "GET" else method
+    return ApiError(405, None, f"{path[:100]} takes {method}", headers={"allow": allow})
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -259,12 +272,7 @@ class App:
         route = self._routes.get(path)
         if route is not None:
             if method != route.method:
-                raise ApiError(
-                    405,
-                    None,
-                    f"{path} takes {route.method}",
-                    headers={"allow": route.method},
-                )
+                raise _not_allowed(path, route.method)
             return route, route.handler, ()
         m = _GAME.match(path)
         if m is None:
@@ -272,7 +280,7 @@ class App:
         sid, tail = m.group(1), m.group(2)
         want = "GET" if tail is None else "POST"
         if method != want:
-            raise ApiError(405, None, f"{path[:100]} takes {want}", headers={"allow": want})
+            raise _not_allowed(path, want)
         store = self.sessions
 
         def call(*body: dict[str, Any]) -> dict[str, Any]:
@@ -294,7 +302,7 @@ class App:
         if item is None:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):
-            raise ApiError(405, None, f"{path[:100]} takes GET", headers={"allow": "GET"})
+            raise _not_allowed(path, "GET")
         return await _send(send, 200, item[0], item[1], head=method == "HEAD")
 
 
