@@ -896,3 +896,67 @@ def test_a_key_given_twice_in_a_body_is_400(server: Server, doc: dict[str, Any])
         check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
     once = b'{"cards": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah"}'
     assert server.request("POST", "/v1/fantasyland", raw=once)[0] == 200
+
+
+def _floats(value: Any) -> Any:
+    """``value`` with every int (not bool) a float, which JSON writes as ``4.0``."""
+    if isinstance(value, dict):
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def test_a_whole_number_written_4_0_is_the_integer_4(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """JSON has one number type, and the ``integer`` of /openapi.json (JSON Schema
+    2020-12) admits ``4.0``: every integer field (scalars, card ids, chip counts,
+    Fantasyland cards, an action) answers it as it answers ``4``."""
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ]
+    game = {"bots": ["random"], "players": 2, "you": 1, "seed": 5, "hands": 3}
+    cases = [
+        ("/v1/analyze", {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "samples": 8}),
+        (
+            "/v1/analyze",
+            {"board": "/ /", "dealt": "As Kd 7c 2h 3s", "samples": 16, "seed": 2**40},
+        ),
+        ("/v1/score", {"boards": boards, "button": 1, "stacks": [100, 100]}),
+        ("/v1/evaluate", {"hands": [[51, 47, 43, 39, 35]]}),
+        ("/v1/fantasyland", {"cards": list(range(0, 52, 4)) + [1]}),
+        ("/v1/games", {**game, "fantasyland": [0, 14]}),
+        ("/v1/games", game),
+    ]
+    volatile = ("id", "seconds")
+    for path, body in cases:
+        floated = _floats(body)
+        schema = doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        validator = jsonschema.Draft202012Validator(
+            {**schema["schema"], "components": doc["components"]}
+        )
+        assert validator.is_valid(floated), (path, floated)  # the schema admits it
+        status, _, want = server.request("POST", path, body)
+        assert status == 200, (path, want)
+        status, _, got = server.request("POST", path, raw=json.dumps(floated).encode())
+        assert status == 200, (path, got)
+        for key in volatile:
+            want.pop(key, None), got.pop(key, None)
+        assert got == want, path
+    # an action written 4.0 plays as 4 (two games of one seed, one move each)
+    states = [server.request("POST", "/v1/games", game)[2] for _ in range(2)]
+    action = states[0]["observation"]["legal_actions"][-1]
+    after = [
+        server.request("POST", f"/v1/games/{states[0]['id']}/moves", {"action": action}),
+        server.request(
+            "POST",
+            f"/v1/games/{states[1]['id']}/moves",
+            raw=b'{"action": %d.0}' % action,
+        ),
+    ]
+    assert [a[0] for a in after] == [200, 200], after
+    assert after[0][2]["observation"] == after[1][2]["observation"]

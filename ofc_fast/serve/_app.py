@@ -118,17 +118,34 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
+def _number(text: str) -> float | int:
+    """A JSON number written with a fraction or an exponent: an int where its value is
+    whole.  JSON has one number type, and JSON Schema's ``integer`` (what
+    ``/openapi.json`` gives ``samples``, ``seed``, card ids...) admits ``4.0`` and
+    ``1e3``, so every field that takes ``4`` takes them too.
+
+    >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400")
+    (4, 1000, 0.25, inf)
+    """
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 def _parse(raw: bytes) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
-    parsers differ on which of the two values counts)."""
+    parsers differ on which of the two values counts); whole numbers are ints
+    (:func:`_number`)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     try:
         value = json.loads(
-            text, parse_constant=_reject_constant, object_pairs_hook=unique_keys
+            text,
+            parse_float=_number,
+            parse_constant=_reject_constant,
+            object_pairs_hook=unique_keys,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
