@@ -6,6 +6,7 @@ and the safety limits (key, body size, queue, sessions)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -960,3 +961,50 @@ def test_a_whole_number_written_4_0_is_the_integer_4(
     ]
     assert [a[0] for a in after] == [200, 200], after
     assert after[0][2]["observation"] == after[1][2]["observation"]
+
+
+_HANDSHAKE = (
+    b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def test_a_websocket_handshake_is_refused_with_a_problem_never_a_500(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server offers no WebSocket; where uvicorn can speak it (wsproto or
+    websockets installed) a handshake reaches the app, which must answer it: an app
+    that returns without a word has uvicorn log an error and answer 500."""
+    pytest.importorskip("wsproto", reason="pip install wsproto (uvicorn's WebSockets)")
+    with Server(ServeConfig(workers=1)) as s, caplog.at_level(logging.ERROR):
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as conn:
+            conn.sendall(_HANDSHAKE)
+            data = b""
+            while b"}" not in data and (chunk := conn.recv(65536)):
+                data += chunk  # the whole response: its body is one JSON object
+            head, _, body = data.partition(b"\r\n\r\n")
+        status = int(head.split()[1])
+        assert status == 404, head
+        assert b"content-type: application/problem+json" in head.lower(), head
+        assert json.loads(body)["detail"] == "no WebSocket endpoint /v1/health"
+        assert s.request("GET", "/v1/health")[0] == 200  # still up
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def test_a_websocket_handshake_is_closed_where_no_response_can_answer_it() -> None:
+    """An ASGI server without the ``websocket.http.response`` extension gets the
+    handshake closed (it answers 403), not an app that returned without a word."""
+    from ofc_fast.serve import create_app
+
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "websocket", "path": "/v1/health", "headers": []}
+    asyncio.run(create_app(ServeConfig(workers=1))(scope, receive, send))
+    assert [m["type"] for m in sent] == ["websocket.close"]

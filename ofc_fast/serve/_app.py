@@ -192,19 +192,23 @@ class App:
 
     # -- ASGI
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        """Serve one ASGI connection scope (HTTP and lifespan)."""
+        """Serve one ASGI connection scope (HTTP, lifespan, and WebSocket handshakes,
+        refused)."""
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             return
         t0 = time.perf_counter()
-        status, size = await self._http(scope, receive, send)
+        if scope["type"] == "http":
+            status, size = await self._http(scope, receive, send)
+        else:
+            status, size = await self._websocket(scope, receive, send)
         client = scope.get("client") or ("-", 0)
         ACCESS_LOG.info(
             '%s "%s %s" %d %d %.1fms',
             client[0],
-            scope.get("method", "-"),
+            scope.get("method", "WEBSOCKET"),
             _loggable(scope.get("path", "-")[:200]),
             status,
             size,
@@ -220,6 +224,22 @@ class App:
                 self.limiter.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    async def _websocket(
+        self, scope: dict[str, Any], receive: Receive, send: Send
+    ) -> tuple[int, int]:
+        """A WebSocket handshake (the server offers none): a 404 problem document where
+        the server can answer a handshake with a response (the ASGI
+        ``websocket.http.response`` extension), else the handshake closed, which the
+        server answers 403.  An app that returned without either would have the server
+        log an error and answer 500."""
+        path: str = scope.get("path", "")
+        await receive()  # websocket.connect
+        if "websocket.http.response" in (scope.get("extensions") or {}):
+            error = ApiError(404, None, f"no WebSocket endpoint {path[:100]}")
+            return await self._problem(send, path, error, kind="websocket.http")
+        await send({"type": "websocket.close", "code": 1008})
+        return 403, 0
 
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
@@ -278,12 +298,12 @@ class App:
 
     @staticmethod
     async def _problem(
-        send: Send, path: str, exc: ApiError, head: bool = False
+        send: Send, path: str, exc: ApiError, head: bool = False, kind: str = "http"
     ) -> tuple[int, int]:
         data = json.dumps(exc.body(path)).encode()
         extra = [(k.encode(), v.encode()) for k, v in exc.headers.items()]
         ctype = b"application/problem+json"
-        return await _send(send, exc.status, data, ctype, extra, head=head)
+        return await _send(send, exc.status, data, ctype, extra, head=head, kind=kind)
 
     def _route(self, path: str, method: str) -> tuple[_Route, Handler, tuple[Any, ...]]:
         route = self._routes.get(path)
@@ -330,7 +350,9 @@ async def _send(
     ctype: bytes,
     extra: list[tuple[bytes, bytes]] | None = None,
     head: bool = False,
+    kind: str = "http",
 ) -> tuple[int, int]:
+    """Send one response (``kind``: ``websocket.http`` answers a WebSocket handshake)."""
     headers = [
         (b"content-type", ctype),
         (b"content-length", str(len(data)).encode()),
@@ -338,8 +360,8 @@ async def _send(
         *_SECURITY,
         *(extra or []),
     ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": b"" if head else data})
+    await send({"type": f"{kind}.response.start", "status": status, "headers": headers})
+    await send({"type": f"{kind}.response.body", "body": b"" if head else data})
     return status, len(data)
 
 
