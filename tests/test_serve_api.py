@@ -7,6 +7,7 @@ and the safety limits (key, body size, queue, sessions)."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import logging
 import os
@@ -1008,3 +1009,23 @@ def test_a_websocket_handshake_is_closed_where_no_response_can_answer_it() -> No
     scope = {"type": "websocket", "path": "/v1/health", "headers": []}
     asyncio.run(create_app(ServeConfig(workers=1))(scope, receive, send))
     assert [m["type"] for m in sent] == ["websocket.close"]
+
+
+def test_a_compressed_body_is_415_naming_content_encoding(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """RFC 9110 (15.5.16): a body in a content coding the server does not read is a
+    415 with ``Accept-Encoding`` (not a 400 calling gzip's bytes 'not UTF-8')."""
+    body = json.dumps({"hands": ["As Ks Qs Js Ts"]}).encode()
+    for coding in ("gzip", "br", "GZIP"):
+        status, headers, out = server.request(
+            "POST",
+            "/v1/evaluate",
+            raw=gzip.compress(body),
+            headers={"Content-Encoding": coding},
+        )
+        assert (status, out["field"]) == (415, "Content-Encoding"), out
+        assert headers["accept-encoding"] == "identity"
+        check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+    headers = {"Content-Encoding": "identity"}
+    assert server.request("POST", "/v1/evaluate", raw=body, headers=headers)[0] == 200

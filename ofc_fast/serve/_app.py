@@ -101,6 +101,27 @@ def _check_media_type(headers: dict[bytes, bytes]) -> None:
         )
 
 
+def _check_coding(headers: dict[bytes, bytes]) -> None:
+    """415 for a body sent with a ``Content-Encoding`` (gzip, ...): the server reads
+    bodies as they are, and says so in ``Accept-Encoding`` (RFC 9110, 15.5.16), where
+    it would otherwise report compressed bytes as a body that is not UTF-8.
+
+    >>> _check_coding({b"content-encoding": b"identity"})
+    >>> _check_coding({b"content-encoding": b"gzip"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: Content-Encoding gzip: send the body uncompressed
+    """
+    coding = headers.get(b"content-encoding", b"identity").strip().lower()
+    if coding != b"identity":
+        raise ApiError(
+            415,
+            "Content-Encoding",
+            f"Content-Encoding {coding.decode('latin-1')[:40]}: send the body uncompressed",
+            headers={"accept-encoding": "identity"},
+        )
+
+
 def _not_allowed(path: str, method: str) -> ApiError:
     """405 for ``path``, which takes ``method``; its ``Allow`` lists every method the
     path answers (RFC 9110, 15.5.6): HEAD too where GET is taken.
@@ -274,6 +295,7 @@ class App:
             body: dict[str, Any] | None = None
             if route.body and method == "POST":
                 _check_media_type(headers)
+                _check_coding(headers)
                 declared = headers.get(b"content-length")
                 try:
                     length = int(declared) if declared is not None else None
