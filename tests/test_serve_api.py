@@ -882,6 +882,31 @@ def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
         proc.wait(20)
 
 
+def test_unparseable_http_gets_uvicorn_s_plain_400_as_the_doc_says(
+    server: Server,
+) -> None:
+    """The other refusal that is not ours (docs/serve.md): a request uvicorn cannot
+    parse never reaches the app, and uvicorn answers a plain-text 400 itself."""
+    for head in (
+        b"POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n{}",
+        b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon\r\n\r\n",
+    ):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+            conn.sendall(head)
+            data = b""
+            while chunk := conn.recv(65536):  # uvicorn closes the connection
+                data += chunk
+        assert data.startswith(b"HTTP/1.1 400 "), data
+        assert b"text/plain" in data and data.endswith(b"Invalid HTTP request received.")
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if not os.path.exists(path):
+        pytest.skip("needs docs/ of a source checkout (git clone)")
+    with open(path, encoding="utf-8") as f:
+        doc = " ".join(f.read().split())
+    said = '400 `text/plain` ("Invalid HTTP request received.")'
+    assert "Every refusal but two (below)" in doc and said in doc
+
+
 def test_a_key_given_twice_in_a_body_is_400(server: Server, doc: dict[str, Any]) -> None:
     """Parsers differ on which of two values of one key counts (Python's keeps the
     last, others the first): a body giving a key twice is refused, at any depth."""
