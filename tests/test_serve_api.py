@@ -137,6 +137,27 @@ def test_analyze_plays_the_rule_set_an_observation_carries(api: Api) -> None:
     assert status == 200 and out["rules"] == "PINEAPPLE"
 
 
+def test_a_bad_rules_name_in_an_observation_is_named_observation_rules(
+    api: Api,
+) -> None:
+    """Without a ``rules`` field the search plays the observation's ``rules``: a bad
+    one is refused naming ``observation.rules`` (the body has no ``rules``), a value
+    that is no string as such, never as the text of its Python repr."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    for value, status, detail in (
+        ("nope", 422, "unknown rule set 'nope'"),
+        (5, 400, "observation.rules must be a string, got a number"),
+        (["pineapple"], 400, "observation.rules must be a string, got an array"),
+    ):
+        body = {"observation": {**obs, "rules": value}, "samples": 4}
+        got, out = api("POST", "/v1/analyze", body)
+        assert (got, out["field"]) == (status, "observation.rules"), out
+        assert out["detail"].startswith(detail), out
+    body = {"observation": {**obs, "rules": "nope"}, "rules": "pineapple", "samples": 4}
+    assert api("POST", "/v1/analyze", body)[0] == 200  # the body's rules win
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",

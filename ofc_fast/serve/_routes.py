@@ -51,10 +51,13 @@ _HAND_TEXT = 64
 """Characters of card text in one hand of ``/v1/evaluate`` ("10s 10h 10d 10c 9s": 18)."""
 
 
-def get_rules(body: Mapping[str, Any], default: str = "pineapple") -> rules_mod.RuleSet:
-    """The ``rules`` field: a preset name (``ofc-fast rules`` lists them)."""
-    name = get_str(body, "rules", default, 64)
-    with at_field("rules"):
+def get_rules(
+    body: Mapping[str, Any], default: str = "pineapple", prefix: str = ""
+) -> rules_mod.RuleSet:
+    """The ``rules`` field: a preset name (``ofc-fast rules`` lists them); ``prefix``:
+    the object holding it (``observation``), for the field's name in an error."""
+    name = get_str(body, "rules", default, 64, prefix)
+    with at_field(f"{prefix}.rules" if prefix else "rules"):
         return rules_mod.get(name)
 
 
@@ -161,11 +164,13 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     obs_in = get_obj(body, "observation", None)
     if obs_in is not None:
         obs = observation_from_json(obs_in)
-        if "rules" not in body and obs.get("rule_set") is not None:
+        if "rules" in body:
+            rules = get_rules(body)
+        elif obs.get("rule_set") is not None:
             with at_field("observation.rule_set"):  # a game of rules that are no preset
                 rules = observation_rules(obs)
         else:
-            rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
+            rules = get_rules(obs, prefix="observation")
         where = "observation"
     else:
         rules = get_rules(body)
