@@ -177,6 +177,28 @@ def test_analyze_text_form_equals_advise(api: Api) -> None:
     ]
 
 
+def test_a_bad_card_in_the_text_form_names_its_field(api: Api) -> None:
+    """Each text of the position is its own field: a card that is no card is refused
+    naming the field that holds it, not ``board`` whatever it is."""
+    base = {
+        "board": "Qh / 9s 9h / As Ks",
+        "dealt": "2c 5d Ts",
+        "opponents": ["7c / 8d 8h / 4s 4d", "/ /"],
+        "dead": "3c",
+        "samples": 4,
+    }
+    for field, value, named in (
+        ("board", "Zz / 9s 9h / As Ks", "board"),
+        ("dealt", "2c 5d Zz", "dealt"),
+        ("dead", "3c Zz", "dead"),
+        ("opponents", ["7c / 8d 8h / 4s 4d", "Zz / /"], "opponents[1]"),
+        ("opponents", ["7c / 8d 8h / 4s 4d", "Qs /"], "opponents[1]"),
+    ):
+        status, out = api("POST", "/v1/analyze", {**base, field: value})
+        assert (status, out["field"]) == (422, named), (field, value, out)
+    assert api("POST", "/v1/analyze", base)[0] == 200
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
     api: Api, players: int
@@ -512,7 +534,7 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ("/v1/score", {"boards": ["x", "As Kd / / "]}, 422, "boards[0]", "BoardError"),
         ("/v1/score", {"boards": ["As Kd / / ", "Qh / / "]}, 422, "boards", "BoardError"),
         ("/v1/analyze", {"observation": {"seat": 0}}, 422, "observation", "SearchError"),
-        ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "board", "CardError"),
+        ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "dealt", "CardError"),
         (
             "/v1/analyze",
             {"dealt": "As Kd Qc Jd Th", "samples": 10**9},

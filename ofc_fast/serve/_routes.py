@@ -25,7 +25,7 @@ from ..game import Move
 from ..ranking import category, describe, rank
 from ..rules import observation_rules
 from ..scoring.settlement import settle
-from ..search import Advice, advise, make_observation
+from ..search import Advice, advise, make_observation, rows_of
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
@@ -136,8 +136,19 @@ def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict
         if not isinstance(o, str) or len(o) > 200:
             raise ApiError(400, f"opponents[{i}]", "each opponent is a board text")
     dead = get_str(body, "dead", "", 400)
+    # each text parsed under its own name, so that a bad card names its field
     with at_field("board"):
-        return make_observation(rules, board, dealt, opponents, dead)
+        own = rows_of(board)
+    others = []
+    for i, o in enumerate(opponents):
+        with at_field(f"opponents[{i}]"):
+            others.append(rows_of(o))
+    with at_field("dealt"):
+        cards = parse_cards(dealt)
+    with at_field("dead"):
+        out = parse_cards(dead)
+    with at_field("board"):  # the position as a whole (a card seen twice, ...)
+        return make_observation(rules, own, cards, others, out)
 
 
 def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
