@@ -177,6 +177,20 @@ def test_analyze_text_form_equals_advise(api: Api) -> None:
     ]
 
 
+def test_bad_stacks_are_refused_naming_stacks(api: Api) -> None:
+    """``score``'s chip counts are their own field: a wrong count of them, a negative
+    one or one that is no integer names ``stacks``, not the boards."""
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ]
+    for stacks in ([100], [100, 100, 100], [-1, 100], ["a", 100]):
+        status, out = api("POST", "/v1/score", {"boards": boards, "stacks": stacks})
+        assert (status, out["field"], out["error"]) == (422, "stacks", "TableError"), out
+    status, out = api("POST", "/v1/score", {"boards": boards, "stacks": [100, 100]})
+    assert status == 200 and sum(out["stacks"]) == 200
+
+
 def test_a_bad_card_in_the_text_form_names_its_field(api: Api) -> None:
     """Each text of the position is its own field: a card that is no card is refused
     naming the field that holds it, not ``board`` whatever it is."""

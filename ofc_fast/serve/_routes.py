@@ -27,6 +27,7 @@ from ..rules import observation_rules
 from ..scoring.settlement import settle
 from ..search import Advice, advise, make_observation, rows_of
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
+from ..table import check_stacks
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from ._problems import ApiError, at_field
@@ -288,6 +289,8 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
     boards = _boards(body, 2)
     button = get_int(body, "button", 0, 0, len(boards) - 1)
     stacks = get_list(body, "stacks", None, 4)
+    with at_field("stacks"):  # named here: settle's own check would name the boards
+        check_stacks(stacks, len(boards))
     with at_field("boards"):
         result = settle(boards, rules, button=button, stacks=stacks)
         evals = [b.evaluate(rules) for b in boards]
