@@ -1031,6 +1031,12 @@ def test_a_whole_number_written_4_0_is_the_integer_4(
         for key in volatile:
             want.pop(key, None), got.pop(key, None)
         assert got == want, path
+    # a seed beyond a float's 53 bits: the literal's own value, not its nearest float
+    text = json.dumps({**game, "seed": 2**64 - 1})
+    want = server.request("POST", "/v1/games", raw=text.encode())[2]
+    raw = text.replace(str(2**64 - 1), f"{2**64 - 1}.0").encode()
+    got = server.request("POST", "/v1/games", raw=raw)[2]
+    assert got["observation"] == want["observation"], got
     # an action written 4.0 plays as 4 (two games of one seed, one move each)
     states = [server.request("POST", "/v1/games", game)[2] for _ in range(2)]
     action = states[0]["observation"]["legal_actions"][-1]

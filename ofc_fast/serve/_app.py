@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from importlib import resources
 from typing import Any
 
@@ -147,9 +148,16 @@ def _number(text: str) -> float | int:
 
     >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400")
     (4, 1000, 0.25, inf)
+    >>> _number("18446744073709551615.0"), _number("3.0000000000000001")
+    (18446744073709551615, 3.0)
     """
     value = float(text)
-    return int(value) if value.is_integer() else value
+    if not value.is_integer():
+        return value
+    if abs(value) > 2**64:  # beyond every integer field's range: its float will do
+        return int(value)
+    exact = Decimal(text)  # the literal's own value, not its nearest float
+    return int(exact) if exact == exact.to_integral_value() else value
 
 
 def _parse(raw: bytes) -> dict[str, Any]:
