@@ -390,6 +390,63 @@ def test_a_whole_deal_gives_the_result_and_its_hand_history(api: Api) -> None:
     assert status == 422 and bad["field"] == "move" and bad["error"] == "MoveError"
 
 
+_MASK = 2**64 - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finalizer (csrc/src/ofc_rng.c), written from its definition."""
+    z = ((z ^ (z >> 30)) * _MIX[0]) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX[1]) & _MASK
+    return z ^ (z >> 31)
+
+
+def _unmix64(z: int) -> int:
+    """The inverse of :func:`_mix64` (each step is a bijection of 64-bit words)."""
+
+    def unshift(y: int, k: int) -> int:
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+
+    z = unshift(z, 31)
+    z = (z * pow(_MIX[1], -1, 2**64)) & _MASK
+    z = unshift(z, 27)
+    z = (z * pow(_MIX[0], -1, 2**64)) & _MASK
+    return unshift(z, 30)
+
+
+def _next_deal_seed(seed: int) -> int:
+    """Deal 1's seed from deal 0's: deal i of a match is dealt from
+    mix64(key + (i + 1) * golden), key the match seed's, and mix64 inverts."""
+    key = (_unmix64(seed) - _GOLDEN) & _MASK
+    return _mix64((key + 2 * _GOLDEN) & _MASK)
+
+
+def test_a_deal_s_history_does_not_reveal_the_server_s_later_deals(api: Api) -> None:
+    """A deal's history is shown once it is over; with the seed the server drew for
+    the match, it carried deal 0's seed, from which a client computes every later
+    deal of the match (its cards, the bots'). It carries the deck (enough to replay
+    the deal) and no seed; a client's own seed stays in it."""
+    for body in ({"bots": ["random"], "seed": 21}, {"bots": ["random"]}):
+        seeds = []
+        status, st = api("POST", "/v1/games", body)
+        for _ in range(2):
+            while not st["is_over"]:
+                action = st["observation"]["legal_actions"][0]
+                st = api("POST", f"/v1/games/{st['id']}/moves", {"action": action})[1]
+            hist = st["history"]["history"]
+            assert list(Game.replay(hist).result().net) == st["result"]["net"]
+            seeds.append(hist["seed"])
+            st = api("POST", f"/v1/games/{st['id']}/next")[1]
+        if "seed" in body:  # the client's: kept (and the reference predicts deal 1)
+            assert seeds[1] == _next_deal_seed(seeds[0]), seeds
+        else:
+            assert seeds == [None, None], seeds
+
+
 def _best_for_fantasyland(api: Api, obs: dict[str, Any]) -> dict[str, Any]:
     """The move of highest Fantasyland chance (then EV), from /v1/analyze's stats."""
     out = api("POST", "/v1/analyze", {"observation": obs, "samples": 16, "seed": 3})[1]
