@@ -6,6 +6,8 @@ and the safety limits (key, body size, queue, sessions)."""
 
 from __future__ import annotations
 
+import asyncio
+import gzip
 import json
 import logging
 import os
@@ -148,6 +150,27 @@ def test_analyze_refuses_a_carried_rule_set_with_a_huge_name(api: Api) -> None:
     assert "at most 64" in json.dumps(out) and len(json.dumps(out)) < 1000
 
 
+def test_a_bad_rules_name_in_an_observation_is_named_observation_rules(
+    api: Api,
+) -> None:
+    """Without a ``rules`` field the search plays the observation's ``rules``: a bad
+    one is refused naming ``observation.rules`` (the body has no ``rules``), a value
+    that is no string as such, never as the text of its Python repr."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    for value, status, detail in (
+        ("nope", 422, "unknown rule set 'nope'"),
+        (5, 400, "observation.rules must be a string, got a number"),
+        (["pineapple"], 400, "observation.rules must be a string, got an array"),
+    ):
+        body = {"observation": {**obs, "rules": value}, "samples": 4}
+        got, out = api("POST", "/v1/analyze", body)
+        assert (got, out["field"]) == (status, "observation.rules"), out
+        assert out["detail"].startswith(detail), out
+    body = {"observation": {**obs, "rules": "nope"}, "rules": "pineapple", "samples": 4}
+    assert api("POST", "/v1/analyze", body)[0] == 200  # the body's rules win
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",
@@ -165,6 +188,42 @@ def test_analyze_text_form_equals_advise(api: Api) -> None:
     assert [(m["action"], m["ev"], m["foul"]) for m in out["moves"]] == [
         (a.action, a.ev, a.foul) for a in want
     ]
+
+
+def test_bad_stacks_are_refused_naming_stacks(api: Api) -> None:
+    """``score``'s chip counts are their own field: a wrong count of them, a negative
+    one or one that is no integer names ``stacks``, not the boards."""
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ]
+    for stacks in ([100], [100, 100, 100], [-1, 100], ["a", 100]):
+        status, out = api("POST", "/v1/score", {"boards": boards, "stacks": stacks})
+        assert (status, out["field"], out["error"]) == (422, "stacks", "TableError"), out
+    status, out = api("POST", "/v1/score", {"boards": boards, "stacks": [100, 100]})
+    assert status == 200 and sum(out["stacks"]) == 200
+
+
+def test_a_bad_card_in_the_text_form_names_its_field(api: Api) -> None:
+    """Each text of the position is its own field: a card that is no card is refused
+    naming the field that holds it, not ``board`` whatever it is."""
+    base = {
+        "board": "Qh / 9s 9h / As Ks",
+        "dealt": "2c 5d Ts",
+        "opponents": ["7c / 8d 8h / 4s 4d", "/ /"],
+        "dead": "3c",
+        "samples": 4,
+    }
+    for field, value, named in (
+        ("board", "Zz / 9s 9h / As Ks", "board"),
+        ("dealt", "2c 5d Zz", "dealt"),
+        ("dead", "3c Zz", "dead"),
+        ("opponents", ["7c / 8d 8h / 4s 4d", "Zz / /"], "opponents[1]"),
+        ("opponents", ["7c / 8d 8h / 4s 4d", "Qs /"], "opponents[1]"),
+    ):
+        status, out = api("POST", "/v1/analyze", {**base, field: value})
+        assert (status, out["field"]) == (422, named), (field, value, out)
+    assert api("POST", "/v1/analyze", base)[0] == 200
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -287,6 +346,25 @@ def test_head_is_a_get_without_the_body(server: Server) -> None:
     assert server.request("HEAD", "/v1/games/nope")[0] == 404
 
 
+def test_a_405_allows_head_wherever_get_is_allowed(server: Server) -> None:
+    """RFC 9110 (15.5.6): a 405's Allow lists the methods the resource supports, and
+    every GET resource answers HEAD; a POST resource lists only POST."""
+    sid = server.request("POST", "/v1/games", {"bots": ["random"], "seed": 3})[2]["id"]
+    for path, allow in (
+        ("/v1/health", "GET, HEAD"),
+        (f"/v1/games/{sid}", "GET, HEAD"),
+        ("/", "GET, HEAD"),
+        ("/openapi.json", "GET, HEAD"),
+        ("/v1/score", "POST"),
+        (f"/v1/games/{sid}/moves", "POST"),
+    ):
+        status, headers, _ = server.request("DELETE", path)
+        assert (status, headers["allow"]) == (405, allow), path
+        listed = {m.strip() for m in allow.split(",")}
+        for method in listed:  # each method listed is answered, none with 405
+            assert server.request(method, path, {})[0] != 405, (method, path)
+
+
 # ------------------------------------------------------------------- games
 
 
@@ -323,6 +401,63 @@ def test_a_whole_deal_gives_the_result_and_its_hand_history(api: Api) -> None:
         {"move": {"place": [["As", "front"]], "discard": []}},
     )
     assert status == 422 and bad["field"] == "move" and bad["error"] == "MoveError"
+
+
+_MASK = 2**64 - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX = (0xBF58476D1CE4E5B9, 0x94D049BB133111EB)
+
+
+def _mix64(z: int) -> int:
+    """SplitMix64's finalizer (csrc/src/ofc_rng.c), written from its definition."""
+    z = ((z ^ (z >> 30)) * _MIX[0]) & _MASK
+    z = ((z ^ (z >> 27)) * _MIX[1]) & _MASK
+    return z ^ (z >> 31)
+
+
+def _unmix64(z: int) -> int:
+    """The inverse of :func:`_mix64` (each step is a bijection of 64-bit words)."""
+
+    def unshift(y: int, k: int) -> int:
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+
+    z = unshift(z, 31)
+    z = (z * pow(_MIX[1], -1, 2**64)) & _MASK
+    z = unshift(z, 27)
+    z = (z * pow(_MIX[0], -1, 2**64)) & _MASK
+    return unshift(z, 30)
+
+
+def _next_deal_seed(seed: int) -> int:
+    """Deal 1's seed from deal 0's: deal i of a match is dealt from
+    mix64(key + (i + 1) * golden), key the match seed's, and mix64 inverts."""
+    key = (_unmix64(seed) - _GOLDEN) & _MASK
+    return _mix64((key + 2 * _GOLDEN) & _MASK)
+
+
+def test_a_deal_s_history_does_not_reveal_the_server_s_later_deals(api: Api) -> None:
+    """A deal's history is shown once it is over; with the seed the server drew for
+    the match, it carried deal 0's seed, from which a client computes every later
+    deal of the match (its cards, the bots'). It carries the deck (enough to replay
+    the deal) and no seed; a client's own seed stays in it."""
+    for body in ({"bots": ["random"], "seed": 21}, {"bots": ["random"]}):
+        seeds = []
+        status, st = api("POST", "/v1/games", body)
+        for _ in range(2):
+            while not st["is_over"]:
+                action = st["observation"]["legal_actions"][0]
+                st = api("POST", f"/v1/games/{st['id']}/moves", {"action": action})[1]
+            hist = st["history"]["history"]
+            assert list(Game.replay(hist).result().net) == st["result"]["net"]
+            seeds.append(hist["seed"])
+            st = api("POST", f"/v1/games/{st['id']}/next")[1]
+        if "seed" in body:  # the client's: kept (and the reference predicts deal 1)
+            assert seeds[1] == _next_deal_seed(seeds[0]), seeds
+        else:
+            assert seeds == [None, None], seeds
 
 
 def _best_for_fantasyland(api: Api, obs: dict[str, Any]) -> dict[str, Any]:
@@ -483,7 +618,7 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ("/v1/score", {"boards": ["x", "As Kd / / "]}, 422, "boards[0]", "BoardError"),
         ("/v1/score", {"boards": ["As Kd / / ", "Qh / / "]}, 422, "boards", "BoardError"),
         ("/v1/analyze", {"observation": {"seat": 0}}, 422, "observation", "SearchError"),
-        ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "board", "CardError"),
+        ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "dealt", "CardError"),
         (
             "/v1/analyze",
             {"dealt": "As Kd Qc Jd Th", "samples": 10**9},
@@ -697,6 +832,27 @@ def test_api_key_is_required_and_compared(doc: dict[str, Any]) -> None:
         assert ok[0] == 200
 
 
+def test_the_bearer_scheme_is_matched_in_any_case(doc: dict[str, Any]) -> None:
+    """RFC 9110 (11.1): the authentication scheme is case-insensitive and (11.4) one
+    or more spaces separate it from the credentials; the key itself is exact."""
+    key = "k" * 16
+    body = {"hands": ["As Ks Qs Js Ts"]}
+    with Server(ServeConfig(api_key=key)) as s:
+        for auth, want in (
+            ("bearer " + key, 200),
+            ("BEARER " + key, 200),
+            ("Bearer  " + key, 200),
+            ("Bearer " + key.upper(), 401),
+            ("Basic " + key, 401),
+            ("Bearer" + key, 401),
+            ("bearer", 401),
+        ):
+            headers = {"Authorization": auth}
+            status, got, out = s.request("POST", "/v1/evaluate", body, headers=headers)
+            assert status == want, auth
+            check_response(doc, "POST", "/v1/evaluate", status, got, out)
+
+
 def test_off_localhost_needs_a_key() -> None:
     with pytest.raises(OfcError, match="api-key"):
         ServeConfig(host="0.0.0.0").check()
@@ -853,6 +1009,31 @@ def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
         proc.wait(20)
 
 
+def test_unparseable_http_gets_uvicorn_s_plain_400_as_the_doc_says(
+    server: Server,
+) -> None:
+    """The other refusal that is not ours (docs/serve.md): a request uvicorn cannot
+    parse never reaches the app, and uvicorn answers a plain-text 400 itself."""
+    for head in (
+        b"POST /v1/score HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: abc\r\n\r\n{}",
+        b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nno colon\r\n\r\n",
+    ):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+            conn.sendall(head)
+            data = b""
+            while chunk := conn.recv(65536):  # uvicorn closes the connection
+                data += chunk
+        assert data.startswith(b"HTTP/1.1 400 "), data
+        assert b"text/plain" in data and data.endswith(b"Invalid HTTP request received.")
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if not os.path.exists(path):
+        pytest.skip("needs docs/ of a source checkout (git clone)")
+    with open(path, encoding="utf-8") as f:
+        doc = " ".join(f.read().split())
+    said = '400 `text/plain` ("Invalid HTTP request received.")'
+    assert "Every refusal but two (below)" in doc and said in doc
+
+
 def test_a_key_given_twice_in_a_body_is_400(server: Server, doc: dict[str, Any]) -> None:
     """Parsers differ on which of two values of one key counts (Python's keeps the
     last, others the first): a body giving a key twice is refused, at any depth."""
@@ -869,3 +1050,140 @@ def test_a_key_given_twice_in_a_body_is_400(server: Server, doc: dict[str, Any])
         check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
     once = b'{"cards": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah"}'
     assert server.request("POST", "/v1/fantasyland", raw=once)[0] == 200
+
+
+def _floats(value: Any) -> Any:
+    """``value`` with every int (not bool) a float, which JSON writes as ``4.0``."""
+    if isinstance(value, dict):
+        return {k: _floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def test_a_whole_number_written_4_0_is_the_integer_4(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """JSON has one number type, and the ``integer`` of /openapi.json (JSON Schema
+    2020-12) admits ``4.0``: every integer field (scalars, card ids, chip counts,
+    Fantasyland cards, an action) answers it as it answers ``4``."""
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ]
+    game = {"bots": ["random"], "players": 2, "you": 1, "seed": 5, "hands": 3}
+    cases = [
+        ("/v1/analyze", {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "samples": 8}),
+        (
+            "/v1/analyze",
+            {"board": "/ /", "dealt": "As Kd 7c 2h 3s", "samples": 16, "seed": 2**40},
+        ),
+        ("/v1/score", {"boards": boards, "button": 1, "stacks": [100, 100]}),
+        ("/v1/evaluate", {"hands": [[51, 47, 43, 39, 35]]}),
+        ("/v1/fantasyland", {"cards": list(range(0, 52, 4)) + [1]}),
+        ("/v1/games", {**game, "fantasyland": [0, 14]}),
+        ("/v1/games", game),
+    ]
+    volatile = ("id", "seconds")
+    for path, body in cases:
+        floated = _floats(body)
+        schema = doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        validator = jsonschema.Draft202012Validator(
+            {**schema["schema"], "components": doc["components"]}
+        )
+        assert validator.is_valid(floated), (path, floated)  # the schema admits it
+        status, _, want = server.request("POST", path, body)
+        assert status == 200, (path, want)
+        status, _, got = server.request("POST", path, raw=json.dumps(floated).encode())
+        assert status == 200, (path, got)
+        for key in volatile:
+            want.pop(key, None), got.pop(key, None)
+        assert got == want, path
+    # a seed beyond a float's 53 bits: the literal's own value, not its nearest float
+    text = json.dumps({**game, "seed": 2**64 - 1})
+    want = server.request("POST", "/v1/games", raw=text.encode())[2]
+    raw = text.replace(str(2**64 - 1), f"{2**64 - 1}.0").encode()
+    got = server.request("POST", "/v1/games", raw=raw)[2]
+    assert got["observation"] == want["observation"], got
+    # an action written 4.0 plays as 4 (two games of one seed, one move each)
+    states = [server.request("POST", "/v1/games", game)[2] for _ in range(2)]
+    action = states[0]["observation"]["legal_actions"][-1]
+    after = [
+        server.request("POST", f"/v1/games/{states[0]['id']}/moves", {"action": action}),
+        server.request(
+            "POST",
+            f"/v1/games/{states[1]['id']}/moves",
+            raw=b'{"action": %d.0}' % action,
+        ),
+    ]
+    assert [a[0] for a in after] == [200, 200], after
+    assert after[0][2]["observation"] == after[1][2]["observation"]
+
+
+_HANDSHAKE = (
+    b"GET /v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def test_a_websocket_handshake_is_refused_with_a_problem_never_a_500(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server offers no WebSocket; where uvicorn can speak it (wsproto or
+    websockets installed) a handshake reaches the app, which must answer it: an app
+    that returns without a word has uvicorn log an error and answer 500."""
+    pytest.importorskip("wsproto", reason="pip install wsproto (uvicorn's WebSockets)")
+    with Server(ServeConfig(workers=1)) as s, caplog.at_level(logging.ERROR):
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as conn:
+            conn.sendall(_HANDSHAKE)
+            data = b""
+            while b"}" not in data and (chunk := conn.recv(65536)):
+                data += chunk  # the whole response: its body is one JSON object
+            head, _, body = data.partition(b"\r\n\r\n")
+        status = int(head.split()[1])
+        assert status == 404, head
+        assert b"content-type: application/problem+json" in head.lower(), head
+        assert json.loads(body)["detail"] == "no WebSocket endpoint /v1/health"
+        assert s.request("GET", "/v1/health")[0] == 200  # still up
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+def test_a_websocket_handshake_is_closed_where_no_response_can_answer_it() -> None:
+    """An ASGI server without the ``websocket.http.response`` extension gets the
+    handshake closed (it answers 403), not an app that returned without a word."""
+    from ofc_fast.serve import create_app
+
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "websocket.connect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {"type": "websocket", "path": "/v1/health", "headers": []}
+    asyncio.run(create_app(ServeConfig(workers=1))(scope, receive, send))
+    assert [m["type"] for m in sent] == ["websocket.close"]
+
+
+def test_a_compressed_body_is_415_naming_content_encoding(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """RFC 9110 (15.5.16): a body in a content coding the server does not read is a
+    415 with ``Accept-Encoding`` (not a 400 calling gzip's bytes 'not UTF-8')."""
+    body = json.dumps({"hands": ["As Ks Qs Js Ts"]}).encode()
+    for coding in ("gzip", "br", "GZIP"):
+        status, headers, out = server.request(
+            "POST",
+            "/v1/evaluate",
+            raw=gzip.compress(body),
+            headers={"Content-Encoding": coding},
+        )
+        assert (status, out["field"]) == (415, "Content-Encoding"), out
+        assert headers["accept-encoding"] == "identity"
+        check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+    headers = {"Content-Encoding": "identity"}
+    assert server.request("POST", "/v1/evaluate", raw=body, headers=headers)[0] == 200

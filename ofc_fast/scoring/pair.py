@@ -72,10 +72,10 @@ class EvaluatedBoard:
 
     __slots__ = ("board", "c", "rules")
 
-    def __init__(self, board: Board, c: Any, rules: RuleSet) -> None:
+    def __init__(self, board: Board, c: Any, rules: RulesLike) -> None:
         self.board = board
         self.c = c  # cdata 'ofc_board_eval *'
-        self.rules = rules
+        self.rules = as_rules(rules, "EvaluatedBoard")
 
     @property
     def foul(self) -> bool:

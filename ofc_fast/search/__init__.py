@@ -48,6 +48,7 @@ from ._advise import (
     check_settings as check_settings,
 )
 from ._checks import in_range as in_range  # bots.search checks its settings alike
+from ._checks import rows_of as rows_of  # serve names the board text at fault
 from ._completion import Completion, best_completion
 from ._positions import make_observation, position
 from .model import (

@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from importlib import resources
 from typing import Any
 
@@ -101,21 +102,79 @@ def _check_media_type(headers: dict[bytes, bytes]) -> None:
         )
 
 
+def _check_coding(headers: dict[bytes, bytes]) -> None:
+    """415 for a body sent with a ``Content-Encoding`` (gzip, ...): the server reads
+    bodies as they are, and says so in ``Accept-Encoding`` (RFC 9110, 15.5.16), where
+    it would otherwise report compressed bytes as a body that is not UTF-8.
+
+    >>> _check_coding({b"content-encoding": b"identity"})
+    >>> _check_coding({b"content-encoding": b"gzip"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: Content-Encoding gzip: send the body uncompressed
+    """
+    coding = headers.get(b"content-encoding", b"identity").strip().lower()
+    if coding != b"identity":
+        raise ApiError(
+            415,
+            "Content-Encoding",
+            f"Content-Encoding {coding.decode('latin-1')[:40]}: send the body uncompressed",
+            headers={"accept-encoding": "identity"},
+        )
+
+
+def _not_allowed(path: str, method: str) -> ApiError:
+    """405 for ``path``, which takes ``method``; its ``Allow`` lists every method the
+    path answers (RFC 9110, 15.5.6): HEAD too where GET is taken.
+
+    >>> _not_allowed("/v1/health", "GET").headers
+    {'allow': 'GET, HEAD'}
+    >>> _not_allowed("/v1/score", "POST").headers
+    {'allow': 'POST'}
+    """
+    allow = "GET, HEAD" if method == "GET" else method
+    return ApiError(405, None, f"{path[:100]} takes {method}", headers={"allow": allow})
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _number(text: str) -> float | int:
+    """A JSON number written with a fraction or an exponent: an int where its value is
+    whole.  JSON has one number type, and JSON Schema's ``integer`` (what
+    ``/openapi.json`` gives ``samples``, ``seed``, card ids...) admits ``4.0`` and
+    ``1e3``, so every field that takes ``4`` takes them too.
+
+    >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400")
+    (4, 1000, 0.25, inf)
+    >>> _number("18446744073709551615.0"), _number("3.0000000000000001")
+    (18446744073709551615, 3.0)
+    """
+    value = float(text)
+    if not value.is_integer():
+        return value
+    if abs(value) > 2**64:  # beyond every integer field's range: its float will do
+        return int(value)
+    exact = Decimal(text)  # the literal's own value, not its nearest float
+    return int(exact) if exact == exact.to_integral_value() else value
 
 
 def _parse(raw: bytes) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
-    parsers differ on which of the two values counts)."""
+    parsers differ on which of the two values counts); whole numbers are ints
+    (:func:`_number`)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     try:
         value = json.loads(
-            text, parse_constant=_reject_constant, object_pairs_hook=unique_keys
+            text,
+            parse_float=_number,
+            parse_constant=_reject_constant,
+            object_pairs_hook=unique_keys,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
@@ -162,19 +221,23 @@ class App:
 
     # -- ASGI
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
-        """Serve one ASGI connection scope (HTTP and lifespan)."""
+        """Serve one ASGI connection scope (HTTP, lifespan, and WebSocket handshakes,
+        refused)."""
         if scope["type"] == "lifespan":
             await self._lifespan(receive, send)
             return
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             return
         t0 = time.perf_counter()
-        status, size = await self._http(scope, receive, send)
+        if scope["type"] == "http":
+            status, size = await self._http(scope, receive, send)
+        else:
+            status, size = await self._websocket(scope, receive, send)
         client = scope.get("client") or ("-", 0)
         ACCESS_LOG.info(
             '%s "%s %s" %d %d %.1fms',
             client[0],
-            scope.get("method", "-"),
+            scope.get("method", "WEBSOCKET"),
             _loggable(scope.get("path", "-")[:200]),
             status,
             size,
@@ -190,6 +253,22 @@ class App:
                 self.limiter.close()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+    async def _websocket(
+        self, scope: dict[str, Any], receive: Receive, send: Send
+    ) -> tuple[int, int]:
+        """A WebSocket handshake (the server offers none): a 404 problem document where
+        the server can answer a handshake with a response (the ASGI
+        ``websocket.http.response`` extension), else the handshake closed, which the
+        server answers 403.  An app that returned without either would have the server
+        log an error and answer 500."""
+        path: str = scope.get("path", "")
+        await receive()  # websocket.connect
+        if "websocket.http.response" in (scope.get("extensions") or {}):
+            error = ApiError(404, None, f"no WebSocket endpoint {path[:100]}")
+            return await self._problem(send, path, error, kind="websocket.http")
+        await send({"type": "websocket.close", "code": 1008})
+        return 403, 0
 
     async def _http(
         self, scope: dict[str, Any], receive: Receive, send: Send
@@ -224,6 +303,7 @@ class App:
             body: dict[str, Any] | None = None
             if route.body and method == "POST":
                 _check_media_type(headers)
+                _check_coding(headers)
                 declared = headers.get(b"content-length")
                 try:
                     length = int(declared) if declared is not None else None
@@ -248,23 +328,18 @@ class App:
 
     @staticmethod
     async def _problem(
-        send: Send, path: str, exc: ApiError, head: bool = False
+        send: Send, path: str, exc: ApiError, head: bool = False, kind: str = "http"
     ) -> tuple[int, int]:
         data = json.dumps(exc.body(path)).encode()
         extra = [(k.encode(), v.encode()) for k, v in exc.headers.items()]
         ctype = b"application/problem+json"
-        return await _send(send, exc.status, data, ctype, extra, head=head)
+        return await _send(send, exc.status, data, ctype, extra, head=head, kind=kind)
 
     def _route(self, path: str, method: str) -> tuple[_Route, Handler, tuple[Any, ...]]:
         route = self._routes.get(path)
         if route is not None:
             if method != route.method:
-                raise ApiError(
-                    405,
-                    None,
-                    f"{path} takes {route.method}",
-                    headers={"allow": route.method},
-                )
+                raise _not_allowed(path, route.method)
             return route, route.handler, ()
         m = _GAME.match(path)
         if m is None:
@@ -272,7 +347,7 @@ class App:
         sid, tail = m.group(1), m.group(2)
         want = "GET" if tail is None else "POST"
         if method != want:
-            raise ApiError(405, None, f"{path[:100]} takes {want}", headers={"allow": want})
+            raise _not_allowed(path, want)
         store = self.sessions
 
         def call(*body: dict[str, Any]) -> dict[str, Any]:
@@ -294,7 +369,7 @@ class App:
         if item is None:
             raise ApiError(404, None, f"no page {path[:100]}")
         if method not in ("GET", "HEAD"):
-            raise ApiError(405, None, f"{path[:100]} takes GET", headers={"allow": "GET"})
+            raise _not_allowed(path, "GET")
         return await _send(send, 200, item[0], item[1], head=method == "HEAD")
 
 
@@ -305,7 +380,9 @@ async def _send(
     ctype: bytes,
     extra: list[tuple[bytes, bytes]] | None = None,
     head: bool = False,
+    kind: str = "http",
 ) -> tuple[int, int]:
+    """Send one response (``kind``: ``websocket.http`` answers a WebSocket handshake)."""
     headers = [
         (b"content-type", ctype),
         (b"content-length", str(len(data)).encode()),
@@ -313,8 +390,8 @@ async def _send(
         *_SECURITY,
         *(extra or []),
     ]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": b"" if head else data})
+    await send({"type": f"{kind}.response.start", "status": status, "headers": headers})
+    await send({"type": f"{kind}.response.body", "body": b"" if head else data})
     return status, len(data)
 
 

@@ -58,26 +58,44 @@ def get_obj(body: Any, name: str, default: Any = _MISSING, prefix: str = "") -> 
 
 
 def _sized(
-    body: Mapping[str, Any], name: str, default: Any, max_len: int, kind_: type, what: str
+    body: Mapping[str, Any],
+    name: str,
+    default: Any,
+    max_len: int,
+    kind_: type,
+    what: str,
+    prefix: str = "",
 ) -> Any:
     """A str or list field (``kind_``) of at most ``max_len`` characters or items."""
-    value = _get(body, name, default, name)
+    path = _path(prefix, name)
+    value = _get(body, name, default, path)
     if value is default:
         return value
     if not isinstance(value, kind_):
-        raise ApiError(400, name, f"{name} must be {what}, got {kind(value)}")
+        raise ApiError(400, path, f"{path} must be {what}, got {kind(value)}")
     size = len(value) if isinstance(value, (str, list)) else 0
     if size > max_len:
         unit = "characters" if kind_ is str else "items"
-        raise ApiError(400, name, f"{name} has {size} {unit}, at most {max_len}")
+        raise ApiError(400, path, f"{path} has {size} {unit}, at most {max_len}")
     return value
 
 
 def get_str(
-    body: Mapping[str, Any], name: str, default: Any = _MISSING, max_len: int = 1000
+    body: Mapping[str, Any],
+    name: str,
+    default: Any = _MISSING,
+    max_len: int = 1000,
+    prefix: str = "",
 ) -> Any:
-    """A string field of at most ``max_len`` characters."""
-    return _sized(body, name, default, max_len, str, "a string")
+    """A string field of at most ``max_len`` characters (``prefix``: the object
+    holding it, for the field's name in an error).
+
+    >>> get_str({"rules": 5}, "rules", prefix="observation")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: observation.rules must be a string, got a number
+    """
+    return _sized(body, name, default, max_len, str, "a string", prefix)
 
 
 def get_list(

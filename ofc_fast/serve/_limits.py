@@ -4,6 +4,8 @@ front of it, 503 with ``Retry-After`` beyond).
 
 >>> key_ok(b"Bearer s3cret-key", "s3cret-key"), key_ok(b"Bearer nope", "s3cret-key")
 (True, False)
+>>> key_ok(b"bearer s3cret-key", "s3cret-key"), key_ok(b"Basic s3cret-key", "s3cret-key")
+(True, False)
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ _T = TypeVar("_T")
 
 
 def key_ok(authorization: bytes | None, key: str) -> bool:
-    """True when an ``Authorization`` header carries ``Bearer <key>``; the comparison
-    takes the same time wherever the first difference is."""
-    want = b"Bearer " + key.encode("utf-8")
-    got = authorization or b""
-    return hmac.compare_digest(got, want)
+    """True when an ``Authorization`` header carries ``Bearer <key>``: the scheme in
+    any case, then one or more spaces (RFC 9110, 11.4); the key's comparison takes the
+    same time wherever the first difference is."""
+    scheme, _, token = (authorization or b"").partition(b" ")
+    right = hmac.compare_digest(token.lstrip(b" "), key.encode("utf-8"))
+    return scheme.lower() == b"bearer" and right
 
 
 async def read_body(

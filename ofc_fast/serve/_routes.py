@@ -25,8 +25,9 @@ from ..game import Move
 from ..ranking import category, describe, rank
 from ..rules import observation_rules
 from ..scoring.settlement import settle
-from ..search import Advice, advise, make_observation
+from ..search import Advice, advise, make_observation, rows_of
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
+from ..table import check_stacks
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from ._problems import ApiError, at_field
@@ -51,10 +52,13 @@ _HAND_TEXT = 64
 """Characters of card text in one hand of ``/v1/evaluate`` ("10s 10h 10d 10c 9s": 18)."""
 
 
-def get_rules(body: Mapping[str, Any], default: str = "pineapple") -> rules_mod.RuleSet:
-    """The ``rules`` field: a preset name (``ofc-fast rules`` lists them)."""
-    name = get_str(body, "rules", default, 64)
-    with at_field("rules"):
+def get_rules(
+    body: Mapping[str, Any], default: str = "pineapple", prefix: str = ""
+) -> rules_mod.RuleSet:
+    """The ``rules`` field: a preset name (``ofc-fast rules`` lists them); ``prefix``:
+    the object holding it (``observation``), for the field's name in an error."""
+    name = get_str(body, "rules", default, 64, prefix)
+    with at_field(f"{prefix}.rules" if prefix else "rules"):
         return rules_mod.get(name)
 
 
@@ -133,8 +137,19 @@ def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict
         if not isinstance(o, str) or len(o) > 200:
             raise ApiError(400, f"opponents[{i}]", "each opponent is a board text")
     dead = get_str(body, "dead", "", 400)
+    # each text parsed under its own name, so that a bad card names its field
     with at_field("board"):
-        return make_observation(rules, board, dealt, opponents, dead)
+        own = rows_of(board)
+    others = []
+    for i, o in enumerate(opponents):
+        with at_field(f"opponents[{i}]"):
+            others.append(rows_of(o))
+    with at_field("dealt"):
+        cards = parse_cards(dealt)
+    with at_field("dead"):
+        out = parse_cards(dead)
+    with at_field("board"):  # the position as a whole (a card seen twice, ...)
+        return make_observation(rules, own, cards, others, out)
 
 
 def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
@@ -161,11 +176,13 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     obs_in = get_obj(body, "observation", None)
     if obs_in is not None:
         obs = observation_from_json(obs_in)
-        if "rules" not in body and obs.get("rule_set") is not None:
+        if "rules" in body:
+            rules = get_rules(body)
+        elif obs.get("rule_set") is not None:
             with at_field("observation.rule_set"):  # a game of rules that are no preset
                 rules = observation_rules(obs)
         else:
-            rules = get_rules(body, str(obs.get("rules") or "pineapple")[:64])
+            rules = get_rules(obs, prefix="observation")
         where = "observation"
     else:
         rules = get_rules(body)
@@ -272,6 +289,8 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
     boards = _boards(body, 2)
     button = get_int(body, "button", 0, 0, len(boards) - 1)
     stacks = get_list(body, "stacks", None, 4)
+    with at_field("stacks"):  # named here: settle's own check would name the boards
+        check_stacks(stacks, len(boards))
     with at_field("boards"):
         result = settle(boards, rules, button=button, stacks=stacks)
         evals = [b.evaluate(rules) for b in boards]

@@ -66,6 +66,7 @@ class GameSession:
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
         self.you = you
+        self.seeded = seed is not None  # the client's own seed, its to know
         self.seats: list[str] = ["you"] * players
         self.bots: dict[int, Bot] = {}
         for i, seat in enumerate(others):
@@ -98,7 +99,12 @@ class GameSession:
             del self.events[:-_MAX_EVENTS]
         if g.is_over and self.last_record is None:
             self.match.record(g)
-            self.last_record = deal_record(g, self.match.hands_played - 1, self.seats)
+            record = deal_record(g, self.match.hands_played - 1, self.seats)
+            if not self.seeded:  # the server's: a deal's seed gives the match's (the
+                # mix that derives it is invertible), so every later deal; the deck
+                # alone replays the deal
+                record["history"]["seed"] = None
+            self.last_record = record
 
     def play(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /v1/games/{id}/moves``: the client's move (``move``: the JSON of
