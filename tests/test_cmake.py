@@ -105,6 +105,23 @@ def test_install_lays_out_headers_libraries_and_the_package(installed: Path) -> 
     assert headers == public
 
 
+def test_installed_package_names_no_path_of_the_build_machine(installed: Path) -> None:
+    """The exported targets are relocatable: every path in them is under the install
+    prefix (``${_IMPORT_PREFIX}``) and libraries such as libm are linked by name, so
+    the package works when copied to a machine whose libm lies elsewhere."""
+    package = next(
+        p / "cmake" / "ofc_fast"
+        for p in (installed / "lib", installed / "lib64")
+        if (p / "cmake" / "ofc_fast").is_dir()
+    )
+    for targets in package.glob("ofc_fastTargets*.cmake"):
+        text = targets.read_text(encoding="utf-8")
+        for prop in re.findall(r'INTERFACE_[A-Z_]+ "([^"]*)"', text):
+            for item in prop.split(";"):
+                assert not os.path.isabs(item), f"{targets.name}: {item}"
+        assert str(installed) not in text, targets.name
+
+
 def test_every_installed_header_compiles_on_its_own(
     installed: Path, tmp_path: Path
 ) -> None:
