@@ -122,6 +122,52 @@ def test_installed_package_names_no_path_of_the_build_machine(installed: Path) -
         assert str(installed) not in text, targets.name
 
 
+_OLD_CTEST = """\
+#!/bin/sh
+# ctest as CMake 3.16-3.19 has it: no --test-dir (CTest 3.20); runs the tests of the
+# current directory
+for a in "$@"; do
+    [ "$a" = --test-dir ] && { echo "ctest: unknown argument $a" >&2; exit 1; }
+done
+pwd >> "$CTEST_LOG"
+"""
+
+_QUIET_CMAKE = """\
+#!/bin/sh
+# cmake that only makes the build directory it is given (-B dir)
+while [ $# -gt 0 ]; do
+    [ "$1" = -B ] && mkdir -p "$2"
+    shift
+done
+exit 0
+"""
+
+
+def test_c_test_script_runs_with_the_oldest_cmake_it_names(tmp_path: Path) -> None:
+    """tests/c/run.sh says it needs cmake >= 3.16: it runs CTest in each build
+    directory with the options of that version (``ctest --test-dir`` is CTest 3.20's)."""
+    script = ROOT / "tests" / "c" / "run.sh"
+    assert "cmake >= 3.16" in script.read_text(encoding="utf-8")
+    bin_dir, out = tmp_path / "bin", tmp_path / "out"
+    bin_dir.mkdir()
+    (bin_dir / "cmake").write_text(_QUIET_CMAKE)
+    (bin_dir / "ctest").write_text(_OLD_CTEST)
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    log = tmp_path / "ctest.log"
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "CTEST_LOG": str(log),
+    }
+    done = subprocess.run(
+        ["bash", str(script), str(out)], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = [Path(line).resolve() for line in log.read_text().split()]
+    assert ran == [(out / name).resolve() for name in ("optimised", "asan-ubsan", "tsan")]
+
+
 def test_every_installed_header_compiles_on_its_own(
     installed: Path, tmp_path: Path
 ) -> None:
