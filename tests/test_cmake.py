@@ -208,6 +208,67 @@ def test_find_package_gives_static_and_shared_targets(
         assert "libofc_fast.so" in needed.stdout
 
 
+_CXX_CONSUMER = """\
+{includes}
+#include <cstdio>
+
+static ofc_game_rules rules;
+static ofc_game_result result;
+static ofc_vmodel model;
+static ofc_vecenv_slot slot;
+static uint8_t enc[OFC_ENC_SIZE];
+static float features[OFC_FEAT_SIZE];
+
+int main()
+{{
+    ofc_game game;
+    ofc_rng rng = {{7, 0}};
+    ofc_search_model search = ofc_search_model();
+    if (ofc_game_rules_init_pineapple(&rules) != OFC_OK ||
+        ofc_game_init(&rules, &game, 3, 0, 0, 42, 0) != OFC_OK ||
+        ofc_game_playout(&game, &rng, 0) != OFC_OK ||
+        ofc_game_result_get(&rules, &game, 0, 0, &result) != OFC_OK ||
+        ofc_search_model_check(&search) != OFC_OK ||
+        ofc_vm_parse(0, 0, &model) != OFC_E_MODEL_TRUNCATED ||
+        ofc_vecenv_config_check(0) != OFC_E_RULES || ofc_value_ctx_check(0) == OFC_OK ||
+        ofc_heur_model_check(0) != OFC_E_VALUE || ofc_fl_rules_check(0) != OFC_E_RULES ||
+        ofc_table_rules_init(0) != OFC_E_VALUE ||
+        ofc_features_slots(&slot, 0, 0, enc, features) != OFC_OK ||
+        ofc_rank5_unchecked(51, 47, 43, 39, 35) == 0)
+        return 1;
+    std::printf("%d %s\\n", result.net[0] + result.net[1] + result.net[2],
+                ofc_natural_name(0));
+    return 0;
+}}
+"""
+
+
+def test_a_cxx_program_uses_the_installed_headers_and_library(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The headers promise C++ programs too: every installed header in one C++
+    translation unit (strict warnings), a call into each header's functions linked
+    against the installed static library (C linkage: extern "C" in each header)."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler: install g++")
+    include = installed / "include" / "ofc_fast"
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    headers = sorted(h.name for h in include.glob("*.h"))
+    src = tmp_path / "app.cpp"
+    src.write_text(
+        _CXX_CONSUMER.format(includes="\n".join(f'#include "{h}"' for h in headers))
+    )
+    exe = tmp_path / "app"
+    subprocess.run(
+        [cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{include}",
+         str(src), str(lib / "libofc_fast.a"), "-lm", "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True)
+    assert out.stdout.split()[0] == "0"  # the nets of a deal add up to zero
+
+
 def test_find_package_refuses_an_incompatible_version(
     installed: Path, tmp_path: Path
 ) -> None:
