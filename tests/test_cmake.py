@@ -124,11 +124,8 @@ def test_installed_package_names_no_path_of_the_build_machine(installed: Path) -
 
 _OLD_CTEST = """\
 #!/bin/sh
-# ctest as CMake 3.16-3.19 has it: no --test-dir (CTest 3.20); runs the tests of the
-# current directory
-for a in "$@"; do
-    [ "$a" = --test-dir ] && { echo "ctest: unknown argument $a" >&2; exit 1; }
-done
+# ctest as CMake 3.16-3.19 has it: no --test-dir (CTest 3.20), an option it ignores
+# without a word; it runs the tests of the current directory (none: success)
 pwd >> "$CTEST_LOG"
 """
 
