@@ -105,6 +105,66 @@ def test_install_lays_out_headers_libraries_and_the_package(installed: Path) -> 
     assert headers == public
 
 
+def test_installed_package_names_no_path_of_the_build_machine(installed: Path) -> None:
+    """The exported targets are relocatable: every path in them is under the install
+    prefix (``${_IMPORT_PREFIX}``) and libraries such as libm are linked by name, so
+    the package works when copied to a machine whose libm lies elsewhere."""
+    package = next(
+        p / "cmake" / "ofc_fast"
+        for p in (installed / "lib", installed / "lib64")
+        if (p / "cmake" / "ofc_fast").is_dir()
+    )
+    for targets in package.glob("ofc_fastTargets*.cmake"):
+        text = targets.read_text(encoding="utf-8")
+        for prop in re.findall(r'INTERFACE_[A-Z_]+ "([^"]*)"', text):
+            for item in prop.split(";"):
+                assert not os.path.isabs(item), f"{targets.name}: {item}"
+        assert str(installed) not in text, targets.name
+
+
+_OLD_CTEST = """\
+#!/bin/sh
+# ctest as CMake 3.16-3.19 has it: no --test-dir (CTest 3.20), an option it ignores
+# without a word; it runs the tests of the current directory (none: success)
+pwd >> "$CTEST_LOG"
+"""
+
+_QUIET_CMAKE = """\
+#!/bin/sh
+# cmake that only makes the build directory it is given (-B dir)
+while [ $# -gt 0 ]; do
+    [ "$1" = -B ] && mkdir -p "$2"
+    shift
+done
+exit 0
+"""
+
+
+def test_c_test_script_runs_with_the_oldest_cmake_it_names(tmp_path: Path) -> None:
+    """tests/c/run.sh says it needs cmake >= 3.16: it runs CTest in each build
+    directory with the options of that version (``ctest --test-dir`` is CTest 3.20's)."""
+    script = ROOT / "tests" / "c" / "run.sh"
+    assert "cmake >= 3.16" in script.read_text(encoding="utf-8")
+    bin_dir, out = tmp_path / "bin", tmp_path / "out"
+    bin_dir.mkdir()
+    (bin_dir / "cmake").write_text(_QUIET_CMAKE)
+    (bin_dir / "ctest").write_text(_OLD_CTEST)
+    for tool in bin_dir.iterdir():
+        tool.chmod(0o755)
+    log = tmp_path / "ctest.log"
+    env = {
+        **os.environ,
+        "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        "CTEST_LOG": str(log),
+    }
+    done = subprocess.run(
+        ["bash", str(script), str(out)], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = [Path(line).resolve() for line in log.read_text().split()]
+    assert ran == [(out / name).resolve() for name in ("optimised", "asan-ubsan", "tsan")]
+
+
 def test_every_installed_header_compiles_on_its_own(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -143,6 +203,67 @@ def test_find_package_gives_static_and_shared_targets(
     )
     if needed.returncode == 0:
         assert "libofc_fast.so" in needed.stdout
+
+
+_CXX_CONSUMER = """\
+{includes}
+#include <cstdio>
+
+static ofc_game_rules rules;
+static ofc_game_result result;
+static ofc_vmodel model;
+static ofc_vecenv_slot slot;
+static uint8_t enc[OFC_ENC_SIZE];
+static float features[OFC_FEAT_SIZE];
+
+int main()
+{{
+    ofc_game game;
+    ofc_rng rng = {{7, 0}};
+    ofc_search_model search = ofc_search_model();
+    if (ofc_game_rules_init_pineapple(&rules) != OFC_OK ||
+        ofc_game_init(&rules, &game, 3, 0, 0, 42, 0) != OFC_OK ||
+        ofc_game_playout(&game, &rng, 0) != OFC_OK ||
+        ofc_game_result_get(&rules, &game, 0, 0, &result) != OFC_OK ||
+        ofc_search_model_check(&search) != OFC_OK ||
+        ofc_vm_parse(0, 0, &model) != OFC_E_MODEL_TRUNCATED ||
+        ofc_vecenv_config_check(0) != OFC_E_RULES || ofc_value_ctx_check(0) == OFC_OK ||
+        ofc_heur_model_check(0) != OFC_E_VALUE || ofc_fl_rules_check(0) != OFC_E_RULES ||
+        ofc_table_rules_init(0) != OFC_E_VALUE ||
+        ofc_features_slots(&slot, 0, 0, enc, features) != OFC_OK ||
+        ofc_rank5_unchecked(51, 47, 43, 39, 35) == 0)
+        return 1;
+    std::printf("%d %s\\n", result.net[0] + result.net[1] + result.net[2],
+                ofc_natural_name(0));
+    return 0;
+}}
+"""
+
+
+def test_a_cxx_program_uses_the_installed_headers_and_library(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The headers promise C++ programs too: every installed header in one C++
+    translation unit (strict warnings), a call into each header's functions linked
+    against the installed static library (C linkage: extern "C" in each header)."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler: install g++")
+    include = installed / "include" / "ofc_fast"
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    headers = sorted(h.name for h in include.glob("*.h"))
+    src = tmp_path / "app.cpp"
+    src.write_text(
+        _CXX_CONSUMER.format(includes="\n".join(f'#include "{h}"' for h in headers))
+    )
+    exe = tmp_path / "app"
+    subprocess.run(
+        [cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{include}",
+         str(src), str(lib / "libofc_fast.a"), "-lm", "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    out = subprocess.run([str(exe)], check=True, capture_output=True, text=True)
+    assert out.stdout.split()[0] == "0"  # the nets of a deal add up to zero
 
 
 def test_find_package_refuses_an_incompatible_version(

@@ -297,8 +297,8 @@ int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
  * @param k       discards (0..n-1; not 1 or 2 when n is 5).
  * @param action  0..OFC_ACTION_SPACE-1.
  * @param dest    receives n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
- * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k) or (n, k)
- *         has no ids (rows' room is not checked here). */
+ * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k), (n, k)
+ *         has no ids or dest is NULL (rows' room is not checked here). */
 int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5]);
 
 /*! @brief The action id of destinations (inverse of ofc_action_decode()).
@@ -306,7 +306,7 @@ int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[
  * @param k     discards (0..n-1; not 1 or 2 when n is 5).
  * @param dest  n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
  * @return the id, or OFC_E_DISCARDS / OFC_E_DESTINATION when dest does not fit (n, k),
- *         OFC_E_ACTION when (n, k) has no ids. */
+ *         OFC_E_ACTION when (n, k) has no ids or dest is NULL. */
 int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
 
 /*! @brief Legal action ids of any normal decision, from its shape alone.

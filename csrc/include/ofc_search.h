@@ -162,7 +162,9 @@ typedef struct ofc_search_seat {
     uint8_t in_fl;       /* 0, or 13..17: a Fantasyland hand of that many cards (the
                           * stay rule applies to its board) */
     uint8_t rounds;      /* decisions still to come (the searcher: after the pending one) */
-    uint8_t round_n[OFC_SEARCH_MAX_ROUNDS]; /* cards of each, in order */
+    uint8_t round_n[OFC_SEARCH_MAX_ROUNDS]; /* cards of each, in order (1..17; 1..5
+                                             * before the last where the rollouts
+                                             * play them round by round) */
     uint8_t round_k[OFC_SEARCH_MAX_ROUNDS]; /* discards of each */
 } ofc_search_seat;
 
@@ -250,7 +252,10 @@ int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  * @param sum      n_actions sums: value of each move added per sample;
  * @param sum_sq   n_actions sums of squared values (may be NULL).
  * @return OFC_OK; OFC_E_RULES, OFC_E_VALUE (NULL pointers, bad policy), OFC_E_ACTION
- *         (an id that is not legal here) or the errors of ofc_search_pos_check(). */
+ *         (an id that is not legal here), OFC_E_COUNT (a round of more than 5 cards
+ *         before a seat's last one where it is played round by round: the searcher's
+ *         under OFC_COMPLETE_SEQUENTIAL, the others' with m->opp_self) or the errors
+ *         of ofc_search_pos_check(). */
 int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const ofc_ev_tables *ev, const ofc_search_model *m,
                             const ofc_search_pos *pos, const uint8_t *actions,

@@ -170,7 +170,8 @@ typedef struct ofc_vecenv_config {
     uint8_t learner;             /* the agent's seat (not used by OFC_VE_SELF) */
     uint8_t button_frozen;       /* 1: the button stays for a Fantasyland deal */
     uint8_t autoreset;           /* 1: a finished deal is followed by the next one */
-    uint8_t lowball;             /* 1: a 2-7 middle (encoded) */
+    uint8_t lowball;             /* 1: a 2-7 middle (encoded): the rules'
+                                  * scoring.middle_lowball, 0 or 1 */
     uint8_t reserved;            /* 0 */
 } ofc_vecenv_config;
 
@@ -203,7 +204,8 @@ typedef struct ofc_vecenv_out {
 
 /*! @brief Fill a configuration with defaults: self-play, Fantasyland by the solver
  * without tie-break tables, stay values 0, no shaping, autoreset, learner 0, the
- * button moving after every deal (set button_frozen to freeze it for Fantasyland).
+ * button moving after every deal (set button_frozen to freeze it for Fantasyland),
+ * lowball from the rules.
  * @param c         the configuration to fill.
  * @param rules     the rules (kept by pointer; must outlive c).
  * @param num_envs  environments.
@@ -221,8 +223,8 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
  * @return OFC_OK; OFC_E_RULES (NULL rules, classic, bad field), OFC_E_SEATS (players,
  *         learner), OFC_E_DECK (players x the most cards a seat can be dealt in a
  *         deal, a Fantasyland hand included, is over 52), OFC_E_VALUE (opponents,
- *         fantasyland, a flag or a stay value out of range, shaping not finite),
- *         OFC_E_COUNT (num_envs 0). */
+ *         fantasyland, a flag or a stay value out of range, lowball not the rules'
+ *         2-7 middle, shaping not finite), OFC_E_COUNT (num_envs 0). */
 int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 
 /*! @brief Start environments first .. first+count-1 and write their outputs (rewards,

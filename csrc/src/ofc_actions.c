@@ -74,9 +74,7 @@ int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[
 int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5])
 {
     uint32_t disc = 0, nd = 0, code = 0, ofc_gm_place = 1, ci, i, total;
-    if (n < 1 || n > 5 || k >= n || dest == NULL)
-        return OFC_E_DISCARDS;
-    if (!shape_ok(n, k))
+    if (!shape_ok(n, k) || dest == NULL)
         return OFC_E_ACTION;
     for (i = 0; i < n; i++) {
         if (dest[i] > OFC_DISCARD)

@@ -123,6 +123,9 @@ static int plays_random(const env *e, ofc_rng *rng)
 
 /* ------------------------------------------------------------ sequential */
 
+/* Cards of a round placed one option at a time (seq_round()): a normal decision. */
+#define SEQ_ROUND_CARDS 5
+
 /* The learned value of a board of the searcher (m->value set; see Learned value in
  * the header): every card but the board and the `live` ones is out of the deck. */
 static double seq_learned(const env *e, const uint8_t b[13], uint64_t live, int players,
@@ -156,7 +159,7 @@ static void seq_round(const env *e, uint8_t board[13], const uint8_t *cards, int
                       const uint8_t *fake, int left, const uint8_t *rn, const uint8_t *rk,
                       int in_fl, uint64_t live, int players)
 {
-    uint8_t best[13], kept[5], b[13];
+    uint8_t best[13], kept[SEQ_ROUND_CARDS], b[13];
     uint32_t dm = k ? (1u << k) - 1u : 0u, full = (1u << n) - 1u;
     int have = 0, i;
     double best_v = 0;
@@ -259,6 +262,24 @@ static void complete_seq(cx *c, const env *e, const ofc_search_pos *pos,
              s->round_k + (rounds ? rounds - 1 : 0), s->in_fl, OFC_COMPLETE_BEST);
 }
 
+/* Whether seat p's rounds fit the play of the rollouts: the rounds complete_seq()
+ * places one by one (each but the last, for the searcher under SEQUENTIAL, for the
+ * others with m->opp_self) are normal decisions of at most SEQ_ROUND_CARDS cards. */
+static int seq_rounds_ok(const env *e, const ofc_search_pos *pos, int p, uint32_t policy)
+{
+    const ofc_search_seat *s = &pos->seats[p];
+    int i;
+    if (p == pos->seat ? policy != OFC_COMPLETE_SEQUENTIAL : !e->m->opp_self) {
+        return 1;
+    }
+    for (i = 0; i + 1 < s->rounds; i++) {
+        if (s->round_n[i] > SEQ_ROUND_CARDS) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* One other seat's board (not at random): as the searcher's sequential rollouts with
  * m->opp_self and `rng` (two rounds or more left), else by the completion policy
  * (for SEQUENTIAL: best with at most two rounds left, else fast; with `cap`, fast
@@ -351,6 +372,9 @@ int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl
     own = &pos->seats[pos->seat];
     mine = ofc_sx_seat_cards(own);
     for (p = 0; p < pos->players; p++) {
+        if (!seq_rounds_ok(&e, pos, p, policy)) {
+            return OFC_E_COUNT;
+        }
         need += ofc_sx_seat_cards(&pos->seats[p]);
     }
     for (i = 0; i < samples; i++) {

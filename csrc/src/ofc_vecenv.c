@@ -157,7 +157,8 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c)
     if (c->players * most_cards_per_seat(c->rules) > OFC_CARDS)
         return OFC_E_DECK; /* a deal of the match could need more than one deck */
     if (c->opponents > OFC_VE_EXTERNAL || c->fantasyland > OFC_VE_FL_DECISION
-        || c->button_frozen > 1 || c->autoreset > 1 || c->lowball > 1
+        || c->button_frozen > 1 || c->autoreset > 1
+        || c->lowball != (c->rules->scoring.middle_lowball != 0) /* the rules' */
         || !isfinite(c->shaping) || fabsf(c->shaping) > 1e6f)
         return OFC_E_VALUE;
     for (i = 0; i < 5; i++)
@@ -175,6 +176,7 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
     c->num_envs = num_envs;
     c->players = (uint8_t)(players <= 255 ? players : 255);
     c->autoreset = 1;
+    c->lowball = (uint8_t)(rules != NULL && rules->scoring.middle_lowball != 0);
     return ofc_vecenv_config_check(c);
 }
 

@@ -229,6 +229,17 @@ static void test_actions(void)
             }
     CHECK_EQ(test_cards("As Kd", back), 2); /* the shared card parser, as a sanity check */
     CHECK_EQ(back[0], 51);
+    /* a shape without ids (n outside 1..5, k >= n) or no dest is OFC_E_ACTION from
+     * both directions (encode said OFC_E_DISCARDS, "discards the wrong number") */
+    memset(dest, 0, sizeof dest);
+    CHECK_EQ(ofc_action_encode(0, 0, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_encode(6, 0, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_decode(6, 0, 0, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_encode(3, 3, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_decode(3, 3, 0, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_encode(3, 1, NULL), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_decode(3, 1, 0, NULL), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_encode(3, 1, dest), OFC_E_DISCARDS); /* a shape, no discard */
     CHECK_EQ(ofc_action_decode(3, 1, 27, dest), OFC_E_ACTION);
     CHECK_EQ(ofc_action_decode(3, 1, 19, dest), OFC_OK); /* ci 2: discard card 2 */
     CHECK_EQ(dest[2], OFC_DISCARD);

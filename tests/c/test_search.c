@@ -471,6 +471,64 @@ static void test_self_opponent(void)
                                  OFC_COMPLETE_SEQUENTIAL, 11, 0, 1, x, NULL), OFC_E_VALUE);
 }
 
+/* Heads-up on empty boards: the searcher places 1 card now, then its rounds `own`;
+ * seat 1 has its rounds `opp` (no discards: each list keeps 12 and 13 cards). */
+static void empty_position(ofc_search_pos *pos, const uint8_t *own, int n_own,
+                          const uint8_t *opp, int n_opp)
+{
+    int i;
+    memset(pos, 0, sizeof *pos);
+    pos->players = 2;
+    pos->n_dealt = 1;
+    pos->dealt[0] = 51;
+    for (i = 0; i < 2; i++) {
+        memset(pos->seats[i].board, OFC_NO_CARD, 13);
+    }
+    pos->seats[0].rounds = (uint8_t)n_own;
+    memcpy(pos->seats[0].round_n, own, (size_t)n_own);
+    pos->seats[1].rounds = (uint8_t)n_opp;
+    memcpy(pos->seats[1].round_n, opp, (size_t)n_opp);
+    pos->n_unseen = 51;
+    for (i = 0; i < 51; i++) {
+        pos->unseen[i] = (uint8_t)i;
+    }
+}
+
+/* The sequential policy places every round but a seat's last one option at a time,
+ * as a normal decision (at most 5 cards): a position with a longer round before a
+ * seat's last is refused there (it overflowed the round's kept cards on the stack,
+ * OFC_COMPLETE_SEQUENTIAL for the searcher, opp_self for the others); the other
+ * policies complete it as before, and 5-card rounds stay sequential. */
+static void test_sequential_long_round(void)
+{
+    const uint8_t six_six[2] = {6, 6}, twelve[1] = {12}, six_seven[2] = {6, 7},
+                  thirteen[1] = {13}, five_seven[2] = {5, 7}, five_eight[2] = {5, 8};
+    uint8_t act = 0;
+    double sum = 0, sq = 0;
+    ofc_search_model s = model;
+    ofc_search_pos pos;
+    uint32_t policy;
+    s.opp_self = 1;
+    empty_position(&pos, six_six, 2, thirteen, 1); /* the searcher: 6 cards, then 6 */
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, &act, 1,
+                                 OFC_COMPLETE_SEQUENTIAL, 3, 0, 2, &sum, &sq), OFC_E_COUNT);
+    for (policy = OFC_COMPLETE_FAST; policy <= OFC_COMPLETE_BEST; policy++) {
+        CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, &act, 1, policy, 3, 0, 2,
+                                     &sum, &sq), OFC_OK);
+    }
+    empty_position(&pos, twelve, 1, six_seven, 2); /* seat 1: 6 cards, then 7 */
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, &act, 1, OFC_COMPLETE_FAST, 3,
+                                 0, 2, &sum, &sq), OFC_E_COUNT);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &model, &pos, &act, 1,
+                                 OFC_COMPLETE_SEQUENTIAL, 3, 0, 2, &sum, &sq), OFC_OK);
+    empty_position(&pos, five_seven, 2, five_eight, 2); /* 5-card rounds: sequential */
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, &act, 1,
+                                 OFC_COMPLETE_SEQUENTIAL, 3, 0, 1, &sum, &sq), OFC_OK);
+}
+
 /* A learned value model of another feature set (or input count) than the library
  * computes is refused by the model check: before, it passed, and every board the
  * sequential rollouts valued by it counted silently as a foul. */
@@ -507,6 +565,7 @@ int main(void)
     test_rollouts_and_exact();
     test_random_opponent();
     test_self_opponent();
+    test_sequential_long_round();
     test_stats();
     test_value_model_feature_set();
     model.row_weight = NAN;

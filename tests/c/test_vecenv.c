@@ -253,6 +253,32 @@ static void test_config_deck(void)
     CHECK_EQ(ofc_vecenv_config_init(&c, &r, 4, 4, 0), OFC_E_DECK);
 }
 
+/* The encoding's 2-7 byte (780 + 42) is the rules' 2-7 middle: ofc_vecenv_config_init
+ * takes it from them (it wrote 0 for 2-7 rules, so every observation and feature
+ * vector said "not 2-7"), and ofc_vecenv_config_check refuses a flag that disagrees
+ * with them. */
+static void test_config_lowball(void)
+{
+    static env e;
+    ofc_game_rules low = pineapple;
+    ofc_vecenv_config c;
+    uint32_t i;
+    low.scoring.middle_lowball = 1;
+    low.scoring.lowball_limit = 1000;
+    CHECK_EQ(ofc_game_rules_check(&low), OFC_OK);
+    env_init(&e, &low, 2, 5);
+    CHECK_EQ(e.c.lowball, 1);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (i = 0; i < N; i++)
+        CHECK_EQ(e.obs[i][OFC_ENC_PLANES * 52 + 42], 1);
+    e.c.lowball = 0;
+    CHECK_EQ(ofc_vecenv_config_check(&e.c), OFC_E_VALUE);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &pineapple, 4, 2, 0), OFC_OK);
+    CHECK_EQ(c.lowball, 0);
+    c.lowball = 1;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
+}
+
 static void test_config(void)
 {
     ofc_vecenv_config c;
@@ -275,6 +301,7 @@ static void test_config(void)
     c.stay_value[2] = 0;
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_OK);
     test_config_deck();
+    test_config_lowball();
     CHECK(ofc_encoding_scale(0) == 1.0f);
     CHECK(ofc_encoding_scale(780 + 12) == 1.0f / 17.0f);
     CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);
