@@ -32,6 +32,7 @@ DISTRIBUTION = {
     "selenium": "selenium",
     "treys": "treys",
     "uvicorn": "uvicorn",
+    "wsproto": "wsproto",  # uvicorn's WebSockets: the handshake test of test_serve_api
 }
 # Provided elsewhere: a dependency of the package itself, or another extra whose own CI
 # step installs it (the Ray tests: the ray extra).
