@@ -472,3 +472,41 @@ def test_bench_json_like_every_subcommand(
     code, out, _ = run(capsys, *BENCH_TINY, "--json", str(path))
     assert code == 0 and "agreement: all OK" in out
     assert json.loads(path.read_text())["params"] == doc["params"]
+
+
+# ------------------------------------------------------- a reader gone away
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rules"],
+        ["eval", "As Ks Qs Js Ts"],
+        ["play", "--hands", "2", "--bots", "random", "--seed", "1"],
+    ],
+    ids=["rules", "eval", "play"],
+)
+def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -> None:
+    """``ofc-fast rules | head -1``: the reader of standard output is gone when
+    the command writes.  That ended in a BrokenPipeError (``ofc-fast: error:
+    [Errno 32] Broken pipe``, exit status 2, or "Exception ignored" at the exit);
+    a command stopped by SIGPIPE in a shell ends quietly with 128 + 13."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first line is written
+    env = dict(os.environ)
+    package_root = str(Path(ofc.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=env,
+        )
+    finally:
+        os.close(write_end)
+    assert proc.stderr == ""
+    assert proc.returncode == 128 + signal.SIGPIPE

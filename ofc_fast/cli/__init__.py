@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -85,7 +86,49 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``ofc-fast`` command line; returns the exit status."""
+    """Run the ``ofc-fast`` command line; returns the exit status.
+
+    A reader of standard output that goes away early (``ofc-fast rules | head -1``)
+    ends any subcommand quietly with :data:`EXIT_READER_GONE`, as a command that
+    SIGPIPE stops in a shell, instead of a BrokenPipeError."""
+    try:
+        try:
+            return _run(argv)
+        finally:
+            if sys.stdout is not None:  # the output still buffered: a gone reader
+                sys.stdout.flush()  # shows here rather than at the exit
+    except BrokenPipeError as exc:
+        if not _reader_gone():  # another pipe (a bot's), not standard output
+            print(f"ofc-fast: error: {exc}", file=sys.stderr)
+            return 2
+        # what is left in the buffer is flushed at the exit: into /dev/null
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return EXIT_READER_GONE
+
+
+EXIT_READER_GONE = 128 + 13
+"""The exit status when the reader of standard output went away: 128 + SIGPIPE."""
+
+
+def _reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader has gone away (an error on
+    it); True where that cannot be asked (no ``select.poll``)."""
+    if sys.stdout is None:
+        return False
+    try:
+        import select
+
+        poller = select.poll()
+    except (ImportError, AttributeError):  # pragma: no cover - Windows
+        return True
+    poller.register(sys.stdout.fileno(), select.POLLOUT)
+    return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """:func:`main` but for a reader of standard output gone away."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:  # everything after "bench" (--help too) is the bench's
@@ -101,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ofc-fast: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # main's: the reader of standard output may have gone away
     except OfcError as exc:
         print(f"ofc-fast: error: {exc}", file=sys.stderr)
         return 2
