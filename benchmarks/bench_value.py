@@ -50,6 +50,7 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.timing import at_least
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -203,7 +204,7 @@ def play(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=200, help="deal pairs")
+    ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--budget", type=float, default=0.04, help="search seconds/decision")
@@ -221,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="C",
         help="also play bot C in A's place on the same deals; print A less C",
     )
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--workers", type=at_least(1), default=1)
     ap.add_argument("--json", metavar="PATH", help="write every figure here")
     args = ap.parse_args(argv)
     a, _, b = args.match.partition(":")

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = ["TARGETS", "main"]
+__all__ = ["TARGETS", "at_least", "main"]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
 """docs/design.md performance targets, ns per hand / pair (the C-loop ones are
@@ -88,6 +88,35 @@ def rate_text(per_s: float) -> str:
         if per_s >= div:
             return f"{per_s / div:.1f} {suffix}"
     return f"{per_s:.0f} "
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """The argparse ``type=`` of a count option (``--reps``, ``--deals``): a whole
+    number of at least ``minimum``.  Anything else is refused by argparse, exit
+    status 2, with a message naming the option, before a statistic of no run (a
+    median of nothing, a rate per zero deals) ends in a traceback.  ``ofc-fast
+    bench`` and the scripts in benchmarks/ read their counts with it.
+
+    >>> at_least(1)("3")
+    3
+    >>> at_least(1)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at least 1, got 0
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, got {text!r}"
+            ) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
 
 
 def machine_info() -> dict[str, Any]:
@@ -241,13 +270,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=int,
+        type=at_least(1),
         default=None,
         help="hands (and board pairs) to time (default 200000; --quick 20000)",
     )
     ap.add_argument(
         "--reps",
-        type=int,
+        type=at_least(1),
         default=None,
         help="repetitions per row, median and min reported (default 7; --quick 3)",
     )
@@ -282,9 +311,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         args.n = 20_000 if args.quick else 200_000
     if args.reps is None:
         args.reps = 3 if args.quick else 7
-    for name in ("n", "reps"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name} must be >= 1")
     return args
 
 

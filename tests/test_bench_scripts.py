@@ -1,0 +1,58 @@
+"""The scripts in benchmarks/ refuse a degenerate count (``--pairs 0``, ``--reps 0``,
+``--deals 0``) as argparse does, exit status 2 and a message naming the option,
+instead of a traceback from a statistic of no run (a median of nothing, a rate per
+zero deals)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from scripts import checkout_script
+
+ZERO_COUNTS = [
+    ("bench_arena.py", "--hands", "0"),
+    ("bench_env.py", "--repeats", "0"),
+    ("bench_game.py", "--deals", "0"),
+    ("bench_parallel.py", "--empty", "0"),
+    ("bench_python.py", "--n", "0"),
+    ("bench_score_pair.py", "--reps", "0"),
+    ("bench_search.py", "--random-deals", "-1"),
+    ("bench_search.py", "--reps", "0"),
+    ("bench_solver.py", "--hands", "0"),
+    ("bench_value.py", "--pairs", "0"),
+    ("opponent_rows.py", "--deals", "0"),
+    ("probe_strength.py", "--fl-deals", "0"),
+    ("value_bias.py", "--pairs", "0"),
+]
+
+
+@pytest.mark.parametrize(("script", "option", "value"), ZERO_COUNTS)
+def test_a_degenerate_count_is_an_argparse_error(
+    script: str,
+    option: str,
+    value: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_value.py --pairs 0`` ended in ``StatisticsError: fmean requires at
+    least one data point``, ``bench_game.py --deals 0`` in a ZeroDivisionError."""
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.setattr(sys, "argv", [script, option, value])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument {option}: must be at least " in err
+    assert f"got {value}" in err and "Traceback" not in err
+
+
+def test_a_count_that_is_not_a_number_names_the_option(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    module = checkout_script("benchmarks/bench_score_pair.py")
+    monkeypatch.setattr(sys, "argv", ["bench_score_pair.py", "--reps", "many"])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    assert "argument --reps: expected a whole number, got 'many'" in capsys.readouterr().err
