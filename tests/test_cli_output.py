@@ -71,6 +71,7 @@ JSON_COMMANDS = {
     "rules-name": ["rules", "ofc"],
     "solve": ["solve", FL_HAND],
     "play": ["play", "--hands", "2", "--seed", "3", "--bots", "random"],
+    "advise": ["advise", "--dealt", "As Kd 9h 9c 4s", "--samples", "4", "--seed", "1"],
 }
 
 

@@ -22,6 +22,7 @@ from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
+    check_output,
     emit_json,
     json_only,
     load_rules,
@@ -227,7 +228,12 @@ def run_advise(args: argparse.Namespace) -> int:
         )
     # the seats not given have placed nothing yet: empty boards (the opening)
     args.opponent = [*(args.opponent or []), *["/ /"] * (players - 1 - given)]
-    print(cli_advise(args))
+    check_output("--json", args.json)  # before the search, not after it
+    advice, text = cli_advise(args)
+    if args.json:
+        emit_json(args, [a.as_dict() for a in advice])
+    if not json_only(args):
+        print(text)
     return 0
 
 
@@ -282,7 +288,11 @@ def add_advise(sub: Any) -> None:
         "model file (default: none, rollouts only)",
     )
     a.add_argument("--top", type=int, default=0, help="print only the best N moves")
-    a.add_argument("--json", action="store_true", help="print JSON")
+    add_json_option(
+        a,
+        "every legal move as JSON: written to PATH, or alone on "
+        "standard output without PATH",
+    )
     a.set_defaults(func=run_advise)
 
 
