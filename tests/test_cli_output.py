@@ -190,6 +190,20 @@ def test_rules_path_errors(capsys: pytest.CaptureFixture, tmp_path: Path) -> Non
     assert cli.load_rules("classic-2-4") is ofc.rules.CLASSIC_2_4
 
 
+@pytest.mark.parametrize("cards", ["Qh Qd 5c", "As Ks Qs Js Ts"])
+def test_eval_of_a_hand_refuses_a_bad_rules_option(
+    capsys: pytest.CaptureFixture, tmp_path: Path, cards: str
+) -> None:
+    """``eval "Qh Qd 5c" --rules nosuch`` (or a rules file that is not there) printed
+    the hand and exit status 0: only a board read --rules."""
+    code, out, err = run(capsys, "eval", cards, "--rules", "nosuch")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --rules: unknown rule set 'nosuch'")
+    missing = tmp_path / "missing.json"
+    code, out, err = run(capsys, "eval", cards, "--rules", str(missing))
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: cannot read")
+
+
 # --------------------------------------------------------------- --stacks
 
 

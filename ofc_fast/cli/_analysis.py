@@ -34,8 +34,9 @@ __all__ = ["add_commands", "run_bench"]
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    preset = load_rules(args.rules)  # a hand's rank needs none, a bad --rules is still one
     if "/" in args.cards or "|" in args.cards:
-        return eval_board(args)
+        return eval_board(args, preset)
     ids = named("CARDS", parse_cards, args.cards)
     s = named("CARDS", rank, ids)
     info: dict[str, Any] = {
@@ -53,8 +54,7 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def eval_board(args: argparse.Namespace) -> int:
-    preset = load_rules(args.rules)
+def eval_board(args: argparse.Namespace, preset: rules_mod.RuleSet) -> int:
     board = named("CARDS", Board.parse, args.cards)
     e = named("CARDS", board.evaluate, preset)
     fl = fantasyland_cards(board, preset) if preset.fantasyland is not None else 0
