@@ -40,7 +40,7 @@ import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game, Match
-from ofc_fast.timing import at_least
+from ofc_fast.timing import at_least, output_file
 
 TARGET = 20_000
 
@@ -191,7 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="small run (smoke test)")
     p.add_argument("--only", default="", help="run rows whose label contains this")
-    p.add_argument("--json", metavar="PATH", help="write the figures as JSON")
+    p.add_argument(
+        "--json", type=output_file, metavar="PATH", help="write the figures as JSON"
+    )
     p.add_argument(
         "--strict",
         action="store_true",

@@ -72,6 +72,7 @@ from ofc_fast.timing import (
     at_least,
     deal,
     machine_info,
+    output_file,
     per_unit_ns,
     rate_text,
     time_runner,
@@ -679,6 +680,7 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--json",
+        type=output_file,
         nargs="?",
         const="-",
         default=None,

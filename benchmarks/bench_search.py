@@ -53,7 +53,7 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
-from ofc_fast.timing import at_least
+from ofc_fast.timing import at_least, output_file
 
 PRESET = rules.PINEAPPLE
 
@@ -320,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=0.5, help="per rollout repetition")
     ap.add_argument("--skip-strength", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--json", metavar="PATH")
+    ap.add_argument("--json", type=output_file, metavar="PATH")
     args = ap.parse_args(argv)
     out: dict[str, Any] = {"rules": PRESET.name, "budget": args.budget}
     if not args.skip_speed:

@@ -50,7 +50,7 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.game import Game, deal_seed, play_out
-from ofc_fast.timing import at_least
+from ofc_fast.timing import at_least, output_file
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -223,7 +223,9 @@ def main(argv: list[str] | None = None) -> int:
         help="also play bot C in A's place on the same deals; print A less C",
     )
     ap.add_argument("--workers", type=at_least(1), default=1)
-    ap.add_argument("--json", metavar="PATH", help="write every figure here")
+    ap.add_argument(
+        "--json", type=output_file, metavar="PATH", help="write every figure here"
+    )
     args = ap.parse_args(argv)
     a, _, b = args.match.partition(":")
     firsts = [a] if args.compare is None else [a, args.compare]

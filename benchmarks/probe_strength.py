@@ -59,7 +59,7 @@ from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
-from ofc_fast.timing import at_least
+from ofc_fast.timing import at_least, output_file
 
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
@@ -298,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--ceiling", action="store_true", help="add the perfect-foresight bound"
     )
-    ap.add_argument("--json", metavar="PATH", help="write every figure here")
+    ap.add_argument(
+        "--json", type=output_file, metavar="PATH", help="write every figure here"
+    )
     args = ap.parse_args(argv)
     configs: list[tuple[str, dict[str, Any]]] = []
     for spec in args.config or ["defaults={}"]:

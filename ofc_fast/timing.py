@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = ["TARGETS", "at_least", "main"]
+__all__ = ["TARGETS", "at_least", "main", "output_file"]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
 """docs/design.md performance targets, ns per hand / pair (the C-loop ones are
@@ -117,6 +117,23 @@ def at_least(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def output_file(text: str) -> str:
+    """The argparse ``type=`` of an output file option (``--json PATH``): a folder,
+    or a file in a folder that is not there, is refused by argparse (exit status 2,
+    the option named) before the run rather than when its result is written; ``-``
+    (standard output) passes.
+
+    >>> output_file("-")
+    '-'
+    """
+    from .cli.options import output_problem
+
+    problem = output_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def machine_info() -> dict[str, Any]:
@@ -293,6 +310,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--json",
+        type=output_file,
         nargs="?",
         const="-",
         default=None,

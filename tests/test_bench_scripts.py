@@ -1,7 +1,7 @@
 """The scripts in benchmarks/ refuse a degenerate count (``--pairs 0``, ``--reps 0``,
 ``--deals 0``) as argparse does, exit status 2 and a message naming the option,
 instead of a traceback from a statistic of no run (a median of nothing, a rate per
-zero deals)."""
+zero deals); a ``--json PATH`` that cannot be written is refused before the run."""
 
 from __future__ import annotations
 
@@ -56,3 +56,41 @@ def test_a_count_that_is_not_a_number_names_the_option(
         module.main()
     assert info.value.code == 2
     assert "argument --reps: expected a whole number, got 'many'" in capsys.readouterr().err
+
+
+JSON_SCRIPTS = [
+    "bench_game.py",
+    "bench_parallel.py",
+    "bench_python.py",
+    "bench_search.py",
+    "bench_serve.py",
+    "bench_solver.py",
+    "bench_value.py",
+    "probe_strength.py",
+]
+
+
+@pytest.mark.parametrize("script", JSON_SCRIPTS)
+def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
+    script: str,
+    tmp_path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``--json FOLDER`` (or a file in a folder that is not there) ended the run,
+    minutes later, in ``IsADirectoryError`` / ``FileNotFoundError`` when the
+    figures were written: they were lost."""
+    module = checkout_script(f"benchmarks/{script}")
+    for path, why in (
+        (tmp_path, "it is a folder"),
+        (tmp_path / "no" / "x.json", "no folder"),
+    ):
+        monkeypatch.setattr(sys, "argv", [script, "--json", str(path)])
+        with pytest.raises(SystemExit) as info:
+            module.main()
+        assert info.value.code == 2
+        out, err = capsys.readouterr()
+        assert (
+            out == ""
+            and f"error: argument --json: cannot write {str(path)!r}: {why}" in err
+        )

@@ -332,6 +332,19 @@ def test_bench_reports_misses_only_with_strict(
     assert max(len(line) for line in out.splitlines()) <= 80
 
 
+def test_bench_json_path_that_cannot_be_written_is_refused_before_the_timing(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``ofc-fast bench --json FOLDER`` timed every row, then ended in ``ofc-fast:
+    error: [Errno 21] Is a directory``: the option not named, the figures lost."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["bench", *BENCH_TINY[1:], "--json", str(tmp_path)])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"error: argument --json: cannot write {str(tmp_path)!r}: it is a folder" in err
+
+
 # ----------------------------------------------------------------- Ctrl-C
 
 

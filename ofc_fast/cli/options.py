@@ -31,6 +31,7 @@ __all__ = [
     "check_output",
     "is_rules_file",
     "load_rules",
+    "output_problem",
     "parse_stacks",
 ]
 
@@ -114,13 +115,26 @@ def check_output(option: str, path: str | None) -> None:
     ...
     ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': no folder '/no/such/folder'
     """  # noqa: E501 - the error message as the user sees it
+    problem = output_problem(path)
+    if problem:
+        raise OfcError(f"{option}: {problem}")
+
+
+def output_problem(path: str | None) -> str | None:
+    """Why the output file ``path`` cannot be written where it is asked for (see
+    :func:`check_output`), or ``None``.
+
+    >>> output_problem("/")
+    "cannot write '/': it is a folder"
+    """
     if path is None or path == "-":
-        return
+        return None
     if os.path.isdir(path):
-        raise OfcError(f"{option}: cannot write {path!r}: it is a folder")
+        return f"cannot write {path!r}: it is a folder"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise OfcError(f"{option}: cannot write {path!r}: no folder {folder!r}")
+        return f"cannot write {path!r}: no folder {folder!r}"
+    return None
 
 
 def emit_json(args: argparse.Namespace, doc: Any) -> None:
