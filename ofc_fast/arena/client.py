@@ -370,9 +370,19 @@ def run_stream(
 def run_stdio(
     client: BotClient, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> int:
-    """:func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes)."""
+    """:func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes);
+    ArenaError when either is closed (``ofc-fast bot NAME <&-``)."""
     import os
 
+    for given, stream, name in (
+        (stdin, sys.stdin, "input"),
+        (stdout, sys.stdout, "output"),
+    ):
+        if given is None and stream is None:
+            raise ArenaError(
+                f"standard {name} is closed: a bot talks to the arena on standard "
+                "input and output (or over TCP: --connect PORT)"
+            )
     fd_in = (stdin or sys.stdin.buffer).fileno()
     out = stdout or sys.stdout.buffer
 
