@@ -272,7 +272,8 @@ def test_a_closed_standard_stream_is_a_one_line_error(
     ``AttributeError: 'NoneType' object has no attribute 'buffer'``."""
     from ofc_fast import cli
 
-    monkeypatch.setattr(sys, closed, None)
+    monkeypatch.setattr(sys, closed, None)  # as Python starts with a closed stream
+    monkeypatch.setattr(sys, f"__{closed}__", None)
     assert cli.main(["bot", "random"]) == 2
     err = capsys.readouterr().err
     name = {"stdin": "input", "stdout": "output"}[closed]

@@ -505,6 +505,14 @@ def test_bench_json_like_every_subcommand(
 # ------------------------------------------------------- a reader gone away
 
 
+def package_env() -> dict[str, str]:
+    """The environment of a subprocess that imports the package under test."""
+    env = dict(os.environ)
+    package_root = str(Path(ofc.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    return env
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -521,9 +529,6 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
     a command stopped by SIGPIPE in a shell ends quietly with 128 + 13."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first line is written
-    env = dict(os.environ)
-    package_root = str(Path(ofc.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
     try:
         proc = subprocess.run(
             [sys.executable, "-m", "ofc_fast", *argv],
@@ -532,9 +537,38 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
             text=True,
             timeout=120,
             cwd=tmp_path,
-            env=env,
+            env=package_env(),
         )
     finally:
         os.close(write_end)
     assert proc.stderr == ""
     assert proc.returncode == 128 + signal.SIGPIPE
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="closes a file descriptor (POSIX)")
+@pytest.mark.parametrize("closed", [1, 2], ids=["stdout", "stderr"])
+@pytest.mark.parametrize(
+    "argv",
+    [["rules"], ["play", "--hands", "60", "--bots", "random", "--seed", "1"]],
+    ids=["rules", "play"],
+)
+def test_a_closed_standard_stream_is_no_traceback(
+    tmp_path: Path, argv: list[str], closed: int
+) -> None:
+    """``ofc-fast rules >&-`` (and ``2>&-``: Python then has no ``sys.stdout`` /
+    ``sys.stderr``) ended in ``AttributeError: 'NoneType' object has no attribute
+    'isatty'``, exit status 1; what goes to the closed stream is discarded."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=package_env(),
+        preexec_fn=lambda: os.close(closed),
+    )
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    if closed == 1:
+        assert proc.stdout == proc.stderr == ""  # no error message either
+    else:
+        assert proc.stderr == "" and proc.stdout.strip()  # the usual output

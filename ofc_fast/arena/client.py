@@ -374,11 +374,13 @@ def run_stdio(
     ArenaError when either is closed (``ofc-fast bot NAME <&-``)."""
     import os
 
-    for given, stream, name in (
-        (stdin, sys.stdin, "input"),
-        (stdout, sys.stdout, "output"),
+    for given, streams, name in (
+        (stdin, (sys.stdin, sys.__stdin__), "input"),
+        (stdout, (sys.stdout, sys.__stdout__), "output"),
     ):
-        if given is None and stream is None:
+        # None where Python found it closed at its start (``ofc-fast bot <&-``); the
+        # command line then puts /dev/null in sys.stdout, not in sys.__stdout__
+        if given is None and None in streams:
             raise ArenaError(
                 f"standard {name} is closed: a bot talks to the arena on standard "
                 "input and output (or over TCP: --connect PORT)"

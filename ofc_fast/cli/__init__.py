@@ -90,7 +90,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     A reader of standard output that goes away early (``ofc-fast rules | head -1``)
     ends any subcommand quietly with :data:`EXIT_READER_GONE`, as a command that
-    SIGPIPE stops in a shell, instead of a BrokenPipeError."""
+    SIGPIPE stops in a shell, instead of a BrokenPipeError.  Standard output or error
+    closed from the start (``>&-``; Python then has none): what goes there is
+    discarded, as :func:`print` discards it, rather than a traceback."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     try:
         try:
             return _run(argv)
