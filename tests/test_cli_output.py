@@ -190,6 +190,22 @@ def test_rules_path_errors(capsys: pytest.CaptureFixture, tmp_path: Path) -> Non
     assert cli.load_rules("classic-2-4") is ofc.rules.CLASSIC_2_4
 
 
+def test_rules_file_read_is_bounded(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    """``--rules /dev/zero`` read until MemoryError (a traceback, after eating the
+    memory): a rules file is read up to 1 MiB, a longer one refused."""
+    big = tmp_path / "big.json"
+    big.write_text(" " * (1 << 20) + ofc.rules.OFC.to_json(), encoding="utf-8")
+    code, out, err = run(capsys, "eval", BOARD_A, "--rules", str(big))
+    assert code == 2 and out == ""
+    assert err == (
+        f"ofc-fast: error: --rules: {str(big)!r} is longer than 1048576 characters: "
+        "not a rules file\n"
+    )
+    small = tmp_path / "small.json"  # a whole rules file still reads
+    small.write_text(" " * 1000 + ofc.rules.OFC.to_json(), encoding="utf-8")
+    assert run(capsys, "eval", BOARD_A, "--rules", str(small))[0] == 0
+
+
 @pytest.mark.parametrize("cards", ["Qh Qd 5c", "As Ks Qs Js Ts"])
 def test_eval_of_a_hand_refuses_a_bad_rules_option(
     capsys: pytest.CaptureFixture, tmp_path: Path, cards: str
