@@ -180,6 +180,19 @@ def test_bench_judges_the_target_at_the_printed_precision(
     assert (shown <= 5.0) == (verdict == "pass")  # the verdict agrees with the figure
 
 
+@pytest.mark.parametrize(
+    ("option", "value"), [("--samples", "0"), ("--time", "-1"), ("--seed", "-1")]
+)
+def test_advise_errors_name_the_option(
+    capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    """``advise --time -1`` said ``time_budget must be a positive number``: the
+    search's keyword, not the option typed (docs/cli.md: errors name the option)."""
+    code, out, err = run(capsys, "advise", "--dealt", "As Kd 9h 9c 4s", option, value)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {option}: ") and err.count("\n") == 1
+
+
 def test_docs_cli_advise_names_every_option_of_advise_help() -> None:
     """docs/cli.md's ``advise`` section lists its options; ``--model`` (the learned
     value model in the rollouts) was in ``--help`` only.  The options every

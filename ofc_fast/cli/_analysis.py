@@ -16,6 +16,7 @@ from ..fantasyland import fantasyland_cards
 from ..ranking import category, describe, kev_rank, rank
 from ..rules import GameKind
 from ..scoring.settlement import settle
+from ..search import check_settings
 from ..table import check_seat
 from ._render import WIDTH, cli_advise, cli_solve, solve_json, table
 from .options import (
@@ -217,6 +218,12 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     if args.top < 0:  # a negative slice would drop the last moves instead
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
+    for option, setting in (
+        ("--samples", {"samples": args.samples}),
+        ("--time", {"time_budget": args.time}),  # the search's name differs
+        ("--seed", {"seed": args.seed}),
+    ):
+        named(option, check_settings, **setting)
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
     most = load_rules(args.rules).max_players
