@@ -53,7 +53,7 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
-from ofc_fast.timing import at_least, output_file
+from ofc_fast.timing import at_least, json_object, output_file
 
 PRESET = rules.PINEAPPLE
 
@@ -295,11 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--random-settings",
+        type=json_object,
         default="{}",
         help="SearchBot's keyword settings (JSON) against RandomBot",
     )
     ap.add_argument(
         "--heuristic-settings",
+        type=json_object,
         default="{}",
         help="SearchBot's keyword settings (JSON) against HeuristicBot",
     )
@@ -364,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for key, label, deals, settings, play, seed in matches:
             if deals:
-                kw = json.loads(settings)
+                kw = dict(settings)
                 if isinstance(kw.get("fl_value"), dict):  # JSON keys are text: card counts
                     kw["fl_value"] = {int(k): v for k, v in kw["fl_value"].items()}
                 out[key] = _strength(label, deals, seed, args, kw, play)

@@ -50,7 +50,7 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.game import Game, deal_seed, play_out
-from ofc_fast.timing import at_least, output_file
+from ofc_fast.timing import at_least, output_file, preset_name
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--budget", type=float, default=0.04, help="search seconds/decision")
-    ap.add_argument("--rules", default="pineapple", help="a preset name")
+    ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument(
         "--carry",

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = ["TARGETS", "at_least", "main", "output_file"]
+__all__ = ["TARGETS", "at_least", "json_object", "main", "output_file", "preset_name"]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
 """docs/design.md performance targets, ns per hand / pair (the C-loop ones are
@@ -134,6 +134,41 @@ def output_file(text: str) -> str:
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return text
+
+
+def preset_name(text: str) -> str:
+    """The argparse ``type=`` of a ``--rules`` option that names a preset
+    (:func:`ofc_fast.rules.get`): an unknown one is refused by argparse before the
+    run, the option named.
+
+    >>> preset_name("pineapple")
+    'pineapple'
+    """
+    from . import rules
+    from .errors import RulesError
+
+    try:
+        rules.get(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The argparse ``type=`` of an option that takes keyword settings as a JSON
+    object (``--random-settings '{"samples": 64}'``): anything else is refused by
+    argparse before the run, the option named.
+
+    >>> json_object('{"samples": 64}')
+    {'samples': 64}
+    """
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object, got {text!r}")
+    return value
 
 
 def machine_info() -> dict[str, Any]:

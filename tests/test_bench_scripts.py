@@ -1,7 +1,8 @@
 """The scripts in benchmarks/ refuse a degenerate count (``--pairs 0``, ``--reps 0``,
 ``--deals 0``) as argparse does, exit status 2 and a message naming the option,
 instead of a traceback from a statistic of no run (a median of nothing, a rate per
-zero deals); a ``--json PATH`` that cannot be written is refused before the run."""
+zero deals); a ``--json PATH`` that cannot be written, an unknown ``--rules`` preset or
+settings that are not a JSON object are refused before the run."""
 
 from __future__ import annotations
 
@@ -94,3 +95,32 @@ def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
             out == ""
             and f"error: argument --json: cannot write {str(path)!r}: {why}" in err
         )
+
+
+BAD_SETTINGS = [
+    ("bench_value.py", "--rules", "nosuch", "unknown rule set 'nosuch'"),
+    ("opponent_rows.py", "--rules", "nosuch", "unknown rule set 'nosuch'"),
+    ("bench_search.py", "--random-settings", "{bad", "not JSON ("),
+    ("bench_search.py", "--heuristic-settings", "[1]", "expected a JSON object"),
+]
+
+
+@pytest.mark.parametrize(("script", "option", "value", "why"), BAD_SETTINGS)
+def test_a_bad_preset_or_settings_text_is_an_argparse_error(
+    script: str,
+    option: str,
+    value: str,
+    why: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_value.py --rules nosuch`` ended in a RulesError traceback,
+    ``bench_search.py --random-settings '{bad'`` in a JSONDecodeError one (after the
+    speed rows)."""
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.setattr(sys, "argv", [script, option, value])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: argument {option}: {why}" in err
