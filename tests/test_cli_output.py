@@ -561,7 +561,9 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
     assert proc.returncode == 128 + signal.SIGPIPE
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="closes a file descriptor (POSIX)")
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="run on POSIX (closes a file descriptor)"
+)
 @pytest.mark.parametrize("closed", [1, 2], ids=["stdout", "stderr"])
 @pytest.mark.parametrize(
     "argv",
