@@ -561,6 +561,29 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
     assert proc.returncode == 128 + signal.SIGPIPE
 
 
+def test_a_reader_of_progress_lines_that_goes_away_ends_quietly(tmp_path: Path) -> None:
+    """``ofc-fast arena ... --progress-json 2>&1 >/dev/null | head -1``: the
+    progress lines go to standard error; its reader gone, the arena ended in a
+    BrokenPipeError (exit status 1) instead of as the reader of standard output."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv, "--progress-json", "--quiet"],
+            stdout=subprocess.PIPE,
+            stderr=write_end,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=package_env(),
+        )
+    finally:
+        os.close(write_end)
+    assert proc.stdout == ""
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
 @pytest.mark.skipif(
     sys.platform == "win32", reason="run on POSIX (closes a file descriptor)"
 )

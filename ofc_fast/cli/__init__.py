@@ -46,6 +46,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import IO
 
 from ..errors import OfcError
 from .options import load_rules as load_rules
@@ -88,39 +89,44 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ofc-fast`` command line; returns the exit status.
 
-    A reader of standard output that goes away early (``ofc-fast rules | head -1``)
-    ends any subcommand quietly with :data:`EXIT_READER_GONE`, as a command that
-    SIGPIPE stops in a shell, instead of a BrokenPipeError.  Standard output or error
-    closed from the start (``>&-``; Python then has none): what goes there is
-    discarded, as :func:`print` discards it, rather than a traceback."""
+    A reader of standard output (or error: ``--progress-json``) that goes away early
+    (``ofc-fast rules | head -1``) ends any subcommand quietly with
+    :data:`EXIT_READER_GONE`, as a command that SIGPIPE stops in a shell, instead of
+    a BrokenPipeError.  Standard output or error closed from the start (``>&-``;
+    Python then has none): what goes there is discarded, as :func:`print` discards
+    it, rather than a traceback."""
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     try:
         try:
             return _run(argv)
-        finally:
-            if sys.stdout is not None:  # the output still buffered: a gone reader
-                sys.stdout.flush()  # shows here rather than at the exit
+        finally:  # the output still buffered: a gone reader shows here, not at the exit
+            sys.stdout.flush()
     except BrokenPipeError as exc:
-        if not _reader_gone():  # another pipe (a bot's), not standard output
+        gone = [f for f in (sys.stdout, sys.stderr) if _reader_gone(f)]
+        if not gone:  # another pipe (a bot's)
             print(f"ofc-fast: error: {exc}", file=sys.stderr)
             return 2
-        # what is left in the buffer is flushed at the exit: into /dev/null
+        # what is left in a buffer is flushed at the exit: into /dev/null
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        for f in gone:
+            os.dup2(devnull, f.fileno())
         os.close(devnull)
         return EXIT_READER_GONE
 
 
 EXIT_READER_GONE = 128 + 13
-"""The exit status when the reader of standard output went away: 128 + SIGPIPE."""
+"""The exit status when the reader of standard output or error went away: 128 +
+SIGPIPE."""
 
 
-def _reader_gone() -> bool:
-    """Whether standard output is a pipe whose reader has gone away (an error on
-    it); True where that cannot be asked (no ``select.poll``)."""
-    if sys.stdout is None:
+def _reader_gone(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a pipe whose reader has gone away (an error on it); True
+    where that cannot be asked (no ``select.poll``)."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # no file under it (a test's capture)
         return False
     try:
         import select
@@ -128,7 +134,7 @@ def _reader_gone() -> bool:
         poller = select.poll()
     except (ImportError, AttributeError):  # pragma: no cover - Windows
         return True
-    poller.register(sys.stdout.fileno(), select.POLLOUT)
+    poller.register(fd, select.POLLOUT)
     return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
 
 
