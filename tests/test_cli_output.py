@@ -529,6 +529,27 @@ def package_env() -> dict[str, str]:
     return env
 
 
+def run_with_reader_gone(
+    tmp_path: Path, argv: list[str], gone: str
+) -> subprocess.CompletedProcess[str]:
+    """``ofc-fast ARGV`` with ``gone`` (stdout or stderr) a pipe whose reader has
+    gone before the first line is written; the other stream captured."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, gone: write_end}
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            **streams,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=package_env(),
+        )
+    finally:
+        os.close(write_end)
+
+
 @pytest.mark.parametrize(
     "argv",
     [
@@ -543,20 +564,7 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
     the command writes.  That ended in a BrokenPipeError (``ofc-fast: error:
     [Errno 32] Broken pipe``, exit status 2, or "Exception ignored" at the exit);
     a command stopped by SIGPIPE in a shell ends quietly with 128 + 13."""
-    read_end, write_end = os.pipe()
-    os.close(read_end)  # the reader is gone before the first line is written
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "ofc_fast", *argv],
-            stdout=write_end,
-            stderr=subprocess.PIPE,
-            text=True,
-            timeout=120,
-            cwd=tmp_path,
-            env=package_env(),
-        )
-    finally:
-        os.close(write_end)
+    proc = run_with_reader_gone(tmp_path, argv, "stdout")
     assert proc.stderr == ""
     assert proc.returncode == 128 + signal.SIGPIPE
 
@@ -565,21 +573,8 @@ def test_a_reader_of_progress_lines_that_goes_away_ends_quietly(tmp_path: Path) 
     """``ofc-fast arena ... --progress-json 2>&1 >/dev/null | head -1``: the
     progress lines go to standard error; its reader gone, the arena ended in a
     BrokenPipeError (exit status 1) instead of as the reader of standard output."""
-    read_end, write_end = os.pipe()
-    os.close(read_end)
     argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "ofc_fast", *argv, "--progress-json", "--quiet"],
-            stdout=subprocess.PIPE,
-            stderr=write_end,
-            text=True,
-            timeout=120,
-            cwd=tmp_path,
-            env=package_env(),
-        )
-    finally:
-        os.close(write_end)
+    proc = run_with_reader_gone(tmp_path, [*argv, "--progress-json", "--quiet"], "stderr")
     assert proc.stdout == ""
     assert proc.returncode == 128 + signal.SIGPIPE
 
