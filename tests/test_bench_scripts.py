@@ -24,6 +24,8 @@ ZERO_COUNTS = [
     ("bench_value.py", "--pairs", "0"),
     ("opponent_rows.py", "--deals", "0"),
     ("probe_strength.py", "--fl-deals", "0"),
+    ("run.py", "--c-hands", "0"),
+    ("run.py", "--reps", "0"),
     ("value_bias.py", "--pairs", "0"),
 ]
 
