@@ -17,6 +17,7 @@ ZERO_COUNTS = [
     ("bench_game.py", "--deals", "0"),
     ("bench_parallel.py", "--empty", "0"),
     ("bench_python.py", "--n", "0"),
+    ("bench_report.py", "--source-hands", "0"),
     ("bench_score_pair.py", "--reps", "0"),
     ("bench_search.py", "--random-deals", "-1"),
     ("bench_search.py", "--reps", "0"),
