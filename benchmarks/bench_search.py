@@ -53,7 +53,7 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
-from ofc_fast.timing import at_least, json_object, output_file
+from ofc_fast.timing import at_least, duration, json_object, output_file
 
 PRESET = rules.PINEAPPLE
 
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--reps", type=at_least(1), default=5)
-    ap.add_argument("--seconds", type=float, default=0.5, help="per rollout repetition")
+    ap.add_argument("--seconds", type=duration, default=0.5, help="per rollout repetition")
     ap.add_argument("--skip-strength", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
     ap.add_argument("--json", type=output_file, metavar="PATH")

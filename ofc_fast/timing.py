@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import gc
 import json
+import math
 import os
 import platform
 import statistics
@@ -28,7 +29,15 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = ["TARGETS", "at_least", "json_object", "main", "output_file", "preset_name"]
+__all__ = [
+    "TARGETS",
+    "at_least",
+    "duration",
+    "json_object",
+    "main",
+    "output_file",
+    "preset_name",
+]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
 """docs/design.md performance targets, ns per hand / pair (the C-loop ones are
@@ -117,6 +126,24 @@ def at_least(minimum: int) -> Callable[[str], int]:
         return value
 
     return parse
+
+
+def duration(text: str) -> float:
+    """The argparse ``type=`` of a duration option (``--seconds``): a finite number
+    of seconds above 0.  Anything else is refused by argparse, the option named: 0
+    or less timed nothing (a rate of 0, or an index error on no latencies), and a
+    duration of 0 could mean "no limit" where the script reads it with ``or``.
+
+    >>> duration("0.5")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be seconds above 0, got {text}")
+    return value
 
 
 def output_file(text: str) -> str:

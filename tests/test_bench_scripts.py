@@ -1,8 +1,9 @@
 """The scripts in benchmarks/ refuse a degenerate count (``--pairs 0``, ``--reps 0``,
 ``--deals 0``) as argparse does, exit status 2 and a message naming the option,
 instead of a traceback from a statistic of no run (a median of nothing, a rate per
-zero deals); a ``--json PATH`` that cannot be written, an unknown ``--rules`` preset or
-settings that are not a JSON object are refused before the run."""
+zero deals); a ``--json PATH`` that cannot be written, an unknown ``--rules`` preset,
+settings that are not a JSON object or a duration not above 0 are refused before the
+run."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ ZERO_COUNTS = [
     ("bench_score_pair.py", "--reps", "0"),
     ("bench_search.py", "--random-deals", "-1"),
     ("bench_search.py", "--reps", "0"),
+    ("bench_serve.py", "--analyze-requests", "0"),
     ("bench_solver.py", "--hands", "0"),
     ("bench_value.py", "--pairs", "0"),
     ("opponent_rows.py", "--deals", "0"),
@@ -105,6 +107,10 @@ BAD_SETTINGS = [
     ("opponent_rows.py", "--rules", "nosuch", "unknown rule set 'nosuch'"),
     ("bench_search.py", "--random-settings", "{bad", "not JSON ("),
     ("bench_search.py", "--heuristic-settings", "[1]", "expected a JSON object"),
+    ("bench_env.py", "--seconds", "0", "must be seconds above 0, got 0"),
+    ("bench_search.py", "--seconds", "-1", "must be seconds above 0, got -1"),
+    ("bench_serve.py", "--seconds", "nan", "must be seconds above 0, got nan"),
+    ("bench_serve.py", "--score-seconds", "0", "must be seconds above 0, got 0"),
 ]
 
 
@@ -119,7 +125,8 @@ def test_a_bad_preset_or_settings_text_is_an_argparse_error(
 ) -> None:
     """``bench_value.py --rules nosuch`` ended in a RulesError traceback,
     ``bench_search.py --random-settings '{bad'`` in a JSONDecodeError one (after the
-    speed rows)."""
+    speed rows); ``bench_serve.py --score-seconds 0`` ran for 1e9 seconds (0 read
+    with ``or``), ``--score-seconds -1`` ended in an IndexError on no latencies."""
     module = checkout_script(f"benchmarks/{script}")
     monkeypatch.setattr(sys, "argv", [script, option, value])
     with pytest.raises(SystemExit) as info:
