@@ -550,6 +550,13 @@ def run_with_reader_gone(
         os.close(write_end)
 
 
+ON_LINUX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="run on Linux (SIGPIPE, and poll() telling a pipe's reader gone)",
+)
+
+
+@ON_LINUX
 @pytest.mark.parametrize(
     "argv",
     [
@@ -569,6 +576,7 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
     assert proc.returncode == 128 + signal.SIGPIPE
 
 
+@ON_LINUX
 def test_a_reader_of_progress_lines_that_goes_away_ends_quietly(tmp_path: Path) -> None:
     """``ofc-fast arena ... --progress-json 2>&1 >/dev/null | head -1``: the
     progress lines go to standard error; its reader gone, the arena ended in a

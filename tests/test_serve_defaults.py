@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import socket
+import sys
 
 import pytest
 
@@ -70,6 +71,7 @@ def test_a_port_out_of_range_is_a_one_line_error(
     assert "port" in err and "Traceback" not in err, err
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (socket reuse differs)")
 def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     """``ofc-fast serve --port P`` with P in use printed that it served on P, then
     uvicorn's log lines (``[Errno 98] error while attempting to bind``) and exit

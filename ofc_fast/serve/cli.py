@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import os
 import socket
 import sys
 from typing import Any
@@ -51,7 +52,8 @@ def check_address(host: str, port: int) -> None:
     """OfcError naming ``--host`` / ``--port`` where the server cannot listen: a port
     in use, an address not of this machine, a name that does not resolve (uvicorn
     logs those and exits with status 3, after a line saying that it serves there).
-    The socket is set up as uvicorn's (``SO_REUSEADDR``), bound and closed again."""
+    The socket is set up as uvicorn's (``SO_REUSEADDR`` but on Windows), bound and
+    closed again."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -59,7 +61,8 @@ def check_address(host: str, port: int) -> None:
     except socket.gaierror as exc:
         raise OfcError(f"--host {host}: {exc.strerror}") from None
     with socket.socket(family, kind, proto) as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if os.name != "nt":  # (on Windows it would bind over a listening socket)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind(address)
         except OSError as exc:
