@@ -54,9 +54,14 @@ def check_address(host: str, port: int) -> None:
     logs those and exits with status 3, after a line saying that it serves there).
     The socket is set up as uvicorn's (``SO_REUSEADDR`` but on Windows), bound and
     closed again."""
+    ipv6 = ":" in host  # uvicorn's choice of the address family
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
-            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+            host,
+            port,
+            family=socket.AF_INET6 if ipv6 else socket.AF_INET,
+            type=socket.SOCK_STREAM,
+            flags=socket.AI_PASSIVE,
         )[0]
     except socket.gaierror as exc:
         raise OfcError(f"--host {host}: {exc.strerror}") from None
