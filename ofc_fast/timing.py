@@ -6,6 +6,11 @@ that batch and per-call results agree, and compares two rows with the docs/desig
 targets (information unless ``--strict``).  No third-party evaluator: the
 comparison with peers is ``benchmarks/bench_python.py`` in a checkout.
 
+The argparse types :func:`at_least` (counts), :func:`duration` (seconds),
+:func:`output_file` (``--json PATH``), :func:`preset_name` (``--rules``) and
+:func:`json_object` (keyword settings) read the options of ``ofc-fast bench`` and of
+the scripts in benchmarks/: a bad value is refused before the run, the option named.
+
 >>> rows = run_rows(n=200, reps=1, seed=1, skip=set())
 >>> [r.label for r in rows][:2]
 ['rank5_batch', 'rank5_batch out=']
