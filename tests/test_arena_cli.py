@@ -8,8 +8,10 @@ import argparse
 import gc
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +319,35 @@ def test_report_output_that_cannot_be_written_is_named(
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"ofc-fast: error: --output: cannot write {str(out)!r}")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (a FIFO)")
+@pytest.mark.parametrize("command", ["arena --json", "report -o"])
+def test_an_output_that_is_no_regular_file_is_written_not_replaced(
+    tmp_path: Path, command: str
+) -> None:
+    """``ofc-fast arena --json /dev/null`` and ``ofc-fast report ... -o /dev/null``
+    renamed a temporary file over the path: run as root, /dev/null (or /dev/stdout,
+    /dev/full) became a regular file holding the report.  A device or a FIFO is
+    written to as it is."""
+    from ofc_fast.cli import main
+
+    rep, hist, fifo = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "out"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    if command == "arena --json":
+        assert main([*args, "--json", str(fifo)]) == 0
+    else:
+        assert main(["report", str(rep), str(hist), "-o", str(fifo)]) == 0
+    reader.join(30)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the FIFO
+    assert got and got[0].strip()
+    if command == "arena --json":
+        assert json.loads(got[0])["hands"] == 1
+    else:
+        assert got[0].lstrip().lower().startswith("<!doctype html")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "out", "r.json"]

@@ -42,7 +42,15 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it over
-    ``path``: a reader never sees a half-written report."""
+    ``path``: a reader never sees a half-written report.  A device or a FIFO
+    (``/dev/stdout``: :func:`~ofc_fast.arena.html.written_in_place`) is written to
+    as it is, never replaced."""
+    from .html import written_in_place
+
+    if written_in_place(path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".arena-", suffix=".json.tmp", dir=folder)
     try:
