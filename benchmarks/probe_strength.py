@@ -59,7 +59,7 @@ from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
-from ofc_fast.timing import at_least, output_file
+from ofc_fast.timing import at_least, json_object, output_file
 
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
@@ -306,9 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.config or ["defaults={}"]:
         name, _, text = spec.partition("=")
         try:
-            configs.append((name, json.loads(text or "{}")))
-        except json.JSONDecodeError as exc:
-            ap.error(f"--config {name}: not JSON ({exc})")
+            configs.append((name, json_object(text or "{}")))
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"--config {name}: {exc}")
     out: dict[str, Any] = {"deals": args.deals, "fl_deals": args.fl_deals, "settings": {}}
     with ProcessPoolExecutor(args.workers) as pool:
         fl = run(pool, "fl", args.seed, args.fl_deals, {}, args.workers)
