@@ -49,7 +49,9 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
+from ofc_fast.errors import TableError
 from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.table import check_players
 from ofc_fast.timing import at_least, output_file, preset_name
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
@@ -236,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     global PRESET
     PRESET = rules.get(args.rules)
+    try:
+        check_players(args.players, PRESET)
+    except TableError as exc:
+        ap.error(f"--players: {exc}")
     t0 = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:
