@@ -251,6 +251,22 @@ def test_rules_json_files_in_the_arena_and_the_bot(
     assert served[0].bot.rules == PRESETS["PINEAPPLE"]
 
 
+@pytest.mark.parametrize(
+    "command", [["arena", "--bot", "random", "--bot", "random"], ["bot", "random"]]
+)
+def test_an_unknown_rules_name_is_an_error_naming_rules(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """``ofc-fast arena --rules nosuch`` said ``unknown rule set 'nosuch'``, naming no
+    option (docs/cli.md: errors name the option at fault, as every other
+    subcommand's ``--rules`` does)."""
+    from ofc_fast.cli import main
+
+    assert main([*command, "--rules", "nosuch"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc-fast: error: --rules: unknown rule set 'nosuch'")
+
+
 @pytest.mark.parametrize("ms", [24 * 3600 * 1000 + 1, 10**14])
 def test_a_deadline_longer_than_the_protocol_allows_is_refused(
     capsys: pytest.CaptureFixture[str], ms: int
