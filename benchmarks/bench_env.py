@@ -28,6 +28,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ofc_fast.timing import at_least, duration
+
 
 def vector_run(seconds: float, seed: int, result: list[float]) -> None:
     from ofc_fast.env import VectorEnv
@@ -133,8 +135,8 @@ def run_cases(
     """Parse ``--repeats`` / ``--seconds`` (defaults as given) and print one line per
     case: median steps/s, per CPU-s, target, every run."""
     ap = argparse.ArgumentParser(description=description)
-    ap.add_argument("--repeats", type=int, default=repeats)
-    ap.add_argument("--seconds", type=float, default=seconds)
+    ap.add_argument("--repeats", type=at_least(1), default=repeats)
+    ap.add_argument("--seconds", type=duration, default=seconds)
     args = ap.parse_args()
     print(f"{'what':<66} {'median steps/s':>15} {'per CPU-s':>11} {'target':>11}  runs")
     for name, fn, target in cases:

@@ -40,6 +40,7 @@ import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game, Match
+from ofc_fast.timing import at_least, output_file
 
 TARGET = 20_000
 
@@ -177,18 +178,22 @@ CASES: list[tuple[str, str, int, str, Callable[..., tuple[int, float]]]] = [
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--deals", type=int, default=2000, help="deals per repetition")
+    p.add_argument("--deals", type=at_least(1), default=2000, help="deals per repetition")
     p.add_argument(
         "--heuristic-deals",
-        type=int,
+        type=at_least(1),
         default=40,
         help="deals per repetition for the heuristic-bot row",
     )
-    p.add_argument("--reps", type=int, default=5, help="repetitions (median reported)")
+    p.add_argument(
+        "--reps", type=at_least(1), default=5, help="repetitions (median reported)"
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--quick", action="store_true", help="small run (smoke test)")
     p.add_argument("--only", default="", help="run rows whose label contains this")
-    p.add_argument("--json", metavar="PATH", help="write the figures as JSON")
+    p.add_argument(
+        "--json", type=output_file, metavar="PATH", help="write the figures as JSON"
+    )
     p.add_argument(
         "--strict",
         action="store_true",

@@ -41,6 +41,7 @@ from ofc_fast.parallel import (
     play_parallel,
     run_chunk,
 )
+from ofc_fast.timing import at_least, output_file
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -105,12 +106,14 @@ def _warm_rows(
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=2000)
-    ap.add_argument("--chunk", type=int, default=50, help="deals per chunk")
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--empty", type=int, default=200, help="empty chunks for the overhead")
+    ap.add_argument("--deals", type=at_least(1), default=2000)
+    ap.add_argument("--chunk", type=at_least(1), default=50, help="deals per chunk")
+    ap.add_argument("--reps", type=at_least(1), default=3)
+    ap.add_argument(
+        "--empty", type=at_least(1), default=200, help="empty chunks for the overhead"
+    )
     ap.add_argument("--no-ray", action="store_true")
-    ap.add_argument("--json", metavar="PATH")
+    ap.add_argument("--json", type=output_file, metavar="PATH")
     args = ap.parse_args()
     spec = RunSpec.make(  # independent deals: the README's figures (one deal per unit)
         "pineapple",

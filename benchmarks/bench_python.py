@@ -69,8 +69,10 @@ from typing import Any, TextIO
 import numpy as np
 
 from ofc_fast.timing import (
+    at_least,
     deal,
     machine_info,
+    output_file,
     per_unit_ns,
     rate_text,
     time_runner,
@@ -644,26 +646,26 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=int,
+        type=at_least(1),
         default=None,
         help="hands (and board pairs) to time (default 200000; --quick 20000)",
     )
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument(
         "--reps",
-        type=int,
+        type=at_least(1),
         default=None,
         help="repetitions per row; median and min reported (default 7; --quick 5)",
     )
     ap.add_argument(
         "--slow-n",
-        type=int,
+        type=at_least(1),
         default=None,
         help="hands for slow peers (pokerkit) (default 50000; --quick 5000)",
     )
     ap.add_argument(
         "--check-n",
-        type=int,
+        type=at_least(1),
         default=None,
         help="hands in the agreement sample (default 20000; --quick 5000)",
     )
@@ -673,9 +675,12 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="comma-separated peers to skip: phevaluator,eval7,treys,pokerkit "
         "(or 'peers' for all)",
     )
-    ap.add_argument("--show", type=int, default=3, help="disagreements printed per check")
+    ap.add_argument(
+        "--show", type=at_least(0), default=3, help="disagreements printed per check"
+    )
     ap.add_argument(
         "--json",
+        type=output_file,
         nargs="?",
         const="-",
         default=None,
@@ -711,9 +716,6 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         args.slow_n = 5_000 if quick else 50_000
     if args.check_n is None:
         args.check_n = 5_000 if quick else 20_000
-    for name in ("n", "reps", "slow_n", "check_n"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name.replace('_', '-')} must be >= 1")
     return args
 
 

@@ -21,6 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ofc_fast.timing import at_least
+
 
 def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Path]:
     rep, small, hist = folder / "r.json", folder / "small.jsonl", folder / "h.jsonl"
@@ -40,8 +42,8 @@ def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Pat
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=100_000)
-    ap.add_argument("--source-hands", type=int, default=300)
+    ap.add_argument("--deals", type=at_least(1), default=100_000)
+    ap.add_argument("--source-hands", type=at_least(1), default=300)
     ap.add_argument("--dir", default=None, help="where the files go (default: a temp dir)")
     args = ap.parse_args()
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report."))

@@ -53,6 +53,7 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
+from ofc_fast.timing import at_least, duration, json_object, output_file
 
 PRESET = rules.PINEAPPLE
 
@@ -283,8 +284,8 @@ def _strength(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--random-deals", type=int, default=2000)
-    ap.add_argument("--duplicate-deals", type=int, default=2000)
+    ap.add_argument("--random-deals", type=at_least(0), default=2000)
+    ap.add_argument("--duplicate-deals", type=at_least(0), default=2000)
     ap.add_argument(
         "--budget",
         type=float,
@@ -294,11 +295,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--random-settings",
+        type=json_object,
         default="{}",
         help="SearchBot's keyword settings (JSON) against RandomBot",
     )
     ap.add_argument(
         "--heuristic-settings",
+        type=json_object,
         default="{}",
         help="SearchBot's keyword settings (JSON) against HeuristicBot",
     )
@@ -310,16 +313,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--report-every",
-        type=int,
+        type=at_least(0),
         default=100,
         help="print the running figure every N deals (0: never)",
     )
     ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=0.5, help="per rollout repetition")
+    ap.add_argument("--reps", type=at_least(1), default=5)
+    ap.add_argument("--seconds", type=duration, default=0.5, help="per rollout repetition")
     ap.add_argument("--skip-strength", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--json", metavar="PATH")
+    ap.add_argument("--json", type=output_file, metavar="PATH")
     args = ap.parse_args(argv)
     out: dict[str, Any] = {"rules": PRESET.name, "budget": args.budget}
     if not args.skip_speed:
@@ -363,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for key, label, deals, settings, play, seed in matches:
             if deals:
-                kw = json.loads(settings)
+                kw = dict(settings)
                 if isinstance(kw.get("fl_value"), dict):  # JSON keys are text: card counts
                     kw["fl_value"] = {int(k): v for k, v in kw["fl_value"].items()}
                 out[key] = _strength(label, deals, seed, args, kw, play)

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ofc_fast as ofc
+from ofc_fast.timing import at_least, duration, output_file
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
     "rules": "pineapple",
@@ -427,14 +428,18 @@ def main() -> None:
         choices=("score", "analyze", "fantasyland", "page", "memory", "loop"),
         action="append",
     )
-    ap.add_argument("--seconds", type=float, default=60, help="mixed load for memory (60)")
-    ap.add_argument("--score-seconds", type=float, default=10)
-    ap.add_argument("--analyze-requests", type=int, default=6, help="per client (6)")
     ap.add_argument(
-        "--workers", type=int, default=None, help="the server's (default: its own)"
+        "--seconds", type=duration, default=60, help="mixed load for memory (60)"
+    )
+    ap.add_argument("--score-seconds", type=duration, default=10)
+    ap.add_argument(
+        "--analyze-requests", type=at_least(1), default=6, help="per client (6)"
+    )
+    ap.add_argument(
+        "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
     )
     ap.add_argument("--compare-frameworks", action="store_true")
-    ap.add_argument("--json", metavar="PATH")
+    ap.add_argument("--json", type=output_file, metavar="PATH")
     args = ap.parse_args()
     result: dict[str, Any] = {
         "version": ofc.__version__,

@@ -42,6 +42,7 @@ from ofc_fast import rules as R  # the installed package (pip install . or -e .)
 from ofc_fast._native import ffi, lib
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
+from ofc_fast.timing import at_least, output_file
 
 TARGETS = {
     "arranger ev": 1.0,
@@ -174,14 +175,16 @@ def render(rows: list[dict]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--hands", type=int, default=10_000, help="random hands per line")
+    p.add_argument(
+        "--hands", type=at_least(1), default=10_000, help="random hands per line"
+    )
     p.add_argument("--seed", type=int, default=20240611)
-    p.add_argument("--json", type=Path, help="also write the rows as JSON")
+    p.add_argument("--json", type=output_file, help="also write the rows as JSON")
     args = p.parse_args(argv)
     rows = lines(args.hands, args.seed)
     print(render(rows))
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
+        Path(args.json).write_text(json.dumps(rows, indent=1))
     failed = any(r["median_ms"] > TARGETS[r["line"]] for r in rows if r["line"] in TARGETS)
     return 1 if failed else 0
 

@@ -49,7 +49,10 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
+from ofc_fast.errors import TableError
 from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.table import check_players
+from ofc_fast.timing import at_least, output_file, preset_name
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -203,11 +206,11 @@ def play(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--pairs", type=int, default=200, help="deal pairs")
+    ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--budget", type=float, default=0.04, help="search seconds/decision")
-    ap.add_argument("--rules", default="pineapple", help="a preset name")
+    ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument(
         "--carry",
@@ -221,8 +224,10 @@ def main(argv: list[str] | None = None) -> int:
         metavar="C",
         help="also play bot C in A's place on the same deals; print A less C",
     )
-    ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--json", metavar="PATH", help="write every figure here")
+    ap.add_argument("--workers", type=at_least(1), default=1)
+    ap.add_argument(
+        "--json", type=output_file, metavar="PATH", help="write every figure here"
+    )
     args = ap.parse_args(argv)
     a, _, b = args.match.partition(":")
     firsts = [a] if args.compare is None else [a, args.compare]
@@ -233,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     global PRESET
     PRESET = rules.get(args.rules)
+    try:
+        check_players(args.players, PRESET)
+    except TableError as exc:
+        ap.error(f"--players: {exc}")
     t0 = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:

@@ -25,13 +25,14 @@ from ofc_fast.board import Board
 from ofc_fast.bots import HeuristicBot, ValueBot
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.solver import ev_tables
+from ofc_fast.timing import at_least, preset_name
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rules", default="pineapple")
+    ap.add_argument("--rules", type=preset_name, default="pineapple")
     ap.add_argument("--bot", choices=("heuristic", "value"), default="heuristic")
-    ap.add_argument("--deals", type=int, default=3000)
+    ap.add_argument("--deals", type=at_least(1), default=3000)
     ap.add_argument("--seed", type=int, default=4242)
     args = ap.parse_args(argv)
     preset = rules.get(args.rules)

@@ -59,6 +59,7 @@ from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
+from ofc_fast.timing import at_least, json_object, output_file
 
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
@@ -279,10 +280,14 @@ def split_vs(diffs: list[float], ref: list[dict[str, Any]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=600, help="normal deals per setting")
-    ap.add_argument("--fl-deals", type=int, default=300, help="Fantasyland deals (F, s)")
+    ap.add_argument(
+        "--deals", type=at_least(1), default=600, help="normal deals per setting"
+    )
+    ap.add_argument(
+        "--fl-deals", type=at_least(1), default=300, help="Fantasyland deals (F, s)"
+    )
     ap.add_argument("--seed", type=int, default=777)
-    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--workers", type=at_least(1), default=2)
     ap.add_argument(
         "--config",
         action="append",
@@ -293,15 +298,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--ceiling", action="store_true", help="add the perfect-foresight bound"
     )
-    ap.add_argument("--json", metavar="PATH", help="write every figure here")
+    ap.add_argument(
+        "--json", type=output_file, metavar="PATH", help="write every figure here"
+    )
     args = ap.parse_args(argv)
     configs: list[tuple[str, dict[str, Any]]] = []
     for spec in args.config or ["defaults={}"]:
         name, _, text = spec.partition("=")
         try:
-            configs.append((name, json.loads(text or "{}")))
-        except json.JSONDecodeError as exc:
-            ap.error(f"--config {name}: not JSON ({exc})")
+            configs.append((name, json_object(text or "{}")))
+        except argparse.ArgumentTypeError as exc:
+            ap.error(f"--config {name}: {exc}")
     out: dict[str, Any] = {"deals": args.deals, "fl_deals": args.fl_deals, "settings": {}}
     with ProcessPoolExecutor(args.workers) as pool:
         fl = run(pool, "fl", args.seed, args.fl_deals, {}, args.workers)

@@ -39,6 +39,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ofc_fast.timing import at_least  # the installed package (pip install -e .)
+
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
     str(p.relative_to(ROOT)) for p in (ROOT / "csrc").glob("*/ofc_*.c")
@@ -106,17 +108,19 @@ def main(argv: list[str] | None = None) -> int:
         epilog="Other arguments go to benchmarks/bench_python.py.",
     )
     ap.add_argument("--cc", help="C compiler (default $CC, gcc, cc)")
-    ap.add_argument("--c-hands", type=int, help="hands for bench_c (default 10000000)")
     ap.add_argument(
-        "--c-pairs", type=int, help="board pairs for bench_c (default 10000000)"
+        "--c-hands", type=at_least(1), help="hands for bench_c (default 10000000)"
     )
     ap.add_argument(
-        "--c-reps", type=int, help="repetitions for bench_c (default --reps or 7)"
+        "--c-pairs", type=at_least(1), help="board pairs for bench_c (default 10000000)"
+    )
+    ap.add_argument(
+        "--c-reps", type=at_least(1), help="repetitions for bench_c (default --reps or 7)"
     )
     ap.add_argument("--no-c", action="store_true", help="skip the C benchmark")
     ap.add_argument("--no-python", action="store_true", help="skip the Python benchmark")
     ap.add_argument("--seed", type=int, default=1, help="random seed for both (default 1)")
-    ap.add_argument("--reps", type=int, help="repetitions for both (default 7)")
+    ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default 7)")
     ap.add_argument("--quick", action="store_true", help="small, fast run of both")
     args, rest = ap.parse_known_args(argv)
 

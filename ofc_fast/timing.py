@@ -6,6 +6,11 @@ that batch and per-call results agree, and compares two rows with the docs/desig
 targets (information unless ``--strict``).  No third-party evaluator: the
 comparison with peers is ``benchmarks/bench_python.py`` in a checkout.
 
+The argparse types :func:`at_least` (counts), :func:`duration` (seconds),
+:func:`output_file` (``--json PATH``), :func:`preset_name` (``--rules``) and
+:func:`json_object` (keyword settings) read the options of ``ofc-fast bench`` and of
+the scripts in benchmarks/: a bad value is refused before the run, the option named.
+
 >>> rows = run_rows(n=200, reps=1, seed=1, skip=set())
 >>> [r.label for r in rows][:2]
 ['rank5_batch', 'rank5_batch out=']
@@ -17,6 +22,7 @@ import argparse
 import contextlib
 import gc
 import json
+import math
 import os
 import platform
 import statistics
@@ -28,7 +34,15 @@ from typing import Any, TextIO
 
 import numpy as np
 
-__all__ = ["TARGETS", "main"]
+__all__ = [
+    "TARGETS",
+    "at_least",
+    "duration",
+    "json_object",
+    "main",
+    "output_file",
+    "preset_name",
+]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
 """docs/design.md performance targets, ns per hand / pair (the C-loop ones are
@@ -88,6 +102,105 @@ def rate_text(per_s: float) -> str:
         if per_s >= div:
             return f"{per_s / div:.1f} {suffix}"
     return f"{per_s:.0f} "
+
+
+def at_least(minimum: int) -> Callable[[str], int]:
+    """The argparse ``type=`` of a count option (``--reps``, ``--deals``): a whole
+    number of at least ``minimum``.  Anything else is refused by argparse, exit
+    status 2, with a message naming the option, before a statistic of no run (a
+    median of nothing, a rate per zero deals) ends in a traceback.  ``ofc-fast
+    bench`` and the scripts in benchmarks/ read their counts with it.
+
+    >>> at_least(1)("3")
+    3
+    >>> at_least(1)("0")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be at least 1, got 0
+    """
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number, got {text!r}"
+            ) from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def duration(text: str) -> float:
+    """The argparse ``type=`` of a duration option (``--seconds``): a finite number
+    of seconds above 0.  Anything else is refused by argparse, the option named: 0
+    or less timed nothing (a rate of 0, or an index error on no latencies), and a
+    duration of 0 could mean "no limit" where the script reads it with ``or``.
+
+    >>> duration("0.5")
+    0.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"must be seconds above 0, got {text}")
+    return value
+
+
+def output_file(text: str) -> str:
+    """The argparse ``type=`` of an output file option (``--json PATH``): a folder,
+    or a file in a folder that is not there, is refused by argparse (exit status 2,
+    the option named) before the run rather than when its result is written; ``-``
+    (standard output) passes.
+
+    >>> output_file("-")
+    '-'
+    """
+    from .cli.options import output_problem
+
+    problem = output_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def preset_name(text: str) -> str:
+    """The argparse ``type=`` of a ``--rules`` option that names a preset
+    (:func:`ofc_fast.rules.get`): an unknown one is refused by argparse before the
+    run, the option named.
+
+    >>> preset_name("pineapple")
+    'pineapple'
+    """
+    from . import rules
+    from .errors import RulesError
+
+    try:
+        rules.get(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The argparse ``type=`` of an option that takes keyword settings as a JSON
+    object (``--random-settings '{"samples": 64}'``): anything else is refused by
+    argparse before the run, the option named.
+
+    >>> json_object('{"samples": 64}')
+    {'samples': 64}
+    """
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError(f"expected a JSON object, got {text!r}")
+    return value
 
 
 def machine_info() -> dict[str, Any]:
@@ -241,13 +354,13 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=int,
+        type=at_least(1),
         default=None,
         help="hands (and board pairs) to time (default 200000; --quick 20000)",
     )
     ap.add_argument(
         "--reps",
-        type=int,
+        type=at_least(1),
         default=None,
         help="repetitions per row, median and min reported (default 7; --quick 3)",
     )
@@ -264,6 +377,7 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--json",
+        type=output_file,
         nargs="?",
         const="-",
         default=None,
@@ -282,9 +396,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         args.n = 20_000 if args.quick else 200_000
     if args.reps is None:
         args.reps = 3 if args.quick else 7
-    for name in ("n", "reps"):
-        if getattr(args, name) < 1:
-            ap.error(f"--{name} must be >= 1")
     return args
 
 

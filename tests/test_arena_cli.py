@@ -8,8 +8,10 @@ import argparse
 import gc
 import json
 import os
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -249,6 +251,22 @@ def test_rules_json_files_in_the_arena_and_the_bot(
     assert served[0].bot.rules == PRESETS["PINEAPPLE"]
 
 
+@pytest.mark.parametrize(
+    "command", [["arena", "--bot", "random", "--bot", "random"], ["bot", "random"]]
+)
+def test_an_unknown_rules_name_is_an_error_naming_rules(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """``ofc-fast arena --rules nosuch`` said ``unknown rule set 'nosuch'``, naming no
+    option (docs/cli.md: errors name the option at fault, as every other
+    subcommand's ``--rules`` does)."""
+    from ofc_fast.cli import main
+
+    assert main([*command, "--rules", "nosuch"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("ofc-fast: error: --rules: unknown rule set 'nosuch'")
+
+
 @pytest.mark.parametrize("ms", [24 * 3600 * 1000 + 1, 10**14])
 def test_a_deadline_longer_than_the_protocol_allows_is_refused(
     capsys: pytest.CaptureFixture[str], ms: int
@@ -317,3 +335,35 @@ def test_report_output_that_cannot_be_written_is_named(
     (line,) = capsys.readouterr().err.splitlines()
     assert line.startswith(f"ofc-fast: error: --output: cannot write {str(out)!r}")
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (a FIFO)")
+@pytest.mark.parametrize("command", ["arena --json", "report -o"])
+def test_an_output_that_is_no_regular_file_is_written_not_replaced(
+    tmp_path: Path, command: str
+) -> None:
+    """``ofc-fast arena --json /dev/null`` and ``ofc-fast report ... -o /dev/null``
+    renamed a temporary file over the path: run as root, /dev/null (or /dev/stdout,
+    /dev/full) became a regular file holding the report.  A device or a FIFO is
+    written to as it is."""
+    from ofc_fast.cli import main
+
+    rep, hist, fifo = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "out"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    if command == "arena --json":
+        assert main([*args, "--json", str(fifo)]) == 0
+    else:
+        assert main(["report", str(rep), str(hist), "-o", str(fifo)]) == 0
+    reader.join(30)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)  # still the FIFO
+    assert got and got[0].strip()
+    if command == "arena --json":
+        assert json.loads(got[0])["hands"] == 1
+    else:
+        assert got[0].lstrip().lower().startswith("<!doctype html")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "out", "r.json"]

@@ -264,6 +264,23 @@ def test_time_budget_option() -> None:
     one_line_error(run_bot(lines(*msgs), "search", "--time-budget", "-1"), "--time-budget")
 
 
+@pytest.mark.parametrize("closed", ["stdin", "stdout"])
+def test_a_closed_standard_stream_is_a_one_line_error(
+    closed: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast bot random <&-`` (Python then has no ``sys.stdin``) ended in
+    ``AttributeError: 'NoneType' object has no attribute 'buffer'``."""
+    from ofc_fast import cli
+
+    monkeypatch.setattr(sys, closed, None)  # as Python starts with a closed stream
+    monkeypatch.setattr(sys, f"__{closed}__", None)
+    assert cli.main(["bot", "random"]) == 2
+    err = capsys.readouterr().err
+    name = {"stdin": "input", "stdout": "output"}[closed]
+    assert err.startswith(f"ofc-fast: error: standard {name} is closed: ")
+    assert err.count("\n") == 1 and "--connect PORT" in err
+
+
 # -- reproducible without --seed
 def arena_history(tmp_path: Path, tag: str, bot: str) -> list[Any]:
     hist = tmp_path / f"{tag}.jsonl"

@@ -5,7 +5,9 @@ and ``bench``'s verdict at the precision it prints."""
 
 from __future__ import annotations
 
+import argparse
 import re
+from pathlib import Path
 
 import pytest
 
@@ -176,3 +178,38 @@ def test_bench_judges_the_target_at_the_printed_precision(
     line = timing.format_table([row], strict=False)[-1]
     shown = float(line.split()[3])
     assert (shown <= 5.0) == (verdict == "pass")  # the verdict agrees with the figure
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--samples", "0"), ("--time", "-1"), ("--seed", "-1")]
+)
+def test_advise_errors_name_the_option(
+    capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    """``advise --time -1`` said ``time_budget must be a positive number``: the
+    search's keyword, not the option typed (docs/cli.md: errors name the option)."""
+    code, out, err = run(capsys, "advise", "--dealt", "As Kd 9h 9c 4s", option, value)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {option}: ") and err.count("\n") == 1
+
+
+def test_docs_cli_advise_names_every_option_of_advise_help() -> None:
+    """docs/cli.md's ``advise`` section lists its options; ``--model`` (the learned
+    value model in the rollouts) was in ``--help`` only.  The options every
+    subcommand shares are described once, above it."""
+    page = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
+    if not page.exists():
+        pytest.skip("needs docs/ of a source checkout (git clone)")
+    text = page.read_text(encoding="utf-8")
+    shared = text.split("## Options that mean the same everywhere")[1].split("\n## ")[0]
+    section = text.split("## `advise`")[1].split("\n## ")[0]
+    sub = next(
+        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    options = {o for a in sub.choices["advise"]._actions for o in a.option_strings}
+    missing = sorted(
+        o
+        for o in options - {"-h", "--help"}
+        if f"`{o}" not in section and f"`{o}" not in shared
+    )
+    assert missing == []

@@ -71,6 +71,7 @@ JSON_COMMANDS = {
     "rules-name": ["rules", "ofc"],
     "solve": ["solve", FL_HAND],
     "play": ["play", "--hands", "2", "--seed", "3", "--bots", "random"],
+    "advise": ["advise", "--dealt", "As Kd 9h 9c 4s", "--samples", "4", "--seed", "1"],
 }
 
 
@@ -187,6 +188,36 @@ def test_rules_path_errors(capsys: pytest.CaptureFixture, tmp_path: Path) -> Non
     code, _, err = run(capsys, "eval", BOARD_A, "--rules", str(bad))
     assert code == 2 and "--rules" in err and "sweep_bonus" in err, err
     assert cli.load_rules("classic-2-4") is ofc.rules.CLASSIC_2_4
+
+
+def test_rules_file_read_is_bounded(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    """``--rules /dev/zero`` read until MemoryError (a traceback, after eating the
+    memory): a rules file is read up to 1 MiB, a longer one refused."""
+    big = tmp_path / "big.json"
+    big.write_text(" " * (1 << 20) + ofc.rules.OFC.to_json(), encoding="utf-8")
+    code, out, err = run(capsys, "eval", BOARD_A, "--rules", str(big))
+    assert code == 2 and out == ""
+    assert err == (
+        f"ofc-fast: error: --rules: {str(big)!r} is longer than 1048576 characters: "
+        "not a rules file\n"
+    )
+    small = tmp_path / "small.json"  # a whole rules file still reads
+    small.write_text(" " * 1000 + ofc.rules.OFC.to_json(), encoding="utf-8")
+    assert run(capsys, "eval", BOARD_A, "--rules", str(small))[0] == 0
+
+
+@pytest.mark.parametrize("cards", ["Qh Qd 5c", "As Ks Qs Js Ts"])
+def test_eval_of_a_hand_refuses_a_bad_rules_option(
+    capsys: pytest.CaptureFixture, tmp_path: Path, cards: str
+) -> None:
+    """``eval "Qh Qd 5c" --rules nosuch`` (or a rules file that is not there) printed
+    the hand and exit status 0: only a board read --rules."""
+    code, out, err = run(capsys, "eval", cards, "--rules", "nosuch")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --rules: unknown rule set 'nosuch'")
+    missing = tmp_path / "missing.json"
+    code, out, err = run(capsys, "eval", cards, "--rules", str(missing))
+    assert code == 2 and err.startswith("ofc-fast: error: --rules: cannot read")
 
 
 # --------------------------------------------------------------- --stacks
@@ -315,6 +346,19 @@ def test_bench_reports_misses_only_with_strict(
     code, out, _ = run(capsys, *BENCH_TINY, "--strict")
     assert code == 2 and "  MISS rank5_batch" in out and "  MISS score_pairs" in out
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_bench_json_path_that_cannot_be_written_is_refused_before_the_timing(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``ofc-fast bench --json FOLDER`` timed every row, then ended in ``ofc-fast:
+    error: [Errno 21] Is a directory``: the option not named, the figures lost."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["bench", *BENCH_TINY[1:], "--json", str(tmp_path)])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"error: argument --json: cannot write {str(tmp_path)!r}: it is a folder" in err
 
 
 # ----------------------------------------------------------------- Ctrl-C
@@ -472,3 +516,103 @@ def test_bench_json_like_every_subcommand(
     code, out, _ = run(capsys, *BENCH_TINY, "--json", str(path))
     assert code == 0 and "agreement: all OK" in out
     assert json.loads(path.read_text())["params"] == doc["params"]
+
+
+# ------------------------------------------------------- a reader gone away
+
+
+def package_env() -> dict[str, str]:
+    """The environment of a subprocess that imports the package under test."""
+    env = dict(os.environ)
+    package_root = str(Path(ofc.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    return env
+
+
+def run_with_reader_gone(
+    tmp_path: Path, argv: list[str], gone: str
+) -> subprocess.CompletedProcess[str]:
+    """``ofc-fast ARGV`` with ``gone`` (stdout or stderr) a pipe whose reader has
+    gone before the first line is written; the other stream captured."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, gone: write_end}
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "ofc_fast", *argv],
+            **streams,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env=package_env(),
+        )
+    finally:
+        os.close(write_end)
+
+
+ON_LINUX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="run on Linux (SIGPIPE, and poll() telling a pipe's reader gone)",
+)
+
+
+@ON_LINUX
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rules"],
+        ["eval", "As Ks Qs Js Ts"],
+        ["play", "--hands", "2", "--bots", "random", "--seed", "1"],
+    ],
+    ids=["rules", "eval", "play"],
+)
+def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -> None:
+    """``ofc-fast rules | head -1``: the reader of standard output is gone when
+    the command writes.  That ended in a BrokenPipeError (``ofc-fast: error:
+    [Errno 32] Broken pipe``, exit status 2, or "Exception ignored" at the exit);
+    a command stopped by SIGPIPE in a shell ends quietly with 128 + 13."""
+    proc = run_with_reader_gone(tmp_path, argv, "stdout")
+    assert proc.stderr == ""
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
+@ON_LINUX
+def test_a_reader_of_progress_lines_that_goes_away_ends_quietly(tmp_path: Path) -> None:
+    """``ofc-fast arena ... --progress-json 2>&1 >/dev/null | head -1``: the
+    progress lines go to standard error; its reader gone, the arena ended in a
+    BrokenPipeError (exit status 1) instead of as the reader of standard output."""
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    proc = run_with_reader_gone(tmp_path, [*argv, "--progress-json", "--quiet"], "stderr")
+    assert proc.stdout == ""
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
+@pytest.mark.skipif(
+    sys.platform == "win32", reason="run on POSIX (closes a file descriptor)"
+)
+@pytest.mark.parametrize("closed", [1, 2], ids=["stdout", "stderr"])
+@pytest.mark.parametrize(
+    "argv",
+    [["rules"], ["play", "--hands", "60", "--bots", "random", "--seed", "1"]],
+    ids=["rules", "play"],
+)
+def test_a_closed_standard_stream_is_no_traceback(
+    tmp_path: Path, argv: list[str], closed: int
+) -> None:
+    """``ofc-fast rules >&-`` (and ``2>&-``: Python then has no ``sys.stdout`` /
+    ``sys.stderr``) ended in ``AttributeError: 'NoneType' object has no attribute
+    'isatty'``, exit status 1; what goes to the closed stream is discarded."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=package_env(),
+        preexec_fn=lambda: os.close(closed),
+    )
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    if closed == 1:
+        assert proc.stdout == proc.stderr == ""  # no error message either
+    else:
+        assert proc.stderr == "" and proc.stdout.strip()  # the usual output

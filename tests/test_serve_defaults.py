@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
+import sys
 
 import pytest
 
@@ -67,3 +69,20 @@ def test_a_port_out_of_range_is_a_one_line_error(
     assert cli.main(["serve", "--port", "70000"]) == 2  # refused before any bind
     err = capsys.readouterr().err
     assert "port" in err and "Traceback" not in err, err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (socket reuse differs)")
+def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ofc-fast serve --port P`` with P in use printed that it served on P, then
+    uvicorn's log lines (``[Errno 98] error while attempting to bind``) and exit
+    status 3."""
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert cli.main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(
+        f"ofc-fast: error: --host 127.0.0.1 --port {port}: cannot listen there: "
+    )

@@ -10,19 +10,26 @@ import sys
 import tempfile
 from typing import IO, Any
 
-from ..cli.options import add_json_option, check_output, is_rules_file, load_rules
+from ..cli.options import (
+    add_json_option,
+    check_output,
+    is_rules_file,
+    load_rules,
+    named,
+)
 from ..errors import ArenaError
 from ..rules import RuleSet
 from ..table import check_seed
+from ._games import resolve_arena_rules
 
 __all__ = ["add_commands"]
 
 
-def _rules_of(value: str) -> str | RuleSet:
+def _rules_of(value: str) -> RuleSet:
     """``--rules`` of ``arena`` and ``bot``: a game id or a preset name, or a rules
-    JSON file (read here; the wire protocol names presets only, which the arena and
-    the bot check)."""
-    return load_rules(value) if is_rules_file(value) else value
+    JSON file (the wire protocol names presets only).  Errors name ``--rules``."""
+    rules = load_rules(value) if is_rules_file(value) else value
+    return named("--rules", resolve_arena_rules, rules)
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -42,7 +49,15 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
 def _write_atomic(path: str, text: str) -> None:
     """Write ``text`` to a temporary file beside ``path``, then rename it over
-    ``path``: a reader never sees a half-written report."""
+    ``path``: a reader never sees a half-written report.  A device or a FIFO
+    (``/dev/stdout``: :func:`~ofc_fast.arena.html.written_in_place`) is written to
+    as it is, never replaced."""
+    from .html import written_in_place
+
+    if written_in_place(path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".arena-", suffix=".json.tmp", dir=folder)
     try:

@@ -370,9 +370,21 @@ def run_stream(
 def run_stdio(
     client: BotClient, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> int:
-    """:func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes)."""
+    """:func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes);
+    ArenaError when either is closed (``ofc-fast bot NAME <&-``)."""
     import os
 
+    for given, streams, name in (
+        (stdin, (sys.stdin, sys.__stdin__), "input"),
+        (stdout, (sys.stdout, sys.__stdout__), "output"),
+    ):
+        # None where Python found it closed at its start (``ofc-fast bot <&-``); the
+        # command line then puts /dev/null in sys.stdout, not in sys.__stdout__
+        if given is None and None in streams:
+            raise ArenaError(
+                f"standard {name} is closed: a bot talks to the arena on standard "
+                "input and output (or over TCP: --connect PORT)"
+            )
     fd_in = (stdin or sys.stdin.buffer).fileno()
     out = stdout or sys.stdout.buffer
 

@@ -142,10 +142,29 @@ def write_html_report(
     return side if wanted else None
 
 
+def written_in_place(path: str | Path) -> bool:
+    """Whether the output ``path`` is there and is no regular file: a device
+    (``/dev/null``), a FIFO, ``/dev/stdout``.  Such a file is written to as it is:
+    the temporary file and rename of the other outputs would put a regular file in
+    its place (as root, over ``/dev/null`` itself)."""
+    p = Path(path)
+    return p.exists() and not p.is_file()
+
+
 @contextlib.contextmanager
 def _temporary(target: Path) -> Any:
     """A new text file next to ``target`` (its path, the open file; the umask's
-    permissions), removed on the way out unless it was renamed."""
+    permissions), removed on the way out unless it was renamed.  A target
+    :func:`written_in_place` is itself that file (its rename onto itself does
+    nothing)."""
+    if written_in_place(target):
+        try:
+            f = open(target, "w", encoding="utf-8")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise ArenaError(f"cannot write {target}: {exc.strerror}") from None
+        with f:
+            yield target, f
+        return
     name = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         f = open(name, "x", encoding="utf-8")  # noqa: SIM115 - closed below

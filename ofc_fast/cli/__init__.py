@@ -43,8 +43,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import IO
 
 from ..errors import OfcError
 from .options import load_rules as load_rules
@@ -85,7 +87,59 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``ofc-fast`` command line; returns the exit status."""
+    """Run the ``ofc-fast`` command line; returns the exit status.
+
+    A reader of standard output (or error: ``--progress-json``) that goes away early
+    (``ofc-fast rules | head -1``) ends any subcommand quietly with
+    :data:`EXIT_READER_GONE`, as a command that SIGPIPE stops in a shell, instead of
+    a BrokenPipeError.  Standard output or error closed from the start (``>&-``;
+    Python then has none): what goes there is discarded, as :func:`print` discards
+    it, rather than a traceback."""
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
+    try:
+        try:
+            return _run(argv)
+        finally:  # the output still buffered: a gone reader shows here, not at the exit
+            sys.stdout.flush()
+    except BrokenPipeError as exc:
+        gone = [f for f in (sys.stdout, sys.stderr) if _reader_gone(f)]
+        if not gone:  # another pipe (a bot's)
+            print(f"ofc-fast: error: {exc}", file=sys.stderr)
+            return 2
+        # what is left in a buffer is flushed at the exit: into /dev/null
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for f in gone:
+            os.dup2(devnull, f.fileno())
+        os.close(devnull)
+        return EXIT_READER_GONE
+
+
+EXIT_READER_GONE = 128 + 13
+"""The exit status when the reader of standard output or error went away: 128 +
+SIGPIPE."""
+
+
+def _reader_gone(stream: IO[str]) -> bool:
+    """Whether ``stream`` is a pipe whose reader has gone away (an error on it); True
+    where that cannot be asked (no ``select.poll``)."""
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):  # no file under it (a test's capture)
+        return False
+    try:
+        import select
+
+        poller = select.poll()
+    except (ImportError, AttributeError):  # pragma: no cover - Windows
+        return True
+    poller.register(fd, select.POLLOUT)
+    return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    """:func:`main` but for a reader of standard output gone away."""
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:  # everything after "bench" (--help too) is the bench's
@@ -101,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("ofc-fast: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # main's: the reader of standard output may have gone away
     except OfcError as exc:
         print(f"ofc-fast: error: {exc}", file=sys.stderr)
         return 2

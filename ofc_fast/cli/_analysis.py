@@ -16,12 +16,14 @@ from ..fantasyland import fantasyland_cards
 from ..ranking import category, describe, kev_rank, rank
 from ..rules import GameKind
 from ..scoring.settlement import settle
+from ..search import check_settings
 from ..table import check_seat
 from ._render import WIDTH, cli_advise, cli_solve, solve_json, table
 from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
+    check_output,
     emit_json,
     json_only,
     load_rules,
@@ -33,8 +35,9 @@ __all__ = ["add_commands", "run_bench"]
 
 
 def run_eval(args: argparse.Namespace) -> int:
+    preset = load_rules(args.rules)  # a hand's rank needs none, a bad --rules is still one
     if "/" in args.cards or "|" in args.cards:
-        return eval_board(args)
+        return eval_board(args, preset)
     ids = named("CARDS", parse_cards, args.cards)
     s = named("CARDS", rank, ids)
     info: dict[str, Any] = {
@@ -52,8 +55,7 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def eval_board(args: argparse.Namespace) -> int:
-    preset = load_rules(args.rules)
+def eval_board(args: argparse.Namespace, preset: rules_mod.RuleSet) -> int:
     board = named("CARDS", Board.parse, args.cards)
     e = named("CARDS", board.evaluate, preset)
     fl = fantasyland_cards(board, preset) if preset.fantasyland is not None else 0
@@ -216,6 +218,12 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     if args.top < 0:  # a negative slice would drop the last moves instead
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
+    for option, setting in (
+        ("--samples", {"samples": args.samples}),
+        ("--time", {"time_budget": args.time}),  # the search's name differs
+        ("--seed", {"seed": args.seed}),
+    ):
+        named(option, check_settings, **setting)
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
     most = load_rules(args.rules).max_players
@@ -227,7 +235,12 @@ def run_advise(args: argparse.Namespace) -> int:
         )
     # the seats not given have placed nothing yet: empty boards (the opening)
     args.opponent = [*(args.opponent or []), *["/ /"] * (players - 1 - given)]
-    print(cli_advise(args))
+    check_output("--json", args.json)  # before the search, not after it
+    advice, text = cli_advise(args)
+    if args.json:
+        emit_json(args, [a.as_dict() for a in advice])
+    if not json_only(args):
+        print(text)
     return 0
 
 
@@ -282,7 +295,11 @@ def add_advise(sub: Any) -> None:
         "model file (default: none, rollouts only)",
     )
     a.add_argument("--top", type=int, default=0, help="print only the best N moves")
-    a.add_argument("--json", action="store_true", help="print JSON")
+    add_json_option(
+        a,
+        "every legal move as JSON: written to PATH, or alone on "
+        "standard output without PATH",
+    )
     a.set_defaults(func=run_advise)
 
 

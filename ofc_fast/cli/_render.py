@@ -13,7 +13,6 @@ a  b
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 import time
@@ -306,9 +305,10 @@ def describe_solution(s: Solution) -> str:
     return text + f", value {s.value:g}"
 
 
-def cli_advise(args: Any) -> str:
-    """Text (or JSON) for ``ofc-fast advise``: the advice on a position given as
-    boards and cards (see :func:`ofc_fast.search.make_observation`)."""
+def cli_advise(args: Any) -> tuple[list[Any], str]:
+    """``ofc-fast advise``: the advice on a position given as boards and cards (see
+    :func:`ofc_fast.search.make_observation`), every legal move best first, and its
+    text."""
     rules = load_rules(args.rules)
     obs = search.make_observation(
         rules, args.board, args.dealt, args.opponent or [], args.dead or ""
@@ -325,8 +325,6 @@ def cli_advise(args: Any) -> str:
         model=getattr(args, "model", None),
     )
     seconds = time.perf_counter() - t0
-    if args.json:
-        return json.dumps([a.as_dict() for a in advice], indent=1)
     lines = [
         f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"
         + (f", value model {advice[0].model}" if advice and advice[0].model else ""),
@@ -340,7 +338,7 @@ def cli_advise(args: Any) -> str:
             f"{100 * a.foul:>5.1f} {100 * a.fantasyland:>5.1f} {a.royalties:>5.2f}"
         )
     lines.append(EV_NOTE)
-    return "\n".join(lines)
+    return advice, "\n".join(lines)
 
 
 EV_NOTE = (  # under ofc-fast advise's table: what ev is

@@ -31,6 +31,7 @@ __all__ = [
     "check_output",
     "is_rules_file",
     "load_rules",
+    "output_problem",
     "parse_stacks",
 ]
 
@@ -56,6 +57,11 @@ def is_rules_file(value: str) -> bool:
     return value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value)
 
 
+MAX_RULES_FILE_CHARS = 1 << 20
+"""The longest rules JSON file ``--rules`` reads (``RuleSet.to_json()`` writes about
+2,000 characters): a longer one, or a device with no end, is refused."""
+
+
 def load_rules(value: str) -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
     (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
@@ -66,7 +72,7 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     if is_rules_file(value):
         try:
             with open(value, encoding="utf-8") as f:
-                text = f.read()
+                text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
         except OSError as exc:
             raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
@@ -74,6 +80,11 @@ def load_rules(value: str) -> rules_mod.RuleSet:
                 f"--rules: cannot read {value!r}: not UTF-8 (byte {exc.object[exc.start]:#04x}"
                 f" at offset {exc.start})"
             ) from None
+        if len(text) > MAX_RULES_FILE_CHARS:
+            raise RulesError(
+                f"--rules: {value!r} is longer than {MAX_RULES_FILE_CHARS} characters: "
+                "not a rules file"
+            )
         return named(f"--rules {value}", rules_mod.RuleSet.from_json, text)
     return named("--rules", rules_mod.get, value)
 
@@ -114,13 +125,26 @@ def check_output(option: str, path: str | None) -> None:
     ...
     ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': no folder '/no/such/folder'
     """  # noqa: E501 - the error message as the user sees it
+    problem = output_problem(path)
+    if problem:
+        raise OfcError(f"{option}: {problem}")
+
+
+def output_problem(path: str | None) -> str | None:
+    """Why the output file ``path`` cannot be written where it is asked for (see
+    :func:`check_output`), or ``None``.
+
+    >>> output_problem("/")
+    "cannot write '/': it is a folder"
+    """
     if path is None or path == "-":
-        return
+        return None
     if os.path.isdir(path):
-        raise OfcError(f"{option}: cannot write {path!r}: it is a folder")
+        return f"cannot write {path!r}: it is a folder"
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise OfcError(f"{option}: cannot write {path!r}: no folder {folder!r}")
+        return f"cannot write {path!r}: no folder {folder!r}"
+    return None
 
 
 def emit_json(args: argparse.Namespace, doc: Any) -> None:

@@ -159,6 +159,12 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise GameError(f"--out: {args.out!r} is a file, not a folder")
     spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)
+    try:  # (selfplay makes it too: an OSError there would not name --out)
+        os.makedirs(args.out, exist_ok=True)
+    except OSError as exc:
+        raise GameError(
+            f"--out: cannot make the folder {args.out!r}: {exc.strerror}"
+        ) from None
     with executor_of(args) as ex:
         doc = selfplay(
             spec,

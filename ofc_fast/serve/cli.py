@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import os
+import socket
 import sys
 from typing import Any
 
@@ -46,6 +48,34 @@ def run_server(config: Any, log_level: str = "info") -> None:
     )
 
 
+def check_address(host: str, port: int) -> None:
+    """OfcError naming ``--host`` / ``--port`` where the server cannot listen: a port
+    in use, an address not of this machine, a name that does not resolve (uvicorn
+    logs those and exits with status 3, after a line saying that it serves there).
+    The socket is set up as uvicorn's (``SO_REUSEADDR`` but on Windows), bound and
+    closed again."""
+    ipv6 = ":" in host  # uvicorn's choice of the address family
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host,
+            port,
+            family=socket.AF_INET6 if ipv6 else socket.AF_INET,
+            type=socket.SOCK_STREAM,
+            flags=socket.AI_PASSIVE,
+        )[0]
+    except socket.gaierror as exc:
+        raise OfcError(f"--host {host}: {exc.strerror}") from None
+    with socket.socket(family, kind, proto) as sock:
+        if os.name != "nt":  # (on Windows it would bind over a listening socket)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(address)
+        except OSError as exc:
+            raise OfcError(
+                f"--host {host} --port {port}: cannot listen there: {exc.strerror}"
+            ) from None
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from ._config import ServeConfig
 
@@ -58,6 +88,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_time_budget=args.max_time_budget,
         allowed_hosts=tuple(args.allowed_host),
     ).check()
+    check_address(config.host, config.port)
     where = f"http://{config.host}:{config.port}/"
     print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
     run_server(config, args.log_level)

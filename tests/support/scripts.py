@@ -19,6 +19,7 @@ def load_script(path: Path, name: str | None = None) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name or path.stem, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: a dataclass looks it up
     spec.loader.exec_module(module)
     return module
 

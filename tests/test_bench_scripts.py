@@ -1,0 +1,143 @@
+"""The scripts in benchmarks/ refuse a degenerate count (``--pairs 0``, ``--reps 0``,
+``--deals 0``) as argparse does, exit status 2 and a message naming the option,
+instead of a traceback from a statistic of no run (a median of nothing, a rate per
+zero deals); a ``--json PATH`` that cannot be written, an unknown ``--rules`` preset,
+settings that are not a JSON object or a duration not above 0 are refused before the
+run."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from scripts import checkout_script
+
+ZERO_COUNTS = [
+    ("bench_arena.py", "--hands", "0"),
+    ("bench_env.py", "--repeats", "0"),
+    ("bench_game.py", "--deals", "0"),
+    ("bench_parallel.py", "--empty", "0"),
+    ("bench_python.py", "--n", "0"),
+    ("bench_report.py", "--source-hands", "0"),
+    ("bench_score_pair.py", "--reps", "0"),
+    ("bench_search.py", "--random-deals", "-1"),
+    ("bench_search.py", "--reps", "0"),
+    ("bench_serve.py", "--analyze-requests", "0"),
+    ("bench_solver.py", "--hands", "0"),
+    ("bench_value.py", "--pairs", "0"),
+    ("opponent_rows.py", "--deals", "0"),
+    ("probe_strength.py", "--fl-deals", "0"),
+    ("run.py", "--c-hands", "0"),
+    ("run.py", "--reps", "0"),
+    ("value_bias.py", "--pairs", "0"),
+]
+
+
+@pytest.mark.parametrize(("script", "option", "value"), ZERO_COUNTS)
+def test_a_degenerate_count_is_an_argparse_error(
+    script: str,
+    option: str,
+    value: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_value.py --pairs 0`` ended in ``StatisticsError: fmean requires at
+    least one data point``, ``bench_game.py --deals 0`` in a ZeroDivisionError."""
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.setattr(sys, "argv", [script, option, value])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument {option}: must be at least " in err
+    assert f"got {value}" in err and "Traceback" not in err
+
+
+def test_a_count_that_is_not_a_number_names_the_option(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    module = checkout_script("benchmarks/bench_score_pair.py")
+    monkeypatch.setattr(sys, "argv", ["bench_score_pair.py", "--reps", "many"])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    assert "argument --reps: expected a whole number, got 'many'" in capsys.readouterr().err
+
+
+JSON_SCRIPTS = [
+    "bench_game.py",
+    "bench_parallel.py",
+    "bench_python.py",
+    "bench_search.py",
+    "bench_serve.py",
+    "bench_solver.py",
+    "bench_value.py",
+    "probe_strength.py",
+]
+
+
+@pytest.mark.parametrize("script", JSON_SCRIPTS)
+def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
+    script: str,
+    tmp_path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``--json FOLDER`` (or a file in a folder that is not there) ended the run,
+    minutes later, in ``IsADirectoryError`` / ``FileNotFoundError`` when the
+    figures were written: they were lost."""
+    module = checkout_script(f"benchmarks/{script}")
+    for path, why in (
+        (tmp_path, "it is a folder"),
+        (tmp_path / "no" / "x.json", "no folder"),
+    ):
+        monkeypatch.setattr(sys, "argv", [script, "--json", str(path)])
+        with pytest.raises(SystemExit) as info:
+            module.main()
+        assert info.value.code == 2
+        out, err = capsys.readouterr()
+        assert (
+            out == ""
+            and f"error: argument --json: cannot write {str(path)!r}: {why}" in err
+        )
+
+
+BAD_SETTINGS = [
+    ("bench_value.py", "--rules", "nosuch", "unknown rule set 'nosuch'"),
+    ("opponent_rows.py", "--rules", "nosuch", "unknown rule set 'nosuch'"),
+    ("bench_search.py", "--random-settings", "{bad", "not JSON ("),
+    ("bench_search.py", "--heuristic-settings", "[1]", "expected a JSON object"),
+    ("probe_strength.py", "--config", "x=[1]", "x: expected a JSON object"),
+    ("bench_value.py", "--players", "9", "PINEAPPLE seats 2 to 3 players, got 9"),
+    ("bench_env.py", "--seconds", "0", "must be seconds above 0, got 0"),
+    ("bench_search.py", "--seconds", "-1", "must be seconds above 0, got -1"),
+    ("bench_serve.py", "--seconds", "nan", "must be seconds above 0, got nan"),
+    ("bench_serve.py", "--score-seconds", "0", "must be seconds above 0, got 0"),
+]
+
+
+@pytest.mark.parametrize(("script", "option", "value", "why"), BAD_SETTINGS)
+def test_a_bad_preset_or_settings_text_is_an_argparse_error(
+    script: str,
+    option: str,
+    value: str,
+    why: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_value.py --rules nosuch`` ended in a RulesError traceback,
+    ``bench_search.py --random-settings '{bad'`` in a JSONDecodeError one (after the
+    speed rows), ``probe_strength.py --config 'x=[1]'`` in a TypeError one (after the
+    Fantasyland deals), ``bench_value.py --players 9`` in a TableError one;
+    ``bench_serve.py --score-seconds 0`` ran for 1e9 seconds (0 read with ``or``),
+    ``--score-seconds -1`` ended in an IndexError on no latencies."""
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.setattr(sys, "argv", [script, option, value])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    # argparse's own line, or the script's (a check after the parse, or NAME=JSON)
+    own = f"error: {option}" in err and why in err
+    assert f"error: argument {option}: {why}" in err or own
