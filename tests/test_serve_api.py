@@ -802,6 +802,25 @@ def test_a_keyless_server_answers_only_its_own_host_names(
             ServeConfig(allowed_hosts=bad).check()  # type: ignore[arg-type]
 
 
+def test_a_cross_site_post_to_next_is_refused_as_every_post_is(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """``POST /v1/games/{id}/next`` takes no body, yet a page on another site can send
+    it (a form, a no-cors fetch) without a preflight: as every POST, a browser's must
+    declare application/json (the docs), else 415 before the game is touched."""
+    game = server.request("POST", "/v1/games", {"bots": ["random"], "seed": 1})[2]
+    path = f"/v1/games/{game['id']}/next"
+    for ctype in ("text/plain;charset=UTF-8", "application/x-www-form-urlencoded"):
+        headers = {"Origin": "https://elsewhere.example", "Content-Type": ctype}
+        status, hs, out = server.request("POST", path, raw=b"", headers=headers)
+        check_response(doc, "POST", path, status, hs, out)
+        assert (status, out["field"]) == (415, "Content-Type"), out
+    page = {"Origin": server.url, "Content-Type": "application/json"}  # the web app
+    status, _, out = server.request("POST", path, raw=b"", headers=page)
+    assert status == 409 and "not over" in out["detail"], out  # reached the game
+    assert server.request("POST", path, raw=b"")[0] == 409  # curl: no Origin
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)

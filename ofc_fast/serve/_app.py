@@ -301,9 +301,10 @@ class App:
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)
             body: dict[str, Any] | None = None
-            if route.body and method == "POST":
+            if method == "POST":  # every POST, /next's (no body read) too
                 _check_media_type(headers)
                 _check_coding(headers)
+            if route.body and method == "POST":
                 declared = headers.get(b"content-length")
                 try:
                     length = int(declared) if declared is not None else None

@@ -298,9 +298,11 @@ def _op(
     *,
     busy: bool = False,
     params: bool = False,
+    post: bool = False,
 ) -> dict[str, Any]:
+    """One operation; ``post``: a POST without a body (a browser's still gets 415)."""
     errors = ["400", "401", "404", "413", "422"] + (["503"] if busy else [])
-    if request is not None:
+    if request is not None or post:
         errors.append("415")
     if params:
         errors.append("409")
@@ -392,7 +394,13 @@ def openapi(version: str = "0") -> dict[str, Any]:
                 )
             },
             "/v1/games/{id}/next": {
-                "post": _op("the match's next deal", "GameState", busy=True, params=True)
+                "post": _op(
+                    "the match's next deal",
+                    "GameState",
+                    busy=True,
+                    params=True,
+                    post=True,
+                )
             },
         },
     }
