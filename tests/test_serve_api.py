@@ -884,6 +884,63 @@ def test_off_localhost_needs_a_key() -> None:
     assert out.returncode == 2 and "--api-key" in out.stderr
 
 
+@pytest.mark.parametrize("source", ["file", "environment"])
+def test_the_key_can_come_from_a_file_or_the_environment(
+    source: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--api-key KEY`` shows in ``ps`` to every user of the machine; the key file
+    (its first line) and OFC_FAST_API_KEY do not.  The server then requires it, off
+    127.0.0.1 too."""
+    from ofc_fast.cli import main
+    from ofc_fast.serve import cli as serve_cli
+
+    key = "f1le-or-env-key-0123"
+    path = tmp_path / "key"
+    path.write_text(key + "\n# a comment line\n")
+    if source == "file":
+        args = ["--api-key-file", str(path)]
+        monkeypatch.setenv("OFC_FAST_API_KEY", "")
+    else:
+        args = []
+        monkeypatch.setenv("OFC_FAST_API_KEY", key)
+    served: list[ServeConfig] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda c, *_: served.append(c))
+    assert main(["serve", "--host", "0.0.0.0", *args]) == 0
+    assert served[0].api_key == key
+    with Server(served[0]) as s:  # its own socket on 127.0.0.1, the config's key
+        body = {"hands": ["As Ks Qs"]}
+        for headers, want in (
+            ({}, 401),
+            ({"Authorization": f"Bearer {key}x"}, 401),
+            ({"Authorization": f"Bearer {key}"}, 200),
+        ):
+            assert s.request("POST", "/v1/evaluate", body, headers=headers)[0] == want
+
+
+def test_a_bad_key_file_is_a_one_line_error_exit_2(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ofc_fast.cli import main
+
+    empty = tmp_path / "empty"
+    empty.write_text("\n\n")
+    binary = tmp_path / "binary"
+    binary.write_bytes(b"\xff\xfe key")
+    for path, says in (
+        (tmp_path / "missing", "No such file"),
+        (tmp_path, "Is a directory"),
+        (empty, "holds no key"),
+        (binary, "not UTF-8"),
+    ):
+        assert main(["serve", "--api-key-file", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--api-key-file" in err and says in err, err
+    with pytest.raises(SystemExit) as exc:  # one key or the other, never both
+        main(["serve", "--api-key", "k" * 16, "--api-key-file", str(empty)])
+    assert exc.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
 def test_a_full_queue_answers_503_with_retry_after(doc: dict[str, Any]) -> None:
     slow = {"dealt": "As Kd Qc Jd Th", "opponents": ["/ /"], "time_budget": 1.0}
     with Server(ServeConfig(workers=1, queue=1, max_time_budget=1.0)) as s:

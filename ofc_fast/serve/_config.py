@@ -89,10 +89,11 @@ class ServeConfig:
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
                 f"--host {self.host}: binding an address other than 127.0.0.1 needs "
-                "--api-key (clients send it as 'Authorization: Bearer KEY')"
+                "--api-key (or --api-key-file, or OFC_FAST_API_KEY in the environment; "
+                "clients send it as 'Authorization: Bearer KEY')"
             )
         if self.api_key is not None and len(self.api_key) < 8:
-            raise OfcError("--api-key: use a key of at least 8 characters")
+            raise OfcError("the API key: use a key of at least 8 characters")
         for name, low in (
             ("workers", 1),
             ("queue", 0),

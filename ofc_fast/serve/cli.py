@@ -7,7 +7,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import OfcError
@@ -46,13 +48,54 @@ def run_server(config: Any, log_level: str = "info") -> None:
     )
 
 
+API_KEY_ENV = "OFC_FAST_API_KEY"
+"""The environment variable ``ofc-fast serve`` takes its key from when no option
+gives one (an option's value shows in ``ps``; the environment does not)."""
+
+
+def api_key(
+    option: str | None, path: str | None, environ: Mapping[str, str] = os.environ
+) -> str | None:
+    """The server's key: ``--api-key``, else the first line of ``--api-key-file``,
+    else :data:`API_KEY_ENV` (empty: none), else None.  OfcError (exit 2) for a file
+    that cannot be read, is not UTF-8 or holds no key.
+
+    >>> api_key(None, None, {"OFC_FAST_API_KEY": "s3cret-key"})
+    's3cret-key'
+    >>> api_key("from-option", None, {"OFC_FAST_API_KEY": "s3cret-key"})
+    'from-option'
+    >>> api_key(None, "/no/such/key", {})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --api-key-file: cannot read '/no/such/key': No such file or directory
+    """
+    if option is not None:
+        return option
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(4096)
+        except OSError as exc:
+            raise OfcError(
+                f"--api-key-file: cannot read {path!r}: {exc.strerror}"
+            ) from None
+        except UnicodeDecodeError:
+            raise OfcError(f"--api-key-file: {path!r} is not UTF-8 text") from None
+        lines = text.splitlines()
+        key = lines[0].strip() if lines else ""
+        if not key:
+            raise OfcError(f"--api-key-file: {path!r} holds no key on its first line")
+        return key
+    return environ.get(API_KEY_ENV) or None
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from ._config import ServeConfig
 
     config = ServeConfig(
         host=args.host,
         port=args.port,
-        api_key=args.api_key,
+        api_key=api_key(args.api_key, args.api_key_file),
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
@@ -73,12 +116,22 @@ def add_commands(sub: Any) -> None:
         help="the HTTP/JSON API and the web app (needs the serve extra)",
         description="Serve the JSON API under /v1 (docs/serve.md, /openapi.json) and "
         "the web app at / (play against the bots, analyse, replay). Binds 127.0.0.1; "
-        "another address needs --api-key.",
+        f"another address needs a key (--api-key, --api-key-file or {API_KEY_ENV}).",
     )
     s.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    s.add_argument(
-        "--api-key", default=None, help="bearer token every /v1 request must carry"
+    keys = s.add_mutually_exclusive_group()
+    keys.add_argument(
+        "--api-key",
+        default=None,
+        help="bearer token every /v1 request must carry (shows in ps: prefer "
+        f"--api-key-file or the {API_KEY_ENV} environment variable)",
+    )
+    keys.add_argument(
+        "--api-key-file",
+        default=None,
+        metavar="PATH",
+        help="read the key from the first line of PATH",
     )
     s.add_argument(
         "--workers",
