@@ -963,6 +963,38 @@ def test_a_full_queue_answers_503_with_retry_after(doc: dict[str, Any]) -> None:
                 assert headers["retry-after"] == "1"
 
 
+def test_a_busy_game_never_holds_the_workers_other_games_need() -> None:
+    """Requests of one game are served one at a time; those waiting for their game
+    must not each hold a worker thread, or a few requests on one busy game (a bot
+    thinking, a slow client retrying) would keep every other client waiting.  The
+    test holds game A's lock (a long bot move) while more requests than there are
+    workers ask for A: a request of game B still answers at once."""
+    with Server(ServeConfig(workers=2, queue=8)) as s:
+        a = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 1})[2]["id"]
+        b = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 2})[2]["id"]
+        results: list[int] = []
+        game_a = s.app.sessions.get(a)
+        with game_a.lock:
+            threads = [
+                threading.Thread(
+                    target=lambda: results.append(s.request("GET", f"/v1/games/{a}")[0])
+                )
+                for _ in range(6)
+            ]
+            for t in threads:
+                t.start()
+            time.sleep(0.5)  # every request of A has arrived and waits
+            t0 = time.monotonic()
+            status, _, out = s.request("GET", f"/v1/games/{b}", timeout=10)
+            took = time.monotonic() - t0
+            assert status == 200 and out["id"] == b, out
+            assert took < 2.0, f"game B waited {took:.1f} s behind game A"
+            assert results == []  # A's requests still wait for A
+        for t in threads:
+            t.join(30)
+        assert results == [200] * 6  # and are all answered once A is free
+
+
 def test_sessions_expire_and_stay_bounded() -> None:
     now = [0.0]
     store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])

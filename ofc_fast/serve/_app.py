@@ -15,6 +15,7 @@ document (``ofc_fast.serve._problems``); an access-log line goes to the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -64,6 +65,7 @@ class _Route:
     handler: Handler
     pooled: bool  # runs on the limiter's threads
     body: bool = True
+    turn: asyncio.Lock | None = None  # taken before a thread: a game's, one at a time
 
 
 def _loggable(text: str) -> str:
@@ -312,7 +314,10 @@ class App:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
                 body = _parse(await read_body(receive, self.config.max_body, length))
             call_args = (*([] if body is None else [body]), *args)
-            if route.pooled:
+            if route.turn is not None:  # waits for its game without holding a thread
+                async with route.turn:
+                    out = await self.limiter.run(fn, *call_args)
+            elif route.pooled:
                 out = await self.limiter.run(fn, *call_args)
             else:
                 out = fn(*call_args)
@@ -349,10 +354,9 @@ class App:
         want = "GET" if tail is None else "POST"
         if method != want:
             raise _not_allowed(path, want)
-        store = self.sessions
+        s = self.sessions.get(sid)
 
         def call(*body: dict[str, Any]) -> dict[str, Any]:
-            s = store.get(sid)
             with s.lock:
                 if tail == "/moves":
                     return s.play(body[0])
@@ -360,7 +364,8 @@ class App:
                     return s.next_deal()
                 return s.state()
 
-        return _Route(want, call, True, body=tail == "/moves"), call, ()
+        route = _Route(want, call, True, body=tail == "/moves", turn=s.turn)
+        return route, call, ()
 
     async def _plain(self, path: str, method: str, send: Send) -> tuple[int, int]:
         if path == "/openapi.json":

@@ -12,6 +12,7 @@ client's and the others are built-in bots; a :class:`SessionStore` keeps at most
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 import time
@@ -36,7 +37,9 @@ _MAX_EVENTS = 64
 
 class GameSession:
     """One client's match against the bots (see the module doc).  Every method runs
-    under the session's lock (requests of one game are served one at a time)."""
+    under the session's lock (requests of one game are served one at a time); the
+    server takes ``turn`` first, on its event loop, so that the requests waiting for
+    a busy game wait there and not on a worker thread other games need."""
 
     def __init__(self, sid: str, body: dict[str, Any]) -> None:
         rules = get_rules(body)
@@ -80,6 +83,7 @@ class GameSession:
                     **_BOT_SETTINGS.get(name, {}),
                 )
         self.lock = threading.Lock()
+        self.turn = asyncio.Lock()
         self.touched = time.monotonic()
         self.events: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
