@@ -31,7 +31,7 @@ from ofc_fast.arena.history import deal_record, load_schema
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
-from ofc_fast.serve import ServeConfig
+from ofc_fast.serve import ServeConfig, create_app
 from ofc_fast.serve import _replay as replay_mod
 from ofc_fast.serve._problems import ApiError
 from ofc_fast.serve._routes import analyze, evaluate
@@ -683,6 +683,26 @@ def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str
         status, st = api("POST", f"/v1/games/{st['id']}/moves", {"action": action})
         assert status == 200, st
     assert st["history"] is not None and sum(st["result"]["net"]) == 0
+
+
+def test_served_search_bots_search_within_the_max_time_budget() -> None:
+    """``--max-time-budget`` bounds the search of every request, the bots' moves in a
+    game too (docs/serve.md): under a cap too short for any search, the search bots
+    play what a search bot plays when its deadline leaves no time, the heuristic's
+    move, so a deal goes exactly as against heuristic bots of the same seeds."""
+    cap = 0.01
+    app = create_app(ServeConfig(max_time_budget=cap))
+    body = {"rules": "pineapple", "players": 3, "you": 2, "seed": 11}
+    served = app.sessions.create({**body, "bots": ["search"]})
+    reference = SessionStore().create({**body, "bots": ["heuristic"]})
+    while not reference.game.is_over:
+        assert served.events == reference.events
+        action = {"action": reference.game.legal_actions()[-1]}
+        t0 = time.monotonic()
+        served.play(action)
+        assert time.monotonic() - t0 < cap + 1.0  # the bots' moves: milliseconds
+        reference.play(action)
+    assert served.game.is_over and served.state()["result"] == reference.state()["result"]
 
 
 def test_evaluate_bounds_the_card_text_of_a_hand_it_parses_on_the_event_loop() -> None:

@@ -193,7 +193,9 @@ class App:
     def __init__(self, config: ServeConfig | None = None) -> None:
         self.config = (config or ServeConfig()).check()
         c = self.config
-        self.sessions = SessionStore(c.max_sessions, c.session_ttl)
+        self.sessions = SessionStore(
+            c.max_sessions, c.session_ttl, time_cap=c.max_time_budget
+        )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
         self._openapi = json.dumps(openapi(__version__)).encode()

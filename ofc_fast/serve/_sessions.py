@@ -25,6 +25,7 @@ from ..bots import Bot, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..learned.model import shipped_model
+from ._config import ServeConfig
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
 from ._routes import get_rules
@@ -41,7 +42,9 @@ class GameSession:
     server takes ``turn`` first, on its event loop, so that the requests waiting for
     a busy game wait there and not on a worker thread other games need."""
 
-    def __init__(self, sid: str, body: dict[str, Any]) -> None:
+    def __init__(
+        self, sid: str, body: dict[str, Any], time_cap: float = ServeConfig.max_time_budget
+    ) -> None:
         rules = get_rules(body)
         if rules.game.value not in ("ofc", "pineapple"):
             raise ApiError(422, "rules", f"games are OFC or Pineapple; {rules.name} is not")
@@ -68,6 +71,7 @@ class GameSession:
         with at_field("fantasyland"):  # the seed and the seats are checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
+        self.time_cap = time_cap
         self.you = you
         self.seeded = seed is not None  # the client's own seed, its to know
         self.seats: list[str] = ["you"] * players
@@ -92,12 +96,15 @@ class GameSession:
 
     # -- play
     def _advance(self) -> None:
-        """Bots play until it is the client's turn or the deal is over."""
+        """Bots play until it is the client's turn or the deal is over, their searches
+        within ``time_cap`` seconds in all (the observation's ``deadline``: a search
+        bot searches less, or plays the heuristic's move, once it nears)."""
         g = self.game
+        deadline = time.monotonic() + self.time_cap
         while not g.is_over and g.to_act != self.you:
             seat = g.to_act
             assert seat is not None
-            move = self.bots[seat].act(g.observation(seat))
+            move = self.bots[seat].act({**g.observation(seat), "deadline": deadline})
             g.play(move, seat=seat)
             self.events.append({"seat": seat, "move": str(move)})
             del self.events[:-_MAX_EVENTS]
@@ -197,15 +204,18 @@ def _showdown(g: Game) -> dict[str, Any]:
 class SessionStore:
     """At most ``max_sessions`` games, each dropped ``ttl`` seconds after its last
     request (the least recently used goes first when full): memory stays bounded
-    whatever clients do."""
+    whatever clients do.  ``time_cap``: seconds the bots may search per request
+    (``ServeConfig.max_time_budget``)."""
 
     def __init__(
         self,
         max_sessions: int = 256,
         ttl: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
+        time_cap: float = ServeConfig.max_time_budget,
     ) -> None:
         self.max_sessions = max_sessions
+        self.time_cap = time_cap
         self.ttl = ttl
         self.clock = clock
         self._items: OrderedDict[str, GameSession] = OrderedDict()
@@ -226,7 +236,7 @@ class SessionStore:
 
     def create(self, body: dict[str, Any]) -> GameSession:
         """A new game (``POST /v1/games``)."""
-        s = GameSession(secrets.token_urlsafe(12), body)
+        s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
         with self._lock:
             now = self.clock()
             s.touched = now
