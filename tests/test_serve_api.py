@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from serve_helpers import Server, check_response, jsonschema
+from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
 
 import ofc_fast as ofc
@@ -839,6 +839,58 @@ def test_a_cross_site_post_to_next_is_refused_as_every_post_is(
     status, _, out = server.request("POST", path, raw=b"", headers=page)
     assert status == 409 and "not over" in out["detail"], out  # reached the game
     assert server.request("POST", path, raw=b"")[0] == 409  # curl: no Origin
+
+
+def test_an_unknown_body_field_is_refused_naming_it(api: Api, doc: dict[str, Any]) -> None:
+    """A typo (``sample`` for ``samples``) was ignored and the default used (256
+    samples): every body field the server does not take is a 422 naming it, with the
+    known name it is closest to, and /openapi.json says so of every request body."""
+    status, out = api("POST", "/v1/analyze", {"dealt": "As Kd Qc Jd Th", "sample": 4})
+    assert (status, out["field"]) == (422, "sample"), out
+    assert "did you mean 'samples'" in out["detail"], out
+    game = api("POST", "/v1/games", {"bots": ["random"], "seed": 1})[1]
+    bodies = {
+        "/v1/analyze": {"dealt": "As Kd Qc Jd Th"},
+        "/v1/fantasyland": {"cards": "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"},
+        "/v1/arrange": {"cards": "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"},
+        "/v1/score": {
+            "boards": [
+                "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+                "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+            ]
+        },
+        "/v1/evaluate": {"hands": ["As Ks Qs Js Ts"]},
+        "/v1/replay": {"text": _history_text(1)},
+        "/v1/games": {"bots": ["random"], "seed": 1},
+        f"/v1/games/{game['id']}/moves": {
+            "action": game["observation"]["legal_actions"][0]
+        },
+    }
+    # fields one endpoint takes and another does not: each refused where not taken
+    extras = {
+        "/v1/fantasyland": "objective",
+        "/v1/arrange": "alternatives",
+        "/v1/score": "hands",
+        "/v1/evaluate": "button",
+    }
+    assert len(doc["paths"]) - 3 == len(bodies)  # every POST taking a body
+    for path, body in bodies.items():
+        for extra in (extras.get(path), "zz_unknown"):
+            if extra is None:
+                continue
+            status, out = api("POST", path, {**body, extra: 1})
+            assert (status, out["field"]) == (422, extra), (path, out)
+            assert f"unknown field '{extra}'" in out["detail"], out
+        if path.endswith("/moves"):  # move and action: one would be ignored
+            status, out = api("POST", path, {**body, "move": {"place": []}})
+            assert (status, out["field"]) == (422, "move"), out
+        status, out = api("POST", path, body)  # without it: taken
+        assert status == 200, (path, out)
+        schema = doc["paths"][template_of(doc, path)]["post"]["requestBody"]
+        ref = schema["content"]["application/json"]["schema"]["$ref"]
+        request = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        assert request["additionalProperties"] is False, ref
+        assert set(body) <= set(request["properties"]), ref
 
 
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:

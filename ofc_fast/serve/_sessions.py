@@ -126,6 +126,8 @@ class GameSession:
             raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
         if g.to_act != self.you:  # pragma: no cover - _advance leaves it the client's
             raise ApiError(409, None, f"seat {g.to_act} is to act")
+        if "action" in body and "move" in body:  # one would be ignored
+            raise ApiError(422, "move", "give move or action, not both")
         if "action" in body:
             action = get_int(body, "action", low=0, high=242)
             with at_field("action"):
