@@ -7,9 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
-import os
 import sys
-from collections.abc import Mapping
 from typing import Any
 
 from ..errors import OfcError
@@ -48,49 +46,8 @@ def run_server(config: Any, log_level: str = "info") -> None:
     )
 
 
-API_KEY_ENV = "OFC_FAST_API_KEY"
-"""The environment variable ``ofc-fast serve`` takes its key from when no option
-gives one (an option's value shows in ``ps``; the environment does not)."""
-
-
-def api_key(
-    option: str | None, path: str | None, environ: Mapping[str, str] = os.environ
-) -> str | None:
-    """The server's key: ``--api-key``, else the first line of ``--api-key-file``,
-    else :data:`API_KEY_ENV` (empty: none), else None.  OfcError (exit 2) for a file
-    that cannot be read, is not UTF-8 or holds no key.
-
-    >>> api_key(None, None, {"OFC_FAST_API_KEY": "s3cret-key"})
-    's3cret-key'
-    >>> api_key("from-option", None, {"OFC_FAST_API_KEY": "s3cret-key"})
-    'from-option'
-    >>> api_key(None, "/no/such/key", {})
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.OfcError: --api-key-file: cannot read '/no/such/key': No such file or directory
-    """
-    if option is not None:
-        return option
-    if path is not None:
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read(4096)
-        except OSError as exc:
-            raise OfcError(
-                f"--api-key-file: cannot read {path!r}: {exc.strerror}"
-            ) from None
-        except UnicodeDecodeError:
-            raise OfcError(f"--api-key-file: {path!r} is not UTF-8 text") from None
-        lines = text.splitlines()
-        key = lines[0].strip() if lines else ""
-        if not key:
-            raise OfcError(f"--api-key-file: {path!r} holds no key on its first line")
-        return key
-    return environ.get(API_KEY_ENV) or None
-
-
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from ._config import ServeConfig
+    from ._config import ServeConfig, api_key
 
     config = ServeConfig(
         host=args.host,
@@ -109,7 +66,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Register ``serve`` on a subparsers object."""
-    from ._config import default_workers
+    from ._config import API_KEY_ENV, default_workers
 
     s = sub.add_parser(
         "serve",
