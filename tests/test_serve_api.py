@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from serve_helpers import Server, check_response, jsonschema
+from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
 
 import ofc_fast as ofc
@@ -31,7 +31,7 @@ from ofc_fast.arena.history import deal_record, load_schema
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
-from ofc_fast.serve import ServeConfig
+from ofc_fast.serve import ServeConfig, create_app
 from ofc_fast.serve import _replay as replay_mod
 from ofc_fast.serve._problems import ApiError
 from ofc_fast.serve._routes import analyze, evaluate
@@ -685,6 +685,26 @@ def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str
     assert st["history"] is not None and sum(st["result"]["net"]) == 0
 
 
+def test_served_search_bots_search_within_the_max_time_budget() -> None:
+    """``--max-time-budget`` bounds the search of every request, the bots' moves in a
+    game too (docs/serve.md): under a cap too short for any search, the search bots
+    play what a search bot plays when its deadline leaves no time, the heuristic's
+    move, so a deal goes exactly as against heuristic bots of the same seeds."""
+    cap = 0.01
+    app = create_app(ServeConfig(max_time_budget=cap))
+    body = {"rules": "pineapple", "players": 3, "you": 2, "seed": 11}
+    served = app.sessions.create({**body, "bots": ["search"]})
+    reference = SessionStore().create({**body, "bots": ["heuristic"]})
+    while not reference.game.is_over:
+        assert served.events == reference.events
+        action = {"action": reference.game.legal_actions()[-1]}
+        t0 = time.monotonic()
+        served.play(action)
+        assert time.monotonic() - t0 < cap + 1.0  # the bots' moves: milliseconds
+        reference.play(action)
+    assert served.game.is_over and served.state()["result"] == reference.state()["result"]
+
+
 def test_evaluate_bounds_the_card_text_of_a_hand_it_parses_on_the_event_loop() -> None:
     """A hand is at most 5 cards: a megabyte of card text in one hand (which held the
     event loop for a third of a second) is a 400 before it is parsed."""
@@ -802,6 +822,77 @@ def test_a_keyless_server_answers_only_its_own_host_names(
             ServeConfig(allowed_hosts=bad).check()  # type: ignore[arg-type]
 
 
+def test_a_cross_site_post_to_next_is_refused_as_every_post_is(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """``POST /v1/games/{id}/next`` takes no body, yet a page on another site can send
+    it (a form, a no-cors fetch) without a preflight: as every POST, a browser's must
+    declare application/json (the docs), else 415 before the game is touched."""
+    game = server.request("POST", "/v1/games", {"bots": ["random"], "seed": 1})[2]
+    path = f"/v1/games/{game['id']}/next"
+    for ctype in ("text/plain;charset=UTF-8", "application/x-www-form-urlencoded"):
+        headers = {"Origin": "https://elsewhere.example", "Content-Type": ctype}
+        status, hs, out = server.request("POST", path, raw=b"", headers=headers)
+        check_response(doc, "POST", path, status, hs, out)
+        assert (status, out["field"]) == (415, "Content-Type"), out
+    page = {"Origin": server.url, "Content-Type": "application/json"}  # the web app
+    status, _, out = server.request("POST", path, raw=b"", headers=page)
+    assert status == 409 and "not over" in out["detail"], out  # reached the game
+    assert server.request("POST", path, raw=b"")[0] == 409  # curl: no Origin
+
+
+def test_an_unknown_body_field_is_refused_naming_it(api: Api, doc: dict[str, Any]) -> None:
+    """A typo (``sample`` for ``samples``) was ignored and the default used (256
+    samples): every body field the server does not take is a 422 naming it, with the
+    known name it is closest to, and /openapi.json says so of every request body."""
+    status, out = api("POST", "/v1/analyze", {"dealt": "As Kd Qc Jd Th", "sample": 4})
+    assert (status, out["field"]) == (422, "sample"), out
+    assert "did you mean 'samples'" in out["detail"], out
+    game = api("POST", "/v1/games", {"bots": ["random"], "seed": 1})[1]
+    bodies = {
+        "/v1/analyze": {"dealt": "As Kd Qc Jd Th"},
+        "/v1/fantasyland": {"cards": "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"},
+        "/v1/arrange": {"cards": "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"},
+        "/v1/score": {
+            "boards": [
+                "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+                "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+            ]
+        },
+        "/v1/evaluate": {"hands": ["As Ks Qs Js Ts"]},
+        "/v1/replay": {"text": _history_text(1)},
+        "/v1/games": {"bots": ["random"], "seed": 1},
+        f"/v1/games/{game['id']}/moves": {
+            "action": game["observation"]["legal_actions"][0]
+        },
+    }
+    # fields one endpoint takes and another does not: each refused where not taken
+    extras = {
+        "/v1/fantasyland": "objective",
+        "/v1/arrange": "alternatives",
+        "/v1/score": "hands",
+        "/v1/evaluate": "button",
+    }
+    assert len(doc["paths"]) - 3 == len(bodies)  # every POST taking a body
+    for path, body in bodies.items():
+        for extra in (extras.get(path), "zz_unknown"):
+            if extra is None:
+                continue
+            status, out = api("POST", path, {**body, extra: 1})
+            assert (status, out["field"]) == (422, extra), (path, out)
+            assert f"unknown field '{extra}'" in out["detail"], out
+        if path.endswith("/moves"):  # move and action: one would be ignored
+            status, out = api("POST", path, {**body, "move": {"place": []}})
+            assert (status, out["field"]) == (422, "move"), out
+        status, out = api("POST", path, body)  # without it: taken
+        assert status == 200, (path, out)
+        schema = doc["paths"][template_of(doc, path)]["post"]["requestBody"]
+        ref = schema["content"]["application/json"]["schema"]["$ref"]
+        request = doc["components"]["schemas"][ref.rsplit("/", 1)[1]]
+        assert request["additionalProperties"] is False, ref
+        assert set(body) <= set(request["properties"]), ref
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
@@ -865,6 +956,63 @@ def test_off_localhost_needs_a_key() -> None:
     assert out.returncode == 2 and "--api-key" in out.stderr
 
 
+@pytest.mark.parametrize("source", ["file", "environment"])
+def test_the_key_can_come_from_a_file_or_the_environment(
+    source: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--api-key KEY`` shows in ``ps`` to every user of the machine; the key file
+    (its first line) and OFC_FAST_API_KEY do not.  The server then requires it, off
+    127.0.0.1 too."""
+    from ofc_fast.cli import main
+    from ofc_fast.serve import cli as serve_cli
+
+    key = "f1le-or-env-key-0123"
+    path = tmp_path / "key"
+    path.write_text(key + "\n# a comment line\n")
+    if source == "file":
+        args = ["--api-key-file", str(path)]
+        monkeypatch.setenv("OFC_FAST_API_KEY", "")
+    else:
+        args = []
+        monkeypatch.setenv("OFC_FAST_API_KEY", key)
+    served: list[ServeConfig] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda c, *_: served.append(c))
+    assert main(["serve", "--host", "0.0.0.0", *args]) == 0
+    assert served[0].api_key == key
+    with Server(served[0]) as s:  # its own socket on 127.0.0.1, the config's key
+        body = {"hands": ["As Ks Qs"]}
+        for headers, want in (
+            ({}, 401),
+            ({"Authorization": f"Bearer {key}x"}, 401),
+            ({"Authorization": f"Bearer {key}"}, 200),
+        ):
+            assert s.request("POST", "/v1/evaluate", body, headers=headers)[0] == want
+
+
+def test_a_bad_key_file_is_a_one_line_error_exit_2(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from ofc_fast.cli import main
+
+    empty = tmp_path / "empty"
+    empty.write_text("\n\n")
+    binary = tmp_path / "binary"
+    binary.write_bytes(b"\xff\xfe key")
+    for path, says in (
+        (tmp_path / "missing", "No such file"),
+        (tmp_path, "Is a directory"),
+        (empty, "holds no key"),
+        (binary, "not UTF-8"),
+    ):
+        assert main(["serve", "--api-key-file", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "--api-key-file" in err and says in err, err
+    with pytest.raises(SystemExit) as exc:  # one key or the other, never both
+        main(["serve", "--api-key", "k" * 16, "--api-key-file", str(empty)])
+    assert exc.value.code == 2
+    assert "not allowed with" in capsys.readouterr().err
+
+
 def test_a_full_queue_answers_503_with_retry_after(doc: dict[str, Any]) -> None:
     slow = {"dealt": "As Kd Qc Jd Th", "opponents": ["/ /"], "time_budget": 1.0}
     with Server(ServeConfig(workers=1, queue=1, max_time_budget=1.0)) as s:
@@ -885,6 +1033,38 @@ def test_a_full_queue_answers_503_with_retry_after(doc: dict[str, Any]) -> None:
             check_response(doc, "POST", "/v1/analyze", status, headers, out)
             if status == 503:
                 assert headers["retry-after"] == "1"
+
+
+def test_a_busy_game_never_holds_the_workers_other_games_need() -> None:
+    """Requests of one game are served one at a time; those waiting for their game
+    must not each hold a worker thread, or a few requests on one busy game (a bot
+    thinking, a slow client retrying) would keep every other client waiting.  The
+    test holds game A's lock (a long bot move) while more requests than there are
+    workers ask for A: a request of game B still answers at once."""
+    with Server(ServeConfig(workers=2, queue=8)) as s:
+        a = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 1})[2]["id"]
+        b = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 2})[2]["id"]
+        results: list[int] = []
+        game_a = s.app.sessions.get(a)
+        with game_a.lock:
+            threads = [
+                threading.Thread(
+                    target=lambda: results.append(s.request("GET", f"/v1/games/{a}")[0])
+                )
+                for _ in range(6)
+            ]
+            for t in threads:
+                t.start()
+            time.sleep(0.5)  # every request of A has arrived and waits
+            t0 = time.monotonic()
+            status, _, out = s.request("GET", f"/v1/games/{b}", timeout=10)
+            took = time.monotonic() - t0
+            assert status == 200 and out["id"] == b, out
+            assert took < 2.0, f"game B waited {took:.1f} s behind game A"
+            assert results == []  # A's requests still wait for A
+        for t in threads:
+            t.join(30)
+        assert results == [200] * 6  # and are all answered once A is free
 
 
 def test_sessions_expire_and_stay_bounded() -> None:

@@ -15,6 +15,7 @@ document (``ofc_fast.serve._problems``); an access-log line goes to the
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -28,11 +29,12 @@ from typing import Any
 from .. import __version__
 from ..rules import unique_keys
 from ._config import ServeConfig, host_allowed, host_names
+from ._fields import check_known
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
-from ._schemas import openapi
+from ._schemas import openapi, request_fields
 from ._sessions import SessionStore
 
 __all__ = ["App", "create_app"]
@@ -55,6 +57,7 @@ _SECURITY = [
     ),
     (b"referrer-policy", b"no-referrer"),
 ]
+_MOVE_FIELDS = request_fields("MoveRequest")
 _GAME = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/moves|/next)?$")
 
 
@@ -63,7 +66,14 @@ class _Route:
     method: str
     handler: Handler
     pooled: bool  # runs on the limiter's threads
-    body: bool = True
+    fields: frozenset[str] | None = None  # the body's (None: no body read)
+    turn: asyncio.Lock | None = None  # taken before a thread: a game's, one at a time
+
+
+def _post(handler: Handler, pooled: bool, request: str) -> _Route:
+    """A POST route whose body is a ``request`` of ``/openapi.json`` (any other field
+    is refused)."""
+    return _Route("POST", handler, pooled, request_fields(request))
 
 
 def _loggable(text: str) -> str:
@@ -191,7 +201,9 @@ class App:
     def __init__(self, config: ServeConfig | None = None) -> None:
         self.config = (config or ServeConfig()).check()
         c = self.config
-        self.sessions = SessionStore(c.max_sessions, c.session_ttl)
+        self.sessions = SessionStore(
+            c.max_sessions, c.session_ttl, time_cap=c.max_time_budget
+        )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
         self._openapi = json.dumps(openapi(__version__)).encode()
@@ -201,14 +213,18 @@ class App:
             for path, (name, ctype) in _STATIC.items()
         }
         self._routes: dict[str, _Route] = {
-            "/v1/analyze": _Route("POST", lambda b: analyze(b, c), True),
-            "/v1/fantasyland": _Route("POST", lambda b: fantasyland(b, c), True),
-            "/v1/arrange": _Route("POST", lambda b: arrange(b, c), True),
-            "/v1/replay": _Route("POST", lambda b: replay(b, c), True),
-            "/v1/score": _Route("POST", score, False),
-            "/v1/evaluate": _Route("POST", evaluate, False),
-            "/v1/games": _Route("POST", lambda b: self.sessions.create(b).state(), True),
-            "/v1/health": _Route("GET", self._health, False, body=False),
+            "/v1/analyze": _post(lambda b: analyze(b, c), True, "AnalyzeRequest"),
+            "/v1/fantasyland": _post(
+                lambda b: fantasyland(b, c), True, "FantasylandRequest"
+            ),
+            "/v1/arrange": _post(lambda b: arrange(b, c), True, "ArrangeRequest"),
+            "/v1/replay": _post(lambda b: replay(b, c), True, "ReplayRequest"),
+            "/v1/score": _post(score, False, "ScoreRequest"),
+            "/v1/evaluate": _post(evaluate, False, "EvaluateRequest"),
+            "/v1/games": _post(
+                lambda b: self.sessions.create(b).state(), True, "GameCreate"
+            ),
+            "/v1/health": _Route("GET", self._health, False),
         }
 
     def _health(self) -> dict[str, Any]:
@@ -301,17 +317,22 @@ class App:
             head = method == "HEAD"  # a GET without the body (RFC 9110, 9.3.2)
             route, fn, args = self._route(path, "GET" if head else method)
             body: dict[str, Any] | None = None
-            if route.body and method == "POST":
+            if method == "POST":  # every POST, /next's (no body read) too
                 _check_media_type(headers)
                 _check_coding(headers)
+            if route.fields is not None and method == "POST":
                 declared = headers.get(b"content-length")
                 try:
                     length = int(declared) if declared is not None else None
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
                 body = _parse(await read_body(receive, self.config.max_body, length))
+                check_known(body, route.fields)
             call_args = (*([] if body is None else [body]), *args)
-            if route.pooled:
+            if route.turn is not None:  # waits for its game without holding a thread
+                async with route.turn:
+                    out = await self.limiter.run(fn, *call_args)
+            elif route.pooled:
                 out = await self.limiter.run(fn, *call_args)
             else:
                 out = fn(*call_args)
@@ -348,10 +369,9 @@ class App:
         want = "GET" if tail is None else "POST"
         if method != want:
             raise _not_allowed(path, want)
-        store = self.sessions
+        s = self.sessions.get(sid)
 
         def call(*body: dict[str, Any]) -> dict[str, Any]:
-            s = store.get(sid)
             with s.lock:
                 if tail == "/moves":
                     return s.play(body[0])
@@ -359,7 +379,9 @@ class App:
                     return s.next_deal()
                 return s.state()
 
-        return _Route(want, call, True, body=tail == "/moves"), call, ()
+        fields = _MOVE_FIELDS if tail == "/moves" else None
+        route = _Route(want, call, True, fields, turn=s.turn)
+        return route, call, ()
 
     async def _plain(self, path: str, method: str, send: Send) -> tuple[int, int]:
         if path == "/openapi.json":

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import OfcError
 
-__all__ = ["ServeConfig"]
+__all__ = ["API_KEY_ENV", "ServeConfig", "api_key"]
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Addresses a server may bind without an API key."""
@@ -89,10 +90,11 @@ class ServeConfig:
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
                 f"--host {self.host}: binding an address other than 127.0.0.1 needs "
-                "--api-key (clients send it as 'Authorization: Bearer KEY')"
+                f"--api-key (or --api-key-file, or {API_KEY_ENV} in the environment; "
+                "clients send it as 'Authorization: Bearer KEY')"
             )
         if self.api_key is not None and len(self.api_key) < 8:
-            raise OfcError("--api-key: use a key of at least 8 characters")
+            raise OfcError("the API key: use a key of at least 8 characters")
         for name, low in (
             ("workers", 1),
             ("queue", 0),
@@ -163,3 +165,44 @@ def host_allowed(names: frozenset[str], header: bytes | None) -> bool:
     [True, True, False]
     """
     return header is None or host_name(header) in names
+
+
+API_KEY_ENV = "OFC_FAST_API_KEY"
+"""The environment variable ``ofc-fast serve`` takes its key from when no option
+gives one (an option's value shows in ``ps``; the environment does not)."""
+
+
+def api_key(
+    option: str | None, path: str | None, environ: Mapping[str, str] = os.environ
+) -> str | None:
+    """The server's key: ``--api-key``, else the first line of ``--api-key-file``,
+    else :data:`API_KEY_ENV` (empty: none), else None.  OfcError (exit 2) for a file
+    that cannot be read, is not UTF-8 or holds no key.
+
+    >>> api_key(None, None, {"OFC_FAST_API_KEY": "s3cret-key"})
+    's3cret-key'
+    >>> api_key("from-option", None, {"OFC_FAST_API_KEY": "s3cret-key"})
+    'from-option'
+    >>> api_key(None, "/no/such/key", {})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --api-key-file: cannot read '/no/such/key': No such file or directory
+    """
+    if option is not None:
+        return option
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read(4096)
+        except OSError as exc:
+            raise OfcError(
+                f"--api-key-file: cannot read {path!r}: {exc.strerror}"
+            ) from None
+        except UnicodeDecodeError:
+            raise OfcError(f"--api-key-file: {path!r} is not UTF-8 text") from None
+        lines = text.splitlines()
+        key = lines[0].strip() if lines else ""
+        if not key:
+            raise OfcError(f"--api-key-file: {path!r} holds no key on its first line")
+        return key
+    return environ.get(API_KEY_ENV) or None

@@ -11,12 +11,22 @@ ofc_fast.serve._problems.ApiError: seed must be an integer, got a string
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ._problems import ApiError
 
-__all__ = ["get_bool", "get_int", "get_list", "get_number", "get_obj", "get_str", "kind"]
+__all__ = [
+    "check_known",
+    "get_bool",
+    "get_int",
+    "get_list",
+    "get_number",
+    "get_obj",
+    "get_str",
+    "kind",
+]
 
 _MISSING: Any = object()
 
@@ -34,6 +44,24 @@ def kind(value: Any) -> str:
     if isinstance(value, list):
         return "an array"
     return "an object"
+
+
+def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
+    """422 naming the first field of ``body`` that is none of ``names`` (a typo would
+    otherwise be ignored, its default used), with the known name it is closest to.
+
+    >>> check_known({"samples": 4, "seed": 1}, ("samples", "seed"))
+    >>> check_known({"sample": 4}, ("samples", "seed"))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: unknown field 'sample' (did you mean 'samples'?)
+    """
+    for name in body:
+        if name not in names:
+            shown = name[:40]
+            close = difflib.get_close_matches(name[:64], sorted(names), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ApiError(422, shown, f"unknown field {shown!r}{hint}")
 
 
 def _get(body: Mapping[str, Any], name: str, default: Any, path: str) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["openapi"]
+__all__ = ["openapi", "request_fields"]
 
 _NUM = {"type": "number"}
 _INT = {"type": "integer"}
@@ -31,6 +31,12 @@ def _obj(props: dict[str, Any], required: tuple[str, ...] | None = None) -> dict
     """An object; by default every property is required (responses)."""
     req = list(props) if required is None else list(required)
     return {"type": "object", "properties": props, "required": req}
+
+
+def _request(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A request body: an object of these properties and no other (the server refuses
+    any other field, 422 naming it: :func:`request_fields`)."""
+    return {**_obj(props, required), "additionalProperties": False}
 
 
 _CARDS = {
@@ -79,7 +85,7 @@ SCHEMAS: dict[str, Any] = {
         },
         "required": ["place"],
     },
-    "AnalyzeRequest": _obj(
+    "AnalyzeRequest": _request(
         {
             "observation": {"type": "object", "description": "Game.observation(seat)"},
             "board": _STR,
@@ -92,7 +98,6 @@ SCHEMAS: dict[str, Any] = {
             "seed": _INT,
             "exact": {"oneOf": [_BOOL, {"const": "auto"}]},
         },
-        (),
     ),
     "AnalyzedMove": _obj(
         {
@@ -120,13 +125,11 @@ SCHEMAS: dict[str, Any] = {
             "seconds": _NUM,
         }
     ),
-    "CardsRequest": _obj(
-        {
-            "cards": _CARDS,
-            "rules": _RULES,
-            "objective": {"enum": ["ev", "royalties"]},
-            "alternatives": _BOOL,
-        },
+    "FantasylandRequest": _request(
+        {"cards": _CARDS, "rules": _RULES, "alternatives": _BOOL}, ("cards",)
+    ),
+    "ArrangeRequest": _request(
+        {"cards": _CARDS, "rules": _RULES, "objective": {"enum": ["ev", "royalties"]}},
         ("cards",),
     ),
     "Solution": _SOLUTION,
@@ -148,15 +151,17 @@ SCHEMAS: dict[str, Any] = {
             "seconds": _NUM,
         }
     ),
-    "BoardsRequest": _obj(
+    "ScoreRequest": _request(
         {
             "boards": _arr(_STR, maxItems=4),
-            "hands": _arr(_CARDS),
             "rules": _RULES,
             "button": _INT,
             "stacks": _arr(_INT),
         },
-        (),
+        ("boards",),
+    ),
+    "EvaluateRequest": _request(
+        {"boards": _arr(_STR, maxItems=4), "hands": _arr(_CARDS), "rules": _RULES}
     ),
     "ScoreResponse": _obj(
         {
@@ -194,7 +199,7 @@ SCHEMAS: dict[str, Any] = {
             ),
         }
     ),
-    "GameCreate": _obj(
+    "GameCreate": _request(
         {
             "rules": {
                 "type": "string",
@@ -214,9 +219,11 @@ SCHEMAS: dict[str, Any] = {
                 "it over",
             ),
         },
-        (),
     ),
-    "MoveRequest": _obj({"move": _ref("Move"), "action": _INT}, ()),
+    "MoveRequest": {
+        **_request({"move": _ref("Move"), "action": _INT}),
+        "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
+    },
     "GameState": _obj(
         {
             "id": _STR,
@@ -254,7 +261,7 @@ SCHEMAS: dict[str, Any] = {
             "match",
         ),
     ),
-    "ReplayRequest": _obj({"text": _STR}),
+    "ReplayRequest": _request({"text": _STR}, ("text",)),
     "ReplayResponse": _obj(
         {
             "deals": _arr(
@@ -298,9 +305,11 @@ def _op(
     *,
     busy: bool = False,
     params: bool = False,
+    post: bool = False,
 ) -> dict[str, Any]:
+    """One operation; ``post``: a POST without a body (a browser's still gets 415)."""
     errors = ["400", "401", "404", "413", "422"] + (["503"] if busy else [])
-    if request is not None:
+    if request is not None or post:
         errors.append("415")
     if params:
         errors.append("409")
@@ -353,18 +362,21 @@ def openapi(version: str = "0") -> dict[str, Any]:
                 "post": _op(
                     "best Fantasyland setting",
                     "FantasylandResponse",
-                    "CardsRequest",
+                    "FantasylandRequest",
                     busy=True,
                 )
             },
             "/v1/arrange": {
                 "post": _op(
-                    "best setting of 13 cards", "ArrangeResponse", "CardsRequest", busy=True
+                    "best setting of 13 cards",
+                    "ArrangeResponse",
+                    "ArrangeRequest",
+                    busy=True,
                 )
             },
-            "/v1/score": {"post": _op("settle boards", "ScoreResponse", "BoardsRequest")},
+            "/v1/score": {"post": _op("settle boards", "ScoreResponse", "ScoreRequest")},
             "/v1/evaluate": {
-                "post": _op("hands and boards", "EvaluateResponse", "BoardsRequest")
+                "post": _op("hands and boards", "EvaluateResponse", "EvaluateRequest")
             },
             "/v1/replay": {
                 "post": _op(
@@ -392,7 +404,23 @@ def openapi(version: str = "0") -> dict[str, Any]:
                 )
             },
             "/v1/games/{id}/next": {
-                "post": _op("the match's next deal", "GameState", busy=True, params=True)
+                "post": _op(
+                    "the match's next deal",
+                    "GameState",
+                    busy=True,
+                    params=True,
+                    post=True,
+                )
             },
         },
     }
+
+
+def request_fields(schema: str) -> frozenset[str]:
+    """The fields a request body of ``schema`` (a name in :data:`SCHEMAS`) may hold:
+    what the server takes, and refuses any other.
+
+    >>> sorted(request_fields("ReplayRequest"))
+    ['text']
+    """
+    return frozenset(SCHEMAS[schema]["properties"])

@@ -12,6 +12,7 @@ client's and the others are built-in bots; a :class:`SessionStore` keeps at most
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 import time
@@ -24,6 +25,7 @@ from ..bots import Bot, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..learned.model import shipped_model
+from ._config import ServeConfig
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
 from ._routes import get_rules
@@ -36,9 +38,13 @@ _MAX_EVENTS = 64
 
 class GameSession:
     """One client's match against the bots (see the module doc).  Every method runs
-    under the session's lock (requests of one game are served one at a time)."""
+    under the session's lock (requests of one game are served one at a time); the
+    server takes ``turn`` first, on its event loop, so that the requests waiting for
+    a busy game wait there and not on a worker thread other games need."""
 
-    def __init__(self, sid: str, body: dict[str, Any]) -> None:
+    def __init__(
+        self, sid: str, body: dict[str, Any], time_cap: float = ServeConfig.max_time_budget
+    ) -> None:
         rules = get_rules(body)
         if rules.game.value not in ("ofc", "pineapple"):
             raise ApiError(422, "rules", f"games are OFC or Pineapple; {rules.name} is not")
@@ -65,6 +71,7 @@ class GameSession:
         with at_field("fantasyland"):  # the seed and the seats are checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
+        self.time_cap = time_cap
         self.you = you
         self.seeded = seed is not None  # the client's own seed, its to know
         self.seats: list[str] = ["you"] * players
@@ -80,6 +87,7 @@ class GameSession:
                     **_BOT_SETTINGS.get(name, {}),
                 )
         self.lock = threading.Lock()
+        self.turn = asyncio.Lock()
         self.touched = time.monotonic()
         self.events: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
@@ -88,12 +96,15 @@ class GameSession:
 
     # -- play
     def _advance(self) -> None:
-        """Bots play until it is the client's turn or the deal is over."""
+        """Bots play until it is the client's turn or the deal is over, their searches
+        within ``time_cap`` seconds in all (the observation's ``deadline``: a search
+        bot searches less, or plays the heuristic's move, once it nears)."""
         g = self.game
+        deadline = time.monotonic() + self.time_cap
         while not g.is_over and g.to_act != self.you:
             seat = g.to_act
             assert seat is not None
-            move = self.bots[seat].act(g.observation(seat))
+            move = self.bots[seat].act({**g.observation(seat), "deadline": deadline})
             g.play(move, seat=seat)
             self.events.append({"seat": seat, "move": str(move)})
             del self.events[:-_MAX_EVENTS]
@@ -115,6 +126,8 @@ class GameSession:
             raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
         if g.to_act != self.you:  # pragma: no cover - _advance leaves it the client's
             raise ApiError(409, None, f"seat {g.to_act} is to act")
+        if "action" in body and "move" in body:  # one would be ignored
+            raise ApiError(422, "move", "give move or action, not both")
         if "action" in body:
             action = get_int(body, "action", low=0, high=242)
             with at_field("action"):
@@ -193,15 +206,18 @@ def _showdown(g: Game) -> dict[str, Any]:
 class SessionStore:
     """At most ``max_sessions`` games, each dropped ``ttl`` seconds after its last
     request (the least recently used goes first when full): memory stays bounded
-    whatever clients do."""
+    whatever clients do.  ``time_cap``: seconds the bots may search per request
+    (``ServeConfig.max_time_budget``)."""
 
     def __init__(
         self,
         max_sessions: int = 256,
         ttl: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
+        time_cap: float = ServeConfig.max_time_budget,
     ) -> None:
         self.max_sessions = max_sessions
+        self.time_cap = time_cap
         self.ttl = ttl
         self.clock = clock
         self._items: OrderedDict[str, GameSession] = OrderedDict()
@@ -222,7 +238,7 @@ class SessionStore:
 
     def create(self, body: dict[str, Any]) -> GameSession:
         """A new game (``POST /v1/games``)."""
-        s = GameSession(secrets.token_urlsafe(12), body)
+        s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
         with self._lock:
             now = self.clock()
             s.touched = now

@@ -77,12 +77,12 @@ def check_address(host: str, port: int) -> None:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from ._config import ServeConfig
+    from ._config import ServeConfig, api_key
 
     config = ServeConfig(
         host=args.host,
         port=args.port,
-        api_key=args.api_key,
+        api_key=api_key(args.api_key, args.api_key_file),
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
@@ -97,19 +97,29 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Register ``serve`` on a subparsers object."""
-    from ._config import default_workers
+    from ._config import API_KEY_ENV, default_workers
 
     s = sub.add_parser(
         "serve",
         help="the HTTP/JSON API and the web app (needs the serve extra)",
         description="Serve the JSON API under /v1 (docs/serve.md, /openapi.json) and "
         "the web app at / (play against the bots, analyse, replay). Binds 127.0.0.1; "
-        "another address needs --api-key.",
+        f"another address needs a key (--api-key, --api-key-file or {API_KEY_ENV}).",
     )
     s.add_argument("--host", default="127.0.0.1", help="address (default 127.0.0.1)")
     s.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    s.add_argument(
-        "--api-key", default=None, help="bearer token every /v1 request must carry"
+    keys = s.add_mutually_exclusive_group()
+    keys.add_argument(
+        "--api-key",
+        default=None,
+        help="bearer token every /v1 request must carry (shows in ps: prefer "
+        f"--api-key-file or the {API_KEY_ENV} environment variable)",
+    )
+    keys.add_argument(
+        "--api-key-file",
+        default=None,
+        metavar="PATH",
+        help="read the key from the first line of PATH",
     )
     s.add_argument(
         "--workers",
