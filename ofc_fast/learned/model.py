@@ -82,7 +82,13 @@ def rules_hash(rules: RulesLike) -> int:
     >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.get("pineapple"))
     True
     """
-    rules = as_rules(rules, "rules_hash")
+    return _rules_hash(as_rules(rules, "rules_hash"))
+
+
+@lru_cache(maxsize=64)
+def _rules_hash(rules: RuleSet) -> int:
+    """:func:`rules_hash` of a rule set, computed once per distinct rule set (a bot
+    checks its model's rules at every decision; the JSON costs about 100 us)."""
     text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
     h = 0x811C9DC5
     for byte in text.encode():
