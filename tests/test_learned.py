@@ -833,7 +833,8 @@ def test_bots_with_a_model_object_rebuild_from_their_settings(tmp_path: Path):
     obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
     for bot in (search, ValueBot(seed=0, model=model)):
         settings = json.loads(json.dumps(bot.settings()))
-        assert settings["model"] == str(path)
+        checksum = f"{fnv1a64(path.read_bytes()[64:]):016x}"
+        assert settings["model"] == {"path": str(path), "checksum": checksum}
         copy = make_bot(bot.name, None, 0, **settings)
         assert str(copy.act(obs)) == str(bot.act(obs))
 
@@ -1060,3 +1061,53 @@ def test_value_bot_decisions_do_not_rebuild_the_rules_json(monkeypatch):
         advise(obs, samples=4, seed=1)
     assert rules_hash(rules.PINEAPPLE) == rules_hash("pineapple") == expected
     assert calls == []
+
+
+def test_a_bots_settings_refuse_a_model_file_rewritten_or_deleted_since(tmp_path: Path):
+    """settings() of a bot holding a model read from a file carry the file's
+    checksum: Bot(**settings) after the file was rewritten raises BotError naming
+    the path (after it was deleted: 'cannot read it'), and a plain path (settings
+    taken before the checksum was carried) still loads.  The settings carried the
+    path only: the rebuilt bot silently played the other model."""
+    path = tmp_path / "mine.ofcvm"
+    path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    for cls in (ValueBot, SearchBot):
+        bot = cls(seed=0, model=load_model(path))
+        settings = json.loads(json.dumps(bot.settings()))
+        copy = cls(seed=0, **settings)
+        assert copy.settings() == settings and copy.model.checksum == bot.model.checksum
+        assert cls(seed=0, model=str(path)).settings()["model"] == str(path)
+        write_model(path, random_nets(3), rules.PINEAPPLE, 2)  # rewritten in place
+        with pytest.raises(BotError, match=f"{path}.*checksum.*rewritten"):
+            cls(seed=0, **settings)
+        cls(seed=0, model=str(path)).act(obs)  # a plain path reads the file now
+        path.unlink()
+        with pytest.raises(BotError, match=f"{path}.*cannot read it"):
+            cls(seed=0, **settings)
+        path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    for bad in ({"path": str(path)}, {"path": str(path), "checksum": 5}):
+        with pytest.raises(BotError, match="'checksum': 16"):
+            ValueBot(model=bad)
+
+
+def test_a_relative_model_path_is_made_absolute_when_the_bot_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A bot given a relative model path keeps it absolute (in the working directory
+    it was built in): it and a bot rebuilt from its settings read that file after
+    the working directory changed.  The path travelled as given: both read
+    'mine.ofcvm' of the new directory (here none: BotError 'cannot read it')."""
+    (tmp_path / "mine.ofcvm").write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    bots = [
+        ValueBot(seed=0, model="mine.ofcvm"),
+        SearchBot(seed=0, samples=4, model="mine.ofcvm"),
+    ]
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    for bot in bots:
+        assert bot.settings()["model"] == str(tmp_path / "mine.ofcvm")
+        copy = make_bot(bot.name, None, 0, **json.loads(json.dumps(bot.settings())))
+        assert str(copy.act(obs)) == str(bot.act(obs))

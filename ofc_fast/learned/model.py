@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import stat
 import struct
 from collections.abc import Iterable, Mapping, Sequence
@@ -68,10 +69,13 @@ _NO_CARD = 0xFF
 
 ModelSpec = Any
 """What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
-seat count, or none), None (no model: rollouts only), a path to a model file, a
-:class:`ValueModel`, or a model file's bytes as JSON-safe data: ``{"name": text,
+seat count, or none), None (no model: rollouts only), a path to a model file (a
+bot keeps it absolute: made absolute in the working directory the bot is built
+in), a :class:`ValueModel`, a model file's bytes as JSON-safe data: ``{"name": text,
 "base64": the bytes in base64}`` (what a bot's ``settings()`` carries for a model
-read from bytes, not from a file)."""
+read from bytes, not from a file), or a model file with its checksum: ``{"path":
+absolute path, "checksum": 16 hex digits}`` (what ``settings()`` carries for a model
+read from a file: a file rewritten or deleted since is a ModelError naming it)."""
 
 
 def rules_hash(rules: RulesLike) -> int:
@@ -382,23 +386,27 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
 def spec_setting(spec: ModelSpec) -> Any:
     """A ``model=`` setting as JSON-able data that rebuilds it (a bot's
     ``settings()``): a :class:`ValueModel` read from a file as that file's absolute
-    path, one built from bytes as ``{"name": ..., "base64": ...}`` (no file holds
-    it: the data carries its bytes), a path as text.
+    path and checksum, ``{"path": ..., "checksum": ...}`` (so a file rewritten since
+    is refused, not silently used), one built from bytes as ``{"name": ...,
+    "base64": ...}`` (no file holds it: the data carries its bytes), a path as text.
 
     >>> spec_setting("auto"), spec_setting(None)
     ('auto', None)
     """
     if isinstance(spec, ValueModel):
         if spec._path is not None:
-            return spec._path
+            return {"path": spec._path, "checksum": f"{spec.checksum:016x}"}
         text = base64.b64encode(spec._bytes).decode("ascii")
         return {"name": spec._stem, "base64": text}
     return spec if spec is None else str(spec)
 
 
 def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
-    """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` setting
-    (ModelError naming what is wrong with it)."""
+    """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` or a
+    ``{"path": ..., "checksum": ...}`` setting (ModelError naming what is wrong with
+    it)."""
+    if "path" in spec:
+        return _pinned_file(spec)
     name = spec.get("name", "model")
     text = spec.get("base64")
     if not (set(spec) <= {"name", "base64"} and isinstance(text, str)) or not (
@@ -409,6 +417,31 @@ def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
             f"bytes in base64}}, got {quote(dict(spec))}"
         )
     return _decoded(text, name)
+
+
+def _pinned_file(spec: Mapping[Any, Any]) -> ValueModel:
+    """The model of a ``{"path": ..., "checksum": ...}`` setting: the file read now,
+    ModelError naming the path when it is missing or its checksum differs (the file
+    was rewritten since the setting was taken)."""
+    path, checksum = spec.get("path"), spec.get("checksum")
+    if not (
+        set(spec) == {"path", "checksum"}
+        and isinstance(path, str)
+        and path
+        and isinstance(checksum, str)
+        and re.fullmatch("[0-9a-f]{16}", checksum)
+    ):
+        raise ModelError(
+            "a model file given with its checksum is {'path': text, 'checksum': 16 "
+            f"lowercase hex digits}}, got {quote(dict(spec))}"
+        )
+    model = _load_file(path)
+    if f"{model.checksum:016x}" != checksum:
+        raise ModelError(
+            f"value model {model._path!r}: its checksum is {model.checksum:016x}, not "
+            f"{checksum}: the file was rewritten since the setting was taken"
+        )
+    return model
 
 
 @lru_cache(maxsize=4)
@@ -584,15 +617,20 @@ def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
 
 
 def check_spec(spec: ModelSpec) -> ModelSpec:
-    """The model setting to keep: ``spec``, or the :class:`ValueModel` of a model's
-    bytes given as data (read now); ModelError when ``spec`` is not a model setting
-    (files are read when used)."""
+    """The model setting to keep: ``spec``, a path made absolute (in this working
+    directory: a bot rebuilt from its settings elsewhere reads the same file), or the
+    :class:`ValueModel` of a model given as data (read now); ModelError when
+    ``spec`` is not a model setting (files named by a path are read when used)."""
     if isinstance(spec, Mapping):
         return _model_of_data(spec)
-    if spec is None or isinstance(spec, (ValueModel, os.PathLike)):
+    if (
+        spec is None
+        or isinstance(spec, ValueModel)
+        or (isinstance(spec, str) and spec == "auto")
+    ):
         return spec
-    if isinstance(spec, str) and spec:
-        return spec
+    if isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec):
+        return os.path.abspath(spec)
     raise ModelError(
         f"model must be 'auto', None, a path, a ValueModel or its bytes as "
         f"{{'name': ..., 'base64': ...}}, got {quote(spec)}"
