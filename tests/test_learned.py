@@ -1111,3 +1111,63 @@ def test_a_relative_model_path_is_made_absolute_when_the_bot_is_built(
         assert bot.settings()["model"] == str(tmp_path / "mine.ofcvm")
         copy = make_bot(bot.name, None, 0, **json.loads(json.dumps(bot.settings())))
         assert str(copy.act(obs)) == str(bot.act(obs))
+
+
+def test_a_models_contexts_are_bounded_and_outlive_being_forgotten():
+    """A model keeps at most 64 contexts (the least recently used forgotten), from
+    one thread or four at once, and a context handed out stays valid after the model
+    forgot it and was itself dropped: it values a board as a fresh context does.
+    The cache grew by one context per distinct fl_value without limit."""
+    import gc
+    import threading
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    board = board_bytes_of("As Ks / Qd Qc 7s / 9h 9s")
+
+    def board_value(ctx: object) -> float:
+        out = ffi.new("double *")
+        assert lib.ofc_value_board(ctx, board, 0, out) == 0
+        return float(out[0])
+
+    model = ValueModel.from_bytes(data, "bounded")
+    first = model.context(rules.PINEAPPLE, 2, [1.0] * 18)
+    held = [model.context(rules.PINEAPPLE, 2, [float(i)] * 18) for i in range(300)]
+    assert len(model._contexts) == 64
+    errors: list[BaseException] = []
+
+    def many(shared: ValueModel, start: int) -> None:
+        try:
+            for i in range(start, start + 200):
+                ctx = shared.context(rules.PINEAPPLE, 2, [i / 7 + 0.5] * 18)
+                assert board_value(ctx) == board_value(ctx)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=many, args=(model, k * 1000)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(model._contexts) == 64
+    del model
+    gc.collect()
+    fresh = ValueModel.from_bytes(data, "fresh")
+    assert board_value(first) == fresh.value(
+        "As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE, 2, fl_value=[1.0] * 18
+    )
+    for i in (0, 150, 299):
+        expected = fresh.value(
+            "As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE, 2, fl_value=[float(i)] * 18
+        )
+        assert board_value(held[i]) == expected
+
+
+def board_bytes_of(text: str) -> bytes:
+    """13 slots of a 'front / middle / back' board (each row's cards, then 0xFF)."""
+    from ofc_fast.cards import parse_cards
+
+    out = bytearray([0xFF] * 13)
+    for row, start in zip(text.split("/"), (0, 3, 8)):
+        cards = parse_cards(row) if row.strip() else []
+        out[start : start + len(cards)] = bytes(cards)
+    return bytes(out)

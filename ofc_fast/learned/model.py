@@ -22,6 +22,8 @@ import os
 import re
 import stat
 import struct
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -66,6 +68,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 _HEADER = struct.Struct("<8sIIIIIIII Q I 12s")
 _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
+_CONTEXTS = 64  # contexts a model keeps (the least recently used forgotten beyond)
 
 ModelSpec = Any
 """What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
@@ -148,7 +151,8 @@ class ValueModel:
     c: Any
     _path: str | None = field(default=None, repr=False)  # the file it was read from
     _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
-    _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    _contexts: OrderedDict[Any, Any] = field(default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
 
     def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
@@ -228,9 +232,10 @@ class ValueModel:
             )
 
     def context(self, rules: RulesLike, players: int, fl_value: Sequence[float]) -> Any:
-        """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
-        which keeps it and the rule set's C structs alive; threads share one model:
-        they get the same context); ModelError for a table
+        """The C ``ofc_value_ctx *`` of this model for a table, which keeps the model's
+        and the rule set's C structs it points to alive as long as it lives (the
+        model keeps the 64 contexts last asked for; threads share one model: they get
+        the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
         rules = as_rules(rules, "value model")
@@ -245,23 +250,29 @@ class ValueModel:
                 f"got {quote(fl_value)}"
             )
         key = (rules, players, values)
-        hit = self._contexts.get(key)
-        if hit is not None:
-            return hit[0]
+        with self._lock:
+            hit = self._contexts.get(key)
+            if hit is not None:
+                self._contexts.move_to_end(key)
+                return hit
         self.check_rules(rules, players)
-        ctx = ffi.new("ofc_value_ctx *")
-        keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules))
-        ctx.rules, ctx.fl, ctx.ev = keep
-        ctx.model = self.c
-        ctx.fl_value = list(key[2])
-        ctx.players = players
-        ctx.in_fl = 0
-        st = lib.ofc_value_ctx_check(ctx)
+        owner = ffi.new("ofc_value_ctx *")
+        keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules), self.c)
+        owner.rules, owner.fl, owner.ev, owner.model = keep
+        owner.fl_value = list(values)
+        owner.players = players
+        owner.in_fl = 0
+        st = lib.ofc_value_ctx_check(owner)
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        # Another thread may have stored one meanwhile: use it, never replace it (a
-        # replaced entry frees the tables a context handed out still points to).
-        return self._contexts.setdefault(key, (ctx, keep))[0]
+        # A pointer whose destructor holds the struct and what it points to: a
+        # context handed out stays valid after the model forgets it.
+        ctx = ffi.gc(ffi.cast("ofc_value_ctx *", owner), lambda _p, _k=(owner, keep): None)
+        with self._lock:  # another thread may have stored one meanwhile: use it
+            hit = self._contexts.setdefault(key, ctx)
+            while len(self._contexts) > _CONTEXTS:
+                self._contexts.popitem(last=False)
+        return hit
 
     def value(
         self,
@@ -380,7 +391,13 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
         )
     model = ValueModel.from_bytes(data, p.stem)
-    return replace(model, _path=os.path.abspath(p), _contexts={}, _ev={})
+    return replace(
+        model,
+        _path=os.path.abspath(p),
+        _contexts=OrderedDict(),
+        _ev={},
+        _lock=threading.Lock(),
+    )
 
 
 def spec_setting(spec: ModelSpec) -> Any:
