@@ -1171,3 +1171,24 @@ def board_bytes_of(text: str) -> bytes:
         cards = parse_cards(row) if row.strip() else []
         out[start : start + len(cards)] = bytes(cards)
     return bytes(out)
+
+
+def test_bots_with_fl_value_by_count_rebuild_from_their_settings_as_json():
+    """settings() are JSON-able data that rebuild the bot: fl_value {14: 5.0} comes
+    back from JSON as {"14": 5.0}, which ValueBot and SearchBot (and stay_value,
+    ofc_fast.solver.stay_values) read as the same values.  Rebuilding raised
+    BotError 'fl_value: card counts must be 13..17, got '14''."""
+    from ofc_fast.solver import stay_values
+
+    obs = Game(rules.PINEAPPLE, 2, seed=3).observation(1)
+    assert stay_values(rules.PINEAPPLE, {"14": 5.0, 15: 6}) == (0.0, 5.0, 6.0, 0.0, 0.0)
+    for bad in ({"014": 1.0}, {14.0: 1.0}, {"14": 1.0, 14: 2.0}):
+        with pytest.raises(BotError, match=r"card counts must be 13\.\.17"):
+            ValueBot(rules.PINEAPPLE, fl_value=bad)
+    for bot in (
+        ValueBot(seed=0, fl_value={14: 5.0, 15: 6.0}),
+        SearchBot(seed=0, samples=4, time_budget=None, fl_value={14: 5.0, 15: 6.0}),
+    ):
+        settings = json.loads(json.dumps(bot.settings()))
+        copy = make_bot(bot.name, None, 0, **settings)
+        assert str(copy.act(obs)) == str(bot.act(obs))
