@@ -77,6 +77,26 @@ FEATURE_SIZE = int(lib.OFC_FEAT_SIZE)
 """Length of :func:`features` (``csrc/include/ofc_features.h`` documents the layout)."""
 _KIND = {"classic": 0, "ofc": 1, "pineapple": 2}
 _NO_SEAT = 255
+_ROWS = ((0, 3), (3, 5), (8, 5))  # each row's first slot and size
+
+
+def _small(value: Any, what: str, top: int) -> int:
+    """``value`` as an int 0..top, else GameError naming ``what`` (TypeError or
+    ValueError for no number: the caller's)."""
+    n = int(value)
+    if not 0 <= n <= top:
+        raise GameError(f"observation: {what} must be 0..{top}, got {quote(value)}")
+    return n
+
+
+def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
+    """At most ``most`` card ids 0..51, else GameError naming ``what``."""
+    ids = [int(c) for c in cards]
+    if len(ids) > most or any(not 0 <= c < 52 for c in ids):
+        raise GameError(
+            f"observation: {what} must be at most {most} card ids 0..51, got {quote(cards)}"
+        )
+    return ids
 
 
 def _c_observation(obs: Mapping[str, Any]) -> Any:
@@ -87,21 +107,25 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         players, seat = int(obs["players"]), int(obs["seat"])
         if not (2 <= players <= MAX_SEATS and 0 <= seat < players):
             raise ValueError("seat")
-        o.seat, o.players, o.button = seat, players, int(obs["button"])
+        o.seat, o.players = seat, players
+        o.button = _small(obs["button"], "button", players - 1)
         o.kind = _KIND[obs["game"]]
-        o.to_act = _NO_SEAT if obs["to_act"] is None else int(obs["to_act"])
+        to_act = obs["to_act"]
+        o.to_act = _NO_SEAT if to_act is None else _small(to_act, "to_act", players - 1)
         o.is_over, o.street = bool(obs["is_over"]), int(obs["street"])
         ffi.buffer(o.board)[:] = b"\xff" * (MAX_SEATS * 13)
         for s in range(players):
-            o.fl[s] = int(obs["fantasyland"][s])
+            o.fl[s] = _small(obs["fantasyland"][s], f"fantasyland[{s}]", 17)
             o.discard_count[s] = int(obs["discard_counts"][s])
-            for row, start in enumerate((0, 3, 8)):
-                cards = obs["boards"][s][row]
+            for row, (start, size) in enumerate(_ROWS):
+                cards = _card_ids(obs["boards"][s][row], f"boards[{s}][{row}]", size)
                 o.count[s][row] = len(cards)
-                o.face_down_count[s][row] = int(obs["face_down_counts"][s][row])
-                for j, c in enumerate(cards):
-                    o.board[s][start + j] = int(c)
-        discards, dealt = list(obs["discards"]), list(obs["dealt"])
+                o.face_down_count[s][row] = _small(
+                    obs["face_down_counts"][s][row], f"face_down_counts[{s}][{row}]", size
+                )
+                o.board[s][start : start + len(cards)] = cards
+        discards = _card_ids(obs["discards"], "discards", 4)
+        dealt = _card_ids(obs["dealt"], "dealt", int(lib.OFC_GAME_MAX_DEALT))
         o.discards[0 : len(discards)] = discards
         o.discard_count[seat] = len(discards)
         o.n, o.k = len(dealt), int(obs["to_discard"])
@@ -109,6 +133,8 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
         o.full, o.face_down = bool(obs.get("full_set")), bool(obs.get("face_down"))
         o.future_cards = int(obs["future_cards"])
         o.future_discards = int(obs["future_discards"])
+    except GameError:
+        raise  # a field named above
     except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
         raise GameError(
             f"not an observation of ofc_fast.Game.observation(): {type(exc).__name__} {exc}"

@@ -191,7 +191,8 @@ class SelfPlayError(OfcError):
 
 class ModelError(OfcError):
     """A learned value model that cannot be used: a missing, truncated or corrupt
-    model file, another format version, a model of another rule set or feature set."""
+    model file, another format version, a model of another rule set or feature set;
+    or heuristic value model settings (``ModelSettings``) that are no numbers."""
 
 
 class SearchError(OfcError):

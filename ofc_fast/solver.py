@@ -20,6 +20,7 @@ Solution(board=Board.parse('5s 3c 2c / 9h 9d 9c 4h 4d / As Ks Qs Js Ts'), ..., r
 from __future__ import annotations
 
 import math
+import operator
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -141,14 +142,17 @@ def _raise_status(status: int, fn: str) -> None:
     raise status_error(status, fn)  # pragma: no cover - validated (or out of memory)
 
 
-StayValue: TypeAlias = float | Mapping[int, float] | None
-"""What ``stay_value`` accepts: None (the defaults), a number, or ``{cards: value}``."""
+StayValue: TypeAlias = float | Mapping[int, float] | Mapping[str, float] | None
+"""What ``stay_value`` accepts: None (the defaults), a number, or ``{cards: value}``
+(cards an int 13..17, or its digits as text: the keys of a JSON object)."""
+_COUNT_KEYS = tuple(str(k) for k in range(13, 18))
 
 
 def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, ...]:
     """The five stay values (next Fantasyland of 13, 14, 15, 16, 17 cards) the solver
     uses: ``None`` = :data:`STAY_VALUE_DEFAULT`; a number = that value whatever the
-    count; a mapping ``{cards: value}`` = those values (counts not given: 0).
+    count; a mapping ``{cards: value}`` = those values (counts not given: 0; a count
+    may be given as text, ``{"14": 12}``, as JSON keys are).
 
     >>> from ofc_fast.rules import PINEAPPLE
     >>> stay_values(PINEAPPLE, {14: 12})
@@ -158,16 +162,30 @@ def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, 
     if stay_value is None:
         return tuple(float(STAY_VALUE_DEFAULT[k]) for k in range(13, 18))
     if isinstance(stay_value, Mapping):
-        bad = [k for k in stay_value if isinstance(k, bool) or k not in range(13, 18)]
-        if bad:
-            raise OfcError(f"stay_value: card counts must be 13..17, got {quote(bad[0])}")
-        return tuple(_stay_number(stay_value.get(k, 0.0)) for k in range(13, 18))
+        by_count = {_count_key(k): v for k, v in stay_value.items()}
+        bad = [k for k in stay_value if _count_key(k) is None]
+        if bad or len(by_count) < len(stay_value):
+            got = quote(bad[0]) if bad else f"a count twice in {quote(dict(stay_value))}"
+            raise OfcError(f"stay_value: card counts must be 13..17, got {got}")
+        return tuple(_stay_number(by_count.get(k, 0.0)) for k in _COUNT_KEYS)
     if isinstance(stay_value, Real) and not isinstance(stay_value, bool):
         return (_stay_number(stay_value),) * 5
     raise OfcError(
         f"stay_value: expected None, a number or a mapping "
         f"{{cards: value}}, got {quote(stay_value)}"
     )
+
+
+def _count_key(key: object) -> str | None:
+    """A ``stay_value`` mapping's key as its count's digits ("13".."17"): an int (NumPy
+    ints too) or those digits as text (a JSON object's key); None for anything else."""
+    if isinstance(key, str):
+        return key if key in _COUNT_KEYS else None
+    try:
+        n = operator.index(key)  # type: ignore[arg-type]  # TypeError: no int
+    except TypeError:
+        return None
+    return str(n) if not isinstance(key, bool) and 13 <= n <= 17 else None
 
 
 def _stay_number(value: object) -> float:

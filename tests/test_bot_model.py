@@ -25,7 +25,7 @@ from ofc_fast.bots.model import (
     sample_futures,
     value_model,
 )
-from ofc_fast.errors import ArrayError, BoardError, CardError, OfcError
+from ofc_fast.errors import ArrayError, BoardError, CardError, ModelError, OfcError
 
 CARD = 64  # OFC_HEUR_CARD
 
@@ -243,7 +243,7 @@ def test_values_and_score_moves_refuse_a_bool_among_ints() -> None:
 
 
 def test_model_rejects_non_finite_settings() -> None:
-    with pytest.raises(OfcError, match="non-finite"):
+    with pytest.raises(OfcError, match="foul_penalty must be a finite number"):
         ValueModel(rules.OFC, ModelSettings(foul_penalty=float("nan")))
 
 
@@ -343,3 +343,25 @@ def test_row_splits_13() -> None:
         row_splits(-1, 5, 5)
     with pytest.raises(BoardError):
         row_splits(6, 6, 6)
+
+
+@pytest.mark.parametrize(
+    ("field", "bad"),
+    [
+        ("foul_penalty", "a"),
+        ("fl_value", None),
+        ("fl_step", float("nan")),
+        ("row_weight", [1]),
+    ],
+)
+def test_value_model_names_a_setting_that_is_no_number(field: str, bad: object) -> None:
+    """value_model refuses ModelSettings whose field is no finite number with a
+    ModelError naming the field (it raised TypeError: "bad operand type for unary
+    -: 'str'", "unhashable type: 'list'"), and still caches equal settings."""
+    with pytest.raises(ModelError, match=f"value model: {field} must be a"):
+        value_model(rules.PINEAPPLE, ModelSettings(**{field: bad}))  # type: ignore[arg-type]
+    with pytest.raises(ModelError, match="settings must be a ModelSettings"):
+        value_model(rules.PINEAPPLE, (9.0, 10.0, 3.0, 1.0))  # type: ignore[arg-type]
+    assert value_model(rules.PINEAPPLE, ModelSettings(foul_penalty=9)) is value_model(
+        "pineapple"
+    )

@@ -1305,3 +1305,29 @@ def test_a_vector_env_is_not_copied_while_another_thread_steps_it() -> None:
             with pytest.raises(GameError, match="another thread"):
                 take(env)
     assert copy.deepcopy(env).started
+
+
+@pytest.mark.parametrize(
+    ("field", "bad", "named"),
+    [
+        ("dealt", [200, 1, 2], "dealt"),
+        ("discards", [60], "discards"),
+        ("boards", [[[1, 2, 3, 4], [], []], [[], [], []]], r"boards\[0\]\[0\]"),
+        ("boards", [[[255], [], []], [[], [], []]], r"boards\[0\]\[0\]"),
+        ("button", 9, "button"),
+        ("to_act", 7, "to_act"),
+        ("face_down_counts", [[99, 0, 0], [0, 0, 0]], r"face_down_counts\[0\]\[0\]"),
+        ("fantasyland", [99, 0], r"fantasyland\[0\]"),
+    ],
+)
+def test_encode_bytes_names_fields_out_of_range(
+    field: str, bad: object, named: str
+) -> None:
+    """encode_bytes refuses card ids outside 0..51, too many cards in a row, a button
+    or seat to act that is no seat, and counts no row or hand holds, with a
+    GameError naming the field; it encoded them without complaint (the C encoder
+    drops card ids past 51 and stores the rest as given)."""
+    g = Game("pineapple", 2, seed=1)
+    obs = {**g.observation(g.to_act), field: bad}
+    with pytest.raises(GameError, match=f"observation: {named} must be"):
+        encode_bytes(obs)

@@ -833,7 +833,8 @@ def test_bots_with_a_model_object_rebuild_from_their_settings(tmp_path: Path):
     obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
     for bot in (search, ValueBot(seed=0, model=model)):
         settings = json.loads(json.dumps(bot.settings()))
-        assert settings["model"] == str(path)
+        checksum = f"{fnv1a64(path.read_bytes()[64:]):016x}"
+        assert settings["model"] == {"path": str(path), "checksum": checksum}
         copy = make_bot(bot.name, None, 0, **settings)
         assert str(copy.act(obs)) == str(bot.act(obs))
 
@@ -1033,3 +1034,161 @@ def test_write_model_names_a_path_it_cannot_write(tmp_path: Path):
         with pytest.raises(ModelError, match="cannot write it"):
             write_model(path, nets, rules.PINEAPPLE, 2)
     assert write_model(tmp_path / "m.ofcvm", nets, rules.PINEAPPLE, 2).players == 2
+
+
+def test_value_bot_decisions_do_not_rebuild_the_rules_json(monkeypatch):
+    """rules_hash is computed once per rule set: a ValueBot's decisions (which check
+    the model's rules each time) and advise with a model build no JSON of the rule
+    set again.  Each decision serialised the rule set (about 120 us of a 260 us
+    decision), and its value, the FNV-1a of that JSON, is unchanged."""
+    from ofc_fast.learned import model as learned_model
+
+    text = json.dumps(rules.PINEAPPLE.to_dict(), sort_keys=True, separators=(",", ":"))
+    expected = 0x811C9DC5
+    for byte in text.encode():
+        expected = ((expected ^ byte) * 0x01000193) & 0xFFFFFFFF
+    bot = ValueBot(seed=0)
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    bot.act(obs)
+    advise(obs, samples=4, seed=1)
+    calls = []
+    real = learned_model.json.dumps
+    monkeypatch.setattr(
+        learned_model.json, "dumps", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    for _ in range(3):
+        bot.act(obs)
+        advise(obs, samples=4, seed=1)
+    assert rules_hash(rules.PINEAPPLE) == rules_hash("pineapple") == expected
+    assert calls == []
+
+
+def test_a_bots_settings_refuse_a_model_file_rewritten_or_deleted_since(tmp_path: Path):
+    """settings() of a bot holding a model read from a file carry the file's
+    checksum: Bot(**settings) after the file was rewritten raises BotError naming
+    the path (after it was deleted: 'cannot read it'), and a plain path (settings
+    taken before the checksum was carried) still loads.  The settings carried the
+    path only: the rebuilt bot silently played the other model."""
+    path = tmp_path / "mine.ofcvm"
+    path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    for cls in (ValueBot, SearchBot):
+        bot = cls(seed=0, model=load_model(path))
+        settings = json.loads(json.dumps(bot.settings()))
+        copy = cls(seed=0, **settings)
+        assert copy.settings() == settings and copy.model.checksum == bot.model.checksum
+        assert cls(seed=0, model=str(path)).settings()["model"] == str(path)
+        write_model(path, random_nets(3), rules.PINEAPPLE, 2)  # rewritten in place
+        with pytest.raises(BotError, match=f"{path}.*checksum.*rewritten"):
+            cls(seed=0, **settings)
+        cls(seed=0, model=str(path)).act(obs)  # a plain path reads the file now
+        path.unlink()
+        with pytest.raises(BotError, match=f"{path}.*cannot read it"):
+            cls(seed=0, **settings)
+        path.write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    for bad in ({"path": str(path)}, {"path": str(path), "checksum": 5}):
+        with pytest.raises(BotError, match="'checksum': 16"):
+            ValueBot(model=bad)
+
+
+def test_a_relative_model_path_is_made_absolute_when_the_bot_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """A bot given a relative model path keeps it absolute (in the working directory
+    it was built in): it and a bot rebuilt from its settings read that file after
+    the working directory changed.  The path travelled as given: both read
+    'mine.ofcvm' of the new directory (here none: BotError 'cannot read it')."""
+    (tmp_path / "mine.ofcvm").write_bytes((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes())
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path)
+    obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
+    bots = [
+        ValueBot(seed=0, model="mine.ofcvm"),
+        SearchBot(seed=0, samples=4, model="mine.ofcvm"),
+    ]
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    for bot in bots:
+        assert bot.settings()["model"] == str(tmp_path / "mine.ofcvm")
+        copy = make_bot(bot.name, None, 0, **json.loads(json.dumps(bot.settings())))
+        assert str(copy.act(obs)) == str(bot.act(obs))
+
+
+def test_a_models_contexts_are_bounded_and_outlive_being_forgotten():
+    """A model keeps at most 64 contexts (the least recently used forgotten), from
+    one thread or four at once, and a context handed out stays valid after the model
+    forgot it and was itself dropped: it values a board as a fresh context does.
+    The cache grew by one context per distinct fl_value without limit."""
+    import gc
+    import threading
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    board = board_bytes_of("As Ks / Qd Qc 7s / 9h 9s")
+
+    def board_value(ctx: object) -> float:
+        out = ffi.new("double *")
+        assert lib.ofc_value_board(ctx, board, 0, out) == 0
+        return float(out[0])
+
+    model = ValueModel.from_bytes(data, "bounded")
+    first = model.context(rules.PINEAPPLE, 2, [1.0] * 18)
+    held = [model.context(rules.PINEAPPLE, 2, [float(i)] * 18) for i in range(300)]
+    assert len(model._contexts) == 64
+    errors: list[BaseException] = []
+
+    def many(shared: ValueModel, start: int) -> None:
+        try:
+            for i in range(start, start + 200):
+                ctx = shared.context(rules.PINEAPPLE, 2, [i / 7 + 0.5] * 18)
+                assert board_value(ctx) == board_value(ctx)
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=many, args=(model, k * 1000)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and len(model._contexts) == 64
+    del model
+    gc.collect()
+    fresh = ValueModel.from_bytes(data, "fresh")
+    assert board_value(first) == fresh.value(
+        "As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE, 2, fl_value=[1.0] * 18
+    )
+    for i in (0, 150, 299):
+        expected = fresh.value(
+            "As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE, 2, fl_value=[float(i)] * 18
+        )
+        assert board_value(held[i]) == expected
+
+
+def board_bytes_of(text: str) -> bytes:
+    """13 slots of a 'front / middle / back' board (each row's cards, then 0xFF)."""
+    from ofc_fast.cards import parse_cards
+
+    out = bytearray([0xFF] * 13)
+    for row, start in zip(text.split("/"), (0, 3, 8)):
+        cards = parse_cards(row) if row.strip() else []
+        out[start : start + len(cards)] = bytes(cards)
+    return bytes(out)
+
+
+def test_bots_with_fl_value_by_count_rebuild_from_their_settings_as_json():
+    """settings() are JSON-able data that rebuild the bot: fl_value {14: 5.0} comes
+    back from JSON as {"14": 5.0}, which ValueBot and SearchBot (and stay_value,
+    ofc_fast.solver.stay_values) read as the same values.  Rebuilding raised
+    BotError 'fl_value: card counts must be 13..17, got '14''."""
+    from ofc_fast.solver import stay_values
+
+    obs = Game(rules.PINEAPPLE, 2, seed=3).observation(1)
+    assert stay_values(rules.PINEAPPLE, {"14": 5.0, 15: 6}) == (0.0, 5.0, 6.0, 0.0, 0.0)
+    for bad in ({"014": 1.0}, {14.0: 1.0}, {"14": 1.0, 14: 2.0}):
+        with pytest.raises(BotError, match=r"card counts must be 13\.\.17"):
+            ValueBot(rules.PINEAPPLE, fl_value=bad)
+    for bot in (
+        ValueBot(seed=0, fl_value={14: 5.0, 15: 6.0}),
+        SearchBot(seed=0, samples=4, time_budget=None, fl_value={14: 5.0, 15: 6.0}),
+    ):
+        settings = json.loads(json.dumps(bot.settings()))
+        copy = make_bot(bot.name, None, 0, **settings)
+        assert str(copy.act(obs)) == str(bot.act(obs))

@@ -40,12 +40,11 @@ A complete bot is a class with one method; the observation is plain data
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations, permutations, product
 from math import factorial
-from numbers import Integral, Real
+from numbers import Integral
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -59,7 +58,15 @@ from ..rules import RuleSet, RulesLike, as_rules
 from ..table import as_int
 from ._warm import rehearse
 from .base import ObservationLike, rules_of, unseen_cards
-from .model import HeuristicModel, ModelSettings, MoveRows, sample_futures, value_model
+from .model import (
+    SETTING_MAX,
+    HeuristicModel,
+    ModelSettings,
+    MoveRows,
+    number_setting,
+    sample_futures,
+    value_model,
+)
 
 __all__ = ["HeuristicBot"]
 
@@ -154,7 +161,6 @@ def _all_arrangements(n: int, slots: int, rounds: int) -> np.ndarray:
 
 
 _INT_MAX = 1_000_000  # samples, arrangements, exhaustive: far past any useful count
-_FLOAT_MAX = 1e6  # foul_penalty, fl_value, fl_step, row_weight: points
 
 
 def _int_setting(value: object, what: str, low: int) -> int:
@@ -173,18 +179,7 @@ def _int_setting(value: object, what: str, low: int) -> int:
 def _float_setting(value: object, what: str, low: float, high: float) -> float:
     """A number setting as a finite float within low..high (no bools, no text), else
     BotError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-        raise BotError(f"heuristic bot: {what} must be a number, got {quote(value)}")
-    try:
-        v = float(value)
-    except (OverflowError, ValueError):  # a huge int
-        v = math.inf
-    if not (math.isfinite(v) and low <= v <= high):
-        raise BotError(
-            f"heuristic bot: {what} must be a finite number within {low:g}..{high:g}, "
-            f"got {quote(value)}"
-        )
-    return v
+    return number_setting(value, what, low, high, BotError, "heuristic bot")
 
 
 def seed_setting(seed: object, who: str) -> int | None:
@@ -253,7 +248,7 @@ class HeuristicBot:
         self.classic_solver = _bool_setting(classic_solver, "classic_solver")
         self.model_settings = ModelSettings(
             *(
-                _float_setting(v, k, -_FLOAT_MAX, _FLOAT_MAX)
+                _float_setting(v, k, -SETTING_MAX, SETTING_MAX)
                 for k, v in (
                     ("foul_penalty", foul_penalty),
                     ("fl_value", fl_value),

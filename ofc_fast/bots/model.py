@@ -20,15 +20,17 @@ candidate moves over sampled futures in single C calls.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from itertools import combinations
+from numbers import Real
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array, rank5_batch
-from ..errors import ArrayError, CardError, OfcError
+from ..errors import ArrayError, CardError, ModelError, OfcError, quote
 from ..ranking import STRENGTH_CARDS, STRENGTH_CATEGORY, STRENGTH_MAX
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import LOW27, compiled, compiled_fl
@@ -40,8 +42,13 @@ __all__ = ["HeuristicModel", "ModelSettings", "value_model"]
 _SIZE = STRENGTH_MAX + 1
 
 
+SETTING_MAX = 1e6
+"""The largest size of a :class:`ModelSettings` number (points)."""
+
+
 class ModelSettings(NamedTuple):
-    """The bot settings a value model depends on."""
+    """The bot settings a value model depends on: finite numbers within
+    -:data:`SETTING_MAX`..:data:`SETTING_MAX`."""
 
     foul_penalty: float = 9.0
     fl_value: float = 10.0
@@ -107,6 +114,45 @@ def row_cdfs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     )
 
 
+def number_setting(
+    value: object,
+    what: str,
+    low: float,
+    high: float,
+    error: type[OfcError] = ModelError,
+    who: str = "value model",
+) -> float:
+    """A number setting as a finite float within low..high (no bools, no text), else
+    ``error`` naming ``who`` and the setting ``what``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+        raise error(f"{who}: {what} must be a number, got {quote(value)}")
+    try:
+        v = float(value)
+    except (OverflowError, ValueError):  # a huge int
+        v = math.inf
+    if not (math.isfinite(v) and low <= v <= high):
+        raise error(
+            f"{who}: {what} must be a finite number within {low:g}..{high:g}, "
+            f"got {quote(value)}"
+        )
+    return v
+
+
+def checked_settings(settings: object) -> ModelSettings:
+    """``settings`` as a :class:`ModelSettings` of floats; ModelError naming the
+    field that is no finite number within -SETTING_MAX..SETTING_MAX."""
+    if not isinstance(settings, ModelSettings):
+        raise ModelError(
+            f"value model: settings must be a ModelSettings, got {quote(settings)}"
+        )
+    return ModelSettings(
+        *(
+            number_setting(getattr(settings, k), k, -SETTING_MAX, SETTING_MAX)
+            for k in ModelSettings._fields
+        )
+    )
+
+
 def _raise(status: int, fn: str) -> None:
     raise status_error(status, fn)
 
@@ -128,7 +174,7 @@ class HeuristicModel:
 
     def __init__(self, rules: RulesLike, settings: ModelSettings = ModelSettings()) -> None:
         self.rules = rules = as_rules(rules, "HeuristicModel")
-        self.settings = settings
+        self.settings = settings = checked_settings(settings)
         self.classic = rules.game is GameKind.CLASSIC
         self._rules_c = compiled(rules)
         has_fl = rules.fantasyland is not None and not self.classic
@@ -258,12 +304,16 @@ class MoveRows(NamedTuple):
     moves: np.ndarray  # (M, 3) uint16
 
 
-@lru_cache(maxsize=32)
 def value_model(
     rules: RulesLike, settings: ModelSettings = ModelSettings()
 ) -> HeuristicModel:
-    """The cached :class:`HeuristicModel` of a rule set and settings."""
-    rules = as_rules(rules, "value_model")
+    """The cached :class:`HeuristicModel` of a rule set and settings (ModelError
+    naming a setting that is no finite number, :func:`checked_settings`)."""
+    return _value_model(as_rules(rules, "value_model"), checked_settings(settings))
+
+
+@lru_cache(maxsize=32)
+def _value_model(rules: RuleSet, settings: ModelSettings) -> HeuristicModel:
     return HeuristicModel(rules, settings)
 
 

@@ -77,8 +77,9 @@ class SearchBot:
     ``model``: the learned value model that places the bot's own cards inside the
     rollouts and screens the opening (:data:`ofc_fast.learned.ModelSpec`): ``"auto"``
     (default: the model shipped for the rule set and seat count, and the rollout-only
-    search where none ships), a path, a :class:`~ofc_fast.learned.ValueModel` or its
-    bytes as ``{"name": ..., "base64": ...}``; None
+    search where none ships), a path (kept absolute), a
+    :class:`~ofc_fast.learned.ValueModel`, its bytes as ``{"name": ..., "base64":
+    ...}`` or its file with its checksum, ``{"path": ..., "checksum": ...}``; None
     is the rollout-only search, the same decisions as before the learned model for the
     same seed and samples.  On every table a model ships for, the learned search is
     ahead of the rollout-only one in duplicate play with the Fantasyland deals carried

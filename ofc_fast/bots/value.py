@@ -7,8 +7,9 @@ and Fantasyland value, exactly), and the best is played.  Fantasyland sets are s
 the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the
 arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped for
 the rule set and seat count; BotError at a table without one), a path to a model
-file, a :class:`~ofc_fast.learned.ValueModel`, or its bytes as ``{"name": ...,
-"base64": ...}`` (what ``settings()`` gives for a model read from bytes).
+file (kept absolute), a :class:`~ofc_fast.learned.ValueModel`, or its bytes as
+``{"name": ..., "base64": ...}`` (what ``settings()`` gives for a model read from
+bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``).
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.bots import RandomBot, ValueBot

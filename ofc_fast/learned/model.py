@@ -19,8 +19,11 @@ from __future__ import annotations
 import base64
 import json
 import os
+import re
 import stat
 import struct
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -65,13 +68,17 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 _HEADER = struct.Struct("<8sIIIIIIII Q I 12s")
 _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
+_CONTEXTS = 64  # contexts a model keeps (the least recently used forgotten beyond)
 
 ModelSpec = Any
 """What a ``model=`` setting takes: ``"auto"`` (the shipped model of the rule set and
-seat count, or none), None (no model: rollouts only), a path to a model file, a
-:class:`ValueModel`, or a model file's bytes as JSON-safe data: ``{"name": text,
+seat count, or none), None (no model: rollouts only), a path to a model file (a
+bot keeps it absolute: made absolute in the working directory the bot is built
+in), a :class:`ValueModel`, a model file's bytes as JSON-safe data: ``{"name": text,
 "base64": the bytes in base64}`` (what a bot's ``settings()`` carries for a model
-read from bytes, not from a file)."""
+read from bytes, not from a file), or a model file with its checksum: ``{"path":
+absolute path, "checksum": 16 hex digits}`` (what ``settings()`` carries for a model
+read from a file: a file rewritten or deleted since is a ModelError naming it)."""
 
 
 def rules_hash(rules: RulesLike) -> int:
@@ -82,7 +89,13 @@ def rules_hash(rules: RulesLike) -> int:
     >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.get("pineapple"))
     True
     """
-    rules = as_rules(rules, "rules_hash")
+    return _rules_hash(as_rules(rules, "rules_hash"))
+
+
+@lru_cache(maxsize=64)
+def _rules_hash(rules: RuleSet) -> int:
+    """:func:`rules_hash` of a rule set, computed once per distinct rule set (a bot
+    checks its model's rules at every decision; the JSON costs about 100 us)."""
     text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
     h = 0x811C9DC5
     for byte in text.encode():
@@ -138,7 +151,8 @@ class ValueModel:
     c: Any
     _path: str | None = field(default=None, repr=False)  # the file it was read from
     _bytes: bytes = field(default=b"", repr=False)  # the file's bytes it was parsed from
-    _contexts: dict[Any, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    _contexts: OrderedDict[Any, Any] = field(default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     _ev: dict[RuleSet, Any] = field(default_factory=dict, repr=False)
 
     def __reduce__(self) -> tuple[Any, tuple[bytes, str, str | None]]:
@@ -218,9 +232,10 @@ class ValueModel:
             )
 
     def context(self, rules: RulesLike, players: int, fl_value: Sequence[float]) -> Any:
-        """The C ``ofc_value_ctx *`` of this model for a table (cached on the model,
-        which keeps it and the rule set's C structs alive; threads share one model:
-        they get the same context); ModelError for a table
+        """The C ``ofc_value_ctx *`` of this model for a table, which keeps the model's
+        and the rule set's C structs it points to alive as long as it lives (the
+        model keeps the 64 contexts last asked for; threads share one model: they get
+        the same context); ModelError for a table
         the model was not trained for (:meth:`check_rules`), ``players`` outside
         2..4 or an ``fl_value`` that is not 18 numbers."""
         rules = as_rules(rules, "value model")
@@ -235,23 +250,29 @@ class ValueModel:
                 f"got {quote(fl_value)}"
             )
         key = (rules, players, values)
-        hit = self._contexts.get(key)
-        if hit is not None:
-            return hit[0]
+        with self._lock:
+            hit = self._contexts.get(key)
+            if hit is not None:
+                self._contexts.move_to_end(key)
+                return hit
         self.check_rules(rules, players)
-        ctx = ffi.new("ofc_value_ctx *")
-        keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules))
-        ctx.rules, ctx.fl, ctx.ev = keep
-        ctx.model = self.c
-        ctx.fl_value = list(key[2])
-        ctx.players = players
-        ctx.in_fl = 0
-        st = lib.ofc_value_ctx_check(ctx)
+        owner = ffi.new("ofc_value_ctx *")
+        keep = (compiled(rules), compiled_fl(rules), self.ev_tables(rules), self.c)
+        owner.rules, owner.fl, owner.ev, owner.model = keep
+        owner.fl_value = list(values)
+        owner.players = players
+        owner.in_fl = 0
+        st = lib.ofc_value_ctx_check(owner)
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        # Another thread may have stored one meanwhile: use it, never replace it (a
-        # replaced entry frees the tables a context handed out still points to).
-        return self._contexts.setdefault(key, (ctx, keep))[0]
+        # A pointer whose destructor holds the struct and what it points to: a
+        # context handed out stays valid after the model forgets it.
+        ctx = ffi.gc(ffi.cast("ofc_value_ctx *", owner), lambda _p, _k=(owner, keep): None)
+        with self._lock:  # another thread may have stored one meanwhile: use it
+            hit = self._contexts.setdefault(key, ctx)
+            while len(self._contexts) > _CONTEXTS:
+                self._contexts.popitem(last=False)
+        return hit
 
     def value(
         self,
@@ -370,29 +391,39 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
         )
     model = ValueModel.from_bytes(data, p.stem)
-    return replace(model, _path=os.path.abspath(p), _contexts={}, _ev={})
+    return replace(
+        model,
+        _path=os.path.abspath(p),
+        _contexts=OrderedDict(),
+        _ev={},
+        _lock=threading.Lock(),
+    )
 
 
 def spec_setting(spec: ModelSpec) -> Any:
     """A ``model=`` setting as JSON-able data that rebuilds it (a bot's
     ``settings()``): a :class:`ValueModel` read from a file as that file's absolute
-    path, one built from bytes as ``{"name": ..., "base64": ...}`` (no file holds
-    it: the data carries its bytes), a path as text.
+    path and checksum, ``{"path": ..., "checksum": ...}`` (so a file rewritten since
+    is refused, not silently used), one built from bytes as ``{"name": ...,
+    "base64": ...}`` (no file holds it: the data carries its bytes), a path as text.
 
     >>> spec_setting("auto"), spec_setting(None)
     ('auto', None)
     """
     if isinstance(spec, ValueModel):
         if spec._path is not None:
-            return spec._path
+            return {"path": spec._path, "checksum": f"{spec.checksum:016x}"}
         text = base64.b64encode(spec._bytes).decode("ascii")
         return {"name": spec._stem, "base64": text}
     return spec if spec is None else str(spec)
 
 
 def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
-    """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` setting
-    (ModelError naming what is wrong with it)."""
+    """The :class:`ValueModel` of a ``{"name": ..., "base64": ...}`` or a
+    ``{"path": ..., "checksum": ...}`` setting (ModelError naming what is wrong with
+    it)."""
+    if "path" in spec:
+        return _pinned_file(spec)
     name = spec.get("name", "model")
     text = spec.get("base64")
     if not (set(spec) <= {"name", "base64"} and isinstance(text, str)) or not (
@@ -403,6 +434,31 @@ def _model_of_data(spec: Mapping[Any, Any]) -> ValueModel:
             f"bytes in base64}}, got {quote(dict(spec))}"
         )
     return _decoded(text, name)
+
+
+def _pinned_file(spec: Mapping[Any, Any]) -> ValueModel:
+    """The model of a ``{"path": ..., "checksum": ...}`` setting: the file read now,
+    ModelError naming the path when it is missing or its checksum differs (the file
+    was rewritten since the setting was taken)."""
+    path, checksum = spec.get("path"), spec.get("checksum")
+    if not (
+        set(spec) == {"path", "checksum"}
+        and isinstance(path, str)
+        and path
+        and isinstance(checksum, str)
+        and re.fullmatch("[0-9a-f]{16}", checksum)
+    ):
+        raise ModelError(
+            "a model file given with its checksum is {'path': text, 'checksum': 16 "
+            f"lowercase hex digits}}, got {quote(dict(spec))}"
+        )
+    model = _load_file(path)
+    if f"{model.checksum:016x}" != checksum:
+        raise ModelError(
+            f"value model {model._path!r}: its checksum is {model.checksum:016x}, not "
+            f"{checksum}: the file was rewritten since the setting was taken"
+        )
+    return model
 
 
 @lru_cache(maxsize=4)
@@ -578,15 +634,20 @@ def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
 
 
 def check_spec(spec: ModelSpec) -> ModelSpec:
-    """The model setting to keep: ``spec``, or the :class:`ValueModel` of a model's
-    bytes given as data (read now); ModelError when ``spec`` is not a model setting
-    (files are read when used)."""
+    """The model setting to keep: ``spec``, a path made absolute (in this working
+    directory: a bot rebuilt from its settings elsewhere reads the same file), or the
+    :class:`ValueModel` of a model given as data (read now); ModelError when
+    ``spec`` is not a model setting (files named by a path are read when used)."""
     if isinstance(spec, Mapping):
         return _model_of_data(spec)
-    if spec is None or isinstance(spec, (ValueModel, os.PathLike)):
+    if (
+        spec is None
+        or isinstance(spec, ValueModel)
+        or (isinstance(spec, str) and spec == "auto")
+    ):
         return spec
-    if isinstance(spec, str) and spec:
-        return spec
+    if isinstance(spec, os.PathLike) or (isinstance(spec, str) and spec):
+        return os.path.abspath(spec)
     raise ModelError(
         f"model must be 'auto', None, a path, a ValueModel or its bytes as "
         f"{{'name': ..., 'base64': ...}}, got {quote(spec)}"
