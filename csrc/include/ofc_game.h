@@ -316,7 +316,9 @@ int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
  * @param out    receives the legal ids, increasing (may be NULL).
  * @param mask   OFC_ACTION_SPACE bytes set to 1 at the legal ids (may be NULL; the
  *               other bytes are left as they are).
- * @return the number of legal ids, or OFC_E_ACTION when (n, k, room) is no decision. */
+ * @return the number of legal ids (at least 1), or OFC_E_ACTION when (n, k, room) is
+ *         no decision: a shape without ids, a room out of range or NULL, or rows
+ *         with fewer free slots than the n - k kept cards. */
 int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
                           uint8_t *mask);
 
