@@ -414,7 +414,8 @@ int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out)
  * @param o  the observation, completed in place: kind, is_over (0), k, full,
  *           face_down, future_cards, future_discards, rounds, round_n and round_k
  *           are written, and to_act and street when n > 0 (else they stay as given).
- * @return OFC_OK; OFC_E_RULES; OFC_E_VALUE (a NULL pointer); OFC_E_SEATS (players,
+ * @return OFC_OK; OFC_E_RULES (r NULL or out of range); OFC_E_VALUE (o NULL);
+ *         OFC_E_SEATS (players,
  *         seat, button or a Fantasyland count out of range); OFC_E_COUNT (counts that
  *         overflow a row, or fit no point of the schedule, or n is not the number of
  *         cards the observer's next decision deals). */
