@@ -299,3 +299,20 @@ def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
     out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
     assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
     assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
+
+
+def test_c_tests_configure_without_posix_threads(tmp_path: Path) -> None:
+    """A top-level build turns the C tests on; where there are no POSIX threads (MSVC;
+    here: Threads disabled) it configures and runs every test but those that include
+    <pthread.h>, instead of failing on ``find_package(Threads REQUIRED)``."""
+    build = tmp_path / "b"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", build, "-DOFC_FAST_TESTS=ON",
+        "-DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON",
+    )  # fmt: skip
+    ctest = Path(CMAKE).with_name("ctest") if CMAKE else "ctest"
+    listed = set(re.findall(r"Test +#\d+: (\w+)", _cmake(ctest, "-N", cwd=build)))
+    sources = sorted((ROOT / "tests" / "c").glob("test_*.c"))
+    threaded = {p.stem for p in sources if "#include <pthread.h>" in p.read_text()}
+    assert {"test_threads", "test_vecenv"} <= threaded
+    assert listed == {p.stem for p in sources} - threaded
