@@ -205,6 +205,46 @@ def test_find_package_gives_static_and_shared_targets(
         assert "libofc_fast.so" in needed.stdout
 
 
+def test_pkg_config_file_builds_a_consumer(installed: Path, tmp_path: Path) -> None:
+    """The install holds lib/pkgconfig/ofc_fast.pc: ``pkg-config --cflags --libs
+    ofc_fast`` compiles and links a program that prints what the Python API gives, and
+    its version is the header's (the prefix is found from the file's place, so it is
+    the one ``cmake --install --prefix`` gave)."""
+    pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
+    if pkg_config is None:
+        pytest.skip("needs pkg-config: apt-get install pkg-config (or pkgconf)")
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    assert (lib / "pkgconfig" / "ofc_fast.pc").is_file()
+    env = {**os.environ, "PKG_CONFIG_PATH": str(lib / "pkgconfig")}
+
+    def query(*args: str) -> list[str]:
+        done = subprocess.run(
+            [pkg_config, *args, "ofc_fast"], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert query("--modversion") == [_header_version()]
+    flags = query("--cflags", "--libs")
+    assert f"-I{(installed / 'include' / 'ofc_fast').resolve()}" in [
+        f"-I{Path(f[2:]).resolve()}" for f in flags if f.startswith("-I")
+    ]
+    assert "-lm" in query("--libs", "--static")
+    src, exe = tmp_path / "app.c", tmp_path / "app"
+    src.write_text(_CONSUMER_C)
+    subprocess.run(
+        [COMPILER or "cc", "-std=c99", "-Wall", "-Werror", str(src), *flags, "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    run_env = {**os.environ, "LD_LIBRARY_PATH": str(lib)}
+    out = subprocess.run(
+        [str(exe)], check=True, capture_output=True, text=True, env=run_env
+    )
+    major, minor, patch = (int(x) for x in ofc.__version__.split(".")[:3])
+    expected = f"{ofc.rank5('As Ks Qs Js Ts')} {major * 10000 + minor * 100 + patch}"
+    assert out.stdout.split() == expected.split()
+
+
 _CXX_CONSUMER = """\
 {includes}
 #include <cstdio>
