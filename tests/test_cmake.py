@@ -245,6 +245,45 @@ def test_pkg_config_file_builds_a_consumer(installed: Path, tmp_path: Path) -> N
     assert out.stdout.split() == expected.split()
 
 
+def _declared(include: Path) -> set[str]:
+    """The functions and data the installed headers declare (comments and
+    preprocessor lines aside; static inline definitions are no declarations)."""
+    text = ""
+    for header in sorted(include.glob("*.h")):
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", header.read_text(), flags=re.DOTALL)
+        text += "\n".join(
+            line for line in code.splitlines() if not line.lstrip().startswith("#")
+        )
+    functions = re.findall(r"\b(ofc_\w+)\s*\([^;{}]*\)\s*;", text)
+    data = re.findall(
+        r"\bextern\s+const\s+[\w\s*]+?\b(ofc_\w+)\s*(?:\[[^\]]*\])?\s*;", text
+    )
+    return set(functions) | set(data)
+
+
+def test_shared_library_exports_exactly_the_public_api(installed: Path) -> None:
+    """The shared library's dynamic symbols are the functions and tables the
+    installed headers declare: no internal one (ofc_gm_*, ofc_sx_*, ofc_bnb_* were
+    exported), and none of the API missing."""
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("needs nm: apt-get install binutils")
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    shared = next(p for p in sorted(lib.iterdir()) if p.name.startswith("libofc_fast.so"))
+    done = subprocess.run(
+        [nm, "-D", "--defined-only", str(shared)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    exported = {
+        f[2] for f in (line.split() for line in done.stdout.splitlines()) if len(f) == 3
+    }
+    exported = {name for name in exported if not name.startswith("_")}
+    declared = _declared(installed / "include" / "ofc_fast")
+    assert "ofc_status_string" in declared and "ofc_tab_flush" in declared
+    assert sorted(exported - declared) == []
+    assert sorted(declared - exported) == []
+
+
 _CXX_CONSUMER = """\
 {includes}
 #include <cstdio>

@@ -85,6 +85,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /* --------------------------------------------------------------- constants */
 
@@ -460,6 +463,9 @@ int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
  * @return OFC_OK, or OFC_E_COUNT on NULL arguments. */
 int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -118,6 +118,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_SEARCH_MAX_ROUNDS 9      /* future decisions of one seat (OFC: 8 + opening) */
 #define OFC_SEARCH_MAX_ROUND_CARDS 17 /* cards of one round (a 17-card Fantasyland) */
@@ -330,6 +333,9 @@ int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
                                uint32_t n_actions, uint64_t max_nodes, double *values,
                                ofc_search_stats *stats);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -56,6 +56,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_VF_SET 1        /* the feature set of this header */
 #define OFC_VF_N 64         /* its features */
@@ -161,6 +164,9 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64
                          uint32_t n, uint32_t k, uint32_t reveal, uint64_t seed,
                          uint32_t samples, double *mean, double *var);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -134,6 +134,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_ENC_PLANES 15
 #define OFC_ENC_SCALARS 48
@@ -297,6 +300,9 @@ int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
  * @return the scale, 0 for j >= OFC_ENC_SIZE. */
 float ofc_encoding_scale(uint32_t j);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif
