@@ -205,6 +205,85 @@ def test_find_package_gives_static_and_shared_targets(
         assert "libofc_fast.so" in needed.stdout
 
 
+def test_pkg_config_file_builds_a_consumer(installed: Path, tmp_path: Path) -> None:
+    """The install holds lib/pkgconfig/ofc_fast.pc: ``pkg-config --cflags --libs
+    ofc_fast`` compiles and links a program that prints what the Python API gives, and
+    its version is the header's (the prefix is found from the file's place, so it is
+    the one ``cmake --install --prefix`` gave)."""
+    pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
+    if pkg_config is None:
+        pytest.skip("needs pkg-config: apt-get install pkg-config (or pkgconf)")
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    assert (lib / "pkgconfig" / "ofc_fast.pc").is_file()
+    env = {**os.environ, "PKG_CONFIG_PATH": str(lib / "pkgconfig")}
+
+    def query(*args: str) -> list[str]:
+        done = subprocess.run(
+            [pkg_config, *args, "ofc_fast"], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert query("--modversion") == [_header_version()]
+    flags = query("--cflags", "--libs")
+    assert f"-I{(installed / 'include' / 'ofc_fast').resolve()}" in [
+        f"-I{Path(f[2:]).resolve()}" for f in flags if f.startswith("-I")
+    ]
+    assert "-lm" in query("--libs", "--static")
+    src, exe = tmp_path / "app.c", tmp_path / "app"
+    src.write_text(_CONSUMER_C)
+    subprocess.run(
+        [COMPILER or "cc", "-std=c99", "-Wall", "-Werror", str(src), *flags, "-o", str(exe)],
+        check=True,
+    )  # fmt: skip
+    run_env = {**os.environ, "LD_LIBRARY_PATH": str(lib)}
+    out = subprocess.run(
+        [str(exe)], check=True, capture_output=True, text=True, env=run_env
+    )
+    major, minor, patch = (int(x) for x in ofc.__version__.split(".")[:3])
+    expected = f"{ofc.rank5('As Ks Qs Js Ts')} {major * 10000 + minor * 100 + patch}"
+    assert out.stdout.split() == expected.split()
+
+
+def _declared(include: Path) -> set[str]:
+    """The functions and data the installed headers declare (comments and
+    preprocessor lines aside; static inline definitions are no declarations)."""
+    text = ""
+    for header in sorted(include.glob("*.h")):
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", header.read_text(), flags=re.DOTALL)
+        text += "\n".join(
+            line for line in code.splitlines() if not line.lstrip().startswith("#")
+        )
+    functions = re.findall(r"\b(ofc_\w+)\s*\([^;{}]*\)\s*;", text)
+    data = re.findall(
+        r"\bextern\s+const\s+[\w\s*]+?\b(ofc_\w+)\s*(?:\[[^\]]*\])?\s*;", text
+    )
+    return set(functions) | set(data)
+
+
+def test_shared_library_exports_exactly_the_public_api(installed: Path) -> None:
+    """The shared library's dynamic symbols are the functions and tables the
+    installed headers declare: no internal one (ofc_gm_*, ofc_sx_*, ofc_bnb_* were
+    exported), and none of the API missing."""
+    nm = shutil.which("nm")
+    if nm is None:
+        pytest.skip("needs nm: apt-get install binutils")
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    shared = next(p for p in sorted(lib.iterdir()) if p.name.startswith("libofc_fast.so"))
+    done = subprocess.run(
+        [nm, "-D", "--defined-only", str(shared)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    exported = {
+        f[2] for f in (line.split() for line in done.stdout.splitlines()) if len(f) == 3
+    }
+    exported = {name for name in exported if not name.startswith("_")}
+    declared = _declared(installed / "include" / "ofc_fast")
+    assert "ofc_status_string" in declared and "ofc_tab_flush" in declared
+    assert sorted(exported - declared) == []
+    assert sorted(declared - exported) == []
+
+
 _CXX_CONSUMER = """\
 {includes}
 #include <cstdio>
@@ -299,3 +378,20 @@ def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
     out = subprocess.run([str(build / "app")], check=True, capture_output=True, text=True)
     assert out.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
     assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
+
+
+def test_c_tests_configure_without_posix_threads(tmp_path: Path) -> None:
+    """A top-level build turns the C tests on; where there are no POSIX threads (MSVC;
+    here: Threads disabled) it configures and runs every test but those that include
+    <pthread.h>, instead of failing on ``find_package(Threads REQUIRED)``."""
+    build = tmp_path / "b"
+    _cmake(
+        CMAKE or "cmake", "-S", ROOT, "-B", build, "-DOFC_FAST_TESTS=ON",
+        "-DCMAKE_DISABLE_FIND_PACKAGE_Threads=ON",
+    )  # fmt: skip
+    ctest = Path(CMAKE).with_name("ctest") if CMAKE else "ctest"
+    listed = set(re.findall(r"Test +#\d+: (\w+)", _cmake(ctest, "-N", cwd=build)))
+    sources = sorted((ROOT / "tests" / "c").glob("test_*.c"))
+    threaded = {p.stem for p in sources if "#include <pthread.h>" in p.read_text()}
+    assert {"test_threads", "test_vecenv"} <= threaded
+    assert listed == {p.stem for p in sources} - threaded

@@ -323,6 +323,18 @@ def test_legal_moves_respect_rows() -> None:
     assert len(moves_for([7, 11, 12], [[1, 2], [], [4, 5, 6, 8, 9]], 1)) == 3 * 3
 
 
+def test_rows_too_full_for_the_kept_cards_are_no_decision() -> None:
+    """Two kept cards onto one free slot: a MoveError naming the shape (random_move
+    raised IndexError from an empty choice, moves_for returned no move)."""
+    rows = [[13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24]]
+    with pytest.raises(MoveError, match="onto free rows"):
+        random_move([0, 1, 2], rows, 1, random.Random(0))
+    with pytest.raises(MoveError, match="onto free rows"):
+        moves_for([0, 1, 2], rows, 1)
+    with pytest.raises(MoveError, match="onto free rows"):
+        actions_for(1, [[13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]])
+
+
 @pytest.mark.parametrize("r", [rules.OFC, rules.PINEAPPLE, rules.PINEAPPLE_27], ids=str)
 def test_every_legal_move_plays_and_illegal_ones_do_not(r: rules.RuleSet) -> None:
     """legal_moves() is exactly the set of moves play() accepts (all assignments of the

@@ -317,6 +317,8 @@ def generate() -> str:
         f"#define OFC_HASH_SHIFT {shift}\n#define OFC_HASH_MASK {(1 << shift) - 1}\n"
         f"#define OFC_HASH_ROWS {len(offsets)}\n#define OFC_HASH_SIZE {len(table)}\n"
         f"#define OFC_TABLE_STRENGTHS {nstr}\n\n"
+        f"#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */\n"
+        f"#pragma GCC visibility push(default)\n#endif\n"
         f"extern const uint64_t ofc_tab_card_key[52];\n"
         f"extern const uint16_t ofc_tab_card_rank_bit[52];\n"
         f"extern const uint64_t ofc_tab_card_bit[256];\n"
@@ -327,7 +329,9 @@ def generate() -> str:
         f"extern const uint32_t ofc_tab_strength_info[{nstr}];\n"
         f"extern const uint16_t ofc_tab_kev[{nstr}];\n"
         f"extern const uint16_t ofc_tab_low27[{nstr}];\n"
-        f"extern const uint16_t ofc_tab_binom[108];\n\n"
+        f"extern const uint16_t ofc_tab_binom[108];\n"
+        f"#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)\n"
+        f"#pragma GCC visibility pop\n#endif\n\n"
         f"#endif /* OFC_TABLES_H */\n"
     )
     return header, "\n".join(parts)

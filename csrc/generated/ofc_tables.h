@@ -10,6 +10,9 @@
 #define OFC_HASH_SIZE 9059
 #define OFC_TABLE_STRENGTHS 7918
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 extern const uint64_t ofc_tab_card_key[52];
 extern const uint16_t ofc_tab_card_rank_bit[52];
 extern const uint64_t ofc_tab_card_bit[256];
@@ -21,5 +24,8 @@ extern const uint32_t ofc_tab_strength_info[7918];
 extern const uint16_t ofc_tab_kev[7918];
 extern const uint16_t ofc_tab_low27[7918];
 extern const uint16_t ofc_tab_binom[108];
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif /* OFC_TABLES_H */

@@ -64,6 +64,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /* ----------------------------------------------------------------- version */
 
@@ -448,6 +451,9 @@ int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
 int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                         size_t n, int32_t *net, size_t *bad);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -83,6 +83,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_FEAT_SIZE 696
 #define OFC_FEAT_ROW 36
@@ -122,6 +125,9 @@ int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt, uint
 int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_t count,
                            const uint8_t *enc, float *out);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -85,6 +85,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /* --------------------------------------------------------------- constants */
 
@@ -316,7 +319,9 @@ int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
  * @param out    receives the legal ids, increasing (may be NULL).
  * @param mask   OFC_ACTION_SPACE bytes set to 1 at the legal ids (may be NULL; the
  *               other bytes are left as they are).
- * @return the number of legal ids, or OFC_E_ACTION when (n, k, room) is no decision. */
+ * @return the number of legal ids (at least 1), or OFC_E_ACTION when (n, k, room) is
+ *         no decision: a shape without ids, a room out of range or NULL, or rows
+ *         with fewer free slots than the n - k kept cards. */
 int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
                           uint8_t *mask);
 
@@ -412,7 +417,8 @@ int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out)
  * @param o  the observation, completed in place: kind, is_over (0), k, full,
  *           face_down, future_cards, future_discards, rounds, round_n and round_k
  *           are written, and to_act and street when n > 0 (else they stay as given).
- * @return OFC_OK; OFC_E_RULES; OFC_E_VALUE (a NULL pointer); OFC_E_SEATS (players,
+ * @return OFC_OK; OFC_E_RULES (r NULL or out of range); OFC_E_VALUE (o NULL);
+ *         OFC_E_SEATS (players,
  *         seat, button or a Fantasyland count out of range); OFC_E_COUNT (counts that
  *         overflow a row, or fit no point of the schedule, or n is not the number of
  *         cards the observer's next decision deals). */
@@ -457,6 +463,9 @@ int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
  * @return OFC_OK, or OFC_E_COUNT on NULL arguments. */
 int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

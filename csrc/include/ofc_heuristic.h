@@ -45,6 +45,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /* A template byte below this is a slot (index into the fill); at or above it, the
  * card (byte - OFC_HEUR_CARD). */
@@ -169,6 +172,9 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
                         uint32_t rounds, size_t n_slots, size_t n_samples, size_t n_fills,
                         uint64_t seed, uint8_t *futures, uint8_t *fills);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

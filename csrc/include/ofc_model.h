@@ -67,6 +67,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_VM_VERSION 2            /* the newest format version read (1 and 2) */
 #define OFC_VM_OPP_COUNTS 23754     /* opponent row counts: OFC_ROWS x OFC_STRENGTH_TABLE_SIZE */
@@ -145,6 +148,9 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
  * @return OFC_OK, OFC_E_VALUE (a NULL pointer), OFC_E_MODEL_NO_NET. */
 int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double *out);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

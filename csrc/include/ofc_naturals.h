@@ -94,6 +94,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /*! The naturals, in the order of ofc_fast.rules.NATURAL_NAMES (not a ranking: each
  * rule set ranks its own list). */
@@ -156,6 +159,9 @@ int32_t ofc_naturals(const uint8_t cards[13], ofc_naturals_result *out);
  *         `natural` is outside 0..OFC_NAT_COUNT-1. */
 const char *ofc_natural_name(int32_t natural);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -118,6 +118,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_SEARCH_MAX_ROUNDS 9      /* future decisions of one seat (OFC: 8 + opening) */
 #define OFC_SEARCH_MAX_ROUND_CARDS 17 /* cards of one round (a 17-card Fantasyland) */
@@ -254,8 +257,9 @@ int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  * @return OFC_OK; OFC_E_RULES, OFC_E_VALUE (NULL pointers, bad policy), OFC_E_ACTION
  *         (an id that is not legal here), OFC_E_COUNT (a round of more than 5 cards
  *         before a seat's last one where it is played round by round: the searcher's
- *         under OFC_COMPLETE_SEQUENTIAL, the others' with m->opp_self) or the errors
- *         of ofc_search_pos_check(). */
+ *         under OFC_COMPLETE_SEQUENTIAL, the others' with m->opp_self; or m->value
+ *         trained for another seat count than pos->players) or the errors of
+ *         ofc_search_pos_check(). */
 int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const ofc_ev_tables *ev, const ofc_search_model *m,
                             const ofc_search_pos *pos, const uint8_t *actions,
@@ -329,6 +333,9 @@ int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
                                uint32_t n_actions, uint64_t max_nodes, double *values,
                                ofc_search_stats *stats);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -82,6 +82,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /* Status codes of this header (ofc_status and ofc_solver.h hold the others). */
 #define OFC_E_SEAT (-20)        /* players outside 2..4, button not a seat, or a
@@ -308,6 +311,9 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
 int32_t ofc_natural_payment(const ofc_table_rules *table, int32_t a, uint32_t key_a,
                             int32_t b, uint32_t key_b, int32_t *status);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -64,6 +64,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 /* --------------------------------------------------------------- constants */
 
@@ -288,6 +291,9 @@ int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
                           const uint8_t *cards, size_t n, uint32_t objective,
                           uint8_t *boards, double *values, size_t *bad);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -56,6 +56,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_VF_SET 1        /* the feature set of this header */
 #define OFC_VF_N 64         /* its features */
@@ -75,10 +78,12 @@ typedef struct ofc_value_ctx {
 
 /*! ofc_value_ctx_check():
  * @brief Checks a context: rules, fl and ev present and valid, a model of feature set
- *        1 with OFC_VF_N inputs (or NULL), players 2..4, in_fl 0 or 13..17, every
+ *        1 with OFC_VF_N inputs (or NULL), players 2..4 and the model's (unless
+ *        it was trained for any count: players 0), in_fl 0 or 13..17, every
  *        fl_value finite with |v| <= 1e6.
  * @param c  the context.
- * @return OFC_OK, OFC_E_RULES, OFC_E_VALUE, OFC_E_MODEL_SHAPE or OFC_E_COUNT. */
+ * @return OFC_OK, OFC_E_RULES, OFC_E_VALUE, OFC_E_MODEL_SHAPE or OFC_E_COUNT (players
+ *         or in_fl out of range, or players not the model's). */
 int32_t ofc_value_ctx_check(const ofc_value_ctx *c);
 
 /*! ofc_value_ev_tables():
@@ -159,6 +164,9 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64
                          uint32_t n, uint32_t k, uint32_t reveal, uint64_t seed,
                          uint32_t samples, double *mean, double *var);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

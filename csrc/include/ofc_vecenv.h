@@ -134,6 +134,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
+#pragma GCC visibility push(default)
+#endif
 
 #define OFC_ENC_PLANES 15
 #define OFC_ENC_SCALARS 48
@@ -241,15 +244,21 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
  * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_NO_DECISION (an
  *         environment played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an agent
  *         decision: it is left at the end of its last deal, the others are started;
- *         see "Deals without an agent decision"), or an engine error. */
+ *         see "Deals without an agent decision"), or an engine error (OFC_E_MEMORY:
+ *         the environments before it are started, it is left unplayable as by
+ *         ofc_vecenv_step(), the ones after it are not touched). */
 int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                          uint32_t first, uint32_t count, uint32_t restart,
                          const ofc_vecenv_out *out);
 
 /*! @brief Step environments first .. first+count-1: apply each one's decision, play on
  * in C to the next agent decision (starting the next deal with autoreset), write the
- * outputs.  Validated first: on any error but OFC_E_NO_DECISION no environment
- * changes.
+ * outputs.  Every decision is validated first: on a validation error no environment
+ * changes.  An engine error during the play (OFC_E_MEMORY: the Fantasyland solver's
+ * work block could not be allocated) stops the call at that environment (*bad): the
+ * environments before it are stepped (their rows written), the ones after it are
+ * not, and it is left unplayable, its deal marked over (its row not written; a step
+ * there is OFC_E_GAME_OVER) until ofc_vecenv_reset() starts it again.
  * @param c           the configuration.
  * @param slots       the num_envs slots.
  * @param first       the first environment.
@@ -262,13 +271,14 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
  * @param out         the output arrays.
  * @param bad         receives the first environment that failed (may be NULL).
  * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement);
- *         OFC_E_GAME_OVER (a finished deal without autoreset); OFC_E_ACTION (an
+ *         OFC_E_GAME_OVER (a finished deal without autoreset, or an environment an
+ *         engine error left unplayable); OFC_E_ACTION (an
  *         illegal action id, or an action for a full set); or a placement's error
  *         (OFC_E_DESTINATION, OFC_E_DISCARDS, OFC_E_ROW_FULL); OFC_E_NO_DECISION
  *         after the play (not a validation error: every environment is stepped, and
  *         the ones that played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an
  *         agent decision are left at the end of their last deal, *bad the first; see
- *         "Deals without an agent decision"). */
+ *         "Deals without an agent decision"); OFC_E_MEMORY (see above). */
 int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                         uint32_t first, uint32_t count, const int64_t *actions,
                         const uint8_t *placements, const uint8_t *active,
@@ -297,6 +307,9 @@ int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
  * @return the scale, 0 for j >= OFC_ENC_SIZE. */
 float ofc_encoding_scale(uint32_t j);
 
+#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

@@ -141,6 +141,8 @@ int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t
     kept = n - k;
     combos = ofc_gm_subset_count(n, k);
     ncodes = legal_codes(kept, room, codes);
+    if (ncodes == 0) /* the rows cannot hold the kept cards */
+        return OFC_E_ACTION;
     for (ci = 0; ci < combos; ci++) {
         for (j = 0; j < ncodes; j++) {
             uint32_t a = ci * ofc_pow3(kept) + codes[j];

@@ -76,6 +76,9 @@ int32_t ofc_sx_search_args(env *e, const ofc_rules *rules, const ofc_fl_rules *f
     if ((st = ofc_search_pos_check(pos)) != OFC_OK) {
         return st;
     }
+    if (m->value != NULL && m->value->players != 0 && m->value->players != pos->players) {
+        return OFC_E_COUNT; /* as ofc_value_ctx_check() */
+    }
     return candidate_boards(pos, actions, n_actions, boards);
 }
 

@@ -31,7 +31,8 @@ int32_t ofc_value_ctx_check(const ofc_value_ctx *c)
         return OFC_E_MODEL_SHAPE;
     }
     if (c->players < 2 || c->players > 4 ||
-        !(c->in_fl == 0 || (c->in_fl >= 13 && c->in_fl <= 17))) {
+        !(c->in_fl == 0 || (c->in_fl >= 13 && c->in_fl <= 17)) ||
+        (c->model != NULL && c->model->players != 0 && c->model->players != c->players)) {
         return OFC_E_COUNT;
     }
     for (i = 0; i < OFC_VF_FL_VALUES; i++) {

@@ -271,7 +271,10 @@ static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
 /* Play the seats C plays until an agent decision (or the end without autoreset).
  * decided: whether the current deal already had an agent decision (a step's).  A deal
  * that ends without one is skipped; after OFC_VE_MAX_SKIPPED_DEALS of them in a row
- * the slot stays at the end of the last (no next deal started): OFC_E_NO_DECISION. */
+ * the slot stays at the end of the last (no next deal started): OFC_E_NO_DECISION.
+ * An engine error mid-deal (OFC_E_MEMORY: the Fantasyland solver's work block) leaves
+ * the deal unplayable: marked over, so that a step there is OFC_E_GAME_OVER until a
+ * reset starts the environment again. */
 static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t reward_seat,
                        float *reward, float final_[4], uint8_t *terminated, int decided)
 {
@@ -279,7 +282,6 @@ static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t 
     int32_t rc;
     for (;;) {
         ofc_game *g = &e->game;
-        const ofc_game_step *st;
         if (g->step >= g->nsteps) {
             rc = finish_deal(c, e, reward_seat, reward, final_);
             *terminated = 1;
@@ -289,17 +291,18 @@ static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t 
                 return OFC_E_NO_DECISION; /* the rules keep the agent seats in FL */
             decided = 0;
             rc = start_deal(c, e);
-            if (rc != OFC_OK)
-                return rc;
-            continue;
+        } else {
+            const ofc_game_step *st = &g->steps[g->step];
+            if (is_agent_decision(c, st))
+                return OFC_OK;
+            rc = st->full && c->fantasyland == OFC_VE_FL_SOLVER
+                     ? solver_move(c, g, st)
+                     : ofc_game_random_move(g, &e->rng);
         }
-        st = &g->steps[g->step];
-        if (is_agent_decision(c, st))
-            return OFC_OK;
-        rc = st->full && c->fantasyland == OFC_VE_FL_SOLVER ? solver_move(c, g, st)
-                                                            : ofc_game_random_move(g, &e->rng);
-        if (rc != OFC_OK)
+        if (rc != OFC_OK) {
+            g->step = g->nsteps;
             return rc;
+        }
     }
 }
 

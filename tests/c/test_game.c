@@ -206,6 +206,11 @@ static void test_actions(void)
     room[2] = 1;
     CHECK_EQ(ofc_actions_legal(3, 1, room, out, NULL), 6); /* 3 discards x 2 orders */
     CHECK_EQ(ofc_actions_legal(6, 1, room, out, NULL), OFC_E_ACTION);
+    /* rows that cannot hold the kept cards: no decision (it returned 0 ids) */
+    room[2] = 0;
+    CHECK_EQ(ofc_actions_legal(3, 1, room, out, NULL), OFC_E_ACTION);
+    room[1] = 0;
+    CHECK_EQ(ofc_actions_legal(1, 0, room, out, NULL), OFC_E_ACTION);
     /* fuzz finding: 5 cards with 1 or 2 discards have 405 / 270 ids, more than the
      * space (out[] overflowed); every function refuses the shape */
     room[0] = 3;

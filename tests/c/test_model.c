@@ -571,6 +571,22 @@ static void test_context_errors(void)
     CHECK_EQ(ofc_value_ctx_check(NULL), OFC_E_VALUE);
 }
 
+/* A model trained for two seats prices no 3-seat table (players 0: any table). */
+static void test_context_players(void)
+{
+    ofc_value_ctx c = context(&model);
+    static ofc_vmodel other;
+    memcpy(&other, &model, sizeof other);
+    c.model = &other;
+    other.players = 2;
+    c.players = 2;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
+    c.players = 3;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_COUNT);
+    other.players = 0;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -587,6 +603,7 @@ int main(void)
     test_complete_board();
     test_best_and_expect();
     test_context_errors();
+    test_context_players();
     printf("test_model: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

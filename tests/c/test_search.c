@@ -548,6 +548,32 @@ static void test_value_model_feature_set(void)
     CHECK_EQ(ofc_search_model_check(&s), OFC_E_VALUE);
 }
 
+/* A learned value model trained for another seat count than the position's is
+ * refused (OFC_E_COUNT, as ofc_value_ctx_check()): before, every board the
+ * sequential rollouts valued by it counted silently as a foul. */
+static void test_value_model_players(void)
+{
+    static ofc_vmodel vm; /* header fields only: no sample is drawn */
+    const uint8_t five_seven[2] = {5, 7}, five_eight[2] = {5, 8};
+    uint8_t act = 0;
+    double sum = 0, sq = 0;
+    ofc_search_model s = model;
+    ofc_search_pos pos;
+    s.value = &vm;
+    vm.feature_set = OFC_VF_SET;
+    vm.inputs = OFC_VF_N;
+    vm.players = 3;
+    empty_position(&pos, five_seven, 2, five_eight, 2); /* two seats */
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, &act, 1,
+                                 OFC_COMPLETE_SEQUENTIAL, 3, 0, 0, &sum, &sq), OFC_E_COUNT);
+    vm.players = 2;
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, &act, 1,
+                                 OFC_COMPLETE_SEQUENTIAL, 3, 0, 0, &sum, &sq), OFC_OK);
+    vm.players = 0; /* any table */
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &s, &pos, &act, 1,
+                                 OFC_COMPLETE_SEQUENTIAL, 3, 0, 0, &sum, &sq), OFC_OK);
+}
+
 int main(void)
 {
     int i;
@@ -568,6 +594,7 @@ int main(void)
     test_sequential_long_round();
     test_stats();
     test_value_model_feature_set();
+    test_value_model_players();
     model.row_weight = NAN;
     CHECK_EQ(ofc_search_model_check(&model), OFC_E_VALUE);
     CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);

@@ -404,6 +404,62 @@ static void test_no_decision_is_bounded(void)
     CHECK_EQ(e.slots[stuck].deal, 1);
 }
 
+#ifdef OFC_TEST_WRAP_ALLOC
+/* Linked with -Wl,--wrap=ofc_bnb_alloc (CMakeLists.txt, Linux): the Fantasyland
+ * solver's work block is not allocated (OFC_E_MEMORY) while fail_alloc is set. */
+struct sv_ws;
+void *__real_ofc_bnb_alloc(struct sv_ws *w, int n);
+void *__wrap_ofc_bnb_alloc(struct sv_ws *w, int n);
+static int fail_alloc;
+
+void *__wrap_ofc_bnb_alloc(struct sv_ws *w, int n)
+{
+    return fail_alloc ? NULL : __real_ofc_bnb_alloc(w, n);
+}
+
+/* The solver's OFC_E_MEMORY in the middle of a step: the environments before the
+ * failing one are stepped (as a step of them alone steps them), the ones after it are
+ * untouched, and it is refused (OFC_E_GAME_OVER) until a reset (before: it was left in
+ * the middle of a deal, its Fantasyland set pending, and stepped on from there). */
+static void test_solver_memory_error(void)
+{
+    static env e;
+    static ofc_vecenv_slot before[N], failed[N];
+    static ofc_game_rules r;
+    uint32_t t, i, bad = 99, other = 99;
+    int32_t rc = OFC_OK;
+    stay_forever_rules(&r); /* the solver sets the learner's Fantasyland hands */
+    env_init(&e, &r, 2, 11);
+    e.c.opponents = OFC_VE_RANDOM;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    fail_alloc = 1;
+    for (t = 0; t < 400 && rc == OFC_OK; t++) {
+        memcpy(before, e.slots, sizeof before);
+        for (i = 0; i < N; i++)
+            e.actions[i] = e.legal[i][ofc_rng_below(&e.rng, (uint64_t)e.legal_count[i])];
+        rc = ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad);
+    }
+    fail_alloc = 0;
+    CHECK_EQ(rc, OFC_E_MEMORY);
+    CHECK(bad < N);
+    if (rc != OFC_E_MEMORY || bad >= N)
+        return;
+    memcpy(failed, e.slots, sizeof failed);
+    CHECK(memcmp(failed + bad + 1, before + bad + 1, (N - bad - 1) * sizeof *failed) == 0);
+    memcpy(e.slots, before, sizeof before);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, bad, e.actions, NULL, NULL, &e.out, &other),
+             OFC_OK);
+    CHECK(memcmp(e.slots, failed, bad * sizeof *failed) == 0);
+    memcpy(e.slots, failed, sizeof failed);
+    CHECK(e.slots[bad].game.step >= e.slots[bad].game.nsteps);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, bad, 1, e.actions, NULL, NULL, &e.out, &other),
+             OFC_E_GAME_OVER);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, bad, 1, 1, &e.out), OFC_OK);
+    CHECK_EQ(e.seat[bad], 0);
+    CHECK(e.legal_count[bad] > 0);
+}
+#endif
+
 /* A hand-made view: seat 1 of 3 sees seat 2's front (relative seat 1) and its own
  * dealt cards; everything else is unseen. */
 /* ofc_encode() asks only for non-NULL pointers (its @pre): row counts past a row's
@@ -544,6 +600,9 @@ int main(void)
     alarm(120); /* a regression hangs here: SIGALRM fails the test instead */
     test_no_decision_is_bounded();
     alarm(0);
+#ifdef OFC_TEST_WRAP_ALLOC
+    test_solver_memory_error();
+#endif
     test_threads();
     printf("test_vecenv: %d checks, %d failures\n", checks, failures);
     return failures != 0;
