@@ -490,10 +490,12 @@ class VectorEnv:
             raise no_decision_error(self, int(self._bad[0]))
         if status:
             i = int(self._bad[0])
+            hint = _HINTS.get(status, "")
+            if status == lib.OFC_E_GAME_OVER and self._c.autoreset:
+                hint = " (its deal stopped on an engine error: reset())"
             raise move_error(
                 status,
-                f"env {i}{_HINTS.get(status, '')}, action "
-                f"{int(self._actions[i])}, seat {int(self.seats[i])}",
+                f"env {i}{hint}, action {int(self._actions[i])}, seat {int(self.seats[i])}",
             )
 
     def _require_started(self) -> None:
