@@ -487,3 +487,33 @@ def test_heuristic_bot_numpy_settings() -> None:
     )
     assert bot.settings()["samples"] == 8 and type(bot.settings()["samples"]) is int
     assert HeuristicBot(rules.PINEAPPLE, 1, **bot.settings()).settings() == bot.settings()
+
+
+def _malformed_observations() -> list[tuple[object, str]]:
+    """(observation, a word the error must name): not a dict, empty, keys missing,
+    fields of the wrong type."""
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    without_dealt = {k: v for k, v in good.items() if k != "dealt"}
+    return [
+        (None, "observation dict"),
+        (7, "observation dict"),
+        ("As Kd", "observation dict"),
+        ({}, "rules"),
+        ({"x": 1}, "rules"),
+        ({"rules": "pineapple"}, "players"),
+        (without_dealt, "dealt"),
+        ({**good, "dealt": None}, "dealt"),
+        ({**good, "dealt": 5}, "dealt"),
+        ({**good, "seat": "0", "legal_actions": None}, "seat"),
+    ]
+
+
+@pytest.mark.parametrize("name", bot_names())
+def test_every_bot_names_a_malformed_observation(name: str) -> None:
+    """A hand-built or damaged observation is an OfcError naming the field (it was a
+    KeyError, TypeError or AttributeError from deep inside act)."""
+    bot = make_bot(name, seed=1)
+    for observation, word in _malformed_observations():
+        with pytest.raises(OfcError, match=word):
+            bot.act(observation)  # type: ignore[arg-type]

@@ -58,7 +58,7 @@ from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..table import as_int
 from ._warm import rehearse
-from .base import ObservationLike, rules_of, unseen_cards
+from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
 from .model import HeuristicModel, ModelSettings, MoveRows, sample_futures, value_model
 
 __all__ = ["HeuristicBot"]
@@ -207,6 +207,7 @@ def _bool_setting(value: object, what: str) -> bool:
     return bool(value)
 
 
+@names_bad_observations
 class HeuristicBot:
     """A fast Monte-Carlo heuristic (see the module doc).
 
