@@ -71,7 +71,7 @@ def observation_problem(observation: object) -> OfcError | None:
     SearchError or CardError naming the field); None when none of these is wrong.
 
     >>> observation_problem({"x": 1})
-    SearchError("observation: missing field(s) rules")
+    SearchError('observation: missing field(s) rules')
     """
     if not isinstance(observation, Mapping):
         return SearchError(
