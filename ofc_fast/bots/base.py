@@ -28,7 +28,7 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..errors import OfcError, SearchError, quote
+from ..errors import GameError, OfcError, SearchError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation
@@ -66,22 +66,25 @@ _BotClass = TypeVar("_BotClass", bound=type)
 
 
 def observation_problem(observation: object) -> OfcError | None:
-    """What is wrong with an observation a bot cannot read, as the error to raise: not
-    a dict, no ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (a
-    SearchError or CardError naming the field); None when none of these is wrong.
+    """What is wrong with an observation a bot cannot read, as the error to raise (a
+    GameError, as :mod:`ofc_fast.encoding` raises for one, or a CardError): not a
+    dict, no ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its
+    check names the field); None when none of these is wrong.
 
     >>> observation_problem({"x": 1})
-    SearchError('observation: missing field(s) rules')
+    GameError('observation: missing field(s) rules')
     """
     if not isinstance(observation, Mapping):
-        return SearchError(
+        return GameError(
             "a bot acts on an observation dict (Game.observation), got "
             f"{quote(observation)}"
         )
     if "rules" not in observation:
-        return SearchError("observation: missing field(s) rules")
+        return GameError("observation: missing field(s) rules")
     try:
         check_observation(observation)
+    except SearchError as exc:  # the search's words, a bot's class
+        return GameError(str(exc))
     except OfcError as exc:
         return exc
     return None
@@ -106,8 +109,8 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
     """Class decorator of the built-in bots: an ``act`` that fails on a malformed
     observation (hand-built, or damaged) with one of :data:`READ_ERRORS` raises
     instead the :class:`~ofc_fast.errors.OfcError` that names the problem
-    (:func:`raise_bad_observation`: the checks of :func:`ofc_fast.search.advise`, a
-    SearchError or a CardError), the original chained.  The check runs only when
+    (:func:`raise_bad_observation`: the checks of :func:`ofc_fast.search.advise`, as
+    a GameError or a CardError), the original chained.  The check runs only when
     ``act`` fails; a well-formed observation costs one call (RandomBot, whose
     decision takes under a microsecond, catches in its ``act`` instead).
 
@@ -115,7 +118,7 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
     >>> HeuristicBot().act({"rules": "pineapple"})
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.SearchError: observation: missing field(s) players, seat, boards, ...
+    ofc_fast.errors.GameError: observation: missing field(s) players, seat, boards, ...
     """
     act: Callable[[Any, ObservationLike], Move] = cls.act  # type: ignore[attr-defined]
 
