@@ -696,3 +696,19 @@ def test_play_seat_that_is_not_an_int_says_so(kind: str) -> None:
     assert info.value.reason == "bad_move"
     assert g.history() == before
     g.play(g.legal_moves()[0], seat=seat)
+
+
+def test_random_move_names_an_rng_that_is_not_a_random() -> None:
+    """Game.random_move(rng) and game.random_move(..., rng) take a random.Random: an
+    int (0 was read as "no rng"), a text or a list is a GameError naming rng (it was
+    an AttributeError)."""
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    rows = obs["boards"][obs["seat"]]
+    for bad in (5, 0, "x", [1, 2]):
+        with pytest.raises(GameError, match=r"rng must be a random\.Random"):
+            game.random_move(bad)  # type: ignore[arg-type]
+        with pytest.raises(GameError, match=r"rng must be a random\.Random"):
+            random_move(obs["dealt"], rows, obs["to_discard"], bad)  # type: ignore[arg-type]
+    game.play(game.random_move(random.Random(3)))  # a Random, or None, still plays
+    game.play(game.random_move())

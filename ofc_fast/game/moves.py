@@ -37,7 +37,7 @@ from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
-from ..errors import BoardError, MoveError, OfcError, quote
+from ..errors import BoardError, GameError, MoveError, OfcError, quote
 
 __all__ = [
     "ACTION_SPACE",
@@ -623,7 +623,11 @@ def random_move(
     dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int, rng: Random
 ) -> Move:
     """A uniformly random legal move (a full set of 13+ cards onto an empty board: a
-    uniformly random setting, without enumerating them)."""
+    uniformly random setting, without enumerating them).  ``rng``: a
+    :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
+    GameError."""
+    if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
+        raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
     if len(dealt) <= 5:
         cards = _dealt(dealt)
         a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))

@@ -406,12 +406,15 @@ class Game:
 
     def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
-        random setting, never a declaration or surrender)."""
+        random setting, never a declaration or surrender); ``rng``: a
+        :class:`random.Random` (None: a fresh one), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
         seat = self._steps[self._step][0]
         rows = [[0] * self._g.count[seat][r] for r in range(3)]
-        return random_move(self.dealt, rows, self.to_discard, rng or Random())
+        return random_move(
+            self.dealt, rows, self.to_discard, Random() if rng is None else rng
+        )
 
     # -- playing
     @staticmethod
