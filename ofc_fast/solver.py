@@ -29,7 +29,7 @@ from typing import Any, TypeAlias
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str
-from .errors import OfcError, quote
+from .errors import SearchError, quote
 from .rules import CLASSIC_1_6, PINEAPPLE, RulesLike, as_rules
 from .rules.compiled import compile_rules, compiled, compiled_fl
 
@@ -148,7 +148,9 @@ StayValue: TypeAlias = float | Mapping[int, float] | None
 def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, ...]:
     """The five stay values (next Fantasyland of 13, 14, 15, 16, 17 cards) the solver
     uses: ``None`` = :data:`STAY_VALUE_DEFAULT`; a number = that value whatever the
-    count; a mapping ``{cards: value}`` = those values (counts not given: 0).
+    count; a mapping ``{cards: value}`` = those values (counts not given: 0).  Any
+    other value (NaN, a bool, text, a count outside 13..17) is a SearchError: bad
+    settings of the solver's search.
 
     >>> from ofc_fast.rules import PINEAPPLE
     >>> stay_values(PINEAPPLE, {14: 12})
@@ -160,27 +162,29 @@ def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, 
     if isinstance(stay_value, Mapping):
         bad = [k for k in stay_value if isinstance(k, bool) or k not in range(13, 18)]
         if bad:
-            raise OfcError(f"stay_value: card counts must be 13..17, got {quote(bad[0])}")
+            raise SearchError(
+                f"stay_value: card counts must be 13..17, got {quote(bad[0])}"
+            )
         return tuple(_stay_number(stay_value.get(k, 0.0)) for k in range(13, 18))
     if isinstance(stay_value, Real) and not isinstance(stay_value, bool):
         return (_stay_number(stay_value),) * 5
-    raise OfcError(
+    raise SearchError(
         f"stay_value: expected None, a number or a mapping "
         f"{{cards: value}}, got {quote(stay_value)}"
     )
 
 
 def _stay_number(value: object) -> float:
-    """One stay value as a float, or OfcError: a real number (not a bool, not text)
+    """One stay value as a float, or SearchError: a real number (not a bool, not text)
     within +-_STAY_LIMIT."""
     if not isinstance(value, Real) or isinstance(value, bool):
-        raise OfcError(f"stay_value: {quote(value)} is not a number")
+        raise SearchError(f"stay_value: {quote(value)} is not a number")
     try:
         v = float(value)
     except (OverflowError, ValueError, TypeError):
         v = math.inf
     if not math.isfinite(v) or abs(v) > _STAY_LIMIT:
-        raise OfcError(
+        raise SearchError(
             f"stay_value: {quote(value)} is not a finite number within +-{_STAY_LIMIT:g}"
         )
     return v
@@ -273,7 +277,7 @@ def best_setting(
     ids = hand_cards(cards13, 13, 13, "best_setting")
     rules = as_rules(rules, "best_setting")
     if objective not in OBJECTIVES:
-        raise OfcError(
+        raise SearchError(
             f"best_setting: objective must be one of {OBJECTIVES}, got {quote(objective)}"
         )
     out = ffi.new("ofc_setting *")
