@@ -24,6 +24,7 @@ from ofc_fast.game import (
     actions_for,
     move_for_action,
     moves_for,
+    play_out,
     random_move,
 )
 from ofc_fast.rules.model import GameKind as Kind
@@ -712,3 +713,26 @@ def test_random_move_names_an_rng_that_is_not_a_random() -> None:
             random_move(obs["dealt"], rows, obs["to_discard"], bad)  # type: ignore[arg-type]
     game.play(game.random_move(random.Random(3)))  # a Random, or None, still plays
     game.play(game.random_move())
+
+
+def test_play_out_names_bots_that_are_not_one_bot_per_seat() -> None:
+    """play_out with None, a text, a bot missing or an object without act() was a
+    TypeError, an IndexError or an AttributeError mid-deal: a GameError naming the
+    problem before any move, as Match.play gives."""
+
+    class First:
+        def act(self, obs: dict) -> Move:
+            return moves_for(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"])[0]
+
+    for bots, word in [
+        (None, "one bot per seat"),
+        ("random", "one bot per seat"),
+        ([First()], "2 seats need 2 bots"),
+        ([First(), None], "seat 1: None is not a bot"),
+        (["random", "random"], "seat 0: 'random' is not a bot"),
+    ]:
+        game = Game(rules.PINEAPPLE, 2, seed=1)
+        with pytest.raises(GameError, match=word):
+            play_out(game, bots)  # type: ignore[arg-type]
+        assert game.history()["moves"] == []
+    assert play_out(Game(rules.PINEAPPLE, 2, seed=1), [First(), First()]).net[0] is not None
