@@ -736,3 +736,23 @@ def test_play_out_names_bots_that_are_not_one_bot_per_seat() -> None:
             play_out(game, bots)  # type: ignore[arg-type]
         assert game.history()["moves"] == []
     assert play_out(Game(rules.PINEAPPLE, 2, seed=1), [First(), First()]).net[0] is not None
+
+
+def test_move_helpers_name_dealt_and_rows_that_hold_no_cards() -> None:
+    """moves_for, actions_for, Move.from_action and random_move given None or a number
+    for the dealt cards or the rows raised TypeError: a MoveError naming them."""
+    empty: list[list[int]] = [[], [], []]
+    rng = random.Random(1)
+    for bad in (None, 5, 2.5):
+        with pytest.raises(MoveError, match="dealt cards: expected a list"):
+            moves_for(bad, empty, 0)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="dealt cards: expected a list"):
+            Move.from_action(bad, 0, 0)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="dealt cards: expected a list"):
+            random_move(bad, empty, 0, rng)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="rows must be"):
+            moves_for([1, 2, 3], bad, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="rows must be"):
+            actions_for(3, bad, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="rows must be"):
+            random_move([1, 2, 3], bad, 1, rng)  # type: ignore[arg-type]

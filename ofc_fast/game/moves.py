@@ -473,11 +473,22 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
         raise MoveError(str(exc), "bad_move") from None
 
 
+def _card_tuple(dealt: Iterable[Any]) -> tuple[Any, ...]:
+    """The dealt cards as a tuple, or MoveError for what holds no cards (None, a
+    number)."""
+    try:
+        return tuple(dealt)
+    except TypeError:
+        raise MoveError(
+            f"dealt cards: expected a list of cards, got {_short(dealt)}", "bad_move"
+        ) from None
+
+
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
     fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids
     if fast is not None:
         return fast
-    cards = tuple(dealt)
+    cards = _card_tuple(dealt)
     if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
         cards = tuple(_card(c) for c in cards)
     if len(set(cards)) != len(cards):
@@ -628,6 +639,8 @@ def random_move(
     GameError."""
     if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
         raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
+    if not isinstance(dealt, (list, tuple)):
+        dealt = _card_tuple(dealt)
     if len(dealt) <= 5:
         cards = _dealt(dealt)
         a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))
