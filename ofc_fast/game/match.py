@@ -262,7 +262,7 @@ class Match:
     def record(self, game: Game) -> GameResult:
         """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
         Fantasyland and the button for the next deal."""
-        if game is not self._pending:
+        if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
         self._pending = None
