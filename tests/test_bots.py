@@ -20,7 +20,7 @@ from ofc_fast.bots import (
     register,
     unregister,
 )
-from ofc_fast.errors import BotError, OfcError, SearchError, UnknownBotError
+from ofc_fast.errors import BotError, CardError, OfcError, SearchError, UnknownBotError
 from ofc_fast.game import Game, GameError, Match, Move, moves_for, play_out
 from ofc_fast.rules.model import GameKind as Kind
 
@@ -506,15 +506,18 @@ def _malformed_observations() -> list[tuple[object, str]]:
         ({**good, "dealt": None}, "dealt"),
         ({**good, "dealt": 5}, "dealt"),
         ({**good, "seat": "0", "legal_actions": None}, "seat"),
+        ({**good, "to_discard": "x"}, "discard"),
+        ({**good, "dealt": [-1, *good["dealt"][1:]]}, "-1"),
     ]
 
 
 @pytest.mark.parametrize("name", bot_names())
 def test_every_bot_names_a_malformed_observation(name: str) -> None:
-    """A hand-built or damaged observation is a GameError naming the field (the
-    search bot's own search may be first: a SearchError) where it was a KeyError,
-    TypeError or AttributeError from deep inside act."""
+    """A hand-built or damaged observation is a GameError (a CardError for a bad
+    card) naming the field (the search bot's own search may be first: a
+    SearchError) where it was a KeyError, TypeError, AttributeError or ValueError
+    from deep inside act."""
     bot = make_bot(name, seed=1)
     for observation, word in _malformed_observations():
-        with pytest.raises((GameError, SearchError), match=word):
+        with pytest.raises((GameError, SearchError, CardError), match=word):
             bot.act(observation)  # type: ignore[arg-type]

@@ -90,16 +90,18 @@ def observation_problem(observation: object) -> OfcError | None:
     return None
 
 
-READ_ERRORS = (KeyError, IndexError, TypeError, AttributeError)
-"""What reading a malformed observation raises in a bot's ``act``."""
+READ_ERRORS = (KeyError, IndexError, TypeError, AttributeError, ValueError)
+"""What reading a malformed observation raises in a bot's ``act`` (ValueError: a
+number that is not one, a negative card; an OfcError, a ValueError too, passes as it
+is)."""
 
 
 def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
     """Raise, for ``exc`` (one of :data:`READ_ERRORS`) that a bot's ``act`` met, the
     :class:`~ofc_fast.errors.OfcError` naming what is wrong with ``observation``
-    (:func:`observation_problem`), ``exc`` chained; ``exc`` itself when the
-    observation shows nothing wrong (a bug of the bot)."""
-    problem = observation_problem(observation)
+    (:func:`observation_problem`), ``exc`` chained; ``exc`` itself when it is an
+    OfcError already or the observation shows nothing wrong (a bug of the bot)."""
+    problem = None if isinstance(exc, OfcError) else observation_problem(observation)
     if problem is None:
         raise exc
     raise problem from exc
