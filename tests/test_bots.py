@@ -521,3 +521,22 @@ def test_every_bot_names_a_malformed_observation(name: str) -> None:
     for observation, word in _malformed_observations():
         with pytest.raises((GameError, SearchError, CardError), match=word):
             bot.act(observation)  # type: ignore[arg-type]
+
+
+def test_random_bot_seeds_like_every_bot() -> None:
+    """RandomBot took NumPy ints, lists and dicts to random.Random (a TypeError) and
+    floats, text and bools silently: it takes the seeds every other bot takes (an
+    int >= 0, NumPy's too, or None), else BotError naming the seed."""
+    assert [RandomBot(seed=np.int64(3)).rng.random() for _ in range(2)] == [
+        random.Random(3).random()
+    ] * 2
+    bot = RandomBot(seed=1)
+    bot.reset(np.uint8(3))
+    assert bot.rng.random() == random.Random(3).random()
+    for bad in ([1], {}, 1.5, "x", True, -1):
+        with pytest.raises(BotError, match="random bot: seed"):
+            RandomBot(seed=bad)  # type: ignore[arg-type]
+        with pytest.raises(BotError, match="random bot: seed"):
+            bot.reset(bad)  # type: ignore[arg-type]
+        with pytest.raises(BotError, match="seed"):
+            make_bot("random", seed=bad)  # type: ignore[arg-type]

@@ -17,6 +17,7 @@ from typing import Any
 from ..game import Move, random_move
 from ..rules import RuleSet
 from .base import READ_ERRORS, ObservationLike, raise_bad_observation
+from .heuristic import seed_setting
 
 __all__ = ["RandomBot"]
 
@@ -29,11 +30,12 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None, rules: RuleSet | str | None = None) -> None:
-        self.rng = Random(seed)
+        self.rng = Random(seed_setting(seed, "random bot"))
 
     def reset(self, seed: int | None = None) -> None:
-        """Start the random stream again from ``seed``."""
-        self.rng = Random(seed)
+        """Start the random stream again from ``seed`` (an int >= 0, NumPy's too, or
+        None; else BotError, as every bot)."""
+        self.rng = Random(seed_setting(seed, "random bot"))
 
     def settings(self) -> dict[str, Any]:
         """No settings: ``{}``."""
