@@ -4,7 +4,10 @@ Input arrays must be C-contiguous ``uint8`` card ids; shapes (N, 5), (N, 3) or
 (N, 13) (a board in row order).  Anything else raises :class:`ArrayError` rather
 than being copied silently.  Every row is checked before any result is written: a bad
 card raises :class:`CardError` naming the first bad row and leaves ``out`` untouched
-(unless another thread writes the input during the call).
+(unless another thread writes the input during the call).  A masked array
+(``numpy.ma``) is refused, as its mask would be ignored, and so is an ``out`` that
+shares memory with an input (a view of it), whose results would overwrite rows not
+yet read.
 
 >>> import numpy as np, ofc_fast as ofc
 >>> hands = np.array([[51, 47, 43, 39, 35], [0, 4, 8, 12, 17]], dtype=np.uint8)
@@ -28,6 +31,22 @@ from .rules.compiled import compiled
 __all__ = ["BoardBatch", "eval_boards", "rank3_batch", "rank5_batch", "score_pairs"]
 
 
+def refuse_masked(a: object, what: str, error: type[OfcError] = ArrayError) -> None:
+    """``error`` (naming ``what``) when ``a`` is a masked array: the C code reads its
+    data, masked values too, so its mask would be ignored without a word.
+
+    >>> refuse_masked(np.ma.masked_array([1, 2], mask=[1, 0]), "boards")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArrayError: boards is a masked array, whose mask would be ignored: pass a plain array (e.g. a.filled(0) or a.compressed())
+    """  # noqa: E501 - the error message as the user sees it
+    if isinstance(a, np.ma.MaskedArray):
+        raise error(
+            f"{what} is a masked array, whose mask would be ignored: pass a plain "
+            "array (e.g. a.filled(0) or a.compressed())"
+        )
+
+
 def int_array(
     a: object,
     dtype: type,
@@ -39,7 +58,8 @@ def int_array(
     C-contiguous ``dtype`` array: the one reader of integer arrays for C, never a
     silent cast (307 is not card 51, 0.5 not 0, True not 1).  ``error`` (naming
     ``what``) for a ragged array, a value that is no integer (floats, bools, text)
-    or one outside ``dtype`` (``top``: the largest value allowed, if less).
+    or one outside ``dtype`` (``top``: the largest value allowed, if less), or a
+    masked array (:func:`refuse_masked`).
 
     >>> int_array([[1, 2]], np.uint8, "boards").dtype
     dtype('uint8')
@@ -51,6 +71,7 @@ def int_array(
     info = np.iinfo(dtype)
     lo, hi = int(info.min), int(info.max) if top is None else top
     wrong = f"{what} must hold integers {lo}..{hi}"
+    refuse_masked(a, what, error)
     try:
         arr = np.asarray(a)
         if arr.size == 0 and not isinstance(a, np.ndarray):
@@ -80,6 +101,7 @@ def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
         raise ArrayError(
             f"{fn}: {name} must be a numpy array of uint8 card ids, got {type(a).__name__}"
         )
+    refuse_masked(a, f"{fn}: {name}")
     if a.dtype != np.uint8:
         raise ArrayError(
             f"{fn}: {name} must have dtype uint8, got {a.dtype} "
@@ -95,10 +117,17 @@ def _cards_array(a: object, width: int, fn: str, name: str = "a") -> np.ndarray:
 
 
 def _out_array(
-    out: np.ndarray | None, shape: tuple[int, ...], dtype: type, fn: str
+    out: np.ndarray | None,
+    shape: tuple[int, ...],
+    dtype: type,
+    fn: str,
+    inputs: dict[str, np.ndarray],
 ) -> np.ndarray:
+    """``out`` checked (ArrayError), or a new array: ``inputs`` by name, which it must
+    not overlap (np.may_share_memory: the bounds only, a constant cost)."""
     if out is None:
         return np.empty(shape, dtype=dtype)
+    refuse_masked(out, f"{fn}: out")
     if (
         not isinstance(out, np.ndarray)
         or out.dtype != dtype
@@ -110,6 +139,12 @@ def _out_array(
             f"{fn}: out must be a writeable C-contiguous "
             f"{np.dtype(dtype).name} array of shape {shape}"
         )
+    for name, a in inputs.items():
+        if np.may_share_memory(out, a):
+            raise ArrayError(
+                f"{fn}: out shares memory with {name}: the results would overwrite "
+                f"rows of {name} not yet read; pass a separate array"
+            )
     return out
 
 
@@ -133,7 +168,7 @@ def _rank_batch(
 ) -> np.ndarray:
     hands = _cards_array(a, width, fn)
     n = hands.shape[0]
-    result = _out_array(out, (n,), np.int32, fn)
+    result = _out_array(out, (n,), np.int32, fn, {"a": hands})
     if n == 0:
         return result
     bad = ffi.new("size_t *")
@@ -212,7 +247,7 @@ def score_pairs(
     if ba.shape != bb.shape:
         raise ArrayError(f"score_pairs: a and b differ in shape: {ba.shape} vs {bb.shape}")
     n = ba.shape[0]
-    net = _out_array(out, (n,), np.int32, "score_pairs")
+    net = _out_array(out, (n,), np.int32, "score_pairs", {"a": ba, "b": bb})
     if n:
         bad = ffi.new("size_t *")
         status = lib.ofc_score_pairs(

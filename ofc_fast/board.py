@@ -279,18 +279,23 @@ class Board:
 
 def free_slots(rows: Sequence[Sized]) -> tuple[int, int, int]:
     """Free slots of the front, middle and back of a board given as three rows
-    (BoardError when there are not three rows or a row holds too many cards).
+    (BoardError when they are not three rows or a row holds too many cards).
 
     >>> free_slots([[1, 2], [], [3, 4, 5, 6, 7]])
     (1, 5, 0)
     """
-    if len(rows) != 3:
-        raise BoardError(f"rows must be (front, middle, back), got {len(rows)} rows")
-    room = (
-        ROW_SIZES[0] - len(rows[0]),
-        ROW_SIZES[1] - len(rows[1]),
-        ROW_SIZES[2] - len(rows[2]),
-    )
+    try:
+        if len(rows) != 3:
+            raise BoardError(f"rows must be (front, middle, back), got {len(rows)} rows")
+        room = (
+            ROW_SIZES[0] - len(rows[0]),
+            ROW_SIZES[1] - len(rows[1]),
+            ROW_SIZES[2] - len(rows[2]),
+        )
+    except (TypeError, KeyError):  # None, a number, rows that are not lists
+        raise BoardError(
+            f"rows must be (front, middle, back) lists of cards, got {quote(rows)}"
+        ) from None
     if min(room) < 0:
         raise BoardError(
             f"rows of {tuple(map(len, rows))} cards overflow a board ({ROW_SIZES})"

@@ -30,7 +30,7 @@ from typing import Any, TypeAlias
 from ._native import OK, ffi, lib, status_error
 from .board import Board, hand_cards
 from .cards import CardsLike, cards_str
-from .errors import OfcError, quote
+from .errors import SearchError, quote
 from .rules import CLASSIC_1_6, PINEAPPLE, RulesLike, as_rules
 from .rules.compiled import compile_rules, compiled, compiled_fl
 
@@ -152,7 +152,8 @@ def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, 
     """The five stay values (next Fantasyland of 13, 14, 15, 16, 17 cards) the solver
     uses: ``None`` = :data:`STAY_VALUE_DEFAULT`; a number = that value whatever the
     count; a mapping ``{cards: value}`` = those values (counts not given: 0; a count
-    may be given as text, ``{"14": 12}``, as JSON keys are).
+    may be given as text, ``{"14": 12}``, as JSON keys are).  Any other value (NaN, a
+    bool, a count outside 13..17) is a SearchError: bad settings of the solver's search.
 
     >>> from ofc_fast.rules import PINEAPPLE
     >>> stay_values(PINEAPPLE, {14: 12})
@@ -166,11 +167,11 @@ def stay_values(rules: RulesLike, stay_value: StayValue = None) -> tuple[float, 
         bad = [k for k in stay_value if _count_key(k) is None]
         if bad or len(by_count) < len(stay_value):
             got = quote(bad[0]) if bad else f"a count twice in {quote(dict(stay_value))}"
-            raise OfcError(f"stay_value: card counts must be 13..17, got {got}")
+            raise SearchError(f"stay_value: card counts must be 13..17, got {got}")
         return tuple(_stay_number(by_count.get(k, 0.0)) for k in _COUNT_KEYS)
     if isinstance(stay_value, Real) and not isinstance(stay_value, bool):
         return (_stay_number(stay_value),) * 5
-    raise OfcError(
+    raise SearchError(
         f"stay_value: expected None, a number or a mapping "
         f"{{cards: value}}, got {quote(stay_value)}"
     )
@@ -189,16 +190,16 @@ def _count_key(key: object) -> str | None:
 
 
 def _stay_number(value: object) -> float:
-    """One stay value as a float, or OfcError: a real number (not a bool, not text)
+    """One stay value as a float, or SearchError: a real number (not a bool, not text)
     within +-_STAY_LIMIT."""
     if not isinstance(value, Real) or isinstance(value, bool):
-        raise OfcError(f"stay_value: {quote(value)} is not a number")
+        raise SearchError(f"stay_value: {quote(value)} is not a number")
     try:
         v = float(value)
     except (OverflowError, ValueError, TypeError):
         v = math.inf
     if not math.isfinite(v) or abs(v) > _STAY_LIMIT:
-        raise OfcError(
+        raise SearchError(
             f"stay_value: {quote(value)} is not a finite number within +-{_STAY_LIMIT:g}"
         )
     return v
@@ -291,7 +292,7 @@ def best_setting(
     ids = hand_cards(cards13, 13, 13, "best_setting")
     rules = as_rules(rules, "best_setting")
     if objective not in OBJECTIVES:
-        raise OfcError(
+        raise SearchError(
             f"best_setting: objective must be one of {OBJECTIVES}, got {quote(objective)}"
         )
     out = ffi.new("ofc_setting *")

@@ -17,7 +17,15 @@ import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.errors import BoardError, CardError, OfcError, RulesError, StrengthError
+from ofc_fast.encoding import action_mask
+from ofc_fast.errors import (
+    ArrayError,
+    BoardError,
+    CardError,
+    OfcError,
+    RulesError,
+    StrengthError,
+)
 from ofc_fast.rules import RuleSet
 from ofc_fast.scoring import evaluate_for_scoring, score_evaluated
 from ofc_fast.solver import best_setting, solve_fantasyland
@@ -420,3 +428,59 @@ def test_huge_int_arguments_raise_ofc_error(name: str) -> None:
     with pytest.raises(OfcError) as info:
         call()
     assert len(str(info.value)) < 300
+
+
+def _hands(n: int, width: int, seed: int) -> np.ndarray:
+    """Rows (n of them) of ``width`` distinct card ids each."""
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :width].astype(np.uint8)
+
+
+@pytest.mark.parametrize(("width", "fn"), [(5, ofc.rank5_batch), (3, ofc.rank3_batch)])
+def test_rank_batch_refuses_an_out_that_is_a_view_of_the_input(width, fn):
+    """An ``out`` over the input's bytes wrote results over rows not yet read (a
+    CardError for a row that was valid, or wrong strengths): an ArrayError naming
+    out, the input untouched; a separate out still works."""
+    n = 400
+    buf = np.zeros(width * n + 4 * n, np.uint8)  # the hands, then room for out
+    hands = buf[: width * n].reshape(n, width)
+    hands[:] = _hands(n, width, 1)
+    before = hands.copy()
+    for start in (0, width * n // 2 // 4 * 4, width * n - 4):
+        view = buf[start : start + 4 * n].view(np.int32)
+        with pytest.raises(ArrayError, match="out shares memory with a"):
+            fn(hands, out=view)
+        assert np.array_equal(hands, before)
+    out = np.empty(n, np.int32)
+    assert fn(hands, out=out) is out
+
+
+def test_score_pairs_refuses_an_out_that_is_a_view_of_an_input():
+    n = 300
+    cards = _hands(n, 26, 2)
+    a, b = cards[:, :13].copy(), cards[:, 13:].copy()
+    for name, arr in (("a", a), ("b", b)):
+        view = arr.reshape(-1)[4 * n : 8 * n].view(np.int32)
+        with pytest.raises(ArrayError, match=f"out shares memory with {name}"):
+            ofc.score_pairs(a, b, out=view)
+    assert np.array_equal(np.concatenate([a, b], axis=1), cards)
+
+
+def test_masked_arrays_are_refused():
+    """A masked array's mask was ignored (masked cards scored as if present): every
+    array reader refuses one, naming it."""
+    hands = _hands(4, 13, 3)
+    masked = np.ma.masked_array(hands[:, :5].copy(), mask=np.eye(4, 5, dtype=bool))
+    with pytest.raises(ArrayError, match="masked array"):
+        ofc.rank5_batch(masked)
+    with pytest.raises(ArrayError, match="out is a masked array"):
+        ofc.rank5_batch(hands[:, :5].copy(), out=np.ma.masked_array(np.zeros(4, np.int32)))
+    with pytest.raises(ArrayError, match="boards is a masked array"):
+        ofc.eval_boards(np.ma.masked_array(hands))
+    with pytest.raises(ArrayError, match="b is a masked array"):
+        ofc.score_pairs(hands[:2], np.ma.masked_array(hands[2:]))
+    game = ofc.Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    legal = np.ma.masked_array(obs["legal_actions"], mask=True)
+    with pytest.raises(ofc.GameError, match="masked array"):
+        action_mask({**obs, "legal_actions": legal})

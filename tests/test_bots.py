@@ -20,8 +20,8 @@ from ofc_fast.bots import (
     register,
     unregister,
 )
-from ofc_fast.errors import BotError, OfcError, UnknownBotError
-from ofc_fast.game import Game, Match, Move, moves_for, play_out
+from ofc_fast.errors import BotError, CardError, OfcError, SearchError, UnknownBotError
+from ofc_fast.game import Game, GameError, Match, Move, moves_for, play_out
 from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
@@ -487,3 +487,56 @@ def test_heuristic_bot_numpy_settings() -> None:
     )
     assert bot.settings()["samples"] == 8 and type(bot.settings()["samples"]) is int
     assert HeuristicBot(rules.PINEAPPLE, 1, **bot.settings()).settings() == bot.settings()
+
+
+def _malformed_observations() -> list[tuple[object, str]]:
+    """(observation, a word the error must name): not a dict, empty, keys missing,
+    fields of the wrong type."""
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    without_dealt = {k: v for k, v in good.items() if k != "dealt"}
+    return [
+        (None, "observation dict"),
+        (7, "observation dict"),
+        ("As Kd", "observation dict"),
+        ({}, "rules"),
+        ({"x": 1}, "rules"),
+        ({"rules": "pineapple"}, "players"),
+        (without_dealt, "dealt"),
+        ({**good, "dealt": None}, "dealt"),
+        ({**good, "dealt": 5}, "dealt"),
+        ({**good, "seat": "0", "legal_actions": None}, "seat"),
+        ({**good, "to_discard": "x"}, "discard"),
+        ({**good, "dealt": [-1, *good["dealt"][1:]]}, "-1"),
+    ]
+
+
+@pytest.mark.parametrize("name", bot_names())
+def test_every_bot_names_a_malformed_observation(name: str) -> None:
+    """A hand-built or damaged observation is a GameError (a CardError for a bad
+    card) naming the field (the search bot's own search may be first: a
+    SearchError) where it was a KeyError, TypeError, AttributeError or ValueError
+    from deep inside act."""
+    bot = make_bot(name, seed=1)
+    for observation, word in _malformed_observations():
+        with pytest.raises((GameError, SearchError, CardError), match=word):
+            bot.act(observation)  # type: ignore[arg-type]
+
+
+def test_random_bot_seeds_like_every_bot() -> None:
+    """RandomBot took NumPy ints, lists and dicts to random.Random (a TypeError) and
+    floats, text and bools silently: it takes the seeds every other bot takes (an
+    int >= 0, NumPy's too, or None), else BotError naming the seed."""
+    assert [RandomBot(seed=np.int64(3)).rng.random() for _ in range(2)] == [
+        random.Random(3).random()
+    ] * 2
+    bot = RandomBot(seed=1)
+    bot.reset(np.uint8(3))
+    assert bot.rng.random() == random.Random(3).random()
+    for bad in ([1], {}, 1.5, "x", True, -1):
+        with pytest.raises(BotError, match="random bot: seed"):
+            RandomBot(seed=bad)  # type: ignore[arg-type]
+        with pytest.raises(BotError, match="random bot: seed"):
+            bot.reset(bad)  # type: ignore[arg-type]
+        with pytest.raises(BotError, match="seed"):
+            make_bot("random", seed=bad)  # type: ignore[arg-type]

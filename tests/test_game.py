@@ -24,6 +24,7 @@ from ofc_fast.game import (
     actions_for,
     move_for_action,
     moves_for,
+    play_out,
     random_move,
 )
 from ofc_fast.rules.model import GameKind as Kind
@@ -708,3 +709,62 @@ def test_play_seat_that_is_not_an_int_says_so(kind: str) -> None:
     assert info.value.reason == "bad_move"
     assert g.history() == before
     g.play(g.legal_moves()[0], seat=seat)
+
+
+def test_random_move_names_an_rng_that_is_not_a_random() -> None:
+    """Game.random_move(rng) and game.random_move(..., rng) take a random.Random: an
+    int (0 was read as "no rng"), a text or a list is a GameError naming rng (it was
+    an AttributeError)."""
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    rows = obs["boards"][obs["seat"]]
+    for bad in (5, 0, "x", [1, 2]):
+        with pytest.raises(GameError, match=r"rng must be a random\.Random"):
+            game.random_move(bad)  # type: ignore[arg-type]
+        with pytest.raises(GameError, match=r"rng must be a random\.Random"):
+            random_move(obs["dealt"], rows, obs["to_discard"], bad)  # type: ignore[arg-type]
+    game.play(game.random_move(random.Random(3)))  # a Random, or None, still plays
+    game.play(game.random_move())
+
+
+def test_play_out_names_bots_that_are_not_one_bot_per_seat() -> None:
+    """play_out with None, a text, a bot missing or an object without act() was a
+    TypeError, an IndexError or an AttributeError mid-deal: a GameError naming the
+    problem before any move, as Match.play gives."""
+
+    class First:
+        def act(self, obs: dict) -> Move:
+            return moves_for(obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"])[0]
+
+    for bots, word in [
+        (None, "one bot per seat"),
+        ("random", "one bot per seat"),
+        ([First()], "2 seats need 2 bots"),
+        ([First(), None], "seat 1: None is not a bot"),
+        (["random", "random"], "seat 0: 'random' is not a bot"),
+    ]:
+        game = Game(rules.PINEAPPLE, 2, seed=1)
+        with pytest.raises(GameError, match=word):
+            play_out(game, bots)  # type: ignore[arg-type]
+        assert game.history()["moves"] == []
+    assert play_out(Game(rules.PINEAPPLE, 2, seed=1), [First(), First()]).net[0] is not None
+
+
+def test_move_helpers_name_dealt_and_rows_that_hold_no_cards() -> None:
+    """moves_for, actions_for, Move.from_action and random_move given None or a number
+    for the dealt cards or the rows raised TypeError: a MoveError naming them."""
+    empty: list[list[int]] = [[], [], []]
+    rng = random.Random(1)
+    for bad in (None, 5, 2.5):
+        with pytest.raises(MoveError, match="dealt cards: expected a list"):
+            moves_for(bad, empty, 0)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="dealt cards: expected a list"):
+            Move.from_action(bad, 0, 0)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="dealt cards: expected a list"):
+            random_move(bad, empty, 0, rng)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="rows must be"):
+            moves_for([1, 2, 3], bad, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="rows must be"):
+            actions_for(3, bad, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="rows must be"):
+            random_move([1, 2, 3], bad, 1, rng)  # type: ignore[arg-type]

@@ -257,3 +257,17 @@ def test_match_play_refuses_on_deal_that_is_not_callable() -> None:
     with pytest.raises(GameError, match="on_deal"):
         m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2, on_deal=5)  # type: ignore[arg-type]
     assert m.hands_played == 0
+
+
+def test_record_without_a_pending_deal_is_a_game_error() -> None:
+    """record(None) before any next_game() (or after the deal was booked) passed the
+    "is it the pending deal" test, as None is None, and raised AttributeError."""
+    m = Match(rules.PINEAPPLE, 2, seed=1)
+    with pytest.raises(GameError, match="next_game"):
+        m.record(None)  # type: ignore[arg-type]
+    g = m.next_game()
+    play_out(g, [RandomBot(seed=1), RandomBot(seed=2)])
+    m.record(g)
+    with pytest.raises(GameError, match="next_game"):
+        m.record(None)  # type: ignore[arg-type]
+    assert m.hands_played == 1

@@ -16,7 +16,7 @@ from ofc_fast.bots import RandomBot, make_bot, make_bots
 from ofc_fast.bots.policy import MlpPolicy, PolicyBot, load_policy
 from ofc_fast.bots.registry import is_bot_spec
 from ofc_fast.encoding import action_mask, features
-from ofc_fast.errors import BotError, UnknownBotError
+from ofc_fast.errors import BotError, GameError, UnknownBotError
 from ofc_fast.game import Game, Match, action_for_move
 
 
@@ -220,3 +220,19 @@ def test_a_damaged_policy_file_is_a_bot_error(
     path.write_bytes(data)
     with pytest.raises(BotError, match=f"cannot read the policy .*{name}"):
         load_policy(path)
+
+
+def test_policy_bot_names_a_malformed_observation() -> None:
+    """A PolicyBot, like the registered bots, answers a malformed observation with an
+    GameError naming the field (was an AttributeError or a KeyError)."""
+    bot = make_first_legal(seed=1)
+    game = Game("pineapple", 2, seed=5)
+    good = game.observation(game.to_act)
+    for observation, word in [
+        (None, "observation dict"),
+        ({"x": 1}, "rules"),
+        ({k: v for k, v in good.items() if k != "dealt"}, "dealt"),
+        ({**good, "dealt": None}, "observation"),
+    ]:
+        with pytest.raises(GameError, match=word):
+            bot.act(observation)  # type: ignore[arg-type]

@@ -27,6 +27,7 @@ from ofc_fast import Board, fantasyland_cards
 from ofc_fast import rules as R
 from ofc_fast._native import ffi, lib
 from ofc_fast.cli._render import cli_solve
+from ofc_fast.errors import SearchError
 from ofc_fast.rules._fantasyland_text import front_threshold
 from ofc_fast.rules.compiled import LOW27, schedule_tables
 from ofc_fast.solver import (
@@ -596,3 +597,17 @@ def test_fl_study_chunk() -> None:
         assert acc["deals"] == 40 and acc["mismatch"] == 0 and acc["foul"] == 0
         assert acc["stay"] >= acc["stay0"] and acc["can_stay"] == acc["stay"]
         assert acc["roy0"] >= acc["roy"]
+
+
+def test_bad_solver_settings_are_search_errors() -> None:
+    """A bad stay_value (NaN, infinite, out of range, a bool, text, a count outside
+    13..17) or objective is a SearchError naming the setting (it was a plain OfcError,
+    which no specific except clause catches)."""
+    fl_cards = "Ah Ad Ac Kh Kd 7s 7c 7h 2d 3d 4d 5d 9d Js"
+    for bad in (float("nan"), float("inf"), 1e9, True, "x", {12: 1.0}, {14: "x"}):
+        with pytest.raises(SearchError, match="stay_value"):
+            solve_fantasyland(fl_cards, stay_value=bad)  # type: ignore[arg-type]
+    hand = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
+    for objective in ("x", "points", None, 1):
+        with pytest.raises(SearchError, match="objective"):
+            best_setting(hand, R.CLASSIC_1_6, objective)  # type: ignore[arg-type]

@@ -22,15 +22,27 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from functools import wraps
+from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from ..errors import GameError, OfcError, SearchError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
+from ..search import check_observation
 
-__all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
+__all__ = [
+    "READ_ERRORS",
+    "Bot",
+    "ObservationLike",
+    "names_bad_observations",
+    "observation_problem",
+    "raise_bad_observation",
+    "rules_of",
+    "unseen_cards",
+]
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
@@ -48,6 +60,79 @@ class Bot(Protocol):
     def act(self, observation: ObservationLike) -> Move:
         """The move for the seat ``observation["seat"]``, whose turn it is."""
         ...  # pragma: no cover
+
+
+_BotClass = TypeVar("_BotClass", bound=type)
+
+
+def observation_problem(observation: object) -> OfcError | None:
+    """What is wrong with an observation a bot cannot read, as the error to raise (a
+    GameError, as :mod:`ofc_fast.encoding` raises for one, or a CardError): not a
+    dict, no ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its
+    check names the field); None when none of these is wrong.
+
+    >>> observation_problem({"x": 1})
+    GameError('observation: missing field(s) rules')
+    """
+    if not isinstance(observation, Mapping):
+        return GameError(
+            "a bot acts on an observation dict (Game.observation), got "
+            f"{quote(observation)}"
+        )
+    if "rules" not in observation:
+        return GameError("observation: missing field(s) rules")
+    try:
+        check_observation(observation)
+    except SearchError as exc:  # the search's words, a bot's class
+        return GameError(str(exc))
+    except OfcError as exc:
+        return exc
+    return None
+
+
+READ_ERRORS = (KeyError, IndexError, TypeError, AttributeError, ValueError)
+"""What reading a malformed observation raises in a bot's ``act`` (ValueError: a
+number that is not one, a negative card; an OfcError, a ValueError too, passes as it
+is)."""
+
+
+def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
+    """Raise, for ``exc`` (one of :data:`READ_ERRORS`) that a bot's ``act`` met, the
+    :class:`~ofc_fast.errors.OfcError` naming what is wrong with ``observation``
+    (:func:`observation_problem`), ``exc`` chained; ``exc`` itself when it is an
+    OfcError already or the observation shows nothing wrong (a bug of the bot)."""
+    problem = None if isinstance(exc, OfcError) else observation_problem(observation)
+    if problem is None:
+        raise exc
+    raise problem from exc
+
+
+def names_bad_observations(cls: _BotClass) -> _BotClass:
+    """Class decorator of the built-in bots: an ``act`` that fails on a malformed
+    observation (hand-built, or damaged) with one of :data:`READ_ERRORS` raises
+    instead the :class:`~ofc_fast.errors.OfcError` that names the problem
+    (:func:`raise_bad_observation`: the checks of :func:`ofc_fast.search.advise`, as
+    a GameError or a CardError), the original chained.  The check runs only when
+    ``act`` fails; a well-formed observation costs one call (RandomBot, whose
+    decision takes under a microsecond, catches in its ``act`` instead).
+
+    >>> from ofc_fast.bots import HeuristicBot
+    >>> HeuristicBot().act({"rules": "pineapple"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: observation: missing field(s) players, seat, boards, ...
+    """
+    act: Callable[[Any, ObservationLike], Move] = cls.act  # type: ignore[attr-defined]
+
+    @wraps(act)
+    def checked_act(self: Any, observation: ObservationLike) -> Move:
+        try:
+            return act(self, observation)
+        except READ_ERRORS as exc:
+            raise_bad_observation(observation, exc)
+
+    cls.act = checked_act  # type: ignore[attr-defined]
+    return cls
 
 
 def rules_of(

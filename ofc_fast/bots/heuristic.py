@@ -57,7 +57,7 @@ from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..table import as_int
 from ._warm import rehearse
-from .base import ObservationLike, rules_of, unseen_cards
+from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
 from .model import (
     SETTING_MAX,
     HeuristicModel,
@@ -202,6 +202,7 @@ def _bool_setting(value: object, what: str) -> bool:
     return bool(value)
 
 
+@names_bad_observations
 class HeuristicBot:
     """A fast Monte-Carlo heuristic (see the module doc).
 

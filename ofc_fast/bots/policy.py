@@ -36,7 +36,7 @@ from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError
 from ..game import Move
 from ..rules import RuleSet
-from .base import Bot, ObservationLike
+from .base import Bot, ObservationLike, names_bad_observations
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
@@ -165,6 +165,7 @@ def load_policy(path: str | Path) -> Policy:
     raise BotError(f"{p!r}: a policy is an .npz (export_policy) or an SB3 .zip")
 
 
+@names_bad_observations
 class PolicyBot:
     """A bot that plays ``policy`` on every normal decision (see the module
     docstring); ``obs_type``: what the policy reads (default: the policy's own

@@ -16,7 +16,8 @@ from typing import Any
 
 from ..game import Move, random_move
 from ..rules import RuleSet
-from .base import ObservationLike
+from .base import READ_ERRORS, ObservationLike, raise_bad_observation
+from .heuristic import seed_setting
 
 __all__ = ["RandomBot"]
 
@@ -29,31 +30,36 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None, rules: RuleSet | str | None = None) -> None:
-        self.rng = Random(seed)
+        self.rng = Random(seed_setting(seed, "random bot"))
 
     def reset(self, seed: int | None = None) -> None:
-        """Start the random stream again from ``seed``."""
-        self.rng = Random(seed)
+        """Start the random stream again from ``seed`` (an int >= 0, NumPy's too, or
+        None; else BotError, as every bot)."""
+        self.rng = Random(seed_setting(seed, "random bot"))
 
     def settings(self) -> dict[str, Any]:
         """No settings: ``{}``."""
         return {}
 
     def act(self, observation: ObservationLike) -> Move:
-        """A uniformly random legal move for the observed decision."""
+        """A uniformly random legal move for the observed decision (a malformed
+        observation: the OfcError naming the problem, as ``names_bad_observations``)."""
         obs = observation
-        legal = obs.get("legal_actions")
-        if legal:  # a normal decision: a uniformly random legal action id
-            # n.bit_length() random bits, drawn again while they reach n: what
-            # rng.choice does through Random._randbelow (the same moves from a seed),
-            # without its two Python-level calls
-            n = len(legal)
-            k = n.bit_length()
-            getrandbits = self.rng.getrandbits
-            r = getrandbits(k)
-            while r >= n:
+        try:
+            legal = obs.get("legal_actions")
+            if legal:  # a normal decision: a uniformly random legal action id
+                # n.bit_length() random bits, drawn again while they reach n: what
+                # rng.choice does through Random._randbelow (the same moves from a seed),
+                # without its two Python-level calls
+                n = len(legal)
+                k = n.bit_length()
+                getrandbits = self.rng.getrandbits
                 r = getrandbits(k)
-            return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
-        return random_move(
-            obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"], self.rng
-        )
+                while r >= n:
+                    r = getrandbits(k)
+                return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
+            return random_move(
+                obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"], self.rng
+            )
+        except READ_ERRORS as exc:  # here, not by names_bad_observations: no extra call
+            raise_bad_observation(obs, exc)

@@ -37,7 +37,7 @@ from ..search import (
 from ..solver import StayValue
 from ._sets import decision
 from ._warm import rehearse
-from .base import ObservationLike
+from .base import ObservationLike, names_bad_observations
 from .heuristic import HeuristicBot, seed_setting
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
@@ -53,6 +53,7 @@ _BUDGET_MAX = 1e6  # advise's largest time_budget (s): the opening's is capped t
 _REHEARSALS = (0.01, 0.03)  # the warm-up's budgets per decision (s), then the bot's
 
 
+@names_bad_observations
 class SearchBot:
     """Search on every decision (see the module doc).
 

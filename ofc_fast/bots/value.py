@@ -32,12 +32,13 @@ from ..rules import RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
 from ._sets import decision
-from .base import ObservationLike, unseen_cards
+from .base import ObservationLike, names_bad_observations, unseen_cards
 from .heuristic import HeuristicBot, seed_setting
 
 __all__ = ["ValueBot"]
 
 
+@names_bad_observations
 class ValueBot:
     """Greedy on the learned value (see the module doc); ``fl_value``: the worth of
     Fantasyland next deal, as :class:`~ofc_fast.search.SearchModel` reads it.

@@ -37,7 +37,7 @@ from ..rules.model import GameKind
 from ..table import check_seed, check_table
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
-from .state import Game, cards_per_seat, play_out
+from .state import Game, cards_per_seat, check_bots, play_out
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
@@ -176,27 +176,6 @@ class SeatStats:
         }
 
 
-def check_bots(bots: object, players: int) -> None:
-    """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
-    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
-
-    >>> check_bots(["random", "random"], 2)
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.GameError: seat 0: 'random' is not a bot (no act()); make bots from names with ofc_fast.bots.make_bots
-    """  # noqa: E501 - the error message as the user sees it
-    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
-        raise GameError(f"bots: expected one bot per seat, got {quote(bots)}")
-    if len(bots) != players:
-        raise GameError(f"{players} seats need {players} bots, got {len(bots)}")
-    for seat, bot in enumerate(bots):
-        if not callable(getattr(bot, "act", None)):
-            raise GameError(
-                f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "
-                f"from names with ofc_fast.bots.make_bots"
-            )
-
-
 def next_button(
     rules: RulesLike, button: int, players: int, fantasyland: Sequence[int]
 ) -> int:
@@ -283,7 +262,7 @@ class Match:
     def record(self, game: Game) -> GameResult:
         """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
         Fantasyland and the button for the next deal."""
-        if game is not self._pending:
+        if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
         self._pending = None

@@ -37,7 +37,7 @@ from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
-from ..errors import BoardError, MoveError, OfcError, quote
+from ..errors import BoardError, GameError, MoveError, OfcError, quote
 
 __all__ = [
     "ACTION_SPACE",
@@ -473,11 +473,22 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
         raise MoveError(str(exc), "bad_move") from None
 
 
+def _card_tuple(dealt: Iterable[Any]) -> tuple[Any, ...]:
+    """The dealt cards as a tuple, or MoveError for what holds no cards (None, a
+    number)."""
+    try:
+        return tuple(dealt)
+    except TypeError:
+        raise MoveError(
+            f"dealt cards: expected a list of cards, got {_short(dealt)}", "bad_move"
+        ) from None
+
+
 def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
     fast = _card_ids(dealt)  # a list or tuple of 1..5 distinct int ids
     if fast is not None:
         return fast
-    cards = tuple(dealt)
+    cards = _card_tuple(dealt)
     if not cards or set(map(type, cards)) != _INT or min(cards) < 0 or max(cards) > 51:
         cards = tuple(_card(c) for c in cards)
     if len(set(cards)) != len(cards):
@@ -623,7 +634,13 @@ def random_move(
     dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int, rng: Random
 ) -> Move:
     """A uniformly random legal move (a full set of 13+ cards onto an empty board: a
-    uniformly random setting, without enumerating them)."""
+    uniformly random setting, without enumerating them).  ``rng``: a
+    :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
+    GameError."""
+    if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
+        raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
+    if not isinstance(dealt, (list, tuple)):
+        dealt = _card_tuple(dealt)
     if len(dealt) <= 5:
         cards = _dealt(dealt)
         a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))

@@ -406,12 +406,15 @@ class Game:
 
     def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
-        random setting, never a declaration or surrender)."""
+        random setting, never a declaration or surrender); ``rng``: a
+        :class:`random.Random` (None: a fresh one), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
         seat = self._steps[self._step][0]
         rows = [[0] * self._g.count[seat][r] for r in range(3)]
-        return random_move(self.dealt, rows, self.to_discard, rng or Random())
+        return random_move(
+            self.dealt, rows, self.to_discard, Random() if rng is None else rng
+        )
 
     # -- playing
     @staticmethod
@@ -668,9 +671,32 @@ class Game:
         return "\n".join(lines)
 
 
+def check_bots(bots: object, players: int) -> None:
+    """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
+    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
+
+    >>> check_bots(["random", "random"], 2)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: seat 0: 'random' is not a bot (no act()); make bots from names with ofc_fast.bots.make_bots
+    """  # noqa: E501 - the error message as the user sees it
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise GameError(f"bots: expected one bot per seat, got {quote(bots)}")
+    if len(bots) != players:
+        raise GameError(f"{players} seats need {players} bots, got {len(bots)}")
+    for seat, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise GameError(
+                f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "
+                f"from names with ofc_fast.bots.make_bots"
+            )
+
+
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result."""
+    deal; returns its result (GameError for bots that are not one per seat,
+    :func:`check_bots`)."""
+    check_bots(bots, game.players)
     steps = game._steps
     play = game.play
     buf = game._buf

@@ -50,6 +50,9 @@ from ._advise import (
 from ._checks import in_range as in_range  # bots.search checks its settings alike
 from ._checks import rows_of as rows_of  # serve names the board text at fault
 from ._completion import Completion, best_completion
+from ._positions import (
+    check_observation as check_observation,  # bots name a bad observation
+)
 from ._positions import make_observation, position
 from .model import (
     OPPONENTS,

@@ -27,7 +27,7 @@ from ._checks import (
     seq,
 )
 
-__all__ = ["make_observation", "position"]
+__all__ = ["check_observation", "make_observation", "position"]
 
 
 _OBS_FIELDS = (
@@ -51,7 +51,7 @@ def _card_list(value: Any, what: str) -> list[int]:
     return list(value)
 
 
-def _check_observation(obs: Mapping[str, Any]) -> None:
+def check_observation(obs: Mapping[str, Any]) -> None:
     """The fields position() reads, with their types and ranges (SearchError /
     CardError naming the field)."""
     missing = [key for key in _OBS_FIELDS if key not in obs]
@@ -99,7 +99,7 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     cards count as free slots filled by the rounds that placed them (a Fantasyland
     set: one round of its cards); their discards stay among the unseen cards."""
     rules = search_rules(rules, "position")
-    _check_observation(obs)
+    check_observation(obs)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
         raise SearchError(
             "advise covers normal decisions; a full set (Fantasyland, "
