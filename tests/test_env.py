@@ -1305,3 +1305,14 @@ def test_a_vector_env_is_not_copied_while_another_thread_steps_it() -> None:
             with pytest.raises(GameError, match="another thread"):
                 take(env)
     assert copy.deepcopy(env).started
+
+
+def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
+    """``metadata["autoreset_mode"]`` names a ``gymnasium.vector.AutoresetMode`` (as
+    Gymnasium's vector envs do): same-step, or disabled with ``autoreset=False``."""
+    gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    mode = gymnasium.vector.AutoresetMode
+    assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP
+    off = VectorEnv("pineapple", num_envs=2, autoreset=False)
+    assert mode(off.metadata["autoreset_mode"]) is mode.DISABLED
+    assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP  # class intact

@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -148,7 +148,10 @@ class VectorEnv:
     thread steps it: GameError too).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
+    metadata: dict[str, Any] = {"autoreset_mode": "SameStep"}  # noqa: RUF012
+    """``autoreset_mode``: the value of ``gymnasium.vector.AutoresetMode.SAME_STEP``
+    (a string: this module needs no Gymnasium), ``"Disabled"`` for an instance made
+    with ``autoreset=False``; :class:`ofc_fast.env.sb3.GymVectorEnv` has the members."""
 
     def __init__(
         self,
@@ -192,6 +195,8 @@ class VectorEnv:
         self.seed = secrets_seed() if seed is None else check_seed(seed)
         self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
         self._c = self._config(shaping, stay_value, autoreset)
+        if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
+            self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
         self._alloc()
         self._bots: list[list[Any]] | None = None
