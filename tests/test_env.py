@@ -1316,3 +1316,46 @@ def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
     off = VectorEnv("pineapple", num_envs=2, autoreset=False)
     assert mode(off.metadata["autoreset_mode"]) is mode.DISABLED
     assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP  # class intact
+
+
+def test_pettingzoo_rewards_every_deal_of_the_match() -> None:
+    """The points of a deal where every seat is in Fantasyland (played by the solver
+    inside reset(), no agent decision) reach the agents: they are the first rewards of
+    the episode that reset() starts (before: lost).  Reference: the same match and
+    moves played by Match/Game, the agents' rewards summed against its net points."""
+    from ofc_fast.rules.model import HandCategory
+
+    fl = presets.PINEAPPLE.fantasyland.replace(
+        entry=(("22", 14),), stay_back=HandCategory.STRAIGHT
+    )
+    rules = presets.PINEAPPLE.replace(name="easy-fantasyland", fantasyland=fl)
+    env = pettingzoo_env(rules, 2)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    got = np.zeros(2)
+    played: list[int] = []
+    for episode in range(200):
+        if episode:
+            env.reset()
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            got[env._seat[agent]] += reward
+            action = None
+            if not (term or trunc):
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                played.append(action)
+            env.step(action)
+    deals = int(env._venv._slots[0].deal)
+    assert deals > 200 + 5  # deals played inside reset()
+    match = Match(rules, 2, seed=env_seed(0, 0))
+    want = np.zeros(2)
+    moves = iter(played)
+    for _ in range(deals):
+        g = match.next_game()
+        finish_fantasyland(g)
+        while not g.is_over:
+            g.play_action(next(moves))
+            finish_fantasyland(g)
+        want += match.record(g).net
+    assert next(moves, None) is None
+    assert got.tolist() == want.tolist()
