@@ -273,7 +273,8 @@ static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
  * that ends without one is skipped; after OFC_VE_MAX_SKIPPED_DEALS of them in a row
  * the slot stays at the end of the last (no next deal started): OFC_E_NO_DECISION. */
 static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t reward_seat,
-                       float *reward, float final_[4], uint8_t *terminated, int decided)
+                       float *reward, float final_[4], uint8_t *terminated, int decided,
+                       uint8_t *final_obs)
 {
     uint32_t skipped = 0;
     int32_t rc;
@@ -283,6 +284,8 @@ static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t 
         if (g->step >= g->nsteps) {
             rc = finish_deal(c, e, reward_seat, reward, final_);
             *terminated = 1;
+            if (rc == OFC_OK && decided && final_obs != NULL) /* the step's own deal */
+                rc = ofc_encode_game(g, c->learner, c->lowball, final_obs);
             if (rc != OFC_OK || !c->autoreset)
                 return rc;
             if (!decided && ++skipped >= OFC_VE_MAX_SKIPPED_DEALS)
@@ -424,7 +427,7 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
         if (rc == OFC_OK)
             rc = play_on(c, e, c->learner, &ignored,
                          out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS,
-                         &out->terminations[i], 0);
+                         &out->terminations[i], 0, NULL);
         if (rc == OFC_E_NO_DECISION) { /* parked at a deal's end: start the others */
             stuck = rc;
             rc = OFC_OK;
@@ -455,7 +458,8 @@ static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t
         out->rewards[i] += phi - e->potential[seat];
         e->potential[seat] = phi;
     }
-    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i], 1);
+    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i], 1,
+                 out->final_obs ? out->final_obs + (size_t)i * OFC_ENC_SIZE : NULL);
     if (rc == OFC_OK || rc == OFC_E_NO_DECISION) /* the latter: a finished deal's row */
         write_decision(c, g, i, reward_seat, out, oc);
     return rc;

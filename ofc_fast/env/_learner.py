@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..encoding import features_of_encoding
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from ._vector import VectorEnv, check_skipped_deals
@@ -85,6 +86,16 @@ class LearnerTables:
         """The learner's observations (the VectorEnv's array: copy what you keep)."""
         return self.venv.observations
 
+    def final_observation(self, i: int) -> np.ndarray:
+        """Table ``i``'s terminal observation after a :meth:`step` that ended its
+        learner's deal (``dones[i]``): the learner's view of that deal's end, of the
+        observations' type (a new array; the observation returned is the next deal's
+        already)."""
+        enc = np.array(self.venv.final_encodings[i])
+        if self.venv.obs_type == "features":
+            return features_of_encoding(enc)  # a deal's end: no dealt cards
+        return enc
+
     def set_opponent(self, policy: OpponentPolicy) -> None:
         """Replace the opponent policy (a newer frozen copy of the learner)."""
         if self.policy is None or not callable(policy):
@@ -143,7 +154,7 @@ class LearnerTables:
                     "bad_action",
                 )
             actions[idx] = chosen.reshape(-1)
-            v.step_active(actions, todo)
+            v.step_active(actions, todo, ended=self.dones)
             done = todo & v.terminations
             self.rewards[done] += v.final_rewards[done, self.learner]
             self.dones |= done

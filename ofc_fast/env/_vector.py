@@ -131,12 +131,13 @@ class VectorEnv:
     moving, Fantasyland carried.  Rewards are the reward seat's net points when its deal
     ends (the learner, or in self-play the seat that acted); ``final_rewards[i, s]``
     holds every seat's at that step.  A finished deal is followed at once by the next
-    deal's first agent decision (same-step autoreset; the terminal observation is not
-    returned).  Truncations are always False.  Deals without an agent decision (every
-    agent seat in Fantasyland, set by the solver) are played on, at most
-    :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules that keep a
-    seat in Fantasyland for good, e.g. a stay any clean board meets), and the
-    VectorEnv needs :meth:`reset`.
+    deal's first agent decision (same-step autoreset); ``final_encodings[i]`` then holds
+    seat ``learner``'s encoding of the deal that step ended (its terminal observation;
+    where ``terminations[i]``, else stale).  Truncations are always False.  Deals
+    without an agent decision (every agent seat in Fantasyland, set by the solver) are
+    played on, at most :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError
+    (rules that keep a seat in Fantasyland for good, e.g. a stay any clean board
+    meets), and the VectorEnv needs :meth:`reset`.
 
     The arrays returned are owned by the environment and overwritten by the next call
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
@@ -270,6 +271,7 @@ class VectorEnv:
         self.terminations = np.zeros(n, np.bool_)
         self.truncations = np.zeros(n, np.bool_)
         self.deals_finished = np.zeros(n, np.int64)
+        self.final_encodings = np.zeros((n, OBS_SIZE), np.uint8)
         self._actions = np.zeros(n, np.int64)
         self._placements = np.zeros((n, MAX_DEALT), np.uint8)
         self._active = np.zeros(n, np.uint8)
@@ -287,6 +289,7 @@ class VectorEnv:
             ("seat", "int8_t[]", self.seats),
             ("rewards", "float[]", self.rewards),
             ("final_rewards", "float[]", self.final_rewards),
+            ("final_obs", "uint8_t[]", self.final_encodings),
         )
         for field, ctype, arr in views:
             self._keep.append(ffi.from_buffer(ctype, arr))
@@ -416,19 +419,22 @@ class VectorEnv:
         self.deals_finished += self.terminations
 
     @_one_thread
-    def step_active(self, actions: Any, active: Any) -> None:
+    def step_active(self, actions: Any, active: Any, *, ended: Any = None) -> None:
         """:meth:`step` for the environments where ``active`` (num_envs booleans) is
         True only; the others are left as they are, and so are their rows of the
         arrays (read only the active rows; the results are in the arrays, as after
         :meth:`step_first`).  A frozen opponent policy (:mod:`ofc_fast.env.sb3`)
-        plays its seats this way."""
+        plays its seats this way.  ``ended`` (num_envs booleans): the environments
+        whose learner's deal already ended in this round of calls; their
+        ``final_encodings`` rows stay that deal's (a later deal, one the learner sat
+        out, does not overwrite them)."""
         self._require_started()
         a = np.asarray(active)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
             raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
         self._actions[:] = self._action_array(actions)
         self._active[:] = a != 0
-        self._call_step(ffi.NULL, self._p_active)
+        self._call_step(ffi.NULL, self._p_active, ended)
         if self._bots is not None:
             self._play_bots()
         self._write_features()
@@ -479,7 +485,13 @@ class VectorEnv:
         out[:, : p.shape[1]] = p
         return out
 
-    def _call_step(self, placements: Any, active: Any) -> None:
+    def _call_step(self, placements: Any, active: Any, ended: Any = None) -> None:
+        """Step with ``self._actions`` (and ``self._active`` when ``active`` is its
+        pointer); the ``final_encodings`` rows where ``ended`` (and active) are kept."""
+        kept = None
+        if ended is not None:
+            kept = np.flatnonzero(np.asarray(ended, np.bool_) & (self._active != 0))
+            saved = self.final_encodings[kept]
         status = lib.ofc_vecenv_step(
             self._c,
             self._slots,
@@ -491,6 +503,8 @@ class VectorEnv:
             self._out,
             self._bad,
         )
+        if kept is not None and kept.size:
+            self.final_encodings[kept] = saved
         if status == _E_NO_DECISION:
             raise no_decision_error(self, int(self._bad[0]))
         if status:
@@ -528,7 +542,7 @@ class VectorEnv:
                 self._placements[i, : len(dest)] = dest
                 self._actions[i] = -1
                 self._active[i] = 1
-            self._call_step(self._p_placements, self._p_active)
+            self._call_step(self._p_placements, self._p_active, terms)
             rewards[todo] += self.rewards[todo]
             terms[todo] |= self.terminations[todo]
             ended[todo] += self.terminations[todo]
@@ -665,6 +679,7 @@ _STATE_ARRAYS = (
     "terminations",
     "truncations",
     "deals_finished",
+    "final_encodings",
 )
 """The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
 
