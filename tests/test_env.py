@@ -1359,3 +1359,37 @@ def test_pettingzoo_rewards_every_deal_of_the_match() -> None:
         want += match.record(g).net
     assert next(moves, None) is None
     assert got.tolist() == want.tolist()
+
+
+def test_vector_env_reset_takes_a_seed_per_environment() -> None:
+    """reset(seed=[...]) (Gymnasium's vector API: one seed per environment) starts
+    environment i on the match a one-table env seeded seed[i] plays, Match(rules,
+    players, seed=env_seed(seed[i], 0)), None drawing one; reset() replays those
+    seeds and a copy keeps them (before: TableError).  Reference: Match/Game played
+    side by side with the same moves."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=0)
+    seeds = [7, 11, 7]
+    for again in range(2):
+        obs, info = env.reset(seed=seeds) if again == 0 else env.reset()
+        matches = [Match("pineapple", 2, seed=env_seed(s, 0)) for s in seeds]
+        games = [m.next_game() for m in matches]
+        for _ in range(9):  # a deal is 10 decisions: its last ends it
+            for i, g in enumerate(games):
+                assert (obs[i] == reference_encoding(g.observation(g.to_act))).all()
+            actions = env.legal_actions[:, 0].astype(np.int64)
+            obs, _, terms, _, info = env.step(actions)
+            for i, g in enumerate(games):
+                g.play_action(int(actions[i]))
+                assert not g.is_over and not terms[i]
+        assert env.seed == 0
+    copy = pickle.loads(pickle.dumps(env))
+    assert (copy.reset()[0] == env.reset()[0]).all()
+    drawn, _ = env.reset(seed=[None, None, 5])
+    assert not (drawn[0] == drawn[1]).all()
+    with pytest.raises(GameError, match="one per environment"):
+        env.reset(seed=[1, 2])
+    obs, _ = env.reset(seed=0)  # an int: environment i plays env_seed(0, i)
+    first = Match("pineapple", 2, seed=env_seed(0, 1)).next_game()
+    assert (obs[1] == reference_encoding(first.observation(first.to_act))).all()

@@ -220,7 +220,7 @@ def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], A
     end is that end), played with the same match and actions; returns a list per step
     of {table: end encoding} and the actions played."""
     from ofc_fast.env import VectorEnv
-    from ofc_fast.env._vector import deal_to_decision
+    from ofc_fast.env._single import deal_to_decision
 
     ref = VectorEnv("pineapple", 4, seed=0, opponents=opponent, autoreset=False)
     obs, _ = ref.reset()
@@ -308,3 +308,22 @@ def test_sb3_vec_env_gives_terminal_observation(sb3: Any) -> None:
         warnings.simplefilter("error")
         for actions in played:
             stacked.step(actions)
+
+
+def test_gymnasium_vector_env_reset_takes_a_seed_list(sb3: Any) -> None:
+    """GymVectorEnv.reset(seed=[...]), one seed per table as gymnasium.vector's
+    SyncVectorEnv takes it: table i deals as a one-table GymVectorEnv reset with
+    seed[i] (equal seeds, equal tables); a wrong length is a GameError (before: any
+    list was a TableError)."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+    from ofc_fast.errors import GameError
+
+    env = GymVectorEnv("pineapple", num_envs=3, opponent="random")
+    obs, infos = env.reset(seed=[4, 9, 4])
+    for i, s in enumerate([4, 9, 4]):
+        one, _ = GymVectorEnv("pineapple", num_envs=1, opponent="random").reset(seed=s)
+        assert np.array_equal(obs[i], one[0])
+    assert not np.array_equal(obs[0], obs[1])
+    assert infos["action_mask"].shape == (3, 243)
+    with pytest.raises(GameError, match="one per environment"):
+        env.reset(seed=[1, 2])

@@ -11,7 +11,7 @@ with :meth:`VectorEnv.step_active`.  After :meth:`LearnerTables.reset` and every
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -102,8 +102,9 @@ class LearnerTables:
             raise GameError("set_opponent() needs tables made with an opponent policy")
         self.policy = policy
 
-    def reset(self, seed: int | None = None) -> np.ndarray:
-        """Start every table again; returns the learner's first observations."""
+    def reset(self, seed: int | Sequence[int | None] | None = None) -> np.ndarray:
+        """Start every table again (``seed``: as :meth:`VectorEnv.reset`, an int or
+        one seed per table); returns the learner's first observations."""
         self.venv.reset(seed=seed)
         self.rewards[:] = 0
         self.dones[:] = False

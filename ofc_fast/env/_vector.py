@@ -201,6 +201,7 @@ class VectorEnv:
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
         self._alloc()
         self._bots: list[list[Any]] | None = None
+        self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
         self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
             self._make_bots()
@@ -291,6 +292,7 @@ class VectorEnv:
             ("final_rewards", "float[]", self.final_rewards),
             ("final_obs", "uint8_t[]", self.final_encodings),
         )
+        self._out_rows = tuple((field, arr[0].size) for field, _, arr in views)
         for field, ctype, arr in views:
             self._keep.append(ffi.from_buffer(ctype, arr))
             setattr(out, field, self._keep[-1])
@@ -302,6 +304,13 @@ class VectorEnv:
         self._p_features = ffi.from_buffer("float[]", self.features)
         self._started = False
 
+    def _match_seed(self, i: int) -> int:
+        """The seed of environment ``i``'s match (:func:`env_seed`; see :meth:`reset`
+        for a list of seeds)."""
+        if self._env_seeds is None:
+            return env_seed(self.seed, i)
+        return env_seed(self._env_seeds[i], 0)
+
     def _make_bots(self) -> None:
         from ..bots import make_bot
 
@@ -310,7 +319,7 @@ class VectorEnv:
                 make_bot(
                     self.opponents,
                     self.rules,
-                    seed=(env_seed(self.seed, i) + s) % (1 << 64),
+                    seed=(self._match_seed(i) + s) % (1 << 64),
                     **self._bot_settings,
                 )
                 if s != self.learner
@@ -323,16 +332,32 @@ class VectorEnv:
     # -- the gymnasium.vector-shaped API
     @_one_thread
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every environment's match again (from ``seed`` when given, else the
-        environment's seed), up to its first agent decision; bot opponents are made
-        again from that seed, so a match replays whole."""
-        if seed is not None:
+        seeds of the last reset), up to its first agent decision; bot opponents are
+        made again from that seed, so a match replays whole.  ``seed`` a list of
+        ``num_envs`` seeds (Gymnasium's vector API): environment ``i`` plays the match
+        of a one-table env seeded ``seed[i]``, ``env_seed(seed[i], 0)`` (None: drawn at
+        random); :attr:`seed` is left as it is."""
+        if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
+            if len(seed) != self.num_envs:
+                raise GameError(
+                    f"seed: a list of seeds needs one per environment ({self.num_envs}),"
+                    f" got {len(seed)}"
+                )
+            self._env_seeds = [
+                secrets_seed() if s is None else check_seed(s, f"seed[{i}]")
+                for i, s in enumerate(seed)
+            ]
+        elif seed is not None:
             self.seed = self._c.seed = check_seed(seed)
+            self._env_seeds = None
         if self._bots is not None:
             self._make_bots()
-        status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
+        status = self._restart()
         if status == _E_NO_DECISION:
             raise no_decision_error(self, int(np.argmax(self.seats < 0)))
         if status:
@@ -342,6 +367,29 @@ class VectorEnv:
         self._play_bots()
         self._write_features()
         return self.observations, self.infos()
+
+    def _restart(self) -> int:
+        """Start every match; with a list of seeds environment ``i`` as environment 0
+        of a VectorEnv seeded ``seed[i]`` (a C call on its slot and output rows, each
+        field's row i starting i * its row width in)."""
+        if self._env_seeds is None:
+            return int(
+                lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
+            )
+        one = ffi.new("ofc_vecenv_config *", self._c[0])
+        one.num_envs = 1
+        out = ffi.new("ofc_vecenv_out *")
+        stuck = 0
+        for i, s in enumerate(self._env_seeds):
+            one.seed = s
+            for field, width in self._out_rows:
+                setattr(out, field, getattr(self._out, field) + i * width)
+            status = lib.ofc_vecenv_reset(one, self._slots + i, 0, 1, 1, out)
+            if status == _E_NO_DECISION:
+                stuck = stuck or status
+            elif status:
+                return int(status)
+        return stuck
 
     @_one_thread
     def next_deal(self, env: int) -> None:
@@ -486,8 +534,7 @@ class VectorEnv:
         return out
 
     def _call_step(self, placements: Any, active: Any, ended: Any = None) -> None:
-        """Step with ``self._actions`` (and ``self._active`` when ``active`` is its
-        pointer); the ``final_encodings`` rows where ``ended`` (and active) are kept."""
+        """Step ``self._actions``; the ``final_encodings`` rows where ``ended`` stay."""
         kept = None
         if ended is not None:
             kept = np.flatnonzero(np.asarray(ended, np.bool_) & (self._active != 0))
@@ -656,7 +703,13 @@ class VectorEnv:
             "obs_type": self.obs_type,
         }
         arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
-        state = (bytes(ffi.buffer(self._slots)), arrays, self._started, self._bots)
+        state = (
+            bytes(ffi.buffer(self._slots)),
+            arrays,
+            self._started,
+            self._bots,
+            self._env_seeds,
+        )
         return (_restored, (settings, state))
 
     def __repr__(self) -> str:
@@ -686,7 +739,7 @@ _STATE_ARRAYS = (
 
 def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
-    slots, arrays, started, bots = state
+    slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
     if len(slots) != ffi.sizeof(venv._slots):
         raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
@@ -695,6 +748,7 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
         getattr(venv, name)[...] = arrays[name]
     venv._started = started
     venv._bots = bots
+    venv._env_seeds = env_seeds
     return venv
 
 
@@ -724,22 +778,6 @@ def no_decision_error(venv: VectorEnv, env: int) -> GameError:
     )
 
 
-def single_table(
-    rules: RuleSet | str, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
-) -> VectorEnv:
-    """The one-table VectorEnv of a single-game adapter (``what``: its name in
-    errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
-    more) that the adapter sets itself; GameError for one of those given with another
-    value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
-    drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
-    env deal different hands."""
-    fixed = {"num_envs": 1, **fixed}
-    for key, value in fixed.items():
-        if key in kwargs and kwargs[key] != value:
-            raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
-    return VectorEnv(rules, players=players, **{"seed": None, **kwargs, **fixed})
-
-
 def require_started(venv: VectorEnv, call: str) -> None:
     """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
     has dealt the first hands: its steps, and the single-game adapters' render."""
@@ -754,25 +792,6 @@ def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
     arrays that play the other seats (``VectorEnv``'s bots, ``LearnerTables``)."""
     if ended.max() > MAX_SKIPPED_DEALS:
         raise no_decision_error(venv, int(ended.argmax()))
-
-
-def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
-    """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
-    its deal has no agent decision (seat -1), the deal there now counted first; after
-    :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
-    :meth:`VectorEnv.reset`), as a step with autoreset.  Returns the points per seat
-    of the deals so passed (each played out without an agent decision, the one there
-    now included: call it after :meth:`VectorEnv.next_deal`).  The single-game
-    adapters (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
-    skipped = 0
-    points = np.zeros(venv.players, np.float64)
-    while venv.seats[env] < 0:
-        skipped += 1
-        if skipped >= MAX_SKIPPED_DEALS:
-            raise no_decision_error(venv, env)
-        points += venv.final_rewards[env, : venv.players]
-        venv.next_deal(env)
-    return points
 
 
 def secrets_seed() -> int:

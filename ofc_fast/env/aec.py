@@ -34,7 +34,8 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, OBS_SIZE, deal_to_decision, require_started, single_table
+from ._single import deal_to_decision, single_table
+from ._vector import ACTION_SPACE, OBS_SIZE, require_started
 from .gym import action_id, observation_space
 
 __all__ = ["OfcAECEnv"]

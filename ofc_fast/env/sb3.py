@@ -178,9 +178,15 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         )
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal every table again (from ``seed`` when given)."""
+        """Deal every table again (from ``seed`` when given: an int, or a list of
+        ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
+        then plays the match a one-table env reset with ``seed[i]`` plays, None one
+        drawn at random)."""
         obs = self.tables.reset(seed=seed)
         return obs.copy(), {"action_mask": self.action_masks()}
 
