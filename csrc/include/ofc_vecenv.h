@@ -108,7 +108,8 @@
  * static int16_t count[N];
  * static int8_t seat[N];
  * static float rew[N], final_rew[N * OFC_GAME_MAX_SEATS];
- * ofc_vecenv_out out = {obs, mask, legal, count, seat, full, rew, final_rew, term, trunc};
+ * ofc_vecenv_out out = {obs, mask, legal, count, seat, full, rew, final_rew, term, trunc,
+ *                       NULL};                     // no final_obs
  * ofc_vecenv_config c;
  * int64_t actions[N];
  * uint32_t i, step, bad, deals = 0;

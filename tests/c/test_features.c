@@ -35,7 +35,7 @@ static void test_vector_env(void)
     uint8_t full[N], term[N], trunc[N];
     float rew[N], final_rew[N * OFC_GAME_MAX_SEATS];
     ofc_vecenv_out out = {obs[0], mask[0], legal[0], count, seat, full,
-                          rew, final_rew, term, trunc};
+                          rew, final_rew, term, trunc, NULL};
     ofc_vecenv_config c;
     int64_t actions[N];
     uint32_t i, step;
