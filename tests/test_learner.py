@@ -194,7 +194,7 @@ def test_opponent_policy_returns_integer_ids_only(returns: Any) -> None:
 
 
 def test_final_observation_is_the_learners_end_view() -> None:
-    """LearnerTables.final_observation(i) after a step that ended table i's deal is the
+    """LearnerTables.final_observations after a step that ended table i's deal is the
     learner's view of that deal's end, also when an opponent policy's move ended it
     (the VectorEnv's final_encodings), and stays that deal's when deals the learner
     sits out (Fantasyland) end in the same step.  Reference: Match/Game played with
@@ -236,5 +236,5 @@ def test_final_observation_is_the_learners_end_view() -> None:
             assert bool(dones[i]) == (end is not None)
             if end is not None:
                 ended += 1
-                assert np.array_equal(tables.final_observation(i), end)
+                assert np.array_equal(tables.final_observations(np.array([i]))[0], end)
     assert ended >= 12

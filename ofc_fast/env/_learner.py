@@ -16,7 +16,6 @@ from typing import Any
 
 import numpy as np
 
-from ..encoding import features_of_encoding
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from ._vector import VectorEnv, check_skipped_deals
@@ -86,15 +85,12 @@ class LearnerTables:
         """The learner's observations (the VectorEnv's array: copy what you keep)."""
         return self.venv.observations
 
-    def final_observation(self, i: int) -> np.ndarray:
-        """Table ``i``'s terminal observation after a :meth:`step` that ended its
-        learner's deal (``dones[i]``): the learner's view of that deal's end, of the
-        observations' type (a new array; the observation returned is the next deal's
-        already)."""
-        enc = np.array(self.venv.final_encodings[i])
-        if self.venv.obs_type == "features":
-            return features_of_encoding(enc)  # a deal's end: no dealt cards
-        return enc
+    def final_observations(self, tables: np.ndarray) -> np.ndarray:
+        """The terminal observations of ``tables`` (indices) after a :meth:`step` that
+        ended their learner's deals (``dones``): the learner's views of those deals'
+        ends, of the observations' type, one row per table (a new array; the
+        observations returned are the next deals' already)."""
+        return self.venv.final_observations(tables)
 
     def set_opponent(self, policy: OpponentPolicy) -> None:
         """Replace the opponent policy (a newer frozen copy of the learner)."""

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import MAX_SKIPPED_DEALS, VectorEnv, no_decision_error
+from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
+from ._vector import VectorEnv
 
 __all__ = ["deal_to_decision", "single_table"]
 

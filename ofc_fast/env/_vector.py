@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .._native import ffi, lib, move_error, status_error, status_string
+from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError
 from ..game import resolve_rules
 from ..game.match import check_deck
@@ -33,6 +33,9 @@ from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
+from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
+from ._stuck import check_skipped_deals as check_skipped_deals
+from ._stuck import no_decision_error as no_decision_error
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -49,12 +52,7 @@ OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 _NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
-MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
-"""Deals in a row without an agent decision (every agent seat in Fantasyland, set by
-the solver) one environment plays on through in one call before GameError: 1,000.
-Under rules where a seat stays in Fantasyland with certainty (any clean board stays)
-the play would never end; under real rules a run of 1,000 such deals does not happen
-(each needs a stay, far from certain)."""
+
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
 _HINTS = {
@@ -133,11 +131,12 @@ class VectorEnv:
     holds every seat's at that step.  A finished deal is followed at once by the next
     deal's first agent decision (same-step autoreset); ``final_encodings[i]`` then holds
     seat ``learner``'s encoding of the deal that step ended (its terminal observation;
-    where ``terminations[i]``, else stale).  Truncations are always False.  Deals
-    without an agent decision (every agent seat in Fantasyland, set by the solver) are
-    played on, at most :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError
-    (rules that keep a seat in Fantasyland for good, e.g. a stay any clean board
-    meets), and the VectorEnv needs :meth:`reset`.
+    where ``terminations[i]``, else stale; :meth:`final_observations`).
+    Truncations are always False.  Deals without an agent decision (every agent seat
+    in Fantasyland, set by the solver) are played on, at most
+    :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules that keep a
+    seat in Fantasyland for good, e.g. a stay any clean board meets), and the
+    VectorEnv needs :meth:`reset`.
 
     The arrays returned are owned by the environment and overwritten by the next call
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
@@ -613,6 +612,22 @@ class VectorEnv:
             "final_rewards": self.final_rewards,
         }
 
+    def final_observations(self, envs: Any) -> np.ndarray:
+        """The terminal observations of environments ``envs`` (indices) whose deal the
+        last step ended: ``final_encodings`` rows, or with ``obs_type="features"``
+        their features, computed now (a new array, one row per environment)."""
+        enc = self.final_encodings[np.asarray(envs, np.intp)]
+        if self.obs_type != "features":
+            return enc
+        out = np.zeros((len(enc), FEATURE_SIZE), np.float32)
+        p_enc = ffi.from_buffer("uint8_t[]", enc)
+        status = lib.ofc_features_rows(
+            p_enc, ffi.NULL, len(enc), ffi.from_buffer("float[]", out)
+        )
+        if status:  # pragma: no cover - C wrote these encodings
+            raise status_error(status, "features", GameError)
+        return out
+
     def observations_float(self) -> np.ndarray:
         """The observations as float32, each value scaled as
         :func:`ofc_fast.encoding.encode` scales it (a new array)."""
@@ -752,46 +767,11 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     return venv
 
 
-def no_decision_error(venv: VectorEnv, env: int) -> GameError:
-    """The GameError of environment ``env`` having played :data:`MAX_SKIPPED_DEALS`
-    deals in a row without an agent decision, naming the rules' stays; ``venv`` then
-    needs :meth:`VectorEnv.reset` (the next deal would carry the same Fantasyland)."""
-    venv._started = False
-    fl = venv.rules.fantasyland
-    stays = (
-        ", ".join(
-            f"{row} {getattr(v, 'name', v)}"
-            for row, v in (
-                ("front", fl.stay_front),
-                ("middle", fl.stay_middle),
-                ("back", fl.stay_back),
-            )
-            if v is not None
-        )
-        if fl is not None
-        else "none"
-    )
-    return GameError(
-        f"env {env}: {status_string(_E_NO_DECISION)} (rules {venv.rules.name!r}, "
-        f"Fantasyland stays: {stays}; its sets are played by the solver, "
-        f"fantasyland='decision' makes them the agent's decisions): call reset()"
-    )
-
-
 def require_started(venv: VectorEnv, call: str) -> None:
     """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
     has dealt the first hands: its steps, and the single-game adapters' render."""
     if not venv.started:
         raise GameError(f"call reset() before {call}()")
-
-
-def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
-    """GameError (:func:`no_decision_error`) once an environment ended more than
-    :data:`MAX_SKIPPED_DEALS` deals in one loop of opponent play, ``ended`` counting
-    them per environment (the first may have been the learner's); the loops over
-    arrays that play the other seats (``VectorEnv``'s bots, ``LearnerTables``)."""
-    if ended.max() > MAX_SKIPPED_DEALS:
-        raise no_decision_error(venv, int(ended.argmax()))
 
 
 def secrets_seed() -> int:

@@ -94,9 +94,10 @@ class VecEnv(_SB3VecEnv):
         self._ret += rewards
         self._len += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
+        ended = np.flatnonzero(dones)
+        for i, final in zip(ended, self.tables.final_observations(ended)):
             infos[i]["episode"] = {"r": float(self._ret[i]), "l": int(self._len[i])}
-            infos[i]["terminal_observation"] = self.tables.final_observation(int(i))
+            infos[i]["terminal_observation"] = final
         self._ret[dones] = 0
         self._len[dones] = 0
         return obs.copy(), rewards * np.float32(self.reward_scale), dones.copy(), infos
@@ -198,8 +199,9 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         infos: dict[str, Any] = {"action_mask": self.action_masks()}
         if dones.any():  # gymnasium.vector.SyncVectorEnv's keys in SameStep mode
             final_obs = np.full(self.num_envs, None, object)
-            for i in np.flatnonzero(dones):
-                final_obs[i] = self.tables.final_observation(int(i))
+            ended = np.flatnonzero(dones)
+            for i, final in zip(ended, self.tables.final_observations(ended)):
+                final_obs[i] = final
             infos["final_obs"], infos["_final_obs"] = final_obs, dones.copy()
             infos["final_info"] = {
                 "action_mask": np.zeros_like(infos["action_mask"]),
