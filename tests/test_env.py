@@ -29,6 +29,7 @@ from ofc_fast.encoding import (
     encode_bytes,
     encode_game,
     features,
+    features_of_encoding,
     planes,
 )
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
@@ -1393,3 +1394,23 @@ def test_vector_env_reset_takes_a_seed_per_environment() -> None:
     obs, _ = env.reset(seed=0)  # an int: environment i plays env_seed(0, i)
     first = Match("pineapple", 2, seed=env_seed(0, 1)).next_game()
     assert (obs[1] == reference_encoding(first.observation(first.to_act))).all()
+
+
+def test_vector_env_final_observations_need_final_obs() -> None:
+    """final_observations() reads the terminal observations C keeps only for a
+    VectorEnv made with final_obs=True (off by default: it costs a little per deal);
+    without it GameError, not stale rows; a copy keeps the setting."""
+    import copy
+
+    env = VectorEnv("pineapple", num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(GameError, match="final_obs=True"):
+        env.final_observations([0])
+    on = VectorEnv("pineapple", num_envs=2, seed=0, final_obs=True, obs_type="features")
+    on.reset()
+    while not on.terminations.any():
+        on.step(on.legal_actions[:, 0].astype(np.int64))
+    ended = np.flatnonzero(on.terminations)
+    want = [features_of_encoding(on.final_encodings[i]) for i in ended]
+    assert np.array_equal(on.final_observations(ended), np.array(want))
+    assert copy.deepcopy(on).final_obs

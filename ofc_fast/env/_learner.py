@@ -71,6 +71,7 @@ class LearnerTables:
             learner=learner,
             shaping=shaping,
             obs_type=obs_type,
+            final_obs=True,  # final_observations (the adapters' terminal observations)
             **kwargs,
         )
         self.num_envs = num_envs

@@ -129,14 +129,14 @@ class VectorEnv:
     moving, Fantasyland carried.  Rewards are the reward seat's net points when its deal
     ends (the learner, or in self-play the seat that acted); ``final_rewards[i, s]``
     holds every seat's at that step.  A finished deal is followed at once by the next
-    deal's first agent decision (same-step autoreset); ``final_encodings[i]`` then holds
-    seat ``learner``'s encoding of the deal that step ended (its terminal observation;
-    where ``terminations[i]``, else stale; :meth:`final_observations`).
-    Truncations are always False.  Deals without an agent decision (every agent seat
-    in Fantasyland, set by the solver) are played on, at most
-    :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules that keep a
-    seat in Fantasyland for good, e.g. a stay any clean board meets), and the
-    VectorEnv needs :meth:`reset`.
+    deal's first agent decision (same-step autoreset); with ``final_obs=True`` (a small
+    cost per deal) ``final_encodings[i]`` then holds seat ``learner``'s encoding of the
+    deal that step ended (its terminal observation; where ``terminations[i]``, else
+    stale; :meth:`final_observations`).  Truncations are always False.  Deals without
+    an agent decision (every agent seat in Fantasyland, set by the solver) are played
+    on, at most :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules
+    that keep a seat in Fantasyland for good, e.g. a stay any clean board meets), and
+    the VectorEnv needs :meth:`reset`.
 
     The arrays returned are owned by the environment and overwritten by the next call
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
@@ -168,6 +168,7 @@ class VectorEnv:
         autoreset: bool = True,
         bot_settings: dict[str, Any] | None = None,
         obs_type: str = "bytes",
+        final_obs: bool = False,
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
         self.rules = resolve_rules(rules)
@@ -198,6 +199,7 @@ class VectorEnv:
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
+        self.final_obs = bool(final_obs)
         self._alloc()
         self._bots: list[list[Any]] | None = None
         self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
@@ -295,6 +297,8 @@ class VectorEnv:
         for field, ctype, arr in views:
             self._keep.append(ffi.from_buffer(ctype, arr))
             setattr(out, field, self._keep[-1])
+        if not self.final_obs:  # C writes no terminal observations
+            out.final_obs = ffi.NULL
         self._p_actions = ffi.from_buffer("int64_t[]", self._actions)
         self._p_placements = ffi.from_buffer("uint8_t[]", self._placements)
         self._p_active = ffi.from_buffer("uint8_t[]", self._active)
@@ -382,7 +386,8 @@ class VectorEnv:
         for i, s in enumerate(self._env_seeds):
             one.seed = s
             for field, width in self._out_rows:
-                setattr(out, field, getattr(self._out, field) + i * width)
+                p = getattr(self._out, field)
+                setattr(out, field, p + i * width if p != ffi.NULL else p)
             status = lib.ofc_vecenv_reset(one, self._slots + i, 0, 1, 1, out)
             if status == _E_NO_DECISION:
                 stuck = stuck or status
@@ -616,6 +621,10 @@ class VectorEnv:
         """The terminal observations of environments ``envs`` (indices) whose deal the
         last step ended: ``final_encodings`` rows, or with ``obs_type="features"``
         their features, computed now (a new array, one row per environment)."""
+        if not self.final_obs:
+            raise GameError(
+                "final_observations() needs a VectorEnv made with final_obs=True"
+            )
         enc = self.final_encodings[np.asarray(envs, np.intp)]
         if self.obs_type != "features":
             return enc
@@ -716,6 +725,7 @@ class VectorEnv:
             "autoreset": bool(self._c.autoreset),
             "bot_settings": self._bot_settings,
             "obs_type": self.obs_type,
+            "final_obs": self.final_obs,
         }
         arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
         state = (
