@@ -29,6 +29,7 @@ from ofc_fast.encoding import (
     encode_bytes,
     encode_game,
     features,
+    features_of_encoding,
     planes,
 )
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
@@ -1331,3 +1332,111 @@ def test_encode_bytes_names_fields_out_of_range(
     obs = {**g.observation(g.to_act), field: bad}
     with pytest.raises(GameError, match=f"observation: {named} must be"):
         encode_bytes(obs)
+
+
+def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
+    """``metadata["autoreset_mode"]`` names a ``gymnasium.vector.AutoresetMode`` (as
+    Gymnasium's vector envs do): same-step, or disabled with ``autoreset=False``."""
+    gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    mode = gymnasium.vector.AutoresetMode
+    assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP
+    off = VectorEnv("pineapple", num_envs=2, autoreset=False)
+    assert mode(off.metadata["autoreset_mode"]) is mode.DISABLED
+    assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP  # class intact
+
+
+def test_pettingzoo_rewards_every_deal_of_the_match() -> None:
+    """The points of a deal where every seat is in Fantasyland (played by the solver
+    inside reset(), no agent decision) reach the agents: they are the first rewards of
+    the episode that reset() starts (before: lost).  Reference: the same match and
+    moves played by Match/Game, the agents' rewards summed against its net points."""
+    from ofc_fast.rules.model import HandCategory
+
+    fl = presets.PINEAPPLE.fantasyland.replace(
+        entry=(("22", 14),), stay_back=HandCategory.STRAIGHT
+    )
+    rules = presets.PINEAPPLE.replace(name="easy-fantasyland", fantasyland=fl)
+    env = pettingzoo_env(rules, 2)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    got = np.zeros(2)
+    played: list[int] = []
+    for episode in range(200):
+        if episode:
+            env.reset()
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            got[env._seat[agent]] += reward
+            action = None
+            if not (term or trunc):
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+                played.append(action)
+            env.step(action)
+    deals = int(env._venv._slots[0].deal)
+    assert deals > 200 + 5  # deals played inside reset()
+    match = Match(rules, 2, seed=env_seed(0, 0))
+    want = np.zeros(2)
+    moves = iter(played)
+    for _ in range(deals):
+        g = match.next_game()
+        finish_fantasyland(g)
+        while not g.is_over:
+            g.play_action(next(moves))
+            finish_fantasyland(g)
+        want += match.record(g).net
+    assert next(moves, None) is None
+    assert got.tolist() == want.tolist()
+
+
+def test_vector_env_reset_takes_a_seed_per_environment() -> None:
+    """reset(seed=[...]) (Gymnasium's vector API: one seed per environment) starts
+    environment i on the match a one-table env seeded seed[i] plays, Match(rules,
+    players, seed=env_seed(seed[i], 0)), None drawing one; reset() replays those
+    seeds and a copy keeps them (before: TableError).  Reference: Match/Game played
+    side by side with the same moves."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=0)
+    seeds = [7, 11, 7]
+    for again in range(2):
+        obs, info = env.reset(seed=seeds) if again == 0 else env.reset()
+        matches = [Match("pineapple", 2, seed=env_seed(s, 0)) for s in seeds]
+        games = [m.next_game() for m in matches]
+        for _ in range(9):  # a deal is 10 decisions: its last ends it
+            for i, g in enumerate(games):
+                assert (obs[i] == reference_encoding(g.observation(g.to_act))).all()
+            actions = env.legal_actions[:, 0].astype(np.int64)
+            obs, _, terms, _, info = env.step(actions)
+            for i, g in enumerate(games):
+                g.play_action(int(actions[i]))
+                assert not g.is_over and not terms[i]
+        assert env.seed == 0
+    copy = pickle.loads(pickle.dumps(env))
+    assert (copy.reset()[0] == env.reset()[0]).all()
+    drawn, _ = env.reset(seed=[None, None, 5])
+    assert not (drawn[0] == drawn[1]).all()
+    with pytest.raises(GameError, match="one per environment"):
+        env.reset(seed=[1, 2])
+    obs, _ = env.reset(seed=0)  # an int: environment i plays env_seed(0, i)
+    first = Match("pineapple", 2, seed=env_seed(0, 1)).next_game()
+    assert (obs[1] == reference_encoding(first.observation(first.to_act))).all()
+
+
+def test_vector_env_final_observations_need_final_obs() -> None:
+    """final_observations() reads the terminal observations C keeps only for a
+    VectorEnv made with final_obs=True (off by default: it costs a little per deal);
+    without it GameError, not stale rows; a copy keeps the setting."""
+    import copy
+
+    env = VectorEnv("pineapple", num_envs=2, seed=0)
+    env.reset()
+    with pytest.raises(GameError, match="final_obs=True"):
+        env.final_observations([0])
+    on = VectorEnv("pineapple", num_envs=2, seed=0, final_obs=True, obs_type="features")
+    on.reset()
+    while not on.terminations.any():
+        on.step(on.legal_actions[:, 0].astype(np.int64))
+    ended = np.flatnonzero(on.terminations)
+    want = [features_of_encoding(on.final_encodings[i]) for i in ended]
+    assert np.array_equal(on.final_observations(ended), np.array(want))
+    assert copy.deepcopy(on).final_obs

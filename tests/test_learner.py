@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from test_env import finish_fantasyland, run_isolated
+from test_env import finish_fantasyland, reference_encoding, run_isolated
 
 from ofc_fast.env import VectorEnv, env_seed
 from ofc_fast.env._learner import LearnerTables
@@ -191,3 +191,50 @@ def test_opponent_policy_returns_integer_ids_only(returns: Any) -> None:
         t.reset()
         for _ in range(2):  # the opponent's first decision comes after the learner's
             t.step(t.masks.argmax(axis=1))
+
+
+def test_final_observation_is_the_learners_end_view() -> None:
+    """LearnerTables.final_observations after a step that ended table i's deal is the
+    learner's view of that deal's end, also when an opponent policy's move ended it
+    (the VectorEnv's final_encodings), and stays that deal's when deals the learner
+    sits out (Fantasyland) end in the same step.  Reference: Match/Game played with
+    the same moves (the first legal action of every seat)."""
+
+    def first_legal(observations: Any, masks: Any) -> Any:
+        return masks.argmax(axis=1)
+
+    tables = LearnerTables("pineapple", 2, seed=0, opponent=first_legal, obs_type="bytes")
+    tables.reset()
+    matches = [Match("pineapple", 2, seed=env_seed(0, i)) for i in range(2)]
+    games = [m.next_game() for m in matches]
+
+    def advance(i: int) -> Any:
+        """Play table i's other seats up to the learner's decision; the learner's
+        view of the first deal that ended on the way (None: none ended)."""
+        end = None
+        while True:
+            g = games[i]
+            finish_fantasyland(g)
+            if g.is_over:
+                end = reference_encoding(g.observation(0)) if end is None else end
+                matches[i].record(g)
+                games[i] = matches[i].next_game()
+            elif g.to_act == 0:
+                return end
+            else:
+                g.play_action(g.legal_actions()[0])
+
+    for i in range(2):
+        assert advance(i) is None
+    ended = 0
+    for _ in range(60):
+        actions = tables.masks.argmax(axis=1)
+        _, _, dones = tables.step(actions)
+        for i in range(2):
+            games[i].play_action(int(actions[i]))
+            end = advance(i)
+            assert bool(dones[i]) == (end is not None)
+            if end is not None:
+                ended += 1
+                assert np.array_equal(tables.final_observations(np.array([i]))[0], end)
+    assert ended >= 12

@@ -212,3 +212,118 @@ def test_recipe_refuses_bad_options_at_once(
         script.parse(argv)
     assert info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], Any]:
+    """The learner's views of its deals' ends, step by step, from a reference that
+    does not autoreset: a VectorEnv with autoreset=False (its observation at a deal's
+    end is that end), played with the same match and actions; returns a list per step
+    of {table: end encoding} and the actions played."""
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.env._single import deal_to_decision
+
+    ref = VectorEnv("pineapple", 4, seed=0, opponents=opponent, autoreset=False)
+    obs, _ = ref.reset()
+    ends, played = [], []
+    for _ in range(steps):
+        actions = actions_of(ref.action_masks)
+        played.append(actions)
+        ref.step(actions)
+        ended = np.flatnonzero(ref.terminations)
+        ends.append({int(i): ref.encodings[i].copy() for i in ended})
+        for i in ended:
+            ref.next_deal(int(i))
+            deal_to_decision(ref, int(i))
+    return ends, played
+
+
+def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
+    """GymVectorEnv's same-step autoreset gives Gymnasium's SameStep keys: final_obs
+    (an object array, the learner's view of the deal's end), final_info and their
+    masks, as gymnasium.vector.SyncVectorEnv does (before: none)."""
+    import gymnasium
+
+    from ofc_fast.encoding import features_of_encoding
+    from ofc_fast.env.sb3 import GymVectorEnv
+
+    def first_legal(masks: Any) -> Any:
+        return masks.argmax(axis=1)
+
+    ends, played = _end_views("random", first_legal, 12)
+    assert sum(len(e) for e in ends) >= 4
+    mode = gymnasium.vector.AutoresetMode
+    for obs_type in ("bytes", "features"):
+        env = GymVectorEnv("pineapple", 4, seed=0, opponent="random", obs_type=obs_type)
+        assert mode(env.metadata["autoreset_mode"]) is mode.SAME_STEP
+        env.reset()
+        for want, actions in zip(ends, played):
+            _, _, term, _, infos = env.step(actions)
+            assert set(np.flatnonzero(term)) == set(want)
+            if not want:
+                assert "final_obs" not in infos
+                continue
+            assert infos["_final_obs"].tolist() == term.tolist()
+            assert infos["_final_info"].tolist() == term.tolist()
+            assert infos["final_obs"].dtype == object
+            for i in range(4):
+                got = infos["final_obs"][i]
+                if i not in want:
+                    assert got is None
+                    continue
+                ref = want[i] if obs_type == "bytes" else features_of_encoding(want[i])
+                assert got.dtype == ref.dtype and np.array_equal(got, ref)
+                assert env.single_observation_space.contains(got)
+            assert not infos["final_info"]["action_mask"][term].any()
+
+
+def test_sb3_vec_env_gives_terminal_observation(sb3: Any) -> None:
+    """The SB3 VecEnv gives infos[i]["terminal_observation"] at a deal's end (SB3's
+    VecEnv contract), the learner's view of that end; VecFrameStack no longer warns
+    that it is missing (before: none)."""
+    import warnings
+
+    from stable_baselines3.common.vec_env import VecFrameStack
+
+    from ofc_fast.encoding import features_of_encoding
+    from ofc_fast.env.sb3 import VecEnv
+
+    def first_legal(masks: Any) -> Any:
+        return masks.argmax(axis=1)
+
+    ends, played = _end_views("random", first_legal, 12)
+    env = VecEnv("pineapple", 4, seed=0, opponent="random")
+    env.reset()
+    for want, actions in zip(ends, played):
+        _, _, dones, infos = env.step(actions)
+        assert set(np.flatnonzero(dones)) == set(want)
+        for i, info in enumerate(infos):
+            if i in want:
+                got = info["terminal_observation"]
+                assert np.array_equal(got, features_of_encoding(want[i]))
+            else:
+                assert "terminal_observation" not in info
+    stacked = VecFrameStack(VecEnv("pineapple", 4, seed=0, opponent="random"), 2)
+    stacked.reset()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for actions in played:
+            stacked.step(actions)
+
+
+def test_gymnasium_vector_env_reset_takes_a_seed_list(sb3: Any) -> None:
+    """GymVectorEnv.reset(seed=[...]), one seed per table as gymnasium.vector's
+    SyncVectorEnv takes it: table i deals as a one-table GymVectorEnv reset with
+    seed[i] (equal seeds, equal tables); a wrong length is a GameError (before: any
+    list was a TableError)."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+    from ofc_fast.errors import GameError
+
+    env = GymVectorEnv("pineapple", num_envs=3, opponent="random")
+    obs, infos = env.reset(seed=[4, 9, 4])
+    for i, s in enumerate([4, 9, 4]):
+        one, _ = GymVectorEnv("pineapple", num_envs=1, opponent="random").reset(seed=s)
+        assert np.array_equal(obs[i], one[0])
+    assert not np.array_equal(obs[0], obs[1])
+    assert infos["action_mask"].shape == (3, 243)
+    with pytest.raises(GameError, match="one per environment"):
+        env.reset(seed=[1, 2])

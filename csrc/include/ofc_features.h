@@ -125,6 +125,17 @@ int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt, uint
 int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_t count,
                            const uint8_t *enc, float *out);
 
+/*! @brief The features of the selected rows of encodings of deals' ends (no dealt
+ * cards: ofc_features() with dealt NULL), such as ofc_vecenv_out.final_obs.
+ * @param enc     count x OFC_ENC_SIZE encodings.
+ * @param select  count flags (row i is computed where select[i] != 0), or NULL: all.
+ * @param count   rows.
+ * @param out     count x OFC_FEAT_SIZE floats (the selected rows written).
+ * @pre enc and out are not NULL.
+ * @return OFC_OK, or what ofc_features() returns for the first bad row. */
+int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t count,
+                          float *out);
+
 #if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -108,7 +108,8 @@
  * static int16_t count[N];
  * static int8_t seat[N];
  * static float rew[N], final_rew[N * OFC_GAME_MAX_SEATS];
- * ofc_vecenv_out out = {obs, mask, legal, count, seat, full, rew, final_rew, term, trunc};
+ * ofc_vecenv_out out = {obs, mask, legal, count, seat, full, rew, final_rew, term, trunc,
+ *                       NULL};                     // no final_obs
  * ofc_vecenv_config c;
  * int64_t actions[N];
  * uint32_t i, step, bad, deals = 0;
@@ -203,6 +204,10 @@ typedef struct ofc_vecenv_out {
     float *final_rewards;   /* num_envs x OFC_GAME_MAX_SEATS: per seat, at a deal end */
     uint8_t *terminations;  /* num_envs: 1 when a deal ended in this step */
     uint8_t *truncations;   /* num_envs: always 0 */
+    uint8_t *final_obs;     /* num_envs x OFC_ENC_SIZE, or NULL: where a step ended
+                             * the deal it played in (terminations), seat learner's
+                             * encoding of that deal's end, before autoreset deals
+                             * on (deals ended without a decision: not written) */
 } ofc_vecenv_out;
 
 /*! @brief Fill a configuration with defaults: self-play, Fantasyland by the solver

@@ -328,3 +328,19 @@ int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_
     }
     return OFC_OK;
 }
+
+int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t count,
+                          float *out)
+{
+    uint32_t i;
+    for (i = 0; i < count; i++) {
+        int32_t rc;
+        if (select != NULL && !select[i])
+            continue;
+        rc = ofc_features(enc + (size_t)i * OFC_ENC_SIZE, NULL, 0,
+                          out + (size_t)i * OFC_FEAT_SIZE);
+        if (rc != OFC_OK)
+            return rc;
+    }
+    return OFC_OK;
+}

@@ -276,7 +276,8 @@ static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
  * the deal unplayable: marked over, so that a step there is OFC_E_GAME_OVER until a
  * reset starts the environment again. */
 static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t reward_seat,
-                       float *reward, float final_[4], uint8_t *terminated, int decided)
+                       float *reward, float final_[4], uint8_t *terminated, int decided,
+                       uint8_t *final_obs)
 {
     uint32_t skipped = 0;
     int32_t rc;
@@ -285,6 +286,8 @@ static int32_t play_on(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t 
         if (g->step >= g->nsteps) {
             rc = finish_deal(c, e, reward_seat, reward, final_);
             *terminated = 1;
+            if (rc == OFC_OK && decided && final_obs != NULL) /* the step's own deal */
+                rc = ofc_encode_game(g, c->learner, c->lowball, final_obs);
             if (rc != OFC_OK || !c->autoreset)
                 return rc;
             if (!decided && ++skipped >= OFC_VE_MAX_SKIPPED_DEALS)
@@ -427,7 +430,7 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
         if (rc == OFC_OK)
             rc = play_on(c, e, c->learner, &ignored,
                          out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS,
-                         &out->terminations[i], 0);
+                         &out->terminations[i], 0, NULL);
         if (rc == OFC_E_NO_DECISION) { /* parked at a deal's end: start the others */
             stuck = rc;
             rc = OFC_OK;
@@ -458,7 +461,8 @@ static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t
         out->rewards[i] += phi - e->potential[seat];
         e->potential[seat] = phi;
     }
-    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i], 1);
+    rc = play_on(c, e, reward_seat, &out->rewards[i], final_, &out->terminations[i], 1,
+                 out->final_obs ? out->final_obs + (size_t)i * OFC_ENC_SIZE : NULL);
     if (rc == OFC_OK || rc == OFC_E_NO_DECISION) /* the latter: a finished deal's row */
         write_decision(c, g, i, reward_seat, out, oc);
     return rc;

@@ -11,7 +11,7 @@ with :meth:`VectorEnv.step_active`.  After :meth:`LearnerTables.reset` and every
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -71,6 +71,7 @@ class LearnerTables:
             learner=learner,
             shaping=shaping,
             obs_type=obs_type,
+            final_obs=True,  # final_observations (the adapters' terminal observations)
             **kwargs,
         )
         self.num_envs = num_envs
@@ -85,14 +86,22 @@ class LearnerTables:
         """The learner's observations (the VectorEnv's array: copy what you keep)."""
         return self.venv.observations
 
+    def final_observations(self, tables: np.ndarray) -> np.ndarray:
+        """The terminal observations of ``tables`` (indices) after a :meth:`step` that
+        ended their learner's deals (``dones``): the learner's views of those deals'
+        ends, of the observations' type, one row per table (a new array; the
+        observations returned are the next deals' already)."""
+        return self.venv.final_observations(tables)
+
     def set_opponent(self, policy: OpponentPolicy) -> None:
         """Replace the opponent policy (a newer frozen copy of the learner)."""
         if self.policy is None or not callable(policy):
             raise GameError("set_opponent() needs tables made with an opponent policy")
         self.policy = policy
 
-    def reset(self, seed: int | None = None) -> np.ndarray:
-        """Start every table again; returns the learner's first observations."""
+    def reset(self, seed: int | Sequence[int | None] | None = None) -> np.ndarray:
+        """Start every table again (``seed``: as :meth:`VectorEnv.reset`, an int or
+        one seed per table); returns the learner's first observations."""
         self.venv.reset(seed=seed)
         self.rewards[:] = 0
         self.dones[:] = False
@@ -143,7 +152,7 @@ class LearnerTables:
                     "bad_action",
                 )
             actions[idx] = chosen.reshape(-1)
-            v.step_active(actions, todo)
+            v.step_active(actions, todo, ended=self.dones)
             done = todo & v.terminations
             self.rewards[done] += v.final_rewards[done, self.learner]
             self.dones |= done

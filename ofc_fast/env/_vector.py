@@ -19,11 +19,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from functools import wraps
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
-from .._native import ffi, lib, move_error, status_error, status_string
+from .._native import ffi, lib, move_error, status_error
 from ..errors import GameError, MoveError
 from ..game import resolve_rules
 from ..game.match import check_deck
@@ -33,6 +33,9 @@ from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
+from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
+from ._stuck import check_skipped_deals as check_skipped_deals
+from ._stuck import no_decision_error as no_decision_error
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -49,12 +52,7 @@ OBS_SIZE = int(lib.OFC_ENC_SIZE)
 MAX_DEALT = 17
 _NO_DESTINATION = 255  # pads a placement row: C refuses it (OFC_E_DESTINATION)
 MAX_SEATS = 4
-MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
-"""Deals in a row without an agent decision (every agent seat in Fantasyland, set by
-the solver) one environment plays on through in one call before GameError: 1,000.
-Under rules where a seat stays in Fantasyland with certainty (any clean board stays)
-the play would never end; under real rules a run of 1,000 such deals does not happen
-(each needs a stay, far from certain)."""
+
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
 _HINTS = {
@@ -131,12 +129,14 @@ class VectorEnv:
     moving, Fantasyland carried.  Rewards are the reward seat's net points when its deal
     ends (the learner, or in self-play the seat that acted); ``final_rewards[i, s]``
     holds every seat's at that step.  A finished deal is followed at once by the next
-    deal's first agent decision (same-step autoreset; the terminal observation is not
-    returned).  Truncations are always False.  Deals without an agent decision (every
-    agent seat in Fantasyland, set by the solver) are played on, at most
-    :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules that keep a
-    seat in Fantasyland for good, e.g. a stay any clean board meets), and the
-    VectorEnv needs :meth:`reset`.
+    deal's first agent decision (same-step autoreset); with ``final_obs=True`` (a small
+    cost per deal) ``final_encodings[i]`` then holds seat ``learner``'s encoding of the
+    deal that step ended (its terminal observation; where ``terminations[i]``, else
+    stale; :meth:`final_observations`).  Truncations are always False.  Deals without
+    an agent decision (every agent seat in Fantasyland, set by the solver) are played
+    on, at most :data:`MAX_SKIPPED_DEALS` in a row in one call: then GameError (rules
+    that keep a seat in Fantasyland for good, e.g. a stay any clean board meets), and
+    the VectorEnv needs :meth:`reset`.
 
     The arrays returned are owned by the environment and overwritten by the next call
     (copy what you keep).  Two VectorEnvs may be stepped from two threads at once; one
@@ -148,7 +148,10 @@ class VectorEnv:
     thread steps it: GameError too).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": "same-step"}
+    metadata: dict[str, Any] = {"autoreset_mode": "SameStep"}  # noqa: RUF012
+    """``autoreset_mode``: the value of ``gymnasium.vector.AutoresetMode.SAME_STEP``
+    (a string: this module needs no Gymnasium), ``"Disabled"`` for an instance made
+    with ``autoreset=False``; :class:`ofc_fast.env.sb3.GymVectorEnv` has the members."""
 
     def __init__(
         self,
@@ -165,6 +168,7 @@ class VectorEnv:
         autoreset: bool = True,
         bot_settings: dict[str, Any] | None = None,
         obs_type: str = "bytes",
+        final_obs: bool = False,
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
         self.rules = resolve_rules(rules)
@@ -192,9 +196,13 @@ class VectorEnv:
         self.seed = secrets_seed() if seed is None else check_seed(seed)
         self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
         self._c = self._config(shaping, stay_value, autoreset)
+        if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
+            self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
+        self.final_obs = bool(final_obs)
         self._alloc()
         self._bots: list[list[Any]] | None = None
+        self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
         self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
             self._make_bots()
@@ -265,6 +273,7 @@ class VectorEnv:
         self.terminations = np.zeros(n, np.bool_)
         self.truncations = np.zeros(n, np.bool_)
         self.deals_finished = np.zeros(n, np.int64)
+        self.final_encodings = np.zeros((n, OBS_SIZE), np.uint8)
         self._actions = np.zeros(n, np.int64)
         self._placements = np.zeros((n, MAX_DEALT), np.uint8)
         self._active = np.zeros(n, np.uint8)
@@ -282,10 +291,14 @@ class VectorEnv:
             ("seat", "int8_t[]", self.seats),
             ("rewards", "float[]", self.rewards),
             ("final_rewards", "float[]", self.final_rewards),
+            ("final_obs", "uint8_t[]", self.final_encodings),
         )
+        self._out_rows = tuple((field, arr[0].size) for field, _, arr in views)
         for field, ctype, arr in views:
             self._keep.append(ffi.from_buffer(ctype, arr))
             setattr(out, field, self._keep[-1])
+        if not self.final_obs:  # C writes no terminal observations
+            out.final_obs = ffi.NULL
         self._p_actions = ffi.from_buffer("int64_t[]", self._actions)
         self._p_placements = ffi.from_buffer("uint8_t[]", self._placements)
         self._p_active = ffi.from_buffer("uint8_t[]", self._active)
@@ -293,6 +306,13 @@ class VectorEnv:
         self._p_enc = self._keep[0]
         self._p_features = ffi.from_buffer("float[]", self.features)
         self._started = False
+
+    def _match_seed(self, i: int) -> int:
+        """The seed of environment ``i``'s match (:func:`env_seed`; see :meth:`reset`
+        for a list of seeds)."""
+        if self._env_seeds is None:
+            return env_seed(self.seed, i)
+        return env_seed(self._env_seeds[i], 0)
 
     def _make_bots(self) -> None:
         from ..bots import make_bot
@@ -302,7 +322,7 @@ class VectorEnv:
                 make_bot(
                     self.opponents,
                     self.rules,
-                    seed=(env_seed(self.seed, i) + s) % (1 << 64),
+                    seed=(self._match_seed(i) + s) % (1 << 64),
                     **self._bot_settings,
                 )
                 if s != self.learner
@@ -315,16 +335,32 @@ class VectorEnv:
     # -- the gymnasium.vector-shaped API
     @_one_thread
     def reset(
-        self, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every environment's match again (from ``seed`` when given, else the
-        environment's seed), up to its first agent decision; bot opponents are made
-        again from that seed, so a match replays whole."""
-        if seed is not None:
+        seeds of the last reset), up to its first agent decision; bot opponents are
+        made again from that seed, so a match replays whole.  ``seed`` a list of
+        ``num_envs`` seeds (Gymnasium's vector API): environment ``i`` plays the match
+        of a one-table env seeded ``seed[i]``, ``env_seed(seed[i], 0)`` (None: drawn at
+        random); :attr:`seed` is left as it is."""
+        if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
+            if len(seed) != self.num_envs:
+                raise GameError(
+                    f"seed: a list of seeds needs one per environment ({self.num_envs}),"
+                    f" got {len(seed)}"
+                )
+            self._env_seeds = [
+                secrets_seed() if s is None else check_seed(s, f"seed[{i}]")
+                for i, s in enumerate(seed)
+            ]
+        elif seed is not None:
             self.seed = self._c.seed = check_seed(seed)
+            self._env_seeds = None
         if self._bots is not None:
             self._make_bots()
-        status = lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
+        status = self._restart()
         if status == _E_NO_DECISION:
             raise no_decision_error(self, int(np.argmax(self.seats < 0)))
         if status:
@@ -334,6 +370,30 @@ class VectorEnv:
         self._play_bots()
         self._write_features()
         return self.observations, self.infos()
+
+    def _restart(self) -> int:
+        """Start every match; with a list of seeds environment ``i`` as environment 0
+        of a VectorEnv seeded ``seed[i]`` (a C call on its slot and output rows, each
+        field's row i starting i * its row width in)."""
+        if self._env_seeds is None:
+            return int(
+                lib.ofc_vecenv_reset(self._c, self._slots, 0, self.num_envs, 1, self._out)
+            )
+        one = ffi.new("ofc_vecenv_config *", self._c[0])
+        one.num_envs = 1
+        out = ffi.new("ofc_vecenv_out *")
+        stuck = 0
+        for i, s in enumerate(self._env_seeds):
+            one.seed = s
+            for field, width in self._out_rows:
+                p = getattr(self._out, field)
+                setattr(out, field, p + i * width if p != ffi.NULL else p)
+            status = lib.ofc_vecenv_reset(one, self._slots + i, 0, 1, 1, out)
+            if status == _E_NO_DECISION:
+                stuck = stuck or status
+            elif status:
+                return int(status)
+        return stuck
 
     @_one_thread
     def next_deal(self, env: int) -> None:
@@ -411,19 +471,22 @@ class VectorEnv:
         self.deals_finished += self.terminations
 
     @_one_thread
-    def step_active(self, actions: Any, active: Any) -> None:
+    def step_active(self, actions: Any, active: Any, *, ended: Any = None) -> None:
         """:meth:`step` for the environments where ``active`` (num_envs booleans) is
         True only; the others are left as they are, and so are their rows of the
         arrays (read only the active rows; the results are in the arrays, as after
         :meth:`step_first`).  A frozen opponent policy (:mod:`ofc_fast.env.sb3`)
-        plays its seats this way."""
+        plays its seats this way.  ``ended`` (num_envs booleans): the environments
+        whose learner's deal already ended in this round of calls; their
+        ``final_encodings`` rows stay that deal's (a later deal, one the learner sat
+        out, does not overwrite them)."""
         self._require_started()
         a = np.asarray(active)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
             raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
         self._actions[:] = self._action_array(actions)
         self._active[:] = a != 0
-        self._call_step(ffi.NULL, self._p_active)
+        self._call_step(ffi.NULL, self._p_active, ended)
         if self._bots is not None:
             self._play_bots()
         self._write_features()
@@ -474,7 +537,12 @@ class VectorEnv:
         out[:, : p.shape[1]] = p
         return out
 
-    def _call_step(self, placements: Any, active: Any) -> None:
+    def _call_step(self, placements: Any, active: Any, ended: Any = None) -> None:
+        """Step ``self._actions``; the ``final_encodings`` rows where ``ended`` stay."""
+        kept = None
+        if ended is not None:
+            kept = np.flatnonzero(np.asarray(ended, np.bool_) & (self._active != 0))
+            saved = self.final_encodings[kept]
         status = lib.ofc_vecenv_step(
             self._c,
             self._slots,
@@ -486,6 +554,8 @@ class VectorEnv:
             self._out,
             self._bad,
         )
+        if kept is not None and kept.size:
+            self.final_encodings[kept] = saved
         if status == _E_NO_DECISION:
             raise no_decision_error(self, int(self._bad[0]))
         if status:
@@ -525,7 +595,7 @@ class VectorEnv:
                 self._placements[i, : len(dest)] = dest
                 self._actions[i] = -1
                 self._active[i] = 1
-            self._call_step(self._p_placements, self._p_active)
+            self._call_step(self._p_placements, self._p_active, terms)
             rewards[todo] += self.rewards[todo]
             terms[todo] |= self.terminations[todo]
             ended[todo] += self.terminations[todo]
@@ -548,6 +618,26 @@ class VectorEnv:
             "full_set": self.full_sets,
             "final_rewards": self.final_rewards,
         }
+
+    def final_observations(self, envs: Any) -> np.ndarray:
+        """The terminal observations of environments ``envs`` (indices) whose deal the
+        last step ended: ``final_encodings`` rows, or with ``obs_type="features"``
+        their features, computed now (a new array, one row per environment)."""
+        if not self.final_obs:
+            raise GameError(
+                "final_observations() needs a VectorEnv made with final_obs=True"
+            )
+        enc = self.final_encodings[np.asarray(envs, np.intp)]
+        if self.obs_type != "features":
+            return enc
+        out = np.zeros((len(enc), FEATURE_SIZE), np.float32)
+        p_enc = ffi.from_buffer("uint8_t[]", enc)
+        status = lib.ofc_features_rows(
+            p_enc, ffi.NULL, len(enc), ffi.from_buffer("float[]", out)
+        )
+        if status:  # pragma: no cover - C wrote these encodings
+            raise status_error(status, "features", GameError)
+        return out
 
     def observations_float(self) -> np.ndarray:
         """The observations as float32, each value scaled as
@@ -637,9 +727,16 @@ class VectorEnv:
             "autoreset": bool(self._c.autoreset),
             "bot_settings": self._bot_settings,
             "obs_type": self.obs_type,
+            "final_obs": self.final_obs,
         }
         arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
-        state = (bytes(ffi.buffer(self._slots)), arrays, self._started, self._bots)
+        state = (
+            bytes(ffi.buffer(self._slots)),
+            arrays,
+            self._started,
+            self._bots,
+            self._env_seeds,
+        )
         return (_restored, (settings, state))
 
     def __repr__(self) -> str:
@@ -662,13 +759,14 @@ _STATE_ARRAYS = (
     "terminations",
     "truncations",
     "deals_finished",
+    "final_encodings",
 )
 """The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
 
 
 def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
-    slots, arrays, started, bots = state
+    slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
     if len(slots) != ffi.sizeof(venv._slots):
         raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
@@ -677,49 +775,8 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
         getattr(venv, name)[...] = arrays[name]
     venv._started = started
     venv._bots = bots
+    venv._env_seeds = env_seeds
     return venv
-
-
-def no_decision_error(venv: VectorEnv, env: int) -> GameError:
-    """The GameError of environment ``env`` having played :data:`MAX_SKIPPED_DEALS`
-    deals in a row without an agent decision, naming the rules' stays; ``venv`` then
-    needs :meth:`VectorEnv.reset` (the next deal would carry the same Fantasyland)."""
-    venv._started = False
-    fl = venv.rules.fantasyland
-    stays = (
-        ", ".join(
-            f"{row} {getattr(v, 'name', v)}"
-            for row, v in (
-                ("front", fl.stay_front),
-                ("middle", fl.stay_middle),
-                ("back", fl.stay_back),
-            )
-            if v is not None
-        )
-        if fl is not None
-        else "none"
-    )
-    return GameError(
-        f"env {env}: {status_string(_E_NO_DECISION)} (rules {venv.rules.name!r}, "
-        f"Fantasyland stays: {stays}; its sets are played by the solver, "
-        f"fantasyland='decision' makes them the agent's decisions): call reset()"
-    )
-
-
-def single_table(
-    rules: RuleSet | str, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
-) -> VectorEnv:
-    """The one-table VectorEnv of a single-game adapter (``what``: its name in
-    errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
-    more) that the adapter sets itself; GameError for one of those given with another
-    value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
-    drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
-    env deal different hands."""
-    fixed = {"num_envs": 1, **fixed}
-    for key, value in fixed.items():
-        if key in kwargs and kwargs[key] != value:
-            raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
-    return VectorEnv(rules, players=players, **{"seed": None, **kwargs, **fixed})
 
 
 def require_started(venv: VectorEnv, call: str) -> None:
@@ -727,34 +784,6 @@ def require_started(venv: VectorEnv, call: str) -> None:
     has dealt the first hands: its steps, and the single-game adapters' render."""
     if not venv.started:
         raise GameError(f"call reset() before {call}()")
-
-
-def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
-    """GameError (:func:`no_decision_error`) once an environment ended more than
-    :data:`MAX_SKIPPED_DEALS` deals in one loop of opponent play, ``ended`` counting
-    them per environment (the first may have been the learner's); the loops over
-    arrays that play the other seats (``VectorEnv``'s bots, ``LearnerTables``)."""
-    if ended.max() > MAX_SKIPPED_DEALS:
-        raise no_decision_error(venv, int(ended.argmax()))
-
-
-def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
-    """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
-    its deal has no agent decision (seat -1), the deal there now counted first; after
-    :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
-    :meth:`VectorEnv.reset`), as a step with autoreset.  Returns the points per seat
-    of the deals so passed (each played out without an agent decision, the one there
-    now included: call it after :meth:`VectorEnv.next_deal`).  The single-game
-    adapters (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
-    skipped = 0
-    points = np.zeros(venv.players, np.float64)
-    while venv.seats[env] < 0:
-        skipped += 1
-        if skipped >= MAX_SKIPPED_DEALS:
-            raise no_decision_error(venv, env)
-        points += venv.final_rewards[env, : venv.players]
-        venv.next_deal(env)
-    return points
 
 
 def secrets_seed() -> int:

@@ -16,9 +16,11 @@ Fantasyland sets are played by the exact solver; :meth:`OfcAECEnv.reset` without
 seed deals the next deal of the match (button and Fantasyland carried), with a seed
 starts the match again (an env given no seed, neither there nor ``seed=`` when made,
 draws its match's seed at random).  A deal in which no seat has a decision (every seat
-in Fantasyland) is skipped; after 1,000 such deals in a row (rules where every seat
-stays in Fantasyland with certainty) :meth:`OfcAECEnv.reset` raises GameError instead
-of dealing on forever.
+in Fantasyland) is played by the solver inside :meth:`OfcAECEnv.reset`; its points are
+the first rewards of the episode that reset() starts (each agent's first
+:meth:`~pettingzoo.AECEnv.last`), so that every deal's points reach the agents.  After
+1,000 such deals in a row (rules where every seat stays in Fantasyland with certainty)
+:meth:`OfcAECEnv.reset` raises GameError instead of dealing on forever.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._vector import ACTION_SPACE, OBS_SIZE, deal_to_decision, require_started, single_table
+from ._single import deal_to_decision, single_table
+from ._vector import ACTION_SPACE, OBS_SIZE, require_started
 from .gym import action_id, observation_space
 
 __all__ = ["OfcAECEnv"]
@@ -95,10 +98,11 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
             v.reset(seed=seed)
         else:
             v.next_deal(0)
-        deal_to_decision(v)  # skips deals where no seat has a decision (bounded)
+        # deals where no seat has a decision (bounded): their points start the episode
+        skipped = deal_to_decision(v)
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.rewards = {a: float(skipped[s]) for s, a in enumerate(self.agents)}
+        self._cumulative_rewards = dict(self.rewards)
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}

@@ -29,14 +29,8 @@ from .._native import lib, move_error
 from ..errors import GameError, MoveError
 from ..game.observation import Observation
 from ..rules import RuleSet
-from ._vector import (
-    ACTION_SPACE,
-    FEATURE_SIZE,
-    OBS_SIZE,
-    deal_to_decision,
-    require_started,
-    single_table,
-)
+from ._single import deal_to_decision, single_table
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, require_started
 
 __all__ = ["OfcEnv"]
 

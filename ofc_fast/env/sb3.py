@@ -51,7 +51,9 @@ class VecEnv(_SB3VecEnv):
     module docstring.
     ``env_method("action_masks")`` (what sb3-contrib's ``get_action_masks`` calls)
     gives each table's mask; ``infos[i]["episode"]`` reports a finished deal
-    (``r``: the learner's points, ``l``: its decisions).  ``reward_scale``
+    (``r``: the learner's points, ``l``: its decisions) and
+    ``infos[i]["terminal_observation"]`` is the learner's view of its end (SB3's
+    contract: the observation returned is the next deal's).  ``reward_scale``
     multiplies the rewards the trainer sees (not ``r``).  Other keyword arguments go
     to :class:`~ofc_fast.env.VectorEnv` (``fantasyland``, ``stay_value``, ...)."""
 
@@ -92,8 +94,10 @@ class VecEnv(_SB3VecEnv):
         self._ret += rewards
         self._len += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones):
+        ended = np.flatnonzero(dones)
+        for i, final in zip(ended, self.tables.final_observations(ended)):
             infos[i]["episode"] = {"r": float(self._ret[i]), "l": int(self._len[i])}
+            infos[i]["terminal_observation"] = final
         self._ret[dones] = 0
         self._len[dones] = 0
         return obs.copy(), rewards * np.float32(self.reward_scale), dones.copy(), infos
@@ -146,7 +150,11 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
     """The same tables as a ``gymnasium.vector.VectorEnv`` (same-step autoreset):
     ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with
     ``infos["action_mask"]``; :meth:`action_masks` and the arguments as in
-    :class:`VecEnv`.
+    :class:`VecEnv`.  As Gymnasium's ``SameStep`` mode documents, a step that ends a
+    deal somewhere adds ``infos["final_obs"]`` (an object array: the learner's view of
+    the deal's end where ``infos["_final_obs"]``, else None) and
+    ``infos["final_info"]`` (the ended tables' infos: an empty ``action_mask``) with
+    its mask ``infos["_final_info"]``.
 
     >>> env = GymVectorEnv("pineapple", num_envs=4, opponent="random")
     >>> obs, infos = env.reset(seed=0)
@@ -171,9 +179,15 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         )
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal every table again (from ``seed`` when given)."""
+        """Deal every table again (from ``seed`` when given: an int, or a list of
+        ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
+        then plays the match a one-table env reset with ``seed[i]`` plays, None one
+        drawn at random)."""
         obs = self.tables.reset(seed=seed)
         return obs.copy(), {"action_mask": self.action_masks()}
 
@@ -182,12 +196,24 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """One learner decision per table (see :meth:`LearnerTables.step`)."""
         obs, rewards, dones = self.tables.step(actions)
+        infos: dict[str, Any] = {"action_mask": self.action_masks()}
+        if dones.any():  # gymnasium.vector.SyncVectorEnv's keys in SameStep mode
+            final_obs = np.full(self.num_envs, None, object)
+            ended = np.flatnonzero(dones)
+            for i, final in zip(ended, self.tables.final_observations(ended)):
+                final_obs[i] = final
+            infos["final_obs"], infos["_final_obs"] = final_obs, dones.copy()
+            infos["final_info"] = {
+                "action_mask": np.zeros_like(infos["action_mask"]),
+                "_action_mask": dones.copy(),
+            }
+            infos["_final_info"] = dones.copy()
         return (
             obs.copy(),
             rewards.copy(),
             dones.copy(),
             np.zeros(self.num_envs, np.bool_),
-            {"action_mask": self.action_masks()},
+            infos,
         )
 
     def action_masks(self) -> np.ndarray:

@@ -19,7 +19,8 @@
 static ofc_game_rules rules;
 static ofc_vecenv_slot slots[N];
 static uint8_t obs[N][OFC_ENC_SIZE], mask[N][OFC_ACTION_SPACE], legal[N][OFC_ACTION_SPACE];
-static float feats[N][OFC_FEAT_SIZE];
+static float feats[N][OFC_FEAT_SIZE], final_feats[N][OFC_FEAT_SIZE];
+static uint8_t final_obs[N][OFC_ENC_SIZE];
 
 static void check_range(const float *x)
 {
@@ -35,7 +36,7 @@ static void test_vector_env(void)
     uint8_t full[N], term[N], trunc[N];
     float rew[N], final_rew[N * OFC_GAME_MAX_SEATS];
     ofc_vecenv_out out = {obs[0], mask[0], legal[0], count, seat, full,
-                          rew, final_rew, term, trunc};
+                          rew, final_rew, term, trunc, final_obs[0]};
     ofc_vecenv_config c;
     int64_t actions[N];
     uint32_t i, step;
@@ -60,6 +61,19 @@ static void test_vector_env(void)
             actions[i] = legal[i][(step * 7 + i) % (uint32_t)count[i]];
         }
         CHECK_EQ(ofc_vecenv_step(&c, slots, 0, N, actions, NULL, NULL, &out, NULL), OFC_OK);
+        /* ofc_features_rows: the ended rows' features of their end, the others kept */
+        memset(final_feats, 0xff, sizeof final_feats);
+        CHECK_EQ(ofc_features_rows(final_obs[0], term, N, final_feats[0]), OFC_OK);
+        for (i = 0; i < N; i++) {
+            float one[OFC_FEAT_SIZE];
+            if (!term[i]) {
+                CHECK(final_feats[i][0] != final_feats[i][0]); /* the 0xff NaN */
+                continue;
+            }
+            check_range(final_feats[i]);
+            CHECK_EQ(ofc_features(final_obs[i], NULL, 0, one), OFC_OK);
+            CHECK(memcmp(one, final_feats[i], sizeof one) == 0);
+        }
     }
 }
 

@@ -31,6 +31,7 @@ typedef struct env {
     int8_t seat[N];
     uint8_t full[N], terminations[N], truncations[N];
     float rewards[N], final_rewards[N][OFC_GAME_MAX_SEATS];
+    uint8_t final_obs[N][OFC_ENC_SIZE];
     ofc_vecenv_out out;
     int64_t actions[N];
     ofc_rng rng;
@@ -50,6 +51,7 @@ static void env_init(env *e, const ofc_game_rules *r, uint32_t players, uint64_t
     e->out.final_rewards = &e->final_rewards[0][0];
     e->out.terminations = e->terminations;
     e->out.truncations = e->truncations;
+    e->out.final_obs = &e->final_obs[0][0];
     e->rng.key = seed;
 }
 
@@ -335,6 +337,39 @@ static void test_random_opponents(void)
     CHECK(ended > 100);
 }
 
+/* final_obs: at a deal's end under autoreset, the learner's encoding of that end, as
+ * a twin without autoreset shows it (its row at the end), played with the same
+ * actions; the twin then deals on (a restart-free reset) as autoreset did. */
+static void test_final_obs(void)
+{
+    static env a, b;
+    uint32_t t, i, bad = 99, ended = 0;
+    env_init(&a, &pineapple, 2, 4);
+    env_init(&b, &pineapple, 2, 4);
+    a.c.opponents = b.c.opponents = OFC_VE_RANDOM;
+    b.c.autoreset = 0;
+    CHECK_EQ(ofc_vecenv_reset(&a.c, a.slots, 0, N, 1, &a.out), OFC_OK);
+    CHECK_EQ(ofc_vecenv_reset(&b.c, b.slots, 0, N, 1, &b.out), OFC_OK);
+    for (t = 0; t < 60; t++) {
+        CHECK_EQ(env_step(&a), OFC_OK);
+        CHECK_EQ(ofc_vecenv_step(&b.c, b.slots, 0, N, a.actions, NULL, NULL, &b.out, &bad),
+                 OFC_OK);
+        for (i = 0; i < N; i++) {
+            CHECK_EQ(a.terminations[i], b.terminations[i]);
+            if (!a.terminations[i])
+                continue;
+            ended++;
+            CHECK_EQ(b.seat[i], -1);
+            CHECK(memcmp(a.final_obs[i], b.obs[i], OFC_ENC_SIZE) == 0);
+            CHECK(memcmp(b.final_obs[i], b.obs[i], OFC_ENC_SIZE) == 0);
+            while (b.seat[i] < 0) /* deals the learner sits out, as autoreset */
+                CHECK_EQ(ofc_vecenv_reset(&b.c, b.slots, i, 1, 0, &b.out), OFC_OK);
+            CHECK(memcmp(a.obs[i], b.obs[i], OFC_ENC_SIZE) == 0);
+        }
+    }
+    CHECK(ended > 50);
+}
+
 /* Rules under which a seat stays in Fantasyland with certainty: any clean front of a
  * high card or better enters (strength 1: one above the weakest front) and any clean
  * back stays (strength 1).  The solver's set is always clean, so once the learner
@@ -597,6 +632,7 @@ int main(void)
     test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
     test_random_opponents();
+    test_final_obs();
     alarm(120); /* a regression hangs here: SIGALRM fails the test instead */
     test_no_decision_is_bounded();
     alarm(0);

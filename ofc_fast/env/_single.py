@@ -1,0 +1,51 @@
+"""The single-game adapters' one table (:mod:`ofc_fast.env.gym`,
+:mod:`ofc_fast.env.aec`): a one-environment :class:`VectorEnv` and its deals without
+an agent decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError
+from ..rules import RuleSet
+from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
+from ._vector import VectorEnv
+
+__all__ = ["deal_to_decision", "single_table"]
+
+
+def single_table(
+    rules: RuleSet | str, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
+) -> VectorEnv:
+    """The one-table VectorEnv of a single-game adapter (``what``: its name in
+    errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
+    more) that the adapter sets itself; GameError for one of those given with another
+    value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
+    drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
+    env deal different hands."""
+    fixed = {"num_envs": 1, **fixed}
+    for key, value in fixed.items():
+        if key in kwargs and kwargs[key] != value:
+            raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
+    return VectorEnv(rules, players=players, **{"seed": None, **kwargs, **fixed})
+
+
+def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:
+    """Without autoreset: deal environment ``env``'s next deals (``next_deal``) while
+    its deal has no agent decision (seat -1), the deal there now counted first; after
+    :data:`MAX_SKIPPED_DEALS` such deals in a row GameError (and ``venv`` needs
+    :meth:`VectorEnv.reset`), as a step with autoreset.  Returns the points per seat
+    of the deals so passed (each played out without an agent decision, the one there
+    now included: call it after :meth:`VectorEnv.next_deal`).  The single-game
+    adapters (:mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`)."""
+    skipped = 0
+    points = np.zeros(venv.players, np.float64)
+    while venv.seats[env] < 0:
+        skipped += 1
+        if skipped >= MAX_SKIPPED_DEALS:
+            raise no_decision_error(venv, env)
+        points += venv.final_rewards[env, : venv.players]
+        venv.next_deal(env)
+    return points
