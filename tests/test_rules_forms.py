@@ -63,6 +63,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
     from ofc_fast.bots.policy import PolicyBot
     from ofc_fast.env import VectorEnv
     from ofc_fast.env._learner import LearnerTables
+    from ofc_fast.env._single import single_table
     from ofc_fast.game._engine import game_rules, resolve_rules
     from ofc_fast.game.match import check_deck, max_fantasyland_cards, next_button
     from ofc_fast.game.observation import observation_record
@@ -154,6 +155,7 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         "resolve_model": lambda r: resolve_model("auto", r, 2).name,  # type: ignore[union-attr]
         "next_button": lambda r: next_button(r, 0, 2, [0, 0]),
         "LearnerTables": lambda r: LearnerTables(r, num_envs=2, seed=1).venv.rules,
+        "single_table": lambda r: single_table(r, 2, "an env", {"seed": 1}).rules,
         "PolicyBot": lambda r: PolicyBot(_first_legal, r).fallback.rules,
         # policy_bot(path, rules): PolicyBot over a file (the tests of the policy files).
         "policy_bot": None,

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError
-from ..rules import RuleSet
+from ..rules import RulesLike
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
@@ -17,7 +17,7 @@ __all__ = ["deal_to_decision", "single_table"]
 
 
 def single_table(
-    rules: RuleSet | str, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
+    rules: RulesLike, players: int, what: str, kwargs: dict[str, Any], **fixed: Any
 ) -> VectorEnv:
     """The one-table VectorEnv of a single-game adapter (``what``: its name in
     errors): VectorEnv's keywords ``kwargs`` and the settings ``fixed`` (num_envs 1 and
