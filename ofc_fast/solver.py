@@ -244,6 +244,8 @@ def solve_fantasyland(
     ids = hand_cards(cards, 13, 17, "solve_fantasyland")
     rules = as_rules(rules, "solve_fantasyland")
     sv = stay_values(rules, stay_value)
+    if not isinstance(alternatives, bool):  # "no" is no False
+        raise SearchError(f"alternatives must be True or False, got {quote(alternatives)}")
     out = ffi.new("ofc_fl_solution *")
     flags = lib.OFC_SOLVE_ALTERNATIVES if alternatives else 0
     ev = ev_tables(rules)

@@ -601,8 +601,9 @@ def test_fl_study_chunk() -> None:
 
 def test_bad_solver_settings_are_search_errors() -> None:
     """A bad stay_value (NaN, infinite, out of range, a bool, text, a count outside
-    13..17) or objective is a SearchError naming the setting (it was a plain OfcError,
-    which no specific except clause catches)."""
+    13..17), objective or alternatives flag is a SearchError naming the setting (it was
+    a plain OfcError, which no specific except clause catches, and an alternatives of
+    "no" was taken as True)."""
     fl_cards = "Ah Ad Ac Kh Kd 7s 7c 7h 2d 3d 4d 5d 9d Js"
     for bad in (float("nan"), float("inf"), 1e9, True, "x", {12: 1.0}, {14: "x"}):
         with pytest.raises(SearchError, match="stay_value"):
@@ -611,3 +612,6 @@ def test_bad_solver_settings_are_search_errors() -> None:
     for objective in ("x", "points", None, 1):
         with pytest.raises(SearchError, match="objective"):
             best_setting(hand, R.CLASSIC_1_6, objective)  # type: ignore[arg-type]
+    for flag in ("no", 0, 1, None):  # a flag is True or False, never its truth value
+        with pytest.raises(SearchError, match="alternatives"):
+            solve_fantasyland(fl_cards, alternatives=flag)  # type: ignore[arg-type]
