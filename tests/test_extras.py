@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import ofc_fast
+
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = ROOT / "pyproject.toml"
 TESTS = Path(__file__).resolve().parent
@@ -166,9 +168,8 @@ def test_the_rl_train_extra_needs_a_gymnasium_with_autoreset_modes() -> None:
     which Gymnasium added in 1.1 (its release notes: the three autoreset modes); the
     rl-train extra once allowed gymnasium 1.0, where importing the adapter failed with
     AttributeError."""
-    assert "gymnasium.vector.AutoresetMode" in (ROOT / "ofc_fast/env/sb3.py").read_text(
-        encoding="utf-8"
-    )
+    sb3 = Path(ofc_fast.__file__).resolve().parent / "env" / "sb3.py"  # the one under test
+    assert "gymnasium.vector.AutoresetMode" in sb3.read_text(encoding="utf-8")
     (pin,) = [r for r in _requirements("rl-train") if r.startswith("gymnasium")]
     floor = re.fullmatch(r"gymnasium>=(\d+)\.(\d+)(\.\d+)*", pin)
     assert floor is not None, pin
