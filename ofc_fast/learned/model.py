@@ -344,11 +344,13 @@ def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
     return replace(ValueModel.from_bytes(data, name), _path=path)
 
 
-def _seats(players: object) -> int:
-    """``players`` as an int 2..4 (ModelError naming it otherwise)."""
+def _seats(players: object, any_count: bool = False) -> int:
+    """``players`` as an int 2..4, or 0 (a model for any seat count) where
+    ``any_count`` (ModelError naming it otherwise)."""
     n = as_int(players)
-    if n is None or not 2 <= n <= MAX_SEATS:
-        raise ModelError(f"players must be an integer 2..{MAX_SEATS}, got {quote(players)}")
+    if n is None or not (2 <= n <= MAX_SEATS or (any_count and n == 0)):
+        want = "0 (any) or 2" if any_count else "an integer 2"
+        raise ModelError(f"players must be {want}..{MAX_SEATS}, got {quote(players)}")
     return n
 
 
@@ -487,10 +489,7 @@ def model_bytes(
     linear with one output); ``opponent``: the opponent row counts it was trained
     against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`; format 2), or
     None (the shipped typical opponent; format 1)."""
-    n = as_int(players)
-    if n is None or not (n == 0 or 2 <= n <= MAX_SEATS):
-        raise ModelError(f"players must be 0 (any) or 2..{MAX_SEATS}, got {quote(players)}")
-    players = n
+    players = _seats(players, any_count=True)
     payload = bytearray()
     for cards, layers in nets:
         widths = _widths(cards, layers)
