@@ -327,3 +327,21 @@ def test_gymnasium_vector_env_reset_takes_a_seed_list(sb3: Any) -> None:
     assert infos["action_mask"].shape == (3, 243)
     with pytest.raises(GameError, match="one per environment"):
         env.reset(seed=[1, 2])
+
+
+def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
+    """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
+    documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a
+    one-table adapter seeded s + i does, and reset() without seed() after that
+    replays the same tables."""
+    from ofc_fast.env.sb3 import VecEnv
+
+    env = VecEnv("pineapple", num_envs=3, opponent="random")
+    assert list(env.seed(20)) == [20, 21, 22]
+    obs = env.reset()
+    for i in range(3):
+        one = VecEnv("pineapple", num_envs=1, opponent="random")
+        one.seed(20 + i)
+        assert np.array_equal(obs[i], one.reset()[0])
+    assert not np.array_equal(obs[0], obs[1])
+    assert np.array_equal(env.reset(), obs)

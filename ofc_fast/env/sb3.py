@@ -72,9 +72,11 @@ class VecEnv(_SB3VecEnv):
 
     # -- the VecEnv API
     def reset(self) -> np.ndarray:
-        """Deal every table again (the seed given to :meth:`seed`, else the same)."""
-        seed = self._seeds[0] if self._seeds and self._seeds[0] is not None else None
-        obs = self.tables.reset(seed=seed)
+        """Deal every table again: after :meth:`seed` ``(s)``, table ``i`` from seed
+        ``s + i`` (SB3's rule: the match a one-table adapter seeded ``s + i`` plays),
+        else the tables dealt last time."""
+        seeds = list(self._seeds) if any(s is not None for s in self._seeds) else None
+        obs = self.tables.reset(seed=seeds)
         self._reset_seeds()
         self._ret[:] = 0
         self._len[:] = 0
