@@ -1093,6 +1093,52 @@ def test_the_session_count_leaves_out_expired_games() -> None:
     assert len(store) == 0
 
 
+def _loopback_clients(*addresses: str) -> None:
+    """Skip unless every address is a loopback one this machine can send from (Linux
+    routes all of 127.0.0.0/8 to the loopback interface; macOS only 127.0.0.1)."""
+    for address in addresses:
+        with socket.socket() as s:
+            try:
+                s.bind((address, 0))
+            except OSError:
+                pytest.skip(f"run where {address} is a local address (Linux)")
+
+
+def test_one_client_s_games_never_evict_another_client_s() -> None:
+    """The store kept the games most recently used by anyone, so one client creating
+    ``max_sessions`` games made every other client's game a 404.  A client (its
+    remote address) now keeps at most ``max_sessions_per_client`` and, beyond, loses
+    its own least recently used game; when the store is full, the client holding the
+    most loses its least recently used one."""
+    a, b, c = "127.0.0.1", "127.0.0.2", "127.0.0.3"
+    _loopback_clients(a, b, c)
+    config = ServeConfig(workers=2, max_sessions=4, max_sessions_per_client=3)
+    with Server(config) as s:
+
+        def create(source: str) -> str:
+            status, _, out = s.request(
+                "POST", "/v1/games", {"bots": ["random"]}, source=source
+            )
+            assert status == 200, out
+            return str(out["id"])
+
+        def alive(sid: str, source: str) -> bool:
+            status = s.request("GET", f"/v1/games/{sid}", source=source)[0]
+            assert status in (200, 404)
+            return status == 200
+
+        theirs = create(b)
+        mine = [create(a) for _ in range(10)]  # a script making games by the dozen
+        assert alive(theirs, b)
+        assert [alive(sid, a) for sid in mine] == [False] * 7 + [True] * 3
+        # full (1 + 3): c's two new games each take one of a's, the biggest holder's
+        others = [create(c) for _ in range(2)]
+        assert alive(theirs, b) and all(alive(sid, c) for sid in others)
+        assert [alive(sid, a) for sid in mine] == [False] * 9 + [True]
+        status, _, health = s.request("GET", "/v1/health")
+        assert status == 200 and health["sessions"] == 4
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -63,7 +63,11 @@ class ServeConfig:
     any one request may search (``time_budget`` is capped here, and a request giving
     only ``samples`` stops at it);
     ``max_samples``: sampled futures per analysis; ``max_sessions``: games kept at
-    once (the least recently used goes first); ``session_ttl``: seconds a game lives
+    once (when full, the least recently used game of the client that holds the most
+    goes first); ``max_sessions_per_client``: games one client (its remote address)
+    keeps at once (a new one beyond drops that client's own least recently used
+    game, never another client's; at most ``max_sessions`` in effect);
+    ``session_ttl``: seconds a game lives
     without a request; ``api_key``: the bearer token every ``/v1`` request but
     ``/v1/health`` must carry (None: no key; required off the local host);
     ``allowed_hosts``: names, besides the local ones and ``host``, that a server
@@ -80,6 +84,7 @@ class ServeConfig:
     max_time_budget: float = 2.0
     max_samples: int = 4096
     max_sessions: int = 256
+    max_sessions_per_client: int = 64
     session_ttl: float = 1800.0
     retry_after: int = 1
     allowed_hosts: tuple[str, ...] = ()
@@ -101,6 +106,7 @@ class ServeConfig:
             ("max_body", 1024),
             ("max_samples", 1),
             ("max_sessions", 1),
+            ("max_sessions_per_client", 1),
             ("port", 0),
             ("retry_after", 0),
         ):

@@ -86,6 +86,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
+        max_sessions=args.max_games,
+        max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
     ).check()
     check_address(config.host, config.port)
@@ -97,7 +99,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Register ``serve`` on a subparsers object."""
-    from ._config import API_KEY_ENV, default_workers
+    from ._config import API_KEY_ENV, ServeConfig, default_workers
 
     s = sub.add_parser(
         "serve",
@@ -133,6 +135,19 @@ def add_commands(sub: Any) -> None:
         type=float,
         default=2.0,
         help="seconds of search a request may use at most (default 2)",
+    )
+    s.add_argument(
+        "--max-games",
+        type=int,
+        default=ServeConfig.max_sessions,
+        help=f"games kept in memory at once (default {ServeConfig.max_sessions})",
+    )
+    s.add_argument(
+        "--max-games-per-client",
+        type=int,
+        default=ServeConfig.max_sessions_per_client,
+        help="games one client (remote address) keeps at once: its own least "
+        f"recently used goes first (default {ServeConfig.max_sessions_per_client})",
     )
     s.add_argument(
         "--allowed-host",
