@@ -86,3 +86,28 @@ def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
     assert err.startswith(
         f"ofc-fast: error: --host 127.0.0.1 --port {port}: cannot listen there: "
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["--workers", "0"], "--workers"),
+        (["--queue", "-1"], "--queue"),
+        (["--max-time-budget", "0"], "--max-time-budget"),
+        (["--max-games", "0"], "--max-games"),
+        (["--max-games-per-client", "0"], "--max-games-per-client"),
+        (["--allowed-host", "a b"], "--allowed-host"),
+    ],
+)
+def test_a_bad_option_s_error_names_the_option_typed(
+    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast serve --workers 0`` said ``workers must be ...``: the field of
+    ``ServeConfig``, not the option the user typed; the Python API still names the
+    field."""
+    assert cli.main(["serve", *argv]) == 2  # refused before any bind
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: {option} must be "), err
+    assert err.count("\n") == 1, err
+    with pytest.raises(OfcError, match=r"^workers must be an integer >= 1"):
+        ServeConfig(workers=0).check()

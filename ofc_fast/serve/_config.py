@@ -89,9 +89,21 @@ class ServeConfig:
     retry_after: int = 1
     allowed_hosts: tuple[str, ...] = ()
 
-    def check(self) -> ServeConfig:
+    def check(self, options: Mapping[str, str] | None = None) -> ServeConfig:
         """Itself, or OfcError naming the first bad setting (a non-local host without
-        an API key among them)."""
+        an API key among them): by its field name, or by ``options[name]`` where
+        ``options`` maps it (``ofc-fast serve`` names its command-line options).
+
+        >>> ServeConfig(queue=-1).check({"queue": "--queue"})
+        Traceback (most recent call last):
+        ...
+        ofc_fast.errors.OfcError: --queue must be an integer >= 0, got -1
+        """
+        named = options or {}
+
+        def label(name: str) -> str:
+            return named.get(name, name)
+
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
                 f"--host {self.host}: binding an address other than 127.0.0.1 needs "
@@ -112,16 +124,16 @@ class ServeConfig:
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise OfcError(f"{name} must be an integer >= {low}, got {value!r}")
+                raise OfcError(f"{label(name)} must be an integer >= {low}, got {value!r}")
         if not isinstance(self.allowed_hosts, tuple) or not all(
             isinstance(h, str) and _HOST_NAME.fullmatch(h) for h in self.allowed_hosts
         ):
             raise OfcError(
-                "allowed_hosts must be a tuple of host names (letters, digits, '.', "
+                f"{label('allowed_hosts')} must be a tuple of host names (letters, digits, '.', "
                 f"'-', ':'), got {self.allowed_hosts!r}"
             )
         if self.port > 65535:
-            raise OfcError(f"port must be within 0..65535, got {self.port}")
+            raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (
             ("max_time_budget", 600.0, "within 0..600"),
             ("session_ttl", float("inf"), "> 0"),
@@ -132,7 +144,7 @@ class ServeConfig:
                 or not isinstance(value, (int, float))
                 or not 0 < value <= high  # NaN fails too
             ):
-                raise OfcError(f"{name} must be seconds {want}, got {value!r}")
+                raise OfcError(f"{label(name)} must be seconds {want}, got {value!r}")
         return self
 
 

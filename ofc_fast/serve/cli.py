@@ -76,6 +76,20 @@ def check_address(host: str, port: int) -> None:
             ) from None
 
 
+_OPTIONS = {
+    "host": "--host",
+    "port": "--port",
+    "workers": "--workers",
+    "queue": "--queue",
+    "max_time_budget": "--max-time-budget",
+    "max_sessions": "--max-games",
+    "max_sessions_per_client": "--max-games-per-client",
+    "allowed_hosts": "--allowed-host",
+}
+"""The option of ``ofc-fast serve`` that sets each :class:`ServeConfig` field: a bad
+setting's error names what the user typed."""
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from ._config import ServeConfig, api_key
 
@@ -89,7 +103,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_sessions=args.max_games,
         max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
-    ).check()
+    ).check(_OPTIONS)
     check_address(config.host, config.port)
     where = f"http://{config.host}:{config.port}/"
     print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
