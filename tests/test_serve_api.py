@@ -1067,6 +1067,42 @@ def test_a_busy_game_never_holds_the_workers_other_games_need() -> None:
         assert results == [200] * 6  # and are all answered once A is free
 
 
+def test_requests_waiting_for_a_busy_game_count_in_the_queue(
+    doc: dict[str, Any],
+) -> None:
+    """A request waiting for its game (another of the game's requests running) was
+    not counted in ``--queue``: a client could pile up any number on one game.  With
+    one worker and a queue of 2, the game's running request and two waiting fill the
+    server, and the next requests get the documented 503 problem at once."""
+    with Server(ServeConfig(workers=1, queue=2)) as s:
+        sid = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 3})[2]["id"]
+        path = f"/v1/games/{sid}"
+        results: list[tuple[int, dict[str, str], Any]] = []
+        game = s.app.sessions.get(sid)
+        with game.lock:  # the game's first request runs (a long bot move) and waits
+            threads = [
+                threading.Thread(target=lambda: results.append(s.request("GET", path)))
+                for _ in range(6)
+            ]
+            for t in threads:
+                t.start()
+                time.sleep(0.05)
+            deadline = time.monotonic() + 10
+            while len(results) < 3 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            time.sleep(0.2)  # no fourth answer comes while the game is busy
+            assert sorted(r[0] for r in results) == [503] * 3, results
+        for t in threads:
+            t.join(30)
+        assert sorted(r[0] for r in results) == [200] * 3 + [503] * 3
+        for status, headers, out in results:
+            check_response(doc, "GET", path, status, headers, out)
+            if status == 503:
+                assert headers["retry-after"] == "1"
+                assert headers["content-type"] == "application/problem+json"
+        assert s.request("GET", "/v1/health")[2]["busy"] == 0
+
+
 def test_sessions_expire_and_stay_bounded() -> None:
     now = [0.0]
     store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])

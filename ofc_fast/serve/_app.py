@@ -350,11 +350,8 @@ class App:
             call_args = (*([] if body is None else [body]), *args)
             if route.caller:
                 call_args = (*call_args, _caller(scope))
-            if route.turn is not None:  # waits for its game without holding a thread
-                async with route.turn:
-                    out = await self.limiter.run(fn, *call_args)
-            elif route.pooled:
-                out = await self.limiter.run(fn, *call_args)
+            if route.pooled:  # a game's request waits for it in the queue
+                out = await self.limiter.run(fn, *call_args, turn=route.turn)
             else:
                 out = fn(*call_args)
             data = json.dumps(out, allow_nan=False, separators=(",", ":")).encode()

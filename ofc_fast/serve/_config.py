@@ -58,7 +58,8 @@ class ServeConfig:
 
     ``workers``: computations (searches, solves, bot moves) run at once, each on its own
     thread (the C search releases the GIL; default :func:`default_workers`);
-    ``queue``: requests that may wait for one (beyond: 503 with ``Retry-After``);
+    ``queue``: requests that may wait for one, or for their game (beyond: 503 with
+    ``Retry-After``);
     ``max_body``: bytes of a request body (beyond: 413); ``max_time_budget``: seconds
     any one request may search (``time_budget`` is capped here, and a request giving
     only ``samples`` stops at it);
