@@ -14,6 +14,7 @@ from ofc_fast import cli
 from ofc_fast.errors import OfcError
 from ofc_fast.serve import ServeConfig
 from ofc_fast.serve import _config as config_mod
+from ofc_fast.serve import cli as serve_cli
 from ofc_fast.serve._config import default_workers
 from ofc_fast.serve.cli import add_commands
 
@@ -111,3 +112,24 @@ def test_a_bad_option_s_error_names_the_option_typed(
     assert err.count("\n") == 1, err
     with pytest.raises(OfcError, match=r"^workers must be an integer >= 1"):
         ServeConfig(workers=0).check()
+
+
+def test_the_banner_of_an_ipv6_address_is_a_url(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast serve --host ::1`` printed ``http://::1:8000/``, which no browser or
+    curl reads as the address: an IPv6 host goes in brackets (RFC 3986, 3.2.2)."""
+    if not socket.has_ipv6:
+        pytest.skip("run on a machine with IPv6")
+    with socket.socket(socket.AF_INET6) as free:
+        try:
+            free.bind(("::1", 0))
+        except OSError:
+            pytest.skip("run on a machine where ::1 is a local address")
+        port = free.getsockname()[1]
+    served: list[object] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda c, *_: served.append(c))
+    assert cli.main(["serve", "--host", "::1", "--port", str(port)]) == 0
+    assert len(served) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast serve: http://[::1]:{port}/ "), err

@@ -105,7 +105,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         allowed_hosts=tuple(args.allowed_host),
     ).check(_OPTIONS)
     check_address(config.host, config.port)
-    where = f"http://{config.host}:{config.port}/"
+    host = f"[{config.host}]" if ":" in config.host else config.host  # IPv6: RFC 3986
+    where = f"http://{host}:{config.port}/"
     print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
     run_server(config, args.log_level)
     return 0
