@@ -230,7 +230,9 @@ class SessionStore:
         per_client: int | None = None,
     ) -> None:
         self.max_sessions = max_sessions
-        self.per_client = min(per_client or max_sessions, max_sessions)
+        self.per_client = min(
+            max_sessions if per_client is None else per_client, max_sessions
+        )
         self.time_cap = time_cap
         self.ttl = ttl
         self.clock = clock
