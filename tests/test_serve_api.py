@@ -1067,6 +1067,42 @@ def test_a_busy_game_never_holds_the_workers_other_games_need() -> None:
         assert results == [200] * 6  # and are all answered once A is free
 
 
+def test_requests_waiting_for_a_busy_game_count_in_the_queue(
+    doc: dict[str, Any],
+) -> None:
+    """A request waiting for its game (another of the game's requests running) was
+    not counted in ``--queue``: a client could pile up any number on one game.  With
+    one worker and a queue of 2, the game's running request and two waiting fill the
+    server, and the next requests get the documented 503 problem at once."""
+    with Server(ServeConfig(workers=1, queue=2)) as s:
+        sid = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 3})[2]["id"]
+        path = f"/v1/games/{sid}"
+        results: list[tuple[int, dict[str, str], Any]] = []
+        game = s.app.sessions.get(sid)
+        with game.lock:  # the game's first request runs (a long bot move) and waits
+            threads = [
+                threading.Thread(target=lambda: results.append(s.request("GET", path)))
+                for _ in range(6)
+            ]
+            for t in threads:
+                t.start()
+                time.sleep(0.05)
+            deadline = time.monotonic() + 10
+            while len(results) < 3 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            time.sleep(0.2)  # no fourth answer comes while the game is busy
+            assert sorted(r[0] for r in results) == [503] * 3, results
+        for t in threads:
+            t.join(30)
+        assert sorted(r[0] for r in results) == [200] * 3 + [503] * 3
+        for status, headers, out in results:
+            check_response(doc, "GET", path, status, headers, out)
+            if status == 503:
+                assert headers["retry-after"] == "1"
+                assert headers["content-type"] == "application/problem+json"
+        assert s.request("GET", "/v1/health")[2]["busy"] == 0
+
+
 def test_sessions_expire_and_stay_bounded() -> None:
     now = [0.0]
     store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])
@@ -1091,6 +1127,52 @@ def test_the_session_count_leaves_out_expired_games() -> None:
     assert len(store) == 3
     now[0] = 11.0  # every game idle longer than the ttl: what /v1/health counts
     assert len(store) == 0
+
+
+def _loopback_clients(*addresses: str) -> None:
+    """Skip unless every address is a loopback one this machine can send from (Linux
+    routes all of 127.0.0.0/8 to the loopback interface; macOS only 127.0.0.1)."""
+    for address in addresses:
+        with socket.socket() as s:
+            try:
+                s.bind((address, 0))
+            except OSError:
+                pytest.skip(f"run where {address} is a local address (Linux)")
+
+
+def test_one_client_s_games_never_evict_another_client_s() -> None:
+    """The store kept the games most recently used by anyone, so one client creating
+    ``max_sessions`` games made every other client's game a 404.  A client (its
+    remote address) now keeps at most ``max_sessions_per_client`` and, beyond, loses
+    its own least recently used game; when the store is full, the client holding the
+    most loses its least recently used one."""
+    a, b, c = "127.0.0.1", "127.0.0.2", "127.0.0.3"
+    _loopback_clients(a, b, c)
+    config = ServeConfig(workers=2, max_sessions=4, max_sessions_per_client=3)
+    with Server(config) as s:
+
+        def create(source: str) -> str:
+            status, _, out = s.request(
+                "POST", "/v1/games", {"bots": ["random"]}, source=source
+            )
+            assert status == 200, out
+            return str(out["id"])
+
+        def alive(sid: str, source: str) -> bool:
+            status = s.request("GET", f"/v1/games/{sid}", source=source)[0]
+            assert status in (200, 404)
+            return status == 200
+
+        theirs = create(b)
+        mine = [create(a) for _ in range(10)]  # a script making games by the dozen
+        assert alive(theirs, b)
+        assert [alive(sid, a) for sid in mine] == [False] * 7 + [True] * 3
+        # full (1 + 3): c's two new games each take one of a's, the biggest holder's
+        others = [create(c) for _ in range(2)]
+        assert alive(theirs, b) and all(alive(sid, c) for sid in others)
+        assert [alive(sid, a) for sid in mine] == [False] * 9 + [True]
+        status, _, health = s.request("GET", "/v1/health")
+        assert status == 200 and health["sessions"] == 4
 
 
 def _free_port() -> int:

@@ -14,6 +14,7 @@ from ofc_fast import cli
 from ofc_fast.errors import OfcError
 from ofc_fast.serve import ServeConfig
 from ofc_fast.serve import _config as config_mod
+from ofc_fast.serve import cli as serve_cli
 from ofc_fast.serve._config import default_workers
 from ofc_fast.serve.cli import add_commands
 
@@ -86,3 +87,49 @@ def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
     assert err.startswith(
         f"ofc-fast: error: --host 127.0.0.1 --port {port}: cannot listen there: "
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["--workers", "0"], "--workers"),
+        (["--queue", "-1"], "--queue"),
+        (["--max-time-budget", "0"], "--max-time-budget"),
+        (["--max-games", "0"], "--max-games"),
+        (["--max-games-per-client", "0"], "--max-games-per-client"),
+        (["--allowed-host", "a b"], "--allowed-host"),
+    ],
+)
+def test_a_bad_option_s_error_names_the_option_typed(
+    argv: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast serve --workers 0`` said ``workers must be ...``: the field of
+    ``ServeConfig``, not the option the user typed; the Python API still names the
+    field."""
+    assert cli.main(["serve", *argv]) == 2  # refused before any bind
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: {option} must be "), err
+    assert err.count("\n") == 1, err
+    with pytest.raises(OfcError, match=r"^workers must be an integer >= 1"):
+        ServeConfig(workers=0).check()
+
+
+def test_the_banner_of_an_ipv6_address_is_a_url(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast serve --host ::1`` printed ``http://::1:8000/``, which no browser or
+    curl reads as the address: an IPv6 host goes in brackets (RFC 3986, 3.2.2)."""
+    if not socket.has_ipv6:
+        pytest.skip("run on a machine with IPv6")
+    with socket.socket(socket.AF_INET6) as free:
+        try:
+            free.bind(("::1", 0))
+        except OSError:
+            pytest.skip("run on a machine where ::1 is a local address")
+        port = free.getsockname()[1]
+    served: list[object] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda c, *_: served.append(c))
+    assert cli.main(["serve", "--host", "::1", "--port", str(port)]) == 0
+    assert len(served) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast serve: http://[::1]:{port}/ "), err

@@ -68,12 +68,25 @@ class _Route:
     pooled: bool  # runs on the limiter's threads
     fields: frozenset[str] | None = None  # the body's (None: no body read)
     turn: asyncio.Lock | None = None  # taken before a thread: a game's, one at a time
+    caller: bool = False  # the handler takes the caller (:func:`_caller`) last
 
 
 def _post(handler: Handler, pooled: bool, request: str) -> _Route:
     """A POST route whose body is a ``request`` of ``/openapi.json`` (any other field
     is refused)."""
     return _Route("POST", handler, pooled, request_fields(request))
+
+
+def _caller(scope: dict[str, Any]) -> str:
+    """Who sent a request: its remote address (``-`` where the server knows none).
+    The access log names it, and a client's games are counted by it (one key serves
+    every client, so the key tells none apart).
+
+    >>> _caller({"client": ("10.0.0.7", 51234)}), _caller({"client": None})
+    ('10.0.0.7', '-')
+    """
+    client = scope.get("client")
+    return str(client[0]) if client else "-"
 
 
 def _loggable(text: str) -> str:
@@ -202,7 +215,10 @@ class App:
         self.config = (config or ServeConfig()).check()
         c = self.config
         self.sessions = SessionStore(
-            c.max_sessions, c.session_ttl, time_cap=c.max_time_budget
+            c.max_sessions,
+            c.session_ttl,
+            time_cap=c.max_time_budget,
+            per_client=c.max_sessions_per_client,
         )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
@@ -221,8 +237,12 @@ class App:
             "/v1/replay": _post(lambda b: replay(b, c), True, "ReplayRequest"),
             "/v1/score": _post(score, False, "ScoreRequest"),
             "/v1/evaluate": _post(evaluate, False, "EvaluateRequest"),
-            "/v1/games": _post(
-                lambda b: self.sessions.create(b).state(), True, "GameCreate"
+            "/v1/games": _Route(
+                "POST",
+                lambda b, who: self.sessions.create(b, who).state(),
+                True,
+                request_fields("GameCreate"),
+                caller=True,
             ),
             "/v1/health": _Route("GET", self._health, False),
         }
@@ -249,10 +269,9 @@ class App:
             status, size = await self._http(scope, receive, send)
         else:
             status, size = await self._websocket(scope, receive, send)
-        client = scope.get("client") or ("-", 0)
         ACCESS_LOG.info(
             '%s "%s %s" %d %d %.1fms',
-            client[0],
+            _caller(scope),
             scope.get("method", "WEBSOCKET"),
             _loggable(scope.get("path", "-")[:200]),
             status,
@@ -329,11 +348,10 @@ class App:
                 body = _parse(await read_body(receive, self.config.max_body, length))
                 check_known(body, route.fields)
             call_args = (*([] if body is None else [body]), *args)
-            if route.turn is not None:  # waits for its game without holding a thread
-                async with route.turn:
-                    out = await self.limiter.run(fn, *call_args)
-            elif route.pooled:
-                out = await self.limiter.run(fn, *call_args)
+            if route.caller:
+                call_args = (*call_args, _caller(scope))
+            if route.pooled:  # a game's request waits for it in the queue
+                out = await self.limiter.run(fn, *call_args, turn=route.turn)
             else:
                 out = fn(*call_args)
             data = json.dumps(out, allow_nan=False, separators=(",", ":")).encode()

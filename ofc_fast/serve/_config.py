@@ -58,12 +58,17 @@ class ServeConfig:
 
     ``workers``: computations (searches, solves, bot moves) run at once, each on its own
     thread (the C search releases the GIL; default :func:`default_workers`);
-    ``queue``: requests that may wait for one (beyond: 503 with ``Retry-After``);
+    ``queue``: requests that may wait for one, or for their game (beyond: 503 with
+    ``Retry-After``);
     ``max_body``: bytes of a request body (beyond: 413); ``max_time_budget``: seconds
     any one request may search (``time_budget`` is capped here, and a request giving
     only ``samples`` stops at it);
     ``max_samples``: sampled futures per analysis; ``max_sessions``: games kept at
-    once (the least recently used goes first); ``session_ttl``: seconds a game lives
+    once (when full, the least recently used game of the client that holds the most
+    goes first); ``max_sessions_per_client``: games one client (its remote address)
+    keeps at once (a new one beyond drops that client's own least recently used
+    game, never another client's; at most ``max_sessions`` in effect);
+    ``session_ttl``: seconds a game lives
     without a request; ``api_key``: the bearer token every ``/v1`` request but
     ``/v1/health`` must carry (None: no key; required off the local host);
     ``allowed_hosts``: names, besides the local ones and ``host``, that a server
@@ -80,13 +85,26 @@ class ServeConfig:
     max_time_budget: float = 2.0
     max_samples: int = 4096
     max_sessions: int = 256
+    max_sessions_per_client: int = 64
     session_ttl: float = 1800.0
     retry_after: int = 1
     allowed_hosts: tuple[str, ...] = ()
 
-    def check(self) -> ServeConfig:
+    def check(self, options: Mapping[str, str] | None = None) -> ServeConfig:
         """Itself, or OfcError naming the first bad setting (a non-local host without
-        an API key among them)."""
+        an API key among them): by its field name, or by ``options[name]`` where
+        ``options`` maps it (``ofc-fast serve`` names its command-line options).
+
+        >>> ServeConfig(queue=-1).check({"queue": "--queue"})
+        Traceback (most recent call last):
+        ...
+        ofc_fast.errors.OfcError: --queue must be an integer >= 0, got -1
+        """
+        named = options or {}
+
+        def label(name: str) -> str:
+            return named.get(name, name)
+
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
                 f"--host {self.host}: binding an address other than 127.0.0.1 needs "
@@ -101,21 +119,22 @@ class ServeConfig:
             ("max_body", 1024),
             ("max_samples", 1),
             ("max_sessions", 1),
+            ("max_sessions_per_client", 1),
             ("port", 0),
             ("retry_after", 0),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
-                raise OfcError(f"{name} must be an integer >= {low}, got {value!r}")
+                raise OfcError(f"{label(name)} must be an integer >= {low}, got {value!r}")
         if not isinstance(self.allowed_hosts, tuple) or not all(
             isinstance(h, str) and _HOST_NAME.fullmatch(h) for h in self.allowed_hosts
         ):
             raise OfcError(
-                "allowed_hosts must be a tuple of host names (letters, digits, '.', "
+                f"{label('allowed_hosts')} must be a tuple of host names (letters, digits, '.', "
                 f"'-', ':'), got {self.allowed_hosts!r}"
             )
         if self.port > 65535:
-            raise OfcError(f"port must be within 0..65535, got {self.port}")
+            raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (
             ("max_time_budget", 600.0, "within 0..600"),
             ("session_ttl", float("inf"), "> 0"),
@@ -126,7 +145,7 @@ class ServeConfig:
                 or not isinstance(value, (int, float))
                 or not 0 < value <= high  # NaN fails too
             ):
-                raise OfcError(f"{name} must be seconds {want}, got {value!r}")
+                raise OfcError(f"{label(name)} must be seconds {want}, got {value!r}")
         return self
 
 

@@ -11,6 +11,7 @@ front of it, 503 with ``Retry-After`` beyond).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -56,18 +57,24 @@ async def read_body(
 
 class Limiter:
     """Runs computations on ``workers`` threads, off the event loop; at most ``queue``
-    more wait for a thread, and a request beyond that gets 503 with ``Retry-After``."""
+    more wait, for a thread or for their game (``turn``), and a request beyond that
+    gets 503 with ``Retry-After``."""
 
     def __init__(self, workers: int, queue: int, retry_after: int = 1) -> None:
         self.workers = workers
         self.queue = queue
         self.retry_after = retry_after
-        self.pending = 0  # running + waiting
+        self.pending = 0  # running + waiting (for a thread or a game)
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="ofc-serve")
         self._slots: asyncio.Semaphore | None = None
 
-    async def run(self, fn: Callable[..., _T], *args: Any) -> _T:
-        """``fn(*args)`` on a worker thread, once one is free."""
+    async def run(
+        self, fn: Callable[..., _T], *args: Any, turn: asyncio.Lock | None = None
+    ) -> _T:
+        """``fn(*args)`` on a worker thread, once one is free and, where ``turn`` is
+        given (a game's: its requests are served one at a time), once ``turn`` is
+        taken: the request waits for its game without holding a thread, and counts
+        in the queue while it waits."""
         if self.pending >= self.workers + self.queue:
             raise ApiError(
                 503,
@@ -79,7 +86,8 @@ class Limiter:
             self._slots = asyncio.Semaphore(self.workers)
         self.pending += 1
         try:
-            async with self._slots:
+            game = turn if turn is not None else contextlib.nullcontext()
+            async with game, self._slots:  # the game first: no thread held meanwhile
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(self.executor, fn, *args)
         finally:

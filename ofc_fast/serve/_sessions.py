@@ -71,6 +71,7 @@ class GameSession:
         with at_field("fantasyland"):  # the seed and the seats are checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
+        self.owner = ""  # the client that created it (SessionStore.create)
         self.time_cap = time_cap
         self.you = you
         self.seeded = seed is not None  # the client's own seed, its to know
@@ -205,9 +206,20 @@ def _showdown(g: Game) -> dict[str, Any]:
 
 class SessionStore:
     """At most ``max_sessions`` games, each dropped ``ttl`` seconds after its last
-    request (the least recently used goes first when full): memory stays bounded
-    whatever clients do.  ``time_cap``: seconds the bots may search per request
-    (``ServeConfig.max_time_budget``)."""
+    request: memory stays bounded whatever clients do.  Each game belongs to the
+    client that created it (``client``: its remote address), which keeps at most
+    ``per_client`` at once (None: ``max_sessions``): a new game beyond drops that
+    client's own least recently used one, never another client's; when the store is
+    full, the least recently used game of the client that holds the most goes.  So a
+    script creating games by the hundred evicts only its own.  ``time_cap``: seconds
+    the bots may search per request (``ServeConfig.max_time_budget``).
+
+    >>> store = SessionStore(max_sessions=4, ttl=60, per_client=2)
+    >>> mine = store.create({"bots": ["random"]}, client="10.0.0.1").id
+    >>> _ = [store.create({"bots": ["random"]}, client="10.0.0.2") for _ in range(5)]
+    >>> store.get(mine).owner, len(store)
+    ('10.0.0.1', 3)
+    """
 
     def __init__(
         self,
@@ -215,12 +227,18 @@ class SessionStore:
         ttl: float = 1800.0,
         clock: Callable[[], float] = time.monotonic,
         time_cap: float = ServeConfig.max_time_budget,
+        per_client: int | None = None,
     ) -> None:
         self.max_sessions = max_sessions
+        self.per_client = min(
+            max_sessions if per_client is None else per_client, max_sessions
+        )
         self.time_cap = time_cap
         self.ttl = ttl
         self.clock = clock
         self._items: OrderedDict[str, GameSession] = OrderedDict()
+        # each client's games, least recently used first
+        self._owned: dict[str, OrderedDict[str, None]] = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -229,23 +247,41 @@ class SessionStore:
             self._expire(self.clock())
             return len(self._items)
 
+    def _drop(self, sid: str) -> None:
+        owner = self._items.pop(sid).owner
+        games = self._owned[owner]
+        del games[sid]
+        if not games:
+            del self._owned[owner]
+
+    def _share(self, games: OrderedDict[str, None]) -> tuple[int, float]:
+        """How much a client holds: its games, then how long its least recently used
+        one has been idle (the larger goes first)."""
+        return len(games), -self._items[next(iter(games))].touched
+
     def _expire(self, now: float) -> None:
         while self._items:
             sid, s = next(iter(self._items.items()))
             if now - s.touched <= self.ttl:
                 break
-            del self._items[sid]
+            self._drop(sid)
 
-    def create(self, body: dict[str, Any]) -> GameSession:
-        """A new game (``POST /v1/games``)."""
+    def create(self, body: dict[str, Any], client: str = "") -> GameSession:
+        """A new game (``POST /v1/games``) of ``client`` (see the class doc)."""
         s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
+        s.owner = client
         with self._lock:
             now = self.clock()
             s.touched = now
             self._expire(now)
-            while len(self._items) >= self.max_sessions:
-                self._items.popitem(last=False)
+            games = self._owned.get(client)
+            if games is not None and len(games) >= self.per_client:
+                self._drop(next(iter(games)))
+            elif len(self._items) >= self.max_sessions:
+                most = max(self._owned.values(), key=self._share)
+                self._drop(next(iter(most)))
             self._items[s.id] = s
+            self._owned.setdefault(client, OrderedDict())[s.id] = None
         return s
 
     def get(self, sid: str) -> GameSession:
@@ -258,4 +294,5 @@ class SessionStore:
                 raise ApiError(404, "id", f"no game {sid[:40]!r} (unknown or expired)")
             s.touched = now
             self._items.move_to_end(sid)
+            self._owned[s.owner].move_to_end(sid)
         return s

@@ -76,6 +76,20 @@ def check_address(host: str, port: int) -> None:
             ) from None
 
 
+_OPTIONS = {
+    "host": "--host",
+    "port": "--port",
+    "workers": "--workers",
+    "queue": "--queue",
+    "max_time_budget": "--max-time-budget",
+    "max_sessions": "--max-games",
+    "max_sessions_per_client": "--max-games-per-client",
+    "allowed_hosts": "--allowed-host",
+}
+"""The option of ``ofc-fast serve`` that sets each :class:`ServeConfig` field: a bad
+setting's error names what the user typed."""
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from ._config import ServeConfig, api_key
 
@@ -86,10 +100,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
+        max_sessions=args.max_games,
+        max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
-    ).check()
+    ).check(_OPTIONS)
     check_address(config.host, config.port)
-    where = f"http://{config.host}:{config.port}/"
+    host = f"[{config.host}]" if ":" in config.host else config.host  # IPv6: RFC 3986
+    where = f"http://{host}:{config.port}/"
     print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
     run_server(config, args.log_level)
     return 0
@@ -97,7 +114,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def add_commands(sub: Any) -> None:
     """Register ``serve`` on a subparsers object."""
-    from ._config import API_KEY_ENV, default_workers
+    from ._config import API_KEY_ENV, ServeConfig, default_workers
 
     s = sub.add_parser(
         "serve",
@@ -133,6 +150,19 @@ def add_commands(sub: Any) -> None:
         type=float,
         default=2.0,
         help="seconds of search a request may use at most (default 2)",
+    )
+    s.add_argument(
+        "--max-games",
+        type=int,
+        default=ServeConfig.max_sessions,
+        help=f"games kept in memory at once (default {ServeConfig.max_sessions})",
+    )
+    s.add_argument(
+        "--max-games-per-client",
+        type=int,
+        default=ServeConfig.max_sessions_per_client,
+        help="games one client (remote address) keeps at once: its own least "
+        f"recently used goes first (default {ServeConfig.max_sessions_per_client})",
     )
     s.add_argument(
         "--allowed-host",

@@ -68,9 +68,16 @@ class Server:
         raw: bytes | None = None,
         headers: dict[str, str] | None = None,
         timeout: float = 60,
+        source: str | None = None,
     ) -> tuple[int, dict[str, str], Any]:
-        """(status, headers with lower-case names, JSON body or None)."""
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        """(status, headers with lower-case names, JSON body or None); ``source``: the
+        local address to send from (another client, e.g. ``127.0.0.2``)."""
+        conn = http.client.HTTPConnection(
+            "127.0.0.1",
+            self.port,
+            timeout=timeout,
+            source_address=None if source is None else (source, 0),
+        )
         try:
             data = (
                 raw
