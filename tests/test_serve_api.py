@@ -12,6 +12,7 @@ import json
 import logging
 import os
 import random
+import re
 import signal
 import socket
 import subprocess
@@ -1215,6 +1216,38 @@ def test_serve_command_logs_access_and_stops_on_sigterm(tmp_path: Any) -> None:
     assert "Application shutdown complete" in err and "Finished server process" in err
 
 
+def test_serve_on_port_0_names_the_port_it_listens_on() -> None:
+    """``ofc-fast serve --port 0`` (a free port, the system's pick) printed
+    ``http://127.0.0.1:0/``, and at ``--log-level warning`` nothing said which port
+    uvicorn took: the banner names the port the server really listens on."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "ofc_fast",
+            "serve",
+            "--port",
+            "0",
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        banner = proc.stderr.readline()
+        found = re.match(r"ofc-fast serve: http://127\.0\.0\.1:(\d+)/ ", banner)
+        assert found, banner
+        port = int(found.group(1))
+        assert port != 0
+        _wait_until_healthy(port)
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=20)
+
+
 def _status_of(port: int, path: str) -> tuple[int, str]:
     """(status, content type) of a GET on a fresh connection."""
     import http.client
@@ -1227,6 +1260,19 @@ def _status_of(port: int, path: str) -> tuple[int, str]:
         return resp.status, resp.getheader("content-type") or ""
     finally:
         conn.close()
+
+
+def _wait_until_healthy(port: int) -> None:
+    """Wait (30 s at most) until a server started in a subprocess answers
+    ``GET /v1/health`` with 200 on ``port``."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            assert _status_of(port, "/v1/health")[0] == 200
+            return
+        except OSError:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
 
 
 def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
@@ -1244,14 +1290,7 @@ def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
     )
     idle: list[socket.socket] = []
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                assert _status_of(port, "/v1/health")[0] == 200
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.1)
+        _wait_until_healthy(port)
         idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(62)]
         time.sleep(0.3)
         assert _status_of(port, "/v1/health")[0] == 200  # the 63rd connection

@@ -17,10 +17,11 @@ from ..errors import OfcError
 __all__ = ["add_commands"]
 
 
-def run_server(config: Any, log_level: str = "info") -> None:
+def run_server(config: Any, log_level: str = "info", sock: Any = None) -> None:
     """Serve ``config`` (a :class:`~ofc_fast.serve._config.ServeConfig`) until SIGINT or
     SIGTERM; both stop gracefully (no new connections, the requests in flight
-    finish, up to 10 seconds)."""
+    finish, up to 10 seconds).  ``sock``: a socket bound to the config's address
+    (:func:`bind_address`), else uvicorn binds one."""
     try:
         import uvicorn
     except ImportError:
@@ -33,27 +34,31 @@ def run_server(config: Any, log_level: str = "info") -> None:
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(name)s %(message)s")
     # uvicorn's fast parser where the serve extra installed it (not on PyPy), else h11
     http = "httptools" if importlib.util.find_spec("httptools") is not None else "h11"
-    uvicorn.run(
-        app,
-        host=config.host,
-        port=config.port,
-        http=http,
-        lifespan="on",
-        access_log=False,  # ours: the ofc_fast.serve.access logger, with timings
-        log_level=log_level,
-        timeout_graceful_shutdown=10,
-        limit_concurrency=max(64, 4 * (config.workers + config.queue)),
-        timeout_keep_alive=5,
-        server_header=False,
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=config.host,
+            port=config.port,
+            http=http,
+            lifespan="on",
+            access_log=False,  # ours: the ofc_fast.serve.access logger, with timings
+            log_level=log_level,
+            timeout_graceful_shutdown=10,
+            limit_concurrency=max(64, 4 * (config.workers + config.queue)),
+            timeout_keep_alive=5,
+            server_header=False,
+        )
     )
+    server.run(sockets=None if sock is None else [sock])
 
 
-def check_address(host: str, port: int) -> None:
-    """OfcError naming ``--host`` / ``--port`` where the server cannot listen: a port
-    in use, an address not of this machine, a name that does not resolve (uvicorn
-    logs those and exits with status 3, after a line saying that it serves there).
-    The socket is set up as uvicorn's (``SO_REUSEADDR`` but on Windows), bound and
-    closed again."""
+def bind_address(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for the server to listen on (port 0: one
+    the system picks, read back with ``getsockname()``), set up as uvicorn's own
+    (``SO_REUSEADDR`` but on Windows); an OfcError naming ``--host`` / ``--port``
+    where the server cannot listen: a port in use, an address not of this machine, a
+    name that does not resolve (uvicorn would log those and exit with status 3,
+    after a line saying that it serves there)."""
     ipv6 = ":" in host  # uvicorn's choice of the address family
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
@@ -65,15 +70,17 @@ def check_address(host: str, port: int) -> None:
         )[0]
     except socket.gaierror as exc:
         raise OfcError(f"--host {host}: {exc.strerror}") from None
-    with socket.socket(family, kind, proto) as sock:
+    sock = socket.socket(family, kind, proto)
+    try:
         if os.name != "nt":  # (on Windows it would bind over a listening socket)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(address)
-        except OSError as exc:
-            raise OfcError(
-                f"--host {host} --port {port}: cannot listen there: {exc.strerror}"
-            ) from None
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise OfcError(
+            f"--host {host} --port {port}: cannot listen there: {exc.strerror}"
+        ) from None
+    return sock
 
 
 _OPTIONS = {
@@ -104,11 +111,14 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
     ).check(_OPTIONS)
-    check_address(config.host, config.port)
-    host = f"[{config.host}]" if ":" in config.host else config.host  # IPv6: RFC 3986
-    where = f"http://{host}:{config.port}/"
-    print(f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr)
-    run_server(config, args.log_level)
+    with bind_address(config.host, config.port) as sock:
+        port = sock.getsockname()[1]  # the one the system picked for --port 0
+        host = f"[{config.host}]" if ":" in config.host else config.host  # RFC 3986
+        where = f"http://{host}:{port}/"
+        print(
+            f"ofc-fast serve: {where} (API under {where}v1, Ctrl-C stops)", file=sys.stderr
+        )
+        run_server(config, args.log_level, sock)
     return 0
 
 
