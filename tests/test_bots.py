@@ -540,3 +540,19 @@ def test_random_bot_seeds_like_every_bot() -> None:
             bot.reset(bad)  # type: ignore[arg-type]
         with pytest.raises(BotError, match="seed"):
             make_bot("random", seed=bad)  # type: ignore[arg-type]
+
+
+def test_bots_base_public_face_is_small() -> None:
+    """ofc_fast.bots.base listed its private helpers (the built-in bots' error
+    plumbing) in ``__all__``: its public face is the protocol, what a bot reads and
+    the two readers README documents; the helpers stay importable from the module."""
+    from ofc_fast.bots import base
+
+    assert sorted(base.__all__) == ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
+    for helper in (
+        "READ_ERRORS",
+        "names_bad_observations",
+        "observation_problem",
+        "raise_bad_observation",
+    ):
+        assert hasattr(base, helper)

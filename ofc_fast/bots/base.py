@@ -33,16 +33,9 @@ from ..game import Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation
 
-__all__ = [
-    "READ_ERRORS",
-    "Bot",
-    "ObservationLike",
-    "names_bad_observations",
-    "observation_problem",
-    "raise_bad_observation",
-    "rules_of",
-    "unseen_cards",
-]
+__all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
+# the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
+# names_bad_observations) are imported from this module by name, not public API
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
