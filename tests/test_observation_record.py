@@ -103,3 +103,34 @@ def test_no_python_rederivation_of_the_schedule() -> None:
     for name in ("def _rounds", "def _own_rounds"):
         assert name not in search
     assert "cards_per_seat" not in client and "future_cards =" not in client
+
+
+@pytest.mark.parametrize(
+    "boards, dealt, discards, field",
+    [
+        ([[[52], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8], (), "board 0 row 0"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, -1], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 255], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, "x"], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, True], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], [2]]], [6, 7, 8], (), "board 1 row 2"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 1], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8], (60,), "discards"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8], (7,), "discards"),
+    ],
+)
+def test_record_refuses_bad_card_ids(
+    boards: list[list[list[object]]],
+    dealt: list[object],
+    discards: tuple[int, ...],
+    field: str,
+) -> None:
+    """observation_record wrote card 52 (or 255, the C empty slot) into the record and
+    took a card shown twice (an OverflowError for -1, a TypeError for text): a card id
+    outside 0..51, a bool or a repeated card is the caller's error naming the field."""
+    with pytest.raises(GameError, match=f"observation: {field} "):
+        observation_record(rules.PINEAPPLE, 0, boards, dealt, discards=discards)  # type: ignore[arg-type]
+    good = observation_record(
+        rules.PINEAPPLE, 0, [[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8]
+    )
+    assert list(good.dealt[0:3]) == [6, 7, 8]
