@@ -556,3 +556,35 @@ def test_bots_base_public_face_is_small() -> None:
         "raise_bad_observation",
     ):
         assert hasattr(base, helper)
+
+
+def test_bots_and_advise_raise_one_class_for_a_malformed_observation() -> None:
+    """A malformed observation was a GameError from the bots and a SearchError from
+    advise (a MoveError from the heuristic and random bots for a bad to_discard): both
+    paths raise the documented ObservationError, a GameError and a SearchError, so the
+    handlers written for either class still catch it."""
+    from ofc_fast import advise
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    bad: list[object] = [
+        7,
+        {"rules": "pineapple"},
+        {k: v for k, v in good.items() if k != "dealt"},
+        {**good, "to_discard": 7},
+        {**good, "players": "x"},
+        {**good, "face_down_counts": None},
+    ]
+    assert issubclass(ObservationError, GameError) and issubclass(
+        ObservationError, SearchError
+    )
+    for observation in bad:
+        with pytest.raises(ObservationError):
+            advise(observation, samples=4)  # type: ignore[arg-type]
+        for name in bot_names():
+            bot = make_bot(name, seed=1)
+            try:
+                bot.act(observation)  # type: ignore[arg-type]
+            except OfcError as exc:
+                assert type(exc) is ObservationError, (name, observation, exc)

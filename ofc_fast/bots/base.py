@@ -28,7 +28,7 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..errors import GameError, OfcError, SearchError, quote
+from ..errors import ObservationError, OfcError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation
@@ -59,25 +59,24 @@ _BotClass = TypeVar("_BotClass", bound=type)
 
 
 def observation_problem(observation: object) -> OfcError | None:
-    """What is wrong with an observation a bot cannot read, as the error to raise (a
-    GameError, as :mod:`ofc_fast.encoding` raises for one, or a CardError): not a
-    dict, no ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its
-    check names the field); None when none of these is wrong.
+    """What is wrong with an observation a bot cannot read, as the error to raise (an
+    :class:`~ofc_fast.errors.ObservationError`, a GameError, the class
+    :func:`ofc_fast.search.advise` raises for one too, or a CardError): not a dict, no
+    ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its check names
+    the field); None when none of these is wrong.
 
     >>> observation_problem({"x": 1})
-    GameError('observation: missing field(s) rules')
+    ObservationError('observation: missing field(s) rules')
     """
     if not isinstance(observation, Mapping):
-        return GameError(
+        return ObservationError(
             "a bot acts on an observation dict (Game.observation), got "
             f"{quote(observation)}"
         )
     if "rules" not in observation:
-        return GameError("observation: missing field(s) rules")
+        return ObservationError("observation: missing field(s) rules")
     try:
         check_observation(observation)
-    except SearchError as exc:  # the search's words, a bot's class
-        return GameError(str(exc))
     except OfcError as exc:
         return exc
     return None
@@ -90,11 +89,14 @@ is)."""
 
 
 def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
-    """Raise, for ``exc`` (one of :data:`READ_ERRORS`) that a bot's ``act`` met, the
-    :class:`~ofc_fast.errors.OfcError` naming what is wrong with ``observation``
-    (:func:`observation_problem`), ``exc`` chained; ``exc`` itself when it is an
-    OfcError already or the observation shows nothing wrong (a bug of the bot)."""
-    problem = None if isinstance(exc, OfcError) else observation_problem(observation)
+    """Raise, for ``exc`` (one of :data:`READ_ERRORS`, an OfcError too) that a bot's
+    ``act`` met, the :class:`~ofc_fast.errors.OfcError` naming what is wrong with
+    ``observation`` (:func:`observation_problem`), ``exc`` chained; ``exc`` itself
+    when it is an ObservationError already or the observation shows nothing wrong
+    (a bug of the bot, or a move the position refuses)."""
+    if isinstance(exc, ObservationError):
+        raise exc
+    problem = observation_problem(observation)
     if problem is None:
         raise exc
     raise problem from exc
@@ -102,18 +104,19 @@ def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
 
 def names_bad_observations(cls: _BotClass) -> _BotClass:
     """Class decorator of the built-in bots: an ``act`` that fails on a malformed
-    observation (hand-built, or damaged) with one of :data:`READ_ERRORS` raises
-    instead the :class:`~ofc_fast.errors.OfcError` that names the problem
-    (:func:`raise_bad_observation`: the checks of :func:`ofc_fast.search.advise`, as
-    a GameError or a CardError), the original chained.  The check runs only when
-    ``act`` fails; a well-formed observation costs one call (RandomBot, whose
-    decision takes under a microsecond, catches in its ``act`` instead).
+    observation (hand-built, or damaged) with one of :data:`READ_ERRORS` (or an
+    OfcError) raises instead the :class:`~ofc_fast.errors.OfcError` that names the
+    problem (:func:`raise_bad_observation`: the checks of
+    :func:`ofc_fast.search.advise`, an ObservationError or a CardError, as ``advise``
+    raises), the original chained.  The check runs only when ``act`` fails; a
+    well-formed observation costs one call (RandomBot, whose decision takes under a
+    microsecond, catches in its ``act`` instead).
 
     >>> from ofc_fast.bots import HeuristicBot
     >>> HeuristicBot().act({"rules": "pineapple"})
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.GameError: observation: missing field(s) players, seat, boards, ...
+    ofc_fast.errors.ObservationError: observation: missing field(s) players, seat, boards, ...
     """
     act: Callable[[Any, ObservationLike], Move] = cls.act  # type: ignore[attr-defined]
 
