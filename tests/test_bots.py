@@ -588,3 +588,17 @@ def test_bots_and_advise_raise_one_class_for_a_malformed_observation() -> None:
                 bot.act(observation)  # type: ignore[arg-type]
             except OfcError as exc:
                 assert type(exc) is ObservationError, (name, observation, exc)
+
+
+@pytest.mark.parametrize("name", ["search", "value"])
+def test_bad_fl_value_is_refused_when_the_bot_is_made(name: str) -> None:
+    """SearchBot and ValueBot took fl_value="x" (or {14: "x"}, {12: 1}) when made
+    without rules or with rules that deal no Fantasyland, and failed at the first
+    act with a SearchError: the setting is a BotError naming fl_value when the bot
+    is made, as every other setting; good values still make the bot."""
+    for rules_ in (None, "classic_1_6", "pineapple"):
+        for bad in ("x", {14: "x"}, {12: 1.0}, float("nan"), True):
+            with pytest.raises(BotError, match="fl_value"):
+                make_bot(name, rules_, 1, fl_value=bad)
+        for good in (None, 5.0, {14: 12.0}, {"15": 3}):
+            assert make_bot(name, rules_, 1, fl_value=good).settings()["fl_value"] == good

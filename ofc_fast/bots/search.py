@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import BotError, OfcError, quote
 from ..game import Move
 from ..learned.model import ModelSpec, check_spec, spec_setting
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..search import (
     Opponent,
     advise,
@@ -143,8 +143,8 @@ class SearchBot:
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
                 )
-            if self.rules is not None:
-                search_model(self.rules, fl_value, row_weight)
+            # fl_value is checked alike under any rules (the observation's, when None)
+            search_model(self.rules or PINEAPPLE, fl_value, row_weight)
         except OfcError as exc:
             raise BotError(f"search bot: {exc}") from None
         self.seed = seed
