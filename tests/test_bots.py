@@ -602,3 +602,19 @@ def test_bad_fl_value_is_refused_when_the_bot_is_made(name: str) -> None:
                 make_bot(name, rules_, 1, fl_value=bad)
         for good in (None, 5.0, {14: 12.0}, {"15": 3}):
             assert make_bot(name, rules_, 1, fl_value=good).settings()["fl_value"] == good
+
+
+def test_every_bot_refuses_rules_that_are_no_rule_set() -> None:
+    """make_bot("random", rules="pinapple") made a bot (RandomBot ignored its rules)
+    while every other bot refused the typo: each built-in bot refuses a name (a
+    RulesError) or a value that is no rule set, and takes a preset name or game id."""
+    from ofc_fast.errors import RulesError
+
+    for name in bot_names():
+        with pytest.raises(RulesError, match="pinapple"):
+            make_bot(name, "pinapple", 1)
+        for bad in (5, ["pineapple"]):  # a RulesError or (search, value) a BotError
+            with pytest.raises((RulesError, BotError), match="rules"):
+                make_bot(name, bad, 1)  # type: ignore[arg-type]
+        for good in ("pineapple", "ofc-pineapple", rules.OFC):
+            make_bot(name, good, 1)
