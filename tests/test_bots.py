@@ -600,8 +600,13 @@ def test_bad_fl_value_is_refused_when_the_bot_is_made(name: str) -> None:
         for bad in ("x", {14: "x"}, {12: 1.0}, float("nan"), True):
             with pytest.raises(BotError, match="fl_value"):
                 make_bot(name, rules_, 1, fl_value=bad)
-        for good in (None, 5.0, {14: 12.0}, {"15": 3}):
-            assert make_bot(name, rules_, 1, fl_value=good).settings()["fl_value"] == good
+        for good, kept in (
+            (None, None),
+            (5, 5.0),
+            ({14: 12.0}, {14: 12.0}),
+            ({"15": 3}, {15: 3.0}),
+        ):
+            assert make_bot(name, rules_, 1, fl_value=good).settings()["fl_value"] == kept
 
 
 def test_every_bot_refuses_rules_that_are_no_rule_set() -> None:
@@ -618,3 +623,34 @@ def test_every_bot_refuses_rules_that_are_no_rule_set() -> None:
                 make_bot(name, bad, 1)  # type: ignore[arg-type]
         for good in ("pineapple", "ofc-pineapple", rules.OFC):
             make_bot(name, good, 1)
+
+
+@pytest.mark.parametrize(
+    "name, settings",
+    [
+        ("search", {"samples": np.int64(8), "time_budget": None}),
+        ("search", {"fl_value": {np.int64(14): np.float32(3.0), "15": 2}, "samples": 4}),
+        (
+            "search",
+            {"fl_value": np.float32(4.5), "opponent": np.float32(0.25), "samples": 4},
+        ),
+        ("value", {"fl_value": {np.int16(16): np.float64(7.0)}}),
+        ("value", {"fl_value": np.float32(4.5)}),
+    ],
+)
+def test_numpy_settings_stay_json_able(name: str, settings: dict[str, object]) -> None:
+    """SearchBot and ValueBot kept NumPy settings as given (samples, fl_value and its
+    keys, opponent), so ``settings()`` was no JSON (the registry's convention): they
+    keep plain numbers, and the bot rebuilt from the JSON round trip has the same
+    settings and plays the same moves."""
+    if name == "search":
+        settings = {**settings, "time_budget": None}
+    bot = make_bot(name, rules.PINEAPPLE, 3, **settings)
+    text = json.dumps(bot.settings())
+    again = make_bot(name, rules.PINEAPPLE, 3, **json.loads(text))
+    assert again.settings() == bot.settings()
+    game = Game(rules.PINEAPPLE, 2, seed=4)
+    obs = game.observation(game.to_act)
+    if name == "search":  # reproducible: samples and no time budget
+        assert again.settings()["samples"] in (4, 8)
+    assert again.act(obs) == make_bot(name, rules.PINEAPPLE, 3, **settings).act(obs)

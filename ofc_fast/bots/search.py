@@ -35,7 +35,7 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue
-from ._sets import decision
+from ._sets import decision, fl_setting
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
 from .heuristic import HeuristicBot, seed_setting
@@ -150,14 +150,14 @@ class SearchBot:
         self.seed = seed
         self.rng = Random(seed)
         self.time_budget = None if time_budget is None else float(time_budget)
-        self.samples = samples
-        self.fl_value = fl_value
+        self.samples = None if samples is None else int(samples)
+        self.fl_value = fl_setting(fl_value)
         self.row_weight = float(row_weight)
         self.policy = policy
         self.prune = prune
         self.opening_factor = float(opening_factor)
         self.clock = clock
-        self.opponent = opponent
+        self.opponent = opponent if isinstance(opponent, str) else float(opponent)
         self.model = model
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self._sets = HeuristicBot(rules, seed)

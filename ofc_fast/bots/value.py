@@ -31,7 +31,7 @@ from ..learned.model import ModelSpec, check_spec, resolve_model, spec_setting
 from ..rules import PINEAPPLE, RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
-from ._sets import decision
+from ._sets import decision, fl_setting
 from .base import ObservationLike, names_bad_observations, unseen_cards
 from .heuristic import HeuristicBot, seed_setting
 
@@ -70,7 +70,7 @@ class ValueBot:
             raise BotError(f"value bot: {exc}") from None
         self.seed = seed = seed_setting(seed, "value bot")
         self.model = model
-        self.fl_value = fl_value
+        self.fl_value = fl_setting(fl_value)
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self._sets = HeuristicBot(rules, seed)
         self.rng = Random(seed)
