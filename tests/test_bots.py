@@ -654,3 +654,14 @@ def test_numpy_settings_stay_json_able(name: str, settings: dict[str, object]) -
     if name == "search":  # reproducible: samples and no time budget
         assert again.settings()["samples"] in (4, 8)
     assert again.act(obs) == make_bot(name, rules.PINEAPPLE, 3, **settings).act(obs)
+
+
+def test_make_bots_refuses_settings_that_are_no_keywords() -> None:
+    """make_bots(..., settings=[{"seed": 3}, {}]) (or "rules", "name", a key that is
+    no text) raised Python's TypeError "got multiple values for argument": a BotError
+    naming the seat and the key; a seat's real settings still reach its bot."""
+    for bad in ({"seed": 3}, {"rules": "ofc"}, {"name": "random"}, {1: 3}):
+        with pytest.raises(BotError, match=r"settings\[1\]"):
+            make_bots("heuristic", 2, settings=[{}, bad])
+    bots = make_bots("heuristic", 2, seed=1, settings=[{"samples": 5}, {}])
+    assert [b.settings()["samples"] for b in bots] == [5, 24]  # type: ignore[attr-defined]

@@ -227,6 +227,13 @@ def make_bots(
         )
     if settings is not None and len(settings) != players:
         raise BotError(f"{players} seats need {players} settings, got {len(settings)}")
+    for i, seat_settings in enumerate(settings or ()):
+        for key in seat_settings:  # make_bot's own arguments, or no keyword at all
+            if not isinstance(key, str) or key in ("name", "rules", "seed"):
+                raise BotError(
+                    f"settings[{i}]: {quote(key)} is not a bot setting (the name, rules "
+                    "and seed are make_bots' own arguments)"
+                )
     rng = Random(_seed(seed))
     return [
         make_bot(
