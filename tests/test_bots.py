@@ -665,3 +665,21 @@ def test_make_bots_refuses_settings_that_are_no_keywords() -> None:
             make_bots("heuristic", 2, settings=[{}, bad])
     bots = make_bots("heuristic", 2, seed=1, settings=[{"samples": 5}, {}])
     assert [b.settings()["samples"] for b in bots] == [5, 24]  # type: ignore[attr-defined]
+
+
+def test_a_bad_carried_rule_set_is_named_by_every_bot() -> None:
+    """A bot given an observation whose carried ``rule_set`` is no rule set raised
+    "unknown rule key(s): scoring" (advise: "unknown rules 'PINEAPPLE'"), naming no
+    field of the observation: every reader names ``rule_set``."""
+    from ofc_fast import advise
+    from ofc_fast.errors import RulesError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    for carried in ({"scoring": "x"}, [1], {"name": 5}):
+        obs = {**good, "rule_set": carried}
+        with pytest.raises(SearchError, match="observation: rule_set: "):
+            advise(obs, samples=2)  # type: ignore[arg-type]
+        for name in ("heuristic", "search", "value"):
+            with pytest.raises(RulesError, match="observation: rule_set: "):
+                make_bot(name, seed=1).act(obs)  # type: ignore[arg-type]

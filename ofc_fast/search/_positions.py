@@ -265,8 +265,14 @@ def game_observation(
     if rules is None:
         try:
             rules = observation_rules(obs)
-        except (KeyError, OfcError):
+        except OfcError as exc:
+            if obs.get("rule_set") is None:
+                raise ObservationError(
+                    f"unknown rules {quote(obs.get('rules'))}: pass rules="
+                ) from None
+            raise ObservationError(str(exc)) from None  # naming rule_set
+        except KeyError:
             raise ObservationError(
-                f"unknown rules {quote(obs.get('rules'))}: pass rules="
+                "observation: missing field(s) rules: pass rules="
             ) from None
     return obs, rules
