@@ -287,12 +287,12 @@ def test_a_bad_carried_rule_set_is_named() -> None:
 
     g = ofc.Game("pineapple", players=2, seed=5)
     obs = g.observation(g.to_act)
-    with pytest.raises(ObservationError, match="rule_set: .*no_such_field"):
+    with pytest.raises(ObservationError, match=r"rule_set: .*no_such_field"):
         ofc.advise({**obs, "rule_set": {"no_such_field": 1}}, samples=2)
     with pytest.raises(ObservationError, match="rule_set"):
         ofc.advise({**obs, "rule_set": "x"}, samples=2)
     with pytest.raises(ObservationError, match="unknown rules 'nope'"):
         ofc.advise({**obs, "rules": "nope"}, samples=2)
-    with pytest.raises(ObservationError, match="missing field.*rules"):
+    with pytest.raises(ObservationError, match=r"missing field.*rules"):
         ofc.advise({k: v for k, v in obs.items() if k != "rules"}, samples=2)
     assert ofc.advise({**obs, "rules": "nope"}, samples=2, rules="pineapple")

@@ -89,8 +89,9 @@ def observation_rules(
     """The rule set an observation is played under: the ``"rule_set"`` it carries
     (a game whose rules are not exactly a preset), else ``own`` when its name is the
     observation's ``"rules"``, else the preset of that name (:func:`get`); a carried
-    dict that is no rule set is a RulesError naming ``rule_set``.  ``memo`` (a list the caller keeps, e.g. on a bot) holds the last carried dict and its rule
-    set, so that a bot parses each distinct dict once.
+    dict that is no rule set is a RulesError naming ``rule_set``.  ``memo`` (a list
+    the caller keeps, e.g. on a bot) holds the last carried dict and its rule set, so
+    that a bot parses each distinct dict once.
 
     >>> from ofc_fast.rules import OFC
     >>> table = OFC.replace(sweep_bonus=4)
