@@ -134,3 +134,24 @@ def test_record_refuses_bad_card_ids(
         rules.PINEAPPLE, 0, [[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8]
     )
     assert list(good.dealt[0:3]) == [6, 7, 8]
+
+
+def test_record_names_a_badly_shaped_field() -> None:
+    """observation_record raised IndexError or TypeError for per-seat lists shorter
+    than the boards (fantasyland, face_down_counts, discard_counts), a row that is no
+    list or a board that is None: the caller's ``error`` naming the field."""
+    boards = [[[1], [2, 3], [4, 5]], [[], [], []]]
+    cases = [
+        ({"fantasyland": [0]}, boards, "fantasyland"),
+        ({"fantasyland": 5}, boards, "fantasyland"),
+        ({"face_down_counts": [[0, 0, 0]]}, boards, "face_down_counts"),
+        ({"face_down_counts": [[0, 0], [0, 0, 0]]}, boards, r"face_down_counts\[0\]"),
+        ({"discard_counts": [0]}, boards, "discard_counts"),
+        ({"discards": None}, boards, "discards"),
+        ({}, [None, [[], [], []]], "board 0"),
+        ({}, [[[1], 5, [4]], [[], [], []]], "board 0 row 1"),
+        ({}, 5, "boards"),
+    ]
+    for kw, b, field in cases:
+        with pytest.raises(GameError, match=f"observation: {field} must be"):
+            observation_record(rules.PINEAPPLE, 0, b, [6, 7, 8], **kw)  # type: ignore[arg-type]

@@ -158,6 +158,21 @@ _COMPLETE_ERRORS = {
 }
 
 
+def _items(
+    value: object, what: str, error: type[OfcError], size: int | None = None
+) -> Sequence[Any]:
+    """``value`` as a sequence (a list, a tuple; not text) of ``size`` items if given,
+    else ``error`` naming ``what``."""
+    if (
+        isinstance(value, (str, bytes))
+        or not isinstance(value, Sequence)
+        or (size is not None and len(value) != size)
+    ):
+        need = "a list" if size is None else f"a list of {size}"
+        raise error(f"observation: {what} must be {need}, got {quote(value)}")
+    return value
+
+
 def _card(value: object, what: str, error: type[OfcError], seen: int) -> int:
     """``seen`` (a bit per card) with ``value`` added; ``error`` naming ``what`` when
     ``value`` is no card id 0..51 (a bool, text, 52, the C empty slot 255) or is
@@ -206,10 +221,20 @@ def observation_record(
     >>> o.k, o.future_cards, record_rounds(o)
     (1, 9, [[(3, 1), (3, 1), (3, 1)], [(5, 0), (3, 1), (3, 1), (3, 1), (3, 1)]])
     """
-    players = len(boards)
+    players = len(_items(boards, "boards", error))
     if not 2 <= players <= lib.OFC_GAME_MAX_SEATS:
         raise error(f"observation: 2 to {lib.OFC_GAME_MAX_SEATS} boards, got {players}")
-    if len(dealt) > lib.OFC_GAME_MAX_DEALT or len(discards) > 4:
+    for what, per_seat in (
+        ("fantasyland", fantasyland),
+        ("face_down_counts", face_down_counts),
+        ("discard_counts", discard_counts),
+    ):
+        if per_seat is not None:
+            _items(per_seat, what, error, players)
+    if (
+        len(_items(dealt, "dealt", error)) > lib.OFC_GAME_MAX_DEALT
+        or len(_items(discards, "discards", error)) > 4
+    ):
         raise error("observation: too many dealt cards or discards")
     seen = 0
     o = ffi.new("ofc_observation *")
@@ -220,10 +245,11 @@ def observation_record(
     o.players = players
     o.button = _byte(button, "button", error)
     for s, rows in enumerate(boards):
-        if len(rows) != 3:
-            raise error(f"observation: board {s} needs 3 rows")
+        _items(rows, f"board {s}", error, 3)
+        if face_down_counts is not None:
+            _items(face_down_counts[s], f"face_down_counts[{s}]", error, 3)
         for r, row in enumerate(rows):
-            if len(row) > ROW_SIZES[r]:
+            if len(_items(row, f"board {s} row {r}", error)) > ROW_SIZES[r]:
                 raise error(f"observation: board {s} row {r} holds too many cards")
             o.count[s][r] = len(row)
             for i, card in enumerate(row):
