@@ -98,8 +98,10 @@ class Advice:
             state = self.__dict__
             if name != "move" or "_position" not in state:
                 raise AttributeError(f"'Advice' object has no attribute {name!r}")
-            position = state.pop("_position")
-            move = state["move"] = move_for_action(state["action"], *position)
+            # built before the position is dropped: a thread reading the move at the
+            # same time finds one or the other (and builds an equal move)
+            move = state["move"] = move_for_action(state["action"], *state["_position"])
+            state.pop("_position", None)
             return move
 
     def __getstate__(self) -> dict[str, Any]:
