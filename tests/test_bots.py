@@ -683,3 +683,25 @@ def test_a_bad_carried_rule_set_is_named_by_every_bot() -> None:
         for name in ("heuristic", "search", "value"):
             with pytest.raises(RulesError, match="observation: rule_set: "):
                 make_bot(name, seed=1).act(obs)  # type: ignore[arg-type]
+
+
+def test_unseen_cards_names_a_malformed_observation() -> None:
+    """unseen_cards (public, for bot authors) raised KeyError, TypeError or "negative
+    shift count" for a malformed observation and ignored a card id above 51 (all 52
+    cards unseen): the OfcError naming the problem, as the bots raise."""
+    from ofc_fast.bots import unseen_cards
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    assert len(unseen_cards(good)) == 47
+    for bad, error, word in (
+        ({**good, "dealt": [60]}, CardError, "60"),
+        ({**good, "dealt": [-1]}, CardError, "-1"),
+        ({**good, "dealt": ["x"]}, CardError, "dealt"),
+        ({k: v for k, v in good.items() if k != "boards"}, ObservationError, "boards"),
+        ({**good, "boards": None}, ObservationError, "boards"),
+        (5, ObservationError, "observation dict"),
+    ):
+        with pytest.raises(error, match=word):
+            unseen_cards(bad)  # type: ignore[arg-type]

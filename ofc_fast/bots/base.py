@@ -28,7 +28,7 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..errors import ObservationError, OfcError, quote
+from ..errors import CardError, ObservationError, OfcError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation
@@ -153,7 +153,8 @@ def rules_of(
 
 def unseen_cards(observation: ObservationLike) -> np.ndarray:
     """Cards the seat to act has not seen anywhere (every board's visible cards, its
-    dealt cards, its own discards), ascending, as uint8.
+    dealt cards, its own discards), ascending, as uint8 (a malformed observation, a
+    card id outside 0..51 among them: the OfcError naming the problem, as a bot's).
 
     >>> from ofc_fast import rules
     >>> from ofc_fast.game import Game
@@ -162,12 +163,17 @@ def unseen_cards(observation: ObservationLike) -> np.ndarray:
     47
     """
     seen = 0
-    for board in observation["boards"]:
-        for row in board:
-            for card in row:
-                seen |= 1 << card
-    for card in observation["dealt"]:
-        seen |= 1 << card
-    for card in observation["discards"]:
-        seen |= 1 << card
+    try:
+        for board in observation["boards"]:
+            for row in board:
+                for card in row:
+                    seen |= 1 << card
+        for card in observation["dealt"]:
+            seen |= 1 << card
+        for card in observation["discards"]:
+            seen |= 1 << card
+        if seen >> 52:
+            raise CardError(f"observation: card ids above 51 in {quote(observation)}")
+    except READ_ERRORS as exc:
+        raise_bad_observation(observation, exc)
     return np.array([c for c in range(52) if not seen >> c & 1], dtype=np.uint8)
