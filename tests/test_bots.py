@@ -575,6 +575,7 @@ def test_bots_and_advise_raise_one_class_for_a_malformed_observation() -> None:
         {**good, "to_discard": 7},
         {**good, "players": "x"},
         {**good, "face_down_counts": None},
+        {**good, "future_cards": 3},  # fields that do not fit together
     ]
     assert issubclass(ObservationError, GameError) and issubclass(
         ObservationError, SearchError
@@ -588,6 +589,14 @@ def test_bots_and_advise_raise_one_class_for_a_malformed_observation() -> None:
                 bot.act(observation)  # type: ignore[arg-type]
             except OfcError as exc:
                 assert type(exc) is ObservationError, (name, observation, exc)
+    twice = {**good, "discards": [good["dealt"][0]]}  # a card shown twice
+    with pytest.raises(CardError, match="twice"):
+        advise(twice, samples=4)  # type: ignore[arg-type]
+    for name in bot_names():
+        try:
+            make_bot(name, seed=1).act(twice)  # type: ignore[arg-type]
+        except OfcError as exc:
+            assert type(exc) is CardError, (name, exc)
 
 
 @pytest.mark.parametrize("name", ["search", "value"])

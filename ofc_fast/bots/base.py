@@ -28,10 +28,10 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..errors import CardError, ObservationError, OfcError, quote
+from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
-from ..search import check_observation
+from ..search import check_observation, position
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
@@ -62,8 +62,9 @@ def observation_problem(observation: object) -> OfcError | None:
     """What is wrong with an observation a bot cannot read, as the error to raise (an
     :class:`~ofc_fast.errors.ObservationError`, a GameError, the class
     :func:`ofc_fast.search.advise` raises for one too, or a CardError): not a dict, no
-    ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its check names
-    the field); None when none of these is wrong.
+    ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its checks name
+    the field, or the fields that do not fit together); None when none of these is
+    wrong.
 
     >>> observation_problem({"x": 1})
     ObservationError('observation: missing field(s) rules')
@@ -77,8 +78,15 @@ def observation_problem(observation: object) -> OfcError | None:
         return ObservationError("observation: missing field(s) rules")
     try:
         check_observation(observation)
-    except OfcError as exc:
+        # fields that do not fit together (the rounds to come, a card twice), as
+        # advise finds them; a position it does not search is no malformation
+        position(observation, rules_of(observation))
+    except (ObservationError, CardError) as exc:
         return exc
+    except OfcError as exc:
+        return None if isinstance(exc, SearchError) else exc
+    except (KeyError, IndexError, TypeError, AttributeError):  # nothing it can name
+        return None
     return None
 
 
