@@ -205,7 +205,8 @@ class BoardBatch:
 
 
 def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
-    """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order.
+    """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order (strengths:
+    each row's high hand under every rule set, as :meth:`ofc_fast.Board.evaluate`).
 
     >>> import numpy as np
     >>> from ofc_fast import Board

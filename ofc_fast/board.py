@@ -230,7 +230,19 @@ class Board:
 
     def evaluate(self, rules: RulesLike = OFC) -> BoardEval:
         """Strengths, foul flag and royalties of a complete board (``rules``: a
-        RuleSet or a preset name)."""
+        RuleSet or a preset name).  The strengths are each row's high hand on the one
+        scale, under every rule set; a 2-7 middle, compared low (R-27-2), is valued by
+        :meth:`row_values` (:func:`ofc_fast.low27` of its strength), while the foul
+        flag and royalties follow the rules.
+
+        >>> b = Board.parse("Qh Qd 2c / 7s 5h 4d 3c 2d / As Ks Qs Js Ts")
+        >>> from ofc_fast import low27, rank5
+        >>> e = b.evaluate("PINEAPPLE_27")
+        >>> e.strengths[1] == rank5("7s 5h 4d 3c 2d"), e.royalties[1], e.foul
+        (True, 8, False)
+        >>> low27(e.strengths[1]) == b.row_values("PINEAPPLE_27")[1]
+        True
+        """
         self._require_complete("evaluate()")
         out = ffi.new("ofc_board_eval *")
         status = lib.ofc_eval_board(compiled(as_rules(rules, "evaluate")), self._cards, out)

@@ -16,6 +16,7 @@ __all__ = [
     "HistoryError",
     "ModelError",
     "MoveError",
+    "ObservationError",
     "OfcError",
     "ProtocolError",
     "RulesError",
@@ -211,4 +212,21 @@ class SearchRulesError(RulesError, SearchError):
     ... except RulesError as exc:
     ...     print(type(exc).__name__, isinstance(exc, SearchError))
     SearchRulesError True
+    """
+
+
+class ObservationError(GameError, SearchError):
+    """A malformed observation (hand-built or damaged): not a dict, a field missing,
+    of the wrong type or out of range, or fields that do not fit together.  The
+    built-in bots and :func:`ofc_fast.search.advise` raise it alike (naming the field;
+    a bad card id is a :class:`CardError`); it is a :class:`GameError`, as the bots
+    raised before, and a :class:`SearchError`, as ``advise`` raised before, so either
+    ``except`` catches it.
+
+    >>> import ofc_fast as ofc
+    >>> try:
+    ...     ofc.advise({"rules": "pineapple"})
+    ... except GameError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, SearchError))
+    ObservationError True
     """

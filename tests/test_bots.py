@@ -540,3 +540,177 @@ def test_random_bot_seeds_like_every_bot() -> None:
             bot.reset(bad)  # type: ignore[arg-type]
         with pytest.raises(BotError, match="seed"):
             make_bot("random", seed=bad)  # type: ignore[arg-type]
+
+
+def test_bots_base_public_face_is_small() -> None:
+    """ofc_fast.bots.base listed its private helpers (the built-in bots' error
+    plumbing) in ``__all__``: its public face is the protocol, what a bot reads and
+    the two readers README documents; the helpers stay importable from the module."""
+    from ofc_fast.bots import base
+
+    assert sorted(base.__all__) == ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
+    for helper in (
+        "READ_ERRORS",
+        "names_bad_observations",
+        "observation_problem",
+        "raise_bad_observation",
+    ):
+        assert hasattr(base, helper)
+
+
+def test_bots_and_advise_raise_one_class_for_a_malformed_observation() -> None:
+    """A malformed observation was a GameError from the bots and a SearchError from
+    advise (a MoveError from the heuristic and random bots for a bad to_discard): both
+    paths raise the documented ObservationError, a GameError and a SearchError, so the
+    handlers written for either class still catch it."""
+    from ofc_fast import advise
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    bad: list[object] = [
+        7,
+        {"rules": "pineapple"},
+        {k: v for k, v in good.items() if k != "dealt"},
+        {**good, "to_discard": 7},
+        {**good, "players": "x"},
+        {**good, "face_down_counts": None},
+        {**good, "future_cards": 3},  # fields that do not fit together
+    ]
+    assert issubclass(ObservationError, GameError) and issubclass(
+        ObservationError, SearchError
+    )
+    for observation in bad:
+        with pytest.raises(ObservationError):
+            advise(observation, samples=4)  # type: ignore[arg-type]
+        for name in bot_names():
+            bot = make_bot(name, seed=1)
+            try:
+                bot.act(observation)  # type: ignore[arg-type]
+            except OfcError as exc:
+                assert type(exc) is ObservationError, (name, observation, exc)
+    twice = {**good, "discards": [good["dealt"][0]]}  # a card shown twice
+    with pytest.raises(CardError, match="twice"):
+        advise(twice, samples=4)  # type: ignore[arg-type]
+    for name in bot_names():
+        try:
+            make_bot(name, seed=1).act(twice)  # type: ignore[arg-type]
+        except OfcError as exc:
+            assert type(exc) is CardError, (name, exc)
+
+
+@pytest.mark.parametrize("name", ["search", "value"])
+def test_bad_fl_value_is_refused_when_the_bot_is_made(name: str) -> None:
+    """SearchBot and ValueBot took fl_value="x" (or {14: "x"}, {12: 1}) when made
+    without rules or with rules that deal no Fantasyland, and failed at the first
+    act with a SearchError: the setting is a BotError naming fl_value when the bot
+    is made, as every other setting; good values still make the bot."""
+    for rules_ in (None, "classic_1_6", "pineapple"):
+        for bad in ("x", {14: "x"}, {12: 1.0}, float("nan"), True):
+            with pytest.raises(BotError, match="fl_value"):
+                make_bot(name, rules_, 1, fl_value=bad)
+        for good, kept in (
+            (None, None),
+            (5, 5.0),
+            ({14: 12.0}, {14: 12.0}),
+            ({"15": 3}, {15: 3.0}),
+        ):
+            assert make_bot(name, rules_, 1, fl_value=good).settings()["fl_value"] == kept
+
+
+def test_every_bot_refuses_rules_that_are_no_rule_set() -> None:
+    """make_bot("random", rules="pinapple") made a bot (RandomBot ignored its rules)
+    while every other bot refused the typo: each built-in bot refuses a name (a
+    RulesError) or a value that is no rule set, and takes a preset name or game id."""
+    from ofc_fast.errors import RulesError
+
+    for name in bot_names():
+        with pytest.raises(RulesError, match="pinapple"):
+            make_bot(name, "pinapple", 1)
+        for bad in (5, ["pineapple"]):  # a RulesError or (search, value) a BotError
+            with pytest.raises((RulesError, BotError), match="rules"):
+                make_bot(name, bad, 1)  # type: ignore[arg-type]
+        for good in ("pineapple", "ofc-pineapple", rules.OFC):
+            make_bot(name, good, 1)
+
+
+@pytest.mark.parametrize(
+    "name, settings",
+    [
+        ("search", {"samples": np.int64(8), "time_budget": None}),
+        ("search", {"fl_value": {np.int64(14): np.float32(3.0), "15": 2}, "samples": 4}),
+        (
+            "search",
+            {"fl_value": np.float32(4.5), "opponent": np.float32(0.25), "samples": 4},
+        ),
+        ("value", {"fl_value": {np.int16(16): np.float64(7.0)}}),
+        ("value", {"fl_value": np.float32(4.5)}),
+    ],
+)
+def test_numpy_settings_stay_json_able(name: str, settings: dict[str, object]) -> None:
+    """SearchBot and ValueBot kept NumPy settings as given (samples, fl_value and its
+    keys, opponent), so ``settings()`` was no JSON (the registry's convention): they
+    keep plain numbers, and the bot rebuilt from the JSON round trip has the same
+    settings and plays the same moves."""
+    if name == "search":
+        settings = {**settings, "time_budget": None}
+    bot = make_bot(name, rules.PINEAPPLE, 3, **settings)
+    text = json.dumps(bot.settings())
+    again = make_bot(name, rules.PINEAPPLE, 3, **json.loads(text))
+    assert again.settings() == bot.settings()
+    game = Game(rules.PINEAPPLE, 2, seed=4)
+    obs = game.observation(game.to_act)
+    if name == "search":  # reproducible: samples and no time budget
+        assert again.settings()["samples"] in (4, 8)
+    assert again.act(obs) == make_bot(name, rules.PINEAPPLE, 3, **settings).act(obs)
+
+
+def test_make_bots_refuses_settings_that_are_no_keywords() -> None:
+    """make_bots(..., settings=[{"seed": 3}, {}]) (or "rules", "name", a key that is
+    no text) raised Python's TypeError "got multiple values for argument": a BotError
+    naming the seat and the key; a seat's real settings still reach its bot."""
+    for bad in ({"seed": 3}, {"rules": "ofc"}, {"name": "random"}, {1: 3}):
+        with pytest.raises(BotError, match=r"settings\[1\]"):
+            make_bots("heuristic", 2, settings=[{}, bad])
+    bots = make_bots("heuristic", 2, seed=1, settings=[{"samples": 5}, {}])
+    assert [b.settings()["samples"] for b in bots] == [5, 24]  # type: ignore[attr-defined]
+
+
+def test_a_bad_carried_rule_set_is_named_by_every_bot() -> None:
+    """A bot given an observation whose carried ``rule_set`` is no rule set raised
+    "unknown rule key(s): scoring" (advise: "unknown rules 'PINEAPPLE'"), naming no
+    field of the observation: every reader names ``rule_set``."""
+    from ofc_fast import advise
+    from ofc_fast.errors import RulesError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    for carried in ({"scoring": "x"}, [1], {"name": 5}):
+        obs = {**good, "rule_set": carried}
+        with pytest.raises(SearchError, match="observation: rule_set: "):
+            advise(obs, samples=2)  # type: ignore[arg-type]
+        for name in ("heuristic", "search", "value"):
+            with pytest.raises(RulesError, match="observation: rule_set: "):
+                make_bot(name, seed=1).act(obs)  # type: ignore[arg-type]
+
+
+def test_unseen_cards_names_a_malformed_observation() -> None:
+    """unseen_cards (public, for bot authors) raised KeyError, TypeError or "negative
+    shift count" for a malformed observation and ignored a card id above 51 (all 52
+    cards unseen): the OfcError naming the problem, as the bots raise."""
+    from ofc_fast.bots import unseen_cards
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    good = game.observation(game.to_act)
+    assert len(unseen_cards(good)) == 47
+    for bad, error, word in (
+        ({**good, "dealt": [60]}, CardError, "60"),
+        ({**good, "dealt": [-1]}, CardError, "-1"),
+        ({**good, "dealt": ["x"]}, CardError, "dealt"),
+        ({k: v for k, v in good.items() if k != "boards"}, ObservationError, "boards"),
+        ({**good, "boards": None}, ObservationError, "boards"),
+        (5, ObservationError, "observation dict"),
+    ):
+        with pytest.raises(error, match=word):
+            unseen_cards(bad)  # type: ignore[arg-type]

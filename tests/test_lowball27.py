@@ -227,3 +227,39 @@ def test_low_middle_scoring_example() -> None:
     f = "Jc Js Tc / 9d 5c 4s 3c 2s / Qs Qc 7h 7s 4d"  # 9-5-4-3-2
     assert score_pair(c, f, P27).rows[1] == 1
     assert score_pair(f, c, P27).rows[1] == -1
+
+
+def test_every_evaluation_taking_rules_ranks_a_hand_high_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Evaluating 7-5-4-3-2 with 2-7 rules gave its high-hand rank (below K-Q-J-9-8),
+    and no doc said why: a hand alone is no row, so ``ofc-fast eval``, ``/v1/evaluate``
+    and ``Board.evaluate`` rank every hand and row high under every rule set (checked
+    against the reference high order), the 2-7 middle's low value being
+    ``Board.row_values`` / ``low27`` (checked against the reference 2-7 order); their
+    docs say so."""
+    import json
+    from pathlib import Path
+
+    from ofc_fast.cli import main
+    from ofc_fast.serve._routes import evaluate
+
+    seven, nine, king = "7s 5h 4d 3d 2d", "9c 5d 4h 3s 2h", "Kc Qd Jh 9s 8c"
+    keys = {h: ref.hand_key(ref.card_ids(h)) for h in (seven, nine, king)}
+    lows = {h: ref.low27_key(ref.card_ids(h)) for h in (seven, nine, king)}
+    assert keys[king] > keys[nine] > keys[seven] and lows[seven] > lows[nine] > lows[king]
+    served = evaluate({"rules": "pineapple_27", "hands": [seven, nine, king]})["hands"]
+    strengths = [h["strength"] for h in served]
+    assert strengths == [ofc.rank5(h) for h in (seven, nine, king)]
+    assert strengths[2] > strengths[1] > strengths[0]  # the reference high order
+    assert main(["eval", seven, "--rules", "pineapple_27", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["strength"] == strengths[0]
+    boards = [mid_board(m) for m in (seven, nine)]
+    assert [b.evaluate(P27).strengths[1] for b in boards] == strengths[:2]
+    low = [b.row_values(P27)[1] for b in boards]
+    assert low[0] > low[1] and low == [ofc.low27(s) for s in strengths[:2]]
+    root = Path(__file__).resolve().parent.parent
+    for doc in ("docs/serve.md", "docs/cli.md"):
+        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        assert "as a high hand" in text and "ofc.low27(strength)" in text, doc
+    assert "row_values" in (ofc.Board.evaluate.__doc__ or "")

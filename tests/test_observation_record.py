@@ -103,3 +103,55 @@ def test_no_python_rederivation_of_the_schedule() -> None:
     for name in ("def _rounds", "def _own_rounds"):
         assert name not in search
     assert "cards_per_seat" not in client and "future_cards =" not in client
+
+
+@pytest.mark.parametrize(
+    "boards, dealt, discards, field",
+    [
+        ([[[52], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8], (), "board 0 row 0"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, -1], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 255], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, "x"], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, True], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], [2]]], [6, 7, 8], (), "board 1 row 2"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 1], (), "dealt"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8], (60,), "discards"),
+        ([[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8], (7,), "discards"),
+    ],
+)
+def test_record_refuses_bad_card_ids(
+    boards: list[list[list[object]]],
+    dealt: list[object],
+    discards: tuple[int, ...],
+    field: str,
+) -> None:
+    """observation_record wrote card 52 (or 255, the C empty slot) into the record and
+    took a card shown twice (an OverflowError for -1, a TypeError for text): a card id
+    outside 0..51, a bool or a repeated card is the caller's error naming the field."""
+    with pytest.raises(GameError, match=f"observation: {field} "):
+        observation_record(rules.PINEAPPLE, 0, boards, dealt, discards=discards)  # type: ignore[arg-type]
+    good = observation_record(
+        rules.PINEAPPLE, 0, [[[1], [2, 3], [4, 5]], [[], [], []]], [6, 7, 8]
+    )
+    assert list(good.dealt[0:3]) == [6, 7, 8]
+
+
+def test_record_names_a_badly_shaped_field() -> None:
+    """observation_record raised IndexError or TypeError for per-seat lists shorter
+    than the boards (fantasyland, face_down_counts, discard_counts), a row that is no
+    list or a board that is None: the caller's ``error`` naming the field."""
+    boards = [[[1], [2, 3], [4, 5]], [[], [], []]]
+    cases = [
+        ({"fantasyland": [0]}, boards, "fantasyland"),
+        ({"fantasyland": 5}, boards, "fantasyland"),
+        ({"face_down_counts": [[0, 0, 0]]}, boards, "face_down_counts"),
+        ({"face_down_counts": [[0, 0], [0, 0, 0]]}, boards, r"face_down_counts\[0\]"),
+        ({"discard_counts": [0]}, boards, "discard_counts"),
+        ({"discards": None}, boards, "discards"),
+        ({}, [None, [[], [], []]], "board 0"),
+        ({}, [[[1], 5, [4]], [[], [], []]], "board 0 row 1"),
+        ({}, 5, "boards"),
+    ]
+    for kw, b, field in cases:
+        with pytest.raises(GameError, match=f"observation: {field} must be"):
+            observation_record(rules.PINEAPPLE, 0, b, [6, 7, 8], **kw)  # type: ignore[arg-type]

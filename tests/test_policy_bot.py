@@ -236,3 +236,24 @@ def test_policy_bot_names_a_malformed_observation() -> None:
     ]:
         with pytest.raises(GameError, match=word):
             bot.act(observation)  # type: ignore[arg-type]
+
+
+def test_policy_bot_rebuilds_from_its_name_and_settings(tmp_path: Path) -> None:
+    """The registry's convention, ``make_bot(bot.name, rules, seed, **bot.settings())``
+    makes an equal bot, failed for a policy bot ("unknown bot 'policy'"; with its spec,
+    a TypeError "multiple values for argument 'path'"), and so did a parallel run
+    given one: both rebuild it, and a path other than the spec's is a BotError."""
+    from ofc_fast.parallel import RunSpec
+
+    path = small_mlp().save(tmp_path / "policy.npz")
+    bot = make_bot(f"policy:{path}", "pineapple", seed=1)
+    game = Game("pineapple", 2, seed=4)
+    obs = game.observation(game.to_act)
+    for name in (bot.name, f"policy:{path}"):
+        again = make_bot(name, "pineapple", 1, **bot.settings())
+        assert isinstance(again, PolicyBot) and again.settings() == bot.settings()
+        assert again.act(obs) == bot.act(obs)
+    with pytest.raises(BotError, match="not its path"):
+        make_bot(f"policy:{path}", "pineapple", 1, path=str(tmp_path / "other.npz"))
+    spec = RunSpec.make("pineapple", 2, 1, 4, [bot, RandomBot(seed=2)])
+    assert spec.bots[0][0] == "policy"

@@ -277,3 +277,22 @@ def test_advise_takes_numpy_numbers_as_the_python_ones() -> None:
     for bad in (np.bool_(True), np.complex128(8), np.float64("nan"), np.float64(8.0)):
         with pytest.raises(SearchError, match="samples"):
             advise(g, samples=bad)
+
+
+def test_a_bad_carried_rule_set_is_named() -> None:
+    """An observation carrying a rule set that cannot be read (``rule_set``: an
+    unknown field, not a dict) was refused as "unknown rules 'PINEAPPLE'", a preset
+    that exists: the error names ``rule_set`` and what is wrong with it."""
+    from ofc_fast.errors import ObservationError
+
+    g = ofc.Game("pineapple", players=2, seed=5)
+    obs = g.observation(g.to_act)
+    with pytest.raises(ObservationError, match=r"rule_set: .*no_such_field"):
+        ofc.advise({**obs, "rule_set": {"no_such_field": 1}}, samples=2)
+    with pytest.raises(ObservationError, match="rule_set"):
+        ofc.advise({**obs, "rule_set": "x"}, samples=2)
+    with pytest.raises(ObservationError, match="unknown rules 'nope'"):
+        ofc.advise({**obs, "rules": "nope"}, samples=2)
+    with pytest.raises(ObservationError, match=r"missing field.*rules"):
+        ofc.advise({k: v for k, v in obs.items() if k != "rules"}, samples=2)
+    assert ofc.advise({**obs, "rules": "nope"}, samples=2, rules="pineapple")

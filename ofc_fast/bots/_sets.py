@@ -4,6 +4,7 @@ Fantasyland hand by the exact solver, a classic hand by the arranger).  Private 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ..game import GameError, Move
@@ -13,7 +14,23 @@ from ..solver import StayValue, solve_fantasyland
 from .base import ObservationLike, rules_of
 from .heuristic import HeuristicBot
 
-__all__ = ["decision"]
+__all__ = ["decision", "fl_setting"]
+
+
+def fl_setting(fl_value: StayValue) -> StayValue:
+    """A checked ``fl_value`` setting as plain JSON-able data (``settings()``): None, a
+    float, or ``{cards: value}`` with int keys and float values (NumPy numbers and
+    text keys, as JSON gives them back, made plain; the same values).
+
+    >>> import numpy as np
+    >>> fl_setting({np.int64(14): np.float32(3), "15": 2})
+    {14: 3.0, 15: 2.0}
+    """
+    if fl_value is None:
+        return None
+    if isinstance(fl_value, Mapping):
+        return {int(k): float(v) for k, v in fl_value.items()}
+    return float(fl_value)
 
 
 def decision(

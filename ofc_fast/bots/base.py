@@ -28,21 +28,14 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
-from ..errors import GameError, OfcError, SearchError, quote
+from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
-from ..search import check_observation
+from ..search import check_observation, position
 
-__all__ = [
-    "READ_ERRORS",
-    "Bot",
-    "ObservationLike",
-    "names_bad_observations",
-    "observation_problem",
-    "raise_bad_observation",
-    "rules_of",
-    "unseen_cards",
-]
+__all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
+# the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
+# names_bad_observations) are imported from this module by name, not public API
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
@@ -66,27 +59,34 @@ _BotClass = TypeVar("_BotClass", bound=type)
 
 
 def observation_problem(observation: object) -> OfcError | None:
-    """What is wrong with an observation a bot cannot read, as the error to raise (a
-    GameError, as :mod:`ofc_fast.encoding` raises for one, or a CardError): not a
-    dict, no ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its
-    check names the field); None when none of these is wrong.
+    """What is wrong with an observation a bot cannot read, as the error to raise (an
+    :class:`~ofc_fast.errors.ObservationError`, a GameError, the class
+    :func:`ofc_fast.search.advise` raises for one too, or a CardError): not a dict, no
+    ``"rules"``, or what :func:`ofc_fast.search.advise` refuses in it (its checks name
+    the field, or the fields that do not fit together); None when none of these is
+    wrong.
 
     >>> observation_problem({"x": 1})
-    GameError('observation: missing field(s) rules')
+    ObservationError('observation: missing field(s) rules')
     """
     if not isinstance(observation, Mapping):
-        return GameError(
+        return ObservationError(
             "a bot acts on an observation dict (Game.observation), got "
             f"{quote(observation)}"
         )
     if "rules" not in observation:
-        return GameError("observation: missing field(s) rules")
+        return ObservationError("observation: missing field(s) rules")
     try:
         check_observation(observation)
-    except SearchError as exc:  # the search's words, a bot's class
-        return GameError(str(exc))
-    except OfcError as exc:
+        # fields that do not fit together (the rounds to come, a card twice), as
+        # advise finds them; a position it does not search is no malformation
+        position(observation, rules_of(observation))
+    except (ObservationError, CardError) as exc:
         return exc
+    except OfcError as exc:
+        return None if isinstance(exc, SearchError) else exc
+    except (KeyError, IndexError, TypeError, AttributeError):  # nothing it can name
+        return None
     return None
 
 
@@ -97,11 +97,14 @@ is)."""
 
 
 def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
-    """Raise, for ``exc`` (one of :data:`READ_ERRORS`) that a bot's ``act`` met, the
-    :class:`~ofc_fast.errors.OfcError` naming what is wrong with ``observation``
-    (:func:`observation_problem`), ``exc`` chained; ``exc`` itself when it is an
-    OfcError already or the observation shows nothing wrong (a bug of the bot)."""
-    problem = None if isinstance(exc, OfcError) else observation_problem(observation)
+    """Raise, for ``exc`` (one of :data:`READ_ERRORS`, an OfcError too) that a bot's
+    ``act`` met, the :class:`~ofc_fast.errors.OfcError` naming what is wrong with
+    ``observation`` (:func:`observation_problem`), ``exc`` chained; ``exc`` itself
+    when it is an ObservationError already or the observation shows nothing wrong
+    (a bug of the bot, or a move the position refuses)."""
+    if isinstance(exc, ObservationError):
+        raise exc
+    problem = observation_problem(observation)
     if problem is None:
         raise exc
     raise problem from exc
@@ -109,18 +112,19 @@ def raise_bad_observation(observation: object, exc: BaseException) -> NoReturn:
 
 def names_bad_observations(cls: _BotClass) -> _BotClass:
     """Class decorator of the built-in bots: an ``act`` that fails on a malformed
-    observation (hand-built, or damaged) with one of :data:`READ_ERRORS` raises
-    instead the :class:`~ofc_fast.errors.OfcError` that names the problem
-    (:func:`raise_bad_observation`: the checks of :func:`ofc_fast.search.advise`, as
-    a GameError or a CardError), the original chained.  The check runs only when
-    ``act`` fails; a well-formed observation costs one call (RandomBot, whose
-    decision takes under a microsecond, catches in its ``act`` instead).
+    observation (hand-built, or damaged) with one of :data:`READ_ERRORS` (or an
+    OfcError) raises instead the :class:`~ofc_fast.errors.OfcError` that names the
+    problem (:func:`raise_bad_observation`: the checks of
+    :func:`ofc_fast.search.advise`, an ObservationError or a CardError, as ``advise``
+    raises), the original chained.  The check runs only when ``act`` fails; a
+    well-formed observation costs one call (RandomBot, whose decision takes under a
+    microsecond, catches in its ``act`` instead).
 
     >>> from ofc_fast.bots import HeuristicBot
     >>> HeuristicBot().act({"rules": "pineapple"})
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.GameError: observation: missing field(s) players, seat, boards, ...
+    ofc_fast.errors.ObservationError: observation: missing field(s) players, seat, boards, ...
     """
     act: Callable[[Any, ObservationLike], Move] = cls.act  # type: ignore[attr-defined]
 
@@ -157,7 +161,8 @@ def rules_of(
 
 def unseen_cards(observation: ObservationLike) -> np.ndarray:
     """Cards the seat to act has not seen anywhere (every board's visible cards, its
-    dealt cards, its own discards), ascending, as uint8.
+    dealt cards, its own discards), ascending, as uint8 (a malformed observation, a
+    card id outside 0..51 among them: the OfcError naming the problem, as a bot's).
 
     >>> from ofc_fast import rules
     >>> from ofc_fast.game import Game
@@ -166,12 +171,17 @@ def unseen_cards(observation: ObservationLike) -> np.ndarray:
     47
     """
     seen = 0
-    for board in observation["boards"]:
-        for row in board:
-            for card in row:
-                seen |= 1 << card
-    for card in observation["dealt"]:
-        seen |= 1 << card
-    for card in observation["discards"]:
-        seen |= 1 << card
+    try:
+        for board in observation["boards"]:
+            for row in board:
+                for card in row:
+                    seen |= 1 << card
+        for card in observation["dealt"]:
+            seen |= 1 << card
+        for card in observation["discards"]:
+            seen |= 1 << card
+        if seen >> 52:
+            raise CardError(f"observation: card ids above 51 in {quote(observation)}")
+    except READ_ERRORS as exc:
+        raise_bad_observation(observation, exc)
     return np.array([c for c in range(52) if not seen >> c & 1], dtype=np.uint8)

@@ -15,7 +15,7 @@ from random import Random
 from typing import Any
 
 from ..game import Move, random_move
-from ..rules import RuleSet
+from ..rules import RuleSet, as_rules
 from .base import READ_ERRORS, ObservationLike, raise_bad_observation
 from .heuristic import seed_setting
 
@@ -25,11 +25,14 @@ __all__ = ["RandomBot"]
 class RandomBot:
     """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
     setting of uniformly random kept cards).  ``rules`` is accepted for the registry's
-    sake and not needed: the observation says everything."""
+    sake and not needed: the observation says everything (a name that is no rule set
+    is still a RulesError, as every bot's)."""
 
     name = "random"
 
     def __init__(self, seed: int | None = None, rules: RuleSet | str | None = None) -> None:
+        if rules is not None:
+            as_rules(rules, "random bot")
         self.rng = Random(seed_setting(seed, "random bot"))
 
     def reset(self, seed: int | None = None) -> None:

@@ -136,13 +136,31 @@ def _from_spec(spec: str) -> BotFactory:
         from .policy import policy_bot
 
         path = tail.strip()
-        return lambda rules=None, seed=None, **kw: policy_bot(path, rules, seed, **kw)
+
+        def policy_factory(rules: Any = None, seed: Any = None, **kw: Any) -> Bot:
+            if kw.get("path", path) != path:  # the bot's settings() name its path
+                raise BotError(f"bot {spec!r}: path {quote(kw['path'])} is not its path")
+            kw.pop("path", None)
+            return policy_bot(path, rules, seed, **kw)
+
+        return policy_factory
     obj = _imported(spec.strip())
     if hasattr(obj, "act") and not inspect.isclass(obj):
         return lambda rules=None, seed=None: obj  # a ready bot object
     if not callable(obj):
         raise BotError(f"bot {spec!r} is neither a bot nor a bot class or factory")
     return cast("BotFactory", obj)
+
+
+def _is_policy_name(name: object, settings: Mapping[str, Any]) -> bool:
+    """Whether ``name`` and ``settings`` are a policy bot's ``name`` and ``settings()``
+    (``"policy"``, not registered, with a text ``path``)."""
+    return (
+        isinstance(name, str)
+        and name.strip().lower() == "policy"
+        and "policy" not in _FACTORIES
+        and isinstance(settings.get("path"), str)
+    )
 
 
 def _seed(seed: object) -> int | None:
@@ -161,9 +179,14 @@ def make_bot(
     """A bot by registry name (or :func:`is_bot_spec` spec) with its settings
     (keyword arguments of its class).
 
+    A policy bot's name, ``"policy"``, with its ``path`` setting (what
+    ``bot.settings()`` gives) is the spec ``policy:PATH``.
+
     Raises UnknownBotError (listing the known names) for a name not registered and
     BotError for settings the bot does not take or a spec that names no bot."""
     seed = _seed(seed)
+    if _is_policy_name(name, settings):
+        name = f"policy:{settings['path']}"
     if is_bot_spec(name):
         key, factory = name.strip(), _from_spec(name)
     else:
@@ -227,6 +250,13 @@ def make_bots(
         )
     if settings is not None and len(settings) != players:
         raise BotError(f"{players} seats need {players} settings, got {len(settings)}")
+    for i, seat_settings in enumerate(settings or ()):
+        for key in seat_settings:  # make_bot's own arguments, or no keyword at all
+            if not isinstance(key, str) or key in ("name", "rules", "seed"):
+                raise BotError(
+                    f"settings[{i}]: {quote(key)} is not a bot setting (the name, rules "
+                    "and seed are make_bots' own arguments)"
+                )
     rng = Random(_seed(seed))
     return [
         make_bot(

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import BotError, OfcError, quote
 from ..game import Move
 from ..learned.model import ModelSpec, check_spec, spec_setting
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..search import (
     Opponent,
     advise,
@@ -35,7 +35,7 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue
-from ._sets import decision
+from ._sets import decision, fl_setting
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
 from .heuristic import HeuristicBot, seed_setting
@@ -143,21 +143,21 @@ class SearchBot:
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
                 )
-            if self.rules is not None:
-                search_model(self.rules, fl_value, row_weight)
+            # fl_value is checked alike under any rules (the observation's, when None)
+            search_model(self.rules or PINEAPPLE, fl_value, row_weight)
         except OfcError as exc:
             raise BotError(f"search bot: {exc}") from None
         self.seed = seed
         self.rng = Random(seed)
         self.time_budget = None if time_budget is None else float(time_budget)
-        self.samples = samples
-        self.fl_value = fl_value
+        self.samples = None if samples is None else int(samples)
+        self.fl_value = fl_setting(fl_value)
         self.row_weight = float(row_weight)
         self.policy = policy
         self.prune = prune
         self.opening_factor = float(opening_factor)
         self.clock = clock
-        self.opponent = opponent
+        self.opponent = opponent if isinstance(opponent, str) else float(opponent)
         self.model = model
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self._sets = HeuristicBot(rules, seed)

@@ -28,10 +28,10 @@ from typing import Any
 from ..errors import BotError, ModelError, OfcError, quote
 from ..game import Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, check_spec, resolve_model, spec_setting
-from ..rules import RuleSet, as_rules
+from ..rules import PINEAPPLE, RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
-from ._sets import decision
+from ._sets import decision, fl_setting
 from .base import ObservationLike, names_bad_observations, unseen_cards
 from .heuristic import HeuristicBot, seed_setting
 
@@ -64,13 +64,13 @@ class ValueBot:
         self.rules = None if rules is None else as_rules(rules, "value bot")
         try:
             model = check_spec(model)
-            if self.rules is not None:
-                search_model(self.rules, fl_value)
+            # fl_value is checked alike under any rules (the observation's, when None)
+            search_model(self.rules or PINEAPPLE, fl_value)
         except OfcError as exc:
             raise BotError(f"value bot: {exc}") from None
         self.seed = seed = seed_setting(seed, "value bot")
         self.model = model
-        self.fl_value = fl_value
+        self.fl_value = fl_setting(fl_value)
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self._sets = HeuristicBot(rules, seed)
         self.rng = Random(seed)

@@ -315,9 +315,10 @@ def add_commands(sub: Any) -> None:
     e = sub.add_parser(
         "eval",
         help="rank a 3- or 5-card hand, or evaluate a board",
-        description="Strength, category and description of a hand; with a "
+        description="Strength, category and description of a hand (a high hand "
+        "under every --rules: only a 2-7 board's middle ranks low); with a "
         "board 'front / middle / back': each row, royalties, "
-        "foul and Fantasyland.",
+        "foul and Fantasyland under --rules.",
     )
     e.add_argument("cards", help='cards, e.g. "As Ks Qs Js Ts", "Qh Qd 5c", or a board')
     add_rules_option(e, "OFC")

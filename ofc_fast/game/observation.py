@@ -17,13 +17,15 @@ discarded; never the deck.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from .._native import OK, ffi, lib
 from .._native._portable import read_record
 from ..board import ROW_SIZES
-from ..errors import GameError, OfcError
+from ..cards import card_str
+from ..errors import GameError, OfcError, quote
 from ..rules.compiled import game_struct
 from ..rules.presets import RulesLike
 
@@ -156,6 +158,36 @@ _COMPLETE_ERRORS = {
 }
 
 
+def _items(
+    value: object, what: str, error: type[OfcError], size: int | None = None
+) -> Sequence[Any]:
+    """``value`` as a sequence (a list, a tuple; not text) of ``size`` items if given,
+    else ``error`` naming ``what``."""
+    if (
+        isinstance(value, (str, bytes))
+        or not isinstance(value, Sequence)
+        or (size is not None and len(value) != size)
+    ):
+        need = "a list" if size is None else f"a list of {size}"
+        raise error(f"observation: {what} must be {need}, got {quote(value)}")
+    return value
+
+
+def _card(value: object, what: str, error: type[OfcError], seen: int) -> int:
+    """``seen`` (a bit per card) with ``value`` added; ``error`` naming ``what`` when
+    ``value`` is no card id 0..51 (a bool, text, 52, the C empty slot 255) or is
+    already in ``seen``."""
+    try:
+        card = -1 if isinstance(value, bool) else operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        card = -1
+    if not 0 <= card <= 51:
+        raise error(f"observation: {what} holds {quote(value)}, not a card id 0..51")
+    if seen >> card & 1:
+        raise error(f"observation: {what} holds {card_str(card)}, a card shown twice")
+    return seen | 1 << card
+
+
 def _byte(value: object, what: str, error: type[OfcError]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 255:
         raise error(f"observation: {what} must be a small int, got {str(value)[:40]!r}")
@@ -180,8 +212,8 @@ def observation_record(
     counts it knows, completed in C from the rules' schedule
     (``ofc_observation_complete``): the pending decision (``k``, ``full``,
     ``face_down``, ``street``), its future and every seat's rounds still to come.
-    Card ids must be valid (0..51); a position the schedule cannot reach raises
-    ``error``.
+    A card id outside 0..51 (or not an int), a card given twice, and a position the
+    schedule cannot reach raise ``error`` (naming the field).
 
     >>> from ofc_fast import rules
     >>> o = observation_record(rules.PINEAPPLE, 0, [[[1], [2, 3], [4, 5]], [[], [], []]],
@@ -189,11 +221,22 @@ def observation_record(
     >>> o.k, o.future_cards, record_rounds(o)
     (1, 9, [[(3, 1), (3, 1), (3, 1)], [(5, 0), (3, 1), (3, 1), (3, 1), (3, 1)]])
     """
-    players = len(boards)
+    players = len(_items(boards, "boards", error))
     if not 2 <= players <= lib.OFC_GAME_MAX_SEATS:
         raise error(f"observation: 2 to {lib.OFC_GAME_MAX_SEATS} boards, got {players}")
-    if len(dealt) > lib.OFC_GAME_MAX_DEALT or len(discards) > 4:
+    for what, per_seat in (
+        ("fantasyland", fantasyland),
+        ("face_down_counts", face_down_counts),
+        ("discard_counts", discard_counts),
+    ):
+        if per_seat is not None:
+            _items(per_seat, what, error, players)
+    if (
+        len(_items(dealt, "dealt", error)) > lib.OFC_GAME_MAX_DEALT
+        or len(_items(discards, "discards", error)) > 4
+    ):
         raise error("observation: too many dealt cards or discards")
+    seen = 0
     o = ffi.new("ofc_observation *")
     ffi.memmove(o.board, b"\xff" * ffi.sizeof(o.board), ffi.sizeof(o.board))
     if _byte(seat, "seat", error) >= players:
@@ -202,13 +245,15 @@ def observation_record(
     o.players = players
     o.button = _byte(button, "button", error)
     for s, rows in enumerate(boards):
-        if len(rows) != 3:
-            raise error(f"observation: board {s} needs 3 rows")
+        _items(rows, f"board {s}", error, 3)
+        if face_down_counts is not None:
+            _items(face_down_counts[s], f"face_down_counts[{s}]", error, 3)
         for r, row in enumerate(rows):
-            if len(row) > ROW_SIZES[r]:
+            if len(_items(row, f"board {s} row {r}", error)) > ROW_SIZES[r]:
                 raise error(f"observation: board {s} row {r} holds too many cards")
             o.count[s][r] = len(row)
             for i, card in enumerate(row):
+                seen = _card(card, f"board {s} row {r}", error, seen)
                 o.board[s][_ROW_START[r] + i] = card
             if face_down_counts is not None:
                 o.face_down_count[s][r] = _byte(face_down_counts[s][r], "a count", error)
@@ -216,6 +261,10 @@ def observation_record(
             o.fl[s] = _byte(fantasyland[s], "a Fantasyland count", error)
         if discard_counts is not None:
             o.discard_count[s] = _byte(discard_counts[s], "a discard count", error)
+    for card in dealt:
+        seen = _card(card, "dealt", error, seen)
+    for card in discards:
+        seen = _card(card, "discards", error, seen)
     o.discard_count[seat] = len(discards)
     o.discards[0 : len(discards)] = list(discards)
     o.n = len(dealt)
@@ -238,7 +287,6 @@ def record_rounds(o: Any) -> list[list[tuple[int, int]]]:
 
 def cards_as_text(obs: Any) -> Any:
     """An observation with its cards (boards, discards, dealt) written as text."""
-    from ..cards import card_str
 
     def texts(x: Any) -> Any:
         return [texts(v) for v in x] if isinstance(x, list) else card_str(x)

@@ -88,9 +88,10 @@ def observation_rules(
 ) -> RuleSet:
     """The rule set an observation is played under: the ``"rule_set"`` it carries
     (a game whose rules are not exactly a preset), else ``own`` when its name is the
-    observation's ``"rules"``, else the preset of that name (:func:`get`).  ``memo``
-    (a list the caller keeps, e.g. on a bot) holds the last carried dict and its rule
-    set, so that a bot parses each distinct dict once.
+    observation's ``"rules"``, else the preset of that name (:func:`get`); a carried
+    dict that is no rule set is a RulesError naming ``rule_set``.  ``memo`` (a list
+    the caller keeps, e.g. on a bot) holds the last carried dict and its rule set, so
+    that a bot parses each distinct dict once.
 
     >>> from ofc_fast.rules import OFC
     >>> table = OFC.replace(sweep_bonus=4)
@@ -105,7 +106,10 @@ def observation_rules(
         if memo and memo[0] == data:
             rules: RuleSet = memo[1]
             return rules
-        rules = RuleSet.from_dict(data)
+        try:
+            rules = RuleSet.from_dict(data)
+        except RulesError as exc:  # the field at fault is the observation's
+            raise RulesError(f"observation: rule_set: {exc}") from None
         if memo is not None:  # a copy: a caller that mutates the dict gets a new parse
             memo[:] = (copy.deepcopy(data), rules)
         return rules

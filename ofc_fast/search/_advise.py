@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .._native import OK, ffi, lib
 from ..errors import ModelError, SearchError, quote
@@ -61,7 +61,9 @@ class Advice:
     that it enters or keeps Fantasyland) and ``royalties`` (its expected royalties).
     ``model``: the name of the learned value model that placed the searcher's cards in
     the rollouts (None: rollouts without one, or exact values).  A record unpacks as
-    ``(move, ev, stderr, exact)``, the pinned shape of :func:`advise`'s list.
+    ``(move, ev, stderr, exact)``, the pinned shape of :func:`advise`'s list.  The
+    records :func:`advise` returns build their ``move`` on first access (equal, in
+    every respect and in pickle, to records built with it).
 
     >>> import ofc_fast as ofc
     >>> a = ofc.advise(ofc.Game("pineapple", players=2, seed=5), samples=16, seed=1)[0]
@@ -87,6 +89,25 @@ class Advice:
         """``move, ev, stderr, exact = advice``: the shape :func:`advise` promises."""
         return iter((self.move, self.ev, self.stderr, self.exact))
 
+    if not TYPE_CHECKING:  # no attribute a type checker should accept
+
+        def __getattr__(self, name: str) -> Any:
+            """``move`` of a record :func:`advise` made (:func:`_records`): built from
+            its action on first access and kept, so a caller that reads the best move
+            builds one Move, not one per legal move."""
+            state = self.__dict__
+            if name != "move" or "_position" not in state:
+                raise AttributeError(f"'Advice' object has no attribute {name!r}")
+            # built before the position is dropped: a thread reading the move at the
+            # same time finds one or the other (and builds an equal move)
+            move = state["move"] = move_for_action(state["action"], *state["_position"])
+            state.pop("_position", None)
+            return move
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields (``move`` built): the pickle of the record built eagerly."""
+        return {name: getattr(self, name) for name in _FIELDS}
+
     def as_dict(self) -> dict[str, Any]:
         """JSON-able: the move as text."""
         return {
@@ -101,6 +122,40 @@ class Advice:
             "royalties": self.royalties,
             "model": self.model,
         }
+
+
+_FIELDS = tuple(f.name for f in fields(Advice))
+
+
+def _records(
+    rows: list[tuple[int, float, float, bool, int, _Stats]],
+    dealt: Sequence[int],
+    board: Sequence[Sequence[int]],
+    k: int,
+    model: str | None = None,
+) -> list[Advice]:
+    """The Advice records of ``rows`` (action, ev, stderr, exact, samples, stats), each
+    move left to build on access (``Advice.__getattr__``) from a copy of the position;
+    equal, in repr, hash and pickle, to the records built with their moves."""
+    position = (tuple(dealt), tuple(tuple(r) for r in board), k)
+    new = object.__new__
+    out = []
+    for a, ev, se, exact, n, (foul, fl, royalties) in rows:
+        rec = new(Advice)
+        rec.__dict__.update(
+            action=a,
+            ev=ev,
+            stderr=se,
+            exact=exact,
+            samples=n,
+            foul=foul,
+            fantasyland=fl,
+            royalties=royalties,
+            model=model,
+            _position=position,
+        )
+        out.append(rec)
+    return out
 
 
 def _auto_policy(pos: Any, moves: int) -> str:
@@ -225,12 +280,11 @@ def advise(
     )
     values = _exact(args, pos, exact, time_budget, model_.opp_random > 0 or model_.opp_self)
     if values is not None:
-        out = [
-            Advice(a, move_for_action(a, dealt, rows, k), float(v), 0.0, True, 0, *st)
-            for a, (v, st) in zip(actions, values)
+        exact_rows = [
+            (a, float(v), 0.0, True, 0, st) for a, (v, st) in zip(actions, values)
         ]
-        out.sort(key=lambda x: (-x.ev, x.action))
-        return out
+        exact_rows.sort(key=lambda x: (-x[1], x[0]))
+        return _records(exact_rows, dealt, rows, k)
     name = _auto_policy(pos, len(actions)) if policy == "auto" else policy
     then = None
     if policy == "auto" and name == "fast" and prune and pos.seats[pos.seat].rounds > 1:
@@ -260,19 +314,10 @@ def advise(
         )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
     named = None if value is None else value.name
-    return [
-        Advice(
-            a,
-            move_for_action(a, dealt, rows, k),
-            float(v),
-            float(se),
-            False,
-            n,
-            *st,
-            model=named,
-        )
-        for a, (v, se, _, n, st) in ranked
+    sampled_rows = [
+        (a, float(v), float(se), False, n, st) for a, (v, se, _, n, st) in ranked
     ]
+    return _records(sampled_rows, dealt, rows, k, named)
 
 
 def _screened(

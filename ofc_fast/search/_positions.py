@@ -10,7 +10,7 @@ from typing import Any
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, cards_str, parse_cards
-from ..errors import CardError, OfcError, SearchError, quote
+from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game
 from ..game.observation import observation_record, read_observation, record_rounds
 from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
@@ -52,11 +52,20 @@ def _card_list(value: Any, what: str) -> list[int]:
 
 
 def check_observation(obs: Mapping[str, Any]) -> None:
-    """The fields position() reads, with their types and ranges (SearchError /
-    CardError naming the field)."""
+    """The fields position() reads, with their types and ranges
+    (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field)."""
+    try:
+        _check_fields(obs)
+    except ObservationError:
+        raise
+    except SearchError as exc:  # the shared checks' words, the observation's class
+        raise ObservationError(str(exc)) from None
+
+
+def _check_fields(obs: Mapping[str, Any]) -> None:
     missing = [key for key in _OBS_FIELDS if key not in obs]
     if missing:
-        raise SearchError(f"observation: missing field(s) {', '.join(missing)}")
+        raise ObservationError(f"observation: missing field(s) {', '.join(missing)}")
     players = int_in(obs["players"], "observation: players", 2, 4)
     int_in(obs["seat"], "observation: seat", 0, players - 1)
     per_seat = [
@@ -64,7 +73,7 @@ def check_observation(obs: Mapping[str, Any]) -> None:
         for key in ("boards", "fantasyland", "face_down_counts")
     ]
     if any(len(v) != players for v in per_seat):
-        raise SearchError(
+        raise ObservationError(
             "observation: boards, fantasyland and face_down_counts need one entry "
             f"per player ({players})"
         )
@@ -73,14 +82,16 @@ def check_observation(obs: Mapping[str, Any]) -> None:
         rows = seq(boards[p], f"observation: board {p}")
         counts = seq(hidden[p], f"observation: face_down_counts[{p}]")
         if len(rows) != 3 or len(counts) != 3:
-            raise SearchError(
+            raise ObservationError(
                 f"observation: board {p} and its face-down counts need 3 rows"
             )
         for r, row in enumerate(rows):
             n = len(_card_list(row, f"board {p} row {r}"))
             down = int_in(counts[r], f"observation: face_down_counts[{p}][{r}]", 0, 5)
             if n + down > ROW_SIZES[r]:
-                raise SearchError(f"observation: board {p} row {r} holds too many cards")
+                raise ObservationError(
+                    f"observation: board {p} row {r} holds too many cards"
+                )
         fl_count(fl[p], f"observation: fantasyland[{p}]")
     _card_list(obs["dealt"], "dealt")
     _card_list(obs["discards"], "discards")
@@ -135,11 +146,11 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
         obs["dealt"],
         fantasyland=obs["fantasyland"],
         face_down_counts=obs["face_down_counts"],
-        error=SearchError,
+        error=ObservationError,
     )
     said = (obs["to_discard"], obs["future_cards"], obs["future_discards"])
     if said != (record.k, record.future_cards, record.future_discards):
-        raise SearchError(
+        raise ObservationError(
             f"advise: the observation's to_discard, future_cards and future_discards "
             f"{said} are not the rounds to come of its deal "
             f"{(record.k, record.future_cards, record.future_discards)}"
@@ -161,7 +172,7 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     if st in (E_CARD, E_DUPLICATE):
         raise_status(st, "advise: the observation's cards")
     if st != OK:
-        raise SearchError(
+        raise ObservationError(
             "advise: the observation's boards, dealt cards and rounds to "
             "come do not fit together (or too few unseen cards for them)"
         )
@@ -243,7 +254,7 @@ def game_observation(
             raise SearchError(f"seat {seat} is not to act (seat {g.to_act} is)")
         return g.observation(g.to_act), rules or g.rules
     if not isinstance(game_or_obs, Mapping):
-        raise SearchError(
+        raise ObservationError(
             f"advise takes a Game or an observation dict, got {type(game_or_obs).__name__}"
         )
     obs = game_or_obs
@@ -254,8 +265,14 @@ def game_observation(
     if rules is None:
         try:
             rules = observation_rules(obs)
-        except (KeyError, OfcError):
-            raise SearchError(
-                f"unknown rules {quote(obs.get('rules'))}: pass rules="
+        except OfcError as exc:
+            if obs.get("rule_set") is None:
+                raise ObservationError(
+                    f"unknown rules {quote(obs.get('rules'))}: pass rules="
+                ) from None
+            raise ObservationError(str(exc)) from None  # naming rule_set
+        except KeyError:
+            raise ObservationError(
+                "observation: missing field(s) rules: pass rules="
             ) from None
     return obs, rules

@@ -120,16 +120,16 @@ def search_model(
     opponent: Opponent = "best",
 ) -> SearchModel:
     """The model of a rule set: Fantasyland values as :func:`ofc_fast.solver.stay_values`
-    reads them (None, a number, or ``{cards: value}``), 0 for no Fantasyland or a rule
-    set without one; ``opponent``: see :data:`OPPONENTS`."""
+    reads them (None, a number, or ``{cards: value}``; checked under any rules), 0 for no
+    Fantasyland or a rule set without one; ``opponent``: see :data:`OPPONENTS`."""
     rules = search_rules(rules, "search_model")
     check_row_weight(row_weight)
     opp = opponent_weight(opponent)
     values = [0.0] * int(lib.OFC_SEARCH_FL_VALUES)
+    try:  # checked under every rule set, whether or not it deals Fantasyland
+        five = stay_values(rules, fl_value)
+    except OfcError as exc:
+        raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
     if rules.fantasyland is not None:
-        try:
-            five = stay_values(rules, fl_value)
-        except OfcError as exc:
-            raise SearchError(str(exc).replace("stay_value", "fl_value")) from None
         values[13:18] = five
     return SearchModel(tuple(values), float(row_weight), opp, opponent == "self")

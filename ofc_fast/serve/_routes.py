@@ -334,8 +334,9 @@ def _check_hand_text(value: Any, field: str) -> None:
 
 def evaluate(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
     """``POST /v1/evaluate``: ``hands`` (3- or 5-card hands: strength, category,
-    description) and / or ``boards`` (complete boards: rows, royalties, foul,
-    Fantasyland) under ``rules``."""
+    description, always as high hands: a hand alone is no row, and only a 2-7 middle
+    ranks low) and / or ``boards`` (complete boards: rows, royalties, foul,
+    Fantasyland) under ``rules`` (rows and strengths: each row's high hand)."""
     rules = get_rules(body)
     hands = get_list(body, "hands", [], 64)
     out_hands = []
