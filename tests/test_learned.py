@@ -689,6 +689,31 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     assert "config.json: a damaged run file" in capsys.readouterr().err
 
 
+def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
+    """A run with --fl-value resumed without it (or the other way round) is refused
+    naming fl_value: the config keeps the setting only when it is set, and the
+    message listed only the keys of the new config ('differs in: []').  A
+    config.json that is JSON but no object is a damaged run file (it was an
+    AttributeError traceback)."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
+    args += ["--epochs", "1", "--hidden", "4", "--opponent", "typical"]
+    args += ["--out", str(out)]
+    assert main([*args, "--fl-value", "0"]) == 0
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "differs in: ['fl_value']" in capsys.readouterr().err
+    assert main([*args, "--fl-value", "0", "--deals", "5", "--seed", "9"]) == 2
+    assert "differs in: ['deals', 'seed']" in capsys.readouterr().err
+    (out / "config.json").write_text("[]")
+    assert main(args) == 2
+    assert "config.json: a damaged run file" in capsys.readouterr().err
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

@@ -257,10 +257,14 @@ class _Run:
         cfg = out / "config.json"
         if cfg.exists():
             old = _read_json(cfg)
+            if not isinstance(old, dict):
+                raise ModelError(f"{cfg}: a damaged run file (not a JSON object)")
             if old != config:
+                keys = old.keys() | config.keys()  # a setting only one run has too
+                differs = sorted(k for k in keys if old.get(k) != config.get(k))
                 raise ModelError(
                     f"{out} holds a run with other settings; use another --out "
-                    f"(differs in: {sorted(k for k in config if old.get(k) != config[k])})"
+                    f"(differs in: {differs})"
                 )
         else:
             cfg.write_text(json.dumps(config, indent=1, sort_keys=True))
