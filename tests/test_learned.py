@@ -714,6 +714,41 @@ def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys
     assert "config.json: a damaged run file" in capsys.readouterr().err
 
 
+def test_training_command_reports_an_unusable_out_and_ctrl_c(
+    tmp_path: Path, capsys, monkeypatch
+):
+    """An --out that is a file (or lies under one) is a one-line error, exit 2 (it
+    was a FileExistsError / NotADirectoryError traceback); Ctrl-C during a step
+    says the finished steps are saved and exits 130 (a KeyboardInterrupt
+    traceback), and the same command then resumes from them."""
+    _require_torch()
+    from ofc_fast.learned import train as train_module
+
+    args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
+    args += ["--epochs", "1", "--hidden", "4", "--opponent", "typical"]
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for out in (afile, afile / "run"):
+        assert train_module.main([*args, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and str(afile) in err
+        assert "Traceback" not in err and err.count("\n") == 1
+
+    def ctrl_c(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(train_module, "_labels", ctrl_c)
+    assert train_module.main([*args, "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "run the same command again" in err
+    assert (out / "positions.npz").exists() and not (out / "labels-11.npz").exists()
+    monkeypatch.undo()
+    assert train_module.main([*args, "--out", str(out)]) == 0
+    assert (out / "pineapple-2p.ofcvm").exists()
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

@@ -781,9 +781,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                 executor=ex,
                 progress=not a.quiet,
             )
-    except (OfcError, ValueError) as exc:
+    except (OfcError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: the finished steps are saved in {a.out}; run the same "
+            "command again to resume",
+            file=sys.stderr,
+        )
+        return 130
     print(_markdown(report))
     return 0
 
