@@ -689,6 +689,14 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     assert "config.json: a damaged run file" in capsys.readouterr().err
 
 
+_TINY_RUN = [
+    *["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"],
+    *["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"],
+    *["--epochs", "1", "--hidden", "4", "--opponent", "typical"],
+]
+"""The training command's smallest run (about two seconds), without --out."""
+
+
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
     """A run with --fl-value resumed without it (or the other way round) is refused
     naming fl_value: the config keeps the setting only when it is set, and the
@@ -699,10 +707,7 @@ def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
-    args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
-    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
-    args += ["--epochs", "1", "--hidden", "4", "--opponent", "typical"]
-    args += ["--out", str(out)]
+    args = [*_TINY_RUN, "--out", str(out)]
     assert main([*args, "--fl-value", "0"]) == 0
     capsys.readouterr()
     assert main(args) == 2
@@ -724,9 +729,7 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     _require_torch()
     from ofc_fast.learned import train as train_module
 
-    args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
-    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
-    args += ["--epochs", "1", "--hidden", "4", "--opponent", "typical"]
+    args = _TINY_RUN
     afile = tmp_path / "afile"
     afile.write_text("x")
     for out in (afile, afile / "run"):
@@ -747,6 +750,52 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     monkeypatch.undo()
     assert train_module.main([*args, "--out", str(out)]) == 0
     assert (out / "pineapple-2p.ofcvm").exists()
+
+
+def test_training_run_files_are_whole_after_a_kill(tmp_path: Path, capsys, monkeypatch):
+    """Every file of a run is written to a temporary file and renamed into place, so
+    a kill leaves the old file or the new one, never a part that the resumed run
+    then refuses or trusts (config.json, cost.json, the model and the report were
+    written in place), and report.json, which a resumed run takes as the sign that
+    the report is done, is written after report.md (it was written first).  A
+    damaged report.json is a ModelError naming it (it was a bare JSON message)."""
+    _require_torch()
+    import os
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    rename = os.replace
+
+    def killed_at(name: str, nth: int) -> None:
+        """A kill just before the nth rename onto ``name``."""
+        seen = []
+
+        def replace(src: object, dst: object) -> None:
+            if Path(str(dst)).name == name:
+                seen.append(dst)
+                if len(seen) == nth:
+                    raise KeyboardInterrupt
+            rename(src, dst)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "replace", replace)
+
+    killed_at("cost.json", 2)  # after the positions step, at the held-out one's
+    assert main(args) == 130
+    assert json.loads((out / "cost.json").read_text()).keys() == {"positions"}
+    killed_at("report.md", 1)
+    assert main(args) == 130
+    assert not (out / "report.json").exists()
+    monkeypatch.setattr(os, "replace", rename)
+    assert main(args) == 0
+    assert (out / "report.md").exists() and (out / "report.json").exists()
+    assert load_model(out / "pineapple-2p.ofcvm").cards == (5, 7, 9, 11)
+    assert not list(out.glob("*.tmp"))
+    (out / "report.json").write_text("{")
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "report.json: a damaged run file" in capsys.readouterr().err
 
 
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):

@@ -29,6 +29,7 @@ Example (a tiny run)::
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -41,7 +42,7 @@ import numpy as np
 
 from .._native import lib
 from ..errors import ModelError, OfcError
-from ..parallel import Executor, Progress, in_order, make_executor
+from ..parallel import Executor, Progress, atomic_write, in_order, make_executor
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
@@ -57,6 +58,7 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
+from ._report import markdown, plot
 from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -240,6 +242,11 @@ def _evaluate(
     }
 
 
+def _write_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
+    """A run's JSON file, written whole or not at all (a kill leaves the old one)."""
+    atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
+
+
 def _read_json(path: Path) -> Any:
     """A run's JSON file (ModelError naming it when it is damaged)."""
     try:
@@ -267,7 +274,7 @@ class _Run:
                     f"(differs in: {differs})"
                 )
         else:
-            cfg.write_text(json.dumps(config, indent=1, sort_keys=True))
+            _write_json(cfg, config, sort_keys=True)
         cost = out / "cost.json"
         self.cost: dict[str, float] = _read_json(cost) if cost.exists() else {}
 
@@ -285,11 +292,11 @@ class _Run:
                 ) from None
         t0 = time.perf_counter()
         arrays = fn()
-        tmp = self.out / f"{name}.tmp.npz"
-        cast(Any, np.savez)(tmp, **arrays)
-        tmp.replace(path)
+        buf = io.BytesIO()
+        cast(Any, np.savez)(buf, **arrays)
+        atomic_write(path, buf.getvalue())
         self.cost[name] = round(time.perf_counter() - t0, 2)
-        (self.out / "cost.json").write_text(json.dumps(self.cost, indent=1))
+        _write_json(self.out / "cost.json", self.cost)
         return arrays
 
 
@@ -519,14 +526,13 @@ def train(
         )
     data = model_bytes(_nets_of(saved), rules, players, rows)
     name = f"{rules.name.lower()}-{players}p.ofcvm"
-    (run.out / name).write_bytes(data)
+    atomic_write(run.out / name, data)
     model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
     report_path = run.out / "report.json"
-    if (
-        report_path.exists()
-        and json.loads(report_path.read_text()).get("model") == model.name
-    ):
-        return dict(json.loads(report_path.read_text()))
+    if report_path.exists():  # written last: the report.md and .png beside it are done
+        done = _read_json(report_path)
+        if isinstance(done, dict) and done.get("model") == model.name:
+            return done
     say("held-out evaluation")
     t0 = time.perf_counter()
     streets = {
@@ -559,9 +565,9 @@ def train(
         "total_seconds": round(sum(run.cost.values()), 1),
         "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
     }
-    report_path.write_text(json.dumps(report, indent=1))
-    (run.out / "report.md").write_text(_markdown(report))
-    _plot(report, run.out / "report.png")
+    atomic_write(run.out / "report.md", markdown(report).encode())
+    plot(report, run.out / "report.png")
+    _write_json(report_path, report)
     return report
 
 
@@ -650,53 +656,6 @@ def _c_check(
             )
             worst = max(worst, abs(out[0] - float(y)))
     return worst
-
-
-def _markdown(report: dict[str, Any]) -> str:
-    lines = [
-        f"# Value model {report['model']} ({report['rules']}, {report['players']} players)",
-        "",
-        "| cards after the move | held-out decisions | regret (points) | top-1 agreement |",
-        "|---|---|---|---|",
-    ]
-    for c, s in report["streets"].items():
-        lines.append(
-            f"| {c} | {s['decisions']} | {s['regret']:.3f} ± {s['regret_ci95']:.3f} "
-            f"| {100 * s['top1']:.1f}% ± {100 * s['top1_ci95']:.1f} |"
-        )
-    lines += ["", "| step | seconds |", "|---|---|"]
-    lines += [f"| {k} | {v} |" for k, v in report["cost_seconds"].items()]
-    lines.append(f"| total | {report['total_seconds']} |")
-    return "\n".join(lines) + "\n"
-
-
-def _plot(report: dict[str, Any], path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return
-    streets = list(report["streets"])
-    fig, ax = plt.subplots(1, 2, figsize=(8, 3))
-    ax[0].bar(
-        streets,
-        [report["streets"][s]["regret"] for s in streets],
-        yerr=[report["streets"][s]["regret_ci95"] for s in streets],
-    )
-    ax[0].set_title("held-out regret (points)")
-    ax[1].bar(
-        streets,
-        [100 * report["streets"][s]["top1"] for s in streets],
-        yerr=[100 * report["streets"][s]["top1_ci95"] for s in streets],
-    )
-    ax[1].set_title("top-1 agreement (%)")
-    for a in ax:
-        a.set_xlabel("cards on the board after the move")
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -791,7 +750,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 130
-    print(_markdown(report))
+    print(markdown(report))
     return 0
 
 
