@@ -798,6 +798,28 @@ def test_training_run_files_are_whole_after_a_kill(tmp_path: Path, capsys, monke
     assert "report.json: a damaged run file" in capsys.readouterr().err
 
 
+def test_training_writes_the_model_inside_out_whatever_the_rules_name(tmp_path: Path):
+    """The model file is named after the rules, and a custom rule set's name is any
+    text: one named '../escape/x' wrote its model outside --out (or, without that
+    folder, failed with a FileNotFoundError after every step).  Such characters are
+    now '_' in the file name, which the report names."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    table = tmp_path / "rules.json"
+    table.write_text(rules.PINEAPPLE.replace(name="../escape/X").to_json())
+    (tmp_path / "escape").mkdir()
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--rules", str(table), "--out", str(out)]) == 0
+    assert not list((tmp_path / "escape").iterdir())
+    report = json.loads((out / "report.json").read_text())
+    assert report["file"] == "_._escape_x-2p.ofcvm"
+    model = load_model(out / "_._escape_x-2p.ofcvm")
+    assert model.name == report["model"] and model.rules_hash == rules_hash(
+        rules.PINEAPPLE.replace(name="../escape/X")
+    )
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

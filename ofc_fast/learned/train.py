@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 import time
 import zipfile
@@ -525,7 +526,7 @@ def train(
             stay,
         )
     data = model_bytes(_nets_of(saved), rules, players, rows)
-    name = f"{rules.name.lower()}-{players}p.ofcvm"
+    name = _file_name(rules, players)
     atomic_write(run.out / name, data)
     model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
     report_path = run.out / "report.json"
@@ -569,6 +570,17 @@ def train(
     plot(report, run.out / "report.png")
     _write_json(report_path, report)
     return report
+
+
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]|^\.')
+
+
+def _file_name(rules: RuleSet, players: int) -> str:
+    r"""The model file's name in ``--out``, ``<rules name>-<players>p.ofcvm``, lower
+    case, with ``_`` for each character that a file name cannot hold or that would
+    lead elsewhere (``/``, ``\``, control characters, a leading ``.``): a custom
+    rule set's name is any text, '../x' too."""
+    return f"{_UNSAFE.sub('_', rules.name.lower())}-{players}p.ofcvm"
 
 
 def _check_settings(
