@@ -820,6 +820,28 @@ def test_training_writes_the_model_inside_out_whatever_the_rules_name(tmp_path: 
     )
 
 
+def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monkeypatch):
+    """Without matplotlib (the learn extra's plot library) the report is written and
+    the command says that report.png is not drawn and what to install (it said
+    nothing), and removes an earlier run's plot, which showed other numbers than
+    the new report beside it."""
+    _require_torch()
+    import sys
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "report.png").write_bytes(b"an earlier run's plot")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    args = [a for a in _TINY_RUN if a != "--quiet"]
+    assert main([*args, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "report.png: not drawn without matplotlib" in err and "[learn]" in err
+    assert not (out / "report.png").exists()
+    assert json.loads((out / "report.json").read_text())["streets"]
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

@@ -32,16 +32,18 @@ def markdown(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(report: dict[str, Any], path: Path) -> None:
-    """``report.png``: the regret and agreement of :func:`markdown` as bars (nothing
-    without matplotlib)."""
+def plot(report: dict[str, Any], path: Path) -> bool:
+    """``report.png``: the regret and agreement of :func:`markdown` as bars.  False
+    without matplotlib, when an earlier run's plot there is removed (it would show
+    other numbers than the report beside it)."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        return
+        path.unlink(missing_ok=True)
+        return False
     streets = list(report["streets"])
     fig, ax = plt.subplots(1, 2, figsize=(8, 3))
     ax[0].bar(
@@ -63,3 +65,4 @@ def plot(report: dict[str, Any], path: Path) -> None:
     fig.savefig(buf, format="png", dpi=80)
     plt.close(fig)
     atomic_write(path, buf.getvalue())
+    return True

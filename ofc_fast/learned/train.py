@@ -567,7 +567,8 @@ def train(
         "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
     }
     atomic_write(run.out / "report.md", markdown(report).encode())
-    plot(report, run.out / "report.png")
+    if not plot(report, run.out / "report.png"):
+        say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
     _write_json(report_path, report)
     return report
 
