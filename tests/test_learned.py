@@ -492,7 +492,10 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     no_clean = [*argv(2)[:-1], str(tmp_path / "no-clean"), "--opponent", "random"]
     # seed 2: the one random deal fouls both boards, so there are no rows to price
     assert main([*no_clean, "--opponent-deals", "1"]) == 2
-    assert "finished no clean board" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "finished no clean board" in err and "with another --out" in err
+    assert main([*no_clean, "--opponent-deals", "2"]) == 2  # as it says: this --out
+    assert "other settings" in capsys.readouterr().err  # holds the first settings
     # --fl-value: the worth of a Fantasyland entry in the labels, kept in the config
     no_fl = [*argv(2)[:-1], str(tmp_path / "no-fl"), "--fl-value", "0"]
     assert main(no_fl) == 0

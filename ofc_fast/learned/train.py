@@ -490,7 +490,8 @@ def train(
         if not rows.any():
             raise ModelError(
                 f"the {opponent_deals} '{opponent}' opponent deals finished no clean "
-                "board to take rows from: raise --opponent-deals"
+                "board to take rows from: raise --opponent-deals, with another --out "
+                f"({run.out} holds this run's settings)"
             )
     saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
     rounds_pos = [pos]
