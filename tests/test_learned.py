@@ -640,7 +640,11 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--eval-limit", "0"], "eval_limit must be 1 or more"),
         (["--epochs", "0"], "epochs must be 1 or more"),
         (["--others", "-1"], "others must be 0 or more"),
-        (["--seed", "-1"], "seed must be 0 or more"),
+        (["--seed", "-1"], "seed must be an int 0..2**64-1, got -1"),
+        (
+            ["--seed", str(2**64)],
+            "seed must be an int 0..2**64-1, got 18446744073709551616",
+        ),
         (["--epsilon", "1.5"], "epsilon is a probability"),
         (["--epsilon", "nan"], "epsilon is a probability"),
         (["--hidden", "300"], "hidden: 1..3 layer widths, each 1..256"),
@@ -843,6 +847,20 @@ def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monk
     assert "report.png: not drawn without matplotlib" in err and "[learn]" in err
     assert not (out / "report.png").exists()
     assert json.loads((out / "report.json").read_text())["streets"]
+
+
+def test_training_takes_the_largest_seed(tmp_path: Path):
+    """A seed is an int 0..2**64-1 here as everywhere in the library: the largest
+    trains (each net's fit seed, the run's seed plus its card count, passed
+    torch's range: 'Overflow when unpacking long long' after the positions and the
+    first labels); 2**64 is refused before any step (the floor-only check let any
+    larger seed through)."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--seed", str(2**64 - 1), "--out", str(out)]) == 0
+    assert load_model(out / "pineapple-2p.ofcvm").cards == (5, 7, 9, 11)
 
 
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):

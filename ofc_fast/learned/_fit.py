@@ -29,7 +29,7 @@ def fit(
     (default: none), which the C forward pass of the written file must reproduce."""
     torch: Any = importlib.import_module("torch")  # the learn extra, typed loosely
     torch.set_num_threads(1)
-    torch.manual_seed(seed)
+    torch.manual_seed(seed % 2**64)  # a run's seed + cards can pass torch's 2**64 - 1
     rng = np.random.default_rng(seed)
     mu, sd = _scaling(x)
     ym, ys = float(y.mean()), float(y.std() or 1.0)

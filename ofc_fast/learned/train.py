@@ -604,8 +604,10 @@ def _check_settings(
         )
     if not 2 <= players <= rules.max_players:
         raise ModelError(f"players must be 2..{rules.max_players}, got {players}")
-    floor = {"seed": 0, "others": 0}  # the rest: 1 or more
-    for name, value in {"seed": seed, **counts}.items():
+    if not 0 <= seed < 2**64:
+        raise ModelError(f"seed must be an int 0..2**64-1, got {seed}")
+    floor = {"others": 0}  # the rest: 1 or more
+    for name, value in counts.items():
         if value < floor.get(name, 1):
             raise ModelError(f"{name} must be {floor.get(name, 1)} or more, got {value}")
     if not 0.0 <= epsilon <= 1.0:
