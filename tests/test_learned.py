@@ -863,6 +863,21 @@ def test_training_takes_the_largest_seed(tmp_path: Path):
     assert load_model(out / "pineapple-2p.ofcvm").cards == (5, 7, 9, 11)
 
 
+def test_training_without_torch_stops_before_any_step(tmp_path: Path, capsys, monkeypatch):
+    """Without torch (the learn extra) the command stops at once, exit 2, saying what
+    to install; it played the positions and labelled the first street, then failed
+    with a ModuleNotFoundError traceback at the first fit."""
+    import sys
+
+    from ofc_fast.learned.train import main
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # import fails
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--out", str(out)]) == 2
+    assert 'needs torch: pip install "ofc-fast[learn]"' in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

@@ -9,7 +9,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["fit"]
+from ..errors import ModelError
+
+__all__ = ["fit", "require_torch"]
+
+
+def require_torch() -> Any:
+    """The torch module (the learn extra, typed loosely); a ModelError saying what to
+    install without it."""
+    try:
+        return importlib.import_module("torch")
+    except ImportError:
+        raise ModelError(
+            'training a value model needs torch: pip install "ofc-fast[learn]"'
+        ) from None
 
 
 def fit(
@@ -27,7 +40,7 @@ def fit(
     the scalings folded in, a summary (train / validation mean squared error), and
     torch's own output of the fitted net (float32, unscaled) on the rows of ``check``
     (default: none), which the C forward pass of the written file must reproduce."""
-    torch: Any = importlib.import_module("torch")  # the learn extra, typed loosely
+    torch = require_torch()
     torch.set_num_threads(1)
     torch.manual_seed(seed % 2**64)  # a run's seed + cards can pass torch's 2**64 - 1
     rng = np.random.default_rng(seed)

@@ -59,6 +59,7 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
+from ._fit import require_torch
 from ._report import markdown, plot
 from .model import ValueModel, model_bytes
 
@@ -432,6 +433,7 @@ def train(
             f"{opponent!r} and {opponent_deals}"
         )
     stay = _stay(rules, fl_value)
+    require_torch()  # the fits': before any step, not after the first labels
     config = {
         "rules": rules.to_dict(),
         "players": players,
