@@ -12,6 +12,7 @@ import os
 import struct
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -673,6 +674,37 @@ def test_training_refuses_bad_settings_before_any_step(
     args += ["--hidden", "4", "--opponent", "typical", "--out", str(out)]
     assert main([*args, *extra]) == 2
     assert message in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"deals": 1e3}, "deals must be 1 or more (an int), got 1000.0"),
+        ({"samples": 1.5}, "samples must be 1 or more (an int), got 1.5"),
+        ({"eval_limit": True}, "eval_limit must be 1 or more (an int), got True"),
+        ({"rounds": 2.0}, "rounds must be 1 or more (an int), got 2.0"),
+        ({"opponent_deals": 0}, "opponent_deals must be 1 or more (an int), got 0"),
+        ({"seed": 1.5}, "seed must be an int 0..2**64-1, got 1.5"),
+        ({"players": 2.5}, "players must be 2..3, got 2.5"),
+        ({"hidden": (8.5,)}, "hidden: 1..3 layer widths, each 1..256"),
+    ],
+)
+def test_train_refuses_counts_that_are_no_ints(
+    tmp_path: Path, setting: dict[str, Any], message: str
+):
+    """train() takes its counts as ints: deals=1e3 failed with a TypeError at the
+    positions, samples=1.5 with 'an integer is required' after them, rounds=2.0
+    after the first round and hidden=(8.5,) at the first fit (after labels), each
+    after config.json was written; now a ModelError naming the setting comes first."""
+    from ofc_fast.learned.train import train
+
+    settings: dict[str, Any] = dict(deals=4, eval_deals=1, samples=1, eval_samples=1)
+    settings.update(eval_limit=1, epochs=1, hidden=(4,), opponent="typical")
+    out = tmp_path / "run"
+    with pytest.raises(ModelError) as err:
+        train("pineapple", out, **{**settings, **setting}, progress=False)
+    assert message in str(err.value)
     assert not out.exists()
 
 

@@ -42,11 +42,12 @@ from typing import Any, cast
 import numpy as np
 
 from .._native import lib
-from ..errors import ModelError, OfcError
+from ..errors import ModelError, OfcError, quote
 from ..parallel import Executor, Progress, atomic_write, in_order, make_executor
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
+from ..table import SEED_MAX, as_int
 from ._data import (
     EvalTask,
     GenTask,
@@ -411,8 +412,6 @@ def train(
     out).  ``fl_value``: what a Fantasyland entry is worth in the labels, as
     :func:`ofc_fast.solver.stay_values` reads it (None: the rules' default)."""
     rules = as_rules(rules, "train")
-    if rounds < 1:
-        raise ModelError(f"rounds must be 1 or more, got {rounds}")
     _check_settings(
         rules,
         players,
@@ -426,12 +425,11 @@ def train(
         hidden=hidden,
         eval_samples=eval_samples,
         eval_limit=eval_limit,
+        rounds=rounds,
+        opponent_deals=opponent_deals,
     )
-    if opponent not in OPPONENTS or opponent_deals < 1:
-        raise ModelError(
-            f"opponent must be one of {OPPONENTS} and opponent_deals >= 1, got "
-            f"{opponent!r} and {opponent_deals}"
-        )
+    if opponent not in OPPONENTS:
+        raise ModelError(f"opponent must be one of {OPPONENTS}, got {quote(opponent)}")
     stay = _stay(rules, fl_value)
     require_torch()  # the fits': before any step, not after the first labels
     config = {
@@ -604,21 +602,27 @@ def _check_settings(
             f"value models are for OFC and Pineapple rule sets; {rules.name} sets "
             "its thirteen cards at once"
         )
-    if not 2 <= players <= rules.max_players:
-        raise ModelError(f"players must be 2..{rules.max_players}, got {players}")
-    if not 0 <= seed < 2**64:
-        raise ModelError(f"seed must be an int 0..2**64-1, got {seed}")
+    if as_int(players) is None or not 2 <= players <= rules.max_players:
+        raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
+    if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
+        raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     floor = {"others": 0}  # the rest: 1 or more
-    for name, value in counts.items():
-        if value < floor.get(name, 1):
-            raise ModelError(f"{name} must be {floor.get(name, 1)} or more, got {value}")
+    for name, value in counts.items():  # ints: 1.5 samples failed after the positions
+        if as_int(value) is None or value < floor.get(name, 1):
+            raise ModelError(
+                f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
+            )
     if not 0.0 <= epsilon <= 1.0:
         raise ModelError(f"epsilon is a probability, 0..1, got {epsilon}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
-    if not (hidden and len(hidden) < layers and all(1 <= h <= width for h in hidden)):
+    if not (
+        hidden
+        and len(hidden) < layers
+        and all(as_int(h) is not None and 1 <= h <= width for h in hidden)
+    ):
         raise ModelError(
             f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
-            f"nets have at most {layers} layers), got {list(hidden)}"
+            f"nets have at most {layers} layers), got {quote(list(hidden))}"
         )
 
 
