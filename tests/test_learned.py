@@ -726,6 +726,11 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     (out / "config.json").write_text("{")
     assert main(args) == 2
     assert "config.json: a damaged run file" in capsys.readouterr().err
+    (out / "config.json").unlink()
+    (out / "positions.npz").unlink()
+    (out / "cost.json").write_text("[]")  # JSON, but no object: a TypeError traceback
+    assert main(args) == 2
+    assert "cost.json: a damaged run file (not a JSON object)" in capsys.readouterr().err
 
 
 _TINY_RUN = [

@@ -250,12 +250,15 @@ def _write_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
     atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
 
 
-def _read_json(path: Path) -> Any:
-    """A run's JSON file (ModelError naming it when it is damaged)."""
+def _read_json(path: Path) -> dict[str, Any]:
+    """A run's JSON file, an object (ModelError naming it when it is damaged)."""
     try:
-        return json.loads(path.read_text())
+        doc = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise ModelError(f"{path}: a damaged run file ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ModelError(f"{path}: a damaged run file (not a JSON object)")
+    return doc
 
 
 class _Run:
@@ -267,8 +270,6 @@ class _Run:
         cfg = out / "config.json"
         if cfg.exists():
             old = _read_json(cfg)
-            if not isinstance(old, dict):
-                raise ModelError(f"{cfg}: a damaged run file (not a JSON object)")
             if old != config:
                 keys = old.keys() | config.keys()  # a setting only one run has too
                 differs = sorted(k for k in keys if old.get(k) != config.get(k))
@@ -533,7 +534,7 @@ def train(
     report_path = run.out / "report.json"
     if report_path.exists():  # written last: the report.md and .png beside it are done
         done = _read_json(report_path)
-        if isinstance(done, dict) and done.get("model") == model.name:
+        if done.get("model") == model.name:
             return done
     say("held-out evaluation")
     t0 = time.perf_counter()
