@@ -915,6 +915,30 @@ def test_training_without_torch_stops_before_any_step(tmp_path: Path, capsys, mo
     assert not out.exists()
 
 
+def test_training_plot_leaves_the_callers_matplotlib_as_it_was(tmp_path: Path):
+    """The report's plot (train() in a notebook, say) switched the process's
+    matplotlib backend to Agg (matplotlib.use), so the notebook's own figures no
+    longer showed; it now draws on a bare Figure: the backend and the caller's open
+    figures stay as they were, and the PNG is written."""
+    matplotlib = pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    import matplotlib.pyplot as plt
+
+    from ofc_fast.learned._report import plot
+
+    before = matplotlib.get_backend()
+    matplotlib.use("svg")
+    try:
+        mine = plt.figure()
+        street = {"regret": 0.5, "regret_ci95": 0.1, "top1": 0.25, "top1_ci95": 0.05}
+        assert plot({"streets": {"5": street, "7": street}}, tmp_path / "report.png")
+        assert matplotlib.get_backend() == "svg"
+        assert plt.get_fignums() == [mine.number]
+        plt.close(mine)
+    finally:
+        matplotlib.use(before)
+    assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

@@ -35,17 +35,16 @@ def markdown(report: dict[str, Any]) -> str:
 def plot(report: dict[str, Any], path: Path) -> bool:
     """``report.png``: the regret and agreement of :func:`markdown` as bars.  False
     without matplotlib, when an earlier run's plot there is removed (it would show
-    other numbers than the report beside it)."""
+    other numbers than the report beside it).  A bare ``Figure``, not pyplot: the
+    caller's backend and figures stay as they were."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError:
         path.unlink(missing_ok=True)
         return False
     streets = list(report["streets"])
-    fig, ax = plt.subplots(1, 2, figsize=(8, 3))
+    fig = Figure(figsize=(8, 3))
+    ax = fig.subplots(1, 2)
     ax[0].bar(
         streets,
         [report["streets"][s]["regret"] for s in streets],
@@ -63,6 +62,5 @@ def plot(report: dict[str, Any], path: Path) -> bool:
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80)
-    plt.close(fig)
     atomic_write(path, buf.getvalue())
     return True
