@@ -939,6 +939,32 @@ def test_training_plot_leaves_the_callers_matplotlib_as_it_was(tmp_path: Path):
     assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_fitting_leaves_the_callers_torch_as_it_was():
+    """A fit runs on one thread from its own seed, and the caller's torch is as it
+    was afterwards: train() in a notebook left torch on one thread for the rest of
+    the session, and its generator reseeded."""
+    _require_torch()
+    import torch
+
+    from ofc_fast.learned._fit import fit
+
+    threads = torch.get_num_threads()
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(20, 64)).astype(np.float32), rng.normal(size=20)
+    try:
+        torch.set_num_threads(2)
+        torch.manual_seed(123)
+        state = torch.get_rng_state()
+        first = fit(x, y, seed=5, hidden=(4,), epochs=1)[0]
+        assert torch.get_num_threads() == 2
+        assert torch.equal(torch.get_rng_state(), state)
+    finally:
+        torch.set_num_threads(threads)
+    again = fit(x, y, seed=5, hidden=(4,), epochs=1)[0]  # the same seed, the same net
+    for (w, b), (w2, b2) in zip(first, again):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

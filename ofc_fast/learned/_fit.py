@@ -39,10 +39,32 @@ def fit(
     """Fit an MLP (ReLU) to y ~ f(x); returns its layers (W (out, in), b (out,)) with
     the scalings folded in, a summary (train / validation mean squared error), and
     torch's own output of the fitted net (float32, unscaled) on the rows of ``check``
-    (default: none), which the C forward pass of the written file must reproduce."""
+    (default: none), which the C forward pass of the written file must reproduce.
+    One thread and torch's generator seeded from ``seed``; the caller's thread count
+    and generator state are as they were afterwards."""
     torch = require_torch()
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    torch.manual_seed(seed % 2**64)  # a run's seed + cards can pass torch's 2**64 - 1
+    try:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed % 2**64)  # seed + cards can pass torch's 2**64 - 1
+            return _fit(torch, x, y, seed, hidden, epochs, batch, lr, check)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _fit(
+    torch: Any,
+    x: np.ndarray,
+    y: np.ndarray,
+    seed: int,
+    hidden: tuple[int, ...],
+    epochs: int,
+    batch: int,
+    lr: float,
+    check: np.ndarray | None,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any], np.ndarray]:
+    """:func:`fit` with torch set up (one thread, seeded)."""
     rng = np.random.default_rng(seed)
     mu, sd = _scaling(x)
     ym, ys = float(y.mean()), float(y.std() or 1.0)
