@@ -877,7 +877,8 @@ def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monk
     out = tmp_path / "run"
     out.mkdir()
     (out / "report.png").write_bytes(b"an earlier run's plot")
-    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails
+    for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails
     args = [a for a in _TINY_RUN if a != "--quiet"]
     assert main([*args, "--out", str(out)]) == 0
     err = capsys.readouterr().err
