@@ -966,6 +966,26 @@ def test_fitting_leaves_the_callers_torch_as_it_was():
         assert np.array_equal(w, w2) and np.array_equal(b, b2)
 
 
+def test_training_commands_tiny_example_plays_few_deals():
+    """The module's 'tiny run' example played 20,000 opponent deals (the default
+    --opponent-deals), minutes of play before the first label; every deal count of
+    the example, given or by default, is now at most 100."""
+    import inspect
+    import re
+    import shlex
+
+    from ofc_fast.learned import train as train_module
+
+    doc = train_module.__doc__ or ""
+    example = doc.split("Example (a tiny run)::", 1)[1]
+    words = shlex.split(re.sub(r"\\+\n\s*", " ", example).strip().splitlines()[0])
+    given = dict(zip(words[3::2], words[4::2]))
+    defaults = inspect.signature(train_module.train).parameters
+    for flag in ("--deals", "--eval-deals", "--opponent-deals"):
+        setting = flag[2:].replace("-", "_")
+        assert int(given.get(flag, defaults[setting].default)) <= 100, flag
+
+
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):
     """A model= path names the file there now: rewritten (a retrained model in the
     same process) or, relative, under another working directory, it is read again

@@ -23,7 +23,7 @@ the same model whatever the workers.  Fitting needs the ``learn`` extra (torch).
 Example (a tiny run)::
 
     python -m ofc_fast.learned.train --rules pineapple --seed 1 --deals 40 \\
-        --eval-deals 4 --samples 4 --epochs 2 --out /tmp/model
+        --eval-deals 4 --opponent-deals 40 --samples 4 --epochs 2 --out /tmp/model
 """
 
 from __future__ import annotations
