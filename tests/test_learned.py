@@ -12,6 +12,7 @@ import os
 import struct
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -492,7 +493,10 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     no_clean = [*argv(2)[:-1], str(tmp_path / "no-clean"), "--opponent", "random"]
     # seed 2: the one random deal fouls both boards, so there are no rows to price
     assert main([*no_clean, "--opponent-deals", "1"]) == 2
-    assert "finished no clean board" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "finished no clean board" in err and "with another --out" in err
+    assert main([*no_clean, "--opponent-deals", "2"]) == 2  # as it says: this --out
+    assert "other settings" in capsys.readouterr().err  # holds the first settings
     # --fl-value: the worth of a Fantasyland entry in the labels, kept in the config
     no_fl = [*argv(2)[:-1], str(tmp_path / "no-fl"), "--fl-value", "0"]
     assert main(no_fl) == 0
@@ -637,7 +641,11 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--eval-limit", "0"], "eval_limit must be 1 or more"),
         (["--epochs", "0"], "epochs must be 1 or more"),
         (["--others", "-1"], "others must be 0 or more"),
-        (["--seed", "-1"], "seed must be 0 or more"),
+        (["--seed", "-1"], "seed must be an int 0..2**64-1, got -1"),
+        (
+            ["--seed", str(2**64)],
+            "seed must be an int 0..2**64-1, got 18446744073709551616",
+        ),
         (["--epsilon", "1.5"], "epsilon is a probability"),
         (["--epsilon", "nan"], "epsilon is a probability"),
         (["--hidden", "300"], "hidden: 1..3 layer widths, each 1..256"),
@@ -669,6 +677,37 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"deals": 1e3}, "deals must be 1 or more (an int), got 1000.0"),
+        ({"samples": 1.5}, "samples must be 1 or more (an int), got 1.5"),
+        ({"eval_limit": True}, "eval_limit must be 1 or more (an int), got True"),
+        ({"rounds": 2.0}, "rounds must be 1 or more (an int), got 2.0"),
+        ({"opponent_deals": 0}, "opponent_deals must be 1 or more (an int), got 0"),
+        ({"seed": 1.5}, "seed must be an int 0..2**64-1, got 1.5"),
+        ({"players": 2.5}, "players must be 2..3, got 2.5"),
+        ({"hidden": (8.5,)}, "hidden: 1..3 layer widths, each 1..256"),
+    ],
+)
+def test_train_refuses_counts_that_are_no_ints(
+    tmp_path: Path, setting: dict[str, Any], message: str
+):
+    """train() takes its counts as ints: deals=1e3 failed with a TypeError at the
+    positions, samples=1.5 with 'an integer is required' after them, rounds=2.0
+    after the first round and hidden=(8.5,) at the first fit (after labels), each
+    after config.json was written; now a ModelError naming the setting comes first."""
+    from ofc_fast.learned.train import train
+
+    settings: dict[str, Any] = dict(deals=4, eval_deals=1, samples=1, eval_samples=1)
+    settings.update(eval_limit=1, epochs=1, hidden=(4,), opponent="typical")
+    out = tmp_path / "run"
+    with pytest.raises(ModelError) as err:
+        train("pineapple", out, **{**settings, **setting}, progress=False)
+    assert message in str(err.value)
+    assert not out.exists()
+
+
 def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     """A damaged saved step (a truncated .npz) or config.json stops the resumed run
     with exit 2 and a message naming the file (it was a zipfile.BadZipFile
@@ -687,6 +726,264 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     (out / "config.json").write_text("{")
     assert main(args) == 2
     assert "config.json: a damaged run file" in capsys.readouterr().err
+    (out / "config.json").unlink()
+    (out / "positions.npz").unlink()
+    (out / "cost.json").write_text("[]")  # JSON, but no object: a TypeError traceback
+    assert main(args) == 2
+    assert "cost.json: a damaged run file (not a JSON object)" in capsys.readouterr().err
+
+
+_TINY_RUN = [
+    *["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"],
+    *["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"],
+    *["--epochs", "1", "--hidden", "4", "--opponent", "typical"],
+]
+"""The training command's smallest run (about two seconds), without --out."""
+
+
+def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
+    """A run with --fl-value resumed without it (or the other way round) is refused
+    naming fl_value: the config keeps the setting only when it is set, and the
+    message listed only the keys of the new config ('differs in: []').  A
+    config.json that is JSON but no object is a damaged run file (it was an
+    AttributeError traceback)."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main([*args, "--fl-value", "0"]) == 0
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "differs in: ['fl_value']" in capsys.readouterr().err
+    assert main([*args, "--fl-value", "0", "--deals", "5", "--seed", "9"]) == 2
+    assert "differs in: ['deals', 'seed']" in capsys.readouterr().err
+    (out / "config.json").write_text("[]")
+    assert main(args) == 2
+    assert "config.json: a damaged run file" in capsys.readouterr().err
+
+
+def test_training_command_reports_an_unusable_out_and_ctrl_c(
+    tmp_path: Path, capsys, monkeypatch
+):
+    """An --out that is a file (or lies under one) is a one-line error, exit 2 (it
+    was a FileExistsError / NotADirectoryError traceback); Ctrl-C during a step
+    says the finished steps are saved and exits 130 (a KeyboardInterrupt
+    traceback), and the same command then resumes from them."""
+    _require_torch()
+    from ofc_fast.learned import train as train_module
+
+    args = _TINY_RUN
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for out in (afile, afile / "run"):
+        assert train_module.main([*args, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: ") and str(afile) in err
+        assert "Traceback" not in err and err.count("\n") == 1
+
+    def ctrl_c(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    out = tmp_path / "run"
+    monkeypatch.setattr(train_module, "_labels", ctrl_c)
+    assert train_module.main([*args, "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "run the same command again" in err
+    assert (out / "positions.npz").exists() and not (out / "labels-11.npz").exists()
+    monkeypatch.undo()
+    assert train_module.main([*args, "--out", str(out)]) == 0
+    assert (out / "pineapple-2p.ofcvm").exists()
+
+
+def test_training_run_files_are_whole_after_a_kill(tmp_path: Path, capsys, monkeypatch):
+    """Every file of a run is written to a temporary file and renamed into place, so
+    a kill leaves the old file or the new one, never a part that the resumed run
+    then refuses or trusts (config.json, cost.json, the model and the report were
+    written in place), and report.json, which a resumed run takes as the sign that
+    the report is done, is written after report.md (it was written first).  A
+    damaged report.json is a ModelError naming it (it was a bare JSON message)."""
+    _require_torch()
+    import os
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    rename = os.replace
+
+    def killed_at(name: str, nth: int) -> None:
+        """A kill just before the nth rename onto ``name``."""
+        seen = []
+
+        def replace(src: object, dst: object) -> None:
+            if Path(str(dst)).name == name:
+                seen.append(dst)
+                if len(seen) == nth:
+                    raise KeyboardInterrupt
+            rename(src, dst)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "replace", replace)
+
+    killed_at("cost.json", 2)  # after the positions step, at the held-out one's
+    assert main(args) == 130
+    assert json.loads((out / "cost.json").read_text()).keys() == {"positions"}
+    killed_at("report.md", 1)
+    assert main(args) == 130
+    assert not (out / "report.json").exists()
+    monkeypatch.setattr(os, "replace", rename)
+    assert main(args) == 0
+    assert (out / "report.md").exists() and (out / "report.json").exists()
+    assert load_model(out / "pineapple-2p.ofcvm").cards == (5, 7, 9, 11)
+    assert not list(out.glob("*.tmp"))
+    (out / "report.json").write_text("{")
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "report.json: a damaged run file" in capsys.readouterr().err
+
+
+def test_training_writes_the_model_inside_out_whatever_the_rules_name(tmp_path: Path):
+    """The model file is named after the rules, and a custom rule set's name is any
+    text: one named '../escape/x' wrote its model outside --out (or, without that
+    folder, failed with a FileNotFoundError after every step).  Such characters are
+    now '_' in the file name, which the report names."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    table = tmp_path / "rules.json"
+    table.write_text(rules.PINEAPPLE.replace(name="../escape/X").to_json())
+    (tmp_path / "escape").mkdir()
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--rules", str(table), "--out", str(out)]) == 0
+    assert not list((tmp_path / "escape").iterdir())
+    report = json.loads((out / "report.json").read_text())
+    assert report["file"] == "_._escape_x-2p.ofcvm"
+    model = load_model(out / "_._escape_x-2p.ofcvm")
+    assert model.name == report["model"] and model.rules_hash == rules_hash(
+        rules.PINEAPPLE.replace(name="../escape/X")
+    )
+
+
+def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monkeypatch):
+    """Without matplotlib (the learn extra's plot library) the report is written and
+    the command says that report.png is not drawn and what to install (it said
+    nothing), and removes an earlier run's plot, which showed other numbers than
+    the new report beside it."""
+    _require_torch()
+    import sys
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "report.png").write_bytes(b"an earlier run's plot")
+    for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot"):
+        monkeypatch.setitem(sys.modules, name, None)  # import fails
+    args = [a for a in _TINY_RUN if a != "--quiet"]
+    assert main([*args, "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "report.png: not drawn without matplotlib" in err and "[learn]" in err
+    assert not (out / "report.png").exists()
+    assert json.loads((out / "report.json").read_text())["streets"]
+
+
+def test_training_takes_the_largest_seed(tmp_path: Path):
+    """A seed is an int 0..2**64-1 here as everywhere in the library: the largest
+    trains (each net's fit seed, the run's seed plus its card count, passed
+    torch's range: 'Overflow when unpacking long long' after the positions and the
+    first labels); 2**64 is refused before any step (the floor-only check let any
+    larger seed through)."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--seed", str(2**64 - 1), "--out", str(out)]) == 0
+    assert load_model(out / "pineapple-2p.ofcvm").cards == (5, 7, 9, 11)
+
+
+def test_training_without_torch_stops_before_any_step(tmp_path: Path, capsys, monkeypatch):
+    """Without torch (the learn extra) the command stops at once, exit 2, saying what
+    to install; it played the positions and labelled the first street, then failed
+    with a ModuleNotFoundError traceback at the first fit."""
+    import sys
+
+    from ofc_fast.learned.train import main
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # import fails
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, "--out", str(out)]) == 2
+    assert 'needs torch: pip install "ofc-fast[learn]"' in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_training_plot_leaves_the_callers_matplotlib_as_it_was(tmp_path: Path):
+    """The report's plot (train() in a notebook, say) switched the process's
+    matplotlib backend to Agg (matplotlib.use), so the notebook's own figures no
+    longer showed; it now draws on a bare Figure: the backend and the caller's open
+    figures stay as they were, and the PNG is written."""
+    matplotlib = pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    import matplotlib.pyplot as plt
+
+    from ofc_fast.learned._report import plot
+
+    before = matplotlib.get_backend()
+    matplotlib.use("svg")
+    try:
+        mine = plt.figure()
+        street = {"regret": 0.5, "regret_ci95": 0.1, "top1": 0.25, "top1_ci95": 0.05}
+        assert plot({"streets": {"5": street, "7": street}}, tmp_path / "report.png")
+        assert matplotlib.get_backend() == "svg"
+        assert plt.get_fignums() == [mine.number]
+        plt.close(mine)
+    finally:
+        matplotlib.use(before)
+    assert (tmp_path / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_fitting_leaves_the_callers_torch_as_it_was():
+    """A fit runs on one thread from its own seed, and the caller's torch is as it
+    was afterwards: train() in a notebook left torch on one thread for the rest of
+    the session, and its generator reseeded."""
+    _require_torch()
+    import torch
+
+    from ofc_fast.learned._fit import fit
+
+    threads = torch.get_num_threads()
+    rng = np.random.default_rng(0)
+    x, y = rng.normal(size=(20, 64)).astype(np.float32), rng.normal(size=20)
+    try:
+        torch.set_num_threads(2)
+        torch.manual_seed(123)
+        state = torch.get_rng_state()
+        first = fit(x, y, seed=5, hidden=(4,), epochs=1)[0]
+        assert torch.get_num_threads() == 2
+        assert torch.equal(torch.get_rng_state(), state)
+    finally:
+        torch.set_num_threads(threads)
+    again = fit(x, y, seed=5, hidden=(4,), epochs=1)[0]  # the same seed, the same net
+    for (w, b), (w2, b2) in zip(first, again):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
+
+
+def test_training_commands_tiny_example_plays_few_deals():
+    """The module's 'tiny run' example played 20,000 opponent deals (the default
+    --opponent-deals), minutes of play before the first label; every deal count of
+    the example, given or by default, is now at most 100."""
+    import inspect
+    import re
+    import shlex
+
+    from ofc_fast.learned import train as train_module
+
+    doc = train_module.__doc__ or ""
+    example = doc.split("Example (a tiny run)::", 1)[1]
+    words = shlex.split(re.sub(r"\\+\n\s*", " ", example).strip().splitlines()[0])
+    given = dict(zip(words[3::2], words[4::2]))
+    defaults = inspect.signature(train_module.train).parameters
+    for flag in ("--deals", "--eval-deals", "--opponent-deals"):
+        setting = flag[2:].replace("-", "_")
+        assert int(given.get(flag, defaults[setting].default)) <= 100, flag
 
 
 def test_model_path_is_read_again_when_the_file_changes(tmp_path: Path, monkeypatch):

@@ -4,12 +4,14 @@ Each is checked against what it promises, from the game's own referee."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 from ofc_fast import rules
 from ofc_fast.game import actions_for
-from ofc_fast.learned import _data
+from ofc_fast.learned import _data, shipped_model
 from ofc_fast.learned.model import MODEL_DIR
 
 PINEAPPLE = rules.PINEAPPLE.to_json()
@@ -224,3 +226,41 @@ def test_fl_value_setting_reads_as_the_solver_reads_stay_values() -> None:
     for bad in ("lots", "[1, 2]", '{"fourteen": 1}'):
         with pytest.raises(ModelError, match="--fl-value: a number or a JSON object"):
             _stay_arg(bad)
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/self/status"),
+    reason="run on Linux: the test reads the process's memory in /proc/self/status",
+)
+def test_contexts_against_many_opponents_free_their_tables() -> None:
+    """The features and labels without a model build a value context per opponent
+    rows, cached (8); one the cache forgets is freed with its 380 KB of tables.
+    They were all kept for the life of the process (a list held them): 40 more
+    opponents, as in a notebook that trains model after model, grew it by 15 MB."""
+    from pathlib import Path
+
+    def rss_mb() -> float:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise AssertionError("no VmRSS line")  # pragma: no cover
+
+    model = shipped_model(rules.PINEAPPLE, 2)
+    assert model is not None and model.opponent_rows is not None
+    rows = model.opponent_rows
+    base = rows.ravel().astype(np.uint32)
+    boards = np.full((1, 13), 0xFF, np.uint8)
+    boards[0, :5] = [0, 1, 2, 3, 4]
+    dead = np.zeros(1, np.uint64)
+
+    def opponent(i: int) -> bytes:
+        counts = base.copy()
+        counts[np.flatnonzero(counts)[:3]] += i
+        return counts.tobytes()
+
+    for i in range(10):  # the cache full, the allocator warm
+        _data.features(rules.PINEAPPLE, 2, boards, dead, opponent(i))
+    before = rss_mb()
+    for i in range(10, 50):
+        _data.features(rules.PINEAPPLE, 2, boards, dead, opponent(i))
+    assert rss_mb() - before < 5

@@ -17,7 +17,7 @@ from ..errors import ModelError
 from ..game import Game, actions_for
 from ..rules import RuleSet
 from ..rules.model import GameKind
-from .model import FEATURES, ValueModel, board_bytes
+from .model import FEATURES, ValueModel, board_bytes, held_context
 
 __all__ = [
     "EvalTask",
@@ -95,18 +95,14 @@ def _bare_context(
         st = lib.ofc_ev_tables_init_counts(compiled(rules), counts, ev)
         if st != OK:
             raise status_error(st, "opponent rows", ModelError)
-    ctx = ffi.new("ofc_value_ctx *")
+    owner = ffi.new("ofc_value_ctx *")
     keep = (compiled(rules), compiled_fl(rules), ev)
-    ctx.rules, ctx.fl, ctx.ev = keep
-    ctx.model = ffi.NULL
-    ctx.fl_value = fl_values(rules, stay)
-    ctx.players = players
-    ctx.in_fl = 0
-    _HOLD.append(keep)
-    return ctx
-
-
-_HOLD: list[Any] = []
+    owner.rules, owner.fl, owner.ev = keep
+    owner.model = ffi.NULL
+    owner.fl_value = fl_values(rules, stay)
+    owner.players = players
+    owner.in_fl = 0
+    return held_context(owner, keep)
 
 
 def after_state(

@@ -9,7 +9,20 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["fit"]
+from ..errors import ModelError
+
+__all__ = ["fit", "require_torch"]
+
+
+def require_torch() -> Any:
+    """The torch module (the learn extra, typed loosely); a ModelError saying what to
+    install without it."""
+    try:
+        return importlib.import_module("torch")
+    except ImportError:
+        raise ModelError(
+            'training a value model needs torch: pip install "ofc-fast[learn]"'
+        ) from None
 
 
 def fit(
@@ -26,10 +39,32 @@ def fit(
     """Fit an MLP (ReLU) to y ~ f(x); returns its layers (W (out, in), b (out,)) with
     the scalings folded in, a summary (train / validation mean squared error), and
     torch's own output of the fitted net (float32, unscaled) on the rows of ``check``
-    (default: none), which the C forward pass of the written file must reproduce."""
-    torch: Any = importlib.import_module("torch")  # the learn extra, typed loosely
+    (default: none), which the C forward pass of the written file must reproduce.
+    One thread and torch's generator seeded from ``seed``; the caller's thread count
+    and generator state are as they were afterwards."""
+    torch = require_torch()
+    threads = torch.get_num_threads()
     torch.set_num_threads(1)
-    torch.manual_seed(seed)
+    try:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(seed % 2**64)  # seed + cards can pass torch's 2**64 - 1
+            return _fit(torch, x, y, seed, hidden, epochs, batch, lr, check)
+    finally:
+        torch.set_num_threads(threads)
+
+
+def _fit(
+    torch: Any,
+    x: np.ndarray,
+    y: np.ndarray,
+    seed: int,
+    hidden: tuple[int, ...],
+    epochs: int,
+    batch: int,
+    lr: float,
+    check: np.ndarray | None,
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], dict[str, Any], np.ndarray]:
+    """:func:`fit` with torch set up (one thread, seeded)."""
     rng = np.random.default_rng(seed)
     mu, sd = _scaling(x)
     ym, ys = float(y.mean()), float(y.std() or 1.0)

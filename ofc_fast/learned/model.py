@@ -265,9 +265,7 @@ class ValueModel:
         st = lib.ofc_value_ctx_check(owner)
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
-        # A pointer whose destructor holds the struct and what it points to: a
-        # context handed out stays valid after the model forgets it.
-        ctx = ffi.gc(ffi.cast("ofc_value_ctx *", owner), lambda _p, _k=(owner, keep): None)
+        ctx = held_context(owner, keep)
         with self._lock:  # another thread may have stored one meanwhile: use it
             hit = self._contexts.setdefault(key, ctx)
             while len(self._contexts) > _CONTEXTS:
@@ -338,6 +336,13 @@ class ValueModel:
         if st != OK:
             raise status_error(st, f"value model {self.name}", ModelError)
         return [float(values[i]) for i in range(len(ids))]
+
+
+def held_context(owner: Any, keep: tuple[Any, ...]) -> Any:
+    """A pointer to the ``ofc_value_ctx`` ``owner`` whose destructor holds it and
+    ``keep``, the C structs it points to: a context handed out stays valid after its
+    cache forgets it, and all of it is freed with the last reference to the pointer."""
+    return ffi.gc(ffi.cast("ofc_value_ctx *", owner), lambda _p, _k=(owner, keep): None)
 
 
 def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:

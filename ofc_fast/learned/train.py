@@ -23,13 +23,15 @@ the same model whatever the workers.  Fitting needs the ``learn`` extra (torch).
 Example (a tiny run)::
 
     python -m ofc_fast.learned.train --rules pineapple --seed 1 --deals 40 \\
-        --eval-deals 4 --samples 4 --epochs 2 --out /tmp/model
+        --eval-deals 4 --opponent-deals 40 --samples 4 --epochs 2 --out /tmp/model
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import re
 import sys
 import time
 import zipfile
@@ -40,11 +42,12 @@ from typing import Any, cast
 import numpy as np
 
 from .._native import lib
-from ..errors import ModelError, OfcError
-from ..parallel import Executor, Progress, in_order, make_executor
+from ..errors import ModelError, OfcError, quote
+from ..parallel import Executor, Progress, atomic_write, in_order, make_executor
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
+from ..table import SEED_MAX, as_int
 from ._data import (
     EvalTask,
     GenTask,
@@ -57,6 +60,8 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
+from ._fit import require_torch
+from ._report import markdown, plot
 from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -240,12 +245,20 @@ def _evaluate(
     }
 
 
-def _read_json(path: Path) -> Any:
-    """A run's JSON file (ModelError naming it when it is damaged)."""
+def _write_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
+    """A run's JSON file, written whole or not at all (a kill leaves the old one)."""
+    atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    """A run's JSON file, an object (ModelError naming it when it is damaged)."""
     try:
-        return json.loads(path.read_text())
+        doc = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
         raise ModelError(f"{path}: a damaged run file ({exc})") from None
+    if not isinstance(doc, dict):
+        raise ModelError(f"{path}: a damaged run file (not a JSON object)")
+    return doc
 
 
 class _Run:
@@ -258,12 +271,14 @@ class _Run:
         if cfg.exists():
             old = _read_json(cfg)
             if old != config:
+                keys = old.keys() | config.keys()  # a setting only one run has too
+                differs = sorted(k for k in keys if old.get(k) != config.get(k))
                 raise ModelError(
                     f"{out} holds a run with other settings; use another --out "
-                    f"(differs in: {sorted(k for k in config if old.get(k) != config[k])})"
+                    f"(differs in: {differs})"
                 )
         else:
-            cfg.write_text(json.dumps(config, indent=1, sort_keys=True))
+            _write_json(cfg, config, sort_keys=True)
         cost = out / "cost.json"
         self.cost: dict[str, float] = _read_json(cost) if cost.exists() else {}
 
@@ -281,11 +296,11 @@ class _Run:
                 ) from None
         t0 = time.perf_counter()
         arrays = fn()
-        tmp = self.out / f"{name}.tmp.npz"
-        cast(Any, np.savez)(tmp, **arrays)
-        tmp.replace(path)
+        buf = io.BytesIO()
+        cast(Any, np.savez)(buf, **arrays)
+        atomic_write(path, buf.getvalue())
         self.cost[name] = round(time.perf_counter() - t0, 2)
-        (self.out / "cost.json").write_text(json.dumps(self.cost, indent=1))
+        _write_json(self.out / "cost.json", self.cost)
         return arrays
 
 
@@ -398,8 +413,6 @@ def train(
     out).  ``fl_value``: what a Fantasyland entry is worth in the labels, as
     :func:`ofc_fast.solver.stay_values` reads it (None: the rules' default)."""
     rules = as_rules(rules, "train")
-    if rounds < 1:
-        raise ModelError(f"rounds must be 1 or more, got {rounds}")
     _check_settings(
         rules,
         players,
@@ -413,13 +426,13 @@ def train(
         hidden=hidden,
         eval_samples=eval_samples,
         eval_limit=eval_limit,
+        rounds=rounds,
+        opponent_deals=opponent_deals,
     )
-    if opponent not in OPPONENTS or opponent_deals < 1:
-        raise ModelError(
-            f"opponent must be one of {OPPONENTS} and opponent_deals >= 1, got "
-            f"{opponent!r} and {opponent_deals}"
-        )
+    if opponent not in OPPONENTS:
+        raise ModelError(f"opponent must be one of {OPPONENTS}, got {quote(opponent)}")
     stay = _stay(rules, fl_value)
+    require_torch()  # the fits': before any step, not after the first labels
     config = {
         "rules": rules.to_dict(),
         "players": players,
@@ -478,7 +491,8 @@ def train(
         if not rows.any():
             raise ModelError(
                 f"the {opponent_deals} '{opponent}' opponent deals finished no clean "
-                "board to take rows from: raise --opponent-deals"
+                "board to take rows from: raise --opponent-deals, with another --out "
+                f"({run.out} holds this run's settings)"
             )
     saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
     rounds_pos = [pos]
@@ -514,15 +528,14 @@ def train(
             stay,
         )
     data = model_bytes(_nets_of(saved), rules, players, rows)
-    name = f"{rules.name.lower()}-{players}p.ofcvm"
-    (run.out / name).write_bytes(data)
+    name = _file_name(rules, players)
+    atomic_write(run.out / name, data)
     model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
     report_path = run.out / "report.json"
-    if (
-        report_path.exists()
-        and json.loads(report_path.read_text()).get("model") == model.name
-    ):
-        return dict(json.loads(report_path.read_text()))
+    if report_path.exists():  # written last: the report.md and .png beside it are done
+        done = _read_json(report_path)
+        if done.get("model") == model.name:
+            return done
     say("held-out evaluation")
     t0 = time.perf_counter()
     streets = {
@@ -555,10 +568,22 @@ def train(
         "total_seconds": round(sum(run.cost.values()), 1),
         "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
     }
-    report_path.write_text(json.dumps(report, indent=1))
-    (run.out / "report.md").write_text(_markdown(report))
-    _plot(report, run.out / "report.png")
+    atomic_write(run.out / "report.md", markdown(report).encode())
+    if not plot(report, run.out / "report.png"):
+        say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
+    _write_json(report_path, report)
     return report
+
+
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]|^\.')
+
+
+def _file_name(rules: RuleSet, players: int) -> str:
+    r"""The model file's name in ``--out``, ``<rules name>-<players>p.ofcvm``, lower
+    case, with ``_`` for each character that a file name cannot hold or that would
+    lead elsewhere (``/``, ``\``, control characters, a leading ``.``): a custom
+    rule set's name is any text, '../x' too."""
+    return f"{_UNSAFE.sub('_', rules.name.lower())}-{players}p.ofcvm"
 
 
 def _check_settings(
@@ -578,19 +603,27 @@ def _check_settings(
             f"value models are for OFC and Pineapple rule sets; {rules.name} sets "
             "its thirteen cards at once"
         )
-    if not 2 <= players <= rules.max_players:
-        raise ModelError(f"players must be 2..{rules.max_players}, got {players}")
-    floor = {"seed": 0, "others": 0}  # the rest: 1 or more
-    for name, value in {"seed": seed, **counts}.items():
-        if value < floor.get(name, 1):
-            raise ModelError(f"{name} must be {floor.get(name, 1)} or more, got {value}")
+    if as_int(players) is None or not 2 <= players <= rules.max_players:
+        raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
+    if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
+        raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    floor = {"others": 0}  # the rest: 1 or more
+    for name, value in counts.items():  # ints: 1.5 samples failed after the positions
+        if as_int(value) is None or value < floor.get(name, 1):
+            raise ModelError(
+                f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
+            )
     if not 0.0 <= epsilon <= 1.0:
         raise ModelError(f"epsilon is a probability, 0..1, got {epsilon}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
-    if not (hidden and len(hidden) < layers and all(1 <= h <= width for h in hidden)):
+    if not (
+        hidden
+        and len(hidden) < layers
+        and all(as_int(h) is not None and 1 <= h <= width for h in hidden)
+    ):
         raise ModelError(
             f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
-            f"nets have at most {layers} layers), got {list(hidden)}"
+            f"nets have at most {layers} layers), got {quote(list(hidden))}"
         )
 
 
@@ -646,53 +679,6 @@ def _c_check(
             )
             worst = max(worst, abs(out[0] - float(y)))
     return worst
-
-
-def _markdown(report: dict[str, Any]) -> str:
-    lines = [
-        f"# Value model {report['model']} ({report['rules']}, {report['players']} players)",
-        "",
-        "| cards after the move | held-out decisions | regret (points) | top-1 agreement |",
-        "|---|---|---|---|",
-    ]
-    for c, s in report["streets"].items():
-        lines.append(
-            f"| {c} | {s['decisions']} | {s['regret']:.3f} ± {s['regret_ci95']:.3f} "
-            f"| {100 * s['top1']:.1f}% ± {100 * s['top1_ci95']:.1f} |"
-        )
-    lines += ["", "| step | seconds |", "|---|---|"]
-    lines += [f"| {k} | {v} |" for k, v in report["cost_seconds"].items()]
-    lines.append(f"| total | {report['total_seconds']} |")
-    return "\n".join(lines) + "\n"
-
-
-def _plot(report: dict[str, Any], path: Path) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return
-    streets = list(report["streets"])
-    fig, ax = plt.subplots(1, 2, figsize=(8, 3))
-    ax[0].bar(
-        streets,
-        [report["streets"][s]["regret"] for s in streets],
-        yerr=[report["streets"][s]["regret_ci95"] for s in streets],
-    )
-    ax[0].set_title("held-out regret (points)")
-    ax[1].bar(
-        streets,
-        [100 * report["streets"][s]["top1"] for s in streets],
-        yerr=[100 * report["streets"][s]["top1_ci95"] for s in streets],
-    )
-    ax[1].set_title("top-1 agreement (%)")
-    for a in ax:
-        a.set_xlabel("cards on the board after the move")
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -777,10 +763,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 executor=ex,
                 progress=not a.quiet,
             )
-    except (OfcError, ValueError) as exc:
+    except (OfcError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(_markdown(report))
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: the finished steps are saved in {a.out}; run the same "
+            "command again to resume",
+            file=sys.stderr,
+        )
+        return 130
+    print(markdown(report))
     return 0
 
 

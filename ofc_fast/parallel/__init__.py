@@ -28,6 +28,7 @@ from ._executors import (
     RayExecutor,
     make_executor,
 )
+from ._files import atomic_write as atomic_write  # for learned.train
 from ._plan import (
     DEFAULT_CHUNK,
     MAX_FL_CHAIN,

@@ -65,6 +65,7 @@ import numpy as np
 
 from ..errors import SelfPlayError, quote
 from ._executors import Executor, LocalExecutor
+from ._files import atomic_write
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from ._progress import Progress
@@ -102,15 +103,6 @@ def write_npz(path: str | Path, arrays: dict[str, np.ndarray]) -> None:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
 
 
 def _run_entry(spec: RunSpec, shard_size: int) -> dict[str, Any]:
@@ -154,7 +146,7 @@ def _write_shard(out: Path, k: int, res: ChunkResult) -> dict[str, Any]:
     tmp = out / f"{name}.npz.tmp"
     write_npz(tmp, res.arrays)
     os.replace(tmp, npz)
-    _atomic_write(jsonl, "".join(line + "\n" for line in res.lines).encode("utf-8"))
+    atomic_write(jsonl, "".join(line + "\n" for line in res.lines).encode("utf-8"))
     return {
         "index": k,
         "deals": [res.start, res.stop],
@@ -231,7 +223,7 @@ def _save_manifest(
         == run["hands"],
         "shards": [shards[k] for k in sorted(shards)],
     }
-    _atomic_write(out / MANIFEST, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
+    atomic_write(out / MANIFEST, (json.dumps(doc, indent=1) + "\n").encode("utf-8"))
     return doc
 
 

@@ -1,0 +1,66 @@
+"""The training command's report: ``report.md`` and ``report.png``.  Private to
+:mod:`ofc_fast.learned.train`."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from ..parallel import atomic_write
+
+__all__ = ["markdown", "plot"]
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """``report.md``: per street the held-out regret and top-1 agreement, and the
+    cost of each step."""
+    lines = [
+        f"# Value model {report['model']} ({report['rules']}, {report['players']} players)",
+        "",
+        "| cards after the move | held-out decisions | regret (points) | top-1 agreement |",
+        "|---|---|---|---|",
+    ]
+    for c, s in report["streets"].items():
+        lines.append(
+            f"| {c} | {s['decisions']} | {s['regret']:.3f} ± {s['regret_ci95']:.3f} "
+            f"| {100 * s['top1']:.1f}% ± {100 * s['top1_ci95']:.1f} |"
+        )
+    lines += ["", "| step | seconds |", "|---|---|"]
+    lines += [f"| {k} | {v} |" for k, v in report["cost_seconds"].items()]
+    lines.append(f"| total | {report['total_seconds']} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: dict[str, Any], path: Path) -> bool:
+    """``report.png``: the regret and agreement of :func:`markdown` as bars.  False
+    without matplotlib, when an earlier run's plot there is removed (it would show
+    other numbers than the report beside it).  A bare ``Figure``, not pyplot: the
+    caller's backend and figures stay as they were."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        path.unlink(missing_ok=True)
+        return False
+    streets = list(report["streets"])
+    fig = Figure(figsize=(8, 3))
+    ax = fig.subplots(1, 2)
+    ax[0].bar(
+        streets,
+        [report["streets"][s]["regret"] for s in streets],
+        yerr=[report["streets"][s]["regret_ci95"] for s in streets],
+    )
+    ax[0].set_title("held-out regret (points)")
+    ax[1].bar(
+        streets,
+        [100 * report["streets"][s]["top1"] for s in streets],
+        yerr=[100 * report["streets"][s]["top1_ci95"] for s in streets],
+    )
+    ax[1].set_title("top-1 agreement (%)")
+    for a in ax:
+        a.set_xlabel("cards on the board after the move")
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80)
+    atomic_write(path, buf.getvalue())
+    return True
