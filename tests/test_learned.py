@@ -1489,3 +1489,24 @@ def test_bots_with_fl_value_by_count_rebuild_from_their_settings_as_json():
         settings = json.loads(json.dumps(bot.settings()))
         copy = make_bot(bot.name, None, 0, **settings)
         assert str(copy.act(obs)) == str(bot.act(obs))
+
+
+def test_training_refuses_an_out_another_run_is_writing(tmp_path: Path, capsys):
+    """Two training commands on one --out both computed every step and raced on
+    the same files; the second is now refused at once (exit 2, a line naming the
+    lock), as a second self-play run is.  The other writer here is a plain
+    ``flock`` on the lock file, as another process's run takes it."""
+    _require_torch()
+    fcntl = pytest.importorskip("fcntl", reason="flock is a POSIX call")
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    with open(out / ".training.lock", "w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert main([*_TINY_RUN, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "being written by another training run" in err, err
+        assert err.count("\n") == 1, err
+        assert sorted(p.name for p in out.iterdir()) == [".training.lock"]
+    assert main([*_TINY_RUN, "--out", str(out)]) == 0  # released: it runs

@@ -43,7 +43,14 @@ import numpy as np
 
 from .._native import lib
 from ..errors import ModelError, OfcError, quote
-from ..parallel import Executor, Progress, atomic_write, in_order, make_executor
+from ..parallel import (
+    Executor,
+    Progress,
+    atomic_write,
+    exclusive,
+    in_order,
+    make_executor,
+)
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
@@ -265,8 +272,7 @@ class _Run:
     """The output directory: config check, saved steps and the cost of each."""
 
     def __init__(self, out: Path, config: dict[str, Any]) -> None:
-        self.out = out
-        out.mkdir(parents=True, exist_ok=True)
+        self.out = out  # (made by train, which holds its lock)
         cfg = out / "config.json"
         if cfg.exists():
             old = _read_json(cfg)
@@ -452,127 +458,131 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
-    run = _Run(Path(out), config)
-    ex = executor or make_executor(1)
+    Path(out).mkdir(parents=True, exist_ok=True)
+    with exclusive(Path(out), run="training", error=ModelError):
+        run = _Run(Path(out), config)
+        ex = executor or make_executor(1)
 
-    def say(message: str) -> None:
-        if progress:
-            print(message, file=sys.stderr, flush=True)
+        def say(message: str) -> None:
+            if progress:
+                print(message, file=sys.stderr, flush=True)
 
-    say("positions")
-    pos = run.step(
-        "positions",
-        lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
-    )
-    held = run.step(
-        "heldout",
-        lambda: _positions(
-            ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
-        ),
-    )
-    rows = None
-    if opponent in _ROW_EPSILON:
-        say("opponent rows")
-        rows = run.step(
-            "opponent",
-            lambda: {
-                "rows": _positions(
-                    ex,
-                    rules,
-                    players,
-                    seed + 2_000_003,
-                    0,
-                    opponent_deals,
-                    _ROW_EPSILON[opponent],
-                    progress,
-                )["rows"]
-            },
-        )["rows"].astype(np.uint32)
-        if not rows.any():
-            raise ModelError(
-                f"the {opponent_deals} '{opponent}' opponent deals finished no clean "
-                "board to take rows from: raise --opponent-deals, with another --out "
-                f"({run.out} holds this run's settings)"
-            )
-    saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
-    rounds_pos = [pos]
-    for r in range(1, rounds + 1):
-        tag = "" if r == 1 else f"-r{r}"
-        if r > 1:
-            behaviour = model_bytes(_nets_of(saved), rules, players, rows)
-            say(f"round {r}: positions played by the round {r - 1} model")
-
-            def played(r: int = r, b: bytes = behaviour) -> dict[str, np.ndarray]:
-                start = (r - 1) * deals
-                return _positions(
-                    ex, rules, players, seed, start, deals, epsilon, progress, b, stay
+        say("positions")
+        pos = run.step(
+            "positions",
+            lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
+        )
+        held = run.step(
+            "heldout",
+            lambda: _positions(
+                ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
+            ),
+        )
+        rows = None
+        if opponent in _ROW_EPSILON:
+            say("opponent rows")
+            rows = run.step(
+                "opponent",
+                lambda: {
+                    "rows": _positions(
+                        ex,
+                        rules,
+                        players,
+                        seed + 2_000_003,
+                        0,
+                        opponent_deals,
+                        _ROW_EPSILON[opponent],
+                        progress,
+                    )["rows"]
+                },
+            )["rows"].astype(np.uint32)
+            if not rows.any():
+                raise ModelError(
+                    f"the {opponent_deals} '{opponent}' opponent deals finished no clean "
+                    "board to take rows from: raise --opponent-deals, with another --out "
+                    f"({run.out} holds this run's settings)"
                 )
+        saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
+        rounds_pos = [pos]
+        for r in range(1, rounds + 1):
+            tag = "" if r == 1 else f"-r{r}"
+            if r > 1:
+                behaviour = model_bytes(_nets_of(saved), rules, players, rows)
+                say(f"round {r}: positions played by the round {r - 1} model")
 
-            rounds_pos.append(run.step(f"positions{tag}", played))
-        every = {k: np.concatenate([p[k] for p in rounds_pos]) for k in pos if k != "rows"}
-        saved, fits = _backward(
-            run,
-            ex,
-            rules,
-            players,
-            every,
-            tag,
-            seed,
-            samples,
-            others,
-            hidden,
-            epochs,
-            say,
-            progress,
-            rows,
-            stay,
-        )
-    data = model_bytes(_nets_of(saved), rules, players, rows)
-    name = _file_name(rules, players)
-    atomic_write(run.out / name, data)
-    model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
-    report_path = run.out / "report.json"
-    if report_path.exists():  # written last: the report.md and .png beside it are done
-        done = _read_json(report_path)
-        if done.get("model") == model.name:
-            return done
-    say("held-out evaluation")
-    t0 = time.perf_counter()
-    streets = {
-        str(c): _evaluate(
-            ex,
-            rules,
-            players,
-            data,
-            held,
-            c,
-            seed + 7,
-            eval_samples,
-            eval_limit if c > 5 else max(1, eval_limit // 10),
-            progress,
-            stay,
-        )
-        for c in _sizes(rules)
-    }
-    run.cost["evaluation"] = round(time.perf_counter() - t0, 2)
-    report = {
-        "model": model.name,
-        "file": name,
-        "rounds": rounds,
-        "rules": rules.name,
-        "players": players,
-        "fl_value": fl_values(rules, stay)[13:],
-        "streets": streets,
-        "fits": fits,
-        "cost_seconds": run.cost,
-        "total_seconds": round(sum(run.cost.values()), 1),
-        "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
-    }
-    atomic_write(run.out / "report.md", markdown(report).encode())
-    if not plot(report, run.out / "report.png"):
-        say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
-    _write_json(report_path, report)
-    return report
+                def played(r: int = r, b: bytes = behaviour) -> dict[str, np.ndarray]:
+                    start = (r - 1) * deals
+                    return _positions(
+                        ex, rules, players, seed, start, deals, epsilon, progress, b, stay
+                    )
+
+                rounds_pos.append(run.step(f"positions{tag}", played))
+            every = {
+                k: np.concatenate([p[k] for p in rounds_pos]) for k in pos if k != "rows"
+            }
+            saved, fits = _backward(
+                run,
+                ex,
+                rules,
+                players,
+                every,
+                tag,
+                seed,
+                samples,
+                others,
+                hidden,
+                epochs,
+                say,
+                progress,
+                rows,
+                stay,
+            )
+        data = model_bytes(_nets_of(saved), rules, players, rows)
+        name = _file_name(rules, players)
+        atomic_write(run.out / name, data)
+        model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
+        report_path = run.out / "report.json"
+        if report_path.exists():  # written last: the report.md and .png beside it are done
+            done = _read_json(report_path)
+            if done.get("model") == model.name:
+                return done
+        say("held-out evaluation")
+        t0 = time.perf_counter()
+        streets = {
+            str(c): _evaluate(
+                ex,
+                rules,
+                players,
+                data,
+                held,
+                c,
+                seed + 7,
+                eval_samples,
+                eval_limit if c > 5 else max(1, eval_limit // 10),
+                progress,
+                stay,
+            )
+            for c in _sizes(rules)
+        }
+        run.cost["evaluation"] = round(time.perf_counter() - t0, 2)
+        report = {
+            "model": model.name,
+            "file": name,
+            "rounds": rounds,
+            "rules": rules.name,
+            "players": players,
+            "fl_value": fl_values(rules, stay)[13:],
+            "streets": streets,
+            "fits": fits,
+            "cost_seconds": run.cost,
+            "total_seconds": round(sum(run.cost.values()), 1),
+            "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
+        }
+        atomic_write(run.out / "report.md", markdown(report).encode())
+        if not plot(report, run.out / "report.png"):
+            say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
+        _write_json(report_path, report)
+        return report
 
 
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]|^\.')

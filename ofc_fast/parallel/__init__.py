@@ -29,6 +29,7 @@ from ._executors import (
     make_executor,
 )
 from ._files import atomic_write as atomic_write  # for learned.train
+from ._lock import exclusive as exclusive  # for learned.train
 from ._plan import (
     DEFAULT_CHUNK,
     MAX_FL_CHAIN,

@@ -1,6 +1,6 @@
-"""One writer per self-play directory: an exclusive, non-blocking lock on a lock file
-in it, released when the writer ends (even killed: the operating system drops the
-lock with the process).
+"""One writer per run directory (a self-play run's, a training run's): an exclusive,
+non-blocking lock on a lock file in it, released when the writer ends (even killed:
+the operating system drops the lock with the process).
 
 ``fcntl.flock`` where there is ``fcntl`` (Linux, macOS), ``msvcrt.locking`` on
 Windows; without either, the lock file's exclusive creation (``O_EXCL``), removed
@@ -15,11 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import SelfPlayError
+from ..errors import OfcError, SelfPlayError
 
 __all__ = ["LOCK_NAME", "exclusive"]
 
-LOCK_NAME = ".selfplay.lock"
+LOCK_NAME = ".selfplay.lock"  # the lock file of exclusive's default run
 
 try:
     import fcntl
@@ -31,18 +31,23 @@ except ImportError:  # not Windows
     msvcrt = None  # type: ignore[assignment]
 
 
-def _busy(out: Path, how: str) -> SelfPlayError:
-    return SelfPlayError(
-        f"{out} is being written by another selfplay run (it holds {out / LOCK_NAME}"
+def _busy(out: Path, path: Path, run: str, error: type[OfcError], how: str) -> OfcError:
+    return error(
+        f"{out} is being written by another {run} run (it holds {path}"
         f"{how}); wait for it to finish, or use another --out"
     )
 
 
 @contextmanager
-def exclusive(out: Path, method: str | None = None) -> Iterator[None]:
-    """Hold ``out``'s self-play lock for the ``with`` block; SelfPlayError when another
-    writer holds it.  ``method``: ``"flock"``, ``"msvcrt"`` or ``"create"`` (default:
-    the first this platform has).
+def exclusive(
+    out: Path,
+    method: str | None = None,
+    run: str = "selfplay",
+    error: type[OfcError] = SelfPlayError,
+) -> Iterator[None]:
+    """Hold ``out``'s lock of ``run`` runs (the file ``.{run}.lock``) for the ``with``
+    block; ``error`` when another writer holds it.  ``method``: ``"flock"``,
+    ``"msvcrt"`` or ``"create"`` (default: the first this platform has).
 
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
@@ -54,12 +59,14 @@ def exclusive(out: Path, method: str | None = None) -> Iterator[None]:
     ofc_fast.errors.SelfPlayError: ... is being written by another selfplay run ...
     """
     method = method or ("flock" if fcntl else "msvcrt" if msvcrt else "create")
-    path = out / LOCK_NAME
+    path = out / f".{run}.lock"
     if method == "create":
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
-            raise _busy(out, "; if no run is going on, remove that file") from None
+            raise _busy(
+                out, path, run, error, "; if no run is going on, remove that file"
+            ) from None
         try:
             os.write(fd, f"{os.getpid()}\n".encode())
             yield
@@ -75,7 +82,7 @@ def exclusive(out: Path, method: str | None = None) -> Iterator[None]:
             else:  # pragma: no cover - Windows
                 msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)  # type: ignore[attr-defined,unused-ignore]
         except OSError:
-            raise _busy(out, "") from None
+            raise _busy(out, path, run, error, "") from None
         yield
     finally:
         os.close(fd)  # (closing drops the lock)
