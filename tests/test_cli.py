@@ -294,3 +294,32 @@ def test_a_rules_file_that_is_not_utf8_is_one_line(
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: --rules: cannot read {str(path)!r}: ")
     assert "UTF-8" in err and err.count("\n") == 1
+
+
+def test_options_without_a_command_ask_for_one(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast --hands 2`` took ``2`` for the command: "invalid choice: '2'"."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--hands", "2"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: a command is required before --hands: choose from play, " in err
+    assert "invalid choice" not in err and "'2'" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--hands", "0"], "--hands: must be a positive int, got 0"),
+        (["--progress-every", "0"], "--progress-every: must be a positive int, got 0"),
+        (["--progress-every", "-2"], "--progress-every: must be a positive int, got -2"),
+        (["--timeout-ms", "-3"], "--timeout-ms: must be an int 1..86400000"),
+    ],
+)
+def test_arena_errors_name_the_option_not_the_keyword(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """The arena's errors named the Python keyword (``hands must be ...``, or nothing
+    at all: ``--progress-every 0`` ran as 1) instead of the option typed."""
+    code, out, err = run(capsys, "arena", "--bot", "random", "--bot", "random", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err
