@@ -323,3 +323,36 @@ def test_arena_errors_name_the_option_not_the_keyword(
     code, out, err = run(capsys, "arena", "--bot", "random", "--bot", "random", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "--workers", "1000000"], "--workers: must be at most "),
+        (
+            ["arena", "--bot", "random", "--bot", "random", "--workers", "1000000"],
+            "--workers",
+        ),
+        (
+            ["selfplay", "--workers", "1000000", "--hands", "4"],
+            "--workers: must be at most",
+        ),
+        (["play", "--workers", "2", "--hands", str(10**12)], "--hands: must be at most "),
+        (["play", "--ray", "--hands", str(10**12)], "--hands: must be at most 10000000"),
+        (["selfplay", "--hands", str(10**12)], "--hands: must be at most 10000000"),
+    ],
+)
+def test_workers_and_the_hands_of_a_planned_run_are_bounded(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str], message: str
+) -> None:
+    """``--workers 100000`` started that many processes, and ``--hands 10**12`` with
+    ``--workers``/``--ray`` or in ``selfplay`` listed every chunk before the first
+    deal (a MemoryError traceback, or no sign of life)."""
+    out = tmp_path / "shards"
+    extra = ["--out", str(out)] if argv[0] == "selfplay" else []
+    code, stdout, err = run(capsys, *argv, *extra, "--quiet")
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+    assert "must be at most" in err and not out.exists()
+    per_cpu = "per CPU" if "--workers" in message else "up front"
+    assert per_cpu in err
