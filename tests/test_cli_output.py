@@ -616,3 +616,28 @@ def test_a_closed_standard_stream_is_no_traceback(
         assert proc.stdout == proc.stderr == ""  # no error message either
     else:
         assert proc.stderr == "" and proc.stdout.strip()  # the usual output
+
+
+DEALT = "As Kd 9h 9c 4s"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--dealt", DEALT, "--dead", "Zz"], "--dead: bad card 'Zz'"),
+        (["--dealt", DEALT, "--board", "garbage"], "--board: bad board 'garbage'"),
+        (["--dealt", "Zz Kd"], "--dealt: bad card 'Zz'"),
+        (["--dealt", DEALT, "--opponent", "Zz / /"], "--opponent: bad card 'Zz'"),
+        (["--dealt", DEALT, "--samples", "0"], "--samples: must be an int within 1.."),
+        (["--dealt", DEALT, "--seed", "-1"], "--seed: must be an int 0..2**64-1"),
+    ],
+)
+def test_advise_errors_name_the_option_once(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """``advise --dead Zz`` said "bad card 'Zz'" without naming which of --board,
+    --dealt, --opponent or --dead held it, and ``--samples 0`` named the option and
+    then the keyword again (``--samples: samples must be ...``)."""
+    code, out, err = run(capsys, "advise", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err

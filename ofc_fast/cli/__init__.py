@@ -202,20 +202,25 @@ class _Parser(argparse.ArgumentParser):
         return action
 
 
-_API_KEYWORD = re.compile(r"([a-z][a-z0-9_]*)(?::| (?=must\b))")
-"""An error message that starts with an API keyword: ``hands must be ...``."""
+_API_KEYWORD = re.compile(r"(?:(--[a-z0-9-]+): )?([a-z][a-z0-9_]*)(?::| (?=must\b))")
+"""An error message that starts with an API keyword (``hands must be ...``), or with
+an option and then its keyword (``--seed: seed must be ...``)."""
 
 
 def _name_option(message: str, options: dict[str, str]) -> str:
     """``message`` of an error of the Python API that starts with its keyword
     (``hands must be a positive int``) with the option the user typed instead
-    (``--hands: must be a positive int``); any other message as it is.
+    (``--hands: must be a positive int``), once where the option is named already
+    (``--seed: seed must be ...``); any other message as it is.
 
     >>> _name_option("progress_every must be a positive int, got 0",
     ...              {"progress_every": "--progress-every"})
     '--progress-every: must be a positive int, got 0'
+    >>> _name_option("--seed: seed must be 0 or more", {"seed": "--seed"})
+    '--seed: must be 0 or more'
     """
     m = _API_KEYWORD.match(message)
-    if m is None or m.group(1) not in options:
+    option = options.get(m.group(2)) if m is not None else None
+    if m is None or option is None or m.group(1) not in (None, option):
         return message
-    return f"{options[m.group(1)]}: {message[m.end() :].lstrip()}"
+    return f"{option}: {message[m.end() :].lstrip()}"
