@@ -54,6 +54,10 @@ ROWS = ("rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "rank5", "ra
 WIDTH = 80
 """Every line of the report fits this many columns."""
 
+MAX_N = 10_000_000
+"""The most hands ``--n`` takes: the run holds them as arrays and as Python lists
+(some GB at this size); more ended in a NumPy MemoryError traceback."""
+
 
 def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.ndarray:
     """``n`` random deals of ``k`` distinct cards each, as uint8 (n, k), C-contiguous:
@@ -358,9 +362,10 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=at_least(1),
+        type=at_least(1, MAX_N),
         default=None,
-        help="hands (and board pairs) to time (default 200000; --quick 20000)",
+        help="hands (and board pairs) to time (default 200000; --quick 20000; at "
+        f"most {MAX_N:,}: the hands are held in memory, as Python lists too)",
     )
     ap.add_argument(
         "--reps",

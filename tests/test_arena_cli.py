@@ -223,6 +223,20 @@ def test_bot_refuses_a_seed_out_of_range_in_one_line(
         assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"
 
 
+@pytest.mark.parametrize("port", ["-1", "0", "70000"])
+def test_bot_refuses_a_port_that_is_none(
+    capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    """``ofc-fast bot random --connect 70000`` (or -1) said "cannot connect ...:
+    Connection refused" (or "Servname not supported"), as if no arena listened."""
+    from ofc_fast.cli import main
+
+    assert main(["bot", "random", "--connect", port]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --connect: must be ") and port in err
+    assert "cannot connect" not in err
+
+
 def test_rules_json_files_in_the_arena_and_the_bot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

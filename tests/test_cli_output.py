@@ -314,6 +314,18 @@ def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None
     assert "ofc-fast bench: error: --skip: unknown name(s) rank5_btach, treys" in err
 
 
+def test_bench_refuses_more_hands_than_memory_holds(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``ofc-fast bench --n 1000000000000`` ended in NumPy's MemoryError traceback
+    (4.55 TiB asked for), exit status 1."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["bench", "--n", str(10**12)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument --n: must be at most 10000000, got {10**12}" in err
+
+
 BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]
 
 

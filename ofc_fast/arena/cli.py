@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from ..cli.options import (
     add_json_option,
+    check_count,
     check_output,
     is_rules_file,
     load_rules,
@@ -37,6 +38,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
     if args.seed is not None:  # (the bots' own checks differ: numpy's is a traceback)
         check_seed(args.seed, "--seed")
+    if args.connect is not None:  # (-1 and 70000 were "cannot connect")
+        check_count("--connect", args.connect, 1, 65535, error=ArenaError)
     return play_bot(
         args.name,
         rules=None if args.rules is None else _rules_of(args.rules),
