@@ -148,7 +148,7 @@ def _run(argv: Sequence[str] | None) -> int:
 
         args = argparse.Namespace(func=run_bench, bench_args=argv[1:])
     else:
-        if argv[:1] and argv[0].startswith("-") and argv[0] not in _TOP_OPTIONS:
+        if argv[:1] and argv[0].startswith("-") and not _top_option(argv[0]):
             parser.error(  # (argparse took the option's value for the command)
                 f"a command is required before {argv[0]}: choose from "
                 f"{', '.join(parser.commands)} (a match: ofc-fast play {' '.join(argv)})"
@@ -173,8 +173,15 @@ def _run(argv: Sequence[str] | None) -> int:
         return 2
 
 
-_TOP_OPTIONS = ("-h", "--help", "--version")
-"""The options ``ofc-fast`` takes before a command; any other needs one first."""
+def _top_option(arg: str) -> bool:
+    """Whether ``arg`` is an option ``ofc-fast`` takes before a command (``-h``,
+    ``--help``, ``--version``, argparse's abbreviations of them, ``--``); any other
+    needs a command first.
+
+    >>> _top_option("--vers"), _top_option("--hands")
+    (True, False)
+    """
+    return any(o.startswith(arg) for o in ("-h", "--help", "--version"))
 
 
 class _Parser(argparse.ArgumentParser):
