@@ -381,3 +381,23 @@ def test_an_output_that_is_no_regular_file_is_written_not_replaced(
     else:
         assert got[0].lstrip().lower().startswith("<!doctype html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "out", "r.json"]
+
+
+def test_replay_of_a_whole_json_history_says_how_to_write_lines(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ofc-fast replay deals.json`` of ``ofc-fast play --history deals.json`` (one
+    JSON document, which the replay help offered as input) said only "not an
+    ofc-fast/hand-history line"."""
+    from ofc_fast.cli import main
+
+    play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--history"]
+    path = tmp_path / "deals.json"
+    assert main([*play, str(path)]) == 0
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: {path}, line 1: not an ofc-fast/hand-history")
+    assert "ending in .jsonl" in err
+    lines = tmp_path / "deals.jsonl"
+    assert main([*play, str(lines)]) == 0
+    assert main(["replay", str(lines)]) == 0

@@ -367,7 +367,7 @@ def add_commands(sub: Any) -> None:
         "replay",
         help="replay and print the deals of a history file",
         description="Replay every deal of a hand history (ofc-fast arena --history, "
-        "ofc-fast play --history) through the engine, checking its points, and "
+        "ofc-fast play --history PATH.jsonl) through the engine, checking its points, and "
         "print the final boards: rows front / middle / back, each row's cards "
         "high to low.",
     )
