@@ -313,6 +313,7 @@ def test_options_without_a_command_ask_for_one(capsys: pytest.CaptureFixture) ->
         (["--progress-every", "0"], "--progress-every: must be a positive int, got 0"),
         (["--progress-every", "-2"], "--progress-every: must be a positive int, got -2"),
         (["--timeout-ms", "-3"], "--timeout-ms: must be an int 1..86400000"),
+        (["--token", ""], "--token: must be 1 to 256 printable ASCII characters"),
     ],
 )
 def test_arena_errors_name_the_option_not_the_keyword(

@@ -229,7 +229,7 @@ class Arena:
             or not token.isprintable()
             or not token.isascii()
         ):
-            raise ArenaError("a token must be 1 to 256 printable ASCII characters")
+            raise ArenaError("token must be 1 to 256 printable ASCII characters")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         self.specs = list(bots)
         self.players = n
