@@ -401,3 +401,29 @@ def test_replay_of_a_whole_json_history_says_how_to_write_lines(
     lines = tmp_path / "deals.jsonl"
     assert main([*play, str(lines)]) == 0
     assert main(["replay", str(lines)]) == 0
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["play", "--hands", "1", "--bots", "random", "--history", "-"], "--history"),
+        (["arena", "--bot", "random", "--bot", "random", "--history", "-"], "--history"),
+        (["report", "report.json", "deals.jsonl", "-o", "-"], "--output"),
+    ],
+)
+def test_a_dash_where_no_standard_output_is_written_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    option: str,
+) -> None:
+    """``--history -`` and ``report -o -`` (standard output, as ``--json -``) wrote a
+    file named ``-`` in the current folder, the report over the history."""
+    from ofc_fast.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--quiet"] if argv[0] != "report" else argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: {option}: '-' (standard output) is not ")
+    assert not (tmp_path / "-").exists()

@@ -87,7 +87,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     specs = [parse_bot_spec(b) for b in args.bot]
     if args.seed is not None:
         check_seed(args.seed, "--seed")
-    check_output("--json", args.json)
+    check_output("--json", args.json, standard_output=True)
     check_output("--history", args.history)
     from ..parallel.cli import check_parallel_options, executor_of, wants_parallel
 

@@ -57,7 +57,8 @@ def run_play(args: argparse.Namespace) -> int:
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
         check_seed(args.seed, "--seed")
-    check_output("--json", args.json)  # before the match, not after it
+    # before the match, not after it
+    check_output("--json", args.json, standard_output=True)
     check_output("--history", args.history)
     # what Match still checks is whether the seats fit one deck
     match = named(

@@ -155,29 +155,37 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     )
 
 
-def check_output(option: str, path: str | None) -> None:
+def check_output(option: str, path: str | None, standard_output: bool = False) -> None:
     """Refuse, before any work, an output file that cannot be written where it is
     asked for: a folder, or a file in a folder that does not exist (a long run found
-    that out only when it wrote its result).  ``None`` and ``-`` (standard output)
-    pass.  Errors name ``option``.
+    that out only when it wrote its result).  ``None`` passes, and ``-`` where the
+    option writes ``standard_output`` (``--json``); elsewhere ``-`` is refused rather
+    than written as a file named ``-``.  Errors name ``option``.
 
     >>> check_output("--json", "/no/such/folder/out.json")
     Traceback (most recent call last):
     ...
     ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': no folder '/no/such/folder'
     """  # noqa: E501 - the error message as the user sees it
-    problem = output_problem(path)
+    problem = output_problem(path, standard_output)
     if problem:
         raise OfcError(f"{option}: {problem}")
 
 
-def output_problem(path: str | None) -> str | None:
+def output_problem(path: str | None, standard_output: bool = True) -> str | None:
     """Why the output file ``path`` cannot be written where it is asked for (see
-    :func:`check_output`), or ``None``.
+    :func:`check_output`; ``-``: standard output, where the option writes there), or
+    ``None``.
 
     >>> output_problem("/")
     "cannot write '/': it is a folder"
+    >>> output_problem("-", standard_output=False)
+    "'-' (standard output) is not written here: name a file (./- for one named -)"
     """
+    if path == "-" and not standard_output:
+        return (
+            "'-' (standard output) is not written here: name a file (./- for one named -)"
+        )
     if path is None or path == "-":
         return None
     if os.path.isdir(path):
