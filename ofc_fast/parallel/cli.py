@@ -26,7 +26,8 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="play in N processes (1: in this process); see the README's parallel runs",
+        help=f"play in N processes (1: in this process; at most {MAX_WORKERS_PER_CPU} "
+        "per CPU); see the README's parallel runs",
     )
     parser.add_argument(
         "--ray",
