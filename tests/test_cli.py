@@ -357,3 +357,17 @@ def test_workers_and_the_hands_of_a_planned_run_are_bounded(
     assert "must be at most" in err and not out.exists()
     per_cpu = "per CPU" if "--workers" in message else "up front"
     assert per_cpu in err
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_selfplay_names_its_seed(
+    capsys: pytest.CaptureFixture, tmp_path: Path, seed: str
+) -> None:
+    """``ofc-fast selfplay --seed -1`` said "--bots/--players: seed: must be ...",
+    blaming options that were right."""
+    out = tmp_path / "shards"
+    code, _, err = run(
+        capsys, "selfplay", "--hands", "2", "--seed", seed, "--out", str(out)
+    )
+    assert code == 2 and not out.exists()
+    assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"

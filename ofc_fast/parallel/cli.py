@@ -13,6 +13,7 @@ from typing import Any
 from ..cli.options import add_bots_option, add_rules_option, check_count, load_rules
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
+from ..table import check_seed
 from ._executors import Executor, cpu_count, make_executor
 from ._plan import DEFAULT_CHUNK, RunSpec
 
@@ -177,6 +178,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)
+    check_seed(args.seed, "--seed")  # (not RunSpec's, which _spec blames on --bots)
     if args.chunk_size is not None:  # (the option comes with --workers and --ray)
         raise GameError(
             "--chunk-size: a self-play task is one shard; set its deals with --shard-size"
