@@ -54,6 +54,10 @@ ROWS = ("rank5_batch", "rank3_batch", "eval_boards", "score_pairs", "rank5", "ra
 WIDTH = 80
 """Every line of the report fits this many columns."""
 
+MAX_N = 10_000_000
+"""The most hands ``--n`` takes: the run holds them as arrays and as Python lists
+(some GB at this size); more ended in a NumPy MemoryError traceback."""
+
 
 def deal(n: int, k: int, rng: np.random.Generator, chunk: int = 1 << 16) -> np.ndarray:
     """``n`` random deals of ``k`` distinct cards each, as uint8 (n, k), C-contiguous:
@@ -104,12 +108,14 @@ def rate_text(per_s: float) -> str:
     return f"{per_s:.0f} "
 
 
-def at_least(minimum: int) -> Callable[[str], int]:
+def at_least(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     """The argparse ``type=`` of a count option (``--reps``, ``--deals``): a whole
-    number of at least ``minimum``.  Anything else is refused by argparse, exit
-    status 2, with a message naming the option, before a statistic of no run (a
-    median of nothing, a rate per zero deals) ends in a traceback.  ``ofc-fast
-    bench`` and the scripts in benchmarks/ read their counts with it.
+    number of at least ``minimum`` (and at most ``maximum``, when given).  Anything
+    else is refused by argparse, exit status 2, with a message naming the option,
+    before a statistic of no run (a median of nothing, a rate per zero deals) ends in
+    a traceback.  ``ofc-fast bench`` and the scripts in benchmarks/ read their counts
+    with it; the ``ofc-fast`` subcommands check theirs as it does
+    (``ofc_fast.cli.options.check_count``).
 
     >>> at_least(1)("3")
     3
@@ -118,6 +124,7 @@ def at_least(minimum: int) -> Callable[[str], int]:
     ...
     argparse.ArgumentTypeError: must be at least 1, got 0
     """
+    from .cli.options import count_problem
 
     def parse(text: str) -> int:
         try:
@@ -126,8 +133,9 @@ def at_least(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(
                 f"expected a whole number, got {text!r}"
             ) from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {value}")
+        problem = count_problem(value, minimum, maximum)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     return parse
@@ -354,9 +362,10 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=at_least(1),
+        type=at_least(1, MAX_N),
         default=None,
-        help="hands (and board pairs) to time (default 200000; --quick 20000)",
+        help="hands (and board pairs) to time (default 200000; --quick 20000; at "
+        f"most {MAX_N:,}: the hands are held in memory, as Python lists too)",
     )
     ap.add_argument(
         "--reps",

@@ -223,6 +223,20 @@ def test_bot_refuses_a_seed_out_of_range_in_one_line(
         assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"
 
 
+@pytest.mark.parametrize("port", ["-1", "0", "70000"])
+def test_bot_refuses_a_port_that_is_none(
+    capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    """``ofc-fast bot random --connect 70000`` (or -1) said "cannot connect ...:
+    Connection refused" (or "Servname not supported"), as if no arena listened."""
+    from ofc_fast.cli import main
+
+    assert main(["bot", "random", "--connect", port]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --connect: must be ") and port in err
+    assert "cannot connect" not in err
+
+
 def test_rules_json_files_in_the_arena_and_the_bot(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -367,3 +381,49 @@ def test_an_output_that_is_no_regular_file_is_written_not_replaced(
     else:
         assert got[0].lstrip().lower().startswith("<!doctype html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "out", "r.json"]
+
+
+def test_replay_of_a_whole_json_history_says_how_to_write_lines(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ofc-fast replay deals.json`` of ``ofc-fast play --history deals.json`` (one
+    JSON document, which the replay help offered as input) said only "not an
+    ofc-fast/hand-history line"."""
+    from ofc_fast.cli import main
+
+    play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--history"]
+    path = tmp_path / "deals.json"
+    assert main([*play, str(path)]) == 0
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: {path}, line 1: not an ofc-fast/hand-history")
+    assert "ending in .jsonl" in err
+    lines = tmp_path / "deals.jsonl"
+    assert main([*play, str(lines)]) == 0
+    assert main(["replay", str(lines)]) == 0
+
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["play", "--hands", "1", "--bots", "random", "--history", "-"], "--history"),
+        (["arena", "--bot", "random", "--bot", "random", "--history", "-"], "--history"),
+        (["report", "report.json", "deals.jsonl", "-o", "-"], "--output"),
+    ],
+)
+def test_a_dash_where_no_standard_output_is_written_is_refused(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    option: str,
+) -> None:
+    """``--history -`` and ``report -o -`` (standard output, as ``--json -``) wrote a
+    file named ``-`` in the current folder, the report over the history."""
+    from ofc_fast.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--quiet"] if argv[0] != "report" else argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"ofc-fast: error: {option}: '-' (standard output) is not ")
+    assert not (tmp_path / "-").exists()

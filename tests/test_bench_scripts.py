@@ -1,4 +1,5 @@
-"""The scripts in benchmarks/ refuse a degenerate count (``--pairs 0``, ``--reps 0``,
+"""The scripts in benchmarks/ (and tools/advise_ev_sum.py, tools/fl_study.py) refuse a
+degenerate count (``--pairs 0``, ``--reps 0``,
 ``--deals 0``) as argparse does, exit status 2 and a message naming the option,
 instead of a traceback from a statistic of no run (a median of nothing, a rate per
 zero deals); a ``--json PATH`` that cannot be written, an unknown ``--rules`` preset,
@@ -30,7 +31,12 @@ ZERO_COUNTS = [
     ("run.py", "--c-hands", "0"),
     ("run.py", "--reps", "0"),
     ("value_bias.py", "--pairs", "0"),
+    ("tools/advise_ev_sum.py", "--deals", "0"),
+    ("tools/advise_ev_sum.py", "--samples", "0"),
+    ("tools/fl_study.py", "--deals", "0"),
+    ("tools/fl_study.py", "--workers", "0"),
 ]
+"""(script, option, value): a script of benchmarks/, or the path of one (tools/)."""
 
 
 @pytest.mark.parametrize(("script", "option", "value"), ZERO_COUNTS)
@@ -43,7 +49,7 @@ def test_a_degenerate_count_is_an_argparse_error(
 ) -> None:
     """``bench_value.py --pairs 0`` ended in ``StatisticsError: fmean requires at
     least one data point``, ``bench_game.py --deals 0`` in a ZeroDivisionError."""
-    module = checkout_script(f"benchmarks/{script}")
+    module = checkout_script(script if "/" in script else f"benchmarks/{script}")
     monkeypatch.setattr(sys, "argv", [script, option, value])
     with pytest.raises(SystemExit) as info:
         module.main()

@@ -294,3 +294,80 @@ def test_a_rules_file_that_is_not_utf8_is_one_line(
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: --rules: cannot read {str(path)!r}: ")
     assert "UTF-8" in err and err.count("\n") == 1
+
+
+def test_options_without_a_command_ask_for_one(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast --hands 2`` took ``2`` for the command: "invalid choice: '2'"."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--hands", "2"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "error: a command is required before --hands: choose from play, " in err
+    assert "invalid choice" not in err and "'2'" not in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--hands", "0"], "--hands: must be a positive int, got 0"),
+        (["--progress-every", "0"], "--progress-every: must be a positive int, got 0"),
+        (["--progress-every", "-2"], "--progress-every: must be a positive int, got -2"),
+        (["--timeout-ms", "-3"], "--timeout-ms: must be an int 1..86400000"),
+        (["--token", ""], "--token: must be 1 to 256 printable ASCII characters"),
+    ],
+)
+def test_arena_errors_name_the_option_not_the_keyword(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """The arena's errors named the Python keyword (``hands must be ...``, or nothing
+    at all: ``--progress-every 0`` ran as 1) instead of the option typed."""
+    code, out, err = run(capsys, "arena", "--bot", "random", "--bot", "random", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "--workers", "1000000"], "--workers: must be at most "),
+        (
+            ["arena", "--bot", "random", "--bot", "random", "--workers", "1000000"],
+            "--workers",
+        ),
+        (
+            ["selfplay", "--workers", "1000000", "--hands", "4"],
+            "--workers: must be at most",
+        ),
+        (["play", "--workers", "2", "--hands", str(10**12)], "--hands: must be at most "),
+        (["play", "--ray", "--hands", str(10**12)], "--hands: must be at most 10000000"),
+        (["selfplay", "--hands", str(10**12)], "--hands: must be at most 10000000"),
+    ],
+)
+def test_workers_and_the_hands_of_a_planned_run_are_bounded(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str], message: str
+) -> None:
+    """``--workers 100000`` started that many processes, and ``--hands 10**12`` with
+    ``--workers``/``--ray`` or in ``selfplay`` listed every chunk before the first
+    deal (a MemoryError traceback, or no sign of life)."""
+    out = tmp_path / "shards"
+    extra = ["--out", str(out)] if argv[0] == "selfplay" else []
+    code, stdout, err = run(capsys, *argv, *extra, "--quiet")
+    assert code == 2 and stdout == "" and err.count("\n") == 1
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+    assert "must be at most" in err and not out.exists()
+    per_cpu = "per CPU" if "--workers" in message else "up front"
+    assert per_cpu in err
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**64)])
+def test_selfplay_names_its_seed(
+    capsys: pytest.CaptureFixture, tmp_path: Path, seed: str
+) -> None:
+    """``ofc-fast selfplay --seed -1`` said "--bots/--players: seed: must be ...",
+    blaming options that were right."""
+    out = tmp_path / "shards"
+    code, _, err = run(
+        capsys, "selfplay", "--hands", "2", "--seed", seed, "--out", str(out)
+    )
+    assert code == 2 and not out.exists()
+    assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"

@@ -314,6 +314,18 @@ def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None
     assert "ofc-fast bench: error: --skip: unknown name(s) rank5_btach, treys" in err
 
 
+def test_bench_refuses_more_hands_than_memory_holds(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``ofc-fast bench --n 1000000000000`` ended in NumPy's MemoryError traceback
+    (4.55 TiB asked for), exit status 1."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(["bench", "--n", str(10**12)])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument --n: must be at most 10000000, got {10**12}" in err
+
+
 BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]
 
 
@@ -616,3 +628,28 @@ def test_a_closed_standard_stream_is_no_traceback(
         assert proc.stdout == proc.stderr == ""  # no error message either
     else:
         assert proc.stderr == "" and proc.stdout.strip()  # the usual output
+
+
+DEALT = "As Kd 9h 9c 4s"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--dealt", DEALT, "--dead", "Zz"], "--dead: bad card 'Zz'"),
+        (["--dealt", DEALT, "--board", "garbage"], "--board: bad board 'garbage'"),
+        (["--dealt", "Zz Kd"], "--dealt: bad card 'Zz'"),
+        (["--dealt", DEALT, "--opponent", "Zz / /"], "--opponent: bad card 'Zz'"),
+        (["--dealt", DEALT, "--samples", "0"], "--samples: must be an int within 1.."),
+        (["--dealt", DEALT, "--seed", "-1"], "--seed: must be an int 0..2**64-1"),
+    ],
+)
+def test_advise_errors_name_the_option_once(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """``advise --dead Zz`` said "bad card 'Zz'" without naming which of --board,
+    --dealt, --opponent or --dead held it, and ``--samples 0`` named the option and
+    then the keyword again (``--samples: samples must be ...``)."""
+    code, out, err = run(capsys, "advise", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err

@@ -29,6 +29,25 @@ def test_readme_preset_table_is_current() -> None:
 
 
 @pytest.mark.skipif(
+    not SCRIPT.exists(), reason="needs a source checkout (git clone: tools/)"
+)
+def test_presets_table_refuses_an_option() -> None:
+    """``python tools/presets_table.py --check`` printed the table and exited 0: a
+    check that checked nothing."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "unrecognized arguments: --check" in proc.stderr
+
+
+@pytest.mark.skipif(
     not README.exists(), reason="needs a source checkout (git clone: README.md)"
 )
 def test_readme_python_examples_run(

@@ -49,3 +49,24 @@ def test_python_presets_compile_to_the_c_presets(preset, init) -> None:
     c = ffi.new("ofc_rules *")
     assert init(c) == OK
     assert _struct_bytes(compiled(preset)) == _struct_bytes(c)
+
+
+@pytest.mark.skipif(
+    not GENERATOR.exists(), reason="needs a source checkout (git clone: tools/)"
+)
+@pytest.mark.parametrize("script", ["gen_tables.py", "gen_opponent_rows.py"])
+def test_generators_refuse_an_out_dir_that_is_not_there(
+    tmp_path: Path, script: str
+) -> None:
+    """``--out-dir`` of a folder that is not there ended in a FileNotFoundError
+    traceback (exit status 1) when the first file was written."""
+    missing = tmp_path / "nowhere"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / script), "--out-dir", str(missing)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"argument --out-dir: no folder {str(missing)!r}" in proc.stderr
+    assert not missing.exists()

@@ -18,6 +18,7 @@ import time
 
 import ofc_fast as ofc
 from ofc_fast.search import advise, make_observation
+from ofc_fast.timing import at_least
 
 
 def opening_hands(seed: int) -> dict[int, list[int]]:
@@ -34,8 +35,8 @@ def opening_hands(seed: int) -> dict[int, list[int]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=8)
-    ap.add_argument("--samples", type=int, default=256)
+    ap.add_argument("--deals", type=at_least(1), default=8)
+    ap.add_argument("--samples", type=at_least(1), default=256)
     ap.add_argument("--fl-value", type=float, default=None, help="default: the model's")
     ap.add_argument("--policy", default="auto")
     args = ap.parse_args()

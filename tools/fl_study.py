@@ -211,18 +211,20 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from ofc_fast.timing import at_least, output_file  # (counts refused before a run)
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--deals", type=int, default=100_000, help="deals per line")
+    p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
     p.add_argument("--cards", type=int, nargs="+", default=list(CARDS))
     p.add_argument("--rules", nargs="+", default=list(RULES))
-    p.add_argument("--workers", type=int, default=mp.cpu_count())
+    p.add_argument("--workers", type=at_least(1), default=mp.cpu_count())
     p.add_argument("--seed", type=int, default=SEED)
     p.add_argument(
         "--stay-values",
         action="store_true",
         help="also OFC with 13 cards; print the STAY_VALUE_DEFAULT fixed point",
     )
-    p.add_argument("--json", type=Path, help="also write the rows as JSON")
+    p.add_argument("--json", type=output_file, help="also write the rows as JSON")
     args = p.parse_args(argv)
     lines = [(r.upper(), n) for r in args.rules for n in args.cards]
     if args.stay_values:
@@ -240,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stay_values:
         print("stay value fixed point:", stay_fixed_point(rows))
     if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
+        Path(args.json).write_text(json.dumps(rows, indent=1))
     return 1 if bad else 0
 
 

@@ -26,10 +26,19 @@ def add_arguments(parser: argparse.ArgumentParser, names: str) -> None:
     )
     parser.add_argument(
         "--out-dir",
-        type=Path,
+        type=_folder,
         default=GENERATED,
         help=f"directory for {names} (default: csrc/generated/)",
     )
+
+
+def _folder(text: str) -> Path:
+    """``--out-dir``: a folder that is there; else argparse's error (exit status 2),
+    before the generation, rather than a traceback when the first file is written."""
+    path = Path(text)
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"no folder {text!r}")
+    return path
 
 
 def write_or_check(files: dict[Path, str], generator: str, check: bool) -> int:

@@ -8,6 +8,8 @@ tests/test_readme.py checks that README.md holds exactly this table.
 
 from __future__ import annotations
 
+import argparse
+
 from ofc_fast import rules
 from ofc_fast.rules import Game, HandCategory
 
@@ -124,4 +126,7 @@ def table() -> str:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(  # no options: a stray one (--check) is refused, exit 2
+        description="Print the README's rule-preset table (markdown)."
+    ).parse_args()
     print(table())

@@ -179,7 +179,8 @@ class Arena:
     """A match of ``hands`` hands (decks) between bots, reproducible from ``seed``.
 
     ``on_deal(record)`` is called after each finished hand; ``on_progress(report)``
-    every ``progress_every`` hands with the standings so far.  :meth:`run` returns
+    every ``progress_every`` hands (a positive int, as ``hands``) with the standings
+    so far.  :meth:`run` returns
     the match report (:mod:`ofc_fast.arena.report`)."""
 
     def __init__(
@@ -206,8 +207,9 @@ class Arena:
             raise ArenaError(
                 f"{self.game_id} seats 2 to {self.rules.max_players} bots, got {n}"
             )
-        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 1:
-            raise ArenaError(f"hands must be a positive int, got {hands!r}")
+        for name, count in (("hands", hands), ("progress_every", progress_every)):
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+                raise ArenaError(f"{name} must be a positive int, got {count!r}")
         if fault_policy not in FAULT_POLICIES:
             raise ArenaError(
                 f"fault policy must be one of {FAULT_POLICIES}, got {fault_policy!r}"
@@ -227,7 +229,7 @@ class Arena:
             or not token.isprintable()
             or not token.isascii()
         ):
-            raise ArenaError("a token must be 1 to 256 printable ASCII characters")
+            raise ArenaError("token must be 1 to 256 printable ASCII characters")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         self.specs = list(bots)
         self.players = n
@@ -238,7 +240,7 @@ class Arena:
         self.duplicate = duplicate
         self.on_deal = on_deal
         self.on_progress = on_progress
-        self.progress_every = max(1, progress_every)
+        self.progress_every = progress_every
         self.connect_timeout_s = connect_timeout_s
         self.bot_stderr = bot_stderr
         self.token = token

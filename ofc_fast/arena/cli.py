@@ -12,6 +12,7 @@ from typing import IO, Any
 
 from ..cli.options import (
     add_json_option,
+    check_count,
     check_output,
     is_rules_file,
     load_rules,
@@ -37,6 +38,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
     if args.seed is not None:  # (the bots' own checks differ: numpy's is a traceback)
         check_seed(args.seed, "--seed")
+    if args.connect is not None:  # (-1 and 70000 were "cannot connect")
+        check_count("--connect", args.connect, 1, 65535, error=ArenaError)
     return play_bot(
         args.name,
         rules=None if args.rules is None else _rules_of(args.rules),
@@ -84,7 +87,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     specs = [parse_bot_spec(b) for b in args.bot]
     if args.seed is not None:
         check_seed(args.seed, "--seed")
-    check_output("--json", args.json)
+    check_output("--json", args.json, standard_output=True)
     check_output("--history", args.history)
     from ..parallel.cli import check_parallel_options, executor_of, wants_parallel
 
@@ -364,7 +367,7 @@ def add_commands(sub: Any) -> None:
         "replay",
         help="replay and print the deals of a history file",
         description="Replay every deal of a hand history (ofc-fast arena --history, "
-        "ofc-fast play --history) through the engine, checking its points, and "
+        "ofc-fast play --history PATH.jsonl) through the engine, checking its points, and "
         "print the final boards: rows front / middle / back, each row's cards "
         "high to low.",
     )

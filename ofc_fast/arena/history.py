@@ -104,7 +104,17 @@ def check_record(record: object) -> dict[str, Any]:
     ofc_fast.errors.HistoryError: seats: expected at least 2 items, got 0
     """
     if not isinstance(record, dict) or not _is_text(record.get("format"), FORMAT):
-        raise HistoryError(f"not an {FORMAT} line", "format")
+        whole = isinstance(record, dict) and isinstance(record.get("deals"), list)
+        raise HistoryError(
+            f"not an {FORMAT} line"
+            + (  # ofc-fast play --history PATH.json: one document, Game.replay() input
+                "; this is a whole JSON history (ofc-fast play --history PATH.json): "
+                "write it as JSON lines with a PATH ending in .jsonl"
+                if whole
+                else ""
+            ),
+            "format",
+        )
     found = problem(record, _schema())
     if found:
         raise HistoryError(found, found.split(":", 1)[0])

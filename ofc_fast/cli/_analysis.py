@@ -235,7 +235,8 @@ def run_advise(args: argparse.Namespace) -> int:
         )
     # the seats not given have placed nothing yet: empty boards (the opening)
     args.opponent = [*(args.opponent or []), *["/ /"] * (players - 1 - given)]
-    check_output("--json", args.json)  # before the search, not after it
+    # before the search, not after it
+    check_output("--json", args.json, standard_output=True)
     advice, text = cli_advise(args)
     if args.json:
         emit_json(args, [a.as_dict() for a in advice])

@@ -21,6 +21,7 @@ from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
+    check_count,
     check_output,
     emit_json,
     json_only,
@@ -45,8 +46,7 @@ def run_play(args: argparse.Namespace) -> int:
     players = args.players if args.players is not None else min(3, preset.max_players)
     named("--players", check_players, players, preset)
     named("--button", check_seat, args.button, players, "")
-    if args.hands < 1:
-        raise GameError(f"--hands: must be at least 1, got {args.hands}")
+    check_count("--hands", args.hands)  # no limit here (--workers/--ray: theirs)
     if args.show is not None and args.show < 0:
         raise GameError(f"--show: must be 0 or more, got {args.show}")
     names = [  # specs (policy:PATH, module:attribute) keep their case
@@ -57,7 +57,8 @@ def run_play(args: argparse.Namespace) -> int:
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
         check_seed(args.seed, "--seed")
-    check_output("--json", args.json)  # before the match, not after it
+    # before the match, not after it
+    check_output("--json", args.json, standard_output=True)
     check_output("--history", args.history)
     # what Match still checks is whether the seats fit one deck
     match = named(

@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from .. import search
+from ..board import Board
 from ..cards import CardsLike, cards_str, parse_cards
 from ..rules import RuleSet, RulesLike, as_rules
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland, stay_values
-from .options import load_rules
+from .options import load_rules, named
 
 __all__ = ["cli_advise", "cli_solve"]
 
@@ -310,8 +311,12 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
     :func:`ofc_fast.search.make_observation`), every legal move best first, and its
     text."""
     rules = load_rules(args.rules)
-    obs = search.make_observation(
-        rules, args.board, args.dealt, args.opponent or [], args.dead or ""
+    obs = search.make_observation(  # each board and card list: errors name its option
+        rules,
+        named("--board", Board.parse, args.board),
+        named("--dealt", parse_cards, args.dealt),
+        [named("--opponent", Board.parse, b) for b in args.opponent or []],
+        named("--dead", parse_cards, args.dead or ""),
     )
     t0 = time.perf_counter()
     modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}

@@ -28,7 +28,9 @@ __all__ = [
     "add_json_option",
     "add_rules_option",
     "add_stacks_option",
+    "check_count",
     "check_output",
+    "count_problem",
     "is_rules_file",
     "load_rules",
     "output_problem",
@@ -45,6 +47,45 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         return fn(*args, **kwargs)
     except OfcError as exc:
         raise type(exc)(f"{option}: {exc}") from None
+
+
+def check_count(
+    option: str,
+    value: int,
+    minimum: int = 1,
+    maximum: int | None = None,
+    error: type[OfcError] = GameError,
+    why: str = "",
+) -> int:
+    """A count option's value (``--hands``, ``--workers``): a whole number from
+    ``minimum`` to ``maximum`` (no limit: None), as :func:`ofc_fast.timing.at_least`
+    reads one; else ``error`` naming the option (and ``why``, for a value above
+    ``maximum``).
+
+    >>> check_count("--workers", 9, maximum=8)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: --workers: must be at most 8, got 9
+    """
+    problem = count_problem(value, minimum, maximum)
+    if problem:
+        above = maximum is not None and value > maximum and why
+        raise error(f"{option}: {problem}" + (f" ({why})" if above else ""))
+    return value
+
+
+def count_problem(value: int, minimum: int, maximum: int | None = None) -> str | None:
+    """Why ``value`` is no count from ``minimum`` to ``maximum`` (no limit: None),
+    or ``None``.
+
+    >>> count_problem(0, 1)
+    'must be at least 1, got 0'
+    """
+    if value < minimum:
+        return f"must be at least {minimum}, got {value}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum}, got {value}"
+    return None
 
 
 def is_rules_file(value: str) -> bool:
@@ -114,29 +155,37 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     )
 
 
-def check_output(option: str, path: str | None) -> None:
+def check_output(option: str, path: str | None, standard_output: bool = False) -> None:
     """Refuse, before any work, an output file that cannot be written where it is
     asked for: a folder, or a file in a folder that does not exist (a long run found
-    that out only when it wrote its result).  ``None`` and ``-`` (standard output)
-    pass.  Errors name ``option``.
+    that out only when it wrote its result).  ``None`` passes, and ``-`` where the
+    option writes ``standard_output`` (``--json``); elsewhere ``-`` is refused rather
+    than written as a file named ``-``.  Errors name ``option``.
 
     >>> check_output("--json", "/no/such/folder/out.json")
     Traceback (most recent call last):
     ...
     ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': no folder '/no/such/folder'
     """  # noqa: E501 - the error message as the user sees it
-    problem = output_problem(path)
+    problem = output_problem(path, standard_output)
     if problem:
         raise OfcError(f"{option}: {problem}")
 
 
-def output_problem(path: str | None) -> str | None:
+def output_problem(path: str | None, standard_output: bool = True) -> str | None:
     """Why the output file ``path`` cannot be written where it is asked for (see
-    :func:`check_output`), or ``None``.
+    :func:`check_output`; ``-``: standard output, where the option writes there), or
+    ``None``.
 
     >>> output_problem("/")
     "cannot write '/': it is a folder"
+    >>> output_problem("-", standard_output=False)
+    "'-' (standard output) is not written here: name a file (./- for one named -)"
     """
+    if path == "-" and not standard_output:
+        return (
+            "'-' (standard output) is not written here: name a file (./- for one named -)"
+        )
     if path is None or path == "-":
         return None
     if os.path.isdir(path):

@@ -10,10 +10,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..cli.options import add_bots_option, add_rules_option, load_rules
-from ..errors import GameError, OfcError
+from ..cli.options import add_bots_option, add_rules_option, check_count, load_rules
+from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
-from ._executors import Executor, make_executor
+from ..table import check_seed
+from ._executors import Executor, cpu_count, make_executor
 from ._plan import DEFAULT_CHUNK, RunSpec
 
 __all__ = ["add_commands"]
@@ -26,7 +27,8 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="play in N processes (1: in this process); see the README's parallel runs",
+        help=f"play in N processes (1: in this process; at most {MAX_WORKERS_PER_CPU} "
+        "per CPU); see the README's parallel runs",
     )
     parser.add_argument(
         "--ray",
@@ -54,12 +56,40 @@ def wants_parallel(args: argparse.Namespace) -> bool:
     )
 
 
-def check_parallel_options(args: argparse.Namespace) -> None:
-    """``--workers`` and ``--chunk-size`` at least 1 (errors name the option)."""
-    if args.workers is not None and args.workers < 1:
-        raise GameError(f"--workers: must be at least 1, got {args.workers}")
-    if args.chunk_size is not None and args.chunk_size < 1:
-        raise GameError(f"--chunk-size: must be at least 1, got {args.chunk_size}")
+MAX_WORKERS_PER_CPU = 4
+"""``--workers`` is at most this many processes per CPU this process may use: more
+only share the CPUs (and each holds its own copy of the bots)."""
+
+MAX_PLANNED_HANDS = 10_000_000
+"""``--hands`` of a run planned up front (``--workers``, ``--ray``, ``selfplay``) is at
+most this many: every chunk is listed before the first is played, and a ``play``
+keeps every deal's outcome (about 1.2 kB a deal) for its summary."""
+
+
+def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
+    """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
+    least 1) and, for a run whose deals are ``planned`` up front (default: a parallel
+    run), ``--hands`` (at most :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
+    if args.workers is not None:
+        cpus = cpu_count()
+        check_count(
+            "--workers",
+            args.workers,
+            1,
+            MAX_WORKERS_PER_CPU * cpus,
+            error=ExecutorError,
+            why=f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPUs here",
+        )
+    if args.chunk_size is not None:
+        check_count("--chunk-size", args.chunk_size)
+    if wants_parallel(args) if planned is None else planned:
+        check_count(
+            "--hands",
+            args.hands,
+            1,
+            MAX_PLANNED_HANDS,
+            why="parallel runs and selfplay plan every deal up front",
+        )
 
 
 def executor_of(args: argparse.Namespace) -> Executor:
@@ -146,10 +176,9 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
     names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
-    if args.hands < 1:
-        raise GameError(f"--hands: must be at least 1, got {args.hands}")
-    if args.shard_size < 1:
-        raise GameError(f"--shard-size: must be at least 1, got {args.shard_size}")
+    check_parallel_options(args, planned=True)
+    check_count("--shard-size", args.shard_size)
+    check_seed(args.seed, "--seed")  # (not RunSpec's, which _spec blames on --bots)
     if args.chunk_size is not None:  # (the option comes with --workers and --ray)
         raise GameError(
             "--chunk-size: a self-play task is one shard; set its deals with --shard-size"
