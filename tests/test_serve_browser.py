@@ -485,3 +485,29 @@ def test_by_keyboard_the_focus_stays_in_the_hand(server: Server, browser: Any) -
         assert focused.get_attribute("data-testid") == "hand-card"  # the next card
         focused.send_keys(Keys.ENTER)
     assert len(hand(d)) == 2  # five dealt, three placed
+
+
+def test_a_game_the_server_dropped_is_said_gone_and_a_new_one_starts(
+    browser: Any,
+) -> None:
+    """Regression: once the server had dropped the game (idle too long, or evicted by
+    the same client's newer games), the page kept its board with Confirm enabled, and
+    every retry got the same "no game ... (id)" 404.  It now says the game is gone,
+    clears the board, and New game starts one."""
+    with Server(ServeConfig(max_sessions_per_client=1)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        s.request("POST", "/v1/games", {"bots": ["random"]})  # the page's game goes
+        for card, row in zip(hand(d), ("back", "back", "middle", "middle", "front")):
+            d.find_element(*by(f'[data-testid="hand-card"][data-card="{card}"]')).click()
+            tid(d, f"row-{row}").click()
+        tid(d, "confirm").click()
+        idle(d)
+        status = d.find_element(*by("#status")).text
+        assert "no longer on the server" in status and "new game" in status, status
+        assert not d.find_element(*by("#table")).is_displayed()
+        assert d.find_elements(*by('[data-testid="opponent-board"]')) == []
+        tid(d, "new-game").click()
+        idle(d)
+        assert len(hand(d)) == 5 and tid(d, "confirm").is_displayed()
+        d.get_log("browser")  # the 404 logged: no later page check's console error

@@ -64,7 +64,9 @@ async function api(method, path, body) {
     }
     if (!res.ok) {
       const field = data.field ? " (" + data.field + ")" : "";
-      throw new Error((data.detail || res.statusText) + field);
+      const err = new Error((data.detail || res.statusText) + field);
+      err.status = res.status; // the caller may tell a refusal from a game gone (404)
+      throw err;
     }
     return data;
   }
@@ -137,12 +139,28 @@ async function run(fn) {
   try {
     await fn();
   } catch (err) {
-    setStatus("Error: " + err.message);
+    if (err.status === 404 && play.state) dropGame();
+    else setStatus("Error: " + err.message);
   } finally {
     play.busy = false;
     document.body.classList.remove("busy");
     updateConfirm();
   }
+}
+
+// The server no longer holds the game (idle too long, or dropped for newer ones): its
+// board goes, every retry would be refused, and the player is told to start anew.
+function dropGame() {
+  adviceToken++; // an analysis still coming is of the game gone
+  play.state = null;
+  play.placed = {};
+  play.selected = null;
+  $("table").hidden = true;
+  $("opponents").replaceChildren();
+  $("match-score").textContent = "";
+  $("result").hidden = true;
+  $("advice").hidden = true;
+  setStatus("This game is no longer on the server (idle too long, or dropped for newer games): start a new game.");
 }
 
 function selectCard(card) {
