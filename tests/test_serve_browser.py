@@ -511,3 +511,18 @@ def test_a_game_the_server_dropped_is_said_gone_and_a_new_one_starts(
         idle(d)
         assert len(hand(d)) == 5 and tid(d, "confirm").is_displayed()
         d.get_log("browser")  # the 404 logged: no later page check's console error
+
+
+def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
+    """Regression: with the server gone, every button said only the browser's own
+    words for a failed fetch ("Error: Failed to fetch" in Chromium, "Load failed" in
+    Safari); it now says the server cannot be reached, and the page stays usable."""
+    d = browser
+    with Server(ServeConfig()) as s:
+        start(d, s, "pineapple", 2, "random")
+    tid(d, "new-game").click()  # the server has stopped
+    idle(d)
+    status = d.find_element(*by("#status")).text
+    assert status.startswith("Error: the server cannot be reached"), status
+    assert tid(d, "new-game").is_enabled() and len(hand(d)) == 5
+    d.get_log("browser")  # the refused connection logged: no later page check's error

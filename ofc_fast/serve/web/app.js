@@ -55,7 +55,12 @@ async function api(method, path, body) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let res;
+    try {
+      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
+      throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+    }
     const data = await res.json().catch(() => ({ detail: res.statusText }));
     if (res.status === 401 && attempt === 0) {
       apiKey = window.prompt("This server needs an API key:") || "";
