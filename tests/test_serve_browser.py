@@ -526,3 +526,39 @@ def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
     assert status.startswith("Error: the server cannot be reached"), status
     assert tid(d, "new-game").is_enabled() and len(hand(d)) == 5
     d.get_log("browser")  # the refused connection logged: no later page check's error
+
+
+_SPOKEN = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+_SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def _spoken(card: str) -> str:
+    return f"{_SPOKEN.get(card[0], card[0])} of {_SUITS[card[1]]}"
+
+
+def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
+    server: Server, browser: Any
+) -> None:
+    """Regression: a row is a button to a screen reader, which says only its label,
+    and the label was "back row" whatever the row held; a card was its text ("Qs"),
+    a placed card's took no account of what Enter does, and a board's cards were
+    unlabelled spans.  Now each card is its spoken name, each row says its cards and
+    its room, a placed card says it is taken back."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = hand(d)[0]
+    card = d.find_element(*by(f'[data-testid="hand-card"][data-card="{first}"]'))
+    assert card.accessible_name == _spoken(first)
+    assert tid(d, "row-back").accessible_name == "back row: empty, 5 free"
+    card.click()
+    tid(d, "row-back").click()
+    assert tid(d, "row-back").accessible_name == f"back row: {_spoken(first)}, 4 free"
+    placed = tid(d, "row-back").find_element(*by('[data-testid="placed-card"]'))
+    assert placed.accessible_name == f"take back {_spoken(first)}"
+    seen = d.find_elements(*by('[data-testid="opponent-board"] .card[data-card]'))
+    assert seen, "the bot has placed its cards"
+    for c in seen:
+        assert (c.aria_role, c.accessible_name) == (
+            "image",
+            _spoken(c.get_attribute("data-card")),
+        )

@@ -5,6 +5,8 @@
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 const SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+const SPOKEN_RANK = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+const SPOKEN_SUIT = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const ROWS = ["front", "middle", "back"];
 const SIZES = { front: 3, middle: 5, back: 5 };
 
@@ -30,13 +32,23 @@ function cardsOf(text) {
   return String(text || "").split(/[\s,]+/).filter((x) => x && x !== "-");
 }
 
-// A card face: a <span> (or a <button> when clickable).
+// A card as a screen reader says it: "As" is "ace of spades".
+function cardName(card) {
+  const t = cardText(card);
+  const rank = t.slice(0, -1);
+  const suit = t.slice(-1).toLowerCase();
+  return (SPOKEN_RANK[rank] || rank) + " of " + (SPOKEN_SUIT[suit] || suit);
+}
+
+// A card face: a <span> (an image to a screen reader), or a <button> when clickable;
+// its label is the card's spoken name unless attrs give one.
 function cardEl(card, attrs, tag) {
   const t = cardText(card);
   const suit = t.slice(-1).toLowerCase();
-  const node = el(tag || "span", Object.assign({ class: "card suit-" + suit, "data-card": t }, attrs || {}));
+  const own = { class: "card suit-" + suit, "data-card": t, "aria-label": cardName(t) };
+  if (!tag) own.role = "img";
+  const node = el(tag || "span", Object.assign(own, attrs || {}));
   node.append(el("span", { class: "rank", text: t.slice(0, -1) }), el("span", { class: "pip", text: SYMBOL[suit] || suit }));
-  node.setAttribute("aria-label", t);
   return node;
 }
 
@@ -267,10 +279,11 @@ function renderMine() {
   ROWS.forEach((name, i) => {
     const row = document.querySelector('#my-board [data-row="' + name + '"]');
     row.replaceChildren();
+    const held = rows[i].concat(Object.keys(play.placed).filter((c) => play.placed[c] === name));
     for (const c of rows[i]) row.append(cardEl(c));
     for (const [c, r] of Object.entries(play.placed)) {
       if (r === name) {
-        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "data-testid": "placed-card", onclick: (e) => {
+        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "aria-label": "take back " + cardName(c), "data-testid": "placed-card", onclick: (e) => {
           if (play.selected) return; // a card is picked: the click places it in this row
           e.stopPropagation();
           takeBack(c);
@@ -279,6 +292,9 @@ function renderMine() {
     }
     const free = roomIn(name);
     for (let k = 0; k < free; k++) row.append(el("span", { class: "card empty", "aria-hidden": "true" }));
+    // a row is a button to a screen reader, whose name is all it says of it: the cards too
+    const holds = held.length ? held.map(cardName).join(", ") : "empty";
+    row.setAttribute("aria-label", name + " row: " + holds + (free ? ", " + free + " free" : ", full"));
   });
   updateConfirm();
 }
