@@ -1550,3 +1550,30 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
     for (template, method), got in seen.items():
         listed = {int(code) for code in doc["paths"][template][method]["responses"]}
         assert got | {200} == listed | {200}, (template, method, sorted(got))
+
+
+def test_the_headers_a_client_acts_on_are_documented(doc: dict[str, Any]) -> None:
+    """A 503 carries ``Retry-After`` (when to retry) and a 401 ``WWW-Authenticate``
+    (the scheme): /openapi.json listed neither, so a generated client could not read
+    them.  Each response's header is now listed for its status, on every operation
+    that gives it."""
+    with Server(ServeConfig(api_key="k" * 16, retry_after=3)) as s:
+        s.app.limiter.pending = s.app.limiter.workers + s.app.limiter.queue
+        try:
+            auth = {"Authorization": "Bearer " + "k" * 16}
+            busy = s.request("POST", "/v1/games", {}, headers=auth)
+        finally:
+            s.app.limiter.pending = 0
+        keyless = s.request("POST", "/v1/score", {"boards": []})
+    for (status, headers, _), name in (
+        (busy, "retry-after"),
+        (keyless, "www-authenticate"),
+    ):
+        assert name in headers, (status, headers)
+        for ops in doc["paths"].values():
+            for op in ops.values():
+                response = op["responses"].get(str(status))
+                if response is not None:
+                    listed = {h.lower(): v for h, v in response.get("headers", {}).items()}
+                    assert listed.get(name, {}).get("required"), (status, name, op)
+    assert busy[0] == 503 and busy[1]["retry-after"] == "3" and keyless[0] == 401

@@ -297,6 +297,23 @@ SCHEMAS: dict[str, Any] = {
 }
 
 _PROBLEM = {"application/problem+json": {"schema": _ref("Problem")}}
+_HEADERS: dict[int, dict[str, Any]] = {
+    401: {
+        "WWW-Authenticate": {
+            "description": "Bearer: send Authorization: Bearer <key>",
+            "required": True,
+            "schema": _STR,
+        }
+    },
+    503: {
+        "Retry-After": {
+            "description": "seconds to wait before a retry",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 0},
+        }
+    },
+}
+"""The headers a refusal always carries, by status."""
 
 
 @dataclass(frozen=True)
@@ -344,10 +361,7 @@ class Operation:
                     "description": "OK",
                     "content": {"application/json": {"schema": _ref(self.response)}},
                 },
-                **{
-                    str(code): {"description": "a problem", "content": _PROBLEM}
-                    for code in self.statuses()
-                },
+                **{str(code): _refusal(code) for code in self.statuses()},
             },
         }
         if self.keyless:
@@ -362,6 +376,14 @@ class Operation:
                 {"name": "id", "in": "path", "required": True, "schema": _STR}
             ]
         return op
+
+
+def _refusal(status: int) -> dict[str, Any]:
+    """A refusal's response object: a problem document, and the headers it carries."""
+    out: dict[str, Any] = {"description": "a problem", "content": _PROBLEM}
+    if status in _HEADERS:
+        out["headers"] = _HEADERS[status]
+    return out
 
 
 def _game(summary: str, request: str | None = None, **flags: Any) -> Operation:
