@@ -562,3 +562,21 @@ def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
             "image",
             _spoken(c.get_attribute("data-card")),
         )
+
+
+def test_seat_names_without_spaces_never_widen_the_page(
+    server: Server, browser: Any, shots: Path, tmp_path: Path
+) -> None:
+    """Regression: a history file's seat names (the server keeps 40 characters of
+    each) with no space in them made the replay's boards wider than a 390 px screen,
+    which then scrolled sideways; such text now breaks anywhere."""
+    d = browser
+    d.set_window_size(390, 1000)
+    d.get(server.url + "/#replay")
+    f = _history_file(tmp_path / "long.jsonl", ["W" * 40, "M" * 40], 1)
+    tid(d, "replay-file").send_keys(str(f))
+    wait(lambda: "Move 0" in tid(d, "replay-frame").text, what="the replay")
+    while tid(d, "replay-next").is_enabled():  # the last frame adds each seat's points
+        tid(d, "replay-next").click()
+    assert "W" * 40 in tid(d, "replay-frame").text.replace("\n", "")
+    no_overflow_and_no_errors(d, shots, "replay-long-names")
