@@ -580,3 +580,42 @@ def test_seat_names_without_spaces_never_widen_the_page(
         tid(d, "replay-next").click()
     assert "W" * 40 in tid(d, "replay-frame").text.replace("\n", "")
     no_overflow_and_no_errors(d, shots, "replay-long-names")
+
+
+def _answer_prompt(d: Any, text: str) -> None:
+    """Type ``text`` into the page's prompt once it shows, and accept it."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    def shown() -> Any:
+        try:
+            return d.switch_to.alert
+        except NoAlertPresentException:
+            return None
+
+    alert = wait(shown, 10, "the prompt for the key")
+    alert.send_keys(text)
+    alert.accept()
+
+
+def test_a_key_a_browser_cannot_send_is_asked_for_again(browser: Any) -> None:
+    """Regression: a key typed with a character beyond Latin-1 ("€", a pasted curly
+    quote) made every request fail in the browser before it left, worded as the
+    browser's fetch error, and the key stayed stored for the tab: no later request
+    asked for it again.  Now the page says so, forgets it, and the next click asks."""
+    key = "k" * 16
+    with Server(ServeConfig(api_key=key)) as s:
+        d = browser
+        d.get(s.url + "/")
+        tid(d, "new-game").click()
+        _answer_prompt(d, key + "\u20ac")
+        idle(d)
+        status = d.find_element(*by("#status")).text
+        assert status == "Error: the API key holds a character a browser cannot send: " + (
+            "enter it again"
+        ), status
+        tid(d, "new-game").click()
+        _answer_prompt(d, key)  # asked again
+        idle(d)
+        assert len(hand(d)) == 5
+        d.execute_script("sessionStorage.clear()")  # the next tests' server has no key
+    d.get_log("browser")  # the 401s logged: no later page check's console error

@@ -67,15 +67,23 @@ async function api(method, path, body) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
+    let request;
+    try {
+      request = new Request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) { // only the key can make it unsendable (a character beyond Latin-1)
+      apiKey = "";
+      sessionStorage.removeItem("ofc-api-key"); // the next request asks for it again
+      throw new Error("the API key holds a character a browser cannot send: enter it again");
+    }
     let res;
     try {
-      res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      res = await fetch(request);
     } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
       throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
     }
     const data = await res.json().catch(() => ({ detail: res.statusText }));
     if (res.status === 401 && attempt === 0) {
-      apiKey = window.prompt("This server needs an API key:") || "";
+      apiKey = (window.prompt("This server needs an API key:") || "").trim();
       sessionStorage.setItem("ofc-api-key", apiKey);
       continue;
     }
