@@ -619,3 +619,39 @@ def test_a_key_a_browser_cannot_send_is_asked_for_again(browser: Any) -> None:
         assert len(hand(d)) == 5
         d.execute_script("sessionStorage.clear()")  # the next tests' server has no key
     d.get_log("browser")  # the 401s logged: no later page check's console error
+
+
+def test_a_whole_deal_by_keyboard_never_drops_the_focus_to_the_page(
+    server: Server, browser: Any
+) -> None:
+    """Regression: by keyboard, Confirm (disabled till the next street's cards are
+    placed), the last card placed (the hand then empty) and Next deal (removed) each
+    dropped the focus to the page, so every street began with a walk of Tabs from the
+    top.  Now the focus goes on where play does: the hand, Confirm, Next deal."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys("")  # focus the hand
+    focused = d.switch_to.active_element
+    for _ in range(5):  # the streets, by the focused element alone
+        while not tid(d, "confirm").is_enabled():
+            assert focused.get_attribute("data-testid") == "hand-card"
+            focused.send_keys(Keys.ENTER)
+            row = next(r for r in ("back", "middle", "front") if free(d, r) > 0)
+            d.switch_to.active_element.send_keys(
+                "123"[("front", "middle", "back").index(row)]
+            )
+            focused = d.switch_to.active_element
+        if focused.get_attribute("data-testid") == "hand-card":  # the discard: Tab on
+            focused.send_keys(Keys.TAB)
+            focused = d.switch_to.active_element
+        assert focused.get_attribute("data-testid") == "confirm"
+        focused.send_keys(Keys.ENTER)
+        idle(d)
+        focused = d.switch_to.active_element
+    assert tid(d, "result").is_displayed()
+    assert focused.get_attribute("data-testid") == "next-deal"
+    focused.send_keys(Keys.ENTER)
+    idle(d)
+    assert d.switch_to.active_element.get_attribute("data-testid") == "hand-card"

@@ -170,7 +170,18 @@ async function run(fn) {
     play.busy = false;
     document.body.classList.remove("busy");
     updateConfirm();
+    // the control a keyboard player used went (Confirm disabled till the next street's
+    // cards are placed, Next deal removed): the focus goes where play goes on, not to
+    // the page's top
+    const a = document.activeElement;
+    if (!a || a === document.body || a.disabled || a.closest("[hidden]")) focusPlay();
   }
+}
+
+function focusPlay() {
+  const st = play.state;
+  const next = st && (st.your_turn ? $("hand").firstElementChild : $("next-deal"));
+  if (next) next.focus();
 }
 
 // The server no longer holds the game (idle too long, or dropped for newer ones): its
@@ -320,12 +331,13 @@ function renderHand() {
       hand.append(b);
     }
   }
-  // the redraw keeps a keyboard user in the hand: the same card, else the first left
-  if (focused) {
-    const again = Array.from(hand.children).find((b) => b.dataset.card === focused) || hand.firstElementChild;
-    if (again) again.focus();
-  }
   updateConfirm();
+  // the redraw keeps a keyboard user in the hand: the same card, else the first left,
+  // else (every card placed) Confirm
+  if (focused) {
+    const again = Array.from(hand.children).find((b) => b.dataset.card === focused) || hand.firstElementChild || $("confirm");
+    if (!again.disabled) again.focus();
+  }
 }
 
 function renderScore() {
