@@ -323,6 +323,7 @@ class Operation:
     lists those and no other, and the server's routes take ``request``, ``pooled``
     and ``keyless`` from here (``ofc_fast.serve._app``)."""
 
+    operation_id: str  # a generated client's name for it (snake_case, unique)
     summary: str
     response: str  # the 200's schema
     request: str | None = None  # the body's schema (None: no body read)
@@ -355,6 +356,7 @@ class Operation:
     def document(self) -> dict[str, Any]:
         """The operation's object in ``/openapi.json``."""
         op: dict[str, Any] = {
+            "operationId": self.operation_id,
             "summary": self.summary,
             "responses": {
                 "200": {
@@ -386,39 +388,59 @@ def _refusal(status: int) -> dict[str, Any]:
     return out
 
 
-def _game(summary: str, request: str | None = None, **flags: Any) -> Operation:
+def _game(
+    operation_id: str, summary: str, request: str | None = None, **flags: Any
+) -> Operation:
     """An operation on one game (``/v1/games/{id}...``): its requests wait for the game
     in the queue."""
-    return Operation(summary, "GameState", request, pooled=True, game=True, **flags)
+    return Operation(
+        operation_id, summary, "GameState", request, pooled=True, game=True, **flags
+    )
 
 
 def _queued(summary: str, name: str) -> Operation:
     """A computation (``{name}Request`` in, ``{name}Response`` out), queued."""
-    return Operation(summary, f"{name}Response", f"{name}Request", pooled=True)
+    return Operation(
+        name.lower(), summary, f"{name}Response", f"{name}Request", pooled=True
+    )
 
 
 OPERATIONS: dict[str, dict[str, Operation]] = {
     "/v1/health": {
-        "get": Operation("liveness and load", "Health", method="GET", keyless=True)
+        "get": Operation(
+            "health", "liveness and load", "Health", method="GET", keyless=True
+        )
     },
     "/v1/analyze": {"post": _queued("every legal move ranked", "Analyze")},
     "/v1/fantasyland": {"post": _queued("best Fantasyland setting", "Fantasyland")},
     "/v1/arrange": {"post": _queued("best setting of 13 cards", "Arrange")},
-    "/v1/score": {"post": Operation("settle boards", "ScoreResponse", "ScoreRequest")},
+    "/v1/score": {
+        "post": Operation("score", "settle boards", "ScoreResponse", "ScoreRequest")
+    },
     "/v1/evaluate": {
-        "post": Operation("hands and boards", "EvaluateResponse", "EvaluateRequest")
+        "post": Operation(
+            "evaluate", "hands and boards", "EvaluateResponse", "EvaluateRequest"
+        )
     },
     "/v1/replay": {"post": _queued("a hand-history file as frames", "Replay")},
     "/v1/games": {
         "post": Operation(
-            "start a match against the bots", "GameState", "GameCreate", pooled=True
+            "create_game",
+            "start a match against the bots",
+            "GameState",
+            "GameCreate",
+            pooled=True,
         )
     },
-    "/v1/games/{id}": {"get": _game("your view of the game", method="GET")},
+    "/v1/games/{id}": {"get": _game("get_game", "your view of the game", method="GET")},
     "/v1/games/{id}/moves": {
-        "post": _game("play your move; the bots answer", "MoveRequest", conflict=True)
+        "post": _game(
+            "play_move", "play your move; the bots answer", "MoveRequest", conflict=True
+        )
     },
-    "/v1/games/{id}/next": {"post": _game("the match's next deal", conflict=True)},
+    "/v1/games/{id}/next": {
+        "post": _game("next_deal", "the match's next deal", conflict=True)
+    },
 }
 """Every operation, by path template and method (lower case, as in OpenAPI)."""
 
