@@ -655,3 +655,28 @@ def test_a_whole_deal_by_keyboard_never_drops_the_focus_to_the_page(
     focused.send_keys(Keys.ENTER)
     idle(d)
     assert d.switch_to.active_element.get_attribute("data-testid") == "hand-card"
+
+
+def test_a_history_file_beyond_the_body_limit_replays_its_first_deals(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page sent a history file whole, and one of more than some 400
+    deals (an arena's or a selfplay's) went beyond the server's 1 MiB body limit: a
+    413 where docs/serve.md promises the first 200 deals and a note that there are
+    more.  The page now sends only the lines the server replays, and one more."""
+    from ofc_fast.serve._replay import MAX_DEALS
+
+    one = _history_file(tmp_path / "one.jsonl", ["ann", "bob"], 1).read_text()
+    big = tmp_path / "big.jsonl"
+    big.write_text(one * 500)
+    assert big.stat().st_size > ServeConfig().max_body
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(big))
+    wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+    note = d.find_elements(*by('[data-testid="replay-truncated"]'))
+    assert note and f"first {MAX_DEALS} deals" in note[0].text, tid(d, "replay-frame").text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == MAX_DEALS
+    js = (Path(__file__).parents[1] / "ofc_fast/serve/web/app.js").read_text()
+    assert f"const REPLAY_LINES = {MAX_DEALS + 1};" in js  # the page's, kept equal

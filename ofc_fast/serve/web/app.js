@@ -511,6 +511,22 @@ async function analyse() {
 // ------------------------------------------------------------------ replay
 
 const replay = { deals: [], truncated: false, deal: 0, frame: 0, token: 0 };
+// The server replays a file's first 200 deals (MAX_DEALS of ofc_fast/serve/_replay.py)
+// and says whether the file holds more: the page sends those lines and one more, never
+// a long file whole, which the server's body limit (1 MiB, some 400 deals) refuses.
+const REPLAY_LINES = 201;
+
+// The text up to its first n lines that are not blank.
+function firstLines(text, n) {
+  let end = 0;
+  for (let count = 0; count < n && end < text.length; ) {
+    const nl = text.indexOf("\n", end);
+    const stop = nl < 0 ? text.length : nl + 1;
+    if (text.slice(end, stop).trim()) count++;
+    end = stop;
+  }
+  return text.slice(0, end);
+}
 
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
@@ -530,7 +546,7 @@ async function openReplay(file) {
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
-    const res = await api("POST", "/v1/replay", { text: await file.text() });
+    const res = await api("POST", "/v1/replay", { text: firstLines(await file.text(), REPLAY_LINES) });
     if (token !== replay.token) return;
     replay.deals = res.deals;
     replay.truncated = res.truncated; // the file holds more deals than it returned
