@@ -680,3 +680,27 @@ def test_a_history_file_beyond_the_body_limit_replays_its_first_deals(
     assert len(tid(d, "replay-deal").find_elements(*by("option"))) == MAX_DEALS
     js = (Path(__file__).parents[1] / "ofc_fast/serve/web/app.js").read_text()
     assert f"const REPLAY_LINES = {MAX_DEALS + 1};" in js  # the page's, kept equal
+
+
+def test_a_refused_analysis_or_replay_is_said_to_a_screen_reader(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the Analyse and Replay pages showed a refusal (422) as a plain
+    paragraph, which a screen reader did not say: to its user the click did nothing.
+    Each is now an alert."""
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse-dealt").send_keys("Zz")
+    tid(d, "analyse").click()
+    wait(lambda: "Analysing" not in tid(d, "analysis").text, 30, "the analysis")
+    (error,) = tid(d, "analysis").find_elements(*by("p"))
+    assert (error.aria_role, error.text[:7]) == ("alert", "Error: "), error.text
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a hand history\n")
+    d.get(server.url + "/?again#replay")
+    tid(d, "replay-file").send_keys(str(bad))
+    wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+    (error,) = tid(d, "replay-frame").find_elements(*by("p"))
+    assert (error.aria_role, error.text[:7]) == ("alert", "Error: "), error.text
+    d.get_log("browser")  # the 422s logged: no later page check's console error

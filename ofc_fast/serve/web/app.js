@@ -98,6 +98,12 @@ async function api(method, path, body) {
   throw new Error("unauthorized");
 }
 
+// A refusal shown in a panel: a screen reader says it at once (the Play page's go to
+// its status line, which it reads too).
+function errorEl(prefix, err) {
+  return el("p", { class: "error", role: "alert", text: prefix + err.message });
+}
+
 // ------------------------------------------------------------------ pages
 
 function showPage(name) {
@@ -437,7 +443,7 @@ async function showAdvice() {
     if (token !== adviceToken) return;
     box.replaceChildren(el("h2", { text: "Advice" }), movesTable(res.moves.slice(0, 5), res.exact));
   } catch (err) {
-    if (token === adviceToken) box.replaceChildren(el("p", { text: "No advice: " + err.message }));
+    if (token === adviceToken) box.replaceChildren(errorEl("No advice: ", err));
   }
 }
 
@@ -504,7 +510,7 @@ async function analyse() {
     if (token !== analyseToken) return; // a later click's position is the one shown
     box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
   } catch (err) {
-    if (token === analyseToken) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === analyseToken) box.replaceChildren(errorEl("Error: ", err));
   }
 }
 
@@ -556,7 +562,7 @@ async function openReplay(file) {
     replay.frame = 0;
     renderFrame();
   } catch (err) {
-    if (token === replay.token) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === replay.token) box.replaceChildren(errorEl("Error: ", err));
   }
 }
 
