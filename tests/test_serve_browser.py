@@ -704,3 +704,25 @@ def test_a_refused_analysis_or_replay_is_said_to_a_screen_reader(
     (error,) = tid(d, "replay-frame").find_elements(*by("p"))
     assert (error.aria_role, error.text[:7]) == ("alert", "Error: "), error.text
     d.get_log("browser")  # the 422s logged: no later page check's console error
+
+
+def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: Any) -> None:
+    """Regression: Enter on a card of the Analyse page's picker sent the focus to the
+    text field it filled, so each next card took a walk of Tabs through the form and
+    the picker again.  By keyboard the focus now stays on the picker (a click still
+    goes back to the field)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/?picker#analyse")  # a page of its own (not a hash change)
+    tid(d, "analyse-dealt").click()  # the field the picked cards go to
+    ace = d.find_element(*by('[data-testid="picker-card"][data-card="As"]'))
+    ace.send_keys(Keys.ENTER)
+    assert d.switch_to.active_element.get_attribute("data-card") == "As"
+    d.switch_to.active_element.send_keys(Keys.TAB)  # the next card: the king of spades
+    d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks"
+    d.find_element(*by('[data-testid="picker-card"][data-card="Qs"]')).click()
+    assert d.switch_to.active_element.get_attribute("id") == "a-dealt"
+    assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks Qs"

@@ -477,17 +477,19 @@ function buildPicker() {
     const line = el("div", { class: "picker-suit" });
     for (let r = RANKS.length - 1; r >= 0; r--) {
       const t = RANKS[r] + s;
-      line.append(cardEl(t, { "data-testid": "picker-card", class: "card mini suit-" + s, onclick: () => pick(t) }, "button"));
+      line.append(cardEl(t, { "data-testid": "picker-card", class: "card mini suit-" + s, onclick: (e) => pick(t, e) }, "button"));
     }
     box.append(line);
   }
 }
 
-function pick(card) {
+function pick(card, event) {
   const field = $(lastField);
   const v = field.value.trimEnd();
   field.value = v ? v + " " + card : card;
-  field.focus();
+  // a click goes back to the field, to type on; Enter or Space (a click of detail 0)
+  // leaves a keyboard user on the picker, the next card a Tab or two away
+  if (event.detail !== 0) field.focus();
 }
 
 async function analyse() {
