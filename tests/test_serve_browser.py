@@ -726,3 +726,28 @@ def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: An
     d.find_element(*by('[data-testid="picker-card"][data-card="Qs"]')).click()
     assert d.switch_to.active_element.get_attribute("id") == "a-dealt"
     assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks Qs"
+
+
+def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> None:
+    """Regression: the page asked for fixed seconds of search (the advice 0.3, the
+    Analyse page 0.5 by default), so on a server started with a lower
+    ``--max-time-budget`` the advice and every analysis were refused (422).  The
+    page now reads the server's cap from /v1/health and asks no more."""
+    with Server(ServeConfig(max_time_budget=0.1)) as s:
+        d = browser
+        d.set_window_size(1280, 1000)
+        d.get(s.url + "/?cap#analyse")
+        tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+        tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+        tid(d, "analyse").click()
+        wait(lambda: "Analysing" not in tid(d, "analysis").text, 30, "the analysis")
+        assert len(d.find_elements(*by('[data-testid="advice-move"]'))) == 27, tid(
+            d, "analysis"
+        ).text
+        d.find_element(*by('.tab[data-page="play"]')).click()
+        tid(d, "advice-toggle").click()
+        tid(d, "new-game").click()
+        idle(d)
+        advice = tid(d, "advice")
+        wait(lambda: "Analysing" not in advice.text, 30, "the advice")
+        assert advice.find_elements(*by('[data-testid="advice-move"]')), advice.text

@@ -268,6 +268,7 @@ class App:
             "version": __version__,
             "sessions": len(self.sessions),
             "busy": self.limiter.pending,
+            "max_time_budget": self.config.max_time_budget,
         }
 
     # -- ASGI

@@ -292,7 +292,17 @@ SCHEMAS: dict[str, Any] = {
         }
     ),
     "Health": _obj(
-        {"status": {"const": "ok"}, "version": _STR, "sessions": _INT, "busy": _INT}
+        {
+            "status": {"const": "ok"},
+            "version": _STR,
+            "sessions": _INT,
+            "busy": _INT,
+            "max_time_budget": {
+                "type": "number",
+                "description": "the most seconds of search a request may ask "
+                "(time_budget), --max-time-budget",
+            },
+        }
     ),
 }
 

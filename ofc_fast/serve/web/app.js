@@ -104,6 +104,16 @@ function errorEl(prefix, err) {
   return el("p", { class: "error", role: "alert", text: prefix + err.message });
 }
 
+// The server's health (no key needed), read as the page loads: its max_time_budget
+// caps the seconds of search the page asks for (more is refused, 422), whatever
+// --max-time-budget is.
+let health = null;
+
+async function timeBudget(want) {
+  const h = await health;
+  return h ? Math.min(want, h.max_time_budget) : want;
+}
+
 // ------------------------------------------------------------------ pages
 
 function showPage(name) {
@@ -439,7 +449,7 @@ async function showAdvice() {
         el("p", { text: "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "") }));
       return;
     }
-    const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: 0.3, seed: 1 });
+    const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: await timeBudget(0.3), seed: 1 });
     if (token !== adviceToken) return;
     box.replaceChildren(el("h2", { text: "Advice" }), movesTable(res.moves.slice(0, 5), res.exact));
   } catch (err) {
@@ -493,6 +503,7 @@ function pick(card, event) {
 }
 
 async function analyse() {
+  const token = ++analyseToken; // taken first: the body waits for the server's health
   const opponents = $("a-opponents").value.split("\n").map((x) => x.trim()).filter(Boolean);
   const body = {
     rules: $("a-rules").value,
@@ -500,11 +511,10 @@ async function analyse() {
     dealt: $("a-dealt").value.trim(),
     opponents: opponents.length ? opponents : ["/ /"],
     dead: $("a-dead").value.trim(),
-    time_budget: Number($("a-time").value),
+    time_budget: await timeBudget(Number($("a-time").value)),
     seed: 1,
   };
   const box = $("analysis");
-  const token = ++analyseToken;
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
   try {
@@ -601,6 +611,7 @@ function renderFrame() {
 // ------------------------------------------------------------------ wiring
 
 function init() {
+  health = api("GET", "/v1/health").catch(() => null);
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
       history.replaceState(null, "", "#" + b.dataset.page);
