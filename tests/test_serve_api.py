@@ -1505,7 +1505,7 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
     503, and 500 (a bug, never an answer to bad input)."""
     key = "k" * 16
     auth = {"Authorization": "Bearer " + key}
-    with Server(ServeConfig(api_key=key, workers=1, queue=1)) as keyed:
+    with Server(ServeConfig(api_key=key, workers=1, queue=1, max_body=4096)) as keyed:
         # a game whose deal is over, and one still on (for /moves and /next)
         ofc_game = {"rules": "ofc", "seed": 5}
         st = keyed.request("POST", "/v1/games", ofc_game, headers=auth)[2]
@@ -1514,7 +1514,7 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
             action = {"action": st["observation"]["legal_actions"][-1]}
             st = keyed.request("POST", f"/v1/games/{over}/moves", action, headers=auth)[2]
         on = keyed.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
-        big = b'{"text": "' + b"x" * (2 << 20) + b'"}'
+        big = b'{"text": "' + b"x" * 8192 + b'"}'  # beyond max_body, fits a socket buffer
         browser = {"Origin": keyed.url, "Content-Type": "text/plain", **auth}
         kinds: list[tuple[Server, str | None, dict[str, str], bytes | None]] = [
             (server, None, {"Host": "rebind.example"}, None),  # 400 (keyless server)
