@@ -1488,3 +1488,101 @@ def test_a_compressed_body_is_415_naming_content_encoding(
         check_response(doc, "POST", "/v1/evaluate", status, headers, out)
     headers = {"Content-Encoding": "identity"}
     assert server.request("POST", "/v1/evaluate", raw=body, headers=headers)[0] == 200
+
+
+def test_each_operation_documents_exactly_the_refusals_it_gives(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """A client generated from /openapi.json must be able to trust its responses: the
+    document listed 401, 404, 413 and 422 on ``GET /v1/health`` (none can happen), 409
+    on ``GET /v1/games/{id}`` and 503 on ``score`` and ``evaluate`` (answered on the
+    event loop, never queued).  Here, for every operation, requests of each kind (a
+    foreign ``Host``, no key, an unknown game, a deal in the wrong state, a body too
+    large, not JSON, a field it does not take, a browser's body not declared JSON, a
+    full queue) and a few malformed ones get refusals, each listed for the operation,
+    and together they give every status listed.  Left out, as docs/serve.md says:
+    405 (another method: no operation of the document), uvicorn's own plain 400 and
+    503, and 500 (a bug, never an answer to bad input)."""
+    key = "k" * 16
+    auth = {"Authorization": "Bearer " + key}
+    with Server(ServeConfig(api_key=key, workers=1, queue=1, max_body=4096)) as keyed:
+        # a game whose deal is over, and one still on (for /moves and /next)
+        ofc_game = {"rules": "ofc", "seed": 5}
+        st = keyed.request("POST", "/v1/games", ofc_game, headers=auth)[2]
+        over = st["id"]
+        while not st["is_over"]:
+            action = {"action": st["observation"]["legal_actions"][-1]}
+            st = keyed.request("POST", f"/v1/games/{over}/moves", action, headers=auth)[2]
+        on = keyed.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
+        big = b'{"text": "' + b"x" * 8192 + b'"}'  # beyond max_body, fits a socket buffer
+        browser = {"Origin": keyed.url, "Content-Type": "text/plain", **auth}
+        kinds: list[tuple[Server, str | None, dict[str, str], bytes | None]] = [
+            (server, None, {"Host": "rebind.example"}, None),  # 400 (keyless server)
+            (keyed, None, {}, None),  # 401
+            (keyed, "nope", auth, None),  # 404
+            (keyed, over, auth, b'{"action": 0}'),  # 409 after the deal
+            (keyed, on, auth, b"{}"),  # 409 before its end (/next)
+            (keyed, on, auth, big),  # 413
+            (keyed, on, auth, b'{"a": '),  # 400
+            (keyed, on, auth, b"[1, 2]"),  # 400
+            (keyed, on, auth, b'{"unknown_field": 1}'),  # 422
+            (keyed, on, browser, b"{}"),  # 415
+            (keyed, on, {**auth, "Content-Encoding": "gzip"}, b"{}"),  # 415
+        ]
+        seen: dict[tuple[str, str], set[int]] = {}
+        for template, ops in doc["paths"].items():
+            for method in ops:
+                got = seen.setdefault((template, method), set())
+                for full in (False, True):  # then every worker and queue place taken
+                    if full:
+                        keyed.app.limiter.pending = 2
+                    try:
+                        for s, sid, hdrs, raw in kinds:
+                            path = template.replace("{id}", sid or on)
+                            body = None if method == "get" else (raw or b"{}")
+                            status, hs, out = s.request(
+                                method.upper(), path, raw=body, headers=hdrs
+                            )
+                            check_response(doc, method, path, status, hs, out)
+                            got.add(status)
+                    finally:
+                        keyed.app.limiter.pending = 0
+    for (template, method), got in seen.items():
+        listed = {int(code) for code in doc["paths"][template][method]["responses"]}
+        assert got | {200} == listed | {200}, (template, method, sorted(got))
+
+
+def test_the_headers_a_client_acts_on_are_documented(doc: dict[str, Any]) -> None:
+    """A 503 carries ``Retry-After`` (when to retry) and a 401 ``WWW-Authenticate``
+    (the scheme): /openapi.json listed neither, so a generated client could not read
+    them.  Each response's header is now listed for its status, on every operation
+    that gives it."""
+    with Server(ServeConfig(api_key="k" * 16, retry_after=3)) as s:
+        s.app.limiter.pending = s.app.limiter.workers + s.app.limiter.queue
+        try:
+            auth = {"Authorization": "Bearer " + "k" * 16}
+            busy = s.request("POST", "/v1/games", {}, headers=auth)
+        finally:
+            s.app.limiter.pending = 0
+        keyless = s.request("POST", "/v1/score", {"boards": []})
+    for (status, headers, _), name in (
+        (busy, "retry-after"),
+        (keyless, "www-authenticate"),
+    ):
+        assert name in headers, (status, headers)
+        for ops in doc["paths"].values():
+            for op in ops.values():
+                response = op["responses"].get(str(status))
+                if response is not None:
+                    listed = {h.lower(): v for h, v in response.get("headers", {}).items()}
+                    assert listed.get(name, {}).get("required"), (status, name, op)
+    assert busy[0] == 503 and busy[1]["retry-after"] == "3" and keyless[0] == 401
+
+
+def test_every_operation_has_a_unique_operation_id(doc: dict[str, Any]) -> None:
+    """Client generators name a method by its ``operationId`` and some need one
+    (openapi-python-generator stops without it, OpenAPI::Client makes no method): the
+    document gave none."""
+    ids = [op.get("operationId") for ops in doc["paths"].values() for op in ops.values()]
+    assert all(isinstance(i, str) and re.fullmatch(r"[a-z][a-z0-9_]*", i) for i in ids), ids
+    assert len(set(ids)) == len(ids) == 11, ids

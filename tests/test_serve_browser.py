@@ -485,3 +485,269 @@ def test_by_keyboard_the_focus_stays_in_the_hand(server: Server, browser: Any) -
         assert focused.get_attribute("data-testid") == "hand-card"  # the next card
         focused.send_keys(Keys.ENTER)
     assert len(hand(d)) == 2  # five dealt, three placed
+
+
+def test_a_game_the_server_dropped_is_said_gone_and_a_new_one_starts(
+    browser: Any,
+) -> None:
+    """Regression: once the server had dropped the game (idle too long, or evicted by
+    the same client's newer games), the page kept its board with Confirm enabled, and
+    every retry got the same "no game ... (id)" 404.  It now says the game is gone,
+    clears the board, and New game starts one."""
+    with Server(ServeConfig(max_sessions_per_client=1)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        s.request("POST", "/v1/games", {"bots": ["random"]})  # the page's game goes
+        for card, row in zip(hand(d), ("back", "back", "middle", "middle", "front")):
+            d.find_element(*by(f'[data-testid="hand-card"][data-card="{card}"]')).click()
+            tid(d, f"row-{row}").click()
+        tid(d, "confirm").click()
+        idle(d)
+        status = d.find_element(*by("#status")).text
+        assert "no longer on the server" in status and "new game" in status, status
+        assert not d.find_element(*by("#table")).is_displayed()
+        assert d.find_elements(*by('[data-testid="opponent-board"]')) == []
+        tid(d, "new-game").click()
+        idle(d)
+        assert len(hand(d)) == 5 and tid(d, "confirm").is_displayed()
+        d.get_log("browser")  # the 404 logged: no later page check's console error
+
+
+def test_a_server_that_cannot_be_reached_is_said_so(browser: Any) -> None:
+    """Regression: with the server gone, every button said only the browser's own
+    words for a failed fetch ("Error: Failed to fetch" in Chromium, "Load failed" in
+    Safari); it now says the server cannot be reached, and the page stays usable."""
+    d = browser
+    with Server(ServeConfig()) as s:
+        start(d, s, "pineapple", 2, "random")
+    tid(d, "new-game").click()  # the server has stopped
+    idle(d)
+    status = d.find_element(*by("#status")).text
+    assert status.startswith("Error: the server cannot be reached"), status
+    assert tid(d, "new-game").is_enabled() and len(hand(d)) == 5
+    d.get_log("browser")  # the refused connection logged: no later page check's error
+
+
+_SPOKEN = {"T": "10", "J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+_SUITS = {"c": "clubs", "d": "diamonds", "h": "hearts", "s": "spades"}
+
+
+def _spoken(card: str) -> str:
+    return f"{_SPOKEN.get(card[0], card[0])} of {_SUITS[card[1]]}"
+
+
+def test_a_screen_reader_hears_each_card_and_what_each_row_holds(
+    server: Server, browser: Any
+) -> None:
+    """Regression: a row is a button to a screen reader, which says only its label,
+    and the label was "back row" whatever the row held; a card was its text ("Qs"),
+    a placed card's took no account of what Enter does, and a board's cards were
+    unlabelled spans.  Now each card is its spoken name, each row says its cards and
+    its room, a placed card says it is taken back."""
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    first = hand(d)[0]
+    card = d.find_element(*by(f'[data-testid="hand-card"][data-card="{first}"]'))
+    assert card.accessible_name == _spoken(first)
+    assert tid(d, "row-back").accessible_name == "back row: empty, 5 free"
+    card.click()
+    tid(d, "row-back").click()
+    assert tid(d, "row-back").accessible_name == f"back row: {_spoken(first)}, 4 free"
+    placed = tid(d, "row-back").find_element(*by('[data-testid="placed-card"]'))
+    assert placed.accessible_name == f"take back {_spoken(first)}"
+    seen = d.find_elements(*by('[data-testid="opponent-board"] .card[data-card]'))
+    assert seen, "the bot has placed its cards"
+    for c in seen:
+        assert (c.aria_role, c.accessible_name) == (
+            "image",
+            _spoken(c.get_attribute("data-card")),
+        )
+
+
+def test_seat_names_without_spaces_never_widen_the_page(
+    server: Server, browser: Any, shots: Path, tmp_path: Path
+) -> None:
+    """Regression: a history file's seat names (the server keeps 40 characters of
+    each) with no space in them made the replay's boards wider than a 390 px screen,
+    which then scrolled sideways; such text now breaks anywhere."""
+    d = browser
+    d.set_window_size(390, 1000)
+    d.get(server.url + "/#replay")
+    f = _history_file(tmp_path / "long.jsonl", ["W" * 40, "M" * 40], 1)
+    tid(d, "replay-file").send_keys(str(f))
+    wait(lambda: "Move 0" in tid(d, "replay-frame").text, what="the replay")
+    while tid(d, "replay-next").is_enabled():  # the last frame adds each seat's points
+        tid(d, "replay-next").click()
+    assert "W" * 40 in tid(d, "replay-frame").text.replace("\n", "")
+    no_overflow_and_no_errors(d, shots, "replay-long-names")
+
+
+def _answer_prompt(d: Any, text: str) -> None:
+    """Type ``text`` into the page's prompt once it shows, and accept it."""
+    from selenium.common.exceptions import NoAlertPresentException
+
+    def shown() -> Any:
+        try:
+            return d.switch_to.alert
+        except NoAlertPresentException:
+            return None
+
+    alert = wait(shown, 10, "the prompt for the key")
+    alert.send_keys(text)
+    alert.accept()
+
+
+def test_a_key_a_browser_cannot_send_is_asked_for_again(browser: Any) -> None:
+    """Regression: a key typed with a character beyond Latin-1 ("€", a pasted curly
+    quote) made every request fail in the browser before it left, worded as the
+    browser's fetch error, and the key stayed stored for the tab: no later request
+    asked for it again.  Now the page says so, forgets it, and the next click asks."""
+    key = "k" * 16
+    with Server(ServeConfig(api_key=key)) as s:
+        d = browser
+        d.get(s.url + "/")
+        tid(d, "new-game").click()
+        _answer_prompt(d, key + "\u20ac")
+        idle(d)
+        status = d.find_element(*by("#status")).text
+        assert status == "Error: the API key holds a character a browser cannot send: " + (
+            "enter it again"
+        ), status
+        tid(d, "new-game").click()
+        _answer_prompt(d, key)  # asked again
+        idle(d)
+        assert len(hand(d)) == 5
+        d.execute_script("sessionStorage.clear()")  # the next tests' server has no key
+    d.get_log("browser")  # the 401s logged: no later page check's console error
+
+
+def test_a_whole_deal_by_keyboard_never_drops_the_focus_to_the_page(
+    server: Server, browser: Any
+) -> None:
+    """Regression: by keyboard, Confirm (disabled till the next street's cards are
+    placed), the last card placed (the hand then empty) and Next deal (removed) each
+    dropped the focus to the page, so every street began with a walk of Tabs from the
+    top.  Now the focus goes on where play does: the hand, Confirm, Next deal."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    start(d, server, "pineapple", 2, "random")
+    d.find_elements(*by('[data-testid="hand-card"]'))[0].send_keys("")  # focus the hand
+    focused = d.switch_to.active_element
+    for _ in range(5):  # the streets, by the focused element alone
+        while not tid(d, "confirm").is_enabled():
+            assert focused.get_attribute("data-testid") == "hand-card"
+            focused.send_keys(Keys.ENTER)
+            row = next(r for r in ("back", "middle", "front") if free(d, r) > 0)
+            d.switch_to.active_element.send_keys(
+                "123"[("front", "middle", "back").index(row)]
+            )
+            focused = d.switch_to.active_element
+        if focused.get_attribute("data-testid") == "hand-card":  # the discard: Tab on
+            focused.send_keys(Keys.TAB)
+            focused = d.switch_to.active_element
+        assert focused.get_attribute("data-testid") == "confirm"
+        focused.send_keys(Keys.ENTER)
+        idle(d)
+        focused = d.switch_to.active_element
+    assert tid(d, "result").is_displayed()
+    assert focused.get_attribute("data-testid") == "next-deal"
+    focused.send_keys(Keys.ENTER)
+    idle(d)
+    assert d.switch_to.active_element.get_attribute("data-testid") == "hand-card"
+
+
+def test_a_history_file_beyond_the_body_limit_replays_its_first_deals(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page sent a history file whole, and one of more than some 400
+    deals (an arena's or a selfplay's) went beyond the server's 1 MiB body limit: a
+    413 where docs/serve.md promises the first 200 deals and a note that there are
+    more.  The page now sends only the lines the server replays, and one more."""
+    from ofc_fast.serve._replay import MAX_DEALS
+
+    one = _history_file(tmp_path / "one.jsonl", ["ann", "bob"], 1).read_text()
+    big = tmp_path / "big.jsonl"
+    big.write_text(one * 500)
+    assert big.stat().st_size > ServeConfig().max_body
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(big))
+    wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+    note = d.find_elements(*by('[data-testid="replay-truncated"]'))
+    assert note and f"first {MAX_DEALS} deals" in note[0].text, tid(d, "replay-frame").text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == MAX_DEALS
+    js = (Path(__file__).parents[1] / "ofc_fast/serve/web/app.js").read_text()
+    assert f"const REPLAY_LINES = {MAX_DEALS + 1};" in js  # the page's, kept equal
+
+
+def test_a_refused_analysis_or_replay_is_said_to_a_screen_reader(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the Analyse and Replay pages showed a refusal (422) as a plain
+    paragraph, which a screen reader did not say: to its user the click did nothing.
+    Each is now an alert."""
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#analyse")
+    tid(d, "analyse-dealt").send_keys("Zz")
+    tid(d, "analyse").click()
+    wait(lambda: "Analysing" not in tid(d, "analysis").text, 30, "the analysis")
+    (error,) = tid(d, "analysis").find_elements(*by("p"))
+    assert (error.aria_role, error.text[:7]) == ("alert", "Error: "), error.text
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not a hand history\n")
+    d.get(server.url + "/?again#replay")
+    tid(d, "replay-file").send_keys(str(bad))
+    wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+    (error,) = tid(d, "replay-frame").find_elements(*by("p"))
+    assert (error.aria_role, error.text[:7]) == ("alert", "Error: "), error.text
+    d.get_log("browser")  # the 422s logged: no later page check's console error
+
+
+def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: Any) -> None:
+    """Regression: Enter on a card of the Analyse page's picker sent the focus to the
+    text field it filled, so each next card took a walk of Tabs through the form and
+    the picker again.  By keyboard the focus now stays on the picker (a click still
+    goes back to the field)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/?picker#analyse")  # a page of its own (not a hash change)
+    tid(d, "analyse-dealt").click()  # the field the picked cards go to
+    ace = d.find_element(*by('[data-testid="picker-card"][data-card="As"]'))
+    ace.send_keys(Keys.ENTER)
+    assert d.switch_to.active_element.get_attribute("data-card") == "As"
+    d.switch_to.active_element.send_keys(Keys.TAB)  # the next card: the king of spades
+    d.switch_to.active_element.send_keys(Keys.ENTER)
+    assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks"
+    d.find_element(*by('[data-testid="picker-card"][data-card="Qs"]')).click()
+    assert d.switch_to.active_element.get_attribute("id") == "a-dealt"
+    assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks Qs"
+
+
+def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> None:
+    """Regression: the page asked for fixed seconds of search (the advice 0.3, the
+    Analyse page 0.5 by default), so on a server started with a lower
+    ``--max-time-budget`` the advice and every analysis were refused (422).  The
+    page now reads the server's cap from /v1/health and asks no more."""
+    with Server(ServeConfig(max_time_budget=0.1)) as s:
+        d = browser
+        d.set_window_size(1280, 1000)
+        d.get(s.url + "/?cap#analyse")
+        tid(d, "analyse-board").send_keys("Qh / 9s 9h / As Ks")
+        tid(d, "analyse-dealt").send_keys("2c 5d Ts")
+        tid(d, "analyse").click()
+        wait(lambda: "Analysing" not in tid(d, "analysis").text, 30, "the analysis")
+        assert len(d.find_elements(*by('[data-testid="advice-move"]'))) == 27, tid(
+            d, "analysis"
+        ).text
+        d.find_element(*by('.tab[data-page="play"]')).click()
+        tid(d, "advice-toggle").click()
+        tid(d, "new-game").click()
+        idle(d)
+        advice = tid(d, "advice")
+        wait(lambda: "Analysing" not in advice.text, 30, "the advice")
+        assert advice.find_elements(*by('[data-testid="advice-move"]')), advice.text

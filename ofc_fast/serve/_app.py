@@ -34,7 +34,7 @@ from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
-from ._schemas import openapi, request_fields
+from ._schemas import OPERATIONS, openapi, request_fields
 from ._sessions import SessionStore
 
 __all__ = ["App", "create_app"]
@@ -57,7 +57,6 @@ _SECURITY = [
     ),
     (b"referrer-policy", b"no-referrer"),
 ]
-_MOVE_FIELDS = request_fields("MoveRequest")
 _GAME = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/moves|/next)?$")
 
 
@@ -71,10 +70,26 @@ class _Route:
     caller: bool = False  # the handler takes the caller (:func:`_caller`) last
 
 
-def _post(handler: Handler, pooled: bool, request: str) -> _Route:
-    """A POST route whose body is a ``request`` of ``/openapi.json`` (any other field
-    is refused)."""
-    return _Route("POST", handler, pooled, request_fields(request))
+def _method(template: str) -> str:
+    """The method of the operation at ``template`` (a path of ``/openapi.json``).
+
+    >>> _method("/v1/health"), _method("/v1/games/{id}/next")
+    ('GET', 'POST')
+    """
+    (method,) = OPERATIONS[template]
+    return method.upper()
+
+
+def _served(
+    template: str, handler: Handler, turn: asyncio.Lock | None = None, caller: bool = False
+) -> _Route:
+    """The route of the operation at ``template``: its method, its body (a request of
+    ``/openapi.json``: any other field is refused) and where it runs are the
+    operation's (:data:`~ofc_fast.serve._schemas.OPERATIONS`), so the document lists
+    the statuses the route can answer."""
+    op = OPERATIONS[template][_method(template).lower()]
+    fields = None if op.request is None else request_fields(op.request)
+    return _Route(op.method, handler, op.pooled, fields, turn, caller)
 
 
 def _caller(scope: dict[str, Any]) -> str:
@@ -229,23 +244,23 @@ class App:
             for path, (name, ctype) in _STATIC.items()
         }
         self._routes: dict[str, _Route] = {
-            "/v1/analyze": _post(lambda b: analyze(b, c), True, "AnalyzeRequest"),
-            "/v1/fantasyland": _post(
-                lambda b: fantasyland(b, c), True, "FantasylandRequest"
-            ),
-            "/v1/arrange": _post(lambda b: arrange(b, c), True, "ArrangeRequest"),
-            "/v1/replay": _post(lambda b: replay(b, c), True, "ReplayRequest"),
-            "/v1/score": _post(score, False, "ScoreRequest"),
-            "/v1/evaluate": _post(evaluate, False, "EvaluateRequest"),
-            "/v1/games": _Route(
-                "POST",
+            "/v1/analyze": _served("/v1/analyze", lambda b: analyze(b, c)),
+            "/v1/fantasyland": _served("/v1/fantasyland", lambda b: fantasyland(b, c)),
+            "/v1/arrange": _served("/v1/arrange", lambda b: arrange(b, c)),
+            "/v1/replay": _served("/v1/replay", lambda b: replay(b, c)),
+            "/v1/score": _served("/v1/score", score),
+            "/v1/evaluate": _served("/v1/evaluate", evaluate),
+            "/v1/games": _served(
+                "/v1/games",
                 lambda b, who: self.sessions.create(b, who).state(),
-                True,
-                request_fields("GameCreate"),
                 caller=True,
             ),
-            "/v1/health": _Route("GET", self._health, False),
+            "/v1/health": _served("/v1/health", self._health),
         }
+        # the paths answered without the key (their operations are keyless)
+        self._keyless = frozenset(
+            path for path, ops in OPERATIONS.items() if all(o.keyless for o in ops.values())
+        )
 
     def _health(self) -> dict[str, Any]:
         return {
@@ -253,6 +268,7 @@ class App:
             "version": __version__,
             "sessions": len(self.sessions),
             "busy": self.limiter.pending,
+            "max_time_budget": self.config.max_time_budget,
         }
 
     # -- ASGI
@@ -324,7 +340,7 @@ class App:
                 )
             if (
                 key
-                and path != "/v1/health"
+                and path not in self._keyless
                 and not key_ok(headers.get(b"authorization"), key)
             ):
                 raise ApiError(
@@ -384,7 +400,8 @@ class App:
         if m is None:
             raise ApiError(404, None, f"no endpoint {path[:100]}")
         sid, tail = m.group(1), m.group(2)
-        want = "GET" if tail is None else "POST"
+        template = "/v1/games/{id}" + (tail or "")
+        want = _method(template)
         if method != want:
             raise _not_allowed(path, want)
         s = self.sessions.get(sid)
@@ -397,9 +414,7 @@ class App:
                     return s.next_deal()
                 return s.state()
 
-        fields = _MOVE_FIELDS if tail == "/moves" else None
-        route = _Route(want, call, True, fields, turn=s.turn)
-        return route, call, ()
+        return _served(template, call, turn=s.turn), call, ()
 
     async def _plain(self, path: str, method: str, send: Send) -> tuple[int, int]:
         if path == "/openapi.json":

@@ -9,9 +9,10 @@ response the server gives against it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["openapi", "request_fields"]
+__all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
 
 _NUM = {"type": "number"}
 _INT = {"type": "integer"}
@@ -291,46 +292,167 @@ SCHEMAS: dict[str, Any] = {
         }
     ),
     "Health": _obj(
-        {"status": {"const": "ok"}, "version": _STR, "sessions": _INT, "busy": _INT}
+        {
+            "status": {"const": "ok"},
+            "version": _STR,
+            "sessions": _INT,
+            "busy": _INT,
+            "max_time_budget": {
+                "type": "number",
+                "description": "the most seconds of search a request may ask "
+                "(time_budget), --max-time-budget",
+            },
+        }
     ),
 }
 
 _PROBLEM = {"application/problem+json": {"schema": _ref("Problem")}}
-
-
-def _op(
-    summary: str,
-    response: str,
-    request: str | None = None,
-    *,
-    busy: bool = False,
-    params: bool = False,
-    post: bool = False,
-) -> dict[str, Any]:
-    """One operation; ``post``: a POST without a body (a browser's still gets 415)."""
-    errors = ["400", "401", "404", "413", "422"] + (["503"] if busy else [])
-    if request is not None or post:
-        errors.append("415")
-    if params:
-        errors.append("409")
-    op: dict[str, Any] = {
-        "summary": summary,
-        "responses": {
-            "200": {
-                "description": "OK",
-                "content": {"application/json": {"schema": _ref(response)}},
-            },
-            **{code: {"description": "a problem", "content": _PROBLEM} for code in errors},
-        },
-    }
-    if request is not None:
-        op["requestBody"] = {
+_HEADERS: dict[int, dict[str, Any]] = {
+    401: {
+        "WWW-Authenticate": {
+            "description": "Bearer: send Authorization: Bearer <key>",
             "required": True,
-            "content": {"application/json": {"schema": _ref(request)}},
+            "schema": _STR,
         }
-    if params:
-        op["parameters"] = [{"name": "id", "in": "path", "required": True, "schema": _STR}]
-    return op
+    },
+    503: {
+        "Retry-After": {
+            "description": "seconds to wait before a retry",
+            "required": True,
+            "schema": {"type": "integer", "minimum": 0},
+        }
+    },
+}
+"""The headers a refusal always carries, by status."""
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation of the API, as the server serves it: what it reads and where it
+    runs decide every status it can answer (:meth:`statuses`), so ``/openapi.json``
+    lists those and no other, and the server's routes take ``request``, ``pooled``
+    and ``keyless`` from here (``ofc_fast.serve._app``)."""
+
+    operation_id: str  # a generated client's name for it (snake_case, unique)
+    summary: str
+    response: str  # the 200's schema
+    request: str | None = None  # the body's schema (None: no body read)
+    method: str = "POST"
+    pooled: bool = False  # runs on the limiter's threads: 503 once its queue is full
+    game: bool = False  # a game's (path ``{id}``): 404 for a game unknown or expired
+    conflict: bool = False  # the game's state may refuse it: 409
+    keyless: bool = False  # answered without the API key: never 401
+
+    def statuses(self) -> tuple[int, ...]:
+        """The refusals this operation can give: 400 (a ``Host`` not the server's, a
+        body that is not JSON of the expected shape), 401 (no key), 404, 409, 413 and
+        422 (a body too large, or refused), 415 (any POST: a browser's not declared
+        JSON, a body compressed) and 503.
+
+        >>> OPERATIONS["/v1/health"]["get"].statuses()
+        (400,)
+        >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses()
+        (400, 401, 404, 409, 415, 503)
+        """
+        codes = [400]
+        codes += [] if self.keyless else [401]
+        codes += [404] if self.game else []
+        codes += [409] if self.conflict else []
+        codes += [] if self.request is None else [413, 422]
+        codes += [415] if self.method == "POST" else []
+        codes += [503] if self.pooled else []
+        return tuple(sorted(codes))
+
+    def document(self) -> dict[str, Any]:
+        """The operation's object in ``/openapi.json``."""
+        op: dict[str, Any] = {
+            "operationId": self.operation_id,
+            "summary": self.summary,
+            "responses": {
+                "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": _ref(self.response)}},
+                },
+                **{str(code): _refusal(code) for code in self.statuses()},
+            },
+        }
+        if self.keyless:
+            op["security"] = [{}]
+        if self.request is not None:
+            op["requestBody"] = {
+                "required": True,
+                "content": {"application/json": {"schema": _ref(self.request)}},
+            }
+        if self.game:
+            op["parameters"] = [
+                {"name": "id", "in": "path", "required": True, "schema": _STR}
+            ]
+        return op
+
+
+def _refusal(status: int) -> dict[str, Any]:
+    """A refusal's response object: a problem document, and the headers it carries."""
+    out: dict[str, Any] = {"description": "a problem", "content": _PROBLEM}
+    if status in _HEADERS:
+        out["headers"] = _HEADERS[status]
+    return out
+
+
+def _game(
+    operation_id: str, summary: str, request: str | None = None, **flags: Any
+) -> Operation:
+    """An operation on one game (``/v1/games/{id}...``): its requests wait for the game
+    in the queue."""
+    return Operation(
+        operation_id, summary, "GameState", request, pooled=True, game=True, **flags
+    )
+
+
+def _queued(summary: str, name: str) -> Operation:
+    """A computation (``{name}Request`` in, ``{name}Response`` out), queued."""
+    return Operation(
+        name.lower(), summary, f"{name}Response", f"{name}Request", pooled=True
+    )
+
+
+OPERATIONS: dict[str, dict[str, Operation]] = {
+    "/v1/health": {
+        "get": Operation(
+            "health", "liveness and load", "Health", method="GET", keyless=True
+        )
+    },
+    "/v1/analyze": {"post": _queued("every legal move ranked", "Analyze")},
+    "/v1/fantasyland": {"post": _queued("best Fantasyland setting", "Fantasyland")},
+    "/v1/arrange": {"post": _queued("best setting of 13 cards", "Arrange")},
+    "/v1/score": {
+        "post": Operation("score", "settle boards", "ScoreResponse", "ScoreRequest")
+    },
+    "/v1/evaluate": {
+        "post": Operation(
+            "evaluate", "hands and boards", "EvaluateResponse", "EvaluateRequest"
+        )
+    },
+    "/v1/replay": {"post": _queued("a hand-history file as frames", "Replay")},
+    "/v1/games": {
+        "post": Operation(
+            "create_game",
+            "start a match against the bots",
+            "GameState",
+            "GameCreate",
+            pooled=True,
+        )
+    },
+    "/v1/games/{id}": {"get": _game("get_game", "your view of the game", method="GET")},
+    "/v1/games/{id}/moves": {
+        "post": _game(
+            "play_move", "play your move; the bots answer", "MoveRequest", conflict=True
+        )
+    },
+    "/v1/games/{id}/next": {
+        "post": _game("next_deal", "the match's next deal", conflict=True)
+    },
+}
+"""Every operation, by path template and method (lower case, as in OpenAPI)."""
 
 
 def openapi(version: str = "0") -> dict[str, Any]:
@@ -349,69 +471,8 @@ def openapi(version: str = "0") -> dict[str, Any]:
         },
         "security": [{}, {"bearer": []}],
         "paths": {
-            "/v1/health": {"get": _op("liveness and load", "Health")},
-            "/v1/analyze": {
-                "post": _op(
-                    "every legal move ranked",
-                    "AnalyzeResponse",
-                    "AnalyzeRequest",
-                    busy=True,
-                )
-            },
-            "/v1/fantasyland": {
-                "post": _op(
-                    "best Fantasyland setting",
-                    "FantasylandResponse",
-                    "FantasylandRequest",
-                    busy=True,
-                )
-            },
-            "/v1/arrange": {
-                "post": _op(
-                    "best setting of 13 cards",
-                    "ArrangeResponse",
-                    "ArrangeRequest",
-                    busy=True,
-                )
-            },
-            "/v1/score": {"post": _op("settle boards", "ScoreResponse", "ScoreRequest")},
-            "/v1/evaluate": {
-                "post": _op("hands and boards", "EvaluateResponse", "EvaluateRequest")
-            },
-            "/v1/replay": {
-                "post": _op(
-                    "a hand-history file as frames",
-                    "ReplayResponse",
-                    "ReplayRequest",
-                    busy=True,
-                )
-            },
-            "/v1/games": {
-                "post": _op(
-                    "start a match against the bots", "GameState", "GameCreate", busy=True
-                )
-            },
-            "/v1/games/{id}": {
-                "get": _op("your view of the game", "GameState", busy=True, params=True)
-            },
-            "/v1/games/{id}/moves": {
-                "post": _op(
-                    "play your move; the bots answer",
-                    "GameState",
-                    "MoveRequest",
-                    busy=True,
-                    params=True,
-                )
-            },
-            "/v1/games/{id}/next": {
-                "post": _op(
-                    "the match's next deal",
-                    "GameState",
-                    busy=True,
-                    params=True,
-                    post=True,
-                )
-            },
+            path: {method: op.document() for method, op in ops.items()}
+            for path, ops in OPERATIONS.items()
         },
     }
 

@@ -3,14 +3,16 @@ endpoint and method, with bodies that are raw fuzzer bytes, or a valid request w
 field replaced by anything JSON can hold, with or without the API key.
 
 Contract: never a 500 (an uncaught error is a bug, whatever the input); every refusal
-is a 4xx ``application/problem+json`` document whose ``status`` is the response's; a
-200 carries a JSON object.
+is a 4xx ``application/problem+json`` document whose ``status`` is the response's and,
+for an operation of ``/openapi.json``, one the document lists for it; a 200 carries a
+JSON object.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 from typing import Any
 
@@ -19,6 +21,7 @@ from _common import any_object, main
 
 with atheris.instrument_imports():
     from ofc_fast.serve import ServeConfig, create_app
+    from ofc_fast.serve._schemas import openapi
 
 KEY = "fuzz-key-12345"
 APP = create_app(
@@ -27,6 +30,14 @@ APP = create_app(
     )
 )
 LOOP = asyncio.new_event_loop()
+# per operation (a path's pattern and its method), the statuses /openapi.json lists
+LISTED = {
+    (re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$"), method.upper()): {
+        int(code) for code in op["responses"]
+    }
+    for path, ops in openapi()["paths"].items()
+    for method, op in ops.items()
+}
 BASES: dict[str, dict[str, Any]] = {
     "/v1/analyze": {
         "board": "Qh / 9s 9h / As Ks",
@@ -124,6 +135,9 @@ def test_one_input(data: bytes) -> None:
         headers.append((b"authorization", fdp.ConsumeBytes(30)))
     status, ctype, payload = LOOP.run_until_complete(call(method, path, body, headers))
     assert status != 500, (method, path, body[:200], payload[:300])
+    for (pattern, listed_method), listed in LISTED.items():
+        if listed_method == ("GET" if method == "HEAD" else method) and pattern.match(path):
+            assert status in listed, (method, path, status, sorted(listed), payload[:300])
     if method == "HEAD":  # GET's status and headers, never a body
         assert payload == b"", (status, payload[:300])
         assert status < 400 or ctype == b"application/problem+json", (status, ctype)

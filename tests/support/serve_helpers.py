@@ -115,10 +115,13 @@ def check_response(
     headers: dict[str, str],
     body: Any,
 ) -> None:
-    """The response is described by the document: its status is listed, its content
-    type is the one listed and its body validates against the listed schema."""
+    """The response is described by the document: its status is listed, it carries
+    the headers listed as required, its content type is the one listed and its body
+    validates against the listed schema."""
     op = doc["paths"][template_of(doc, path.split("?")[0])][method.lower()]
     assert str(status) in op["responses"], (method, path, status, body)
+    for name, header in op["responses"][str(status)].get("headers", {}).items():
+        assert name.lower() in headers or not header.get("required"), (path, status, name)
     content = op["responses"][str(status)]["content"]
     ctype = headers["content-type"].split(";")[0]
     assert ctype in content, (path, status, ctype)

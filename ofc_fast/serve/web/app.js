@@ -5,6 +5,8 @@
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
 const SYMBOL = { c: "\u2663", d: "\u2666", h: "\u2665", s: "\u2660" };
+const SPOKEN_RANK = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
+const SPOKEN_SUIT = { c: "clubs", d: "diamonds", h: "hearts", s: "spades" };
 const ROWS = ["front", "middle", "back"];
 const SIZES = { front: 3, middle: 5, back: 5 };
 
@@ -30,13 +32,23 @@ function cardsOf(text) {
   return String(text || "").split(/[\s,]+/).filter((x) => x && x !== "-");
 }
 
-// A card face: a <span> (or a <button> when clickable).
+// A card as a screen reader says it: "As" is "ace of spades".
+function cardName(card) {
+  const t = cardText(card);
+  const rank = t.slice(0, -1);
+  const suit = t.slice(-1).toLowerCase();
+  return (SPOKEN_RANK[rank] || rank) + " of " + (SPOKEN_SUIT[suit] || suit);
+}
+
+// A card face: a <span> (an image to a screen reader), or a <button> when clickable;
+// its label is the card's spoken name unless attrs give one.
 function cardEl(card, attrs, tag) {
   const t = cardText(card);
   const suit = t.slice(-1).toLowerCase();
-  const node = el(tag || "span", Object.assign({ class: "card suit-" + suit, "data-card": t }, attrs || {}));
+  const own = { class: "card suit-" + suit, "data-card": t, "aria-label": cardName(t) };
+  if (!tag) own.role = "img";
+  const node = el(tag || "span", Object.assign(own, attrs || {}));
   node.append(el("span", { class: "rank", text: t.slice(0, -1) }), el("span", { class: "pip", text: SYMBOL[suit] || suit }));
-  node.setAttribute("aria-label", t);
   return node;
 }
 
@@ -55,20 +67,51 @@ async function api(method, path, body) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
-    const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    let request;
+    try {
+      request = new Request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (err) { // only the key can make it unsendable (a character beyond Latin-1)
+      apiKey = "";
+      sessionStorage.removeItem("ofc-api-key"); // the next request asks for it again
+      throw new Error("the API key holds a character a browser cannot send: enter it again");
+    }
+    let res;
+    try {
+      res = await fetch(request);
+    } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
+      throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+    }
     const data = await res.json().catch(() => ({ detail: res.statusText }));
     if (res.status === 401 && attempt === 0) {
-      apiKey = window.prompt("This server needs an API key:") || "";
+      apiKey = (window.prompt("This server needs an API key:") || "").trim();
       sessionStorage.setItem("ofc-api-key", apiKey);
       continue;
     }
     if (!res.ok) {
       const field = data.field ? " (" + data.field + ")" : "";
-      throw new Error((data.detail || res.statusText) + field);
+      const err = new Error((data.detail || res.statusText) + field);
+      err.status = res.status; // the caller may tell a refusal from a game gone (404)
+      throw err;
     }
     return data;
   }
   throw new Error("unauthorized");
+}
+
+// A refusal shown in a panel: a screen reader says it at once (the Play page's go to
+// its status line, which it reads too).
+function errorEl(prefix, err) {
+  return el("p", { class: "error", role: "alert", text: prefix + err.message });
+}
+
+// The server's health (no key needed), read as the page loads: its max_time_budget
+// caps the seconds of search the page asks for (more is refused, 422), whatever
+// --max-time-budget is.
+let health = null;
+
+async function timeBudget(want) {
+  const h = await health;
+  return h ? Math.min(want, h.max_time_budget) : want;
 }
 
 // ------------------------------------------------------------------ pages
@@ -137,12 +180,39 @@ async function run(fn) {
   try {
     await fn();
   } catch (err) {
-    setStatus("Error: " + err.message);
+    if (err.status === 404 && play.state) dropGame();
+    else setStatus("Error: " + err.message);
   } finally {
     play.busy = false;
     document.body.classList.remove("busy");
     updateConfirm();
+    // the control a keyboard player used went (Confirm disabled till the next street's
+    // cards are placed, Next deal removed): the focus goes where play goes on, not to
+    // the page's top
+    const a = document.activeElement;
+    if (!a || a === document.body || a.disabled || a.closest("[hidden]")) focusPlay();
   }
+}
+
+function focusPlay() {
+  const st = play.state;
+  const next = st && (st.your_turn ? $("hand").firstElementChild : $("next-deal"));
+  if (next) next.focus();
+}
+
+// The server no longer holds the game (idle too long, or dropped for newer ones): its
+// board goes, every retry would be refused, and the player is told to start anew.
+function dropGame() {
+  adviceToken++; // an analysis still coming is of the game gone
+  play.state = null;
+  play.placed = {};
+  play.selected = null;
+  $("table").hidden = true;
+  $("opponents").replaceChildren();
+  $("match-score").textContent = "";
+  $("result").hidden = true;
+  $("advice").hidden = true;
+  setStatus("This game is no longer on the server (idle too long, or dropped for newer games): start a new game.");
 }
 
 function selectCard(card) {
@@ -244,10 +314,11 @@ function renderMine() {
   ROWS.forEach((name, i) => {
     const row = document.querySelector('#my-board [data-row="' + name + '"]');
     row.replaceChildren();
+    const held = rows[i].concat(Object.keys(play.placed).filter((c) => play.placed[c] === name));
     for (const c of rows[i]) row.append(cardEl(c));
     for (const [c, r] of Object.entries(play.placed)) {
       if (r === name) {
-        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "data-testid": "placed-card", onclick: (e) => {
+        row.append(cardEl(c, { class: "card pending suit-" + c.slice(-1), title: "take back " + c, "aria-label": "take back " + cardName(c), "data-testid": "placed-card", onclick: (e) => {
           if (play.selected) return; // a card is picked: the click places it in this row
           e.stopPropagation();
           takeBack(c);
@@ -256,6 +327,9 @@ function renderMine() {
     }
     const free = roomIn(name);
     for (let k = 0; k < free; k++) row.append(el("span", { class: "card empty", "aria-hidden": "true" }));
+    // a row is a button to a screen reader, whose name is all it says of it: the cards too
+    const holds = held.length ? held.map(cardName).join(", ") : "empty";
+    row.setAttribute("aria-label", name + " row: " + holds + (free ? ", " + free + " free" : ", full"));
   });
   updateConfirm();
 }
@@ -273,12 +347,13 @@ function renderHand() {
       hand.append(b);
     }
   }
-  // the redraw keeps a keyboard user in the hand: the same card, else the first left
-  if (focused) {
-    const again = Array.from(hand.children).find((b) => b.dataset.card === focused) || hand.firstElementChild;
-    if (again) again.focus();
-  }
   updateConfirm();
+  // the redraw keeps a keyboard user in the hand: the same card, else the first left,
+  // else (every card placed) Confirm
+  if (focused) {
+    const again = Array.from(hand.children).find((b) => b.dataset.card === focused) || hand.firstElementChild || $("confirm");
+    if (!again.disabled) again.focus();
+  }
 }
 
 function renderScore() {
@@ -374,11 +449,11 @@ async function showAdvice() {
         el("p", { text: "Best setting: " + fl.best.board + " \u2014 royalties " + fl.best.royalties + (fl.best.stays ? ", stays in Fantasyland" : "") }));
       return;
     }
-    const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: 0.3, seed: 1 });
+    const res = await api("POST", "/v1/analyze", { observation: obs, time_budget: await timeBudget(0.3), seed: 1 });
     if (token !== adviceToken) return;
     box.replaceChildren(el("h2", { text: "Advice" }), movesTable(res.moves.slice(0, 5), res.exact));
   } catch (err) {
-    if (token === adviceToken) box.replaceChildren(el("p", { text: "No advice: " + err.message }));
+    if (token === adviceToken) box.replaceChildren(errorEl("No advice: ", err));
   }
 }
 
@@ -412,20 +487,23 @@ function buildPicker() {
     const line = el("div", { class: "picker-suit" });
     for (let r = RANKS.length - 1; r >= 0; r--) {
       const t = RANKS[r] + s;
-      line.append(cardEl(t, { "data-testid": "picker-card", class: "card mini suit-" + s, onclick: () => pick(t) }, "button"));
+      line.append(cardEl(t, { "data-testid": "picker-card", class: "card mini suit-" + s, onclick: (e) => pick(t, e) }, "button"));
     }
     box.append(line);
   }
 }
 
-function pick(card) {
+function pick(card, event) {
   const field = $(lastField);
   const v = field.value.trimEnd();
   field.value = v ? v + " " + card : card;
-  field.focus();
+  // a click goes back to the field, to type on; Enter or Space (a click of detail 0)
+  // leaves a keyboard user on the picker, the next card a Tab or two away
+  if (event.detail !== 0) field.focus();
 }
 
 async function analyse() {
+  const token = ++analyseToken; // taken first: the body waits for the server's health
   const opponents = $("a-opponents").value.split("\n").map((x) => x.trim()).filter(Boolean);
   const body = {
     rules: $("a-rules").value,
@@ -433,11 +511,10 @@ async function analyse() {
     dealt: $("a-dealt").value.trim(),
     opponents: opponents.length ? opponents : ["/ /"],
     dead: $("a-dead").value.trim(),
-    time_budget: Number($("a-time").value),
+    time_budget: await timeBudget(Number($("a-time").value)),
     seed: 1,
   };
   const box = $("analysis");
-  const token = ++analyseToken;
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Analysing\u2026" }));
   try {
@@ -445,13 +522,29 @@ async function analyse() {
     if (token !== analyseToken) return; // a later click's position is the one shown
     box.replaceChildren(el("h2", { text: res.moves.length + " legal moves, best first" }), movesTable(res.moves, res.exact));
   } catch (err) {
-    if (token === analyseToken) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === analyseToken) box.replaceChildren(errorEl("Error: ", err));
   }
 }
 
 // ------------------------------------------------------------------ replay
 
 const replay = { deals: [], truncated: false, deal: 0, frame: 0, token: 0 };
+// The server replays a file's first 200 deals (MAX_DEALS of ofc_fast/serve/_replay.py)
+// and says whether the file holds more: the page sends those lines and one more, never
+// a long file whole, which the server's body limit (1 MiB, some 400 deals) refuses.
+const REPLAY_LINES = 201;
+
+// The text up to its first n lines that are not blank.
+function firstLines(text, n) {
+  let end = 0;
+  for (let count = 0; count < n && end < text.length; ) {
+    const nl = text.indexOf("\n", end);
+    const stop = nl < 0 ? text.length : nl + 1;
+    if (text.slice(end, stop).trim()) count++;
+    end = stop;
+  }
+  return text.slice(0, end);
+}
 
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
@@ -471,7 +564,7 @@ async function openReplay(file) {
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
-    const res = await api("POST", "/v1/replay", { text: await file.text() });
+    const res = await api("POST", "/v1/replay", { text: firstLines(await file.text(), REPLAY_LINES) });
     if (token !== replay.token) return;
     replay.deals = res.deals;
     replay.truncated = res.truncated; // the file holds more deals than it returned
@@ -481,7 +574,7 @@ async function openReplay(file) {
     replay.frame = 0;
     renderFrame();
   } catch (err) {
-    if (token === replay.token) box.replaceChildren(el("p", { class: "error", text: "Error: " + err.message }));
+    if (token === replay.token) box.replaceChildren(errorEl("Error: ", err));
   }
 }
 
@@ -518,6 +611,7 @@ function renderFrame() {
 // ------------------------------------------------------------------ wiring
 
 function init() {
+  health = api("GET", "/v1/health").catch(() => null);
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
       history.replaceState(null, "", "#" + b.dataset.page);
