@@ -327,7 +327,10 @@ def test_health_openapi_and_static_pages(server: Server, api: Api) -> None:
         assert status == 200 and headers["content-type"].startswith(ctype)
         text = body.decode() if isinstance(body, bytes) else json.dumps(body)
         assert "http://" not in text and "https://" not in text  # nothing fetched
-        assert "default-src 'self'" in headers["content-security-policy"]
+        csp = headers["content-security-policy"]
+        assert "default-src 'self'" in csp
+        # no <base> to re-point the page's relative URLs, no form to post elsewhere
+        assert "base-uri 'none'" in csp and "form-action 'none'" in csp
 
 
 def test_head_is_a_get_without_the_body(server: Server) -> None:
@@ -1586,3 +1589,26 @@ def test_every_operation_has_a_unique_operation_id(doc: dict[str, Any]) -> None:
     ids = [op.get("operationId") for ops in doc["paths"].values() for op in ops.values()]
     assert all(isinstance(i, str) and re.fullmatch(r"[a-z][a-z0-9_]*", i) for i in ids), ids
     assert len(set(ids)) == len(ids) == 11, ids
+
+
+def test_the_game_id_s_pattern_is_documented_and_is_the_router_s(server: Server) -> None:
+    """/openapi.json said only that a game id is a string, while the server routes
+    only ids of 1 to 64 of ``A-Z a-z 0-9 _ -``: a generated client could not tell a
+    bad id from a game gone.  The path parameter carries the router's pattern, every
+    id the server makes fits it, and an id outside it is a 404 problem."""
+    doc = server.request("GET", "/openapi.json")[2]
+    for path, ops in doc["paths"].items():
+        for op in ops.values():
+            for param in op.get("parameters", []):
+                if param["in"] == "path":
+                    pattern = re.compile(param["schema"]["pattern"])
+                    assert path.startswith("/v1/games/{id}")
+    made = [
+        server.request("POST", "/v1/games", {"bots": ["random"], "seed": n})[2]["id"]
+        for n in range(20)
+    ]
+    assert all(pattern.fullmatch(i) for i in made), made
+    for bad in ("a" * 65, "a.b", "%C3%A9"):
+        assert not pattern.fullmatch(bad)
+        status, headers, _ = server.request("GET", f"/v1/games/{bad}")
+        assert status == 404 and headers["content-type"] == "application/problem+json"

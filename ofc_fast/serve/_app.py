@@ -34,7 +34,7 @@ from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
-from ._schemas import OPERATIONS, openapi, request_fields
+from ._schemas import GAME_ID, OPERATIONS, openapi, request_fields
 from ._sessions import SessionStore
 
 __all__ = ["App", "create_app"]
@@ -53,11 +53,12 @@ _SECURITY = [
     (b"x-content-type-options", b"nosniff"),
     (
         b"content-security-policy",
-        b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+        b"default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; "
+        b"base-uri 'none'; form-action 'none'",
     ),
     (b"referrer-policy", b"no-referrer"),
 ]
-_GAME = re.compile(r"^/v1/games/([A-Za-z0-9_-]{1,64})(/moves|/next)?$")
+_GAME = re.compile(rf"^/v1/games/({GAME_ID})(/moves|/next)?$")
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,9 @@ __all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
 _NUM = {"type": "number"}
 _INT = {"type": "integer"}
 _STR = {"type": "string"}
+GAME_ID = "[A-Za-z0-9_-]{1,64}"
+"""A game id as the router takes it in ``/v1/games/{id}`` (a server-made id is
+``secrets.token_urlsafe(12)``); anything else is a 404."""
 _BOOL = {"type": "boolean"}
 
 
@@ -385,7 +388,12 @@ class Operation:
             }
         if self.game:
             op["parameters"] = [
-                {"name": "id", "in": "path", "required": True, "schema": _STR}
+                {
+                    "name": "id",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "pattern": f"^{GAME_ID}$"},
+                }
             ]
         return op
 
