@@ -197,6 +197,71 @@ def test_a_killed_process_worker_loses_nothing() -> None:
     assert outcomes == local.outcomes
 
 
+def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
+    """A chunk that raised in a worker (a bot's own bug) came back as the bare
+    exception, and one that cannot travel as a raw pickling error, where Ray names the
+    chunk; a worker that always exits said only 'out of memory, or a worker that
+    cannot start'.  Each is an ExecutorError naming the cause, and the workers stop."""
+    from ofc_fast.parallel import ExecutorError
+
+    with ProcessExecutor(2) as ex:
+        with pytest.raises(ExecutorError, match=r"chunk 2 raised ValueError\("):
+            list(ex.map_unordered(int, ["1", "2", "x", "4"]))
+        assert ex.worker_pids() == []  # stopped, not left running the rest
+        with pytest.raises(ExecutorError, match=r"chunk 0 raised .*pickle"):
+            list(ex.map_unordered(abs, [lambda: 0]))
+    with (
+        ProcessExecutor(1, max_restarts=1) as ex,
+        pytest.raises(ExecutorError, match=r"broke 2 times .*exit status 3"),
+    ):
+        list(ex.map_unordered(os._exit, [3]))
+
+
+def _group(pgid: int) -> list[int]:
+    """Live processes (not zombies) of the process group ``pgid``, its leader
+    excepted, from /proc."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit() and int(d) != pgid:
+            try:
+                fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                out.append(int(d))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+def test_ctrl_c_stops_a_process_pool_run_at_once(tmp_path: Path) -> None:
+    """Ctrl-C in ``play --workers 2`` (SIGINT to the terminal's process group) could
+    hang for ever: the interrupt landed in ``concurrent.futures.wait`` over every
+    chunk of the run, left a future's lock held, and the pool's shutdown waited on
+    it.  It stops the workers, prints the summary so far and exits 130 at once."""
+    out = tmp_path / "out.json"
+    cmd = [sys.executable, "-m", "ofc_fast", "play", "--players", "2", "--seed", "1"]
+    cmd += ["--bots", "heuristic,random", "--hands", "1000000", "--workers", "2"]
+    cmd += ["--chunk-size", "10", "--quiet", "--json", str(out)]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(300):  # the fork server and its two workers (60 s at most)
+            if len(_group(p.pid)) >= 3:
+                break
+            time.sleep(0.2)
+        time.sleep(2)  # chunks coming back
+        os.killpg(p.pid, signal.SIGINT)
+        err = p.communicate(timeout=30)[1].decode()
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "interrupted:" in err
+    assert json.loads(out.read_text())["interrupted"] is True
+    time.sleep(0.5)
+    assert _group(p.pid) == []  # no worker left behind
+
+
 def test_make_executor_choices() -> None:
     assert make_executor().name == "local" and make_executor(1).name == "local"
     ex = make_executor(2)
