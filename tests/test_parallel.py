@@ -162,6 +162,31 @@ def test_bad_specs_are_refused() -> None:
         RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[("heuristic", {"nope": 1})])
 
 
+@pytest.mark.parametrize(
+    ("bot", "expected"),
+    [
+        (
+            ("heuristic", {"samples": np.int64(4)}),
+            r"bots\[1\] 'heuristic': settings must be JSON",
+        ),
+        (("random", {"x": object()}), r"bots\[1\] 'random': settings must be JSON"),
+        ("heuristic", r"bots\[1\]: a \(registry name, settings\) pair .* got 'heuristic'"),
+        (("heuristic", [4]), r"bots\[1\]: a registry name \(str\) and settings \(a dict\)"),
+        (object(), r"bots\[1\]: a \(registry name, settings\) pair"),
+    ],
+)
+def test_a_bot_that_cannot_travel_to_the_workers_is_a_bot_error(
+    bot: object, expected: str
+) -> None:
+    """Settings that are not JSON data (a NumPy int from a sweep) or a seat that is
+    not a (name, settings) pair raised a bare TypeError or ValueError ('too many
+    values to unpack') from RunSpec.make; each is a BotError naming the seat."""
+    from ofc_fast.errors import BotError
+
+    with pytest.raises(BotError, match=expected):
+        RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[HEUR, bot])
+
+
 # -- the process pool
 
 
