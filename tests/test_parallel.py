@@ -523,6 +523,19 @@ def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
         assert rep_local["duplicate"]["decks"] == 6
 
 
+@pytest.mark.parametrize("size", [0, -1, 2.5])
+def test_a_parallel_arena_refuses_a_bad_chunk_size(size: object) -> None:
+    """``run_arena(arena, chunk_size=-1)`` played no hand at all and reported an empty
+    match (0 raised range()'s ValueError): the chunk size is checked as RunSpec.chunks
+    checks it."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = _arena(False)
+    with pytest.raises(GameError, match="chunk size must be an int >= 1"):
+        run_arena(arena, chunk_size=size)  # type: ignore[arg-type]
+    assert arena.deals == []
+
+
 def test_arena_workers_refuse_external_bots() -> None:
     from ofc_fast.arena import Arena, parse_bot_spec
     from ofc_fast.errors import ArenaError
