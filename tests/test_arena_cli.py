@@ -367,3 +367,42 @@ def test_an_output_that_is_no_regular_file_is_written_not_replaced(
     else:
         assert got[0].lstrip().lower().startswith("<!doctype html")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "out", "r.json"]
+
+
+def test_intervals_of_one_and_two_values_and_an_interrupted_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/arena.md: an interval needs two values (null for one), and Ctrl-C writes
+    no report, leaving an earlier ``--json`` as it was.  Two values: Student's t with
+    one degree of freedom is the Cauchy law, whose 0.975 quantile is tan(0.475 pi)."""
+    import math
+
+    from ofc_fast.arena import _host
+    from ofc_fast.cli import main
+
+    out = tmp_path / "r.json"
+    args = ["arena", "--bot", "heuristic", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--seed", "3", "--json", str(out)]) == 0
+    one = json.loads(out.read_text())
+    assert [b["points_per_hand_ci95"] for b in one["bots"]] == [None, None]
+    hist = tmp_path / "h.jsonl"
+    dup = [*args, "--duplicate", "--seed", "3", "--json", str(out), "--history", str(hist)]
+    assert main(dup) == 0
+    two = json.loads(out.read_text())
+    assert two["duplicate"]["pairs"][0]["difference_per_deck_ci95"] is None  # one deck
+    hands = [json.loads(x) for x in hist.read_text().splitlines()]
+    for b in two["bots"]:
+        pts = [h["points"][h["seats"].index(b["name"])] for h in hands]
+        assert len(pts) == 2
+        half = math.tan(0.475 * math.pi) * abs(pts[0] - pts[1]) / 2  # sd/sqrt(2)
+        assert b["points_per_hand_ci95"] == pytest.approx(half, rel=1e-9)
+
+    def interrupted(self: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_host.Arena, "run", interrupted)
+    before = out.read_bytes()
+    assert main([*args, "--json", str(out)]) == 130
+    assert out.read_bytes() == before  # the earlier report, whole
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".arena-")] == []
+    assert "interrupted" in capsys.readouterr().err
