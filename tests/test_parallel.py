@@ -242,6 +242,32 @@ def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
         list(ex.map_unordered(os._exit, [3]))
 
 
+_HALF_A_RESULT = """
+import os, struct, time
+from ofc_fast.parallel import ProcessExecutor
+ex = ProcessExecutor(1)
+run = ex.map_unordered(time.sleep, [0.0, 60.0])
+next(run)  # the pool is up, its worker sleeps in the second chunk
+writer = ex._pool._result_queue._writer  # as a worker stopped while sending
+os.write(writer.fileno(), struct.pack("!i", 1000) + bytes(10))  # 10 bytes of 1000
+time.sleep(0.5)  # the pool's reader waits for the rest
+t = time.monotonic()
+run.close()  # the caller stops (Ctrl-C): the workers are stopped
+print(round(time.monotonic() - t))
+"""
+
+
+def test_stopping_a_pool_with_half_a_result_in_its_pipe_returns() -> None:
+    """Ctrl-C stops the workers; one stopped while sending its result (a self-play
+    shard is megabytes) left the pool's reader waiting for the rest for ever, and
+    ``selfplay --workers 2`` hung after Ctrl-C about one time in five."""
+    out = subprocess.run(
+        [sys.executable, "-c", _HALF_A_RESULT], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout) < 10
+
+
 def _group(pgid: int) -> list[int]:
     """Live processes (not zombies) of the process group ``pgid``, its leader
     excepted, from /proc."""

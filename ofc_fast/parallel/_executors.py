@@ -27,9 +27,11 @@ import os
 import queue
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
 from ..errors import ExecutorError, OfcError
@@ -118,6 +120,17 @@ def _exits(procs: Sequence[Any]) -> str:
         f"killed by {signal.Signals(-c).name}" if c < 0 else f"exit status {c}"
         for c in codes
     )
+
+
+def _outliving(procs: Sequence[Any], timeout: float) -> list[Any]:
+    """The processes of ``procs`` still running after ``timeout`` seconds (read from
+    their sentinels: the pool's own thread may be reaping them)."""
+    left = {p.sentinel: p for p in procs}
+    deadline = time.monotonic() + timeout
+    while left and time.monotonic() < deadline:
+        for s in mp_wait(list(left), deadline - time.monotonic()):
+            del left[s]
+    return list(left.values())
 
 
 class ProcessExecutor(Executor):
@@ -214,10 +227,21 @@ class ProcessExecutor(Executor):
             )
 
     def _stop(self) -> None:
-        """Stop the workers now (the chunks they play are dropped) and shut down."""
-        for p in self._processes():
-            if p.is_alive():
-                p.terminate()
+        """Stop the workers now (the chunks they play are dropped) and shut down.
+
+        A worker stopped in the middle of sending a result leaves the pool's reader
+        waiting for the rest of it for ever; once every worker is gone, this
+        process's end of the result pipe is closed too, so that the reader meets the
+        pipe's end (the pool then counts as broken) and the shutdown returns."""
+        procs = [p for p in self._processes() if p.is_alive()]
+        for stop in ("terminate", "kill"):  # SIGTERM, then SIGKILL after 5 s
+            for p in procs:
+                getattr(p, stop)()
+            procs = _outliving(procs, 5.0)
+        # (the pool's SimpleQueue of results; its reader is the pool's thread's)
+        writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            writer.close()
         self.close()
 
     def close(self) -> None:
