@@ -268,6 +268,34 @@ def test_stopping_a_pool_with_half_a_result_in_its_pipe_returns() -> None:
     assert int(out.stdout) < 10
 
 
+_KILLED_WHILE_SENDING = """
+import os, signal, struct, time
+from ofc_fast.parallel import ProcessExecutor
+with ProcessExecutor(1) as ex:
+    run = ex.map_unordered(time.sleep, [0.0, 2.0, 0.0])
+    next(run)  # the pool is up, its worker sleeps in the second chunk
+    writer = ex._pool._result_queue._writer
+    os.write(writer.fileno(), struct.pack("!i", 1000) + bytes(10))  # 10 bytes of 1000
+    time.sleep(0.3)
+    os.kill(ex.worker_pids()[0], signal.SIGKILL)  # killed while sending, as it were
+    print(sorted(i for i, _ in run), ex.restarts)
+"""
+
+
+def test_a_worker_killed_while_sending_its_result_loses_nothing() -> None:
+    """A worker killed (the out-of-memory killer) in the middle of sending its result
+    left the pool reading the rest of it for ever: the run hung.  The pool is now
+    broken, rebuilt, and the chunks not back run again."""
+    out = subprocess.run(
+        [sys.executable, "-c", _KILLED_WHILE_SENDING],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["[1,", "2]", "1"]
+
+
 def _group(pgid: int) -> list[int]:
     """Live processes (not zombies) of the process group ``pgid``, its leader
     excepted, from /proc."""

@@ -127,9 +127,11 @@ def _outliving(procs: Sequence[Any], timeout: float) -> list[Any]:
     their sentinels: the pool's own thread may be reaping them)."""
     left = {p.sentinel: p for p in procs}
     deadline = time.monotonic() + timeout
-    while left and time.monotonic() < deadline:
-        for s in mp_wait(list(left), deadline - time.monotonic()):
+    while left:
+        for s in mp_wait(list(left), max(0.0, deadline - time.monotonic())):
             del left[s]
+        if time.monotonic() >= deadline:
+            break
     return list(left.values())
 
 
@@ -200,7 +202,7 @@ class ProcessExecutor(Executor):
                     return
                 running[f] = i
                 f.add_done_callback(finished.put)
-            f = finished.get()
+            f = self._next(finished)
             i = running.pop(f)
             try:
                 result = f.result()
@@ -227,13 +229,18 @@ class ProcessExecutor(Executor):
             )
 
     def _stop(self) -> None:
-        """Stop the workers now (the chunks they play are dropped) and shut down.
+        """Stop the workers now (the chunks they play are dropped) and shut down."""
+        self._break()
+        self.close()
 
-        A worker stopped in the middle of sending a result leaves the pool's reader
-        waiting for the rest of it for ever; once every worker is gone, this
-        process's end of the result pipe is closed too, so that the reader meets the
-        pipe's end (the pool then counts as broken) and the shutdown returns."""
-        procs = [p for p in self._processes() if p.is_alive()]
+    def _break(self) -> None:
+        """Stop every worker, and break the pool for sure.
+
+        A worker stopped (or killed) in the middle of sending a result leaves the
+        pool's reader waiting for the rest of it for ever; once every worker is gone,
+        this process's end of the result pipe is closed too, so that the reader meets
+        the pipe's end: the pool counts as broken, and its shutdown returns."""
+        procs = _outliving(self._processes(), 0)
         for stop in ("terminate", "kill"):  # SIGTERM, then SIGKILL after 5 s
             for p in procs:
                 getattr(p, stop)()
@@ -242,7 +249,20 @@ class ProcessExecutor(Executor):
         writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
         if writer is not None:
             writer.close()
-        self.close()
+
+    def _next(self, finished: queue.SimpleQueue[Future[Any]]) -> Future[Any]:
+        """The next future done.  A worker gone while nothing comes back for a
+        second more (killed while sending its result: the pool waits for the rest
+        of it for ever) breaks the pool, so its chunks run again."""
+        gone = False
+        while True:
+            try:
+                return finished.get(timeout=1.0)
+            except queue.Empty:
+                procs = self._processes()
+                if gone:
+                    self._break()
+                gone = len(_outliving(procs, 0)) < len(procs)
 
     def close(self) -> None:
         """Shut the pool down, cancelling what has not started."""
