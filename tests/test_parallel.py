@@ -242,6 +242,21 @@ def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
         list(ex.map_unordered(os._exit, [3]))
 
 
+def test_a_run_let_go_late_leaves_a_later_runs_workers_alone() -> None:
+    """A run whose caller lets go of it (its generator closed: Ctrl-C, an error)
+    stops its workers; closed only after the pool was shut down and a new run
+    started, it must not stop the new run's workers."""
+    ex = ProcessExecutor(1)
+    first = ex.map_unordered(abs, [-1, -2, -3])
+    assert next(first) == (0, 1)
+    ex.close()  # a `with` block left while a traceback still holds `first`
+    second = ex.map_unordered(abs, [-4, -5, -6, -7, -8, -9])
+    assert next(second) == (0, 4)
+    first.close()
+    assert sorted(second) == [(i, 4 + i) for i in range(1, 6)] and ex.restarts == 0
+    ex.close()
+
+
 _HALF_A_RESULT = """
 import os, struct, time
 from ofc_fast.parallel import ProcessExecutor

@@ -176,11 +176,14 @@ class ProcessExecutor(Executor):
         :func:`concurrent.futures.wait`: Ctrl-C inside ``wait`` can leave a future's
         lock held, and shutting the pool down then hangs for ever."""
         left = set(range(len(items)))
+        pools: list[ProcessPoolExecutor] = []  # those of this run (a broken one rebuilt)
         try:
             while left:
+                pools.append(self._pool or self._new_pool())
                 yield from self._run(fn, items, left)
         except BaseException:  # Ctrl-C, a chunk that raised, a caller that stopped
-            self._stop()
+            if self._pool in pools:  # (not a later run's, when closed late)
+                self._stop()
             raise
 
     def _run(
@@ -188,7 +191,7 @@ class ProcessExecutor(Executor):
     ) -> Iterator[tuple[int, Any]]:
         """One pool's run of the chunks ``left`` (each removed as it is yielded); a
         broken pool is restarted and its run ends early."""
-        pool = self._pool or self._new_pool()
+        pool = self._pool or self._new_pool()  # (made by map_unordered)
         todo = sorted(left)
         finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
         running: dict[Future[Any], int] = {}
