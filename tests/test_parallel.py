@@ -311,6 +311,47 @@ def test_a_worker_killed_while_sending_its_result_loses_nothing() -> None:
     assert out.stdout.split() == ["[1,", "2]", "1"]
 
 
+_IDLE_POOL = """
+import time
+from ofc_fast.parallel import ProcessExecutor
+ex = ProcessExecutor(2)
+list(ex.map_unordered(time.sleep, [0.0, 0.0, 0.0]))  # two workers, idle
+print(*ex.worker_pids(), flush=True)
+time.sleep(120)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is no zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+def test_workers_end_when_their_parent_is_killed() -> None:
+    """A run's process killed (SIGKILL, the out-of-memory killer) left its pool's
+    workers waiting for work for ever, each holding its bots' memory: they now end
+    with their parent."""
+    p = subprocess.Popen([sys.executable, "-c", _IDLE_POOL], stdout=subprocess.PIPE)
+    try:
+        assert p.stdout is not None
+        pids = [int(x) for x in p.stdout.readline().split()]
+        assert len(pids) == 2 and all(_running(w) for w in pids)
+    finally:
+        p.kill()
+        p.wait()
+    for _ in range(100):  # 10 s at most
+        if not any(_running(w) for w in pids):
+            break
+        time.sleep(0.1)
+    left = [w for w in pids if _running(w)]
+    for w in left:  # (not to leave them behind when the test fails)
+        os.kill(w, signal.SIGKILL)
+    assert left == []
+
+
 def _group(pgid: int) -> list[int]:
     """Live processes (not zombies) of the process group ``pgid``, its leader
     excepted, from /proc."""

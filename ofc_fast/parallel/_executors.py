@@ -27,6 +27,7 @@ import os
 import queue
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -96,10 +97,21 @@ def _context() -> Any:
     return ctx
 
 
-def _ignore_sigint() -> None:
+def _init_worker() -> None:
     """A process pool worker's initializer: Ctrl-C is the parent's to handle (it
-    stops the workers), not a traceback printed by every worker."""
+    stops the workers), not a traceback printed by every worker; and a worker whose
+    parent is gone (killed) exits, where it would wait for work for ever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: Any) -> None:
+    """Wait for ``parent`` to end, then end this process (SIGTERM, as a pool that
+    stops its workers does)."""
+    parent.join()
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
@@ -155,7 +167,7 @@ class ProcessExecutor(Executor):
     def _new_pool(self) -> ProcessPoolExecutor:
         check_main_guard()
         self._pool = ProcessPoolExecutor(
-            self.workers, mp_context=_context(), initializer=_ignore_sigint
+            self.workers, mp_context=_context(), initializer=_init_worker
         )
         return self._pool
 
