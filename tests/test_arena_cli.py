@@ -406,3 +406,19 @@ def test_intervals_of_one_and_two_values_and_an_interrupted_json(
     assert out.read_bytes() == before  # the earlier report, whole
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".arena-")] == []
     assert "interrupted" in capsys.readouterr().err
+
+
+def test_a_duplicate_match_forfeited_before_its_first_deck_prints_its_standings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A duplicate match forfeited before one deck was played through (a bot that
+    exits at once, ``--fault-policy forfeit``) has no per-deck mean: printing the
+    standings raised TypeError (None formatted as a number) after the report."""
+    from ofc_fast.cli import main
+
+    quit_at_once = f"cmd:{sys.executable} -c pass"
+    args = ["arena", "--bot", "random", "--bot", quit_at_once, "--hands", "2"]
+    assert main([*args, "--duplicate", "--fault-policy", "forfeit"]) == 0
+    printed = capsys.readouterr().out
+    assert "forfeited by bot-2" in printed
+    assert "duplicate random - bot-2: - per deck (0 decks)" in printed
