@@ -427,3 +427,58 @@ def test_a_dash_where_no_standard_output_is_written_is_refused(
     err = capsys.readouterr().err
     assert err.startswith(f"ofc-fast: error: {option}: '-' (standard output) is not ")
     assert not (tmp_path / "-").exists()
+
+
+def test_intervals_of_one_and_two_values_and_an_interrupted_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/arena.md: an interval needs two values (null for one), and Ctrl-C writes
+    no report, leaving an earlier ``--json`` as it was.  Two values: Student's t with
+    one degree of freedom is the Cauchy law, whose 0.975 quantile is tan(0.475 pi)."""
+    import math
+
+    from ofc_fast.arena import _host
+    from ofc_fast.cli import main
+
+    out = tmp_path / "r.json"
+    args = ["arena", "--bot", "heuristic", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--seed", "3", "--json", str(out)]) == 0
+    one = json.loads(out.read_text())
+    assert [b["points_per_hand_ci95"] for b in one["bots"]] == [None, None]
+    hist = tmp_path / "h.jsonl"
+    dup = [*args, "--duplicate", "--seed", "3", "--json", str(out), "--history", str(hist)]
+    assert main(dup) == 0
+    two = json.loads(out.read_text())
+    assert two["duplicate"]["pairs"][0]["difference_per_deck_ci95"] is None  # one deck
+    hands = [json.loads(x) for x in hist.read_text().splitlines()]
+    for b in two["bots"]:
+        pts = [h["points"][h["seats"].index(b["name"])] for h in hands]
+        assert len(pts) == 2
+        half = math.tan(0.475 * math.pi) * abs(pts[0] - pts[1]) / 2  # sd/sqrt(2)
+        assert b["points_per_hand_ci95"] == pytest.approx(half, rel=1e-9)
+
+    def interrupted(self: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_host.Arena, "run", interrupted)
+    before = out.read_bytes()
+    assert main([*args, "--json", str(out)]) == 130
+    assert out.read_bytes() == before  # the earlier report, whole
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".arena-")] == []
+    assert "interrupted" in capsys.readouterr().err
+
+
+def test_a_duplicate_match_forfeited_before_its_first_deck_prints_its_standings(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A duplicate match forfeited before one deck was played through (a bot that
+    exits at once, ``--fault-policy forfeit``) has no per-deck mean: printing the
+    standings raised TypeError (None formatted as a number) after the report."""
+    from ofc_fast.cli import main
+
+    quit_at_once = f"cmd:{sys.executable} -c pass"
+    args = ["arena", "--bot", "random", "--bot", quit_at_once, "--hands", "2"]
+    assert main([*args, "--duplicate", "--fault-policy", "forfeit"]) == 0
+    printed = capsys.readouterr().out
+    assert "forfeited by bot-2" in printed
+    assert "duplicate random - bot-2: - per deck (0 decks)" in printed

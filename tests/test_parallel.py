@@ -162,6 +162,31 @@ def test_bad_specs_are_refused() -> None:
         RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[("heuristic", {"nope": 1})])
 
 
+@pytest.mark.parametrize(
+    ("bot", "expected"),
+    [
+        (
+            ("heuristic", {"samples": np.int64(4)}),
+            r"bots\[1\] 'heuristic': settings must be JSON",
+        ),
+        (("random", {"x": object()}), r"bots\[1\] 'random': settings must be JSON"),
+        ("heuristic", r"bots\[1\]: a \(registry name, settings\) pair .* got 'heuristic'"),
+        (("heuristic", [4]), r"bots\[1\]: a registry name \(str\) and settings \(a dict\)"),
+        (object(), r"bots\[1\]: a \(registry name, settings\) pair"),
+    ],
+)
+def test_a_bot_that_cannot_travel_to_the_workers_is_a_bot_error(
+    bot: object, expected: str
+) -> None:
+    """Settings that are not JSON data (a NumPy int from a sweep) or a seat that is
+    not a (name, settings) pair raised a bare TypeError or ValueError ('too many
+    values to unpack') from RunSpec.make; each is a BotError naming the seat."""
+    from ofc_fast.errors import BotError
+
+    with pytest.raises(BotError, match=expected):
+        RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[HEUR, bot])
+
+
 # -- the process pool
 
 
@@ -195,6 +220,181 @@ def test_a_killed_process_worker_loses_nothing() -> None:
     outcomes = [o for i in range(len(tasks)) for o in results[i].outcomes]
     assert [o["deal"] for o in outcomes] == list(range(60))
     assert outcomes == local.outcomes
+
+
+def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
+    """A chunk that raised in a worker (a bot's own bug) came back as the bare
+    exception, and one that cannot travel as a raw pickling error, where Ray names the
+    chunk; a worker that always exits said only 'out of memory, or a worker that
+    cannot start'.  Each is an ExecutorError naming the cause, and the workers stop."""
+    from ofc_fast.parallel import ExecutorError
+
+    with ProcessExecutor(2) as ex:
+        with pytest.raises(ExecutorError, match=r"chunk 2 raised ValueError\("):
+            list(ex.map_unordered(int, ["1", "2", "x", "4"]))
+        assert ex.worker_pids() == []  # stopped, not left running the rest
+        with pytest.raises(ExecutorError, match=r"chunk 0 raised .*pickle"):
+            list(ex.map_unordered(abs, [lambda: 0]))
+    with (
+        ProcessExecutor(1, max_restarts=1) as ex,
+        pytest.raises(ExecutorError, match=r"broke 2 times .*exit status 3"),
+    ):
+        list(ex.map_unordered(os._exit, [3]))
+
+
+def test_a_run_let_go_late_leaves_a_later_runs_workers_alone() -> None:
+    """A run whose caller lets go of it (its generator closed: Ctrl-C, an error)
+    stops its workers; closed only after the pool was shut down and a new run
+    started, it must not stop the new run's workers."""
+    ex = ProcessExecutor(1)
+    first = ex.map_unordered(abs, [-1, -2, -3])
+    assert next(first) == (0, 1)
+    ex.close()  # a `with` block left while a traceback still holds `first`
+    second = ex.map_unordered(abs, [-4, -5, -6, -7, -8, -9])
+    assert next(second) == (0, 4)
+    first.close()
+    assert sorted(second) == [(i, 4 + i) for i in range(1, 6)] and ex.restarts == 0
+    ex.close()
+
+
+_HALF_A_RESULT = """
+import os, struct, time
+from ofc_fast.parallel import ProcessExecutor
+ex = ProcessExecutor(1)
+run = ex.map_unordered(time.sleep, [0.0, 60.0])
+next(run)  # the pool is up, its worker sleeps in the second chunk
+writer = ex._pool._result_queue._writer  # as a worker stopped while sending
+os.write(writer.fileno(), struct.pack("!i", 1000) + bytes(10))  # 10 bytes of 1000
+time.sleep(0.5)  # the pool's reader waits for the rest
+t = time.monotonic()
+run.close()  # the caller stops (Ctrl-C): the workers are stopped
+print(round(time.monotonic() - t))
+"""
+
+
+def test_stopping_a_pool_with_half_a_result_in_its_pipe_returns() -> None:
+    """Ctrl-C stops the workers; one stopped while sending its result (a self-play
+    shard is megabytes) left the pool's reader waiting for the rest for ever, and
+    ``selfplay --workers 2`` hung after Ctrl-C about one time in five."""
+    out = subprocess.run(
+        [sys.executable, "-c", _HALF_A_RESULT], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout) < 10
+
+
+_KILLED_WHILE_SENDING = """
+import os, signal, struct, time
+from ofc_fast.parallel import ProcessExecutor
+with ProcessExecutor(1) as ex:
+    run = ex.map_unordered(time.sleep, [0.0, 2.0, 0.0])
+    next(run)  # the pool is up, its worker sleeps in the second chunk
+    writer = ex._pool._result_queue._writer
+    os.write(writer.fileno(), struct.pack("!i", 1000) + bytes(10))  # 10 bytes of 1000
+    time.sleep(0.3)
+    os.kill(ex.worker_pids()[0], signal.SIGKILL)  # killed while sending, as it were
+    print(sorted(i for i, _ in run), ex.restarts)
+"""
+
+
+def test_a_worker_killed_while_sending_its_result_loses_nothing() -> None:
+    """A worker killed (the out-of-memory killer) in the middle of sending its result
+    left the pool reading the rest of it for ever: the run hung.  The pool is now
+    broken, rebuilt, and the chunks not back run again."""
+    out = subprocess.run(
+        [sys.executable, "-c", _KILLED_WHILE_SENDING],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["[1,", "2]", "1"]
+
+
+_IDLE_POOL = """
+import time
+from ofc_fast.parallel import ProcessExecutor
+ex = ProcessExecutor(2)
+list(ex.map_unordered(time.sleep, [0.0, 0.0, 0.0]))  # two workers, idle
+print(*ex.worker_pids(), flush=True)
+time.sleep(120)
+"""
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists and is no zombie."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+def test_workers_end_when_their_parent_is_killed() -> None:
+    """A run's process killed (SIGKILL, the out-of-memory killer) left its pool's
+    workers waiting for work for ever, each holding its bots' memory: they now end
+    with their parent."""
+    p = subprocess.Popen([sys.executable, "-c", _IDLE_POOL], stdout=subprocess.PIPE)
+    try:
+        assert p.stdout is not None
+        pids = [int(x) for x in p.stdout.readline().split()]
+        assert len(pids) == 2 and all(_running(w) for w in pids)
+    finally:
+        p.kill()
+        p.wait()
+    for _ in range(100):  # 10 s at most
+        if not any(_running(w) for w in pids):
+            break
+        time.sleep(0.1)
+    left = [w for w in pids if _running(w)]
+    for w in left:  # (not to leave them behind when the test fails)
+        os.kill(w, signal.SIGKILL)
+    assert left == []
+
+
+def _group(pgid: int) -> list[int]:
+    """Live processes (not zombies) of the process group ``pgid``, its leader
+    excepted, from /proc."""
+    out = []
+    for d in os.listdir("/proc"):
+        if d.isdigit() and int(d) != pgid:
+            try:
+                fields = Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                out.append(int(d))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+def test_ctrl_c_stops_a_process_pool_run_at_once(tmp_path: Path) -> None:
+    """Ctrl-C in ``play --workers 2`` (SIGINT to the terminal's process group) could
+    hang for ever: the interrupt landed in ``concurrent.futures.wait`` over every
+    chunk of the run, left a future's lock held, and the pool's shutdown waited on
+    it.  It stops the workers, prints the summary so far and exits 130 at once."""
+    out = tmp_path / "out.json"
+    cmd = [sys.executable, "-m", "ofc_fast", "play", "--players", "2", "--seed", "1"]
+    cmd += ["--bots", "heuristic,random", "--hands", "1000000", "--workers", "2"]
+    cmd += ["--chunk-size", "10", "--quiet", "--json", str(out)]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        for _ in range(300):  # the fork server and its two workers (60 s at most)
+            if len(_group(p.pid)) >= 3:
+                break
+            time.sleep(0.2)
+        time.sleep(2)  # chunks coming back
+        os.killpg(p.pid, signal.SIGINT)
+        err = p.communicate(timeout=30)[1].decode()
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "interrupted:" in err
+    assert json.loads(out.read_text())["interrupted"] is True
+    time.sleep(0.5)
+    assert _group(p.pid) == []  # no worker left behind
 
 
 def test_make_executor_choices() -> None:
@@ -431,6 +631,19 @@ def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
         assert d.seats == [local.names[(s - r) % 3] for s in range(3)]
     if duplicate:
         assert rep_local["duplicate"]["decks"] == 6
+
+
+@pytest.mark.parametrize("size", [0, -1, 2.5])
+def test_a_parallel_arena_refuses_a_bad_chunk_size(size: object) -> None:
+    """``run_arena(arena, chunk_size=-1)`` played no hand at all and reported an empty
+    match (0 raised range()'s ValueError): the chunk size is checked as RunSpec.chunks
+    checks it."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = _arena(False)
+    with pytest.raises(GameError, match="chunk size must be an int >= 1"):
+        run_arena(arena, chunk_size=size)  # type: ignore[arg-type]
+    assert arena.deals == []
 
 
 def test_arena_workers_refuse_external_bots() -> None:

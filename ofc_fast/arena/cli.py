@@ -172,6 +172,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _signed(x: float | None) -> str:
+    """A mean as the standings print it: ``+1.250``, or ``-`` when there is none (no
+    hand, no deck played)."""
+    return "-" if x is None else f"{x:+.3f}"
+
+
 def _bot_line(b: dict[str, Any]) -> str:
     """One bot's standing; its faults by kind, and when the arena stopped asking it
     (killed, disconnected) and filled in its decisions, say so."""
@@ -182,8 +188,7 @@ def _bot_line(b: dict[str, Any]) -> str:
         f" ({', '.join(f'{k} {v}' for k, v in kinds.items())})" if kinds else ""
     )
     line = (
-        f"  {b['name']:<20} {b['points']:+7d} pts  "
-        f"{'-' if mean is None else f'{mean:+.3f}'}"
+        f"  {b['name']:<20} {b['points']:+7d} pts  {_signed(mean)}"
         f"{'' if ci is None else f' ± {ci:.3f}'}/hand  fouls {b['fouls']}  "
         f"FL {b['fantasylands']}  {faults}"
     )
@@ -213,7 +218,7 @@ def _print_standings(report: dict[str, Any]) -> None:
         for p in dup["pairs"]:
             ci = p["difference_per_deck_ci95"]
             print(
-                f"  duplicate {p['a']} - {p['b']}: {p['difference_per_deck_mean']:+.3f}"
+                f"  duplicate {p['a']} - {p['b']}: {_signed(p['difference_per_deck_mean'])}"
                 f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({dup['decks']} decks)"
             )
 

@@ -24,10 +24,15 @@ import ast
 import inspect
 import multiprocessing
 import os
+import queue
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
 from ..errors import ExecutorError, OfcError
@@ -92,9 +97,62 @@ def _context() -> Any:
     return ctx
 
 
+def _init_worker() -> None:
+    """A process pool worker's initializer: Ctrl-C is the parent's to handle (it
+    stops the workers), not a traceback printed by every worker; and a worker whose
+    parent is gone (killed) exits, where it would wait for work for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_with, args=(parent,), daemon=True).start()
+
+
+def _exit_with(parent: Any) -> None:
+    """Wait for ``parent`` to end, then end this process (SIGTERM, as a pool that
+    stops its workers does)."""
+    parent.join()
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _chunk_failed(index: int, exc: BaseException) -> OfcError:
+    """The error of chunk ``index`` that raised ``exc`` in a worker: an
+    :class:`OfcError` as it is, anything else (a bot that raised, a chunk that
+    cannot be pickled) an :class:`ExecutorError` naming it."""
+    if isinstance(exc, OfcError):
+        return exc
+    return ExecutorError(f"chunk {index} raised {exc!r}")
+
+
+def _exits(procs: Sequence[Any]) -> str:
+    """How the workers of a broken pool ended (those it terminated itself left out)."""
+    codes = sorted(
+        {p.exitcode for p in procs} - {None, 0, -signal.SIGTERM}, key=lambda c: (c < 0, c)
+    )
+    return ", ".join(
+        f"killed by {signal.Signals(-c).name}" if c < 0 else f"exit status {c}"
+        for c in codes
+    )
+
+
+def _outliving(procs: Sequence[Any], timeout: float) -> list[Any]:
+    """The processes of ``procs`` still running after ``timeout`` seconds (read from
+    their sentinels: the pool's own thread may be reaping them)."""
+    left = {p.sentinel: p for p in procs}
+    deadline = time.monotonic() + timeout
+    while left:
+        for s in mp_wait(list(left), max(0.0, deadline - time.monotonic())):
+            del left[s]
+        if time.monotonic() >= deadline:
+            break
+    return list(left.values())
+
+
 class ProcessExecutor(Executor):
     """A process pool of ``workers`` processes on this machine.  ``max_restarts``: how
-    many times a broken pool (a worker killed) is rebuilt before giving up."""
+    many times a broken pool (a worker killed) is rebuilt before giving up.  At most
+    two chunks per worker are in flight at a time; Ctrl-C (``KeyboardInterrupt``), or
+    a chunk that raises, stops the workers at once (the workers ignore SIGINT
+    themselves: it is the parent's)."""
 
     name = "process"
 
@@ -108,51 +166,118 @@ class ProcessExecutor(Executor):
 
     def _new_pool(self) -> ProcessPoolExecutor:
         check_main_guard()
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
+        self._pool = ProcessPoolExecutor(
+            self.workers, mp_context=_context(), initializer=_init_worker
+        )
         return self._pool
+
+    def _processes(self) -> list[Any]:
+        procs = getattr(self._pool, "_processes", None) or {}
+        return list(procs.values())
 
     def worker_pids(self) -> list[int]:
         """Process ids of the live workers (for monitoring, and the fault tests)."""
-        procs = getattr(self._pool, "_processes", None) or {}
-        return [p for p, proc in procs.items() if proc.is_alive()]
+        return [p.pid for p in self._processes() if p.is_alive()]
 
     def map_unordered(
         self, fn: Callable[[Any], Any], items: Sequence[Any]
     ) -> Iterator[tuple[int, Any]]:
-        """Run in the pool; work lost to a crashed worker is submitted again."""
+        """Run in the pool; work lost to a crashed worker is submitted again.
+
+        Finished futures come back through a queue fed by their done callbacks, not
+        :func:`concurrent.futures.wait`: Ctrl-C inside ``wait`` can leave a future's
+        lock held, and shutting the pool down then hangs for ever."""
         left = set(range(len(items)))
-        while left:
-            pool = self._pool or self._new_pool()
-            futures: dict[Future[Any], int] = {
-                pool.submit(fn, items[i]): i for i in sorted(left)
-            }
-            broken = False
-            pending = set(futures)
-            while pending and not broken:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for f in sorted(done, key=futures.__getitem__):
-                    try:
-                        result = f.result()
-                    except BrokenProcessPool:
-                        broken = True
-                        continue
-                    i = futures[f]
-                    if i in left:
-                        left.discard(i)
-                        yield i, result
-            if broken:
+        pools: list[ProcessPoolExecutor] = []  # those of this run (a broken one rebuilt)
+        try:
+            while left:
+                pools.append(self._pool or self._new_pool())
+                yield from self._run(fn, items, left)
+        except BaseException:  # Ctrl-C, a chunk that raised, a caller that stopped
+            if self._pool in pools:  # (not a later run's, when closed late)
+                self._stop()
+            raise
+
+    def _run(
+        self, fn: Callable[[Any], Any], items: Sequence[Any], left: set[int]
+    ) -> Iterator[tuple[int, Any]]:
+        """One pool's run of the chunks ``left`` (each removed as it is yielded); a
+        broken pool is restarted and its run ends early."""
+        pool = self._pool or self._new_pool()  # (made by map_unordered)
+        todo = sorted(left)
+        finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+        running: dict[Future[Any], int] = {}
+        while todo or running:
+            while todo and len(running) < 2 * self.workers:
+                i = todo.pop(0)
+                try:
+                    f = pool.submit(fn, items[i])
+                except BrokenProcessPool:
+                    self._restart()
+                    return
+                running[f] = i
+                f.add_done_callback(finished.put)
+            f = self._next(finished)
+            i = running.pop(f)
+            try:
+                result = f.result()
+            except BrokenProcessPool:
                 self._restart()
+                return
+            except Exception as exc:  # the chunk raised, or could not travel
+                raise _chunk_failed(i, exc) from exc
+            left.discard(i)
+            yield i, result
 
     def _restart(self) -> None:
         self.restarts += 1
+        procs = self._processes()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self.restarts > self.max_restarts:
+            how = _exits(procs)
             raise ExecutorError(
-                f"the process pool broke {self.restarts} times (workers killed: out of "
-                f"memory, or a worker that cannot start); giving up"
+                f"the process pool broke {self.restarts} times (a worker died"
+                f"{f': {how}' if how else ''}; out of memory, a bot that exits, or a "
+                f"worker that cannot start); giving up"
             )
+
+    def _stop(self) -> None:
+        """Stop the workers now (the chunks they play are dropped) and shut down."""
+        self._break()
+        self.close()
+
+    def _break(self) -> None:
+        """Stop every worker, and break the pool for sure.
+
+        A worker stopped (or killed) in the middle of sending a result leaves the
+        pool's reader waiting for the rest of it for ever; once every worker is gone,
+        this process's end of the result pipe is closed too, so that the reader meets
+        the pipe's end: the pool counts as broken, and its shutdown returns."""
+        procs = _outliving(self._processes(), 0)
+        for stop in ("terminate", "kill"):  # SIGTERM, then SIGKILL after 5 s
+            for p in procs:
+                getattr(p, stop)()
+            procs = _outliving(procs, 5.0)
+        # (the pool's SimpleQueue of results; its reader is the pool's thread's)
+        writer = getattr(getattr(self._pool, "_result_queue", None), "_writer", None)
+        if writer is not None:
+            writer.close()
+
+    def _next(self, finished: queue.SimpleQueue[Future[Any]]) -> Future[Any]:
+        """The next future done.  A worker gone while nothing comes back for a
+        second more (killed while sending its result: the pool waits for the rest
+        of it for ever) breaks the pool, so its chunks run again."""
+        gone = False
+        while True:
+            try:
+                return finished.get(timeout=1.0)
+            except queue.Empty:
+                procs = self._processes()
+                if gone:
+                    self._break()
+                gone = len(_outliving(procs, 0)) < len(procs)
 
     def close(self) -> None:
         """Shut the pool down, cancelling what has not started."""
@@ -273,10 +398,9 @@ class RayExecutor(Executor):
                 try:
                     result = ray.get(ref)
                 except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
-                    cause = getattr(exc, "cause", None)
-                    if isinstance(cause, OfcError):
-                        raise cause from None
-                    raise ExecutorError(f"chunk {refs[ref]} raised {cause!r}") from None
+                    raise _chunk_failed(
+                        refs[ref], getattr(exc, "cause", None) or exc
+                    ) from None
                 except ray.exceptions.RayError as exc:  # its worker died every time
                     raise ExecutorError(
                         f"chunk {refs[ref]} failed after {self.max_retries} retries: {exc}"

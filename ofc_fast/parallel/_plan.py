@@ -51,7 +51,7 @@ from typing import Any, TypedDict
 import numpy as np
 
 from ..bots import make_bot
-from ..errors import GameError
+from ..errors import BotError, GameError, quote
 from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
@@ -161,17 +161,11 @@ class RunSpec:
         if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
             raise GameError(f"hands must be an int >= 0, got {hands!r}")
         button = check_seat(button, players)
-        pairs = [
-            (b.name, b.settings()) if callable(getattr(b, "settings", None)) else b
-            for b in bots
-        ]
-        if len(pairs) == 1:
-            pairs *= players
-        if len(pairs) != players:
-            raise GameError(f"{players} seats need 1 or {players} bots, got {len(pairs)}")
-        enc = tuple(
-            (str(n).strip().lower(), json.dumps(dict(s), sort_keys=True)) for n, s in pairs
-        )
+        enc = [_encode_bot(i, b) for i, b in enumerate(bots)]
+        if len(enc) == 1:
+            enc *= players
+        if len(enc) != players:
+            raise GameError(f"{players} seats need 1 or {players} bots, got {len(enc)}")
         for i, (name, settings) in enumerate(enc):  # fail here, not in a worker
             make_bot(name, rs, bot_seed(check_seed(seed), 0, i), **json.loads(settings))
         if not isinstance(fantasyland, bool):
@@ -179,7 +173,9 @@ class RunSpec:
         Game(rs, players, seed=0)  # a table the rules can deal
         if fantasyland:
             Match(rs, players, seed=0)  # every seat in Fantasyland fits one deck
-        return cls(rs.to_json(), players, check_seed(seed), hands, enc, button, fantasyland)
+        return cls(
+            rs.to_json(), players, check_seed(seed), hands, tuple(enc), button, fantasyland
+        )
 
     @property
     def rules(self) -> RuleSet:
@@ -194,6 +190,36 @@ class RunSpec:
             ChunkTask(self, a, min(a + size, self.hands))
             for a in range(0, self.hands, size)
         ]
+
+
+def _encode_bot(i: int, bot: Any) -> tuple[str, str]:
+    """Bot ``i`` of :meth:`RunSpec.make` as ``(registry name, settings as JSON)``: a
+    registered bot's ``(name, settings())`` or a ``(name, settings)`` pair; a
+    BotError naming it otherwise, or when its settings are not JSON data (they travel
+    to the workers as JSON)."""
+    if callable(getattr(bot, "settings", None)):
+        pair = (getattr(bot, "name", None), bot.settings())
+    elif isinstance(bot, (tuple, list)) and len(bot) == 2:
+        pair = (bot[0], bot[1])
+    else:
+        raise BotError(
+            f"bots[{i}]: a (registry name, settings) pair or a registered bot is "
+            f"needed, got {quote(bot)}"
+        )
+    name, settings = pair
+    if not isinstance(name, str) or not isinstance(settings, Mapping):
+        raise BotError(
+            f"bots[{i}]: a registry name (str) and settings (a dict) are needed, "
+            f"got {quote(name)} and {quote(settings)}"
+        )
+    try:
+        text = json.dumps(dict(settings), sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise BotError(
+            f"bots[{i}] {name!r}: settings must be JSON data (they travel to the "
+            f"workers as JSON): {exc}"
+        ) from None
+    return name.strip().lower(), text
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}

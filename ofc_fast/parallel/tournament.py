@@ -124,8 +124,8 @@ def run_arena(
         arena.rules, n, arena.seed, total, [(s.target, {}) for s in arena.specs]
     )
     tasks = [
-        ArenaTask(spec, tuple(arena.names), arena.duplicate, a, min(a + chunk_size, total))
-        for a in range(0, total, chunk_size)
+        ArenaTask(spec, tuple(arena.names), arena.duplicate, c.start, c.stop)
+        for c in spec.chunks(chunk_size)
     ]
     # the workers hold the bots: no endpoint on this side
     arena.records = [
