@@ -222,6 +222,25 @@ def test_a_killed_process_worker_loses_nothing() -> None:
     assert outcomes == local.outcomes
 
 
+def test_the_restart_limit_is_each_run_s_own() -> None:
+    """``max_restarts`` bounds the rebuilds of one run: an executor kept for many runs
+    (a training's steps, a long session) counted every run's lost worker together,
+    and the run after the limit failed though it lost a single worker."""
+    spec = _spec(hands=8)
+    local = play_parallel(spec, chunk_size=8)
+    with ProcessExecutor(1, max_restarts=1) as ex:
+        for _ in range(3):
+            tasks = spec.chunks(2)
+            results = {}
+            for i, res in ex.map_unordered(run_chunk, tasks):
+                results[i] = res
+                if len(results) == 1:  # one worker lost in each run
+                    os.kill(ex.worker_pids()[0], signal.SIGKILL)
+            assert ex.restarts == 1
+            outcomes = [o for i in range(len(tasks)) for o in results[i].outcomes]
+            assert outcomes == local.outcomes
+
+
 def test_a_chunk_that_raises_or_kills_its_worker_is_a_named_error() -> None:
     """A chunk that raised in a worker (a bot's own bug) came back as the bare
     exception, and one that cannot travel as a raw pickling error, where Ray names the

@@ -149,7 +149,8 @@ def _outliving(procs: Sequence[Any], timeout: float) -> list[Any]:
 
 class ProcessExecutor(Executor):
     """A process pool of ``workers`` processes on this machine.  ``max_restarts``: how
-    many times a broken pool (a worker killed) is rebuilt before giving up.  At most
+    many times one run (one :meth:`map_unordered`) rebuilds a broken pool (a worker
+    killed) before giving up; ``restarts`` counts the last run's.  At most
     two chunks per worker are in flight at a time; Ctrl-C (``KeyboardInterrupt``), or
     a chunk that raises, stops the workers at once (the workers ignore SIGINT
     themselves: it is the parent's)."""
@@ -188,6 +189,7 @@ class ProcessExecutor(Executor):
         :func:`concurrent.futures.wait`: Ctrl-C inside ``wait`` can leave a future's
         lock held, and shutting the pool down then hangs for ever."""
         left = set(range(len(items)))
+        self.restarts = 0  # (the limit is each run's own)
         pools: list[ProcessPoolExecutor] = []  # those of this run (a broken one rebuilt)
         try:
             while left:
