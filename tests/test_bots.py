@@ -714,3 +714,35 @@ def test_unseen_cards_names_a_malformed_observation() -> None:
     ):
         with pytest.raises(error, match=word):
             unseen_cards(bad)  # type: ignore[arg-type]
+
+
+def test_a_bots_model_file_is_refused_alike_when_made_and_when_used(tmp_path) -> None:
+    """SearchBot and ValueBot refuse a model file that is missing when they are made,
+    and a file deleted since or of other rules at a decision, with one class, a
+    BotModelError (a BotError and a ModelError) naming the path or the rules.  A
+    missing path was accepted; every act then raised ModelError from SearchBot but
+    BotError from ValueBot."""
+    import shutil
+
+    from ofc_fast.errors import BotModelError, ModelError
+    from ofc_fast.learned import MODEL_DIR
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    missing = tmp_path / "nope.ofcvm"
+    mine = tmp_path / "mine.ofcvm"
+    other = tmp_path / "ofc.ofcvm"
+    shutil.copy(MODEL_DIR / "ofc-2p.ofcvm", other)
+    for name in ("search", "value"):
+        kw = {"samples": 4} if name == "search" else {}
+        with pytest.raises(BotModelError, match=f"{name} bot: .*nope.ofcvm.*cannot read"):
+            make_bot(name, seed=1, model=str(missing))
+        shutil.copy(MODEL_DIR / "pineapple-2p.ofcvm", mine)
+        bot = make_bot(name, seed=1, model=str(mine), **kw)
+        mine.unlink()
+        with pytest.raises(BotModelError, match=f"{name} bot: .*mine.ofcvm.*cannot read"):
+            bot.act(obs)
+        bot = make_bot(name, seed=1, model=str(other), **kw)
+        with pytest.raises(BotModelError, match="other rules than PINEAPPLE") as info:
+            bot.act(obs)
+        assert isinstance(info.value, BotError) and isinstance(info.value, ModelError)

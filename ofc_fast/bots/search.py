@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import BotError, OfcError, quote
 from ..game import Move
-from ..learned.model import ModelSpec, check_spec, spec_setting
+from ..learned.model import ModelSpec, spec_setting
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..search import (
     Opponent,
@@ -35,7 +35,7 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue
-from ._sets import decision, fl_setting
+from ._sets import decision, fl_setting, model_errors, model_setting
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
 from .heuristic import HeuristicBot, seed_setting
@@ -126,6 +126,7 @@ class SearchBot:
             )
         self.rules = None if rules is None else as_rules(rules, "search bot")
         seed = seed_setting(seed, "search bot")
+        model = model_setting(model, "search bot")
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:
@@ -138,7 +139,6 @@ class SearchBot:
                 row_weight=row_weight,
             )
             opponent_weight(opponent)
-            model = check_spec(model)
             if not (in_range(opening_factor, 0, 100) and opening_factor > 0):
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
@@ -248,20 +248,21 @@ class SearchBot:
     ) -> Move:
         """The advised move; ``timed``: book how far the search overran ``budget``."""
         t0 = time.monotonic()
-        advice = advise(
-            obs,
-            samples=self.samples,
-            time_budget=budget,
-            seed=self.rng.getrandbits(63),
-            policy=self.policy,
-            fl_value=self.fl_value,
-            row_weight=self.row_weight,
-            rules=rules,
-            prune=self.prune,
-            clock=clock,
-            opponent=self.opponent,
-            model=self.model,
-        )
+        with model_errors("search bot"):  # the model's file, or rules not its own
+            advice = advise(
+                obs,
+                samples=self.samples,
+                time_budget=budget,
+                seed=self.rng.getrandbits(63),
+                policy=self.policy,
+                fl_value=self.fl_value,
+                row_weight=self.row_weight,
+                rules=rules,
+                prune=self.prune,
+                clock=clock,
+                opponent=self.opponent,
+                model=self.model,
+            )
         if timed and budget is not None:
             key = len(obs["dealt"])
             over = time.monotonic() - t0 - budget

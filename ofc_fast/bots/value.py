@@ -25,13 +25,13 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..errors import BotError, ModelError, OfcError, quote
+from ..errors import BotError, OfcError, quote
 from ..game import Move, actions_for, move_for_action
-from ..learned.model import ModelSpec, check_spec, resolve_model, spec_setting
+from ..learned.model import ModelSpec, resolve_model, spec_setting
 from ..rules import PINEAPPLE, RuleSet, as_rules
 from ..search import search_model
 from ..solver import StayValue
-from ._sets import decision, fl_setting
+from ._sets import decision, fl_setting, model_errors, model_setting
 from .base import ObservationLike, names_bad_observations, unseen_cards
 from .heuristic import HeuristicBot, seed_setting
 
@@ -62,8 +62,8 @@ class ValueBot:
                 f"value bot: rules must be a RuleSet or a name, got {quote(rules)}"
             )
         self.rules = None if rules is None else as_rules(rules, "value bot")
+        model = model_setting(model, "value bot")
         try:
-            model = check_spec(model)
             # fl_value is checked alike under any rules (the observation's, when None)
             search_model(self.rules or PINEAPPLE, fl_value)
         except OfcError as exc:
@@ -94,10 +94,8 @@ class ValueBot:
             return full
         dealt = list(obs["dealt"])
         players = int(obs["players"])
-        try:
+        with model_errors("value bot"):  # the model's file, or rules not its own
             model = resolve_model(self.model, rules, players)
-        except ModelError as exc:
-            raise BotError(f"value bot: {exc}") from None
         if model is None:
             raise BotError(
                 f"value bot: no value model ships for {rules.name} with {players} "
@@ -107,11 +105,9 @@ class ValueBot:
         k = int(obs["to_discard"])
         actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
         fl = search_model(rules, self.fl_value).fl_value
-        try:
+        with model_errors("value bot"):
             values = model.action_values(
                 rules, players, fl, rows, dealt, k, unseen_cards(obs), actions
             )
-        except ModelError as exc:
-            raise BotError(f"value bot: {exc}") from None
         best = max(range(len(actions)), key=lambda i: (values[i], -actions[i]))
         return move_for_action(actions[best], dealt, rows, k)
