@@ -746,3 +746,20 @@ def test_a_bots_model_file_is_refused_alike_when_made_and_when_used(tmp_path) ->
         with pytest.raises(BotModelError, match="other rules than PINEAPPLE") as info:
             bot.act(obs)
         assert isinstance(info.value, BotError) and isinstance(info.value, ModelError)
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("heuristic", "use_solver"), ("search", "prune")]
+)
+def test_every_bot_reads_its_flags_alike(name: str, key: str) -> None:
+    """A flag setting is True or False, NumPy's too (a config read through NumPy),
+    kept as a plain bool (settings() stays JSON-able); 1 or text is a BotError naming
+    the setting.  SearchBot refused np.bool_(True) for prune, which HeuristicBot took
+    for its flags."""
+    for value in (np.bool_(True), np.bool_(False)):
+        got = make_bot(name, seed=1, **{key: value}).settings()[key]
+        assert type(got) is bool and got == bool(value)
+        json.dumps(make_bot(name, seed=1, **{key: value}).settings())
+    for bad in (1, "yes", None, np.array([True])):
+        with pytest.raises(BotError, match=f"{name} bot: {key} must be True or False"):
+            make_bot(name, seed=1, **{key: bad})

@@ -55,6 +55,7 @@ from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError, quote
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
+from ..search import flag
 from ..table import as_int
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
@@ -197,9 +198,7 @@ def seed_setting(seed: object, who: str) -> int | None:
 
 def _bool_setting(value: object, what: str) -> bool:
     """A flag setting: True or False (NumPy's too), else BotError."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise BotError(f"heuristic bot: {what} must be True or False, got {quote(value)}")
-    return bool(value)
+    return flag(value, f"heuristic bot: {what}", BotError)
 
 
 @names_bad_observations

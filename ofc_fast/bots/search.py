@@ -154,7 +154,7 @@ class SearchBot:
         self.fl_value = fl_setting(fl_value)
         self.row_weight = float(row_weight)
         self.policy = policy
-        self.prune = prune
+        self.prune = bool(prune)  # checked: True or False, NumPy's too
         self.opening_factor = float(opening_factor)
         self.clock = clock
         self.opponent = opponent if isinstance(opponent, str) else float(opponent)
