@@ -763,3 +763,18 @@ def test_every_bot_reads_its_flags_alike(name: str, key: str) -> None:
     for bad in (1, "yes", None, np.array([True])):
         with pytest.raises(BotError, match=f"{name} bot: {key} must be True or False"):
             make_bot(name, seed=1, **{key: bad})
+
+
+@pytest.mark.parametrize("name", ["heuristic", "random", "search", "value"])
+def test_every_bot_refuses_rules_that_are_no_rule_set_with_a_rules_error(name: str) -> None:
+    """Rules that are no RuleSet, preset name or game id are a RulesError naming the
+    bot, from every registry bot (RandomBot's documented "as every bot's").
+    SearchBot and ValueBot raised BotError for a non-text value such as 5, and
+    RulesError for an unknown name."""
+    from ofc_fast.errors import RulesError
+
+    for bad in (5, 2.5, b"pineapple", ["pineapple"]):
+        with pytest.raises(RulesError, match=f"{name} bot: rules must be a RuleSet"):
+            make_bot(name, bad, 1)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="unknown rule set 'pinapple'"):
+        make_bot(name, "pinapple", 1)

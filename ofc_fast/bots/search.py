@@ -120,10 +120,6 @@ class SearchBot:
         opponent: Opponent = "best",
         model: ModelSpec = "auto",
     ) -> None:
-        if not (rules is None or isinstance(rules, (str, RuleSet))):
-            raise BotError(
-                f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
-            )
         self.rules = None if rules is None else as_rules(rules, "search bot")
         seed = seed_setting(seed, "search bot")
         model = model_setting(model, "search bot")

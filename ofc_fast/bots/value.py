@@ -25,7 +25,7 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..errors import BotError, OfcError, quote
+from ..errors import BotError, OfcError
 from ..game import Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, resolve_model, spec_setting
 from ..rules import PINEAPPLE, RuleSet, as_rules
@@ -57,10 +57,6 @@ class ValueBot:
         model: ModelSpec = "auto",
         fl_value: StayValue = None,
     ) -> None:
-        if not (rules is None or isinstance(rules, (str, RuleSet))):
-            raise BotError(
-                f"value bot: rules must be a RuleSet or a name, got {quote(rules)}"
-            )
         self.rules = None if rules is None else as_rules(rules, "value bot")
         model = model_setting(model, "value bot")
         try:
