@@ -778,3 +778,22 @@ def test_every_bot_refuses_rules_that_are_no_rule_set_with_a_rules_error(name: s
             make_bot(name, bad, 1)  # type: ignore[arg-type]
     with pytest.raises(RulesError, match="unknown rule set 'pinapple'"):
         make_bot(name, "pinapple", 1)
+
+
+def test_make_bots_refuses_an_empty_name_naming_its_seat() -> None:
+    """An empty or blank bot name is a BotError naming its seat, not dropped: the
+    list ["heuristic", ""] (or the text "heuristic,") seated a heuristic bot at
+    every seat, as though one name had been given for all."""
+    for names, seat in (
+        (["heuristic", ""], 1),
+        ("heuristic,", 1),
+        (["  ", "random"], 0),
+        (",random", 0),
+        ("", 0),
+    ):
+        with pytest.raises(BotError, match=f"seat {seat} is empty"):
+            make_bots(names, 2)
+    assert [b.name for b in make_bots(" heuristic , random ", 2, seed=1)] == [
+        "heuristic",
+        "random",
+    ]

@@ -229,10 +229,15 @@ def make_bots(
     if isinstance(names, bytes) or not isinstance(names, Iterable):
         raise BotError(f"bot names: expected text or a list of names, got {quote(names)}")
     given = names.split(",") if isinstance(names, str) else list(names)
-    for n in given:
+    for i, n in enumerate(given):
         if not isinstance(n, str):
             raise BotError(f"bot names: expected text, got {quote(n)} in {quote(names)}")
-    items = [n for n in given if n.strip()]
+        if not n.strip():
+            raise BotError(
+                f"bot names: the name of seat {i} is empty in {quote(names)} (give 1 "
+                f"or {players} names, comma-separated)"
+            )
+    items = list(given)
     if len(items) == 1:
         items = items * players
     if len(items) != players:
