@@ -797,3 +797,16 @@ def test_make_bots_refuses_an_empty_name_naming_its_seat() -> None:
         "heuristic",
         "random",
     ]
+
+
+def test_random_bot_given_rules_as_its_seed_says_so() -> None:
+    """RandomBot takes (seed, rules), the other bots (rules, seed): rules where the
+    seed goes are a BotError that says so and how to pass them (it said only that
+    'pineapple' was a bad seed); other text is still a bad seed, and RandomBot(2)
+    and rules=... work."""
+    for given in ("pineapple", "ofc-pineapple", rules.OFC):
+        with pytest.raises(BotError, match=r"RandomBot\(seed, rules\): got rules .*rules="):
+            RandomBot(given)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="seed must be an int >= 0 or None, got 'x'"):
+        RandomBot("x")  # type: ignore[arg-type]
+    assert RandomBot(2).rng.random() == RandomBot(2, rules="pineapple").rng.random()
