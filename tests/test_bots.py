@@ -810,3 +810,20 @@ def test_random_bot_given_rules_as_its_seed_says_so() -> None:
     with pytest.raises(BotError, match="seed must be an int >= 0 or None, got 'x'"):
         RandomBot("x")  # type: ignore[arg-type]
     assert RandomBot(2).rng.random() == RandomBot(2, rules="pineapple").rng.random()
+
+
+def test_search_bot_names_a_bad_deadline_as_a_malformed_observation() -> None:
+    """An observation's deadline that is no number is a malformed observation: an
+    ObservationError naming the field, as every other bad field of an observation
+    (errors.ObservationError: the bots raise it alike).  It was a BotError, the
+    class of a bot that cannot be made."""
+    from ofc_fast.bots import SearchBot
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    bot = SearchBot(seed=1, samples=2)
+    for bad in ("soon", float("nan"), [1], True):
+        with pytest.raises(ObservationError, match="observation: deadline must be"):
+            bot.act({**obs, "deadline": bad})
+    assert isinstance(bot.act({**obs, "deadline": None}), Move)

@@ -22,7 +22,7 @@ import time
 from random import Random
 from typing import Any
 
-from ..errors import BotError, OfcError, quote
+from ..errors import BotError, ObservationError, OfcError, quote
 from ..game import Move
 from ..learned.model import ModelSpec, spec_setting
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
@@ -223,9 +223,9 @@ class SearchBot:
         deadline = obs.get("deadline")
         if deadline is not None:
             if not in_range(deadline, -1e300, 1e300):
-                raise BotError(
-                    f"search bot: the observation's deadline must be a time.monotonic() "
-                    f"number, got {quote(deadline)}"
+                raise ObservationError(
+                    "observation: deadline must be a time.monotonic() number (or "
+                    f"None), got {quote(deadline)}"
                 )
             left = (deadline - time.monotonic()) * _SHARE
             left -= self._overrun.get(len(dealt), _OVERRUN)
