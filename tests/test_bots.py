@@ -827,3 +827,19 @@ def test_search_bot_names_a_bad_deadline_as_a_malformed_observation() -> None:
         with pytest.raises(ObservationError, match="observation: deadline must be"):
             bot.act({**obs, "deadline": bad})
     assert isinstance(bot.act({**obs, "deadline": None}), Move)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search", "value"])
+def test_a_seed_given_first_to_a_rules_first_bot_says_so(name: str) -> None:
+    """HeuristicBot, SearchBot and ValueBot take (rules, seed), RandomBot (seed,
+    rules): an int where the rules go (``HeuristicBot(2)``, as ``RandomBot(2)``) is
+    the RulesError of bad rules, and says that the seed comes second (it said only
+    that 2 is no rule set)."""
+    from ofc_fast.bots import SearchBot, ValueBot
+    from ofc_fast.errors import RulesError
+
+    cls = {"heuristic": HeuristicBot, "search": SearchBot, "value": ValueBot}[name]
+    for seed in (2, np.int64(2)):
+        with pytest.raises(RulesError, match=r"got .*2.*seed comes second.*seed=2\)"):
+            cls(seed)  # type: ignore[arg-type]
+    assert cls(seed=2).settings() == cls(None, 2).settings()

@@ -35,7 +35,7 @@ import numpy as np
 from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError, quote
 from ..game import Move
-from ..rules import RuleSet, as_rules
+from ..rules import RuleSet
 from .base import Bot, ObservationLike, names_bad_observations
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
@@ -192,9 +192,9 @@ class PolicyBot:
             raise BotError(f"obs_type must be 'features' or 'bytes', got {self.obs_type!r}")
         if path is not None and not isinstance(path, str):
             raise BotError(f"policy bot: path must be text or None, got {quote(path)}")
-        from .heuristic import HeuristicBot, seed_setting
+        from .heuristic import HeuristicBot, rules_setting, seed_setting
 
-        rules = None if rules is None else as_rules(rules, "policy bot")
+        rules = rules_setting(rules, "policy bot")
         seed = seed_setting(seed, "policy bot")
         if fallback is None:
             fallback = HeuristicBot(rules=rules, seed=seed)

@@ -38,7 +38,7 @@ from ..solver import StayValue
 from ._sets import decision, fl_setting, model_errors, model_setting
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
-from .heuristic import HeuristicBot, seed_setting
+from .heuristic import HeuristicBot, rules_setting, seed_setting
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
 
@@ -120,7 +120,7 @@ class SearchBot:
         opponent: Opponent = "best",
         model: ModelSpec = "auto",
     ) -> None:
-        self.rules = None if rules is None else as_rules(rules, "search bot")
+        self.rules = rules_setting(rules, "search bot")
         seed = seed_setting(seed, "search bot")
         model = model_setting(model, "search bot")
         if time_budget is None and samples is None:

@@ -28,12 +28,12 @@ from typing import Any
 from ..errors import BotError, OfcError
 from ..game import Move, actions_for, move_for_action
 from ..learned.model import ModelSpec, resolve_model, spec_setting
-from ..rules import PINEAPPLE, RuleSet, as_rules
+from ..rules import PINEAPPLE, RuleSet
 from ..search import search_model
 from ..solver import StayValue
 from ._sets import decision, fl_setting, model_errors, model_setting
 from .base import ObservationLike, names_bad_observations, unseen_cards
-from .heuristic import HeuristicBot, seed_setting
+from .heuristic import HeuristicBot, rules_setting, seed_setting
 
 __all__ = ["ValueBot"]
 
@@ -57,7 +57,7 @@ class ValueBot:
         model: ModelSpec = "auto",
         fl_value: StayValue = None,
     ) -> None:
-        self.rules = None if rules is None else as_rules(rules, "value bot")
+        self.rules = rules_setting(rules, "value bot")
         model = model_setting(model, "value bot")
         try:
             # fl_value is checked alike under any rules (the observation's, when None)
