@@ -843,3 +843,15 @@ def test_a_seed_given_first_to_a_rules_first_bot_says_so(name: str) -> None:
         with pytest.raises(RulesError, match=r"got .*2.*seed comes second.*seed=2\)"):
             cls(seed)  # type: ignore[arg-type]
     assert cls(seed=2).settings() == cls(None, 2).settings()
+
+
+def test_value_bot_refuses_model_none_when_it_is_made() -> None:
+    """ValueBot(model=None) (no model; SearchBot's rollout-only setting) is a
+    BotError when the bot is made.  It was accepted, and every decision then said
+    "no value model ships for PINEAPPLE with 2 players", where one ships."""
+    from ofc_fast.bots import ValueBot
+
+    with pytest.raises(BotError, match="value bot: model=None is no model"):
+        ValueBot(model=None)
+    with pytest.raises(BotError, match="model=None is no model"):
+        make_bot("value", seed=1, model=None)

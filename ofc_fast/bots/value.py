@@ -58,6 +58,12 @@ class ValueBot:
         fl_value: StayValue = None,
     ) -> None:
         self.rules = rules_setting(rules, "value bot")
+        if model is None:  # SearchBot's rollout-only search; this bot has no other
+            raise BotError(
+                "value bot: model=None is no model, and a value bot plays by one: "
+                "'auto', a path, a ValueModel or its bytes (SearchBot(model=None) "
+                "searches without one)"
+            )
         model = model_setting(model, "value bot")
         try:
             # fl_value is checked alike under any rules (the observation's, when None)
