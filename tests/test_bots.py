@@ -855,3 +855,23 @@ def test_value_bot_refuses_model_none_when_it_is_made() -> None:
         ValueBot(model=None)
     with pytest.raises(BotError, match="model=None is no model"):
         make_bot("value", seed=1, model=None)
+
+
+def test_register_refuses_a_name_make_bot_cannot_reach() -> None:
+    """A name make_bot reads as a spec ('module:attribute', 'policy:PATH') or that
+    make_bots splits (a comma) is a BotError when registered.  It was registered,
+    and make_bot('my:bot') then tried to import 'my', make_bots('a,b', 2) looked for
+    'a'."""
+
+    def factory(rules: object = None, seed: object = None) -> RandomBot:
+        return RandomBot(seed)  # type: ignore[arg-type]
+
+    for name in ("my:bot", "policy:x.npz", "a,b"):
+        with pytest.raises(BotError, match="register"):
+            register(name, factory)
+        assert name not in bot_names()
+    register("cmd:python bot.py", factory)  # no spec: make_bot reaches it
+    try:
+        assert make_bot("cmd:python bot.py", seed=1).name == "random"
+    finally:
+        unregister("cmd:python bot.py")

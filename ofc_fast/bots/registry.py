@@ -61,7 +61,9 @@ def _key(name: object) -> str:
 
 def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     """Register ``factory`` under ``name`` (case-insensitive).  Registering a taken
-    name raises BotError unless ``replace=True``.
+    name raises BotError unless ``replace=True``; so does a name :func:`make_bot` or
+    :func:`make_bots` could not reach (a spec, :func:`is_bot_spec`, or one with a
+    comma).
 
     >>> from ofc_fast.bots import RandomBot
     >>> register("coin", lambda rules=None, seed=None: RandomBot(seed))
@@ -70,6 +72,11 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     >>> unregister("coin")
     """
     key = _key(name)
+    if is_bot_spec(key) or "," in key:  # make_bot, make_bots would never reach it
+        raise BotError(
+            f"register({name!r}): a bot name has no ',' and is no 'module:attribute' "
+            "or 'policy:PATH' spec (make_bot would read it as one)"
+        )
     if not callable(factory):
         raise BotError(f"register({name!r}): the factory must be callable, got {factory!r}")
     if key in _FACTORIES and not replace and _FACTORIES[key] is not factory:
