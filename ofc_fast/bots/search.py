@@ -84,7 +84,9 @@ class SearchBot:
     is the rollout-only search, the same decisions as before the learned model for the
     same seed and samples.  On every table a model ships for, the learned search is
     ahead of the rollout-only one in duplicate play with the Fantasyland deals carried
-    (docs/learned.md).
+    (docs/learned.md).  A model file that is missing, damaged (when the bot is made,
+    or since) or of other rules than the table's is a
+    :class:`~ofc_fast.errors.BotModelError`, as :class:`ValueBot`'s.
 
     **Deadlines.** An observation with a ``"deadline"`` (the :func:`time.monotonic`
     time by which :meth:`act` must return; the protocol client sets it from the

@@ -9,7 +9,10 @@ arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped f
 the rule set and seat count; BotError at a table without one), a path to a model
 file (kept absolute), a :class:`~ofc_fast.learned.ValueModel`, or its bytes as
 ``{"name": ..., "base64": ...}`` (what ``settings()`` gives for a model read from
-bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``).
+bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``); None
+is refused.  A model file that is missing, damaged (when the bot is made, or since)
+or of other rules than the table's is a :class:`~ofc_fast.errors.BotModelError`, as
+:class:`SearchBot`'s.
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.bots import RandomBot, ValueBot
