@@ -9,6 +9,7 @@ __all__ = [
     "ArrayError",
     "BoardError",
     "BotError",
+    "BotModelError",
     "CardError",
     "ExecutorError",
     "GameError",
@@ -194,6 +195,22 @@ class ModelError(OfcError):
     """A learned value model that cannot be used: a missing, truncated or corrupt
     model file, another format version, a model of another rule set or feature set;
     or heuristic value model settings (``ModelSettings``) that are no numbers."""
+
+
+class BotModelError(BotError, ModelError):
+    """The learned model of a :class:`~ofc_fast.bots.SearchBot` or a
+    :class:`~ofc_fast.bots.ValueBot` that cannot be used: a model file missing or
+    damaged when the bot is made, or since, a model of other rules at a decision.
+    Both bots raise it alike; it is a :class:`BotError`, as a bot's settings raise,
+    and a :class:`ModelError`, as the model raises, so either ``except`` catches it.
+
+    >>> from ofc_fast.bots import SearchBot
+    >>> try:
+    ...     SearchBot(model="no/such.ofcvm")
+    ... except ModelError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, BotError))
+    BotModelError True
+    """
 
 
 class SearchError(OfcError):

@@ -21,7 +21,7 @@ import pytest
 from ofc_fast.arena import client as client_mod
 from ofc_fast.arena.client import BotClient, pipe_margin, play_bot, run_stream
 from ofc_fast.bots import SearchBot, make_bot
-from ofc_fast.errors import BotError, ProtocolError
+from ofc_fast.errors import ObservationError, ProtocolError
 from ofc_fast.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -242,7 +242,7 @@ def test_search_fits_the_deadline_and_falls_back_when_none_is_left() -> None:
     t0 = time.monotonic()
     fallback = bot.act(obs)
     assert time.monotonic() - t0 < 0.5 and len(fallback.placements) == 5
-    with pytest.raises(BotError, match="deadline"):
+    with pytest.raises(ObservationError, match="deadline"):  # a malformed observation
         bot.act({**search_obs(), "deadline": "soon"})
 
 

@@ -714,3 +714,164 @@ def test_unseen_cards_names_a_malformed_observation() -> None:
     ):
         with pytest.raises(error, match=word):
             unseen_cards(bad)  # type: ignore[arg-type]
+
+
+def test_a_bots_model_file_is_refused_alike_when_made_and_when_used(tmp_path) -> None:
+    """SearchBot and ValueBot refuse a model file that is missing when they are made,
+    and a file deleted since or of other rules at a decision, with one class, a
+    BotModelError (a BotError and a ModelError) naming the path or the rules.  A
+    missing path was accepted; every act then raised ModelError from SearchBot but
+    BotError from ValueBot."""
+    import shutil
+
+    from ofc_fast.errors import BotModelError, ModelError
+    from ofc_fast.learned import MODEL_DIR
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    missing = tmp_path / "nope.ofcvm"
+    mine = tmp_path / "mine.ofcvm"
+    other = tmp_path / "ofc.ofcvm"
+    shutil.copy(MODEL_DIR / "ofc-2p.ofcvm", other)
+    for name in ("search", "value"):
+        kw = {"samples": 4} if name == "search" else {}
+        with pytest.raises(BotModelError, match=f"{name} bot: .*nope.ofcvm.*cannot read"):
+            make_bot(name, seed=1, model=str(missing))
+        shutil.copy(MODEL_DIR / "pineapple-2p.ofcvm", mine)
+        bot = make_bot(name, seed=1, model=str(mine), **kw)
+        mine.unlink()
+        with pytest.raises(BotModelError, match=f"{name} bot: .*mine.ofcvm.*cannot read"):
+            bot.act(obs)
+        bot = make_bot(name, seed=1, model=str(other), **kw)
+        with pytest.raises(BotModelError, match="other rules than PINEAPPLE") as info:
+            bot.act(obs)
+        assert isinstance(info.value, BotError) and isinstance(info.value, ModelError)
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("heuristic", "use_solver"), ("search", "prune")]
+)
+def test_every_bot_reads_its_flags_alike(name: str, key: str) -> None:
+    """A flag setting is True or False, NumPy's too (a config read through NumPy),
+    kept as a plain bool (settings() stays JSON-able); 1 or text is a BotError naming
+    the setting.  SearchBot refused np.bool_(True) for prune, which HeuristicBot took
+    for its flags."""
+    for value in (np.bool_(True), np.bool_(False)):
+        got = make_bot(name, seed=1, **{key: value}).settings()[key]
+        assert type(got) is bool and got == bool(value)
+        json.dumps(make_bot(name, seed=1, **{key: value}).settings())
+    for bad in (1, "yes", None, np.array([True])):
+        with pytest.raises(BotError, match=f"{name} bot: {key} must be True or False"):
+            make_bot(name, seed=1, **{key: bad})
+
+
+@pytest.mark.parametrize("name", ["heuristic", "random", "search", "value"])
+def test_every_bot_refuses_rules_that_are_no_rule_set_with_a_rules_error(name: str) -> None:
+    """Rules that are no RuleSet, preset name or game id are a RulesError naming the
+    bot, from every registry bot (RandomBot's documented "as every bot's").
+    SearchBot and ValueBot raised BotError for a non-text value such as 5, and
+    RulesError for an unknown name."""
+    from ofc_fast.errors import RulesError
+
+    for bad in (5, 2.5, b"pineapple", ["pineapple"]):
+        with pytest.raises(RulesError, match=f"{name} bot: rules must be a RuleSet"):
+            make_bot(name, bad, 1)  # type: ignore[arg-type]
+    with pytest.raises(RulesError, match="unknown rule set 'pinapple'"):
+        make_bot(name, "pinapple", 1)
+
+
+def test_make_bots_refuses_an_empty_name_naming_its_seat() -> None:
+    """An empty or blank bot name is a BotError naming its seat, not dropped: the
+    list ["heuristic", ""] (or the text "heuristic,") seated a heuristic bot at
+    every seat, as though one name had been given for all."""
+    for names, seat in (
+        (["heuristic", ""], 1),
+        ("heuristic,", 1),
+        (["  ", "random"], 0),
+        (",random", 0),
+        ("", 0),
+    ):
+        with pytest.raises(BotError, match=f"seat {seat} is empty"):
+            make_bots(names, 2)
+    assert [b.name for b in make_bots(" heuristic , random ", 2, seed=1)] == [
+        "heuristic",
+        "random",
+    ]
+
+
+def test_random_bot_given_rules_as_its_seed_says_so() -> None:
+    """RandomBot takes (seed, rules), the other bots (rules, seed): rules where the
+    seed goes are a BotError that says so and how to pass them (it said only that
+    'pineapple' was a bad seed); other text is still a bad seed, and RandomBot(2)
+    and rules=... work."""
+    for given in ("pineapple", "ofc-pineapple", rules.OFC):
+        with pytest.raises(BotError, match=r"RandomBot\(seed, rules\): got rules .*rules="):
+            RandomBot(given)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="seed must be an int >= 0 or None, got 'x'"):
+        RandomBot("x")  # type: ignore[arg-type]
+    assert RandomBot(2).rng.random() == RandomBot(2, rules="pineapple").rng.random()
+
+
+def test_search_bot_names_a_bad_deadline_as_a_malformed_observation() -> None:
+    """An observation's deadline that is no number is a malformed observation: an
+    ObservationError naming the field, as every other bad field of an observation
+    (errors.ObservationError: the bots raise it alike).  It was a BotError, the
+    class of a bot that cannot be made."""
+    from ofc_fast.bots import SearchBot
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    obs = game.observation(game.to_act)
+    bot = SearchBot(seed=1, samples=2)
+    for bad in ("soon", float("nan"), [1], True):
+        with pytest.raises(ObservationError, match="observation: deadline must be"):
+            bot.act({**obs, "deadline": bad})
+    assert isinstance(bot.act({**obs, "deadline": None}), Move)
+
+
+@pytest.mark.parametrize("name", ["heuristic", "search", "value"])
+def test_a_seed_given_first_to_a_rules_first_bot_says_so(name: str) -> None:
+    """HeuristicBot, SearchBot and ValueBot take (rules, seed), RandomBot (seed,
+    rules): an int where the rules go (``HeuristicBot(2)``, as ``RandomBot(2)``) is
+    the RulesError of bad rules, and says that the seed comes second (it said only
+    that 2 is no rule set)."""
+    from ofc_fast.bots import SearchBot, ValueBot
+    from ofc_fast.errors import RulesError
+
+    cls = {"heuristic": HeuristicBot, "search": SearchBot, "value": ValueBot}[name]
+    for seed in (2, np.int64(2)):
+        with pytest.raises(RulesError, match=r"got .*2.*seed comes second.*seed=2\)"):
+            cls(seed)  # type: ignore[arg-type]
+    assert cls(seed=2).settings() == cls(None, 2).settings()
+
+
+def test_value_bot_refuses_model_none_when_it_is_made() -> None:
+    """ValueBot(model=None) (no model; SearchBot's rollout-only setting) is a
+    BotError when the bot is made.  It was accepted, and every decision then said
+    "no value model ships for PINEAPPLE with 2 players", where one ships."""
+    from ofc_fast.bots import ValueBot
+
+    with pytest.raises(BotError, match="value bot: model=None is no model"):
+        ValueBot(model=None)
+    with pytest.raises(BotError, match="model=None is no model"):
+        make_bot("value", seed=1, model=None)
+
+
+def test_register_refuses_a_name_make_bot_cannot_reach() -> None:
+    """A name make_bot reads as a spec ('module:attribute', 'policy:PATH') or that
+    make_bots splits (a comma) is a BotError when registered.  It was registered,
+    and make_bot('my:bot') then tried to import 'my', make_bots('a,b', 2) looked for
+    'a'."""
+
+    def factory(rules: object = None, seed: object = None) -> RandomBot:
+        return RandomBot(seed)  # type: ignore[arg-type]
+
+    for name in ("my:bot", "policy:x.npz", "a,b"):
+        with pytest.raises(BotError, match="register"):
+            register(name, factory)
+        assert name not in bot_names()
+    register("cmd:python bot.py", factory)  # no spec: make_bot reaches it
+    try:
+        assert make_bot("cmd:python bot.py", seed=1).name == "random"
+    finally:
+        unregister("cmd:python bot.py")

@@ -1306,7 +1306,7 @@ def test_shipped_model_and_check_rules_refuse_players_that_are_no_seat_count():
 def test_a_model_of_other_rules_is_refused_as_docs_learned_says(tmp_path: Path):
     """docs/learned.md: SearchBot, advise and ValueModel.value raise ModelError for a
     model of other rules, ValueBot a BotError naming the same problem (the page said
-    ValueBot raised ModelError, which it never did)."""
+    ValueBot raised ModelError, which it never did); both bots a BotModelError, both."""
     path = tmp_path / "ofc.ofcvm"
     path.write_bytes(model_bytes(random_nets(7), rules.OFC, 2))
     obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
@@ -1320,7 +1320,7 @@ def test_a_model_of_other_rules_is_refused_as_docs_learned_says(tmp_path: Path):
         load_model(path).value("As Ks / Qd Qc 7s / 9h 9s", rules.PINEAPPLE)
     doc = Path(__file__).resolve().parents[1] / "docs" / "learned.md"
     if doc.exists():  # a source checkout
-        assert "(`ValueBot` a `BotError` naming the same\nproblem)" in doc.read_text()
+        assert "(`SearchBot` and `ValueBot` alike a\n`BotModelError`" in doc.read_text()
 
 
 def test_write_model_names_a_path_it_cannot_write(tmp_path: Path):

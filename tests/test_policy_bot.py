@@ -257,3 +257,28 @@ def test_policy_bot_rebuilds_from_its_name_and_settings(tmp_path: Path) -> None:
         make_bot(f"policy:{path}", "pineapple", 1, path=str(tmp_path / "other.npz"))
     spec = RunSpec.make("pineapple", 2, 1, 4, [bot, RandomBot(seed=2)])
     assert spec.bots[0][0] == "policy"
+
+
+def test_policy_bot_checks_its_rules_seed_fallback_and_path() -> None:
+    """PolicyBot checks its rules and seed as every bot does (RulesError, BotError
+    naming the policy bot), with a fallback given too, and refuses a fallback with
+    no act() and a path that is no text.  With a fallback they went unchecked (a
+    seed 'x', rules 'pinapple' accepted), a fallback 5 failed at the first full set
+    with AttributeError, and a bad seed named the 'heuristic bot'."""
+    from ofc_fast.errors import RulesError
+
+    def first(x: object, mask: object) -> int:
+        return 0
+
+    for fallback in (None, RandomBot(1)):
+        with pytest.raises(BotError, match="policy bot: seed must be"):
+            PolicyBot(first, seed="x", fallback=fallback)  # type: ignore[arg-type]
+        with pytest.raises(RulesError, match="unknown rule set 'pinapple'"):
+            PolicyBot(first, rules="pinapple", fallback=fallback)
+        with pytest.raises(RulesError, match="policy bot: rules must be"):
+            PolicyBot(first, rules=5, fallback=fallback)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match=r"policy bot: fallback must be a bot"):
+        PolicyBot(first, fallback=5)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="policy bot: path must be text"):
+        PolicyBot(first, path=5)  # type: ignore[arg-type]
+    assert PolicyBot(first, "ofc", 3, path="p.npz").settings() == {"path": "p.npz"}

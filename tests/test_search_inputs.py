@@ -186,7 +186,6 @@ def test_rules_get_refuses_a_name_that_is_not_text() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"rules": 5},
         {"time_budget": "fast"},
         {"time_budget": 10**400},
         {"samples": "many"},

@@ -1,20 +1,23 @@
-"""What the searching bots share: the rules of an observation, and full sets (a
-Fantasyland hand by the exact solver, a classic hand by the arranger).  Private to
-:mod:`ofc_fast.bots`."""
+"""What the searching bots share: the rules of an observation, full sets (a
+Fantasyland hand by the exact solver, a classic hand by the arranger), and their
+learned model's errors.  Private to :mod:`ofc_fast.bots`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
+from ..errors import BotModelError, ModelError
 from ..game import GameError, Move
+from ..learned.model import ModelSpec, check_spec
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ..solver import StayValue, solve_fantasyland
 from .base import ObservationLike, rules_of
 from .heuristic import HeuristicBot
 
-__all__ = ["decision", "fl_setting"]
+__all__ = ["decision", "fl_setting", "model_errors", "model_setting"]
 
 
 def fl_setting(fl_value: StayValue) -> StayValue:
@@ -31,6 +34,33 @@ def fl_setting(fl_value: StayValue) -> StayValue:
     if isinstance(fl_value, Mapping):
         return {int(k): float(v) for k, v in fl_value.items()}
     return float(fl_value)
+
+
+@contextmanager
+def model_errors(who: str) -> Iterator[None]:
+    """Within: a :class:`~ofc_fast.errors.ModelError` is raised as a
+    :class:`~ofc_fast.errors.BotModelError` naming the bot ``who`` (a BotError and a
+    ModelError: one class from every bot, when it is made and at a decision)."""
+    try:
+        yield
+    except BotModelError:
+        raise
+    except ModelError as exc:
+        raise BotModelError(f"{who}: {exc}") from None
+
+
+def model_setting(spec: ModelSpec, who: str) -> ModelSpec:
+    """A bot's ``model=`` setting to keep (:func:`ofc_fast.learned.model.check_spec`,
+    a file named by a path read now: a missing or damaged one is refused when the
+    bot is made); BotModelError naming ``who`` and the problem.
+
+    >>> model_setting("no/such.ofcvm", "value bot")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BotModelError: value bot: value model '...such.ofcvm': cannot read it ...
+    """
+    with model_errors(who):
+        return check_spec(spec, read=True)
 
 
 def decision(

@@ -52,9 +52,10 @@ import numpy as np
 from .._native import lib
 from ..batch import rank5_batch
 from ..board import ROW_SIZES, free_slots, row_splits
-from ..errors import BotError, quote
+from ..errors import BotError, RulesError, quote
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
+from ..search import flag
 from ..table import as_int
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
@@ -195,11 +196,23 @@ def seed_setting(seed: object, who: str) -> int | None:
     return n
 
 
+def rules_setting(rules: object, who: str) -> RuleSet | None:
+    """A bot's ``rules``: None (the observation's) or the RuleSet
+    :func:`~ofc_fast.rules.as_rules` resolves, else its RulesError naming ``who``; an
+    int there (a seed given first, as to ``RandomBot(2)``: these bots take ``(rules,
+    seed)``) says to pass ``seed=``."""
+    if isinstance(rules, Integral) and not isinstance(rules, (bool, np.bool_)):
+        raise RulesError(
+            f"{who}: rules must be a RuleSet, a preset name or a game id, got "
+            f"{quote(rules)} (the seed comes second, as in (rules, seed); or pass "
+            f"seed={int(rules)})"
+        )
+    return None if rules is None else as_rules(rules, who)
+
+
 def _bool_setting(value: object, what: str) -> bool:
     """A flag setting: True or False (NumPy's too), else BotError."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise BotError(f"heuristic bot: {what} must be True or False, got {quote(value)}")
-    return bool(value)
+    return flag(value, f"heuristic bot: {what}", BotError)
 
 
 @names_bad_observations
@@ -238,7 +251,7 @@ class HeuristicBot:
         use_solver: bool = True,
         classic_solver: bool = True,
     ) -> None:
-        self.rules = None if rules is None else as_rules(rules, "heuristic bot")
+        self.rules = rules_setting(rules, "heuristic bot")
         self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
         self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
         self.samples = _int_setting(samples, "samples", 1)

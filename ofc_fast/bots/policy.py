@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..encoding import action_mask, encode_bytes, features
-from ..errors import BotError
+from ..errors import BotError, quote
 from ..game import Move
 from ..rules import RuleSet
 from .base import Bot, ObservationLike, names_bad_observations
@@ -190,10 +190,18 @@ class PolicyBot:
         self.obs_type = obs_type or getattr(policy, "obs_type", "features")
         if self.obs_type not in ("features", "bytes"):
             raise BotError(f"obs_type must be 'features' or 'bytes', got {self.obs_type!r}")
-        if fallback is None:
-            from .heuristic import HeuristicBot
+        if path is not None and not isinstance(path, str):
+            raise BotError(f"policy bot: path must be text or None, got {quote(path)}")
+        from .heuristic import HeuristicBot, rules_setting, seed_setting
 
+        rules = rules_setting(rules, "policy bot")
+        seed = seed_setting(seed, "policy bot")
+        if fallback is None:
             fallback = HeuristicBot(rules=rules, seed=seed)
+        elif not callable(getattr(fallback, "act", None)):
+            raise BotError(
+                f"policy bot: fallback must be a bot (act()), got {quote(fallback)}"
+            )
         self.fallback = fallback
         self.path = path
 

@@ -14,12 +14,22 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
+from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..rules import RuleSet, as_rules
 from .base import READ_ERRORS, ObservationLike, raise_bad_observation
 from .heuristic import seed_setting
 
 __all__ = ["RandomBot"]
+
+
+def _is_rules(value: str | RuleSet) -> bool:
+    """Whether ``value`` is a rule set, or the name of one."""
+    try:
+        as_rules(value, "random bot")
+    except RulesError:
+        return False
+    return True
 
 
 class RandomBot:
@@ -31,6 +41,11 @@ class RandomBot:
     name = "random"
 
     def __init__(self, seed: int | None = None, rules: RuleSet | str | None = None) -> None:
+        if isinstance(seed, (str, RuleSet)) and _is_rules(seed):  # others: (rules, seed)
+            raise BotError(
+                f"RandomBot(seed, rules): got rules {quote(seed)} as the seed; pass "
+                "rules=... (the seed comes first, as RandomBot(2))"
+            )
         if rules is not None:
             as_rules(rules, "random bot")
         self.rng = Random(seed_setting(seed, "random bot"))

@@ -61,7 +61,9 @@ def _key(name: object) -> str:
 
 def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     """Register ``factory`` under ``name`` (case-insensitive).  Registering a taken
-    name raises BotError unless ``replace=True``.
+    name raises BotError unless ``replace=True``; so does a name :func:`make_bot` or
+    :func:`make_bots` could not reach (a spec, :func:`is_bot_spec`, or one with a
+    comma).
 
     >>> from ofc_fast.bots import RandomBot
     >>> register("coin", lambda rules=None, seed=None: RandomBot(seed))
@@ -70,6 +72,11 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     >>> unregister("coin")
     """
     key = _key(name)
+    if is_bot_spec(key) or "," in key:  # make_bot, make_bots would never reach it
+        raise BotError(
+            f"register({name!r}): a bot name has no ',' and is no 'module:attribute' "
+            "or 'policy:PATH' spec (make_bot would read it as one)"
+        )
     if not callable(factory):
         raise BotError(f"register({name!r}): the factory must be callable, got {factory!r}")
     if key in _FACTORIES and not replace and _FACTORIES[key] is not factory:
@@ -229,10 +236,15 @@ def make_bots(
     if isinstance(names, bytes) or not isinstance(names, Iterable):
         raise BotError(f"bot names: expected text or a list of names, got {quote(names)}")
     given = names.split(",") if isinstance(names, str) else list(names)
-    for n in given:
+    for i, n in enumerate(given):
         if not isinstance(n, str):
             raise BotError(f"bot names: expected text, got {quote(n)} in {quote(names)}")
-    items = [n for n in given if n.strip()]
+        if not n.strip():
+            raise BotError(
+                f"bot names: the name of seat {i} is empty in {quote(names)} (give 1 "
+                f"or {players} names, comma-separated)"
+            )
+    items = list(given)
     if len(items) == 1:
         items = items * players
     if len(items) != players:

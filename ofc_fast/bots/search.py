@@ -22,9 +22,9 @@ import time
 from random import Random
 from typing import Any
 
-from ..errors import BotError, OfcError, quote
+from ..errors import BotError, ObservationError, OfcError, quote
 from ..game import Move
-from ..learned.model import ModelSpec, check_spec, spec_setting
+from ..learned.model import ModelSpec, spec_setting
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules
 from ..search import (
     Opponent,
@@ -35,10 +35,10 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue
-from ._sets import decision, fl_setting
+from ._sets import decision, fl_setting, model_errors, model_setting
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
-from .heuristic import HeuristicBot, seed_setting
+from .heuristic import HeuristicBot, rules_setting, seed_setting
 
 __all__ = ["MIN_SEARCH", "SearchBot"]
 
@@ -84,7 +84,9 @@ class SearchBot:
     is the rollout-only search, the same decisions as before the learned model for the
     same seed and samples.  On every table a model ships for, the learned search is
     ahead of the rollout-only one in duplicate play with the Fantasyland deals carried
-    (docs/learned.md).
+    (docs/learned.md).  A model file that is missing, damaged (when the bot is made,
+    or since) or of other rules than the table's is a
+    :class:`~ofc_fast.errors.BotModelError`, as :class:`ValueBot`'s.
 
     **Deadlines.** An observation with a ``"deadline"`` (the :func:`time.monotonic`
     time by which :meth:`act` must return; the protocol client sets it from the
@@ -120,12 +122,9 @@ class SearchBot:
         opponent: Opponent = "best",
         model: ModelSpec = "auto",
     ) -> None:
-        if not (rules is None or isinstance(rules, (str, RuleSet))):
-            raise BotError(
-                f"search bot: rules must be a RuleSet or a name, got {quote(rules)}"
-            )
-        self.rules = None if rules is None else as_rules(rules, "search bot")
+        self.rules = rules_setting(rules, "search bot")
         seed = seed_setting(seed, "search bot")
+        model = model_setting(model, "search bot")
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:
@@ -138,7 +137,6 @@ class SearchBot:
                 row_weight=row_weight,
             )
             opponent_weight(opponent)
-            model = check_spec(model)
             if not (in_range(opening_factor, 0, 100) and opening_factor > 0):
                 raise OfcError(
                     f"opening_factor must be within 0..100, got {quote(opening_factor)}"
@@ -154,7 +152,7 @@ class SearchBot:
         self.fl_value = fl_setting(fl_value)
         self.row_weight = float(row_weight)
         self.policy = policy
-        self.prune = prune
+        self.prune = bool(prune)  # checked: True or False, NumPy's too
         self.opening_factor = float(opening_factor)
         self.clock = clock
         self.opponent = opponent if isinstance(opponent, str) else float(opponent)
@@ -227,9 +225,9 @@ class SearchBot:
         deadline = obs.get("deadline")
         if deadline is not None:
             if not in_range(deadline, -1e300, 1e300):
-                raise BotError(
-                    f"search bot: the observation's deadline must be a time.monotonic() "
-                    f"number, got {quote(deadline)}"
+                raise ObservationError(
+                    "observation: deadline must be a time.monotonic() number (or "
+                    f"None), got {quote(deadline)}"
                 )
             left = (deadline - time.monotonic()) * _SHARE
             left -= self._overrun.get(len(dealt), _OVERRUN)
@@ -248,20 +246,21 @@ class SearchBot:
     ) -> Move:
         """The advised move; ``timed``: book how far the search overran ``budget``."""
         t0 = time.monotonic()
-        advice = advise(
-            obs,
-            samples=self.samples,
-            time_budget=budget,
-            seed=self.rng.getrandbits(63),
-            policy=self.policy,
-            fl_value=self.fl_value,
-            row_weight=self.row_weight,
-            rules=rules,
-            prune=self.prune,
-            clock=clock,
-            opponent=self.opponent,
-            model=self.model,
-        )
+        with model_errors("search bot"):  # the model's file, or rules not its own
+            advice = advise(
+                obs,
+                samples=self.samples,
+                time_budget=budget,
+                seed=self.rng.getrandbits(63),
+                policy=self.policy,
+                fl_value=self.fl_value,
+                row_weight=self.row_weight,
+                rules=rules,
+                prune=self.prune,
+                clock=clock,
+                opponent=self.opponent,
+                model=self.model,
+            )
         if timed and budget is not None:
             key = len(obs["dealt"])
             over = time.monotonic() - t0 - budget

@@ -9,7 +9,10 @@ arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped f
 the rule set and seat count; BotError at a table without one), a path to a model
 file (kept absolute), a :class:`~ofc_fast.learned.ValueModel`, or its bytes as
 ``{"name": ..., "base64": ...}`` (what ``settings()`` gives for a model read from
-bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``).
+bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``); None
+is refused.  A model file that is missing, damaged (when the bot is made, or since)
+or of other rules than the table's is a :class:`~ofc_fast.errors.BotModelError`, as
+:class:`SearchBot`'s.
 
 >>> from ofc_fast import rules
 >>> from ofc_fast.bots import RandomBot, ValueBot
@@ -25,15 +28,15 @@ from __future__ import annotations
 from random import Random
 from typing import Any
 
-from ..errors import BotError, ModelError, OfcError, quote
+from ..errors import BotError, OfcError
 from ..game import Move, actions_for, move_for_action
-from ..learned.model import ModelSpec, check_spec, resolve_model, spec_setting
-from ..rules import PINEAPPLE, RuleSet, as_rules
+from ..learned.model import ModelSpec, resolve_model, spec_setting
+from ..rules import PINEAPPLE, RuleSet
 from ..search import search_model
 from ..solver import StayValue
-from ._sets import decision, fl_setting
+from ._sets import decision, fl_setting, model_errors, model_setting
 from .base import ObservationLike, names_bad_observations, unseen_cards
-from .heuristic import HeuristicBot, seed_setting
+from .heuristic import HeuristicBot, rules_setting, seed_setting
 
 __all__ = ["ValueBot"]
 
@@ -57,13 +60,15 @@ class ValueBot:
         model: ModelSpec = "auto",
         fl_value: StayValue = None,
     ) -> None:
-        if not (rules is None or isinstance(rules, (str, RuleSet))):
+        self.rules = rules_setting(rules, "value bot")
+        if model is None:  # SearchBot's rollout-only search; this bot has no other
             raise BotError(
-                f"value bot: rules must be a RuleSet or a name, got {quote(rules)}"
+                "value bot: model=None is no model, and a value bot plays by one: "
+                "'auto', a path, a ValueModel or its bytes (SearchBot(model=None) "
+                "searches without one)"
             )
-        self.rules = None if rules is None else as_rules(rules, "value bot")
+        model = model_setting(model, "value bot")
         try:
-            model = check_spec(model)
             # fl_value is checked alike under any rules (the observation's, when None)
             search_model(self.rules or PINEAPPLE, fl_value)
         except OfcError as exc:
@@ -94,10 +99,8 @@ class ValueBot:
             return full
         dealt = list(obs["dealt"])
         players = int(obs["players"])
-        try:
+        with model_errors("value bot"):  # the model's file, or rules not its own
             model = resolve_model(self.model, rules, players)
-        except ModelError as exc:
-            raise BotError(f"value bot: {exc}") from None
         if model is None:
             raise BotError(
                 f"value bot: no value model ships for {rules.name} with {players} "
@@ -107,11 +110,9 @@ class ValueBot:
         k = int(obs["to_discard"])
         actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
         fl = search_model(rules, self.fl_value).fl_value
-        try:
+        with model_errors("value bot"):
             values = model.action_values(
                 rules, players, fl, rows, dealt, k, unseen_cards(obs), actions
             )
-        except ModelError as exc:
-            raise BotError(f"value bot: {exc}") from None
         best = max(range(len(actions)), key=lambda i: (values[i], -actions[i]))
         return move_for_action(actions[best], dealt, rows, k)

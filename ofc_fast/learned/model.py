@@ -637,11 +637,18 @@ def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
     return load_model(path)
 
 
-def check_spec(spec: ModelSpec) -> ModelSpec:
+def check_spec(spec: ModelSpec, read: bool = False) -> ModelSpec:
     """The model setting to keep: ``spec``, a path made absolute (in this working
     directory: a bot rebuilt from its settings elsewhere reads the same file), or the
     :class:`ValueModel` of a model given as data (read now); ModelError when
-    ``spec`` is not a model setting (files named by a path are read when used)."""
+    ``spec`` is not a model setting.  A file named by a path is read when used, and
+    with ``read`` now too (ModelError when it is missing or damaged: the bots refuse
+    it when they are made, not at every decision); the path is what is kept."""
+    if read and not isinstance(spec, Mapping):
+        path = check_spec(spec)
+        if isinstance(path, str) and path != "auto":
+            _load_file(path)
+        return path
     if isinstance(spec, Mapping):
         return _model_of_data(spec)
     if (

@@ -11,7 +11,7 @@ import numpy as np
 from .._native import lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import parse_cards
-from ..errors import RulesError, SearchError, SearchRulesError, quote
+from ..errors import OfcError, RulesError, SearchError, SearchRulesError, quote
 from ..rules import RuleSet, as_rules
 
 __all__ = [
@@ -56,11 +56,17 @@ def int_in(value: Any, what: str, low: int, high: int) -> int:
     return int(value)
 
 
-def flag(value: Any, what: str) -> bool:
-    """``value`` as a bool (True or False, not a number or an array), else SearchError."""
-    if not isinstance(value, bool):
-        raise SearchError(f"{what} must be True or False, got {quote(value)}")
-    return value
+def flag(value: Any, what: str, error: type[OfcError] = SearchError) -> bool:
+    """``value`` as a bool (True or False, NumPy's too; not a number or an array),
+    else ``error`` (SearchError) naming ``what``: the one flag reader of the search
+    and the bots.
+
+    >>> flag(np.bool_(True), "prune")
+    True
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{what} must be True or False, got {quote(value)}")
+    return bool(value)
 
 
 def fl_count(value: Any, what: str) -> int:
