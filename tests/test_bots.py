@@ -875,3 +875,14 @@ def test_register_refuses_a_name_make_bot_cannot_reach() -> None:
         assert make_bot("cmd:python bot.py", seed=1).name == "random"
     finally:
         unregister("cmd:python bot.py")
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7", True])
+def test_make_bots_refuses_the_seeds_make_bot_refuses(seed: object) -> None:
+    """``make_bot(name, seed=-1)`` is a BotError, but ``make_bots(name, 2, seed=-1)``
+    seated bots from it (its seed only seeds the seats' seeds): one rule for a bot
+    seed, an int >= 0 or None, on both paths."""
+    with pytest.raises(BotError, match="seed must be an int >= 0 or None"):
+        make_bot("heuristic", seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(BotError, match="make_bots: seed must be an int >= 0 or None"):
+        make_bots("heuristic", 2, seed=seed)  # type: ignore[arg-type]

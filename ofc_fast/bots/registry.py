@@ -34,6 +34,7 @@ from ..errors import BotError, UnknownBotError, quote
 from ..rules import RuleSet
 from ..table import MAX_SEATS
 from .base import Bot
+from .heuristic import seed_setting
 
 __all__ = [
     "BOTS",
@@ -170,16 +171,6 @@ def _is_policy_name(name: object, settings: Mapping[str, Any]) -> bool:
     )
 
 
-def _seed(seed: object) -> int | None:
-    """A bot seed as a plain int (random.Random refuses NumPy's ints) or None, else
-    BotError."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, Integral):
-        raise BotError(f"bot seed: expected an int or None, got {quote(seed)}")
-    return int(seed)
-
-
 def make_bot(
     name: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
 ) -> Bot:
@@ -191,7 +182,7 @@ def make_bot(
 
     Raises UnknownBotError (listing the known names) for a name not registered and
     BotError for settings the bot does not take or a spec that names no bot."""
-    seed = _seed(seed)
+    seed = seed_setting(seed, "make_bot")  # (NumPy's ints as plain ints)
     if _is_policy_name(name, settings):
         name = f"policy:{settings['path']}"
     if is_bot_spec(name):
@@ -269,7 +260,7 @@ def make_bots(
                     f"settings[{i}]: {quote(key)} is not a bot setting (the name, rules "
                     "and seed are make_bots' own arguments)"
                 )
-    rng = Random(_seed(seed))
+    rng = Random(seed_setting(seed, "make_bots"))  # a bot seed's one rule
     return [
         make_bot(
             n,
