@@ -427,3 +427,18 @@ def test_a_dash_where_no_standard_output_is_written_is_refused(
     err = capsys.readouterr().err
     assert err.startswith(f"ofc-fast: error: {option}: '-' (standard output) is not ")
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("value", ["null", "  null  "])
+def test_replay_refuses_a_null_line_naming_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str
+) -> None:
+    """A history line ``null`` was taken for a blank line: ``ofc-fast replay`` of a
+    file of it printed nothing and exited 0."""
+    from ofc_fast.cli import main
+
+    path = tmp_path / "x.jsonl"
+    path.write_text(f"\n{value}\n", encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == f"ofc-fast: error: {path}, line 2: not an ofc-fast/hand-history line"
