@@ -442,3 +442,27 @@ def test_replay_refuses_a_null_line_naming_it(
     assert main(["replay", str(path)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == f"ofc-fast: error: {path}, line 2: not an ofc-fast/hand-history line"
+
+
+@pytest.mark.parametrize("deals", [0, 1])
+def test_report_refuses_a_history_of_another_hand_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, deals: int
+) -> None:
+    """``ofc-fast report rep.json empty.jsonl -o page.html`` wrote a page of a match
+    of 2 hands with no deal (or with another match's deal) in it."""
+    from ofc_fast.cli import main
+
+    rep, hist, other = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "o.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--quiet"]
+    assert main([*args, "--hands", "2", "--json", str(rep), "--history", str(hist)]) == 0
+    lines = hist.read_text(encoding="utf-8").splitlines(keepends=True)
+    other.write_text("".join(lines[:deals]), encoding="utf-8")
+    out = tmp_path / "page.html"
+    assert main(["report", str(rep), str(other), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ofc-fast: error: {other} holds {deals} deals and {rep} reports 2 hands: "
+        "not the history of that match"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "o.jsonl", "r.json"]
+    assert main(["report", str(rep), str(hist), "-o", str(out)]) == 0

@@ -111,7 +111,8 @@ def write_html_report(
     embed: int = DEFAULT_EMBED,
 ) -> Path | None:
     """Read a report and its history file (one deal at a time, every deal replayed)
-    and write the page to ``output``; when the history has more than ``embed`` deals,
+    and write the page to ``output`` (ArenaError naming both files when the history
+    does not hold the report's hand count); when the history has more than ``embed`` deals,
     also the deals file :func:`sidecar_path` (returned; None when not written).  Both
     files are written whole or not at all (a temporary file, then a rename)."""
     _check_embed(embed)
@@ -126,6 +127,11 @@ def write_html_report(
     with _temporary(side) as (tmp_side, f):
         digest = _digest(report, read_histories(history_path), embed, f)
         f.close()
+        if digest.count != report["hands"]:
+            raise ArenaError(
+                f"{history_path} holds {digest.count} deals and {report_path} reports "
+                f"{report['hands']} hands: not the history of that match"
+            )
         wanted = len(digest.embedded()) < digest.count
         text = page(report, digest, side.name if wanted else None)
         with _temporary(out) as (tmp_out, g):
