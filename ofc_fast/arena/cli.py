@@ -22,6 +22,7 @@ from ..errors import ArenaError
 from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
+from ._host_checks import MAX_DEADLINE_MS
 
 __all__ = ["add_commands"]
 
@@ -92,6 +93,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from ..parallel.cli import check_parallel_options, executor_of, wants_parallel
 
     check_parallel_options(args)
+    # 0: no limit, the API's None (whose wording its error would use)
+    check_count("--timeout-ms", args.timeout_ms, 0, MAX_DEADLINE_MS, ArenaError, "a day")
     # opened when the first hand ends: a match that fails to start (a bot that is not
     # there, a program that does not run) leaves an earlier history as it was
     hist: list[IO[str]] = []
