@@ -466,3 +466,28 @@ def test_report_refuses_a_history_of_another_hand_count(
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "o.jsonl", "r.json"]
     assert main(["report", str(rep), str(hist), "-o", str(out)]) == 0
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="run on Linux (/proc)")
+@pytest.mark.parametrize("command", ["report", "play"])
+def test_an_output_in_a_folder_that_takes_no_file_is_refused_naming_the_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    """``ofc-fast report ... -o /proc/o.html`` failed naming its deals file
+    (``/proc/o.deals.jsonl``), not ``--output``; ``play --json /proc/x.json`` failed
+    only after the match."""
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    if command == "report":
+        argv, option = ["report", str(rep), str(hist), "-o", "/proc/o.html"], "--output"
+    else:
+        argv, option = ["play", "--hands", "1", "--json", "/proc/o.html"], "--json"
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"ofc-fast: error: {option}: cannot write '/proc/o.html': " + (
+        f"{os.strerror(2)}\n"
+    )
