@@ -491,3 +491,42 @@ def test_an_output_in_a_folder_that_takes_no_file_is_refused_naming_the_option(
     assert err == f"ofc-fast: error: {option}: cannot write '/proc/o.html': " + (
         f"{os.strerror(2)}\n"
     )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+@pytest.mark.parametrize("json_out", ["file", "-"])
+def test_ctrl_c_prints_the_standings_and_writes_the_report_so_far(
+    tmp_path: Path, json_out: str
+) -> None:
+    """``ofc-fast arena`` stopped with Ctrl-C exited 130 with no standings and no
+    ``--json`` report (only the history was kept)."""
+    import signal
+    import time
+
+    hist, rep = tmp_path / "h.jsonl", tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
+    argv += ["random", "--hands", "1000000", "--history", str(hist)]
+    argv += ["--json", str(rep) if json_out == "file" else "-"]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not hist.exists() or hist.read_text(encoding="utf-8").count("\n") < 3
+        ):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    deals = [json.loads(line) for line in hist.read_text(encoding="utf-8").splitlines()]
+    assert 3 <= len(deals) < 1000000, err
+    report = json.loads(rep.read_text(encoding="utf-8") if json_out == "file" else out)
+    assert report["interrupted"] is True and report["hands"] == len(deals)
+    for bot in report["bots"]:  # the history's points, summed
+        assert bot["points"] == sum(
+            d["points"][d["seats"].index(bot["name"])] for d in deals
+        )
+    assert f"interrupted: {len(deals)} of 1000000 games played" in err
+    if json_out == "file":
+        assert out.startswith(f"ofc-pineapple: {len(deals)} hands, seed 0 (interrupted)")

@@ -252,6 +252,9 @@ class Arena:
         """Duplicate matches: per deck, the rotations played so far."""
         self.hands_done = 0
         self.forfeited_by: str | None = None
+        self.interrupted = False
+        """Whether :meth:`stop` ended the match before its last hand."""
+        self._stop_requested = False
 
     # -- set-up
     def _endpoint(self, i: int, spec: BotSpec) -> Endpoint:
@@ -568,6 +571,12 @@ class Arena:
             for r in range(self.players if self.duplicate else 1):
                 yield i, r
 
+    def stop(self) -> None:
+        """Ask :meth:`run` to end the match after the hand in progress (safe from a
+        signal handler: it only sets a flag); its report then holds the hands played
+        and says ``"interrupted": true``."""
+        self._stop_requested = True
+
     def run(self) -> dict[str, Any]:
         """Play the match and return its report."""
         from .report import match_report
@@ -581,6 +590,9 @@ class Arena:
         try:
             self._connect()
             for hand_no, (deck, r) in enumerate(schedule):
+                if self._stop_requested:
+                    self.interrupted = True
+                    break
                 stream = r if self.duplicate else 0
                 seating = [(s - rot[stream]) % n for s in range(n)]
                 game = self._play_hand(hand_no, deck, r, seating, fl[stream])

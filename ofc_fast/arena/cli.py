@@ -11,6 +11,7 @@ import tempfile
 from typing import IO, Any
 
 from ..cli.options import (
+    StopOnSigint,
     add_json_option,
     check_count,
     check_output,
@@ -84,6 +85,7 @@ def _write_atomic(path: str, text: str) -> None:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from ._host import Arena, DealRecord, parse_bot_spec
     from .history import deal_record
+    from .report import match_report
 
     specs = [parse_bot_spec(b) for b in args.bot]
     if args.seed is not None:
@@ -131,6 +133,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
 
+    interrupted = False
     try:
         arena = Arena(
             _rules_of(args.rules),
@@ -153,16 +156,26 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             with executor_of(args) as ex:
                 report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
         else:
-            report = arena.run()
+            stop = StopOnSigint(arena.stop)  # Ctrl-C: the hands played so far
+            try:
+                with stop:
+                    report = arena.run()
+            except KeyboardInterrupt:  # a second Ctrl-C: not the hand in progress
+                report = match_report(arena) | {"interrupted": True}
+            interrupted = report["interrupted"]
         if args.history:
             history_file()  # a match that ended before its first hand: an empty file
     finally:
         for f in hist:
             f.close()
     text = json.dumps(report, indent=1)
+    status = 130 if interrupted else 0
+    if interrupted:
+        total = arena.hands * (arena.players if arena.duplicate else 1)
+        print(f"interrupted: {report['hands']} of {total} games played", file=sys.stderr)
     if args.json == "-":
         print(text)  # --json alone: the report is all that is printed
-        return 0
+        return status
     if args.json:
         try:
             _write_atomic(args.json, text + "\n")
@@ -172,7 +185,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             ) from None
     if not args.quiet:
         _print_standings(report)
-    return 0
+    return status
 
 
 def _bot_line(b: dict[str, Any]) -> str:
@@ -208,6 +221,7 @@ def _print_standings(report: dict[str, Any]) -> None:
     print(
         f"{report['game_id']}: {played}, seed {report['seed']}"
         + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
+        + (" (interrupted)" if report.get("interrupted") else "")
     )
     for b in report["bots"]:
         print(_bot_line(b))

@@ -27,8 +27,9 @@ On a terminal, tables and progress bars are drawn with ``rich`` when it is insta
 (``pip install "ofc-fast[cli]"``), as plain text otherwise; either way they fit 80
 columns.  Into a pipe or a file, tables are plain text at their full width, with
 no trailing spaces (nothing is cut short).  Error messages name the option or
-argument at fault.  Ctrl-C during ``play`` stops the match, prints the summary of
-the deals played and still writes ``--json`` / ``--history`` (exit status 130).
+argument at fault.  Ctrl-C during ``play`` (or ``arena``) stops the match, prints
+the summary of the deals played and still writes ``--json`` / ``--history`` (exit
+status 130).
 
 The package: :mod:`ofc_fast.cli.options` (the shared options and their readers),
 ``ofc_fast.cli._render`` (tables, deals, the solver's and the search's text), the

@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -25,6 +27,7 @@ from ..errors import GameError, OfcError, RulesError
 from ..table import check_stacks
 
 __all__ = [
+    "StopOnSigint",
     "add_bots_option",
     "add_json_option",
     "add_rules_option",
@@ -267,3 +270,31 @@ def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> No
         + (f": {', '.join(names)}" if names else "")
         + " (default heuristic)",
     )
+
+
+class StopOnSigint:
+    """While active (main thread only), the first Ctrl-C only asks to stop (so the
+    deal in progress finishes and the records stay consistent; ``on_stop``, when
+    given, is called to pass the request on: :meth:`ofc_fast.arena.Arena.stop`); a
+    second one raises KeyboardInterrupt as usual."""
+
+    def __init__(self, on_stop: Callable[[], None] | None = None) -> None:
+        self.requested = False
+        self._on_stop = on_stop
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        if self._on_stop is not None:
+            self._on_stop()
+
+    def __enter__(self) -> StopOnSigint:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
