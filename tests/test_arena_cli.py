@@ -449,7 +449,7 @@ def test_report_refuses_a_history_of_another_hand_count(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, deals: int
 ) -> None:
     """``ofc-fast report rep.json empty.jsonl -o page.html`` wrote a page of a match
-    of 2 hands with no deal (or with another match's deal) in it."""
+    of 2 hands with no deal (or only one of its deals) in it."""
     from ofc_fast.cli import main
 
     rep, hist, other = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "o.jsonl"
@@ -461,8 +461,8 @@ def test_report_refuses_a_history_of_another_hand_count(
     assert main(["report", str(rep), str(other), "-o", str(out)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
-        f"ofc-fast: error: {other} holds {deals} deals and {rep} reports 2 hands: "
-        "not the history of that match"
+        f"ofc-fast: error: {other} is not the history of {rep}: it holds {deals} "
+        "deals, the report 2 hands"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "o.jsonl", "r.json"]
     assert main(["report", str(rep), str(hist), "-o", str(out)]) == 0
@@ -503,11 +503,15 @@ def test_ctrl_c_prints_the_standings_and_writes_the_report_so_far(
     import signal
     import time
 
+    from scripts import package_env
+
     hist, rep = tmp_path / "h.jsonl", tmp_path / "r.json"
     argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
     argv += ["random", "--hands", "1000000", "--history", str(hist)]
     argv += ["--json", str(rep) if json_out == "file" else "-"]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and (
@@ -530,3 +534,31 @@ def test_ctrl_c_prints_the_standings_and_writes_the_report_so_far(
     assert f"interrupted: {len(deals)} of 1000000 games played" in err
     if json_out == "file":
         assert out.startswith(f"ofc-pineapple: {len(deals)} hands, seed 0 (interrupted)")
+
+
+def test_report_refuses_a_history_whose_points_are_not_the_reports(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A report whose bot is named otherwise than in the history (or another match's
+    history of as many hands) gave a page whose chart kept that bot at 0 points while
+    its standings said otherwise."""
+    from ofc_fast.cli import main
+
+    rep, hist, out = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "page.html"
+    args = ["arena", "--bot", "random", "--bot", "random", "--quiet", "--hands", "3"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    points = sum(
+        json.loads(x)["points"][json.loads(x)["seats"].index("random")]
+        for x in hist.read_text(encoding="utf-8").splitlines()
+    )
+    report["bots"][0]["name"] = "renamed"
+    report["bots"][0]["points"] = points + 1
+    rep.write_text(json.dumps(report), encoding="utf-8")
+    assert main(["report", str(rep), str(hist), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ofc-fast: error: {hist} is not the history of {rep}: renamed has 0 points "
+        f"in it, {points + 1} in the report"
+    )
+    assert not out.exists()

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from scripts import package_env
 
 import ofc_fast as ofc
 from ofc_fast import cli, timing
@@ -531,14 +532,6 @@ def test_bench_json_like_every_subcommand(
 
 
 # ------------------------------------------------------- a reader gone away
-
-
-def package_env() -> dict[str, str]:
-    """The environment of a subprocess that imports the package under test."""
-    env = dict(os.environ)
-    package_root = str(Path(ofc.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
-    return env
 
 
 def run_with_reader_gone(

@@ -112,9 +112,10 @@ def write_html_report(
 ) -> Path | None:
     """Read a report and its history file (one deal at a time, every deal replayed)
     and write the page to ``output`` (ArenaError naming both files when the history
-    does not hold the report's hand count); when the history has more than ``embed`` deals,
-    also the deals file :func:`sidecar_path` (returned; None when not written).  Both
-    files are written whole or not at all (a temporary file, then a rename)."""
+    does not hold the report's hand count and points per bot); when the history has
+    more than ``embed`` deals, also the deals file :func:`sidecar_path` (returned;
+    None when not written).  Both files are written whole or not at all (a temporary
+    file, then a rename)."""
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
@@ -127,10 +128,10 @@ def write_html_report(
     with _temporary(side) as (tmp_side, f):
         digest = _digest(report, read_histories(history_path), embed, f)
         f.close()
-        if digest.count != report["hands"]:
+        mismatch = _mismatch(report, digest)
+        if mismatch:
             raise ArenaError(
-                f"{history_path} holds {digest.count} deals and {report_path} reports "
-                f"{report['hands']} hands: not the history of that match"
+                f"{history_path} is not the history of {report_path}: {mismatch}"
             )
         wanted = len(digest.embedded()) < digest.count
         text = page(report, digest, side.name if wanted else None)
@@ -146,6 +147,18 @@ def write_html_report(
                     os.replace(tmp_final, side)
             os.replace(tmp_out, out)
     return side if wanted else None
+
+
+def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
+    """How the deals of ``digest`` differ from the match of ``report`` (its hand
+    count, then each bot's points), or None."""
+    if digest.count != report["hands"]:
+        return f"it holds {digest.count} deals, the report {report['hands']} hands"
+    for bot in report["bots"]:
+        points = digest.totals.totals[bot["name"]]
+        if points != bot["points"]:
+            return f"{bot['name']} has {points} points in it, {bot['points']} in the report"
+    return None
 
 
 def written_in_place(path: str | Path) -> bool:
