@@ -337,13 +337,18 @@ def test_arena_errors_name_the_option_not_the_keyword(
             ["advise", "--dealt", "As Kd 9h 9c 4s", "--time", "-1"],
             "--time: must be a positive number of seconds, at most 1e6, got -1.0",
         ),
+        (
+            ["bot", "search", "--time-budget", "-1"],
+            "--time-budget: must be a positive number of seconds, at most 1e6, got -1.0",
+        ),
     ],
 )
 def test_errors_use_the_command_line_wording_not_the_api_one(
     capsys: pytest.CaptureFixture, argv: list[str], message: str
 ) -> None:
     """``arena --timeout-ms -3`` said "... or None" (0 is no limit on the command
-    line) and ``advise --time -1`` said "--time: time_budget must ..."."""
+    line), ``advise --time -1`` said "--time: time_budget must ..." and ``bot search
+    --time-budget -1`` "--time-budget: search bot: time_budget must ..."."""
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
     assert err == f"ofc-fast: error: {message}\n"

@@ -40,6 +40,10 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
     if args.seed is not None:  # (the bots' own checks differ: numpy's is a traceback)
         check_seed(args.seed, "--seed")
+    if args.time_budget is not None:  # (was "--time-budget: search bot: time_budget")
+        from ..search import check_settings
+
+        named("--time-budget", check_settings, time_budget=args.time_budget)
     if args.connect is not None:  # (-1 and 70000 were "cannot connect")
         check_count("--connect", args.connect, 1, 65535, error=ArenaError)
     return play_bot(
