@@ -562,3 +562,61 @@ def test_report_refuses_a_history_whose_points_are_not_the_reports(
         f"in it, {points + 1} in the report"
     )
     assert not out.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+def test_ctrl_c_while_waiting_for_a_tcp_bot_stops_at_once(tmp_path: Path) -> None:
+    """Ctrl-C while the arena waited for a ``tcp:`` bot to join ended in an
+    AttributeError traceback (``match-end`` sent to a seat nobody took); it now stops
+    at once with the (empty) report of the match, marked interrupted."""
+    import signal
+    import socket
+    import time
+
+    from scripts import package_env
+
+    with socket.socket() as s:  # a free port
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    rep = tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", f"tcp:{port}"]
+    argv += ["--bot", "random", "--hands", "3", "--json", str(rep)]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until the arena listens (a probe: no join)
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert time.monotonic() - t0 < 10  # not the 30 s wait for a join
+    assert "Traceback" not in err
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert out.startswith("ofc-pineapple: 0 hands, seed 0 (interrupted)")
+
+
+def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:
+    """The first-Ctrl-C handler of ``play`` and ``arena`` replaced an ignored SIGINT
+    (a shell script's ``ofc-fast arena ... &``): the script's Ctrl-C then stopped a
+    match its shell had shielded."""
+    import signal
+
+    from ofc_fast.cli.options import StopOnSigint
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with StopOnSigint():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)

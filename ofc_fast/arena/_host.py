@@ -254,6 +254,8 @@ class Arena:
         self.forfeited_by: str | None = None
         self.interrupted = False
         """Whether :meth:`stop` ended the match before its last hand."""
+        self.started = False
+        """Whether every seat is taken (bots joined): the hands are being played."""
         self._stop_requested = False
 
     # -- set-up
@@ -589,6 +591,7 @@ class Arena:
         total = self.hands * (n if self.duplicate else 1)
         try:
             self._connect()
+            self.started = True
             for hand_no, (deck, r) in enumerate(schedule):
                 if self._stop_requested:
                     self.interrupted = True

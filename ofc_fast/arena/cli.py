@@ -160,7 +160,13 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             with executor_of(args) as ex:
                 report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
         else:
-            stop = StopOnSigint(arena.stop)  # Ctrl-C: the hands played so far
+
+            def on_stop() -> None:  # Ctrl-C: the hands played so far
+                arena.stop()
+                if not arena.started:  # still waiting for bots: no hand to finish
+                    raise KeyboardInterrupt
+
+            stop = StopOnSigint(on_stop)
             try:
                 with stop:
                     report = arena.run()

@@ -291,7 +291,9 @@ class StopOnSigint:
             self._on_stop()
 
     def __enter__(self) -> StopOnSigint:
-        if threading.current_thread() is threading.main_thread():
+        if threading.current_thread() is threading.main_thread() and (
+            signal.getsignal(signal.SIGINT) is not signal.SIG_IGN  # (nohup, a shell's &)
+        ):
             self._previous = signal.signal(signal.SIGINT, self._handle)
         return self
 
