@@ -620,3 +620,19 @@ def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("port", ["99999", "\u00b2", "\u0663", "-1"])
+def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
+    capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    """``--bot tcp:²`` ended in a ValueError traceback, ``tcp:٣`` (an Arabic-Indic 3)
+    listened on port 3, and ``tcp:99999`` was refused without naming ``--bot``."""
+    from ofc_fast.cli import main
+
+    assert main(["arena", "--bot", "random", "--bot", f"tcp:{port}"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
+        "0..65535"
+    )

@@ -111,8 +111,9 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise ArenaError(
             f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
         )
-    if kind == "tcp" and not target.strip().isdigit():
-        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number")
+    port = target.strip()
+    if kind == "tcp" and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 0..65535")
     if not target.strip():
         raise ArenaError(f"bad --bot {text[:60]!r}: nothing after {kind}:")
     return BotSpec(kind, target.strip() if kind != "cmd" else target, name)
