@@ -433,7 +433,7 @@ def test_intervals_of_one_and_two_values_and_an_interrupted_json(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """docs/arena.md: an interval needs two values (null for one), and Ctrl-C writes
-    no report, leaving an earlier ``--json`` as it was.  Two values: Student's t with
+    the report of the hands played, whole, marked interrupted.  Two values: Student's t with
     one degree of freedom is the Cauchy law, whose 0.975 quantile is tan(0.475 pi)."""
     import math
 
@@ -461,11 +461,11 @@ def test_intervals_of_one_and_two_values_and_an_interrupted_json(
         raise KeyboardInterrupt
 
     monkeypatch.setattr(_host.Arena, "run", interrupted)
-    before = out.read_bytes()
     assert main([*args, "--json", str(out)]) == 130
-    assert out.read_bytes() == before  # the earlier report, whole
+    cut = json.loads(out.read_text())  # the report of the hands played, whole
+    assert cut["interrupted"] is True and cut["hands"] == 0
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".arena-")] == []
-    assert "interrupted" in capsys.readouterr().err
+    assert "interrupted: 0 of 1" in capsys.readouterr().err
 
 
 def test_a_duplicate_match_forfeited_before_its_first_deck_prints_its_standings(
@@ -482,3 +482,212 @@ def test_a_duplicate_match_forfeited_before_its_first_deck_prints_its_standings(
     printed = capsys.readouterr().out
     assert "forfeited by bot-2" in printed
     assert "duplicate random - bot-2: - per deck (0 decks)" in printed
+
+
+@pytest.mark.parametrize("value", ["null", "  null  "])
+def test_replay_refuses_a_null_line_naming_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: str
+) -> None:
+    """A history line ``null`` was taken for a blank line: ``ofc-fast replay`` of a
+    file of it printed nothing and exited 0."""
+    from ofc_fast.cli import main
+
+    path = tmp_path / "x.jsonl"
+    path.write_text(f"\n{value}\n", encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == f"ofc-fast: error: {path}, line 2: not an ofc-fast/hand-history line"
+
+
+@pytest.mark.parametrize("deals", [0, 1])
+def test_report_refuses_a_history_of_another_hand_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, deals: int
+) -> None:
+    """``ofc-fast report rep.json empty.jsonl -o page.html`` wrote a page of a match
+    of 2 hands with no deal (or only one of its deals) in it."""
+    from ofc_fast.cli import main
+
+    rep, hist, other = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "o.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--quiet"]
+    assert main([*args, "--hands", "2", "--json", str(rep), "--history", str(hist)]) == 0
+    lines = hist.read_text(encoding="utf-8").splitlines(keepends=True)
+    other.write_text("".join(lines[:deals]), encoding="utf-8")
+    out = tmp_path / "page.html"
+    assert main(["report", str(rep), str(other), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ofc-fast: error: {other} is not the history of {rep}: it holds {deals} "
+        "deals, the report 2 hands"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "o.jsonl", "r.json"]
+    assert main(["report", str(rep), str(hist), "-o", str(out)]) == 0
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="run on Linux (/proc)")
+@pytest.mark.parametrize("command", ["report", "play"])
+def test_an_output_in_a_folder_that_takes_no_file_is_refused_naming_the_option(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    """``ofc-fast report ... -o /proc/o.html`` failed naming its deals file
+    (``/proc/o.deals.jsonl``), not ``--output``; ``play --json /proc/x.json`` failed
+    only after the match."""
+    from ofc_fast.cli import main
+
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    if command == "report":
+        argv, option = ["report", str(rep), str(hist), "-o", "/proc/o.html"], "--output"
+    else:
+        argv, option = ["play", "--hands", "1", "--json", "/proc/o.html"], "--json"
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"ofc-fast: error: {option}: cannot write '/proc/o.html': " + (
+        f"{os.strerror(2)}\n"
+    )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+@pytest.mark.parametrize("json_out", ["file", "-"])
+def test_ctrl_c_prints_the_standings_and_writes_the_report_so_far(
+    tmp_path: Path, json_out: str
+) -> None:
+    """``ofc-fast arena`` stopped with Ctrl-C exited 130 with no standings and no
+    ``--json`` report (only the history was kept)."""
+    import signal
+    import time
+
+    from scripts import package_env
+
+    hist, rep = tmp_path / "h.jsonl", tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
+    argv += ["random", "--hands", "1000000", "--history", str(hist)]
+    argv += ["--json", str(rep) if json_out == "file" else "-"]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not hist.exists() or hist.read_text(encoding="utf-8").count("\n") < 3
+        ):
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    deals = [json.loads(line) for line in hist.read_text(encoding="utf-8").splitlines()]
+    assert 3 <= len(deals) < 1000000, err
+    report = json.loads(rep.read_text(encoding="utf-8") if json_out == "file" else out)
+    assert report["interrupted"] is True and report["hands"] == len(deals)
+    for bot in report["bots"]:  # the history's points, summed
+        assert bot["points"] == sum(
+            d["points"][d["seats"].index(bot["name"])] for d in deals
+        )
+    assert f"interrupted: {len(deals)} of 1000000 games played" in err
+    if json_out == "file":
+        assert out.startswith(f"ofc-pineapple: {len(deals)} hands, seed 0 (interrupted)")
+
+
+def test_report_refuses_a_history_whose_points_are_not_the_reports(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A report whose bot is named otherwise than in the history (or another match's
+    history of as many hands) gave a page whose chart kept that bot at 0 points while
+    its standings said otherwise."""
+    from ofc_fast.cli import main
+
+    rep, hist, out = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "page.html"
+    args = ["arena", "--bot", "random", "--bot", "random", "--quiet", "--hands", "3"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    points = sum(
+        json.loads(x)["points"][json.loads(x)["seats"].index("random")]
+        for x in hist.read_text(encoding="utf-8").splitlines()
+    )
+    report["bots"][0]["name"] = "renamed"
+    report["bots"][0]["points"] = points + 1
+    rep.write_text(json.dumps(report), encoding="utf-8")
+    assert main(["report", str(rep), str(hist), "-o", str(out)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ofc-fast: error: {hist} is not the history of {rep}: renamed has 0 points "
+        f"in it, {points + 1} in the report"
+    )
+    assert not out.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+def test_ctrl_c_while_waiting_for_a_tcp_bot_stops_at_once(tmp_path: Path) -> None:
+    """Ctrl-C while the arena waited for a ``tcp:`` bot to join ended in an
+    AttributeError traceback (``match-end`` sent to a seat nobody took); it now stops
+    at once with the (empty) report of the match, marked interrupted."""
+    import signal
+    import socket
+    import time
+
+    from scripts import package_env
+
+    with socket.socket() as s:  # a free port
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    rep = tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", f"tcp:{port}"]
+    argv += ["--bot", "random", "--hands", "3", "--json", str(rep)]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # until the arena listens (a probe: no join)
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert time.monotonic() - t0 < 10  # not the 30 s wait for a join
+    assert "Traceback" not in err
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert out.startswith("ofc-pineapple: 0 hands, seed 0 (interrupted)")
+
+
+def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:
+    """The first-Ctrl-C handler of ``play`` and ``arena`` replaced an ignored SIGINT
+    (a shell script's ``ofc-fast arena ... &``): the script's Ctrl-C then stopped a
+    match its shell had shielded."""
+    import signal
+
+    from ofc_fast.cli.options import StopOnSigint
+
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with StopOnSigint():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.parametrize("port", ["99999", "\u00b2", "\u0663", "-1"])
+def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
+    capsys: pytest.CaptureFixture[str], port: str
+) -> None:
+    """``--bot tcp:²`` ended in a ValueError traceback, ``tcp:٣`` (an Arabic-Indic 3)
+    listened on port 3, and ``tcp:99999`` was refused without naming ``--bot``."""
+    from ofc_fast.cli import main
+
+    assert main(["arena", "--bot", "random", "--bot", f"tcp:{port}"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == (
+        f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
+        "0..65535"
+    )

@@ -312,7 +312,7 @@ def test_options_without_a_command_ask_for_one(capsys: pytest.CaptureFixture) ->
         (["--hands", "0"], "--hands: must be a positive int, got 0"),
         (["--progress-every", "0"], "--progress-every: must be a positive int, got 0"),
         (["--progress-every", "-2"], "--progress-every: must be a positive int, got -2"),
-        (["--timeout-ms", "-3"], "--timeout-ms: must be an int 1..86400000"),
+        (["--timeout-ms", "-3"], "--timeout-ms: must be at least 0, got -3\n"),
         (["--token", ""], "--token: must be 1 to 256 printable ASCII characters"),
     ],
 )
@@ -324,6 +324,34 @@ def test_arena_errors_name_the_option_not_the_keyword(
     code, out, err = run(capsys, "arena", "--bot", "random", "--bot", "random", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["arena", "--bot", "random", "--bot", "random", "--timeout-ms", "-3"],
+            "--timeout-ms: must be at least 0, got -3",
+        ),
+        (
+            ["advise", "--dealt", "As Kd 9h 9c 4s", "--time", "-1"],
+            "--time: must be a positive number of seconds, at most 1e6, got -1.0",
+        ),
+        (
+            ["bot", "search", "--time-budget", "-1"],
+            "--time-budget: must be a positive number of seconds, at most 1e6, got -1.0",
+        ),
+    ],
+)
+def test_errors_use_the_command_line_wording_not_the_api_one(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """``arena --timeout-ms -3`` said "... or None" (0 is no limit on the command
+    line), ``advise --time -1`` said "--time: time_budget must ..." and ``bot search
+    --time-budget -1`` "--time-budget: search bot: time_budget must ..."."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err == f"ofc-fast: error: {message}\n"
 
 
 @pytest.mark.parametrize(

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from scripts import package_env
 
 import ofc_fast as ofc
 from ofc_fast import cli, timing
@@ -533,25 +534,18 @@ def test_bench_json_like_every_subcommand(
 # ------------------------------------------------------- a reader gone away
 
 
-def package_env() -> dict[str, str]:
-    """The environment of a subprocess that imports the package under test."""
-    env = dict(os.environ)
-    package_root = str(Path(ofc.__file__).resolve().parents[1])
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
-    return env
-
-
 def run_with_reader_gone(
-    tmp_path: Path, argv: list[str], gone: str
+    tmp_path: Path, argv: list[str], gone: str, program: list[str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``ofc-fast ARGV`` with ``gone`` (stdout or stderr) a pipe whose reader has
-    gone before the first line is written; the other stream captured."""
+    """``ofc-fast ARGV`` (or ``program`` ARGV) with ``gone`` (stdout or stderr) a pipe
+    whose reader has gone before the first line is written; the other stream
+    captured."""
     read_end, write_end = os.pipe()
     os.close(read_end)
     streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, gone: write_end}
     try:
         return subprocess.run(
-            [sys.executable, "-m", "ofc_fast", *argv],
+            [*(program or [sys.executable, "-m", "ofc_fast"]), *argv],
             **streams,
             text=True,
             timeout=120,
@@ -585,6 +579,26 @@ def test_a_reader_that_goes_away_ends_quietly(tmp_path: Path, argv: list[str]) -
     a command stopped by SIGPIPE in a shell ends quietly with 128 + 13."""
     proc = run_with_reader_gone(tmp_path, argv, "stdout")
     assert proc.stderr == ""
+    assert proc.returncode == 128 + signal.SIGPIPE
+
+
+@ON_LINUX
+@pytest.mark.parametrize(
+    "script, argv",
+    [
+        ("presets_table.py", []),
+        ("count_public_names.py", []),
+        ("advise_ev_sum.py", ["--deals", "1", "--samples", "4"]),
+    ],
+)
+def test_a_tool_whose_reader_goes_away_ends_quietly(
+    tmp_path: Path, script: str, argv: list[str]
+) -> None:
+    """``python tools/presets_table.py | head -1`` (and the other tools that print)
+    ended in a BrokenPipeError traceback; they end as ``ofc-fast`` does."""
+    tool = Path(__file__).resolve().parents[1] / "tools" / script
+    proc = run_with_reader_gone(tmp_path, argv, "stdout", [sys.executable, str(tool)])
+    assert "Traceback" not in proc.stderr and "Broken pipe" not in proc.stderr
     assert proc.returncode == 128 + signal.SIGPIPE
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
 
 import ofc_fast as ofc
@@ -63,4 +64,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from ofc_fast.cli import run_command  # (a reader gone: no BrokenPipeError)
+
+    sys.exit(run_command(main, "advise_ev_sum.py"))

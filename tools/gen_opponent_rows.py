@@ -286,4 +286,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from ofc_fast.cli import run_command  # (a reader gone: no BrokenPipeError)
+
+    sys.exit(run_command(main, "gen_opponent_rows.py"))

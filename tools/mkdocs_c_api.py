@@ -238,4 +238,6 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 
 if __name__ == "__main__":
-    sys.stdout.write(render())
+    from ofc_fast.cli import run_command  # (a reader gone: no BrokenPipeError)
+
+    sys.exit(run_command(lambda: print(render(), end=""), "mkdocs_c_api.py"))

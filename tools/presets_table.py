@@ -9,6 +9,7 @@ tests/test_readme.py checks that README.md holds exactly this table.
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ofc_fast import rules
 from ofc_fast.rules import Game, HandCategory
@@ -129,4 +130,6 @@ if __name__ == "__main__":
     argparse.ArgumentParser(  # no options: a stray one (--check) is refused, exit 2
         description="Print the README's rule-preset table (markdown)."
     ).parse_args()
-    print(table())
+    from ofc_fast.cli import run_command  # (a reader gone: no BrokenPipeError)
+
+    sys.exit(run_command(lambda: print(table()), "presets_table.py"))

@@ -111,8 +111,9 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise ArenaError(
             f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
         )
-    if kind == "tcp" and not target.strip().isdigit():
-        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number")
+    port = target.strip()
+    if kind == "tcp" and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 0..65535")
     if not target.strip():
         raise ArenaError(f"bad --bot {text[:60]!r}: nothing after {kind}:")
     return BotSpec(kind, target.strip() if kind != "cmd" else target, name)
@@ -252,6 +253,11 @@ class Arena:
         """Duplicate matches: per deck, the rotations played so far."""
         self.hands_done = 0
         self.forfeited_by: str | None = None
+        self.interrupted = False
+        """Whether :meth:`stop` ended the match before its last hand."""
+        self.started = False
+        """Whether every seat is taken (bots joined): the hands are being played."""
+        self._stop_requested = False
 
     # -- set-up
     def _endpoint(self, i: int, spec: BotSpec) -> Endpoint:
@@ -568,6 +574,12 @@ class Arena:
             for r in range(self.players if self.duplicate else 1):
                 yield i, r
 
+    def stop(self) -> None:
+        """Ask :meth:`run` to end the match after the hand in progress (safe from a
+        signal handler: it only sets a flag); its report then holds the hands played
+        and says ``"interrupted": true``."""
+        self._stop_requested = True
+
     def run(self) -> dict[str, Any]:
         """Play the match and return its report."""
         from .report import match_report
@@ -580,7 +592,11 @@ class Arena:
         total = self.hands * (n if self.duplicate else 1)
         try:
             self._connect()
+            self.started = True
             for hand_no, (deck, r) in enumerate(schedule):
+                if self._stop_requested:
+                    self.interrupted = True
+                    break
                 stream = r if self.duplicate else 0
                 seating = [(s - rot[stream]) % n for s in range(n)]
                 game = self._play_hand(hand_no, deck, r, seating, fl[stream])

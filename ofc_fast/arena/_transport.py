@@ -245,8 +245,9 @@ class _StreamEndpoint(Endpoint):
             self._out_ready.notify()
 
     def send(self, message: dict[str, Any]) -> bool:
-        """Queue a message for the writer thread; False when the stream is closed."""
-        if self.closed:
+        """Queue a message for the writer thread; False when the stream is closed or
+        was never opened (a tcp seat that no bot took: Ctrl-C during the wait)."""
+        if self.closed or not hasattr(self, "_out_ready"):
             return False
         self._queue_out(encode(message))
         return True

@@ -11,6 +11,7 @@ import tempfile
 from typing import IO, Any
 
 from ..cli.options import (
+    StopOnSigint,
     add_json_option,
     check_count,
     check_output,
@@ -22,6 +23,7 @@ from ..errors import ArenaError
 from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
+from ._host_checks import MAX_DEADLINE_MS
 
 __all__ = ["add_commands"]
 
@@ -38,6 +40,10 @@ def _cmd_bot(args: argparse.Namespace) -> int:
 
     if args.seed is not None:  # (the bots' own checks differ: numpy's is a traceback)
         check_seed(args.seed, "--seed")
+    if args.time_budget is not None:  # (was "--time-budget: search bot: time_budget")
+        from ..search import check_settings
+
+        named("--time-budget", check_settings, time_budget=args.time_budget)
     if args.connect is not None:  # (-1 and 70000 were "cannot connect")
         check_count("--connect", args.connect, 1, 65535, error=ArenaError)
     return play_bot(
@@ -83,6 +89,7 @@ def _write_atomic(path: str, text: str) -> None:
 def _cmd_arena(args: argparse.Namespace) -> int:
     from ._host import Arena, DealRecord, parse_bot_spec
     from .history import deal_record
+    from .report import match_report
 
     specs = [parse_bot_spec(b) for b in args.bot]
     if args.seed is not None:
@@ -92,6 +99,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     from ..parallel.cli import check_parallel_options, executor_of, wants_parallel
 
     check_parallel_options(args)
+    # 0: no limit, the API's None (whose wording its error would use)
+    check_count("--timeout-ms", args.timeout_ms, 0, MAX_DEADLINE_MS, ArenaError, "a day")
     # opened when the first hand ends: a match that fails to start (a bot that is not
     # there, a program that does not run) leaves an earlier history as it was
     hist: list[IO[str]] = []
@@ -128,6 +137,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
 
+    interrupted = False
     try:
         arena = Arena(
             _rules_of(args.rules),
@@ -150,16 +160,32 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             with executor_of(args) as ex:
                 report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
         else:
-            report = arena.run()
+
+            def on_stop() -> None:  # Ctrl-C: the hands played so far
+                arena.stop()
+                if not arena.started:  # still waiting for bots: no hand to finish
+                    raise KeyboardInterrupt
+
+            stop = StopOnSigint(on_stop)
+            try:
+                with stop:
+                    report = arena.run()
+            except KeyboardInterrupt:  # a second Ctrl-C: not the hand in progress
+                report = match_report(arena) | {"interrupted": True}
+            interrupted = report["interrupted"]
         if args.history:
             history_file()  # a match that ended before its first hand: an empty file
     finally:
         for f in hist:
             f.close()
     text = json.dumps(report, indent=1)
+    status = 130 if interrupted else 0
+    if interrupted:
+        total = arena.hands * (arena.players if arena.duplicate else 1)
+        print(f"interrupted: {report['hands']} of {total} games played", file=sys.stderr)
     if args.json == "-":
         print(text)  # --json alone: the report is all that is printed
-        return 0
+        return status
     if args.json:
         try:
             _write_atomic(args.json, text + "\n")
@@ -169,7 +195,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             ) from None
     if not args.quiet:
         _print_standings(report)
-    return 0
+    return status
 
 
 def _signed(x: float | None) -> str:
@@ -210,6 +236,7 @@ def _print_standings(report: dict[str, Any]) -> None:
     print(
         f"{report['game_id']}: {played}, seed {report['seed']}"
         + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
+        + (" (interrupted)" if report.get("interrupted") else "")
     )
     for b in report["bots"]:
         print(_bot_line(b))

@@ -188,18 +188,17 @@ def _deals(f: IO[str] | IO[bytes], where: str) -> Iterator[ImportedDeal]:
         if not text:
             return
         i += 1
+        if len(text) <= MAX_LINE_BYTES and not text.strip():
+            continue  # a blank line (a line "null" is no deal: refused)
         try:
-            rec = _parse(text)
-            if rec is None:
-                continue
-            deal = import_deal(rec, i, previous=deal)
+            deal = import_deal(_parse(text), i, previous=deal)
         except HistoryError as exc:
             raise HistoryError(f"{where}line {i}: {exc}", exc.field) from None
         yield deal
 
 
 def _parse(line: str | bytes) -> object:
-    """The JSON value of one line (None for a blank line)."""
+    """The JSON value of one line."""
     if len(line) > MAX_LINE_BYTES:
         raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
-    return parse(line, HistoryError) if line.strip() else None
+    return parse(line, HistoryError)

@@ -111,9 +111,11 @@ def write_html_report(
     embed: int = DEFAULT_EMBED,
 ) -> Path | None:
     """Read a report and its history file (one deal at a time, every deal replayed)
-    and write the page to ``output``; when the history has more than ``embed`` deals,
-    also the deals file :func:`sidecar_path` (returned; None when not written).  Both
-    files are written whole or not at all (a temporary file, then a rename)."""
+    and write the page to ``output`` (ArenaError naming both files when the history
+    does not hold the report's hand count and points per bot); when the history has
+    more than ``embed`` deals, also the deals file :func:`sidecar_path` (returned;
+    None when not written).  Both files are written whole or not at all (a temporary
+    file, then a rename)."""
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
@@ -126,6 +128,11 @@ def write_html_report(
     with _temporary(side) as (tmp_side, f):
         digest = _digest(report, read_histories(history_path), embed, f)
         f.close()
+        mismatch = _mismatch(report, digest)
+        if mismatch:
+            raise ArenaError(
+                f"{history_path} is not the history of {report_path}: {mismatch}"
+            )
         wanted = len(digest.embedded()) < digest.count
         text = page(report, digest, side.name if wanted else None)
         with _temporary(out) as (tmp_out, g):
@@ -140,6 +147,18 @@ def write_html_report(
                     os.replace(tmp_final, side)
             os.replace(tmp_out, out)
     return side if wanted else None
+
+
+def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
+    """How the deals of ``digest`` differ from the match of ``report`` (its hand
+    count, then each bot's points), or None."""
+    if digest.count != report["hands"]:
+        return f"it holds {digest.count} deals, the report {report['hands']} hands"
+    for bot in report["bots"]:
+        points = digest.totals.totals[bot["name"]]
+        if points != bot["points"]:
+            return f"{bot['name']} has {points} points in it, {bot['points']} in the report"
+    return None
 
 
 def written_in_place(path: str | Path) -> bool:

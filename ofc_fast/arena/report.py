@@ -146,7 +146,8 @@ def duplicate_summary(arena: Arena) -> dict[str, Any]:
 
 
 def match_report(arena: Arena) -> dict[str, Any]:
-    """The report of a finished (or forfeited) match."""
+    """The report of a finished (or forfeited, or interrupted: :meth:`Arena.stop`)
+    match."""
     from .. import __version__
 
     report: dict[str, Any] = {
@@ -159,6 +160,7 @@ def match_report(arena: Arena) -> dict[str, Any]:
         "timeout_ms": arena.timeout_ms,
         "fault_policy": arena.fault_policy,
         "forfeited_by": arena.forfeited_by,
+        "interrupted": arena.interrupted,
         "bots": [_bot_entry(r) for r in arena.records],
         "rules": arena.rules.name,
         "duplicate": None,

@@ -27,8 +27,9 @@ On a terminal, tables and progress bars are drawn with ``rich`` when it is insta
 (``pip install "ofc-fast[cli]"``), as plain text otherwise; either way they fit 80
 columns.  Into a pipe or a file, tables are plain text at their full width, with
 no trailing spaces (nothing is cut short).  Error messages name the option or
-argument at fault.  Ctrl-C during ``play`` stops the match, prints the summary of
-the deals played and still writes ``--json`` / ``--history`` (exit status 130).
+argument at fault.  Ctrl-C during ``play`` (or ``arena``) stops the match, prints
+the summary of the deals played and still writes ``--json`` / ``--history`` (exit
+status 130).
 
 The package: :mod:`ofc_fast.cli.options` (the shared options and their readers),
 ``ofc_fast.cli._render`` (tables, deals, the solver's and the search's text), the
@@ -46,14 +47,14 @@ import importlib
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import IO, Any
 
 from ..errors import OfcError
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main"]
+__all__ = ["COMMAND_MODULES", "build_parser", "main", "run_command"]
 
 COMMAND_MODULES = (
     "ofc_fast.cli._play",  # play
@@ -88,26 +89,32 @@ def build_parser() -> _Parser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``ofc-fast`` command line; returns the exit status.
+    """Run the ``ofc-fast`` command line; returns the exit status (a reader of its
+    output gone away: :func:`run_command`)."""
+    return run_command(lambda: _run(argv))
 
-    A reader of standard output (or error: ``--progress-json``) that goes away early
-    (``ofc-fast rules | head -1``) ends any subcommand quietly with
-    :data:`EXIT_READER_GONE`, as a command that SIGPIPE stops in a shell, instead of
-    a BrokenPipeError.  Standard output or error closed from the start (``>&-``;
-    Python then has none): what goes there is discarded, as :func:`print` discards
-    it, rather than a traceback."""
+
+def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> int:
+    """``command()``'s exit status (None: 0), for a command line that prints: a reader
+    of standard output (or error: ``--progress-json``) that goes away early
+    (``ofc-fast rules | head -1``, ``python tools/presets_table.py | head -1``) ends it
+    quietly with :data:`EXIT_READER_GONE`, as a command that SIGPIPE stops in a shell,
+    instead of a BrokenPipeError.  Standard output or error closed from the start
+    (``>&-``; Python then has none): what goes there is discarded, as :func:`print`
+    discards it, rather than a traceback.  Another broken pipe (a bot's) is one line,
+    ``PROG: error: ...``, and exit status 2."""
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     try:
         try:
-            return _run(argv)
+            return int(command() or 0)
         finally:  # the output still buffered: a gone reader shows here, not at the exit
             sys.stdout.flush()
     except BrokenPipeError as exc:
         gone = [f for f in (sys.stdout, sys.stderr) if _reader_gone(f)]
         if not gone:  # another pipe (a bot's)
-            print(f"ofc-fast: error: {exc}", file=sys.stderr)
+            print(f"{prog}: error: {exc}", file=sys.stderr)
             return 2
         # what is left in a buffer is flushed at the exit: into /dev/null
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -162,7 +169,7 @@ def _run(argv: Sequence[str] | None) -> int:
         print("ofc-fast: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        raise  # main's: the reader of standard output may have gone away
+        raise  # run_command's: the reader of standard output may have gone away
     except OfcError as exc:
         command = parser.commands.get(getattr(args, "command", None) or "")
         options = command.options if command is not None else {}

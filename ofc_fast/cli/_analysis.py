@@ -220,7 +220,7 @@ def run_advise(args: argparse.Namespace) -> int:
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
     for option, setting in (
         ("--samples", {"samples": args.samples}),
-        ("--time", {"time_budget": args.time}),  # the search's name differs
+        ("--time", {"time_budget": args.time_budget}),
         ("--seed", {"seed": args.seed}),
     ):
         named(option, check_settings, **setting)
@@ -281,7 +281,14 @@ def add_advise(sub: Any) -> None:
         default=None,
         help="sampled futures (default 256, or the time budget)",
     )
-    a.add_argument("--time", type=float, default=None, help="time budget in seconds")
+    a.add_argument(  # (dest: the search's keyword, which errors name)
+        "--time",
+        dest="time_budget",
+        metavar="SECONDS",
+        type=float,
+        default=None,
+        help="time budget in seconds",
+    )
     a.add_argument("--seed", type=int, default=0, help="seed of the samples (default 0)")
     a.add_argument(
         "--exact",

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +15,7 @@ from ..rules import RuleSet
 from ..table import check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
 from .options import (
+    StopOnSigint,
     add_bots_option,
     add_json_option,
     add_rules_option,
@@ -383,30 +382,6 @@ def emit_play_json(
             "deals": deals,
         },
     )
-
-
-class StopOnSigint:
-    """While active (main thread only), the first Ctrl-C only asks to stop (so the
-    deal in progress finishes and the records stay consistent); a second one raises
-    KeyboardInterrupt as usual."""
-
-    def __init__(self) -> None:
-        self.requested = False
-        self._previous: Any = None
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.requested:
-            raise KeyboardInterrupt
-        self.requested = True
-
-    def __enter__(self) -> StopOnSigint:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
 
 
 def add_commands(sub: Any) -> None:

@@ -324,7 +324,7 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
         obs,
         rules=rules,
         samples=args.samples,
-        time_budget=args.time,
+        time_budget=args.time_budget,
         seed=args.seed,
         exact=modes[args.exact],
         model=getattr(args, "model", None),

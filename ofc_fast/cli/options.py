@@ -16,6 +16,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
+import tempfile
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -24,6 +27,7 @@ from ..errors import GameError, OfcError, RulesError
 from ..table import check_stacks
 
 __all__ = [
+    "StopOnSigint",
     "add_bots_option",
     "add_json_option",
     "add_rules_option",
@@ -157,8 +161,9 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
 
 def check_output(option: str, path: str | None, standard_output: bool = False) -> None:
     """Refuse, before any work, an output file that cannot be written where it is
-    asked for: a folder, or a file in a folder that does not exist (a long run found
-    that out only when it wrote its result).  ``None`` passes, and ``-`` where the
+    asked for: a folder, or a new file in a folder that does not exist or takes no new
+    file (``/proc``, a read-only one; a long run found that out only when it wrote
+    its result, ``report`` named its deals file).  ``None`` passes, and ``-`` where the
     option writes ``standard_output`` (``--json``); elsewhere ``-`` is refused rather
     than written as a file named ``-``.  Errors name ``option``.
 
@@ -193,6 +198,12 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"cannot write {path!r}: no folder {folder!r}"
+    if not os.path.exists(path):  # a folder that takes no new file (/proc, read-only)
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            return f"cannot write {path!r}: {exc.strerror}"
     return None
 
 
@@ -259,3 +270,33 @@ def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> No
         + (f": {', '.join(names)}" if names else "")
         + " (default heuristic)",
     )
+
+
+class StopOnSigint:
+    """While active (main thread only), the first Ctrl-C only asks to stop (so the
+    deal in progress finishes and the records stay consistent; ``on_stop``, when
+    given, is called to pass the request on: :meth:`ofc_fast.arena.Arena.stop`); a
+    second one raises KeyboardInterrupt as usual."""
+
+    def __init__(self, on_stop: Callable[[], None] | None = None) -> None:
+        self.requested = False
+        self._on_stop = on_stop
+        self._previous: Any = None
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+        if self._on_stop is not None:
+            self._on_stop()
+
+    def __enter__(self) -> StopOnSigint:
+        if threading.current_thread() is threading.main_thread() and (
+            signal.getsignal(signal.SIGINT) is not signal.SIG_IGN  # (nohup, a shell's &)
+        ):
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)

@@ -33,15 +33,22 @@ def checkout_script(relative: str) -> ModuleType:
     return load_script(path)
 
 
+def package_env() -> dict[str, str]:
+    """The environment of a subprocess that imports the package under test (first on
+    its path, whatever is installed)."""
+    env = dict(os.environ)
+    package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    return env
+
+
 def run_as_script(tmp_path: Path, name: str, code: str) -> subprocess.CompletedProcess[str]:
     """``code`` written to ``tmp_path/name`` and run by this Python as a script in
     ``tmp_path``, the package under test first on its path (a process pool's workers
     then import it too); the finished process, its output as text."""
     path = tmp_path / name
     path.write_text(code, encoding="utf-8")
-    env = dict(os.environ)
-    package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
+    env = package_env()
     return subprocess.run(
         [sys.executable, str(path)],
         capture_output=True,
