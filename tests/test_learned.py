@@ -712,6 +712,7 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     """A damaged saved step (a truncated .npz) or config.json stops the resumed run
     with exit 2 and a message naming the file (it was a zipfile.BadZipFile
     traceback), and the damaged file is left for the user to delete."""
+    _require_torch()  # (the command checks for torch before it reads a step)
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
@@ -1497,7 +1498,9 @@ def test_training_refuses_an_out_another_run_is_writing(tmp_path: Path, capsys):
     lock), as a second self-play run is.  The other writer here is a plain
     ``flock`` on the lock file, as another process's run takes it."""
     _require_torch()
-    fcntl = pytest.importorskip("fcntl", reason="flock is a POSIX call")
+    fcntl = pytest.importorskip(
+        "fcntl", reason="flock is a POSIX call: run on Linux or macOS"
+    )
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"

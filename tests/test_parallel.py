@@ -348,7 +348,7 @@ def _running(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc: run on Linux")
 def test_workers_end_when_their_parent_is_killed() -> None:
     """A run's process killed (SIGKILL, the out-of-memory killer) left its pool's
     workers waiting for work for ever, each holding its bots' memory: they now end
@@ -386,7 +386,7 @@ def _group(pgid: int) -> list[int]:
     return out
 
 
-@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc (Linux)")
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc: run on Linux")
 def test_ctrl_c_stops_a_process_pool_run_at_once(tmp_path: Path) -> None:
     """Ctrl-C in ``play --workers 2`` (SIGINT to the terminal's process group) could
     hang for ever: the interrupt landed in ``concurrent.futures.wait`` over every

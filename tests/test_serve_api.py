@@ -1141,7 +1141,7 @@ def _loopback_clients(*addresses: str) -> None:
             try:
                 s.bind((address, 0))
             except OSError:
-                pytest.skip(f"run where {address} is a local address (Linux)")
+                pytest.skip(f"run on a machine where {address} is a local address (Linux)")
 
 
 def test_one_client_s_games_never_evict_another_client_s() -> None:
