@@ -869,7 +869,7 @@ def test_a_parallel_arena_writes_its_progress_lines(duplicate: bool) -> None:
     ]
 
 
-@pytest.mark.parametrize("where", ["", "a-file", "a-file/sub"])
+@pytest.mark.parametrize("where", ["", "a-file", "a-file/sub", "-"])
 def test_selfplay_out_must_name_a_folder(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -879,7 +879,8 @@ def test_selfplay_out_must_name_a_folder(
     """``--out ""`` (an unset shell variable) wrote the shards and a manifest into the
     current folder; ``--out`` naming a file failed with ``[Errno 17] File exists``,
     naming no option, and a folder that cannot be made (under a file) with ``[Errno
-    20] Not a directory``."""
+    20] Not a directory``; ``--out -`` made a folder named ``-`` (every other output
+    option refuses ``-`` where it writes no standard output)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a-file").write_text("mine\n")
     args = ["selfplay", "--bots", "random", "--hands", "2", "--out", where]
