@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -650,6 +651,29 @@ def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
         assert d.seats == [local.names[(s - r) % 3] for s in range(3)]
     if duplicate:
         assert rep_local["duplicate"]["decks"] == 6
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+def test_ctrl_c_in_a_parallel_arena_never_cuts_a_hand_half_booked() -> None:
+    """Ctrl-C while ``run_arena`` booked a hand (a chunk back) stopped it half-way: a
+    hand counted in the report whose ``on_deal`` (the ``--history`` line) was cut
+    short.  It now stops after the hand, every hand booked whole."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = _arena(False)
+    written: list[Any] = []
+
+    def on_deal(deal: Any) -> None:  # Ctrl-C comes while the history is written
+        os.kill(os.getpid(), signal.SIGINT)
+        written.append(deal)
+
+    arena.on_deal = on_deal
+    with pytest.raises(KeyboardInterrupt):
+        run_arena(arena, chunk_size=4)
+    assert arena.hands_done == len(written) == 1
+    (deal,) = written
+    for name, rec in zip(arena.names, arena.records):
+        assert list(rec.points) == [deal.game.result().net[deal.seats.index(name)]]
 
 
 @pytest.mark.parametrize("size", [0, -1, 2.5])
