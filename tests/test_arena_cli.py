@@ -403,6 +403,19 @@ def test_replay_of_a_whole_json_history_says_how_to_write_lines(
     assert main(["replay", str(lines)]) == 0
 
 
+def test_replay_of_an_empty_history_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ofc-fast replay empty.jsonl`` (the history of a match stopped before its
+    first hand) printed nothing at all, as if it had not run."""
+    from ofc_fast.cli import main
+
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n", encoding="utf-8")  # (blank lines are no deals)
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr() == (f"no deals in {path}\n", "")
+
+
 @pytest.mark.parametrize(
     "argv, option",
     [

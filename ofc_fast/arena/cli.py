@@ -268,6 +268,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         shown += 1
     if args.deal is not None and not shown:
         raise ArenaError(f"{args.file} has no hand {args.deal}")
+    if not shown:  # (a match stopped before its first hand: a valid, empty history)
+        print(f"no deals in {args.file}")
     return 0
 
 
