@@ -676,6 +676,30 @@ def test_ctrl_c_in_a_parallel_arena_never_cuts_a_hand_half_booked() -> None:
         assert list(rec.points) == [deal.game.result().net[deal.seats.index(name)]]
 
 
+def test_a_bot_that_raises_in_a_parallel_arena_is_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A registered bot that raised stopped ``arena --workers N`` with "chunk 0 raised
+    RuntimeError('boom')", naming neither the bot nor the hand nor what to do."""
+    from ofc_fast.bots import RandomBot, register, unregister
+
+    class Crasher(RandomBot):
+        def act(self, observation: Any) -> Any:
+            raise RuntimeError("boom")
+
+    register("crasher", lambda rules=None, seed=None: Crasher(seed), replace=True)
+    try:
+        args = ["arena", "--bot", "random", "--bot", "crasher", "--hands", "2"]
+        assert main([*args, "--workers", "1"]) == 2
+    finally:
+        unregister("crasher")
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: bot 'crasher' failed in hand 0: RuntimeError('boom'); a "
+        "parallel arena counts no faults: run without --workers/--ray to count it as "
+        "one\n"
+    )
+
+
 @pytest.mark.parametrize("size", [0, -1, 2.5])
 def test_a_parallel_arena_refuses_a_bad_chunk_size(size: object) -> None:
     """``run_arena(arena, chunk_size=-1)`` played no hand at all and reported an empty

@@ -7,9 +7,14 @@ button at seat 0, bot ``b`` at seat ``(b + r) % players`` with ``r`` the rotatio
 (duplicate) or ``h % players`` (non-duplicate), no Fantasyland carried in and bot ``b``
 seeded ``bot_seed(seed, h, b)`` (:func:`ofc_fast.parallel._plan.bot_seed`).  The
 bots act on ``observation`` directly in the worker (no wire round trip), so the report
-has no decision times and no faults.  Results are the same on every executor; they
-differ from a sequential ``Arena.run()``, which carries Fantasyland and moves seats only
-between hands without Fantasyland.
+has no decision times and no faults: a bot that raises (or plays an illegal move)
+stops the match with an :class:`~ofc_fast.errors.ArenaError` naming it and the hand.
+The sequential arena's fault policy cannot be followed chunk by chunk: a crash there
+ends the bot for the rest of the match (every later decision filled in) or, with
+``forfeit``, the match itself, and the chunks after it are played at the same time.
+Results are the same on every executor; they differ from a sequential
+``Arena.run()``, which carries Fantasyland and moves seats only between hands without
+Fantasyland.
 
 External bots (``cmd:``, ``tcp:``) cannot be split this way: a subprocess or a TCP
 connection belongs to the process that opened it, and an external program may keep
@@ -85,7 +90,14 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
             s = g.to_act
             assert s is not None
             order.append(s)
-            g.play(seats.bots[seating[s]].act(g.observation(s)))
+            try:
+                g.play(seats.bots[seating[s]].act(g.observation(s)))
+            except Exception as exc:  # (not a fault here: see the module doc)
+                raise ArenaError(
+                    f"bot {task.names[seating[s]]!r} failed in hand {h}: {exc!r}; a "
+                    f"parallel arena counts no faults: run without --workers/--ray "
+                    f"to count it as one"
+                ) from None
         out.outcomes.append(outcome(h, g))
         out.lines.append(
             json.dumps(
