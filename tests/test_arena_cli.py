@@ -403,6 +403,19 @@ def test_replay_of_a_whole_json_history_says_how_to_write_lines(
     assert main(["replay", str(lines)]) == 0
 
 
+def test_replay_of_an_empty_history_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ofc-fast replay empty.jsonl`` (the history of a match stopped before its
+    first hand) printed nothing at all, as if it had not run."""
+    from ofc_fast.cli import main
+
+    path = tmp_path / "h.jsonl"
+    path.write_text("\n", encoding="utf-8")  # (blank lines are no deals)
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr() == (f"no deals in {path}\n", "")
+
+
 @pytest.mark.parametrize(
     "argv, option",
     [
@@ -549,12 +562,17 @@ def test_an_output_in_a_folder_that_takes_no_file_is_refused_naming_the_option(
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
-@pytest.mark.parametrize("json_out", ["file", "-"])
+@pytest.mark.parametrize(
+    ("json_out", "parallel"),
+    [("file", []), ("-", []), ("file", ["--workers", "2", "--chunk-size", "2"])],
+    ids=["file", "stdout", "workers-file"],
+)
 def test_ctrl_c_prints_the_standings_and_writes_the_report_so_far(
-    tmp_path: Path, json_out: str
+    tmp_path: Path, json_out: str, parallel: list[str]
 ) -> None:
     """``ofc-fast arena`` stopped with Ctrl-C exited 130 with no standings and no
-    ``--json`` report (only the history was kept)."""
+    ``--json`` report (only the history was kept); so did ``arena --workers 2``, which
+    now reports the hands of the chunks back in order."""
     import signal
     import time
 
@@ -562,7 +580,7 @@ def test_ctrl_c_prints_the_standings_and_writes_the_report_so_far(
 
     hist, rep = tmp_path / "h.jsonl", tmp_path / "r.json"
     argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
-    argv += ["random", "--hands", "1000000", "--history", str(hist)]
+    argv += ["random", "--hands", "1000000", "--history", str(hist), *parallel]
     argv += ["--json", str(rep) if json_out == "file" else "-"]
     proc = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()

@@ -309,9 +309,9 @@ def test_options_without_a_command_ask_for_one(capsys: pytest.CaptureFixture) ->
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--hands", "0"], "--hands: must be a positive int, got 0"),
-        (["--progress-every", "0"], "--progress-every: must be a positive int, got 0"),
-        (["--progress-every", "-2"], "--progress-every: must be a positive int, got -2"),
+        (["--hands", "0"], "--hands: must be at least 1, got 0\n"),
+        (["--progress-every", "0"], "--progress-every: must be at least 1, got 0\n"),
+        (["--progress-every", "-2"], "--progress-every: must be at least 1, got -2\n"),
         (["--timeout-ms", "-3"], "--timeout-ms: must be at least 0, got -3\n"),
         (["--token", ""], "--token: must be 1 to 256 printable ASCII characters"),
     ],
@@ -320,7 +320,9 @@ def test_arena_errors_name_the_option_not_the_keyword(
     capsys: pytest.CaptureFixture, argv: list[str], message: str
 ) -> None:
     """The arena's errors named the Python keyword (``hands must be ...``, or nothing
-    at all: ``--progress-every 0`` ran as 1) instead of the option typed."""
+    at all: ``--progress-every 0`` ran as 1) instead of the option typed; a count
+    said "must be a positive int" where every other count option of the command line
+    says "must be at least 1"."""
     code, out, err = run(capsys, "arena", "--bot", "random", "--bot", "random", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err

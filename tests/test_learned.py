@@ -1513,3 +1513,17 @@ def test_training_refuses_an_out_another_run_is_writing(tmp_path: Path, capsys):
         assert err.count("\n") == 1, err
         assert sorted(p.name for p in out.iterdir()) == [".training.lock"]
     assert main([*_TINY_RUN, "--out", str(out)]) == 0  # released: it runs
+
+
+def test_eval_limit_help_says_the_opening_uses_a_tenth(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--eval-limit`` said "held-out decisions per street" while the opening is
+    evaluated on a tenth of them (README's table: 200 deals, 30 openings)."""
+    from ofc_fast.learned import train as train_module
+
+    with pytest.raises(SystemExit):
+        train_module.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--eval-limit EVAL_LIMIT held-out decisions evaluated per street (the " in text
+    assert "opening: a tenth of them, at least 1)" in text

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -652,6 +653,53 @@ def test_arena_runs_the_same_on_every_executor(duplicate: bool) -> None:
         assert rep_local["duplicate"]["decks"] == 6
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+def test_ctrl_c_in_a_parallel_arena_never_cuts_a_hand_half_booked() -> None:
+    """Ctrl-C while ``run_arena`` booked a hand (a chunk back) stopped it half-way: a
+    hand counted in the report whose ``on_deal`` (the ``--history`` line) was cut
+    short.  It now stops after the hand, every hand booked whole."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = _arena(False)
+    written: list[Any] = []
+
+    def on_deal(deal: Any) -> None:  # Ctrl-C comes while the history is written
+        os.kill(os.getpid(), signal.SIGINT)
+        written.append(deal)
+
+    arena.on_deal = on_deal
+    with pytest.raises(KeyboardInterrupt):
+        run_arena(arena, chunk_size=4)
+    assert arena.hands_done == len(written) == 1
+    (deal,) = written
+    for name, rec in zip(arena.names, arena.records):
+        assert list(rec.points) == [deal.game.result().net[deal.seats.index(name)]]
+
+
+def test_a_bot_that_raises_in_a_parallel_arena_is_named(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A registered bot that raised stopped ``arena --workers N`` with "chunk 0 raised
+    RuntimeError('boom')", naming neither the bot nor the hand nor what to do."""
+    from ofc_fast.bots import RandomBot, register, unregister
+
+    class Crasher(RandomBot):
+        def act(self, observation: Any) -> Any:
+            raise RuntimeError("boom")
+
+    register("crasher", lambda rules=None, seed=None: Crasher(seed), replace=True)
+    try:
+        args = ["arena", "--bot", "random", "--bot", "crasher", "--hands", "2"]
+        assert main([*args, "--workers", "1"]) == 2
+    finally:
+        unregister("crasher")
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: bot 'crasher' failed in hand 0: RuntimeError('boom'); a "
+        "parallel arena counts no faults: run without --workers/--ray to count it as "
+        "one\n"
+    )
+
+
 @pytest.mark.parametrize("size", [0, -1, 2.5])
 def test_a_parallel_arena_refuses_a_bad_chunk_size(size: object) -> None:
     """``run_arena(arena, chunk_size=-1)`` played no hand at all and reported an empty
@@ -869,7 +917,7 @@ def test_a_parallel_arena_writes_its_progress_lines(duplicate: bool) -> None:
     ]
 
 
-@pytest.mark.parametrize("where", ["", "a-file", "a-file/sub"])
+@pytest.mark.parametrize("where", ["", "a-file", "a-file/sub", "-"])
 def test_selfplay_out_must_name_a_folder(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -879,7 +927,8 @@ def test_selfplay_out_must_name_a_folder(
     """``--out ""`` (an unset shell variable) wrote the shards and a manifest into the
     current folder; ``--out`` naming a file failed with ``[Errno 17] File exists``,
     naming no option, and a folder that cannot be made (under a file) with ``[Errno
-    20] Not a directory``."""
+    20] Not a directory``; ``--out -`` made a folder named ``-`` (every other output
+    option refuses ``-`` where it writes no standard output)."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "a-file").write_text("mine\n")
     args = ["selfplay", "--bots", "random", "--hands", "2", "--out", where]

@@ -333,3 +333,20 @@ def test_page_never_overwrites_an_input(
         with pytest.raises(ArenaError, match="is an input of the report"):
             write_html_report(rep, hist, output)
     assert hist.read_bytes() == before
+
+
+def test_report_output_onto_an_input_names_output(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast report r.json h.jsonl -o r.json`` said "r.json is an input of the
+    report" without naming the option to change."""
+    from ofc_fast.cli import main
+
+    rep, hist = write(tmp_path, report_of(lines), lines)
+    before = rep.read_bytes()
+    assert main(["report", str(rep), str(hist), "-o", str(rep)]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: --output: {rep} is an input of the report: write the page "
+        "elsewhere\n"
+    )
+    assert rep.read_bytes() == before

@@ -43,6 +43,7 @@ from typing import Any, ClassVar
 
 from ..bots import make_bot
 from ..bots.registry import is_bot_spec
+from ..cli.options import count_problem
 from ..errors import ArenaError, BotError, MoveError, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
@@ -209,8 +210,11 @@ class Arena:
                 f"{self.game_id} seats 2 to {self.rules.max_players} bots, got {n}"
             )
         for name, count in (("hands", hands), ("progress_every", progress_every)):
-            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            if isinstance(count, bool) or not isinstance(count, int):
                 raise ArenaError(f"{name} must be a positive int, got {count!r}")
+            problem = count_problem(count, 1)  # (the wording of every count option)
+            if problem:
+                raise ArenaError(f"{name} {problem}")
         if fault_policy not in FAULT_POLICIES:
             raise ArenaError(
                 f"fault policy must be one of {FAULT_POLICIES}, got {fault_policy!r}"

@@ -137,7 +137,6 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
 
-    interrupted = False
     try:
         arena = Arena(
             _rules_of(args.rules),
@@ -152,27 +151,25 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             progress_every=args.progress_every,
             token=args.token,
         )
-        if wants_parallel(
-            args
-        ):  # built-in bots on workers (ofc_fast/parallel/tournament.py)
-            from ..parallel.tournament import run_arena
+        try:
+            if wants_parallel(args):  # built-in bots on workers (parallel/tournament.py)
+                from ..parallel.tournament import run_arena
 
-            with executor_of(args) as ex:
-                report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
-        else:
+                with executor_of(args) as ex:
+                    report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
+            else:
 
-            def on_stop() -> None:  # Ctrl-C: the hands played so far
-                arena.stop()
-                if not arena.started:  # still waiting for bots: no hand to finish
-                    raise KeyboardInterrupt
+                def on_stop() -> None:  # Ctrl-C: the hands played so far
+                    arena.stop()
+                    if not arena.started:  # still waiting for bots: no hand to finish
+                        raise KeyboardInterrupt
 
-            stop = StopOnSigint(on_stop)
-            try:
-                with stop:
+                with StopOnSigint(on_stop):
                     report = arena.run()
-            except KeyboardInterrupt:  # a second Ctrl-C: not the hand in progress
-                report = match_report(arena) | {"interrupted": True}
-            interrupted = report["interrupted"]
+        except KeyboardInterrupt:  # the hands booked so far (sequentially: a second
+            # Ctrl-C, not the hand in progress; in parallel: the chunks back in order)
+            report = match_report(arena) | {"interrupted": True}
+        interrupted = report["interrupted"]
         if args.history:
             history_file()  # a match that ended before its first hand: an empty file
     finally:
@@ -271,6 +268,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
         shown += 1
     if args.deal is not None and not shown:
         raise ArenaError(f"{args.file} has no hand {args.deal}")
+    if not shown:  # (a match stopped before its first hand: a valid, empty history)
+        print(f"no deals in {args.file}")
     return 0
 
 

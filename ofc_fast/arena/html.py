@@ -119,10 +119,11 @@ def write_html_report(
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     inputs = {Path(report_path).resolve(), Path(history_path).resolve()}
-    for target in (out, side):
-        if target.resolve() in inputs:
+    for target, what in ((out, ""), (side, " (the page's deals file)")):
+        if target.resolve() in inputs:  # (output: --output on the command line)
             raise ArenaError(
-                f"{target} is an input of the report: write the page elsewhere"
+                f"output: {target}{what} is an input of the report: write the page "
+                f"elsewhere"
             )
     report = read_report(report_path)
     with _temporary(side) as (tmp_side, f):

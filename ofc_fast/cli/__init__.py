@@ -223,13 +223,13 @@ an option and then its keyword (``--seed: seed must be ...``)."""
 
 def _name_option(message: str, options: dict[str, str]) -> str:
     """``message`` of an error of the Python API that starts with its keyword
-    (``hands must be a positive int``) with the option the user typed instead
-    (``--hands: must be a positive int``), once where the option is named already
+    (``hands must be at least 1``) with the option the user typed instead
+    (``--hands: must be at least 1``), once where the option is named already
     (``--seed: seed must be ...``); any other message as it is.
 
-    >>> _name_option("progress_every must be a positive int, got 0",
+    >>> _name_option("progress_every must be at least 1, got 0",
     ...              {"progress_every": "--progress-every"})
-    '--progress-every: must be a positive int, got 0'
+    '--progress-every: must be at least 1, got 0'
     >>> _name_option("--seed: seed must be 0 or more", {"seed": "--seed"})
     '--seed: must be 0 or more'
     """

@@ -35,6 +35,7 @@ __all__ = [
     "check_count",
     "check_output",
     "count_problem",
+    "dash_refused",
     "is_rules_file",
     "load_rules",
     "output_problem",
@@ -188,9 +189,7 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     "'-' (standard output) is not written here: name a file (./- for one named -)"
     """
     if path == "-" and not standard_output:
-        return (
-            "'-' (standard output) is not written here: name a file (./- for one named -)"
-        )
+        return dash_refused("file")
     if path is None or path == "-":
         return None
     if os.path.isdir(path):
@@ -205,6 +204,16 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
         except OSError as exc:
             return f"cannot write {path!r}: {exc.strerror}"
     return None
+
+
+def dash_refused(what: str) -> str:
+    """Why ``-`` is refused where an option writes no standard output: it names
+    ``what`` (a file, a folder) instead.
+
+    >>> dash_refused("folder")
+    "'-' (standard output) is not written here: name a folder (./- for one named -)"
+    """
+    return f"'-' (standard output) is not written here: name a {what} (./- for one named -)"
 
 
 def emit_json(args: argparse.Namespace, doc: Any) -> None:

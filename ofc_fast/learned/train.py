@@ -714,7 +714,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--hidden", default="64,64", help="hidden layer widths")
     p.add_argument("--eval-samples", type=int, default=16)
     p.add_argument(
-        "--eval-limit", type=int, default=300, help="held-out decisions per street"
+        "--eval-limit",
+        type=int,
+        default=300,
+        help="held-out decisions evaluated per street (the opening: a tenth of them, "
+        "at least 1)",
     )
     p.add_argument(
         "--rounds",

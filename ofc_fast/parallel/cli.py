@@ -10,7 +10,13 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..cli.options import add_bots_option, add_rules_option, check_count, load_rules
+from ..cli.options import (
+    add_bots_option,
+    add_rules_option,
+    check_count,
+    dash_refused,
+    load_rules,
+)
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_seed
@@ -185,6 +191,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         )
     if not args.out.strip():  # (an unset shell variable: not the current folder)
         raise GameError("--out: a folder is needed, got an empty name")
+    if args.out == "-":  # (as every other output option: not a folder named -)
+        raise GameError(f"--out: {dash_refused('folder')}")
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         raise GameError(f"--out: {args.out!r} is a file, not a folder")
     spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)

@@ -7,9 +7,14 @@ button at seat 0, bot ``b`` at seat ``(b + r) % players`` with ``r`` the rotatio
 (duplicate) or ``h % players`` (non-duplicate), no Fantasyland carried in and bot ``b``
 seeded ``bot_seed(seed, h, b)`` (:func:`ofc_fast.parallel._plan.bot_seed`).  The
 bots act on ``observation`` directly in the worker (no wire round trip), so the report
-has no decision times and no faults.  Results are the same on every executor; they
-differ from a sequential ``Arena.run()``, which carries Fantasyland and moves seats only
-between hands without Fantasyland.
+has no decision times and no faults: a bot that raises (or plays an illegal move)
+stops the match with an :class:`~ofc_fast.errors.ArenaError` naming it and the hand.
+The sequential arena's fault policy cannot be followed chunk by chunk: a crash there
+ends the bot for the rest of the match (every later decision filled in) or, with
+``forfeit``, the match itself, and the chunks after it are played at the same time.
+Results are the same on every executor; they differ from a sequential
+``Arena.run()``, which carries Fantasyland and moves seats only between hands without
+Fantasyland.
 
 External bots (``cmd:``, ``tcp:``) cannot be split this way: a subprocess or a TCP
 connection belongs to the process that opened it, and an external program may keep
@@ -27,8 +32,12 @@ arena without ``--workers``/``--ray``).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import FrameType
 from typing import Any
 
 from ..errors import ArenaError
@@ -81,7 +90,14 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
             s = g.to_act
             assert s is not None
             order.append(s)
-            g.play(seats.bots[seating[s]].act(g.observation(s)))
+            try:
+                g.play(seats.bots[seating[s]].act(g.observation(s)))
+            except Exception as exc:  # (not a fault here: see the module doc)
+                raise ArenaError(
+                    f"bot {task.names[seating[s]]!r} failed in hand {h}: {exc!r}; a "
+                    f"parallel arena counts no faults: run without --workers/--ray "
+                    f"to count it as one"
+                ) from None
         out.outcomes.append(outcome(h, g))
         out.lines.append(
             json.dumps(
@@ -133,22 +149,52 @@ def run_arena(
         for name, s in zip(arena.names, arena.specs)
     ]
     ex = executor or LocalExecutor()
-    for res in in_order(ex.map_unordered(run_arena_chunk, tasks)):
-        for line in res.lines:
-            rec = json.loads(line)
-            deal = DealRecord(
-                rec["hand_no"],
-                rec["deck_no"],
-                rec["rotation"],
-                list(rec["seats"]),
-                Game.replay(rec["history"]),
-                list(rec["decisions"]),
-            )
-            arena.record(deal)  # books it and calls the arena's on_deal
-            if on_hand is not None:
-                on_hand(deal)
-            if arena.on_progress is not None and (
-                arena.hands_done % arena.progress_every == 0 or arena.hands_done == total
-            ):  # as Arena.run: every progress_every hands, and after the last
-                arena.on_progress(progress_line(arena, total))
+    chunks = ex.map_unordered(run_arena_chunk, tasks)
+    try:
+        for res in in_order(chunks):
+            for line in res.lines:
+                rec = json.loads(line)
+                deal = DealRecord(
+                    rec["hand_no"],
+                    rec["deck_no"],
+                    rec["rotation"],
+                    list(rec["seats"]),
+                    Game.replay(rec["history"]),
+                    list(rec["decisions"]),
+                )
+                with _sigint_deferred():  # a hand is booked whole, or not at all
+                    arena.record(deal)  # books it and calls the arena's on_deal
+                    if on_hand is not None:
+                        on_hand(deal)
+                    if arena.on_progress is not None and (
+                        arena.hands_done % arena.progress_every == 0
+                        or arena.hands_done == total
+                    ):  # as Arena.run: every progress_every hands, and after the last
+                        arena.on_progress(progress_line(arena, total))
+    finally:  # (Ctrl-C while a hand was booked: the workers stop now)
+        close = getattr(chunks, "close", None)  # (a generator's; an iterator has none)
+        if close is not None:
+            close()
     return match_report(arena)
+
+
+@contextmanager
+def _sigint_deferred() -> Iterator[None]:
+    """Ctrl-C inside the block is handled when it ends (its KeyboardInterrupt raised
+    there), so that the block is never cut half-way; an ignored or default SIGINT,
+    or a thread that is not the main one, is left as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # SIG_IGN, SIG_DFL, or not set from Python
+        yield
+        return
+    frames: list[FrameType | None] = []
+    signal.signal(signal.SIGINT, lambda signum, frame: frames.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if frames:
+            previous(signal.SIGINT, frames[0])
