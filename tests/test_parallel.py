@@ -417,6 +417,40 @@ def test_ctrl_c_stops_a_process_pool_run_at_once(tmp_path: Path) -> None:
     assert _group(p.pid) == []  # no worker left behind
 
 
+def test_ctrl_c_in_the_pool_s_own_calls_waits_for_a_safe_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C raised inside the pool's own calls (a submit that starts a worker, a
+    future's result) could leave one of their locks held, and stopping the pool then
+    waited for it for ever (``play --workers 2`` hung after Ctrl-C on a loaded
+    machine).  It is held back until the call returns: the submit finishes, then
+    the run raises KeyboardInterrupt and its workers stop."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    original = ProcessPoolExecutor.submit
+    inside: list[str] = []
+
+    def submit(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the pool submits
+            for _ in range(1000):  # (Python runs a handler between two bytecodes)
+                pass
+            return original(self, *args, **kwargs)
+        except KeyboardInterrupt:
+            inside.append("raised inside submit")
+            raise
+
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
+    ex = ProcessExecutor(1)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            list(ex.map_unordered(abs, [-1, -2, -3]))
+        assert inside == []
+        assert ex.worker_pids() == []  # stopped at the safe point
+    finally:
+        ex.close()
+
+
 def test_make_executor_choices() -> None:
     assert make_executor().name == "local" and make_executor(1).name == "local"
     ex = make_executor(2)

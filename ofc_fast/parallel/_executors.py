@@ -36,6 +36,7 @@ from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
 from ..errors import ExecutorError, OfcError
+from ._signals import sigint_deferred
 
 __all__ = [
     "Executor",
@@ -204,30 +205,39 @@ class ProcessExecutor(Executor):
         self, fn: Callable[[Any], Any], items: Sequence[Any], left: set[int]
     ) -> Iterator[tuple[int, Any]]:
         """One pool's run of the chunks ``left`` (each removed as it is yielded); a
-        broken pool is restarted and its run ends early."""
+        broken pool is restarted and its run ends early.
+
+        Ctrl-C is held back while the pool's or a future's locks may be held
+        (submitting, waiting, reading a result): a KeyboardInterrupt raised in there
+        could leave one held, and the pool's shutdown would then wait for it for
+        ever.  It is handled between two results (or at once, while waiting)."""
         pool = self._pool or self._new_pool()  # (made by map_unordered)
         todo = sorted(left)
         finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
         running: dict[Future[Any], int] = {}
         while todo or running:
-            while todo and len(running) < 2 * self.workers:
-                i = todo.pop(0)
-                try:
-                    f = pool.submit(fn, items[i])
-                except BrokenProcessPool:
-                    self._restart()
-                    return
-                running[f] = i
-                f.add_done_callback(finished.put)
-            f = self._next(finished)
-            i = running.pop(f)
-            try:
-                result = f.result()
-            except BrokenProcessPool:
-                self._restart()
-                return
-            except Exception as exc:  # the chunk raised, or could not travel
-                raise _chunk_failed(i, exc) from exc
+            with sigint_deferred() as interrupted:
+                while todo and len(running) < 2 * self.workers:
+                    i = todo.pop(0)
+                    try:
+                        f = pool.submit(fn, items[i])
+                    except BrokenProcessPool:
+                        self._restart()
+                        return
+                    running[f] = i
+                    f.add_done_callback(finished.put)
+                done = self._next(finished, interrupted)
+                if done is not None:
+                    i = running.pop(done)
+                    try:
+                        result = done.result()
+                    except BrokenProcessPool:
+                        self._restart()
+                        return
+                    except Exception as exc:  # the chunk raised, or could not travel
+                        raise _chunk_failed(i, exc) from exc
+            if done is None:  # Ctrl-C, and its handler only asked to stop: go on
+                continue
             left.discard(i)
             yield i, result
 
@@ -267,15 +277,24 @@ class ProcessExecutor(Executor):
         if writer is not None:
             writer.close()
 
-    def _next(self, finished: queue.SimpleQueue[Future[Any]]) -> Future[Any]:
-        """The next future done.  A worker gone while nothing comes back for a
-        second more (killed while sending its result: the pool waits for the rest
-        of it for ever) breaks the pool, so its chunks run again."""
+    def _next(
+        self, finished: queue.SimpleQueue[Future[Any]], interrupted: Callable[[], bool]
+    ) -> Future[Any] | None:
+        """The next future done, or None once ``interrupted()`` (Ctrl-C came).  A
+        worker gone while nothing comes back for a second more (killed while sending
+        its result: the pool waits for the rest of it for ever) breaks the pool, so
+        its chunks run again."""
         gone = False
+        check = time.monotonic() + 1.0
         while True:
             try:
-                return finished.get(timeout=1.0)
+                return finished.get(timeout=0.1)
             except queue.Empty:
+                if interrupted():
+                    return None
+                if time.monotonic() < check:
+                    continue
+                check = time.monotonic() + 1.0
                 procs = self._processes()
                 if gone:
                     self._break()

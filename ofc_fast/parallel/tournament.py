@@ -32,12 +32,8 @@ arena without ``--workers``/``--ray``).
 from __future__ import annotations
 
 import json
-import signal
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from types import FrameType
 from typing import Any
 
 from ..errors import ArenaError
@@ -45,6 +41,7 @@ from ..game import Game, deal_seed
 from ._executors import Executor, LocalExecutor
 from ._plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
 from ._run import in_order
+from ._signals import sigint_deferred
 
 __all__ = ["run_arena"]
 
@@ -162,7 +159,7 @@ def run_arena(
                     Game.replay(rec["history"]),
                     list(rec["decisions"]),
                 )
-                with _sigint_deferred():  # a hand is booked whole, or not at all
+                with sigint_deferred():  # a hand is booked whole, or not at all
                     arena.record(deal)  # books it and calls the arena's on_deal
                     if on_hand is not None:
                         on_hand(deal)
@@ -176,25 +173,3 @@ def run_arena(
         if close is not None:
             close()
     return match_report(arena)
-
-
-@contextmanager
-def _sigint_deferred() -> Iterator[None]:
-    """Ctrl-C inside the block is handled when it ends (its KeyboardInterrupt raised
-    there), so that the block is never cut half-way; an ignored or default SIGINT,
-    or a thread that is not the main one, is left as it is."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.getsignal(signal.SIGINT)
-    if not callable(previous):  # SIG_IGN, SIG_DFL, or not set from Python
-        yield
-        return
-    frames: list[FrameType | None] = []
-    signal.signal(signal.SIGINT, lambda signum, frame: frames.append(frame))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if frames:
-            previous(signal.SIGINT, frames[0])
