@@ -282,3 +282,36 @@ def test_policy_bot_checks_its_rules_seed_fallback_and_path() -> None:
     with pytest.raises(BotError, match="policy bot: path must be text"):
         PolicyBot(first, path=5)  # type: ignore[arg-type]
     assert PolicyBot(first, "ofc", 3, path="p.npz").settings() == {"path": "p.npz"}
+
+
+def test_policy_bot_reset_reseeds_its_fallback() -> None:
+    """A policy bot had no ``reset(seed)``: a parallel arena refused it ("has no
+    reset(seed)") and re-seeding it between matches left its fallback's stream where
+    the last match had left it.  Under classic rules every decision is a full set
+    (the fallback's): the same match, both bots re-seeded alike, plays the same."""
+    from ofc_fast.game.history import history_of
+
+    def first(x: object, mask: object) -> int:
+        return 0
+
+    bot = PolicyBot(first, "CLASSIC_1_6", 1, fallback=RandomBot(5))
+    other = RandomBot(2)
+
+    def histories() -> list[dict[str, Any]]:
+        bot.reset(7)
+        other.reset(8)
+        out: list[dict[str, Any]] = []
+        Match("CLASSIC_1_6", 2, seed=3).play(
+            [bot, other], 4, on_deal=lambda g, r: out.append(history_of(g))
+        )
+        return out
+
+    first_run = histories()
+    assert histories() == first_run
+    # the fallback's own stream from that seed: the same move
+    game = Game("CLASSIC_1_6", 2, seed=11)
+    obs = game.observation(game.to_act)
+    bot.reset(7)
+    assert bot.act(obs) == RandomBot(7).act(obs)
+    with pytest.raises(BotError, match="policy bot: seed must be"):
+        bot.reset(-1)

@@ -209,6 +209,17 @@ class PolicyBot:
         """``{"path": ...}`` for a policy loaded from a file, else ``{}``."""
         return {"path": self.path} if self.path else {}
 
+    def reset(self, seed: int | None = None) -> None:
+        """Start again from ``seed``: the fallback, which sets the full sets, is
+        re-seeded (a fallback without ``reset`` plays on as it is; the policy is the
+        caller's own)."""
+        from .heuristic import seed_setting
+
+        seed = seed_setting(seed, "policy bot")
+        reset = getattr(self.fallback, "reset", None)
+        if callable(reset):
+            reset(seed)
+
     def act(self, observation: ObservationLike) -> Move:
         """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""
         obs = observation
