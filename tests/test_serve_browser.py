@@ -751,3 +751,34 @@ def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> No
         advice = tid(d, "advice")
         wait(lambda: "Analysing" not in advice.text, 30, "the advice")
         assert advice.find_elements(*by('[data-testid="advice-move"]')), advice.text
+
+
+def test_a_request_never_answered_is_said_so_and_the_page_stays_usable(
+    browser: Any,
+) -> None:
+    """Regression: a request whose answer never came left the page busy for ever, and
+    New game then did nothing at all.  The page waits 5 s plus three times the
+    server's ``max_time_budget`` (GET /v1/health), says the server did not answer,
+    and New game works again."""
+    with Server(ServeConfig(max_time_budget=0.01)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        d.execute_async_script("health.then(arguments[arguments.length - 1])")
+        d.execute_script("window.__fetch = window.fetch;")
+        d.execute_script("window.fetch = () => new Promise(() => {});")
+        t0 = time.monotonic()
+        tid(d, "new-game").click()
+        tid(d, "new-game").click()  # while the first waits: nothing
+        wait(
+            lambda: not d.execute_script("return document.body.classList.contains('busy')"),
+            15,
+            "the page to give up on the request",
+        )
+        assert 4.5 < time.monotonic() - t0 < 12
+        status = d.find_element(*by("#status")).text
+        assert status == "Error: the server did not answer within 5 s: try again", status
+        d.execute_script("window.fetch = window.__fetch;")
+        tid(d, "new-game").click()
+        idle(d)
+        assert len(hand(d)) == 5
+        assert d.find_element(*by("#status")).text.startswith("Your turn"), status

@@ -63,25 +63,53 @@ function rowEl(cards, size, extra) {
 
 let apiKey = sessionStorage.getItem("ofc-api-key") || "";
 
+// How long the page waits for an answer, in seconds: a search stops at the server's
+// max_time_budget (GET /v1/health; 2 until it answers, --max-time-budget's default), a
+// request may queue behind a few others, and ANSWER_SLACK covers the rest (the
+// network, a replay). No answer by then is said so, and every button works again.
+const ANSWER_SLACK = 5;
+let maxTimeBudget = 2;
+
+function answerSeconds() {
+  return ANSWER_SLACK + 3 * maxTimeBudget;
+}
+
 async function api(method, path, body) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
+    const controller = new AbortController();
     let request;
     try {
-      request = new Request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      request = new Request(path, { method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (err) { // only the key can make it unsendable (a character beyond Latin-1)
       apiKey = "";
       sessionStorage.removeItem("ofc-api-key"); // the next request asks for it again
       throw new Error("the API key holds a character a browser cannot send: enter it again");
     }
-    let res;
+    const answer = (async () => {
+      let res;
+      try {
+        res = await fetch(request);
+      } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
+        throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+      }
+      return [res, await res.json().catch(() => ({ detail: res.statusText }))];
+    })();
+    const seconds = answerSeconds();
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error("the server did not answer within " + Math.round(seconds * 10) / 10 + " s: try again"));
+        controller.abort(); // the request goes: its late answer is never read
+      }, seconds * 1000);
+    });
+    let res, data;
     try {
-      res = await fetch(request);
-    } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
-      throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+      [res, data] = await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
     }
-    const data = await res.json().catch(() => ({ detail: res.statusText }));
     if (res.status === 401 && attempt === 0) {
       apiKey = (window.prompt("This server needs an API key:") || "").trim();
       sessionStorage.setItem("ofc-api-key", apiKey);
@@ -611,7 +639,10 @@ function renderFrame() {
 // ------------------------------------------------------------------ wiring
 
 function init() {
-  health = api("GET", "/v1/health").catch(() => null);
+  health = api("GET", "/v1/health").then((h) => {
+    if (Number.isFinite(h.max_time_budget)) maxTimeBudget = h.max_time_budget; // waits accordingly
+    return h;
+  }).catch(() => null);
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
       history.replaceState(null, "", "#" + b.dataset.page);
