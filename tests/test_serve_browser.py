@@ -782,3 +782,23 @@ def test_a_request_never_answered_is_said_so_and_the_page_stays_usable(
         idle(d)
         assert len(hand(d)) == 5
         assert d.find_element(*by("#status")).text.startswith("Your turn"), status
+
+
+def test_choosing_the_same_history_file_again_reads_it_again(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the same file chosen again (fixed on disk after a refusal) fired no
+    change event, so the page kept showing the refusal."""
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    path = tmp_path / "deals.jsonl"
+    path.write_text("not a hand history\n")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: tid(d, "replay-frame").text.startswith("Error: "), 30, "the refusal")
+    _history_file(path, ["ann", "bob"], 1)
+    tid(d, "replay-file").send_keys(str(path))
+    step = wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    assert "The deal starts" in step[0].text
+    assert "ann" in tid(d, "replay-frame").text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 1

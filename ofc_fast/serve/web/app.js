@@ -686,6 +686,7 @@ function init() {
   });
   $("replay-file").addEventListener("change", (e) => {
     const file = e.target.files[0];
+    e.target.value = ""; // choosing the same file again (fixed on disk) reads it again
     if (file) openReplay(file);
   });
   $("replay-deal").addEventListener("change", (e) => {
