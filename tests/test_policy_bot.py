@@ -315,3 +315,31 @@ def test_policy_bot_reset_reseeds_its_fallback() -> None:
     assert bot.act(obs) == RandomBot(7).act(obs)
     with pytest.raises(BotError, match="policy bot: seed must be"):
         bot.reset(-1)
+
+
+def test_a_policy_of_the_wrong_shape_is_a_bot_error(tmp_path: Path) -> None:
+    """An MLP whose layers do not chain, that reads another width than the
+    observation's encoding (a features policy saved as obs_type "bytes"), or that
+    gives another number of actions than the table has, failed with NumPy's
+    ValueError ("matmul: Input operand 1 has a mismatch ...", "operands could not be
+    broadcast ...") at its first decision; each is a BotError naming the sizes."""
+    g = Game("pineapple", players=2, seed=1)
+    obs = g.observation(g.to_act)
+    rng = np.random.default_rng(0)
+    w1, b1 = rng.normal(size=(16, 696)), rng.normal(size=16)
+    with pytest.raises(BotError, match=r"layer 2 does not fit: weight \(243, 8\)"):
+        MlpPolicy([w1, b1, rng.normal(size=(243, 8)), np.zeros(243)], ["relu", "linear"])
+    with pytest.raises(BotError, match=r"layer 1 does not fit"):
+        MlpPolicy([w1, np.zeros(3)], ["linear"])
+    p = small_mlp()
+    p.meta["obs_type"] = "bytes"
+    bot = make_bot(f"policy:{p.save(tmp_path / 'bytes.npz')}", "pineapple", 1)
+    with pytest.raises(BotError, match="reads 696 inputs per observation, got 828"):
+        bot.act(obs)
+    narrow = MlpPolicy(
+        [w1, b1, rng.normal(size=(10, 16)), np.zeros(10)], ["relu", "linear"]
+    )
+    with pytest.raises(BotError, match="gives 10 actions, the table has 243"):
+        PolicyBot(narrow).act(obs)
+    with pytest.raises(BotError, match="gives 10 actions"):
+        narrow.act_batch(np.zeros((2, 696)), np.ones((2, 243), bool))
