@@ -802,3 +802,23 @@ def test_choosing_the_same_history_file_again_reads_it_again(
     assert "The deal starts" in step[0].text
     assert "ann" in tid(d, "replay-frame").text
     assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 1
+
+
+def test_a_history_file_larger_than_a_browser_string_replays_its_first_deals(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page read the chosen file whole before sending its first 201
+    lines, and of a file beyond the browser's longest string (some 512 MiB in
+    Chromium; a long self-play run) the read gave an empty text: "no deal in the
+    file".  It reads a chunk at a time and stops at the lines it sends.  The file is
+    sparse: 600 MiB long, a few hundred KiB on disk."""
+    path = _history_file(tmp_path / "big.jsonl", ["ann", "bob"], 205)
+    os.truncate(path, 600 << 20)
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    note = wait(lambda: d.find_elements(*by('[data-testid="replay-truncated"]')), 30)
+    assert "first 200 deals" in note[0].text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 200
+    assert "ann" in tid(d, "replay-frame").text

@@ -574,6 +574,25 @@ function firstLines(text, n) {
   return text.slice(0, end);
 }
 
+// The file's first n lines that are not blank, read a chunk at a time: a file of any
+// size (a whole self-play run) costs the page only what it sends, where reading it whole
+// gave an empty text beyond the browser's longest string. Past READ_CAP without n lines
+// the text read so far goes, for the server to judge.
+const READ_CHUNK = 1 << 20;
+const READ_CAP = 16 << 20;
+
+async function fileHead(file, n) {
+  const decoder = new TextDecoder(); // stream: a character cut by a chunk's end is kept
+  let text = "";
+  for (let at = 0; at < file.size && text.length < READ_CAP; at += READ_CHUNK) {
+    const bytes = new Uint8Array(await file.slice(at, at + READ_CHUNK).arrayBuffer());
+    text += decoder.decode(bytes, { stream: true });
+    const head = firstLines(text, n);
+    if (head.length < text.length) return head; // n lines, and more text beyond them
+  }
+  return firstLines(text + decoder.decode(), n);
+}
+
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
   replay.deals = [];
@@ -592,7 +611,7 @@ async function openReplay(file) {
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
-    const res = await api("POST", "/v1/replay", { text: firstLines(await file.text(), REPLAY_LINES) });
+    const res = await api("POST", "/v1/replay", { text: await fileHead(file, REPLAY_LINES) });
     if (token !== replay.token) return;
     replay.deals = res.deals;
     replay.truncated = res.truncated; // the file holds more deals than it returned
