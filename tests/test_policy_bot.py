@@ -343,3 +343,21 @@ def test_a_policy_of_the_wrong_shape_is_a_bot_error(tmp_path: Path) -> None:
         PolicyBot(narrow).act(obs)
     with pytest.raises(BotError, match="gives 10 actions"):
         narrow.act_batch(np.zeros((2, 696)), np.ones((2, 243), bool))
+
+
+def test_an_obs_type_given_is_kept_in_the_settings(tmp_path: Path) -> None:
+    """A policy file without ``obs_type`` (a bytes policy), played with
+    ``obs_type="bytes"``: ``settings()`` left it out, so ``make_bot(bot.name, rules,
+    seed, **bot.settings())`` (a parallel run's workers) made a features bot that
+    another policy's width refused."""
+    rng = np.random.default_rng(0)
+    layers = [rng.normal(size=(16, 828)), rng.normal(size=16)]
+    layers += [rng.normal(size=(243, 16)), rng.normal(size=243)]
+    path = MlpPolicy(layers, ["relu", "linear"]).save(tmp_path / "bytes.npz")
+    bot = make_bot(f"policy:{path}", "pineapple", 1, obs_type="bytes")
+    assert bot.settings() == {"path": path, "obs_type": "bytes"}
+    again = make_bot(bot.name, "pineapple", 1, **bot.settings())
+    g = Game("pineapple", players=2, seed=1)
+    obs = g.observation(g.to_act)
+    assert again.act(obs) == bot.act(obs)
+    assert make_bot(f"policy:{path}", "pineapple", 1).settings() == {"path": path}

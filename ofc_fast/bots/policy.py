@@ -233,8 +233,12 @@ class PolicyBot:
         self.path = path
 
     def settings(self) -> dict[str, Any]:
-        """``{"path": ...}`` for a policy loaded from a file, else ``{}``."""
-        return {"path": self.path} if self.path else {}
+        """``{"path": ...}`` for a policy loaded from a file, and ``"obs_type"`` when
+        it is not the policy's own; else ``{}``."""
+        out: dict[str, Any] = {"path": self.path} if self.path else {}
+        if self.obs_type != getattr(self.policy, "obs_type", "features"):
+            out["obs_type"] = self.obs_type
+        return out
 
     def reset(self, seed: int | None = None) -> None:
         """Start again from ``seed``: the fallback, which sets the full sets, is
