@@ -103,7 +103,7 @@ class MlpPolicy:
         """The action logits of observations ``x`` (one row or a batch); a row of
         another width than the first layer reads is a BotError."""
         h = np.asarray(x, np.float32)
-        if h.ndim not in (1, 2) or h.shape[-1] != self.weights[0].shape[1]:
+        if h.ndim == 0 or h.shape[-1] != self.weights[0].shape[1]:
             raise BotError(
                 f"the policy reads {self.weights[0].shape[1]} inputs per observation, "
                 f"got {h.shape[-1] if h.ndim else 'a scalar'} (obs_type "
