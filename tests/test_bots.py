@@ -343,6 +343,29 @@ def test_same_seed_same_moves(preset: rules.RuleSet) -> None:
     assert run(bots) == first
 
 
+@pytest.mark.parametrize(
+    ("name", "settings"), [("search", {"samples": 8, "time_budget": None}), ("value", {})]
+)
+def test_reset_seed_rebuilds_by_name(name: str, settings: dict) -> None:
+    """After ``reset(7)`` a search or value bot still showed the seed it was made
+    with, so ``make_bot(bot.name, rules, bot.seed, **bot.settings())`` made another
+    bot than the reset one: ``seed`` now follows the reset, and the rebuilt bot plays
+    as a bot made with seed 7 does."""
+    bot = make_bot(name, rules.PINEAPPLE, 1, **settings)
+    bot.reset(7)
+    assert bot.seed == 7
+    again = make_bot(bot.name, rules.PINEAPPLE, bot.seed, **bot.settings())
+    fresh = make_bot(name, rules.PINEAPPLE, 7, **settings)
+    g = Game(rules.PINEAPPLE, 2, seed=5)
+    while not g.is_over:
+        obs = g.observation(g.to_act)
+        move = fresh.act(obs)
+        assert bot.act(obs) == move and again.act(obs) == move
+        g.play(move)
+    bot.reset(None)
+    assert bot.seed is None
+
+
 def test_heuristic_decisions_depend_on_the_seed() -> None:
     g = Game(rules.PINEAPPLE, 2, seed=2)
     obs = g.observation(g.to_act)

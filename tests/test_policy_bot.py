@@ -282,3 +282,82 @@ def test_policy_bot_checks_its_rules_seed_fallback_and_path() -> None:
     with pytest.raises(BotError, match="policy bot: path must be text"):
         PolicyBot(first, path=5)  # type: ignore[arg-type]
     assert PolicyBot(first, "ofc", 3, path="p.npz").settings() == {"path": "p.npz"}
+
+
+def test_policy_bot_reset_reseeds_its_fallback() -> None:
+    """A policy bot had no ``reset(seed)``: a parallel arena refused it ("has no
+    reset(seed)") and re-seeding it between matches left its fallback's stream where
+    the last match had left it.  Under classic rules every decision is a full set
+    (the fallback's): the same match, both bots re-seeded alike, plays the same."""
+    from ofc_fast.game.history import history_of
+
+    def first(x: object, mask: object) -> int:
+        return 0
+
+    bot = PolicyBot(first, "CLASSIC_1_6", 1, fallback=RandomBot(5))
+    other = RandomBot(2)
+
+    def histories() -> list[dict[str, Any]]:
+        bot.reset(7)
+        other.reset(8)
+        out: list[dict[str, Any]] = []
+        Match("CLASSIC_1_6", 2, seed=3).play(
+            [bot, other], 4, on_deal=lambda g, r: out.append(history_of(g))
+        )
+        return out
+
+    first_run = histories()
+    assert histories() == first_run
+    # the fallback's own stream from that seed: the same move
+    game = Game("CLASSIC_1_6", 2, seed=11)
+    obs = game.observation(game.to_act)
+    bot.reset(7)
+    assert bot.act(obs) == RandomBot(7).act(obs)
+    with pytest.raises(BotError, match="policy bot: seed must be"):
+        bot.reset(-1)
+
+
+def test_a_policy_of_the_wrong_shape_is_a_bot_error(tmp_path: Path) -> None:
+    """An MLP whose layers do not chain, that reads another width than the
+    observation's encoding (a features policy saved as obs_type "bytes"), or that
+    gives another number of actions than the table has, failed with NumPy's
+    ValueError ("matmul: Input operand 1 has a mismatch ...", "operands could not be
+    broadcast ...") at its first decision; each is a BotError naming the sizes."""
+    g = Game("pineapple", players=2, seed=1)
+    obs = g.observation(g.to_act)
+    rng = np.random.default_rng(0)
+    w1, b1 = rng.normal(size=(16, 696)), rng.normal(size=16)
+    with pytest.raises(BotError, match=r"layer 2 does not fit: weight \(243, 8\)"):
+        MlpPolicy([w1, b1, rng.normal(size=(243, 8)), np.zeros(243)], ["relu", "linear"])
+    with pytest.raises(BotError, match=r"layer 1 does not fit"):
+        MlpPolicy([w1, np.zeros(3)], ["linear"])
+    p = small_mlp()
+    p.meta["obs_type"] = "bytes"
+    bot = make_bot(f"policy:{p.save(tmp_path / 'bytes.npz')}", "pineapple", 1)
+    with pytest.raises(BotError, match="reads 696 inputs per observation, got 828"):
+        bot.act(obs)
+    narrow = MlpPolicy(
+        [w1, b1, rng.normal(size=(10, 16)), np.zeros(10)], ["relu", "linear"]
+    )
+    with pytest.raises(BotError, match="gives 10 actions, the table has 243"):
+        PolicyBot(narrow).act(obs)
+    with pytest.raises(BotError, match="gives 10 actions"):
+        narrow.act_batch(np.zeros((2, 696)), np.ones((2, 243), bool))
+
+
+def test_an_obs_type_given_is_kept_in_the_settings(tmp_path: Path) -> None:
+    """A policy file without ``obs_type`` (a bytes policy), played with
+    ``obs_type="bytes"``: ``settings()`` left it out, so ``make_bot(bot.name, rules,
+    seed, **bot.settings())`` (a parallel run's workers) made a features bot that
+    another policy's width refused."""
+    rng = np.random.default_rng(0)
+    layers = [rng.normal(size=(16, 828)), rng.normal(size=16)]
+    layers += [rng.normal(size=(243, 16)), rng.normal(size=243)]
+    path = MlpPolicy(layers, ["relu", "linear"]).save(tmp_path / "bytes.npz")
+    bot = make_bot(f"policy:{path}", "pineapple", 1, obs_type="bytes")
+    assert bot.settings() == {"path": path, "obs_type": "bytes"}
+    again = make_bot(bot.name, "pineapple", 1, **bot.settings())
+    g = Game("pineapple", players=2, seed=1)
+    obs = g.observation(g.to_act)
+    assert again.act(obs) == bot.act(obs)
+    assert make_bot(f"policy:{path}", "pineapple", 1).settings() == {"path": path}

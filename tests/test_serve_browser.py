@@ -751,3 +751,74 @@ def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> No
         advice = tid(d, "advice")
         wait(lambda: "Analysing" not in advice.text, 30, "the advice")
         assert advice.find_elements(*by('[data-testid="advice-move"]')), advice.text
+
+
+def test_a_request_never_answered_is_said_so_and_the_page_stays_usable(
+    browser: Any,
+) -> None:
+    """Regression: a request whose answer never came left the page busy for ever, and
+    New game then did nothing at all.  The page waits 5 s plus three times the
+    server's ``max_time_budget`` (GET /v1/health), says the server did not answer,
+    and New game works again."""
+    with Server(ServeConfig(max_time_budget=0.01)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        d.execute_async_script("health.then(arguments[arguments.length - 1])")
+        d.execute_script("window.__fetch = window.fetch;")
+        d.execute_script("window.fetch = () => new Promise(() => {});")
+        t0 = time.monotonic()
+        tid(d, "new-game").click()
+        tid(d, "new-game").click()  # while the first waits: nothing
+        wait(
+            lambda: not d.execute_script("return document.body.classList.contains('busy')"),
+            15,
+            "the page to give up on the request",
+        )
+        assert 4.5 < time.monotonic() - t0 < 12
+        status = d.find_element(*by("#status")).text
+        assert status == "Error: the server did not answer within 5 s: try again", status
+        d.execute_script("window.fetch = window.__fetch;")
+        tid(d, "new-game").click()
+        idle(d)
+        assert len(hand(d)) == 5
+        assert d.find_element(*by("#status")).text.startswith("Your turn"), status
+
+
+def test_choosing_the_same_history_file_again_reads_it_again(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the same file chosen again (fixed on disk after a refusal) fired no
+    change event, so the page kept showing the refusal."""
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    path = tmp_path / "deals.jsonl"
+    path.write_text("not a hand history\n")
+    tid(d, "replay-file").send_keys(str(path))
+    wait(lambda: tid(d, "replay-frame").text.startswith("Error: "), 30, "the refusal")
+    _history_file(path, ["ann", "bob"], 1)
+    tid(d, "replay-file").send_keys(str(path))
+    step = wait(lambda: d.find_elements(*by('[data-testid="replay-step"]')), 30, "replay")
+    assert "The deal starts" in step[0].text
+    assert "ann" in tid(d, "replay-frame").text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 1
+
+
+def test_a_history_file_larger_than_a_browser_string_replays_its_first_deals(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page read the chosen file whole before sending its first 201
+    lines, and of a file beyond the browser's longest string (some 512 MiB in
+    Chromium; a long self-play run) the read gave an empty text: "no deal in the
+    file".  It reads a chunk at a time and stops at the lines it sends.  The file is
+    sparse: 600 MiB long, a few hundred KiB on disk."""
+    path = _history_file(tmp_path / "big.jsonl", ["ann", "bob"], 205)
+    os.truncate(path, 600 << 20)
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/#replay")
+    tid(d, "replay-file").send_keys(str(path))
+    note = wait(lambda: d.find_elements(*by('[data-testid="replay-truncated"]')), 30)
+    assert "first 200 deals" in note[0].text
+    assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 200
+    assert "ann" in tid(d, "replay-frame").text

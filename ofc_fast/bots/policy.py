@@ -74,6 +74,15 @@ class MlpPolicy:
             raise BotError(f"unknown activations {bad}; known: {sorted(_ACTIVATIONS)}")
         self.weights = [np.asarray(w, np.float32) for w in params[0::2]]
         self.biases = [np.asarray(b, np.float32) for b in params[1::2]]
+        width = None  # the outputs of the layer before
+        for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            if w.ndim != 2 or b.shape != w.shape[:1] or width not in (None, w.shape[1]):
+                raise BotError(
+                    f"an MLP policy's layer {i + 1} does not fit: weight {w.shape}, "
+                    f"bias {b.shape} after {width} outputs (a weight is outputs x "
+                    "inputs, a bias one per output)"
+                )
+            width = w.shape[0]
         self.activations = list(activations)
         self.meta = dict(meta or {})
         self.obs_type = self.meta.get("obs_type", "features")
@@ -91,8 +100,15 @@ class MlpPolicy:
         return cls(params, meta.get("activations", "").split(","), meta)
 
     def logits(self, x: np.ndarray) -> np.ndarray:
-        """The action logits of observations ``x`` (one row or a batch)."""
+        """The action logits of observations ``x`` (one row or a batch); a row of
+        another width than the first layer reads is a BotError."""
         h = np.asarray(x, np.float32)
+        if h.ndim == 0 or h.shape[-1] != self.weights[0].shape[1]:
+            raise BotError(
+                f"the policy reads {self.weights[0].shape[1]} inputs per observation, "
+                f"got {h.shape[-1] if h.ndim else 'a scalar'} (obs_type "
+                f"{self.obs_type!r})"
+            )
         for w, b, act in zip(self.weights, self.biases, self.activations):
             h = _ACTIVATIONS[act](h @ w.T + b)
         return np.asarray(h, np.float32)
@@ -111,7 +127,7 @@ class MlpPolicy:
     ) -> np.ndarray:
         """One legal action per row: the best (``rng`` None) or one drawn from the
         softmax of the legal logits."""
-        z = np.where(np.asarray(masks, bool), self.logits(x), -np.inf)
+        z = self._legal_logits(x, masks)
         if rng is None:
             return np.asarray(np.argmax(z, axis=-1), np.int64)
         z = z - z.max(axis=-1, keepdims=True)
@@ -122,8 +138,19 @@ class MlpPolicy:
 
     def __call__(self, x: np.ndarray, mask: np.ndarray) -> int:
         """The legal action with the largest logit."""
-        z = np.where(np.asarray(mask, bool), self.logits(x), -np.inf)
-        return int(np.argmax(z))
+        return int(np.argmax(self._legal_logits(x, mask)))
+
+    def _legal_logits(self, x: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """The logits of ``x``, -inf where ``masks`` is False (a mask of another
+        width than the policy's actions: BotError)."""
+        m = np.asarray(masks, bool)
+        z = self.logits(x)
+        if m.shape[-1:] != z.shape[-1:]:
+            raise BotError(
+                f"the policy gives {z.shape[-1]} actions, the table has "
+                f"{m.shape[-1] if m.ndim else 'no'} action ids"
+            )
+        return np.where(m, z, -np.inf)
 
 
 def _interleave(weights: list[np.ndarray], biases: list[np.ndarray]) -> list[np.ndarray]:
@@ -206,8 +233,23 @@ class PolicyBot:
         self.path = path
 
     def settings(self) -> dict[str, Any]:
-        """``{"path": ...}`` for a policy loaded from a file, else ``{}``."""
-        return {"path": self.path} if self.path else {}
+        """``{"path": ...}`` for a policy loaded from a file, and ``"obs_type"`` when
+        it is not the policy's own; else ``{}``."""
+        out: dict[str, Any] = {"path": self.path} if self.path else {}
+        if self.obs_type != getattr(self.policy, "obs_type", "features"):
+            out["obs_type"] = self.obs_type
+        return out
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start again from ``seed``: the fallback, which sets the full sets, is
+        re-seeded (a fallback without ``reset`` plays on as it is; the policy is the
+        caller's own)."""
+        from .heuristic import seed_setting
+
+        seed = seed_setting(seed, "policy bot")
+        reset = getattr(self.fallback, "reset", None)
+        if callable(reset):
+            reset(seed)
 
     def act(self, observation: ObservationLike) -> Move:
         """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""

@@ -177,8 +177,9 @@ class SearchBot:
         }
 
     def reset(self, seed: int | None = None) -> None:
-        """Start the random stream again from ``seed``."""
-        seed = seed_setting(seed, "search bot")
+        """Start the random stream again from ``seed`` (then the bot's ``seed``, so
+        that ``make_bot(bot.name, rules, bot.seed, **bot.settings())`` rebuilds it)."""
+        self.seed = seed = seed_setting(seed, "search bot")
         self.rng = Random(seed)
         self._sets.reset(seed)
 

@@ -85,9 +85,9 @@ class ValueBot:
         return {"model": spec_setting(self.model), "fl_value": self.fl_value}
 
     def reset(self, seed: int | None = None) -> None:
-        """Start again from ``seed`` (the bot draws nothing at random; the set
-        arranger of classic hands does)."""
-        seed = seed_setting(seed, "value bot")
+        """Start again from ``seed``, then the bot's ``seed`` (the bot draws nothing
+        at random; the set arranger of classic hands does)."""
+        self.seed = seed = seed_setting(seed, "value bot")
         self.rng = Random(seed)
         self._sets.reset(seed)
 

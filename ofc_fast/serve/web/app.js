@@ -63,25 +63,53 @@ function rowEl(cards, size, extra) {
 
 let apiKey = sessionStorage.getItem("ofc-api-key") || "";
 
+// How long the page waits for an answer, in seconds: a search stops at the server's
+// max_time_budget (GET /v1/health; 2 until it answers, --max-time-budget's default), a
+// request may queue behind a few others, and ANSWER_SLACK covers the rest (the
+// network, a replay). No answer by then is said so, and every button works again.
+const ANSWER_SLACK = 5;
+let maxTimeBudget = 2;
+
+function answerSeconds() {
+  return ANSWER_SLACK + 3 * maxTimeBudget;
+}
+
 async function api(method, path, body) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json" };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
+    const controller = new AbortController();
     let request;
     try {
-      request = new Request(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      request = new Request(path, { method, headers, signal: controller.signal, body: body === undefined ? undefined : JSON.stringify(body) });
     } catch (err) { // only the key can make it unsendable (a character beyond Latin-1)
       apiKey = "";
       sessionStorage.removeItem("ofc-api-key"); // the next request asks for it again
       throw new Error("the API key holds a character a browser cannot send: enter it again");
     }
-    let res;
+    const answer = (async () => {
+      let res;
+      try {
+        res = await fetch(request);
+      } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
+        throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+      }
+      return [res, await res.json().catch(() => ({ detail: res.statusText }))];
+    })();
+    const seconds = answerSeconds();
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new Error("the server did not answer within " + Math.round(seconds * 10) / 10 + " s: try again"));
+        controller.abort(); // the request goes: its late answer is never read
+      }, seconds * 1000);
+    });
+    let res, data;
     try {
-      res = await fetch(request);
-    } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
-      throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+      [res, data] = await Promise.race([answer, late]);
+    } finally {
+      clearTimeout(timer);
     }
-    const data = await res.json().catch(() => ({ detail: res.statusText }));
     if (res.status === 401 && attempt === 0) {
       apiKey = (window.prompt("This server needs an API key:") || "").trim();
       sessionStorage.setItem("ofc-api-key", apiKey);
@@ -546,6 +574,25 @@ function firstLines(text, n) {
   return text.slice(0, end);
 }
 
+// The file's first n lines that are not blank, read a chunk at a time: a file of any
+// size (a whole self-play run) costs the page only what it sends, where reading it whole
+// gave an empty text beyond the browser's longest string. Past READ_CAP without n lines
+// the text read so far goes, for the server to judge.
+const READ_CHUNK = 1 << 20;
+const READ_CAP = 16 << 20;
+
+async function fileHead(file, n) {
+  const decoder = new TextDecoder(); // stream: a character cut by a chunk's end is kept
+  let text = "";
+  for (let at = 0; at < file.size && text.length < READ_CAP; at += READ_CHUNK) {
+    const bytes = new Uint8Array(await file.slice(at, at + READ_CHUNK).arrayBuffer());
+    text += decoder.decode(bytes, { stream: true });
+    const head = firstLines(text, n);
+    if (head.length < text.length) return head; // n lines, and more text beyond them
+  }
+  return firstLines(text + decoder.decode(), n);
+}
+
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
   replay.deals = [];
@@ -564,7 +611,7 @@ async function openReplay(file) {
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
-    const res = await api("POST", "/v1/replay", { text: firstLines(await file.text(), REPLAY_LINES) });
+    const res = await api("POST", "/v1/replay", { text: await fileHead(file, REPLAY_LINES) });
     if (token !== replay.token) return;
     replay.deals = res.deals;
     replay.truncated = res.truncated; // the file holds more deals than it returned
@@ -611,7 +658,10 @@ function renderFrame() {
 // ------------------------------------------------------------------ wiring
 
 function init() {
-  health = api("GET", "/v1/health").catch(() => null);
+  health = api("GET", "/v1/health").then((h) => {
+    if (Number.isFinite(h.max_time_budget)) maxTimeBudget = h.max_time_budget; // waits accordingly
+    return h;
+  }).catch(() => null);
   for (const b of document.querySelectorAll(".tab")) {
     b.addEventListener("click", () => {
       history.replaceState(null, "", "#" + b.dataset.page);
@@ -655,6 +705,7 @@ function init() {
   });
   $("replay-file").addEventListener("change", (e) => {
     const file = e.target.files[0];
+    e.target.value = ""; // choosing the same file again (fixed on disk) reads it again
     if (file) openReplay(file);
   });
   $("replay-deal").addEventListener("change", (e) => {
