@@ -107,7 +107,7 @@ class ServeConfig:
 
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
-                f"--host {self.host}: binding an address other than 127.0.0.1 needs "
+                f"--host {self.host}: binding an address other than {', '.join(LOCAL_HOSTS)} needs "
                 f"--api-key (or --api-key-file, or {API_KEY_ENV} in the environment; "
                 "clients send it as 'Authorization: Bearer KEY')"
             )
