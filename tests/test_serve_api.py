@@ -917,6 +917,27 @@ def test_every_request_field_is_documented(doc: dict[str, Any], api: Api) -> Non
     assert status == 200 and out["stay"] is not None and out["no_stay"] is not None
 
 
+def test_a_field_beyond_its_size_is_the_documented_400(api: Api) -> None:
+    """docs/serve.md's list of 400s left out a text or list longer than its field
+    takes: each is a 400 naming the field, as the page now says."""
+    board = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    for path, body, field in (
+        ("/v1/evaluate", {"hands": ["As Ks Qs Js Ts"] * 65}, "hands"),
+        ("/v1/evaluate", {"boards": [board] * 5}, "boards"),
+        ("/v1/analyze", {"dealt": "As Kd Qc", "opponents": ["/ /"] * 4}, "opponents"),
+        ("/v1/score", {"boards": [board, board + " " * 200]}, "boards[1]"),
+    ):
+        status, out = api("POST", path, body)
+        assert (status, out["field"]) == (400, field), (path, out)
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            errors = f.read().split("## Errors")[1].split("## The API")[0]
+        refusals = " ".join(errors.split("\n400:")[1].split("; 401:")[0].split())
+        assert "longer than its field takes" in refusals, refusals
+        assert "64 `hands`, 4 `boards`, 3 `opponents`" in refusals, refusals
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
