@@ -938,6 +938,29 @@ def test_a_field_beyond_its_size_is_the_documented_400(api: Api) -> None:
         assert "64 `hands`, 4 `boards`, 3 `opponents`" in refusals, refusals
 
 
+def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
+    """docs/serve.md gave 409 only for a move after the deal is over; ``next`` before
+    the deal is over, and after the match's last deal (``hands``), is one too."""
+    status, st = api("POST", "/v1/games", {"rules": "ofc", "bots": ["random"], "hands": 1})
+    gid = st["id"]
+    status, out = api("POST", f"/v1/games/{gid}/next")
+    assert (status, out["detail"]) == (409, "the deal is not over yet"), out
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{gid}/moves", action)
+    assert api("POST", f"/v1/games/{gid}/moves", {"action": 0})[0] == 409
+    status, out = api("POST", f"/v1/games/{gid}/next")
+    assert status == 409 and "over" in out["detail"], out
+    status, out = api("POST", "/v1/games", {"hands": 10_001})
+    assert (status, out["field"]) == (422, "hands"), out
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            page = " ".join(f.read().split())
+        assert "409: a move after the deal is over, `next` before it is or once" in page
+        assert "`hands` deals, 1 to 10,000" in page
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)
