@@ -10,6 +10,7 @@ OFC_ENV_DEALS=10000 for the full run (default 400 deals per kind).
 from __future__ import annotations
 
 import os
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -600,6 +601,22 @@ def test_gymnasium_action_masks_through_make_as_documented() -> None:
         text = doc.read_text(encoding="utf-8")
         assert "`env.action_masks()` (booleans" not in text
         assert "env.unwrapped.action_masks()" in text
+
+
+def test_the_documented_legal_ids_expression_runs() -> None:
+    """docs/environments.md gave the legal ids as ``infos["legal_actions"][:,
+    :infos["legal_count"]]``, which NumPy refuses (a slice bound must be a scalar);
+    the expression the page gives now runs and gives each table's mask's ids."""
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if not doc.exists():
+        pytest.skip("needs a source checkout (git clone: docs/)")
+    text = " ".join(doc.read_text(encoding="utf-8").split())
+    (expr,) = [e for e in re.findall(r"`([^`]+)`", text) if '["legal_count"]' in e]
+    env = VectorEnv("pineapple", num_envs=3, opponents="random", seed=4)
+    _, infos = env.reset()
+    for i in range(env.num_envs):
+        ids = eval(expr, {"infos": infos, "i": i})  # the page's own text
+        assert np.array_equal(ids, np.flatnonzero(infos["action_mask"][i])), expr
 
 
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])
