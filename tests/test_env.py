@@ -603,6 +603,28 @@ def test_gymnasium_action_masks_through_make_as_documented() -> None:
         assert "env.unwrapped.action_masks()" in text
 
 
+def test_environments_md_names_only_public_classes() -> None:
+    """docs/environments.md named ``LearnerTables``, a class of the private module
+    ``ofc_fast.env._learner`` that no public module lists: every class the page names
+    is in the ``__all__`` of a public module (or is Gymnasium's, SB3's or the recipe's)."""
+    import importlib
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if not doc.exists():
+        pytest.skip("needs a source checkout (git clone: docs/)")
+    named = set(re.findall(r"`([A-Z][A-Za-z0-9]+)[`(.\[]", doc.read_text(encoding="utf-8")))
+    public: set[str] = set()
+    for module in ("ofc_fast", "ofc_fast.env", "ofc_fast.bots", "ofc_fast.errors"):
+        public |= set(importlib.import_module(module).__all__)
+    for module in ("ofc_fast.env.sb3", "ofc_fast.env.gym", "ofc_fast.env.aec"):
+        try:
+            public |= set(importlib.import_module(module).__all__)
+        except ImportError:
+            public |= {"VecEnv", "GymVectorEnv"}  # ofc_fast.env.sb3's, without SB3
+    others = {"Discrete", "DummyVecEnv", "SameStep", "CONFIG"}  # not ofc_fast's
+    assert named - others <= public, sorted(named - others - public)
+
+
 def test_the_documented_legal_ids_expression_runs() -> None:
     """docs/environments.md gave the legal ids as ``infos["legal_actions"][:,
     :infos["legal_count"]]``, which NumPy refuses (a slice bound must be a scalar);
