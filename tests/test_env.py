@@ -380,6 +380,32 @@ def test_shaping_keeps_each_deals_total() -> None:
     assert nonzero > 0
 
 
+def test_final_rewards_under_shaping_are_as_documented() -> None:
+    """docs/environments.md said ``final_rewards`` holds every seat's points at a deal
+    end; with ``shaping`` it holds the points less the seat's last potential (as
+    csrc/include/ofc_vecenv.h says), which the page now says."""
+    kw = dict(num_envs=8, players=2, seed=6, opponents="random")
+    plain, shaped = VectorEnv("pineapple", **kw), VectorEnv("pineapple", shaping=0.5, **kw)
+    plain.reset()
+    shaped.reset()
+    rng = np.random.default_rng(1)
+    differ = 0
+    for _ in range(120):
+        pick = (rng.random(8) * plain.legal_counts).astype(np.int64)
+        a = plain.legal_actions[np.arange(8), pick].astype(np.int64)
+        _, r0, t0, _, i0 = plain.step(a)
+        _, r1, _, _, i1 = shaped.step(a)
+        for i in np.flatnonzero(t0):
+            points, last = i0["final_rewards"][i, 0], i1["final_rewards"][i, 0]
+            assert points == r0[i]  # unshaped: the points
+            differ += int(points != last)  # shaped: less the last potential
+    assert differ > 0
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if doc.exists():
+        text = " ".join(doc.read_text(encoding="utf-8").split())
+        assert '`infos["final_rewards"]` then holds each seat\'s points less its' in text
+
+
 def test_shaping_is_the_learners_alone() -> None:
     """Bot seats are not shaped: their final rewards are their points, as without
     shaping (the same bots, seeds and learner actions give the same deals)."""
