@@ -155,3 +155,13 @@ def test_the_addresses_that_need_a_key_are_the_documented_ones() -> None:
     safe = page.read_text(encoding="utf-8").split("## Safe by default")[1].split("\n* ")[1]
     assert all(f"`{h}`" in safe for h in loopback), safe
     assert "8 characters" in safe, safe
+
+
+@pytest.mark.parametrize("budget", [0, 0.0, -1, 600.5])
+def test_the_time_budget_refusal_states_the_range_it_checks(budget: float) -> None:
+    """``--max-time-budget 0`` said "must be seconds within 0..600, got 0.0": 0 is
+    refused, so the message (and docs/serve.md) give the range the check uses."""
+    with pytest.raises(OfcError) as info:
+        ServeConfig(workers=1, max_time_budget=budget).check()
+    assert "> 0 and <= 600" in str(info.value) and "within 0..600" not in str(info.value)
+    assert ServeConfig(workers=1, max_time_budget=600).check().max_time_budget == 600

@@ -136,7 +136,7 @@ class ServeConfig:
         if self.port > 65535:
             raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (
-            ("max_time_budget", 600.0, "within 0..600"),
+            ("max_time_budget", 600.0, "> 0 and <= 600"),
             ("session_ttl", float("inf"), "> 0"),
         ):
             value = getattr(self, name)
