@@ -187,6 +187,32 @@ def test_every_cited_source_is_defined() -> None:
     assert not missing, f"sources cited but not described in docs/rules.md: {missing}"
 
 
+# The source files of earlier layouts that design.md's measurement tables name as
+# they were then (its "before" columns): not files of this tree.
+FORMER_FILES = {
+    "csrc/ofc_solver.c",
+    "csrc/ofc_solve_wintab.c",
+    "csrc/ofc_game.c",
+    "csrc/ofc_search.c",
+}
+REPO_PATH = re.compile(
+    r"`((?:tests|benchmarks|tools|examples|csrc)/[\w/.-]+\.(?:py|c|h|sh))`"
+)
+
+
+def test_docs_name_repository_files_that_exist() -> None:
+    """docs/environments.md pointed at ``tests/game_model.py``, which lives in
+    ``tests/support/``: every repository file a docs page names in code is there."""
+    missing = set()
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        for path in REPO_PATH.findall(page.read_text(encoding="utf-8")):
+            stem = path.removesuffix(".c/.h")  # "name.c/.h": the pair
+            files = [stem + ".c", stem + ".h"] if stem != path else [path]
+            if path not in FORMER_FILES and not all((ROOT / f).exists() for f in files):
+                missing.add(f"{page.name}: {path}")
+    assert not missing, sorted(missing)
+
+
 # ------------------------------------------------------------- design table
 
 TABLE_ROW = re.compile(
