@@ -613,6 +613,17 @@ def test_gymnasium_action_masks_through_make_as_documented() -> None:
         assert "env.unwrapped.action_masks()" in text
 
 
+def test_an_unknown_opponent_is_refused_naming_the_bot_specs() -> None:
+    """``VectorEnv(opponents="nobot")`` listed only the names (self, random and the
+    bots), while docs/environments.md says a bot spec (``policy:PATH``,
+    ``module:attribute``) works too: the refusal names both forms."""
+    with pytest.raises(GameError) as info:
+        VectorEnv("pineapple", num_envs=1, opponents="nobot")
+    text = str(info.value)
+    assert "heuristic" in text and "policy:PATH" in text and "module:attribute" in text
+    assert "got 'nobot'" in text
+
+
 def test_environments_md_names_only_public_classes() -> None:
     """docs/environments.md named ``LearnerTables``, a class of the private module
     ``ofc_fast.env._learner`` that no public module lists: every class the page names
