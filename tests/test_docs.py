@@ -120,6 +120,62 @@ def test_every_cited_rule_id_is_defined() -> None:
     assert not missing, f"rule ids cited but not defined in docs/rules.md: {missing}"
 
 
+def _rule_text(rule_id: str) -> str:
+    """The text of one rule of docs/rules.md (its bullet, on one line)."""
+    text = RULES_MD.read_text(encoding="utf-8")
+    (line,) = [x for x in text.splitlines() if x.startswith(f"- **{rule_id}**")]
+    return line
+
+
+def test_rules_md_names_the_row_orders_the_library_offers() -> None:
+    """R-ORDER-1 said the library offers each of the three readings as an option;
+    ``OrderRule`` has two, and [001]'s mixed reading (front < middle <= back) fouls
+    exactly the boards the non-strict one fouls, checked here on random boards with
+    the order written out."""
+    import random
+
+    import ofc_fast as ofc
+    from ofc_fast.rules import OrderRule
+
+    order = _rule_text("R-ORDER-1")
+    assert "each reading" not in order, order
+    assert {o.name.lower().replace("nonstrict", "non-strict") for o in OrderRule} == {
+        "strict",
+        "non-strict",
+    }
+    assert "strict and non-strict (`OrderRule`)" in order, order
+    rng = random.Random(5)
+    for _ in range(2000):
+        cards = rng.sample(range(52), 13)
+        front, middle, back = (
+            ofc.rank3(cards[:3]),
+            ofc.rank5(cards[3:8]),
+            ofc.rank5(cards[8:]),
+        )
+        mixed_foul = not (front < middle <= back)
+        board = ofc.Board(cards[:3], cards[3:8], cards[8:])
+        assert board.is_foul(rules=ofc.rules.OFC) == mixed_foul, cards
+
+
+def test_rules_md_says_how_a_fantasyland_hand_is_set() -> None:
+    """R-FL-5 listed the sources' readings of when a Fantasyland hand is set and shown
+    but not the one the library plays (the legend claimed every [CONFLICT] reading an
+    option): the hand is set first, face down, and shown at the showdown."""
+    import ofc_fast as ofc
+    from ofc_fast.bots import HeuristicBot
+
+    assert "The library plays [001]'s first reading" in _rule_text("R-FL-5")
+    bot = HeuristicBot(seed=0)
+    g = ofc.Game("pineapple", players=3, seed=3, button=0, fantasyland=(0, 0, 14))
+    assert (g.to_act, len(g.dealt)) == (2, 14)  # first, though the seat left of the
+    g.play(bot.act(g.observation(2)))  # button (1) acts first in a normal deal
+    assert g.observation(1)["boards"][2] == [[], [], []]
+    assert g.observation(1)["face_down_counts"][2] == [3, 5, 5]
+    while not g.is_over:
+        g.play(bot.act(g.observation(g.to_act)))
+    assert sum(len(r) for r in g.observation(1)["boards"][2]) == 13
+
+
 def test_every_cited_source_is_defined() -> None:
     sources = set(SOURCE_DEFINITION.findall(RULES_MD.read_text(encoding="utf-8")))
     assert {"000", "001", "003"} <= sources
@@ -129,6 +185,32 @@ def test_every_cited_source_is_defined() -> None:
         if tags - sources:
             missing[str(path.relative_to(ROOT))] = tags - sources
     assert not missing, f"sources cited but not described in docs/rules.md: {missing}"
+
+
+# The source files of earlier layouts that design.md's measurement tables name as
+# they were then (its "before" columns): not files of this tree.
+FORMER_FILES = {
+    "csrc/ofc_solver.c",
+    "csrc/ofc_solve_wintab.c",
+    "csrc/ofc_game.c",
+    "csrc/ofc_search.c",
+}
+REPO_PATH = re.compile(
+    r"`((?:tests|benchmarks|tools|examples|csrc)/[\w/.-]+\.(?:py|c|h|sh))`"
+)
+
+
+def test_docs_name_repository_files_that_exist() -> None:
+    """docs/environments.md pointed at ``tests/game_model.py``, which lives in
+    ``tests/support/``: every repository file a docs page names in code is there."""
+    missing = set()
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        for path in REPO_PATH.findall(page.read_text(encoding="utf-8")):
+            stem = path.removesuffix(".c/.h")  # "name.c/.h": the pair
+            files = [stem + ".c", stem + ".h"] if stem != path else [path]
+            if path not in FORMER_FILES and not all((ROOT / f).exists() for f in files):
+                missing.add(f"{page.name}: {path}")
+    assert not missing, sorted(missing)
 
 
 # ------------------------------------------------------------- design table

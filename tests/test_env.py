@@ -10,6 +10,7 @@ OFC_ENV_DEALS=10000 for the full run (default 400 deals per kind).
 from __future__ import annotations
 
 import os
+import re
 import threading
 from dataclasses import replace
 from pathlib import Path
@@ -358,25 +359,35 @@ def test_random_opponents_only_the_learner_decides() -> None:
 
 
 def test_shaping_keeps_each_deals_total() -> None:
+    """A deal's shaped rewards add up to its points; ``final_rewards`` are the points
+    unshaped, and with ``shaping`` the points less the seat's last potential (as
+    csrc/include/ofc_vecenv.h says; docs/environments.md said the points, and now
+    says this)."""
     kw = dict(num_envs=8, players=2, seed=6, opponents="random")
     plain, shaped = VectorEnv("pineapple", **kw), VectorEnv("pineapple", shaping=0.5, **kw)
     plain.reset()
     shaped.reset()
     rng = np.random.default_rng(0)
     total = np.zeros(8)
-    nonzero = 0
+    nonzero = differ = 0
     for _ in range(120):
         pick = (rng.random(8) * plain.legal_counts).astype(np.int64)
         a = plain.legal_actions[np.arange(8), pick].astype(np.int64)
-        _, r0, t0, _, _ = plain.step(a)
-        _, r1, t1, _, _ = shaped.step(a)
+        _, r0, t0, _, i0 = plain.step(a)
+        _, r1, t1, _, i1 = shaped.step(a)
         assert (t0 == t1).all()
         nonzero += int((r1[~t1] != 0).sum())
         total += r1
         for i in np.flatnonzero(t1):
             assert total[i] == pytest.approx(r0[i])
             total[i] = 0
-    assert nonzero > 0
+            assert i0["final_rewards"][i, 0] == r0[i]  # unshaped: the points
+            differ += int(i1["final_rewards"][i, 0] != r0[i])  # less the last potential
+    assert nonzero > 0 and differ > 0
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if doc.exists():
+        text = " ".join(doc.read_text(encoding="utf-8").split())
+        assert '`infos["final_rewards"]` then holds each seat\'s points less its' in text
 
 
 def test_shaping_is_the_learners_alone() -> None:
@@ -600,6 +611,55 @@ def test_gymnasium_action_masks_through_make_as_documented() -> None:
         text = doc.read_text(encoding="utf-8")
         assert "`env.action_masks()` (booleans" not in text
         assert "env.unwrapped.action_masks()" in text
+
+
+def test_an_unknown_opponent_is_refused_naming_the_bot_specs() -> None:
+    """``VectorEnv(opponents="nobot")`` listed only the names (self, random and the
+    bots), while docs/environments.md says a bot spec (``policy:PATH``,
+    ``module:attribute``) works too: the refusal names both forms."""
+    with pytest.raises(GameError) as info:
+        VectorEnv("pineapple", num_envs=1, opponents="nobot")
+    text = str(info.value)
+    assert "heuristic" in text and "policy:PATH" in text and "module:attribute" in text
+    assert "got 'nobot'" in text
+
+
+def test_environments_md_names_only_public_classes() -> None:
+    """docs/environments.md named ``LearnerTables``, a class of the private module
+    ``ofc_fast.env._learner`` that no public module lists: every class the page names
+    is in the ``__all__`` of a public module (or is Gymnasium's, SB3's or the recipe's)."""
+    import importlib
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if not doc.exists():
+        pytest.skip("needs a source checkout (git clone: docs/)")
+    named = set(re.findall(r"`([A-Z][A-Za-z0-9]+)[`(.\[]", doc.read_text(encoding="utf-8")))
+    public: set[str] = set()
+    for module in ("ofc_fast", "ofc_fast.env", "ofc_fast.bots", "ofc_fast.errors"):
+        public |= set(importlib.import_module(module).__all__)
+    for module in ("ofc_fast.env.sb3", "ofc_fast.env.gym", "ofc_fast.env.aec"):
+        try:
+            public |= set(importlib.import_module(module).__all__)
+        except ImportError:
+            public |= {"VecEnv", "GymVectorEnv"}  # ofc_fast.env.sb3's, without SB3
+    others = {"Discrete", "DummyVecEnv", "SameStep", "CONFIG"}  # not ofc_fast's
+    assert named - others <= public, sorted(named - others - public)
+
+
+def test_the_documented_legal_ids_expression_runs() -> None:
+    """docs/environments.md gave the legal ids as ``infos["legal_actions"][:,
+    :infos["legal_count"]]``, which NumPy refuses (a slice bound must be a scalar);
+    the expression the page gives now runs and gives each table's mask's ids."""
+    doc = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+    if not doc.exists():
+        pytest.skip("needs a source checkout (git clone: docs/)")
+    text = " ".join(doc.read_text(encoding="utf-8").split())
+    (expr,) = [e for e in re.findall(r"`([^`]+)`", text) if '["legal_count"]' in e]
+    env = VectorEnv("pineapple", num_envs=3, opponents="random", seed=4)
+    _, infos = env.reset()
+    for i in range(env.num_envs):
+        ids = eval(expr, {"infos": infos, "i": i})  # the page's own text
+        assert np.array_equal(ids, np.flatnonzero(infos["action_mask"][i])), expr
 
 
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])

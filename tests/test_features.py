@@ -1,6 +1,6 @@
 """The float features (obs_type="features", csrc/include/ofc_features.h) against a reference
 written here from the observation dict, in every environment and on random states; the
-masks against the legal action numbers of the independent model (tests/game_model.py)
+masks against the legal action numbers of the independent model (tests/support/game_model.py)
 on 100,000 random steps."""
 
 from __future__ import annotations

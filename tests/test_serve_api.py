@@ -897,6 +897,70 @@ def test_an_unknown_body_field_is_refused_naming_it(api: Api, doc: dict[str, Any
         assert set(body) <= set(request["properties"]), ref
 
 
+def test_every_request_field_is_documented(doc: dict[str, Any], api: Api) -> None:
+    """docs/serve.md names every body field an endpoint takes (each request schema of
+    /openapi.json, which takes no other): ``alternatives`` of ``/v1/fantasyland`` was
+    taken but not described.  With it false the answer has no ``stay`` / ``no_stay``."""
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if not os.path.exists(path):
+        pytest.skip("needs a source checkout (git clone: docs/)")
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    for name, schema in doc["components"]["schemas"].items():
+        if schema.get("additionalProperties") is False:  # a request body
+            for field in schema["properties"]:
+                assert f"`{field}`" in page or f'"{field}"' in page, (name, field)
+    cards = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+    status, out = api("POST", "/v1/fantasyland", {"cards": cards, "alternatives": False})
+    assert status == 200 and out["stay"] is None and out["no_stay"] is None, out
+    status, out = api("POST", "/v1/fantasyland", {"cards": cards})
+    assert status == 200 and out["stay"] is not None and out["no_stay"] is not None
+
+
+def test_a_field_beyond_its_size_is_the_documented_400(api: Api) -> None:
+    """docs/serve.md's list of 400s left out a text or list longer than its field
+    takes: each is a 400 naming the field, as the page now says."""
+    board = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    for path, body, field in (
+        ("/v1/evaluate", {"hands": ["As Ks Qs Js Ts"] * 65}, "hands"),
+        ("/v1/evaluate", {"boards": [board] * 5}, "boards"),
+        ("/v1/analyze", {"dealt": "As Kd Qc", "opponents": ["/ /"] * 4}, "opponents"),
+        ("/v1/score", {"boards": [board, board + " " * 200]}, "boards[1]"),
+    ):
+        status, out = api("POST", path, body)
+        assert (status, out["field"]) == (400, field), (path, out)
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            errors = f.read().split("## Errors")[1].split("## The API")[0]
+        refusals = " ".join(errors.split("\n400:")[1].split("; 401:")[0].split())
+        assert "longer than its field takes" in refusals, refusals
+        assert "64 `hands`, 4 `boards`, 3 `opponents`" in refusals, refusals
+
+
+def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
+    """docs/serve.md gave 409 only for a move after the deal is over; ``next`` before
+    the deal is over, and after the match's last deal (``hands``), is one too."""
+    status, st = api("POST", "/v1/games", {"rules": "ofc", "bots": ["random"], "hands": 1})
+    gid = st["id"]
+    status, out = api("POST", f"/v1/games/{gid}/next")
+    assert (status, out["detail"]) == (409, "the deal is not over yet"), out
+    while not st["is_over"]:
+        action = {"action": st["observation"]["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{gid}/moves", action)
+    assert api("POST", f"/v1/games/{gid}/moves", {"action": 0})[0] == 409
+    status, out = api("POST", f"/v1/games/{gid}/next")
+    assert status == 409 and "over" in out["detail"], out
+    status, out = api("POST", "/v1/games", {"hands": 10_001})
+    assert (status, out["field"]) == (422, "hands"), out
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "serve.md")
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            page = " ".join(f.read().split())
+        assert "409: a move after the deal is over, `next` before it is or once" in page
+        assert "`hands` deals, 1 to 10,000" in page
+
+
 def test_body_limit_is_413(server: Server, doc: dict[str, Any]) -> None:
     big = b'{"cards": "' + b"A" * (2 << 20) + b'"}'
     status, headers, out = server.request("POST", "/v1/fantasyland", raw=big)

@@ -7,6 +7,7 @@ import argparse
 import os
 import socket
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,34 @@ def test_the_banner_of_an_ipv6_address_is_a_url(
     assert len(served) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"ofc-fast serve: http://[::1]:{port}/ "), err
+
+
+def test_the_addresses_that_need_a_key_are_the_documented_ones() -> None:
+    """docs/serve.md ("Safe by default"): the loopback addresses need no key, any
+    other does, and a key shorter than 8 characters is refused; the page and the
+    refusal name each loopback address (the page said only 127.0.0.1)."""
+    loopback = ("127.0.0.1", "::1", "localhost")
+    for host in loopback:
+        assert ServeConfig(host=host, workers=1).check().host == host
+    with pytest.raises(OfcError) as info:
+        ServeConfig(host="0.0.0.0", workers=1).check()
+    assert all(h in str(info.value) for h in loopback), info.value
+    with pytest.raises(OfcError, match="8 characters"):
+        ServeConfig(host="0.0.0.0", workers=1, api_key="k" * 7).check()
+    assert ServeConfig(host="0.0.0.0", workers=1, api_key="k" * 8).check().api_key
+    page = Path(__file__).resolve().parents[1] / "docs" / "serve.md"
+    if not page.exists():
+        pytest.skip("needs a source checkout (git clone: docs/)")
+    safe = page.read_text(encoding="utf-8").split("## Safe by default")[1].split("\n* ")[1]
+    assert all(f"`{h}`" in safe for h in loopback), safe
+    assert "8 characters" in safe, safe
+
+
+@pytest.mark.parametrize("budget", [0, 0.0, -1, 600.5])
+def test_the_time_budget_refusal_states_the_range_it_checks(budget: float) -> None:
+    """``--max-time-budget 0`` said "must be seconds within 0..600, got 0.0": 0 is
+    refused, so the message (and docs/serve.md) give the range the check uses."""
+    with pytest.raises(OfcError) as info:
+        ServeConfig(workers=1, max_time_budget=budget).check()
+    assert "> 0 and <= 600" in str(info.value) and "within 0..600" not in str(info.value)
+    assert ServeConfig(workers=1, max_time_budget=600).check().max_time_budget == 600

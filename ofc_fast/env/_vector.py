@@ -100,9 +100,11 @@ def _one_thread(method: _F) -> _F:
     return guarded  # type: ignore[return-value]
 
 
-def _choice(value: object, options: Sequence[str], what: str) -> str:
+def _choice(value: object, options: Sequence[str], what: str, also: str = "") -> str:
+    """``value`` in lower case when it is one of ``options``, else GameError naming
+    them (and ``also``: what else the caller takes)."""
     if not isinstance(value, str) or value.lower() not in options:
-        raise GameError(f"{what} must be one of {', '.join(options)}, got {value!r}")
+        raise GameError(f"{what} must be one of {', '.join(options)}{also}, got {value!r}")
     return value.lower()
 
 
@@ -216,7 +218,8 @@ class VectorEnv:
             return str(opponents).strip()
 
         names = OPPONENTS + tuple(n for n in bot_names() if n not in OPPONENTS)
-        return _choice(opponents, names, "opponents")
+        specs = " or a bot spec (policy:PATH, module:attribute)"
+        return _choice(opponents, names, "opponents", specs)
 
     def _config(self, shaping: float, stay_value: Any, autoreset: bool) -> Any:
         from ..solver import ev_tables, stay_values

@@ -107,7 +107,7 @@ class ServeConfig:
 
         if self.host not in LOCAL_HOSTS and not self.api_key:
             raise OfcError(
-                f"--host {self.host}: binding an address other than 127.0.0.1 needs "
+                f"--host {self.host}: binding an address other than {', '.join(LOCAL_HOSTS)} needs "
                 f"--api-key (or --api-key-file, or {API_KEY_ENV} in the environment; "
                 "clients send it as 'Authorization: Bearer KEY')"
             )
@@ -136,7 +136,7 @@ class ServeConfig:
         if self.port > 65535:
             raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (
-            ("max_time_budget", 600.0, "within 0..600"),
+            ("max_time_budget", 600.0, "> 0 and <= 600"),
             ("session_ttl", float("inf"), "> 0"),
         ):
             value = getattr(self, name)
