@@ -345,3 +345,33 @@ def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
         assert np.array_equal(obs[i], one.reset()[0])
     assert not np.array_equal(obs[0], obs[1])
     assert np.array_equal(env.reset(), obs)
+
+
+@pytest.mark.parametrize("seed", [[7, 9], "3", -1, 1.5, 2**64 - 2])
+def test_sb3_vec_env_seed_refuses_what_no_table_can_deal_from(sb3: Any, seed: Any) -> None:
+    """``seed([7, 9])`` or ``seed("3")`` ended in a bare TypeError from SB3's base
+    class, and ``seed(-1)`` / ``seed(1.5)`` were taken, to fail only at the next
+    reset: a TableError naming the seed, at once; so is a seed whose last table's
+    ``seed + i`` is beyond 2**64-1."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import TableError
+
+    env = VecEnv("pineapple", num_envs=3, opponent="random")
+    with pytest.raises(TableError, match="seed"):
+        env.seed(seed)
+    assert list(env.seed(2**64 - 3)) == [2**64 - 3, 2**64 - 2, 2**64 - 1]
+    env.reset()
+
+
+def test_sb3_adapters_name_their_own_opponent_parameter(sb3: Any) -> None:
+    """``VecEnv(opponent="nobot")`` was refused naming ``opponents`` (VectorEnv's
+    keyword) and offering ``self``, which the adapter takes only as a policy."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.errors import GameError
+
+    for cls in (VecEnv, GymVectorEnv):
+        with pytest.raises(GameError) as err:
+            cls("pineapple", num_envs=2, opponent="nobot")
+        text = str(err.value)
+        assert text.startswith("opponent must be one of random, "), text
+        assert "self" not in text.split("got")[0] and "frozen_policy" in text

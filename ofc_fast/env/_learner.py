@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._vector import VectorEnv, check_skipped_deals
+from ._vector import VectorEnv, check_opponents, check_skipped_deals
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
@@ -60,8 +60,10 @@ class LearnerTables:
                 "opponent 'self' needs a policy: pass the callable "
                 "policy(observations, masks) -> actions (a frozen copy of the learner)"
             )
-        else:
-            mode = opponent
+        else:  # (a learner's opponents are never "self" without a policy)
+            mode = check_opponents(
+                opponent, "opponent", ("random",), " or a policy (frozen_policy(model))"
+            )
         self.venv = VectorEnv(
             rules,
             num_envs,

@@ -100,6 +100,23 @@ def _one_thread(method: _F) -> _F:
     return guarded  # type: ignore[return-value]
 
 
+def check_opponents(
+    value: object, what: str = "opponents", modes: Sequence[str] = OPPONENTS, also: str = ""
+) -> str:
+    """The other seats' play as a table takes it: one of ``modes`` (``"self"``,
+    ``"random"``), a registered bot's name or a bot spec (``policy:PATH``,
+    ``module:attribute``), else GameError naming ``what`` and the choices (and
+    ``also``: what else the caller takes)."""
+    from ..bots import bot_names
+    from ..bots.registry import is_bot_spec
+
+    if is_bot_spec(value):  # policy:PATH or module:attribute (make_bot)
+        return str(value).strip()
+    names = tuple(modes) + tuple(n for n in bot_names() if n not in OPPONENTS)
+    specs = ", a bot spec (policy:PATH, module:attribute)" + also
+    return _choice(value, names, what, specs)
+
+
 def _choice(value: object, options: Sequence[str], what: str, also: str = "") -> str:
     """``value`` in lower case when it is one of ``options``, else GameError naming
     them (and ``also``: what else the caller takes)."""
@@ -193,7 +210,7 @@ class VectorEnv:
         self.num_envs = num_envs
         self.players = players
         self.learner = learner
-        self.opponents = self._opponents(opponents)
+        self.opponents = check_opponents(opponents)
         self.fantasyland = _choice(fantasyland, FANTASYLAND_MODES, "fantasyland")
         self.seed = secrets_seed() if seed is None else check_seed(seed)
         self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
@@ -210,17 +227,6 @@ class VectorEnv:
             self._make_bots()
 
     # -- construction
-    def _opponents(self, opponents: object) -> str:
-        from ..bots import bot_names
-        from ..bots.registry import is_bot_spec
-
-        if is_bot_spec(opponents):  # policy:PATH or module:attribute (make_bot)
-            return str(opponents).strip()
-
-        names = OPPONENTS + tuple(n for n in bot_names() if n not in OPPONENTS)
-        specs = " or a bot spec (policy:PATH, module:attribute)"
-        return _choice(opponents, names, "opponents", specs)
-
     def _config(self, shaping: float, stay_value: Any, autoreset: bool) -> Any:
         from ..solver import ev_tables, stay_values
 

@@ -30,6 +30,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
+from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
 from .gym import OBS_HIGH
@@ -71,6 +72,17 @@ class VecEnv(_SB3VecEnv):
         self._started = False
 
     # -- the VecEnv API
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """SB3's: table ``i`` deals from ``seed + i`` at the next :meth:`reset` (None:
+        drawn at random); ``seed`` an int with ``seed + num_envs - 1`` at most
+        2**64-1, else TableError naming it."""
+        if seed is not None:
+            seed = check_seed(seed, "seed")
+            check_seed(
+                seed + self.num_envs - 1, f"seed + {self.num_envs - 1} (the last table's)"
+            )
+        return super().seed(seed)
+
     def reset(self) -> np.ndarray:
         """Deal every table again: after :meth:`seed` ``(s)``, table ``i`` from seed
         ``s + i`` (SB3's rule: the match a one-table adapter seeded ``s + i`` plays),
