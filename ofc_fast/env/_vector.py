@@ -103,10 +103,9 @@ def _one_thread(method: _F) -> _F:
 def check_opponents(
     value: object, what: str = "opponents", modes: Sequence[str] = OPPONENTS, also: str = ""
 ) -> str:
-    """The other seats' play as a table takes it: one of ``modes`` (``"self"``,
-    ``"random"``), a registered bot's name or a bot spec (``policy:PATH``,
-    ``module:attribute``), else GameError naming ``what`` and the choices (and
-    ``also``: what else the caller takes)."""
+    """The other seats' play: one of ``modes``, a registered bot's name or a bot spec
+    (``policy:PATH``, ``module:attribute``), else GameError naming ``what`` and the
+    choices (and ``also``: what else the caller takes)."""
     from ..bots import bot_names
     from ..bots.registry import is_bot_spec
 
