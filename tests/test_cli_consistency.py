@@ -166,6 +166,16 @@ def test_piped_tables_are_whole_and_have_no_trailing_spaces(
     assert not any(ch in out for ch in "┏┃━│")  # plain text, not rich's box drawing
 
 
+def test_piped_score_table_has_no_trailing_spaces(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ofc-fast score ... | cat`: the boards' last column (the foul marker) is empty
+    when nobody fouls, and its rule under the header was two trailing spaces."""
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--rules", "OFC")
+    assert code == 0 and "royalty" in out
+    assert not [ln for ln in out.splitlines() if ln != ln.rstrip()]
+
+
 @pytest.mark.parametrize(
     ("seconds", "verdict"), [(5.04e-6, "pass"), (5.0e-6, "pass"), (5.06e-6, "slower")]
 )
