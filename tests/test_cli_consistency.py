@@ -223,3 +223,18 @@ def test_docs_cli_advise_names_every_option_of_advise_help() -> None:
         if f"`{o}" not in section and f"`{o}" not in shared
     )
     assert missing == []
+
+
+def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md said every error is one line ``ofc-fast: error: ...``; a command
+    line argparse cannot read is its usage, then ``ofc-fast play: error: ...``.  The
+    page quotes both forms, as they are printed."""
+    text = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--hands", "abc"])
+    err = capsys.readouterr().err.splitlines()
+    assert exc.value.code == 2 and err[0].startswith("usage: ofc-fast play")
+    assert f"its usage, then `{err[-1]}`" in text
+    code, _, err1 = run(capsys, "play", "--hands", "0")
+    assert code == 2 and len(err1.splitlines()) == 1
+    assert f"is one line, `{err1.strip()}`" in text
