@@ -341,3 +341,13 @@ def test_docs_parallel_block_runs_as_a_script(tmp_path: Path) -> None:
     (block,) = _python_blocks("parallel.md")
     done = run_as_script(tmp_path, "run.py", block + "\n")
     assert done.returncode == 0, done.stderr
+
+
+def test_docs_index_links_every_page_of_the_site() -> None:
+    """docs/index.md is the site's map: every page of mkdocs.yml's nav is linked
+    from it (the search and learned-value API pages were not)."""
+    nav = re.findall(r":\s+([\w./-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    index = (ROOT / "docs" / "index.md").read_text()
+    linked = set(re.findall(r"\]\(([\w./-]+\.md)(?:#[\w-]*)?\)", index))
+    assert len(nav) > 10
+    assert sorted(set(nav) - {"index.md"} - linked) == []
