@@ -238,3 +238,33 @@ def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str
     code, _, err1 = run(capsys, "play", "--hands", "0")
     assert code == 2 and len(err1.splitlines()) == 1
     assert f"is one line, `{err1.strip()}`" in text
+
+
+@pytest.mark.parametrize(
+    "command", ["play", "eval", "score", "solve", "advise", "selfplay"]
+)
+def test_rules_help_names_what_docs_cli_says_rules_takes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    """docs/cli.md: ``--rules`` takes a preset name, an arena game id or a rules
+    file, everywhere; ``--help`` named no game id, which the commands take."""
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "game id" in help_text and "rules JSON file" in help_text
+    page = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
+    assert "a game id of the arena (`ofc-pineapple`, `ofc-27`" in page
+    out = [str(tmp_path / "data")] if command == "selfplay" else []
+    code, _, err = run(capsys, command, *_TINY[command], *out, "--rules", "ofc-27")
+    assert code == 0, err
+
+
+_TINY = {
+    "play": ["--hands", "1", "--players", "2", "--quiet"],
+    "eval": [BOARD_A],
+    "score": [BOARD_A, BOARD_B],
+    "solve": ["Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"],
+    "advise": ["--dealt", "As Kd 9h 9c 4s", "--samples", "2", "--top", "1"],
+    "selfplay": ["--hands", "1", "--quiet", "--out"],
+}
+"""The smallest run of each command (selfplay's --out is added by the test)."""
