@@ -351,3 +351,24 @@ def test_docs_index_links_every_page_of_the_site() -> None:
     linked = set(re.findall(r"\]\(([\w./-]+\.md)(?:#[\w-]*)?\)", index))
     assert len(nav) > 10
     assert sorted(set(nav) - {"index.md"} - linked) == []
+
+
+def test_docs_arena_names_every_kind_of_bot_the_arena_takes() -> None:
+    """docs/arena.md's list of ``--bot`` forms: each example it gives is the kind the
+    arena makes of it, and the ``policy:PATH`` / ``module:attribute`` bots (made
+    in the arena's process) were missing from it."""
+    from ofc_fast.arena import parse_bot_spec
+
+    text = (ROOT / "docs" / "arena.md").read_text()
+    bots = text.split("## Bots", 1)[1].split("\n## ", 1)[0]
+    kinds = {
+        "heuristic": "builtin",
+        "cmd:COMMAND": "cmd",
+        "tcp:PORT": "tcp",
+        "policy:PATH": "builtin",
+        "mypkg.bots:MyBot": "builtin",
+        "me@cmd:python mybot.py": "cmd",
+    }
+    for spec, kind in kinds.items():
+        assert f"`{spec}`" in bots, spec
+        assert parse_bot_spec(spec.replace("PORT", "9000")).kind == kind, spec
