@@ -372,3 +372,23 @@ def test_docs_arena_names_every_kind_of_bot_the_arena_takes() -> None:
     for spec, kind in kinds.items():
         assert f"`{spec}`" in bots, spec
         assert parse_bot_spec(spec.replace("PORT", "9000")).kind == kind, spec
+
+
+def test_docs_parallel_numbers_the_units_of_the_json_as_the_run_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/parallel.md: unit ``i`` is dealt ``deal_seed(seed, i)``, and the JSON's
+    ``deal`` counts the units from 1 (the page did not say which, and ``i`` counts
+    from 0)."""
+    import json
+
+    from ofc_fast import cli, deal_seed
+
+    argv = ["play", "--hands", "3", "--seed", "1", "--workers", "1", "--json", "-"]
+    assert cli.main([*argv, "--bots", "random", "--players", "2"]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    firsts = [d for d in deals if d["fl_deal"] == 0]
+    assert [d["deal"] for d in firsts] == [1, 2, 3]
+    assert all(d["seed"] == deal_seed(1, d["deal"] - 1) for d in firsts)
+    page = " ".join((ROOT / "docs" / "parallel.md").read_text().split())
+    assert 'unit `i` is `"deal": i + 1`' in page
