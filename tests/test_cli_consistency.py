@@ -166,6 +166,16 @@ def test_piped_tables_are_whole_and_have_no_trailing_spaces(
     assert not any(ch in out for ch in "┏┃━│")  # plain text, not rich's box drawing
 
 
+def test_piped_score_table_has_no_trailing_spaces(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ofc-fast score ... | cat`: the boards' last column (the foul marker) is empty
+    when nobody fouls, and its rule under the header was two trailing spaces."""
+    code, out, _ = run(capsys, "score", BOARD_A, BOARD_B, "--rules", "OFC")
+    assert code == 0 and "royalty" in out
+    assert not [ln for ln in out.splitlines() if ln != ln.rstrip()]
+
+
 @pytest.mark.parametrize(
     ("seconds", "verdict"), [(5.04e-6, "pass"), (5.0e-6, "pass"), (5.06e-6, "slower")]
 )
@@ -213,3 +223,48 @@ def test_docs_cli_advise_names_every_option_of_advise_help() -> None:
         if f"`{o}" not in section and f"`{o}" not in shared
     )
     assert missing == []
+
+
+def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/cli.md said every error is one line ``ofc-fast: error: ...``; a command
+    line argparse cannot read is its usage, then ``ofc-fast play: error: ...``.  The
+    page quotes both forms, as they are printed."""
+    text = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["play", "--hands", "abc"])
+    err = capsys.readouterr().err.splitlines()
+    assert exc.value.code == 2 and err[0].startswith("usage: ofc-fast play")
+    assert f"its usage, then `{err[-1]}`" in text
+    code, _, err1 = run(capsys, "play", "--hands", "0")
+    assert code == 2 and len(err1.splitlines()) == 1
+    assert f"is one line, `{err1.strip()}`" in text
+
+
+@pytest.mark.parametrize(
+    "command", ["play", "eval", "score", "solve", "advise", "selfplay"]
+)
+def test_rules_help_names_what_docs_cli_says_rules_takes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    """docs/cli.md: ``--rules`` takes a preset name, an arena game id or a rules
+    file, everywhere; ``--help`` named no game id, which the commands take."""
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "game id" in help_text and "rules JSON file" in help_text
+    page = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
+    assert "a game id of the arena (`ofc-pineapple`, `ofc-27`" in page
+    out = [str(tmp_path / "data")] if command == "selfplay" else []
+    code, _, err = run(capsys, command, *_TINY[command], *out, "--rules", "ofc-27")
+    assert code == 0, err
+
+
+_TINY = {
+    "play": ["--hands", "1", "--players", "2", "--quiet"],
+    "eval": [BOARD_A],
+    "score": [BOARD_A, BOARD_B],
+    "solve": ["Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"],
+    "advise": ["--dealt", "As Kd 9h 9c 4s", "--samples", "2", "--top", "1"],
+    "selfplay": ["--hands", "1", "--quiet", "--out"],
+}
+"""The smallest run of each command (selfplay's --out is added by the test)."""

@@ -423,3 +423,54 @@ def test_docs_parallel_block_runs_as_a_script(tmp_path: Path) -> None:
     (block,) = _python_blocks("parallel.md")
     done = run_as_script(tmp_path, "run.py", block + "\n")
     assert done.returncode == 0, done.stderr
+
+
+def test_docs_index_links_every_page_of_the_site() -> None:
+    """docs/index.md is the site's map: every page of mkdocs.yml's nav is linked
+    from it (the search and learned-value API pages were not)."""
+    nav = re.findall(r":\s+([\w./-]+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(), re.M)
+    index = (ROOT / "docs" / "index.md").read_text()
+    linked = set(re.findall(r"\]\(([\w./-]+\.md)(?:#[\w-]*)?\)", index))
+    assert len(nav) > 10
+    assert sorted(set(nav) - {"index.md"} - linked) == []
+
+
+def test_docs_arena_names_every_kind_of_bot_the_arena_takes() -> None:
+    """docs/arena.md's list of ``--bot`` forms: each example it gives is the kind the
+    arena makes of it, and the ``policy:PATH`` / ``module:attribute`` bots (made
+    in the arena's process) were missing from it."""
+    from ofc_fast.arena import parse_bot_spec
+
+    text = (ROOT / "docs" / "arena.md").read_text()
+    bots = text.split("## Bots", 1)[1].split("\n## ", 1)[0]
+    kinds = {
+        "heuristic": "builtin",
+        "cmd:COMMAND": "cmd",
+        "tcp:PORT": "tcp",
+        "policy:PATH": "builtin",
+        "mypkg.bots:MyBot": "builtin",
+        "me@cmd:python mybot.py": "cmd",
+    }
+    for spec, kind in kinds.items():
+        assert f"`{spec}`" in bots, spec
+        assert parse_bot_spec(spec.replace("PORT", "9000")).kind == kind, spec
+
+
+def test_docs_parallel_numbers_the_units_of_the_json_as_the_run_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/parallel.md: unit ``i`` is dealt ``deal_seed(seed, i)``, and the JSON's
+    ``deal`` counts the units from 1 (the page did not say which, and ``i`` counts
+    from 0)."""
+    import json
+
+    from ofc_fast import cli, deal_seed
+
+    argv = ["play", "--hands", "3", "--seed", "1", "--workers", "1", "--json", "-"]
+    assert cli.main([*argv, "--bots", "random", "--players", "2"]) == 0
+    deals = json.loads(capsys.readouterr().out)["deals"]
+    firsts = [d for d in deals if d["fl_deal"] == 0]
+    assert [d["deal"] for d in firsts] == [1, 2, 3]
+    assert all(d["seed"] == deal_seed(1, d["deal"] - 1) for d in firsts)
+    page = " ".join((ROOT / "docs" / "parallel.md").read_text().split())
+    assert 'unit `i` is `"deal": i + 1`' in page

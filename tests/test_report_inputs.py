@@ -109,6 +109,19 @@ def test_bad_history_is_a_one_line_cli_error(
         assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "r.json"], name
 
 
+def test_replay_prints_the_deals_before_a_bad_line_as_docs_report_says(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/report.md said replay, like report, checks the files before writing
+    anything; it streams: the deals before the first bad line are printed."""
+    _, hist = write(tmp_path, report_of(lines), [lines[0], _line(lines[0], seats=[])])
+    assert main(["replay", str(hist)]) == 2
+    out, err = capsys.readouterr()
+    assert out.startswith(f"hand {lines[0]['hand_no']} ") and "line 2" in err
+    page = (Path(__file__).parents[1] / "docs" / "report.md").read_text()
+    assert "prints the deals before the first bad line" in " ".join(page.split())
+
+
 def _report_cases(report: dict[str, Any]) -> dict[str, Any]:
     bot = report["bots"][0]
     hostile = "<svg onload=alert(1)>"

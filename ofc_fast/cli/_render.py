@@ -102,7 +102,7 @@ def plain_table(
                 ).rstrip()
             )
         if i == 0:
-            print("  ".join("-" * w for w in widths))
+            print("  ".join("-" * w for w in widths).rstrip())
 
 
 def pct(x: float) -> str:

@@ -233,7 +233,10 @@ def json_only(args: argparse.Namespace) -> bool:
     return getattr(args, "json", None) == "-"
 
 
-RULES_HELP = "a preset name (see `ofc-fast rules`) or the path of a rules JSON file"
+RULES_HELP = (
+    "a preset name (see `ofc-fast rules`), an arena game id (ofc-pineapple, ofc-27, "
+    "...) or the path of a rules JSON file"
+)
 
 STACKS_HELP = (
     "chips per seat for table stakes (R-STAKES-*): 200 for every seat, or "
