@@ -7,6 +7,7 @@ and the safety limits (key, body size, queue, sessions)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gzip
 import json
 import logging
@@ -20,6 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +39,7 @@ from ofc_fast.serve import _replay as replay_mod
 from ofc_fast.serve._problems import ApiError
 from ofc_fast.serve._routes import analyze, evaluate
 from ofc_fast.serve._sessions import SessionStore
+from ofc_fast.serve._sizes import SIZES, Sizes
 
 P = rules.PINEAPPLE
 CAP = ServeConfig().max_time_budget
@@ -1676,3 +1679,126 @@ def test_the_game_id_s_pattern_is_documented_and_is_the_router_s(server: Server)
         assert not pattern.fullmatch(bad)
         status, headers, _ = server.request("GET", f"/v1/games/{bad}")
         assert status == 404 and headers["content-type"] == "application/problem+json"
+
+
+_BOARD_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+_BOARD_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+
+
+def _pad(text: str, n: int) -> str:
+    return text + " " * (n - len(text))
+
+
+# each size limit of a request field: (the field of ofc_fast.serve._sizes.Sizes, the
+# limit docs/serve.md states, the endpoint, its request schema, a body at size n)
+_SIZE_LIMITS: list[tuple[str, int, str, str, Callable[[int], dict[str, Any]]]] = [
+    ("hands", 64, "/v1/evaluate", "EvaluateRequest", lambda n: {"hands": ["As Kd 7c"] * n}),
+    (
+        "hand_text",
+        64,
+        "/v1/evaluate",
+        "EvaluateRequest",
+        lambda n: {"hands": [_pad("As", n)]},
+    ),
+    (
+        "boards",
+        4,
+        "/v1/score",
+        "ScoreRequest",
+        lambda n: {"boards": [_BOARD_A, _BOARD_B] * (n // 2) + [_BOARD_A] * (n % 2)},
+    ),
+    (
+        "board_text",
+        200,
+        "/v1/score",
+        "ScoreRequest",
+        lambda n: {"boards": [_pad(_BOARD_A, n), _BOARD_B]},
+    ),
+    (
+        "stacks",
+        4,
+        "/v1/score",
+        "ScoreRequest",
+        lambda n: {"boards": [_BOARD_A, _BOARD_B], "stacks": [100] * n},
+    ),
+    (
+        "opponents",
+        3,
+        "/v1/analyze",
+        "AnalyzeRequest",
+        lambda n: {"dealt": "As Kd", "opponents": ["/ /"] * n, "samples": 1},
+    ),
+    (
+        "dealt_text",
+        200,
+        "/v1/analyze",
+        "AnalyzeRequest",
+        lambda n: {"dealt": _pad("As Kd 7c 6c 2h", n), "samples": 1},
+    ),
+    (
+        "dead_text",
+        400,
+        "/v1/analyze",
+        "AnalyzeRequest",
+        lambda n: {"dealt": "As Kd 7c 6c 2h", "dead": _pad("3c", n), "samples": 1},
+    ),
+    (
+        "rules_text",
+        64,
+        "/v1/score",
+        "ScoreRequest",
+        lambda n: {"boards": [_BOARD_A, _BOARD_B], "rules": "x" * n},
+    ),
+    (
+        "objective_text",
+        20,
+        "/v1/arrange",
+        "ArrangeRequest",
+        lambda n: {"cards": list(range(13)), "objective": "x" * n},
+    ),
+    ("fantasyland", 64, "/v1/games", "GameCreate", lambda n: {"fantasyland": [0] * n}),
+    (
+        "cards",
+        52,
+        "/v1/fantasyland",
+        "FantasylandRequest",
+        lambda n: {"cards": [i % 52 for i in range(n)]},
+    ),
+]
+
+
+def _size_errors(errors: Any) -> list[Any]:
+    """The maxItems / maxLength errors among ``errors`` (a oneOf's too)."""
+    out = []
+    for e in errors:
+        out += [e] if e.validator in ("maxItems", "maxLength") else []
+        out += _size_errors(e.context)
+    return out
+
+
+def test_every_size_limit_is_in_openapi_and_the_server_takes_it(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    """/openapi.json stated no maxItems / maxLength of a request field, so a client
+    generated from it sent what the server refuses: for every size the server checks
+    (each field of ``Sizes``), a request at the limit passes the schema and the
+    server's check, one beyond is refused by both (400, the field named)."""
+    # every size the server checks is here ...
+    checked = {name for name, *_ in _SIZE_LIMITS}
+    assert checked == {f.name for f in dataclasses.fields(Sizes)}
+    serve = Path(ofc.__file__).parent / "serve"
+    for source in serve.glob("*.py"):  # ... is one of them, never a number of its own
+        calls = re.findall(r"get_(?:str|list)\([^()]*\)", source.read_text())
+        assert not [c for c in calls if re.search(r", \d+\b|max_len=\d", c)], source
+    for name, limit, path, schema_name, body_of in _SIZE_LIMITS:
+        assert getattr(SIZES, name) == limit, name
+        schema = {**doc, "$ref": f"#/components/schemas/{schema_name}"}
+        validator = jsonschema.Draft202012Validator(schema)
+        at, beyond = body_of(limit), body_of(limit + 1)
+        assert not _size_errors(validator.iter_errors(at)), name
+        assert _size_errors(validator.iter_errors(beyond)), name
+        status, out = api("POST", path, at)
+        assert status != 400, (name, out)
+        status, out = api("POST", path, beyond)
+        assert status == 400, (name, out)
+        assert f"at most {limit}" in out["detail"] or "must be" in out["detail"]

@@ -115,6 +115,21 @@ def test_a_bad_option_s_error_names_the_option_typed(
         ServeConfig(workers=0).check()
 
 
+@pytest.mark.parametrize("bad", ["", "a b", "ofc.lan/x"])
+def test_a_bad_allowed_host_is_named_as_typed(
+    bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast serve --allowed-host ''`` said "--allowed-host must be a tuple of host
+    names ..., got ('',)": Python's words for the option's values together; the
+    refusal now names the one value typed that is no host name."""
+    assert cli.main(["serve", "--allowed-host", "ofc.lan", "--allowed-host", bad]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "ofc-fast: error: --allowed-host must be a host name (letters, digits, '.', "
+        f"'-', ':'), got {bad!r}\n"
+    )
+
+
 def test_the_banner_of_an_ipv6_address_is_a_url(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -283,14 +283,17 @@ int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
  *  - CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
  *    most both capacities and uses up that much of each.
  * @param model   an ofc_stakes_model.
- * @param stacks  `seats` stacks, 0..OFC_STACK_MAX.
+ * @param stacks  `seats` stacks, 0..OFC_STACK_MAX (never NULL: seats >= 1).
  * @param seats   1..256.
- * @param pairs   n pairs of seats (each < `seats`).
- * @param amount  n nominal transfers (any amount but INT32_MIN).
+ * @param pairs   n pairs of seats (each < `seats`); may be NULL only when n == 0.
+ * @param amount  n nominal transfers (any amount but INT32_MIN); may be NULL only
+ *                when n == 0.
  * @param n       number of transfers.
- * @param actual  receives the n capped transfers (same signs).
+ * @param actual  receives the n capped transfers (same signs); may be NULL only when
+ *                n == 0.
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
- *         range), OFC_E_VALUE (model, an amount, seats, or a NULL pointer with n>0). */
+ *         range), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
+ *         or actual NULL with n > 0). */
 int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
                          const uint8_t pairs[][2], const int32_t *amount, size_t n,
                          int32_t *actual);

@@ -126,13 +126,17 @@ class ServeConfig:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise OfcError(f"{label(name)} must be an integer >= {low}, got {value!r}")
-        if not isinstance(self.allowed_hosts, tuple) or not all(
-            isinstance(h, str) and _HOST_NAME.fullmatch(h) for h in self.allowed_hosts
-        ):
+        hosts, chars = self.allowed_hosts, "(letters, digits, '.', '-', ':')"
+        if not isinstance(hosts, tuple) or not all(isinstance(h, str) for h in hosts):
             raise OfcError(
-                f"{label('allowed_hosts')} must be a tuple of host names (letters, digits, '.', "
-                f"'-', ':'), got {self.allowed_hosts!r}"
+                f"{label('allowed_hosts')} must be a tuple of host names {chars}, "
+                f"got {hosts!r}"
             )
+        for h in hosts:  # the bad one alone: the value the user typed
+            if not _HOST_NAME.fullmatch(h):
+                raise OfcError(
+                    f"{label('allowed_hosts')} must be a host name {chars}, got {h!r}"
+                )
         if self.port > 65535:
             raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (

@@ -31,6 +31,7 @@ from ..table import check_stacks
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from ._problems import ApiError, at_field
+from ._sizes import SIZES
 
 __all__ = [
     "ROWS",
@@ -48,8 +49,9 @@ __all__ = [
 ROWS = ("front", "middle", "back")
 _DEFAULT = ServeConfig()
 _CARD_FIELDS = ("dealt", "discards")
-_HAND_TEXT = 64
-"""Characters of card text in one hand of ``/v1/evaluate`` ("10s 10h 10d 10c 9s": 18)."""
+_BOARD_TEXT_IS = (
+    f"a board is 'front / middle / back' text of at most {SIZES.board_text} characters"
+)
 
 
 def get_rules(
@@ -57,7 +59,7 @@ def get_rules(
 ) -> rules_mod.RuleSet:
     """The ``rules`` field: a preset name (``ofc-fast rules`` lists them); ``prefix``:
     the object holding it (``observation``), for the field's name in an error."""
-    name = get_str(body, "rules", default, 64, prefix)
+    name = get_str(body, "rules", default, SIZES.rules_text, prefix)
     with at_field(f"{prefix}.rules" if prefix else "rules"):
         return rules_mod.get(name)
 
@@ -96,7 +98,7 @@ def _ids(value: Any, field: str) -> list[int]:
     if isinstance(value, str):
         with at_field(field):
             return parse_cards(value)
-    if not isinstance(value, list) or len(value) > 52:
+    if not isinstance(value, list) or len(value) > SIZES.cards:
         raise ApiError(400, field, f"{field} must be an array of cards, got {kind(value)}")
     out = []
     for i, c in enumerate(value):
@@ -130,13 +132,13 @@ def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
 
 
 def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict[str, Any]:
-    board = get_str(body, "board", "/ /", 200)
-    dealt = get_str(body, "dealt", max_len=200)
-    opponents = get_list(body, "opponents", ["/ /"], 3)
+    board = get_str(body, "board", "/ /", SIZES.board_text)
+    dealt = get_str(body, "dealt", max_len=SIZES.dealt_text)
+    opponents = get_list(body, "opponents", ["/ /"], SIZES.opponents)
     for i, o in enumerate(opponents):
-        if not isinstance(o, str) or len(o) > 200:
-            raise ApiError(400, f"opponents[{i}]", "each opponent is a board text")
-    dead = get_str(body, "dead", "", 400)
+        if not isinstance(o, str) or len(o) > SIZES.board_text:
+            raise ApiError(400, f"opponents[{i}]", _BOARD_TEXT_IS)
+    dead = get_str(body, "dead", "", SIZES.dead_text)
     # each text parsed under its own name, so that a bad card names its field
     with at_field("board"):
         own = rows_of(board)
@@ -254,7 +256,7 @@ def arrange(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     (``objective``: ``ev`` or ``royalties``)."""
     rules = get_rules(body, "classic-1-6")
     ids = _cards(body, 13, 13)
-    objective = get_str(body, "objective", "ev", 20)
+    objective = get_str(body, "objective", "ev", SIZES.objective_text)
     with at_field("objective" if objective not in ("ev", "royalties") else "cards"):
         s = best_setting(ids, rules, objective)
     return {
@@ -267,15 +269,15 @@ def arrange(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
 
 
 def _boards(body: Mapping[str, Any], low: int) -> list[Board]:
-    items = get_list(body, "boards", max_len=4)
+    items = get_list(body, "boards", max_len=SIZES.boards)
     if len(items) < low:
         raise ApiError(
             422, "boards", f"boards: at least {low} boards needed, got {len(items)}"
         )
     out = []
     for i, b in enumerate(items):
-        if not isinstance(b, str) or len(b) > 200:
-            raise ApiError(400, f"boards[{i}]", "a board is 'front / middle / back' text")
+        if not isinstance(b, str) or len(b) > SIZES.board_text:
+            raise ApiError(400, f"boards[{i}]", _BOARD_TEXT_IS)
         with at_field(f"boards[{i}]"):
             out.append(Board.parse(b))
     return out
@@ -288,7 +290,7 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
     rules = get_rules(body)
     boards = _boards(body, 2)
     button = get_int(body, "button", 0, 0, len(boards) - 1)
-    stacks = get_list(body, "stacks", None, 4)
+    stacks = get_list(body, "stacks", None, SIZES.stacks)
     with at_field("stacks"):  # named here: settle's own check would name the boards
         check_stacks(stacks, len(boards))
     with at_field("boards"):
@@ -315,7 +317,7 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
 
 def _check_hand_text(value: Any, field: str) -> None:
     """400 when a hand (text, or a list of card texts and ids) holds more than
-    :data:`_HAND_TEXT` characters of card text: five cards never need more, and
+    ``SIZES.hand_text`` characters of card text: five cards never need more, and
     ``evaluate`` parses on the event loop.
 
     >>> _check_hand_text(["10s", "10h", 3, "Kd Qd"], "hands[0]")
@@ -326,9 +328,9 @@ def _check_hand_text(value: Any, field: str) -> None:
     """
     items = value if isinstance(value, list) else [value]
     size = sum(len(c) for c in items if isinstance(c, str))
-    if size > _HAND_TEXT:
+    if size > SIZES.hand_text:
         raise ApiError(
-            400, field, f"{field} has {size} characters of cards, at most {_HAND_TEXT}"
+            400, field, f"{field} has {size} characters of cards, at most {SIZES.hand_text}"
         )
 
 
@@ -338,7 +340,7 @@ def evaluate(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, 
     ranks low) and / or ``boards`` (complete boards: rows, royalties, foul,
     Fantasyland) under ``rules`` (rows and strengths: each row's high hand)."""
     rules = get_rules(body)
-    hands = get_list(body, "hands", [], 64)
+    hands = get_list(body, "hands", [], SIZES.hands)
     out_hands = []
     for i, h in enumerate(hands):
         _check_hand_text(h, f"hands[{i}]")

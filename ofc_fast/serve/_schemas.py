@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ._sizes import SIZES
+
 __all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
 
 _NUM = {"type": "number"}
@@ -43,10 +45,18 @@ def _request(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str,
     return {**_obj(props, required), "additionalProperties": False}
 
 
+_CARD_LIST = _arr({"oneOf": [_STR, _INT]}, maxItems=SIZES.cards)
 _CARDS = {
     "description": "cards as text ('As Kd 7c') or a list of card texts or ids 0..51",
-    "oneOf": [_STR, _arr({"oneOf": [_STR, _INT]})],
+    "oneOf": [_STR, _CARD_LIST],
 }
+_HAND = {
+    "description": "a hand as text ('As Kd 7c') or a list of card texts or ids "
+    f"0..51, at most {SIZES.hand_text} characters of card text in all",
+    "oneOf": [{"type": "string", "maxLength": SIZES.hand_text}, _CARD_LIST],
+}
+_BOARD = {"type": "string", "maxLength": SIZES.board_text}
+_BOARDS = _arr(_BOARD, maxItems=SIZES.boards)
 _ROWS3 = _arr(_STR, minItems=3, maxItems=3)
 _SOLUTION = _obj(
     {
@@ -61,7 +71,11 @@ _SOLUTION = _obj(
         "value": _NUM,
     }
 )
-_RULES = {"type": "string", "description": "a preset name (ofc-fast rules lists them)"}
+_RULES = {
+    "type": "string",
+    "maxLength": SIZES.rules_text,
+    "description": "a preset name (ofc-fast rules lists them)",
+}
 _NULLABLE_INT = {"type": ["integer", "null"]}
 
 SCHEMAS: dict[str, Any] = {
@@ -92,10 +106,10 @@ SCHEMAS: dict[str, Any] = {
     "AnalyzeRequest": _request(
         {
             "observation": {"type": "object", "description": "Game.observation(seat)"},
-            "board": _STR,
-            "dealt": _STR,
-            "opponents": _arr(_STR),
-            "dead": _STR,
+            "board": _BOARD,
+            "dealt": {"type": "string", "maxLength": SIZES.dealt_text},
+            "opponents": _arr(_BOARD, maxItems=SIZES.opponents),
+            "dead": {"type": "string", "maxLength": SIZES.dead_text},
             "rules": _RULES,
             "time_budget": _NUM,
             "samples": _INT,
@@ -133,7 +147,14 @@ SCHEMAS: dict[str, Any] = {
         {"cards": _CARDS, "rules": _RULES, "alternatives": _BOOL}, ("cards",)
     ),
     "ArrangeRequest": _request(
-        {"cards": _CARDS, "rules": _RULES, "objective": {"enum": ["ev", "royalties"]}},
+        {
+            "cards": _CARDS,
+            "rules": _RULES,
+            "objective": {
+                "enum": ["ev", "royalties"],
+                "maxLength": SIZES.objective_text,
+            },
+        },
         ("cards",),
     ),
     "Solution": _SOLUTION,
@@ -157,15 +178,19 @@ SCHEMAS: dict[str, Any] = {
     ),
     "ScoreRequest": _request(
         {
-            "boards": _arr(_STR, maxItems=4),
+            "boards": _BOARDS,
             "rules": _RULES,
             "button": _INT,
-            "stacks": _arr(_INT),
+            "stacks": _arr(_INT, maxItems=SIZES.stacks),
         },
         ("boards",),
     ),
     "EvaluateRequest": _request(
-        {"boards": _arr(_STR, maxItems=4), "hands": _arr(_CARDS), "rules": _RULES}
+        {
+            "boards": _BOARDS,
+            "hands": _arr(_HAND, maxItems=SIZES.hands),
+            "rules": _RULES,
+        }
     ),
     "ScoreResponse": _obj(
         {
@@ -207,6 +232,7 @@ SCHEMAS: dict[str, Any] = {
         {
             "rules": {
                 "type": "string",
+                "maxLength": SIZES.rules_text,
                 "description": "a preset (or its game id) whose game is OFC or Pineapple: "
                 "pineapple, ofc, progressive_pineapple, ultimate_pineapple, "
                 "pineapple_27 (default pineapple)",
@@ -218,6 +244,7 @@ SCHEMAS: dict[str, Any] = {
             "hands": _INT,
             "fantasyland": _arr(
                 _INT,
+                maxItems=SIZES.fantasyland,
                 description="Fantasyland cards per seat in the first deal (0, or "
                 "13..17; e.g. [14, 0]: you start in Fantasyland); later deals carry "
                 "it over",

@@ -29,6 +29,7 @@ from ._config import ServeConfig
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
 from ._routes import get_rules
+from ._sizes import SIZES
 
 __all__ = ["GameSession", "SessionStore"]
 
@@ -67,7 +68,7 @@ class GameSession:
                 f"bots: no value model ships for {rules.name} with {players} players",
                 error="BotError",
             )
-        fantasyland = get_list(body, "fantasyland", None)
+        fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
         with at_field("fantasyland"):  # the seed and the seats are checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid

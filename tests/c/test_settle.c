@@ -122,6 +122,8 @@ static void test_ex3_apply_stakes(void)
     CHECK_EQ(ofc_apply_stakes(7, stacks, 4, pairs, amount, 3, actual), OFC_E_VALUE);
     CHECK_EQ(ofc_apply_stakes(0, stacks, 4, NULL, amount, 3, actual), OFC_E_VALUE);
     CHECK_EQ(ofc_apply_stakes(0, stacks, 4, NULL, NULL, 0, NULL), OFC_OK);
+    /* stacks holds `seats` (>= 1) stacks whatever n is: never NULL, n == 0 too */
+    CHECK_EQ(ofc_apply_stakes(0, NULL, 4, NULL, NULL, 0, NULL), OFC_E_VALUE);
 }
 
 static void test_ex3_table_stakes(ofc_rules *r)
