@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -19,6 +20,14 @@ if SUPPORT not in sys.path:
 # the installed package, not the source tree of the current directory, which has no
 # compiled extension unless it was installed in place (Python 3.11+ honours this).
 os.environ.setdefault("PYTHONSAFEPATH", "1")
+
+# The Ctrl-C tests need SIGINT delivered. A test run started in the background of a
+# non-interactive shell (`.ci/run &`, a CI runner's script) inherits SIGINT ignored,
+# and the commands rightly keep an ignored SIGINT ignored (a test pins that), so their
+# interruption tests would time out there: the run takes Python's own handler, which
+# the commands and the workers it starts then inherit as SIGINT's default.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # No per-example deadline for hypothesis: CI runs several suites at once on two cores
 # (tools/check_dist.sh), where a 200 ms deadline fails tests that are not slow.

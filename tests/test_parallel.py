@@ -422,9 +422,8 @@ def test_ctrl_c_in_the_pool_s_own_calls_waits_for_a_safe_point(
 ) -> None:
     """Ctrl-C raised inside the pool's own calls (a submit that starts a worker, a
     future's result) could leave one of their locks held, and stopping the pool then
-    waited for it for ever (``play --workers 2`` hung after Ctrl-C on a loaded
-    machine).  It is held back until the call returns: the submit finishes, then
-    the run raises KeyboardInterrupt and its workers stop."""
+    could wait for it for ever.  It is held back until the call returns: the submit
+    finishes, then the run raises KeyboardInterrupt and its workers stop."""
     from concurrent.futures import ProcessPoolExecutor
 
     original = ProcessPoolExecutor.submit
