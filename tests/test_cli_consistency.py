@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from scripts import checkout_file
 
 import ofc_fast as ofc
 from ofc_fast import cli, rules, timing
@@ -229,7 +230,7 @@ def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str
     """docs/cli.md said every error is one line ``ofc-fast: error: ...``; a command
     line argparse cannot read is its usage, then ``ofc-fast play: error: ...``.  The
     page quotes both forms, as they are printed."""
-    text = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
+    text = " ".join(checkout_file("docs/cli.md").read_text(encoding="utf-8").split())
     with pytest.raises(SystemExit) as exc:
         cli.main(["play", "--hands", "abc"])
     err = capsys.readouterr().err.splitlines()
@@ -252,7 +253,7 @@ def test_rules_help_names_what_docs_cli_says_rules_takes(
         cli.main([command, "--help"])
     help_text = " ".join(capsys.readouterr().out.split())
     assert "game id" in help_text and "rules JSON file" in help_text
-    page = " ".join((Path(__file__).parents[1] / "docs" / "cli.md").read_text().split())
+    page = " ".join(checkout_file("docs/cli.md").read_text(encoding="utf-8").split())
     assert "a game id of the arena (`ofc-pineapple`, `ofc-27`" in page
     out = [str(tmp_path / "data")] if command == "selfplay" else []
     code, _, err = run(capsys, command, *_TINY[command], *out, "--rules", "ofc-27")

@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
-from scripts import package_env
+from scripts import checkout_file, package_env
 
 import ofc_fast as ofc
 from ofc_fast import cli, timing
@@ -596,7 +596,7 @@ def test_a_tool_whose_reader_goes_away_ends_quietly(
 ) -> None:
     """``python tools/presets_table.py | head -1`` (and the other tools that print)
     ended in a BrokenPipeError traceback; they end as ``ofc-fast`` does."""
-    tool = Path(__file__).resolve().parents[1] / "tools" / script
+    tool = checkout_file(f"tools/{script}")
     proc = run_with_reader_gone(tmp_path, argv, "stdout", [sys.executable, str(tool)])
     assert "Traceback" not in proc.stderr and "Broken pipe" not in proc.stderr
     assert proc.returncode == 128 + signal.SIGPIPE

@@ -17,6 +17,7 @@ import pytest
 import reference as ref
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripts import checkout_file
 
 import ofc_fast as ofc
 from ofc_fast import Board, rules, score_pair
@@ -239,7 +240,6 @@ def test_every_evaluation_taking_rules_ranks_a_hand_high_and_says_so(
     ``Board.row_values`` / ``low27`` (checked against the reference 2-7 order); their
     docs say so."""
     import json
-    from pathlib import Path
 
     from ofc_fast.cli import main
     from ofc_fast.serve._routes import evaluate
@@ -258,8 +258,7 @@ def test_every_evaluation_taking_rules_ranks_a_hand_high_and_says_so(
     assert [b.evaluate(P27).strengths[1] for b in boards] == strengths[:2]
     low = [b.row_values(P27)[1] for b in boards]
     assert low[0] > low[1] and low == [ofc.low27(s) for s in strengths[:2]]
-    root = Path(__file__).resolve().parent.parent
     for doc in ("docs/serve.md", "docs/cli.md"):
-        text = " ".join((root / doc).read_text(encoding="utf-8").split())
+        text = " ".join(checkout_file(doc).read_text(encoding="utf-8").split())
         assert "as a high hand" in text and "ofc.low27(strength)" in text, doc
     assert "row_values" in (ofc.Board.evaluate.__doc__ or "")

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from report_data import deals, report_of, write
+from scripts import checkout_file
 
 from ofc_fast.arena.history import (
     MAX_LINE_BYTES,
@@ -118,7 +119,7 @@ def test_replay_prints_the_deals_before_a_bad_line_as_docs_report_says(
     assert main(["replay", str(hist)]) == 2
     out, err = capsys.readouterr()
     assert out.startswith(f"hand {lines[0]['hand_no']} ") and "line 2" in err
-    page = (Path(__file__).parents[1] / "docs" / "report.md").read_text()
+    page = checkout_file("docs/report.md").read_text(encoding="utf-8")
     assert "prints the deals before the first bad line" in " ".join(page.split())
 
 

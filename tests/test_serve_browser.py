@@ -22,6 +22,7 @@ import pytest
 from serve_helpers import Server
 from test_arena_html import _driver
 
+import ofc_fast
 import ofc_fast as ofc
 from ofc_fast.arena.history import deal_record
 from ofc_fast.game import Game, Move
@@ -678,7 +679,7 @@ def test_a_history_file_beyond_the_body_limit_replays_its_first_deals(
     note = d.find_elements(*by('[data-testid="replay-truncated"]'))
     assert note and f"first {MAX_DEALS} deals" in note[0].text, tid(d, "replay-frame").text
     assert len(tid(d, "replay-deal").find_elements(*by("option"))) == MAX_DEALS
-    js = (Path(__file__).parents[1] / "ofc_fast/serve/web/app.js").read_text()
+    js = (Path(ofc_fast.__file__).parent / "serve" / "web" / "app.js").read_text()
     assert f"const REPLAY_LINES = {MAX_DEALS + 1};" in js  # the page's, kept equal
 
 

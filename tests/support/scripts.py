@@ -27,10 +27,16 @@ def load_script(path: Path, name: str | None = None) -> ModuleType:
 def checkout_script(relative: str) -> ModuleType:
     """A script of the source checkout (``benchmarks/bench_search.py``), or a skip
     where the tests run without one."""
+    return load_script(checkout_file(relative))
+
+
+def checkout_file(relative: str) -> Path:
+    """A file of the source checkout (``docs/cli.md``, ``tools/x.py``), or a skip where
+    the tests run without one (the installed-wheel run of tools/check_dist.sh)."""
     path = ROOT / relative
     if not path.exists():
         pytest.skip(f"needs a source checkout (git clone: {relative})")
-    return load_script(path)
+    return path
 
 
 def package_env() -> dict[str, str]:
