@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripts import package_env
 from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
 
@@ -1244,6 +1245,75 @@ def test_one_client_s_games_never_evict_another_client_s() -> None:
         assert [alive(sid, a) for sid in mine] == [False] * 9 + [True]
         status, _, health = s.request("GET", "/v1/health")
         assert status == 200 and health["sessions"] == 4
+
+
+def _serve(*options: str) -> tuple[subprocess.Popen[str], int]:
+    """``ofc-fast serve --port 0 OPTIONS`` (the package under test) started, and the
+    port it listens on, once it answers."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ofc_fast", "serve", "--port", "0", *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**package_env(), "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stderr is not None
+    banner = proc.stderr.readline()
+    found = re.match(r"ofc-fast serve: http://127\.0\.0\.1:(\d+)/ ", banner)
+    assert found, banner
+    port = int(found.group(1))
+    _wait_until_healthy(port)
+    return proc, port
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_a_forwarded_for_header_is_believed_only_from_the_proxies_given(
+    trusted: bool,
+) -> None:
+    """By default uvicorn believes ``X-Forwarded-For`` from 127.0.0.1, so a
+    local caller sending that header passed for any client it named: it could keep
+    games beyond ``--max-games-per-client`` under names of its own, or drop another
+    client's.  ``ofc-fast serve`` believes the header only from the proxies given with
+    ``--forwarded-allow-ips``: by default a client is its peer address."""
+    options = ["--forwarded-allow-ips", "127.0.0.1"] if trusted else []
+    proc, port = _serve("--max-games-per-client", "1", *options)
+    try:
+        ids = []
+        for client in ("10.9.8.7", "10.9.8.6"):  # two names, one real address
+            status, body = _request(
+                port, "POST", "/v1/games", {"bots": ["random"]}, {"X-Forwarded-For": client}
+            )
+            assert status == 200, body
+            ids.append(body["id"])
+        alive = [_request(port, "GET", f"/v1/games/{i}")[0] == 200 for i in ids]
+        # one client keeps one game: the first goes unless the header is believed
+        assert alive == [trusted, True]
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=20)
+    # the access log names the client as its games are counted
+    who = "10.9.8.7" if trusted else "127.0.0.1"
+    assert f'{who} "POST /v1/games" 200' in err, err
+
+
+def _request(
+    port: int,
+    method: str,
+    path: str,
+    body: Any = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, Any]:
+    """(status, JSON body) of a request on a fresh connection."""
+    import http.client
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        conn.request(method, path, body=data, headers=headers or {})
+        resp = conn.getresponse()
+        return resp.status, json.loads(resp.read())
+    finally:
+        conn.close()
 
 
 def _free_port() -> int:

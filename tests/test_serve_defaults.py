@@ -99,6 +99,8 @@ def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
         (["--max-games", "0"], "--max-games"),
         (["--max-games-per-client", "0"], "--max-games-per-client"),
         (["--allowed-host", "a b"], "--allowed-host"),
+        (["--forwarded-allow-ips", "127.0.0.1,proxy"], "--forwarded-allow-ips"),
+        (["--forwarded-allow-ips", "10.0.0.1/8"], "--forwarded-allow-ips"),
     ],
 )
 def test_a_bad_option_s_error_names_the_option_typed(

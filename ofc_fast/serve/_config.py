@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -73,7 +74,11 @@ class ServeConfig:
     ``/v1/health`` must carry (None: no key; required off the local host);
     ``allowed_hosts``: names, besides the local ones and ``host``, that a server
     without a key answers ``/v1`` requests for in their ``Host`` header (see
-    :func:`host_allowed`; a server with a key answers any).
+    :func:`host_allowed`; a server with a key answers any);
+    ``forwarded_allow_ips``: the addresses (or networks, ``10.0.0.0/8``; ``*``: any)
+    of reverse proxies whose ``X-Forwarded-For`` names the client (its address then
+    tells clients apart); () believes no such header (uvicorn's own default believes
+    it from 127.0.0.1), so a caller cannot pass for another client.
     """
 
     host: str = "127.0.0.1"
@@ -89,6 +94,7 @@ class ServeConfig:
     session_ttl: float = 1800.0
     retry_after: int = 1
     allowed_hosts: tuple[str, ...] = ()
+    forwarded_allow_ips: tuple[str, ...] = ()
 
     def check(self, options: Mapping[str, str] | None = None) -> ServeConfig:
         """Itself, or OfcError naming the first bad setting (a non-local host without
@@ -137,6 +143,7 @@ class ServeConfig:
                 raise OfcError(
                     f"{label('allowed_hosts')} must be a host name {chars}, got {h!r}"
                 )
+        _check_proxies(self.forwarded_allow_ips, label("forwarded_allow_ips"))
         if self.port > 65535:
             raise OfcError(f"{label('port')} must be within 0..65535, got {self.port}")
         for name, high, want in (
@@ -151,6 +158,30 @@ class ServeConfig:
             ):
                 raise OfcError(f"{label(name)} must be seconds {want}, got {value!r}")
         return self
+
+
+def _check_proxies(proxies: object, label: str) -> None:
+    """OfcError naming ``label`` unless ``proxies`` is a tuple of IP addresses and
+    networks (``10.0.0.0/8``, host bits zero), or ``("*",)``: uvicorn would take any
+    other text as a name no client address ever equals, and trust nobody silently.
+
+    >>> _check_proxies(("127.0.0.1", "10.0.0.0/8", "::1"), "x")
+    >>> try:
+    ...     _check_proxies(("10.0.0.1/8",), "x")
+    ... except OfcError as exc:
+    ...     print(exc)
+    x must be IP addresses or networks (10.0.0.0/8), or '*', got '10.0.0.1/8'
+    """
+    want = f"{label} must be IP addresses or networks (10.0.0.0/8), or '*'"
+    if not isinstance(proxies, tuple) or not all(isinstance(p, str) for p in proxies):
+        raise OfcError(f"{want}, got {proxies!r}")
+    if proxies == ("*",):
+        return
+    for p in proxies:
+        try:
+            ipaddress.ip_network(p) if "/" in p else ipaddress.ip_address(p)
+        except ValueError:
+            raise OfcError(f"{want}, got {p!r}") from None
 
 
 def host_name(header: bytes) -> str:

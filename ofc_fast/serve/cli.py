@@ -47,6 +47,11 @@ def run_server(config: Any, log_level: str = "info", sock: Any = None) -> None:
             limit_concurrency=max(64, 4 * (config.workers + config.queue)),
             timeout_keep_alive=5,
             server_header=False,
+            # X-Forwarded-For names the client only from the proxies given: uvicorn's
+            # default believes it from 127.0.0.1, so any local caller could pass for
+            # any client (the games of one are counted by its address)
+            proxy_headers=bool(config.forwarded_allow_ips),
+            forwarded_allow_ips=list(config.forwarded_allow_ips),
         )
     )
     server.run(sockets=None if sock is None else [sock])
@@ -92,6 +97,7 @@ _OPTIONS = {
     "max_sessions": "--max-games",
     "max_sessions_per_client": "--max-games-per-client",
     "allowed_hosts": "--allowed-host",
+    "forwarded_allow_ips": "--forwarded-allow-ips",
 }
 """The option of ``ofc-fast serve`` that sets each :class:`ServeConfig` field: a bad
 setting's error names what the user typed."""
@@ -110,6 +116,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         max_sessions=args.max_games,
         max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
+        forwarded_allow_ips=tuple(
+            ip.strip() for ip in (args.forwarded_allow_ips or "").split(",") if ip.strip()
+        ),
     ).check(_OPTIONS)
     with bind_address(config.host, config.port) as sock:
         port = sock.getsockname()[1]  # the one the system picked for --port 0
@@ -173,6 +182,14 @@ def add_commands(sub: Any) -> None:
         default=ServeConfig.max_sessions_per_client,
         help="games one client (remote address) keeps at once: its own least "
         f"recently used goes first (default {ServeConfig.max_sessions_per_client})",
+    )
+    s.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help="comma-separated addresses or networks of reverse proxies whose "
+        "X-Forwarded-For header names the client (its address counts its games; "
+        "'*': any peer); default: the header is never believed",
     )
     s.add_argument(
         "--allowed-host",
