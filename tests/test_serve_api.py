@@ -1828,6 +1828,13 @@ _SIZE_LIMITS: list[tuple[str, int, str, str, Callable[[int], dict[str, Any]]]] =
     ),
     ("fantasyland", 64, "/v1/games", "GameCreate", lambda n: {"fantasyland": [0] * n}),
     (
+        "bots",
+        3,
+        "/v1/games",
+        "GameCreate",
+        lambda n: {"rules": "ofc", "players": 4, "bots": ["random"] * n},
+    ),
+    (
         "cards",
         52,
         "/v1/fantasyland",
@@ -1835,6 +1842,30 @@ _SIZE_LIMITS: list[tuple[str, int, str, str, Callable[[int], dict[str, Any]]]] =
         lambda n: {"cards": [i % 52 for i in range(n)]},
     ),
 ]
+
+
+def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    """/openapi.json stated no bound on ``bots`` of ``POST /v1/games``, while the
+    server refused more names than seats: it states the most any table takes (one
+    per seat but the client's at the largest table of any game the server plays),
+    and a smaller table's own bound (one name, or ``players - 1``) is a 422 naming
+    it."""
+    most = max(
+        p.max_players
+        for p in rules.PRESETS.values()
+        if p.game.value in ("ofc", "pineapple")
+    )
+    bots = doc["components"]["schemas"]["GameCreate"]["properties"]["bots"]
+    assert bots["maxItems"] == most - 1 and bots["minItems"] == 1
+    status, out = api("POST", "/v1/games", {"players": 2, "bots": ["random"] * 2})
+    assert (status, out["field"]) == (422, "bots") and "give 1 name or 1" in out["detail"]
+    status, out = api(
+        "POST", "/v1/games", {"rules": "ofc", "players": 4, "bots": ["random"] * most}
+    )
+    assert (status, out["field"]) == (400, "bots"), out
+    assert f"at most {most - 1}" in out["detail"]
 
 
 def _size_errors(errors: Any) -> list[Any]:

@@ -239,7 +239,13 @@ SCHEMAS: dict[str, Any] = {
             },
             "players": _INT,
             "you": _INT,
-            "bots": _arr(_STR),
+            "bots": _arr(
+                _STR,
+                minItems=1,
+                maxItems=SIZES.bots,
+                description="the bots' names: one for every bot seat, or one per bot "
+                "seat (players - 1 names; default ['heuristic'])",
+            ),
             "seed": _INT,
             "hands": _INT,
             "fantasyland": _arr(

@@ -53,7 +53,7 @@ class GameSession:
         you = get_int(body, "you", 0, 0, players - 1)
         seed = get_int(body, "seed", None, 0, 2**64 - 1)
         self.hands = get_int(body, "hands", None, 1, 10_000)
-        names = get_list(body, "bots", ["heuristic"], players)
+        names = get_list(body, "bots", ["heuristic"], SIZES.bots)
         if not names or not all(isinstance(n, str) and n in bot_names() for n in names):
             raise ApiError(
                 422, "bots", f"bots: names of {', '.join(bot_names())}, one or one per seat"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..table import MAX_SEATS
+
 __all__ = ["SIZES", "Sizes"]
 
 
@@ -30,6 +32,9 @@ class Sizes:
     """A list of cards (``cards``, ``hands[i]``, an observation's card lists)."""
     fantasyland: int = 64
     """``fantasyland`` (``POST /v1/games``; the match takes one per seat)."""
+    bots: int = MAX_SEATS - 1
+    """``bots`` (``POST /v1/games``): one per seat but yours at the largest table; a
+    game of fewer ``players`` takes one name or ``players - 1`` (422 otherwise)."""
     board_text: int = 200
     """A board text (``board``, ``boards[i]``, ``opponents[i]``)."""
     dealt_text: int = 200
