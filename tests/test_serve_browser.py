@@ -149,6 +149,15 @@ def play_street(d: Any, keyboard: bool = False) -> None:
     idle(d)
 
 
+def confirm_opening(d: Any) -> None:
+    """Place the five cards of a Pineapple opening by clicks (two back, two middle,
+    one front) and click Confirm."""
+    for card, row in zip(hand(d), ("back", "back", "middle", "middle", "front")):
+        d.find_element(*by(f'[data-testid="hand-card"][data-card="{card}"]')).click()
+        tid(d, f"row-{row}").click()
+    tid(d, "confirm").click()
+
+
 def play_deal(d: Any, keyboard: bool = False) -> float:
     t0 = time.perf_counter()
     for _ in range(40):
@@ -499,10 +508,7 @@ def test_a_game_the_server_dropped_is_said_gone_and_a_new_one_starts(
         d = browser
         start(d, s, "pineapple", 2, "random")
         s.request("POST", "/v1/games", {"bots": ["random"]})  # the page's game goes
-        for card, row in zip(hand(d), ("back", "back", "middle", "middle", "front")):
-            d.find_element(*by(f'[data-testid="hand-card"][data-card="{card}"]')).click()
-            tid(d, f"row-{row}").click()
-        tid(d, "confirm").click()
+        confirm_opening(d)
         idle(d)
         status = d.find_element(*by("#status")).text
         assert "no longer on the server" in status and "new game" in status, status
@@ -823,3 +829,100 @@ def test_a_history_file_larger_than_a_browser_string_replays_its_first_deals(
     assert "first 200 deals" in note[0].text
     assert len(tid(d, "replay-deal").find_elements(*by("option"))) == 200
     assert "ann" in tid(d, "replay-frame").text
+
+
+# The page's requests to a game's moves reach the server, which plays them, but their
+# answer never reaches the page: it never comes (a timeout) or the connection fails.
+_MOVE_ANSWER_LOST = """
+window.__fetch = window.fetch;
+window.__lost = arguments[0];  // "timeout" or "network", for the next move only
+window.fetch = async (request, ...rest) => {
+  const res = await window.__fetch(request, ...rest);
+  const how = window.__lost;
+  if (!how || !String(request.url || request).endsWith("/moves")) return res;
+  window.__lost = "";
+  await res.text();  // the server has answered: the move is played
+  if (how === "network") throw new TypeError("Failed to fetch");
+  return new Promise(() => {});
+};
+"""
+
+
+@pytest.mark.parametrize("lost", ["timeout", "network"])
+def test_a_move_whose_answer_was_lost_shows_the_server_s_game(
+    browser: Any, lost: str
+) -> None:
+    """Regression: a move the server played but whose answer never reached the page
+    (the page's wait ran out, or the connection broke) left the page on its own
+    guess: the street still placed and Confirm enabled, which sent the move again
+    and got it refused, the cards of the next street never shown.  The page now
+    reads the game again and shows the server's."""
+    with Server(ServeConfig(max_time_budget=0.01)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        d.execute_async_script("health.then(arguments[arguments.length - 1])")
+        d.execute_script(_MOVE_ANSWER_LOST, lost)
+        confirm_opening(d)
+        wait(
+            lambda: not d.execute_script("return document.body.classList.contains('busy')"),
+            20,
+            "the page to give up on the answer",
+        )
+        gid = d.execute_script("return play.state.id")
+        status, _, st = s.request("GET", f"/v1/games/{gid}")
+        assert status == 200 and st["your_turn"] and len(st["events"]) == 2  # played
+        dealt = sorted(ofc.cards_str([c]) for c in st["observation"]["dealt"])
+        assert sorted(hand(d)) == dealt  # the next street's cards, not the last one's
+        assert d.find_elements(*by('[data-testid="placed-card"]')) == []
+        mine = st["observation"]["boards"][st["you"]]
+        for name, row in zip(("front", "middle", "back"), mine):
+            shown = tid(d, f"row-{name}").find_elements(*by(".card[data-card]"))
+            assert sorted(c.get_attribute("data-card") for c in shown) == sorted(
+                ofc.cards_str([c]) for c in row
+            )
+        line = d.find_element(*by("#status")).text
+        assert line.startswith("Error: ") and "as the server holds it" in line, line
+        assert "Your turn" in line, line
+        play_deal(d)  # and play goes on from the server's game
+        assert tid(d, "result").is_displayed()
+        d.get_log("browser")  # the lost answer logged: no later page check's error
+
+
+def test_a_game_that_cannot_be_read_again_is_read_by_the_next_confirm(
+    browser: Any,
+) -> None:
+    """A move played whose answer was lost, and the server unreachable when the page
+    reads the game again: the page says so, and the next Confirm reads the game (it
+    sends no move the server may have played already) and shows the server's."""
+    with Server(ServeConfig(max_time_budget=0.01)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        d.execute_script(
+            """
+            window.__fetch = window.fetch;
+            window.__down = false;
+            window.fetch = async (request, ...rest) => {
+              if (window.__down) throw new TypeError("Failed to fetch");
+              const res = await window.__fetch(request, ...rest);
+              if (!String(request.url || request).endsWith("/moves")) return res;
+              await res.text();  // played, then the network goes
+              window.__down = true;
+              throw new TypeError("Failed to fetch");
+            };
+            """
+        )
+        confirm_opening(d)
+        idle(d)
+        line = d.find_element(*by("#status")).text
+        assert "could not be read again" in line and "Confirm" in line, line
+        d.execute_script("window.__down = false;")
+        tid(d, "confirm").click()
+        idle(d)
+        gid = d.execute_script("return play.state.id")
+        status, _, st = s.request("GET", f"/v1/games/{gid}")
+        assert status == 200 and len(st["events"]) == 2  # the move, played once
+        dealt = sorted(ofc.cards_str([c]) for c in st["observation"]["dealt"])
+        assert sorted(hand(d)) == dealt
+        line = d.find_element(*by("#status")).text
+        assert line.startswith("The game is shown as the server holds it. Your turn"), line
+        d.get_log("browser")

@@ -74,6 +74,13 @@ function answerSeconds() {
   return ANSWER_SLACK + 3 * maxTimeBudget;
 }
 
+// A request that got no answer: the server may still have done it (a move played).
+function unanswered(text) {
+  const err = new Error(text);
+  err.unanswered = true;
+  return err;
+}
+
 async function api(method, path, body) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const headers = { "Content-Type": "application/json" };
@@ -92,7 +99,7 @@ async function api(method, path, body) {
       try {
         res = await fetch(request);
       } catch (err) { // no answer at all: each browser words it its own way ("Load failed")
-        throw new Error("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
+        throw unanswered("the server cannot be reached: is ofc-fast serve running? (" + err.message + ")");
       }
       return [res, await res.json().catch(() => ({ detail: res.statusText }))];
     })();
@@ -100,7 +107,7 @@ async function api(method, path, body) {
     let timer;
     const late = new Promise((_, reject) => {
       timer = setTimeout(() => {
-        reject(new Error("the server did not answer within " + Math.round(seconds * 10) / 10 + " s: try again"));
+        reject(unanswered("the server did not answer within " + Math.round(seconds * 10) / 10 + " s: try again"));
         controller.abort(); // the request goes: its late answer is never read
       }, seconds * 1000);
     });
@@ -159,6 +166,7 @@ const play = {
   placed: {}, // card text -> row name, for this street
   selected: null, // card text
   busy: false,
+  stale: false, // a change got no answer and the game could not be read since
 };
 
 function setStatus(text) {
@@ -195,20 +203,32 @@ async function newGame() {
   if (fl) body.fantasyland = Array.from({ length: body.players }, (_, s) => (s === 0 ? fl : 0));
   await run(async () => {
     play.state = await api("POST", "/v1/games", body);
+    play.stale = false;
     play.placed = {};
     play.selected = null;
     render();
   });
 }
 
-async function run(fn) {
+// Runs one action of the Play page. ``changes``: it changes the game on the server (a
+// move, the next deal); where such a request got no answer, a 409 (the page's state is
+// behind the server's) or a server error, the server may hold another state than the
+// page's, so the page reads the game again and shows the server's; and while it could
+// not, the next such action only reads it.
+async function run(fn, changes) {
   if (play.busy) return;
   play.busy = true;
   document.body.classList.add("busy");
   try {
-    await fn();
+    if (changes && play.stale) {
+      await reread();
+      setStatus("The game is shown as the server holds it. " + $("status").textContent);
+    } else {
+      await fn();
+    }
   } catch (err) {
     if (err.status === 404 && play.state) dropGame();
+    else if (changes && play.state && !play.stale && outOfStep(err)) await resync(err);
     else setStatus("Error: " + err.message);
   } finally {
     play.busy = false;
@@ -219,6 +239,32 @@ async function run(fn) {
     // the page's top
     const a = document.activeElement;
     if (!a || a === document.body || a.disabled || a.closest("[hidden]")) focusPlay();
+  }
+}
+
+// Whether a refused or unanswered change may leave the server's game other than the
+// page's: no answer, a 409, or a 5xx but 503 (busy, nothing done).
+function outOfStep(err) {
+  return err.unanswered || err.status === 409 || (err.status >= 500 && err.status !== 503);
+}
+
+// The game as the server holds it, shown: the street's placements dropped.
+async function reread() {
+  play.state = await api("GET", "/v1/games/" + play.state.id);
+  play.stale = false;
+  play.placed = {};
+  play.selected = null;
+  render();
+}
+
+async function resync(err) {
+  play.stale = true;
+  try {
+    await reread();
+    setStatus("Error: " + err.message + " \u2014 the game is shown as the server holds it. " + $("status").textContent);
+  } catch (again) {
+    if (again.status === 404) dropGame();
+    else setStatus("Error: " + err.message + " \u2014 the game could not be read again (" + again.message + "): the next Confirm or Next deal reads it first.");
   }
 }
 
@@ -233,6 +279,7 @@ function focusPlay() {
 function dropGame() {
   adviceToken++; // an analysis still coming is of the game gone
   play.state = null;
+  play.stale = false;
   play.placed = {};
   play.selected = null;
   $("table").hidden = true;
@@ -294,7 +341,7 @@ async function confirmStreet() {
     play.placed = {};
     play.selected = null;
     render();
-  });
+  }, true);
 }
 
 async function nextDeal() {
@@ -303,7 +350,7 @@ async function nextDeal() {
     play.placed = {};
     play.selected = null;
     render();
-  });
+  }, true);
 }
 
 function updateConfirm() {
