@@ -231,6 +231,33 @@ def test_a_bad_card_in_the_text_form_names_its_field(api: Api) -> None:
     assert api("POST", "/v1/analyze", base)[0] == 200
 
 
+def test_a_position_the_text_form_cannot_seat_names_the_field_at_fault(
+    api: Api,
+) -> None:
+    """An analysis of too many or no opponents, of no card dealt, or under rules that
+    are no OFC or Pineapple was refused naming ``board`` (the position as a whole):
+    the refusal names the field to change."""
+    base = {"board": "/ /", "dealt": "2c 5d Ts Qs Kh", "opponents": ["/ /"], "samples": 4}
+    for field, value in (
+        ("opponents", ["/ /"] * 3),  # Pineapple seats 3 at most
+        ("opponents", []),
+        ("dealt", ""),
+        ("rules", "classic-1-6"),
+    ):
+        status, out = api("POST", "/v1/analyze", {**base, field: value})
+        assert (status, out["field"]) == (422, field), (field, value, out)
+    status, out = api(
+        "POST",
+        "/v1/analyze",
+        {
+            "observation": Game("pineapple", 2, seed=1).observation(0),
+            "rules": "classic-1-6",
+        },
+    )
+    assert (status, out["field"]) == (422, "rules"), out
+    assert api("POST", "/v1/analyze", {**base, "opponents": ["/ /"] * 2})[0] == 200
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
     api: Api, players: int

@@ -78,7 +78,9 @@ class ServeConfig:
     ``forwarded_allow_ips``: the addresses (or networks, ``10.0.0.0/8``; ``*``: any)
     of reverse proxies whose ``X-Forwarded-For`` names the client (its address then
     tells clients apart); () believes no such header (uvicorn's own default believes
-    it from 127.0.0.1), so a caller cannot pass for another client.
+    it from 127.0.0.1), so a caller cannot pass for another client.  ``ofc-fast
+    serve`` hands it to uvicorn; an app run by another server takes that server's
+    setting instead.
     """
 
     host: str = "127.0.0.1"

@@ -27,7 +27,7 @@ from ..rules import observation_rules
 from ..scoring.settlement import settle
 from ..search import Advice, advise, make_observation, rows_of
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
-from ..table import check_stacks
+from ..table import check_players, check_stacks
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from ._problems import ApiError, at_field
@@ -40,6 +40,7 @@ __all__ = [
     "arrange",
     "evaluate",
     "fantasyland",
+    "get_game_rules",
     "get_rules",
     "move_json",
     "observation_from_json",
@@ -62,6 +63,21 @@ def get_rules(
     name = get_str(body, "rules", default, SIZES.rules_text, prefix)
     with at_field(f"{prefix}.rules" if prefix else "rules"):
         return rules_mod.get(name)
+
+
+def get_game_rules(body: Mapping[str, Any], what: str) -> rules_mod.RuleSet:
+    """The ``rules`` field (:func:`get_rules`) where a game is played or searched: an
+    OFC or Pineapple rule set, else 422 naming ``rules`` (``what``: what needs one).
+
+    >>> get_game_rules({"rules": "classic-1-6"}, "games")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: games are OFC or Pineapple; CLASSIC_1_6 is not
+    """
+    rules = get_rules(body)
+    if rules.game.value not in ("ofc", "pineapple"):
+        raise ApiError(422, "rules", f"{what} are OFC or Pineapple; {rules.name} is not")
+    return rules
 
 
 def move_json(move: Move) -> dict[str, Any]:
@@ -148,6 +164,10 @@ def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict
             others.append(rows_of(o))
     with at_field("dealt"):
         cards = parse_cards(dealt)
+    if not cards:
+        raise ApiError(422, "dealt", "dealt: give the cards dealt to the seat to act")
+    with at_field("opponents"):  # the table: the seat to act and each opponent
+        check_players(len(others) + 1, rules, "players (you and the opponents)")
     with at_field("dead"):
         out = parse_cards(dead)
     with at_field("board"):  # the position as a whole (a card seen twice, ...)
@@ -179,7 +199,7 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     if obs_in is not None:
         obs = observation_from_json(obs_in)
         if "rules" in body:
-            rules = get_rules(body)
+            rules = get_game_rules(body, "analyses")
         elif obs.get("rule_set") is not None:
             with at_field("observation.rule_set"):  # a game of rules that are no preset
                 rules = observation_rules(obs)
@@ -187,7 +207,7 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
             rules = get_rules(obs, prefix="observation")
         where = "observation"
     else:
-        rules = get_rules(body)
+        rules = get_game_rules(body, "analyses")
         obs = _text_observation(body, rules)
         where = "board"
     t0 = time.perf_counter()

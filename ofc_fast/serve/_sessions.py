@@ -28,7 +28,7 @@ from ..learned.model import shipped_model
 from ._config import ServeConfig
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
-from ._routes import get_rules
+from ._routes import get_game_rules
 from ._sizes import SIZES
 
 __all__ = ["GameSession", "SessionStore"]
@@ -46,9 +46,7 @@ class GameSession:
     def __init__(
         self, sid: str, body: dict[str, Any], time_cap: float = ServeConfig.max_time_budget
     ) -> None:
-        rules = get_rules(body)
-        if rules.game.value not in ("ofc", "pineapple"):
-            raise ApiError(422, "rules", f"games are OFC or Pineapple; {rules.name} is not")
+        rules = get_game_rules(body, "games")
         players = get_int(body, "players", 2, 2, rules.max_players)
         you = get_int(body, "you", 0, 0, players - 1)
         seed = get_int(body, "seed", None, 0, 2**64 - 1)
