@@ -683,6 +683,38 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
     assert api("GET", "/v1/games/nope")[0] == 404
 
 
+@pytest.mark.parametrize("fantasyland", [[0, 0], [0, 14]])
+def test_the_bots_moves_shown_hide_their_discards_and_face_down_cards(
+    api: Api, fantasyland: list[int]
+) -> None:
+    """A game's ``events`` gave each bot move's text whole: its Pineapple discards
+    (face down, R-FLOW-PIN-4) and a Fantasyland hand set face down, which the
+    client's observation hides (``discard_counts``, ``face_down_counts``).  Every
+    card an event names is now one the observation shows face up on that seat's
+    board; the rest are counted."""
+    body = {"bots": ["heuristic"], "seed": 5, "fantasyland": fantasyland}
+    status, st = api("POST", "/v1/games", body)
+    discarded = face_down = 0
+    while status == 200:
+        obs = st["observation"]
+        for event in st["events"]:
+            if event["seat"] == st["you"]:
+                continue
+            named = set(re.findall(r"\b[2-9TJQKA][cdhs]\b", event["move"]))
+            board = obs["boards"][event["seat"]]
+            shown = {ofc.card_str(c) for row in board for c in row}
+            if not st["is_over"]:  # the showdown turns every card face up
+                assert named <= shown, (event, shown)
+            discarded += "discarded" in event["move"]
+            face_down += "face down" in event["move"]
+        if st["is_over"]:
+            break
+        action = {"action": obs["legal_actions"][0]}
+        status, st = api("POST", f"/v1/games/{st['id']}/moves", action)
+    assert st["is_over"] and discarded > 0
+    assert face_down == (1 if fantasyland[1] else 0)
+
+
 def test_a_refused_move_leaves_the_game_as_it_was(api: Api) -> None:
     status, start = api("POST", "/v1/games", {"seed": 1, "bots": ["random"]})
     assert status == 200 and start["your_turn"] and start["events"]  # the bot moved

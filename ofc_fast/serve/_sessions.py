@@ -104,9 +104,10 @@ class GameSession:
         while not g.is_over and g.to_act != self.you:
             seat = g.to_act
             assert seat is not None
-            move = self.bots[seat].act({**g.observation(seat), "deadline": deadline})
+            obs = g.observation(seat)
+            move = self.bots[seat].act({**obs, "deadline": deadline})
             g.play(move, seat=seat)
-            self.events.append({"seat": seat, "move": str(move)})
+            self.events.append({"seat": seat, "move": _seen(move, obs["face_down"])})
             del self.events[:-_MAX_EVENTS]
         if g.is_over and self.last_record is None:
             self.match.record(g)
@@ -183,6 +184,29 @@ class GameSession:
             out["result"] = _showdown(g)
             out["history"] = self.last_record
         return out
+
+
+def _seen(move: Move, face_down: bool) -> str:
+    """A bot's move as the client sees it (as its observation shows the boards): the
+    cards placed face up, and only how many it discarded (discards are never shown,
+    R-FLOW-PIN-4) or set face down (a Fantasyland hand, OFC's last rounds: shown once
+    the deal is over).
+
+    >>> _seen(Move([("As", "front"), ("Kd", "back")], "2c"), False)
+    'As / - / Kd, 1 card discarded'
+    >>> _seen(Move([("As", "front"), ("Kd", "back")], "2c"), True)
+    '2 cards face down, 1 card discarded'
+    """
+    if move.surrender or move.declare is not None:  # a public action
+        return str(move)
+
+    def cards(n: int) -> str:
+        return f"{n} card{'s' if n != 1 else ''}"
+
+    text = f"{cards(len(move.placements))} face down" if face_down else ""
+    text = text or str(Move(move.placements))
+    n = len(move.discards)
+    return text + (f", {cards(n)} discarded" if n else "")
 
 
 def _showdown(g: Game) -> dict[str, Any]:
