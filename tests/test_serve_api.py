@@ -1885,7 +1885,7 @@ _SIZE_LIMITS: list[tuple[str, int, str, str, Callable[[int], dict[str, Any]]]] =
         "ArrangeRequest",
         lambda n: {"cards": list(range(13)), "objective": "x" * n},
     ),
-    ("fantasyland", 64, "/v1/games", "GameCreate", lambda n: {"fantasyland": [0] * n}),
+    ("fantasyland", 4, "/v1/games", "GameCreate", lambda n: {"fantasyland": [0] * n}),
     (
         "bots",
         3,
@@ -1903,6 +1903,12 @@ _SIZE_LIMITS: list[tuple[str, int, str, str, Callable[[int], dict[str, Any]]]] =
 ]
 
 
+def _largest_table() -> int:
+    """The most seats of any preset a served game plays (OFC or Pineapple)."""
+    games = [p for p in rules.PRESETS.values() if p.game.value in ("ofc", "pineapple")]
+    return max(p.max_players for p in games)
+
+
 def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(
     api: Api, doc: dict[str, Any]
 ) -> None:
@@ -1911,11 +1917,7 @@ def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(
     per seat but the client's at the largest table of any game the server plays),
     and a smaller table's own bound (one name, or ``players - 1``) is a 422 naming
     it."""
-    most = max(
-        p.max_players
-        for p in rules.PRESETS.values()
-        if p.game.value in ("ofc", "pineapple")
-    )
+    most = _largest_table()
     bots = doc["components"]["schemas"]["GameCreate"]["properties"]["bots"]
     assert bots["maxItems"] == most - 1 and bots["minItems"] == 1
     status, out = api("POST", "/v1/games", {"players": 2, "bots": ["random"] * 2})
@@ -1925,6 +1927,24 @@ def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(
     )
     assert (status, out["field"]) == (400, "bots"), out
     assert f"at most {most - 1}" in out["detail"]
+
+
+def test_the_fantasyland_bound_is_the_largest_table_s_seats(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    """/openapi.json said a game's ``fantasyland`` holds up to 64 counts, while the
+    match takes one per seat: it states the seats of the largest table any game has
+    (the client generated from it sends no list the server must refuse), and a
+    table's own count is a 422 naming the field."""
+    most = _largest_table()
+    fl = doc["components"]["schemas"]["GameCreate"]["properties"]["fantasyland"]
+    assert (fl["minItems"], fl["maxItems"]) == (2, most)
+    body = {"rules": "ofc", "players": most, "bots": ["random"]}
+    assert api("POST", "/v1/games", {**body, "fantasyland": [0] * most})[0] == 200
+    status, out = api("POST", "/v1/games", {**body, "fantasyland": [0] * (most + 1)})
+    assert (status, out["field"]) == (400, "fantasyland"), out
+    status, out = api("POST", "/v1/games", {"bots": ["random"], "fantasyland": [0] * 3})
+    assert (status, out["field"]) == (422, "fantasyland"), out
 
 
 def _size_errors(errors: Any) -> list[Any]:

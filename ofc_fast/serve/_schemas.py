@@ -250,10 +250,11 @@ SCHEMAS: dict[str, Any] = {
             "hands": _INT,
             "fantasyland": _arr(
                 _INT,
+                minItems=2,
                 maxItems=SIZES.fantasyland,
                 description="Fantasyland cards per seat in the first deal (0, or "
-                "13..17; e.g. [14, 0]: you start in Fantasyland); later deals carry "
-                "it over",
+                "13..17; e.g. [14, 0]: you start in Fantasyland), one per seat "
+                "(players); later deals carry it over",
             ),
         },
     ),

@@ -30,8 +30,9 @@ class Sizes:
     """``stacks`` (``/v1/score``)."""
     cards: int = 52
     """A list of cards (``cards``, ``hands[i]``, an observation's card lists)."""
-    fantasyland: int = 64
-    """``fantasyland`` (``POST /v1/games``; the match takes one per seat)."""
+    fantasyland: int = MAX_SEATS
+    """``fantasyland`` (``POST /v1/games``): the match takes one per seat (422
+    otherwise), so never more than the largest table's seats."""
     bots: int = MAX_SEATS - 1
     """``bots`` (``POST /v1/games``): one per seat but yours at the largest table; a
     game of fewer ``players`` takes one name or ``players - 1`` (422 otherwise)."""
