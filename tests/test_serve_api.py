@@ -1804,7 +1804,7 @@ def test_the_game_id_s_pattern_is_documented_and_is_the_router_s(server: Server)
         for n in range(20)
     ]
     assert all(pattern.fullmatch(i) for i in made), made
-    for bad in ("a" * 65, "a.b", "%C3%A9"):
+    for bad in ("a" * 65, "a.b", "%C3%A9", f"{made[0]}%0A", f"{made[0]}/next%0A"):
         assert not pattern.fullmatch(bad)
         status, headers, _ = server.request("GET", f"/v1/games/{bad}")
         assert status == 404 and headers["content-type"] == "application/problem+json"

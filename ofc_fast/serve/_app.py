@@ -397,7 +397,7 @@ class App:
             if method != route.method:
                 raise _not_allowed(path, route.method)
             return route, route.handler, ()
-        m = _GAME.match(path)
+        m = _GAME.fullmatch(path)  # `$` alone lets a trailing newline through
         if m is None:
             raise ApiError(404, None, f"no endpoint {path[:100]}")
         sid, tail = m.group(1), m.group(2)
