@@ -37,7 +37,7 @@ from ..batch import int_array
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
@@ -82,25 +82,69 @@ read from a file: a file rewritten or deleted since is a ModelError naming it)."
 
 
 def rules_hash(rules: RulesLike) -> int:
-    """A 32-bit fingerprint of a rule set (FNV-1a of its canonical JSON), stored in a
-    model file so a model is never used under other rules.
+    """A 32-bit fingerprint of how a rule set plays and scores (FNV-1a of its
+    canonical JSON less its name and description, :data:`~ofc_fast.rules.LABEL_FIELDS`),
+    stored in a model file so a model is never used under other rules; a preset
+    renamed or described anew keeps it.
 
     >>> from ofc_fast import rules
     >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.get("pineapple"))
     True
+    >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.PINEAPPLE.replace(name="home"))
+    True
     """
     return _rules_hash(as_rules(rules, "rules_hash"))
+
+
+def _play(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's canonical data less its labels (what :func:`rules_hash` covers)."""
+    return {k: v for k, v in rules.to_dict().items() if k not in LABEL_FIELDS}
 
 
 @lru_cache(maxsize=64)
 def _rules_hash(rules: RuleSet) -> int:
     """:func:`rules_hash` of a rule set, computed once per distinct rule set (a bot
     checks its model's rules at every decision; the JSON costs about 100 us)."""
-    text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    text = json.dumps(_play(rules), sort_keys=True, separators=(",", ":"))
     h = 0x811C9DC5
     for byte in text.encode():
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
     return h
+
+
+@lru_cache(maxsize=1)
+def _presets_by_hash() -> dict[int, tuple[RuleSet, ...]]:
+    """The presets by :func:`rules_hash` (the rule sets a shipped model is named by)."""
+    out: dict[int, tuple[RuleSet, ...]] = {}
+    for preset in PRESETS.values():
+        key = rules_hash(preset)
+        out[key] = (*out.get(key, ()), preset)
+    return out
+
+
+def _differences(a: Any, b: Any, key: str = "") -> list[str]:
+    """The fields (dotted, as in a rules file) where two rule sets' data differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [
+            f
+            for k in sorted(set(a) | set(b))
+            for f in _differences(a.get(k), b.get(k), f"{key}.{k}" if key else k)
+        ]
+    return [] if a == b else [key]
+
+
+def _trained_for(model_hash: int, rules: RuleSet) -> str:
+    """Which rules a model of ``model_hash`` was trained for, said against ``rules``:
+    the preset's and the fields ``rules`` differ in, else that they are no preset's."""
+    presets = _presets_by_hash().get(model_hash)
+    if not presets:
+        return (
+            f"a rule set that is no preset: fingerprint {model_hash:08x}, these rules' "
+            f"{rules_hash(rules):08x}"
+        )
+    fields = _differences(_play(presets[0]), _play(rules))
+    more = f" and {len(fields) - 6} more" if len(fields) > 6 else ""
+    return f"the {presets[0].name} preset's; they differ in {', '.join(fields[:6])}{more}"
 
 
 def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
@@ -223,7 +267,8 @@ class ValueModel:
         rules = as_rules(rules, "value model")
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
-                f"value model {self.name} was trained for other rules than {rules.name}"
+                f"value model {self.name} was trained for other rules than "
+                f"{rules.name} ({_trained_for(self.rules_hash, rules)})"
             )
         if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(
@@ -592,13 +637,17 @@ def _shipped(name: str, players: int) -> ValueModel | None:
 
 def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     """The model shipped for a rule set and seat count, or None (no model ships for
-    it, or the rules differ from the preset it was trained on); ModelError for
-    ``players`` that are no seat count 2..4."""
+    it: the rules play and score unlike every preset a model ships for; a preset's
+    name and description do not matter); ModelError for ``players`` that are no seat
+    count 2..4."""
     rules = as_rules(rules, "shipped_model")
-    model = _shipped(rules.name, _seats(players))
-    if model is None or model.rules_hash != rules_hash(rules):
-        return None
-    return model
+    players = _seats(players)
+    key = rules_hash(rules)
+    for preset in _presets_by_hash().get(key, ()):
+        model = _shipped(preset.name, players)
+        if model is not None and model.rules_hash == key:
+            return model
+    return None
 
 
 def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel | None:
