@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import tempfile
 from pathlib import Path
@@ -293,6 +294,33 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
             load_model(tmp_path / "bad.ofcvm")
     with pytest.raises(ModelError, match="bytes"):
         ValueModel.from_bytes("text")  # type: ignore[arg-type]
+
+
+def test_model_file_errors_name_the_file(tmp_path: Path):
+    """A model file's ModelError names its path: a damaged one's named only the
+    file's stem ("value model bad: ... truncated"), and a path with a NUL character
+    raised the OS layer's ValueError (a bot's model= setting too); a symlink loop, a
+    folder and a path that is no text are ModelErrors as well."""
+    data = model_bytes(random_nets(1, hidden=(8,)), rules.PINEAPPLE, 2)
+    path = tmp_path / "bad.ofcvm"
+    path.write_bytes(data[:-3])
+    named = re.escape(repr(str(path)))
+    nul = str(tmp_path / "a\0b.ofcvm")
+    for read in (load_model, lambda p: resolve_model(p, rules.PINEAPPLE, 2)):
+        with pytest.raises(ModelError, match=f"value model {named}: .*truncated"):
+            read(path)
+        with pytest.raises(ModelError, match=r"cannot read it \(embedded null byte\)"):
+            read(nul)
+    with pytest.raises(BotError, match="embedded null byte"):
+        SearchBot(model=nul)
+    loop = tmp_path / "loop.ofcvm"
+    loop.symlink_to(loop)
+    with pytest.raises(ModelError, match=r"loop\.ofcvm': cannot read it"):
+        load_model(loop)
+    with pytest.raises(ModelError, match="not a regular file"):
+        load_model(tmp_path)
+    with pytest.raises(ModelError, match="path is text, got 3"):
+        load_model(3)  # type: ignore[arg-type]
 
 
 def test_model_of_other_rules_refused(tmp_path: Path):

@@ -237,15 +237,20 @@ class ValueModel:
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "model") -> ValueModel:
         """Parse and check a model file's bytes (ModelError naming the problem)."""
+        return cls._parse(data, name, name)
+
+    @classmethod
+    def _parse(cls, data: bytes, name: str, label: str) -> ValueModel:
+        """:meth:`from_bytes`, its errors naming the model ``label`` (a file's path)."""
         if not isinstance(data, (bytes, bytearray)):
             raise ModelError(f"a model is bytes, got {type(data).__name__}")
         c = ffi.new("ofc_vmodel *")
         st = lib.ofc_vm_parse(bytes(data), len(data), c)
         if st != OK:
-            raise status_error(st, f"value model {name}", ModelError)
+            raise status_error(st, f"value model {label}", ModelError)
         if c.feature_set != lib.OFC_VF_SET or c.inputs != FEATURES:
             raise ModelError(
-                f"value model {name}: feature set {c.feature_set} with {c.inputs} "
+                f"value model {label}: feature set {c.feature_set} with {c.inputs} "
                 f"inputs; this library computes feature set {lib.OFC_VF_SET} "
                 f"({FEATURES} inputs)"
             )
@@ -426,23 +431,25 @@ _MAX_FILE = (
 
 
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
-    """Read and check a model file (ModelError when it is missing or damaged, not a
-    regular file, or larger than any model file: nothing past that size is read)."""
+    """Read and check a model file (ModelError naming the path when it is missing or
+    damaged, not a regular file, or larger than any model file: nothing past that
+    size is read; or when ``path`` is no path)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ModelError(f"a model file's path is text, got {quote(path)}")
     p = Path(path)
     try:
         if not stat.S_ISREG(p.stat().st_mode):
             raise ModelError(f"value model {str(p)!r}: not a regular file")
         with p.open("rb") as f:
             data = f.read(_MAX_FILE + 1)
-    except OSError as exc:
-        raise ModelError(
-            f"value model {str(p)!r}: cannot read it ({exc.strerror})"
-        ) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise ModelError(f"value model {str(p)!r}: cannot read it ({reason})") from None
     if len(data) > _MAX_FILE:
         raise ModelError(
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
         )
-    model = ValueModel.from_bytes(data, p.stem)
+    model = ValueModel._parse(data, p.stem, repr(str(p)))
     return replace(
         model,
         _path=os.path.abspath(p),
@@ -676,7 +683,7 @@ def _load_file(path: str) -> ValueModel:
     another working directory, is read again (ModelError when it cannot be read)."""
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL character in the path
         return load_model(path)  # the ModelError naming the path
     return _load_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
 
