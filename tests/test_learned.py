@@ -299,8 +299,8 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
 def test_model_file_errors_name_the_file(tmp_path: Path):
     """A model file's ModelError names its path: a damaged one's named only the
     file's stem ("value model bad: ... truncated"), and a path with a NUL character
-    raised the OS layer's ValueError (a bot's model= setting too); a symlink loop, a
-    folder and a path that is no text are ModelErrors as well."""
+    raised the OS layer's ValueError (a bot's model= setting, write_model too); a
+    symlink loop, a folder and a path that is no text are ModelErrors as well."""
     data = model_bytes(random_nets(1, hidden=(8,)), rules.PINEAPPLE, 2)
     path = tmp_path / "bad.ofcvm"
     path.write_bytes(data[:-3])
@@ -321,6 +321,11 @@ def test_model_file_errors_name_the_file(tmp_path: Path):
         load_model(tmp_path)
     with pytest.raises(ModelError, match="path is text, got 3"):
         load_model(3)  # type: ignore[arg-type]
+    nets = random_nets(1, hidden=(8,))
+    with pytest.raises(ModelError, match=r"cannot write it \(embedded null byte\)"):
+        write_model(nul, nets, rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError, match="path is text, got 3"):
+        write_model(3, nets, rules.PINEAPPLE, 2)  # type: ignore[arg-type]
 
 
 def test_model_of_other_rules_refused(tmp_path: Path):

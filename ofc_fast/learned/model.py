@@ -430,21 +430,31 @@ _MAX_FILE = (
 )  # bytes of the largest file the format allows: header, net shapes, weights, rows
 
 
+def _file_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path (ModelError when it is no path)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ModelError(f"a model file's path is text, got {quote(path)}")
+    return Path(path)
+
+
+def _why(exc: Exception) -> object:
+    """Why a file could not be read or written: the OS's words, or the ValueError's
+    (a NUL character in its path)."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+
+
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
     """Read and check a model file (ModelError naming the path when it is missing or
     damaged, not a regular file, or larger than any model file: nothing past that
     size is read; or when ``path`` is no path)."""
-    if not isinstance(path, (str, os.PathLike)):
-        raise ModelError(f"a model file's path is text, got {quote(path)}")
-    p = Path(path)
+    p = _file_path(path)
     try:
         if not stat.S_ISREG(p.stat().st_mode):
             raise ModelError(f"value model {str(p)!r}: not a regular file")
         with p.open("rb") as f:
             data = f.read(_MAX_FILE + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise ModelError(f"value model {str(p)!r}: cannot read it ({reason})") from None
+        raise ModelError(f"value model {str(p)!r}: cannot read it ({_why(exc)})") from None
     if len(data) > _MAX_FILE:
         raise ModelError(
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
@@ -618,14 +628,13 @@ def write_model(
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
     naming the path when it cannot be written)."""
+    p = _file_path(path)
     data = model_bytes(nets, rules, players, opponent)
     try:
-        Path(path).write_bytes(data)
-    except OSError as exc:
-        raise ModelError(
-            f"value model {str(path)!r}: cannot write it ({exc.strerror})"
-        ) from None
-    return ValueModel.from_bytes(data, Path(path).stem)
+        p.write_bytes(data)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        raise ModelError(f"value model {str(p)!r}: cannot write it ({_why(exc)})") from None
+    return ValueModel.from_bytes(data, p.stem)
 
 
 @lru_cache(maxsize=1)
