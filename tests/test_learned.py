@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import tempfile
 from pathlib import Path
@@ -45,6 +46,16 @@ def fnv1a64(data: bytes) -> int:
     h = 0xCBF29CE484222325
     for b in data:
         h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def play_hash(table: rules.RuleSet) -> int:
+    """The rules hash of docs/learned.md: FNV-1a 32 of the canonical JSON of the rule
+    set less its name and description."""
+    play = {k: v for k, v in table.to_dict().items() if k not in ("name", "description")}
+    h = 0x811C9DC5
+    for b in json.dumps(play, sort_keys=True, separators=(",", ":")).encode():
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
     return h
 
 
@@ -119,6 +130,40 @@ def test_shipped_pineapple_model_exists_and_matches_its_rules():
     assert shipped_model(rules.OFC.replace(max_players=4), 4) is None
 
 
+def test_renamed_preset_keeps_its_shipped_model():
+    """A preset renamed or described anew (a rules file copying it under another
+    name) plays the preset's game: "auto" finds the shipped model and the model file
+    is accepted (the rules hash once covered the name and description, so such a
+    table lost the model); a rule changed still refuses, naming the preset and the
+    field."""
+    path = MODEL_DIR / "pineapple-2p.ofcvm"
+    want = fnv1a64(path.read_bytes()[64:])
+    p = rules.PINEAPPLE
+    copy = rules.RuleSet.from_json(json.dumps({**p.to_dict(), "name": "home"}))
+    for table in (p.replace(description="my table"), p.replace(name="my table"), copy):
+        model = shipped_model(table, 2)
+        assert model is not None and model.checksum == want
+        assert resolve_model(path, table, 2) is not None
+        game = Game(table, 2, seed=1)
+        advice = advise(game.observation(game.to_act), samples=2, seed=1, model="auto")
+        assert advice[0].model == model.name
+    changed = p.replace(name="my table", sweep_bonus=9)
+    assert shipped_model(changed, 2) is None
+    with pytest.raises(
+        ModelError,
+        match=r"other rules than my table \(the PINEAPPLE preset's; they differ in "
+        r"sweep_bonus\)$",
+    ):
+        resolve_model(path, changed, 2)
+    stay = p.replace(fantasyland=p.fantasyland.replace(stay_front="QQQ"))
+    with pytest.raises(ModelError, match=r"differ in fantasyland\.stay_front\)$"):
+        resolve_model(path, stay, 2)
+    own = ValueModel.from_bytes(model_bytes(random_nets(1, hidden=(8,)), changed, 2))
+    own.check_rules(changed.replace(name="other name"), 2)
+    with pytest.raises(ModelError, match=r"than PINEAPPLE \(a rule set that is no preset"):
+        own.check_rules(p, 2)
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=[p.name for p in SHIPPED])
 def test_value_bot_plays_every_shipped_table(path: Path):
     """Each shipped model is the one "auto" picks for its table, and ValueBot plays
@@ -141,7 +186,7 @@ def test_every_shipped_model_checksum_and_rules(path: Path):
     model = load_model(path)
     assert model.checksum == checksum
     name, players = path.stem.rsplit("-", 1)
-    assert model.rules_hash == rules_hash(rules.get(name))
+    assert model.rules_hash == rules_hash(rules.get(name)) == play_hash(rules.get(name))
     assert model.players == int(players.rstrip("p"))
 
 
@@ -249,6 +294,38 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
             load_model(tmp_path / "bad.ofcvm")
     with pytest.raises(ModelError, match="bytes"):
         ValueModel.from_bytes("text")  # type: ignore[arg-type]
+
+
+def test_model_file_errors_name_the_file(tmp_path: Path):
+    """A model file's ModelError names its path: a damaged one's named only the
+    file's stem ("value model bad: ... truncated"), and a path with a NUL character
+    raised the OS layer's ValueError (a bot's model= setting, write_model too); a
+    symlink loop, a folder and a path that is no text are ModelErrors as well."""
+    data = model_bytes(random_nets(1, hidden=(8,)), rules.PINEAPPLE, 2)
+    path = tmp_path / "bad.ofcvm"
+    path.write_bytes(data[:-3])
+    named = re.escape(repr(str(path)))
+    nul = str(tmp_path / "a\0b.ofcvm")
+    for read in (load_model, lambda p: resolve_model(p, rules.PINEAPPLE, 2)):
+        with pytest.raises(ModelError, match=f"value model {named}: .*truncated"):
+            read(path)
+        with pytest.raises(ModelError, match=r"cannot read it \(embedded null byte\)"):
+            read(nul)
+    with pytest.raises(BotError, match="embedded null byte"):
+        SearchBot(model=nul)
+    loop = tmp_path / "loop.ofcvm"
+    loop.symlink_to(loop)
+    with pytest.raises(ModelError, match=r"loop\.ofcvm': cannot read it"):
+        load_model(loop)
+    with pytest.raises(ModelError, match="not a regular file"):
+        load_model(tmp_path)
+    with pytest.raises(ModelError, match="path is text, got 3"):
+        load_model(3)  # type: ignore[arg-type]
+    nets = random_nets(1, hidden=(8,))
+    with pytest.raises(ModelError, match=r"cannot write it \(embedded null byte\)"):
+        write_model(nul, nets, rules.PINEAPPLE, 2)
+    with pytest.raises(ModelError, match="path is text, got 3"):
+        write_model(3, nets, rules.PINEAPPLE, 2)  # type: ignore[arg-type]
 
 
 def test_model_of_other_rules_refused(tmp_path: Path):
@@ -1018,15 +1095,18 @@ def test_shipped_model_reads_only_the_models_directory():
     """model="auto" looks a rule set's name up among the shipped files: a custom
     rule set named like a path ('../../elsewhere/x' or '/elsewhere/x') does not
     reach a file outside ofc_fast/learned/models/ (it did, and a damaged file there
-    made the default SearchBot raise instead of playing the rollout-only search).
+    made the default SearchBot raise instead of playing the rollout-only search):
+    the renamed preset gets the preset's shipped model.
     The folder is a short one under /tmp: a rule set's name holds 64 characters."""
+    want = fnv1a64((MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()[64:])
     with tempfile.TemporaryDirectory(dir="/tmp") as folder:
         (Path(folder) / "x-2p.ofcvm").write_bytes(b"not a model")
         for name in (os.path.relpath(Path(folder) / "x", MODEL_DIR), f"{folder}/x"):
             assert (MODEL_DIR / f"{name}-2p.ofcvm").is_file()
             table = rules.PINEAPPLE.replace(name=name)
-            assert shipped_model(table, 2) is None
-            assert resolve_model("auto", table, 2) is None
+            for model in (shipped_model(table, 2), resolve_model("auto", table, 2)):
+                assert model is not None and model.checksum == want
+            assert shipped_model(table.replace(sweep_bonus=9), 2) is None
             g = Game(table, 2, seed=1)
             bot = SearchBot(seed=1, samples=4, time_budget=None)
             assert bot.act(g.observation(g.to_act)) is not None
@@ -1341,10 +1421,7 @@ def test_value_bot_decisions_do_not_rebuild_the_rules_json(monkeypatch):
     decision), and its value, the FNV-1a of that JSON, is unchanged."""
     from ofc_fast.learned import model as learned_model
 
-    text = json.dumps(rules.PINEAPPLE.to_dict(), sort_keys=True, separators=(",", ":"))
-    expected = 0x811C9DC5
-    for byte in text.encode():
-        expected = ((expected ^ byte) * 0x01000193) & 0xFFFFFFFF
+    expected = play_hash(rules.PINEAPPLE)
     bot = ValueBot(seed=0)
     obs = Game(rules.PINEAPPLE, 2, seed=4).observation(1)
     bot.act(obs)

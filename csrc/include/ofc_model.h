@@ -12,6 +12,10 @@
  *       12     4  header bytes (OFC_VM_HEADER_BYTES = 64)
  *       16     4  payload bytes (the file is exactly header + payload)
  *       20     4  rules hash (the writer's fingerprint of the rule set; not read here)
+ *                  (ofc_fast.learned.rules_hash: of how the rule set plays and
+ *                  scores, game flow and table rules included, which the C structs
+ *                  do not all hold: C checks no model against rules; see
+ *                  ofc_value_ctx_check())
  *       24     4  feature set (1: ofc_value.h, OFC_VF_N inputs)
  *       28     4  inputs of every net (= OFC_VF_N for feature set 1)
  *       32     4  players the model was trained for (0: any)

@@ -56,9 +56,11 @@
  * model's tables as ev (ofc_value_ev_tables(): those of its opponent rows, if its file
  * carries them): the model's features and the search's completions then price boards
  * against the same opponent.  ofc_search_model_check() refuses a model of another
- * feature set; a board of a size the model has no net for is valued, silently, as
- * OFC_SEARCH_FOUL_VALUE, so give a model with a net for every board size the rollouts
- * value (the Python search refuses one that lacks any).
+ * feature set, and the search one trained for another seat count; nothing checks that
+ * it was trained for these rules (ofc_value_ctx_check(): the caller's precondition,
+ * which the Python search checks); a board of a size the model has no net for is
+ * valued, silently, as OFC_SEARCH_FOUL_VALUE, so give a model with a net for every
+ * board size the rollouts value (the Python search refuses one that lacks any).
  *
  * Opponents
  * ---------
@@ -198,6 +200,8 @@ typedef struct ofc_completion_result {
  *        <= 1e6, 0 <= opp_random <= 1, opp_self 0 or 1, a value model (if any) of
  *        feature set OFC_VF_SET with OFC_VF_N inputs (ofc_value.h).
  * @param m  the model (NULL is rejected).
+ * @pre a value model (if any) was trained for the rules it is searched under (not
+ *      checked: see ofc_value_ctx_check()).
  * @return OFC_OK or OFC_E_VALUE. */
 int32_t ofc_search_model_check(const ofc_search_model *m);
 

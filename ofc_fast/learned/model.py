@@ -37,7 +37,7 @@ from ..batch import int_array
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
-from ..rules import RuleSet, RulesLike, as_rules
+from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
@@ -82,25 +82,69 @@ read from a file: a file rewritten or deleted since is a ModelError naming it)."
 
 
 def rules_hash(rules: RulesLike) -> int:
-    """A 32-bit fingerprint of a rule set (FNV-1a of its canonical JSON), stored in a
-    model file so a model is never used under other rules.
+    """A 32-bit fingerprint of how a rule set plays and scores (FNV-1a of its
+    canonical JSON less its name and description, :data:`~ofc_fast.rules.LABEL_FIELDS`),
+    stored in a model file so a model is never used under other rules; a preset
+    renamed or described anew keeps it.
 
     >>> from ofc_fast import rules
     >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.get("pineapple"))
     True
+    >>> rules_hash(rules.PINEAPPLE) == rules_hash(rules.PINEAPPLE.replace(name="home"))
+    True
     """
     return _rules_hash(as_rules(rules, "rules_hash"))
+
+
+def _play(rules: RuleSet) -> dict[str, Any]:
+    """A rule set's canonical data less its labels (what :func:`rules_hash` covers)."""
+    return {k: v for k, v in rules.to_dict().items() if k not in LABEL_FIELDS}
 
 
 @lru_cache(maxsize=64)
 def _rules_hash(rules: RuleSet) -> int:
     """:func:`rules_hash` of a rule set, computed once per distinct rule set (a bot
     checks its model's rules at every decision; the JSON costs about 100 us)."""
-    text = json.dumps(rules.to_dict(), sort_keys=True, separators=(",", ":"))
+    text = json.dumps(_play(rules), sort_keys=True, separators=(",", ":"))
     h = 0x811C9DC5
     for byte in text.encode():
         h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
     return h
+
+
+@lru_cache(maxsize=1)
+def _presets_by_hash() -> dict[int, tuple[RuleSet, ...]]:
+    """The presets by :func:`rules_hash` (the rule sets a shipped model is named by)."""
+    out: dict[int, tuple[RuleSet, ...]] = {}
+    for preset in PRESETS.values():
+        key = rules_hash(preset)
+        out[key] = (*out.get(key, ()), preset)
+    return out
+
+
+def _differences(a: Any, b: Any, key: str = "") -> list[str]:
+    """The fields (dotted, as in a rules file) where two rule sets' data differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [
+            f
+            for k in sorted(set(a) | set(b))
+            for f in _differences(a.get(k), b.get(k), f"{key}.{k}" if key else k)
+        ]
+    return [] if a == b else [key]
+
+
+def _trained_for(model_hash: int, rules: RuleSet) -> str:
+    """Which rules a model of ``model_hash`` was trained for, said against ``rules``:
+    the preset's and the fields ``rules`` differ in, else that they are no preset's."""
+    presets = _presets_by_hash().get(model_hash)
+    if not presets:
+        return (
+            f"a rule set that is no preset: fingerprint {model_hash:08x}, these rules' "
+            f"{rules_hash(rules):08x}"
+        )
+    fields = _differences(_play(presets[0]), _play(rules))
+    more = f" and {len(fields) - 6} more" if len(fields) > 6 else ""
+    return f"the {presets[0].name} preset's; they differ in {', '.join(fields[:6])}{more}"
 
 
 def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
@@ -193,15 +237,20 @@ class ValueModel:
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "model") -> ValueModel:
         """Parse and check a model file's bytes (ModelError naming the problem)."""
+        return cls._parse(data, name, name)
+
+    @classmethod
+    def _parse(cls, data: bytes, name: str, label: str) -> ValueModel:
+        """:meth:`from_bytes`, its errors naming the model ``label`` (a file's path)."""
         if not isinstance(data, (bytes, bytearray)):
             raise ModelError(f"a model is bytes, got {type(data).__name__}")
         c = ffi.new("ofc_vmodel *")
         st = lib.ofc_vm_parse(bytes(data), len(data), c)
         if st != OK:
-            raise status_error(st, f"value model {name}", ModelError)
+            raise status_error(st, f"value model {label}", ModelError)
         if c.feature_set != lib.OFC_VF_SET or c.inputs != FEATURES:
             raise ModelError(
-                f"value model {name}: feature set {c.feature_set} with {c.inputs} "
+                f"value model {label}: feature set {c.feature_set} with {c.inputs} "
                 f"inputs; this library computes feature set {lib.OFC_VF_SET} "
                 f"({FEATURES} inputs)"
             )
@@ -223,7 +272,8 @@ class ValueModel:
         rules = as_rules(rules, "value model")
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
-                f"value model {self.name} was trained for other rules than {rules.name}"
+                f"value model {self.name} was trained for other rules than "
+                f"{rules.name} ({_trained_for(self.rules_hash, rules)})"
             )
         if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(
@@ -380,24 +430,36 @@ _MAX_FILE = (
 )  # bytes of the largest file the format allows: header, net shapes, weights, rows
 
 
+def _file_path(path: str | os.PathLike[str]) -> Path:
+    """``path`` as a Path (ModelError when it is no path)."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise ModelError(f"a model file's path is text, got {quote(path)}")
+    return Path(path)
+
+
+def _why(exc: Exception) -> object:
+    """Why a file could not be read or written: the OS's words, or the ValueError's
+    (a NUL character in its path)."""
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+
+
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
-    """Read and check a model file (ModelError when it is missing or damaged, not a
-    regular file, or larger than any model file: nothing past that size is read)."""
-    p = Path(path)
+    """Read and check a model file (ModelError naming the path when it is missing or
+    damaged, not a regular file, or larger than any model file: nothing past that
+    size is read; or when ``path`` is no path)."""
+    p = _file_path(path)
     try:
         if not stat.S_ISREG(p.stat().st_mode):
             raise ModelError(f"value model {str(p)!r}: not a regular file")
         with p.open("rb") as f:
             data = f.read(_MAX_FILE + 1)
-    except OSError as exc:
-        raise ModelError(
-            f"value model {str(p)!r}: cannot read it ({exc.strerror})"
-        ) from None
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        raise ModelError(f"value model {str(p)!r}: cannot read it ({_why(exc)})") from None
     if len(data) > _MAX_FILE:
         raise ModelError(
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
         )
-    model = ValueModel.from_bytes(data, p.stem)
+    model = ValueModel._parse(data, p.stem, repr(str(p)))
     return replace(
         model,
         _path=os.path.abspath(p),
@@ -566,14 +628,13 @@ def write_model(
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
     naming the path when it cannot be written)."""
+    p = _file_path(path)
     data = model_bytes(nets, rules, players, opponent)
     try:
-        Path(path).write_bytes(data)
-    except OSError as exc:
-        raise ModelError(
-            f"value model {str(path)!r}: cannot write it ({exc.strerror})"
-        ) from None
-    return ValueModel.from_bytes(data, Path(path).stem)
+        p.write_bytes(data)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
+        raise ModelError(f"value model {str(p)!r}: cannot write it ({_why(exc)})") from None
+    return ValueModel.from_bytes(data, p.stem)
 
 
 @lru_cache(maxsize=1)
@@ -592,13 +653,17 @@ def _shipped(name: str, players: int) -> ValueModel | None:
 
 def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     """The model shipped for a rule set and seat count, or None (no model ships for
-    it, or the rules differ from the preset it was trained on); ModelError for
-    ``players`` that are no seat count 2..4."""
+    it: the rules play and score unlike every preset a model ships for; a preset's
+    name and description do not matter); ModelError for ``players`` that are no seat
+    count 2..4."""
     rules = as_rules(rules, "shipped_model")
-    model = _shipped(rules.name, _seats(players))
-    if model is None or model.rules_hash != rules_hash(rules):
-        return None
-    return model
+    players = _seats(players)
+    key = rules_hash(rules)
+    for preset in _presets_by_hash().get(key, ()):
+        model = _shipped(preset.name, players)
+        if model is not None and model.rules_hash == key:
+            return model
+    return None
 
 
 def resolve_model(spec: ModelSpec, rules: RulesLike, players: int) -> ValueModel | None:
@@ -627,7 +692,7 @@ def _load_file(path: str) -> ValueModel:
     another working directory, is read again (ModelError when it cannot be read)."""
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL character in the path
         return load_model(path)  # the ModelError naming the path
     return _load_cached(os.path.abspath(path), st.st_mtime_ns, st.st_size, st.st_ino)
 

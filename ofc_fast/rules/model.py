@@ -44,6 +44,9 @@ __all__ = [
 _UNITS = (-1000, 1000)
 FL_MAX_ENTRY: int = lib.OFC_FL_MAX_ENTRY
 """Most Fantasyland entries a rule set may list (the C solver's table size)."""
+LABEL_FIELDS: tuple[str, ...] = ("name", "description")
+"""The fields of a :class:`RuleSet` that label it and change nothing of how it plays
+or scores (a renamed preset plays the preset's game)."""
 
 
 class OrderRule(str, Enum):
@@ -359,12 +362,12 @@ class RuleSet(RuleData):
     fantasyland: Fantasyland | None = None
 
     def _changed_fields(self, other: RuleSet) -> list[str]:
-        """Fields (other than name and description) where ``self`` differs from
-        ``other``."""
+        """Fields (other than the labels, :data:`LABEL_FIELDS`) where ``self`` differs
+        from ``other``."""
         return [
             f.name
             for f in dataclasses.fields(self)
-            if f.name not in ("name", "description")
+            if f.name not in LABEL_FIELDS
             and getattr(self, f.name) != getattr(other, f.name)
         ]
 
