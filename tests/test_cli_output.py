@@ -667,3 +667,35 @@ def test_advise_errors_name_the_option_once(
     code, out, err = run(capsys, "advise", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--dealt", "As Kd 9h 9c"], "--board, --dealt, --opponent: the boards and dealt"),
+        (["--board", "Qh / 9s 9h / As Ks", "--dealt", "As Kd 2c"], "--dealt: holds As,"),
+        (
+            ["--board", "Qh / 9s 9h / As Ks", "--dealt", "2c 5d Ts", "--dead", "Ks"],
+            "--dead: holds Ks",
+        ),
+        (
+            ["--rules", "ofc", "--board", "Qh / 9s / As", "--dealt", "2c"]
+            + ["--opponent", "Qh / 8s / Ad"],
+            "--opponent (seat 1): front row holds Qh, a card shown twice",
+        ),
+        (["--dealt", ""], "--dealt: holds no card"),
+        (["--dealt", DEALT, "--rules", "classic-1-6"], "--rules: must be OFC or Pineapple"),
+        (["--dealt", DEALT, "--model", "no-such.ofcvm"], "--model: value model"),
+    ],
+)
+def test_advise_position_errors_name_the_options_typed(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """A position that does not fit together said ``observation: dealt holds As, a
+    card shown twice`` or ``make_observation: seat 0 has no cards dealt``: the Python
+    API's names, where the user typed --board, --dealt, --opponent, --dead, --rules
+    or --model."""
+    code, out, err = run(capsys, "advise", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+    assert "observation" not in err and "\n" not in err.rstrip("\n")

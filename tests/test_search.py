@@ -479,6 +479,8 @@ def test_advise_errors() -> None:
         advise(obs)
     with pytest.raises(SearchError):
         make_observation(P, "Qh / 9s / As", "2c 5d Ts")  # 3 cards placed: no such deal
+    with pytest.raises(CardError, match=r"^make_observation: dead holds Ks, a card shown"):
+        make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["/ /"], dead="Ks")
     with pytest.raises(SearchError):
         make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d", ["/ /"])
 
