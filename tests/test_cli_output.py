@@ -288,6 +288,7 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
         (["play", "--seed", str(2**64)], "--seed: must be 0..2**64-1"),
         (["score", BOARD_A, BOARD_B, "--button", "5"], "--button: 5 is not a seat"),
         (["eval", "Zz Ks"], "CARDS: bad card 'Zz'"),
+        (["eval", "As Ks / Qs Js Ts / 2c"], "CARDS: incomplete board (2/3/1 cards)"),
         (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
         (["score", BOARD_A, BOARD_A], "BOARDS: "),
         (["rules", "nope"], "NAME: unknown rule set"),
@@ -302,6 +303,7 @@ def test_errors_name_the_option(
     assert code == 2 and err.startswith(f"ofc-fast: error: {message}"), err
     for python_name in ("solve_fantasyland", "settle(", "Match(", "parse_cards", "Board."):
         assert python_name not in err
+    assert "()" not in err  # ``eval`` of an incomplete board said evaluate()
 
 
 # ------------------------------------------------------------------ bench
