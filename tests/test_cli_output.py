@@ -310,11 +310,9 @@ def test_errors_name_the_option(
 
 
 def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None:
-    with pytest.raises(SystemExit) as info:
-        cli.main(["bench", "--skip", "rank3,rank5_btach,treys"])
-    err = capsys.readouterr().err
-    assert info.value.code == 2
-    assert "ofc-fast bench: error: --skip: unknown name(s) rank5_btach, treys" in err
+    code, _, err = run(capsys, "bench", "--skip", "rank3,rank5_btach,treys")
+    assert code == 2
+    assert err.startswith("ofc-fast: error: --skip: unknown name(s) rank5_btach, treys")
 
 
 def test_bench_refuses_more_hands_than_memory_holds(
@@ -322,11 +320,9 @@ def test_bench_refuses_more_hands_than_memory_holds(
 ) -> None:
     """``ofc-fast bench --n 1000000000000`` ended in NumPy's MemoryError traceback
     (4.55 TiB asked for), exit status 1."""
-    with pytest.raises(SystemExit) as info:
-        cli.main(["bench", "--n", str(10**12)])
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert f"error: argument --n: must be at most 10000000, got {10**12}" in err
+    code, _, err = run(capsys, "bench", "--n", str(10**12))
+    assert code == 2
+    assert err.startswith(f"ofc-fast: error: --n: must be at most 10000000, got {10**12}")
 
 
 BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]
@@ -368,12 +364,34 @@ def test_bench_json_path_that_cannot_be_written_is_refused_before_the_timing(
 ) -> None:
     """``ofc-fast bench --json FOLDER`` timed every row, then ended in ``ofc-fast:
     error: [Errno 21] Is a directory``: the option not named, the figures lost."""
-    with pytest.raises(SystemExit) as info:
-        cli.main(["bench", *BENCH_TINY[1:], "--json", str(tmp_path)])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert f"error: argument --json: cannot write {str(tmp_path)!r}: it is a folder" in err
+    code, out, err = run(capsys, *BENCH_TINY, "--json", str(tmp_path))
+    assert code == 2 and out == ""
+    assert (
+        err == f"ofc-fast: error: --json: cannot write {str(tmp_path)!r}: it is a folder\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--n", "0", "--json"], "--n: must be at least 1, got 0"),
+        (["--reps", "0", "--json"], "--reps: must be at least 1, got 0"),
+        (["--seed", "-1", "--json"], "--seed: must be 0..2**64-1, got -1"),
+        (["--json", "/no/such/folder/b.json"], "--json: cannot write"),
+        (["--skip", "nope", "--json"], "--skip: unknown name(s) nope"),
+    ],
+)
+def test_bench_refuses_a_value_in_one_line_as_every_subcommand(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """``bench --n 0 --json`` printed its usage and ``ofc-fast bench: error: argument
+    --n: ...`` where ``play --hands 0 --json`` (and every other subcommand) prints one
+    line, ``ofc-fast: error: --hands: ...``; ``bench --seed -1`` ended in NumPy's
+    ValueError traceback after the table's header."""
+    code, out, err = run(capsys, *BENCH_TINY, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+    assert len(err.splitlines()) == 1 and "usage:" not in err
 
 
 # ----------------------------------------------------------------- Ctrl-C
