@@ -633,29 +633,30 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--deals", "0"], "deals must be 1 or more"),
-        (["--deals", "-5"], "deals must be 1 or more"),
-        (["--eval-deals", "0"], "eval_deals must be 1 or more"),
-        (["--samples", "0"], "samples must be 1 or more"),
-        (["--eval-samples", "0"], "eval_samples must be 1 or more"),
-        (["--eval-limit", "0"], "eval_limit must be 1 or more"),
-        (["--epochs", "0"], "epochs must be 1 or more"),
-        (["--others", "-1"], "others must be 0 or more"),
-        (["--seed", "-1"], "seed must be an int 0..2**64-1, got -1"),
+        (["--deals", "0"], "--deals: must be 1 or more"),
+        (["--deals", "-5"], "--deals: must be 1 or more"),
+        (["--eval-deals", "0"], "--eval-deals: must be 1 or more"),
+        (["--samples", "0"], "--samples: must be 1 or more"),
+        (["--eval-samples", "0"], "--eval-samples: must be 1 or more"),
+        (["--eval-limit", "0"], "--eval-limit: must be 1 or more"),
+        (["--epochs", "0"], "--epochs: must be 1 or more"),
+        (["--others", "-1"], "--others: must be 0 or more"),
+        (["--seed", "-1"], "--seed: must be an int 0..2**64-1, got -1"),
         (
             ["--seed", str(2**64)],
-            "seed must be an int 0..2**64-1, got 18446744073709551616",
+            "--seed: must be an int 0..2**64-1, got 18446744073709551616",
         ),
-        (["--epsilon", "1.5"], "epsilon is a probability"),
-        (["--epsilon", "nan"], "epsilon is a probability"),
-        (["--hidden", "300"], "hidden: 1..3 layer widths, each 1..256"),
-        (["--hidden", "0"], "hidden: 1..3 layer widths"),
-        (["--hidden", "8,8,8,8"], "hidden: 1..3 layer widths"),
-        (["--rules", "classic_1_6"], "OFC and Pineapple rule sets"),
+        (["--epsilon", "1.5"], "--epsilon: must be a probability"),
+        (["--epsilon", "nan"], "--epsilon: must be a probability"),
+        (["--hidden", "300"], "--hidden: 1..3 layer widths, each 1..256"),
+        (["--hidden", "0"], "--hidden: 1..3 layer widths"),
+        (["--hidden", "8,8,8,8"], "--hidden: 1..3 layer widths"),
+        (["--rules", "classic_1_6"], "--rules: value models are for OFC and Pineapple"),
         (["--hidden", "x"], "--hidden: comma-separated layer widths, got 'x'"),
-        (["--hidden", ","], "hidden: 1..3 layer widths"),
-        (["--players", "4"], "--players must be 2..3, got 4"),
-        (["--players", "1"], "--players must be 2..3, got 1"),
+        (["--hidden", ","], "--hidden: 1..3 layer widths"),
+        (["--players", "4"], "--players: must be 2..3, got 4"),
+        (["--players", "1"], "--players: must be 2..3, got 1"),
+        (["--out", "FILE"], "--out: cannot make the folder"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(
@@ -665,15 +666,20 @@ def test_training_refuses_bad_settings_before_any_step(
     AssertionError, 'wrong number of cards'), was taken silently (--others -1 labels
     every legal move but one, --epsilon 1.5) or failed only after every label and
     fit (--hidden 300, --eval-samples 0); now the command stops at once, exit 2,
-    naming the setting, and runs no step."""
+    naming the setting, and runs no step.  The setting named is the option typed:
+    the errors said train()'s keywords (``deals must be ...``, ``eval_deals``) and an
+    --out that is a file ``[Errno 17] File exists``."""
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
+    (tmp_path / "FILE").write_text("not a folder")
+    extra = [str(tmp_path / "FILE") if e == "FILE" else e for e in extra]
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
     args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1", "--epochs", "1"]
     args += ["--hidden", "4", "--opponent", "typical", "--out", str(out)]
     assert main([*args, *extra]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {message}"), err
     assert not out.exists()
 
 
