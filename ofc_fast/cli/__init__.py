@@ -160,9 +160,13 @@ def _run(argv: Sequence[str] | None) -> int:
                 f"a command is required before {argv[0]}: choose from "
                 f"{', '.join(parser.commands)} (a match: ofc-fast play {' '.join(argv)})"
             )
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
         if args.command is None:
-            args = parser.parse_args(["play", *argv])
+            args, extra = parser.parse_known_args(["play", *argv])
+        if extra:  # the command's usage and name, not ofc-fast's (argparse's own)
+            parser.commands[args.command].error(
+                f"unrecognized arguments: {' '.join(extra)}"
+            )
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
