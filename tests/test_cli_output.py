@@ -706,6 +706,13 @@ def test_advise_errors_name_the_option_once(
         (["--dealt", ""], "--dealt: holds no card"),
         (["--dealt", DEALT, "--rules", "classic-1-6"], "--rules: must be OFC or Pineapple"),
         (["--dealt", DEALT, "--model", "no-such.ofcvm"], "--model: value model"),
+        (["--dealt", DEALT, "--exact", "yes"], "--exact: exact search needs"),
+        (
+            ["--board", "Qh Qd / 9s 9h 9d 5c / As Ks Qs", "--dealt", "2d 3d 4d"]
+            + ["--opponent", "2c 3c / 4c 6c 7c 8c / 8h 9c Tc"]
+            + ["--exact", "yes", "--time", "0.0001"],
+            "--exact: the exact tree has",
+        ),
     ],
 )
 def test_advise_position_errors_name_the_options_typed(
@@ -714,7 +721,7 @@ def test_advise_position_errors_name_the_options_typed(
     """A position that does not fit together said ``observation: dealt holds As, a
     card shown twice`` or ``make_observation: seat 0 has no cards dealt``: the Python
     API's names, where the user typed --board, --dealt, --opponent, --dead, --rules
-    or --model."""
+    or --model; ``--exact yes`` where it cannot be had named no option."""
     code, out, err = run(capsys, "advise", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
