@@ -657,10 +657,11 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--players", "4"], "--players: must be 2..3, got 4"),
         (["--players", "1"], "--players: must be 2..3, got 1"),
         (["--out", "FILE"], "--out: cannot make the folder"),
+        (["--out", ""], "--out: a folder is needed, got an empty name"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(
-    tmp_path: Path, capsys, extra: list[str], message: str
+    tmp_path: Path, capsys, monkeypatch, extra: list[str], message: str
 ):
     """Each of these once failed with a traceback deep in a step (IndexError,
     AssertionError, 'wrong number of cards'), was taken silently (--others -1 labels
@@ -672,6 +673,7 @@ def test_training_refuses_bad_settings_before_any_step(
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
+    monkeypatch.chdir(tmp_path)  # (--out '' trained into the current folder)
     (tmp_path / "FILE").write_text("not a folder")
     extra = [str(tmp_path / "FILE") if e == "FILE" else e for e in extra]
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
@@ -680,7 +682,7 @@ def test_training_refuses_bad_settings_before_any_step(
     assert main([*args, *extra]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {message}"), err
-    assert not out.exists()
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
 @pytest.mark.parametrize(

@@ -457,12 +457,13 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
+    out = str(out)
+    if not out.strip():  # (an unset shell variable: not the current folder)
+        raise ModelError("out: a folder is needed, got an empty name")
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
-        raise ModelError(
-            f"out: cannot make the folder {str(out)!r}: {exc.strerror}"
-        ) from None
+        raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
     with exclusive(Path(out), run="training", error=ModelError):
         run = _Run(Path(out), config)
         ex = executor or make_executor(1)
