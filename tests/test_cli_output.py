@@ -99,6 +99,21 @@ def test_json_same_in_every_subcommand(
     assert alone == written
 
 
+@pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
+def test_an_empty_json_name_is_refused_in_every_subcommand(
+    capsys: pytest.CaptureFixture, name: str
+) -> None:
+    """``--json ""`` (``--json "$OUT"`` with OUT unset) wrote no JSON anywhere, exit
+    status 0, in every subcommand; it is refused before any work, as ``selfplay --out
+    ""`` is (``play --history ""`` too)."""
+    code, out, err = run(capsys, *JSON_COMMANDS[name], "--json", "")
+    assert (code, out) == (2, "")
+    assert err == "ofc-fast: error: --json: a file is needed, got an empty name\n"
+    if name == "play":
+        code, out, err = run(capsys, *JSON_COMMANDS[name], "--history", " ")
+        assert err == "ofc-fast: error: --history: a file is needed, got an empty name\n"
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)

@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from ..errors import OfcError
-from .options import Parser, name_option
+from .options import Parser, check_output, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
 
@@ -168,6 +168,8 @@ def _run(argv: Sequence[str] | None) -> int:
                 f"unrecognized arguments: {' '.join(extra)}"
             )
     try:
+        if getattr(args, "json", None) is not None:  # every --json, before any work
+            check_output("--json", args.json, standard_output=True)
         return int(args.func(args))
     except KeyboardInterrupt:
         print("ofc-fast: interrupted", file=sys.stderr)

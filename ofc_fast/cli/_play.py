@@ -56,9 +56,7 @@ def run_play(args: argparse.Namespace) -> int:
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
         check_seed(args.seed, "--seed")
-    # before the match, not after it
-    check_output("--json", args.json, standard_output=True)
-    check_output("--history", args.history)
+    check_output("--history", args.history)  # before the match (--json: ofc-fast's)
     # what Match still checks is whether the seats fit one deck
     match = named(
         "--players",

@@ -242,11 +242,15 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     "cannot write '/': it is a folder"
     >>> output_problem("-", standard_output=False)
     "'-' (standard output) is not written here: name a file (./- for one named -)"
+    >>> output_problem("")
+    'a file is needed, got an empty name'
     """
     if path == "-" and not standard_output:
         return dash_refused("file")
     if path is None or path == "-":
         return None
+    if not path.strip():  # (an unset shell variable: no output at all, silently)
+        return "a file is needed, got an empty name"
     if os.path.isdir(path):
         return f"cannot write {path!r}: it is a folder"
     folder = os.path.dirname(os.path.abspath(path))
