@@ -308,6 +308,7 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
         (["score", BOARD_A, BOARD_A], "BOARDS: "),
         (["rules", "nope"], "NAME: unknown rule set"),
         (["play", "--show", "-1"], "--show: must be 0 or more, got -1"),
+        (["play", "--chunk-size", "5"], "--chunk-size: a parallel run's task size; add"),
         (["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"], "--top: must be 0 or"),
     ],
 )
