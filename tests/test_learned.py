@@ -478,7 +478,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
         ):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
     assert main([*args, "--rounds", "0"]) == 2
-    assert "rounds must be 1 or more" in capsys.readouterr().err
+    assert "error: --rounds: must be 1 or more" in capsys.readouterr().err
     typical = [*argv(2)[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
     assert main(typical) == 0  # the library's typical opponent: no rows, format 1
     assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
@@ -522,7 +522,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     assert main([*no_fl[:-1], "lots"]) == 2
     assert "--fl-value: a number or a JSON object" in capsys.readouterr().err
     assert main([*no_fl[:-1], '{"12": 1}']) == 2
-    assert "fl_value: card counts must be 13..17" in capsys.readouterr().err
+    assert "error: --fl-value: card counts must be 13..17" in capsys.readouterr().err
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
 
