@@ -221,11 +221,13 @@ class Board:
         rows[r] = rows[r] + (c,)
         return Board(*rows)
 
-    def _require_complete(self, what: str) -> None:
+    def _require_complete(self) -> None:
+        """BoardError unless 3/5/5 cards are placed; the message names no function
+        (:meth:`is_foul`, :meth:`royalties` and ``ofc-fast eval`` come here too)."""
         if not self.is_complete:
             sizes = "/".join(str(len(r)) for r in self._rows)
             raise BoardError(
-                f"{what} needs a complete board (3/5/5 cards), this one has {sizes}"
+                f"incomplete board ({sizes} cards): rows, foul and royalties need 3/5/5"
             )
 
     def evaluate(self, rules: RulesLike = OFC) -> BoardEval:
@@ -243,7 +245,7 @@ class Board:
         >>> low27(e.strengths[1]) == b.row_values("PINEAPPLE_27")[1]
         True
         """
-        self._require_complete("evaluate()")
+        self._require_complete()
         out = ffi.new("ofc_board_eval *")
         status = lib.ofc_eval_board(compiled(as_rules(rules, "evaluate")), self._cards, out)
         if status != OK:  # pragma: no cover - cards were validated on construction

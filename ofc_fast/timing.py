@@ -8,8 +8,10 @@ comparison with peers is ``benchmarks/bench_python.py`` in a checkout.
 
 The argparse types :func:`at_least` (counts), :func:`duration` (seconds),
 :func:`output_file` (``--json PATH``), :func:`preset_name` (``--rules``) and
-:func:`json_object` (keyword settings) read the options of ``ofc-fast bench`` and of
-the scripts in benchmarks/: a bad value is refused before the run, the option named.
+:func:`json_object` (keyword settings) read the options of the scripts in
+benchmarks/: a bad value is refused before the run, the option named.  ``ofc-fast
+bench`` checks its values as every ``ofc-fast`` subcommand does: one line naming
+the option, exit status 2.
 
 >>> rows = run_rows(n=200, reps=1, seed=1, skip=set())
 >>> [r.label for r in rows][:2]
@@ -113,9 +115,9 @@ def at_least(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
     number of at least ``minimum`` (and at most ``maximum``, when given).  Anything
     else is refused by argparse, exit status 2, with a message naming the option,
     before a statistic of no run (a median of nothing, a rate per zero deals) ends in
-    a traceback.  ``ofc-fast bench`` and the scripts in benchmarks/ read their counts
-    with it; the ``ofc-fast`` subcommands check theirs as it does
-    (``ofc_fast.cli.options.check_count``).
+    a traceback.  The scripts in benchmarks/ read their counts with it; the
+    ``ofc-fast`` subcommands (``bench`` too) check theirs as it does
+    (``ofc_fast.cli.options.check_count``), a refused value one line.
 
     >>> at_least(1)("3")
     3
@@ -362,14 +364,14 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=at_least(1, MAX_N),
+        type=int,
         default=None,
         help="hands (and board pairs) to time (default 200000; --quick 20000; at "
         f"most {MAX_N:,}: the hands are held in memory, as Python lists too)",
     )
     ap.add_argument(
         "--reps",
-        type=at_least(1),
+        type=int,
         default=None,
         help="repetitions per row, median and min reported (default 7; --quick 3)",
     )
@@ -386,7 +388,6 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--json",
-        type=output_file,
         nargs="?",
         const="-",
         default=None,
@@ -395,22 +396,33 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         "output without PATH (the report then goes to standard error)",
     )
     args = ap.parse_args(argv)
+    # a value refused: one line naming the option (OfcError), as every subcommand's
+    from .cli.options import check_count, check_output
+    from .errors import OfcError
+    from .table import check_seed
+
     args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
     unknown = sorted(args.skip - set(ROWS))
     if unknown:
-        ap.error(
+        raise OfcError(
             f"--skip: unknown name(s) {', '.join(unknown)}; choose from {', '.join(ROWS)}"
         )
     if args.n is None:
         args.n = 20_000 if args.quick else 200_000
     if args.reps is None:
         args.reps = 3 if args.quick else 7
+    check_count("--n", args.n, 1, MAX_N, OfcError, "the hands are held in memory")
+    check_count("--reps", args.reps, 1, error=OfcError)
+    check_seed(args.seed, "--seed")
+    check_output("--json", args.json, standard_output=True)
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ofc-fast bench``: 0 when batch and per-call results agree, 1 when they
-    do not, 2 with ``--strict`` when a target is missed."""
+    do not, 2 with ``--strict`` when a target is missed.  A value refused (``--n 0``,
+    ``--json FOLDER``) is an :class:`~ofc_fast.errors.OfcError` naming the option,
+    which ``ofc-fast`` prints as one line, exit status 2, before any timing."""
     args = _parse(argv)
     if args.json != "-":
         return _run(args, sys.stdout)

@@ -222,6 +222,30 @@ def test_help_on_each_subcommand(capsys: pytest.CaptureFixture, sub: str) -> Non
     assert out.startswith(f"usage: ofc-fast {sub}")
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["play", "--progress-every", "0"],
+        ["eval", "As Ks Qs", "extra"],
+        ["rules", "ofc", "extra", "--json"],
+        ["bot", "random", "--url", "x"],
+    ],
+)
+def test_an_unknown_option_shows_the_commands_usage(
+    capsys: pytest.CaptureFixture, argv: list[str]
+) -> None:
+    """``ofc-fast play --progress-every 0`` printed ``usage: ofc-fast [-h] [--version]
+    COMMAND ...`` and ``ofc-fast: error: unrecognized arguments``, where docs/cli.md
+    says a command line the parser cannot read is the command's usage and error, as
+    ``play --hands abc`` is."""
+    with pytest.raises(SystemExit) as info:
+        cli.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: ofc-fast {argv[0]} "), err
+    assert f"ofc-fast {argv[0]}: error: unrecognized arguments: " in err
+
+
 def test_errors_exit_2(capsys: pytest.CaptureFixture) -> None:
     for argv in (
         ["play", "--rules", "nope"],

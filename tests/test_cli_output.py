@@ -99,6 +99,21 @@ def test_json_same_in_every_subcommand(
     assert alone == written
 
 
+@pytest.mark.parametrize("name", sorted(JSON_COMMANDS))
+def test_an_empty_json_name_is_refused_in_every_subcommand(
+    capsys: pytest.CaptureFixture, name: str
+) -> None:
+    """``--json ""`` (``--json "$OUT"`` with OUT unset) wrote no JSON anywhere, exit
+    status 0, in every subcommand; it is refused before any work, as ``selfplay --out
+    ""`` is (``play --history ""`` too)."""
+    code, out, err = run(capsys, *JSON_COMMANDS[name], "--json", "")
+    assert (code, out) == (2, "")
+    assert err == "ofc-fast: error: --json: a file is needed, got an empty name\n"
+    if name == "play":
+        code, out, err = run(capsys, *JSON_COMMANDS[name], "--history", " ")
+        assert err == "ofc-fast: error: --history: a file is needed, got an empty name\n"
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)
@@ -288,10 +303,12 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
         (["play", "--seed", str(2**64)], "--seed: must be 0..2**64-1"),
         (["score", BOARD_A, BOARD_B, "--button", "5"], "--button: 5 is not a seat"),
         (["eval", "Zz Ks"], "CARDS: bad card 'Zz'"),
+        (["eval", "As Ks / Qs Js Ts / 2c"], "CARDS: incomplete board (2/3/1 cards)"),
         (["score", BOARD_A, "As"], "BOARDS (board 1): bad board"),
         (["score", BOARD_A, BOARD_A], "BOARDS: "),
         (["rules", "nope"], "NAME: unknown rule set"),
         (["play", "--show", "-1"], "--show: must be 0 or more, got -1"),
+        (["play", "--chunk-size", "5"], "--chunk-size: a parallel run's task size; add"),
         (["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"], "--top: must be 0 or"),
     ],
 )
@@ -302,17 +319,16 @@ def test_errors_name_the_option(
     assert code == 2 and err.startswith(f"ofc-fast: error: {message}"), err
     for python_name in ("solve_fantasyland", "settle(", "Match(", "parse_cards", "Board."):
         assert python_name not in err
+    assert "()" not in err  # ``eval`` of an incomplete board said evaluate()
 
 
 # ------------------------------------------------------------------ bench
 
 
 def test_bench_rejects_unknown_skip_names(capsys: pytest.CaptureFixture) -> None:
-    with pytest.raises(SystemExit) as info:
-        cli.main(["bench", "--skip", "rank3,rank5_btach,treys"])
-    err = capsys.readouterr().err
-    assert info.value.code == 2
-    assert "ofc-fast bench: error: --skip: unknown name(s) rank5_btach, treys" in err
+    code, _, err = run(capsys, "bench", "--skip", "rank3,rank5_btach,treys")
+    assert code == 2
+    assert err.startswith("ofc-fast: error: --skip: unknown name(s) rank5_btach, treys")
 
 
 def test_bench_refuses_more_hands_than_memory_holds(
@@ -320,11 +336,9 @@ def test_bench_refuses_more_hands_than_memory_holds(
 ) -> None:
     """``ofc-fast bench --n 1000000000000`` ended in NumPy's MemoryError traceback
     (4.55 TiB asked for), exit status 1."""
-    with pytest.raises(SystemExit) as info:
-        cli.main(["bench", "--n", str(10**12)])
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert f"error: argument --n: must be at most 10000000, got {10**12}" in err
+    code, _, err = run(capsys, "bench", "--n", str(10**12))
+    assert code == 2
+    assert err.startswith(f"ofc-fast: error: --n: must be at most 10000000, got {10**12}")
 
 
 BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]
@@ -366,12 +380,34 @@ def test_bench_json_path_that_cannot_be_written_is_refused_before_the_timing(
 ) -> None:
     """``ofc-fast bench --json FOLDER`` timed every row, then ended in ``ofc-fast:
     error: [Errno 21] Is a directory``: the option not named, the figures lost."""
-    with pytest.raises(SystemExit) as info:
-        cli.main(["bench", *BENCH_TINY[1:], "--json", str(tmp_path)])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
-    assert out == ""
-    assert f"error: argument --json: cannot write {str(tmp_path)!r}: it is a folder" in err
+    code, out, err = run(capsys, *BENCH_TINY, "--json", str(tmp_path))
+    assert code == 2 and out == ""
+    assert (
+        err == f"ofc-fast: error: --json: cannot write {str(tmp_path)!r}: it is a folder\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--n", "0", "--json"], "--n: must be at least 1, got 0"),
+        (["--reps", "0", "--json"], "--reps: must be at least 1, got 0"),
+        (["--seed", "-1", "--json"], "--seed: must be 0..2**64-1, got -1"),
+        (["--json", "/no/such/folder/b.json"], "--json: cannot write"),
+        (["--skip", "nope", "--json"], "--skip: unknown name(s) nope"),
+    ],
+)
+def test_bench_refuses_a_value_in_one_line_as_every_subcommand(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """``bench --n 0 --json`` printed its usage and ``ofc-fast bench: error: argument
+    --n: ...`` where ``play --hands 0 --json`` (and every other subcommand) prints one
+    line, ``ofc-fast: error: --hands: ...``; ``bench --seed -1`` ended in NumPy's
+    ValueError traceback after the table's header."""
+    code, out, err = run(capsys, *BENCH_TINY, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+    assert len(err.splitlines()) == 1 and "usage:" not in err
 
 
 # ----------------------------------------------------------------- Ctrl-C
@@ -667,3 +703,42 @@ def test_advise_errors_name_the_option_once(
     code, out, err = run(capsys, "advise", *argv)
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--dealt", "As Kd 9h 9c"], "--board, --dealt, --opponent: the boards and dealt"),
+        (["--board", "Qh / 9s 9h / As Ks", "--dealt", "As Kd 2c"], "--dealt: holds As,"),
+        (
+            ["--board", "Qh / 9s 9h / As Ks", "--dealt", "2c 5d Ts", "--dead", "Ks"],
+            "--dead: holds Ks",
+        ),
+        (
+            ["--rules", "ofc", "--board", "Qh / 9s / As", "--dealt", "2c"]
+            + ["--opponent", "Qh / 8s / Ad"],
+            "--opponent (seat 1): front row holds Qh, a card shown twice",
+        ),
+        (["--dealt", ""], "--dealt: holds no card"),
+        (["--dealt", DEALT, "--rules", "classic-1-6"], "--rules: must be OFC or Pineapple"),
+        (["--dealt", DEALT, "--model", "no-such.ofcvm"], "--model: value model"),
+        (["--dealt", DEALT, "--exact", "yes"], "--exact: exact search needs"),
+        (
+            ["--board", "Qh Qd / 9s 9h 9d 5c / As Ks Qs", "--dealt", "2d 3d 4d"]
+            + ["--opponent", "2c 3c / 4c 6c 7c 8c / 8h 9c Tc"]
+            + ["--exact", "yes", "--time", "0.0001"],
+            "--exact: the exact tree has",
+        ),
+    ],
+)
+def test_advise_position_errors_name_the_options_typed(
+    capsys: pytest.CaptureFixture, argv: list[str], message: str
+) -> None:
+    """A position that does not fit together said ``observation: dealt holds As, a
+    card shown twice`` or ``make_observation: seat 0 has no cards dealt``: the Python
+    API's names, where the user typed --board, --dealt, --opponent, --dead, --rules
+    or --model; ``--exact yes`` where it cannot be had named no option."""
+    code, out, err = run(capsys, "advise", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {message}"), err
+    assert "observation" not in err and "\n" not in err.rstrip("\n")

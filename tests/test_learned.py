@@ -555,7 +555,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
         ):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
     assert main([*args, "--rounds", "0"]) == 2
-    assert "rounds must be 1 or more" in capsys.readouterr().err
+    assert "error: --rounds: must be 1 or more" in capsys.readouterr().err
     typical = [*argv(2)[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
     assert main(typical) == 0  # the library's typical opponent: no rows, format 1
     assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
@@ -599,7 +599,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     assert main([*no_fl[:-1], "lots"]) == 2
     assert "--fl-value: a number or a JSON object" in capsys.readouterr().err
     assert main([*no_fl[:-1], '{"12": 1}']) == 2
-    assert "fl_value: card counts must be 13..17" in capsys.readouterr().err
+    assert "error: --fl-value: card counts must be 13..17" in capsys.readouterr().err
     assert main(argv(3)) == 2
     assert "other settings" in capsys.readouterr().err
 
@@ -710,48 +710,56 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--deals", "0"], "deals must be 1 or more"),
-        (["--deals", "-5"], "deals must be 1 or more"),
-        (["--eval-deals", "0"], "eval_deals must be 1 or more"),
-        (["--samples", "0"], "samples must be 1 or more"),
-        (["--eval-samples", "0"], "eval_samples must be 1 or more"),
-        (["--eval-limit", "0"], "eval_limit must be 1 or more"),
-        (["--epochs", "0"], "epochs must be 1 or more"),
-        (["--others", "-1"], "others must be 0 or more"),
-        (["--seed", "-1"], "seed must be an int 0..2**64-1, got -1"),
+        (["--deals", "0"], "--deals: must be 1 or more"),
+        (["--deals", "-5"], "--deals: must be 1 or more"),
+        (["--eval-deals", "0"], "--eval-deals: must be 1 or more"),
+        (["--samples", "0"], "--samples: must be 1 or more"),
+        (["--eval-samples", "0"], "--eval-samples: must be 1 or more"),
+        (["--eval-limit", "0"], "--eval-limit: must be 1 or more"),
+        (["--epochs", "0"], "--epochs: must be 1 or more"),
+        (["--others", "-1"], "--others: must be 0 or more"),
+        (["--seed", "-1"], "--seed: must be an int 0..2**64-1, got -1"),
         (
             ["--seed", str(2**64)],
-            "seed must be an int 0..2**64-1, got 18446744073709551616",
+            "--seed: must be an int 0..2**64-1, got 18446744073709551616",
         ),
-        (["--epsilon", "1.5"], "epsilon is a probability"),
-        (["--epsilon", "nan"], "epsilon is a probability"),
-        (["--hidden", "300"], "hidden: 1..3 layer widths, each 1..256"),
-        (["--hidden", "0"], "hidden: 1..3 layer widths"),
-        (["--hidden", "8,8,8,8"], "hidden: 1..3 layer widths"),
-        (["--rules", "classic_1_6"], "OFC and Pineapple rule sets"),
+        (["--epsilon", "1.5"], "--epsilon: must be a probability"),
+        (["--epsilon", "nan"], "--epsilon: must be a probability"),
+        (["--hidden", "300"], "--hidden: 1..3 layer widths, each 1..256"),
+        (["--hidden", "0"], "--hidden: 1..3 layer widths"),
+        (["--hidden", "8,8,8,8"], "--hidden: 1..3 layer widths"),
+        (["--rules", "classic_1_6"], "--rules: value models are for OFC and Pineapple"),
         (["--hidden", "x"], "--hidden: comma-separated layer widths, got 'x'"),
-        (["--hidden", ","], "hidden: 1..3 layer widths"),
-        (["--players", "4"], "--players must be 2..3, got 4"),
-        (["--players", "1"], "--players must be 2..3, got 1"),
+        (["--hidden", ","], "--hidden: 1..3 layer widths"),
+        (["--players", "4"], "--players: must be 2..3, got 4"),
+        (["--players", "1"], "--players: must be 2..3, got 1"),
+        (["--out", "FILE"], "--out: cannot make the folder"),
+        (["--out", ""], "--out: a folder is needed, got an empty name"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(
-    tmp_path: Path, capsys, extra: list[str], message: str
+    tmp_path: Path, capsys, monkeypatch, extra: list[str], message: str
 ):
     """Each of these once failed with a traceback deep in a step (IndexError,
     AssertionError, 'wrong number of cards'), was taken silently (--others -1 labels
     every legal move but one, --epsilon 1.5) or failed only after every label and
     fit (--hidden 300, --eval-samples 0); now the command stops at once, exit 2,
-    naming the setting, and runs no step."""
+    naming the setting, and runs no step.  The setting named is the option typed:
+    the errors said train()'s keywords (``deals must be ...``, ``eval_deals``) and an
+    --out that is a file ``[Errno 17] File exists``."""
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
+    monkeypatch.chdir(tmp_path)  # (--out '' trained into the current folder)
+    (tmp_path / "FILE").write_text("not a folder")
+    extra = [str(tmp_path / "FILE") if e == "FILE" else e for e in extra]
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
     args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1", "--epochs", "1"]
     args += ["--hidden", "4", "--opponent", "typical", "--out", str(out)]
     assert main([*args, *extra]) == 2
-    assert message in capsys.readouterr().err
-    assert not out.exists()
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {message}"), err
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
 @pytest.mark.parametrize(

@@ -310,8 +310,10 @@ def test_exact_auto_and_budget() -> None:
     assert all(a.exact for a in advise(obs))  # affordable: exact by default
     g = Game(P, 2, seed=4)
     assert not any(a.exact for a in advise(g, samples=8))  # the opening: sampled
-    with pytest.raises(SearchError, match="at most one round"):
-        advise(g, exact=True)
+    with pytest.raises(
+        SearchError, match=r"^exact: exact search needs .* at most one round"
+    ):
+        advise(g, exact=True)  # (the keyword first: ofc-fast advise names --exact)
 
 
 # ------------------------------------------------------------ opponent models
@@ -479,6 +481,8 @@ def test_advise_errors() -> None:
         advise(obs)
     with pytest.raises(SearchError):
         make_observation(P, "Qh / 9s / As", "2c 5d Ts")  # 3 cards placed: no such deal
+    with pytest.raises(CardError, match=r"^make_observation: dead holds Ks, a card shown"):
+        make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["/ /"], dead="Ks")
     with pytest.raises(SearchError):
         make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d", ["/ /"])
 

@@ -45,12 +45,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO
 
 from ..errors import OfcError
+from .options import Parser, check_output, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
 
@@ -67,7 +67,7 @@ COMMAND_MODULES = (
 order ``ofc-fast --help`` lists them."""
 
 
-def build_parser() -> _Parser:
+def build_parser() -> Parser:
     """The ``ofc-fast`` argument parser with every subcommand.
 
     >>> build_parser().parse_args(["rules", "OFC"]).name
@@ -75,7 +75,7 @@ def build_parser() -> _Parser:
     """
     from .. import __version__
 
-    p = _Parser(
+    p = Parser(
         prog="ofc-fast",
         description="Fast evaluator and rules engine for Chinese Poker and Open Face "
         "Chinese Poker. Without a command: a short PINEAPPLE match between "
@@ -160,10 +160,16 @@ def _run(argv: Sequence[str] | None) -> int:
                 f"a command is required before {argv[0]}: choose from "
                 f"{', '.join(parser.commands)} (a match: ofc-fast play {' '.join(argv)})"
             )
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
         if args.command is None:
-            args = parser.parse_args(["play", *argv])
+            args, extra = parser.parse_known_args(["play", *argv])
+        if extra:  # the command's usage and name, not ofc-fast's (argparse's own)
+            parser.commands[args.command].error(
+                f"unrecognized arguments: {' '.join(extra)}"
+            )
     try:
+        if getattr(args, "json", None) is not None:  # every --json, before any work
+            check_output("--json", args.json, standard_output=True)
         return int(args.func(args))
     except KeyboardInterrupt:
         print("ofc-fast: interrupted", file=sys.stderr)
@@ -173,7 +179,7 @@ def _run(argv: Sequence[str] | None) -> int:
     except OfcError as exc:
         command = parser.commands.get(getattr(args, "command", None) or "")
         options = command.options if command is not None else {}
-        print(f"ofc-fast: error: {_name_option(str(exc), options)}", file=sys.stderr)
+        print(f"ofc-fast: error: {name_option(str(exc), options)}", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"ofc-fast: error: {exc}", file=sys.stderr)
@@ -189,52 +195,3 @@ def _top_option(arg: str) -> bool:
     (True, False)
     """
     return any(o.startswith(arg) for o in ("-h", "--help", "--version"))
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
-    its options by the keyword the Python API calls them (:attr:`options`:
-    ``progress_every``: ``--progress-every``), to name in an error what the user
-    typed."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.commands: dict[str, _Parser] = {}
-        self.options: dict[str, str] = {}  # (before the parser adds its --help)
-        super().__init__(*args, **kwargs)
-
-    def add_subparsers(self, **kwargs: Any) -> Any:
-        """The subparsers action; its parsers are :attr:`commands`."""
-        action = super().add_subparsers(**kwargs)
-        self.commands = action.choices
-        return action
-
-    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
-        """An argument; an option's keyword and longest name go to :attr:`options`."""
-        action = super().add_argument(*args, **kwargs)
-        if action.option_strings:
-            self.options[action.dest] = max(action.option_strings, key=len)
-        return action
-
-
-_API_KEYWORD = re.compile(r"(?:(--[a-z0-9-]+): )?([a-z][a-z0-9_]*)(?::| (?=must\b))")
-"""An error message that starts with an API keyword (``hands must be ...``), or with
-an option and then its keyword (``--seed: seed must be ...``)."""
-
-
-def _name_option(message: str, options: dict[str, str]) -> str:
-    """``message`` of an error of the Python API that starts with its keyword
-    (``hands must be at least 1``) with the option the user typed instead
-    (``--hands: must be at least 1``), once where the option is named already
-    (``--seed: seed must be ...``); any other message as it is.
-
-    >>> _name_option("progress_every must be at least 1, got 0",
-    ...              {"progress_every": "--progress-every"})
-    '--progress-every: must be at least 1, got 0'
-    >>> _name_option("--seed: seed must be 0 or more", {"seed": "--seed"})
-    '--seed: must be 0 or more'
-    """
-    m = _API_KEYWORD.match(message)
-    option = options.get(m.group(2)) if m is not None else None
-    if m is None or option is None or m.group(1) not in (None, option):
-        return message
-    return f"{option}: {message[m.end() :].lstrip()}"

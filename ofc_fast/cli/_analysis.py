@@ -23,7 +23,6 @@ from .options import (
     add_json_option,
     add_rules_option,
     add_stacks_option,
-    check_output,
     emit_json,
     json_only,
     load_rules,
@@ -235,9 +234,7 @@ def run_advise(args: argparse.Namespace) -> int:
         )
     # the seats not given have placed nothing yet: empty boards (the opening)
     args.opponent = [*(args.opponent or []), *["/ /"] * (players - 1 - given)]
-    # before the search, not after it
-    check_output("--json", args.json, standard_output=True)
-    advice, text = cli_advise(args)
+    advice, text = cli_advise(args)  # (--json checked before: ofc-fast's)
     if args.json:
         emit_json(args, [a.as_dict() for a in advice])
     if not json_only(args):

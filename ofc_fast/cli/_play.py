@@ -56,9 +56,7 @@ def run_play(args: argparse.Namespace) -> int:
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
         check_seed(args.seed, "--seed")
-    # before the match, not after it
-    check_output("--json", args.json, standard_output=True)
-    check_output("--history", args.history)
+    check_output("--history", args.history)  # before the match (--json: ofc-fast's)
     # what Match still checks is whether the seats fit one deck
     match = named(
         "--players",
@@ -72,11 +70,15 @@ def run_play(args: argparse.Namespace) -> int:
     )
     from ..parallel.cli import wants_parallel
 
-    if args.independent and not wants_parallel(args):
-        raise GameError(
-            "--independent: a parallel run's mode; add --workers N or --ray (a plain "
-            "play is the sequential Match, with Fantasyland)"
-        )
+    for option, given, what in (
+        ("--independent", args.independent, "mode"),
+        ("--chunk-size", args.chunk_size is not None, "task size"),  # (was ignored)
+    ):
+        if given and not wants_parallel(args):
+            raise GameError(
+                f"{option}: a parallel run's {what}; add --workers N or --ray (a plain "
+                "play is the sequential Match, with Fantasyland)"
+            )
     if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
         return play_parallel(args, preset, players, names, match.seed, stacks)
     # the bots' seeds derive from the match seed, the one printed: it replays the match

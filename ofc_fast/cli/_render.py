@@ -13,6 +13,7 @@ a  b
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 import time
@@ -20,8 +21,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from .. import search
-from ..board import Board
+from ..board import Board, Row
 from ..cards import CardsLike, cards_str, parse_cards
+from ..errors import OfcError
+from ..learned import resolve_model
 from ..rules import RuleSet, RulesLike, as_rules
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland, stay_values
 from .options import load_rules, named
@@ -311,13 +314,17 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
     :func:`ofc_fast.search.make_observation`), every legal move best first, and its
     text."""
     rules = load_rules(args.rules)
-    obs = search.make_observation(  # each board and card list: errors name its option
-        rules,
-        named("--board", Board.parse, args.board),
-        named("--dealt", parse_cards, args.dealt),
-        [named("--opponent", Board.parse, b) for b in args.opponent or []],
-        named("--dead", parse_cards, args.dead or ""),
-    )
+    try:  # each board and card list: errors name its option; the position: see below
+        obs = search.make_observation(
+            rules,
+            named("--board", Board.parse, args.board),
+            named("--dealt", parse_cards, args.dealt),
+            [named("--opponent", Board.parse, b) for b in args.opponent or []],
+            named("--dead", parse_cards, args.dead or ""),
+        )
+    except OfcError as exc:
+        raise type(exc)(position_option(str(exc))) from None
+    model = named("--model", resolve_model, args.model, rules, obs["players"])
     t0 = time.perf_counter()
     modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
     advice = search.advise(
@@ -327,7 +334,7 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
         time_budget=args.time_budget,
         seed=args.seed,
         exact=modes[args.exact],
-        model=getattr(args, "model", None),
+        model=model,
     )
     seconds = time.perf_counter() - t0
     lines = [
@@ -344,6 +351,46 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
         )
     lines.append(EV_NOTE)
     return advice, "\n".join(lines)
+
+
+POSITION_OPTIONS = {
+    "rules": "--rules",
+    "dealt": "--dealt",
+    "dead": "--dead",
+    "board 0": "--board",  # seat 0's board: yours
+    "board": "--opponent",  # board N (N > 0): seat N's, the Nth --opponent
+    "observation": "--board, --dealt, --opponent",  # the position as a whole
+}
+"""What an error of :func:`ofc_fast.search.make_observation` names at its start (a
+keyword, a seat's board, the observation as a whole), and the options of ``ofc-fast
+advise`` that typed it."""
+
+_POSITION_ERROR = re.compile(
+    r"(?:make_)?observation: (?:(rules|dealt|dead|board (\d+))(?: row (\d))?(?: |$))?"
+)
+
+
+def position_option(message: str) -> str:
+    """``message``, an error of :func:`ofc_fast.search.make_observation`, with the
+    option of ``ofc-fast advise`` that typed the part at fault (:data:`POSITION_OPTIONS`)
+    instead of the API's name for it; any other message as it is.
+
+    >>> position_option("observation: board 1 row 0 holds Qh, a card shown twice")
+    '--opponent (seat 1): front row holds Qh, a card shown twice'
+    >>> position_option("make_observation: dealt holds no card")
+    '--dealt: holds no card'
+    """
+    m = _POSITION_ERROR.match(message)
+    if m is None:
+        return message
+    field, seat, row = m.groups()
+    if seat is not None:
+        field = "board 0" if seat == "0" else "board"
+    option = POSITION_OPTIONS[field or "observation"]
+    if field == "board":
+        option += f" (seat {seat})"
+    where = "" if row is None else f"{Row(int(row)).name.lower()} row "
+    return f"{option}: {where}{message[m.end() :]}"
 
 
 EV_NOTE = (  # under ofc-fast advise's table: what ev is

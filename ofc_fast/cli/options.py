@@ -3,6 +3,9 @@
 ``--hands``, ``--quiet`` (the builders ``add_*_option``) and their readers
 (:func:`load_rules`, :func:`parse_stacks`).  ``ofc_fast.arena.cli``,
 ``ofc_fast.parallel.cli`` and ``ofc_fast.serve.cli`` build their options here too.
+:class:`Parser` keeps each option by the Python keyword it sets, and
+:func:`name_option` puts the option in an error of the Python API that names the
+keyword: ``ofc-fast`` and ``python -m ofc_fast.learned.train`` print their errors so.
 
 >>> import argparse
 >>> p = argparse.ArgumentParser()
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -27,6 +31,7 @@ from ..errors import GameError, OfcError, RulesError
 from ..table import check_stacks
 
 __all__ = [
+    "Parser",
     "StopOnSigint",
     "add_bots_option",
     "add_json_option",
@@ -38,6 +43,7 @@ __all__ = [
     "dash_refused",
     "is_rules_file",
     "load_rules",
+    "name_option",
     "output_problem",
     "parse_stacks",
 ]
@@ -52,6 +58,55 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         return fn(*args, **kwargs)
     except OfcError as exc:
         raise type(exc)(f"{option}: {exc}") from None
+
+
+class Parser(argparse.ArgumentParser):
+    """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
+    its options by the keyword the Python API calls them (:attr:`options`:
+    ``progress_every``: ``--progress-every``), to name in an error what the user
+    typed."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.commands: dict[str, Parser] = {}
+        self.options: dict[str, str] = {}  # (before the parser adds its --help)
+        super().__init__(*args, **kwargs)
+
+    def add_subparsers(self, **kwargs: Any) -> Any:
+        """The subparsers action; its parsers are :attr:`commands`."""
+        action = super().add_subparsers(**kwargs)
+        self.commands = action.choices
+        return action
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        """An argument; an option's keyword and longest name go to :attr:`options`."""
+        action = super().add_argument(*args, **kwargs)
+        if action.option_strings:
+            self.options[action.dest] = max(action.option_strings, key=len)
+        return action
+
+
+_API_KEYWORD = re.compile(r"(?:(--[a-z0-9-]+): )?([a-z][a-z0-9_]*)(?::| (?=must\b))")
+"""An error message that starts with an API keyword (``hands must be ...``), or with
+an option and then its keyword (``--seed: seed must be ...``)."""
+
+
+def name_option(message: str, options: dict[str, str]) -> str:
+    """``message`` of an error of the Python API that starts with its keyword
+    (``hands must be at least 1``) with the option the user typed instead
+    (``--hands: must be at least 1``), once where the option is named already
+    (``--seed: seed must be ...``); any other message as it is.
+
+    >>> name_option("progress_every must be at least 1, got 0",
+    ...              {"progress_every": "--progress-every"})
+    '--progress-every: must be at least 1, got 0'
+    >>> name_option("--seed: seed must be 0 or more", {"seed": "--seed"})
+    '--seed: must be 0 or more'
+    """
+    m = _API_KEYWORD.match(message)
+    option = options.get(m.group(2)) if m is not None else None
+    if m is None or option is None or m.group(1) not in (None, option):
+        return message
+    return f"{option}: {message[m.end() :].lstrip()}"
 
 
 def check_count(
@@ -187,11 +242,15 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     "cannot write '/': it is a folder"
     >>> output_problem("-", standard_output=False)
     "'-' (standard output) is not written here: name a file (./- for one named -)"
+    >>> output_problem("")
+    'a file is needed, got an empty name'
     """
     if path == "-" and not standard_output:
         return dash_refused("file")
     if path is None or path == "-":
         return None
+    if not path.strip():  # (an unset shell variable: no output at all, silently)
+        return "a file is needed, got an empty name"
     if os.path.isdir(path):
         return f"cannot write {path!r}: it is a folder"
     folder = os.path.dirname(os.path.abspath(path))

@@ -28,7 +28,6 @@ Example (a tiny run)::
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import re
@@ -458,7 +457,13 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
-    Path(out).mkdir(parents=True, exist_ok=True)
+    out = str(out)
+    if not out.strip():  # (an unset shell variable: not the current folder)
+        raise ModelError("out: a folder is needed, got an empty name")
+    try:
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # (a file of that name, a folder that takes none)
+        raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
     with exclusive(Path(out), run="training", error=ModelError):
         run = _Run(Path(out), config)
         ex = executor or make_executor(1)
@@ -610,7 +615,7 @@ def _check_settings(
     traceback or a message that did not name the setting)."""
     if rules.game is GameKind.CLASSIC:
         raise ModelError(
-            f"value models are for OFC and Pineapple rule sets; {rules.name} sets "
+            f"rules: value models are for OFC and Pineapple rule sets; {rules.name} sets "
             "its thirteen cards at once"
         )
     if as_int(players) is None or not 2 <= players <= rules.max_players:
@@ -624,7 +629,7 @@ def _check_settings(
                 f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
             )
     if not 0.0 <= epsilon <= 1.0:
-        raise ModelError(f"epsilon is a probability, 0..1, got {epsilon}")
+        raise ModelError(f"epsilon must be a probability, 0..1, got {epsilon}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
     if not (
         hidden
@@ -693,9 +698,9 @@ def _c_check(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    from ..cli.options import load_rules
+    from ..cli.options import Parser, load_rules, name_option
 
-    p = argparse.ArgumentParser(
+    p = Parser(  # (its options by train()'s keywords: errors name the option)
         prog="python -m ofc_fast.learned.train",
         description="Train a value model for a rule set.",
     )
@@ -753,8 +758,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         rules = load_rules(a.rules)
         hidden = _hidden_arg(a.hidden)
-        if not 2 <= a.players <= rules.max_players:
-            raise ModelError(f"--players must be 2..{rules.max_players}, got {a.players}")
+        if not 2 <= a.players <= rules.max_players:  # (before the workers start)
+            raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")
         with make_executor(a.workers, a.ray) as ex:
             report = train(
                 rules,
@@ -778,7 +783,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 progress=not a.quiet,
             )
     except (OfcError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {name_option(str(exc), p.options)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(

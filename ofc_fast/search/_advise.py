@@ -397,8 +397,8 @@ def _exact(
     if exact is False or (exact == "auto" and sampled_opponents):
         return None
     if sampled_opponents:
-        raise SearchError(
-            "exact search models opponents that complete by the best "
+        raise SearchError(  # (each starts with its keyword: ofc-fast names --exact)
+            "exact: exact search models opponents that complete by the best "
             "completion (opponent='best'); another opponent model is sampled"
         )
     cost = int(lib.ofc_search_exact_cost(pos, args[-1]))
@@ -410,14 +410,14 @@ def _exact(
         return None
     if cost == 0:
         raise SearchError(
-            "exact search needs the searcher to have at most one round "
+            "exact: exact search needs the searcher to have at most one round "
             "left (a Pineapple or OFC last-two-streets position)"
         )
     if cost > limit:
         raise SearchError(
-            f"the exact tree has {cost:,} nodes, more than the {limit:,} "
+            f"exact: the exact tree has {cost:,} nodes, more than the {limit:,} "
             + ("the time budget allows" if time_budget is not None else "EXACT_NODES_MAX")
-            + ": use exact='auto' or False (sampled values)"
+            + ": sampled values come with exact 'auto', or with it off"
         )
     values = ffi.new("double[]", max(1, args[-1]))
     stats = ffi.new("ofc_search_stats[]", max(1, args[-1]))

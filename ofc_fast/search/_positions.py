@@ -105,6 +105,15 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
             int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
 
 
+def shown_twice(cards: Sequence[int]) -> list[int]:
+    """The cards that ``cards`` holds more than once, in card order.
+
+    >>> shown_twice([5, 1, 5, 2])
+    [5]
+    """
+    return sorted({c for c in cards if cards.count(c) > 1})
+
+
 def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_search_pos *'
     """The C position of the seat to act in an observation.  Other seats' face-down
     cards count as free slots filled by the rounds that placed them (a Fantasyland
@@ -125,8 +134,8 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
         + list(obs["dealt"])
         + list(obs["discards"])
     )
-    if len(set(known)) != len(known):
-        twice = sorted({c for c in known if known.count(c) > 1})
+    twice = shown_twice(known)
+    if twice:
         raise CardError(f"advise: the observation shows {cards_str(twice)} twice")
     pos = ffi.new("ofc_search_pos *")
     seat, players = int(obs["seat"]), int(obs["players"])
@@ -192,8 +201,9 @@ def make_observation(
     must place ``dealt`` (OFC / Pineapple: 5 cards onto an empty board, else 1 card /
     3 cards keeping 2); ``opponents``: the other seats' visible boards (their
     missing cards still to come); ``dead``: any other cards known to be out (own
-    discards, cards seen elsewhere).  Boards: "front / middle / back" text ("-" or
-    nothing for an empty row), a Board, or three lists of card ids.
+    discards, cards seen elsewhere; one on a board or dealt is refused, naming
+    ``dead``).  Boards: "front / middle / back" text ("-" or nothing for an empty
+    row), a Board, or three lists of card ids.
 
     >>> from ofc_fast import rules
     >>> obs = make_observation(rules.PINEAPPLE, "Qh / 9s 9h / As Ks", "2c 5d Ts",
@@ -203,7 +213,9 @@ def make_observation(
     """
     rules = search_rules(rules, "make_observation")
     if rules.game is GameKind.CLASSIC:
-        raise SearchError("make_observation needs OFC or Pineapple rules")
+        raise SearchError(
+            f"make_observation: rules must be OFC or Pineapple rules, got {rules.name}"
+        )
     own = rows_of(board)
     if isinstance(opponents, (str, bytes, Board)) or not isinstance(opponents, Iterable):
         raise SearchError(
@@ -217,7 +229,7 @@ def make_observation(
         )
     cards = parse_cards(dealt)
     if not cards:
-        raise SearchError("make_observation: seat 0 has no cards dealt")
+        raise SearchError("make_observation: dealt holds no card: seat 0 has none to place")
     fl_count(fantasyland, "make_observation: fantasyland")
     record = observation_record(  # seat 0 acts first: the button is the last seat
         rules,
@@ -236,7 +248,13 @@ def make_observation(
         None,
         carried_rules(rules),  # rules that are not exactly a preset, as a game gives them
     )
-    obs["discards"] = parse_cards(dead)  # every card known to be out (any number)
+    out = parse_cards(dead)  # every card known to be out (any number)
+    twice = shown_twice([*out, *(c for b in obs["boards"] for r in b for c in r), *cards])
+    if twice:  # (advise would refuse it, without naming dead)
+        raise CardError(
+            f"make_observation: dead holds {cards_str(twice)}, a card shown twice"
+        )
+    obs["discards"] = out
     return dict(obs)
 
 
