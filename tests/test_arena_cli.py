@@ -709,3 +709,34 @@ def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
         f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
         "0..65535"
     )
+
+
+def test_one_hand_one_deck_and_one_substitution_are_singular(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The standings of a one-hand match said "1 hands", a duplicate one "(1 decks)"
+    and "2 games, 2 seatings" counted right only by luck."""
+    from ofc_fast.cli import main
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "ofc-pineapple: 1 hand, seed 0"
+    assert main([*args, "--duplicate"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "ofc-pineapple: 1 hand (duplicate: 2 games, 2 seatings), seed 0"
+    assert lines[-1].endswith(" per deck (1 deck)")
+
+
+@pytest.mark.parametrize("bots", [1, 4])
+def test_a_wrong_number_of_bots_is_refused_naming_bot(
+    capsys: pytest.CaptureFixture[str], bots: int
+) -> None:
+    """``arena --bot random`` said "ofc-pineapple seats 2 to 3 bots, got 1": not which
+    option gives the bots."""
+    from ofc_fast.cli import main
+
+    assert main(["arena", *["--bot", "random"] * bots]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: --bot: ofc-pineapple seats 2 to 3 bots (one --bot each), "
+        f"got {bots}\n"
+    )

@@ -984,3 +984,14 @@ def test_selfplay_refuses_chunk_size_it_would_ignore(
     err = capsys.readouterr().err
     assert err.startswith("ofc-fast: error: --chunk-size: ") and "--shard-size" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_pool_that_broke_once_says_one_time() -> None:
+    """A pool allowed no restart said it "broke 1 times"."""
+    from ofc_fast.parallel import ExecutorError
+
+    with (
+        ProcessExecutor(1, max_restarts=0) as ex,
+        pytest.raises(ExecutorError, match=r"broke 1 time \(a worker died"),
+    ):
+        list(ex.map_unordered(os._exit, [3]))

@@ -160,6 +160,15 @@ class DealRecord:
     decisions: list[dict[str, Any]]
 
 
+def check_bot_count(rules: RuleSet, n: int, each: str = "") -> None:
+    """ArenaError unless the game of ``rules`` seats ``n`` bots (``each``: words said
+    after the range, the command line's "(one --bot each)")."""
+    if not 2 <= n <= rules.max_players:
+        raise ArenaError(
+            f"{game_id_of(rules)} seats 2 to {rules.max_players} bots{each}, got {n}"
+        )
+
+
 class _Forfeit(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(name)
@@ -205,10 +214,7 @@ class Arena:
         self.rules = resolve_arena_rules(rules)
         self.game_id = game_id_of(self.rules)
         n = len(bots)
-        if not 2 <= n <= self.rules.max_players:
-            raise ArenaError(
-                f"{self.game_id} seats 2 to {self.rules.max_players} bots, got {n}"
-            )
+        check_bot_count(self.rules, n)
         for name, count in (("hands", hands), ("progress_every", progress_every)):
             if isinstance(count, bool) or not isinstance(count, int):
                 raise ArenaError(f"{name} must be a positive int, got {count!r}")

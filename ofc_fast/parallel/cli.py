@@ -211,9 +211,12 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
             progress=not args.quiet and sys.stderr.isatty(),
         )
     if not args.quiet:
+        from ..arena import counted
+
         decisions = sum(s["decisions"] for s in doc["shards"])
         print(
-            f"{args.out}: {len(doc['shards'])} shards, {decisions:,} decisions"
+            f"{args.out}: {counted(len(doc['shards']), 'shard')}, "
+            f"{counted(decisions, 'decision', spec=',')}"
             f"{'' if doc['complete'] else ' (incomplete)'}"
         )
     return 0
