@@ -134,3 +134,26 @@ def test_a_command_that_does_not_exist() -> None:
         Arena(
             "ofc", [parse_bot_spec("random"), parse_bot_spec("cmd:/nonexistent/bot")], 1
         ).run()
+
+
+def test_a_crash_is_a_crash_in_the_history_too() -> None:
+    """A built-in bot that raised was counted a ``crash`` in the report, but its
+    decision in the hand history (``--history``) said ``"fault": "disconnect"``."""
+    register("crasher", lambda rules=None, seed=None: Crasher(RuntimeError), replace=True)
+    deals: list[Any] = []
+    try:
+        report = Arena(
+            "ofc",
+            [parse_bot_spec("random"), parse_bot_spec("crasher")],
+            1,
+            seed=1,
+            on_deal=deals.append,
+        ).run()
+    finally:
+        unregister("crasher")
+    assert report["bots"][1]["fault_kinds"] == {"crash": 1}
+    (deal,) = deals
+    faults = [
+        d["fault"] for d in deal.decisions if d["seat"] == deal.seats.index("crasher")
+    ]
+    assert faults == ["crash"] + ["substituted"] * 8

@@ -360,14 +360,21 @@ class Arena:
         "flood": FaultKind.FLOOD,
     }
 
+    _ENDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "eof": ("disconnected", FaultKind.DISCONNECT),
+        "crash": ("crashed", FaultKind.CRASH),
+    }
+    """The stream items that end a bot: why it was stopped, and its fault."""
+
     def _late_item(self, rec: BotRecord, kind: str, value: Any) -> bool:
         """Book an item that is no answer to the pending decision (a message, or an
         action that is not awaited, is dropped); True when it ends the bot (a
         disconnect or a crash)."""
-        if kind in ("eof", "crash"):
+        if kind in self._ENDS:
             if not rec.dead:
-                self._kill(rec, "disconnected" if kind == "eof" else "crashed")
-                self._fault(rec, FaultKind.DISCONNECT if kind == "eof" else FaultKind.CRASH)
+                why, fault = self._ENDS[kind]
+                self._kill(rec, why)
+                self._fault(rec, fault)
             return True
         if kind in self._LINE_FAULTS:
             self._fault(rec, self._LINE_FAULTS[kind])
@@ -457,8 +464,10 @@ class Arena:
         if fault is not None:
             self._fault(rec, fault)
         if move is None:
-            if fault is None and not was_dead and rec.dead:
-                fault = FaultKind.DISCONNECT
+            if fault is None and not was_dead and rec.dead:  # (booked as it came)
+                fault = {w: f for w, f in self._ENDS.values()}.get(
+                    rec.stopped or "", FaultKind.DISCONNECT
+                )
             rec.substituted += 1
             move = filler_move(dealt, place, game.boards[seat].rows)
         return move, {
