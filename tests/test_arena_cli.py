@@ -529,8 +529,8 @@ def test_report_refuses_a_history_of_another_hand_count(
     assert main(["report", str(rep), str(other), "-o", str(out)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
-        f"ofc-fast: error: {other} is not the history of {rep}: it holds {deals} "
-        "deals, the report 2 hands"
+        f"ofc-fast: error: {other} is not the history of {rep}: it holds "
+        f"{['0 deals', '1 deal'][deals]}, the report 2 hands"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "o.jsonl", "r.json"]
     assert main(["report", str(rep), str(hist), "-o", str(out)]) == 0

@@ -347,7 +347,8 @@ class Arena:
     def _kill(self, rec: BotRecord, why: str) -> None:
         rec.dead = True
         rec.stopped = rec.stopped or why
-        rec.endpoint.kill()
+        if rec.endpoint is not None:  # (a parallel arena's bots: in its workers)
+            rec.endpoint.kill()
 
     # -- one decision
     def _drain(self, rec: BotRecord) -> None:
@@ -568,6 +569,27 @@ class Arena:
         self.hands_done += 1
         if self.on_deal is not None:
             self.on_deal(deal)
+
+    def record_played(self, deal: DealRecord) -> bool:
+        """Book a hand whose bots were asked elsewhere (a parallel arena's worker) as
+        :meth:`run` books one: each decision's time, and its fault through the fault
+        policy (a crash stops the bot, as here), then the hand (:meth:`record`).
+        False, the hand not scored, when a fault forfeited the match."""
+        try:
+            for d in deal.decisions:
+                rec = self.records[self.names.index(deal.seats[d["seat"]])]
+                fault = d["fault"]
+                if fault == FaultKind.CRASH:  # booked as it comes (:meth:`_late_item`)
+                    self._late_item(rec, "crash", None)
+                if d["ms"] is not None:
+                    rec.latencies_ms.append(d["ms"])
+                if fault in FaultKind.ALL and fault != FaultKind.CRASH:
+                    self._fault(rec, fault)
+                rec.substituted += fault is not None
+        except _Forfeit:
+            return False
+        self.record(deal)
+        return True
 
     def book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
         """Add a finished deal to the players' records (``seating[s]``: the player in
