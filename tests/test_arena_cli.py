@@ -740,3 +740,31 @@ def test_a_wrong_number_of_bots_is_refused_naming_bot(
         f"ofc-fast: error: --bot: ofc-pineapple seats 2 to 3 bots (one --bot each), "
         f"got {bots}\n"
     )
+
+
+def test_a_token_with_no_tcp_seat_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --token s3cret`` with no ``tcp:`` bot was taken and ignored: only a tcp
+    seat asks its bot for the token."""
+    from ofc_fast.cli import main
+    from ofc_fast.errors import ArenaError
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main([*args, "--token", "s3cret"]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --token: only a tcp:PORT seat asks for one, and there is none\n"
+    )
+    with pytest.raises(ArenaError, match=r"^token: only a tcp:PORT seat"):
+        Arena("ofc", [parse_bot_spec("random")] * 2, 1, token="s3cret")
+
+
+def test_chunk_size_without_workers_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --chunk-size 5`` without ``--workers``/``--ray`` was taken and ignored:
+    a sequential match is played in no chunks."""
+    from ofc_fast.cli import main
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    assert main([*args, "--chunk-size", "5", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --chunk-size: only a run on --workers or --ray is played in "
+        "chunks\n"
+    )

@@ -241,6 +241,8 @@ class Arena:
             or not token.isascii()
         ):
             raise ArenaError("token must be 1 to 256 printable ASCII characters")
+        if token is not None and not any(b.kind == "tcp" for b in bots):
+            raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         self.specs = list(bots)
         self.players = n

@@ -74,8 +74,9 @@ keeps every deal's outcome (about 1.2 kB a deal) for its summary."""
 
 def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
     """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
-    least 1) and, for a run whose deals are ``planned`` up front (default: a parallel
-    run), ``--hands`` (at most :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
+    least 1; unless ``planned``, with ``--workers`` or ``--ray``) and, for a run whose
+    deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
+    :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
     if args.workers is not None:
         cpus = cpu_count()
         check_count(
@@ -88,6 +89,10 @@ def check_parallel_options(args: argparse.Namespace, planned: bool | None = None
         )
     if args.chunk_size is not None:
         check_count("--chunk-size", args.chunk_size)
+        if planned is None and not wants_parallel(args):  # (it would be ignored)
+            raise GameError(
+                "--chunk-size: only a run on --workers or --ray is played in chunks"
+            )
     if wants_parallel(args) if planned is None else planned:
         check_count(
             "--hands",
