@@ -25,8 +25,8 @@ Lines that are no JSON object (garbage) or are over 64 KiB are faults but do not
 the wait for the action; more lines than the arena keeps per bot are a ``flood``
 fault (the excess is dropped).  A bot process that exits is a disconnect at once.
 Built-in bots run in the arena's thread: their time is measured but never faulted (a
-report must not depend on the machine's load), and an exception they raise is a
-``crash`` fault.
+report must not depend on the machine's load), and an exception they raise (or an
+``act`` that returns no :class:`~ofc_fast.game.Move`) is a ``crash`` fault.
 
 Memory: a finished hand goes to ``on_deal`` and is not kept; a match keeps per bot
 one 8-byte number per hand and per decision (and, with ``duplicate``, per deck).

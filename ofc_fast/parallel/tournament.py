@@ -39,8 +39,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import ArenaError, MoveError
-from ..game import Game, deal_seed
+from ..errors import ArenaError, BotError, MoveError
+from ..game import Game, Move, deal_seed
 from ._executors import Executor, LocalExecutor
 from ._plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
 from ._run import in_order
@@ -84,6 +84,8 @@ def _decide(bot: Any, g: Game, dead: bool) -> tuple[str | None, float | None]:
         t0 = time.perf_counter()
         try:
             move = bot.act(g.observation(s))
+            if not isinstance(move, Move):  # (as the arena's in-process client)
+                raise BotError(f"the bot's act returned {type(move).__name__}")
         except Exception:
             fault = FaultKind.CRASH
         ms = round((time.perf_counter() - t0) * 1000, 3)
@@ -93,8 +95,6 @@ def _decide(bot: Any, g: Game, dead: bool) -> tuple[str | None, float | None]:
                 return None, ms
             except MoveError:
                 fault = FaultKind.ILLEGAL
-            except Exception:  # (not a move at all)
-                fault = FaultKind.CRASH
     g.play(filler_move(g.dealt, len(g.dealt) - g.to_discard, g.boards[s].rows))
     return fault, ms
 
