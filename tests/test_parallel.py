@@ -1028,3 +1028,19 @@ def test_a_pool_that_broke_once_says_one_time() -> None:
         pytest.raises(ExecutorError, match=r"broke 1 time \(a worker died"),
     ):
         list(ex.map_unordered(os._exit, [3]))
+
+
+@pytest.mark.parametrize("command", ["arena", "play", "selfplay"])
+def test_a_module_attribute_bot_keeps_its_case_in_a_parallel_run(
+    tmp_path: Path, command: str
+) -> None:
+    """``--workers 1`` with the bot ``ofc_fast.bots:RandomBot`` said "'ofc_fast.bots'
+    has no attribute 'randombot'": a parallel run put every bot name in lower case,
+    a ``module:attribute`` spec's attribute (and a ``policy:PATH`` spec's path) too."""
+    spec = "ofc_fast.bots:RandomBot"
+    argv = {
+        "arena": ["arena", "--bot", "random", "--bot", spec, "--workers", "1"],
+        "play": ["play", "--players", "2", "--bots", f"random,{spec}", "--workers", "1"],
+        "selfplay": ["selfplay", "--bots", spec, "--out", str(tmp_path / "o")],
+    }[command]
+    assert main([*argv, "--hands", "2", "--quiet"]) == 0

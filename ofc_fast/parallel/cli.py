@@ -21,7 +21,7 @@ from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_seed
 from ._executors import Executor, cpu_count, make_executor
-from ._plan import DEFAULT_CHUNK, RunSpec
+from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
 __all__ = ["add_commands"]
 
@@ -186,7 +186,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
-    names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
+    names = [bot_name(n) for n in args.bots.split(",") if n.strip()]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)
     check_seed(args.seed, "--seed")  # (not RunSpec's, which _spec blames on --bots)
