@@ -768,3 +768,17 @@ def test_chunk_size_without_workers_is_refused(capsys: pytest.CaptureFixture[str
         "ofc-fast: error: --chunk-size: only a run on --workers or --ray is played in "
         "chunks\n"
     )
+
+
+def test_progress_every_without_progress_json_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``arena --progress-every 1`` without ``--progress-json`` was taken and ignored:
+    no progress line is printed without it."""
+    from ofc_fast.cli import main
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    assert main([*args, "--progress-every", "1", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --progress-every: only with --progress-json\n"
+    )

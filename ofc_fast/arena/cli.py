@@ -151,9 +151,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             duplicate=args.duplicate,
             on_deal=on_deal,
             on_progress=on_progress if args.progress_json else None,
-            progress_every=args.progress_every,
+            progress_every=100 if args.progress_every is None else args.progress_every,
             token=args.token,
         )
+        if args.progress_every is not None and not args.progress_json:  # (checked)
+            raise ArenaError("--progress-every: only with --progress-json")
         try:
             if wants_parallel(args):  # built-in bots on workers (parallel/tournament.py)
                 from ..parallel.tournament import run_arena
@@ -391,7 +393,7 @@ def add_commands(sub: Any) -> None:
     a.add_argument(
         "--progress-every",
         type=int,
-        default=100,
+        default=None,
         metavar="N",
         help="with --progress-json: a progress line every N hands (default 100)",
     )
