@@ -722,8 +722,6 @@ def test_a_parallel_arena_counts_faults_as_the_sequential_one(
     the policy is applied to their faults as ``Arena.run`` applies it: the same fault
     counts, substitutions, forfeit and decision count (a built-in bot's time is never
     a fault, on either path), and the same report on every executor and chunk size."""
-    from scripts import package_env
-
     from ofc_fast.arena.report import without_timings
 
     args = ["arena", "--bot", "random", "--bot", f"{bot}@ofc_fast.parallel._chaos:{bot}"]
@@ -733,14 +731,7 @@ def test_a_parallel_arena_counts_faults_as_the_sequential_one(
         [[], ["--workers", "1"], ["--workers", "2", "--chunk-size", "1"]]
     ):
         out = tmp_path / f"r{i}.json"
-        done = subprocess.run(
-            [sys.executable, "-m", "ofc_fast", *args, "--json", str(out), *extra],
-            capture_output=True,
-            text=True,
-            env=package_env(),
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
+        assert main([*args, "--json", str(out), *extra]) == 0
         reports.append(json.loads(out.read_text()))
     seq, local, pool = reports
     expected = {  # (bot's faults, substituted, hands) of the sequential match
