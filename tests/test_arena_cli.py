@@ -529,8 +529,8 @@ def test_report_refuses_a_history_of_another_hand_count(
     assert main(["report", str(rep), str(other), "-o", str(out)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
-        f"ofc-fast: error: {other} is not the history of {rep}: it holds {deals} "
-        "deals, the report 2 hands"
+        f"ofc-fast: error: {other} is not the history of {rep}: it holds "
+        f"{['0 deals', '1 deal'][deals]}, the report 2 hands"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "o.jsonl", "r.json"]
     assert main(["report", str(rep), str(hist), "-o", str(out)]) == 0
@@ -708,4 +708,77 @@ def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
     assert line == (
         f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
         "0..65535"
+    )
+
+
+def test_one_hand_one_deck_and_one_substitution_are_singular(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The standings of a one-hand match said "1 hands", a duplicate one "(1 decks)"
+    and "2 games, 2 seatings" counted right only by luck."""
+    from ofc_fast.cli import main
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "ofc-pineapple: 1 hand, seed 0"
+    assert main([*args, "--duplicate"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "ofc-pineapple: 1 hand (duplicate: 2 games, 2 seatings), seed 0"
+    assert lines[-1].endswith(" per deck (1 deck)")
+
+
+@pytest.mark.parametrize("bots", [1, 4])
+def test_a_wrong_number_of_bots_is_refused_naming_bot(
+    capsys: pytest.CaptureFixture[str], bots: int
+) -> None:
+    """``arena --bot random`` said "ofc-pineapple seats 2 to 3 bots, got 1": not which
+    option gives the bots."""
+    from ofc_fast.cli import main
+
+    assert main(["arena", *["--bot", "random"] * bots]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: --bot: ofc-pineapple seats 2 to 3 bots (one --bot each), "
+        f"got {bots}\n"
+    )
+
+
+def test_a_token_with_no_tcp_seat_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --token s3cret`` with no ``tcp:`` bot was taken and ignored: only a tcp
+    seat asks its bot for the token."""
+    from ofc_fast.cli import main
+    from ofc_fast.errors import ArenaError
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main([*args, "--token", "s3cret"]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --token: only a tcp:PORT seat asks for one, and there is none\n"
+    )
+    with pytest.raises(ArenaError, match=r"^token: only a tcp:PORT seat"):
+        Arena("ofc", [parse_bot_spec("random")] * 2, 1, token="s3cret")
+
+
+def test_chunk_size_without_workers_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``arena --chunk-size 5`` without ``--workers``/``--ray`` was taken and ignored:
+    a sequential match is played in no chunks."""
+    from ofc_fast.cli import main
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    assert main([*args, "--chunk-size", "5", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --chunk-size: only a run on --workers or --ray is played in "
+        "chunks\n"
+    )
+
+
+def test_progress_every_without_progress_json_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``arena --progress-every 1`` without ``--progress-json`` was taken and ignored:
+    no progress line is printed without it."""
+    from ofc_fast.cli import main
+
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "2"]
+    assert main([*args, "--progress-every", "1", "--quiet"]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --progress-every: only with --progress-json\n"
     )

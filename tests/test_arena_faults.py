@@ -134,3 +134,54 @@ def test_a_command_that_does_not_exist() -> None:
         Arena(
             "ofc", [parse_bot_spec("random"), parse_bot_spec("cmd:/nonexistent/bot")], 1
         ).run()
+
+
+def test_a_crash_is_a_crash_in_the_history_too() -> None:
+    """A built-in bot that raised was counted a ``crash`` in the report, but its
+    decision in the hand history (``--history``) said ``"fault": "disconnect"``."""
+    register("crasher", lambda rules=None, seed=None: Crasher(RuntimeError), replace=True)
+    deals: list[Any] = []
+    try:
+        report = Arena(
+            "ofc",
+            [parse_bot_spec("random"), parse_bot_spec("crasher")],
+            1,
+            seed=1,
+            on_deal=deals.append,
+        ).run()
+    finally:
+        unregister("crasher")
+    assert report["bots"][1]["fault_kinds"] == {"crash": 1}
+    (deal,) = deals
+    faults = [
+        d["fault"] for d in deal.decisions if d["seat"] == deal.seats.index("crasher")
+    ]
+    assert faults == ["crash"] + ["substituted"] * 8
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["sequential", "workers"])
+def test_a_bot_that_returns_no_move_is_a_crash(parallel: bool) -> None:
+    """A built-in bot whose ``act`` returned None had the filler played for it every
+    decision of the match, and the report said no fault and nothing substituted (with
+    ``--workers``: an ``illegal`` fault each time)."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    class Silent:
+        def reset(self, seed: Any = None) -> None:
+            pass
+
+        def act(self, observation: Any) -> Any:
+            return None
+
+    register("silent", lambda rules=None, seed=None: Silent(), replace=True)
+    try:
+        arena = Arena("ofc", [parse_bot_spec("random"), parse_bot_spec("silent")], 2)
+        report = run_arena(arena) if parallel else arena.run()
+    finally:
+        unregister("silent")
+    bot = report["bots"][1]
+    assert (bot["fault_kinds"], bot["substituted"], bot["stopped"]) == (
+        {"crash": 1},
+        2 * 9,
+        "crashed",
+    )

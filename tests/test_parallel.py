@@ -711,28 +711,44 @@ def test_ctrl_c_in_a_parallel_arena_never_cuts_a_hand_half_booked() -> None:
         assert list(rec.points) == [deal.game.result().net[deal.seats.index(name)]]
 
 
-def test_a_bot_that_raises_in_a_parallel_arena_is_named(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize("bot", ["crasher", "cheater", "sleeper"])
+@pytest.mark.parametrize("policy", ["substitute", "forfeit"])
+def test_a_parallel_arena_counts_faults_as_the_sequential_one(
+    tmp_path: Path, bot: str, policy: str
 ) -> None:
-    """A registered bot that raised stopped ``arena --workers N`` with "chunk 0 raised
-    RuntimeError('boom')", naming neither the bot nor the hand nor what to do."""
-    from ofc_fast.bots import RandomBot, register, unregister
+    """``arena --workers N`` counted no fault: a bot that raised stopped the match with
+    an error whatever ``--fault-policy`` said, and ``--fault-policy`` and
+    ``--timeout-ms`` were taken and ignored.  The workers now time each decision and
+    the policy is applied to their faults as ``Arena.run`` applies it: the same fault
+    counts, substitutions, forfeit and decision count (a built-in bot's time is never
+    a fault, on either path), and the same report on every executor and chunk size."""
+    from ofc_fast.arena.report import without_timings
 
-    class Crasher(RandomBot):
-        def act(self, observation: Any) -> Any:
-            raise RuntimeError("boom")
-
-    register("crasher", lambda rules=None, seed=None: Crasher(seed), replace=True)
-    try:
-        args = ["arena", "--bot", "random", "--bot", "crasher", "--hands", "2"]
-        assert main([*args, "--workers", "1"]) == 2
-    finally:
-        unregister("crasher")
-    assert capsys.readouterr().err == (
-        "ofc-fast: error: bot 'crasher' failed in hand 0: RuntimeError('boom'); a "
-        "parallel arena counts no faults: run without --workers/--ray to count it as "
-        "one\n"
-    )
+    args = ["arena", "--bot", "random", "--bot", f"{bot}@ofc_fast.parallel._chaos:{bot}"]
+    args += ["--hands", "6", "--timeout-ms", "1", "--fault-policy", policy, "--quiet"]
+    reports = []
+    for i, extra in enumerate(
+        [[], ["--workers", "1"], ["--workers", "2", "--chunk-size", "1"]]
+    ):
+        out = tmp_path / f"r{i}.json"
+        assert main([*args, "--json", str(out), *extra]) == 0
+        reports.append(json.loads(out.read_text()))
+    seq, local, pool = reports
+    expected = {  # (bot's faults, substituted, hands) of the sequential match
+        ("crasher", "substitute"): ({"crash": 1}, 27, 6),
+        ("crasher", "forfeit"): ({"crash": 1}, 0, 0),
+        ("cheater", "substitute"): ({"illegal": 6}, 6, 6),
+        ("cheater", "forfeit"): ({"illegal": 1}, 0, 0),
+        ("sleeper", "substitute"): ({}, 0, 6),
+        ("sleeper", "forfeit"): ({}, 0, 6),
+    }[bot, policy]
+    for r in reports:
+        b = r["bots"][1]
+        assert (b["fault_kinds"], b["substituted"], r["hands"]) == expected
+        assert r["forfeited_by"] == (bot if expected[0] and policy == "forfeit" else None)
+        assert b["stopped"] == seq["bots"][1]["stopped"]
+        assert b["decisions"]["count"] == seq["bots"][1]["decisions"]["count"]
+    assert without_timings(local) == without_timings(pool)
 
 
 @pytest.mark.parametrize("size", [0, -1, 2.5])
@@ -793,7 +809,15 @@ def test_arena_command_with_workers(tmp_path: Path) -> None:
     from ofc_fast.arena.report import without_timings
 
     assert without_timings(reports[0][0]) == without_timings(reports[1][0])
-    assert reports[0][1] == reports[1][1]
+
+    def untimed(history: str) -> list[Any]:  # (each decision's ms: its time, measured)
+        deals = [json.loads(line) for line in history.splitlines()]
+        for d in deals:
+            assert all(m["ms"] is not None for m in d["decisions"])
+            d["decisions"] = [{**m, "ms": None} for m in d["decisions"]]
+        return deals
+
+    assert untimed(reports[0][1]) == untimed(reports[1][1])
     assert len([d for d in read_histories(tmp_path / "h0.jsonl")]) == 10
 
 
@@ -984,3 +1008,30 @@ def test_selfplay_refuses_chunk_size_it_would_ignore(
     err = capsys.readouterr().err
     assert err.startswith("ofc-fast: error: --chunk-size: ") and "--shard-size" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_pool_that_broke_once_says_one_time() -> None:
+    """A pool allowed no restart said it "broke 1 times"."""
+    from ofc_fast.parallel import ExecutorError
+
+    with (
+        ProcessExecutor(1, max_restarts=0) as ex,
+        pytest.raises(ExecutorError, match=r"broke 1 time \(a worker died"),
+    ):
+        list(ex.map_unordered(os._exit, [3]))
+
+
+@pytest.mark.parametrize("command", ["arena", "play", "selfplay"])
+def test_a_module_attribute_bot_keeps_its_case_in_a_parallel_run(
+    tmp_path: Path, command: str
+) -> None:
+    """``--workers 1`` with the bot ``ofc_fast.bots:RandomBot`` said "'ofc_fast.bots'
+    has no attribute 'randombot'": a parallel run put every bot name in lower case,
+    a ``module:attribute`` spec's attribute (and a ``policy:PATH`` spec's path) too."""
+    spec = "ofc_fast.bots:RandomBot"
+    argv = {
+        "arena": ["arena", "--bot", "random", "--bot", spec, "--workers", "1"],
+        "play": ["play", "--players", "2", "--bots", f"random,{spec}", "--workers", "1"],
+        "selfplay": ["selfplay", "--bots", spec, "--out", str(tmp_path / "o")],
+    }[command]
+    assert main([*argv, "--hands", "2", "--quiet"]) == 0

@@ -25,8 +25,8 @@ Lines that are no JSON object (garbage) or are over 64 KiB are faults but do not
 the wait for the action; more lines than the arena keeps per bot are a ``flood``
 fault (the excess is dropped).  A bot process that exits is a disconnect at once.
 Built-in bots run in the arena's thread: their time is measured but never faulted (a
-report must not depend on the machine's load), and an exception they raise is a
-``crash`` fault.
+report must not depend on the machine's load), and an exception they raise (or an
+``act`` that returns no :class:`~ofc_fast.game.Move`) is a ``crash`` fault.
 
 Memory: a finished hand goes to ``on_deal`` and is not kept; a match keeps per bot
 one 8-byte number per hand and per decision (and, with ``duplicate``, per deck).
@@ -160,6 +160,15 @@ class DealRecord:
     decisions: list[dict[str, Any]]
 
 
+def check_bot_count(rules: RuleSet, n: int, each: str = "") -> None:
+    """ArenaError unless the game of ``rules`` seats ``n`` bots (``each``: words said
+    after the range, the command line's "(one --bot each)")."""
+    if not 2 <= n <= rules.max_players:
+        raise ArenaError(
+            f"{game_id_of(rules)} seats 2 to {rules.max_players} bots{each}, got {n}"
+        )
+
+
 class _Forfeit(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(name)
@@ -205,10 +214,7 @@ class Arena:
         self.rules = resolve_arena_rules(rules)
         self.game_id = game_id_of(self.rules)
         n = len(bots)
-        if not 2 <= n <= self.rules.max_players:
-            raise ArenaError(
-                f"{self.game_id} seats 2 to {self.rules.max_players} bots, got {n}"
-            )
+        check_bot_count(self.rules, n)
         for name, count in (("hands", hands), ("progress_every", progress_every)):
             if isinstance(count, bool) or not isinstance(count, int):
                 raise ArenaError(f"{name} must be a positive int, got {count!r}")
@@ -235,6 +241,8 @@ class Arena:
             or not token.isascii()
         ):
             raise ArenaError("token must be 1 to 256 printable ASCII characters")
+        if token is not None and not any(b.kind == "tcp" for b in bots):
+            raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         self.specs = list(bots)
         self.players = n
@@ -341,7 +349,8 @@ class Arena:
     def _kill(self, rec: BotRecord, why: str) -> None:
         rec.dead = True
         rec.stopped = rec.stopped or why
-        rec.endpoint.kill()
+        if rec.endpoint is not None:  # (a parallel arena's bots: in its workers)
+            rec.endpoint.kill()
 
     # -- one decision
     def _drain(self, rec: BotRecord) -> None:
@@ -354,14 +363,21 @@ class Arena:
         "flood": FaultKind.FLOOD,
     }
 
+    _ENDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "eof": ("disconnected", FaultKind.DISCONNECT),
+        "crash": ("crashed", FaultKind.CRASH),
+    }
+    """The stream items that end a bot: why it was stopped, and its fault."""
+
     def _late_item(self, rec: BotRecord, kind: str, value: Any) -> bool:
         """Book an item that is no answer to the pending decision (a message, or an
         action that is not awaited, is dropped); True when it ends the bot (a
         disconnect or a crash)."""
-        if kind in ("eof", "crash"):
+        if kind in self._ENDS:
             if not rec.dead:
-                self._kill(rec, "disconnected" if kind == "eof" else "crashed")
-                self._fault(rec, FaultKind.DISCONNECT if kind == "eof" else FaultKind.CRASH)
+                why, fault = self._ENDS[kind]
+                self._kill(rec, why)
+                self._fault(rec, fault)
             return True
         if kind in self._LINE_FAULTS:
             self._fault(rec, self._LINE_FAULTS[kind])
@@ -451,8 +467,10 @@ class Arena:
         if fault is not None:
             self._fault(rec, fault)
         if move is None:
-            if fault is None and not was_dead and rec.dead:
-                fault = FaultKind.DISCONNECT
+            if fault is None and not was_dead and rec.dead:  # (booked as it came)
+                fault = {w: f for w, f in self._ENDS.values()}.get(
+                    rec.stopped or "", FaultKind.DISCONNECT
+                )
             rec.substituted += 1
             move = filler_move(dealt, place, game.boards[seat].rows)
         return move, {
@@ -553,6 +571,27 @@ class Arena:
         self.hands_done += 1
         if self.on_deal is not None:
             self.on_deal(deal)
+
+    def record_played(self, deal: DealRecord) -> bool:
+        """Book a hand whose bots were asked elsewhere (a parallel arena's worker) as
+        :meth:`run` books one: each decision's time, and its fault through the fault
+        policy (a crash stops the bot, as here), then the hand (:meth:`record`).
+        False, the hand not scored, when a fault forfeited the match."""
+        try:
+            for d in deal.decisions:
+                rec = self.records[self.names.index(deal.seats[d["seat"]])]
+                fault = d["fault"]
+                if fault == FaultKind.CRASH:  # booked as it comes (:meth:`_late_item`)
+                    self._late_item(rec, "crash", None)
+                if d["ms"] is not None:
+                    rec.latencies_ms.append(d["ms"])
+                if fault in FaultKind.ALL and fault != FaultKind.CRASH:
+                    self._fault(rec, fault)
+                rec.substituted += fault is not None
+        except _Forfeit:
+            return False
+        self.record(deal)
+        return True
 
     def book(self, game: Game, result: GameResult, seating: Sequence[int]) -> None:
         """Add a finished deal to the players' records (``seating[s]``: the player in

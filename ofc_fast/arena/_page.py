@@ -13,6 +13,7 @@ from typing import Any
 
 from ._digest import Digest, RunningTotals
 from ._page_assets import CSS, JS, SCRIPT_HASH
+from ._stats import counted
 
 __all__ = ["page"]
 
@@ -155,7 +156,7 @@ def standings(report: dict[str, Any]) -> str:
     if dup:
         for p in dup["pairs"]:
             rows.append(
-                f"<p>Duplicate ({num(dup['decks'])} decks): {esc(p['a'])} &minus; "
+                f"<p>Duplicate ({counted(dup['decks'], 'deck', spec=',')}): {esc(p['a'])} &minus; "
                 f"{esc(p['b'])} = {num(p['difference_per_deck_mean'], '+.3f')} ± "
                 f"{num(p['difference_per_deck_ci95'], '.3f')} per deck</p>"
             )
@@ -165,12 +166,17 @@ def standings(report: dict[str, Any]) -> str:
 def _deals_part(digest: Digest, sidecar: str | None) -> str:
     held = len(digest.embedded())
     if sidecar is None or held >= digest.count:
-        note = f"All {digest.count:,} deals are in this page."
+        note = (
+            "The deal is in this page."
+            if digest.count == 1
+            else f"All {counted(digest.count, 'deal', spec=',')} are in this page."
+        )
         load = ""
     else:
         note = (
-            f"This page holds the first {len(digest.first):,} deals and the "
-            f"{held - len(digest.first)} largest swings after them; the file "
+            f"This page holds the first {counted(len(digest.first), 'deal', spec=',')} "
+            f"and the {counted(held - len(digest.first), 'largest swing')} after them; "
+            f"the file "
             f"<code>{esc(sidecar)}</code>, written next to it, holds all "
             f"{digest.count:,}: load it to browse every deal."
         )
@@ -192,7 +198,9 @@ def _deals_part(digest: Digest, sidecar: str | None) -> str:
 def page(report: dict[str, Any], digest: Digest, sidecar: str | None) -> str:
     """The whole page: ``report`` checked, ``digest`` filled, ``sidecar`` the name of
     the deals file written next to the page (None: none)."""
-    title = f"{report['game_id']}: {report['hands']} hands, seed {report['seed']}"
+    title = (
+        f"{report['game_id']}: {counted(report['hands'], 'hand')}, seed {report['seed']}"
+    )
     sub = [f"rules {esc(report['rules'])}" if report.get("rules") else ""]
     if report.get("forfeited_by"):
         sub.append(f"forfeited by {esc(report['forfeited_by'])}")

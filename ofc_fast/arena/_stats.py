@@ -20,7 +20,18 @@ from typing import Any
 
 from ..errors import ArenaError
 
-__all__ = ["latency_summary", "mean", "t_half_width", "t_quantile"]
+__all__ = ["counted", "latency_summary", "mean", "t_half_width", "t_quantile"]
+
+
+def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str:
+    """``n`` and its noun, singular for one (``plural``: default ``noun + "s"``;
+    ``spec``: how ``n`` is formatted): every count the arena and the parallel runs
+    print goes through here.
+
+    >>> counted(1, "hand"), counted(0, "deck"), counted(2, "retry", "retries")
+    ('1 hand', '0 decks', '2 retries')
+    """
+    return f"{n:{spec}} {noun if n == 1 else plural or noun + 's'}"
 
 
 def t_quantile(p: float, df: int) -> float:

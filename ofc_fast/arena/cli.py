@@ -24,6 +24,7 @@ from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
 from ._host_checks import MAX_DEADLINE_MS
+from ._stats import counted
 
 __all__ = ["add_commands"]
 
@@ -87,11 +88,13 @@ def _write_atomic(path: str, text: str) -> None:
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
-    from ._host import Arena, DealRecord, parse_bot_spec
+    from ._host import Arena, DealRecord, check_bot_count, parse_bot_spec
     from .history import deal_record
     from .report import match_report
 
     specs = [parse_bot_spec(b) for b in args.bot]
+    rules = _rules_of(args.rules)
+    named("--bot", check_bot_count, rules, len(specs), " (one --bot each)")
     if args.seed is not None:
         check_seed(args.seed, "--seed")
     check_output("--json", args.json, standard_output=True)
@@ -139,7 +142,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
 
     try:
         arena = Arena(
-            _rules_of(args.rules),
+            rules,
             specs,
             args.hands,
             args.seed,
@@ -148,9 +151,11 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             duplicate=args.duplicate,
             on_deal=on_deal,
             on_progress=on_progress if args.progress_json else None,
-            progress_every=args.progress_every,
+            progress_every=100 if args.progress_every is None else args.progress_every,
             token=args.token,
         )
+        if args.progress_every is not None and not args.progress_json:  # (checked)
+            raise ArenaError("--progress-every: only with --progress-json")
         try:
             if wants_parallel(args):  # built-in bots on workers (parallel/tournament.py)
                 from ..parallel.tournament import run_arena
@@ -218,7 +223,7 @@ def _bot_line(b: dict[str, Any]) -> str:
     if b.get("stopped"):
         line += f"; {b['stopped']}"
     if b.get("substituted"):
-        line += f"; {b['substituted']} decisions substituted"
+        line += f"; {counted(b['substituted'], 'decision')} substituted"
     return line
 
 
@@ -227,9 +232,12 @@ def _print_standings(report: dict[str, Any]) -> None:
     if dup:
         rotations = dup["rotations"]
         decks = report["hands"] // rotations
-        played = f"{decks} hands (duplicate: {report['hands']} games, {rotations} seatings)"
+        played = (
+            f"{counted(decks, 'hand')} (duplicate: {counted(report['hands'], 'game')}, "
+            f"{counted(rotations, 'seating')})"
+        )
     else:
-        played = f"{report['hands']} hands"
+        played = counted(report["hands"], "hand")
     print(
         f"{report['game_id']}: {played}, seed {report['seed']}"
         + (f", forfeited by {report['forfeited_by']}" if report["forfeited_by"] else "")
@@ -243,7 +251,7 @@ def _print_standings(report: dict[str, Any]) -> None:
             ci = p["difference_per_deck_ci95"]
             print(
                 f"  duplicate {p['a']} - {p['b']}: {_signed(p['difference_per_deck_mean'])}"
-                f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({dup['decks']} decks)"
+                f"{'' if ci is None else f' ± {ci:.3f}'} per deck ({counted(dup['decks'], 'deck')})"
             )
 
 
@@ -385,7 +393,7 @@ def add_commands(sub: Any) -> None:
     a.add_argument(
         "--progress-every",
         type=int,
-        default=100,
+        default=None,
         metavar="N",
         help="with --progress-json: a progress line every N hands (default 100)",
     )

@@ -316,6 +316,10 @@ class BotClient:
                 if ms is not None and self.deadlines:
                     obs["deadline"] = now + ms / 1000 - pipe_margin(ms)
                 move = self.bot.act(obs)
+                if not isinstance(move, Move):  # (None: the filler, never counted)
+                    raise BotError(
+                        f"the bot's act returned {type(move).__name__}, not a Move"
+                    )
                 late = self.clock() - now
                 if ms is not None and self.deadlines and late > ms / 1000:
                     self.log(

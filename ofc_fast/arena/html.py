@@ -35,6 +35,7 @@ from typing import IO, Any
 from ..errors import ArenaError, quote
 from ._digest import Digest, RunningTotals
 from ._page import page
+from ._stats import counted
 from .history import ImportedDeal, import_deal, read_histories
 from .report import check_report, read_report
 
@@ -154,7 +155,10 @@ def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
     """How the deals of ``digest`` differ from the match of ``report`` (its hand
     count, then each bot's points), or None."""
     if digest.count != report["hands"]:
-        return f"it holds {digest.count} deals, the report {report['hands']} hands"
+        return (
+            f"it holds {counted(digest.count, 'deal')}, the report "
+            f"{counted(report['hands'], 'hand')}"
+        )
     for bot in report["bots"]:
         points = digest.totals.totals[bot["name"]]
         if points != bot["points"]:

@@ -1,5 +1,7 @@
 """Fault injection for the fault tests: a chunk function that kills its own worker
-process once (the first time it runs, guarded by a marker file), then behaves.
+process once (the first time it runs, guarded by a marker file), then behaves; and
+faulty bots that a parallel arena's workers can make by name
+(``ofc_fast.parallel._chaos:crasher``, ``:cheater``, ``:sleeper``).
 
 >>> import os, tempfile
 >>> marker = os.path.join(tempfile.mkdtemp(), "killed")
@@ -12,11 +14,15 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["KillOnce"]
+from ..bots import RandomBot
+from ..game import Move
+
+__all__ = ["FaultyBot", "KillOnce", "cheater", "crasher", "sleeper"]
 
 
 @dataclass(frozen=True)
@@ -36,3 +42,42 @@ class KillOnce:
         os.close(fd)
         os.kill(os.getpid(), signal.SIGKILL)
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+class FaultyBot(RandomBot):
+    """A random bot with a fault, the same in every process and chunk (it depends on
+    the decision alone): ``crash`` raises on a decision dealt the 2c (card 0);
+    ``illegal`` plays every card of a first street into the front row; ``slow`` sleeps
+    ``SLOW_S`` before each move (a built-in bot's time is never a fault)."""
+
+    SLOW_S = 0.005
+
+    def __init__(self, fault: str, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.fault = fault
+
+    def act(self, observation: Any) -> Move:
+        """The random bot's move, or the fault."""
+        dealt = list(observation["dealt"])
+        if self.fault == "crash" and 0 in dealt:
+            raise RuntimeError("boom")
+        if self.fault == "illegal" and len(dealt) == 5 and not observation["to_discard"]:
+            return Move([(c, "front") for c in dealt])
+        if self.fault == "slow":
+            time.sleep(self.SLOW_S)
+        return super().act(observation)
+
+
+def crasher(rules: Any = None, seed: int | None = None) -> FaultyBot:
+    """A :class:`FaultyBot` that raises."""
+    return FaultyBot("crash", seed)
+
+
+def cheater(rules: Any = None, seed: int | None = None) -> FaultyBot:
+    """A :class:`FaultyBot` that plays illegal moves."""
+    return FaultyBot("illegal", seed)
+
+
+def sleeper(rules: Any = None, seed: int | None = None) -> FaultyBot:
+    """A :class:`FaultyBot` that takes its time."""
+    return FaultyBot("slow", seed)

@@ -248,9 +248,11 @@ class ProcessExecutor(Executor):
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
         if self.restarts > self.max_restarts:
+            from ..arena import counted
+
             how = _exits(procs)
             raise ExecutorError(
-                f"the process pool broke {self.restarts} times (a worker died"
+                f"the process pool broke {counted(self.restarts, 'time')} (a worker died"
                 f"{f': {how}' if how else ''}; out of memory, a bot that exits, or a "
                 f"worker that cannot start); giving up"
             )
@@ -423,8 +425,11 @@ class RayExecutor(Executor):
                         refs[ref], getattr(exc, "cause", None) or exc
                     ) from None
                 except ray.exceptions.RayError as exc:  # its worker died every time
+                    from ..arena import counted
+
                     raise ExecutorError(
-                        f"chunk {refs[ref]} failed after {self.max_retries} retries: {exc}"
+                        f"chunk {refs[ref]} failed after "
+                        f"{counted(self.max_retries, 'retry', 'retries')}: {exc}"
                     ) from None
                 yield refs[ref], result
 

@@ -51,6 +51,7 @@ from typing import Any, TypedDict
 import numpy as np
 
 from ..bots import make_bot
+from ..bots.registry import is_bot_spec
 from ..errors import BotError, GameError, quote
 from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
@@ -219,7 +220,14 @@ def _encode_bot(i: int, bot: Any) -> tuple[str, str]:
             f"bots[{i}] {name!r}: settings must be JSON data (they travel to the "
             f"workers as JSON): {exc}"
         ) from None
-    return name.strip().lower(), text
+    return bot_name(name), text
+
+
+def bot_name(name: str) -> str:
+    """A bot's name as a run keeps it: a registry name in lower case (the registry's
+    names are), a ``module:attribute`` or ``policy:PATH`` spec as it is (an attribute
+    or a path has its case)."""
+    return name.strip() if is_bot_spec(name) else name.strip().lower()
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}

@@ -21,7 +21,7 @@ from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
 from ..table import check_seed
 from ._executors import Executor, cpu_count, make_executor
-from ._plan import DEFAULT_CHUNK, RunSpec
+from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
 __all__ = ["add_commands"]
 
@@ -74,8 +74,9 @@ keeps every deal's outcome (about 1.2 kB a deal) for its summary."""
 
 def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
     """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
-    least 1) and, for a run whose deals are ``planned`` up front (default: a parallel
-    run), ``--hands`` (at most :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
+    least 1; unless ``planned``, with ``--workers`` or ``--ray``) and, for a run whose
+    deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
+    :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
     if args.workers is not None:
         cpus = cpu_count()
         check_count(
@@ -88,6 +89,10 @@ def check_parallel_options(args: argparse.Namespace, planned: bool | None = None
         )
     if args.chunk_size is not None:
         check_count("--chunk-size", args.chunk_size)
+        if planned is None and not wants_parallel(args):  # (it would be ignored)
+            raise GameError(
+                "--chunk-size: only a run on --workers or --ray is played in chunks"
+            )
     if wants_parallel(args) if planned is None else planned:
         check_count(
             "--hands",
@@ -181,7 +186,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
-    names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
+    names = [bot_name(n) for n in args.bots.split(",") if n.strip()]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)
     check_seed(args.seed, "--seed")  # (not RunSpec's, which _spec blames on --bots)
@@ -211,9 +216,12 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
             progress=not args.quiet and sys.stderr.isatty(),
         )
     if not args.quiet:
+        from ..arena import counted
+
         decisions = sum(s["decisions"] for s in doc["shards"])
         print(
-            f"{args.out}: {len(doc['shards'])} shards, {decisions:,} decisions"
+            f"{args.out}: {counted(len(doc['shards']), 'shard')}, "
+            f"{counted(decisions, 'decision', spec=',')}"
             f"{'' if doc['complete'] else ' (incomplete)'}"
         )
     return 0

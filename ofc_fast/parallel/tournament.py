@@ -6,12 +6,14 @@ The schedule is that of :class:`~ofc_fast.arena.Arena`: hand ``h`` plays deck ``
 button at seat 0, bot ``b`` at seat ``(b + r) % players`` with ``r`` the rotation
 (duplicate) or ``h % players`` (non-duplicate), no Fantasyland carried in and bot ``b``
 seeded ``bot_seed(seed, h, b)`` (:func:`ofc_fast.parallel._plan.bot_seed`).  The
-bots act on ``observation`` directly in the worker (no wire round trip), so the report
-has no decision times and no faults: a bot that raises (or plays an illegal move)
-stops the match with an :class:`~ofc_fast.errors.ArenaError` naming it and the hand.
-The sequential arena's fault policy cannot be followed chunk by chunk: a crash there
-ends the bot for the rest of the match (every later decision filled in) or, with
-``forfeit``, the match itself, and the chunks after it are played at the same time.
+bots act on ``observation`` directly in the worker (no wire round trip), timed there;
+a bot that raises is a ``crash`` fault, an illegal move an ``illegal`` one (the filler
+placement is played for it), and a built-in bot's time is never a fault, as in the
+sequential arena.  The driver books the hands in deal order through the arena's fault
+policy (:meth:`~ofc_fast.arena.Arena.record_played`): with ``forfeit`` the match ends
+at the first fault; with ``substitute`` a crash ends the bot for the rest of the
+match, so the chunks after it, played meanwhile with the bot still in, are played
+again with its decisions filled in.
 Results are the same on every executor; they differ from a sequential
 ``Arena.run()``, which carries Fantasyland and moves seats only between hands without
 Fantasyland.
@@ -32,12 +34,13 @@ arena without ``--workers``/``--ray``).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import ArenaError
-from ..game import Game, deal_seed
+from ..errors import ArenaError, BotError, MoveError
+from ..game import Game, Move, deal_seed
 from ._executors import Executor, LocalExecutor
 from ._plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
 from ._run import in_order
@@ -55,6 +58,8 @@ class ArenaTask:
     duplicate: bool
     start: int
     stop: int
+    forfeit: bool = False  #: the fault policy ``forfeit``: stop at the first fault
+    dead: tuple[int, ...] = ()  #: bots that crashed before ``start`` (filled in)
 
 
 def _hand(task: ArenaTask, h: int) -> tuple[int, int, list[int]]:
@@ -64,13 +69,45 @@ def _hand(task: ArenaTask, h: int) -> tuple[int, int, list[int]]:
     return deck, r, [(s - r) % n for s in range(n)]
 
 
+def _decide(bot: Any, g: Game, dead: bool) -> tuple[str | None, float | None]:
+    """Play a built-in bot's decision in ``g`` as the sequential arena takes it: the
+    filler placement when the bot is ``dead`` (crashed before), raises (a ``crash``) or
+    plays an illegal move; never faulted for its time.  Returns the decision's fault
+    (``substituted``: filled in for a dead bot) and its time in ms."""
+    from ..arena import FaultKind, filler_move
+
+    s = g.to_act
+    assert s is not None
+    fault: str | None = "substituted"
+    ms = None
+    if not dead:
+        t0 = time.perf_counter()
+        try:
+            move = bot.act(g.observation(s))
+            if not isinstance(move, Move):  # (as the arena's in-process client)
+                raise BotError(f"the bot's act returned {type(move).__name__}")
+        except Exception:
+            fault = FaultKind.CRASH
+        ms = round((time.perf_counter() - t0) * 1000, 3)
+        if fault != FaultKind.CRASH:
+            try:
+                g.play(move)
+                return None, ms
+            except MoveError:
+                fault = FaultKind.ILLEGAL
+    g.play(filler_move(g.dealt, len(g.dealt) - g.to_discard, g.boards[s].rows))
+    return fault, ms
+
+
 def run_arena_chunk(task: ArenaTask) -> ChunkResult:
     """Play hands of an arena schedule (what the workers run)."""
+    from ..arena import FaultKind
     from ..arena.history import deal_record
 
     spec = task.spec
     seats = Seats(spec)
     out = ChunkResult(task.start, task.stop, [])
+    dead = set(task.dead)
     for h in range(task.start, task.stop):
         deck, r, seating = _hand(task, h)
         for b, bot in enumerate(seats.bots):
@@ -82,19 +119,15 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
                 )
             reset(bot_seed(spec.seed, h, b))
         g = Game(spec.rules, spec.players, seed=deal_seed(spec.seed, deck), button=0)
-        order: list[int] = []
+        decisions: list[dict[str, Any]] = []
         while not g.is_over:
             s = g.to_act
             assert s is not None
-            order.append(s)
-            try:
-                g.play(seats.bots[seating[s]].act(g.observation(s)))
-            except Exception as exc:  # (not a fault here: see the module doc)
-                raise ArenaError(
-                    f"bot {task.names[seating[s]]!r} failed in hand {h}: {exc!r}; a "
-                    f"parallel arena counts no faults: run without --workers/--ray "
-                    f"to count it as one"
-                ) from None
+            b = seating[s]
+            fault, ms = _decide(seats.bots[b], g, b in dead)
+            if fault == FaultKind.CRASH:
+                dead.add(b)
+            decisions.append({"seat": s, "ms": ms, "fault": fault})
         out.outcomes.append(outcome(h, g))
         out.lines.append(
             json.dumps(
@@ -104,11 +137,13 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
                     [task.names[b] for b in seating],
                     deck_no=deck,
                     rotation=r if task.duplicate else 0,
-                    decisions=[{"seat": m, "ms": None, "fault": None} for m in order],
+                    decisions=decisions,
                 ),
                 separators=(",", ":"),
             )
         )
+        if task.forfeit and any(d["fault"] in FaultKind.ALL for d in decisions):
+            break  # the match ends in this hand: the driver books none after it
     return out
 
 
@@ -136,8 +171,9 @@ def run_arena(
     spec = RunSpec.make(
         arena.rules, n, arena.seed, total, [(s.target, {}) for s in arena.specs]
     )
+    forfeit = arena.fault_policy == "forfeit"
     tasks = [
-        ArenaTask(spec, tuple(arena.names), arena.duplicate, c.start, c.stop)
+        ArenaTask(spec, tuple(arena.names), arena.duplicate, c.start, c.stop, forfeit)
         for c in spec.chunks(chunk_size)
     ]
     # the workers hold the bots: no endpoint on this side
@@ -146,30 +182,39 @@ def run_arena(
         for name, s in zip(arena.names, arena.specs)
     ]
     ex = executor or LocalExecutor()
-    chunks = ex.map_unordered(run_arena_chunk, tasks)
-    try:
-        for res in in_order(chunks):
-            for line in res.lines:
-                rec = json.loads(line)
-                deal = DealRecord(
-                    rec["hand_no"],
-                    rec["deck_no"],
-                    rec["rotation"],
-                    list(rec["seats"]),
-                    Game.replay(rec["history"]),
-                    list(rec["decisions"]),
-                )
-                with sigint_deferred():  # a hand is booked whole, or not at all
-                    arena.record(deal)  # books it and calls the arena's on_deal
-                    if on_hand is not None:
-                        on_hand(deal)
-                    if arena.on_progress is not None and (
-                        arena.hands_done % arena.progress_every == 0
-                        or arena.hands_done == total
-                    ):  # as Arena.run: every progress_every hands, and after the last
-                        arena.on_progress(progress_line(arena, total))
-    finally:  # (Ctrl-C while a hand was booked: the workers stop now)
-        close = getattr(chunks, "close", None)  # (a generator's; an iterator has none)
-        if close is not None:
-            close()
+    while tasks:  # once more (the chunks left) each time a bot crashed
+        dead = tasks[0].dead
+        chunks = ex.map_unordered(run_arena_chunk, tasks)
+        try:
+            for k, res in enumerate(in_order(chunks)):
+                for line in res.lines:
+                    rec = json.loads(line)
+                    deal = DealRecord(
+                        rec["hand_no"],
+                        rec["deck_no"],
+                        rec["rotation"],
+                        list(rec["seats"]),
+                        Game.replay(rec["history"]),
+                        list(rec["decisions"]),
+                    )
+                    with sigint_deferred():  # a hand is booked whole, or not at all
+                        if not arena.record_played(deal):  # (calls its on_deal)
+                            return match_report(arena)  # forfeited
+                        if on_hand is not None:
+                            on_hand(deal)
+                        if arena.on_progress is not None and (
+                            arena.hands_done % arena.progress_every == 0
+                            or arena.hands_done == total
+                        ):  # as Arena.run: every progress_every hands, after the last
+                            arena.on_progress(progress_line(arena, total))
+                now = tuple(b for b, r in enumerate(arena.records) if r.dead)
+                if now != dead:  # the later chunks were played with the bot alive
+                    tasks = [replace(t, dead=now) for t in tasks[k + 1 :]]
+                    break
+            else:
+                tasks = []
+        finally:  # (Ctrl-C while a hand was booked, a forfeit: the workers stop now)
+            close = getattr(chunks, "close", None)  # (a generator's; an iterator: none)
+            if close is not None:
+                close()
     return match_report(arena)
