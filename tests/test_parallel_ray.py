@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,3 +134,26 @@ def test_play_ray_from_the_command_line(ray_session: Any, tmp_path: Path) -> Non
         docs.append(doc)
     assert (docs[0].pop("executor"), docs[1].pop("executor")) == ("local", "ray")
     assert docs[0] == docs[1]
+
+
+def test_ray_keeps_at_most_two_chunks_per_cpu_in_flight(
+    ray_session: Any, tmp_path: Path
+) -> None:
+    # every chunk marks a file when it runs; while the caller holds the first result,
+    # only the chunks already submitted can run: a run of 40 must not submit them all
+    started = tmp_path / "started"
+    started.mkdir()
+
+    def mark(i: int) -> int:  # (a closure: Ray pickles it by value)
+        (started / str(i)).touch()
+        return i
+
+    ex = RayExecutor()
+    items = list(range(40))
+    results = ex.map_unordered(mark, items)
+    first = next(results)
+    time.sleep(3)  # far more than 2 workers need for 40 trivial tasks
+    assert len(list(started.iterdir())) <= 2 * ex.workers
+    rest = dict(results)
+    assert sorted([first[0], *rest]) == items
+    assert all(rest[i] == i for i in rest)

@@ -7,7 +7,7 @@
   pool is rebuilt and every chunk not yet returned is submitted again;
 * :class:`RayExecutor` (``ray``): Ray tasks (``ray.init(address)``; ``"auto"`` joins a
   running cluster, ``None`` starts a local one) with ``max_retries``: Ray runs the task
-  of a dead worker again.
+  of a dead worker again.  At most two chunks per cluster CPU are in flight.
 
 Each yields ``(index, result)`` as chunks finish, in any order; a chunk is yielded
 once, so a chunk that ran twice (a retry) is never counted twice.  Work travels as
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import itertools
 import multiprocessing
 import os
 import queue
@@ -380,7 +381,10 @@ class RayExecutor(Executor):
     """Ray tasks.  ``address``: ``"auto"`` (a running cluster, e.g. ``ray start
     --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
     a local cluster; ``num_cpus`` caps it).  When Ray is already initialised (a test's
-    session) it is used as it is.  ``max_retries``: runs of a task whose worker died."""
+    session) it is used as it is.  ``max_retries``: runs of a task whose worker died.
+    At most two chunks per worker (:attr:`workers`: the cluster's CPUs when made) are
+    in flight at a time: a long run does not hold every task and result in the
+    cluster at once."""
 
     name = "ray"
 
@@ -401,20 +405,27 @@ class RayExecutor(Executor):
                     f"--ray {address}: cannot join the cluster: {exc}"
                 ) from None
             self._owned = True
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        # (at least 1: a head without CPUs whose workers are still to join)
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.max_retries = max_retries
 
     def map_unordered(
         self, fn: Callable[[Any], Any], items: Sequence[Any]
     ) -> Iterator[tuple[int, Any]]:
-        """Run as Ray tasks, retried ``max_retries`` times on a lost worker."""
+        """Run as Ray tasks, retried ``max_retries`` times on a lost worker; at most
+        two per worker (:attr:`workers`: the cluster's CPUs) in flight at a time,
+        submitted in index order."""
         ray = self.ray
         task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
         fn_ref = ray.put(fn)
-        refs = {task.remote(fn_ref, item): i for i, item in enumerate(items)}
-        pending = list(refs)
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
+        refs: dict[Any, int] = {}  # in flight -> its index
+        todo = iter(range(len(items)))
+        while True:
+            for i in itertools.islice(todo, 2 * self.workers - len(refs)):
+                refs[task.remote(fn_ref, items[i])] = i
+            if not refs:
+                return
+            done, _ = ray.wait(list(refs), num_returns=1)
             for ref in done:
                 try:
                     result = ray.get(ref)
@@ -426,7 +437,7 @@ class RayExecutor(Executor):
                     raise ExecutorError(
                         f"chunk {refs[ref]} failed after {self.max_retries} retries: {exc}"
                     ) from None
-                yield refs[ref], result
+                yield refs.pop(ref), result
 
     def close(self) -> None:
         """Disconnect from Ray if this executor started it."""
