@@ -426,6 +426,55 @@ def test_heuristic_opponents() -> None:
     assert ended >= 2
 
 
+class FlakyBot:
+    """A bot by import path (``test_env:FlakyBot``) that raises while ``failing``."""
+
+    failing = False
+
+    def __init__(self, rules: object = None, seed: object = None) -> None:
+        pass
+
+    def act(self, obs: dict) -> Move:
+        if FlakyBot.failing:
+            raise RuntimeError("the bot's own bug")
+        return Move.from_action(obs["dealt"], obs["to_discard"], min(obs["legal_actions"]))
+
+
+@pytest.mark.parametrize("how", ["vector", "gymnasium"])
+def test_a_bot_opponent_that_raises_leaves_an_env_that_needs_a_reset(how: str) -> None:
+    """A bot opponent that raises stops the step with its seat's decision pending: the
+    agent's next action must not be played for the bot's seat (before: it was,
+    silently).  Reference: the engine's seat to act (ofc_game_to_act), unchanged
+    bytes, and a GameError naming reset()."""
+    kwargs = {"players": 2, "seed": 3, "opponents": "test_env:FlakyBot"}
+    if how == "vector":
+        venv = VectorEnv("pineapple", num_envs=1, **kwargs)
+        venv.reset()
+        step = lambda: venv.step(venv.legal_actions[:, :1].reshape(1).astype(np.int64))  # noqa: E731
+    else:
+        gym = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+        env = gym.make("ofc_fast/Pineapple-v0", **kwargs).unwrapped
+        env.reset()
+        venv = env._venv
+        step = lambda: env.step(int(env.action_masks().argmax()))  # noqa: E731
+    step()
+    FlakyBot.failing = True
+    try:
+        with pytest.raises(RuntimeError, match="own bug"):
+            step()
+    finally:
+        FlakyBot.failing = False
+    g = venv.game_of(0)
+    assert ofc_fast._native.lib.ofc_game_to_act(g) == 1
+    before = bytes(ofc_fast._native.ffi.buffer(g))
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        step()
+    assert bytes(ofc_fast._native.ffi.buffer(g)) == before
+    (venv if how == "vector" else env).reset()
+    assert venv.seats[0] == 0
+    step()
+
+
 # ------------------------------------------------------------ errors, seeds, threads
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from test_env import finish_fantasyland, reference_encoding, run_isolated
 
+from ofc_fast._native import ffi, lib
 from ofc_fast.env import VectorEnv, env_seed
 from ofc_fast.env._learner import LearnerTables
 from ofc_fast.errors import GameError, MoveError
@@ -172,6 +173,38 @@ t.reset()
 assert (v.seats == 0).all()
 """
     )
+
+
+def test_opponent_policy_that_fails_leaves_tables_that_need_a_reset() -> None:
+    """An opponent policy that raises (or picks an illegal id) stops the step with
+    the opponent's decision still pending: the learner's next actions must not be
+    played for the opponent's seat (before: they were, silently, and the opponent's
+    points of a deal so ended became the learner's reward).  Reference: the seat
+    to act, read from the engine's game (ofc_game_to_act), and a GameError naming
+    reset()."""
+    fail = [False]
+
+    def flaky(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if fail[0]:
+            return np.full(len(masks), 242, np.int64)  # not legal after the first street
+        return first_legal(observations, masks)
+
+    t = LearnerTables("pineapple", 1, 2, 3, flaky, obs_type="bytes")
+    t.reset()
+    t.step(t.masks.argmax(axis=1))  # the learner's first street: 5 cards placed
+    fail[0] = True
+    with pytest.raises(MoveError):
+        t.step(t.masks.argmax(axis=1))
+    g = t.venv.game_of(0)
+    assert lib.ofc_game_to_act(g) == 1  # the opponent's decision waits
+    before = bytes(ffi.buffer(g))
+    fail[0] = False
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        t.step(t.masks.argmax(axis=1))
+    assert bytes(ffi.buffer(g)) == before  # nothing played for the opponent's seat
+    t.reset()
+    assert (t.venv.seats == 0).all()
+    t.step(t.masks.argmax(axis=1))
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._vector import VectorEnv, check_opponents, check_skipped_deals
+from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
@@ -136,26 +136,27 @@ class LearnerTables:
         the learner in Fantasyland, and the opponents would play on forever."""
         if self.policy is None:
             return
-        v = self.venv
-        ended = np.zeros(self.num_envs, np.int64)  # deals ended here, per table
-        while True:
-            todo = (v.seats != self.learner) & (v.seats >= 0)
-            if not todo.any():
-                return
-            check_skipped_deals(v, ended)
-            idx = np.flatnonzero(todo)
-            actions = np.zeros(self.num_envs, np.int64)
-            chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
-            if chosen.size != idx.size or chosen.dtype.kind not in "iu":
-                # as the learner's actions: no cast (4.9 is not action 4), no broadcast
-                raise MoveError(
-                    f"the opponent policy must return {idx.size} integer action ids "
-                    f"(one per row), got shape {chosen.shape} of {chosen.dtype}",
-                    "bad_action",
-                )
-            actions[idx] = chosen.reshape(-1)
-            v.step_active(actions, todo, ended=self.dones)
-            done = todo & v.terminations
-            self.rewards[done] += v.final_rewards[done, self.learner]
-            self.dones |= done
-            ended += done
+        with others_playing(self.venv):  # one that fails: the tables need reset()
+            v = self.venv
+            ended = np.zeros(self.num_envs, np.int64)  # deals ended here, per table
+            while True:
+                todo = (v.seats != self.learner) & (v.seats >= 0)
+                if not todo.any():
+                    return
+                check_skipped_deals(v, ended)
+                idx = np.flatnonzero(todo)
+                actions = np.zeros(self.num_envs, np.int64)
+                chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
+                if chosen.size != idx.size or chosen.dtype.kind not in "iu":
+                    # as the learner's actions: no cast (4.9 is not action 4), no broadcast
+                    raise MoveError(
+                        f"the opponent policy must return {idx.size} integer action ids "
+                        f"(one per row), got shape {chosen.shape} of {chosen.dtype}",
+                        "bad_action",
+                    )
+                actions[idx] = chosen.reshape(-1)
+                v.step_active(actions, todo, ended=self.dones)
+                done = todo & v.terminations
+                self.rewards[done] += v.final_rewards[done, self.learner]
+                self.dones |= done
+                ended += done

@@ -36,6 +36,7 @@ from ..table import check_players, check_seat, check_seed
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
+from ._stuck import others_playing as others_playing
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -473,8 +474,7 @@ class VectorEnv:
     def _step_set(self, placements: Any) -> None:
         """Step with the actions already in ``self._actions``."""
         self._call_step(placements, ffi.NULL)
-        if self._bots is not None:
-            self._play_bots()
+        self._play_bots()
         self._write_features()
         self.deals_finished += self.terminations
 
@@ -495,8 +495,7 @@ class VectorEnv:
         self._actions[:] = self._action_array(actions)
         self._active[:] = a != 0
         self._call_step(ffi.NULL, self._p_active, ended)
-        if self._bots is not None:
-            self._play_bots()
+        self._play_bots()
         self._write_features()
         self.deals_finished += self.terminations & (a != 0)
 
@@ -585,29 +584,30 @@ class VectorEnv:
         to act; rewards, terminations and final rewards add up over the calls."""
         if self._bots is None:
             return
-        rewards = self.rewards.copy()
-        terms = self.terminations.copy()
-        final = self.final_rewards.copy()
-        ended = np.zeros(self.num_envs, np.int64)  # deals ended in this loop, per env
-        while True:
-            todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
-            if todo.size == 0:
-                break
-            check_skipped_deals(self, ended)
-            self._active[:] = 0
-            for i in todo:
-                seat = int(self.seats[i])
-                obs = self.observation(int(i), seat)
-                move = self._bots[i][seat].act(obs)
-                dest = destinations_of(move, obs["dealt"])
-                self._placements[i, : len(dest)] = dest
-                self._actions[i] = -1
-                self._active[i] = 1
-            self._call_step(self._p_placements, self._p_active, terms)
-            rewards[todo] += self.rewards[todo]
-            terms[todo] |= self.terminations[todo]
-            ended[todo] += self.terminations[todo]
-            final[todo] += self.final_rewards[todo]
+        with others_playing(self):  # a bot that raises: the VectorEnv needs reset()
+            rewards = self.rewards.copy()
+            terms = self.terminations.copy()
+            final = self.final_rewards.copy()
+            ended = np.zeros(self.num_envs, np.int64)  # deals ended in this loop, per env
+            while True:
+                todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
+                if todo.size == 0:
+                    break
+                check_skipped_deals(self, ended)
+                self._active[:] = 0
+                for i in todo:
+                    seat = int(self.seats[i])
+                    obs = self.observation(int(i), seat)
+                    move = self._bots[i][seat].act(obs)
+                    dest = destinations_of(move, obs["dealt"])
+                    self._placements[i, : len(dest)] = dest
+                    self._actions[i] = -1
+                    self._active[i] = 1
+                self._call_step(self._p_placements, self._p_active, terms)
+                rewards[todo] += self.rewards[todo]
+                terms[todo] |= self.terminations[todo]
+                ended[todo] += self.terminations[todo]
+                final[todo] += self.final_rewards[todo]
         self.rewards[:] = rewards
         self.terminations[:] = terms
         self.final_rewards[:] = final
