@@ -1224,6 +1224,19 @@ def test_render_before_reset_is_a_game_error() -> None:
         assert isinstance(text, str) and "'players': 2" in text, text
 
 
+@pytest.mark.parametrize("mode", ["human", "rgb_array", "text", 1])
+def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
+    """A render mode outside ``metadata["render_modes"]`` is a GameError naming the
+    modes when the env is made (before: accepted, and render() returned None, so
+    nothing ever showed)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    for make in (OfcEnv, pettingzoo_env):
+        with pytest.raises(GameError, match=r"render_mode must be one of ansi"):
+            make(render_mode=mode)
+        assert make(render_mode=None).render() is None
+
+
 def _replay_both(a: VectorEnv, b: VectorEnv, steps: int, seed: int) -> None:
     """Step ``a`` and ``b`` with the same masked-random actions; every array agrees."""
     rng = np.random.default_rng(seed)

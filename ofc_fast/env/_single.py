@@ -13,7 +13,18 @@ from ..rules import RulesLike
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
-__all__ = ["deal_to_decision", "single_table"]
+__all__ = ["check_render_mode", "deal_to_decision", "single_table"]
+
+
+def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
+    """``render_mode`` when None or one of ``modes`` (the adapter's
+    ``metadata["render_modes"]``), else GameError naming them: a mode it lacks would
+    render nothing."""
+    if render_mode is None or (isinstance(render_mode, str) and render_mode in modes):
+        return render_mode
+    raise GameError(
+        f"render_mode must be one of {', '.join(modes)} or None, got {render_mode!r}"
+    )
 
 
 def single_table(

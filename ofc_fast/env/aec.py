@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._single import deal_to_decision, single_table
+from ._single import check_render_mode, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
 from .gym import action_id, observation_space
 
@@ -80,7 +80,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.action_spaces = {
             a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents
         }
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._enc = np.zeros(OBS_SIZE, np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

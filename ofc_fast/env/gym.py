@@ -29,7 +29,7 @@ from .._native import lib, move_error
 from ..errors import GameError, MoveError
 from ..game.observation import Observation
 from ..rules import RuleSet
-from ._single import deal_to_decision, single_table
+from ._single import check_render_mode, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, require_started
 
 __all__ = ["OfcEnv"]
@@ -127,7 +127,7 @@ class OfcEnv(gymnasium.Env):
         if illegal not in ("remap", "raise"):
             raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
         self.illegal = illegal
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._mid_deal = False  # a step was played since the deal's first decision
         self._end_view: Observation | None = None  # autoreset=False: the ended deal
 
