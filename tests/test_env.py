@@ -34,7 +34,7 @@ from ofc_fast.encoding import (
     planes,
 )
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
-from ofc_fast.errors import GameError, MoveError
+from ofc_fast.errors import GameError, MoveError, TableError
 from ofc_fast.game import Game, Match, Move
 from ofc_fast.game._engine import deal_seed
 from ofc_fast.solver import solve_fantasyland
@@ -1235,6 +1235,37 @@ def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
         with pytest.raises(GameError, match=r"render_mode must be one of ansi"):
             make(render_mode=mode)
         assert make(render_mode=None).render() is None
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True])
+def test_gymnasium_reset_refuses_a_bad_seed_as_the_env_made_with_it(seed: object) -> None:
+    """reset(seed=...) refuses a seed no match deals from with the TableError that
+    ``seed=`` when made and the PettingZoo env's reset() give, and changes nothing,
+    Gymnasium's generator included (before: Gymnasium's own Error for -1, 1.5 and
+    "3"; for 2**64 and True a TableError after ``np_random`` was reseeded)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    with pytest.raises(TableError, match="seed"):
+        OfcEnv(seed=seed)
+    env = OfcEnv(seed=1)
+    obs, _ = env.reset()
+    state = env.np_random.bit_generator.state
+    with pytest.raises(TableError, match="seed"):
+        env.reset(seed=seed)
+    assert env.np_random.bit_generator.state == state
+    assert np.array_equal(env.reset()[0]["observation"], obs["observation"])
+
+
+def test_gymnasium_reset_takes_a_numpy_int_seed() -> None:
+    """A NumPy int seed deals what the same Python int deals, as ``seed=`` when made
+    and the PettingZoo env take it (before: Gymnasium's Error "must be a python
+    integer")."""
+    from ofc_fast.env.gym import OfcEnv
+
+    want, _ = OfcEnv(seed=7).reset()
+    for seed in (np.int64(7), np.uint64(7)):
+        got, _ = OfcEnv().reset(seed=seed)
+        assert np.array_equal(got["observation"], want["observation"])
 
 
 def _replay_both(a: VectorEnv, b: VectorEnv, steps: int, seed: int) -> None:

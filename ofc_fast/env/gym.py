@@ -29,6 +29,7 @@ from .._native import lib, move_error
 from ..errors import GameError, MoveError
 from ..game.observation import Observation
 from ..rules import RuleSet
+from ..table import check_seed
 from ._single import check_render_mode, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, require_started
 
@@ -149,7 +150,9 @@ class OfcEnv(gymnasium.Env):
         """Deal a new hand and play the opponents up to the learner's first decision:
         with a seed the match starts again; without one, after a deal ended, the next
         deal's first decision (already dealt) is returned again, and in the middle of a
-        deal (a truncation) that deal is abandoned for the next one."""
+        deal (a truncation) that deal is abandoned for the next one.  ``seed``: an int
+        0..2**64-1 (a NumPy int too), else TableError and nothing changes."""
+        seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         v = self._venv
         if seed is not None or not v.started:
