@@ -207,6 +207,16 @@ def test_opponent_policy_that_fails_leaves_tables_that_need_a_reset() -> None:
     t.step(t.masks.argmax(axis=1))
 
 
+def test_learner_tables_refuse_fantasyland_decisions() -> None:
+    """The learner's tables (the SB3 adapters) step action ids only, and a
+    Fantasyland set has none: ``fantasyland="decision"`` is a GameError when they are
+    made, as in the Gymnasium env (before: taken, and once the learner reached
+    Fantasyland its mask was all zeros and every step a MoveError: the run stopped)."""
+    with pytest.raises(GameError, match="Fantasyland sets by the solver"):
+        LearnerTables("pineapple", 2, 2, 0, "random", fantasyland="decision")
+    LearnerTables("pineapple", 2, 2, 0, "random", fantasyland="solver").reset()
+
+
 @pytest.mark.parametrize(
     "returns",
     [

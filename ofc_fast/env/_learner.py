@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
+from ._single import check_solver_sets
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
@@ -52,6 +53,7 @@ class LearnerTables:
         shaping: float = 0.0,
         **kwargs: Any,
     ) -> None:
+        check_solver_sets(kwargs, "the learner's tables (the SB3 adapters)")
         self.policy: OpponentPolicy | None = None
         if callable(opponent):
             self.policy, mode = opponent, "self"

@@ -1,6 +1,7 @@
 """The single-game adapters' one table (:mod:`ofc_fast.env.gym`,
 :mod:`ofc_fast.env.aec`): a one-environment :class:`VectorEnv` and its deals without
-an agent decision."""
+an agent decision; and the check of every adapter that steps action ids only (the
+learner's tables too): Fantasyland sets by the solver."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from ..rules import RulesLike
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
-__all__ = ["check_render_mode", "deal_to_decision", "single_table"]
+__all__ = ["check_render_mode", "check_solver_sets", "deal_to_decision", "single_table"]
 
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
@@ -25,6 +26,18 @@ def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
     raise GameError(
         f"render_mode must be one of {', '.join(modes)} or None, got {render_mode!r}"
     )
+
+
+def check_solver_sets(kwargs: dict[str, Any], what: str) -> None:
+    """GameError unless VectorEnv's keywords ``kwargs`` leave the Fantasyland sets to
+    the solver (``fantasyland="solver"``, the default): ``what`` steps action ids only,
+    and a 13-17 card set has none (its agent would meet an all-zero mask)."""
+    mode = kwargs.get("fantasyland", "solver")
+    if not (isinstance(mode, str) and mode.lower() == "solver"):
+        raise GameError(
+            f"{what} plays Fantasyland sets by the solver (a set has no action id); "
+            "use VectorEnv for fantasyland='decision'"
+        )
 
 
 def single_table(

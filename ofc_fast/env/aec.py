@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._single import check_render_mode, deal_to_decision, single_table
+from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
 from .gym import action_id, observation_space
 
@@ -58,11 +58,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         **kwargs: Any,
     ) -> None:
         super().__init__()
-        if kwargs.get("fantasyland", "solver") != "solver":
-            raise GameError(
-                "the PettingZoo env plays Fantasyland sets by the solver (a "
-                "set has no action id)"
-            )
+        check_solver_sets(kwargs, "the PettingZoo env")
         self._venv = single_table(
             rules,
             players,

@@ -30,7 +30,7 @@ from ..errors import GameError, MoveError
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
-from ._single import check_render_mode, deal_to_decision, single_table
+from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, require_started
 
 __all__ = ["OfcEnv"]
@@ -110,11 +110,7 @@ class OfcEnv(gymnasium.Env):
         illegal: str = "remap",
         **kwargs: Any,
     ) -> None:
-        if kwargs.get("fantasyland", "solver") != "solver":
-            raise GameError(
-                "the Gymnasium env plays Fantasyland sets by the solver (a set "
-                "has no action id); use VectorEnv for fantasyland='decision'"
-            )
+        check_solver_sets(kwargs, "the Gymnasium env")
         if opponents == "self":
             raise GameError(
                 "the Gymnasium env has one agent: opponents 'random' or a "
