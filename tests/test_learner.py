@@ -218,6 +218,30 @@ def test_learner_tables_refuse_fantasyland_decisions() -> None:
 
 
 @pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        (dict(autoreset=False), "autoreset"),
+        (dict(final_obs=False), "final_obs"),
+        (dict(opponents="heuristic"), "opponents"),
+    ],
+)
+def test_learner_tables_name_the_settings_they_fix(kwargs: dict, name: str) -> None:
+    """A VectorEnv keyword the learner's tables (the SB3 adapters) set themselves,
+    given with another value, is a GameError naming it, as in the single-game envs
+    (before: autoreset=False was taken and the first deal's end stopped the run with
+    a MoveError; final_obs and opponents were a TypeError "got multiple values"); the
+    value they set is accepted."""
+    with pytest.raises(GameError, match=f"sets {name}="):
+        LearnerTables("pineapple", 2, 2, 0, "random", **kwargs)
+    fixed = {"autoreset": True, "final_obs": True, "opponents": "random"}[name]
+    t = LearnerTables("pineapple", 2, 2, 0, "random", **{name: fixed})
+    t.reset()
+    for _ in range(12):  # past the first deal's end
+        t.step(t.masks.argmax(axis=1))
+    assert t.deals > 0
+
+
+@pytest.mark.parametrize(
     "returns",
     [
         lambda masks: np.argmax(masks, axis=1) + 0.9,  # 4.9 is not action 4

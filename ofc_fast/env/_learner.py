@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._single import check_solver_sets
+from ._single import adapter_settings, check_solver_sets
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
@@ -53,7 +53,8 @@ class LearnerTables:
         shaping: float = 0.0,
         **kwargs: Any,
     ) -> None:
-        check_solver_sets(kwargs, "the learner's tables (the SB3 adapters)")
+        what = "the learner's tables (the SB3 adapters)"
+        check_solver_sets(kwargs, what)
         self.policy: OpponentPolicy | None = None
         if callable(opponent):
             self.policy, mode = opponent, "self"
@@ -71,12 +72,13 @@ class LearnerTables:
             num_envs,
             players,
             seed=seed,
-            opponents=mode,
             learner=learner,
             shaping=shaping,
             obs_type=obs_type,
-            final_obs=True,  # final_observations (the adapters' terminal observations)
-            **kwargs,
+            # final_obs: the adapters' terminal observations; autoreset: SB3's
+            **adapter_settings(
+                kwargs, what, opponents=mode, final_obs=True, autoreset=True
+            ),
         )
         self.num_envs = num_envs
         self.learner = learner
