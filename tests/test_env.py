@@ -1224,6 +1224,25 @@ def test_render_before_reset_is_a_game_error() -> None:
         assert isinstance(text, str) and "'players': 2" in text, text
 
 
+def test_reading_a_table_before_reset_is_a_game_error() -> None:
+    """VectorEnv.observation() / encode() and the PettingZoo env's observe() before
+    reset() raise GameError, as render() does (before: the all-zero C state's view, a
+    0-player table, and an all-zero encoding; observe() gave one agent zeros and the
+    others that encoding).  Reference: the observation of reset's deal."""
+    venv = VectorEnv("pineapple", num_envs=2, players=2, seed=0)
+    for read in (lambda: venv.observation(0, 1), lambda: venv.encode(0, 1)):
+        with pytest.raises(GameError, match=r"call reset\(\) before"):
+            read()
+    env = pettingzoo_env("pineapple", 3)
+    for agent in env.possible_agents:
+        with pytest.raises(GameError, match=r"call reset\(\) before observe\(\)"):
+            env.observe(agent)
+    venv.reset()
+    assert venv.observation(0, 1)["players"] == 2 and venv.encode(0, 1).any()
+    env.reset(seed=0)
+    assert env.observe("player_2")["observation"].any()
+
+
 @pytest.mark.parametrize("mode", ["human", "rgb_array", "text", 1])
 def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
     """A render mode outside ``metadata["render_modes"]`` is a GameError naming the

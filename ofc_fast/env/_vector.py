@@ -408,7 +408,7 @@ class VectorEnv:
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
         after its deal ended; an unfinished deal is abandoned)."""
-        self._require_started()
+        require_started(self, "step")
         env = self._check_env(env)
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
         if status == _E_NO_DECISION:
@@ -429,7 +429,7 @@ class VectorEnv:
         MoveError).  Returns
         ``(observations, rewards, terminations, truncations, infos)``.  MoveError (and
         no environment changes) when any action is illegal."""
-        self._require_started()
+        require_started(self, "step")
         self._actions[:] = self._action_array(actions)
         place = ffi.NULL
         if placements is not None:
@@ -457,7 +457,7 @@ class VectorEnv:
         VectorEnv.  MoveError (and nothing changes) when it is illegal, out of
         ``0..ACTION_SPACE-1`` included (an int beyond int64 too); the results are in
         the arrays, as after :meth:`step`."""
-        self._require_started()
+        require_started(self, "step")
         if self.num_envs != 1:
             raise GameError(f"step_first() needs num_envs=1, got {self.num_envs}")
         if (
@@ -488,7 +488,7 @@ class VectorEnv:
         whose learner's deal already ended in this round of calls; their
         ``final_encodings`` rows stay that deal's (a later deal, one the learner sat
         out, does not overwrite them)."""
-        self._require_started()
+        require_started(self, "step")
         a = np.asarray(active)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
             raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
@@ -574,9 +574,6 @@ class VectorEnv:
                 status,
                 f"env {i}{hint}, action {int(self._actions[i])}, seat {int(self.seats[i])}",
             )
-
-    def _require_started(self) -> None:
-        require_started(self, "step")
 
     # -- bots in Python (opponents = a bot name)
     def _play_bots(self) -> None:
@@ -675,7 +672,8 @@ class VectorEnv:
 
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
-        (what a bot reads)."""
+        (what a bot reads); GameError before :meth:`reset`."""
+        require_started(self, "observation")
         g = self.game_of(env)
         seat = self._check_seat(seat)
         o = ffi.new("ofc_observation *")
@@ -696,7 +694,9 @@ class VectorEnv:
 
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written
-        into ``out`` when given (a contiguous, writable uint8 array; else GameError)."""
+        into ``out`` when given (a contiguous, writable uint8 array; else GameError);
+        GameError before :meth:`reset`."""
+        require_started(self, "encode")
         g = self.game_of(env)
         seat = self._check_seat(seat)
         if out is None:

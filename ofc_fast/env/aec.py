@@ -105,8 +105,10 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.agent_selection = self.possible_agents[int(v.seats[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What ``agent`` sees now: its encoded observation and action mask."""
+        """What ``agent`` sees now: its encoded observation and action mask;
+        GameError before :meth:`reset`."""
         v = self._venv
+        require_started(v, "observe")
         seat = self._seat[agent]
         if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
             return {
