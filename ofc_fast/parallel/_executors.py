@@ -116,6 +116,14 @@ def _exit_with(parent: Any) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+def _count(value: object, what: str) -> int:
+    """``value`` as a count >= 1 (an int, not a bool), else ExecutorError naming
+    ``what``: workers, a Ray cluster's CPUs (0 CPUs would run no task, for ever)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ExecutorError(f"{what}: must be an int >= 1, got {value!r}")
+    return value
+
+
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
     """The error of chunk ``index`` that raised ``exc`` in a worker: an
     :class:`OfcError` as it is, anything else (a bot that raised, a chunk that
@@ -160,9 +168,7 @@ class ProcessExecutor(Executor):
     name = "process"
 
     def __init__(self, workers: int, max_restarts: int = 5) -> None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise ExecutorError(f"workers must be an int >= 1, got {workers!r}")
-        self.workers = workers
+        self.workers = _count(workers, "workers")
         self.max_restarts = max_restarts
         self.restarts = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -380,17 +386,19 @@ def _ray() -> Any:
 class RayExecutor(Executor):
     """Ray tasks.  ``address``: ``"auto"`` (a running cluster, e.g. ``ray start
     --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
-    a local cluster; ``num_cpus`` caps it).  When Ray is already initialised (a test's
-    session) it is used as it is.  ``max_retries``: runs of a task whose worker died.
-    At most two chunks per worker (:attr:`workers`: the cluster's CPUs when made) are
-    in flight at a time: a long run does not hold every task and result in the
-    cluster at once."""
+    a local cluster; ``num_cpus`` caps it: None or an int >= 1, else ExecutorError).
+    When Ray is already initialised (a test's session) it is used as it is.
+    ``max_retries``: runs of a task whose worker died.  At most two chunks per
+    worker (:attr:`workers`: the cluster's CPUs when made) are in flight at a time: a
+    long run does not hold every task and result in the cluster at once."""
 
     name = "ray"
 
     def __init__(
         self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 3
     ) -> None:
+        if num_cpus is not None:
+            _count(num_cpus, "num_cpus")
         ray = _ray()
         self.ray = ray
         self._owned = False
@@ -452,12 +460,12 @@ def make_executor(
     """The executor of the command-line options: ``ray`` (an address, ``"auto"``,
     or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
     > 1; else ``local``."""
+    if workers is not None:  # (a local Ray cluster's CPUs too)
+        _count(workers, "--workers")
     if ray is not None:
         return RayExecutor(None if ray == "local" else ray, num_cpus=num_cpus or workers)
     if workers is None or workers == 1:
         return LocalExecutor()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ExecutorError(f"--workers: must be >= 1, got {workers!r}")
     return ProcessExecutor(workers)
 
 
