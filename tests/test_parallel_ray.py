@@ -8,7 +8,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -136,18 +136,29 @@ def test_play_ray_from_the_command_line(ray_session: Any, tmp_path: Path) -> Non
     assert docs[0] == docs[1]
 
 
+def marking(
+    root: Path, seconds: tuple[float, float] = (0.0, 0.0)
+) -> tuple[Path, Callable[[int], int]]:
+    """A folder, and a chunk function that sleeps ``seconds[0]`` (chunk 0) or
+    ``seconds[1]`` (the others), marks its chunk run in the folder and returns its
+    index (a closure: Ray pickles it by value)."""
+    marks = root / "marks"
+    marks.mkdir()
+
+    def mark(i: int) -> int:
+        time.sleep(seconds[min(i, 1)])
+        (marks / str(i)).touch()
+        return i
+
+    return marks, mark
+
+
 def test_ray_keeps_at_most_two_chunks_per_cpu_in_flight(
     ray_session: Any, tmp_path: Path
 ) -> None:
     # every chunk marks a file when it runs; while the caller holds the first result,
     # only the chunks already submitted can run: a run of 40 must not submit them all
-    started = tmp_path / "started"
-    started.mkdir()
-
-    def mark(i: int) -> int:  # (a closure: Ray pickles it by value)
-        (started / str(i)).touch()
-        return i
-
+    started, mark = marking(tmp_path)
     ex = RayExecutor()
     items = list(range(40))
     results = ex.map_unordered(mark, items)
@@ -157,3 +168,16 @@ def test_ray_keeps_at_most_two_chunks_per_cpu_in_flight(
     rest = dict(results)
     assert sorted([first[0], *rest]) == items
     assert all(rest[i] == i for i in rest)
+
+
+def test_a_ray_run_let_go_stops_its_chunks_in_flight(
+    ray_session: Any, tmp_path: Path
+) -> None:
+    # a run whose caller lets go (Ctrl-C, an error, a generator closed) must not leave
+    # its chunks in flight running on the cluster, as the process pool stops its workers
+    done, slow = marking(tmp_path, (1.0, 3.0))
+    results = RayExecutor().map_unordered(slow, list(range(8)))
+    assert next(results) == (0, 0)
+    results.close()
+    time.sleep(5)  # past the end of every chunk that was in flight
+    assert [p.name for p in done.iterdir()] == ["0"]

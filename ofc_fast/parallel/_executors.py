@@ -7,7 +7,8 @@
   pool is rebuilt and every chunk not yet returned is submitted again;
 * :class:`RayExecutor` (``ray``): Ray tasks (``ray.init(address)``; ``"auto"`` joins a
   running cluster, ``None`` starts a local one) with ``max_retries``: Ray runs the task
-  of a dead worker again.  At most two chunks per cluster CPU are in flight.
+  of a dead worker again.  At most two chunks per cluster CPU are in flight; a run
+  stopped early cancels them.
 
 Each yields ``(index, result)`` as chunks finish, in any order; a chunk is yielded
 once, so a chunk that ran twice (a retry) is never counted twice.  Work travels as
@@ -428,24 +429,31 @@ class RayExecutor(Executor):
         fn_ref = ray.put(fn)
         refs: dict[Any, int] = {}  # in flight -> its index
         todo = iter(range(len(items)))
-        while True:
-            for i in itertools.islice(todo, 2 * self.workers - len(refs)):
-                refs[task.remote(fn_ref, items[i])] = i
-            if not refs:
-                return
-            done, _ = ray.wait(list(refs), num_returns=1)
-            for ref in done:
-                try:
-                    result = ray.get(ref)
-                except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
-                    raise _chunk_failed(
-                        refs[ref], getattr(exc, "cause", None) or exc
-                    ) from None
-                except ray.exceptions.RayError as exc:  # its worker died every time
-                    raise ExecutorError(
-                        f"chunk {refs[ref]} failed after {self.max_retries} retries: {exc}"
-                    ) from None
-                yield refs.pop(ref), result
+        try:
+            while True:
+                for i in itertools.islice(todo, 2 * self.workers - len(refs)):
+                    refs[task.remote(fn_ref, items[i])] = i
+                if not refs:
+                    return
+                done, _ = ray.wait(list(refs), num_returns=1)
+                for ref in done:
+                    yield refs[ref], self._result(ref, refs[ref])
+                    del refs[ref]
+        finally:  # stopped early (Ctrl-C, a chunk that raised, a caller that let go)
+            for ref in refs:  # its chunks in flight stop too, as the pool's workers do
+                ray.cancel(ref)
+
+    def _result(self, ref: Any, index: int) -> Any:
+        """The result of chunk ``index``'s task ``ref`` (done), or ExecutorError."""
+        ray = self.ray
+        try:
+            return ray.get(ref)
+        except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
+            raise _chunk_failed(index, getattr(exc, "cause", None) or exc) from None
+        except ray.exceptions.RayError as exc:  # its worker died every time
+            raise ExecutorError(
+                f"chunk {index} failed after {self.max_retries} retries: {exc}"
+            ) from None
 
     def close(self) -> None:
         """Disconnect from Ray if this executor started it."""
