@@ -815,12 +815,14 @@ def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
         (lambda: RayExecutor(num_cpus=1.5), "num_cpus"),
         (lambda: make_executor(workers=0, ray="local"), "--workers"),
         (lambda: make_executor(workers=-2, ray="auto"), "--workers"),
+        (lambda: make_executor(workers=2, ray="local", num_cpus=0), "num_cpus"),
     ],
 )
 def test_ray_refuses_a_cluster_without_cpus(make: Any, name: str) -> None:
     """A local Ray cluster of 0 CPUs (``num_cpus=0``, or ``make_executor(workers=0,
     ray="local")``, where ``workers`` gives the CPUs) runs no task: a run on it waited
-    for ever.  ExecutorError naming the value, before Ray is imported or started."""
+    for ever; ``make_executor(num_cpus=0)`` took 0 for "not given" (the ``workers``
+    CPUs).  ExecutorError naming the value, before Ray is imported or started."""
     with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 1"):
         make()
 

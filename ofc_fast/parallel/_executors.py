@@ -471,7 +471,8 @@ def make_executor(
     if workers is not None:  # (a local Ray cluster's CPUs too)
         _count(workers, "--workers")
     if ray is not None:
-        return RayExecutor(None if ray == "local" else ray, num_cpus=num_cpus or workers)
+        cpus = workers if num_cpus is None else num_cpus  # (0 is refused, not "none")
+        return RayExecutor(None if ray == "local" else ray, num_cpus=cpus)
     if workers is None or workers == 1:
         return LocalExecutor()
     return ProcessExecutor(workers)
