@@ -34,7 +34,7 @@ from ofc_fast.encoding import (
     planes,
 )
 from ofc_fast.env import GYM_IDS, VectorEnv, env_seed, pettingzoo_env
-from ofc_fast.errors import GameError, MoveError
+from ofc_fast.errors import GameError, MoveError, TableError
 from ofc_fast.game import Game, Match, Move
 from ofc_fast.game._engine import deal_seed
 from ofc_fast.solver import solve_fantasyland
@@ -424,6 +424,55 @@ def test_heuristic_opponents() -> None:
             )
             ended += 1
     assert ended >= 2
+
+
+class FlakyBot:
+    """A bot by import path (``test_env:FlakyBot``) that raises while ``failing``."""
+
+    failing = False
+
+    def __init__(self, rules: object = None, seed: object = None) -> None:
+        pass
+
+    def act(self, obs: dict) -> Move:
+        if FlakyBot.failing:
+            raise RuntimeError("the bot's own bug")
+        return Move.from_action(obs["dealt"], obs["to_discard"], min(obs["legal_actions"]))
+
+
+@pytest.mark.parametrize("how", ["vector", "gymnasium"])
+def test_a_bot_opponent_that_raises_leaves_an_env_that_needs_a_reset(how: str) -> None:
+    """A bot opponent that raises stops the step with its seat's decision pending: the
+    agent's next action must not be played for the bot's seat (before: it was,
+    silently).  Reference: the engine's seat to act (ofc_game_to_act), unchanged
+    bytes, and a GameError naming reset()."""
+    kwargs = {"players": 2, "seed": 3, "opponents": "test_env:FlakyBot"}
+    if how == "vector":
+        venv = VectorEnv("pineapple", num_envs=1, **kwargs)
+        venv.reset()
+        step = lambda: venv.step(venv.legal_actions[:, :1].reshape(1).astype(np.int64))  # noqa: E731
+    else:
+        gym = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+        env = gym.make("ofc_fast/Pineapple-v0", **kwargs).unwrapped
+        env.reset()
+        venv = env._venv
+        step = lambda: env.step(int(env.action_masks().argmax()))  # noqa: E731
+    step()
+    FlakyBot.failing = True
+    try:
+        with pytest.raises(RuntimeError, match="own bug"):
+            step()
+    finally:
+        FlakyBot.failing = False
+    g = venv.game_of(0)
+    assert ofc_fast._native.lib.ofc_game_to_act(g) == 1
+    before = bytes(ofc_fast._native.ffi.buffer(g))
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        step()
+    assert bytes(ofc_fast._native.ffi.buffer(g)) == before
+    (venv if how == "vector" else env).reset()
+    assert venv.seats[0] == 0
+    step()
 
 
 # ------------------------------------------------------------ errors, seeds, threads
@@ -1173,6 +1222,69 @@ def test_render_before_reset_is_a_game_error() -> None:
         env.reset(seed=0)
         text = env.render()
         assert isinstance(text, str) and "'players': 2" in text, text
+
+
+def test_reading_a_table_before_reset_is_a_game_error() -> None:
+    """VectorEnv.observation() / encode() and the PettingZoo env's observe() before
+    reset() raise GameError, as render() does (before: the all-zero C state's view, a
+    0-player table, and an all-zero encoding; observe() gave one agent zeros and the
+    others that encoding).  Reference: the observation of reset's deal."""
+    venv = VectorEnv("pineapple", num_envs=2, players=2, seed=0)
+    for read in (lambda: venv.observation(0, 1), lambda: venv.encode(0, 1)):
+        with pytest.raises(GameError, match=r"call reset\(\) before"):
+            read()
+    env = pettingzoo_env("pineapple", 3)
+    for agent in env.possible_agents:
+        with pytest.raises(GameError, match=r"call reset\(\) before observe\(\)"):
+            env.observe(agent)
+    venv.reset()
+    assert venv.observation(0, 1)["players"] == 2 and venv.encode(0, 1).any()
+    env.reset(seed=0)
+    assert env.observe("player_2")["observation"].any()
+
+
+@pytest.mark.parametrize("mode", ["human", "rgb_array", "text", 1])
+def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
+    """A render mode outside ``metadata["render_modes"]`` is a GameError naming the
+    modes when the env is made (before: accepted, and render() returned None, so
+    nothing ever showed)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    for make in (OfcEnv, pettingzoo_env):
+        with pytest.raises(GameError, match=r"render_mode must be one of ansi"):
+            make(render_mode=mode)
+        assert make(render_mode=None).render() is None
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True])
+def test_gymnasium_reset_refuses_a_bad_seed_as_the_env_made_with_it(seed: object) -> None:
+    """reset(seed=...) refuses a seed no match deals from with the TableError that
+    ``seed=`` when made and the PettingZoo env's reset() give, and changes nothing,
+    Gymnasium's generator included (before: Gymnasium's own Error for -1, 1.5 and
+    "3"; for 2**64 and True a TableError after ``np_random`` was reseeded)."""
+    from ofc_fast.env.gym import OfcEnv
+
+    with pytest.raises(TableError, match="seed"):
+        OfcEnv(seed=seed)
+    env = OfcEnv(seed=1)
+    obs, _ = env.reset()
+    state = env.np_random.bit_generator.state
+    with pytest.raises(TableError, match="seed"):
+        env.reset(seed=seed)
+    assert env.np_random.bit_generator.state == state
+    assert np.array_equal(env.reset()[0]["observation"], obs["observation"])
+
+
+def test_gymnasium_reset_takes_a_numpy_int_seed() -> None:
+    """A NumPy int seed deals what the same Python int deals, as ``seed=`` when made
+    and the PettingZoo env take it (before: Gymnasium's Error "must be a python
+    integer")."""
+    from ofc_fast.env.gym import OfcEnv
+
+    want, _ = OfcEnv(seed=7).reset()
+    for seed in (np.int64(7), np.uint64(7)):
+        got, _ = OfcEnv().reset(seed=seed)
+        assert np.array_equal(got["observation"], want["observation"])
 
 
 def _replay_both(a: VectorEnv, b: VectorEnv, steps: int, seed: int) -> None:

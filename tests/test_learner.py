@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from test_env import finish_fantasyland, reference_encoding, run_isolated
 
+from ofc_fast._native import ffi, lib
 from ofc_fast.env import VectorEnv, env_seed
 from ofc_fast.env._learner import LearnerTables
 from ofc_fast.errors import GameError, MoveError
@@ -172,6 +173,72 @@ t.reset()
 assert (v.seats == 0).all()
 """
     )
+
+
+def test_opponent_policy_that_fails_leaves_tables_that_need_a_reset() -> None:
+    """An opponent policy that raises (or picks an illegal id) stops the step with
+    the opponent's decision still pending: the learner's next actions must not be
+    played for the opponent's seat (before: they were, silently, and the opponent's
+    points of a deal so ended became the learner's reward).  Reference: the seat
+    to act, read from the engine's game (ofc_game_to_act), and a GameError naming
+    reset()."""
+    fail = [False]
+
+    def flaky(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if fail[0]:
+            return np.full(len(masks), 242, np.int64)  # not legal after the first street
+        return first_legal(observations, masks)
+
+    t = LearnerTables("pineapple", 1, 2, 3, flaky, obs_type="bytes")
+    t.reset()
+    t.step(t.masks.argmax(axis=1))  # the learner's first street: 5 cards placed
+    fail[0] = True
+    with pytest.raises(MoveError):
+        t.step(t.masks.argmax(axis=1))
+    g = t.venv.game_of(0)
+    assert lib.ofc_game_to_act(g) == 1  # the opponent's decision waits
+    before = bytes(ffi.buffer(g))
+    fail[0] = False
+    with pytest.raises(GameError, match=r"reset\(\)"):
+        t.step(t.masks.argmax(axis=1))
+    assert bytes(ffi.buffer(g)) == before  # nothing played for the opponent's seat
+    t.reset()
+    assert (t.venv.seats == 0).all()
+    t.step(t.masks.argmax(axis=1))
+
+
+def test_learner_tables_refuse_fantasyland_decisions() -> None:
+    """The learner's tables (the SB3 adapters) step action ids only, and a
+    Fantasyland set has none: ``fantasyland="decision"`` is a GameError when they are
+    made, as in the Gymnasium env (before: taken, and once the learner reached
+    Fantasyland its mask was all zeros and every step a MoveError: the run stopped)."""
+    with pytest.raises(GameError, match="Fantasyland sets by the solver"):
+        LearnerTables("pineapple", 2, 2, 0, "random", fantasyland="decision")
+    LearnerTables("pineapple", 2, 2, 0, "random", fantasyland="solver").reset()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        (dict(autoreset=False), "autoreset"),
+        (dict(final_obs=False), "final_obs"),
+        (dict(opponents="heuristic"), "opponents"),
+    ],
+)
+def test_learner_tables_name_the_settings_they_fix(kwargs: dict, name: str) -> None:
+    """A VectorEnv keyword the learner's tables (the SB3 adapters) set themselves,
+    given with another value, is a GameError naming it, as in the single-game envs
+    (before: autoreset=False was taken and the first deal's end stopped the run with
+    a MoveError; final_obs and opponents were a TypeError "got multiple values"); the
+    value they set is accepted."""
+    with pytest.raises(GameError, match=f"sets {name}="):
+        LearnerTables("pineapple", 2, 2, 0, "random", **kwargs)
+    fixed = {"autoreset": True, "final_obs": True, "opponents": "random"}[name]
+    t = LearnerTables("pineapple", 2, 2, 0, "random", **{name: fixed})
+    t.reset()
+    for _ in range(12):  # past the first deal's end
+        t.step(t.masks.argmax(axis=1))
+    assert t.deals > 0
 
 
 @pytest.mark.parametrize(

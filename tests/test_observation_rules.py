@@ -66,6 +66,7 @@ def test_one_seat_writing_into_its_observation_changes_no_other_view() -> None:
     ofc.game.play_out(ofc.Game(TABLE, seed=4), [_Scribbler(), Reader(seed=1)])
     assert seen and all(r == TABLE for r in seen)
     venv = VectorEnv(TABLE, 1, seed=3)
+    venv.reset()
     venv.observation(0, 0)["rule_set"]["sweep_bonus"] = 99
     assert venv.observation(0, 1)["rule_set"] == TABLE.to_dict()
 
@@ -126,7 +127,9 @@ def test_every_builder_of_observations_agrees() -> None:
     venv = VectorEnv(TABLE, 1, seed=3)
     venv.reset()
     assert venv.observation(0, 0)["rule_set"] == TABLE.to_dict()
-    assert "rule_set" not in VectorEnv(rules.PINEAPPLE, 1, seed=3).observation(0, 0)
+    preset = VectorEnv(rules.PINEAPPLE, 1, seed=3)
+    preset.reset()
+    assert "rule_set" not in preset.observation(0, 0)
     obs = make_observation(TABLE, "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"])
     assert obs["rule_set"] == TABLE.to_dict()
     assert "rule_set" not in make_observation(

@@ -24,8 +24,10 @@ from ofc_fast.errors import GameError
 from ofc_fast.game import Game, action_for_move, deal_seed, play_out
 from ofc_fast.parallel import (
     ChunkTask,
+    ExecutorError,
     LocalExecutor,
     ProcessExecutor,
+    RayExecutor,
     RunSpec,
     in_order,
     make_executor,
@@ -828,6 +830,25 @@ def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ExecutorError, match=r"pip install \"ofc-fast\[ray\]\""):
         RayExecutor()
     assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("make", "name"),
+    [
+        (lambda: RayExecutor(num_cpus=0), "num_cpus"),
+        (lambda: RayExecutor(num_cpus=1.5), "num_cpus"),
+        (lambda: make_executor(workers=0, ray="local"), "--workers"),
+        (lambda: make_executor(workers=-2, ray="auto"), "--workers"),
+        (lambda: make_executor(workers=2, ray="local", num_cpus=0), "num_cpus"),
+    ],
+)
+def test_ray_refuses_a_cluster_without_cpus(make: Any, name: str) -> None:
+    """A local Ray cluster of 0 CPUs (``num_cpus=0``, or ``make_executor(workers=0,
+    ray="local")``, where ``workers`` gives the CPUs) runs no task: a run on it waited
+    for ever; ``make_executor(num_cpus=0)`` took 0 for "not given" (the ``workers``
+    CPUs).  ExecutorError naming the value, before Ray is imported or started."""
+    with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 1"):
+        make()
 
 
 def test_bad_parallel_options_exit_2(

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,50 @@ def test_play_ray_from_the_command_line(ray_session: Any, tmp_path: Path) -> Non
         docs.append(doc)
     assert (docs[0].pop("executor"), docs[1].pop("executor")) == ("local", "ray")
     assert docs[0] == docs[1]
+
+
+def marking(
+    root: Path, seconds: tuple[float, float] = (0.0, 0.0)
+) -> tuple[Path, Callable[[int], int]]:
+    """A folder, and a chunk function that sleeps ``seconds[0]`` (chunk 0) or
+    ``seconds[1]`` (the others), marks its chunk run in the folder and returns its
+    index (a closure: Ray pickles it by value)."""
+    marks = root / "marks"
+    marks.mkdir()
+
+    def mark(i: int) -> int:
+        time.sleep(seconds[min(i, 1)])
+        (marks / str(i)).touch()
+        return i
+
+    return marks, mark
+
+
+def test_ray_keeps_at_most_two_chunks_per_cpu_in_flight(
+    ray_session: Any, tmp_path: Path
+) -> None:
+    # every chunk marks a file when it runs; while the caller holds the first result,
+    # only the chunks already submitted can run: a run of 40 must not submit them all
+    started, mark = marking(tmp_path)
+    ex = RayExecutor()
+    items = list(range(40))
+    results = ex.map_unordered(mark, items)
+    first = next(results)
+    time.sleep(3)  # far more than 2 workers need for 40 trivial tasks
+    assert len(list(started.iterdir())) <= 2 * ex.workers
+    rest = dict(results)
+    assert sorted([first[0], *rest]) == items
+    assert all(rest[i] == i for i in rest)
+
+
+def test_a_ray_run_let_go_stops_its_chunks_in_flight(
+    ray_session: Any, tmp_path: Path
+) -> None:
+    # a run whose caller lets go (Ctrl-C, an error, a generator closed) must not leave
+    # its chunks in flight running on the cluster, as the process pool stops its workers
+    done, slow = marking(tmp_path, (1.0, 3.0))
+    results = RayExecutor().map_unordered(slow, list(range(8)))
+    assert next(results) == (0, 0)
+    results.close()
+    time.sleep(5)  # past the end of every chunk that was in flight
+    assert [p.name for p in done.iterdir()] == ["0"]

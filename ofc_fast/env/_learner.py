@@ -18,7 +18,8 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
-from ._vector import VectorEnv, check_opponents, check_skipped_deals
+from ._single import adapter_settings, check_solver_sets
+from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
 
@@ -52,6 +53,8 @@ class LearnerTables:
         shaping: float = 0.0,
         **kwargs: Any,
     ) -> None:
+        what = "the learner's tables (the SB3 adapters)"
+        check_solver_sets(kwargs, what)
         self.policy: OpponentPolicy | None = None
         if callable(opponent):
             self.policy, mode = opponent, "self"
@@ -69,12 +72,13 @@ class LearnerTables:
             num_envs,
             players,
             seed=seed,
-            opponents=mode,
             learner=learner,
             shaping=shaping,
             obs_type=obs_type,
-            final_obs=True,  # final_observations (the adapters' terminal observations)
-            **kwargs,
+            # final_obs: the adapters' terminal observations; autoreset: SB3's
+            **adapter_settings(
+                kwargs, what, opponents=mode, final_obs=True, autoreset=True
+            ),
         )
         self.num_envs = num_envs
         self.learner = learner
@@ -136,26 +140,27 @@ class LearnerTables:
         the learner in Fantasyland, and the opponents would play on forever."""
         if self.policy is None:
             return
-        v = self.venv
-        ended = np.zeros(self.num_envs, np.int64)  # deals ended here, per table
-        while True:
-            todo = (v.seats != self.learner) & (v.seats >= 0)
-            if not todo.any():
-                return
-            check_skipped_deals(v, ended)
-            idx = np.flatnonzero(todo)
-            actions = np.zeros(self.num_envs, np.int64)
-            chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
-            if chosen.size != idx.size or chosen.dtype.kind not in "iu":
-                # as the learner's actions: no cast (4.9 is not action 4), no broadcast
-                raise MoveError(
-                    f"the opponent policy must return {idx.size} integer action ids "
-                    f"(one per row), got shape {chosen.shape} of {chosen.dtype}",
-                    "bad_action",
-                )
-            actions[idx] = chosen.reshape(-1)
-            v.step_active(actions, todo, ended=self.dones)
-            done = todo & v.terminations
-            self.rewards[done] += v.final_rewards[done, self.learner]
-            self.dones |= done
-            ended += done
+        with others_playing(self.venv):  # one that fails: the tables need reset()
+            v = self.venv
+            ended = np.zeros(self.num_envs, np.int64)  # deals ended here, per table
+            while True:
+                todo = (v.seats != self.learner) & (v.seats >= 0)
+                if not todo.any():
+                    return
+                check_skipped_deals(v, ended)
+                idx = np.flatnonzero(todo)
+                actions = np.zeros(self.num_envs, np.int64)
+                chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
+                if chosen.size != idx.size or chosen.dtype.kind not in "iu":
+                    # as the learner's actions: no cast (4.9 is not action 4), no broadcast
+                    raise MoveError(
+                        f"the opponent policy must return {idx.size} integer action ids "
+                        f"(one per row), got shape {chosen.shape} of {chosen.dtype}",
+                        "bad_action",
+                    )
+                actions[idx] = chosen.reshape(-1)
+                v.step_active(actions, todo, ended=self.dones)
+                done = todo & v.terminations
+                self.rewards[done] += v.final_rewards[done, self.learner]
+                self.dones |= done
+                ended += done

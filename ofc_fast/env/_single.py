@@ -1,6 +1,7 @@
 """The single-game adapters' one table (:mod:`ofc_fast.env.gym`,
 :mod:`ofc_fast.env.aec`): a one-environment :class:`VectorEnv` and its deals without
-an agent decision."""
+an agent decision; and the checks of every adapter that steps action ids only (the
+learner's tables too): the settings it fixes, Fantasyland sets by the solver."""
 
 from __future__ import annotations
 
@@ -13,7 +14,36 @@ from ..rules import RulesLike
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
-__all__ = ["deal_to_decision", "single_table"]
+__all__ = [
+    "adapter_settings",
+    "check_render_mode",
+    "check_solver_sets",
+    "deal_to_decision",
+    "single_table",
+]
+
+
+def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
+    """``render_mode`` when None or one of ``modes`` (the adapter's
+    ``metadata["render_modes"]``), else GameError naming them: a mode it lacks would
+    render nothing."""
+    if render_mode is None or (isinstance(render_mode, str) and render_mode in modes):
+        return render_mode
+    raise GameError(
+        f"render_mode must be one of {', '.join(modes)} or None, got {render_mode!r}"
+    )
+
+
+def check_solver_sets(kwargs: dict[str, Any], what: str) -> None:
+    """GameError unless VectorEnv's keywords ``kwargs`` leave the Fantasyland sets to
+    the solver (``fantasyland="solver"``, the default): ``what`` steps action ids only,
+    and a 13-17 card set has none (its agent would meet an all-zero mask)."""
+    mode = kwargs.get("fantasyland", "solver")
+    if not (isinstance(mode, str) and mode.lower() == "solver"):
+        raise GameError(
+            f"{what} plays Fantasyland sets by the solver (a set has no action id); "
+            "use VectorEnv for fantasyland='decision'"
+        )
 
 
 def single_table(
@@ -25,11 +55,18 @@ def single_table(
     value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
     drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
     env deal different hands."""
-    fixed = {"num_envs": 1, **fixed}
+    settings = adapter_settings(kwargs, what, num_envs=1, **fixed)
+    return VectorEnv(rules, players=players, **{"seed": None, **settings})
+
+
+def adapter_settings(kwargs: dict[str, Any], what: str, **fixed: Any) -> dict[str, Any]:
+    """VectorEnv's keywords ``kwargs`` with the settings ``fixed`` that an adapter
+    (``what``: its name in errors) sets itself; GameError for one of those given with
+    another value (not TypeError: "multiple values")."""
     for key, value in fixed.items():
         if key in kwargs and kwargs[key] != value:
             raise GameError(f"{what} sets {key}={value!r} itself, got {kwargs[key]!r}")
-    return VectorEnv(rules, players=players, **{"seed": None, **kwargs, **fixed})
+    return {**kwargs, **fixed}
 
 
 def deal_to_decision(venv: VectorEnv, env: int = 0) -> np.ndarray[Any, Any]:

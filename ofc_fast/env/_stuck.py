@@ -1,9 +1,13 @@
-"""Deals without an agent decision, played on at most
-:data:`~ofc_fast.env._vector.MAX_SKIPPED_DEALS` in a row: the GameError that ends such
-a run (every agent seat kept in Fantasyland by the rules' stays)."""
+"""The guards of the loops that play the other seats between C calls: deals without
+an agent decision, played on at most :data:`~ofc_fast.env._vector.MAX_SKIPPED_DEALS`
+in a row (the GameError that ends such a run: every agent seat kept in Fantasyland by
+the rules' stays), and an opponent that fails in the middle of its turn
+(:func:`others_playing`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -14,7 +18,7 @@ from ..errors import GameError
 if TYPE_CHECKING:
     from ._vector import VectorEnv
 
-__all__ = ["check_skipped_deals", "no_decision_error"]
+__all__ = ["check_skipped_deals", "no_decision_error", "others_playing"]
 
 MAX_SKIPPED_DEALS = int(lib.OFC_VE_MAX_SKIPPED_DEALS)
 """Deals in a row without an agent decision (every agent seat in Fantasyland, set by
@@ -58,3 +62,17 @@ def check_skipped_deals(venv: VectorEnv, ended: np.ndarray[Any, Any]) -> None:
     arrays that play the other seats (``VectorEnv``'s bots, ``LearnerTables``)."""
     if ended.max() > MAX_SKIPPED_DEALS:
         raise no_decision_error(venv, int(ended.argmax()))
+
+
+@contextmanager
+def others_playing(venv: VectorEnv) -> Iterator[None]:
+    """Around a loop that plays the other seats (``VectorEnv``'s bots,
+    ``LearnerTables``' opponent policy): an exception raised in it (a bot that
+    raised, an id the engine refused, Ctrl-C) leaves tables in the middle of another
+    seat's turn, where the agent's next step would be played for that seat; ``venv``
+    then needs :meth:`VectorEnv.reset` (its steps raise GameError until then)."""
+    try:
+        yield
+    except BaseException:
+        venv._started = False
+        raise

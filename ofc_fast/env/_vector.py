@@ -36,6 +36,7 @@ from ..table import check_players, check_seat, check_seed
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
+from ._stuck import others_playing as others_playing
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
@@ -407,7 +408,7 @@ class VectorEnv:
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
         after its deal ended; an unfinished deal is abandoned)."""
-        self._require_started()
+        require_started(self, "step")
         env = self._check_env(env)
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
         if status == _E_NO_DECISION:
@@ -428,7 +429,7 @@ class VectorEnv:
         MoveError).  Returns
         ``(observations, rewards, terminations, truncations, infos)``.  MoveError (and
         no environment changes) when any action is illegal."""
-        self._require_started()
+        require_started(self, "step")
         self._actions[:] = self._action_array(actions)
         place = ffi.NULL
         if placements is not None:
@@ -456,7 +457,7 @@ class VectorEnv:
         VectorEnv.  MoveError (and nothing changes) when it is illegal, out of
         ``0..ACTION_SPACE-1`` included (an int beyond int64 too); the results are in
         the arrays, as after :meth:`step`."""
-        self._require_started()
+        require_started(self, "step")
         if self.num_envs != 1:
             raise GameError(f"step_first() needs num_envs=1, got {self.num_envs}")
         if (
@@ -473,8 +474,7 @@ class VectorEnv:
     def _step_set(self, placements: Any) -> None:
         """Step with the actions already in ``self._actions``."""
         self._call_step(placements, ffi.NULL)
-        if self._bots is not None:
-            self._play_bots()
+        self._play_bots()
         self._write_features()
         self.deals_finished += self.terminations
 
@@ -488,15 +488,14 @@ class VectorEnv:
         whose learner's deal already ended in this round of calls; their
         ``final_encodings`` rows stay that deal's (a later deal, one the learner sat
         out, does not overwrite them)."""
-        self._require_started()
+        require_started(self, "step")
         a = np.asarray(active)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
             raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
         self._actions[:] = self._action_array(actions)
         self._active[:] = a != 0
         self._call_step(ffi.NULL, self._p_active, ended)
-        if self._bots is not None:
-            self._play_bots()
+        self._play_bots()
         self._write_features()
         self.deals_finished += self.terminations & (a != 0)
 
@@ -576,38 +575,36 @@ class VectorEnv:
                 f"env {i}{hint}, action {int(self._actions[i])}, seat {int(self.seats[i])}",
             )
 
-    def _require_started(self) -> None:
-        require_started(self, "step")
-
     # -- bots in Python (opponents = a bot name)
     def _play_bots(self) -> None:
         """Let the bots play every environment where a seat other than the learner is
         to act; rewards, terminations and final rewards add up over the calls."""
         if self._bots is None:
             return
-        rewards = self.rewards.copy()
-        terms = self.terminations.copy()
-        final = self.final_rewards.copy()
-        ended = np.zeros(self.num_envs, np.int64)  # deals ended in this loop, per env
-        while True:
-            todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
-            if todo.size == 0:
-                break
-            check_skipped_deals(self, ended)
-            self._active[:] = 0
-            for i in todo:
-                seat = int(self.seats[i])
-                obs = self.observation(int(i), seat)
-                move = self._bots[i][seat].act(obs)
-                dest = destinations_of(move, obs["dealt"])
-                self._placements[i, : len(dest)] = dest
-                self._actions[i] = -1
-                self._active[i] = 1
-            self._call_step(self._p_placements, self._p_active, terms)
-            rewards[todo] += self.rewards[todo]
-            terms[todo] |= self.terminations[todo]
-            ended[todo] += self.terminations[todo]
-            final[todo] += self.final_rewards[todo]
+        with others_playing(self):  # a bot that raises: the VectorEnv needs reset()
+            rewards = self.rewards.copy()
+            terms = self.terminations.copy()
+            final = self.final_rewards.copy()
+            ended = np.zeros(self.num_envs, np.int64)  # deals ended in this loop, per env
+            while True:
+                todo = np.flatnonzero((self.seats != self.learner) & (self.seats >= 0))
+                if todo.size == 0:
+                    break
+                check_skipped_deals(self, ended)
+                self._active[:] = 0
+                for i in todo:
+                    seat = int(self.seats[i])
+                    obs = self.observation(int(i), seat)
+                    move = self._bots[i][seat].act(obs)
+                    dest = destinations_of(move, obs["dealt"])
+                    self._placements[i, : len(dest)] = dest
+                    self._actions[i] = -1
+                    self._active[i] = 1
+                self._call_step(self._p_placements, self._p_active, terms)
+                rewards[todo] += self.rewards[todo]
+                terms[todo] |= self.terminations[todo]
+                ended[todo] += self.terminations[todo]
+                final[todo] += self.final_rewards[todo]
         self.rewards[:] = rewards
         self.terminations[:] = terms
         self.final_rewards[:] = final
@@ -675,7 +672,8 @@ class VectorEnv:
 
     def observation(self, env: int, seat: int) -> Observation:
         """``seat``'s :class:`~ofc_fast.game.Observation` of environment ``env``'s deal
-        (what a bot reads)."""
+        (what a bot reads); GameError before :meth:`reset`."""
+        require_started(self, "observation")
         g = self.game_of(env)
         seat = self._check_seat(seat)
         o = ffi.new("ofc_observation *")
@@ -696,7 +694,9 @@ class VectorEnv:
 
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written
-        into ``out`` when given (a contiguous, writable uint8 array; else GameError)."""
+        into ``out`` when given (a contiguous, writable uint8 array; else GameError);
+        GameError before :meth:`reset`."""
+        require_started(self, "encode")
         g = self.game_of(env)
         seat = self._check_seat(seat)
         if out is None:

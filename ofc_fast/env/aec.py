@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from ..encoding import features_of_encoding
 from ..errors import GameError
 from ..rules import RuleSet
-from ._single import deal_to_decision, single_table
+from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, OBS_SIZE, require_started
 from .gym import action_id, observation_space
 
@@ -58,11 +58,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         **kwargs: Any,
     ) -> None:
         super().__init__()
-        if kwargs.get("fantasyland", "solver") != "solver":
-            raise GameError(
-                "the PettingZoo env plays Fantasyland sets by the solver (a "
-                "set has no action id)"
-            )
+        check_solver_sets(kwargs, "the PettingZoo env")
         self._venv = single_table(
             rules,
             players,
@@ -80,7 +76,7 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.action_spaces = {
             a: spaces.Discrete(ACTION_SPACE) for a in self.possible_agents
         }
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._enc = np.zeros(OBS_SIZE, np.uint8)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -109,8 +105,10 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         self.agent_selection = self.possible_agents[int(v.seats[0])]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """What ``agent`` sees now: its encoded observation and action mask."""
+        """What ``agent`` sees now: its encoded observation and action mask;
+        GameError before :meth:`reset`."""
         v = self._venv
+        require_started(v, "observe")
         seat = self._seat[agent]
         if int(v.seats[0]) == seat:  # the seat to act: the vector env wrote its view
             return {

@@ -29,7 +29,8 @@ from .._native import lib, move_error
 from ..errors import GameError, MoveError
 from ..game.observation import Observation
 from ..rules import RuleSet
-from ._single import deal_to_decision, single_table
+from ..table import check_seed
+from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, require_started
 
 __all__ = ["OfcEnv"]
@@ -109,11 +110,7 @@ class OfcEnv(gymnasium.Env):
         illegal: str = "remap",
         **kwargs: Any,
     ) -> None:
-        if kwargs.get("fantasyland", "solver") != "solver":
-            raise GameError(
-                "the Gymnasium env plays Fantasyland sets by the solver (a set "
-                "has no action id); use VectorEnv for fantasyland='decision'"
-            )
+        check_solver_sets(kwargs, "the Gymnasium env")
         if opponents == "self":
             raise GameError(
                 "the Gymnasium env has one agent: opponents 'random' or a "
@@ -127,7 +124,7 @@ class OfcEnv(gymnasium.Env):
         if illegal not in ("remap", "raise"):
             raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
         self.illegal = illegal
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._mid_deal = False  # a step was played since the deal's first decision
         self._end_view: Observation | None = None  # autoreset=False: the ended deal
 
@@ -149,7 +146,9 @@ class OfcEnv(gymnasium.Env):
         """Deal a new hand and play the opponents up to the learner's first decision:
         with a seed the match starts again; without one, after a deal ended, the next
         deal's first decision (already dealt) is returned again, and in the middle of a
-        deal (a truncation) that deal is abandoned for the next one."""
+        deal (a truncation) that deal is abandoned for the next one.  ``seed``: an int
+        0..2**64-1 (a NumPy int too), else TableError and nothing changes."""
+        seed = None if seed is None else check_seed(seed)
         super().reset(seed=seed)
         v = self._venv
         if seed is not None or not v.started:

@@ -56,7 +56,8 @@ class VecEnv(_SB3VecEnv):
     ``infos[i]["terminal_observation"]`` is the learner's view of its end (SB3's
     contract: the observation returned is the next deal's).  ``reward_scale``
     multiplies the rewards the trainer sees (not ``r``).  Other keyword arguments go
-    to :class:`~ofc_fast.env.VectorEnv` (``fantasyland``, ``stay_value``, ...)."""
+    to :class:`~ofc_fast.env.VectorEnv` (``stay_value``, ...; Fantasyland sets are
+    the solver's: a set has no action id; ``autoreset`` and ``final_obs`` are on)."""
 
     def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
         self.reward_scale = float(reward_scale)

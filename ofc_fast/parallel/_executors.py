@@ -7,7 +7,8 @@
   pool is rebuilt and every chunk not yet returned is submitted again;
 * :class:`RayExecutor` (``ray``): Ray tasks (``ray.init(address)``; ``"auto"`` joins a
   running cluster, ``None`` starts a local one) with ``max_retries``: Ray runs the task
-  of a dead worker again.
+  of a dead worker again.  At most two chunks per cluster CPU are in flight; a run
+  stopped early cancels them.
 
 Each yields ``(index, result)`` as chunks finish, in any order; a chunk is yielded
 once, so a chunk that ran twice (a retry) is never counted twice.  Work travels as
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import itertools
 import multiprocessing
 import os
 import queue
@@ -115,6 +117,14 @@ def _exit_with(parent: Any) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+def _count(value: object, what: str) -> int:
+    """``value`` as a count >= 1 (an int, not a bool), else ExecutorError naming
+    ``what``: workers, a Ray cluster's CPUs (0 CPUs would run no task, for ever)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ExecutorError(f"{what}: must be an int >= 1, got {value!r}")
+    return value
+
+
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
     """The error of chunk ``index`` that raised ``exc`` in a worker: an
     :class:`OfcError` as it is, anything else (a bot that raised, a chunk that
@@ -159,9 +169,7 @@ class ProcessExecutor(Executor):
     name = "process"
 
     def __init__(self, workers: int, max_restarts: int = 5) -> None:
-        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-            raise ExecutorError(f"workers must be an int >= 1, got {workers!r}")
-        self.workers = workers
+        self.workers = _count(workers, "workers")
         self.max_restarts = max_restarts
         self.restarts = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -381,14 +389,19 @@ def _ray() -> Any:
 class RayExecutor(Executor):
     """Ray tasks.  ``address``: ``"auto"`` (a running cluster, e.g. ``ray start
     --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
-    a local cluster; ``num_cpus`` caps it).  When Ray is already initialised (a test's
-    session) it is used as it is.  ``max_retries``: runs of a task whose worker died."""
+    a local cluster; ``num_cpus`` caps it: None or an int >= 1, else ExecutorError).
+    When Ray is already initialised (a test's session) it is used as it is.
+    ``max_retries``: runs of a task whose worker died.  At most two chunks per
+    worker (:attr:`workers`: the cluster's CPUs when made) are in flight at a time: a
+    long run does not hold every task and result in the cluster at once."""
 
     name = "ray"
 
     def __init__(
         self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 3
     ) -> None:
+        if num_cpus is not None:
+            _count(num_cpus, "num_cpus")
         ray = _ray()
         self.ray = ray
         self._owned = False
@@ -403,35 +416,49 @@ class RayExecutor(Executor):
                     f"--ray {address}: cannot join the cluster: {exc}"
                 ) from None
             self._owned = True
-        self.workers = int(ray.cluster_resources().get("CPU", 1))
+        # (at least 1: a head without CPUs whose workers are still to join)
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.max_retries = max_retries
 
     def map_unordered(
         self, fn: Callable[[Any], Any], items: Sequence[Any]
     ) -> Iterator[tuple[int, Any]]:
-        """Run as Ray tasks, retried ``max_retries`` times on a lost worker."""
+        """Run as Ray tasks, retried ``max_retries`` times on a lost worker; at most
+        two per worker (:attr:`workers`: the cluster's CPUs) in flight at a time,
+        submitted in index order."""
         ray = self.ray
         task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(_apply)
         fn_ref = ray.put(fn)
-        refs = {task.remote(fn_ref, item): i for i, item in enumerate(items)}
-        pending = list(refs)
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            for ref in done:
-                try:
-                    result = ray.get(ref)
-                except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
-                    raise _chunk_failed(
-                        refs[ref], getattr(exc, "cause", None) or exc
-                    ) from None
-                except ray.exceptions.RayError as exc:  # its worker died every time
-                    from ..arena import counted
+        refs: dict[Any, int] = {}  # in flight -> its index
+        todo = iter(range(len(items)))
+        try:
+            while True:
+                for i in itertools.islice(todo, 2 * self.workers - len(refs)):
+                    refs[task.remote(fn_ref, items[i])] = i
+                if not refs:
+                    return
+                done, _ = ray.wait(list(refs), num_returns=1)
+                for ref in done:
+                    yield refs[ref], self._result(ref, refs[ref])
+                    del refs[ref]
+        finally:  # stopped early (Ctrl-C, a chunk that raised, a caller that let go)
+            for ref in refs:  # its chunks in flight stop too, as the pool's workers do
+                ray.cancel(ref)
 
-                    raise ExecutorError(
-                        f"chunk {refs[ref]} failed after "
-                        f"{counted(self.max_retries, 'retry', 'retries')}: {exc}"
-                    ) from None
-                yield refs[ref], result
+    def _result(self, ref: Any, index: int) -> Any:
+        """The result of chunk ``index``'s task ``ref`` (done), or ExecutorError."""
+        ray = self.ray
+        try:
+            return ray.get(ref)
+        except ray.exceptions.RayTaskError as exc:  # the chunk itself raised
+            raise _chunk_failed(index, getattr(exc, "cause", None) or exc) from None
+        except ray.exceptions.RayError as exc:  # its worker died every time
+            from ..arena import counted
+
+            raise ExecutorError(
+                f"chunk {index} failed after "
+                f"{counted(self.max_retries, 'retry', 'retries')}: {exc}"
+            ) from None
 
     def close(self) -> None:
         """Disconnect from Ray if this executor started it."""
@@ -446,12 +473,13 @@ def make_executor(
     """The executor of the command-line options: ``ray`` (an address, ``"auto"``,
     or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
     > 1; else ``local``."""
+    if workers is not None:  # (a local Ray cluster's CPUs too)
+        _count(workers, "--workers")
     if ray is not None:
-        return RayExecutor(None if ray == "local" else ray, num_cpus=num_cpus or workers)
+        cpus = workers if num_cpus is None else num_cpus  # (0 is refused, not "none")
+        return RayExecutor(None if ray == "local" else ray, num_cpus=cpus)
     if workers is None or workers == 1:
         return LocalExecutor()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ExecutorError(f"--workers: must be >= 1, got {workers!r}")
     return ProcessExecutor(workers)
 
 
