@@ -8,10 +8,11 @@ run."""
 
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
-from scripts import checkout_script
+from scripts import checkout_script, package_env
 
 ZERO_COUNTS = [
     ("bench_arena.py", "--hands", "0"),
@@ -147,3 +148,25 @@ def test_a_bad_preset_or_settings_text_is_an_argparse_error(
     # argparse's own line, or the script's (a check after the parse, or NAME=JSON)
     own = f"error: {option}" in err and why in err
     assert f"error: argument {option}: {why}" in err or own
+
+
+def test_bench_report_runs_on_a_history_longer_than_its_match(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``bench_report.py --deals 100000`` (the README's command) repeats a 300-hand
+    match's lines to 100,000 deals: ``ofc-fast report`` refused them against the
+    300-hand report ("is not the history of ...: it holds 100000 deals, the report
+    300 hands") and the script ended with exit status 1, measuring nothing."""
+    module = checkout_script("benchmarks/bench_report.py")
+    monkeypatch.setenv("PYTHONPATH", package_env()["PYTHONPATH"])  # its subprocesses
+    argv = [*"bench_report.py --deals 5 --source-hands 2 --dir".split(), str(tmp_path)]
+    monkeypatch.setattr(sys, "argv", argv)
+    module.main()
+    out = capsys.readouterr().out
+    assert out.startswith("5 deals, history ") and "peak RSS" in out
+    report = json.loads((tmp_path / "r.json").read_text())
+    lines = [json.loads(x) for x in (tmp_path / "h.jsonl").read_text().splitlines()]
+    assert report["hands"] == len(lines) == 5
+    for bot in report["bots"]:  # each bot's points: the sum over the repeated lines
+        name = bot["name"]
+        assert bot["points"] == sum(x["points"][x["seats"].index(name)] for x in lines)
