@@ -159,8 +159,8 @@ def test_bench_report_runs_on_a_history_longer_than_its_match(
     300 hands") and the script ended with exit status 1, measuring nothing."""
     module = checkout_script("benchmarks/bench_report.py")
     monkeypatch.setenv("PYTHONPATH", package_env()["PYTHONPATH"])  # its subprocesses
-    argv = [*"bench_report.py --deals 5 --source-hands 2 --dir".split(), str(tmp_path)]
-    monkeypatch.setattr(sys, "argv", argv)
+    argv = ["bench_report.py", "--deals", "5", "--source-hands", "2"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--dir", str(tmp_path)])
     module.main()
     out = capsys.readouterr().out
     assert out.startswith("5 deals, history ") and "peak RSS" in out
