@@ -197,6 +197,10 @@ def test_observation_type_defaults(sb3: Any) -> None:
         (["--set", "ppo.learning_rate=abc"], "--set: not a Python literal: 'abc'"),
         (["--set", "nosuch.x=1"], "--set: no setting 'nosuch.x'"),
         (["--set", "ppo.gamma.x=1"], "--set: no setting 'ppo.gamma.x'"),
+        (["--rules", "nosuch"], "--rules: unknown rule set 'nosuch'"),
+        (["--rules", "classic-1-6"], "--rules: classic Chinese Poker has no vector"),
+        (["--bc-data", "/no/such/run"], "--bc-data: '/no/such/run' is not an `ofc-fast"),
+        (["--out", __file__], f"--out: {__file__!r} is a file, not a folder"),
     ],
 )
 def test_recipe_refuses_bad_options_at_once(
@@ -204,7 +208,9 @@ def test_recipe_refuses_bad_options_at_once(
 ) -> None:
     """examples/train_ppo.py stops with a usage error naming the option, before any
     training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
-    'not a self-play run'; --steps 0 trained for the whole budget)."""
+    'not a self-play run'; --steps 0 trained for the whole budget; --rules nosuch or a
+    classic preset, a --bc-data folder that is no self-play run and an --out that is a
+    file ended in a traceback, after torch was loaded or the first evaluation)."""
     from scripts import checkout_script
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
