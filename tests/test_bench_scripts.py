@@ -170,3 +170,41 @@ def test_bench_report_runs_on_a_history_longer_than_its_match(
     for bot in report["bots"]:  # each bot's points: the sum over the repeated lines
         name = bot["name"]
         assert bot["points"] == sum(x["points"][x["seats"].index(name)] for x in lines)
+
+
+FL_STUDY_BAD = [
+    (["--rules", "nosuch"], "argument --rules: unknown rule set 'nosuch'"),
+    (["--rules", "classic-1-6"], "--rules: CLASSIC_1_6 has no Fantasyland"),
+    (["--cards", "99"], "argument --cards: must be at most 17, got 99"),
+    (["--cards", "12"], "argument --cards: must be at least 13, got 12"),
+    (["--rules", "ofc", "--stay-values"], "--stay-values: needs PINEAPPLE with --cards"),
+]
+
+
+@pytest.mark.parametrize(("argv", "why"), FL_STUDY_BAD)
+def test_fl_study_refuses_rules_and_card_counts_it_cannot_study(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture
+) -> None:
+    """``tools/fl_study.py --cards 99`` ended in ``AssertionError: -3`` from a worker,
+    ``--rules classic-1-6`` in an AttributeError (no Fantasyland), ``--rules nosuch``
+    in a RulesError traceback (an exit status 1 line without the option), and
+    ``--stay-values --rules ofc`` in a KeyError after the whole study."""
+    module = checkout_script("tools/fl_study.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--deals", "1", "--workers", "1", *argv])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_fl_study_names_a_preset_as_the_rules_do(capsys: pytest.CaptureFixture) -> None:
+    """A game id or a lower-case name is the preset: the same line name, the same
+    deals (seeded by the preset's index) as its upper-case name."""
+    module = checkout_script("tools/fl_study.py")
+    rows = []
+    for name in ("ofc-pineapple", "PINEAPPLE"):
+        assert module.main(["--deals", "3", "--workers", "1", "--cards", "14",
+                            "--rules", name]) == 0  # fmt: skip
+        rows.append(capsys.readouterr().out.splitlines()[2])
+    assert rows[0].startswith("| PINEAPPLE | 14 | 3 |")
+    assert rows[0].split("|")[:10] == rows[1].split("|")[:10]  # the timings differ
