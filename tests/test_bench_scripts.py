@@ -208,3 +208,30 @@ def test_fl_study_names_a_preset_as_the_rules_do(capsys: pytest.CaptureFixture) 
         rows.append(capsys.readouterr().out.splitlines()[2])
     assert rows[0].startswith("| PINEAPPLE | 14 | 3 |")
     assert rows[0].split("|")[:10] == rows[1].split("|")[:10]  # the timings differ
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "why"),
+    [
+        ("--policy", "nosuch", "argument --policy: invalid choice: 'nosuch'"),
+        ("--fl-value", "nan", "--fl-value: fl_value: nan is not a finite number"),
+        ("--fl-value", "1e9", "--fl-value: fl_value: 1000000000.0 is not a finite"),
+    ],
+)
+def test_advise_ev_sum_refuses_a_bad_policy_or_fantasyland_value(
+    option: str,
+    value: str,
+    why: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``tools/advise_ev_sum.py --policy nosuch`` and ``--fl-value nan`` ended in a
+    SearchError traceback (exit status 1) at the first advise call."""
+    module = checkout_script("tools/advise_ev_sum.py")
+    argv = ["advise_ev_sum.py", "--deals", "1", "--samples", "1", option, value]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
