@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from ofc_fast.timing import at_least  # the installed package (pip install -e .)
 
@@ -87,17 +88,28 @@ def run_c(args: argparse.Namespace) -> int:
         return subprocess.run(run, cwd=ROOT).returncode
 
 
-def run_python(args: argparse.Namespace, rest: list[str]) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import bench_python as bench  # times the installed package (pip install ".[bench]")
-
+def python_argv(args: argparse.Namespace, rest: list[str]) -> list[str]:
+    """The command line of benchmarks/bench_python.py, checked by its parser (a usage
+    error, exit status 2, before the C part runs)."""
     argv = [*rest, "--seed", str(args.seed)]
     if args.reps:
         argv += ["--reps", str(args.reps)]
     if args.quick:
         argv.append("--quick")
+    _bench_python()._parse(argv)
+    return argv
+
+
+def _bench_python() -> Any:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_python  # times the installed package (pip install ".[bench]")
+
+    return bench_python
+
+
+def run_python(argv: list[str]) -> int:
     print("$ python benchmarks/bench_python.py " + " ".join(argv), flush=True)
-    return bench.main(argv)
+    return int(_bench_python().main(argv))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,18 +135,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default 7)")
     ap.add_argument("--quick", action="store_true", help="small, fast run of both")
     args, rest = ap.parse_known_args(argv)
+    if args.cc is not None and not shutil.which(args.cc):
+        ap.error(f"--cc: no compiler {args.cc!r} (not found on PATH)")
+    py_argv = None if args.no_python else python_argv(args, rest)
 
     status = 0
     if not args.no_c:
         print("=" * 30 + " C benchmark (benchmarks/bench_c.c) " + "=" * 30, flush=True)
         status = run_c(args)
         print(flush=True)
-    if not args.no_python:
+    if py_argv is not None:
         print(
             "=" * 26 + " Python benchmark (benchmarks/bench_python.py) " + "=" * 23,
             flush=True,
         )
-        py_status = run_python(args, rest)
+        py_status = run_python(py_argv)
         status = status or py_status
     return status
 

@@ -235,3 +235,30 @@ def test_advise_ev_sum_refuses_a_bad_policy_or_fantasyland_value(
     assert info.value.code == 2
     out, err = capsys.readouterr()
     assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_run_py_refuses_a_compiler_that_is_not_there(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``benchmarks/run.py --cc /no/such/cc`` built and timed with gcc instead, exit
+    status 0: figures of another compiler than the one asked for."""
+    module = checkout_script("benchmarks/run.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--cc", "/no/such/cc", "--no-python"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: --cc: no compiler '/no/such/cc'" in err
+
+
+def test_run_py_refuses_a_bad_python_option_before_the_c_part(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """An option for benchmarks/bench_python.py (``--n 0``, a typo) was refused only
+    after the C part had built and run (minutes at its default sizes)."""
+    module = checkout_script("benchmarks/run.py")
+    for bad in (["--n", "0"], ["--nosuch"]):
+        with pytest.raises(SystemExit) as info:
+            module.main(["--c-hands", "10", "--c-pairs", "10", "--c-reps", "1", *bad])
+        assert info.value.code == 2
+        out, err = capsys.readouterr()
+        assert "C benchmark" not in out and bad[0] in err
