@@ -57,6 +57,7 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
+from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
 from ofc_fast.timing import at_least, json_object, output_file
@@ -304,10 +305,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     configs: list[tuple[str, dict[str, Any]]] = []
     for spec in args.config or ["defaults={}"]:
-        name, _, text = spec.partition("=")
+        name, equals, text = spec.partition("=")
+        if not (equals and name) or name.lstrip().startswith("{"):
+            ap.error(f"--config: expected NAME=JSON, got {spec!r}")
         try:
             configs.append((name, json_object(text or "{}")))
-        except argparse.ArgumentTypeError as exc:
+            SearchBot(PRESET, seed=0, **configs[-1][1])  # a bad setting: before the run
+        except (argparse.ArgumentTypeError, OfcError, TypeError) as exc:
             ap.error(f"--config {name}: {exc}")
     out: dict[str, Any] = {"deals": args.deals, "fl_deals": args.fl_deals, "settings": {}}
     with ProcessPoolExecutor(args.workers) as pool:

@@ -8,6 +8,7 @@ from itertools import combinations
 from types import ModuleType
 from typing import Any
 
+import pytest
 from scripts import checkout_script
 
 from ofc_fast import rules
@@ -150,3 +151,26 @@ def test_split_vs_groups_the_paired_differences_by_the_reference_deals() -> None
     assert probe.split_vs([1.0], [{"doomed": 0}]).startswith(
         "opponent doomed by 9 cards: -"
     )
+
+
+@pytest.mark.parametrize(
+    ("config", "why"),
+    [
+        ('x={"nosuch": 1}', "--config x: SearchBot.__init__() got an unexpected"),
+        ('x={"samples": -1}', "--config x: search bot: samples must be"),
+        ('{"samples": 64}', "--config: expected NAME=JSON, got '{\"samples\": 64}'"),
+        ("=", "--config: expected NAME=JSON, got '='"),
+    ],
+)
+def test_a_config_searchbot_does_not_take_is_refused_before_the_run(
+    config: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--config 'x={"nosuch": 1}'`` (or a bad value) ended in a traceback from the
+    process pool after the Fantasyland deals; ``--config '{"samples": 64}'`` (no
+    NAME=) ran the default settings under the JSON text as their name."""
+    with pytest.raises(SystemExit) as info:
+        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                       "--config", config])  # fmt: skip
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
