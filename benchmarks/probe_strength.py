@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -226,10 +225,10 @@ def run(
     return [r for r in out if r is not None]
 
 
-def half_width(xs: list[float]) -> float:
-    """95% Student-t half-width of the mean (nan under two values; needs scipy)."""
-    hw = t_half_width(xs)
-    return math.nan if hw is None else hw
+def half_text(hw: float | None) -> str:
+    """A 95% interval's half-width (:func:`t_half_width`) as printed: "nan" under two
+    values (where the JSON holds null)."""
+    return "nan" if hw is None else f"{hw:.2f}"
 
 
 def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
@@ -239,7 +238,7 @@ def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
     pi = e / (1 - s + e)
     return {
         "N": n,
-        "N_ci95": half_width([r["net"] for r in recs]),
+        "N_ci95": t_half_width([r["net"] for r in recs]),
         "entry": e,
         "foul": statistics.fmean(r["foul"] for r in recs),
         "royalties": statistics.fmean(r["royalties"] for r in recs),
@@ -274,7 +273,7 @@ def split_vs(diffs: list[float], ref: list[dict[str, Any]]) -> str:
     parts = []
     for label, keep in (("opponent doomed by 9 cards", True), ("the others", False)):
         xs = [x for x, r in zip(diffs, ref) if doomed_by(r, 9) == keep]
-        fig = f"{statistics.fmean(xs):+.2f} +- {half_width(xs):.2f}" if xs else "-"
+        fig = f"{statistics.fmean(xs):+.2f} +- {half_text(t_half_width(xs))}" if xs else "-"
         parts.append(f"{label}: {fig} ({len(xs)} deals)")
     return "; ".join(parts)
 
@@ -319,7 +318,8 @@ def main(argv: list[str] | None = None) -> int:
         f = statistics.fmean(r["net"] for r in fl)
         s = statistics.fmean(r["entry"] for r in fl)
         print(
-            f"Fantasyland deals: F = {f:+.2f} +- {half_width([r['net'] for r in fl]):.2f}, "
+            f"Fantasyland deals: F = {f:+.2f} "
+            f"+- {half_text(t_half_width([r['net'] for r in fl]))}, "
             f"stay s = {s:.1%} ({len(fl)} deals)"
         )
         out.update(F=f, stay=s)
@@ -344,10 +344,10 @@ def main(argv: list[str] | None = None) -> int:
             (b["net"] + lam * b["entry"]) - (a["net"] + lam * a["entry"])
             for a, b in zip(ref, recs)
         ]
-        d, dci = statistics.fmean(diffs), half_width(diffs)
-        vs = "" if recs is ref else f"{d:+.2f} +- {dci:.2f}"
+        d, dci = statistics.fmean(diffs), t_half_width(diffs)
+        vs = "" if recs is ref else f"{d:+.2f} +- {half_text(dci)}"
         print(
-            f"{name:<12} {sm['N']:+6.2f} +- {sm['N_ci95']:4.2f} {sm['entry']:6.1%} "
+            f"{name:<12} {sm['N']:+6.2f} +- {half_text(sm['N_ci95']):>4} {sm['entry']:6.1%} "
             f"{sm['foul']:6.1%} {sm['royalties']:5.2f} {sm['match']:+6.2f} {vs:>14}"
         )
         where = {c: sum(r["committed"] == c for r in recs) for c in SIZES}

@@ -4,7 +4,9 @@ checked against a brute force over every way to keep and place those cards."""
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -174,3 +176,19 @@ def test_a_config_searchbot_does_not_take_is_refused_before_the_run(
     assert info.value.code == 2
     out, err = capsys.readouterr()
     assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_json_of_one_deal_is_valid_json(tmp_path: Path) -> None:
+    """With one deal there is no interval: ``--json`` wrote ``NaN`` (``N_ci95``,
+    ``vs_first_ci95``), which is no JSON (a strict parser refuses it); it is now
+    ``null``, as ``bench_value.py`` writes it."""
+    path = tmp_path / "probe.json"
+    argv = ["--deals", "1", "--fl-deals", "1", "--workers", "1", "--json", str(path)]
+    assert _probe().main([*argv, "--config", "a={}", "--config", "b={}"]) == 0
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    doc = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
+    for row in doc["settings"].values():
+        assert row["N_ci95"] is None and row["vs_first_ci95"] is None
