@@ -9,10 +9,11 @@ run."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 
 import pytest
-from scripts import checkout_script, package_env
+from scripts import checkout_file, checkout_script, package_env
 
 ZERO_COUNTS = [
     ("bench_arena.py", "--hands", "0"),
@@ -262,3 +263,37 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
         assert info.value.code == 2
         out, err = capsys.readouterr()
         assert "C benchmark" not in out and bad[0] in err
+
+
+def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:
+    """benchmarks/README.md's table of the C rows said the ``rank5 loop`` row calls
+    ``ofc_rank5_unchecked`` (bench_c times ``ofc_rank5_inline`` there, and the exported
+    function in a ``rank5 call`` row the table left out), and that the ``board pair``
+    row is checked against the 25 ns target (only ``ofc_score_pairs`` is)."""
+    source = checkout_file("benchmarks/bench_c.c").read_text(encoding="utf-8")
+    text = checkout_file("benchmarks/README.md").read_text(encoding="utf-8")
+    section = text[text.index("## The C rows") :]
+    section = section[: section.index("\n## ")]
+    table: dict[str, str] = {}
+    for line in section.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| `") and len(cells) == 2:
+            for name in re.findall(r"`([^`]+)`", cells[0]):
+                table[name] = cells[1]
+    printed = re.findall(r'print_row\("([^"]+)", "\w+", r, ([\d.]+)\)', source)
+    assert len(printed) == 8
+    targets = set()
+    for label, target in printed:
+        row = re.split(r":| \(", label)[0]
+        assert row in table, f"{row!r} (bench_c) is not in the table"
+        for function in re.findall(r"ofc_\w+", label):
+            assert function == row or function in table[row], (row, function)
+        if float(target):
+            targets.add(row)
+    numbers = text[text.index("### How the numbers are computed") :]
+    claim = re.search(r"checked on the C\s+(.*?)\s+rows?\b", numbers, re.S)
+    assert claim is not None
+    assert set(re.findall(r"`([^`]+)`", claim.group(1))) == targets - {
+        "rank5 loop",
+        "rank3 loop",
+    }
