@@ -297,3 +297,21 @@ def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:
         "rank5 loop",
         "rank3 loop",
     }
+
+
+def test_bench_game_only_runs_a_row_or_says_none_matches(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_game.py --only nomatch`` timed nothing and still printed "target: >=
+    20,000 decisions/s ... (met)", exit status 0; a run of only the heuristic row said
+    the random-bot target was met too."""
+    module = checkout_script("benchmarks/bench_game.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--only", "nomatch", "--reps", "1"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: --only: no row's label contains 'nomatch'" in err
+    argv = ["--only", "heuristic bots", "--reps", "1", "--heuristic-deals", "1"]
+    assert module.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "pineapple 3p, heuristic bots" in out and "(not measured)" in out
