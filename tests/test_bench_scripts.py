@@ -315,3 +315,28 @@ def test_bench_game_only_runs_a_row_or_says_none_matches(
     assert module.main(argv) == 0
     out = capsys.readouterr().out
     assert "pineapple 3p, heuristic bots" in out and "(not measured)" in out
+
+
+def test_opponent_rows_refuses_a_bot_without_a_model_before_the_run(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``opponent_rows.py --rules pineapple-27 --bot value`` ended in a BotError
+    traceback (no value model ships for those rules) at the first decision."""
+    module = checkout_script("benchmarks/opponent_rows.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--rules", "pineapple-27", "--bot", "value", "--deals", "1"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: --bot value: value bot: no value model ships" in err
+
+
+def test_opponent_rows_of_one_clean_board_prints_without_an_interval(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """Deal 0 of seed 11 leaves one clean board (HeuristicBot fouls the other): the
+    interval of one board ended in ``StatisticsError: stdev requires at least two data
+    points``, after the whole run."""
+    module = checkout_script("benchmarks/opponent_rows.py")
+    assert module.main(["--deals", "1", "--seed", "11"]) == 0
+    out = capsys.readouterr().out
+    assert "fouls 50.0%" in out and "+- nan (0 against their own rows)" in out
