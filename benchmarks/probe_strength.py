@@ -323,6 +323,11 @@ def main(argv: list[str] | None = None) -> int:
             f"stay s = {s:.1%} ({len(fl)} deals)"
         )
         out.update(F=f, stay=s)
+        if s >= 1:  # lambda = (F - N) / (1 - s) unbounded: no figure to give
+            ap.error(
+                "--fl-deals: every Fantasyland deal stayed (s = 100%): an entry's worth "
+                "(F - N) / (1 - s) is unbounded; run more Fantasyland deals"
+            )
         rows = [
             (name, run(pool, "normal", args.seed, args.deals, cfg, args.workers))
             for name, cfg in configs

@@ -192,3 +192,18 @@ def test_json_of_one_deal_is_valid_json(tmp_path: Path) -> None:
     doc = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
     for row in doc["settings"].values():
         assert row["N_ci95"] is None and row["vs_first_ci95"] is None
+
+
+def test_fantasyland_deals_that_all_stay_are_refused_not_divided_by_zero(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seed 3's one Fantasyland deal stays (s = 100%): the run ended in a
+    ZeroDivisionError on lambda = (F - N) / (1 - s) after all the normal deals; it now
+    stops after the Fantasyland deals and says to run more of them."""
+    with pytest.raises(SystemExit) as info:
+        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                       "--seed", "3"])  # fmt: skip
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert "stay s = 100.0% (1 deals)" in out and "normal deals" not in out
+    assert "error: --fl-deals: every Fantasyland deal stayed" in err
