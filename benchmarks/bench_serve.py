@@ -3,7 +3,7 @@ serve`` on a free port of 127.0.0.1) and drives it from clients on the same mach
 (asyncio, keep-alive HTTP/1.1 connections).
 
     python benchmarks/bench_serve.py                   # every measurement (about 2 min)
-    python benchmarks/bench_serve.py --only score --seconds 5
+    python benchmarks/bench_serve.py --only score --score-seconds 5
     python benchmarks/bench_serve.py --compare-frameworks   # plain ASGI vs Starlette
 
 Measurements (the service's targets in brackets):

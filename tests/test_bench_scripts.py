@@ -340,3 +340,22 @@ def test_opponent_rows_of_one_clean_board_prints_without_an_interval(
     assert module.main(["--deals", "1", "--seed", "11"]) == 0
     out = capsys.readouterr().out
     assert "fouls 50.0%" in out and "+- nan (0 against their own rows)" in out
+
+
+def test_bench_serve_examples_give_each_measurement_its_own_duration() -> None:
+    """bench_serve.py's docstring showed ``--only score --seconds 5``: ``--seconds`` is
+    the memory measurement's load, so that run timed /v1/score for the default 10 s
+    (``--score-seconds``)."""
+    module = checkout_script("benchmarks/bench_serve.py")
+    reads = {"score": {"--score-seconds"}, "memory": {"--seconds"}}
+    examples = [
+        line.split("#")[0].split()
+        for line in module.__doc__.splitlines()
+        if line.strip().startswith("python benchmarks/bench_serve.py")
+    ]
+    assert examples
+    for words in examples:
+        only = {words[i + 1] for i, w in enumerate(words) if w == "--only"}
+        durations = {w for w in words if w in ("--seconds", "--score-seconds")}
+        if only:
+            assert durations <= set().union(*(reads.get(m, set()) for m in only)), words
