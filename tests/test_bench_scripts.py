@@ -359,3 +359,18 @@ def test_bench_serve_examples_give_each_measurement_its_own_duration() -> None:
         durations = {w for w in words if w in ("--seconds", "--score-seconds")}
         if only:
             assert durations <= set().union(*(reads.get(m, set()) for m in only)), words
+
+
+def test_run_py_json_on_standard_output_is_the_json_alone(
+    capfd: pytest.CaptureFixture,
+) -> None:
+    """``run.py --json`` (no PATH: bench_python.py then writes the JSON alone on
+    standard output, its report on standard error) put run.py's own lines (the part
+    headers, the ``$ python ...`` line) and the C part's report in front of the JSON on
+    standard output: ``run.py --json > out.json`` was no JSON."""
+    module = checkout_script("benchmarks/run.py")
+    argv = ["--n", "50", "--reps", "1", "--check-n", "20", "--slow-n", "20", "--json"]
+    assert module.main(["--no-c", *argv]) == 0
+    out, err = capfd.readouterr()
+    assert set(json.loads(out)) >= {"params", "rows", "agreement"}
+    assert "Python benchmark" in err and "$ python benchmarks/bench_python.py" in err
