@@ -374,3 +374,18 @@ def test_run_py_json_on_standard_output_is_the_json_alone(
     out, err = capfd.readouterr()
     assert set(json.loads(out)) >= {"params", "rows", "agreement"}
     assert "Python benchmark" in err and "$ python benchmarks/bench_python.py" in err
+
+
+def test_bench_python_refuses_more_hands_than_it_can_hold(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_python.py --n 100000000000`` ended in a NumPy ``_ArrayMemoryError``
+    traceback (466 GiB of hands); it takes at most ``ofc_fast.timing.MAX_N`` hands, as
+    ``ofc-fast bench`` does."""
+    module = checkout_script("benchmarks/bench_python.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--n", "100000000000", "--reps", "1"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "argument --n: must be at most 10000000, got 100000000000" in err
