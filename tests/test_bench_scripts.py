@@ -389,3 +389,17 @@ def test_bench_python_refuses_more_hands_than_it_can_hold(
     out, err = capsys.readouterr()
     assert out == ""
     assert "argument --n: must be at most 10000000, got 100000000000" in err
+
+
+def test_bench_env_rows_without_a_target_print_none(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """bench_rl_train.py's MaskablePPO rows have no target (docs/environments.md leaves
+    the column empty) but printed a target of ``0`` steps/s."""
+    module = checkout_script("benchmarks/bench_env.py")
+    monkeypatch.setattr(sys, "argv", ["bench_env.py", "--repeats", "1", "--seconds", "1"])
+    cases = [("with a target", lambda s: 10.0, 5), ("without one", lambda s: 10.0, 0)]
+    module.run_cases(cases, "test")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[-2:] == ["5", "10"]  # target, runs
+    assert lines[2].split()[-2:] == ["-", "10"]
