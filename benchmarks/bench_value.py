@@ -263,12 +263,15 @@ def main(argv: list[str] | None = None) -> int:
         check_players(args.players, PRESET)
     except TableError as exc:
         ap.error(f"--players: {exc}")
+    first = Game(PRESET, players=args.players, seed=deal_seed(args.seed, 0))
     for option, name in (("--match", a), ("--match", b), ("--compare", args.compare)):
-        try:  # each bot made once here: a bad name or model file before the run
-            if name is not None:
-                make(name, 0, args.budget)
+        try:  # each bot made, and played on a first decision, before the run: a bad
+            # name, model file or a model for other rules or seats
+            bot = None if name is None else make(name, 0, args.budget)
             if name == "search-oracle":
                 check_oracle(args.players, make(b, 0, args.budget))
+            elif bot is not None:
+                bot.act(first.observation(first.to_act))
         except OfcError as exc:
             ap.error(f"{option}: {exc}")
     t0 = time.perf_counter()

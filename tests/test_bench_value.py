@@ -159,6 +159,10 @@ BAD_MATCHES = [
     (["--compare", "nope"], "--compare: unknown bot 'nope'"),
     (["--match", "value@/no/such.ofcvm:random"], "--match: value bot: value model"),
     (["--match", "search-oracle:heuristic"], "--match: search-oracle plays heads-up"),
+    (
+        ["--rules", "pineapple-27", "--match", "heuristic:value"],
+        "--match: value bot: no value model ships for PINEAPPLE_27 with 2 players",
+    ),
     (["--carry", "-1"], "argument --carry: must be at least 0, got -1"),
     (["--budget", "-1"], "argument --budget: must be seconds above 0, got -1"),
     (["--budget", "nan"], "argument --budget: must be seconds above 0, got nan"),
@@ -171,8 +175,9 @@ def test_a_bad_bot_or_setting_is_refused_before_the_run(
 ) -> None:
     """``--match value`` (no ':') ended with "unknown bot ''" and exit status 1, an
     unknown bot name (in a worker too) with exit status 1 naming no option, a model
-    file that is not there and ``--budget -1`` (a search bot) in a traceback after the
-    first deals, ``--carry -1`` in an IndexError one."""
+    file that is not there, a value bot under rules no model ships for and ``--budget
+    -1`` (a search bot) in a traceback after the first deals, ``--carry -1`` in an
+    IndexError one."""
     with pytest.raises(SystemExit) as info:
         _bench().main(["--pairs", "1", *argv])
     assert info.value.code == 2
