@@ -54,7 +54,7 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
-from ofc_fast.timing import at_least, duration, json_object, output_file
+from ofc_fast.timing import at_least, duration, json_object, output_path
 
 PRESET = rules.PINEAPPLE
 
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=duration, default=0.5, help="per rollout repetition")
     ap.add_argument("--skip-strength", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--json", type=output_file, metavar="PATH")
+    ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args(argv)
     if not args.max_minutes > 0:
         ap.error(f"--max-minutes: must be above 0, got {args.max_minutes}")

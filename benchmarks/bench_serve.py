@@ -33,7 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ofc_fast as ofc
-from ofc_fast.timing import at_least, duration, output_file
+from ofc_fast.timing import at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
     "rules": "pineapple",
@@ -439,7 +439,7 @@ def main() -> None:
         "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
     )
     ap.add_argument("--compare-frameworks", action="store_true")
-    ap.add_argument("--json", type=output_file, metavar="PATH")
+    ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args()
     result: dict[str, Any] = {
         "version": ofc.__version__,

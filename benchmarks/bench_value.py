@@ -52,7 +52,7 @@ from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.table import check_players
-from ofc_fast.timing import at_least, duration, output_file, preset_name
+from ofc_fast.timing import at_least, duration, output_path, preset_name
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--workers", type=at_least(1), default=1)
     ap.add_argument(
-        "--json", type=output_file, metavar="PATH", help="write every figure here"
+        "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
     a, colon, b = args.match.partition(":")

@@ -59,7 +59,7 @@ from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
-from ofc_fast.timing import at_least, json_object, output_file
+from ofc_fast.timing import at_least, json_object, output_path
 
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
@@ -299,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         "--ceiling", action="store_true", help="add the perfect-foresight bound"
     )
     ap.add_argument(
-        "--json", type=output_file, metavar="PATH", help="write every figure here"
+        "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
     configs: list[tuple[str, dict[str, Any]]] = []

@@ -403,3 +403,33 @@ def test_bench_env_rows_without_a_target_print_none(
     lines = capsys.readouterr().out.splitlines()
     assert lines[1].split()[-2:] == ["5", "10"]  # target, runs
     assert lines[2].split()[-2:] == ["-", "10"]
+
+
+@pytest.mark.parametrize("script", [s for s in JSON_SCRIPTS if s != "bench_python.py"])
+def test_json_dash_is_refused_where_a_script_writes_a_file_only(
+    script: str,
+    tmp_path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``--json -`` (standard output, as ``ofc-fast bench --json -`` and
+    ``bench_python.py --json -`` read it) made these scripts write their figures to a
+    file named ``-`` in the working directory, after the run; it is refused before the
+    run, as the ``ofc-fast`` commands refuse it where they write no standard output."""
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [script, "--json", "-"])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not (tmp_path / "-").exists()
+    assert "error: argument --json: '-' (standard output) is not written here" in err
+
+
+def test_fl_study_json_dash_is_refused(capsys: pytest.CaptureFixture) -> None:
+    module = checkout_script("tools/fl_study.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--deals", "1", "--workers", "1", "--json", "-"])
+    assert info.value.code == 2
+    assert "argument --json: '-' (standard output) is not" in capsys.readouterr().err

@@ -212,7 +212,7 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 
 def main(argv: list[str] | None = None) -> int:
     from ofc_fast import rules as R
-    from ofc_fast.timing import at_least, output_file, preset_name  # (before a run)
+    from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
@@ -225,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also OFC with 13 cards; print the STAY_VALUE_DEFAULT fixed point",
     )
-    p.add_argument("--json", type=output_file, help="also write the rows as JSON")
+    p.add_argument("--json", type=output_path, help="also write the rows as JSON")
     args = p.parse_args(argv)
     names = [R.get(r).name for r in args.rules]  # a game id or any case: the preset
     for name in names:
