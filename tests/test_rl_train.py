@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 pytestmark = pytest.mark.rl_train
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _need(module: str) -> Any:
@@ -130,12 +129,14 @@ def test_recipe_smallest_budget_beats_random_play(sb3: Any, tmp_path: Path) -> N
     plays as policy:PATH and scores at least FLOOR points a deal against RandomBot over
     1,000 deals.  A random policy scores 0 on average (+-0.7 at 95% over 1,000 deals),
     so it cannot meet the floor (the recipe scored +6.06 at this budget)."""
+    from scripts import checkout_file, package_env
+
     floor = 2.0
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env = {**package_env(), "OMP_NUM_THREADS": "1"}  # the package under test
     out = tmp_path / "run"
     cmd = [
         sys.executable,
-        str(ROOT / "examples" / "train_ppo.py"),
+        str(checkout_file("examples/train_ppo.py")),  # a skip outside a checkout
         "--rules", "pineapple",
         "--minutes", os.environ.get("OFC_RECIPE_MINUTES", "1.5"),
         "--clock", "cpu",
