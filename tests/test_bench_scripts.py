@@ -433,3 +433,14 @@ def test_fl_study_json_dash_is_refused(capsys: pytest.CaptureFixture) -> None:
         module.main(["--deals", "1", "--workers", "1", "--json", "-"])
     assert info.value.code == 2
     assert "argument --json: '-' (standard output) is not" in capsys.readouterr().err
+
+
+def test_fl_study_counts_a_line_named_twice_once(capsys: pytest.CaptureFixture) -> None:
+    """``fl_study.py --deals 3 --cards 14 14`` (or ``--rules pineapple
+    ofc-pineapple``) solved the same 3 deals twice into one line: "6 deals", and a
+    standard error too small by the square root of 2."""
+    module = checkout_script("tools/fl_study.py")
+    argv = ["--deals", "3", "--workers", "1", "--cards", "14", "14"]
+    assert module.main([*argv, "--rules", "pineapple", "ofc-pineapple"]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("| PINE")]
+    assert len(lines) == 1 and lines[0].startswith("| PINEAPPLE | 14 | 3 |")

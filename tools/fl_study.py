@@ -231,11 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         if R.get(name).fantasyland is None:
             p.error(f"--rules: {name} has no Fantasyland")
-    lines = [(name, n) for name in names for n in args.cards]
+    lines = list(dict.fromkeys((name, n) for name in names for n in args.cards))  # once
     if args.stay_values:
         if not {("PINEAPPLE", k) for k in (14, 15, 16, 17)} <= set(lines):
             p.error("--stay-values: needs PINEAPPLE with --cards 14 15 16 17")
-        lines.append(("OFC", 13))
+        lines += [("OFC", 13)] if ("OFC", 13) not in lines else []
     t0 = time.perf_counter()
     rows = study(lines, args.deals, args.workers, args.seed)
     print(table(rows))
