@@ -307,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         name, equals, text = spec.partition("=")
         if not (equals and name) or name.lstrip().startswith("{"):
             ap.error(f"--config: expected NAME=JSON, got {spec!r}")
+        if name in dict(configs):  # (the JSON keys the settings by name)
+            ap.error(f"--config {name}: named twice")
         try:
             configs.append((name, json_object(text or "{}")))
             SearchBot(PRESET, seed=0, **configs[-1][1])  # a bad setting: before the run

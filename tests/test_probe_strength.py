@@ -207,3 +207,14 @@ def test_fantasyland_deals_that_all_stay_are_refused_not_divided_by_zero(
     out, err = capsys.readouterr()
     assert "stay s = 100.0% (1 deals)" in out and "normal deals" not in out
     assert "error: --fl-deals: every Fantasyland deal stayed" in err
+
+
+def test_a_config_name_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--config a={} --config a='{"samples": 64}'`` played both but ``--json`` kept
+    only the second under ``a`` (a dict keyed by name), and the rows could not be told
+    apart."""
+    with pytest.raises(SystemExit) as info:
+        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                       "--config", "a={}", "--config", 'a={"samples": 64}'])  # fmt: skip
+    assert info.value.code == 2
+    assert "error: --config a: named twice" in capsys.readouterr().err
