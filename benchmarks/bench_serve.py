@@ -28,6 +28,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -60,7 +61,9 @@ def free_port() -> int:
 
 
 def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
-    """``ofc-fast serve`` on ``port`` (``workers``: None for its default)."""
+    """``ofc-fast serve`` on ``port`` (``workers``: None for its default); a server
+    that exits before it listens stops the benchmark with its last line of error."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - the server's, open while it runs
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -76,10 +79,16 @@ def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
             "warning",
         ],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.seek(0)
+            lines = log.read().decode(errors="replace").strip().splitlines() or [""]
+            raise SystemExit(
+                f"the server did not start (exit status {proc.returncode}): {lines[-1]}"
+            )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return proc

@@ -444,3 +444,24 @@ def test_fl_study_counts_a_line_named_twice_once(capsys: pytest.CaptureFixture) 
     assert module.main([*argv, "--rules", "pineapple", "ofc-pineapple"]) == 0
     lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("| PINE")]
     assert len(lines) == 1 and lines[0].startswith("| PINEAPPLE | 14 | 3 |")
+
+
+def test_bench_serve_says_why_the_server_did_not_start(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that exits at once (``ofc-fast serve`` without the ``serve`` extra,
+    say) kept bench_serve.py waiting 30 s, then "the server did not start", its error
+    message thrown away; it now stops when the server exits, with its last line."""
+    module = checkout_script("benchmarks/bench_serve.py")
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\necho 'ofc-fast serve: error: pip install ofc-fast[serve]' >&2\nexit 2\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(module.sys, "executable", str(fake))
+    with pytest.raises(SystemExit) as info:
+        module.start_server(module.free_port(), None)
+    assert str(info.value) == (
+        "the server did not start (exit status 2): "
+        "ofc-fast serve: error: pip install ofc-fast[serve]"
+    )
