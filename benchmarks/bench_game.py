@@ -40,6 +40,7 @@ import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game, Match
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, output_path
 
 TARGET = 20_000
@@ -195,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--reps", type=at_least(1), default=5, help="repetitions (median reported)"
     )
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=1)
     p.add_argument("--quick", action="store_true", help="small run (smoke test)")
     p.add_argument("--only", default="", help="run rows whose label contains this")
     p.add_argument(

@@ -54,6 +54,7 @@ from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, duration, json_object, output_path
 
 PRESET = rules.PINEAPPLE
@@ -321,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
         default=100,
         help="print the running figure every N deals (0: never)",
     )
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)
     ap.add_argument("--reps", type=at_least(1), default=5)
     ap.add_argument("--seconds", type=duration, default=0.5, help="per rollout repetition")
     ap.add_argument("--skip-strength", action="store_true")

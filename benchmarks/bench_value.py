@@ -51,7 +51,7 @@ from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
-from ofc_fast.table import check_players
+from ofc_fast.table import SEED_MAX, check_players
 from ofc_fast.timing import at_least, duration, output_path, preset_name
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)
     ap.add_argument("--budget", type=duration, default=0.04, help="search seconds/decision")
     ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
     ap.add_argument("--players", type=int, default=2)

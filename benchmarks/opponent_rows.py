@@ -26,6 +26,7 @@ from ofc_fast.bots import HeuristicBot, ValueBot
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.solver import ev_tables
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, preset_name
 
 
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", type=preset_name, default="pineapple")
     ap.add_argument("--bot", choices=("heuristic", "value"), default="heuristic")
     ap.add_argument("--deals", type=at_least(1), default=3000)
-    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=4242)
     args = ap.parse_args(argv)
     preset = rules.get(args.rules)
     kind = HeuristicBot if args.bot == "heuristic" else ValueBot

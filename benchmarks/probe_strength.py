@@ -59,6 +59,7 @@ from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, json_object, output_path
 
 PRESET = rules.PINEAPPLE
@@ -286,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--fl-deals", type=at_least(1), default=300, help="Fantasyland deals (F, s)"
     )
-    ap.add_argument("--seed", type=int, default=777)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=777)
     ap.add_argument("--workers", type=at_least(1), default=2)
     ap.add_argument(
         "--config",

@@ -40,7 +40,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from ofc_fast.timing import at_least  # the installed package (pip install -e .)
+from ofc_fast.table import SEED_MAX  # the installed package (pip install -e .)
+from ofc_fast.timing import at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
@@ -133,7 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-c", action="store_true", help="skip the C benchmark")
     ap.add_argument("--no-python", action="store_true", help="skip the Python benchmark")
-    ap.add_argument("--seed", type=int, default=1, help="random seed for both (default 1)")
+    ap.add_argument(
+        "--seed",
+        type=at_least(0, SEED_MAX),
+        default=1,
+        help="random seed for both (default 1)",
+    )
     ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default 7)")
     ap.add_argument("--quick", action="store_true", help="small, fast run of both")
     args, rest = ap.parse_known_args(argv)

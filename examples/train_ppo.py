@@ -64,12 +64,15 @@ CONFIG: dict[str, Any] = {
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (and the --set overrides, applied to CONFIG)."""
+    from ofc_fast.table import SEED_MAX
+    from ofc_fast.timing import at_least
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rules", default="pineapple")
     p.add_argument("--minutes", type=float, default=10.0)
     p.add_argument("--steps", type=int, default=None, help="stop PPO after this many steps")
     p.add_argument("--out", default=None, help="output directory (default: a temp dir)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=0)
     p.add_argument(
         "--clock",
         choices=("wall", "cpu"),

@@ -37,6 +37,22 @@ ZERO_COUNTS = [
     ("tools/advise_ev_sum.py", "--samples", "0"),
     ("tools/fl_study.py", "--deals", "0"),
     ("tools/fl_study.py", "--workers", "0"),
+    *(
+        (script, "--seed", "-5")  # a NumPy ValueError or a TableError traceback
+        for script in (
+            "bench_game.py",
+            "bench_python.py",
+            "bench_score_pair.py",
+            "bench_search.py",
+            "bench_solver.py",
+            "bench_value.py",
+            "opponent_rows.py",
+            "probe_strength.py",
+            "run.py",
+            "value_bias.py",
+            "tools/fl_study.py",
+        )
+    ),
 ]
 """(script, option, value): a script of benchmarks/, or the path of one (tools/)."""
 
@@ -466,3 +482,14 @@ def test_bench_serve_says_why_the_server_did_not_start(
         "the server did not start (exit status 2): "
         "ofc-fast serve: error: pip install ofc-fast[serve]"
     )
+
+
+def test_ofc_fast_bench_refuses_a_negative_seed(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast bench --seed -5`` (ofc_fast.timing) ended in NumPy's "expected
+    non-negative integer" traceback."""
+    from ofc_fast import timing
+
+    with pytest.raises(SystemExit) as info:
+        timing.main(["--seed", "-5", "--n", "10", "--reps", "1"])
+    assert info.value.code == 2
+    assert "argument --seed: must be at least 0, got -5" in capsys.readouterr().err

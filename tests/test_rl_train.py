@@ -198,6 +198,7 @@ def test_observation_type_defaults(sb3: Any) -> None:
         (["--set", "ppo.learning_rate=abc"], "--set: not a Python literal: 'abc'"),
         (["--set", "nosuch.x=1"], "--set: no setting 'nosuch.x'"),
         (["--set", "ppo.gamma.x=1"], "--set: no setting 'ppo.gamma.x'"),
+        (["--seed", "-5"], "argument --seed: must be at least 0, got -5"),
         (["--rules", "nosuch"], "--rules: unknown rule set 'nosuch'"),
         (["--rules", "classic-1-6"], "--rules: classic Chinese Poker has no vector"),
         (["--bc-data", "/no/such/run"], "--bc-data: '/no/such/run' is not an `ofc-fast"),

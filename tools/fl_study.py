@@ -212,6 +212,7 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 
 def main(argv: list[str] | None = None) -> int:
     from ofc_fast import rules as R
+    from ofc_fast.table import SEED_MAX
     from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -219,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--cards", type=at_least(13, 17), nargs="+", default=list(CARDS))
     p.add_argument("--rules", type=preset_name, nargs="+", default=list(RULES))
     p.add_argument("--workers", type=at_least(1), default=mp.cpu_count())
-    p.add_argument("--seed", type=int, default=SEED)
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=SEED)
     p.add_argument(
         "--stay-values",
         action="store_true",
