@@ -56,6 +56,8 @@ def main() -> None:
     ap.add_argument("--source-hands", type=at_least(1), default=300)
     ap.add_argument("--dir", default=None, help="where the files go (default: a temp dir)")
     args = ap.parse_args()
+    if args.dir and Path(args.dir).exists() and not Path(args.dir).is_dir():
+        ap.error(f"--dir: {args.dir!r} is a file, not a folder")
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report."))
     folder.mkdir(parents=True, exist_ok=True)
     rep, hist = make_history(folder, args.deals, args.source_hands)

@@ -493,3 +493,17 @@ def test_ofc_fast_bench_refuses_a_negative_seed(capsys: pytest.CaptureFixture) -
         timing.main(["--seed", "-5", "--n", "10", "--reps", "1"])
     assert info.value.code == 2
     assert "argument --seed: must be at least 0, got -5" in capsys.readouterr().err
+
+
+def test_bench_report_refuses_a_dir_that_is_a_file(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``bench_report.py --dir FILE`` ended in a FileExistsError traceback."""
+    module = checkout_script("benchmarks/bench_report.py")
+    file = tmp_path / "f"
+    file.write_text("")
+    monkeypatch.setattr(sys, "argv", ["bench_report.py", "--dir", str(file)])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    assert f"error: --dir: {str(file)!r} is a file, not a folder" in capsys.readouterr().err
