@@ -143,8 +143,9 @@ def run_cases(
         runs = [timed(fn, args.seconds) for _ in range(args.repeats)]
         med = statistics.median(r for r, _ in runs)
         per_cpu = statistics.median(c for _, c in runs)
+        goal = f"{target:,}" if target else "-"  # (0: a row without a target)
         print(
-            f"{name:<66} {med:>15,.0f} {per_cpu:>11,.0f} {target:>11,}  "
+            f"{name:<66} {med:>15,.0f} {per_cpu:>11,.0f} {goal:>11}  "
             f"{', '.join(f'{r:,.0f}' for r, _ in runs)}",
             flush=True,
         )

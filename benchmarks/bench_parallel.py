@@ -41,7 +41,7 @@ from ofc_fast.parallel import (
     play_parallel,
     run_chunk,
 )
-from ofc_fast.timing import at_least, output_file
+from ofc_fast.timing import at_least, output_path
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
@@ -113,7 +113,7 @@ def main() -> int:
         "--empty", type=at_least(1), default=200, help="empty chunks for the overhead"
     )
     ap.add_argument("--no-ray", action="store_true")
-    ap.add_argument("--json", type=output_file, metavar="PATH")
+    ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args()
     spec = RunSpec.make(  # independent deals: the README's figures (one deal per unit)
         "pineapple",

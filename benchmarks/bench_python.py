@@ -68,7 +68,9 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import (
+    MAX_N,
     at_least,
     deal,
     machine_info,
@@ -646,11 +648,14 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     )
     ap.add_argument(
         "--n",
-        type=at_least(1),
+        type=at_least(1, MAX_N),
         default=None,
-        help="hands (and board pairs) to time (default 200000; --quick 20000)",
+        help="hands (and board pairs) to time (default 200000; --quick 20000; at "
+        f"most {MAX_N:,}: the hands are held in memory, as Python lists too)",
     )
-    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=1, help="random seed (default 1)"
+    )
     ap.add_argument(
         "--reps",
         type=at_least(1),

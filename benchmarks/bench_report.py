@@ -5,7 +5,8 @@ time of ``ofc-fast report``.
 
 A real match (``heuristic`` against ``random``, Pineapple, seed 1, ``M`` hands) is
 played through the arena; its history lines are repeated, renumbered, to ``N`` deals
-(every line replays as recorded); then ``ofc-fast report`` runs in a fresh process on
+(every line replays as recorded), and the report's hand count and points per bot
+set to theirs; then ``ofc-fast report`` runs in a fresh process on
 them.  Reported: that process's peak resident memory (``ru_maxrss``; Linux counts the
 parent's memory at the fork too, and this script stays smaller than the report) and
 CPU time, and the sizes of the page and of the deals file.
@@ -33,10 +34,19 @@ def make_history(folder: Path, deals: int, source_hands: int) -> tuple[Path, Pat
         check=True,
     )  # fmt: skip
     lines = [json.loads(x) for x in small.read_text().splitlines()]
+    points: dict[str, int] = {}
     with open(hist, "w", encoding="utf-8") as f:
         for i in range(deals):
             rec = {**lines[i % len(lines)], "hand_no": i, "deck_no": i}
+            for name, p in zip(rec["seats"], rec["points"]):
+                points[name] = points.get(name, 0) + p
             f.write(json.dumps(rec, separators=(",", ":")) + "\n")
+    # the report of those deals (``ofc-fast report`` checks its hands and points)
+    report = json.loads(rep.read_text())
+    report["hands"] = deals
+    for bot in report["bots"]:
+        bot["hands"], bot["points"] = deals, points[bot["name"]]
+    rep.write_text(json.dumps(report), encoding="utf-8")
     return rep, hist
 
 
@@ -46,6 +56,8 @@ def main() -> None:
     ap.add_argument("--source-hands", type=at_least(1), default=300)
     ap.add_argument("--dir", default=None, help="where the files go (default: a temp dir)")
     args = ap.parse_args()
+    if args.dir and Path(args.dir).exists() and not Path(args.dir).is_dir():
+        ap.error(f"--dir: {args.dir!r} is a file, not a folder")
     folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report."))
     folder.mkdir(parents=True, exist_ok=True)
     rep, hist = make_history(folder, args.deals, args.source_hands)

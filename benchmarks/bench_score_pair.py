@@ -17,6 +17,7 @@ import timeit
 
 import ofc_fast as ofc
 from ofc_fast import Board
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least
 
 
@@ -24,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     """Print the median and the minimum of ``--reps`` runs."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--reps", type=at_least(1), default=7, help="runs (median reported)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=1)
     args = p.parse_args(argv)
     rng = random.Random(args.seed)
     pairs = []

@@ -48,12 +48,14 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot
+from ofc_fast.errors import BotError, OfcError
 from ofc_fast.game import Game, Match, deal_seed, play_out
 from ofc_fast.learned import shipped_model
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
-from ofc_fast.timing import at_least, duration, json_object, output_file
+from ofc_fast.table import SEED_MAX
+from ofc_fast.timing import at_least, duration, json_object, output_path
 
 PRESET = rules.PINEAPPLE
 
@@ -112,7 +114,10 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
 def _search(seed: int, budget: float, settings: dict[str, Any]) -> SearchBot:
     fl = settings.get("fl_value")
     if isinstance(fl, dict):  # JSON keys are text: {"14": 10.5} is {14: 10.5}
-        settings = {**settings, "fl_value": {int(k): v for k, v in fl.items()}}
+        try:
+            settings = {**settings, "fl_value": {int(k): v for k, v in fl.items()}}
+        except ValueError:
+            raise BotError(f"fl_value: keys are card counts, got {list(fl)}") from None
     return SearchBot(PRESET, seed=seed, **{"time_budget": budget, **settings})
 
 
@@ -135,7 +140,7 @@ def vs_random(
     bots = [timed, RandomBot(seed + 1)]
     nets: list[float] = []
     for _ in range(deals):
-        if time.monotonic() > until:
+        if nets and time.monotonic() > until:  # (one deal at least: a mean)
             break
         g = m.next_game()
         play_out(g, bots)
@@ -159,7 +164,7 @@ def vs_heuristic(
     heur = HeuristicBot(PRESET, seed=seed + 2)
     scores: list[float] = []
     for i in range(deals):
-        if time.monotonic() > until:
+        if scores and time.monotonic() > until:  # (one deal at least: a mean)
             break
         s = deal_seed(seed, i)
         pair = 0.0
@@ -288,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--duplicate-deals", type=at_least(0), default=2000)
     ap.add_argument(
         "--budget",
-        type=float,
+        type=duration,
         default=0.04,
         help="SearchBot's time_budget: seconds of CPU time a decision "
         "(the opening: opening_factor times as much)",
@@ -317,13 +322,23 @@ def main(argv: list[str] | None = None) -> int:
         default=100,
         help="print the running figure every N deals (0: never)",
     )
-    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)
     ap.add_argument("--reps", type=at_least(1), default=5)
     ap.add_argument("--seconds", type=duration, default=0.5, help="per rollout repetition")
     ap.add_argument("--skip-strength", action="store_true")
     ap.add_argument("--skip-speed", action="store_true")
-    ap.add_argument("--json", type=output_file, metavar="PATH")
+    ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args(argv)
+    if not args.max_minutes > 0:
+        ap.error(f"--max-minutes: must be above 0, got {args.max_minutes}")
+    for option, settings in (
+        ("--random-settings", args.random_settings),
+        ("--heuristic-settings", args.heuristic_settings),
+    ):
+        try:  # the bots made once here: a bad setting before the speed rows
+            _search(0, args.budget, settings)
+        except (OfcError, TypeError) as exc:
+            ap.error(f"{option}: {exc}")
     out: dict[str, Any] = {"rules": PRESET.name, "budget": args.budget}
     if not args.skip_speed:
         out["rollouts"] = [
@@ -366,10 +381,7 @@ def main(argv: list[str] | None = None) -> int:
         ]
         for key, label, deals, settings, play, seed in matches:
             if deals:
-                kw = dict(settings)
-                if isinstance(kw.get("fl_value"), dict):  # JSON keys are text: card counts
-                    kw["fl_value"] = {int(k): v for k, v in kw["fl_value"].items()}
-                out[key] = _strength(label, deals, seed, args, kw, play)
+                out[key] = _strength(label, deals, seed, args, settings, play)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)

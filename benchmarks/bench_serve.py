@@ -3,7 +3,7 @@ serve`` on a free port of 127.0.0.1) and drives it from clients on the same mach
 (asyncio, keep-alive HTTP/1.1 connections).
 
     python benchmarks/bench_serve.py                   # every measurement (about 2 min)
-    python benchmarks/bench_serve.py --only score --seconds 5
+    python benchmarks/bench_serve.py --only score --score-seconds 5
     python benchmarks/bench_serve.py --compare-frameworks   # plain ASGI vs Starlette
 
 Measurements (the service's targets in brackets):
@@ -28,12 +28,13 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
 
 import ofc_fast as ofc
-from ofc_fast.timing import at_least, duration, output_file
+from ofc_fast.timing import at_least, duration, output_path
 
 THIRD = {  # a Pineapple third street: 7 cards placed, 3 dealt, an opponent at 7 too
     "rules": "pineapple",
@@ -60,7 +61,9 @@ def free_port() -> int:
 
 
 def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
-    """``ofc-fast serve`` on ``port`` (``workers``: None for its default)."""
+    """``ofc-fast serve`` on ``port`` (``workers``: None for its default); a server
+    that exits before it listens stops the benchmark with its last line of error."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - the server's, open while it runs
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -76,10 +79,16 @@ def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
             "warning",
         ],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log.seek(0)
+            lines = log.read().decode(errors="replace").strip().splitlines() or [""]
+            raise SystemExit(
+                f"the server did not start (exit status {proc.returncode}): {lines[-1]}"
+            )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
                 return proc
@@ -439,7 +448,7 @@ def main() -> None:
         "--workers", type=at_least(1), default=None, help="the server's (default: its own)"
     )
     ap.add_argument("--compare-frameworks", action="store_true")
-    ap.add_argument("--json", type=output_file, metavar="PATH")
+    ap.add_argument("--json", type=output_path, metavar="PATH")
     args = ap.parse_args()
     result: dict[str, Any] = {
         "version": ofc.__version__,

@@ -42,7 +42,8 @@ from ofc_fast import rules as R  # the installed package (pip install . or -e .)
 from ofc_fast._native import ffi, lib
 from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.solver import best_setting, ev_tables, solve_fantasyland, stay_values
-from ofc_fast.timing import at_least, output_file
+from ofc_fast.table import SEED_MAX
+from ofc_fast.timing import at_least, output_path
 
 TARGETS = {
     "arranger ev": 1.0,
@@ -178,8 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--hands", type=at_least(1), default=10_000, help="random hands per line"
     )
-    p.add_argument("--seed", type=int, default=20240611)
-    p.add_argument("--json", type=output_file, help="also write the rows as JSON")
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=20240611)
+    p.add_argument("--json", type=output_path, help="also write the rows as JSON")
     args = p.parse_args(argv)
     rows = lines(args.hands, args.seed)
     print(render(rows))

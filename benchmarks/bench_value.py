@@ -49,12 +49,25 @@ from typing import Any
 from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
-from ofc_fast.errors import TableError
+from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
-from ofc_fast.table import check_players
-from ofc_fast.timing import at_least, output_file, preset_name
+from ofc_fast.table import SEED_MAX, check_players
+from ofc_fast.timing import at_least, duration, output_path, preset_name
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
+
+BOTS = (
+    "value",
+    "heuristic",
+    "random",
+    "search",
+    "search-rollouts",
+    "search-self",
+    "search-oracle",
+    "value@PATH",
+    "search@PATH",
+)
+"""The bot names :func:`make` takes."""
 
 
 def make(name: str, seed: int, budget: float) -> Any:
@@ -76,7 +89,14 @@ def make(name: str, seed: int, budget: float) -> Any:
         model = None if name == "search-rollouts" else "auto"
         opponent = "self" if name == "search-self" else "best"
         return SearchBot(PRESET, seed, time_budget=budget, model=model, opponent=opponent)
-    raise SystemExit(f"unknown bot {name!r}")
+    raise UnknownBotError(f"unknown bot {name!r}; known bots: {', '.join(BOTS)}")
+
+
+def check_oracle(players: int, opponent: Any) -> None:
+    """``search-oracle``'s condition: heads-up, against a RandomBot (whose final board
+    is known in advance); BotError otherwise."""
+    if players != 2 or not isinstance(opponent, RandomBot):
+        raise BotError("search-oracle plays heads-up against random only")
 
 
 class _Oracle:
@@ -105,8 +125,7 @@ def _final_board(deal: Any, opponent: Any, seat: int) -> Any:
     """The other seat's final board in ``deal()``, played by a copy of ``opponent``
     (a RandomBot, heads-up) whatever ``seat`` plays."""
     g = deal()
-    if g.players != 2 or not isinstance(opponent, RandomBot):
-        raise SystemExit("search-oracle plays heads-up against random only")
+    check_oracle(g.players, opponent)
     bots = [RandomBot(0), RandomBot(0)]
     bots[1 - seat] = copy.deepcopy(opponent)
     play_out(g, bots)
@@ -208,13 +227,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=at_least(1), default=200, help="deal pairs")
     ap.add_argument("--match", default="value:heuristic", help="A:B bot names")
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--budget", type=float, default=0.04, help="search seconds/decision")
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=2026)
+    ap.add_argument("--budget", type=duration, default=0.04, help="search seconds/decision")
     ap.add_argument("--rules", type=preset_name, default="pineapple", help="a preset name")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument(
         "--carry",
-        type=int,
+        type=at_least(0),
         default=0,
         metavar="N",
         help="also play up to N Fantasyland deals each deal leads to, adding their points",
@@ -226,10 +245,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--workers", type=at_least(1), default=1)
     ap.add_argument(
-        "--json", type=output_file, metavar="PATH", help="write every figure here"
+        "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
-    a, _, b = args.match.partition(":")
+    a, colon, b = args.match.partition(":")
+    if not (colon and a and b):
+        ap.error(f"--match: expected A:B, two bot names, got {args.match!r}")
     firsts = [a] if args.compare is None else [a, args.compare]
     jobs = [
         (x, b, args.seed, i, args.budget, args.rules, args.players, args.carry)
@@ -242,6 +263,17 @@ def main(argv: list[str] | None = None) -> int:
         check_players(args.players, PRESET)
     except TableError as exc:
         ap.error(f"--players: {exc}")
+    first = Game(PRESET, players=args.players, seed=deal_seed(args.seed, 0))
+    for option, name in (("--match", a), ("--match", b), ("--compare", args.compare)):
+        try:  # each bot made, and played on a first decision, before the run: a bad
+            # name, model file or a model for other rules or seats
+            bot = None if name is None else make(name, 0, args.budget)
+            if name == "search-oracle":
+                check_oracle(args.players, make(b, 0, args.budget))
+            elif bot is not None:
+                bot.act(first.observation(first.to_act))
+        except OfcError as exc:
+            ap.error(f"{option}: {exc}")
     t0 = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as pool:

@@ -23,8 +23,10 @@ import sys
 from ofc_fast import rules
 from ofc_fast.board import Board
 from ofc_fast.bots import HeuristicBot, ValueBot
+from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.solver import ev_tables
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, preset_name
 
 
@@ -33,11 +35,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rules", type=preset_name, default="pineapple")
     ap.add_argument("--bot", choices=("heuristic", "value"), default="heuristic")
     ap.add_argument("--deals", type=at_least(1), default=3000)
-    ap.add_argument("--seed", type=int, default=4242)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=4242)
     args = ap.parse_args(argv)
     preset = rules.get(args.rules)
     kind = HeuristicBot if args.bot == "heuristic" else ValueBot
     bots = [kind(preset, 0), kind(preset, 1)]
+    first = Game(preset, 2, seed=deal_seed(args.seed, 0))
+    try:  # a bot that cannot play, before the run (a third one: the same figures)
+        kind(preset, 0).act(first.observation(first.to_act))
+    except OfcError as exc:
+        ap.error(f"--bot {args.bot}: {exc}")
     typical = ev_tables(preset)
     fouls, units = 0, []
     for i in range(args.deals):
@@ -52,11 +59,12 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             units.append(sum(float(typical.units[r][s]) for r, s in enumerate(e.strengths)))
     boards = 2 * args.deals
-    hw = 1.96 * statistics.stdev(units) / len(units) ** 0.5
+    mean = f"{statistics.mean(units):+.2f}" if units else "nan"  # every board fouled
+    hw = f"{1.96 * statistics.stdev(units) / len(units) ** 0.5:.2f}" if units[1:] else "nan"
     print(
         f"{args.rules}, {args.bot} against itself, {args.deals} deals: fouls "
         f"{100 * fouls / boards:.1f}%; clean boards' row units against the typical "
-        f"opponent {statistics.mean(units):+.2f} +- {hw:.2f} (0 against their own rows)"
+        f"opponent {mean} +- {hw} (0 against their own rows)"
     )
     return 0
 

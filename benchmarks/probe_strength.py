@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import statistics
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -57,9 +56,11 @@ from ofc_fast import rules
 from ofc_fast.arena._stats import t_half_width
 from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
+from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.search import best_completion
-from ofc_fast.timing import at_least, json_object, output_file
+from ofc_fast.table import SEED_MAX
+from ofc_fast.timing import at_least, json_object, output_path
 
 PRESET = rules.PINEAPPLE
 ROUNDS = [(5, 0)] + [(3, 1)] * 4  # PINEAPPLE: the seat's rounds (cards, discards)
@@ -225,10 +226,10 @@ def run(
     return [r for r in out if r is not None]
 
 
-def half_width(xs: list[float]) -> float:
-    """95% Student-t half-width of the mean (nan under two values; needs scipy)."""
-    hw = t_half_width(xs)
-    return math.nan if hw is None else hw
+def half_text(hw: float | None) -> str:
+    """A 95% interval's half-width (:func:`t_half_width`) as printed: "nan" under two
+    values (where the JSON holds null)."""
+    return "nan" if hw is None else f"{hw:.2f}"
 
 
 def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
@@ -238,7 +239,7 @@ def summary(recs: list[dict[str, Any]], f: float, s: float) -> dict[str, float]:
     pi = e / (1 - s + e)
     return {
         "N": n,
-        "N_ci95": half_width([r["net"] for r in recs]),
+        "N_ci95": t_half_width([r["net"] for r in recs]),
         "entry": e,
         "foul": statistics.fmean(r["foul"] for r in recs),
         "royalties": statistics.fmean(r["royalties"] for r in recs),
@@ -273,7 +274,7 @@ def split_vs(diffs: list[float], ref: list[dict[str, Any]]) -> str:
     parts = []
     for label, keep in (("opponent doomed by 9 cards", True), ("the others", False)):
         xs = [x for x, r in zip(diffs, ref) if doomed_by(r, 9) == keep]
-        fig = f"{statistics.fmean(xs):+.2f} +- {half_width(xs):.2f}" if xs else "-"
+        fig = f"{statistics.fmean(xs):+.2f} +- {half_text(t_half_width(xs))}" if xs else "-"
         parts.append(f"{label}: {fig} ({len(xs)} deals)")
     return "; ".join(parts)
 
@@ -286,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--fl-deals", type=at_least(1), default=300, help="Fantasyland deals (F, s)"
     )
-    ap.add_argument("--seed", type=int, default=777)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=777)
     ap.add_argument("--workers", type=at_least(1), default=2)
     ap.add_argument(
         "--config",
@@ -299,15 +300,20 @@ def main(argv: list[str] | None = None) -> int:
         "--ceiling", action="store_true", help="add the perfect-foresight bound"
     )
     ap.add_argument(
-        "--json", type=output_file, metavar="PATH", help="write every figure here"
+        "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
     configs: list[tuple[str, dict[str, Any]]] = []
     for spec in args.config or ["defaults={}"]:
-        name, _, text = spec.partition("=")
+        name, equals, text = spec.partition("=")
+        if not (equals and name) or name.lstrip().startswith("{"):
+            ap.error(f"--config: expected NAME=JSON, got {spec!r}")
+        if name in dict(configs):  # (the JSON keys the settings by name)
+            ap.error(f"--config {name}: named twice")
         try:
             configs.append((name, json_object(text or "{}")))
-        except argparse.ArgumentTypeError as exc:
+            SearchBot(PRESET, seed=0, **configs[-1][1])  # a bad setting: before the run
+        except (argparse.ArgumentTypeError, OfcError, TypeError) as exc:
             ap.error(f"--config {name}: {exc}")
     out: dict[str, Any] = {"deals": args.deals, "fl_deals": args.fl_deals, "settings": {}}
     with ProcessPoolExecutor(args.workers) as pool:
@@ -315,10 +321,16 @@ def main(argv: list[str] | None = None) -> int:
         f = statistics.fmean(r["net"] for r in fl)
         s = statistics.fmean(r["entry"] for r in fl)
         print(
-            f"Fantasyland deals: F = {f:+.2f} +- {half_width([r['net'] for r in fl]):.2f}, "
+            f"Fantasyland deals: F = {f:+.2f} "
+            f"+- {half_text(t_half_width([r['net'] for r in fl]))}, "
             f"stay s = {s:.1%} ({len(fl)} deals)"
         )
         out.update(F=f, stay=s)
+        if s >= 1:  # lambda = (F - N) / (1 - s) unbounded: no figure to give
+            ap.error(
+                "--fl-deals: every Fantasyland deal stayed (s = 100%): an entry's worth "
+                "(F - N) / (1 - s) is unbounded; run more Fantasyland deals"
+            )
         rows = [
             (name, run(pool, "normal", args.seed, args.deals, cfg, args.workers))
             for name, cfg in configs
@@ -340,10 +352,10 @@ def main(argv: list[str] | None = None) -> int:
             (b["net"] + lam * b["entry"]) - (a["net"] + lam * a["entry"])
             for a, b in zip(ref, recs)
         ]
-        d, dci = statistics.fmean(diffs), half_width(diffs)
-        vs = "" if recs is ref else f"{d:+.2f} +- {dci:.2f}"
+        d, dci = statistics.fmean(diffs), t_half_width(diffs)
+        vs = "" if recs is ref else f"{d:+.2f} +- {half_text(dci)}"
         print(
-            f"{name:<12} {sm['N']:+6.2f} +- {sm['N_ci95']:4.2f} {sm['entry']:6.1%} "
+            f"{name:<12} {sm['N']:+6.2f} +- {half_text(sm['N_ci95']):>4} {sm['entry']:6.1%} "
             f"{sm['foul']:6.1%} {sm['royalties']:5.2f} {sm['match']:+6.2f} {vs:>14}"
         )
         where = {c: sum(r["committed"] == c for r in recs) for c in SIZES}

@@ -38,8 +38,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any, TextIO
 
-from ofc_fast.timing import at_least  # the installed package (pip install -e .)
+from ofc_fast.table import SEED_MAX  # the installed package (pip install -e .)
+from ofc_fast.timing import at_least
 
 ROOT = Path(__file__).resolve().parent.parent
 C_SOURCES = ["benchmarks/bench_c.c"] + sorted(
@@ -56,18 +58,19 @@ def _compiler(choice: str | None) -> str | None:
     return None
 
 
-def run_c(args: argparse.Namespace) -> int:
+def run_c(args: argparse.Namespace, out: TextIO) -> int:
+    """Build and run bench_c, its lines (and the compiler's) on ``out``."""
     cc = _compiler(args.cc)
     if cc is None:
-        print("bench_c: no C compiler found (gcc, cc or $CC); C part skipped")
+        print("bench_c: no C compiler found (gcc, cc or $CC); C part skipped", file=out)
         return 3
     with tempfile.TemporaryDirectory(prefix="ofc-bench-") as tmp:
         exe = str(Path(tmp) / ("bench_c.exe" if os.name == "nt" else "bench_c"))
         cmd = [cc, *C_FLAGS, *C_SOURCES, "-o", exe]
-        print("$ " + " ".join(cmd), flush=True)
-        build = subprocess.run(cmd, cwd=ROOT)
+        print("$ " + " ".join(cmd), file=out, flush=True)
+        build = subprocess.run(cmd, cwd=ROOT, stdout=out)
         if build.returncode != 0:
-            print(f"bench_c: build failed (status {build.returncode})")
+            print(f"bench_c: build failed (status {build.returncode})", file=out)
             return 3
         hands = args.c_hands or (1_000_000 if args.quick else 10_000_000)
         pairs = args.c_pairs or (1_000_000 if args.quick else 10_000_000)
@@ -83,21 +86,33 @@ def run_c(args: argparse.Namespace) -> int:
             "--seed",
             str(args.seed),
         ]
-        print("$ bench_c " + " ".join(run[1:]), flush=True)
-        return subprocess.run(run, cwd=ROOT).returncode
+        print("$ bench_c " + " ".join(run[1:]), file=out, flush=True)
+        return subprocess.run(run, cwd=ROOT, stdout=out).returncode
 
 
-def run_python(args: argparse.Namespace, rest: list[str]) -> int:
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import bench_python as bench  # times the installed package (pip install ".[bench]")
-
+def python_argv(args: argparse.Namespace, rest: list[str]) -> tuple[list[str], bool]:
+    """The command line of benchmarks/bench_python.py, checked by its parser (a usage
+    error, exit status 2, before the C part runs), and whether it writes its JSON alone
+    on standard output (``--json`` without PATH: every other line goes to standard
+    error)."""
     argv = [*rest, "--seed", str(args.seed)]
     if args.reps:
         argv += ["--reps", str(args.reps)]
     if args.quick:
         argv.append("--quick")
-    print("$ python benchmarks/bench_python.py " + " ".join(argv), flush=True)
-    return bench.main(argv)
+    return argv, _bench_python()._parse(argv).json == "-"
+
+
+def _bench_python() -> Any:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_python  # times the installed package (pip install ".[bench]")
+
+    return bench_python
+
+
+def run_python(argv: list[str], out: TextIO) -> int:
+    print("$ python benchmarks/bench_python.py " + " ".join(argv), file=out, flush=True)
+    return int(_bench_python().main(argv))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,22 +134,33 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--no-c", action="store_true", help="skip the C benchmark")
     ap.add_argument("--no-python", action="store_true", help="skip the Python benchmark")
-    ap.add_argument("--seed", type=int, default=1, help="random seed for both (default 1)")
+    ap.add_argument(
+        "--seed",
+        type=at_least(0, SEED_MAX),
+        default=1,
+        help="random seed for both (default 1)",
+    )
     ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default 7)")
     ap.add_argument("--quick", action="store_true", help="small, fast run of both")
     args, rest = ap.parse_known_args(argv)
+    if args.cc is not None and not shutil.which(args.cc):
+        ap.error(f"--cc: no compiler {args.cc!r} (not found on PATH)")
+    py_argv, json_alone = (None, False) if args.no_python else python_argv(args, rest)
+    out = sys.stderr if json_alone else sys.stdout
 
     status = 0
     if not args.no_c:
-        print("=" * 30 + " C benchmark (benchmarks/bench_c.c) " + "=" * 30, flush=True)
-        status = run_c(args)
-        print(flush=True)
-    if not args.no_python:
+        sys.stdout.flush()
+        print("=" * 30 + " C benchmark (benchmarks/bench_c.c) " + "=" * 30, file=out)
+        status = run_c(args, out)
+        print(file=out, flush=True)
+    if py_argv is not None:
         print(
             "=" * 26 + " Python benchmark (benchmarks/bench_python.py) " + "=" * 23,
+            file=out,
             flush=True,
         )
-        py_status = run_python(args, rest)
+        py_status = run_python(py_argv, out)
         status = status or py_status
     return status
 

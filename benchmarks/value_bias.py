@@ -21,6 +21,7 @@ from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, ValueBot
 from ofc_fast.game import Game, deal_seed
 from ofc_fast.learned import shipped_model
+from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least
 
 PRESET = rules.PINEAPPLE
@@ -29,7 +30,7 @@ PRESET = rules.PINEAPPLE
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pairs", type=at_least(1), default=150)
-    ap.add_argument("--seed", type=int, default=99)
+    ap.add_argument("--seed", type=at_least(0, SEED_MAX), default=99)
     args = ap.parse_args(argv)
     model = shipped_model(PRESET, 2)
     if model is None:

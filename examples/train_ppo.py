@@ -64,12 +64,15 @@ CONFIG: dict[str, Any] = {
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
     """The command line (and the --set overrides, applied to CONFIG)."""
+    from ofc_fast.table import SEED_MAX
+    from ofc_fast.timing import at_least
+
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rules", default="pineapple")
     p.add_argument("--minutes", type=float, default=10.0)
     p.add_argument("--steps", type=int, default=None, help="stop PPO after this many steps")
     p.add_argument("--out", default=None, help="output directory (default: a temp dir)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=0)
     p.add_argument(
         "--clock",
         choices=("wall", "cpu"),
@@ -95,7 +98,27 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
             p.error(f"{option}: must be 1 or more, got {count}")
     for item in args.set:
         _override(p, item)
+    _check_inputs(p, args)
     return args
+
+
+def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """--rules (a preset the environments play), --bc-data and --out, or a usage
+    error before torch is loaded and anything is played."""
+    from ofc_fast.env import VectorEnv
+    from ofc_fast.errors import OfcError
+
+    try:
+        VectorEnv(args.rules, 1)
+    except OfcError as exc:
+        p.error(f"--rules: {exc}")
+    if args.bc_data and not Path(args.bc_data, "manifest.json").is_file():
+        p.error(
+            f"--bc-data: {args.bc_data!r} is not an `ofc-fast selfplay` output "
+            "(no manifest.json in it)"
+        )
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        p.error(f"--out: {args.out!r} is a file, not a folder")
 
 
 def _override(p: argparse.ArgumentParser, item: str) -> None:

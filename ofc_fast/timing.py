@@ -7,7 +7,8 @@ targets (information unless ``--strict``).  No third-party evaluator: the
 comparison with peers is ``benchmarks/bench_python.py`` in a checkout.
 
 The argparse types :func:`at_least` (counts), :func:`duration` (seconds),
-:func:`output_file` (``--json PATH``), :func:`preset_name` (``--rules``) and
+:func:`output_file` (``--json PATH``, ``-`` standard output) and :func:`output_path`
+(a file only), :func:`preset_name` (``--rules``) and
 :func:`json_object` (keyword settings) read the options of the scripts in
 benchmarks/: a bad value is refused before the run, the option named.  ``ofc-fast
 bench`` checks its values as every ``ofc-fast`` subcommand does: one line naming
@@ -43,6 +44,7 @@ __all__ = [
     "json_object",
     "main",
     "output_file",
+    "output_path",
     "preset_name",
 ]
 
@@ -170,9 +172,24 @@ def output_file(text: str) -> str:
     >>> output_file("-")
     '-'
     """
+    return _output(text, standard_output=True)
+
+
+def output_path(text: str) -> str:
+    """The argparse ``type=`` of an output file option that writes no standard output
+    (the ``--json PATH`` of most scripts in benchmarks/): as :func:`output_file`, and
+    ``-`` refused rather than written as a file named ``-``.
+
+    >>> output_path("out.json")
+    'out.json'
+    """
+    return _output(text, standard_output=False)
+
+
+def _output(text: str, standard_output: bool) -> str:
     from .cli.options import output_problem
 
-    problem = output_problem(text)
+    problem = output_problem(text, standard_output)
     if problem:
         raise argparse.ArgumentTypeError(problem)
     return text
@@ -355,6 +372,8 @@ def format_table(rows: Sequence[Row], strict: bool) -> list[str]:
 
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    from .table import SEED_MAX
+
     ap = argparse.ArgumentParser(
         prog="ofc-fast bench",
         allow_abbrev=False,
@@ -375,7 +394,9 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         default=None,
         help="repetitions per row, median and min reported (default 7; --quick 3)",
     )
-    ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    ap.add_argument(
+        "--seed", type=at_least(0, SEED_MAX), default=1, help="random seed (default 1)"
+    )
     ap.add_argument(
         "--skip", default="", help=f"comma-separated rows to skip: {', '.join(ROWS)}"
     )

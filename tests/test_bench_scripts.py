@@ -8,10 +8,12 @@ run."""
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 
 import pytest
-from scripts import checkout_script
+from scripts import checkout_file, checkout_script, package_env
 
 ZERO_COUNTS = [
     ("bench_arena.py", "--hands", "0"),
@@ -35,6 +37,22 @@ ZERO_COUNTS = [
     ("tools/advise_ev_sum.py", "--samples", "0"),
     ("tools/fl_study.py", "--deals", "0"),
     ("tools/fl_study.py", "--workers", "0"),
+    *(
+        (script, "--seed", "-5")  # a NumPy ValueError or a TableError traceback
+        for script in (
+            "bench_game.py",
+            "bench_python.py",
+            "bench_score_pair.py",
+            "bench_search.py",
+            "bench_solver.py",
+            "bench_value.py",
+            "opponent_rows.py",
+            "probe_strength.py",
+            "run.py",
+            "value_bias.py",
+            "tools/fl_study.py",
+        )
+    ),
 ]
 """(script, option, value): a script of benchmarks/, or the path of one (tools/)."""
 
@@ -147,3 +165,345 @@ def test_a_bad_preset_or_settings_text_is_an_argparse_error(
     # argparse's own line, or the script's (a check after the parse, or NAME=JSON)
     own = f"error: {option}" in err and why in err
     assert f"error: argument {option}: {why}" in err or own
+
+
+def test_bench_report_runs_on_a_history_longer_than_its_match(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``bench_report.py --deals 100000`` (the README's command) repeats a 300-hand
+    match's lines to 100,000 deals: ``ofc-fast report`` refused them against the
+    300-hand report ("is not the history of ...: it holds 100000 deals, the report
+    300 hands") and the script ended with exit status 1, measuring nothing."""
+    module = checkout_script("benchmarks/bench_report.py")
+    monkeypatch.setenv("PYTHONPATH", package_env()["PYTHONPATH"])  # its subprocesses
+    argv = ["bench_report.py", "--deals", "5", "--source-hands", "2"]
+    monkeypatch.setattr(sys, "argv", [*argv, "--dir", str(tmp_path)])
+    module.main()
+    out = capsys.readouterr().out
+    assert out.startswith("5 deals, history ") and "peak RSS" in out
+    report = json.loads((tmp_path / "r.json").read_text())
+    lines = [json.loads(x) for x in (tmp_path / "h.jsonl").read_text().splitlines()]
+    assert report["hands"] == len(lines) == 5
+    for bot in report["bots"]:  # each bot's points: the sum over the repeated lines
+        name = bot["name"]
+        assert bot["points"] == sum(x["points"][x["seats"].index(name)] for x in lines)
+
+
+FL_STUDY_BAD = [
+    (["--rules", "nosuch"], "argument --rules: unknown rule set 'nosuch'"),
+    (["--rules", "classic-1-6"], "--rules: CLASSIC_1_6 has no Fantasyland"),
+    (["--cards", "99"], "argument --cards: must be at most 17, got 99"),
+    (["--cards", "12"], "argument --cards: must be at least 13, got 12"),
+    (["--rules", "ofc", "--stay-values"], "--stay-values: needs PINEAPPLE with --cards"),
+]
+
+
+@pytest.mark.parametrize(("argv", "why"), FL_STUDY_BAD)
+def test_fl_study_refuses_rules_and_card_counts_it_cannot_study(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture
+) -> None:
+    """``tools/fl_study.py --cards 99`` ended in ``AssertionError: -3`` from a worker,
+    ``--rules classic-1-6`` in an AttributeError (no Fantasyland), ``--rules nosuch``
+    in a RulesError traceback (an exit status 1 line without the option), and
+    ``--stay-values --rules ofc`` in a KeyError after the whole study."""
+    module = checkout_script("tools/fl_study.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--deals", "1", "--workers", "1", *argv])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_fl_study_names_a_preset_as_the_rules_do(capsys: pytest.CaptureFixture) -> None:
+    """A game id or a lower-case name is the preset: the same line name, the same
+    deals (seeded by the preset's index) as its upper-case name."""
+    module = checkout_script("tools/fl_study.py")
+    rows = []
+    for name in ("ofc-pineapple", "PINEAPPLE"):
+        assert module.main(["--deals", "3", "--workers", "1", "--cards", "14",
+                            "--rules", name]) == 0  # fmt: skip
+        rows.append(capsys.readouterr().out.splitlines()[2])
+    assert rows[0].startswith("| PINEAPPLE | 14 | 3 |")
+    assert rows[0].split("|")[:10] == rows[1].split("|")[:10]  # the timings differ
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "why"),
+    [
+        ("--policy", "nosuch", "argument --policy: invalid choice: 'nosuch'"),
+        ("--fl-value", "nan", "--fl-value: fl_value: nan is not a finite number"),
+        ("--fl-value", "1e9", "--fl-value: fl_value: 1000000000.0 is not a finite"),
+    ],
+)
+def test_advise_ev_sum_refuses_a_bad_policy_or_fantasyland_value(
+    option: str,
+    value: str,
+    why: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``tools/advise_ev_sum.py --policy nosuch`` and ``--fl-value nan`` ended in a
+    SearchError traceback (exit status 1) at the first advise call."""
+    module = checkout_script("tools/advise_ev_sum.py")
+    argv = ["advise_ev_sum.py", "--deals", "1", "--samples", "1", option, value]
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_run_py_refuses_a_compiler_that_is_not_there(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``benchmarks/run.py --cc /no/such/cc`` built and timed with gcc instead, exit
+    status 0: figures of another compiler than the one asked for."""
+    module = checkout_script("benchmarks/run.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--cc", "/no/such/cc", "--no-python"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: --cc: no compiler '/no/such/cc'" in err
+
+
+def test_run_py_refuses_a_bad_python_option_before_the_c_part(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """An option for benchmarks/bench_python.py (``--n 0``, a typo) was refused only
+    after the C part had built and run (minutes at its default sizes)."""
+    module = checkout_script("benchmarks/run.py")
+    for bad in (["--n", "0"], ["--nosuch"]):
+        with pytest.raises(SystemExit) as info:
+            module.main(["--c-hands", "10", "--c-pairs", "10", "--c-reps", "1", *bad])
+        assert info.value.code == 2
+        out, err = capsys.readouterr()
+        assert "C benchmark" not in out and bad[0] in err
+
+
+def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:
+    """benchmarks/README.md's table of the C rows said the ``rank5 loop`` row calls
+    ``ofc_rank5_unchecked`` (bench_c times ``ofc_rank5_inline`` there, and the exported
+    function in a ``rank5 call`` row the table left out), and that the ``board pair``
+    row is checked against the 25 ns target (only ``ofc_score_pairs`` is)."""
+    source = checkout_file("benchmarks/bench_c.c").read_text(encoding="utf-8")
+    text = checkout_file("benchmarks/README.md").read_text(encoding="utf-8")
+    section = text[text.index("## The C rows") :]
+    section = section[: section.index("\n## ")]
+    table: dict[str, str] = {}
+    for line in section.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| `") and len(cells) == 2:
+            for name in re.findall(r"`([^`]+)`", cells[0]):
+                table[name] = cells[1]
+    printed = re.findall(r'print_row\("([^"]+)", "\w+", r, ([\d.]+)\)', source)
+    assert len(printed) == 8
+    targets = set()
+    for label, target in printed:
+        row = re.split(r":| \(", label)[0]
+        assert row in table, f"{row!r} (bench_c) is not in the table"
+        for function in re.findall(r"ofc_\w+", label):
+            assert function == row or function in table[row], (row, function)
+        if float(target):
+            targets.add(row)
+    numbers = text[text.index("### How the numbers are computed") :]
+    claim = re.search(r"checked on the C\s+(.*?)\s+rows?\b", numbers, re.S)
+    assert claim is not None
+    assert set(re.findall(r"`([^`]+)`", claim.group(1))) == targets - {
+        "rank5 loop",
+        "rank3 loop",
+    }
+
+
+def test_bench_game_only_runs_a_row_or_says_none_matches(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_game.py --only nomatch`` timed nothing and still printed "target: >=
+    20,000 decisions/s ... (met)", exit status 0; a run of only the heuristic row said
+    the random-bot target was met too."""
+    module = checkout_script("benchmarks/bench_game.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--only", "nomatch", "--reps", "1"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: --only: no row's label contains 'nomatch'" in err
+    argv = ["--only", "heuristic bots", "--reps", "1", "--heuristic-deals", "1"]
+    assert module.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "pineapple 3p, heuristic bots" in out and "(not measured)" in out
+
+
+def test_opponent_rows_refuses_a_bot_without_a_model_before_the_run(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``opponent_rows.py --rules pineapple-27 --bot value`` ended in a BotError
+    traceback (no value model ships for those rules) at the first decision."""
+    module = checkout_script("benchmarks/opponent_rows.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--rules", "pineapple-27", "--bot", "value", "--deals", "1"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "error: --bot value: value bot: no value model ships" in err
+
+
+def test_opponent_rows_of_one_clean_board_prints_without_an_interval(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """Deal 0 of seed 11 leaves one clean board (HeuristicBot fouls the other): the
+    interval of one board ended in ``StatisticsError: stdev requires at least two data
+    points``, after the whole run."""
+    module = checkout_script("benchmarks/opponent_rows.py")
+    assert module.main(["--deals", "1", "--seed", "11"]) == 0
+    out = capsys.readouterr().out
+    assert "fouls 50.0%" in out and "+- nan (0 against their own rows)" in out
+
+
+def test_bench_serve_examples_give_each_measurement_its_own_duration() -> None:
+    """bench_serve.py's docstring showed ``--only score --seconds 5``: ``--seconds`` is
+    the memory measurement's load, so that run timed /v1/score for the default 10 s
+    (``--score-seconds``)."""
+    module = checkout_script("benchmarks/bench_serve.py")
+    reads = {"score": {"--score-seconds"}, "memory": {"--seconds"}}
+    examples = [
+        line.split("#")[0].split()
+        for line in module.__doc__.splitlines()
+        if line.strip().startswith("python benchmarks/bench_serve.py")
+    ]
+    assert examples
+    for words in examples:
+        only = {words[i + 1] for i, w in enumerate(words) if w == "--only"}
+        durations = {w for w in words if w in ("--seconds", "--score-seconds")}
+        if only:
+            assert durations <= set().union(*(reads.get(m, set()) for m in only)), words
+
+
+def test_run_py_json_on_standard_output_is_the_json_alone(
+    capfd: pytest.CaptureFixture,
+) -> None:
+    """``run.py --json`` (no PATH: bench_python.py then writes the JSON alone on
+    standard output, its report on standard error) put run.py's own lines (the part
+    headers, the ``$ python ...`` line) and the C part's report in front of the JSON on
+    standard output: ``run.py --json > out.json`` was no JSON."""
+    module = checkout_script("benchmarks/run.py")
+    argv = ["--n", "50", "--reps", "1", "--check-n", "20", "--slow-n", "20", "--json"]
+    assert module.main(["--no-c", *argv]) == 0
+    out, err = capfd.readouterr()
+    assert set(json.loads(out)) >= {"params", "rows", "agreement"}
+    assert "Python benchmark" in err and "$ python benchmarks/bench_python.py" in err
+
+
+def test_bench_python_refuses_more_hands_than_it_can_hold(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``bench_python.py --n 100000000000`` ended in a NumPy ``_ArrayMemoryError``
+    traceback (466 GiB of hands); it takes at most ``ofc_fast.timing.MAX_N`` hands, as
+    ``ofc-fast bench`` does."""
+    module = checkout_script("benchmarks/bench_python.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--n", "100000000000", "--reps", "1"])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "argument --n: must be at most 10000000, got 100000000000" in err
+
+
+def test_bench_env_rows_without_a_target_print_none(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """bench_rl_train.py's MaskablePPO rows have no target (docs/environments.md leaves
+    the column empty) but printed a target of ``0`` steps/s."""
+    module = checkout_script("benchmarks/bench_env.py")
+    monkeypatch.setattr(sys, "argv", ["bench_env.py", "--repeats", "1", "--seconds", "1"])
+    cases = [("with a target", lambda s: 10.0, 5), ("without one", lambda s: 10.0, 0)]
+    module.run_cases(cases, "test")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].split()[-2:] == ["5", "10"]  # target, runs
+    assert lines[2].split()[-2:] == ["-", "10"]
+
+
+@pytest.mark.parametrize("script", [s for s in JSON_SCRIPTS if s != "bench_python.py"])
+def test_json_dash_is_refused_where_a_script_writes_a_file_only(
+    script: str,
+    tmp_path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``--json -`` (standard output, as ``ofc-fast bench --json -`` and
+    ``bench_python.py --json -`` read it) made these scripts write their figures to a
+    file named ``-`` in the working directory, after the run; it is refused before the
+    run, as the ``ofc-fast`` commands refuse it where they write no standard output."""
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", [script, "--json", "-"])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and not (tmp_path / "-").exists()
+    assert "error: argument --json: '-' (standard output) is not written here" in err
+
+
+def test_fl_study_json_dash_is_refused(capsys: pytest.CaptureFixture) -> None:
+    module = checkout_script("tools/fl_study.py")
+    with pytest.raises(SystemExit) as info:
+        module.main(["--deals", "1", "--workers", "1", "--json", "-"])
+    assert info.value.code == 2
+    assert "argument --json: '-' (standard output) is not" in capsys.readouterr().err
+
+
+def test_fl_study_counts_a_line_named_twice_once(capsys: pytest.CaptureFixture) -> None:
+    """``fl_study.py --deals 3 --cards 14 14`` (or ``--rules pineapple
+    ofc-pineapple``) solved the same 3 deals twice into one line: "6 deals", and a
+    standard error too small by the square root of 2."""
+    module = checkout_script("tools/fl_study.py")
+    argv = ["--deals", "3", "--workers", "1", "--cards", "14", "14"]
+    assert module.main([*argv, "--rules", "pineapple", "ofc-pineapple"]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("| PINE")]
+    assert len(lines) == 1 and lines[0].startswith("| PINEAPPLE | 14 | 3 |")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a POSIX shell script stands in")
+def test_bench_serve_says_why_the_server_did_not_start(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server that exits at once (``ofc-fast serve`` without the ``serve`` extra,
+    say) kept bench_serve.py waiting 30 s, then "the server did not start", its error
+    message thrown away; it now stops when the server exits, with its last line."""
+    module = checkout_script("benchmarks/bench_serve.py")
+    fake = tmp_path / "python"
+    fake.write_text(
+        "#!/bin/sh\necho 'ofc-fast serve: error: pip install ofc-fast[serve]' >&2\nexit 2\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(module.sys, "executable", str(fake))
+    with pytest.raises(SystemExit) as info:
+        module.start_server(module.free_port(), None)
+    assert str(info.value) == (
+        "the server did not start (exit status 2): "
+        "ofc-fast serve: error: pip install ofc-fast[serve]"
+    )
+
+
+def test_ofc_fast_bench_refuses_a_negative_seed(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast bench --seed -5`` (ofc_fast.timing) ended in NumPy's "expected
+    non-negative integer" traceback."""
+    from ofc_fast import timing
+
+    with pytest.raises(SystemExit) as info:
+        timing.main(["--seed", "-5", "--n", "10", "--reps", "1"])
+    assert info.value.code == 2
+    assert "argument --seed: must be at least 0, got -5" in capsys.readouterr().err
+
+
+def test_bench_report_refuses_a_dir_that_is_a_file(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``bench_report.py --dir FILE`` ended in a FileExistsError traceback."""
+    module = checkout_script("benchmarks/bench_report.py")
+    file = tmp_path / "f"
+    file.write_text("")
+    monkeypatch.setattr(sys, "argv", ["bench_report.py", "--dir", str(file)])
+    with pytest.raises(SystemExit) as info:
+        module.main()
+    assert info.value.code == 2
+    assert f"error: --dir: {str(file)!r} is a file, not a folder" in capsys.readouterr().err

@@ -7,6 +7,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+import pytest
 from scripts import checkout_script
 
 from ofc_fast._native import ffi, lib
@@ -52,3 +53,39 @@ def test_settings_take_fantasyland_values_keyed_by_json_text() -> None:
     bot = bench._search(1, 0.01, {"fl_value": {"14": 10.5, "17": 20}})
     assert bot.settings()["fl_value"] == {14: 10.5, 17: 20}
     assert bench._search(1, 0.01, {"fl_value": 3.0}).settings()["fl_value"] == 3.0
+
+
+BAD_SETTINGS = [
+    (["--budget", "-1"], "argument --budget: must be seconds above 0, got -1"),
+    (["--budget", "0"], "argument --budget: must be seconds above 0, got 0"),
+    (["--max-minutes", "-1"], "--max-minutes: must be above 0, got -1.0"),
+    (["--random-settings", '{"nosuch": 1}'], "--random-settings: SearchBot.__init__() got"),
+    (["--heuristic-settings", '{"samples": -3}'], "--heuristic-settings: search bot: "),
+    (["--random-settings", '{"fl_value": {"x": 1}}'], "--random-settings: fl_value: "),
+]
+
+
+@pytest.mark.parametrize(("argv", "why"), BAD_SETTINGS)
+def test_a_bad_budget_or_setting_is_refused_before_the_speed_rows(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--budget -1`` and SearchBot settings it does not take (an unknown keyword, a
+    bad value, a Fantasyland value keyed by no card count) ended in a BotError /
+    TypeError / ValueError traceback after the rollout rows (minutes), ``--max-minutes
+    -1`` in ``StatisticsError: fmean requires at least one data point``."""
+    with pytest.raises(SystemExit) as info:
+        _bench().main(["--random-deals", "1", "--duplicate-deals", "1", *argv])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_a_match_past_its_time_limit_still_plays_one_deal() -> None:
+    """A deadline already past (``--max-minutes`` shorter than a deal) ended in
+    ``StatisticsError: fmean requires at least one data point``: a match now plays
+    at least one deal."""
+    bench = _bench()
+    for play in (bench.vs_random, bench.vs_heuristic):
+        timed = bench.Timed(bench._search(1, 0.001, {}))
+        r = play(5, 1, 0.001, timed, bench.Tally(), 0, until=0.0)
+        assert r.get("deals", r.get("duplicate_deals")) == 1

@@ -16,6 +16,7 @@ from test_learned import random_nets
 
 from ofc_fast import rules
 from ofc_fast.bots import SearchBot, ValueBot
+from ofc_fast.errors import BotError
 from ofc_fast.learned import MODEL_DIR, model_bytes
 
 
@@ -117,7 +118,7 @@ def test_search_oracle_refuses_a_wrong_board_and_other_opponents(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     bench = _bench()
-    with pytest.raises(SystemExit, match="against random only"):
+    with pytest.raises(BotError, match="against random only"):
         bench.pair(("search-oracle", "heuristic", 3, 0, 0.002, "pineapple", 2, 0))
     real = bench._final_board
 
@@ -149,3 +150,37 @@ def test_one_deal_pair_prints_without_an_interval(
     assert (
         "+- nan points/deal (normal deals alone" in out and "the normal deals alone" in out
     )
+
+
+BAD_MATCHES = [
+    (["--match", "value"], "--match: expected A:B, two bot names, got 'value'"),
+    (["--match", "value:"], "--match: expected A:B, two bot names, got 'value:'"),
+    (["--match", "foo:heuristic"], "--match: unknown bot 'foo'"),
+    (["--compare", "nope"], "--compare: unknown bot 'nope'"),
+    (["--match", "value@/no/such.ofcvm:random"], "--match: value bot: value model"),
+    (["--match", "search-oracle:heuristic"], "--match: search-oracle plays heads-up"),
+    (
+        ["--rules", "pineapple-27", "--match", "heuristic:value"],
+        "--match: value bot: no value model ships for PINEAPPLE_27 with 2 players",
+    ),
+    (["--carry", "-1"], "argument --carry: must be at least 0, got -1"),
+    (["--budget", "-1"], "argument --budget: must be seconds above 0, got -1"),
+    (["--budget", "nan"], "argument --budget: must be seconds above 0, got nan"),
+]
+
+
+@pytest.mark.parametrize(("argv", "why"), BAD_MATCHES)
+def test_a_bad_bot_or_setting_is_refused_before_the_run(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--match value`` (no ':') ended with "unknown bot ''" and exit status 1, an
+    unknown bot name (in a worker too) with exit status 1 naming no option, a model
+    file that is not there, a value bot under rules no model ships for and ``--budget
+    -1`` (a search bot) in a traceback after the first deals, ``--carry -1`` in an
+    IndexError one."""
+    with pytest.raises(SystemExit) as info:
+        _bench().main(["--pairs", "1", *argv])
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err
+    assert f"error: {why}" in err and len(err.strip().splitlines()[-1]) < 400

@@ -474,3 +474,22 @@ def test_docs_parallel_numbers_the_units_of_the_json_as_the_run_does(
     assert all(d["seed"] == deal_seed(1, d["deal"] - 1) for d in firsts)
     page = " ".join((ROOT / "docs" / "parallel.md").read_text().split())
     assert 'unit `i` is `"deal": i + 1`' in page
+
+
+def test_c_api_tool_refuses_an_option() -> None:
+    """``python tools/mkdocs_c_api.py --check`` printed the page and exited 0: a check
+    that checked nothing (as ``tools/presets_table.py --check`` once did)."""
+    import subprocess
+    import sys
+
+    from scripts import checkout_file, package_env
+
+    proc = subprocess.run(
+        [sys.executable, str(checkout_file("tools/mkdocs_c_api.py")), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=package_env(),
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "unrecognized arguments: --check" in proc.stderr

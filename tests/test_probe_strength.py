@@ -4,10 +4,13 @@ checked against a brute force over every way to keep and place those cards."""
 
 from __future__ import annotations
 
+import json
 from itertools import combinations
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import pytest
 from scripts import checkout_script
 
 from ofc_fast import rules
@@ -150,3 +153,68 @@ def test_split_vs_groups_the_paired_differences_by_the_reference_deals() -> None
     assert probe.split_vs([1.0], [{"doomed": 0}]).startswith(
         "opponent doomed by 9 cards: -"
     )
+
+
+@pytest.mark.parametrize(
+    ("config", "why"),
+    [
+        ('x={"nosuch": 1}', "--config x: SearchBot.__init__() got an unexpected"),
+        ('x={"samples": -1}', "--config x: search bot: samples must be"),
+        ('{"samples": 64}', "--config: expected NAME=JSON, got '{\"samples\": 64}'"),
+        ("=", "--config: expected NAME=JSON, got '='"),
+    ],
+)
+def test_a_config_searchbot_does_not_take_is_refused_before_the_run(
+    config: str, why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--config 'x={"nosuch": 1}'`` (or a bad value) ended in a traceback from the
+    process pool after the Fantasyland deals; ``--config '{"samples": 64}'`` (no
+    NAME=) ran the default settings under the JSON text as their name."""
+    with pytest.raises(SystemExit) as info:
+        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                       "--config", config])  # fmt: skip
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"error: {why}" in err and "Traceback" not in err
+
+
+def test_json_of_one_deal_is_valid_json(tmp_path: Path) -> None:
+    """With one deal there is no interval: ``--json`` wrote ``NaN`` (``N_ci95``,
+    ``vs_first_ci95``), which is no JSON (a strict parser refuses it); it is now
+    ``null``, as ``bench_value.py`` writes it."""
+    path = tmp_path / "probe.json"
+    argv = ["--deals", "1", "--fl-deals", "1", "--workers", "1", "--json", str(path)]
+    assert _probe().main([*argv, "--config", "a={}", "--config", "b={}"]) == 0
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    doc = json.loads(path.read_text(encoding="utf-8"), parse_constant=refuse)
+    for row in doc["settings"].values():
+        assert row["N_ci95"] is None and row["vs_first_ci95"] is None
+
+
+def test_fantasyland_deals_that_all_stay_are_refused_not_divided_by_zero(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Seed 3's one Fantasyland deal stays (s = 100%): the run ended in a
+    ZeroDivisionError on lambda = (F - N) / (1 - s) after all the normal deals; it now
+    stops after the Fantasyland deals and says to run more of them."""
+    with pytest.raises(SystemExit) as info:
+        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                       "--seed", "3"])  # fmt: skip
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert "stay s = 100.0% (1 deals)" in out and "normal deals" not in out
+    assert "error: --fl-deals: every Fantasyland deal stayed" in err
+
+
+def test_a_config_name_given_twice_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--config a={} --config a='{"samples": 64}'`` played both but ``--json`` kept
+    only the second under ``a`` (a dict keyed by name), and the rows could not be told
+    apart."""
+    with pytest.raises(SystemExit) as info:
+        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                       "--config", "a={}", "--config", 'a={"samples": 64}'])  # fmt: skip
+    assert info.value.code == 2
+    assert "error: --config a: named twice" in capsys.readouterr().err

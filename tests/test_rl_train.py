@@ -17,7 +17,6 @@ import numpy as np
 import pytest
 
 pytestmark = pytest.mark.rl_train
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _need(module: str) -> Any:
@@ -130,12 +129,14 @@ def test_recipe_smallest_budget_beats_random_play(sb3: Any, tmp_path: Path) -> N
     plays as policy:PATH and scores at least FLOOR points a deal against RandomBot over
     1,000 deals.  A random policy scores 0 on average (+-0.7 at 95% over 1,000 deals),
     so it cannot meet the floor (the recipe scored +6.06 at this budget)."""
+    from scripts import checkout_file, package_env
+
     floor = 2.0
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    env = {**package_env(), "OMP_NUM_THREADS": "1"}  # the package under test
     out = tmp_path / "run"
     cmd = [
         sys.executable,
-        str(ROOT / "examples" / "train_ppo.py"),
+        str(checkout_file("examples/train_ppo.py")),  # a skip outside a checkout
         "--rules", "pineapple",
         "--minutes", os.environ.get("OFC_RECIPE_MINUTES", "1.5"),
         "--clock", "cpu",
@@ -197,6 +198,11 @@ def test_observation_type_defaults(sb3: Any) -> None:
         (["--set", "ppo.learning_rate=abc"], "--set: not a Python literal: 'abc'"),
         (["--set", "nosuch.x=1"], "--set: no setting 'nosuch.x'"),
         (["--set", "ppo.gamma.x=1"], "--set: no setting 'ppo.gamma.x'"),
+        (["--seed", "-5"], "argument --seed: must be at least 0, got -5"),
+        (["--rules", "nosuch"], "--rules: unknown rule set 'nosuch'"),
+        (["--rules", "classic-1-6"], "--rules: classic Chinese Poker has no vector"),
+        (["--bc-data", "/no/such/run"], "--bc-data: '/no/such/run' is not an `ofc-fast"),
+        (["--out", __file__], f"--out: {__file__!r} is a file, not a folder"),
     ],
 )
 def test_recipe_refuses_bad_options_at_once(
@@ -204,7 +210,9 @@ def test_recipe_refuses_bad_options_at_once(
 ) -> None:
     """examples/train_ppo.py stops with a usage error naming the option, before any
     training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
-    'not a self-play run'; --steps 0 trained for the whole budget)."""
+    'not a self-play run'; --steps 0 trained for the whole budget; --rules nosuch or a
+    classic preset, a --bc-data folder that is no self-play run and an --out that is a
+    file ended in a traceback, after torch was loaded or the first evaluation)."""
     from scripts import checkout_script
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout

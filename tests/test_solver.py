@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scripts import package_env
 
 import ofc_fast as ofc
 from ofc_fast import Board, fantasyland_cards
@@ -539,6 +540,7 @@ def test_win_tables_file_matches_library_and_generator() -> None:
         check=True,
         capture_output=True,
         text=True,
+        env=package_env(),  # the generator imports the package under test
     ).stdout.strip()
     assert quick == gen.recorded(text, "quick sha256"), (
         "the generator no longer reproduces the shipped table: regenerate it"
@@ -555,7 +557,10 @@ def test_opponent_rows_regenerate_to_the_same_bytes(tmp_path: Path) -> None:
     """``tools/gen_opponent_rows.py --check``: a full regeneration (about 20 s of CPU)
     reproduces the shipped source and header byte for byte."""
     done = subprocess.run(
-        [sys.executable, str(GENERATOR), "--check"], capture_output=True, text=True
+        [sys.executable, str(GENERATOR), "--check"],
+        capture_output=True,
+        text=True,
+        env=package_env(),
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "unchanged"

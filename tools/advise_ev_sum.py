@@ -18,7 +18,8 @@ import sys
 import time
 
 import ofc_fast as ofc
-from ofc_fast.search import advise, make_observation
+from ofc_fast.errors import OfcError
+from ofc_fast.search import POLICIES, advise, make_observation, search_model
 from ofc_fast.timing import at_least
 
 
@@ -39,9 +40,13 @@ def main() -> None:
     ap.add_argument("--deals", type=at_least(1), default=8)
     ap.add_argument("--samples", type=at_least(1), default=256)
     ap.add_argument("--fl-value", type=float, default=None, help="default: the model's")
-    ap.add_argument("--policy", default="auto")
+    ap.add_argument("--policy", choices=POLICIES, default="auto")
     args = ap.parse_args()
     rules = ofc.rules.PINEAPPLE
+    try:  # the value checked before the run, as advise checks it
+        search_model(rules, args.fl_value)
+    except OfcError as exc:
+        ap.error(f"--fl-value: {exc}")
     kw: dict[str, object] = {"policy": args.policy}
     if args.fl_value is not None:
         kw["fl_value"] = args.fl_value

@@ -211,24 +211,32 @@ def stay_fixed_point(rows: list[dict]) -> dict[int, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ofc_fast.timing import at_least, output_file  # (counts refused before a run)
+    from ofc_fast import rules as R
+    from ofc_fast.table import SEED_MAX
+    from ofc_fast.timing import at_least, output_path, preset_name  # (before a run)
 
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--deals", type=at_least(1), default=100_000, help="deals per line")
-    p.add_argument("--cards", type=int, nargs="+", default=list(CARDS))
-    p.add_argument("--rules", nargs="+", default=list(RULES))
+    p.add_argument("--cards", type=at_least(13, 17), nargs="+", default=list(CARDS))
+    p.add_argument("--rules", type=preset_name, nargs="+", default=list(RULES))
     p.add_argument("--workers", type=at_least(1), default=mp.cpu_count())
-    p.add_argument("--seed", type=int, default=SEED)
+    p.add_argument("--seed", type=at_least(0, SEED_MAX), default=SEED)
     p.add_argument(
         "--stay-values",
         action="store_true",
         help="also OFC with 13 cards; print the STAY_VALUE_DEFAULT fixed point",
     )
-    p.add_argument("--json", type=output_file, help="also write the rows as JSON")
+    p.add_argument("--json", type=output_path, help="also write the rows as JSON")
     args = p.parse_args(argv)
-    lines = [(r.upper(), n) for r in args.rules for n in args.cards]
+    names = [R.get(r).name for r in args.rules]  # a game id or any case: the preset
+    for name in names:
+        if R.get(name).fantasyland is None:
+            p.error(f"--rules: {name} has no Fantasyland")
+    lines = list(dict.fromkeys((name, n) for name in names for n in args.cards))  # once
     if args.stay_values:
-        lines.append(("OFC", 13))
+        if not {("PINEAPPLE", k) for k in (14, 15, 16, 17)} <= set(lines):
+            p.error("--stay-values: needs PINEAPPLE with --cards 14 15 16 17")
+        lines += [("OFC", 13)] if ("OFC", 13) not in lines else []
     t0 = time.perf_counter()
     rows = study(lines, args.deals, args.workers, args.seed)
     print(table(rows))

@@ -11,6 +11,7 @@ So the page always says what the headers say.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -238,6 +239,9 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 
 
 if __name__ == "__main__":
+    argparse.ArgumentParser(  # no options: a stray one (--check) is refused, exit 2
+        description="Print the C API page the mkdocs hook renders (markdown)."
+    ).parse_args()
     from ofc_fast.cli import run_command  # (a reader gone: no BrokenPipeError)
 
     sys.exit(run_command(lambda: print(render(), end=""), "mkdocs_c_api.py"))
