@@ -347,6 +347,34 @@ def test_fantasyland_arrange_score_evaluate_equal_the_python_api(api: Api) -> No
     assert out["boards"][0]["fantasyland"] == 14 and out["boards"][0]["foul"] is False
 
 
+# the classic presets (13 cards set at once) have no Fantasyland (docs/rules.md)
+_NO_FANTASYLAND = (
+    "classic-1-6",
+    "classic-2-4",
+    "malayan",
+    "vietnamese",
+    "singapore",
+    "hawaiian-gardens",
+)
+
+
+@pytest.mark.parametrize("name", _NO_FANTASYLAND)
+def test_fantasyland_refuses_rules_without_fantasyland_naming_rules(
+    api: Api, name: str
+) -> None:
+    """``/v1/fantasyland`` solved 14 cards under a classic rule set (200), a hand no
+    deal of theirs gives, with ``stay`` / ``no_stay`` that mean nothing there: it is a
+    422 naming ``rules``, and a rule set with Fantasyland still solves."""
+    cards = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+    for n in (13, 14):
+        body = {"cards": cards.split()[:n], "rules": name}
+        status, out = api("POST", "/v1/fantasyland", body)
+        assert (status, out["field"]) == (422, "rules"), out
+        assert "Fantasyland" in out["detail"]
+    status, out = api("POST", "/v1/fantasyland", {"cards": cards, "rules": "ofc"})
+    assert status == 200, out
+
+
 def test_health_openapi_and_static_pages(server: Server, api: Api) -> None:
     assert api("GET", "/v1/health")[1]["status"] == "ok"
     for path, ctype in (

@@ -256,8 +256,15 @@ def _cards(body: Mapping[str, Any], low: int, high: int) -> list[int]:
 
 def fantasyland(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
     """``POST /v1/fantasyland``: the best setting of 13 to 17 cards (exact), its value,
-    whether it stays, and the best setting that stays / does not."""
+    whether it stays, and the best setting that stays / does not, under ``rules`` with
+    Fantasyland (422 naming ``rules`` otherwise: no hand of theirs is one)."""
     rules = get_rules(body)
+    if rules.fantasyland is None:
+        raise ApiError(
+            422,
+            "rules",
+            f"{rules.name} has no Fantasyland (POST /v1/arrange sets 13 cards under it)",
+        )
     ids = _cards(body, 13, 17)
     alternatives = get_bool(body, "alternatives", True)
     with at_field("cards"):

@@ -144,7 +144,16 @@ SCHEMAS: dict[str, Any] = {
         }
     ),
     "FantasylandRequest": _request(
-        {"cards": _CARDS, "rules": _RULES, "alternatives": _BOOL}, ("cards",)
+        {
+            "cards": _CARDS,
+            "rules": {
+                **_RULES,
+                "description": "a preset name with Fantasyland (ofc-fast rules lists "
+                "them; a classic one has none: 422)",
+            },
+            "alternatives": _BOOL,
+        },
+        ("cards",),
     ),
     "ArrangeRequest": _request(
         {
