@@ -238,7 +238,7 @@ class App:
         )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
-        self._openapi = json.dumps(openapi(__version__)).encode()
+        self._openapi = json.dumps(openapi(__version__, c)).encode()
         web = resources.files("ofc_fast.serve") / "web"
         self._static = {
             path: (web.joinpath(name).read_bytes(), ctype.encode())
