@@ -1262,6 +1262,53 @@ def test_requests_waiting_for_a_busy_game_count_in_the_queue(
         assert s.request("GET", "/v1/health")[2]["busy"] == 0
 
 
+def _wait_for(test: Callable[[], bool], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not test() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return test()
+
+
+def test_a_request_whose_client_went_away_leaves_the_queue() -> None:
+    """A request waiting in the queue (for a worker, or for its game) whose client
+    went away (its wait ran out, it closed the connection) stayed there and was run
+    for nobody: clients that give up kept the server busy (4 analyses of 1 s each
+    with one worker: 4 s) and every other client waiting.  With the only worker held
+    (game A's request waits for its lock), three analyses and two more requests of A
+    wait; their clients close their connections: they leave the queue at once, and
+    A's first request is still answered."""
+    with Server(ServeConfig(workers=1, queue=8)) as s:
+        sid = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 4})[2]["id"]
+        game, limiter = s.app.sessions.get(sid), s.app.limiter
+        analyze_body = json.dumps({"dealt": "As Ks Qs Js Ts", "samples": 8}).encode()
+        results: list[int] = []
+        with game.lock:
+            first = threading.Thread(
+                target=lambda: results.append(s.request("GET", f"/v1/games/{sid}")[0])
+            )
+            first.start()
+            assert _wait_for(lambda: limiter.pending == 1)
+            socks = []
+            for request in [
+                *[("POST", "/v1/analyze", analyze_body)] * 3,
+                *[("GET", f"/v1/games/{sid}", b"")] * 2,
+            ]:
+                sock = socket.create_connection(("127.0.0.1", s.port))
+                head = f"{request[0]} {request[1]} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                head += f"Content-Length: {len(request[2])}\r\n\r\n"
+                sock.sendall(head.encode() + request[2])
+                socks.append(sock)
+            assert _wait_for(lambda: limiter.pending == 6), limiter.pending
+            for sock in socks:
+                sock.close()
+            assert _wait_for(lambda: limiter.pending == 1), limiter.pending
+            assert results == []  # the first still waits for the game
+        first.join(30)
+        assert results == [200]
+        assert _wait_for(lambda: limiter.pending == 0), limiter.pending
+        assert s.request("GET", "/v1/health")[2]["busy"] == 0
+
+
 def test_sessions_expire_and_stay_bounded() -> None:
     now = [0.0]
     store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])
