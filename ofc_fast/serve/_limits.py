@@ -139,8 +139,8 @@ class Limiter:
                 self._release(turn)
             raise
         finally:
-            if watch is not None:
-                watch.cancel()
+            if watch is not None and not watch.cancel() and not watch.cancelled():
+                watch.exception()  # a receive that failed: the client is gone too
         if not taking.done():
             taking.cancel()  # _acquire gives back what it took
             await asyncio.wait([taking])
