@@ -31,9 +31,11 @@ def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _within(bounds: tuple[float, float], kind: str = "integer") -> dict[str, Any]:
+def _within(
+    bounds: tuple[float, float], kind: str = "integer", **extra: Any
+) -> dict[str, Any]:
     """A number field of ``kind`` within ``bounds`` (a :class:`Ranges` field)."""
-    return {"type": kind, "minimum": bounds[0], "maximum": bounds[1]}
+    return {"type": kind, "minimum": bounds[0], "maximum": bounds[1], **extra}
 
 
 def _arr(items: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -211,7 +213,7 @@ SCHEMAS: dict[str, Any] = {
         {
             "boards": _BOARDS,
             "rules": _RULES,
-            "button": _within(RANGES.button),
+            "button": _within(RANGES.button, description="a seat: below the boards' count"),
             "stacks": _arr(_within(RANGES.stacks), maxItems=SIZES.stacks),
         },
         ("boards",),
@@ -268,8 +270,11 @@ SCHEMAS: dict[str, Any] = {
                 "pineapple, ofc, progressive_pineapple, ultimate_pineapple, "
                 "pineapple_27 (default pineapple)",
             },
-            "players": _within(RANGES.players),
-            "you": _within(RANGES.you),
+            "players": _within(
+                RANGES.players,
+                description="at most the rules' table (pineapple 3, ofc 4; default 2)",
+            ),
+            "you": _within(RANGES.you, description="your seat: below players (default 0)"),
             "bots": _arr(
                 _STR,
                 minItems=1,
