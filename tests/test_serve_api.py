@@ -347,6 +347,34 @@ def test_fantasyland_arrange_score_evaluate_equal_the_python_api(api: Api) -> No
     assert out["boards"][0]["fantasyland"] == 14 and out["boards"][0]["foul"] is False
 
 
+# the classic presets (13 cards set at once) have no Fantasyland (docs/rules.md)
+_NO_FANTASYLAND = (
+    "classic-1-6",
+    "classic-2-4",
+    "malayan",
+    "vietnamese",
+    "singapore",
+    "hawaiian-gardens",
+)
+
+
+@pytest.mark.parametrize("name", _NO_FANTASYLAND)
+def test_fantasyland_refuses_rules_without_fantasyland_naming_rules(
+    api: Api, name: str
+) -> None:
+    """``/v1/fantasyland`` solved 14 cards under a classic rule set (200), a hand no
+    deal of theirs gives, with ``stay`` / ``no_stay`` that mean nothing there: it is a
+    422 naming ``rules``, and a rule set with Fantasyland still solves."""
+    cards = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+    for n in (13, 14):
+        body = {"cards": cards.split()[:n], "rules": name}
+        status, out = api("POST", "/v1/fantasyland", body)
+        assert (status, out["field"]) == (422, "rules"), out
+        assert "Fantasyland" in out["detail"]
+    status, out = api("POST", "/v1/fantasyland", {"cards": cards, "rules": "ofc"})
+    assert status == 200, out
+
+
 def test_health_openapi_and_static_pages(server: Server, api: Api) -> None:
     assert api("GET", "/v1/health")[1]["status"] == "ok"
     for path, ctype in (
@@ -1234,6 +1262,53 @@ def test_requests_waiting_for_a_busy_game_count_in_the_queue(
         assert s.request("GET", "/v1/health")[2]["busy"] == 0
 
 
+def _wait_for(test: Callable[[], bool], seconds: float = 10) -> bool:
+    deadline = time.monotonic() + seconds
+    while not test() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return test()
+
+
+def test_a_request_whose_client_went_away_leaves_the_queue() -> None:
+    """A request waiting in the queue (for a worker, or for its game) whose client
+    went away (its wait ran out, it closed the connection) stayed there and was run
+    for nobody: clients that give up kept the server busy (4 analyses of 1 s each
+    with one worker: 4 s) and every other client waiting.  With the only worker held
+    (game A's request waits for its lock), three analyses and two more requests of A
+    wait; their clients close their connections: they leave the queue at once, and
+    A's first request is still answered."""
+    with Server(ServeConfig(workers=1, queue=8)) as s:
+        sid = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 4})[2]["id"]
+        game, limiter = s.app.sessions.get(sid), s.app.limiter
+        analyze_body = json.dumps({"dealt": "As Ks Qs Js Ts", "samples": 8}).encode()
+        results: list[int] = []
+        with game.lock:
+            first = threading.Thread(
+                target=lambda: results.append(s.request("GET", f"/v1/games/{sid}")[0])
+            )
+            first.start()
+            assert _wait_for(lambda: limiter.pending == 1)
+            socks = []
+            for request in [
+                *[("POST", "/v1/analyze", analyze_body)] * 3,
+                *[("GET", f"/v1/games/{sid}", b"")] * 2,
+            ]:
+                sock = socket.create_connection(("127.0.0.1", s.port))
+                head = f"{request[0]} {request[1]} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                head += f"Content-Length: {len(request[2])}\r\n\r\n"
+                sock.sendall(head.encode() + request[2])
+                socks.append(sock)
+            assert _wait_for(lambda: limiter.pending == 6), limiter.pending
+            for sock in socks:
+                sock.close()
+            assert _wait_for(lambda: limiter.pending == 1), limiter.pending
+            assert results == []  # the first still waits for the game
+        first.join(30)
+        assert results == [200]
+        assert _wait_for(lambda: limiter.pending == 0), limiter.pending
+        assert s.request("GET", "/v1/health")[2]["busy"] == 0
+
+
 def test_sessions_expire_and_stay_bounded() -> None:
     now = [0.0]
     store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])
@@ -1982,3 +2057,220 @@ def test_every_size_limit_is_in_openapi_and_the_server_takes_it(
         status, out = api("POST", path, beyond)
         assert status == 400, (name, out)
         assert f"at most {limit}" in out["detail"] or "must be" in out["detail"]
+
+
+def _number_fields(
+    doc: dict[str, Any], schema: dict[str, Any], at: str
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every number field of a request ``schema`` (``$ref`` followed, ``oneOf``
+    branches walked): its place (``stacks[]``, ``move.place[][0]``...) and schema."""
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    enum = schema.get("enum", [])
+    numbers = [v for v in enum if isinstance(v, int) and not isinstance(v, bool)]
+    if schema.get("type") in ("integer", "number") or (enum and numbers == enum):
+        yield at, schema
+    for name, sub in schema.get("properties", {}).items():
+        yield from _number_fields(doc, sub, f"{at}.{name}" if at else name)
+    if "items" in schema:
+        yield from _number_fields(doc, schema["items"], f"{at}[]")
+    for i, sub in enumerate(schema.get("prefixItems", [])):
+        yield from _number_fields(doc, sub, f"{at}[{i}]")
+    for sub in schema.get("oneOf", []):
+        yield from _number_fields(doc, sub, at)
+
+
+def _bounds(schema: dict[str, Any]) -> tuple[list[float], list[float]]:
+    """The values a number field's schema states it takes at its bounds, and those
+    just past them."""
+    if "enum" in schema:
+        taken = sorted(schema["enum"])
+        past = [v + d for v in taken for d in (-1, 1) if v + d not in taken]
+        return taken, past
+    step = 1 if schema["type"] == "integer" else 1e-4
+    low, high = schema["minimum"], schema["maximum"]
+    return [low, high], [low - step, high + step]
+
+
+_FOUR_BOARDS = [
+    " / ".join(ofc.cards_str(range(b * 13 + lo, b * 13 + hi)) for lo, hi in rows)
+    for b in range(4)
+    for rows in [((0, 3), (3, 8), (8, 13))]
+]
+
+
+def _game_dealt(api: Api, card: int | None = None) -> tuple[str, list[int]]:
+    """A new game (2 players, pineapple) whose first street deals ``card``: its id and
+    the cards dealt."""
+    for seed in range(2000):
+        status, st = api("POST", "/v1/games", {"seed": seed, "bots": ["random"]})
+        assert status == 200, st
+        dealt = st["observation"]["dealt"]
+        if card is None or card in dealt:
+            return st["id"], dealt
+    raise AssertionError(f"no seed deals card {card}")  # pragma: no cover
+
+
+def _placed(dealt: list[int], card: Any) -> list[list[Any]]:
+    """Every dealt card to the back, ``card`` (an id, maybe of no card) first."""
+    return [[card, 2]] + [[c, 2] for c in dealt if c != card][:4]
+
+
+_Request = Callable[[Api, Any], tuple[str, dict[str, Any]]]
+
+
+def _body(path: str, make: Callable[[Any], dict[str, Any]]) -> _Request:
+    return lambda api, v: (path, make(v))
+
+
+def _move(make: Callable[[list[int], Any], dict[str, Any]], deal: bool) -> _Request:
+    """A move of a new game (``deal``: one whose first street deals the value, a
+    card)."""
+
+    def request(api: Api, v: Any) -> tuple[str, dict[str, Any]]:
+        sid, dealt = _game_dealt(api, v if deal and v in range(52) else None)
+        return f"/v1/games/{sid}/moves", {"move": make(dealt, v)}
+
+    return request
+
+
+def _action(api: Api, v: Any) -> tuple[str, dict[str, Any]]:
+    """Action ``v`` of a new game; action 0 on its second street (on the first, 0 sets
+    all five cards in front: 242, all five in back, comes first)."""
+    path = f"/v1/games/{_game_dealt(api)[0]}/moves"
+    if v == 0:
+        assert api("POST", path, {"action": 242})[0] == 200
+    return path, {"action": v}
+
+
+_ANALYZE = {"dealt": "As Ks Qs Js Ts", "samples": 2, "time_budget": 0.05}
+_NUMBER_FIELDS: dict[tuple[str, str], tuple[_Request, str]] = {
+    ("AnalyzeRequest", "time_budget"): (
+        _body("/v1/analyze", lambda v: {**_ANALYZE, "time_budget": v}),
+        "time_budget",
+    ),
+    ("AnalyzeRequest", "samples"): (
+        _body("/v1/analyze", lambda v: {**_ANALYZE, "samples": v}),
+        "samples",
+    ),
+    ("AnalyzeRequest", "seed"): (
+        _body("/v1/analyze", lambda v: {**_ANALYZE, "seed": v}),
+        "seed",
+    ),
+    ("FantasylandRequest", "cards[]"): (
+        _body("/v1/fantasyland", lambda v: {"cards": [v, *range(20, 33)]}),
+        "cards",
+    ),
+    ("ArrangeRequest", "cards[]"): (
+        _body("/v1/arrange", lambda v: {"cards": [v, *range(20, 32)]}),
+        "cards",
+    ),
+    ("ScoreRequest", "button"): (
+        _body("/v1/score", lambda v: {"boards": _FOUR_BOARDS, "button": v, "rules": "ofc"}),
+        "button",
+    ),
+    ("ScoreRequest", "stacks[]"): (
+        _body("/v1/score", lambda v: {"boards": _FOUR_BOARDS[:2], "stacks": [v, 0]}),
+        "stacks",
+    ),
+    ("EvaluateRequest", "hands[][]"): (
+        _body("/v1/evaluate", lambda v: {"hands": [[v, 20, 21]]}),
+        "hands[0]",
+    ),
+    ("GameCreate", "players"): (
+        _body("/v1/games", lambda v: {"rules": "ofc", "players": v, "bots": ["random"]}),
+        "players",
+    ),
+    ("GameCreate", "you"): (
+        _body(
+            "/v1/games",
+            lambda v: {"rules": "ofc", "players": 4, "you": v, "bots": ["random"]},
+        ),
+        "you",
+    ),
+    ("GameCreate", "seed"): (
+        _body("/v1/games", lambda v: {"seed": v, "bots": ["random"]}),
+        "seed",
+    ),
+    ("GameCreate", "hands"): (
+        _body("/v1/games", lambda v: {"hands": v, "bots": ["random"]}),
+        "hands",
+    ),
+    ("GameCreate", "fantasyland[]"): (
+        _body("/v1/games", lambda v: {"fantasyland": [v, 0], "bots": ["random"]}),
+        "fantasyland",
+    ),
+    ("MoveRequest", "action"): (_action, "action"),
+    ("MoveRequest", "move.place[][0]"): (
+        _move(lambda dealt, v: {"place": _placed(dealt, v)}, deal=True),
+        "move",
+    ),
+    ("MoveRequest", "move.place[][1]"): (
+        _move(
+            lambda d, v: {"place": [[d[0], v], [d[1], 0], [d[2], 0], [d[3], 2], [d[4], 2]]},
+            deal=False,
+        ),
+        "move",
+    ),
+    ("MoveRequest", "move.discard[]"): (
+        _move(lambda dealt, v: {"place": _placed(dealt, dealt[0]), "discard": [v]}, False),
+        "move",
+    ),
+}
+"""Per number field of a request: a request holding a value there, and the field a
+refusal of the value names."""
+_NO_DISCARD_TAKEN = {("MoveRequest", "move.discard[]")}  # a first street discards none
+
+
+def test_every_number_field_states_the_range_the_server_takes(
+    api: Api, doc: dict[str, Any]
+) -> None:
+    """/openapi.json stated no range of a number field (``players``, ``you``, ``seed``,
+    ``samples``, ``time_budget``, ...), though the server refuses a value out of one
+    (``{"players": 9}``: 422): every number field of every request body states its
+    range (``minimum`` / ``maximum``, or ``enum``); a value at each bound passes the
+    schema and the server, one just past it is refused by both, with a 4xx problem
+    naming the field."""
+    found = set()
+    for ops in doc["paths"].values():
+        for op in ops.values():
+            ref = op.get("requestBody", {}).get("content", {})
+            for media in ref.values():
+                name = media["schema"]["$ref"].rsplit("/", 1)[1]
+                schema = doc["components"]["schemas"][name]
+                found |= {(name, at) for at, _ in _number_fields(doc, schema, "")}
+    assert found == set(_NUMBER_FIELDS)
+    for (name, at), (request, field) in _NUMBER_FIELDS.items():
+        schema = doc["components"]["schemas"][name]
+        number = dict(f for f in _number_fields(doc, schema, ""))[at]
+        assert "enum" in number or {"minimum", "maximum"} <= set(number), (name, at)
+        validator = jsonschema.Draft202012Validator(
+            {**doc, "$ref": f"#/components/schemas/{name}"}
+        )
+        taken, past = _bounds(number)
+        for value in past:
+            path, body = request(api, value)
+            assert list(validator.iter_errors(body)), (name, at, value)
+            status, out = api("POST", path, body)
+            assert 400 <= status < 500 and out["field"] == field, (name, at, value, out)
+        if (name, at) in _NO_DISCARD_TAKEN:
+            continue
+        for value in taken:
+            path, body = request(api, value)
+            assert not list(validator.iter_errors(body)), (name, at, value)
+            status, out = api("POST", path, body)
+            assert status == 200, (name, at, value, out)
+
+
+def test_the_stated_samples_and_time_budget_ranges_are_the_server_s_own() -> None:
+    """A server of ``--max-samples 64 --max-time-budget 0.5`` states those bounds in
+    its /openapi.json, and refuses a value past them naming the field."""
+    config = ServeConfig(max_samples=64, max_time_budget=0.5)
+    doc = json.loads(create_app(config)._openapi)
+    props = doc["components"]["schemas"]["AnalyzeRequest"]["properties"]
+    assert (props["samples"]["minimum"], props["samples"]["maximum"]) == (1, 64)
+    assert props["time_budget"]["maximum"] == 0.5
+    for field, value in (("samples", 65), ("time_budget", 0.51)):
+        with pytest.raises(ApiError) as exc:
+            analyze({"dealt": "As Ks Qs Js Ts", field: value}, config)
+        assert (exc.value.status, exc.value.field) == (422, field)

@@ -175,6 +175,13 @@ def _not_allowed(path: str, method: str) -> ApiError:
     return ApiError(405, None, f"{path[:100]} takes {method}", headers={"allow": allow})
 
 
+async def _gone(receive: Receive) -> None:
+    """Returns once the client has gone away (the rest of a body it sent is read and
+    dropped: a request's body is read, where it is, before it waits in the queue)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
@@ -238,7 +245,7 @@ class App:
         )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
-        self._openapi = json.dumps(openapi(__version__)).encode()
+        self._openapi = json.dumps(openapi(__version__, c)).encode()
         web = resources.files("ofc_fast.serve") / "web"
         self._static = {
             path: (web.joinpath(name).read_bytes(), ctype.encode())
@@ -368,7 +375,9 @@ class App:
             if route.caller:
                 call_args = (*call_args, _caller(scope))
             if route.pooled:  # a game's request waits for it in the queue
-                out = await self.limiter.run(fn, *call_args, turn=route.turn)
+                out = await self.limiter.run(
+                    fn, *call_args, turn=route.turn, gone=lambda: _gone(receive)
+                )
             else:
                 out = fn(*call_args)
             data = json.dumps(out, allow_nan=False, separators=(",", ":")).encode()

@@ -11,7 +11,6 @@ front of it, 503 with ``Retry-After`` beyond).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -58,7 +57,8 @@ async def read_body(
 class Limiter:
     """Runs computations on ``workers`` threads, off the event loop; at most ``queue``
     more wait, for a thread or for their game (``turn``), and a request beyond that
-    gets 503 with ``Retry-After``."""
+    gets 503 with ``Retry-After``.  A request whose client goes away while it waits is
+    dropped, never run for nobody."""
 
     def __init__(self, workers: int, queue: int, retry_after: int = 1) -> None:
         self.workers = workers
@@ -69,12 +69,18 @@ class Limiter:
         self._slots: asyncio.Semaphore | None = None
 
     async def run(
-        self, fn: Callable[..., _T], *args: Any, turn: asyncio.Lock | None = None
+        self,
+        fn: Callable[..., _T],
+        *args: Any,
+        turn: asyncio.Lock | None = None,
+        gone: Callable[[], Awaitable[object]] | None = None,
     ) -> _T:
         """``fn(*args)`` on a worker thread, once one is free and, where ``turn`` is
         given (a game's: its requests are served one at a time), once ``turn`` is
         taken: the request waits for its game without holding a thread, and counts
-        in the queue while it waits."""
+        in the queue while it waits.  ``gone()``: done once the client has gone
+        away; if it is done first, the request leaves the queue (400, which nobody reads)
+        and ``fn`` never runs."""
         if self.pending >= self.workers + self.queue:
             raise ApiError(
                 503,
@@ -86,12 +92,62 @@ class Limiter:
             self._slots = asyncio.Semaphore(self.workers)
         self.pending += 1
         try:
-            game = turn if turn is not None else contextlib.nullcontext()
-            async with game, self._slots:  # the game first: no thread held meanwhile
+            if not await self._take(turn, gone):
+                raise ApiError(400, None, "the client went away")
+            try:
                 loop = asyncio.get_running_loop()
                 return await loop.run_in_executor(self.executor, fn, *args)
+            finally:
+                self._release(turn)
         finally:
             self.pending -= 1
+
+    async def _acquire(self, turn: asyncio.Lock | None) -> None:
+        """The game's ``turn`` first, then a thread's slot: no thread held meanwhile."""
+        assert self._slots is not None
+        if turn is not None:
+            await turn.acquire()
+        try:
+            await self._slots.acquire()
+        except BaseException:
+            if turn is not None:
+                turn.release()
+            raise
+
+    def _release(self, turn: asyncio.Lock | None) -> None:
+        assert self._slots is not None
+        self._slots.release()
+        if turn is not None:
+            turn.release()
+
+    async def _take(
+        self, turn: asyncio.Lock | None, gone: Callable[[], Awaitable[object]] | None
+    ) -> bool:
+        """True once the request holds its ``turn`` and a slot; False, holding
+        neither, where ``gone()`` is done first."""
+        taking = asyncio.ensure_future(self._acquire(turn))
+        watch = None if gone is None else asyncio.ensure_future(gone())
+        try:
+            await asyncio.wait(
+                [t for t in (taking, watch) if t is not None],
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        except BaseException:  # the request itself cancelled (the server stopping)
+            taking.cancel()
+            await asyncio.wait([taking])
+            if not taking.cancelled() and taking.exception() is None:
+                self._release(turn)
+            raise
+        finally:
+            if watch is not None and not watch.cancel() and not watch.cancelled():
+                watch.exception()  # a receive that failed: the client is gone too
+        if not taking.done():
+            taking.cancel()  # _acquire gives back what it took
+            await asyncio.wait([taking])
+        if taking.cancelled():
+            return False
+        taking.result()
+        return True
 
     def close(self) -> None:
         """Finish the running computations, drop the waiting ones."""

@@ -31,7 +31,7 @@ from ..table import check_players, check_stacks
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
 from ._problems import ApiError, at_field
-from ._sizes import SIZES
+from ._sizes import RANGES, SIZES, Ranges
 
 __all__ = [
     "ROWS",
@@ -184,12 +184,12 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     ``seed``, ``exact``; without ``samples`` or ``time_budget``, 256 samples (at most
     ``config.max_samples``).  The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap)."""
-    cap = config.max_time_budget
-    budget = get_number(body, "time_budget", cap, 0.001, cap)
-    samples = get_int(body, "samples", None, 1, config.max_samples)
+    ranges = Ranges.of(config)
+    budget = get_number(body, "time_budget", config.max_time_budget, *ranges.time_budget)
+    samples = get_int(body, "samples", None, *ranges.samples)
     if samples is None:
         samples = None if "time_budget" in body else min(256, config.max_samples)
-    seed = get_int(body, "seed", 0, 0, 2**64 - 1)
+    seed = get_int(body, "seed", 0, *RANGES.seed)
     exact = body.get("exact", "auto")
     if exact != "auto" and not isinstance(exact, bool):
         raise ApiError(
@@ -256,8 +256,15 @@ def _cards(body: Mapping[str, Any], low: int, high: int) -> list[int]:
 
 def fantasyland(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
     """``POST /v1/fantasyland``: the best setting of 13 to 17 cards (exact), its value,
-    whether it stays, and the best setting that stays / does not."""
+    whether it stays, and the best setting that stays / does not, under ``rules`` with
+    Fantasyland (422 naming ``rules`` otherwise: no hand of theirs is one)."""
     rules = get_rules(body)
+    if rules.fantasyland is None:
+        raise ApiError(
+            422,
+            "rules",
+            f"{rules.name} has no Fantasyland (POST /v1/arrange sets 13 cards under it)",
+        )
     ids = _cards(body, 13, 17)
     alternatives = get_bool(body, "alternatives", True)
     with at_field("cards"):
@@ -309,7 +316,7 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
     ``stacks`` optional."""
     rules = get_rules(body)
     boards = _boards(body, 2)
-    button = get_int(body, "button", 0, 0, len(boards) - 1)
+    button = get_int(body, "button", 0, RANGES.button[0], len(boards) - 1)
     stacks = get_list(body, "stacks", None, SIZES.stacks)
     with at_field("stacks"):  # named here: settle's own check would name the boards
         check_stacks(stacks, len(boards))

@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ._sizes import SIZES
+from ..table import FANTASYLAND_CARDS
+from ._config import ServeConfig
+from ._sizes import RANGES, SIZES, Ranges
 
 __all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
 
@@ -27,6 +29,13 @@ _BOOL = {"type": "boolean"}
 
 def _ref(name: str) -> dict[str, Any]:
     return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _within(
+    bounds: tuple[float, float], kind: str = "integer", **extra: Any
+) -> dict[str, Any]:
+    """A number field of ``kind`` within ``bounds`` (a :class:`Ranges` field)."""
+    return {"type": kind, "minimum": bounds[0], "maximum": bounds[1], **extra}
 
 
 def _arr(items: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -45,7 +54,8 @@ def _request(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str,
     return {**_obj(props, required), "additionalProperties": False}
 
 
-_CARD_LIST = _arr({"oneOf": [_STR, _INT]}, maxItems=SIZES.cards)
+_CARD = {"oneOf": [_STR, _within(RANGES.card)]}
+_CARD_LIST = _arr(_CARD, maxItems=SIZES.cards)
 _CARDS = {
     "description": "cards as text ('As Kd 7c') or a list of card texts or ids 0..51",
     "oneOf": [_STR, _CARD_LIST],
@@ -78,6 +88,26 @@ _RULES = {
 }
 _NULLABLE_INT = {"type": ["integer", "null"]}
 
+
+def _analyze_request(ranges: Ranges) -> dict[str, Any]:
+    """``AnalyzeRequest`` of a server of these ``ranges`` (its ``--max-samples`` and
+    ``--max-time-budget``: :meth:`Ranges.of`)."""
+    return _request(
+        {
+            "observation": {"type": "object", "description": "Game.observation(seat)"},
+            "board": _BOARD,
+            "dealt": {"type": "string", "maxLength": SIZES.dealt_text},
+            "opponents": _arr(_BOARD, maxItems=SIZES.opponents),
+            "dead": {"type": "string", "maxLength": SIZES.dead_text},
+            "rules": _RULES,
+            "time_budget": _within(ranges.time_budget, "number"),
+            "samples": _within(ranges.samples),
+            "seed": _within(ranges.seed),
+            "exact": {"oneOf": [_BOOL, {"const": "auto"}]},
+        },
+    )
+
+
 SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object",
@@ -98,25 +128,19 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "description": "cards placed (text or id) with their rows, and the discards",
         "properties": {
-            "place": _arr(_arr({"oneOf": [_STR, _INT]}, minItems=2, maxItems=2)),
-            "discard": _arr({"oneOf": [_STR, _INT]}),
+            "place": _arr(
+                {
+                    "type": "array",
+                    "prefixItems": [_CARD, {"oneOf": [_STR, _within(RANGES.row)]}],
+                    "minItems": 2,
+                    "maxItems": 2,
+                }
+            ),
+            "discard": _arr(_CARD),
         },
         "required": ["place"],
     },
-    "AnalyzeRequest": _request(
-        {
-            "observation": {"type": "object", "description": "Game.observation(seat)"},
-            "board": _BOARD,
-            "dealt": {"type": "string", "maxLength": SIZES.dealt_text},
-            "opponents": _arr(_BOARD, maxItems=SIZES.opponents),
-            "dead": {"type": "string", "maxLength": SIZES.dead_text},
-            "rules": _RULES,
-            "time_budget": _NUM,
-            "samples": _INT,
-            "seed": _INT,
-            "exact": {"oneOf": [_BOOL, {"const": "auto"}]},
-        },
-    ),
+    "AnalyzeRequest": _analyze_request(RANGES),
     "AnalyzedMove": _obj(
         {
             "move": _ref("Move"),
@@ -144,7 +168,16 @@ SCHEMAS: dict[str, Any] = {
         }
     ),
     "FantasylandRequest": _request(
-        {"cards": _CARDS, "rules": _RULES, "alternatives": _BOOL}, ("cards",)
+        {
+            "cards": _CARDS,
+            "rules": {
+                **_RULES,
+                "description": "a preset name with Fantasyland (ofc-fast rules lists "
+                "them; a classic one has none: 422)",
+            },
+            "alternatives": _BOOL,
+        },
+        ("cards",),
     ),
     "ArrangeRequest": _request(
         {
@@ -180,8 +213,8 @@ SCHEMAS: dict[str, Any] = {
         {
             "boards": _BOARDS,
             "rules": _RULES,
-            "button": _INT,
-            "stacks": _arr(_INT, maxItems=SIZES.stacks),
+            "button": _within(RANGES.button, description="a seat: below the boards' count"),
+            "stacks": _arr(_within(RANGES.stacks), maxItems=SIZES.stacks),
         },
         ("boards",),
     ),
@@ -237,8 +270,11 @@ SCHEMAS: dict[str, Any] = {
                 "pineapple, ofc, progressive_pineapple, ultimate_pineapple, "
                 "pineapple_27 (default pineapple)",
             },
-            "players": _INT,
-            "you": _INT,
+            "players": _within(
+                RANGES.players,
+                description="at most the rules' table (pineapple 3, ofc 4; default 2)",
+            ),
+            "you": _within(RANGES.you, description="your seat: below players (default 0)"),
             "bots": _arr(
                 _STR,
                 minItems=1,
@@ -246,10 +282,10 @@ SCHEMAS: dict[str, Any] = {
                 description="the bots' names: one for every bot seat, or one per bot "
                 "seat (players - 1 names; default ['heuristic'])",
             ),
-            "seed": _INT,
-            "hands": _INT,
+            "seed": _within(RANGES.seed),
+            "hands": _within(RANGES.hands),
             "fantasyland": _arr(
-                _INT,
+                {"enum": [0, *range(FANTASYLAND_CARDS[0], FANTASYLAND_CARDS[1] + 1)]},
                 minItems=2,
                 maxItems=SIZES.fantasyland,
                 description="Fantasyland cards per seat in the first deal (0, or "
@@ -259,7 +295,7 @@ SCHEMAS: dict[str, Any] = {
         },
     ),
     "MoveRequest": {
-        **_request({"move": _ref("Move"), "action": _INT}),
+        **_request({"move": _ref("Move"), "action": _within(RANGES.action)}),
         "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
     },
     "GameState": _obj(
@@ -497,8 +533,10 @@ OPERATIONS: dict[str, dict[str, Operation]] = {
 """Every operation, by path template and method (lower case, as in OpenAPI)."""
 
 
-def openapi(version: str = "0") -> dict[str, Any]:
-    """The document (``version``: the package's)."""
+def openapi(version: str = "0", config: ServeConfig | None = None) -> dict[str, Any]:
+    """The document (``version``: the package's) of a server of ``config`` (default:
+    :class:`ServeConfig`'s defaults): the ranges it states are that server's."""
+    ranges = Ranges.of(config or ServeConfig())
     return {
         "openapi": "3.1.0",
         "info": {
@@ -508,7 +546,7 @@ def openapi(version: str = "0") -> dict[str, Any]:
             "score boards, play against the bots (docs/serve.md).",
         },
         "components": {
-            "schemas": SCHEMAS,
+            "schemas": {**SCHEMAS, "AnalyzeRequest": _analyze_request(ranges)},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
         },
         "security": [{}, {"bearer": []}],

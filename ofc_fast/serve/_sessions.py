@@ -29,7 +29,7 @@ from ._config import ServeConfig
 from ._fields import get_int, get_list
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
-from ._sizes import SIZES
+from ._sizes import RANGES, SIZES
 
 __all__ = ["GameSession", "SessionStore"]
 
@@ -47,10 +47,10 @@ class GameSession:
         self, sid: str, body: dict[str, Any], time_cap: float = ServeConfig.max_time_budget
     ) -> None:
         rules = get_game_rules(body, "games")
-        players = get_int(body, "players", 2, 2, rules.max_players)
-        you = get_int(body, "you", 0, 0, players - 1)
-        seed = get_int(body, "seed", None, 0, 2**64 - 1)
-        self.hands = get_int(body, "hands", None, 1, 10_000)
+        players = get_int(body, "players", 2, RANGES.players[0], rules.max_players)
+        you = get_int(body, "you", 0, RANGES.you[0], players - 1)
+        seed = get_int(body, "seed", None, *RANGES.seed)
+        self.hands = get_int(body, "hands", None, *RANGES.hands)
         names = get_list(body, "bots", ["heuristic"], SIZES.bots)
         if not names or not all(isinstance(n, str) and n in bot_names() for n in names):
             raise ApiError(
@@ -130,7 +130,7 @@ class GameSession:
         if "action" in body and "move" in body:  # one would be ignored
             raise ApiError(422, "move", "give move or action, not both")
         if "action" in body:
-            action = get_int(body, "action", low=0, high=242)
+            action = get_int(body, "action", low=RANGES.action[0], high=RANGES.action[1])
             with at_field("action"):
                 g.play_action(action)
         else:

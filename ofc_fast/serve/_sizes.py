@@ -1,19 +1,25 @@
-"""The size limits of request fields: the server refuses a field beyond its limit
-(400 naming it) and ``/openapi.json`` states the same limit (``maxItems`` /
-``maxLength``), both from :data:`SIZES`, so that a client generated from the document
-never sends what the server refuses.
+"""The size limits and the ranges of request fields: the server refuses a field beyond
+its limit (400 naming it) or out of its range (422 naming it), and ``/openapi.json``
+states the same limit (``maxItems`` / ``maxLength``) and range (``minimum`` /
+``maximum``), both from :data:`SIZES` and :class:`Ranges`, so that a client generated
+from the document never sends what the server refuses.
 
 >>> SIZES.hands, SIZES.boards, SIZES.opponents, SIZES.board_text
 (64, 4, 3, 200)
+>>> RANGES.players, RANGES.action, Ranges.of(ServeConfig(max_samples=64)).samples
+((2, 4), (0, 242), (1, 64))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..table import MAX_SEATS
+from ..cards import RANKS, SUITS
+from ..game.moves import ACTION_SPACE
+from ..table import MAX_SEATS, SEED_MAX, STACK_MAX
+from ._config import ServeConfig
 
-__all__ = ["SIZES", "Sizes"]
+__all__ = ["RANGES", "SIZES", "Ranges", "Sizes"]
 
 
 @dataclass(frozen=True)
@@ -52,3 +58,47 @@ class Sizes:
 
 SIZES = Sizes()
 """The limits the server checks."""
+
+
+@dataclass(frozen=True)
+class Ranges:
+    """The lowest and the highest value (both taken) of each number field.  Where a
+    field's own bound depends on the request (``players`` on the rule set's table,
+    ``you`` on ``players``, ``button`` on the boards), this is the widest (the largest
+    table's) and the narrower one is a 422 naming the field too."""
+
+    players: tuple[int, int] = (2, MAX_SEATS)
+    """``players`` (``POST /v1/games``): at most the rule set's ``max_players``."""
+    you: tuple[int, int] = (0, MAX_SEATS - 1)
+    """``you`` (``POST /v1/games``): a seat, below ``players``."""
+    seed: tuple[int, int] = (0, SEED_MAX)
+    """``seed`` (``/v1/analyze``, ``POST /v1/games``)."""
+    hands: tuple[int, int] = (1, 10_000)
+    """``hands`` (``POST /v1/games``): the deals of a match."""
+    button: tuple[int, int] = (0, SIZES.boards - 1)
+    """``button`` (``/v1/score``): a seat, below the boards' count."""
+    stacks: tuple[int, int] = (0, STACK_MAX)
+    """An item of ``stacks`` (``/v1/score``), as ``ofc_fast.table.check_stacks``."""
+    action: tuple[int, int] = (0, ACTION_SPACE - 1)
+    """``action`` (``POST /v1/games/{id}/moves``)."""
+    card: tuple[int, int] = (0, len(RANKS) * len(SUITS) - 1)
+    """A card id, as the library reads one."""
+    row: tuple[int, int] = (0, 2)
+    """A row id of a move's ``place`` (front, middle, back)."""
+    samples: tuple[int, int] = (1, ServeConfig.max_samples)
+    """``samples`` (``/v1/analyze``): at most ``--max-samples``."""
+    time_budget: tuple[float, float] = (0.001, ServeConfig.max_time_budget)
+    """``time_budget`` (``/v1/analyze``): at most ``--max-time-budget``."""
+
+    @classmethod
+    def of(cls, config: ServeConfig) -> Ranges:
+        """The ranges of a server of ``config`` (its ``--max-samples`` and
+        ``--max-time-budget``)."""
+        return cls(
+            samples=(cls.samples[0], config.max_samples),
+            time_budget=(cls.time_budget[0], config.max_time_budget),
+        )
+
+
+RANGES = Ranges()
+"""The ranges of a server of the default :class:`ServeConfig`."""
