@@ -315,7 +315,8 @@ uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
  * @param max_nodes  refuse (OFC_E_BUDGET) when ofc_search_exact_cost() exceeds it;
  * @param values     n_actions expected values out.
  * @return OFC_OK, OFC_E_BUDGET (nothing computed; also when the searcher has more than
- *         one round left, or when m->opp_random > 0), or the errors of
+ *         one round left, or when m->opp_random > 0 or m->opp_self is set: exact
+ *         search models the completion policy only), or the errors of
  *         ofc_search_rollouts(). */
 int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
                          const ofc_ev_tables *ev, const ofc_search_model *m,
