@@ -94,6 +94,28 @@ def test_every_public_function_is_documented() -> None:
     assert not missing, "\n".join(missing)
 
 
+def test_status_string_names_every_header_with_status_codes() -> None:
+    """ofc_status_string()'s comment lists the public headers whose OFC_E_* codes it
+    covers ("the other headers return only these codes"): each header that defines a
+    status code is in that list (ofc_vecenv.h's OFC_E_NO_DECISION was left out)."""
+    headers = _public_headers()
+    fast = next(h for h in headers if h.name == "ofc_fast.h")
+    doc = next(
+        f.comment
+        for f in functions(fast.read_text(encoding="utf-8"), fast.name)
+        if f.name == "ofc_status_string"
+    )
+    defining = {
+        h.name
+        for h in headers
+        if re.search(r"^#define OFC_E_\w+", h.read_text(encoding="utf-8"), re.MULTILINE)
+        or re.search(r"\bOFC_E_\w+ = -\d+", h.read_text(encoding="utf-8"))
+    }
+    assert {"ofc_fast.h", "ofc_vecenv.h"} <= defining
+    listed = set(re.findall(r"\bofc_\w+\.h\b", " ".join(doc.split())))
+    assert sorted(defining - listed) == []
+
+
 def test_the_checker_finds_what_is_missing() -> None:
     text = (
         "/*! @brief A.\n * @param a  x.\n * @return 1. */\nint f(int a);\n"

@@ -129,8 +129,8 @@ typedef enum ofc_status {
 
 /*! @brief A short English message for a status code (what went wrong, in one phrase).
  * Covers OFC_OK and every OFC_E_* code of every public header: ofc_fast.h,
- * ofc_solver.h, ofc_settle.h, ofc_game.h, ofc_search.h, ofc_model.h (the other headers
- * return only these codes).  Never fails.
+ * ofc_solver.h, ofc_settle.h, ofc_game.h, ofc_search.h, ofc_model.h, ofc_vecenv.h (the
+ * other headers return only these codes).  Never fails.
  * @param status a value returned by any function of the library (any int32_t).
  * @return a static, NUL-terminated message, e.g. "card id outside 0..51" for
  *         OFC_E_CARD; "unknown status code" for a value that is no status code. */

@@ -335,9 +335,9 @@ int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
 /*! @brief Play an explicit placement of the pending decision (normal or full set).
  * @param g     a state made by ofc_game_init() (not NULL).
  * @param dest  one destination per dealt card, in deal order: 0 front, 1 middle,
- *              2 back, OFC_DISCARD.
+ *              2 back, OFC_DISCARD (NULL is refused: OFC_E_COUNT).
  * @param n     the number of entries; must equal the cards dealt.
- * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_COUNT (n), OFC_E_DESTINATION,
+ * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_COUNT (n, or dest NULL), OFC_E_DESTINATION,
  *         OFC_E_DISCARDS, OFC_E_ROW_FULL (then g is unchanged). */
 int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
 

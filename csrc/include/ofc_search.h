@@ -218,12 +218,15 @@ int32_t ofc_search_model_check(const ofc_search_model *m);
  * @param in_fl   0, or 13..17 for a Fantasyland hand (stay rule);
  * @param policy  OFC_COMPLETE_BEST or OFC_COMPLETE_FAST;
  * @param out     the result.
- * @pre  the kept cards (sum of round_n - round_k) fill the free slots exactly.
+ * The kept cards (sum of round_n - round_k) must fill the free slots exactly: that is
+ * checked (OFC_E_COUNT), as is every other argument.
  * @return OFC_OK; OFC_E_RULES (rules NULL or bad scalars, fl not passing
- *         ofc_fl_rules_check()), OFC_E_VALUE (a NULL
- *         pointer or a bad policy), OFC_E_COUNT (rounds, counts or free slots that do
- *         not fit, in_fl not 0 or 13..17), OFC_E_CARD / OFC_E_DUPLICATE (board and
- *         cards together). */
+ *         ofc_fl_rules_check()), OFC_E_VALUE (a NULL pointer -- cards, round_n and
+ *         round_k may be NULL when rounds is 0 -- a model failing
+ *         ofc_search_model_check() or a bad policy), OFC_E_COUNT (rounds or counts out
+ *         of range, kept cards that do not fill the free slots exactly, in_fl not 0 or
+ *         13..17), OFC_E_CARD (a card out of range, or a card after a free slot of its
+ *         row) / OFC_E_DUPLICATE (board and cards together). */
 int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const ofc_ev_tables *ev, const ofc_search_model *m,
                             const uint8_t board[13], const uint8_t *cards, uint32_t rounds,
@@ -316,7 +319,8 @@ uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
  * @param max_nodes  refuse (OFC_E_BUDGET) when ofc_search_exact_cost() exceeds it;
  * @param values     n_actions expected values out.
  * @return OFC_OK, OFC_E_BUDGET (nothing computed; also when the searcher has more than
- *         one round left, or when m->opp_random > 0), or the errors of
+ *         one round left, or when m->opp_random > 0 or m->opp_self is set: exact
+ *         search models the completion policy only), or the errors of
  *         ofc_search_rollouts(). */
 int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
                          const ofc_ev_tables *ev, const ofc_search_model *m,

@@ -77,17 +77,19 @@ typedef struct ofc_value_ctx {
 } ofc_value_ctx;
 
 /*! ofc_value_ctx_check():
- * @brief Checks a context: rules, fl and ev present and valid, a model of feature set
- *        1 with OFC_VF_N inputs (or NULL), players 2..4 and the model's (unless
- *        it was trained for any count: players 0), in_fl 0 or 13..17, every
- *        fl_value finite with |v| <= 1e6.
+ * @brief Checks a context: rules (its scalar fields) and ev present, fl NULL or
+ *        passing ofc_fl_rules_check(), a model of feature set 1 with OFC_VF_N inputs
+ *        (or NULL), players 2..4 and the model's (unless it was trained for any
+ *        count: players 0), in_fl 0 or 13..17, every fl_value finite with
+ *        |v| <= 1e6.
  * @param c  the context.
  * @pre the model was trained for these rules: not checked here (its rules_hash is
  *      the Python fingerprint of the whole rule set, ofc_model.h, which the C
  *      structs do not all hold); a model of other rules gives values of the wrong
  *      game, silently.  The Python layer checks it (ValueModel.check_rules).
- * @return OFC_OK, OFC_E_RULES, OFC_E_VALUE, OFC_E_MODEL_SHAPE or OFC_E_COUNT (players
- *         or in_fl out of range, or players not the model's). */
+ * @return OFC_OK, OFC_E_RULES (rules, ev or fl), OFC_E_VALUE (c NULL, an fl_value),
+ *         OFC_E_MODEL_SHAPE or OFC_E_COUNT (players or in_fl out of range, or players
+ *         not the model's). */
 int32_t ofc_value_ctx_check(const ofc_value_ctx *c);
 
 /*! ofc_value_ev_tables():

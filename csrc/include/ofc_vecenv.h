@@ -237,16 +237,17 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 
 /*! @brief Start environments first .. first+count-1 and write their outputs (rewards,
  * terminations and final rewards 0).
- * @param c        a configuration that passed ofc_vecenv_config_check().
+ * @param c        the configuration, checked by ofc_vecenv_config_check() first.
  * @param slots    the num_envs slots.
  * @param first    the first environment.
- * @param count    how many.
+ * @param count    how many (first + count <= c->num_envs).
  * @param restart  1: from deal 0 of the environment seed ofc_deal_seed(c->seed, i)
  *                 (button 0, no Fantasyland); 0: the next deal of the match (abandons
  *                 an unfinished deal).
  * @param out      the output arrays.
- * @pre first + count <= c->num_envs; out's arrays (but legal) have num_envs rows.
- * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), OFC_E_NO_DECISION (an
+ * @pre out's arrays (but legal) have c->num_envs rows.
+ * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), the error of
+ *         ofc_vecenv_config_check() for c (nothing started), OFC_E_NO_DECISION (an
  *         environment played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an agent
  *         decision: it is left at the end of its last deal, the others are started;
  *         see "Deals without an agent decision"), or an engine error (OFC_E_MEMORY:
@@ -264,7 +265,7 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
  * environments before it are stepped (their rows written), the ones after it are
  * not, and it is left unplayable, its deal marked over (its row not written; a step
  * there is OFC_E_GAME_OVER) until ofc_vecenv_reset() starts it again.
- * @param c           the configuration.
+ * @param c           the configuration, checked by ofc_vecenv_config_check() first.
  * @param slots       the num_envs slots.
  * @param first       the first environment.
  * @param count       how many.
@@ -275,10 +276,11 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
  * @param active      num_envs flags (0: leave that environment alone), or NULL (all).
  * @param out         the output arrays.
  * @param bad         receives the first environment that failed (may be NULL).
- * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement);
- *         OFC_E_GAME_OVER (a finished deal without autoreset, or an environment an
- *         engine error left unplayable); OFC_E_ACTION (an
- *         illegal action id, or an action for a full set); or a placement's error
+ * @return OFC_OK; OFC_E_COUNT (range, NULL pointer, a missing placement); the error
+ *         of ofc_vecenv_config_check() for c; OFC_E_GAME_OVER (a finished deal
+ *         without autoreset, or an environment an engine error left unplayable);
+ *         OFC_E_ACTION (an illegal action id, or an action for a full set); or a
+ *         placement's error
  *         (OFC_E_DESTINATION, OFC_E_DISCARDS, OFC_E_ROW_FULL); OFC_E_NO_DECISION
  *         after the play (not a validation error: every environment is stepped, and
  *         the ones that played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an

@@ -220,6 +220,9 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl_in,
             }
         }
     }
+    if (flags & ~OFC_SOLVE_ALTERNATIVES) {
+        return OFC_E_VALUE; /* a flag this library does not know */
+    }
     memset(&c, 0, sizeof c);
     c.r = rules;
     c.fl = ofc_fl_on(fl) ? fl : NULL;

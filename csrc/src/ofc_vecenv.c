@@ -394,11 +394,17 @@ static int out_ok(const ofc_vecenv_out *out)
            && out->truncations;
 }
 
+/* The checks reset and step share: the pointers, the configuration (its error), the
+ * range of environments. */
 static int32_t check_call(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
                           uint32_t first, uint32_t count, const ofc_vecenv_out *out)
 {
-    if (c == NULL || slots == NULL || !out_ok(out) || first > c->num_envs
-        || count > c->num_envs - first)
+    int32_t rc;
+    if (c == NULL || slots == NULL || !out_ok(out))
+        return OFC_E_COUNT;
+    if ((rc = ofc_vecenv_config_check(c)) != OFC_OK)
+        return rc;
+    if (first > c->num_envs || count > c->num_envs - first)
         return OFC_E_COUNT;
     return OFC_OK;
 }

@@ -6,8 +6,9 @@
 # once per configuration and linked into every test. The sanitizer run builds without
 # the AVX2 copy of the model's forward pass (OFC_NO_AVX2), so both copies are checked
 # against the same bits (tests/c/test_model.c). (tests/c/test_threads.c runs the
-# batch kernels and a learned value model from two threads; the library itself uses
-# no threads.)
+# batch kernels, a learned value model, the searches, the solvers, the heuristic and
+# table settlement from two threads, tests/c/test_vecenv.c the game engine and the
+# vector environment; the library itself uses no threads.)
 # Needs cmake >= 3.16 (`pip install cmake` gives one).
 # Usage: tests/c/run.sh [build-dir]     (default: a temporary directory)
 set -euo pipefail

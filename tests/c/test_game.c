@@ -369,6 +369,11 @@ static void check_validation(const ofc_game *g, ofc_rng *rng)
         if (rc != OFC_OK)
             CHECK(memcmp(&copy, g, sizeof copy) == 0);
     }
+    { /* no placement at all: refused as a count (the header says so) */
+        ofc_game copy = *g;
+        CHECK_EQ(ofc_game_apply_placement(&copy, NULL, d.n), OFC_E_COUNT);
+        CHECK(memcmp(&copy, g, sizeof copy) == 0);
+    }
 }
 
 static void play_random(const ofc_game_rules *r, uint32_t players, const uint8_t *fl,

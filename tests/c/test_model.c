@@ -551,7 +551,14 @@ static void test_context_errors(void)
 {
     ofc_value_ctx c = context(&model);
     static ofc_vmodel other;
+    ofc_fl_rules bad_fl = fl;
     CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
+    c.fl = NULL; /* no Fantasyland term: a context without fl is valid */
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
+    bad_fl.n_entry = OFC_FL_MAX_ENTRY + 1;
+    c.fl = &bad_fl;
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_RULES);
+    c.fl = &fl;
     c.players = 1;
     CHECK_EQ(ofc_value_ctx_check(&c), OFC_E_COUNT);
     c.players = 2;

@@ -36,12 +36,13 @@ static void test_known_completion(void)
 static void test_forced_foul_and_errors(void)
 {
     const char *rows[3] = {"Ah Ad", "2c 3d 4h 6s", "Kc Kd Ks 9c 9d"};
-    uint8_t b[13], cards[3], rn = 3, rk = 1, bad_k = 3;
+    uint8_t b[13], gap[13], cards[3], rn = 3, rk = 1, bad_k = 3, rk_none = 0;
     ofc_completion_result out;
     ofc_rules broken = rules;
     ofc_fl_rules bad_fl = fl; /* fuzz finding: entries past OFC_FL_MAX_ENTRY were read */
     bad_fl.n_entry = OFC_FL_MAX_ENTRY + 1;
     test_layout(rows, b);
+    memcpy(gap, b, sizeof gap);
     test_cards("7c 8h Jd", cards);
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
                                  OFC_COMPLETE_BEST, &out), OFC_OK);
@@ -51,6 +52,15 @@ static void test_forced_foul_and_errors(void)
                                  OFC_COMPLETE_BEST, &out), OFC_E_COUNT);
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 12,
                                  OFC_COMPLETE_BEST, &out), OFC_E_COUNT);
+    /* the kept cards must fill the free slots exactly (checked, not a precondition):
+     * three kept for two free slots; then a card after a free slot of its row */
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk_none, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_COUNT);
+    gap[0] = OFC_NO_CARD;
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, gap, cards, 1, &rn, &rk, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_CARD);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &out), OFC_E_COUNT); /* 2 slots free */
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &model, b, cards, 1, &rn, &rk, 0,
                                  OFC_COMPLETE_SEQUENTIAL, &out), OFC_E_VALUE);
     CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, NULL, b, cards, 1, &rn, &rk, 0,

@@ -291,6 +291,11 @@ static void test_errors(void)
     CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, NULL, c, 14, bad, 0, &sol), OFC_E_VALUE);
     CHECK_EQ(ofc_solve_fantasyland(NULL, &fl14, NULL, c, 14, NULL, 0, &sol), OFC_E_RULES);
     CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, NULL, c, 14, NULL, 0, NULL), OFC_E_VALUE);
+    /* a flag the solver does not know is refused, as ofc_settle() refuses one */
+    CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, NULL, c, 14, NULL, 2u, &sol),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, NULL, c, 14, NULL,
+                                   OFC_SOLVE_ALTERNATIVES | 0x80000000u, &sol), OFC_E_VALUE);
     c[3] = c[5];
     CHECK_EQ(ofc_solve_fantasyland(&rules_ofc, &fl14, NULL, c, 14, NULL, 0, &sol),
              OFC_E_DUPLICATE);

@@ -1,8 +1,12 @@
-/* test_threads.c -- the batch kernels, and a learned value model (ofc_vm_eval(),
- * ofc_value_board()), from two threads on the same read-only inputs, rule set and
+/* test_threads.c -- the batch kernels, a learned value model (ofc_vm_eval(),
+ * ofc_value_board()), the searches (rollouts, exact expectimax), the solvers (the
+ * 13-card arranger, the Fantasyland setter), the heuristic's board values and table
+ * settlement, from two threads on the same read-only inputs, rule set, tables and
  * model (the library's promise: no global mutable state, inputs only read).
- * Each thread's results must equal the single-threaded ones.  tests/c/run.sh also runs
- * this program under ThreadSanitizer, which reports any data race inside the library. */
+ * Each thread's results must equal the single-threaded ones bit for bit.
+ * tests/c/run.sh also runs this program under ThreadSanitizer, which reports any data
+ * race inside the library.  (The game engine and the vector environment run from two
+ * threads in tests/c/test_vecenv.c.) */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +16,8 @@
 #include "check.h"
 #include "model_file.h"
 #include "ofc_fast.h"
+#include "ofc_heuristic.h"
+#include "ofc_search.h"
 #include "ofc_value.h"
 
 #define N_HANDS 3000
@@ -19,6 +25,10 @@
 #define ROUNDS 4
 #define N_VALUES 400 /* boards of 7 cards valued by the model */
 #define VM_HIDDEN 16 /* the model: one net, 64 -> 16 -> 1, for 7 cards */
+#define N_SETTINGS 6   /* hands of 13 cards set by ofc_best_settings() */
+#define N_FL 2         /* Fantasyland hands of 14 cards */
+#define N_DEALS 200    /* 3-seat deals settled */
+#define N_SAMPLES 12   /* rollout samples */
 
 /* The shared, read-only inputs and the single-threaded answers. */
 typedef struct shared {
@@ -38,6 +48,29 @@ static ofc_vmodel vm;       /* about 1 MB */
 static ofc_ev_tables ev;    /* about 380 KB */
 static ofc_value_ctx vctx;  /* rules, ev and vm above */
 static uint8_t vm_bytes[64 + 4 * (5 + VM_HIDDEN * (OFC_VF_N + 1) + VM_HIDDEN + 1)];
+
+/* The searches', solvers', heuristic's and settlement's shared inputs and their
+ * single-threaded answers. */
+typedef struct search_data {
+    ofc_fl_rules fl;
+    ofc_table_rules table;
+    ofc_search_model model, exact_model; /* exact search: no opp_self */
+    ofc_search_pos early, late; /* an early decision (rollouts), a late one (exact) */
+    uint8_t early_acts[OFC_ACTION_SPACE], late_acts[OFC_ACTION_SPACE];
+    uint32_t n_early, n_late;
+    double sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE], exact[OFC_ACTION_SPACE];
+    ofc_search_stats stats[OFC_ACTION_SPACE];
+    uint8_t hands[13 * N_SETTINGS], boards[13 * N_SETTINGS];
+    double setting_values[N_SETTINGS];
+    uint8_t fl_hands[14 * N_FL];
+    ofc_fl_solution fl_sol[N_FL];
+    double heur[N_PAIRS];
+    ofc_settle_input deals[N_DEALS];
+    ofc_settlement settled[N_DEALS];
+} search_data;
+
+static search_data sd;
+static ofc_heur_model hm; /* about 380 KB */
 
 /* Deterministic deals: a Fisher-Yates shuffle driven by a 64-bit LCG. */
 static void deal(uint64_t *state, uint8_t *out, size_t n)
@@ -101,10 +134,64 @@ static int run_all(int32_t *scratch, uint8_t *foul)
     return wrong | run_model();
 }
 
+/* The searches, solvers, heuristic values and settlements of the shared inputs into
+ * the caller's buffers (zeroed first, so that whole structs compare); 0 when every
+ * call succeeds. */
+typedef struct search_out {
+    double sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE], exact[OFC_ACTION_SPACE];
+    ofc_search_stats stats[OFC_ACTION_SPACE];
+    uint8_t boards[13 * N_SETTINGS];
+    double setting_values[N_SETTINGS];
+    ofc_fl_solution fl_sol[N_FL];
+    double heur[N_PAIRS];
+    ofc_settlement settled[N_DEALS];
+} search_out;
+
+static int search_values(search_out *o)
+{
+    const ofc_rules *r = &data.ofc;
+    size_t bad, i;
+    int wrong = 0;
+    memset(o, 0, sizeof *o);
+    wrong |= ofc_search_rollouts_stats(r, &sd.fl, &ev, &sd.model, &sd.early, sd.early_acts,
+                                       sd.n_early, OFC_COMPLETE_SEQUENTIAL, 99, 0, N_SAMPLES,
+                                       o->sum, o->sq, o->stats) != OFC_OK;
+    wrong |= ofc_search_exact(r, &sd.fl, &ev, &sd.exact_model, &sd.late, sd.late_acts, sd.n_late,
+                              UINT64_MAX, o->exact) != OFC_OK;
+    wrong |= ofc_best_settings(r, &ev, sd.hands, N_SETTINGS, OFC_OBJECTIVE_EV, o->boards,
+                               o->setting_values, &bad) != OFC_OK;
+    for (i = 0; i < N_FL; i++) {
+        wrong |= ofc_solve_fantasyland(r, &sd.fl, &ev, sd.fl_hands + 14 * i, 14, NULL,
+                                       OFC_SOLVE_ALTERNATIVES, &o->fl_sol[i]) != OFC_OK;
+    }
+    wrong |= ofc_heur_values(r, &sd.fl, &hm, data.a, N_PAIRS, 0, o->heur, &bad) != OFC_OK;
+    for (i = 0; i < N_DEALS; i++) {
+        wrong |= ofc_settle(r, &sd.table, &sd.deals[i], OFC_SETTLE_ITEMS, &o->settled[i])
+                 != OFC_OK;
+    }
+    return wrong;
+}
+
+/* search_values() equal to the single-threaded ones; 0 when they are. */
+static int run_search(search_out *o)
+{
+    int wrong = search_values(o);
+    wrong |= memcmp(o->sum, sd.sum, sizeof sd.sum) != 0;
+    wrong |= memcmp(o->sq, sd.sq, sizeof sd.sq) != 0;
+    wrong |= memcmp(o->stats, sd.stats, sizeof sd.stats) != 0;
+    wrong |= memcmp(o->exact, sd.exact, sizeof sd.exact) != 0;
+    wrong |= memcmp(o->boards, sd.boards, sizeof sd.boards) != 0;
+    wrong |= memcmp(o->setting_values, sd.setting_values, sizeof sd.setting_values) != 0;
+    wrong |= memcmp(o->fl_sol, sd.fl_sol, sizeof sd.fl_sol) != 0;
+    wrong |= memcmp(o->heur, sd.heur, sizeof sd.heur) != 0;
+    return wrong | (memcmp(o->settled, sd.settled, sizeof sd.settled) != 0);
+}
+
 static void *worker(void *arg)
 {
     static int32_t scratch[2][3 * N_PAIRS + N_HANDS];
     static uint8_t foul[2][N_PAIRS];
+    static search_out search[2];
     int id = *(int *)arg, round;
     int *wrong = malloc(sizeof *wrong);
     if (!wrong) {
@@ -114,6 +201,7 @@ static void *worker(void *arg)
     for (round = 0; round < ROUNDS; round++) {
         *wrong |= run_all(scratch[id], foul[id]);
     }
+    *wrong |= run_search(&search[id]);
     return wrong;
 }
 
@@ -159,6 +247,125 @@ static void prepare_model(void)
     memcpy(data.value, out[1], sizeof data.value);
 }
 
+/* The search position of `seat` to act in g (its view: boards, rounds to come, the
+ * cards it has not seen) and the legal actions of its decision. */
+static void search_position(const ofc_game *g, ofc_search_pos *pos, uint8_t *acts,
+                            uint32_t *n_acts)
+{
+    static const int start[3] = {0, 3, 8};
+    ofc_observation o;
+    uint64_t seen = 0;
+    int s, row, i;
+    CHECK_EQ(ofc_game_observe(g, (uint32_t)ofc_game_to_act(g), &o), OFC_OK);
+    memset(pos, 0, sizeof *pos);
+    pos->players = o.players;
+    pos->seat = o.seat;
+    pos->n_dealt = o.n;
+    pos->k = o.k;
+    memcpy(pos->dealt, o.dealt, o.n);
+    for (i = 0; i < o.n; i++) {
+        seen |= (uint64_t)1 << o.dealt[i];
+    }
+    for (i = 0; i < o.discard_count[o.seat]; i++) {
+        seen |= (uint64_t)1 << o.discards[i];
+    }
+    for (s = 0; s < o.players; s++) {
+        ofc_search_seat *seat = &pos->seats[s];
+        memset(seat->board, OFC_NO_CARD, 13);
+        for (row = 0; row < 3; row++) {
+            for (i = 0; i < o.count[s][row]; i++) {
+                seat->board[start[row] + i] = o.board[s][start[row] + i];
+                seen |= (uint64_t)1 << o.board[s][start[row] + i];
+            }
+        }
+        seat->rounds = o.rounds[s];
+        memcpy(seat->round_n, o.round_n[s], o.rounds[s]);
+        memcpy(seat->round_k, o.round_k[s], o.rounds[s]);
+    }
+    for (i = 0; i < OFC_CARDS; i++) {
+        if (!(seen >> i & 1u)) {
+            pos->unseen[pos->n_unseen++] = (uint8_t)i;
+        }
+    }
+    CHECK_EQ(ofc_search_pos_check(pos), OFC_OK);
+    *n_acts = (uint32_t)ofc_game_legal_actions(g, acts);
+}
+
+/* Two positions of one random heads-up Pineapple deal, the hands to set, the
+ * heuristic model (from the ev tables), the deals to settle, and the single-threaded
+ * answers. */
+static void prepare_search(void)
+{
+    static ofc_game_rules gr;
+    ofc_game g;
+    ofc_rng rng = {2024, 0};
+    uint64_t state = 4242;
+    uint8_t cards[39];
+    search_out *once = malloc(sizeof *once);
+    size_t i;
+    int row, s;
+    CHECK(once != NULL);
+    if (once == NULL) {
+        return;
+    }
+    CHECK_EQ(ofc_game_rules_init_pineapple(&gr), OFC_OK);
+    CHECK_EQ(ofc_fl_rules_init_standard(&sd.fl, 14), OFC_OK);
+    CHECK_EQ(ofc_table_rules_init(&sd.table), OFC_OK);
+    sd.table.aces_bet = 1;
+    sd.table.aces_value[4] = 5;
+    sd.model.fl_value[14] = 8.0;
+    sd.model.row_weight = 0.5;
+    sd.exact_model = sd.model;
+    sd.model.opp_self = 1;
+    CHECK_EQ(ofc_search_model_check(&sd.model), OFC_OK);
+    CHECK_EQ(ofc_game_init(&gr, &g, 2, 0, NULL, 77, NULL), OFC_OK);
+    for (i = 0; i < 2; i++) { /* both openings: the first seat's second decision */
+        CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
+    }
+    search_position(&g, &sd.early, sd.early_acts, &sd.n_early);
+    while (g.step + 2 < g.nsteps) { /* the first seat's last decision */
+        CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
+    }
+    search_position(&g, &sd.late, sd.late_acts, &sd.n_late);
+    CHECK(sd.late.seats[1 - sd.late.seat].rounds == 1); /* the other seat draws */
+    for (i = 0; i < N_SETTINGS; i++) {
+        deal(&state, sd.hands + 13 * i, 13);
+    }
+    for (i = 0; i < N_FL; i++) {
+        deal(&state, sd.fl_hands + 14 * i, 14);
+    }
+    for (row = 0; row < OFC_ROWS; row++) {
+        for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
+            hm.row[row][s].value = ev.units[row][s];
+            hm.row[row][s].win = ev.win[row][s];
+            hm.row[row][s].lose = ev.lose[row][s];
+        }
+    }
+    hm.sweep = 3.0;
+    hm.majority = 1.0;
+    hm.foul_value = -6.0;
+    hm.fl_value[14] = 8.0;
+    CHECK_EQ(ofc_heur_model_check(&hm), OFC_OK);
+    for (i = 0; i < N_DEALS; i++) {
+        CHECK_EQ(ofc_settle_input_init(&sd.deals[i], 3, (uint8_t)(i % 3)), OFC_OK);
+        deal(&state, cards, 39);
+        for (s = 0; s < 3; s++) {
+            memcpy(sd.deals[i].cards[s], cards + 13 * s, 13);
+        }
+    }
+    CHECK_EQ(search_values(once), 0);
+    memcpy(sd.sum, once->sum, sizeof sd.sum);
+    memcpy(sd.sq, once->sq, sizeof sd.sq);
+    memcpy(sd.stats, once->stats, sizeof sd.stats);
+    memcpy(sd.exact, once->exact, sizeof sd.exact);
+    memcpy(sd.boards, once->boards, sizeof sd.boards);
+    memcpy(sd.setting_values, once->setting_values, sizeof sd.setting_values);
+    memcpy(sd.fl_sol, once->fl_sol, sizeof sd.fl_sol);
+    memcpy(sd.heur, once->heur, sizeof sd.heur);
+    memcpy(sd.settled, once->settled, sizeof sd.settled);
+    free(once);
+}
+
 static void prepare(void)
 {
     uint64_t state = 12345;
@@ -199,6 +406,7 @@ static void prepare(void)
     }
     CHECK_EQ(ofc_eval_boards(&data.ofc, data.a, N_PAIRS, NULL, NULL, foul, &bad), OFC_OK);
     prepare_model();
+    prepare_search();
 }
 
 int main(void)

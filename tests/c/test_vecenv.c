@@ -8,6 +8,7 @@
  * Built by tests/c/run.sh with -std=c99 -Wall -Wextra -Werror -pedantic, plain and under
  * AddressSanitizer + UndefinedBehaviorSanitizer. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,6 +282,39 @@ static void test_config_lowball(void)
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
 }
 
+/* ofc_vecenv_reset and ofc_vecenv_step refuse a configuration that fails
+ * ofc_vecenv_config_check, with its error, and change nothing: a learner that is no
+ * seat played 1000 deals per environment and said OFC_E_NO_DECISION, an unknown
+ * opponents or fantasyland mode or an infinite shaping weight played on. */
+static void test_unchecked_config_refused(void)
+{
+    static env e, before;
+    env_init(&e, &pineapple, 2, 21);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    e.c.opponents = OFC_VE_RANDOM;
+    e.c.learner = 9;
+    before = e;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_E_SEATS);
+    CHECK_EQ(env_step(&e), OFC_E_SEATS);
+    CHECK(memcmp(e.slots, before.slots, sizeof e.slots) == 0);
+    CHECK(memcmp(e.obs, before.obs, sizeof e.obs) == 0);
+    e.c.learner = 1;
+    e.c.opponents = 9;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_E_VALUE);
+    e.c.opponents = OFC_VE_SELF;
+    e.c.fantasyland = 7;
+    CHECK_EQ(env_step(&e), OFC_E_VALUE);
+    e.c.fantasyland = OFC_VE_FL_SOLVER;
+    e.c.shaping = (float)HUGE_VAL;
+    CHECK_EQ(env_step(&e), OFC_E_VALUE);
+    e.c.shaping = 0.0f;
+    e.c.rules = NULL;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_E_RULES);
+    CHECK(memcmp(e.slots, before.slots, sizeof e.slots) == 0);
+    e.c.rules = &pineapple;
+    CHECK_EQ(env_step(&e), OFC_OK);
+}
+
 static void test_config(void)
 {
     ofc_vecenv_config c;
@@ -304,6 +338,7 @@ static void test_config(void)
     CHECK_EQ(ofc_vecenv_config_check(&c), OFC_OK);
     test_config_deck();
     test_config_lowball();
+    test_unchecked_config_refused();
     CHECK(ofc_encoding_scale(0) == 1.0f);
     CHECK(ofc_encoding_scale(780 + 12) == 1.0f / 17.0f);
     CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);

@@ -1,0 +1,358 @@
+/* test_errors.c -- the refusals of the C API as a caller meets them: every validating
+ * public function given a NULL pointer its header does not allow, or a value out of
+ * its documented range, returns the error code its header names (and reads or writes
+ * nothing out of bounds: tests/c/run.sh runs this under AddressSanitizer and
+ * UndefinedBehaviorSanitizer too).  One place that holds each header's word on NULL
+ * pointers and ranges; the other C tests check what the functions compute. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "ofc_fast.h"
+#include "ofc_features.h"
+#include "ofc_heuristic.h"
+#include "ofc_search.h"
+#include "ofc_value.h"
+#include "ofc_vecenv.h"
+
+static ofc_rules rules;
+static ofc_game_rules game_rules;
+static ofc_ev_tables ev;
+static ofc_fl_rules fl;
+static ofc_table_rules table;
+static ofc_settle_input deal_in;
+static ofc_settlement settled;
+static ofc_fl_solution fl_sol;
+static ofc_heur_model heur;
+static ofc_vmodel vm;
+
+/* A board in row order: "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts". */
+static const uint8_t BOARD[13] = {42, 41, 0, 31, 30, 29, 12, 13, 51, 47, 43, 39, 35};
+
+static void test_ranking_and_scoring(void)
+{
+    uint8_t pair[26];
+    uint16_t strengths[3] = {1, 1, 1};
+    int32_t out[2];
+    ofc_board_eval e;
+    ofc_pair_score score;
+    ofc_pair_detail detail;
+    int i;
+    for (i = 0; i < 26; i++) {
+        pair[i] = (uint8_t)i;
+    }
+    CHECK_EQ(ofc_rank(NULL, 0, 0), OFC_E_COUNT);
+    CHECK_EQ(ofc_rank5_batch(NULL, 0, NULL, NULL), OFC_OK);
+    CHECK_EQ(ofc_rank5_batch(NULL, 1, out, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_rank3_batch(pair, 1, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_board(NULL, BOARD, &e), OFC_E_RULES);
+    CHECK_EQ(ofc_eval_board(&rules, NULL, &e), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_board(&rules, BOARD, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_is_foul(NULL, strengths), OFC_E_RULES);
+    CHECK_EQ(ofc_is_foul(&rules, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_row_value(NULL, OFC_FRONT, 1), OFC_E_RULES);
+    CHECK_EQ(ofc_row_value(&rules, 3, 1), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_boards(NULL, BOARD, 1, NULL, NULL, NULL, NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_eval_boards(&rules, NULL, 0, NULL, NULL, NULL, NULL), OFC_OK);
+    CHECK_EQ(ofc_eval_boards(&rules, NULL, 1, NULL, NULL, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_eval_board(&rules, BOARD, &e), OFC_OK);
+    CHECK_EQ(ofc_score_evals(NULL, &e, &e, NULL, &score), OFC_E_RULES);
+    CHECK_EQ(ofc_score_evals(&rules, NULL, &e, NULL, &score), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_evals(&rules, &e, &e, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_boards(NULL, pair, pair + 13, &score), OFC_E_RULES);
+    CHECK_EQ(ofc_score_boards(&rules, NULL, pair + 13, &score), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_boards(&rules, pair, pair + 13, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_boards_detail(NULL, pair, &detail), OFC_E_RULES);
+    CHECK_EQ(ofc_score_boards_detail(&rules, NULL, &detail), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_boards_detail(&rules, pair, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_score_pairs(NULL, pair, pair + 13, 1, out, NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_score_pairs(&rules, NULL, NULL, 0, NULL, NULL), OFC_OK);
+    CHECK_EQ(ofc_score_pairs(&rules, pair, pair + 13, 1, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_rules_init_ofc(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_rules_init_classic(NULL, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_rules_check(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_category_of(0), OFC_E_STRENGTH);
+    CHECK_EQ(ofc_category_of(OFC_STRENGTH_MAX + 1), OFC_E_STRENGTH);
+    CHECK_EQ(ofc_strength_cards(OFC_STRENGTH_MAX + 1), 0);
+    CHECK_EQ(ofc_strength_info(0), 0);
+    CHECK_EQ(ofc_kev_rank(0), 0);
+    CHECK_EQ(ofc_strength_from_kev(7463), 0);
+    CHECK_EQ(ofc_low27(OFC_STRENGTH_MAX + 1), 0);
+    CHECK_EQ(ofc_naturals(NULL, NULL), OFC_E_COUNT);
+    CHECK(ofc_natural_name(-1) == NULL && ofc_natural_name(OFC_NAT_COUNT) == NULL);
+}
+
+static void test_solvers(void)
+{
+    uint8_t cards[17];
+    ofc_setting set;
+    double value;
+    int i;
+    for (i = 0; i < 17; i++) {
+        cards[i] = (uint8_t)(3 * i);
+    }
+    CHECK_EQ(ofc_fl_rules_init_standard(NULL, 14), OFC_E_VALUE);
+    CHECK_EQ(ofc_fl_rules_init_standard(&fl, 18), OFC_E_VALUE);
+    CHECK_EQ(ofc_fl_rules_init_standard(&fl, 14), OFC_OK);
+    CHECK_EQ(ofc_fl_rules_check(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_fl_next_cards(NULL, &fl, BOARD, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_fl_next_cards(&rules, &fl, NULL, 0), OFC_E_COUNT);
+    CHECK_EQ(ofc_fl_next_cards(&rules, &fl, BOARD, 12), OFC_E_COUNT);
+    CHECK_EQ(ofc_ev_tables_init(NULL, &ev), OFC_E_RULES);
+    CHECK_EQ(ofc_ev_tables_init(&rules, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_ev_tables_init_counts(&rules, NULL, &ev), OFC_E_VALUE);
+    CHECK_EQ(ofc_ev_tables_init_counts(&rules, ofc_ev_opponent_counts(NULL), NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_ev_board(NULL, &ev, BOARD, &value), OFC_E_RULES);
+    CHECK_EQ(ofc_ev_board(&rules, NULL, BOARD, &value), OFC_E_VALUE);
+    CHECK_EQ(ofc_ev_board(&rules, &ev, NULL, &value), OFC_E_COUNT);
+    CHECK_EQ(ofc_ev_board(&rules, &ev, BOARD, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_solve_fantasyland(NULL, &fl, &ev, cards, 14, NULL, 0, &fl_sol),
+             OFC_E_RULES);
+    CHECK_EQ(ofc_solve_fantasyland(&rules, &fl, &ev, NULL, 14, NULL, 0, &fl_sol),
+             OFC_E_COUNT);
+    CHECK_EQ(ofc_solve_fantasyland(&rules, &fl, &ev, cards, 14, NULL, 0, NULL),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_best_setting(NULL, &ev, cards, OFC_OBJECTIVE_EV, &set), OFC_E_RULES);
+    CHECK_EQ(ofc_best_setting(&rules, &ev, NULL, OFC_OBJECTIVE_EV, &set), OFC_E_COUNT);
+    CHECK_EQ(ofc_best_setting(&rules, &ev, cards, OFC_OBJECTIVE_EV, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_setting(&rules, NULL, cards, OFC_OBJECTIVE_EV, &set), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_setting(&rules, &ev, cards, 2, &set), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, NULL, 1, 0, NULL, NULL, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_best_settings(&rules, &ev, NULL, 0, 0, NULL, NULL, NULL), OFC_OK);
+}
+
+static void test_settlement(void)
+{
+    const int32_t stacks[2] = {10, 10}, amount[1] = {INT32_MIN};
+    const uint8_t pairs[1][2] = {{0, 1}};
+    uint8_t order[OFC_SETTLE_MAX_PAIRS][2];
+    int32_t actual[1], status = 99;
+    CHECK_EQ(ofc_table_rules_init(NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_table_rules_check(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_settle_input_init(NULL, 2, 0), OFC_E_VALUE);
+    CHECK_EQ(ofc_settle(NULL, &table, &deal_in, 0, &settled), OFC_E_VALUE);
+    CHECK_EQ(ofc_settle(&rules, NULL, &deal_in, 0, &settled), OFC_E_VALUE);
+    CHECK_EQ(ofc_settle(&rules, &table, NULL, 0, &settled), OFC_E_VALUE);
+    CHECK_EQ(ofc_settle(&rules, &table, &deal_in, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_settle(&rules, &table, &deal_in, 2u, &settled), OFC_E_VALUE);
+    CHECK_EQ(ofc_settlement_order(2, 0, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_settlement_order(5, 0, 0, order), OFC_E_SEAT);
+    CHECK_EQ(ofc_settlement_order(3, 3, 0, order), OFC_E_SEAT);
+    CHECK_EQ(ofc_settlement_order(3, 0, 2, order), OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_WIN_CAP, NULL, 1, NULL, NULL, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(2, stacks, 2, pairs, amount, 0, actual), OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_WIN_CAP, stacks, 1, pairs, amount + 0, 1, actual),
+             OFC_E_SEAT);
+    CHECK_EQ(ofc_apply_stakes(OFC_STAKES_WIN_CAP, stacks, 2, pairs, amount, 1, actual),
+             OFC_E_VALUE); /* INT32_MIN */
+    CHECK_EQ(ofc_natural_payment(NULL, -1, 0, -1, 0, &status), 0);
+    CHECK_EQ(status, OFC_E_RULES);
+    CHECK_EQ(ofc_natural_payment(&table, OFC_NAT_DRAGON, 0, -1, 0, &status), 0);
+    CHECK_EQ(status, OFC_E_NATURAL); /* the plain table plays no natural */
+}
+
+static void test_game(void)
+{
+    ofc_game g;
+    ofc_rng rng = {1, 0};
+    ofc_observation o;
+    uint8_t dest[5] = {0, 1, 2, 0, 0}, room[3] = {4, 5, 5};
+    const uint8_t fl_12[2] = {12, 0};
+    CHECK_EQ(ofc_cards_per_seat(9, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_cards_per_seat(OFC_KIND_CLASSIC, 14), OFC_E_SEATS);
+    CHECK_EQ(ofc_cards_per_seat(OFC_KIND_OFC, 18), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_rules_init_pineapple(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_game_rules_check(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_game_init(NULL, &g, 2, 0, NULL, 1, NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_game_init(&game_rules, NULL, 2, 0, NULL, 1, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_init(&game_rules, &g, 4, 0, NULL, 1, NULL), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_init(&game_rules, &g, 2, 2, NULL, 1, NULL), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_init(&game_rules, &g, 2, 0, fl_12, 1, NULL), OFC_E_SEATS);
+    CHECK_EQ(ofc_game_init(&game_rules, &g, 2, 0, NULL, 1, NULL), OFC_OK);
+    CHECK_EQ(ofc_game_legal_actions(&g, NULL), 232); /* 5 cards: 3^5 less the overfull */
+    CHECK_EQ(ofc_game_apply_action(&g, OFC_ACTION_SPACE), OFC_E_ACTION);
+    CHECK_EQ(ofc_game_apply_placement(&g, NULL, 5), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_apply_placement(&g, dest, 4), OFC_E_COUNT);
+    CHECK_EQ(ofc_action_decode(3, 1, 0, NULL), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_decode(3, 1, 27, dest), OFC_E_ACTION);
+    CHECK_EQ(ofc_action_decode(5, 1, 0, dest), OFC_E_ACTION); /* no ids for 5 with 1 */
+    CHECK_EQ(ofc_action_encode(3, 1, NULL), OFC_E_ACTION);
+    CHECK_EQ(ofc_actions_legal(3, 1, NULL, NULL, NULL), OFC_E_ACTION);
+    CHECK_EQ(ofc_actions_legal(3, 1, room, NULL, NULL), OFC_E_ACTION); /* front 0..3 */
+    CHECK_EQ(ofc_game_random_move(NULL, &rng), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_random_move(&g, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_playout(NULL, &rng, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_game_observe(&g, 2, &o), OFC_E_SEAT);
+    CHECK_EQ(ofc_observation_complete(NULL, &o), OFC_E_RULES);
+    CHECK_EQ(ofc_observation_complete(&game_rules, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_rng_below(NULL, 5), 0);
+}
+
+/* The searcher's first decision of a heads-up Pineapple deal: 5 cards, 0 discards. */
+static void opening_position(ofc_search_pos *pos)
+{
+    int s, i;
+    memset(pos, 0, sizeof *pos);
+    pos->players = 2;
+    pos->seat = 1;
+    pos->n_dealt = 5;
+    for (i = 0; i < 5; i++) {
+        pos->dealt[i] = (uint8_t)i;
+    }
+    for (s = 0; s < 2; s++) {
+        memset(pos->seats[s].board, OFC_NO_CARD, 13);
+        pos->seats[s].rounds = s == 1 ? 4 : 5;
+        for (i = 0; i < pos->seats[s].rounds; i++) {
+            pos->seats[s].round_n[i] = (uint8_t)(s == 0 && i == 0 ? 5 : 3);
+            pos->seats[s].round_k[i] = (uint8_t)(s == 0 && i == 0 ? 0 : 1);
+        }
+    }
+    for (i = 5; i < OFC_CARDS; i++) {
+        pos->unseen[pos->n_unseen++] = (uint8_t)i;
+    }
+}
+
+static void test_search(void)
+{
+    ofc_search_model m;
+    ofc_search_pos pos;
+    ofc_completion_result done;
+    const uint8_t all_back[1] = {242}; /* every dealt card to the back */
+    double sum[1] = {0}, value[1];
+    memset(&m, 0, sizeof m);
+    opening_position(&pos);
+    CHECK_EQ(ofc_search_model_check(NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(NULL, &fl, &ev, &m, BOARD, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &done), OFC_E_RULES);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, NULL, BOARD, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &done), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &m, NULL, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &done), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &m, BOARD, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &m, BOARD, NULL, 1, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &done), OFC_E_VALUE);
+    CHECK_EQ(ofc_best_completion(&rules, &fl, &ev, &m, BOARD, NULL, 0, NULL, NULL, 0,
+                                 OFC_COMPLETE_BEST, &done), OFC_OK); /* nothing to add */
+    CHECK_EQ(ofc_search_pos_check(NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK_EQ(ofc_search_rollouts(NULL, &fl, &ev, &m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 1, sum, NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, NULL, &pos, all_back, 1,
+                                 OFC_COMPLETE_FAST, 1, 0, 1, sum, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, NULL, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 1, sum, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, NULL, 1, OFC_COMPLETE_FAST, 1,
+                                 0, 1, sum, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 1, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, all_back, 1, 3, 1, 0, 1, sum,
+                                 NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_search_rollouts(&rules, &fl, &ev, &m, &pos, all_back, 1, OFC_COMPLETE_FAST,
+                                 1, 0, 1, sum, NULL), OFC_OK);
+    CHECK_EQ(ofc_search_exact_cost(NULL, 1), 0);
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &m, NULL, all_back, 1, 10, value),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_search_exact(&rules, &fl, &ev, &m, &pos, all_back, 1, 10, NULL),
+             OFC_E_VALUE);
+}
+
+static void test_value_and_model(void)
+{
+    ofc_value_ctx c;
+    float x[OFC_VF_N];
+    uint8_t partial[13], dealt[3] = {0, 1, 2}, ids[1] = {0};
+    double v;
+    memset(&c, 0, sizeof c);
+    c.rules = &rules;
+    c.ev = &ev;
+    c.players = 2;
+    memset(partial, OFC_NO_CARD, sizeof partial);
+    partial[0] = 51;
+    partial[3] = 50;
+    CHECK_EQ(ofc_value_ctx_check(NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_ctx_check(&c), OFC_OK);
+    CHECK_EQ(ofc_value_ev_tables(NULL, NULL, &ev), OFC_E_RULES);
+    CHECK_EQ(ofc_value_ev_tables(&rules, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_features(NULL, BOARD, 0, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_features(&c, NULL, 0, x), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_features(&c, BOARD, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_features(&c, BOARD, (uint64_t)1 << 60, x), OFC_E_CARD);
+    CHECK_EQ(ofc_value_board(&c, BOARD, 0, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_board(&c, partial, 0, &v), OFC_E_MODEL_NO_NET); /* no model */
+    CHECK_EQ(ofc_value_actions(&c, NULL, dealt, 3, 1, 0, ids, 1, &v), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&c, partial, NULL, 3, 1, 0, ids, 1, &v), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, NULL, 1, &v), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, ids, 1, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_actions(&c, partial, dealt, 3, 1, 0, NULL, 0, NULL), OFC_OK);
+    CHECK_EQ(ofc_value_best(&c, partial, NULL, 3, 1, 0, NULL, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 0, 1, 1, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 21, 1, 1, &v, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_value_expect(&c, partial, 0, 3, 1, 0, 1, 0, &v, NULL), OFC_E_COUNT);
+    CHECK(ofc_vm_checksum(NULL, 0) == UINT64_C(0xcbf29ce484222325));
+    CHECK_EQ(ofc_vm_parse(NULL, 0, &vm), OFC_E_MODEL_TRUNCATED);
+    CHECK_EQ(ofc_vm_parse(BOARD, sizeof BOARD, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_vm_eval(NULL, 5, x, &v), OFC_E_VALUE);
+    CHECK_EQ(ofc_vm_eval(&vm, 5, NULL, &v), OFC_E_VALUE);
+}
+
+static void test_heuristic_and_features(void)
+{
+    ofc_heur_rows rows;
+    uint8_t futures[3], enc[OFC_ENC_SIZE];
+    float x[OFC_FEAT_SIZE];
+    double v;
+    memset(&rows, 0, sizeof rows);
+    rows.n_moves = 1;
+    CHECK_EQ(ofc_heur_model_check(NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(NULL, NULL, &heur, BOARD, 1, 0, &v, NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_heur_values(&rules, NULL, NULL, BOARD, 1, 0, &v, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&rules, NULL, &heur, NULL, 1, 0, &v, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_values(&rules, NULL, &heur, BOARD, 1, 12, &v, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_score_moves(&rules, NULL, &heur, NULL, NULL, 1, 1, 0, 0, 0.5, &v),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_score_moves(&rules, NULL, &heur, &rows, NULL, 1, 1, 0, 0, 0.5, &v),
+             OFC_E_VALUE); /* no templates */
+    CHECK_EQ(ofc_heur_score_moves(&rules, NULL, &heur, &rows, NULL, 1, 1, 14, 0, 0.5, &v),
+             OFC_E_COUNT);
+    CHECK_EQ(ofc_heur_sample(NULL, 1, 0, 0, 0, 0, 0, 1, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_sample(BOARD, 13, 3, 0, 0, 1, 0, 1, NULL, NULL), OFC_E_VALUE);
+    CHECK_EQ(ofc_heur_sample(BOARD, 53, 3, 0, 0, 1, 0, 1, futures, NULL), OFC_E_COUNT);
+    memset(enc, 0, sizeof enc);
+    enc[12 * 52 + 7] = 1; /* the dealt plane holds card 7 only */
+    CHECK_EQ(ofc_features(enc, BOARD, 1, x), OFC_E_CARD);
+    CHECK_EQ(ofc_features(enc, NULL, 0, x), OFC_OK);
+    CHECK(ofc_encoding_scale(OFC_ENC_SIZE) == 0.0f);
+}
+
+static void test_vecenv(void)
+{
+    ofc_vecenv_config c;
+    CHECK_EQ(ofc_vecenv_config_check(NULL), OFC_E_RULES);
+    CHECK_EQ(ofc_vecenv_config_init(&c, NULL, 1, 2, 0), OFC_E_RULES);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &game_rules, 1, 2, 0), OFC_OK);
+    CHECK_EQ(ofc_vecenv_reset(NULL, NULL, 0, 1, 1, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_vecenv_reset(&c, NULL, 0, 1, 1, NULL), OFC_E_COUNT);
+    CHECK_EQ(ofc_vecenv_step(NULL, NULL, 0, 1, NULL, NULL, NULL, NULL, NULL), OFC_E_COUNT);
+}
+
+int main(void)
+{
+    CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
+    CHECK_EQ(ofc_game_rules_init_pineapple(&game_rules), OFC_OK);
+    CHECK_EQ(ofc_ev_tables_init(&rules, &ev), OFC_OK);
+    CHECK_EQ(ofc_table_rules_init(&table), OFC_OK);
+    CHECK_EQ(ofc_settle_input_init(&deal_in, 2, 0), OFC_OK);
+    test_ranking_and_scoring();
+    test_solvers();
+    test_settlement();
+    test_game();
+    test_search();
+    test_value_and_model();
+    test_heuristic_and_features();
+    test_vecenv();
+    printf("test_errors: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
