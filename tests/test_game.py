@@ -768,3 +768,36 @@ def test_move_helpers_name_dealt_and_rows_that_hold_no_cards() -> None:
             actions_for(3, bad, 1)  # type: ignore[arg-type]
         with pytest.raises(MoveError, match="rows must be"):
             random_move([1, 2, 3], bad, 1, rng)  # type: ignore[arg-type]
+
+
+def test_move_helpers_name_counts_actions_and_moves_of_the_wrong_type() -> None:
+    """actions_for, moves_for, random_move and move_for_action given a list for the
+    card or discard count raised TypeError (unhashable, from their cache);
+    move_for_action given an array for the action raised ValueError; action_for_move
+    given no Move or a bad discard count raised TypeError, IndexError, KeyError or
+    OverflowError: each a MoveError."""
+    empty: list[list[int]] = [[], [], []]
+    dealt = [0, 1, 2]
+    move = moves_for(dealt, empty, 1)[0]
+    rng = random.Random(1)
+    for bad in ([], [1], {}, np.array([1, 2]), None, 2.5, -1, 2**64):
+        with pytest.raises(MoveError):
+            actions_for(bad, empty, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            actions_for(3, empty, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            moves_for(dealt, empty, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            random_move(dealt, empty, bad, rng)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            move_for_action(0, dealt, empty, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            move_for_action(bad, dealt, empty, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="discard"):
+            action_for_move(move, dealt, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="expected a Move"):
+            action_for_move(bad, dealt, 1)  # type: ignore[arg-type]
+    for bad_move in ("", (), [51], {0: 1}, np.int64(3)):
+        with pytest.raises(MoveError, match="expected a Move"):
+            action_for_move(bad_move, dealt, 1)  # type: ignore[arg-type]
+    assert move_for_action(action_for_move(move, dealt, 1), dealt, empty, 1) == move

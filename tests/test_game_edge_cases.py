@@ -18,7 +18,12 @@ from ofc_fast import rules
 from ofc_fast.bots import RandomBot
 from ofc_fast.errors import GameError, HistoryError, MoveError, OfcError
 from ofc_fast.game import Game, Move, actions_for, moves_for
-from ofc_fast.game.moves import action_destinations, destinations_table, legal_actions_of
+from ofc_fast.game.moves import (
+    _legal_actions,
+    action_destinations,
+    destinations_table,
+    legal_actions_of,
+)
 
 
 def finished(
@@ -170,7 +175,7 @@ def test_action_helpers_are_bounded() -> None:
     assert destinations_table.cache_info().currsize <= 15  # (n, k) pairs only
     with pytest.raises(MoveError):
         legal_actions_of(3, 1, (4, 5, 5))
-    assert legal_actions_of.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
+    assert _legal_actions.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
 
 
 GARBAGE = [

@@ -448,22 +448,36 @@ def _table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
     return table
 
 
-@cache
 def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
     """Legal action ids of a decision of that shape, from the engine
-    (``ofc_actions_legal``), cached."""
-    out = ffi.new("uint8_t[]", ACTION_SPACE)
-    ok = all(type(x) is int for x in (n, k, *free)) and 0 <= k < n <= 5
-    count = (
-        lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
+    (``ofc_actions_legal``), cached; MoveError for a shape no normal decision has
+    (counts that are no ints included: they never reach the cache)."""
+    if (
+        type(free) is tuple
+        and len(free) == 3
+        and all(type(x) is int for x in (n, k, *free))
+        and 0 <= k < n <= 5
+        and min(free) >= 0
+    ):
+        count, out = _legal_actions(n, k, free)
+        if count >= 0:
+            return out
+    raise MoveError(
+        f"no normal decision deals {_short(n)} card(s) with {_short(k)} discard(s) "
+        f"onto free rows {_short(free)}",
+        "bad_action",
     )
-    if count < 0:
-        raise MoveError(
-            f"no normal decision deals {n!r} card(s) with {k!r} discard(s) "
-            f"onto free rows {free!r}",
-            "bad_action",
-        )
-    return tuple(out[0:count])
+
+
+@cache
+def _legal_actions(
+    n: int, k: int, free: tuple[int, int, int]
+) -> tuple[int, tuple[int, ...]]:
+    """The engine's count (negative: no such decision) and legal action ids of a
+    decision of a valid shape (:func:`legal_actions_of` checks it), cached."""
+    out = ffi.new("uint8_t[]", ACTION_SPACE)
+    count = lib.ofc_actions_legal(n, k, free, out, ffi.NULL)
+    return count, tuple(out[0 : max(count, 0)])
 
 
 def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
@@ -580,9 +594,8 @@ def move_for_action(
 ) -> Move:
     """The move of an action id (MoveError when it is not legal here)."""
     cards = _dealt(dealt)
-    if action not in legal_actions_of(len(cards), discards, _free(rows)) or isinstance(
-        action, bool
-    ):
+    legal = legal_actions_of(len(cards), discards, _free(rows))
+    if type(action) is not int or action not in legal:  # `in`: no array compared
         raise MoveError(
             f"action {_short(action)} is not legal here ({len(cards)} cards, "
             f"{discards} to discard, free rows {_free(rows)})",
@@ -594,7 +607,13 @@ def move_for_action(
 def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     """The action id of a normal move for ``dealt`` (inverse of :func:`move_for_action`;
     MoveError when the move does not use exactly the dealt cards)."""
+    if not isinstance(move, Move):
+        raise MoveError(f"expected a Move, got {_short(move)}", "bad_move")
     cards = _dealt(dealt)
+    if type(discards) is not int or not 0 <= discards < len(cards):
+        raise MoveError(
+            f"{_short(discards)} discards do not fit {len(cards)} card(s)", "discard_count"
+        )
     dest = destinations_of(move, cards)
     enc = lib.ofc_action_encode(len(cards), discards, ffi.new("uint8_t[5]", dest))
     if enc < 0:
