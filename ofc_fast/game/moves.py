@@ -35,7 +35,7 @@ import numpy as np
 from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
-from ..board import ROW_SIZES, Row, free_slots, row_splits
+from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, parse_card, parse_cards
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
 
@@ -102,19 +102,24 @@ def _row(value: object) -> int:
     )
 
 
-def _cards(value: object) -> list[int]:
+def _cards(value: object, what: str = "") -> list[int]:
+    """The cards of ``value``: text, one card or a sequence of cards; ``what``: a row
+    (or the discards) of a setting, text or a sequence only (a NumPy array is no one
+    card there), named in the MoveError."""
     if isinstance(value, str):
         try:
             return parse_cards(value)
         except OfcError as exc:
             raise MoveError(str(exc), "bad_move") from None
-    if hasattr(value, "__index__") and not isinstance(value, bool):
+    if not what and hasattr(value, "__index__") and not isinstance(value, bool):
         return [_card(value)]
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
         raise MoveError(
-            f"bad cards {_short(value)}: expected a card, text or a sequence of cards",
+            f"{what}: expected text or a sequence of cards, got {_short(value)}"
+            if what
+            else f"bad cards {_short(value)}: expected a card, text or a sequence of cards",
             "bad_move",
         ) from None
     return [_card(c) for c in items]
@@ -239,11 +244,10 @@ class Move(tuple):  # type: ignore[type-arg]
         'As / - / Ks Qs, discard 2c'
         """
         rows = tuple(
-            _cards(x if isinstance(x, str) else list(x)) for x in (front, middle, back)
+            _cards(x, name)
+            for x, name in ((front, "front"), (middle, "middle"), (back, "back"))
         )
-        cards = tuple(c for row in rows for c in row) + tuple(
-            _cards(discard if isinstance(discard, str) else list(discard))
-        )
+        cards = tuple(c for row in rows for c in row) + tuple(_cards(discard, "discard"))
         dests = tuple(r for r, row in enumerate(rows) for _ in row) + (DISCARD,) * (
             len(cards) - sum(map(len, rows))
         )
@@ -252,7 +256,9 @@ class Move(tuple):  # type: ignore[type-arg]
     @classmethod
     def from_board(cls, board: Any, discard: Iterable[Any] = ()) -> Move:
         """The move that sets a :class:`~ofc_fast.Board` (a solver's answer) and
-        discards ``discard``."""
+        discards ``discard``; MoveError for anything else than a Board."""
+        if not isinstance(board, Board):
+            raise MoveError(f"expected a Board, got {_short(board)}", "bad_move")
         return cls.from_rows(board.front, board.middle, board.back, discard)
 
     @classmethod
@@ -306,7 +312,12 @@ class Move(tuple):  # type: ignore[type-arg]
         >>> Move([(47, "back"), (51, "front")]).in_order([51, 47]).cards
         (51, 47)
         """
-        pos = {c: i for i, c in enumerate(dealt)}
+        try:
+            pos = {c: i for i, c in enumerate(dealt)}
+        except TypeError:  # None, a number, cards that are lists
+            raise MoveError(
+                f"dealt cards: expected a list of cards, got {_short(dealt)}", "bad_move"
+            ) from None
         pairs = sorted(zip(self[0], self[1]), key=lambda cd: pos.get(cd[0], len(pos)))
         return tuple.__new__(
             Move, (tuple(c for c, _ in pairs), tuple(d for _, d in pairs), self[2], self[3])
