@@ -293,7 +293,7 @@ def best_setting(
     """
     ids = hand_cards(cards13, 13, 13, "best_setting")
     rules = as_rules(rules, "best_setting")
-    if objective not in OBJECTIVES:
+    if not isinstance(objective, str) or objective not in OBJECTIVES:  # no array's ==
         raise SearchError(
             f"best_setting: objective must be one of {OBJECTIVES}, got {quote(objective)}"
         )

@@ -801,3 +801,13 @@ def test_move_helpers_name_counts_actions_and_moves_of_the_wrong_type() -> None:
         with pytest.raises(MoveError, match="expected a Move"):
             action_for_move(bad_move, dealt, 1)  # type: ignore[arg-type]
     assert move_for_action(action_for_move(move, dealt, 1), dealt, empty, 1) == move
+
+
+def test_observation_names_a_card_form_that_is_an_array() -> None:
+    """Game.observation given cards= as a NumPy array raised NumPy's ValueError (the
+    truth value of an element-wise comparison): a GameError naming cards."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    for bad in (np.array(["ids", "text"]), np.array([]), ["ids"], None):
+        with pytest.raises(GameError, match="cards must be"):
+            g.observation(0, cards=bad)  # type: ignore[arg-type]
+    assert g.observation(0, cards=np.str_("text")) == g.observation(0, cards="text")

@@ -568,8 +568,8 @@ class Game:
         ``cards="text"`` writes cards as ``"As"`` instead of ids."""
         if type(seat) is not int or not 0 <= seat < self.players:
             self.check_seat(seat)
-        if cards != "ids" and cards != "text":
-            raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
+        if not isinstance(cards, str) or cards not in ("ids", "text"):  # no array's ==
+            raise GameError(f"cards must be 'ids' or 'text', got {quote(cards, 24)}")
         obs = _observed(_observe(self._buf, seat, self._obs or self._obs_template()))
         if self._step >= len(self._steps):
             r = self.result()
