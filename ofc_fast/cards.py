@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import SupportsIndex, TypeAlias, cast, overload
+from typing import Any, SupportsIndex, TypeAlias, TypeGuard, cast, overload
 
 from .errors import CardError, quote
 
@@ -162,7 +162,7 @@ def cards_str(cards: Iterable[int]) -> str:
     >>> cards_str([42, 41, 0])
     'Qh Qd 2c'
     """
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+    if not is_many(cards):
         raise CardError(f"bad cards {quote(cards)}: expected a sequence of card ids")
     return " ".join(
         [_NAMES[c] if type(c) is int and 0 <= c < 52 else card_str(c) for c in cards]
@@ -209,14 +209,23 @@ def to_treys(cards: CardsLike | int) -> int | list[int]:
     if isinstance(cards, str):
         ids = parse_cards(cards)
         return _TO_TREYS[ids[0]] if len(ids) == 1 else [_TO_TREYS[c] for c in ids]
-    if isinstance(cards, Iterable) and not _is_0d(cards):
+    if is_many(cards):
         return [_TO_TREYS[c] for c in parse_cards(cards)]
     return _TO_TREYS[parse_card(cast("int", cards))]  # one id, or a 0-d array of one
 
 
-def _is_0d(value: object) -> bool:
-    """Whether ``value`` is a 0-d array: Iterable by type, yet one value."""
-    return getattr(value, "ndim", None) == 0
+def is_many(value: object) -> TypeGuard[Iterable[Any]]:
+    """Whether ``value`` holds items to read one by one: Iterable by type, but not
+    text (str, bytes) nor a 0-d array (Iterable by type, yet one value).
+
+    >>> is_many([1, 2]), is_many("As"), is_many(5)
+    (True, False, False)
+    """
+    return (
+        isinstance(value, Iterable)
+        and not isinstance(value, (str, bytes))
+        and getattr(value, "ndim", None) != 0
+    )
 
 
 def _from_treys_one(kev_card: object) -> int:
@@ -245,11 +254,7 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     >>> cards_str(from_treys([134236965, 98306]))
     'Kd 2c'
     """
-    if (
-        isinstance(kev_cards, Iterable)
-        and not isinstance(kev_cards, (str, bytes))
-        and not _is_0d(kev_cards)
-    ):
+    if is_many(kev_cards):
         ids = [_from_treys_one(k) for k in kev_cards]
         check_card_ids(ids)
         return ids

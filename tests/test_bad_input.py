@@ -484,3 +484,21 @@ def test_masked_arrays_are_refused():
     legal = np.ma.masked_array(obs["legal_actions"], mask=True)
     with pytest.raises(ofc.GameError, match="masked array"):
         action_mask({**obs, "legal_actions": legal})
+
+
+def test_zero_d_arrays_where_sequences_belong_are_named():
+    """A 0-d NumPy array is Iterable by type yet cannot be iterated: cards_str, settle
+    (boards, surrendered) and apply_stakes raised TypeError ("iteration over a 0-d
+    array"); each names the argument with its own error."""
+    zero_d = np.array(5)
+    with pytest.raises(CardError, match="bad cards"):
+        ofc.cards_str(zero_d)
+    with pytest.raises(BoardError, match="boards"):
+        ofc.settle(zero_d)
+    with pytest.raises(BoardError, match="surrendered"):
+        ofc.settle([A, B], surrendered=zero_d)
+    with pytest.raises(BoardError, match="transfers"):
+        ofc.apply_stakes(zero_d, [5, 5], "chips")
+    assert ofc.cards_str(np.array([51, 0])) == "As 2c"
+    assert ofc.settle(np.array([A, B])).net == ofc.settle([A, B]).net
+    assert ofc.apply_stakes([((0, 1), 6)], np.array([5, 5]), "chips") == [5]

@@ -19,13 +19,13 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
-from ..cards import parse_cards
+from ..cards import is_many, parse_cards
 from ..errors import BoardError, CardError, RulesError, TableError, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
@@ -177,7 +177,7 @@ def apply_stakes(
 def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
     """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
     the first item of another shape (so no TypeError or unpacking ValueError escapes)."""
-    if isinstance(transfers, (str, bytes, Mapping)) or not isinstance(transfers, Iterable):
+    if isinstance(transfers, Mapping) or not is_many(transfers):
         raise BoardError(
             f"transfers: expected a sequence of ((seat, seat), amount), "
             f"got {quote(transfers)}"
@@ -357,7 +357,7 @@ def settle(
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
     """
     rules = as_rules(rules, "settle")
-    if isinstance(boards, (str, bytes)) or not isinstance(boards, Iterable):
+    if not is_many(boards):
         raise BoardError(
             f"boards: expected a sequence of one board per seat, got {quote(boards)}"
         )
@@ -365,7 +365,7 @@ def settle(
         boards = list(boards)  # an iterator, a NumPy array: one board per item
     n = check_players(len(boards), rules)
     seat_button = check_seat(button, n)
-    if isinstance(surrendered, (str, bytes)) or not isinstance(surrendered, Iterable):
+    if not is_many(surrendered):
         raise BoardError(
             f"surrendered: expected a sequence of seats, got {quote(surrendered)}"
         )
