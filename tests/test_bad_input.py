@@ -502,3 +502,14 @@ def test_zero_d_arrays_where_sequences_belong_are_named():
     assert ofc.cards_str(np.array([51, 0])) == "As 2c"
     assert ofc.settle(np.array([A, B])).net == ofc.settle([A, B]).net
     assert ofc.apply_stakes([((0, 1), 6)], np.array([5, 5]), "chips") == [5]
+
+
+def test_settle_names_a_declaration_that_is_an_array():
+    """settle(declared={seat: array}) raised NumPy's ValueError (the truth value of an
+    element-wise comparison with the natural names): a BoardError naming the seat."""
+    six_pairs = "2s 2d 3s 3h 4s 4d 5s 5d 9s 9d Ts Td Jh"
+    for name in (np.array(["six_pairs", "dragon"]), np.array([]), ["six_pairs"]):
+        with pytest.raises(BoardError, match="seat 0 declared"):
+            ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: name})
+    won = ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.str_("six_pairs")})
+    assert won.net == ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net

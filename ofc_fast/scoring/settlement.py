@@ -225,7 +225,9 @@ def _declaration(name: object) -> int:
     other value an id C refuses (so the error names the seat's naturals)."""
     if name is True:
         return int(lib.OFC_DECLARE_BEST)
-    return NATURAL_NAMES.index(name) if name in NATURAL_NAMES else 99
+    if isinstance(name, str) and name in NATURAL_NAMES:  # `in`: no array's ==
+        return NATURAL_NAMES.index(name)
+    return 99
 
 
 def _error(
