@@ -811,3 +811,29 @@ def test_observation_names_a_card_form_that_is_an_array() -> None:
         with pytest.raises(GameError, match="cards must be"):
             g.observation(0, cards=bad)  # type: ignore[arg-type]
     assert g.observation(0, cards=np.str_("text")) == g.observation(0, cards="text")
+
+
+def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
+    """Game.result() returned the game's own cached GameResult (frozen, yet holding
+    lists): a caller sorting or editing its net, fouls, royalties, Fantasyland or
+    declarations changed every later result(), the observations' result and the
+    history, which then no longer replayed (HistoryError result.net)."""
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    want = settle(g.boards, rules.PINEAPPLE, button=g.button).net
+    r = g.result()
+    assert r.net == want
+    r.net[0] += 7
+    r.net.append(1)
+    r.fouls.reverse()
+    r.royalties.append((1, 2, 3))
+    r.fantasyland[0] = 17
+    r.declared[0] = "dragon"
+    r.settlement.net[1] += 5
+    assert g.result().net == want and g.result().settlement.net == want
+    assert g.result().royalties == [b.royalties(rules.PINEAPPLE) for b in g.boards]
+    assert g.result().declared == {} and len(g.result().fouls) == 2
+    assert g.observation(0)["result"]["net"] == want
+    assert Game.replay(g.history()) == g

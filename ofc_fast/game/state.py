@@ -59,7 +59,7 @@ from .moves import (
     settings_for,
 )
 from .observation import Observation, cards_as_text, plain_copy, template
-from .result import GameResult, result_of
+from .result import GameResult, result_copy, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
 
@@ -591,13 +591,13 @@ class Game:
 
     # -- results
     def result(self) -> GameResult:
-        """The scored deal (GameError before it is over)."""
-        if self._result is not None:
-            return self._result
-        if not self.is_over:
-            raise GameError(f"the deal is not over: seat {self.to_act} is to act")
-        self._result = result_of(self, self._r, self._g)
-        return self._result
+        """The scored deal (GameError before it is over): a copy of the game's own,
+        which a caller may edit without changing the game's."""
+        if self._result is None:
+            if not self.is_over:
+                raise GameError(f"the deal is not over: seat {self.to_act} is to act")
+            self._result = result_of(self, self._r, self._g)
+        return result_copy(self._result)
 
     # -- history
     def history(self) -> dict[str, Any]:
