@@ -695,14 +695,15 @@ def test_move_to_action_refuses_what_is_not_a_move(bad: object) -> None:
         g.move_to_action(bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("kind", ["numpy", "bool", "float"])
+@pytest.mark.parametrize("kind", ["bool", "float"])
 def test_play_seat_that_is_not_an_int_says_so(kind: str) -> None:
-    """play(move, seat=...) with the right seat as a NumPy int, a bool or a float is a
-    MoveError saying the seat is not an int ("bad_move"), not the contradictory
-    "seat 1 cannot act: it is seat 1's turn"; the game is left as it was."""
+    """play(move, seat=...) with the right seat as a bool or a float is a MoveError
+    saying the seat is not an int ("bad_move"), not the contradictory "seat 1 cannot
+    act: it is seat 1's turn"; the game is left as it was.  A NumPy int is the
+    Python int (test_play_takes_a_numpy_seat_as_every_seat_argument_does)."""
     g = Game(rules.PINEAPPLE, seed=5)
     seat = g.to_act
-    bad = {"numpy": np.int64(seat), "bool": bool(seat), "float": float(seat)}[kind]
+    bad = {"bool": bool(seat), "float": float(seat)}[kind]
     before = g.history()
     with pytest.raises(MoveError, match="an int") as info:
         g.play(g.legal_moves()[0], seat=bad)  # type: ignore[arg-type]
@@ -837,3 +838,22 @@ def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
     assert g.result().declared == {} and len(g.result().fouls) == 2
     assert g.observation(0)["result"]["net"] == want
     assert Game.replay(g.history()) == g
+
+
+def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:
+    """Game.play(move, seat=np.int64(1)) was a MoveError ("seat must be a seat number
+    (an int)") though observation(), discards() and the table checks take a NumPy
+    integer as the Python int; a bool or a float is still refused."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    ref = g.copy()
+    move = g.legal_moves()[0]
+    with pytest.raises(MoveError, match="cannot act") as info:
+        g.play(move, seat=np.int64(1 - g.to_act))
+    assert info.value.reason == "not_your_turn"
+    for bad in (True, float(g.to_act), np.float64(g.to_act), "1"):
+        with pytest.raises(MoveError, match="seat must be a seat number"):
+            g.play(move, seat=bad)  # type: ignore[arg-type]
+    assert g == ref
+    g.play(move, seat=np.int64(g.to_act))
+    ref.play(move, seat=ref.to_act)
+    assert g == ref

@@ -461,9 +461,12 @@ class Game:
             raise MoveError("the deal is over: no more moves", "game_over")
         st = steps[step]
         if seat is not None and type(seat) is not int:
-            raise MoveError(
-                f"seat must be a seat number (an int), got {quote(seat)}", "bad_move"
-            )
+            n = as_int(seat)  # a NumPy int is the Python int, as for every seat
+            if n is None:
+                raise MoveError(
+                    f"seat must be a seat number (an int), got {quote(seat)}", "bad_move"
+                )
+            seat = n
         if seat is not None and seat != st[0]:
             raise MoveError(
                 f"seat {quote(seat)} cannot act: it is seat {st[0]}'s turn",
