@@ -80,6 +80,8 @@ def _card_from_int(value: object) -> int:
 def parse_card(card: int | str) -> int:
     """Card id of one card given as text (``"As"``, ``"10d"``, ``"k♥"``) or id.
 
+    Raises CardError for bad text or an id outside 0..51.
+
     >>> parse_card("Td")
     33
     """
@@ -127,6 +129,8 @@ def parse_cards(cards: CardsLike) -> list[int]:
     """Card ids of several cards: text separated by spaces, commas or hyphens (or
     written together), or a sequence of ids / texts.  Repeated cards are an error.
 
+    Raises CardError for bad text or ids, or a repeated card.
+
     >>> parse_cards("Qh Qd 2c")
     [42, 41, 0]
     >>> parse_cards([51, "Kd"])
@@ -150,6 +154,8 @@ def parse_cards(cards: CardsLike) -> list[int]:
 def card_str(card: int) -> str:
     """Canonical text of a card id: ``51 -> "As"``.
 
+    Raises CardError for anything but a card id 0..51.
+
     >>> card_str(33)
     'Td'
     """
@@ -158,6 +164,8 @@ def card_str(card: int) -> str:
 
 def cards_str(cards: Iterable[int]) -> str:
     """Canonical text of several card ids, space separated.
+
+    Raises CardError for anything but a sequence of card ids 0..51.
 
     >>> cards_str([42, 41, 0])
     'Qh Qd 2c'
@@ -200,6 +208,8 @@ def to_treys(cards: CardsLike | int) -> int | list[int]:
     """Cactus Kev 32-bit ints (as used by treys / deuces): of one card (an id or text
     naming one card), an int; of a hand (text naming several cards, or a sequence),
     a list.
+
+    Raises CardError for bad card text or ids, or a repeated card.
 
     >>> to_treys("Kd")
     134236965
@@ -248,6 +258,8 @@ def from_treys(kev_cards: Iterable[int]) -> list[int]: ...
 def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     """Card ids of Cactus Kev / treys card ints: of one int, an id; of a sequence
     (a treys hand), a list of ids (repeated cards are an error).
+
+    Raises CardError for an int that is no Cactus Kev card, or a repeated card.
 
     >>> card_str(from_treys(134236965))
     'Kd'

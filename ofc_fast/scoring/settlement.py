@@ -105,6 +105,8 @@ def settlement_order(
     then the next seat, and so on (R-SETTLE-2; R-SETTLE-3 starts with the dealer).
     Seats are numbered clockwise.
 
+    Raises TableError for a bad seat count or button, RulesError for an unknown start.
+
     >>> settlement_order(4, button=3)       # W N E S, S deals (EX-13)
     [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     >>> settlement_order(4, button=0, start="button")   # HG, A deals (EX-13)
@@ -137,6 +139,10 @@ def apply_stakes(
       his hand is complete: he neither wins nor loses anything further.
     * CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
       most both capacities and uses up that much of each.
+
+    Raises BoardError for transfers of another shape or seats outside 0..255, RulesError
+    for an unknown stakes model, TableError for stacks that are not a chip count per
+    seat.
 
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
@@ -357,6 +363,11 @@ def settle(
     capped by ``rules.stakes`` (R-STAKES-*).
 
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
+
+    Raises BoardError for a board missing, incomplete or sharing a card with another
+    (or a natural declared that the cards do not make), CardError for bad cards,
+    RulesError for unknown rules or what they do not allow (surrender, naturals),
+    TableError for a bad seat count, button, seat or stacks.
     """
     rules = as_rules(rules, "settle")
     if not is_many(boards):
