@@ -198,6 +198,15 @@ def test_cards_per_seat_is_the_engine_schedule() -> None:
         if preset.fantasyland is None:
             with pytest.raises(GameError):
                 cards_per_seat(preset, 14)
+
+
+def test_cards_per_seat_quotes_a_huge_count_safely() -> None:
+    """cards_per_seat(rules, 10**5000) raised ValueError (Python's int-to-text limit)
+    while writing the count into its GameError: it is quoted as every error quotes
+    input."""
+    for count in (10**5000, -(10**5000)):
+        with pytest.raises(GameError, match="Fantasyland cards"):
+            cards_per_seat(rules.PINEAPPLE, count)
     for bad in (12, 18, -1, 300):
         with pytest.raises(GameError):
             cards_per_seat(rules.PINEAPPLE, bad)

@@ -84,7 +84,7 @@ def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:
         raise GameError(
-            f"no seat of {rules.name} is dealt {fantasyland!r} Fantasyland "
+            f"no seat of {rules.name} is dealt {quote(fantasyland)} Fantasyland "
             f"cards (0, or 13..17 outside classic)"
         )
     return int(n)
