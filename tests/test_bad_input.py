@@ -513,3 +513,23 @@ def test_settle_names_a_declaration_that_is_an_array():
             ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: name})
     won = ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.str_("six_pairs")})
     assert won.net == ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net
+
+
+class _NoRepr:
+    """An object whose repr fails (a hostile or broken caller's value)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_stakes_model_and_settlement_start_of_no_text_are_rules_errors():
+    """apply_stakes(model=...) and settlement_order(start=...) handed any value to the
+    enum, whose own error message called its repr: an object whose repr fails raised
+    that RuntimeError; anything but a member's text is a RulesError naming the field."""
+    for bad in (_NoRepr(), [_NoRepr()], 1, None, b"chips"):
+        with pytest.raises(RulesError, match="stakes model: unknown"):
+            ofc.apply_stakes([((0, 1), 6)], [5, 5], bad)
+        with pytest.raises(RulesError, match="settlement start: unknown"):
+            ofc.settlement_order(2, 0, bad)
+    assert ofc.apply_stakes([((0, 1), 6)], [5, 5], rules.StakesModel.CHIPS) == [5]
+    assert ofc.settlement_order(2, 0, "button") == [(0, 1)]

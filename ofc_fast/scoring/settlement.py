@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
@@ -96,6 +96,23 @@ def _int(value: object, what: str) -> int:
     return int(value)
 
 
+_E = TypeVar("_E", SettlementStart, StakesModel)
+
+
+def _choice(value: object, kind: type[_E], what: str) -> _E:
+    """``value`` as a member of the text enum ``kind`` (a member or its text), else
+    RulesError naming ``what`` and the choices (never the enum's own error, whose
+    message calls the value's repr)."""
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    raise RulesError(
+        f"{what}: unknown {quote(value)}; known: {', '.join(m.value for m in kind)}"
+    )
+
+
 def settlement_order(
     players: int,
     button: int = 0,
@@ -114,13 +131,8 @@ def settlement_order(
     """
     n = check_players(players, None)
     seat = check_seat(button, n)
-    try:
-        first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
-    except ValueError:
-        raise RulesError(
-            f"settlement start: unknown {quote(start)}; known: "
-            f"{', '.join(s.value for s in SettlementStart)}"
-        ) from None
+    start = _choice(start, SettlementStart, "settlement start")
+    first = 1 if start is SettlementStart.BUTTON else 0
     pairs = ffi.new("uint8_t[6][2]")
     count = lib.ofc_settlement_order(n, seat, first, pairs)
     return [(pairs[k][0], pairs[k][1]) for k in range(count)]
@@ -147,13 +159,7 @@ def apply_stakes(
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
     """
-    try:
-        code = STAKES[StakesModel(model)]
-    except ValueError:
-        raise RulesError(
-            f"stakes model: unknown {quote(model)}; known: "
-            f"{', '.join(m.value for m in StakesModel)}"
-        ) from None
+    code = STAKES[_choice(model, StakesModel, "stakes model")]
     pairs, amounts = [], []
     for pair, amount in _transfer_items(transfers):
         i, j = (_int(s, "transfer seat") for s in pair)
