@@ -278,7 +278,19 @@ def score_pairs(
             bad,
         )
         if status != OK:
-            i = bad[0]
-            pair = np.concatenate([ba[i], bb[i]])
-            _raise_bad_row(status, pair[None, :], 0, "score_pairs", f"pair {i} (a+b)")
+            _raise_bad_pair(status, ba, bb, bad[0])
     return net
+
+
+def _raise_bad_pair(status: int, a: np.ndarray, b: np.ndarray, index: int) -> None:
+    """The CardError of pair ``index`` of score_pairs, naming the pair and the array
+    and row at fault: ``a[i]`` or ``b[i]`` for a bad or repeated card in one board,
+    ``a[i] and b[i]`` for a card on both."""
+    fn = f"score_pairs: pair {index}"
+    ra, rb = a[index].tolist(), b[index].tolist()
+    if status == E_DUPLICATE and len(set(ra)) == len(ra) and len(set(rb)) == len(rb):
+        both = sorted(set(ra) & set(rb))
+        shown = f": {cards_str(both)}" if both and max(both) < 52 else ""
+        raise CardError(f"{fn}: a[{index}] and b[{index}] repeat a card{shown}")
+    in_a = max(ra) >= 52 if status == E_CARD else len(set(ra)) < len(ra)
+    _raise_bad_row(status, a if in_a else b, index, fn, "a" if in_a else "b")

@@ -131,7 +131,7 @@ def test_score_pairs_concurrent_writer(preset):
             ofc.score_pairs(a, b, preset, out=net)
         except CardError as exc:
             text = str(exc)
-            i = int(text[text.index("pair ") + 5 :].split()[0])
+            i = int(text[text.index("pair ") + 5 :].split()[0].rstrip(":"))
             assert (net == 1 << 30).all() or (net[:i] == expected[:i]).all()
             return False
         assert (net == expected).all()
@@ -533,3 +533,23 @@ def test_stakes_model_and_settlement_start_of_no_text_are_rules_errors():
             ofc.settlement_order(2, 0, bad)
     assert ofc.apply_stakes([((0, 1), 6)], [5, 5], rules.StakesModel.CHIPS) == [5]
     assert ofc.settlement_order(2, 0, "button") == [(0, 1)]
+
+
+def test_score_pairs_names_the_array_and_row_of_a_bad_card():
+    """score_pairs named a bad pair "pair 2 (a+b)[0]", a row 0 that is no row of
+    either array; it names the pair, then the array and row holding a card id outside
+    0..51 ("b[2]"), or for a card on both boards the pair's rows ("a[2] and b[2]")."""
+    a = np.array([ofc.Board.parse(A).cards] * 4, dtype=np.uint8)
+    b = np.array([ofc.Board.parse(B).cards] * 4, dtype=np.uint8)
+    bad_b = b.copy()
+    bad_b[2, 5] = 60
+    with pytest.raises(CardError, match=r"score_pairs: pair 2: b\[2\] holds card id 60"):
+        ofc.score_pairs(a, bad_b)
+    bad_a = a.copy()
+    bad_a[3, 0] = 99
+    with pytest.raises(CardError, match=r"score_pairs: pair 3: a\[3\] holds card id 99"):
+        ofc.score_pairs(bad_a, b)
+    twice = b.copy()
+    twice[1, 0] = a[1, 4]
+    with pytest.raises(CardError, match=r"pair 1: a\[1\] and b\[1\] repeat a card: "):
+        ofc.score_pairs(a, twice)
