@@ -857,3 +857,19 @@ def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:
     g.play(move, seat=np.int64(g.to_act))
     ref.play(move, seat=ref.to_act)
     assert g == ref
+
+
+def test_move_takes_numpy_arrays_of_cards_as_sequences() -> None:
+    """Move(discard=np.array([0, 4])) and Move({"front": np.array([51, 47])}) were a
+    MoveError ("bad card array([0, 4])"): an array has __index__, so it was read as one
+    card; a 1-d array is its cards, as a list is (Move.from_rows already took them)."""
+    want = Move([(51, 0), (47, 0)], discard=[0, 4])
+    assert Move([(51, 0), (47, 0)], discard=np.array([0, 4])) == want
+    assert Move({"front": np.array([51, 47])}, discard=np.array([0, 4])) == want
+    assert (
+        Move.from_dict({"place": [[51, 0], [47, 0]], "discard": np.array([0, 4])}) == want
+    )
+    assert Move([(51, 0)], discard=np.array([], dtype=np.int64)) == Move([(51, 0)])
+    assert Move([(51, 0)], discard=np.array(3)) == Move([(51, 0)], discard=3)
+    with pytest.raises(MoveError, match="bad card"):
+        Move([(51, 0)], discard=np.array([0.5]))

@@ -36,7 +36,7 @@ from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
-from ..cards import card_str, cards_str, parse_card, parse_cards
+from ..cards import card_str, cards_str, is_many, parse_card, parse_cards
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
 
 __all__ = [
@@ -111,7 +111,12 @@ def _cards(value: object, what: str = "") -> list[int]:
             return parse_cards(value)
         except OfcError as exc:
             raise MoveError(str(exc), "bad_move") from None
-    if not what and hasattr(value, "__index__") and not isinstance(value, bool):
+    if (
+        not what
+        and hasattr(value, "__index__")
+        and not isinstance(value, bool)
+        and not is_many(value)  # a 1-d array has __index__, yet holds several cards
+    ):
         return [_card(value)]
     try:
         items = list(value)  # type: ignore[call-overload]
