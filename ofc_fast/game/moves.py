@@ -468,32 +468,34 @@ def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, .
     """Legal action ids of a decision of that shape, from the engine
     (``ofc_actions_legal``), cached; MoveError for a shape no normal decision has
     (counts that are no ints included: they never reach the cache)."""
-    if (
-        type(free) is tuple
-        and len(free) == 3
-        and all(type(x) is int for x in (n, k, *free))
-        and 0 <= k < n <= 5
-        and min(free) >= 0
-    ):
-        count, out = _legal_actions(n, k, free)
-        if count >= 0:
-            return out
-    raise MoveError(
+    if type(n) is int and type(k) is int and type(free) is tuple:
+        try:
+            return _legal_actions(n, k, free)
+        except TypeError:  # a tuple holding something unhashable
+            pass
+    raise _no_decision(n, k, free)
+
+
+@cache
+def _legal_actions(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
+    """:func:`legal_actions_of` once its arguments are hashable; only a shape the
+    engine accepts is cached (it raises for the others)."""
+    out = ffi.new("uint8_t[]", ACTION_SPACE)
+    ok = len(free) == 3 and all(type(x) is int for x in free) and 0 <= k < n <= 5
+    count = (
+        lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
+    )
+    if count < 0:
+        raise _no_decision(n, k, free)
+    return tuple(out[0:count])
+
+
+def _no_decision(n: object, k: object, free: object) -> MoveError:
+    return MoveError(
         f"no normal decision deals {_short(n)} card(s) with {_short(k)} discard(s) "
         f"onto free rows {_short(free)}",
         "bad_action",
     )
-
-
-@cache
-def _legal_actions(
-    n: int, k: int, free: tuple[int, int, int]
-) -> tuple[int, tuple[int, ...]]:
-    """The engine's count (negative: no such decision) and legal action ids of a
-    decision of a valid shape (:func:`legal_actions_of` checks it), cached."""
-    out = ffi.new("uint8_t[]", ACTION_SPACE)
-    count = lib.ofc_actions_legal(n, k, free, out, ffi.NULL)
-    return count, tuple(out[0 : max(count, 0)])
 
 
 def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
