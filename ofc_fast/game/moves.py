@@ -111,11 +111,13 @@ def _cards(value: object, what: str = "") -> list[int]:
             return parse_cards(value)
         except OfcError as exc:
             raise MoveError(str(exc), "bad_move") from None
-    if (
-        not what
-        and hasattr(value, "__index__")
-        and not isinstance(value, bool)
-        and not is_many(value)  # a 1-d array has __index__, yet holds several cards
+    if not what and (
+        type(value) is int
+        or (
+            hasattr(value, "__index__")
+            and not isinstance(value, bool)
+            and not is_many(value)  # a 1-d array has __index__, yet holds several cards
+        )
     ):
         return [_card(value)]
     try:
