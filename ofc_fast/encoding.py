@@ -137,8 +137,10 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
     except GameError:
         raise  # a field named above
     except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
+        # a KeyError's text is its key's repr: quoted safely (a huge int, a bad repr)
+        text = quote(exc.args[0]) if isinstance(exc, KeyError) and exc.args else exc
         raise GameError(
-            f"not an observation of ofc_fast.Game.observation(): {type(exc).__name__} {exc}"
+            f"not an observation of ofc_fast.Game.observation(): {type(exc).__name__} {text}"
         ) from None
     return o
 

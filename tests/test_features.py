@@ -374,3 +374,24 @@ def test_encoders_name_what_is_no_observation_or_game() -> None:
     assert np.array_equal(
         encode_bytes({**obs, "lowball": np.bool_(False)}), encode_bytes(obs)
     )
+
+
+def test_encoders_quote_a_huge_or_unprintable_field_safely() -> None:
+    """encode() of an observation whose "game" was an int of 5,000 digits raised
+    ValueError (Python's int-to-text limit) while naming the missing key, and one
+    whose repr fails raised that exception: the GameError quotes the key safely."""
+    from ofc_fast.encoding import encode
+    from ofc_fast.game import Game
+
+    class NoRepr:
+        def __hash__(self) -> int:
+            return 1
+
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    for bad in (10**5000, NoRepr(), "x" * 10**5):
+        with pytest.raises(GameError, match="not an observation"):
+            encode({**obs, "game": bad})
