@@ -185,13 +185,23 @@ def _rank_batch(
 
 def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Strengths (int32, shape (N,)) of N 5-card hands, ``a``: uint8 (N, 5).
-    ``out`` may be a preallocated int32 array of shape (N,)."""
+    ``out`` may be a preallocated int32 array of shape (N,).
+
+    Raises ArrayError for ``a`` or ``out`` of another type, dtype, shape or layout (or
+    an ``out`` sharing memory with ``a``), CardError naming the first row with a bad or
+    repeated card (``out`` left untouched).
+    """
     return _rank_batch(a, 5, out, "rank5_batch", lib.ofc_rank5_batch)
 
 
 def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """Strengths (int32, shape (N,)) of N 3-card front hands, ``a``: uint8 (N, 3).
-    ``out`` may be a preallocated int32 array of shape (N,)."""
+    ``out`` may be a preallocated int32 array of shape (N,).
+
+    Raises ArrayError for ``a`` or ``out`` of another type, dtype, shape or layout (or
+    an ``out`` sharing memory with ``a``), CardError naming the first row with a bad or
+    repeated card (``out`` left untouched).
+    """
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
 
@@ -207,6 +217,9 @@ class BoardBatch:
 def eval_boards(boards: np.ndarray, rules: RulesLike = OFC) -> BoardBatch:
     """Evaluate N complete boards, ``boards``: uint8 (N, 13) in row order (strengths:
     each row's high hand under every rule set, as :meth:`ofc_fast.Board.evaluate`).
+
+    Raises ArrayError for boards of another type, dtype, shape or layout, CardError
+    naming the first row with a bad or repeated card, RulesError for unknown rules.
 
     >>> import numpy as np
     >>> from ofc_fast import Board
@@ -241,7 +254,12 @@ def score_pairs(
     a: np.ndarray, b: np.ndarray, rules: RulesLike = OFC, out: np.ndarray | None = None
 ) -> np.ndarray:
     """Net points (int32, shape (N,)) of board ``a[i]`` against ``b[i]``; both uint8
-    (N, 13) in row order.  The 26 cards of each pair must be distinct."""
+    (N, 13) in row order.  The 26 cards of each pair must be distinct.
+
+    Raises ArrayError for arrays of another type, dtype, shape or layout (or an ``out``
+    sharing memory with one), CardError naming the first pair with a bad or repeated
+    card (``out`` left untouched), RulesError for unknown rules.
+    """
     c_rules = compiled(as_rules(rules, "score_pairs"))
     ba = _cards_array(a, 13, "score_pairs", "a")
     bb = _cards_array(b, 13, "score_pairs", "b")
@@ -260,7 +278,19 @@ def score_pairs(
             bad,
         )
         if status != OK:
-            i = bad[0]
-            pair = np.concatenate([ba[i], bb[i]])
-            _raise_bad_row(status, pair[None, :], 0, "score_pairs", f"pair {i} (a+b)")
+            _raise_bad_pair(status, ba, bb, bad[0])
     return net
+
+
+def _raise_bad_pair(status: int, a: np.ndarray, b: np.ndarray, index: int) -> None:
+    """The CardError of pair ``index`` of score_pairs, naming the pair and the array
+    and row at fault: ``a[i]`` or ``b[i]`` for a bad or repeated card in one board,
+    ``a[i] and b[i]`` for a card on both."""
+    fn = f"score_pairs: pair {index}"
+    ra, rb = a[index].tolist(), b[index].tolist()
+    if status == E_DUPLICATE and len(set(ra)) == len(ra) and len(set(rb)) == len(rb):
+        both = sorted(set(ra) & set(rb))
+        shown = f": {cards_str(both)}" if both and max(both) < 52 else ""
+        raise CardError(f"{fn}: a[{index}] and b[{index}] repeat a card{shown}")
+    in_a = max(ra) >= 52 if status == E_CARD else len(set(ra)) < len(ra)
+    _raise_bad_row(status, a if in_a else b, index, fn, "a" if in_a else "b")

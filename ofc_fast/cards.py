@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from operator import index
-from typing import SupportsIndex, TypeAlias, cast, overload
+from typing import Any, SupportsIndex, TypeAlias, TypeGuard, cast, overload
 
 from .errors import CardError, quote
 
@@ -80,6 +80,8 @@ def _card_from_int(value: object) -> int:
 def parse_card(card: int | str) -> int:
     """Card id of one card given as text (``"As"``, ``"10d"``, ``"k♥"``) or id.
 
+    Raises CardError for bad text or an id outside 0..51.
+
     >>> parse_card("Td")
     33
     """
@@ -127,6 +129,8 @@ def parse_cards(cards: CardsLike) -> list[int]:
     """Card ids of several cards: text separated by spaces, commas or hyphens (or
     written together), or a sequence of ids / texts.  Repeated cards are an error.
 
+    Raises CardError for bad text or ids, or a repeated card.
+
     >>> parse_cards("Qh Qd 2c")
     [42, 41, 0]
     >>> parse_cards([51, "Kd"])
@@ -150,6 +154,8 @@ def parse_cards(cards: CardsLike) -> list[int]:
 def card_str(card: int) -> str:
     """Canonical text of a card id: ``51 -> "As"``.
 
+    Raises CardError for anything but a card id 0..51.
+
     >>> card_str(33)
     'Td'
     """
@@ -159,10 +165,12 @@ def card_str(card: int) -> str:
 def cards_str(cards: Iterable[int]) -> str:
     """Canonical text of several card ids, space separated.
 
+    Raises CardError for anything but a sequence of card ids 0..51.
+
     >>> cards_str([42, 41, 0])
     'Qh Qd 2c'
     """
-    if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+    if not is_many(cards):
         raise CardError(f"bad cards {quote(cards)}: expected a sequence of card ids")
     return " ".join(
         [_NAMES[c] if type(c) is int and 0 <= c < 52 else card_str(c) for c in cards]
@@ -201,6 +209,8 @@ def to_treys(cards: CardsLike | int) -> int | list[int]:
     naming one card), an int; of a hand (text naming several cards, or a sequence),
     a list.
 
+    Raises CardError for bad card text or ids, or a repeated card.
+
     >>> to_treys("Kd")
     134236965
     >>> to_treys("Kd 2c") == [to_treys("Kd"), to_treys(0)]
@@ -209,14 +219,23 @@ def to_treys(cards: CardsLike | int) -> int | list[int]:
     if isinstance(cards, str):
         ids = parse_cards(cards)
         return _TO_TREYS[ids[0]] if len(ids) == 1 else [_TO_TREYS[c] for c in ids]
-    if isinstance(cards, Iterable) and not _is_0d(cards):
+    if is_many(cards):
         return [_TO_TREYS[c] for c in parse_cards(cards)]
     return _TO_TREYS[parse_card(cast("int", cards))]  # one id, or a 0-d array of one
 
 
-def _is_0d(value: object) -> bool:
-    """Whether ``value`` is a 0-d array: Iterable by type, yet one value."""
-    return getattr(value, "ndim", None) == 0
+def is_many(value: object) -> TypeGuard[Iterable[Any]]:
+    """Whether ``value`` holds items to read one by one: Iterable by type, but not
+    text (str, bytes) nor a 0-d array (Iterable by type, yet one value).
+
+    >>> is_many([1, 2]), is_many("As"), is_many(5)
+    (True, False, False)
+    """
+    return (
+        isinstance(value, Iterable)
+        and not isinstance(value, (str, bytes))
+        and getattr(value, "ndim", None) != 0
+    )
 
 
 def _from_treys_one(kev_card: object) -> int:
@@ -240,16 +259,14 @@ def from_treys(kev_cards: int | Iterable[int]) -> int | list[int]:
     """Card ids of Cactus Kev / treys card ints: of one int, an id; of a sequence
     (a treys hand), a list of ids (repeated cards are an error).
 
+    Raises CardError for an int that is no Cactus Kev card, or a repeated card.
+
     >>> card_str(from_treys(134236965))
     'Kd'
     >>> cards_str(from_treys([134236965, 98306]))
     'Kd 2c'
     """
-    if (
-        isinstance(kev_cards, Iterable)
-        and not isinstance(kev_cards, (str, bytes))
-        and not _is_0d(kev_cards)
-    ):
+    if is_many(kev_cards):
         ids = [_from_treys_one(k) for k in kev_cards]
         check_card_ids(ids)
         return ids

@@ -46,7 +46,7 @@ import numpy as np
 from ._native import ffi, lib
 from .batch import int_array
 from .errors import GameError, quote
-from .game import ACTION_SPACE
+from .game import ACTION_SPACE, Game
 
 __all__ = [
     "CARD_PLANES",
@@ -102,6 +102,7 @@ def _card_ids(cards: Sequence[Any], what: str, most: int) -> list[int]:
 def _c_observation(obs: Mapping[str, Any]) -> Any:
     """The ``ofc_observation`` of an observation dict (the inverse of
     :func:`ofc_fast.game.observation.read_observation`)."""
+    _check_observation(obs, "observation")
     o = ffi.new("ofc_observation *")
     try:
         players, seat = int(obs["players"]), int(obs["seat"])
@@ -136,21 +137,38 @@ def _c_observation(obs: Mapping[str, Any]) -> Any:
     except GameError:
         raise  # a field named above
     except (KeyError, IndexError, TypeError, ValueError, OverflowError) as exc:
+        # a KeyError's text is its key's repr: quoted safely (a huge int, a bad repr)
+        text = quote(exc.args[0]) if isinstance(exc, KeyError) and exc.args else exc
         raise GameError(
-            f"not an observation of ofc_fast.Game.observation(): {type(exc).__name__} {exc}"
+            f"not an observation of ofc_fast.Game.observation(): {type(exc).__name__} {text}"
         ) from None
     return o
+
+
+def _check_observation(obs: object, fn: str) -> None:
+    """GameError naming ``fn`` unless ``obs`` is a mapping (an observation dict)."""
+    if not isinstance(obs, Mapping):
+        raise GameError(
+            f"{fn}: expected an observation dict (Game.observation()), got {quote(obs)}"
+        )
+
+
+def _lowball(obs: Mapping[str, Any]) -> int:
+    """The observation's ``lowball`` flag as 0 or 1, else GameError naming it."""
+    value = obs.get("lowball")
+    try:
+        return int(bool(value))
+    except (TypeError, ValueError):  # an array of several values, a failing __bool__
+        raise GameError(
+            f"observation: lowball must be true or false, got {quote(value)}"
+        ) from None
 
 
 def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     """The observation's encoding: :data:`ENCODING_SIZE` uint8 values (the vector
     environment's layout)."""
     out = np.zeros(ENCODING_SIZE, np.uint8)
-    lib.ofc_encode(
-        _c_observation(obs),
-        int(bool(obs.get("lowball"))),
-        ffi.from_buffer("uint8_t[]", out),
-    )
+    lib.ofc_encode(_c_observation(obs), _lowball(obs), ffi.from_buffer("uint8_t[]", out))
     return out
 
 
@@ -162,7 +180,9 @@ def encode(obs: Mapping[str, Any]) -> np.ndarray:
 
 def encode_game(game: Any, seat: int) -> np.ndarray:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
-    state."""
+    state (GameError for anything else than a Game)."""
+    if not isinstance(game, Game):
+        raise GameError(f"encode_game: expected a Game, got {quote(game)}")
     seat = game.check_seat(seat)
     out = np.zeros(ENCODING_SIZE, np.uint8)
     lib.ofc_encode_game(
@@ -229,7 +249,7 @@ def features(obs: Mapping[str, Any]) -> np.ndarray:
     >>> int(x[164:364:40].sum())       # five dealt cards present in slots 0..4
     5
     """
-    return features_of_encoding(encode_bytes(obs), list(obs.get("dealt") or ()))
+    return features_of_encoding(encode_bytes(obs), list(obs["dealt"]))
 
 
 def planes(x: np.ndarray) -> np.ndarray:
@@ -248,6 +268,7 @@ def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
     """Booleans over the action space: True for the legal actions of the observing
     seat (all False when it is not its turn or the decision is a full set); GameError
     for ``legal_actions`` that are not action ids."""
+    _check_observation(obs, "action_mask")
     mask = np.zeros(ACTION_SPACE, dtype=bool)
     acts = obs.get("legal_actions")
     if acts is not None:

@@ -39,6 +39,9 @@ def fantasyland_cards(
     stay rule applies; rule sets whose stay keeps the same count need the number).
     ``rules``: a RuleSet, a preset name or an arena game id.
 
+    Raises BoardError for a board that is not finished, CardError for bad cards,
+    RulesError for unknown rules or a bad ``in_fantasyland``.
+
     >>> fantasyland_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "OFC")
     13
     >>> fantasyland_cards("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", "ofc-pineapple")

@@ -121,6 +121,8 @@ def rank5(cards: CardsLike) -> int:
 
     A list or tuple of five distinct int ids is the fast path (one C call).
 
+    Raises CardError for bad cards, a repeated card or another number of cards.
+
     >>> rank5("As Ks Qs Js Ts") == STRENGTH_MAX
     True
     """
@@ -131,6 +133,8 @@ def rank5(cards: CardsLike) -> int:
 def rank3(cards: CardsLike) -> int:
     """Strength of a 3-card front hand, on the 5-card scale (R-ORDER-2).
 
+    Raises CardError for bad cards, a repeated card or another number of cards.
+
     >>> rank3("Kh Kd 3c") > rank3("Ks Kc 2d")      # R-RANK-8: K-K-3 beats K-K-2
     True
     """
@@ -140,6 +144,8 @@ def rank3(cards: CardsLike) -> int:
 
 def rank(cards: CardsLike) -> int:
     """Strength of a 3-card or 5-card hand, whichever ``cards`` holds.
+
+    Raises CardError for bad cards, a repeated card or another number of cards.
 
     >>> rank("Ah Ad Ac") > rank("Ks Kc Kd 2c 2d")
     False
@@ -168,6 +174,8 @@ def _check_strength(strength: int) -> int:
 def category(strength: int) -> HandCategory:
     """Category of a strength.
 
+    Raises StrengthError for anything but a strength 1..STRENGTH_MAX.
+
     >>> category(rank3("7h 7d 7c")).name
     'TRIPS'
     """
@@ -177,6 +185,8 @@ def category(strength: int) -> HandCategory:
 
 def strength_cards(strength: int) -> int:
     """5 for a 5-card strength, 3 for a 3-card (front) strength.
+
+    Raises StrengthError for anything but a strength 1..STRENGTH_MAX.
 
     >>> strength_cards(rank3("Ah Kd 2c"))
     3
@@ -188,6 +198,8 @@ def hand_ranks(strength: int) -> tuple[int, ...]:
     """Ranks (0 = deuce .. 12 = ace) of the hand class, in reading order:
     ``"K K K 7 7"``; a wheel reads ``5 4 3 2 A``.
 
+    Raises StrengthError for anything but a strength 1..STRENGTH_MAX.
+
     >>> hand_ranks(rank5("7c Kh 7d Kd Ks"))
     (11, 11, 11, 5, 5)
     """
@@ -197,6 +209,8 @@ def hand_ranks(strength: int) -> tuple[int, ...]:
 def kev_rank(strength: int) -> int:
     """Cactus Kev number of a 5-card strength: 1 (royal flush) .. 7462 (7-5-4-3-2),
     lower = stronger, as in treys and phevaluator.
+
+    Raises StrengthError for anything but a 5-card strength.
 
     >>> kev_rank(rank5("As Ks Qs Js Ts")), kev_rank(rank5("7c 5d 4h 3s 2c"))
     (1, 7462)
@@ -212,6 +226,8 @@ def kev_rank(strength: int) -> int:
 
 def strength_from_kev(kev: int) -> int:
     """Strength of a Cactus Kev number (inverse of :func:`kev_rank`).
+
+    Raises StrengthError for anything but a Cactus Kev number 1..7462.
 
     >>> strength_from_kev(1) == STRENGTH_MAX
     True
@@ -229,6 +245,8 @@ def strength_from_kev(kev: int) -> int:
 def low27(strength: int) -> int:
     """2-7 lowball value of a 5-card strength, larger = better low hand (7-5-4-3-2
     unsuited = 7462); the ace is always high and A-2-3-4-5 is no straight (R-27-2).
+
+    Raises StrengthError for anything but a 5-card strength.
 
     >>> low27(rank5("7c 5d 4h 3s 2c"))
     7462
@@ -271,6 +289,8 @@ def _kickers(ranks: tuple[int, ...]) -> str:
 
 def describe(strength: int) -> str:
     """Readable name of a strength.
+
+    Raises StrengthError for anything but a strength 1..STRENGTH_MAX.
 
     >>> describe(rank3("Qh Qd 5c"))
     'Pair of Queens, 5 kicker'

@@ -231,6 +231,9 @@ def solve_fantasyland(
     0 and value 0.  Ties (equal value) go to the board with the most expected rows won
     minus rows lost against a typical opponent.
 
+    Raises CardError for anything but 13 to 17 distinct cards, RulesError for unknown
+    rules, SearchError for a bad ``stay_value`` or ``alternatives``.
+
     >>> from ofc_fast.rules import PINEAPPLE
     >>> hand = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
     >>> s = solve_fantasyland(hand, PINEAPPLE, stay_value=0, alternatives=True)
@@ -286,6 +289,9 @@ def best_setting(
     the cards make under the rules (best first), which a player would declare
     instead of setting (R-NAT-2).
 
+    Raises CardError for anything but 13 distinct cards, RulesError for unknown rules,
+    SearchError for an unknown objective.
+
     >>> from ofc_fast.rules import CLASSIC_1_6
     >>> s = best_setting("As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h", CLASSIC_1_6)
     >>> s.fouled, s.objective
@@ -293,7 +299,7 @@ def best_setting(
     """
     ids = hand_cards(cards13, 13, 13, "best_setting")
     rules = as_rules(rules, "best_setting")
-    if objective not in OBJECTIVES:
+    if not isinstance(objective, str) or objective not in OBJECTIVES:  # no array's ==
         raise SearchError(
             f"best_setting: objective must be one of {OBJECTIVES}, got {quote(objective)}"
         )

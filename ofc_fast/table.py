@@ -19,7 +19,8 @@ ofc_fast.errors.TableError: stacks: at most 1000000000 chips a seat, got 1000000
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 
 import numpy as np
 
@@ -131,12 +132,7 @@ def check_stacks(
     if as_int(stacks) is not None:
         values: tuple[object, ...] = (stacks,) * players
     else:
-        try:
-            values = tuple(stacks)  # type: ignore[arg-type]
-        except TypeError:
-            raise TableError(
-                f"{what}: one chip count per seat, got {quote(stacks)}"
-            ) from None
+        values = _per_seat(stacks, what, "one chip count per seat")
     ints = tuple(as_int(x) for x in values)
     if (len(values) < players if at_least else len(values) != players) or None in ints:
         need = f"at least {quote(players)}" if at_least else f"{quote(players)}"
@@ -154,6 +150,18 @@ def check_stacks(
     return chips
 
 
+def _per_seat(values: object, what: str, need: str) -> tuple[object, ...]:
+    """``values`` as a tuple, one per seat in seat order, else TableError naming
+    ``what`` (``need`` says what it holds): no sequence, or a dict or a set, which
+    have no seat order (a dict would give its keys, a set its hash order)."""
+    if not isinstance(values, (Mapping, AbstractSet)):
+        try:
+            return tuple(values)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise TableError(f"{what}: {need}, in seat order (a list), got {quote(values)}")
+
+
 def check_fantasyland(
     fantasyland: Sequence[int] | None, players: int, rules: RulesLike
 ) -> tuple[int, ...]:
@@ -167,22 +175,19 @@ def check_fantasyland(
     rules = as_rules(rules, "check_fantasyland")
     if fantasyland is None:
         return (0,) * players
-    try:
-        fl = tuple(fantasyland)
-    except TypeError:
+    given = _per_seat(fantasyland, "fantasyland", "one count per seat")
+    if len(given) != players:
         raise TableError(
-            f"fantasyland needs one count per seat, got {type(fantasyland).__name__}"
-        ) from None
-    if len(fl) != players:
-        raise TableError(f"fantasyland needs one count per seat ({players}), got {len(fl)}")
+            f"fantasyland needs one count per seat ({players}), got {len(given)}"
+        )
     lo, hi = FANTASYLAND_CARDS
-    for s, n in enumerate(fl):
-        c = as_int(n)
+    counts = [as_int(n) for n in given]
+    for s, (n, c) in enumerate(zip(given, counts)):
         if c is None or not (c == 0 or lo <= c <= hi):
             raise TableError(
                 f"seat {s}: Fantasyland cards must be 0 or {lo}..{hi}, got {quote(n)}"
             )
-    fl = tuple(int(n) for n in fl)
+    fl = tuple(c or 0 for c in counts)
     if any(fl) and rules.game is GameKind.CLASSIC:
         raise TableError("classic Chinese Poker has no Fantasyland")
     if any(fl) and rules.fantasyland is None:

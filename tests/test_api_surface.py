@@ -14,11 +14,12 @@ import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
 import pytest
 
 import ofc_fast as ofc
 from ofc_fast import rules
-from ofc_fast.errors import CardError
+from ofc_fast.errors import CardError, SearchError
 
 PUBLIC_MODULES = (
     "ofc_fast",
@@ -243,3 +244,90 @@ def test_rules_by_name_where_a_rule_set_was_assumed(tmp_path: Any) -> None:
     for call in (HeuristicModel, CompiledRules, lambda r: train(r, tmp_path)):
         with pytest.raises(ofc.RulesError):
             call(3)
+
+
+_A = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+_B = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+_BAD_BOARDS = np.zeros((1, 13), dtype=np.uint8)  # card 2c thirteen times
+
+# Per public function of the top level: a call with each kind of bad input it
+# refuses with a specific error, and that error (the docstring must name it).
+_RAISES: list[tuple[str, Callable[[], Any], type[Exception]]] = [
+    ("apply_stakes", lambda: ofc.apply_stakes("x", [1, 1], "chips"), ofc.BoardError),
+    ("apply_stakes", lambda: ofc.apply_stakes([], [1, 1], "x"), ofc.RulesError),
+    (
+        "apply_stakes",
+        lambda: ofc.apply_stakes([((0, 1), 1)], [-1, 1], "chips"),
+        ofc.TableError,
+    ),
+    ("best_setting", lambda: ofc.best_setting("As"), ofc.CardError),
+    ("best_setting", lambda: ofc.best_setting(list(range(13)), "x"), ofc.RulesError),
+    ("best_setting", lambda: ofc.best_setting(list(range(13)), objective="x"), SearchError),
+    ("card_str", lambda: ofc.card_str(52), ofc.CardError),
+    ("cards_str", lambda: ofc.cards_str([52]), ofc.CardError),
+    ("category", lambda: ofc.category(0), ofc.StrengthError),
+    ("deal_seed", lambda: ofc.deal_seed(0, -1), ofc.GameError),
+    ("deal_seed", lambda: ofc.deal_seed(-1, 0), ofc.TableError),
+    ("describe", lambda: ofc.describe(0), ofc.StrengthError),
+    ("detect_naturals", lambda: ofc.detect_naturals("As"), ofc.CardError),
+    ("eval_boards", lambda: ofc.eval_boards([[0]]), ofc.ArrayError),
+    ("eval_boards", lambda: ofc.eval_boards(_BAD_BOARDS), ofc.CardError),
+    ("eval_boards", lambda: ofc.eval_boards(_BAD_BOARDS, "x"), ofc.RulesError),
+    ("fantasyland_cards", lambda: ofc.fantasyland_cards("As / / ", "ofc"), ofc.BoardError),
+    ("fantasyland_cards", lambda: ofc.fantasyland_cards(_A, "x"), ofc.RulesError),
+    ("from_treys", lambda: ofc.from_treys(1), ofc.CardError),
+    ("hand_ranks", lambda: ofc.hand_ranks(0), ofc.StrengthError),
+    ("kev_rank", lambda: ofc.kev_rank(0), ofc.StrengthError),
+    ("low27", lambda: ofc.low27(0), ofc.StrengthError),
+    ("naturals", lambda: ofc.naturals("As", "malayan"), ofc.CardError),
+    ("naturals", lambda: ofc.naturals(list(range(13)), "x"), ofc.RulesError),
+    ("parse_card", lambda: ofc.parse_card("Zz"), ofc.CardError),
+    ("parse_cards", lambda: ofc.parse_cards("As As"), ofc.CardError),
+    ("rank", lambda: ofc.rank("As Kd"), ofc.CardError),
+    ("rank3", lambda: ofc.rank3("As Kd"), ofc.CardError),
+    ("rank3_batch", lambda: ofc.rank3_batch([[0, 1, 2]]), ofc.ArrayError),
+    ("rank3_batch", lambda: ofc.rank3_batch(_BAD_BOARDS[:, :3]), ofc.CardError),
+    ("rank5", lambda: ofc.rank5("As Kd"), ofc.CardError),
+    ("rank5_batch", lambda: ofc.rank5_batch([[0, 1, 2, 3, 4]]), ofc.ArrayError),
+    ("rank5_batch", lambda: ofc.rank5_batch(_BAD_BOARDS[:, :5]), ofc.CardError),
+    ("score_pair", lambda: ofc.score_pair("As / / ", _B), ofc.BoardError),
+    ("score_pair", lambda: ofc.score_pair(_A, "Zz" + _B), ofc.CardError),
+    ("score_pair", lambda: ofc.score_pair(_A, _B, "x"), ofc.RulesError),
+    ("score_pairs", lambda: ofc.score_pairs([[0]], [[1]]), ofc.ArrayError),
+    ("score_pairs", lambda: ofc.score_pairs(_BAD_BOARDS, _BAD_BOARDS), ofc.CardError),
+    ("score_pairs", lambda: ofc.score_pairs(_BAD_BOARDS, _BAD_BOARDS, "x"), ofc.RulesError),
+    ("settle", lambda: ofc.settle(["As / / ", _B]), ofc.BoardError),
+    ("settle", lambda: ofc.settle([_A, "Zz" + _B]), ofc.CardError),
+    ("settle", lambda: ofc.settle([_A, _B], "x"), ofc.RulesError),
+    ("settle", lambda: ofc.settle([_A, _B], button=2), ofc.TableError),
+    ("settlement_order", lambda: ofc.settlement_order(5), ofc.TableError),
+    ("settlement_order", lambda: ofc.settlement_order(2, 0, "x"), ofc.RulesError),
+    ("solve_fantasyland", lambda: ofc.solve_fantasyland("As"), ofc.CardError),
+    (
+        "solve_fantasyland",
+        lambda: ofc.solve_fantasyland(list(range(14)), "x"),
+        ofc.RulesError,
+    ),
+    (
+        "solve_fantasyland",
+        lambda: ofc.solve_fantasyland(list(range(14)), stay_value="x"),  # type: ignore[arg-type]
+        SearchError,
+    ),
+    ("strength_cards", lambda: ofc.strength_cards(0), ofc.StrengthError),
+    ("strength_from_kev", lambda: ofc.strength_from_kev(0), ofc.StrengthError),
+    ("to_treys", lambda: ofc.to_treys(52), ofc.CardError),
+]
+
+
+@pytest.mark.parametrize(
+    "name, call, error", _RAISES, ids=[f"{n}-{e.__name__}" for n, _, e in _RAISES]
+)
+def test_docstrings_name_the_errors_their_functions_raise(
+    name: str, call: Callable[[], Any], error: type[Exception]
+) -> None:
+    """Each public function's docstring names the specific errors it raises (most
+    named none: a caller reading help() learned of CardError only by meeting it)."""
+    with pytest.raises(error) as info:
+        call()
+    assert type(info.value) is error, (name, info.value)
+    assert error.__name__ in (getattr(ofc, name).__doc__ or ""), name

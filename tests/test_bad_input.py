@@ -131,7 +131,7 @@ def test_score_pairs_concurrent_writer(preset):
             ofc.score_pairs(a, b, preset, out=net)
         except CardError as exc:
             text = str(exc)
-            i = int(text[text.index("pair ") + 5 :].split()[0])
+            i = int(text[text.index("pair ") + 5 :].split()[0].rstrip(":"))
             assert (net == 1 << 30).all() or (net[:i] == expected[:i]).all()
             return False
         assert (net == expected).all()
@@ -484,3 +484,72 @@ def test_masked_arrays_are_refused():
     legal = np.ma.masked_array(obs["legal_actions"], mask=True)
     with pytest.raises(ofc.GameError, match="masked array"):
         action_mask({**obs, "legal_actions": legal})
+
+
+def test_zero_d_arrays_where_sequences_belong_are_named():
+    """A 0-d NumPy array is Iterable by type yet cannot be iterated: cards_str, settle
+    (boards, surrendered) and apply_stakes raised TypeError ("iteration over a 0-d
+    array"); each names the argument with its own error."""
+    zero_d = np.array(5)
+    with pytest.raises(CardError, match="bad cards"):
+        ofc.cards_str(zero_d)
+    with pytest.raises(BoardError, match="boards"):
+        ofc.settle(zero_d)
+    with pytest.raises(BoardError, match="surrendered"):
+        ofc.settle([A, B], surrendered=zero_d)
+    with pytest.raises(BoardError, match="transfers"):
+        ofc.apply_stakes(zero_d, [5, 5], "chips")
+    assert ofc.cards_str(np.array([51, 0])) == "As 2c"
+    assert ofc.settle(np.array([A, B])).net == ofc.settle([A, B]).net
+    assert ofc.apply_stakes([((0, 1), 6)], np.array([5, 5]), "chips") == [5]
+
+
+def test_settle_names_a_declaration_that_is_an_array():
+    """settle(declared={seat: array}) raised NumPy's ValueError (the truth value of an
+    element-wise comparison with the natural names): a BoardError naming the seat."""
+    six_pairs = "2s 2d 3s 3h 4s 4d 5s 5d 9s 9d Ts Td Jh"
+    for name in (np.array(["six_pairs", "dragon"]), np.array([]), ["six_pairs"]):
+        with pytest.raises(BoardError, match="seat 0 declared"):
+            ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: name})
+    won = ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: np.str_("six_pairs")})
+    assert won.net == ofc.settle([six_pairs, B], rules.MALAYAN, declared={0: True}).net
+
+
+class _NoRepr:
+    """An object whose repr fails (a hostile or broken caller's value)."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+def test_stakes_model_and_settlement_start_of_no_text_are_rules_errors():
+    """apply_stakes(model=...) and settlement_order(start=...) handed any value to the
+    enum, whose own error message called its repr: an object whose repr fails raised
+    that RuntimeError; anything but a member's text is a RulesError naming the field."""
+    for bad in (_NoRepr(), [_NoRepr()], 1, None, b"chips"):
+        with pytest.raises(RulesError, match="stakes model: unknown"):
+            ofc.apply_stakes([((0, 1), 6)], [5, 5], bad)
+        with pytest.raises(RulesError, match="settlement start: unknown"):
+            ofc.settlement_order(2, 0, bad)
+    assert ofc.apply_stakes([((0, 1), 6)], [5, 5], rules.StakesModel.CHIPS) == [5]
+    assert ofc.settlement_order(2, 0, "button") == [(0, 1)]
+
+
+def test_score_pairs_names_the_array_and_row_of_a_bad_card():
+    """score_pairs named a bad pair "pair 2 (a+b)[0]", a row 0 that is no row of
+    either array; it names the pair, then the array and row holding a card id outside
+    0..51 ("b[2]"), or for a card on both boards the pair's rows ("a[2] and b[2]")."""
+    a = np.array([ofc.Board.parse(A).cards] * 4, dtype=np.uint8)
+    b = np.array([ofc.Board.parse(B).cards] * 4, dtype=np.uint8)
+    bad_b = b.copy()
+    bad_b[2, 5] = 60
+    with pytest.raises(CardError, match=r"score_pairs: pair 2: b\[2\] holds card id 60"):
+        ofc.score_pairs(a, bad_b)
+    bad_a = a.copy()
+    bad_a[3, 0] = 99
+    with pytest.raises(CardError, match=r"score_pairs: pair 3: a\[3\] holds card id 99"):
+        ofc.score_pairs(bad_a, b)
+    twice = b.copy()
+    twice[1, 0] = a[1, 4]
+    with pytest.raises(CardError, match=r"pair 1: a\[1\] and b\[1\] repeat a card: "):
+        ofc.score_pairs(a, twice)

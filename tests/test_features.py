@@ -349,3 +349,49 @@ def test_features_of_encoding_takes_any_integer_dtype_and_refuses_float_dealt() 
         features_of_encoding(enc, [c + 0.5 for c in obs["dealt"]])
     with pytest.raises(GameError, match="dealt"):
         features_of_encoding(enc, [True] * len(obs["dealt"]))
+
+
+def test_encoders_name_what_is_no_observation_or_game() -> None:
+    """action_mask given no dict raised AttributeError, encode_game given no Game
+    AttributeError, encode / encode_bytes / features given an observation whose
+    "lowball" or "dealt" is an array ValueError: each a GameError naming it."""
+    from ofc_fast.encoding import encode, encode_game
+    from ofc_fast.game import Game
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    for bad in (None, 5, "obs", [obs], object()):
+        with pytest.raises(GameError, match="observation"):
+            action_mask(bad)  # type: ignore[arg-type]
+        with pytest.raises(GameError, match="Game"):
+            encode_game(bad, 0)
+    for fn in (encode, encode_bytes, features):
+        with pytest.raises(GameError, match="lowball"):
+            fn({**obs, "lowball": np.array([1, 0])})
+    dealt = np.array(obs["dealt"])
+    want = features(obs)
+    assert np.array_equal(features({**obs, "dealt": dealt}), want)
+    assert np.array_equal(
+        encode_bytes({**obs, "lowball": np.bool_(False)}), encode_bytes(obs)
+    )
+
+
+def test_encoders_quote_a_huge_or_unprintable_field_safely() -> None:
+    """encode() of an observation whose "game" was an int of 5,000 digits raised
+    ValueError (Python's int-to-text limit) while naming the missing key, and one
+    whose repr fails raised that exception: the GameError quotes the key safely."""
+    from ofc_fast.encoding import encode
+    from ofc_fast.game import Game
+
+    class NoRepr:
+        def __hash__(self) -> int:
+            return 1
+
+        def __repr__(self) -> str:
+            raise RuntimeError("no repr")
+
+    g = Game("pineapple", players=2, seed=9)
+    obs = g.observation(g.to_act)
+    for bad in (10**5000, NoRepr(), "x" * 10**5):
+        with pytest.raises(GameError, match="not an observation"):
+            encode({**obs, "game": bad})

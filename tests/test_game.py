@@ -695,14 +695,15 @@ def test_move_to_action_refuses_what_is_not_a_move(bad: object) -> None:
         g.move_to_action(bad)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("kind", ["numpy", "bool", "float"])
+@pytest.mark.parametrize("kind", ["bool", "float"])
 def test_play_seat_that_is_not_an_int_says_so(kind: str) -> None:
-    """play(move, seat=...) with the right seat as a NumPy int, a bool or a float is a
-    MoveError saying the seat is not an int ("bad_move"), not the contradictory
-    "seat 1 cannot act: it is seat 1's turn"; the game is left as it was."""
+    """play(move, seat=...) with the right seat as a bool or a float is a MoveError
+    saying the seat is not an int ("bad_move"), not the contradictory "seat 1 cannot
+    act: it is seat 1's turn"; the game is left as it was.  A NumPy int is the
+    Python int (test_play_takes_a_numpy_seat_as_every_seat_argument_does)."""
     g = Game(rules.PINEAPPLE, seed=5)
     seat = g.to_act
-    bad = {"numpy": np.int64(seat), "bool": bool(seat), "float": float(seat)}[kind]
+    bad = {"bool": bool(seat), "float": float(seat)}[kind]
     before = g.history()
     with pytest.raises(MoveError, match="an int") as info:
         g.play(g.legal_moves()[0], seat=bad)  # type: ignore[arg-type]
@@ -768,3 +769,107 @@ def test_move_helpers_name_dealt_and_rows_that_hold_no_cards() -> None:
             actions_for(3, bad, 1)  # type: ignore[arg-type]
         with pytest.raises(MoveError, match="rows must be"):
             random_move([1, 2, 3], bad, 1, rng)  # type: ignore[arg-type]
+
+
+def test_move_helpers_name_counts_actions_and_moves_of_the_wrong_type() -> None:
+    """actions_for, moves_for, random_move and move_for_action given a list for the
+    card or discard count raised TypeError (unhashable, from their cache);
+    move_for_action given an array for the action raised ValueError; action_for_move
+    given no Move or a bad discard count raised TypeError, IndexError, KeyError or
+    OverflowError: each a MoveError."""
+    empty: list[list[int]] = [[], [], []]
+    dealt = [0, 1, 2]
+    move = moves_for(dealt, empty, 1)[0]
+    rng = random.Random(1)
+    for bad in ([], [1], {}, np.array([1, 2]), None, 2.5, -1, 2**64):
+        with pytest.raises(MoveError):
+            actions_for(bad, empty, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            actions_for(3, empty, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            moves_for(dealt, empty, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            random_move(dealt, empty, bad, rng)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            move_for_action(0, dealt, empty, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError):
+            move_for_action(bad, dealt, empty, 1)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="discard"):
+            action_for_move(move, dealt, bad)  # type: ignore[arg-type]
+        with pytest.raises(MoveError, match="expected a Move"):
+            action_for_move(bad, dealt, 1)  # type: ignore[arg-type]
+    for bad_move in ("", (), [51], {0: 1}, np.int64(3)):
+        with pytest.raises(MoveError, match="expected a Move"):
+            action_for_move(bad_move, dealt, 1)  # type: ignore[arg-type]
+    assert move_for_action(action_for_move(move, dealt, 1), dealt, empty, 1) == move
+
+
+def test_observation_names_a_card_form_that_is_an_array() -> None:
+    """Game.observation given cards= as a NumPy array raised NumPy's ValueError (the
+    truth value of an element-wise comparison): a GameError naming cards."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    for bad in (np.array(["ids", "text"]), np.array([]), ["ids"], None):
+        with pytest.raises(GameError, match="cards must be"):
+            g.observation(0, cards=bad)  # type: ignore[arg-type]
+    assert g.observation(0, cards=np.str_("text")) == g.observation(0, cards="text")
+
+
+def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
+    """Game.result() returned the game's own cached GameResult (frozen, yet holding
+    lists): a caller sorting or editing its net, fouls, royalties, Fantasyland or
+    declarations changed every later result(), the observations' result and the
+    history, which then no longer replayed (HistoryError result.net)."""
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    want = settle(g.boards, rules.PINEAPPLE, button=g.button).net
+    r = g.result()
+    assert r.net == want
+    r.net[0] += 7
+    r.net.append(1)
+    r.fouls.reverse()
+    r.royalties.append((1, 2, 3))
+    r.fantasyland[0] = 17
+    r.declared[0] = "dragon"
+    r.settlement.net[1] += 5
+    assert g.result().net == want and g.result().settlement.net == want
+    assert g.result().royalties == [b.royalties(rules.PINEAPPLE) for b in g.boards]
+    assert g.result().declared == {} and len(g.result().fouls) == 2
+    assert g.observation(0)["result"]["net"] == want
+    assert Game.replay(g.history()) == g
+
+
+def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:
+    """Game.play(move, seat=np.int64(1)) was a MoveError ("seat must be a seat number
+    (an int)") though observation(), discards() and the table checks take a NumPy
+    integer as the Python int; a bool or a float is still refused."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    ref = g.copy()
+    move = g.legal_moves()[0]
+    with pytest.raises(MoveError, match="cannot act") as info:
+        g.play(move, seat=np.int64(1 - g.to_act))
+    assert info.value.reason == "not_your_turn"
+    for bad in (True, float(g.to_act), np.float64(g.to_act), "1"):
+        with pytest.raises(MoveError, match="seat must be a seat number"):
+            g.play(move, seat=bad)  # type: ignore[arg-type]
+    assert g == ref
+    g.play(move, seat=np.int64(g.to_act))
+    ref.play(move, seat=ref.to_act)
+    assert g == ref
+
+
+def test_move_takes_numpy_arrays_of_cards_as_sequences() -> None:
+    """Move(discard=np.array([0, 4])) and Move({"front": np.array([51, 47])}) were a
+    MoveError ("bad card array([0, 4])"): an array has __index__, so it was read as one
+    card; a 1-d array is its cards, as a list is (Move.from_rows already took them)."""
+    want = Move([(51, 0), (47, 0)], discard=[0, 4])
+    assert Move([(51, 0), (47, 0)], discard=np.array([0, 4])) == want
+    assert Move({"front": np.array([51, 47])}, discard=np.array([0, 4])) == want
+    assert (
+        Move.from_dict({"place": [[51, 0], [47, 0]], "discard": np.array([0, 4])}) == want
+    )
+    assert Move([(51, 0)], discard=np.array([], dtype=np.int64)) == Move([(51, 0)])
+    assert Move([(51, 0)], discard=np.array(3)) == Move([(51, 0)], discard=3)
+    with pytest.raises(MoveError, match="bad card"):
+        Move([(51, 0)], discard=np.array([0.5]))

@@ -18,7 +18,12 @@ from ofc_fast import rules
 from ofc_fast.bots import RandomBot
 from ofc_fast.errors import GameError, HistoryError, MoveError, OfcError
 from ofc_fast.game import Game, Move, actions_for, moves_for
-from ofc_fast.game.moves import action_destinations, destinations_table, legal_actions_of
+from ofc_fast.game.moves import (
+    _legal_actions,
+    action_destinations,
+    destinations_table,
+    legal_actions_of,
+)
 
 
 def finished(
@@ -140,6 +145,28 @@ def test_fuzz_replay_with_an_array_field_names_it(key: str, value: object) -> No
     assert refused(finished(seed=4).history(), {key: value}).field == key
 
 
+class _BadRepr:
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("version", 10**5000),
+        ("version", _BadRepr()),
+        ("result.net", [10**5000, 0]),
+        ("result.fouls", _BadRepr()),
+    ],
+    ids=["version-huge", "version-bad-repr", "net-huge", "fouls-bad-repr"],
+)
+def test_replay_quotes_a_huge_int_or_a_failing_repr_safely(key: str, value: object) -> None:
+    """A history whose version or recorded result held an int of 5,000 digits raised
+    ValueError (the int-to-text limit), one whose repr fails that repr's exception,
+    while quoting it in the HistoryError: it is quoted as every error quotes input."""
+    assert refused(finished(seed=4).history(), {key: value}).field == key
+
+
 @pytest.mark.parametrize("discards", [1, 2])
 def test_fuzz_five_cards_with_one_or_two_discards_have_no_action_ids(discards: int) -> None:
     """Found by the C API harness: 5 cards with 1 or 2 discards have 405 / 270 ids, past
@@ -170,7 +197,7 @@ def test_action_helpers_are_bounded() -> None:
     assert destinations_table.cache_info().currsize <= 15  # (n, k) pairs only
     with pytest.raises(MoveError):
         legal_actions_of(3, 1, (4, 5, 5))
-    assert legal_actions_of.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
+    assert _legal_actions.cache_info().currsize <= 6 * 5 * 4 * 6 * 6
 
 
 GARBAGE = [

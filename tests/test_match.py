@@ -271,3 +271,12 @@ def test_record_without_a_pending_deal_is_a_game_error() -> None:
     with pytest.raises(GameError, match="next_game"):
         m.record(None)  # type: ignore[arg-type]
     assert m.hands_played == 1
+
+
+def test_match_refuses_a_keep_nets_that_is_no_bool() -> None:
+    """Match(keep_nets="no") was read by its truth value (every net kept), as any
+    object was; keep_nets is True or False, else a GameError naming it."""
+    for bad in ("no", "false", 0, 1, None, 1.5, [False]):
+        with pytest.raises(GameError, match="keep_nets"):
+            Match(rules.PINEAPPLE, 2, seed=1, keep_nets=bad)  # type: ignore[arg-type]
+    assert Match(rules.PINEAPPLE, 2, seed=1, keep_nets=True).keep_nets is True

@@ -120,6 +120,32 @@ def test_move_from_rows_and_board() -> None:
     assert ordered.destinations == (3, 0, 2)
 
 
+def test_move_from_rows_board_and_in_order_name_what_holds_no_cards() -> None:
+    """Move.from_rows given None or a number for a row or the discards raised
+    TypeError, Move.from_board given no Board AttributeError, Move.in_order given
+    dealt cards that are no sequence of cards TypeError: each a MoveError."""
+    board = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    for bad in (None, 5, 2.5, object()):
+        with pytest.raises(MoveError, match="front"):
+            Move.from_rows(bad, [], [])
+        with pytest.raises(MoveError, match="back"):
+            Move.from_rows([], [], bad)
+        with pytest.raises(MoveError, match="discard"):
+            Move.from_rows([51], [], [], bad)
+        with pytest.raises(MoveError, match="Board"):
+            Move.from_board(bad)
+        with pytest.raises(MoveError, match="dealt"):
+            Move([(51, 0)]).in_order(bad)
+        with pytest.raises(MoveError, match="discard"):
+            Move.from_board(board, bad)
+    for bad_board in (str(board), list(board.cards), board.rows):
+        with pytest.raises(MoveError, match="Board"):
+            Move.from_board(bad_board)
+    with pytest.raises(MoveError, match="dealt"):
+        Move([(51, 0)]).in_order([[51], [0]])
+    assert Move([(51, 0)]).in_order(np.array([0, 51])).cards == (51,)
+
+
 def test_row_values_are_the_comparison_of_each_row() -> None:
     """Board.row_values (C ofc_row_value): the strength, but a 2-7 middle's value,
     whose order is the reference 2-7 order (R-27-2)."""
@@ -172,6 +198,15 @@ def test_cards_per_seat_is_the_engine_schedule() -> None:
         if preset.fantasyland is None:
             with pytest.raises(GameError):
                 cards_per_seat(preset, 14)
+
+
+def test_cards_per_seat_quotes_a_huge_count_safely() -> None:
+    """cards_per_seat(rules, 10**5000) raised ValueError (Python's int-to-text limit)
+    while writing the count into its GameError: it is quoted as every error quotes
+    input."""
+    for count in (10**5000, -(10**5000)):
+        with pytest.raises(GameError, match="Fantasyland cards"):
+            cards_per_seat(rules.PINEAPPLE, count)
     for bad in (12, 18, -1, 300):
         with pytest.raises(GameError):
             cards_per_seat(rules.PINEAPPLE, bad)

@@ -620,3 +620,13 @@ def test_bad_solver_settings_are_search_errors() -> None:
     for flag in ("no", 0, 1, None):  # a flag is True or False, never its truth value
         with pytest.raises(SearchError, match="alternatives"):
             solve_fantasyland(fl_cards, alternatives=flag)  # type: ignore[arg-type]
+
+
+def test_best_setting_names_an_objective_that_is_an_array() -> None:
+    """An objective given as a NumPy array raised NumPy's ValueError (the truth value
+    of an element-wise comparison): a SearchError naming the objective."""
+    hand = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
+    for objective in (np.array(["ev", "royalties"]), np.array([]), ["ev"]):
+        with pytest.raises(SearchError, match="objective"):
+            best_setting(hand, R.CLASSIC_1_6, objective)  # type: ignore[arg-type]
+    assert best_setting(hand, R.CLASSIC_1_6, np.str_("ev")).objective == "ev"

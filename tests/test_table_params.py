@@ -113,6 +113,21 @@ BAD: list[tuple[str, dict[str, Callable[[], Any]]]] = [
         },
     ),
     (
+        # a dict gave its keys, the seat numbers, as the chips (stacks (0, 1)); a
+        # set gave its values in hash order, to whichever seat
+        "stacks or Fantasyland counts with no seat order (a dict, a set)",
+        {
+            "Match": lambda: Match(rules.PINEAPPLE, 2, stacks={0: 100, 1: 50}),
+            "Game": lambda: Game(rules.PINEAPPLE, 2, stacks={0: 100, 1: 50}),
+            "settle": lambda: settle([X, Y], stacks={0: 100, 1: 50}),
+            "Game (set)": lambda: Game(rules.PINEAPPLE, 2, stacks={100, 50}),
+            "Game fantasyland": lambda: Game(rules.PINEAPPLE, 2, fantasyland={14, 0}),
+            "Match fantasyland": lambda: Match(
+                rules.PINEAPPLE, 2, fantasyland=frozenset({14, 0})
+            ),
+        },
+    ),
+    (
         "a Fantasyland count outside 0 and 13..17",
         {
             "Game": lambda: Game(rules.PINEAPPLE, 2, fantasyland=(12, 0)),

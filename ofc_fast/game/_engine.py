@@ -53,7 +53,11 @@ def deck_of_seed(seed: int) -> tuple[int, ...]:
 
 def deal_seed(run_seed: int, i: int) -> int:
     """The game seed of deal ``i`` of a run with seed ``run_seed``: deal ``i`` depends
-    only on ``(run_seed, i)``."""
+    only on ``(run_seed, i)``.
+
+    Raises TableError for a run seed outside 0..2**64-1, GameError for a deal index
+    outside it.
+    """
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= SEED_MAX:
         raise GameError(f"deal index must be an int 0..2**64-1, got {quote(i)}")
     return int(lib.ofc_deal_seed(check_seed(run_seed), i))

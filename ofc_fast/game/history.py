@@ -22,7 +22,7 @@ import operator
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GameError, HistoryError, MoveError, OfcError
+from ..errors import GameError, HistoryError, MoveError, OfcError, quote
 from ..rules import RuleSet
 from ._engine import deck_of_seed, resolve_rules
 from .moves import Move
@@ -73,11 +73,6 @@ def _recorded(game: Game) -> dict[str, Any]:
     return {**r.summary(), "boards": [str(b) for b in r.boards]}
 
 
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:60] + "..."
-
-
 def _rules_of(data: object) -> RuleSet:
     if isinstance(data, Mapping):
         try:
@@ -97,12 +92,12 @@ def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
     unknown = set(history) - _KEYS
     if unknown:
         raise HistoryError(
-            f"unknown history key(s) {_short(sorted(map(str, unknown)))}",
+            f"unknown history key(s) {quote(sorted(map(str, unknown)))}",
             str(sorted(map(str, unknown))[0]),
         )
     if not _same(history.get("version", HISTORY_VERSION), HISTORY_VERSION):
         raise HistoryError(
-            f"unknown history version {_short(history.get('version'))} "
+            f"unknown history version {quote(history.get('version'))} "
             f"(this is version {HISTORY_VERSION})",
             "version",
         )
@@ -184,7 +179,7 @@ def _check_result(g: Game, recorded: object) -> None:
             )
         if not _same(value, actual[key]):
             raise HistoryError(
-                f"result.{key}: the history records {_short(value)}, the "
-                f"replay gives {_short(actual[key])}",
+                f"result.{key}: the history records {quote(value)}, the "
+                f"replay gives {quote(actual[key])}",
                 f"result.{key}",
             )

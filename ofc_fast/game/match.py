@@ -224,6 +224,8 @@ class Match:
         )
         self.players = players
         check_deck(self.rules, players)
+        if not isinstance(keep_nets, bool):  # "no" is no False
+            raise GameError(f"keep_nets must be True or False, got {quote(keep_nets)}")
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
         self.stacks: list[int] | None = list(st) if st is not None else None
         self.start_stacks = list(self.stacks) if self.stacks is not None else None

@@ -35,8 +35,8 @@ import numpy as np
 from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
-from ..board import ROW_SIZES, Row, free_slots, row_splits
-from ..cards import card_str, cards_str, parse_card, parse_cards
+from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
+from ..cards import card_str, cards_str, is_many, parse_card, parse_cards
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
 
 __all__ = [
@@ -102,19 +102,31 @@ def _row(value: object) -> int:
     )
 
 
-def _cards(value: object) -> list[int]:
+def _cards(value: object, what: str = "") -> list[int]:
+    """The cards of ``value``: text, one card or a sequence of cards; ``what``: a row
+    (or the discards) of a setting, text or a sequence only (a NumPy array is no one
+    card there), named in the MoveError."""
     if isinstance(value, str):
         try:
             return parse_cards(value)
         except OfcError as exc:
             raise MoveError(str(exc), "bad_move") from None
-    if hasattr(value, "__index__") and not isinstance(value, bool):
+    if not what and (
+        type(value) is int
+        or (
+            hasattr(value, "__index__")
+            and not isinstance(value, bool)
+            and not is_many(value)  # a 1-d array has __index__, yet holds several cards
+        )
+    ):
         return [_card(value)]
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
         raise MoveError(
-            f"bad cards {_short(value)}: expected a card, text or a sequence of cards",
+            f"{what}: expected text or a sequence of cards, got {_short(value)}"
+            if what
+            else f"bad cards {_short(value)}: expected a card, text or a sequence of cards",
             "bad_move",
         ) from None
     return [_card(c) for c in items]
@@ -239,11 +251,10 @@ class Move(tuple):  # type: ignore[type-arg]
         'As / - / Ks Qs, discard 2c'
         """
         rows = tuple(
-            _cards(x if isinstance(x, str) else list(x)) for x in (front, middle, back)
+            _cards(x, name)
+            for x, name in ((front, "front"), (middle, "middle"), (back, "back"))
         )
-        cards = tuple(c for row in rows for c in row) + tuple(
-            _cards(discard if isinstance(discard, str) else list(discard))
-        )
+        cards = tuple(c for row in rows for c in row) + tuple(_cards(discard, "discard"))
         dests = tuple(r for r, row in enumerate(rows) for _ in row) + (DISCARD,) * (
             len(cards) - sum(map(len, rows))
         )
@@ -252,7 +263,9 @@ class Move(tuple):  # type: ignore[type-arg]
     @classmethod
     def from_board(cls, board: Any, discard: Iterable[Any] = ()) -> Move:
         """The move that sets a :class:`~ofc_fast.Board` (a solver's answer) and
-        discards ``discard``."""
+        discards ``discard``; MoveError for anything else than a Board."""
+        if not isinstance(board, Board):
+            raise MoveError(f"expected a Board, got {_short(board)}", "bad_move")
         return cls.from_rows(board.front, board.middle, board.back, discard)
 
     @classmethod
@@ -306,7 +319,12 @@ class Move(tuple):  # type: ignore[type-arg]
         >>> Move([(47, "back"), (51, "front")]).in_order([51, 47]).cards
         (51, 47)
         """
-        pos = {c: i for i, c in enumerate(dealt)}
+        try:
+            pos = {c: i for i, c in enumerate(dealt)}
+        except TypeError:  # None, a number, cards that are lists
+            raise MoveError(
+                f"dealt cards: expected a list of cards, got {_short(dealt)}", "bad_move"
+            ) from None
         pairs = sorted(zip(self[0], self[1]), key=lambda cd: pos.get(cd[0], len(pos)))
         return tuple.__new__(
             Move, (tuple(c for c, _ in pairs), tuple(d for _, d in pairs), self[2], self[3])
@@ -448,22 +466,38 @@ def _table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
     return table
 
 
-@cache
 def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
     """Legal action ids of a decision of that shape, from the engine
-    (``ofc_actions_legal``), cached."""
+    (``ofc_actions_legal``), cached; MoveError for a shape no normal decision has
+    (counts that are no ints included: they never reach the cache)."""
+    if type(n) is int and type(k) is int and type(free) is tuple:
+        try:
+            return _legal_actions(n, k, free)
+        except TypeError:  # a tuple holding something unhashable
+            pass
+    raise _no_decision(n, k, free)
+
+
+@cache
+def _legal_actions(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
+    """:func:`legal_actions_of` once its arguments are hashable; only a shape the
+    engine accepts is cached (it raises for the others)."""
     out = ffi.new("uint8_t[]", ACTION_SPACE)
-    ok = all(type(x) is int for x in (n, k, *free)) and 0 <= k < n <= 5
+    ok = len(free) == 3 and all(type(x) is int for x in free) and 0 <= k < n <= 5
     count = (
         lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
     )
     if count < 0:
-        raise MoveError(
-            f"no normal decision deals {n!r} card(s) with {k!r} discard(s) "
-            f"onto free rows {free!r}",
-            "bad_action",
-        )
+        raise _no_decision(n, k, free)
     return tuple(out[0:count])
+
+
+def _no_decision(n: object, k: object, free: object) -> MoveError:
+    return MoveError(
+        f"no normal decision deals {_short(n)} card(s) with {_short(k)} discard(s) "
+        f"onto free rows {_short(free)}",
+        "bad_action",
+    )
 
 
 def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
@@ -580,9 +614,8 @@ def move_for_action(
 ) -> Move:
     """The move of an action id (MoveError when it is not legal here)."""
     cards = _dealt(dealt)
-    if action not in legal_actions_of(len(cards), discards, _free(rows)) or isinstance(
-        action, bool
-    ):
+    legal = legal_actions_of(len(cards), discards, _free(rows))
+    if type(action) is not int or action not in legal:  # `in`: no array compared
         raise MoveError(
             f"action {_short(action)} is not legal here ({len(cards)} cards, "
             f"{discards} to discard, free rows {_free(rows)})",
@@ -594,7 +627,13 @@ def move_for_action(
 def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     """The action id of a normal move for ``dealt`` (inverse of :func:`move_for_action`;
     MoveError when the move does not use exactly the dealt cards)."""
+    if not isinstance(move, Move):
+        raise MoveError(f"expected a Move, got {_short(move)}", "bad_move")
     cards = _dealt(dealt)
+    if type(discards) is not int or not 0 <= discards < len(cards):
+        raise MoveError(
+            f"{_short(discards)} discards do not fit {len(cards)} card(s)", "discard_count"
+        )
     dest = destinations_of(move, cards)
     enc = lib.ofc_action_encode(len(cards), discards, ffi.new("uint8_t[5]", dest))
     if enc < 0:

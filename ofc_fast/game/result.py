@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +78,21 @@ class GameResult:
             d["declared"] = {str(k): v for k, v in self.declared.items()}
         d["items"] = [item.to_dict() for item in self.settlement.items]
         return d
+
+
+def result_copy(result: GameResult) -> GameResult:
+    """A copy of ``result`` whose lists and dict are its own (a game keeps its result
+    and hands out copies, so that a caller editing one changes nothing of the game's);
+    its settlement is read again from the same engine output on first access."""
+    return replace(
+        result,
+        net=list(result.net),
+        fouls=list(result.fouls),
+        royalties=list(result.royalties),
+        fantasyland=list(result.fantasyland),
+        declared=dict(result.declared),
+        _stacks=None if result._stacks is None else list(result._stacks),
+    )
 
 
 def result_of(game: Game, r: Any, g: Any) -> GameResult:

@@ -59,7 +59,7 @@ from .moves import (
     settings_for,
 )
 from .observation import Observation, cards_as_text, plain_copy, template
-from .result import GameResult, result_of
+from .result import GameResult, result_copy, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
 
@@ -84,7 +84,7 @@ def cards_per_seat(rules: RulesLike, fantasyland: int = 0) -> int:
     n = lib.ofc_cards_per_seat(KIND[rules.game], fl) if 0 <= fl <= 255 else -1
     if n < 0:
         raise GameError(
-            f"no seat of {rules.name} is dealt {fantasyland!r} Fantasyland "
+            f"no seat of {rules.name} is dealt {quote(fantasyland)} Fantasyland "
             f"cards (0, or 13..17 outside classic)"
         )
     return int(n)
@@ -461,9 +461,12 @@ class Game:
             raise MoveError("the deal is over: no more moves", "game_over")
         st = steps[step]
         if seat is not None and type(seat) is not int:
-            raise MoveError(
-                f"seat must be a seat number (an int), got {quote(seat)}", "bad_move"
-            )
+            n = as_int(seat)  # a NumPy int is the Python int, as for every seat
+            if n is None:
+                raise MoveError(
+                    f"seat must be a seat number (an int), got {quote(seat)}", "bad_move"
+                )
+            seat = n
         if seat is not None and seat != st[0]:
             raise MoveError(
                 f"seat {quote(seat)} cannot act: it is seat {st[0]}'s turn",
@@ -568,8 +571,8 @@ class Game:
         ``cards="text"`` writes cards as ``"As"`` instead of ids."""
         if type(seat) is not int or not 0 <= seat < self.players:
             self.check_seat(seat)
-        if cards != "ids" and cards != "text":
-            raise GameError(f"cards must be 'ids' or 'text', got {str(cards)[:20]!r}")
+        if not isinstance(cards, str) or cards not in ("ids", "text"):  # no array's ==
+            raise GameError(f"cards must be 'ids' or 'text', got {quote(cards, 24)}")
         obs = _observed(_observe(self._buf, seat, self._obs or self._obs_template()))
         if self._step >= len(self._steps):
             r = self.result()
@@ -591,13 +594,13 @@ class Game:
 
     # -- results
     def result(self) -> GameResult:
-        """The scored deal (GameError before it is over)."""
-        if self._result is not None:
-            return self._result
-        if not self.is_over:
-            raise GameError(f"the deal is not over: seat {self.to_act} is to act")
-        self._result = result_of(self, self._r, self._g)
-        return self._result
+        """The scored deal (GameError before it is over): a copy of the game's own,
+        which a caller may edit without changing the game's."""
+        if self._result is None:
+            if not self.is_over:
+                raise GameError(f"the deal is not over: seat {self.to_act} is to act")
+            self._result = result_of(self, self._r, self._g)
+        return result_copy(self._result)
 
     # -- history
     def history(self) -> dict[str, Any]:

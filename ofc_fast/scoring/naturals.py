@@ -109,6 +109,8 @@ def detect_naturals(cards: CardsLike | Board) -> dict[str, NaturalHand]:
 
     ``cards``: text (``"As Kd ..."``), 13 card ids, or a board (or board text).
 
+    Raises CardError for anything but 13 distinct cards.
+
     >>> list(detect_naturals("2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d 7h"))
     ['six_pairs', 'five_pairs_trips', 'small_2_8', 'small_2_9', 'small_2_10', 'no_pictures']
     >>> detect_naturals("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac")["dragon"].key
@@ -124,6 +126,8 @@ def naturals(cards13: CardsLike | Board, rules: RulesLike) -> list[NaturalHand]:
     """The naturals of ``rules`` these 13 cards make, best first (a natural later in
     ``rules.naturals`` ranks higher, R-VAR-MAL-3), with their units; empty when the
     rules play none (R-NAT-1) or the cards make none.
+
+    Raises CardError for anything but 13 distinct cards, RulesError for unknown rules.
 
     >>> from ofc_fast import rules
     >>> [(n.name, n.units) for n in naturals(

@@ -168,6 +168,9 @@ def score_pair(a: BoardLike, b: BoardLike, rules: RulesLike = OFC) -> PairScore:
     ``rules`` is a :class:`RuleSet` or a preset's name (``"OFC"``).  The
     result's ``net`` is what ``a`` wins from ``b`` (negative: ``a`` pays).
 
+    Raises BoardError for an incomplete board or a card on both boards, CardError for
+    bad cards, RulesError for unknown rules.
+
     >>> s = score_pair("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
     ...                "Kc 7d 3h / Ac Ad 8c 8d 4s / 6c 6d 6h 4c 4d")
     >>> s.net, s.rows, s.royalties

@@ -19,13 +19,13 @@ the arguments and builds the result.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._native import E_COUNT, E_DUPLICATE, OK, ffi, lib, status_error
 from ..board import Board
-from ..cards import parse_cards
+from ..cards import is_many, parse_cards
 from ..errors import BoardError, CardError, RulesError, TableError, quote
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import STAKES, compiled, table_rules
@@ -96,6 +96,23 @@ def _int(value: object, what: str) -> int:
     return int(value)
 
 
+_E = TypeVar("_E", SettlementStart, StakesModel)
+
+
+def _choice(value: object, kind: type[_E], what: str) -> _E:
+    """``value`` as a member of the text enum ``kind`` (a member or its text), else
+    RulesError naming ``what`` and the choices (never the enum's own error, whose
+    message calls the value's repr)."""
+    if isinstance(value, str):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    raise RulesError(
+        f"{what}: unknown {quote(value)}; known: {', '.join(m.value for m in kind)}"
+    )
+
+
 def settlement_order(
     players: int,
     button: int = 0,
@@ -105,6 +122,8 @@ def settlement_order(
     then the next seat, and so on (R-SETTLE-2; R-SETTLE-3 starts with the dealer).
     Seats are numbered clockwise.
 
+    Raises TableError for a bad seat count or button, RulesError for an unknown start.
+
     >>> settlement_order(4, button=3)       # W N E S, S deals (EX-13)
     [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
     >>> settlement_order(4, button=0, start="button")   # HG, A deals (EX-13)
@@ -112,13 +131,8 @@ def settlement_order(
     """
     n = check_players(players, None)
     seat = check_seat(button, n)
-    try:
-        first = 1 if SettlementStart(start) is SettlementStart.BUTTON else 0
-    except ValueError:
-        raise RulesError(
-            f"settlement start: unknown {quote(start)}; known: "
-            f"{', '.join(s.value for s in SettlementStart)}"
-        ) from None
+    start = _choice(start, SettlementStart, "settlement start")
+    first = 1 if start is SettlementStart.BUTTON else 0
     pairs = ffi.new("uint8_t[6][2]")
     count = lib.ofc_settlement_order(n, seat, first, pairs)
     return [(pairs[k][0], pairs[k][1]) for k in range(count)]
@@ -138,16 +152,14 @@ def apply_stakes(
     * CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
       most both capacities and uses up that much of each.
 
+    Raises BoardError for transfers of another shape or seats outside 0..255, RulesError
+    for an unknown stakes model, TableError for stacks that are not a chip count per
+    seat.
+
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
     """
-    try:
-        code = STAKES[StakesModel(model)]
-    except ValueError:
-        raise RulesError(
-            f"stakes model: unknown {quote(model)}; known: "
-            f"{', '.join(m.value for m in StakesModel)}"
-        ) from None
+    code = STAKES[_choice(model, StakesModel, "stakes model")]
     pairs, amounts = [], []
     for pair, amount in _transfer_items(transfers):
         i, j = (_int(s, "transfer seat") for s in pair)
@@ -177,7 +189,7 @@ def apply_stakes(
 def _transfer_items(transfers: object) -> list[tuple[Sequence[object], object]]:
     """``transfers`` as a list of ``((seat, seat), amount)`` items, or BoardError naming
     the first item of another shape (so no TypeError or unpacking ValueError escapes)."""
-    if isinstance(transfers, (str, bytes, Mapping)) or not isinstance(transfers, Iterable):
+    if isinstance(transfers, Mapping) or not is_many(transfers):
         raise BoardError(
             f"transfers: expected a sequence of ((seat, seat), amount), "
             f"got {quote(transfers)}"
@@ -225,7 +237,9 @@ def _declaration(name: object) -> int:
     other value an id C refuses (so the error names the seat's naturals)."""
     if name is True:
         return int(lib.OFC_DECLARE_BEST)
-    return NATURAL_NAMES.index(name) if name in NATURAL_NAMES else 99
+    if isinstance(name, str) and name in NATURAL_NAMES:  # `in`: no array's ==
+        return NATURAL_NAMES.index(name)
+    return 99
 
 
 def _error(
@@ -355,9 +369,14 @@ def settle(
     capped by ``rules.stakes`` (R-STAKES-*).
 
     ``net`` sums to zero; ``items`` itemise it; ``pairs`` hold the row-scored pairs.
+
+    Raises BoardError for a board missing, incomplete or sharing a card with another
+    (or a natural declared that the cards do not make), CardError for bad cards,
+    RulesError for unknown rules or what they do not allow (surrender, naturals),
+    TableError for a bad seat count, button, seat or stacks.
     """
     rules = as_rules(rules, "settle")
-    if isinstance(boards, (str, bytes)) or not isinstance(boards, Iterable):
+    if not is_many(boards):
         raise BoardError(
             f"boards: expected a sequence of one board per seat, got {quote(boards)}"
         )
@@ -365,7 +384,7 @@ def settle(
         boards = list(boards)  # an iterator, a NumPy array: one board per item
     n = check_players(len(boards), rules)
     seat_button = check_seat(button, n)
-    if isinstance(surrendered, (str, bytes)) or not isinstance(surrendered, Iterable):
+    if not is_many(surrendered):
         raise BoardError(
             f"surrendered: expected a sequence of seats, got {quote(surrendered)}"
         )
