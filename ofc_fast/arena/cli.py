@@ -256,12 +256,24 @@ def _print_standings(report: dict[str, Any]) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    # the file's errors (cannot read, line N: ...) name FILE, as its usage calls it
+    shown = named("FILE", _print_deals, args.file, args.deal)
+    if args.deal is not None and not shown:
+        raise ArenaError(f"--deal: {args.file} has no hand {args.deal}")
+    if not shown:  # (a match stopped before its first hand: a valid, empty history)
+        print(f"no deals in {args.file}")
+    return 0
+
+
+def _print_deals(path: str, deal: int | None) -> int:
+    """Replay and print every deal of the history file ``path`` (only hand ``deal``
+    when given); returns the number printed."""
     from ..cards import cards_str
     from .history import read_histories
 
     shown = 0
-    for d in read_histories(args.file):
-        if args.deal is not None and d.record["hand_no"] != args.deal:
+    for d in read_histories(path):
+        if deal is not None and d.record["hand_no"] != deal:
             continue
         g = d.game
         print(
@@ -274,11 +286,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             rows = " / ".join(cards_str(sorted(r, reverse=True)) for r in b.rows)
             print(f"  seat {s} {d.record['seats'][s]}{fl}: {rows}{foul}")
         shown += 1
-    if args.deal is not None and not shown:
-        raise ArenaError(f"{args.file} has no hand {args.deal}")
-    if not shown:  # (a match stopped before its first hand: a valid, empty history)
-        print(f"no deals in {args.file}")
-    return 0
+    return shown
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -302,7 +310,9 @@ def add_commands(sub: Any) -> None:
         "stdin/stdout (logs on stderr), or over TCP with "
         "--connect.",
     )
-    b.add_argument("name", help=f"a registered bot: {', '.join(bot_names())}")
+    b.add_argument(
+        "name", metavar="NAME", help=f"a registered bot: {', '.join(bot_names())}"
+    )
     b.add_argument(
         "--rules",
         default=None,
@@ -410,7 +420,7 @@ def add_commands(sub: Any) -> None:
         "print the final boards: rows front / middle / back, each row's cards "
         "high to low.",
     )
-    r.add_argument("file", help="a .jsonl hand history")
+    r.add_argument("file", metavar="FILE", help="a .jsonl hand history")
     r.add_argument("--deal", type=int, default=None, help="only this hand number")
     r.set_defaults(func=_cmd_replay)
 

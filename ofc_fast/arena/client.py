@@ -421,16 +421,20 @@ def play_bot(
     exit status (0); ProtocolError when the host breaks the protocol, ArenaError
     when it cannot be reached."""
     from ..bots import make_bot
+    from ..cli.options import named
 
     settings: dict[str, Any] = {}
     if time_budget is not None:
         settings["time_budget"] = time_budget
     table = resolve_arena_rules(rules) if rules else None
+
+    def made(**kw: Any) -> Bot:
+        return make_bot(name, table, seed=DEFAULT_SEED if seed is None else seed, **kw)
+
     try:
-        bot = make_bot(name, table, seed=DEFAULT_SEED if seed is None else seed, **settings)
-    except BotError as exc:  # the bot takes no time budget, or not this one
-        if time_budget is None:
-            raise
+        bot = made(**settings)
+    except BotError as exc:  # NAME (as the usage calls it), or no time budget taken
+        named("NAME", made)  # (raises when the name is at fault)
         raise BotError(f"--time-budget: {exc}") from None
     client = BotClient(bot, warm_up=True, token=token)
     if connect is None:
