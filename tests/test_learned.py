@@ -730,7 +730,8 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--hidden", "8,8,8,8"], "--hidden: 1..3 layer widths"),
         (["--rules", "classic_1_6"], "--rules: value models are for OFC and Pineapple"),
         (["--hidden", "x"], "--hidden: comma-separated layer widths, got 'x'"),
-        (["--hidden", ","], "--hidden: 1..3 layer widths"),
+        (["--hidden", ","], "--hidden: an empty layer width in ','"),
+        (["--hidden", "8,,8"], "--hidden: an empty layer width in '8,,8'"),
         (["--players", "4"], "--players: must be 2..3, got 4"),
         (["--players", "1"], "--players: must be 2..3, got 1"),
         (["--out", "FILE"], "--out: cannot make the folder"),
@@ -746,13 +747,16 @@ def test_training_refuses_bad_settings_before_any_step(
     fit (--hidden 300, --eval-samples 0); now the command stops at once, exit 2,
     naming the setting, and runs no step.  The setting named is the option typed:
     the errors said train()'s keywords (``deals must be ...``, ``eval_deals``) and an
-    --out that is a file ``[Errno 17] File exists``."""
+    --out that is a file ``[Errno 17] File exists``.  ``--hidden 8,,8`` trained ``(8, 8)``
+    (``--hidden ,`` said "1..3 layer widths"): an empty item is refused as in every
+    comma-separated option."""
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
     monkeypatch.chdir(tmp_path)  # (--out '' trained into the current folder)
     (tmp_path / "FILE").write_text("not a folder")
     extra = [str(tmp_path / "FILE") if e == "FILE" else e for e in extra]
+    message = message.replace("FILE", str(tmp_path / "FILE"))
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
     args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1", "--epochs", "1"]
     args += ["--hidden", "4", "--opponent", "typical", "--out", str(out)]

@@ -27,6 +27,7 @@ from .options import (
     load_rules,
     named,
     parse_stacks,
+    split_list,
 )
 
 if TYPE_CHECKING:
@@ -49,9 +50,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.show is not None and args.show < 0:
         raise GameError(f"--show: must be 0 or more, got {args.show}")
     names = [  # specs (policy:PATH, module:attribute) keep their case
-        n.strip() if ":" in n else n.strip().lower()
-        for n in args.bots.split(",")
-        if n.strip()
+        n if ":" in n else n.lower() for n in split_list("--bots", args.bots, "bot name")
     ]
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
@@ -68,6 +67,11 @@ def run_play(args: argparse.Namespace) -> int:
         button=args.button,
         keep_nets=False,
     )
+    if match.is_over:  # (it played no deal, and said so only after the match)
+        raise GameError(
+            f"--stacks: a match needs two seats with chips, got {stacks}: it would "
+            "play no deal"
+        )
     from ..parallel.cli import wants_parallel
 
     for option, given, what in (

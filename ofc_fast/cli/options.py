@@ -46,6 +46,7 @@ __all__ = [
     "name_option",
     "output_problem",
     "parse_stacks",
+    "split_list",
 ]
 
 _T = TypeVar("_T")
@@ -190,6 +191,31 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     return named("--rules", rules_mod.get, value)
 
 
+def split_list(
+    option: str,
+    text: str,
+    what: str,
+    error: type[OfcError] = GameError,
+    spaces: bool = False,
+) -> list[str]:
+    """The items of a comma-separated option value (``--bots heuristic,random``),
+    stripped (``spaces``: spaces between items work too, ``200 150``); an empty item
+    (``heuristic,``, ``a,,b``, ``""``) is refused, ``error`` naming ``option`` and
+    ``what`` an item is, rather than dropped.
+
+    >>> split_list("--bots", " heuristic , random", "bot name")
+    ['heuristic', 'random']
+    >>> split_list("--bots", "heuristic,", "bot name")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: --bots: an empty bot name in 'heuristic,' (one comma between two)
+    """
+    items = re.split(r"\s*,\s*|\s+" if spaces else ",", text.strip())
+    if not all(item.strip() for item in items):
+        raise error(f"{option}: an empty {what} in {text!r} (one comma between two)")
+    return [item.strip() for item in items]
+
+
 def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     """``--stacks``: ``200`` (every seat) or ``200,200,150`` (one per seat; spaces
     between the numbers work too).  Errors name ``--stacks``.
@@ -199,9 +225,10 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     """
     if values is None:
         return None
-    text = ",".join(values)
+    text = " ".join(values)
+    items = split_list("--stacks", text, "chip count", spaces=True)
     try:
-        chips = [int(v) for v in text.replace(" ", ",").split(",") if v]
+        chips = [int(v) for v in items]
     except ValueError:
         raise GameError(
             f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"

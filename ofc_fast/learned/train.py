@@ -41,6 +41,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._native import lib
+from ..cli.options import Parser, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, quote
 from ..parallel import (
     Executor,
@@ -652,10 +653,10 @@ def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
 
 
 def _hidden_arg(text: str) -> tuple[int, ...]:
-    """``--hidden``: comma-separated layer widths (their range is checked with the
-    other settings)."""
+    """``--hidden``: comma-separated layer widths (their range: checked later)."""
+    widths = split_list("--hidden", text, "layer width", ModelError)
     try:
-        return tuple(int(h) for h in text.split(",") if h.strip())
+        return tuple(int(h) for h in widths)
     except ValueError:
         raise ModelError(
             f"--hidden: comma-separated layer widths, got {text[:40]!r}"
@@ -698,8 +699,6 @@ def _c_check(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    from ..cli.options import Parser, load_rules, name_option
-
     p = Parser(  # (its options by train()'s keywords: errors name the option)
         prog="python -m ofc_fast.learned.train",
         description="Train a value model for a rule set.",

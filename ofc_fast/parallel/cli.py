@@ -16,6 +16,7 @@ from ..cli.options import (
     check_count,
     dash_refused,
     load_rules,
+    split_list,
 )
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
@@ -186,7 +187,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
-    names = [bot_name(n) for n in args.bots.split(",") if n.strip()]
+    names = [bot_name(n) for n in split_list("--bots", args.bots, "bot name")]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)
     check_seed(args.seed, "--seed")  # (not RunSpec's, which _spec blames on --bots)
