@@ -734,8 +734,9 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--hidden", "8,,8"], "--hidden: an empty layer width in '8,,8'"),
         (["--players", "4"], "--players: must be 2..3, got 4"),
         (["--players", "1"], "--players: must be 2..3, got 1"),
-        (["--out", "FILE"], "--out: cannot make the folder"),
+        (["--out", "FILE"], "--out: 'FILE' is a file, not a folder"),
         (["--out", ""], "--out: a folder is needed, got an empty name"),
+        (["--out", "-"], "--out: '-' (standard output) is not written here: name a"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(
@@ -747,7 +748,8 @@ def test_training_refuses_bad_settings_before_any_step(
     fit (--hidden 300, --eval-samples 0); now the command stops at once, exit 2,
     naming the setting, and runs no step.  The setting named is the option typed:
     the errors said train()'s keywords (``deals must be ...``, ``eval_deals``) and an
-    --out that is a file ``[Errno 17] File exists``.  ``--hidden 8,,8`` trained ``(8, 8)``
+    --out that is a file ``[Errno 17] File exists``.  ``--out -`` made a folder named
+    ``-`` (``selfplay --out -`` refuses it) and ``--hidden 8,,8`` trained ``(8, 8)``
     (``--hidden ,`` said "1..3 layer widths"): an empty item is refused as in every
     comma-separated option."""
     from ofc_fast.learned.train import main

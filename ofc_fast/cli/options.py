@@ -38,6 +38,7 @@ __all__ = [
     "add_rules_option",
     "add_stacks_option",
     "check_count",
+    "check_folder",
     "check_output",
     "count_problem",
     "dash_refused",
@@ -290,6 +291,25 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
         except OSError as exc:
             return f"cannot write {path!r}: {exc.strerror}"
     return None
+
+
+def check_folder(option: str, path: str, error: type[OfcError] = GameError) -> None:
+    """Refuse, before any work, an output folder that names none (``selfplay --out``,
+    ``python -m ofc_fast.learned.train --out``): an empty name (an unset shell
+    variable: not the current folder), ``-`` (as every output option: not a folder
+    named ``-``) or a file.  Errors name ``option``.
+
+    >>> check_folder("--out", "-")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: --out: '-' (standard output) is not written here: name a folder (./- for one named -)
+    """  # noqa: E501 - the error message as the user sees it
+    if not path.strip():
+        raise error(f"{option}: a folder is needed, got an empty name")
+    if path == "-":
+        raise error(f"{option}: {dash_refused('folder')}")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise error(f"{option}: {path!r} is a file, not a folder")
 
 
 def dash_refused(what: str) -> str:

@@ -41,7 +41,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._native import lib
-from ..cli.options import Parser, load_rules, name_option, split_list
+from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, quote
 from ..parallel import (
     Executor,
@@ -756,6 +756,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         rules = load_rules(a.rules)
+        check_folder("--out", a.out, ModelError)  # (as selfplay's: no folder named -)
         hidden = _hidden_arg(a.hidden)
         if not 2 <= a.players <= rules.max_players:  # (before the workers start)
             raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")

@@ -14,7 +14,7 @@ from ..cli.options import (
     add_bots_option,
     add_rules_option,
     check_count,
-    dash_refused,
+    check_folder,
     load_rules,
     split_list,
 )
@@ -195,12 +195,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(
             "--chunk-size: a self-play task is one shard; set its deals with --shard-size"
         )
-    if not args.out.strip():  # (an unset shell variable: not the current folder)
-        raise GameError("--out: a folder is needed, got an empty name")
-    if args.out == "-":  # (as every other output option: not a folder named -)
-        raise GameError(f"--out: {dash_refused('folder')}")
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise GameError(f"--out: {args.out!r} is a file, not a folder")
+    check_folder("--out", args.out)
     spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)
     try:  # (selfplay makes it too: an OSError there would not name --out)
         os.makedirs(args.out, exist_ok=True)
