@@ -317,7 +317,8 @@ def add_commands(sub: Any) -> None:
         "--rules",
         default=None,
         help="rules the bot is made with: a game id, a preset name or a rules JSON "
-        "file of a preset (default: the hello's game id)",
+        "file of a preset; a hello of another game is refused (default: the hello's "
+        "game id)",
     )
     b.add_argument("--seed", type=int, default=None, help="the bot's seed (default 0)")
     b.add_argument(
