@@ -414,3 +414,15 @@ def test_a_bot_made_for_other_rules_leaves_a_hello_of_another_game() -> None:
     for args in (["--rules", "pineapple"], []):
         proc = run_bot(lines(HELLO, {"t": "match-end"}), "heuristic", *args)
         assert proc.returncode == 0 and proc.stdout == b'{"t":"join"}\n', proc.stderr
+
+
+def test_a_token_without_connect_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ofc-fast bot random --token T`` without ``--connect`` sent the token on
+    standard output, where no arena checks one (only a ``tcp:`` seat does)."""
+    from ofc_fast import cli
+
+    assert cli.main(["bot", "random", "--token", "T"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "ofc-fast: error: --token: only with --connect PORT (a tcp: seat's token)\n"
+    )

@@ -47,6 +47,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         named("--time-budget", check_settings, time_budget=args.time_budget)
     if args.connect is not None:  # (-1 and 70000 were "cannot connect")
         check_count("--connect", args.connect, 1, 65535, error=ArenaError)
+    elif args.token is not None:  # (it was sent on stdio, where no arena checks one)
+        raise ArenaError("--token: only with --connect PORT (a tcp: seat's token)")
     return play_bot(
         args.name,
         rules=None if args.rules is None else _rules_of(args.rules),
