@@ -231,12 +231,15 @@ def play_parallel(
     The same on every executor."""
     from ..parallel.cli import play_run
 
-    if stacks is not None:
-        raise GameError(
-            "--stacks: table stakes carry chips from deal to deal, which a "
-            "parallel run (--workers, --ray) of independent units cannot; "
-            "drop --workers/--ray or --stacks"
-        )
+    for option, given, why in (
+        ("--stacks", stacks is not None, "table stakes carry chips from deal to deal"),
+        ("--show", bool(args.show), "a deal is printed as it ends"),  # (was ignored)
+    ):
+        if given:
+            raise GameError(
+                f"{option}: {why}, which a parallel run (--workers, --ray) of "
+                f"independent units cannot; drop --workers/--ray or {option}"
+            )
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or json_only(args)
     t0 = time.perf_counter()
