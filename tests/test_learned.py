@@ -768,6 +768,26 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+def test_training_caps_workers_as_every_command_does(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``python -m ofc_fast.learned.train --workers 9999`` started a pool of 9999
+    processes, where ``ofc-fast play`` and ``selfplay`` refuse more than 4 per CPU."""
+    from ofc_fast.learned import train as train_mod
+    from ofc_fast.parallel import cli as parallel_cli
+
+    def no_pool(*args: Any) -> None:
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(train_mod, "make_executor", no_pool)
+    monkeypatch.setattr(parallel_cli, "cpu_count", lambda: 2)
+    out = tmp_path / "run"
+    assert train_mod.main(["--out", str(out), "--workers", "9999", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --workers: must be at most 8, got 9999 (4 per CPU, 2 CPUs here)\n"
+    assert not out.exists()
+
+
 @pytest.mark.parametrize(
     ("setting", "message"),
     [

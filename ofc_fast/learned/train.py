@@ -43,14 +43,8 @@ import numpy as np
 from .._native import lib
 from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, quote
-from ..parallel import (
-    Executor,
-    Progress,
-    atomic_write,
-    exclusive,
-    in_order,
-    make_executor,
-)
+from ..parallel import Executor, Progress, atomic_write, exclusive, in_order, make_executor
+from ..parallel.cli import check_workers
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
@@ -760,6 +754,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden = _hidden_arg(a.hidden)
         if not 2 <= a.players <= rules.max_players:  # (before the workers start)
             raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")
+        check_workers(a.workers)  # (as every --workers: it started any number)
         with make_executor(a.workers, a.ray) as ex:
             report = train(
                 rules,

@@ -73,21 +73,27 @@ most this many: every chunk is listed before the first is played, and a ``play``
 keeps every deal's outcome (about 1.2 kB a deal) for its summary."""
 
 
-def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
-    """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
-    least 1; unless ``planned``, with ``--workers`` or ``--ray``) and, for a run whose
-    deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
-    :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
-    if args.workers is not None:
+def check_workers(workers: int | None) -> None:
+    """``--workers``: 1 to :data:`MAX_WORKERS_PER_CPU` per CPU (None: not given), for
+    every command that takes it (``python -m ofc_fast.learned.train`` too)."""
+    if workers is not None:
         cpus = cpu_count()
         check_count(
             "--workers",
-            args.workers,
+            workers,
             1,
             MAX_WORKERS_PER_CPU * cpus,
             error=ExecutorError,
             why=f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPUs here",
         )
+
+
+def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
+    """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
+    least 1; unless ``planned``, with ``--workers`` or ``--ray``) and, for a run whose
+    deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
+    :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
+    check_workers(args.workers)
     if args.chunk_size is not None:
         check_count("--chunk-size", args.chunk_size)
         if planned is None and not wants_parallel(args):  # (it would be ignored)
