@@ -284,6 +284,9 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
     assert cli.parse_stacks(None, 3) is None
 
 
+SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused before it)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -310,6 +313,11 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
         (["play", "--show", "-1"], "--show: must be 0 or more, got -1"),
         (["play", "--chunk-size", "5"], "--chunk-size: a parallel run's task size; add"),
         (["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"], "--top: must be 0 or"),
+        # a parallel run named "--bots/--players" for either (play names the one)
+        ([*SELFPLAY, "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players"),
+        ([*SELFPLAY, "--bots", "nope"], "--bots: unknown bot 'nope'"),
+        ([*SELFPLAY, "--bots", "random,random,random"], "--bots: 2 seats need 1 or 2"),
+        (["play", "--workers", "2", "--bots", "nope"], "--bots: unknown bot 'nope'"),
     ],
 )
 def test_errors_name_the_option(

@@ -16,11 +16,12 @@ from ..cli.options import (
     check_count,
     check_folder,
     load_rules,
+    named,
     split_list,
 )
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
-from ..table import check_seed
+from ..table import check_players, check_seed
 from ._executors import Executor, cpu_count, make_executor
 from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
@@ -125,7 +126,8 @@ def _spec(
     button: int,
     fantasyland: bool,
 ) -> RunSpec:
-    """The run of the options; errors name ``--bots``/``--players``."""
+    """The run of the options (``--players``, ``--seed`` and ``--button`` checked
+    before); errors name ``--bots``."""
     try:
         return RunSpec.make(
             rules,
@@ -137,7 +139,7 @@ def _spec(
             fantasyland=fantasyland,
         )
     except OfcError as exc:
-        raise type(exc)(f"--bots/--players: {exc}") from None
+        raise type(exc)(f"--bots: {exc}") from None
 
 
 def play_run(
@@ -193,6 +195,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
+    named("--players", check_players, players, rules)  # (as play's: not _spec's --bots)
     names = [bot_name(n) for n in split_list("--bots", args.bots, "bot name")]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)
