@@ -495,7 +495,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     _require_torch()
     from ofc_fast.learned.train import main
 
-    def argv(seed: int) -> list[str]:
+    def argv(seed: int, rows: tuple[str, ...] = ("--opponent-deals", "3")) -> list[str]:
         return [
             *[
                 "--rules",
@@ -510,7 +510,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
                 "2",
             ],
             *["--hidden", "8", "--eval-samples", "2", "--eval-limit", "4", "--quiet"],
-            *["--opponent-deals", "3"],
+            *rows,
             *("--seed", str(seed), "--out", str(tmp_path)),
         ]
 
@@ -556,7 +556,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
     assert main([*args, "--rounds", "0"]) == 2
     assert "error: --rounds: must be 1 or more" in capsys.readouterr().err
-    typical = [*argv(2)[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
+    typical = [*argv(2, ())[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
     assert main(typical) == 0  # the library's typical opponent: no rows, format 1
     assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
     assert not (tmp_path / "typical" / "opponent.npz").exists()
@@ -737,6 +737,7 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--out", "FILE"], "--out: 'FILE' is a file, not a folder"),
         (["--out", ""], "--out: a folder is needed, got an empty name"),
         (["--out", "-"], "--out: '-' (standard output) is not written here: name a"),
+        (["--opponent-deals", "5"], "--opponent-deals: only with --opponent play or"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(

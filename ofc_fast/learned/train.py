@@ -74,6 +74,7 @@ clean boards the behaviour policy finishes in ``opponent_deals`` deals of its ow
 ``opponent_deals`` deals of uniformly random legal moves (RandomBot's play; carried
 too); ``"typical"``, the library's typical opponent (``ofc_ev_tables_init``)."""
 _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent's rows
+_OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
 _CHUNK_DEALS = 25
 _CHUNK_LABELS = 400
 
@@ -403,7 +404,7 @@ def train(
     eval_limit: int = 300,
     rounds: int = 1,
     opponent: str = "play",
-    opponent_deals: int = 20_000,
+    opponent_deals: int = _OPPONENT_DEALS,
     fl_value: StayValue = None,
     executor: Executor | None = None,
     progress: bool = True,
@@ -735,8 +736,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--opponent-deals",
         type=int,
-        default=20_000,
-        help="deals behind 'play' and 'random' rows",
+        default=None,
+        help=f"deals behind 'play' and 'random' rows (default {_OPPONENT_DEALS:,})",
     )
     p.add_argument(
         "--fl-value",
@@ -755,6 +756,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not 2 <= a.players <= rules.max_players:  # (before the workers start)
             raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")
         check_workers(a.workers)  # (as every --workers: it started any number)
+        deals = a.opponent_deals
+        if deals is not None and a.opponent == "typical":  # (it was ignored)
+            raise ModelError("--opponent-deals: only with --opponent play or random")
         with make_executor(a.workers, a.ray) as ex:
             report = train(
                 rules,
@@ -772,7 +776,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 eval_limit=a.eval_limit,
                 rounds=a.rounds,
                 opponent=a.opponent,
-                opponent_deals=a.opponent_deals,
+                opponent_deals=_OPPONENT_DEALS if deals is None else deals,
                 fl_value=None if a.fl_value is None else _stay_arg(a.fl_value),
                 executor=ex,
                 progress=not a.quiet,
