@@ -816,3 +816,18 @@ def test_replay_and_bot_errors_name_the_argument(
     commands = build_parser().commands  # the usage names them so too
     assert commands["replay"].format_usage().rstrip().endswith(" FILE")
     assert " NAME" in commands["bot"].format_usage()
+
+
+@pytest.mark.parametrize("extra", [[], ["--workers", "2"]])
+def test_arena_names_bot_for_a_bot_it_cannot_make(
+    capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    """``ofc-fast arena --bot nope --bot random`` said ``unknown bot 'nope'`` (and
+    ``--bot policy:/none`` ``no policy file``), naming no option, where ``play --bots
+    nope`` says ``--bots: unknown bot``; so did a parallel match."""
+    from ofc_fast.cli import main
+
+    for bot, message in (("x@nope", "unknown bot 'nope'"), ("policy:/none", "no policy")):
+        assert main(["arena", "--bot", bot, "--bot", "random", "--hands", "1", *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"ofc-fast: error: --bot: {message}"), err
