@@ -414,16 +414,18 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     args = ap.parse_args(argv)
     # a value refused: one line naming the option (OfcError), as every subcommand's
-    from .cli.options import check_count, check_output
+    from .cli.options import check_count, check_output, split_list
     from .errors import OfcError
     from .table import check_seed
 
-    args.skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    args.skip = set(split_list("--skip", args.skip, "row", OfcError) if args.skip else ())
     unknown = sorted(args.skip - set(ROWS))
     if unknown:
         raise OfcError(
             f"--skip: unknown name(s) {', '.join(unknown)}; choose from {', '.join(ROWS)}"
         )
+    if args.skip == set(ROWS):  # (the table was empty, the agreement still "all OK")
+        raise OfcError("--skip: every row is skipped, nothing would be timed: keep one")
     if args.n is None:
         args.n = 20_000 if args.quick else 200_000
     if args.reps is None:

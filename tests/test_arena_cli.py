@@ -396,7 +396,9 @@ def test_replay_of_a_whole_json_history_says_how_to_write_lines(
     assert main([*play, str(path)]) == 0
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"ofc-fast: error: {path}, line 1: not an ofc-fast/hand-history")
+    assert err.startswith(
+        f"ofc-fast: error: FILE: {path}, line 1: not an ofc-fast/hand-history"
+    )
     assert "ending in .jsonl" in err
     lines = tmp_path / "deals.jsonl"
     assert main([*play, str(lines)]) == 0
@@ -509,7 +511,9 @@ def test_replay_refuses_a_null_line_naming_it(
     path.write_text(f"\n{value}\n", encoding="utf-8")
     assert main(["replay", str(path)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert line == f"ofc-fast: error: {path}, line 2: not an ofc-fast/hand-history line"
+    assert (
+        line == f"ofc-fast: error: FILE: {path}, line 2: not an ofc-fast/hand-history line"
+    )
 
 
 @pytest.mark.parametrize("deals", [0, 1])
@@ -782,3 +786,48 @@ def test_progress_every_without_progress_json_is_refused(
     assert capsys.readouterr().err == (
         "ofc-fast: error: --progress-every: only with --progress-json\n"
     )
+
+
+def test_replay_and_bot_errors_name_the_argument(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ofc-fast replay /nonexistent.jsonl`` said ``cannot read ...``, ``replay h.jsonl
+    --deal 7`` ``h.jsonl has no hand 7`` and ``ofc-fast bot nope`` ``unknown bot
+    'nope'`` (with ``--time-budget``: ``--time-budget: unknown bot``), naming no
+    argument, unlike every other error of ``ofc-fast``."""
+    from ofc_fast.cli import build_parser, main
+
+    missing = tmp_path / "nonexistent.jsonl"
+    hist = tmp_path / "h.jsonl"
+    play = ["play", "--hands", "2", "--bots", "random", "--quiet", "--seed", "1"]
+    assert main([*play, "--history", str(hist)]) == 0
+    cases = [
+        (["replay", str(missing)], f"FILE: cannot read {missing}: "),
+        (["replay", str(hist), "--deal", "7"], f"--deal: {hist} has no hand 7"),
+        (["bot", "nope"], "NAME: unknown bot 'nope'; known bots: "),
+        (["bot", "nope", "--time-budget", "0.1"], "NAME: unknown bot 'nope'"),
+        (["bot", "random", "--time-budget", "0.1"], "--time-budget: bot 'random': "),
+    ]
+    for argv, message in cases:
+        assert main(argv) == 2, argv
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"ofc-fast: error: {message}"), (argv, err)
+        assert err.count("\n") == 1, err
+    commands = build_parser().commands  # the usage names them so too
+    assert commands["replay"].format_usage().rstrip().endswith(" FILE")
+    assert " NAME" in commands["bot"].format_usage()
+
+
+@pytest.mark.parametrize("extra", [[], ["--workers", "2"]])
+def test_arena_names_bot_for_a_bot_it_cannot_make(
+    capsys: pytest.CaptureFixture[str], extra: list[str]
+) -> None:
+    """``ofc-fast arena --bot nope --bot random`` said ``unknown bot 'nope'`` (and
+    ``--bot policy:/none`` ``no policy file``), naming no option, where ``play --bots
+    nope`` says ``--bots: unknown bot``; so did a parallel match."""
+    from ofc_fast.cli import main
+
+    for bot, message in (("x@nope", "unknown bot 'nope'"), ("policy:/none", "no policy")):
+        assert main(["arena", "--bot", bot, "--bot", "random", "--hands", "1", *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.startswith(f"ofc-fast: error: --bot: {message}"), err

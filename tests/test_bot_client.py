@@ -392,3 +392,37 @@ def test_join_carries_the_token() -> None:
     c = BotClient(make_bot("random", seed=0), token="s3cret")
     assert c.feed(HELLO) == [{"t": "join", "token": "s3cret"}]
     assert BotClient(make_bot("random", seed=0)).feed(HELLO) == [{"t": "join"}]
+
+
+def test_a_bot_made_for_other_rules_leaves_a_hello_of_another_game() -> None:
+    """``ofc-fast bot heuristic --rules ofc`` made the bot for OFC, then silently played
+    the hello's game (ofc-pineapple) with no warning.  With ``--rules`` given it now
+    refuses a hello of another game, naming ``--rules`` and both games, and leaves
+    without joining (no ``join`` sent; exit status 2); without it, it follows the
+    hello as before."""
+    from ofc_fast.errors import ArenaError
+    from ofc_fast.rules import PRESETS
+
+    c = BotClient(make_bot("random", seed=0), rules=PRESETS["OFC"])
+    with pytest.raises(ArenaError, match=r"^rules: .*\bofc \(OFC\).*'ofc-pineapple'"):
+        c.feed(HELLO)
+    same = BotClient(make_bot("random", seed=0), rules=PRESETS["PINEAPPLE"])
+    assert same.feed(HELLO) == [{"t": "join"}]
+    proc = run_bot(lines(HELLO), "heuristic", "--rules", "ofc")
+    one_line_error(proc, "--rules: ", "ofc (OFC)", "'ofc-pineapple'", "without joining")
+    assert proc.stdout == b""
+    for args in (["--rules", "pineapple"], []):
+        proc = run_bot(lines(HELLO, {"t": "match-end"}), "heuristic", *args)
+        assert proc.returncode == 0 and proc.stdout == b'{"t":"join"}\n', proc.stderr
+
+
+def test_a_token_without_connect_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ofc-fast bot random --token T`` without ``--connect`` sent the token on
+    standard output, where no arena checks one (only a ``tcp:`` seat does)."""
+    from ofc_fast import cli
+
+    assert cli.main(["bot", "random", "--token", "T"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "ofc-fast: error: --token: only with --connect PORT (a tcp: seat's token)\n"
+    )

@@ -284,6 +284,9 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
     assert cli.parse_stacks(None, 3) is None
 
 
+SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused before it)
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -310,6 +313,11 @@ def test_stacks_in_the_readme_form(capsys: pytest.CaptureFixture) -> None:
         (["play", "--show", "-1"], "--show: must be 0 or more, got -1"),
         (["play", "--chunk-size", "5"], "--chunk-size: a parallel run's task size; add"),
         (["advise", "--dealt", "As Kd 9h 9c 4s", "--top", "-1"], "--top: must be 0 or"),
+        # a parallel run named "--bots/--players" for either (play names the one)
+        ([*SELFPLAY, "--players", "9"], "--players: PINEAPPLE seats 2 to 3 players"),
+        ([*SELFPLAY, "--bots", "nope"], "--bots: unknown bot 'nope'"),
+        ([*SELFPLAY, "--bots", "random,random,random"], "--bots: 2 seats need 1 or 2"),
+        (["play", "--workers", "2", "--bots", "nope"], "--bots: unknown bot 'nope'"),
     ],
 )
 def test_errors_name_the_option(
@@ -339,6 +347,51 @@ def test_bench_refuses_more_hands_than_memory_holds(
     code, _, err = run(capsys, "bench", "--n", str(10**12))
     assert code == 2
     assert err.startswith(f"ofc-fast: error: --n: must be at most 10000000, got {10**12}")
+
+
+def test_bench_refuses_to_skip_every_row(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast bench --skip`` of every row timed nothing, printed an empty table and
+    still said ``agreement: all OK``, exit status 0."""
+    code, out, err = run(capsys, "bench", "--skip", ",".join(timing.ROWS))
+    assert code == 2 and out == ""
+    assert (
+        err
+        == "ofc-fast: error: --skip: every row is skipped, nothing would be timed: keep one\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["play", "--bots", "heuristic,"], "--bots: an empty bot name in 'heuristic,'"),
+        (["play", "--bots", "random,,random"], "--bots: an empty bot name in"),
+        (["selfplay", "--bots", ",random", "--hands", "2", "--out", "OUT"], "--bots: an"),
+        (["play", "--stacks", "200,", "--players", "2"], "--stacks: an empty chip count"),
+        (["score", BOARD_A, BOARD_B, "--stacks", "100,,100"], "--stacks: an empty chip"),
+        (["bench", "--skip", "rank3,"], "--skip: an empty row in 'rank3,'"),
+    ],
+)
+def test_comma_separated_options_refuse_an_empty_item(
+    capsys: pytest.CaptureFixture, tmp_path: Path, argv: list[str], message: str
+) -> None:
+    """``play --bots heuristic,`` played (the empty name dropped: one name for every
+    seat), ``--stacks 200,`` gave every seat 200 and ``bench --skip rank3,`` skipped
+    rank3: an empty item of a comma-separated option was dropped silently."""
+    out = tmp_path / "out"
+    code, printed, err = run(capsys, *[str(out) if a == "OUT" else a for a in argv])
+    assert code == 2 and printed == "" and err.startswith(f"ofc-fast: error: {message}")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("stacks", ["0", "0,0,50"])
+def test_play_refuses_stacks_that_play_no_deal(
+    capsys: pytest.CaptureFixture, stacks: str
+) -> None:
+    """``ofc-fast play --stacks 0`` played no deal, printed a table of zeros and exited
+    0 ("the match ended early"): fewer than two seats had chips from the start."""
+    code, out, err = run(capsys, "play", "--stacks", stacks, "--players", "3")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --stacks: a match needs two seats with chips")
 
 
 BENCH_TINY = ["bench", "--n", "500", "--reps", "1"]

@@ -495,7 +495,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
     _require_torch()
     from ofc_fast.learned.train import main
 
-    def argv(seed: int) -> list[str]:
+    def argv(seed: int, rows: tuple[str, ...] = ("--opponent-deals", "3")) -> list[str]:
         return [
             *[
                 "--rules",
@@ -510,7 +510,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
                 "2",
             ],
             *["--hidden", "8", "--eval-samples", "2", "--eval-limit", "4", "--quiet"],
-            *["--opponent-deals", "3"],
+            *rows,
             *("--seed", str(seed), "--out", str(tmp_path)),
         ]
 
@@ -556,7 +556,7 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
             assert len(lab["y"]) > len(old["y"])  # both rounds' positions
     assert main([*args, "--rounds", "0"]) == 2
     assert "error: --rounds: must be 1 or more" in capsys.readouterr().err
-    typical = [*argv(2)[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
+    typical = [*argv(2, ())[:-1], str(tmp_path / "typical"), "--opponent", "typical"]
     assert main(typical) == 0  # the library's typical opponent: no rows, format 1
     assert load_model(tmp_path / "typical" / "pineapple-2p.ofcvm").opponent_rows is None
     assert not (tmp_path / "typical" / "opponent.npz").exists()
@@ -730,11 +730,14 @@ def test_search_refuses_a_model_without_the_nets_its_rollouts_need():
         (["--hidden", "8,8,8,8"], "--hidden: 1..3 layer widths"),
         (["--rules", "classic_1_6"], "--rules: value models are for OFC and Pineapple"),
         (["--hidden", "x"], "--hidden: comma-separated layer widths, got 'x'"),
-        (["--hidden", ","], "--hidden: 1..3 layer widths"),
+        (["--hidden", ","], "--hidden: an empty layer width in ','"),
+        (["--hidden", "8,,8"], "--hidden: an empty layer width in '8,,8'"),
         (["--players", "4"], "--players: must be 2..3, got 4"),
         (["--players", "1"], "--players: must be 2..3, got 1"),
-        (["--out", "FILE"], "--out: cannot make the folder"),
+        (["--out", "FILE"], "--out: 'FILE' is a file, not a folder"),
         (["--out", ""], "--out: a folder is needed, got an empty name"),
+        (["--out", "-"], "--out: '-' (standard output) is not written here: name a"),
+        (["--opponent-deals", "5"], "--opponent-deals: only with --opponent play or"),
     ],
 )
 def test_training_refuses_bad_settings_before_any_step(
@@ -746,13 +749,17 @@ def test_training_refuses_bad_settings_before_any_step(
     fit (--hidden 300, --eval-samples 0); now the command stops at once, exit 2,
     naming the setting, and runs no step.  The setting named is the option typed:
     the errors said train()'s keywords (``deals must be ...``, ``eval_deals``) and an
-    --out that is a file ``[Errno 17] File exists``."""
+    --out that is a file ``[Errno 17] File exists``.  ``--out -`` made a folder named
+    ``-`` (``selfplay --out -`` refuses it) and ``--hidden 8,,8`` trained ``(8, 8)``
+    (``--hidden ,`` said "1..3 layer widths"): an empty item is refused as in every
+    comma-separated option."""
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
     monkeypatch.chdir(tmp_path)  # (--out '' trained into the current folder)
     (tmp_path / "FILE").write_text("not a folder")
     extra = [str(tmp_path / "FILE") if e == "FILE" else e for e in extra]
+    message = message.replace("FILE", str(tmp_path / "FILE"))
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
     args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1", "--epochs", "1"]
     args += ["--hidden", "4", "--opponent", "typical", "--out", str(out)]
@@ -760,6 +767,26 @@ def test_training_refuses_bad_settings_before_any_step(
     err = capsys.readouterr().err
     assert err.startswith(f"error: {message}"), err
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
+
+
+def test_training_caps_workers_as_every_command_does(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """``python -m ofc_fast.learned.train --workers 9999`` started a pool of 9999
+    processes, where ``ofc-fast play`` and ``selfplay`` refuse more than 4 per CPU."""
+    from ofc_fast.learned import train as train_mod
+    from ofc_fast.parallel import cli as parallel_cli
+
+    def no_pool(*args: Any) -> None:
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(train_mod, "make_executor", no_pool)
+    monkeypatch.setattr(parallel_cli, "cpu_count", lambda: 2)
+    out = tmp_path / "run"
+    assert train_mod.main(["--out", str(out), "--workers", "9999", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err == "error: --workers: must be at most 8, got 9999 (4 per CPU, 2 CPUs here)\n"
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(

@@ -642,6 +642,17 @@ def test_play_parallel_refuses_stacks(capsys: pytest.CaptureFixture[str]) -> Non
     assert "--stacks" in capsys.readouterr().err
 
 
+def test_play_parallel_refuses_show(capsys: pytest.CaptureFixture[str]) -> None:
+    """``ofc-fast play --workers 2 --show 2`` printed no deal (a parallel run prints
+    none), silently; ``--show 0`` (no deal printed) is what it does anyway."""
+    play = ["play", "--hands", "3", "--workers", "2", "--seed", "1"]
+    assert main([*play, "--show", "2"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("ofc-fast: error: --show: a deal is printed as")
+    assert "drop --workers/--ray or --show" in err
+    assert main([*play, "--show", "0", "--quiet"]) == 0
+
+
 # -- arena matches and duplicate tournaments
 
 

@@ -278,8 +278,8 @@ class Arena:
                 bot = make_bot(
                     spec.target, self.rules, seed=deal_seed(self.seed, 10**6 + i)
                 )
-            except BotError as exc:
-                raise ArenaError(str(exc)) from None
+            except BotError as exc:  # (an unknown name said nothing of --bot)
+                raise ArenaError(f"--bot: {exc}") from None
             return InProcessEndpoint(BotClient(bot, strict=True))
         if spec.kind == "cmd":
             return ProcessEndpoint(spec.target, stderr=self.bot_stderr)

@@ -47,6 +47,8 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         named("--time-budget", check_settings, time_budget=args.time_budget)
     if args.connect is not None:  # (-1 and 70000 were "cannot connect")
         check_count("--connect", args.connect, 1, 65535, error=ArenaError)
+    elif args.token is not None:  # (it was sent on stdio, where no arena checks one)
+        raise ArenaError("--token: only with --connect PORT (a tcp: seat's token)")
     return play_bot(
         args.name,
         rules=None if args.rules is None else _rules_of(args.rules),
@@ -256,12 +258,24 @@ def _print_standings(report: dict[str, Any]) -> None:
 
 
 def _cmd_replay(args: argparse.Namespace) -> int:
+    # the file's errors (cannot read, line N: ...) name FILE, as its usage calls it
+    shown = named("FILE", _print_deals, args.file, args.deal)
+    if args.deal is not None and not shown:
+        raise ArenaError(f"--deal: {args.file} has no hand {args.deal}")
+    if not shown:  # (a match stopped before its first hand: a valid, empty history)
+        print(f"no deals in {args.file}")
+    return 0
+
+
+def _print_deals(path: str, deal: int | None) -> int:
+    """Replay and print every deal of the history file ``path`` (only hand ``deal``
+    when given); returns the number printed."""
     from ..cards import cards_str
     from .history import read_histories
 
     shown = 0
-    for d in read_histories(args.file):
-        if args.deal is not None and d.record["hand_no"] != args.deal:
+    for d in read_histories(path):
+        if deal is not None and d.record["hand_no"] != deal:
             continue
         g = d.game
         print(
@@ -274,11 +288,7 @@ def _cmd_replay(args: argparse.Namespace) -> int:
             rows = " / ".join(cards_str(sorted(r, reverse=True)) for r in b.rows)
             print(f"  seat {s} {d.record['seats'][s]}{fl}: {rows}{foul}")
         shown += 1
-    if args.deal is not None and not shown:
-        raise ArenaError(f"{args.file} has no hand {args.deal}")
-    if not shown:  # (a match stopped before its first hand: a valid, empty history)
-        print(f"no deals in {args.file}")
-    return 0
+    return shown
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
@@ -302,12 +312,15 @@ def add_commands(sub: Any) -> None:
         "stdin/stdout (logs on stderr), or over TCP with "
         "--connect.",
     )
-    b.add_argument("name", help=f"a registered bot: {', '.join(bot_names())}")
+    b.add_argument(
+        "name", metavar="NAME", help=f"a registered bot: {', '.join(bot_names())}"
+    )
     b.add_argument(
         "--rules",
         default=None,
         help="rules the bot is made with: a game id, a preset name or a rules JSON "
-        "file of a preset (default: the hello's game id)",
+        "file of a preset; a hello of another game is refused (default: the hello's "
+        "game id)",
     )
     b.add_argument("--seed", type=int, default=None, help="the bot's seed (default 0)")
     b.add_argument(
@@ -410,7 +423,7 @@ def add_commands(sub: Any) -> None:
         "print the final boards: rows front / middle / back, each row's cards "
         "high to low.",
     )
-    r.add_argument("file", help="a .jsonl hand history")
+    r.add_argument("file", metavar="FILE", help="a .jsonl hand history")
     r.add_argument("--deal", type=int, default=None, help="only this hand number")
     r.set_defaults(func=_cmd_replay)
 

@@ -42,7 +42,7 @@ from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
 from ..rules import RuleSet, carried_rules
-from ._games import resolve_arena_rules, rules_for_game_id
+from ._games import game_id_of, resolve_arena_rules, rules_for_game_id
 from ._host_checks import (
     MAX_CARDS,
     MAX_HAND_NO,
@@ -87,7 +87,10 @@ class BotClient:
     so that their moves, and its report, do not depend on the machine's load);
     ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
     ``token``: sent in ``join`` (an arena's ``--token`` for its ``tcp:`` seats);
-    ``clock``: the monotonic clock deadlines are read on.  An ``act`` that carries a
+    ``rules``: the preset the bot was made for (``ofc-fast bot --rules``): a ``hello``
+    for another game is refused with ArenaError before joining, so the bot leaves
+    (default: it plays the hello's game); ``clock``: the monotonic clock deadlines
+    are read on.  An ``act`` that carries a
     ``seq`` (our arena numbers its acts) is answered with ``seq``, ``hand_no`` and
     ``seat`` echoed, so that a late answer can never be taken for the next one.
     """
@@ -101,9 +104,11 @@ class BotClient:
         deadlines: bool | None = None,
         warm_up: bool = False,
         token: str | None = None,
+        rules: RuleSet | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.bot = bot
+        self.own_game = None if rules is None else (game_id_of(rules), rules.name)
         self.log = log
         self.strict = strict
         self.deadlines = not strict if deadlines is None else deadlines
@@ -172,6 +177,12 @@ class BotClient:
         if not isinstance(game_id, str):
             raise ProtocolError(
                 f"hello message: 'game_id' must be text, got {game_id!r:.40}"
+            )
+        if self.own_game is not None and game_id != self.own_game[0]:
+            raise ArenaError(
+                f"rules: the bot was made for {self.own_game[0]} ({self.own_game[1]}), "
+                f"but the arena plays {game_id[:40]!r} (its hello): the bot leaves "
+                "without joining"
             )
         try:
             self.rules = rules_for_game_id(game_id)
@@ -421,18 +432,22 @@ def play_bot(
     exit status (0); ProtocolError when the host breaks the protocol, ArenaError
     when it cannot be reached."""
     from ..bots import make_bot
+    from ..cli.options import named
 
     settings: dict[str, Any] = {}
     if time_budget is not None:
         settings["time_budget"] = time_budget
     table = resolve_arena_rules(rules) if rules else None
+
+    def made(**kw: Any) -> Bot:
+        return make_bot(name, table, seed=DEFAULT_SEED if seed is None else seed, **kw)
+
     try:
-        bot = make_bot(name, table, seed=DEFAULT_SEED if seed is None else seed, **settings)
-    except BotError as exc:  # the bot takes no time budget, or not this one
-        if time_budget is None:
-            raise
+        bot = made(**settings)
+    except BotError as exc:  # NAME (as the usage calls it), or no time budget taken
+        named("NAME", made)  # (raises when the name is at fault)
         raise BotError(f"--time-budget: {exc}") from None
-    client = BotClient(bot, warm_up=True, token=token)
+    client = BotClient(bot, warm_up=True, token=token, rules=table)
     if connect is None:
         run_stdio(client)
         return 0

@@ -27,6 +27,7 @@ from .options import (
     load_rules,
     named,
     parse_stacks,
+    split_list,
 )
 
 if TYPE_CHECKING:
@@ -49,9 +50,7 @@ def run_play(args: argparse.Namespace) -> int:
     if args.show is not None and args.show < 0:
         raise GameError(f"--show: must be 0 or more, got {args.show}")
     names = [  # specs (policy:PATH, module:attribute) keep their case
-        n.strip() if ":" in n else n.strip().lower()
-        for n in args.bots.split(",")
-        if n.strip()
+        n if ":" in n else n.lower() for n in split_list("--bots", args.bots, "bot name")
     ]
     stacks = parse_stacks(args.stacks, players)
     if args.seed is not None:
@@ -68,6 +67,11 @@ def run_play(args: argparse.Namespace) -> int:
         button=args.button,
         keep_nets=False,
     )
+    if match.is_over:  # (it played no deal, and said so only after the match)
+        raise GameError(
+            f"--stacks: a match needs two seats with chips, got {stacks}: it would "
+            "play no deal"
+        )
     from ..parallel.cli import wants_parallel
 
     for option, given, what in (
@@ -227,12 +231,15 @@ def play_parallel(
     The same on every executor."""
     from ..parallel.cli import play_run
 
-    if stacks is not None:
-        raise GameError(
-            "--stacks: table stakes carry chips from deal to deal, which a "
-            "parallel run (--workers, --ray) of independent units cannot; "
-            "drop --workers/--ray or --stacks"
-        )
+    for option, given, why in (
+        ("--stacks", stacks is not None, "table stakes carry chips from deal to deal"),
+        ("--show", bool(args.show), "a deal is printed as it ends"),  # (was ignored)
+    ):
+        if given:
+            raise GameError(
+                f"{option}: {why}, which a parallel run (--workers, --ray) of "
+                f"independent units cannot; drop --workers/--ray or {option}"
+            )
     names = names * players if len(names) == 1 else names
     quiet = args.quiet or json_only(args)
     t0 = time.perf_counter()

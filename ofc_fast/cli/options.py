@@ -38,6 +38,7 @@ __all__ = [
     "add_rules_option",
     "add_stacks_option",
     "check_count",
+    "check_folder",
     "check_output",
     "count_problem",
     "dash_refused",
@@ -46,6 +47,7 @@ __all__ = [
     "name_option",
     "output_problem",
     "parse_stacks",
+    "split_list",
 ]
 
 _T = TypeVar("_T")
@@ -190,6 +192,31 @@ def load_rules(value: str) -> rules_mod.RuleSet:
     return named("--rules", rules_mod.get, value)
 
 
+def split_list(
+    option: str,
+    text: str,
+    what: str,
+    error: type[OfcError] = GameError,
+    spaces: bool = False,
+) -> list[str]:
+    """The items of a comma-separated option value (``--bots heuristic,random``),
+    stripped (``spaces``: spaces between items work too, ``200 150``); an empty item
+    (``heuristic,``, ``a,,b``, ``""``) is refused, ``error`` naming ``option`` and
+    ``what`` an item is, rather than dropped.
+
+    >>> split_list("--bots", " heuristic , random", "bot name")
+    ['heuristic', 'random']
+    >>> split_list("--bots", "heuristic,", "bot name")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: --bots: an empty bot name in 'heuristic,' (one comma between two)
+    """
+    items = re.split(r"\s*,\s*|\s+" if spaces else ",", text.strip())
+    if not all(item.strip() for item in items):
+        raise error(f"{option}: an empty {what} in {text!r} (one comma between two)")
+    return [item.strip() for item in items]
+
+
 def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     """``--stacks``: ``200`` (every seat) or ``200,200,150`` (one per seat; spaces
     between the numbers work too).  Errors name ``--stacks``.
@@ -199,9 +226,10 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
     """
     if values is None:
         return None
-    text = ",".join(values)
+    text = " ".join(values)
+    items = split_list("--stacks", text, "chip count", spaces=True)
     try:
-        chips = [int(v) for v in text.replace(" ", ",").split(",") if v]
+        chips = [int(v) for v in items]
     except ValueError:
         raise GameError(
             f"--stacks: expected chip counts such as 200 or 200,200,150, got {text!r}"
@@ -263,6 +291,25 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
         except OSError as exc:
             return f"cannot write {path!r}: {exc.strerror}"
     return None
+
+
+def check_folder(option: str, path: str, error: type[OfcError] = GameError) -> None:
+    """Refuse, before any work, an output folder that names none (``selfplay --out``,
+    ``python -m ofc_fast.learned.train --out``): an empty name (an unset shell
+    variable: not the current folder), ``-`` (as every output option: not a folder
+    named ``-``) or a file.  Errors name ``option``.
+
+    >>> check_folder("--out", "-")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: --out: '-' (standard output) is not written here: name a folder (./- for one named -)
+    """  # noqa: E501 - the error message as the user sees it
+    if not path.strip():
+        raise error(f"{option}: a folder is needed, got an empty name")
+    if path == "-":
+        raise error(f"{option}: {dash_refused('folder')}")
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise error(f"{option}: {path!r} is a file, not a folder")
 
 
 def dash_refused(what: str) -> str:

@@ -41,15 +41,10 @@ from typing import Any, cast
 import numpy as np
 
 from .._native import lib
+from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, quote
-from ..parallel import (
-    Executor,
-    Progress,
-    atomic_write,
-    exclusive,
-    in_order,
-    make_executor,
-)
+from ..parallel import Executor, Progress, atomic_write, exclusive, in_order, make_executor
+from ..parallel.cli import check_workers
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
@@ -79,6 +74,7 @@ clean boards the behaviour policy finishes in ``opponent_deals`` deals of its ow
 ``opponent_deals`` deals of uniformly random legal moves (RandomBot's play; carried
 too); ``"typical"``, the library's typical opponent (``ofc_ev_tables_init``)."""
 _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent's rows
+_OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
 _CHUNK_DEALS = 25
 _CHUNK_LABELS = 400
 
@@ -408,7 +404,7 @@ def train(
     eval_limit: int = 300,
     rounds: int = 1,
     opponent: str = "play",
-    opponent_deals: int = 20_000,
+    opponent_deals: int = _OPPONENT_DEALS,
     fl_value: StayValue = None,
     executor: Executor | None = None,
     progress: bool = True,
@@ -652,10 +648,10 @@ def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
 
 
 def _hidden_arg(text: str) -> tuple[int, ...]:
-    """``--hidden``: comma-separated layer widths (their range is checked with the
-    other settings)."""
+    """``--hidden``: comma-separated layer widths (their range: checked later)."""
+    widths = split_list("--hidden", text, "layer width", ModelError)
     try:
-        return tuple(int(h) for h in text.split(",") if h.strip())
+        return tuple(int(h) for h in widths)
     except ValueError:
         raise ModelError(
             f"--hidden: comma-separated layer widths, got {text[:40]!r}"
@@ -698,8 +694,6 @@ def _c_check(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (see the module doc)."""
-    from ..cli.options import Parser, load_rules, name_option
-
     p = Parser(  # (its options by train()'s keywords: errors name the option)
         prog="python -m ofc_fast.learned.train",
         description="Train a value model for a rule set.",
@@ -742,8 +736,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument(
         "--opponent-deals",
         type=int,
-        default=20_000,
-        help="deals behind 'play' and 'random' rows",
+        default=None,
+        help=f"deals behind 'play' and 'random' rows (default {_OPPONENT_DEALS:,})",
     )
     p.add_argument(
         "--fl-value",
@@ -757,9 +751,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = p.parse_args(argv)
     try:
         rules = load_rules(a.rules)
+        check_folder("--out", a.out, ModelError)  # (as selfplay's: no folder named -)
         hidden = _hidden_arg(a.hidden)
         if not 2 <= a.players <= rules.max_players:  # (before the workers start)
             raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")
+        check_workers(a.workers)  # (as every --workers: it started any number)
+        deals = a.opponent_deals
+        if deals is not None and a.opponent == "typical":  # (it was ignored)
+            raise ModelError("--opponent-deals: only with --opponent play or random")
         with make_executor(a.workers, a.ray) as ex:
             report = train(
                 rules,
@@ -777,7 +776,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 eval_limit=a.eval_limit,
                 rounds=a.rounds,
                 opponent=a.opponent,
-                opponent_deals=a.opponent_deals,
+                opponent_deals=_OPPONENT_DEALS if deals is None else deals,
                 fl_value=None if a.fl_value is None else _stay_arg(a.fl_value),
                 executor=ex,
                 progress=not a.quiet,

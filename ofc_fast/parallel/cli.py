@@ -14,12 +14,14 @@ from ..cli.options import (
     add_bots_option,
     add_rules_option,
     check_count,
-    dash_refused,
+    check_folder,
     load_rules,
+    named,
+    split_list,
 )
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
-from ..table import check_seed
+from ..table import check_players, check_seed
 from ._executors import Executor, cpu_count, make_executor
 from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
@@ -72,21 +74,27 @@ most this many: every chunk is listed before the first is played, and a ``play``
 keeps every deal's outcome (about 1.2 kB a deal) for its summary."""
 
 
-def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
-    """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
-    least 1; unless ``planned``, with ``--workers`` or ``--ray``) and, for a run whose
-    deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
-    :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
-    if args.workers is not None:
+def check_workers(workers: int | None) -> None:
+    """``--workers``: 1 to :data:`MAX_WORKERS_PER_CPU` per CPU (None: not given), for
+    every command that takes it (``python -m ofc_fast.learned.train`` too)."""
+    if workers is not None:
         cpus = cpu_count()
         check_count(
             "--workers",
-            args.workers,
+            workers,
             1,
             MAX_WORKERS_PER_CPU * cpus,
             error=ExecutorError,
             why=f"{MAX_WORKERS_PER_CPU} per CPU, {cpus} CPUs here",
         )
+
+
+def check_parallel_options(args: argparse.Namespace, planned: bool | None = None) -> None:
+    """``--workers`` (1 to :data:`MAX_WORKERS_PER_CPU` per CPU), ``--chunk-size`` (at
+    least 1; unless ``planned``, with ``--workers`` or ``--ray``) and, for a run whose
+    deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
+    :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
+    check_workers(args.workers)
     if args.chunk_size is not None:
         check_count("--chunk-size", args.chunk_size)
         if planned is None and not wants_parallel(args):  # (it would be ignored)
@@ -118,7 +126,8 @@ def _spec(
     button: int,
     fantasyland: bool,
 ) -> RunSpec:
-    """The run of the options; errors name ``--bots``/``--players``."""
+    """The run of the options (``--players``, ``--seed`` and ``--button`` checked
+    before); errors name ``--bots``."""
     try:
         return RunSpec.make(
             rules,
@@ -130,7 +139,7 @@ def _spec(
             fantasyland=fantasyland,
         )
     except OfcError as exc:
-        raise type(exc)(f"--bots/--players: {exc}") from None
+        raise type(exc)(f"--bots: {exc}") from None
 
 
 def play_run(
@@ -186,7 +195,8 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
-    names = [bot_name(n) for n in args.bots.split(",") if n.strip()]
+    named("--players", check_players, players, rules)  # (as play's: not _spec's --bots)
+    names = [bot_name(n) for n in split_list("--bots", args.bots, "bot name")]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)
     check_seed(args.seed, "--seed")  # (not RunSpec's, which _spec blames on --bots)
@@ -194,12 +204,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(
             "--chunk-size: a self-play task is one shard; set its deals with --shard-size"
         )
-    if not args.out.strip():  # (an unset shell variable: not the current folder)
-        raise GameError("--out: a folder is needed, got an empty name")
-    if args.out == "-":  # (as every other output option: not a folder named -)
-        raise GameError(f"--out: {dash_refused('folder')}")
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        raise GameError(f"--out: {args.out!r} is a file, not a folder")
+    check_folder("--out", args.out)
     spec = _spec(rules, players, args.seed, args.hands, names, 0, fantasyland=False)
     try:  # (selfplay makes it too: an OSError there would not name --out)
         os.makedirs(args.out, exist_ok=True)

@@ -168,9 +168,12 @@ def run_arena(
         )
     n = arena.players
     total = arena.hands * (n if arena.duplicate else 1)
-    spec = RunSpec.make(
-        arena.rules, n, arena.seed, total, [(s.target, {}) for s in arena.specs]
-    )
+    try:  # (the bots are made here: an unknown name said nothing of --bot)
+        spec = RunSpec.make(
+            arena.rules, n, arena.seed, total, [(s.target, {}) for s in arena.specs]
+        )
+    except BotError as exc:
+        raise ArenaError(f"--bot: {exc}") from None
     forfeit = arena.fault_policy == "forfeit"
     tasks = [
         ArenaTask(spec, tuple(arena.names), arena.duplicate, c.start, c.stop, forfeit)
