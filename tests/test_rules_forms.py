@@ -181,6 +181,13 @@ def _calls() -> dict[str, Callable[[Any], Any]]:
         # The bot client: --rules is a game id or a preset name passed to
         # resolve_arena_rules, the arena's resolver over as_rules.
         "play_bot": None,
+        # BotClient(rules=) takes the RuleSet play_bot resolved from --rules.
+        "BotClient": None,
+        # The parallel runs' faulty bots for the tests (ofc_fast.parallel._chaos):
+        # made by name like any bot, they ignore their rules.
+        "crasher": None,
+        "cheater": None,
+        "sleeper": None,
         "best_completion": lambda r: str(best_completion(NEARLY_FULL, "2c 5d Ts", r).board),
         "search_model": lambda r: search_model(r, fl_value=0),
         "position": lambda r: position(_position(PRESET), r),
