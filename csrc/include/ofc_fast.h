@@ -26,6 +26,8 @@
  * @pre): anything else may read out of bounds.  Every other function validates what
  * it is given (card ids, repeats, counts, strengths, the scalar fields of an
  * ofc_rules, NULL pointers where a pointer is required) and returns an ofc_status;
+ * a struct's reserved fields must be 0 (every check refuses them otherwise, so that a
+ * later version can give them a meaning);
  * what it does not check is stated as its @pre (the game engine's own state, for
  * one: a struct ofc_game_init() filled).  The 95 KB of an ofc_rules' tables are
  * checked by ofc_rules_check() only (any int16 value in them is memory-safe).  For
@@ -387,7 +389,7 @@ typedef struct ofc_pair_context {
  *               (the Python EvaluatedBoard keeps its rules and checks them).
  * @param b      the other board, likewise.
  * @param ctx    the pair's table context; NULL for an ordinary pair, else ties -1..1
- *               and *_sweeps_all 0 or 1.
+ *               and *_sweeps_all 0 or 1 (reserved 0).
  * @param out    receives the result (out->net: the net points of a); required.
  * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
  *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */

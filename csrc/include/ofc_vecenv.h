@@ -231,8 +231,8 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
  * @return OFC_OK; OFC_E_RULES (NULL rules, classic, bad field), OFC_E_SEATS (players,
  *         learner), OFC_E_DECK (players x the most cards a seat can be dealt in a
  *         deal, a Fantasyland hand included, is over 52), OFC_E_VALUE (opponents,
- *         fantasyland, a flag or a stay value out of range, lowball not the rules'
- *         2-7 middle, shaping not finite), OFC_E_COUNT (num_envs 0). */
+ *         fantasyland, a flag or a stay value out of range, reserved not 0, lowball
+ *         not the rules' 2-7 middle, shaping not finite), OFC_E_COUNT (num_envs 0). */
 int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 
 /*! @brief Start environments first .. first+count-1 and write their outputs (rewards,
