@@ -281,6 +281,27 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
         assert "C benchmark" not in out and bad[0] in err
 
 
+def test_run_py_strict_honours_the_c_targets(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture
+) -> None:
+    """``run.py --strict``: a C row that missed its target printed MISS, yet the exit
+    status stayed 0 (only the Python part's misses counted).  One hand and one pair
+    per row miss every target (a single clock reading costs more than 3 ns); the
+    build is unoptimised to keep the test short."""
+    module = checkout_script("benchmarks/run.py")
+    if module._compiler(None) is None:
+        pytest.skip("needs a C compiler: install gcc")
+    flags = [f for f in module.C_FLAGS if f != "-O3"] + ["-O0"]
+    monkeypatch.setattr(module, "C_FLAGS", flags)
+    tiny = ["--no-python", "--c-hands", "1", "--c-pairs", "1", "--c-reps", "1"]
+    assert module.main([*tiny, "--strict"]) == 2
+    out = capfd.readouterr().out
+    assert "bench_c --hands 1 --pairs 1 --reps 1 --seed 1 --strict" in out
+    assert "MISS (" in out and "targets missed: 3 (--strict: exit status 2)" in out
+    assert module.main(tiny) == 0
+    assert "targets missed: 3 (information" in capfd.readouterr().out
+
+
 def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:
     """benchmarks/README.md's table of the C rows said the ``rank5 loop`` row calls
     ``ofc_rank5_unchecked`` (bench_c times ``ofc_rank5_inline`` there, and the exported
