@@ -234,7 +234,10 @@ def evaluate(policy_path: str, rules: str, opponent: str, deals: int, seed: int)
 
 def main(argv: list[str] | None = None) -> int:
     """Clone, train, evaluate, save; print the curve and, last, the policy's path."""
+    from ofc_fast.timing import require_extra
+
     args = parse(argv)
+    require_extra("rl-train", "torch", "gymnasium", "stable_baselines3", "sb3_contrib")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     import torch
     from sb3_contrib import MaskablePPO

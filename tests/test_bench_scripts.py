@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from scripts import checkout_file, checkout_script, package_env
@@ -300,6 +302,46 @@ def test_run_py_strict_honours_the_c_targets(
     assert "MISS (" in out and "targets missed: 3 (--strict: exit status 2)" in out
     assert module.main(tiny) == 0
     assert "targets missed: 3 (information" in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("script", "missing", "argv", "extra"),
+    [
+        ("benchmarks/bench_env.py", "gymnasium", ["--repeats", "1", "--seconds", "0.01"], "rl"),
+        ("benchmarks/bench_env.py", "pettingzoo", ["--repeats", "1", "--seconds", "0.01"], "rl"),
+        ("benchmarks/bench_rl_train.py", "sb3_contrib", ["--repeats", "1"], "rl-train"),
+        ("benchmarks/bench_rl_train.py", "torch", ["--repeats", "1"], "rl-train"),
+        ("examples/train_ppo.py", "torch", ["--minutes", "0.01"], "rl-train"),
+        ("examples/train_ppo.py", "sb3_contrib", ["--minutes", "0.01"], "rl-train"),
+    ],
+)  # fmt: skip
+def test_rl_scripts_name_the_missing_extra(
+    tmp_path: Path, script: str, missing: str, argv: list[str], extra: str
+) -> None:
+    """bench_env.py, bench_rl_train.py and examples/train_ppo.py ended in a
+    ModuleNotFoundError traceback (bench_env.py after timing its VectorEnv rows)
+    without the rl / rl-train extra; they stop at once with one line naming the extra,
+    exit status 2.  The module is made missing by a None in sys.modules."""
+    path = checkout_file(script)
+    code = (
+        f"import runpy, sys; sys.modules[{missing!r}] = None; "
+        f"sys.argv = [{path.name!r}, *{argv!r}]; "
+        f"sys.path.insert(0, {str(path.parent)!r}); "  # as `python SCRIPT` does
+        f"runpy.run_path({str(path)!r}, run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=package_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == (
+        f"{path.name}: needs the {extra} extra ({missing} is not installed): "
+        f"pip install 'ofc-fast[{extra}]'\n"
+    )
 
 
 def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:
