@@ -344,6 +344,41 @@ def test_rl_scripts_name_the_missing_extra(
     )
 
 
+SEED_TOP = str(2**64 - 1)
+
+
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        ("bench_search.py", ["--skip-speed", "--random-deals", "1", "--duplicate-deals",
+                             "1", "--budget", "0.01", "--report-every", "0"]),
+        # heuristic seats reach Fantasyland in the first two deals: a carried deal
+        ("bench_value.py", ["--pairs", "2", "--match", "heuristic:heuristic",
+                            "--carry", "1"]),
+        ("bench_game.py", ["--deals", "20", "--heuristic-deals", "2", "--reps", "2",
+                           "--only", "pineapple 3p,"]),
+    ],
+)  # fmt: skip
+def test_the_top_seed_runs_to_the_end(
+    script: str, argv: list[str], capsys: pytest.CaptureFixture
+) -> None:
+    """``--seed 18446744073709551615`` passed the seed check, then the scripts added to
+    it (``seed + 1`` for a bot, ``seed + k`` for a carried Fantasyland deal) and ended
+    in a TableError partway through the run; a sub-seed now wraps modulo 2**64."""
+    module = checkout_script(f"benchmarks/{script}")
+    assert module.main([*argv, "--seed", SEED_TOP]) in (0, None)
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_seed_offset_is_seed_plus_k_modulo_2_64() -> None:
+    """The sub-seeds of the scripts: ``seed + k`` (an ordinary seed's results are
+    unchanged), wrapped modulo 2**64 at the top."""
+    from ofc_fast.timing import seed_offset
+
+    assert [seed_offset(2026, k) for k in (0, 1, 2)] == [2026, 2027, 2028]
+    assert seed_offset(2**64 - 1, 1) == 0 and seed_offset(2**64 - 2, 1000) == 998
+
+
 def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:
     """benchmarks/README.md's table of the C rows said the ``rank5 loop`` row calls
     ``ofc_rank5_unchecked`` (bench_c times ``ofc_rank5_inline`` there, and the exported
