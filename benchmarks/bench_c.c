@@ -24,8 +24,9 @@
  *       -Icsrc/include -Icsrc/src -Icsrc/generated benchmarks/bench_c.c \
  *       csrc/src/ofc_*.c csrc/generated/ofc_*.c -o bench_c
  * Usage:
- *   ./bench_c [--hands N] [--pairs N] [--reps R] [--seed S]
- * Exit status: 0 on success, 1 on a checksum mismatch, bad arguments or no memory.
+ *   ./bench_c [--hands N] [--pairs N] [--reps R] [--seed S] [--strict]
+ * Exit status: 0 on success, 1 on a checksum mismatch, bad arguments or no memory,
+ * 2 with --strict when the checksums agree but a row misses its target (MISS).
  *
  * Portable C99; the clock is clock_gettime(CLOCK_MONOTONIC) where POSIX offers
  * it, else clock() (processor time).
@@ -219,7 +220,8 @@ static result time_it(loop_fn fn, bench *b, size_t n, int reps)
     return r;
 }
 
-static void print_row(const char *name, const char *unit, result r, double target)
+/* Prints one row; 1 when it misses its target, else 0. */
+static int print_row(const char *name, const char *unit, result r, double target)
 {
     char tgt[32] = "-", verdict[48] = "";
     if (target > 0) {
@@ -233,6 +235,7 @@ static void print_row(const char *name, const char *unit, result r, double targe
     }
     printf("%-44s %-5s %9.2f %9.2f %10.1f  %-9s %s\n", name, unit, r.median_ns, r.min_ns,
            1e3 / r.median_ns, tgt, verdict);
+    return target > 0 && !(r.median_ns <= target);
 }
 
 /* --------------------------------------------------------------- main */
@@ -250,7 +253,9 @@ static int parse_size(const char *s, size_t *out)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_c [--hands N] [--pairs N] [--reps R (1..%d)] [--seed S]\n",
+    fprintf(stderr,
+            "usage: bench_c [--hands N] [--pairs N] [--reps R (1..%d)] [--seed S] "
+            "[--strict]\n",
             MAX_REPS);
 }
 
@@ -263,13 +268,17 @@ int main(int argc, char **argv)
     double t0;
     int64_t loop_sum, batch_sum;
     result r;
-    int status = 0;
+    int status = 0, strict = 0, misses = 0;
 
     memset(&b, 0, sizeof b);
     b.hands = 10000000;
     b.pairs = 10000000;
     for (i = 1; i < argc; i++) {
         size_t *dst = NULL;
+        if (strcmp(argv[i], "--strict") == 0) {
+            strict = 1;
+            continue;
+        }
         if (strcmp(argv[i], "--hands") == 0) {
             dst = &b.hands;
         } else if (strcmp(argv[i], "--pairs") == 0) {
@@ -344,9 +353,9 @@ int main(int argc, char **argv)
            "-------------------------------------\n");
 
     r = time_it(loop_rank5_inline, &b, b.hands, reps);
-    print_row("rank5 loop: ofc_rank5_inline per hand", "hand", r, 3.0);
+    misses += print_row("rank5 loop: ofc_rank5_inline per hand", "hand", r, 3.0);
     r = time_it(loop_rank3_inline, &b, b.hands, reps);
-    print_row("rank3 loop: ofc_rank3_inline per hand", "hand", r, 1.5);
+    misses += print_row("rank3 loop: ofc_rank3_inline per hand", "hand", r, 1.5);
     r = time_it(loop_rank5, &b, b.hands, reps);
     print_row("rank5 call: ofc_rank5_unchecked per hand", "hand", r, 0);
     r = time_it(loop_rank3, &b, b.hands, reps);
@@ -378,7 +387,7 @@ int main(int argc, char **argv)
     r = time_it(loop_pairs, &b, b.pairs, reps);
     print_row("board pair: eval_board_unchecked x2 + score", "pair", r, 0);
     r = time_it(batch_pairs, &b, b.pairs, reps);
-    print_row("ofc_score_pairs (validated, one call)", "pair", r, 25.0);
+    misses += print_row("ofc_score_pairs (validated, one call)", "pair", r, 25.0);
     loop_sum = loop_pairs(&b);
     batch_pairs(&b);
     batch_sum = sum_out(&b, b.pairs);
@@ -394,6 +403,13 @@ int main(int argc, char **argv)
     printf("\nmedian/min over %d reps of (loop seconds / count); M/s at the median. "
            "Targets: docs/design.md, Performance targets.\n", reps);
     printf("checksums: loops and batches agree: %s\n", status == 0 ? "yes" : "NO");
+    if (misses > 0) {
+        printf("targets missed: %d%s\n", misses,
+               strict ? " (--strict: exit status 2)" : " (information; --strict: status 2)");
+        if (strict && status == 0) {
+            status = 2;
+        }
+    }
 
     free(b.h5);
     free(b.h3);

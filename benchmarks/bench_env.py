@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ofc_fast.timing import at_least, duration
+from ofc_fast.timing import at_least, duration, require_extra
 
 
 def vector_run(seconds: float, seed: int, result: list[float]) -> None:
@@ -152,6 +152,7 @@ def run_cases(
 
 
 def main() -> None:
+    require_extra("rl", "gymnasium", "pettingzoo")
     run_cases(CASES, __doc__.split("\n")[0])
 
 

@@ -41,7 +41,7 @@ from ofc_fast import rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.game import Game, Match
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import at_least, output_path
+from ofc_fast.timing import at_least, output_path, seed_offset
 
 TARGET = 20_000
 
@@ -51,9 +51,9 @@ def _match_run(
 ) -> tuple[int, float]:
     m = Match(preset, players, seed=seed)
     if bot == "random":
-        bots = [RandomBot(seed + s) for s in range(players)]
+        bots = [RandomBot(seed_offset(seed, s)) for s in range(players)]
     else:
-        bots = [HeuristicBot(preset, seed=seed + s) for s in range(players)]
+        bots = [HeuristicBot(preset, seed=seed_offset(seed, s)) for s in range(players)]
     decisions = 0
 
     def count(game: Game, _result: Any) -> None:
@@ -77,7 +77,7 @@ def _deals_run(
     decisions = 0
     t = time.perf_counter()
     for i in range(deals):
-        g = Game(preset, players, seed=seed + i)
+        g = Game(preset, players, seed=seed_offset(seed, i))
         while not g.is_over:
             decide(g, rng)
             decisions += 1
@@ -114,7 +114,7 @@ def _observation_run(
     rng = random.Random(seed)
     games = []
     for i in range(max(1, deals // 10)):
-        g = Game(preset, players, seed=seed + i)
+        g = Game(preset, players, seed=seed_offset(seed, i))
         while not g.is_over:
             games.append(g.copy())
             g.play_action(rng.choice(g.legal_actions()))
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         fn(preset, players, max(1, deals // 10), args.seed, bot)  # warm-up
         rates = []
         for rep in range(args.reps):
-            n, dt = fn(preset, players, deals, args.seed + 1000 * rep, bot)
+            n, dt = fn(preset, players, deals, seed_offset(args.seed, 1000 * rep), bot)
             rates.append(n / dt)
         med = statistics.median(rates)
         print(

@@ -30,6 +30,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
 from bench_env import run_cases
 
+from ofc_fast.timing import require_extra
+
 
 def adapter_run(seconds: float, seed: int, out: list[float]) -> None:
     from sb3_contrib.common.maskable.utils import get_action_masks
@@ -106,6 +108,7 @@ CASES: list[tuple[str, Callable[[float], float], int]] = [
 
 def main() -> None:
     """Print one line per case: median env steps/s, per CPU-s, target, every run."""
+    require_extra("rl-train", "torch", "gymnasium", "stable_baselines3", "sb3_contrib")
     run_cases(CASES, __doc__.split("\n")[0], repeats=3, seconds=5.0)
 
 

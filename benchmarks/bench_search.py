@@ -55,7 +55,7 @@ from ofc_fast.rules.compiled import compiled, compiled_fl
 from ofc_fast.search import position, search_model
 from ofc_fast.search._advise import _with_value
 from ofc_fast.table import SEED_MAX
-from ofc_fast.timing import at_least, duration, json_object, output_path
+from ofc_fast.timing import at_least, duration, json_object, output_path, seed_offset
 
 PRESET = rules.PINEAPPLE
 
@@ -137,7 +137,7 @@ def vs_random(
     until: float = math.inf,
 ) -> dict[str, Any]:
     m = Match(PRESET, 2, seed=seed)
-    bots = [timed, RandomBot(seed + 1)]
+    bots = [timed, RandomBot(seed_offset(seed, 1))]
     nets: list[float] = []
     for _ in range(deals):
         if nets and time.monotonic() > until:  # (one deal at least: a mean)
@@ -161,7 +161,7 @@ def vs_heuristic(
     every: int = 0,
     until: float = math.inf,
 ) -> dict[str, Any]:
-    heur = HeuristicBot(PRESET, seed=seed + 2)
+    heur = HeuristicBot(PRESET, seed=seed_offset(seed, 2))
     scores: list[float] = []
     for i in range(deals):
         if scores and time.monotonic() > until:  # (one deal at least: a mean)
@@ -376,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.duplicate_deals,
                 args.heuristic_settings,
                 vs_heuristic,
-                args.seed + 1,
+                seed_offset(args.seed, 1),
             ),
         ]
         for key, label, deals, settings, play, seed in matches:

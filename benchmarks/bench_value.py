@@ -13,12 +13,12 @@ seat among its own kind (for n = 2 this is the heads-up score, since B's two net
 against itself sum to 0).  The figure is the mean over deals with a Student-t 95%
 interval (``ofc_fast.arena._stats``).  A normal deal's points leave out what its
 Fantasyland entries are worth; ``--carry N`` adds them: after a deal that sends a seat
-to Fantasyland, the next deal (seed ``deal_seed(seed + k, i)``, the same in every
-seating) is played with those Fantasyland hands, and so on up to N deals, each adding
-its points to the deal's (what a match would pay for the deal and its sequels); the
-figure of the normal deals alone is printed too, from the same games.  Also per bot:
-fouls, Fantasyland entries and royalties on these normal deals, and the median CPU
-time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
+to Fantasyland, the next deal (seed ``deal_seed(seed + k, i)``, ``seed + k`` modulo
+2**64; the same in every seating) is played with those Fantasyland hands, and so on up
+to N deals, each adding its points to the deal's (what a match would pay for the deal
+and its sequels); the figure of the normal deals alone is printed too, from the same
+games.  Also per bot: fouls, Fantasyland entries and royalties on these normal deals,
+and the median CPU time of its normal decisions (one core).  Bots: ``value`` (ValueBot),
 ``heuristic`` (HeuristicBot), ``random``, ``search`` (SearchBot, the shipped model),
 ``search-rollouts`` (SearchBot(model=None)), ``search-self`` (SearchBot(opponent="self"):
 the other seats modelled as playing like its own rollouts), ``search-oracle`` (the
@@ -52,7 +52,7 @@ from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
 from ofc_fast.table import SEED_MAX, check_players
-from ofc_fast.timing import at_least, duration, output_path, preset_name
+from ofc_fast.timing import at_least, duration, output_path, preset_name, seed_offset
 
 PRESET = rules.PINEAPPLE  # --rules replaces it in every worker (see pair())
 
@@ -191,7 +191,7 @@ def play(
             return Game(
                 PRESET,
                 players=players,
-                seed=deal_seed(seed + k, i),
+                seed=deal_seed(seed_offset(seed, k), i),
                 button=i % players,
                 fantasyland=fl,
             )

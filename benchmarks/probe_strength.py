@@ -294,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="NAME=JSON",
-        help="SearchBot settings to compare (repeatable; the first is the reference)",
+        help="SearchBot settings to compare (repeatable; the first is the reference; "
+        "NAME is not 'ceiling', the --ceiling row's)",
     )
     ap.add_argument(
         "--ceiling", action="store_true", help="add the perfect-foresight bound"
@@ -310,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
             ap.error(f"--config: expected NAME=JSON, got {spec!r}")
         if name in dict(configs):  # (the JSON keys the settings by name)
             ap.error(f"--config {name}: named twice")
+        if name == "ceiling":
+            ap.error(f"--config {name}: the name of the --ceiling row; choose another")
         try:
             configs.append((name, json_object(text or "{}")))
             SearchBot(PRESET, seed=0, **configs[-1][1])  # a bad setting: before the run

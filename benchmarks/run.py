@@ -22,8 +22,9 @@ Usage::
     python benchmarks/run.py --c-hands 2000000 --c-pairs 1000000 --c-reps 5
 
 Options taken here: ``--cc``, ``--c-hands``, ``--c-pairs``, ``--c-reps``, ``--no-c``,
-``--no-python``; ``--seed``, ``--reps`` and ``--quick`` apply to both parts (the C
-part with ``--quick`` uses 1,000,000 hands and pairs).  See
+``--no-python``; ``--seed``, ``--reps``, ``--quick`` and ``--strict`` apply to both
+parts (the C part with ``--quick`` uses 1,000,000 hands and pairs; ``--strict`` makes
+a missed target of either part exit status 2).  See
 ``python benchmarks/bench_python.py --help`` for the rest.
 
 Exit status: the first nonzero status of the two parts (build failure: 3).
@@ -86,6 +87,8 @@ def run_c(args: argparse.Namespace, out: TextIO) -> int:
             "--seed",
             str(args.seed),
         ]
+        if args.strict:
+            run.append("--strict")
         print("$ bench_c " + " ".join(run[1:]), file=out, flush=True)
         return subprocess.run(run, cwd=ROOT, stdout=out).returncode
 
@@ -100,6 +103,8 @@ def python_argv(args: argparse.Namespace, rest: list[str]) -> tuple[list[str], b
         argv += ["--reps", str(args.reps)]
     if args.quick:
         argv.append("--quick")
+    if args.strict:
+        argv.append("--strict")
     return argv, _bench_python()._parse(argv).json == "-"
 
 
@@ -142,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--reps", type=at_least(1), help="repetitions for both (default 7)")
     ap.add_argument("--quick", action="store_true", help="small, fast run of both")
+    ap.add_argument(
+        "--strict",
+        action="store_true",
+        help="a missed performance target of either part: exit status 2",
+    )
     args, rest = ap.parse_known_args(argv)
     if args.cc is not None and not shutil.which(args.cc):
         ap.error(f"--cc: no compiler {args.cc!r} (not found on PATH)")

@@ -234,7 +234,10 @@ def evaluate(policy_path: str, rules: str, opponent: str, deals: int, seed: int)
 
 def main(argv: list[str] | None = None) -> int:
     """Clone, train, evaluate, save; print the curve and, last, the policy's path."""
+    from ofc_fast.timing import require_extra, seed_offset
+
     args = parse(argv)
+    require_extra("rl-train", "torch", "gymnasium", "stable_baselines3", "sb3_contrib")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     import torch
     from sb3_contrib import MaskablePPO
@@ -255,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
         return VecEnv(
             args.rules,
             CONFIG["num_envs"],
-            seed=args.seed * 1000 + envs_made[0],
+            seed=seed_offset(args.seed * 1000, envs_made[0]),
             opponent=opponent,
             shaping=CONFIG["shaping"],
             reward_scale=CONFIG["reward_scale"],

@@ -10,7 +10,9 @@ The argparse types :func:`at_least` (counts), :func:`duration` (seconds),
 :func:`output_file` (``--json PATH``, ``-`` standard output) and :func:`output_path`
 (a file only), :func:`preset_name` (``--rules``) and
 :func:`json_object` (keyword settings) read the options of the scripts in
-benchmarks/: a bad value is refused before the run, the option named.  ``ofc-fast
+benchmarks/: a bad value is refused before the run, the option named;
+:func:`require_extra` names the optional extra a script needs when it is missing, and
+:func:`seed_offset` derives a script's sub-seeds from its ``--seed``.  ``ofc-fast
 bench`` checks its values as every ``ofc-fast`` subcommand does: one line naming
 the option, exit status 2.
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import json
 import math
 import os
@@ -46,6 +49,8 @@ __all__ = [
     "output_file",
     "output_path",
     "preset_name",
+    "require_extra",
+    "seed_offset",
 ]
 
 TARGETS = {"rank5_batch": 5.0, "score_pairs": 25.0}
@@ -228,6 +233,40 @@ def json_object(text: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError(f"expected a JSON object, got {text!r}")
     return value
+
+
+def seed_offset(seed: int, k: int) -> int:
+    """``seed + k`` modulo 2**64: the sub-seed ``k`` of a script's ``--seed`` (its bots',
+    its repetitions'), a seed (0..2**64-1) even from ``--seed 18446744073709551615``,
+    where ``seed + k`` was refused partway through the run; ``seed + k`` itself below.
+
+    >>> seed_offset(2026, 1), seed_offset(2**64 - 1, 2)
+    (2027, 1)
+    """
+    from .table import SEED_MAX
+
+    return (seed + k) & SEED_MAX
+
+
+def require_extra(extra: str, *modules: str) -> None:
+    """Import ``modules`` (what a script of benchmarks/ or examples/ needs from the
+    optional ``extra``), or, for the first one missing, exit with status 2 and one line
+    on standard error saying which extra to install, instead of a
+    ``ModuleNotFoundError`` traceback partway through the run.
+
+    >>> require_extra("rl", "numpy")
+    """
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            prog = os.path.basename(sys.argv[0]) or "python"
+            print(
+                f"{prog}: needs the {extra} extra ({module} is not installed): "
+                f"pip install 'ofc-fast[{extra}]'",
+                file=sys.stderr,
+            )
+            raise SystemExit(2) from None
 
 
 def machine_info() -> dict[str, Any]:

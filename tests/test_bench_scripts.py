@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from scripts import checkout_file, checkout_script, package_env
@@ -279,6 +281,102 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
         assert info.value.code == 2
         out, err = capsys.readouterr()
         assert "C benchmark" not in out and bad[0] in err
+
+
+def test_run_py_strict_honours_the_c_targets(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture
+) -> None:
+    """``run.py --strict``: a C row that missed its target printed MISS, yet the exit
+    status stayed 0 (only the Python part's misses counted).  One hand and one pair
+    per row miss every target (a single clock reading costs more than 3 ns); the
+    build is unoptimised to keep the test short."""
+    module = checkout_script("benchmarks/run.py")
+    if module._compiler(None) is None:
+        pytest.skip("needs a C compiler: install gcc")
+    flags = [f for f in module.C_FLAGS if f != "-O3"] + ["-O0"]
+    monkeypatch.setattr(module, "C_FLAGS", flags)
+    tiny = ["--no-python", "--c-hands", "1", "--c-pairs", "1", "--c-reps", "1"]
+    assert module.main([*tiny, "--strict"]) == 2
+    out = capfd.readouterr().out
+    assert "bench_c --hands 1 --pairs 1 --reps 1 --seed 1 --strict" in out
+    assert "MISS (" in out and "targets missed: 3 (--strict: exit status 2)" in out
+    assert module.main(tiny) == 0
+    assert "targets missed: 3 (information" in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("script", "missing", "argv", "extra"),
+    [
+        ("benchmarks/bench_env.py", "gymnasium", ["--repeats", "1", "--seconds", "0.01"], "rl"),
+        ("benchmarks/bench_env.py", "pettingzoo", ["--repeats", "1", "--seconds", "0.01"], "rl"),
+        ("benchmarks/bench_rl_train.py", "sb3_contrib", ["--repeats", "1"], "rl-train"),
+        ("benchmarks/bench_rl_train.py", "torch", ["--repeats", "1"], "rl-train"),
+        ("examples/train_ppo.py", "torch", ["--minutes", "0.01"], "rl-train"),
+        ("examples/train_ppo.py", "sb3_contrib", ["--minutes", "0.01"], "rl-train"),
+    ],
+)  # fmt: skip
+def test_rl_scripts_name_the_missing_extra(
+    tmp_path: Path, script: str, missing: str, argv: list[str], extra: str
+) -> None:
+    """bench_env.py, bench_rl_train.py and examples/train_ppo.py ended in a
+    ModuleNotFoundError traceback (bench_env.py after timing its VectorEnv rows)
+    without the rl / rl-train extra; they stop at once with one line naming the extra,
+    exit status 2.  The module is made missing by a None in sys.modules."""
+    path = checkout_file(script)
+    code = (
+        f"import runpy, sys; sys.modules[{missing!r}] = None; "
+        f"sys.argv = [{path.name!r}, *{argv!r}]; "
+        f"sys.path.insert(0, {str(path.parent)!r}); "  # as `python SCRIPT` does
+        f"runpy.run_path({str(path)!r}, run_name='__main__')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=package_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == (
+        f"{path.name}: needs the {extra} extra ({missing} is not installed): "
+        f"pip install 'ofc-fast[{extra}]'\n"
+    )
+
+
+SEED_TOP = str(2**64 - 1)
+
+
+@pytest.mark.parametrize(
+    ("script", "argv"),
+    [
+        ("bench_search.py", ["--skip-speed", "--random-deals", "1", "--duplicate-deals",
+                             "1", "--budget", "0.01", "--report-every", "0"]),
+        # heuristic seats reach Fantasyland in the first two deals: a carried deal
+        ("bench_value.py", ["--pairs", "2", "--match", "heuristic:heuristic",
+                            "--carry", "1"]),
+        ("bench_game.py", ["--deals", "20", "--heuristic-deals", "2", "--reps", "2",
+                           "--only", "pineapple 3p,"]),
+    ],
+)  # fmt: skip
+def test_the_top_seed_runs_to_the_end(
+    script: str, argv: list[str], capsys: pytest.CaptureFixture
+) -> None:
+    """``--seed 18446744073709551615`` passed the seed check, then the scripts added to
+    it (``seed + 1`` for a bot, ``seed + k`` for a carried Fantasyland deal) and ended
+    in a TableError partway through the run; a sub-seed now wraps modulo 2**64."""
+    module = checkout_script(f"benchmarks/{script}")
+    assert module.main([*argv, "--seed", SEED_TOP]) in (0, None)
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_seed_offset_is_seed_plus_k_modulo_2_64() -> None:
+    """The sub-seeds of the scripts: ``seed + k`` (an ordinary seed's results are
+    unchanged), wrapped modulo 2**64 at the top."""
+    from ofc_fast.timing import seed_offset
+
+    assert [seed_offset(2026, k) for k in (0, 1, 2)] == [2026, 2027, 2028]
+    assert seed_offset(2**64 - 1, 1) == 0 and seed_offset(2**64 - 2, 1000) == 998
 
 
 def test_benchmarks_readme_names_the_c_rows_bench_c_prints() -> None:

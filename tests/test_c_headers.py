@@ -94,6 +94,48 @@ def test_every_public_function_is_documented() -> None:
     assert not missing, "\n".join(missing)
 
 
+def _unmarked_declarations(text: str) -> tuple[int, list[str]]:
+    """The top-level function and ``extern`` data declarations of a header's text
+    (comments, preprocessor lines and the C++ wrapper aside; typedefs and static
+    inline definitions are no declarations of the library): how many, and those that
+    do not start with ``OFC_API``."""
+    code = blank_comments(text)
+    depth, start, count, unmarked = 0, 0, 0, []
+    for i, ch in enumerate(code):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            start = i + 1 if depth == 0 else start
+        elif ch == ";" and depth == 0:
+            statement = " ".join(code[start:i].split())
+            start = i + 1
+            if statement.startswith(("typedef", "static")):
+                continue
+            if "(" in statement or re.match(r"(OFC_API )?extern\b", statement):
+                count += 1
+                if not statement.startswith("OFC_API "):
+                    unmarked.append(statement)
+    return count, unmarked
+
+
+def test_every_public_declaration_carries_ofc_api() -> None:
+    """The shared library exports exactly the declarations marked OFC_API
+    (ofc_export.h: dllexport / dllimport on Windows, visibility("default") elsewhere):
+    the Windows build exported every internal symbol instead
+    (WINDOWS_EXPORT_ALL_SYMBOLS), and a program using the DLL could not import the
+    tables ofc_inline.h reads (data needs __declspec(dllimport)).  Every function and
+    table of the installed headers carries the mark."""
+    headers = [*_public_headers(), CSRC / "generated" / "ofc_tables.h"]
+    total, unmarked = 0, []
+    for h in headers:
+        count, bad = _unmarked_declarations(h.read_text(encoding="utf-8"))
+        total += count
+        unmarked += [f"{h.name}: {d}" for d in bad]
+    assert total > 100
+    assert not unmarked, "\n".join(unmarked)
+
+
 def test_status_string_names_every_header_with_status_codes() -> None:
     """ofc_status_string()'s comment lists the public headers whose OFC_E_* codes it
     covers ("the other headers return only these codes"): each header that defines a

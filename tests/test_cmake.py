@@ -205,11 +205,30 @@ def test_find_package_gives_static_and_shared_targets(
         assert "libofc_fast.so" in needed.stdout
 
 
+def _documented_pkg_config_command() -> str:
+    """The one ``cc app.c $(pkg-config ...`` line of README.md, which docs/c-api.md
+    gives too."""
+    from scripts import checkout_file
+
+    found = {
+        doc: [
+            line.strip()
+            for line in checkout_file(doc).read_text(encoding="utf-8").splitlines()
+            if line.startswith("cc app.c $(pkg-config")
+        ]
+        for doc in ("README.md", "docs/c-api.md")
+    }
+    assert len({tuple(lines) for lines in found.values()}) == 1, found
+    assert len(found["README.md"]) == 1, found
+    return found["README.md"][0]
+
+
 def test_pkg_config_file_builds_a_consumer(installed: Path, tmp_path: Path) -> None:
     """The install holds lib/pkgconfig/ofc_fast.pc: ``pkg-config --cflags --libs
     ofc_fast`` compiles and links a program that prints what the Python API gives, and
     its version is the header's (the prefix is found from the file's place, so it is
-    the one ``cmake --install --prefix`` gave)."""
+    the one ``cmake --install --prefix`` gave).  The program is built with the README's
+    command and runs as built, without LD_LIBRARY_PATH."""
     pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
     if pkg_config is None:
         pytest.skip("needs pkg-config: apt-get install pkg-config (or pkgconf)")
@@ -230,15 +249,17 @@ def test_pkg_config_file_builds_a_consumer(installed: Path, tmp_path: Path) -> N
         f"-I{Path(f[2:]).resolve()}" for f in flags if f.startswith("-I")
     ]
     assert "-lm" in query("--libs", "--static")
-    src, exe = tmp_path / "app.c", tmp_path / "app"
-    src.write_text(_CONSUMER_C)
-    subprocess.run(
-        [COMPILER or "cc", "-std=c99", "-Wall", "-Werror", str(src), *flags, "-o", str(exe)],
-        check=True,
-    )  # fmt: skip
-    run_env = {**os.environ, "LD_LIBRARY_PATH": str(lib)}
+    (tmp_path / "app.c").write_text(_CONSUMER_C)
+    # The README's command, as it stands there (and in docs/c-api.md), with this
+    # machine's compiler and pkg-config: the program it builds runs without
+    # LD_LIBRARY_PATH from a non-system prefix.
+    command = _documented_pkg_config_command()
+    command = re.sub(r"^cc ", f"{COMPILER or 'cc'} ", command)
+    command = command.replace("$(pkg-config ", f"$({pkg_config} ")
+    env.pop("LD_LIBRARY_PATH", None)
+    subprocess.run(["sh", "-c", command], cwd=tmp_path, env=env, check=True)
     out = subprocess.run(
-        [str(exe)], check=True, capture_output=True, text=True, env=run_env
+        [str(tmp_path / "app")], check=True, capture_output=True, text=True, env=env
     )
     major, minor, patch = (int(x) for x in ofc.__version__.split(".")[:3])
     expected = f"{ofc.rank5('As Ks Qs Js Ts')} {major * 10000 + minor * 100 + patch}"

@@ -218,3 +218,18 @@ def test_a_config_name_given_twice_is_refused(capsys: pytest.CaptureFixture[str]
                        "--config", "a={}", "--config", 'a={"samples": 64}'])  # fmt: skip
     assert info.value.code == 2
     assert "error: --config a: named twice" in capsys.readouterr().err
+
+
+def test_the_ceiling_row_name_is_refused_as_a_config_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--config ceiling={} --ceiling`` played two rows named ``ceiling``: ``--json``
+    kept one of them under the key, and the settings row was printed without its foul
+    lines (the name reads as the bound's); the name is the ``--ceiling`` row's."""
+    for extra in (["--ceiling"], []):
+        with pytest.raises(SystemExit) as info:
+            _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
+                           "--config", "ceiling={}", *extra])  # fmt: skip
+        assert info.value.code == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "error: --config ceiling: the name of the --ceiling row" in err

@@ -4,28 +4,24 @@
 
 #include <stdint.h>
 
+#include "ofc_export.h"
+
 #define OFC_HASH_SHIFT 8
 #define OFC_HASH_MASK 255
 #define OFC_HASH_ROWS 1410
 #define OFC_HASH_SIZE 9059
 #define OFC_TABLE_STRENGTHS 7918
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
-#endif
-extern const uint64_t ofc_tab_card_key[52];
-extern const uint16_t ofc_tab_card_rank_bit[52];
-extern const uint64_t ofc_tab_card_bit[256];
-extern const uint16_t ofc_tab_hash_offset[1410];
-extern const uint16_t ofc_tab_hash_value[9059];
-extern const uint16_t ofc_tab_flush[8192];
-extern const uint16_t ofc_tab_top3[2197];
-extern const uint32_t ofc_tab_strength_info[7918];
-extern const uint16_t ofc_tab_kev[7918];
-extern const uint16_t ofc_tab_low27[7918];
-extern const uint16_t ofc_tab_binom[108];
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
+OFC_API extern const uint64_t ofc_tab_card_key[52];
+OFC_API extern const uint16_t ofc_tab_card_rank_bit[52];
+OFC_API extern const uint64_t ofc_tab_card_bit[256];
+OFC_API extern const uint16_t ofc_tab_hash_offset[1410];
+OFC_API extern const uint16_t ofc_tab_hash_value[9059];
+OFC_API extern const uint16_t ofc_tab_flush[8192];
+OFC_API extern const uint16_t ofc_tab_top3[2197];
+OFC_API extern const uint32_t ofc_tab_strength_info[7918];
+OFC_API extern const uint16_t ofc_tab_kev[7918];
+OFC_API extern const uint16_t ofc_tab_low27[7918];
+OFC_API extern const uint16_t ofc_tab_binom[108];
 
 #endif /* OFC_TABLES_H */

@@ -26,6 +26,8 @@
  * @pre): anything else may read out of bounds.  Every other function validates what
  * it is given (card ids, repeats, counts, strengths, the scalar fields of an
  * ofc_rules, NULL pointers where a pointer is required) and returns an ofc_status;
+ * a struct's reserved fields must be 0 (every check refuses them otherwise, so that a
+ * later version can give them a meaning);
  * what it does not check is stated as its @pre (the game engine's own state, for
  * one: a struct ofc_game_init() filled).  The 95 KB of an ofc_rules' tables are
  * checked by ofc_rules_check() only (any int16 value in them is memory-safe).  For
@@ -61,11 +63,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 /* ----------------------------------------------------------------- version */
@@ -79,11 +80,11 @@ extern "C" {
 
 /*! @brief The version of the compiled library, to compare with the header's.
  * @return OFC_VERSION_NUMBER as the library was built. */
-uint32_t ofc_version_number(void);
+OFC_API uint32_t ofc_version_number(void);
 
 /*! @brief The version of the compiled library as text.
  * @return OFC_VERSION_STRING as the library was built, e.g. "0.1.0" (static storage). */
-const char *ofc_version_string(void);
+OFC_API const char *ofc_version_string(void);
 
 /* --------------------------------------------------------------- constants */
 
@@ -134,7 +135,7 @@ typedef enum ofc_status {
  * @param status a value returned by any function of the library (any int32_t).
  * @return a static, NUL-terminated message, e.g. "card id outside 0..51" for
  *         OFC_E_CARD; "unknown status code" for a value that is no status code. */
-const char *ofc_status_string(int32_t status);
+OFC_API const char *ofc_status_string(int32_t status);
 
 /* ---------------------------------------------------------------- ranking */
 
@@ -142,14 +143,14 @@ const char *ofc_status_string(int32_t status);
  * @param a, b, c, d, e  the five cards.
  * @pre five distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
-uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e);
+OFC_API uint16_t ofc_rank5_unchecked(uint8_t a, uint8_t b, uint8_t c, uint8_t d, uint8_t e);
 
 /*! @brief Strength of a 3-card front hand (any card order) on the 5-card scale,
  * without checks.
  * @param a, b, c  the three cards.
  * @pre three distinct card ids in 0..51 (anything else reads out of bounds).
  * @return the strength, 1..OFC_STRENGTH_MAX. */
-uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
+OFC_API uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
 
 /*! @brief Strength of 3 or 5 cards given as ints, validated (the Python per-call
  * path).
@@ -157,7 +158,7 @@ uint16_t ofc_rank3_unchecked(uint8_t a, uint8_t b, uint8_t c);
  * @param n       number of cards: 3 or 5, and `expect` when that is nonzero.
  * @param expect  0 = accept 3 or 5 cards, else the required count.
  * @return the strength (> 0), or OFC_E_COUNT, OFC_E_CARD, OFC_E_DUPLICATE. */
-int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
+OFC_API int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
 
 /*! @brief Rank n 5-card hands stored row by row (5 bytes a hand) into out[0..n-1].
  * Every hand is validated before any is ranked: a bad hand leaves out untouched
@@ -169,7 +170,7 @@ int32_t ofc_rank(const int32_t *cards, size_t n, uint32_t expect);
  *               be NULL.
  * @return OFC_OK, or OFC_E_CARD / OFC_E_DUPLICATE for the first bad hand *bad
  *         (out untouched), or OFC_E_VALUE when n > 0 and cards or out is NULL. */
-int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
+OFC_API int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /*! @brief Rank n 3-card front hands stored row by row (3 bytes a hand), as
  * ofc_rank5_batch().
@@ -179,7 +180,7 @@ int32_t ofc_rank5_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *ba
  * @param bad    receives the index of the first bad hand; may be NULL.
  * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (hand *bad; out untouched), or
  *         OFC_E_VALUE when n > 0 and cards or out is NULL. */
-int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
+OFC_API int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *bad);
 
 /* ------------------------------------------------------ strength metadata */
 
@@ -187,37 +188,37 @@ int32_t ofc_rank3_batch(const uint8_t *cards, size_t n, int32_t *out, size_t *ba
  * @param strength  any value.
  * @return an ofc_category, or OFC_E_STRENGTH when the strength is outside
  *         1..OFC_STRENGTH_MAX. */
-int32_t ofc_category_of(uint16_t strength);
+OFC_API int32_t ofc_category_of(uint16_t strength);
 
 /*! @brief How many cards a strength's hand holds.
  * @param strength  any value.
  * @return 5 for a 5-card strength, 3 for a 3-card strength, 0 when out of range. */
-int32_t ofc_strength_cards(uint16_t strength);
+OFC_API int32_t ofc_strength_cards(uint16_t strength);
 
 /*! @brief Packed description of a strength: ncards << 24 | category << 20 | five
  * 4-bit ranks (most significant first, 0..12 = 2..A, 0xF = no card), in the order a
  * player reads the hand ("K K K 7 7", a wheel as "5 4 3 2 A").
  * @param strength  any value.
  * @return the packed value, 0 when the strength is out of range. */
-uint32_t ofc_strength_info(uint16_t strength);
+OFC_API uint32_t ofc_strength_info(uint16_t strength);
 
 /*! @brief Cactus Kev number of a 5-card strength (1 = royal flush .. 7462 =
  * 7-5-4-3-2), the lower-is-better numbers of treys, phevaluator and Cactus Kev.
  * @param strength  any value.
  * @return 1..7462, or 0 for a 3-card or out-of-range strength. */
-int32_t ofc_kev_rank(uint16_t strength);
+OFC_API int32_t ofc_kev_rank(uint16_t strength);
 
 /*! @brief Inverse of ofc_kev_rank().
  * @param kev  a Cactus Kev number.
  * @return the strength, or 0 when kev is outside 1..7462. */
-uint16_t ofc_strength_from_kev(int32_t kev);
+OFC_API uint16_t ofc_strength_from_kev(int32_t kev);
 
 /*! @brief 2-7 lowball value of a 5-card strength: larger = better low hand
  * (7-5-4-3-2 offsuit is 7462); the ace is always high, A-2-3-4-5 is ace-high,
  * straights and flushes count against the hand.
  * @param strength  any value.
  * @return 1..7462, or 0 for a 3-card or out-of-range strength. */
-int32_t ofc_low27(uint16_t strength);
+OFC_API int32_t ofc_low27(uint16_t strength);
 
 /* ------------------------------------------------------------------ rules */
 
@@ -275,20 +276,20 @@ typedef struct ofc_rules {
  * royalty schedule with front trips 10..22 and middle trips 2, non-strict order).
  * @param rules  the struct to fill.
  * @return OFC_OK, or OFC_E_RULES when rules is NULL. */
-int32_t ofc_rules_init_ofc(ofc_rules *rules);
+OFC_API int32_t ofc_rules_init_ofc(ofc_rules *rules);
 
 /*! @brief Fill `rules` with classic Chinese Poker and the typical win-only bonus
  * scale (R-BON-CP-2).
  * @param rules     the struct to fill.
  * @param majority  0: the 1-6 method (sweep bonus 3); nonzero: 2-4 (majority 1).
  * @return OFC_OK, or OFC_E_RULES when rules is NULL. */
-int32_t ofc_rules_init_classic(ofc_rules *rules, int32_t majority);
+OFC_API int32_t ofc_rules_init_classic(ofc_rules *rules, int32_t majority);
 
 /*! @brief Check every field of a rule set, its tables included (the other
  * validating functions check only the scalar fields, per call).
  * @param rules  the rule set; may be NULL.
  * @return OFC_OK when every field is in range, else OFC_E_RULES (NULL included). */
-int32_t ofc_rules_check(const ofc_rules *rules);
+OFC_API int32_t ofc_rules_check(const ofc_rules *rules);
 
 /* ----------------------------------------------------------------- boards */
 
@@ -306,8 +307,8 @@ typedef struct ofc_board_eval {
  * @param out    receives the result.
  * @return OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE (then *out is unspecified), OFC_E_RULES,
  *         or OFC_E_VALUE (cards or out NULL). */
-int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
-                       ofc_board_eval *out);
+OFC_API int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
+                               ofc_board_eval *out);
 
 /*! @brief ofc_eval_board() without any check, for tight loops.
  * @param rules  a rule set.
@@ -315,15 +316,15 @@ int32_t ofc_eval_board(const ofc_rules *rules, const uint8_t cards[13],
  * @param out    receives the result.
  * @pre rules, cards and out are valid pointers, the rule set's scalar fields are in
  *      range (ofc_rules_check()) and cards are 13 distinct ids in 0..51. */
-void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
-                              ofc_board_eval *out);
+OFC_API void ofc_eval_board_unchecked(const ofc_rules *rules, const uint8_t cards[13],
+                                      ofc_board_eval *out);
 
 /*! @brief Foul test of three row strengths under the rules' order (R-FOUL-1).
  * @param rules     a rule set (its scalar fields are checked).
  * @param strength  front (a 3-card strength), middle and back (5-card strengths).
  * @return 1 when fouled, 0 when legal, OFC_E_STRENGTH on a strength of the wrong kind,
  *         OFC_E_RULES, or OFC_E_VALUE (strength NULL). */
-int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
+OFC_API int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
 
 /*! @brief The value two boards' hands in a row are compared by (R-CMP-1, R-27-2):
  * the strength, or under a 2-7 rule set (middle_lowball) the middle's ofc_low27()
@@ -333,7 +334,7 @@ int32_t ofc_is_foul(const ofc_rules *rules, const uint16_t strength[3]);
  * @param strength  a 3-card strength for the front, a 5-card one for the other rows.
  * @return the value (> 0), OFC_E_RULES, OFC_E_VALUE (row out of range), or
  *         OFC_E_STRENGTH (a strength that is not one of the row's). */
-int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
+OFC_API int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
 
 /*! @brief Batch ofc_eval_board() over n boards of 13 bytes.
  * @param rules     a rule set (its scalar fields are checked).
@@ -346,9 +347,9 @@ int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t strength);
  * @return OFC_OK or the first bad board's error (every board is checked before any
  *         output is written: the outputs are untouched);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
-int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
-                        int32_t *strength, int32_t *royalty, uint8_t *foul,
-                        size_t *bad);
+OFC_API int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
+                                int32_t *strength, int32_t *royalty, uint8_t *foul,
+                                size_t *bad);
 
 /* ---------------------------------------------------------------- scoring */
 
@@ -387,13 +388,13 @@ typedef struct ofc_pair_context {
  *               (the Python EvaluatedBoard keeps its rules and checks them).
  * @param b      the other board, likewise.
  * @param ctx    the pair's table context; NULL for an ordinary pair, else ties -1..1
- *               and *_sweeps_all 0 or 1.
+ *               and *_sweeps_all 0 or 1 (reserved 0).
  * @param out    receives the result (out->net: the net points of a); required.
  * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
  *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */
-int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
-                        const ofc_board_eval *b, const ofc_pair_context *ctx,
-                        ofc_pair_score *out);
+OFC_API int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
+                                const ofc_board_eval *b, const ofc_pair_context *ctx,
+                                ofc_pair_score *out);
 
 /*! @brief ofc_score_evals() without any check, for tight loops over boards from
  * ofc_eval_board().
@@ -405,9 +406,10 @@ int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
  * @pre rules (scalar fields in range), a and b are valid pointers, the boards are as
  *      ofc_eval_board() fills them and ctx is NULL or in range.
  * @return the net points of a. */
-int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *a,
-                                  const ofc_board_eval *b, const ofc_pair_context *ctx,
-                                  ofc_pair_score *detail);
+OFC_API int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *a,
+                                          const ofc_board_eval *b,
+                                          const ofc_pair_context *ctx,
+                                          ofc_pair_score *detail);
 
 /*! @brief Evaluate and score two boards of 13 cards (a against b); the 26 cards
  * must be distinct.
@@ -417,8 +419,8 @@ int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *
  * @param out    receives the result.
  * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES or OFC_E_VALUE (a NULL
  *         pointer). */
-int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13], const uint8_t b[13],
-                         ofc_pair_score *out);
+OFC_API int32_t ofc_score_boards(const ofc_rules *rules, const uint8_t a[13],
+                                 const uint8_t b[13], ofc_pair_score *out);
 
 /*! A scored pair with both boards' evaluations (ofc_score_boards_detail()). */
 typedef struct ofc_pair_detail {
@@ -434,8 +436,8 @@ typedef struct ofc_pair_detail {
  * @param cards  26 card ids: board a (front 3, middle 5, back 5), then board b.
  * @param out    receives the score and both evaluations.
  * @return as ofc_score_boards(). */
-int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
-                                ofc_pair_detail *out);
+OFC_API int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
+                                        ofc_pair_detail *out);
 
 /*! @brief Batch ofc_score_boards(): boards a[i] and b[i] (13 bytes each) give
  * net[i].
@@ -448,12 +450,9 @@ int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t cards[26],
  * @return OFC_OK or the first bad pair's error (every pair is checked before net
  *         is written: net is untouched);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
-int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
-                        size_t n, int32_t *net, size_t *bad);
+OFC_API int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
+                                size_t n, int32_t *net, size_t *bad);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

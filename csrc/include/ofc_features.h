@@ -80,11 +80,10 @@
 
 #include "ofc_vecenv.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 #define OFC_FEAT_SIZE 696
@@ -108,8 +107,8 @@ extern "C" {
  * @pre enc and out are not NULL.
  * @return OFC_OK, or OFC_E_CARD when dealt is not the dealt plane's cards (an id
  *         outside 0..51, a card not in the plane, a repeat, or a different count). */
-int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt, uint32_t n,
-                     float out[OFC_FEAT_SIZE]);
+OFC_API int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt,
+                             uint32_t n, float out[OFC_FEAT_SIZE]);
 
 /*! @brief The features of environments first .. first+count-1 of a vector environment,
  * from its encodings (ofc_vecenv_out.obs) and each one's pending decision's deal order.
@@ -122,8 +121,8 @@ int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt, uint
  * @pre slots, enc and out are not NULL.
  * @return OFC_OK, or OFC_E_CARD for an encoding that does not match its slot (then
  *         rows from the first bad one on are left as they are). */
-int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_t count,
-                           const uint8_t *enc, float *out);
+OFC_API int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first,
+                                   uint32_t count, const uint8_t *enc, float *out);
 
 /*! @brief The features of the selected rows of encodings of deals' ends (no dealt
  * cards: ofc_features() with dealt NULL), such as ofc_vecenv_out.final_obs.
@@ -133,12 +132,9 @@ int32_t ofc_features_slots(const ofc_vecenv_slot *slots, uint32_t first, uint32_
  * @param out     count x OFC_FEAT_SIZE floats (the selected rows written).
  * @pre enc and out are not NULL.
  * @return OFC_OK, or what ofc_features() returns for the first bad row. */
-int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t count,
-                          float *out);
+OFC_API int32_t ofc_features_rows(const uint8_t *enc, const uint8_t *select, uint32_t count,
+                                  float *out);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

@@ -82,11 +82,10 @@
 
 #include "ofc_settle.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 /* --------------------------------------------------------------- constants */
@@ -132,26 +131,26 @@ typedef struct ofc_rng {
  * @param key  the seed.
  * @param i    the position in the stream.
  * @return a uniformly distributed 64-bit value. */
-uint64_t ofc_random64(uint64_t key, uint64_t i);
+OFC_API uint64_t ofc_random64(uint64_t key, uint64_t i);
 
 /*! @brief Uniform integer in 0..n-1 from a stream (Lemire's method with rejection).
  * @param rng  the stream; advanced by the outputs used (usually one).
  * @param n    the range, 1..2^32.
  * @pre rng != NULL, 1 <= n <= 2^32.
  * @return a value in 0..n-1 (0 when n is 0). */
-uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n);
+OFC_API uint32_t ofc_rng_below(ofc_rng *rng, uint64_t n);
 
 /*! @brief The deck of a seed: Fisher-Yates over 0..51 driven by ofc_rng_below().
  * @param seed  any 64-bit value.
  * @param deck  receives the 52 card ids in deal order.
  * @pre deck != NULL. */
-void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52]);
+OFC_API void ofc_deck_from_seed(uint64_t seed, uint8_t deck[52]);
 
 /*! @brief The game seed of deal `i` of a run with seed `run_seed`.
  * @param run_seed  the run's seed.
  * @param i         the deal's index in the run.
  * @return ofc_random64(run_seed ^ 0x6F66632D66617374, i). */
-uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
+OFC_API uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
 
 /* ------------------------------------------------------------------ rules */
 
@@ -168,7 +167,7 @@ uint64_t ofc_deal_seed(uint64_t run_seed, uint64_t i);
  * assert(ofc_cards_per_seat(OFC_KIND_PINEAPPLE, 0) == 17);
  * assert(ofc_cards_per_seat(OFC_KIND_OFC, 15) == 15);
  * @endcode */
-int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland);
+OFC_API int32_t ofc_cards_per_seat(uint32_t kind, uint32_t fantasyland);
 
 /*! Everything a deal needs from a rule set: pair scoring, table settlement,
  * Fantasyland, and the deal itself.  About 100 KB; fill it once, share it read-only. */
@@ -186,13 +185,13 @@ typedef struct ofc_game_rules {
  * Fantasyland on QQ+ with 14 cards, stay on trips / full house middle / quads back).
  * @param r  the rules to fill.
  * @return OFC_OK, or OFC_E_RULES when r is NULL. */
-int32_t ofc_game_rules_init_pineapple(ofc_game_rules *r);
+OFC_API int32_t ofc_game_rules_init_pineapple(ofc_game_rules *r);
 
 /*! @brief Check every field of `r`, the scoring, table and Fantasyland rules in it
  * included.
  * @param r  the rules; may be NULL.
  * @return OFC_OK, or OFC_E_RULES when a field is out of range (NULL included). */
-int32_t ofc_game_rules_check(const ofc_game_rules *r);
+OFC_API int32_t ofc_game_rules_check(const ofc_game_rules *r);
 
 /* ------------------------------------------------------------------ state */
 
@@ -244,9 +243,9 @@ typedef struct ofc_game {
  * @param deck     52 distinct card ids to deal from, or NULL for ofc_deck_from_seed(seed).
  * @return OFC_OK; OFC_E_RULES, OFC_E_SEATS, OFC_E_DECK (too many cards for one deck),
  *         OFC_E_CARD / OFC_E_DUPLICATE (a bad explicit deck), OFC_E_COUNT (NULL g). */
-int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
-                      uint32_t button, const uint8_t *fl, uint64_t seed,
-                      const uint8_t *deck);
+OFC_API int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
+                              uint32_t button, const uint8_t *fl, uint64_t seed,
+                              const uint8_t *deck);
 
 /*! The pending decision. */
 typedef struct ofc_decision {
@@ -268,32 +267,32 @@ typedef struct ofc_decision {
  * @param out  receives it (seat OFC_NO_SEAT and n 0 when the deal is over).
  * @pre g and out are not NULL.
  * @return OFC_OK, or OFC_E_GAME_OVER when the deal is over. */
-int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out);
+OFC_API int32_t ofc_game_decision(const ofc_game *g, ofc_decision *out);
 
 /*! @brief Seat to act.
  * @param g  a state made by ofc_game_init().
  * @pre g is not NULL.
  * @return 0..players-1, or -1 when the deal is over. */
-int32_t ofc_game_to_act(const ofc_game *g);
+OFC_API int32_t ofc_game_to_act(const ofc_game *g);
 
 /*! @brief Whether the deal is over.
  * @param g  a state made by ofc_game_init().
  * @pre g is not NULL.
  * @return 1 when every decision is made, else 0. */
-int32_t ofc_game_is_over(const ofc_game *g);
+OFC_API int32_t ofc_game_is_over(const ofc_game *g);
 
 /*! @brief Legal action ids of the pending normal decision, increasing.
  * @param g    a state made by ofc_game_init() (not NULL).
  * @param out  receives up to OFC_ACTION_SPACE ids (may be NULL to count only).
  * @return the number of legal actions (1..243), OFC_E_GAME_OVER, or OFC_E_FULL_SET. */
-int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
+OFC_API int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
 
 /*! @brief Action mask of the pending normal decision.
  * @param g     a state made by ofc_game_init() (not NULL).
  * @param mask  OFC_ACTION_SPACE bytes, 1 for a legal action, else 0 (all 0 when the
  *              deal is over or the decision is a full set).
  * @return the number of legal actions, OFC_E_GAME_OVER or OFC_E_FULL_SET. */
-int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
+OFC_API int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
 
 /*! @brief Destinations of an action id: what it does with each dealt card.
  * @param n       cards dealt (1..5).
@@ -302,7 +301,7 @@ int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
  * @param dest    receives n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
  * @return OFC_OK, or OFC_E_ACTION when the id does not exist for (n, k), (n, k)
  *         has no ids or dest is NULL (rows' room is not checked here). */
-int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5]);
+OFC_API int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[5]);
 
 /*! @brief The action id of destinations (inverse of ofc_action_decode()).
  * @param n     cards dealt (1..5).
@@ -310,7 +309,7 @@ int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[
  * @param dest  n destinations: 0 front, 1 middle, 2 back, OFC_DISCARD.
  * @return the id, or OFC_E_DISCARDS / OFC_E_DESTINATION when dest does not fit (n, k),
  *         OFC_E_ACTION when (n, k) has no ids or dest is NULL. */
-int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
+OFC_API int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
 
 /*! @brief Legal action ids of any normal decision, from its shape alone.
  * @param n      cards dealt (1..5).
@@ -322,15 +321,15 @@ int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5]);
  * @return the number of legal ids (at least 1), or OFC_E_ACTION when (n, k, room) is
  *         no decision: a shape without ids, a room out of range or NULL, or rows
  *         with fewer free slots than the n - k kept cards. */
-int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
-                          uint8_t *mask);
+OFC_API int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3],
+                                  uint8_t *out, uint8_t *mask);
 
 /*! @brief Play an action id of the pending normal decision, then deal on.
  * @param g       a state made by ofc_game_init() (not NULL).
  * @param action  the action id (validated).
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_FULL_SET or OFC_E_ACTION (then g is
  *         unchanged). */
-int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
+OFC_API int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
 
 /*! @brief Play an explicit placement of the pending decision (normal or full set).
  * @param g     a state made by ofc_game_init() (not NULL).
@@ -339,7 +338,7 @@ int32_t ofc_game_apply_action(ofc_game *g, uint32_t action);
  * @param n     the number of entries; must equal the cards dealt.
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_COUNT (n, or dest NULL), OFC_E_DESTINATION,
  *         OFC_E_DISCARDS, OFC_E_ROW_FULL (then g is unchanged). */
-int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
+OFC_API int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
 
 /*! @brief Classic: show a natural instead of setting (R-NAT-2).  The hand is laid out
  * as the natural's own board for the three split naturals, else highest cards in the
@@ -348,20 +347,20 @@ int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n);
  * @param g        a state made by ofc_game_init() (not NULL).
  * @param natural  an ofc_natural id that the rules pay and the cards make.
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_NATURAL (g unchanged). */
-int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural);
+OFC_API int32_t ofc_game_declare(const ofc_game_rules *r, ofc_game *g, uint32_t natural);
 
 /*! @brief Classic: surrender the hand (R-VAR-SUR-*); it is never shown.
  * @param r  the rules g was made with (not NULL).
  * @param g  a state made by ofc_game_init() (not NULL).
  * @return OFC_OK; OFC_E_GAME_OVER, OFC_E_NOT_CLASSIC, OFC_E_SURRENDER (g unchanged). */
-int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g);
+OFC_API int32_t ofc_game_surrender(const ofc_game_rules *r, ofc_game *g);
 
 /*! @brief Naturals a classic seat to act may declare: those its cards make and the
  * rules pay.
  * @param r  the rules g was made with (not NULL).
  * @param g  a state made by ofc_game_init() (not NULL).
  * @return a bit mask (OFC_NAT_BIT(n)), 0 when none or not a classic set. */
-uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g);
+OFC_API uint32_t ofc_game_declarable(const ofc_game_rules *r, const ofc_game *g);
 
 /* ------------------------------------------------------------- observation */
 
@@ -400,7 +399,7 @@ typedef struct ofc_observation {
  * @param out   receives the view.
  * @pre g and out are not NULL.
  * @return OFC_OK, or OFC_E_SEAT when seat >= players. */
-int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
+OFC_API int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out);
 
 /*! @brief Complete the observation of a caller that has no game (a position typed in,
  * an observation dict, a protocol client's view): from the seats, the boards and
@@ -422,7 +421,7 @@ int32_t ofc_game_observe(const ofc_game *g, uint32_t seat, ofc_observation *out)
  *         seat, button or a Fantasyland count out of range); OFC_E_COUNT (counts that
  *         overflow a row, or fit no point of the schedule, or n is not the number of
  *         cards the observer's next decision deals). */
-int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o);
+OFC_API int32_t ofc_observation_complete(const ofc_game_rules *r, ofc_observation *o);
 
 /* ------------------------------------------------------------------ result */
 
@@ -443,8 +442,9 @@ typedef struct ofc_game_result {
  * @param out     receives the result.
  * @pre r, g and out are not NULL; r passed ofc_game_rules_check().
  * @return OFC_OK, OFC_E_NOT_OVER, or an ofc_settle() error. */
-int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
-                            const int32_t *stacks, uint32_t flags, ofc_game_result *out);
+OFC_API int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
+                                    const int32_t *stacks, uint32_t flags,
+                                    ofc_game_result *out);
 
 /* ----------------------------------------------------------------- playout */
 
@@ -453,7 +453,7 @@ int32_t ofc_game_result_get(const ofc_game_rules *r, const ofc_game *g,
  * @param g    the state.
  * @param rng  the caller's random stream (advanced).
  * @return OFC_OK, OFC_E_GAME_OVER, or OFC_E_COUNT on NULL arguments. */
-int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
+OFC_API int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
 
 /*! @brief Play uniformly random legal moves until the deal is over (a full set: a
  * uniformly random setting; classic seats never declare or surrender).
@@ -461,11 +461,8 @@ int32_t ofc_game_random_move(ofc_game *g, ofc_rng *rng);
  * @param rng        the caller's random stream (advanced).
  * @param decisions  receives the number of decisions played (may be NULL).
  * @return OFC_OK, or OFC_E_COUNT on NULL arguments. */
-int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);
+OFC_API int32_t ofc_game_playout(ofc_game *g, ofc_rng *rng, uint32_t *decisions);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

@@ -42,11 +42,10 @@
 #include "ofc_fast.h"
 #include "ofc_solver.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 /* A template byte below this is a slot (index into the fill); at or above it, the
@@ -79,7 +78,7 @@ typedef struct ofc_heur_model {
  * @brief Checks that every number of a model is finite.
  * @param m  the model (may be NULL: rejected).
  * @return OFC_OK, or OFC_E_VALUE on NULL or a NaN / infinite entry. */
-int32_t ofc_heur_model_check(const ofc_heur_model *m);
+OFC_API int32_t ofc_heur_model_check(const ofc_heur_model *m);
 
 /*! ofc_heur_values():
  * @brief The value (see the top of this header) of n complete boards.
@@ -96,9 +95,9 @@ int32_t ofc_heur_model_check(const ofc_heur_model *m);
  * @return OFC_OK, OFC_E_RULES (rules or fl invalid, pointer NULL), OFC_E_COUNT
  *         (in_fl not 0 or 13..17), OFC_E_VALUE (m, boards or out NULL with n > 0),
  *         OFC_E_CARD or OFC_E_DUPLICATE (outputs before *bad are filled). */
-int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
-                        const ofc_heur_model *m, const uint8_t *boards, size_t n,
-                        uint32_t in_fl, double *out, size_t *bad);
+OFC_API int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                const ofc_heur_model *m, const uint8_t *boards, size_t n,
+                                uint32_t in_fl, double *out, size_t *bad);
 
 /*! Candidate moves as row templates.  A template byte is a card (OFC_HEUR_CARD + id)
  * or a slot (0 .. n_slots - 1: the card a fill puts there).  Move c is the board
@@ -138,11 +137,11 @@ typedef struct ofc_heur_rows {
  *         index out of range, a slot used twice in a move), OFC_E_CARD /
  *         OFC_E_DUPLICATE (a card repeated in a move or in a fill, or a fill's card
  *         among the templates' cards); on error scores is unspecified. */
-int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
-                             const ofc_heur_model *m, const ofc_heur_rows *rows,
-                             const uint8_t *fills, size_t n_samples, size_t n_fills,
-                             size_t n_slots, uint32_t in_fl, double optimism,
-                             double *scores);
+OFC_API int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                     const ofc_heur_model *m, const ofc_heur_rows *rows,
+                                     const uint8_t *fills, size_t n_samples, size_t n_fills,
+                                     size_t n_slots, uint32_t in_fl, double optimism,
+                                     double *scores);
 
 /*! ofc_heur_sample():
  * @brief Sampled futures and ways to fill the slots from them, for
@@ -168,13 +167,11 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
  *                   n_fills or n_slots is 0).
  * @return OFC_OK, OFC_E_CARD / OFC_E_DUPLICATE (unseen), OFC_E_COUNT (a count out of
  *         range or inconsistent) or OFC_E_VALUE (a needed pointer NULL). */
-int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
-                        uint32_t rounds, size_t n_slots, size_t n_samples, size_t n_fills,
-                        uint64_t seed, uint8_t *futures, uint8_t *fills);
+OFC_API int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
+                                uint32_t rounds, size_t n_slots, size_t n_samples,
+                                size_t n_fills, uint64_t seed, uint8_t *futures,
+                                uint8_t *fills);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

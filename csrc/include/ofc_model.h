@@ -68,11 +68,10 @@
 
 #include "ofc_fast.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 #define OFC_VM_VERSION 2            /* the newest format version read (1 and 2) */
@@ -123,7 +122,7 @@ typedef struct ofc_vmodel {
  * @param data  the bytes (may be NULL when n is 0).
  * @param n     how many.
  * @return the hash. */
-uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
+OFC_API uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
 
 /*! ofc_vm_parse():
  * @brief Reads and checks a model file held in memory (see the format above).
@@ -138,7 +137,7 @@ uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
  *         opponent flag not 0 or 1, opponent rows a row cannot hold or a row without
  *         any, a payload that does not end where the nets and the opponent rows do);
  *         OFC_E_MODEL_VALUE. */
-int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
+OFC_API int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
 
 /*! ofc_vm_eval():
  * @brief The value of one input vector by the net for `cards` cards on the board.
@@ -150,11 +149,9 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
  *      not checked again here), and x holds m->inputs floats.  m is only read: any
  *      number of threads may evaluate one model at once.
  * @return OFC_OK, OFC_E_VALUE (a NULL pointer), OFC_E_MODEL_NO_NET. */
-int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x, double *out);
+OFC_API int32_t ofc_vm_eval(const ofc_vmodel *m, uint32_t cards, const float *x,
+                            double *out);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

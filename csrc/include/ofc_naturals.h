@@ -90,12 +90,10 @@
 #ifndef OFC_NATURALS_H
 #define OFC_NATURALS_H
 
+#include "ofc_export.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 /*! The naturals, in the order of ofc_fast.rules.NATURAL_NAMES (not a ranking: each
@@ -150,18 +148,15 @@ typedef struct ofc_naturals_result {
  * @param out    receives the result; fully written on OFC_OK, unspecified otherwise.
  * @return OFC_OK; OFC_E_CARD (an id outside 0..51) or OFC_E_DUPLICATE (a card twice),
  *         whichever comes first in card order; OFC_E_COUNT when cards or out is NULL. */
-int32_t ofc_naturals(const uint8_t cards[13], ofc_naturals_result *out);
+OFC_API int32_t ofc_naturals(const uint8_t cards[13], ofc_naturals_result *out);
 
 /*! @brief The name of a natural.
  * @param natural  an ofc_natural.
  * @return the snake_case name of a natural ("six_pairs", ..., "no_pictures", the
  *         names of ofc_fast.rules.NATURAL_NAMES; static storage), or NULL when
  *         `natural` is outside 0..OFC_NAT_COUNT-1. */
-const char *ofc_natural_name(int32_t natural);
+OFC_API const char *ofc_natural_name(int32_t natural);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

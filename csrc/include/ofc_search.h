@@ -117,11 +117,10 @@
 #include "ofc_model.h"
 #include "ofc_solver.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 #define OFC_SEARCH_MAX_ROUNDS 9      /* future decisions of one seat (OFC: 8 + opening) */
@@ -203,7 +202,7 @@ typedef struct ofc_completion_result {
  * @pre a value model (if any) was trained for the rules it is searched under (not
  *      checked: see ofc_value_ctx_check()).
  * @return OFC_OK or OFC_E_VALUE. */
-int32_t ofc_search_model_check(const ofc_search_model *m);
+OFC_API int32_t ofc_search_model_check(const ofc_search_model *m);
 
 /*! ofc_best_completion():
  * @brief The completion of maximum value of a partial board (see Completions).
@@ -227,11 +226,12 @@ int32_t ofc_search_model_check(const ofc_search_model *m);
  *         of range, kept cards that do not fill the free slots exactly, in_fl not 0 or
  *         13..17), OFC_E_CARD (a card out of range, or a card after a free slot of its
  *         row) / OFC_E_DUPLICATE (board and cards together). */
-int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
-                            const ofc_ev_tables *ev, const ofc_search_model *m,
-                            const uint8_t board[13], const uint8_t *cards, uint32_t rounds,
-                            const uint8_t *round_n, const uint8_t *round_k, uint32_t in_fl,
-                            uint32_t policy, ofc_completion_result *out);
+OFC_API int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                    const ofc_ev_tables *ev, const ofc_search_model *m,
+                                    const uint8_t board[13], const uint8_t *cards,
+                                    uint32_t rounds, const uint8_t *round_n,
+                                    const uint8_t *round_k, uint32_t in_fl, uint32_t policy,
+                                    ofc_completion_result *out);
 
 /*! ofc_search_pos_check():
  * @brief Checks a position: seats, counts, rounds that fill every free slot, every
@@ -239,7 +239,7 @@ int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
  *        every round still to come.
  * @param pos  the position (NULL is rejected).
  * @return OFC_OK, OFC_E_COUNT, OFC_E_CARD or OFC_E_DUPLICATE. */
-int32_t ofc_search_pos_check(const ofc_search_pos *pos);
+OFC_API int32_t ofc_search_pos_check(const ofc_search_pos *pos);
 
 /*! ofc_search_rollouts():
  * @brief Monte Carlo values of candidate moves of the searcher's pending decision.
@@ -267,11 +267,12 @@ int32_t ofc_search_pos_check(const ofc_search_pos *pos);
  *         under OFC_COMPLETE_SEQUENTIAL, the others' with m->opp_self; or m->value
  *         trained for another seat count than pos->players) or the errors of
  *         ofc_search_pos_check(). */
-int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
-                            const ofc_ev_tables *ev, const ofc_search_model *m,
-                            const ofc_search_pos *pos, const uint8_t *actions,
-                            uint32_t n_actions, uint32_t policy, uint64_t seed,
-                            uint64_t first, uint64_t samples, double *sum, double *sum_sq);
+OFC_API int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                    const ofc_ev_tables *ev, const ofc_search_model *m,
+                                    const ofc_search_pos *pos, const uint8_t *actions,
+                                    uint32_t n_actions, uint32_t policy, uint64_t seed,
+                                    uint64_t first, uint64_t samples, double *sum,
+                                    double *sum_sq);
 
 /*! What the searcher's own finished board does, per candidate move: sums over the
  * samples of a rollout run (or, from exact search, expectations over every draw,
@@ -289,12 +290,14 @@ typedef struct ofc_search_stats {
  * @param seed, first, samples, sum, sum_sq  as ofc_search_rollouts();
  * @param stats  n_actions sums the counts are added to (may be NULL: none counted).
  * @return as ofc_search_rollouts(). */
-int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
-                                  const ofc_ev_tables *ev, const ofc_search_model *m,
-                                  const ofc_search_pos *pos, const uint8_t *actions,
-                                  uint32_t n_actions, uint32_t policy, uint64_t seed,
-                                  uint64_t first, uint64_t samples, double *sum,
-                                  double *sum_sq, ofc_search_stats *stats);
+OFC_API int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                          const ofc_ev_tables *ev,
+                                          const ofc_search_model *m,
+                                          const ofc_search_pos *pos, const uint8_t *actions,
+                                          uint32_t n_actions, uint32_t policy,
+                                          uint64_t seed, uint64_t first, uint64_t samples,
+                                          double *sum, double *sum_sq,
+                                          ofc_search_stats *stats);
 
 /*! ofc_search_exact_cost():
  * @brief The number of leaves ofc_search_exact() would visit (an upper bound, capped
@@ -304,7 +307,7 @@ int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl
  * @return the count, or 0 when the position is not one exact search handles (the
  *         searcher has more than one round to come, or more than 1,024 ways to play
  *         it) or is invalid. */
-uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
+OFC_API uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
 
 /*! ofc_search_exact():
  * @brief Exact expected values of candidate moves over every draw:
@@ -322,10 +325,10 @@ uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions);
  *         one round left, or when m->opp_random > 0 or m->opp_self is set: exact
  *         search models the completion policy only), or the errors of
  *         ofc_search_rollouts(). */
-int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
-                         const ofc_ev_tables *ev, const ofc_search_model *m,
-                         const ofc_search_pos *pos, const uint8_t *actions,
-                         uint32_t n_actions, uint64_t max_nodes, double *values);
+OFC_API int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                 const ofc_ev_tables *ev, const ofc_search_model *m,
+                                 const ofc_search_pos *pos, const uint8_t *actions,
+                                 uint32_t n_actions, uint64_t max_nodes, double *values);
 
 /*! ofc_search_exact_stats():
  * @brief ofc_search_exact(), also giving the expected foul and Fantasyland
@@ -335,15 +338,12 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
  *        ofc_search_exact();
  * @param stats  n_actions expectations out (may be NULL: none computed).
  * @return as ofc_search_exact(). */
-int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
-                               const ofc_ev_tables *ev, const ofc_search_model *m,
-                               const ofc_search_pos *pos, const uint8_t *actions,
-                               uint32_t n_actions, uint64_t max_nodes, double *values,
-                               ofc_search_stats *stats);
+OFC_API int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                       const ofc_ev_tables *ev, const ofc_search_model *m,
+                                       const ofc_search_pos *pos, const uint8_t *actions,
+                                       uint32_t n_actions, uint64_t max_nodes,
+                                       double *values, ofc_search_stats *stats);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

@@ -78,12 +78,10 @@
 #ifndef OFC_SETTLE_H
 #define OFC_SETTLE_H
 
+#include "ofc_export.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 /* Status codes of this header (ofc_status and ofc_solver.h hold the others). */
@@ -229,14 +227,14 @@ typedef struct ofc_settlement {
  * or naturals.
  * @param t  the struct to fill.
  * @return OFC_OK, or OFC_E_VALUE when t is NULL. */
-int32_t ofc_table_rules_init(ofc_table_rules *t);
+OFC_API int32_t ofc_table_rules_init(ofc_table_rules *t);
 
 /*! @brief Check every field of a table's rules.
  * @param t  the table rules; may be NULL.
  * @return OFC_OK when every field is in its documented range and the modes combine
  *         (pool excludes house and single winner; house excludes single winner),
  *         else OFC_E_RULES (also for NULL). */
-int32_t ofc_table_rules_check(const ofc_table_rules *t);
+OFC_API int32_t ofc_table_rules_check(const ofc_table_rules *t);
 
 /*! @brief Start an empty deal: every card OFC_NO_CARD, nobody surrendered or
  * declared, no stacks.  Values are stored as given (ofc_settle() validates them).
@@ -244,7 +242,8 @@ int32_t ofc_table_rules_check(const ofc_table_rules *t);
  * @param players  the number of seats.
  * @param button   the dealer's seat.
  * @return OFC_OK, or OFC_E_VALUE when in is NULL. */
-int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t button);
+OFC_API int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players,
+                                      uint8_t button);
 
 /*! @brief Settle one deal (see the order of business above).
  * @param rules  pair scoring; its scalar fields are checked (its tables, any int16
@@ -261,8 +260,8 @@ int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players, uint8_t but
  *         OFC_E_NO_NATURALS, OFC_E_COUNT (a declaring seat shows no cards),
  *         OFC_E_NATURAL, OFC_E_HIDDEN, OFC_E_STACKS, checked in this order.  On an error out->bad_seat / bad_card say where (when it
  *         concerns a seat or a card); the rest of *out is unspecified. */
-int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
-                   const ofc_settle_input *in, uint32_t flags, ofc_settlement *out);
+OFC_API int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
+                           const ofc_settle_input *in, uint32_t flags, ofc_settlement *out);
 
 /*! @brief Pairs in settlement order (R-SETTLE-2/3): pairs[k][0] against
  * pairs[k][1].
@@ -272,8 +271,8 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
  * @param pairs    receives the pairs; room for OFC_SETTLE_MAX_PAIRS.
  * @return the number of pairs (players * (players - 1) / 2), or OFC_E_SEAT (players
  *         outside 2..4, button not a seat), OFC_E_VALUE (start unknown, pairs NULL). */
-int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
-                             uint8_t pairs[][2]);
+OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
+                                     uint8_t pairs[][2]);
 
 /*! @brief Cap n nominal pair transfers, in order, under table stakes (R-STAKES-*):
  * amount[k] > 0: pairs[k][1] pays pairs[k][0]; < 0 the reverse.
@@ -294,9 +293,9 @@ int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t start,
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
  *         range), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
  *         or actual NULL with n > 0). */
-int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
-                         const uint8_t pairs[][2], const int32_t *amount, size_t n,
-                         int32_t *actual);
+OFC_API int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
+                                 const uint8_t pairs[][2], const int32_t *amount, size_t n,
+                                 int32_t *actual);
 
 /*! @brief What the seat holding natural b pays the seat holding natural a (negative: a pays
  * b) under the table's naturals rule (R-NAT-2, R-NAT-6); -1 for an ordinary hand.
@@ -311,12 +310,9 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
  * @return the payment; 0 when both are -1.  *status (may be NULL) receives OFC_OK, or
  *         OFC_E_NATURAL when an id is neither -1 nor played by the table, or
  *         OFC_E_RULES when table is NULL (the payment is then 0). */
-int32_t ofc_natural_payment(const ofc_table_rules *table, int32_t a, uint32_t key_a,
-                            int32_t b, uint32_t key_b, int32_t *status);
+OFC_API int32_t ofc_natural_payment(const ofc_table_rules *table, int32_t a, uint32_t key_a,
+                                    int32_t b, uint32_t key_b, int32_t *status);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

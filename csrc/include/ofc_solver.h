@@ -60,12 +60,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ofc_export.h"
 
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 /* --------------------------------------------------------------- constants */
@@ -123,12 +121,12 @@ typedef struct ofc_fl_rules {
  * @param fl     the struct to fill.
  * @param cards  13..17.
  * @return OFC_OK, or OFC_E_VALUE when fl is NULL or cards is outside 13..17. */
-int32_t ofc_fl_rules_init_standard(ofc_fl_rules *fl, int32_t cards);
+OFC_API int32_t ofc_fl_rules_init_standard(ofc_fl_rules *fl, int32_t cards);
 
 /*! @brief Check every field of Fantasyland rules.
  * @param fl  the rules; may be NULL.
  * @return OFC_OK when every field is in range, else OFC_E_RULES (NULL included). */
-int32_t ofc_fl_rules_check(const ofc_fl_rules *fl);
+OFC_API int32_t ofc_fl_rules_check(const ofc_fl_rules *fl);
 
 /*! @brief Fantasyland cards earned by a finished board: the one implementation of the
  *        entry and stay rules (Python's fantasyland_cards() calls it).
@@ -146,8 +144,8 @@ int32_t ofc_fl_rules_check(const ofc_fl_rules *fl);
  *         (OFC_FL_STAY_ENTRY; a board that would not enter gets the smallest entry
  *         count).  Errors: OFC_E_CARD / OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_COUNT
  *         (in_fl_cards not 0 or 13..17, or board NULL). */
-int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
-                          const uint8_t board[13], uint32_t in_fl_cards);
+OFC_API int32_t ofc_fl_next_cards(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                  const uint8_t board[13], uint32_t in_fl_cards);
 
 /* ------------------------------------------------- expected-points tables */
 
@@ -181,7 +179,7 @@ typedef struct ofc_ev_tables {
  * @param rules  the rule set; fully checked (ofc_rules_check()).
  * @param out    receives the tables.
  * @return OFC_OK, or OFC_E_RULES / OFC_E_VALUE on NULL or bad rules. */
-int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
+OFC_API int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
 
 /*! @brief ofc_ev_tables_init() from your own opponent distribution.
  * @param rules   the rule set; fully checked (ofc_rules_check()).
@@ -191,14 +189,14 @@ int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
  * @param out     receives the tables.
  * @return OFC_OK, OFC_E_RULES, or OFC_E_VALUE (counts or out NULL, or a row with no
  *         count). */
-int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts,
-                                  ofc_ev_tables *out);
+OFC_API int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts,
+                                          ofc_ev_tables *out);
 
 /*! @brief The shipped opponent distribution.
  * @param deals  receives the number of simulated deals behind it; may be NULL.
  * @return 3 x 7918 counts, row-major as ofc_ev_tables_init_counts() reads them
  *         (static storage). */
-const uint32_t *ofc_ev_opponent_counts(uint32_t *deals);
+OFC_API const uint32_t *ofc_ev_opponent_counts(uint32_t *deals);
 
 /*! @brief Expected points of a complete board under the model above (own royalties
  * included); a fouled board gets the points it loses to a clean opponent.
@@ -208,8 +206,8 @@ const uint32_t *ofc_ev_opponent_counts(uint32_t *deals);
  * @param value  receives the expected points.
  * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (ev or value
  *         NULL) or OFC_E_COUNT (board NULL). */
-int32_t ofc_ev_board(const ofc_rules *rules, const ofc_ev_tables *ev,
-                     const uint8_t board[13], double *value);
+OFC_API int32_t ofc_ev_board(const ofc_rules *rules, const ofc_ev_tables *ev,
+                             const uint8_t board[13], double *value);
 
 /* ------------------------------------------------------------ the solvers */
 
@@ -260,10 +258,10 @@ typedef struct ofc_fl_solution {
  * @return OFC_OK, OFC_E_COUNT (n outside 13..17), OFC_E_CARD, OFC_E_DUPLICATE,
  *         OFC_E_RULES, OFC_E_VALUE (out NULL, a stay value out of range, an unknown
  *         flag) or OFC_E_MEMORY. */
-int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
-                              const ofc_ev_tables *ev, const uint8_t *cards, size_t n,
-                              const double *stay_value, uint32_t flags,
-                              ofc_fl_solution *out);
+OFC_API int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
+                                      const ofc_ev_tables *ev, const uint8_t *cards,
+                                      size_t n, const double *stay_value, uint32_t flags,
+                                      ofc_fl_solution *out);
 
 /*! @brief The best of the 72,072 ways to set 13 cards for an objective; never a
  * fouled board when a legal one exists.
@@ -275,8 +273,9 @@ int32_t ofc_solve_fantasyland(const ofc_rules *rules, const ofc_fl_rules *fl,
  * @param out        receives the setting.
  * @return OFC_OK, OFC_E_CARD, OFC_E_DUPLICATE, OFC_E_RULES, OFC_E_VALUE (bad objective,
  *         missing ev, out NULL), OFC_E_COUNT (cards NULL) or OFC_E_MEMORY. */
-int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev,
-                         const uint8_t cards[13], uint32_t objective, ofc_setting *out);
+OFC_API int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev,
+                                 const uint8_t cards[13], uint32_t objective,
+                                 ofc_setting *out);
 
 /*! @brief Batch ofc_best_setting().
  * @param rules      the rule set (its scalar fields are checked).
@@ -289,13 +288,10 @@ int32_t ofc_best_setting(const ofc_rules *rules, const ofc_ev_tables *ev,
  * @param bad        receives the index of the first bad hand; may be NULL.
  * @return OFC_OK, the first bad hand's error (OFC_E_CARD, OFC_E_DUPLICATE), or
  *         OFC_E_RULES, OFC_E_VALUE, OFC_E_COUNT (cards NULL with n > 0), OFC_E_MEMORY. */
-int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
-                          const uint8_t *cards, size_t n, uint32_t objective,
-                          uint8_t *boards, double *values, size_t *bad);
+OFC_API int32_t ofc_best_settings(const ofc_rules *rules, const ofc_ev_tables *ev,
+                                  const uint8_t *cards, size_t n, uint32_t objective,
+                                  uint8_t *boards, double *values, size_t *bad);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

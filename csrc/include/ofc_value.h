@@ -53,11 +53,10 @@
 #include "ofc_model.h"
 #include "ofc_solver.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 #define OFC_VF_SET 1        /* the feature set of this header */
@@ -90,7 +89,7 @@ typedef struct ofc_value_ctx {
  * @return OFC_OK, OFC_E_RULES (rules, ev or fl), OFC_E_VALUE (c NULL, an fl_value),
  *         OFC_E_MODEL_SHAPE or OFC_E_COUNT (players or in_fl out of range, or players
  *         not the model's). */
-int32_t ofc_value_ctx_check(const ofc_value_ctx *c);
+OFC_API int32_t ofc_value_ctx_check(const ofc_value_ctx *c);
 
 /*! ofc_value_ev_tables():
  * @brief The expected-points tables a model's values are computed against (the `ev`
@@ -102,8 +101,8 @@ int32_t ofc_value_ctx_check(const ofc_value_ctx *c);
  * @param out    receives the tables (about 380 KB).
  * @pre the model was parsed by ofc_vm_parse() (its opponent rows checked there).
  * @return OFC_OK, or the errors of ofc_ev_tables_init_counts(). */
-int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *model,
-                            ofc_ev_tables *out);
+OFC_API int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *model,
+                                    ofc_ev_tables *out);
 
 /*! ofc_value_features():
  * @brief The features of a board (see the top of this header).
@@ -114,8 +113,8 @@ int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *model,
  * @return OFC_OK, OFC_E_VALUE (NULL pointer, bad context), OFC_E_CARD (a card out of
  *         range, a card after a gap), OFC_E_DUPLICATE (a card twice, or on the board
  *         and dead). */
-int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
-                           float out[OFC_VF_N]);
+OFC_API int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13],
+                                   uint64_t dead, float out[OFC_VF_N]);
 
 /*! ofc_value_board():
  * @brief The value of a board (see the top of this header).
@@ -123,8 +122,8 @@ int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13], uint
  * @param out    receives the value.
  * @return OFC_OK, the errors of ofc_value_features(), OFC_E_MODEL_NO_NET (a partial
  *         board the model has no net for, or no model). */
-int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
-                        double *out);
+OFC_API int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13],
+                                uint64_t dead, double *out);
 
 /*! ofc_value_actions():
  * @brief The value of the board after each candidate action of a decision (its
@@ -138,9 +137,10 @@ int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13], uint64_
  * @param values     n_actions values out.
  * @return OFC_OK, OFC_E_ACTION (an id that does not exist or does not fit the
  *         board), the errors of ofc_value_board(). */
-int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13],
-                          const uint8_t *dealt, uint32_t n, uint32_t k, uint64_t dead,
-                          const uint8_t *actions, uint32_t n_actions, double *values);
+OFC_API int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13],
+                                  const uint8_t *dealt, uint32_t n, uint32_t k,
+                                  uint64_t dead, const uint8_t *actions, uint32_t n_actions,
+                                  double *values);
 
 /*! ofc_value_best():
  * @brief The legal action of largest value (ties: the smallest id).
@@ -149,9 +149,9 @@ int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13],
  * @param after   receives the board after it (may be NULL);
  * @param value   receives its value (may be NULL).
  * @return as ofc_value_actions(); OFC_E_ACTION when (n, k) does not fit the board. */
-int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13], const uint8_t *dealt,
-                       uint32_t n, uint32_t k, uint64_t dead, uint8_t *action,
-                       uint8_t after[13], double *value);
+OFC_API int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13],
+                               const uint8_t *dealt, uint32_t n, uint32_t k, uint64_t dead,
+                               uint8_t *action, uint8_t after[13], double *value);
 
 /*! ofc_value_expect():
  * @brief A label of backward induction: the mean, over `samples` draws, of the best
@@ -166,13 +166,11 @@ int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13], const ui
  *                 draws' values (may be NULL).
  * @return OFC_OK, OFC_E_COUNT (too few live cards, bad counts), the errors of
  *         ofc_value_best(). */
-int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
-                         uint32_t n, uint32_t k, uint32_t reveal, uint64_t seed,
-                         uint32_t samples, double *mean, double *var);
+OFC_API int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13],
+                                 uint64_t dead, uint32_t n, uint32_t k, uint32_t reveal,
+                                 uint64_t seed, uint32_t samples, double *mean,
+                                 double *var);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

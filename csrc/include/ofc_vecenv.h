@@ -132,11 +132,10 @@
 #include "ofc_game.h"
 #include "ofc_solver.h"
 
+#include "ofc_export.h"
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__) /* the shared library's API */
-#pragma GCC visibility push(default)
 #endif
 
 #define OFC_ENC_PLANES 15
@@ -221,8 +220,8 @@ typedef struct ofc_vecenv_out {
  * @param seed      the run seed.
  * @pre c != NULL.
  * @return OFC_OK, or what ofc_vecenv_config_check() returns. */
-int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules,
-                               uint32_t num_envs, uint32_t players, uint64_t seed);
+OFC_API int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules,
+                                       uint32_t num_envs, uint32_t players, uint64_t seed);
 
 /*! @brief Check a configuration.
  * @param c  the configuration (may be NULL: rejected).
@@ -231,9 +230,9 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
  * @return OFC_OK; OFC_E_RULES (NULL rules, classic, bad field), OFC_E_SEATS (players,
  *         learner), OFC_E_DECK (players x the most cards a seat can be dealt in a
  *         deal, a Fantasyland hand included, is over 52), OFC_E_VALUE (opponents,
- *         fantasyland, a flag or a stay value out of range, lowball not the rules'
- *         2-7 middle, shaping not finite), OFC_E_COUNT (num_envs 0). */
-int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
+ *         fantasyland, a flag or a stay value out of range, reserved not 0, lowball
+ *         not the rules' 2-7 middle, shaping not finite), OFC_E_COUNT (num_envs 0). */
+OFC_API int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 
 /*! @brief Start environments first .. first+count-1 and write their outputs (rewards,
  * terminations and final rewards 0).
@@ -253,9 +252,9 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
  *         see "Deals without an agent decision"), or an engine error (OFC_E_MEMORY:
  *         the environments before it are started, it is left unplayable as by
  *         ofc_vecenv_step(), the ones after it are not touched). */
-int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
-                         uint32_t first, uint32_t count, uint32_t restart,
-                         const ofc_vecenv_out *out);
+OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
+                                 uint32_t first, uint32_t count, uint32_t restart,
+                                 const ofc_vecenv_out *out);
 
 /*! @brief Step environments first .. first+count-1: apply each one's decision, play on
  * in C to the next agent decision (starting the next deal with autoreset), write the
@@ -286,17 +285,18 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
  *         the ones that played OFC_VE_MAX_SKIPPED_DEALS deals in a row without an
  *         agent decision are left at the end of their last deal, *bad the first; see
  *         "Deals without an agent decision"); OFC_E_MEMORY (see above). */
-int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
-                        uint32_t first, uint32_t count, const int64_t *actions,
-                        const uint8_t *placements, const uint8_t *active,
-                        const ofc_vecenv_out *out, uint32_t *bad);
+OFC_API int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
+                                uint32_t first, uint32_t count, const int64_t *actions,
+                                const uint8_t *placements, const uint8_t *active,
+                                const ofc_vecenv_out *out, uint32_t *bad);
 
 /*! @brief The encoding of an observation (layout at the top of this header).
  * @param o        a seat's view (ofc_game_observe()).
  * @param lowball  1 for a 2-7 middle.
  * @param out      OFC_ENC_SIZE bytes.
  * @pre o, out != NULL. */
-void ofc_encode(const ofc_observation *o, uint32_t lowball, uint8_t out[OFC_ENC_SIZE]);
+OFC_API void ofc_encode(const ofc_observation *o, uint32_t lowball,
+                        uint8_t out[OFC_ENC_SIZE]);
 
 /*! @brief The encoding of `seat`'s view of a game (ofc_game_observe + ofc_encode).
  * @param g        a state made by ofc_game_init().
@@ -305,18 +305,15 @@ void ofc_encode(const ofc_observation *o, uint32_t lowball, uint8_t out[OFC_ENC_
  * @param out      OFC_ENC_SIZE bytes (untouched on error).
  * @pre g, out != NULL.
  * @return OFC_OK, or OFC_E_SEAT when seat >= g->players. */
-int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
-                        uint8_t out[OFC_ENC_SIZE]);
+OFC_API int32_t ofc_encode_game(const ofc_game *g, uint32_t seat, uint32_t lowball,
+                                uint8_t out[OFC_ENC_SIZE]);
 
 /*! @brief The float scale of encoding byte j (1 for the card planes).
  * @param j  the byte's index.
  * @pre none (any j).
  * @return the scale, 0 for j >= OFC_ENC_SIZE. */
-float ofc_encoding_scale(uint32_t j);
+OFC_API float ofc_encoding_scale(uint32_t j);
 
-#if defined(OFC_FAST_EXPORTS) && defined(__GNUC__)
-#pragma GCC visibility pop
-#endif
 #ifdef __cplusplus
 }
 #endif

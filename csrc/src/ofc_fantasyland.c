@@ -30,7 +30,8 @@ int32_t ofc_fl_rules_check(const ofc_fl_rules *fl)
     int i;
     if (!fl || fl->enabled > 1 || fl->n_entry > OFC_FL_MAX_ENTRY ||
         fl->stay_front > OFC_STRENGTH_MAX || fl->stay_middle > OFC_STRENGTH_MAX ||
-        fl->stay_back > OFC_STRENGTH_MAX) {
+        fl->stay_back > OFC_STRENGTH_MAX ||
+        !ofc_reserved_zero(fl->reserved, sizeof fl->reserved)) {
         return OFC_E_RULES;
     }
     if (!(fl->stay_cards <= OFC_FL_STAY_ENTRY ||

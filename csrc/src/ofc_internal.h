@@ -72,7 +72,20 @@ static inline void ofc_prefetch_row(const uint8_t *next, size_t next_bytes, size
     }
 }
 
-/* 1 when the scalar fields of a rule set are in range (ofc_rules_check() also scans
+/* 1 when the n bytes at p are all 0: every check refuses a struct whose reserved
+ * bytes (documented as 0) are not, so that a later version can give them a meaning. */
+static inline int ofc_reserved_zero(const uint8_t *p, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (p[i] != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when the scalar fields of a rule set are in range (its reserved bytes 0) (ofc_rules_check() also scans
  * the 95 KB of tables: too slow per call; any int16 table value is memory-safe).  The
  * bounds keep every int32 sum of the scoring kernel far from overflow. */
 static inline int ofc_rules_scalars_ok(const ofc_rules *r)
@@ -85,7 +98,8 @@ static inline int ofc_rules_scalars_ok(const ofc_rules *r)
            r->sweep_bonus >= -OFC_BONUS_LIMIT && r->sweep_bonus <= OFC_BONUS_LIMIT &&
            r->majority_bonus >= -OFC_BONUS_LIMIT && r->majority_bonus <= OFC_BONUS_LIMIT &&
            r->overall_bonus >= -OFC_BONUS_LIMIT && r->overall_bonus <= OFC_BONUS_LIMIT &&
-           r->sweep_all_bonus >= -OFC_BONUS_LIMIT && r->sweep_all_bonus <= OFC_BONUS_LIMIT;
+           r->sweep_all_bonus >= -OFC_BONUS_LIMIT && r->sweep_all_bonus <= OFC_BONUS_LIMIT &&
+           r->reserved == 0 && r->reserved2 == 0;
 }
 
 /* Adds n cards to the seen-set; OFC_OK, OFC_E_CARD or OFC_E_DUPLICATE. */

@@ -47,7 +47,8 @@ int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
     if (status != OFC_OK) {
         return status;
     }
-    if (c.ties < -1 || c.ties > 1 || c.a_sweeps_all > 1 || c.b_sweeps_all > 1) {
+    if (c.ties < -1 || c.ties > 1 || c.a_sweeps_all > 1 || c.b_sweeps_all > 1 ||
+        c.reserved != 0) {
         return OFC_E_VALUE;
     }
     ofc_score_evals_k(rules, &ea, &eb, &c, out, 0);

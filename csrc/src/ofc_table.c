@@ -53,7 +53,9 @@ int32_t ofc_table_rules_check(const ofc_table_rules *t)
     if (t == NULL || !in_range(t->max_players, 2, SEATS) || t->house > 1 || t->start > 1 ||
         t->stakes > 1 || t->aces_bet > 1 || !in_range(t->pool_ante, 0, 1000) ||
         !in_range(t->pool_sweep_extra, 0, t->pool_ante ? 1000 : 0) ||
-        !in_range(t->single_winner, 0, 1000) || t->surrender_cost > 1000) {
+        !in_range(t->single_winner, 0, 1000) || t->surrender_cost > 1000 ||
+        !ofc_reserved_zero(t->reserved, sizeof t->reserved) ||
+        !ofc_reserved_zero(t->reserved2, sizeof t->reserved2)) {
         return OFC_E_RULES;
     }
     for (k = 0; k < 5; k++) {

@@ -157,7 +157,7 @@ int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c)
     if (c->players * most_cards_per_seat(c->rules) > OFC_CARDS)
         return OFC_E_DECK; /* a deal of the match could need more than one deck */
     if (c->opponents > OFC_VE_EXTERNAL || c->fantasyland > OFC_VE_FL_DECISION
-        || c->button_frozen > 1 || c->autoreset > 1
+        || c->button_frozen > 1 || c->autoreset > 1 || c->reserved != 0
         || c->lowball != (c->rules->scoring.middle_lowball != 0) /* the rules' */
         || !isfinite(c->shaping) || fabsf(c->shaping) > 1e6f)
         return OFC_E_VALUE;

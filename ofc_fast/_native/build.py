@@ -31,11 +31,13 @@ INCLUDE = os.path.join(CSRC, "include")
 LIBRARY = "ofc_fast_c"
 # Where the compiler finds the library's headers (relative to the repository root).
 INCLUDE_DIRS = [f"csrc/{layer}" for layer in LAYERS]
-# Public C headers cffi does not declare (the static inline rankers).
-PRIVATE = ("ofc_inline.h",)
+# Public C headers cffi does not declare (the static inline rankers, and the OFC_API
+# export macro, which :func:`_expand` drops from the declarations).
+PRIVATE = ("ofc_export.h", "ofc_inline.h")
 
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _INCLUDE = re.compile(r'#\s*include\s+"([^"]+)"')
+_OFC_API = re.compile(r"\bOFC_API\s+")  # ofc_export.h's mark: no C type for cffi
 _DEFINE = re.compile(r"#\s*define\s+(\w+)(\(?)\s*(.*)$")
 _INT = re.compile(r"\(?\s*(-?\s*(?:0x[0-9a-fA-F]+|\d+))[uUlL]*\s*\)?$")
 _FLOAT = re.compile(r"\(?\s*-?\s*\d+\.\d*(?:[eE][-+]?\d+)?\s*\)?$")
@@ -70,8 +72,8 @@ def _define(line: str) -> str:
 def _expand(name: str, csrc: str, public: list[str], seen: set[str]) -> list[str]:
     """The declaration lines of one header with its public includes expanded in
     place, each header once (what the preprocessor sees, guards included):
-    comments, guards and the C++ ``extern "C"`` wrapper removed; ``#define`` lines
-    as :func:`_define` gives them."""
+    comments, guards, the C++ ``extern "C"`` wrapper and the ``OFC_API`` marks
+    removed; ``#define`` lines as :func:`_define` gives them."""
     seen.add(name)
     with open(os.path.join(csrc, name), encoding="utf-8") as f:
         text = _COMMENT.sub(" ", f.read()).replace("\\\n", " ")
@@ -91,7 +93,7 @@ def _expand(name: str, csrc: str, public: list[str], seen: set[str]) -> list[str
         elif stripped.startswith("#define"):
             out.append(_define(stripped))
         elif stripped and not stripped.startswith("#"):
-            out.append(line.rstrip())
+            out.append(_OFC_API.sub("", line.rstrip()))
     return [line for line in out if line]
 
 

@@ -338,6 +338,49 @@ static void test_vecenv(void)
     CHECK_EQ(ofc_vecenv_step(NULL, NULL, 0, 1, NULL, NULL, NULL, NULL, NULL), OFC_E_COUNT);
 }
 
+/* Every reserved field documented as 0, set to 1, is refused by the check of its
+ * struct (and by the game rules holding it), so that a later version can use it. */
+static void test_reserved_fields(void)
+{
+    static ofc_game_rules g;
+    ofc_rules r = rules;
+    ofc_table_rules t = table;
+    ofc_fl_rules f;
+    ofc_vecenv_config c;
+    ofc_board_eval e;
+    ofc_pair_score score;
+    ofc_pair_context ctx = {0, 0, 0, 1};
+    CHECK_EQ(ofc_fl_rules_init_standard(&f, 14), OFC_OK);
+    r.reserved = 1;
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
+    CHECK_EQ(ofc_eval_board(&r, BOARD, &e), OFC_E_RULES); /* a scalar field */
+    r = rules;
+    r.reserved2 = 1;
+    CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
+    CHECK_EQ(ofc_eval_board(&rules, BOARD, &e), OFC_OK);
+    CHECK_EQ(ofc_score_evals(&rules, &e, &e, &ctx, &score), OFC_E_VALUE);
+    t.reserved[1] = 1;
+    CHECK_EQ(ofc_table_rules_check(&t), OFC_E_RULES);
+    t = table;
+    t.reserved2[2] = 1;
+    CHECK_EQ(ofc_table_rules_check(&t), OFC_E_RULES);
+    f.reserved[2] = 1;
+    CHECK_EQ(ofc_fl_rules_check(&f), OFC_E_RULES);
+    g = game_rules;
+    g.fl.reserved[0] = 1;
+    CHECK_EQ(ofc_game_rules_check(&g), OFC_E_RULES);
+    g = game_rules;
+    g.table.reserved[0] = 1;
+    CHECK_EQ(ofc_game_rules_check(&g), OFC_E_RULES);
+    g = game_rules;
+    g.scoring.reserved = 1;
+    CHECK_EQ(ofc_game_rules_check(&g), OFC_E_RULES);
+    CHECK_EQ(ofc_game_rules_check(&game_rules), OFC_OK);
+    CHECK_EQ(ofc_vecenv_config_init(&c, &game_rules, 1, 2, 0), OFC_OK);
+    c.reserved = 1;
+    CHECK_EQ(ofc_vecenv_config_check(&c), OFC_E_VALUE);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_rules_init_ofc(&rules), OFC_OK);
@@ -353,6 +396,7 @@ int main(void)
     test_value_and_model();
     test_heuristic_and_features();
     test_vecenv();
+    test_reserved_fields();
     printf("test_errors: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

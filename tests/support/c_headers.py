@@ -34,7 +34,7 @@ def blank_comments(text: str) -> str:
 
 
 _PROTOTYPE = re.compile(
-    r"^(?P<ret>(?:static\s+)?(?:inline\s+)?(?:const\s+)?[A-Za-z_]\w*(?:\s+\w+)*[\s\*]+?)"
+    r"^(?:OFC_API\s+)?(?P<ret>(?:static\s+)?(?:inline\s+)?(?:const\s+)?[A-Za-z_]\w*(?:\s+\w+)*[\s\*]+?)"
     r"(?P<name>[A-Za-z_]\w*)\s*\((?P<params>[^;{}()]*)\)\s*[;{]",
     re.MULTILINE,
 )
