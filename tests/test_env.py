@@ -1594,6 +1594,30 @@ def test_vector_env_reset_takes_a_seed_per_environment() -> None:
     assert (obs[1] == reference_encoding(first.observation(first.to_act))).all()
 
 
+def test_vector_env_reset_takes_a_numpy_array_of_seeds() -> None:
+    """reset(seed=...) takes a 1-D numpy integer array (any integer dtype) as the
+    list of the same seeds, and a numpy integer scalar as that int (before: TableError
+    "must be 0..2**64-1, got array(...)"); a float array, a 2-D array or one of the
+    wrong length stays a TableError naming the problem.  Reference: the list form."""
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=0)
+    want, _ = env.reset(seed=[1, 2, 3])
+    for seeds in (np.array([1, 2, 3]), np.array([1, 2, 3], np.uint64)):
+        got, _ = env.reset(seed=seeds)
+        assert (got == want).all()
+    want, _ = env.reset(seed=5)
+    for one in (np.int64(5), np.uint32(5), np.array(5)):
+        got, _ = env.reset(seed=one)
+        assert (got == want).all() and env.seed == 5
+    for bad, named in (
+        (np.array([1.0, 2.0, 3.0]), r"seed\[0\]"),
+        (np.array([[1, 2, 3]]), r"seed: .*1-D.*\(1, 3\)"),
+        (np.array([1, 2]), "one per environment"),
+        (np.array(5.0), "seed"),
+    ):
+        with pytest.raises(TableError, match=named):
+            env.reset(seed=bad)
+
+
 def test_vector_env_final_observations_need_final_obs() -> None:
     """final_observations() reads the terminal observations C keeps only for a
     VectorEnv made with final_obs=True (off by default: it costs a little per deal);

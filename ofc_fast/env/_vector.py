@@ -33,6 +33,7 @@ from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..table import check_players, check_seat, check_seed
+from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
@@ -353,19 +354,14 @@ class VectorEnv:
         made again from that seed, so a match replays whole.  ``seed`` a list of
         ``num_envs`` seeds (Gymnasium's vector API): environment ``i`` plays the match
         of a one-table env seeded ``seed[i]``, ``env_seed(seed[i], 0)`` (None: drawn at
-        random); :attr:`seed` is left as it is."""
-        if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
-            if len(seed) != self.num_envs:
-                raise GameError(
-                    f"seed: a list of seeds needs one per environment ({self.num_envs}),"
-                    f" got {len(seed)}"
-                )
-            self._env_seeds = [
-                secrets_seed() if s is None else check_seed(s, f"seed[{i}]")
-                for i, s in enumerate(seed)
-            ]
+        random), a 1-D numpy integer array too; :attr:`seed` is left as it is."""
+        seeds = seed_list(seed, self.num_envs)
+        if seeds is not None:
+            self._env_seeds = seeds
         elif seed is not None:
-            self.seed = self._c.seed = check_seed(seed)
+            self.seed = self._c.seed = check_seed(
+                seed.item() if isinstance(seed, np.ndarray) else seed
+            )
             self._env_seeds = None
         if self._bots is not None:
             self._make_bots()
@@ -792,9 +788,3 @@ def require_started(venv: VectorEnv, call: str) -> None:
     has dealt the first hands: its steps, and the single-game adapters' render."""
     if not venv.started:
         raise GameError(f"call reset() before {call}()")
-
-
-def secrets_seed() -> int:
-    import secrets
-
-    return secrets.randbits(64)
