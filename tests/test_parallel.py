@@ -851,6 +851,35 @@ def test_ray_refuses_a_cluster_without_cpus(make: Any, name: str) -> None:
         make()
 
 
+@pytest.mark.parametrize(
+    ("make", "name"),
+    [
+        (lambda: RayExecutor(max_retries="3"), "max_retries"),
+        (lambda: RayExecutor(max_retries=-1), "max_retries"),
+        (lambda: RayExecutor(max_retries=1.0), "max_retries"),
+        (lambda: ProcessExecutor(2, max_restarts="5"), "max_restarts"),
+        (lambda: ProcessExecutor(2, max_restarts=True), "max_restarts"),
+    ],
+)
+def test_executor_retry_counts_are_checked_when_made(make: Any, name: str) -> None:
+    """A retry count that is no int >= 0 (``RayExecutor(max_retries="3")``) was kept
+    and failed only at the first map (Ray's own TypeError; a pool's broken-run
+    comparison): ExecutorError naming it when the executor is made, before Ray is
+    imported or started."""
+    with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 0"):
+        make()
+
+
+def test_executor_counts_take_numpy_ints() -> None:
+    """A numpy integer count is that int (``ProcessExecutor(np.int64(2))`` was an
+    ExecutorError "must be an int >= 1, got np.int64(2)", where 2 works)."""
+    ex = make_executor(np.int64(2))
+    assert ex.name == "process" and ex.workers == 2 and type(ex.workers) is int
+    ex.close()
+    with ProcessExecutor(np.int32(1), max_restarts=np.int64(0)) as one:
+        assert one.max_restarts == 0 and type(one.max_restarts) is int
+
+
 def test_bad_parallel_options_exit_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
