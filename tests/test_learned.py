@@ -1282,6 +1282,37 @@ def test_a_model_given_as_data_is_checked():
         resolve_model({"base64": "A" * (1 << 22)}, rules.PINEAPPLE, 2)
 
 
+def test_a_model_name_is_bounded():
+    """A model's name given with its bytes (``from_bytes``, or the ``name`` of a
+    model given as data) is 1 to 100 printable characters, else ModelError naming
+    ``name``: it went whole into ``ValueModel.name``, a bot's settings and messages
+    (a 100,000-character name, escape codes, newlines).  A file's model keeps its stem,
+    and pickles with it."""
+    import base64
+    import pickle
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    text = base64.b64encode(data).decode("ascii")
+    ok = "m" * 100
+    assert ValueModel.from_bytes(data, ok).name.startswith(ok + "@")
+    assert resolve_model({"name": ok, "base64": text}, rules.PINEAPPLE, 2).name.startswith(
+        ok
+    )
+    for bad in ("x" * 101, "x" * 100_000, "", "two\nlines", "\x1b[31mred"):
+        with pytest.raises(ModelError, match=r"^value model name: ") as info:
+            ValueModel.from_bytes(data, bad)
+        assert len(str(info.value)) < 200
+        with pytest.raises(ModelError, match=r"^value model name: "):
+            resolve_model({"name": bad, "base64": text}, rules.PINEAPPLE, 2)
+        with pytest.raises(BotError, match="name"):
+            ValueBot(model={"name": bad, "base64": text})
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / ("long " * 30 + ".ofcvm")
+        path.write_bytes(data)
+        model = load_model(path)
+        assert pickle.loads(pickle.dumps(model)).name == model.name
+
+
 def test_threads_first_using_a_model_get_contexts_whose_tables_it_keeps():
     """Four threads at once on a fresh model (the shipped models are shared, as by
     the bots of a threaded server): every context they get points to the expected-
