@@ -950,6 +950,22 @@ def test_training_writes_the_model_inside_out_whatever_the_rules_name(tmp_path: 
     )
 
 
+def test_a_trained_model_is_named_after_any_rules_name():
+    """A trained model is parsed under its file's stem, a name 1 to 100 printable
+    characters: a rule set's name (any text of at most 64 characters) with characters
+    that are not printable (a zero-width space, a C1 control) has them as '_' in the
+    file name, so the model's name after training is one from_bytes takes."""
+    from ofc_fast.learned.train import _file_name
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    for name in ("a\u200bb\x85c\u2028d", "x" * 64, "../escape/X"):
+        file = _file_name(rules.PINEAPPLE.replace(name=name), 4)
+        assert file.endswith("-4p.ofcvm") and file.isprintable(), file
+        stem = file.rsplit(".", 1)[0]
+        assert ValueModel.from_bytes(data, stem).name.startswith(stem + "@")
+    assert _file_name(rules.PINEAPPLE.replace(name="a\u200bb\x85c"), 2) == "a_b_c-2p.ofcvm"
+
+
 def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monkeypatch):
     """Without matplotlib (the learn extra's plot library) the report is written and
     the command says that report.png is not drawn and what to install (it said
