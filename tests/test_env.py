@@ -1618,6 +1618,48 @@ def test_vector_env_reset_takes_a_numpy_array_of_seeds() -> None:
             env.reset(seed=bad)
 
 
+def _deal_seeds(venv: VectorEnv) -> list[int]:
+    """The deal seed of each table's current deal (its C game's)."""
+    return [int(venv.game_of(i).seed) for i in range(venv.num_envs)]
+
+
+def _match_deal_seeds(match_seeds: list[int]) -> list[int]:
+    """The first deal's seed of ``Match("pineapple", 2, seed=m)`` for each ``m``."""
+    return [Match("pineapple", 2, seed=m).next_game().seed for m in match_seeds]
+
+
+def test_each_adapter_seeds_table_i_as_docs_environments_states() -> None:
+    """docs/environments.md states which match, ``Match(rules, players, seed=m)``,
+    table ``i`` plays after a seeded reset, per adapter: VectorEnv ``seed=s`` (made or
+    reset) ``m = env_seed(s, i)``; a list ``m = env_seed(s_i, 0)``; a one-table
+    Gymnasium or PettingZoo env ``m = env_seed(s, 0)``; ``gymnasium.make_vec``
+    (copy ``i`` reset with ``s + i``, Gymnasium's rule) ``m = env_seed(s + i, 0)``.
+    Reference: the first deal's seed of that Match."""
+    gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    s, n = 5, 3
+    made = VectorEnv("pineapple", num_envs=n, players=2, seed=s)
+    made.reset()
+    want = _match_deal_seeds([env_seed(s, i) for i in range(n)])
+    assert _deal_seeds(made) == want
+    venv = VectorEnv("pineapple", num_envs=n, players=2)
+    venv.reset(seed=s)
+    assert _deal_seeds(venv) == want
+    venv.reset(seed=[s + i for i in range(n)])
+    plus_i = _match_deal_seeds([env_seed(s + i, 0) for i in range(n)])
+    assert _deal_seeds(venv) == plus_i and plus_i != want
+    one = gymnasium.make("ofc_fast/Pineapple-v0")
+    one.reset(seed=s)
+    assert _deal_seeds(one.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
+    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n)
+    vec.reset(seed=s)
+    got = [_deal_seeds(e.unwrapped._venv)[0] for e in vec.envs]
+    assert got == plus_i
+    pytest.importorskip("pettingzoo", reason="pip install .[rl]")
+    aec = pettingzoo_env("pineapple", 2)
+    aec.reset(seed=s)
+    assert _deal_seeds(aec.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
+
+
 def test_vector_env_final_observations_need_final_obs() -> None:
     """final_observations() reads the terminal observations C keeps only for a
     VectorEnv made with final_obs=True (off by default: it costs a little per deal);
