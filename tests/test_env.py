@@ -1660,6 +1660,22 @@ def test_each_adapter_seeds_table_i_as_docs_environments_states() -> None:
     assert _deal_seeds(aec.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
 
 
+def test_vector_env_settings_are_checked_when_made() -> None:
+    """``autoreset`` and ``final_obs`` are True or False (NumPy's too): ``"no"`` was
+    taken as True; ``bot_settings`` is a dict: ``5`` was a bare TypeError.  Each a
+    GameError naming the setting, when the VectorEnv is made."""
+    for name in ("autoreset", "final_obs"):
+        for bad in ("no", 1, None):
+            with pytest.raises(GameError, match=f"^{name} must be True or False"):
+                VectorEnv("pineapple", 2, **{name: bad})
+        assert VectorEnv("pineapple", 2, **{name: np.bool_(False)}).metadata
+    off = VectorEnv("pineapple", 2, autoreset=np.bool_(False), final_obs=np.bool_(True))
+    assert off.metadata["autoreset_mode"] == "Disabled" and off.final_obs is True
+    for bad in (5, "x", [("seed", 1)]):
+        with pytest.raises(GameError, match=r"^bot_settings must be a dict"):
+            VectorEnv("pineapple", 2, opponents="heuristic", bot_settings=bad)
+
+
 def test_vector_env_final_observations_need_final_obs() -> None:
     """final_observations() reads the terminal observations C keeps only for a
     VectorEnv made with final_obs=True (off by default: it costs a little per deal);

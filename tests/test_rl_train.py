@@ -392,6 +392,20 @@ def test_sb3_adapters_seed_table_i_as_docs_environments_states(sb3: Any) -> None
     assert deal_seeds(vec) == plus_i != by_index
 
 
+def test_sb3_vec_env_reward_scale_is_a_finite_number(sb3: Any) -> None:
+    """``VecEnv(reward_scale="x")`` was a bare ValueError, ``nan`` / ``inf`` and the
+    text ``"0.5"`` were taken (nan rewards to the learner): GameError naming
+    ``reward_scale``, as ``shaping``; a NumPy number is its value."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    for bad in ("x", "0.5", float("nan"), float("inf"), True, None):
+        with pytest.raises(GameError, match=r"^reward_scale must be a finite number"):
+            VecEnv("pineapple", 2, opponent="random", reward_scale=bad)
+    env = VecEnv("pineapple", 2, opponent="random", reward_scale=np.float32(0.5))
+    assert env.reward_scale == 0.5 and type(env.reward_scale) is float
+
+
 @pytest.mark.parametrize("seed", [[7, 9], "3", -1, 1.5, 2**64 - 2])
 def test_sb3_vec_env_seed_refuses_what_no_table_can_deal_from(sb3: Any, seed: Any) -> None:
     """``seed([7, 9])`` or ``seed("3")`` ended in a bare TypeError from SB3's base

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
-from ..errors import GameError, MoveError
+from ..errors import GameError, MoveError, quote
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
@@ -32,6 +32,7 @@ from ..game.observation import Observation, read_observation
 from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
+from ..search import flag
 from ..table import check_players, check_seat, check_seed
 from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
@@ -64,6 +65,20 @@ _HINTS = {
     int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
 }
 """What to do about an engine status, in this API's terms (the message is C's)."""
+
+
+def check_finite(value: object, what: str) -> float:
+    """``value`` as a float when it is a finite number within +-1e6 (a NumPy number
+    too; not a bool or text), else GameError naming ``what``."""
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()  # a NumPy number: its Python value
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not abs(value) <= 1e6
+    ):
+        raise GameError(f"{what} must be a finite number, got {quote(value)}")
+    return float(value)
 
 
 def env_seed(seed: int, i: int) -> int:
@@ -219,10 +234,12 @@ class VectorEnv:
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
-        self.final_obs = bool(final_obs)
+        self.final_obs = flag(final_obs, "final_obs", GameError)
         self._alloc()
         self._bots: list[list[Any]] | None = None
         self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
+        if not isinstance(bot_settings, (dict, type(None))):
+            raise GameError(f"bot_settings must be a dict, got {quote(bot_settings)}")
         self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
             self._make_bots()
@@ -232,14 +249,6 @@ class VectorEnv:
         from ..solver import ev_tables, stay_values
 
         r = self.rules
-        if isinstance(shaping, (np.integer, np.floating)):
-            shaping = shaping.item()  # a NumPy number: its Python value
-        if (
-            isinstance(shaping, bool)
-            or not isinstance(shaping, (int, float))
-            or not abs(shaping) <= 1e6
-        ):
-            raise GameError(f"shaping must be a finite number, got {shaping!r}")
         c = ffi.new("ofc_vecenv_config *")
         self._rules_c = game_struct(r)
         self._ev = ev_tables(r)
@@ -247,7 +256,7 @@ class VectorEnv:
         c.ev = self._ev
         c.stay_value = list(stay_values(r, stay_value))
         c.seed = self.seed
-        c.shaping = float(shaping)
+        c.shaping = check_finite(shaping, "shaping")
         c.num_envs = self.num_envs
         c.players = self.players
         c.opponents = {"self": lib.OFC_VE_SELF, "random": lib.OFC_VE_RANDOM}.get(
@@ -258,7 +267,7 @@ class VectorEnv:
         )
         c.learner = self.learner
         c.button_frozen = int(r.fantasyland is not None and r.fantasyland.button_frozen)
-        c.autoreset = int(bool(autoreset))
+        c.autoreset = int(flag(autoreset, "autoreset", GameError))
         c.lowball = int(r.lowball is not None)
         status = lib.ofc_vecenv_config_check(c)
         if status:

@@ -32,7 +32,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 from ..bots.policy import MlpPolicy
 from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
 from .gym import OBS_HIGH
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
@@ -60,7 +60,7 @@ class VecEnv(_SB3VecEnv):
     the solver's: a set has no action id; ``autoreset`` and ``final_obs`` are on)."""
 
     def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_finite(reward_scale, "reward_scale")
         self.tables = LearnerTables(*args, **kwargs)
         num_envs = self.tables.num_envs
         self.render_mode = None
