@@ -37,7 +37,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
-from ..errors import ExecutorError, OfcError
+from ..errors import ExecutorError, OfcError, quote
 from ..table import as_int
 from ._signals import sigint_deferred
 
@@ -118,13 +118,16 @@ def _exit_with(parent: Any) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _count(value: object, what: str, least: int = 1) -> int:
+def whole_count(
+    value: object, what: str, least: int = 1, error: type[OfcError] = ExecutorError
+) -> int:
     """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool), else
-    ExecutorError naming ``what``: workers, a Ray cluster's CPUs (>= 1: 0 CPUs would
-    run no task, for ever), retries and restarts (>= 0)."""
+    ``error`` naming ``what``: the one count check of the parallel runs (workers, a
+    Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for ever; retries and
+    restarts: >= 0; a run's hands, chunk and shard sizes: GameError)."""
     n = as_int(value)
     if n is None or n < least:
-        raise ExecutorError(f"{what}: must be an int >= {least}, got {value!r}")
+        raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
     return n
 
 
@@ -172,8 +175,8 @@ class ProcessExecutor(Executor):
     name = "process"
 
     def __init__(self, workers: int, max_restarts: int = 5) -> None:
-        self.workers = _count(workers, "workers")
-        self.max_restarts = _count(max_restarts, "max_restarts", least=0)
+        self.workers = whole_count(workers, "workers")
+        self.max_restarts = whole_count(max_restarts, "max_restarts", least=0)
         self.restarts = 0
         self._pool: ProcessPoolExecutor | None = None
 
@@ -405,8 +408,8 @@ class RayExecutor(Executor):
         self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 3
     ) -> None:
         if num_cpus is not None:
-            num_cpus = _count(num_cpus, "num_cpus")
-        self.max_retries = _count(max_retries, "max_retries", least=0)
+            num_cpus = whole_count(num_cpus, "num_cpus")
+        self.max_retries = whole_count(max_retries, "max_retries", least=0)
         ray = _ray()
         self.ray = ray
         self._owned = False
@@ -478,7 +481,7 @@ def make_executor(
     or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
     > 1; else ``local``."""
     if workers is not None:  # (a local Ray cluster's CPUs too)
-        workers = _count(workers, "--workers")
+        workers = whole_count(workers, "--workers")
     if ray is not None:
         cpus = workers if num_cpus is None else num_cpus  # (0 is refused, not "none")
         return RayExecutor(None if ray == "local" else ray, num_cpus=cpus)
