@@ -1676,6 +1676,17 @@ def test_vector_env_settings_are_checked_when_made() -> None:
             VectorEnv("pineapple", 2, opponents="heuristic", bot_settings=bad)
 
 
+def test_gymnasium_env_refuses_self_play_in_any_case() -> None:
+    """The Gymnasium env has one agent and refuses ``opponents="self"``; ``"Self"`` or
+    ``"SELF"`` (taken as ``self``, as every mode name is in any case) made a one-agent
+    env in self-play, whose agent was asked every seat's decisions: GameError too."""
+    gym = pytest.importorskip("ofc_fast.env.gym", reason="pip install .[rl]")
+    for mode in ("self", "Self", "SELF"):
+        with pytest.raises(GameError, match="has one agent"):
+            gym.OfcEnv(opponents=mode)
+    assert gym.OfcEnv(opponents="Random")._venv.opponents == "random"
+
+
 def test_vector_env_final_observations_need_final_obs() -> None:
     """final_observations() reads the terminal observations C keeps only for a
     VectorEnv made with final_obs=True (off by default: it costs a little per deal);
