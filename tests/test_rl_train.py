@@ -406,6 +406,27 @@ def test_sb3_vec_env_reward_scale_is_a_finite_number(sb3: Any) -> None:
     assert env.reward_scale == 0.5 and type(env.reward_scale) is float
 
 
+def test_frozen_policy_checks_its_settings(sb3: Any) -> None:
+    """``frozen_policy(model, deterministic="no")`` was taken as deterministic (any
+    text is true) and ``seed="x"`` was NumPy's bare TypeError: GameError / TableError
+    naming each; NumPy's bool and int are theirs."""
+    from ofc_fast.env.sb3 import VecEnv, frozen_policy
+    from ofc_fast.errors import GameError, TableError
+
+    env = VecEnv("pineapple", num_envs=2, opponent="random")
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16, device="cpu")
+    for bad in ("no", 1, None):
+        with pytest.raises(GameError, match=r"^deterministic must be True or False"):
+            frozen_policy(model, deterministic=bad)
+    for bad in ("x", -1, 1.5):
+        with pytest.raises(TableError, match=r"^seed: "):
+            frozen_policy(model, seed=bad)
+    obs, masks = env.reset(), env.action_masks()
+    a = frozen_policy(model, deterministic=np.bool_(False), seed=np.int64(3))
+    b = frozen_policy(model, seed=3)
+    assert np.array_equal(a(obs, masks), b(obs, masks))
+
+
 @pytest.mark.parametrize("seed", [[7, 9], "3", -1, 1.5, 2**64 - 2])
 def test_sb3_vec_env_seed_refuses_what_no_table_can_deal_from(sb3: Any, seed: Any) -> None:
     """``seed([7, 9])`` or ``seed("3")`` ended in a bare TypeError from SB3's base
