@@ -1687,6 +1687,35 @@ def test_gymnasium_env_refuses_self_play_in_any_case() -> None:
     assert gym.OfcEnv(opponents="Random")._venv.opponents == "random"
 
 
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
+def test_vector_env_final_observations_reads_only_its_rows(obs_type: str) -> None:
+    """final_observations(envs): a mask such as ``terminations`` (num_envs booleans)
+    gave the rows of environments 0 and 1 (its values cast to indices); an index
+    out of range was a bare IndexError; one int with ``obs_type="features"`` read its
+    encoding as 828 rows (past the buffer: CardError or garbage).  A mask selects its
+    environments, one int gives that environment's row, anything else is a GameError
+    naming ``envs``.  Reference: features_of_encoding of the rows picked by hand."""
+    env = VectorEnv("pineapple", num_envs=3, seed=0, final_obs=True, obs_type=obs_type)
+    env.reset()
+    while env.terminations.sum() in (0, 3):
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+
+    def want(i: int) -> np.ndarray:
+        enc = env.final_encodings[i]
+        return features_of_encoding(enc) if obs_type == "features" else enc
+
+    ended = np.flatnonzero(env.terminations)
+    rows = np.array([want(i) for i in ended])
+    assert np.array_equal(env.final_observations(env.terminations.copy()), rows)
+    assert np.array_equal(env.final_observations(list(ended)), rows)
+    assert np.array_equal(env.final_observations(int(ended[0])), want(int(ended[0])))
+    assert np.array_equal(env.final_observations(np.int64(ended[0])), want(int(ended[0])))
+    assert env.final_observations([]).shape == (0, rows.shape[1])
+    for bad in ([3], [-1], [0.5], [[0]], np.array([True, False]), "0", None):
+        with pytest.raises(GameError, match=r"^envs "):
+            env.final_observations(bad)
+
+
 def test_vector_env_final_observations_need_final_obs() -> None:
     """final_observations() reads the terminal observations C keeps only for a
     VectorEnv made with final_obs=True (off by default: it costs a little per deal);

@@ -1,6 +1,7 @@
-"""The seeds a :class:`~ofc_fast.env.VectorEnv` reset takes: one seed per environment
-(Gymnasium's vector API) read from a list, a tuple or a 1-D numpy integer array, and the
-seed drawn at random for a None."""
+"""The seeds of a :class:`~ofc_fast.env.VectorEnv`: environment ``i``'s match
+(:func:`env_seed`), the seeds a reset takes, one per environment (Gymnasium's vector
+API) read from a list, a tuple or a 1-D numpy integer array, and the seed drawn at
+random for a None."""
 
 from __future__ import annotations
 
@@ -10,6 +11,18 @@ import numpy as np
 
 from ..errors import TableError
 from ..table import check_seed
+
+
+def env_seed(seed: int, i: int) -> int:
+    """The seed of environment ``i``'s match: it plays the deals of
+    ``ofc_fast.Match(rules, players, seed=env_seed(seed, i))``.
+
+    >>> env_seed(0, 1) == env_seed(0, 1) != env_seed(0, 2)
+    True
+    """
+    from ..game import deal_seed
+
+    return deal_seed(seed, i)
 
 
 def secrets_seed() -> int:

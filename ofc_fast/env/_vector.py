@@ -34,6 +34,8 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_players, check_seat, check_seed
+from ._rows import env_indices
+from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
@@ -79,18 +81,6 @@ def check_finite(value: object, what: str) -> float:
     ):
         raise GameError(f"{what} must be a finite number, got {quote(value)}")
     return float(value)
-
-
-def env_seed(seed: int, i: int) -> int:
-    """The seed of environment ``i``'s match: it plays the deals of
-    ``ofc_fast.Match(rules, players, seed=env_seed(seed, i))``.
-
-    >>> env_seed(0, 1) == env_seed(0, 1) != env_seed(0, 2)
-    True
-    """
-    from ..game import deal_seed
-
-    return deal_seed(seed, i)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -630,16 +620,17 @@ class VectorEnv:
         }
 
     def final_observations(self, envs: Any) -> np.ndarray:
-        """The terminal observations of environments ``envs`` (indices) whose deal the
-        last step ended: ``final_encodings`` rows, or with ``obs_type="features"``
-        their features, computed now (a new array, one row per environment)."""
+        """The terminal observations of environments ``envs`` (indices, or a mask such
+        as ``terminations``) whose deal the last step ended: ``final_encodings`` rows,
+        or with ``obs_type="features"`` their features, computed now (a new array, one
+        row per environment; one int: its row)."""
         if not self.final_obs:
             raise GameError(
                 "final_observations() needs a VectorEnv made with final_obs=True"
             )
-        enc = self.final_encodings[np.asarray(envs, np.intp)]
+        enc: np.ndarray = self.final_encodings[env_indices(envs, self.num_envs)]
         if self.obs_type != "features":
-            return enc
+            return enc if np.ndim(envs) else enc.reshape(-1)  # one int: its row alone
         out = np.zeros((len(enc), FEATURE_SIZE), np.float32)
         p_enc = ffi.from_buffer("uint8_t[]", enc)
         status = lib.ofc_features_rows(
@@ -647,7 +638,7 @@ class VectorEnv:
         )
         if status:  # pragma: no cover - C wrote these encodings
             raise status_error(status, "features", GameError)
-        return out
+        return out if np.ndim(envs) else out.reshape(-1)
 
     def observations_float(self) -> np.ndarray:
         """The observations as float32, each value scaled as
