@@ -1594,6 +1594,128 @@ def test_vector_env_reset_takes_a_seed_per_environment() -> None:
     assert (obs[1] == reference_encoding(first.observation(first.to_act))).all()
 
 
+def test_vector_env_reset_takes_a_numpy_array_of_seeds() -> None:
+    """reset(seed=...) takes a 1-D numpy integer array (any integer dtype) as the
+    list of the same seeds, and a numpy integer scalar as that int (before: TableError
+    "must be 0..2**64-1, got array(...)"); a float array, a 2-D array or one of the
+    wrong length stays a TableError naming the problem.  Reference: the list form."""
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=0)
+    want, _ = env.reset(seed=[1, 2, 3])
+    for seeds in (np.array([1, 2, 3]), np.array([1, 2, 3], np.uint64)):
+        got, _ = env.reset(seed=seeds)
+        assert (got == want).all()
+    want, _ = env.reset(seed=5)
+    for one in (np.int64(5), np.uint32(5), np.array(5)):
+        got, _ = env.reset(seed=one)
+        assert (got == want).all() and env.seed == 5
+    for bad, named in (
+        (np.array([1.0, 2.0, 3.0]), r"seed\[0\]"),
+        (np.array([[1, 2, 3]]), r"seed: .*1-D.*\(1, 3\)"),
+        (np.array([1, 2]), "one per environment"),
+        (np.array(5.0), "seed"),
+    ):
+        with pytest.raises(TableError, match=named):
+            env.reset(seed=bad)
+
+
+def _deal_seeds(venv: VectorEnv) -> list[int]:
+    """The deal seed of each table's current deal (its C game's)."""
+    return [int(venv.game_of(i).seed) for i in range(venv.num_envs)]
+
+
+def _match_deal_seeds(match_seeds: list[int]) -> list[int]:
+    """The first deal's seed of ``Match("pineapple", 2, seed=m)`` for each ``m``."""
+    return [Match("pineapple", 2, seed=m).next_game().seed for m in match_seeds]
+
+
+def test_each_adapter_seeds_table_i_as_docs_environments_states() -> None:
+    """docs/environments.md states which match, ``Match(rules, players, seed=m)``,
+    table ``i`` plays after a seeded reset, per adapter: VectorEnv ``seed=s`` (made or
+    reset) ``m = env_seed(s, i)``; a list ``m = env_seed(s_i, 0)``; a one-table
+    Gymnasium or PettingZoo env ``m = env_seed(s, 0)``; ``gymnasium.make_vec``
+    (copy ``i`` reset with ``s + i``, Gymnasium's rule) ``m = env_seed(s + i, 0)``.
+    Reference: the first deal's seed of that Match."""
+    gymnasium = pytest.importorskip("gymnasium", reason="pip install .[rl]")
+    s, n = 5, 3
+    made = VectorEnv("pineapple", num_envs=n, players=2, seed=s)
+    made.reset()
+    want = _match_deal_seeds([env_seed(s, i) for i in range(n)])
+    assert _deal_seeds(made) == want
+    venv = VectorEnv("pineapple", num_envs=n, players=2)
+    venv.reset(seed=s)
+    assert _deal_seeds(venv) == want
+    venv.reset(seed=[s + i for i in range(n)])
+    plus_i = _match_deal_seeds([env_seed(s + i, 0) for i in range(n)])
+    assert _deal_seeds(venv) == plus_i and plus_i != want
+    one = gymnasium.make("ofc_fast/Pineapple-v0")
+    one.reset(seed=s)
+    assert _deal_seeds(one.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
+    vec = gymnasium.make_vec("ofc_fast/Pineapple-v0", num_envs=n)
+    vec.reset(seed=s)
+    got = [_deal_seeds(e.unwrapped._venv)[0] for e in vec.envs]
+    assert got == plus_i
+    pytest.importorskip("pettingzoo", reason="pip install .[rl]")
+    aec = pettingzoo_env("pineapple", 2)
+    aec.reset(seed=s)
+    assert _deal_seeds(aec.unwrapped._venv) == _match_deal_seeds([env_seed(s, 0)])
+
+
+def test_vector_env_settings_are_checked_when_made() -> None:
+    """``autoreset`` and ``final_obs`` are True or False (NumPy's too): ``"no"`` was
+    taken as True; ``bot_settings`` is a dict: ``5`` was a bare TypeError.  Each a
+    GameError naming the setting, when the VectorEnv is made."""
+    for name in ("autoreset", "final_obs"):
+        for bad in ("no", 1, None):
+            with pytest.raises(GameError, match=f"^{name} must be True or False"):
+                VectorEnv("pineapple", 2, **{name: bad})
+        assert VectorEnv("pineapple", 2, **{name: np.bool_(False)}).metadata
+    off = VectorEnv("pineapple", 2, autoreset=np.bool_(False), final_obs=np.bool_(True))
+    assert off.metadata["autoreset_mode"] == "Disabled" and off.final_obs is True
+    for bad in (5, "x", [("seed", 1)]):
+        with pytest.raises(GameError, match=r"^bot_settings must be a dict"):
+            VectorEnv("pineapple", 2, opponents="heuristic", bot_settings=bad)
+
+
+def test_gymnasium_env_refuses_self_play_in_any_case() -> None:
+    """The Gymnasium env has one agent and refuses ``opponents="self"``; ``"Self"`` or
+    ``"SELF"`` (taken as ``self``, as every mode name is in any case) made a one-agent
+    env in self-play, whose agent was asked every seat's decisions: GameError too."""
+    gym = pytest.importorskip("ofc_fast.env.gym", reason="pip install .[rl]")
+    for mode in ("self", "Self", "SELF"):
+        with pytest.raises(GameError, match="has one agent"):
+            gym.OfcEnv(opponents=mode)
+    assert gym.OfcEnv(opponents="Random")._venv.opponents == "random"
+
+
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
+def test_vector_env_final_observations_reads_only_its_rows(obs_type: str) -> None:
+    """final_observations(envs): a mask such as ``terminations`` (num_envs booleans)
+    gave the rows of environments 0 and 1 (its values cast to indices); an index
+    out of range was a bare IndexError; one int with ``obs_type="features"`` read its
+    encoding as 828 rows (past the buffer: CardError or garbage).  A mask selects its
+    environments, one int gives that environment's row, anything else is a GameError
+    naming ``envs``.  Reference: features_of_encoding of the rows picked by hand."""
+    env = VectorEnv("pineapple", num_envs=3, seed=0, final_obs=True, obs_type=obs_type)
+    env.reset()
+    while env.terminations.sum() in (0, 3):
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+
+    def want(i: int) -> np.ndarray:
+        enc = env.final_encodings[i]
+        return features_of_encoding(enc) if obs_type == "features" else enc
+
+    ended = np.flatnonzero(env.terminations)
+    rows = np.array([want(i) for i in ended])
+    assert np.array_equal(env.final_observations(env.terminations.copy()), rows)
+    assert np.array_equal(env.final_observations(list(ended)), rows)
+    assert np.array_equal(env.final_observations(int(ended[0])), want(int(ended[0])))
+    assert np.array_equal(env.final_observations(np.int64(ended[0])), want(int(ended[0])))
+    assert env.final_observations([]).shape == (0, rows.shape[1])
+    for bad in ([3], [-1], [0.5], [[0]], np.array([True, False]), "0", None):
+        with pytest.raises(GameError, match=r"^envs "):
+            env.final_observations(bad)
+
+
 def test_vector_env_final_observations_need_final_obs() -> None:
     """final_observations() reads the terminal observations C keeps only for a
     VectorEnv made with final_obs=True (off by default: it costs a little per deal);

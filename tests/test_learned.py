@@ -977,6 +977,22 @@ def test_training_writes_the_model_inside_out_whatever_the_rules_name(tmp_path: 
     )
 
 
+def test_a_trained_model_is_named_after_any_rules_name():
+    """A trained model is parsed under its file's stem, a name 1 to 100 printable
+    characters: a rule set's name (any text of at most 64 characters) with characters
+    that are not printable (a zero-width space, a C1 control) has them as '_' in the
+    file name, so the model's name after training is one from_bytes takes."""
+    from ofc_fast.learned.train import _file_name
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    for name in ("a\u200bb\x85c\u2028d", "x" * 64, "../escape/X"):
+        file = _file_name(rules.PINEAPPLE.replace(name=name), 4)
+        assert file.endswith("-4p.ofcvm") and file.isprintable(), file
+        stem = file.rsplit(".", 1)[0]
+        assert ValueModel.from_bytes(data, stem).name.startswith(stem + "@")
+    assert _file_name(rules.PINEAPPLE.replace(name="a\u200bb\x85c"), 2) == "a_b_c-2p.ofcvm"
+
+
 def test_training_report_without_matplotlib_says_so(tmp_path: Path, capsys, monkeypatch):
     """Without matplotlib (the learn extra's plot library) the report is written and
     the command says that report.png is not drawn and what to install (it said
@@ -1307,6 +1323,37 @@ def test_a_model_given_as_data_is_checked():
         resolve_model({"base64": "T0ZDVkFMVUU="}, rules.PINEAPPLE, 2)
     with pytest.raises(ModelError, match="larger than any model file"):
         resolve_model({"base64": "A" * (1 << 22)}, rules.PINEAPPLE, 2)
+
+
+def test_a_model_name_is_bounded():
+    """A model's name given with its bytes (``from_bytes``, or the ``name`` of a
+    model given as data) is 1 to 100 printable characters, else ModelError naming
+    ``name``: it went whole into ``ValueModel.name``, a bot's settings and messages
+    (a 100,000-character name, escape codes, newlines).  A file's model keeps its stem,
+    and pickles with it."""
+    import base64
+    import pickle
+
+    data = (MODEL_DIR / "pineapple-2p.ofcvm").read_bytes()
+    text = base64.b64encode(data).decode("ascii")
+    ok = "m" * 100
+    assert ValueModel.from_bytes(data, ok).name.startswith(ok + "@")
+    assert resolve_model({"name": ok, "base64": text}, rules.PINEAPPLE, 2).name.startswith(
+        ok
+    )
+    for bad in ("x" * 101, "x" * 100_000, "", "two\nlines", "\x1b[31mred"):
+        with pytest.raises(ModelError, match=r"^value model name: ") as info:
+            ValueModel.from_bytes(data, bad)
+        assert len(str(info.value)) < 200
+        with pytest.raises(ModelError, match=r"^value model name: "):
+            resolve_model({"name": bad, "base64": text}, rules.PINEAPPLE, 2)
+        with pytest.raises(BotError, match="name"):
+            ValueBot(model={"name": bad, "base64": text})
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / ("long " * 30 + ".ofcvm")
+        path.write_bytes(data)
+        model = load_model(path)
+        assert pickle.loads(pickle.dumps(model)).name == model.name
 
 
 def test_threads_first_using_a_model_get_contexts_whose_tables_it_keeps():

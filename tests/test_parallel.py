@@ -772,7 +772,7 @@ def test_a_parallel_arena_refuses_a_bad_chunk_size(size: object) -> None:
     from ofc_fast.parallel.tournament import run_arena
 
     arena = _arena(False)
-    with pytest.raises(GameError, match="chunk size must be an int >= 1"):
+    with pytest.raises(GameError, match="chunk size: must be an int >= 1"):
         run_arena(arena, chunk_size=size)  # type: ignore[arg-type]
     assert arena.deals == []
 
@@ -860,6 +860,81 @@ def test_ray_refuses_a_cluster_without_cpus(make: Any, name: str) -> None:
     CPUs).  ExecutorError naming the value, before Ray is imported or started."""
     with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 1"):
         make()
+
+
+@pytest.mark.parametrize(
+    ("make", "name"),
+    [
+        (lambda: RayExecutor(max_retries="3"), "max_retries"),
+        (lambda: RayExecutor(max_retries=-1), "max_retries"),
+        (lambda: RayExecutor(max_retries=1.0), "max_retries"),
+        (lambda: ProcessExecutor(2, max_restarts="5"), "max_restarts"),
+        (lambda: ProcessExecutor(2, max_restarts=True), "max_restarts"),
+    ],
+)
+def test_executor_retry_counts_are_checked_when_made(make: Any, name: str) -> None:
+    """A retry count that is no int >= 0 (``RayExecutor(max_retries="3")``) was kept
+    and failed only at the first map (Ray's own TypeError; a pool's broken-run
+    comparison): ExecutorError naming it when the executor is made, before Ray is
+    imported or started."""
+    with pytest.raises(ExecutorError, match=f"^{name}: must be an int >= 0"):
+        make()
+
+
+def test_executor_counts_take_numpy_ints() -> None:
+    """A numpy integer count is that int (``ProcessExecutor(np.int64(2))`` was an
+    ExecutorError "must be an int >= 1, got np.int64(2)", where 2 works)."""
+    ex = make_executor(np.int64(2))
+    assert ex.name == "process" and ex.workers == 2 and type(ex.workers) is int
+    ex.close()
+    with ProcessExecutor(np.int32(1), max_restarts=np.int64(0)) as one:
+        assert one.max_restarts == 0 and type(one.max_restarts) is int
+
+
+def test_run_counts_and_flags_take_numpy_values() -> None:
+    """``RunSpec.make(hands=np.int64(4))``, ``fantasyland=np.bool_(False)`` and
+    ``play_parallel(chunk_size=np.int64(2))`` were GameErrors ("must be an int",
+    "True or False") where 4, False and 2 work: NumPy's values are taken as theirs.
+    Reference: the same run made of Python values."""
+    plain = RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=False)
+    spec = RunSpec.make(
+        "pineapple", 2, 1, np.int64(4), [("random", {})], fantasyland=np.bool_(False)
+    )
+    assert spec == plain and type(spec.hands) is int and spec.fantasyland is False
+    want = play_parallel(plain, chunk_size=2).outcomes
+    assert play_parallel(spec, chunk_size=np.int64(2)).outcomes == want
+    for bad, name in ((-1, "hands"), (2.0, "hands"), ("4", "hands")):
+        with pytest.raises(GameError, match=f"^{name}: must be an int >= 0"):
+            RunSpec.make("pineapple", 2, 1, bad, [("random", {})])
+    with pytest.raises(GameError, match=r"^fantasyland must be True or False"):
+        RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=1)
+
+
+@pytest.mark.parametrize(
+    ("setting", "name"),
+    [
+        ({"max_shards": "1"}, "max_shards"),
+        ({"max_shards": 1.5}, "max_shards"),
+        ({"max_shards": -1}, "max_shards"),
+        ({"shard_size": "2"}, "shard_size"),
+        ({"shard_size": 0}, "shard_size"),
+    ],
+)
+def test_selfplay_checks_its_counts_before_touching_out(
+    tmp_path: Path, setting: dict[str, Any], name: str
+) -> None:
+    """``selfplay(max_shards="1")`` was a bare TypeError, ``max_shards=-1`` wrote all
+    shards but the last, and ``shard_size="2"`` was refused as "chunk size", each
+    after ``out`` was made: GameError naming the setting, before ``out`` is made."""
+    spec = RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=False)
+    out = tmp_path / "out"
+    with pytest.raises(GameError, match=f"^{name}: must be an int >= "):
+        selfplay(spec, out, progress=False, **setting)
+    assert not out.exists()
+    doc = selfplay(
+        spec, out, shard_size=np.int64(2), max_shards=np.int64(1), progress=False
+    )
+    assert len(doc["shards"]) == 1
 
 
 def test_bad_parallel_options_exit_2(

@@ -355,6 +355,78 @@ def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     assert np.array_equal(env.reset(), obs)
 
 
+def test_sb3_adapters_seed_table_i_as_docs_environments_states(sb3: Any) -> None:
+    """docs/environments.md states which match, ``Match(rules, players, seed=m)``,
+    table ``i`` plays, per adapter: ``GymVectorEnv`` / ``VecEnv`` made with ``seed=s``
+    and ``GymVectorEnv.reset(seed=s)`` ``m = env_seed(s, i)`` (VectorEnv's rule);
+    ``GymVectorEnv.reset(seed=[s_0, ...])`` ``m = env_seed(s_i, 0)``; ``VecEnv.seed(s)``
+    then ``reset()`` ``m = env_seed(s + i, 0)`` (SB3's rule, as ``gymnasium.make_vec``
+    gives).  Reference: the first deal's seed of that Match."""
+    from ofc_fast.env import env_seed
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.game import Match
+
+    s, n = 5, 3
+
+    def deal_seeds(env: Any) -> list[int]:
+        return [int(env.tables.venv.game_of(i).seed) for i in range(n)]
+
+    def match_seeds(ms: list[int]) -> list[int]:
+        return [Match("pineapple", 2, seed=m).next_game().seed for m in ms]
+
+    by_index = match_seeds([env_seed(s, i) for i in range(n)])
+    plus_i = match_seeds([env_seed(s + i, 0) for i in range(n)])
+    gym = GymVectorEnv("pineapple", num_envs=n, opponent="random")
+    gym.reset(seed=s)
+    assert deal_seeds(gym) == by_index
+    gym.reset(seed=[s + i for i in range(n)])
+    assert deal_seeds(gym) == plus_i
+    made = GymVectorEnv("pineapple", num_envs=n, opponent="random", seed=s)
+    made.reset()
+    assert deal_seeds(made) == by_index
+    vec = VecEnv("pineapple", num_envs=n, opponent="random", seed=s)
+    vec.reset()
+    assert deal_seeds(vec) == by_index
+    vec.seed(s)
+    vec.reset()
+    assert deal_seeds(vec) == plus_i != by_index
+
+
+def test_sb3_vec_env_reward_scale_is_a_finite_number(sb3: Any) -> None:
+    """``VecEnv(reward_scale="x")`` was a bare ValueError, ``nan`` / ``inf`` and the
+    text ``"0.5"`` were taken (nan rewards to the learner): GameError naming
+    ``reward_scale``, as ``shaping``; a NumPy number is its value."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    for bad in ("x", "0.5", float("nan"), float("inf"), True, None):
+        with pytest.raises(GameError, match=r"^reward_scale must be a finite number"):
+            VecEnv("pineapple", 2, opponent="random", reward_scale=bad)
+    env = VecEnv("pineapple", 2, opponent="random", reward_scale=np.float32(0.5))
+    assert env.reward_scale == 0.5 and type(env.reward_scale) is float
+
+
+def test_frozen_policy_checks_its_settings(sb3: Any) -> None:
+    """``frozen_policy(model, deterministic="no")`` was taken as deterministic (any
+    text is true) and ``seed="x"`` was NumPy's bare TypeError: GameError / TableError
+    naming each; NumPy's bool and int are theirs."""
+    from ofc_fast.env.sb3 import VecEnv, frozen_policy
+    from ofc_fast.errors import GameError, TableError
+
+    env = VecEnv("pineapple", num_envs=2, opponent="random")
+    model = sb3.MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=16, device="cpu")
+    for bad in ("no", 1, None):
+        with pytest.raises(GameError, match=r"^deterministic must be True or False"):
+            frozen_policy(model, deterministic=bad)
+    for bad in ("x", -1, 1.5):
+        with pytest.raises(TableError, match=r"^seed: "):
+            frozen_policy(model, seed=bad)
+    obs, masks = env.reset(), env.action_masks()
+    a = frozen_policy(model, deterministic=np.bool_(False), seed=np.int64(3))
+    b = frozen_policy(model, seed=3)
+    assert np.array_equal(a(obs, masks), b(obs, masks))
+
+
 @pytest.mark.parametrize("seed", [[7, 9], "3", -1, 1.5, 2**64 - 2])
 def test_sb3_vec_env_seed_refuses_what_no_table_can_deal_from(sb3: Any, seed: Any) -> None:
     """``seed([7, 9])`` or ``seed("3")`` ended in a bare TypeError from SB3's base

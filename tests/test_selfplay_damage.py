@@ -292,3 +292,15 @@ def test_a_damaged_shard_is_a_clean_dataset_error(tmp_path: Path, damage: Any) -
 
     with pytest.raises(GameError, match="not a self-play run"):
         _damaged_dataset(tmp_path, damage)
+
+
+@pytest.mark.parametrize("seed", ["x", -1, 1.5, 2**64])
+def test_selfplay_dataset_checks_its_seed_first(tmp_path: Path, seed: Any) -> None:
+    """``selfplay_dataset(path, seed="x")`` (or -1, 1.5, 2**64) read every shard, then
+    failed with NumPy's bare TypeError / ValueError: a TableError naming the seed,
+    before any file is read (the path here holds no run at all)."""
+    from ofc_fast.env.imitation import selfplay_dataset
+    from ofc_fast.errors import TableError
+
+    with pytest.raises(TableError, match=r"^seed: "):
+        selfplay_dataset(tmp_path / "missing", seed=seed)

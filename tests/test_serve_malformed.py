@@ -173,3 +173,57 @@ def test_over_500_malformed_requests_get_4xx_problems(server: Server) -> None:
     assert server.request("GET", "/v1/health")[0] == 200  # still up
     ok = server.request("POST", "/v1/score", BASES["/v1/score"], headers=AUTH)
     assert ok[0] == 200
+
+
+def _array_fields(
+    doc: dict[str, Any], schema: dict[str, Any]
+) -> Iterator[tuple[str, bool]]:
+    """(name, text too) of each array-typed property of a request ``schema`` (a
+    ``$ref`` followed): ``text too`` when the field also takes a string (cards)."""
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    for name, prop in schema.get("properties", {}).items():
+        kinds = [prop, *prop.get("oneOf", [])]
+        if any(k.get("type") == "array" for k in kinds):
+            yield name, any(k.get("type") == "string" for k in kinds)
+
+
+def test_every_array_field_refuses_an_object_string_or_number(server: Server) -> None:
+    """Every array-typed field of every request, as /openapi.json lists them (the
+    move's ``place`` and ``discard`` included), refuses an object, a number and (where
+    no card text is taken) a string with a 4xx problem naming the field: ``"discard":
+    {}`` was taken as "no discards" (200), ``"discard": 5`` as card id 5, ``"discard":
+    "Ad"`` as that card, and ``"place": {}`` named only ``move``.  A ``place`` item
+    that is no [card, row] array names ``move.place[i]`` (``"As"`` was read as card
+    ``A``, row ``s``)."""
+    doc = server.request("GET", "/openapi.json")[2]
+    cases: list[tuple[str, dict[str, Any], str, Any]] = []
+    for path, base in BASES.items():
+        schema = doc["paths"][path]["post"]["requestBody"]["content"]["application/json"]
+        for name, text_too in _array_fields(doc, schema["schema"]):
+            for bad in ({}, 5, True) + (() if text_too else ("As",)):
+                cases.append((path, {**base, name: bad}, name, bad))
+    first = {k: v for k, v in BASES["/v1/games"].items() if k != "fantasyland"}
+    game = server.request("POST", "/v1/games", first, headers=AUTH)[2]
+    dealt = game["observation"]["dealt"]
+    place = [[c, r] for c, r in zip(dealt, ("back", "back", "middle", "middle", "front"))]
+    moves = f"/v1/games/{game['id']}/moves"
+    fields = list(_array_fields(doc, doc["components"]["schemas"]["Move"]))
+    assert sorted(n for n, _ in fields) == ["discard", "place"]
+    for name, _ in fields:
+        for bad in ({}, 5, True, dealt[0]):
+            move = {"place": place, "discard": [], name: bad}
+            cases.append((moves, {"move": move}, f"move.{name}", bad))
+    for bad in ("As", {"card": "As"}, 5):
+        cases.append((moves, {"move": {"place": [place[0], bad]}}, "move.place[1]", bad))
+    for path, body, field, bad in cases:
+        status, headers, out = server.request("POST", path, body, headers=AUTH)
+        where = (path, field, bad)
+        assert 400 <= status < 500, (where, status, out)
+        assert headers["content-type"] == "application/problem+json", where
+        assert out["field"] == field, (where, out)
+    # the game is still at its first decision: the move itself plays
+    ok = server.request(
+        "POST", moves, {"move": {"place": place, "discard": []}}, headers=AUTH
+    )
+    assert ok[0] == 200, ok

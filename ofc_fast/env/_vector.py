@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
-from ..errors import GameError, MoveError
+from ..errors import GameError, MoveError, quote
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
@@ -32,7 +32,11 @@ from ..game.observation import Observation, read_observation
 from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
+from ..search import flag
 from ..table import check_players, check_seat, check_seed
+from ._rows import env_indices
+from ._seeds import env_seed as env_seed  # for its users
+from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
 from ._stuck import check_skipped_deals as check_skipped_deals
 from ._stuck import no_decision_error as no_decision_error
@@ -65,16 +69,18 @@ _HINTS = {
 """What to do about an engine status, in this API's terms (the message is C's)."""
 
 
-def env_seed(seed: int, i: int) -> int:
-    """The seed of environment ``i``'s match: it plays the deals of
-    ``ofc_fast.Match(rules, players, seed=env_seed(seed, i))``.
-
-    >>> env_seed(0, 1) == env_seed(0, 1) != env_seed(0, 2)
-    True
-    """
-    from ..game import deal_seed
-
-    return deal_seed(seed, i)
+def check_finite(value: object, what: str) -> float:
+    """``value`` as a float when it is a finite number within +-1e6 (a NumPy number
+    too; not a bool or text), else GameError naming ``what``."""
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()  # a NumPy number: its Python value
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not abs(value) <= 1e6
+    ):
+        raise GameError(f"{what} must be a finite number, got {quote(value)}")
+    return float(value)
 
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -218,10 +224,12 @@ class VectorEnv:
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
         self._stay_value = stay_value  # as given: a copy is made with it (__reduce__)
-        self.final_obs = bool(final_obs)
+        self.final_obs = flag(final_obs, "final_obs", GameError)
         self._alloc()
         self._bots: list[list[Any]] | None = None
         self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
+        if not isinstance(bot_settings, (dict, type(None))):
+            raise GameError(f"bot_settings must be a dict, got {quote(bot_settings)}")
         self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
             self._make_bots()
@@ -231,14 +239,6 @@ class VectorEnv:
         from ..solver import ev_tables, stay_values
 
         r = self.rules
-        if isinstance(shaping, (np.integer, np.floating)):
-            shaping = shaping.item()  # a NumPy number: its Python value
-        if (
-            isinstance(shaping, bool)
-            or not isinstance(shaping, (int, float))
-            or not abs(shaping) <= 1e6
-        ):
-            raise GameError(f"shaping must be a finite number, got {shaping!r}")
         c = ffi.new("ofc_vecenv_config *")
         self._rules_c = game_struct(r)
         self._ev = ev_tables(r)
@@ -246,7 +246,7 @@ class VectorEnv:
         c.ev = self._ev
         c.stay_value = list(stay_values(r, stay_value))
         c.seed = self.seed
-        c.shaping = float(shaping)
+        c.shaping = check_finite(shaping, "shaping")
         c.num_envs = self.num_envs
         c.players = self.players
         c.opponents = {"self": lib.OFC_VE_SELF, "random": lib.OFC_VE_RANDOM}.get(
@@ -257,7 +257,7 @@ class VectorEnv:
         )
         c.learner = self.learner
         c.button_frozen = int(r.fantasyland is not None and r.fantasyland.button_frozen)
-        c.autoreset = int(bool(autoreset))
+        c.autoreset = int(flag(autoreset, "autoreset", GameError))
         c.lowball = int(r.lowball is not None)
         status = lib.ofc_vecenv_config_check(c)
         if status:
@@ -353,19 +353,14 @@ class VectorEnv:
         made again from that seed, so a match replays whole.  ``seed`` a list of
         ``num_envs`` seeds (Gymnasium's vector API): environment ``i`` plays the match
         of a one-table env seeded ``seed[i]``, ``env_seed(seed[i], 0)`` (None: drawn at
-        random); :attr:`seed` is left as it is."""
-        if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
-            if len(seed) != self.num_envs:
-                raise GameError(
-                    f"seed: a list of seeds needs one per environment ({self.num_envs}),"
-                    f" got {len(seed)}"
-                )
-            self._env_seeds = [
-                secrets_seed() if s is None else check_seed(s, f"seed[{i}]")
-                for i, s in enumerate(seed)
-            ]
+        random), a 1-D numpy integer array too; :attr:`seed` is left as it is."""
+        seeds = seed_list(seed, self.num_envs)
+        if seeds is not None:
+            self._env_seeds = seeds
         elif seed is not None:
-            self.seed = self._c.seed = check_seed(seed)
+            self.seed = self._c.seed = check_seed(
+                seed.item() if isinstance(seed, np.ndarray) else seed
+            )
             self._env_seeds = None
         if self._bots is not None:
             self._make_bots()
@@ -625,16 +620,17 @@ class VectorEnv:
         }
 
     def final_observations(self, envs: Any) -> np.ndarray:
-        """The terminal observations of environments ``envs`` (indices) whose deal the
-        last step ended: ``final_encodings`` rows, or with ``obs_type="features"``
-        their features, computed now (a new array, one row per environment)."""
+        """The terminal observations of environments ``envs`` (indices, or a mask such
+        as ``terminations``) whose deal the last step ended: ``final_encodings`` rows,
+        or with ``obs_type="features"`` their features, computed now (a new array, one
+        row per environment; one int: its row)."""
         if not self.final_obs:
             raise GameError(
                 "final_observations() needs a VectorEnv made with final_obs=True"
             )
-        enc = self.final_encodings[np.asarray(envs, np.intp)]
+        enc: np.ndarray = self.final_encodings[env_indices(envs, self.num_envs)]
         if self.obs_type != "features":
-            return enc
+            return enc if np.ndim(envs) else enc.reshape(-1)  # one int: its row alone
         out = np.zeros((len(enc), FEATURE_SIZE), np.float32)
         p_enc = ffi.from_buffer("uint8_t[]", enc)
         status = lib.ofc_features_rows(
@@ -642,7 +638,7 @@ class VectorEnv:
         )
         if status:  # pragma: no cover - C wrote these encodings
             raise status_error(status, "features", GameError)
-        return out
+        return out if np.ndim(envs) else out.reshape(-1)
 
     def observations_float(self) -> np.ndarray:
         """The observations as float32, each value scaled as
@@ -792,9 +788,3 @@ def require_started(venv: VectorEnv, call: str) -> None:
     has dealt the first hands: its steps, and the single-game adapters' render."""
     if not venv.started:
         raise GameError(f"call reset() before {call}()")
-
-
-def secrets_seed() -> int:
-    import secrets
-
-    return secrets.randbits(64)

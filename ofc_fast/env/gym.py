@@ -31,7 +31,13 @@ from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, require_started
+from ._vector import (
+    ACTION_SPACE,
+    FEATURE_SIZE,
+    OBS_SIZE,
+    check_opponents,
+    require_started,
+)
 
 __all__ = ["OfcEnv"]
 
@@ -111,6 +117,7 @@ class OfcEnv(gymnasium.Env):
         **kwargs: Any,
     ) -> None:
         check_solver_sets(kwargs, "the Gymnasium env")
+        opponents = check_opponents(opponents)  # ("Self" is self)
         if opponents == "self":
             raise GameError(
                 "the Gymnasium env has one agent: opponents 'random' or a "

@@ -30,6 +30,7 @@ import numpy as np
 from .._native import ffi, lib
 from ..encoding import SCALE, features_of_encoding
 from ..errors import GameError
+from ..table import check_seed
 
 __all__ = ["selfplay_dataset"]
 
@@ -69,7 +70,9 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     """The normal decisions of the self-play run in directory ``path`` (the shards
     its ``manifest.json`` lists): ``obs`` (D, FEATURE_SIZE) float32 features, ``mask``
     (D, ACTION_SPACE) bool, ``action`` (D,) int64 in a random deal order drawn from
-    ``seed``, ``reward`` (D,) float32 the deciding seat's points in that deal."""
+    ``seed``, ``reward`` (D,) float32 the deciding seat's points in that deal
+    (``seed``: 0..2**64-1, else TableError naming it, before a file is read)."""
+    seed = check_seed(seed)
     root = Path(path)
     try:
         manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))

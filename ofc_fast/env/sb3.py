@@ -30,9 +30,11 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv as _SB3VecEnv
 
 from ..bots.policy import MlpPolicy
+from ..errors import GameError
+from ..search import flag
 from ..table import check_seed
 from ._learner import LearnerTables, OpponentPolicy
-from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE
+from ._vector import ACTION_SPACE, FEATURE_SIZE, OBS_SIZE, check_finite
 from .gym import OBS_HIGH
 
 __all__ = ["GymVectorEnv", "VecEnv", "export_policy", "frozen_policy"]
@@ -60,7 +62,7 @@ class VecEnv(_SB3VecEnv):
     the solver's: a set has no action id; ``autoreset`` and ``final_obs`` are on)."""
 
     def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = check_finite(reward_scale, "reward_scale")
         self.tables = LearnerTables(*args, **kwargs)
         num_envs = self.tables.num_envs
         self.render_mode = None
@@ -258,9 +260,11 @@ def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
 def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> OpponentPolicy:
     """A frozen copy of a MaskablePPO model's policy as an opponent policy
     ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
-    action when ``deterministic``); the model trains on, the copy does not."""
+    action when ``deterministic``: True or False, else GameError); the model trains
+    on, the copy does not.  ``seed``: 0..2**64-1, else TableError."""
+    deterministic = flag(deterministic, "deterministic", GameError)
+    rng = np.random.default_rng(check_seed(seed))
     mlp = mlp_of(model)
-    rng = np.random.default_rng(seed)
 
     def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return mlp.act_batch(observations, masks, None if deterministic else rng)

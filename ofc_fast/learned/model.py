@@ -68,6 +68,7 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 _HEADER = struct.Struct("<8sIIIIIIII Q I 12s")
 _MAGIC = b"OFCVALUE"
 _NO_CARD = 0xFF
+_NAME_MAX = 100  # characters of a name given with the bytes (from_bytes)
 _CONTEXTS = 64  # contexts a model keeps (the least recently used forgotten beyond)
 
 ModelSpec = Any
@@ -236,7 +237,15 @@ class ValueModel:
 
     @classmethod
     def from_bytes(cls, data: bytes, name: str = "model") -> ValueModel:
-        """Parse and check a model file's bytes (ModelError naming the problem)."""
+        """Parse and check a model file's bytes (ModelError naming the problem);
+        ``name``: 1 to 100 printable characters (ModelError naming it)."""
+        if not (
+            isinstance(name, str) and 0 < len(name) <= _NAME_MAX and name.isprintable()
+        ):
+            raise ModelError(
+                f"value model name: must be 1 to {_NAME_MAX} printable characters, "
+                f"got {quote(name)}"
+            )
         return cls._parse(data, name, name)
 
     @classmethod
@@ -396,7 +405,8 @@ def held_context(owner: Any, keep: tuple[Any, ...]) -> Any:
 
 
 def _unpickle(data: bytes, name: str, path: str | None) -> ValueModel:
-    return replace(ValueModel.from_bytes(data, name), _path=path)
+    # the name it had (a file's stem is not held to _NAME_MAX)
+    return replace(ValueModel._parse(data, name, name), _path=path)
 
 
 def _seats(players: object, any_count: bool = False) -> int:

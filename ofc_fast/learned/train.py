@@ -590,11 +590,11 @@ _UNSAFE = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]|^\.')
 
 
 def _file_name(rules: RuleSet, players: int) -> str:
-    r"""The model file's name in ``--out``, ``<rules name>-<players>p.ofcvm``, lower
-    case, with ``_`` for each character that a file name cannot hold or that would
-    lead elsewhere (``/``, ``\``, control characters, a leading ``.``): a custom
-    rule set's name is any text, '../x' too."""
-    return f"{_UNSAFE.sub('_', rules.name.lower())}-{players}p.ofcvm"
+    r"""``<rules name>-<players>p.ofcvm`` in ``--out``, lower case, ``_`` for each
+    character a file name cannot hold, that leads elsewhere (``/``, ``\``, a leading
+    ``.``) or is not printable (the stem names the model): a rules name is any text."""
+    name = _UNSAFE.sub("_", "".join(c if c.isprintable() else "_" for c in rules.name))
+    return f"{name.lower()}-{players}p.ofcvm"
 
 
 def _check_settings(

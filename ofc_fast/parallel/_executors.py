@@ -37,7 +37,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
-from ..errors import ExecutorError, OfcError
+from ..errors import ExecutorError, OfcError, quote
+from ..table import as_int
 from ._signals import sigint_deferred
 
 __all__ = [
@@ -117,12 +118,17 @@ def _exit_with(parent: Any) -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
-def _count(value: object, what: str) -> int:
-    """``value`` as a count >= 1 (an int, not a bool), else ExecutorError naming
-    ``what``: workers, a Ray cluster's CPUs (0 CPUs would run no task, for ever)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ExecutorError(f"{what}: must be an int >= 1, got {value!r}")
-    return value
+def whole_count(
+    value: object, what: str, least: int = 1, error: type[OfcError] = ExecutorError
+) -> int:
+    """``value`` as a count >= ``least`` (an int or a numpy integer, not a bool), else
+    ``error`` naming ``what``: the one count check of the parallel runs (workers, a
+    Ray cluster's CPUs: >= 1, 0 CPUs would run no task, for ever; retries and
+    restarts: >= 0; a run's hands, chunk and shard sizes: GameError)."""
+    n = as_int(value)
+    if n is None or n < least:
+        raise error(f"{what}: must be an int >= {least}, got {quote(value)}")
+    return n
 
 
 def _chunk_failed(index: int, exc: BaseException) -> OfcError:
@@ -161,16 +167,16 @@ def _outliving(procs: Sequence[Any], timeout: float) -> list[Any]:
 class ProcessExecutor(Executor):
     """A process pool of ``workers`` processes on this machine.  ``max_restarts``: how
     many times one run (one :meth:`map_unordered`) rebuilds a broken pool (a worker
-    killed) before giving up; ``restarts`` counts the last run's.  At most
-    two chunks per worker are in flight at a time; Ctrl-C (``KeyboardInterrupt``), or
-    a chunk that raises, stops the workers at once (the workers ignore SIGINT
-    themselves: it is the parent's)."""
+    killed) before giving up (an int >= 0, else ExecutorError when made);
+    ``restarts`` counts the last run's.  At most two chunks per worker are in flight
+    at a time; Ctrl-C (``KeyboardInterrupt``), or a chunk that raises, stops the
+    workers at once (the workers ignore SIGINT themselves: it is the parent's)."""
 
     name = "process"
 
     def __init__(self, workers: int, max_restarts: int = 5) -> None:
-        self.workers = _count(workers, "workers")
-        self.max_restarts = max_restarts
+        self.workers = whole_count(workers, "workers")
+        self.max_restarts = whole_count(max_restarts, "max_restarts", least=0)
         self.restarts = 0
         self._pool: ProcessPoolExecutor | None = None
 
@@ -391,7 +397,8 @@ class RayExecutor(Executor):
     --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
     a local cluster; ``num_cpus`` caps it: None or an int >= 1, else ExecutorError).
     When Ray is already initialised (a test's session) it is used as it is.
-    ``max_retries``: runs of a task whose worker died.  At most two chunks per
+    ``max_retries``: runs of a task whose worker died (an int >= 0, else
+    ExecutorError when made).  At most two chunks per
     worker (:attr:`workers`: the cluster's CPUs when made) are in flight at a time: a
     long run does not hold every task and result in the cluster at once."""
 
@@ -401,7 +408,8 @@ class RayExecutor(Executor):
         self, address: str | None = None, num_cpus: int | None = None, max_retries: int = 3
     ) -> None:
         if num_cpus is not None:
-            _count(num_cpus, "num_cpus")
+            num_cpus = whole_count(num_cpus, "num_cpus")
+        self.max_retries = whole_count(max_retries, "max_retries", least=0)
         ray = _ray()
         self.ray = ray
         self._owned = False
@@ -418,7 +426,6 @@ class RayExecutor(Executor):
             self._owned = True
         # (at least 1: a head without CPUs whose workers are still to join)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.max_retries = max_retries
 
     def map_unordered(
         self, fn: Callable[[Any], Any], items: Sequence[Any]
@@ -474,7 +481,7 @@ def make_executor(
     or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
     > 1; else ``local``."""
     if workers is not None:  # (a local Ray cluster's CPUs too)
-        _count(workers, "--workers")
+        workers = whole_count(workers, "--workers")
     if ray is not None:
         cpus = workers if num_cpus is None else num_cpus  # (0 is refused, not "none")
         return RayExecutor(None if ray == "local" else ray, num_cpus=cpus)

@@ -57,7 +57,9 @@ from ..game import Game, Match, deal_seed, resolve_rules
 from ..game.match import next_button
 from ..game.moves import action_for_move
 from ..rules import RuleSet
+from ..search import flag
 from ..table import check_players, check_seat, check_seed
+from ._executors import whole_count
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -159,8 +161,7 @@ class RunSpec:
         """
         rs = resolve_rules(rules)
         players = check_players(players, rs)
-        if isinstance(hands, bool) or not isinstance(hands, int) or hands < 0:
-            raise GameError(f"hands must be an int >= 0, got {hands!r}")
+        hands = whole_count(hands, "hands", least=0, error=GameError)
         button = check_seat(button, players)
         enc = [_encode_bot(i, b) for i, b in enumerate(bots)]
         if len(enc) == 1:
@@ -169,8 +170,7 @@ class RunSpec:
             raise GameError(f"{players} seats need 1 or {players} bots, got {len(enc)}")
         for i, (name, settings) in enumerate(enc):  # fail here, not in a worker
             make_bot(name, rs, bot_seed(check_seed(seed), 0, i), **json.loads(settings))
-        if not isinstance(fantasyland, bool):
-            raise GameError(f"fantasyland must be True or False, got {fantasyland!r}")
+        fantasyland = flag(fantasyland, "fantasyland", GameError)
         Game(rs, players, seed=0)  # a table the rules can deal
         if fantasyland:
             Match(rs, players, seed=0)  # every seat in Fantasyland fits one deck
@@ -185,8 +185,7 @@ class RunSpec:
 
     def chunks(self, size: int = DEFAULT_CHUNK) -> list[ChunkTask]:
         """The run cut into chunks of ``size`` deals (the last one shorter)."""
-        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
-            raise GameError(f"chunk size must be an int >= 1, got {size!r}")
+        size = whole_count(size, "chunk size", error=GameError)
         return [
             ChunkTask(self, a, min(a + size, self.hands))
             for a in range(0, self.hands, size)

@@ -63,8 +63,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import SelfPlayError, quote
-from ._executors import Executor, LocalExecutor
+from ..errors import GameError, SelfPlayError, quote
+from ._executors import Executor, LocalExecutor, whole_count
 from ._files import atomic_write
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
@@ -244,6 +244,9 @@ def selfplay(
             "self-play shards hold independent deals: build the run with "
             "RunSpec.make(..., fantasyland=False)"
         )
+    shard_size = whole_count(shard_size, "shard_size", error=GameError)
+    if max_shards is not None:
+        max_shards = whole_count(max_shards, "max_shards", least=0, error=GameError)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with exclusive(out):

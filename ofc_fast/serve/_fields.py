@@ -127,10 +127,33 @@ def get_str(
 
 
 def get_list(
-    body: Mapping[str, Any], name: str, default: Any = _MISSING, max_len: int = 64
+    body: Mapping[str, Any],
+    name: str,
+    default: Any = _MISSING,
+    max_len: int = 64,
+    prefix: str = "",
+    items: tuple[type, str] | None = None,
 ) -> Any:
-    """An array field of at most ``max_len`` items."""
-    return _sized(body, name, default, max_len, list, "an array")
+    """An array field of at most ``max_len`` items (``prefix``: as :func:`get_str`);
+    ``items``: the type each item must be and its name in the error, which names the
+    item (``move.place[1]``).
+
+    >>> get_list({"discard": {}}, "discard", prefix="move")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: move.discard must be an array, got an object
+    >>> get_list({"place": [["As", "front"], "Kd"]}, "place", items=(list, "an array"))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: place[1] must be an array, got a string
+    """
+    value = _sized(body, name, default, max_len, list, "an array", prefix)
+    if items is not None and value is not default:
+        for i, item in enumerate(value):
+            if not isinstance(item, items[0]):
+                path = f"{_path(prefix, name)}[{i}]"
+                raise ApiError(400, path, f"{path} must be {items[1]}, got {kind(item)}")
+    return value
 
 
 def get_int(

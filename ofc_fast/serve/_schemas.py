@@ -134,9 +134,10 @@ SCHEMAS: dict[str, Any] = {
                     "prefixItems": [_CARD, {"oneOf": [_STR, _within(RANGES.row)]}],
                     "minItems": 2,
                     "maxItems": 2,
-                }
+                },
+                maxItems=SIZES.cards,
             ),
-            "discard": _arr(_CARD),
+            "discard": _CARD_LIST,
         },
         "required": ["place"],
     },

@@ -137,6 +137,9 @@ class GameSession:
             raw = body.get("move")
             if not isinstance(raw, dict):
                 raise ApiError(400, "move", "move must be an object {place, discard}")
+            pair = (list, "an array [card, row]")
+            get_list(raw, "place", None, SIZES.cards, prefix="move", items=pair)
+            get_list(raw, "discard", None, SIZES.cards, prefix="move")
             with at_field("move"):
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing
