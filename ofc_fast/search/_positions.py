@@ -99,7 +99,7 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
     int_in(obs["future_cards"], "observation: future_cards", 0, 52)
     int_in(obs["future_discards"], "observation: future_discards", 0, 52)
     if obs.get("full_set") is not None:
-        flag(obs["full_set"], "observation: full_set")
+        flag(obs["full_set"], "observation: full_set", SearchError)
     if obs.get("legal_actions") is not None:
         for a in seq(obs["legal_actions"], "observation: legal_actions"):
             int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
