@@ -4,12 +4,12 @@ Game (:func:`make_observation`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board
-from ..cards import CardsLike, cards_str, parse_cards
+from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game
 from ..game.observation import observation_record, read_observation, record_rounds
@@ -217,7 +217,7 @@ def make_observation(
             f"make_observation: rules must be OFC or Pineapple rules, got {rules.name}"
         )
     own = rows_of(board)
-    if isinstance(opponents, (str, bytes, Board)) or not isinstance(opponents, Iterable):
+    if isinstance(opponents, Board) or not is_many(opponents):
         raise SearchError(
             f"opponents must be a list of the other seats' boards, got {quote(opponents)}"
         )
