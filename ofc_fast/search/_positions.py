@@ -248,7 +248,7 @@ def make_observation(
         None,
         carried_rules(rules),  # rules that are not exactly a preset, as a game gives them
     )
-    out = parse_cards(dead)  # every card known to be out (any number)
+    out = parse_cards(dead, any_order=True)  # every card known to be out (any number)
     twice = shown_twice([*out, *(c for b in obs["boards"] for r in b for c in r), *cards])
     if twice:  # (advise would refuse it, without naming dead)
         raise CardError(
