@@ -9,10 +9,12 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
-from ofc_fast.errors import TableError
+from ofc_fast.errors import RulesError, TableError
 from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
 from ofc_fast.rules.model import GameKind as Kind
 
@@ -280,3 +282,64 @@ def test_match_refuses_a_keep_nets_that_is_no_bool() -> None:
         with pytest.raises(GameError, match="keep_nets"):
             Match(rules.PINEAPPLE, 2, seed=1, keep_nets=bad)  # type: ignore[arg-type]
     assert Match(rules.PINEAPPLE, 2, seed=1, keep_nets=True).keep_nets is True
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(PRESETS),
+    sweep_bonus=st.none() | st.integers(0, 12),
+    sweep_multiplier=st.none() | st.integers(1, 4),
+    strict=st.booleans(),
+    stacks=st.none() | st.integers(20, 300),
+)
+def test_match_dict_round_trips_its_rules_and_state(
+    preset: rules.RuleSet,
+    sweep_bonus: int | None,
+    sweep_multiplier: int | None,
+    strict: bool,
+    stacks: int | None,
+) -> None:
+    """``Match.to_dict()`` stored only the rules' name: a match under rules that are no
+    preset (``replace``, a rules file) came back as the preset, or not at all.  The
+    saved match, read back through JSON, has the same rules and plays on the same
+    deals as the match that never stopped."""
+    changes: dict[str, object] = {}
+    if sweep_bonus is not None:
+        changes["sweep_bonus"] = sweep_bonus
+    if sweep_multiplier is not None:
+        changes["sweep_multiplier"] = sweep_multiplier
+    if strict:
+        changes["order"] = rules.OrderRule.STRICT
+    table = preset.replace(**changes) if changes else preset
+    players = 3 if table.max_players >= 3 else 2
+    m = Match(table, players, seed=11, stacks=stacks)
+    m.play([RandomBot(s) for s in range(players)], 2)
+    back = Match.from_dict(json.loads(json.dumps(m.to_dict())))
+    assert back.rules == table and back.rules.to_dict() == table.to_dict()
+    assert back.to_dict() == m.to_dict()
+    m.play([RandomBot(s) for s in range(players)], 2)
+    back.play([RandomBot(s) for s in range(players)], 2)
+    assert back.to_dict() == m.to_dict()
+
+
+def test_match_dict_with_a_name_alone_is_the_preset() -> None:
+    """An older file (a name, no ``rule_set``) still reads as the preset of that name;
+    one whose rules were custom says so instead of guessing."""
+    m = Match(rules.PINEAPPLE, 2, seed=3)
+    m.play([RandomBot(0), RandomBot(1)], 1)
+    old = m.to_dict()
+    del old["rule_set"]
+    assert Match.from_dict(old).rules is rules.PINEAPPLE
+    assert m.to_dict()["rule_set"] is None  # a preset: its name says it all
+    custom = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 2, seed=3).to_dict()
+    del custom["rule_set"]
+    with pytest.raises(GameError, match="unknown rule set 'custom'"):
+        Match.from_dict(custom)
+    for key, bad, match in (
+        ("totals", [1], "totals must be a list of 2"),
+        ("hands", -1, "hands must be an int >= 0"),
+        ("rule_set", {"sweep_bonus": "x"}, "rule_set"),
+        ("seats", [{"deals": "x"}, {}], r"seats\[0\]: deals must be an int"),
+    ):
+        with pytest.raises((GameError, RulesError), match=match):
+            Match.from_dict({**m.to_dict(), key: bad})

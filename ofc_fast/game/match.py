@@ -26,15 +26,15 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, TableError, quote
-from ..rules import RuleSet, RulesLike, as_rules
+from ..errors import GameError, OfcError, RulesError, TableError, quote
+from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
-from ..table import check_seed, check_table
+from ..table import as_int, check_seed, check_stacks, check_table
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, check_bots, play_out
@@ -173,7 +173,27 @@ class SeatStats:
             "royalties": self.royalties,
             "surrenders": self.surrenders,
             "naturals": self.naturals,
+            "sum_sq": self.sum_sq,
         }
+
+    @classmethod
+    def from_dict(cls, data: object, what: str = "seat") -> SeatStats:
+        """The running figures of :meth:`to_dict` (its counts; the means and rates
+        follow from them), else GameError naming ``what`` and the field."""
+        if not isinstance(data, Mapping):
+            raise GameError(f"{what}: expected a dict of seat figures, got {quote(data)}")
+        counts: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name == "net":
+                continue
+            n = as_int(data.get(f.name))
+            if n is None or (n < 0 and f.name != "total"):
+                raise GameError(
+                    f"{what}: {f.name} must be an int"
+                    f"{'' if f.name == 'total' else ' >= 0'}, got {quote(data.get(f.name))}"
+                )
+            counts[f.name] = n
+        return cls(**counts)
 
 
 def next_button(
@@ -192,6 +212,24 @@ def next_button(
     if fl is not None and fl.button_frozen and any(fantasyland):
         return button
     return (button + 1) % players
+
+
+def _per_seat(data: Mapping[str, Any], key: str, players: int) -> list[Any]:
+    """``data[key]`` as a list of one entry per seat, else GameError naming ``key``."""
+    value = data.get(key)
+    if not isinstance(value, list) or len(value) != players:
+        raise GameError(
+            f"Match.from_dict: {key} must be a list of {players} entries, one per seat, "
+            f"got {quote(value)}"
+        )
+    return value
+
+
+def _int_field(value: object, what: str) -> int:
+    n = as_int(value)
+    if n is None:
+        raise GameError(f"Match.from_dict: {what} must hold ints, got {quote(value)}")
+    return n
 
 
 class Match:
@@ -335,9 +373,12 @@ class Match:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able state and summary."""
+        """JSON-able state and summary; :meth:`from_dict` reads it back.  ``rules``:
+        the rule set's name; ``rule_set``: the whole rule set (:meth:`RuleSet.to_dict`)
+        when it is not exactly the preset of that name, else None."""
         return {
             "rules": self.rules.name,
+            "rule_set": carried_rules(self.rules),
             "players": self.players,
             "seed": self.seed,
             "hands": self.hands_played,
@@ -348,6 +389,56 @@ class Match:
             "start_stacks": self.start_stacks,
             "seats": self.summary(),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Match:
+        """The match :meth:`to_dict` saved, to play on from where it stopped (the same
+        deals as the match that was never stopped): its rules (the ``rule_set`` it
+        carries, else the preset named by ``rules``: a file with a name alone is a
+        preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
+        seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
+        bad rule set) naming the field otherwise.
+
+        >>> from ofc_fast import rules
+        >>> m = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 3, seed=1)
+        >>> Match.from_dict(m.to_dict()).rules == m.rules
+        True
+        """
+        if not isinstance(data, Mapping):
+            raise GameError(f"Match.from_dict: expected a dict, got {quote(data)}")
+        missing = [k for k in ("rules", "players", "seed", "hands") if k not in data]
+        if missing:
+            raise GameError(f"Match.from_dict: the match has no {missing[0]!r}")
+        carried = data.get("rule_set")
+        if carried is not None:
+            try:
+                rules: RuleSet | str = RuleSet.from_dict(carried)
+            except OfcError as exc:
+                raise RulesError(f"Match.from_dict: rule_set: {exc}") from None
+        else:
+            rules = data["rules"]
+        m = cls(
+            rules,
+            data["players"],
+            data["seed"],
+            data.get("stacks"),
+            button=data.get("button", 0),
+            fantasyland=data.get("fantasyland"),
+        )
+        hands = as_int(data["hands"])
+        if hands is None or hands < 0:
+            raise GameError(
+                f"Match.from_dict: hands must be an int >= 0, got {quote(hands)}"
+            )
+        m.hands_played = hands
+        start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
+        m.start_stacks = None if start is None else list(start)
+        m.totals = [_int_field(t, "totals") for t in _per_seat(data, "totals", m.players)]
+        m.stats = [
+            SeatStats.from_dict(d, f"seats[{i}]")
+            for i, d in enumerate(_per_seat(data, "seats", m.players))
+        ]
+        return m
 
     def __repr__(self) -> str:
         return (
