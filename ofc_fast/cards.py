@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import index
 from typing import Any, SupportsIndex, TypeAlias, TypeGuard, cast, overload
 
@@ -125,11 +125,36 @@ def check_card_ids(cards: Sequence[int], what: str = "cards") -> None:
             seen.add(c)
 
 
-def parse_cards(cards: CardsLike) -> list[int]:
+def refuse_unordered(cards: object, any_order: bool = False) -> None:
+    """Raise CardError for a mapping of cards (a dict gives its keys: always a
+    mistake) and, unless ``any_order``, for a set (its order is the hash order, which
+    differs from process to process, where the order of the cards matters: rows,
+    boards, moves, histories).
+
+    >>> refuse_unordered({51, 47}, any_order=True)
+    >>> refuse_unordered({51: "x"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.CardError: bad cards {51: 'x'}: a mapping is no list of cards (give a list or text)
+    """  # noqa: E501 - the error message as the user sees it
+    if isinstance(cards, Mapping):
+        raise CardError(
+            f"bad cards {quote(cards)}: a mapping is no list of cards (give a list or text)"
+        )
+    if not any_order and isinstance(cards, (set, frozenset)):
+        raise CardError(
+            f"bad cards {quote(cards)}: a set has no order, and the order of these "
+            f"cards matters (give a list, a tuple or text)"
+        )
+
+
+def parse_cards(cards: CardsLike, *, any_order: bool = False) -> list[int]:
     """Card ids of several cards: text separated by spaces, commas or hyphens (or
     written together), or a sequence of ids / texts.  Repeated cards are an error.
+    A set is accepted only with ``any_order`` (for a hand whose order does not
+    matter), a mapping never (see :func:`refuse_unordered`).
 
-    Raises CardError for bad text or ids, or a repeated card.
+    Raises CardError for bad text or ids, a repeated card, a mapping or a set.
 
     >>> parse_cards("Qh Qd 2c")
     [42, 41, 0]
@@ -139,6 +164,8 @@ def parse_cards(cards: CardsLike) -> list[int]:
     if isinstance(cards, str):
         out = _split_text(cards)
     else:
+        if type(cards) is not list and type(cards) is not tuple:
+            refuse_unordered(cards, any_order)
         try:
             items = list(cards)
         except TypeError:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import reprlib
+from typing import Any
+
+import numpy as np
 
 __all__ = [
     "ArenaError",
@@ -169,6 +172,23 @@ def _short_repr() -> reprlib.Repr:
 
 
 _SHORT = _short_repr()
+
+
+def flag(value: Any, what: str, error: type[OfcError]) -> bool:
+    """``value`` as a bool (True or False, NumPy's too; not a number, a text or an
+    array, whose truth value would be read silently), else ``error`` naming ``what``:
+    the one flag reader of the library.
+
+    >>> flag(np.bool_(True), "prune", OfcError)
+    True
+    >>> flag("no", "prune", OfcError)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: prune must be True or False, got 'no'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise error(f"{what} must be True or False, got {quote(value)}")
+    return bool(value)
 
 
 class ArenaError(OfcError):

@@ -54,6 +54,8 @@ def fantasyland_cards(
     fl = rules.fantasyland
     if isinstance(in_fantasyland, np.integer):  # a NumPy count: the Python int
         in_fantasyland = int(in_fantasyland)
+    elif isinstance(in_fantasyland, np.bool_):  # a NumPy flag: the Python bool
+        in_fantasyland = bool(in_fantasyland)
     if isinstance(in_fantasyland, bool):
         cards = 13 if in_fantasyland else 0  # any count: only a "same" stay reads it
     elif isinstance(in_fantasyland, int) and (

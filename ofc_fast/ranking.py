@@ -102,17 +102,17 @@ def _rank_any(cards: object, expect: int) -> int:
     if (type(cards) is list or type(cards) is tuple) and all(type(c) is int for c in cards):
         ids = cards
     else:  # text, numpy arrays, iterators, bools, anything odd: parse and validate
-        ids = parse_cards(cast(CardsLike, cards))  # anything: parse_cards checks it
+        ids = parse_cards(cast(CardsLike, cards), any_order=True)  # a hand: checks it
     s: int
     try:
         s = _rank(ids, len(ids), expect)
     except OverflowError:  # an int beyond 32 bits
-        s = _rank(parse_cards(ids), len(ids), expect)
+        s = _rank(parse_cards(ids, any_order=True), len(ids), expect)
     if s > 0:
         return s
     if s == E_COUNT:
         raise CardError(f"expected {expect} cards, got {len(ids)}: {quote(cards)}")
-    parse_cards(ids)  # raises the specific CardError
+    parse_cards(ids, any_order=True)  # raises the specific CardError
     raise CardError(f"bad cards {quote(cards)}")  # pragma: no cover - raised above
 
 
@@ -150,7 +150,7 @@ def rank(cards: CardsLike) -> int:
     >>> rank("Ah Ad Ac") > rank("Ks Kc Kd 2c 2d")
     False
     """
-    ids = parse_cards(cards)
+    ids = parse_cards(cards, any_order=True)
     if len(ids) not in (3, 5):
         raise CardError(f"expected 3 or 5 cards, got {len(ids)}: {quote(cards_str(ids))}")
     s: int = _rank(ids, len(ids), 0)

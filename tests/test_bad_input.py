@@ -178,6 +178,17 @@ def test_score_evaluated_checks_context():
         score_evaluated(ea, "x", rules.OFC)  # type: ignore[arg-type]
 
 
+def test_score_evaluated_sweep_flags_must_be_bools():
+    ea = evaluate_for_scoring(ofc.Board.parse(A), rules.OFC)
+    eb = evaluate_for_scoring(ofc.Board.parse(B), rules.OFC)
+    swept = score_evaluated(ea, eb, rules.OFC, a_sweeps_all=True).net
+    assert score_evaluated(ea, eb, rules.OFC, a_sweeps_all=np.bool_(True)).net == swept
+    for name in ("a_sweeps_all", "b_sweeps_all"):
+        for bad in ("no", 1, None, np.array([True, False]), np.array(True)):
+            with pytest.raises(BoardError, match=f"{name} must be True or False"):
+                score_evaluated(ea, eb, rules.OFC, **{name: bad})
+
+
 # --------------------------------------------------- card text: ASCII case folding only
 
 

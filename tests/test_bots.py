@@ -458,6 +458,13 @@ def test_make_bots_bad_arguments(
         make_bots(names, players, settings=settings)  # type: ignore[arg-type]
 
 
+def test_make_bots_names_0d_array_is_named() -> None:
+    """A 0-d array is Iterable by type yet holds one value: it failed with NumPy's
+    TypeError ("iteration over a 0-d array")."""
+    with pytest.raises(BotError, match="expected text or a list of names"):
+        make_bots(np.array("random"), 2)  # type: ignore[arg-type]
+
+
 def test_make_bots_error_quotes_a_short_prefix_of_the_names() -> None:
     """README Guarantees: a message quotes at most a short prefix of the input (it
     listed all 100,001 names)."""

@@ -10,7 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ofc_fast import CardError, cards_str, parse_cards
+from ofc_fast import (
+    STRENGTH_MAX,
+    Board,
+    CardError,
+    cards_str,
+    parse_cards,
+    rank,
+    rank3,
+    rank5,
+)
 from ofc_fast.cards import RANKS, SUITS
 
 _TOKEN = re.compile(  # a suit symbol may carry a variation selector: "A♠\ufe0f"
@@ -89,3 +98,35 @@ def test_suit_symbols_in_emoji_presentation() -> None:
     for bad in ("As\ufe0f", "A\ufe0f\u2660", "A\u2660\ufe0f\ufe0f", "\ufe0f"):
         with pytest.raises(CardError):
             parse_cards(bad)
+
+
+def test_a_mapping_of_cards_is_refused_everywhere() -> None:
+    """A dict gave its keys: ``Board.from_cards({...})`` or ``rank5({51: "x", ...})``
+    read the keys as the cards; a mapping of cards is always a mistake."""
+    hand = {51: "a", 47: "b", 43: "c", 39: "d", 35: "e"}
+    for call in (
+        lambda: parse_cards(hand),
+        lambda: rank5(hand),
+        lambda: Board(hand),
+        lambda: Board.from_cards(dict.fromkeys(range(13))),
+    ):
+        with pytest.raises(CardError, match="a mapping is no list of cards"):
+            call()
+
+
+def test_a_set_is_refused_where_order_matters_and_read_where_it_does_not() -> None:
+    """A set's order is the hash order: ``Board.from_cards`` of a set built rows that
+    differ from process to process.  Rows and boards refuse it; a hand's rank, whose
+    order does not matter, reads it."""
+    cards = [2, 7, 11, 17, 23, 26, 30, 33, 38, 42, 45, 48, 51]
+    for call in (
+        lambda: parse_cards(set(cards)),
+        lambda: Board.from_cards(set(cards)),
+        lambda: Board(frozenset(cards[:3])),
+    ):
+        with pytest.raises(CardError, match="a set has no order, and the order"):
+            call()
+    royal = [51, 47, 43, 39, 35]  # As Ks Qs Js Ts
+    assert rank5(set(royal)) == rank5(royal) == STRENGTH_MAX
+    assert rank3(frozenset([51, 50, 49])) == rank3("As Ah Ad")
+    assert rank(set(royal)) == STRENGTH_MAX

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 import reference_fantasyland as reference_fl
 
@@ -140,6 +141,16 @@ def test_stay(name: str) -> None:
     assert got == STAY[name]
     # in_fantasyland may also be the card count of the hand
     assert fantasyland_cards(STAY_QUADS_BACK, r, in_fantasyland=14) == STAY[name][2]
+
+
+@pytest.mark.parametrize("name", sorted(STAY))
+def test_in_fantasyland_takes_numpy_bools(name: str) -> None:
+    """``in_fantasyland=np.True_`` (a flag read from an array) was a RulesError
+    saying it "must be False, True or ..."; NumPy's bools are True and False."""
+    r = rules.get(name)
+    for flag in (True, False):
+        want = fantasyland_cards(STAY_QUADS_BACK, r, in_fantasyland=flag)
+        assert fantasyland_cards(STAY_QUADS_BACK, r, in_fantasyland=np.bool_(flag)) == want
 
 
 def test_stay_same_count_ultimate() -> None:

@@ -873,3 +873,28 @@ def test_move_takes_numpy_arrays_of_cards_as_sequences() -> None:
     assert Move([(51, 0)], discard=np.array(3)) == Move([(51, 0)], discard=3)
     with pytest.raises(MoveError, match="bad card"):
         Move([(51, 0)], discard=np.array([0.5]))
+
+
+def test_moves_and_decks_refuse_mappings_and_sets_of_cards() -> None:
+    """``Move(discard={0: "x"})`` discarded card 0 (a dict gave its keys) and a set
+    of cards was read in hash order, where the order of the cards names the action
+    (dealt cards) or the deal (a deck): both are refused, naming the problem."""
+    for call in (
+        lambda: Move(discard={0: "x"}),
+        lambda: Move({"front": {51: 1, 47: 2}}),
+        lambda: moves_for({5: 0, 9: 0, 13: 0}, ([], [], []), 1),
+    ):
+        with pytest.raises(MoveError, match="a mapping is no list of cards"):
+            call()
+    for call in (
+        lambda: Move(discard={0, 4}),
+        lambda: Move({"front": frozenset([51, 47])}),
+        lambda: moves_for({5, 9, 13}, ([], [], []), 1),
+    ):
+        with pytest.raises(MoveError, match="a set has no order"):
+            call()
+    with pytest.raises(GameError, match=r"deck: bad cards .*a set has no order"):
+        Game(rules.OFC, 2, deck=set(range(52)))
+    with pytest.raises(GameError, match=r"deck: bad cards .*a mapping"):
+        Game(rules.OFC, 2, deck=dict.fromkeys(range(52)))
+    assert Move(discard=[0, 4]) == Move(discard=(4, 0))  # lists and tuples stay

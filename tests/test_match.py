@@ -9,10 +9,12 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
-from ofc_fast.errors import TableError
+from ofc_fast.errors import RulesError, TableError
 from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
 from ofc_fast.rules.model import GameKind as Kind
 
@@ -146,9 +148,12 @@ def test_table_stakes(r: rules.RuleSet) -> None:
         res = m.play_hand(bots)
         deals += 1
         assert all(x >= 0 for x in m.stacks)
-        assert m.stacks == [b + n for b, n in zip(before, res.net)]
+        net = [0] * players  # the deal's seats are the match's dealt_seats
+        for i, s in enumerate(m.dealt_seats):
+            net[s] = res.net[i]
+        assert m.stacks == [b + n for b, n in zip(before, net)]
         for s in range(players):  # nobody loses more than he has (R-STAKES-1)
-            assert -res.net[s] <= before[s]
+            assert -net[s] <= before[s]
     assert sum(m.stacks) == sum(start)
     assert [a - b for a, b in zip(m.stacks, start)] == m.totals
     if m.is_over:
@@ -280,3 +285,104 @@ def test_match_refuses_a_keep_nets_that_is_no_bool() -> None:
         with pytest.raises(GameError, match="keep_nets"):
             Match(rules.PINEAPPLE, 2, seed=1, keep_nets=bad)  # type: ignore[arg-type]
     assert Match(rules.PINEAPPLE, 2, seed=1, keep_nets=True).keep_nets is True
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    preset=st.sampled_from(PRESETS),
+    sweep_bonus=st.none() | st.integers(0, 12),
+    sweep_multiplier=st.none() | st.integers(1, 4),
+    strict=st.booleans(),
+    stacks=st.none() | st.integers(20, 300),
+)
+def test_match_dict_round_trips_its_rules_and_state(
+    preset: rules.RuleSet,
+    sweep_bonus: int | None,
+    sweep_multiplier: int | None,
+    strict: bool,
+    stacks: int | None,
+) -> None:
+    """``Match.to_dict()`` stored only the rules' name: a match under rules that are no
+    preset (``replace``, a rules file) came back as the preset, or not at all.  The
+    saved match, read back through JSON, has the same rules and plays on the same
+    deals as the match that never stopped."""
+    changes: dict[str, object] = {}
+    if sweep_bonus is not None:
+        changes["sweep_bonus"] = sweep_bonus
+    if sweep_multiplier is not None:
+        changes["sweep_multiplier"] = sweep_multiplier
+    if strict:
+        changes["order"] = rules.OrderRule.STRICT
+    table = preset.replace(**changes) if changes else preset
+    players = 3 if table.max_players >= 3 else 2
+    m = Match(table, players, seed=11, stacks=stacks)
+    m.play([RandomBot(s) for s in range(players)], 2)
+    back = Match.from_dict(json.loads(json.dumps(m.to_dict())))
+    assert back.rules == table and back.rules.to_dict() == table.to_dict()
+    assert back.to_dict() == m.to_dict()
+    m.play([RandomBot(s) for s in range(players)], 2)
+    back.play([RandomBot(s) for s in range(players)], 2)
+    assert back.to_dict() == m.to_dict()
+
+
+def test_match_dict_with_a_name_alone_is_the_preset() -> None:
+    """An older file (a name, no ``rule_set``) still reads as the preset of that name;
+    one whose rules were custom says so instead of guessing."""
+    m = Match(rules.PINEAPPLE, 2, seed=3)
+    m.play([RandomBot(0), RandomBot(1)], 1)
+    old = m.to_dict()
+    del old["rule_set"]
+    assert Match.from_dict(old).rules is rules.PINEAPPLE
+    assert m.to_dict()["rule_set"] is None  # a preset: its name says it all
+    custom = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 2, seed=3).to_dict()
+    del custom["rule_set"]
+    with pytest.raises(GameError, match="unknown rule set 'custom'"):
+        Match.from_dict(custom)
+    for key, bad, match in (
+        ("totals", [1], "totals must be a list of 2"),
+        ("hands", -1, "hands must be an int >= 0"),
+        ("rule_set", {"sweep_bonus": "x"}, "rule_set"),
+        ("seats", [{"deals": "x"}, {}], r"seats\[0\]: deals must be an int"),
+    ):
+        with pytest.raises((GameError, RulesError), match=match):
+            Match.from_dict({**m.to_dict(), key: bad})
+
+
+class _Counting(RandomBot):
+    """A random bot that counts the decisions it is asked for."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.asked = 0
+
+    def act(self, obs: dict) -> object:
+        self.asked += 1
+        return super().act(obs)
+
+
+def test_a_busted_seat_sits_out_the_deals_that_follow() -> None:
+    """R-STAKES-6: in a 3-seat match with stacks, a seat left with no chips was still
+    dealt in (and kept paying nothing, winning nothing) until one seat had them all;
+    it now sits out: the deals go to the seats with chips, the button passes over it,
+    its bot is not asked and its figures stop."""
+    m = Match(rules.PINEAPPLE, 3, seed=4, stacks=(3, 300, 300))
+    bots = [_Counting(s) for s in range(3)]
+    while m.stacks is not None and m.stacks[0] > 0:
+        m.play_hand(bots)
+    busted_after = m.hands_played
+    asked, deals = bots[0].asked, m.stats[0].deals
+    assert deals == busted_after and not m.is_over
+    buttons = []
+    for _ in range(6):
+        if m.is_over:
+            break
+        g = m.next_game()
+        assert m.dealt_seats == (1, 2) and g.players == 2
+        assert g.stacks == tuple(m.stacks[1:])
+        buttons.append(m.dealt_seats[g.button])
+        play_out(g, [bots[1], bots[2]])
+        m.record(g)
+    assert bots[0].asked == asked and m.stats[0].deals == deals  # never dealt again
+    assert m.stacks[0] == 0 and m.totals[0] == -3 and m.fantasyland[0] == 0
+    assert sum(m.stacks) == 603 and sum(m.totals) == 0
+    assert 0 not in buttons and len(set(buttons)) == min(len(buttons), 2)

@@ -250,6 +250,14 @@ def test_make_observation_opponents_must_be_a_list(opponents: Any) -> None:
         make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", opponents)
 
 
+@pytest.mark.parametrize("opponents", [np.array(5), np.array("7c / 8d 8h / 4s 4d")])
+def test_make_observation_opponents_0d_array_is_named(opponents: Any) -> None:
+    """A 0-d array is Iterable by type yet holds one value: it was read as a list and
+    failed with NumPy's TypeError ("iteration over a 0-d array")."""
+    with pytest.raises(SearchError, match="opponents must be a list"):
+        make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", opponents)
+
+
 def test_make_observation_opponents_any_iterable() -> None:
     boards = ["7c / 8d 8h / 4s 4d"]
     want = make_observation(P, "Qh / 9s 9h / As Ks", "2c 5d Ts", boards)

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from numbers import Integral
 from random import Random
 from types import MappingProxyType
 from typing import Any, cast
 
+from ..cards import is_many
 from ..errors import BotError, UnknownBotError, quote
 from ..rules import RuleSet
 from ..table import MAX_SEATS
@@ -224,7 +225,7 @@ def make_bots(
     players = int(players)
     if not 1 <= players <= MAX_SEATS:
         raise BotError(f"players must be an int 1..{MAX_SEATS}, got {quote(players)}")
-    if isinstance(names, bytes) or not isinstance(names, Iterable):
+    if not isinstance(names, str) and not is_many(names):
         raise BotError(f"bot names: expected text or a list of names, got {quote(names)}")
     given = names.split(",") if isinstance(names, str) else list(names)
     for i, n in enumerate(given):

@@ -18,23 +18,24 @@ freeze it (``rules.fantasyland.button_frozen``): while any seat plays the next d
 Fantasyland the button stays where it was, and rotation resumes after.  Fantasyland is
 carried with :func:`ofc_fast.fantasyland_cards` (entry, or the stay rule with this
 deal's card count for a seat that played in Fantasyland).  With ``stacks`` every deal is
-settled at table stakes (R-STAKES-*) and the chips carried over; the match is over when
-fewer than two seats have chips left.
+settled at table stakes (R-STAKES-*) and the chips carried over; a seat left with no chips
+sits out the deals that follow (R-STAKES-6: the deal's seats are :attr:`Match.dealt_seats`,
+the button passes over it), and the match is over when fewer than two seats have chips.
 """
 
 from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, TableError, quote
-from ..rules import RuleSet, RulesLike, as_rules
+from ..errors import GameError, OfcError, RulesError, TableError, quote
+from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
-from ..table import check_seed, check_table
+from ..table import as_int, check_seed, check_stacks, check_table
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, check_bots, play_out
@@ -173,7 +174,27 @@ class SeatStats:
             "royalties": self.royalties,
             "surrenders": self.surrenders,
             "naturals": self.naturals,
+            "sum_sq": self.sum_sq,
         }
+
+    @classmethod
+    def from_dict(cls, data: object, what: str = "seat") -> SeatStats:
+        """The running figures of :meth:`to_dict` (its counts; the means and rates
+        follow from them), else GameError naming ``what`` and the field."""
+        if not isinstance(data, Mapping):
+            raise GameError(f"{what}: expected a dict of seat figures, got {quote(data)}")
+        counts: dict[str, Any] = {}
+        for f in fields(cls):
+            if f.name == "net":
+                continue
+            n = as_int(data.get(f.name))
+            if n is None or (n < 0 and f.name != "total"):
+                raise GameError(
+                    f"{what}: {f.name} must be an int"
+                    f"{'' if f.name == 'total' else ' >= 0'}, got {quote(data.get(f.name))}"
+                )
+            counts[f.name] = n
+        return cls(**counts)
 
 
 def next_button(
@@ -192,6 +213,24 @@ def next_button(
     if fl is not None and fl.button_frozen and any(fantasyland):
         return button
     return (button + 1) % players
+
+
+def _per_seat(data: Mapping[str, Any], key: str, players: int) -> list[Any]:
+    """``data[key]`` as a list of one entry per seat, else GameError naming ``key``."""
+    value = data.get(key)
+    if not isinstance(value, list) or len(value) != players:
+        raise GameError(
+            f"Match.from_dict: {key} must be a list of {players} entries, one per seat, "
+            f"got {quote(value)}"
+        )
+    return value
+
+
+def _int_field(value: object, what: str) -> int:
+    n = as_int(value)
+    if n is None:
+        raise GameError(f"Match.from_dict: {what} must hold ints, got {quote(value)}")
+    return n
 
 
 class Match:
@@ -235,6 +274,9 @@ class Match:
         self.hands_played = 0
         self.keep_nets = keep_nets
         self.stats = [SeatStats() for _ in range(players)]
+        #: the match's seats dealt in the pending (else the last) deal, in seat order:
+        #: every seat, but a seat with no chips left sits out (R-STAKES-6)
+        self.dealt_seats: tuple[int, ...] = tuple(range(players))
         self._pending: Game | None = None
 
     @property
@@ -245,59 +287,79 @@ class Match:
     def next_game(self) -> Game:
         """The next deal (button, Fantasyland and stacks of the match).  Book it with
         :meth:`record` once it is over; asking again before that returns the same
-        deal."""
+        deal.  With stacks, a seat that has no chips left sits out (R-STAKES-6): the
+        deal's seats are then :attr:`dealt_seats` in seat order, so its seat ``i``
+        (and its result's) is the match's seat ``dealt_seats[i]``; its button is the
+        first of them clockwise from :attr:`button`."""
         if self._pending is not None:
             return self._pending
         if self.is_over:
             raise GameError("the match is over: fewer than two seats have chips")
+        stacks = self.stacks
+        if stacks is None or min(stacks) > 0:  # every seat is dealt in
+            seats: tuple[int, ...] = tuple(range(self.players))
+            button, fl = self.button, self.fantasyland
+        else:
+            seats = tuple(s for s, chips in enumerate(stacks) if chips > 0)
+            first = min(seats, key=lambda s: (s - self.button) % self.players)
+            button, fl = seats.index(first), tuple(self.fantasyland[s] for s in seats)
+            stacks = [stacks[s] for s in seats]
         g = Game(
             self.rules,
-            self.players,
+            len(seats),
             seed=deal_seed(self.seed, self.hands_played),
-            button=self.button,
-            fantasyland=self.fantasyland,
-            stacks=self.stacks,
+            button=button,
+            fantasyland=fl,
+            stacks=stacks,
         )
+        self.dealt_seats = seats
         self._pending = g
         return g
 
     def record(self, game: Game) -> GameResult:
         """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
-        Fantasyland and the button for the next deal."""
+        Fantasyland and the button for the next deal.  Returns the deal's result (its
+        seats: :attr:`dealt_seats`)."""
         if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
         self._pending = None
-        for s in range(self.players):
-            self.totals[s] += r.net[s]
+        seats = self.dealt_seats
+        for i, s in enumerate(seats):
+            self.totals[s] += r.net[i]
             self.stats[s].add(
-                r.net[s],
-                r.fouls[s],
-                sum(r.royalties[s]),
-                bool(r.in_fantasyland[s]),
-                bool(r.fantasyland[s]),
-                s in r.surrendered,
-                s in r.declared,
+                r.net[i],
+                r.fouls[i],
+                sum(r.royalties[i]),
+                bool(r.in_fantasyland[i]),
+                bool(r.fantasyland[i]),
+                i in r.surrendered,
+                i in r.declared,
                 self.keep_nets,
             )
+        fl = [0] * self.players
+        for i, s in enumerate(seats):
+            fl[s] = r.fantasyland[i]
         if self.stacks is not None:
             after = r.settlement.stacks if r.settlement is not None else None
-            self.stacks = (
-                list(after)
-                if after is not None
-                else [x + n for x, n in zip(self.stacks, r.net)]
-            )
+            stacks = list(self.stacks)  # a new list, as the stacks of each deal were
+            for i, s in enumerate(seats):
+                stacks[s] = after[i] if after is not None else stacks[s] + r.net[i]
+                if stacks[s] == 0:
+                    fl[s] = 0  # out of the match: no Fantasyland deal to come
+            self.stacks = stacks
         self.hands_played += 1
-        self.fantasyland = tuple(r.fantasyland)
-        self.button = next_button(self.rules, self.button, self.players, self.fantasyland)
+        self.fantasyland = tuple(fl)
+        dealt_button = seats[game.button]
+        self.button = next_button(self.rules, dealt_button, self.players, self.fantasyland)
         return r
 
     def play_hand(self, bots: Sequence[Any]) -> GameResult:
-        """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
-        Move``) and book it."""
+        """Play the next deal with ``bots`` (one per seat of the match, ``act(observation)
+        -> Move``; a seat that sits out is not asked) and book it."""
         check_bots(bots, self.players)
         g = self.next_game()
-        play_out(g, bots)
+        play_out(g, [bots[s] for s in self.dealt_seats])
         return self.record(g)
 
     def play(
@@ -317,7 +379,7 @@ class Match:
             if self.is_over:
                 break
             g = self.next_game()
-            play_out(g, bots)
+            play_out(g, [bots[s] for s in self.dealt_seats])
             r = self.record(g)
             if on_deal is not None:
                 on_deal(g, r)
@@ -335,9 +397,12 @@ class Match:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able state and summary."""
+        """JSON-able state and summary; :meth:`from_dict` reads it back.  ``rules``:
+        the rule set's name; ``rule_set``: the whole rule set (:meth:`RuleSet.to_dict`)
+        when it is not exactly the preset of that name, else None."""
         return {
             "rules": self.rules.name,
+            "rule_set": carried_rules(self.rules),
             "players": self.players,
             "seed": self.seed,
             "hands": self.hands_played,
@@ -348,6 +413,56 @@ class Match:
             "start_stacks": self.start_stacks,
             "seats": self.summary(),
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Match:
+        """The match :meth:`to_dict` saved, to play on from where it stopped (the same
+        deals as the match that was never stopped): its rules (the ``rule_set`` it
+        carries, else the preset named by ``rules``: a file with a name alone is a
+        preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
+        seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
+        bad rule set) naming the field otherwise.
+
+        >>> from ofc_fast import rules
+        >>> m = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 3, seed=1)
+        >>> Match.from_dict(m.to_dict()).rules == m.rules
+        True
+        """
+        if not isinstance(data, Mapping):
+            raise GameError(f"Match.from_dict: expected a dict, got {quote(data)}")
+        missing = [k for k in ("rules", "players", "seed", "hands") if k not in data]
+        if missing:
+            raise GameError(f"Match.from_dict: the match has no {missing[0]!r}")
+        carried = data.get("rule_set")
+        if carried is not None:
+            try:
+                rules: RuleSet | str = RuleSet.from_dict(carried)
+            except OfcError as exc:
+                raise RulesError(f"Match.from_dict: rule_set: {exc}") from None
+        else:
+            rules = data["rules"]
+        m = cls(
+            rules,
+            data["players"],
+            data["seed"],
+            data.get("stacks"),
+            button=data.get("button", 0),
+            fantasyland=data.get("fantasyland"),
+        )
+        hands = as_int(data["hands"])
+        if hands is None or hands < 0:
+            raise GameError(
+                f"Match.from_dict: hands must be an int >= 0, got {quote(hands)}"
+            )
+        m.hands_played = hands
+        start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
+        m.start_stacks = None if start is None else list(start)
+        m.totals = [_int_field(t, "totals") for t in _per_seat(data, "totals", m.players)]
+        m.stats = [
+            SeatStats.from_dict(d, f"seats[{i}]")
+            for i, d in enumerate(_per_seat(data, "seats", m.players))
+        ]
+        return m
 
     def __repr__(self) -> str:
         return (

@@ -36,7 +36,7 @@ from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
-from ..cards import card_str, cards_str, is_many, parse_card, parse_cards
+from ..cards import card_str, cards_str, is_many, parse_card, parse_cards, refuse_unordered
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
 
 __all__ = [
@@ -120,6 +120,10 @@ def _cards(value: object, what: str = "") -> list[int]:
         )
     ):
         return [_card(value)]
+    try:
+        refuse_unordered(value)
+    except OfcError as exc:
+        raise MoveError(f"{what}: {exc}" if what else str(exc), "bad_move") from None
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError:
@@ -509,7 +513,11 @@ def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
 
 def _card_tuple(dealt: Iterable[Any]) -> tuple[Any, ...]:
     """The dealt cards as a tuple, or MoveError for what holds no cards (None, a
-    number)."""
+    number, a mapping or a set: the order of dealt cards matters)."""
+    try:
+        refuse_unordered(dealt)
+    except OfcError as exc:
+        raise MoveError(f"dealt cards: {exc}", "bad_move") from None
     try:
         return tuple(dealt)
     except TypeError:
@@ -591,7 +599,7 @@ def _valid_ids(n: int, k: int) -> frozenset[int]:
 def settings_for(dealt: Sequence[int]) -> list[Move]:
     """Every setting of 13 dealt cards (72,072 moves, front/middle/back), in the order
     of :func:`ofc_fast.board.row_splits`."""
-    cards = tuple(_card(c) for c in dealt)
+    cards = tuple(_card(c) for c in _card_tuple(dealt))
     if len(cards) != 13 or len(set(cards)) != 13:
         raise MoveError(f"a setting takes 13 distinct cards, got {len(cards)}", "bad_move")
     new = tuple.__new__

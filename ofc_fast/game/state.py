@@ -45,8 +45,8 @@ from .._native._fast import legal_actions as _legal_actions
 from .._native._fast import observe as _observe
 from .._native._fast import place as _place
 from ..board import ROW_SIZES, Board
-from ..cards import cards_str, parse_card
-from ..errors import GameError, MoveError, quote
+from ..cards import cards_str, parse_card, refuse_unordered
+from ..errors import CardError, GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_seat, check_seed, check_table
@@ -222,6 +222,10 @@ class Game:
 
     @staticmethod
     def _deck_cards(deck: Sequence[int]) -> list[int]:
+        try:
+            refuse_unordered(deck)
+        except CardError as exc:
+            raise GameError(f"deck: {exc}") from None
         try:
             cards = [parse_card(c) for c in deck]
         except TypeError:

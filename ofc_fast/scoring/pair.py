@@ -18,7 +18,7 @@ from .._native import OK, ffi, lib
 from .._native._fast import score_pair as _score_pair
 from ..board import Board, as_board
 from ..cards import card_str
-from ..errors import BoardError, RulesError
+from ..errors import BoardError, RulesError, flag
 from ..rules import OFC, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compile_rules, compiled
 
@@ -116,7 +116,8 @@ def score_evaluated(
     house), -1 when b does; ``*_sweeps_all`` mark a seat that swept the whole table.
     Both boards must have been evaluated for ``rules`` (an equal rule set): a board
     evaluated for other rules carries their fouls and royalties, so it raises
-    :class:`RulesError`."""
+    :class:`RulesError`; a ``*_sweeps_all`` other than True or False (NumPy's too)
+    raises :class:`BoardError` naming it."""
     rules = as_rules(rules, "score_evaluated")
     if (
         type(ties) is not int
@@ -131,9 +132,11 @@ def score_evaluated(
                 f"for the rules it is scored with, {rules.name!r} (evaluate it again "
                 f"with evaluate_for_scoring(board, rules))"
             )
-    ctx = ffi.new(
-        "ofc_pair_context *", (ties, int(bool(a_sweeps_all)), int(bool(b_sweeps_all)), 0)
-    )
+    sweeps = [
+        int(flag(v, f"score_evaluated: {name}", BoardError))
+        for name, v in (("a_sweeps_all", a_sweeps_all), ("b_sweeps_all", b_sweeps_all))
+    ]
+    ctx = ffi.new("ofc_pair_context *", (ties, *sweeps, 0))
     d = ffi.new("ofc_pair_score *")
     if lib.ofc_score_evals(compiled(rules), a.c, b.c, ctx, d) != OK:  # pragma: no cover
         raise BoardError("score_evaluated: boards rejected by the C library")

@@ -203,7 +203,7 @@ def check_settings(
         raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     if not (isinstance(clock, str) and clock in _CLOCKS):
         raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
-    flag(prune, "prune")
+    flag(prune, "prune", SearchError)
     check_row_weight(row_weight)
 
 

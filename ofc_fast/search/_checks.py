@@ -11,7 +11,7 @@ import numpy as np
 from .._native import lib, status_error
 from ..board import ROW_SIZES, Board
 from ..cards import parse_cards
-from ..errors import OfcError, RulesError, SearchError, SearchRulesError, quote
+from ..errors import RulesError, SearchError, SearchRulesError, flag, quote
 from ..rules import RuleSet, as_rules
 
 __all__ = [
@@ -54,19 +54,6 @@ def int_in(value: Any, what: str, low: int, high: int) -> int:
     if not in_range(value, low, high, integer=True):
         raise SearchError(f"{what} must be an int within {low}..{high}, got {quote(value)}")
     return int(value)
-
-
-def flag(value: Any, what: str, error: type[OfcError] = SearchError) -> bool:
-    """``value`` as a bool (True or False, NumPy's too; not a number or an array),
-    else ``error`` (SearchError) naming ``what``: the one flag reader of the search
-    and the bots.
-
-    >>> flag(np.bool_(True), "prune")
-    True
-    """
-    if not isinstance(value, (bool, np.bool_)):
-        raise error(f"{what} must be True or False, got {quote(value)}")
-    return bool(value)
 
 
 def fl_count(value: Any, what: str) -> int:

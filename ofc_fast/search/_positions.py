@@ -4,12 +4,12 @@ Game (:func:`make_observation`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board
-from ..cards import CardsLike, cards_str, parse_cards
+from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game
 from ..game.observation import observation_record, read_observation, record_rounds
@@ -99,7 +99,7 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
     int_in(obs["future_cards"], "observation: future_cards", 0, 52)
     int_in(obs["future_discards"], "observation: future_discards", 0, 52)
     if obs.get("full_set") is not None:
-        flag(obs["full_set"], "observation: full_set")
+        flag(obs["full_set"], "observation: full_set", SearchError)
     if obs.get("legal_actions") is not None:
         for a in seq(obs["legal_actions"], "observation: legal_actions"):
             int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
@@ -217,7 +217,7 @@ def make_observation(
             f"make_observation: rules must be OFC or Pineapple rules, got {rules.name}"
         )
     own = rows_of(board)
-    if isinstance(opponents, (str, bytes, Board)) or not isinstance(opponents, Iterable):
+    if isinstance(opponents, Board) or not is_many(opponents):
         raise SearchError(
             f"opponents must be a list of the other seats' boards, got {quote(opponents)}"
         )
@@ -248,7 +248,7 @@ def make_observation(
         None,
         carried_rules(rules),  # rules that are not exactly a preset, as a game gives them
     )
-    out = parse_cards(dead)  # every card known to be out (any number)
+    out = parse_cards(dead, any_order=True)  # every card known to be out (any number)
     twice = shown_twice([*out, *(c for b in obs["boards"] for r in b for c in r), *cards])
     if twice:  # (advise would refuse it, without naming dead)
         raise CardError(
