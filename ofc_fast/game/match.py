@@ -18,9 +18,8 @@ freeze it (``rules.fantasyland.button_frozen``): while any seat plays the next d
 Fantasyland the button stays where it was, and rotation resumes after.  Fantasyland is
 carried with :func:`ofc_fast.fantasyland_cards` (entry, or the stay rule with this
 deal's card count for a seat that played in Fantasyland).  With ``stacks`` every deal is
-settled at table stakes (R-STAKES-*) and the chips carried over; a seat left with no chips
-sits out the deals that follow (R-STAKES-6: the deal's seats are :attr:`Match.dealt_seats`,
-the button passes over it), and the match is over when fewer than two seats have chips.
+settled at table stakes (R-STAKES-*) and the chips carried over; the match is over when
+fewer than two seats have chips left.
 """
 
 from __future__ import annotations
@@ -274,9 +273,6 @@ class Match:
         self.hands_played = 0
         self.keep_nets = keep_nets
         self.stats = [SeatStats() for _ in range(players)]
-        #: the match's seats dealt in the pending (else the last) deal, in seat order:
-        #: every seat, but a seat with no chips left sits out (R-STAKES-6)
-        self.dealt_seats: tuple[int, ...] = tuple(range(players))
         self._pending: Game | None = None
 
     @property
@@ -287,79 +283,59 @@ class Match:
     def next_game(self) -> Game:
         """The next deal (button, Fantasyland and stacks of the match).  Book it with
         :meth:`record` once it is over; asking again before that returns the same
-        deal.  With stacks, a seat that has no chips left sits out (R-STAKES-6): the
-        deal's seats are then :attr:`dealt_seats` in seat order, so its seat ``i``
-        (and its result's) is the match's seat ``dealt_seats[i]``; its button is the
-        first of them clockwise from :attr:`button`."""
+        deal."""
         if self._pending is not None:
             return self._pending
         if self.is_over:
             raise GameError("the match is over: fewer than two seats have chips")
-        stacks = self.stacks
-        if stacks is None or min(stacks) > 0:  # every seat is dealt in
-            seats: tuple[int, ...] = tuple(range(self.players))
-            button, fl = self.button, self.fantasyland
-        else:
-            seats = tuple(s for s, chips in enumerate(stacks) if chips > 0)
-            first = min(seats, key=lambda s: (s - self.button) % self.players)
-            button, fl = seats.index(first), tuple(self.fantasyland[s] for s in seats)
-            stacks = [stacks[s] for s in seats]
         g = Game(
             self.rules,
-            len(seats),
+            self.players,
             seed=deal_seed(self.seed, self.hands_played),
-            button=button,
-            fantasyland=fl,
-            stacks=stacks,
+            button=self.button,
+            fantasyland=self.fantasyland,
+            stacks=self.stacks,
         )
-        self.dealt_seats = seats
         self._pending = g
         return g
 
     def record(self, game: Game) -> GameResult:
         """Book a finished deal from :meth:`next_game`: totals, stacks, statistics,
-        Fantasyland and the button for the next deal.  Returns the deal's result (its
-        seats: :attr:`dealt_seats`)."""
+        Fantasyland and the button for the next deal."""
         if self._pending is None or game is not self._pending:  # record(None) too
             raise GameError("record() takes the deal next_game() returned")
         r = game.result()
         self._pending = None
-        seats = self.dealt_seats
-        for i, s in enumerate(seats):
-            self.totals[s] += r.net[i]
+        for s in range(self.players):
+            self.totals[s] += r.net[s]
             self.stats[s].add(
-                r.net[i],
-                r.fouls[i],
-                sum(r.royalties[i]),
-                bool(r.in_fantasyland[i]),
-                bool(r.fantasyland[i]),
-                i in r.surrendered,
-                i in r.declared,
+                r.net[s],
+                r.fouls[s],
+                sum(r.royalties[s]),
+                bool(r.in_fantasyland[s]),
+                bool(r.fantasyland[s]),
+                s in r.surrendered,
+                s in r.declared,
                 self.keep_nets,
             )
-        fl = [0] * self.players
-        for i, s in enumerate(seats):
-            fl[s] = r.fantasyland[i]
         if self.stacks is not None:
             after = r.settlement.stacks if r.settlement is not None else None
-            stacks = list(self.stacks)  # a new list, as the stacks of each deal were
-            for i, s in enumerate(seats):
-                stacks[s] = after[i] if after is not None else stacks[s] + r.net[i]
-                if stacks[s] == 0:
-                    fl[s] = 0  # out of the match: no Fantasyland deal to come
-            self.stacks = stacks
+            self.stacks = (
+                list(after)
+                if after is not None
+                else [x + n for x, n in zip(self.stacks, r.net)]
+            )
         self.hands_played += 1
-        self.fantasyland = tuple(fl)
-        dealt_button = seats[game.button]
-        self.button = next_button(self.rules, dealt_button, self.players, self.fantasyland)
+        self.fantasyland = tuple(r.fantasyland)
+        self.button = next_button(self.rules, self.button, self.players, self.fantasyland)
         return r
 
     def play_hand(self, bots: Sequence[Any]) -> GameResult:
-        """Play the next deal with ``bots`` (one per seat of the match, ``act(observation)
-        -> Move``; a seat that sits out is not asked) and book it."""
+        """Play the next deal with ``bots`` (one per seat, ``act(observation) ->
+        Move``) and book it."""
         check_bots(bots, self.players)
         g = self.next_game()
-        play_out(g, [bots[s] for s in self.dealt_seats])
+        play_out(g, bots)
         return self.record(g)
 
     def play(
@@ -379,7 +355,7 @@ class Match:
             if self.is_over:
                 break
             g = self.next_game()
-            play_out(g, [bots[s] for s in self.dealt_seats])
+            play_out(g, bots)
             r = self.record(g)
             if on_deal is not None:
                 on_deal(g, r)
