@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import random
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 import pytest
@@ -574,11 +575,46 @@ def test_move_from_dict_takes_a_numpy_discard() -> None:
     """Move.from_dict({"discard": np.int64(2)}) was a bare ValueError (the empty-list
     test compared the NumPy scalar with [] element-wise); it is the move Move() makes
     of the same values, and a bad discard a MoveError."""
-    assert Move.from_dict({"place": [[5, 1]], "discard": np.int64(7)}) == Move([(5, 1)], 7)
-    assert Move.from_dict({"discard": np.uint8(3)}) == Move([], 3)
+    assert Move.from_dict({"place": [[5, 1]], "discard": [np.int64(7)]}) == Move(
+        [(5, 1)], 7
+    )
+    assert Move.from_dict({"discard": np.array([3], dtype=np.uint8)}) == Move([], 3)
     assert Move.from_dict({"place": [], "discard": ()}).discard is None
-    with pytest.raises(MoveError):
-        Move.from_dict({"discard": np.float64(2.5)})
+    for bad in (np.int64(7), np.float64(2.5)):  # a dict's discard is a list of cards
+        with pytest.raises(MoveError, match="discard"):
+            Move.from_dict({"discard": bad})
+
+
+def test_move_from_dict_reads_only_the_documented_dict_form() -> None:
+    """The dict form (data from JSON) is ``{"place": [[card, row], ...], "discard":
+    [cards]}``: ``{"discard": 5}`` discarded card id 5 and ``{"place": ["As"]}`` read
+    the text as the pair (card 'A', row 's'); anything else than a list of cards or a
+    [card, row] pair is a MoveError naming the field and the index."""
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"place": [["As", "front"]], "discard": 5}, "discard: a list of cards, got 5"),
+        ({"discard": "2c"}, "discard: a list of cards, got '2c'"),
+        ({"discard": {"2c": 1}}, "discard: a list of cards"),
+        ({"discard": {0}}, "discard: a list of cards"),
+        ({"place": ["As"]}, "place[0]: a [card, row] pair, got 'As'"),
+        ({"place": [["Kd", 2], "Qc"]}, "place[1]: a [card, row] pair, got 'Qc'"),
+        ({"place": [["As", "front", 1]]}, "place[0]: a [card, row] pair"),
+        ({"place": [{"As": 0, "Kd": 1}]}, "place[0]: a [card, row] pair"),
+        ({"place": [51]}, "place[0]: a [card, row] pair, got 51"),
+        ({"place": [[51, 0], ["Zz", 0]]}, "place[1]: bad card 'Zz'"),
+        ({"place": [[51, "side"]]}, "place[0]: bad row 'side'"),
+        ({"discard": [0, "Zz"]}, "discard[1]: bad card 'Zz'"),
+        ({"discard": [[0]]}, "discard[0]: bad card [0]"),
+    ]
+    for data, message in cases:
+        with pytest.raises(MoveError) as info:
+            Move.from_dict(data)
+        assert str(info.value).startswith(message), (data, str(info.value))
+        assert info.value.reason == "bad_move"
+    # the documented forms: ids or text, rows as names or indexes, lists or tuples
+    want = Move([(51, Row.FRONT), (45, Row.BACK)], discard=[0])
+    assert Move.from_dict({"place": [["As", "front"], [45, 2]], "discard": ["2c"]}) == want
+    assert Move.from_dict({"place": [("As", 0), ("Kd", "back")], "discard": (0,)}) == want
+    assert Move.from_dict({"place": np.array([[51, 0], [45, 2]]), "discard": [0]}) == want
 
 
 def test_play_accepts_a_dict() -> None:

@@ -24,7 +24,7 @@ this module only caches what C computes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import index
 from random import Random
@@ -134,6 +134,27 @@ def _cards(value: object, what: str = "") -> list[int]:
             "bad_move",
         ) from None
     return [_card(c) for c in items]
+
+
+def _listed(value: object, field: str, what: str, size: int | None = None) -> list[Any]:
+    """The items of ``value``, a list, a tuple or a NumPy array (the dict form of a
+    move, data from JSON) of ``size`` items if given, else MoveError naming ``field``
+    and ``what`` it must be."""
+    if isinstance(value, (list, tuple)) or (
+        isinstance(value, np.ndarray) and value.ndim >= 1
+    ):
+        items = list(value)
+        if size is None or len(items) == size:
+            return items
+    raise MoveError(f"{field}: {what}, got {_short(value)}", "bad_move")
+
+
+def _at(read: Callable[[object], int], value: object, field: str) -> int:
+    """``read(value)`` (a card or a row), its MoveError naming ``field``."""
+    try:
+        return read(value)
+    except MoveError as exc:
+        raise MoveError(f"{field}: {exc}", exc.reason) from None
 
 
 class Move(tuple):  # type: ignore[type-arg]
@@ -380,7 +401,10 @@ class Move(tuple):  # type: ignore[type-arg]
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Move:
-        """Inverse of :meth:`to_dict` (cards may also be text, rows names)."""
+        """Inverse of :meth:`to_dict` (cards may also be text, rows names): ``place``
+        a list of ``[card, row]`` pairs, ``discard`` a list of cards (lists, tuples or
+        NumPy arrays); anything else is a MoveError naming the field and the index
+        (``place[0]: a [card, row] pair, got 'As'``)."""
         if not isinstance(data, Mapping):
             raise MoveError(
                 f"bad move {_short(data)}: expected a dict with 'place'", "bad_move"
@@ -390,19 +414,23 @@ class Move(tuple):  # type: ignore[type-arg]
             raise MoveError(
                 f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}", "bad_move"
             )
-        place = data.get("place", ())
-        if place is None or isinstance(place, (str, bytes, Mapping)):
-            raise MoveError(
-                f"bad move: 'place' must be a list of [card, row] pairs, "
-                f"got {_short(place)}",
-                "bad_move",
+        place = _listed(data.get("place", ()), "place", "a list of [card, row] pairs")
+        pairs = []
+        for i, item in enumerate(place):
+            pair = _listed(item, f"place[{i}]", "a [card, row] pair", 2)
+            pairs.append(
+                (_at(_card, pair[0], f"place[{i}]"), _at(_row, pair[1], f"place[{i}]"))
             )
         discard = data.get("discard")
-        if isinstance(discard, (list, tuple)) and not discard:
-            discard = None  # `in ([], ())` would compare a NumPy value element-wise
+        cards = [
+            _at(_card, c, f"discard[{i}]")
+            for i, c in enumerate(
+                () if discard is None else _listed(discard, "discard", "a list of cards")
+            )
+        ]
         return cls(
-            place,
-            discard,
+            pairs,
+            cards or None,
             declare=data.get("declare"),
             surrender=data.get("surrender", False),
         )
