@@ -176,6 +176,39 @@ def test_a_bad_rules_name_in_an_observation_is_named_observation_rules(
     assert api("POST", "/v1/analyze", body)[0] == 200  # the body's rules win
 
 
+def test_a_bad_observation_field_is_named_by_its_path() -> None:
+    """A bad ``observation.boards`` or ``observation.legal_actions`` was a 422 whose
+    ``field`` was ``observation`` (only the detail named the key): every key the
+    search reads, given a value of the wrong JSON type, is refused naming its own path
+    (``observation.boards[1]``, ``observation.legal_actions[0]``)."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    boards = obs["boards"]
+    # what the search does not read (a client may send the observation as it got it)
+    unread = {"button", "game", "lowball", "to_act", "is_over", "street"}
+    unread |= {"discard_counts", "face_down"}
+    cases: list[tuple[str, Any, str]] = [
+        *[(key, "x", f"observation.{key}") for key in sorted(set(obs) - unread)],
+        ("seat", None, "observation.seat"),
+        ("to_discard", 1.5, "observation.to_discard"),
+        ("full_set", 1, "observation.full_set"),
+        ("boards", [boards[0], "x"], "observation.boards[1]"),
+        ("boards", [boards[0], [[], []]], "observation.boards[1]"),
+        ("boards", [boards[0], [[], [], "Zz"]], "observation.boards[1][2]"),
+        ("face_down_counts", [[0, 0, 0], 0], "observation.face_down_counts[1]"),
+        ("fantasyland", [0, "x"], "observation.fantasyland[1]"),
+        ("legal_actions", {"a": 1}, "observation.legal_actions"),
+        ("legal_actions", ["4"], "observation.legal_actions[0]"),
+        ("dealt", [47, {}], "observation.dealt[1]"),
+    ]
+    for key, value, field in cases:
+        with pytest.raises(ApiError) as info:
+            analyze({"observation": {**obs, key: value}, "samples": 4})
+        assert info.value.field == field, (key, value, info.value.field, str(info.value))
+        assert info.value.status in (400, 422)
+    assert analyze({"observation": obs, "samples": 4})["moves"]
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",

@@ -162,15 +162,18 @@ def get_int(
     default: Any = _MISSING,
     low: int | None = None,
     high: int | None = None,
+    prefix: str = "",
 ) -> Any:
-    """An integer field (not a boolean) within low..high."""
-    value = _get(body, name, default, name)
+    """An integer field (not a boolean) within low..high (``prefix``: as
+    :func:`get_str`)."""
+    path = _path(prefix, name)
+    value = _get(body, name, default, path)
     if value is default:
         return value
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ApiError(400, name, f"{name} must be an integer, got {kind(value)}")
+        raise ApiError(400, path, f"{path} must be an integer, got {kind(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
-        raise ApiError(422, name, f"{name} must be within {low}..{high}, got {value}")
+        raise ApiError(422, path, f"{path} must be within {low}..{high}, got {value}")
     return value
 
 
@@ -192,9 +195,12 @@ def get_number(
     return value
 
 
-def get_bool(body: Mapping[str, Any], name: str, default: Any = _MISSING) -> Any:
-    """A boolean field."""
-    value = _get(body, name, default, name)
+def get_bool(
+    body: Mapping[str, Any], name: str, default: Any = _MISSING, prefix: str = ""
+) -> Any:
+    """A boolean field (``prefix``: as :func:`get_str`)."""
+    path = _path(prefix, name)
+    value = _get(body, name, default, path)
     if value is not default and not isinstance(value, bool):
-        raise ApiError(400, name, f"{name} must be true or false, got {kind(value)}")
+        raise ApiError(400, path, f"{path} must be true or false, got {kind(value)}")
     return value

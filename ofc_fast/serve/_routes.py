@@ -21,7 +21,7 @@ from ..board import Board
 from ..cards import card_str, cards_str, parse_cards
 from ..errors import OfcError, SearchError
 from ..fantasyland import fantasyland_cards
-from ..game import Move
+from ..game import ACTION_SPACE, Move
 from ..ranking import category, describe, rank
 from ..rules import observation_rules
 from ..scoring.settlement import settle
@@ -121,28 +121,45 @@ def _ids(value: Any, field: str) -> list[int]:
         if isinstance(c, str):
             with at_field(f"{field}[{i}]"):
                 out.extend(parse_cards(c))
-        else:
+        elif isinstance(c, int) and not isinstance(c, bool):
             out.append(c)  # ids: checked by advise, naming the field
+        else:
+            path = f"{field}[{i}]"
+            raise ApiError(
+                400, path, f"{path} must be a card (an id or text), got {kind(c)}"
+            )
     return out
+
+
+_ABSENT: Any = object()
+_OBS = "observation"
+_OBS_INTS = ("players", "seat", "to_discard", "future_cards", "future_discards")
+_PER_SEAT = RANGES.players[1]  # boards, fantasyland, face_down_counts: one per seat
 
 
 def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
     """An observation as JSON (what ``Game.observation(seat)`` returns, cards as ids or
-    text) with every card as an id."""
+    text) with every card as an id; each field the search reads that is present must
+    be of its JSON type, else a 400 naming its path (``observation.boards[1]``); the
+    search checks the values."""
+    for key in _OBS_INTS:
+        get_int(obs, key, _ABSENT, prefix=_OBS)
+    get_bool(obs, "full_set", None, prefix=_OBS)
+    get_list(obs, "fantasyland", None, _PER_SEAT, _OBS, (int, "an integer"))
+    get_list(obs, "face_down_counts", None, _PER_SEAT, _OBS, (list, "an array"))
+    get_list(obs, "legal_actions", None, ACTION_SPACE, _OBS, (int, "an integer"))
     out = dict(obs)
     for key in _CARD_FIELDS:
         if key in out:
-            out[key] = _ids(out[key], f"observation.{key}")
-    boards = out.get("boards")
-    if isinstance(boards, list) and len(boards) <= 4:
+            out[key] = _ids(out[key], f"{_OBS}.{key}")
+    boards = get_list(obs, "boards", _ABSENT, _PER_SEAT, _OBS, (list, "an array"))
+    if boards is not _ABSENT:
         conv = []
         for p, b in enumerate(boards):
-            if isinstance(b, list) and len(b) == 3:
-                conv.append(
-                    [_ids(row, f"observation.boards[{p}][{r}]") for r, row in enumerate(b)]
-                )
-            else:
-                conv.append(b)
+            path = f"{_OBS}.boards[{p}]"
+            if len(b) != len(ROWS):
+                raise ApiError(400, path, f"{path} must be 3 rows, got {len(b)}")
+            conv.append([_ids(row, f"{path}[{r}]") for r, row in enumerate(b)])
         out["boards"] = conv
     return out
 
