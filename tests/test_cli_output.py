@@ -463,6 +463,17 @@ def test_bench_refuses_a_value_in_one_line_as_every_subcommand(
     assert len(err.splitlines()) == 1 and "usage:" not in err
 
 
+def test_bench_refuses_quick_with_both_n_and_reps(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast bench --quick --n 200000 --reps 7`` ignored ``--quick`` (it only
+    sets the defaults of ``--n`` and ``--reps``) while its JSON recorded ``"quick":
+    true``; with one of them ``--quick`` still sets the other."""
+    code, out, err = run(capsys, "bench", "--quick", "--n", "500", "--reps", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --quick: "), err
+    assert "--n" in err and "--reps" in err and len(err.splitlines()) == 1
+    assert timing._parse(["--quick", "--n", "500"]).reps == 3
+
+
 # ----------------------------------------------------------------- Ctrl-C
 
 
