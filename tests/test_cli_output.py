@@ -463,6 +463,23 @@ def test_bench_refuses_a_value_in_one_line_as_every_subcommand(
     assert len(err.splitlines()) == 1 and "usage:" not in err
 
 
+@pytest.mark.parametrize("silent", [["--quiet"], ["--json"]])
+def test_play_refuses_show_where_nothing_is_printed(
+    capsys: pytest.CaptureFixture, tmp_path: Path, silent: list[str]
+) -> None:
+    """``ofc-fast play --quiet --show 3`` (or ``--json --show 3``, the JSON alone on
+    standard output) printed no deal, silently; ``--json PATH`` leaves standard
+    output to the deals, and ``--show 0`` prints none anyway."""
+    play = ["play", "--hands", "2", "--seed", "1", "--bots", "random"]
+    code, out, err = run(capsys, *play, *silent, "--show", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --show: ") and silent[0] in err, err
+    assert len(err.splitlines()) == 1
+    assert run(capsys, *play, *silent, "--show", "0")[0] == 0
+    code, out, _ = run(capsys, *play, "--json", str(tmp_path / "p.json"), "--show", "1")
+    assert code == 0 and "Deal 1: PINEAPPLE" in out
+
+
 def test_bench_refuses_quick_with_both_n_and_reps(capsys: pytest.CaptureFixture) -> None:
     """``ofc-fast bench --quick --n 200000 --reps 7`` ignored ``--quick`` (it only
     sets the defaults of ``--n`` and ``--reps``) while its JSON recorded ``"quick":
