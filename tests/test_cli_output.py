@@ -823,3 +823,21 @@ def test_advise_position_errors_name_the_options_typed(
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
     assert "observation" not in err and "\n" not in err.rstrip("\n")
+
+
+@pytest.mark.parametrize(
+    "extra, option", [(["--samples", "300"], "--samples"), (["--model", "auto"], "--model")]
+)
+def test_advise_refuses_sampling_options_with_exact_yes(
+    capsys: pytest.CaptureFixture, extra: list[str], option: str
+) -> None:
+    """``advise --exact yes --samples 300`` (or ``--model auto``) printed the exact
+    values, 0 samples, no value model: the option ignored, silently."""
+    position = ["--board", "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js", "--dealt", "2d 3d 4d"]
+    position += ["--opponent", "2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"]
+    code, out, err = run(capsys, "advise", *position, "--exact", "yes", *extra)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {option}: ") and "--exact yes" in err, err
+    assert len(err.splitlines()) == 1
+    code, out, _ = run(capsys, "advise", *position, "--exact", "auto", *extra, "--json")
+    assert code == 0 and json.loads(out)
