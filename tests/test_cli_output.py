@@ -841,3 +841,25 @@ def test_advise_refuses_sampling_options_with_exact_yes(
     assert len(err.splitlines()) == 1
     code, out, _ = run(capsys, "advise", *position, "--exact", "auto", *extra, "--json")
     assert code == 0 and json.loads(out)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--hands", "2"],
+        ["arena", "--bot", "random", "--bot", "random", "--hands", "2"],
+    ],
+)
+def test_json_and_history_in_one_file_are_refused(
+    capsys: pytest.CaptureFixture, tmp_path: Path, command: list[str]
+) -> None:
+    """``ofc-fast play --json s.json --history s.json`` (or ``arena``) wrote the deals,
+    then the JSON over them: the history lost, exit status 0."""
+    path = tmp_path / "s.json"
+    other = f"{tmp_path}/./s.json"  # the same file, written otherwise
+    code, out, err = run(
+        capsys, *command, "--quiet", "--json", str(path), "--history", other
+    )
+    assert code == 2 and out == "" and not path.exists()
+    assert err.startswith("ofc-fast: error: --history: ") and "--json" in err, err
+    assert len(err.splitlines()) == 1
