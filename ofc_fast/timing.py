@@ -435,7 +435,12 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument(
         "--skip", default="", help=f"comma-separated rows to skip: {', '.join(ROWS)}"
     )
-    ap.add_argument("--quick", action="store_true", help="a small run (about a second)")
+    ap.add_argument(
+        "--quick",
+        action="store_true",
+        help="a small run (about a second): the defaults of --n and --reps, not "
+        "with both of them",
+    )
     ap.add_argument(
         "--strict",
         action="store_true",
@@ -465,6 +470,11 @@ def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
         )
     if args.skip == set(ROWS):  # (the table was empty, the agreement still "all OK")
         raise OfcError("--skip: every row is skipped, nothing would be timed: keep one")
+    if args.quick and args.n is not None and args.reps is not None:  # (its JSON: quick)
+        raise OfcError(
+            "--quick: sets only the defaults of --n and --reps, and both are given: "
+            "drop --quick or one of them"
+        )
     if args.n is None:
         args.n = 20_000 if args.quick else 200_000
     if args.reps is None:

@@ -831,3 +831,32 @@ def test_arena_names_bot_for_a_bot_it_cannot_make(
         assert main(["arena", "--bot", bot, "--bot", "random", "--hands", "1", *extra]) == 2
         out, err = capsys.readouterr()
         assert out == "" and err.startswith(f"ofc-fast: error: --bot: {message}"), err
+
+
+def test_report_errors_name_the_report_and_history_arguments(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``ofc-fast report nope.json h.jsonl -o p.html`` said ``cannot read the report
+    nope.json``, and a bad history ``h.jsonl, line 1: ...``, naming no argument,
+    unlike ``replay FILE``."""
+    from ofc_fast.cli import build_parser, main
+
+    rep, hist, bad = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "bad.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--quiet"]
+    assert main([*args, "--json", str(rep), "--history", str(hist)]) == 0
+    bad.write_text("garbage\n", encoding="utf-8")
+    missing, out = tmp_path / "nope.json", str(tmp_path / "p.html")
+    cases = [
+        ([str(missing), str(hist)], f"REPORT: cannot read the report {missing}: "),
+        ([str(bad), str(hist)], f"REPORT: {bad}: not JSON"),
+        ([str(rep), str(missing)], f"HISTORY: cannot read {missing}: "),
+        ([str(rep), str(bad)], f"HISTORY: {bad}, line 1: not JSON"),
+    ]
+    for files, message in cases:
+        assert main(["report", *files, "-o", out]) == 2, files
+        err = capsys.readouterr().err
+        assert err.startswith(f"ofc-fast: error: {message}"), (files, err)
+        assert err.count("\n") == 1, err
+    assert not (tmp_path / "p.html").exists()
+    usage = build_parser().commands["report"].format_usage().rstrip()
+    assert usage.endswith(" REPORT HISTORY")

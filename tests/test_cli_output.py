@@ -463,6 +463,34 @@ def test_bench_refuses_a_value_in_one_line_as_every_subcommand(
     assert len(err.splitlines()) == 1 and "usage:" not in err
 
 
+@pytest.mark.parametrize("silent", [["--quiet"], ["--json"]])
+def test_play_refuses_show_where_nothing_is_printed(
+    capsys: pytest.CaptureFixture, tmp_path: Path, silent: list[str]
+) -> None:
+    """``ofc-fast play --quiet --show 3`` (or ``--json --show 3``, the JSON alone on
+    standard output) printed no deal, silently; ``--json PATH`` leaves standard
+    output to the deals, and ``--show 0`` prints none anyway."""
+    play = ["play", "--hands", "2", "--seed", "1", "--bots", "random"]
+    code, out, err = run(capsys, *play, *silent, "--show", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --show: ") and silent[0] in err, err
+    assert len(err.splitlines()) == 1
+    assert run(capsys, *play, *silent, "--show", "0")[0] == 0
+    code, out, _ = run(capsys, *play, "--json", str(tmp_path / "p.json"), "--show", "1")
+    assert code == 0 and "Deal 1: PINEAPPLE" in out
+
+
+def test_bench_refuses_quick_with_both_n_and_reps(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast bench --quick --n 200000 --reps 7`` ignored ``--quick`` (it only
+    sets the defaults of ``--n`` and ``--reps``) while its JSON recorded ``"quick":
+    true``; with one of them ``--quick`` still sets the other."""
+    code, out, err = run(capsys, "bench", "--quick", "--n", "500", "--reps", "1")
+    assert code == 2 and out == ""
+    assert err.startswith("ofc-fast: error: --quick: "), err
+    assert "--n" in err and "--reps" in err and len(err.splitlines()) == 1
+    assert timing._parse(["--quick", "--n", "500"]).reps == 3
+
+
 # ----------------------------------------------------------------- Ctrl-C
 
 
@@ -795,3 +823,43 @@ def test_advise_position_errors_name_the_options_typed(
     assert code == 2 and out == ""
     assert err.startswith(f"ofc-fast: error: {message}"), err
     assert "observation" not in err and "\n" not in err.rstrip("\n")
+
+
+@pytest.mark.parametrize(
+    "extra, option", [(["--samples", "300"], "--samples"), (["--model", "auto"], "--model")]
+)
+def test_advise_refuses_sampling_options_with_exact_yes(
+    capsys: pytest.CaptureFixture, extra: list[str], option: str
+) -> None:
+    """``advise --exact yes --samples 300`` (or ``--model auto``) printed the exact
+    values, 0 samples, no value model: the option ignored, silently."""
+    position = ["--board", "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js", "--dealt", "2d 3d 4d"]
+    position += ["--opponent", "2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"]
+    code, out, err = run(capsys, "advise", *position, "--exact", "yes", *extra)
+    assert code == 2 and out == ""
+    assert err.startswith(f"ofc-fast: error: {option}: ") and "--exact yes" in err, err
+    assert len(err.splitlines()) == 1
+    code, out, _ = run(capsys, "advise", *position, "--exact", "auto", *extra, "--json")
+    assert code == 0 and json.loads(out)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--hands", "2"],
+        ["arena", "--bot", "random", "--bot", "random", "--hands", "2"],
+    ],
+)
+def test_json_and_history_in_one_file_are_refused(
+    capsys: pytest.CaptureFixture, tmp_path: Path, command: list[str]
+) -> None:
+    """``ofc-fast play --json s.json --history s.json`` (or ``arena``) wrote the deals,
+    then the JSON over them: the history lost, exit status 0."""
+    path = tmp_path / "s.json"
+    other = f"{tmp_path}/./s.json"  # the same file, written otherwise
+    code, out, err = run(
+        capsys, *command, "--quiet", "--json", str(path), "--history", other
+    )
+    assert code == 2 and out == "" and not path.exists()
+    assert err.startswith("ofc-fast: error: --history: ") and "--json" in err, err
+    assert len(err.splitlines()) == 1

@@ -843,6 +843,21 @@ def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
 
 
+@pytest.mark.parametrize("command", [["play"], ["selfplay", "--out", "unused"]])
+def test_workers_with_the_ray_cluster_of_an_address_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """``ofc-fast play --workers 2 --ray HOST:6379`` ran on the cluster's CPUs, the
+    ``--workers`` ignored silently (it caps only the cluster ``--ray`` alone starts);
+    refused before Ray is asked (not installed here)."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # (no cluster is joined)
+    argv = [*command, "--hands", "2", "--quiet", "--workers", "2", "--ray", "auto"]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("ofc-fast: error: --workers: "), err
+    assert "--ray auto" in err and len(err.splitlines()) == 1
+
+
 @pytest.mark.parametrize(
     ("make", "name"),
     [

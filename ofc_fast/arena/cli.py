@@ -292,10 +292,18 @@ def _print_deals(path: str, deal: int | None) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
+    from ..errors import HistoryError
     from .html import write_html_report
+    from .report import read_report
 
     check_output("--output", args.output)
-    side = write_html_report(args.report, args.history, args.output, embed=args.embed)
+    # the files' errors name REPORT and HISTORY, as its usage calls them (a report is
+    # at most MAX_REPORT_BYTES: read once more here to tell its errors apart)
+    named("REPORT", read_report, args.report)
+    try:
+        side = write_html_report(args.report, args.history, args.output, embed=args.embed)
+    except HistoryError as exc:
+        raise HistoryError(f"HISTORY: {exc}", exc.field) from None
     print(f"wrote {args.output}" + (f" and {side}" if side else ""))
     return 0
 
@@ -433,8 +441,8 @@ def add_commands(sub: Any) -> None:
         description="Write one self-contained HTML page (no network) from an "
         "arena's --json report and its --history file.",
     )
-    h.add_argument("report", help="the arena's --json report")
-    h.add_argument("history", help="the arena's --history file")
+    h.add_argument("report", metavar="REPORT", help="the arena's --json report")
+    h.add_argument("history", metavar="HISTORY", help="the arena's --history file")
     h.add_argument("-o", "--output", required=True, help="the HTML file to write")
     h.add_argument("--embed", type=int, default=200, help="deals held in the page itself")
     h.set_defaults(func=_cmd_report)

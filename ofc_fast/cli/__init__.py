@@ -170,6 +170,12 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         if getattr(args, "json", None) is not None:  # every --json, before any work
             check_output("--json", args.json, standard_output=True)
+            history = getattr(args, "history", None)  # (play's, arena's: an output)
+            if history and _same_file(args.json, history):
+                raise OfcError(
+                    f"--history: {history!r} is the --json file too: the JSON would "
+                    "be written over the deals; name two files"
+                )
         return int(args.func(args))
     except KeyboardInterrupt:
         print("ofc-fast: interrupted", file=sys.stderr)
@@ -184,6 +190,15 @@ def _run(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         print(f"ofc-fast: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether the paths ``a`` and ``b`` name one file (``-``: standard output, none).
+
+    >>> _same_file("out.json", "./out.json"), _same_file("-", "-")
+    (True, False)
+    """
+    return "-" not in (a, b) and os.path.realpath(a) == os.path.realpath(b)
 
 
 def _top_option(arg: str) -> bool:

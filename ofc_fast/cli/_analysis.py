@@ -217,6 +217,12 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     if args.top < 0:  # a negative slice would drop the last moves instead
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
+    for option, given in (("--samples", args.samples), ("--model", args.model)):
+        if given is not None and args.exact == "yes":  # (was ignored, silently)
+            raise GameError(
+                f"{option}: --exact yes values every draw, with no sampled future "
+                f"nor value model: drop {option} or use --exact auto"
+            )
     for option, setting in (
         ("--samples", {"samples": args.samples}),
         ("--time", {"time_budget": args.time_budget}),
@@ -291,7 +297,8 @@ def add_advise(sub: Any) -> None:
         "--exact",
         choices=("auto", "yes", "no"),
         default="auto",
-        help="exact expectimax: when affordable (auto), always, never",
+        help="exact expectimax: when affordable (auto), always (yes: no --samples "
+        "nor --model), never",
     )
     a.add_argument(
         "--model",

@@ -49,6 +49,13 @@ def run_play(args: argparse.Namespace) -> int:
     check_count("--hands", args.hands)  # no limit here (--workers/--ray: theirs)
     if args.show is not None and args.show < 0:
         raise GameError(f"--show: must be 0 or more, got {args.show}")
+    if args.show and args.quiet:  # (no deal was printed, silently)
+        raise GameError("--show: --quiet prints no deal: drop --show or --quiet")
+    if args.show and json_only(args):
+        raise GameError(
+            "--show: --json without PATH prints the JSON alone, no deal: write it to a "
+            "file (--json PATH) or drop --show"
+        )
     names = [  # specs (policy:PATH, module:attribute) keep their case
         n if ":" in n else n.lower() for n in split_list("--bots", args.bots, "bot name")
     ]
@@ -427,7 +434,8 @@ def add_commands(sub: Any) -> None:
         "--show",
         type=int,
         default=None,
-        help="print the first N deals (default: all of a short match)",
+        help="print the first N deals (default: all of a short match; not with "
+        "--quiet, nor --json without PATH)",
     )
     add_json_option(pl)
     pl.add_argument(

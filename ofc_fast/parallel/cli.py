@@ -36,7 +36,8 @@ def add_parallel_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         metavar="N",
         help=f"play in N processes (1: in this process; at most {MAX_WORKERS_PER_CPU} "
-        "per CPU); see the README's parallel runs",
+        "per CPU; with --ray alone: the local cluster's CPUs); see the README's "
+        "parallel runs",
     )
     parser.add_argument(
         "--ray",
@@ -95,6 +96,11 @@ def check_parallel_options(args: argparse.Namespace, planned: bool | None = None
     deals are ``planned`` up front (default: a parallel run), ``--hands`` (at most
     :data:`MAX_PLANNED_HANDS`).  Errors name the option."""
     check_workers(args.workers)
+    if args.workers is not None and args.ray not in (None, "local"):  # (was ignored)
+        raise GameError(
+            f"--workers: caps only the local cluster --ray alone starts; --ray "
+            f"{args.ray} runs on its cluster's CPUs: drop --workers or the address"
+        )
     if args.chunk_size is not None:
         check_count("--chunk-size", args.chunk_size)
         if planned is None and not wants_parallel(args):  # (it would be ignored)
