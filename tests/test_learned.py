@@ -309,9 +309,11 @@ def test_model_file_errors_name_the_file(tmp_path: Path):
     for read in (load_model, lambda p: resolve_model(p, rules.PINEAPPLE, 2)):
         with pytest.raises(ModelError, match=f"value model {named}: .*truncated"):
             read(path)
-        with pytest.raises(ModelError, match=r"cannot read it \(embedded null byte\)"):
+        with pytest.raises(
+            ModelError, match=r"cannot read it \(.*embedded null (byte|character)"
+        ):
             read(nul)
-    with pytest.raises(BotError, match="embedded null byte"):
+    with pytest.raises(BotError, match=r"embedded null (byte|character)"):
         SearchBot(model=nul)
     loop = tmp_path / "loop.ofcvm"
     loop.symlink_to(loop)
@@ -322,7 +324,9 @@ def test_model_file_errors_name_the_file(tmp_path: Path):
     with pytest.raises(ModelError, match="path is text, got 3"):
         load_model(3)  # type: ignore[arg-type]
     nets = random_nets(1, hidden=(8,))
-    with pytest.raises(ModelError, match=r"cannot write it \(embedded null byte\)"):
+    with pytest.raises(
+        ModelError, match=r"cannot write it \(.*embedded null (byte|character)"
+    ):
         write_model(nul, nets, rules.PINEAPPLE, 2)
     with pytest.raises(ModelError, match="path is text, got 3"):
         write_model(3, nets, rules.PINEAPPLE, 2)  # type: ignore[arg-type]
