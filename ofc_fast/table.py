@@ -154,6 +154,8 @@ def _per_seat(values: object, what: str, need: str) -> tuple[object, ...]:
     """``values`` as a tuple, one per seat in seat order, else TableError naming
     ``what`` (``need`` says what it holds): no sequence, or a dict or a set, which
     have no seat order (a dict would give its keys, a set its hash order)."""
+    if type(values) is tuple or type(values) is list:  # the common case, at once
+        return tuple(values)
     if not isinstance(values, (Mapping, AbstractSet)):
         try:
             return tuple(values)  # type: ignore[arg-type]
