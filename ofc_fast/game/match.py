@@ -37,7 +37,7 @@ from ..rules.model import GameKind
 from ..table import as_int, check_seed, check_stacks, check_table
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
-from .state import Game, cards_per_seat, check_bots, play_out
+from .state import Game, cards_per_seat, check_bots, finish
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
@@ -335,7 +335,7 @@ class Match:
         Move``) and book it."""
         check_bots(bots, self.players)
         g = self.next_game()
-        play_out(g, bots)
+        finish(g, bots)
         return self.record(g)
 
     def play(
@@ -355,7 +355,7 @@ class Match:
             if self.is_over:
                 break
             g = self.next_game()
-            play_out(g, bots)
+            finish(g, bots)
             r = self.record(g)
             if on_deal is not None:
                 on_deal(g, r)

@@ -86,16 +86,17 @@ def result_copy(result: GameResult) -> GameResult:
     its settlement is read again from the same engine output on first access.  Built
     field by field, not with ``dataclasses.replace`` (which runs ``__init__`` and was
     a tenth of a random-bot deal's time): every deal of a match reads it twice."""
-    fields = dict(result.__dict__)
-    fields.pop("settlement", None)  # the cached_property's value: read again
-    fields["net"] = list(result.net)
-    fields["fouls"] = list(result.fouls)
-    fields["royalties"] = list(result.royalties)
-    fields["fantasyland"] = list(result.fantasyland)
-    fields["declared"] = dict(result.declared)
-    fields["_stacks"] = None if result._stacks is None else list(result._stacks)
     copy = object.__new__(GameResult)
-    copy.__dict__.update(fields)  # (frozen: its __setattr__ refuses)
+    fields = copy.__dict__  # (written directly: a frozen dataclass refuses setattr)
+    fields.update(result.__dict__)
+    fields.pop("settlement", None)  # the cached_property's value: read again
+    fields["net"] = result.net[:]
+    fields["fouls"] = result.fouls[:]
+    fields["royalties"] = result.royalties[:]
+    fields["fantasyland"] = result.fantasyland[:]
+    fields["declared"] = result.declared.copy()
+    if result._stacks is not None:
+        fields["_stacks"] = result._stacks[:]
     return copy
 
 

@@ -703,6 +703,13 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
     deal; returns its result (GameError for bots that are not one per seat,
     :func:`check_bots`)."""
+    finish(game, bots)
+    return game.result()
+
+
+def finish(game: Game, bots: Sequence[Any]) -> None:
+    """:func:`play_out` without the result (a match books it once, from ``record``:
+    each ``result()`` is a copy)."""
     check_bots(bots, game.players)
     steps = game._steps
     play = game.play
@@ -714,7 +721,6 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     while game._step < len(steps):
         s = steps[game._step][0]
         play(bots[s].act(observe(buf, s, template)))
-    return game.result()
 
 
 def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
