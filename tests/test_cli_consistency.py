@@ -5,7 +5,6 @@ and ``bench``'s verdict at the precision it prints."""
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
@@ -204,26 +203,42 @@ def test_advise_errors_name_the_option(
     assert err.startswith(f"ofc-fast: error: {option}: ") and err.count("\n") == 1
 
 
-def test_docs_cli_advise_names_every_option_of_advise_help() -> None:
-    """docs/cli.md's ``advise`` section lists its options; ``--model`` (the learned
-    value model in the rollouts) was in ``--help`` only.  The options every
-    subcommand shares are described once, above it."""
-    page = Path(__file__).resolve().parents[1] / "docs" / "cli.md"
-    if not page.exists():
-        pytest.skip("needs docs/ of a source checkout (git clone)")
-    text = page.read_text(encoding="utf-8")
+COMMANDS = [
+    "play", "eval", "score", "solve", "advise", "rules", "bench", "bot", "arena",
+    "replay", "report", "selfplay", "serve",
+]  # fmt: skip
+
+
+def _help_options(capsys: pytest.CaptureFixture[str], command: str) -> set[str]:
+    """The long options ``ofc-fast COMMAND --help`` lists."""
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    out = capsys.readouterr().out
+    listed = re.findall(r"^\s+(?:-\w(?: [A-Z_]+)?, )?(--[a-z][\w-]*)", out, re.M)
+    return set(listed) - {"--help"}
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_docs_cli_names_every_option_of_every_command(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """docs/cli.md documents each command's options, as ``--help`` lists them: the
+    page described ``advise``'s and ``bench``'s only (``--model`` was in ``--help``
+    only; ``play --button``, ``arena --progress-every``, ``report --output`` in no
+    page), and names no option the command lacks.  The options every subcommand shares
+    are described once, above."""
+    text = checkout_file("docs/cli.md").read_text(encoding="utf-8")
     shared = text.split("## Options that mean the same everywhere")[1].split("\n## ")[0]
-    section = text.split("## `advise`")[1].split("\n## ")[0]
-    sub = next(
-        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
-    )
-    options = {o for a in sub.choices["advise"]._actions for o in a.option_strings}
-    missing = sorted(
-        o
-        for o in options - {"-h", "--help"}
-        if f"`{o}" not in section and f"`{o}" not in shared
-    )
+    if f"## `{command}`" in text:  # a section of its own
+        section = text.split(f"## `{command}`")[1].split("\n## ")[0]
+    else:  # its item of the list of every command's options
+        items = text.split("## Every command's options")[1].split("\n## ")[0]
+        section = items.split(f"\n- `{command}")[1].split("\n- `")[0]
+    options = _help_options(capsys, command)
+    missing = sorted(o for o in options if f"`{o}" not in section + shared)
     assert missing == []
+    named = set(re.findall(r"`(--[a-z][\w-]*)", section))
+    assert sorted(named - options) == []
 
 
 def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str]) -> None:
