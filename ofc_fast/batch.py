@@ -190,6 +190,10 @@ def rank5_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     Raises ArrayError for ``a`` or ``out`` of another type, dtype, shape or layout (or
     an ``out`` sharing memory with ``a``), CardError naming the first row with a bad or
     repeated card (``out`` left untouched).
+
+    >>> from ofc_fast import parse_cards
+    >>> rank5_batch(np.array([parse_cards("As Ks Qs Js Ts")], dtype=np.uint8))
+    array([7917], dtype=int32)
     """
     return _rank_batch(a, 5, out, "rank5_batch", lib.ofc_rank5_batch)
 
@@ -201,13 +205,25 @@ def rank3_batch(a: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     Raises ArrayError for ``a`` or ``out`` of another type, dtype, shape or layout (or
     an ``out`` sharing memory with ``a``), CardError naming the first row with a bad or
     repeated card (``out`` left untouched).
+
+    >>> from ofc_fast import parse_cards
+    >>> rank3_batch(np.array([parse_cards("Qh Qd 5c"), parse_cards("4h 3d 2c")], dtype=np.uint8))
+    array([3888,    1], dtype=int32)
     """
     return _rank_batch(a, 3, out, "rank3_batch", lib.ofc_rank3_batch)
 
 
 @dataclass(frozen=True)
 class BoardBatch:
-    """Evaluated boards: ``strength`` and ``royalty`` int32 (N, 3), ``foul`` bool (N,)."""
+    """Evaluated boards (:func:`eval_boards`): ``strength`` and ``royalty`` int32 (N,
+    3), ``foul`` bool (N,).
+
+    >>> from ofc_fast import Board
+    >>> b = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts")
+    >>> batch = eval_boards(np.array([b.cards], dtype=np.uint8), "OFC")
+    >>> batch.royalty.tolist(), batch.foul.tolist()
+    ([[7, 12, 25]], [False])
+    """
 
     strength: np.ndarray
     royalty: np.ndarray
@@ -259,6 +275,12 @@ def score_pairs(
     Raises ArrayError for arrays of another type, dtype, shape or layout (or an ``out``
     sharing memory with one), CardError naming the first pair with a bad or repeated
     card (``out`` left untouched), RulesError for unknown rules.
+
+    >>> from ofc_fast import Board
+    >>> a = Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts").cards
+    >>> b = Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c").cards
+    >>> score_pairs(np.array([a], np.uint8), np.array([b], np.uint8), "OFC")
+    array([50], dtype=int32)
     """
     c_rules = compiled(as_rules(rules, "score_pairs"))
     ba = _cards_array(a, 13, "score_pairs", "a")

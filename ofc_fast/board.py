@@ -31,7 +31,11 @@ __all__ = ["ROW_SIZES", "Board", "BoardEval", "Row"]
 
 
 class Row(IntEnum):
-    """Row of a board, in board order."""
+    """Row of a board, in board order.
+
+    >>> Row.parse("top"), Row.parse(2)
+    (<Row.FRONT: 0>, <Row.BACK: 2>)
+    """
 
     FRONT = 0
     MIDDLE = 1
@@ -78,7 +82,11 @@ _ROW_SPLIT = re.compile(r"[/|]")
 
 @dataclass(frozen=True)
 class BoardEval:
-    """A complete board evaluated under a rule set."""
+    """A complete board evaluated under a rule set (:meth:`Board.evaluate`).
+
+    >>> Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts").evaluate("OFC")
+    BoardEval(strengths=(3884, 7683, 7917), royalties=(7, 12, 25), foul=False)
+    """
 
     strengths: tuple[int, int, int]
     royalties: tuple[int, int, int]
@@ -94,6 +102,12 @@ class Board:
     """One player's rows.  Immutable: :meth:`place` returns a new board.
 
     Rows may be partial during play; the card order inside a row is kept.
+
+    >>> b = Board.parse("Qh / - / As Ks")
+    >>> b.place("9s", Row.MIDDLE)
+    Board.parse('Qh / 9s / As Ks')
+    >>> len(b.front), b.is_complete
+    (1, False)
     """
 
     __slots__ = ("_cards", "_rows")

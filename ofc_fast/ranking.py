@@ -43,7 +43,11 @@ STRENGTH_MAX: int = lib.OFC_STRENGTH_MAX
 
 
 class HandCategory(IntEnum):
-    """Hand categories in ascending order; a royal flush is its own category."""
+    """Hand categories in ascending order; a royal flush is its own category.
+
+    >>> category(rank5("As Ks Qs Js 9s")), HandCategory.FLUSH > HandCategory.STRAIGHT
+    (<HandCategory.FLUSH: 5>, True)
+    """
 
     HIGH_CARD = 0
     ONE_PAIR = 1

@@ -90,6 +90,10 @@ class Solution:
     does not (``solve_fantasyland(..., alternatives=True)``; None when there is no
     such setting or they were not asked for); ``nodes`` the search effort; ``seconds``
     the time of the C call.
+
+    >>> s = solve_fantasyland("Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s")
+    >>> s.board, s.discards, s.royalties, s.stays
+    (Board.parse('3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h'), (13,), 17, True)
     """
 
     board: Board

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 
 import pytest
@@ -34,3 +35,17 @@ def test_docstring_examples(name: str) -> None:
         pytest.skip(f"{name} needs {top}: pip install .[{OPTIONAL[top]}]")
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+
+
+def test_every_public_class_and_function_of_the_package_shows_an_example() -> None:
+    """Each class and function ``ofc_fast`` exports has a short example in its
+    docstring, as the project's style asks (``Board``, ``Game``, ``Match``, ``settle``,
+    ``score_pairs``, ... had none); the test above runs them."""
+    names = [
+        n
+        for n in ofc_fast.__all__
+        if (inspect.isclass(obj := getattr(ofc_fast, n)) or callable(obj))
+        and not (inspect.isclass(obj) and issubclass(obj, BaseException))
+    ]
+    bare = [n for n in names if ">>>" not in (inspect.getdoc(getattr(ofc_fast, n)) or "")]
+    assert bare == []

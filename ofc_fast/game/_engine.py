@@ -57,6 +57,10 @@ def deal_seed(run_seed: int, i: int) -> int:
 
     Raises TableError for a run seed outside 0..2**64-1, GameError for a deal index
     outside it.
+
+    >>> from ofc_fast import Match
+    >>> Match("pineapple", seed=1).next_game().seed == deal_seed(1, 0)
+    True
     """
     if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i <= SEED_MAX:
         raise GameError(f"deal index must be an int 0..2**64-1, got {quote(i)}")

@@ -76,7 +76,14 @@ def check_deck(rules: RulesLike, players: int) -> None:
 
 @dataclass
 class SeatStats:
-    """Running figures of one seat over a match."""
+    """Running figures of one seat over a match (:attr:`Match.stats`).
+
+    >>> from ofc_fast.bots import RandomBot
+    >>> m = Match("pineapple", players=2, seed=1)
+    >>> _ = m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=3)
+    >>> m.stats[0].deals, m.stats[0].fouls
+    (3, 2)
+    """
 
     deals: int = 0
     total: int = 0
@@ -243,6 +250,12 @@ class Match:
 
     Drive it with :meth:`play` / :meth:`play_hand` and bots, or by hand:
     :meth:`next_game` gives the next deal, :meth:`record` books it once it is over.
+
+    >>> from ofc_fast.bots import HeuristicBot, RandomBot
+    >>> m = Match("pineapple", players=2, seed=1)
+    >>> _ = m.play([HeuristicBot("pineapple", seed=1), RandomBot(seed=2)], hands=2)
+    >>> [s.deals for s in m.stats], sum(s.total for s in m.stats)
+    ([2, 2], 0)
     """
 
     def __init__(

@@ -33,6 +33,13 @@ class GameResult:
     cards each seat gets in Fantasyland next deal (0 = none): the entry rule, or the
     stay rule for the seats that played this deal in Fantasyland.  ``settlement`` (the
     itemised transfers) is read from the engine's output on first access.
+
+    >>> from ofc_fast import Game
+    >>> g = Game("pineapple", players=2, seed=7)
+    >>> while not g.is_over:
+    ...     _ = g.play(g.legal_moves()[0])
+    >>> g.result().net, g.result().fouls
+    ([16, -16], [False, True])
     """
 
     net: list[int]

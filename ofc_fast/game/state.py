@@ -151,6 +151,10 @@ class Game:
     normal flow), e.g. ``(0, 14, 0)``.  ``stacks``: chips per seat for table stakes
     (R-STAKES-*).  ``deck``: an explicit order of the 52 cards (instead of a seed;
     cards are dealt from the front).
+
+    >>> g = Game("pineapple", players=2, seed=7)
+    >>> g.to_act, len(g.legal_moves())
+    (1, 232)
     """
 
     __slots__ = (

@@ -314,6 +314,11 @@ class RuleSet(RuleData):
     ``name`` holds at most 64 characters, ``description`` at most 1000 (else
     :class:`~ofc_fast.errors.RulesError` naming the field): both are echoed in error
     messages, logs and replies.
+
+    >>> from ofc_fast import rules
+    >>> thursday = rules.OFC.replace(sweep_bonus=0)
+    >>> thursday, thursday.sweep_bonus, rules.OFC.sweep_bonus
+    (<RuleSet 'custom': OFC with sweep_bonus=0>, 0, 3)
     """
 
     name: str = text("custom", 64)

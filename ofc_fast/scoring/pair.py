@@ -36,7 +36,14 @@ BoardLike: TypeAlias = Board | str | Sequence[int]
 
 @dataclass(frozen=True)
 class PairScore:
-    """Result of board ``a`` against board ``b``, seen from ``a``."""
+    """Result of board ``a`` against board ``b``, seen from ``a`` (:func:`score_pair`).
+
+    >>> a = "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"
+    >>> b = "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"
+    >>> s = score_pair(a, b)
+    >>> s.net, s.rows, s.sweep, s.royalties
+    (50, (1, 1, 1), 1, ((7, 12, 25), (0, 0, 0)))
+    """
 
     net: int  #: points a wins from b (negative: a pays)
     rows: tuple[int, int, int]  #: +1 a won the row, -1 b won it, 0 tie

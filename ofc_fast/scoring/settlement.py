@@ -58,7 +58,13 @@ _INT32_MAX = 2**31 - 1
 class SettlementItem:
     """One transfer: ``payer`` pays ``payee`` ``amount`` (> 0) for ``kind``:
     "rows", "bonus", "royalties", "natural", "surrender", "pool", "single_winner",
-    "aces", or "stakes" (the part of a pair's transfer that table stakes cancel)."""
+    "aces", or "stakes" (the part of a pair's transfer that table stakes cancel).
+
+    >>> boards = ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+    ...           "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]
+    >>> settle(boards).items[-1]
+    SettlementItem(pair=(1, 0), kind='royalties', payer=1, payee=0, amount=44)
+    """
 
     pair: tuple[int, int]  #: the two seats, in settlement order
     kind: str
@@ -79,7 +85,14 @@ class SettlementItem:
 
 @dataclass(frozen=True)
 class Settlement:
-    """Per-seat result of a deal and the itemised transfers behind it."""
+    """Per-seat result of a deal and the itemised transfers behind it (:func:`settle`).
+
+    >>> boards = ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+    ...           "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]
+    >>> s = settle(boards, "OFC", stacks=[200, 30])
+    >>> s.net, [(i.kind, i.amount) for i in s.items]
+    ([30, -30], [('rows', 3), ('bonus', 3), ('royalties', 44), ('stakes', 20)])
+    """
 
     net: list[int]  #: per seat; sums to zero
     items: list[SettlementItem]  #: every transfer, in order
@@ -374,6 +387,11 @@ def settle(
     (or a natural declared that the cards do not make), CardError for bad cards,
     RulesError for unknown rules or what they do not allow (surrender, naturals),
     TableError for a bad seat count, button, seat or stacks.
+
+    >>> boards = ["Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+    ...           "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"]
+    >>> settle(boards, "OFC").net
+    [50, -50]
     """
     rules = as_rules(rules, "settle")
     if not is_many(boards):
