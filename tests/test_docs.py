@@ -435,6 +435,33 @@ def test_docs_index_links_every_page_of_the_site() -> None:
     assert sorted(set(nav) - {"index.md"} - linked) == []
 
 
+# Public modules whose users read a guide, not an API page: the command lines.
+COMMAND_MODULES = {
+    "cli": "docs/cli.md",
+    "timing": "ofc-fast bench",
+    "serve": "docs/serve.md",
+}
+
+
+def test_docs_api_renders_every_public_package() -> None:
+    """The Python API pages (docs/api/, "generated from the docstrings", index.md)
+    rendered eight packages: ``ofc_fast.env``, ``ofc_fast.parallel``,
+    ``ofc_fast.arena`` and ``ofc_fast.encoding``, whose names the guides tell users to
+    call (``VectorEnv``, ``play_parallel``, ``html_report``), had no page."""
+    import pkgutil
+
+    import ofc_fast
+
+    public = {
+        m.name
+        for m in pkgutil.iter_modules(ofc_fast.__path__)
+        if not m.name.startswith("_")
+    }
+    pages = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs/api").glob("*.md"))
+    rendered = set(re.findall(r"^::: ofc_fast\.(\w+)", pages, re.M))
+    assert sorted(public - rendered - set(COMMAND_MODULES)) == []
+
+
 def test_docs_arena_names_every_kind_of_bot_the_arena_takes() -> None:
     """docs/arena.md's list of ``--bot`` forms: each example it gives is the kind the
     arena makes of it, and the ``policy:PATH`` / ``module:attribute`` bots (made
