@@ -166,7 +166,14 @@ def _lowball(obs: Mapping[str, Any]) -> int:
 
 def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
     """The observation's encoding: :data:`ENCODING_SIZE` uint8 values (the vector
-    environment's layout)."""
+    environment's layout).
+
+    >>> from ofc_fast import Game
+    >>> game = Game("pineapple", seed=1)
+    >>> obs = game.observation(game.to_act)
+    >>> encode_bytes(obs).shape, encode_bytes(obs).dtype
+    ((828,), dtype('uint8'))
+    """
     out = np.zeros(ENCODING_SIZE, np.uint8)
     lib.ofc_encode(_c_observation(obs), _lowball(obs), ffi.from_buffer("uint8_t[]", out))
     return out
@@ -174,13 +181,27 @@ def encode_bytes(obs: Mapping[str, Any]) -> np.ndarray:
 
 def encode(obs: Mapping[str, Any]) -> np.ndarray:
     """The observation as a float32 vector of :data:`ENCODING_SIZE` values
-    (:func:`encode_bytes` times :data:`SCALE`)."""
+    (:func:`encode_bytes` times :data:`SCALE`).
+
+    >>> from ofc_fast import Game
+    >>> game = Game("pineapple", seed=1)
+    >>> obs = game.observation(game.to_act)
+    >>> encode(obs).shape, encode(obs).dtype
+    ((828,), dtype('float32'))
+    """
     return encode_bytes(obs) * SCALE
 
 
 def encode_game(game: Any, seat: int) -> np.ndarray:
     """``seat``'s encoding (uint8) of a :class:`~ofc_fast.Game`, straight from the C
-    state (GameError for anything else than a Game)."""
+    state (GameError for anything else than a Game).
+
+    >>> from ofc_fast import Game
+    >>> game = Game("pineapple", seed=1)
+    >>> obs = game.observation(game.to_act)
+    >>> bool((encode_game(game, game.to_act) == encode_bytes(obs)).all())
+    True
+    """
     if not isinstance(game, Game):
         raise GameError(f"encode_game: expected a Game, got {quote(game)}")
     seat = game.check_seat(seat)
@@ -255,7 +276,14 @@ def features(obs: Mapping[str, Any]) -> np.ndarray:
 def planes(x: np.ndarray) -> np.ndarray:
     """The card planes of encodings (``(..., 828)``) as ``(..., 15, 13, 4)``: plane,
     rank (2..A), suit (c, d, h, s); GameError when the last axis is not
-    :data:`ENCODING_SIZE` long."""
+    :data:`ENCODING_SIZE` long.
+
+    >>> from ofc_fast import Game
+    >>> game = Game("pineapple", seed=1)
+    >>> obs = game.observation(game.to_act)
+    >>> planes(encode_bytes(obs)).shape
+    (15, 13, 4)
+    """
     x = np.asarray(x)
     if x.ndim == 0 or x.shape[-1] != ENCODING_SIZE:
         raise GameError(
@@ -267,7 +295,15 @@ def planes(x: np.ndarray) -> np.ndarray:
 def action_mask(obs: Mapping[str, Any]) -> np.ndarray:
     """Booleans over the action space: True for the legal actions of the observing
     seat (all False when it is not its turn or the decision is a full set); GameError
-    for ``legal_actions`` that are not action ids."""
+    for ``legal_actions`` that are not action ids.
+
+    >>> from ofc_fast import Game
+    >>> game = Game("pineapple", seed=1)
+    >>> obs = game.observation(game.to_act)
+    >>> mask = action_mask(obs)
+    >>> mask.shape, int(mask.sum())  # the opening: 232 legal actions
+    ((243,), 232)
+    """
     _check_observation(obs, "action_mask")
     mask = np.zeros(ACTION_SPACE, dtype=bool)
     acts = obs.get("legal_actions")

@@ -211,7 +211,11 @@ def check_table(
     fantasyland: Sequence[int] | None = None,
 ) -> tuple[int, int, tuple[int, ...] | None, tuple[int, ...]]:
     """Every table parameter of a deal at once: ``(players, button, stacks,
-    fantasyland)`` as checked values (seeds: :func:`check_seed`)."""
+    fantasyland)`` as checked values (seeds: :func:`check_seed`).
+
+    >>> check_table("OFC", 2, button=1, stacks=200)
+    (2, 1, (200, 200), (0, 0))
+    """
     rules = as_rules(rules, "check_table")
     n = check_players(players, rules)
     return (

@@ -171,6 +171,12 @@ class VectorEnv:
     (``copy.deepcopy``) with its whole state, and so do the Gymnasium and PettingZoo
     envs over it: the copy plays on as the original would (a copy taken while another
     thread steps it: GameError too).
+
+    >>> env = VectorEnv("pineapple", num_envs=4, seed=0)
+    >>> obs, infos = env.reset()
+    >>> obs.shape, infos["legal_count"].tolist()  # 232 legal openings at each table
+    ((4, 828), [232, 232, 232, 232])
+    >>> obs, rewards, terminations, truncations, infos = env.step(infos["legal_actions"][:, 0])
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": "SameStep"}  # noqa: RUF012

@@ -55,7 +55,12 @@ __all__ = [
 
 class Executor:
     """Runs ``fn(item)`` for every item; :meth:`map_unordered` yields ``(index,
-    result)`` as they finish."""
+    result)`` as they finish.
+
+    >>> with make_executor() as pool:  # workers=2: a process pool; ray="auto": Ray
+    ...     sorted(pool.map_unordered(abs, [-1, -2]))
+    [(0, 1), (1, 2)]
+    """
 
     name = "executor"
     workers = 1
@@ -77,7 +82,12 @@ class Executor:
 
 
 class LocalExecutor(Executor):
-    """In this process, in order."""
+    """In this process, in order.
+
+    >>> with LocalExecutor() as pool:
+    ...     list(pool.map_unordered(abs, [-1, -2]))
+    [(0, 1), (1, 2)]
+    """
 
     name = "local"
 
@@ -479,7 +489,11 @@ def make_executor(
 ) -> Executor:
     """The executor of the command-line options: ``ray`` (an address, ``"auto"``,
     or ``"local"`` for a cluster started here) wins; else ``process`` for ``workers``
-    > 1; else ``local``."""
+    > 1; else ``local``.
+
+    >>> type(make_executor()).__name__, type(make_executor(workers=1)).__name__
+    ('LocalExecutor', 'LocalExecutor')
+    """
     if workers is not None:  # (a local Ray cluster's CPUs too)
         workers = whole_count(workers, "--workers")
     if ray is not None:

@@ -128,7 +128,13 @@ class DealOutcome(TypedDict):
 class RunSpec:
     """Everything a worker needs to play any deal of a run, as plain data (it travels
     by pickle to processes and Ray workers): the rules as JSON, the bots as
-    ``(registry name, settings)``, never as live objects."""
+    ``(registry name, settings)``, never as live objects.
+
+    >>> spec = RunSpec.make("pineapple", players=2, seed=7, hands=4,
+    ...                     bots=[("random", {}), ("random", {})])
+    >>> spec.hands, spec.players
+    (4, 2)
+    """
 
     rules_json: str
     players: int

@@ -30,7 +30,14 @@ __all__ = ["ParallelRun", "in_order", "play_parallel"]
 @dataclass
 class ParallelRun:
     """A finished run: the :class:`Match` the deals were booked into (in deal order),
-    every deal's outcome and, when asked for, its hand-history line."""
+    every deal's outcome and, when asked for, its hand-history line.
+
+    >>> spec = RunSpec.make("pineapple", players=2, seed=7, hands=4,
+    ...                     bots=[("random", {}), ("random", {})])
+    >>> run = play_parallel(spec, chunk_size=2)
+    >>> len(run.outcomes), sum(s.total for s in run.match.stats)
+    (4, 0)
+    """
 
     spec: RunSpec
     match: Match
@@ -60,7 +67,14 @@ def play_parallel(
 ) -> ParallelRun:
     """Play every deal of ``spec`` on ``executor`` (default: in this process), in
     chunks of ``chunk_size`` deals; ``history``: keep the hand-history lines;
-    ``on_chunk(result)`` is called per chunk in deal order (progress, writing)."""
+    ``on_chunk(result)`` is called per chunk in deal order (progress, writing).
+
+    >>> spec = RunSpec.make("pineapple", players=2, seed=7, hands=4,
+    ...                     bots=[("random", {}), ("random", {})])
+    >>> run = play_parallel(spec, chunk_size=2)  # in this process
+    >>> [s.deals for s in run.match.stats]
+    [4, 4]
+    """
     ex = executor or LocalExecutor()
     tasks = [
         c.__class__(c.spec, c.start, c.stop, history=history)

@@ -32,7 +32,12 @@ def _threshold(text: str) -> int:
 
 def front_threshold(text: str, key: str = "threshold") -> int:
     """Strength of the weakest front hand a threshold admits (``"QQ"``: a pair of
-    queens with a deuce; ``"222"``: trip deuces).  Raises RulesError naming ``key``."""
+    queens with a deuce; ``"222"``: trip deuces).  Raises RulesError naming ``key``.
+
+    >>> from ofc_fast import rank3
+    >>> front_threshold("QQ") == rank3("Qh Qd 2c")
+    True
+    """
     if not isinstance(text, str):
         raise RulesError(
             f"{key}: expected front hand text such as 'QQ' or '222', got {quote(text)}"

@@ -21,7 +21,11 @@ __all__ = ["as_rules", "get", "names"]
 
 
 def names() -> list[str]:
-    """Names of the presets."""
+    """Names of the presets.
+
+    >>> names()[:3]
+    ['OFC', 'PINEAPPLE', 'PROGRESSIVE_PINEAPPLE']
+    """
     return list(PRESETS)
 
 

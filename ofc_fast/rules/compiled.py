@@ -222,7 +222,12 @@ class CompiledRules:
 def compile_rules(rules: RulesLike) -> CompiledRules:
     """The :class:`CompiledRules` of a rule set, from the one cache (at most 128 rule
     sets; equal rule sets share one).  ``rules``: a RuleSet, a preset name or an
-    arena game id; anything else raises RulesError (nothing unchecked reaches C)."""
+    arena game id; anything else raises RulesError (nothing unchecked reaches C).
+
+    >>> from ofc_fast import rules
+    >>> compile_rules(rules.OFC) is compile_rules(rules.OFC)
+    True
+    """
     c = _BY_ID.get(id(rules))
     if c is not None and c.rules is rules:
         return c
@@ -265,7 +270,12 @@ def table_rules(rules: RulesLike) -> Any:  # cdata 'ofc_table_rules *'
 
 def game_struct(rules: RulesLike) -> Any:  # cdata 'ofc_game_rules *'
     """The C ``ofc_game_rules`` of a rule set (about 100 KB; cached and shared
-    read-only, also between threads)."""
+    read-only, also between threads).
+
+    >>> from ofc_fast import rules
+    >>> game_struct(rules.OFC)
+    <cdata 'struct ofc_game_rules *' owning ... bytes>
+    """
     return compile_rules(rules).game
 
 

@@ -43,5 +43,9 @@ _ID_OF = {name: gid for gid, name in GAME_IDS.items()}
 
 
 def game_id(preset: str) -> str | None:
-    """The game id of a preset name (None for a name that is no preset)."""
+    """The game id of a preset name (None for a name that is no preset).
+
+    >>> game_id("PINEAPPLE"), game_id("MALAYAN"), game_id("mine")
+    ('ofc-pineapple', 'ofcfast-malayan', None)
+    """
     return _ID_OF.get(preset)

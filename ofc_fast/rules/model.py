@@ -72,14 +72,24 @@ class OrderRule(str, Enum):
 
 
 class MajorityRule(str, Enum):
-    """Who takes the majority bonus (R-SCORE-3, Q-4)."""
+    """Who takes the majority bonus (R-SCORE-3, Q-4).
+
+    >>> from ofc_fast import rules
+    >>> rules.CLASSIC_2_4.majority_rule
+    <MajorityRule.TWO_ROWS: 'two_rows'>
+    """
 
     TWO_ROWS = "two_rows"  #: a side that won two or more rows ([003], default)
     MORE_ROWS = "more_rows"  #: a side that won more rows than the other ([001])
 
 
 class GameKind(str, Enum):
-    """How the cards are dealt and set (game flow, R-FLOW-*)."""
+    """How the cards are dealt and set (game flow, R-FLOW-*).
+
+    >>> from ofc_fast import rules
+    >>> rules.OFC.game, rules.CLASSIC_1_6.game
+    (<GameKind.OFC: 'ofc'>, <GameKind.CLASSIC: 'classic'>)
+    """
 
     CLASSIC = "classic"  #: 13 cards face down, set at once (R-FLOW-CP-*)
     OFC = "ofc"  #: 5, then one at a time (R-FLOW-OFC-*)
@@ -92,21 +102,36 @@ Game = GameKind
 
 
 class StakesModel(str, Enum):
-    """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks."""
+    """Table stakes (R-STAKES-*, Q-5), used when ``settle`` gets stacks.
+
+    >>> from ofc_fast import rules
+    >>> rules.OFC.stakes, rules.HAWAIIAN_GARDENS.stakes
+    (<StakesModel.WIN_CAP: 'win_cap'>, <StakesModel.CHIPS: 'chips'>)
+    """
 
     WIN_CAP = "win_cap"  #: R-STAKES-1/2: pay at most your stack, win at most your start
     CHIPS = "chips"  #: R-STAKES-3: every chip used once, won or lost (EX-3)
 
 
 class SettlementStart(str, Enum):
-    """First seat of the settlement order (R-SETTLE-*, Q-5)."""
+    """First seat of the settlement order (R-SETTLE-*, Q-5).
+
+    >>> from ofc_fast import rules
+    >>> rules.OFC.settlement_start, rules.HAWAIIAN_GARDENS.settlement_start
+    (<SettlementStart.LEFT_OF_BUTTON: 'left_of_button'>, <SettlementStart.BUTTON: 'button'>)
+    """
 
     LEFT_OF_BUTTON = "left_of_button"  #: R-SETTLE-1/2 (OFC)
     BUTTON = "button"  #: R-SETTLE-3 (Hawaiian Gardens)
 
 
 class NaturalsRule(str, Enum):
-    """Natural against natural (R-NAT-6, Q-9)."""
+    """Natural against natural (R-NAT-6, Q-9).
+
+    >>> from ofc_fast import rules
+    >>> rules.SINGAPORE.naturals_rule
+    <NaturalsRule.HIGHER_FULL_EQUAL_CANCEL: 'higher_full_equal_cancel'>
+    """
 
     HIGHER_FULL = "higher_full"
     """Typical: the higher natural (later in the list; same natural: R-NAT-5 tie-break)
@@ -186,7 +211,12 @@ class Schedule(RuleData):
 @hash_once
 @dataclass(frozen=True)
 class Natural(RuleData):
-    """A special 13-card hand and what it wins from each opponent (R-NAT-*)."""
+    """A special 13-card hand and what it wins from each opponent (R-NAT-*).
+
+    >>> from ofc_fast import rules
+    >>> rules.MALAYAN.naturals[0]
+    Natural(name='three_flushes', units=3)
+    """
 
     name: str = "dragon"
     units: int = ranged(13, 0, 1000)
@@ -204,7 +234,12 @@ class Natural(RuleData):
 class Lowball(RuleData):
     """2-7 middle row (R-27-*): ranked low, ace high, A-2-3-4-5 no straight.  The back
     must beat the front (R-27-4); whether "beat" is strict (Q-11) never matters on the
-    one strength scale, where a 3-card front never equals a 5-card back."""
+    one strength scale, where a 3-card front never equals a 5-card back.
+
+    >>> from ofc_fast import rules
+    >>> rules.PINEAPPLE_27.lowball.limit, rules.OFC.lowball
+    (8, None)
+    """
 
     limit: int = ranged(8, 5, 12)
     """Highest card rank a middle may hold (8 = ten-high, R-27-4); a pair, straight
@@ -228,6 +263,10 @@ class Fantasyland(RuleData):
 
     Front thresholds are text: ``"QQ"`` = a pair of queens or better, ``"222"`` =
     any trips.
+
+    >>> from ofc_fast import rules
+    >>> rules.PINEAPPLE.fantasyland.entry, rules.PINEAPPLE.fantasyland.stay_cards
+    ((('QQ', 14),), 14)
     """
 
     entry: tuple[tuple[str, int], ...] = (("QQ", 14),)
@@ -289,7 +328,12 @@ class Pool(RuleData):
     """Pool settlement (R-VAR-POOL-1): no pairwise comparison; each player antes
     ``ante`` units per row; the best row of each kind takes that row's pot.  The gains
     are paid as pair transfers in settlement order, so table stakes cap them like any
-    pair transfer."""
+    pair transfer.
+
+    >>> from ofc_fast import rules
+    >>> rules.CLASSIC_1_6.replace(pool=Pool(ante=3)).pool
+    Pool(ante=3, sweep_extra=0)
+    """
 
     ante: int = ranged(1, 1, 1000)
     sweep_extra: int = ranged(0, 0, 1000)

@@ -75,7 +75,13 @@ def check_disjoint(card_sets: Sequence[Sequence[int]]) -> None:
 
 class EvaluatedBoard:
     """A complete board evaluated once for a rule set (a C ``ofc_board_eval``);
-    ``rules`` is that rule set, the one :func:`score_evaluated` must be given."""
+    ``rules`` is that rule set, the one :func:`score_evaluated` must be given.
+
+    >>> a = evaluate_for_scoring(Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"), "OFC")
+    >>> b = evaluate_for_scoring(Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"), "OFC")
+    >>> a.foul, a.royalties
+    (False, (7, 12, 25))
+    """
 
     __slots__ = ("board", "c", "rules")
 
@@ -98,7 +104,13 @@ class EvaluatedBoard:
 
 def evaluate_for_scoring(board: Board, rules: RulesLike) -> EvaluatedBoard:
     """Evaluate a complete board in C for :func:`score_evaluated`; validates first
-    (an incomplete board or a non-Board raises BoardError)."""
+    (an incomplete board or a non-Board raises BoardError).
+
+    >>> a = evaluate_for_scoring(Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"), "OFC")
+    >>> b = evaluate_for_scoring(Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"), "OFC")
+    >>> score_evaluated(a, b, "OFC").net
+    50
+    """
     rules = as_rules(rules, "evaluate_for_scoring")
     if not isinstance(board, Board):
         raise BoardError(
@@ -124,7 +136,13 @@ def score_evaluated(
     Both boards must have been evaluated for ``rules`` (an equal rule set): a board
     evaluated for other rules carries their fouls and royalties, so it raises
     :class:`RulesError`; a ``*_sweeps_all`` other than True or False (NumPy's too)
-    raises :class:`BoardError` naming it."""
+    raises :class:`BoardError` naming it.
+
+    >>> a = evaluate_for_scoring(Board.parse("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts"), "OFC")
+    >>> b = evaluate_for_scoring(Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c"), "OFC")
+    >>> score_evaluated(a, b, "OFC").net, score_evaluated(b, a, "OFC").net
+    (50, -50)
+    """
     rules = as_rules(rules, "score_evaluated")
     if (
         type(ties) is not int

@@ -24,7 +24,13 @@ __all__ = ["Completion", "best_completion"]
 class Completion:
     """A completed board: ``board`` (a :class:`Board`), ``value`` (royalties +
     Fantasyland value + row term; -1000 when fouled), ``foul``, ``fantasyland`` (the
-    cards it earns next deal) and ``leaves`` (boards examined)."""
+    cards it earns next deal) and ``leaves`` (boards examined).
+
+    >>> from ofc_fast import best_completion
+    >>> c = best_completion("Qh / 9s 9h / As Ks", "Qd 9d Qs Js Ts 5c 5d 2c", "OFC")
+    >>> c.board, c.foul, c.fantasyland
+    (Board.parse('Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts'), False, 13)
+    """
 
     board: Board
     value: float

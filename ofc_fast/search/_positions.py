@@ -117,7 +117,13 @@ def shown_twice(cards: Sequence[int]) -> list[int]:
 def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_search_pos *'
     """The C position of the seat to act in an observation.  Other seats' face-down
     cards count as free slots filled by the rounds that placed them (a Fantasyland
-    set: one round of its cards); their discards stay among the unseen cards."""
+    set: one round of its cards); their discards stay among the unseen cards.
+
+    >>> from ofc_fast import Game
+    >>> game = Game("pineapple", seed=1)
+    >>> position(game.observation(game.to_act), "pineapple")
+    <cdata 'struct ofc_search_pos *' owning ... bytes>
+    """
     rules = search_rules(rules, "position")
     check_observation(obs)
     if obs.get("full_set") or len(obs["dealt"]) > 5:
