@@ -44,7 +44,8 @@ EXAMPLED = [
     "ofc_fast", "ofc_fast.cards", "ofc_fast.ranking", "ofc_fast.board", "ofc_fast.batch",
     "ofc_fast.fantasyland", "ofc_fast.solver", "ofc_fast.table", "ofc_fast.encoding",
     "ofc_fast.rules", "ofc_fast.rules.compiled", "ofc_fast.rules.game_ids",
-    "ofc_fast.scoring", "ofc_fast.search",
+    "ofc_fast.scoring", "ofc_fast.search", "ofc_fast.env", "ofc_fast.env.gym",
+    "ofc_fast.env.aec",
 ]  # fmt: skip
 
 

@@ -42,7 +42,12 @@ GYM_IDS = {
 
 def register_gymnasium() -> bool:
     """Register :data:`GYM_IDS` with Gymnasium (done on import); False when Gymnasium
-    is not installed."""
+    is not installed.
+
+    >>> import gymnasium
+    >>> register_gymnasium(), "ofc_fast/Pineapple-v0" in gymnasium.envs.registry
+    (True, True)
+    """
     try:
         import gymnasium
     except ImportError:
@@ -57,7 +62,13 @@ def register_gymnasium() -> bool:
 
 def pettingzoo_env(rules: Any = "pineapple", players: int = 2, **kwargs: Any) -> Any:
     """A PettingZoo AEC environment (:class:`ofc_fast.env.aec.OfcAECEnv`) of ``rules``
-    for ``players`` seats; needs PettingZoo (the ``rl`` extra)."""
+    for ``players`` seats; needs PettingZoo (the ``rl`` extra).
+
+    >>> aec = pettingzoo_env(rules="pineapple", players=2)
+    >>> aec.reset(seed=0)
+    >>> aec.agents, aec.action_space(aec.agent_selection)
+    (['player_0', 'player_1'], Discrete(243))
+    """
     from .aec import OfcAECEnv
 
     return OfcAECEnv(rules=rules, players=players, **kwargs)

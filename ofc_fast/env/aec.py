@@ -42,7 +42,13 @@ __all__ = ["OfcAECEnv"]
 
 
 class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type information
-    """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``."""
+    """Seats ``player_0`` .. ``player_{players-1}`` of one table of ``rules``.
+
+    >>> env = OfcAECEnv("pineapple", players=3)
+    >>> env.reset(seed=0)
+    >>> env.possible_agents
+    ['player_0', 'player_1', 'player_2']
+    """
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["ansi"],

@@ -102,6 +102,11 @@ class OfcEnv(gymnasium.Env):
     are skipped, their points added to the reward of the step that ended the deal
     before (with or without autoreset), at most 1,000 in a row: then GameError (rules
     that keep it in Fantasyland for good), and :meth:`reset` starts the match again.
+
+    >>> env = OfcEnv("pineapple", opponents="random")
+    >>> obs, info = env.reset(seed=1)
+    >>> sorted(obs), int(env.action_masks().sum())  # the opening: 232 legal actions
+    (['action_mask', 'observation'], 232)
     """
 
     # gymnasium.Env declares metadata an instance attribute: no ClassVar here
