@@ -5,6 +5,7 @@ and ``bench``'s verdict at the precision it prints."""
 
 from __future__ import annotations
 
+import argparse
 import re
 from pathlib import Path
 
@@ -239,6 +240,29 @@ def test_docs_cli_names_every_option_of_every_command(
     assert missing == []
     named = set(re.findall(r"`(--[a-z][\w-]*)", section))
     assert sorted(named - options) == []
+
+
+def test_docs_cli_states_the_defaults_each_parser_has() -> None:
+    """A default docs/cli.md states in its list of every command's options (``--hands
+    N`` (default 5)) is the parser's, or the one its ``--help`` states where the
+    parser's is None (the command then picks it)."""
+    text = checkout_file("docs/cli.md").read_text(encoding="utf-8")
+    items = text.split("## Every command's options")[1].split("\n## ")[0]
+    sub = next(
+        a for a in cli.build_parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    checked = 0
+    for item in items.split("\n- `")[1:]:
+        command = item.split()[0].strip("`:")
+        actions = {o: a for a in sub.choices[command]._actions for o in a.option_strings}
+        stated = re.findall(r"`(--[\w-]+)[^`]*` \([^()]*?default:? `?([\w.-]+)`?", item)
+        for option, value in stated:
+            action, checked = actions[option], checked + 1
+            if action.default is not None:
+                assert str(action.default) == value, (command, option)
+            elif value.isdigit():  # the command picks it: as its --help says
+                assert re.search(rf"default:? {value}\b", action.help or ""), option
+    assert checked > 20
 
 
 def test_docs_cli_shows_both_forms_of_an_error(capsys: pytest.CaptureFixture[str]) -> None:
