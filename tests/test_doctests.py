@@ -6,6 +6,7 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+from types import ModuleType
 
 import pytest
 
@@ -24,28 +25,37 @@ MODULES = sorted(
 OPTIONAL = {"stable_baselines3": "rl-train", "sb3_contrib": "rl-train", "torch": "rl-train"}
 
 
-@pytest.mark.parametrize("name", ["ofc_fast"] + MODULES)
-def test_docstring_examples(name: str) -> None:
+def _module(name: str) -> ModuleType:
+    """The module ``name``; the test skips, saying what to install, when it needs an
+    optional extra that is not installed."""
     try:
-        module = importlib.import_module(name)
+        return importlib.import_module(name)
     except ImportError as exc:
         top = (exc.name or "").split(".")[0]
         if top not in OPTIONAL:
             raise
         pytest.skip(f"{name} needs {top}: pip install .[{OPTIONAL[top]}]")
+
+
+@pytest.mark.parametrize("name", ["ofc_fast"] + MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = _module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
 
 
 # The modules whose every exported class and function shows an example (the
-# package's names, and the core's modules; the optional extras' adapters and the
-# executors that start processes are left to the guides).
+# package's names, the core's modules, the environments and their trainer adapters,
+# the parallel runs; an example that needs an optional extra skips with its module,
+# one that needs a running Ray cluster is marked ``# doctest: +SKIP``).
 EXAMPLED = [
     "ofc_fast", "ofc_fast.cards", "ofc_fast.ranking", "ofc_fast.board", "ofc_fast.batch",
     "ofc_fast.fantasyland", "ofc_fast.solver", "ofc_fast.table", "ofc_fast.encoding",
     "ofc_fast.rules", "ofc_fast.rules.compiled", "ofc_fast.rules.game_ids",
     "ofc_fast.scoring", "ofc_fast.search", "ofc_fast.env", "ofc_fast.env.gym",
-    "ofc_fast.env.aec",
+    "ofc_fast.env.aec", "ofc_fast.env.sb3", "ofc_fast.env.imitation",
+    "ofc_fast.parallel", "ofc_fast.parallel.selfplay", "ofc_fast.parallel.tournament",
+    "ofc_fast.parallel.cli",
 ]  # fmt: skip
 
 
@@ -53,8 +63,10 @@ EXAMPLED = [
 def test_every_public_class_and_function_shows_an_example(name: str) -> None:
     """Each class and function these modules export has a short example in its
     docstring, as the project's style asks (``Board``, ``Game``, ``Match``, ``settle``,
-    ``score_pairs``, ``RuleSet``, ``encode``, ... had none); the test above runs them."""
-    module = importlib.import_module(name)
+    ``score_pairs``, ``RuleSet``, ``encode``, ... had none; so had ``ProcessExecutor``,
+    ``RayExecutor``, ``selfplay``, ``run_arena``, ``export_policy``, ...); the test
+    above runs them."""
+    module = _module(name)
     names = [
         n
         for n in module.__all__

@@ -71,7 +71,22 @@ def selfplay_dataset(path: str | Path, seed: int = 0) -> dict[str, np.ndarray]:
     its ``manifest.json`` lists): ``obs`` (D, FEATURE_SIZE) float32 features, ``mask``
     (D, ACTION_SPACE) bool, ``action`` (D,) int64 in a random deal order drawn from
     ``seed``, ``reward`` (D,) float32 the deciding seat's points in that deal
-    (``seed``: 0..2**64-1, else TableError naming it, before a file is read)."""
+    (``seed``: 0..2**64-1, else TableError naming it, before a file is read).
+
+    >>> import tempfile
+    >>> from ofc_fast.parallel import RunSpec
+    >>> from ofc_fast.parallel.selfplay import selfplay
+    >>> out = tempfile.mkdtemp()
+    >>> selfplay_dataset(out)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: ...: not a self-play run (FileNotFoundError: ...)
+    >>> spec = RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False)
+    >>> _ = selfplay(spec, out, progress=False)
+    >>> d = selfplay_dataset(out, seed=7)
+    >>> sorted(d), d["action"].shape, d["reward"].dtype  # 2 deals, 2 seats, 5 streets
+    (['action', 'mask', 'obs', 'reward'], (20,), dtype('float32'))
+    """
     seed = check_seed(seed)
     root = Path(path)
     try:

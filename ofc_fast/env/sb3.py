@@ -59,7 +59,14 @@ class VecEnv(_SB3VecEnv):
     contract: the observation returned is the next deal's).  ``reward_scale``
     multiplies the rewards the trainer sees (not ``r``).  Other keyword arguments go
     to :class:`~ofc_fast.env.VectorEnv` (``stay_value``, ...; Fantasyland sets are
-    the solver's: a set has no action id; ``autoreset`` and ``final_obs`` are on)."""
+    the solver's: a set has no action id; ``autoreset`` and ``final_obs`` are on).
+
+    >>> env = VecEnv("pineapple", num_envs=2, opponent="random", reward_scale=0.5)
+    >>> env.seed(3)  # table i deals from seed 3 + i at the next reset
+    [3, 4]
+    >>> env.reset().shape, env.env_method("action_masks")[1].shape
+    ((2, 696), (243,))
+    """
 
     def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
         self.reward_scale = check_finite(reward_scale, "reward_scale")
@@ -261,7 +268,17 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """A frozen copy of a MaskablePPO model's policy as an opponent policy
     ``f(observations, masks) -> actions`` (sampled from its masked softmax, or its best
     action when ``deterministic``: True or False, else GameError); the model trains
-    on, the copy does not.  ``seed``: 0..2**64-1, else TableError."""
+    on, the copy does not.  ``seed``: 0..2**64-1, else TableError.
+
+    >>> from sb3_contrib import MaskablePPO
+    >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    >>> model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, seed=0)
+    >>> policy = frozen_policy(model, deterministic=True)
+    >>> obs, masks = env.reset(), env.action_masks()
+    >>> bool(masks[[0, 1], policy(obs, masks)].all())  # a legal action per table
+    True
+    >>> rival = VecEnv("pineapple", num_envs=2, opponent=policy, seed=0)  # self-play
+    """
     deterministic = flag(deterministic, "deterministic", GameError)
     rng = np.random.default_rng(check_seed(seed))
     mlp = mlp_of(model)
@@ -276,5 +293,15 @@ def export_policy(model: Any, path: str, **meta: Any) -> str:
     """Write a MaskablePPO model's action network as an ``.npz`` that
     :class:`ofc_fast.bots.policy.MlpPolicy` runs with NumPy alone (``policy:PATH``
     bots need no torch); ``meta``: strings kept with it (``rules``, ``obs_type``).
-    Returns the path written."""
+    Returns the path written.
+
+    >>> import os, tempfile
+    >>> from sb3_contrib import MaskablePPO
+    >>> from ofc_fast.bots.policy import MlpPolicy
+    >>> env = VecEnv("pineapple", num_envs=2, opponent="random", seed=0)
+    >>> model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=8, seed=0)
+    >>> path = export_policy(model, os.path.join(tempfile.mkdtemp(), "p"), rules="pineapple")
+    >>> os.path.basename(path), MlpPolicy.load(path).meta["rules"]
+    ('p.npz', 'pineapple')
+    """
     return mlp_of(model, **meta).save(path)

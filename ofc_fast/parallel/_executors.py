@@ -180,7 +180,14 @@ class ProcessExecutor(Executor):
     killed) before giving up (an int >= 0, else ExecutorError when made);
     ``restarts`` counts the last run's.  At most two chunks per worker are in flight
     at a time; Ctrl-C (``KeyboardInterrupt``), or a chunk that raises, stops the
-    workers at once (the workers ignore SIGINT themselves: it is the parent's)."""
+    workers at once (the workers ignore SIGINT themselves: it is the parent's).
+
+    >>> with ProcessExecutor(workers=2) as pool:  # (a script: under the __main__ guard)
+    ...     sorted(pool.map_unordered(abs, [-1, -2, -3]))
+    [(0, 1), (1, 2), (2, 3)]
+    >>> pool.restarts
+    0
+    """
 
     name = "process"
 
@@ -410,7 +417,16 @@ class RayExecutor(Executor):
     ``max_retries``: runs of a task whose worker died (an int >= 0, else
     ExecutorError when made).  At most two chunks per
     worker (:attr:`workers`: the cluster's CPUs when made) are in flight at a time: a
-    long run does not hold every task and result in the cluster at once."""
+    long run does not hold every task and result in the cluster at once.
+
+    >>> with RayExecutor(num_cpus=2) as pool:  # doctest: +SKIP
+    ...     sorted(pool.map_unordered(abs, [-1, -2]))
+    [(0, 1), (1, 2)]
+    >>> RayExecutor(num_cpus=0)  # (checked before Ray is imported)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ExecutorError: num_cpus: must be an int >= 1, got 0
+    """
 
     name = "ray"
 

@@ -239,7 +239,15 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: Any) -> None:
-    """Register ``selfplay`` on a subparsers object."""
+    """Register ``selfplay`` on a subparsers object.
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="ofc-fast")
+    >>> add_commands(parser.add_subparsers())
+    >>> args = parser.parse_args(["selfplay", "--hands", "10", "--out", "data"])
+    >>> args.hands, args.out, args.shard_size, args.workers
+    (10, 'data', 100, None)
+    """
     from ..bots import bot_names  # the registry names --bots accepts
 
     sp = sub.add_parser(

@@ -89,7 +89,16 @@ _KINDS = ("npz", "jsonl")
 
 def write_npz(path: str | Path, arrays: dict[str, np.ndarray]) -> None:
     """``np.savez_compressed`` with fixed member times, so the same arrays give the
-    same bytes (``np.load`` reads it)."""
+    same bytes (``np.load`` reads it).
+
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "a.npz"
+    >>> write_npz(path, {"x": np.arange(3)})
+    >>> first = path.read_bytes()
+    >>> write_npz(path, {"x": np.arange(3)})
+    >>> path.read_bytes() == first, np.load(path)["x"].tolist()
+    (True, [0, 1, 2])
+    """
     with zipfile.ZipFile(path, "w") as z:
         for name in sorted(arrays):
             info = zipfile.ZipInfo(name + ".npy", date_time=(1980, 1, 1, 0, 0, 0))
@@ -118,7 +127,20 @@ def _run_entry(spec: RunSpec, shard_size: int) -> dict[str, Any]:
 
 
 def load_manifest(out: str | Path) -> dict[str, Any] | None:
-    """The manifest of ``out`` (None when there is none yet)."""
+    """The manifest of ``out`` (None when there is none yet; SelfPlayError for a
+    file that is not one).
+
+    >>> import tempfile
+    >>> from ofc_fast.parallel import RunSpec
+    >>> out = tempfile.mkdtemp()
+    >>> load_manifest(out) is None
+    True
+    >>> spec = RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False)
+    >>> _ = selfplay(spec, out, shard_size=1, progress=False)
+    >>> m = load_manifest(out)
+    >>> m["format"], m["complete"], len(m["shards"]), m["run"]["hands"]
+    ('ofc-fast/selfplay', True, 2, 2)
+    """
     path = Path(out) / MANIFEST
     if not path.exists():
         return None
@@ -238,7 +260,18 @@ def selfplay(
 ) -> dict[str, Any]:
     """Write the shards of ``spec`` into ``out`` (created if needed), skipping the
     shards its manifest lists; returns the manifest.  ``max_shards``: stop after
-    writing that many (a bounded slice of a long run; run again to go on)."""
+    writing that many (a bounded slice of a long run; run again to go on).
+
+    >>> import tempfile
+    >>> from ofc_fast.parallel import RunSpec
+    >>> out = tempfile.mkdtemp()
+    >>> spec = RunSpec.make("pineapple", 2, 1, 4, [("random", {})], fantasyland=False)
+    >>> selfplay(spec, out, shard_size=2, progress=False, max_shards=1)["complete"]
+    False
+    >>> doc = selfplay(spec, out, shard_size=2, progress=False)  # writes shard 1 only
+    >>> doc["complete"], [s["index"] for s in doc["shards"]]
+    (True, [0, 1])
+    """
     if spec.fantasyland:
         raise SelfPlayError(
             "self-play shards hold independent deals: build the run with "

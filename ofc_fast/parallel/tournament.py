@@ -156,7 +156,16 @@ def run_arena(
 ) -> dict[str, Any]:
     """Play an :class:`~ofc_fast.arena.Arena` of built-in bots on ``executor`` and return
     its report (the arena's ``on_deal`` is called per hand, in order, and its
-    ``on_progress`` as :meth:`~ofc_fast.arena.Arena.run` calls it)."""
+    ``on_progress`` as :meth:`~ofc_fast.arena.Arena.run` calls it); ``on_hand`` too,
+    with the same :class:`~ofc_fast.arena.DealRecord`, in order.
+
+    >>> from ofc_fast.arena import Arena, parse_bot_spec
+    >>> arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=4, seed=2)
+    >>> seen = []
+    >>> report = run_arena(arena, LocalExecutor(), chunk_size=2, on_hand=seen.append)
+    >>> report["hands"], [deal.hand_no for deal in seen]
+    (4, [0, 1, 2, 3])
+    """
     from ..arena import BotRecord, DealRecord
     from ..arena.report import match_report, progress_line
 
