@@ -6,6 +6,7 @@ and ``bench``'s verdict at the precision it prints."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 
@@ -297,6 +298,37 @@ def test_rules_help_names_what_docs_cli_says_rules_takes(
     out = [str(tmp_path / "data")] if command == "selfplay" else []
     code, _, err = run(capsys, command, *_TINY[command], *out, "--rules", "ofc-27")
     assert code == 0, err
+
+
+# Spellings of preset names and game ids docs/cli.md gives, and the preset each
+# names (written out here); and spellings it gives as unknown.
+_SPELT = {
+    "progressive-pineapple": "PROGRESSIVE_PINEAPPLE",
+    '"Classic 2 4"': "CLASSIC_2_4",
+    "OFC-Pineapple": "PINEAPPLE",
+}
+_UNKNOWN = ["progressivepineapple", "ofc_pineapple"]
+
+
+def test_docs_cli_states_how_a_preset_name_may_be_spelt(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """docs/cli.md said case, ``-`` and ``_`` do not matter in a preset name, but a
+    ``-`` or a space stands for an ``_``, which cannot be left out (``--rules
+    progressivepineapple`` is an unknown rule set), and a game id keeps its ``-``.  The
+    page's spellings do what it says of them; an unknown one lists the names."""
+    page = " ".join(checkout_file("docs/cli.md").read_text(encoding="utf-8").split())
+    item = page[page.index("- `--rules`:") : page.index("- `--stacks`:")]
+    assert "do not matter" not in item
+    for spelt, name in _SPELT.items():
+        assert f"`{spelt}`" in item, spelt
+        code, out, err = run(capsys, "rules", spelt.strip('"'))
+        assert code == 0 and json.loads(out)["name"] == name, err
+    for spelt in _UNKNOWN:
+        assert f"`{spelt}` is an unknown rule set" in item, spelt
+        code, _, err = run(capsys, "rules", spelt)
+        assert code == 2 and f"unknown rule set '{spelt}'" in err
+        assert all(name in err for name in [*rules.names(), "ofc-pineapple"]), err
 
 
 _TINY = {

@@ -48,13 +48,22 @@ def as_rules(rules: object, fn: str = "rules") -> RuleSet:
 
 
 def get(name: str) -> RuleSet:
-    """A preset by name, case-insensitive, ``-`` or ``_`` (``"classic-2-4"``), or by
-    its game id (``"ofc-pineapple"``, :data:`ofc_fast.rules.game_ids.GAME_IDS`: the
-    names ``ofc-fast arena --rules`` takes).
+    """A preset by name, in any case, with a ``-`` or a space for each ``_``
+    (``"classic-2-4"``, ``"Classic 2 4"``; not without it: ``"classic24"`` is unknown),
+    or by its game id, in any case, with its ``-`` as written (``"ofc-pineapple"``,
+    :data:`ofc_fast.rules.game_ids.GAME_IDS`: the names ``ofc-fast arena --rules``
+    takes); surrounding spaces are ignored.  RulesError for another name, listing the
+    presets and game ids.
 
-    >>> from ofc_fast.rules import PINEAPPLE
-    >>> get("pineapple") is PINEAPPLE is get("ofc-pineapple")
+    >>> from ofc_fast.rules import CLASSIC_2_4, PINEAPPLE
+    >>> get("pineapple") is PINEAPPLE is get("OFC-Pineapple")
     True
+    >>> get("Classic 2 4") is CLASSIC_2_4 is get("classic-2-4")
+    True
+    >>> get("progressivepineapple")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.RulesError: unknown rule set 'progressivepineapple'; presets: OFC, ...
     """
     if not isinstance(name, str):
         raise RulesError(f"a rule set name is text, got {quote(name)}")
