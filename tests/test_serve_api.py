@@ -793,6 +793,41 @@ def test_a_refused_move_leaves_the_game_as_it_was(api: Api) -> None:
         assert api("GET", path) == (200, start)
 
 
+def test_a_library_refusal_names_the_part_of_the_field_at_fault(api: Api) -> None:
+    """A move or an observation the library refused named only the top-level field
+    (``move``, ``observation``) though the library's error says which part is wrong
+    (``place[2]: bad card 'Xx'``, ``observation: seat must be ...``): the problem's
+    ``field`` is now that part's path in the body."""
+    status, start = api("POST", "/v1/games", {"seed": 2, "bots": ["random"]})
+    assert status == 200
+    cards = [ofc.card_str(c) for c in start["observation"]["dealt"]]
+    rows = ["front", "front", "back", "back", "back"]
+    place = [[c, r] for c, r in zip(cards, rows)]
+    moves = [
+        ({"place": [*place[:2], ["Xx", "back"], *place[3:]]}, "move.place[2]"),
+        ({"place": [*place[:3], [cards[3], "sideways"], place[4]]}, "move.place[3]"),
+        ({"place": place[:4], "discard": [99]}, "move.discard[0]"),
+        ({"place": place[:4]}, "move"),  # a card left out: no one part at fault
+    ]
+    for move, field in moves:
+        status, out = api("POST", f"/v1/games/{start['id']}/moves", {"move": move})
+        assert (status, out["field"], out["error"]) == (422, field, "MoveError"), out
+    obs = json.loads(json.dumps(Game("pineapple", 2, seed=3).observation(0), default=int))
+    observations = [
+        ({"seat": 5}, "observation.seat"),
+        ({"dealt": [1, 2, 3, 4, 99]}, "observation.dealt"),
+        ({"fantasyland": [0, 99]}, "observation.fantasyland[1]"),
+        (
+            {"face_down_counts": [[0, 0, 0], [0, 9, 0]]},
+            "observation.face_down_counts[1][1]",
+        ),
+    ]
+    for change, field in observations:
+        body = {"observation": {**obs, **change}, "samples": 4}
+        status, out = api("POST", "/v1/analyze", body)
+        assert (status, out["field"]) == (422, field), out
+
+
 @pytest.mark.parametrize(
     "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
 )
@@ -2236,18 +2271,18 @@ _NUMBER_FIELDS: dict[tuple[str, str], tuple[_Request, str]] = {
     ("MoveRequest", "action"): (_action, "action"),
     ("MoveRequest", "move.place[][0]"): (
         _move(lambda dealt, v: {"place": _placed(dealt, v)}, deal=True),
-        "move",
+        "move.place[0]",
     ),
     ("MoveRequest", "move.place[][1]"): (
         _move(
             lambda d, v: {"place": [[d[0], v], [d[1], 0], [d[2], 0], [d[3], 2], [d[4], 2]]},
             deal=False,
         ),
-        "move",
+        "move.place[0]",
     ),
     ("MoveRequest", "move.discard[]"): (
         _move(lambda dealt, v: {"place": _placed(dealt, dealt[0]), "discard": [v]}, False),
-        "move",
+        "move.discard[0]",
     ),
 }
 """Per number field of a request: a request holding a value there, and the field a

@@ -140,7 +140,7 @@ class GameSession:
             pair = (list, "an array [card, row]")
             get_list(raw, "place", None, SIZES.cards, prefix="move", items=pair)
             get_list(raw, "discard", None, SIZES.cards, prefix="move")
-            with at_field("move"):
+            with at_field("move", nested=True):  # the part at fault: move.place[2]
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing
         self.events = [{"seat": self.you, "move": str(g.moves[-1])}]
