@@ -37,6 +37,8 @@ from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
 from ofc_fast.serve import ServeConfig, create_app
 from ofc_fast.serve import _replay as replay_mod
+from ofc_fast.serve._idempotency import Keyed
+from ofc_fast.serve._idempotency import keyed as request_key
 from ofc_fast.serve._problems import ApiError
 from ofc_fast.serve._routes import analyze, evaluate
 from ofc_fast.serve._sessions import SessionStore
@@ -1449,6 +1451,108 @@ def test_one_client_s_games_never_evict_another_client_s() -> None:
         assert status == 200 and health["sessions"] == 4
 
 
+def _keyed(key: str) -> dict[str, str]:
+    return {"Idempotency-Key": key}
+
+
+def test_a_new_game_sent_again_with_its_idempotency_key_is_the_same_game(
+    doc: dict[str, Any],
+) -> None:
+    """A ``POST /v1/games`` whose answer never came (the client's wait ran out, the
+    connection broke) had made a game the client never learned of, counted against
+    its games till it expired, and sending it again made a second.  Sent with an
+    ``Idempotency-Key``, the same request again from the same client is answered as
+    the first was (the same game) and the client's games do not grow; the key with
+    another body is a 422 and a key that is no key a 400, both naming the header;
+    another client's same key is its own; the key goes with its game."""
+    a, b = "127.0.0.1", "127.0.0.2"
+    _loopback_clients(a, b)
+    with Server(ServeConfig(workers=2, max_sessions_per_client=2)) as s:
+
+        def post(body: Any, key: str, source: str = a) -> tuple[int, Any]:
+            status, hs, out = s.request(
+                "POST", "/v1/games", body, headers=_keyed(key), source=source
+            )
+            check_response(doc, "POST", "/v1/games", status, hs, out)
+            return status, out
+
+        body = {"bots": ["random"], "players": 3}
+        first = post(body, "new-game-1")
+        assert first[0] == 200
+        sid = first[1]["id"]
+        for _ in range(3):  # the retries of a lost answer
+            assert post({"players": 3, "bots": ["random"]}, "new-game-1") == first
+        assert len(s.app.sessions) == 1
+        assert post(body, "new-game-1", source=b)[1]["id"] != sid  # b's own key
+        assert len(s.app.sessions) == 2
+        status, out = post({**body, "players": 2}, "new-game-1")
+        assert (status, out["field"]) == (422, "Idempotency-Key"), out
+        assert "another request" in out["detail"]
+        for bad in ["", " ", "x" * 256, "caf\u00e9", "a\x01b"]:
+            raw = json.dumps(body).encode()
+            status, hs, out = s.request(
+                "POST",
+                "/v1/games",
+                raw=raw,
+                headers={"Idempotency-Key": bad.encode("utf-8").decode("latin-1")},
+            )
+            check_response(doc, "POST", "/v1/games", status, hs, out)
+            assert (status, out["field"]) == (400, "Idempotency-Key"), (bad, out)
+        assert post(body, "x" * 255)[0] == 200  # a's second game
+        assert len(s.app.sessions) == 3
+        # a's third game drops its first, and the key with it: the key is new again
+        assert post(body, "new-game-3")[0] == 200
+        assert s.request("GET", f"/v1/games/{sid}")[0] == 404
+        again = post(body, "new-game-1")
+        assert again[0] == 200 and again[1]["id"] != sid
+        store = s.app.sessions
+        assert len(store._created) <= len(store) == 3  # one key at most per game kept
+
+
+def test_a_move_sent_again_with_its_idempotency_key_is_played_once(
+    doc: dict[str, Any],
+) -> None:
+    """A move whose answer was lost, sent again, was played again where it still fit
+    (an ``action`` id on the next street) or refused though it had been played.  With
+    an ``Idempotency-Key`` the move sent again, also while the first still runs, gets
+    the first's answer and the game plays it once; ``/next`` alike."""
+    with Server(ServeConfig(workers=2)) as s:
+
+        def post(path: str, body: Any, key: str) -> tuple[int, Any]:
+            status, hs, out = s.request("POST", path, body, headers=_keyed(key))
+            check_response(doc, "POST", path, status, hs, out)
+            return status, out
+
+        st = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 9})[2]
+        path = f"/v1/games/{st['id']}"
+        for street in range(5):
+            move = {"action": st["observation"]["legal_actions"][0]}
+            answers: list[tuple[int, Any]] = []
+            racing = [
+                threading.Thread(
+                    target=lambda out, *a: out.append(post(*a)),
+                    args=(answers, path + "/moves", move, f"m{street}"),
+                )
+                for _ in range(2)
+            ]
+            for t in racing:
+                t.start()
+            for t in racing:
+                t.join(60)
+            assert answers[0] == answers[1] and answers[0][0] == 200, answers
+            st = answers[0][1]
+            status, now = s.request("GET", path)[::2]
+            assert now["observation"]["boards"] == st["observation"]["boards"]
+            placed = sum(map(len, now["observation"]["boards"][0]))
+            assert placed == [5, 7, 9, 11, 13][street]  # one move a street, no more
+        assert st["is_over"]
+        status, out = post(path + "/moves", {"action": 1}, "m4")  # m4: another request
+        assert (status, out["field"]) == (422, "Idempotency-Key"), out
+        nxt = post(path + "/next", None, "n1")
+        assert nxt[0] == 200 and post(path + "/next", None, "n1") == nxt
+        assert s.request("GET", path)[2]["match"]["hands"] == 1  # one deal dealt on
+
+
 def _serve(*options: str) -> tuple[subprocess.Popen[str], int]:
     """``ofc-fast serve --port 0 OPTIONS`` (the package under test) started, and the
     port it listens on, once it answers."""
@@ -1858,6 +1962,11 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
         on = keyed.request("POST", "/v1/games", {"seed": 6}, headers=auth)[2]["id"]
         big = b'{"text": "' + b"x" * 8192 + b'"}'  # beyond max_body, fits a socket buffer
         browser = {"Origin": keyed.url, "Content-Type": "text/plain", **auth}
+        # a keyed creation of {} still running (409), a key of "on" used for another
+        # request (422: /next, which reads no body, too)
+        store = keyed.app.sessions
+        store._created.keep(Keyed("127.0.0.1", "running", _digest("/v1/games", {})))
+        store.get(on).replies.keep(Keyed("127.0.0.1", "used", "another request"), {})
         kinds: list[tuple[Server, str | None, dict[str, str], bytes | None]] = [
             (server, None, {"Host": "rebind.example"}, None),  # 400 (keyless server)
             (keyed, None, {}, None),  # 401
@@ -1870,6 +1979,8 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
             (keyed, on, auth, b'{"unknown_field": 1}'),  # 422
             (keyed, on, browser, b"{}"),  # 415
             (keyed, on, {**auth, "Content-Encoding": "gzip"}, b"{}"),  # 415
+            (keyed, on, {**auth, "Idempotency-Key": "running"}, b"{}"),  # 409
+            (keyed, on, {**auth, "Idempotency-Key": "used"}, b"{}"),  # 422
         ]
         seen: dict[tuple[str, str], set[int]] = {}
         for template, ops in doc["paths"].items():
@@ -1892,6 +2003,13 @@ def test_each_operation_documents_exactly_the_refusals_it_gives(
     for (template, method), got in seen.items():
         listed = {int(code) for code in doc["paths"][template][method]["responses"]}
         assert got | {200} == listed | {200}, (template, method, sorted(got))
+
+
+def _digest(operation: str, body: Any) -> str:
+    """What tells a keyed request from another: the digest the server takes."""
+    k = request_key([(b"idempotency-key", b"k")], "-", operation, body)
+    assert k is not None
+    return k.digest
 
 
 def test_the_headers_a_client_acts_on_are_documented(doc: dict[str, Any]) -> None:

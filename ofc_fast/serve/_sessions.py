@@ -27,6 +27,7 @@ from ..game import Game, Match, Move
 from ..learned.model import shipped_model
 from ._config import ServeConfig
 from ._fields import get_int, get_list
+from ._idempotency import Keyed, Replies
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
 from ._sizes import RANGES, SIZES
@@ -35,6 +36,8 @@ __all__ = ["GameSession", "SessionStore"]
 
 _BOT_SETTINGS: dict[str, dict[str, Any]] = {"search": {"samples": 48, "time_budget": None}}
 _MAX_EVENTS = 64
+_KEPT_REPLIES = 8
+"""Answers of a game's keyed moves and deals kept (a key older is a new request)."""
 
 
 class GameSession:
@@ -88,6 +91,8 @@ class GameSession:
                 )
         self.lock = threading.Lock()
         self.turn = asyncio.Lock()
+        self.replies = Replies(_KEPT_REPLIES)  # of keyed moves and deals
+        self.created: Keyed | None = None  # the key it was created with
         self.touched = time.monotonic()
         self.events: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
@@ -265,6 +270,9 @@ class SessionStore:
         self._items: OrderedDict[str, GameSession] = OrderedDict()
         # each client's games, least recently used first
         self._owned: dict[str, OrderedDict[str, None]] = {}
+        # the first answers of keyed creations: one per game kept (dropped with it),
+        # one per creation running
+        self._created = Replies()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -274,7 +282,10 @@ class SessionStore:
             return len(self._items)
 
     def _drop(self, sid: str) -> None:
-        owner = self._items.pop(sid).owner
+        s = self._items.pop(sid)
+        if s.created is not None:
+            self._created.forget(s.created)
+        owner = s.owner
         games = self._owned[owner]
         del games[sid]
         if not games:
@@ -292,10 +303,46 @@ class SessionStore:
                 break
             self._drop(sid)
 
+    def open(
+        self, body: dict[str, Any], client: str = "", key: Keyed | None = None
+    ) -> dict[str, Any]:
+        """``POST /v1/games``: a new game's first state; with a ``key``
+        (``Idempotency-Key``), the first state of the game the client created with it,
+        while the store keeps that game, instead of another game.
+
+        >>> store, k = SessionStore(), Keyed("10.0.0.1", "k1", "digest")
+        >>> a = store.open({"bots": ["random"]}, "10.0.0.1", k)
+        >>> store.open({"bots": ["random"]}, "10.0.0.1", k) == a, len(store)
+        (True, 1)
+        """
+        if key is not None:
+            with self._lock:
+                self._expire(self.clock())
+                found = self._created.find(key)
+                if found is not None:
+                    self._touch(found["id"])
+                    return found
+                self._created.keep(key)  # running: the same key meanwhile is a 409
+        try:
+            s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
+            return self._add(s, client, key)
+        except BaseException:
+            if key is not None:
+                with self._lock:
+                    self._created.forget(key)
+            raise
+
     def create(self, body: dict[str, Any], client: str = "") -> GameSession:
         """A new game (``POST /v1/games``) of ``client`` (see the class doc)."""
         s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
+        self._add(s, client)
+        return s
+
+    def _add(self, s: GameSession, client: str, key: Keyed | None = None) -> dict[str, Any]:
+        """Keep the new game ``s`` of ``client``; its first state, kept for ``key``
+        while the game is (:meth:`open`)."""
         s.owner = client
+        first = s.state()
         with self._lock:
             now = self.clock()
             s.touched = now
@@ -308,17 +355,23 @@ class SessionStore:
                 self._drop(next(iter(most)))
             self._items[s.id] = s
             self._owned.setdefault(client, OrderedDict())[s.id] = None
-        return s
+            if key is not None:
+                s.created = key
+                self._created.keep(key, first)
+        return first
 
     def get(self, sid: str) -> GameSession:
         """The game ``sid`` (404 when unknown or expired); marks it used."""
         with self._lock:
-            now = self.clock()
-            self._expire(now)
-            s = self._items.get(sid)
-            if s is None:
-                raise ApiError(404, "id", f"no game {sid[:40]!r} (unknown or expired)")
-            s.touched = now
-            self._items.move_to_end(sid)
-            self._owned[s.owner].move_to_end(sid)
+            self._expire(self.clock())
+            return self._touch(sid)
+
+    def _touch(self, sid: str) -> GameSession:
+        """The game ``sid``, marked used (the store's lock held)."""
+        s = self._items.get(sid)
+        if s is None:
+            raise ApiError(404, "id", f"no game {sid[:40]!r} (unknown or expired)")
+        s.touched = self.clock()
+        self._items.move_to_end(sid)
+        self._owned[s.owner].move_to_end(sid)
         return s
