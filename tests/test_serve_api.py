@@ -1379,6 +1379,30 @@ def test_a_request_whose_client_went_away_leaves_the_queue() -> None:
         assert s.request("GET", "/v1/health")[2]["busy"] == 0
 
 
+def test_a_disconnected_analysis_holds_its_worker_at_most_its_time_budget() -> None:
+    """An analysis whose client went away once it runs cannot be stopped (a thread
+    cannot be, and the search has no point where the service could stop it): it
+    holds its worker till its search ends.  docs/serve.md states the bound this pins:
+    the server's ``--max-time-budget`` (here 1 s), whatever ``samples`` asks (4,096
+    samples of an opening take far longer), plus one batch of samples."""
+    budget = 1.0
+    with Server(ServeConfig(workers=1, queue=4, max_time_budget=budget)) as s:
+        limiter = s.app.limiter
+        body = json.dumps({"dealt": "As Kd Qc Jd Th", "samples": 4096, "exact": False})
+        sock = socket.create_connection(("127.0.0.1", s.port))
+        head = "POST /v1/analyze HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        head += f"Content-Length: {len(body)}\r\n\r\n"
+        sock.sendall(head.encode() + body.encode())
+        assert _wait_for(lambda: limiter.pending == 1, 10)
+        t0 = time.monotonic()
+        sock.close()  # the client goes while its analysis runs
+        assert _wait_for(lambda: limiter.pending == 0, budget + 10)
+        held = time.monotonic() - t0
+        assert held <= budget + 0.75, f"the worker was held {held:.2f} s"
+        status, _, out = s.request("POST", "/v1/score", {"boards": _FOUR_BOARDS[:2]})
+        assert status == 200, out  # the server answers on
+
+
 def test_sessions_expire_and_stay_bounded() -> None:
     now = [0.0]
     store = SessionStore(max_sessions=3, ttl=10, clock=lambda: now[0])
