@@ -4,7 +4,8 @@ the same key by the same client gets the first one's answer instead of being don
 twice, so a client whose answer never came (its wait ran out, the connection broke)
 can send it again safely.  The key is the client's: 1 to :data:`MAX_KEY` printable
 ASCII characters (400 naming the header otherwise); the same key with another request
-is a 422, and with one still running a 409.  Only answers given (200) are kept; a
+is a 422, and a new game's key while its first request still runs a 409 (a game's
+requests wait for each other: a move sent again gets the first's answer).  Only answers given (200) are kept; a
 refusal changes nothing, so the same request sent again is judged again.
 
 >>> replies = Replies(size=2)
