@@ -1118,7 +1118,8 @@ def test_next_out_of_turn_is_the_documented_409(api: Api) -> None:
     if os.path.exists(path):
         with open(path, encoding="utf-8") as f:
             page = " ".join(f.read().split())
-        assert "409: a move after the deal is over, `next` before it is or once" in page
+        assert "409: a move after the deal is over or" in page
+        assert "`next` before the deal is over or once" in page
         assert "`hands` deals, 1 to 10,000" in page
 
 
@@ -1531,6 +1532,46 @@ def test_a_new_game_sent_again_with_its_idempotency_key_is_the_same_game(
         assert again[0] == 200 and again[1]["id"] != sid
         store = s.app.sessions
         assert len(store._created) <= len(store) == 3  # one key at most per game kept
+
+
+def test_of_two_moves_racing_for_one_version_one_is_played_the_other_a_409(
+    doc: dict[str, Any],
+) -> None:
+    """Two moves sent at once for the same decision (two tabs, a script's threads):
+    the second was judged against the game the first left, and an ``action`` id
+    that fit the next street was played there too.  A move naming the ``version``
+    of the state it answers is played at that version only: of two racing, one is
+    played and the other is a 409 naming ``version``; the game plays one move."""
+    with Server(ServeConfig(workers=4)) as s:
+        st = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 11})[2]
+        path = f"/v1/games/{st['id']}"
+        assert st["version"] == 0
+        for street in range(3):
+            body = {"action": st["observation"]["legal_actions"][0], "version": street}
+            answers: list[tuple[int, dict[str, str], Any]] = []
+            racing = [
+                threading.Thread(
+                    target=lambda out, b: out.append(s.request("POST", path + "/moves", b)),
+                    args=(answers, body),
+                )
+                for _ in range(4)
+            ]
+            for t in racing:
+                t.start()
+            for t in racing:
+                t.join(60)
+            for status, hs, out in answers:
+                check_response(doc, "POST", path + "/moves", status, hs, out)
+            assert sorted(a[0] for a in answers) == [200, 409, 409, 409], answers
+            for status, _, out in answers:
+                if status == 409:
+                    assert out["field"] == "version" and "read the game" in out["detail"]
+                else:
+                    st = out
+            assert st["version"] == street + 1
+            placed = sum(map(len, st["observation"]["boards"][0]))
+            assert placed == [5, 7, 9][street]  # one move a street, no more
+            assert s.request("GET", path)[2] == st
 
 
 def test_a_move_sent_again_with_its_idempotency_key_is_played_once(
@@ -2344,6 +2385,15 @@ def _move(make: Callable[[list[int], Any], dict[str, Any]], deal: bool) -> _Requ
     return request
 
 
+def _versioned(api: Api, v: Any) -> tuple[str, dict[str, Any]]:
+    """A move of a new game (version 0) naming version ``v``."""
+    sid, dealt = _game_dealt(api)
+    return f"/v1/games/{sid}/moves", {
+        "move": {"place": _placed(dealt, dealt[0])},
+        "version": v,
+    }
+
+
 def _action(api: Api, v: Any) -> tuple[str, dict[str, Any]]:
     """Action ``v`` of a new game; action 0 on its second street (on the first, 0 sets
     all five cards in front: 242, all five in back, comes first)."""
@@ -2411,6 +2461,7 @@ _NUMBER_FIELDS: dict[tuple[str, str], tuple[_Request, str]] = {
         "fantasyland",
     ),
     ("MoveRequest", "action"): (_action, "action"),
+    ("MoveRequest", "version"): (_versioned, "version"),
     ("MoveRequest", "move.place[][0]"): (
         _move(lambda dealt, v: {"place": _placed(dealt, v)}, deal=True),
         "move.place[0]",
@@ -2430,6 +2481,7 @@ _NUMBER_FIELDS: dict[tuple[str, str], tuple[_Request, str]] = {
 """Per number field of a request: a request holding a value there, and the field a
 refusal of the value names."""
 _NO_DISCARD_TAKEN = {("MoveRequest", "move.discard[]")}  # a first street discards none
+_AT_ITS_VERSION = {("MoveRequest", "version")}  # a new game is at 0: another is a 409
 
 
 def test_every_number_field_states_the_range_the_server_takes(
@@ -2469,7 +2521,8 @@ def test_every_number_field_states_the_range_the_server_takes(
             path, body = request(api, value)
             assert not list(validator.iter_errors(body)), (name, at, value)
             status, out = api("POST", path, body)
-            assert status == 200, (name, at, value, out)
+            conflict = (name, at) in _AT_ITS_VERSION and value != 0
+            assert status == (409 if conflict else 200), (name, at, value, out)
 
 
 def test_the_stated_samples_and_time_budget_ranges_are_the_server_s_own() -> None:

@@ -5,8 +5,9 @@ twice, so a client whose answer never came (its wait ran out, the connection bro
 can send it again safely.  The key is the client's: 1 to :data:`MAX_KEY` printable
 ASCII characters (400 naming the header otherwise); the same key with another request
 is a 422, and a new game's key while its first request still runs a 409 (a game's
-requests wait for each other: a move sent again gets the first's answer).  Only answers given (200) are kept; a
-refusal changes nothing, so the same request sent again is judged again.
+requests wait for each other: a move sent again gets the first's answer).  Only
+answers given (200) are kept; a refusal changes nothing, so the same request sent
+again is judged again.
 
 >>> replies = Replies(size=2)
 >>> k = keyed([(b"idempotency-key", b"a1")], "10.0.0.1", "/v1/games", {"seed": 1})

@@ -296,12 +296,27 @@ SCHEMAS: dict[str, Any] = {
         },
     ),
     "MoveRequest": {
-        **_request({"move": _ref("Move"), "action": _within(RANGES.action)}),
+        **_request(
+            {
+                "move": _ref("Move"),
+                "action": _within(RANGES.action),
+                "version": _within(
+                    RANGES.version,
+                    description="the game's version the move answers (GameState's): "
+                    "the game at another is a 409 (optional)",
+                ),
+            }
+        ),
         "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
     },
     "GameState": _obj(
         {
             "id": _STR,
+            "version": {
+                "type": "integer",
+                "description": "the moves and deals played on request, counted: a "
+                "move may name the version it answers",
+            },
             "rules": _STR,
             "players": _INT,
             "you": _INT,
@@ -324,6 +339,7 @@ SCHEMAS: dict[str, Any] = {
         },
         (
             "id",
+            "version",
             "rules",
             "players",
             "you",

@@ -94,6 +94,7 @@ class GameSession:
         self.replies = Replies(_KEPT_REPLIES)  # of keyed moves and deals
         self.created: Keyed | None = None  # the key it was created with
         self.touched = time.monotonic()
+        self.version = 0  # the moves and deals played on request, counted
         self.events: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
         self.game: Game = self.match.next_game()
@@ -126,7 +127,17 @@ class GameSession:
     def play(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /v1/games/{id}/moves``: the client's move (``move``: the JSON of
         ``Move.to_dict`` with cards as ids or text and rows by name, or ``action``: an
-        action id), then the bots' moves.  A refused move leaves the game as it was."""
+        action id), then the bots' moves.  A refused move leaves the game as it was.
+        ``version`` (optional): the state's the move answers; another (a request
+        changed the game since, two moves raced) is a 409 naming it."""
+        expected = get_int(body, "version", None, *RANGES.version)
+        if expected is not None and expected != self.version:
+            raise ApiError(
+                409,
+                "version",
+                f"the move is for version {expected} of the game, which is at version "
+                f"{self.version} (another request changed it): read the game again",
+            )
         g = self.game
         if g.is_over:
             raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
@@ -149,6 +160,7 @@ class GameSession:
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing
         self.events = [{"seat": self.you, "move": str(g.moves[-1])}]
+        self.version += 1
         self._advance()
         return self.state()
 
@@ -161,6 +173,7 @@ class GameSession:
         self.events = []
         self.last_record = None
         self.game = self.match.next_game()
+        self.version += 1
         self._advance()
         return self.state()
 
@@ -172,6 +185,7 @@ class GameSession:
         obs = g.observation(self.you)
         out: dict[str, Any] = {
             "id": self.id,
+            "version": self.version,
             "rules": g.rules.name,
             "players": g.players,
             "you": self.you,

@@ -354,7 +354,8 @@ async function confirmStreet() {
     discard: handCards(),
   };
   await run(async () => {
-    play.state = await api("POST", "/v1/games/" + st.id + "/moves", { move });
+    // the version shown: a game changed since (another tab) is a 409, and read again
+    play.state = await api("POST", "/v1/games/" + st.id + "/moves", { move, version: st.version });
     play.placed = {};
     play.selected = null;
     render();
