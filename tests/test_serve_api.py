@@ -1534,6 +1534,20 @@ def test_a_new_game_sent_again_with_its_idempotency_key_is_the_same_game(
         assert len(store._created) <= len(store) == 3  # one key at most per game kept
 
 
+def test_a_keyed_body_nested_near_the_parse_limit_is_a_4xx_never_a_500(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """A body nested just within what the parser takes was read again to tell a keyed
+    request from another, deeper in the stack, and that overflowed: a 500.  Every
+    depth is now a 4xx problem, with a key as without."""
+    for depth in range(900, 1001):
+        raw = b'{"bots": ' + b"[" * depth + b"]" * depth + b"}"
+        for hdrs in ({}, _keyed(f"deep-{depth}")):
+            status, hs, out = server.request("POST", "/v1/games", raw=raw, headers=hdrs)
+            check_response(doc, "POST", "/v1/games", status, hs, out)
+            assert status in (400, 422), (depth, hdrs, out)
+
+
 def test_of_two_moves_racing_for_one_version_one_is_played_the_other_a_409(
     doc: dict[str, Any],
 ) -> None:

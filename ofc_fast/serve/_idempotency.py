@@ -76,7 +76,10 @@ def keyed(
         raise ApiError(
             400, HEADER, f"{HEADER} must be 1 to {MAX_KEY} printable ASCII characters"
         )
-    text = json.dumps([operation, body], sort_keys=True, separators=(",", ":"))
+    try:
+        text = json.dumps([operation, body], sort_keys=True, separators=(",", ":"))
+    except RecursionError:  # read deeper in the stack than here, just within its limit
+        raise ApiError(400, None, "the body nests too deeply") from None
     return Keyed(client, value.decode("ascii"), hashlib.sha256(text.encode()).hexdigest())
 
 
