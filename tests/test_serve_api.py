@@ -620,18 +620,19 @@ def test_a_game_can_start_with_a_seat_in_fantasyland(api: Api) -> None:
     ofc3 = {"rules": "ofc", "players": 3, "fantasyland": [0, 0, 13], "you": 2}
     obs3 = api("POST", "/v1/games", ofc3)[1]["observation"]
     assert obs3["full_set"] and len(obs3["dealt"]) == 13 and obs3["to_discard"] == 0
-    # refused by the table validator Match and Game share, naming the field
-    for bad, status_ in (
-        ([12, 0], 422),
-        ([14], 422),
-        ([14, 0, 0], 422),
-        (["14", 0], 422),
-        ([True, 0], 422),
-        ("14", 400),
-        (14, 400),
+    # refused by the table validator Match and Game share, naming the field (the
+    # seat's item where one is at fault)
+    for bad, status_, field in (
+        ([12, 0], 422, "fantasyland[0]"),
+        ([14], 422, "fantasyland"),
+        ([14, 0, 0], 422, "fantasyland"),
+        (["14", 0], 422, "fantasyland[0]"),
+        ([True, 0], 422, "fantasyland[0]"),
+        ("14", 400, "fantasyland"),
+        (14, 400, "fantasyland"),
     ):
         status, out = api("POST", "/v1/games", {**body, "fantasyland": bad})
-        assert (status, out["field"]) == (status_, "fantasyland"), (bad, out)
+        assert (status, out["field"]) == (status_, field), (bad, out)
         if status == 422:
             with pytest.raises(OfcError) as exc:
                 ofc.Match(P, 2, fantasyland=bad)
@@ -828,6 +829,8 @@ def test_a_library_refusal_names_the_part_of_the_field_at_fault(api: Api) -> Non
         body = {"observation": {**obs, **change}, "samples": 4}
         status, out = api("POST", "/v1/analyze", body)
         assert (status, out["field"]) == (422, field), out
+    status, out = api("POST", "/v1/games", {"fantasyland": [0, 12]})
+    assert (status, out["field"], out["error"]) == (422, "fantasyland[1]", "TableError")
 
 
 @pytest.mark.parametrize(
@@ -2472,7 +2475,7 @@ _NUMBER_FIELDS: dict[tuple[str, str], tuple[_Request, str]] = {
     ),
     ("GameCreate", "fantasyland[]"): (
         _body("/v1/games", lambda v: {"fantasyland": [v, 0], "bots": ["random"]}),
-        "fantasyland",
+        "fantasyland[0]",
     ),
     ("MoveRequest", "action"): (_action, "action"),
     ("MoveRequest", "version"): (_versioned, "version"),

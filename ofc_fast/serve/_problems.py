@@ -71,26 +71,34 @@ class ApiError(Exception):
         return out
 
 
-_PART = re.compile(r"([a-z_]+(?:\[\d+\])+): |([a-z_]+(?:\[\d+\])*) (?:must|holds) ")
-"""The part of an object a library error names first: ``place[2]: bad card ...``
-(``Move.from_dict``), ``seat must be ...``, ``dealt holds 99 ...`` (the search's
-check of an observation, after its ``observation: ``)."""
+_PART = re.compile(
+    r"([a-z_]+(?:\[\d+\])+): |([a-z_]+(?:\[\d+\])*) (?:must|holds) |seat (\d+): "
+)
+"""The part of a request field a library error names first: ``place[2]: bad card
+...`` (``Move.from_dict``), ``seat must be ...``, ``dealt holds 99 ...`` (the
+search's check of an observation, after its ``observation: ``), ``seat 1: ...`` (an
+item of a list of one per seat: ``fantasyland``)."""
 
 
 def _part(field: str, message: str) -> str:
-    """``field`` (a request object) with the part of it that ``message`` (a library
-    error's) names first, if any: ``move.place[2]``, ``observation.dealt``.
+    """``field`` (a request object, or a list of one item per seat) with the part of
+    it that ``message`` (a library error's) names first, if any: ``move.place[2]``,
+    ``observation.dealt``, ``fantasyland[1]``.
 
     >>> _part("move", "place[2]: bad row 'x': expected front, middle or back")
     'move.place[2]'
     >>> _part("observation", "observation: face_down_counts[1][1] must be an int")
     'observation.face_down_counts[1][1]'
+    >>> _part("fantasyland", "seat 1: Fantasyland cards must be 0 or 13..17, got 12")
+    'fantasyland[1]'
     >>> _part("move", "8s is used twice"), _part("observation", "advise: 2d twice")
     ('move', 'observation')
     """
     name = field.rsplit(".", 1)[-1]
     text = message.removeprefix(f"{name}: ")  # the object named again: its context
     m = _PART.match(text)
+    if m is not None and m.group(3) is not None:  # a seat: its item
+        return f"{field}[{m.group(3)}]"
     part = None if m is None else m.group(1) or m.group(2)
     return field if part is None or part == name else f"{field}.{part}"
 
@@ -103,8 +111,9 @@ def refusal(
     error: str | None = None,
 ) -> ApiError:
     """The problem for the library's refusal ``exc`` of the request's ``field``; where
-    ``field`` is an object (``nested``: a move, an observation), the part of it that
-    the error names first too (:func:`_part`); ``error``: the class named (default:
+    ``field`` is an object or a list of one item per seat (``nested``: a move, an
+    observation, ``fantasyland``), the part of it that the error names first too
+    (:func:`_part`); ``error``: the class named (default:
     the error's own).
 
     >>> from ofc_fast.errors import MoveError

@@ -70,7 +70,7 @@ class GameSession:
                 error="BotError",
             )
         fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
-        with at_field("fantasyland"):  # the seed and the seats are checked above
+        with at_field("fantasyland", nested=True):  # the seed and seats: checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
         self.owner = ""  # the client that created it (SessionStore.create)
