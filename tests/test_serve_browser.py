@@ -926,3 +926,48 @@ def test_a_game_that_cannot_be_read_again_is_read_by_the_next_confirm(
         line = d.find_element(*by("#status")).text
         assert line.startswith("The game is shown as the server holds it. Your turn"), line
         d.get_log("browser")
+
+
+def test_a_new_game_whose_answer_was_lost_is_the_same_game_when_asked_again(
+    browser: Any,
+) -> None:
+    """A "new game" the server made but whose answer never reached the page left a
+    game the page never learned of, and New game again made a second.  The page sends
+    one ``Idempotency-Key`` per new game and the same key when asked again after a
+    lost answer: the server answers with the game it made; the next New game, once
+    answered, is another game with another key."""
+    with Server(ServeConfig(max_time_budget=0.01)) as s:
+        d = browser
+        start(d, s, "pineapple", 2, "random")
+        first = d.execute_script("return play.state.id")
+        d.execute_script(
+            """
+            window.__fetch = window.fetch;
+            window.__keys = [];
+            window.__lost = true;
+            window.fetch = async (request, ...rest) => {
+              const res = await window.__fetch(request, ...rest);
+              if (!String(request.url || request).endsWith("/v1/games")) return res;
+              window.__keys.push(request.headers.get("Idempotency-Key"));
+              if (!window.__lost) return res;
+              window.__lost = false;
+              await res.text();  // the server made the game: its answer is lost
+              throw new TypeError("Failed to fetch");
+            };
+            """
+        )
+        tid(d, "new-game").click()
+        idle(d)
+        assert len(s.app.sessions) == 2  # the game made, its id never shown
+        tid(d, "new-game").click()
+        idle(d)
+        made = [sid for sid in s.app.sessions._items if sid != first]
+        assert len(s.app.sessions) == 2 and made == [
+            d.execute_script("return play.state.id")
+        ]
+        tid(d, "new-game").click()  # answered before: a new game
+        idle(d)
+        keys = d.execute_script("return window.__keys")
+        assert keys[0] == keys[1] != keys[2] and re.fullmatch("[0-9a-f]{32}", keys[2]), keys
+        assert len(s.app.sessions) == 3
+        d.get_log("browser")

@@ -96,6 +96,7 @@ def test_a_port_in_use_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -
         (["--workers", "0"], "--workers"),
         (["--queue", "-1"], "--queue"),
         (["--max-time-budget", "0"], "--max-time-budget"),
+        (["--max-samples", "0"], "--max-samples"),
         (["--max-games", "0"], "--max-games"),
         (["--max-games-per-client", "0"], "--max-games-per-client"),
         (["--allowed-host", "a b"], "--allowed-host"),
@@ -115,6 +116,19 @@ def test_a_bad_option_s_error_names_the_option_typed(
     assert err.count("\n") == 1, err
     with pytest.raises(OfcError, match=r"^workers must be an integer >= 1"):
         ServeConfig(workers=0).check()
+
+
+def test_max_samples_is_an_option_as_docs_serve_md_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """docs/serve.md (and /openapi.json's range of ``samples``) named a server's
+    ``--max-samples``, which ``ofc-fast serve`` did not take: "unrecognized
+    arguments".  It sets ``ServeConfig.max_samples`` (default 4,096)."""
+    seen: list[ServeConfig] = []
+    monkeypatch.setattr(serve_cli, "run_server", lambda config, *a: seen.append(config))
+    assert cli.main(["serve", "--port", "0", "--max-samples", "64"]) == 0
+    assert cli.main(["serve", "--port", "0"]) == 0
+    assert [c.max_samples for c in seen] == [64, ServeConfig.max_samples]
 
 
 @pytest.mark.parametrize("bad", ["", "a b", "ofc.lan/x"])

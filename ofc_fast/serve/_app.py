@@ -16,6 +16,7 @@ document (``ofc_fast.serve._problems``); an access-log line goes to the
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import re
@@ -30,6 +31,7 @@ from .. import __version__
 from ..rules import unique_keys
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known
+from ._idempotency import Keyed, keyed
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
@@ -69,6 +71,8 @@ class _Route:
     fields: frozenset[str] | None = None  # the body's (None: no body read)
     turn: asyncio.Lock | None = None  # taken before a thread: a game's, one at a time
     caller: bool = False  # the handler takes the caller (:func:`_caller`) last
+    template: str = ""  # the operation's path in /openapi.json
+    idempotent: bool = False  # the handler takes ``key=`` (Idempotency-Key, or None)
 
 
 def _method(template: str) -> str:
@@ -90,7 +94,9 @@ def _served(
     the statuses the route can answer."""
     op = OPERATIONS[template][_method(template).lower()]
     fields = None if op.request is None else request_fields(op.request)
-    return _Route(op.method, handler, op.pooled, fields, turn, caller)
+    return _Route(
+        op.method, handler, op.pooled, fields, turn, caller, template, op.idempotent
+    )
 
 
 def _caller(scope: dict[str, Any]) -> str:
@@ -260,7 +266,7 @@ class App:
             "/v1/evaluate": _served("/v1/evaluate", evaluate),
             "/v1/games": _served(
                 "/v1/games",
-                lambda b, who: self.sessions.create(b, who).state(),
+                lambda b, who, key: self.sessions.open(b, who, key),
                 caller=True,
             ),
             "/v1/health": _served("/v1/health", self._health),
@@ -374,6 +380,10 @@ class App:
             call_args = (*([] if body is None else [body]), *args)
             if route.caller:
                 call_args = (*call_args, _caller(scope))
+            if route.idempotent:  # the request's Idempotency-Key, or None
+                raw = scope.get("headers") or []
+                idem = keyed(raw, _caller(scope), route.template, body)
+                fn = functools.partial(fn, key=idem)
             if route.pooled:  # a game's request waits for it in the queue
                 out = await self.limiter.run(
                     fn, *call_args, turn=route.turn, gone=lambda: _gone(receive)
@@ -416,12 +426,12 @@ class App:
             raise _not_allowed(path, want)
         s = self.sessions.get(sid)
 
-        def call(*body: dict[str, Any]) -> dict[str, Any]:
-            with s.lock:
+        def call(*body: dict[str, Any], key: Keyed | None = None) -> dict[str, Any]:
+            with s.lock:  # a keyed move or deal sent again: the answer it had
                 if tail == "/moves":
-                    return s.play(body[0])
+                    return s.replies.once(key, lambda: s.play(body[0]))
                 if tail == "/next":
-                    return s.next_deal()
+                    return s.replies.once(key, s.next_deal)
                 return s.state()
 
         return _served(template, call, turn=s.turn), call, ()

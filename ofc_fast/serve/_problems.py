@@ -10,13 +10,14 @@ fault and, when the library refused the input, the name of the ``OfcError`` clas
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from ..errors import OfcError
 
-__all__ = ["TITLES", "ApiError", "at_field"]
+__all__ = ["TITLES", "ApiError", "at_field", "refusal"]
 
 TITLES: dict[int, tuple[str, str]] = {
     400: ("bad-request", "The request is not valid JSON of the expected shape"),
@@ -70,10 +71,66 @@ class ApiError(Exception):
         return out
 
 
+_PART = re.compile(
+    r"([a-z_]+(?:\[\d+\])+): |([a-z_]+(?:\[\d+\])*) (?:must|holds) |seat (\d+): "
+)
+"""The part of a request field a library error names first: ``place[2]: bad card
+...`` (``Move.from_dict``), ``seat must be ...``, ``dealt holds 99 ...`` (the
+search's check of an observation, after its ``observation: ``), ``seat 1: ...`` (an
+item of a list of one per seat: ``fantasyland``)."""
+
+
+def _part(field: str, message: str) -> str:
+    """``field`` (a request object, or a list of one item per seat) with the part of
+    it that ``message`` (a library error's) names first, if any: ``move.place[2]``,
+    ``observation.dealt``, ``fantasyland[1]``.
+
+    >>> _part("move", "place[2]: bad row 'x': expected front, middle or back")
+    'move.place[2]'
+    >>> _part("observation", "observation: face_down_counts[1][1] must be an int")
+    'observation.face_down_counts[1][1]'
+    >>> _part("fantasyland", "seat 1: Fantasyland cards must be 0 or 13..17, got 12")
+    'fantasyland[1]'
+    >>> _part("move", "8s is used twice"), _part("observation", "advise: 2d twice")
+    ('move', 'observation')
+    """
+    name = field.rsplit(".", 1)[-1]
+    text = message.removeprefix(f"{name}: ")  # the object named again: its context
+    m = _PART.match(text)
+    if m is not None and m.group(3) is not None:  # a seat: its item
+        return f"{field}[{m.group(3)}]"
+    part = None if m is None else m.group(1) or m.group(2)
+    return field if part is None or part == name else f"{field}.{part}"
+
+
+def refusal(
+    exc: OfcError,
+    field: str | None,
+    status: int = 422,
+    nested: bool = False,
+    error: str | None = None,
+) -> ApiError:
+    """The problem for the library's refusal ``exc`` of the request's ``field``; where
+    ``field`` is an object or a list of one item per seat (``nested``: a move, an
+    observation, ``fantasyland``), the part of it that the error names first too
+    (:func:`_part`); ``error``: the class named (default:
+    the error's own).
+
+    >>> from ofc_fast.errors import MoveError
+    >>> e = refusal(MoveError("discard[0]: bad card 99"), "move", nested=True)
+    >>> e.status, e.field, e.error
+    (422, 'move.discard[0]', 'MoveError')
+    """
+    if nested and field is not None:
+        field = _part(field, str(exc))
+    return ApiError(status, field, str(exc), error=error or type(exc).__name__)
+
+
 @contextmanager
-def at_field(field: str | None, status: int = 422) -> Iterator[None]:
+def at_field(field: str | None, status: int = 422, nested: bool = False) -> Iterator[None]:
     """Turns an :class:`~ofc_fast.errors.OfcError` raised inside into an
-    :class:`ApiError` naming ``field`` and the error's class.
+    :class:`ApiError` (:func:`refusal`) naming ``field`` (and, ``nested``, the part of
+    it the error names) and the error's class.
 
     >>> from ofc_fast import parse_cards
     >>> try:
@@ -86,4 +143,4 @@ def at_field(field: str | None, status: int = 422) -> Iterator[None]:
     try:
         yield
     except OfcError as exc:
-        raise ApiError(status, field, str(exc), error=type(exc).__name__) from None
+        raise refusal(exc, field, status, nested) from None

@@ -30,7 +30,7 @@ from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
 from ..table import check_players, check_stacks
 from ._config import ServeConfig
 from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
-from ._problems import ApiError, at_field
+from ._problems import ApiError, at_field, refusal
 from ._sizes import RANGES, SIZES, Ranges
 
 __all__ = [
@@ -232,12 +232,12 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
         advice = advise(
             obs, rules=rules, samples=samples, time_budget=budget, seed=seed, exact=exact
         )
-    except SearchError as exc:
-        text = str(exc)
-        field = "exact" if "exact" in text and exact is True else where
-        raise ApiError(422, field, text, error="SearchError") from None
-    except OfcError as exc:
-        raise ApiError(422, where, str(exc), error=type(exc).__name__) from None
+    except SearchError as exc:  # named so whatever its subclass (ObservationError)
+        field = "exact" if "exact" in str(exc) and exact is True else where
+        nested = field == _OBS and obs_in is not None
+        raise refusal(exc, field, nested=nested, error="SearchError") from None
+    except OfcError as exc:  # the part of an observation at fault: observation.dealt
+        raise refusal(exc, where, nested=obs_in is not None) from None
     except (KeyError, TypeError, ValueError) as exc:  # a shape advise does not read
         raise ApiError(400, where, f"malformed {where}: {str(exc)[:200]}") from None
     return {

@@ -296,12 +296,27 @@ SCHEMAS: dict[str, Any] = {
         },
     ),
     "MoveRequest": {
-        **_request({"move": _ref("Move"), "action": _within(RANGES.action)}),
+        **_request(
+            {
+                "move": _ref("Move"),
+                "action": _within(RANGES.action),
+                "version": _within(
+                    RANGES.version,
+                    description="the game's version the move answers (GameState's): "
+                    "the game at another is a 409 (optional)",
+                ),
+            }
+        ),
         "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
     },
     "GameState": _obj(
         {
             "id": _STR,
+            "version": {
+                "type": "integer",
+                "description": "the moves and deals played on request, counted: a "
+                "move may name the version it answers",
+            },
             "rules": _STR,
             "players": _INT,
             "you": _INT,
@@ -324,6 +339,7 @@ SCHEMAS: dict[str, Any] = {
         },
         (
             "id",
+            "version",
             "rules",
             "players",
             "you",
@@ -400,6 +416,18 @@ _HEADERS: dict[int, dict[str, Any]] = {
 """The headers a refusal always carries, by status."""
 
 
+_IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": "a key of the client's (1 to 255 printable ASCII characters): the "
+    "same request sent again with it, by the same client, gets the first one's answer "
+    "(the same game, the move played once) while the game is kept; the key with "
+    "another request is a 422, with one still running a 409 (docs/serve.md)",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+}
+
+
 @dataclass(frozen=True)
 class Operation:
     """One operation of the API, as the server serves it: what it reads and where it
@@ -416,23 +444,26 @@ class Operation:
     game: bool = False  # a game's (path ``{id}``): 404 for a game unknown or expired
     conflict: bool = False  # the game's state may refuse it: 409
     keyless: bool = False  # answered without the API key: never 401
+    idempotent: bool = False  # takes Idempotency-Key: 409 (its request runs), 422
 
     def statuses(self) -> tuple[int, ...]:
         """The refusals this operation can give: 400 (a ``Host`` not the server's, a
         body that is not JSON of the expected shape), 401 (no key), 404, 409, 413 and
         422 (a body too large, or refused), 415 (any POST: a browser's not declared
-        JSON, a body compressed) and 503.
+        JSON, a body compressed) and 503; 409 and 422 where it takes an
+        ``Idempotency-Key`` (its request still running, the key sent with another).
 
         >>> OPERATIONS["/v1/health"]["get"].statuses()
         (400,)
         >>> OPERATIONS["/v1/games/{id}/next"]["post"].statuses()
-        (400, 401, 404, 409, 415, 503)
+        (400, 401, 404, 409, 415, 422, 503)
         """
         codes = [400]
         codes += [] if self.keyless else [401]
         codes += [404] if self.game else []
-        codes += [409] if self.conflict else []
-        codes += [] if self.request is None else [413, 422]
+        codes += [409] if self.conflict or self.idempotent else []
+        codes += [] if self.request is None else [413]
+        codes += [422] if self.request is not None or self.idempotent else []
         codes += [415] if self.method == "POST" else []
         codes += [503] if self.pooled else []
         return tuple(sorted(codes))
@@ -457,15 +488,20 @@ class Operation:
                 "required": True,
                 "content": {"application/json": {"schema": _ref(self.request)}},
             }
+        params = []
         if self.game:
-            op["parameters"] = [
+            params.append(
                 {
                     "name": "id",
                     "in": "path",
                     "required": True,
                     "schema": {"type": "string", "pattern": f"^{GAME_ID}$"},
                 }
-            ]
+            )
+        if self.idempotent:
+            params.append(_IDEMPOTENCY_KEY)
+        if params:
+            op["parameters"] = params
         return op
 
 
@@ -519,16 +555,21 @@ OPERATIONS: dict[str, dict[str, Operation]] = {
             "GameState",
             "GameCreate",
             pooled=True,
+            idempotent=True,
         )
     },
     "/v1/games/{id}": {"get": _game("get_game", "your view of the game", method="GET")},
     "/v1/games/{id}/moves": {
         "post": _game(
-            "play_move", "play your move; the bots answer", "MoveRequest", conflict=True
+            "play_move",
+            "play your move; the bots answer",
+            "MoveRequest",
+            conflict=True,
+            idempotent=True,
         )
     },
     "/v1/games/{id}/next": {
-        "post": _game("next_deal", "the match's next deal", conflict=True)
+        "post": _game("next_deal", "the match's next deal", conflict=True, idempotent=True)
     },
 }
 """Every operation, by path template and method (lower case, as in OpenAPI)."""

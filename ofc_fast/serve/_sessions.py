@@ -27,6 +27,7 @@ from ..game import Game, Match, Move
 from ..learned.model import shipped_model
 from ._config import ServeConfig
 from ._fields import get_int, get_list
+from ._idempotency import Keyed, Replies
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
 from ._sizes import RANGES, SIZES
@@ -35,6 +36,8 @@ __all__ = ["GameSession", "SessionStore"]
 
 _BOT_SETTINGS: dict[str, dict[str, Any]] = {"search": {"samples": 48, "time_budget": None}}
 _MAX_EVENTS = 64
+_KEPT_REPLIES = 8
+"""Answers of a game's keyed moves and deals kept (a key older is a new request)."""
 
 
 class GameSession:
@@ -67,7 +70,7 @@ class GameSession:
                 error="BotError",
             )
         fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
-        with at_field("fantasyland"):  # the seed and the seats are checked above
+        with at_field("fantasyland", nested=True):  # the seed and seats: checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
         self.owner = ""  # the client that created it (SessionStore.create)
@@ -88,7 +91,10 @@ class GameSession:
                 )
         self.lock = threading.Lock()
         self.turn = asyncio.Lock()
+        self.replies = Replies(_KEPT_REPLIES)  # of keyed moves and deals
+        self.created: Keyed | None = None  # the key it was created with
         self.touched = time.monotonic()
+        self.version = 0  # the moves and deals played on request, counted
         self.events: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
         self.game: Game = self.match.next_game()
@@ -121,7 +127,17 @@ class GameSession:
     def play(self, body: dict[str, Any]) -> dict[str, Any]:
         """``POST /v1/games/{id}/moves``: the client's move (``move``: the JSON of
         ``Move.to_dict`` with cards as ids or text and rows by name, or ``action``: an
-        action id), then the bots' moves.  A refused move leaves the game as it was."""
+        action id), then the bots' moves.  A refused move leaves the game as it was.
+        ``version`` (optional): the state's the move answers; another (a request
+        changed the game since, two moves raced) is a 409 naming it."""
+        expected = get_int(body, "version", None, *RANGES.version)
+        if expected is not None and expected != self.version:
+            raise ApiError(
+                409,
+                "version",
+                f"the move is for version {expected} of the game, which is at version "
+                f"{self.version} (another request changed it): read the game again",
+            )
         g = self.game
         if g.is_over:
             raise ApiError(409, None, "the deal is over: POST /v1/games/{id}/next deals on")
@@ -140,10 +156,11 @@ class GameSession:
             pair = (list, "an array [card, row]")
             get_list(raw, "place", None, SIZES.cards, prefix="move", items=pair)
             get_list(raw, "discard", None, SIZES.cards, prefix="move")
-            with at_field("move"):
+            with at_field("move", nested=True):  # the part at fault: move.place[2]
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing
         self.events = [{"seat": self.you, "move": str(g.moves[-1])}]
+        self.version += 1
         self._advance()
         return self.state()
 
@@ -156,6 +173,7 @@ class GameSession:
         self.events = []
         self.last_record = None
         self.game = self.match.next_game()
+        self.version += 1
         self._advance()
         return self.state()
 
@@ -167,6 +185,7 @@ class GameSession:
         obs = g.observation(self.you)
         out: dict[str, Any] = {
             "id": self.id,
+            "version": self.version,
             "rules": g.rules.name,
             "players": g.players,
             "you": self.you,
@@ -265,6 +284,9 @@ class SessionStore:
         self._items: OrderedDict[str, GameSession] = OrderedDict()
         # each client's games, least recently used first
         self._owned: dict[str, OrderedDict[str, None]] = {}
+        # the first answers of keyed creations: one per game kept (dropped with it),
+        # one per creation running
+        self._created = Replies()
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -274,7 +296,10 @@ class SessionStore:
             return len(self._items)
 
     def _drop(self, sid: str) -> None:
-        owner = self._items.pop(sid).owner
+        s = self._items.pop(sid)
+        if s.created is not None:
+            self._created.forget(s.created)
+        owner = s.owner
         games = self._owned[owner]
         del games[sid]
         if not games:
@@ -292,10 +317,46 @@ class SessionStore:
                 break
             self._drop(sid)
 
+    def open(
+        self, body: dict[str, Any], client: str = "", key: Keyed | None = None
+    ) -> dict[str, Any]:
+        """``POST /v1/games``: a new game's first state; with a ``key``
+        (``Idempotency-Key``), the first state of the game the client created with it,
+        while the store keeps that game, instead of another game.
+
+        >>> store, k = SessionStore(), Keyed("10.0.0.1", "k1", "digest")
+        >>> a = store.open({"bots": ["random"]}, "10.0.0.1", k)
+        >>> store.open({"bots": ["random"]}, "10.0.0.1", k) == a, len(store)
+        (True, 1)
+        """
+        if key is not None:
+            with self._lock:
+                self._expire(self.clock())
+                found = self._created.find(key)
+                if found is not None:
+                    self._touch(found["id"])
+                    return found
+                self._created.keep(key)  # running: the same key meanwhile is a 409
+        try:
+            s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
+            return self._add(s, client, key)
+        except BaseException:
+            if key is not None:
+                with self._lock:
+                    self._created.forget(key)
+            raise
+
     def create(self, body: dict[str, Any], client: str = "") -> GameSession:
         """A new game (``POST /v1/games``) of ``client`` (see the class doc)."""
         s = GameSession(secrets.token_urlsafe(12), body, self.time_cap)
+        self._add(s, client)
+        return s
+
+    def _add(self, s: GameSession, client: str, key: Keyed | None = None) -> dict[str, Any]:
+        """Keep the new game ``s`` of ``client``; its first state, kept for ``key``
+        while the game is (:meth:`open`)."""
         s.owner = client
+        first = s.state()
         with self._lock:
             now = self.clock()
             s.touched = now
@@ -308,17 +369,23 @@ class SessionStore:
                 self._drop(next(iter(most)))
             self._items[s.id] = s
             self._owned.setdefault(client, OrderedDict())[s.id] = None
-        return s
+            if key is not None:
+                s.created = key
+                self._created.keep(key, first)
+        return first
 
     def get(self, sid: str) -> GameSession:
         """The game ``sid`` (404 when unknown or expired); marks it used."""
         with self._lock:
-            now = self.clock()
-            self._expire(now)
-            s = self._items.get(sid)
-            if s is None:
-                raise ApiError(404, "id", f"no game {sid[:40]!r} (unknown or expired)")
-            s.touched = now
-            self._items.move_to_end(sid)
-            self._owned[s.owner].move_to_end(sid)
+            self._expire(self.clock())
+            return self._touch(sid)
+
+    def _touch(self, sid: str) -> GameSession:
+        """The game ``sid``, marked used (the store's lock held)."""
+        s = self._items.get(sid)
+        if s is None:
+            raise ApiError(404, "id", f"no game {sid[:40]!r} (unknown or expired)")
+        s.touched = self.clock()
+        self._items.move_to_end(sid)
+        self._owned[s.owner].move_to_end(sid)
         return s

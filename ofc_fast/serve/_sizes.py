@@ -81,6 +81,9 @@ class Ranges:
     """An item of ``stacks`` (``/v1/score``), as ``ofc_fast.table.check_stacks``."""
     action: tuple[int, int] = (0, ACTION_SPACE - 1)
     """``action`` (``POST /v1/games/{id}/moves``)."""
+    version: tuple[int, int] = (0, 2**53 - 1)
+    """``version`` (``POST /v1/games/{id}/moves``): a game's changes, counted (a JSON
+    number every client reads exactly)."""
     card: tuple[int, int] = (0, len(RANKS) * len(SUITS) - 1)
     """A card id, as the library reads one."""
     row: tuple[int, int] = (0, 2)

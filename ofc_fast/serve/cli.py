@@ -94,6 +94,7 @@ _OPTIONS = {
     "workers": "--workers",
     "queue": "--queue",
     "max_time_budget": "--max-time-budget",
+    "max_samples": "--max-samples",
     "max_sessions": "--max-games",
     "max_sessions_per_client": "--max-games-per-client",
     "allowed_hosts": "--allowed-host",
@@ -113,6 +114,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         workers=args.workers,
         queue=args.queue,
         max_time_budget=args.max_time_budget,
+        max_samples=args.max_samples,
         max_sessions=args.max_games,
         max_sessions_per_client=args.max_games_per_client,
         allowed_hosts=tuple(args.allowed_host),
@@ -169,6 +171,12 @@ def add_commands(sub: Any) -> None:
         type=float,
         default=2.0,
         help="seconds of search a request may use at most (default 2)",
+    )
+    s.add_argument(
+        "--max-samples",
+        type=int,
+        default=ServeConfig.max_samples,
+        help=f"samples an analysis may ask at most (default {ServeConfig.max_samples})",
     )
     s.add_argument(
         "--max-games",

@@ -81,9 +81,9 @@ function unanswered(text) {
   return err;
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, extra) {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const headers = { "Content-Type": "application/json" };
+    const headers = { "Content-Type": "application/json", ...extra };
     if (apiKey) headers.Authorization = "Bearer " + apiKey;
     const controller = new AbortController();
     let request;
@@ -193,6 +193,19 @@ function roomIn(row) {
   return SIZES[row] - taken;
 }
 
+// A new Idempotency-Key: 32 hex digits (crypto.randomUUID needs a secure context,
+// which a server on a LAN address over http is not).
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// The "new game" request that got no answer yet: its body and its Idempotency-Key.
+// New game sends one key per game; sent again with the same setup after a lost
+// answer, it reuses the key, so the server answers with the game it may have made
+// instead of making another.
+let newGameAsked = null;
+
 async function newGame() {
   const body = {
     rules: $("rules").value,
@@ -201,8 +214,12 @@ async function newGame() {
   };
   const fl = Number($("fantasyland").value);
   if (fl) body.fantasyland = Array.from({ length: body.players }, (_, s) => (s === 0 ? fl : 0));
+  const text = JSON.stringify(body);
+  if (!newGameAsked || newGameAsked.body !== text) newGameAsked = { body: text, key: newKey() };
+  const key = newGameAsked.key;
   await run(async () => {
-    play.state = await api("POST", "/v1/games", body);
+    play.state = await api("POST", "/v1/games", body, { "Idempotency-Key": key });
+    newGameAsked = null; // answered: the next click asks for another game
     play.stale = false;
     play.placed = {};
     play.selected = null;
@@ -337,7 +354,8 @@ async function confirmStreet() {
     discard: handCards(),
   };
   await run(async () => {
-    play.state = await api("POST", "/v1/games/" + st.id + "/moves", { move });
+    // the version shown: a game changed since (another tab) is a 409, and read again
+    play.state = await api("POST", "/v1/games/" + st.id + "/moves", { move, version: st.version });
     play.placed = {};
     play.selected = null;
     render();
