@@ -188,6 +188,22 @@ def test_observation_type_defaults(sb3: Any) -> None:
     assert (gym_obs.dtype, gym_obs.shape) == (np.float32, (2, 696))
 
 
+_BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
+    "ppo.learning_rate=-0.001": "ppo.learning_rate must be a number above 0, got -0.001",
+    "ppo.batch_size=0": "ppo.batch_size must be an int 1 or more",
+    "ppo.gamma=1.5": "ppo.gamma must be a number within 0..1",
+    "num_envs=2.5": "num_envs must be an int 1 or more, got 2.5",
+    "ppo.n_steps=True": "ppo.n_steps must be an int 1 or more",
+    "bc_lr=float('nan')": "not a Python literal",
+    "bc_share=1.0": "bc_share must be a number within 0..1",
+    "net=[]": "net must be a non-empty list of layer widths",
+    "eval_deals={'random': 0}": "eval_deals must be a dict of",
+    "curriculum=[(0.5, 'self')]": "curriculum must be a list of",
+    "curriculum=[(0.0, 'nosuch')]": "curriculum must be a list of",
+    "ppo={'n_steps': 8}": "ppo.batch_size: missing",
+}
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -203,6 +219,7 @@ def test_observation_type_defaults(sb3: Any) -> None:
         (["--rules", "classic-1-6"], "--rules: classic Chinese Poker has no vector"),
         (["--bc-data", "/no/such/run"], "--bc-data: '/no/such/run' is not an `ofc-fast"),
         (["--out", __file__], f"--out: {__file__!r} is a file, not a folder"),
+        *[(["--set", value], f"--set: {why}") for value, why in _BAD_SETTINGS.items()],
     ],
 )
 def test_recipe_refuses_bad_options_at_once(
@@ -212,14 +229,32 @@ def test_recipe_refuses_bad_options_at_once(
     training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
     'not a self-play run'; --steps 0 trained for the whole budget; --rules nosuch or a
     classic preset, a --bc-data folder that is no self-play run and an --out that is a
-    file ended in a traceback, after torch was loaded or the first evaluation)."""
+    file ended in a traceback, after torch was loaded or the first evaluation; a --set
+    value out of its range, a negative learning rate, a zero batch size, gamma 1.5,
+    was taken as it was)."""
     from scripts import checkout_script
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
     with pytest.raises(SystemExit) as info:
         script.parse(argv)
     assert info.value.code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_recipe_takes_settings_within_their_ranges() -> None:
+    """The tuned CONFIG, and --set values at the edges of their ranges, pass the
+    checks (a range too narrow would refuse a working setting)."""
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    assert set(script.SETTINGS) >= set(script.CONFIG) | {
+        f"ppo.{k}" for k in script.CONFIG["ppo"]
+    }
+    edges = ["ppo.gamma=1", "ppo.ent_coef=0", "bc_share=0", "shaping=0", "num_envs=1"]
+    edges += ["curriculum=[(0, 'random'), (0.5, 'heuristic'), (1, 'self')]"]
+    script.parse([a for e in edges for a in ("--set", e)])
+    assert script.CONFIG["ppo"]["gamma"] == 1 and script.CONFIG["num_envs"] == 1
 
 
 def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], Any]:
