@@ -262,7 +262,7 @@ def selfplay_data(
     args: argparse.Namespace, out: Path, clock: Clock, until_s: float
 ) -> Path:
     """HeuristicBot self-play shards (as `ofc-fast selfplay` writes them), written until
-    the time share is spent."""
+    the time share is spent (one at least)."""
     from ofc_fast.parallel import RunSpec
     from ofc_fast.parallel.selfplay import selfplay
 
@@ -277,11 +277,11 @@ def selfplay_data(
         [("heuristic", {})],
         fantasyland=False,
     )
-    while clock.elapsed < until_s:
+    while True:  # one shard at least, though the share was spent before it
         manifest = selfplay(spec, data, shard_size=50, progress=False, max_shards=1)
-        if sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"]) >= spec.hands:
-            break
-    return data
+        deals = sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"])
+        if deals >= spec.hands or clock.elapsed >= until_s:
+            return data
 
 
 def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> None:

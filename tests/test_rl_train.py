@@ -239,6 +239,24 @@ def test_recipe_refuses_bad_options_at_once(
     assert message in err and "Traceback" not in err
 
 
+def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
+    """A budget whose cloning data share was spent before the first shard (``--minutes
+    0.05``: the start, the first evaluation) wrote no self-play data and ended in a
+    GameError traceback, "not a self-play run": one shard is written whatever the
+    clock says."""
+    import argparse
+    import json
+
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    args = argparse.Namespace(bc_data=None, rules="pineapple", seed=0)
+    clock = script.Clock(0.0)
+    data = script.selfplay_data(args, tmp_path, clock, until_s=0.0)
+    manifest = json.loads((data / "manifest.json").read_text())
+    assert [s["deals"][1] - s["deals"][0] for s in manifest["shards"]] == [50]
+
+
 def test_recipe_takes_settings_within_their_ranges() -> None:
     """The tuned CONFIG, and --set values at the edges of their ranges, pass the
     checks (a range too narrow would refuse a working setting)."""
