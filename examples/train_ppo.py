@@ -182,8 +182,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """--rules (a preset the environments play), --bc-data and --out, or a usage
-    error before torch is loaded and anything is played."""
+    """--rules (a preset the environments play), --bc-data and --out (the folder made),
+    or a usage error before torch is loaded and anything is played."""
     from ofc_fast.env import VectorEnv
     from ofc_fast.errors import OfcError
 
@@ -198,6 +198,11 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         )
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         p.error(f"--out: {args.out!r} is a file, not a folder")
+    try:  # (made here: a folder that cannot be made stops the run before torch)
+        if args.out:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        p.error(f"--out: cannot create {args.out!r}: {exc.strerror or exc}")
 
 
 def _override(p: argparse.ArgumentParser, item: str) -> None:

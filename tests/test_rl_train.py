@@ -219,6 +219,7 @@ _BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
         (["--rules", "classic-1-6"], "--rules: classic Chinese Poker has no vector"),
         (["--bc-data", "/no/such/run"], "--bc-data: '/no/such/run' is not an `ofc-fast"),
         (["--out", __file__], f"--out: {__file__!r} is a file, not a folder"),
+        (["--out", f"{__file__}/run"], f"--out: cannot create {__file__ + '/run'!r}: "),
         *[(["--set", value], f"--set: {why}") for value, why in _BAD_SETTINGS.items()],
     ],
 )
@@ -229,9 +230,9 @@ def test_recipe_refuses_bad_options_at_once(
     training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
     'not a self-play run'; --steps 0 trained for the whole budget; --rules nosuch or a
     classic preset, a --bc-data folder that is no self-play run and an --out that is a
-    file ended in a traceback, after torch was loaded or the first evaluation; a --set
-    value out of its range, a negative learning rate, a zero batch size, gamma 1.5,
-    was taken as it was)."""
+    file, or a folder that cannot be made, ended in a traceback, after torch was loaded
+    or the first evaluation; a --set value out of its range, a negative learning rate,
+    a zero batch size, gamma 1.5, was taken as it was)."""
     from scripts import checkout_script, usage_error
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
