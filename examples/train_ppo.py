@@ -9,11 +9,12 @@
 2. MaskablePPO on :class:`ofc_fast.env.sb3.VecEnv` (hundreds of C tables in one
    process, ``obs_type="features"``), with a curriculum of opponents: random seats
    first, then a frozen copy of the learner (refreshed as it improves).
-3. Every ``EVAL_EVERY_S`` seconds of training, the learning curve: points per deal
-   against ``RandomBot`` and ``HeuristicBot`` and the foul rate (the clock stops while
-   it evaluates).  At the end: ``curve.csv``, ``curve.png``, ``model.zip`` and
+3. Every ``eval_every_s`` seconds of training (CONFIG), the learning curve: points per
+   deal against ``RandomBot`` and ``HeuristicBot`` and the foul rate (the clock stops
+   while it evaluates).  At the end: ``curve.csv``, ``curve.png``, ``model.zip`` and
    ``policy.npz`` in ``--out``; the last line printed is the path of ``policy.npz``,
-   which plays as ``policy:PATH`` (``ofc-fast play --bots policy:PATH,random``).
+   which plays as ``policy:PATH`` (``ofc-fast play --players 2 --bots
+   policy:PATH,random``).
 
 The budget (``--minutes``, or ``--steps`` PPO steps) covers data, cloning and PPO.
 Everything runs on one thread (``torch.set_num_threads(1)``).

@@ -258,6 +258,29 @@ def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
     assert [s["deals"][1] - s["deals"][0] for s in manifest["shards"]] == [50]
 
 
+def test_recipe_docstring_plays_its_policy_as_it_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/train_ppo.py's docstring said the policy plays as ``ofc-fast play
+    --bots policy:PATH,random``: two bots for play's default 3 seats, "--bots: 3 seats
+    need 1 or 3 bot names".  Each ``ofc-fast play`` it quotes plays a policy file."""
+    import re
+    import shlex
+
+    from scripts import checkout_script
+    from test_policy_bot import small_mlp
+
+    from ofc_fast import cli
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    quoted = re.findall(r"``(ofc-fast play [^`]+)``", script.__doc__)
+    assert quoted
+    path = small_mlp().save(tmp_path / "policy.npz")
+    for command in quoted:
+        argv = shlex.split(command.replace("PATH", str(path)))[1:]
+        assert cli.main([*argv, "--hands", "1", "--quiet"]) == 0, capsys.readouterr().err
+
+
 def test_recipe_takes_settings_within_their_ranges() -> None:
     """The tuned CONFIG, and --set values at the edges of their ranges, pass the
     checks (a range too narrow would refuse a working setting)."""
