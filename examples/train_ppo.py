@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import json
 import math
 import os
 import sys
@@ -185,6 +186,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """--rules (a preset the environments play), --bc-data and --out (the folder made),
     or a usage error before torch is loaded and anything is played."""
+    from ofc_fast import rules
     from ofc_fast.env import VectorEnv
     from ofc_fast.errors import OfcError
 
@@ -197,6 +199,15 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             f"--bc-data: {args.bc_data!r} is not an `ofc-fast selfplay` output "
             "(no manifest.json in it)"
         )
+    if args.bc_data:  # (its moves are cloned: they must be moves of the rules trained)
+        played = _run_rules(Path(args.bc_data, "manifest.json"))
+        if played is None:
+            p.error(f"--bc-data: {args.bc_data!r}: its manifest.json names no rule set")
+        if played != rules.get(args.rules).name:
+            p.error(
+                f"--bc-data: {args.bc_data!r} is self-play of {played}, not of "
+                f"--rules {args.rules}"
+            )
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         p.error(f"--out: {args.out!r} is a file, not a folder")
     try:  # (made here: a folder that cannot be made stops the run before torch)
@@ -204,6 +215,15 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             Path(args.out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         p.error(f"--out: cannot create {args.out!r}: {exc.strerror or exc}")
+
+
+def _run_rules(manifest: Path) -> str | None:
+    """The name of the rule set an ``ofc-fast selfplay`` run played (its manifest's),
+    None where the manifest does not say."""
+    try:
+        return str(json.loads(manifest.read_text(encoding="utf-8"))["run"]["rules"]["name"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _override(p: argparse.ArgumentParser, item: str) -> None:

@@ -281,6 +281,25 @@ def test_recipe_docstring_plays_its_policy_as_it_says(
         assert cli.main([*argv, "--hands", "1", "--quiet"]) == 0, capsys.readouterr().err
 
 
+def test_recipe_refuses_cloning_data_of_other_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rules pineapple --bc-data RUN`` where RUN is self-play of OFC (one card a
+    street, not three) cloned the other game's moves into the policy, silently."""
+    from scripts import checkout_script, usage_error
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    run = tmp_path / "ofc-run"
+    spec = RunSpec.make("ofc", 2, 1, 2, [("random", {})], fantasyland=False)
+    selfplay(spec, run, progress=False)
+    _, err = usage_error(capsys, script.parse, ["--bc-data", str(run)])
+    assert f"--bc-data: {str(run)!r} is self-play of OFC, not of --rules pineapple" in err
+    assert script.parse(["--bc-data", str(run), "--rules", "ofc"]).rules == "ofc"
+
+
 def test_recipe_takes_settings_within_their_ranges() -> None:
     """The tuned CONFIG, and --set values at the edges of their ranges, pass the
     checks (a range too narrow would refuse a working setting)."""
