@@ -70,6 +70,28 @@ BOTS = (
 """The bot names :func:`make` takes."""
 
 
+def _is_bot(name: str) -> bool:
+    """Whether ``name`` is one of :data:`BOTS` (``value@PATH``: any non-empty PATH)."""
+    kind, at, path = name.partition("@")
+    return (f"{kind}@PATH" in BOTS and bool(path)) if at else name in BOTS
+
+
+def split_match(text: str) -> tuple[str, str] | None:
+    r"""``--match A:B``'s two bot names: split at the first colon with a bot name on
+    each side, so that a model path keeps its own colons (``value@C:\m.ofcvm:random``),
+    else at the first colon (:func:`make` then names the unknown bot); None without
+    two non-empty sides.
+
+    >>> split_match(r"value@C:\m.ofcvm:random")
+    ('value@C:\\m.ofcvm', 'random')
+    """
+    for i, ch in enumerate(text):
+        if ch == ":" and _is_bot(text[:i]) and _is_bot(text[i + 1 :]):
+            return text[:i], text[i + 1 :]
+    a, colon, b = text.partition(":")
+    return (a, b) if colon and a and b else None
+
+
 def make(name: str, seed: int, budget: float) -> Any:
     """A bot by benchmark name."""
     kind, at, path = name.partition("@")
@@ -248,9 +270,10 @@ def main(argv: list[str] | None = None) -> int:
         "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
-    a, colon, b = args.match.partition(":")
-    if not (colon and a and b):
+    sides = split_match(args.match)
+    if sides is None:
         ap.error(f"--match: expected A:B, two bot names, got {args.match!r}")
+    a, b = sides
     firsts = [a] if args.compare is None else [a, args.compare]
     jobs = [
         (x, b, args.seed, i, args.budget, args.rules, args.players, args.carry)

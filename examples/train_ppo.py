@@ -9,11 +9,12 @@
 2. MaskablePPO on :class:`ofc_fast.env.sb3.VecEnv` (hundreds of C tables in one
    process, ``obs_type="features"``), with a curriculum of opponents: random seats
    first, then a frozen copy of the learner (refreshed as it improves).
-3. Every ``EVAL_EVERY_S`` seconds of training, the learning curve: points per deal
-   against ``RandomBot`` and ``HeuristicBot`` and the foul rate (the clock stops while
-   it evaluates).  At the end: ``curve.csv``, ``curve.png``, ``model.zip`` and
+3. Every ``eval_every_s`` seconds of training (CONFIG), the learning curve: points per
+   deal against ``RandomBot`` and ``HeuristicBot`` and the foul rate (the clock stops
+   while it evaluates).  At the end: ``curve.csv``, ``curve.png``, ``model.zip`` and
    ``policy.npz`` in ``--out``; the last line printed is the path of ``policy.npz``,
-   which plays as ``policy:PATH`` (``ofc-fast play --bots policy:PATH,random``).
+   which plays as ``policy:PATH`` (``ofc-fast play --players 2 --bots
+   policy:PATH,random``).
 
 The budget (``--minutes``, or ``--steps`` PPO steps) covers data, cloning and PPO.
 Everything runs on one thread (``torch.set_num_threads(1)``).
@@ -24,10 +25,13 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import json
+import math
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +64,82 @@ CONFIG: dict[str, Any] = {
     "eval_deals": {"random": 300, "heuristic": 60},  # per curve point
     "final_deals": {"random": 2000, "heuristic": 300},
 }
+
+
+def _int_from(low: int) -> tuple[str, Callable[[Any], bool]]:
+    return f"an int {low} or more", lambda v: type(v) is int and v >= low
+
+
+def _number(text: str, ok: Callable[[float], bool]) -> tuple[str, Callable[[Any], bool]]:
+    return text, lambda v: type(v) in (int, float) and math.isfinite(v) and ok(v)
+
+
+_POSITIVE = _number("a number above 0", lambda v: v > 0)
+_NOT_NEGATIVE = _number("a number 0 or more", lambda v: v >= 0)
+_SHARE = _number("a number within 0..1", lambda v: 0 <= v <= 1)
+_DEALS = (
+    "a dict of opponent name: deals (an int 1 or more)",
+    lambda v: (
+        isinstance(v, dict)
+        and all(isinstance(k, str) and type(n) is int and n >= 1 for k, n in v.items())
+    ),
+)
+
+
+def _is_curriculum(value: Any) -> bool:
+    from ofc_fast.bots import bot_names
+
+    if not (isinstance(value, list) and value):
+        return False
+    pairs = [x if isinstance(x, tuple) and len(x) == 2 else (None, None) for x in value]
+    shares = [at if _SHARE[1](at) else -1 for at, _ in pairs]
+    return (
+        shares[0] == 0
+        and shares == sorted(shares)
+        and all(opp == "self" or opp in bot_names() for _, opp in pairs)
+    )
+
+
+SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "num_envs": _int_from(1),
+    "net": (
+        "a non-empty list of layer widths (ints 1 or more)",
+        lambda v: (
+            isinstance(v, list) and bool(v) and all(type(w) is int and w >= 1 for w in v)
+        ),
+    ),
+    "bc_share": _number(
+        "a number within 0..1 (below 1: PPO needs time)", lambda v: 0 <= v < 1
+    ),
+    "bc_data_share": _SHARE,
+    "bc_max_deals": _int_from(1),
+    "bc_epochs": _int_from(0),
+    "bc_lr": _POSITIVE,
+    "bc_batch": _int_from(1),
+    "ppo": ("a dict of the ppo.* settings", lambda v: isinstance(v, dict)),
+    "ppo.n_steps": _int_from(1),
+    "ppo.batch_size": _int_from(1),
+    "ppo.n_epochs": _int_from(1),
+    "ppo.learning_rate": _POSITIVE,
+    "ppo.gamma": _SHARE,
+    "ppo.gae_lambda": _SHARE,
+    "ppo.clip_range": _POSITIVE,
+    "ppo.ent_coef": _NOT_NEGATIVE,
+    "ppo.vf_coef": _NOT_NEGATIVE,
+    "reward_scale": _POSITIVE,
+    "shaping": _NOT_NEGATIVE,
+    "curriculum": (
+        "a list of (share of PPO time within 0..1, opponent: 'self' or a bot name), "
+        "the shares in order, the first 0",
+        _is_curriculum,
+    ),
+    "refresh_opponent_s": _POSITIVE,
+    "eval_every_s": _POSITIVE,
+    "eval_deals": _DEALS,
+    "final_deals": _DEALS,
+}
+"""Each setting of CONFIG (``ppo.gamma``: CONFIG["ppo"]["gamma"]): what it must be,
+and its check, which :func:`parse` applies after the ``--set`` overrides."""
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -98,13 +178,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
             p.error(f"{option}: must be 1 or more, got {count}")
     for item in args.set:
         _override(p, item)
+    _check_settings(p)
     _check_inputs(p, args)
     return args
 
 
 def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """--rules (a preset the environments play), --bc-data and --out, or a usage
-    error before torch is loaded and anything is played."""
+    """--rules (a preset the environments play), --bc-data and --out (the folder made),
+    or a usage error before torch is loaded and anything is played."""
+    from ofc_fast import rules
     from ofc_fast.env import VectorEnv
     from ofc_fast.errors import OfcError
 
@@ -117,23 +199,67 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             f"--bc-data: {args.bc_data!r} is not an `ofc-fast selfplay` output "
             "(no manifest.json in it)"
         )
+    if args.bc_data:  # (its moves are cloned: they must be moves of the rules trained)
+        played = _run_rules(Path(args.bc_data, "manifest.json"))
+        if played is None:
+            p.error(f"--bc-data: {args.bc_data!r}: its manifest.json names no rule set")
+        if played != rules.get(args.rules).name:
+            p.error(
+                f"--bc-data: {args.bc_data!r} is self-play of {played}, not of "
+                f"--rules {args.rules}"
+            )
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         p.error(f"--out: {args.out!r} is a file, not a folder")
+    try:  # (made here: a folder that cannot be made stops the run before torch)
+        if args.out:
+            Path(args.out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        p.error(f"--out: cannot create {args.out!r}: {exc.strerror or exc}")
+
+
+def _run_rules(manifest: Path) -> str | None:
+    """The name of the rule set an ``ofc-fast selfplay`` run played (its manifest's),
+    None where the manifest does not say."""
+    try:
+        return str(json.loads(manifest.read_text(encoding="utf-8"))["run"]["rules"]["name"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def _override(p: argparse.ArgumentParser, item: str) -> None:
     """Apply one ``--set KEY=VALUE`` to CONFIG, or stop with a usage error."""
     key, _, value = item.partition("=")
-    *path, last = key.split(".")
-    where: Any = CONFIG
-    for k in path:
-        where = where.get(k) if isinstance(where, dict) else None
-    if not isinstance(where, dict) or last not in where:
+    where, last = _find(key)
+    if where is None or last not in where:
         p.error(f"--set: no setting {key!r}")
     try:
         where[last] = ast.literal_eval(value)
     except (ValueError, SyntaxError):
         p.error(f"--set: not a Python literal: {value[:40]!r}")
+
+
+def _find(key: str) -> tuple[dict[str, Any] | None, str]:
+    """The dict of CONFIG that holds setting ``key`` (``ppo.gamma``: CONFIG["ppo"]),
+    None where no dict is at its path, and the setting's own name."""
+    *path, last = key.split(".")
+    where: Any = CONFIG
+    for k in path:
+        where = where.get(k) if isinstance(where, dict) else None
+    return (where if isinstance(where, dict) else None), last
+
+
+def _check_settings(p: argparse.ArgumentParser) -> None:
+    """Every setting of CONFIG within its range (:data:`SETTINGS`), or a usage error
+    naming the first one out of it (a --set value: before torch is loaded)."""
+    for key, (what, ok) in SETTINGS.items():
+        where, last = _find(key)
+        if where is None or last not in where:
+            p.error(f"--set: {key}: missing (set it alone: --set {key}=VALUE)")
+        if not ok(where[last]):
+            p.error(f"--set: {key} must be {what}, got {str(where[last])[:60]}")
+    extra = sorted(set(CONFIG["ppo"]) - {k[4:] for k in SETTINGS if k.startswith("ppo.")})
+    if extra:
+        p.error(f"--set: no setting 'ppo.{extra[0]}'")
 
 
 class Clock:
@@ -162,7 +288,7 @@ def selfplay_data(
     args: argparse.Namespace, out: Path, clock: Clock, until_s: float
 ) -> Path:
     """HeuristicBot self-play shards (as `ofc-fast selfplay` writes them), written until
-    the time share is spent."""
+    the time share is spent (one at least)."""
     from ofc_fast.parallel import RunSpec
     from ofc_fast.parallel.selfplay import selfplay
 
@@ -177,11 +303,11 @@ def selfplay_data(
         [("heuristic", {})],
         fantasyland=False,
     )
-    while clock.elapsed < until_s:
+    while True:  # one shard at least, though the share was spent before it
         manifest = selfplay(spec, data, shard_size=50, progress=False, max_shards=1)
-        if sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"]) >= spec.hands:
-            break
-    return data
+        deals = sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"])
+        if deals >= spec.hands or clock.elapsed >= until_s:
+            return data
 
 
 def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> None:

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from scripts import checkout_file, checkout_script, package_env
+from scripts import checkout_file, checkout_script, package_env, usage_error
 
 ZERO_COUNTS = [
     ("bench_arena.py", "--hands", "0"),
@@ -71,10 +71,7 @@ def test_a_degenerate_count_is_an_argparse_error(
     least one data point``, ``bench_game.py --deals 0`` in a ZeroDivisionError."""
     module = checkout_script(script if "/" in script else f"benchmarks/{script}")
     monkeypatch.setattr(sys, "argv", [script, option, value])
-    with pytest.raises(SystemExit) as info:
-        module.main()
-    assert info.value.code == 2
-    err = capsys.readouterr().err
+    _, err = usage_error(capsys, module.main)
     assert f"error: argument {option}: must be at least " in err
     assert f"got {value}" in err and "Traceback" not in err
 
@@ -84,10 +81,8 @@ def test_a_count_that_is_not_a_number_names_the_option(
 ) -> None:
     module = checkout_script("benchmarks/bench_score_pair.py")
     monkeypatch.setattr(sys, "argv", ["bench_score_pair.py", "--reps", "many"])
-    with pytest.raises(SystemExit) as info:
-        module.main()
-    assert info.value.code == 2
-    assert "argument --reps: expected a whole number, got 'many'" in capsys.readouterr().err
+    _, err = usage_error(capsys, module.main)
+    assert "argument --reps: expected a whole number, got 'many'" in err
 
 
 JSON_SCRIPTS = [
@@ -118,10 +113,7 @@ def test_a_json_path_that_cannot_be_written_is_refused_before_the_run(
         (tmp_path / "no" / "x.json", "no folder"),
     ):
         monkeypatch.setattr(sys, "argv", [script, "--json", str(path)])
-        with pytest.raises(SystemExit) as info:
-            module.main()
-        assert info.value.code == 2
-        out, err = capsys.readouterr()
+        out, err = usage_error(capsys, module.main)
         assert (
             out == ""
             and f"error: argument --json: cannot write {str(path)!r}: {why}" in err
@@ -159,10 +151,7 @@ def test_a_bad_preset_or_settings_text_is_an_argparse_error(
     ``--score-seconds -1`` ended in an IndexError on no latencies."""
     module = checkout_script(f"benchmarks/{script}")
     monkeypatch.setattr(sys, "argv", [script, option, value])
-    with pytest.raises(SystemExit) as info:
-        module.main()
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main)
     assert out == ""
     # argparse's own line, or the script's (a check after the parse, or NAME=JSON)
     own = f"error: {option}" in err and why in err
@@ -209,10 +198,7 @@ def test_fl_study_refuses_rules_and_card_counts_it_cannot_study(
     in a RulesError traceback (an exit status 1 line without the option), and
     ``--stay-values --rules ofc`` in a KeyError after the whole study."""
     module = checkout_script("tools/fl_study.py")
-    with pytest.raises(SystemExit) as info:
-        module.main(["--deals", "1", "--workers", "1", *argv])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main, ["--deals", "1", "--workers", "1", *argv])
     assert out == "" and f"error: {why}" in err and "Traceback" not in err
 
 
@@ -249,10 +235,7 @@ def test_advise_ev_sum_refuses_a_bad_policy_or_fantasyland_value(
     module = checkout_script("tools/advise_ev_sum.py")
     argv = ["advise_ev_sum.py", "--deals", "1", "--samples", "1", option, value]
     monkeypatch.setattr(sys, "argv", argv)
-    with pytest.raises(SystemExit) as info:
-        module.main()
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main)
     assert out == "" and f"error: {why}" in err and "Traceback" not in err
 
 
@@ -262,10 +245,7 @@ def test_run_py_refuses_a_compiler_that_is_not_there(
     """``benchmarks/run.py --cc /no/such/cc`` built and timed with gcc instead, exit
     status 0: figures of another compiler than the one asked for."""
     module = checkout_script("benchmarks/run.py")
-    with pytest.raises(SystemExit) as info:
-        module.main(["--cc", "/no/such/cc", "--no-python"])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main, ["--cc", "/no/such/cc", "--no-python"])
     assert out == "" and "error: --cc: no compiler '/no/such/cc'" in err
 
 
@@ -276,10 +256,11 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
     after the C part had built and run (minutes at its default sizes)."""
     module = checkout_script("benchmarks/run.py")
     for bad in (["--n", "0"], ["--nosuch"]):
-        with pytest.raises(SystemExit) as info:
-            module.main(["--c-hands", "10", "--c-pairs", "10", "--c-reps", "1", *bad])
-        assert info.value.code == 2
-        out, err = capsys.readouterr()
+        out, err = usage_error(
+            capsys,
+            module.main,
+            ["--c-hands", "10", "--c-pairs", "10", "--c-reps", "1", *bad],
+        )
         assert "C benchmark" not in out and bad[0] in err
 
 
@@ -438,10 +419,7 @@ def test_bench_game_only_runs_a_row_or_says_none_matches(
     20,000 decisions/s ... (met)", exit status 0; a run of only the heuristic row said
     the random-bot target was met too."""
     module = checkout_script("benchmarks/bench_game.py")
-    with pytest.raises(SystemExit) as info:
-        module.main(["--only", "nomatch", "--reps", "1"])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main, ["--only", "nomatch", "--reps", "1"])
     assert out == "" and "error: --only: no row's label contains 'nomatch'" in err
     argv = ["--only", "heuristic bots", "--reps", "1", "--heuristic-deals", "1"]
     assert module.main(argv) == 0
@@ -455,10 +433,9 @@ def test_opponent_rows_refuses_a_bot_without_a_model_before_the_run(
     """``opponent_rows.py --rules pineapple-27 --bot value`` ended in a BotError
     traceback (no value model ships for those rules) at the first decision."""
     module = checkout_script("benchmarks/opponent_rows.py")
-    with pytest.raises(SystemExit) as info:
-        module.main(["--rules", "pineapple-27", "--bot", "value", "--deals", "1"])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(
+        capsys, module.main, ["--rules", "pineapple-27", "--bot", "value", "--deals", "1"]
+    )
     assert out == "" and "error: --bot value: value bot: no value model ships" in err
 
 
@@ -515,10 +492,7 @@ def test_bench_python_refuses_more_hands_than_it_can_hold(
     traceback (466 GiB of hands); it takes at most ``ofc_fast.timing.MAX_N`` hands, as
     ``ofc-fast bench`` does."""
     module = checkout_script("benchmarks/bench_python.py")
-    with pytest.raises(SystemExit) as info:
-        module.main(["--n", "100000000000", "--reps", "1"])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main, ["--n", "100000000000", "--reps", "1"])
     assert out == ""
     assert "argument --n: must be at most 10000000, got 100000000000" in err
 
@@ -551,20 +525,17 @@ def test_json_dash_is_refused_where_a_script_writes_a_file_only(
     module = checkout_script(f"benchmarks/{script}")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "argv", [script, "--json", "-"])
-    with pytest.raises(SystemExit) as info:
-        module.main()
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, module.main)
     assert out == "" and not (tmp_path / "-").exists()
     assert "error: argument --json: '-' (standard output) is not written here" in err
 
 
 def test_fl_study_json_dash_is_refused(capsys: pytest.CaptureFixture) -> None:
     module = checkout_script("tools/fl_study.py")
-    with pytest.raises(SystemExit) as info:
-        module.main(["--deals", "1", "--workers", "1", "--json", "-"])
-    assert info.value.code == 2
-    assert "argument --json: '-' (standard output) is not" in capsys.readouterr().err
+    _, err = usage_error(
+        capsys, module.main, ["--deals", "1", "--workers", "1", "--json", "-"]
+    )
+    assert "argument --json: '-' (standard output) is not" in err
 
 
 def test_fl_study_counts_a_line_named_twice_once(capsys: pytest.CaptureFixture) -> None:
@@ -621,7 +592,5 @@ def test_bench_report_refuses_a_dir_that_is_a_file(
     file = tmp_path / "f"
     file.write_text("")
     monkeypatch.setattr(sys, "argv", ["bench_report.py", "--dir", str(file)])
-    with pytest.raises(SystemExit) as info:
-        module.main()
-    assert info.value.code == 2
-    assert f"error: --dir: {str(file)!r} is a file, not a folder" in capsys.readouterr().err
+    _, err = usage_error(capsys, module.main)
+    assert f"error: --dir: {str(file)!r} is a file, not a folder" in err

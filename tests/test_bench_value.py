@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from scripts import checkout_script
+from scripts import checkout_script, usage_error
 from test_learned import random_nets
 
 from ofc_fast import rules
@@ -178,9 +178,38 @@ def test_a_bad_bot_or_setting_is_refused_before_the_run(
     file that is not there, a value bot under rules no model ships for and ``--budget
     -1`` (a search bot) in a traceback after the first deals, ``--carry -1`` in an
     IndexError one."""
-    with pytest.raises(SystemExit) as info:
-        _bench().main(["--pairs", "1", *argv])
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    out, err = usage_error(capsys, _bench().main, ["--pairs", "1", *argv])
     assert out == "" and "Traceback" not in err
     assert f"error: {why}" in err and len(err.strip().splitlines()[-1]) < 400
+
+
+@pytest.mark.parametrize(
+    ("match", "sides"),
+    [
+        ("value:heuristic", ("value", "heuristic")),
+        ("value@C:\\m.ofcvm:random", ("value@C:\\m.ofcvm", "random")),
+        ("random:search@D:\\x\\n.ofcvm", ("random", "search@D:\\x\\n.ofcvm")),
+        (
+            "search@C:\\a.ofcvm:value@D:\\b.ofcvm",
+            ("search@C:\\a.ofcvm", "value@D:\\b.ofcvm"),
+        ),
+        ("value@/m/new.ofcvm:search", ("value@/m/new.ofcvm", "search")),
+        ("foo:heuristic", ("foo", "heuristic")),  # (make() then names the unknown bot)
+    ],
+)
+def test_match_splits_between_two_bots_not_at_a_drive_letter(
+    match: str, sides: tuple[str, str]
+) -> None:
+    r"""``--match value@C:\m.ofcvm:random`` (a Windows model path) split at the
+    drive letter's colon: bot ``value@C`` against ``\m.ofcvm:random``."""
+    assert _bench().split_match(match) == sides
+
+
+def test_a_drive_letter_model_path_is_named_whole(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The model path of ``--match`` is read as given, drive letter and all."""
+    argv = ["--pairs", "1", "--match", "value@C:\\no\\such.ofcvm:random"]
+    _, err = usage_error(capsys, _bench().main, argv)
+    assert "error: --match: value bot: value model" in err
+    assert repr("C:\\no\\such.ofcvm")[1:-1] in err  # (the path, as the error quotes it)

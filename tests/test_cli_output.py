@@ -826,13 +826,18 @@ def test_advise_position_errors_name_the_options_typed(
 
 
 @pytest.mark.parametrize(
-    "extra, option", [(["--samples", "300"], "--samples"), (["--model", "auto"], "--model")]
+    "extra, option",
+    [
+        (["--samples", "300"], "--samples"),
+        (["--model", "auto"], "--model"),
+        (["--seed", "5"], "--seed"),  # (the exact values draw nothing at random)
+    ],
 )
 def test_advise_refuses_sampling_options_with_exact_yes(
     capsys: pytest.CaptureFixture, extra: list[str], option: str
 ) -> None:
-    """``advise --exact yes --samples 300`` (or ``--model auto``) printed the exact
-    values, 0 samples, no value model: the option ignored, silently."""
+    """``advise --exact yes --samples 300`` (or ``--model auto``, or ``--seed 5``)
+    printed the exact values, 0 samples, no value model: the option ignored, silently."""
     position = ["--board", "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js", "--dealt", "2d 3d 4d"]
     position += ["--opponent", "2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"]
     code, out, err = run(capsys, "advise", *position, "--exact", "yes", *extra)

@@ -266,6 +266,55 @@ def test_pkg_config_file_builds_a_consumer(installed: Path, tmp_path: Path) -> N
     assert out.stdout.split() == expected.split()
 
 
+_IMPORT_PROBE = '#include "ofc_export.h"\nOFC_API int probe;\n'
+_IMPORT_CMAKE = """\
+cmake_minimum_required(VERSION 3.16)
+project(probe LANGUAGES C)
+find_package(ofc_fast REQUIRED)
+foreach(t ofc_fast ofc_fast_shared)
+    get_target_property(d ofc_fast::${t} INTERFACE_COMPILE_DEFINITIONS)
+    message(STATUS "defines ${t}=${d}")
+endforeach()
+"""
+
+
+def test_shared_library_consumers_import_the_api_on_windows(
+    installed: Path, tmp_path: Path
+) -> None:
+    """A program built against the shared library with ``pkg-config --cflags
+    ofc_fast`` (whose Libs link it) lacked OFC_FAST_SHARED: on Windows its
+    declarations were no ``__declspec(dllimport)``, and the tables ofc_inline.h reads
+    did not link.  The flags (here with _WIN32 defined, to see what a Windows compiler
+    gets) import them, as CMake's ofc_fast::ofc_fast_shared target does; the static
+    target does not."""
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    pc = (lib / "pkgconfig" / "ofc_fast.pc").read_text(encoding="utf-8")
+    cflags = next(line for line in pc.splitlines() if line.startswith("Cflags:"))
+    include = installed / "include" / "ofc_fast"
+    flags = [f.replace("${includedir}", str(include)) for f in cflags.split()[1:]]
+    done = subprocess.run(
+        [COMPILER or "cc", "-E", "-P", "-D_WIN32", *flags, "-x", "c", "-"],
+        input=_IMPORT_PROBE,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "__declspec(dllimport) int probe;" in done.stdout, (cflags, done.stdout)
+    src = tmp_path / "probe"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(_IMPORT_CMAKE)
+    out = _cmake(
+        CMAKE or "cmake",
+        "-S",
+        src,
+        "-B",
+        tmp_path / "b",
+        f"-DCMAKE_PREFIX_PATH={installed}",
+    )
+    assert "defines ofc_fast_shared=OFC_FAST_SHARED" in out
+    assert "defines ofc_fast=d-NOTFOUND" in out
+
+
 def _declared(include: Path) -> set[str]:
     """The functions and data the installed headers declare (comments and
     preprocessor lines aside; static inline definitions are no declarations)."""

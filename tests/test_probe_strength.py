@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from scripts import checkout_script
+from scripts import checkout_script, usage_error
 
 from ofc_fast import rules
 from ofc_fast.board import Board
@@ -170,11 +170,8 @@ def test_a_config_searchbot_does_not_take_is_refused_before_the_run(
     """``--config 'x={"nosuch": 1}'`` (or a bad value) ended in a traceback from the
     process pool after the Fantasyland deals; ``--config '{"samples": 64}'`` (no
     NAME=) ran the default settings under the JSON text as their name."""
-    with pytest.raises(SystemExit) as info:
-        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
-                       "--config", config])  # fmt: skip
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    argv = ["--deals", "1", "--fl-deals", "1", "--workers", "1", "--config", config]
+    out, err = usage_error(capsys, _probe().main, argv)
     assert out == "" and f"error: {why}" in err and "Traceback" not in err
 
 
@@ -200,11 +197,8 @@ def test_fantasyland_deals_that_all_stay_are_refused_not_divided_by_zero(
     """Seed 3's one Fantasyland deal stays (s = 100%): the run ended in a
     ZeroDivisionError on lambda = (F - N) / (1 - s) after all the normal deals; it now
     stops after the Fantasyland deals and says to run more of them."""
-    with pytest.raises(SystemExit) as info:
-        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
-                       "--seed", "3"])  # fmt: skip
-    assert info.value.code == 2
-    out, err = capsys.readouterr()
+    argv = ["--deals", "1", "--fl-deals", "1", "--workers", "1", "--seed", "3"]
+    out, err = usage_error(capsys, _probe().main, argv)
     assert "stay s = 100.0% (1 deals)" in out and "normal deals" not in out
     assert "error: --fl-deals: every Fantasyland deal stayed" in err
 
@@ -213,11 +207,9 @@ def test_a_config_name_given_twice_is_refused(capsys: pytest.CaptureFixture[str]
     """``--config a={} --config a='{"samples": 64}'`` played both but ``--json`` kept
     only the second under ``a`` (a dict keyed by name), and the rows could not be told
     apart."""
-    with pytest.raises(SystemExit) as info:
-        _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
-                       "--config", "a={}", "--config", 'a={"samples": 64}'])  # fmt: skip
-    assert info.value.code == 2
-    assert "error: --config a: named twice" in capsys.readouterr().err
+    argv = ["--deals", "1", "--fl-deals", "1", "--workers", "1", "--config", "a={}"]
+    _, err = usage_error(capsys, _probe().main, [*argv, "--config", 'a={"samples": 64}'])
+    assert "error: --config a: named twice" in err
 
 
 def test_the_ceiling_row_name_is_refused_as_a_config_name(
@@ -227,9 +219,8 @@ def test_the_ceiling_row_name_is_refused_as_a_config_name(
     kept one of them under the key, and the settings row was printed without its foul
     lines (the name reads as the bound's); the name is the ``--ceiling`` row's."""
     for extra in (["--ceiling"], []):
-        with pytest.raises(SystemExit) as info:
-            _probe().main(["--deals", "1", "--fl-deals", "1", "--workers", "1",
-                           "--config", "ceiling={}", *extra])  # fmt: skip
-        assert info.value.code == 2
-        out, err = capsys.readouterr()
+        argv = ["--deals", "1", "--fl-deals", "1", "--workers", "1"]
+        out, err = usage_error(
+            capsys, _probe().main, [*argv, "--config", "ceiling={}", *extra]
+        )
         assert out == "" and "error: --config ceiling: the name of the --ceiling row" in err

@@ -188,6 +188,22 @@ def test_observation_type_defaults(sb3: Any) -> None:
     assert (gym_obs.dtype, gym_obs.shape) == (np.float32, (2, 696))
 
 
+_BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
+    "ppo.learning_rate=-0.001": "ppo.learning_rate must be a number above 0, got -0.001",
+    "ppo.batch_size=0": "ppo.batch_size must be an int 1 or more",
+    "ppo.gamma=1.5": "ppo.gamma must be a number within 0..1",
+    "num_envs=2.5": "num_envs must be an int 1 or more, got 2.5",
+    "ppo.n_steps=True": "ppo.n_steps must be an int 1 or more",
+    "bc_lr=float('nan')": "not a Python literal",
+    "bc_share=1.0": "bc_share must be a number within 0..1",
+    "net=[]": "net must be a non-empty list of layer widths",
+    "eval_deals={'random': 0}": "eval_deals must be a dict of",
+    "curriculum=[(0.5, 'self')]": "curriculum must be a list of",
+    "curriculum=[(0.0, 'nosuch')]": "curriculum must be a list of",
+    "ppo={'n_steps': 8}": "ppo.batch_size: missing",
+}
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -203,6 +219,8 @@ def test_observation_type_defaults(sb3: Any) -> None:
         (["--rules", "classic-1-6"], "--rules: classic Chinese Poker has no vector"),
         (["--bc-data", "/no/such/run"], "--bc-data: '/no/such/run' is not an `ofc-fast"),
         (["--out", __file__], f"--out: {__file__!r} is a file, not a folder"),
+        (["--out", f"{__file__}/run"], f"--out: cannot create {__file__ + '/run'!r}: "),
+        *[(["--set", value], f"--set: {why}") for value, why in _BAD_SETTINGS.items()],
     ],
 )
 def test_recipe_refuses_bad_options_at_once(
@@ -212,14 +230,89 @@ def test_recipe_refuses_bad_options_at_once(
     training (--minutes -1 once failed minutes later, deep in behaviour cloning, with
     'not a self-play run'; --steps 0 trained for the whole budget; --rules nosuch or a
     classic preset, a --bc-data folder that is no self-play run and an --out that is a
-    file ended in a traceback, after torch was loaded or the first evaluation)."""
+    file, or a folder that cannot be made, ended in a traceback, after torch was loaded
+    or the first evaluation; a --set value out of its range, a negative learning rate,
+    a zero batch size, gamma 1.5, was taken as it was)."""
+    from scripts import checkout_script, usage_error
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    _, err = usage_error(capsys, script.parse, argv)
+    assert message in err and "Traceback" not in err
+
+
+def test_recipe_clones_one_shard_at_least(tmp_path: Path) -> None:
+    """A budget whose cloning data share was spent before the first shard (``--minutes
+    0.05``: the start, the first evaluation) wrote no self-play data and ended in a
+    GameError traceback, "not a self-play run": one shard is written whatever the
+    clock says."""
+    import argparse
+    import json
+
     from scripts import checkout_script
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
-    with pytest.raises(SystemExit) as info:
-        script.parse(argv)
-    assert info.value.code == 2
-    assert message in capsys.readouterr().err
+    args = argparse.Namespace(bc_data=None, rules="pineapple", seed=0)
+    clock = script.Clock(0.0)
+    data = script.selfplay_data(args, tmp_path, clock, until_s=0.0)
+    manifest = json.loads((data / "manifest.json").read_text())
+    assert [s["deals"][1] - s["deals"][0] for s in manifest["shards"]] == [50]
+
+
+def test_recipe_docstring_plays_its_policy_as_it_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """examples/train_ppo.py's docstring said the policy plays as ``ofc-fast play
+    --bots policy:PATH,random``: two bots for play's default 3 seats, "--bots: 3 seats
+    need 1 or 3 bot names".  Each ``ofc-fast play`` it quotes plays a policy file."""
+    import re
+    import shlex
+
+    from scripts import checkout_script
+    from test_policy_bot import small_mlp
+
+    from ofc_fast import cli
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    quoted = re.findall(r"``(ofc-fast play [^`]+)``", script.__doc__)
+    assert quoted
+    path = small_mlp().save(tmp_path / "policy.npz")
+    for command in quoted:
+        argv = shlex.split(command.replace("PATH", str(path)))[1:]
+        assert cli.main([*argv, "--hands", "1", "--quiet"]) == 0, capsys.readouterr().err
+
+
+def test_recipe_refuses_cloning_data_of_other_rules(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rules pineapple --bc-data RUN`` where RUN is self-play of OFC (one card a
+    street, not three) cloned the other game's moves into the policy, silently."""
+    from scripts import checkout_script, usage_error
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    run = tmp_path / "ofc-run"
+    spec = RunSpec.make("ofc", 2, 1, 2, [("random", {})], fantasyland=False)
+    selfplay(spec, run, progress=False)
+    _, err = usage_error(capsys, script.parse, ["--bc-data", str(run)])
+    assert f"--bc-data: {str(run)!r} is self-play of OFC, not of --rules pineapple" in err
+    assert script.parse(["--bc-data", str(run), "--rules", "ofc"]).rules == "ofc"
+
+
+def test_recipe_takes_settings_within_their_ranges() -> None:
+    """The tuned CONFIG, and --set values at the edges of their ranges, pass the
+    checks (a range too narrow would refuse a working setting)."""
+    from scripts import checkout_script
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    assert set(script.SETTINGS) >= set(script.CONFIG) | {
+        f"ppo.{k}" for k in script.CONFIG["ppo"]
+    }
+    edges = ["ppo.gamma=1", "ppo.ent_coef=0", "bc_share=0", "shaping=0", "num_envs=1"]
+    edges += ["curriculum=[(0, 'random'), (0.5, 'heuristic'), (1, 'self')]"]
+    script.parse([a for e in edges for a in ("--set", e)])
+    assert script.CONFIG["ppo"]["gamma"] == 1 and script.CONFIG["num_envs"] == 1
 
 
 def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], Any]:

@@ -217,12 +217,15 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     if args.top < 0:  # a negative slice would drop the last moves instead
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
-    for option, given in (("--samples", args.samples), ("--model", args.model)):
+    sampling = (("--samples", args.samples), ("--model", args.model), ("--seed", args.seed))
+    for option, given in sampling:
         if given is not None and args.exact == "yes":  # (was ignored, silently)
             raise GameError(
                 f"{option}: --exact yes values every draw, with no sampled future "
                 f"nor value model: drop {option} or use --exact auto"
             )
+    if args.seed is None:  # (None: not given, which --exact yes needs to tell)
+        args.seed = 0
     for option, setting in (
         ("--samples", {"samples": args.samples}),
         ("--time", {"time_budget": args.time_budget}),
@@ -292,13 +295,18 @@ def add_advise(sub: Any) -> None:
         default=None,
         help="time budget in seconds",
     )
-    a.add_argument("--seed", type=int, default=0, help="seed of the samples (default 0)")
+    a.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="seed of the samples (default 0; none with --exact yes, which samples nothing)",
+    )
     a.add_argument(
         "--exact",
         choices=("auto", "yes", "no"),
         default="auto",
-        help="exact expectimax: when affordable (auto), always (yes: no --samples "
-        "nor --model), never",
+        help="exact expectimax: when affordable (auto), always (yes: no --samples, "
+        "--seed nor --model), never",
     )
     a.add_argument(
         "--model",

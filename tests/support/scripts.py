@@ -6,8 +6,10 @@ import importlib.util
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -63,3 +65,16 @@ def run_as_script(tmp_path: Path, name: str, code: str) -> subprocess.CompletedP
         cwd=tmp_path,
         env=env,
     )
+
+
+def usage_error(
+    capsys: pytest.CaptureFixture[str], main: Callable[..., Any], *args: Any
+) -> tuple[str, str]:
+    """``main(*args)`` (a script's ``main``: without ``args`` it reads ``sys.argv``)
+    stopped with exit status 2, argparse's usage error; its standard output and
+    standard error."""
+    with pytest.raises(SystemExit) as info:
+        main(*args)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    return out, err
