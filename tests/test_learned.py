@@ -773,6 +773,24 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+@pytest.mark.parametrize("option", ["--samples", "--eval-samples"])
+def test_training_refuses_more_draws_than_a_label_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """A label (and a held-out teacher value) is the mean of at most 1,000,000 draws
+    (C ``ofc_value_expect``, csrc/include/ofc_value.h): ``--samples 1000001`` played
+    every position and then failed at the first label, ``--eval-samples 1000001``
+    after every label and fit, each as "error: label: wrong number of cards", which
+    named no option; both are now refused before any step, naming the option."""
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, option, "1000001", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {option}: must be at most 1,000,000 (draws), got 1000001\n"
+    assert not out.exists()
+
+
 def test_training_caps_workers_as_every_command_does(
     tmp_path: Path, capsys, monkeypatch
 ) -> None:

@@ -28,15 +28,13 @@ Example (a tiny run)::
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import sys
 import time
-import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +61,7 @@ from ._data import (
 )
 from ._fit import require_torch
 from ._report import markdown, plot
+from ._run import Run, read_json, write_json
 from .model import ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
@@ -75,6 +74,7 @@ clean boards the behaviour policy finishes in ``opponent_deals`` deals of its ow
 too); ``"typical"``, the library's typical opponent (``ofc_ev_tables_init``)."""
 _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent's rows
 _OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
+_MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
 _CHUNK_DEALS = 25
 _CHUNK_LABELS = 400
 
@@ -247,64 +247,6 @@ def _evaluate(
     }
 
 
-def _write_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
-    """A run's JSON file, written whole or not at all (a kill leaves the old one)."""
-    atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    """A run's JSON file, an object (ModelError naming it when it is damaged)."""
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{path}: a damaged run file ({exc})") from None
-    if not isinstance(doc, dict):
-        raise ModelError(f"{path}: a damaged run file (not a JSON object)")
-    return doc
-
-
-class _Run:
-    """The output directory: config check, saved steps and the cost of each."""
-
-    def __init__(self, out: Path, config: dict[str, Any]) -> None:
-        self.out = out  # (made by train, which holds its lock)
-        cfg = out / "config.json"
-        if cfg.exists():
-            old = _read_json(cfg)
-            if old != config:
-                keys = old.keys() | config.keys()  # a setting only one run has too
-                differs = sorted(k for k in keys if old.get(k) != config.get(k))
-                raise ModelError(
-                    f"{out} holds a run with other settings; use another --out "
-                    f"(differs in: {differs})"
-                )
-        else:
-            _write_json(cfg, config, sort_keys=True)
-        cost = out / "cost.json"
-        self.cost: dict[str, float] = _read_json(cost) if cost.exists() else {}
-
-    def step(
-        self, name: str, fn: Callable[[], dict[str, np.ndarray]]
-    ) -> dict[str, np.ndarray]:
-        path = self.out / f"{name}.npz"
-        if path.exists():
-            try:
-                with np.load(path) as f:
-                    return dict(f)
-            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-                raise ModelError(
-                    f"{path}: a damaged step file ({exc}); delete it to run the step again"
-                ) from None
-        t0 = time.perf_counter()
-        arrays = fn()
-        buf = io.BytesIO()
-        cast(Any, np.savez)(buf, **arrays)
-        atomic_write(path, buf.getvalue())
-        self.cost[name] = round(time.perf_counter() - t0, 2)
-        _write_json(self.out / "cost.json", self.cost)
-        return arrays
-
-
 def _nets_of(
     saved: dict[int, dict[str, np.ndarray]],
 ) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
@@ -317,7 +259,7 @@ def _nets_of(
 
 
 def _backward(
-    run: _Run,
+    run: Run,
     ex: Executor,
     rules: RuleSet,
     players: int,
@@ -461,7 +403,7 @@ def train(
     except OSError as exc:  # (a file of that name, a folder that takes none)
         raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
     with exclusive(Path(out), run="training", error=ModelError):
-        run = _Run(Path(out), config)
+        run = Run(Path(out), config)
         ex = executor or make_executor(1)
 
         def say(message: str) -> None:
@@ -544,7 +486,7 @@ def train(
         model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
         report_path = run.out / "report.json"
         if report_path.exists():  # written last: the report.md and .png beside it are done
-            done = _read_json(report_path)
+            done = read_json(report_path)
             if done.get("model") == model.name:
                 return done
         say("held-out evaluation")
@@ -582,7 +524,7 @@ def train(
         atomic_write(run.out / "report.md", markdown(report).encode())
         if not plot(report, run.out / "report.png"):
             say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
-        _write_json(report_path, report)
+        write_json(report_path, report)
         return report
 
 
@@ -619,10 +561,15 @@ def _check_settings(
     if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
         raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     floor = {"others": 0}  # the rest: 1 or more
+    ceiling = {"samples": _MAX_SAMPLES, "eval_samples": _MAX_SAMPLES}  # (C's draws)
     for name, value in counts.items():  # ints: 1.5 samples failed after the positions
         if as_int(value) is None or value < floor.get(name, 1):
             raise ModelError(
                 f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
+            )
+        if name in ceiling and value > ceiling[name]:  # (failed at the first label)
+            raise ModelError(
+                f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
             )
     if not 0.0 <= epsilon <= 1.0:
         raise ModelError(f"epsilon must be a probability, 0..1, got {epsilon}")
