@@ -876,6 +876,36 @@ _TINY_RUN = [
 """The training command's smallest run (about two seconds), without --out."""
 
 
+def test_training_resume_refuses_foreign_step_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A saved step that is a whole .npz without the arrays of its step (a file of
+    another run or program, copied in) stopped the resumed run with a KeyError
+    traceback ('board', 'summary'), and a cost.json whose seconds are text with a
+    TypeError; each is now a damaged run file, exit 2, one line naming the file and
+    what it lacks."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    for step, lacks in (("heldout", "dealt"), ("net-7", "layers"), ("labels-9", "boards")):
+        path = out / f"{step}.npz"
+        saved = path.read_bytes()
+        np.savez(path, board=np.zeros(3))  # a whole archive, not this step's
+        assert main(args) == 2, step
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}: a damaged step file (no array '{lacks}')")
+        assert "delete it" in err and err.count("\n") == 1, err
+        path.write_bytes(saved)
+    (out / "cost.json").write_text('{"positions": "x"}')
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {out / 'cost.json'}: a damaged run file (not seconds by step)\n"
+
+
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
     """A run with --fl-value resumed without it (or the other way round) is refused
     naming fl_value: the config keeps the setting only when it is set, and the

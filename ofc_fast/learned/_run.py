@@ -55,21 +55,30 @@ class Run:
             write_json(cfg, config, sort_keys=True)
         cost = out / "cost.json"
         self.cost: dict[str, float] = read_json(cost) if cost.exists() else {}
+        if not all(isinstance(v, (int, float)) for v in self.cost.values()):
+            raise ModelError(f"{cost}: a damaged run file (not seconds by step)")
 
     def step(
-        self, name: str, fn: Callable[[], dict[str, np.ndarray]]
+        self,
+        name: str,
+        fn: Callable[[], dict[str, np.ndarray]],
+        read: Callable[[dict[str, np.ndarray]], object],
     ) -> dict[str, np.ndarray]:
         """The arrays of step ``name``: read from its saved file, or made by ``fn``
-        and saved (its cost kept in ``cost.json``)."""
+        and saved (its cost kept in ``cost.json``).  ``read`` reads the arrays as the
+        run uses them: a saved file it cannot read so (an array missing: a file of
+        another run) is damaged, a ModelError naming it."""
         path = self.out / f"{name}.npz"
         if path.exists():
             try:
                 with np.load(path) as f:
-                    return dict(f)
-            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-                raise ModelError(
-                    f"{path}: a damaged step file ({exc}); delete it to run the step again"
-                ) from None
+                    arrays = dict(f)
+                read(arrays)
+            except KeyError as exc:
+                raise _damaged(path, f"no array {exc}") from None
+            except (OSError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as exc:
+                raise _damaged(path, str(exc)) from None
+            return arrays
         t0 = time.perf_counter()
         arrays = fn()
         buf = io.BytesIO()
@@ -78,3 +87,9 @@ class Run:
         self.cost[name] = round(time.perf_counter() - t0, 2)
         write_json(self.out / "cost.json", self.cost)
         return arrays
+
+
+def _damaged(path: Path, why: str) -> ModelError:
+    return ModelError(
+        f"{path}: a damaged step file ({why}); delete it to run the step again"
+    )

@@ -250,12 +250,25 @@ def _evaluate(
 def _nets_of(
     saved: dict[int, dict[str, np.ndarray]],
 ) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
-    out = []
-    for cards in sorted(saved):
-        d = saved[cards]
-        layers = [(d[f"w{i}"], d[f"b{i}"]) for i in range(int(d["layers"]))]
-        out.append((cards, layers))
-    return out
+    return [(cards, _layers(saved[cards])) for cards in sorted(saved)]
+
+
+def _layers(net: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A net step's layers, (weights, biases) each."""
+    return [(net[f"w{i}"], net[f"b{i}"]) for i in range(int(net["layers"]))]
+
+
+def _net(net: dict[str, np.ndarray]) -> object:
+    """A net step's arrays as the run reads them (Run.step's ``read``)."""
+    return _layers(net), json.loads(str(net["summary"])), net["check_x"], net["check_y"]
+
+
+def _named(*names: str) -> Callable[[dict[str, np.ndarray]], object]:
+    """Run.step's ``read`` of a step of arrays ``names``."""
+    return lambda arrays: [arrays[k] for k in names]
+
+
+_POSITIONS = _named("board", "dealt", "n", "k", "dead", "played", "deal", "rows")
 
 
 def _backward(
@@ -307,7 +320,7 @@ def _backward(
             )
             return {"boards": boards, "dead": dead, "y": y}
 
-        lab = run.step(f"labels-{cards}{tag}", labelled)
+        lab = run.step(f"labels-{cards}{tag}", labelled, _named("boards", "dead", "y"))
 
         def fitted(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
@@ -324,7 +337,7 @@ def _backward(
             return arrays
 
         say(f"fit: {cards}-card net")
-        saved[cards] = run.step(f"net-{cards}{tag}", fitted)
+        saved[cards] = run.step(f"net-{cards}{tag}", fitted, _net)
         fits[str(cards)] = json.loads(str(saved[cards]["summary"]))
     return saved, fits
 
@@ -414,12 +427,14 @@ def train(
         pos = run.step(
             "positions",
             lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
+            _POSITIONS,
         )
         held = run.step(
             "heldout",
             lambda: _positions(
                 ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
             ),
+            _POSITIONS,
         )
         rows = None
         if opponent in _ROW_EPSILON:
@@ -438,6 +453,7 @@ def train(
                         progress,
                     )["rows"]
                 },
+                _named("rows"),
             )["rows"].astype(np.uint32)
             if not rows.any():
                 raise ModelError(
@@ -459,7 +475,7 @@ def train(
                         ex, rules, players, seed, start, deals, epsilon, progress, b, stay
                     )
 
-                rounds_pos.append(run.step(f"positions{tag}", played))
+                rounds_pos.append(run.step(f"positions{tag}", played, _POSITIONS))
             every = {
                 k: np.concatenate([p[k] for p in rounds_pos]) for k in pos if k != "rows"
             }
