@@ -842,6 +842,40 @@ def test_train_refuses_counts_that_are_no_ints(
     assert not out.exists()
 
 
+def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
+    """train() takes NumPy ints as its counts and seed (as_int, the library's one test
+    of an int, passes them) and a NumPy float as epsilon, as a sweep over
+    ``np.arange`` gives them: config.json could not hold them ('Object of type int64
+    is not JSON serializable', a TypeError after the folder was made).  The run
+    resumes under the same settings as Python numbers.  An epsilon that is text was
+    a TypeError from the comparison: a ModelError naming it."""
+    _require_torch()
+    from ofc_fast.learned.train import train
+
+    out = tmp_path / "run"
+    settings: dict[str, Any] = dict(eval_deals=1, samples=1, eval_samples=1, epochs=1)
+    settings.update(eval_limit=1, opponent="typical", progress=False)
+    report = train(
+        "pineapple",
+        out,
+        deals=np.int64(4),
+        seed=np.uint64(3),
+        epsilon=np.float32(0.25),
+        hidden=(np.int64(4),),
+        **settings,
+    )
+    config = json.loads((out / "config.json").read_text())
+    assert (config["deals"], config["seed"], config["epsilon"]) == (4, 3, 0.25)
+    assert config["hidden"] == [4]
+    again = train("pineapple", out, deals=4, seed=3, epsilon=0.25, hidden=(4,), **settings)
+    assert again == report
+    with pytest.raises(
+        ModelError, match=r"epsilon must be a probability, 0\.\.1, got '0\.1'"
+    ):
+        train("pineapple", tmp_path / "text", epsilon="0.1", **settings)  # type: ignore[arg-type]
+    assert not (tmp_path / "text").exists()
+
+
 def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     """A damaged saved step (a truncated .npz) or config.json stops the resumed run
     with exit 2 and a message naming the file (it was a zipfile.BadZipFile

@@ -33,6 +33,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
+from numbers import Real
 from pathlib import Path
 from typing import Any
 
@@ -385,6 +386,12 @@ def train(
         rounds=rounds,
         opponent_deals=opponent_deals,
     )
+    # Python numbers: NumPy ones (a sweep's np.arange) fail in config.json, seed sums
+    players, seed, rounds, others = int(players), int(seed), int(rounds), int(others)
+    deals, eval_deals, samples = int(deals), int(eval_deals), int(samples)
+    epochs, eval_samples, eval_limit = int(epochs), int(eval_samples), int(eval_limit)
+    epsilon, hidden = float(epsilon), tuple(int(h) for h in hidden)
+    opponent_deals = int(opponent_deals)
     if opponent not in OPPONENTS:
         raise ModelError(f"opponent must be one of {OPPONENTS}, got {quote(opponent)}")
     stay = _stay(rules, fl_value)
@@ -587,8 +594,10 @@ def _check_settings(
             raise ModelError(
                 f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
             )
-    if not 0.0 <= epsilon <= 1.0:
-        raise ModelError(f"epsilon must be a probability, 0..1, got {epsilon}")
+    if not (isinstance(epsilon, Real) and not isinstance(epsilon, bool)) or not (
+        0.0 <= epsilon <= 1.0
+    ):
+        raise ModelError(f"epsilon must be a probability, 0..1, got {quote(epsilon)}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
     if not (
         hidden
