@@ -995,6 +995,37 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     assert (out / "pineapple-2p.ofcvm").exists()
 
 
+def test_training_names_out_when_its_folder_takes_no_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An --out folder that exists but takes no files (read-only, another user's) was
+    refused as "error: [Errno 13] Permission denied: '.../.training.lock'", naming
+    neither the option nor the problem in words; the error now names --out, as for a
+    folder that cannot be made.  The refusal comes from the run's lock file, the
+    first file written: made to fail here, as root may write anywhere."""
+    _require_torch()  # (the command checks for torch before it makes --out)
+    import os
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    opened = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(path).parent == out and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    assert main([*_TINY_RUN, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"error: --out: cannot write in the folder {str(out)!r}: Permission denied\n"
+    )
+    assert list(out.iterdir()) == []
+
+
 def test_training_run_files_are_whole_after_a_kill(tmp_path: Path, capsys, monkeypatch):
     """Every file of a run is written to a temporary file and renamed into place, so
     a kill leaves the old file or the new one, never a part that the resumed run
