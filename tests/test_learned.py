@@ -1026,6 +1026,26 @@ def test_training_names_out_when_its_folder_takes_no_files(
     assert list(out.iterdir()) == []
 
 
+def test_training_takes_the_opponent_rows_before_the_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/learned.md numbers the opponent rows step 0: a run whose opponent deals
+    finish no clean board stops there, and asks for another --out.  The rows were
+    taken after the positions and the held-out deals, so that run had played every
+    training deal (the longest step) into a folder it then had to leave."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [a for a in _TINY_RUN if a not in ("--opponent", "typical")]
+    # seed 2: the one random deal fouls both boards, so there are no rows to price
+    rows = ["--opponent", "random", "--opponent-deals", "1", "--seed", "2"]
+    assert main([*args, *rows, "--out", str(out)]) == 2
+    assert "finished no clean board" in capsys.readouterr().err
+    assert not (out / "positions.npz").exists() and not (out / "heldout.npz").exists()
+    assert json.loads((out / "cost.json").read_text()).keys() == {"opponent"}
+
+
 def test_training_run_files_are_whole_after_a_kill(tmp_path: Path, capsys, monkeypatch):
     """Every file of a run is written to a temporary file and renamed into place, so
     a kill leaves the old file or the new one, never a part that the resumed run

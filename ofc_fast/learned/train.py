@@ -437,20 +437,7 @@ def train(
             if progress:
                 print(message, file=sys.stderr, flush=True)
 
-        say("positions")
-        pos = run.step(
-            "positions",
-            lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
-            _POSITIONS,
-        )
-        held = run.step(
-            "heldout",
-            lambda: _positions(
-                ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
-            ),
-            _POSITIONS,
-        )
-        rows = None
+        rows = None  # step 0: a run that finds none stops before its positions
         if opponent in _ROW_EPSILON:
             say("opponent rows")
             rows = run.step(
@@ -475,6 +462,19 @@ def train(
                     "board to take rows from: raise --opponent-deals, with another --out "
                     f"({run.out} holds this run's settings)"
                 )
+        say("positions")
+        pos = run.step(
+            "positions",
+            lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
+            _POSITIONS,
+        )
+        held = run.step(
+            "heldout",
+            lambda: _positions(
+                ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
+            ),
+            _POSITIONS,
+        )
         saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
         rounds_pos = [pos]
         for r in range(1, rounds + 1):
