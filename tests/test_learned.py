@@ -811,6 +811,39 @@ def test_training_caps_workers_as_every_command_does(
     assert not out.exists()
 
 
+def test_training_takes_workers_and_ray_as_every_command_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/parallel.md: ``--ray`` alone starts a local cluster on this machine's CPUs
+    (``--workers`` caps it), and ``--workers`` with a cluster's address is refused,
+    naming both.  The training command's ``--workers`` defaulted to 1, so ``--ray
+    local`` started a cluster of one CPU (every chunk in turn), and ``--ray auto
+    --workers 4`` ran on the cluster's CPUs, ``--workers`` ignored silently."""
+    from ofc_fast.learned import train as train_mod
+
+    made: list[tuple[Any, Any]] = []
+
+    def record(workers: Any, ray: Any) -> None:
+        made.append((workers, ray))
+        raise ModelError("no executor in this test")
+
+    monkeypatch.setattr(train_mod, "make_executor", record)
+    out = str(tmp_path / "run")
+    for ray, workers, want in (
+        ("local", [], (None, "local")),  # the local cluster's CPUs, all of them
+        ("local", ["--workers", "2"], (2, "local")),
+        (None, [], (None, None)),  # one process
+    ):
+        args = [*workers, "--out", out] + ([] if ray is None else ["--ray", ray])
+        assert train_mod.main(args) == 2
+        assert made.pop() == want
+    capsys.readouterr()
+    assert train_mod.main(["--workers", "4", "--ray", "auto", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --workers: caps only the local cluster") and made == []
+    assert "--ray auto runs on its cluster's CPUs" in err
+
+
 @pytest.mark.parametrize(
     ("setting", "message"),
     [

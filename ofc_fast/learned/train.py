@@ -44,7 +44,7 @@ from .._native import lib
 from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, quote
 from ..parallel import Executor, Progress, atomic_write, exclusive, in_order, make_executor
-from ..parallel.cli import check_workers
+from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
@@ -724,8 +724,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a Fantasyland entry's worth in the labels: a number, or a JSON object "
         "by next Fantasyland cards, '{\"14\": 10.5}' (default: the rules' stay values)",
     )
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes (default 1; with --ray local: the local cluster's CPUs, "
+        "default all)",
+    )
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
+    p.set_defaults(chunk_size=None)  # (no --chunk-size: the steps' chunks are fixed)
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     try:
@@ -734,7 +741,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden = _hidden_arg(a.hidden)
         if not 2 <= a.players <= rules.max_players:  # (before the workers start)
             raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")
-        check_workers(a.workers)  # (as every --workers: it started any number)
+        check_parallel_options(a, planned=False)  # (as every --workers and --ray)
         deals = a.opponent_deals
         if deals is not None and a.opponent == "typical":  # (it was ignored)
             raise ModelError("--opponent-deals: only with --opponent play or random")
