@@ -2,6 +2,9 @@ r"""Train a value model for a rule set: ``python -m ofc_fast.learned.train``.
 
 Steps (each saved in ``--out``, so running the same command again resumes):
 
+0. *opponent rows* (``--opponent play`` or ``random``): the rows of the clean boards
+   finished in ``--opponent-deals`` deals of their own, which the labels price a
+   finished board against (carried in the model file);
 1. *positions*: deals played by the behaviour policy (HeuristicBot; a random legal
    move with probability ``--epsilon``), every normal decision of every seat;
    held-out deals from another seed range for the report;
