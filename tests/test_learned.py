@@ -791,6 +791,31 @@ def test_training_refuses_more_draws_than_a_label_takes(
     assert not out.exists()
 
 
+@pytest.mark.parametrize(
+    ("table", "hidden", "params"),
+    [("pineapple", "256,256", "330,756"), ("ofc", "128,128,128", "331,784")],
+)
+def test_training_refuses_nets_no_model_file_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, hidden: str, params: str
+) -> None:
+    """A model file holds at most 262,144 weights and biases over all its nets
+    (OFC_VM_MAX_PARAMS, csrc/include/ofc_model.h).  ``--hidden 256,256`` (each width
+    in 1..256, as the settings check asked) trained PINEAPPLE's four nets, 4 x
+    (64*256 + 256 + 256*256 + 256 + 256 + 1) = 330,756 of them, then failed at the
+    model file, after every label and fit, with "the value model's layers, sizes or
+    opponent rows are out of range"; it is now refused before any step, naming
+    --hidden and the count."""
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--rules", table, "--hidden", hidden]  # (the last one counts)
+    assert main([*args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --hidden: {params} weights and biases in the ")
+    assert "a model file holds at most 262,144" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
 def test_training_caps_workers_as_every_command_does(
     tmp_path: Path, capsys, monkeypatch
 ) -> None:

@@ -67,7 +67,7 @@ from ._data import (
 from ._fit import require_torch
 from ._report import markdown, plot
 from ._run import Run, read_json, write_json
-from .model import ValueModel, model_bytes
+from .model import FEATURES, ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
 
@@ -617,6 +617,14 @@ def _check_settings(
         raise ModelError(
             f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
             f"nets have at most {layers} layers), got {quote(list(hidden))}"
+        )
+    shape = [FEATURES, *hidden, 1]  # each layer: weights and biases, every net alike
+    params = len(_sizes(rules)) * sum((a + 1) * b for a, b in zip(shape, shape[1:]))
+    if params > int(lib.OFC_VM_MAX_PARAMS):  # (the file failed after every fit)
+        raise ModelError(
+            f"hidden: {params:,} weights and biases in the {len(_sizes(rules))} nets of "
+            f"{rules.name} ({quote(list(hidden))} wide); a model file holds at most "
+            f"{int(lib.OFC_VM_MAX_PARAMS):,}: narrower or fewer layers"
         )
 
 
