@@ -773,6 +773,49 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+@pytest.mark.parametrize("option", ["--samples", "--eval-samples"])
+def test_training_refuses_more_draws_than_a_label_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
+) -> None:
+    """A label (and a held-out teacher value) is the mean of at most 1,000,000 draws
+    (C ``ofc_value_expect``, csrc/include/ofc_value.h): ``--samples 1000001`` played
+    every position and then failed at the first label, ``--eval-samples 1000001``
+    after every label and fit, each as "error: label: wrong number of cards", which
+    named no option; both are now refused before any step, naming the option."""
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    assert main([*_TINY_RUN, option, "1000001", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {option}: must be at most 1,000,000 (draws), got 1000001\n"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("table", "hidden", "params"),
+    [("pineapple", "256,256", "330,756"), ("ofc", "128,128,128", "331,784")],
+)
+def test_training_refuses_nets_no_model_file_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str, hidden: str, params: str
+) -> None:
+    """A model file holds at most 262,144 weights and biases over all its nets
+    (OFC_VM_MAX_PARAMS, csrc/include/ofc_model.h).  ``--hidden 256,256`` (each width
+    in 1..256, as the settings check asked) trained PINEAPPLE's four nets, 4 x
+    (64*256 + 256 + 256*256 + 256 + 256 + 1) = 330,756 of them, then failed at the
+    model file, after every label and fit, with "the value model's layers, sizes or
+    opponent rows are out of range"; it is now refused before any step, naming
+    --hidden and the count."""
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--rules", table, "--hidden", hidden]  # (the last one counts)
+    assert main([*args, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --hidden: {params} weights and biases in the ")
+    assert "a model file holds at most 262,144" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
 def test_training_caps_workers_as_every_command_does(
     tmp_path: Path, capsys, monkeypatch
 ) -> None:
@@ -791,6 +834,39 @@ def test_training_caps_workers_as_every_command_does(
     err = capsys.readouterr().err
     assert err == "error: --workers: must be at most 8, got 9999 (4 per CPU, 2 CPUs here)\n"
     assert not out.exists()
+
+
+def test_training_takes_workers_and_ray_as_every_command_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/parallel.md: ``--ray`` alone starts a local cluster on this machine's CPUs
+    (``--workers`` caps it), and ``--workers`` with a cluster's address is refused,
+    naming both.  The training command's ``--workers`` defaulted to 1, so ``--ray
+    local`` started a cluster of one CPU (every chunk in turn), and ``--ray auto
+    --workers 4`` ran on the cluster's CPUs, ``--workers`` ignored silently."""
+    from ofc_fast.learned import train as train_mod
+
+    made: list[tuple[Any, Any]] = []
+
+    def record(workers: Any, ray: Any) -> None:
+        made.append((workers, ray))
+        raise ModelError("no executor in this test")
+
+    monkeypatch.setattr(train_mod, "make_executor", record)
+    out = str(tmp_path / "run")
+    for ray, workers, want in (
+        ("local", [], (None, "local")),  # the local cluster's CPUs, all of them
+        ("local", ["--workers", "2"], (2, "local")),
+        (None, [], (None, None)),  # one process
+    ):
+        args = [*workers, "--out", out] + ([] if ray is None else ["--ray", ray])
+        assert train_mod.main(args) == 2
+        assert made.pop() == want
+    capsys.readouterr()
+    assert train_mod.main(["--workers", "4", "--ray", "auto", "--out", out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --workers: caps only the local cluster") and made == []
+    assert "--ray auto runs on its cluster's CPUs" in err
 
 
 @pytest.mark.parametrize(
@@ -822,6 +898,40 @@ def test_train_refuses_counts_that_are_no_ints(
         train("pineapple", out, **{**settings, **setting}, progress=False)
     assert message in str(err.value)
     assert not out.exists()
+
+
+def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
+    """train() takes NumPy ints as its counts and seed (as_int, the library's one test
+    of an int, passes them) and a NumPy float as epsilon, as a sweep over
+    ``np.arange`` gives them: config.json could not hold them ('Object of type int64
+    is not JSON serializable', a TypeError after the folder was made).  The run
+    resumes under the same settings as Python numbers.  An epsilon that is text was
+    a TypeError from the comparison: a ModelError naming it."""
+    _require_torch()
+    from ofc_fast.learned.train import train
+
+    out = tmp_path / "run"
+    settings: dict[str, Any] = dict(eval_deals=1, samples=1, eval_samples=1, epochs=1)
+    settings.update(eval_limit=1, opponent="typical", progress=False)
+    report = train(
+        "pineapple",
+        out,
+        deals=np.int64(4),
+        seed=np.uint64(3),
+        epsilon=np.float32(0.25),
+        hidden=(np.int64(4),),
+        **settings,
+    )
+    config = json.loads((out / "config.json").read_text())
+    assert (config["deals"], config["seed"], config["epsilon"]) == (4, 3, 0.25)
+    assert config["hidden"] == [4]
+    again = train("pineapple", out, deals=4, seed=3, epsilon=0.25, hidden=(4,), **settings)
+    assert again == report
+    with pytest.raises(
+        ModelError, match=r"epsilon must be a probability, 0\.\.1, got '0\.1'"
+    ):
+        train("pineapple", tmp_path / "text", epsilon="0.1", **settings)  # type: ignore[arg-type]
+    assert not (tmp_path / "text").exists()
 
 
 def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
@@ -856,6 +966,36 @@ _TINY_RUN = [
     *["--epochs", "1", "--hidden", "4", "--opponent", "typical"],
 ]
 """The training command's smallest run (about two seconds), without --out."""
+
+
+def test_training_resume_refuses_foreign_step_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A saved step that is a whole .npz without the arrays of its step (a file of
+    another run or program, copied in) stopped the resumed run with a KeyError
+    traceback ('board', 'summary'), and a cost.json whose seconds are text with a
+    TypeError; each is now a damaged run file, exit 2, one line naming the file and
+    what it lacks."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    for step, lacks in (("heldout", "dealt"), ("net-7", "layers"), ("labels-9", "boards")):
+        path = out / f"{step}.npz"
+        saved = path.read_bytes()
+        np.savez(path, board=np.zeros(3))  # a whole archive, not this step's
+        assert main(args) == 2, step
+        err = capsys.readouterr().err
+        assert err.startswith(f"error: {path}: a damaged step file (no array '{lacks}')")
+        assert "delete it" in err and err.count("\n") == 1, err
+        path.write_bytes(saved)
+    (out / "cost.json").write_text('{"positions": "x"}')
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err == f"error: {out / 'cost.json'}: a damaged run file (not seconds by step)\n"
 
 
 def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys):
@@ -911,6 +1051,57 @@ def test_training_command_reports_an_unusable_out_and_ctrl_c(
     monkeypatch.undo()
     assert train_module.main([*args, "--out", str(out)]) == 0
     assert (out / "pineapple-2p.ofcvm").exists()
+
+
+def test_training_names_out_when_its_folder_takes_no_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An --out folder that exists but takes no files (read-only, another user's) was
+    refused as "error: [Errno 13] Permission denied: '.../.training.lock'", naming
+    neither the option nor the problem in words; the error now names --out, as for a
+    folder that cannot be made.  The refusal comes from the run's lock file, the
+    first file written: made to fail here, as root may write anywhere."""
+    _require_torch()  # (the command checks for torch before it makes --out)
+    import os
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    out.mkdir()
+    opened = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(path).parent == out and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
+    assert main([*_TINY_RUN, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"error: --out: cannot write in the folder {str(out)!r}: Permission denied\n"
+    )
+    assert list(out.iterdir()) == []
+
+
+def test_training_takes_the_opponent_rows_before_the_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/learned.md numbers the opponent rows step 0: a run whose opponent deals
+    finish no clean board stops there, and asks for another --out.  The rows were
+    taken after the positions and the held-out deals, so that run had played every
+    training deal (the longest step) into a folder it then had to leave."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [a for a in _TINY_RUN if a not in ("--opponent", "typical")]
+    # seed 2: the one random deal fouls both boards, so there are no rows to price
+    rows = ["--opponent", "random", "--opponent-deals", "1", "--seed", "2"]
+    assert main([*args, *rows, "--out", str(out)]) == 2
+    assert "finished no clean board" in capsys.readouterr().err
+    assert not (out / "positions.npz").exists() and not (out / "heldout.npz").exists()
+    assert json.loads((out / "cost.json").read_text()).keys() == {"opponent"}
 
 
 def test_training_run_files_are_whole_after_a_kill(tmp_path: Path, capsys, monkeypatch):

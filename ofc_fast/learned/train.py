@@ -2,6 +2,9 @@ r"""Train a value model for a rule set: ``python -m ofc_fast.learned.train``.
 
 Steps (each saved in ``--out``, so running the same command again resumes):
 
+0. *opponent rows* (``--opponent play`` or ``random``): the rows of the clean boards
+   finished in ``--opponent-deals`` deals of their own, which the labels price a
+   finished board against (carried in the model file);
 1. *positions*: deals played by the behaviour policy (HeuristicBot; a random legal
    move with probability ``--epsilon``), every normal decision of every seat;
    held-out deals from another seed range for the report;
@@ -28,15 +31,15 @@ Example (a tiny run)::
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import sys
 import time
-import zipfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from numbers import Real
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +47,7 @@ from .._native import lib
 from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, quote
 from ..parallel import Executor, Progress, atomic_write, exclusive, in_order, make_executor
-from ..parallel.cli import check_workers
+from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
@@ -63,7 +66,8 @@ from ._data import (
 )
 from ._fit import require_torch
 from ._report import markdown, plot
-from .model import ValueModel, model_bytes
+from ._run import Run, read_json, write_json
+from .model import FEATURES, ValueModel, model_bytes
 
 __all__ = ["OPPONENTS", "main", "train"]
 
@@ -75,6 +79,7 @@ clean boards the behaviour policy finishes in ``opponent_deals`` deals of its ow
 too); ``"typical"``, the library's typical opponent (``ofc_ev_tables_init``)."""
 _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent's rows
 _OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
+_MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
 _CHUNK_DEALS = 25
 _CHUNK_LABELS = 400
 
@@ -247,77 +252,32 @@ def _evaluate(
     }
 
 
-def _write_json(path: Path, doc: Any, sort_keys: bool = False) -> None:
-    """A run's JSON file, written whole or not at all (a kill leaves the old one)."""
-    atomic_write(path, json.dumps(doc, indent=1, sort_keys=sort_keys).encode())
-
-
-def _read_json(path: Path) -> dict[str, Any]:
-    """A run's JSON file, an object (ModelError naming it when it is damaged)."""
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise ModelError(f"{path}: a damaged run file ({exc})") from None
-    if not isinstance(doc, dict):
-        raise ModelError(f"{path}: a damaged run file (not a JSON object)")
-    return doc
-
-
-class _Run:
-    """The output directory: config check, saved steps and the cost of each."""
-
-    def __init__(self, out: Path, config: dict[str, Any]) -> None:
-        self.out = out  # (made by train, which holds its lock)
-        cfg = out / "config.json"
-        if cfg.exists():
-            old = _read_json(cfg)
-            if old != config:
-                keys = old.keys() | config.keys()  # a setting only one run has too
-                differs = sorted(k for k in keys if old.get(k) != config.get(k))
-                raise ModelError(
-                    f"{out} holds a run with other settings; use another --out "
-                    f"(differs in: {differs})"
-                )
-        else:
-            _write_json(cfg, config, sort_keys=True)
-        cost = out / "cost.json"
-        self.cost: dict[str, float] = _read_json(cost) if cost.exists() else {}
-
-    def step(
-        self, name: str, fn: Callable[[], dict[str, np.ndarray]]
-    ) -> dict[str, np.ndarray]:
-        path = self.out / f"{name}.npz"
-        if path.exists():
-            try:
-                with np.load(path) as f:
-                    return dict(f)
-            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
-                raise ModelError(
-                    f"{path}: a damaged step file ({exc}); delete it to run the step again"
-                ) from None
-        t0 = time.perf_counter()
-        arrays = fn()
-        buf = io.BytesIO()
-        cast(Any, np.savez)(buf, **arrays)
-        atomic_write(path, buf.getvalue())
-        self.cost[name] = round(time.perf_counter() - t0, 2)
-        _write_json(self.out / "cost.json", self.cost)
-        return arrays
-
-
 def _nets_of(
     saved: dict[int, dict[str, np.ndarray]],
 ) -> list[tuple[int, list[tuple[np.ndarray, np.ndarray]]]]:
-    out = []
-    for cards in sorted(saved):
-        d = saved[cards]
-        layers = [(d[f"w{i}"], d[f"b{i}"]) for i in range(int(d["layers"]))]
-        out.append((cards, layers))
-    return out
+    return [(cards, _layers(saved[cards])) for cards in sorted(saved)]
+
+
+def _layers(net: dict[str, np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """A net step's layers, (weights, biases) each."""
+    return [(net[f"w{i}"], net[f"b{i}"]) for i in range(int(net["layers"]))]
+
+
+def _net(net: dict[str, np.ndarray]) -> object:
+    """A net step's arrays as the run reads them (Run.step's ``read``)."""
+    return _layers(net), json.loads(str(net["summary"])), net["check_x"], net["check_y"]
+
+
+def _named(*names: str) -> Callable[[dict[str, np.ndarray]], object]:
+    """Run.step's ``read`` of a step of arrays ``names``."""
+    return lambda arrays: [arrays[k] for k in names]
+
+
+_POSITIONS = _named("board", "dealt", "n", "k", "dead", "played", "deal", "rows")
 
 
 def _backward(
-    run: _Run,
+    run: Run,
     ex: Executor,
     rules: RuleSet,
     players: int,
@@ -365,7 +325,7 @@ def _backward(
             )
             return {"boards": boards, "dead": dead, "y": y}
 
-        lab = run.step(f"labels-{cards}{tag}", labelled)
+        lab = run.step(f"labels-{cards}{tag}", labelled, _named("boards", "dead", "y"))
 
         def fitted(
             cards: int = cards, lab: dict[str, np.ndarray] = lab
@@ -382,7 +342,7 @@ def _backward(
             return arrays
 
         say(f"fit: {cards}-card net")
-        saved[cards] = run.step(f"net-{cards}{tag}", fitted)
+        saved[cards] = run.step(f"net-{cards}{tag}", fitted, _net)
         fits[str(cards)] = json.loads(str(saved[cards]["summary"]))
     return saved, fits
 
@@ -430,6 +390,12 @@ def train(
         rounds=rounds,
         opponent_deals=opponent_deals,
     )
+    # Python numbers: NumPy ones (a sweep's np.arange) fail in config.json, seed sums
+    players, seed, rounds, others = int(players), int(seed), int(rounds), int(others)
+    deals, eval_deals, samples = int(deals), int(eval_deals), int(samples)
+    epochs, eval_samples, eval_limit = int(epochs), int(eval_samples), int(eval_limit)
+    epsilon, hidden = float(epsilon), tuple(int(h) for h in hidden)
+    opponent_deals = int(opponent_deals)
     if opponent not in OPPONENTS:
         raise ModelError(f"opponent must be one of {OPPONENTS}, got {quote(opponent)}")
     stay = _stay(rules, fl_value)
@@ -460,26 +426,21 @@ def train(
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
         raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
-    with exclusive(Path(out), run="training", error=ModelError):
-        run = _Run(Path(out), config)
+    with ExitStack() as lock:
+        try:  # its lock file: the first file written there
+            lock.enter_context(exclusive(Path(out), run="training", error=ModelError))
+        except OSError as exc:  # (read-only, another user's)
+            raise ModelError(
+                f"out: cannot write in the folder {out!r}: {exc.strerror}"
+            ) from None
+        run = Run(Path(out), config)
         ex = executor or make_executor(1)
 
         def say(message: str) -> None:
             if progress:
                 print(message, file=sys.stderr, flush=True)
 
-        say("positions")
-        pos = run.step(
-            "positions",
-            lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
-        )
-        held = run.step(
-            "heldout",
-            lambda: _positions(
-                ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
-            ),
-        )
-        rows = None
+        rows = None  # step 0: a run that finds none stops before its positions
         if opponent in _ROW_EPSILON:
             say("opponent rows")
             rows = run.step(
@@ -496,6 +457,7 @@ def train(
                         progress,
                     )["rows"]
                 },
+                _named("rows"),
             )["rows"].astype(np.uint32)
             if not rows.any():
                 raise ModelError(
@@ -503,6 +465,19 @@ def train(
                     "board to take rows from: raise --opponent-deals, with another --out "
                     f"({run.out} holds this run's settings)"
                 )
+        say("positions")
+        pos = run.step(
+            "positions",
+            lambda: _positions(ex, rules, players, seed, 0, deals, epsilon, progress),
+            _POSITIONS,
+        )
+        held = run.step(
+            "heldout",
+            lambda: _positions(
+                ex, rules, players, seed + 1_000_003, 0, eval_deals, epsilon, progress
+            ),
+            _POSITIONS,
+        )
         saved: dict[int, dict[str, np.ndarray]] = {}  # the last round's nets
         rounds_pos = [pos]
         for r in range(1, rounds + 1):
@@ -517,7 +492,7 @@ def train(
                         ex, rules, players, seed, start, deals, epsilon, progress, b, stay
                     )
 
-                rounds_pos.append(run.step(f"positions{tag}", played))
+                rounds_pos.append(run.step(f"positions{tag}", played, _POSITIONS))
             every = {
                 k: np.concatenate([p[k] for p in rounds_pos]) for k in pos if k != "rows"
             }
@@ -544,7 +519,7 @@ def train(
         model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
         report_path = run.out / "report.json"
         if report_path.exists():  # written last: the report.md and .png beside it are done
-            done = _read_json(report_path)
+            done = read_json(report_path)
             if done.get("model") == model.name:
                 return done
         say("held-out evaluation")
@@ -582,7 +557,7 @@ def train(
         atomic_write(run.out / "report.md", markdown(report).encode())
         if not plot(report, run.out / "report.png"):
             say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
-        _write_json(report_path, report)
+        write_json(report_path, report)
         return report
 
 
@@ -619,13 +594,20 @@ def _check_settings(
     if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
         raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     floor = {"others": 0}  # the rest: 1 or more
+    ceiling = {"samples": _MAX_SAMPLES, "eval_samples": _MAX_SAMPLES}  # (C's draws)
     for name, value in counts.items():  # ints: 1.5 samples failed after the positions
         if as_int(value) is None or value < floor.get(name, 1):
             raise ModelError(
                 f"{name} must be {floor.get(name, 1)} or more (an int), got {quote(value)}"
             )
-    if not 0.0 <= epsilon <= 1.0:
-        raise ModelError(f"epsilon must be a probability, 0..1, got {epsilon}")
+        if name in ceiling and value > ceiling[name]:  # (failed at the first label)
+            raise ModelError(
+                f"{name} must be at most {ceiling[name]:,} (draws), got {quote(value)}"
+            )
+    if not (isinstance(epsilon, Real) and not isinstance(epsilon, bool)) or not (
+        0.0 <= epsilon <= 1.0
+    ):
+        raise ModelError(f"epsilon must be a probability, 0..1, got {quote(epsilon)}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
     if not (
         hidden
@@ -635,6 +617,14 @@ def _check_settings(
         raise ModelError(
             f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
             f"nets have at most {layers} layers), got {quote(list(hidden))}"
+        )
+    shape = [FEATURES, *hidden, 1]  # each layer: weights and biases, every net alike
+    params = len(_sizes(rules)) * sum((a + 1) * b for a, b in zip(shape, shape[1:]))
+    if params > int(lib.OFC_VM_MAX_PARAMS):  # (the file failed after every fit)
+        raise ModelError(
+            f"hidden: {params:,} weights and biases in the {len(_sizes(rules))} nets of "
+            f"{rules.name} ({quote(list(hidden))} wide); a model file holds at most "
+            f"{int(lib.OFC_VM_MAX_PARAMS):,}: narrower or fewer layers"
         )
 
 
@@ -745,8 +735,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a Fantasyland entry's worth in the labels: a number, or a JSON object "
         "by next Fantasyland cards, '{\"14\": 10.5}' (default: the rules' stay values)",
     )
-    p.add_argument("--workers", type=int, default=1)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes (default 1; with --ray local: the local cluster's CPUs, "
+        "default all)",
+    )
     p.add_argument("--ray", default=None, help="a Ray address ('auto', 'local')")
+    p.set_defaults(chunk_size=None)  # (no --chunk-size: the steps' chunks are fixed)
     p.add_argument("--quiet", action="store_true")
     a = p.parse_args(argv)
     try:
@@ -755,7 +752,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         hidden = _hidden_arg(a.hidden)
         if not 2 <= a.players <= rules.max_players:  # (before the workers start)
             raise ModelError(f"--players: must be 2..{rules.max_players}, got {a.players}")
-        check_workers(a.workers)  # (as every --workers: it started any number)
+        check_parallel_options(a, planned=False)  # (as every --workers and --ray)
         deals = a.opponent_deals
         if deals is not None and a.opponent == "typical":  # (it was ignored)
             raise ModelError("--opponent-deals: only with --opponent play or random")
