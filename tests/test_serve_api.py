@@ -266,6 +266,37 @@ def test_a_bad_card_in_the_text_form_names_its_field(api: Api) -> None:
     assert api("POST", "/v1/analyze", base)[0] == 200
 
 
+def test_a_position_the_library_refuses_names_the_text_field_at_fault(
+    api: Api,
+) -> None:
+    """Regression: a text-form position the library refused (a card shown twice, a row
+    too full) was named ``board`` whatever part the library named (``dealt holds 2c,
+    a card shown twice``): each part is named by the text field that holds it, and an
+    observation's board row by its path."""
+    five = "2d 3d 4d 5d 6d"
+    part = {"board": "2c / 3c 4c / 5c 6c", "dealt": "2d 3d 4d"}
+    one = ["2s / 3s 4s / 5s 6s"]
+    for body, named in (
+        ({"board": "/ /", "dealt": "2c 3c 4c 5c 6c", "opponents": ["2c / /"]}, "dealt"),
+        ({"board": "/ /", "dealt": five, "dead": "2d"}, "dead"),
+        (
+            {"board": "/ /", "dealt": five, "opponents": ["/ /", "/ /"], "dead": "3d"},
+            "dead",
+        ),
+        ({"board": "2c 3c 4c 5c / /", "dealt": "2d 3d 4d"}, "board"),
+        ({**part, "opponents": ["2s 3s 4s 5s / /"]}, "opponents[0]"),
+        ({**part, "opponents": [*one, "2c / 3h / 4h 5h 6h"]}, "opponents[1]"),
+        ({**part, "opponents": [*one, "/ / 2h 3h 4h 5h 6h 7h"]}, "opponents[1]"),
+        ({**part, "dealt": "2d 3d 4d 5d", "opponents": one}, "board"),  # the whole
+    ):
+        status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
+        assert (status, out["field"]) == (422, named), (body, out)
+    obs = Game("pineapple", 2, seed=1).observation(1)
+    obs["boards"][1][2] = [99]
+    status, out = api("POST", "/v1/analyze", {"observation": obs, "samples": 4})
+    assert (status, out["field"]) == (422, "observation.boards[1][2]"), out
+
+
 def test_a_position_the_text_form_cannot_seat_names_the_field_at_fault(
     api: Api,
 ) -> None:

@@ -187,7 +187,7 @@ def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict
         check_players(len(others) + 1, rules, "players (you and the opponents)")
     with at_field("dead"):
         out = parse_cards(dead)
-    with at_field("board"):  # the position as a whole (a card seen twice, ...)
+    with at_field("board", text=True):  # the part it names, else the whole position
         return make_observation(rules, own, cards, others, out)
 
 
@@ -234,10 +234,16 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
         )
     except SearchError as exc:  # named so whatever its subclass (ObservationError)
         field = "exact" if "exact" in str(exc) and exact is True else where
-        nested = field == _OBS and obs_in is not None
-        raise refusal(exc, field, nested=nested, error="SearchError") from None
-    except OfcError as exc:  # the part of an observation at fault: observation.dealt
-        raise refusal(exc, where, nested=obs_in is not None) from None
+        whole = field == where  # the position: the part of it the error names
+        raise refusal(
+            exc,
+            field,
+            nested=whole and obs_in is not None,
+            error="SearchError",
+            text=whole and obs_in is None,
+        ) from None
+    except OfcError as exc:  # the part of a position at fault: observation.dealt, dealt
+        raise refusal(exc, where, nested=obs_in is not None, text=obs_in is None) from None
     except (KeyError, TypeError, ValueError) as exc:  # a shape advise does not read
         raise ApiError(400, where, f"malformed {where}: {str(exc)[:200]}") from None
     return {
