@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from ..errors import RulesError
 from ..rules import unique_keys
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known
@@ -212,26 +213,84 @@ def _number(text: str) -> float | int:
     return int(exact) if exact == exact.to_integral_value() else value
 
 
+class _Repeated(dict[str, Any]):
+    """An object of a body that gives ``key`` twice (kept empty: it is refused)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        seen: set[str] = set()
+        self.key = ""
+        for key, _ in pairs:
+            if key in seen:
+                self.key = key
+                break
+            seen.add(key)
+
+
+def _repeated(value: Any) -> str | None:
+    """The path in the body (``observation.seat``, ``hands[0].x``) of a key that an
+    object gives twice (a :class:`_Repeated`; an object before the objects it holds,
+    then in the text's order), or None.
+
+    >>> _repeated({"a": [1, {"b": _Repeated([("c", 1), ("c", 2)])}]})
+    'a[1].b.c'
+    """
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _Repeated):
+            return f"{path}.{item.key}" if path else item.key
+        if isinstance(item, dict):
+            inner = [(v, f"{path}.{k}" if path else k) for k, v in item.items()]
+        elif isinstance(item, list):
+            inner = [(v, f"{path}[{i}]") for i, v in enumerate(item)]
+        else:
+            continue
+        stack.extend(reversed(inner))
+    return None
+
+
 def _parse(raw: bytes) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
-    parsers differ on which of the two values counts); whole numbers are ints
-    (:func:`_number`)."""
+    parsers differ on which of the two values counts: ``field`` names its path);
+    whole numbers are ints (:func:`_number`).
+
+    >>> try:
+    ...     _parse(b'{"seed": 1, "observation": {"seat": 0, "seat": 1}}')
+    ... except ApiError as e:
+    ...     print(e.field, "|", e.detail)
+    observation.seat | observation.seat is repeated in its object (parsers differ on which counts)
+    """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
+    repeated: list[bool] = []  # a key given twice: found once the text is read
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        try:
+            return unique_keys(pairs)
+        except RulesError:
+            repeated.append(True)
+            return _Repeated(pairs)
+
     try:
         value = json.loads(
             text,
             parse_float=_number,
             parse_constant=_reject_constant,
-            object_pairs_hook=unique_keys,
+            object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
     except ValueError as exc:
         raise ApiError(400, None, f"the body is not JSON: {str(exc)[:120]}") from None
+    path = _repeated(value) if repeated else None
+    if path is not None:
+        shown = path[:100]
+        detail = f"{shown} is repeated in its object (parsers differ on which counts)"
+        raise ApiError(400, shown, detail)
     if not isinstance(value, dict):
         raise ApiError(400, None, "the body must be a JSON object")
     return value
