@@ -1414,13 +1414,13 @@ def test_a_request_whose_client_went_away_leaves_the_queue() -> None:
         assert s.request("GET", "/v1/health")[2]["busy"] == 0
 
 
-def test_a_disconnected_analysis_holds_its_worker_at_most_its_time_budget() -> None:
-    """An analysis whose client went away once it runs cannot be stopped (a thread
-    cannot be, and the search has no point where the service could stop it): it
-    holds its worker till its search ends.  docs/serve.md states the bound this pins:
-    the server's ``--max-time-budget`` (here 1 s), whatever ``samples`` asks (4,096
-    samples of an opening take far longer), plus one batch of samples."""
-    budget = 1.0
+def test_a_disconnected_analysis_frees_its_worker_within_about_one_batch() -> None:
+    """An analysis whose client went away once it runs held its worker till its search
+    ended: up to the server's ``--max-time-budget`` (here 30 s: 4,096 samples of an
+    opening take far longer than one batch).  The service now stops it after the
+    batch of 16 samples it is sampling (docs/serve.md states the bound this pins):
+    the worker is free within about a batch, and the server answers on."""
+    budget = 30.0
     with Server(ServeConfig(workers=1, queue=4, max_time_budget=budget)) as s:
         limiter = s.app.limiter
         body = json.dumps({"dealt": "As Kd Qc Jd Th", "samples": 4096, "exact": False})
@@ -1429,11 +1429,12 @@ def test_a_disconnected_analysis_holds_its_worker_at_most_its_time_budget() -> N
         head += f"Content-Length: {len(body)}\r\n\r\n"
         sock.sendall(head.encode() + body.encode())
         assert _wait_for(lambda: limiter.pending == 1, 10)
+        time.sleep(0.3)  # well into its search
         t0 = time.monotonic()
         sock.close()  # the client goes while its analysis runs
         assert _wait_for(lambda: limiter.pending == 0, budget + 10)
         held = time.monotonic() - t0
-        assert held <= budget + 0.75, f"the worker was held {held:.2f} s"
+        assert held <= 3.0, f"the worker was held {held:.2f} s of a {budget} s budget"
         status, _, out = s.request("POST", "/v1/score", {"boards": _FOUR_BOARDS[:2]})
         assert status == 200, out  # the server answers on
 

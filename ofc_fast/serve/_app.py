@@ -20,6 +20,7 @@ import functools
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -74,6 +75,7 @@ class _Route:
     caller: bool = False  # the handler takes the caller (:func:`_caller`) last
     template: str = ""  # the operation's path in /openapi.json
     idempotent: bool = False  # the handler takes ``key=`` (Idempotency-Key, or None)
+    stoppable: bool = False  # the handler takes ``stop=``: set once the client has gone
 
 
 def _method(template: str) -> str:
@@ -87,16 +89,29 @@ def _method(template: str) -> str:
 
 
 def _served(
-    template: str, handler: Handler, turn: asyncio.Lock | None = None, caller: bool = False
+    template: str,
+    handler: Handler,
+    turn: asyncio.Lock | None = None,
+    caller: bool = False,
+    stoppable: bool = False,
 ) -> _Route:
     """The route of the operation at ``template``: its method, its body (a request of
     ``/openapi.json``: any other field is refused) and where it runs are the
     operation's (:data:`~ofc_fast.serve._schemas.OPERATIONS`), so the document lists
-    the statuses the route can answer."""
+    the statuses the route can answer; ``stoppable``: the handler takes ``stop=`` (a
+    ``threading.Event`` set once the client has gone away while it runs)."""
     op = OPERATIONS[template][_method(template).lower()]
     fields = None if op.request is None else request_fields(op.request)
     return _Route(
-        op.method, handler, op.pooled, fields, turn, caller, template, op.idempotent
+        op.method,
+        handler,
+        op.pooled,
+        fields,
+        turn,
+        caller,
+        template,
+        op.idempotent,
+        stoppable,
     )
 
 
@@ -317,7 +332,9 @@ class App:
             for path, (name, ctype) in _STATIC.items()
         }
         self._routes: dict[str, _Route] = {
-            "/v1/analyze": _served("/v1/analyze", lambda b: analyze(b, c)),
+            "/v1/analyze": _served(
+                "/v1/analyze", lambda b, stop: analyze(b, c, stop), stoppable=True
+            ),
             "/v1/fantasyland": _served("/v1/fantasyland", lambda b: fantasyland(b, c)),
             "/v1/arrange": _served("/v1/arrange", lambda b: arrange(b, c)),
             "/v1/replay": _served("/v1/replay", lambda b: replay(b, c)),
@@ -443,9 +460,16 @@ class App:
                 raw = scope.get("headers") or []
                 idem = keyed(raw, _caller(scope), route.template, body)
                 fn = functools.partial(fn, key=idem)
+            stop = threading.Event() if route.stoppable else None
+            if stop is not None:  # an analysis: stopped once its client has gone
+                fn = functools.partial(fn, stop=stop)
             if route.pooled:  # a game's request waits for it in the queue
                 out = await self.limiter.run(
-                    fn, *call_args, turn=route.turn, gone=lambda: _gone(receive)
+                    fn,
+                    *call_args,
+                    turn=route.turn,
+                    gone=lambda: _gone(receive),
+                    stop=stop,
                 )
             else:
                 out = fn(*call_args)
