@@ -312,7 +312,21 @@ def _parse(raw: bytes) -> dict[str, Any]:
 
 
 class App:
-    """The ASGI callable (see the module doc); ``config`` is checked first."""
+    """The ASGI callable (see the module doc); ``config`` is checked first.  Any ASGI
+    server runs it (``ofc-fast serve``: uvicorn).
+
+    One request, sent in-process:
+
+    >>> import asyncio, json
+    >>> sent = []
+    >>> async def receive(): return {"type": "http.request", "body": b""}
+    >>> async def send(message): sent.append(message)
+    >>> scope = {"type": "http", "method": "GET", "path": "/v1/health",
+    ...          "headers": [(b"host", b"127.0.0.1:8000")]}
+    >>> asyncio.run(App(ServeConfig(workers=1))(scope, receive, send))
+    >>> sent[0]["status"], json.loads(sent[1]["body"])["status"]
+    (200, 'ok')
+    """
 
     def __init__(self, config: ServeConfig | None = None) -> None:
         self.config = (config or ServeConfig()).check()
@@ -554,5 +568,11 @@ async def _send(
 
 
 def create_app(config: ServeConfig | None = None) -> App:
-    """The application for ``config`` (default: :class:`ServeConfig`'s defaults)."""
+    """The application for ``config`` (default: :class:`ServeConfig`'s defaults), for
+    an ASGI server (``uvicorn.run(create_app(), port=8000)``).
+
+    >>> app = create_app(ServeConfig(workers=2, max_time_budget=0.5))
+    >>> app.config.workers, app.config.max_time_budget, app.limiter.workers
+    (2, 0.5, 2)
+    """
     return App(config)
