@@ -765,7 +765,7 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ),
         ("/v1/evaluate", {"hands": [[1, 2]]}, 422, "hands[0]", "CardError"),
         ("/v1/games", {"players": 9}, 422, "players", None),
-        ("/v1/games", {"bots": ["nobody"]}, 422, "bots", None),
+        ("/v1/games", {"bots": ["nobody"]}, 422, "bots[0]", None),
         ("/v1/arrange", {"cards": 7}, 400, "cards", None),
     ]
     for path, body, status, field, error in cases:
@@ -2301,6 +2301,26 @@ def _largest_table() -> int:
     """The most seats of any preset a served game plays (OFC or Pineapple)."""
     games = [p for p in rules.PRESETS.values() if p.game.value in ("ofc", "pineapple")]
     return max(p.max_players for p in games)
+
+
+def test_a_bad_bot_name_is_named_by_its_item(api: Api) -> None:
+    """Regression: ``bots`` holding a number or a name of no bot was a 422 naming
+    ``bots`` as a whole, though docs/serve.md answers a field of the wrong type with a
+    400 naming its path: a number is a 400 naming its item, and an unknown name a 422
+    naming its item and the bots there are."""
+    for bots, status, field in (
+        (["random", 5], 400, "bots[1]"),
+        (["heuristic", "serach"], 422, "bots[1]"),
+        (["module:Bot"], 422, "bots[0]"),
+        ([], 422, "bots"),
+    ):
+        got, out = api("POST", "/v1/games", {"players": 3, "bots": bots})
+        assert (got, out.get("field")) == (status, field), (bots, out)
+    got, out = api("POST", "/v1/games", {"players": 3, "bots": ["random", "serach"]})
+    assert "'serach'" in out["detail"] and "heuristic" in out["detail"], out
+    assert (
+        api("POST", "/v1/games", {"players": 3, "bots": ["random", "heuristic"]})[0] == 200
+    )
 
 
 def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(
