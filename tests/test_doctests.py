@@ -55,7 +55,7 @@ EXAMPLED = [
     "ofc_fast.scoring", "ofc_fast.search", "ofc_fast.env", "ofc_fast.env.gym",
     "ofc_fast.env.aec", "ofc_fast.env.sb3", "ofc_fast.env.imitation",
     "ofc_fast.parallel", "ofc_fast.parallel.selfplay", "ofc_fast.parallel.tournament",
-    "ofc_fast.parallel.cli",
+    "ofc_fast.parallel.cli", "ofc_fast.serve", "ofc_fast.serve.cli",
 ]  # fmt: skip
 
 

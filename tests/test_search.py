@@ -702,3 +702,25 @@ def test_advise_builds_only_the_moves_read(monkeypatch: pytest.MonkeyPatch) -> N
     best = advice[0].move
     assert advice[0].move is best and built == [advice[0].action]
     assert best == g.legal_moves()[g.legal_actions().index(advice[0].action)]
+
+
+def test_advise_stops_sampling_once_should_stop_says_so() -> None:
+    """``advise(should_stop=...)`` is asked after each batch of 16 samples: a stop
+    asked for after the second batch leaves every move 32 samples, the advice those
+    samples give alone; never asked for, the sampling is that of no hook."""
+    obs = make_observation(
+        "pineapple", "Qh / 9s 9h / As Ks", "2c 5d Ts", ["7c / 8d 8h / 4s 4d"]
+    )
+    asked = []
+
+    def second_batch() -> bool:
+        asked.append(True)
+        return len(asked) >= 2
+
+    stopped = advise(obs, samples=4096, exact=False, seed=3, should_stop=second_batch)
+    assert len(asked) == 2 and {a.samples for a in stopped} == {32}
+    assert stopped == advise(obs, samples=32, exact=False, seed=3)
+    never = advise(obs, samples=48, exact=False, seed=3, should_stop=lambda: False)
+    assert never == advise(obs, samples=48, exact=False, seed=3)
+    with pytest.raises(SearchError, match="should_stop must be None or a callable"):
+        advise(obs, samples=16, should_stop=True)  # type: ignore[arg-type]

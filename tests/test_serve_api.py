@@ -266,6 +266,37 @@ def test_a_bad_card_in_the_text_form_names_its_field(api: Api) -> None:
     assert api("POST", "/v1/analyze", base)[0] == 200
 
 
+def test_a_position_the_library_refuses_names_the_text_field_at_fault(
+    api: Api,
+) -> None:
+    """Regression: a text-form position the library refused (a card shown twice, a row
+    too full) was named ``board`` whatever part the library named (``dealt holds 2c,
+    a card shown twice``): each part is named by the text field that holds it, and an
+    observation's board row by its path."""
+    five = "2d 3d 4d 5d 6d"
+    part = {"board": "2c / 3c 4c / 5c 6c", "dealt": "2d 3d 4d"}
+    one = ["2s / 3s 4s / 5s 6s"]
+    for body, named in (
+        ({"board": "/ /", "dealt": "2c 3c 4c 5c 6c", "opponents": ["2c / /"]}, "dealt"),
+        ({"board": "/ /", "dealt": five, "dead": "2d"}, "dead"),
+        (
+            {"board": "/ /", "dealt": five, "opponents": ["/ /", "/ /"], "dead": "3d"},
+            "dead",
+        ),
+        ({"board": "2c 3c 4c 5c / /", "dealt": "2d 3d 4d"}, "board"),
+        ({**part, "opponents": ["2s 3s 4s 5s / /"]}, "opponents[0]"),
+        ({**part, "opponents": [*one, "2c / 3h / 4h 5h 6h"]}, "opponents[1]"),
+        ({**part, "opponents": [*one, "/ / 2h 3h 4h 5h 6h 7h"]}, "opponents[1]"),
+        ({**part, "dealt": "2d 3d 4d 5d", "opponents": one}, "board"),  # the whole
+    ):
+        status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
+        assert (status, out["field"]) == (422, named), (body, out)
+    obs = Game("pineapple", 2, seed=1).observation(1)
+    obs["boards"][1][2] = [99]
+    status, out = api("POST", "/v1/analyze", {"observation": obs, "samples": 4})
+    assert (status, out["field"]) == (422, "observation.boards[1][2]"), out
+
+
 def test_a_position_the_text_form_cannot_seat_names_the_field_at_fault(
     api: Api,
 ) -> None:
@@ -734,7 +765,7 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ),
         ("/v1/evaluate", {"hands": [[1, 2]]}, 422, "hands[0]", "CardError"),
         ("/v1/games", {"players": 9}, 422, "players", None),
-        ("/v1/games", {"bots": ["nobody"]}, 422, "bots", None),
+        ("/v1/games", {"bots": ["nobody"]}, 422, "bots[0]", None),
         ("/v1/arrange", {"cards": 7}, 400, "cards", None),
     ]
     for path, body, status, field, error in cases:
@@ -1383,13 +1414,13 @@ def test_a_request_whose_client_went_away_leaves_the_queue() -> None:
         assert s.request("GET", "/v1/health")[2]["busy"] == 0
 
 
-def test_a_disconnected_analysis_holds_its_worker_at_most_its_time_budget() -> None:
-    """An analysis whose client went away once it runs cannot be stopped (a thread
-    cannot be, and the search has no point where the service could stop it): it
-    holds its worker till its search ends.  docs/serve.md states the bound this pins:
-    the server's ``--max-time-budget`` (here 1 s), whatever ``samples`` asks (4,096
-    samples of an opening take far longer), plus one batch of samples."""
-    budget = 1.0
+def test_a_disconnected_analysis_frees_its_worker_within_about_one_batch() -> None:
+    """An analysis whose client went away once it runs held its worker till its search
+    ended: up to the server's ``--max-time-budget`` (here 30 s: 4,096 samples of an
+    opening take far longer than one batch).  The service now stops it after the
+    batch of 16 samples it is sampling (docs/serve.md states the bound this pins):
+    the worker is free within about a batch, and the server answers on."""
+    budget = 30.0
     with Server(ServeConfig(workers=1, queue=4, max_time_budget=budget)) as s:
         limiter = s.app.limiter
         body = json.dumps({"dealt": "As Kd Qc Jd Th", "samples": 4096, "exact": False})
@@ -1398,11 +1429,12 @@ def test_a_disconnected_analysis_holds_its_worker_at_most_its_time_budget() -> N
         head += f"Content-Length: {len(body)}\r\n\r\n"
         sock.sendall(head.encode() + body.encode())
         assert _wait_for(lambda: limiter.pending == 1, 10)
+        time.sleep(0.3)  # well into its search
         t0 = time.monotonic()
         sock.close()  # the client goes while its analysis runs
         assert _wait_for(lambda: limiter.pending == 0, budget + 10)
         held = time.monotonic() - t0
-        assert held <= budget + 0.75, f"the worker was held {held:.2f} s"
+        assert held <= 3.0, f"the worker was held {held:.2f} s of a {budget} s budget"
         status, _, out = s.request("POST", "/v1/score", {"boards": _FOUR_BOARDS[:2]})
         assert status == 200, out  # the server answers on
 
@@ -1874,11 +1906,30 @@ def test_a_key_given_twice_in_a_body_is_400(server: Server, doc: dict[str, Any])
     for raw in bodies:
         status, headers, out = server.request("POST", "/v1/fantasyland", raw=raw)
         assert status == 400 and headers["content-type"] == "application/problem+json"
-        assert "'cards'" in out["detail"] or "'name'" in out["detail"], out
-        assert "twice" in out["detail"], out
+        assert out["field"] in ("cards", "rules.name"), out
+        assert "repeated" in out["detail"], out
         check_response(doc, "POST", "/v1/fantasyland", status, headers, out)
     once = b'{"cards": "As Ks Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s Ah"}'
     assert server.request("POST", "/v1/fantasyland", raw=once)[0] == 200
+
+
+def test_a_key_given_twice_is_named_by_its_path(server: Server) -> None:
+    """Regression: a body giving a key twice was a 400 with no ``field``, worded "the
+    body is not JSON" (it is JSON): ``field`` is the key's path in the body, and the
+    detail says it is repeated."""
+    for raw, path in (
+        (b'{"a": 1, "a": 2}', "a"),
+        (
+            b'{"samples": 4, "observation": {"seat": 0, "x": [], "seat": 1}}',
+            "observation.seat",
+        ),
+        (b'{"hands": ["As Ks Qs"], "boards": [{"x": {"y": 1, "y": 1}}]}', "boards[0].x.y"),
+        (b'{"hands": [[], {"k": 1}, {"k": 1, "k": 2}], "hands": []}', "hands"),
+    ):
+        status, _, out = server.request("POST", "/v1/evaluate", raw=raw)
+        assert (status, out.get("field")) == (400, path), (raw, out)
+        assert out["detail"].startswith(f"{path} is repeated"), out
+        assert "not JSON" not in out["detail"], out
 
 
 def _floats(value: Any) -> Any:
@@ -2250,6 +2301,26 @@ def _largest_table() -> int:
     """The most seats of any preset a served game plays (OFC or Pineapple)."""
     games = [p for p in rules.PRESETS.values() if p.game.value in ("ofc", "pineapple")]
     return max(p.max_players for p in games)
+
+
+def test_a_bad_bot_name_is_named_by_its_item(api: Api) -> None:
+    """Regression: ``bots`` holding a number or a name of no bot was a 422 naming
+    ``bots`` as a whole, though docs/serve.md answers a field of the wrong type with a
+    400 naming its path: a number is a 400 naming its item, and an unknown name a 422
+    naming its item and the bots there are."""
+    for bots, status, field in (
+        (["random", 5], 400, "bots[1]"),
+        (["heuristic", "serach"], 422, "bots[1]"),
+        (["module:Bot"], 422, "bots[0]"),
+        ([], 422, "bots"),
+    ):
+        got, out = api("POST", "/v1/games", {"players": 3, "bots": bots})
+        assert (got, out.get("field")) == (status, field), (bots, out)
+    got, out = api("POST", "/v1/games", {"players": 3, "bots": ["random", "serach"]})
+    assert "'serach'" in out["detail"] and "heuristic" in out["detail"], out
+    assert (
+        api("POST", "/v1/games", {"players": 3, "bots": ["random", "heuristic"]})[0] == 200
+    )
 
 
 def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(

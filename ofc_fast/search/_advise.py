@@ -223,6 +223,7 @@ def advise(
     clock: str = "wall",
     opponent: Opponent = "best",
     model: ModelSpec = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[Advice]:
     """Every legal move of the seat to act with its expected points, best first.
 
@@ -251,7 +252,11 @@ def advise(
     searcher's cards in the sequential rollouts (csrc/include/ofc_search.h, Learned value)
     and, with pruning and the auto policy, screens an opening instead of the fast
     policy: the 30 moves of largest model value get the whole budget, the others
-    keep the model's value as ``ev`` with 0 samples.
+    keep the model's value as ``ev`` with 0 samples; ``should_stop``: None, or a
+    callable (e.g. a ``threading.Event``'s ``is_set``) asked after each batch of 16
+    samples: once it returns True the sampling stops there, as when the time budget
+    is spent, and the advice is that of the samples taken (an exact search, in C,
+    runs to its end).  ``ofc-fast serve`` stops an analysis whose client went away.
     The same arguments give the same advice.
 
     >>> import ofc_fast as ofc
@@ -261,6 +266,10 @@ def advise(
     (True, 32, False)
     """
     check_settings(samples, time_budget, exact, policy, seed, clock, prune)
+    if should_stop is not None and not callable(should_stop):
+        raise SearchError(
+            f"should_stop must be None or a callable, got {quote(should_stop)}"
+        )
     obs, rules = game_observation(game, seat, rules)
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
@@ -300,7 +309,9 @@ def advise(
             [pos.unseen[i] for i in range(pos.n_unseen)],
             actions,
         )
-        stats = _screened(args, screen, then, seed, samples, time_budget, clock)
+        stats = _screened(
+            args, screen, then, seed, samples, time_budget, clock, should_stop
+        )
     else:
         stats = _sampled(
             args,
@@ -311,6 +322,7 @@ def advise(
             prune,
             then,
             _CLOCKS[clock],
+            should_stop,
         )
     ranked = sorted(zip(actions, stats), key=lambda x: (-x[1][2], -x[1][0], x[0]))
     named = None if value is None else value.name
@@ -328,6 +340,7 @@ def _screened(
     samples: int | None,
     time_budget: float | None,
     clock: str,
+    should_stop: Callable[[], bool] | None,
 ) -> list[tuple[float, float, int, int, _Stats]]:
     """An opening screened by the model: its _SWITCH best moves by the model's value
     sampled under ``policy`` (with pruning; one round survived more than the rest),
@@ -336,7 +349,9 @@ def _screened(
     order = sorted(range(n), key=lambda i: (-screen[i], actions[i]))
     keep = sorted(order[:_SWITCH])
     sub = (*args[:-2], bytes(actions[i] for i in keep), len(keep))
-    sampled = _sampled(sub, policy, seed, samples, time_budget, True, None, _CLOCKS[clock])
+    sampled = _sampled(
+        sub, policy, seed, samples, time_budget, True, None, _CLOCKS[clock], should_stop
+    )
     out: list[tuple[float, float, int, int, _Stats]] = [
         (screen[i], 0.0, 0, 0, (0.0, 0.0, 0.0)) for i in range(n)
     ]
@@ -436,10 +451,11 @@ def _sampled(
     prune: bool,
     then: int | None = None,
     clock: Callable[[], float] = time.perf_counter,
+    should_stop: Callable[[], bool] | None = None,
 ) -> list[tuple[float, float, int, int, _Stats]]:
     """(mean, stderr, rounds survived, samples, (foul, fantasyland, royalties) means)
     per move; with ``then``, once pruning leaves _SWITCH moves or fewer they start
-    again under that policy."""
+    again under that policy; ``should_stop``: asked after each batch (see advise)."""
     actions, n = args[-2], args[-1]
     total, squares, counts, survived = [0.0] * n, [0.0] * n, [0] * n, [0] * n
     sums = [[0.0, 0.0, 0.0] for _ in range(n)]  # foul, fantasyland, royalties
@@ -482,8 +498,10 @@ def _sampled(
             sums[i][2] += st_j.royalties
         done += batch
         spent = clock() - start
-        if (target is not None and done >= target) or (
-            time_budget is not None and spent >= time_budget
+        if (
+            (target is not None and done >= target)
+            or (time_budget is not None and spent >= time_budget)
+            or (should_stop is not None and should_stop())
         ):
             break
         if prune and len(active) > _KEEP:

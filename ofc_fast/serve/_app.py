@@ -20,6 +20,7 @@ import functools
 import json
 import logging
 import re
+import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from ..errors import RulesError
 from ..rules import unique_keys
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known
@@ -73,6 +75,7 @@ class _Route:
     caller: bool = False  # the handler takes the caller (:func:`_caller`) last
     template: str = ""  # the operation's path in /openapi.json
     idempotent: bool = False  # the handler takes ``key=`` (Idempotency-Key, or None)
+    stoppable: bool = False  # the handler takes ``stop=``: set once the client has gone
 
 
 def _method(template: str) -> str:
@@ -86,16 +89,29 @@ def _method(template: str) -> str:
 
 
 def _served(
-    template: str, handler: Handler, turn: asyncio.Lock | None = None, caller: bool = False
+    template: str,
+    handler: Handler,
+    turn: asyncio.Lock | None = None,
+    caller: bool = False,
+    stoppable: bool = False,
 ) -> _Route:
     """The route of the operation at ``template``: its method, its body (a request of
     ``/openapi.json``: any other field is refused) and where it runs are the
     operation's (:data:`~ofc_fast.serve._schemas.OPERATIONS`), so the document lists
-    the statuses the route can answer."""
+    the statuses the route can answer; ``stoppable``: the handler takes ``stop=`` (a
+    ``threading.Event`` set once the client has gone away while it runs)."""
     op = OPERATIONS[template][_method(template).lower()]
     fields = None if op.request is None else request_fields(op.request)
     return _Route(
-        op.method, handler, op.pooled, fields, turn, caller, template, op.idempotent
+        op.method,
+        handler,
+        op.pooled,
+        fields,
+        turn,
+        caller,
+        template,
+        op.idempotent,
+        stoppable,
     )
 
 
@@ -212,33 +228,105 @@ def _number(text: str) -> float | int:
     return int(exact) if exact == exact.to_integral_value() else value
 
 
+class _Repeated(dict[str, Any]):
+    """An object of a body that gives ``key`` twice (kept empty: it is refused)."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__()
+        seen: set[str] = set()
+        self.key = ""
+        for key, _ in pairs:
+            if key in seen:
+                self.key = key
+                break
+            seen.add(key)
+
+
+def _repeated(value: Any) -> str | None:
+    """The path in the body (``observation.seat``, ``hands[0].x``) of a key that an
+    object gives twice (a :class:`_Repeated`; an object before the objects it holds,
+    then in the text's order), or None.
+
+    >>> _repeated({"a": [1, {"b": _Repeated([("c", 1), ("c", 2)])}]})
+    'a[1].b.c'
+    """
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        if isinstance(item, _Repeated):
+            return f"{path}.{item.key}" if path else item.key
+        if isinstance(item, dict):
+            inner = [(v, f"{path}.{k}" if path else k) for k, v in item.items()]
+        elif isinstance(item, list):
+            inner = [(v, f"{path}[{i}]") for i, v in enumerate(item)]
+        else:
+            continue
+        stack.extend(reversed(inner))
+    return None
+
+
 def _parse(raw: bytes) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
-    parsers differ on which of the two values counts); whole numbers are ints
-    (:func:`_number`)."""
+    parsers differ on which of the two values counts: ``field`` names its path);
+    whole numbers are ints (:func:`_number`).
+
+    >>> try:
+    ...     _parse(b'{"seed": 1, "observation": {"seat": 0, "seat": 1}}')
+    ... except ApiError as e:
+    ...     print(e.field, "|", e.detail)
+    observation.seat | observation.seat is repeated in its object (parsers differ on which counts)
+    """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
+    repeated: list[bool] = []  # a key given twice: found once the text is read
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        try:
+            return unique_keys(pairs)
+        except RulesError:
+            repeated.append(True)
+            return _Repeated(pairs)
+
     try:
         value = json.loads(
             text,
             parse_float=_number,
             parse_constant=_reject_constant,
-            object_pairs_hook=unique_keys,
+            object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
     except ValueError as exc:
         raise ApiError(400, None, f"the body is not JSON: {str(exc)[:120]}") from None
+    path = _repeated(value) if repeated else None
+    if path is not None:
+        shown = path[:100]
+        detail = f"{shown} is repeated in its object (parsers differ on which counts)"
+        raise ApiError(400, shown, detail)
     if not isinstance(value, dict):
         raise ApiError(400, None, "the body must be a JSON object")
     return value
 
 
 class App:
-    """The ASGI callable (see the module doc); ``config`` is checked first."""
+    """The ASGI callable (see the module doc); ``config`` is checked first.  Any ASGI
+    server runs it (``ofc-fast serve``: uvicorn).
+
+    One request, sent in-process:
+
+    >>> import asyncio, json
+    >>> sent = []
+    >>> async def receive(): return {"type": "http.request", "body": b""}
+    >>> async def send(message): sent.append(message)
+    >>> scope = {"type": "http", "method": "GET", "path": "/v1/health",
+    ...          "headers": [(b"host", b"127.0.0.1:8000")]}
+    >>> asyncio.run(App(ServeConfig(workers=1))(scope, receive, send))
+    >>> sent[0]["status"], json.loads(sent[1]["body"])["status"]
+    (200, 'ok')
+    """
 
     def __init__(self, config: ServeConfig | None = None) -> None:
         self.config = (config or ServeConfig()).check()
@@ -258,7 +346,9 @@ class App:
             for path, (name, ctype) in _STATIC.items()
         }
         self._routes: dict[str, _Route] = {
-            "/v1/analyze": _served("/v1/analyze", lambda b: analyze(b, c)),
+            "/v1/analyze": _served(
+                "/v1/analyze", lambda b, stop: analyze(b, c, stop), stoppable=True
+            ),
             "/v1/fantasyland": _served("/v1/fantasyland", lambda b: fantasyland(b, c)),
             "/v1/arrange": _served("/v1/arrange", lambda b: arrange(b, c)),
             "/v1/replay": _served("/v1/replay", lambda b: replay(b, c)),
@@ -384,9 +474,16 @@ class App:
                 raw = scope.get("headers") or []
                 idem = keyed(raw, _caller(scope), route.template, body)
                 fn = functools.partial(fn, key=idem)
+            stop = threading.Event() if route.stoppable else None
+            if stop is not None:  # an analysis: stopped once its client has gone
+                fn = functools.partial(fn, stop=stop)
             if route.pooled:  # a game's request waits for it in the queue
                 out = await self.limiter.run(
-                    fn, *call_args, turn=route.turn, gone=lambda: _gone(receive)
+                    fn,
+                    *call_args,
+                    turn=route.turn,
+                    gone=lambda: _gone(receive),
+                    stop=stop,
                 )
             else:
                 out = fn(*call_args)
@@ -471,5 +568,11 @@ async def _send(
 
 
 def create_app(config: ServeConfig | None = None) -> App:
-    """The application for ``config`` (default: :class:`ServeConfig`'s defaults)."""
+    """The application for ``config`` (default: :class:`ServeConfig`'s defaults), for
+    an ASGI server (``uvicorn.run(create_app(), port=8000)``).
+
+    >>> app = create_app(ServeConfig(workers=2, max_time_budget=0.5))
+    >>> app.config.workers, app.config.max_time_budget, app.limiter.workers
+    (2, 0.5, 2)
+    """
     return App(config)

@@ -81,6 +81,10 @@ class ServeConfig:
     it from 127.0.0.1), so a caller cannot pass for another client.  ``ofc-fast
     serve`` hands it to uvicorn; an app run by another server takes that server's
     setting instead.
+
+    >>> config = ServeConfig(workers=2, max_time_budget=0.5).check()
+    >>> config.workers, config.queue, config.max_time_budget
+    (2, 32, 0.5)
     """
 
     host: str = "127.0.0.1"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -74,13 +75,16 @@ class Limiter:
         *args: Any,
         turn: asyncio.Lock | None = None,
         gone: Callable[[], Awaitable[object]] | None = None,
+        stop: threading.Event | None = None,
     ) -> _T:
         """``fn(*args)`` on a worker thread, once one is free and, where ``turn`` is
         given (a game's: its requests are served one at a time), once ``turn`` is
         taken: the request waits for its game without holding a thread, and counts
         in the queue while it waits.  ``gone()``: done once the client has gone
         away; if it is done first, the request leaves the queue (400, which nobody reads)
-        and ``fn`` never runs."""
+        and ``fn`` never runs.  ``stop``: an event ``fn`` watches (an analysis: between
+        its batches of samples), set where ``gone()`` is done while ``fn`` runs, so
+        that it ends early and frees its thread (its answer goes to nobody)."""
         if self.pending >= self.workers + self.queue:
             raise ApiError(
                 503,
@@ -96,7 +100,10 @@ class Limiter:
                 raise ApiError(400, None, "the client went away")
             try:
                 loop = asyncio.get_running_loop()
-                return await loop.run_in_executor(self.executor, fn, *args)
+                work = loop.run_in_executor(self.executor, fn, *args)
+                if stop is not None and gone is not None:
+                    await _stop_when(work, gone, stop)
+                return await work
             finally:
                 self._release(turn)
         finally:
@@ -152,3 +159,22 @@ class Limiter:
     def close(self) -> None:
         """Finish the running computations, drop the waiting ones."""
         self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+async def _stop_when(
+    work: asyncio.Future[Any], gone: Callable[[], Awaitable[object]], stop: threading.Event
+) -> None:
+    """Returns once ``work`` is done; sets ``stop`` where ``gone()`` is done first (the
+    client went away) or the request is cancelled (the server stopping)."""
+    watch = asyncio.ensure_future(gone())
+    try:
+        await asyncio.wait([work, watch], return_when=asyncio.FIRST_COMPLETED)
+        if not work.done():
+            stop.set()
+            await asyncio.wait([work])
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        if not watch.cancel() and not watch.cancelled():
+            watch.exception()  # a receive that failed: the client is gone too

@@ -80,6 +80,11 @@ search's check of an observation, after its ``observation: ``), ``seat 1: ...`` 
 item of a list of one per seat: ``fantasyland``)."""
 
 
+_BOARD = re.compile(r"\bboard (\d+)(?: row (\d))?")
+"""A seat's board (and row) as the library's observation checks name it: ``board 1
+row 0``, the path of ``boards[1][0]`` in the observation."""
+
+
 def _part(field: str, message: str) -> str:
     """``field`` (a request object, or a list of one item per seat) with the part of
     it that ``message`` (a library error's) names first, if any: ``move.place[2]``,
@@ -91,16 +96,47 @@ def _part(field: str, message: str) -> str:
     'observation.face_down_counts[1][1]'
     >>> _part("fantasyland", "seat 1: Fantasyland cards must be 0 or 13..17, got 12")
     'fantasyland[1]'
+    >>> _part("observation", "observation: board 1 row 2 holds 99, not a card id 0..51")
+    'observation.boards[1][2]'
     >>> _part("move", "8s is used twice"), _part("observation", "advise: 2d twice")
     ('move', 'observation')
     """
     name = field.rsplit(".", 1)[-1]
     text = message.removeprefix(f"{name}: ")  # the object named again: its context
+    text = _BOARD.sub(lambda b: f"boards[{b[1]}]" + (f"[{b[2]}]" if b[2] else ""), text, 1)
     m = _PART.match(text)
     if m is not None and m.group(3) is not None:  # a seat: its item
         return f"{field}[{m.group(3)}]"
     part = None if m is None else m.group(1) or m.group(2)
     return field if part is None or part == name else f"{field}.{part}"
+
+
+_TEXT_FORM = {"dealt": "dealt", "discards": "dead", "dead": "dead"}
+"""The text form's field (``POST /v1/analyze`` with ``board``, ``dealt``,
+``opponents``, ``dead``) that holds an observation's part; a seat's board:
+:func:`_text_part`."""
+
+
+def _text_part(whole: str, message: str) -> str:
+    """The field of a position in the text form that holds the part of the observation
+    :func:`ofc_fast.search.make_observation` (or the search) names first in
+    ``message``: ``dealt``, ``dead``, ``board`` (seat 0's board), ``opponents[i]``
+    (seat i + 1's); ``whole`` (the position as a whole) where it names none.
+
+    >>> [_text_part("board", m) for m in (
+    ...     "observation: dealt holds 2c, a card shown twice",
+    ...     "observation: board 2 row 0 holds too many cards",
+    ...     "make_observation: dead holds 2d, a card shown twice",
+    ...     "observation: the boards fit no point of the deal")]
+    ['dealt', 'opponents[1]', 'dead', 'board']
+    """
+    path = _part("observation", message.removeprefix("make_"))
+    part = path.removeprefix("observation.")
+    seat = re.match(r"boards\[(\d+)\]", part)
+    if seat is not None:
+        n = int(seat[1])
+        return "board" if n == 0 else f"opponents[{n - 1}]"
+    return _TEXT_FORM.get(re.sub(r"\[.*", "", part), whole)
 
 
 def refusal(
@@ -109,28 +145,39 @@ def refusal(
     status: int = 422,
     nested: bool = False,
     error: str | None = None,
+    text: bool = False,
 ) -> ApiError:
     """The problem for the library's refusal ``exc`` of the request's ``field``; where
     ``field`` is an object or a list of one item per seat (``nested``: a move, an
     observation, ``fantasyland``), the part of it that the error names first too
-    (:func:`_part`); ``error``: the class named (default:
-    the error's own).
+    (:func:`_part`); where it is a position in the text form (``text``: ``board``,
+    ``dealt``, ``opponents``, ``dead``), the text field holding the part the error
+    names (:func:`_text_part`; ``field`` where it names none); ``error``: the class
+    named (default: the error's own).
 
-    >>> from ofc_fast.errors import MoveError
+    >>> from ofc_fast.errors import CardError, MoveError
     >>> e = refusal(MoveError("discard[0]: bad card 99"), "move", nested=True)
     >>> e.status, e.field, e.error
     (422, 'move.discard[0]', 'MoveError')
+    >>> refusal(CardError("observation: board 1 row 0 holds Qh, a card shown twice"),
+    ...         "board", text=True).field
+    'opponents[0]'
     """
     if nested and field is not None:
         field = _part(field, str(exc))
+    if text and field is not None:
+        field = _text_part(field, str(exc))
     return ApiError(status, field, str(exc), error=error or type(exc).__name__)
 
 
 @contextmanager
-def at_field(field: str | None, status: int = 422, nested: bool = False) -> Iterator[None]:
+def at_field(
+    field: str | None, status: int = 422, nested: bool = False, text: bool = False
+) -> Iterator[None]:
     """Turns an :class:`~ofc_fast.errors.OfcError` raised inside into an
     :class:`ApiError` (:func:`refusal`) naming ``field`` (and, ``nested``, the part of
-    it the error names) and the error's class.
+    it the error names; ``text``, the text field of the position that holds it) and
+    the error's class.
 
     >>> from ofc_fast import parse_cards
     >>> try:
@@ -143,4 +190,4 @@ def at_field(field: str | None, status: int = 422, nested: bool = False) -> Iter
     try:
         yield
     except OfcError as exc:
-        raise refusal(exc, field, status, nested) from None
+        raise refusal(exc, field, status, nested, text=text) from None

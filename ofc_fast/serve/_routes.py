@@ -12,6 +12,7 @@ JSON, calling the same functions as the Python API (:func:`ofc_fast.advise`,
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -187,11 +188,15 @@ def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict
         check_players(len(others) + 1, rules, "players (you and the opponents)")
     with at_field("dead"):
         out = parse_cards(dead)
-    with at_field("board"):  # the position as a whole (a card seen twice, ...)
+    with at_field("board", text=True):  # the part it names, else the whole position
         return make_observation(rules, own, cards, others, out)
 
 
-def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any]:
+def analyze(
+    body: dict[str, Any],
+    config: ServeConfig = _DEFAULT,
+    stop: threading.Event | None = None,
+) -> dict[str, Any]:
     """``POST /v1/analyze``: every legal move of the seat to act, best first.
 
     Body: ``observation`` (JSON of ``Game.observation(seat)``) or the text form
@@ -200,7 +205,8 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
     ``seed``, ``exact``; without ``samples`` or ``time_budget``, 256 samples (at most
     ``config.max_samples``).  The search stops at ``config.max_time_budget`` whatever
-    ``samples`` asks (``time_budget`` defaults to that cap)."""
+    ``samples`` asks (``time_budget`` defaults to that cap), and once ``stop`` is set
+    (its client gone): after the batch of samples it is sampling."""
     ranges = Ranges.of(config)
     budget = get_number(body, "time_budget", config.max_time_budget, *ranges.time_budget)
     samples = get_int(body, "samples", None, *ranges.samples)
@@ -230,14 +236,26 @@ def analyze(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, A
     t0 = time.perf_counter()
     try:
         advice = advise(
-            obs, rules=rules, samples=samples, time_budget=budget, seed=seed, exact=exact
+            obs,
+            rules=rules,
+            samples=samples,
+            time_budget=budget,
+            seed=seed,
+            exact=exact,
+            should_stop=None if stop is None else stop.is_set,
         )
     except SearchError as exc:  # named so whatever its subclass (ObservationError)
         field = "exact" if "exact" in str(exc) and exact is True else where
-        nested = field == _OBS and obs_in is not None
-        raise refusal(exc, field, nested=nested, error="SearchError") from None
-    except OfcError as exc:  # the part of an observation at fault: observation.dealt
-        raise refusal(exc, where, nested=obs_in is not None) from None
+        whole = field == where  # the position: the part of it the error names
+        raise refusal(
+            exc,
+            field,
+            nested=whole and obs_in is not None,
+            error="SearchError",
+            text=whole and obs_in is None,
+        ) from None
+    except OfcError as exc:  # the part of a position at fault: observation.dealt, dealt
+        raise refusal(exc, where, nested=obs_in is not None, text=obs_in is None) from None
     except (KeyError, TypeError, ValueError) as exc:  # a shape advise does not read
         raise ApiError(400, where, f"malformed {where}: {str(exc)[:200]}") from None
     return {

@@ -54,11 +54,14 @@ class GameSession:
         you = get_int(body, "you", 0, RANGES.you[0], players - 1)
         seed = get_int(body, "seed", None, *RANGES.seed)
         self.hands = get_int(body, "hands", None, *RANGES.hands)
-        names = get_list(body, "bots", ["heuristic"], SIZES.bots)
-        if not names or not all(isinstance(n, str) and n in bot_names() for n in names):
-            raise ApiError(
-                422, "bots", f"bots: names of {', '.join(bot_names())}, one or one per seat"
-            )
+        names = get_list(body, "bots", ["heuristic"], SIZES.bots, items=(str, "a string"))
+        known = ", ".join(bot_names())
+        if not names:
+            raise ApiError(422, "bots", f"bots: names of {known}, one or one per seat")
+        for i, name in enumerate(names):  # the server's own bots: never an import spec
+            if name not in bot_names():
+                shown = f"bots[{i}]"
+                raise ApiError(422, shown, f"{shown}: {name[:40]!r} is no bot of {known}")
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")

@@ -134,7 +134,15 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: Any) -> None:
-    """Register ``serve`` on a subparsers object."""
+    """Register ``serve`` on a subparsers object (``ofc-fast``'s: ``ofc-fast serve``).
+
+    >>> import argparse
+    >>> parser = argparse.ArgumentParser(prog="ofc-fast")
+    >>> add_commands(parser.add_subparsers())
+    >>> args = parser.parse_args(["serve", "--port", "8080", "--max-time-budget", "1"])
+    >>> args.port, args.max_time_budget, args.host
+    (8080, 1.0, '127.0.0.1')
+    """
     from ._config import API_KEY_ENV, ServeConfig, default_workers
 
     s = sub.add_parser(
