@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scripts import refuse_writes_in
 
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
@@ -1062,20 +1063,11 @@ def test_training_names_out_when_its_folder_takes_no_files(
     folder that cannot be made.  The refusal comes from the run's lock file, the
     first file written: made to fail here, as root may write anywhere."""
     _require_torch()  # (the command checks for torch before it makes --out)
-    import os
-
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
     out.mkdir()
-    opened = os.open
-
-    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if Path(path).parent == out and flags & (os.O_WRONLY | os.O_RDWR):
-            raise PermissionError(13, "Permission denied", str(path))
-        return opened(path, flags, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", read_only)
+    refuse_writes_in(monkeypatch, out)
     assert main([*_TINY_RUN, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert (

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripts import refuse_writes_in
 
 from ofc_fast.arena.history import read_histories
 from ofc_fast.bots import make_bot
@@ -29,6 +30,7 @@ from ofc_fast.parallel import (
     ProcessExecutor,
     RayExecutor,
     RunSpec,
+    exclusive,
     in_order,
     make_executor,
     play_parallel,
@@ -1118,6 +1120,28 @@ def test_selfplay_out_must_name_a_folder(
     assert err.startswith("ofc-fast: error: --out: ") and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
     assert (tmp_path / "a-file").read_text() == "mine\n"
+
+
+def test_selfplay_names_out_when_its_folder_takes_no_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``selfplay --out /sys/kernel`` (a folder that exists but takes no files) said
+    "[Errno 13] Permission denied: '/sys/kernel/.selfplay.lock'", naming neither the
+    option nor the problem in words.  The lock file is the first file written: made
+    to fail here, as root may write anywhere."""
+    out = tmp_path / "run"
+    out.mkdir()
+    refuse_writes_in(monkeypatch, out)
+    assert main(["selfplay", "--bots", "random", "--hands", "2", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: --out: cannot write in the folder {str(out)!r}: "
+        "Permission denied\n"
+    )
+    for method in ("flock", "create"):  # the library's error, whatever the lock
+        refused = pytest.raises(SelfPlayError, match=r"^out: cannot write in the folder")
+        with refused, exclusive(out, method):
+            pass
+    assert list(out.iterdir()) == []
 
 
 def test_selfplay_refuses_chunk_size_it_would_ignore(

@@ -36,7 +36,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
 from numbers import Real
 from pathlib import Path
 from typing import Any
@@ -426,13 +425,7 @@ def train(
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
         raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
-    with ExitStack() as lock:
-        try:  # its lock file: the first file written there
-            lock.enter_context(exclusive(Path(out), run="training", error=ModelError))
-        except OSError as exc:  # (read-only, another user's)
-            raise ModelError(
-                f"out: cannot write in the folder {out!r}: {exc.strerror}"
-            ) from None
+    with exclusive(Path(out), run="training", error=ModelError):
         run = Run(Path(out), config)
         ex = executor or make_executor(1)
 
