@@ -774,6 +774,29 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+def test_training_refuses_fl_value_with_rules_without_fantasyland(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--fl-value 3`` with rules that have no Fantasyland was taken and kept in
+    config.json while every label and the report held 0 for it, and a resume with
+    another value was refused as "other settings" although nothing differed: it is
+    refused before any step, naming --fl-value and the rules."""
+    from ofc_fast.learned.train import main, train
+
+    table = rules.PINEAPPLE.replace(name="no-fl", fantasyland=None)
+    path = tmp_path / "no-fl.json"
+    path.write_text(table.to_json())
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--rules", str(path), "--out", str(out)]
+    for value in ("3", "0", '{"14": 10.5}'):
+        assert main([*args, "--fl-value", value]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --fl-value: no-fl has no Fantasyland"), err
+    with pytest.raises(ModelError, match="^fl_value: no-fl has no Fantasyland"):
+        train(table, out, fl_value=3.0)
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("option", ["--samples", "--eval-samples"])
 def test_training_refuses_more_draws_than_a_label_takes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str

@@ -622,7 +622,13 @@ def _check_settings(
 
 
 def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
-    """The five Fantasyland values of ``fl_value``; () for the rules' default."""
+    """The five Fantasyland values of ``fl_value``; () for the rules' default.  Rules
+    without Fantasyland refuse any ``fl_value``: no label would count it."""
+    if fl_value is not None and rules.fantasyland is None:
+        raise ModelError(
+            f"fl_value: {rules.name} has no Fantasyland, so no label counts its worth; "
+            f"leave fl_value out, got {quote(fl_value)}"
+        )
     try:
         five = tuple(stay_values(rules, fl_value))
     except OfcError as exc:
