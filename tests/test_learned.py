@@ -992,6 +992,58 @@ _TINY_RUN = [
 """The training command's smallest run (about two seconds), without --out."""
 
 
+def test_training_report_gives_no_interval_below_two_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one held-out decision a street (--eval-limit 1) report.md printed
+    "0.000 ± 0.000" as its 95% interval: below two decisions there is none, null in
+    report.json and said so in report.md.  The plot's top-1 axis went below 0 when
+    every agreement was 0 (matplotlib's autoscaled -0.055..0.055)."""
+    from ofc_fast.learned import train as train_module
+
+    one = {"decisions": 1, "regret": 0.25, "regret_ci95": None, "top1": 0.0}
+    two = {"decisions": 2, "regret": 0.5, "regret_ci95": 0.125, "top1": 0.0}
+    report = {
+        "model": "m",
+        "rules": "pineapple",
+        "players": 2,
+        "streets": {"5": {**one, "top1_ci95": None}, "7": {**two, "top1_ci95": 0.0}},
+        "cost_seconds": {"positions": 1.0},
+        "total_seconds": 1.0,
+    }
+    text = train_module.markdown(report)
+    assert "| 5 | 1 | 0.250 (no interval: n < 2) | 0.0% (no interval: n < 2) |" in text
+    assert "| 7 | 2 | 0.500 ± 0.125 | 0.0% ± 0.0 |" in text
+    pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    from matplotlib.figure import Figure
+
+    limits: list[tuple[float, float]] = []
+    saved = Figure.savefig
+
+    def savefig(fig: Any, *args: Any, **kwargs: Any) -> None:
+        limits.extend(a.get_ylim() for a in fig.axes)
+        saved(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    assert train_module.plot(report, tmp_path / "report.png")
+    (regret_low, _), (top1_low, top1_high) = limits
+    assert regret_low == 0.0 and (top1_low, top1_high) == (0.0, 100.0)
+
+
+def test_training_run_with_one_held_out_decision_has_no_interval(tmp_path: Path) -> None:
+    """The run's side of the test above: --eval-limit 1 keeps null intervals."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    assert main([*_TINY_RUN, "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "report.json").read_text())
+    for street in report["streets"].values():
+        assert street["decisions"] <= 1 and street["regret_ci95"] is None
+        assert street["top1_ci95"] is None
+    text = (tmp_path / "report.md").read_text()
+    assert "±" not in text and "(no interval: n < 2)" in text
+
+
 def test_training_resume_refuses_foreign_step_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

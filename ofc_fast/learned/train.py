@@ -209,7 +209,7 @@ def _evaluate(
     limit: int,
     progress: bool,
     stay: Stay,
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     placed = (held["board"] != 0xFF).sum(1)
     idx = np.flatnonzero(placed + held["n"] - held["k"] == cards)[:limit]
     text = rules.to_json()
@@ -239,8 +239,8 @@ def _evaluate(
     n = len(res)
     regret, agree = res[:, 0], res[:, 1]
 
-    def ci(v: np.ndarray) -> float:
-        return float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else 0.0
+    def ci(v: np.ndarray) -> float | None:  # (below two decisions there is none)
+        return float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else None
 
     return {
         "decisions": n,
