@@ -597,8 +597,9 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
         assert np.array_equal(lab["boards"], old["boards"])
         assert (lab["y"] <= old["y"] + 1e-9).all() and (lab["y"] < old["y"]).any()
     default = '{"13": 9.5, "14": 14.5, "15": 20.5, "16": 26.5, "17": 33.5}'
-    assert main([*args, "--fl-value", default]) == 0  # the default: the same run
-    assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == first
+    second = (tmp_path / "pineapple-2p.ofcvm").read_bytes()  # (rounds 2)
+    assert main([*args, "--rounds", "2", "--fl-value", default]) == 0  # the same run
+    assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == second != first
     assert main([*args, "--fl-value", "5"]) == 2  # another value: another run
     assert "other settings" in capsys.readouterr().err
     assert main([*no_fl[:-1], "lots"]) == 2
@@ -1094,6 +1095,88 @@ def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys
     (out / "config.json").write_text("[]")
     assert main(args) == 2
     assert "config.json: a damaged run file" in capsys.readouterr().err
+
+
+def test_training_refuses_fewer_rounds_than_its_out_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rounds 1`` on an --out holding a finished 2-round run replaced its round-2
+    model and report with round 1's, silently: it is refused, naming --rounds and
+    the round the folder holds, and the files are left as they were."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main([*args, "--rounds", "2"]) == 0
+    capsys.readouterr()
+    files = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: --rounds: {out} holds steps of round 2 of this run; with 1 its model "
+        "and report would go back to round 1's: give 2 (or more), or use another --out\n"
+    )
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == files
+    assert json.loads((out / "report.json").read_text())["rounds"] == 2
+    assert main([*args, "--rounds", "2"]) == 0  # the same run: resumed as it was
+
+
+def test_training_redoes_only_the_report_for_new_report_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another --eval-samples, --eval-limit or --eval-deals on a finished run was
+    refused as "other settings" although the training steps do not depend on them:
+    the steps are kept and only the held-out deals (--eval-deals) and the report
+    are made again, with the config holding the new values."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    kept = {p.name: p.read_bytes() for p in out.glob("*.npz") if p.name != "heldout.npz"}
+    model = (out / "pineapple-2p.ofcvm").read_bytes()
+    held = (out / "heldout.npz").read_bytes()
+    assert main([*args, "--eval-limit", "30", "--eval-samples", "2"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["streets"]["11"]["decisions"] > 1  # evaluated again, 30 at most
+    assert (out / "heldout.npz").read_bytes() == held
+    config = json.loads((out / "config.json").read_text())
+    assert (config["eval_limit"], config["eval_samples"]) == (30, 2)
+    assert (
+        main([*args, "--eval-limit", "30", "--eval-samples", "2", "--eval-deals", "3"]) == 0
+    )
+    again = json.loads((out / "report.json").read_text())
+    assert again["streets"]["11"]["decisions"] > report["streets"]["11"]["decisions"]
+    with np.load(out / "heldout.npz") as f:
+        assert sorted(set(f["deal"].tolist())) == [0, 1, 2]  # three held-out deals now
+    assert {p.name: p.read_bytes() for p in out.glob("*.npz") if p.name in kept} == kept
+    assert (out / "pineapple-2p.ofcvm").read_bytes() == model
+    assert main([*args, "--deals", "5"]) == 2  # a step's setting: refused, as was
+    assert "differs in: ['deals', 'eval_deals', 'eval_limit', 'eval_samples']" in (
+        capsys.readouterr().err
+    )
+
+
+def test_training_refuses_steps_without_their_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With config.json deleted by hand from an --out holding saved steps, the run
+    wrote a config of its new settings and trusted the steps made under the old
+    ones: it is refused, naming the folder and the missing config.json."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    (out / "config.json").unlink()
+    assert main([*args, "--seed", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {out} holds saved steps (heldout.npz, labels-11.npz")
+    assert "but no config.json" in err and err.count("\n") == 1
+    assert not (out / "config.json").exists()
 
 
 def test_training_command_reports_an_unusable_out_and_ctrl_c(

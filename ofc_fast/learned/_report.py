@@ -43,7 +43,9 @@ def _cell(street: dict[str, Any], key: str, scale: float, spec: str, unit: str =
     """A street's ``key`` times ``scale`` with its 95% interval, as report.md shows it."""
     ci = _interval(street, key)
     value = f"{scale * street[key]:{spec}}{unit}"
-    return f"{value} (no interval: n < 2)" if ci is None else f"{value} ± {scale * ci:{spec}}"
+    return (
+        f"{value} (no interval: n < 2)" if ci is None else f"{value} ± {scale * ci:{spec}}"
+    )
 
 
 def plot(report: dict[str, Any], path: Path) -> bool:

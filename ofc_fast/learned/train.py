@@ -80,6 +80,10 @@ _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent
 _OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
 _MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
 _CHUNK_DEALS = 25
+_REPORT_SETTINGS: dict[str, tuple[str, ...]] = {  # changed: these files made again
+    "eval_deals": ("heldout.npz", "report.json"),
+    **dict.fromkeys(("eval_samples", "eval_limit"), ("report.json",)),
+}
 _CHUNK_LABELS = 400
 
 
@@ -426,7 +430,8 @@ def train(
     except OSError as exc:  # (a file of that name, a folder that takes none)
         raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
     with exclusive(Path(out), run="training", error=ModelError):
-        run = Run(Path(out), config)
+        run = Run(Path(out), config, _REPORT_SETTINGS)
+        run.check_rounds(rounds)
         ex = executor or make_executor(1)
 
         def say(message: str) -> None:
