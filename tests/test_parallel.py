@@ -845,6 +845,41 @@ def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
 
 
+def test_ray_address_that_does_not_answer_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--ray nosuch:1`` (a host that does not resolve, a port nothing listens on)
+    waited over two minutes inside ``ray.init``, which has no timeout for joining:
+    the address is tried first, with a short timeout, and refused naming --ray and
+    the address (exit 2), in every command taking --ray.  No cluster is started."""
+    ray = pytest.importorskip("ray", reason='pip install ".[ray]"')
+    from ofc_fast.learned.train import main as train_main
+
+    def no_init(*_: object, **__: object) -> None:
+        raise AssertionError("ray.init was asked")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", no_init)
+    for address in ("nosuch.invalid:1", "127.0.0.1:1", "ray://nosuch.invalid:10001"):
+        t0 = time.monotonic()
+        with pytest.raises(ExecutorError, match="nothing answers at") as info:
+            RayExecutor(address)
+        assert str(info.value).startswith(f"--ray {address}: cannot join the cluster")
+        assert time.monotonic() - t0 < 10
+    out = tmp_path / "o"
+    for main_of, argv in (
+        (main, ["play", "--hands", "2", "--quiet"]),
+        (main, ["selfplay", "--hands", "2", "--quiet", "--out", str(out)]),
+        (
+            train_main,
+            ["--deals", "2", "--quiet", "--opponent", "typical", "--out", str(out)],
+        ),
+    ):
+        assert main_of([*argv, "--ray", "127.0.0.1:1"]) == 2
+        err = capsys.readouterr().err
+        assert "error: --ray 127.0.0.1:1: cannot join the cluster: nothing answers" in err
+
+
 @pytest.mark.parametrize("command", [["play"], ["selfplay", "--out", "unused"]])
 def test_workers_with_the_ray_cluster_of_an_address_is_refused(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: list[str]
