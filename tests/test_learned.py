@@ -775,6 +775,26 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+def test_training_refuses_players_whose_deal_needs_more_than_a_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--players 4`` under Pineapple rules of ``max_players=4`` (17 cards a seat,
+    68 in all) made --out and failed at the first position with "the engine refused
+    the deal: the deal needs more cards than the deck holds": it is refused before
+    any step, naming --players and the cards."""
+    from ofc_fast.learned.train import main
+
+    path = tmp_path / "p4.json"
+    path.write_text(rules.PINEAPPLE.replace(name="P4", max_players=4).to_json())
+    out = tmp_path / "run"
+    assert (
+        main([*_TINY_RUN, "--rules", str(path), "--players", "4", "--out", str(out)]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err == "error: --players: 4 seats of P4 need 68 cards; one deck has 52\n"
+    assert not out.exists()
+
+
 def test_training_refuses_fl_value_with_rules_without_fantasyland(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -793,7 +813,7 @@ def test_training_refuses_fl_value_with_rules_without_fantasyland(
         assert main([*args, "--fl-value", value]) == 2
         err = capsys.readouterr().err
         assert err.startswith("error: --fl-value: no-fl has no Fantasyland"), err
-    with pytest.raises(ModelError, match="^fl_value: no-fl has no Fantasyland"):
+    with pytest.raises(ModelError, match=r"^fl_value: no-fl has no Fantasyland"):
         train(table, out, fl_value=3.0)
     assert not out.exists()
 

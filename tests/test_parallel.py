@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scripts import refuse_writes_in
 
+from ofc_fast import rules as rules_mod
 from ofc_fast.arena.history import read_histories
 from ofc_fast.bots import make_bot
 from ofc_fast.cli import main
@@ -1155,6 +1156,24 @@ def test_selfplay_out_must_name_a_folder(
     assert err.startswith("ofc-fast: error: --out: ") and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
     assert (tmp_path / "a-file").read_text() == "mine\n"
+
+
+def test_selfplay_refuses_players_whose_deal_needs_more_than_a_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``selfplay --players 4`` under Pineapple rules of ``max_players=4`` (17 cards
+    a seat, 68 in all) said "--bots: the engine refused the deal: the deal needs
+    more cards than the deck holds", blaming --bots: it names --players and the
+    cards, as ``play`` does, and writes nothing."""
+    path = tmp_path / "p4.json"
+    path.write_text(rules_mod.PINEAPPLE.replace(name="P4", max_players=4).to_json())
+    out = tmp_path / "o"
+    argv = ["selfplay", "--rules", str(path), "--players", "4", "--hands", "2"]
+    assert main([*argv, "--quiet", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --players: 4 seats of P4 need 68 cards; one deck has 52\n"
+    )
+    assert not out.exists()
 
 
 def test_selfplay_names_out_when_its_folder_takes_no_files(

@@ -50,7 +50,7 @@ from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
-from ..table import SEED_MAX, as_int
+from ..table import SEED_MAX, as_int, check_fantasyland
 from ._data import (
     EvalTask,
     GenTask,
@@ -63,7 +63,7 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
-from ._fit import require_torch
+from ._fit import c_check, require_torch
 from ._report import markdown, plot
 from ._run import Run, read_json, write_json
 from .model import FEATURES, ValueModel, model_bytes
@@ -550,7 +550,7 @@ def train(
             "fits": fits,
             "cost_seconds": run.cost,
             "total_seconds": round(sum(run.cost.values()), 1),
-            "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
+            "c_vs_fit_max_abs_diff": c_check(model, saved),
         }
         atomic_write(run.out / "report.md", markdown(report).encode())
         if not plot(report, run.out / "report.png"):
@@ -589,6 +589,10 @@ def _check_settings(
         )
     if as_int(players) is None or not 2 <= players <= rules.max_players:
         raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
+    try:  # (a max_players past one deck's deal failed at the first position)
+        check_fantasyland((0,) * players, players, rules)
+    except OfcError as exc:
+        raise ModelError(f"players: {exc}") from None
     if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
         raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     floor = {"others": 0}  # the rest: 1 or more
@@ -667,23 +671,6 @@ def _stay_arg(text: str) -> StayValue:
         raise ModelError(
             f'--fl-value: a number or a JSON object {{"14": 10.5, ...}}, got {text!r}'
         ) from None
-
-
-def _c_check(
-    model: ValueModel, rules: RuleSet, players: int, saved: dict[int, dict[str, np.ndarray]]
-) -> float:
-    """Largest |C value - fitted net's value| over the saved check inputs."""
-    from .._native import ffi, lib
-
-    worst = 0.0
-    out = ffi.new("double *")
-    for cards, d in saved.items():
-        for x, y in zip(d["check_x"], d["check_y"]):
-            lib.ofc_vm_eval(
-                model.c, cards, ffi.from_buffer("float[]", np.ascontiguousarray(x)), out
-            )
-            worst = max(worst, abs(out[0] - float(y)))
-    return worst
 
 
 def main(argv: Sequence[str] | None = None) -> int:
