@@ -990,6 +990,10 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
     args += ["--samples", "1", "--epochs", "1", "--opponent", "typical", "--out", str(out)]
     out.mkdir()
+    (out / "cost.json").write_text("[]")  # JSON, but no object: a TypeError traceback
+    assert main(args) == 2  # (after writing config.json: a run's steps need theirs)
+    assert "cost.json: a damaged run file (not a JSON object)" in capsys.readouterr().err
+    (out / "cost.json").unlink()
     (out / "positions.npz").write_bytes(b"PK\x03\x04 not a whole archive")
     assert main(args) == 2
     err = capsys.readouterr().err
@@ -998,11 +1002,11 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     (out / "config.json").write_text("{")
     assert main(args) == 2
     assert "config.json: a damaged run file" in capsys.readouterr().err
-    (out / "config.json").unlink()
-    (out / "positions.npz").unlink()
-    (out / "cost.json").write_text("[]")  # JSON, but no object: a TypeError traceback
+    (out / "config.json").unlink()  # the steps' settings gone: refused, not trusted
     assert main(args) == 2
-    assert "cost.json: a damaged run file (not a JSON object)" in capsys.readouterr().err
+    assert "holds saved steps (positions.npz) but no config.json" in (
+        capsys.readouterr().err
+    )
 
 
 _TINY_RUN = [
@@ -1424,7 +1428,13 @@ def test_training_plot_leaves_the_callers_matplotlib_as_it_was(tmp_path: Path):
     matplotlib.use("svg")
     try:
         mine = plt.figure()
-        street = {"regret": 0.5, "regret_ci95": 0.1, "top1": 0.25, "top1_ci95": 0.05}
+        street = {
+            "decisions": 9,
+            "regret": 0.5,
+            "regret_ci95": 0.1,
+            "top1": 0.25,
+            "top1_ci95": 0.05,
+        }
         assert plot({"streets": {"5": street, "7": street}}, tmp_path / "report.png")
         assert matplotlib.get_backend() == "svg"
         assert plt.get_fignums() == [mine.number]
