@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from scripts import refuse_writes_in
 
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
@@ -596,8 +597,9 @@ def test_training_command_end_to_end_and_resume(tmp_path: Path, capsys):
         assert np.array_equal(lab["boards"], old["boards"])
         assert (lab["y"] <= old["y"] + 1e-9).all() and (lab["y"] < old["y"]).any()
     default = '{"13": 9.5, "14": 14.5, "15": 20.5, "16": 26.5, "17": 33.5}'
-    assert main([*args, "--fl-value", default]) == 0  # the default: the same run
-    assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == first
+    second = (tmp_path / "pineapple-2p.ofcvm").read_bytes()  # (rounds 2)
+    assert main([*args, "--rounds", "2", "--fl-value", default]) == 0  # the same run
+    assert (tmp_path / "pineapple-2p.ofcvm").read_bytes() == second != first
     assert main([*args, "--fl-value", "5"]) == 2  # another value: another run
     assert "other settings" in capsys.readouterr().err
     assert main([*no_fl[:-1], "lots"]) == 2
@@ -773,6 +775,49 @@ def test_training_refuses_bad_settings_before_any_step(
     assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["FILE"]
 
 
+def test_training_refuses_players_whose_deal_needs_more_than_a_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--players 4`` under Pineapple rules of ``max_players=4`` (17 cards a seat,
+    68 in all) made --out and failed at the first position with "the engine refused
+    the deal: the deal needs more cards than the deck holds": it is refused before
+    any step, naming --players and the cards."""
+    from ofc_fast.learned.train import main
+
+    path = tmp_path / "p4.json"
+    path.write_text(rules.PINEAPPLE.replace(name="P4", max_players=4).to_json())
+    out = tmp_path / "run"
+    assert (
+        main([*_TINY_RUN, "--rules", str(path), "--players", "4", "--out", str(out)]) == 2
+    )
+    err = capsys.readouterr().err
+    assert err == "error: --players: 4 seats of P4 need 68 cards; one deck has 52\n"
+    assert not out.exists()
+
+
+def test_training_refuses_fl_value_with_rules_without_fantasyland(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--fl-value 3`` with rules that have no Fantasyland was taken and kept in
+    config.json while every label and the report held 0 for it, and a resume with
+    another value was refused as "other settings" although nothing differed: it is
+    refused before any step, naming --fl-value and the rules."""
+    from ofc_fast.learned.train import main, train
+
+    table = rules.PINEAPPLE.replace(name="no-fl", fantasyland=None)
+    path = tmp_path / "no-fl.json"
+    path.write_text(table.to_json())
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--rules", str(path), "--out", str(out)]
+    for value in ("3", "0", '{"14": 10.5}'):
+        assert main([*args, "--fl-value", value]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("error: --fl-value: no-fl has no Fantasyland"), err
+    with pytest.raises(ModelError, match=r"^fl_value: no-fl has no Fantasyland"):
+        train(table, out, fl_value=3.0)
+    assert not out.exists()
+
+
 @pytest.mark.parametrize("option", ["--samples", "--eval-samples"])
 def test_training_refuses_more_draws_than_a_label_takes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str
@@ -945,6 +990,10 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     args = ["--rules", "pineapple", "--deals", "4", "--eval-deals", "1", "--quiet"]
     args += ["--samples", "1", "--epochs", "1", "--opponent", "typical", "--out", str(out)]
     out.mkdir()
+    (out / "cost.json").write_text("[]")  # JSON, but no object: a TypeError traceback
+    assert main(args) == 2  # (after writing config.json: a run's steps need theirs)
+    assert "cost.json: a damaged run file (not a JSON object)" in capsys.readouterr().err
+    (out / "cost.json").unlink()
     (out / "positions.npz").write_bytes(b"PK\x03\x04 not a whole archive")
     assert main(args) == 2
     err = capsys.readouterr().err
@@ -953,11 +1002,11 @@ def test_training_resume_refuses_damaged_step_files(tmp_path: Path, capsys):
     (out / "config.json").write_text("{")
     assert main(args) == 2
     assert "config.json: a damaged run file" in capsys.readouterr().err
-    (out / "config.json").unlink()
-    (out / "positions.npz").unlink()
-    (out / "cost.json").write_text("[]")  # JSON, but no object: a TypeError traceback
+    (out / "config.json").unlink()  # the steps' settings gone: refused, not trusted
     assert main(args) == 2
-    assert "cost.json: a damaged run file (not a JSON object)" in capsys.readouterr().err
+    assert "holds saved steps (positions.npz) but no config.json" in (
+        capsys.readouterr().err
+    )
 
 
 _TINY_RUN = [
@@ -966,6 +1015,58 @@ _TINY_RUN = [
     *["--epochs", "1", "--hidden", "4", "--opponent", "typical"],
 ]
 """The training command's smallest run (about two seconds), without --out."""
+
+
+def test_training_report_gives_no_interval_below_two_decisions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With one held-out decision a street (--eval-limit 1) report.md printed
+    "0.000 ± 0.000" as its 95% interval: below two decisions there is none, null in
+    report.json and said so in report.md.  The plot's top-1 axis went below 0 when
+    every agreement was 0 (matplotlib's autoscaled -0.055..0.055)."""
+    from ofc_fast.learned import train as train_module
+
+    one = {"decisions": 1, "regret": 0.25, "regret_ci95": None, "top1": 0.0}
+    two = {"decisions": 2, "regret": 0.5, "regret_ci95": 0.125, "top1": 0.0}
+    report = {
+        "model": "m",
+        "rules": "pineapple",
+        "players": 2,
+        "streets": {"5": {**one, "top1_ci95": None}, "7": {**two, "top1_ci95": 0.0}},
+        "cost_seconds": {"positions": 1.0},
+        "total_seconds": 1.0,
+    }
+    text = train_module.markdown(report)
+    assert "| 5 | 1 | 0.250 (no interval: n < 2) | 0.0% (no interval: n < 2) |" in text
+    assert "| 7 | 2 | 0.500 ± 0.125 | 0.0% ± 0.0 |" in text
+    pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    from matplotlib.figure import Figure
+
+    limits: list[tuple[float, float]] = []
+    saved = Figure.savefig
+
+    def savefig(fig: Any, *args: Any, **kwargs: Any) -> None:
+        limits.extend(a.get_ylim() for a in fig.axes)
+        saved(fig, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    assert train_module.plot(report, tmp_path / "report.png")
+    (regret_low, _), (top1_low, top1_high) = limits
+    assert regret_low == 0.0 and (top1_low, top1_high) == (0.0, 100.0)
+
+
+def test_training_run_with_one_held_out_decision_has_no_interval(tmp_path: Path) -> None:
+    """The run's side of the test above: --eval-limit 1 keeps null intervals."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    assert main([*_TINY_RUN, "--out", str(tmp_path)]) == 0
+    report = json.loads((tmp_path / "report.json").read_text())
+    for street in report["streets"].values():
+        assert street["decisions"] <= 1 and street["regret_ci95"] is None
+        assert street["top1_ci95"] is None
+    text = (tmp_path / "report.md").read_text()
+    assert "±" not in text and "(no interval: n < 2)" in text
 
 
 def test_training_resume_refuses_foreign_step_files(
@@ -1020,6 +1121,88 @@ def test_training_resume_names_a_setting_only_one_run_has(tmp_path: Path, capsys
     assert "config.json: a damaged run file" in capsys.readouterr().err
 
 
+def test_training_refuses_fewer_rounds_than_its_out_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rounds 1`` on an --out holding a finished 2-round run replaced its round-2
+    model and report with round 1's, silently: it is refused, naming --rounds and
+    the round the folder holds, and the files are left as they were."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main([*args, "--rounds", "2"]) == 0
+    capsys.readouterr()
+    files = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert main(args) == 2
+    assert capsys.readouterr().err == (
+        f"error: --rounds: {out} holds steps of round 2 of this run; with 1 its model "
+        "and report would go back to round 1's: give 2 (or more), or use another --out\n"
+    )
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == files
+    assert json.loads((out / "report.json").read_text())["rounds"] == 2
+    assert main([*args, "--rounds", "2"]) == 0  # the same run: resumed as it was
+
+
+def test_training_redoes_only_the_report_for_new_report_settings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Another --eval-samples, --eval-limit or --eval-deals on a finished run was
+    refused as "other settings" although the training steps do not depend on them:
+    the steps are kept and only the held-out deals (--eval-deals) and the report
+    are made again, with the config holding the new values."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    kept = {p.name: p.read_bytes() for p in out.glob("*.npz") if p.name != "heldout.npz"}
+    model = (out / "pineapple-2p.ofcvm").read_bytes()
+    held = (out / "heldout.npz").read_bytes()
+    assert main([*args, "--eval-limit", "30", "--eval-samples", "2"]) == 0
+    report = json.loads((out / "report.json").read_text())
+    assert report["streets"]["11"]["decisions"] > 1  # evaluated again, 30 at most
+    assert (out / "heldout.npz").read_bytes() == held
+    config = json.loads((out / "config.json").read_text())
+    assert (config["eval_limit"], config["eval_samples"]) == (30, 2)
+    assert (
+        main([*args, "--eval-limit", "30", "--eval-samples", "2", "--eval-deals", "3"]) == 0
+    )
+    again = json.loads((out / "report.json").read_text())
+    assert again["streets"]["11"]["decisions"] > report["streets"]["11"]["decisions"]
+    with np.load(out / "heldout.npz") as f:
+        assert sorted(set(f["deal"].tolist())) == [0, 1, 2]  # three held-out deals now
+    assert {p.name: p.read_bytes() for p in out.glob("*.npz") if p.name in kept} == kept
+    assert (out / "pineapple-2p.ofcvm").read_bytes() == model
+    assert main([*args, "--deals", "5"]) == 2  # a step's setting: refused, as was
+    assert "differs in: ['deals', 'eval_deals', 'eval_limit', 'eval_samples']" in (
+        capsys.readouterr().err
+    )
+
+
+def test_training_refuses_steps_without_their_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With config.json deleted by hand from an --out holding saved steps, the run
+    wrote a config of its new settings and trusted the steps made under the old
+    ones: it is refused, naming the folder and the missing config.json."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    args = [*_TINY_RUN, "--out", str(out)]
+    assert main(args) == 0
+    capsys.readouterr()
+    (out / "config.json").unlink()
+    assert main([*args, "--seed", "5"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {out} holds saved steps (heldout.npz, labels-11.npz")
+    assert "but no config.json" in err and err.count("\n") == 1
+    assert not (out / "config.json").exists()
+
+
 def test_training_command_reports_an_unusable_out_and_ctrl_c(
     tmp_path: Path, capsys, monkeypatch
 ):
@@ -1062,20 +1245,11 @@ def test_training_names_out_when_its_folder_takes_no_files(
     folder that cannot be made.  The refusal comes from the run's lock file, the
     first file written: made to fail here, as root may write anywhere."""
     _require_torch()  # (the command checks for torch before it makes --out)
-    import os
-
     from ofc_fast.learned.train import main
 
     out = tmp_path / "run"
     out.mkdir()
-    opened = os.open
-
-    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
-        if Path(path).parent == out and flags & (os.O_WRONLY | os.O_RDWR):
-            raise PermissionError(13, "Permission denied", str(path))
-        return opened(path, flags, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", read_only)
+    refuse_writes_in(monkeypatch, out)
     assert main([*_TINY_RUN, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert (
@@ -1254,7 +1428,13 @@ def test_training_plot_leaves_the_callers_matplotlib_as_it_was(tmp_path: Path):
     matplotlib.use("svg")
     try:
         mine = plt.figure()
-        street = {"regret": 0.5, "regret_ci95": 0.1, "top1": 0.25, "top1_ci95": 0.05}
+        street = {
+            "decisions": 9,
+            "regret": 0.5,
+            "regret_ci95": 0.1,
+            "top1": 0.25,
+            "top1_ci95": 0.05,
+        }
         assert plot({"streets": {"5": street, "7": street}}, tmp_path / "report.png")
         assert matplotlib.get_backend() == "svg"
         assert plt.get_fignums() == [mine.number]

@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scripts import refuse_writes_in
 
+from ofc_fast import rules as rules_mod
 from ofc_fast.arena.history import read_histories
 from ofc_fast.bots import make_bot
 from ofc_fast.cli import main
@@ -29,6 +31,7 @@ from ofc_fast.parallel import (
     ProcessExecutor,
     RayExecutor,
     RunSpec,
+    exclusive,
     in_order,
     make_executor,
     play_parallel,
@@ -843,6 +846,43 @@ def test_ray_missing_is_a_named_error(monkeypatch: pytest.MonkeyPatch) -> None:
     assert main(["play", "--hands", "2", "--ray", "--quiet"]) == 2
 
 
+def test_ray_address_that_does_not_answer_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``--ray nosuch:1`` (a host that does not resolve, a port nothing listens on)
+    waited over two minutes inside ``ray.init``, which has no timeout for joining:
+    the address is tried first, with a short timeout, and refused naming --ray and
+    the address (exit 2), in every command taking --ray.  No cluster is started:
+    a stand-in Ray module fails the test if ray.init is asked."""
+    from types import SimpleNamespace
+
+    from ofc_fast.learned.train import main as train_main
+
+    def no_init(*_: object, **__: object) -> None:
+        raise AssertionError("ray.init was asked")
+
+    ray = SimpleNamespace(is_initialized=lambda: False, init=no_init)
+    monkeypatch.setitem(sys.modules, "ray", ray)
+    for address in ("nosuch.invalid:1", "127.0.0.1:1", "ray://nosuch.invalid:10001"):
+        t0 = time.monotonic()
+        with pytest.raises(ExecutorError, match="nothing answers at") as info:
+            RayExecutor(address)
+        assert str(info.value).startswith(f"--ray {address}: cannot join the cluster")
+        assert time.monotonic() - t0 < 10
+    out = tmp_path / "o"
+    for main_of, argv in (
+        (main, ["play", "--hands", "2", "--quiet"]),
+        (main, ["selfplay", "--hands", "2", "--quiet", "--out", str(out)]),
+        (
+            train_main,
+            ["--deals", "2", "--quiet", "--opponent", "typical", "--out", str(out)],
+        ),
+    ):
+        assert main_of([*argv, "--ray", "127.0.0.1:1"]) == 2
+        err = capsys.readouterr().err
+        assert "error: --ray 127.0.0.1:1: cannot join the cluster: nothing answers" in err
+
+
 @pytest.mark.parametrize("command", [["play"], ["selfplay", "--out", "unused"]])
 def test_workers_with_the_ray_cluster_of_an_address_is_refused(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: list[str]
@@ -1118,6 +1158,46 @@ def test_selfplay_out_must_name_a_folder(
     assert err.startswith("ofc-fast: error: --out: ") and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
     assert (tmp_path / "a-file").read_text() == "mine\n"
+
+
+def test_selfplay_refuses_players_whose_deal_needs_more_than_a_deck(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``selfplay --players 4`` under Pineapple rules of ``max_players=4`` (17 cards
+    a seat, 68 in all) said "--bots: the engine refused the deal: the deal needs
+    more cards than the deck holds", blaming --bots: it names --players and the
+    cards, as ``play`` does, and writes nothing."""
+    path = tmp_path / "p4.json"
+    path.write_text(rules_mod.PINEAPPLE.replace(name="P4", max_players=4).to_json())
+    out = tmp_path / "o"
+    argv = ["selfplay", "--rules", str(path), "--players", "4", "--hands", "2"]
+    assert main([*argv, "--quiet", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "ofc-fast: error: --players: 4 seats of P4 need 68 cards; one deck has 52\n"
+    )
+    assert not out.exists()
+
+
+def test_selfplay_names_out_when_its_folder_takes_no_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``selfplay --out /sys/kernel`` (a folder that exists but takes no files) said
+    "[Errno 13] Permission denied: '/sys/kernel/.selfplay.lock'", naming neither the
+    option nor the problem in words.  The lock file is the first file written: made
+    to fail here, as root may write anywhere."""
+    out = tmp_path / "run"
+    out.mkdir()
+    refuse_writes_in(monkeypatch, out)
+    assert main(["selfplay", "--bots", "random", "--hands", "2", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"ofc-fast: error: --out: cannot write in the folder {str(out)!r}: "
+        "Permission denied\n"
+    )
+    for method in ("flock", "create"):  # the library's error, whatever the lock
+        refused = pytest.raises(SelfPlayError, match=r"^out: cannot write in the folder")
+        with refused, exclusive(out, method):
+            pass
+    assert list(out.iterdir()) == []
 
 
 def test_selfplay_refuses_chunk_size_it_would_ignore(

@@ -9,9 +9,11 @@ from typing import Any
 
 import numpy as np
 
+from .._native import ffi, lib
 from ..errors import ModelError
+from .model import ValueModel
 
-__all__ = ["fit", "require_torch"]
+__all__ = ["c_check", "fit", "require_torch"]
 
 
 def require_torch() -> Any:
@@ -145,3 +147,17 @@ def _scaling(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     sd = x64.std(0)
     sd[sd < 1e-6 * np.maximum(1.0, np.abs(mu))] = 1.0
     return mu, sd
+
+
+def c_check(model: ValueModel, saved: dict[int, dict[str, np.ndarray]]) -> float:
+    """Largest |C value - fitted net's value| over the saved check inputs (each net
+    step's ``check_x`` and ``check_y``): the model file against torch's own output."""
+    worst = 0.0
+    out = ffi.new("double *")
+    for cards, d in saved.items():
+        for x, y in zip(d["check_x"], d["check_y"]):
+            lib.ofc_vm_eval(
+                model.c, cards, ffi.from_buffer("float[]", np.ascontiguousarray(x)), out
+            )
+            worst = max(worst, abs(out[0] - float(y)))
+    return worst

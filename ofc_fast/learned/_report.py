@@ -23,13 +23,29 @@ def markdown(report: dict[str, Any]) -> str:
     ]
     for c, s in report["streets"].items():
         lines.append(
-            f"| {c} | {s['decisions']} | {s['regret']:.3f} ± {s['regret_ci95']:.3f} "
-            f"| {100 * s['top1']:.1f}% ± {100 * s['top1_ci95']:.1f} |"
+            f"| {c} | {s['decisions']} | {_cell(s, 'regret', 1, '.3f')} "
+            f"| {_cell(s, 'top1', 100, '.1f', '%')} |"
         )
     lines += ["", "| step | seconds |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in report["cost_seconds"].items()]
     lines.append(f"| total | {report['total_seconds']} |")
     return "\n".join(lines) + "\n"
+
+
+def _interval(street: dict[str, Any], key: str) -> float | None:
+    """The 95% half-width of a street's ``key`` (``"regret"``, ``"top1"``); None
+    below two held-out decisions, where there is none (the report's null)."""
+    ci = street[f"{key}_ci95"]
+    return None if ci is None or street["decisions"] < 2 else float(ci)
+
+
+def _cell(street: dict[str, Any], key: str, scale: float, spec: str, unit: str = "") -> str:
+    """A street's ``key`` times ``scale`` with its 95% interval, as report.md shows it."""
+    ci = _interval(street, key)
+    value = f"{scale * street[key]:{spec}}{unit}"
+    return (
+        f"{value} (no interval: n < 2)" if ci is None else f"{value} ± {scale * ci:{spec}}"
+    )
 
 
 def plot(report: dict[str, Any], path: Path) -> bool:
@@ -48,17 +64,19 @@ def plot(report: dict[str, Any], path: Path) -> bool:
     ax[0].bar(
         streets,
         [report["streets"][s]["regret"] for s in streets],
-        yerr=[report["streets"][s]["regret_ci95"] for s in streets],
+        yerr=[_interval(report["streets"][s], "regret") or 0.0 for s in streets],
     )
     ax[0].set_title("held-out regret (points)")
     ax[1].bar(
         streets,
         [100 * report["streets"][s]["top1"] for s in streets],
-        yerr=[100 * report["streets"][s]["top1_ci95"] for s in streets],
+        yerr=[100 * (_interval(report["streets"][s], "top1") or 0.0) for s in streets],
     )
     ax[1].set_title("top-1 agreement (%)")
+    ax[1].set_ylim(0, 100)  # (all 0: the autoscaled axis went below 0)
     for a in ax:
         a.set_xlabel("cards on the board after the move")
+    ax[0].set_ylim(bottom=0)  # a regret is never below 0
     fig.tight_layout()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=80)

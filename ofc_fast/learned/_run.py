@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 import zipfile
 from collections.abc import Callable
@@ -37,26 +38,61 @@ def read_json(path: Path) -> dict[str, Any]:
 
 
 class Run:
-    """The output directory: config check, saved steps and the cost of each."""
+    """The output directory: config check, saved steps and the cost of each.
 
-    def __init__(self, out: Path, config: dict[str, Any]) -> None:
+    ``redo``: the settings a run may change in place, each with the files made
+    from it (``{"eval_limit": ("report.json",)}``): they are removed, so made
+    again, and the config takes the new value; any other setting that differs is
+    refused."""
+
+    def __init__(
+        self,
+        out: Path,
+        config: dict[str, Any],
+        redo: dict[str, tuple[str, ...]] | None = None,
+    ) -> None:
         self.out = out  # (made by train, which holds its lock)
+        redo = redo or {}
         cfg = out / "config.json"
         if cfg.exists():
             old = read_json(cfg)
-            if old != config:
-                keys = old.keys() | config.keys()  # a setting only one run has too
-                differs = sorted(k for k in keys if old.get(k) != config.get(k))
+            keys = old.keys() | config.keys()  # a setting only one run has too
+            differs = sorted(k for k in keys if old.get(k) != config.get(k))
+            if any(k not in redo for k in differs):
                 raise ModelError(
                     f"{out} holds a run with other settings; use another --out "
                     f"(differs in: {differs})"
                 )
+            if differs:  # the files first: a kill between finds the old config
+                for name in sorted({f for k in differs for f in redo[k]}):
+                    (out / name).unlink(missing_ok=True)
+                write_json(cfg, config, sort_keys=True)
+        elif steps := sorted(p.name for p in out.glob("*.npz")):
+            raise ModelError(  # (their settings are unknown: trusted, they mixed)
+                f"{out} holds saved steps ({', '.join(steps[:3])}"
+                f"{', ...' if len(steps) > 3 else ''}) but no config.json, the "
+                "settings they were made with; use another --out, or delete the "
+                "steps to start again"
+            )
         else:
             write_json(cfg, config, sort_keys=True)
         cost = out / "cost.json"
         self.cost: dict[str, float] = read_json(cost) if cost.exists() else {}
         if not all(isinstance(v, (int, float)) for v in self.cost.values()):
             raise ModelError(f"{cost}: a damaged run file (not seconds by step)")
+
+    def check_rounds(self, rounds: int) -> None:
+        """ModelError when the run holds steps of a round past ``rounds``
+        (``positions-r2``, ``net-11-r3``): its model and report would go back to
+        round ``rounds``'s (they were replaced so, silently)."""
+        tags = (re.fullmatch(r".*-r([0-9]+)\.npz", p.name) for p in self.out.glob("*.npz"))
+        last = max([1, *(int(m.group(1)) for m in tags if m is not None)])
+        if last > rounds:
+            raise ModelError(
+                f"rounds: {self.out} holds steps of round {last} of this run; with "
+                f"{rounds} its model and report would go back to round {rounds}'s: "
+                f"give {last} (or more), or use another --out"
+            )
 
     def step(
         self,

@@ -36,7 +36,6 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
 from numbers import Real
 from pathlib import Path
 from typing import Any
@@ -51,7 +50,7 @@ from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
 from ..solver import StayValue, stay_values
-from ..table import SEED_MAX, as_int
+from ..table import SEED_MAX, as_int, check_fantasyland
 from ._data import (
     EvalTask,
     GenTask,
@@ -64,7 +63,7 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
-from ._fit import require_torch
+from ._fit import c_check, require_torch
 from ._report import markdown, plot
 from ._run import Run, read_json, write_json
 from .model import FEATURES, ValueModel, model_bytes
@@ -81,6 +80,10 @@ _ROW_EPSILON = {"play": 0.0, "random": 1.0}  # random moves behind each opponent
 _OPPONENT_DEALS = 20_000  # train()'s opponent_deals, --opponent-deals when not given
 _MAX_SAMPLES = 1_000_000  # draws of one label (ofc_value_expect, csrc/include/ofc_value.h)
 _CHUNK_DEALS = 25
+_REPORT_SETTINGS: dict[str, tuple[str, ...]] = {  # changed: these files made again
+    "eval_deals": ("heldout.npz", "report.json"),
+    **dict.fromkeys(("eval_samples", "eval_limit"), ("report.json",)),
+}
 _CHUNK_LABELS = 400
 
 
@@ -210,7 +213,7 @@ def _evaluate(
     limit: int,
     progress: bool,
     stay: Stay,
-) -> dict[str, float]:
+) -> dict[str, float | None]:
     placed = (held["board"] != 0xFF).sum(1)
     idx = np.flatnonzero(placed + held["n"] - held["k"] == cards)[:limit]
     text = rules.to_json()
@@ -240,8 +243,8 @@ def _evaluate(
     n = len(res)
     regret, agree = res[:, 0], res[:, 1]
 
-    def ci(v: np.ndarray) -> float:
-        return float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else 0.0
+    def ci(v: np.ndarray) -> float | None:  # (below two decisions there is none)
+        return float(1.96 * v.std(ddof=1) / np.sqrt(len(v))) if len(v) > 1 else None
 
     return {
         "decisions": n,
@@ -426,14 +429,9 @@ def train(
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
         raise ModelError(f"out: cannot make the folder {out!r}: {exc.strerror}") from None
-    with ExitStack() as lock:
-        try:  # its lock file: the first file written there
-            lock.enter_context(exclusive(Path(out), run="training", error=ModelError))
-        except OSError as exc:  # (read-only, another user's)
-            raise ModelError(
-                f"out: cannot write in the folder {out!r}: {exc.strerror}"
-            ) from None
-        run = Run(Path(out), config)
+    with exclusive(Path(out), run="training", error=ModelError):
+        run = Run(Path(out), config, _REPORT_SETTINGS)
+        run.check_rounds(rounds)
         ex = executor or make_executor(1)
 
         def say(message: str) -> None:
@@ -552,7 +550,7 @@ def train(
             "fits": fits,
             "cost_seconds": run.cost,
             "total_seconds": round(sum(run.cost.values()), 1),
-            "c_vs_fit_max_abs_diff": _c_check(model, rules, players, saved),
+            "c_vs_fit_max_abs_diff": c_check(model, saved),
         }
         atomic_write(run.out / "report.md", markdown(report).encode())
         if not plot(report, run.out / "report.png"):
@@ -591,6 +589,10 @@ def _check_settings(
         )
     if as_int(players) is None or not 2 <= players <= rules.max_players:
         raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
+    try:  # (a max_players past one deck's deal failed at the first position)
+        check_fantasyland((0,) * players, players, rules)
+    except OfcError as exc:
+        raise ModelError(f"players: {exc}") from None
     if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
         raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     floor = {"others": 0}  # the rest: 1 or more
@@ -629,7 +631,13 @@ def _check_settings(
 
 
 def _stay(rules: RuleSet, fl_value: StayValue) -> Stay:
-    """The five Fantasyland values of ``fl_value``; () for the rules' default."""
+    """The five Fantasyland values of ``fl_value``; () for the rules' default.  Rules
+    without Fantasyland refuse any ``fl_value``: no label would count it."""
+    if fl_value is not None and rules.fantasyland is None:
+        raise ModelError(
+            f"fl_value: {rules.name} has no Fantasyland, so no label counts its worth; "
+            f"leave fl_value out, got {quote(fl_value)}"
+        )
     try:
         five = tuple(stay_values(rules, fl_value))
     except OfcError as exc:
@@ -663,23 +671,6 @@ def _stay_arg(text: str) -> StayValue:
         raise ModelError(
             f'--fl-value: a number or a JSON object {{"14": 10.5, ...}}, got {text!r}'
         ) from None
-
-
-def _c_check(
-    model: ValueModel, rules: RuleSet, players: int, saved: dict[int, dict[str, np.ndarray]]
-) -> float:
-    """Largest |C value - fitted net's value| over the saved check inputs."""
-    from .._native import ffi, lib
-
-    worst = 0.0
-    out = ffi.new("double *")
-    for cards, d in saved.items():
-        for x, y in zip(d["check_x"], d["check_y"]):
-            lib.ofc_vm_eval(
-                model.c, cards, ffi.from_buffer("float[]", np.ascontiguousarray(x)), out
-            )
-            worst = max(worst, abs(out[0] - float(y)))
-    return worst
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import queue
 import signal
+import socket
 import sys
 import threading
 import time
@@ -409,6 +410,28 @@ def _ray() -> Any:
     return ray
 
 
+_CONNECT_SECONDS = 5.0  # a cluster's address that does not answer sooner is refused
+
+
+def _check_answers(address: str) -> None:
+    """ExecutorError naming ``--ray`` when nothing answers at ``address``
+    (``"host:port"``, ``"ray://host:port"``) within :data:`_CONNECT_SECONDS`:
+    ``ray.init`` has no timeout for it and retried for minutes.  ``"auto"`` and
+    other forms: Ray's own checks."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit():
+        return
+    host = host.strip("[]")  # (an IPv6 address, "[::1]:6379")
+    try:
+        socket.create_connection((host, int(port)), timeout=_CONNECT_SECONDS).close()
+    except (OSError, OverflowError) as exc:  # (OverflowError: a port past 65535)
+        why = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        raise ExecutorError(
+            f"--ray {address}: cannot join the cluster: nothing answers at "
+            f"{host}:{port} ({why})"
+        ) from None
+
+
 class RayExecutor(Executor):
     """Ray tasks.  ``address``: ``"auto"`` (a running cluster, e.g. ``ray start
     --head``), ``"ray://host:10001"`` or ``"host:6379"``, or None (this process starts
@@ -443,6 +466,8 @@ class RayExecutor(Executor):
             kwargs: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
             if address is None:
                 kwargs["num_cpus"] = num_cpus
+            else:
+                _check_answers(address)
             try:
                 ray.init(address=address, **kwargs)
             except Exception as exc:  # ConnectionError, ValueError, RuntimeError...

@@ -38,6 +38,12 @@ def _busy(out: Path, path: Path, run: str, error: type[OfcError], how: str) -> O
     )
 
 
+def _unwritable(out: Path, exc: OSError, error: type[OfcError]) -> OfcError:
+    """``error`` for a lock file that cannot be made (a read-only folder, another
+    user's): it is the run's first file, so the folder takes none."""
+    return error(f"out: cannot write in the folder {str(out)!r}: {exc.strerror}")
+
+
 @contextmanager
 def exclusive(
     out: Path,
@@ -47,7 +53,8 @@ def exclusive(
 ) -> Iterator[None]:
     """Hold ``out``'s lock of ``run`` runs (the file ``.{run}.lock``) for the ``with``
     block; ``error`` when another writer holds it.  ``method``: ``"flock"``,
-    ``"msvcrt"`` or ``"create"`` (default: the first this platform has).
+    ``"msvcrt"`` or ``"create"`` (default: the first this platform has).  A folder
+    that takes no lock file is ``error`` too, naming ``out`` (the ``--out`` option).
 
     >>> import tempfile
     >>> d = Path(tempfile.mkdtemp())
@@ -67,6 +74,8 @@ def exclusive(
             raise _busy(
                 out, path, run, error, "; if no run is going on, remove that file"
             ) from None
+        except OSError as exc:
+            raise _unwritable(out, exc, error) from None
         try:
             os.write(fd, f"{os.getpid()}\n".encode())
             yield
@@ -74,7 +83,10 @@ def exclusive(
             os.close(fd)
             path.unlink(missing_ok=True)
         return
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise _unwritable(out, exc, error) from None
     try:
         try:
             if method == "flock":

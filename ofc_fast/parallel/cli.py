@@ -21,7 +21,7 @@ from ..cli.options import (
 )
 from ..errors import ExecutorError, GameError, OfcError
 from ..rules import RuleSet
-from ..table import check_players, check_seed
+from ..table import check_fantasyland, check_players, check_seed
 from ._executors import Executor, cpu_count, make_executor
 from ._plan import DEFAULT_CHUNK, RunSpec, bot_name
 
@@ -202,6 +202,7 @@ def _cmd_selfplay(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     players = args.players if args.players is not None else min(2, rules.max_players)
     named("--players", check_players, players, rules)  # (as play's: not _spec's --bots)
+    named("--players", check_fantasyland, (0,) * players, players, rules)  # one deck
     names = [bot_name(n) for n in split_list("--bots", args.bots, "bot name")]
     check_parallel_options(args, planned=True)
     check_count("--shard-size", args.shard_size)

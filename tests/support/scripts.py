@@ -78,3 +78,16 @@ def usage_error(
     assert info.value.code == 2
     out, err = capsys.readouterr()
     return out, err
+
+
+def refuse_writes_in(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """``os.open`` for writing in ``folder`` fails with Permission denied (a folder
+    that takes no files: read-only, another user's), as root may write anywhere."""
+    opened = os.open
+
+    def read_only(path: Any, flags: int, *args: Any, **kwargs: Any) -> int:
+        if Path(path).parent == folder and flags & (os.O_WRONLY | os.O_RDWR):
+            raise PermissionError(13, "Permission denied", str(path))
+        return opened(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", read_only)
