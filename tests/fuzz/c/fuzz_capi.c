@@ -770,6 +770,7 @@ static void t_search(reader *in)
     ofc_search_pos pos;
     uint8_t actions[4];
     double sum[4], sq[4], values[4];
+    ofc_search_stats stats[4];
     uint32_t n = 1 + u8(in) % 4, policy = u8(in) % 4, a;
     uint64_t cost;
     int32_t st;
@@ -788,15 +789,22 @@ static void t_search(reader *in)
     }
     memset(sum, 0, sizeof sum);
     memset(sq, 0, sizeof sq);
-    st = ofc_search_rollouts(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
-                             &m, &pos, actions, n, policy, u32(in), u8(in), 1 + u8(in) % 2,
-                             sum, (u8(in) & 1) ? sq : NULL);
+    memset(stats, 0, sizeof stats);
+    st = ofc_search_rollouts_stats(r, (u8(in) & 3) ? &fl : NULL,
+                                   (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n,
+                                   policy, u32(in), u8(in), 1 + u8(in) % 2, sum,
+                                   (u8(in) & 1) ? sq : NULL, (u8(in) & 1) ? stats : NULL);
     REQUIRE(st == OFC_OK || is_search_status(st));
+    for (a = 0; a < n && st == OFC_OK; a++) { /* counts of at most 2 samples */
+        REQUIRE(stats[a].foul >= 0 && stats[a].foul <= 2 && stats[a].fantasyland >= 0 &&
+                stats[a].fantasyland <= 2 && isfinite(stats[a].royalties));
+    }
     for (a = 0; a < n && st == OFC_OK; a++) {
         REQUIRE(isfinite(sum[a]) && isfinite(sq[a]) && sq[a] >= 0);
     }
-    st = ofc_search_exact(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL, &m,
-                          &pos, actions, n, 20000, values);
+    st = ofc_search_exact_stats(r, (u8(in) & 3) ? &fl : NULL,
+                                (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n, 20000,
+                                values, (u8(in) & 1) ? stats : NULL);
     REQUIRE(st == OFC_OK || is_search_status(st));
     REQUIRE(st != OFC_OK || (cost > 0 && cost <= 20000));
     for (a = 0; a < n && st == OFC_OK; a++) {
@@ -1460,6 +1468,24 @@ static void t_actions(reader *in)
     }
     REQUIRE(ofc_cards_per_seat(u8(in), u8(in)) <= 17);
     REQUIRE(strlen(ofc_status_string((int32_t)u32(in))) > 0);
+    {
+        const ofc_rules *r = rules(in);
+        uint32_t row = u8(in) % 4, j = u16(in);
+        uint16_t s = u16(in);
+        int32_t v = ofc_row_value(r, row, s);
+        uint64_t range = (u8(in) & 1) ? (uint64_t)u32(in) << (u8(in) % 33) : u8(in);
+        ofc_rng rng;
+        uint8_t deck[52];
+        float scale = ofc_encoding_scale(j);
+        REQUIRE(v > 0 || v == OFC_E_RULES || v == OFC_E_VALUE || v == OFC_E_STRENGTH);
+        REQUIRE(j >= OFC_ENC_SIZE ? scale == 0.0f : scale > 0.0f && scale <= 1.0f);
+        rng.key = u32(in);
+        rng.ctr = u32(in);
+        REQUIRE(range == 0 || range > ((uint64_t)1 << 32) ? ofc_rng_below(&rng, range) == 0
+                                                          : ofc_rng_below(&rng, range) < range);
+        ofc_deck_from_seed(ofc_deal_seed(u32(in), u32(in)), deck);
+        REQUIRE(distinct(deck, 52));
+    }
 }
 
 /* A game played on with the engine's own movers, every read-only query checked
