@@ -1150,6 +1150,14 @@ static void ve_check_rows(const ofc_vecenv_config *c, const ofc_vecenv_slot *slo
         REQUIRE(out->legal_count[i] >= 0 && out->legal_count[i] <= OFC_ACTION_SPACE);
         REQUIRE(out->terminations[i] <= 1 && out->truncations[i] == 0);
         REQUIRE(isfinite(out->rewards[i]));
+        if (out->terminations[i] && c->shaping == 0.0f) { /* points: zero-sum */
+            float sum = 0.0f;
+            for (a = 0; a < OFC_GAME_MAX_SEATS; a++) {
+                REQUIRE(a < c->players || out->final_rewards[i * OFC_GAME_MAX_SEATS + a] == 0);
+                sum += out->final_rewards[i * OFC_GAME_MAX_SEATS + a];
+            }
+            REQUIRE(sum == 0.0f);
+        }
         for (a = 0, legal = 0; a < OFC_ACTION_SPACE; a++) {
             REQUIRE(out->mask[i * OFC_ACTION_SPACE + a] <= 1);
             legal += out->mask[i * OFC_ACTION_SPACE + a];
