@@ -790,10 +790,16 @@ static void t_search(reader *in)
     memset(sum, 0, sizeof sum);
     memset(sq, 0, sizeof sq);
     memset(stats, 0, sizeof stats);
-    st = ofc_search_rollouts_stats(r, (u8(in) & 3) ? &fl : NULL,
-                                   (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n,
-                                   policy, u32(in), u8(in), 1 + u8(in) % 2, sum,
-                                   (u8(in) & 1) ? sq : NULL, (u8(in) & 1) ? stats : NULL);
+    if (u8(in) & 1) { /* with the counts, or the plain call */
+        st = ofc_search_rollouts_stats(r, (u8(in) & 3) ? &fl : NULL,
+                                       (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n,
+                                       policy, u32(in), u8(in), 1 + u8(in) % 2, sum,
+                                       (u8(in) & 1) ? sq : NULL, stats);
+    } else {
+        st = ofc_search_rollouts(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                                 &m, &pos, actions, n, policy, u32(in), u8(in),
+                                 1 + u8(in) % 2, sum, (u8(in) & 1) ? sq : NULL);
+    }
     REQUIRE(st == OFC_OK || is_search_status(st));
     for (a = 0; a < n && st == OFC_OK; a++) { /* counts of at most 2 samples */
         REQUIRE(stats[a].foul >= 0 && stats[a].foul <= 2 && stats[a].fantasyland >= 0 &&
@@ -802,9 +808,14 @@ static void t_search(reader *in)
     for (a = 0; a < n && st == OFC_OK; a++) {
         REQUIRE(isfinite(sum[a]) && isfinite(sq[a]) && sq[a] >= 0);
     }
-    st = ofc_search_exact_stats(r, (u8(in) & 3) ? &fl : NULL,
-                                (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n, 20000,
-                                values, (u8(in) & 1) ? stats : NULL);
+    if (u8(in) & 1) {
+        st = ofc_search_exact_stats(r, (u8(in) & 3) ? &fl : NULL,
+                                    (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n,
+                                    20000, values, stats);
+    } else {
+        st = ofc_search_exact(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                              &m, &pos, actions, n, 20000, values);
+    }
     REQUIRE(st == OFC_OK || is_search_status(st));
     REQUIRE(st != OFC_OK || (cost > 0 && cost <= 20000));
     for (a = 0; a < n && st == OFC_OK; a++) {
@@ -1475,6 +1486,8 @@ static void t_actions(reader *in)
         REQUIRE(mask[ids[i]] == 1 && (i == 0 || ids[i] > ids[i - 1]));
     }
     REQUIRE(ofc_cards_per_seat(u8(in), u8(in)) <= 17);
+    REQUIRE(ofc_random64(u32(in), u32(in)) != 0 || ofc_version_number() > 0);
+    REQUIRE(strlen(ofc_version_string()) > 0);
     REQUIRE(strlen(ofc_status_string((int32_t)u32(in))) > 0);
     {
         const ofc_rules *r = rules(in);
