@@ -709,6 +709,15 @@ def test_apply_stakes_malformed_transfers_are_board_errors(transfers: object) ->
         apply_stakes(transfers, [5, 5, 5], "chips")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("model", ["chips", "win_cap"])
+def test_apply_stakes_refuses_a_seat_paying_itself(model: str) -> None:
+    """A transfer between a seat and itself is a BoardError naming it: under chips it
+    used the seat's capacity twice, and the seat's next transfer came out reversed and
+    over its nominal amount ([8, -6] here, where seat 1 owes seat 0 five)."""
+    with pytest.raises(ofc.BoardError, match="different seats"):
+        apply_stakes([((0, 0), 8), ((0, 1), 5)], [10, 10], model)  # type: ignore[arg-type]
+
+
 def test_apply_stakes_empty_table() -> None:
     """No transfers and no stacks: nothing to cap (not min() of an empty sequence)."""
     assert apply_stakes([], [], "chips") == []

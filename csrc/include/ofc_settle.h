@@ -284,14 +284,15 @@ OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t
  * @param model   an ofc_stakes_model.
  * @param stacks  `seats` stacks, 0..OFC_STACK_MAX (never NULL: seats >= 1).
  * @param seats   1..256.
- * @param pairs   n pairs of seats (each < `seats`); may be NULL only when n == 0.
+ * @param pairs   n pairs of two different seats (each < `seats`); may be NULL only
+ *                when n == 0.
  * @param amount  n nominal transfers (any amount but INT32_MIN); may be NULL only
  *                when n == 0.
  * @param n       number of transfers.
  * @param actual  receives the n capped transfers (same signs); may be NULL only when
  *                n == 0.
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
- *         range), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
+ *         range, or a pair of one seat twice), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
  *         or actual NULL with n > 0). */
 OFC_API int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
                                  const uint8_t pairs[][2], const int32_t *amount, size_t n,

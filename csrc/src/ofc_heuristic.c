@@ -238,7 +238,8 @@ static int32_t score_block(const ofc_rules *rules, const ofc_fl_rules *fl,
             sum[c] = 0.0;
         }
         for (p = 0; p < n_fills; p++) {
-            const uint8_t *fill = fills + (k * n_fills + p) * n_slots;
+            /* no slots: fills may be NULL, and NULL + 0 is undefined in C */
+            const uint8_t *fill = n_slots ? fills + (k * n_fills + p) * n_slots : NULL;
             uint64_t fill_set = n_slots ? card_set(fill, n_slots) : 0;
             if (fill_set == UINT64_MAX) {
                 return ofc_cards_error(fill, n_slots);

@@ -167,8 +167,8 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
         }
     }
     for (k = 0; k < n; k++) {
-        if (pairs[k][0] >= seats || pairs[k][1] >= seats) {
-            return OFC_E_SEAT;
+        if (pairs[k][0] >= seats || pairs[k][1] >= seats || pairs[k][0] == pairs[k][1]) {
+            return OFC_E_SEAT; /* a seat paying itself would use its capacity twice */
         }
         if (amount[k] == INT32_MIN) {
             return OFC_E_VALUE;

@@ -165,9 +165,9 @@ def apply_stakes(
     * CHIPS (R-STAKES-3): each seat's capacity starts at its stack; a transfer is at
       most both capacities and uses up that much of each.
 
-    Raises BoardError for transfers of another shape or seats outside 0..255, RulesError
-    for an unknown stakes model, TableError for stacks that are not a chip count per
-    seat.
+    Raises BoardError for transfers of another shape, seats outside 0..255 or a seat
+    paying itself, RulesError for an unknown stakes model, TableError for stacks that
+    are not a chip count per seat.
 
     >>> apply_stakes([((0, 1), 6), ((2, 0), 6), ((0, 3), 0)], [8, 20, 20, 20], "chips")
     [6, 2, 0]
@@ -178,6 +178,10 @@ def apply_stakes(
         i, j = (_int(s, "transfer seat") for s in pair)
         if not (0 <= i < 256 and 0 <= j < 256):  # C takes at most 256 seats
             raise BoardError(f"transfer seats must be 0..255, got {quote((i, j))}")
+        if i == j:  # C refuses a seat paying itself (OFC_E_SEAT)
+            raise BoardError(
+                f"transfer seats must be two different seats, got {quote((i, j))}"
+            )
         pairs.append((i, j))
         # |amount| beyond any stack pays the same as the largest int32 amount
         amount = _int(amount, "transfer amount")

@@ -101,6 +101,38 @@ static void test_scores(void)
                                   &score), OFC_E_VALUE);
 }
 
+/* Complete boards (no slot): fills may be NULL (the header), and every fill is the
+ * board itself, valued as ofc_heur_values() values it.  The kernel formed NULL + 0
+ * for each fill, undefined behaviour (Clang's UBSan: "applying zero offset to null
+ * pointer"; found by tests/fuzz/c/fuzz_capi.c, target heur). */
+static void test_scores_without_slots(void)
+{
+    uint8_t fronts[3], fives[10], cards[13];
+    uint16_t moves[3] = {0, 0, 1};
+    ofc_heur_rows rows;
+    double score = 0, v = 1;
+    size_t i;
+    board("Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts", cards);
+    for (i = 0; i < 13; i++) {
+        uint8_t t = (uint8_t)(OFC_HEUR_CARD + cards[i]);
+        if (i < 3) {
+            fronts[i] = t;
+        } else {
+            fives[i - 3] = t;
+        }
+    }
+    rows.fronts = fronts;
+    rows.n_fronts = 1;
+    rows.fives = fives;
+    rows.n_fives = 2;
+    rows.moves = moves;
+    rows.n_moves = 1;
+    CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, NULL, 2, 3, 0, 0, 0.5, &score),
+             OFC_OK);
+    CHECK_EQ(ofc_heur_values(&rules, &fl, &model, cards, 1, 0, &v, NULL), OFC_OK);
+    CHECK(score == v);
+}
+
 static void test_sample(void)
 {
     uint8_t unseen[20], fut[50 * 6], fills[50 * 4 * 4], fut2[50 * 6], fills2[50 * 4 * 4];
@@ -194,6 +226,7 @@ int main(void)
     model.fl_value[14] = 10.0;
     test_values();
     test_scores();
+    test_scores_without_slots();
     test_sample();
     test_sample_rounds_overflow();
     test_model_check();

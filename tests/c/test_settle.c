@@ -119,6 +119,15 @@ static void test_ex3_apply_stakes(void)
              OFC_E_STACKS);
     CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, stacks, 4, far, amount, 1, actual),
              OFC_E_SEAT);
+    {   /* a seat paying itself: refused (it used its capacity twice, and the next
+         * transfer of that seat came out reversed and over its nominal amount) */
+        static const uint8_t self[2][2] = {{0, 0}, {0, 1}};
+        static const int32_t ten[2] = {10, 10}, owed[2] = {8, 5};
+        CHECK_EQ(ofc_apply_stakes(OFC_STAKES_CHIPS, ten, 2, self, owed, 2, actual),
+                 OFC_E_SEAT);
+        CHECK_EQ(ofc_apply_stakes(OFC_STAKES_WIN_CAP, ten, 2, self, owed, 2, actual),
+                 OFC_E_SEAT);
+    }
     CHECK_EQ(ofc_apply_stakes(7, stacks, 4, pairs, amount, 3, actual), OFC_E_VALUE);
     CHECK_EQ(ofc_apply_stakes(0, stacks, 4, NULL, amount, 3, actual), OFC_E_VALUE);
     CHECK_EQ(ofc_apply_stakes(0, stacks, 4, NULL, NULL, 0, NULL), OFC_OK);

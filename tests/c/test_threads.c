@@ -1,5 +1,7 @@
 /* test_threads.c -- the batch kernels, a learned value model (ofc_vm_eval(),
- * ofc_value_board()), the searches (rollouts, exact expectimax), the solvers (the
+ * ofc_value_board(), the value bot's ofc_value_best() and its labels'
+ * ofc_value_expect()), the searches (rollouts, exact expectimax; the rollouts also
+ * with the learned model deciding the searcher's rounds), the solvers (the
  * 13-card arranger, the Fantasyland setter), the heuristic's board values and table
  * settlement, from two threads on the same read-only inputs, rule set, tables and
  * model (the library's promise: no global mutable state, inputs only read).
@@ -24,7 +26,8 @@
 #define N_PAIRS 1500
 #define ROUNDS 4
 #define N_VALUES 400 /* boards of 7 cards valued by the model */
-#define VM_HIDDEN 16 /* the model: one net, 64 -> 16 -> 1, for 7 cards */
+#define VM_HIDDEN 16 /* the model: nets 64 -> 16 -> 1, for 7, 9 and 11 cards */
+#define VM_NETS 3
 #define N_SETTINGS 6   /* hands of 13 cards set by ofc_best_settings() */
 #define N_FL 2         /* Fantasyland hands of 14 cards */
 #define N_DEALS 200    /* 3-seat deals settled */
@@ -47,7 +50,7 @@ static shared data;
 static ofc_vmodel vm;       /* about 1 MB */
 static ofc_ev_tables ev;    /* about 380 KB */
 static ofc_value_ctx vctx;  /* rules, ev and vm above */
-static uint8_t vm_bytes[64 + 4 * (5 + VM_HIDDEN * (OFC_VF_N + 1) + VM_HIDDEN + 1)];
+static uint8_t vm_bytes[64 + 4 * VM_NETS * (5 + VM_HIDDEN * (OFC_VF_N + 1) + VM_HIDDEN + 1)];
 
 /* The searches', solvers', heuristic's and settlement's shared inputs and their
  * single-threaded answers. */
@@ -55,11 +58,15 @@ typedef struct search_data {
     ofc_fl_rules fl;
     ofc_table_rules table;
     ofc_search_model model, exact_model; /* exact search: no opp_self */
+    ofc_search_model learned;            /* model with the value model vm */
     ofc_search_pos early, late; /* an early decision (rollouts), a late one (exact) */
     uint8_t early_acts[OFC_ACTION_SPACE], late_acts[OFC_ACTION_SPACE];
     uint32_t n_early, n_late;
     double sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE], exact[OFC_ACTION_SPACE];
     ofc_search_stats stats[OFC_ACTION_SPACE];
+    double learned_sum[OFC_ACTION_SPACE], best, mean, var;
+    uint8_t best_action, best_after[13];
+    uint64_t dead; /* the early position's cards out of the searcher's deck */
     uint8_t hands[13 * N_SETTINGS], boards[13 * N_SETTINGS];
     double setting_values[N_SETTINGS];
     uint8_t fl_hands[14 * N_FL];
@@ -140,6 +147,8 @@ static int run_all(int32_t *scratch, uint8_t *foul)
 typedef struct search_out {
     double sum[OFC_ACTION_SPACE], sq[OFC_ACTION_SPACE], exact[OFC_ACTION_SPACE];
     ofc_search_stats stats[OFC_ACTION_SPACE];
+    double learned_sum[OFC_ACTION_SPACE], best, mean, var;
+    uint8_t best_action, best_after[13];
     uint8_t boards[13 * N_SETTINGS];
     double setting_values[N_SETTINGS];
     ofc_fl_solution fl_sol[N_FL];
@@ -150,6 +159,7 @@ typedef struct search_out {
 static int search_values(search_out *o)
 {
     const ofc_rules *r = &data.ofc;
+    const ofc_search_seat *seat = &sd.early.seats[sd.early.seat];
     size_t bad, i;
     int wrong = 0;
     memset(o, 0, sizeof *o);
@@ -158,6 +168,13 @@ static int search_values(search_out *o)
                                        o->sum, o->sq, o->stats) != OFC_OK;
     wrong |= ofc_search_exact(r, &sd.fl, &ev, &sd.exact_model, &sd.late, sd.late_acts, sd.n_late,
                               UINT64_MAX, o->exact) != OFC_OK;
+    wrong |= ofc_search_rollouts(r, &sd.fl, &ev, &sd.learned, &sd.early, sd.early_acts,
+                                 sd.n_early, OFC_COMPLETE_SEQUENTIAL, 7, 0, N_SAMPLES,
+                                 o->learned_sum, NULL) != OFC_OK;
+    wrong |= ofc_value_best(&vctx, seat->board, sd.early.dealt, sd.early.n_dealt, sd.early.k,
+                            sd.dead, &o->best_action, o->best_after, &o->best) != OFC_OK;
+    wrong |= ofc_value_expect(&vctx, seat->board, sd.dead, 3, 1, 2, 5, N_SAMPLES, &o->mean,
+                              &o->var) != OFC_OK;
     wrong |= ofc_best_settings(r, &ev, sd.hands, N_SETTINGS, OFC_OBJECTIVE_EV, o->boards,
                                o->setting_values, &bad) != OFC_OK;
     for (i = 0; i < N_FL; i++) {
@@ -180,6 +197,10 @@ static int run_search(search_out *o)
     wrong |= memcmp(o->sq, sd.sq, sizeof sd.sq) != 0;
     wrong |= memcmp(o->stats, sd.stats, sizeof sd.stats) != 0;
     wrong |= memcmp(o->exact, sd.exact, sizeof sd.exact) != 0;
+    wrong |= memcmp(o->learned_sum, sd.learned_sum, sizeof sd.learned_sum) != 0;
+    wrong |= o->best_action != sd.best_action || o->best != sd.best;
+    wrong |= memcmp(o->best_after, sd.best_after, sizeof sd.best_after) != 0;
+    wrong |= o->mean != sd.mean || o->var != sd.var;
     wrong |= memcmp(o->boards, sd.boards, sizeof sd.boards) != 0;
     wrong |= memcmp(o->setting_values, sd.setting_values, sizeof sd.setting_values) != 0;
     wrong |= memcmp(o->fl_sol, sd.fl_sol, sizeof sd.fl_sol) != 0;
@@ -212,15 +233,18 @@ static void prepare_model(void)
 {
     static const uint32_t head[] = {7, 2, OFC_VF_N, VM_HIDDEN, 1};
     uint64_t state = 777;
-    size_t at = 64, i, k;
+    size_t at = 64, i, k, net;
     double out[2][N_VALUES];
-    put_header(vm_bytes, 0, 1);
-    for (i = 0; i < 5; i++) {
-        at += put32(vm_bytes + at, head[i]);
-    }
-    while (at < sizeof vm_bytes) {
-        state = state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
-        at += putf(vm_bytes + at, (float)((int)(state >> 56) - 128) / 128.0f);
+    put_header(vm_bytes, 0, VM_NETS);
+    for (net = 0; net < VM_NETS; net++) { /* 7, 9, 11 cards */
+        size_t end = at + (sizeof vm_bytes - 64) / VM_NETS;
+        for (i = 0; i < 5; i++) {
+            at += put32(vm_bytes + at, i == 0 ? head[0] + 2 * (uint32_t)net : head[i]);
+        }
+        while (at < end) {
+            state = state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            at += putf(vm_bytes + at, (float)((int)(state >> 56) - 128) / 128.0f);
+        }
     }
     seal(vm_bytes, at);
     CHECK_EQ(ofc_vm_parse(vm_bytes, at, &vm), OFC_OK);
@@ -323,6 +347,20 @@ static void prepare_search(void)
         CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
     }
     search_position(&g, &sd.early, sd.early_acts, &sd.n_early);
+    sd.dead = ((uint64_t)1 << OFC_CARDS) - 1; /* the cards the searcher knows are out */
+    for (i = 0; i < sd.early.n_unseen; i++) {
+        sd.dead &= ~((uint64_t)1 << sd.early.unseen[i]);
+    }
+    for (i = 0; i < 13; i++) {
+        s = sd.early.seats[sd.early.seat].board[i];
+        sd.dead &= s == OFC_NO_CARD ? ~(uint64_t)0 : ~((uint64_t)1 << s);
+    }
+    for (i = 0; i < sd.early.n_dealt; i++) {
+        sd.dead &= ~((uint64_t)1 << sd.early.dealt[i]);
+    }
+    sd.learned = sd.exact_model;
+    sd.learned.value = &vm;
+    CHECK_EQ(ofc_search_model_check(&sd.learned), OFC_OK);
     while (g.step + 2 < g.nsteps) { /* the first seat's last decision */
         CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
     }
@@ -358,6 +396,14 @@ static void prepare_search(void)
     memcpy(sd.sq, once->sq, sizeof sd.sq);
     memcpy(sd.stats, once->stats, sizeof sd.stats);
     memcpy(sd.exact, once->exact, sizeof sd.exact);
+    memcpy(sd.learned_sum, once->learned_sum, sizeof sd.learned_sum);
+    memcpy(sd.best_after, once->best_after, sizeof sd.best_after);
+    sd.best_action = once->best_action;
+    sd.best = once->best;
+    sd.mean = once->mean;
+    sd.var = once->var;
+    /* the learned rollouts are the model's: not the plain completion's values */
+    CHECK(memcmp(sd.learned_sum, sd.sum, sd.n_early * sizeof sd.sum[0]) != 0);
     memcpy(sd.boards, once->boards, sizeof sd.boards);
     memcpy(sd.setting_values, once->setting_values, sizeof sd.setting_values);
     memcpy(sd.fl_sol, once->fl_sol, sizeof sd.fl_sol);

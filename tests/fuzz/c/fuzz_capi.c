@@ -2,11 +2,12 @@
  * fuzz_capi.c -- libFuzzer harness for the public C API (csrc/include/ofc_fast.h and its
  * companion headers ofc_naturals.h, ofc_solver.h, ofc_settle.h, the game engine
  * ofc_game.h, the search ofc_search.h, the learned value ofc_model.h /
- * ofc_value.h and the heuristic bot's sampler ofc_heuristic.h): every validating
- * (non-_unchecked) function gets fuzzer bytes as cards, strengths, hand-built structs
- * and rule sets, and every result is checked to be in range (and equal to the
- * unchecked twin where there is one).  Built and run by tests/fuzz/c/run.sh under
- * -fsanitize=fuzzer,address,undefined.
+ * ofc_value.h, the heuristic bot's kernels ofc_heuristic.h, the vector environment
+ * ofc_vecenv.h and the features ofc_features.h): every validating (non-_unchecked)
+ * function gets fuzzer bytes as cards, strengths, counts, action ids, encodings,
+ * hand-built structs and rule sets, and every result is checked to be in range (and
+ * equal to the unchecked twin where there is one).  Built and run by
+ * tests/fuzz/c/run.sh under -fsanitize=fuzzer,address,undefined.
  *
  * The first input byte picks a target from the table `targets` below; the rest is the
  * target's input.  A new C target is one function
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "ofc_fast.h"
+#include "ofc_features.h"
 #include "ofc_heuristic.h"
 #include "ofc_search.h"
 #include "ofc_value.h"
@@ -768,6 +770,7 @@ static void t_search(reader *in)
     ofc_search_pos pos;
     uint8_t actions[4];
     double sum[4], sq[4], values[4];
+    ofc_search_stats stats[4];
     uint32_t n = 1 + u8(in) % 4, policy = u8(in) % 4, a;
     uint64_t cost;
     int32_t st;
@@ -786,15 +789,33 @@ static void t_search(reader *in)
     }
     memset(sum, 0, sizeof sum);
     memset(sq, 0, sizeof sq);
-    st = ofc_search_rollouts(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
-                             &m, &pos, actions, n, policy, u32(in), u8(in), 1 + u8(in) % 2,
-                             sum, (u8(in) & 1) ? sq : NULL);
+    memset(stats, 0, sizeof stats);
+    if (u8(in) & 1) { /* with the counts, or the plain call */
+        st = ofc_search_rollouts_stats(r, (u8(in) & 3) ? &fl : NULL,
+                                       (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n,
+                                       policy, u32(in), u8(in), 1 + u8(in) % 2, sum,
+                                       (u8(in) & 1) ? sq : NULL, stats);
+    } else {
+        st = ofc_search_rollouts(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                                 &m, &pos, actions, n, policy, u32(in), u8(in),
+                                 1 + u8(in) % 2, sum, (u8(in) & 1) ? sq : NULL);
+    }
     REQUIRE(st == OFC_OK || is_search_status(st));
+    for (a = 0; a < n && st == OFC_OK; a++) { /* counts of at most 2 samples */
+        REQUIRE(stats[a].foul >= 0 && stats[a].foul <= 2 && stats[a].fantasyland >= 0 &&
+                stats[a].fantasyland <= 2 && isfinite(stats[a].royalties));
+    }
     for (a = 0; a < n && st == OFC_OK; a++) {
         REQUIRE(isfinite(sum[a]) && isfinite(sq[a]) && sq[a] >= 0);
     }
-    st = ofc_search_exact(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL, &m,
-                          &pos, actions, n, 20000, values);
+    if (u8(in) & 1) {
+        st = ofc_search_exact_stats(r, (u8(in) & 3) ? &fl : NULL,
+                                    (u8(in) & 1) ? ev_ofc() : NULL, &m, &pos, actions, n,
+                                    20000, values, stats);
+    } else {
+        st = ofc_search_exact(r, (u8(in) & 3) ? &fl : NULL, (u8(in) & 1) ? ev_ofc() : NULL,
+                              &m, &pos, actions, n, 20000, values);
+    }
     REQUIRE(st == OFC_OK || is_search_status(st));
     REQUIRE(st != OFC_OK || (cost > 0 && cost <= 20000));
     for (a = 0; a < n && st == OFC_OK; a++) {
@@ -1122,6 +1143,502 @@ static void t_heur_sample(reader *in)
     }
 }
 
+/* ------------------------------------------------------------ vector environment */
+
+/* The vector environment: a fuzzed configuration (mostly valid), a reset, then steps
+ * with arbitrary action ids (any int64), placements and active flags.  A validation
+ * error changes no slot; every written row is a decision of the configuration's seats
+ * (its mask the legal ids, its encoding's features computable). */
+enum { VE_ENVS = 3 };
+
+static void ve_check_rows(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
+                          const ofc_vecenv_out *out, uint32_t first, uint32_t count)
+{
+    static float feat[VE_ENVS * OFC_FEAT_SIZE];
+    uint32_t i, a, legal;
+    for (i = first; i < first + count; i++) {
+        REQUIRE(out->seat[i] >= -1 && out->seat[i] < (int8_t)c->players);
+        REQUIRE(out->legal_count[i] >= 0 && out->legal_count[i] <= OFC_ACTION_SPACE);
+        REQUIRE(out->terminations[i] <= 1 && out->truncations[i] == 0);
+        REQUIRE(isfinite(out->rewards[i]));
+        if (out->terminations[i] && c->shaping == 0.0f) { /* points: zero-sum */
+            float sum = 0.0f;
+            for (a = 0; a < OFC_GAME_MAX_SEATS; a++) {
+                REQUIRE(a < c->players || out->final_rewards[i * OFC_GAME_MAX_SEATS + a] == 0);
+                sum += out->final_rewards[i * OFC_GAME_MAX_SEATS + a];
+            }
+            REQUIRE(sum == 0.0f);
+        }
+        for (a = 0, legal = 0; a < OFC_ACTION_SPACE; a++) {
+            REQUIRE(out->mask[i * OFC_ACTION_SPACE + a] <= 1);
+            legal += out->mask[i * OFC_ACTION_SPACE + a];
+        }
+        REQUIRE(legal == (uint32_t)out->legal_count[i]);
+        for (a = 0; a < (uint32_t)out->legal_count[i]; a++) {
+            REQUIRE(out->mask[i * OFC_ACTION_SPACE + out->legal[i * OFC_ACTION_SPACE + a]]);
+        }
+    }
+    REQUIRE(ofc_features_slots(slots, first, count, out->obs, feat) == OFC_OK);
+    for (i = first * OFC_FEAT_SIZE; i < (first + count) * OFC_FEAT_SIZE; i++) {
+        REQUIRE(isfinite(feat[i]));
+    }
+}
+
+static void t_vecenv(reader *in)
+{
+    static ofc_game_rules gr;
+    static ofc_vecenv_slot slots[VE_ENVS], before[VE_ENVS];
+    static uint8_t obs[VE_ENVS * OFC_ENC_SIZE], mask[VE_ENVS * OFC_ACTION_SPACE],
+        legal[VE_ENVS * OFC_ACTION_SPACE], term[VE_ENVS], trunc[VE_ENVS], full[VE_ENVS],
+        final_obs[VE_ENVS * OFC_ENC_SIZE], place[VE_ENVS * OFC_GAME_MAX_DEALT],
+        active[VE_ENVS];
+    static int16_t count[VE_ENVS];
+    static int8_t seat[VE_ENVS];
+    static float rew[VE_ENVS], final_rew[VE_ENVS * OFC_GAME_MAX_SEATS];
+    ofc_vecenv_out out = {obs, mask, legal, count, seat, full, rew, final_rew, term, trunc,
+                          NULL};
+    ofc_vecenv_config c;
+    int64_t actions[VE_ENVS];
+    uint32_t n = 1 + u8(in) % VE_ENVS, steps, i, j, first, cnt, bad;
+    int32_t rc;
+    gr = *game_rules(in);
+    if (gr.kind == OFC_KIND_CLASSIC) {
+        gr.kind = OFC_KIND_OFC;
+    }
+    out.final_obs = (u8(in) & 1) ? final_obs : NULL;
+    rc = ofc_vecenv_config_init(&c, &gr, n, 2 + u8(in) % 3, (uint64_t)u32(in) << 32 | u32(in));
+    if (rc != OFC_OK) {
+        REQUIRE(rc == OFC_E_SEATS || rc == OFC_E_DECK);
+        return;
+    }
+    c.opponents = u8(in) % 3;
+    c.fantasyland = u8(in) % 2;
+    c.learner = (uint8_t)(u8(in) % c.players);
+    c.button_frozen = u8(in) & 1;
+    c.autoreset = (u8(in) & 3) != 0;
+    c.shaping = (float)(int8_t)u8(in) / 16.0f;
+    for (i = 0; i < 5; i++) {
+        c.stay_value[i] = (double)(int8_t)u8(in);
+    }
+    if ((u8(in) & 15) == 0) { /* a bad field: refused, nothing touched */
+        ((uint8_t *)&c.players)[u8(in) % 8] = u8(in);
+    }
+    rc = ofc_vecenv_config_check(&c);
+    if (rc != OFC_OK) {
+        REQUIRE(rc == OFC_E_SEATS || rc == OFC_E_DECK || rc == OFC_E_VALUE ||
+                rc == OFC_E_RULES || rc == OFC_E_COUNT);
+        REQUIRE(ofc_vecenv_reset(&c, slots, 0, n, 1, &out) == rc);
+        return;
+    }
+    rc = ofc_vecenv_reset(&c, slots, 0, n, 1, &out);
+    REQUIRE(rc == OFC_OK);
+    ve_check_rows(&c, slots, &out, 0, n);
+    for (steps = 0; steps < 60 && in->n > 0; steps++) {
+        uint8_t how = u8(in);
+        int raw = (how & 0xC0) == 0xC0, range = (how & 0x30) == 0x30;
+        first = range ? u8(in) % (n + 2) : 0;
+        cnt = range ? u8(in) % (n + 2) : n;
+        if (raw) { /* any bytes: a placement or an action of any value */
+            for (i = 0; i < VE_ENVS; i++) {
+                actions[i] = (u8(in) & 1) ? OFC_VE_NO_ACTION : (int64_t)(int32_t)u32(in);
+                for (j = 0; j < OFC_GAME_MAX_DEALT; j++) {
+                    place[i * OFC_GAME_MAX_DEALT + j] = u8(in) % 6;
+                }
+                active[i] = u8(in) & 1;
+            }
+        } else { /* mostly legal: a legal id, or a random legal placement */
+            for (i = 0; i < VE_ENVS; i++) {
+                active[i] = 1;
+                actions[i] = i < n && count[i] > 0
+                                 ? legal[i * OFC_ACTION_SPACE + u8(in) % (uint32_t)count[i]]
+                                 : OFC_VE_NO_ACTION;
+                if (i < n && count[i] == 0 && seat[i] >= 0) { /* a full set: rows, then discards */
+                    const ofc_game *g = &slots[i].game;
+                    uint32_t nd = g->steps[g->step].n, room[3] = {3, 5, 5}, r, t;
+                    for (j = 0; j < nd && j < OFC_GAME_MAX_DEALT; j++) {
+                        r = u8(in) % 3;
+                        for (t = 0; t < 3 && room[r] == 0; t++) {
+                            r = (r + 1) % 3;
+                        }
+                        place[i * OFC_GAME_MAX_DEALT + j] = room[r] ? (uint8_t)r : OFC_DISCARD;
+                        room[r] -= room[r] ? 1 : 0;
+                    }
+                }
+            }
+        }
+        memcpy(before, slots, sizeof slots);
+        bad = (uint32_t)-1;
+        rc = ofc_vecenv_step(&c, slots, first, cnt, actions, (how & 0x0F) ? place : NULL,
+                             raw ? active : NULL, &out, &bad);
+        if (rc == OFC_E_COUNT && (first > n || cnt > n - first)) {
+            REQUIRE(memcmp(before, slots, sizeof slots) == 0);
+            continue;
+        }
+        REQUIRE(rc == OFC_OK || rc == OFC_E_COUNT || rc == OFC_E_GAME_OVER ||
+                rc == OFC_E_ACTION || rc == OFC_E_DESTINATION || rc == OFC_E_DISCARDS ||
+                rc == OFC_E_ROW_FULL || rc == OFC_E_NO_DECISION);
+        if (rc != OFC_OK && rc != OFC_E_NO_DECISION) { /* a validation error */
+            REQUIRE(bad >= first && bad < first + cnt);
+            REQUIRE(memcmp(before, slots, sizeof slots) == 0);
+            continue;
+        }
+        ve_check_rows(&c, slots, &out, first, cnt);
+        if ((u8(in) & 15) == 0) {
+            REQUIRE(ofc_vecenv_reset(&c, slots, 0, n, u8(in) & 1, &out) == OFC_OK);
+            ve_check_rows(&c, slots, &out, 0, n);
+        }
+    }
+}
+
+/* The features of hand-made encodings: any bytes, any dealt list; finite or
+ * OFC_E_CARD. */
+static void t_features(reader *in)
+{
+    static uint8_t enc[2 * OFC_ENC_SIZE];
+    static float x[2 * OFC_FEAT_SIZE];
+    uint8_t dealt[OFC_GAME_MAX_DEALT + 4], select[2];
+    uint32_t n = u8(in) % (OFC_GAME_MAX_DEALT + 4), i;
+    int32_t rc;
+    memset(enc, 0, sizeof enc);
+    if (u8(in) & 1) { /* the encoding of a forged observation (any bytes) */
+        ofc_observation o;
+        memset(&o, 0, sizeof o);
+        for (i = u16(in) % 200; i > 0; i--) {
+            ((uint8_t *)&o)[u16(in) % sizeof o] = u8(in);
+        }
+        ofc_encode(&o, u8(in), enc);
+        for (i = 0; i < OFC_ENC_PLANES * 52; i++) {
+            REQUIRE(enc[i] <= 1);
+        }
+    }
+    for (i = u16(in) % 400; i > 0; i--) {
+        enc[u16(in) % sizeof enc] = (u8(in) & 1) ? 1 : u8(in);
+    }
+    cards(in, dealt, n);
+    for (i = 0; i < n && (u8(in) & 3); i++) { /* mostly: the dealt plane holds them */
+        if (dealt[i] < 52) {
+            enc[12 * 52 + dealt[i]] = 1;
+        }
+    }
+    rc = ofc_features(enc, (u8(in) & 3) ? dealt : NULL, n, x);
+    REQUIRE(rc == OFC_OK || rc == OFC_E_CARD);
+    for (i = 0; rc == OFC_OK && i < OFC_FEAT_SIZE; i++) {
+        REQUIRE(isfinite(x[i]) && x[i] >= -1e6f && x[i] <= 1e6f);
+    }
+    select[0] = u8(in) & 1;
+    select[1] = u8(in) & 1;
+    rc = ofc_features_rows(enc, (u8(in) & 1) ? select : NULL, 2, x);
+    REQUIRE(rc == OFC_OK || rc == OFC_E_CARD);
+}
+
+/* ------------------------------------------------------------ heuristic kernels */
+
+static const ofc_heur_model *heur_model(void)
+{
+    static ofc_heur_model *m;
+    if (!m) {
+        uint32_t seed = 7, row, s, k;
+        m = calloc(1, sizeof *m);
+        REQUIRE(m != NULL);
+        for (row = 0; row < OFC_ROWS; row++) {
+            for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
+                seed = seed * 1103515245u + 12345u;
+                m->row[row][s].value = (float)(int)(seed >> 20 & 0xFF) / 16.0f - 8.0f;
+                m->row[row][s].win = (float)(seed >> 8 & 0xFF) / 256.0f;
+                m->row[row][s].lose = 1.0f - m->row[row][s].win;
+            }
+        }
+        m->sweep = 3.0;
+        m->majority = 1.0;
+        m->foul_value = -6.0;
+        for (k = 0; k < OFC_HEUR_FL_VALUES; k++) {
+            m->fl_value[k] = k ? 8.0 + k : 0.0;
+        }
+        REQUIRE(ofc_heur_model_check(m) == OFC_OK);
+    }
+    return m;
+}
+
+/* The heuristic bot's kernels on fuzzed boards, row templates, moves and fills:
+ * finite values or a documented status. */
+static void t_heur(reader *in)
+{
+    enum { ROWS = 16, MOVES = 8, SAMPLES = 2, FILLS = 3 };
+    const ofc_rules *r = rules(in);
+    ofc_fl_rules fl;
+    const ofc_fl_rules *flp;
+    static ofc_heur_model bad_m;
+    const ofc_heur_model *m = heur_model();
+    uint8_t boards[13 * 4], fronts[3 * ROWS], fives[5 * ROWS], fills[SAMPLES * FILLS * 14];
+    uint16_t moves[3 * MOVES];
+    double out[4], scores[MOVES], optimism;
+    ofc_heur_rows rows;
+    size_t n = u8(in) % 5, bad = (size_t)-1, i, n_slots, n_samples, n_fills;
+    uint32_t in_fl = (u8(in) & 3) ? 0 : u8(in) % 19;
+    int32_t st;
+    fl_rules(in, &fl);
+    flp = (u8(in) & 3) ? &fl : NULL;
+    if ((u8(in) & 15) == 0) { /* a model with a NaN: refused by the check, no crash */
+        memcpy(&bad_m, m, sizeof bad_m);
+        bad_m.row[u8(in) % 3][u16(in) % OFC_STRENGTH_TABLE_SIZE].win = NAN;
+        REQUIRE(ofc_heur_model_check(&bad_m) == OFC_E_VALUE);
+        m = &bad_m;
+    }
+    cards(in, boards, 13 * (n ? n : 1));
+    st = ofc_heur_values(r, flp, m, boards, n, in_fl, out, &bad);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || st == OFC_E_COUNT ||
+            ((st == OFC_E_CARD || st == OFC_E_DUPLICATE) && bad < n));
+    for (i = 0; st == OFC_OK && m != &bad_m && i < n; i++) {
+        REQUIRE(isfinite(out[i]));
+    }
+    n_slots = u8(in) % 15;
+    n_samples = u8(in) % (SAMPLES + 1);
+    n_fills = u8(in) % (FILLS + 1);
+    if (u8(in) & 3) { /* mostly valid: move c is a split of 13 tokens (the slots, then
+                       * cards), the fills cards of the rest of the deck */
+        uint8_t deck[52], tok[13];
+        size_t c, t, o = 0, ns = n_slots > 13 ? 13 : n_slots;
+        cards(in, deck, 52);
+        n_slots = ns;
+        rows.n_moves = u8(in) % (MOVES + 1);
+        rows.n_fronts = rows.n_moves;
+        rows.n_fives = 2 * rows.n_moves;
+        for (c = 0; c < rows.n_moves; c++) {
+            for (t = 0; t < 13; t++) {
+                tok[t] = t < ns ? (uint8_t)t : (uint8_t)(OFC_HEUR_CARD + deck[t - ns]);
+            }
+            for (t = 13; t > 1; t--) { /* shuffle */
+                size_t j = u8(in) % t;
+                uint8_t x = tok[t - 1];
+                tok[t - 1] = tok[j];
+                tok[j] = x;
+            }
+            memcpy(fronts + 3 * c, tok, 3);
+            memcpy(fives + 5 * (2 * c), tok + 3, 5);
+            memcpy(fives + 5 * (2 * c + 1), tok + 8, 5);
+            moves[3 * c] = (uint16_t)c;
+            moves[3 * c + 1] = (uint16_t)(2 * c);
+            moves[3 * c + 2] = (uint16_t)(2 * c + 1);
+        }
+        for (t = 0; ns && t < sizeof fills; t++) { /* a fill: ns cards in a row of the rest */
+            o = t % ns == 0 ? u8(in) % 39u : o;
+            fills[t] = deck[13 + (o + t % ns) % 39];
+        }
+    } else {
+        rows.n_fronts = u8(in) % (ROWS + 1);
+        rows.n_fives = u8(in) % (ROWS + 1);
+        rows.n_moves = u8(in) % (MOVES + 1);
+        for (i = 0; i < sizeof fronts; i++) { /* mostly slots or cards, sometimes raw */
+            uint8_t b = u8(in);
+            fronts[i] = (b & 0xC0) == 0xC0 ? u8(in) : (b & 1) ? (uint8_t)(b >> 1) % 14
+                                                              : OFC_HEUR_CARD + (b >> 1) % 52;
+        }
+        for (i = 0; i < sizeof fives; i++) {
+            uint8_t b = u8(in);
+            fives[i] = (b & 0xC0) == 0xC0 ? u8(in) : (b & 1) ? (uint8_t)(b >> 1) % 14
+                                                             : OFC_HEUR_CARD + (b >> 1) % 52;
+        }
+        for (i = 0; i < 3 * MOVES; i++) {
+            moves[i] = (uint16_t)((u8(in) & 15) ? u8(in) % (ROWS + 1) : u16(in));
+        }
+        cards(in, fills, sizeof fills);
+    }
+    rows.fronts = fronts;
+    rows.fives = fives;
+    rows.moves = moves;
+    optimism = (u8(in) & 7) ? (double)(u8(in) % 5) / 4.0 : (double)(int8_t)u8(in);
+    st = ofc_heur_score_moves(r, flp, m, &rows, (u8(in) & 7) ? fills : NULL, n_samples,
+                              n_fills, n_slots, in_fl, optimism, scores);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || st == OFC_E_COUNT || st == OFC_E_VALUE ||
+            st == OFC_E_CARD || st == OFC_E_DUPLICATE);
+    for (i = 0; st == OFC_OK && m != &bad_m && i < rows.n_moves; i++) {
+        REQUIRE(isfinite(scores[i]));
+    }
+}
+
+/* ------------------------------------------------------------ small entry points */
+
+/* Action ids and destinations: decode and encode are inverse where they are defined. */
+static void t_actions(reader *in)
+{
+    uint8_t dest[5], room[3], ids[OFC_ACTION_SPACE], mask[OFC_ACTION_SPACE];
+    uint32_t n = u8(in) % 8, k = u8(in) % 8, action = (u8(in) & 1) ? u32(in) : u8(in);
+    int32_t st, got, i;
+    st = ofc_action_decode(n, k, action, dest);
+    if (st == OFC_OK) {
+        REQUIRE(ofc_action_encode(n, k, dest) == (int32_t)action);
+    }
+    for (i = 0; i < 5; i++) {
+        dest[i] = u8(in) % 6;
+    }
+    got = ofc_action_encode(n, k, dest);
+    if (got >= 0) {
+        uint8_t back[5];
+        REQUIRE(got < OFC_ACTION_SPACE && ofc_action_decode(n, k, (uint32_t)got, back) == OFC_OK);
+        REQUIRE(memcmp(back, dest, n) == 0);
+    }
+    room[0] = u8(in) % 5;
+    room[1] = u8(in) % 7;
+    room[2] = u8(in) % 7;
+    got = ofc_actions_legal(n, k, room, ids, mask);
+    REQUIRE(got <= OFC_ACTION_SPACE);
+    for (i = 0; i < got; i++) {
+        REQUIRE(mask[ids[i]] == 1 && (i == 0 || ids[i] > ids[i - 1]));
+    }
+    REQUIRE(ofc_cards_per_seat(u8(in), u8(in)) <= 17);
+    REQUIRE(ofc_random64(u32(in), u32(in)) != 0 || ofc_version_number() > 0);
+    REQUIRE(strlen(ofc_version_string()) > 0);
+    REQUIRE(strlen(ofc_status_string((int32_t)u32(in))) > 0);
+    {
+        const ofc_rules *r = rules(in);
+        uint32_t row = u8(in) % 4, j = u16(in);
+        uint16_t s = u16(in);
+        int32_t v = ofc_row_value(r, row, s);
+        uint64_t range = (u8(in) & 1) ? (uint64_t)u32(in) << (u8(in) % 33) : u8(in);
+        ofc_rng rng;
+        uint8_t deck[52];
+        float scale = ofc_encoding_scale(j);
+        REQUIRE(v > 0 || v == OFC_E_RULES || v == OFC_E_VALUE || v == OFC_E_STRENGTH);
+        REQUIRE(j >= OFC_ENC_SIZE ? scale == 0.0f : scale > 0.0f && scale <= 1.0f);
+        rng.key = u32(in);
+        rng.ctr = u32(in);
+        REQUIRE(range == 0 || range > ((uint64_t)1 << 32) ? ofc_rng_below(&rng, range) == 0
+                                                          : ofc_rng_below(&rng, range) < range);
+        ofc_deck_from_seed(ofc_deal_seed(u32(in), u32(in)), deck);
+        REQUIRE(distinct(deck, 52));
+    }
+}
+
+/* A game played on with the engine's own movers, every read-only query checked
+ * against the others on the way. */
+static void t_game_play(reader *in)
+{
+    const ofc_game_rules *r = game_rules(in);
+    ofc_game g, before;
+    ofc_rng rng;
+    ofc_decision d;
+    ofc_observation o;
+    uint8_t acts[OFC_ACTION_SPACE], mask[OFC_ACTION_SPACE], enc[OFC_ENC_SIZE],
+        enc2[OFC_ENC_SIZE], fl[4];
+    uint32_t players = 2 + u8(in) % 3, s, steps, decisions, a, on;
+    int32_t rc, legal;
+    for (s = 0; s < 4; s++) {
+        fl[s] = (uint8_t)(u8(in) % 4 == 0 ? 13 + u8(in) % 6 : 0);
+    }
+    rc = ofc_game_init(r, &g, players, u8(in) % players, (u8(in) & 1) ? fl : NULL, u32(in),
+                       NULL);
+    if (rc != OFC_OK) {
+        REQUIRE(rc == OFC_E_SEATS || rc == OFC_E_DECK);
+        return;
+    }
+    rng.key = u32(in);
+    rng.ctr = u32(in);
+    for (steps = 0; steps < 60 && in->n > 0; steps++) {
+        before = g;
+        rc = ofc_game_decision(&g, &d);
+        REQUIRE(rc == (ofc_game_is_over(&g) ? OFC_E_GAME_OVER : OFC_OK));
+        REQUIRE(rc != OFC_OK || (int32_t)d.seat == ofc_game_to_act(&g));
+        legal = ofc_game_legal_actions(&g, acts);
+        REQUIRE(ofc_game_action_mask(&g, mask) == legal);
+        for (a = 0, on = 0; legal > 0 && a < OFC_ACTION_SPACE; a++) {
+            on += mask[a];
+        }
+        REQUIRE(legal <= 0 || on == (uint32_t)legal);
+        REQUIRE((ofc_game_declarable(r, &g) >> OFC_NAT_COUNT) == 0);
+        s = u8(in) % 5;
+        rc = ofc_encode_game(&g, s, u8(in) & 1, enc);
+        REQUIRE(rc == (s < g.players ? OFC_OK : OFC_E_SEAT));
+        if (rc == OFC_OK) {
+            REQUIRE(ofc_game_observe(&g, s, &o) == OFC_OK);
+            ofc_encode(&o, 0, enc2);
+            REQUIRE(memcmp(enc, enc2, 780) == 0);
+        }
+        REQUIRE(memcmp(&before, &g, sizeof g) == 0);
+        if (ofc_game_is_over(&g)) {
+            REQUIRE(ofc_game_random_move(&g, &rng) == OFC_E_GAME_OVER);
+            break;
+        }
+        if (u8(in) % 8 == 0) {
+            REQUIRE(ofc_game_playout(&g, &rng, (u8(in) & 1) ? &decisions : NULL) == OFC_OK);
+            REQUIRE(ofc_game_is_over(&g));
+        } else {
+            REQUIRE(ofc_game_random_move(&g, &rng) == OFC_OK && g.step == before.step + 1);
+        }
+    }
+}
+
+/* Table rules, natural payments, the settlement order and the stakes on fuzzed
+ * fields and counts. */
+static void t_table(reader *in)
+{
+    ofc_table_rules t;
+    uint8_t pairs[OFC_SETTLE_MAX_PAIRS + 2][2], spairs[16][2];
+    int32_t stacks[300], amount[16], actual[16], st, pay, got;
+    size_t seats = (u8(in) & 1) ? u16(in) % 300 : u8(in) % 6, n = u8(in) % 17, k;
+    uint32_t model = u8(in) % 3;
+    ofc_table_rules_init(&t);
+    for (k = u8(in) % 6; k > 0; k--) {
+        ((uint8_t *)&t)[u16(in) % sizeof t] = u8(in);
+    }
+    st = ofc_table_rules_check(&t);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES);
+    pay = ofc_natural_payment(&t, (int32_t)(u8(in) % (OFC_NAT_COUNT + 3)) - 2, u32(in),
+                              (int32_t)(u8(in) % (OFC_NAT_COUNT + 3)) - 2, u32(in), &got);
+    REQUIRE(got == OFC_OK || got == OFC_E_NATURAL || got == OFC_E_RULES);
+    REQUIRE(got == OFC_OK || pay == 0);
+    REQUIRE(got != OFC_E_RULES || st != OFC_OK);
+    got = ofc_settlement_order(u8(in) % 6, u8(in) % 5, u8(in) % 3, pairs);
+    REQUIRE(got == OFC_E_SEAT || got == OFC_E_VALUE || (got >= 1 && got <= 6));
+    for (k = 0; k < seats; k++) {
+        stacks[k] = (u8(in) & 7) ? (int32_t)(u32(in) % (OFC_STACK_MAX + 1u)) : (int32_t)u32(in);
+    }
+    for (k = 0; k < n; k++) {
+        spairs[k][0] = (uint8_t)(u8(in) % (seats + 1));
+        spairs[k][1] = (uint8_t)(u8(in) % (seats + 1));
+        amount[k] = (int32_t)u32(in);
+    }
+    st = ofc_apply_stakes(model, seats ? stacks : NULL, seats, spairs, amount, n, actual);
+    REQUIRE(st == OFC_OK || st == OFC_E_STACKS || st == OFC_E_SEAT || st == OFC_E_VALUE);
+    for (k = 0; st == OFC_OK && k < n; k++) { /* capped, same sign */
+        REQUIRE(amount[k] >= 0 ? actual[k] >= 0 && actual[k] <= amount[k]
+                               : actual[k] <= 0 && actual[k] >= amount[k]);
+    }
+}
+
+/* Opponent tables from fuzzed row counts, and the value context's checks. */
+static void t_ev_counts(reader *in)
+{
+    static uint32_t counts[OFC_VM_OPP_COUNTS];
+    static ofc_ev_tables t;
+    const ofc_rules *r = rules(in);
+    ofc_value_ctx c;
+    uint32_t k;
+    int32_t st;
+    memset(counts, 0, sizeof counts);
+    for (k = u8(in) % 12; k > 0; k--) {
+        counts[u16(in) % OFC_VM_OPP_COUNTS] = (u8(in) & 1) ? u32(in) : u8(in);
+    }
+    if (u8(in) & 1) { /* one valid entry per row, mostly */
+        counts[0 * OFC_STRENGTH_TABLE_SIZE + ofc_rank3_unchecked(0, 4, 9)] += 1;
+        counts[1 * OFC_STRENGTH_TABLE_SIZE + ofc_rank5_unchecked(0, 4, 9, 13, 18)] += 1;
+        counts[2 * OFC_STRENGTH_TABLE_SIZE + ofc_rank5_unchecked(1, 5, 9, 13, 18)] += 1;
+    }
+    st = ofc_ev_tables_init_counts(r, counts, &t);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || st == OFC_E_VALUE);
+    memset(&c, 0, sizeof c);
+    c.rules = r;
+    c.ev = st == OFC_OK ? &t : (u8(in) & 1) ? ev_ofc() : NULL;
+    c.model = (u8(in) & 1) ? fuzz_vmodel() : NULL;
+    c.players = u8(in) % 6;
+    c.in_fl = u8(in) % 19;
+    for (k = 0; k < OFC_VF_FL_VALUES; k++) {
+        c.fl_value[k] = (u8(in) & 15) ? (double)(int8_t)u8(in) : (double)(int32_t)u32(in) * 1e3;
+    }
+    st = ofc_value_ctx_check(&c);
+    REQUIRE(st == OFC_OK || st == OFC_E_RULES || st == OFC_E_VALUE || st == OFC_E_COUNT ||
+            st == OFC_E_MODEL_SHAPE);
+}
+
 static const fuzz_target targets[] = {
     {"rank", t_rank},
     {"rank_batch", t_rank_batch},
@@ -1143,6 +1660,13 @@ static const fuzz_target targets[] = {
     {"vm_parse", t_vm_parse},
     {"value", t_value},
     {"heur_sample", t_heur_sample},
+    {"vecenv", t_vecenv},
+    {"features", t_features},
+    {"heur", t_heur},
+    {"actions", t_actions},
+    {"game_play", t_game_play},
+    {"table", t_table},
+    {"ev_counts", t_ev_counts},
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
