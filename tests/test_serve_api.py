@@ -865,6 +865,30 @@ def test_a_library_refusal_names_the_part_of_the_field_at_fault(api: Api) -> Non
 
 
 @pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"legal_actions": [999]}, "observation.legal_actions[0]"),
+        ({"legal_actions": [0, -1]}, "observation.legal_actions[1]"),
+        ({"face_down_counts": [[0, 0, 0], [0, 0]]}, "observation.face_down_counts[1]"),
+        ({"boards": [[[], [], []], [[], [], []], [[], [], []]]}, "observation.boards"),
+        ({"fantasyland": [0, 0, 0]}, "observation.fantasyland"),
+        ({"face_down_counts": [[0, 0, 0]]}, "observation.face_down_counts"),
+    ],
+)
+def test_an_observation_value_the_search_refuses_names_its_item(
+    change: dict[str, Any], field: str
+) -> None:
+    """``"legal_actions": [999]`` was refused naming only ``observation`` (the
+    search said "a legal action must be ..."), and so were a seat's face-down counts
+    of 2 rows and per-seat lists of a length other than the players': each names the
+    item (or the list) at fault, as the other observation refusals do."""
+    obs = json.loads(json.dumps(Game("pineapple", 2, seed=3).observation(0), default=int))
+    with pytest.raises(ApiError) as info:
+        analyze({"observation": {**obs, **change}, "samples": 4})
+    assert (info.value.status, info.value.field) == (422, field), str(info.value)
+
+
+@pytest.mark.parametrize(
     "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
 )
 def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str) -> None:

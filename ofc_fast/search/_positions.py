@@ -51,6 +51,23 @@ def _card_list(value: Any, what: str) -> list[int]:
     return list(value)
 
 
+def _items(value: Any, what: str, size: int, items: str) -> list[Any]:
+    """The observation's list ``what`` of ``size`` ``items``, else ObservationError
+    naming it.
+
+    >>> _items([[], []], "board 1", 3, "rows")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ObservationError: observation: board 1 must hold 3 rows, got 2
+    """
+    got = seq(value, f"observation: {what}")
+    if len(got) != size:
+        raise ObservationError(
+            f"observation: {what} must hold {size} {items}, got {len(got)}"
+        )
+    return got
+
+
 def check_observation(obs: Mapping[str, Any]) -> None:
     """The fields position() reads, with their types and ranges
     (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field)."""
@@ -68,23 +85,15 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
         raise ObservationError(f"observation: missing field(s) {', '.join(missing)}")
     players = int_in(obs["players"], "observation: players", 2, 4)
     int_in(obs["seat"], "observation: seat", 0, players - 1)
-    per_seat = [
-        seq(obs[key], f"observation: {key}")
+    # each error names the part at fault first (``legal_actions[0] must``), for a
+    # caller to name its own field (ofc-fast serve: observation.legal_actions[0])
+    boards, fl, hidden = (
+        _items(obs[key], key, players, "entries (one per player)")
         for key in ("boards", "fantasyland", "face_down_counts")
-    ]
-    if any(len(v) != players for v in per_seat):
-        raise ObservationError(
-            "observation: boards, fantasyland and face_down_counts need one entry "
-            f"per player ({players})"
-        )
-    boards, fl, hidden = per_seat
+    )
     for p in range(players):
-        rows = seq(boards[p], f"observation: board {p}")
-        counts = seq(hidden[p], f"observation: face_down_counts[{p}]")
-        if len(rows) != 3 or len(counts) != 3:
-            raise ObservationError(
-                f"observation: board {p} and its face-down counts need 3 rows"
-            )
+        rows = _items(boards[p], f"board {p}", 3, "rows")
+        counts = _items(hidden[p], f"face_down_counts[{p}]", 3, "counts (one per row)")
         for r, row in enumerate(rows):
             n = len(_card_list(row, f"board {p} row {r}"))
             down = int_in(counts[r], f"observation: face_down_counts[{p}][{r}]", 0, 5)
@@ -101,8 +110,9 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
     if obs.get("full_set") is not None:
         flag(obs["full_set"], "observation: full_set", SearchError)
     if obs.get("legal_actions") is not None:
-        for a in seq(obs["legal_actions"], "observation: legal_actions"):
-            int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
+        for i, a in enumerate(seq(obs["legal_actions"], "observation: legal_actions")):
+            high = int(lib.OFC_ACTION_SPACE) - 1
+            int_in(a, f"observation: legal_actions[{i}]", 0, high)
 
 
 def shown_twice(cards: Sequence[int]) -> list[int]:
