@@ -29,6 +29,7 @@ from ofc_fast.search import (
     advise,
     best_completion,
     make_observation,
+    position_part,
     search_model,
 )
 
@@ -127,6 +128,40 @@ def test_advise_bad_observation_field_is_named(key: str, value: object) -> None:
     obs[key] = value
     with pytest.raises(OfcError):
         advise(obs, samples=2)
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"players": 7}, "players"),
+        ({"boards": [[[], [], []]]}, "boards"),
+        ({"boards": [[[], [], []], [[], []]]}, "boards[1]"),
+        ({"boards": [[[], [], [99]], [[], [], []]]}, "boards[0][2]"),
+        ({"face_down_counts": [[0, 0, 0], [0, 0]]}, "face_down_counts[1]"),
+        ({"face_down_counts": [[0, 0, 0], [0, 9, 0]]}, "face_down_counts[1][1]"),
+        ({"fantasyland": [0, 12]}, "fantasyland[1]"),
+        ({"dealt": [1, 99]}, "dealt"),
+        ({"legal_actions": [0, 999]}, "legal_actions[1]"),
+        ({"full_set": "yes"}, "full_set"),
+    ],
+)
+def test_position_part_names_the_part_the_checks_refuse(
+    change: dict[str, Any], path: str
+) -> None:
+    """What ``ofc-fast advise`` and ``ofc-fast serve`` read to name their own input
+    (an option, a request field): the part of the observation the error names first,
+    or None for the position as a whole (the CLI and the service each parsed the
+    messages their own way)."""
+    obs = {**observation(), **change}
+    with pytest.raises(OfcError) as info:
+        advise(obs, samples=2)
+    part = position_part(str(info.value))
+    assert part is not None and part.path == path, str(info.value)
+    with pytest.raises(OfcError) as info:  # 4 cards at the opening: no one part
+        make_observation(P, "/ /", "As Kd 9h 9c", ["/ /"])
+    part = position_part(str(info.value))
+    assert part is not None and (part.key, part.path) == (None, None), str(info.value)
+    assert position_part("advise: the observation shows 2d twice") is None
 
 
 def test_advise_observation_with_too_many_rounds_is_refused() -> None:

@@ -4,7 +4,9 @@ Game (:func:`make_observation`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
@@ -27,7 +29,13 @@ from ._checks import (
     seq,
 )
 
-__all__ = ["check_observation", "make_observation", "position"]
+__all__ = [
+    "PositionPart",
+    "check_observation",
+    "make_observation",
+    "position",
+    "position_part",
+]
 
 
 _OBS_FIELDS = (
@@ -113,6 +121,66 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
         for i, a in enumerate(seq(obs["legal_actions"], "observation: legal_actions")):
             high = int(lib.OFC_ACTION_SPACE) - 1
             int_in(a, f"observation: legal_actions[{i}]", 0, high)
+
+
+@dataclass(frozen=True)
+class PositionPart:
+    """The part of a position that an error of its checks names first
+    (:func:`position_part`): ``key``, the observation's field (``dealt``, ``boards``,
+    ``legal_actions``, ...) or :func:`make_observation`'s argument (``dead``,
+    ``rules``), None for the position as a whole; ``index``, the item of it (a seat's
+    board and row: ``(1, 0)``); ``detail``, the message after the checker's name
+    (``observation: ``); ``rest``, the message after the part."""
+
+    key: str | None
+    index: tuple[int, ...]
+    detail: str
+    rest: str
+
+    @property
+    def path(self) -> str | None:
+        """The part as a path in the observation: ``boards[1][0]``, ``dealt``."""
+        if self.key is None:
+            return None
+        return self.key + "".join(f"[{i}]" for i in self.index)
+
+
+_PART = re.compile(
+    r"(?:make_)?observation: (?:(?:board (\d+)(?: row (\d))?|([a-z_]+)((?:\[\d+\])*))"
+    r" (?=must |holds ))?"
+)
+"""An error of the position checks: ``observation: `` (or ``make_observation: ``),
+then the part at fault, if any, before what is wrong with it (``must ...``,
+``holds ...``); a seat's board (and row) is ``board 1 row 0``."""
+
+
+def position_part(message: str) -> PositionPart | None:
+    """The part of a position that ``message``, an error of :func:`check_observation`,
+    :func:`make_observation` or the game's observation record, names first (None: the
+    message is no such error), for a caller to name its own input instead
+    (``ofc-fast advise``'s options, ``ofc-fast serve``'s request fields).
+
+    >>> part = position_part("observation: board 1 row 0 holds Qh, a card shown twice")
+    >>> part.key, part.index, part.path, part.rest
+    ('boards', (1, 0), 'boards[1][0]', 'holds Qh, a card shown twice')
+    >>> position_part("observation: legal_actions[0] must be an int, got 999").path
+    'legal_actions[0]'
+    >>> part = position_part("make_observation: the boards fit no point of the deal")
+    >>> part.key, part.detail
+    (None, 'the boards fit no point of the deal')
+    >>> position_part("advise: the observation shows 2d twice") is None
+    True
+    """
+    m = _PART.match(message)
+    if m is None:
+        return None
+    seat, row, key, items = m.groups()
+    if seat is not None:
+        key, index = "boards", (int(seat),) + (() if row is None else (int(row),))
+    else:
+        index = tuple(int(i) for i in re.findall(r"\d+", items or ""))
+    detail = message[message.index(": ") + 2 :]
+    return PositionPart(key, index, detail, message[m.end() :])
 
 
 def shown_twice(cards: Sequence[int]) -> list[int]:
