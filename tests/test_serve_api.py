@@ -324,6 +324,29 @@ def test_a_position_the_text_form_cannot_seat_names_the_field_at_fault(
     assert api("POST", "/v1/analyze", {**base, "opponents": ["/ /"] * 2})[0] == 200
 
 
+@pytest.mark.parametrize("setting", [{"samples": 300}, {"seed": 5}, {"seed": 0}])
+def test_analyze_exact_true_refuses_samples_and_seed_naming_them(
+    api: Api, setting: dict[str, int]
+) -> None:
+    """``"exact": true`` with ``"samples": 300`` or ``"seed": 5`` answered the exact
+    values (0 samples): the field ignored, silently.  It is a 422 naming the field
+    (``ofc-fast advise --exact yes --samples 300`` is refused alike)."""
+    body = {
+        "board": "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js",
+        "dealt": "2d 3d 4d",
+        "opponents": ["2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"],
+        "exact": True,
+    }
+    (name,) = setting
+    status, out = api("POST", "/v1/analyze", {**body, **setting})
+    assert (status, out["field"], out["error"]) == (422, name, "SearchError"), out
+    assert "exact" in out["detail"]
+    status, out = api("POST", "/v1/analyze", body)
+    assert status == 200 and out["exact"] and out["samples"] == 0, out
+    status, auto = api("POST", "/v1/analyze", {**body, **setting, "exact": "auto"})
+    assert status == 200 and auto["moves"] == out["moves"], auto
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
     api: Api, players: int
@@ -350,8 +373,7 @@ def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
                     "dealt": ofc.cards_str(dealt),
                     "opponents": [text([o[:3], o[3:8], o[8:]]) for o in opps],
                     "exact": exact,
-                    "samples": 4,
-                    "seed": 1,
+                    **({} if exact else {"samples": 4, "seed": 1}),
                 },
             )
             assert status == 200

@@ -308,6 +308,10 @@ def describe_solution(s: Solution) -> str:
     return text + f", value {s.value:g}"
 
 
+EXACT_MODES: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
+"""``ofc-fast advise --exact``'s choices, as :func:`ofc_fast.search.advise` takes them."""
+
+
 def cli_advise(args: Any) -> tuple[list[Any], str]:
     """``ofc-fast advise``: the advice on a position given as boards and cards (see
     :func:`ofc_fast.search.make_observation`), every legal move best first, and its
@@ -325,14 +329,13 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
         raise type(exc)(position_option(str(exc))) from None
     model = named("--model", resolve_model, args.model, rules, obs["players"])
     t0 = time.perf_counter()
-    modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
     advice = search.advise(
         obs,
         rules=rules,
         samples=args.samples,
         time_budget=args.time_budget,
         seed=args.seed,
-        exact=modes[args.exact],
+        exact=EXACT_MODES[args.exact],
         model=model,
     )
     seconds = time.perf_counter() - t0
