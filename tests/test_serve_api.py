@@ -2369,6 +2369,19 @@ def test_a_bad_bot_name_is_named_by_its_item(api: Api) -> None:
     )
 
 
+def test_a_bot_name_is_read_as_make_bot_reads_it(api: Api) -> None:
+    """``make_bot("Heuristic")`` is the heuristic bot (the registry reads a name
+    whatever its case and surrounding spaces), but ``POST /v1/games`` refused
+    ``"Heuristic"`` in ``bots``: it takes the names the library takes and answers
+    with the registry's own."""
+    body = {"players": 3, "bots": ["Heuristic", " RANDOM "], "seed": 3}
+    status, out = api("POST", "/v1/games", body)
+    assert status == 200, out
+    assert out["seats"] == ["you", "heuristic", "random"], out
+    status, out = api("POST", "/v1/games", {"players": 3, "bots": ["Random", " "]})
+    assert (status, out["field"]) == (422, "bots[1]"), out
+
+
 def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(
     api: Api, doc: dict[str, Any]
 ) -> None:
