@@ -914,13 +914,16 @@ def test_an_observation_value_the_search_refuses_names_its_item(
     "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
 )
 def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str) -> None:
-    """A game is refused (422, bots) or every move of a whole deal is answered: the
-    value bot never fails mid-deal, leaving the game stuck at its turn."""
+    """A game is refused (422 naming the item, ``bots[1]``, as every other bot
+    refusal does) or every move of a whole deal is answered: the value bot never
+    fails mid-deal, leaving the game stuck at its turn."""
     rng = random.Random(7)
     body = {"rules": rules_name, "players": 3, "you": 2, "bots": ["value"], "seed": 4}
     status, st = api("POST", "/v1/games", body)
     if rules_name not in ("pineapple", "ofc"):  # models ship for these (docs/learned.md)
-        assert (status, st.get("field"), st.get("error")) == (422, "bots", "BotError")
+        assert (status, st.get("field"), st.get("error")) == (422, "bots[0]", "BotError")
+        status, st = api("POST", "/v1/games", {**body, "bots": ["random", "value"]})
+        assert (status, st.get("field"), st.get("error")) == (422, "bots[1]", "BotError")
         return
     assert status == 200, st
     while not st["is_over"]:

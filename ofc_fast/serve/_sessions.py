@@ -69,10 +69,11 @@ class GameSession:
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
         if "value" in names and shipped_model(rules, players) is None:
+            shown = f"bots[{names.index('value')}]"
             raise ApiError(
                 422,
-                "bots",
-                f"bots: no value model ships for {rules.name} with {players} players",
+                shown,
+                f"{shown}: no value model ships for {rules.name} with {players} players",
                 error="BotError",
             )
         fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
