@@ -910,6 +910,26 @@ def test_an_observation_value_the_search_refuses_names_its_item(
     assert (info.value.status, info.value.field) == (422, field), str(info.value)
 
 
+def test_an_observation_s_legal_actions_are_its_decision_s_each_once() -> None:
+    """``legal_actions`` holding an id of no legal move of the decision was a 422
+    naming ``observation`` ("advise: that action id is not legal here", which id
+    unsaid), and one holding an id twice was answered with that move twice: each is
+    refused naming the item."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    legal = obs["legal_actions"]
+    illegal = min(set(range(ofc.game.ACTION_SPACE)) - set(legal))
+    for given, field in (
+        ([legal[0], illegal], "observation.legal_actions[1]"),
+        ([legal[0], legal[1], legal[0]], "observation.legal_actions[2]"),
+    ):
+        with pytest.raises(ApiError) as info:
+            analyze({"observation": {**obs, "legal_actions": given}, "samples": 4})
+        assert (info.value.status, info.value.field) == (422, field), str(info.value)
+    out = analyze({"observation": {**obs, "legal_actions": legal[:3]}, "samples": 4})
+    assert sorted(m["action"] for m in out["moves"]) == legal[:3]
+
+
 @pytest.mark.parametrize(
     "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
 )

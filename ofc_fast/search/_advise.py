@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .._native import OK, ffi, lib
 from ..errors import ModelError, SearchError, quote
-from ..game import Game, Move, actions_for, move_for_action
+from ..game import Game, Move, move_for_action
 from ..learned.model import ModelSpec, ValueModel, resolve_model
 from ..rules import RuleSet, RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
 from ._checks import flag, in_range, raise_status
 from ._completion import policy_id
-from ._positions import game_observation, position
+from ._positions import decision_actions, game_observation, position
 from .model import POLICIES, Opponent, check_row_weight, search_model
 
 __all__ = ["EXACT_NODES_DEFAULT", "EXACT_NODES_MAX", "MAX_SAMPLES", "Advice", "advise"]
@@ -285,7 +285,7 @@ def advise(
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
-    actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+    actions = decision_actions(obs)
     model_ = search_model(rules, fl_value, row_weight, opponent)
     value = resolve_model(model, rules, int(pos.players))
     if value is not None:

@@ -13,7 +13,7 @@ from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
-from ..game import Game
+from ..game import Game, actions_for
 from ..game.observation import observation_record, read_observation, record_rounds
 from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
 from ..rules.model import GameKind
@@ -32,6 +32,7 @@ from ._checks import (
 __all__ = [
     "PositionPart",
     "check_observation",
+    "decision_actions",
     "make_observation",
     "position",
     "position_part",
@@ -270,6 +271,32 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
             "come do not fit together (or too few unseen cards for them)"
         )
     return pos
+
+
+def decision_actions(obs: Mapping[str, Any]) -> list[int]:
+    """The actions to value of a checked observation (:func:`position`): its
+    ``legal_actions``, each a legal action of its decision and given once
+    (ObservationError naming the item), or every legal action where it gives none.
+
+    >>> from ofc_fast import Game
+    >>> obs = Game("pineapple", seed=1).observation(1)
+    >>> decision_actions({**obs, "legal_actions": [4, 0]})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ObservationError: observation: legal_actions[1] holds 0, no legal action of the seat's decision
+    """  # noqa: E501 - the error, verbatim
+    rows = obs["boards"][obs["seat"]]
+    legal = actions_for(len(obs["dealt"]), rows, int(obs["to_discard"]))
+    given = obs.get("legal_actions")
+    if not given:
+        return list(legal)
+    known, seen = set(legal), set()
+    for i, a in enumerate(given):
+        if a not in known or a in seen:
+            why = "again" if a in seen else "no legal action of the seat's decision"
+            raise ObservationError(f"observation: legal_actions[{i}] holds {a}, {why}")
+        seen.add(a)
+    return [int(a) for a in given]
 
 
 def make_observation(
