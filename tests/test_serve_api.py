@@ -211,6 +211,24 @@ def test_a_bad_observation_field_is_named_by_its_path() -> None:
     assert analyze({"observation": obs, "samples": 4})["moves"]
 
 
+@pytest.mark.parametrize("key", ["board", "dealt", "opponents", "dead"])
+def test_analyze_refuses_an_observation_and_the_text_form_together(
+    api: Api, key: str
+) -> None:
+    """An ``observation`` with ``board``, ``dealt``, ``opponents`` or ``dead`` beside
+    it was answered for the observation, the text form's field ignored, silently: a
+    client that meant the text position got advice on another.  It is a 422 naming
+    the text field."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    text: dict[str, Any] = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts"}
+    text |= {"opponents": ["7c / 8d 8h / 4s 4d"], "dead": "3c"}
+    body = {"observation": obs, key: text[key], "samples": 4}
+    status, out = api("POST", "/v1/analyze", body)
+    assert (status, out["field"]) == (422, key), out
+    assert "observation" in out["detail"], out
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",

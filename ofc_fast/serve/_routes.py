@@ -137,6 +137,7 @@ _OBS = "observation"
 _OBS_INTS = ("players", "seat", "to_discard", "future_cards", "future_discards")
 _PER_SEAT = RANGES.players[1]  # boards, fantasyland, face_down_counts: one per seat
 _SETTINGS = ("exact", "samples", "seed", "time_budget")  # analyze's, as advise's
+_TEXT_FORM = ("board", "dealt", "opponents", "dead")  # a position, as ofc-fast advise's
 
 
 def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
@@ -202,7 +203,7 @@ def analyze(
 
     Body: ``observation`` (JSON of ``Game.observation(seat)``) or the text form
     (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
-    ``dead``, as ``ofc-fast advise``); ``rules`` (default: the observation's
+    ``dead``, as ``ofc-fast advise``), not both; ``rules`` (default: the observation's
     ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
     ``seed``, ``exact`` (``true`` takes no ``samples`` nor ``seed``: 422 naming it);
     without ``samples`` or ``time_budget``, 256 samples (at most
@@ -222,6 +223,14 @@ def analyze(
     seed = get_int(body, "seed", None, *RANGES.seed)  # (none with exact: advise's)
     obs_in = get_obj(body, "observation", None)
     if obs_in is not None:
+        for key in _TEXT_FORM:  # (were ignored, silently)
+            if key in body:
+                raise ApiError(
+                    422,
+                    key,
+                    f"{key}: the position is given as an observation; give it as an "
+                    f"observation or as text ({', '.join(_TEXT_FORM)}), not both",
+                )
         obs = observation_from_json(obs_in)
         if "rules" in body:
             rules = get_game_rules(body, "analyses")
