@@ -180,8 +180,8 @@ def check_settings(
     model: Any = None,
 ) -> None:
     """Checks :func:`advise`'s keyword settings (and :class:`~ofc_fast.bots.SearchBot`'s):
-    SearchError naming the first bad one; with ``exact=True``, one of ``samples``,
-    ``seed`` and ``model`` given is one (an exact search samples nothing).
+    SearchError naming the first bad one; with ``exact=True``, ``samples``, ``seed``
+    or ``model`` given is refused too, naming it (an exact search samples nothing).
 
     >>> check_settings(samples=0)
     Traceback (most recent call last):

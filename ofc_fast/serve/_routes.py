@@ -137,7 +137,7 @@ _OBS = "observation"
 _OBS_INTS = ("players", "seat", "to_discard", "future_cards", "future_discards")
 _PER_SEAT = RANGES.players[1]  # boards, fantasyland, face_down_counts: one per seat
 _SETTINGS = ("exact", "samples", "seed", "time_budget")  # analyze's, as advise's
-_TEXT_FORM = ("board", "dealt", "opponents", "dead")  # a position, as ofc-fast advise's
+_TEXT_FIELDS = ("board", "dealt", "opponents", "dead")  # a position, as ofc-fast advise's
 
 
 def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
@@ -223,13 +223,13 @@ def analyze(
     seed = get_int(body, "seed", None, *RANGES.seed)  # (none with exact: advise's)
     obs_in = get_obj(body, "observation", None)
     if obs_in is not None:
-        for key in _TEXT_FORM:  # (were ignored, silently)
+        for key in _TEXT_FIELDS:  # (were ignored, silently)
             if key in body:
                 raise ApiError(
                     422,
                     key,
                     f"{key}: the position is given as an observation; give it as an "
-                    f"observation or as text ({', '.join(_TEXT_FORM)}), not both",
+                    f"observation or as text ({', '.join(_TEXT_FIELDS)}), not both",
                 )
         obs = observation_from_json(obs_in)
         if "rules" in body:
