@@ -29,6 +29,7 @@ from ofc_fast.search import (
     advise,
     best_completion,
     make_observation,
+    position_part,
     search_model,
 )
 
@@ -129,6 +130,40 @@ def test_advise_bad_observation_field_is_named(key: str, value: object) -> None:
         advise(obs, samples=2)
 
 
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"players": 7}, "players"),
+        ({"boards": [[[], [], []]]}, "boards"),
+        ({"boards": [[[], [], []], [[], []]]}, "boards[1]"),
+        ({"boards": [[[], [], [99]], [[], [], []]]}, "boards[0][2]"),
+        ({"face_down_counts": [[0, 0, 0], [0, 0]]}, "face_down_counts[1]"),
+        ({"face_down_counts": [[0, 0, 0], [0, 9, 0]]}, "face_down_counts[1][1]"),
+        ({"fantasyland": [0, 12]}, "fantasyland[1]"),
+        ({"dealt": [1, 99]}, "dealt"),
+        ({"legal_actions": [0, 999]}, "legal_actions[1]"),
+        ({"full_set": "yes"}, "full_set"),
+    ],
+)
+def test_position_part_names_the_part_the_checks_refuse(
+    change: dict[str, Any], path: str
+) -> None:
+    """What ``ofc-fast advise`` and ``ofc-fast serve`` read to name their own input
+    (an option, a request field): the part of the observation the error names first,
+    or None for the position as a whole (the CLI and the service each parsed the
+    messages their own way)."""
+    obs = {**observation(), **change}
+    with pytest.raises(OfcError) as info:
+        advise(obs, samples=2)
+    part = position_part(str(info.value))
+    assert part is not None and part.path == path, str(info.value)
+    with pytest.raises(OfcError) as info:  # 4 cards at the opening: no one part
+        make_observation(P, "/ /", "As Kd 9h 9c", ["/ /"])
+    part = position_part(str(info.value))
+    assert part is not None and (part.key, part.path) == (None, None), str(info.value)
+    assert position_part("advise: the observation shows 2d twice") is None
+
+
 def test_advise_observation_with_too_many_rounds_is_refused() -> None:
     obs = observation()
     obs["future_discards"], obs["future_cards"] = 0, 40  # 40 one-card rounds
@@ -166,6 +201,28 @@ def test_advise_missing_field_is_named() -> None:
 def test_advise_bad_setting_is_named(kwargs: dict[str, Any]) -> None:
     with pytest.raises(SearchError):
         advise(Game(P, 2, seed=1), **kwargs)
+
+
+@pytest.mark.parametrize(
+    "setting",
+    [{"samples": 300}, {"seed": 5}, {"seed": 0}, {"model": "auto"}],
+    ids=["samples", "seed", "seed-0", "model"],
+)
+def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any]) -> None:
+    """``advise(obs, exact=True, samples=300)`` (or ``seed=5``, ``model="auto"``)
+    answered the exact values, 0 samples and no model: the setting ignored, silently.
+    Each is refused naming itself; ``exact="auto"`` takes them (an exact answer
+    there too, where the tree is small)."""
+    deck = list(range(52))
+    opp = [deck[0:3], deck[3:8], deck[8:13]]
+    obs = make_observation(P, [deck[13:15], deck[15:19], deck[19:24]], deck[24:27], [opp])
+    (name,) = setting
+    with pytest.raises(SearchError, match=f"^{name}: an exact search") as info:
+        advise(obs, exact=True, **setting)
+    assert "exact" in str(info.value)[len(name) :]
+    exact = advise(obs, exact=True)
+    assert exact[0].exact and advise(obs, exact="auto", **setting)[0].exact
+    assert [a.ev for a in advise(obs, exact="auto", **setting)] == [a.ev for a in exact]
 
 
 def test_exact_true_refuses_a_tree_beyond_its_limit_instead_of_hanging() -> None:

@@ -54,7 +54,8 @@ def test_last_street_stats_are_0_or_1_and_equal_brute_force(
         sizes = rng.choice([(2, 4, 5), (3, 3, 5), (3, 4, 4), (1, 5, 5), (3, 5, 3)])
         own = layout(deck[at : at + 11], sizes)
         obs = make_observation(P, own, deck[at + 11 : at + 14], opps)
-        advice = advise(obs, exact=exact, samples=None if exact else 8, seed=3)
+        sampled = {} if exact else {"samples": 8, "seed": 3}
+        advice = advise(obs, exact=exact, **sampled)  # type: ignore[arg-type]
         for a in advice:
             assert a.exact is exact
             got = (a.foul, a.fantasyland, a.royalties)

@@ -211,6 +211,24 @@ def test_a_bad_observation_field_is_named_by_its_path() -> None:
     assert analyze({"observation": obs, "samples": 4})["moves"]
 
 
+@pytest.mark.parametrize("key", ["board", "dealt", "opponents", "dead"])
+def test_analyze_refuses_an_observation_and_the_text_form_together(
+    api: Api, key: str
+) -> None:
+    """An ``observation`` with ``board``, ``dealt``, ``opponents`` or ``dead`` beside
+    it was answered for the observation, the text form's field ignored, silently: a
+    client that meant the text position got advice on another.  It is a 422 naming
+    the text field."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    text: dict[str, Any] = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts"}
+    text |= {"opponents": ["7c / 8d 8h / 4s 4d"], "dead": "3c"}
+    body = {"observation": obs, key: text[key], "samples": 4}
+    status, out = api("POST", "/v1/analyze", body)
+    assert (status, out["field"]) == (422, key), out
+    assert "observation" in out["detail"], out
+
+
 def test_analyze_text_form_equals_advise(api: Api) -> None:
     body = {
         "rules": "pineapple",
@@ -324,6 +342,29 @@ def test_a_position_the_text_form_cannot_seat_names_the_field_at_fault(
     assert api("POST", "/v1/analyze", {**base, "opponents": ["/ /"] * 2})[0] == 200
 
 
+@pytest.mark.parametrize("setting", [{"samples": 300}, {"seed": 5}, {"seed": 0}])
+def test_analyze_exact_true_refuses_samples_and_seed_naming_them(
+    api: Api, setting: dict[str, int]
+) -> None:
+    """``"exact": true`` with ``"samples": 300`` or ``"seed": 5`` answered the exact
+    values (0 samples): the field ignored, silently.  It is a 422 naming the field
+    (``ofc-fast advise --exact yes --samples 300`` is refused alike)."""
+    body = {
+        "board": "Qh Qd / 9s 9h 9d 5c 5d / As Ks Qs Js",
+        "dealt": "2d 3d 4d",
+        "opponents": ["2c 3c / 4c 6c 7c 8c 2h / 8h 9c Tc Jc"],
+        "exact": True,
+    }
+    (name,) = setting
+    status, out = api("POST", "/v1/analyze", {**body, **setting})
+    assert (status, out["field"], out["error"]) == (422, name, "SearchError"), out
+    assert "exact" in out["detail"]
+    status, out = api("POST", "/v1/analyze", body)
+    assert status == 200 and out["exact"] and out["samples"] == 0, out
+    status, auto = api("POST", "/v1/analyze", {**body, **setting, "exact": "auto"})
+    assert status == 200 and auto["moves"] == out["moves"], auto
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
     api: Api, players: int
@@ -350,8 +391,7 @@ def test_analyze_last_street_foul_and_fantasyland_equal_brute_force(
                     "dealt": ofc.cards_str(dealt),
                     "opponents": [text([o[:3], o[3:8], o[8:]]) for o in opps],
                     "exact": exact,
-                    "samples": 4,
-                    "seed": 1,
+                    **({} if exact else {"samples": 4, "seed": 1}),
                 },
             )
             assert status == 200
@@ -865,16 +905,63 @@ def test_a_library_refusal_names_the_part_of_the_field_at_fault(api: Api) -> Non
 
 
 @pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"legal_actions": [999]}, "observation.legal_actions[0]"),
+        ({"legal_actions": [0, -1]}, "observation.legal_actions[1]"),
+        ({"face_down_counts": [[0, 0, 0], [0, 0]]}, "observation.face_down_counts[1]"),
+        ({"boards": [[[], [], []], [[], [], []], [[], [], []]]}, "observation.boards"),
+        ({"fantasyland": [0, 0, 0]}, "observation.fantasyland"),
+        ({"face_down_counts": [[0, 0, 0]]}, "observation.face_down_counts"),
+    ],
+)
+def test_an_observation_value_the_search_refuses_names_its_item(
+    change: dict[str, Any], field: str
+) -> None:
+    """``"legal_actions": [999]`` was refused naming only ``observation`` (the
+    search said "a legal action must be ..."), and so were a seat's face-down counts
+    of 2 rows and per-seat lists of a length other than the players': each names the
+    item (or the list) at fault, as the other observation refusals do."""
+    obs = json.loads(json.dumps(Game("pineapple", 2, seed=3).observation(0), default=int))
+    with pytest.raises(ApiError) as info:
+        analyze({"observation": {**obs, **change}, "samples": 4})
+    assert (info.value.status, info.value.field) == (422, field), str(info.value)
+
+
+def test_an_observation_s_legal_actions_are_its_decision_s_each_once() -> None:
+    """``legal_actions`` holding an id of no legal move of the decision was a 422
+    naming ``observation`` ("advise: that action id is not legal here", which id
+    unsaid), and one holding an id twice was answered with that move twice: each is
+    refused naming the item."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    legal = obs["legal_actions"]
+    illegal = min(set(range(ofc.game.ACTION_SPACE)) - set(legal))
+    for given, field in (
+        ([legal[0], illegal], "observation.legal_actions[1]"),
+        ([legal[0], legal[1], legal[0]], "observation.legal_actions[2]"),
+    ):
+        with pytest.raises(ApiError) as info:
+            analyze({"observation": {**obs, "legal_actions": given}, "samples": 4})
+        assert (info.value.status, info.value.field) == (422, field), str(info.value)
+    out = analyze({"observation": {**obs, "legal_actions": legal[:3]}, "samples": 4})
+    assert sorted(m["action"] for m in out["moves"]) == legal[:3]
+
+
+@pytest.mark.parametrize(
     "rules_name", ["pineapple", "ofc", "pineapple_27", "progressive_pineapple"]
 )
 def test_a_game_the_value_bot_accepts_plays_to_the_end(api: Api, rules_name: str) -> None:
-    """A game is refused (422, bots) or every move of a whole deal is answered: the
-    value bot never fails mid-deal, leaving the game stuck at its turn."""
+    """A game is refused (422 naming the item, ``bots[1]``, as every other bot
+    refusal does) or every move of a whole deal is answered: the value bot never
+    fails mid-deal, leaving the game stuck at its turn."""
     rng = random.Random(7)
     body = {"rules": rules_name, "players": 3, "you": 2, "bots": ["value"], "seed": 4}
     status, st = api("POST", "/v1/games", body)
     if rules_name not in ("pineapple", "ofc"):  # models ship for these (docs/learned.md)
-        assert (status, st.get("field"), st.get("error")) == (422, "bots", "BotError")
+        assert (status, st.get("field"), st.get("error")) == (422, "bots[0]", "BotError")
+        status, st = api("POST", "/v1/games", {**body, "bots": ["random", "value"]})
+        assert (status, st.get("field"), st.get("error")) == (422, "bots[1]", "BotError")
         return
     assert status == 200, st
     while not st["is_over"]:
@@ -2321,6 +2408,19 @@ def test_a_bad_bot_name_is_named_by_its_item(api: Api) -> None:
     assert (
         api("POST", "/v1/games", {"players": 3, "bots": ["random", "heuristic"]})[0] == 200
     )
+
+
+def test_a_bot_name_is_read_as_make_bot_reads_it(api: Api) -> None:
+    """``make_bot("Heuristic")`` is the heuristic bot (the registry reads a name
+    whatever its case and surrounding spaces), but ``POST /v1/games`` refused
+    ``"Heuristic"`` in ``bots``: it takes the names the library takes and answers
+    with the registry's own."""
+    body = {"players": 3, "bots": ["Heuristic", " RANDOM "], "seed": 3}
+    status, out = api("POST", "/v1/games", body)
+    assert status == 200, out
+    assert out["seats"] == ["you", "heuristic", "random"], out
+    status, out = api("POST", "/v1/games", {"players": 3, "bots": ["Random", " "]})
+    assert (status, out["field"]) == (422, "bots[1]"), out
 
 
 def test_the_bots_bound_is_in_openapi_and_a_table_s_own_is_named(

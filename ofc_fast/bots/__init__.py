@@ -27,6 +27,7 @@ from .base import Bot, ObservationLike, unseen_cards
 from .heuristic import HeuristicBot
 from .random import RandomBot
 from .registry import BOTS, BotFactory, bot_names, make_bot, make_bots, register, unregister
+from .registry import bot_key as bot_key  # serve reads bot names as make_bot does
 from .search import SearchBot
 from .value import ValueBot
 

@@ -55,7 +55,13 @@ BOTS: Mapping[str, BotFactory] = MappingProxyType(_FACTORIES)
 """Read-only view of the registry: factory by name."""
 
 
-def _key(name: object) -> str:
+def bot_key(name: object) -> str:
+    """The registry's key of a bot name (case and surrounding spaces aside), what
+    :func:`make_bot` looks up; BotError for anything but a non-empty string.
+
+    >>> bot_key(" Heuristic ")
+    'heuristic'
+    """
     if not isinstance(name, str) or not name.strip():
         raise BotError(f"a bot name must be a non-empty string, got {quote(name)}")
     return name.strip().lower()
@@ -73,7 +79,7 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
     True
     >>> unregister("coin")
     """
-    key = _key(name)
+    key = bot_key(name)
     if is_bot_spec(key) or "," in key:  # make_bot, make_bots would never reach it
         raise BotError(
             f"register({name!r}): a bot name has no ',' and is no 'module:attribute' "
@@ -90,7 +96,7 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
 
 def unregister(name: str) -> None:
     """Remove a registered name (UnknownBotError when it is not registered)."""
-    key = _key(name)
+    key = bot_key(name)
     if key not in _FACTORIES:
         raise UnknownBotError(_unknown(name))
     del _FACTORIES[key]
@@ -189,7 +195,7 @@ def make_bot(
     if is_bot_spec(name):
         key, factory = name.strip(), _from_spec(name)
     else:
-        key = _key(name)
+        key = bot_key(name)
         found = _FACTORIES.get(key)
         if found is None:
             raise UnknownBotError(_unknown(name))

@@ -18,7 +18,7 @@ from ..rules import GameKind
 from ..scoring.settlement import settle
 from ..search import check_settings
 from ..table import check_seat
-from ._render import WIDTH, cli_advise, cli_solve, solve_json, table
+from ._render import EXACT_MODES, WIDTH, cli_advise, cli_solve, solve_json, table
 from .options import (
     add_json_option,
     add_rules_option,
@@ -217,21 +217,14 @@ def run_solve(args: argparse.Namespace) -> int:
 def run_advise(args: argparse.Namespace) -> int:
     if args.top < 0:  # a negative slice would drop the last moves instead
         raise GameError(f"--top: must be 0 or more (0: every move), got {args.top}")
-    sampling = (("--samples", args.samples), ("--model", args.model), ("--seed", args.seed))
-    for option, given in sampling:
-        if given is not None and args.exact == "yes":  # (was ignored, silently)
-            raise GameError(
-                f"{option}: --exact yes values every draw, with no sampled future "
-                f"nor value model: drop {option} or use --exact auto"
-            )
-    if args.seed is None:  # (None: not given, which --exact yes needs to tell)
-        args.seed = 0
-    for option, setting in (
+    exact = EXACT_MODES[args.exact]
+    for option, setting in (  # each with --exact: yes takes no sampling setting
         ("--samples", {"samples": args.samples}),
         ("--time", {"time_budget": args.time_budget}),
-        ("--seed", {"seed": args.seed}),
+        ("--seed", {"seed": args.seed}),  # (None: not given, which --exact yes needs)
+        ("--model", {"model": args.model}),
     ):
-        named(option, check_settings, **setting)
+        named(option, check_settings, exact=exact, **setting)
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
     most = load_rules(args.rules).max_players

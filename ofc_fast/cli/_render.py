@@ -13,7 +13,6 @@ a  b
 
 from __future__ import annotations
 
-import re
 import sys
 import textwrap
 import time
@@ -309,6 +308,10 @@ def describe_solution(s: Solution) -> str:
     return text + f", value {s.value:g}"
 
 
+EXACT_MODES: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
+"""``ofc-fast advise --exact``'s choices, as :func:`ofc_fast.search.advise` takes them."""
+
+
 def cli_advise(args: Any) -> tuple[list[Any], str]:
     """``ofc-fast advise``: the advice on a position given as boards and cards (see
     :func:`ofc_fast.search.make_observation`), every legal move best first, and its
@@ -326,14 +329,13 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
         raise type(exc)(position_option(str(exc))) from None
     model = named("--model", resolve_model, args.model, rules, obs["players"])
     t0 = time.perf_counter()
-    modes: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}
     advice = search.advise(
         obs,
         rules=rules,
         samples=args.samples,
         time_budget=args.time_budget,
         seed=args.seed,
-        exact=modes[args.exact],
+        exact=EXACT_MODES[args.exact],
         model=model,
     )
     seconds = time.perf_counter() - t0
@@ -362,12 +364,8 @@ POSITION_OPTIONS = {
     "observation": "--board, --dealt, --opponent",  # the position as a whole
 }
 """What an error of :func:`ofc_fast.search.make_observation` names at its start (a
-keyword, a seat's board, the observation as a whole), and the options of ``ofc-fast
-advise`` that typed it."""
-
-_POSITION_ERROR = re.compile(
-    r"(?:make_)?observation: (?:(rules|dealt|dead|board (\d+))(?: row (\d))?(?: |$))?"
-)
+keyword, a seat's board, the observation as a whole: :func:`ofc_fast.search.position_part`),
+and the options of ``ofc-fast advise`` that typed it."""
 
 
 def position_option(message: str) -> str:
@@ -380,17 +378,17 @@ def position_option(message: str) -> str:
     >>> position_option("make_observation: dealt holds no card")
     '--dealt: holds no card'
     """
-    m = _POSITION_ERROR.match(message)
-    if m is None:
+    part = search.position_part(message)
+    if part is None:
         return message
-    field, seat, row = m.groups()
-    if seat is not None:
-        field = "board 0" if seat == "0" else "board"
-    option = POSITION_OPTIONS[field or "observation"]
-    if field == "board":
-        option += f" (seat {seat})"
-    where = "" if row is None else f"{Row(int(row)).name.lower()} row "
-    return f"{option}: {where}{message[m.end() :]}"
+    if part.key == "boards":
+        seat, *row = part.index
+        option = POSITION_OPTIONS["board 0"] if seat == 0 else POSITION_OPTIONS["board"]
+        where = "".join(f"{Row(r).name.lower()} row " for r in row)
+        return f"{option}{f' (seat {seat})' if seat else ''}: {where}{part.rest}"
+    if part.key in POSITION_OPTIONS:
+        return f"{POSITION_OPTIONS[part.key]}: {part.rest}"
+    return f"{POSITION_OPTIONS['observation']}: {part.detail}"
 
 
 EV_NOTE = (  # under ofc-fast advise's table: what ev is

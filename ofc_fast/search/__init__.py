@@ -55,6 +55,9 @@ from ._positions import (
     check_observation as check_observation,  # bots name a bad observation
 )
 from ._positions import make_observation, position
+from ._positions import (
+    position_part as position_part,  # the CLI and serve name the part at fault
+)
 from .model import (
     OPPONENTS,
     POLICIES,

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from .._native import OK, ffi, lib
 from ..errors import ModelError, SearchError, quote
-from ..game import Game, Move, actions_for, move_for_action
+from ..game import Game, Move, move_for_action
 from ..learned.model import ModelSpec, ValueModel, resolve_model
 from ..rules import RuleSet, RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import StayValue, ev_tables
 from ._checks import flag, in_range, raise_status
 from ._completion import policy_id
-from ._positions import game_observation, position
+from ._positions import decision_actions, game_observation, position
 from .model import POLICIES, Opponent, check_row_weight, search_model
 
 __all__ = ["EXACT_NODES_DEFAULT", "EXACT_NODES_MAX", "MAX_SAMPLES", "Advice", "advise"]
@@ -173,13 +173,15 @@ def check_settings(
     time_budget: Any = None,
     exact: Any = "auto",
     policy: Any = "auto",
-    seed: Any = 0,
+    seed: Any = None,
     clock: Any = "wall",
     prune: Any = False,
     row_weight: Any = 1.0,
+    model: Any = None,
 ) -> None:
     """Checks :func:`advise`'s keyword settings (and :class:`~ofc_fast.bots.SearchBot`'s):
-    SearchError naming the first bad one.
+    SearchError naming the first bad one; with ``exact=True``, ``samples``, ``seed``
+    or ``model`` given is refused too, naming it (an exact search samples nothing).
 
     >>> check_settings(samples=0)
     Traceback (most recent call last):
@@ -199,8 +201,14 @@ def check_settings(
         raise SearchError(f"exact must be 'auto', True or False, got {quote(exact)}")
     if not (isinstance(policy, str) and policy in POLICIES):
         raise SearchError(f"policy must be one of {POLICIES}, got {quote(policy)}")
-    if not in_range(seed, 0, 2**64 - 1, integer=True):
+    if seed is not None and not in_range(seed, 0, 2**64 - 1, integer=True):
         raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
+    for name, given in (("samples", samples), ("seed", seed), ("model", model)):
+        if exact is True and given is not None:  # (it was ignored, silently)
+            raise SearchError(
+                f"{name}: an exact search (exact True) samples no future and uses no "
+                f"value model: leave {name} out, or let exact be 'auto'"
+            )
     if not (isinstance(clock, str) and clock in _CLOCKS):
         raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
     flag(prune, "prune", SearchError)
@@ -213,7 +221,7 @@ def advise(
     *,
     samples: int | None = None,
     time_budget: float | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     exact: str | bool = "auto",
     policy: str = "auto",
     fl_value: StayValue = None,
@@ -229,13 +237,15 @@ def advise(
 
     ``samples``: sampled futures (default 256 without a time budget); ``time_budget``
     (seconds): sample in batches of 16 until it is spent (then the sample count, and
-    so the advice, depends on the machine: pass ``samples`` to reproduce); ``clock``:
+    so the advice, depends on the machine: pass ``samples`` to reproduce); ``seed``:
+    of the sampled futures (None: 0); ``clock``:
     what the budget counts, ``"wall"`` time or this thread's ``"cpu"`` time (the same
     search whatever else the machine runs);
     ``exact``: ``"auto"`` (exact when the tree fits the budget, or
     :data:`EXACT_NODES_DEFAULT` without one), True (exact, or SearchError when the
     position has no exact search or its tree is larger than the time budget allows,
-    or than :data:`EXACT_NODES_MAX` without one), False (always sampled); ``policy``:
+    or than :data:`EXACT_NODES_MAX` without one; it takes no ``samples``, ``seed``
+    nor ``model``), False (always sampled); ``policy``:
     see :data:`POLICIES`;
     ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``opponent``: how the
     rollouts complete the other seats' boards (:data:`OPPONENTS`; exact values only
@@ -265,7 +275,8 @@ def advise(
     >>> a == ofc.advise(obs, samples=32, seed=2), a[0].samples, a[0].exact
     (True, 32, False)
     """
-    check_settings(samples, time_budget, exact, policy, seed, clock, prune)
+    check_settings(samples, time_budget, exact, policy, seed, clock, prune, model=model)
+    seed = 0 if seed is None else seed
     if should_stop is not None and not callable(should_stop):
         raise SearchError(
             f"should_stop must be None or a callable, got {quote(should_stop)}"
@@ -274,7 +285,7 @@ def advise(
     pos = position(obs, rules)
     rows = obs["boards"][obs["seat"]]
     dealt, k = list(obs["dealt"]), int(obs["to_discard"])
-    actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+    actions = decision_actions(obs)
     model_ = search_model(rules, fl_value, row_weight, opponent)
     value = resolve_model(model, rules, int(pos.players))
     if value is not None:

@@ -4,14 +4,16 @@ Game (:func:`make_observation`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
-from ..game import Game
+from ..game import Game, actions_for
 from ..game.observation import observation_record, read_observation, record_rounds
 from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
 from ..rules.model import GameKind
@@ -27,7 +29,14 @@ from ._checks import (
     seq,
 )
 
-__all__ = ["check_observation", "make_observation", "position"]
+__all__ = [
+    "PositionPart",
+    "check_observation",
+    "decision_actions",
+    "make_observation",
+    "position",
+    "position_part",
+]
 
 
 _OBS_FIELDS = (
@@ -51,6 +60,23 @@ def _card_list(value: Any, what: str) -> list[int]:
     return list(value)
 
 
+def _items(value: Any, what: str, size: int, items: str) -> list[Any]:
+    """The observation's list ``what`` of ``size`` ``items``, else ObservationError
+    naming it.
+
+    >>> _items([[], []], "board 1", 3, "rows")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ObservationError: observation: board 1 must hold 3 rows, got 2
+    """
+    got = seq(value, f"observation: {what}")
+    if len(got) != size:
+        raise ObservationError(
+            f"observation: {what} must hold {size} {items}, got {len(got)}"
+        )
+    return got
+
+
 def check_observation(obs: Mapping[str, Any]) -> None:
     """The fields position() reads, with their types and ranges
     (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field)."""
@@ -68,23 +94,15 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
         raise ObservationError(f"observation: missing field(s) {', '.join(missing)}")
     players = int_in(obs["players"], "observation: players", 2, 4)
     int_in(obs["seat"], "observation: seat", 0, players - 1)
-    per_seat = [
-        seq(obs[key], f"observation: {key}")
+    # each error names the part at fault first (``legal_actions[0] must``), for a
+    # caller to name its own field (ofc-fast serve: observation.legal_actions[0])
+    boards, fl, hidden = (
+        _items(obs[key], key, players, "entries (one per player)")
         for key in ("boards", "fantasyland", "face_down_counts")
-    ]
-    if any(len(v) != players for v in per_seat):
-        raise ObservationError(
-            "observation: boards, fantasyland and face_down_counts need one entry "
-            f"per player ({players})"
-        )
-    boards, fl, hidden = per_seat
+    )
     for p in range(players):
-        rows = seq(boards[p], f"observation: board {p}")
-        counts = seq(hidden[p], f"observation: face_down_counts[{p}]")
-        if len(rows) != 3 or len(counts) != 3:
-            raise ObservationError(
-                f"observation: board {p} and its face-down counts need 3 rows"
-            )
+        rows = _items(boards[p], f"board {p}", 3, "rows")
+        counts = _items(hidden[p], f"face_down_counts[{p}]", 3, "counts (one per row)")
         for r, row in enumerate(rows):
             n = len(_card_list(row, f"board {p} row {r}"))
             down = int_in(counts[r], f"observation: face_down_counts[{p}][{r}]", 0, 5)
@@ -101,8 +119,69 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
     if obs.get("full_set") is not None:
         flag(obs["full_set"], "observation: full_set", SearchError)
     if obs.get("legal_actions") is not None:
-        for a in seq(obs["legal_actions"], "observation: legal_actions"):
-            int_in(a, "observation: a legal action", 0, int(lib.OFC_ACTION_SPACE) - 1)
+        for i, a in enumerate(seq(obs["legal_actions"], "observation: legal_actions")):
+            high = int(lib.OFC_ACTION_SPACE) - 1
+            int_in(a, f"observation: legal_actions[{i}]", 0, high)
+
+
+@dataclass(frozen=True)
+class PositionPart:
+    """The part of a position that an error of its checks names first
+    (:func:`position_part`): ``key``, the observation's field (``dealt``, ``boards``,
+    ``legal_actions``, ...) or :func:`make_observation`'s argument (``dead``,
+    ``rules``), None for the position as a whole; ``index``, the item of it (a seat's
+    board and row: ``(1, 0)``); ``detail``, the message after the checker's name
+    (``observation: ``); ``rest``, the message after the part."""
+
+    key: str | None
+    index: tuple[int, ...]
+    detail: str
+    rest: str
+
+    @property
+    def path(self) -> str | None:
+        """The part as a path in the observation: ``boards[1][0]``, ``dealt``."""
+        if self.key is None:
+            return None
+        return self.key + "".join(f"[{i}]" for i in self.index)
+
+
+_PART = re.compile(
+    r"(?:make_)?observation: (?:(?:board (\d+)(?: row (\d))?|([a-z_]+)((?:\[\d+\])*))"
+    r" (?=must |holds ))?"
+)
+"""An error of the position checks: ``observation: `` (or ``make_observation: ``),
+then the part at fault, if any, before what is wrong with it (``must ...``,
+``holds ...``); a seat's board (and row) is ``board 1 row 0``."""
+
+
+def position_part(message: str) -> PositionPart | None:
+    """The part of a position that ``message``, an error of :func:`check_observation`,
+    :func:`make_observation` or the game's observation record, names first (None: the
+    message is no such error), for a caller to name its own input instead
+    (``ofc-fast advise``'s options, ``ofc-fast serve``'s request fields).
+
+    >>> part = position_part("observation: board 1 row 0 holds Qh, a card shown twice")
+    >>> part.key, part.index, part.path, part.rest
+    ('boards', (1, 0), 'boards[1][0]', 'holds Qh, a card shown twice')
+    >>> position_part("observation: legal_actions[0] must be an int, got 999").path
+    'legal_actions[0]'
+    >>> part = position_part("make_observation: the boards fit no point of the deal")
+    >>> part.key, part.detail
+    (None, 'the boards fit no point of the deal')
+    >>> position_part("advise: the observation shows 2d twice") is None
+    True
+    """
+    m = _PART.match(message)
+    if m is None:
+        return None
+    seat, row, key, items = m.groups()
+    if seat is not None:
+        key, index = "boards", (int(seat),) + (() if row is None else (int(row),))
+    else:
+        index = tuple(int(i) for i in re.findall(r"\d+", items or ""))
+    detail = message[message.index(": ") + 2 :]
+    return PositionPart(key, index, detail, message[m.end() :])
 
 
 def shown_twice(cards: Sequence[int]) -> list[int]:
@@ -192,6 +271,32 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
             "come do not fit together (or too few unseen cards for them)"
         )
     return pos
+
+
+def decision_actions(obs: Mapping[str, Any]) -> list[int]:
+    """The actions to value of a checked observation (:func:`position`): its
+    ``legal_actions``, each a legal action of its decision and given once
+    (ObservationError naming the item), or every legal action where it gives none.
+
+    >>> from ofc_fast import Game
+    >>> obs = Game("pineapple", seed=1).observation(1)
+    >>> decision_actions({**obs, "legal_actions": [4, 0]})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ObservationError: observation: legal_actions[1] holds 0, no legal action of the seat's decision
+    """  # noqa: E501 - the error, verbatim
+    rows = obs["boards"][obs["seat"]]
+    legal = actions_for(len(obs["dealt"]), rows, int(obs["to_discard"]))
+    given = obs.get("legal_actions")
+    if not given:
+        return list(legal)
+    known, seen = set(legal), set()
+    for i, a in enumerate(given):
+        if a not in known or a in seen:
+            why = "again" if a in seen else "no legal action of the seat's decision"
+            raise ObservationError(f"observation: legal_actions[{i}] holds {a}, {why}")
+        seen.add(a)
+    return [int(a) for a in given]
 
 
 def make_observation(

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import OfcError
+from ..search import position_part
 
 __all__ = ["TITLES", "ApiError", "at_field", "refusal"]
 
@@ -75,14 +76,8 @@ _PART = re.compile(
     r"([a-z_]+(?:\[\d+\])+): |([a-z_]+(?:\[\d+\])*) (?:must|holds) |seat (\d+): "
 )
 """The part of a request field a library error names first: ``place[2]: bad card
-...`` (``Move.from_dict``), ``seat must be ...``, ``dealt holds 99 ...`` (the
-search's check of an observation, after its ``observation: ``), ``seat 1: ...`` (an
-item of a list of one per seat: ``fantasyland``)."""
-
-
-_BOARD = re.compile(r"\bboard (\d+)(?: row (\d))?")
-"""A seat's board (and row) as the library's observation checks name it: ``board 1
-row 0``, the path of ``boards[1][0]`` in the observation."""
+...`` (``Move.from_dict``), ``declare must be ...``, ``seat 1: ...`` (an item of a
+list of one per seat: ``fantasyland``); a position's part: :func:`position_part`."""
 
 
 def _part(field: str, message: str) -> str:
@@ -101,10 +96,11 @@ def _part(field: str, message: str) -> str:
     >>> _part("move", "8s is used twice"), _part("observation", "advise: 2d twice")
     ('move', 'observation')
     """
+    position = position_part(message)  # the search's checks of a position
+    if position is not None:
+        return field if position.path is None else f"{field}.{position.path}"
     name = field.rsplit(".", 1)[-1]
-    text = message.removeprefix(f"{name}: ")  # the object named again: its context
-    text = _BOARD.sub(lambda b: f"boards[{b[1]}]" + (f"[{b[2]}]" if b[2] else ""), text, 1)
-    m = _PART.match(text)
+    m = _PART.match(message.removeprefix(f"{name}: "))  # the object named: context
     if m is not None and m.group(3) is not None:  # a seat: its item
         return f"{field}[{m.group(3)}]"
     part = None if m is None else m.group(1) or m.group(2)
@@ -120,8 +116,9 @@ _TEXT_FORM = {"dealt": "dealt", "discards": "dead", "dead": "dead"}
 def _text_part(whole: str, message: str) -> str:
     """The field of a position in the text form that holds the part of the observation
     :func:`ofc_fast.search.make_observation` (or the search) names first in
-    ``message``: ``dealt``, ``dead``, ``board`` (seat 0's board), ``opponents[i]``
-    (seat i + 1's); ``whole`` (the position as a whole) where it names none.
+    ``message`` (:func:`position_part`): ``dealt``, ``dead``, ``board`` (seat 0's
+    board), ``opponents[i]`` (seat i + 1's); ``whole`` (the position as a whole)
+    where it names none.
 
     >>> [_text_part("board", m) for m in (
     ...     "observation: dealt holds 2c, a card shown twice",
@@ -130,13 +127,13 @@ def _text_part(whole: str, message: str) -> str:
     ...     "observation: the boards fit no point of the deal")]
     ['dealt', 'opponents[1]', 'dead', 'board']
     """
-    path = _part("observation", message.removeprefix("make_"))
-    part = path.removeprefix("observation.")
-    seat = re.match(r"boards\[(\d+)\]", part)
-    if seat is not None:
-        n = int(seat[1])
-        return "board" if n == 0 else f"opponents[{n - 1}]"
-    return _TEXT_FORM.get(re.sub(r"\[.*", "", part), whole)
+    part = position_part(message)
+    if part is None or part.key is None:
+        return whole
+    if part.key == "boards":
+        seat = part.index[0]
+        return "board" if seat == 0 else f"opponents[{seat - 1}]"
+    return _TEXT_FORM.get(part.key, whole)
 
 
 def refusal(

@@ -136,6 +136,8 @@ _ABSENT: Any = object()
 _OBS = "observation"
 _OBS_INTS = ("players", "seat", "to_discard", "future_cards", "future_discards")
 _PER_SEAT = RANGES.players[1]  # boards, fantasyland, face_down_counts: one per seat
+_SETTINGS = ("exact", "samples", "seed", "time_budget")  # analyze's, as advise's
+_TEXT_FIELDS = ("board", "dealt", "opponents", "dead")  # a position, as ofc-fast advise's
 
 
 def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
@@ -201,25 +203,34 @@ def analyze(
 
     Body: ``observation`` (JSON of ``Game.observation(seat)``) or the text form
     (``board``, ``dealt``, ``opponents`` (default: one opponent with an empty board),
-    ``dead``, as ``ofc-fast advise``); ``rules`` (default: the observation's
+    ``dead``, as ``ofc-fast advise``), not both; ``rules`` (default: the observation's
     ``rule_set`` or ``rules``, else pineapple), ``time_budget``, ``samples``,
-    ``seed``, ``exact``; without ``samples`` or ``time_budget``, 256 samples (at most
+    ``seed``, ``exact`` (``true`` takes no ``samples`` nor ``seed``: 422 naming it);
+    without ``samples`` or ``time_budget``, 256 samples (at most
     ``config.max_samples``).  The search stops at ``config.max_time_budget`` whatever
     ``samples`` asks (``time_budget`` defaults to that cap), and once ``stop`` is set
     (its client gone): after the batch of samples it is sampling."""
     ranges = Ranges.of(config)
     budget = get_number(body, "time_budget", config.max_time_budget, *ranges.time_budget)
-    samples = get_int(body, "samples", None, *ranges.samples)
-    if samples is None:
-        samples = None if "time_budget" in body else min(256, config.max_samples)
-    seed = get_int(body, "seed", 0, *RANGES.seed)
     exact = body.get("exact", "auto")
     if exact != "auto" and not isinstance(exact, bool):
         raise ApiError(
             400, "exact", f"exact must be 'auto', true or false, got {kind(exact)}"
         )
+    samples = get_int(body, "samples", None, *ranges.samples)
+    if samples is None and exact is not True and "time_budget" not in body:
+        samples = min(256, config.max_samples)
+    seed = get_int(body, "seed", None, *RANGES.seed)  # (none with exact: advise's)
     obs_in = get_obj(body, "observation", None)
     if obs_in is not None:
+        for key in _TEXT_FIELDS:  # (were ignored, silently)
+            if key in body:
+                raise ApiError(
+                    422,
+                    key,
+                    f"{key}: the position is given as an observation; give it as an "
+                    f"observation or as text ({', '.join(_TEXT_FIELDS)}), not both",
+                )
         obs = observation_from_json(obs_in)
         if "rules" in body:
             rules = get_game_rules(body, "analyses")
@@ -245,7 +256,8 @@ def analyze(
             should_stop=None if stop is None else stop.is_set,
         )
     except SearchError as exc:  # named so whatever its subclass (ObservationError)
-        field = "exact" if "exact" in str(exc) and exact is True else where
+        said = str(exc).split(":", 1)[0]  # a setting (exact: ..., seed: ...)
+        field = said if said in _SETTINGS else where
         whole = field == where  # the position: the part of it the error names
         raise refusal(
             exc,
@@ -265,7 +277,7 @@ def analyze(
         "exact": bool(advice) and advice[0].exact,
         "samples": max((a.samples for a in advice), default=0),
         "time_budget": budget,
-        "seed": seed,
+        "seed": 0 if seed is None else seed,
         "seconds": time.perf_counter() - t0,
     }
 

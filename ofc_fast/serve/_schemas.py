@@ -94,7 +94,11 @@ def _analyze_request(ranges: Ranges) -> dict[str, Any]:
     ``--max-time-budget``: :meth:`Ranges.of`)."""
     return _request(
         {
-            "observation": {"type": "object", "description": "Game.observation(seat)"},
+            "observation": {
+                "type": "object",
+                "description": "Game.observation(seat); or the text form (board, dealt, "
+                "opponents, dead), not both",
+            },
             "board": _BOARD,
             "dealt": {"type": "string", "maxLength": SIZES.dealt_text},
             "opponents": _arr(_BOARD, maxItems=SIZES.opponents),

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..arena.history import deal_record
-from ..bots import Bot, bot_names, make_bot
+from ..bots import Bot, bot_key, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..learned.model import shipped_model
@@ -54,22 +54,26 @@ class GameSession:
         you = get_int(body, "you", 0, RANGES.you[0], players - 1)
         seed = get_int(body, "seed", None, *RANGES.seed)
         self.hands = get_int(body, "hands", None, *RANGES.hands)
-        names = get_list(body, "bots", ["heuristic"], SIZES.bots, items=(str, "a string"))
+        given = get_list(body, "bots", ["heuristic"], SIZES.bots, items=(str, "a string"))
         known = ", ".join(bot_names())
-        if not names:
+        if not given:
             raise ApiError(422, "bots", f"bots: names of {known}, one or one per seat")
-        for i, name in enumerate(names):  # the server's own bots: never an import spec
-            if name not in bot_names():
-                shown = f"bots[{i}]"
+        names: list[str] = []  # the registry's names ("Heuristic": heuristic)
+        for i, name in enumerate(given):  # the server's own bots: never an import spec
+            shown = f"bots[{i}]"
+            with at_field(shown):  # read as make_bot reads it
+                names.append(bot_key(name))
+            if names[i] not in bot_names():
                 raise ApiError(422, shown, f"{shown}: {name[:40]!r} is no bot of {known}")
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
             raise ApiError(422, "bots", f"bots: give 1 name or {len(others)} (one per bot)")
         if "value" in names and shipped_model(rules, players) is None:
+            shown = f"bots[{names.index('value')}]"
             raise ApiError(
                 422,
-                "bots",
-                f"bots: no value model ships for {rules.name} with {players} players",
+                shown,
+                f"{shown}: no value model ships for {rules.name} with {players} players",
                 error="BotError",
             )
         fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
