@@ -168,16 +168,19 @@ def check_fantasyland(
     fantasyland: Sequence[int] | None, players: int, rules: RulesLike
 ) -> tuple[int, ...]:
     """Fantasyland cards per seat (None: nobody), each 0 or 13..17, only under rules
-    that have Fantasyland, and no more cards in all than one deck holds.
+    that have Fantasyland, and no more cards in all than one deck holds (with None,
+    the error names ``players``: a table the rules cannot deal from one deck).
 
     >>> from ofc_fast import rules
     >>> check_fantasyland(None, 2, rules.OFC), check_fantasyland((14, 0), 2, rules.OFC)
     ((0, 0), (14, 0))
     """
     rules = as_rules(rules, "check_fantasyland")
-    if fantasyland is None:
-        return (0,) * players
-    given = _per_seat(fantasyland, "fantasyland", "one count per seat")
+    given = (
+        (0,) * players
+        if fantasyland is None
+        else _per_seat(fantasyland, "fantasyland", "one count per seat")
+    )
     if len(given) != players:
         raise TableError(
             f"fantasyland needs one count per seat ({players}), got {len(given)}"
@@ -197,8 +200,10 @@ def check_fantasyland(
     need = sum(lib.ofc_cards_per_seat(KIND[rules.game], n) for n in fl)
     if need > 52:
         dealt = f" with Fantasyland {fl}" if any(fl) else ""
+        blame = "players: " if fantasyland is None else ""  # the one thing given
         raise TableError(
-            f"{players} seats of {rules.name}{dealt} need {need} cards; one deck has 52"
+            f"{blame}{players} seats of {rules.name}{dealt} need {need} cards; "
+            "one deck has 52"
         )
     return fl
 

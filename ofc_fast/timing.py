@@ -490,7 +490,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ofc-fast bench``: 0 when batch and per-call results agree, 1 when they
     do not, 2 with ``--strict`` when a target is missed.  A value refused (``--n 0``,
     ``--json FOLDER``) is an :class:`~ofc_fast.errors.OfcError` naming the option,
-    which ``ofc-fast`` prints as one line, exit status 2, before any timing."""
+    which ``ofc-fast`` prints as one line, exit status 2, before any timing.
+
+    >>> main(["--n", "200", "--reps", "1"])  # a tiny run: the report, then the status
+    ofc-fast ... bench: ...
+    0
+    """
     args = _parse(argv)
     if args.json != "-":
         return _run(args, sys.stdout)

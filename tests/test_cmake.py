@@ -278,6 +278,31 @@ endforeach()
 """
 
 
+def _probe_on_windows(flags: list[str]) -> str:
+    """An ``OFC_API`` declaration as a Windows compiler given ``flags`` sees it
+    (preprocessed here with _WIN32 defined)."""
+    done = subprocess.run(
+        [COMPILER or "cc", "-E", "-P", "-D_WIN32", *flags, "-x", "c", "-"],
+        input=_IMPORT_PROBE,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def _cmake_probe(cmake_lists: str, installed: Path, tmp_path: Path) -> str:
+    """The output of configuring a project of ``cmake_lists`` that finds the
+    installed package."""
+    src = tmp_path / "probe"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(cmake_lists)
+    return _cmake(
+        CMAKE or "cmake", "-S", src, "-B", tmp_path / "b",
+        f"-DCMAKE_PREFIX_PATH={installed}",
+    )  # fmt: skip
+
+
 def test_shared_library_consumers_import_the_api_on_windows(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -292,27 +317,70 @@ def test_shared_library_consumers_import_the_api_on_windows(
     cflags = next(line for line in pc.splitlines() if line.startswith("Cflags:"))
     include = installed / "include" / "ofc_fast"
     flags = [f.replace("${includedir}", str(include)) for f in cflags.split()[1:]]
-    done = subprocess.run(
-        [COMPILER or "cc", "-E", "-P", "-D_WIN32", *flags, "-x", "c", "-"],
-        input=_IMPORT_PROBE,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    assert "__declspec(dllimport) int probe;" in done.stdout, (cflags, done.stdout)
-    src = tmp_path / "probe"
-    src.mkdir()
-    (src / "CMakeLists.txt").write_text(_IMPORT_CMAKE)
-    out = _cmake(
-        CMAKE or "cmake",
-        "-S",
-        src,
-        "-B",
-        tmp_path / "b",
-        f"-DCMAKE_PREFIX_PATH={installed}",
-    )
+    probe = _probe_on_windows(flags)
+    assert "__declspec(dllimport) int probe;" in probe, (cflags, probe)
+    out = _cmake_probe(_IMPORT_CMAKE, installed, tmp_path)
     assert "defines ofc_fast_shared=OFC_FAST_SHARED" in out
     assert "defines ofc_fast=d-NOTFOUND" in out
+
+
+_STATIC_CMAKE = """\
+cmake_minimum_required(VERSION 3.16)
+project(probe LANGUAGES C)
+find_package(ofc_fast REQUIRED)
+get_target_property(f ofc_fast::ofc_fast IMPORTED_LOCATION_RELEASE)
+message(STATUS "static file ${f}")
+"""
+
+
+def test_static_pkg_config_file_links_the_static_library(
+    installed: Path, tmp_path: Path
+) -> None:
+    """``pkg-config --static --libs ofc_fast`` named ``-lofc_fast``, which is the
+    import library on Windows (the static one is ofc_fast_static.lib there) and the
+    shared library wherever both lie side by side, with Cflags defining
+    OFC_FAST_SHARED.  lib/pkgconfig/ofc_fast_static.pc names the file CMake's
+    ofc_fast::ofc_fast target installs (whatever its name on the platform) and
+    libm, and does not define OFC_FAST_SHARED (no dllimport with _WIN32): the
+    program it builds runs without the shared library's directory anywhere."""
+    pkg_config = shutil.which("pkg-config") or shutil.which("pkgconf")
+    if pkg_config is None:
+        pytest.skip("needs pkg-config: apt-get install pkg-config (or pkgconf)")
+    lib = next(p for p in (installed / "lib", installed / "lib64") if p.is_dir())
+    env = {**os.environ, "PKG_CONFIG_PATH": str(lib / "pkgconfig")}
+    env.pop("LD_LIBRARY_PATH", None)
+
+    def query(*args: str) -> list[str]:
+        done = subprocess.run(
+            [pkg_config, *args, "ofc_fast_static"],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split()
+
+    assert query("--modversion") == [_header_version()]
+    out = _cmake_probe(_STATIC_CMAKE, installed, tmp_path)
+    static = Path(re.search(r"static file (\S+)", out).group(1))  # type: ignore[union-attr]
+    libs = query("--libs")
+    assert [Path(f).resolve() for f in libs if not f.startswith("-")] == [
+        static.resolve()
+    ], libs
+    assert "-lm" in libs and not any(f.startswith("-lofc") for f in libs), libs
+    cflags = query("--cflags")
+    assert not any("OFC_FAST_SHARED" in f for f in cflags), cflags
+    probe = _probe_on_windows(cflags)
+    assert "int probe;" in probe and "dllimport" not in probe, probe
+    (tmp_path / "app.c").write_text(_CONSUMER_C)
+    subprocess.run(
+        [COMPILER or "cc", "app.c", *cflags, *libs, "-o", "app"],
+        cwd=tmp_path,
+        check=True,
+    )
+    ran = subprocess.run([str(tmp_path / "app")], capture_output=True, text=True, env=env)
+    assert ran.returncode == 0, ran.stderr  # no libofc_fast.so to find: linked in
+    assert ran.stdout.split()[0] == str(ofc.rank5("As Ks Qs Js Ts"))
 
 
 def _declared(include: Path) -> set[str]:

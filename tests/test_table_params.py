@@ -201,3 +201,30 @@ def test_numpy_integers_are_the_python_ints() -> None:
             check_players(bad, None)
         with pytest.raises(TableError):
             check_seed(bad)
+
+
+def test_every_layer_refuses_a_table_whose_deal_needs_more_than_a_deck() -> None:
+    """Pineapple rules of ``max_players=4`` deal 5 + 4 * 3 = 17 cards a seat, 68 at
+    4 seats: ``Game`` and ``RunSpec.make`` failed only at the deal with the engine's
+    bare "the deal needs more cards than the deck holds" (a GameError naming no
+    parameter), and VectorEnv blamed Fantasyland. Every layer that sets up deals
+    for N seats refuses it at construction with the one check's TableError naming
+    ``players`` and the cards (the Gymnasium and PettingZoo envs are VectorEnvs)."""
+    from ofc_fast.parallel import RunSpec
+
+    p4 = rules.PINEAPPLE.replace(name="P4", max_players=4)
+    message = "players: 4 seats of P4 need 68 cards; one deck has 52"
+    layers: dict[str, Callable[[], Any]] = {
+        "Game": lambda: Game(p4, 4, seed=1),
+        "Match": lambda: Match(p4, 4, seed=1),
+        "RunSpec.make": lambda: RunSpec.make(p4, 4, 1, 2, [("random", {})]),
+        "RunSpec.make (no chains)": lambda: RunSpec.make(
+            p4, 4, 1, 2, [("random", {})], fantasyland=False
+        ),
+        "VectorEnv": lambda: VectorEnv(p4, 2, players=4),
+    }
+    for layer, call in layers.items():
+        with pytest.raises(TableError) as info:
+            call()
+        assert str(info.value) == message, layer
+    Game(p4, 3, seed=1).history()  # 51 cards fit

@@ -90,7 +90,14 @@ def build_parser() -> Parser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``ofc-fast`` command line; returns the exit status (a reader of its
-    output gone away: :func:`run_command`)."""
+    output gone away: :func:`run_command`).
+
+    >>> main(["eval", "Qh Qd 5c", "--json"])
+    {"cards": "Qh Qd 5c", "strength": 3888, "category": "ONE_PAIR", ...}
+    0
+    >>> main(["rules", "nosuch"])  # "ofc-fast: error: NAME: unknown rule set ..."
+    2
+    """
     return run_command(lambda: _run(argv))
 
 
@@ -102,7 +109,12 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     instead of a BrokenPipeError.  Standard output or error closed from the start
     (``>&-``; Python then has none): what goes there is discarded, as :func:`print`
     discards it, rather than a traceback.  Another broken pipe (a bot's) is one line,
-    ``PROG: error: ...``, and exit status 2."""
+    ``PROG: error: ...``, and exit status 2.
+
+    >>> run_command(lambda: print("done"))
+    done
+    0
+    """
     for name in ("stdout", "stderr"):
         if getattr(sys, name) is None:
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115

@@ -66,7 +66,13 @@ class Parser(argparse.ArgumentParser):
     """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
     its options by the keyword the Python API calls them (:attr:`options`:
     ``progress_every``: ``--progress-every``), to name in an error what the user
-    typed."""
+    typed.
+
+    >>> p = Parser(prog="demo")
+    >>> _ = p.add_argument("--progress-every", type=int)
+    >>> p.options["progress_every"]
+    '--progress-every'
+    """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
@@ -351,7 +357,13 @@ STACKS_HELP = (
 
 
 def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
-    """The same ``--json [PATH]`` in every subcommand (read by :func:`emit_json`)."""
+    """The same ``--json [PATH]`` in every subcommand (read by :func:`emit_json`).
+
+    >>> p = Parser(prog="demo")
+    >>> add_json_option(p)
+    >>> p.parse_args(["--json"]).json, p.parse_args([]).json
+    ('-', None)
+    """
     parser.add_argument(
         "--json",
         nargs="?",
@@ -366,21 +378,39 @@ def add_json_option(parser: argparse.ArgumentParser, help: str | None = None) ->
 def add_rules_option(
     parser: argparse.ArgumentParser, default: str, help: str | None = None
 ) -> None:
-    """``--rules`` (read by :func:`load_rules`), ``default`` when not given."""
+    """``--rules`` (read by :func:`load_rules`), ``default`` when not given.
+
+    >>> p = Parser(prog="demo")
+    >>> add_rules_option(p, "PINEAPPLE")
+    >>> load_rules(p.parse_args([]).rules).name
+    'PINEAPPLE'
+    """
     parser.add_argument(
         "--rules", default=default, help=help or f"{RULES_HELP} (default {default})"
     )
 
 
 def add_stacks_option(parser: argparse.ArgumentParser) -> None:
-    """``--stacks CHIPS...`` (read by :func:`parse_stacks`)."""
+    """``--stacks CHIPS...`` (read by :func:`parse_stacks`).
+
+    >>> p = Parser(prog="demo")
+    >>> add_stacks_option(p)
+    >>> p.parse_args(["--stacks", "200", "150"]).stacks
+    ['200', '150']
+    """
     parser.add_argument(
         "--stacks", nargs="+", default=None, metavar="CHIPS", help=STACKS_HELP
     )
 
 
 def add_bots_option(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
-    """``--bots``: a comma-separated bot per seat (``names``: the registry's)."""
+    """``--bots``: a comma-separated bot per seat (``names``: the registry's).
+
+    >>> p = Parser(prog="demo")
+    >>> add_bots_option(p, ["random", "heuristic"])
+    >>> p.parse_args(["--bots", "random,heuristic"]).bots, p.parse_args([]).bots
+    ('random,heuristic', 'heuristic')
+    """
     parser.add_argument(
         "--bots",
         default="heuristic",
@@ -394,7 +424,14 @@ class StopOnSigint:
     """While active (main thread only), the first Ctrl-C only asks to stop (so the
     deal in progress finishes and the records stay consistent; ``on_stop``, when
     given, is called to pass the request on: :meth:`ofc_fast.arena.Arena.stop`); a
-    second one raises KeyboardInterrupt as usual."""
+    second one raises KeyboardInterrupt as usual.
+
+    >>> with StopOnSigint(on_stop=lambda: print("stopping")) as stop:
+    ...     stop.requested
+    False
+    >>> stop.requested  # no Ctrl-C came; the previous handler is back
+    False
+    """
 
     def __init__(self, on_stop: Callable[[], None] | None = None) -> None:
         self.requested = False

@@ -33,7 +33,7 @@ from ..rules import RuleSet, carried_rules
 from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
-from ..table import check_players, check_seat, check_seed
+from ..table import check_fantasyland, check_players, check_seat, check_seed
 from ._rows import env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
@@ -217,7 +217,8 @@ class VectorEnv:
         if not 1 <= num_envs <= 1 << 24:
             raise GameError(f"num_envs must be 1..16777216, got {num_envs}")
         players = check_players(players, self.rules)
-        check_deck(self.rules, players)
+        check_fantasyland(None, players, self.rules)  # one deal fits the deck
+        check_deck(self.rules, players)  # and every seat in Fantasyland
         learner = check_seat(learner, players, "learner")
         self.num_envs = num_envs
         self.players = players

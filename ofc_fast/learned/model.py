@@ -186,7 +186,15 @@ def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
 class ValueModel:
     """A parsed model file: ``name`` (file stem and checksum), ``rules_hash``,
     ``players`` (0: any), ``cards`` (the board sizes it has a net for), ``checksum``
-    (FNV-1a 64 of the payload) and ``c`` (the C ``ofc_vmodel *``, read-only)."""
+    (FNV-1a 64 of the payload) and ``c`` (the C ``ofc_vmodel *``, read-only).
+
+    >>> from ofc_fast import rules
+    >>> m = shipped_model(rules.PINEAPPLE, 2)
+    >>> m.players, m.cards
+    (2, (5, 7, 9, 11))
+    >>> type(m.value("Qh Qd / 9s 9h 9d / As Ks", rules.PINEAPPLE))
+    <class 'float'>
+    """
 
     name: str
     rules_hash: int
@@ -456,7 +464,11 @@ def _why(exc: Exception) -> object:
 def load_model(path: str | os.PathLike[str]) -> ValueModel:
     """Read and check a model file (ModelError naming the path when it is missing or
     damaged, not a regular file, or larger than any model file: nothing past that
-    size is read; or when ``path`` is no path)."""
+    size is read; or when ``path`` is no path).
+
+    >>> load_model(MODEL_DIR / "pineapple-2p.ofcvm").players
+    2
+    """
     p = _file_path(path)
     try:
         if not stat.S_ISREG(p.stat().st_mode):
@@ -565,7 +577,14 @@ def model_bytes(
     W of shape (out, in) and b (out,) per layer (ReLU between layers, the last
     linear with one output); ``opponent``: the opponent row counts it was trained
     against ((3, 7918) counts, see :attr:`ValueModel.opponent_rows`; format 2), or
-    None (the shipped typical opponent; format 1)."""
+    None (the shipped typical opponent; format 1).
+
+    >>> from ofc_fast import rules
+    >>> nets = [(5, [(np.zeros((1, FEATURES)), np.zeros(1))])]  # one linear layer
+    >>> data = model_bytes(nets, rules.PINEAPPLE, players=2)
+    >>> data[:8], ValueModel.from_bytes(data).cards
+    (b'OFCVALUE', (5,))
+    """
     players = _seats(players, any_count=True)
     payload = bytearray()
     for cards, layers in nets:
@@ -637,7 +656,16 @@ def write_model(
     opponent: np.ndarray | None = None,
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
-    naming the path when it cannot be written)."""
+    naming the path when it cannot be written).
+
+    >>> import tempfile
+    >>> from ofc_fast import rules
+    >>> nets = [(5, [(np.zeros((1, FEATURES)), np.zeros(1))])]
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     m = write_model(Path(folder, "zero.ofcvm"), nets, rules.PINEAPPLE, 2)
+    >>> m.name.startswith("zero@"), m.players
+    (True, 2)
+    """
     p = _file_path(path)
     data = model_bytes(nets, rules, players, opponent)
     try:
@@ -665,7 +693,12 @@ def shipped_model(rules: RulesLike, players: int) -> ValueModel | None:
     """The model shipped for a rule set and seat count, or None (no model ships for
     it: the rules play and score unlike every preset a model ships for; a preset's
     name and description do not matter); ModelError for ``players`` that are no seat
-    count 2..4."""
+    count 2..4.
+
+    >>> from ofc_fast import rules
+    >>> shipped_model(rules.OFC, 3).players, shipped_model(rules.PINEAPPLE, 4)
+    (3, None)
+    """
     rules = as_rules(rules, "shipped_model")
     players = _seats(players)
     key = rules_hash(rules)
