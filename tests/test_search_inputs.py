@@ -205,14 +205,22 @@ def test_advise_bad_setting_is_named(kwargs: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "setting",
-    [{"samples": 300}, {"seed": 5}, {"seed": 0}, {"model": "auto"}],
-    ids=["samples", "seed", "seed-0", "model"],
+    [
+        {"samples": 300},
+        {"seed": 5},
+        {"seed": 0},
+        {"model": "auto"},
+        {"policy": "fast"},
+        {"prune": True},
+    ],
+    ids=["samples", "seed", "seed-0", "model", "policy", "prune"],
 )
 def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any]) -> None:
-    """``advise(obs, exact=True, samples=300)`` (or ``seed=5``, ``model="auto"``)
-    answered the exact values, 0 samples and no model: the setting ignored, silently.
-    Each is refused naming itself; ``exact="auto"`` takes them (an exact answer
-    there too, where the tree is small)."""
+    """``advise(obs, exact=True, samples=300)`` (or ``seed=5``, ``model="auto"``,
+    ``policy="fast"``, ``prune=True``) answered the exact values, 0 samples and no
+    model: the setting ignored, silently.  Each is refused naming itself;
+    ``exact="auto"`` takes them (an exact answer there too, where the tree is small);
+    the defaults (``policy="auto"``, ``prune=False``) pass with ``exact=True``."""
     deck = list(range(52))
     opp = [deck[0:3], deck[3:8], deck[8:13]]
     obs = make_observation(P, [deck[13:15], deck[15:19], deck[19:24]], deck[24:27], [opp])
@@ -220,7 +228,7 @@ def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any
     with pytest.raises(SearchError, match=f"^{name}: an exact search") as info:
         advise(obs, exact=True, **setting)
     assert "exact" in str(info.value)[len(name) :]
-    exact = advise(obs, exact=True)
+    exact = advise(obs, exact=True, policy="auto", prune=False)
     assert exact[0].exact and advise(obs, exact="auto", **setting)[0].exact
     assert [a.ev for a in advise(obs, exact="auto", **setting)] == [a.ev for a in exact]
 
