@@ -211,6 +211,28 @@ def test_a_bad_observation_field_is_named_by_its_path() -> None:
     assert analyze({"observation": obs, "samples": 4})["moves"]
 
 
+def test_an_observation_missing_a_field_is_named_by_its_path() -> None:
+    """An observation without ``seat`` (or any other field the search reads) was a 422
+    whose ``field`` was ``observation`` (only the detail named the key): it names the
+    missing field's path (``observation.seat``); of several, the first the search
+    reads, the detail listing them all."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    read = ["players", "seat", "boards", "fantasyland", "face_down_counts"]
+    read += ["dealt", "discards", "to_discard", "future_cards", "future_discards"]
+    for key in read:
+        body = {"observation": {k: v for k, v in obs.items() if k != key}, "samples": 4}
+        with pytest.raises(ApiError) as info:
+            analyze(body)
+        assert (info.value.status, info.value.field) == (422, f"observation.{key}")
+        assert key in str(info.value)
+    both = {k: v for k, v in obs.items() if k not in ("seat", "dealt")}
+    with pytest.raises(ApiError) as info:
+        analyze({"observation": both, "samples": 4})
+    assert info.value.field == "observation.seat"
+    assert "seat" in str(info.value) and "dealt" in str(info.value)
+
+
 @pytest.mark.parametrize("key", ["board", "dealt", "opponents", "dead"])
 def test_analyze_refuses_an_observation_and_the_text_form_together(
     api: Api, key: str
@@ -787,7 +809,13 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ),
         ("/v1/score", {"boards": ["x", "As Kd / / "]}, 422, "boards[0]", "BoardError"),
         ("/v1/score", {"boards": ["As Kd / / ", "Qh / / "]}, 422, "boards", "BoardError"),
-        ("/v1/analyze", {"observation": {"seat": 0}}, 422, "observation", "SearchError"),
+        (
+            "/v1/analyze",
+            {"observation": {"seat": 0}},
+            422,
+            "observation.players",
+            "SearchError",
+        ),
         ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "dealt", "CardError"),
         (
             "/v1/analyze",

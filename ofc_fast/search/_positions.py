@@ -77,6 +77,20 @@ def _items(value: Any, what: str, size: int, items: str) -> list[Any]:
     return got
 
 
+def missing_fields(missing: Sequence[str], then: str = "") -> ObservationError:
+    """The error for an observation without the fields ``missing`` (``then``: what to
+    do, after them), naming the first as :func:`position_part` reads a part, for a
+    caller to name its own field (``ofc-fast serve``: ``observation.seat``).
+
+    >>> missing_fields(["seat", "dealt"])
+    ObservationError('observation: seat must be given (missing field(s) seat, dealt)')
+    """
+    return ObservationError(
+        f"observation: {missing[0]} must be given (missing field(s) "
+        f"{', '.join(missing)}){then}"
+    )
+
+
 def check_observation(obs: Mapping[str, Any]) -> None:
     """The fields position() reads, with their types and ranges
     (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field)."""
@@ -91,7 +105,7 @@ def check_observation(obs: Mapping[str, Any]) -> None:
 def _check_fields(obs: Mapping[str, Any]) -> None:
     missing = [key for key in _OBS_FIELDS if key not in obs]
     if missing:
-        raise ObservationError(f"observation: missing field(s) {', '.join(missing)}")
+        raise missing_fields(missing)
     players = int_in(obs["players"], "observation: players", 2, 4)
     int_in(obs["seat"], "observation: seat", 0, players - 1)
     # each error names the part at fault first (``legal_actions[0] must``), for a
@@ -401,7 +415,5 @@ def game_observation(
                 ) from None
             raise ObservationError(str(exc)) from None  # naming rule_set
         except KeyError:
-            raise ObservationError(
-                "observation: missing field(s) rules: pass rules="
-            ) from None
+            raise missing_fields(["rules"], ": pass rules=") from None
     return obs, rules
