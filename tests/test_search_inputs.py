@@ -17,6 +17,7 @@ from ofc_fast.bots import HeuristicBot, SearchBot, ValueBot, make_bot
 from ofc_fast.errors import (
     BotError,
     CardError,
+    ObservationError,
     OfcError,
     RulesError,
     SearchError,
@@ -176,6 +177,19 @@ def test_advise_missing_field_is_named() -> None:
     del obs["face_down_counts"]
     with pytest.raises(SearchError, match="face_down_counts"):
         advise(obs, samples=2)
+
+
+def test_advise_refuses_empty_legal_actions_naming_them() -> None:
+    """``"legal_actions": []`` (no action: documented nowhere, a decision has at least
+    one) was read as every legal action, the advice answering all of them; it is an
+    ObservationError naming ``legal_actions``.  Left out (or None) it still means
+    every legal action."""
+    obs = observation()
+    every = {a.action for a in advise(obs, samples=2)}
+    assert len(every) > 1
+    with pytest.raises(ObservationError, match=r"^observation: legal_actions must"):
+        advise({**obs, "legal_actions": []}, samples=2)
+    assert {a.action for a in advise({**obs, "legal_actions": None}, samples=2)} == every
 
 
 @pytest.mark.parametrize(

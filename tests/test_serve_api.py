@@ -201,6 +201,7 @@ def test_a_bad_observation_field_is_named_by_its_path() -> None:
         ("fantasyland", [0, "x"], "observation.fantasyland[1]"),
         ("legal_actions", {"a": 1}, "observation.legal_actions"),
         ("legal_actions", ["4"], "observation.legal_actions[0]"),
+        ("legal_actions", [], "observation.legal_actions"),
         ("dealt", [47, {}], "observation.dealt[1]"),
     ]
     for key, value, field in cases:

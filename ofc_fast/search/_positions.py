@@ -290,7 +290,8 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
 def decision_actions(obs: Mapping[str, Any]) -> list[int]:
     """The actions to value of a checked observation (:func:`position`): its
     ``legal_actions``, each a legal action of its decision and given once
-    (ObservationError naming the item), or every legal action where it gives none.
+    (ObservationError naming the item; an empty list, which holds none, naming
+    ``legal_actions``), or every legal action where it gives none (None, or no key).
 
     >>> from ofc_fast import Game
     >>> obs = Game("pineapple", seed=1).observation(1)
@@ -302,8 +303,13 @@ def decision_actions(obs: Mapping[str, Any]) -> list[int]:
     rows = obs["boards"][obs["seat"]]
     legal = actions_for(len(obs["dealt"]), rows, int(obs["to_discard"]))
     given = obs.get("legal_actions")
-    if not given:
+    if given is None:
         return list(legal)
+    if not given:  # (read as every legal action, silently)
+        raise ObservationError(
+            "observation: legal_actions must hold at least one action of the seat's "
+            "decision, got none (leave it out, or None, for every legal action)"
+        )
     known, seen = set(legal), set()
     for i, a in enumerate(given):
         if a not in known or a in seen:
