@@ -179,6 +179,23 @@ def test_advise_missing_field_is_named() -> None:
         advise(obs, samples=2)
 
 
+def test_advise_with_a_seat_names_an_observation_missing_its_seat() -> None:
+    """``advise(obs, seat=0)`` on an observation without ``seat`` said "the
+    observation is seat None's, not seat 0's" (a seat no observation has), and one
+    whose ``seat`` was an array raised NumPy's ValueError: each names the
+    observation's field, as without ``seat=``."""
+    obs = {k: v for k, v in observation().items() if k != "seat"}
+    for seat in (0, None):
+        with pytest.raises(ObservationError, match=r"^observation: seat must") as info:
+            advise(obs, seat=seat, samples=2)
+        assert "None" not in str(info.value)
+        for bad in (np.array([0, 1]), "0", [0]):
+            with pytest.raises(ObservationError, match=r"^observation: seat must"):
+                advise({**obs, "seat": bad}, seat=seat, samples=2)
+    with pytest.raises(SearchError, match="is seat 0's, not seat 1's"):
+        advise(observation(), seat=1, samples=2)
+
+
 def test_advise_refuses_empty_legal_actions_naming_them() -> None:
     """``"legal_actions": []`` (no action: documented nowhere, a decision has at least
     one) was read as every legal action, the advice answering all of them; it is an

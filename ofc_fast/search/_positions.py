@@ -392,8 +392,9 @@ def make_observation(
 def game_observation(
     game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RulesLike | None
 ) -> tuple[Mapping[str, Any], RuleSet]:
+    seat_max = int(lib.OFC_SEARCH_MAX_SEATS) - 1
     if seat is not None:
-        int_in(seat, "seat", 0, int(lib.OFC_SEARCH_MAX_SEATS) - 1)
+        int_in(seat, "seat", 0, seat_max)
     rules = None if rules is None else search_rules(rules, "advise")
     if isinstance(game_or_obs, Game):
         g = game_or_obs
@@ -407,10 +408,9 @@ def game_observation(
             f"advise takes a Game or an observation dict, got {type(game_or_obs).__name__}"
         )
     obs = game_or_obs
-    if seat is not None and seat != obs.get("seat"):
-        raise SearchError(
-            f"the observation is seat {quote(obs.get('seat'))}'s, not seat {seat}'s"
-        )
+    said = obs.get("seat")  # (none, or no seat number: position() names it)
+    if seat is not None and in_range(said, 0, seat_max, integer=True) and said != seat:
+        raise SearchError(f"the observation is seat {said}'s, not seat {seat}'s")
     if rules is None:
         try:
             rules = observation_rules(obs)
