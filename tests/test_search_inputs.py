@@ -17,6 +17,7 @@ from ofc_fast.bots import HeuristicBot, SearchBot, ValueBot, make_bot
 from ofc_fast.errors import (
     BotError,
     CardError,
+    ObservationError,
     OfcError,
     RulesError,
     SearchError,
@@ -178,6 +179,36 @@ def test_advise_missing_field_is_named() -> None:
         advise(obs, samples=2)
 
 
+def test_advise_with_a_seat_names_an_observation_missing_its_seat() -> None:
+    """``advise(obs, seat=0)`` on an observation without ``seat`` said "the
+    observation is seat None's, not seat 0's" (a seat no observation has), and one
+    whose ``seat`` was an array raised NumPy's ValueError: each names the
+    observation's field, as without ``seat=``."""
+    obs = {k: v for k, v in observation().items() if k != "seat"}
+    for seat in (0, None):
+        with pytest.raises(ObservationError, match=r"^observation: seat must") as info:
+            advise(obs, seat=seat, samples=2)
+        assert "None" not in str(info.value)
+        for bad in (np.array([0, 1]), "0", [0]):
+            with pytest.raises(ObservationError, match=r"^observation: seat must"):
+                advise({**obs, "seat": bad}, seat=seat, samples=2)
+    with pytest.raises(SearchError, match="is seat 0's, not seat 1's"):
+        advise(observation(), seat=1, samples=2)
+
+
+def test_advise_refuses_empty_legal_actions_naming_them() -> None:
+    """``"legal_actions": []`` (no action: documented nowhere, a decision has at least
+    one) was read as every legal action, the advice answering all of them; it is an
+    ObservationError naming ``legal_actions``.  Left out (or None) it still means
+    every legal action."""
+    obs = observation()
+    every = {a.action for a in advise(obs, samples=2)}
+    assert len(every) > 1
+    with pytest.raises(ObservationError, match=r"^observation: legal_actions must"):
+        advise({**obs, "legal_actions": []}, samples=2)
+    assert {a.action for a in advise({**obs, "legal_actions": None}, samples=2)} == every
+
+
 @pytest.mark.parametrize(
     "kwargs",
     [
@@ -205,14 +236,22 @@ def test_advise_bad_setting_is_named(kwargs: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "setting",
-    [{"samples": 300}, {"seed": 5}, {"seed": 0}, {"model": "auto"}],
-    ids=["samples", "seed", "seed-0", "model"],
+    [
+        {"samples": 300},
+        {"seed": 5},
+        {"seed": 0},
+        {"model": "auto"},
+        {"policy": "fast"},
+        {"prune": True},
+    ],
+    ids=["samples", "seed", "seed-0", "model", "policy", "prune"],
 )
 def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any]) -> None:
-    """``advise(obs, exact=True, samples=300)`` (or ``seed=5``, ``model="auto"``)
-    answered the exact values, 0 samples and no model: the setting ignored, silently.
-    Each is refused naming itself; ``exact="auto"`` takes them (an exact answer
-    there too, where the tree is small)."""
+    """``advise(obs, exact=True, samples=300)`` (or ``seed=5``, ``model="auto"``,
+    ``policy="fast"``, ``prune=True``) answered the exact values, 0 samples and no
+    model: the setting ignored, silently.  Each is refused naming itself;
+    ``exact="auto"`` takes them (an exact answer there too, where the tree is small);
+    the defaults (``policy="auto"``, ``prune=False``) pass with ``exact=True``."""
     deck = list(range(52))
     opp = [deck[0:3], deck[3:8], deck[8:13]]
     obs = make_observation(P, [deck[13:15], deck[15:19], deck[19:24]], deck[24:27], [opp])
@@ -220,7 +259,7 @@ def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any
     with pytest.raises(SearchError, match=f"^{name}: an exact search") as info:
         advise(obs, exact=True, **setting)
     assert "exact" in str(info.value)[len(name) :]
-    exact = advise(obs, exact=True)
+    exact = advise(obs, exact=True, policy="auto", prune=False)
     assert exact[0].exact and advise(obs, exact="auto", **setting)[0].exact
     assert [a.ev for a in advise(obs, exact="auto", **setting)] == [a.ev for a in exact]
 

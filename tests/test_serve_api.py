@@ -201,6 +201,7 @@ def test_a_bad_observation_field_is_named_by_its_path() -> None:
         ("fantasyland", [0, "x"], "observation.fantasyland[1]"),
         ("legal_actions", {"a": 1}, "observation.legal_actions"),
         ("legal_actions", ["4"], "observation.legal_actions[0]"),
+        ("legal_actions", [], "observation.legal_actions"),
         ("dealt", [47, {}], "observation.dealt[1]"),
     ]
     for key, value, field in cases:
@@ -209,6 +210,28 @@ def test_a_bad_observation_field_is_named_by_its_path() -> None:
         assert info.value.field == field, (key, value, info.value.field, str(info.value))
         assert info.value.status in (400, 422)
     assert analyze({"observation": obs, "samples": 4})["moves"]
+
+
+def test_an_observation_missing_a_field_is_named_by_its_path() -> None:
+    """An observation without ``seat`` (or any other field the search reads) was a 422
+    whose ``field`` was ``observation`` (only the detail named the key): it names the
+    missing field's path (``observation.seat``); of several, the first the search
+    reads, the detail listing them all."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act)))  # type: ignore[arg-type]
+    read = ["players", "seat", "boards", "fantasyland", "face_down_counts"]
+    read += ["dealt", "discards", "to_discard", "future_cards", "future_discards"]
+    for key in read:
+        body = {"observation": {k: v for k, v in obs.items() if k != key}, "samples": 4}
+        with pytest.raises(ApiError) as info:
+            analyze(body)
+        assert (info.value.status, info.value.field) == (422, f"observation.{key}")
+        assert key in str(info.value)
+    both = {k: v for k, v in obs.items() if k not in ("seat", "dealt")}
+    with pytest.raises(ApiError) as info:
+        analyze({"observation": both, "samples": 4})
+    assert info.value.field == "observation.seat"
+    assert "seat" in str(info.value) and "dealt" in str(info.value)
 
 
 @pytest.mark.parametrize("key", ["board", "dealt", "opponents", "dead"])
@@ -787,7 +810,13 @@ def test_bad_input_is_a_problem_naming_field_and_class(api: Api) -> None:
         ),
         ("/v1/score", {"boards": ["x", "As Kd / / "]}, 422, "boards[0]", "BoardError"),
         ("/v1/score", {"boards": ["As Kd / / ", "Qh / / "]}, 422, "boards", "BoardError"),
-        ("/v1/analyze", {"observation": {"seat": 0}}, 422, "observation", "SearchError"),
+        (
+            "/v1/analyze",
+            {"observation": {"seat": 0}},
+            422,
+            "observation.players",
+            "SearchError",
+        ),
         ("/v1/analyze", {"board": "/ /", "dealt": "As Zz"}, 422, "dealt", "CardError"),
         (
             "/v1/analyze",

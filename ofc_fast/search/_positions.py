@@ -77,6 +77,20 @@ def _items(value: Any, what: str, size: int, items: str) -> list[Any]:
     return got
 
 
+def missing_fields(missing: Sequence[str], then: str = "") -> ObservationError:
+    """The error for an observation without the fields ``missing`` (``then``: what to
+    do, after them), naming the first as :func:`position_part` reads a part, for a
+    caller to name its own field (``ofc-fast serve``: ``observation.seat``).
+
+    >>> missing_fields(["seat", "dealt"])
+    ObservationError('observation: seat must be given (missing field(s) seat, dealt)')
+    """
+    return ObservationError(
+        f"observation: {missing[0]} must be given (missing field(s) "
+        f"{', '.join(missing)}){then}"
+    )
+
+
 def check_observation(obs: Mapping[str, Any]) -> None:
     """The fields position() reads, with their types and ranges
     (:class:`~ofc_fast.errors.ObservationError` / CardError naming the field)."""
@@ -91,7 +105,7 @@ def check_observation(obs: Mapping[str, Any]) -> None:
 def _check_fields(obs: Mapping[str, Any]) -> None:
     missing = [key for key in _OBS_FIELDS if key not in obs]
     if missing:
-        raise ObservationError(f"observation: missing field(s) {', '.join(missing)}")
+        raise missing_fields(missing)
     players = int_in(obs["players"], "observation: players", 2, 4)
     int_in(obs["seat"], "observation: seat", 0, players - 1)
     # each error names the part at fault first (``legal_actions[0] must``), for a
@@ -276,7 +290,8 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
 def decision_actions(obs: Mapping[str, Any]) -> list[int]:
     """The actions to value of a checked observation (:func:`position`): its
     ``legal_actions``, each a legal action of its decision and given once
-    (ObservationError naming the item), or every legal action where it gives none.
+    (ObservationError naming the item; an empty list, which holds none, naming
+    ``legal_actions``), or every legal action where it gives none (None, or no key).
 
     >>> from ofc_fast import Game
     >>> obs = Game("pineapple", seed=1).observation(1)
@@ -288,8 +303,13 @@ def decision_actions(obs: Mapping[str, Any]) -> list[int]:
     rows = obs["boards"][obs["seat"]]
     legal = actions_for(len(obs["dealt"]), rows, int(obs["to_discard"]))
     given = obs.get("legal_actions")
-    if not given:
+    if given is None:
         return list(legal)
+    if not given:  # (read as every legal action, silently)
+        raise ObservationError(
+            "observation: legal_actions must hold at least one action of the seat's "
+            "decision, got none (leave it out, or None, for every legal action)"
+        )
     known, seen = set(legal), set()
     for i, a in enumerate(given):
         if a not in known or a in seen:
@@ -372,8 +392,9 @@ def make_observation(
 def game_observation(
     game_or_obs: Game | Mapping[str, Any], seat: int | None, rules: RulesLike | None
 ) -> tuple[Mapping[str, Any], RuleSet]:
+    seat_max = int(lib.OFC_SEARCH_MAX_SEATS) - 1
     if seat is not None:
-        int_in(seat, "seat", 0, int(lib.OFC_SEARCH_MAX_SEATS) - 1)
+        int_in(seat, "seat", 0, seat_max)
     rules = None if rules is None else search_rules(rules, "advise")
     if isinstance(game_or_obs, Game):
         g = game_or_obs
@@ -387,10 +408,9 @@ def game_observation(
             f"advise takes a Game or an observation dict, got {type(game_or_obs).__name__}"
         )
     obs = game_or_obs
-    if seat is not None and seat != obs.get("seat"):
-        raise SearchError(
-            f"the observation is seat {quote(obs.get('seat'))}'s, not seat {seat}'s"
-        )
+    said = obs.get("seat")  # (none, or no seat number: position() names it)
+    if seat is not None and in_range(said, 0, seat_max, integer=True) and said != seat:
+        raise SearchError(f"the observation is seat {said}'s, not seat {seat}'s")
     if rules is None:
         try:
             rules = observation_rules(obs)
@@ -401,7 +421,5 @@ def game_observation(
                 ) from None
             raise ObservationError(str(exc)) from None  # naming rule_set
         except KeyError:
-            raise ObservationError(
-                "observation: missing field(s) rules: pass rules="
-            ) from None
+            raise missing_fields(["rules"], ": pass rules=") from None
     return obs, rules
