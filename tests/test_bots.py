@@ -916,3 +916,17 @@ def test_make_bots_refuses_the_seeds_make_bot_refuses(seed: object) -> None:
         make_bot("heuristic", seed=seed)  # type: ignore[arg-type]
     with pytest.raises(BotError, match="make_bots: seed must be an int >= 0 or None"):
         make_bots("heuristic", 2, seed=seed)  # type: ignore[arg-type]
+
+
+def test_a_bot_names_a_missing_rules_field_as_the_search_names_a_missing_field() -> None:
+    """A bot's own refusal of an observation without ``"rules"`` was worded
+    ``observation: missing field(s) rules``, which the search's ``position_part``
+    cannot read, so ``ofc-fast serve`` could not name ``observation.rules``."""
+    from ofc_fast.bots.base import observation_problem
+    from ofc_fast.search import position_part
+
+    error = observation_problem({"x": 1})
+    assert error is not None
+    part = position_part(str(error))
+    assert part is not None and part.path == "rules", str(error)
+    assert "missing field(s) rules" in str(error)

@@ -31,7 +31,7 @@ import numpy as np
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Move
 from ..rules import RuleSet, observation_rules
-from ..search import check_observation, position
+from ..search import check_observation, missing_fields, position
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
@@ -67,7 +67,7 @@ def observation_problem(observation: object) -> OfcError | None:
     wrong.
 
     >>> observation_problem({"x": 1})
-    ObservationError('observation: missing field(s) rules')
+    ObservationError('observation: rules must be given (missing field(s) rules)')
     """
     if not isinstance(observation, Mapping):
         return ObservationError(
@@ -75,7 +75,7 @@ def observation_problem(observation: object) -> OfcError | None:
             f"{quote(observation)}"
         )
     if "rules" not in observation:
-        return ObservationError("observation: missing field(s) rules")
+        return missing_fields(["rules"])
     try:
         check_observation(observation)
         # fields that do not fit together (the rounds to come, a card twice), as

@@ -56,6 +56,9 @@ from ._positions import (
 )
 from ._positions import make_observation, position
 from ._positions import (
+    missing_fields as missing_fields,  # bots name a missing field alike
+)
+from ._positions import (
     position_part as position_part,  # the CLI and serve name the part at fault
 )
 from .model import (
