@@ -58,6 +58,8 @@ static const char *game_status(int32_t status)
     case OFC_E_DESTINATION:
         return "a destination outside front, middle, back, discard";
     case OFC_E_NOT_OVER: return "the deal is not over: no result yet";
+    case OFC_E_STATE:
+        return "a game state the engine could not have made (damaged or from elsewhere)";
     case OFC_E_NO_DECISION:
         return TEXT(OFC_VE_MAX_SKIPPED_DEALS) " deals in a row without an agent decision: "
                "the rules keep the agent seats in Fantasyland";

@@ -34,6 +34,7 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_players, check_seat, check_seed
+from ._restore import restore_slots
 from ._rows import env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
@@ -778,9 +779,7 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
     slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
-    if len(slots) != ffi.sizeof(venv._slots):
-        raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
-    ffi.buffer(venv._slots)[:] = slots
+    restore_slots(venv._c, venv._slots, slots, started)
     for name in _STATE_ARRAYS:
         getattr(venv, name)[...] = arrays[name]
     venv._started = started
