@@ -76,7 +76,9 @@ static const char *model_status(int32_t status)
     case OFC_E_MODEL_TRUNCATED: return "the value model file is truncated (or too long)";
     case OFC_E_MODEL_CHECKSUM: return "the value model file is corrupt (checksum mismatch)";
     case OFC_E_MODEL_SHAPE: return "the value model's layers, sizes or opponent rows are out of range";
-    case OFC_E_MODEL_VALUE: return "the value model holds a NaN or infinite weight";
+    case OFC_E_MODEL_VALUE:
+        return "the value model holds a NaN or infinite weight, or one over "
+               TEXT(OFC_VM_MAX_WEIGHT) " in magnitude";
     case OFC_E_MODEL_NO_NET: return "the value model has no net for this many cards";
     default: return NULL;
     }

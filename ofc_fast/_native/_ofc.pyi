@@ -194,6 +194,7 @@ class _Lib:
     OFC_VM_MAX_LAYERS: int
     OFC_VM_MAX_NETS: int
     OFC_VM_MAX_PARAMS: int
+    OFC_VM_MAX_WEIGHT: float
     OFC_VM_MAX_WIDTH: int
     OFC_VM_OPP_COUNTS: int
     OFC_VM_VERSION: int
