@@ -1283,6 +1283,19 @@ static void t_vecenv(reader *in)
             continue;
         }
         ve_check_rows(&c, slots, &out, first, cnt);
+        for (i = 0; i < n; i++) { /* what step leaves passes the check of a saved slot */
+            REQUIRE(ofc_vecenv_slot_check(&c, &slots[i], NULL) == OFC_OK);
+        }
+        if ((how & 0x0F) == 0x0E) { /* a damaged saved slot: refused, or safe to play on */
+            ofc_vecenv_slot dmg = slots[0];
+            const char *why = NULL;
+            ((uint8_t *)&dmg)[u16(in) % sizeof dmg] = u8(in);
+            rc = ofc_vecenv_slot_check(&c, &dmg, &why);
+            REQUIRE(rc == OFC_OK ? why == NULL : rc == OFC_E_STATE && why != NULL);
+            if (rc == OFC_OK) {
+                slots[0] = dmg;
+            }
+        }
         if ((u8(in) & 15) == 0) {
             REQUIRE(ofc_vecenv_reset(&c, slots, 0, n, u8(in) & 1, &out) == OFC_OK);
             ve_check_rows(&c, slots, &out, 0, n);
