@@ -1445,6 +1445,22 @@ def test_restoring_a_vector_env_slot_with_damaged_fields_is_refused() -> None:
             pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
 
 
+def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:
+    """A pickled VectorEnv whose output arrays are missing or of another shape is a
+    GameError naming the array (before: numpy's ValueError, could not broadcast)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=2, players=2, seed=5)
+    env.reset()
+    restore, (settings, state) = env.__reduce__()
+    for name, value in (("seats", np.zeros(3, np.int8)), ("rewards", None)):
+        arrays = {**state[1], name: value}
+        reduced = (restore, (settings, (state[0], arrays, *state[2:])))
+        data = pickle.dumps(_Pickled(reduced, state[0]))
+        with pytest.raises(GameError, match=f"{name} must be an array of shape"):
+            pickle.loads(data)
+
+
 def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
     """The Gymnasium and PettingZoo envs copy and pickle too (the SB3 / RLlib way of
     shipping an env, a search that copies it to look ahead)."""

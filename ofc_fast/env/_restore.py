@@ -1,9 +1,12 @@
-"""Restoring a pickled :class:`~ofc_fast.env.VectorEnv`'s C state: every slot checked
-by C (``ofc_vecenv_slot_check``) before any other function reads it."""
+"""Restoring a pickled :class:`~ofc_fast.env.VectorEnv`'s state: every C slot checked
+by C (``ofc_vecenv_slot_check``) before any other function reads it, the arrays
+checked for their shapes."""
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from .._native import ffi, lib, status_error
 from ..errors import GameError, quote
@@ -36,3 +39,21 @@ def restore_slots(config: Any, into: Any, slots: object, started: object) -> Non
                 status, f"a pickled VectorEnv's env {i}: {problem}", GameError
             )
     ffi.buffer(into)[:] = slots
+
+
+def restore_arrays(into: dict[str, np.ndarray], arrays: object) -> None:
+    """Copy a pickled VectorEnv's output arrays into its copy's own ``into`` (by
+    name); GameError naming the first that is missing or not an array of the same
+    shape (a damaged or edited state), before any is copied."""
+    if not isinstance(arrays, dict):
+        raise GameError(f"a pickled VectorEnv's arrays must be a dict, got {quote(arrays)}")
+    for name, target in into.items():
+        got = arrays.get(name)
+        if not isinstance(got, np.ndarray) or got.shape != target.shape:
+            shape = got.shape if isinstance(got, np.ndarray) else quote(got)
+            raise GameError(
+                f"a pickled VectorEnv's {name} must be an array of shape {target.shape}, "
+                f"got {shape}"
+            )
+    for name, target in into.items():
+        target[...] = arrays[name]
