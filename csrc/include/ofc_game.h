@@ -56,6 +56,8 @@
  * placements, naturals, decks, rules at ofc_game_init()) and leaves the state
  * byte-identical on an error; the state `g` itself must be one ofc_game_init() made
  * and the rules `r` ones that passed ofc_game_rules_check() (each function's @pre).
+ * State bytes from elsewhere (a saved environment, a file) must pass
+ * ofc_game_state_check() first.
  *
  * Example: one random Pineapple deal
  * ----------------------------------
