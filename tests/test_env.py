@@ -1345,6 +1345,122 @@ def test_copies_of_a_vector_env_play_on_as_the_original(how: str, kwargs: dict) 
         _replay_both(env, twin, 2, 3)
 
 
+class _Pickled:
+    """A pickle of a VectorEnv's reduction with its C state bytes edited (what a
+    damaged or edited checkpoint file holds)."""
+
+    def __init__(self, reduced: tuple, slots: bytes) -> None:
+        self.reduced = reduced
+        self.slots = slots
+
+    def __reduce__(self) -> tuple:
+        restore, (settings, state) = self.reduced
+        return restore, (settings, (self.slots, *state[1:]))
+
+
+def _game_at(env: int, field: str, index: int = 0) -> int:
+    """The offset of byte ``index`` of ``ofc_game`` field ``field`` of slot ``env``."""
+    slot = ffi.sizeof("ofc_vecenv_slot")
+    return (
+        env * slot
+        + ffi.offsetof("ofc_vecenv_slot", "game")
+        + (ffi.offsetof("ofc_game", field) + index)
+    )
+
+
+@pytest.mark.parametrize(
+    ("edits", "problem"),
+    [
+        ({("step", 0): 250, ("nsteps", 0): 255}, "schedule"),  # the C fuzz audit's case
+        ({("step", 0): 40}, "past the schedule"),
+        ({("step", 0): 1}, "decisions made"),
+        ({("steps", 8 * 3 + 7): 1}, "schedule"),  # a step's reserved byte
+        ({("steps", 8 * 5 + 1): 51}, "schedule"),  # a step's deck position
+        ({("players", 0): 9}, "table"),
+        ({("button", 0): 2}, "table"),
+        ({("fl", 0): 12}, "table"),
+        ({("deck", 0): 51}, "deck"),  # a card twice
+        ({("deck", 0): 52}, "deck"),
+        ({("count", 0): 4}, "row count"),
+        ({("count", 0): 2, ("count", 2): 1}, "board"),  # a front card moved to the back
+        ({("board", 0): 0xEE}, "board card"),
+        ({("board", 12): 3}, "past its row"),
+        ({("ndiscards", 1): 9}, "discard count"),
+        ({("discards", 4 * 1 + 3): 5}, "discard"),
+        ({("face_down", 0): 1}, "face-down"),
+        ({("declared", 0): 0}, "natural"),
+        ({("surrendered", 0): 1}, "surrender"),
+        ({("board", 13 * 3): 7}, "beyond the table"),
+    ],
+)
+def test_restoring_a_damaged_vector_env_state_is_refused(
+    edits: dict[tuple[str, int], int], problem: str
+) -> None:
+    """Unpickling a VectorEnv whose C state bytes were damaged or edited (an RL
+    checkpoint on disk) is a GameError naming the environment and the broken
+    invariant (before: the bytes were copied unchecked, and a step with step 250 of
+    255 decisions read past the 40-entry schedule); the bytes undamaged restore and
+    play on."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=2, players=2, seed=5)
+    env.reset()
+    for _ in range(2):  # both seats have opened and played a round: a discard each
+        env.step(env.legal_actions[:, 0])
+    env.step(env.legal_actions[:, 0])
+    reduced = env.__reduce__()
+    slots = bytearray(reduced[1][1][0])
+    twin = pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
+    twin.step(twin.legal_actions[:, 0])
+    for (field, index), value in edits.items():
+        slots[_game_at(1, field, index)] = value
+    data = pickle.dumps(_Pickled(reduced, bytes(slots)))
+    with pytest.raises(GameError, match=f"env 1: .*{problem}"):
+        pickle.loads(data)
+
+
+def test_restoring_a_vector_env_slot_with_damaged_fields_is_refused() -> None:
+    """The slot's own fields (the next deal's button and Fantasyland counts, the
+    shaping potentials) are checked too; a VectorEnv pickled before reset() restores
+    (its slots are not read: reset() writes them)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=1, players=2, seed=5, shaping=0.5)
+    assert pickle.loads(pickle.dumps(env)).started is False
+    env.reset()
+    reduced = env.__reduce__()
+    good = reduced[1][1][0]
+    edits = {
+        "button": (2, "button"),
+        "fl": (18, "Fantasyland"),
+        "potential": (0xFF, "potential"),  # the top byte of a float: a NaN
+    }
+    for field, (value, problem) in edits.items():
+        slots = bytearray(good)
+        at = ffi.offsetof("ofc_vecenv_slot", field)
+        slots[at + (3 if field == "potential" else 0)] = value
+        if field == "potential":
+            slots[at + 2] = 0xFF
+        with pytest.raises(GameError, match=f"env 0: .*{problem}"):
+            pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
+
+
+def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:
+    """A pickled VectorEnv whose output arrays are missing or of another shape is a
+    GameError naming the array (before: numpy's ValueError, could not broadcast)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=2, players=2, seed=5)
+    env.reset()
+    restore, (settings, state) = env.__reduce__()
+    for name, value in (("seats", np.zeros(3, np.int8)), ("rewards", None)):
+        arrays = {**state[1], name: value}
+        reduced = (restore, (settings, (state[0], arrays, *state[2:])))
+        data = pickle.dumps(_Pickled(reduced, state[0]))
+        with pytest.raises(GameError, match=f"{name} must be an array of shape"):
+            pickle.loads(data)
+
+
 def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
     """The Gymnasium and PettingZoo envs copy and pickle too (the SB3 / RLlib way of
     shipping an env, a search that copies it to look ahead)."""

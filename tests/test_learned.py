@@ -297,6 +297,37 @@ def test_damaged_files_raise_model_error(tmp_path: Path):
         ValueModel.from_bytes("text")  # type: ignore[arg-type]
 
 
+def _with_first_weight(data: bytes, value: float) -> bytes:
+    """``data`` (a version 1 file of :func:`random_nets`) with the first weight of its
+    first net set to ``value`` and the checksum made again (this file's own reader)."""
+    at = 64 + 4 + 4 + 4 * 4  # header, cards, layers, widths[4] of (64, 32, 16, 1)
+    payload = bytearray(data[64:])
+    payload[at - 64 : at - 60] = struct.pack("<f", value)
+    header = bytearray(data[:64])
+    header[40:48] = struct.pack("<Q", fnv1a64(bytes(payload)))
+    return bytes(header) + bytes(payload)
+
+
+def test_model_weights_over_the_bound_are_refused(tmp_path: Path):
+    """A weight or bias over 1e6 in magnitude (OFC_VM_MAX_WEIGHT) is refused at load,
+    a ModelError naming it (before: a file of 3e38 weights loaded, and the value
+    functions returned means near 1e162 with a variance of inf - inf reported as 0);
+    the writer refuses to write one; the shipped models stay far inside."""
+    data = model_bytes(random_nets(1), rules.PINEAPPLE, 2)
+    assert ValueModel.from_bytes(_with_first_weight(data, 9.9e5)) is not None
+    for value in (3e38, -3e38, 1.5e6):
+        with pytest.raises(ModelError, match=r"over 1\.0e6 in magnitude"):
+            ValueModel.from_bytes(_with_first_weight(data, value))
+    huge = [(c, [(w * 0 + 3e38, b) for w, b in layers]) for c, layers in random_nets(1)]
+    with pytest.raises(ModelError, match=r"over 1\.0e6"):
+        model_bytes(huge, rules.PINEAPPLE, 2)
+    assert lib.OFC_VM_MAX_WEIGHT == 1e6
+    for path in SHIPPED:
+        for layers in read_nets(path.read_bytes()).values():
+            for w, b in layers:
+                assert max(np.abs(w).max(), np.abs(b).max()) < 1e4
+
+
 def test_model_file_errors_name_the_file(tmp_path: Path):
     """A model file's ModelError names its path: a damaged one's named only the
     file's stem ("value model bad: ... truncated"), and a path with a NUL character

@@ -56,6 +56,8 @@
  * placements, naturals, decks, rules at ofc_game_init()) and leaves the state
  * byte-identical on an error; the state `g` itself must be one ofc_game_init() made
  * and the rules `r` ones that passed ofc_game_rules_check() (each function's @pre).
+ * State bytes from elsewhere (a saved environment, a file) must pass
+ * ofc_game_state_check() first.
  *
  * Example: one random Pineapple deal
  * ----------------------------------
@@ -111,6 +113,8 @@ extern "C" {
 #define OFC_E_DECK (-40)         /* the deal needs more than 52 cards / a bad deck */
 #define OFC_E_DESTINATION (-41)  /* a placement destination outside 0..3 */
 #define OFC_E_NOT_OVER (-42)     /* the result of a deal that is not over */
+#define OFC_E_STATE (-43)        /* a state ofc_game_init() and the moves could not have
+                                    made (ofc_game_state_check) */
 
 /*! How the cards are dealt (ofc_fast.rules.Game). */
 typedef enum ofc_game_kind {
@@ -246,6 +250,30 @@ typedef struct ofc_game {
 OFC_API int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
                               uint32_t button, const uint8_t *fl, uint64_t seed,
                               const uint8_t *deck);
+
+/*! @brief Check that `g` is a state ofc_game_init() and this engine's moves could
+ * have made under the rules `r`: for state bytes from outside (a saved environment,
+ * a file), before any other function reads them.  Checked: the table (players,
+ * button, kind, Fantasyland counts, as ofc_game_init() checks them), the deck (52
+ * distinct cards, the seed's own deck when the seed is not 0), the schedule (nsteps
+ * and every step byte, reserved ones included, exactly as ofc_game_init() builds it),
+ * step <= nsteps, and per seat: the row counts within the row sizes (3, 5, 5) and
+ * summing to the cards the seat has kept in its decisions so far, each board slot a
+ * card up to its row's count and OFC_NO_CARD after it, the discards likewise, every
+ * card on a board or discarded one dealt to that seat and none twice, the face-down
+ * marks exactly the cards placed face down (the last ones of each row), declared
+ * naturals and surrenders only for a classic seat that has set its hand (a natural
+ * the table rules pay, a surrender they allow, not both); the seats beyond `players`
+ * empty.  A deal an engine error left unplayable (marked over before its end) does
+ * not pass.  No state is kept between calls.
+ * @param r    the rules the state is played under (passed ofc_game_rules_check()).
+ * @param g    the state: any bytes.
+ * @param why  receives a static text naming the first invariant broken (NULL when
+ *             the state passes), or NULL.
+ * @return OFC_OK; OFC_E_STATE (the state breaks an invariant: see *why); OFC_E_RULES
+ *         (NULL r, or r's kind or player count out of range); OFC_E_COUNT (NULL g). */
+OFC_API int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g,
+                                     const char **why);
 
 /*! The pending decision. */
 typedef struct ofc_decision {

@@ -81,6 +81,12 @@ extern "C" {
 #define OFC_VM_MAX_LAYERS 4     /* weight layers of one net */
 #define OFC_VM_MAX_WIDTH 256    /* inputs or units of one layer */
 #define OFC_VM_MAX_PARAMS 262144 /* float32 parameters of all nets together */
+/* The largest |weight| or |bias| a model file may hold (OFC_E_MODEL_VALUE beyond): the
+ * shipped models' largest is about 3.8e3 (input scalings folded into the first layer),
+ * and with every parameter within 1e6 a net's value, and its square in the value
+ * functions' variances, stay far inside a double's range (a file of 3e38 weights gave
+ * means near 1e162 and a variance of inf - inf). */
+#define OFC_VM_MAX_WEIGHT 1.0e6
 
 /* Status codes of a model file (beyond ofc_status, ofc_game.h and ofc_search.h). */
 #define OFC_E_MODEL_MAGIC (-60)     /* not a model file (magic) */
@@ -88,7 +94,8 @@ extern "C" {
 #define OFC_E_MODEL_TRUNCATED (-62) /* shorter (or longer) than its header says */
 #define OFC_E_MODEL_CHECKSUM (-63)  /* the payload does not match its checksum */
 #define OFC_E_MODEL_SHAPE (-64)     /* a layer count, width, card count or size out of range */
-#define OFC_E_MODEL_VALUE (-65)     /* a parameter that is NaN or infinite */
+#define OFC_E_MODEL_VALUE (-65)     /* a parameter that is NaN, infinite or over
+                                       OFC_VM_MAX_WEIGHT in magnitude */
 #define OFC_E_MODEL_NO_NET (-66)    /* the model has no net for this many cards */
 
 /*! One net: the after-states with `cards` cards on the board. */
@@ -136,7 +143,8 @@ OFC_API uint64_t ofc_vm_checksum(const uint8_t *data, size_t n);
  *         width out of range, two nets for the same cards, reserved bytes not 0, an
  *         opponent flag not 0 or 1, opponent rows a row cannot hold or a row without
  *         any, a payload that does not end where the nets and the opponent rows do);
- *         OFC_E_MODEL_VALUE. */
+ *         OFC_E_MODEL_VALUE (a weight or bias NaN, infinite or over OFC_VM_MAX_WEIGHT
+ *         in magnitude). */
 OFC_API int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out);
 
 /*! ofc_vm_eval():

@@ -234,6 +234,21 @@ OFC_API int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rule
  *         not the rules' 2-7 middle, shaping not finite), OFC_E_COUNT (num_envs 0). */
 OFC_API int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 
+/*! @brief Check one environment's slot from outside (a saved environment restored)
+ * before any other function reads it: its deal passes ofc_game_state_check() under
+ * c->rules with c->players seats; the next deal's button and Fantasyland counts are
+ * ones ofc_game_init() takes (the counts of seats beyond the table 0); the shaping
+ * potentials finite (0 beyond the table); at least one deal started; reserved bytes 0.
+ * The environment seed and the random stream may hold any value.
+ * @param c    the configuration, checked by ofc_vecenv_config_check() first.
+ * @param e    the slot: any bytes.
+ * @param why  receives a static text naming the first invariant broken (NULL when
+ *             the slot passes), or NULL.
+ * @return OFC_OK; OFC_E_STATE (see *why); OFC_E_COUNT (NULL e); the error of
+ *         ofc_vecenv_config_check() for c. */
+OFC_API int32_t ofc_vecenv_slot_check(const ofc_vecenv_config *c, const ofc_vecenv_slot *e,
+                                      const char **why);
+
 /*! @brief Start environments first .. first+count-1 and write their outputs (rewards,
  * terminations and final rewards 0).
  * @param c        the configuration, checked by ofc_vecenv_config_check() first.

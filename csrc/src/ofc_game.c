@@ -179,6 +179,171 @@ int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
     return OFC_OK;
 }
 
+/* ------------------------------------------------------------ state check */
+
+/* What seat s has been dealt and has done in the decisions made so far. */
+typedef struct seat_done {
+    uint64_t dealt;     /* bit per card dealt to it */
+    uint32_t kept;      /* cards placed on its board */
+    uint32_t discarded; /* cards discarded */
+    uint32_t hidden;    /* cards placed face down */
+    uint32_t set;       /* 1: its classic 13-card set is made */
+} seat_done;
+
+static seat_done seat_progress(const ofc_game *g, uint32_t s)
+{
+    seat_done d = {0, 0, 0, 0, 0};
+    uint32_t i, j;
+    for (i = 0; i < g->step; i++) {
+        const ofc_game_step *st = &g->steps[i];
+        if (st->seat != s)
+            continue;
+        for (j = 0; j < st->n; j++)
+            d.dealt |= UINT64_C(1) << g->deck[st->start + j];
+        d.kept += (uint32_t)st->n - st->k;
+        d.discarded += st->k;
+        d.hidden += st->face_down ? (uint32_t)st->n - st->k : 0u;
+        d.set |= st->full && g->kind == OFC_KIND_CLASSIC;
+    }
+    return d;
+}
+
+/* The cards of a seat's rows and discards: each slot up to its count a card dealt to
+ * the seat (none twice), OFC_NO_CARD after it; the face-down marks on the last `hidden`
+ * cards placed (a suffix of each row). */
+static const char *check_seat_cards(const ofc_game *g, uint32_t s, const seat_done *d)
+{
+    uint64_t seen = 0;
+    uint32_t row, i, marked = 0;
+    for (row = 0; row < 3; row++) {
+        uint32_t start = ofc_row_start(row), n = g->count[s][row];
+        int down = 0;
+        for (i = 0; i < ofc_row_size(row); i++) {
+            uint8_t card = g->board[s][start + i];
+            uint32_t mark = g->face_down[s] >> (start + i) & 1u;
+            if (i >= n) {
+                if (card != OFC_NO_CARD || mark)
+                    return "a board slot past its row's count is not empty";
+                continue;
+            }
+            if (card >= OFC_CARDS || !(d->dealt >> card & 1u) || (seen >> card & 1u))
+                return "a board card not dealt to its seat, or twice";
+            seen |= UINT64_C(1) << card;
+            if (down && !mark)
+                return "a face-up card after a face-down one in a row";
+            down = (int)mark;
+            marked += mark;
+        }
+    }
+    if (g->face_down[s] >> 13 || marked != d->hidden)
+        return "the face-down marks do not match the cards placed face down";
+    for (i = 0; i < 4; i++) {
+        uint8_t card = g->discards[s][i];
+        if (i >= g->ndiscards[s]) {
+            if (card != OFC_NO_CARD)
+                return "a discard slot past the discard count is not empty";
+        } else if (card >= OFC_CARDS || !(d->dealt >> card & 1u) || (seen >> card & 1u)) {
+            return "a discard not dealt to its seat, or twice";
+        } else {
+            seen |= UINT64_C(1) << card;
+        }
+    }
+    return NULL;
+}
+
+/* One seat of the table: counts and cards as its decisions so far make them, its
+ * classic declaration or surrender. */
+static const char *check_seat_state(const ofc_game_rules *r, const ofc_game *g, uint32_t s)
+{
+    seat_done d = seat_progress(g, s);
+    uint32_t row, placed = 0, surrendered = g->surrendered >> s & 1u;
+    for (row = 0; row < 3; row++) {
+        if (g->count[s][row] > ofc_row_size(row))
+            return "a row count over the row's size";
+        placed += g->count[s][row];
+    }
+    if (placed != d.kept)
+        return "the row counts do not match the decisions made";
+    if (g->ndiscards[s] != d.discarded)
+        return "the discard count does not match the decisions made";
+    if (g->declared[s] != -1
+        && (!d.set || g->declared[s] < 0 || g->declared[s] >= OFC_NAT_COUNT
+            || !(r->table.natural_mask >> g->declared[s] & 1u) || surrendered))
+        return "a declared natural the seat cannot have declared";
+    if (surrendered && (!d.set || r->table.surrender_cost < 0))
+        return "a surrender the seat cannot have made";
+    return check_seat_cards(g, s, &d);
+}
+
+/* A seat beyond the table: all empty. */
+static int seat_empty(const ofc_game *g, uint32_t s)
+{
+    uint32_t i;
+    if (g->fl[s] || g->declared[s] != -1 || g->face_down[s] || g->ndiscards[s]
+        || (g->surrendered >> s & 1u))
+        return 0;
+    for (i = 0; i < 3; i++)
+        if (g->count[s][i])
+            return 0;
+    for (i = 0; i < 13; i++)
+        if (g->board[s][i] != OFC_NO_CARD)
+            return 0;
+    for (i = 0; i < 4; i++)
+        if (g->discards[s][i] != OFC_NO_CARD)
+            return 0;
+    return 1;
+}
+
+/* The table, deck and schedule: what ofc_game_init() made. */
+static const char *check_deal(const ofc_game_rules *r, const ofc_game *g)
+{
+    ofc_game sched;
+    uint8_t deck[52];
+    if (g->kind != r->kind || check_seats(r, g->players, g->button, g->fl) != OFC_OK)
+        return "the table (players, button, kind or Fantasyland counts)";
+    if (check_deck(g->deck) != OFC_OK)
+        return "the deck is not 52 distinct cards";
+    if (g->seed != 0) {
+        ofc_deck_from_seed(g->seed, deck);
+        if (memcmp(deck, g->deck, 52) != 0)
+            return "the deck is not its seed's";
+    }
+    memset(&sched, 0, sizeof sched);
+    sched.players = g->players;
+    sched.button = g->button;
+    sched.kind = g->kind;
+    memcpy(sched.fl, g->fl, sizeof sched.fl);
+    build_schedule(r, &sched);
+    if (sched.nsteps != g->nsteps || memcmp(sched.steps, g->steps, sizeof sched.steps) != 0)
+        return "the schedule of decisions is not the table's";
+    if (g->step > g->nsteps)
+        return "the step is past the schedule's end";
+    return NULL;
+}
+
+int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const char **why)
+{
+    const char *problem = NULL;
+    uint32_t s;
+    if (why != NULL)
+        *why = NULL;
+    if (g == NULL)
+        return OFC_E_COUNT;
+    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
+        || r->max_players > OFC_GAME_MAX_SEATS)
+        return OFC_E_RULES;
+    problem = check_deal(r, g);
+    for (s = 0; problem == NULL && s < OFC_GAME_MAX_SEATS; s++) {
+        if (s >= g->players)
+            problem = seat_empty(g, s) ? NULL : "a seat beyond the table is not empty";
+        else
+            problem = check_seat_state(r, g, s);
+    }
+    if (why != NULL)
+        *why = problem;
+    return problem == NULL ? OFC_OK : OFC_E_STATE;
+}
+
 /* ------------------------------------------------------------- decisions */
 
 const ofc_game_step *ofc_gm_pending(const ofc_game *g)

@@ -192,7 +192,7 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
         out->net_of[net->cards] = (int8_t)k;
         at += used;
         for (j = 0; j < count; j++) {
-            if (!isfinite(rdf(data + at + 4 * (size_t)j))) {
+            if (!(fabsf(rdf(data + at + 4 * (size_t)j)) <= (float)OFC_VM_MAX_WEIGHT)) {
                 return OFC_E_MODEL_VALUE;
             }
         }

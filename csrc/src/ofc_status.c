@@ -58,6 +58,8 @@ static const char *game_status(int32_t status)
     case OFC_E_DESTINATION:
         return "a destination outside front, middle, back, discard";
     case OFC_E_NOT_OVER: return "the deal is not over: no result yet";
+    case OFC_E_STATE:
+        return "a game state the engine could not have made (damaged or from elsewhere)";
     case OFC_E_NO_DECISION:
         return TEXT(OFC_VE_MAX_SKIPPED_DEALS) " deals in a row without an agent decision: "
                "the rules keep the agent seats in Fantasyland";
@@ -74,7 +76,9 @@ static const char *model_status(int32_t status)
     case OFC_E_MODEL_TRUNCATED: return "the value model file is truncated (or too long)";
     case OFC_E_MODEL_CHECKSUM: return "the value model file is corrupt (checksum mismatch)";
     case OFC_E_MODEL_SHAPE: return "the value model's layers, sizes or opponent rows are out of range";
-    case OFC_E_MODEL_VALUE: return "the value model holds a NaN or infinite weight";
+    case OFC_E_MODEL_VALUE:
+        return "the value model holds a NaN or infinite weight, or one over "
+               TEXT(OFC_VM_MAX_WEIGHT) " in magnitude";
     case OFC_E_MODEL_NO_NET: return "the value model has no net for this many cards";
     default: return NULL;
     }

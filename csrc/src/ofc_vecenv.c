@@ -180,6 +180,50 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
     return ofc_vecenv_config_check(c);
 }
 
+/* ---------------------------------------------------------- a saved slot */
+
+/* The slot's own fields (the deal aside): what the next deal starts from. */
+static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slot *e)
+{
+    ofc_game next;
+    uint32_t s;
+    if (e->deal == 0)
+        return "no deal started";
+    if (e->reserved[0] || e->reserved[1] || e->reserved[2])
+        return "reserved bytes not 0";
+    if (ofc_game_init(c->rules, &next, c->players, e->button, e->fl, 0, NULL) != OFC_OK)
+        return "the next deal's button or Fantasyland counts";
+    for (s = 0; s < OFC_GAME_MAX_SEATS; s++) {
+        if (!isfinite(e->potential[s]) || (s >= c->players && e->potential[s] != 0.0f))
+            return "a shaping potential not finite (or not 0 beyond the table)";
+        if (s >= c->players && e->fl[s])
+            return "the next deal's Fantasyland counts";
+    }
+    return NULL;
+}
+
+int32_t ofc_vecenv_slot_check(const ofc_vecenv_config *c, const ofc_vecenv_slot *e,
+                              const char **why)
+{
+    const char *problem;
+    int32_t rc = ofc_vecenv_config_check(c);
+    if (why != NULL)
+        *why = NULL;
+    if (rc != OFC_OK)
+        return rc;
+    if (e == NULL)
+        return OFC_E_COUNT;
+    rc = ofc_game_state_check(c->rules, &e->game, why);
+    if (rc != OFC_OK)
+        return rc;
+    problem = e->game.players != c->players ? "the deal's player count is not the "
+                                              "environment's"
+                                            : slot_problem(c, e);
+    if (why != NULL)
+        *why = problem;
+    return problem == NULL ? OFC_OK : OFC_E_STATE;
+}
+
 /* ------------------------------------------------------------ one deal */
 
 static int32_t start_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e)

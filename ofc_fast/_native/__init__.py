@@ -81,6 +81,7 @@ ERRORS: dict[int, type[Exception]] = {
     lib.OFC_E_DECK: GameError,
     lib.OFC_E_DESTINATION: MoveError,
     lib.OFC_E_NOT_OVER: GameError,
+    lib.OFC_E_STATE: GameError,
     lib.OFC_E_NO_DECISION: GameError,
     lib.OFC_E_MODEL_MAGIC: ModelError,
     lib.OFC_E_MODEL_VERSION: ModelError,

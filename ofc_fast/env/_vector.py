@@ -34,6 +34,7 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
+from ._restore import restore_arrays, restore_slots
 from ._rows import env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
@@ -779,11 +780,8 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
     slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
-    if len(slots) != ffi.sizeof(venv._slots):
-        raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
-    ffi.buffer(venv._slots)[:] = slots
-    for name in _STATE_ARRAYS:
-        getattr(venv, name)[...] = arrays[name]
+    restore_slots(venv._c, venv._slots, slots, started)
+    restore_arrays({name: getattr(venv, name) for name in _STATE_ARRAYS}, arrays)
     venv._started = started
     venv._bots = bots
     venv._env_seeds = env_seeds

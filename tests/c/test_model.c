@@ -291,7 +291,11 @@ static void test_bad_shapes_and_numbers(void)
         {84, 0x7f800000u, OFC_E_MODEL_VALUE}, /* +inf, the first weight */
         {84, 0xff800000u, OFC_E_MODEL_VALUE}, /* -inf */
         {84 + 4 * 132, 0x7fc00000u, OFC_E_MODEL_VALUE}, /* NaN, the net's last bias */
-        {84 + 4 * 132, 0x7f7fffffu, OFC_OK},  /* FLT_MAX is a number */
+        {84 + 4 * 132, 0x7f7fffffu, OFC_E_MODEL_VALUE}, /* FLT_MAX: over the bound */
+        {84, 0x49742400u, OFC_OK},            /* 1e6, OFC_VM_MAX_WEIGHT: within */
+        {84, 0xc9742400u, OFC_OK},            /* -1e6 */
+        {84, 0x49742401u, OFC_E_MODEL_VALUE}, /* the next float past 1e6 */
+        {84 + 4 * 132, 0xc9742401u, OFC_E_MODEL_VALUE}, /* and past -1e6, a bias */
     };
     static const struct {
         size_t at;

@@ -179,6 +179,7 @@ static void test_self_play(const ofc_game_rules *r, uint32_t players, uint64_t s
         }
         CHECK_EQ(env_step(&e), OFC_OK);
         for (i = 0; i < N; i++) {
+            CHECK_EQ(ofc_vecenv_slot_check(&e.c, &e.slots[i], NULL), OFC_OK);
             CHECK_EQ(ofc_game_apply_action(&m[i].g, (uint32_t)e.actions[i]), OFC_OK);
             ref_fantasyland(r, &m[i].g);
             CHECK_EQ(e.terminations[i], ofc_game_is_over(&m[i].g));
@@ -649,6 +650,50 @@ static void test_threads(void)
     CHECK(want_a != want_b);
 }
 
+/* A slot from outside (a restored VectorEnv): a damaged one is refused before a step
+ * reads it (the C fuzz audit's case: step 250 of 255 steps, a read of steps[250] past
+ * the 40 steps); the others step as before. */
+static void test_slot_check(void)
+{
+    static env e;
+    ofc_vecenv_slot good, *x = &e.slots[1];
+    const char *why = NULL;
+    uint32_t i;
+    env_init(&e, &pineapple, 3, 17);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    CHECK_EQ(env_step(&e), OFC_OK);
+    for (i = 0; i < N; i++)
+        CHECK_EQ(ofc_vecenv_slot_check(&e.c, &e.slots[i], &why), OFC_OK);
+    CHECK(why == NULL);
+    good = *x;
+    x->game.step = 250;
+    x->game.nsteps = 255;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    CHECK(why != NULL && strstr(why, "schedule") != NULL);
+    *x = good, x->deal = 0;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->button = 3;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->fl[0] = 12;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->fl[3] = 14;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->potential[0] = NAN;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->potential[3] = 1.0f;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->reserved[2] = 1;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good;
+    e.c.players = 2; /* a slot of a 3-seat environment in a 2-seat one */
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    e.c.players = 3;
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, NULL, &why), OFC_E_COUNT);
+    CHECK_EQ(ofc_vecenv_slot_check(NULL, x, &why), OFC_E_RULES);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, NULL), OFC_OK);
+    CHECK_EQ(env_step(&e), OFC_OK);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_game_rules_init_pineapple(&pineapple), OFC_OK);
@@ -666,6 +711,7 @@ int main(void)
     ofc_r4.fl.enabled = 0;
     test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
+    test_slot_check();
     test_random_opponents();
     test_final_obs();
     alarm(120); /* a regression hangs here: SIGALRM fails the test instead */

@@ -1283,6 +1283,19 @@ static void t_vecenv(reader *in)
             continue;
         }
         ve_check_rows(&c, slots, &out, first, cnt);
+        for (i = 0; i < n; i++) { /* what step leaves passes the check of a saved slot */
+            REQUIRE(ofc_vecenv_slot_check(&c, &slots[i], NULL) == OFC_OK);
+        }
+        if ((how & 0x0F) == 0x0E) { /* a damaged saved slot: refused, or safe to play on */
+            ofc_vecenv_slot dmg = slots[0];
+            const char *why = NULL;
+            ((uint8_t *)&dmg)[u16(in) % sizeof dmg] = u8(in);
+            rc = ofc_vecenv_slot_check(&c, &dmg, &why);
+            REQUIRE(rc == OFC_OK ? why == NULL : rc == OFC_E_STATE && why != NULL);
+            if (rc == OFC_OK) {
+                slots[0] = dmg;
+            }
+        }
         if ((u8(in) & 15) == 0) {
             REQUIRE(ofc_vecenv_reset(&c, slots, 0, n, u8(in) & 1, &out) == OFC_OK);
             ve_check_rows(&c, slots, &out, 0, n);
@@ -1639,6 +1652,62 @@ static void t_ev_counts(reader *in)
             st == OFC_E_MODEL_SHAPE);
 }
 
+/* The state check (ofc_game_state_check) on real states with fuzzed bytes: a state
+ * the engine made passes; a damaged one passes or is OFC_E_STATE with a reason, and
+ * one that passes is safe to read, play to the end and score (no read outside its
+ * arrays: ASan). */
+static void t_game_state(reader *in)
+{
+    const ofc_game_rules *r = game_rules(in);
+    ofc_game g;
+    ofc_game_result res;
+    ofc_rng rng;
+    ofc_decision d;
+    uint8_t acts[OFC_ACTION_SPACE], enc[OFC_ENC_SIZE], fl[4];
+    const char *why = "unset";
+    uint32_t players = 2 + u8(in) % 3, s, k;
+    int32_t rc, sum = 0;
+    for (s = 0; s < 4; s++) {
+        fl[s] = (uint8_t)(u8(in) % 4 == 0 ? 13 + u8(in) % 6 : 0);
+    }
+    rc = ofc_game_init(r, &g, players, u8(in) % players, (u8(in) & 1) ? fl : NULL, u32(in),
+                       NULL);
+    if (rc != OFC_OK) {
+        return;
+    }
+    for (k = u8(in) % 48; k > 0 && in->n > 0; k--) {
+        game_step(in, r, &g);
+    }
+    REQUIRE(ofc_game_state_check(r, &g, &why) == OFC_OK && why == NULL);
+    for (k = u8(in) % 6; k > 0; k--) { /* damaged bytes */
+        ((uint8_t *)&g)[u16(in) % sizeof g] = u8(in);
+    }
+    rc = ofc_game_state_check(r, &g, &why);
+    REQUIRE(rc == OFC_OK ? why == NULL : rc == OFC_E_STATE && why != NULL);
+    if (rc != OFC_OK) {
+        return;
+    }
+    rng.key = u32(in);
+    rng.ctr = 0;
+    for (k = 0; k <= OFC_GAME_MAX_STEPS && !ofc_game_is_over(&g); k++) {
+        REQUIRE(ofc_game_decision(&g, &d) == OFC_OK);
+        rc = ofc_game_legal_actions(&g, acts);
+        REQUIRE(rc > 0 || rc == OFC_E_FULL_SET);
+        for (s = 0; s < g.players; s++) {
+            REQUIRE(ofc_encode_game(&g, s, 0, enc) == OFC_OK);
+        }
+        REQUIRE(ofc_game_random_move(&g, &rng) == OFC_OK);
+        REQUIRE(ofc_game_state_check(r, &g, NULL) == OFC_OK);
+    }
+    REQUIRE(ofc_game_is_over(&g));
+    rc = ofc_game_result_get(r, &g, NULL, OFC_SETTLE_ITEMS, &res);
+    REQUIRE(rc == OFC_OK || rc == OFC_E_NATURAL); /* a declaration the cards lack */
+    for (s = 0; rc == OFC_OK && s < g.players; s++) {
+        sum += res.net[s];
+    }
+    REQUIRE(sum == 0);
+}
+
 static const fuzz_target targets[] = {
     {"rank", t_rank},
     {"rank_batch", t_rank_batch},
@@ -1667,6 +1736,7 @@ static const fuzz_target targets[] = {
     {"game_play", t_game_play},
     {"table", t_table},
     {"ev_counts", t_ev_counts},
+    {"game_state", t_game_state}, /* index 27: the seeds' first bytes stay below it */
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

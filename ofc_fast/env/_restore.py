@@ -1,0 +1,59 @@
+"""Restoring a pickled :class:`~ofc_fast.env.VectorEnv`'s state: every C slot checked
+by C (``ofc_vecenv_slot_check``) before any other function reads it, the arrays
+checked for their shapes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._native import ffi, lib, status_error
+from ..errors import GameError, quote
+
+
+def restore_slots(config: Any, into: Any, slots: object, started: object) -> None:
+    """Copy pickled C slots ``slots`` into the ``ofc_vecenv_slot[]`` ``into`` of a
+    VectorEnv configured by ``config`` once C has checked each of them; GameError
+    naming the environment and the problem for a damaged or edited state (a step
+    past the schedule, a card twice ...), ``into`` then left as it was.  Before
+    ``reset()`` (``started`` False) the slots are not read (``reset()`` writes them)
+    and not copied."""
+    if not isinstance(slots, bytes) or len(slots) != ffi.sizeof(into):
+        raise GameError("a pickled VectorEnv of another ofc_fast build (its C state)")
+    if started is False:
+        return
+    if started is not True:
+        raise GameError(
+            f"a pickled VectorEnv's started flag must be a bool, got {quote(started)}"
+        )
+    one = ffi.new("ofc_vecenv_slot *")
+    why = ffi.new("char **")
+    size = ffi.sizeof("ofc_vecenv_slot")
+    for i in range(len(slots) // size):
+        ffi.buffer(one)[:] = slots[i * size : (i + 1) * size]
+        status = lib.ofc_vecenv_slot_check(config, one, why)
+        if status:
+            problem = ffi.string(why[0]).decode() if why[0] != ffi.NULL else "its state"
+            raise status_error(
+                status, f"a pickled VectorEnv's env {i}: {problem}", GameError
+            )
+    ffi.buffer(into)[:] = slots
+
+
+def restore_arrays(into: dict[str, np.ndarray], arrays: object) -> None:
+    """Copy a pickled VectorEnv's output arrays into its copy's own ``into`` (by
+    name); GameError naming the first that is missing or not an array of the same
+    shape (a damaged or edited state), before any is copied."""
+    if not isinstance(arrays, dict):
+        raise GameError(f"a pickled VectorEnv's arrays must be a dict, got {quote(arrays)}")
+    for name, target in into.items():
+        got = arrays.get(name)
+        if not isinstance(got, np.ndarray) or got.shape != target.shape:
+            shape = got.shape if isinstance(got, np.ndarray) else quote(got)
+            raise GameError(
+                f"a pickled VectorEnv's {name} must be an array of shape {target.shape}, "
+                f"got {shape}"
+            )
+    for name, target in into.items():
+        target[...] = arrays[name]
