@@ -670,6 +670,129 @@ def test_copy_is_independent() -> None:
     assert g.decisions == 0 and h.decisions == 1 and g != h
 
 
+def _observables(g: Game) -> tuple[Any, ...]:
+    """What a user sees of a game: boards, whose turn, the legal moves (by count and
+    action ids), every seat's observation, the history (and so the result)."""
+    return (
+        g.boards,
+        g.to_act,
+        g.dealt,
+        g.legal_move_count(),
+        None if g.is_over else g.random_move(random.Random(0)),
+        [g.observation(s) for s in range(g.players)],
+        g.history(),
+    )
+
+
+def _played(rule_set: Any, moves: list[Move]) -> Game:
+    """The reference: a fresh game of the same table with ``moves`` played on it."""
+    g = Game(rule_set, 2, seed=5)
+    for m in moves:
+        g.play(m)
+    return g
+
+
+COPY_RULES = [rules.PINEAPPLE, rules.OFC, rules.CLASSIC_1_6]
+
+
+def _pickled(g: Game) -> Game:
+    import pickle
+
+    again = pickle.loads(pickle.dumps(g))
+    assert isinstance(again, Game)
+    return again
+
+
+@pytest.mark.parametrize("rule_set", COPY_RULES, ids=lambda r: r.name)
+@pytest.mark.parametrize("made", [1, 99])
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_copy_deepcopy_and_pickle_are_independent_both_ways(
+    rule_set: Any, made: int, how: str
+) -> None:
+    import copy
+
+    copier = {"copy": copy.copy, "deepcopy": copy.deepcopy, "pickle": _pickled}[how]
+    rng = random.Random(made)
+    g = Game(rule_set, 2, seed=5)
+    while g.decisions < made and not g.is_over:
+        g.play(g.random_move(rng))
+    c = copier(g)
+    assert c == g and _observables(c) == _observables(g)
+    if g.is_over:
+        assert c.result() == g.result()
+        return
+    before = list(g.moves)
+    c.play(c.random_move(rng))
+    assert _observables(g) == _observables(_played(rule_set, before))
+    assert _observables(c) == _observables(_played(rule_set, list(c.moves)))
+    g.play(g.random_move(random.Random(99)))
+    assert _observables(c) == _observables(_played(rule_set, list(c.moves)))
+    assert _observables(g) == _observables(_played(rule_set, list(g.moves)))
+
+
+@pytest.mark.parametrize("rule_set", COPY_RULES, ids=lambda r: r.name)
+def test_pickle_round_trip_plays_on_to_the_same_result(rule_set: Any) -> None:
+    g = Game(rule_set, 2, seed=8, button=1)
+    rng = random.Random(2)
+    g.play(g.random_move(rng))
+    again = _pickled(g)
+    while not g.is_over:
+        m = g.random_move(rng)
+        g.play(m)
+        again.play(m)
+        assert _observables(again) == _observables(g)
+    assert again.result() == g.result() and again.history() == g.history()
+
+
+def test_damaged_pickle_is_refused() -> None:
+    import pickle
+
+    g = Game(rules.PINEAPPLE, 2, seed=5)
+    g.play(g.legal_moves()[0])
+    data = pickle.dumps(g)
+    state = g._state_bytes()
+    assert data.count(state) == 1
+
+    def damaged(offset: int, value: int) -> bytes:
+        bad = bytearray(state)
+        bad[offset] = value
+        return data.replace(state, bytes(bad))
+
+    board = _state_offset("board")  # 13 cells per seat, 0xFF empty
+    placed = next(i for i in range(board, board + 26) if state[i] != 0xFF)
+    empty = next(i for i in range(board, board + 26) if state[i] == 0xFF)
+    with pytest.raises(GameError, match="a pickled Game: "):
+        pickle.loads(damaged(empty, state[placed]))  # a card twice
+    with pytest.raises(GameError, match="a pickled Game: "):
+        pickle.loads(damaged(_state_offset("players"), 9))
+    with pytest.raises(GameError, match="a pickled Game: "):
+        pickle.loads(damaged(_state_offset("step"), 3))
+    rebuild, (table, stacks, _, moves) = g.__reduce__()
+    with pytest.raises(GameError, match="a pickled Game: move 0: action 9999"):
+        rebuild(table, stacks, state, [9999])
+    with pytest.raises(GameError, match="a pickled Game: its moves"):
+        rebuild(table, stacks, state, moves + moves)
+    with pytest.raises(GameError, match="a pickled Game: its state is not a deal"):
+        rebuild(table[:2] + (1,) + table[3:], stacks, state, moves)  # another button
+    # every byte set to each of a few values: refused, or a game that plays on safely
+    for offset in range(len(state)):
+        for value in (0, 1, 0x7F, 0xFF):
+            try:
+                h = pickle.loads(damaged(offset, value))
+            except GameError:
+                continue
+            rng = random.Random(offset)
+            while not h.is_over:
+                h.play(h.random_move(rng))
+            h.result()
+
+
+def _state_offset(field: str) -> int:
+    from ofc_fast._native import ffi
+
+    return int(ffi.offsetof("ofc_game", field))
+
+
 def test_partial_history_replays() -> None:
     g = Game(rules.PROGRESSIVE_PINEAPPLE, 3, seed=12, fantasyland=(0, 16, 0), button=2)
     rng = random.Random(3)

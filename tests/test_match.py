@@ -343,3 +343,22 @@ def test_match_dict_with_a_name_alone_is_the_preset() -> None:
     ):
         with pytest.raises((GameError, RulesError), match=match):
             Match.from_dict({**m.to_dict(), key: bad})
+
+
+def test_match_with_a_pending_deal_pickles_and_plays_on_the_same() -> None:
+    import pickle
+    import random
+
+    m = Match(rules.PINEAPPLE, 2, seed=4, stacks=200)
+    g = m.next_game()
+    rng = random.Random(1)
+    g.play(g.random_move(rng))
+    again = pickle.loads(pickle.dumps(m))
+    h = again.next_game()
+    assert h == g and h is not g
+    while not g.is_over:
+        move = g.random_move(rng)
+        g.play(move)
+        h.play(move)
+    assert m.record(g) == again.record(h)
+    assert again.totals == m.totals and again.stacks == m.stacks

@@ -155,6 +155,18 @@ class Game:
     >>> g = Game("pineapple", players=2, seed=7)
     >>> g.to_act, len(g.legal_moves())
     (1, 232)
+
+    :meth:`copy`, ``copy.copy`` and ``copy.deepcopy`` give an independent game; a game
+    pickles (for processes, checkpoints, undo stacks), and unpickling checks the
+    engine's state (``ofc_game_state_check``): damaged bytes are a GameError.
+
+    >>> import copy, pickle
+    >>> h = copy.copy(g)
+    >>> h.play(h.legal_moves()[0])
+    >>> g.decisions, h.decisions
+    (0, 1)
+    >>> pickle.loads(pickle.dumps(h)) == h
+    True
     """
 
     __slots__ = (
@@ -649,6 +661,46 @@ class Game:
         g._g = _new_state(g._buf)
         g._moves = list(self._moves)
         g._obs = self._obs  # the template (and any carried rule set) of this table
+        return g
+
+    def __copy__(self) -> Game:
+        """``copy.copy(game)``: an independent copy, as :meth:`copy` (never one that
+        shares the engine's state with this game)."""
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        """``copy.deepcopy(game)``: an independent copy, as :meth:`copy`."""
+        return self.copy()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickling: the table, the engine's state bytes and the moves; unpickling
+        checks the state with C (``ofc_game_state_check``) before any other function
+        reads it (:meth:`_unpickled`)."""
+        table = (self.rules, self.players, self.button, self.seed, self.fantasyland)
+        return (Game._unpickled, (table, self.stacks, bytes(self._buf), list(self._moves)))
+
+    @classmethod
+    def _unpickled(cls, table: object, stacks: Any, state: bytes, moves: list[Any]) -> Game:
+        """A pickled game rebuilt once :func:`~ofc_fast.game._pickle.checked` passed
+        its table, state bytes and moves; a move that is no move of its decision is a
+        GameError too."""
+        from ._pickle import WHAT, checked
+
+        p = checked(table, stacks, state, moves)
+        g = object.__new__(cls)
+        g.rules, g.players, g.button, g.seed = p.rules, p.players, p.button, p.seed
+        g.fantasyland, g.stacks, g._r = p.fantasyland, p.stacks, p.r
+        g._buf = bytearray(state)
+        g._g = _new_state(g._buf)
+        g._step, nsteps = g._g.step, g._g.nsteps
+        g._steps = _schedule(p.r, state[_STEPS : _STEPS + _STEP_SIZE * nsteps], nsteps)
+        g._deck, g._moves = tuple(state[_DECK : _DECK + 52]), list(moves)
+        g._result = g._obs = None
+        for i in range(len(moves)):
+            try:
+                g._move_at(i)
+            except MoveError as exc:
+                raise GameError(f"{WHAT}: move {i}: {exc}") from None
         return g
 
     def _state_bytes(self) -> bytes:

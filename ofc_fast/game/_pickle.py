@@ -1,0 +1,65 @@
+"""Unpickling a :class:`~ofc_fast.game.Game` (``Game.__reduce__``): the pickled table
+checked as a new game's, the engine's state bytes by C (``ofc_game_state_check``)
+before any other function reads them, and against the table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .._native import ffi, lib, status_error
+from ..errors import GameError, quote
+from ..rules import RuleSet
+from ..table import check_seed, check_table
+from ._engine import game_rules
+from .moves import Move
+
+__all__ = ["Pickled", "checked"]
+
+WHAT = "a pickled Game"
+
+
+@dataclass(frozen=True)
+class Pickled:
+    """The checked fields of a pickled game (``r``: the engine's rules of ``rules``)."""
+
+    rules: RuleSet
+    players: int
+    button: int
+    seed: int | None
+    fantasyland: tuple[int, ...]
+    stacks: tuple[int, ...] | None
+    r: Any
+
+
+def checked(table: object, stacks: Any, state: object, moves: object) -> Pickled:
+    """The fields of a pickled game once the table passed :func:`check_table`, the
+    state bytes ``ofc_game_state_check`` under its rules and agree with the table, and
+    ``moves`` is a list of the moves the state made (Moves or action ids); GameError
+    naming the first problem of a damaged or edited pickle."""
+    if not isinstance(table, tuple) or len(table) != 5:
+        raise GameError(f"{WHAT} of another ofc_fast version (its table)")
+    rules, players, button, seed, fantasyland = table
+    if not isinstance(rules, RuleSet):
+        raise GameError(f"{WHAT}'s rules must be a RuleSet, got {quote(rules)}")
+    players, button, stacks_t, fl = check_table(rules, players, button, stacks, fantasyland)
+    seed_v = None if seed is None else check_seed(seed)
+    if not isinstance(state, bytes) or len(state) != ffi.sizeof("ofc_game"):
+        raise GameError(f"{WHAT} of another ofc_fast build (its C state)")
+    r = game_rules(rules)
+    c = ffi.cast("ofc_game *", ffi.from_buffer(state))
+    why = ffi.new("char **")
+    status = lib.ofc_game_state_check(r, c, why)
+    if status:
+        problem = ffi.string(why[0]).decode() if why[0] != ffi.NULL else "its state"
+        raise status_error(status, f"{WHAT}: {problem}", GameError)
+    if (c.players, c.button, tuple(c.fl)[:players]) != (players, button, fl):
+        raise GameError(f"{WHAT}: its state is not a deal of its table")
+    if c.seed != (seed_v or 0):
+        raise GameError(f"{WHAT}: its state's seed is not its seed {seed_v}")
+    if not isinstance(moves, list) or len(moves) != c.step:
+        raise GameError(f"{WHAT}: its moves must be a list of the {c.step} made")
+    for m in moves:
+        if not isinstance(m, Move) and type(m) is not int:
+            raise GameError(f"{WHAT}: a move must be a Move or an action, got {quote(m)}")
+    return Pickled(rules, players, button, seed_v, fl, stacks_t, r)
