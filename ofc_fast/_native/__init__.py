@@ -11,6 +11,8 @@ CardError('rank5: card id outside 0..51')
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..errors import (
     BoardError,
     CardError,
@@ -41,6 +43,7 @@ __all__ = [
     "E_DUPLICATE",
     "MOVE_REASONS",
     "OK",
+    "check_error",
     "ffi",
     "lib",
     "move_error",
@@ -138,6 +141,14 @@ def status_error(
     message = f"{context}: {text}" if context else text
     cls = ERRORS.get(status, OfcError)
     return (default if cls is OfcError else cls)(message)
+
+
+def check_error(status: int, why: Any, context: str, default: type[Exception]) -> Exception:
+    """:func:`status_error` of a C state check (``ofc_game_state_check``,
+    ``ofc_vecenv_slot_check``) that set ``why`` (a ``char **``) to the invariant the
+    state breaks: the message ``"<context>: <why>: <message>"``."""
+    problem = ffi.string(why[0]).decode() if why[0] != ffi.NULL else "its state"
+    return status_error(status, f"{context}: {problem}", default)
 
 
 def move_error(status: int, context: str = "") -> MoveError:

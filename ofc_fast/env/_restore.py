@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from .._native import ffi, lib, status_error
+from .._native import check_error, ffi, lib
 from ..errors import GameError, quote
 
 
@@ -34,10 +34,7 @@ def restore_slots(config: Any, into: Any, slots: object, started: object) -> Non
         ffi.buffer(one)[:] = slots[i * size : (i + 1) * size]
         status = lib.ofc_vecenv_slot_check(config, one, why)
         if status:
-            problem = ffi.string(why[0]).decode() if why[0] != ffi.NULL else "its state"
-            raise status_error(
-                status, f"a pickled VectorEnv's env {i}: {problem}", GameError
-            )
+            raise check_error(status, why, f"a pickled VectorEnv's env {i}", GameError)
     ffi.buffer(into)[:] = slots
 
 

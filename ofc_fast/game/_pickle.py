@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._native import ffi, lib, status_error
+from .._native import check_error, ffi, lib
 from ..errors import GameError, quote
 from ..rules import RuleSet
 from ..table import check_seed, check_table
@@ -51,8 +51,7 @@ def checked(table: object, stacks: Any, state: object, moves: object) -> Pickled
     why = ffi.new("char **")
     status = lib.ofc_game_state_check(r, c, why)
     if status:
-        problem = ffi.string(why[0]).decode() if why[0] != ffi.NULL else "its state"
-        raise status_error(status, f"{WHAT}: {problem}", GameError)
+        raise check_error(status, why, WHAT, GameError)
     if (c.players, c.button, tuple(c.fl)[:players]) != (players, button, fl):
         raise GameError(f"{WHAT}: its state is not a deal of its table")
     if c.seed != (seed_v or 0):
