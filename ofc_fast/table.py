@@ -64,6 +64,8 @@ def as_int(value: object) -> int | None:
     >>> as_int(np.uint64(7)), as_int(True), as_int(7.0)
     (7, None, None)
     """
+    if type(value) is int:  # the common case, at once (a bool's type is bool)
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         return None
     return int(value)
