@@ -670,6 +670,22 @@ def test_copy_is_independent() -> None:
     assert g.decisions == 0 and h.decisions == 1 and g != h
 
 
+def test_copy_sets_every_slot() -> None:
+    """Game.copy assigns the slots one by one: none is left out (an unset slot would
+    be an AttributeError later), the state and the moves are the copy's own."""
+    g = Game(rules.OFC, 2, seed=3, button=1, stacks=(50, 60))
+    g.play(g.legal_moves()[0])
+    g.observation(0)  # the observation template too
+    h = g.copy()
+    for name in Game.__slots__:
+        if name != "__weakref__":
+            assert hasattr(h, name), name
+            if name not in ("_buf", "_g", "_moves"):
+                assert getattr(h, name) is getattr(g, name), name
+    assert h._buf == g._buf and h._buf is not g._buf and h._moves == g._moves
+    assert h._moves is not g._moves and h == g and h.history() == g.history()
+
+
 def test_partial_history_replays() -> None:
     g = Game(rules.PROGRESSIVE_PINEAPPLE, 3, seed=12, fantasyland=(0, 16, 0), button=2)
     rng = random.Random(3)
