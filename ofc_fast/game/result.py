@@ -130,12 +130,12 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
     surrender = state[_SURRENDERED]
     surrendered = tuple(s for s in range(n) if surrender >> s & 1) if surrender else ()
     raw = bytes(ffi.buffer(out, _SETTLEMENT))
-    royal = memoryview(raw[_ROYALTY:_FL_NEXT]).cast("h")
+    royal = iter(memoryview(raw[_ROYALTY:_FL_NEXT]).cast("h"))
     return _result(
         {
             "net": list(memoryview(raw[_NET:_FOUL]).cast("i")[:n]),
-            "fouls": [x != 0 for x in raw[_FOUL : _FOUL + n]],
-            "royalties": [tuple(royal[3 * s : 3 * s + 3]) for s in range(n)],
+            "fouls": list(map(bool, raw[_FOUL : _FOUL + n])),
+            "royalties": list(zip(royal, royal, royal))[:n],  # front, middle, back
             "fantasyland": list(raw[_FL_NEXT : _FL_NEXT + n]),
             "boards": game.boards,
             "button": game.button,
