@@ -34,6 +34,7 @@ import numpy as np
 
 from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
+from .._native._fast import distinct_ids as _distinct_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, is_many, parse_card, parse_cards, refuse_unordered
@@ -720,7 +721,8 @@ def random_move(
         cards = _dealt(dealt)
         a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
-    cards = tuple(_card(c) for c in dealt)
+    # distinct int ids (every dealt set) at once; anything else card by card
+    cards = tuple(dealt) if _distinct_ids(dealt) else tuple(_card(c) for c in dealt)
     order = list(range(len(cards)))
     rng.shuffle(order)
     dest = [0] * len(cards)
