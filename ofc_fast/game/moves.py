@@ -709,8 +709,9 @@ def destinations_of(move: Move, dealt: Sequence[int]) -> list[int]:
 def random_move(
     dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int, rng: Random
 ) -> Move:
-    """A uniformly random legal move (a full set of 13+ cards onto an empty board: a
-    uniformly random setting, without enumerating them).  ``rng``: a
+    """A uniformly random legal move (a full set of 13 to 17 cards onto an empty
+    board, ``discards`` of them discarded: a uniformly random setting, without
+    enumerating them; MoveError for any other shape).  ``rng``: a
     :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
     GameError."""
     if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
@@ -721,6 +722,18 @@ def random_move(
         cards = _dealt(dealt)
         a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
+    n, free = len(dealt), _free(rows)
+    if not (
+        lib.OFC_BOARD_CARDS <= n <= lib.OFC_GAME_MAX_DEALT
+        and type(discards) is int
+        and n - discards == lib.OFC_BOARD_CARDS
+        and free == ROW_SIZES
+    ):
+        raise MoveError(
+            f"no set deals {n} card(s) with {_short(discards)} discard(s) onto free "
+            f"rows {free}: a full set is 13 to 17 cards, 13 set onto an empty board",
+            "bad_move",
+        )
     # distinct int ids (every dealt set) at once; anything else card by card
     cards = tuple(dealt) if _distinct_ids(dealt) else tuple(_card(c) for c in dealt)
     order = list(range(len(cards)))
