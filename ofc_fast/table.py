@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from functools import cache
 
 import numpy as np
 
@@ -52,6 +53,8 @@ SEED_MAX = 2**64 - 1
 """Largest seed (a C ``uint64_t``)."""
 FANTASYLAND_CARDS: tuple[int, int] = (lib.OFC_BOARD_CARDS, lib.OFC_GAME_MAX_DEALT)
 """Fewest and most cards of a Fantasyland hand (0 means the seat plays normally)."""
+_FANTASYLAND_COUNTS = frozenset((0, *range(FANTASYLAND_CARDS[0], FANTASYLAND_CARDS[1] + 1)))
+_INT = {int}
 
 
 def as_int(value: object) -> int | None:
@@ -61,6 +64,8 @@ def as_int(value: object) -> int | None:
     >>> as_int(np.uint64(7)), as_int(True), as_int(7.0)
     (7, None, None)
     """
+    if type(value) is int:  # the common case, at once (a bool's type is bool)
+        return value
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         return None
     return int(value)
@@ -185,19 +190,22 @@ def check_fantasyland(
         raise TableError(
             f"fantasyland needs one count per seat ({players}), got {len(given)}"
         )
-    lo, hi = FANTASYLAND_CARDS
-    counts = [as_int(n) for n in given]
-    for s, (n, c) in enumerate(zip(given, counts)):
-        if c is None or not (c == 0 or lo <= c <= hi):
-            raise TableError(
-                f"seat {s}: Fantasyland cards must be 0 or {lo}..{hi}, got {quote(n)}"
-            )
-    fl = tuple(c or 0 for c in counts)
+    if set(map(type, given)) <= _INT and _FANTASYLAND_COUNTS.issuperset(given):
+        fl: tuple[int, ...] = given  # type: ignore[assignment]  # plain ints, 0 or 13..17
+    else:
+        lo, hi = FANTASYLAND_CARDS
+        counts = [as_int(n) for n in given]
+        for s, (n, c) in enumerate(zip(given, counts)):
+            if c is None or not (c == 0 or lo <= c <= hi):
+                raise TableError(
+                    f"seat {s}: Fantasyland cards must be 0 or {lo}..{hi}, got {quote(n)}"
+                )
+        fl = tuple(c or 0 for c in counts)
     if any(fl) and rules.game is GameKind.CLASSIC:
         raise TableError("classic Chinese Poker has no Fantasyland")
     if any(fl) and rules.fantasyland is None:
         raise TableError(f"{rules.name} has no Fantasyland")
-    need = sum(lib.ofc_cards_per_seat(KIND[rules.game], n) for n in fl)
+    need = _cards_needed(KIND[rules.game], fl)
     if need > 52:
         dealt = f" with Fantasyland {fl}" if any(fl) else ""
         blame = "players: " if fantasyland is None else ""  # the one thing given
@@ -206,6 +214,14 @@ def check_fantasyland(
             "one deck has 52"
         )
     return fl
+
+
+@cache
+def _cards_needed(kind: int, fantasyland: tuple[int, ...]) -> int:
+    """Cards a deal of game ``kind`` (``KIND``) deals with these Fantasyland counts
+    (each checked: 0 or 13..17), from the engine's schedule (``ofc_cards_per_seat``);
+    cached (a few kinds and counts)."""
+    return sum(lib.ofc_cards_per_seat(kind, n) for n in fantasyland)
 
 
 def check_table(

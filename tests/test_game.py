@@ -337,6 +337,28 @@ def test_rows_too_full_for_the_kept_cards_are_no_decision() -> None:
         actions_for(1, [[13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]])
 
 
+@pytest.mark.parametrize(
+    "dealt, rows, discards",
+    [
+        (list(range(14)), [[], [], []], 0),  # 14 cards, none discarded: IndexError
+        (list(range(13)), [[], [], []], -2),  # IndexError
+        (list(range(13)), [[], [], []], "x"),  # TypeError
+        (list(range(13)), [[], [], []], 1.5),  # TypeError
+        (list(range(13)), [[51], [], []], 0),  # 14 cards on the board: a bogus move
+        (list(range(8)), [[], [], []], 0),  # no decision deals 8 cards: a bogus move
+    ],
+)
+def test_random_move_of_a_set_that_no_decision_deals_is_a_move_error(
+    dealt: list[int], rows: list[list[int]], discards: object
+) -> None:
+    """random_move of 6 or more cards sets 13 of them onto an empty board: counts that
+    fit no such set (too many or too few kept, a board not empty, a count that is no
+    int) raised IndexError or TypeError, or returned a move no game accepts."""
+    with pytest.raises(MoveError, match=r"no set deals \d+ card\(s\) with .* onto free"):
+        random_move(dealt, rows, discards, random.Random(0))  # type: ignore[arg-type]
+    assert len(random_move(list(range(15)), [[], [], []], 2, random.Random(0)).cards) == 15
+
+
 @pytest.mark.parametrize("r", [rules.OFC, rules.PINEAPPLE, rules.PINEAPPLE_27], ids=str)
 def test_every_legal_move_plays_and_illegal_ones_do_not(r: rules.RuleSet) -> None:
     """legal_moves() is exactly the set of moves play() accepts (all assignments of the
@@ -791,6 +813,22 @@ def _state_offset(field: str) -> int:
     from ofc_fast._native import ffi
 
     return int(ffi.offsetof("ofc_game", field))
+
+
+def test_copy_sets_every_slot() -> None:
+    """Game.copy assigns the slots one by one: none is left out (an unset slot would
+    be an AttributeError later), the state and the moves are the copy's own."""
+    g = Game(rules.OFC, 2, seed=3, button=1, stacks=(50, 60))
+    g.play(g.legal_moves()[0])
+    g.observation(0)  # the observation template too
+    h = g.copy()
+    for name in Game.__slots__:
+        if name != "__weakref__":
+            assert hasattr(h, name), name
+            if name not in ("_buf", "_g", "_moves"):
+                assert getattr(h, name) is getattr(g, name), name
+    assert h._buf == g._buf and h._buf is not g._buf and h._moves == g._moves
+    assert h._moves is not g._moves and h == g and h.history() == g.history()
 
 
 def test_partial_history_replays() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 import ofc_fast as ofc
@@ -132,6 +133,10 @@ BAD: list[tuple[str, dict[str, Callable[[], Any]]]] = [
         {
             "Game": lambda: Game(rules.PINEAPPLE, 2, fantasyland=(12, 0)),
             "Game (bool)": lambda: Game(rules.PINEAPPLE, 2, fantasyland=(True, 0)),
+            # equal to 0 and hashed as 0, yet no int: not taken by the plain-int path
+            "Game (False)": lambda: Game(rules.PINEAPPLE, 2, fantasyland=(False, 0)),
+            "Game (0.0)": lambda: Game(rules.PINEAPPLE, 2, fantasyland=[0, 0.0]),
+            "Match (np.False_)": lambda: Match(rules.OFC, 2, fantasyland=(0, np.False_)),
         },
     ),
 ]

@@ -34,6 +34,7 @@ import numpy as np
 
 from .._native import ffi, lib
 from .._native._fast import card_ids as _card_ids
+from .._native._fast import distinct_ids as _distinct_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
 from ..cards import card_str, cards_str, is_many, parse_card, parse_cards, refuse_unordered
@@ -708,8 +709,9 @@ def destinations_of(move: Move, dealt: Sequence[int]) -> list[int]:
 def random_move(
     dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int, rng: Random
 ) -> Move:
-    """A uniformly random legal move (a full set of 13+ cards onto an empty board: a
-    uniformly random setting, without enumerating them).  ``rng``: a
+    """A uniformly random legal move (a full set of 13 to 17 cards onto an empty
+    board, ``discards`` of them discarded: a uniformly random setting, without
+    enumerating them; MoveError for any other shape).  ``rng``: a
     :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
     GameError."""
     if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
@@ -720,7 +722,20 @@ def random_move(
         cards = _dealt(dealt)
         a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
-    cards = tuple(_card(c) for c in dealt)
+    n, free = len(dealt), _free(rows)
+    if not (
+        lib.OFC_BOARD_CARDS <= n <= lib.OFC_GAME_MAX_DEALT
+        and type(discards) is int
+        and n - discards == lib.OFC_BOARD_CARDS
+        and free == ROW_SIZES
+    ):
+        raise MoveError(
+            f"no set deals {n} card(s) with {_short(discards)} discard(s) onto free "
+            f"rows {free}: a full set is 13 to 17 cards, 13 set onto an empty board",
+            "bad_move",
+        )
+    # distinct int ids (every dealt set) at once; anything else card by card
+    cards = tuple(dealt) if _distinct_ids(dealt) else tuple(_card(c) for c in dealt)
     order = list(range(len(cards)))
     rng.shuffle(order)
     dest = [0] * len(cards)

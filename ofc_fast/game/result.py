@@ -18,10 +18,12 @@ if TYPE_CHECKING:
 
 __all__ = ["GameResult"]
 
-_OFF = {
-    name: ffi.offsetof("ofc_game_result", name)
+_NET, _FOUL, _ROYALTY, _FL_NEXT, _SETTLEMENT = (
+    ffi.offsetof("ofc_game_result", name)
     for name in ("net", "foul", "royalty", "fl_next", "settlement")
-}
+)
+_SURRENDERED = ffi.offsetof("ofc_game", "surrendered")
+_DECLARED = ffi.offsetof("ofc_game", "declared")
 
 
 @dataclass(frozen=True)
@@ -87,15 +89,23 @@ class GameResult:
         return d
 
 
+def _result(fields: dict[str, Any]) -> GameResult:
+    """A GameResult holding ``fields`` (every field, in the class's order), built
+    without the dataclass's ``__init__``, whose ``object.__setattr__`` per field of a
+    frozen dataclass was a fifth of settling a deal: the game's own result and each
+    copy are made here."""
+    result = object.__new__(GameResult)
+    result.__dict__.update(fields)  # (directly: a frozen dataclass refuses setattr)
+    return result
+
+
 def result_copy(result: GameResult) -> GameResult:
     """A copy of ``result`` whose lists and dict are its own (a game keeps its result
     and hands out copies, so that a caller editing one changes nothing of the game's);
     its settlement is read again from the same engine output on first access.  Built
     field by field, not with ``dataclasses.replace`` (which runs ``__init__`` and was
     a tenth of a random-bot deal's time): every deal of a match reads it twice."""
-    copy = object.__new__(GameResult)
-    fields = copy.__dict__  # (written directly: a frozen dataclass refuses setattr)
-    fields.update(result.__dict__)
+    fields = result.__dict__.copy()
     fields.pop("settlement", None)  # the cached_property's value: read again
     fields["net"] = result.net[:]
     fields["fouls"] = result.fouls[:]
@@ -104,7 +114,7 @@ def result_copy(result: GameResult) -> GameResult:
     fields["declared"] = result.declared.copy()
     if result._stacks is not None:
         fields["_stacks"] = result._stacks[:]
-    return copy
+    return _result(fields)
 
 
 def result_of(game: Game, r: Any, g: Any) -> GameResult:
@@ -117,22 +127,30 @@ def result_of(game: Game, r: Any, g: Any) -> GameResult:
     if status != 0:
         raise status_error(status, "the deal could not be settled", GameError)
     n = game.players
-    declared = {s: NATURAL_NAMES[g.declared[s]] for s in range(n) if g.declared[s] >= 0}
-    surrendered = tuple(s for s in range(n) if g.surrendered >> s & 1)
-    raw = bytes(ffi.buffer(out, _OFF["settlement"]))
-    net = list(memoryview(raw[_OFF["net"] : _OFF["foul"]]).cast("i")[:n])
-    royal = list(memoryview(raw[_OFF["royalty"] : _OFF["fl_next"]]).cast("h"))
-    return GameResult(
-        net=net,
-        fouls=[bool(x) for x in raw[_OFF["foul"] : _OFF["foul"] + n]],
-        royalties=[tuple(royal[3 * s : 3 * s + 3]) for s in range(n)],  # type: ignore[misc]
-        fantasyland=list(raw[_OFF["fl_next"] : _OFF["fl_next"] + n]),
-        boards=game.boards,
-        button=game.button,
-        in_fantasyland=game.fantasyland,
-        surrendered=surrendered,
-        declared=declared,
-        _raw=out,
-        _rules=game.rules,
-        _stacks=list(game.stacks) if game.stacks is not None else None,
+    state = bytes(ffi.buffer(g, _DECLARED + n))  # read at once, not field by field
+    given = state[_DECLARED:]  # int8: -1 (255 here) when none
+    declared = (
+        {s: NATURAL_NAMES[d] for s, d in enumerate(given) if d < 128}
+        if min(given) < 128
+        else {}
+    )
+    surrender = state[_SURRENDERED]
+    surrendered = tuple(s for s in range(n) if surrender >> s & 1) if surrender else ()
+    raw = bytes(ffi.buffer(out, _SETTLEMENT))
+    royal = iter(memoryview(raw[_ROYALTY:_FL_NEXT]).cast("h"))
+    return _result(
+        {
+            "net": list(memoryview(raw[_NET:_FOUL]).cast("i")[:n]),
+            "fouls": list(map(bool, raw[_FOUL : _FOUL + n])),
+            "royalties": list(zip(royal, royal, royal))[:n],  # front, middle, back
+            "fantasyland": list(raw[_FL_NEXT : _FL_NEXT + n]),
+            "boards": game.boards,
+            "button": game.button,
+            "in_fantasyland": game.fantasyland,
+            "surrendered": surrendered,
+            "declared": declared,
+            "_raw": out,
+            "_rules": game.rules,
+            "_stacks": list(game.stacks) if game.stacks is not None else None,
+        }
     )

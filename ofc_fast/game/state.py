@@ -643,20 +643,18 @@ class Game:
     def copy(self) -> Game:
         """An independent copy (for search: play ahead without touching this one)."""
         g = object.__new__(Game)
-        for name in (
-            "rules",
-            "players",
-            "button",
-            "seed",
-            "fantasyland",
-            "stacks",
-            "_r",
-            "_step",
-            "_steps",
-            "_deck",
-            "_result",
-        ):
-            setattr(g, name, getattr(self, name))
+        # (each slot by name: a loop of getattr/setattr took two thirds of the copy)
+        g.rules = self.rules
+        g.players = self.players
+        g.button = self.button
+        g.seed = self.seed
+        g.fantasyland = self.fantasyland
+        g.stacks = self.stacks
+        g._r = self._r
+        g._step = self._step
+        g._steps = self._steps
+        g._deck = self._deck
+        g._result = self._result
         g._buf = bytearray(self._buf)
         g._g = _new_state(g._buf)
         g._moves = list(self._moves)
