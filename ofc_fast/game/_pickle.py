@@ -14,7 +14,7 @@ from ..table import check_seed, check_table
 from ._engine import game_rules
 from .moves import Move
 
-__all__ = ["Pickled", "checked"]
+__all__ = ["checked"]
 
 WHAT = "a pickled Game"
 
