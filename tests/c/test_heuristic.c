@@ -13,6 +13,19 @@ static ofc_heur_model model;
 
 static void board(const char *text, uint8_t out[13]) { CHECK_EQ(test_cards(text, out), 13); }
 
+/* One candidate move: front template 0, middle and back five-card templates 0 and 1. */
+static ofc_heur_rows one_move(const uint8_t *fronts, const uint8_t *fives, const uint16_t *moves)
+{
+    ofc_heur_rows rows;
+    rows.fronts = fronts;
+    rows.n_fronts = 1;
+    rows.fives = fives;
+    rows.n_fives = 2;
+    rows.moves = moves;
+    rows.n_moves = 1;
+    return rows;
+}
+
 static void test_values(void)
 {
     uint8_t b[3 * 13];
@@ -60,12 +73,7 @@ static void test_scores(void)
     for (i = 0; i < 5; i++) {
         fives[5 + i] = (uint8_t)(OFC_HEUR_CARD + cards[8 + i]);
     }
-    rows.fronts = fronts;
-    rows.n_fronts = 1;
-    rows.fives = fives;
-    rows.n_fives = 2;
-    rows.moves = moves;
-    rows.n_moves = 1;
+    rows = one_move(fronts, fives, moves);
     test_cards("2c 5c 5d Ac 4h 5h 2d 3s 4s 7c 7d 7h 8c 8d 6s 2h 3h 4d", fills);
     CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, fills, 2, 3, 3, 0, 0.5,
                                   &score), OFC_OK);
@@ -121,12 +129,7 @@ static void test_scores_without_slots(void)
             fives[i - 3] = t;
         }
     }
-    rows.fronts = fronts;
-    rows.n_fronts = 1;
-    rows.fives = fives;
-    rows.n_fives = 2;
-    rows.moves = moves;
-    rows.n_moves = 1;
+    rows = one_move(fronts, fives, moves);
     CHECK_EQ(ofc_heur_score_moves(&rules, &fl, &model, &rows, NULL, 2, 3, 0, 0, 0.5, &score),
              OFC_OK);
     CHECK_EQ(ofc_heur_values(&rules, &fl, &model, cards, 1, 0, &v, NULL), OFC_OK);
