@@ -10,10 +10,17 @@
 
 /* ------------------------------------------------------------------ rules */
 
+/* A rule set no game can be set up under: no rules, an unknown game, a table size
+ * out of range (the checks every entry taking game rules starts with). */
+static int rules_unusable(const ofc_game_rules *r)
+{
+    return r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
+           || r->max_players > OFC_GAME_MAX_SEATS;
+}
+
 int32_t ofc_game_rules_check(const ofc_game_rules *r)
 {
-    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
-        || r->max_players > OFC_GAME_MAX_SEATS || r->face_down_final > 8
+    if (rules_unusable(r) || r->face_down_final > 8
         || r->reserved != 0 || r->table.max_players < r->max_players)
         return OFC_E_RULES;
     if (ofc_rules_check(&r->scoring) != OFC_OK || ofc_fl_rules_check(&r->fl) != OFC_OK
@@ -151,8 +158,7 @@ int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
     int32_t rc;
     if (g == NULL)
         return OFC_E_COUNT;
-    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
-        || r->max_players > OFC_GAME_MAX_SEATS)
+    if (rules_unusable(r))
         return OFC_E_RULES;
     rc = check_seats(r, players, button, fl);
     if (rc == OFC_OK && deck != NULL)
@@ -329,8 +335,7 @@ int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const c
         *why = NULL;
     if (g == NULL)
         return OFC_E_COUNT;
-    if (r == NULL || r->kind > OFC_KIND_PINEAPPLE || r->max_players < 2
-        || r->max_players > OFC_GAME_MAX_SEATS)
+    if (rules_unusable(r))
         return OFC_E_RULES;
     problem = check_deal(r, g);
     for (s = 0; problem == NULL && s < OFC_GAME_MAX_SEATS; s++) {

@@ -27,12 +27,10 @@ def restore_slots(config: Any, into: Any, slots: object, started: object) -> Non
         raise GameError(
             f"a pickled VectorEnv's started flag must be a bool, got {quote(started)}"
         )
-    one = ffi.new("ofc_vecenv_slot *")
+    each = ffi.cast("ofc_vecenv_slot *", ffi.from_buffer(slots))  # checked in place
     why = ffi.new("char **")
-    size = ffi.sizeof("ofc_vecenv_slot")
-    for i in range(len(slots) // size):
-        ffi.buffer(one)[:] = slots[i * size : (i + 1) * size]
-        status = lib.ofc_vecenv_slot_check(config, one, why)
+    for i in range(len(slots) // ffi.sizeof("ofc_vecenv_slot")):
+        status = lib.ofc_vecenv_slot_check(config, each + i, why)
         if status:
             raise check_error(status, why, f"a pickled VectorEnv's env {i}", GameError)
     ffi.buffer(into)[:] = slots

@@ -35,8 +35,7 @@ def markdown(report: dict[str, Any]) -> str:
 def _interval(street: dict[str, Any], key: str) -> float | None:
     """The 95% half-width of a street's ``key`` (``"regret"``, ``"top1"``); None
     below two held-out decisions, where there is none (the report's null)."""
-    ci = street[f"{key}_ci95"]
-    return None if ci is None or street["decisions"] < 2 else float(ci)
+    return None if street["decisions"] < 2 else float(street[f"{key}_ci95"])
 
 
 def _cell(street: dict[str, Any], key: str, scale: float, spec: str, unit: str = "") -> str:

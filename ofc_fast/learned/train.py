@@ -590,9 +590,9 @@ def _check_settings(
     if as_int(players) is None or not 2 <= players <= rules.max_players:
         raise ModelError(f"players must be 2..{rules.max_players}, got {quote(players)}")
     try:  # (a max_players past one deck's deal failed at the first position)
-        check_fantasyland((0,) * players, players, rules)
+        check_fantasyland(None, players, rules)  # names players itself
     except OfcError as exc:
-        raise ModelError(f"players: {exc}") from None
+        raise ModelError(str(exc)) from None
     if as_int(seed) is None or not 0 <= seed <= SEED_MAX:
         raise ModelError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     floor = {"others": 0}  # the rest: 1 or more

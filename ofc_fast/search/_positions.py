@@ -133,8 +133,8 @@ def _check_fields(obs: Mapping[str, Any]) -> None:
     if obs.get("full_set") is not None:
         flag(obs["full_set"], "observation: full_set", SearchError)
     if obs.get("legal_actions") is not None:
+        high = int(lib.OFC_ACTION_SPACE) - 1
         for i, a in enumerate(seq(obs["legal_actions"], "observation: legal_actions")):
-            high = int(lib.OFC_ACTION_SPACE) - 1
             int_in(a, f"observation: legal_actions[{i}]", 0, high)
 
 

@@ -468,11 +468,12 @@ class App:
                 body = _parse(await read_body(receive, self.config.max_body, length))
                 check_known(body, route.fields)
             call_args = (*([] if body is None else [body]), *args)
+            who = _caller(scope) if route.caller or route.idempotent else ""
             if route.caller:
-                call_args = (*call_args, _caller(scope))
+                call_args = (*call_args, who)
             if route.idempotent:  # the request's Idempotency-Key, or None
                 raw = scope.get("headers") or []
-                idem = keyed(raw, _caller(scope), route.template, body)
+                idem = keyed(raw, who, route.template, body)
                 fn = functools.partial(fn, key=idem)
             stop = threading.Event() if route.stoppable else None
             if stop is not None:  # an analysis: stopped once its client has gone

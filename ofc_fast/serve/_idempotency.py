@@ -33,6 +33,7 @@ HEADER = "Idempotency-Key"
 MAX_KEY = 255
 """The longest key taken, in characters."""
 _KEY = re.compile(rb"[\x20-\x7e]+")
+_NAME = HEADER.lower().encode()  # as ASGI gives header names
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def keyed(
     ...
     ofc_fast.serve._problems.ApiError: Idempotency-Key must be 1 to 255 printable ASCII characters
     """
-    values = [v for k, v in headers if k.lower() == b"idempotency-key"]
+    values = [v for k, v in headers if k.lower() == _NAME]
     if not values:
         return None
     value = values[0].strip(b" \t")

@@ -146,8 +146,8 @@ class Limiter:
                 self._release(turn)
             raise
         finally:
-            if watch is not None and not watch.cancel() and not watch.cancelled():
-                watch.exception()  # a receive that failed: the client is gone too
+            if watch is not None:
+                _let_go(watch)
         if not taking.done():
             taking.cancel()  # _acquire gives back what it took
             await asyncio.wait([taking])
@@ -176,5 +176,11 @@ async def _stop_when(
         stop.set()
         raise
     finally:
-        if not watch.cancel() and not watch.cancelled():
-            watch.exception()  # a receive that failed: the client is gone too
+        _let_go(watch)
+
+
+def _let_go(watch: asyncio.Future[Any]) -> None:
+    """Drop a watch on the client: cancelled if still waiting, its failure read if
+    it failed (a receive that failed: the client is gone too)."""
+    if not watch.cancel() and not watch.cancelled():
+        watch.exception()

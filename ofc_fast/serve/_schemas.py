@@ -14,6 +14,7 @@ from typing import Any
 
 from ..table import FANTASYLAND_CARDS
 from ._config import ServeConfig
+from ._idempotency import HEADER, MAX_KEY
 from ._sizes import RANGES, SIZES, Ranges
 
 __all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
@@ -421,14 +422,19 @@ _HEADERS: dict[int, dict[str, Any]] = {
 
 
 _IDEMPOTENCY_KEY = {
-    "name": "Idempotency-Key",
+    "name": HEADER,
     "in": "header",
     "required": False,
-    "description": "a key of the client's (1 to 255 printable ASCII characters): the "
+    "description": f"a key of the client's (1 to {MAX_KEY} printable ASCII characters): the "
     "same request sent again with it, by the same client, gets the first one's answer "
     "(the same game, the move played once) while the game is kept; the key with "
     "another request is a 422, with one still running a 409 (docs/serve.md)",
-    "schema": {"type": "string", "minLength": 1, "maxLength": 255, "pattern": "^[ -~]+$"},
+    "schema": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_KEY,
+        "pattern": "^[ -~]+$",
+    },
 }
 
 

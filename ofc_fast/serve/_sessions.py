@@ -55,7 +55,8 @@ class GameSession:
         seed = get_int(body, "seed", None, *RANGES.seed)
         self.hands = get_int(body, "hands", None, *RANGES.hands)
         given = get_list(body, "bots", ["heuristic"], SIZES.bots, items=(str, "a string"))
-        known = ", ".join(bot_names())
+        registry = bot_names()
+        known = ", ".join(registry)
         if not given:
             raise ApiError(422, "bots", f"bots: names of {known}, one or one per seat")
         names: list[str] = []  # the registry's names ("Heuristic": heuristic)
@@ -63,7 +64,7 @@ class GameSession:
             shown = f"bots[{i}]"
             with at_field(shown):  # read as make_bot reads it
                 names.append(bot_key(name))
-            if names[i] not in bot_names():
+            if names[i] not in registry:
                 raise ApiError(422, shown, f"{shown}: {name[:40]!r} is no bot of {known}")
         others = [s for s in range(players) if s != you]
         if len(names) not in (1, len(others)):
