@@ -243,13 +243,14 @@ def test_advise_bad_setting_is_named(kwargs: dict[str, Any]) -> None:
         {"model": "auto"},
         {"policy": "fast"},
         {"prune": True},
+        {"clock": "cpu"},
     ],
-    ids=["samples", "seed", "seed-0", "model", "policy", "prune"],
+    ids=["samples", "seed", "seed-0", "model", "policy", "prune", "clock"],
 )
 def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any]) -> None:
     """``advise(obs, exact=True, samples=300)`` (or ``seed=5``, ``model="auto"``,
-    ``policy="fast"``, ``prune=True``) answered the exact values, 0 samples and no
-    model: the setting ignored, silently.  Each is refused naming itself;
+    ``policy="fast"``, ``prune=True``, ``clock="cpu"``) answered the exact values,
+    0 samples and no model: the setting ignored, silently.  Each is refused naming itself;
     ``exact="auto"`` takes them (an exact answer there too, where the tree is small);
     the defaults (``policy="auto"``, ``prune=False``) pass with ``exact=True``."""
     deck = list(range(52))
@@ -259,7 +260,7 @@ def test_advise_exact_true_refuses_samples_seed_and_model(setting: dict[str, Any
     with pytest.raises(SearchError, match=f"^{name}: an exact search") as info:
         advise(obs, exact=True, **setting)
     assert "exact" in str(info.value)[len(name) :]
-    exact = advise(obs, exact=True, policy="auto", prune=False)
+    exact = advise(obs, exact=True, policy="auto", prune=False, clock="wall")
     assert exact[0].exact and advise(obs, exact="auto", **setting)[0].exact
     assert [a.ev for a in advise(obs, exact="auto", **setting)] == [a.ev for a in exact]
 

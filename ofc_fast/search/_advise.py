@@ -181,9 +181,9 @@ def check_settings(
 ) -> None:
     """Checks :func:`advise`'s keyword settings (and :class:`~ofc_fast.bots.SearchBot`'s):
     SearchError naming the first bad one; with ``exact=True``, ``samples``, ``seed``
-    or ``model`` given, a ``policy`` other than ``"auto"`` or ``prune=True`` is
-    refused too, naming it (an exact search samples nothing: no rollout policy, no
-    pruning).
+    or ``model`` given, a ``policy`` other than ``"auto"``, ``prune=True`` or a
+    ``clock`` other than ``"wall"`` is refused too, naming it (an exact search
+    samples nothing: no rollout policy, no pruning, no clock).
 
     >>> check_settings(samples=0)
     Traceback (most recent call last):
@@ -206,22 +206,23 @@ def check_settings(
     if seed is not None and not in_range(seed, 0, 2**64 - 1, integer=True):
         raise SearchError(f"seed must be an int 0..2**64-1, got {quote(seed)}")
     flag(prune, "prune", SearchError)
+    if not (isinstance(clock, str) and clock in _CLOCKS):
+        raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
     sampling = (  # what only a sampled search reads, where given
         ("samples", samples is not None),
         ("seed", seed is not None),
         ("model", model is not None),
         ("policy", policy != "auto"),
         ("prune", prune),
+        ("clock", clock != "wall"),
     )
     for name, given in sampling:
         if exact is True and given:  # (it was ignored, silently)
             raise SearchError(
                 f"{name}: an exact search (exact True) samples no future, with no "
-                f"rollout policy, pruning nor value model: leave {name} out, or let "
-                "exact be 'auto'"
+                f"rollout policy, pruning, value model nor clock (a time budget "
+                f"bounds its tree): leave {name} out, or let exact be 'auto'"
             )
-    if not (isinstance(clock, str) and clock in _CLOCKS):
-        raise SearchError(f"clock must be 'wall' or 'cpu', got {quote(clock)}")
     check_row_weight(row_weight)
 
 
@@ -255,7 +256,8 @@ def advise(
     :data:`EXACT_NODES_DEFAULT` without one), True (exact, or SearchError when the
     position has no exact search or its tree is larger than the time budget allows,
     or than :data:`EXACT_NODES_MAX` without one; it takes no ``samples``, ``seed``,
-    ``model``, ``policy`` other than ``"auto"`` nor ``prune=True``), False (always
+    ``model``, ``policy`` other than ``"auto"``, ``prune=True`` nor ``clock`` other
+    than ``"wall"``), False (always
     sampled); ``policy``: see :data:`POLICIES`;
     ``fl_value`` / ``row_weight``: see :class:`SearchModel`; ``opponent``: how the
     rollouts complete the other seats' boards (:data:`OPPONENTS`; exact values only
