@@ -831,6 +831,38 @@ def test_copy_sets_every_slot() -> None:
     assert h._moves is not g._moves and h == g and h.history() == g.history()
 
 
+class _LabelledGame(Game):
+    """A user's subclass of Game with an attribute of its own."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.labels = ["mine"]
+
+
+@pytest.mark.parametrize("how", ["method", "copy", "deepcopy", "pickle"])
+def test_copy_of_a_subclass_is_of_the_subclass(how: str) -> None:
+    """``copy()``, ``copy.copy``, ``copy.deepcopy`` and pickling of a subclass of Game
+    returned a plain Game, the subclass and its attributes lost: the copy is of the
+    subclass, with its attributes (their own objects only under deepcopy and pickle)."""
+    import copy
+    import pickle
+
+    copier = {
+        "method": lambda g: g.copy(),
+        "copy": copy.copy,
+        "deepcopy": copy.deepcopy,
+        "pickle": lambda g: pickle.loads(pickle.dumps(g)),
+    }[how]
+    g = _LabelledGame(rules.PINEAPPLE, 2, seed=4)
+    g.play(g.legal_moves()[0])
+    c = copier(g)
+    assert type(c) is _LabelledGame and c == g and c.labels == ["mine"]
+    assert (c.labels is g.labels) is (how in ("method", "copy"))
+    c.play(c.legal_moves()[0])
+    assert (g.decisions, c.decisions) == (1, 2)
+    assert type(Game(rules.PINEAPPLE, 2, seed=4).copy()) is Game
+
+
 def test_partial_history_replays() -> None:
     g = Game(rules.PROGRESSIVE_PINEAPPLE, 3, seed=12, fantasyland=(0, 16, 0), button=2)
     rng = random.Random(3)

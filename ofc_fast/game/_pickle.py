@@ -1,6 +1,7 @@
 """Unpickling a :class:`~ofc_fast.game.Game` (``Game.__reduce__``): the pickled table
 checked as a new game's, the engine's state bytes by C (``ofc_game_state_check``)
-before any other function reads them, and against the table."""
+before any other function reads them, and against the table; what a subclass adds,
+which its copies and pickles carry."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from ..table import check_seed, check_table
 from ._engine import game_rules
 from .moves import Move
 
-__all__ = ["checked"]
+__all__ = ["checked", "own_attributes"]
 
 WHAT = "a pickled Game"
 
@@ -62,3 +63,19 @@ def checked(table: object, stacks: Any, state: object, moves: object) -> Pickled
         if not isinstance(m, Move) and type(m) is not int:
             raise GameError(f"{WHAT}: a move must be a Move or an action, got {quote(m)}")
     return Pickled(rules, players, button, seed_v, fl, stacks_t, r)
+
+
+def own_attributes(g: object, base: type) -> dict[str, Any]:
+    """What a subclass of ``base`` adds to ``g``: its ``__dict__`` and the slots its
+    classes declare (those set), by attribute name."""
+    out = dict(getattr(g, "__dict__", {}))
+    for cls in type(g).__mro__:
+        if cls is base:
+            break
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name.startswith("__") and not name.endswith("__"):
+                name = f"_{cls.__name__.lstrip('_')}{name}"  # a private slot's name
+            if name not in ("__dict__", "__weakref__") and hasattr(g, name):
+                out[name] = getattr(g, name)
+    return out

@@ -30,6 +30,7 @@ over; discards are never shown to anyone but their owner (R-FLOW-PIN-4).
 
 from __future__ import annotations
 
+import copy
 import gc
 import secrets
 from collections.abc import Mapping, Sequence
@@ -37,7 +38,7 @@ from functools import lru_cache
 from math import comb
 from operator import index
 from random import Random
-from typing import Any
+from typing import Any, TypeVar
 
 from .._native import ffi, lib, status_error
 from .._native._fast import act as _act
@@ -51,6 +52,7 @@ from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_seat, check_seed, check_table
 from ._engine import KIND, game_rules, raise_move_error, resolve_rules
+from ._pickle import own_attributes
 from .moves import (
     Move,
     destinations_of,
@@ -62,6 +64,8 @@ from .observation import Observation, cards_as_text, plain_copy, template
 from .result import GameResult, result_copy, result_of
 
 __all__ = ["Game", "cards_per_seat", "play_out"]
+
+_G = TypeVar("_G", bound="Game")
 
 _ENUMERATE_LIMIT = 100_000
 NATURAL_IDS = {
@@ -640,9 +644,11 @@ class Game:
 
         return replay(cls, history)
 
-    def copy(self) -> Game:
-        """An independent copy (for search: play ahead without touching this one)."""
-        g = object.__new__(Game)
+    def copy(self: _G) -> _G:
+        """An independent copy (for search: play ahead without touching this one); of
+        a subclass, of that subclass, its own attributes shared (as ``copy.copy``)."""
+        cls = type(self)
+        g = object.__new__(cls)
         # (each slot by name: a loop of getattr/setattr took two thirds of the copy)
         g.rules = self.rules
         g.players = self.players
@@ -659,23 +665,34 @@ class Game:
         g._g = _new_state(g._buf)
         g._moves = list(self._moves)
         g._obs = self._obs  # the template (and any carried rule set) of this table
+        if cls is not Game:
+            for name, value in own_attributes(self, Game).items():
+                setattr(g, name, value)
         return g
 
-    def __copy__(self) -> Game:
+    def __copy__(self: _G) -> _G:
         """``copy.copy(game)``: an independent copy, as :meth:`copy` (never one that
         shares the engine's state with this game)."""
         return self.copy()
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
-        """``copy.deepcopy(game)``: an independent copy, as :meth:`copy`."""
-        return self.copy()
+    def __deepcopy__(self: _G, memo: dict[int, Any]) -> _G:
+        """``copy.deepcopy(game)``: as :meth:`copy`, a subclass's attributes deep-copied."""
+        g = self.copy()
+        if type(self) is not Game:
+            memo[id(self)] = g
+            for name, value in own_attributes(self, Game).items():
+                setattr(g, name, copy.deepcopy(value, memo))
+        return g
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickling: the table, the engine's state bytes and the moves; unpickling
-        checks the state with C (``ofc_game_state_check``) before any other function
-        reads it (:meth:`_unpickled`)."""
+        """Pickling: the table, the engine's state bytes, the moves and a subclass's
+        attributes; unpickling checks the state with C (``ofc_game_state_check``)
+        before any other function reads it (:meth:`_unpickled`)."""
         table = (self.rules, self.players, self.button, self.seed, self.fantasyland)
-        return (Game._unpickled, (table, self.stacks, bytes(self._buf), list(self._moves)))
+        state = (table, self.stacks, bytes(self._buf), list(self._moves))
+        if type(self) is Game:
+            return (Game._unpickled, state)
+        return (type(self)._unpickled, state, (None, own_attributes(self, Game)))
 
     @classmethod
     def _unpickled(cls, table: object, stacks: Any, state: bytes, moves: list[Any]) -> Game:
