@@ -930,3 +930,25 @@ def test_a_bot_names_a_missing_rules_field_as_the_search_names_a_missing_field()
     part = position_part(str(error))
     assert part is not None and part.path == "rules", str(error)
     assert "missing field(s) rules" in str(error)
+
+
+@pytest.mark.parametrize("name", ["random", "value", "search", "policy"])
+def test_bots_refuse_empty_legal_actions_naming_them(name: str) -> None:
+    """``"legal_actions": []`` (a decision has at least one action) was read as every
+    legal action by the random, value and policy bots (the policy bot played its
+    fallback's move), while the search refused it: every bot that reads legal_actions
+    refuses it alike, an ObservationError naming ``legal_actions``; left out or None
+    it still means every legal action."""
+    from ofc_fast.bots.policy import PolicyBot
+    from ofc_fast.errors import ObservationError
+
+    if name == "policy":
+        bot: Bot = PolicyBot(lambda x, m: int(np.argmax(m)), "pineapple", 1)
+    else:
+        bot = make_bot(name, seed=1, **({"samples": 4} if name == "search" else {}))
+    game = Game(rules.PINEAPPLE, 2, seed=5)
+    obs = game.observation(game.to_act)
+    with pytest.raises(ObservationError, match=r"^observation: legal_actions must hold"):
+        bot.act({**obs, "legal_actions": []})
+    for given in ({**obs, "legal_actions": None}, obs):
+        game.copy().play(bot.act(given))  # a legal move

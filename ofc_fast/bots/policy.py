@@ -36,6 +36,7 @@ from ..encoding import action_mask, encode_bytes, features
 from ..errors import BotError, quote
 from ..game import Move
 from ..rules import RuleSet
+from ..search import given_actions
 from .base import Bot, ObservationLike, names_bad_observations
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
@@ -254,7 +255,7 @@ class PolicyBot:
     def act(self, observation: ObservationLike) -> Move:
         """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""
         obs = observation
-        if obs.get("full_set") or not obs.get("legal_actions"):
+        if obs.get("full_set") or not given_actions(obs):
             full = getattr(self.policy, "full_set", None)
             return full(obs) if callable(full) else self.fallback.act(obs)
         x = features(obs) if self.obs_type == "features" else encode_bytes(obs)

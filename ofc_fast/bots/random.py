@@ -17,6 +17,7 @@ from typing import Any
 from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..rules import RuleSet, as_rules
+from ..search import given_actions
 from .base import READ_ERRORS, ObservationLike, raise_bad_observation
 from .heuristic import seed_setting
 
@@ -76,6 +77,8 @@ class RandomBot:
                 while r >= n:
                     r = getrandbits(k)
                 return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
+            if not obs.get("full_set"):
+                given_actions(obs)  # an empty list: refused, naming legal_actions
             return random_move(
                 obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"], self.rng
             )

@@ -29,10 +29,10 @@ from random import Random
 from typing import Any
 
 from ..errors import BotError, OfcError
-from ..game import Move, actions_for, move_for_action
+from ..game import Move, move_for_action
 from ..learned.model import ModelSpec, resolve_model, spec_setting
 from ..rules import PINEAPPLE, RuleSet
-from ..search import search_model
+from ..search import decision_actions, search_model
 from ..solver import StayValue
 from ._sets import decision, fl_setting, model_errors, model_setting
 from .base import ObservationLike, names_bad_observations, unseen_cards
@@ -108,7 +108,7 @@ class ValueBot:
             )
         rows = obs["boards"][obs["seat"]]
         k = int(obs["to_discard"])
-        actions = list(obs.get("legal_actions") or actions_for(len(dealt), rows, k))
+        actions = decision_actions(obs)
         fl = search_model(rules, self.fl_value).fl_value
         with model_errors("value bot"):
             values = model.action_values(

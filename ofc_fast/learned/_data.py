@@ -17,6 +17,7 @@ from ..errors import ModelError
 from ..game import Game, actions_for
 from ..rules import RuleSet
 from ..rules.model import GameKind
+from ..search import decision_actions
 from .model import FEATURES, ValueModel, board_bytes, held_context
 
 __all__ = [
@@ -168,7 +169,7 @@ def gen_chunk(task: GenTask) -> dict[str, np.ndarray]:
                 continue
             own = obs["boards"][s]
             k = int(obs["to_discard"])
-            legal = list(obs.get("legal_actions") or actions_for(len(dealt), own, k))
+            legal = decision_actions(obs)
             board = board_bytes(own)
             seen = ALL
             for c in unseen_cards(obs):

@@ -54,6 +54,12 @@ from ._completion import Completion, best_completion
 from ._positions import (
     check_observation as check_observation,  # bots name a bad observation
 )
+from ._positions import (
+    decision_actions as decision_actions,  # the bots value the same actions
+)
+from ._positions import (
+    given_actions as given_actions,  # the bots read legal_actions alike
+)
 from ._positions import make_observation, position
 from ._positions import (
     missing_fields as missing_fields,  # bots name a missing field alike

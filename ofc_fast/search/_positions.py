@@ -33,6 +33,7 @@ __all__ = [
     "PositionPart",
     "check_observation",
     "decision_actions",
+    "given_actions",
     "make_observation",
     "position",
     "position_part",
@@ -287,6 +288,20 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     return pos
 
 
+def given_actions(obs: Mapping[str, Any]) -> Any:
+    """An observation's ``legal_actions`` as given, where the search and the bots read
+    them: None where it gives none (None, or no key: every legal action); an empty
+    list (read as every legal action before, silently) holds none, which no decision
+    has: ObservationError naming ``legal_actions``."""
+    given = obs.get("legal_actions")
+    if given is not None and not given:
+        raise ObservationError(
+            "observation: legal_actions must hold at least one action of the seat's "
+            "decision, got none (leave it out, or None, for every legal action)"
+        )
+    return given
+
+
 def decision_actions(obs: Mapping[str, Any]) -> list[int]:
     """The actions to value of a checked observation (:func:`position`): its
     ``legal_actions``, each a legal action of its decision and given once
@@ -300,16 +315,11 @@ def decision_actions(obs: Mapping[str, Any]) -> list[int]:
     ...
     ofc_fast.errors.ObservationError: observation: legal_actions[1] holds 0, no legal action of the seat's decision
     """  # noqa: E501 - the error, verbatim
+    given = given_actions(obs)
     rows = obs["boards"][obs["seat"]]
     legal = actions_for(len(obs["dealt"]), rows, int(obs["to_discard"]))
-    given = obs.get("legal_actions")
     if given is None:
         return list(legal)
-    if not given:  # (read as every legal action, silently)
-        raise ObservationError(
-            "observation: legal_actions must hold at least one action of the seat's "
-            "decision, got none (leave it out, or None, for every legal action)"
-        )
     known, seen = set(legal), set()
     for i, a in enumerate(given):
         if a not in known or a in seen:
