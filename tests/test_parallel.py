@@ -1237,3 +1237,17 @@ def test_a_module_attribute_bot_keeps_its_case_in_a_parallel_run(
         "selfplay": ["selfplay", "--bots", spec, "--out", str(tmp_path / "o")],
     }[command]
     assert main([*argv, "--hands", "2", "--quiet"]) == 0
+
+
+def test_a_run_keeps_a_bot_name_as_the_registry_keys_it() -> None:
+    """A run's bot names follow the registry's one rule (``bot_key``: spaces and case
+    aside; an empty name the registry's BotError), a spec kept as it is."""
+    from ofc_fast.bots import bot_key
+    from ofc_fast.errors import BotError
+
+    spec = "ofc_fast.bots:RandomBot"
+    bots = [(" RanDom ", {}), (f" {spec} ", {})]
+    run = RunSpec.make("pineapple", 2, 1, 2, bots)
+    assert [name for name, _ in run.bots] == [bot_key(" RanDom "), spec]
+    with pytest.raises(BotError, match="a bot name must be a non-empty string"):
+        RunSpec.make("pineapple", 2, 1, 2, [(" ", {})])

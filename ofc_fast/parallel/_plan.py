@@ -50,7 +50,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from ..bots import make_bot
+from ..bots import bot_key, make_bot
 from ..bots.registry import is_bot_spec
 from ..errors import BotError, GameError, quote
 from ..game import Game, Match, deal_seed, resolve_rules
@@ -229,10 +229,11 @@ def _encode_bot(i: int, bot: Any) -> tuple[str, str]:
 
 
 def bot_name(name: str) -> str:
-    """A bot's name as a run keeps it: a registry name in lower case (the registry's
-    names are), a ``module:attribute`` or ``policy:PATH`` spec as it is (an attribute
-    or a path has its case)."""
-    return name.strip() if is_bot_spec(name) else name.strip().lower()
+    """A bot's name as a run keeps it: a registry name as the registry keys it
+    (:func:`~ofc_fast.bots.bot_key`: lower case, BotError for an empty one), a
+    ``module:attribute`` or ``policy:PATH`` spec as it is (an attribute or a path has
+    its case)."""
+    return name.strip() if is_bot_spec(name) else bot_key(name)
 
 
 _RULES_CACHE: dict[str, RuleSet] = {}
