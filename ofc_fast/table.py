@@ -27,7 +27,7 @@ import numpy as np
 
 from ._native import lib
 from .errors import TableError, quote
-from .rules import as_rules
+from .rules import RuleSet, as_rules
 from .rules.compiled import KIND
 from .rules.model import GameKind
 from .rules.presets import RulesLike
@@ -205,15 +205,22 @@ def check_fantasyland(
         raise TableError("classic Chinese Poker has no Fantasyland")
     if any(fl) and rules.fantasyland is None:
         raise TableError(f"{rules.name} has no Fantasyland")
+    check_one_deck(rules, players, fl, "players: " if fantasyland is None else "")
+    return fl
+
+
+def check_one_deck(rules: RuleSet, players: int, fl: tuple[int, ...], blame: str) -> None:
+    """TableError when a deal of ``players`` seats of ``rules`` with the Fantasyland
+    counts ``fl`` (checked: 0 or 13..17 each) needs more cards than one deck holds;
+    ``blame`` starts the message: ``"players: "`` where the seat count is the one
+    thing given, ``""`` where the counts are at fault."""
     need = _cards_needed(KIND[rules.game], fl)
     if need > 52:
         dealt = f" with Fantasyland {fl}" if any(fl) else ""
-        blame = "players: " if fantasyland is None else ""  # the one thing given
         raise TableError(
             f"{blame}{players} seats of {rules.name}{dealt} need {need} cards; "
             "one deck has 52"
         )
-    return fl
 
 
 @cache

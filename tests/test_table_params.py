@@ -233,3 +233,33 @@ def test_every_layer_refuses_a_table_whose_deal_needs_more_than_a_deck() -> None
             call()
         assert str(info.value) == message, layer
     Game(p4, 3, seed=1).history()  # 51 cards fit
+
+
+def test_a_match_whose_fantasyland_deals_need_more_than_a_deck_names_players() -> None:
+    """OFC rules with a 14-card Fantasyland at 4 seats deal 52 cards a normal deal
+    but 4 * 14 = 56 with every seat in Fantasyland: a Match said "4 seats of O14 can
+    need 56 cards (every seat in Fantasyland)", without the ``players:`` that the
+    table's one deck check gives; every layer that plays Fantasyland deals on says
+    the one check's message, naming ``players``."""
+    from ofc_fast.parallel import RunSpec
+
+    fl = rules.OFC.fantasyland
+    assert fl is not None
+    o14 = rules.OFC.replace(
+        name="O14", fantasyland=fl.replace(entry=(("QQ", 14),), stay_cards=14)
+    )
+    message = (
+        "players: 4 seats of O14 with Fantasyland (14, 14, 14, 14) need 56 cards; "
+        "one deck has 52"
+    )
+    layers: dict[str, Callable[[], Any]] = {
+        "Match": lambda: Match(o14, 4, seed=1),
+        "RunSpec.make": lambda: RunSpec.make(o14, 4, 1, 2, [("random", {})]),
+        "VectorEnv": lambda: VectorEnv(o14, 2, players=4),
+    }
+    for layer, call in layers.items():
+        with pytest.raises(TableError) as info:
+            call()
+        assert str(info.value) == message, layer
+    Game(o14, 4, seed=1).history()  # one deal of normal hands: 52 cards fit
+    RunSpec.make(o14, 4, 1, 2, [("random", {})], fantasyland=False)

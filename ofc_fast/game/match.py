@@ -31,10 +31,10 @@ from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, OfcError, RulesError, TableError, quote
+from ..errors import GameError, OfcError, RulesError, quote
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
-from ..table import as_int, check_seed, check_stacks, check_table
+from ..table import as_int, check_one_deck, check_seed, check_stacks, check_table
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
 from .state import Game, cards_per_seat, check_bots, finish
@@ -55,23 +55,21 @@ def max_fantasyland_cards(rules: RulesLike) -> int:
 
 
 def check_deck(rules: RulesLike, players: int) -> None:
-    """TableError when ``players`` seats can need more than one deck over a match
-    (every seat dealt the most cards a deal or a Fantasyland hand gives; the first
-    deal's own counts are checked by :func:`ofc_fast.table.check_fantasyland`).
+    """TableError naming ``players`` when ``players`` seats can need more than one
+    deck over a match: the deal where every seat is dealt the most cards a deal or a
+    Fantasyland hand gives, checked as :func:`ofc_fast.table.check_fantasyland`
+    checks a deal (the same message).
 
     >>> from ofc_fast import rules
     >>> check_deck(rules.PINEAPPLE.replace(max_players=4), 4)
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.TableError: 4 seats of custom can need 68 cards (every seat in Fantasyland); one deck has 52
-    """  # noqa: E501 - the error message as the user sees it
+    ofc_fast.errors.TableError: players: 4 seats of custom need 68 cards; one deck has 52
+    """
     rules = as_rules(rules, "check_deck")
-    worst = players * max(cards_per_seat(rules), max_fantasyland_cards(rules))
-    if worst > 52:
-        raise TableError(
-            f"{players} seats of {rules.name} can need {worst} cards "
-            f"(every seat in Fantasyland); one deck has 52"
-        )
+    most = max_fantasyland_cards(rules)  # a seat's largest hand: Fantasyland's, or
+    hand = most if most > cards_per_seat(rules) else 0  # a normal deal's (0)
+    check_one_deck(rules, players, (hand,) * players, "players: ")
 
 
 @dataclass
