@@ -462,6 +462,29 @@ def test_docs_api_renders_every_public_package() -> None:
     assert sorted(public - rendered - set(COMMAND_MODULES)) == []
 
 
+def test_docs_api_page_of_a_package_renders_each_of_its_public_modules() -> None:
+    """A package whose API page renders its modules one by one renders each public one
+    but its command-line modules (``cli``, ``train``): ``ofc_fast.bots.policy``
+    (``PolicyBot``, which docs/environments.md names), ``ofc_fast.rules.compiled`` and
+    ``ofc_fast.rules.game_ids`` (which README.md and docs/arena.md name) had no page."""
+    import importlib
+    import pkgutil
+
+    pages = "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs/api").glob("*.md"))
+    rendered = set(re.findall(r"^::: (ofc_fast\.[\w.]+)", pages, re.M))
+    packages = {name.rpartition(".")[0] for name in rendered} - {"ofc_fast"}
+    public = {
+        m.name
+        for package in packages
+        for m in pkgutil.iter_modules(
+            importlib.import_module(package).__path__, package + "."
+        )
+        if not m.name.rpartition(".")[2].startswith("_")
+        and m.name.rpartition(".")[2] not in ("cli", "train")
+    }
+    assert sorted(public - rendered) == []
+
+
 def test_docs_arena_names_every_kind_of_bot_the_arena_takes() -> None:
     """docs/arena.md's list of ``--bot`` forms: each example it gives is the kind the
     arena makes of it, and the ``policy:PATH`` / ``module:attribute`` bots (made

@@ -46,8 +46,9 @@ def test_docstring_examples(name: str) -> None:
 
 # The modules whose every exported class and function shows an example (the
 # package's names, the core's modules, the environments and their trainer adapters,
-# the parallel runs; an example that needs an optional extra skips with its module,
-# one that needs a running Ray cluster is marked ``# doctest: +SKIP``).
+# the parallel runs, the arena, the bots and the game flow; an example that needs an
+# optional extra skips with its module, one that needs a running Ray cluster or a
+# host to talk to is marked ``# doctest: +SKIP``).
 EXAMPLED = [
     "ofc_fast", "ofc_fast.cards", "ofc_fast.ranking", "ofc_fast.board", "ofc_fast.batch",
     "ofc_fast.fantasyland", "ofc_fast.solver", "ofc_fast.table", "ofc_fast.encoding",
@@ -57,6 +58,14 @@ EXAMPLED = [
     "ofc_fast.parallel", "ofc_fast.parallel.selfplay", "ofc_fast.parallel.tournament",
     "ofc_fast.parallel.cli", "ofc_fast.serve", "ofc_fast.serve.cli",
     "ofc_fast.learned", "ofc_fast.cli", "ofc_fast.cli.options", "ofc_fast.timing",
+    "ofc_fast.arena", "ofc_fast.arena.client", "ofc_fast.arena.history",
+    "ofc_fast.arena.html", "ofc_fast.arena.report", "ofc_fast.arena.cli",
+    "ofc_fast.bots", "ofc_fast.bots.base", "ofc_fast.bots.heuristic",
+    "ofc_fast.bots.model", "ofc_fast.bots.policy", "ofc_fast.bots.random",
+    "ofc_fast.bots.registry", "ofc_fast.bots.search", "ofc_fast.bots.value",
+    "ofc_fast.game", "ofc_fast.game.history", "ofc_fast.game.match",
+    "ofc_fast.game.moves", "ofc_fast.game.observation", "ofc_fast.game.result",
+    "ofc_fast.game.state",
 ]  # fmt: skip
 
 
@@ -65,8 +74,9 @@ def test_every_public_class_and_function_shows_an_example(name: str) -> None:
     """Each class and function these modules export has a short example in its
     docstring, as the project's style asks (``Board``, ``Game``, ``Match``, ``settle``,
     ``score_pairs``, ``RuleSet``, ``encode``, ... had none; so had ``ProcessExecutor``,
-    ``RayExecutor``, ``selfplay``, ``run_arena``, ``export_policy``, ...); the test
-    above runs them."""
+    ``RayExecutor``, ``selfplay``, ``run_arena``, ``export_policy``, ``Arena``,
+    ``HeuristicBot``, ``make_bot``, ``moves_for``, ``play_out``, ...); the test above
+    runs them."""
     module = _module(name)
     names = [
         n

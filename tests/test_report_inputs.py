@@ -9,12 +9,14 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from md_blocks import fenced_blocks
 from report_data import deals, report_of, write
 from scripts import checkout_file
 
@@ -121,6 +123,37 @@ def test_replay_prints_the_deals_before_a_bad_line_as_docs_report_says(
     assert out.startswith(f"hand {lines[0]['hand_no']} ") and "line 2" in err
     page = checkout_file("docs/report.md").read_text(encoding="utf-8")
     assert "prints the deals before the first bad line" in " ".join(page.split())
+
+
+def test_docs_report_shows_the_errors_report_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The errors docs/report.md shows are those ``ofc-fast report`` prints for such
+    files (``...``: the rest of the line); it showed them without the argument the file
+    came in (``HISTORY: deals.jsonl, line 7: ...``)."""
+    page = checkout_file("docs/report.md").read_text(encoding="utf-8")
+    (shown,) = fenced_blocks(page, "text")
+    good = deals(7)
+    text = json.dumps(good[1]).encode()
+    bad_byte = text[:136] + b"\xff" + text[137:]
+    hostile = report_of(good)
+    hostile["bots"][0]["fouls"] = "<svg onload=alert(1)>"
+    cases = [  # the page's order: (history lines, report)
+        ([*good[:6], _line(good[6], hand_no="<img src=x onerror=alert(1)>")], None),
+        ([good[0], bad_byte], None),
+        ([good[0], "[" * 50_000 + "]" * 50_000], None),
+        ([good[0], _line(good[1], seats=[])], None),
+        (good, hostile),
+    ]
+    monkeypatch.chdir(tmp_path)
+    assert len(shown.splitlines()) == len(cases)
+    for line, (history, report) in zip(shown.splitlines(), cases):
+        rep, hist = write(tmp_path, report or report_of(good), history)
+        rep.replace("report.json"), hist.replace("deals.jsonl")
+        assert main(["report", "report.json", "deals.jsonl", "-o", "page.html"]) == 2
+        err = capsys.readouterr().err.rstrip("\n")
+        wanted = ".*".join(re.escape(part) for part in line.split("..."))
+        assert re.fullmatch(wanted, err), (line, err)
 
 
 def _report_cases(report: dict[str, Any]) -> dict[str, Any]:

@@ -43,7 +43,11 @@ __all__ = [
 
 
 def rules_for_game_id(game_id: str) -> RuleSet:
-    """The rule set a game id names (ArenaError for an unknown id)."""
+    """The rule set a game id names (ArenaError for an unknown id).
+
+    >>> rules_for_game_id("ofc-pineapple").name
+    'PINEAPPLE'
+    """
     name = GAME_IDS.get(str(game_id))
     if name is None:
         raise ArenaError(
@@ -54,7 +58,12 @@ def rules_for_game_id(game_id: str) -> RuleSet:
 
 def game_id_of(rules: RulesLike) -> str:
     """The game id of a preset (ArenaError for a rule set that is no preset: a game
-    id must tell a bot the whole rules)."""
+    id must tell a bot the whole rules).
+
+    >>> from ofc_fast import rules
+    >>> game_id_of(rules.PINEAPPLE)
+    'ofc-pineapple'
+    """
     rules = as_rules(rules, "game_id_of")
     gid = game_id(rules.name)
     if gid is None or PRESETS[rules.name] != rules:

@@ -77,7 +77,11 @@ FAULT_POLICIES = ("substitute", "forfeit")
 @dataclass(frozen=True)
 class BotSpec:
     """One ``--bot``: ``[NAME@]SPEC`` with SPEC a registry name (or
-    ``builtin:NAME``), ``cmd:COMMAND`` or ``tcp:PORT``."""
+    ``builtin:NAME``), ``cmd:COMMAND`` or ``tcp:PORT``.
+
+    >>> BotSpec("builtin", "search", name="me").label
+    'builtin:search'
+    """
 
     kind: str  #: "builtin", "cmd" or "tcp"
     target: str  #: the registry name, the command, or the port
@@ -192,7 +196,15 @@ class Arena:
     ``on_deal(record)`` is called after each finished hand; ``on_progress(report)``
     every ``progress_every`` hands (a positive int, as ``hands``) with the standings
     so far.  :meth:`run` returns
-    the match report (:mod:`ofc_fast.arena.report`)."""
+    the match report (:mod:`ofc_fast.arena.report`).
+
+    >>> bots = [parse_bot_spec("ann@random"), parse_bot_spec("bob@random")]
+    >>> report = Arena("pineapple", bots, hands=2, seed=1).run()
+    >>> [b["name"] for b in report["bots"]], report["hands"]
+    (['ann', 'bob'], 2)
+    >>> sum(b["points"] for b in report["bots"])
+    0
+    """
 
     def __init__(
         self,

@@ -309,7 +309,14 @@ def _cmd_report(args: argparse.Namespace) -> int:
 
 
 def add_commands(sub: Any) -> None:
-    """Register ``bot``, ``arena``, ``replay`` and ``report`` on a subparsers object."""
+    """Register ``bot``, ``arena``, ``replay`` and ``report`` on a subparsers object.
+
+    >>> parser = argparse.ArgumentParser(prog="ofc-fast")
+    >>> add_commands(parser.add_subparsers(dest="command"))
+    >>> args = parser.parse_args(["arena", "--bot", "random", "--bot", "search"])
+    >>> args.command, args.bot
+    ('arena', ['random', 'search'])
+    """
     from ..bots import bot_names
     from ._games import GAME_IDS
 

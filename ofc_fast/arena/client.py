@@ -93,6 +93,13 @@ class BotClient:
     are read on.  An ``act`` that carries a
     ``seq`` (our arena numbers its acts) is answered with ``seq``, ``hand_no`` and
     ``seat`` echoed, so that a late answer can never be taken for the next one.
+
+    >>> from ofc_fast.bots import make_bot
+    >>> c = BotClient(make_bot("random", seed=1))
+    >>> c.feed({"t": "hello", "proto": 1, "game_id": "ofc-27", "seat_count": 3})
+    [{'t': 'join'}]
+    >>> c.rules.name, c.players, c.done
+    ('PINEAPPLE_27', 3, False)
     """
 
     def __init__(
@@ -358,9 +365,20 @@ def run_stream(
     read: Callable[[int], bytes],
     write: Callable[[bytes], Any],
 ) -> int:
-    """Play until ``match-end`` or the end of the stream: ``read(n)`` returns bytes
+    r"""Play until ``match-end`` or the end of the stream: ``read(n)`` returns bytes
     (b"" at the end), ``write(data)`` sends.  Returns the number of lines read;
-    ProtocolError naming the line at the first one that breaks the protocol."""
+    ProtocolError naming the line at the first one that breaks the protocol.
+
+    >>> import io
+    >>> from ofc_fast.bots import make_bot
+    >>> host = io.BytesIO(b'{"t": "hello", "proto": 1, "game_id": "ofc-pineapple", '
+    ...                   b'"seat_count": 2}\n{"t": "match-end"}\n')
+    >>> sent = io.BytesIO()
+    >>> run_stream(BotClient(make_bot("random")), host.read, sent.write)
+    2
+    >>> sent.getvalue()
+    b'{"t":"join"}\n'
+    """
     splitter = LineSplitter()
     lines = 0
     while not client.done:
@@ -385,8 +403,18 @@ def run_stream(
 def run_stdio(
     client: BotClient, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> int:
-    """:func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes);
-    ArenaError when either is closed (``ofc-fast bot NAME <&-``)."""
+    r""":func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes);
+    ArenaError when either is closed (``ofc-fast bot NAME <&-``).
+
+    >>> import io, tempfile
+    >>> from ofc_fast.bots import make_bot
+    >>> with tempfile.TemporaryFile() as stdin:  # any file with a descriptor
+    ...     _ = stdin.write(b'{"t": "hello", "proto": 1, "game_id": "ofc-pineapple", '
+    ...                     b'"seat_count": 2}\n{"t": "match-end"}\n')
+    ...     _ = stdin.seek(0)
+    ...     run_stdio(BotClient(make_bot("random")), stdin, io.BytesIO())
+    2
+    """
     import os
 
     for given, streams, name in (
@@ -430,7 +458,15 @@ def play_bot(
     ``time_budget`` is the search bot's seconds per decision (the arena's deadline
     caps it); ``token``: sent in ``join`` (the arena's ``--token``).  Returns the
     exit status (0); ProtocolError when the host breaks the protocol, ArenaError
-    when it cannot be reached."""
+    when it cannot be reached.
+
+    >>> play_bot("random", seed=7)  # plays on stdin/stdout until match-end  # doctest: +SKIP
+    0
+    >>> play_bot("random", connect=1)  # no arena listens on port 1
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ArenaError: cannot connect to 127.0.0.1:1: ...
+    """
     from ..bots import make_bot
     from ..cli.options import named
 

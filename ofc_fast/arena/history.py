@@ -165,10 +165,25 @@ def _same_rules(rules: object, previous: ImportedDeal) -> bool:
 
 
 def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[ImportedDeal]:
-    """Every deal of a history file (a path, or an open text or binary file), read one
+    r"""Every deal of a history file (a path, or an open text or binary file), read one
     line at a time, checked and replayed (:func:`import_deal`); HistoryError naming the
     file, the line and the problem of the first bad deal: a line that is not UTF-8, not
-    JSON, nested too deep, longer than :data:`MAX_LINE_BYTES`, or a bad deal."""
+    JSON, nested too deep, longer than :data:`MAX_LINE_BYTES`, or a bad deal.
+
+    >>> import io
+    >>> from ofc_fast.game import Game, play_out
+    >>> from ofc_fast.bots import make_bots
+    >>> g = Game("pineapple", 2, seed=3)
+    >>> _ = play_out(g, make_bots("random", 2))
+    >>> lines = io.StringIO(json.dumps(deal_record(g, 0, ["a", "b"])) + "\n")
+    >>> [(d.line, d.record["seats"], d.game.result().net == g.result().net)
+    ...  for d in read_histories(lines)]
+    [(1, ['a', 'b'], True)]
+    >>> next(read_histories(io.StringIO("not json\n")))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.HistoryError: line 1: ...
+    """
     if isinstance(source, (str, Path)):
         try:
             f = open(source, "rb")  # noqa: SIM115 - closed below, also when abandoned

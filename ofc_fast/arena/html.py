@@ -78,7 +78,17 @@ def html_report(
 ) -> str:
     """The page of a match report and its history lines (each checked and replayed:
     HistoryError or ArenaError naming the first bad one); ``embed``: the number of
-    deals the page holds besides the largest swings (None: every deal)."""
+    deals the page holds besides the largest swings (None: every deal).
+
+    >>> from ofc_fast.arena import Arena, parse_bot_spec
+    >>> from ofc_fast.arena.history import deal_record
+    >>> lines = []
+    >>> arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1,
+    ...               on_deal=lambda d: lines.append(deal_record(d.game, d.hand_no, d.seats)))
+    >>> page = html_report(arena.run(), lines)
+    >>> page.startswith("<!DOCTYPE html>"), "random-2" in page
+    (True, True)
+    """
     if embed is not None:
         _check_embed(embed)
     checked = check_report(report)
@@ -111,12 +121,29 @@ def write_html_report(
     *,
     embed: int = DEFAULT_EMBED,
 ) -> Path | None:
-    """Read a report and its history file (one deal at a time, every deal replayed)
+    r"""Read a report and its history file (one deal at a time, every deal replayed)
     and write the page to ``output`` (ArenaError naming both files when the history
     does not hold the report's hand count and points per bot); when the history has
-    more than ``embed`` deals, also the deals file :func:`sidecar_path` (returned;
-    None when not written).  Both files are written whole or not at all (a temporary
-    file, then a rename)."""
+    more deals than the page holds (the first ``embed`` and the largest swings), also
+    the deals file :func:`sidecar_path` (returned; None when not written).  Both
+    files are written whole or not at all (a temporary file, then a rename).
+
+    >>> import json, os, tempfile
+    >>> from ofc_fast.arena import Arena, parse_bot_spec
+    >>> from ofc_fast.arena.history import deal_record
+    >>> d = tempfile.mkdtemp()
+    >>> report, history = os.path.join(d, "report.json"), os.path.join(d, "history.jsonl")
+    >>> with open(history, "w") as f:
+    ...     arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=12, seed=1,
+    ...                   on_deal=lambda r: f.write(json.dumps(deal_record(
+    ...                       r.game, r.hand_no, r.seats, deck_no=r.deck_no)) + "\n"))
+    ...     with open(report, "w") as g:
+    ...         json.dump(arena.run(), g)
+    >>> write_html_report(report, history, os.path.join(d, "match.html"), embed=0).name
+    'match.deals.jsonl'
+    >>> sorted(os.listdir(d))
+    ['history.jsonl', 'match.deals.jsonl', 'match.html', 'report.json']
+    """
     _check_embed(embed)
     out, side = Path(output), sidecar_path(output)
     inputs = {Path(report_path).resolve(), Path(history_path).resolve()}

@@ -147,7 +147,17 @@ def duplicate_summary(arena: Arena) -> dict[str, Any]:
 
 def match_report(arena: Arena) -> dict[str, Any]:
     """The report of a finished (or forfeited, or interrupted: :meth:`Arena.stop`)
-    match."""
+    match (what :meth:`Arena.run` returns).
+
+    >>> from ofc_fast.arena import Arena, parse_bot_spec
+    >>> arena = Arena("ofc-pineapple", [parse_bot_spec("random")] * 2, hands=1, seed=4)
+    >>> _ = arena.run()
+    >>> report = match_report(arena)
+    >>> report["game_id"], report["hands"], [b["name"] for b in report["bots"]]
+    ('ofc-pineapple', 1, ['random', 'random-2'])
+    >>> check_report(report) is report
+    True
+    """
     from .. import __version__
 
     report: dict[str, Any] = {

@@ -48,7 +48,20 @@ Observation = ObservationLike
 
 @runtime_checkable
 class Bot(Protocol):
-    """The bot interface: one method, the observation in, the move out."""
+    """The bot interface: one method, the observation in, the move out.
+
+    >>> from ofc_fast.game import Game, Move
+    >>> class FirstLegal:  # any object with act() is a Bot
+    ...     def act(self, observation):
+    ...         return Move.from_action(observation["dealt"], observation["to_discard"],
+    ...                                 observation["legal_actions"][0])
+    >>> isinstance(FirstLegal(), Bot)
+    True
+    >>> g = Game("pineapple", players=2, seed=1)
+    >>> g.play(FirstLegal().act(g.observation(g.to_act)))
+    >>> g.decisions
+    1
+    """
 
     def act(self, observation: ObservationLike) -> Move:
         """The move for the seat ``observation["seat"]``, whose turn it is."""

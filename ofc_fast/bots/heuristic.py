@@ -231,6 +231,17 @@ class HeuristicBot:
     ints (``samples``, ``arrangements`` 1..1,000,000, ``exhaustive`` 0..1,000,000),
     values finite numbers within +-1e6, flags True or False: anything else is a
     BotError naming the setting.
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=2)
+    >>> bot = HeuristicBot("pineapple", seed=1, samples=8)
+    >>> move = bot.act(g.observation(g.to_act))
+    >>> move in g.legal_moves(), bot.settings()["samples"]
+    (True, 8)
+    >>> HeuristicBot(samples=0)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BotError: ...samples...
     """
 
     name = "heuristic"

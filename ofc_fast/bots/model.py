@@ -48,7 +48,11 @@ SETTING_MAX = 1e6
 
 class ModelSettings(NamedTuple):
     """The bot settings a value model depends on: finite numbers within
-    -:data:`SETTING_MAX`..:data:`SETTING_MAX`."""
+    -:data:`SETTING_MAX`..:data:`SETTING_MAX`.
+
+    >>> ModelSettings(foul_penalty=6.0)
+    ModelSettings(foul_penalty=6.0, fl_value=10.0, fl_step=3.0, row_weight=1.0)
+    """
 
     foul_penalty: float = 9.0
     fl_value: float = 10.0
@@ -170,7 +174,15 @@ class HeuristicModel:
     """Board values under one rule set and :class:`ModelSettings`, in C.
 
     Build with :func:`value_model` (cached).  ``classic``: the rules are a classic
-    game (no Fantasyland term; a won row pays its win value)."""
+    game (no Fantasyland term; a won row pays its win value).
+
+    >>> import numpy as np
+    >>> from ofc_fast import Board, rules
+    >>> m = HeuristicModel(rules.PINEAPPLE, ModelSettings(foul_penalty=6.0))
+    >>> foul = Board.parse("Ah Ad Ac / 9s 9h 2d 5c 3d / Ks Kd Qs Js Ts").cards
+    >>> m.classic, float(m.values(np.array([foul], dtype=np.uint8))[0])
+    (False, -6.0)
+    """
 
     def __init__(self, rules: RulesLike, settings: ModelSettings = ModelSettings()) -> None:
         self.rules = rules = as_rules(rules, "HeuristicModel")
@@ -308,7 +320,16 @@ def value_model(
     rules: RulesLike, settings: ModelSettings = ModelSettings()
 ) -> HeuristicModel:
     """The cached :class:`HeuristicModel` of a rule set and settings (ModelError
-    naming a setting that is no finite number, :func:`checked_settings`)."""
+    naming a setting that is no finite number, :func:`checked_settings`).
+
+    >>> from ofc_fast import rules
+    >>> value_model(rules.PINEAPPLE) is value_model("pineapple")
+    True
+    >>> value_model("pineapple", ModelSettings(row_weight=float("nan")))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ModelError: ...row_weight...
+    """
     return _value_model(as_rules(rules, "value_model"), checked_settings(settings))
 
 

@@ -182,7 +182,21 @@ class _Sb3Policy:
 
 
 def load_policy(path: str | Path) -> Policy:
-    """A saved policy: an ``.npz`` MLP (:class:`MlpPolicy`) or an SB3 ``.zip``."""
+    """A saved policy: an ``.npz`` MLP (:class:`MlpPolicy`) or an SB3 ``.zip``.
+
+    >>> import os, tempfile
+    >>> from ofc_fast.encoding import FEATURE_SIZE
+    >>> from ofc_fast.game import ACTION_SPACE
+    >>> w = np.zeros((ACTION_SPACE, FEATURE_SIZE), np.float32)
+    >>> path = MlpPolicy([w, np.zeros(ACTION_SPACE, np.float32)], ["linear"]).save(
+    ...     os.path.join(tempfile.mkdtemp(), "policy.npz"))
+    >>> type(load_policy(path)).__name__
+    'MlpPolicy'
+    >>> load_policy("policy.pt")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BotError: no policy file 'policy.pt'
+    """
     p = str(path)
     if not Path(p).is_file():
         raise BotError(f"no policy file {p!r}")
@@ -198,7 +212,15 @@ class PolicyBot:
     """A bot that plays ``policy`` on every normal decision (see the module
     docstring); ``obs_type``: what the policy reads (default: the policy's own
     ``obs_type`` attribute, else ``"features"``).  An illegal action from the policy
-    raises BotError."""
+    raises BotError.
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=4)
+    >>> bot = PolicyBot(lambda x, mask: int(np.argmax(mask)), seed=1)
+    >>> g.play(bot.act(g.observation(g.to_act)))
+    >>> bot.obs_type, bot.settings()
+    ('features', {})
+    """
 
     name = "policy"
 
@@ -273,5 +295,19 @@ class PolicyBot:
 def policy_bot(
     path: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
 ) -> PolicyBot:
-    """The bot of a saved policy (what the bot spec ``policy:PATH`` makes)."""
+    """The bot of a saved policy (what the bot spec ``policy:PATH`` makes).
+
+    >>> import os, tempfile
+    >>> from ofc_fast.encoding import FEATURE_SIZE
+    >>> from ofc_fast.game import ACTION_SPACE, Game
+    >>> w = np.zeros((ACTION_SPACE, FEATURE_SIZE), np.float32)
+    >>> path = MlpPolicy([w, np.zeros(ACTION_SPACE, np.float32)], ["linear"]).save(
+    ...     os.path.join(tempfile.mkdtemp(), "policy.npz"))
+    >>> bot = policy_bot(path, "pineapple", seed=1)
+    >>> bot.settings() == {"path": path}
+    True
+    >>> g = Game("pineapple", players=2, seed=4)
+    >>> bot.act(g.observation(g.to_act)) in g.legal_moves()
+    True
+    """
     return PolicyBot(load_policy(path), rules, seed, path=path, **settings)

@@ -37,7 +37,15 @@ class RandomBot:
     """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
     setting of uniformly random kept cards).  ``rules`` is accepted for the registry's
     sake and not needed: the observation says everything (a name that is no rule set
-    is still a RulesError, as every bot's)."""
+    is still a RulesError, as every bot's).
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=2)
+    >>> obs = g.observation(g.to_act)
+    >>> a, b = RandomBot(seed=5).act(obs), RandomBot(seed=5).act(obs)
+    >>> a == b, a in g.legal_moves()
+    (True, True)
+    """
 
     name = "random"
 

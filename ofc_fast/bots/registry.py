@@ -95,7 +95,18 @@ def register(name: str, factory: BotFactory, *, replace: bool = False) -> None:
 
 
 def unregister(name: str) -> None:
-    """Remove a registered name (UnknownBotError when it is not registered)."""
+    """Remove a registered name (UnknownBotError when it is not registered).
+
+    >>> from ofc_fast.bots import RandomBot
+    >>> register("coin", RandomBot)
+    >>> unregister("coin")
+    >>> "coin" in bot_names()
+    False
+    >>> unregister("coin")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.UnknownBotError: unknown bot 'coin'; known bots: ...
+    """
     key = bot_key(name)
     if key not in _FACTORIES:
         raise UnknownBotError(_unknown(name))
@@ -103,7 +114,11 @@ def unregister(name: str) -> None:
 
 
 def bot_names() -> tuple[str, ...]:
-    """The registered names, sorted."""
+    """The registered names, sorted.
+
+    >>> bot_names()
+    ('heuristic', 'random', 'search', 'value')
+    """
     return tuple(sorted(_FACTORIES))
 
 
@@ -188,7 +203,16 @@ def make_bot(
     ``bot.settings()`` gives) is the spec ``policy:PATH``.
 
     Raises UnknownBotError (listing the known names) for a name not registered and
-    BotError for settings the bot does not take or a spec that names no bot."""
+    BotError for settings the bot does not take or a spec that names no bot.
+
+    >>> bot = make_bot("heuristic", "pineapple", seed=1, samples=8)
+    >>> bot.name, bot.settings()["samples"]
+    ('heuristic', 8)
+    >>> make_bot("heuristic", samples=8, depth=2)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.BotError: bot 'heuristic': bad settings ['depth', 'samples']: ...
+    """
     seed = seed_setting(seed, "make_bot")  # (NumPy's ints as plain ints)
     if _is_policy_name(name, settings):
         name = f"policy:{settings['path']}"

@@ -86,7 +86,19 @@ def _rules_of(data: object) -> RuleSet:
 
 
 def replay(cls: type[Game], history: Mapping[str, Any]) -> Game:
-    """Rebuild a game from its history, checking every recorded field."""
+    """Rebuild a game from its history, checking every recorded field (what
+    :meth:`Game.replay` calls).
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=3)
+    >>> g.play_action(g.legal_actions()[0])
+    >>> replay(Game, g.history()) == g
+    True
+    >>> replay(Game, {"moves": [], "rules": "pineapple", "players": 2})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.HistoryError: the history has neither a seed nor a deck
+    """
     if not isinstance(history, Mapping) or "moves" not in history:
         raise HistoryError("history must be a dict made by Game.history()", "")
     unknown = set(history) - _KEYS

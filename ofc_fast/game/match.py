@@ -43,7 +43,11 @@ __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 
 
 def max_fantasyland_cards(rules: RulesLike) -> int:
-    """Most cards a Fantasyland hand can get under the rules (0 without Fantasyland)."""
+    """Most cards a Fantasyland hand can get under the rules (0 without Fantasyland).
+
+    >>> max_fantasyland_cards("pineapple"), max_fantasyland_cards("classic_1_6")
+    (14, 0)
+    """
     rules = as_rules(rules, "max_fantasyland_cards")
     fl = rules.fantasyland
     if fl is None or rules.game is GameKind.CLASSIC:

@@ -576,7 +576,15 @@ def _dealt(dealt: Sequence[Any]) -> tuple[int, ...]:
 def actions_for(
     n: int, rows: Sequence[Sequence[int]], discards: int = 0
 ) -> tuple[int, ...]:
-    """Legal action ids for ``n`` dealt cards onto ``rows`` (front, middle, back)."""
+    """Legal action ids for ``n`` dealt cards onto ``rows`` (front, middle, back).
+
+    >>> from ofc_fast.cards import parse_cards
+    >>> len(actions_for(3, [[], [], []], discards=1))  # 3 discards x 9 placements
+    27
+    >>> rows = [parse_cards("Ah Ad"), parse_cards("2c 3c 4c 5c"), parse_cards("Ks Qs Js Ts")]
+    >>> actions_for(2, rows)  # one slot left in each row: two cards, three rows
+    (1, 2, 3, 5, 6, 7)
+    """
     return legal_actions_of(n, discards, _free(rows))
 
 
@@ -585,7 +593,13 @@ def moves_for(
 ) -> list[Move]:
     """Every legal move for ``dealt`` cards (at most 5) onto a board whose rows hold
     ``rows``, discarding ``discards`` of them; in action order (the same list as
-    :meth:`Game.legal_moves` for a normal decision)."""
+    :meth:`Game.legal_moves` for a normal decision).
+
+    >>> from ofc_fast.cards import parse_cards
+    >>> moves = moves_for(parse_cards("As Kd 7h"), [[], [], []], discards=1)
+    >>> len(moves), moves[0]
+    (27, Move((('Kd', Row.FRONT), ('7h', Row.FRONT)), discard=51))
+    """
     cards = _dealt(dealt)
     n = len(cards)
     return [
@@ -649,7 +663,16 @@ def _settings13() -> tuple[tuple[int, ...], ...]:
 def move_for_action(
     action: int, dealt: Sequence[int], rows: Sequence[Sequence[int]], discards: int = 0
 ) -> Move:
-    """The move of an action id (MoveError when it is not legal here)."""
+    """The move of an action id (MoveError when it is not legal here).
+
+    >>> from ofc_fast.cards import parse_cards
+    >>> print(move_for_action(3, parse_cards("As Kd 7h"), [[], [], []], discards=1))
+    Kd / 7h / -, discard As
+    >>> move_for_action(99, parse_cards("As Kd 7h"), [[], [], []], discards=1)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.MoveError: action 99 is not legal here (3 cards, 1 to discard, ...)
+    """
     cards = _dealt(dealt)
     legal = legal_actions_of(len(cards), discards, _free(rows))
     if type(action) is not int or action not in legal:  # `in`: no array compared
@@ -663,7 +686,13 @@ def move_for_action(
 
 def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     """The action id of a normal move for ``dealt`` (inverse of :func:`move_for_action`;
-    MoveError when the move does not use exactly the dealt cards)."""
+    MoveError when the move does not use exactly the dealt cards).
+
+    >>> from ofc_fast.cards import parse_cards
+    >>> dealt = parse_cards("As Kd 7h")
+    >>> action_for_move(move_for_action(3, dealt, [[], [], []], 1), dealt, 1)
+    3
+    """
     if not isinstance(move, Move):
         raise MoveError(f"expected a Move, got {_short(move)}", "bad_move")
     cards = _dealt(dealt)
@@ -713,7 +742,17 @@ def random_move(
     board, ``discards`` of them discarded: a uniformly random setting, without
     enumerating them; MoveError for any other shape).  ``rng``: a
     :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
-    GameError."""
+    GameError.
+
+    >>> from random import Random
+    >>> from ofc_fast.cards import parse_cards
+    >>> dealt = parse_cards("As Kd 7h")
+    >>> random_move(dealt, [[], [], []], 1, Random(1)) in moves_for(dealt, [[], [], []], 1)
+    True
+    >>> fantasyland = random_move(range(14), [[], [], []], 1, Random(1))
+    >>> print(fantasyland)  # the 14 cards 2c..5d: 13 set, one discarded
+    2c 4h 5c / 2s 3d 3h 3s 4c / 2d 2h 3c 4d 4s, discard 5d
+    """
     if not (hasattr(rng, "choice") and hasattr(rng, "shuffle")):
         raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
     if not isinstance(dealt, (list, tuple)):

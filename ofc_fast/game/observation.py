@@ -33,7 +33,16 @@ __all__ = ["Observation", "ObservationResult"]
 
 
 class ObservationResult(TypedDict):
-    """The scored deal, in an observation once the deal is over."""
+    """The scored deal, in an observation once the deal is over.
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=3)
+    >>> while not g.is_over:
+    ...     g.play_action(g.legal_actions()[0])
+    >>> result = g.observation(0)["result"]
+    >>> sorted(result), sum(result["net"])
+    (['declared', 'fantasyland', 'fouls', 'net', 'royalties', 'surrendered'], 0)
+    """
 
     net: list[int]
     fouls: list[bool]

@@ -773,7 +773,17 @@ def check_bots(bots: object, players: int) -> None:
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
     deal; returns its result (GameError for bots that are not one per seat,
-    :func:`check_bots`)."""
+    :func:`check_bots`).
+
+    >>> from ofc_fast.bots import make_bots
+    >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
+    >>> len(result.net), sum(result.net)
+    (2, 0)
+    >>> play_out(Game("pineapple", 3, seed=3), make_bots("random", 2))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: ...
+    """
     finish(game, bots)
     return game.result()
 
