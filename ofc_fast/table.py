@@ -37,6 +37,7 @@ __all__ = [
     "MAX_SEATS",
     "SEED_MAX",
     "STACK_MAX",
+    "check_bots",
     "check_fantasyland",
     "check_players",
     "check_seat",
@@ -252,3 +253,24 @@ def check_table(
         check_stacks(stacks, n),
         check_fantasyland(fantasyland, n, rules),
     )
+
+
+def check_bots(bots: object, players: int) -> None:
+    """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
+    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
+
+    >>> check_bots(["random", "random"], 2)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.TableError: seat 0: 'random' is not a bot (no act()); make bots from names with ofc_fast.bots.make_bots
+    """  # noqa: E501 - the error message as the user sees it
+    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+        raise TableError(f"bots: expected one bot per seat, got {quote(bots)}")
+    if len(bots) != players:
+        raise TableError(f"{players} seats need {players} bots, got {len(bots)}")
+    for seat, bot in enumerate(bots):
+        if not callable(getattr(bot, "act", None)):
+            raise TableError(
+                f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "
+                f"from names with ofc_fast.bots.make_bots"
+            )

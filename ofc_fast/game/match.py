@@ -34,10 +34,17 @@ from typing import Any
 from ..errors import GameError, OfcError, RulesError, quote
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
-from ..table import as_int, check_one_deck, check_seed, check_stacks, check_table
+from ..table import (
+    as_int,
+    check_bots,
+    check_one_deck,
+    check_seed,
+    check_stacks,
+    check_table,
+)
 from ._engine import deal_seed, resolve_rules
 from .result import GameResult
-from .state import Game, cards_per_seat, check_bots, finish
+from .state import Game, cards_per_seat, finish
 
 __all__ = ["Match", "SeatStats", "max_fantasyland_cards"]
 

@@ -50,7 +50,7 @@ from ..cards import cards_str, parse_card, refuse_unordered
 from ..errors import CardError, GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
-from ..table import as_int, check_seat, check_seed, check_table
+from ..table import as_int, check_bots, check_seat, check_seed, check_table
 from ._engine import KIND, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from .moves import (
@@ -747,27 +747,6 @@ class Game:
             tag = f" FL{self.fantasyland[s]}" if self.fantasyland[s] else ""
             lines.append(f"  seat {s}{tag}: {b}")
         return "\n".join(lines)
-
-
-def check_bots(bots: object, players: int) -> None:
-    """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
-    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
-
-    >>> check_bots(["random", "random"], 2)
-    Traceback (most recent call last):
-    ...
-    ofc_fast.errors.GameError: seat 0: 'random' is not a bot (no act()); make bots from names with ofc_fast.bots.make_bots
-    """  # noqa: E501 - the error message as the user sees it
-    if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
-        raise GameError(f"bots: expected one bot per seat, got {quote(bots)}")
-    if len(bots) != players:
-        raise GameError(f"{players} seats need {players} bots, got {len(bots)}")
-    for seat, bot in enumerate(bots):
-        if not callable(getattr(bot, "act", None)):
-            raise GameError(
-                f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "
-                f"from names with ofc_fast.bots.make_bots"
-            )
 
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
