@@ -1461,6 +1461,50 @@ def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:
             pickle.loads(data)
 
 
+_DECISION_ROWS = ("seats", "full_sets", "legal_counts", "action_masks", "encodings")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(opponents="heuristic"),
+        dict(opponents="self", obs_type="features"),
+        dict(opponents="self", players=3, autoreset=False),  # pickled at seat -1
+    ],
+)
+def test_a_pickled_vector_envs_decision_arrays_come_from_its_c_state(kwargs: dict) -> None:
+    """The arrays of the pending decisions (seats, masks, legal ids and counts, full
+    sets, observations) of an unpickled VectorEnv are its checked C state's, not the
+    pickle's (before: an edited pickle's seats and masks were trusted: a mask marked
+    ids the engine then refused, seats named a seat that was not to act)."""
+    import pickle
+
+    env = VectorEnv("pineapple", **(dict(num_envs=3, seed=5) | kwargs))
+    env.reset()
+    steps = 15 if kwargs.get("autoreset", True) is False else 4  # 3 seats: 15 ends a deal
+    for _ in range(steps):
+        env.step(env.legal_actions[:, 0])
+    assert (env.seats == -1).all() == (kwargs.get("autoreset", True) is False)
+    restore, (settings, state) = env.__reduce__()
+    edited = {name: a.copy() for name, a in state[1].items()}
+    edited["seats"][:] = 1 if env.players == 2 else 3
+    edited["full_sets"][:] = True
+    edited["legal_counts"][:] = 243
+    edited["legal_actions"][:] = np.arange(243)
+    edited["action_masks"][:] = True
+    edited["encodings"][:] = 7
+    edited["features"][:] = 0.5
+    reduced = (restore, (settings, (state[0], edited, *state[2:])))
+    twin = pickle.loads(pickle.dumps(_Pickled(reduced, state[0])))
+    for name in (*_DECISION_ROWS, "features", "observations"):
+        assert np.array_equal(getattr(twin, name), getattr(env, name)), name
+    for i in range(env.num_envs):
+        n = env.legal_counts[i]
+        assert np.array_equal(twin.legal_actions[i, :n], env.legal_actions[i, :n])
+    if env.seats[0] >= 0:
+        _replay_both(env, twin, 6, 1)
+
+
 def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
     """The Gymnasium and PettingZoo envs copy and pickle too (the SB3 / RLlib way of
     shipping an env, a search that copies it to look ahead)."""

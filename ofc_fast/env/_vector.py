@@ -34,7 +34,7 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
-from ._restore import restore_arrays, restore_slots
+from ._restore import DECISION_ARRAYS, restore_arrays, restore_decisions, restore_slots
 from ._rows import env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
@@ -782,6 +782,10 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     venv = VectorEnv(**settings)
     restore_slots(venv._c, venv._slots, slots, started)
     restore_arrays({name: getattr(venv, name) for name in _STATE_ARRAYS}, arrays)
+    if started:  # the pending decisions' rows: the checked C state's, not the pickle's
+        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
+        restore_decisions(venv._c, venv._slots, rows)
+        venv._write_features()
     venv._started = started
     venv._bots = bots
     venv._env_seeds = env_seeds
