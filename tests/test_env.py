@@ -1461,6 +1461,26 @@ def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:
             pickle.loads(data)
 
 
+@pytest.mark.parametrize(
+    "seeds", [[1], ["x", 2, 3], 5, [1.5, 2, 3], [-1, 2, 3], [None, 2, 3]]
+)
+def test_restoring_a_vector_env_with_damaged_reset_seeds_is_refused(seeds: object) -> None:
+    """A pickled VectorEnv's per-environment reset seeds (``reset(seed=[...])``) must
+    be one seed 0..2**64-1 per environment: anything else is a GameError naming them
+    when unpickled (before: TypeError or OverflowError at the next reset(), or one
+    seed for three tables resetting only the first)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=3, seed=0, opponents="random")
+    env.reset(seed=[4, 5, 6])
+    restore, (settings, state) = env.__reduce__()
+    twin = pickle.loads(pickle.dumps(env))
+    assert twin._env_seeds == [4, 5, 6]
+    reduced = (restore, (settings, (*state[:4], seeds)))
+    with pytest.raises(GameError, match="pickled VectorEnv's reset seeds"):
+        pickle.loads(pickle.dumps(_Pickled(reduced, state[0])))
+
+
 _DECISION_ROWS = ("seats", "full_sets", "legal_counts", "action_masks", "encodings")
 
 

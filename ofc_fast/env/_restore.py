@@ -1,16 +1,55 @@
 """Restoring a pickled :class:`~ofc_fast.env.VectorEnv`'s state: every C slot checked
 by C (``ofc_vecenv_slot_check``) before any other function reads it, the arrays
 checked for their shapes, the arrays of the pending decisions written from the C
-slots (:func:`restore_decisions`), not taken from the pickle."""
+slots (:func:`restore_decisions`), not taken from the pickle, the reset seeds
+checked (:func:`restore_seeds`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._native import check_error, ffi, lib
-from ..errors import GameError, quote
+from ..errors import GameError, TableError, quote
+from ..table import check_seed
+
+if TYPE_CHECKING:
+    from ._vector import VectorEnv
+
+STATE_ARRAYS = (
+    "encodings",
+    "features",
+    "action_masks",
+    "legal_actions",
+    "legal_counts",
+    "seats",
+    "full_sets",
+    "rewards",
+    "final_rewards",
+    "terminations",
+    "truncations",
+    "deals_finished",
+    "final_encodings",
+)
+"""The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
+
+
+def restore_state(venv: VectorEnv, state: tuple[Any, ...]) -> None:
+    """Give ``venv``, just made with a pickled VectorEnv's settings, its pickled
+    ``state`` (``VectorEnv.__reduce__``): the C slots checked by C, the arrays of
+    :data:`STATE_ARRAYS` by shape, those of the pending decisions written from the
+    slots, the reset seeds checked; GameError naming what is damaged."""
+    slots, arrays, started, bots, env_seeds = state
+    restore_slots(venv._c, venv._slots, slots, started)
+    restore_arrays({name: getattr(venv, name) for name in STATE_ARRAYS}, arrays)
+    if started:  # the pending decisions' rows: the checked C state's, not the pickle's
+        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
+        restore_decisions(venv._c, venv._slots, rows)
+        venv._write_features()
+    venv._started = started
+    venv._bots = bots
+    venv._env_seeds = restore_seeds(env_seeds, venv.num_envs)
 
 
 def restore_slots(config: Any, into: Any, slots: object, started: object) -> None:
@@ -53,6 +92,23 @@ def restore_arrays(into: dict[str, np.ndarray], arrays: object) -> None:
             )
     for name, target in into.items():
         target[...] = arrays[name]
+
+
+def restore_seeds(seeds: object, num_envs: int) -> list[int] | None:
+    """A pickled VectorEnv's reset seeds (``reset(seed=[...])``, else None): one seed
+    0..2**64-1 per environment; GameError naming them otherwise (a damaged or edited
+    state: a reset would fail on them, or start only some environments)."""
+    if seeds is None:
+        return None
+    if isinstance(seeds, list) and len(seeds) == num_envs:
+        try:
+            return [check_seed(s) for s in seeds]
+        except TableError:
+            pass
+    raise GameError(
+        f"a pickled VectorEnv's reset seeds must be None or a list of {num_envs} "
+        f"seeds 0..2**64-1, got {quote(seeds)}"
+    )
 
 
 _E_FULL_SET = int(lib.OFC_E_FULL_SET)

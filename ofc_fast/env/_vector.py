@@ -34,7 +34,7 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
-from ._restore import DECISION_ARRAYS, restore_arrays, restore_decisions, restore_slots
+from ._restore import STATE_ARRAYS, restore_state
 from ._rows import env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
@@ -741,7 +741,7 @@ class VectorEnv:
             "obs_type": self.obs_type,
             "final_obs": self.final_obs,
         }
-        arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
+        arrays = {name: getattr(self, name).copy() for name in STATE_ARRAYS}
         state = (
             bytes(ffi.buffer(self._slots)),
             arrays,
@@ -758,37 +758,10 @@ class VectorEnv:
         )
 
 
-_STATE_ARRAYS = (
-    "encodings",
-    "features",
-    "action_masks",
-    "legal_actions",
-    "legal_counts",
-    "seats",
-    "full_sets",
-    "rewards",
-    "final_rewards",
-    "terminations",
-    "truncations",
-    "deals_finished",
-    "final_encodings",
-)
-"""The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
-
-
 def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
-    slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
-    restore_slots(venv._c, venv._slots, slots, started)
-    restore_arrays({name: getattr(venv, name) for name in _STATE_ARRAYS}, arrays)
-    if started:  # the pending decisions' rows: the checked C state's, not the pickle's
-        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
-        restore_decisions(venv._c, venv._slots, rows)
-        venv._write_features()
-    venv._started = started
-    venv._bots = bots
-    venv._env_seeds = env_seeds
+    restore_state(venv, state)
     return venv
 
 
