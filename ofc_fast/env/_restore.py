@@ -6,16 +6,13 @@ checked (:func:`restore_seeds`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from .._native import check_error, ffi, lib
 from ..errors import GameError, TableError, quote
 from ..table import check_seed
-
-if TYPE_CHECKING:
-    from ._vector import VectorEnv
 
 STATE_ARRAYS = (
     "encodings",
@@ -33,23 +30,6 @@ STATE_ARRAYS = (
     "final_encodings",
 )
 """The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
-
-
-def restore_state(venv: VectorEnv, state: tuple[Any, ...]) -> None:
-    """Give ``venv``, just made with a pickled VectorEnv's settings, its pickled
-    ``state`` (``VectorEnv.__reduce__``): the C slots checked by C, the arrays of
-    :data:`STATE_ARRAYS` by shape, those of the pending decisions written from the
-    slots, the reset seeds checked; GameError naming what is damaged."""
-    slots, arrays, started, bots, env_seeds = state
-    restore_slots(venv._c, venv._slots, slots, started)
-    restore_arrays({name: getattr(venv, name) for name in STATE_ARRAYS}, arrays)
-    if started:  # the pending decisions' rows: the checked C state's, not the pickle's
-        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
-        restore_decisions(venv._c, venv._slots, rows)
-        venv._write_features()
-    venv._started = started
-    venv._bots = bots
-    venv._env_seeds = restore_seeds(env_seeds, venv.num_envs)
 
 
 def restore_slots(config: Any, into: Any, slots: object, started: object) -> None:

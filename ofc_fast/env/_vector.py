@@ -34,7 +34,14 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
-from ._restore import STATE_ARRAYS, restore_state
+from ._restore import (
+    DECISION_ARRAYS,
+    STATE_ARRAYS,
+    restore_arrays,
+    restore_decisions,
+    restore_seeds,
+    restore_slots,
+)
 from ._rows import env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
@@ -760,8 +767,17 @@ class VectorEnv:
 
 def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
+    slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
-    restore_state(venv, state)
+    restore_slots(venv._c, venv._slots, slots, started)
+    restore_arrays({name: getattr(venv, name) for name in STATE_ARRAYS}, arrays)
+    if started:  # the pending decisions' rows: the checked C state's, not the pickle's
+        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
+        restore_decisions(venv._c, venv._slots, rows)
+        venv._write_features()
+    venv._started = started
+    venv._bots = bots
+    venv._env_seeds = restore_seeds(env_seeds, venv.num_envs)
     return venv
 
 
