@@ -760,6 +760,16 @@ def test_gymnasium_episode() -> None:
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
 
 
+@pytest.mark.parametrize("illegal", [np.array(["remap", "raise"]), ["remap"], b"raise"])
+def test_gymnasium_env_names_an_illegal_mode_that_is_no_text(illegal: object) -> None:
+    """``illegal`` other than "remap" or "raise" is a GameError naming it (before: an
+    array was NumPy's ValueError, "the truth value of an array ... is ambiguous")."""
+    from ofc_fast.env.gym import OfcEnv
+
+    with pytest.raises(GameError, match="illegal must be 'remap' or 'raise'"):
+        OfcEnv(illegal=illegal)
+
+
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])
 @pytest.mark.parametrize("players", [2, 3])
 def test_pettingzoo_api_and_seed(players: int, obs_type: str) -> None:
