@@ -1535,6 +1535,33 @@ def test_a_pickled_vector_envs_decision_arrays_come_from_its_c_state(kwargs: dic
         _replay_both(env, twin, 6, 1)
 
 
+def test_a_pickled_vector_envs_full_set_comes_from_its_c_state() -> None:
+    """A pending Fantasyland set (``fantasyland="decision"``) restores as C wrote it:
+    ``full_sets`` True, an empty mask, no legal ids, the seat's view of its 15 cards,
+    whatever the pickle's arrays said."""
+    import pickle
+
+    env = VectorEnv(
+        "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False
+    )
+    env.reset()
+    while int(env.seats[0]) >= 0:
+        env.step(env.legal_actions[:, 0])
+    env._slots[0].fl[0] = 15
+    env.next_deal(0)
+    assert env.full_sets[0] and not env.action_masks[0].any()
+    restore, (settings, state) = env.__reduce__()
+    edited = {name: a.copy() for name, a in state[1].items()}
+    edited["full_sets"][:] = False
+    edited["legal_counts"][:] = 3
+    edited["action_masks"][:] = True
+    edited["seats"][:] = -1
+    reduced = (restore, (settings, (state[0], edited, *state[2:])))
+    twin = pickle.loads(pickle.dumps(_Pickled(reduced, state[0])))
+    for name in _DECISION_ROWS:
+        assert np.array_equal(getattr(twin, name), getattr(env, name)), name
+
+
 def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:
     """The Gymnasium and PettingZoo envs copy and pickle too (the SB3 / RLlib way of
     shipping an env, a search that copies it to look ahead)."""
