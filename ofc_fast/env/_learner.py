@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
+from ._rows import as_array
 from ._single import adapter_settings, check_solver_sets
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
@@ -123,7 +124,7 @@ class LearnerTables:
         tables where a deal of the learner ended (the observation is already the next
         deal's)."""
         v = self.venv
-        a = np.asarray(actions)
+        a = as_array(actions)
         # one id per table in any shape; VectorEnv.step refuses non-integers (MoveError)
         v.step(a.reshape(self.num_envs) if a.size == self.num_envs else a)
         self.rewards[:] = v.rewards

@@ -42,7 +42,7 @@ from ._restore import (
     restore_seeds,
     restore_slots,
 )
-from ._rows import env_indices
+from ._rows import as_array, env_flags, env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
@@ -499,15 +499,15 @@ class VectorEnv:
         ``final_encodings`` rows stay that deal's (a later deal, one the learner sat
         out, does not overwrite them)."""
         require_started(self, "step")
-        a = np.asarray(active)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
-            raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
+        a = env_flags(active, self.num_envs, "active")
+        if ended is not None:
+            ended = env_flags(ended, self.num_envs, "ended")
         self._actions[:] = self._action_array(actions)
-        self._active[:] = a != 0
+        self._active[:] = a
         self._call_step(ffi.NULL, self._p_active, ended)
         self._play_bots()
         self._write_features()
-        self.deals_finished += self.terminations & (a != 0)
+        self.deals_finished += self.terminations & a
 
     def _write_features(self) -> None:
         """Recompute the features of every environment (obs_type="features")."""
@@ -519,7 +519,7 @@ class VectorEnv:
                 raise status_error(status, "features", GameError)
 
     def _action_array(self, actions: Any) -> np.ndarray:
-        a = np.asarray(actions)
+        a = as_array(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise MoveError(
                 f"actions must be {self.num_envs} integers, got shape "
