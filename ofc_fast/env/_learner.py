@@ -151,7 +151,7 @@ class LearnerTables:
                 check_skipped_deals(v, ended)
                 idx = np.flatnonzero(todo)
                 actions = np.zeros(self.num_envs, np.int64)
-                chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
+                chosen = as_array(self.policy(v.observations[idx], v.action_masks[idx]))
                 if chosen.size != idx.size or chosen.dtype.kind not in "iu":
                     # as the learner's actions: no cast (4.9 is not action 4), no broadcast
                     raise MoveError(
