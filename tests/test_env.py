@@ -760,6 +760,16 @@ def test_gymnasium_episode() -> None:
         strict.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
 
 
+@pytest.mark.parametrize("illegal", [np.array(["remap", "raise"]), ["remap"], b"raise"])
+def test_gymnasium_env_names_an_illegal_mode_that_is_no_text(illegal: object) -> None:
+    """``illegal`` other than "remap" or "raise" is a GameError naming it (before: an
+    array was NumPy's ValueError, "the truth value of an array ... is ambiguous")."""
+    from ofc_fast.env.gym import OfcEnv
+
+    with pytest.raises(GameError, match="illegal must be 'remap' or 'raise'"):
+        OfcEnv(illegal=illegal)
+
+
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])
 @pytest.mark.parametrize("players", [2, 3])
 def test_pettingzoo_api_and_seed(players: int, obs_type: str) -> None:
@@ -1459,6 +1469,97 @@ def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:
         data = pickle.dumps(_Pickled(reduced, state[0]))
         with pytest.raises(GameError, match=f"{name} must be an array of shape"):
             pickle.loads(data)
+
+
+@pytest.mark.parametrize(
+    "seeds", [[1], ["x", 2, 3], 5, [1.5, 2, 3], [-1, 2, 3], [None, 2, 3]]
+)
+def test_restoring_a_vector_env_with_damaged_reset_seeds_is_refused(seeds: object) -> None:
+    """A pickled VectorEnv's per-environment reset seeds (``reset(seed=[...])``) must
+    be one seed 0..2**64-1 per environment: anything else is a GameError naming them
+    when unpickled (before: TypeError or OverflowError at the next reset(), or one
+    seed for three tables resetting only the first)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=3, seed=0, opponents="random")
+    env.reset(seed=[4, 5, 6])
+    restore, (settings, state) = env.__reduce__()
+    twin = pickle.loads(pickle.dumps(env))
+    assert twin._env_seeds == [4, 5, 6]
+    reduced = (restore, (settings, (*state[:4], seeds)))
+    with pytest.raises(GameError, match="pickled VectorEnv's reset seeds"):
+        pickle.loads(pickle.dumps(_Pickled(reduced, state[0])))
+
+
+_DECISION_ROWS = ("seats", "full_sets", "legal_counts", "action_masks", "encodings")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(opponents="heuristic"),
+        dict(opponents="self", obs_type="features"),
+        dict(opponents="self", players=3, autoreset=False),  # pickled at seat -1
+    ],
+)
+def test_a_pickled_vector_envs_decision_arrays_come_from_its_c_state(kwargs: dict) -> None:
+    """The arrays of the pending decisions (seats, masks, legal ids and counts, full
+    sets, observations) of an unpickled VectorEnv are its checked C state's, not the
+    pickle's (before: an edited pickle's seats and masks were trusted: a mask marked
+    ids the engine then refused, seats named a seat that was not to act)."""
+    import pickle
+
+    env = VectorEnv("pineapple", **(dict(num_envs=3, seed=5) | kwargs))
+    env.reset()
+    steps = 15 if kwargs.get("autoreset", True) is False else 4  # 3 seats: 15 ends a deal
+    for _ in range(steps):
+        env.step(env.legal_actions[:, 0])
+    assert (env.seats == -1).all() == (kwargs.get("autoreset", True) is False)
+    restore, (settings, state) = env.__reduce__()
+    edited = {name: a.copy() for name, a in state[1].items()}
+    edited["seats"][:] = 1 if env.players == 2 else 3
+    edited["full_sets"][:] = True
+    edited["legal_counts"][:] = 243
+    edited["legal_actions"][:] = np.arange(243)
+    edited["action_masks"][:] = True
+    edited["encodings"][:] = 7
+    edited["features"][:] = 0.5
+    reduced = (restore, (settings, (state[0], edited, *state[2:])))
+    twin = pickle.loads(pickle.dumps(_Pickled(reduced, state[0])))
+    for name in (*_DECISION_ROWS, "features", "observations"):
+        assert np.array_equal(getattr(twin, name), getattr(env, name)), name
+    for i in range(env.num_envs):
+        n = env.legal_counts[i]
+        assert np.array_equal(twin.legal_actions[i, :n], env.legal_actions[i, :n])
+    if env.seats[0] >= 0:
+        _replay_both(env, twin, 6, 1)
+
+
+def test_a_pickled_vector_envs_full_set_comes_from_its_c_state() -> None:
+    """A pending Fantasyland set (``fantasyland="decision"``) restores as C wrote it:
+    ``full_sets`` True, an empty mask, no legal ids, the seat's view of its 15 cards,
+    whatever the pickle's arrays said."""
+    import pickle
+
+    env = VectorEnv(
+        "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False
+    )
+    env.reset()
+    while int(env.seats[0]) >= 0:
+        env.step(env.legal_actions[:, 0])
+    env._slots[0].fl[0] = 15
+    env.next_deal(0)
+    assert env.full_sets[0] and not env.action_masks[0].any()
+    restore, (settings, state) = env.__reduce__()
+    edited = {name: a.copy() for name, a in state[1].items()}
+    edited["full_sets"][:] = False
+    edited["legal_counts"][:] = 3
+    edited["action_masks"][:] = True
+    edited["seats"][:] = -1
+    reduced = (restore, (settings, (state[0], edited, *state[2:])))
+    twin = pickle.loads(pickle.dumps(_Pickled(reduced, state[0])))
+    for name in _DECISION_ROWS:
+        assert np.array_equal(getattr(twin, name), getattr(env, name)), name
 
 
 def test_copies_of_the_single_game_envs_play_on_as_the_original() -> None:

@@ -146,6 +146,39 @@ def test_learner_step_takes_integer_actions_only() -> None:
     assert not np.array_equal(t.observations, before)
 
 
+def test_ragged_actions_and_flags_are_a_move_error() -> None:
+    """Actions, ``active`` or ``ended`` given as a ragged list (an id and a list mixed),
+    or ``ended`` not one flag per table, are a MoveError naming them and no table
+    changes, and so are an opponent policy's ragged actions (before: NumPy's
+    ValueError "inhomogeneous shape" or "could not be broadcast", and a one-flag
+    ``ended`` was broadcast to every table)."""
+    env = VectorEnv("pineapple", 3, 2, seed=5, opponents="random")
+    env.reset()
+    acts = env.legal_actions[:, 0].astype(np.int64)
+    ragged = [int(acts[0]), [int(acts[1])], int(acts[2])]
+    before = env.encodings.copy()
+    for call, what in (
+        (lambda: env.step(ragged), "actions"),
+        (lambda: env.step_active(ragged, [1, 1, 1]), "actions"),
+        (lambda: env.step_active(acts, [1, [1], 1]), "active"),
+        (lambda: env.step_active(acts, [1, 1, 1], ended=[True, [False], True]), "ended"),
+        (lambda: env.step_active(acts, [1, 1, 1], ended=[True]), "ended"),
+        (lambda: env.step_active(acts, [1, 1, 1], ended="xyz"), "ended"),
+    ):
+        with pytest.raises(MoveError, match=f"^{what} must be 3 "):
+            call()
+        assert np.array_equal(env.encodings, before)
+    t = LearnerTables("pineapple", 3, 2, 0, "random", obs_type="bytes")
+    t.reset()
+    with pytest.raises(MoveError, match=r"^actions must be 3 integers"):
+        t.step([0, [1], 2])
+    ragged_policy = LearnerTables("pineapple", 2, 2, 0, lambda o, m: [0, [1]][: len(o)])
+    with pytest.raises(MoveError, match="the opponent policy must return"):
+        ragged_policy.reset()
+        for _ in range(6):
+            ragged_policy.step(ragged_policy.masks.argmax(axis=1))
+
+
 def test_opponent_policy_loop_is_bounded_when_the_learner_stays() -> None:
     """The learner kept in Fantasyland by the rules (any clean board stays), the
     opponent policy playing every deal: the loop between C calls stops with the

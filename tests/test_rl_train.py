@@ -548,3 +548,30 @@ def test_sb3_adapters_name_their_own_opponent_parameter(sb3: Any) -> None:
         text = str(err.value)
         assert text.startswith("opponent must be one of random, "), text
         assert "self" not in text.split("got")[0] and "frozen_policy" in text
+
+
+def test_both_adapters_swap_their_opponent_policy(sb3: Any) -> None:
+    """docs/environments.md: "in the adapters ... env.set_opponent(frozen_policy(model))
+    swaps in a newer copy": GymVectorEnv has it too (before: AttributeError), and the
+    newer policy plays the opponent seats from then on."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+
+    def first_legal(observations: Any, masks: Any) -> Any:
+        return masks.argmax(axis=1)
+
+    calls: list[int] = []
+
+    def newer(observations: Any, masks: Any) -> Any:
+        calls.append(len(masks))
+        return masks.argmax(axis=1)
+
+    for env in (
+        VecEnv("pineapple", num_envs=2, opponent=first_legal, seed=0),
+        GymVectorEnv("pineapple", num_envs=2, opponent=first_legal, seed=0),
+    ):
+        env.reset()
+        before = len(calls)
+        env.set_opponent(newer)
+        for _ in range(3):
+            env.step(env.action_masks().argmax(axis=1))
+        assert len(calls) > before

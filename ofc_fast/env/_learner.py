@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
+from ._rows import as_array
 from ._single import adapter_settings, check_solver_sets
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
@@ -123,7 +124,7 @@ class LearnerTables:
         tables where a deal of the learner ended (the observation is already the next
         deal's)."""
         v = self.venv
-        a = np.asarray(actions)
+        a = as_array(actions)
         # one id per table in any shape; VectorEnv.step refuses non-integers (MoveError)
         v.step(a.reshape(self.num_envs) if a.size == self.num_envs else a)
         self.rewards[:] = v.rewards
@@ -150,7 +151,7 @@ class LearnerTables:
                 check_skipped_deals(v, ended)
                 idx = np.flatnonzero(todo)
                 actions = np.zeros(self.num_envs, np.int64)
-                chosen = np.asarray(self.policy(v.observations[idx], v.action_masks[idx]))
+                chosen = as_array(self.policy(v.observations[idx], v.action_masks[idx]))
                 if chosen.size != idx.size or chosen.dtype.kind not in "iu":
                     # as the learner's actions: no cast (4.9 is not action 4), no broadcast
                     raise MoveError(

@@ -1,11 +1,32 @@
 """The environments a :class:`~ofc_fast.env.VectorEnv` call reads rows of: indices or a
-mask of ``num_envs`` booleans (``terminations``), checked before any row is read."""
+mask of ``num_envs`` booleans (``terminations``), checked before any row is read; the
+arrays a call takes, a ragged list among them (:func:`as_array`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..errors import GameError, quote
+from ..errors import GameError, MoveError, quote
+
+
+def as_array(value: object) -> np.ndarray:
+    """``np.asarray(value)``; a ragged list (an id and a list mixed: NumPy's
+    ValueError) gives a 0-d object array instead, which the callers' checks of shape
+    and dtype refuse, naming their argument."""
+    try:
+        return np.asarray(value)
+    except ValueError:
+        return np.array(None, object)
+
+
+def env_flags(value: object, num_envs: int, what: str) -> np.ndarray:
+    """``value`` as ``num_envs`` booleans (bools or integers, 0 False), else
+    MoveError naming ``what`` (a step's ``active`` and ``ended``)."""
+    a = as_array(value)
+    if a.shape != (num_envs,) or a.dtype.kind not in "biu":
+        raise MoveError(f"{what} must be {num_envs} booleans", "bad_action")
+    flags: np.ndarray = a != 0
+    return flags
 
 
 def env_indices(envs: object, num_envs: int) -> np.ndarray:
@@ -16,10 +37,7 @@ def env_indices(envs: object, num_envs: int) -> np.ndarray:
     >>> env_indices([2, 0], 3), env_indices(np.array([True, False, True]), 3)
     (array([2, 0]), array([0, 2]))
     """
-    try:
-        idx = np.atleast_1d(np.asarray(envs))
-    except ValueError:  # a ragged list
-        idx = np.zeros((0, 0))
+    idx = np.atleast_1d(as_array(envs))
     if idx.dtype == np.bool_ and idx.shape == (num_envs,):
         return np.flatnonzero(idx)
     if idx.size == 0 and idx.ndim == 1:

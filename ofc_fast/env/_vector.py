@@ -34,8 +34,15 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
-from ._restore import restore_arrays, restore_slots
-from ._rows import env_indices
+from ._restore import (
+    DECISION_ARRAYS,
+    STATE_ARRAYS,
+    restore_arrays,
+    restore_decisions,
+    restore_seeds,
+    restore_slots,
+)
+from ._rows import as_array, env_flags, env_indices
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
@@ -492,15 +499,15 @@ class VectorEnv:
         ``final_encodings`` rows stay that deal's (a later deal, one the learner sat
         out, does not overwrite them)."""
         require_started(self, "step")
-        a = np.asarray(active)
-        if a.shape != (self.num_envs,) or a.dtype.kind not in "biu":
-            raise MoveError(f"active must be {self.num_envs} booleans", "bad_action")
+        a = env_flags(active, self.num_envs, "active")
+        if ended is not None:
+            ended = env_flags(ended, self.num_envs, "ended")
         self._actions[:] = self._action_array(actions)
-        self._active[:] = a != 0
+        self._active[:] = a
         self._call_step(ffi.NULL, self._p_active, ended)
         self._play_bots()
         self._write_features()
-        self.deals_finished += self.terminations & (a != 0)
+        self.deals_finished += self.terminations & a
 
     def _write_features(self) -> None:
         """Recompute the features of every environment (obs_type="features")."""
@@ -512,7 +519,7 @@ class VectorEnv:
                 raise status_error(status, "features", GameError)
 
     def _action_array(self, actions: Any) -> np.ndarray:
-        a = np.asarray(actions)
+        a = as_array(actions)
         if a.shape != (self.num_envs,) or a.dtype.kind not in "iu":
             raise MoveError(
                 f"actions must be {self.num_envs} integers, got shape "
@@ -741,7 +748,7 @@ class VectorEnv:
             "obs_type": self.obs_type,
             "final_obs": self.final_obs,
         }
-        arrays = {name: getattr(self, name).copy() for name in _STATE_ARRAYS}
+        arrays = {name: getattr(self, name).copy() for name in STATE_ARRAYS}
         state = (
             bytes(ffi.buffer(self._slots)),
             arrays,
@@ -758,33 +765,19 @@ class VectorEnv:
         )
 
 
-_STATE_ARRAYS = (
-    "encodings",
-    "features",
-    "action_masks",
-    "legal_actions",
-    "legal_counts",
-    "seats",
-    "full_sets",
-    "rewards",
-    "final_rewards",
-    "terminations",
-    "truncations",
-    "deals_finished",
-    "final_encodings",
-)
-"""The arrays of a VectorEnv's state (its C slots hold the rest): what a copy keeps."""
-
-
 def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     """A VectorEnv made with ``settings`` and given ``state`` (``__reduce__``)."""
     slots, arrays, started, bots, env_seeds = state
     venv = VectorEnv(**settings)
     restore_slots(venv._c, venv._slots, slots, started)
-    restore_arrays({name: getattr(venv, name) for name in _STATE_ARRAYS}, arrays)
+    restore_arrays({name: getattr(venv, name) for name in STATE_ARRAYS}, arrays)
+    if started:  # the pending decisions' rows: the checked C state's, not the pickle's
+        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
+        restore_decisions(venv._c, venv._slots, rows)
+        venv._write_features()
     venv._started = started
     venv._bots = bots
-    venv._env_seeds = env_seeds
+    venv._env_seeds = restore_seeds(env_seeds, venv.num_envs)
     return venv
 
 

@@ -133,7 +133,7 @@ class OfcEnv(gymnasium.Env):
         )
         self.observation_space = observation_space(self._venv.obs_type)
         self.action_space = spaces.Discrete(ACTION_SPACE)
-        if illegal not in ("remap", "raise"):
+        if not isinstance(illegal, str) or illegal not in ("remap", "raise"):
             raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])

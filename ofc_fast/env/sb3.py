@@ -46,7 +46,22 @@ def _obs_space(obs_type: str) -> spaces.Box:
     return spaces.Box(0, OBS_HIGH, (OBS_SIZE,), np.uint8)
 
 
-class VecEnv(_SB3VecEnv):
+class _Adapter:
+    """What both adapters over :class:`~ofc_fast.env._learner.LearnerTables` add."""
+
+    tables: LearnerTables
+
+    def action_masks(self) -> np.ndarray:
+        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
+        return np.array(self.tables.masks, np.bool_)
+
+    def set_opponent(self, policy: OpponentPolicy) -> None:
+        """Play the opponent seats with ``policy`` from now on (tables made with a
+        policy opponent only)."""
+        self.tables.set_opponent(policy)
+
+
+class VecEnv(_Adapter, _SB3VecEnv):
     """A ``stable_baselines3`` ``VecEnv`` of ``num_envs`` tables of ``rules``: the
     arguments of :class:`~ofc_fast.env._learner.LearnerTables` (``rules, num_envs,
     players, seed, opponent``, keywords ``obs_type="features"``, ``shaping``,
@@ -126,15 +141,6 @@ class VecEnv(_SB3VecEnv):
         self._len[dones] = 0
         return obs.copy(), rewards * np.float32(self.reward_scale), dones.copy(), infos
 
-    def action_masks(self) -> np.ndarray:
-        """Every table's mask: ``(num_envs, ACTION_SPACE)`` booleans (a copy)."""
-        return np.array(self.tables.masks, np.bool_)
-
-    def set_opponent(self, policy: OpponentPolicy) -> None:
-        """Play the opponent seats with ``policy`` from now on (tables made with a
-        policy opponent only)."""
-        self.tables.set_opponent(policy)
-
     def close(self) -> None:
         """Nothing to release."""
 
@@ -170,11 +176,11 @@ class VecEnv(_SB3VecEnv):
         return hasattr(self, attr_name)
 
 
-class GymVectorEnv(gymnasium.vector.VectorEnv):
+class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
     """The same tables as a ``gymnasium.vector.VectorEnv`` (same-step autoreset):
     ``step`` returns ``(obs, rewards, terminations, truncations, infos)`` with
-    ``infos["action_mask"]``; :meth:`action_masks` and the arguments as in
-    :class:`VecEnv`.  As Gymnasium's ``SameStep`` mode documents, a step that ends a
+    ``infos["action_mask"]``; :meth:`action_masks`, :meth:`set_opponent` and the
+    arguments as in :class:`VecEnv`.  As Gymnasium's ``SameStep`` mode documents, a step that ends a
     deal somewhere adds ``infos["final_obs"]`` (an object array: the learner's view of
     the deal's end where ``infos["_final_obs"]``, else None) and
     ``infos["final_info"]`` (the ended tables' infos: an empty ``action_mask``) with
@@ -239,10 +245,6 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             np.zeros(self.num_envs, np.bool_),
             infos,
         )
-
-    def action_masks(self) -> np.ndarray:
-        """Every table's mask (a copy)."""
-        return np.array(self.tables.masks, np.bool_)
 
 
 def mlp_of(model: Any, **meta: Any) -> MlpPolicy:
