@@ -751,7 +751,7 @@ class Game:
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (GameError for bots that are not one per seat,
+    deal; returns its result (TableError for bots that are not one per seat,
     :func:`check_bots`).
 
     >>> from ofc_fast.bots import make_bots
@@ -761,7 +761,7 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     >>> play_out(Game("pineapple", 3, seed=3), make_bots("random", 2))
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.GameError: ...
+    ofc_fast.errors.TableError: 3 seats need 3 bots, got 2
     """
     finish(game, bots)
     return game.result()
