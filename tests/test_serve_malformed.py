@@ -227,3 +227,25 @@ def test_every_array_field_refuses_an_object_string_or_number(server: Server) ->
         "POST", moves, {"move": {"place": place, "discard": []}}, headers=AUTH
     )
     assert ok[0] == 200, ok
+
+
+def test_a_card_array_beyond_its_limit_says_so(server: Server) -> None:
+    """A card array of more than 52 items (``cards``, ``observation.dealt``, a board's
+    row) was refused as "cards must be an array of cards, got an array": it is an
+    array, one too long, and the refusal says how long it may be, as for every other
+    field beyond its ``maxItems``."""
+    doc = server.request("GET", "/openapi.json")[2]
+    limit = doc["components"]["schemas"]["FantasylandRequest"]["properties"]["cards"]
+    most = max(k.get("maxItems", 0) for k in limit.get("oneOf", [limit]))
+    ids = list(range(52)) + [0]
+    obs = {"players": 2, "seat": 0, "dealt": ids, "boards": [[ids, [], []], [[], [], []]]}
+    for path, body, field in (
+        ("/v1/fantasyland", {"cards": ids}, "cards"),
+        ("/v1/arrange", {"cards": ids}, "cards"),
+        ("/v1/analyze", {"observation": obs}, "observation.dealt"),
+        ("/v1/analyze", {"observation": {**obs, "dealt": []}}, "observation.boards[0][0]"),
+    ):
+        status, headers, out = server.request("POST", path, body, headers=AUTH)
+        assert (status, out["field"]) == (400, field), (path, out)
+        assert out["detail"] == f"{field} has 53 items, at most {most}", out
+        check_response(doc, "POST", path, status, headers, out)
