@@ -249,3 +249,20 @@ def test_a_card_array_beyond_its_limit_says_so(server: Server) -> None:
         assert (status, out["field"]) == (400, field), (path, out)
         assert out["detail"] == f"{field} has 53 items, at most {most}", out
         check_response(doc, "POST", path, status, headers, out)
+
+
+def test_an_integer_of_thousands_of_digits_is_said_to_be_one(server: Server) -> None:
+    """A body holding an integer of 5,000 digits (valid JSON) was refused as "the body
+    is not JSON: Exceeds the limit (4300 digits) for integer string conversion ...; use
+    sys.set_int_max_str_digits() to increase the limit": the interpreter's advice to
+    its own programmer.  The refusal says what the body holds."""
+    doc = server.request("GET", "/openapi.json")[2]
+    for raw in (
+        b'{"seed": 1' + b"0" * 5000 + b"}",
+        b'{"stacks": [-' + b"9" * 4400 + b", 1]}",
+    ):
+        status, headers, out = server.request("POST", "/v1/score", raw=raw, headers=AUTH)
+        assert status == 400, out
+        assert "not JSON" not in out["detail"] and "sys." not in out["detail"], out
+        assert "digits" in out["detail"], out
+        check_response(doc, "POST", "/v1/score", status, headers, out)

@@ -31,6 +31,7 @@ from typing import Any
 from .. import __version__
 from ..errors import RulesError
 from ..rules import unique_keys
+from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known
 from ._idempotency import Keyed, keyed
@@ -228,6 +229,33 @@ def _number(text: str) -> float | int:
     return int(exact) if exact == exact.to_integral_value() else value
 
 
+class _LongInteger(ValueError):
+    """An integer of the body with more digits than the interpreter reads as one."""
+
+
+def _integer(text: str) -> int:
+    """A JSON integer; one of more digits than the interpreter turns into an int
+    (``sys.get_int_max_str_digits()``, 4,300) is refused as that, not as text that is
+    no JSON: no field takes one (the longest, ``seed``, has 20 digits).
+
+    >>> _integer("-12")
+    -12
+    >>> try:
+    ...     _integer("9" * 5000)
+    ... except ValueError as exc:
+    ...     print(exc)
+    the body holds an integer of 5000 digits: no field takes one of more than 20
+    """
+    try:
+        return int(text)
+    except ValueError:
+        digits = len(text.lstrip("-"))
+        raise _LongInteger(
+            f"the body holds an integer of {digits} digits: no field takes one of "
+            f"more than {len(str(SEED_MAX))}"
+        ) from None
+
+
 class _Repeated(dict[str, Any]):
     """An object of a body that gives ``key`` twice (kept empty: it is refused)."""
 
@@ -294,11 +322,14 @@ def _parse(raw: bytes) -> dict[str, Any]:
         value = json.loads(
             text,
             parse_float=_number,
+            parse_int=_integer,
             parse_constant=_reject_constant,
             object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
+    except _LongInteger as exc:
+        raise ApiError(400, None, str(exc)) from None
     except ValueError as exc:
         raise ApiError(400, None, f"the body is not JSON: {str(exc)[:120]}") from None
     path = _repeated(value) if repeated else None
