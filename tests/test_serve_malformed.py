@@ -266,3 +266,25 @@ def test_an_integer_of_thousands_of_digits_is_said_to_be_one(server: Server) -> 
         assert "not JSON" not in out["detail"] and "sys." not in out["detail"], out
         assert "digits" in out["detail"], out
         check_response(doc, "POST", "/v1/score", status, headers, out)
+
+
+def test_a_number_of_a_vast_exponent_is_read_as_its_value(server: Server) -> None:
+    """A number whose exponent has 20 digits or more (``5e-99999999999999999999``,
+    ``0e99999999999999999999``: valid JSON, both below every float) was a 500: the exact
+    reading of a whole-looking number raised.  ``0e...`` is 0, a whole number, as
+    ``0.0`` is; ``5e-...`` is a fraction (of an integer field: a 400 naming it)."""
+    doc = server.request("GET", "/openapi.json")[2]
+    boards = BASES["/v1/score"]["boards"]
+    for number, status, field in (
+        ("0e99999999999999999999", 200, None),
+        ("-0.0E-99999999999999999999", 200, None),
+        ("5e-99999999999999999999", 400, "button"),
+        ("-1.5e-123456789012345678901234567890", 400, "button"),
+    ):
+        raw = f'{{"boards": {json.dumps(boards)}, "button": {number}}}'
+        got, headers, out = server.request(
+            "POST", "/v1/score", raw=raw.encode(), headers=AUTH
+        )
+        assert got == status, (number, out)
+        assert got == 200 or out["field"] == field, (number, out)
+        check_response(doc, "POST", "/v1/score", got, headers, out)

@@ -219,13 +219,19 @@ def _number(text: str) -> float | int:
     (4, 1000, 0.25, inf)
     >>> _number("18446744073709551615.0"), _number("3.0000000000000001")
     (18446744073709551615, 3.0)
+    >>> _number("0e99999999999999999999"), _number("5e-99999999999999999999")
+    (0, 0.0)
     """
     value = float(text)
     if not value.is_integer():
         return value
     if abs(value) > 2**64:  # beyond every integer field's range: its float will do
         return int(value)
-    exact = Decimal(text)  # the literal's own value, not its nearest float
+    try:
+        exact = Decimal(text)  # the literal's own value, not its nearest float
+    except ArithmeticError:  # an exponent beyond Decimal's: the float is 0.0
+        mantissa = re.split("[eE]", text, maxsplit=1)[0]
+        return 0 if not mantissa.strip("+-0.") else value  # 0e..., else a fraction
     return int(exact) if exact == exact.to_integral_value() else value
 
 
