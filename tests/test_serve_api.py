@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripts import package_env
+from scripts import checkout_file, package_env
 from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
 
@@ -803,6 +803,25 @@ def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
         assert deal["result"]["net"] == list(g.result().net)
     status, bad = api("POST", "/v1/replay", {"text": '{"format": 1}\n'})
     assert status == 422 and bad["error"] == "HistoryError"
+
+
+def test_the_page_and_docs_name_the_history_form_replay_reads(api: Api) -> None:
+    """The Replay page's file label and docs/serve.md said a file "from ofc-fast play
+    --history" replays, but ``play --history PATH.json`` (its default form: one JSON
+    document) is refused: the server reads JSON lines (``PATH.jsonl``), and both say
+    so, as ``ofc-fast replay`` does."""
+    g = Game("pineapple", 2, seed=1)
+    while not g.is_over:
+        g.play_action(g.legal_actions()[0])
+    whole = json.dumps({"rules": "PINEAPPLE", "deals": [g.history()]})
+    status, out = api("POST", "/v1/replay", {"text": whole})
+    assert (status, out["field"]) == (422, "text") and ".jsonl" in out["detail"], out
+    page = (Path(ofc.__file__).parent / "serve" / "web" / "index.html").read_text("utf-8")
+    label = page.split('id="replay-file"')[0].rsplit("<label>", 1)[1]
+    assert "play --history FILE.jsonl" in label, label
+    docs = checkout_file("docs/serve.md").read_text(encoding="utf-8")
+    said = docs.split("`replay` takes")[1].split("\n\n")[0]  # its paragraph
+    assert "play --history FILE.jsonl" in " ".join(said.split()), said
 
 
 def _history_text(deals: int) -> str:
