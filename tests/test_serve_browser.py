@@ -735,6 +735,28 @@ def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: An
     assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks Qs"
 
 
+def test_a_picked_card_starts_the_new_opponent_line_typed(
+    server: Server, browser: Any
+) -> None:
+    """Regression: the opponents' boards are one a line, but a card picked after Enter
+    (a new opponent's line begun) went onto the line before: the picker trimmed the
+    field's end, the new line too, so a second opponent built by clicks joined the
+    first one's back row (and the analysis read one opponent)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/?lines#analyse")  # a page of its own (not a hash change)
+    field = tid(d, "analyse-opponents")
+    field.send_keys("7c / 8d 8h / 4s 4d", Keys.ENTER)
+    for card in ("Qs", "Js"):
+        d.find_element(*by(f'[data-testid="picker-card"][data-card="{card}"]')).click()
+    assert field.get_attribute("value") == "7c / 8d 8h / 4s 4d\nQs Js"
+    field.send_keys("  ")  # spaces typed after a card: one space still parts the next
+    d.find_element(*by('[data-testid="picker-card"][data-card="Ts"]')).click()
+    assert field.get_attribute("value") == "7c / 8d 8h / 4s 4d\nQs Js Ts"
+
+
 def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> None:
     """Regression: the page asked for fixed seconds of search (the advice 0.3, the
     Analyse page 0.5 by default), so on a server started with a lower

@@ -588,8 +588,10 @@ function buildPicker() {
 
 function pick(card, event) {
   const field = $(lastField);
-  const v = field.value.trimEnd();
-  field.value = v ? v + " " + card : card;
+  // the spaces at the end go, not a line break: a new opponent's line, begun with
+  // Enter, takes the card (the opponents' boards are one a line)
+  const v = field.value.replace(/[ \t]+$/, "");
+  field.value = v && !v.endsWith("\n") ? v + " " + card : v + card;
   // a click goes back to the field, to type on; Enter or Space (a click of detail 0)
   // leaves a keyboard user on the picker, the next card a Tab or two away
   if (event.detail !== 0) field.focus();
