@@ -689,6 +689,29 @@ def test_a_history_file_beyond_the_body_limit_replays_its_first_deals(
     assert f"const REPLAY_LINES = {MAX_DEALS + 1};" in js  # the page's, kept equal
 
 
+def test_a_history_of_long_lines_replays_the_first_deals_the_body_holds(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page sent a file's first 201 lines, which of long lines (seats
+    named by their long commands, as an arena's may be) are more than the server's
+    1 MiB body: a 413 where docs/serve.md promises the first deals of a file of any
+    size.  The page sends the lines the body holds, and says the file holds more."""
+    seats = ["cmd:" + c * 996 for c in "xyz"]  # (the longest names a history takes)
+    one = _history_file(tmp_path / "one.jsonl", seats, 1).read_text()
+    long = tmp_path / "long.jsonl"
+    long.write_text(one * 201)
+    assert len(json.dumps({"text": one * 201})) > ServeConfig().max_body
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/?long#replay")
+    tid(d, "replay-file").send_keys(str(long))
+    wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+    shown = len(tid(d, "replay-deal").find_elements(*by("option")))
+    assert 100 < shown < 201, tid(d, "replay-frame").text
+    note = d.find_elements(*by('[data-testid="replay-truncated"]'))
+    assert note and f"first {shown} deals" in note[0].text, tid(d, "replay-frame").text
+
+
 def test_a_refused_analysis_or_replay_is_said_to_a_screen_reader(
     server: Server, browser: Any, tmp_path: Path
 ) -> None:

@@ -660,6 +660,26 @@ async function fileHead(file, n) {
   return firstLines(text + decoder.decode(), n);
 }
 
+// The server reads a body of at most 1 MiB (docs/serve.md): REPLAY_LINES long lines
+// (seats named by long commands, as an arena's may be) can be more.
+const BODY_BYTES = 1 << 20;
+
+// The first lines of text whose request body ({"text": ...}: JSON, in UTF-8) is at
+// most BODY_BYTES; the first line whatever its size (the server's to refuse).
+function withinBody(text) {
+  const encoder = new TextEncoder();
+  let size = JSON.stringify({ text: "" }).length;
+  let end = 0;
+  while (end < text.length) {
+    const nl = text.indexOf("\n", end);
+    const stop = nl < 0 ? text.length : nl + 1;
+    size += encoder.encode(JSON.stringify(text.slice(end, stop))).length - 2; // its quotes
+    if (size > BODY_BYTES && end > 0) break;
+    end = stop;
+  }
+  return text.slice(0, end);
+}
+
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
   replay.deals = [];
@@ -678,10 +698,13 @@ async function openReplay(file) {
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
-    const res = await api("POST", "/v1/replay", { text: await fileHead(file, REPLAY_LINES) });
+    const head = await fileHead(file, REPLAY_LINES);
+    const text = withinBody(head);
+    const res = await api("POST", "/v1/replay", { text });
     if (token !== replay.token) return;
     replay.deals = res.deals;
-    replay.truncated = res.truncated; // the file holds more deals than it returned
+    // the file holds more deals than the server returned, or than the page sent
+    replay.truncated = res.truncated || head.slice(text.length).trim() !== "";
     const sel = $("replay-deal");
     sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
     replay.deal = 0;
