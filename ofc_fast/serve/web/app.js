@@ -629,16 +629,27 @@ const replay = { deals: [], truncated: false, deal: 0, frame: 0, token: 0 };
 // a long file whole, which the server's body limit (1 MiB, some 400 deals) refuses.
 const REPLAY_LINES = 201;
 
-// The text up to its first n lines that are not blank.
-function firstLines(text, n) {
+// The text up to its first line (with its line break) that take(line, at) refuses;
+// at: where the line starts.
+function linesWhile(text, take) {
   let end = 0;
-  for (let count = 0; count < n && end < text.length; ) {
+  while (end < text.length) {
     const nl = text.indexOf("\n", end);
     const stop = nl < 0 ? text.length : nl + 1;
-    if (text.slice(end, stop).trim()) count++;
+    if (!take(text.slice(end, stop), end)) break;
     end = stop;
   }
   return text.slice(0, end);
+}
+
+// The text up to its first n lines that are not blank.
+function firstLines(text, n) {
+  let count = 0;
+  return linesWhile(text, (line) => {
+    if (count >= n) return false;
+    if (line.trim()) count++;
+    return true;
+  });
 }
 
 // The file's first n lines that are not blank, read a chunk at a time: a file of any
@@ -669,15 +680,10 @@ const BODY_BYTES = 1 << 20;
 function withinBody(text) {
   const encoder = new TextEncoder();
   let size = JSON.stringify({ text: "" }).length;
-  let end = 0;
-  while (end < text.length) {
-    const nl = text.indexOf("\n", end);
-    const stop = nl < 0 ? text.length : nl + 1;
-    size += encoder.encode(JSON.stringify(text.slice(end, stop))).length - 2; // its quotes
-    if (size > BODY_BYTES && end > 0) break;
-    end = stop;
-  }
-  return text.slice(0, end);
+  return linesWhile(text, (line, at) => {
+    size += encoder.encode(JSON.stringify(line)).length - 2; // (its quotes)
+    return size <= BODY_BYTES || at === 0;
+  });
 }
 
 // Forget the deals shown: a file being read (or refused) replaces them.
