@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripts import package_env
+from scripts import checkout_file, package_env
 from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
 
 import ofc_fast as ofc
 from ofc_fast import rules
 from ofc_fast.arena.history import deal_record, load_schema
+from ofc_fast.cli._render import position_option
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game
 from ofc_fast.search import advise, make_observation
@@ -39,7 +40,7 @@ from ofc_fast.serve import ServeConfig, create_app
 from ofc_fast.serve import _replay as replay_mod
 from ofc_fast.serve._idempotency import Keyed
 from ofc_fast.serve._idempotency import keyed as request_key
-from ofc_fast.serve._problems import ApiError
+from ofc_fast.serve._problems import ApiError, refusal
 from ofc_fast.serve._routes import analyze, evaluate
 from ofc_fast.serve._sessions import SessionStore
 from ofc_fast.serve._sizes import SIZES, Sizes
@@ -363,6 +364,36 @@ def test_a_position_the_text_form_cannot_seat_names_the_field_at_fault(
     )
     assert (status, out["field"]) == (422, "rules"), out
     assert api("POST", "/v1/analyze", {**base, "opponents": ["/ /"] * 2})[0] == 200
+
+
+@pytest.mark.parametrize(
+    "message, field, option",
+    [
+        ("observation: discards holds 99, not a card id 0..51", "dead", "--dead: holds 99"),
+        ("make_observation: dead holds 2c, a card shown twice", "dead", "--dead: holds 2c"),
+        ("observation: dealt holds 2c, a card shown twice", "dealt", "--dealt: holds 2c"),
+        ("observation: board 0 row 0 holds too many cards", "board", "--board: front row"),
+        (
+            "observation: board 2 row 1 holds too many cards",
+            "opponents[1]",
+            "--opponent (seat 2): middle row",
+        ),
+        (
+            "make_observation: the boards fit no point of the deal",
+            "board",  # the position as a whole
+            "--board, --dealt, --opponent: the boards fit",
+        ),
+    ],
+)
+def test_the_text_form_and_advise_name_the_same_input_for_a_part(
+    message: str, field: str, option: str
+) -> None:
+    """The service's text form and ``ofc-fast advise`` take a position alike (board,
+    dealt, opponents, dead): a refusal naming the observation's ``discards`` (the cards
+    given as ``dead``) named the text field ``dead`` but the options ``--board,
+    --dealt, --opponent`` (the position as a whole), not ``--dead``."""
+    assert refusal(OfcError(message), "board", text=True).field == field
+    assert position_option(message).startswith(option)
 
 
 @pytest.mark.parametrize("setting", [{"samples": 300}, {"seed": 5}, {"seed": 0}])
@@ -772,6 +803,25 @@ def test_replay_steps_through_a_history_file(api: Api, tmp_path: Any) -> None:
         assert deal["result"]["net"] == list(g.result().net)
     status, bad = api("POST", "/v1/replay", {"text": '{"format": 1}\n'})
     assert status == 422 and bad["error"] == "HistoryError"
+
+
+def test_the_page_and_docs_name_the_history_form_replay_reads(api: Api) -> None:
+    """The Replay page's file label and docs/serve.md said a file "from ofc-fast play
+    --history" replays, but ``play --history PATH.json`` (its default form: one JSON
+    document) is refused: the server reads JSON lines (``PATH.jsonl``), and both say
+    so, as ``ofc-fast replay`` does."""
+    g = Game("pineapple", 2, seed=1)
+    while not g.is_over:
+        g.play_action(g.legal_actions()[0])
+    whole = json.dumps({"rules": "PINEAPPLE", "deals": [g.history()]})
+    status, out = api("POST", "/v1/replay", {"text": whole})
+    assert (status, out["field"]) == (422, "text") and ".jsonl" in out["detail"], out
+    page = (Path(ofc.__file__).parent / "serve" / "web" / "index.html").read_text("utf-8")
+    label = page.split('id="replay-file"')[0].rsplit("<label>", 1)[1]
+    assert "play --history FILE.jsonl" in label, label
+    docs = checkout_file("docs/serve.md").read_text(encoding="utf-8")
+    said = docs.split("`replay` takes")[1].split("\n\n")[0]  # its paragraph
+    assert "play --history FILE.jsonl" in " ".join(said.split()), said
 
 
 def _history_text(deals: int) -> str:

@@ -689,6 +689,29 @@ def test_a_history_file_beyond_the_body_limit_replays_its_first_deals(
     assert f"const REPLAY_LINES = {MAX_DEALS + 1};" in js  # the page's, kept equal
 
 
+def test_a_history_of_long_lines_replays_the_first_deals_the_body_holds(
+    server: Server, browser: Any, tmp_path: Path
+) -> None:
+    """Regression: the page sent a file's first 201 lines, which of long lines (seats
+    named by their long commands, as an arena's may be) are more than the server's
+    1 MiB body: a 413 where docs/serve.md promises the first deals of a file of any
+    size.  The page sends the lines the body holds, and says the file holds more."""
+    seats = ["cmd:" + c * 996 for c in "xyz"]  # (the longest names a history takes)
+    one = _history_file(tmp_path / "one.jsonl", seats, 1).read_text()
+    long = tmp_path / "long.jsonl"
+    long.write_text(one * 201)
+    assert len(json.dumps({"text": one * 201})) > ServeConfig().max_body
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/?long#replay")
+    tid(d, "replay-file").send_keys(str(long))
+    wait(lambda: "Reading" not in tid(d, "replay-frame").text, 30, "the file read")
+    shown = len(tid(d, "replay-deal").find_elements(*by("option")))
+    assert 100 < shown < 201, tid(d, "replay-frame").text
+    note = d.find_elements(*by('[data-testid="replay-truncated"]'))
+    assert note and f"first {shown} deals" in note[0].text, tid(d, "replay-frame").text
+
+
 def test_a_refused_analysis_or_replay_is_said_to_a_screen_reader(
     server: Server, browser: Any, tmp_path: Path
 ) -> None:
@@ -733,6 +756,28 @@ def test_by_keyboard_the_card_picker_keeps_the_focus(server: Server, browser: An
     d.find_element(*by('[data-testid="picker-card"][data-card="Qs"]')).click()
     assert d.switch_to.active_element.get_attribute("id") == "a-dealt"
     assert tid(d, "analyse-dealt").get_attribute("value") == "As Ks Qs"
+
+
+def test_a_picked_card_starts_the_new_opponent_line_typed(
+    server: Server, browser: Any
+) -> None:
+    """Regression: the opponents' boards are one a line, but a card picked after Enter
+    (a new opponent's line begun) went onto the line before: the picker trimmed the
+    field's end, the new line too, so a second opponent built by clicks joined the
+    first one's back row (and the analysis read one opponent)."""
+    from selenium.webdriver.common.keys import Keys
+
+    d = browser
+    d.set_window_size(1280, 1000)
+    d.get(server.url + "/?lines#analyse")  # a page of its own (not a hash change)
+    field = tid(d, "analyse-opponents")
+    field.send_keys("7c / 8d 8h / 4s 4d", Keys.ENTER)
+    for card in ("Qs", "Js"):
+        d.find_element(*by(f'[data-testid="picker-card"][data-card="{card}"]')).click()
+    assert field.get_attribute("value") == "7c / 8d 8h / 4s 4d\nQs Js"
+    field.send_keys("  ")  # spaces typed after a card: one space still parts the next
+    d.find_element(*by('[data-testid="picker-card"][data-card="Ts"]')).click()
+    assert field.get_attribute("value") == "7c / 8d 8h / 4s 4d\nQs Js Ts"
 
 
 def test_the_page_asks_no_more_search_than_the_server_allows(browser: Any) -> None:

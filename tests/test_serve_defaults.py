@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import sys
@@ -17,6 +18,9 @@ from ofc_fast.serve import ServeConfig
 from ofc_fast.serve import _config as config_mod
 from ofc_fast.serve import cli as serve_cli
 from ofc_fast.serve._config import default_workers
+from ofc_fast.serve._problems import ApiError
+from ofc_fast.serve._routes import analyze
+from ofc_fast.serve._schemas import openapi
 from ofc_fast.serve.cli import add_commands
 
 
@@ -196,3 +200,22 @@ def test_the_time_budget_refusal_states_the_range_it_checks(budget: float) -> No
         ServeConfig(workers=1, max_time_budget=budget).check()
     assert "> 0 and <= 600" in str(info.value) and "within 0..600" not in str(info.value)
     assert ServeConfig(workers=1, max_time_budget=600).check().max_time_budget == 600
+
+
+def test_a_max_time_budget_under_a_millisecond_takes_its_own_cap() -> None:
+    """``--max-time-budget 0.0005`` was accepted ("more than 0"), but every analysis that
+    gave a ``time_budget`` was refused, the cap itself too ("must be within
+    0.001..0.0005"): the web page's advice and analyses, which ask for at most the cap
+    (``/v1/health``'s ``max_time_budget``), all failed, and /openapi.json stated a
+    minimum above the maximum."""
+    cap = 0.0005
+    config = ServeConfig(workers=1, max_time_budget=cap).check()
+    body = json.loads('{"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "seed": 1}')
+    body["time_budget"] = json.loads(json.dumps(cap))  # as the page sends it
+    assert analyze(body, config)["time_budget"] == cap
+    schema = openapi("0", config)["components"]["schemas"]["AnalyzeRequest"]
+    budget = schema["properties"]["time_budget"]
+    assert 0 < budget["minimum"] <= cap == budget["maximum"]
+    with pytest.raises(ApiError) as err:
+        analyze({**body, "time_budget": 0.0006}, config)
+    assert (err.value.status, err.value.field) == (422, "time_budget")

@@ -227,3 +227,64 @@ def test_every_array_field_refuses_an_object_string_or_number(server: Server) ->
         "POST", moves, {"move": {"place": place, "discard": []}}, headers=AUTH
     )
     assert ok[0] == 200, ok
+
+
+def test_a_card_array_beyond_its_limit_says_so(server: Server) -> None:
+    """A card array of more than 52 items (``cards``, ``observation.dealt``, a board's
+    row) was refused as "cards must be an array of cards, got an array": it is an
+    array, one too long, and the refusal says how long it may be, as for every other
+    field beyond its ``maxItems``."""
+    doc = server.request("GET", "/openapi.json")[2]
+    limit = doc["components"]["schemas"]["FantasylandRequest"]["properties"]["cards"]
+    most = max(k.get("maxItems", 0) for k in limit.get("oneOf", [limit]))
+    ids = list(range(52)) + [0]
+    obs = {"players": 2, "seat": 0, "dealt": ids, "boards": [[ids, [], []], [[], [], []]]}
+    for path, body, field in (
+        ("/v1/fantasyland", {"cards": ids}, "cards"),
+        ("/v1/arrange", {"cards": ids}, "cards"),
+        ("/v1/analyze", {"observation": obs}, "observation.dealt"),
+        ("/v1/analyze", {"observation": {**obs, "dealt": []}}, "observation.boards[0][0]"),
+    ):
+        status, headers, out = server.request("POST", path, body, headers=AUTH)
+        assert (status, out["field"]) == (400, field), (path, out)
+        assert out["detail"] == f"{field} has 53 items, at most {most}", out
+        check_response(doc, "POST", path, status, headers, out)
+
+
+def test_an_integer_of_thousands_of_digits_is_said_to_be_one(server: Server) -> None:
+    """A body holding an integer of 5,000 digits (valid JSON) was refused as "the body
+    is not JSON: Exceeds the limit (4300 digits) for integer string conversion ...; use
+    sys.set_int_max_str_digits() to increase the limit": the interpreter's advice to
+    its own programmer.  The refusal says what the body holds."""
+    doc = server.request("GET", "/openapi.json")[2]
+    for raw in (
+        b'{"seed": 1' + b"0" * 5000 + b"}",
+        b'{"stacks": [-' + b"9" * 4400 + b", 1]}",
+    ):
+        status, headers, out = server.request("POST", "/v1/score", raw=raw, headers=AUTH)
+        assert status == 400, out
+        assert "not JSON" not in out["detail"] and "sys." not in out["detail"], out
+        assert "digits" in out["detail"], out
+        check_response(doc, "POST", "/v1/score", status, headers, out)
+
+
+def test_a_number_of_a_vast_exponent_is_read_as_its_value(server: Server) -> None:
+    """A number whose exponent has 20 digits or more (``5e-99999999999999999999``,
+    ``0e99999999999999999999``: valid JSON, both below every float) was a 500: the exact
+    reading of a whole-looking number raised.  ``0e...`` is 0, a whole number, as
+    ``0.0`` is; ``5e-...`` is a fraction (of an integer field: a 400 naming it)."""
+    doc = server.request("GET", "/openapi.json")[2]
+    boards = BASES["/v1/score"]["boards"]
+    for number, status, field in (
+        ("0e99999999999999999999", 200, None),
+        ("-0.0E-99999999999999999999", 200, None),
+        ("5e-99999999999999999999", 400, "button"),
+        ("-1.5e-123456789012345678901234567890", 400, "button"),
+    ):
+        raw = f'{{"boards": {json.dumps(boards)}, "button": {number}}}'
+        got, headers, out = server.request(
+            "POST", "/v1/score", raw=raw.encode(), headers=AUTH
+        )
+        assert got == status, (number, out)
+        assert got == 200 or out["field"] == field, (number, out)
+        check_response(doc, "POST", "/v1/score", got, headers, out)

@@ -359,13 +359,14 @@ POSITION_OPTIONS = {
     "rules": "--rules",
     "dealt": "--dealt",
     "dead": "--dead",
-    "board 0": "--board",  # seat 0's board: yours
-    "board": "--opponent",  # board N (N > 0): seat N's, the Nth --opponent
+    "board": "--board",  # seat 0's board: yours
+    "opponents": "--opponent",  # seat N's board (N > 0): the Nth --opponent
     "observation": "--board, --dealt, --opponent",  # the position as a whole
 }
-"""What an error of :func:`ofc_fast.search.make_observation` names at its start (a
-keyword, a seat's board, the observation as a whole: :func:`ofc_fast.search.position_part`),
-and the options of ``ofc-fast advise`` that typed it."""
+"""The argument of :func:`ofc_fast.search.make_observation` that gives the part of a
+position an error names (the ``argument`` of the part
+:func:`ofc_fast.search.position_part` reads; the observation as a whole), and the
+options of ``ofc-fast advise`` that typed it."""
 
 
 def position_option(message: str) -> str:
@@ -381,14 +382,15 @@ def position_option(message: str) -> str:
     part = search.position_part(message)
     if part is None:
         return message
+    argument = part.argument
+    if argument is None:
+        return f"{POSITION_OPTIONS['observation']}: {part.detail}"
+    option = POSITION_OPTIONS[argument.split("[", 1)[0]]
     if part.key == "boards":
         seat, *row = part.index
-        option = POSITION_OPTIONS["board 0"] if seat == 0 else POSITION_OPTIONS["board"]
         where = "".join(f"{Row(r).name.lower()} row " for r in row)
         return f"{option}{f' (seat {seat})' if seat else ''}: {where}{part.rest}"
-    if part.key in POSITION_OPTIONS:
-        return f"{POSITION_OPTIONS[part.key]}: {part.rest}"
-    return f"{POSITION_OPTIONS['observation']}: {part.detail}"
+    return f"{option}: {part.rest}"
 
 
 EV_NOTE = (  # under ofc-fast advise's table: what ev is

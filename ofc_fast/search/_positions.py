@@ -160,6 +160,28 @@ class PositionPart:
             return None
         return self.key + "".join(f"[{i}]" for i in self.index)
 
+    @property
+    def argument(self) -> str | None:
+        """The argument of :func:`make_observation` that gives the part: ``board``
+        (seat 0's board), ``opponents[i]`` (seat i + 1's), ``dealt``, ``dead`` (the
+        observation's ``discards``), ``rules``; None for the position as a whole or a
+        part it does not give (``legal_actions``).
+
+        >>> position_part("observation: board 2 row 0 holds too many cards").argument
+        'opponents[1]'
+        >>> position_part("observation: discards holds 99, not a card id 0..51").argument
+        'dead'
+        """
+        if self.key == "boards":
+            seat = self.index[0]
+            return "board" if seat == 0 else f"opponents[{seat - 1}]"
+        return None if self.key is None else _ARGUMENTS.get(self.key)
+
+
+_ARGUMENTS = {"dealt": "dealt", "discards": "dead", "dead": "dead", "rules": "rules"}
+"""The argument of :func:`make_observation` that gives an observation's part (or names
+itself), a seat's board aside: :attr:`PositionPart.argument`."""
+
 
 _PART = re.compile(
     r"(?:make_)?observation: (?:(?:board (\d+)(?: row (\d))?|([a-z_]+)((?:\[\d+\])*))"

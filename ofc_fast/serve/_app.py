@@ -31,6 +31,7 @@ from typing import Any
 from .. import __version__
 from ..errors import RulesError
 from ..rules import unique_keys
+from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known
 from ._idempotency import Keyed, keyed
@@ -218,14 +219,47 @@ def _number(text: str) -> float | int:
     (4, 1000, 0.25, inf)
     >>> _number("18446744073709551615.0"), _number("3.0000000000000001")
     (18446744073709551615, 3.0)
+    >>> _number("0e99999999999999999999"), _number("5e-99999999999999999999")
+    (0, 0.0)
     """
     value = float(text)
     if not value.is_integer():
         return value
     if abs(value) > 2**64:  # beyond every integer field's range: its float will do
         return int(value)
-    exact = Decimal(text)  # the literal's own value, not its nearest float
+    try:
+        exact = Decimal(text)  # the literal's own value, not its nearest float
+    except ArithmeticError:  # an exponent beyond Decimal's: the float is 0.0
+        mantissa = re.split("[eE]", text, maxsplit=1)[0]
+        return 0 if not mantissa.strip("+-0.") else value  # 0e..., else a fraction
     return int(exact) if exact == exact.to_integral_value() else value
+
+
+class _LongInteger(ValueError):
+    """An integer of the body with more digits than the interpreter reads as one."""
+
+
+def _integer(text: str) -> int:
+    """A JSON integer; one of more digits than the interpreter turns into an int
+    (``sys.get_int_max_str_digits()``, 4,300) is refused as that, not as text that is
+    no JSON: no field takes one (the longest, ``seed``, has 20 digits).
+
+    >>> _integer("-12")
+    -12
+    >>> try:
+    ...     _integer("9" * 5000)
+    ... except ValueError as exc:
+    ...     print(exc)
+    the body holds an integer of 5000 digits: no field takes one of more than 20
+    """
+    try:
+        return int(text)
+    except ValueError:
+        digits = len(text.lstrip("-"))
+        raise _LongInteger(
+            f"the body holds an integer of {digits} digits: no field takes one of "
+            f"more than {len(str(SEED_MAX))}"
+        ) from None
 
 
 class _Repeated(dict[str, Any]):
@@ -294,11 +328,14 @@ def _parse(raw: bytes) -> dict[str, Any]:
         value = json.loads(
             text,
             parse_float=_number,
+            parse_int=_integer,
             parse_constant=_reject_constant,
             object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
+    except _LongInteger as exc:
+        raise ApiError(400, None, str(exc)) from None
     except ValueError as exc:
         raise ApiError(400, None, f"the body is not JSON: {str(exc)[:120]}") from None
     path = _repeated(value) if repeated else None

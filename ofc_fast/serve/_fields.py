@@ -26,6 +26,7 @@ __all__ = [
     "get_obj",
     "get_str",
     "kind",
+    "sized",
 ]
 
 _MISSING: Any = object()
@@ -99,6 +100,19 @@ def _sized(
     value = _get(body, name, default, path)
     if value is default:
         return value
+    return sized(value, path, max_len, kind_, what)
+
+
+def sized(value: Any, path: str, max_len: int, kind_: type, what: str) -> Any:
+    """``value``, the field at ``path``, if it is a ``kind_`` (str or list; ``what``:
+    its name in the error) of at most ``max_len`` characters or items, else 400 naming
+    ``path``.
+
+    >>> sized(list(range(53)), "cards", 52, list, "an array of cards")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: cards has 53 items, at most 52
+    """
     if not isinstance(value, kind_):
         raise ApiError(400, path, f"{path} must be {what}, got {kind(value)}")
     size = len(value) if isinstance(value, (str, list)) else 0

@@ -107,18 +107,13 @@ def _part(field: str, message: str) -> str:
     return field if part is None or part == name else f"{field}.{part}"
 
 
-_TEXT_FORM = {"dealt": "dealt", "discards": "dead", "dead": "dead"}
-"""The text form's field (``POST /v1/analyze`` with ``board``, ``dealt``,
-``opponents``, ``dead``) that holds an observation's part; a seat's board:
-:func:`_text_part`."""
-
-
 def _text_part(whole: str, message: str) -> str:
-    """The field of a position in the text form that holds the part of the observation
-    :func:`ofc_fast.search.make_observation` (or the search) names first in
-    ``message`` (:func:`position_part`): ``dealt``, ``dead``, ``board`` (seat 0's
-    board), ``opponents[i]`` (seat i + 1's); ``whole`` (the position as a whole)
-    where it names none.
+    """The field of a position in the text form (``board``, ``dealt``, ``opponents``,
+    ``dead``: :func:`ofc_fast.search.make_observation`'s arguments) that holds the part
+    of the observation ``message`` names first (the ``argument`` of the part
+    :func:`position_part` reads): ``dealt``, ``dead`` (the observation's
+    discards), ``board`` (seat 0's board), ``opponents[i]`` (seat i + 1's); ``whole``
+    (the position as a whole) where it names none.
 
     >>> [_text_part("board", m) for m in (
     ...     "observation: dealt holds 2c, a card shown twice",
@@ -128,12 +123,8 @@ def _text_part(whole: str, message: str) -> str:
     ['dealt', 'opponents[1]', 'dead', 'board']
     """
     part = position_part(message)
-    if part is None or part.key is None:
-        return whole
-    if part.key == "boards":
-        seat = part.index[0]
-        return "board" if seat == 0 else f"opponents[{seat - 1}]"
-    return _TEXT_FORM.get(part.key, whole)
+    argument = None if part is None else part.argument
+    return whole if argument is None else argument
 
 
 def refusal(

@@ -30,7 +30,16 @@ from ..search import Advice, advise, make_observation, rows_of
 from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
 from ..table import check_players, check_stacks
 from ._config import ServeConfig
-from ._fields import get_bool, get_int, get_list, get_number, get_obj, get_str, kind
+from ._fields import (
+    get_bool,
+    get_int,
+    get_list,
+    get_number,
+    get_obj,
+    get_str,
+    kind,
+    sized,
+)
 from ._problems import ApiError, at_field, refusal
 from ._sizes import RANGES, SIZES, Ranges
 
@@ -115,8 +124,7 @@ def _ids(value: Any, field: str) -> list[int]:
     if isinstance(value, str):
         with at_field(field):
             return parse_cards(value)
-    if not isinstance(value, list) or len(value) > SIZES.cards:
-        raise ApiError(400, field, f"{field} must be an array of cards, got {kind(value)}")
+    sized(value, field, SIZES.cards, list, "an array of cards")
     out = []
     for i, c in enumerate(value):
         if isinstance(c, str):

@@ -91,15 +91,21 @@ class Ranges:
     samples: tuple[int, int] = (1, ServeConfig.max_samples)
     """``samples`` (``/v1/analyze``): at most ``--max-samples``."""
     time_budget: tuple[float, float] = (0.001, ServeConfig.max_time_budget)
-    """``time_budget`` (``/v1/analyze``): at most ``--max-time-budget``."""
+    """``time_budget`` (``/v1/analyze``): at most ``--max-time-budget`` (which, below
+    the least, is the least too)."""
 
     @classmethod
     def of(cls, config: ServeConfig) -> Ranges:
         """The ranges of a server of ``config`` (its ``--max-samples`` and
-        ``--max-time-budget``)."""
+        ``--max-time-budget``).
+
+        >>> Ranges.of(ServeConfig(max_time_budget=0.0005)).time_budget
+        (0.0005, 0.0005)
+        """
+        cap = config.max_time_budget
         return cls(
             samples=(cls.samples[0], config.max_samples),
-            time_budget=(cls.time_budget[0], config.max_time_budget),
+            time_budget=(min(cls.time_budget[0], cap), cap),
         )
 
 

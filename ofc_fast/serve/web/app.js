@@ -588,8 +588,10 @@ function buildPicker() {
 
 function pick(card, event) {
   const field = $(lastField);
-  const v = field.value.trimEnd();
-  field.value = v ? v + " " + card : card;
+  // the spaces at the end go, not a line break: a new opponent's line, begun with
+  // Enter, takes the card (the opponents' boards are one a line)
+  const v = field.value.replace(/[ \t]+$/, "");
+  field.value = v && !v.endsWith("\n") ? v + " " + card : v + card;
   // a click goes back to the field, to type on; Enter or Space (a click of detail 0)
   // leaves a keyboard user on the picker, the next card a Tab or two away
   if (event.detail !== 0) field.focus();
@@ -627,16 +629,27 @@ const replay = { deals: [], truncated: false, deal: 0, frame: 0, token: 0 };
 // a long file whole, which the server's body limit (1 MiB, some 400 deals) refuses.
 const REPLAY_LINES = 201;
 
-// The text up to its first n lines that are not blank.
-function firstLines(text, n) {
+// The text up to its first line (with its line break) that take(line, at) refuses;
+// at: where the line starts.
+function linesWhile(text, take) {
   let end = 0;
-  for (let count = 0; count < n && end < text.length; ) {
+  while (end < text.length) {
     const nl = text.indexOf("\n", end);
     const stop = nl < 0 ? text.length : nl + 1;
-    if (text.slice(end, stop).trim()) count++;
+    if (!take(text.slice(end, stop), end)) break;
     end = stop;
   }
   return text.slice(0, end);
+}
+
+// The text up to its first n lines that are not blank.
+function firstLines(text, n) {
+  let count = 0;
+  return linesWhile(text, (line) => {
+    if (count >= n) return false;
+    if (line.trim()) count++;
+    return true;
+  });
 }
 
 // The file's first n lines that are not blank, read a chunk at a time: a file of any
@@ -658,6 +671,21 @@ async function fileHead(file, n) {
   return firstLines(text + decoder.decode(), n);
 }
 
+// The server reads a body of at most 1 MiB (docs/serve.md): REPLAY_LINES long lines
+// (seats named by long commands, as an arena's may be) can be more.
+const BODY_BYTES = 1 << 20;
+
+// The first lines of text whose request body ({"text": ...}: JSON, in UTF-8) is at
+// most BODY_BYTES; the first line whatever its size (the server's to refuse).
+function withinBody(text) {
+  const encoder = new TextEncoder();
+  let size = JSON.stringify({ text: "" }).length;
+  return linesWhile(text, (line, at) => {
+    size += encoder.encode(JSON.stringify(line)).length - 2; // (its quotes)
+    return size <= BODY_BYTES || at === 0;
+  });
+}
+
 // Forget the deals shown: a file being read (or refused) replaces them.
 function clearReplay() {
   replay.deals = [];
@@ -676,10 +704,13 @@ async function openReplay(file) {
   box.hidden = false;
   box.replaceChildren(el("p", { class: "muted", text: "Reading " + file.name + "\u2026" }));
   try {
-    const res = await api("POST", "/v1/replay", { text: await fileHead(file, REPLAY_LINES) });
+    const head = await fileHead(file, REPLAY_LINES);
+    const text = withinBody(head);
+    const res = await api("POST", "/v1/replay", { text });
     if (token !== replay.token) return;
     replay.deals = res.deals;
-    replay.truncated = res.truncated; // the file holds more deals than it returned
+    // the file holds more deals than the server returned, or than the page sent
+    replay.truncated = res.truncated || head.slice(text.length).trim() !== "";
     const sel = $("replay-deal");
     sel.replaceChildren(...res.deals.map((d, i) => el("option", { value: String(i), text: "#" + (d.hand_no ?? i) + " (" + d.rules + ", " + d.players + " seats)" })));
     replay.deal = 0;
