@@ -483,6 +483,38 @@ def test_a_cxx_program_uses_the_installed_headers_and_library(
     assert out.stdout.split()[0] == "0"  # the nets of a deal add up to zero
 
 
+def test_installed_tables_have_c_linkage_in_cxx(installed: Path, tmp_path: Path) -> None:
+    """ofc_tables.h (the tables ofc_inline.h reads) had no extern "C" block: a C++
+    program saw them with C++ linkage, whose names MSVC mangles
+    (``?ofc_tab_card_key@@3QB_KB``), so it could not link them from the library.
+    Each table the installed headers declare, redeclared with C linkage after every
+    header, is the same declaration (a conflicting linkage does not compile)."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler: install g++")
+    include = installed / "include" / "ofc_fast"
+    headers = sorted(h.name for h in include.glob("*.h"))
+    tables = re.findall(
+        r"^OFC_API (extern const \w+ ofc_\w+\[\d+\];)$",
+        (include / "ofc_tables.h").read_text(encoding="utf-8"),
+        flags=re.MULTILINE,
+    )
+    assert len(tables) > 5 and "ofc_tab_card_key" in "".join(tables)
+    src = tmp_path / "linkage.cpp"
+    src.write_text(
+        "".join(f'#include "{h}"\n' for h in headers)
+        + 'extern "C" {\n'
+        + "".join(f"{t}\n" for t in tables)
+        + "}\nint main() { return ofc_rank5_inline(51, 47, 43, 39, 35) == 0; }\n"
+    )
+    done = subprocess.run(
+        [cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{include}",
+         "-fsyntax-only", str(src)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
 def test_find_package_refuses_an_incompatible_version(
     installed: Path, tmp_path: Path
 ) -> None:
