@@ -9,13 +9,14 @@ and a C compiler: outside a checkout they skip.
 from __future__ import annotations
 
 import os
+import platform
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from c_programs import COMPILER, ROOT
+from c_programs import COMPILER, INCLUDES, ROOT, compile_library
 
 import ofc_fast as ofc
 
@@ -565,3 +566,82 @@ def test_c_tests_configure_without_posix_threads(tmp_path: Path) -> None:
     threaded = {p.stem for p in sources if "#include <pthread.h>" in p.read_text()}
     assert {"test_threads", "test_vecenv"} <= threaded
     assert listed == {p.stem for p in sources} - threaded
+
+
+_MODEL_VALUES_C = """\
+#include <stdio.h>
+#include "model_file.h"
+
+static uint8_t file[64 + 4 * 5 + 4 * (64 * 32 + 32 + 32 + 1)];
+static ofc_vmodel model;
+static uint32_t state = 12345;
+
+static float draw(void) /* a float in [-1, 1) */
+{
+    state = state * 1664525u + 1013904223u;
+    return (float)((int32_t)(state >> 8) - (1 << 23)) / (float)(1 << 23);
+}
+
+int main(void)
+{
+    size_t n = put_header(file, 0, 1), i;
+    int t;
+    n += put32(file + n, 5); /* one net: 5 cards, 64 inputs, 32 hidden units, 1 */
+    n += put32(file + n, 2);
+    n += put32(file + n, 64);
+    n += put32(file + n, 32);
+    n += put32(file + n, 1);
+    for (i = 0; i < 64 * 32 + 32 + 32 + 1; i++)
+        n += putf(file + n, draw());
+    if (ofc_vm_parse(file, seal(file, n), &model) != OFC_OK)
+        return 1;
+    for (t = 0; t < 200; t++) {
+        float x[64];
+        double v;
+        for (i = 0; i < 64; i++)
+            x[i] = draw();
+        if (ofc_vm_eval(&model, 5, x, &v) != OFC_OK)
+            return 2;
+        printf("%a\\n", v);
+    }
+    return 0;
+}
+"""
+
+
+def test_model_values_do_not_depend_on_the_c_dialect(tmp_path: Path) -> None:
+    """ofc_model.h promises the forward pass the same bits on every CPU: no fused
+    multiply-add.  Only Clang was told so (its pragma); GCC was trusted not to contract
+    in ISO C99, but the library compiled in GCC's default GNU dialect (the cc command
+    of docs/c-api.md without -std=c99, cgo, a caller's own build) with FMA at hand
+    (every arm64 CPU; x86-64 with -mfma or -march=native) fused the products and sums
+    of the hidden layers: other values than the package's.  ofc_model.c built so
+    gives the bits of the C99 build."""
+    if COMPILER is None or platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip("needs an x86-64 C compiler (-mfma)")
+    cpuinfo = Path("/proc/cpuinfo")
+    if not (cpuinfo.exists() and " fma" in cpuinfo.read_text(encoding="utf-8")):
+        pytest.skip("needs a CPU with FMA (Linux /proc/cpuinfo)")
+    objects = compile_library(tmp_path)
+    model = ROOT / "csrc" / "src" / "ofc_model.c"
+    gnu = tmp_path / "ofc_model_gnu_fma.o"
+    subprocess.run(
+        [COMPILER, "-O2", "-mfma", *INCLUDES, "-c", str(model), "-o", str(gnu)],
+        check=True,
+    )
+    (tmp_path / "values.c").write_text(_MODEL_VALUES_C, encoding="utf-8")
+    printed = []
+    for name, parts in (
+        ("c99", objects),
+        ("gnu_fma", [o for o in objects if not o.endswith("ofc_model.o")] + [str(gnu)]),
+    ):
+        exe = tmp_path / name
+        subprocess.run(
+            [COMPILER, "-std=c99", *INCLUDES, f"-I{ROOT / 'tests' / 'c'}",
+             str(tmp_path / "values.c"), *parts, "-lm", "-o", str(exe)],
+            check=True,
+        )  # fmt: skip
+        done = subprocess.run([str(exe)], check=True, capture_output=True, text=True)
+        printed.append(done.stdout.split())
+    assert len(printed[0]) == 200
+    assert printed[1] == printed[0]
