@@ -551,6 +551,27 @@ def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
     assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
 
 
+def test_a_build_given_no_build_type_is_optimised(tmp_path: Path) -> None:
+    """``cmake -S . -B build && cmake --build build`` (no CMAKE_BUILD_TYPE) compiled the
+    library without optimisation (-O0: a deal settled five times slower than in the
+    Release build docs/c-api.md shows).  A top-level build given no type is a Release
+    build; a type given is kept."""
+    for given, expected in (([], "Release"), (["-DCMAKE_BUILD_TYPE=Debug"], "Debug")):
+        build = tmp_path / expected
+        env = {k: v for k, v in os.environ.items() if k != "CMAKE_BUILD_TYPE"}
+        done = subprocess.run(
+            [CMAKE or "cmake", "-S", str(ROOT), "-B", str(build), "-DOFC_FAST_TESTS=OFF",
+             *given],
+            env={**env, "CC": COMPILER or "cc"}, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        cache = (build / "CMakeCache.txt").read_text(encoding="utf-8")
+        assert re.search(rf"^CMAKE_BUILD_TYPE:\w+={expected}$", cache, re.MULTILINE)
+        flags = build / "CMakeFiles" / "ofc_fast_objects.dir" / "flags.make"
+        if flags.exists():  # the Makefile generator's: the compiler's flags
+            assert ("-O3" in flags.read_text()) == (expected == "Release")
+
+
 def test_c_tests_configure_without_posix_threads(tmp_path: Path) -> None:
     """A top-level build turns the C tests on; where there are no POSIX threads (MSVC;
     here: Threads disabled) it configures and runs every test but those that include
