@@ -110,7 +110,8 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
     }
     lowball = rules->middle_lowball != 0;
     for (i = 0; i < n; i++) {
-        const uint8_t *b = boards + (size_t)OFC_BOARD_CARDS * i;
+        uint8_t b[OFC_BOARD_CARDS]; /* the caller's board, read once */
+        ofc_copy_cards(b, boards + (size_t)OFC_BOARD_CARDS * i, OFC_BOARD_CARDS);
         if (OFC_UNLIKELY(ofc_cards_invalid(b, OFC_BOARD_CARDS, 0))) {
             if (bad) {
                 *bad = i;

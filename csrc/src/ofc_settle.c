@@ -517,8 +517,10 @@ static void settle_nets(const ledger *L, const ofc_settle_input *in, ofc_settlem
 }
 
 int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
-                   const ofc_settle_input *in, uint32_t flags, ofc_settlement *out)
+                   const ofc_settle_input *given, uint32_t flags, ofc_settlement *out)
 {
+    ofc_settle_input deal; /* the caller's deal, read once: only this copy is used */
+    const ofc_settle_input *in = &deal;
     ledger L;
     uint32_t hidden, naturals = 0, ordinary, rows, s, players;
     int32_t house, st;
@@ -527,9 +529,10 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     }
     out->bad_seat = -1; /* until an error names a seat or a card */
     out->bad_card = 0xFF;
-    if (rules == NULL || table == NULL || in == NULL) {
+    if (rules == NULL || table == NULL || given == NULL) {
         return OFC_E_VALUE;
     }
+    ofc_copy_cards((uint8_t *)&deal, (const uint8_t *)given, sizeof deal);
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }

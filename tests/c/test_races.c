@@ -1,0 +1,156 @@
+/* test_races.c -- a caller's thread writing an input while a call reads it.
+ *
+ * ofc_fast.h ("Threads"): a validating function reads each input byte once, validates
+ * that copy and uses only it, so such a writer can make a call fail validation or be
+ * answered as some snapshot of its input, never make it read out of bounds.  Here a
+ * second thread flips one input byte between a valid and an invalid value while the
+ * main thread calls the function again and again: every answer must be the valid
+ * input's or the invalid one's refusal.  tests/c/run.sh runs this program under
+ * AddressSanitizer + UndefinedBehaviorSanitizer too, which report a read past an array
+ * at once; ThreadSanitizer reports the race this test makes on purpose, so there it
+ * only says so and passes.  (The batch kernels of ofc_fast.h are raced from Python:
+ * tests/test_bad_input.py.) */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ofc_fast.h"
+#include "ofc_heuristic.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define OFC_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define OFC_TEST_TSAN 1
+#endif
+#endif
+
+#define CALLS 20000
+#define N_BOARDS 8
+
+/* The byte the writer flips, and its two values. */
+typedef struct flip {
+    volatile uint8_t *byte;
+    uint8_t valid, invalid;
+    volatile int stop;
+} flip;
+
+static void *writer(void *arg)
+{
+    flip *f = (flip *)arg;
+    while (!f->stop) {
+        *f->byte = f->invalid;
+        *f->byte = f->valid;
+    }
+    return NULL;
+}
+
+/* Starts flipping `byte` (valid -> invalid -> valid ...) in a second thread. */
+static void start(flip *f, pthread_t *thread, uint8_t *byte, uint8_t invalid)
+{
+    f->byte = byte;
+    f->valid = *byte;
+    f->invalid = invalid;
+    f->stop = 0;
+    CHECK_EQ(pthread_create(thread, NULL, writer, f), 0);
+}
+
+static void finish(flip *f, pthread_t thread)
+{
+    f->stop = 1;
+    CHECK_EQ(pthread_join(thread, NULL), 0);
+    *f->byte = f->valid;
+}
+
+/* ofc_settle() while the deal's player count flips between 3 and 200 (more than the
+ * table allows): it read the count again after checking it, and went through seats
+ * past the deal's four. */
+static void settle_while_written(const ofc_rules *rules)
+{
+    static ofc_settle_input in;
+    static ofc_settlement s, expected;
+    ofc_table_rules table;
+    pthread_t thread;
+    flip f;
+    int seat, i, settled = 0, refused = 0, other = 0;
+    CHECK_EQ(ofc_table_rules_init(&table), OFC_OK);
+    CHECK_EQ(ofc_settle_input_init(&in, 3, 0), OFC_OK);
+    for (seat = 0; seat < 3; seat++) {
+        for (i = 0; i < 13; i++) {
+            in.cards[seat][i] = (uint8_t)(51 - 13 * seat - i);
+        }
+    }
+    CHECK_EQ(ofc_settle(rules, &table, &in, 0, &expected), OFC_OK);
+    start(&f, &thread, &in.players, 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_settle(rules, &table, &in, 0, &s);
+        if (rc == OFC_OK) {
+            settled++;
+            other += memcmp(s.net, expected.net, sizeof s.net) != 0;
+        } else {
+            refused++;
+            other += rc != OFC_E_MAX_PLAYERS;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+    CHECK_EQ(settled + refused, CALLS);
+}
+
+/* ofc_heur_values() while a card of its last board flips between a card and 200: it
+ * valued the boards from the caller's bytes after checking them there. */
+static void heuristic_values_while_written(const ofc_rules *rules)
+{
+    static ofc_heur_model model;
+    uint8_t boards[13 * N_BOARDS];
+    double values[N_BOARDS], expected[N_BOARDS];
+    pthread_t thread;
+    flip f;
+    size_t bad;
+    int i, k, other = 0;
+    memset(&model, 0, sizeof model);
+    for (k = 0; k < 3; k++) {
+        for (i = 0; i < OFC_STRENGTH_TABLE_SIZE; i++) {
+            model.row[k][i].value = (float)(i % 97);
+        }
+    }
+    CHECK_EQ(ofc_heur_model_check(&model), OFC_OK);
+    for (k = 0; k < N_BOARDS; k++) {
+        for (i = 0; i < 13; i++) {
+            boards[13 * k + i] = (uint8_t)((5 * k + 4 * i) % OFC_CARDS);
+        }
+    }
+    CHECK_EQ(ofc_heur_values(rules, NULL, &model, boards, N_BOARDS, 0, expected, NULL),
+             OFC_OK);
+    start(&f, &thread, &boards[13 * N_BOARDS - 1], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_heur_values(rules, NULL, &model, boards, N_BOARDS, 0, values, &bad);
+        if (rc == OFC_OK) {
+            other += memcmp(values, expected, sizeof values) != 0;
+        } else {
+            other += rc != OFC_E_CARD || bad != N_BOARDS - 1;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+int main(void)
+{
+    ofc_rules *rules;
+#ifdef OFC_TEST_TSAN
+    printf("test_races: skipped under ThreadSanitizer (it races on purpose)\n");
+    return 0;
+#endif
+    rules = malloc(sizeof *rules);
+    if (rules == NULL || ofc_rules_init_ofc(rules) != OFC_OK) {
+        return 1;
+    }
+    settle_while_written(rules);
+    heuristic_values_while_written(rules);
+    free(rules);
+    printf("test_races: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
