@@ -428,8 +428,10 @@ static int32_t seat_check(const ofc_search_seat *s, uint64_t *seen, int *free_, 
     return rounds_check(s->rounds, s->round_n, s->round_k, &cards, kept);
 }
 
-int32_t ofc_search_pos_check(const ofc_search_pos *pos)
+int32_t ofc_search_pos_check(const ofc_search_pos *given)
 {
+    ofc_search_pos local;
+    const ofc_search_pos *pos = ofc_sx_pos_copy(given, &local);
     uint64_t seen = 0;
     int p, free_, kept, need = 0;
     int32_t st;

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "ofc_fast.h"
 #include "ofc_heuristic.h"
+#include "ofc_search.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define OFC_TEST_TSAN 1
@@ -137,6 +138,65 @@ static void heuristic_values_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
+/* Heads-up Pineapple, the last round: the searcher (seat 0) places 2 of 3 dealt cards,
+ * seat 1 has that round to come; each board holds 11 cards (front and back 1 free). */
+static void last_round(ofc_search_pos *pos)
+{
+    static const uint8_t dealt[3] = {0, 1, 2};
+    int s, i, c = 3;
+    memset(pos, 0, sizeof *pos);
+    memcpy(pos->dealt, dealt, sizeof dealt);
+    pos->n_dealt = 3;
+    pos->k = 1;
+    pos->players = 2;
+    for (s = 0; s < 2; s++) {
+        for (i = 0; i < 13; i++) {
+            pos->seats[s].board[i] = i == 2 || i == 12 ? OFC_NO_CARD : (uint8_t)c++;
+        }
+    }
+    pos->seats[1].rounds = 1;
+    pos->seats[1].round_n[0] = 3;
+    pos->seats[1].round_k[0] = 1;
+    while (c < OFC_CARDS) {
+        pos->unseen[pos->n_unseen++] = (uint8_t)c++;
+    }
+}
+
+/* The search while the position's count of unseen cards flips between its 27 and
+ * 255: ofc_search_pos_check() read it again after checking it (and went through 255
+ * cards), the rollouts each sample (and copied 255 cards into a deck of 52). */
+static void search_while_written(const ofc_rules *rules)
+{
+    static ofc_search_pos pos;
+    ofc_search_model model;
+    const uint8_t room[3] = {1, 0, 1};
+    uint8_t action[OFC_ACTION_SPACE];
+    double sum, expected = 0;
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    memset(&model, 0, sizeof model);
+    last_round(&pos);
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK(ofc_actions_legal(3, 1, room, action, NULL) > 0);
+    CHECK_EQ(ofc_search_rollouts(rules, NULL, NULL, &model, &pos, action, 1,
+                                 OFC_COMPLETE_FAST, 7, 0, 1, &expected, NULL),
+             OFC_OK);
+    start(&f, &thread, &pos.n_unseen, 255);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_search_pos_check(&pos);
+        other += rc != OFC_OK && rc != OFC_E_COUNT;
+        if (i % 10 == 0) {
+            sum = 0;
+            rc = ofc_search_rollouts(rules, NULL, NULL, &model, &pos, action, 1,
+                                     OFC_COMPLETE_FAST, 7, 0, 1, &sum, NULL);
+            other += rc == OFC_OK ? sum != expected : rc != OFC_E_COUNT;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -150,6 +210,7 @@ int main(void)
     }
     settle_while_written(rules);
     heuristic_values_while_written(rules);
+    search_while_written(rules);
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
