@@ -197,6 +197,34 @@ static void search_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_best_completion() while a card of the board flips between a card and 200: it
+ * completed the board from the caller's bytes after checking them there. */
+static void completion_while_written(const ofc_rules *rules)
+{
+    static ofc_search_pos pos; /* its searcher's board and dealt cards */
+    ofc_search_model model;
+    ofc_completion_result done, expected;
+    const uint8_t round_n[1] = {3}, round_k[1] = {1};
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    memset(&model, 0, sizeof model);
+    last_round(&pos);
+    CHECK_EQ(ofc_best_completion(rules, NULL, NULL, &model, pos.seats[0].board, pos.dealt,
+                                 1, round_n, round_k, 0, OFC_COMPLETE_BEST, &expected),
+             OFC_OK);
+    start(&f, &thread, &pos.seats[0].board[0], 200);
+    for (i = 0; i < 10 * CALLS; i++) { /* a narrow window: more calls */
+        int32_t rc = ofc_best_completion(rules, NULL, NULL, &model, pos.seats[0].board,
+                                         pos.dealt, 1, round_n, round_k, 0,
+                                         OFC_COMPLETE_BEST, &done);
+        other += rc == OFC_OK ? memcmp(done.board, expected.board, 13) != 0
+                              : rc != OFC_E_CARD;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -211,6 +239,7 @@ int main(void)
     settle_while_written(rules);
     heuristic_values_while_written(rules);
     search_while_written(rules);
+    completion_while_written(rules);
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
