@@ -19,6 +19,7 @@
 #include "ofc_fast.h"
 #include "ofc_heuristic.h"
 #include "ofc_search.h"
+#include "ofc_value.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define OFC_TEST_TSAN 1
@@ -225,6 +226,35 @@ static void completion_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_value_features() while a card of a full board flips between a card and 200: it
+ * computed the features from the caller's bytes after checking them there. */
+static void value_features_while_written(const ofc_rules *rules)
+{
+    static ofc_ev_tables ev;
+    ofc_value_ctx ctx;
+    uint8_t board[13];
+    float x[OFC_VF_N], expected[OFC_VF_N];
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    CHECK_EQ(ofc_ev_tables_init(rules, &ev), OFC_OK);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.rules = rules;
+    ctx.ev = &ev;
+    ctx.players = 2;
+    for (i = 0; i < 13; i++) {
+        board[i] = (uint8_t)(4 * i + 1);
+    }
+    CHECK_EQ(ofc_value_features(&ctx, board, 0, expected), OFC_OK);
+    start(&f, &thread, &board[4], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_value_features(&ctx, board, 0, x);
+        other += rc == OFC_OK ? memcmp(x, expected, sizeof x) != 0 : rc != OFC_E_CARD;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -240,6 +270,7 @@ int main(void)
     heuristic_values_while_written(rules);
     search_while_written(rules);
     completion_while_written(rules);
+    value_features_while_written(rules);
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
