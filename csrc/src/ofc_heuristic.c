@@ -380,8 +380,11 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     if (!unseen && n_unseen) {
         return OFC_E_VALUE;
     }
-    if (n_unseen && card_set(unseen, n_unseen) == UINT64_MAX) {
-        return ofc_cards_error(unseen, n_unseen);
+    if (n_unseen) { /* the caller's cards, read once: only the copy is checked and drawn */
+        ofc_copy_cards(deck, unseen, n_unseen);
+        if (card_set(deck, n_unseen) == UINT64_MAX) {
+            return ofc_cards_error(deck, n_unseen);
+        }
     }
     if (n_future > n_unseen || n_future > OFC_HEUR_MAX_FUTURE || n_slots > n_future ||
         n_slots > OFC_HEUR_MAX_SLOTS ||
@@ -391,9 +394,6 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     }
     if ((n_samples && n_future && !futures) || (n_fills && n_slots && !fills)) {
         return OFC_E_VALUE;
-    }
-    if (n_unseen) {
-        memcpy(deck, unseen, n_unseen);
     }
     for (k = 0; k < n_samples && n_future; k++) {
         const uint8_t *future = futures + k * n_future;

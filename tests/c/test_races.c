@@ -255,6 +255,30 @@ static void value_features_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_heur_sample() while an unseen card flips between a card and 200: it drew the
+ * futures from the caller's bytes after checking them there (a future card 200). */
+static void heuristic_sample_while_written(void)
+{
+    uint8_t unseen[OFC_CARDS], futures[4 * 5];
+    pthread_t thread;
+    flip f;
+    int i, j, other = 0;
+    for (i = 0; i < OFC_CARDS; i++) {
+        unseen[i] = (uint8_t)i;
+    }
+    start(&f, &thread, &unseen[0], 200);
+    for (i = 0; i < 10 * CALLS; i++) { /* a narrow window: more calls */
+        int32_t rc = ofc_heur_sample(unseen, OFC_CARDS, 5, 0, 0, 4, 0, (uint64_t)i,
+                                     futures, NULL);
+        other += rc != OFC_OK && rc != OFC_E_CARD;
+        for (j = 0; rc == OFC_OK && j < 4 * 5; j++) {
+            other += futures[j] >= OFC_CARDS;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -268,6 +292,7 @@ int main(void)
     }
     settle_while_written(rules);
     heuristic_values_while_written(rules);
+    heuristic_sample_while_written();
     search_while_written(rules);
     completion_while_written(rules);
     value_features_while_written(rules);
