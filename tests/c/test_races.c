@@ -279,6 +279,53 @@ static void heuristic_sample_while_written(void)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_heur_score_moves() while a byte of its input flips to a value out of range: a
+ * fill's card (200), a template's card (255: no card, no slot) and a move's back row
+ * (59,905 of 2 templates).  It checked the templates and moves, and each fill, in the
+ * caller's memory and read them again to rank and value the rows. */
+static void heuristic_moves_while_written(const ofc_rules *rules)
+{
+    static ofc_heur_model model;
+    uint8_t fronts[3] = {OFC_HEUR_CARD + 0, OFC_HEUR_CARD + 1, 0};
+    uint8_t fives[10] = {OFC_HEUR_CARD + 2, OFC_HEUR_CARD + 3, OFC_HEUR_CARD + 4,
+                         OFC_HEUR_CARD + 5, 1, OFC_HEUR_CARD + 6, OFC_HEUR_CARD + 7,
+                         OFC_HEUR_CARD + 8, OFC_HEUR_CARD + 9, 2};
+    uint16_t moves[3] = {0, 0, 1};
+    uint8_t fills[4 * 3], *targets[3];
+    const uint8_t invalid[3] = {200, 255, 0xEA};
+    ofc_heur_rows rows = {fronts, 1, fives, 2, moves, 1}; /* front 0, fives 0 and 1 */
+    double score, expected;
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    memset(&model, 0, sizeof model);
+    for (i = 0; i < OFC_STRENGTH_TABLE_SIZE; i++) {
+        model.row[0][i].value = model.row[1][i].value = model.row[2][i].value =
+            (float)(i % 89);
+    }
+    for (i = 0; i < 4 * 3; i++) {
+        fills[i] = (uint8_t)(20 + i);
+    }
+    CHECK_EQ(ofc_heur_score_moves(rules, NULL, &model, &rows, fills, 2, 2, 3, 0, 0.5,
+                                  &expected),
+             OFC_OK);
+    targets[0] = &fills[0];
+    targets[1] = &fronts[0];
+    targets[2] = (uint8_t *)&moves[2]; /* the byte of its high bits, in either order */
+    targets[2] += *targets[2] != 0;
+    for (t = 0; t < 3; t++) {
+        start(&f, &thread, targets[t], invalid[t]);
+        for (i = 0; i < CALLS; i++) {
+            int32_t rc = ofc_heur_score_moves(rules, NULL, &model, &rows, fills, 2, 2, 3, 0,
+                                              0.5, &score);
+            other += rc == OFC_OK ? score != expected
+                                  : rc != OFC_E_CARD && rc != OFC_E_VALUE;
+        }
+        finish(&f, thread);
+    }
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -293,6 +340,7 @@ int main(void)
     settle_while_written(rules);
     heuristic_values_while_written(rules);
     heuristic_sample_while_written();
+    heuristic_moves_while_written(rules);
     search_while_written(rules);
     completion_while_written(rules);
     value_features_while_written(rules);
