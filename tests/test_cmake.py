@@ -9,13 +9,14 @@ and a C compiler: outside a checkout they skip.
 from __future__ import annotations
 
 import os
+import platform
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
-from c_programs import COMPILER, ROOT
+from c_programs import COMPILER, INCLUDES, ROOT, compile_library
 
 import ofc_fast as ofc
 
@@ -483,6 +484,38 @@ def test_a_cxx_program_uses_the_installed_headers_and_library(
     assert out.stdout.split()[0] == "0"  # the nets of a deal add up to zero
 
 
+def test_installed_tables_have_c_linkage_in_cxx(installed: Path, tmp_path: Path) -> None:
+    """ofc_tables.h (the tables ofc_inline.h reads) had no extern "C" block: a C++
+    program saw them with C++ linkage, whose names MSVC mangles
+    (``?ofc_tab_card_key@@3QB_KB``), so it could not link them from the library.
+    Each table the installed headers declare, redeclared with C linkage after every
+    header, is the same declaration (a conflicting linkage does not compile)."""
+    cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+    if cxx is None:
+        pytest.skip("no C++ compiler: install g++")
+    include = installed / "include" / "ofc_fast"
+    headers = sorted(h.name for h in include.glob("*.h"))
+    tables = re.findall(
+        r"^OFC_API (extern const \w+ ofc_\w+\[\d+\];)$",
+        (include / "ofc_tables.h").read_text(encoding="utf-8"),
+        flags=re.MULTILINE,
+    )
+    assert len(tables) > 5 and "ofc_tab_card_key" in "".join(tables)
+    src = tmp_path / "linkage.cpp"
+    src.write_text(
+        "".join(f'#include "{h}"\n' for h in headers)
+        + 'extern "C" {\n'
+        + "".join(f"{t}\n" for t in tables)
+        + "}\nint main() { return ofc_rank5_inline(51, 47, 43, 39, 35) == 0; }\n"
+    )
+    done = subprocess.run(
+        [cxx, "-std=c++11", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{include}",
+         "-fsyntax-only", str(src)],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
 def test_find_package_refuses_an_incompatible_version(
     installed: Path, tmp_path: Path
 ) -> None:
@@ -518,6 +551,27 @@ def test_add_subdirectory_gives_the_same_targets(tmp_path: Path) -> None:
     assert not (build / "ofc_fast" / "test_ofc").exists()  # no C tests in a sub-project
 
 
+def test_a_build_given_no_build_type_is_optimised(tmp_path: Path) -> None:
+    """``cmake -S . -B build && cmake --build build`` (no CMAKE_BUILD_TYPE) compiled the
+    library without optimisation (-O0: a deal settled five times slower than in the
+    Release build docs/c-api.md shows).  A top-level build given no type is a Release
+    build; a type given is kept."""
+    for given, expected in (([], "Release"), (["-DCMAKE_BUILD_TYPE=Debug"], "Debug")):
+        build = tmp_path / expected
+        env = {k: v for k, v in os.environ.items() if k != "CMAKE_BUILD_TYPE"}
+        done = subprocess.run(
+            [CMAKE or "cmake", "-S", str(ROOT), "-B", str(build), "-DOFC_FAST_TESTS=OFF",
+             *given],
+            env={**env, "CC": COMPILER or "cc"}, capture_output=True, text=True,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        cache = (build / "CMakeCache.txt").read_text(encoding="utf-8")
+        assert re.search(rf"^CMAKE_BUILD_TYPE:\w+={expected}$", cache, re.MULTILINE)
+        flags = build / "CMakeFiles" / "ofc_fast_objects.dir" / "flags.make"
+        if flags.exists():  # the Makefile generator's: the compiler's flags
+            assert ("-O3" in flags.read_text()) == (expected == "Release")
+
+
 def test_c_tests_configure_without_posix_threads(tmp_path: Path) -> None:
     """A top-level build turns the C tests on; where there are no POSIX threads (MSVC;
     here: Threads disabled) it configures and runs every test but those that include
@@ -533,3 +587,82 @@ def test_c_tests_configure_without_posix_threads(tmp_path: Path) -> None:
     threaded = {p.stem for p in sources if "#include <pthread.h>" in p.read_text()}
     assert {"test_threads", "test_vecenv"} <= threaded
     assert listed == {p.stem for p in sources} - threaded
+
+
+_MODEL_VALUES_C = """\
+#include <stdio.h>
+#include "model_file.h"
+
+static uint8_t file[64 + 4 * 5 + 4 * (64 * 32 + 32 + 32 + 1)];
+static ofc_vmodel model;
+static uint32_t state = 12345;
+
+static float draw(void) /* a float in [-1, 1) */
+{
+    state = state * 1664525u + 1013904223u;
+    return (float)((int32_t)(state >> 8) - (1 << 23)) / (float)(1 << 23);
+}
+
+int main(void)
+{
+    size_t n = put_header(file, 0, 1), i;
+    int t;
+    n += put32(file + n, 5); /* one net: 5 cards, 64 inputs, 32 hidden units, 1 */
+    n += put32(file + n, 2);
+    n += put32(file + n, 64);
+    n += put32(file + n, 32);
+    n += put32(file + n, 1);
+    for (i = 0; i < 64 * 32 + 32 + 32 + 1; i++)
+        n += putf(file + n, draw());
+    if (ofc_vm_parse(file, seal(file, n), &model) != OFC_OK)
+        return 1;
+    for (t = 0; t < 200; t++) {
+        float x[64];
+        double v;
+        for (i = 0; i < 64; i++)
+            x[i] = draw();
+        if (ofc_vm_eval(&model, 5, x, &v) != OFC_OK)
+            return 2;
+        printf("%a\\n", v);
+    }
+    return 0;
+}
+"""
+
+
+def test_model_values_do_not_depend_on_the_c_dialect(tmp_path: Path) -> None:
+    """ofc_model.h promises the forward pass the same bits on every CPU: no fused
+    multiply-add.  Only Clang was told so (its pragma); GCC was trusted not to contract
+    in ISO C99, but the library compiled in GCC's default GNU dialect (the cc command
+    of docs/c-api.md without -std=c99, cgo, a caller's own build) with FMA at hand
+    (every arm64 CPU; x86-64 with -mfma or -march=native) fused the products and sums
+    of the hidden layers: other values than the package's.  ofc_model.c built so
+    gives the bits of the C99 build."""
+    if COMPILER is None or platform.machine().lower() not in ("x86_64", "amd64"):
+        pytest.skip("needs an x86-64 C compiler (-mfma)")
+    cpuinfo = Path("/proc/cpuinfo")
+    if not (cpuinfo.exists() and " fma" in cpuinfo.read_text(encoding="utf-8")):
+        pytest.skip("needs a CPU with FMA (Linux /proc/cpuinfo)")
+    objects = compile_library(tmp_path)
+    model = ROOT / "csrc" / "src" / "ofc_model.c"
+    gnu = tmp_path / "ofc_model_gnu_fma.o"
+    subprocess.run(
+        [COMPILER, "-O2", "-mfma", *INCLUDES, "-c", str(model), "-o", str(gnu)],
+        check=True,
+    )
+    (tmp_path / "values.c").write_text(_MODEL_VALUES_C, encoding="utf-8")
+    printed = []
+    for name, parts in (
+        ("c99", objects),
+        ("gnu_fma", [o for o in objects if not o.endswith("ofc_model.o")] + [str(gnu)]),
+    ):
+        exe = tmp_path / name
+        subprocess.run(
+            [COMPILER, "-std=c99", *INCLUDES, f"-I{ROOT / 'tests' / 'c'}",
+             str(tmp_path / "values.c"), *parts, "-lm", "-o", str(exe)],
+            check=True,
+        )  # fmt: skip
+        done = subprocess.run([str(exe)], check=True, capture_output=True, text=True)
+        printed.append(done.stdout.split())
+    assert len(printed[0]) == 200
+    assert printed[1] == printed[0]

@@ -6,6 +6,10 @@
 
 #include "ofc_export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define OFC_HASH_SHIFT 8
 #define OFC_HASH_MASK 255
 #define OFC_HASH_ROWS 1410
@@ -23,5 +27,9 @@ OFC_API extern const uint32_t ofc_tab_strength_info[7918];
 OFC_API extern const uint16_t ofc_tab_kev[7918];
 OFC_API extern const uint16_t ofc_tab_low27[7918];
 OFC_API extern const uint16_t ofc_tab_binom[108];
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* OFC_TABLES_H */

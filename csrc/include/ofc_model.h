@@ -45,9 +45,10 @@
  * and sums blocks of 16 outputs in registers.  On x86-64 with GCC or Clang the
  * library also carries an AVX2 copy of the pass (each block four vectors of 4
  * doubles) and uses it when the CPU has AVX2; it performs the same operations in the
- * same order, so every CPU gets the same bits.  (The library turns off Clang's
- * default contraction of a * b + c into a fused multiply-add, which it would do on
- * every arm64 CPU and on x86-64 with -mfma; GCC does not contract in ISO C99.)
+ * same order, so every CPU gets the same bits.  (The library turns off the
+ * contraction of a * b + c into a fused multiply-add, which Clang would do on every
+ * arm64 CPU and on x86-64 with -mfma, and GCC there too in its GNU dialects: the
+ * bits do not depend on -std either.)
  *
  * Example
  * -------

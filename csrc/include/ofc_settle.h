@@ -258,8 +258,9 @@ OFC_API int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players,
  *         OFC_E_COUNT (a seat setting rows shows no cards, or a seat mixes cards
  *         and OFC_NO_CARD), OFC_E_CARD, OFC_E_DUPLICATE (across all seats);
  *         OFC_E_NO_NATURALS, OFC_E_COUNT (a declaring seat shows no cards),
- *         OFC_E_NATURAL, OFC_E_HIDDEN, OFC_E_STACKS, checked in this order.  On an error out->bad_seat / bad_card say where (when it
- *         concerns a seat or a card); the rest of *out is unspecified. */
+ *         OFC_E_NATURAL, OFC_E_HIDDEN, OFC_E_STACKS, checked in this order.  On an
+ *         error (out not NULL) out->bad_seat / bad_card say where when it concerns a
+ *         seat or a card, else they are -1 / 0xFF; the rest of *out is unspecified. */
 OFC_API int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
                            const ofc_settle_input *in, uint32_t flags, ofc_settlement *out);
 

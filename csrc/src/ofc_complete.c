@@ -371,6 +371,10 @@ int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
                             const uint8_t *round_n, const uint8_t *round_k, uint32_t in_fl,
                             uint32_t policy, ofc_completion_result *out)
 {
+    /* The caller's board, cards and rounds, each byte read once: only these copies
+     * are checked and used (ofc_fast.h, Threads). */
+    uint8_t b[OFC_BOARD_CARDS], rn[OFC_SEARCH_MAX_ROUNDS], rk[OFC_SEARCH_MAX_ROUNDS];
+    uint8_t future[OFC_SEARCH_MAX_ROUNDS * OFC_SEARCH_MAX_ROUND_CARDS];
     env e;
     cx c;
     uint64_t seen = 0;
@@ -385,15 +389,25 @@ int32_t ofc_best_completion(const ofc_rules *rules, const ofc_fl_rules *fl,
         (rounds > 0 && (cards == NULL || round_n == NULL || round_k == NULL))) {
         return OFC_E_VALUE;
     }
-    if ((st = rounds_check(rounds, round_n, round_k, &n, &kept)) != OFC_OK ||
-        (st = board_check(board, &seen, &free_)) != OFC_OK ||
-        (st = ofc_check_cards(cards, (size_t)n, &seen)) != OFC_OK) {
+    if (rounds > 0 && rounds <= OFC_SEARCH_MAX_ROUNDS) { /* more: rounds_check() */
+        ofc_copy_cards(rn, round_n, rounds);
+        ofc_copy_cards(rk, round_k, rounds);
+    }
+    ofc_copy_cards(b, board, OFC_BOARD_CARDS);
+    if ((st = rounds_check(rounds, rn, rk, &n, &kept)) != OFC_OK) {
+        return st;
+    }
+    if (n > 0) {
+        ofc_copy_cards(future, cards, (size_t)n);
+    }
+    if ((st = board_check(b, &seen, &free_)) != OFC_OK ||
+        (st = ofc_check_cards(future, (size_t)n, &seen)) != OFC_OK) {
         return st;
     }
     if (kept != free_ || !in_fl_ok(in_fl)) {
         return OFC_E_COUNT;
     }
-    ofc_sx_complete(&c, &e, board, cards, (int)rounds, round_n, round_k, (int)in_fl, policy);
+    ofc_sx_complete(&c, &e, b, future, (int)rounds, rn, rk, (int)in_fl, policy);
     ofc_eval_board_k(rules, c.best, &ev_out);
     memcpy(s, ev_out.strength, sizeof s);
     memcpy(out->board, c.best, 13);
@@ -428,8 +442,10 @@ static int32_t seat_check(const ofc_search_seat *s, uint64_t *seen, int *free_, 
     return rounds_check(s->rounds, s->round_n, s->round_k, &cards, kept);
 }
 
-int32_t ofc_search_pos_check(const ofc_search_pos *pos)
+int32_t ofc_search_pos_check(const ofc_search_pos *given)
 {
+    ofc_search_pos local;
+    const ofc_search_pos *pos = ofc_sx_pos_copy(given, &local);
     uint64_t seen = 0;
     int p, free_, kept, need = 0;
     int32_t st;

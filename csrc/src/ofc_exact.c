@@ -25,8 +25,10 @@ uint64_t ofc_sx_seat_leaves(const ofc_search_seat *s)
     return sat_mul(n, ofc_factorial(kept > 20 ? 20 : kept));
 }
 
-uint64_t ofc_search_exact_cost(const ofc_search_pos *pos, uint32_t n_actions)
+uint64_t ofc_search_exact_cost(const ofc_search_pos *given, uint32_t n_actions)
 {
+    ofc_search_pos local;
+    const ofc_search_pos *pos = ofc_sx_pos_copy(given, &local);
     const ofc_search_seat *own;
     uint64_t draws = 1, opp = 0, per;
     int pool, p, i;
@@ -232,10 +234,12 @@ int32_t ofc_search_exact(const ofc_rules *rules, const ofc_fl_rules *fl,
 
 int32_t ofc_search_exact_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
                                const ofc_ev_tables *ev, const ofc_search_model *m,
-                               const ofc_search_pos *pos, const uint8_t *actions,
+                               const ofc_search_pos *given, const uint8_t *actions,
                                uint32_t n_actions, uint64_t max_nodes, double *values,
                                ofc_search_stats *stats)
 {
+    ofc_search_pos local;
+    const ofc_search_pos *pos = ofc_sx_pos_copy(given, &local);
     env e;
     uint8_t boards[OFC_ACTION_SPACE][13];
     own_set own;

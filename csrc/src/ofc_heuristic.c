@@ -110,7 +110,8 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
     }
     lowball = rules->middle_lowball != 0;
     for (i = 0; i < n; i++) {
-        const uint8_t *b = boards + (size_t)OFC_BOARD_CARDS * i;
+        uint8_t b[OFC_BOARD_CARDS]; /* the caller's board, read once */
+        ofc_copy_cards(b, boards + (size_t)OFC_BOARD_CARDS * i, OFC_BOARD_CARDS);
         if (OFC_UNLIKELY(ofc_cards_invalid(b, OFC_BOARD_CARDS, 0))) {
             if (bad) {
                 *bad = i;
@@ -161,12 +162,34 @@ static row_bits template_bits(const uint8_t *t, size_t n, size_t n_slots)
     return r;
 }
 
-/* Checks the row templates and the moves (indices in range, the three rows of a move
- * sharing no card and no slot); *fixed = every card of every template. */
-static int32_t check_rows(const ofc_heur_rows *rows, size_t n_slots, uint64_t *fixed)
+/* Checks one move: its row indices in range, its three rows sharing no card and no
+ * slot (b3, b5: the templates' bits). */
+static int32_t check_move(const uint16_t mv[3], const ofc_heur_rows *rows,
+                          const row_bits *b3, const row_bits *b5)
 {
-    row_bits b3[OFC_HEUR_MAX_ROWS], b5[OFC_HEUR_MAX_ROWS];
+    const row_bits *f, *mid, *back;
+    if (mv[0] >= rows->n_fronts || mv[1] >= rows->n_fives || mv[2] >= rows->n_fives) {
+        return OFC_E_VALUE;
+    }
+    f = &b3[mv[0]];
+    mid = &b5[mv[1]];
+    back = &b5[mv[2]];
+    if ((f->slots & mid->slots) | (f->slots & back->slots) | (mid->slots & back->slots)) {
+        return OFC_E_VALUE;
+    }
+    if ((f->cards & mid->cards) | (f->cards & back->cards) | (mid->cards & back->cards)) {
+        return OFC_E_DUPLICATE;
+    }
+    return OFC_OK;
+}
+
+/* Checks the row templates (their bits into b3, b5) and the moves; *fixed = every
+ * card of every template. */
+static int32_t check_rows(const ofc_heur_rows *rows, size_t n_slots, row_bits *b3,
+                          row_bits *b5, uint64_t *fixed)
+{
     size_t i;
+    int32_t st = OFC_OK;
     *fixed = 0;
     for (i = 0; i < rows->n_fronts + rows->n_fives; i++) {
         int front = i < rows->n_fronts;
@@ -178,23 +201,12 @@ static int32_t check_rows(const ofc_heur_rows *rows, size_t n_slots, uint64_t *f
         }
         *fixed |= b->cards;
     }
-    for (i = 0; i < rows->n_moves; i++) {
-        const uint16_t *mv = rows->moves + 3 * i;
-        const row_bits *f, *mid, *back;
-        if (mv[0] >= rows->n_fronts || mv[1] >= rows->n_fives || mv[2] >= rows->n_fives) {
-            return OFC_E_VALUE;
-        }
-        f = &b3[mv[0]];
-        mid = &b5[mv[1]];
-        back = &b5[mv[2]];
-        if ((f->slots & mid->slots) | (f->slots & back->slots) | (mid->slots & back->slots)) {
-            return OFC_E_VALUE;
-        }
-        if ((f->cards & mid->cards) | (f->cards & back->cards) | (mid->cards & back->cards)) {
-            return OFC_E_DUPLICATE;
-        }
+    for (i = 0; st == OFC_OK && i < rows->n_moves; i++) {
+        uint16_t mv[3]; /* the caller's move, read once */
+        ofc_copy_cards((uint8_t *)mv, (const uint8_t *)(rows->moves + 3 * i), sizeof mv);
+        st = check_move(mv, rows, b3, b5);
     }
-    return OFC_OK;
+    return st;
 }
 
 /* Strengths of every row template under one fill (ext: slots, then the card ids). */
@@ -215,21 +227,31 @@ static void rank_rows(const ofc_heur_rows *rows, const uint8_t *ext, uint16_t *s
 /* Moves scored together: running best / sum over the fills of one sample. */
 #define HEUR_BLOCK 256
 
+/* Scores moves first .. first + n_moves - 1 (at most HEUR_BLOCK): the caller's
+ * moves and fills each read once here, and checked again as read (a thread writing
+ * them meanwhile can only make the call fail; ofc_fast.h, Threads). */
 static int32_t score_block(const ofc_rules *rules, const ofc_fl_rules *fl,
                            const ofc_heur_model *m, const ofc_heur_rows *rows,
-                           size_t first, size_t n_moves, uint64_t fixed,
-                           const uint8_t *fills, size_t n_samples, size_t n_fills,
-                           size_t n_slots, int in_fl, double optimism, double *scores)
+                           const row_bits *b3, const row_bits *b5, size_t first,
+                           size_t n_moves, uint64_t fixed, const uint8_t *fills,
+                           size_t n_samples, size_t n_fills, size_t n_slots, int in_fl,
+                           double optimism, double *scores)
 {
     uint8_t ext[OFC_HEUR_CARD + OFC_CARDS];
-    uint16_t s3[OFC_HEUR_MAX_ROWS], s5[OFC_HEUR_MAX_ROWS];
+    uint16_t s3[OFC_HEUR_MAX_ROWS], s5[OFC_HEUR_MAX_ROWS], moves[3 * HEUR_BLOCK];
     double best[HEUR_BLOCK], sum[HEUR_BLOCK];
     int lowball = rules->middle_lowball != 0;
     size_t k, p, c, i;
+    int32_t st;
     for (i = 0; i < OFC_CARDS; i++) {
         ext[OFC_HEUR_CARD + i] = (uint8_t)i;
     }
+    ofc_copy_cards((uint8_t *)moves, (const uint8_t *)(rows->moves + 3 * first),
+                   3 * n_moves * sizeof moves[0]);
     for (c = 0; c < n_moves; c++) {
+        if ((st = check_move(moves + 3 * c, rows, b3, b5)) != OFC_OK) {
+            return st;
+        }
         scores[c] = 0.0;
     }
     for (k = 0; k < n_samples; k++) {
@@ -239,20 +261,20 @@ static int32_t score_block(const ofc_rules *rules, const ofc_fl_rules *fl,
         }
         for (p = 0; p < n_fills; p++) {
             /* no slots: fills may be NULL, and NULL + 0 is undefined in C */
-            const uint8_t *fill = n_slots ? fills + (k * n_fills + p) * n_slots : NULL;
-            uint64_t fill_set = n_slots ? card_set(fill, n_slots) : 0;
+            uint64_t fill_set = 0;
+            if (n_slots) { /* the fill read once, into the slots of ext */
+                ofc_copy_cards(ext, fills + (k * n_fills + p) * n_slots, n_slots);
+                fill_set = card_set(ext, n_slots);
+            }
             if (fill_set == UINT64_MAX) {
-                return ofc_cards_error(fill, n_slots);
+                return ofc_cards_error(ext, n_slots);
             }
             if (fill_set & fixed) {
                 return OFC_E_DUPLICATE;
             }
-            for (i = 0; i < n_slots; i++) {
-                ext[i] = fill[i];
-            }
             rank_rows(rows, ext, s3, s5);
             for (c = 0; c < n_moves; c++) {
-                const uint16_t *mv = rows->moves + 3 * (first + c);
+                const uint16_t *mv = moves + 3 * c;
                 uint16_t s[3];
                 double v;
                 s[0] = s3[mv[0]];
@@ -279,6 +301,11 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
                              size_t n_slots, uint32_t in_fl, double optimism,
                              double *scores)
 {
+    /* The caller's rows and templates, read once: only these copies are checked and
+     * used (the moves and fills: score_block()). */
+    ofc_heur_rows r;
+    uint8_t fronts[3 * OFC_HEUR_MAX_ROWS], fives[5 * OFC_HEUR_MAX_ROWS];
+    row_bits b3[OFC_HEUR_MAX_ROWS], b5[OFC_HEUR_MAX_ROWS];
     size_t c;
     uint64_t fixed;
     int32_t status = check_common(rules, &fl, in_fl);
@@ -288,21 +315,26 @@ int32_t ofc_heur_score_moves(const ofc_rules *rules, const ofc_fl_rules *fl,
     if (!rows) {
         return OFC_E_VALUE;
     }
-    if (rows->n_moves == 0) {
+    ofc_copy_cards((uint8_t *)&r, (const uint8_t *)rows, sizeof r);
+    if (r.n_moves == 0) {
         return OFC_OK;
     }
     if (n_slots > OFC_HEUR_MAX_SLOTS || n_samples == 0 || n_fills == 0 ||
-        rows->n_fronts > OFC_HEUR_MAX_ROWS || rows->n_fives > OFC_HEUR_MAX_ROWS) {
+        r.n_fronts > OFC_HEUR_MAX_ROWS || r.n_fives > OFC_HEUR_MAX_ROWS) {
         return OFC_E_COUNT;
     }
-    if (!m || !rows->fronts || !rows->fives || !rows->moves || !scores ||
-        (n_slots && !fills) || !(optimism >= 0.0 && optimism <= 1.0)) {
+    if (!m || !r.fronts || !r.fives || !r.moves || !scores || (n_slots && !fills) ||
+        !(optimism >= 0.0 && optimism <= 1.0)) {
         return OFC_E_VALUE;
     }
-    status = check_rows(rows, n_slots, &fixed);
-    for (c = 0; status == OFC_OK && c < rows->n_moves; c += HEUR_BLOCK) {
-        size_t block = rows->n_moves - c < HEUR_BLOCK ? rows->n_moves - c : HEUR_BLOCK;
-        status = score_block(rules, fl, m, rows, c, block, fixed, fills, n_samples,
+    ofc_copy_cards(fronts, r.fronts, 3 * r.n_fronts);
+    ofc_copy_cards(fives, r.fives, 5 * r.n_fives);
+    r.fronts = fronts;
+    r.fives = fives;
+    status = check_rows(&r, n_slots, b3, b5, &fixed);
+    for (c = 0; status == OFC_OK && c < r.n_moves; c += HEUR_BLOCK) {
+        size_t block = r.n_moves - c < HEUR_BLOCK ? r.n_moves - c : HEUR_BLOCK;
+        status = score_block(rules, fl, m, &r, b3, b5, c, block, fixed, fills, n_samples,
                              n_fills, n_slots, (int)in_fl, optimism, scores + c);
     }
     return status;
@@ -379,8 +411,11 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     if (!unseen && n_unseen) {
         return OFC_E_VALUE;
     }
-    if (n_unseen && card_set(unseen, n_unseen) == UINT64_MAX) {
-        return ofc_cards_error(unseen, n_unseen);
+    if (n_unseen) { /* the caller's cards, read once: only the copy is checked and drawn */
+        ofc_copy_cards(deck, unseen, n_unseen);
+        if (card_set(deck, n_unseen) == UINT64_MAX) {
+            return ofc_cards_error(deck, n_unseen);
+        }
     }
     if (n_future > n_unseen || n_future > OFC_HEUR_MAX_FUTURE || n_slots > n_future ||
         n_slots > OFC_HEUR_MAX_SLOTS ||
@@ -390,9 +425,6 @@ int32_t ofc_heur_sample(const uint8_t *unseen, size_t n_unseen, size_t n_future,
     }
     if ((n_samples && n_future && !futures) || (n_fills && n_slots && !fills)) {
         return OFC_E_VALUE;
-    }
-    if (n_unseen) {
-        memcpy(deck, unseen, n_unseen);
     }
     for (k = 0; k < n_samples && n_future; k++) {
         const uint8_t *future = futures + k * n_future;

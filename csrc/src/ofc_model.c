@@ -9,11 +9,15 @@
 /* No fused multiply-add in the forward pass (ofc_model.h): each product is rounded to
  * double, then added.  Clang contracts a * b + c within an expression by default
  * (-ffp-contract=on) wherever the target has FMA (every arm64 CPU, x86-64 with -mfma or
- * -march=native): the standard pragma turns that off.  GCC does not read the pragma
- * (-Wunknown-pragmas) and contracts only in GNU modes (-ffp-contract=fast): the
- * library is compiled as ISO C99 (-std=c99), where it does not. */
+ * -march=native): the standard pragma turns that off.  GCC does not read that pragma
+ * (-Wunknown-pragmas) and contracts across expressions in its GNU dialects
+ * (-ffp-contract=fast, the default without -std=c99: a build of the sources by hand,
+ * cgo), so its own pragma turns contraction off for every function below, whatever
+ * the dialect. */
 #if defined(__clang__)
 #pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
 #endif
 
 /* OFC_VM_OPP_COUNTS is a literal (cffi reads it); it must be one count per row and

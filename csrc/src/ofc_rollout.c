@@ -352,11 +352,13 @@ int32_t ofc_search_rollouts(const ofc_rules *rules, const ofc_fl_rules *fl,
 
 int32_t ofc_search_rollouts_stats(const ofc_rules *rules, const ofc_fl_rules *fl,
                                   const ofc_ev_tables *ev, const ofc_search_model *m,
-                                  const ofc_search_pos *pos, const uint8_t *actions,
+                                  const ofc_search_pos *given, const uint8_t *actions,
                                   uint32_t n_actions, uint32_t policy, uint64_t seed,
                                   uint64_t first, uint64_t samples, double *sum,
                                   double *sum_sq, ofc_search_stats *stats)
 {
+    ofc_search_pos local;
+    const ofc_search_pos *pos = ofc_sx_pos_copy(given, &local);
     env e;
     uint8_t boards[OFC_ACTION_SPACE][13], deck[52];
     done others[OFC_SEARCH_MAX_SEATS], me;

@@ -74,6 +74,18 @@ void ofc_sx_complete(cx *c, const env *e, const uint8_t board[13], const uint8_t
                      int rounds, const uint8_t *rn, const uint8_t *rk, int in_fl,
                      uint32_t policy);
 
+/* The caller's position read once into *local (ofc_fast.h, Threads): a public search
+ * function checks and uses only this copy.  NULL stays NULL. */
+static inline const ofc_search_pos *ofc_sx_pos_copy(const ofc_search_pos *pos,
+                                                    ofc_search_pos *local)
+{
+    if (pos == NULL) {
+        return NULL;
+    }
+    ofc_copy_cards((uint8_t *)local, (const uint8_t *)pos, sizeof *local);
+    return local;
+}
+
 /* Checks the rules, Fantasyland rules, tables and model of a call into e. */
 int32_t ofc_sx_env_init(env *e, const ofc_rules *rules, const ofc_fl_rules *fl,
                         const ofc_ev_tables *ev, const ofc_search_model *m);

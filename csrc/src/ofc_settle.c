@@ -465,8 +465,6 @@ static int32_t settle_check(const ofc_table_rules *table, const ofc_settle_input
 {
     int32_t st;
     int s;
-    out->bad_seat = -1;
-    out->bad_card = 0xFF;
     if (ofc_table_rules_check(table) != OFC_OK) {
         return OFC_E_RULES;
     }
@@ -519,14 +517,22 @@ static void settle_nets(const ledger *L, const ofc_settle_input *in, ofc_settlem
 }
 
 int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
-                   const ofc_settle_input *in, uint32_t flags, ofc_settlement *out)
+                   const ofc_settle_input *given, uint32_t flags, ofc_settlement *out)
 {
+    ofc_settle_input deal; /* the caller's deal, read once: only this copy is used */
+    const ofc_settle_input *in = &deal;
     ledger L;
     uint32_t hidden, naturals = 0, ordinary, rows, s, players;
     int32_t house, st;
-    if (rules == NULL || table == NULL || in == NULL || out == NULL) {
+    if (out == NULL) {
         return OFC_E_VALUE;
     }
+    out->bad_seat = -1; /* until an error names a seat or a card */
+    out->bad_card = 0xFF;
+    if (rules == NULL || table == NULL || given == NULL) {
+        return OFC_E_VALUE;
+    }
+    ofc_copy_cards((uint8_t *)&deal, (const uint8_t *)given, sizeof deal);
     if (!ofc_rules_scalars_ok(rules)) {
         return OFC_E_RULES;
     }

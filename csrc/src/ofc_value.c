@@ -81,6 +81,18 @@ static int32_t board_cards(const uint8_t board[13], uint64_t *mask, int *placed)
 
 /* Checks a context, a board, its dead cards and an output pointer (`out`, NULL is
  * refused); *mask and *placed: the board's cards. */
+/* The caller's n bytes at src read once into local (ofc_fast.h, Threads): the public
+ * functions check and use only the copies of their board and dealt cards.  NULL stays
+ * NULL. */
+static const uint8_t *read_once(const uint8_t *src, size_t n, uint8_t *local)
+{
+    if (src == NULL) {
+        return NULL;
+    }
+    ofc_copy_cards(local, src, n);
+    return local;
+}
+
 static int32_t check_board(const ofc_value_ctx *c, const uint8_t *board, uint64_t dead,
                            const void *out, uint64_t *mask, int *placed)
 {
@@ -278,9 +290,11 @@ static void features(const ofc_value_ctx *c, const uint8_t board[13], uint64_t d
     out[63] = 1.0f;
 }
 
-int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
+int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t given[13], uint64_t dead,
                            float out[OFC_VF_N])
 {
+    uint8_t local[OFC_BOARD_CARDS];
+    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
     uint64_t mask;
     int placed;
     int32_t st = check_board(c, board, dead, out, &mask, &placed);
@@ -322,9 +336,11 @@ static int32_t value_of(const ofc_value_ctx *c, const uint8_t board[13], uint64_
     return ofc_vm_eval(c->model, (uint32_t)placed, x, out);
 }
 
-int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
+int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t given[13], uint64_t dead,
                         double *out)
 {
+    uint8_t local[OFC_BOARD_CARDS];
+    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
     uint64_t mask;
     int placed;
     int32_t st = check_board(c, board, dead, out, &mask, &placed);
@@ -395,10 +411,13 @@ static int32_t values_of(const ofc_value_ctx *c, const uint8_t board[13],
     return OFC_OK;
 }
 
-int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t board[13],
-                          const uint8_t *dealt, uint32_t n, uint32_t k, uint64_t dead,
+int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t given[13],
+                          const uint8_t *given_dealt, uint32_t n, uint32_t k, uint64_t dead,
                           const uint8_t *actions, uint32_t n_actions, double *values)
 {
+    uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
+    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *dealt = read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
     int32_t st = check_decision(c, board, dealt, n, k, dead);
     if (st != OFC_OK) {
         return st;
@@ -449,10 +468,13 @@ static int32_t best_of(const ofc_value_ctx *c, const uint8_t board[13], const ui
     return OFC_OK;
 }
 
-int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13], const uint8_t *dealt,
-                       uint32_t n, uint32_t k, uint64_t dead, uint8_t *action,
-                       uint8_t after[13], double *value)
+int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t given[13],
+                       const uint8_t *given_dealt, uint32_t n, uint32_t k, uint64_t dead,
+                       uint8_t *action, uint8_t after[13], double *value)
 {
+    uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
+    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *dealt = read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
     int32_t st = check_decision(c, board, dealt, n, k, dead);
     if (st != OFC_OK) {
         return st;
@@ -462,10 +484,12 @@ int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t board[13], const ui
 
 /* ------------------------------------------------------------ labels */
 
-int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t board[13], uint64_t dead,
+int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t given[13], uint64_t dead,
                          uint32_t n, uint32_t k, uint32_t reveal, uint64_t seed,
                          uint32_t samples, double *mean, double *var)
 {
+    uint8_t local[OFC_BOARD_CARDS];
+    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
     uint8_t live[52], draw[52];
     uint64_t mask;
     int placed, n_live = 0, i;

@@ -358,6 +358,16 @@ static void test_refusals(ofc_rules *r)
     in.cards[2][4] = in.cards[0][0]; /* the same card on two boards */
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_DUPLICATE);
     CHECK(s.bad_seat == 2 && s.bad_card == in.cards[0][0]);
+    /* An error that concerns no seat or card says so (-1, 0xFF), whatever a call
+     * before left there: a bad rule set and a missing table were left the seat and
+     * card of the duplicate above. */
+    r->sweep_multiplier = 0;
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_RULES);
+    CHECK(s.bad_seat == -1 && s.bad_card == 0xFF);
+    r->sweep_multiplier = 1;
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_DUPLICATE);
+    CHECK_EQ(ofc_settle(r, NULL, &in, 0, &s), OFC_E_VALUE);
+    CHECK(s.bad_seat == -1 && s.bad_card == 0xFF);
     in.cards[2][4] = 52;
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_CARD);
     in.cards[2][4] = OFC_NO_CARD;

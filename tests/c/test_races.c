@@ -1,0 +1,350 @@
+/* test_races.c -- a caller's thread writing an input while a call reads it.
+ *
+ * ofc_fast.h ("Threads"): a validating function reads each input byte once, validates
+ * that copy and uses only it, so such a writer can make a call fail validation or be
+ * answered as some snapshot of its input, never make it read out of bounds.  Here a
+ * second thread flips one input byte between a valid and an invalid value while the
+ * main thread calls the function again and again: every answer must be the valid
+ * input's or the invalid one's refusal.  tests/c/run.sh runs this program under
+ * AddressSanitizer + UndefinedBehaviorSanitizer too, which report a read past an array
+ * at once; ThreadSanitizer reports the race this test makes on purpose, so there it
+ * only says so and passes.  (The batch kernels of ofc_fast.h are raced from Python:
+ * tests/test_bad_input.py.) */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ofc_fast.h"
+#include "ofc_heuristic.h"
+#include "ofc_search.h"
+#include "ofc_value.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define OFC_TEST_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define OFC_TEST_TSAN 1
+#endif
+#endif
+
+#define CALLS 20000
+#define N_BOARDS 8
+
+/* The byte the writer flips, and its two values. */
+typedef struct flip {
+    volatile uint8_t *byte;
+    uint8_t valid, invalid;
+    volatile int stop;
+} flip;
+
+static void *writer(void *arg)
+{
+    flip *f = (flip *)arg;
+    while (!f->stop) {
+        *f->byte = f->invalid;
+        *f->byte = f->valid;
+    }
+    return NULL;
+}
+
+/* Starts flipping `byte` (valid -> invalid -> valid ...) in a second thread. */
+static void start(flip *f, pthread_t *thread, uint8_t *byte, uint8_t invalid)
+{
+    f->byte = byte;
+    f->valid = *byte;
+    f->invalid = invalid;
+    f->stop = 0;
+    CHECK_EQ(pthread_create(thread, NULL, writer, f), 0);
+}
+
+static void finish(flip *f, pthread_t thread)
+{
+    f->stop = 1;
+    CHECK_EQ(pthread_join(thread, NULL), 0);
+    *f->byte = f->valid;
+}
+
+/* ofc_settle() while the deal's player count flips between 3 and 200 (more than the
+ * table allows): it read the count again after checking it, and went through seats
+ * past the deal's four. */
+static void settle_while_written(const ofc_rules *rules)
+{
+    static ofc_settle_input in;
+    static ofc_settlement s, expected;
+    ofc_table_rules table;
+    pthread_t thread;
+    flip f;
+    int seat, i, settled = 0, refused = 0, other = 0;
+    CHECK_EQ(ofc_table_rules_init(&table), OFC_OK);
+    CHECK_EQ(ofc_settle_input_init(&in, 3, 0), OFC_OK);
+    for (seat = 0; seat < 3; seat++) {
+        for (i = 0; i < 13; i++) {
+            in.cards[seat][i] = (uint8_t)(51 - 13 * seat - i);
+        }
+    }
+    CHECK_EQ(ofc_settle(rules, &table, &in, 0, &expected), OFC_OK);
+    start(&f, &thread, &in.players, 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_settle(rules, &table, &in, 0, &s);
+        if (rc == OFC_OK) {
+            settled++;
+            other += memcmp(s.net, expected.net, sizeof s.net) != 0;
+        } else {
+            refused++;
+            other += rc != OFC_E_MAX_PLAYERS;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+    CHECK_EQ(settled + refused, CALLS);
+}
+
+/* ofc_heur_values() while a card of its last board flips between a card and 200: it
+ * valued the boards from the caller's bytes after checking them there. */
+static void heuristic_values_while_written(const ofc_rules *rules)
+{
+    static ofc_heur_model model;
+    uint8_t boards[13 * N_BOARDS];
+    double values[N_BOARDS], expected[N_BOARDS];
+    pthread_t thread;
+    flip f;
+    size_t bad;
+    int i, k, other = 0;
+    memset(&model, 0, sizeof model);
+    for (k = 0; k < 3; k++) {
+        for (i = 0; i < OFC_STRENGTH_TABLE_SIZE; i++) {
+            model.row[k][i].value = (float)(i % 97);
+        }
+    }
+    CHECK_EQ(ofc_heur_model_check(&model), OFC_OK);
+    for (k = 0; k < N_BOARDS; k++) {
+        for (i = 0; i < 13; i++) {
+            boards[13 * k + i] = (uint8_t)((5 * k + 4 * i) % OFC_CARDS);
+        }
+    }
+    CHECK_EQ(ofc_heur_values(rules, NULL, &model, boards, N_BOARDS, 0, expected, NULL),
+             OFC_OK);
+    start(&f, &thread, &boards[13 * N_BOARDS - 1], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_heur_values(rules, NULL, &model, boards, N_BOARDS, 0, values, &bad);
+        if (rc == OFC_OK) {
+            other += memcmp(values, expected, sizeof values) != 0;
+        } else {
+            other += rc != OFC_E_CARD || bad != N_BOARDS - 1;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* Heads-up Pineapple, the last round: the searcher (seat 0) places 2 of 3 dealt cards,
+ * seat 1 has that round to come; each board holds 11 cards (front and back 1 free). */
+static void last_round(ofc_search_pos *pos)
+{
+    static const uint8_t dealt[3] = {0, 1, 2};
+    int s, i, c = 3;
+    memset(pos, 0, sizeof *pos);
+    memcpy(pos->dealt, dealt, sizeof dealt);
+    pos->n_dealt = 3;
+    pos->k = 1;
+    pos->players = 2;
+    for (s = 0; s < 2; s++) {
+        for (i = 0; i < 13; i++) {
+            pos->seats[s].board[i] = i == 2 || i == 12 ? OFC_NO_CARD : (uint8_t)c++;
+        }
+    }
+    pos->seats[1].rounds = 1;
+    pos->seats[1].round_n[0] = 3;
+    pos->seats[1].round_k[0] = 1;
+    while (c < OFC_CARDS) {
+        pos->unseen[pos->n_unseen++] = (uint8_t)c++;
+    }
+}
+
+/* The search while the position's count of unseen cards flips between its 27 and
+ * 255: ofc_search_pos_check() read it again after checking it (and went through 255
+ * cards), the rollouts each sample (and copied 255 cards into a deck of 52). */
+static void search_while_written(const ofc_rules *rules)
+{
+    static ofc_search_pos pos;
+    ofc_search_model model;
+    const uint8_t room[3] = {1, 0, 1};
+    uint8_t action[OFC_ACTION_SPACE];
+    double sum, expected = 0;
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    memset(&model, 0, sizeof model);
+    last_round(&pos);
+    CHECK_EQ(ofc_search_pos_check(&pos), OFC_OK);
+    CHECK(ofc_actions_legal(3, 1, room, action, NULL) > 0);
+    CHECK_EQ(ofc_search_rollouts(rules, NULL, NULL, &model, &pos, action, 1,
+                                 OFC_COMPLETE_FAST, 7, 0, 1, &expected, NULL),
+             OFC_OK);
+    start(&f, &thread, &pos.n_unseen, 255);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_search_pos_check(&pos);
+        other += rc != OFC_OK && rc != OFC_E_COUNT;
+        if (i % 10 == 0) {
+            sum = 0;
+            rc = ofc_search_rollouts(rules, NULL, NULL, &model, &pos, action, 1,
+                                     OFC_COMPLETE_FAST, 7, 0, 1, &sum, NULL);
+            other += rc == OFC_OK ? sum != expected : rc != OFC_E_COUNT;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_best_completion() while a card of the board flips between a card and 200: it
+ * completed the board from the caller's bytes after checking them there. */
+static void completion_while_written(const ofc_rules *rules)
+{
+    static ofc_search_pos pos; /* its searcher's board and dealt cards */
+    ofc_search_model model;
+    ofc_completion_result done, expected;
+    const uint8_t round_n[1] = {3}, round_k[1] = {1};
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    memset(&model, 0, sizeof model);
+    last_round(&pos);
+    CHECK_EQ(ofc_best_completion(rules, NULL, NULL, &model, pos.seats[0].board, pos.dealt,
+                                 1, round_n, round_k, 0, OFC_COMPLETE_BEST, &expected),
+             OFC_OK);
+    start(&f, &thread, &pos.seats[0].board[0], 200);
+    for (i = 0; i < 10 * CALLS; i++) { /* a narrow window: more calls */
+        int32_t rc = ofc_best_completion(rules, NULL, NULL, &model, pos.seats[0].board,
+                                         pos.dealt, 1, round_n, round_k, 0,
+                                         OFC_COMPLETE_BEST, &done);
+        other += rc == OFC_OK ? memcmp(done.board, expected.board, 13) != 0
+                              : rc != OFC_E_CARD;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_value_features() while a card of a full board flips between a card and 200: it
+ * computed the features from the caller's bytes after checking them there. */
+static void value_features_while_written(const ofc_rules *rules)
+{
+    static ofc_ev_tables ev;
+    ofc_value_ctx ctx;
+    uint8_t board[13];
+    float x[OFC_VF_N], expected[OFC_VF_N];
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    CHECK_EQ(ofc_ev_tables_init(rules, &ev), OFC_OK);
+    memset(&ctx, 0, sizeof ctx);
+    ctx.rules = rules;
+    ctx.ev = &ev;
+    ctx.players = 2;
+    for (i = 0; i < 13; i++) {
+        board[i] = (uint8_t)(4 * i + 1);
+    }
+    CHECK_EQ(ofc_value_features(&ctx, board, 0, expected), OFC_OK);
+    start(&f, &thread, &board[4], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_value_features(&ctx, board, 0, x);
+        other += rc == OFC_OK ? memcmp(x, expected, sizeof x) != 0 : rc != OFC_E_CARD;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_heur_sample() while an unseen card flips between a card and 200: it drew the
+ * futures from the caller's bytes after checking them there (a future card 200). */
+static void heuristic_sample_while_written(void)
+{
+    uint8_t unseen[OFC_CARDS], futures[4 * 5];
+    pthread_t thread;
+    flip f;
+    int i, j, other = 0;
+    for (i = 0; i < OFC_CARDS; i++) {
+        unseen[i] = (uint8_t)i;
+    }
+    start(&f, &thread, &unseen[0], 200);
+    for (i = 0; i < 10 * CALLS; i++) { /* a narrow window: more calls */
+        int32_t rc = ofc_heur_sample(unseen, OFC_CARDS, 5, 0, 0, 4, 0, (uint64_t)i,
+                                     futures, NULL);
+        other += rc != OFC_OK && rc != OFC_E_CARD;
+        for (j = 0; rc == OFC_OK && j < 4 * 5; j++) {
+            other += futures[j] >= OFC_CARDS;
+        }
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_heur_score_moves() while a byte of its input flips to a value out of range: a
+ * fill's card (200), a template's card (255: no card, no slot) and a move's back row
+ * (59,905 of 2 templates).  It checked the templates and moves, and each fill, in the
+ * caller's memory and read them again to rank and value the rows. */
+static void heuristic_moves_while_written(const ofc_rules *rules)
+{
+    static ofc_heur_model model;
+    uint8_t fronts[3] = {OFC_HEUR_CARD + 0, OFC_HEUR_CARD + 1, 0};
+    uint8_t fives[10] = {OFC_HEUR_CARD + 2, OFC_HEUR_CARD + 3, OFC_HEUR_CARD + 4,
+                         OFC_HEUR_CARD + 5, 1, OFC_HEUR_CARD + 6, OFC_HEUR_CARD + 7,
+                         OFC_HEUR_CARD + 8, OFC_HEUR_CARD + 9, 2};
+    uint16_t moves[3] = {0, 0, 1};
+    uint8_t fills[4 * 3], *targets[3];
+    const uint8_t invalid[3] = {200, 255, 0xEA};
+    ofc_heur_rows rows = {fronts, 1, fives, 2, moves, 1}; /* front 0, fives 0 and 1 */
+    double score, expected;
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    memset(&model, 0, sizeof model);
+    for (i = 0; i < OFC_STRENGTH_TABLE_SIZE; i++) {
+        model.row[0][i].value = model.row[1][i].value = model.row[2][i].value =
+            (float)(i % 89);
+    }
+    for (i = 0; i < 4 * 3; i++) {
+        fills[i] = (uint8_t)(20 + i);
+    }
+    CHECK_EQ(ofc_heur_score_moves(rules, NULL, &model, &rows, fills, 2, 2, 3, 0, 0.5,
+                                  &expected),
+             OFC_OK);
+    targets[0] = &fills[0];
+    targets[1] = &fronts[0];
+    targets[2] = (uint8_t *)&moves[2]; /* the byte of its high bits, in either order */
+    targets[2] += *targets[2] != 0;
+    for (t = 0; t < 3; t++) {
+        start(&f, &thread, targets[t], invalid[t]);
+        for (i = 0; i < CALLS; i++) {
+            int32_t rc = ofc_heur_score_moves(rules, NULL, &model, &rows, fills, 2, 2, 3, 0,
+                                              0.5, &score);
+            other += rc == OFC_OK ? score != expected
+                                  : rc != OFC_E_CARD && rc != OFC_E_VALUE;
+        }
+        finish(&f, thread);
+    }
+    CHECK_EQ(other, 0);
+}
+
+int main(void)
+{
+    ofc_rules *rules;
+#ifdef OFC_TEST_TSAN
+    printf("test_races: skipped under ThreadSanitizer (it races on purpose)\n");
+    return 0;
+#endif
+    rules = malloc(sizeof *rules);
+    if (rules == NULL || ofc_rules_init_ofc(rules) != OFC_OK) {
+        return 1;
+    }
+    settle_while_written(rules);
+    heuristic_values_while_written(rules);
+    heuristic_sample_while_written();
+    heuristic_moves_while_written(rules);
+    search_while_written(rules);
+    completion_while_written(rules);
+    value_features_while_written(rules);
+    free(rules);
+    printf("test_races: %d checks, %d failures\n", checks, failures);
+    return failures != 0;
+}
