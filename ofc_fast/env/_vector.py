@@ -417,7 +417,8 @@ class VectorEnv:
     @_one_thread
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
-        after its deal ended; an unfinished deal is abandoned)."""
+        after its deal ended; an unfinished deal is abandoned: it earns no
+        Fantasyland, and the button moves on as after a deal without it)."""
         require_started(self, "step")
         env = self._check_env(env)
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
