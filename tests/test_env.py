@@ -1924,6 +1924,44 @@ def test_vector_env_settings_are_checked_when_made() -> None:
             VectorEnv("pineapple", 2, opponents="heuristic", bot_settings=bad)
 
 
+def test_bot_settings_without_bot_opponents_are_refused() -> None:
+    """``bot_settings`` with opponents ``"random"`` or ``"self"`` (played by no bot)
+    were silently ignored, and its ``seed`` or ``rules`` (the env's to give) were a
+    TypeError: a GameError naming ``bot_settings``; none (None or {}) is fine, and a
+    bot opponent still takes its own settings."""
+    for mode in ("random", "self", "Random"):
+        with pytest.raises(GameError, match=r"^bot_settings \['nope'\] given"):
+            VectorEnv("pineapple", 2, opponents=mode, bot_settings={"nope": 1})
+        assert VectorEnv("pineapple", 2, opponents=mode, bot_settings={}).num_envs == 2
+    env = VectorEnv("pineapple", 2, opponents="heuristic", bot_settings={"samples": 8})
+    assert env._bot_settings == {"samples": 8}
+    for taken in ("seed", "rules"):  # the env's: was make_bot's TypeError
+        with pytest.raises(GameError, match=f"^bot_settings may not set {taken}"):
+            VectorEnv("pineapple", 2, opponents="heuristic", bot_settings={taken: 5})
+
+
+def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
+    """``close()``, as ``gymnasium.vector.VectorEnv``'s: ``closed`` turns True, a second
+    close does nothing, and later calls are a GameError naming them."""
+    import copy
+
+    env = VectorEnv("pineapple", 2, opponents="heuristic", seed=0)
+    env.reset()
+    assert env.closed is False
+    env.close()
+    env.close()
+    assert env.closed is True and env._bots is None
+    for call, name in (
+        (env.reset, "reset"),
+        (lambda: env.step(np.zeros(2, np.int64)), "step"),
+        (lambda: env.next_deal(0), "next_deal"),
+        (lambda: env.observation(0, 0), "observation"),
+        (lambda: copy.deepcopy(env), "__reduce__"),
+    ):
+        with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
+            call()
+
+
 def test_gymnasium_env_refuses_self_play_in_any_case() -> None:
     """The Gymnasium env has one agent and refuses ``opponents="self"``; ``"Self"`` or
     ``"SELF"`` (taken as ``self``, as every mode name is in any case) made a one-agent
