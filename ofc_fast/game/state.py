@@ -435,7 +435,7 @@ class Game:
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
         seat = self._steps[self._step][0]
-        rows = [[0] * self._g.count[seat][r] for r in range(3)]
+        rows = self.boards[seat].rows
         return random_move(
             self.dealt, rows, self.to_discard, Random() if rng is None else rng
         )
