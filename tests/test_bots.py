@@ -21,7 +21,7 @@ from ofc_fast.bots import (
     unregister,
 )
 from ofc_fast.errors import BotError, CardError, OfcError, SearchError, UnknownBotError
-from ofc_fast.game import Game, GameError, Match, Move, moves_for, play_out
+from ofc_fast.game import Game, GameError, Match, Move, move_for_action, moves_for, play_out
 from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
@@ -127,7 +127,7 @@ def test_heuristic_keeps_a_monster_for_the_back() -> None:
     bot = HeuristicBot(rules.PINEAPPLE, seed=3)
     obs = Game(rules.PINEAPPLE, 2, seed=1).observation(1)
     obs["dealt"] = parse_cards("9c 9d 9h Ks 4d")
-    obs["legal_actions"] = list(range(243))
+    obs["legal_actions"] = None  # every legal action of these dealt cards
     move = bot.act(obs)
     front = move.rows()[0]
     assert not set(parse_cards("9c 9d 9h")) <= set(front)
@@ -932,7 +932,7 @@ def test_a_bot_names_a_missing_rules_field_as_the_search_names_a_missing_field()
     assert "missing field(s) rules" in str(error)
 
 
-@pytest.mark.parametrize("name", ["random", "value", "search", "policy"])
+@pytest.mark.parametrize("name", ["random", "value", "search", "policy", "heuristic"])
 def test_bots_refuse_empty_legal_actions_naming_them(name: str) -> None:
     """``"legal_actions": []`` (a decision has at least one action) was read as every
     legal action by the random, value and policy bots (the policy bot played its
@@ -952,3 +952,30 @@ def test_bots_refuse_empty_legal_actions_naming_them(name: str) -> None:
         bot.act({**obs, "legal_actions": []})
     for given in ({**obs, "legal_actions": None}, obs):
         game.copy().play(bot.act(given))  # a legal move
+
+
+def test_heuristic_bot_plays_one_of_the_given_legal_actions() -> None:
+    """HeuristicBot never read ``legal_actions``: given ``[4]`` it played its own
+    choice.  It plays one of the given actions (the only one, or the better of two),
+    and refuses an action of no legal move or one given twice, naming it."""
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 3, seed=1)
+    obs = game.observation(game.to_act)
+    rows, dealt, k = obs["boards"][obs["seat"]], obs["dealt"], obs["to_discard"]
+    bot = HeuristicBot(rules.PINEAPPLE, seed=1, samples=4)
+    assert bot.act({**obs, "legal_actions": [4]}) == move_for_action(4, dealt, rows, k)
+    two = {move_for_action(a, dealt, rows, k) for a in (4, 50)}
+    assert bot.act({**obs, "legal_actions": [50, 4]}) in two
+    for bad, item in (([4, 4], "legal_actions\\[1\\] holds 4, again"), ([999], "999")):
+        with pytest.raises(ObservationError, match=item):
+            bot.act({**obs, "legal_actions": bad})
+    later = game.copy()
+    while later.observation(later.to_act)["street"] < 2:  # a decision with discards
+        later.play(later.legal_moves()[0])
+    obs = later.observation(later.to_act)
+    rows, dealt, k = obs["boards"][obs["seat"]], obs["dealt"], obs["to_discard"]
+    last = obs["legal_actions"][-1]
+    assert bot.act({**obs, "legal_actions": [last]}) == move_for_action(
+        last, dealt, rows, k
+    )

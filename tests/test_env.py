@@ -281,6 +281,29 @@ def test_fantasyland_by_the_solver_and_carried() -> None:
     assert fl_seen >= 20
 
 
+def test_an_abandoned_deal_moves_the_button_and_earns_no_fantasyland() -> None:
+    """next_deal() in the middle of a deal (a truncation's reset) moves the button as
+    ``Match`` does after a deal without Fantasyland, and the abandoned deal's
+    Fantasyland counts are not carried into the next deal."""
+    from ofc_fast.game.match import next_button
+
+    for rules in (presets.PINEAPPLE, presets.OFC):
+        env = VectorEnv(rules, num_envs=1, players=3, seed=1, opponents="random")
+        env.reset()
+        button = 0
+        for deal in range(6):
+            if deal == 2:  # the slot carries Fantasyland counts, as a deal played in it
+                env._slots[0].fl[1] = 14
+            game = env.game_of(0)
+            assert game.button == button and game.step < game.nsteps
+            env.step(env.legal_actions[:, 0])  # mid-deal, then abandoned
+            env.next_deal(0)
+            button = next_button(rules, button, 3, [0, 0, 0])
+        game = env.game_of(0)
+        assert game.button == button
+        assert list(game.fl) == [0] * 4 and list(env._slots[0].fl) == [0] * 4
+
+
 def test_fantasyland_as_a_decision() -> None:
     env = VectorEnv(
         "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False
@@ -1060,6 +1083,14 @@ def stay_rules(entry):
     return presets.PINEAPPLE.replace(name="stay-forever", fantasyland=fl)
 
 
+def fantasyland_next(venv, *seats):
+    """`seats` of `venv`'s table 0 play its next deal in Fantasyland: the slot's
+    counts set and its deal marked over (a deal abandoned mid-way earns none)."""
+    for s in seats:
+        venv._slots[0].fl[s] = 14
+    venv._slots[0].game.step = venv._slots[0].game.nsteps
+
+
 def stuck(call):
     """call() raises the GameError of deals without a decision (not a hang)."""
     try:
@@ -1102,7 +1133,7 @@ assert (env.seats == 0).all() and (env.legal_counts > 0).all()
     "vector-next-deal": """
 env = VectorEnv(stay_rules("22"), num_envs=1, opponents="self", seed=0)
 env.reset()
-env._slots[0].fl[0] = env._slots[0].fl[1] = 14
+fantasyland_next(env, 0, 1)
 deal = env._slots[0].deal
 stuck(lambda: env.next_deal(0))
 assert env._slots[0].deal - deal == 1000 and int(env.seats[0]) == -1
@@ -1114,7 +1145,7 @@ assert int(env.seats[0]) >= 0
     "vector-bots": """
 env = VectorEnv(stay_rules("AAA"), num_envs=1, opponents="heuristic", seed=0)
 env.reset()
-env._slots[0].fl[0] = 14
+fantasyland_next(env, 0)
 stuck(lambda: env.next_deal(0))
 assert env._slots[0].fl[1] == 0 and env._slots[0].deal > 1000
 env.reset()
@@ -1138,7 +1169,7 @@ obs, _ = env.reset()
 assert obs["action_mask"].any()
 env = OfcEnv(stay_rules("22"), autoreset=False)
 env.reset(seed=0)
-env._venv._slots[0].fl[0] = 14
+fantasyland_next(env._venv, 0)
 env._venv.next_deal(0)  # a deal without a learner decision: reset() deals on
 stuck(env.reset)
 obs, _ = env.reset()
@@ -1151,7 +1182,7 @@ from ofc_fast.env import pettingzoo_env
 env = pettingzoo_env(rules=stay_rules("22"), players=2)
 env.reset(seed=0)
 v = env._venv
-v._slots[0].fl[0] = v._slots[0].fl[1] = 14
+fantasyland_next(v, 0, 1)
 v.next_deal(0)
 stuck(env.reset)
 env.reset()
@@ -1891,6 +1922,44 @@ def test_vector_env_settings_are_checked_when_made() -> None:
     for bad in (5, "x", [("seed", 1)]):
         with pytest.raises(GameError, match=r"^bot_settings must be a dict"):
             VectorEnv("pineapple", 2, opponents="heuristic", bot_settings=bad)
+
+
+def test_bot_settings_without_bot_opponents_are_refused() -> None:
+    """``bot_settings`` with opponents ``"random"`` or ``"self"`` (played by no bot)
+    were silently ignored, and its ``seed`` or ``rules`` (the env's to give) were a
+    TypeError: a GameError naming ``bot_settings``; none (None or {}) is fine, and a
+    bot opponent still takes its own settings."""
+    for mode in ("random", "self", "Random"):
+        with pytest.raises(GameError, match=r"^bot_settings \['nope'\] given"):
+            VectorEnv("pineapple", 2, opponents=mode, bot_settings={"nope": 1})
+        assert VectorEnv("pineapple", 2, opponents=mode, bot_settings={}).num_envs == 2
+    env = VectorEnv("pineapple", 2, opponents="heuristic", bot_settings={"samples": 8})
+    assert env._bot_settings == {"samples": 8}
+    for taken in ("seed", "rules"):  # the env's: was make_bot's TypeError
+        with pytest.raises(GameError, match=f"^bot_settings may not set {taken}"):
+            VectorEnv("pineapple", 2, opponents="heuristic", bot_settings={taken: 5})
+
+
+def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
+    """``close()``, as ``gymnasium.vector.VectorEnv``'s: ``closed`` turns True, a second
+    close does nothing, and later calls are a GameError naming them."""
+    import copy
+
+    env = VectorEnv("pineapple", 2, opponents="heuristic", seed=0)
+    env.reset()
+    assert env.closed is False
+    env.close()
+    env.close()
+    assert env.closed is True and env._bots is None
+    for call, name in (
+        (env.reset, "reset"),
+        (lambda: env.step(np.zeros(2, np.int64)), "step"),
+        (lambda: env.next_deal(0), "next_deal"),
+        (lambda: env.observation(0, 0), "observation"),
+        (lambda: copy.deepcopy(env), "__reduce__"),
+    ):
+        with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
+            call()
 
 
 def test_gymnasium_env_refuses_self_play_in_any_case() -> None:

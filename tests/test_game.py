@@ -14,6 +14,7 @@ import pytest
 from game_model import fantasyland_counts
 
 from ofc_fast import Board, Row, card_str, fantasyland_cards, parse_cards, rules, settle
+from ofc_fast.bots import make_bots
 from ofc_fast.encoding import ENCODING_SIZE, action_mask, encode
 from ofc_fast.game import (
     ACTION_SPACE,
@@ -978,6 +979,15 @@ def test_play_out_names_bots_that_are_not_one_bot_per_seat() -> None:
             play_out(game, bots)  # type: ignore[arg-type]
         assert game.history()["moves"] == []
     assert play_out(Game(rules.PINEAPPLE, 2, seed=1), [First(), First()]).net[0] is not None
+
+
+def test_play_out_names_a_game_that_is_no_game() -> None:
+    """play_out(None, bots) (or a game's observation, a match) was an AttributeError:
+    a GameError naming ``game``."""
+    bots = make_bots("random", 2, seed=1)
+    for game in (None, "pineapple", Game(rules.PINEAPPLE, 2, seed=1).observation(0)):
+        with pytest.raises(GameError, match=r"^play_out: game must be a Game, got "):
+            play_out(game, bots)  # type: ignore[arg-type]
 
 
 def test_move_helpers_name_dealt_and_rows_that_hold_no_cards() -> None:

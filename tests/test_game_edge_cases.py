@@ -18,8 +18,8 @@ from ofc_fast import rules
 from ofc_fast.bots import RandomBot
 from ofc_fast.errors import GameError, HistoryError, MoveError, OfcError
 from ofc_fast.game import Game, Move, actions_for, moves_for
+from ofc_fast.game._actions import _legal_actions
 from ofc_fast.game.moves import (
-    _legal_actions,
     action_destinations,
     destinations_table,
     legal_actions_of,
@@ -241,6 +241,37 @@ def test_bad_game_arguments_raise_game_error(kwargs: dict[str, object]) -> None:
     args.update(kwargs)
     with pytest.raises(GameError):
         Game(rules.PINEAPPLE, **args)  # type: ignore[arg-type]
+
+
+def test_moves_for_reads_card_text_and_refuses_a_card_dealt_and_placed() -> None:
+    """``moves_for("As Kd 7h", ...)`` read the text character by character (MoveError:
+    bad card 'A'), and rows as text were counted in characters; a dealt card already
+    on the rows was accepted.  Text is read as ``parse_cards`` reads it, and a card
+    both dealt and placed is a CardError naming it."""
+    from ofc_fast.errors import CardError
+    from ofc_fast.game import move_for_action, random_move
+
+    ids = ofc.parse_cards("As Kd 7h")
+    empty: list[list[int]] = [[], [], []]
+    assert moves_for("As Kd 7h", empty, 1) == moves_for(ids, empty, 1)
+    rows = [ofc.parse_cards("Ah"), ofc.parse_cards("2c 3c 4c 5c"), []]
+    expected = moves_for(ids, rows, 1)
+    assert len(expected) == 3 * 8  # a discard, then 9 row pairs but middle-middle
+    for text_rows in (["Ah", "2c 3c 4c 5c", ""], "Ah / 2c 3c 4c 5c / -"):
+        assert moves_for("As Kd 7h", text_rows, 1) == expected  # type: ignore[arg-type]
+        assert actions_for(3, text_rows, 1) == actions_for(3, rows, 1)  # type: ignore[arg-type]
+    assert move_for_action(3, "As Kd 7h", empty, 1) == move_for_action(3, ids, empty, 1)
+    for dealt, on_rows, card in (
+        ([1, 2, 3], [[1], [], []], "2d"),
+        ("As Kd", [[], ["Kd"], []], "Kd"),
+    ):
+        for call, args in (
+            (moves_for, (dealt, on_rows, 1)),
+            (move_for_action, (0, dealt, on_rows, 1)),
+            (random_move, (dealt, on_rows, 1, Random(0))),
+        ):
+            with pytest.raises(CardError, match=f"^duplicate card {card} in dealt cards"):
+                call(*args)  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("bad", [[[0]], [True], [1.0], [27], ["x"], [-1]])

@@ -193,7 +193,7 @@ from ofc_fast.env._learner import LearnerTables
 t = LearnerTables(stay_rules("AAA"), 2, 2, 0, lambda o, m: m.argmax(axis=1))
 t.reset()
 v = t.venv
-v._slots[0].fl[0] = 14  # table 0: the learner in Fantasyland from the next deal
+fantasyland_next(v, 0)  # table 0: the learner in Fantasyland from the next deal
 v.next_deal(0)          # its deal waits for the opponent
 stuck(t._play_opponents)
 assert v._slots[0].fl[1] == 0 and v._slots[0].deal > 1000

@@ -345,6 +345,35 @@ def test_match_dict_with_a_name_alone_is_the_preset() -> None:
             Match.from_dict({**m.to_dict(), key: bad})
 
 
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_a_copied_match_books_its_deals_alone(how: str) -> None:
+    """``copy.copy(match)`` was shallow: a deal booked on the copy changed the
+    original's totals, stacks and statistics (as a Game's copies never do).  Every
+    copy is independent: the original's saved state is as before, and the copy plays
+    on as the original would."""
+    import copy
+    import pickle
+
+    def bots() -> list[RandomBot]:
+        return [RandomBot(seed=1), RandomBot(seed=2)]
+
+    m = Match(rules.PINEAPPLE, 2, seed=4, stacks=200, keep_nets=True)
+    m.play(bots(), hands=2)
+    m.next_game()  # a pending deal, copied too
+    before = json.dumps(m.to_dict())
+    nets = [list(s.net) for s in m.stats]
+    twin = {
+        "copy": copy.copy,
+        "deepcopy": copy.deepcopy,
+        "pickle": lambda x: pickle.loads(pickle.dumps(x)),
+    }[how](m)
+    twin.play(bots(), hands=3)
+    assert json.dumps(m.to_dict()) == before and [s.net for s in m.stats] == nets
+    assert twin.hands_played == 5 and twin.next_game() is not m.next_game()
+    m.play(bots(), hands=3)
+    assert m.to_dict() == twin.to_dict()
+
+
 def test_match_with_a_pending_deal_pickles_and_plays_on_the_same() -> None:
     import pickle
     import random

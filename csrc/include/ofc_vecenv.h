@@ -256,8 +256,9 @@ OFC_API int32_t ofc_vecenv_slot_check(const ofc_vecenv_config *c, const ofc_vece
  * @param first    the first environment.
  * @param count    how many (first + count <= c->num_envs).
  * @param restart  1: from deal 0 of the environment seed ofc_deal_seed(c->seed, i)
- *                 (button 0, no Fantasyland); 0: the next deal of the match (abandons
- *                 an unfinished deal).
+ *                 (button 0, no Fantasyland); 0: the next deal of the match (an
+ *                 unfinished deal is abandoned: it earns no Fantasyland, and the
+ *                 button moves on as after a deal without Fantasyland).
  * @param out      the output arrays.
  * @pre out's arrays (but legal) have c->num_envs rows.
  * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), the error of

@@ -290,12 +290,23 @@ static float potential(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s
     return c->shaping * (float)total;
 }
 
+/* The next deal's button, e->fl holding its Fantasyland counts: one seat on, or where
+ * it is while the rules freeze it for a Fantasyland deal (R-FLOW-OFC-8, R-FL-6). */
+static void move_button(const ofc_vecenv_config *c, ofc_vecenv_slot *e)
+{
+    uint32_t s, any_fl = 0;
+    for (s = 0; s < c->players; s++)
+        any_fl |= e->fl[s];
+    if (!(c->button_frozen && any_fl))
+        e->button = (uint8_t)((e->button + 1u) % c->players);
+}
+
 /* Book a finished deal: final rewards, reward, Fantasyland and button for the next. */
 static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
                            uint32_t reward_seat, float *reward, float final_[4])
 {
     ofc_game_result res;
-    uint32_t s, any_fl = 0;
+    uint32_t s;
     int32_t rc = ofc_game_result_get(c->rules, &e->game, NULL, 0, &res);
     if (rc != OFC_OK)
         return rc;
@@ -305,11 +316,17 @@ static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
         if (s == reward_seat)
             *reward += f;
         e->fl[s] = res.fl_next[s];
-        any_fl |= res.fl_next[s];
     }
-    if (!(c->button_frozen && any_fl))
-        e->button = (uint8_t)((e->button + 1u) % c->players);
+    move_button(c, e);
     return OFC_OK;
+}
+
+/* Give up an unfinished deal (a truncation): it earns no Fantasyland, and the button
+ * moves on for the next deal as after any deal without Fantasyland. */
+static void abandon_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e)
+{
+    memset(e->fl, 0, sizeof e->fl);
+    move_button(c, e);
 }
 
 /* Play the seats C plays until an agent decision (or the end without autoreset).
@@ -476,6 +493,8 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
         ofc_vecenv_slot *e = &slots[i];
         float ignored = 0.0f;
         clear_row(i, out);
+        if (!restart && e->game.step < e->game.nsteps)
+            abandon_deal(c, e);
         rc = restart ? start_match(c, e, i) : start_deal(c, e);
         if (rc == OFC_OK)
             rc = play_on(c, e, c->learner, &ignored,

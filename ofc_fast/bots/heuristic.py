@@ -55,7 +55,7 @@ from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError, RulesError, quote
 from ..game import GameError, Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
-from ..search import flag
+from ..search import decision_actions, flag, given_actions
 from ..table import as_int
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
@@ -137,6 +137,28 @@ def _templates(
         lut[_DEALT + i] = _CARD + c
     codes = np.frombuffer(bytes(lut), dtype=np.uint8)
     return MoveRows(codes[shape.rows.fronts], codes[shape.rows.fives], shape.rows.moves)
+
+
+def _allowed(obs: ObservationLike, actions: tuple[int, ...]) -> list[int] | None:
+    """The indices into ``actions`` (every legal action of the decision) of the
+    observation's ``legal_actions``, checked as the search reads them
+    (:func:`~ofc_fast.search.decision_actions`: an ObservationError naming them); None
+    where it gives every one (the engine's list) or none (None, or no key)."""
+    given = given_actions(obs)  # an empty list: ObservationError
+    if given is None or (len(given) == len(actions) and list(given) == list(actions)):
+        return None
+    index = {a: i for i, a in enumerate(actions)}
+    return [index[a] for a in decision_actions(obs)]
+
+
+def _some(shape: _Shape, allowed: list[int]) -> _Shape:
+    """``shape`` with the moves of its ``allowed`` indices only."""
+    rows = shape.rows
+    return _Shape(
+        tuple(shape.actions[i] for i in allowed),
+        rows._replace(moves=rows.moves[allowed]),
+        tuple(shape.free_after[i] for i in allowed),
+    )
 
 
 def _arrangement_count(n: int, slots: int, rounds: int) -> int:
@@ -230,7 +252,10 @@ class HeuristicBot:
     hands by the C arranger's expected points (else the search below).  Counts are
     ints (``samples``, ``arrangements`` 1..1,000,000, ``exhaustive`` 0..1,000,000),
     values finite numbers within +-1e6, flags True or False: anything else is a
-    BotError naming the setting.
+    BotError naming the setting.  A normal decision's move is one of the
+    observation's ``legal_actions`` (read as the search reads them: left out or None,
+    every legal action; an empty list or an action of no legal move, an
+    ObservationError naming it).
 
     >>> from ofc_fast.game import Game
     >>> g = Game("pineapple", players=2, seed=2)
@@ -336,6 +361,9 @@ class HeuristicBot:
         k = obs["to_discard"]
         free = free_slots(rows)
         shape = _shape(len(dealt), k, free)
+        allowed = _allowed(obs, shape.actions)
+        if allowed is not None:  # some legal actions only: value theirs
+            shape = _some(shape, allowed)
         if len(shape.actions) == 1:
             return move_for_action(shape.actions[0], dealt, rows, k)
         tmpl = _templates(shape, rows, dealt)

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._native import ffi, lib, move_error, status_error
-from ..errors import GameError, MoveError, quote
+from ..errors import GameError, MoveError
 from ..game import resolve_rules
 from ..game.match import check_deck
 from ..game.moves import destinations_of
@@ -34,6 +34,10 @@ from ..rules.compiled import game_struct
 from ..rules.model import GameKind
 from ..search import flag
 from ..table import check_fantasyland, check_players, check_seat, check_seed
+from ._checks import OPPONENTS as OPPONENTS  # for its users
+from ._checks import check_bot_settings, choice
+from ._checks import check_finite as check_finite  # for its users
+from ._checks import check_opponents as check_opponents  # for its users
 from ._restore import (
     DECISION_ARRAYS,
     STATE_ARRAYS,
@@ -52,9 +56,6 @@ from ._stuck import others_playing as others_playing
 
 __all__ = ["FANTASYLAND_MODES", "OBS_TYPES", "OPPONENTS", "VectorEnv", "env_seed"]
 
-OPPONENTS = ("self", "random")
-"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,
-and so does a bot spec (``policy:PATH``, ``module:attribute``)."""
 FANTASYLAND_MODES = ("solver", "decision")
 OBS_TYPES = ("bytes", "features")
 """``obs_type``: the uint8 encoding (:mod:`ofc_fast.encoding`) or the float32 features
@@ -77,20 +78,6 @@ _HINTS = {
 """What to do about an engine status, in this API's terms (the message is C's)."""
 
 
-def check_finite(value: object, what: str) -> float:
-    """``value`` as a float when it is a finite number within +-1e6 (a NumPy number
-    too; not a bool or text), else GameError naming ``what``."""
-    if isinstance(value, (np.integer, np.floating)):
-        value = value.item()  # a NumPy number: its Python value
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, float))
-        or not abs(value) <= 1e6
-    ):
-        raise GameError(f"{what} must be a finite number, got {quote(value)}")
-    return float(value)
-
-
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
@@ -108,35 +95,12 @@ def _one_thread(method: _F) -> _F:
                 "VectorEnv per thread)"
             )
         try:
+            check_open(self, method.__name__)
             return method(self, *args, **kwargs)
         finally:
             self._busy.release()
 
     return guarded  # type: ignore[return-value]
-
-
-def check_opponents(
-    value: object, what: str = "opponents", modes: Sequence[str] = OPPONENTS, also: str = ""
-) -> str:
-    """The other seats' play: one of ``modes``, a registered bot's name or a bot spec
-    (``policy:PATH``, ``module:attribute``), else GameError naming ``what`` and the
-    choices (and ``also``: what else the caller takes)."""
-    from ..bots import bot_names
-    from ..bots.registry import is_bot_spec
-
-    if is_bot_spec(value):  # policy:PATH or module:attribute (make_bot)
-        return str(value).strip()
-    names = tuple(modes) + tuple(n for n in bot_names() if n not in OPPONENTS)
-    specs = ", a bot spec (policy:PATH, module:attribute)" + also
-    return _choice(value, names, what, specs)
-
-
-def _choice(value: object, options: Sequence[str], what: str, also: str = "") -> str:
-    """``value`` in lower case when it is one of ``options``, else GameError naming
-    them (and ``also``: what else the caller takes)."""
-    if not isinstance(value, str) or value.lower() not in options:
-        raise GameError(f"{what} must be one of {', '.join(options)}{also}, got {value!r}")
-    return value.lower()
 
 
 class VectorEnv:
@@ -210,6 +174,8 @@ class VectorEnv:
         final_obs: bool = False,
     ) -> None:
         self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
+        self.closed = False
+        """Whether :meth:`close` was called (``gymnasium.vector.VectorEnv``'s flag)."""
         self.rules = resolve_rules(rules)
         self._carried = carried_rules(self.rules)  # an observation's "rule_set"
         if self.rules.game is GameKind.CLASSIC:
@@ -232,9 +198,10 @@ class VectorEnv:
         self.players = players
         self.learner = learner
         self.opponents = check_opponents(opponents)
-        self.fantasyland = _choice(fantasyland, FANTASYLAND_MODES, "fantasyland")
+        self._bot_settings = check_bot_settings(bot_settings, self.opponents)
+        self.fantasyland = choice(fantasyland, FANTASYLAND_MODES, "fantasyland")
         self.seed = secrets_seed() if seed is None else check_seed(seed)
-        self.obs_type = _choice(obs_type, OBS_TYPES, "obs_type")
+        self.obs_type = choice(obs_type, OBS_TYPES, "obs_type")
         self._c = self._config(shaping, stay_value, autoreset)
         if not autoreset:  # gymnasium.vector.AutoresetMode.DISABLED's value
             self.metadata = {**VectorEnv.metadata, "autoreset_mode": "Disabled"}
@@ -243,9 +210,6 @@ class VectorEnv:
         self._alloc()
         self._bots: list[list[Any]] | None = None
         self._env_seeds: list[int] | None = None  # reset(seed=[...]): per environment
-        if not isinstance(bot_settings, (dict, type(None))):
-            raise GameError(f"bot_settings must be a dict, got {quote(bot_settings)}")
-        self._bot_settings = dict(bot_settings or {})
         if self.opponents not in OPPONENTS:
             self._make_bots()
 
@@ -417,7 +381,8 @@ class VectorEnv:
     @_one_thread
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
-        after its deal ended; an unfinished deal is abandoned)."""
+        after its deal ended; an unfinished deal is abandoned: it earns no
+        Fantasyland, and the button moves on as after a deal without it)."""
         require_started(self, "step")
         env = self._check_env(env)
         status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
@@ -758,6 +723,21 @@ class VectorEnv:
         )
         return (_restored, (settings, state))
 
+    def close(self, **kwargs: Any) -> None:
+        """Release the environment, as ``gymnasium.vector.VectorEnv.close`` does: its
+        bot opponents are dropped, :attr:`closed` is True, and every later call
+        (:meth:`reset`, a step, an observation, a copy) is a GameError.  Closing a
+        closed VectorEnv does nothing; ``kwargs`` are Gymnasium's (unused)."""
+        if not self.closed:
+            self._close()
+
+    @_one_thread
+    def _close(self) -> None:
+        """:meth:`close`: GameError while another thread steps the VectorEnv."""
+        self._bots = None
+        self._started = False
+        self.closed = True
+
     def __repr__(self) -> str:
         return (
             f"<VectorEnv {self.rules.name} x{self.num_envs}, {self.players} players, "
@@ -781,8 +761,16 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     return venv
 
 
+def check_open(venv: VectorEnv, call: str) -> None:
+    """GameError naming ``call`` once ``venv`` is closed (:meth:`VectorEnv.close`)."""
+    if venv.closed:
+        raise GameError(f"{call}() on a closed VectorEnv: make a new one")
+
+
 def require_started(venv: VectorEnv, call: str) -> None:
     """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
-    has dealt the first hands: its steps, and the single-game adapters' render."""
+    has dealt the first hands: its steps, and the single-game adapters' render (and
+    GameError once it is closed)."""
+    check_open(venv, call)
     if not venv.started:
         raise GameError(f"call reset() before {call}()")

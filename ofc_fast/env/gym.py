@@ -11,7 +11,8 @@
 
 An episode is one deal; the match goes on between episodes (button, Fantasyland):
 :meth:`OfcEnv.reset` without a seed continues it (a deal cut short by a truncation is
-abandoned for the next), with a seed starts it again.  An env given no seed (neither
+abandoned for the next: it earns no Fantasyland, the button moves on), with a seed
+starts it again.  An env given no seed (neither
 ``reset(seed=)`` nor ``seed=`` when made) draws its match's seed at random, as
 Gymnasium's envs do: its copies deal different hands.
 """

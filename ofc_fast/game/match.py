@@ -24,6 +24,7 @@ fewer than two seats have chips left.
 
 from __future__ import annotations
 
+import copy
 import math
 import secrets
 from collections.abc import Callable, Mapping, Sequence
@@ -461,6 +462,12 @@ class Match:
             for i, d in enumerate(_per_seat(data, "seats", m.players))
         ]
         return m
+
+    def __copy__(self) -> Match:
+        """``copy.copy(match)``: an independent copy, as ``copy.deepcopy`` (as a
+        :class:`Game`'s): a deal booked on it leaves this match as it is (its totals,
+        stacks, statistics and pending deal are its own; the rules are shared)."""
+        return copy.deepcopy(self, {id(self.rules): self.rules})
 
     def __repr__(self) -> str:
         return (

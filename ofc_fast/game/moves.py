@@ -37,8 +37,21 @@ from .._native._fast import card_ids as _card_ids
 from .._native._fast import distinct_ids as _distinct_ids
 from .._native._fast import moves as _moves
 from ..board import ROW_SIZES, Board, Row, free_slots, row_splits
-from ..cards import card_str, cards_str, is_many, parse_card, parse_cards, refuse_unordered
+from ..cards import (
+    card_str,
+    cards_str,
+    check_card_ids,
+    is_many,
+    parse_card,
+    parse_cards,
+    refuse_unordered,
+)
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
+from ._actions import TABLES, table_of
+from ._actions import action_destinations as action_destinations  # for its users
+from ._actions import destinations_table as destinations_table  # for its users
+from ._actions import legal_actions_of as legal_actions_of  # for its users
+from ._actions import short as _short
 
 __all__ = [
     "ACTION_SPACE",
@@ -60,12 +73,7 @@ _ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
 _ROW_AT = tuple(r for r, size in enumerate(ROW_SIZES) for _ in range(size))
 """Row of each position of a 13-card setting in row order (3 front, 5 middle, 5 back)."""
 _PAIRS = tuple(tuple((c, r) for r in _ROWS) for c in range(52))  # shared (card, Row)
-_TEXT_LIMIT = 40
 _INT = {int}
-
-
-def _short(value: object) -> str:
-    return quote(value, _TEXT_LIMIT + 3)  # never raises (a huge int, a bad __repr__)
 
 
 def _card(value: object) -> int:
@@ -252,7 +260,7 @@ class Move(tuple):  # type: ignore[type-arg]
             and 0 <= discards < n
             and 0 <= action < ACTION_SPACE
         ):
-            table = _TABLES[n * 5 + discards] or _table(n, discards)
+            table = TABLES[n * 5 + discards] or table_of(n, discards)
             dest = table[action]
         if dest is None:
             raise MoveError(
@@ -459,90 +467,61 @@ class Move(tuple):  # type: ignore[type-arg]
         return f"Move(({items}{',' if len(pl) == 1 else ''}){disc}{extra})"
 
 
-# ------------------------------------------------------------ action ids (C)
-
-
-@cache
-def destinations_table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
-    """Per action id 0..242: what it does with each of ``n`` dealt cards (``k``
-    discarded), a row 0..2 or ``DISCARD`` per card, or None when the id does not exist
-    for (n, k).  Computed by the C engine (``ofc_action_decode``), cached."""
-    if not (type(n) is int and type(k) is int and 0 <= k < n <= 5):
-        raise MoveError(
-            f"no normal decision deals {n!r} card(s) with {k!r} discard(s)", "bad_action"
-        )
-    dest = ffi.new("uint8_t[5]")
-    return tuple(
-        tuple(dest[0:n]) if lib.ofc_action_decode(n, k, a, dest) == 0 else None
-        for a in range(ACTION_SPACE)
-    )
-
-
-def action_destinations(n: int, k: int, action: int) -> tuple[int, ...] | None:
-    """What action ``action`` does with each of ``n`` dealt cards (see
-    :func:`destinations_table`); None when the id does not exist for (n, k)."""
-    if type(action) is not int or not 0 <= action < ACTION_SPACE:
-        return None
-    if type(n) is int and type(k) is int and 0 <= k < n <= 5:
-        return (_TABLES[n * 5 + k] or _table(n, k))[action]
-    return destinations_table(n, k)[action]  # raises MoveError
-
-
-_TABLES: list[tuple[tuple[int, ...] | None, ...] | None] = [None] * 30
-"""destinations_table(n, k) at n * 5 + k (0 <= k < n <= 5), filled on first use:
-plain indexing is cheaper than the lru_cache's call on the hot path of
-Move.from_action."""
-
-
-def _table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
-    table = _TABLES[n * 5 + k] = destinations_table(n, k)
-    return table
-
-
-def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
-    """Legal action ids of a decision of that shape, from the engine
-    (``ofc_actions_legal``), cached; MoveError for a shape no normal decision has
-    (counts that are no ints included: they never reach the cache)."""
-    if type(n) is int and type(k) is int and type(free) is tuple:
-        try:
-            return _legal_actions(n, k, free)
-        except TypeError:  # a tuple holding something unhashable
-            pass
-    raise _no_decision(n, k, free)
-
-
-@cache
-def _legal_actions(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
-    """:func:`legal_actions_of` once its arguments are hashable; only a shape the
-    engine accepts is cached (it raises for the others)."""
-    out = ffi.new("uint8_t[]", ACTION_SPACE)
-    ok = len(free) == 3 and all(type(x) is int for x in free) and 0 <= k < n <= 5
-    count = (
-        lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
-    )
-    if count < 0:
-        raise _no_decision(n, k, free)
-    return tuple(out[0:count])
-
-
-def _no_decision(n: object, k: object, free: object) -> MoveError:
-    return MoveError(
-        f"no normal decision deals {_short(n)} card(s) with {_short(k)} discard(s) "
-        f"onto free rows {_short(free)}",
-        "bad_action",
-    )
-
-
 def _free(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    """The free slots of ``rows``, their cards read only where a row is text (see
+    :func:`_board`; else their counts alone: any placeholders); MoveError for rows
+    that do not fit a board."""
+    if isinstance(rows, (str, Board)) or (
+        isinstance(rows, Sequence) and any(isinstance(r, str) for r in rows)
+    ):
+        rows = _board(rows).rows
+    return _free_slots(rows)
+
+
+def _free_slots(rows: Sequence[Sequence[int]]) -> tuple[int, int, int]:
     try:
         return free_slots(rows)
     except BoardError as exc:
         raise MoveError(str(exc), "bad_move") from None
 
 
+def _board(rows: object) -> Board:
+    """``rows`` (front, middle, back: card ids or text each; a Board or board text) as
+    a Board: CardError for a bad or repeated card, MoveError for what is no three rows
+    of cards that fit a board."""
+    if isinstance(rows, Board):
+        return rows
+    try:
+        if isinstance(rows, str):
+            return Board.parse(rows)
+        if isinstance(rows, Sequence) and len(rows) == 3:
+            front, middle, back = rows
+            if all(type(r) is list or type(r) is tuple for r in rows):  # the usual ids
+                return Board.from_ids(tuple(front), tuple(middle), tuple(back))
+            return Board(front, middle, back)
+    except BoardError as exc:
+        raise MoveError(str(exc), "bad_move") from None
+    _free_slots(rows)  # type: ignore[arg-type] # the MoveError naming what is wrong
+    raise MoveError(f"rows must be (front, middle, back), got {_short(rows)}", "bad_move")
+
+
+def _decision(
+    dealt: Sequence[Any], rows: object
+) -> tuple[tuple[int, ...], tuple[int, int, int]]:
+    """The dealt cards (:func:`_dealt`) and the free slots of ``rows`` (:func:`_board`)
+    of a normal decision; CardError naming a card both dealt and on the rows."""
+    cards = _dealt(dealt)
+    board = _board(rows)
+    check_card_ids(cards + board.cards, "dealt cards and rows")
+    return cards, _free_slots(board.rows)
+
+
 def _card_tuple(dealt: Iterable[Any]) -> tuple[Any, ...]:
-    """The dealt cards as a tuple, or MoveError for what holds no cards (None, a
-    number, a mapping or a set: the order of dealt cards matters)."""
+    """The dealt cards as a tuple (text parsed by :func:`~ofc_fast.cards.parse_cards`),
+    or MoveError for what holds no cards (None, a number, a mapping or a set: the
+    order of dealt cards matters)."""
+    if isinstance(dealt, str):
+        return tuple(_cards(dealt))
     try:
         refuse_unordered(dealt)
     except OfcError as exc:
@@ -593,18 +572,20 @@ def moves_for(
 ) -> list[Move]:
     """Every legal move for ``dealt`` cards (at most 5) onto a board whose rows hold
     ``rows``, discarding ``discards`` of them; in action order (the same list as
-    :meth:`Game.legal_moves` for a normal decision).
+    :meth:`Game.legal_moves` for a normal decision).  Cards are ids or text (``rows``:
+    front, middle, back, or a Board or board text); a card both dealt and on the rows
+    is a CardError naming it.
 
     >>> from ofc_fast.cards import parse_cards
     >>> moves = moves_for(parse_cards("As Kd 7h"), [[], [], []], discards=1)
     >>> len(moves), moves[0]
     (27, Move((('Kd', Row.FRONT), ('7h', Row.FRONT)), discard=51))
     """
-    cards = _dealt(dealt)
+    cards, free = _decision(dealt, rows)
     n = len(cards)
     return [
         Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
-        for a in legal_actions_of(n, discards, _free(rows))
+        for a in legal_actions_of(n, discards, free)
     ]
 
 
@@ -673,12 +654,12 @@ def move_for_action(
     ...
     ofc_fast.errors.MoveError: action 99 is not legal here (3 cards, 1 to discard, ...)
     """
-    cards = _dealt(dealt)
-    legal = legal_actions_of(len(cards), discards, _free(rows))
+    cards, free = _decision(dealt, rows)
+    legal = legal_actions_of(len(cards), discards, free)
     if type(action) is not int or action not in legal:  # `in`: no array compared
         raise MoveError(
             f"action {_short(action)} is not legal here ({len(cards)} cards, "
-            f"{discards} to discard, free rows {_free(rows)})",
+            f"{discards} to discard, free rows {free})",
             "bad_action",
         )
     return Move._of(cards, action_destinations(len(cards), discards, action))  # type: ignore[arg-type]
@@ -758,8 +739,8 @@ def random_move(
     if not isinstance(dealt, (list, tuple)):
         dealt = _card_tuple(dealt)
     if len(dealt) <= 5:
-        cards = _dealt(dealt)
-        a = rng.choice(legal_actions_of(len(cards), discards, _free(rows)))
+        cards, free = _decision(dealt, rows)
+        a = rng.choice(legal_actions_of(len(cards), discards, free))
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
     n, free = len(dealt), _free(rows)
     if not (

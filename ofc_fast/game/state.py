@@ -435,7 +435,7 @@ class Game:
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
         seat = self._steps[self._step][0]
-        rows = [[0] * self._g.count[seat][r] for r in range(3)]
+        rows = self.boards[seat].rows
         return random_move(
             self.dealt, rows, self.to_discard, Random() if rng is None else rng
         )
@@ -751,8 +751,8 @@ class Game:
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (TableError for bots that are not one per seat,
-    :func:`check_bots`).
+    deal; returns its result (GameError for a ``game`` that is no Game, TableError
+    for bots that are not one per seat, :func:`check_bots`).
 
     >>> from ofc_fast.bots import make_bots
     >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
@@ -770,6 +770,8 @@ def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
 def finish(game: Game, bots: Sequence[Any]) -> None:
     """:func:`play_out` without the result (a match books it once, from ``record``:
     each ``result()`` is a copy)."""
+    if not isinstance(game, Game):
+        raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
     steps = game._steps
     play = game.play

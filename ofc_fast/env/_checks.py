@@ -1,0 +1,74 @@
+"""The checks of a :class:`~ofc_fast.env.VectorEnv`'s settings that its adapters share:
+the opponents, the bots' settings, a finite number, one of a few choices."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import GameError, quote
+
+OPPONENTS = ("self", "random")
+"""Built-in opponent modes; any bot name of :func:`ofc_fast.bots.bot_names` also works,
+and so does a bot spec (``policy:PATH``, ``module:attribute``)."""
+
+
+def check_finite(value: object, what: str) -> float:
+    """``value`` as a float when it is a finite number within +-1e6 (a NumPy number
+    too; not a bool or text), else GameError naming ``what``."""
+    if isinstance(value, (np.integer, np.floating)):
+        value = value.item()  # a NumPy number: its Python value
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not abs(value) <= 1e6
+    ):
+        raise GameError(f"{what} must be a finite number, got {quote(value)}")
+    return float(value)
+
+
+def check_opponents(
+    value: object, what: str = "opponents", modes: Sequence[str] = OPPONENTS, also: str = ""
+) -> str:
+    """The other seats' play: one of ``modes``, a registered bot's name or a bot spec
+    (``policy:PATH``, ``module:attribute``), else GameError naming ``what`` and the
+    choices (and ``also``: what else the caller takes)."""
+    from ..bots import bot_names
+    from ..bots.registry import is_bot_spec
+
+    if is_bot_spec(value):  # policy:PATH or module:attribute (make_bot)
+        return str(value).strip()
+    names = tuple(modes) + tuple(n for n in bot_names() if n not in OPPONENTS)
+    specs = ", a bot spec (policy:PATH, module:attribute)" + also
+    return choice(value, names, what, specs)
+
+
+def check_bot_settings(value: object, opponents: str) -> dict[str, Any]:
+    """The bot opponents' settings (a copy; None: none), else GameError naming
+    ``bot_settings``: not a dict, settings given where no bot plays (``opponents``
+    ``"self"`` or ``"random"``, which would ignore them), or ``rules`` or ``seed``
+    (the environment's to give)."""
+    if not isinstance(value, (dict, type(None))):
+        raise GameError(f"bot_settings must be a dict, got {quote(value)}")
+    if value and opponents in OPPONENTS:
+        raise GameError(
+            f"bot_settings {sorted(map(str, value))} given, but opponents "
+            f"{opponents!r} are played by no bot (a bot name or spec takes them)"
+        )
+    taken = sorted({"rules", "seed"} & set(value or ()))
+    if taken:
+        raise GameError(
+            f"bot_settings may not set {', '.join(taken)}: the environment gives each "
+            "bot its rules and a seed derived from its own"
+        )
+    return dict(value or {})
+
+
+def choice(value: object, options: Sequence[str], what: str, also: str = "") -> str:
+    """``value`` in lower case when it is one of ``options``, else GameError naming
+    them (and ``also``: what else the caller takes)."""
+    if not isinstance(value, str) or value.lower() not in options:
+        raise GameError(f"{what} must be one of {', '.join(options)}{also}, got {value!r}")
+    return value.lower()

@@ -1,0 +1,91 @@
+"""The action ids' tables, from the C engine: what an id does with each dealt card,
+and the legal ids of a decision's shape (cached)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from .._native import ffi, lib
+from ..errors import MoveError, quote
+
+_ACTION_SPACE: int = lib.OFC_ACTION_SPACE
+TEXT_LIMIT = 40
+"""How much of a bad value a message quotes."""
+
+
+def short(value: object) -> str:
+    """``value`` quoted for a message, cut short (never raises: a huge int, a bad
+    ``__repr__``)."""
+    return quote(value, TEXT_LIMIT + 3)
+
+
+@cache
+def destinations_table(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
+    """Per action id 0..242: what it does with each of ``n`` dealt cards (``k``
+    discarded), a row 0..2 or ``DISCARD`` per card, or None when the id does not exist
+    for (n, k).  Computed by the C engine (``ofc_action_decode``), cached."""
+    if not (type(n) is int and type(k) is int and 0 <= k < n <= 5):
+        raise MoveError(
+            f"no normal decision deals {n!r} card(s) with {k!r} discard(s)", "bad_action"
+        )
+    dest = ffi.new("uint8_t[5]")
+    return tuple(
+        tuple(dest[0:n]) if lib.ofc_action_decode(n, k, a, dest) == 0 else None
+        for a in range(_ACTION_SPACE)
+    )
+
+
+def action_destinations(n: int, k: int, action: int) -> tuple[int, ...] | None:
+    """What action ``action`` does with each of ``n`` dealt cards (see
+    :func:`destinations_table`); None when the id does not exist for (n, k)."""
+    if type(action) is not int or not 0 <= action < _ACTION_SPACE:
+        return None
+    if type(n) is int and type(k) is int and 0 <= k < n <= 5:
+        return (TABLES[n * 5 + k] or table_of(n, k))[action]
+    return destinations_table(n, k)[action]  # raises MoveError
+
+
+TABLES: list[tuple[tuple[int, ...] | None, ...] | None] = [None] * 30
+"""destinations_table(n, k) at n * 5 + k (0 <= k < n <= 5), filled on first use:
+plain indexing is cheaper than the lru_cache's call on the hot path of
+Move.from_action."""
+
+
+def table_of(n: int, k: int) -> tuple[tuple[int, ...] | None, ...]:
+    """``destinations_table(n, k)``, kept in :data:`TABLES` for the next call."""
+    table = TABLES[n * 5 + k] = destinations_table(n, k)
+    return table
+
+
+def legal_actions_of(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
+    """Legal action ids of a decision of that shape, from the engine
+    (``ofc_actions_legal``), cached; MoveError for a shape no normal decision has
+    (counts that are no ints included: they never reach the cache)."""
+    if type(n) is int and type(k) is int and type(free) is tuple:
+        try:
+            return _legal_actions(n, k, free)
+        except TypeError:  # a tuple holding something unhashable
+            pass
+    raise _no_decision(n, k, free)
+
+
+@cache
+def _legal_actions(n: int, k: int, free: tuple[int, int, int]) -> tuple[int, ...]:
+    """:func:`legal_actions_of` once its arguments are hashable; only a shape the
+    engine accepts is cached (it raises for the others)."""
+    out = ffi.new("uint8_t[]", _ACTION_SPACE)
+    ok = len(free) == 3 and all(type(x) is int for x in free) and 0 <= k < n <= 5
+    count = (
+        lib.ofc_actions_legal(n, k, free, out, ffi.NULL) if ok and min(free) >= 0 else -1
+    )
+    if count < 0:
+        raise _no_decision(n, k, free)
+    return tuple(out[0:count])
+
+
+def _no_decision(n: object, k: object, free: object) -> MoveError:
+    return MoveError(
+        f"no normal decision deals {short(n)} card(s) with {short(k)} discard(s) "
+        f"onto free rows {short(free)}",
+        "bad_action",
+    )
