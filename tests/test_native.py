@@ -115,6 +115,15 @@ def test_floating_and_computed_constants() -> None:
     assert lib.ofc_version_number() == lib.OFC_VERSION_NUMBER
 
 
+def test_the_version_string_spells_the_version_number() -> None:
+    """OFC_VERSION_STRING (setup.py reads it) and MAJOR/MINOR/PATCH (CMake reads them)
+    are two literals of one version: they must agree, and __version__ with them."""
+    n = lib.ofc_version_number()
+    spelled = f"{n // 10000}.{n // 100 % 100}.{n % 100}"
+    assert ffi.string(lib.ofc_version_string()).decode("ascii") == spelled
+    assert ofc_fast.__version__ == spelled
+
+
 @needs_csrc
 def test_no_hand_written_cdefs_left() -> None:
     pkg = ROOT / "ofc_fast"

@@ -317,7 +317,7 @@ OFC_API int32_t ofc_game_legal_actions(const ofc_game *g, uint8_t *out);
 
 /*! @brief Action mask of the pending normal decision.
  * @param g     a state made by ofc_game_init() (not NULL).
- * @param mask  OFC_ACTION_SPACE bytes, 1 for a legal action, else 0 (all 0 when the
+ * @param mask  OFC_ACTION_SPACE bytes (not NULL), 1 for a legal action, else 0 (all 0 when the
  *              deal is over or the decision is a full set).
  * @return the number of legal actions, OFC_E_GAME_OVER or OFC_E_FULL_SET. */
 OFC_API int32_t ofc_game_action_mask(const ofc_game *g, uint8_t mask[OFC_ACTION_SPACE]);
