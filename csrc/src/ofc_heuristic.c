@@ -99,7 +99,7 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
                         const ofc_heur_model *m, const uint8_t *boards, size_t n,
                         uint32_t in_fl, double *out, size_t *bad)
 {
-    size_t i;
+    size_t start, j;
     int lowball;
     int32_t status = check_common(rules, &fl, in_fl);
     if (status != OFC_OK) {
@@ -109,16 +109,20 @@ int32_t ofc_heur_values(const ofc_rules *rules, const ofc_fl_rules *fl,
         return OFC_E_VALUE;
     }
     lowball = rules->middle_lowball != 0;
-    for (i = 0; i < n; i++) {
-        uint8_t b[OFC_BOARD_CARDS]; /* the caller's board, read once */
-        ofc_copy_cards(b, boards + (size_t)OFC_BOARD_CARDS * i, OFC_BOARD_CARDS);
-        if (OFC_UNLIKELY(ofc_cards_invalid(b, OFC_BOARD_CARDS, 0))) {
-            if (bad) {
-                *bad = i;
+    for (start = 0; start < n; start += OFC_COPY_BLOCK) {
+        uint8_t block[OFC_BOARD_CARDS * OFC_COPY_BLOCK]; /* the caller's boards, read once */
+        size_t rows = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK;
+        ofc_copy_cards(block, boards + (size_t)OFC_BOARD_CARDS * start, OFC_BOARD_CARDS * rows);
+        for (j = 0; j < rows; j++) {
+            const uint8_t *b = block + (size_t)OFC_BOARD_CARDS * j;
+            if (OFC_UNLIKELY(ofc_cards_invalid(b, OFC_BOARD_CARDS, 0))) {
+                if (bad) {
+                    *bad = start + j;
+                }
+                return ofc_cards_error(b, OFC_BOARD_CARDS);
             }
-            return ofc_cards_error(b, OFC_BOARD_CARDS);
+            out[start + j] = board_value(rules, fl, m, lowball, (int)in_fl, b);
         }
-        out[i] = board_value(rules, fl, m, lowball, (int)in_fl, b);
     }
     return OFC_OK;
 }

@@ -41,6 +41,17 @@ static inline void ofc_copy_cards(uint8_t *dst, const uint8_t *src, size_t n)
     ofc_copy_fence(dst);
 }
 
+/* The caller's n bytes at src read once into local (ofc_fast.h, Threads): a public
+ * function checks and uses only the copy.  NULL stays NULL. */
+static inline const void *ofc_read_once(const void *src, size_t n, void *local)
+{
+    if (src == NULL) {
+        return NULL;
+    }
+    ofc_copy_cards((uint8_t *)local, (const uint8_t *)src, n);
+    return local;
+}
+
 /* Batch kernels copy their input in blocks of this many rows (hands, boards or pairs)
  * to a local buffer, then validate and use only the buffer: one copy barrier per block
  * keeps the copy free. */

@@ -79,11 +79,7 @@ void ofc_sx_complete(cx *c, const env *e, const uint8_t board[13], const uint8_t
 static inline const ofc_search_pos *ofc_sx_pos_copy(const ofc_search_pos *pos,
                                                     ofc_search_pos *local)
 {
-    if (pos == NULL) {
-        return NULL;
-    }
-    ofc_copy_cards((uint8_t *)local, (const uint8_t *)pos, sizeof *local);
-    return local;
+    return ofc_read_once(pos, sizeof *local, local);
 }
 
 /* Checks the rules, Fantasyland rules, tables and model of a call into e. */

@@ -81,18 +81,6 @@ static int32_t board_cards(const uint8_t board[13], uint64_t *mask, int *placed)
 
 /* Checks a context, a board, its dead cards and an output pointer (`out`, NULL is
  * refused); *mask and *placed: the board's cards. */
-/* The caller's n bytes at src read once into local (ofc_fast.h, Threads): the public
- * functions check and use only the copies of their board and dealt cards.  NULL stays
- * NULL. */
-static const uint8_t *read_once(const uint8_t *src, size_t n, uint8_t *local)
-{
-    if (src == NULL) {
-        return NULL;
-    }
-    ofc_copy_cards(local, src, n);
-    return local;
-}
-
 static int32_t check_board(const ofc_value_ctx *c, const uint8_t *board, uint64_t dead,
                            const void *out, uint64_t *mask, int *placed)
 {
@@ -294,7 +282,7 @@ int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t given[13], uint
                            float out[OFC_VF_N])
 {
     uint8_t local[OFC_BOARD_CARDS];
-    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
     uint64_t mask;
     int placed;
     int32_t st = check_board(c, board, dead, out, &mask, &placed);
@@ -340,7 +328,7 @@ int32_t ofc_value_board(const ofc_value_ctx *c, const uint8_t given[13], uint64_
                         double *out)
 {
     uint8_t local[OFC_BOARD_CARDS];
-    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
     uint64_t mask;
     int placed;
     int32_t st = check_board(c, board, dead, out, &mask, &placed);
@@ -416,8 +404,8 @@ int32_t ofc_value_actions(const ofc_value_ctx *c, const uint8_t given[13],
                           const uint8_t *actions, uint32_t n_actions, double *values)
 {
     uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
-    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
-    const uint8_t *dealt = read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
+    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *dealt = ofc_read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
     int32_t st = check_decision(c, board, dealt, n, k, dead);
     if (st != OFC_OK) {
         return st;
@@ -473,8 +461,8 @@ int32_t ofc_value_best(const ofc_value_ctx *c, const uint8_t given[13],
                        uint8_t *action, uint8_t after[13], double *value)
 {
     uint8_t local[OFC_BOARD_CARDS], local_dealt[5];
-    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
-    const uint8_t *dealt = read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
+    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *dealt = ofc_read_once(given_dealt, n <= 5 ? n : 0, local_dealt);
     int32_t st = check_decision(c, board, dealt, n, k, dead);
     if (st != OFC_OK) {
         return st;
@@ -489,7 +477,7 @@ int32_t ofc_value_expect(const ofc_value_ctx *c, const uint8_t given[13], uint64
                          uint32_t samples, double *mean, double *var)
 {
     uint8_t local[OFC_BOARD_CARDS];
-    const uint8_t *board = read_once(given, OFC_BOARD_CARDS, local);
+    const uint8_t *board = ofc_read_once(given, OFC_BOARD_CARDS, local);
     uint8_t live[52], draw[52];
     uint64_t mask;
     int placed, n_live = 0, i;

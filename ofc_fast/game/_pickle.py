@@ -69,13 +69,30 @@ def own_attributes(g: object, base: type) -> dict[str, Any]:
     """What a subclass of ``base`` adds to ``g``: its ``__dict__`` and the slots its
     classes declare (those set), by attribute name."""
     out = dict(getattr(g, "__dict__", {}))
-    for cls in type(g).__mro__:
-        if cls is base:
+    for name in _slot_names(type(g), base):
+        if hasattr(g, name):
+            out[name] = getattr(g, name)
+    return out
+
+
+def _slot_names(cls: type, base: type) -> tuple[str, ...]:
+    """The slots the classes of ``cls`` below ``base`` declare, by attribute name (a
+    private slot's mangled), worked out once a class."""
+    known = _SLOT_NAMES.get((cls, base))
+    if known is not None:
+        return known
+    names = []
+    for c in cls.__mro__:
+        if c is base:
             break
-        slots = cls.__dict__.get("__slots__", ())
+        slots = c.__dict__.get("__slots__", ())
         for name in (slots,) if isinstance(slots, str) else slots:
             if name.startswith("__") and not name.endswith("__"):
-                name = f"_{cls.__name__.lstrip('_')}{name}"  # a private slot's name
-            if name not in ("__dict__", "__weakref__") and hasattr(g, name):
-                out[name] = getattr(g, name)
-    return out
+                name = f"_{c.__name__.lstrip('_')}{name}"
+            if name not in ("__dict__", "__weakref__"):
+                names.append(name)
+    known = _SLOT_NAMES[cls, base] = tuple(names)
+    return known
+
+
+_SLOT_NAMES: dict[tuple[type, type], tuple[str, ...]] = {}
