@@ -249,6 +249,25 @@ OFC_API int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 OFC_API int32_t ofc_vecenv_slot_check(const ofc_vecenv_config *c, const ofc_vecenv_slot *e,
                                       const char **why);
 
+/*! @brief Write the decision rows of environments first .. first+count-1 from their
+ * slots, as a reset or a step leaves them: the pending decision's seat, full-set flag,
+ * legal actions, mask and encoding (a finished deal's row: seat -1, the view of its
+ * reward seat, the learner or, in self-play, the seat of the deal's last agent
+ * decision). Rewards, terminations and final rewards are not written. For a saved
+ * environment restored: the rows come from its state alone.
+ * @param c      the configuration, checked by ofc_vecenv_config_check() first.
+ * @param slots  the num_envs slots.
+ * @param first  the first environment.
+ * @param count  how many (first + count <= c->num_envs).
+ * @param out    the output arrays.
+ * @pre each slot written passed ofc_vecenv_slot_check(); out's arrays (but legal) have
+ *      c->num_envs rows.
+ * @return OFC_OK, OFC_E_COUNT (range or a NULL pointer), or the error of
+ *         ofc_vecenv_config_check() for c (nothing written). */
+OFC_API int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c,
+                                      const ofc_vecenv_slot *slots, uint32_t first,
+                                      uint32_t count, const ofc_vecenv_out *out);
+
 /*! @brief Start environments first .. first+count-1 and write their outputs (rewards,
  * terminations and final rewards 0).
  * @param c        the configuration, checked by ofc_vecenv_config_check() first.

@@ -479,6 +479,33 @@ static void clear_row(uint32_t i, const ofc_vecenv_out *out)
            OFC_GAME_MAX_SEATS * sizeof(float));
 }
 
+/* The seat whose view a finished deal's row shows, as the step that finished it wrote
+ * it: the learner, or in self-play the seat of the deal's last agent decision (a full
+ * set is one unless the solver sets it), the learner when it had none. */
+static uint32_t over_seat(const ofc_vecenv_config *c, const ofc_game *g)
+{
+    uint32_t k;
+    if (c->opponents == OFC_VE_SELF) {
+        for (k = g->nsteps; k-- > 0;) {
+            if (!(g->steps[k].full && c->fantasyland == OFC_VE_FL_SOLVER))
+                return g->steps[k].seat;
+        }
+    }
+    return c->learner;
+}
+
+int32_t ofc_vecenv_write_rows(const ofc_vecenv_config *c, const ofc_vecenv_slot *slots,
+                              uint32_t first, uint32_t count, const ofc_vecenv_out *out)
+{
+    uint32_t i;
+    opening_cache oc;
+    int32_t rc = check_call(c, slots, first, count, out);
+    oc.count = -1;
+    for (i = first; rc == OFC_OK && i < first + count; i++)
+        write_decision(c, &slots[i].game, i, over_seat(c, &slots[i].game), out, &oc);
+    return rc;
+}
+
 /* ------------------------------------------------------------ reset, step */
 
 int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,

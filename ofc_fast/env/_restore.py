@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from .._native import check_error, ffi, lib
+from .._native import check_error, ffi, lib, status_error
 from ..errors import GameError, TableError, quote
 from ..table import check_seed
 
@@ -91,50 +91,12 @@ def restore_seeds(seeds: object, num_envs: int) -> list[int] | None:
     )
 
 
-_E_FULL_SET = int(lib.OFC_E_FULL_SET)
-DECISION_ARRAYS = (
-    "seats",
-    "full_sets",
-    "legal_counts",
-    "legal_actions",
-    "action_masks",
-    "encodings",
-)
-"""A VectorEnv's arrays of the pending decisions: what :func:`restore_decisions`
-writes from its C state."""
-
-
-def restore_decisions(config: Any, slots: Any, rows: dict[str, np.ndarray]) -> None:
-    """Write every environment's rows of its pending decision into ``rows`` (the
-    :data:`DECISION_ARRAYS`, by name) from its restored, checked C slot of ``slots``
-    (``ofc_vecenv_slot[]`` of a VectorEnv configured by ``config``), as a step writes
-    them: one source of truth, the C state (an edited pickle's rows are not read).
-    A finished deal's (seat -1) encoding is its reward seat's view (:func:`_over_seat`)."""
-    legal = ffi.new("uint8_t[]", int(lib.OFC_ACTION_SPACE))
-    for i in range(int(config.num_envs)):
-        game = ffi.addressof(slots[i], "game")
-        seat = int(lib.ofc_game_to_act(game))
-        n = int(lib.ofc_game_legal_actions(game, legal))
-        count = max(n, 0)
-        ids = np.frombuffer(ffi.buffer(legal, count), np.uint8)
-        rows["seats"][i] = seat
-        rows["full_sets"][i] = n == _E_FULL_SET
-        rows["legal_counts"][i] = count
-        rows["legal_actions"][i, :count] = ids
-        rows["action_masks"][i] = False
-        rows["action_masks"][i, ids] = True
-        view = seat if seat >= 0 else _over_seat(config, game)
-        out = ffi.from_buffer("uint8_t[]", rows["encodings"][i], require_writable=True)
-        lib.ofc_encode_game(game, view, config.lowball, out)
-
-
-def _over_seat(config: Any, game: Any) -> int:
-    """The seat whose view a finished deal's row shows (C's reward seat): the
-    learner, or in self-play the seat of the deal's last agent decision (a full set
-    is one only with ``fantasyland="decision"``), the learner when it had none."""
-    if config.opponents == lib.OFC_VE_SELF:
-        solver = config.fantasyland == lib.OFC_VE_FL_SOLVER
-        for k in range(int(game.nsteps) - 1, -1, -1):
-            if not (game.steps[k].full and solver):
-                return int(game.steps[k].seat)
-    return int(config.learner)
+def restore_decisions(config: Any, slots: Any, out: Any) -> None:
+    """Write every environment's rows of its pending decision (seats, full sets, legal
+    actions, masks, encodings) into the outputs ``out`` from its restored, checked C
+    slot of ``slots`` (``ofc_vecenv_slot[]`` of a VectorEnv configured by ``config``),
+    as a step writes them (``ofc_vecenv_write_rows``): one source of truth, the C
+    state (an edited pickle's rows are not read)."""
+    status = lib.ofc_vecenv_write_rows(config, slots, 0, config.num_envs, out)
+    if status:
+        raise status_error(status, "a pickled VectorEnv's rows")

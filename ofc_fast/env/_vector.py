@@ -39,7 +39,6 @@ from ._checks import check_bot_settings, choice
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
 from ._restore import (
-    DECISION_ARRAYS,
     STATE_ARRAYS,
     restore_arrays,
     restore_decisions,
@@ -752,8 +751,7 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     restore_slots(venv._c, venv._slots, slots, started)
     restore_arrays({name: getattr(venv, name) for name in STATE_ARRAYS}, arrays)
     if started:  # the pending decisions' rows: the checked C state's, not the pickle's
-        rows = {name: getattr(venv, name) for name in DECISION_ARRAYS}
-        restore_decisions(venv._c, venv._slots, rows)
+        restore_decisions(venv._c, venv._slots, venv._out)
         venv._write_features()
     venv._started = started
     venv._bots = bots

@@ -694,6 +694,35 @@ static void test_slot_check(void)
     CHECK_EQ(env_step(&e), OFC_OK);
 }
 
+/* The rows a step writes are the rows ofc_vecenv_write_rows() writes from the slots
+ * alone (a restored VectorEnv's), across deal ends; its range is checked. */
+static void test_write_rows(void)
+{
+    static env e, w;
+    uint32_t i, k;
+    env_init(&e, &pineapple, 3, 23);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (k = 0; k < 40; k++) {
+        env_init(&w, &pineapple, 3, 23);
+        memset(w.obs, 0xAB, sizeof w.obs);
+        memset(w.mask, 0xAB, sizeof w.mask);
+        memset(w.seat, 0x55, sizeof w.seat);
+        memset(w.full, 0xAB, sizeof w.full);
+        CHECK_EQ(ofc_vecenv_write_rows(&e.c, e.slots, 0, N, &w.out), OFC_OK);
+        for (i = 0; i < N; i++) {
+            CHECK_EQ(w.seat[i], e.seat[i]);
+            CHECK_EQ(w.full[i], e.full[i]);
+            CHECK_EQ(w.legal_count[i], e.legal_count[i]);
+            CHECK(memcmp(w.legal[i], e.legal[i], (size_t)e.legal_count[i]) == 0);
+            CHECK(memcmp(w.mask[i], e.mask[i], OFC_ACTION_SPACE) == 0);
+            CHECK(memcmp(w.obs[i], e.obs[i], OFC_ENC_SIZE) == 0);
+        }
+        CHECK_EQ(env_step(&e), OFC_OK);
+    }
+    CHECK_EQ(ofc_vecenv_write_rows(&e.c, e.slots, 1, N, &w.out), OFC_E_COUNT);
+    CHECK_EQ(ofc_vecenv_write_rows(&e.c, NULL, 0, N, &w.out), OFC_E_COUNT);
+}
+
 int main(void)
 {
     CHECK_EQ(ofc_game_rules_init_pineapple(&pineapple), OFC_OK);
@@ -712,6 +741,7 @@ int main(void)
     test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
     test_slot_check();
+    test_write_rows();
     test_random_opponents();
     test_final_obs();
     alarm(120); /* a regression hangs here: SIGALRM fails the test instead */

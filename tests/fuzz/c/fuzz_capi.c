@@ -1283,6 +1283,8 @@ static void t_vecenv(reader *in)
             continue;
         }
         ve_check_rows(&c, slots, &out, first, cnt);
+        REQUIRE(ofc_vecenv_write_rows(&c, slots, first, cnt, &out) == OFC_OK);
+        ve_check_rows(&c, slots, &out, first, cnt); /* the rows of the slots alone */
         for (i = 0; i < n; i++) { /* what step leaves passes the check of a saved slot */
             REQUIRE(ofc_vecenv_slot_check(&c, &slots[i], NULL) == OFC_OK);
         }
