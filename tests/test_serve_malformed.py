@@ -184,8 +184,15 @@ def _array_fields(
         schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
     for name, prop in schema.get("properties", {}).items():
         kinds = [prop, *prop.get("oneOf", [])]
-        if any(k.get("type") == "array" for k in kinds):
-            yield name, any(k.get("type") == "string" for k in kinds)
+        types = [t for k in kinds for t in _types(k)]  # (optional fields: or null)
+        if "array" in types:
+            yield name, "string" in types
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    """The JSON types a schema's ``type`` names (a name or a list of names)."""
+    kind = schema.get("type", [])
+    return [kind] if isinstance(kind, str) else list(kind)
 
 
 def test_every_array_field_refuses_an_object_string_or_number(server: Server) -> None:

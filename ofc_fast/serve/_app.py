@@ -33,7 +33,7 @@ from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
-from ._fields import check_known
+from ._fields import check_known, given
 from ._idempotency import Keyed, keyed
 from ._limits import Limiter, key_ok, read_body
 from ._problems import ApiError
@@ -504,6 +504,7 @@ class App:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
                 body = _parse(await read_body(receive, self.config.max_body, length))
                 check_known(body, route.fields)
+                body = given(body)  # a field given as null: absent
             call_args = (*([] if body is None else [body]), *args)
             who = _caller(scope) if route.caller or route.idempotent else ""
             if route.caller:

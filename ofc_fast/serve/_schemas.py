@@ -49,10 +49,31 @@ def _obj(props: dict[str, Any], required: tuple[str, ...] | None = None) -> dict
     return {"type": "object", "properties": props, "required": req}
 
 
+_NULL = {"type": "null"}
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """``prop`` that null matches too.
+
+    >>> _nullable(_INT), _nullable({"enum": ["ev"]})
+    ({'type': ['integer', 'null']}, {'enum': ['ev', None]})
+    """
+    if "oneOf" in prop:
+        return {**prop, "oneOf": [*prop["oneOf"], _NULL]}
+    if isinstance(prop.get("type"), str):
+        return {**prop, "type": [prop["type"], "null"]}
+    if "enum" in prop:
+        return {**prop, "enum": [*prop["enum"], None]}
+    return {"oneOf": [prop, _NULL]}
+
+
 def _request(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     """A request body: an object of these properties and no other (the server refuses
-    any other field, 422 naming it: :func:`request_fields`)."""
-    return {**_obj(props, required), "additionalProperties": False}
+    any other field, 422 naming it: :func:`request_fields`); an optional one may be
+    null, which is absent, its default used (a required one null: 400, as missing),
+    as the server reads a body (:func:`~ofc_fast.serve._fields.given`)."""
+    nullable = {k: v if k in required else _nullable(v) for k, v in props.items()}
+    return {**_obj(nullable, required), "additionalProperties": False}
 
 
 _CARD = {"oneOf": [_STR, _within(RANGES.card)]}
@@ -87,7 +108,7 @@ _RULES = {
     "maxLength": SIZES.rules_text,
     "description": "a preset name (ofc-fast rules lists them)",
 }
-_NULLABLE_INT = {"type": ["integer", "null"]}
+_NULLABLE_INT = _nullable(_INT)
 
 
 def _analyze_request(ranges: Ranges) -> dict[str, Any]:
@@ -312,7 +333,10 @@ SCHEMAS: dict[str, Any] = {
                 ),
             }
         ),
-        "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
+        "oneOf": [  # one of them given, not null (null: absent)
+            {"required": [name], "properties": {name: {"not": _NULL}}}
+            for name in ("move", "action")
+        ],
     },
     "GameState": _obj(
         {
