@@ -2859,3 +2859,41 @@ def test_an_optional_field_given_as_null_is_absent(api: Api, doc: dict[str, Any]
                 {**prop, "components": doc["components"]}
             )
             assert check.is_valid(None) != (field in schema["required"]), (name, field)
+
+
+def test_the_document_lists_the_retry_after_and_accept_encoding_the_server_sends(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """/openapi.json left out two headers the server sends: ``Retry-After`` on the
+    409 for a keyed request still running, and ``Accept-Encoding`` on the 415 for a
+    compressed body.  Each operation that can send one lists it, with a schema its
+    value (as sent) validates against."""
+    status, headers, _ = server.request(
+        "POST",
+        "/v1/evaluate",
+        raw=gzip.compress(b"{}"),
+        headers={"Content-Encoding": "gzip"},
+    )
+    assert status == 415
+    sent = {"415": ("accept-encoding", headers["accept-encoding"])}
+    store = server.app.sessions
+    body = {"seed": 41}
+    store._created.keep(Keyed("127.0.0.1", "held", _digest("/v1/games", body)))
+    status, headers, _ = server.request(
+        "POST", "/v1/games", body, headers={"Idempotency-Key": "held"}
+    )
+    assert status == 409
+    sent["409"] = ("retry-after", headers["retry-after"])
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            for code, (name, value) in sent.items():
+                if code not in op["responses"]:
+                    continue
+                listed = {
+                    k.lower(): v
+                    for k, v in op["responses"][code].get("headers", {}).items()
+                }
+                assert name in listed, (path, method, code, name)
+                schema = listed[name]["schema"]
+                typed = int(value) if schema.get("type") == "integer" else value
+                jsonschema.Draft202012Validator(schema).validate(typed)

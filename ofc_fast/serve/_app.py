@@ -35,7 +35,7 @@ from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
 from ._fields import check_known, given
 from ._idempotency import Keyed, keyed
-from ._limits import Limiter, key_ok, read_body
+from ._limits import IDENTITY, Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
@@ -175,13 +175,13 @@ def _check_coding(headers: dict[bytes, bytes]) -> None:
     ...
     ofc_fast.serve._problems.ApiError: Content-Encoding gzip: send the body uncompressed
     """
-    coding = headers.get(b"content-encoding", b"identity").strip().lower()
-    if coding != b"identity":
+    coding = headers.get(b"content-encoding", IDENTITY.encode()).strip().lower()
+    if coding != IDENTITY.encode():
         raise ApiError(
             415,
             "Content-Encoding",
             f"Content-Encoding {coding.decode('latin-1')[:40]}: send the body uncompressed",
-            headers={"accept-encoding": "identity"},
+            headers={"accept-encoding": IDENTITY},
         )
 
 

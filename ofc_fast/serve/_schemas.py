@@ -14,7 +14,8 @@ from typing import Any
 
 from ..table import FANTASYLAND_CARDS
 from ._config import ServeConfig
-from ._idempotency import HEADER, MAX_KEY
+from ._idempotency import HEADER, MAX_KEY, RUNNING_RETRY
+from ._limits import IDENTITY
 from ._sizes import RANGES, SIZES, Ranges
 
 __all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
@@ -443,6 +444,26 @@ _HEADERS: dict[int, dict[str, Any]] = {
     },
 }
 """The headers a refusal always carries, by status."""
+_SOME_HEADERS: dict[int, dict[str, Any]] = {
+    409: {
+        "Retry-After": {
+            "description": f"{RUNNING_RETRY}: the request of the {HEADER} is still "
+            "running (not sent for a conflict with the game's state)",
+            "required": False,
+            "schema": {"type": "integer", "const": RUNNING_RETRY},
+        }
+    },
+    415: {
+        "Accept-Encoding": {
+            "description": f"{IDENTITY}: the body was sent with a Content-Encoding; "
+            "send it uncompressed (not sent for a media type refused)",
+            "required": False,
+            "schema": {"const": IDENTITY},
+        }
+    },
+}
+"""The headers some refusals of a status carry (the 409 only where the operation
+takes an ``Idempotency-Key``)."""
 
 
 _IDEMPOTENCY_KEY = {
@@ -512,7 +533,7 @@ class Operation:
                     "description": "OK",
                     "content": {"application/json": {"schema": _ref(self.response)}},
                 },
-                **{str(code): _refusal(code) for code in self.statuses()},
+                **{str(code): _refusal(code, self.idempotent) for code in self.statuses()},
             },
         }
         if self.keyless:
@@ -539,11 +560,20 @@ class Operation:
         return op
 
 
-def _refusal(status: int) -> dict[str, Any]:
-    """A refusal's response object: a problem document, and the headers it carries."""
+def _refusal(status: int, idempotent: bool = False) -> dict[str, Any]:
+    """A refusal's response object: a problem document, and the headers it may carry
+    (``idempotent``: of an operation that takes an ``Idempotency-Key``).
+
+    >>> sorted(_refusal(415)["headers"]), sorted(_refusal(409, True)["headers"])
+    (['Accept-Encoding'], ['Retry-After'])
+    >>> "headers" in _refusal(409)
+    False
+    """
     out: dict[str, Any] = {"description": "a problem", "content": _PROBLEM}
-    if status in _HEADERS:
-        out["headers"] = _HEADERS[status]
+    some = _SOME_HEADERS.get(status, {}) if idempotent or status != 409 else {}
+    headers = {**_HEADERS.get(status, {}), **some}
+    if headers:
+        out["headers"] = headers
     return out
 
 
