@@ -2897,3 +2897,23 @@ def test_the_document_lists_the_retry_after_and_accept_encoding_the_server_sends
                 schema = listed[name]["schema"]
                 typed = int(value) if schema.get("type") == "integer" else value
                 jsonschema.Draft202012Validator(schema).validate(typed)
+
+
+def test_rules_that_do_not_fit_an_observation_are_named_rules(api: Api) -> None:
+    """A Pineapple observation analysed under ``"rules": "ofc"`` (or an OFC one whose
+    own ``rules`` key says Pineapple) was a 422 naming ``observation``: the rules that
+    deal other rounds than the observation's are the field at fault, ``rules`` (or the
+    observation's ``rules``)."""
+    for game, other in (("pineapple", "ofc"), ("ofc", "pineapple")):
+        g = Game(game, 2, seed=3)
+        obs = g.observation(g.to_act)
+        with pytest.raises(OfcError):  # the library refuses the pair too
+            advise(obs, rules=other, samples=2)
+        for body, field in (
+            ({"observation": obs, "rules": other}, "rules"),
+            ({"observation": {**obs, "rules": other.upper()}}, "observation.rules"),
+        ):
+            status, out = api("POST", "/v1/analyze", {**body, "samples": 2})
+            assert (status, out["field"]) == (422, field), (game, out)
+            assert other.upper() in out["detail"], out
+        assert api("POST", "/v1/analyze", {"observation": obs, "samples": 2})[0] == 200

@@ -281,9 +281,9 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     )
     said = (obs["to_discard"], obs["future_cards"], obs["future_discards"])
     if said != (record.k, record.future_cards, record.future_discards):
-        raise ObservationError(
-            f"advise: the observation's to_discard, future_cards and future_discards "
-            f"{said} are not the rounds to come of its deal "
+        raise ObservationError(  # the rules first: they deal the rounds to come
+            f"rules: the observation's to_discard, future_cards and future_discards "
+            f"{said} are not the rounds to come of its deal under {rules.name} "
             f"{(record.k, record.future_cards, record.future_discards)}"
         )
     for p, rounds in enumerate(record_rounds(record)):
