@@ -2917,3 +2917,37 @@ def test_rules_that_do_not_fit_an_observation_are_named_rules(api: Api) -> None:
             assert (status, out["field"]) == (422, field), (game, out)
             assert other.upper() in out["detail"], out
         assert api("POST", "/v1/analyze", {"observation": obs, "samples": 2})[0] == 200
+
+
+def test_a_text_form_refusal_speaks_of_the_fields_sent(api: Api) -> None:
+    """A text-form position the library refused named the right field
+    (``opponents[0]``) but kept the library's words for an input the caller did not
+    send: "observation: board 1 row 0 holds Qh, a card shown twice".  The detail now
+    speaks of the fields sent, as ``ofc-fast advise`` speaks of its options
+    ("--opponent (seat 1): front row holds Qh, ...")."""
+    part = {"board": "2c / 3c 4c / 5c 6c", "dealt": "2d 3d 4d"}
+    for body, field, detail in (
+        (
+            {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "opponents": ["Qh / /"]},
+            "opponents[0]",
+            "opponents[0]: front row holds Qh, a card shown twice",
+        ),
+        (
+            {"board": "/ /", "dealt": "2c 3c 4c 5c 6c", "opponents": ["2c / /"]},
+            "dealt",
+            "dealt: holds 2c, a card shown twice",
+        ),
+        (
+            {"board": "/ /", "dealt": "2d 3d 4d 5d 6d", "dead": "2d"},
+            "dead",
+            "dead: holds 2d, a card shown twice",
+        ),
+        ({**part, "dealt": "2d 3d 4d 5d", "opponents": ["/ /"]}, "board", None),
+    ):
+        status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
+        assert (status, out["field"]) == (422, field), (body, out)
+        assert "observation" not in out["detail"], out
+        if detail is None:  # the position as a whole: its text fields
+            assert out["detail"].startswith("board, dealt, opponents: "), out
+        else:
+            assert out["detail"] == detail, out
