@@ -2584,9 +2584,9 @@ def _number_fields(
     branches walked): its place (``stacks[]``, ``move.place[][0]``...) and schema."""
     if "$ref" in schema:
         schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
-    enum = schema.get("enum", [])
+    enum = [v for v in schema.get("enum", []) if v is not None]  # (null: absent)
     numbers = [v for v in enum if isinstance(v, int) and not isinstance(v, bool)]
-    if schema.get("type") in ("integer", "number") or (enum and numbers == enum):
+    if {"integer", "number"} & set(_types(schema)) or (enum and numbers == enum):
         yield at, schema
     for name, sub in schema.get("properties", {}).items():
         yield from _number_fields(doc, sub, f"{at}.{name}" if at else name)
@@ -2598,14 +2598,21 @@ def _number_fields(
         yield from _number_fields(doc, sub, at)
 
 
+def _types(schema: dict[str, Any]) -> list[str]:
+    """The JSON types a schema's ``type`` names (a name, or a list: an optional field
+    of a request is nullable)."""
+    kind = schema.get("type", [])
+    return [kind] if isinstance(kind, str) else list(kind)
+
+
 def _bounds(schema: dict[str, Any]) -> tuple[list[float], list[float]]:
     """The values a number field's schema states it takes at its bounds, and those
     just past them."""
     if "enum" in schema:
-        taken = sorted(schema["enum"])
+        taken = sorted(v for v in schema["enum"] if v is not None)
         past = [v + d for v in taken for d in (-1, 1) if v + d not in taken]
         return taken, past
-    step = 1 if schema["type"] == "integer" else 1e-4
+    step = 1 if "integer" in _types(schema) else 1e-4
     low, high = schema["minimum"], schema["maximum"]
     return [low, high], [low - step, high + step]
 
@@ -2804,3 +2811,143 @@ def test_the_stated_samples_and_time_budget_ranges_are_the_server_s_own() -> Non
         with pytest.raises(ApiError) as exc:
             analyze({"dealt": "As Ks Qs Js Ts", field: value}, config)
         assert (exc.value.status, exc.value.field) == (422, field)
+
+
+def test_an_optional_field_given_as_null_is_absent(api: Api, doc: dict[str, Any]) -> None:
+    """``null`` counted as "absent" only for fields whose default is None (``seed``,
+    ``samples``...): ``time_budget``, ``button``, ``players`` or ``rules`` given as
+    null were a 400, and /openapi.json marked none of them nullable.  An optional
+    field given as null is now absent, its default used (the answer is the one without
+    it); a required one null is a 400 naming it; the document says both."""
+    boards = [
+        "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
+        "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
+    ]
+    text = {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "samples": 4, "seed": 1}
+    cases = [
+        ("/v1/score", {"boards": boards}, ("button", "rules", "stacks")),
+        ("/v1/evaluate", {"hands": ["As Ks Qs Js Ts"]}, ("rules", "boards")),
+        ("/v1/analyze", text, ("time_budget", "rules", "exact", "opponents", "dead")),
+        ("/v1/arrange", {"cards": "As Ad Kc Kd Qh Qs Jc Jd 9h 7s 5c 3d 2h"}, ("rules",)),
+    ]
+    volatile = ("seconds", "time_budget")
+    for path, base, fields in cases:
+        status, want = api("POST", path, base)
+        assert status == 200, want
+        for field in fields:
+            status, got = api("POST", path, {**base, field: None})
+            assert status == 200, (path, field, got)
+            assert {k: v for k, v in got.items() if k not in volatile} == {
+                k: v for k, v in want.items() if k not in volatile
+            }, (path, field)
+    status, game = api("POST", "/v1/games", {"players": None, "you": None, "seed": 5})
+    assert status == 200 and (game["players"], game["you"]) == (2, 0), game
+    for path, body, field in (
+        ("/v1/score", {"boards": None}, "boards"),
+        ("/v1/fantasyland", {"cards": None}, "cards"),
+        ("/v1/replay", {"text": None}, "text"),
+        ("/v1/analyze", {"dealt": None}, "dealt"),
+    ):
+        status, out = api("POST", path, body)
+        assert (status, out["field"]) == (400, field), (path, out)
+    schemas = doc["components"]["schemas"]
+    for name, schema in schemas.items():
+        if not name.endswith(("Request", "Create")):
+            continue
+        for field, prop in schema["properties"].items():
+            check = jsonschema.Draft202012Validator(
+                {**prop, "components": doc["components"]}
+            )
+            assert check.is_valid(None) != (field in schema["required"]), (name, field)
+
+
+def test_the_document_lists_the_retry_after_and_accept_encoding_the_server_sends(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """/openapi.json left out two headers the server sends: ``Retry-After`` on the
+    409 for a keyed request still running, and ``Accept-Encoding`` on the 415 for a
+    compressed body.  Each operation that can send one lists it, with a schema its
+    value (as sent) validates against."""
+    status, headers, _ = server.request(
+        "POST",
+        "/v1/evaluate",
+        raw=gzip.compress(b"{}"),
+        headers={"Content-Encoding": "gzip"},
+    )
+    assert status == 415
+    sent = {"415": ("accept-encoding", headers["accept-encoding"])}
+    store = server.app.sessions
+    body = {"seed": 41}
+    store._created.keep(Keyed("127.0.0.1", "held", _digest("/v1/games", body)))
+    status, headers, _ = server.request(
+        "POST", "/v1/games", body, headers={"Idempotency-Key": "held"}
+    )
+    assert status == 409
+    sent["409"] = ("retry-after", headers["retry-after"])
+    for path, ops in doc["paths"].items():
+        for method, op in ops.items():
+            for code, (name, value) in sent.items():
+                if code not in op["responses"]:
+                    continue
+                listed = {
+                    k.lower(): v
+                    for k, v in op["responses"][code].get("headers", {}).items()
+                }
+                assert name in listed, (path, method, code, name)
+                schema = listed[name]["schema"]
+                typed = int(value) if schema.get("type") == "integer" else value
+                jsonschema.Draft202012Validator(schema).validate(typed)
+
+
+def test_rules_that_do_not_fit_an_observation_are_named_rules(api: Api) -> None:
+    """A Pineapple observation analysed under ``"rules": "ofc"`` (or an OFC one whose
+    own ``rules`` key says Pineapple) was a 422 naming ``observation``: the rules that
+    deal other rounds than the observation's are the field at fault, ``rules`` (or the
+    observation's ``rules``)."""
+    for game, other in (("pineapple", "ofc"), ("ofc", "pineapple")):
+        g = Game(game, 2, seed=3)
+        obs = g.observation(g.to_act)
+        with pytest.raises(OfcError):  # the library refuses the pair too
+            advise(obs, rules=other, samples=2)
+        for body, field in (
+            ({"observation": obs, "rules": other}, "rules"),
+            ({"observation": {**obs, "rules": other.upper()}}, "observation.rules"),
+        ):
+            status, out = api("POST", "/v1/analyze", {**body, "samples": 2})
+            assert (status, out["field"]) == (422, field), (game, out)
+            assert other.upper() in out["detail"], out
+        assert api("POST", "/v1/analyze", {"observation": obs, "samples": 2})[0] == 200
+
+
+def test_a_text_form_refusal_speaks_of_the_fields_sent(api: Api) -> None:
+    """A text-form position the library refused named the right field
+    (``opponents[0]``) but kept the library's words for an input the caller did not
+    send: "observation: board 1 row 0 holds Qh, a card shown twice".  The detail now
+    speaks of the fields sent, as ``ofc-fast advise`` speaks of its options
+    ("--opponent (seat 1): front row holds Qh, ...")."""
+    part = {"board": "2c / 3c 4c / 5c 6c", "dealt": "2d 3d 4d"}
+    for body, field, detail in (
+        (
+            {"board": "Qh / 9s 9h / As Ks", "dealt": "2c 5d Ts", "opponents": ["Qh / /"]},
+            "opponents[0]",
+            "opponents[0]: front row holds Qh, a card shown twice",
+        ),
+        (
+            {"board": "/ /", "dealt": "2c 3c 4c 5c 6c", "opponents": ["2c / /"]},
+            "dealt",
+            "dealt: holds 2c, a card shown twice",
+        ),
+        (
+            {"board": "/ /", "dealt": "2d 3d 4d 5d 6d", "dead": "2d"},
+            "dead",
+            "dead: holds 2d, a card shown twice",
+        ),
+        ({**part, "dealt": "2d 3d 4d 5d", "opponents": ["/ /"]}, "board", None),
+    ):
+        status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
+        assert (status, out["field"]) == (422, field), (body, out)
+        assert "observation" not in out["detail"], out
+        if detail is None:  # the position as a whole: its text fields
+            assert out["detail"].startswith("board, dealt, opponents: "), out
+        else:
+            assert out["detail"] == detail, out

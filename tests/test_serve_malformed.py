@@ -184,8 +184,15 @@ def _array_fields(
         schema = doc["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
     for name, prop in schema.get("properties", {}).items():
         kinds = [prop, *prop.get("oneOf", [])]
-        if any(k.get("type") == "array" for k in kinds):
-            yield name, any(k.get("type") == "string" for k in kinds)
+        types = [t for k in kinds for t in _types(k)]  # (optional fields: or null)
+        if "array" in types:
+            yield name, "string" in types
+
+
+def _types(schema: dict[str, Any]) -> list[str]:
+    """The JSON types a schema's ``type`` names (a name or a list of names)."""
+    kind = schema.get("type", [])
+    return [kind] if isinstance(kind, str) else list(kind)
 
 
 def test_every_array_field_refuses_an_object_string_or_number(server: Server) -> None:
@@ -288,3 +295,31 @@ def test_a_number_of_a_vast_exponent_is_read_as_its_value(server: Server) -> Non
         assert got == status, (number, out)
         assert got == 200 or out["field"] == field, (number, out)
         check_response(doc, "POST", "/v1/score", got, headers, out)
+
+
+def test_a_whole_number_beyond_every_float_is_refused_as_written_out(
+    server: Server,
+) -> None:
+    """``1e400`` in an integer field was a 400 ("must be an integer, got a number"),
+    though it is a whole number, and the same value written out in full a 422 ("must be
+    within ..."): docs/serve.md gives a wrong type 400 and a value out of range 422.
+    Both forms now get the same answer: a 422 naming the field out of its range, and a
+    400 for a number of more digits than the interpreter reads, as written out."""
+    doc = server.request("GET", "/openapi.json")[2]
+    boards = json.dumps(BASES["/v1/score"]["boards"])
+    for short, full, status in (
+        ("1e400", "1" + "0" * 400, 422),
+        ("-2.5E400", "-25" + "0" * 399, 422),
+        ("1e5000", "1" + "0" * 5000, 400),
+        ("1e99999999999999999999", "1" + "0" * 5000, 400),
+    ):
+        answers = []
+        for number in (short, full):
+            raw = f'{{"boards": {boards}, "button": {number}}}'.encode()
+            got, headers, out = server.request("POST", "/v1/score", raw=raw, headers=AUTH)
+            check_response(doc, "POST", "/v1/score", got, headers, out)
+            answers.append((got, out.get("field")))
+        assert answers[0] == answers[1] == (status, "button" if status == 422 else None), (
+            short,
+            answers,
+        )

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from .. import search
-from ..board import Board, Row
+from ..board import Board
 from ..cards import CardsLike, cards_str, parse_cards
 from ..errors import OfcError
 from ..learned import resolve_model
@@ -384,13 +384,10 @@ def position_option(message: str) -> str:
         return message
     argument = part.argument
     if argument is None:
-        return f"{POSITION_OPTIONS['observation']}: {part.detail}"
+        return part.said(POSITION_OPTIONS["observation"])
     option = POSITION_OPTIONS[argument.split("[", 1)[0]]
-    if part.key == "boards":
-        seat, *row = part.index
-        where = "".join(f"{Row(r).name.lower()} row " for r in row)
-        return f"{option}{f' (seat {seat})' if seat else ''}: {where}{part.rest}"
-    return f"{option}: {part.rest}"
+    seat = part.index[0] if part.key == "boards" else 0
+    return part.said(f"{option} (seat {seat})" if seat else option)
 
 
 EV_NOTE = (  # under ofc-fast advise's table: what ev is

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
-from ..board import ROW_SIZES, Board
+from ..board import ROW_SIZES, Board, Row
 from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game, actions_for
@@ -177,6 +177,24 @@ class PositionPart:
             return "board" if seat == 0 else f"opponents[{seat - 1}]"
         return None if self.key is None else _ARGUMENTS.get(self.key)
 
+    def said(self, name: str) -> str:
+        """The error in the words of a caller that gave the position its own way:
+        ``name``, its name for the input that gave the part (:attr:`argument`; where
+        that is None, for the position as a whole), in place of the observation's
+        name for the part; a seat's row by name.
+
+        >>> part = position_part("observation: board 1 row 0 holds Qh, a card shown twice")
+        >>> part.said("opponents[0]")
+        'opponents[0]: front row holds Qh, a card shown twice'
+        >>> position_part("make_observation: the boards fit no point of the deal").said(
+        ...     "board, dealt, opponents")
+        'board, dealt, opponents: the boards fit no point of the deal'
+        """
+        if self.argument is None:
+            return f"{name}: {self.detail}"
+        rows = self.index[1:] if self.key == "boards" else ()
+        return f"{name}: {''.join(f'{Row(r).name.lower()} row ' for r in rows)}{self.rest}"
+
 
 _ARGUMENTS = {"dealt": "dealt", "discards": "dead", "dead": "dead", "rules": "rules"}
 """The argument of :func:`make_observation` that gives an observation's part (or names
@@ -281,9 +299,9 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
     )
     said = (obs["to_discard"], obs["future_cards"], obs["future_discards"])
     if said != (record.k, record.future_cards, record.future_discards):
-        raise ObservationError(
-            f"advise: the observation's to_discard, future_cards and future_discards "
-            f"{said} are not the rounds to come of its deal "
+        raise ObservationError(  # the rules first: they deal the rounds to come
+            f"rules: the observation's to_discard, future_cards and future_discards "
+            f"{said} are not the rounds to come of its deal under {rules.name} "
             f"{(record.k, record.future_cards, record.future_discards)}"
         )
     for p, rounds in enumerate(record_rounds(record)):

@@ -19,7 +19,9 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import re
+import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -33,9 +35,9 @@ from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
 from ._config import ServeConfig, host_allowed, host_names
-from ._fields import check_known
+from ._fields import check_known, given
 from ._idempotency import Keyed, keyed
-from ._limits import Limiter, key_ok, read_body
+from ._limits import IDENTITY, Limiter, key_ok, read_body
 from ._problems import ApiError
 from ._replay import replay
 from ._routes import analyze, arrange, evaluate, fantasyland, score
@@ -175,13 +177,13 @@ def _check_coding(headers: dict[bytes, bytes]) -> None:
     ...
     ofc_fast.serve._problems.ApiError: Content-Encoding gzip: send the body uncompressed
     """
-    coding = headers.get(b"content-encoding", b"identity").strip().lower()
-    if coding != b"identity":
+    coding = headers.get(b"content-encoding", IDENTITY.encode()).strip().lower()
+    if coding != IDENTITY.encode():
         raise ApiError(
             415,
             "Content-Encoding",
             f"Content-Encoding {coding.decode('latin-1')[:40]}: send the body uncompressed",
-            headers={"accept-encoding": "identity"},
+            headers={"accept-encoding": IDENTITY},
         )
 
 
@@ -213,30 +215,55 @@ def _number(text: str) -> float | int:
     """A JSON number written with a fraction or an exponent: an int where its value is
     whole.  JSON has one number type, and JSON Schema's ``integer`` (what
     ``/openapi.json`` gives ``samples``, ``seed``, card ids...) admits ``4.0`` and
-    ``1e3``, so every field that takes ``4`` takes them too.
+    ``1e3``, so every field that takes ``4`` takes them too; a whole number beyond
+    every float (``1e400``) is the integer it is, as if written out (a 422 out of a
+    field's range; beyond the digits the interpreter reads, :func:`_integer`'s 400).
 
-    >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400")
-    (4, 1000, 0.25, inf)
+    >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400") == 10**400
+    (4, 1000, 0.25, True)
     >>> _number("18446744073709551615.0"), _number("3.0000000000000001")
     (18446744073709551615, 3.0)
     >>> _number("0e99999999999999999999"), _number("5e-99999999999999999999")
     (0, 0.0)
+    >>> try:
+    ...     _number("1e99999")
+    ... except ValueError as exc:
+    ...     print(exc)
+    the body holds an integer of 100000 digits: no field takes one of more than 20
     """
     value = float(text)
-    if not value.is_integer():
+    if not value.is_integer() and not math.isinf(value):
         return value
-    if abs(value) > 2**64:  # beyond every integer field's range: its float will do
-        return int(value)
     try:
         exact = Decimal(text)  # the literal's own value, not its nearest float
-    except ArithmeticError:  # an exponent beyond Decimal's: the float is 0.0
-        mantissa = re.split("[eE]", text, maxsplit=1)[0]
-        return 0 if not mantissa.strip("+-0.") else value  # 0e..., else a fraction
-    return int(exact) if exact == exact.to_integral_value() else value
+    except ArithmeticError:  # an exponent beyond Decimal's: 0, a fraction, or vast
+        if not re.split("[eE]", text, maxsplit=1)[0].strip("+-0."):
+            return 0  # 0e...
+        if math.isinf(value):
+            raise _LongInteger(None) from None
+        return value  # a fraction
+    if exact != exact.to_integral_value():
+        return value
+    digits = exact.adjusted() + 1
+    if digits > _MAX_DIGITS:  # (as int() refuses such a literal written out)
+        raise _LongInteger(digits)
+    return int(exact)
+
+
+_MAX_DIGITS = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
+"""The most digits of an integer the body may hold: the interpreter's limit."""
 
 
 class _LongInteger(ValueError):
-    """An integer of the body with more digits than the interpreter reads as one."""
+    """An integer of the body with more digits than the interpreter reads as one
+    (``digits``: how many, None where too many to count)."""
+
+    def __init__(self, digits: int | None) -> None:
+        many = f"more than {_MAX_DIGITS:,}" if digits is None else str(digits)
+        super().__init__(
+            f"the body holds an integer of {many} digits: no field takes one of "
+            f"more than {len(str(SEED_MAX))}"
+        )
 
 
 def _integer(text: str) -> int:
@@ -255,11 +282,7 @@ def _integer(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        digits = len(text.lstrip("-"))
-        raise _LongInteger(
-            f"the body holds an integer of {digits} digits: no field takes one of "
-            f"more than {len(str(SEED_MAX))}"
-        ) from None
+        raise _LongInteger(len(text.lstrip("-"))) from None
 
 
 class _Repeated(dict[str, Any]):
@@ -504,6 +527,7 @@ class App:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
                 body = _parse(await read_body(receive, self.config.max_body, length))
                 check_known(body, route.fields)
+                body = given(body)  # a field given as null: absent
             call_args = (*([] if body is None else [body]), *args)
             who = _caller(scope) if route.caller or route.idempotent else ""
             if route.caller:

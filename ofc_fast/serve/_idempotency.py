@@ -27,11 +27,13 @@ from typing import Any
 
 from ._problems import ApiError
 
-__all__ = ["HEADER", "MAX_KEY", "Keyed", "Replies", "keyed"]
+__all__ = ["HEADER", "MAX_KEY", "RUNNING_RETRY", "Keyed", "Replies", "keyed"]
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 255
 """The longest key taken, in characters."""
+RUNNING_RETRY = 1
+"""The seconds of ``Retry-After`` on the 409 for a key whose request still runs."""
 _KEY = re.compile(rb"[\x20-\x7e]+")
 _NAME = HEADER.lower().encode()  # as ASGI gives header names
 
@@ -119,7 +121,7 @@ class Replies:
                 409,
                 HEADER,
                 f"the request of this {HEADER} is still running: retry",
-                headers={"retry-after": "1"},
+                headers={"retry-after": str(RUNNING_RETRY)},
             )
         return answer
 

@@ -19,7 +19,11 @@ from typing import Any, TypeVar
 
 from ._problems import ApiError
 
-__all__ = ["Limiter", "key_ok", "read_body"]
+__all__ = ["IDENTITY", "Limiter", "key_ok", "read_body"]
+
+IDENTITY = "identity"
+"""The one ``Content-Encoding`` a body is read in (a 415 for any other says so in
+``Accept-Encoding``)."""
 
 _T = TypeVar("_T")
 

@@ -107,24 +107,36 @@ def _part(field: str, message: str) -> str:
     return field if part is None or part == name else f"{field}.{part}"
 
 
-def _text_part(whole: str, message: str) -> str:
+_POSITION = "board, dealt, opponents"
+"""The text fields of a position as a whole (a part of none of them at fault)."""
+
+
+def _text_said(whole: str, message: str) -> tuple[str, str]:
     """The field of a position in the text form (``board``, ``dealt``, ``opponents``,
     ``dead``: :func:`ofc_fast.search.make_observation`'s arguments) that holds the part
     of the observation ``message`` names first (the ``argument`` of the part
-    :func:`position_part` reads): ``dealt``, ``dead`` (the observation's
-    discards), ``board`` (seat 0's board), ``opponents[i]`` (seat i + 1's); ``whole``
-    (the position as a whole) where it names none.
+    :func:`position_part` reads; ``whole``, the position as a whole, where it names
+    none), and the message in the words of those fields (:meth:`PositionPart.said
+    <ofc_fast.search.PositionPart.said>`, as ``ofc-fast advise`` words it with its
+    options).
 
-    >>> [_text_part("board", m) for m in (
-    ...     "observation: dealt holds 2c, a card shown twice",
-    ...     "observation: board 2 row 0 holds too many cards",
-    ...     "make_observation: dead holds 2d, a card shown twice",
-    ...     "observation: the boards fit no point of the deal")]
-    ['dealt', 'opponents[1]', 'dead', 'board']
+    >>> for m in ("observation: dealt holds 2c, a card shown twice",
+    ...           "observation: board 2 row 0 holds too many cards",
+    ...           "make_observation: dead holds 2d, a card shown twice",
+    ...           "observation: the boards fit no point of the deal",
+    ...           "advise: the observation shows 2d twice"):
+    ...     print(_text_said("board", m))
+    ('dealt', 'dealt: holds 2c, a card shown twice')
+    ('opponents[1]', 'opponents[1]: front row holds too many cards')
+    ('dead', 'dead: holds 2d, a card shown twice')
+    ('board', 'board, dealt, opponents: the boards fit no point of the deal')
+    ('board', 'advise: the observation shows 2d twice')
     """
     part = position_part(message)
-    argument = None if part is None else part.argument
-    return whole if argument is None else argument
+    if part is None:
+        return whole, message
+    argument = part.argument
+    return argument or whole, part.said(argument or _POSITION)
 
 
 def refusal(
@@ -140,22 +152,23 @@ def refusal(
     observation, ``fantasyland``), the part of it that the error names first too
     (:func:`_part`); where it is a position in the text form (``text``: ``board``,
     ``dealt``, ``opponents``, ``dead``), the text field holding the part the error
-    names (:func:`_text_part`; ``field`` where it names none); ``error``: the class
-    named (default: the error's own).
+    names, the detail in its words (:func:`_text_said`; ``field`` where it names
+    none); ``error``: the class named (default: the error's own).
 
     >>> from ofc_fast.errors import CardError, MoveError
     >>> e = refusal(MoveError("discard[0]: bad card 99"), "move", nested=True)
     >>> e.status, e.field, e.error
     (422, 'move.discard[0]', 'MoveError')
     >>> refusal(CardError("observation: board 1 row 0 holds Qh, a card shown twice"),
-    ...         "board", text=True).field
-    'opponents[0]'
+    ...         "board", text=True).body("/v1/analyze")["detail"]
+    'opponents[0]: front row holds Qh, a card shown twice'
     """
+    detail = str(exc)
     if nested and field is not None:
-        field = _part(field, str(exc))
+        field = _part(field, detail)
     if text and field is not None:
-        field = _text_part(field, str(exc))
-    return ApiError(status, field, str(exc), error=error or type(exc).__name__)
+        field, detail = _text_said(field, detail)
+    return ApiError(status, field, detail, error=error or type(exc).__name__)
 
 
 @contextmanager

@@ -241,17 +241,20 @@ def analyze(
                 )
         obs = observation_from_json(obs_in)
         if "rules" in body:
-            rules = get_game_rules(body, "analyses")
+            rules, rules_field = get_game_rules(body, "analyses"), "rules"
         elif obs.get("rule_set") is not None:
-            with at_field("observation.rule_set"):  # a game of rules that are no preset
+            rules_field = "observation.rule_set"  # a game of rules that are no preset
+            with at_field(rules_field):
                 rules = observation_rules(obs)
         else:
+            rules_field = "observation.rules"
             rules = get_rules(obs, prefix="observation")
         where = "observation"
     else:
-        rules = get_game_rules(body, "analyses")
+        rules, rules_field = get_game_rules(body, "analyses"), "rules"
         obs = _text_observation(body, rules)
         where = "board"
+    named = {**{name: name for name in _SETTINGS}, "rules": rules_field}
     t0 = time.perf_counter()
     try:
         advice = advise(
@@ -264,8 +267,8 @@ def analyze(
             should_stop=None if stop is None else stop.is_set,
         )
     except SearchError as exc:  # named so whatever its subclass (ObservationError)
-        said = str(exc).split(":", 1)[0]  # a setting (exact: ..., seed: ...)
-        field = said if said in _SETTINGS else where
+        said = str(exc).split(":", 1)[0]  # a setting (exact: ..., seed: ...), rules
+        field = named.get(said, where)
         whole = field == where  # the position: the part of it the error names
         raise refusal(
             exc,

@@ -14,7 +14,8 @@ from typing import Any
 
 from ..table import FANTASYLAND_CARDS
 from ._config import ServeConfig
-from ._idempotency import HEADER, MAX_KEY
+from ._idempotency import HEADER, MAX_KEY, RUNNING_RETRY
+from ._limits import IDENTITY
 from ._sizes import RANGES, SIZES, Ranges
 
 __all__ = ["OPERATIONS", "Operation", "openapi", "request_fields"]
@@ -49,10 +50,31 @@ def _obj(props: dict[str, Any], required: tuple[str, ...] | None = None) -> dict
     return {"type": "object", "properties": props, "required": req}
 
 
+_NULL = {"type": "null"}
+
+
+def _nullable(prop: dict[str, Any]) -> dict[str, Any]:
+    """``prop`` that null matches too.
+
+    >>> _nullable(_INT), _nullable({"enum": ["ev"]})
+    ({'type': ['integer', 'null']}, {'enum': ['ev', None]})
+    """
+    if "oneOf" in prop:
+        return {**prop, "oneOf": [*prop["oneOf"], _NULL]}
+    if isinstance(prop.get("type"), str):
+        return {**prop, "type": [prop["type"], "null"]}
+    if "enum" in prop:
+        return {**prop, "enum": [*prop["enum"], None]}
+    return {"oneOf": [prop, _NULL]}
+
+
 def _request(props: dict[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     """A request body: an object of these properties and no other (the server refuses
-    any other field, 422 naming it: :func:`request_fields`)."""
-    return {**_obj(props, required), "additionalProperties": False}
+    any other field, 422 naming it: :func:`request_fields`); an optional one may be
+    null, which is absent, its default used (a required one null: 400, as missing),
+    as the server reads a body (:func:`~ofc_fast.serve._fields.given`)."""
+    nullable = {k: v if k in required else _nullable(v) for k, v in props.items()}
+    return {**_obj(nullable, required), "additionalProperties": False}
 
 
 _CARD = {"oneOf": [_STR, _within(RANGES.card)]}
@@ -87,7 +109,7 @@ _RULES = {
     "maxLength": SIZES.rules_text,
     "description": "a preset name (ofc-fast rules lists them)",
 }
-_NULLABLE_INT = {"type": ["integer", "null"]}
+_NULLABLE_INT = _nullable(_INT)
 
 
 def _analyze_request(ranges: Ranges) -> dict[str, Any]:
@@ -312,7 +334,10 @@ SCHEMAS: dict[str, Any] = {
                 ),
             }
         ),
-        "oneOf": [{"required": ["move"]}, {"required": ["action"]}],
+        "oneOf": [  # one of them given, not null (null: absent)
+            {"required": [name], "properties": {name: {"not": _NULL}}}
+            for name in ("move", "action")
+        ],
     },
     "GameState": _obj(
         {
@@ -419,6 +444,26 @@ _HEADERS: dict[int, dict[str, Any]] = {
     },
 }
 """The headers a refusal always carries, by status."""
+_SOME_HEADERS: dict[int, dict[str, Any]] = {
+    409: {
+        "Retry-After": {
+            "description": f"{RUNNING_RETRY}: the request of the {HEADER} is still "
+            "running (not sent for a conflict with the game's state)",
+            "required": False,
+            "schema": {"type": "integer", "const": RUNNING_RETRY},
+        }
+    },
+    415: {
+        "Accept-Encoding": {
+            "description": f"{IDENTITY}: the body was sent with a Content-Encoding; "
+            "send it uncompressed (not sent for a media type refused)",
+            "required": False,
+            "schema": {"const": IDENTITY},
+        }
+    },
+}
+"""The headers some refusals of a status carry (the 409 only where the operation
+takes an ``Idempotency-Key``)."""
 
 
 _IDEMPOTENCY_KEY = {
@@ -488,7 +533,7 @@ class Operation:
                     "description": "OK",
                     "content": {"application/json": {"schema": _ref(self.response)}},
                 },
-                **{str(code): _refusal(code) for code in self.statuses()},
+                **{str(code): _refusal(code, self.idempotent) for code in self.statuses()},
             },
         }
         if self.keyless:
@@ -515,11 +560,20 @@ class Operation:
         return op
 
 
-def _refusal(status: int) -> dict[str, Any]:
-    """A refusal's response object: a problem document, and the headers it carries."""
+def _refusal(status: int, idempotent: bool = False) -> dict[str, Any]:
+    """A refusal's response object: a problem document, and the headers it may carry
+    (``idempotent``: of an operation that takes an ``Idempotency-Key``).
+
+    >>> sorted(_refusal(415)["headers"]), sorted(_refusal(409, True)["headers"])
+    (['Accept-Encoding'], ['Retry-After'])
+    >>> "headers" in _refusal(409)
+    False
+    """
     out: dict[str, Any] = {"description": "a problem", "content": _PROBLEM}
-    if status in _HEADERS:
-        out["headers"] = _HEADERS[status]
+    some = _SOME_HEADERS.get(status, {}) if idempotent or status != 409 else {}
+    headers = {**_HEADERS.get(status, {}), **some}
+    if headers:
+        out["headers"] = headers
     return out
 
 
