@@ -250,6 +250,32 @@ def test_student_t_interval_against_tables() -> None:
     assert latency_summary([])["p99_ms"] is None
 
 
+def test_an_arena_without_scipy_is_refused_before_its_first_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The report's intervals need scipy (the ``arena`` extra).  Without it the arena
+    played every hand (each written to ``--history``) and only then failed, with no
+    report: the whole match was lost."""
+    import builtins
+
+    from ofc_fast.arena import Arena
+
+    real_import = builtins.__import__
+
+    def no_scipy(name: str, *args: object, **kwargs: object) -> object:
+        if name.split(".")[0] == "scipy":
+            raise ImportError(f"no {name} here")
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", no_scipy)
+    played: list[object] = []
+    with pytest.raises(ArenaError, match=r"scipy: pip install 'ofc-fast\[arena\]'"):
+        Arena(
+            "ofc-pineapple", [parse_bot_spec("random")] * 2, 3, on_deal=played.append
+        ).run()
+    assert played == []
+
+
 def test_client_ignores_unknown_and_answers_every_act() -> None:
     c = BotClient(make_bot("heuristic", seed=3), log=lambda _: None)
     assert c.feed(

@@ -66,6 +66,7 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
+from ._stats import t_quantile
 from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 from .client import BotClient
 
@@ -244,6 +245,7 @@ class Arena:
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
+        t_quantile(0.975, 1)  # the report's intervals (scipy): before the first hand
         self.specs = list(bots)
         self.players = n
         self.hands = hands
