@@ -127,6 +127,39 @@ def test_a_crashing_builtin_bot_never_takes_the_arena_down(error: type) -> None:
     assert report["bots"][0]["substituted"] == 2 * 9
 
 
+@pytest.mark.parametrize(
+    "code, said",
+    [
+        (
+            "class Bot:\n    def __init__(self, **kw):\n        raise OSError('no model')\n",
+            "OSError making the bot: no model",
+        ),
+        ("raise RuntimeError('no model')\n", "RuntimeError importing"),
+        ("x = (\n", "SyntaxError importing"),
+    ],
+    ids=["constructor", "import", "syntax"],
+)
+def test_a_bot_spec_whose_own_code_raises_is_one_line_and_exit_2(
+    code: str,
+    said: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--bot mod:Bot`` whose class raised in ``__init__``, or whose module raised
+    (or did not compile) on import, was a traceback, exit status 1."""
+    from ofc_fast import cli
+
+    module = f"faulty_bots_{said.split()[0].lower()}"
+    (tmp_path / f"{module}.py").write_text(code, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    argv = ["arena", "--bot", f"{module}:Bot", "--bot", "random", "--hands", "1"]
+    status = cli.main(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"ofc-fast: error: --bot: bot '{module}:Bot': {said}"), err
+
+
 def test_a_command_that_does_not_exist() -> None:
     from ofc_fast.errors import ArenaError
 
