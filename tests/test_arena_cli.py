@@ -860,3 +860,26 @@ def test_report_errors_name_the_report_and_history_arguments(
     assert not (tmp_path / "p.html").exists()
     usage = build_parser().commands["report"].format_usage().rstrip()
     assert usage.endswith(" REPORT HISTORY")
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_output_that_is_the_rules_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str
+) -> None:
+    """``--rules thursday.json --json thursday.json`` (or ``--history``) played the
+    match and wrote the report (the deals) over the rules file it had read."""
+    from ofc_fast.cli import main
+    from ofc_fast.rules import PINEAPPLE
+
+    rules = tmp_path / "thursday.json"
+    text = PINEAPPLE.to_json()
+    rules.write_text(text, encoding="utf-8")
+    args = ["arena", "--rules", str(rules), "--bot", "random", "--bot", "random"]
+    same = str(tmp_path / "." / "thursday.json")
+    assert main([*args, "--hands", "1", option, same]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"ofc-fast: error: {option}: {same!r} is the --rules file: the rules would be "
+        "written over; name another file\n"
+    )
+    assert rules.read_text(encoding="utf-8") == text
