@@ -29,7 +29,7 @@ from ofc_fast.arena._stats import latency_summary, t_half_width
 from ofc_fast.arena.client import BotClient
 from ofc_fast.bots import make_bot
 from ofc_fast.errors import ArenaError, ProtocolError
-from ofc_fast.rules import PINEAPPLE, PRESETS
+from ofc_fast.rules import PINEAPPLE, PRESETS, RuleSet
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -196,9 +196,25 @@ def test_game_ids() -> None:
         assert game_id_of(rules_for_game_id(gid)) == gid
     with pytest.raises(ArenaError):
         rules_for_game_id("holdem-nl")
-    with pytest.raises(ArenaError):
-        game_id_of(PINEAPPLE.replace(name="MINE"))
+    with pytest.raises(ArenaError, match="'MINE' are not a preset"):
+        game_id_of(PINEAPPLE.replace(name="MINE", sweep_bonus=0))
     assert resolve_arena_rules("Progressive-Pineapple").name == "PROGRESSIVE_PINEAPPLE"
+
+
+def test_a_renamed_preset_is_the_preset() -> None:
+    """A rules file of a preset under another name or description (labels only:
+    ``rules.LABEL_FIELDS``, "a renamed preset plays the preset's game") was refused by
+    ``ofc-fast arena --rules`` and ``ofc-fast bot --rules``: "rules 'thursday' are not
+    a preset"."""
+    for preset in PRESETS.values():
+        for mine in (
+            preset.replace(name="thursday"),
+            preset.replace(name="thursday", description="our home game"),
+            RuleSet.from_json(preset.replace(name="x", description="").to_json()),
+        ):
+            assert mine != preset
+            assert game_id_of(mine) == game_id_of(preset)
+            assert resolve_arena_rules(mine) is preset
 
 
 def test_documented_difference_pineapple_stay() -> None:
