@@ -699,19 +699,22 @@ def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-@pytest.mark.parametrize("port", ["99999", "\u00b2", "\u0663", "-1"])
+@pytest.mark.parametrize("port", ["99999", "\u00b2", "\u0663", "-1", "0", "00"])
 def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
     capsys: pytest.CaptureFixture[str], port: str
 ) -> None:
     """``--bot tcp:²`` ended in a ValueError traceback, ``tcp:٣`` (an Arabic-Indic 3)
-    listened on port 3, and ``tcp:99999`` was refused without naming ``--bot``."""
+    listened on port 3, and ``tcp:99999`` was refused without naming ``--bot``.
+    ``tcp:0`` listened on a free port the system picked and told no one: the arena
+    waited 30 s for a bot that could not know where to connect, then filled in every
+    decision of the seat."""
     from ofc_fast.cli import main
 
     assert main(["arena", "--bot", "random", "--bot", f"tcp:{port}"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
         f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
-        "0..65535"
+        "1..65535"
     )
 
 

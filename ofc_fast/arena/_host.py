@@ -113,9 +113,11 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise ArenaError(
             f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
         )
-    port = target.strip()
-    if kind == "tcp" and not (port.isascii() and port.isdigit() and int(port) <= 65535):
-        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 0..65535")
+    port = target.strip()  # (0, a free port the system picks, no bot could be told)
+    if kind == "tcp" and not (
+        port.isascii() and port.isdigit() and 1 <= int(port) <= 65535
+    ):
+        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 1..65535")
     if not target.strip():
         raise ArenaError(f"bad --bot {text[:60]!r}: nothing after {kind}:")
     return BotSpec(kind, target.strip() if kind != "cmd" else target, name)
