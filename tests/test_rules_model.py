@@ -473,6 +473,21 @@ def test_schedule_by_category_bad_input_is_a_rules_error() -> None:
     assert Schedule.by_category({"flush": 4, HandCategory.STRAIGHT: 2})[4:6] == (2, 4)
 
 
+def test_an_unknown_key_that_does_not_print_is_shown_escaped() -> None:
+    """An unknown key holding a newline or a terminal escape was echoed as it is:
+    ``ofc-fast arena --rules bad.json`` printed an error of two lines, the second in
+    the colour the key's escape chose."""
+    for data, shown in (
+        ({"evil\n\x1b[31mRED": 1}, r"'evil\n\x1b[31mRED'"),
+        ({"royalties": {"x\ny": 1}}, r"royalties.'x\ny'"),
+        ({"\ud800": 1}, r"'\ud800'"),
+    ):
+        with pytest.raises(RulesError) as info:
+            RuleSet.from_dict(data)
+        assert str(info.value) == f"unknown rule key(s): {shown}"
+        assert str(info.value).isprintable()
+
+
 def test_replace_validates() -> None:
     with pytest.raises(RulesError, match=r"unknown rule field\(s\): sweep"):
         rules.OFC.replace(sweep=3)
