@@ -160,6 +160,24 @@ def test_a_bot_spec_whose_own_code_raises_is_one_line_and_exit_2(
     assert err.startswith(f"ofc-fast: error: --bot: bot '{module}:Bot': {said}"), err
 
 
+def test_the_seed_is_checked_when_the_arena_is_made() -> None:
+    """``Arena(seed=-1)`` (or ``"7"``, ``None``) was taken, and the match failed at its
+    first deal, its bots already started; a NumPy seed went into the report as it was,
+    which ``json.dumps`` refused."""
+    import json
+
+    import numpy as np
+
+    from ofc_fast.errors import TableError
+
+    bots = [parse_bot_spec("random")] * 2
+    for bad in (-1, 2**64, "7", 1.5, None):
+        with pytest.raises(TableError, match=r"^seed: must be 0\.\.2\*\*64-1, got "):
+            Arena("ofc", bots, 1, seed=bad)  # type: ignore[arg-type]
+    report = Arena("ofc", bots, 1, seed=np.uint64(3)).run()  # type: ignore[arg-type]
+    assert type(report["seed"]) is int and json.loads(json.dumps(report))["seed"] == 3
+
+
 def test_a_command_that_does_not_exist() -> None:
     from ofc_fast.errors import ArenaError
 

@@ -47,6 +47,7 @@ from ..cli.options import count_problem
 from ..errors import ArenaError, BotError, MoveError, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
+from ..table import check_seed
 from ._events import (
     deal_event,
     fantasyland_event,
@@ -247,6 +248,7 @@ class Arena:
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
+        seed = check_seed(seed)  # (a plain int for the report; not at the first deal)
         t_quantile(0.975, 1)  # the report's intervals (scipy): before the first hand
         self.specs = list(bots)
         self.players = n
