@@ -178,6 +178,26 @@ def test_the_seed_is_checked_when_the_arena_is_made() -> None:
     assert type(report["seed"]) is int and json.loads(json.dumps(report))["seed"] == 3
 
 
+def test_bots_that_are_no_bot_specs_are_an_arena_error() -> None:
+    """``Arena("ofc", ["random", "random"], 2)`` (spec text, not ``parse_bot_spec``)
+    raised AttributeError: 'str' object has no attribute 'name'; ``bots=None`` a
+    TypeError."""
+    from ofc_fast.errors import ArenaError
+
+    spec = parse_bot_spec("random")
+    for bots, said in (
+        (
+            ["random", "random"],
+            r"^bots\[0\]: expected a BotSpec \(parse_bot_spec\), got 'random'",
+        ),
+        ([spec, 7], r"^bots\[1\]: expected a BotSpec \(parse_bot_spec\), got 7"),
+        (None, r"^bots: expected a list of BotSpec, got None"),
+        ("random", r"^bots: expected a list of BotSpec, got 'random'"),
+    ):
+        with pytest.raises(ArenaError, match=said):
+            Arena("ofc", bots, 2)  # type: ignore[arg-type]
+
+
 def test_a_command_that_does_not_exist() -> None:
     from ofc_fast.errors import ArenaError
 

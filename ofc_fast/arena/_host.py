@@ -217,6 +217,13 @@ class Arena:
     ) -> None:
         self.rules = resolve_arena_rules(rules)
         self.game_id = game_id_of(self.rules)
+        if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+            raise ArenaError(f"bots: expected a list of BotSpec, got {quote(bots)}")
+        for i, b in enumerate(bots):
+            if not isinstance(b, BotSpec):  # ("random": parse_bot_spec("random"))
+                raise ArenaError(
+                    f"bots[{i}]: expected a BotSpec (parse_bot_spec), got {quote(b)}"
+                )
         n = len(bots)
         check_bot_count(self.rules, n)
         for name, count in (("hands", hands), ("progress_every", progress_every)):
