@@ -886,3 +886,30 @@ def test_an_output_that_is_the_rules_file_is_refused(
         "written over; name another file\n"
     )
     assert rules.read_text(encoding="utf-8") == text
+
+
+def test_a_seat_name_the_report_cannot_hold_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--bot NAME@random`` with a NAME of 1,001 characters played the match and wrote
+    a report and a history that ``ofc-fast report`` and ``replay`` then refused
+    (``bots[0].name: expected at most 1000 characters``)."""
+    from ofc_fast.arena.history import load_schema, read_histories
+    from ofc_fast.arena.report import read_report
+    from ofc_fast.cli import main
+
+    seats = load_schema()["properties"]["seats"]["items"]
+    assert seats["maxLength"] == 1000  # the report's limit too (report.schema.json)
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--hands", "1", "--json", str(rep)]
+    longest = "n" * 1000
+    assert main([*args, "--history", str(hist), "--bot", f"{longest}@random"]) == 0
+    assert read_report(rep)["bots"][1]["name"] == longest
+    assert [d.record["seats"] for d in read_histories(hist)] == [["random", longest]]
+    capsys.readouterr()
+    assert main([*args, "--bot", f"{longest}x@random"]) == 2
+    out, err = capsys.readouterr()
+    assert err == (
+        "ofc-fast: error: --bot 'builtin:random': a seat's name holds at most 1000 "
+        "characters, got 1001\n"
+    )

@@ -70,6 +70,7 @@ from ._protocol import (
 from ._stats import t_quantile
 from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 from .client import BotClient
+from .report import bot_name_limit
 
 __all__ = ["Arena", "BotSpec", "parse_bot_spec"]
 
@@ -271,6 +272,12 @@ class Arena:
         self.bot_stderr = bot_stderr
         self.token = token
         self.names = _unique_names(self.specs)
+        for spec, name in zip(self.specs, self.names):
+            if len(name) > bot_name_limit():  # (its report and history: unreadable)
+                raise ArenaError(
+                    f"--bot {quote(spec.label)}: a seat's name holds at most "
+                    f"{bot_name_limit()} characters, got {len(name)}"
+                )
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
         """Duplicate matches: per deck, each bot's points over the rotations so far."""

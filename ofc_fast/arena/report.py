@@ -42,6 +42,14 @@ def _report_schema() -> dict[str, Any]:
     return schema
 
 
+def bot_name_limit() -> int:
+    """The longest bot name a report holds (``report.schema.json``; a hand history's
+    seat names are held to the same): the arena names no seat longer."""
+    bot = _report_schema()["properties"]["bots"]["items"]
+    limit: int = bot["properties"]["name"]["maxLength"]
+    return limit
+
+
 def check_report(report: object) -> dict[str, Any]:
     """``report`` itself when it has the fields a match report needs, of the right
     types and ranges (``report.schema.json``), and unique bot names; ArenaError naming
