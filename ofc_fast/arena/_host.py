@@ -133,6 +133,8 @@ class BotRecord:
     spec: BotSpec
     endpoint: Endpoint
     points: array[int] = field(default_factory=lambda: array("q"))
+    points_total: int = 0  #: ``sum(points)``, kept as they come (the standings)
+    points_squares: int = 0  #: the sum of their squares (the standings' interval)
     fouls: int = 0
     fantasylands: int = 0
     scoops: int = 0
@@ -620,6 +622,8 @@ class Arena:
         for s, b in enumerate(seating):
             rec = self.records[b]
             rec.points.append(result.net[s])
+            rec.points_total += result.net[s]
+            rec.points_squares += result.net[s] ** 2
             rec.fouls += result.fouls[s]
             rec.fantasylands += bool(game.fantasyland[s])
             rec.royalties += 0 if result.fouls[s] else sum(result.royalties[s])

@@ -20,7 +20,14 @@ from typing import Any
 
 from ..errors import ArenaError
 
-__all__ = ["counted", "latency_summary", "mean", "t_half_width", "t_quantile"]
+__all__ = [
+    "counted",
+    "int_half_width",
+    "latency_summary",
+    "mean",
+    "t_half_width",
+    "t_quantile",
+]
 
 
 def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str:
@@ -57,7 +64,24 @@ def t_half_width(xs: Sequence[float], level: float = 0.95) -> float | None:
     if n < 2:
         return None
     m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return _half_width(n, sum((x - m) ** 2 for x in xs) / (n - 1), level)
+
+
+def int_half_width(n: int, total: int, squares: int, level: float = 0.95) -> float | None:
+    """:func:`t_half_width` of ``n`` whole numbers from their ``total`` and the sum of
+    their ``squares``, kept as they come (exact ints: no pass over the numbers, for
+    standings taken again and again during a match).
+
+    >>> round(int_half_width(4, 1 + 2 + 3 + 4, 1 + 4 + 9 + 16), 4)
+    2.0543
+    """
+    if n < 2:
+        return None
+    return _half_width(n, (n * squares - total * total) / (n * (n - 1)), level)
+
+
+def _half_width(n: int, var: float, level: float) -> float:
+    """The half-width of ``n`` values of sample variance ``var``."""
     return t_quantile(0.5 + level / 2, n - 1) * math.sqrt(var / n)
 
 
