@@ -259,7 +259,6 @@ class Arena:
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         seed = check_seed(seed)  # (a plain int for the report; not at the first deal)
-        t_quantile(0.975, 1)  # the report's intervals (scipy): before the first hand
         self.specs = list(bots)
         self.players = n
         self.hands = hands
@@ -659,6 +658,9 @@ class Arena:
         total = self.hands * (n if self.duplicate else 1)
         try:
             self._connect()
+            # the report's intervals need scipy: refused before the first hand (here,
+            # not before listening: its import would keep a tcp: bot waiting)
+            t_quantile(0.975, 1)
             self.started = True
             for hand_no, (deck, r) in enumerate(schedule):
                 if self._stop_requested:
