@@ -271,24 +271,24 @@ def test_an_arena_without_scipy_is_refused_before_its_first_hand(
 ) -> None:
     """The report's intervals need scipy (the ``arena`` extra).  Without it the arena
     played every hand (each written to ``--history``) and only then failed, with no
-    report: the whole match was lost."""
-    import builtins
+    report: the whole match was lost.  In parallel (``run_arena``) too."""
+    import sys
 
     from ofc_fast.arena import Arena
+    from ofc_fast.parallel.tournament import run_arena
 
-    real_import = builtins.__import__
-
-    def no_scipy(name: str, *args: object, **kwargs: object) -> object:
-        if name.split(".")[0] == "scipy":
-            raise ImportError(f"no {name} here")
-        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(builtins, "__import__", no_scipy)
+    monkeypatch.setitem(sys.modules, "scipy", None)  # (import scipy: ImportError)
     played: list[object] = []
-    with pytest.raises(ArenaError, match=r"scipy: pip install 'ofc-fast\[arena\]'"):
-        Arena(
-            "ofc-pineapple", [parse_bot_spec("random")] * 2, 3, on_deal=played.append
-        ).run()
+    for run in (Arena.run, run_arena):
+        with pytest.raises(ArenaError, match=r"scipy: pip install 'ofc-fast\[arena\]'"):
+            run(  # type: ignore[operator]
+                Arena(
+                    "ofc-pineapple",
+                    [parse_bot_spec("random")] * 2,
+                    3,
+                    on_deal=played.append,
+                )
+            )
     assert played == []
 
 

@@ -67,7 +67,7 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
-from ._stats import t_quantile
+from ._stats import check_t_quantile
 from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 from .client import BotClient
 from .report import bot_name_limit
@@ -259,6 +259,7 @@ class Arena:
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
         seed = check_seed(seed)  # (a plain int for the report; not at the first deal)
+        check_t_quantile()  # the report's intervals (scipy): before the first hand
         self.specs = list(bots)
         self.players = n
         self.hands = hands
@@ -658,9 +659,6 @@ class Arena:
         total = self.hands * (n if self.duplicate else 1)
         try:
             self._connect()
-            # the report's intervals need scipy: refused before the first hand (here,
-            # not before listening: its import would keep a tcp: bot waiting)
-            t_quantile(0.975, 1)
             self.started = True
             for hand_no, (deck, r) in enumerate(schedule):
                 if self._stop_requested:

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 from ..errors import ArenaError
 
 __all__ = [
+    "check_t_quantile",
     "counted",
     "int_half_width",
     "latency_summary",
@@ -41,14 +43,24 @@ def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str
     return f"{n:{spec}} {noun if n == 1 else plural or noun + 's'}"
 
 
+_NO_SCIPY = "confidence intervals need scipy: pip install 'ofc-fast[arena]'"
+
+
+def check_t_quantile() -> None:
+    """ArenaError now when scipy (:func:`t_quantile`) is not installed: a match
+    checks before its first hand, not at its report.  Looked up, not imported (its
+    import takes a second: a ``tcp:`` seat's bot started at once would find no
+    listener yet)."""
+    if importlib.util.find_spec("scipy") is None:
+        raise ArenaError(_NO_SCIPY)
+
+
 def t_quantile(p: float, df: int) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom."""
     try:
         from scipy.stats import t as student_t
     except ImportError:  # pragma: no cover - the extra is installed in tests
-        raise ArenaError(
-            "confidence intervals need scipy: pip install 'ofc-fast[arena]'"
-        ) from None
+        raise ArenaError(_NO_SCIPY) from None
     return float(student_t.ppf(p, df))
 
 
