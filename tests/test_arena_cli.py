@@ -699,19 +699,22 @@ def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:
         signal.signal(signal.SIGINT, previous)
 
 
-@pytest.mark.parametrize("port", ["99999", "\u00b2", "\u0663", "-1"])
+@pytest.mark.parametrize("port", ["99999", "\u00b2", "\u0663", "-1", "0", "00"])
 def test_a_tcp_bot_port_that_is_none_is_refused_naming_bot(
     capsys: pytest.CaptureFixture[str], port: str
 ) -> None:
     """``--bot tcp:²`` ended in a ValueError traceback, ``tcp:٣`` (an Arabic-Indic 3)
-    listened on port 3, and ``tcp:99999`` was refused without naming ``--bot``."""
+    listened on port 3, and ``tcp:99999`` was refused without naming ``--bot``.
+    ``tcp:0`` listened on a free port the system picked and told no one: the arena
+    waited 30 s for a bot that could not know where to connect, then filled in every
+    decision of the seat."""
     from ofc_fast.cli import main
 
     assert main(["arena", "--bot", "random", "--bot", f"tcp:{port}"]) == 2
     (line,) = capsys.readouterr().err.splitlines()
     assert line == (
         f"ofc-fast: error: bad --bot {f'tcp:{port}'!r}: tcp:PORT needs a port number "
-        "0..65535"
+        "1..65535"
     )
 
 
@@ -860,3 +863,53 @@ def test_report_errors_name_the_report_and_history_arguments(
     assert not (tmp_path / "p.html").exists()
     usage = build_parser().commands["report"].format_usage().rstrip()
     assert usage.endswith(" REPORT HISTORY")
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_output_that_is_the_rules_file_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, option: str
+) -> None:
+    """``--rules thursday.json --json thursday.json`` (or ``--history``) played the
+    match and wrote the report (the deals) over the rules file it had read."""
+    from ofc_fast.cli import main
+    from ofc_fast.rules import PINEAPPLE
+
+    rules = tmp_path / "thursday.json"
+    text = PINEAPPLE.to_json()
+    rules.write_text(text, encoding="utf-8")
+    args = ["arena", "--rules", str(rules), "--bot", "random", "--bot", "random"]
+    same = str(tmp_path / "." / "thursday.json")
+    assert main([*args, "--hands", "1", option, same]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        f"ofc-fast: error: {option}: {same!r} is the --rules file: the rules would be "
+        "written over; name another file\n"
+    )
+    assert rules.read_text(encoding="utf-8") == text
+
+
+def test_a_seat_name_the_report_cannot_hold_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--bot NAME@random`` with a NAME of 1,001 characters played the match and wrote
+    a report and a history that ``ofc-fast report`` and ``replay`` then refused
+    (``bots[0].name: expected at most 1000 characters``)."""
+    from ofc_fast.arena.history import load_schema, read_histories
+    from ofc_fast.arena.report import read_report
+    from ofc_fast.cli import main
+
+    seats = load_schema()["properties"]["seats"]["items"]
+    assert seats["maxLength"] == 1000  # the report's limit too (report.schema.json)
+    rep, hist = tmp_path / "r.json", tmp_path / "h.jsonl"
+    args = ["arena", "--bot", "random", "--hands", "1", "--json", str(rep)]
+    longest = "n" * 1000
+    assert main([*args, "--history", str(hist), "--bot", f"{longest}@random"]) == 0
+    assert read_report(rep)["bots"][1]["name"] == longest
+    assert [d.record["seats"] for d in read_histories(hist)] == [["random", longest]]
+    capsys.readouterr()
+    assert main([*args, "--bot", f"{longest}x@random"]) == 2
+    out, err = capsys.readouterr()
+    assert err == (
+        "ofc-fast: error: --bot 'builtin:random': a seat's name holds at most 1000 "
+        "characters, got 1001\n"
+    )

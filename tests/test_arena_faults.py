@@ -127,6 +127,77 @@ def test_a_crashing_builtin_bot_never_takes_the_arena_down(error: type) -> None:
     assert report["bots"][0]["substituted"] == 2 * 9
 
 
+@pytest.mark.parametrize(
+    "code, said",
+    [
+        (
+            "class Bot:\n    def __init__(self, **kw):\n        raise OSError('no model')\n",
+            "OSError making the bot: no model",
+        ),
+        ("raise RuntimeError('no model')\n", "RuntimeError importing"),
+        ("x = (\n", "SyntaxError importing"),
+    ],
+    ids=["constructor", "import", "syntax"],
+)
+def test_a_bot_spec_whose_own_code_raises_is_one_line_and_exit_2(
+    code: str,
+    said: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--bot mod:Bot`` whose class raised in ``__init__``, or whose module raised
+    (or did not compile) on import, was a traceback, exit status 1."""
+    from ofc_fast import cli
+
+    module = f"faulty_bots_{said.split()[0].lower()}"
+    (tmp_path / f"{module}.py").write_text(code, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    argv = ["arena", "--bot", f"{module}:Bot", "--bot", "random", "--hands", "1"]
+    status = cli.main(argv)
+    err = capsys.readouterr().err
+    assert status == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"ofc-fast: error: --bot: bot '{module}:Bot': {said}"), err
+
+
+def test_the_seed_is_checked_when_the_arena_is_made() -> None:
+    """``Arena(seed=-1)`` (or ``"7"``, ``None``) was taken, and the match failed at its
+    first deal, its bots already started; a NumPy seed went into the report as it was,
+    which ``json.dumps`` refused."""
+    import json
+
+    import numpy as np
+
+    from ofc_fast.errors import TableError
+
+    bots = [parse_bot_spec("random")] * 2
+    for bad in (-1, 2**64, "7", 1.5, None):
+        with pytest.raises(TableError, match=r"^seed: must be 0\.\.2\*\*64-1, got "):
+            Arena("ofc", bots, 1, seed=bad)  # type: ignore[arg-type]
+    report = Arena("ofc", bots, 1, seed=np.uint64(3)).run()  # type: ignore[arg-type]
+    assert type(report["seed"]) is int and json.loads(json.dumps(report))["seed"] == 3
+
+
+def test_bots_that_are_no_bot_specs_are_an_arena_error() -> None:
+    """``Arena("ofc", ["random", "random"], 2)`` (spec text, not ``parse_bot_spec``)
+    raised AttributeError: 'str' object has no attribute 'name'; ``bots=None`` a
+    TypeError."""
+    from ofc_fast.errors import ArenaError
+
+    spec = parse_bot_spec("random")
+    for bots, said in (
+        (
+            ["random", "random"],
+            r"^bots\[0\]: expected a BotSpec \(parse_bot_spec\), got 'random'",
+        ),
+        ([spec, 7], r"^bots\[1\]: expected a BotSpec \(parse_bot_spec\), got 7"),
+        (None, r"^bots: expected a list of BotSpec, got None"),
+        ("random", r"^bots: expected a list of BotSpec, got 'random'"),
+    ):
+        with pytest.raises(ArenaError, match=said):
+            Arena("ofc", bots, 2)  # type: ignore[arg-type]
+
+
 def test_a_command_that_does_not_exist() -> None:
     from ofc_fast.errors import ArenaError
 

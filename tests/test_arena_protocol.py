@@ -29,7 +29,7 @@ from ofc_fast.arena._stats import latency_summary, t_half_width
 from ofc_fast.arena.client import BotClient
 from ofc_fast.bots import make_bot
 from ofc_fast.errors import ArenaError, ProtocolError
-from ofc_fast.rules import PINEAPPLE, PRESETS
+from ofc_fast.rules import PINEAPPLE, PRESETS, RuleSet
 
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 
@@ -196,9 +196,25 @@ def test_game_ids() -> None:
         assert game_id_of(rules_for_game_id(gid)) == gid
     with pytest.raises(ArenaError):
         rules_for_game_id("holdem-nl")
-    with pytest.raises(ArenaError):
-        game_id_of(PINEAPPLE.replace(name="MINE"))
+    with pytest.raises(ArenaError, match="'MINE' are not a preset"):
+        game_id_of(PINEAPPLE.replace(name="MINE", sweep_bonus=0))
     assert resolve_arena_rules("Progressive-Pineapple").name == "PROGRESSIVE_PINEAPPLE"
+
+
+def test_a_renamed_preset_is_the_preset() -> None:
+    """A rules file of a preset under another name or description (labels only:
+    ``rules.LABEL_FIELDS``, "a renamed preset plays the preset's game") was refused by
+    ``ofc-fast arena --rules`` and ``ofc-fast bot --rules``: "rules 'thursday' are not
+    a preset"."""
+    for preset in PRESETS.values():
+        for mine in (
+            preset.replace(name="thursday"),
+            preset.replace(name="thursday", description="our home game"),
+            RuleSet.from_json(preset.replace(name="x", description="").to_json()),
+        ):
+            assert mine != preset
+            assert game_id_of(mine) == game_id_of(preset)
+            assert resolve_arena_rules(mine) is preset
 
 
 def test_documented_difference_pineapple_stay() -> None:
@@ -248,6 +264,87 @@ def test_student_t_interval_against_tables() -> None:
     s = latency_summary([float(x) for x in range(1, 101)])
     assert s["count"] == 100 and s["max_ms"] == 100 and s["p50_ms"] == pytest.approx(50.5)
     assert latency_summary([])["p99_ms"] is None
+
+
+def test_an_arena_without_scipy_is_refused_before_its_first_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The report's intervals need scipy (the ``arena`` extra).  Without it the arena
+    played every hand (each written to ``--history``) and only then failed, with no
+    report: the whole match was lost.  In parallel (``run_arena``) too."""
+    import sys
+
+    from ofc_fast.arena import Arena
+    from ofc_fast.parallel.tournament import run_arena
+
+    monkeypatch.setitem(sys.modules, "scipy", None)  # (import scipy: ImportError)
+    played: list[object] = []
+    for run in (Arena.run, run_arena):
+        with pytest.raises(ArenaError, match=r"scipy: pip install 'ofc-fast\[arena\]'"):
+            run(  # type: ignore[operator]
+                Arena(
+                    "ofc-pineapple",
+                    [parse_bot_spec("random")] * 2,
+                    3,
+                    on_deal=played.append,
+                )
+            )
+    assert played == []
+
+
+def test_progress_lines_match_the_hands_and_cost_the_same_at_any_hand() -> None:
+    """``--progress-json`` standings summed and re-read every hand played at every
+    line (0.45 s a line at a million hands: a million-hand match with a line every
+    100 hands spent 37 minutes on them): they come from sums kept as the hands end,
+    and match the hands (Student t from tables)."""
+    import time
+
+    from ofc_fast.arena import Arena
+    from ofc_fast.arena.report import progress_line
+
+    t_975 = {1: 12.706204736174704, 2: 4.302652729749464, 3: 3.182446305284263}
+    lines: list[dict] = []
+    deals: list = []
+    arena = Arena(
+        "ofc-pineapple",
+        [parse_bot_spec("heuristic"), parse_bot_spec("random")],
+        4,
+        seed=3,
+        on_deal=deals.append,
+        on_progress=lines.append,
+        progress_every=1,
+    )
+    arena.run()
+    assert [line["hands_done"] for line in lines] == [1, 2, 3, 4]
+    for k, line in enumerate(lines, 1):
+        for row in line["standings"]:
+            xs = [d.game.result().net[d.seats.index(row["name"])] for d in deals[:k]]
+            m = sum(xs) / k
+            assert row["points"] == sum(xs) and row["points_per_hand_mean"] == m
+            if k == 1:
+                assert row["points_per_hand_ci95"] is None
+                continue
+            sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (k - 1))
+            ci = t_975[k - 1] * sd / math.sqrt(k)
+            assert row["points_per_hand_ci95"] == pytest.approx(ci, rel=1e-9)
+    for r in arena.records:  # a million hands more: +5 and -3 in turn
+        r.points.extend([5, -3] * 500_000)
+        r.points_total += 1_000_000
+        r.points_squares += 17_000_000
+    t0 = time.perf_counter()
+    line = progress_line(arena, 10**6)
+    assert time.perf_counter() - t0 < 0.05
+    row = line["standings"][0]
+    n = 1_000_004
+    assert row["points"] == sum(arena.records[0].points) and n == len(
+        arena.records[0].points
+    )
+    sd = math.sqrt(
+        sum((x - row["points"] / n) ** 2 for x in arena.records[0].points) / (n - 1)
+    )
+    assert row["points_per_hand_ci95"] == pytest.approx(
+        1.959966 * sd / math.sqrt(n), rel=1e-6
+    )
 
 
 def test_client_ignores_unknown_and_answers_every_act() -> None:

@@ -152,9 +152,16 @@ def rule_dicts(draw):
         }
     if d["game"] != "classic" and draw(st.booleans()):
         fl: dict = {
-            "entry": [
-                [draw(thresholds), draw(st.integers(13, 17))]
-                for _ in range(draw(st.integers(1, 4)))
+            "entry": [  # each threshold once ("1010" is "TT")
+                [t, draw(st.integers(13, 17))]
+                for t in draw(
+                    st.lists(
+                        thresholds,
+                        min_size=1,
+                        max_size=4,
+                        unique_by=lambda t: t.replace("10", "T"),
+                    )
+                )
             ],
             "lowball_entry": draw(st.sampled_from([0, 13, 14, 15, 16, 17])),
             "lowball_both": draw(st.sampled_from([0, 13, 14, 15, 16, 17])),
@@ -471,6 +478,39 @@ def test_schedule_by_category_bad_input_is_a_rules_error() -> None:
         with pytest.raises(RulesError, match="by_category"):
             Schedule.by_category(bad)  # type: ignore[arg-type]
     assert Schedule.by_category({"flush": 4, HandCategory.STRAIGHT: 2})[4:6] == (2, 4)
+
+
+def test_an_unknown_key_that_does_not_print_is_shown_escaped() -> None:
+    """An unknown key holding a newline or a terminal escape was echoed as it is:
+    ``ofc-fast arena --rules bad.json`` printed an error of two lines, the second in
+    the colour the key's escape chose."""
+    for data, shown in (
+        ({"evil\n\x1b[31mRED": 1}, r"'evil\n\x1b[31mRED'"),
+        ({"royalties": {"x\ny": 1}}, r"royalties.'x\ny'"),
+        ({"\ud800": 1}, r"'\ud800'"),
+    ):
+        with pytest.raises(RulesError) as info:
+            RuleSet.from_dict(data)
+        assert str(info.value) == f"unknown rule key(s): {shown}"
+        assert str(info.value).isprintable()
+
+
+def test_a_fantasyland_threshold_listed_twice_is_refused() -> None:
+    """``"entry": [["QQ", 14], ["QQ", 15]]`` (or ``"qq"``) was taken: two card counts
+    for one front, and the deal silently gave the larger whatever the order."""
+    for entry, i, j, text in (
+        ([["QQ", 14], ["QQ", 15]], 1, 0, "QQ"),
+        ([["QQ", 15], ["qq", 14]], 1, 0, "qq"),
+        ([["KK", 14], ["222", 17], ["QQ", 15], [" kk ", 16]], 3, 0, " kk "),
+    ):
+        with pytest.raises(RulesError) as info:
+            RuleSet.from_dict({"fantasyland": {"entry": entry}})
+        assert str(info.value) == (
+            f"fantasyland.entry[{i}]: {text!r} repeats the threshold of entry[{j}]: "
+            "one card count per threshold"
+        )
+    ok = RuleSet.from_dict({"fantasyland": {"entry": [["QQ", 14], ["KK", 15]]}})
+    assert ok.fantasyland is not None and len(ok.fantasyland.entry) == 2
 
 
 def test_replace_validates() -> None:

@@ -28,8 +28,10 @@ that a game id and a preset are one and the same rule set in both directions):
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..errors import ArenaError, RulesError
-from ..rules import PRESETS, RuleSet, RulesLike, as_rules
+from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules import get as get_preset
 from ..rules.game_ids import GAME_IDS, PROTOCOL_GAME_IDS, game_id
 
@@ -56,17 +58,38 @@ def rules_for_game_id(game_id: str) -> RuleSet:
     return PRESETS[name]
 
 
-def game_id_of(rules: RulesLike) -> str:
-    """The game id of a preset (ArenaError for a rule set that is no preset: a game
-    id must tell a bot the whole rules).
+def _preset_of(rules: RuleSet) -> RuleSet | None:
+    """The preset whose rules ``rules`` holds, its labels aside (a preset renamed or
+    described anew plays the preset's game: :data:`~ofc_fast.rules.LABEL_FIELDS`), or
+    None."""
+    preset = PRESETS.get(rules.name)
+    if preset is not None and preset == rules:  # (a preset itself: the fast way)
+        return preset
+    for preset in PRESETS.values():
+        if all(
+            getattr(rules, f.name) == getattr(preset, f.name)
+            for f in dataclasses.fields(RuleSet)
+            if f.name not in LABEL_FIELDS
+        ):
+            return preset
+    return None
 
-    >>> from ofc_fast import rules
-    >>> game_id_of(rules.PINEAPPLE)
+
+def game_id_of(rules: RulesLike) -> str:
+    """The game id of a preset, or of a rule set holding a preset's rules under
+    another name (ArenaError for other rules: a game id must tell a bot the whole
+    rules).
+
+    >>> from ofc_fast.rules import PINEAPPLE
+    >>> game_id_of(PINEAPPLE)
+    'ofc-pineapple'
+    >>> game_id_of(PINEAPPLE.replace(name="thursday"))
     'ofc-pineapple'
     """
     rules = as_rules(rules, "game_id_of")
-    gid = game_id(rules.name)
-    if gid is None or PRESETS[rules.name] != rules:
+    preset = _preset_of(rules)
+    gid = None if preset is None else game_id(preset.name)
+    if gid is None:
         raise ArenaError(
             f"rules {rules.name!r} are not a preset: the wire protocol can "
             f"only name presets ({', '.join(GAME_IDS)})"
@@ -75,14 +98,14 @@ def game_id_of(rules: RulesLike) -> str:
 
 
 def resolve_arena_rules(value: str | RuleSet) -> RuleSet:
-    """A RuleSet from a game id (``ofc-pineapple``) or a preset name (``pineapple``).
+    """A RuleSet from a game id (``ofc-pineapple``) or a preset name (``pineapple``);
+    a RuleSet holding a preset's rules (renamed, described anew) is that preset.
 
     >>> resolve_arena_rules("pineapple") is resolve_arena_rules("ofc-pineapple")
     True
     """
     if isinstance(value, RuleSet):
-        game_id_of(value)
-        return value
+        return rules_for_game_id(game_id_of(value))
     try:
         return get_preset(str(value))  # a preset name or a game id (one table)
     except RulesError as exc:

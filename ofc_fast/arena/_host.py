@@ -47,6 +47,7 @@ from ..cli.options import count_problem
 from ..errors import ArenaError, BotError, MoveError, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
+from ..table import check_seed
 from ._events import (
     deal_event,
     fantasyland_event,
@@ -66,8 +67,10 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
+from ._stats import check_t_quantile
 from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 from .client import BotClient
+from .report import bot_name_limit
 
 __all__ = ["Arena", "BotSpec", "parse_bot_spec"]
 
@@ -116,9 +119,11 @@ def parse_bot_spec(text: str) -> BotSpec:
         raise ArenaError(
             f"bad --bot {text[:60]!r}: expected NAME, builtin:NAME, cmd:COMMAND or tcp:PORT"
         )
-    port = target.strip()
-    if kind == "tcp" and not (port.isascii() and port.isdigit() and int(port) <= 65535):
-        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 0..65535")
+    port = target.strip()  # (0, a free port the system picks, no bot could be told)
+    if kind == "tcp" and not (
+        port.isascii() and port.isdigit() and 1 <= int(port) <= 65535
+    ):
+        raise ArenaError(f"bad --bot {text[:60]!r}: tcp:PORT needs a port number 1..65535")
     if not target.strip():
         raise ArenaError(f"bad --bot {text[:60]!r}: nothing after {kind}:")
     return BotSpec(kind, target.strip() if kind != "cmd" else target, name)
@@ -132,6 +137,8 @@ class BotRecord:
     spec: BotSpec
     endpoint: Endpoint
     points: array[int] = field(default_factory=lambda: array("q"))
+    points_total: int = 0  #: ``sum(points)``, kept as they come (the standings)
+    points_squares: int = 0  #: the sum of their squares (the standings' interval)
     fouls: int = 0
     fantasylands: int = 0
     scoops: int = 0
@@ -225,6 +232,13 @@ class Arena:
     ) -> None:
         self.rules = resolve_arena_rules(rules)
         self.game_id = game_id_of(self.rules)
+        if isinstance(bots, (str, bytes)) or not isinstance(bots, Sequence):
+            raise ArenaError(f"bots: expected a list of BotSpec, got {quote(bots)}")
+        for i, b in enumerate(bots):
+            if not isinstance(b, BotSpec):  # ("random": parse_bot_spec("random"))
+                raise ArenaError(
+                    f"bots[{i}]: expected a BotSpec (parse_bot_spec), got {quote(b)}"
+                )
         n = len(bots)
         check_bot_count(self.rules, n)
         for name, count in (("hands", hands), ("progress_every", progress_every)):
@@ -256,6 +270,8 @@ class Arena:
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
+        seed = check_seed(seed)  # (a plain int for the report; not at the first deal)
+        check_t_quantile()  # the report's intervals (scipy): before the first hand
         self.specs = list(bots)
         self.players = n
         self.hands = hands
@@ -270,6 +286,12 @@ class Arena:
         self.bot_stderr = bot_stderr
         self.token = token
         self.names = _unique_names(self.specs)
+        for spec, name in zip(self.specs, self.names):
+            if len(name) > bot_name_limit():  # (its report and history: unreadable)
+                raise ArenaError(
+                    f"--bot {quote(spec.label)}: a seat's name holds at most "
+                    f"{bot_name_limit()} characters, got {len(name)}"
+                )
         self.records: list[BotRecord] = []
         self.deck_points: dict[int, list[int]] = {}
         """Duplicate matches: per deck, each bot's points over the rotations so far."""
@@ -612,6 +634,8 @@ class Arena:
         for s, b in enumerate(seating):
             rec = self.records[b]
             rec.points.append(result.net[s])
+            rec.points_total += result.net[s]
+            rec.points_squares += result.net[s] ** 2
             rec.fouls += result.fouls[s]
             rec.fantasylands += bool(game.fantasyland[s])
             rec.royalties += 0 if result.fouls[s] else sum(result.royalties[s])

@@ -14,13 +14,22 @@ True
 
 from __future__ import annotations
 
+import importlib.util
 import math
 from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ArenaError
 
-__all__ = ["counted", "latency_summary", "mean", "t_half_width", "t_quantile"]
+__all__ = [
+    "check_t_quantile",
+    "counted",
+    "int_half_width",
+    "latency_summary",
+    "mean",
+    "t_half_width",
+    "t_quantile",
+]
 
 
 def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str:
@@ -34,14 +43,24 @@ def counted(n: int, noun: str, plural: str | None = None, spec: str = "") -> str
     return f"{n:{spec}} {noun if n == 1 else plural or noun + 's'}"
 
 
+_NO_SCIPY = "confidence intervals need scipy: pip install 'ofc-fast[arena]'"
+
+
+def check_t_quantile() -> None:
+    """ArenaError now when scipy (:func:`t_quantile`) is not installed: a match
+    checks before its first hand, not at its report.  Looked up, not imported (its
+    import takes a second: a ``tcp:`` seat's bot started at once would find no
+    listener yet)."""
+    if importlib.util.find_spec("scipy") is None:
+        raise ArenaError(_NO_SCIPY)
+
+
 def t_quantile(p: float, df: int) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom."""
     try:
         from scipy.stats import t as student_t
     except ImportError:  # pragma: no cover - the extra is installed in tests
-        raise ArenaError(
-            "confidence intervals need scipy: pip install 'ofc-fast[arena]'"
-        ) from None
+        raise ArenaError(_NO_SCIPY) from None
     return float(student_t.ppf(p, df))
 
 
@@ -57,7 +76,24 @@ def t_half_width(xs: Sequence[float], level: float = 0.95) -> float | None:
     if n < 2:
         return None
     m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
+    return _half_width(n, sum((x - m) ** 2 for x in xs) / (n - 1), level)
+
+
+def int_half_width(n: int, total: int, squares: int, level: float = 0.95) -> float | None:
+    """:func:`t_half_width` of ``n`` whole numbers from their ``total`` and the sum of
+    their ``squares``, kept as they come (exact ints: no pass over the numbers, for
+    standings taken again and again during a match).
+
+    >>> round(int_half_width(4, 1 + 2 + 3 + 4, 1 + 4 + 9 + 16), 4)
+    2.0543
+    """
+    if n < 2:
+        return None
+    return _half_width(n, (n * squares - total * total) / (n * (n - 1)), level)
+
+
+def _half_width(n: int, var: float, level: float) -> float:
+    """The half-width of ``n`` values of sample variance ``var``."""
     return t_quantile(0.5 + level / 2, n - 1) * math.sqrt(var / n)
 
 

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import ArenaError
 from ._schema import parse, problem
-from ._stats import latency_summary, mean, t_half_width
+from ._stats import int_half_width, latency_summary, mean, t_half_width
 
 if TYPE_CHECKING:
     from ._host import Arena, BotRecord
@@ -40,6 +40,14 @@ MAX_REPORT_BYTES = 16 << 20
 def _report_schema() -> dict[str, Any]:
     schema: dict[str, Any] = json.loads(REPORT_SCHEMA_PATH.read_text(encoding="utf-8"))
     return schema
+
+
+def bot_name_limit() -> int:
+    """The longest bot name a report holds (``report.schema.json``; a hand history's
+    seat names are held to the same): the arena names no seat longer."""
+    bot = _report_schema()["properties"]["bots"]["items"]
+    limit: int = bot["properties"]["name"]["maxLength"]
+    return limit
 
 
 def check_report(report: object) -> dict[str, Any]:
@@ -182,7 +190,8 @@ def match_report(arena: Arena) -> dict[str, Any]:
 
 
 def progress_line(arena: Arena, total: int) -> dict[str, Any]:
-    """The standings so far."""
+    """The standings so far, from the sums each bot's record keeps as the hands end
+    (a line takes the same time whatever the hands played)."""
     return {
         "schema_version": SCHEMA_VERSION,
         "hands_done": arena.hands_done,
@@ -190,9 +199,13 @@ def progress_line(arena: Arena, total: int) -> dict[str, Any]:
         "standings": [
             {
                 "name": r.name,
-                "points": sum(r.points),
-                "points_per_hand_mean": mean([float(x) for x in r.points]),
-                "points_per_hand_ci95": t_half_width([float(x) for x in r.points]),
+                "points": r.points_total,
+                "points_per_hand_mean": (
+                    r.points_total / len(r.points) if r.points else None
+                ),
+                "points_per_hand_ci95": int_half_width(
+                    len(r.points), r.points_total, r.points_squares
+                ),
             }
             for r in arena.records
         ],

@@ -31,7 +31,7 @@ from types import MappingProxyType
 from typing import Any, cast
 
 from ..cards import is_many
-from ..errors import BotError, UnknownBotError, quote
+from ..errors import BotError, OfcError, UnknownBotError, quote
 from ..rules import RuleSet
 from ..table import MAX_SEATS
 from .base import Bot
@@ -152,11 +152,21 @@ def _imported(spec: str) -> Any:
         obj: Any = importlib.import_module(module)
     except ImportError as exc:
         raise BotError(f"bot {spec!r}: cannot import {module!r}: {exc}") from None
+    except Exception as exc:  # the module's own code (a SyntaxError, a raise)
+        raise _failed(spec, f"importing {module!r}", exc) from exc
     for part in attr.split("."):
         if not hasattr(obj, part):
             raise BotError(f"bot {spec!r}: {module!r} has no attribute {attr!r}")
         obj = getattr(obj, part)
     return obj
+
+
+def _failed(spec: str, doing: str, exc: Exception) -> BotError:
+    """The one-line error of a spec's own code that raised ``exc`` while ``doing``
+    (importing its module, making its bot): its type and the start of its message."""
+    text = str(exc)
+    text = text if len(text) <= 200 else text[:197] + "..."
+    return BotError(f"bot {spec!r}: {type(exc).__name__} {doing}: {text}")
 
 
 def _from_spec(spec: str) -> BotFactory:
@@ -230,7 +240,14 @@ def make_bot(
         raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
     except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
         pass
-    bot = factory(rules=rules, seed=seed, **settings)
+    try:
+        bot = factory(rules=rules, seed=seed, **settings)
+    except OfcError:
+        raise
+    except Exception as exc:
+        if not is_bot_spec(name):  # a registered bot's bug: its traceback
+            raise
+        raise _failed(key, "making the bot", exc) from exc
     if not callable(getattr(bot, "act", None)):
         raise BotError(f"bot {key!r} made {type(bot).__name__}, which has no act()")
     return bot

@@ -50,7 +50,7 @@ from collections.abc import Callable, Sequence
 from typing import IO
 
 from ..errors import OfcError
-from .options import Parser, check_output, name_option
+from .options import Parser, check_output, is_rules_file, name_option
 from .options import load_rules as load_rules
 from .options import parse_stacks as parse_stacks
 
@@ -188,6 +188,7 @@ def _run(argv: Sequence[str] | None) -> int:
                     f"--history: {history!r} is the --json file too: the JSON would "
                     "be written over the deals; name two files"
                 )
+        _check_rules_file_kept(args)
         return int(args.func(args))
     except KeyboardInterrupt:
         print("ofc-fast: interrupted", file=sys.stderr)
@@ -202,6 +203,21 @@ def _run(argv: Sequence[str] | None) -> int:
     except OSError as exc:
         print(f"ofc-fast: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _check_rules_file_kept(args: argparse.Namespace) -> None:
+    """Refuse an output (``--json PATH``, ``--history``) that is the ``--rules`` file
+    the command reads: the rules would be written over."""
+    rules = getattr(args, "rules", None)
+    if not isinstance(rules, str) or not is_rules_file(rules):
+        return
+    for option in ("--json", "--history"):
+        path = getattr(args, option[2:], None)
+        if isinstance(path, str) and _same_file(path, rules):
+            raise OfcError(
+                f"{option}: {path!r} is the --rules file: the rules would be written "
+                "over; name another file"
+            )
 
 
 def _same_file(a: str, b: str) -> bool:

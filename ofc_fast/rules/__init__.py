@@ -14,7 +14,7 @@ from ._fields import unique_keys as unique_keys  # for serve (JSON bodies)
 from ._lookup import as_rules, get, names
 from ._lookup import carried_rules as carried_rules  # for game, env, bots, search, serve
 from ._lookup import observation_rules as observation_rules
-from .model import LABEL_FIELDS as LABEL_FIELDS  # for learned (the rules fingerprint)
+from .model import LABEL_FIELDS as LABEL_FIELDS  # for learned, arena (a renamed preset)
 from .model import (
     NATURAL_NAMES,
     Fantasyland,

@@ -190,8 +190,11 @@ def _check_text(value: str, most: int, key: str) -> None:
 
 def _key_list(keys: list[str], prefix: str = "") -> str:
     """Unknown keys for a message: each cut to 40 characters, at most 5 of them (then
-    how many more), so that a hostile rules file is never echoed whole."""
-    shown = [prefix + (k if len(k) <= 40 else k[:37] + "...") for k in keys[:5]]
+    how many more), so that a hostile rules file is never echoed whole; a key with a
+    character that does not print (a newline, a terminal escape) as its ``repr``, so
+    that the message stays one line of plain text."""
+    cut = [k if len(k) <= 40 else k[:37] + "..." for k in keys[:5]]
+    shown = [prefix + (k if k.isprintable() else repr(k)) for k in cut]
     return ", ".join(shown) + (f" and {len(keys) - 5} more" if len(keys) > 5 else "")
 
 

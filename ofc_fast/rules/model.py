@@ -270,7 +270,8 @@ class Fantasyland(RuleData):
     """
 
     entry: tuple[tuple[str, int], ...] = (("QQ", 14),)
-    """(front threshold, cards) pairs: the best threshold met gives the cards."""
+    """(front threshold, cards) pairs, each threshold once: the best threshold met
+    gives the cards."""
     lowball_entry: int = ranged(0, 0, 17)
     """2-7: cards for a 7-5-4-3-2 middle alone (0 = no such entry)."""
     lowball_both: int = ranged(0, 0, 17)
@@ -298,8 +299,15 @@ class Fantasyland(RuleData):
                 f"{self._key_prefix}entry: at most {FL_MAX_ENTRY} entries "
                 f"(the C solver's limit), got {len(self.entry)}"
             )
+        seen: dict[int, int] = {}  # threshold strength -> its entry
         for i, pair in enumerate(self.entry):
-            front_threshold(pair[0], f"{self._key_prefix}entry[{i}]")
+            strength = front_threshold(pair[0], f"{self._key_prefix}entry[{i}]")
+            if strength in seen:  # (two counts for one front: which one was played?)
+                raise RulesError(
+                    f"{self._key_prefix}entry[{i}]: {quote(pair[0])} repeats the "
+                    f"threshold of entry[{seen[strength]}]: one card count per threshold"
+                )
+            seen[strength] = i
             if not isinstance(pair[1], int) or not 13 <= pair[1] <= 17:
                 raise RulesError(
                     f"{self._key_prefix}entry[{i}]: cards must be 13..17, "
