@@ -639,10 +639,12 @@ def test_model_values_do_not_depend_on_the_c_dialect(tmp_path: Path) -> None:
     of the hidden layers: other values than the package's.  ofc_model.c built so
     gives the bits of the C99 build."""
     if COMPILER is None or platform.machine().lower() not in ("x86_64", "amd64"):
-        pytest.skip("needs an x86-64 C compiler (-mfma)")
+        pytest.skip("needs an x86-64 C compiler (-mfma): run on x86-64 with gcc or clang")
     cpuinfo = Path("/proc/cpuinfo")
     if not (cpuinfo.exists() and " fma" in cpuinfo.read_text(encoding="utf-8")):
-        pytest.skip("needs a CPU with FMA (Linux /proc/cpuinfo)")
+        pytest.skip(
+            "needs a CPU with FMA (Linux /proc/cpuinfo): run on an x86-64 CPU with FMA"
+        )
     objects = compile_library(tmp_path)
     model = ROOT / "csrc" / "src" / "ofc_model.c"
     gnu = tmp_path / "ofc_model_gnu_fma.o"
