@@ -1943,8 +1943,6 @@ def test_bot_settings_without_bot_opponents_are_refused() -> None:
 def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
     """``close()``, as ``gymnasium.vector.VectorEnv``'s: ``closed`` turns True, a second
     close does nothing, and later calls are a GameError naming them."""
-    import copy
-
     env = VectorEnv("pineapple", 2, opponents="heuristic", seed=0)
     env.reset()
     assert env.closed is False
@@ -1956,10 +1954,27 @@ def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
         (lambda: env.step(np.zeros(2, np.int64)), "step"),
         (lambda: env.next_deal(0), "next_deal"),
         (lambda: env.observation(0, 0), "observation"),
-        (lambda: copy.deepcopy(env), "__reduce__"),
     ):
         with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
             call()
+
+
+def test_a_closed_vector_env_copied_or_pickled_names_the_copy() -> None:
+    """Copying or pickling a closed VectorEnv: the GameError names what the user did
+    (was ``__reduce__() on a closed VectorEnv``: an internal method), one message for
+    every way in; so does the thread guard's."""
+    import copy
+    import pickle
+
+    env = VectorEnv("pineapple", 2, seed=0)
+    busy = r"^copy or pickle while another thread"
+    with env._busy, pytest.raises(GameError, match=busy):  # another thread's step
+        copy.deepcopy(env)
+    env.close()
+    for take in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(GameError) as err:
+            take(env)
+        assert str(err.value) == "copy or pickle on a closed VectorEnv: make a new one"
 
 
 def test_gymnasium_env_refuses_self_play_in_any_case() -> None:
