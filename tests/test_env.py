@@ -1977,6 +1977,28 @@ def test_a_closed_vector_env_copied_or_pickled_names_the_copy() -> None:
         assert str(err.value) == "copy or pickle on a closed VectorEnv: make a new one"
 
 
+def test_single_game_envs_close_their_vector_env() -> None:
+    """The Gymnasium and PettingZoo envs' ``close()`` closes the one-table VectorEnv
+    they make (was: nothing, its bot opponents kept); a second close does nothing, and
+    a later reset is VectorEnv's GameError (Gymnasium's and PettingZoo's close is
+    final: their checkers only close twice)."""
+    import gymnasium
+
+    envs = [
+        gymnasium.make("ofc_fast/Pineapple-v0", opponents="heuristic"),
+        pettingzoo_env(rules="pineapple", players=2),
+    ]
+    for env in envs:
+        env.reset(seed=0)
+        venv = env.unwrapped._venv
+        assert venv.closed is False
+        env.close()
+        env.close()
+        assert venv.closed is True and venv._bots is None
+        with pytest.raises(GameError, match=r"^reset\(\) on a closed VectorEnv"):
+            env.reset(seed=1)
+
+
 def test_gymnasium_env_refuses_self_play_in_any_case() -> None:
     """The Gymnasium env has one agent and refuses ``opponents="self"``; ``"Self"`` or
     ``"SELF"`` (taken as ``self``, as every mode name is in any case) made a one-agent

@@ -165,5 +165,6 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         )
 
     def close(self) -> None:
-        """Nothing to release (the PettingZoo API calls it)."""
-        pass
+        """Close the table (:meth:`VectorEnv.close`): idempotent, its later calls
+        (:meth:`reset`, a step, an observation) are a GameError."""
+        self._venv.close()
