@@ -805,6 +805,31 @@ def test_pettingzoo_api_and_seed(players: int, obs_type: str) -> None:
     seed_test(lambda: pettingzoo_env(rules="pineapple", players=players, obs_type=obs_type))
 
 
+def test_pettingzoo_env_np_random_is_seeded_by_reset() -> None:
+    """PettingZoo's AEC API has ``np_random`` after ``reset(seed=)``, seeded by it
+    (was: no such attribute); the reference is NumPy's ``default_rng`` of the seed
+    (what Gymnasium's ``seeding.np_random`` makes).  Without a seed it goes on; an env
+    made with ``seed=`` starts seeded by it (test_pettingzoo_api_and_seed runs
+    seed_test on the same env)."""
+
+    def draws(rng: np.random.Generator) -> list[int]:
+        return [int(x) for x in rng.integers(2**32, size=4)]
+
+    env = pettingzoo_env(rules="pineapple", players=2)
+    env.reset(seed=7)
+    assert draws(env.np_random) == draws(np.random.default_rng(7))
+    reference = np.random.default_rng(2**64 - 1)
+    env.reset(seed=np.uint64(2**64 - 1))  # a NumPy int seed, the largest
+    assert draws(env.np_random) == draws(reference)
+    env.reset()  # no seed: the same generator goes on
+    assert draws(env.np_random) == draws(reference)
+    with pytest.raises(TableError):
+        env.reset(seed=-1)
+    assert draws(env.np_random) == draws(reference)  # a refused seed changed nothing
+    made = pettingzoo_env(rules="pineapple", players=2, seed=9)
+    assert draws(made.np_random) == draws(np.random.default_rng(9))
+
+
 def test_pettingzoo_features_are_each_seats_view() -> None:
     """Every agent's features, the acting one's and the others', are those of its own
     observation (and the mask is empty for the seats not to act)."""
