@@ -805,6 +805,31 @@ def test_pettingzoo_api_and_seed(players: int, obs_type: str) -> None:
     seed_test(lambda: pettingzoo_env(rules="pineapple", players=players, obs_type=obs_type))
 
 
+def test_pettingzoo_env_np_random_is_seeded_by_reset() -> None:
+    """PettingZoo's AEC API has ``np_random`` after ``reset(seed=)``, seeded by it
+    (was: no such attribute); the reference is NumPy's ``default_rng`` of the seed
+    (what Gymnasium's ``seeding.np_random`` makes).  Without a seed it goes on; an env
+    made with ``seed=`` starts seeded by it (test_pettingzoo_api_and_seed runs
+    seed_test on the same env)."""
+
+    def draws(rng: np.random.Generator) -> list[int]:
+        return [int(x) for x in rng.integers(2**32, size=4)]
+
+    env = pettingzoo_env(rules="pineapple", players=2)
+    env.reset(seed=7)
+    assert draws(env.np_random) == draws(np.random.default_rng(7))
+    reference = np.random.default_rng(2**64 - 1)
+    env.reset(seed=np.uint64(2**64 - 1))  # a NumPy int seed, the largest
+    assert draws(env.np_random) == draws(reference)
+    env.reset()  # no seed: the same generator goes on
+    assert draws(env.np_random) == draws(reference)
+    with pytest.raises(TableError):
+        env.reset(seed=-1)
+    assert draws(env.np_random) == draws(reference)  # a refused seed changed nothing
+    made = pettingzoo_env(rules="pineapple", players=2, seed=9)
+    assert draws(made.np_random) == draws(np.random.default_rng(9))
+
+
 def test_pettingzoo_features_are_each_seats_view() -> None:
     """Every agent's features, the acting one's and the others', are those of its own
     observation (and the mask is empty for the seats not to act)."""
@@ -1943,8 +1968,6 @@ def test_bot_settings_without_bot_opponents_are_refused() -> None:
 def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
     """``close()``, as ``gymnasium.vector.VectorEnv``'s: ``closed`` turns True, a second
     close does nothing, and later calls are a GameError naming them."""
-    import copy
-
     env = VectorEnv("pineapple", 2, opponents="heuristic", seed=0)
     env.reset()
     assert env.closed is False
@@ -1956,10 +1979,49 @@ def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
         (lambda: env.step(np.zeros(2, np.int64)), "step"),
         (lambda: env.next_deal(0), "next_deal"),
         (lambda: env.observation(0, 0), "observation"),
-        (lambda: copy.deepcopy(env), "__reduce__"),
     ):
         with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
             call()
+
+
+def test_a_closed_vector_env_copied_or_pickled_names_the_copy() -> None:
+    """Copying or pickling a closed VectorEnv: the GameError names what the user did
+    (was ``__reduce__() on a closed VectorEnv``: an internal method), one message for
+    every way in; so does the thread guard's."""
+    import copy
+    import pickle
+
+    env = VectorEnv("pineapple", 2, seed=0)
+    busy = r"^copy or pickle while another thread"
+    with env._busy, pytest.raises(GameError, match=busy):  # another thread's step
+        copy.deepcopy(env)
+    env.close()
+    for take in (copy.copy, copy.deepcopy, pickle.dumps):
+        with pytest.raises(GameError) as err:
+            take(env)
+        assert str(err.value) == "copy or pickle on a closed VectorEnv: make a new one"
+
+
+def test_single_game_envs_close_their_vector_env() -> None:
+    """The Gymnasium and PettingZoo envs' ``close()`` closes the one-table VectorEnv
+    they make (was: nothing, its bot opponents kept); a second close does nothing, and
+    a later reset is VectorEnv's GameError (Gymnasium's and PettingZoo's close is
+    final: their checkers only close twice)."""
+    import gymnasium
+
+    envs = [
+        gymnasium.make("ofc_fast/Pineapple-v0", opponents="heuristic"),
+        pettingzoo_env(rules="pineapple", players=2),
+    ]
+    for env in envs:
+        env.reset(seed=0)
+        venv = env.unwrapped._venv
+        assert venv.closed is False
+        env.close()
+        env.close()
+        assert venv.closed is True and venv._bots is None
+        with pytest.raises(GameError, match=r"^reset\(\) on a closed VectorEnv"):
+            env.reset(seed=1)
 
 
 def test_gymnasium_env_refuses_self_play_in_any_case() -> None:

@@ -338,6 +338,28 @@ def _end_views(opponent: Any, actions_of: Any, steps: int) -> tuple[list[Any], A
     return ends, played
 
 
+def test_sb3_adapters_close_their_vector_env(sb3: Any) -> None:
+    """SB3 ``VecEnv.close()`` and ``GymVectorEnv.close()`` close the VectorEnv of their
+    tables (was: nothing, the bot opponents kept); a second close does nothing
+    (GymVectorEnv: Gymnasium's ``closed`` flag) and a later reset is a GameError."""
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv
+    from ofc_fast.errors import GameError
+
+    for env in (
+        VecEnv("pineapple", 2, opponent="heuristic", seed=0),
+        GymVectorEnv("pineapple", 2, opponent="heuristic", seed=0),
+    ):
+        env.reset()
+        venv = env.tables.venv
+        assert venv.closed is False
+        env.close()
+        env.close()
+        assert venv.closed is True and venv._bots is None
+        assert getattr(env, "closed", True) is True
+        with pytest.raises(GameError, match=r"^reset\(\) on a closed VectorEnv"):
+            env.reset()
+
+
 def test_gymnasium_vector_env_gives_final_obs(sb3: Any) -> None:
     """GymVectorEnv's same-step autoreset gives Gymnasium's SameStep keys: final_obs
     (an object array, the learner's view of the deal's end), final_info and their

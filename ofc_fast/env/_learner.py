@@ -134,6 +134,11 @@ class LearnerTables:
         self.deals += int(self.dones.sum())
         return self.observations, self.rewards, self.dones
 
+    def close(self) -> None:
+        """Close the tables' VectorEnv (:meth:`VectorEnv.close`: idempotent; their later
+        calls are a GameError)."""
+        self.venv.close()
+
     def _play_opponents(self) -> None:
         """Let the opponent policy play every table where another seat is to act.
         GameError (the tables need a reset) once a table ended more than

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from functools import wraps
+from functools import partial, wraps
 from typing import Any, TypeVar
 
 import numpy as np
@@ -80,21 +80,23 @@ _HINTS = {
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def _one_thread(method: _F) -> _F:
+def _one_thread(method: _F, call: str | None = None) -> _F:
     """``method`` refuses to start (GameError, nothing touched) while another thread
     is inside a guarded method of the same VectorEnv: its C state and arrays are for
-    one thread at a time."""
+    one thread at a time; and once the VectorEnv is closed.  ``call``: what the user
+    did, as errors name it (default ``name()``: the method's name)."""
+    what = call or f"{method.__name__}()"
+    busy = call or f"VectorEnv.{what}"
 
     @wraps(method)
     def guarded(self: VectorEnv, *args: Any, **kwargs: Any) -> Any:
         if not self._busy.acquire(blocking=False):
             raise GameError(
-                f"VectorEnv.{method.__name__}() while another thread is stepping this "
-                "VectorEnv: step one VectorEnv from one thread at a time (one "
-                "VectorEnv per thread)"
+                f"{busy} while another thread is stepping this VectorEnv: step one "
+                "VectorEnv from one thread at a time (one VectorEnv per thread)"
             )
         try:
-            check_open(self, method.__name__)
+            check_open(self, what)
             return method(self, *args, **kwargs)
         finally:
             self._busy.release()
@@ -692,7 +694,7 @@ class VectorEnv:
         )
         return out
 
-    @_one_thread
+    @partial(_one_thread, call="copy or pickle")
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy (``copy.deepcopy``, a subprocess): the settings and the
         state (every table's C slot, the arrays, the bots), so that the copy plays on
@@ -730,7 +732,7 @@ class VectorEnv:
         if not self.closed:
             self._close()
 
-    @_one_thread
+    @partial(_one_thread, call="close()")
     def _close(self) -> None:
         """:meth:`close`: GameError while another thread steps the VectorEnv."""
         self._bots = None
@@ -760,15 +762,16 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
 
 
 def check_open(venv: VectorEnv, call: str) -> None:
-    """GameError naming ``call`` once ``venv`` is closed (:meth:`VectorEnv.close`)."""
+    """GameError naming ``call`` (what the user did: ``reset()``, ``copy or pickle``)
+    once ``venv`` is closed (:meth:`VectorEnv.close`)."""
     if venv.closed:
-        raise GameError(f"{call}() on a closed VectorEnv: make a new one")
+        raise GameError(f"{call} on a closed VectorEnv: make a new one")
 
 
 def require_started(venv: VectorEnv, call: str) -> None:
     """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
     has dealt the first hands: its steps, and the single-game adapters' render (and
     GameError once it is closed)."""
-    check_open(venv, call)
+    check_open(venv, f"{call}()")
     if not venv.started:
         raise GameError(f"call reset() before {call}()")

@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from ..encoding import features_of_encoding
@@ -84,6 +85,15 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         }
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._enc = np.zeros(OBS_SIZE, np.uint8)
+        self.np_random: np.random.Generator
+        """The env's NumPy generator, as PettingZoo's envs have it (for the agents'
+        sampling; the deals are the table's): seeded as the match is, by
+        :meth:`reset` with a seed or ``seed=`` when made, else at random."""
+        self._seed(self._venv.seed)
+
+    def _seed(self, seed: int) -> None:
+        """Seed :attr:`np_random` with ``seed`` (PettingZoo's ``seeding.np_random``)."""
+        self.np_random, _ = seeding.np_random(seed)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         """The observation space of ``agent`` (the same for every seat)."""
@@ -94,12 +104,15 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """Deal a new hand (``seed``: reseed the deck first)."""
+        """Deal a new hand (``seed``: start the match again from it, and reseed
+        :attr:`np_random`)."""
         v = self._venv
         if seed is not None or not v.started:
             v.reset(seed=seed)
         else:
             v.next_deal(0)
+        if seed is not None:
+            self._seed(v.seed)
         # deals where no seat has a decision (bounded): their points start the episode
         skipped = deal_to_decision(v)
         self.agents = list(self.possible_agents)
@@ -165,5 +178,6 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         )
 
     def close(self) -> None:
-        """Nothing to release (the PettingZoo API calls it)."""
-        pass
+        """Close the table (:meth:`VectorEnv.close`): idempotent, its later calls
+        (:meth:`reset`, a step, an observation) are a GameError."""
+        self._venv.close()

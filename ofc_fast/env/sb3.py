@@ -142,7 +142,9 @@ class VecEnv(_Adapter, _SB3VecEnv):
         return obs.copy(), rewards * np.float32(self.reward_scale), dones.copy(), infos
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the tables (:meth:`LearnerTables.close`): idempotent, their later
+        calls (:meth:`reset`, a step) are a GameError."""
+        self.tables.close()
 
     def _indices(self, indices: Any) -> Sequence[int]:
         return list(self._get_indices(indices))
@@ -207,6 +209,11 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.vector.utils.batch_space(
             self.single_action_space, num_envs
         )
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """What Gymnasium's ``close()`` (idempotent: ``closed`` then True) calls: close
+        the tables (:meth:`LearnerTables.close`; their later calls are a GameError)."""
+        self.tables.close()
 
     def reset(
         self,
