@@ -178,6 +178,5 @@ class OfcAECEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type infor
         )
 
     def close(self) -> None:
-        """Close the table (:meth:`VectorEnv.close`): idempotent, its later calls
-        (:meth:`reset`, a step, an observation) are a GameError."""
-        self._venv.close()
+        """Nothing to release (the PettingZoo API calls it); the env can be reset and
+        played again after it, as checkers that close and then reset expect."""

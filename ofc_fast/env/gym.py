@@ -212,8 +212,3 @@ class OfcEnv(gymnasium.Env):
         return str(
             view if view is not None else self._venv.observation(0, self._venv.learner)
         )
-
-    def close(self) -> None:
-        """Close the table (:meth:`VectorEnv.close`): idempotent, its later calls
-        (:meth:`reset`, a step, a copy) are a GameError."""
-        self._venv.close()
