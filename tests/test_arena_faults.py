@@ -256,3 +256,41 @@ def test_a_bot_that_returns_no_move_is_a_crash(parallel: bool) -> None:
         2 * 9,
         "crashed",
     )
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["sequential", "workers"])
+@pytest.mark.parametrize("error", [SystemExit, GeneratorExit], ids=lambda e: e.__name__)
+def test_a_bot_that_raises_system_exit_is_a_crash(parallel: bool, error: type) -> None:
+    """A built-in bot whose ``act`` raised SystemExit (or another BaseException, such
+    as GeneratorExit) ended ``ofc-fast arena`` with the bot's exit status and no
+    report, sequential or with ``--workers``; Ctrl-C (KeyboardInterrupt) still stops
+    the match."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    class Quitter:
+        def __init__(self, error: type[BaseException]) -> None:
+            self.error = error
+
+        def reset(self, seed: Any = None) -> None:
+            pass
+
+        def act(self, observation: Any) -> Any:
+            raise self.error(3)
+
+    def play(error: type[BaseException]) -> dict[str, Any]:
+        register("quitter", lambda rules=None, seed=None: Quitter(error), replace=True)
+        try:
+            bots = [parse_bot_spec("random"), parse_bot_spec("quitter")]
+            arena = Arena("ofc", bots, 2, seed=4)
+            return run_arena(arena) if parallel else arena.run()
+        finally:
+            unregister("quitter")
+
+    bot = play(error)["bots"][1]
+    assert (bot["fault_kinds"], bot["substituted"], bot["stopped"]) == (
+        {"crash": 1},
+        2 * 9,
+        "crashed",
+    )
+    with pytest.raises(KeyboardInterrupt):
+        play(KeyboardInterrupt)

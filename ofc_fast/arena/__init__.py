@@ -18,6 +18,7 @@ from ._host import Arena, BotSpec, parse_bot_spec
 from ._host import BotRecord as BotRecord  # for parallel.tournament
 from ._host import DealRecord as DealRecord
 from ._protocol import FaultKind as FaultKind  # for parallel.tournament
+from ._protocol import bot_crashed as bot_crashed  # for parallel.tournament
 from ._protocol import filler_move as filler_move  # for parallel.tournament
 from ._stats import counted as counted  # for parallel (the counts it prints)
 
