@@ -265,6 +265,26 @@ def test_rules_json_files_in_the_arena_and_the_bot(
     assert served[0].bot.rules == PRESETS["PINEAPPLE"]
 
 
+def test_a_rules_file_with_a_byte_order_mark_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rules file saved with a UTF-8 byte-order mark (as some Windows editors
+    save it) was refused: ``rules JSON: Unexpected UTF-8 BOM``."""
+    from ofc_fast.arena import client
+    from ofc_fast.cli import main
+    from ofc_fast.rules import PRESETS
+
+    path = tmp_path / "pineapple.json"
+    path.write_bytes(b"\xef\xbb\xbf" + PRESETS["PINEAPPLE"].to_json().encode())
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--json"]
+    assert main([*args, "--rules", str(path)]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["rules"] == "PINEAPPLE"
+    served: list[Any] = []
+    monkeypatch.setattr(client, "run_stdio", served.append)
+    assert main(["bot", "heuristic", "--rules", str(path)]) == 0
+    assert served[0].bot.rules == PRESETS["PINEAPPLE"]
+
+
 @pytest.mark.parametrize(
     "command", [["arena", "--bot", "random", "--bot", "random"], ["bot", "random"]]
 )

@@ -173,14 +173,15 @@ MAX_RULES_FILE_CHARS = 1 << 20
 
 def load_rules(value: str) -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
-    (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
+    (:meth:`RuleSet.to_json`; UTF-8, with or without a byte-order mark).  Errors name
+    ``--rules``.
 
     >>> load_rules("pineapple").name
     'PINEAPPLE'
     """
     if is_rules_file(value):
         try:
-            with open(value, encoding="utf-8") as f:
+            with open(value, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
                 text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
         except OSError as exc:
             raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None
