@@ -265,6 +265,49 @@ def test_rules_json_files_in_the_arena_and_the_bot(
     assert served[0].bot.rules == PRESETS["PINEAPPLE"]
 
 
+def test_a_preset_name_wins_over_a_file_of_that_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rules ofc`` read a file named ``ofc`` in the current folder, where there was
+    one, instead of the preset (``--rules ofc --json ofc`` broke the next run); a
+    path (a separator, or ``.json``) still names the file, and a file whose name is
+    no preset is still read (docs/cli.md)."""
+    from ofc_fast.cli import load_rules, main
+    from ofc_fast.rules import PRESETS
+
+    monkeypatch.chdir(tmp_path)
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1"]
+    assert main([*args, "--rules", "ofc", "--json", "ofc"]) == 0
+    assert json.loads((tmp_path / "ofc").read_text())["rules"] == "OFC"
+    capsys.readouterr()
+    assert main([*args, "--rules", "ofc", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["rules"] == "OFC"
+    (tmp_path / "ofc").write_text(PRESETS["PINEAPPLE"].to_json())
+    (tmp_path / "thursday").write_text(PRESETS["PINEAPPLE"].to_json())
+    assert load_rules("ofc") == PRESETS["OFC"]
+    assert load_rules("./ofc") == load_rules("thursday") == PRESETS["PINEAPPLE"]
+
+
+def test_a_rules_file_with_a_byte_order_mark_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rules file saved with a UTF-8 byte-order mark (as some Windows editors
+    save it) was refused: ``rules JSON: Unexpected UTF-8 BOM``."""
+    from ofc_fast.arena import client
+    from ofc_fast.cli import main
+    from ofc_fast.rules import PRESETS
+
+    path = tmp_path / "pineapple.json"
+    path.write_bytes(b"\xef\xbb\xbf" + PRESETS["PINEAPPLE"].to_json().encode())
+    args = ["arena", "--bot", "random", "--bot", "random", "--hands", "1", "--json"]
+    assert main([*args, "--rules", str(path)]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["rules"] == "PINEAPPLE"
+    served: list[Any] = []
+    monkeypatch.setattr(client, "run_stdio", served.append)
+    assert main(["bot", "heuristic", "--rules", str(path)]) == 0
+    assert served[0].bot.rules == PRESETS["PINEAPPLE"]
+
+
 @pytest.mark.parametrize(
     "command", [["arena", "--bot", "random", "--bot", "random"], ["bot", "random"]]
 )

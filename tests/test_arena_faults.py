@@ -178,6 +178,23 @@ def test_the_seed_is_checked_when_the_arena_is_made() -> None:
     assert type(report["seed"]) is int and json.loads(json.dumps(report))["seed"] == 3
 
 
+def test_duplicate_and_connect_timeout_are_checked_when_the_arena_is_made() -> None:
+    """``Arena(duplicate="no")`` played a duplicate match (any truthy value was
+    taken); ``connect_timeout_s=nan``, 0 or a negative number was taken, and every
+    ``tcp:`` seat then timed out at once."""
+    from ofc_fast.errors import ArenaError
+
+    bots = [parse_bot_spec("random")] * 2
+    for bad in ("no", "yes", 1, None):
+        with pytest.raises(ArenaError, match=r"^duplicate must be True or False, got "):
+            Arena("ofc", bots, 1, duplicate=bad)  # type: ignore[arg-type]
+    for wrong in (float("nan"), -1, 0, 0.0, float("inf"), 2 * 86400, True, "5"):
+        with pytest.raises(ArenaError, match=r"^connect_timeout_s must be seconds above"):
+            Arena("ofc", bots, 1, connect_timeout_s=wrong)  # type: ignore[arg-type]
+    arena = Arena("ofc", bots, 1, duplicate=False, connect_timeout_s=0.5)
+    assert (arena.duplicate, arena.connect_timeout_s) == (False, 0.5)
+
+
 def test_bots_that_are_no_bot_specs_are_an_arena_error() -> None:
     """``Arena("ofc", ["random", "random"], 2)`` (spec text, not ``parse_bot_spec``)
     raised AttributeError: 'str' object has no attribute 'name'; ``bots=None`` a
@@ -256,3 +273,41 @@ def test_a_bot_that_returns_no_move_is_a_crash(parallel: bool) -> None:
         2 * 9,
         "crashed",
     )
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["sequential", "workers"])
+@pytest.mark.parametrize("error", [SystemExit, GeneratorExit], ids=lambda e: e.__name__)
+def test_a_bot_that_raises_system_exit_is_a_crash(parallel: bool, error: type) -> None:
+    """A built-in bot whose ``act`` raised SystemExit (or another BaseException, such
+    as GeneratorExit) ended ``ofc-fast arena`` with the bot's exit status and no
+    report, sequential or with ``--workers``; Ctrl-C (KeyboardInterrupt) still stops
+    the match."""
+    from ofc_fast.parallel.tournament import run_arena
+
+    class Quitter:
+        def __init__(self, error: type[BaseException]) -> None:
+            self.error = error
+
+        def reset(self, seed: Any = None) -> None:
+            pass
+
+        def act(self, observation: Any) -> Any:
+            raise self.error(3)
+
+    def play(error: type[BaseException]) -> dict[str, Any]:
+        register("quitter", lambda rules=None, seed=None: Quitter(error), replace=True)
+        try:
+            bots = [parse_bot_spec("random"), parse_bot_spec("quitter")]
+            arena = Arena("ofc", bots, 2, seed=4)
+            return run_arena(arena) if parallel else arena.run()
+        finally:
+            unregister("quitter")
+
+    bot = play(error)["bots"][1]
+    assert (bot["fault_kinds"], bot["substituted"], bot["stopped"]) == (
+        {"crash": 1},
+        2 * 9,
+        "crashed",
+    )
+    with pytest.raises(KeyboardInterrupt):
+        play(KeyboardInterrupt)

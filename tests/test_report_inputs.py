@@ -90,6 +90,25 @@ def test_history_errors_are_named(lines: list[dict[str, Any]], tmp_path: Path) -
         assert len(str(err.value)) < 400, name
 
 
+def test_an_integer_too_long_to_read_is_said_as_such(
+    lines: list[dict[str, Any]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A history line (or a report) holding an integer of more than 4,300 digits was
+    "not JSON (Exceeds the limit (4300 digits) for integer string conversion ...":
+    the interpreter's words, which point at ``sys.set_int_max_str_digits()``."""
+    said = "an integer of 5000 digits, which no field takes"
+    rep, hist = write(tmp_path, report_of(lines), [lines[0]])
+    hist.write_text('{"hand_no": ' + "9" * 5000 + "}\n", encoding="utf-8")
+    with pytest.raises(HistoryError) as err:
+        list(read_histories(hist))
+    assert str(err.value) == f"{hist}, line 1: {said}"
+    assert main(["replay", str(hist)]) == 2
+    assert capsys.readouterr().err.endswith(f" {hist}, line 1: {said}\n")
+    rep.write_text('{"hands": -' + "1" * 5000 + "}", encoding="utf-8")
+    with pytest.raises(ArenaError, match=f"^{re.escape(str(rep))}: {said}$"):
+        read_report(rep)
+
+
 @pytest.mark.parametrize("command", ["report", "replay"])
 def test_bad_history_is_a_one_line_cli_error(
     command: str,

@@ -18,7 +18,11 @@ from ._host import Arena, BotSpec, parse_bot_spec
 from ._host import BotRecord as BotRecord  # for parallel.tournament
 from ._host import DealRecord as DealRecord
 from ._protocol import FaultKind as FaultKind  # for parallel.tournament
+from ._protocol import bot_crashed as bot_crashed  # for parallel.tournament
 from ._protocol import filler_move as filler_move  # for parallel.tournament
+from ._schema import MAX_DIGITS as MAX_DIGITS  # for serve (its bodies' integers)
+from ._schema import LongInteger as LongInteger  # for serve
+from ._schema import json_integer as json_integer  # for serve
 from ._stats import counted as counted  # for parallel (the counts it prints)
 
 __all__ = [

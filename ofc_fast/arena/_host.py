@@ -41,6 +41,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import numpy as np
+
 from ..bots import make_bot
 from ..bots.registry import is_bot_spec
 from ..cli.options import count_problem
@@ -202,7 +204,9 @@ class Arena:
 
     ``on_deal(record)`` is called after each finished hand; ``on_progress(report)``
     every ``progress_every`` hands (a positive int, as ``hands``) with the standings
-    so far.  :meth:`run` returns
+    so far.  ``duplicate`` is True or False; ``connect_timeout_s``, how long a
+    ``tcp:`` seat waits for its bot to join, is seconds above 0, at most a day (both
+    checked here, an ArenaError naming the argument).  :meth:`run` returns
     the match report (:mod:`ofc_fast.arena.report`).
 
     >>> bots = [parse_bot_spec("ann@random"), parse_bot_spec("bob@random")]
@@ -260,6 +264,18 @@ class Arena:
                 f"timeout_ms must be an int 1..{MAX_DEADLINE_MS} (a day) or None, "
                 f"got {quote(timeout_ms)}"
             )
+        if not isinstance(duplicate, (bool, np.bool_)):  # ("no" was a duplicate match)
+            raise ArenaError(f"duplicate must be True or False, got {quote(duplicate)}")
+        wait: object = connect_timeout_s  # (any object: checked)
+        if (
+            isinstance(wait, (bool, np.bool_))
+            or not isinstance(wait, (int, float, np.integer, np.floating))
+            or not 0 < wait <= MAX_DEADLINE_MS / 1000  # (nan: False)
+        ):  # (0 or less, nan: every tcp: seat timed out at once)
+            raise ArenaError(
+                f"connect_timeout_s must be seconds above 0, at most "
+                f"{MAX_DEADLINE_MS // 1000} (a day), got {quote(wait)}"
+            )
         if token is not None and (
             not isinstance(token, str)
             or not 1 <= len(token) <= 256
@@ -278,11 +294,11 @@ class Arena:
         self.seed = seed
         self.timeout_ms = timeout_ms
         self.fault_policy = fault_policy
-        self.duplicate = duplicate
+        self.duplicate = bool(duplicate)
         self.on_deal = on_deal
         self.on_progress = on_progress
         self.progress_every = progress_every
-        self.connect_timeout_s = connect_timeout_s
+        self.connect_timeout_s = float(connect_timeout_s)
         self.bot_stderr = bot_stderr
         self.token = token
         self.names = _unique_names(self.specs)

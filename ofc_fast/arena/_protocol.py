@@ -43,6 +43,7 @@ __all__ = [
     "LineSplitter",
     "Placement",
     "action_of_move",
+    "bot_crashed",
     "card_id",
     "card_text",
     "correlate",
@@ -72,6 +73,18 @@ class FaultKind:
     FLOOD = "flood"  #: more lines queued than the arena keeps per bot (the rest dropped)
 
     ALL = (MALFORMED, ILLEGAL, TIMEOUT, DISCONNECT, GARBAGE, OVERLONG, CRASH, FLOOD)
+
+
+def bot_crashed(exc: BaseException) -> bool:
+    """Whether an exception a built-in bot's code raised is that bot's ``crash``
+    fault: every one (``SystemExit``, ``GeneratorExit`` and the other
+    ``BaseException`` subclasses included) but ``KeyboardInterrupt``, which stops
+    the match as Ctrl-C does.  The sequential arena and the parallel one both ask.
+
+    >>> bot_crashed(SystemExit(3)), bot_crashed(KeyboardInterrupt())
+    (True, False)
+    """
+    return not isinstance(exc, KeyboardInterrupt)
 
 
 class Placement(TypedDict):

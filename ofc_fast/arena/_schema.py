@@ -1,4 +1,5 @@
-"""Reading untrusted JSON (:func:`parse`: one error class for every way it can fail),
+"""Reading untrusted JSON (:func:`parse`: one error class for every way it can fail;
+:func:`json_integer`, its integers, and :class:`LongInteger`, shared with the service),
 and a small JSON Schema checker for the package's own schemas (``hand_history.schema.json``,
 ``report.schema.json``): the keywords they use (``type``, ``const``, ``enum``,
 ``required``, ``properties``, ``additionalProperties: false``, ``items``,
@@ -14,17 +15,53 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
 from ..errors import OfcError, quote
 
-__all__ = ["parse", "problem"]
+__all__ = ["MAX_DIGITS", "LongInteger", "json_integer", "parse", "problem"]
+
+MAX_DIGITS = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
+"""The most digits of an integer the interpreter reads as one (4,300 by default)."""
+
+
+class LongInteger(ValueError):
+    """An integer of a JSON text with more digits than the interpreter reads as one:
+    ``digits``, how many (None where too many to count); its text says so
+    (``an integer of 5000 digits``), for the reader to say which field takes none."""
+
+    def __init__(self, digits: int | None) -> None:
+        self.digits = digits
+        many = f"more than {MAX_DIGITS:,}" if digits is None else str(digits)
+        super().__init__(f"an integer of {many} digits")
+
+
+def json_integer(text: str) -> int:
+    """A JSON integer literal as an int (the ``parse_int`` of :func:`json.loads`); one
+    of more digits than the interpreter turns into an int
+    (``sys.get_int_max_str_digits()``, 4,300) is a :class:`LongInteger`, not text
+    that is no JSON.
+
+    >>> json_integer("-12")
+    -12
+    >>> try:
+    ...     json_integer("9" * 5000)
+    ... except LongInteger as exc:
+    ...     print(exc)
+    an integer of 5000 digits
+    """
+    try:
+        return int(text)
+    except ValueError:
+        raise LongInteger(len(text.lstrip("-"))) from None
 
 
 def parse(data: str | bytes, error: type[OfcError]) -> object:
     """The JSON value of ``data`` (UTF-8 when bytes); ``error`` saying why when it is
-    not UTF-8, not JSON, or nested too deep for the parser.
+    not UTF-8, not JSON, nested too deep for the parser or holds an integer of more
+    digits than the interpreter reads (no field of ours takes one).
 
     >>> parse(b"[1, 2]", ValueError)
     [1, 2]
@@ -41,9 +78,11 @@ def parse(data: str | bytes, error: type[OfcError]) -> object:
                 f"not UTF-8 (byte {data[exc.start]:#04x} at offset {exc.start})"
             ) from None
     try:
-        return json.loads(data)
+        return json.loads(data, parse_int=json_integer)
     except RecursionError:
         raise error("not JSON: nested too deep") from None
+    except LongInteger as exc:
+        raise error(f"{exc}, which no field takes") from None
     except ValueError as exc:
         raise error(f"not JSON ({str(exc)[:80]})") from None
 

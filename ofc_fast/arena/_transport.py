@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..errors import ArenaError, OfcError
-from ._protocol import LineSplitter, decode, encode
+from ._protocol import LineSplitter, bot_crashed, decode, encode
 from .client import BotClient
 
 __all__ = [
@@ -175,7 +175,9 @@ class InProcessEndpoint(Endpoint):
         try:
             for reply in self.client.feed(decode(encode(message))):
                 self._admit(encode(reply).rstrip(b"\n"))
-        except Exception as exc:
+        except BaseException as exc:  # (SystemExit too: the bot's, never the arena's)
+            if not bot_crashed(exc):
+                raise
             self._end("crash", f"{type(exc).__name__}: {exc}"[:200])
         return True
 

@@ -158,12 +158,25 @@ def count_problem(value: int, minimum: int, maximum: int | None = None) -> str |
 
 def is_rules_file(value: str) -> bool:
     """Whether ``--rules VALUE`` names a rules JSON file rather than a preset or a
-    game id: it ends in ``.json``, has a path separator, or is a file.
+    game id: it ends in ``.json`` or has a path separator (it looks like a path), or
+    it is a file whose name is no preset and no game id (the preset wins: ``--rules
+    ofc`` is the OFC preset, a file named ``ofc`` in the folder or not; ``./ofc`` is
+    the file).
 
     >>> is_rules_file("thursday.json"), is_rules_file("ofc-pineapple")
     (True, False)
     """
-    return value.lower().endswith(".json") or os.path.sep in value or os.path.isfile(value)
+    if value.lower().endswith(".json") or any(
+        sep and sep in value for sep in (os.path.sep, os.path.altsep)
+    ):
+        return True
+    if not os.path.isfile(value):
+        return False
+    try:
+        rules_mod.get(value)  # (one table of preset names and game ids)
+    except RulesError:
+        return True
+    return False
 
 
 MAX_RULES_FILE_CHARS = 1 << 20
@@ -173,14 +186,15 @@ MAX_RULES_FILE_CHARS = 1 << 20
 
 def load_rules(value: str) -> rules_mod.RuleSet:
     """``--rules``: a preset name, or the path of a rules JSON file
-    (:meth:`RuleSet.to_json`).  Errors name ``--rules``.
+    (:meth:`RuleSet.to_json`; UTF-8, with or without a byte-order mark).  Errors name
+    ``--rules``.
 
     >>> load_rules("pineapple").name
     'PINEAPPLE'
     """
     if is_rules_file(value):
         try:
-            with open(value, encoding="utf-8") as f:
+            with open(value, encoding="utf-8-sig") as f:  # (a BOM: as saved on Windows)
                 text = f.read(MAX_RULES_FILE_CHARS + 1)  # not all of /dev/zero
         except OSError as exc:
             raise RulesError(f"--rules: cannot read {value!r}: {exc.strerror}") from None

@@ -74,7 +74,7 @@ def _decide(bot: Any, g: Game, dead: bool) -> tuple[str | None, float | None]:
     filler placement when the bot is ``dead`` (crashed before), raises (a ``crash``) or
     plays an illegal move; never faulted for its time.  Returns the decision's fault
     (``substituted``: filled in for a dead bot) and its time in ms."""
-    from ..arena import FaultKind, filler_move
+    from ..arena import FaultKind, bot_crashed, filler_move
 
     s = g.to_act
     assert s is not None
@@ -86,7 +86,9 @@ def _decide(bot: Any, g: Game, dead: bool) -> tuple[str | None, float | None]:
             move = bot.act(g.observation(s))
             if not isinstance(move, Move):  # (as the arena's in-process client)
                 raise BotError(f"the bot's act returned {type(move).__name__}")
-        except Exception:
+        except BaseException as exc:  # (SystemExit too: the bot's, never the run's)
+            if not bot_crashed(exc):
+                raise
             fault = FaultKind.CRASH
         ms = round((time.perf_counter() - t0) * 1000, 3)
         if fault != FaultKind.CRASH:

@@ -21,7 +21,6 @@ import json
 import logging
 import math
 import re
-import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable
@@ -31,6 +30,7 @@ from importlib import resources
 from typing import Any
 
 from .. import __version__
+from ..arena import MAX_DIGITS, LongInteger, json_integer
 from ..errors import RulesError
 from ..rules import unique_keys
 from ..table import SEED_MAX
@@ -217,7 +217,7 @@ def _number(text: str) -> float | int:
     ``/openapi.json`` gives ``samples``, ``seed``, card ids...) admits ``4.0`` and
     ``1e3``, so every field that takes ``4`` takes them too; a whole number beyond
     every float (``1e400``) is the integer it is, as if written out (a 422 out of a
-    field's range; beyond the digits the interpreter reads, :func:`_integer`'s 400).
+    field's range; beyond the digits the interpreter reads, a LongInteger: a 400).
 
     >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400") == 10**400
     (4, 1000, 0.25, True)
@@ -229,7 +229,7 @@ def _number(text: str) -> float | int:
     ...     _number("1e99999")
     ... except ValueError as exc:
     ...     print(exc)
-    the body holds an integer of 100000 digits: no field takes one of more than 20
+    an integer of 100000 digits
     """
     value = float(text)
     if not value.is_integer() and not math.isinf(value):
@@ -240,49 +240,24 @@ def _number(text: str) -> float | int:
         if not re.split("[eE]", text, maxsplit=1)[0].strip("+-0."):
             return 0  # 0e...
         if math.isinf(value):
-            raise _LongInteger(None) from None
+            raise LongInteger(None) from None
         return value  # a fraction
     if exact != exact.to_integral_value():
         return value
     digits = exact.adjusted() + 1
-    if digits > _MAX_DIGITS:  # (as int() refuses such a literal written out)
-        raise _LongInteger(digits)
+    if digits > MAX_DIGITS:  # (as int() refuses such a literal written out)
+        raise LongInteger(digits)
     return int(exact)
 
 
-_MAX_DIGITS = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
-"""The most digits of an integer the body may hold: the interpreter's limit."""
+def _long_integer(exc: LongInteger) -> str:
+    """What a 400 says of an integer of the body with more digits than the
+    interpreter reads as one (:func:`~ofc_fast.arena.json_integer`).
 
-
-class _LongInteger(ValueError):
-    """An integer of the body with more digits than the interpreter reads as one
-    (``digits``: how many, None where too many to count)."""
-
-    def __init__(self, digits: int | None) -> None:
-        many = f"more than {_MAX_DIGITS:,}" if digits is None else str(digits)
-        super().__init__(
-            f"the body holds an integer of {many} digits: no field takes one of "
-            f"more than {len(str(SEED_MAX))}"
-        )
-
-
-def _integer(text: str) -> int:
-    """A JSON integer; one of more digits than the interpreter turns into an int
-    (``sys.get_int_max_str_digits()``, 4,300) is refused as that, not as text that is
-    no JSON: no field takes one (the longest, ``seed``, has 20 digits).
-
-    >>> _integer("-12")
-    -12
-    >>> try:
-    ...     _integer("9" * 5000)
-    ... except ValueError as exc:
-    ...     print(exc)
-    the body holds an integer of 5000 digits: no field takes one of more than 20
+    >>> _long_integer(LongInteger(5000))
+    'the body holds an integer of 5000 digits: no field takes one of more than 20'
     """
-    try:
-        return int(text)
-    except ValueError:
-        raise _LongInteger(len(text.lstrip("-"))) from None
+    return f"the body holds {exc}: no field takes one of more than {len(str(SEED_MAX))}"
 
 
 class _Repeated(dict[str, Any]):
@@ -351,14 +326,14 @@ def _parse(raw: bytes) -> dict[str, Any]:
         value = json.loads(
             text,
             parse_float=_number,
-            parse_int=_integer,
+            parse_int=json_integer,
             parse_constant=_reject_constant,
             object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
-    except _LongInteger as exc:
-        raise ApiError(400, None, str(exc)) from None
+    except LongInteger as exc:
+        raise ApiError(400, None, _long_integer(exc)) from None
     except ValueError as exc:
         raise ApiError(400, None, f"the body is not JSON: {str(exc)[:120]}") from None
     path = _repeated(value) if repeated else None
