@@ -17,7 +17,9 @@
 
 #include "check.h"
 #include "ofc_fast.h"
+#include "ofc_features.h"
 #include "ofc_heuristic.h"
+#include "ofc_settle.h"
 #include "ofc_search.h"
 #include "ofc_value.h"
 
@@ -326,6 +328,90 @@ static void heuristic_moves_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_features() while a byte of its encoding flips between two values (an unseen card
+ * seen and unseen) and while a dealt card flips between a card and 200: it read the
+ * encoding several times (the unseen plane counted twice: a total of one snapshot,
+ * per-rank counts of the other) and each dealt card again after checking it. */
+static void features_while_written(void)
+{
+    static ofc_game_rules r;
+    static ofc_game g;
+    static ofc_observation o;
+    static float x[OFC_FEAT_SIZE], seen[OFC_FEAT_SIZE], unseen[OFC_FEAT_SIZE];
+    uint8_t enc[OFC_ENC_SIZE], dealt[OFC_GAME_MAX_DEALT];
+    uint8_t *byte = &enc[14 * 52]; /* plane 14: cards this seat has not seen */
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
+    CHECK_EQ(ofc_game_init(&r, &g, 2, 0, NULL, 7, NULL), OFC_OK);
+    CHECK_EQ(ofc_game_observe(&g, g.steps[0].seat, &o), OFC_OK);
+    ofc_encode(&o, 0, enc);
+    memcpy(dealt, o.dealt, o.n);
+    while (*byte == 0) {
+        byte++; /* an unseen card */
+    }
+    CHECK_EQ(ofc_features(enc, dealt, o.n, unseen), OFC_OK);
+    *byte = 0;
+    CHECK_EQ(ofc_features(enc, dealt, o.n, seen), OFC_OK);
+    *byte = 1;
+    start(&f, &thread, byte, 0);
+    for (i = 0; i < CALLS; i++) {
+        CHECK_EQ(ofc_features(enc, dealt, o.n, x), OFC_OK);
+        other += memcmp(x, unseen, sizeof x) != 0 && memcmp(x, seen, sizeof x) != 0;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+    start(&f, &thread, &dealt[0], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_features(enc, dealt, o.n, x);
+        other += rc == OFC_OK ? memcmp(x, unseen, sizeof x) != 0 : rc != OFC_E_CARD;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_apply_stakes() for 200 seats and 200 transfers, while the first stack's high byte
+ * flips between 0 and 0x80 (a negative stack) and while the first pair's seat flips
+ * between 1 and 250 (no such seat): it checked the stacks and pairs, then read them
+ * again to pay (a negative stack, the stakes of seat 250, never set). */
+static void stakes_while_written(void)
+{
+    enum { SEATS = 200, N = 200 };
+    static int32_t stacks[SEATS], amount[N], actual[N], expected[N];
+    static uint8_t pairs[N][2];
+    const uint8_t(*seats)[2] = (const uint8_t(*)[2])pairs;
+    int32_t probe = 1;
+    uint8_t *targets[2], invalid[2] = {0x80, 250};
+    uint32_t model;
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    for (i = 0; i < SEATS; i++) {
+        stacks[i] = 100;
+    }
+    for (i = 0; i < N; i++) {
+        pairs[i][0] = (uint8_t)(i % 2);
+        pairs[i][1] = (uint8_t)(1 - i % 2);
+        amount[i] = 10 + 7 * i;
+    }
+    targets[0] = (uint8_t *)&stacks[0] + (*(uint8_t *)&probe == 1 ? 3 : 0);
+    targets[1] = &pairs[0][1];
+    for (model = OFC_STAKES_WIN_CAP; model <= OFC_STAKES_CHIPS; model++) {
+        CHECK_EQ(ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, expected), OFC_OK);
+        for (t = 0; t < 2; t++) {
+            start(&f, &thread, targets[t], invalid[t]);
+            for (i = 0; i < CALLS; i++) {
+                int32_t rc = ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, actual);
+                other += rc == OFC_OK ? memcmp(actual, expected, sizeof actual) != 0
+                                      : rc != (t == 0 ? OFC_E_STACKS : OFC_E_SEAT);
+            }
+            finish(&f, thread);
+        }
+    }
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -344,6 +430,8 @@ int main(void)
     search_while_written(rules);
     completion_while_written(rules);
     value_features_while_written(rules);
+    features_while_written();
+    stakes_while_written();
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
