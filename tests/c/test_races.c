@@ -18,6 +18,7 @@
 #include "check.h"
 #include "ofc_fast.h"
 #include "ofc_features.h"
+#include "ofc_game.h"
 #include "ofc_heuristic.h"
 #include "ofc_settle.h"
 #include "ofc_search.h"
@@ -412,6 +413,70 @@ static void stakes_while_written(void)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_game_init() while a card of the given deck and a seat's Fantasyland count flip
+ * to 200 (no card; no count): it checked the deck and counts, then copied them again
+ * into the game, which then held card 200 or a 200-card Fantasyland. */
+static void game_init_while_written(void)
+{
+    static ofc_game_rules r;
+    static ofc_game g;
+    uint8_t deck[OFC_CARDS], fl[2] = {0, 0}, *targets[2];
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
+    for (i = 0; i < OFC_CARDS; i++) {
+        deck[i] = (uint8_t)(OFC_CARDS - 1 - i);
+    }
+    targets[0] = &deck[0];
+    targets[1] = &fl[0];
+    for (t = 0; t < 2; t++) {
+        start(&f, &thread, targets[t], 200);
+        for (i = 0; i < CALLS; i++) {
+            int32_t rc = ofc_game_init(&r, &g, 2, 0, fl, 0, deck);
+            if (rc == OFC_OK) {
+                other += g.deck[0] != OFC_CARDS - 1 || g.fl[0] != 0 ||
+                         ofc_game_state_check(&r, &g, NULL) != OFC_OK;
+            } else {
+                other += rc != (t == 0 ? OFC_E_CARD : OFC_E_SEATS);
+            }
+        }
+        finish(&f, thread);
+    }
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_actions_legal() while the front's room flips between 1 and 200 (out of range),
+ * and ofc_action_encode() while a destination flips between the back and 200: they
+ * checked the room and the destinations, then read them again to list and encode (a
+ * list for a front of 200 free slots, an id past the action space). */
+static void actions_while_written(void)
+{
+    uint8_t room[3] = {1, 5, 5}, dest[5] = {0, 1, 1, 2, 2};
+    uint8_t ids[OFC_ACTION_SPACE], expected_ids[OFC_ACTION_SPACE];
+    int32_t expected = ofc_actions_legal(5, 0, room, expected_ids, NULL);
+    int32_t id = ofc_action_encode(5, 0, dest);
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    CHECK(expected > 0 && expected < OFC_ACTION_SPACE);
+    CHECK(id >= 0 && id < OFC_ACTION_SPACE);
+    start(&f, &thread, &room[0], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_actions_legal(5, 0, room, ids, NULL);
+        other += rc == expected ? memcmp(ids, expected_ids, (size_t)expected) != 0
+                                : rc != OFC_E_ACTION;
+    }
+    finish(&f, thread);
+    start(&f, &thread, &dest[4], 200);
+    for (i = 0; i < 10 * CALLS; i++) { /* a narrow window: more calls */
+        int32_t rc = ofc_action_encode(5, 0, dest);
+        other += rc != id && rc != OFC_E_DESTINATION;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -432,6 +497,8 @@ int main(void)
     value_features_while_written(rules);
     features_while_written();
     stakes_while_written();
+    game_init_while_written();
+    actions_while_written();
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
