@@ -182,6 +182,21 @@ def test_every_status_code_has_an_exception_class() -> None:
     assert all(issubclass(cls, (OfcError, MemoryError)) for cls in ERRORS.values())
 
 
+def test_count_status_message_fits_each_use() -> None:
+    """OFC_E_COUNT answers a wrong number of cards, a count out of its range and a NULL
+    pointer: its one message names all three (it said "wrong number of cards" for a
+    NULL pointer too), and its class stays CardError."""
+    rules = ffi.new("ofc_rules *")
+    assert lib.ofc_rules_init_ofc(rules) == lib.OFC_OK
+    board = ffi.new("uint8_t[13]", list(range(13)))
+    assert lib.ofc_rank(ffi.new("int32_t[4]", [0, 1, 2, 3]), 4, 0) == lib.OFC_E_COUNT
+    assert lib.ofc_fl_next_cards(rules, ffi.NULL, board, 12) == lib.OFC_E_COUNT
+    assert lib.ofc_naturals(ffi.NULL, ffi.new("ofc_naturals_result *")) == lib.OFC_E_COUNT
+    text = _native.status_string(lib.OFC_E_COUNT)
+    assert "number of cards" in text and "range" in text and "NULL pointer" in text
+    assert type(status_error(lib.OFC_E_COUNT, "x")) is CardError
+
+
 def test_status_error_class_and_message() -> None:
     exc = status_error(lib.OFC_E_DUPLICATE, "rank5_batch: a[3]")
     assert type(exc) is CardError

@@ -119,7 +119,8 @@ typedef enum ofc_status {
     OFC_OK = 0,
     OFC_E_CARD = -1,      /* a card id outside 0..51 */
     OFC_E_DUPLICATE = -2, /* the same card twice (within a hand, board or pair) */
-    OFC_E_COUNT = -3,     /* wrong number of cards */
+    OFC_E_COUNT = -3,     /* wrong number of cards; also a count or range out of
+                           * bounds, or a NULL pointer, where a function says so */
     OFC_E_STRENGTH = -4,  /* a strength outside 1..OFC_STRENGTH_MAX */
     OFC_E_RULES = -5      /* an ofc_rules field outside its documented range */
 } ofc_status;
