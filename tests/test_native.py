@@ -154,6 +154,20 @@ def test_stubs_are_shipped() -> None:
         assert (here / "_speedups.pyi").exists()
 
 
+@needs_csrc
+def test_threads_section_names_every_public_header() -> None:
+    """ofc_fast.h's "Threads" section (each input byte read once) says which functions
+    it covers: those of every public header, each named (it said "validating
+    functions", no header named), and the functions it does not cover."""
+    text = (CSRC / "ofc_fast.h").read_text(encoding="utf-8")
+    section = text[text.index(" * Threads\n") : text.index(" * Example\n")]
+    section = re.sub(r"\s*\n \* ?", " ", section)
+    headers = {p.name for p in CSRC.glob("ofc_*.h")} - {"ofc_fast.h", "ofc_export.h"}
+    missing = sorted(h for h in headers - {"ofc_inline.h"} if h not in section)
+    assert not missing, f"headers the Threads section does not name: {missing}"
+    assert "Not covered" in section and "ofc_inline.h" in section
+
+
 # ------------------------------------------------------------------ status codes
 
 
