@@ -41,8 +41,9 @@
  * ofc_heuristic.h, ofc_features.h, ofc_model.h, ofc_vecenv.h), reads each byte of the
  * data it checks exactly once: the cards, hands, boards, pairs, evaluations, strengths,
  * dealt cards, decks, Fantasyland counts, rooms and destinations, deals to settle,
- * search positions, encodings, stacks and transfers it is given are copied to locals
- * (a batch, a block of rows at a time), and only the copy is checked and used.  A
+ * search positions, encodings, stacks, transfers and model files it is given are
+ * copied to locals (a batch, a block of rows at a time; a model file as it is
+ * parsed), and only the copy is checked and used.  A
  * caller's thread that writes into such an input while the call runs can therefore
  * only make the call (or a batch's row) fail validation or be answered as some
  * snapshot of that input, never cause an out-of-bounds read or an answer mixed from
@@ -51,10 +52,9 @@
  * ofc_table_rules, ofc_fl_rules; ev tables, models, contexts: fill them once, then
  * share them read-only), the state a call updates (an ofc_game, a vector
  * environment's slots and output arrays, an ofc_observation completed in place), the
- * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and three
- * that read their input twice: ofc_vm_parse() (the file's bytes: checksum, then
- * parse), ofc_ev_tables_init_counts() (the counts) and ofc_vecenv_step() (the
- * actions, placements and flags: checked, then played).
+ * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and two
+ * that read their input twice: ofc_ev_tables_init_counts() (the counts) and
+ * ofc_vecenv_step() (the actions, placements and flags: checked, then played).
  *
  * Example
  * -------

@@ -16,10 +16,12 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_file.h"
 #include "ofc_fast.h"
 #include "ofc_features.h"
 #include "ofc_game.h"
 #include "ofc_heuristic.h"
+#include "ofc_model.h"
 #include "ofc_settle.h"
 #include "ofc_search.h"
 #include "ofc_value.h"
@@ -477,6 +479,40 @@ static void actions_while_written(void)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_vm_parse() while the high byte of a model's first weight flips between 1.0f's
+ * and +inf's (which the file's checksum refuses): it checksummed the payload, checked
+ * the weights and stored them in three reads, so a model whose checksum it had
+ * accepted came back with a weight of +inf, or refused as OFC_E_MODEL_VALUE. */
+static void model_parse_while_written(void)
+{
+    enum { WIDTH = 256 };
+    static uint8_t file[64 + 20 + 4 * ((OFC_VF_N + 1) * WIDTH + WIDTH + 1)];
+    static ofc_vmodel m, expected;
+    size_t at = put_header(file, 1, 1), i, n;
+    pthread_t thread;
+    flip f;
+    int k, other = 0;
+    at += put32(file + at, 7); /* 7 cards, 2 layers: OFC_VF_N -> WIDTH -> 1 */
+    at += put32(file + at, 2);
+    at += put32(file + at, OFC_VF_N);
+    at += put32(file + at, WIDTH);
+    at += put32(file + at, 1);
+    for (i = 0; i < (OFC_VF_N + 1) * WIDTH + WIDTH + 1; i++) {
+        at += putf(file + at, 1.0f);
+    }
+    n = seal(file, at);
+    CHECK_EQ(n, sizeof file);
+    CHECK_EQ(ofc_vm_parse(file, n, &expected), OFC_OK);
+    start(&f, &thread, &file[64 + 20 + 3], 0x7F); /* 1.0f = 0x3F800000 */
+    for (k = 0; k < CALLS / 10; k++) {
+        int32_t rc = ofc_vm_parse(file, n, &m);
+        other += rc == OFC_OK ? memcmp(m.w, expected.w, sizeof m.w) != 0
+                              : rc != OFC_E_MODEL_CHECKSUM;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -499,6 +535,7 @@ int main(void)
     stakes_while_written();
     game_init_while_written();
     actions_while_written();
+    model_parse_while_written();
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
