@@ -211,6 +211,18 @@ def test_count_status_message_fits_each_use() -> None:
     assert type(status_error(lib.OFC_E_COUNT, "x")) is CardError
 
 
+def test_rules_status_message_fits_each_use() -> None:
+    """OFC_E_RULES answers a NULL rule set and any kind of rule set (scoring, table,
+    game) with a field out of range: its message says so (it spoke of a field only)."""
+    table = ffi.new("ofc_table_rules *")
+    assert lib.ofc_table_rules_init(table) == lib.OFC_OK
+    table.max_players = 9
+    assert lib.ofc_table_rules_check(table) == lib.OFC_E_RULES
+    assert lib.ofc_rules_init_ofc(ffi.NULL) == lib.OFC_E_RULES
+    text = _native.status_string(lib.OFC_E_RULES)
+    assert "NULL" in text and "field out of range" in text
+
+
 def test_status_error_class_and_message() -> None:
     exc = status_error(lib.OFC_E_DUPLICATE, "rank5_batch: a[3]")
     assert type(exc) is CardError

@@ -136,7 +136,9 @@ typedef enum ofc_status {
     OFC_E_COUNT = -3,     /* wrong number of cards; also a count or range out of
                            * bounds, or a NULL pointer, where a function says so */
     OFC_E_STRENGTH = -4,  /* a strength outside 1..OFC_STRENGTH_MAX */
-    OFC_E_RULES = -5      /* an ofc_rules field outside its documented range */
+    OFC_E_RULES = -5      /* a rule set (ofc_rules, or the table, game or Fantasyland
+                           * rules where a function says so) NULL or with a field
+                           * outside its documented range */
 } ofc_status;
 
 /* A value argument out of range: a NULL required pointer, a hand-built struct field
