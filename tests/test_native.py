@@ -154,6 +154,20 @@ def test_stubs_are_shipped() -> None:
         assert (here / "_speedups.pyi").exists()
 
 
+@needs_csrc
+def test_threads_section_names_every_public_header() -> None:
+    """ofc_fast.h's "Threads" section (each input byte read once) says which functions
+    it covers: those of every public header, each named (it said "validating
+    functions", no header named), and the functions it does not cover."""
+    text = (CSRC / "ofc_fast.h").read_text(encoding="utf-8")
+    section = text[text.index(" * Threads\n") : text.index(" * Example\n")]
+    section = re.sub(r"\s*\n \* ?", " ", section)
+    headers = {p.name for p in CSRC.glob("ofc_*.h")} - {"ofc_fast.h", "ofc_export.h"}
+    missing = sorted(h for h in headers - {"ofc_inline.h"} if h not in section)
+    assert not missing, f"headers the Threads section does not name: {missing}"
+    assert "Not covered" in section and "ofc_inline.h" in section
+
+
 # ------------------------------------------------------------------ status codes
 
 
@@ -180,6 +194,33 @@ def test_every_status_code_has_an_exception_class() -> None:
     assert set(ERRORS) == codes
     assert set(MOVE_REASONS) <= codes
     assert all(issubclass(cls, (OfcError, MemoryError)) for cls in ERRORS.values())
+
+
+def test_count_status_message_fits_each_use() -> None:
+    """OFC_E_COUNT answers a wrong number of cards, a count out of its range and a NULL
+    pointer: its one message names all three (it said "wrong number of cards" for a
+    NULL pointer too), and its class stays CardError."""
+    rules = ffi.new("ofc_rules *")
+    assert lib.ofc_rules_init_ofc(rules) == lib.OFC_OK
+    board = ffi.new("uint8_t[13]", list(range(13)))
+    assert lib.ofc_rank(ffi.new("int32_t[4]", [0, 1, 2, 3]), 4, 0) == lib.OFC_E_COUNT
+    assert lib.ofc_fl_next_cards(rules, ffi.NULL, board, 12) == lib.OFC_E_COUNT
+    assert lib.ofc_naturals(ffi.NULL, ffi.new("ofc_naturals_result *")) == lib.OFC_E_COUNT
+    text = _native.status_string(lib.OFC_E_COUNT)
+    assert "number of cards" in text and "range" in text and "NULL pointer" in text
+    assert type(status_error(lib.OFC_E_COUNT, "x")) is CardError
+
+
+def test_rules_status_message_fits_each_use() -> None:
+    """OFC_E_RULES answers a NULL rule set and any kind of rule set (scoring, table,
+    game) with a field out of range: its message says so (it spoke of a field only)."""
+    table = ffi.new("ofc_table_rules *")
+    assert lib.ofc_table_rules_init(table) == lib.OFC_OK
+    table.max_players = 9
+    assert lib.ofc_table_rules_check(table) == lib.OFC_E_RULES
+    assert lib.ofc_rules_init_ofc(ffi.NULL) == lib.OFC_E_RULES
+    text = _native.status_string(lib.OFC_E_RULES)
+    assert "NULL" in text and "field out of range" in text
 
 
 def test_status_error_class_and_message() -> None:

@@ -36,11 +36,25 @@
  *
  * Threads
  * -------
- * Validating functions read each input byte exactly once: a hand, board or pair is
- * copied to locals, and only the copy is validated and used.  A caller's thread that
- * writes into an input array while a batch call runs can therefore only make a row
- * fail validation or be answered as some snapshot of that row, never cause an
- * out-of-bounds read.
+ * Every public function that checks its input, in every header (this one,
+ * ofc_naturals.h, ofc_solver.h, ofc_settle.h, ofc_game.h, ofc_search.h, ofc_value.h,
+ * ofc_heuristic.h, ofc_features.h, ofc_model.h, ofc_vecenv.h), reads each byte of the
+ * data it checks exactly once: the cards, hands, boards, pairs, evaluations, strengths,
+ * dealt cards, decks, Fantasyland counts, rooms and destinations, deals to settle,
+ * search positions, encodings, stacks, transfers and model files it is given are
+ * copied to locals (a batch, a block of rows at a time; a model file as it is
+ * parsed), and only the copy is checked and used.  A
+ * caller's thread that writes into such an input while the call runs can therefore
+ * only make the call (or a batch's row) fail validation or be answered as some
+ * snapshot of that input, never cause an out-of-bounds read or an answer mixed from
+ * two snapshots.  Not covered, so not to be written while a call reads them: what a
+ * call is given to share rather than to check (rule sets: ofc_rules, ofc_game_rules,
+ * ofc_table_rules, ofc_fl_rules; ev tables, models, contexts: fill them once, then
+ * share them read-only), the state a call updates (an ofc_game, a vector
+ * environment's slots and output arrays, an ofc_observation completed in place), the
+ * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and two
+ * that read their input twice: ofc_ev_tables_init_counts() (the counts) and
+ * ofc_vecenv_step() (the actions, placements and flags: checked, then played).
  *
  * Example
  * -------
@@ -119,9 +133,12 @@ typedef enum ofc_status {
     OFC_OK = 0,
     OFC_E_CARD = -1,      /* a card id outside 0..51 */
     OFC_E_DUPLICATE = -2, /* the same card twice (within a hand, board or pair) */
-    OFC_E_COUNT = -3,     /* wrong number of cards */
+    OFC_E_COUNT = -3,     /* wrong number of cards; also a count or range out of
+                           * bounds, or a NULL pointer, where a function says so */
     OFC_E_STRENGTH = -4,  /* a strength outside 1..OFC_STRENGTH_MAX */
-    OFC_E_RULES = -5      /* an ofc_rules field outside its documented range */
+    OFC_E_RULES = -5      /* a rule set (ofc_rules, or the table, game or Fantasyland
+                           * rules where a function says so) NULL or with a field
+                           * outside its documented range */
 } ofc_status;
 
 /* A value argument out of range: a NULL required pointer, a hand-built struct field

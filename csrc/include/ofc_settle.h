@@ -311,7 +311,8 @@ OFC_API int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t s
  * @param status  receives the status; may be NULL.
  * @return the payment; 0 when both are -1.  *status (may be NULL) receives OFC_OK, or
  *         OFC_E_NATURAL when an id is neither -1 nor played by the table, or
- *         OFC_E_RULES when table is NULL (the payment is then 0). */
+ *         OFC_E_RULES when table is NULL or fails ofc_table_rules_check() (the
+ *         payment is then 0). */
 OFC_API int32_t ofc_natural_payment(const ofc_table_rules *table, int32_t a, uint32_t key_a,
                                     int32_t b, uint32_t key_b, int32_t *status);
 

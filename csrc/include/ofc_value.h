@@ -110,9 +110,11 @@ OFC_API int32_t ofc_value_ev_tables(const ofc_rules *rules, const ofc_vmodel *mo
  * @param board  13 slots, each row's cards first then OFC_NO_CARD;
  * @param dead   bit mask of cards out of the deck (bit i: card i), none on the board;
  * @param out    OFC_VF_N features.
- * @return OFC_OK, OFC_E_VALUE (NULL pointer, bad context), OFC_E_CARD (a card out of
- *         range, a card after a gap), OFC_E_DUPLICATE (a card twice, or on the board
- *         and dead). */
+ * @return OFC_OK, OFC_E_VALUE (NULL pointer; a context that ofc_value_ctx_check()
+ *         refuses with OFC_E_VALUE or OFC_E_RULES), OFC_E_MODEL_SHAPE or OFC_E_COUNT
+ *         (the context's, as ofc_value_ctx_check()), OFC_E_CARD (a card out of range,
+ *         a card after a gap), OFC_E_DUPLICATE (a card twice, or on the board and
+ *         dead). */
 OFC_API int32_t ofc_value_features(const ofc_value_ctx *c, const uint8_t board[13],
                                    uint64_t dead, float out[OFC_VF_N]);
 

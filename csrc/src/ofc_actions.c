@@ -71,9 +71,12 @@ int32_t ofc_action_decode(uint32_t n, uint32_t k, uint32_t action, uint8_t dest[
     return OFC_OK;
 }
 
-int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t dest[5])
+int32_t ofc_action_encode(uint32_t n, uint32_t k, const uint8_t given[5])
 {
+    uint8_t local[5];
     uint32_t disc = 0, nd = 0, code = 0, ofc_gm_place = 1, ci, i, total;
+    /* the caller's destinations read once (ofc_fast.h, Threads) */
+    const uint8_t *dest = ofc_read_once(given, shape_ok(n, k) ? n : 0, local);
     if (!shape_ok(n, k) || dest == NULL)
         return OFC_E_ACTION;
     for (i = 0; i < n; i++) {
@@ -131,11 +134,13 @@ static uint32_t legal_codes(uint32_t kept, const uint8_t room[3], uint8_t *codes
     return n;
 }
 
-int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t room[3], uint8_t *out,
+int32_t ofc_actions_legal(uint32_t n, uint32_t k, const uint8_t given[3], uint8_t *out,
                           uint8_t *mask)
 {
-    uint8_t codes[OFC_ACTION_SPACE];
+    uint8_t codes[OFC_ACTION_SPACE], local[3];
     uint32_t kept, combos, ci, j, ncodes, count = 0;
+    /* the caller's room read once (ofc_fast.h, Threads) */
+    const uint8_t *room = ofc_read_once(given, 3, local);
     if (!shape_ok(n, k) || room == NULL || room[0] > 3 || room[1] > 5 || room[2] > 5)
         return OFC_E_ACTION;
     kept = n - k;

@@ -252,12 +252,17 @@ static int32_t dealt_order(const uint8_t *enc, const uint8_t *dealt, uint32_t n,
     return OFC_OK;
 }
 
-int32_t ofc_features(const uint8_t enc[OFC_ENC_SIZE], const uint8_t *dealt, uint32_t n,
-                     float out[OFC_FEAT_SIZE])
+int32_t ofc_features(const uint8_t given[OFC_ENC_SIZE], const uint8_t *given_dealt,
+                     uint32_t n, float out[OFC_FEAT_SIZE])
 {
     view v;
+    uint8_t local[OFC_ENC_SIZE], local_dealt[OFC_GAME_MAX_DEALT];
     uint8_t order[OFC_GAME_MAX_DEALT];
     uint32_t c, r, row, j, count = 0;
+    /* the caller's encoding and dealt cards read once (ofc_fast.h, Threads) */
+    const uint8_t *enc = ofc_read_once(given, OFC_ENC_SIZE, local);
+    const uint8_t *dealt = ofc_read_once(given_dealt, n <= OFC_GAME_MAX_DEALT ? n : 0,
+                                         local_dealt);
     const uint8_t *sc = enc + E_SC;
     int32_t rc = dealt_order(enc, dealt, n, order, &count);
     if (rc != OFC_OK)

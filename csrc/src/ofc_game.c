@@ -150,10 +150,15 @@ static int32_t check_seats(const ofc_game_rules *r, uint32_t players, uint32_t b
 }
 
 int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
-                      uint32_t button, const uint8_t *fl, uint64_t seed,
-                      const uint8_t *deck)
+                      uint32_t button, const uint8_t *given_fl, uint64_t seed,
+                      const uint8_t *given_deck)
 {
     ofc_game tmp;
+    uint8_t local_fl[OFC_GAME_MAX_SEATS], local_deck[OFC_CARDS];
+    /* the caller's counts and deck read once (ofc_fast.h, Threads) */
+    const uint8_t *fl = ofc_read_once(
+        given_fl, players <= OFC_GAME_MAX_SEATS ? players : 0, local_fl);
+    const uint8_t *deck = ofc_read_once(given_deck, OFC_CARDS, local_deck);
     uint32_t s;
     int32_t rc;
     if (g == NULL)

@@ -28,15 +28,22 @@ typedef char ofc_vm_opp_counts_check[OFC_VM_OPP_COUNTS == OFC_ROWS * OFC_STRENGT
 
 static const uint8_t MAGIC[8] = {'O', 'F', 'C', 'V', 'A', 'L', 'U', 'E'};
 
-uint64_t ofc_vm_checksum(const uint8_t *data, size_t n)
+#define VM_FNV_BASIS 0xcbf29ce484222325ULL
+
+/* The FNV-1a hash h carried over n more bytes. */
+static uint64_t vm_fnv(uint64_t h, const uint8_t *data, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ULL;
     size_t i;
     for (i = 0; i < n; i++) {
         h ^= data[i];
         h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+uint64_t ofc_vm_checksum(const uint8_t *data, size_t n)
+{
+    return vm_fnv(VM_FNV_BASIS, data, n);
 }
 
 static uint32_t rd32(const uint8_t *p)
@@ -54,27 +61,57 @@ static float rdf(const uint8_t *p)
     return f;
 }
 
-/* One net's shape at p (n bytes left): into *net; *used = its bytes. */
-static int32_t parse_net(const uint8_t *p, size_t n, uint32_t inputs, uint32_t offset,
-                         ofc_vm_net *net, size_t *used, uint32_t *params)
+/* The payload, read once (ofc_fast.h, Threads): vm_take() copies its next bytes to a
+ * local buffer and hashes the copy, which alone is checked and used, so the checksum
+ * is of the bytes the model is made of. */
+typedef struct vm_reader {
+    const uint8_t *p; /* the payload's next byte */
+    size_t left;      /* bytes not read yet */
+    uint64_t hash;    /* of the bytes read so far */
+} vm_reader;
+
+/* The next n (<= left) bytes into dst. */
+static void vm_take(vm_reader *r, uint8_t *dst, size_t n)
 {
+    ofc_copy_cards(dst, r->p, n);
+    r->hash = vm_fnv(r->hash, dst, n);
+    r->p += n;
+    r->left -= n;
+}
+
+/* The status of a parse that stops with `st`: the rest of the payload is hashed, and a
+ * checksum that does not match comes first (a damaged file is a damaged file). */
+static int32_t vm_end(vm_reader *r, uint64_t checksum, int32_t st)
+{
+    uint8_t buf[1024];
+    while (r->left > 0) {
+        vm_take(r, buf, r->left < sizeof buf ? r->left : sizeof buf);
+    }
+    return r->hash != checksum ? OFC_E_MODEL_CHECKSUM : st;
+}
+
+/* One net's shape (the reader at it): into *net; *params = its parameters. */
+static int32_t parse_net(vm_reader *r, uint32_t inputs, uint32_t offset, ofc_vm_net *net,
+                         uint32_t *params)
+{
+    uint8_t head[4 * (OFC_VM_MAX_LAYERS + 1)];
     uint32_t l, count = 0;
-    size_t head;
-    if (n < 8) {
+    if (r->left < 8) {
         return OFC_E_MODEL_SHAPE;
     }
-    net->cards = rd32(p);
-    net->layers = rd32(p + 4);
+    vm_take(r, head, 8);
+    net->cards = rd32(head);
+    net->layers = rd32(head + 4);
     if (net->cards < 5 || net->cards > 12 || net->layers < 1 || /* 5..12: the format */
         net->layers > OFC_VM_MAX_LAYERS) {
         return OFC_E_MODEL_SHAPE;
     }
-    head = 8 + 4 * (size_t)(net->layers + 1);
-    if (n < head) {
+    if (r->left < 4 * (size_t)(net->layers + 1)) {
         return OFC_E_MODEL_SHAPE;
     }
+    vm_take(r, head, 4 * (size_t)(net->layers + 1));
     for (l = 0; l <= net->layers; l++) {
-        net->width[l] = rd32(p + 8 + 4 * l);
+        net->width[l] = rd32(head + 4 * l);
         if (net->width[l] < 1 || net->width[l] > OFC_VM_MAX_WIDTH) {
             return OFC_E_MODEL_SHAPE;
         }
@@ -85,91 +122,79 @@ static int32_t parse_net(const uint8_t *p, size_t n, uint32_t inputs, uint32_t o
     for (l = 0; l < net->layers; l++) {
         count += net->width[l + 1] * (net->width[l] + 1);
     }
-    if (count > OFC_VM_MAX_PARAMS - offset || n - head < 4 * (size_t)count) {
+    if (count > OFC_VM_MAX_PARAMS - offset || r->left < 4 * (size_t)count) {
         return OFC_E_MODEL_SHAPE;
     }
     net->offset = offset;
     *params = count;
-    *used = head;
+    return OFC_OK;
+}
+
+/* n parameters (the reader at them) into w at stride `stride` (1, or a layer's outputs
+ * to transpose); OFC_E_MODEL_VALUE for one that is not finite or too large. */
+static int32_t take_params(vm_reader *r, uint32_t n, size_t stride, float *w)
+{
+    uint8_t buf[4 * OFC_VM_MAX_WIDTH];
+    uint32_t i;
+    vm_take(r, buf, 4 * (size_t)n);
+    for (i = 0; i < n; i++) {
+        float f = rdf(buf + 4 * i);
+        if (!(fabsf(f) <= (float)OFC_VM_MAX_WEIGHT)) {
+            return OFC_E_MODEL_VALUE;
+        }
+        w[i * stride] = f;
+    }
     return OFC_OK;
 }
 
 /* A net's parameters from the file (per layer W[out][in] then b) into w, each layer's
  * weights transposed (W^T[in][out], then b): the forward pass runs over outputs
  * innermost, contiguous and independent (vectorised), and skips zero inputs. */
-static void store_net(const uint8_t *p, const ofc_vm_net *net, float *w)
+static int32_t store_net(vm_reader *r, const ofc_vm_net *net, float *w)
 {
-    uint32_t l, i, j;
-    for (l = 0; l < net->layers; l++) {
+    uint32_t l, j;
+    int32_t st = OFC_OK;
+    for (l = 0; l < net->layers && st == OFC_OK; l++) {
         uint32_t nin = net->width[l], nout = net->width[l + 1];
-        for (j = 0; j < nout; j++) {
-            for (i = 0; i < nin; i++) {
-                w[(size_t)i * nout + j] = rdf(p + 4 * ((size_t)j * nin + i));
-            }
+        for (j = 0; j < nout && st == OFC_OK; j++) {
+            st = take_params(r, nin, nout, w + j);
         }
-        for (j = 0; j < nout; j++) {
-            w[(size_t)nin * nout + j] = rdf(p + 4 * ((size_t)nin * nout + j));
+        if (st == OFC_OK) {
+            st = take_params(r, nout, 1, w + (size_t)nin * nout);
         }
-        p += 4 * (size_t)nout * (nin + 1);
         w += (size_t)nout * (nin + 1);
     }
+    return st;
 }
 
-/* The rest of the payload after the nets (n bytes at p): the opponent rows when the
- * header announces them, else nothing. */
-static int32_t parse_opponent(const uint8_t *p, size_t n, ofc_vmodel *out)
+/* The rest of the payload after the nets: the opponent rows when the header announces
+ * them, else nothing. */
+static int32_t parse_opponent(vm_reader *r, ofc_vmodel *out)
 {
-    size_t i;
+    uint8_t buf[1024];
+    size_t i = 0, m, k;
     memset(out->opp, 0, sizeof out->opp);
     if (!out->opponent) {
-        return n == 0 ? OFC_OK : OFC_E_MODEL_SHAPE;
+        return r->left == 0 ? OFC_OK : OFC_E_MODEL_SHAPE;
     }
-    if (n != 4 * (size_t)OFC_VM_OPP_COUNTS) {
+    if (r->left != 4 * (size_t)OFC_VM_OPP_COUNTS) {
         return OFC_E_MODEL_SHAPE;
     }
-    for (i = 0; i < OFC_VM_OPP_COUNTS; i++) {
-        out->opp[i] = rd32(p + 4 * i);
+    while (r->left > 0) {
+        m = r->left < sizeof buf ? r->left : sizeof buf;
+        vm_take(r, buf, m);
+        for (k = 0; k < m; k += 4) {
+            out->opp[i++] = rd32(buf + k);
+        }
     }
     return ofc_ev_counts_ok(out->opp) ? OFC_OK : OFC_E_MODEL_SHAPE;
 }
 
-int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
+/* The payload after the header's fields (read): the nets, then the opponent rows. */
+static int32_t parse_payload(vm_reader *r, ofc_vmodel *out)
 {
-    size_t at, payload, i;
     uint32_t k;
-    if (out == NULL) {
-        return OFC_E_VALUE;
-    }
-    if (data == NULL || n < OFC_VM_HEADER_BYTES) {
-        return OFC_E_MODEL_TRUNCATED;
-    }
-    if (memcmp(data, MAGIC, 8) != 0) {
-        return OFC_E_MODEL_MAGIC;
-    }
-    out->version = rd32(data + 8);
-    if (out->version < 1 || out->version > OFC_VM_VERSION ||
-        rd32(data + 12) != OFC_VM_HEADER_BYTES) {
-        return OFC_E_MODEL_VERSION;
-    }
-    payload = rd32(data + 16);
-    if (n != OFC_VM_HEADER_BYTES + payload) {
-        return OFC_E_MODEL_TRUNCATED;
-    }
-    out->checksum = rd64(data + 40);
-    if (ofc_vm_checksum(data + OFC_VM_HEADER_BYTES, payload) != out->checksum) {
-        return OFC_E_MODEL_CHECKSUM;
-    }
-    out->rules_hash = rd32(data + 20);
-    out->feature_set = rd32(data + 24);
-    out->inputs = rd32(data + 28);
-    out->players = rd32(data + 32);
-    out->n_nets = rd32(data + 36);
-    out->opponent = out->version >= 2 ? rd32(data + 48) : 0;
-    for (i = out->version >= 2 ? 52 : 48; i < OFC_VM_HEADER_BYTES; i++) {
-        if (data[i] != 0) {
-            return OFC_E_MODEL_SHAPE;
-        }
-    }
+    int32_t st;
     if (out->opponent > 1) {
         return OFC_E_MODEL_SHAPE;
     }
@@ -180,13 +205,10 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
     memset(out->net_of, -1, sizeof out->net_of);
     out->reserved[0] = out->reserved[1] = 0;
     out->n_params = 0;
-    at = OFC_VM_HEADER_BYTES;
     for (k = 0; k < out->n_nets; k++) {
         ofc_vm_net *net = &out->nets[k];
-        size_t used;
-        uint32_t count, j;
-        int32_t st = parse_net(data + at, n - at, out->inputs, out->n_params, net, &used,
-                               &count);
+        uint32_t count;
+        st = parse_net(r, out->inputs, out->n_params, net, &count);
         if (st != OFC_OK) {
             return st;
         }
@@ -194,17 +216,53 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
             return OFC_E_MODEL_SHAPE;
         }
         out->net_of[net->cards] = (int8_t)k;
-        at += used;
-        for (j = 0; j < count; j++) {
-            if (!(fabsf(rdf(data + at + 4 * (size_t)j)) <= (float)OFC_VM_MAX_WEIGHT)) {
-                return OFC_E_MODEL_VALUE;
-            }
+        st = store_net(r, net, out->w + out->n_params);
+        if (st != OFC_OK) {
+            return st;
         }
-        store_net(data + at, net, out->w + out->n_params);
-        at += 4 * (size_t)count;
         out->n_params += count;
     }
-    return parse_opponent(data + at, n - at, out);
+    return parse_opponent(r, out);
+}
+
+int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
+{
+    uint8_t header[OFC_VM_HEADER_BYTES];
+    vm_reader r;
+    size_t i;
+    int32_t st = OFC_OK;
+    if (out == NULL) {
+        return OFC_E_VALUE;
+    }
+    if (data == NULL || n < OFC_VM_HEADER_BYTES) {
+        return OFC_E_MODEL_TRUNCATED;
+    }
+    ofc_copy_cards(header, data, OFC_VM_HEADER_BYTES); /* read once, as the payload */
+    if (memcmp(header, MAGIC, 8) != 0) {
+        return OFC_E_MODEL_MAGIC;
+    }
+    out->version = rd32(header + 8);
+    if (out->version < 1 || out->version > OFC_VM_VERSION ||
+        rd32(header + 12) != OFC_VM_HEADER_BYTES) {
+        return OFC_E_MODEL_VERSION;
+    }
+    if (n != OFC_VM_HEADER_BYTES + (size_t)rd32(header + 16)) {
+        return OFC_E_MODEL_TRUNCATED;
+    }
+    out->checksum = rd64(header + 40);
+    out->rules_hash = rd32(header + 20);
+    out->feature_set = rd32(header + 24);
+    out->inputs = rd32(header + 28);
+    out->players = rd32(header + 32);
+    out->n_nets = rd32(header + 36);
+    out->opponent = out->version >= 2 ? rd32(header + 48) : 0;
+    for (i = out->version >= 2 ? 52 : 48; i < OFC_VM_HEADER_BYTES; i++) {
+        st = header[i] != 0 ? OFC_E_MODEL_SHAPE : st;
+    }
+    r.p = data + OFC_VM_HEADER_BYTES;
+    r.left = n - OFC_VM_HEADER_BYTES;
+    r.hash = VM_FNV_BASIS;
+    return vm_end(&r, out->checksum, st == OFC_OK ? parse_payload(&r, out) : st);
 }
 
 /* The forward pass is inlined into each instruction set's copy of it (below). */

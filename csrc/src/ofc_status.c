@@ -14,9 +14,10 @@ static const char *core_status(int32_t status)
     case OFC_OK: return "success";
     case OFC_E_CARD: return "card id outside 0..51";
     case OFC_E_DUPLICATE: return "the same card twice";
-    case OFC_E_COUNT: return "wrong number of cards";
+    case OFC_E_COUNT:
+        return "wrong number of cards, a count or range out of bounds, or a NULL pointer";
     case OFC_E_STRENGTH: return "strength outside the scale (or of the wrong kind)";
-    case OFC_E_RULES: return "rule set field out of range";
+    case OFC_E_RULES: return "a rule set NULL or with a field out of range";
     case OFC_E_MEMORY: return "out of memory";
     case OFC_E_VALUE: return "a value argument out of range (or a NULL pointer)";
     case OFC_E_BUDGET: return "the exact search tree does not fit the node budget";

@@ -151,32 +151,60 @@ void ofc_st_stakes_init(stakes_seat *st, const int32_t *stacks, size_t seats)
     }
 }
 
-int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
+/* Copies the transfers from `start` on (at most OFC_COPY_BLOCK) to p and a, reading
+ * each caller byte once, and checks the copies: OFC_OK, OFC_E_SEAT or OFC_E_VALUE.
+ * *m receives how many were copied. */
+static int32_t stakes_block(const uint8_t pairs[][2], const int32_t *amount, size_t seats,
+                            size_t start, size_t n, uint8_t p[][2], int32_t *a, size_t *m)
+{
+    size_t k;
+    *m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK;
+    ofc_copy_cards(&p[0][0], &pairs[start][0], 2 * *m);
+    ofc_copy_cards((uint8_t *)a, (const uint8_t *)(amount + start), *m * sizeof *a);
+    for (k = 0; k < *m; k++) {
+        if (p[k][0] >= seats || p[k][1] >= seats || p[k][0] == p[k][1]) {
+            return OFC_E_SEAT; /* a seat paying itself would use its capacity twice */
+        }
+        if (a[k] == INT32_MIN) {
+            return OFC_E_VALUE;
+        }
+    }
+    return OFC_OK;
+}
+
+int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
                          const uint8_t pairs[][2], const int32_t *amount, size_t n,
                          int32_t *actual)
 {
     stakes_seat st[256];
-    size_t k;
-    if (model > OFC_STAKES_CHIPS || stacks == NULL || seats == 0 || seats > 256 ||
+    int32_t stacks[256], a[OFC_COPY_BLOCK];
+    uint8_t p[OFC_COPY_BLOCK][2];
+    size_t k, m, start;
+    int pass;
+    if (model > OFC_STAKES_CHIPS || given == NULL || seats == 0 || seats > 256 ||
         (n > 0 && (pairs == NULL || amount == NULL || actual == NULL))) {
         return OFC_E_VALUE;
     }
+    /* every input read once (ofc_fast.h, Threads): the stacks, then the transfers a
+     * block at a time, checked (all of them first: a bad one leaves actual as it is)
+     * and used only as copied */
+    ofc_copy_cards((uint8_t *)stacks, (const uint8_t *)given, seats * sizeof *stacks);
     for (k = 0; k < seats; k++) {
         if (!in_range(stacks[k], 0, OFC_STACK_MAX)) {
             return OFC_E_STACKS;
         }
     }
-    for (k = 0; k < n; k++) {
-        if (pairs[k][0] >= seats || pairs[k][1] >= seats || pairs[k][0] == pairs[k][1]) {
-            return OFC_E_SEAT; /* a seat paying itself would use its capacity twice */
-        }
-        if (amount[k] == INT32_MIN) {
-            return OFC_E_VALUE;
-        }
-    }
     ofc_st_stakes_init(st, stacks, seats);
-    for (k = 0; k < n; k++) {
-        actual[k] = ofc_st_stakes_step(model, st, pairs[k][0], pairs[k][1], amount[k]);
+    for (pass = 0; pass < 2; pass++) {
+        for (start = 0; start < n; start += m) {
+            int32_t rc = stakes_block(pairs, amount, seats, start, n, p, a, &m);
+            if (rc != OFC_OK) {
+                return rc;
+            }
+            for (k = 0; pass == 1 && k < m; k++) {
+                actual[start + k] = ofc_st_stakes_step(model, st, p[k][0], p[k][1], a[k]);
+            }
+        }
     }
     return OFC_OK;
 }

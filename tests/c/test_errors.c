@@ -151,6 +151,10 @@ static void test_settlement(void)
     CHECK_EQ(status, OFC_E_RULES);
     CHECK_EQ(ofc_natural_payment(&table, OFC_NAT_DRAGON, 0, -1, 0, &status), 0);
     CHECK_EQ(status, OFC_E_NATURAL); /* the plain table plays no natural */
+    table.max_players = 9; /* fails ofc_table_rules_check() (documented) */
+    CHECK_EQ(ofc_natural_payment(&table, -1, 0, -1, 0, &status), 0);
+    CHECK_EQ(status, OFC_E_RULES);
+    CHECK_EQ(ofc_table_rules_init(&table), OFC_OK);
 }
 
 static void test_game(void)
@@ -280,6 +284,12 @@ static void test_value_and_model(void)
     CHECK_EQ(ofc_value_features(&c, NULL, 0, x), OFC_E_VALUE);
     CHECK_EQ(ofc_value_features(&c, BOARD, 0, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_features(&c, BOARD, (uint64_t)1 << 60, x), OFC_E_CARD);
+    c.players = 5; /* the context's own errors, as ofc_value_ctx_check() (documented) */
+    CHECK_EQ(ofc_value_features(&c, BOARD, 0, x), OFC_E_COUNT);
+    c.players = 2;
+    c.rules = NULL;
+    CHECK_EQ(ofc_value_features(&c, BOARD, 0, x), OFC_E_VALUE);
+    c.rules = &rules;
     CHECK_EQ(ofc_value_board(&c, BOARD, 0, NULL), OFC_E_VALUE);
     CHECK_EQ(ofc_value_board(&c, partial, 0, &v), OFC_E_MODEL_NO_NET); /* no model */
     CHECK_EQ(ofc_value_actions(&c, NULL, dealt, 3, 1, 0, ids, 1, &v), OFC_E_VALUE);

@@ -16,8 +16,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "model_file.h"
 #include "ofc_fast.h"
+#include "ofc_features.h"
+#include "ofc_game.h"
 #include "ofc_heuristic.h"
+#include "ofc_model.h"
+#include "ofc_settle.h"
 #include "ofc_search.h"
 #include "ofc_value.h"
 
@@ -326,6 +331,188 @@ static void heuristic_moves_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_features() while a byte of its encoding flips between two values (an unseen card
+ * seen and unseen) and while a dealt card flips between a card and 200: it read the
+ * encoding several times (the unseen plane counted twice: a total of one snapshot,
+ * per-rank counts of the other) and each dealt card again after checking it. */
+static void features_while_written(void)
+{
+    static ofc_game_rules r;
+    static ofc_game g;
+    static ofc_observation o;
+    static float x[OFC_FEAT_SIZE], seen[OFC_FEAT_SIZE], unseen[OFC_FEAT_SIZE];
+    uint8_t enc[OFC_ENC_SIZE], dealt[OFC_GAME_MAX_DEALT];
+    uint8_t *byte = &enc[14 * 52]; /* plane 14: cards this seat has not seen */
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
+    CHECK_EQ(ofc_game_init(&r, &g, 2, 0, NULL, 7, NULL), OFC_OK);
+    CHECK_EQ(ofc_game_observe(&g, g.steps[0].seat, &o), OFC_OK);
+    ofc_encode(&o, 0, enc);
+    memcpy(dealt, o.dealt, o.n);
+    while (*byte == 0) {
+        byte++; /* an unseen card */
+    }
+    CHECK_EQ(ofc_features(enc, dealt, o.n, unseen), OFC_OK);
+    *byte = 0;
+    CHECK_EQ(ofc_features(enc, dealt, o.n, seen), OFC_OK);
+    *byte = 1;
+    start(&f, &thread, byte, 0);
+    for (i = 0; i < CALLS; i++) {
+        CHECK_EQ(ofc_features(enc, dealt, o.n, x), OFC_OK);
+        other += memcmp(x, unseen, sizeof x) != 0 && memcmp(x, seen, sizeof x) != 0;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+    start(&f, &thread, &dealt[0], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_features(enc, dealt, o.n, x);
+        other += rc == OFC_OK ? memcmp(x, unseen, sizeof x) != 0 : rc != OFC_E_CARD;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_apply_stakes() for 200 seats and 200 transfers, while the first stack's high byte
+ * flips between 0 and 0x80 (a negative stack) and while the first pair's seat flips
+ * between 1 and 250 (no such seat): it checked the stacks and pairs, then read them
+ * again to pay (a negative stack, the stakes of seat 250, never set). */
+static void stakes_while_written(void)
+{
+    enum { SEATS = 200, N = 200 };
+    static int32_t stacks[SEATS], amount[N], actual[N], expected[N];
+    static uint8_t pairs[N][2];
+    const uint8_t(*seats)[2] = (const uint8_t(*)[2])pairs;
+    int32_t probe = 1;
+    uint8_t *targets[2], invalid[2] = {0x80, 250};
+    uint32_t model;
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    for (i = 0; i < SEATS; i++) {
+        stacks[i] = 100;
+    }
+    for (i = 0; i < N; i++) {
+        pairs[i][0] = (uint8_t)(i % 2);
+        pairs[i][1] = (uint8_t)(1 - i % 2);
+        amount[i] = 10 + 7 * i;
+    }
+    targets[0] = (uint8_t *)&stacks[0] + (*(uint8_t *)&probe == 1 ? 3 : 0);
+    targets[1] = &pairs[0][1];
+    for (model = OFC_STAKES_WIN_CAP; model <= OFC_STAKES_CHIPS; model++) {
+        CHECK_EQ(ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, expected), OFC_OK);
+        for (t = 0; t < 2; t++) {
+            start(&f, &thread, targets[t], invalid[t]);
+            for (i = 0; i < CALLS; i++) {
+                int32_t rc = ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, actual);
+                other += rc == OFC_OK ? memcmp(actual, expected, sizeof actual) != 0
+                                      : rc != (t == 0 ? OFC_E_STACKS : OFC_E_SEAT);
+            }
+            finish(&f, thread);
+        }
+    }
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_game_init() while a card of the given deck and a seat's Fantasyland count flip
+ * to 200 (no card; no count): it checked the deck and counts, then copied them again
+ * into the game, which then held card 200 or a 200-card Fantasyland. */
+static void game_init_while_written(void)
+{
+    static ofc_game_rules r;
+    static ofc_game g;
+    uint8_t deck[OFC_CARDS], fl[2] = {0, 0}, *targets[2];
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
+    for (i = 0; i < OFC_CARDS; i++) {
+        deck[i] = (uint8_t)(OFC_CARDS - 1 - i);
+    }
+    targets[0] = &deck[0];
+    targets[1] = &fl[0];
+    for (t = 0; t < 2; t++) {
+        start(&f, &thread, targets[t], 200);
+        for (i = 0; i < CALLS; i++) {
+            int32_t rc = ofc_game_init(&r, &g, 2, 0, fl, 0, deck);
+            if (rc == OFC_OK) {
+                other += g.deck[0] != OFC_CARDS - 1 || g.fl[0] != 0 ||
+                         ofc_game_state_check(&r, &g, NULL) != OFC_OK;
+            } else {
+                other += rc != (t == 0 ? OFC_E_CARD : OFC_E_SEATS);
+            }
+        }
+        finish(&f, thread);
+    }
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_actions_legal() while the front's room flips between 1 and 200 (out of range),
+ * and ofc_action_encode() while a destination flips between the back and 200: they
+ * checked the room and the destinations, then read them again to list and encode (a
+ * list for a front of 200 free slots, an id past the action space). */
+static void actions_while_written(void)
+{
+    uint8_t room[3] = {1, 5, 5}, dest[5] = {0, 1, 1, 2, 2};
+    uint8_t ids[OFC_ACTION_SPACE], expected_ids[OFC_ACTION_SPACE];
+    int32_t expected = ofc_actions_legal(5, 0, room, expected_ids, NULL);
+    int32_t id = ofc_action_encode(5, 0, dest);
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    CHECK(expected > 0 && expected < OFC_ACTION_SPACE);
+    CHECK(id >= 0 && id < OFC_ACTION_SPACE);
+    start(&f, &thread, &room[0], 200);
+    for (i = 0; i < CALLS; i++) {
+        int32_t rc = ofc_actions_legal(5, 0, room, ids, NULL);
+        other += rc == expected ? memcmp(ids, expected_ids, (size_t)expected) != 0
+                                : rc != OFC_E_ACTION;
+    }
+    finish(&f, thread);
+    start(&f, &thread, &dest[4], 200);
+    for (i = 0; i < 10 * CALLS; i++) { /* a narrow window: more calls */
+        int32_t rc = ofc_action_encode(5, 0, dest);
+        other += rc != id && rc != OFC_E_DESTINATION;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* ofc_vm_parse() while the high byte of a model's first weight flips between 1.0f's
+ * and +inf's (which the file's checksum refuses): it checksummed the payload, checked
+ * the weights and stored them in three reads, so a model whose checksum it had
+ * accepted came back with a weight of +inf, or refused as OFC_E_MODEL_VALUE. */
+static void model_parse_while_written(void)
+{
+    enum { WIDTH = 256 };
+    static uint8_t file[64 + 20 + 4 * ((OFC_VF_N + 1) * WIDTH + WIDTH + 1)];
+    static ofc_vmodel m, expected;
+    size_t at = put_header(file, 1, 1), i, n;
+    pthread_t thread;
+    flip f;
+    int k, other = 0;
+    at += put32(file + at, 7); /* 7 cards, 2 layers: OFC_VF_N -> WIDTH -> 1 */
+    at += put32(file + at, 2);
+    at += put32(file + at, OFC_VF_N);
+    at += put32(file + at, WIDTH);
+    at += put32(file + at, 1);
+    for (i = 0; i < (OFC_VF_N + 1) * WIDTH + WIDTH + 1; i++) {
+        at += putf(file + at, 1.0f);
+    }
+    n = seal(file, at);
+    CHECK_EQ(n, sizeof file);
+    CHECK_EQ(ofc_vm_parse(file, n, &expected), OFC_OK);
+    start(&f, &thread, &file[64 + 20 + 3], 0x7F); /* 1.0f = 0x3F800000 */
+    for (k = 0; k < CALLS / 10; k++) {
+        int32_t rc = ofc_vm_parse(file, n, &m);
+        other += rc == OFC_OK ? memcmp(m.w, expected.w, sizeof m.w) != 0
+                              : rc != OFC_E_MODEL_CHECKSUM;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -344,6 +531,11 @@ int main(void)
     search_while_written(rules);
     completion_while_written(rules);
     value_features_while_written(rules);
+    features_while_written();
+    stakes_while_written();
+    game_init_while_written();
+    actions_while_written();
+    model_parse_while_written();
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
