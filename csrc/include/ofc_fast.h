@@ -52,9 +52,11 @@
  * ofc_table_rules, ofc_fl_rules; ev tables, models, contexts: fill them once, then
  * share them read-only), the state a call updates (an ofc_game, a vector
  * environment's slots and output arrays, an ofc_observation completed in place), the
- * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and two
- * that read their input twice: ofc_ev_tables_init_counts() (the counts) and
- * ofc_vecenv_step() (the actions, placements and flags: checked, then played).
+ * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and three
+ * that read their input twice: ofc_ev_tables_init_counts() (the counts),
+ * ofc_vecenv_step() (the actions, placements and flags: checked, then played) and
+ * ofc_apply_stakes() beyond 256 transfers (checked, then copied and checked again as
+ * they are paid).
  *
  * Example
  * -------

@@ -229,7 +229,7 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
 {
     uint8_t header[OFC_VM_HEADER_BYTES];
     vm_reader r;
-    size_t i;
+    size_t reserved;
     int32_t st = OFC_OK;
     if (out == NULL) {
         return OFC_E_VALUE;
@@ -256,8 +256,9 @@ int32_t ofc_vm_parse(const uint8_t *data, size_t n, ofc_vmodel *out)
     out->players = rd32(header + 32);
     out->n_nets = rd32(header + 36);
     out->opponent = out->version >= 2 ? rd32(header + 48) : 0;
-    for (i = out->version >= 2 ? 52 : 48; i < OFC_VM_HEADER_BYTES; i++) {
-        st = header[i] != 0 ? OFC_E_MODEL_SHAPE : st;
+    reserved = out->version >= 2 ? 52 : 48;
+    if (!ofc_reserved_zero(header + reserved, OFC_VM_HEADER_BYTES - reserved)) {
+        st = OFC_E_MODEL_SHAPE;
     }
     r.p = data + OFC_VM_HEADER_BYTES;
     r.left = n - OFC_VM_HEADER_BYTES;

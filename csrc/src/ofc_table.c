@@ -179,15 +179,15 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
     stakes_seat st[256];
     int32_t stacks[256], a[OFC_COPY_BLOCK];
     uint8_t p[OFC_COPY_BLOCK][2];
-    size_t k, m, start;
+    size_t k, m = 0, start;
     int pass;
     if (model > OFC_STAKES_CHIPS || given == NULL || seats == 0 || seats > 256 ||
         (n > 0 && (pairs == NULL || amount == NULL || actual == NULL))) {
         return OFC_E_VALUE;
     }
-    /* every input read once (ofc_fast.h, Threads): the stacks, then the transfers a
-     * block at a time, checked (all of them first: a bad one leaves actual as it is)
-     * and used only as copied */
+    /* the stacks read once, then the transfers a block at a time, checked (all of them
+     * first: a bad one leaves actual as it is) and used only as copied; up to one
+     * block, pass 0's copy is the one paid (read once: ofc_fast.h, Threads) */
     ofc_copy_cards((uint8_t *)stacks, (const uint8_t *)given, seats * sizeof *stacks);
     for (k = 0; k < seats; k++) {
         if (!in_range(stacks[k], 0, OFC_STACK_MAX)) {
@@ -197,9 +197,11 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
     ofc_st_stakes_init(st, stacks, seats);
     for (pass = 0; pass < 2; pass++) {
         for (start = 0; start < n; start += m) {
-            int32_t rc = stakes_block(pairs, amount, seats, start, n, p, a, &m);
-            if (rc != OFC_OK) {
-                return rc;
+            if (pass == 0 || n > OFC_COPY_BLOCK) {
+                int32_t rc = stakes_block(pairs, amount, seats, start, n, p, a, &m);
+                if (rc != OFC_OK) {
+                    return rc;
+                }
             }
             for (k = 0; pass == 1 && k < m; k++) {
                 actual[start + k] = ofc_st_stakes_step(model, st, p[k][0], p[k][1], a[k]);

@@ -46,7 +46,7 @@ import numpy as np
 from ..bots import make_bot
 from ..bots.registry import is_bot_spec
 from ..cli.options import count_problem
-from ..errors import ArenaError, BotError, MoveError, quote
+from ..errors import ArenaError, BotError, MoveError, flag, quote
 from ..game import Game, GameResult, Move, deal_seed
 from ..rules import RuleSet
 from ..table import check_seed
@@ -264,8 +264,7 @@ class Arena:
                 f"timeout_ms must be an int 1..{MAX_DEADLINE_MS} (a day) or None, "
                 f"got {quote(timeout_ms)}"
             )
-        if not isinstance(duplicate, (bool, np.bool_)):  # ("no" was a duplicate match)
-            raise ArenaError(f"duplicate must be True or False, got {quote(duplicate)}")
+        duplicate = flag(duplicate, "duplicate", ArenaError)  # ("no" was a duplicate match)
         wait: object = connect_timeout_s  # (any object: checked)
         if (
             isinstance(wait, (bool, np.bool_))
@@ -294,7 +293,7 @@ class Arena:
         self.seed = seed
         self.timeout_ms = timeout_ms
         self.fault_policy = fault_policy
-        self.duplicate = bool(duplicate)
+        self.duplicate = duplicate
         self.on_deal = on_deal
         self.on_progress = on_progress
         self.progress_every = progress_every

@@ -28,12 +28,11 @@ MAX_DIGITS = sys.get_int_max_str_digits() or sys.int_info.default_max_str_digits
 
 
 class LongInteger(ValueError):
-    """An integer of a JSON text with more digits than the interpreter reads as one:
-    ``digits``, how many (None where too many to count); its text says so
-    (``an integer of 5000 digits``), for the reader to say which field takes none."""
+    """An integer of a JSON text with more digits than the interpreter reads as one
+    (``digits``: how many, None where too many to count); its text says so (``an
+    integer of 5000 digits``), for the reader to say which field takes none."""
 
     def __init__(self, digits: int | None) -> None:
-        self.digits = digits
         many = f"more than {MAX_DIGITS:,}" if digits is None else str(digits)
         super().__init__(f"an integer of {many} digits")
 
