@@ -264,8 +264,9 @@ OFC_API int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t pla
  * marks exactly the cards placed face down (the last ones of each row), declared
  * naturals and surrenders only for a classic seat that has set its hand (a natural
  * the table rules pay, a surrender they allow, not both); the seats beyond `players`
- * empty.  A deal an engine error left unplayable (marked over before its end) does
- * not pass.  No state is kept between calls.
+ * empty, and no surrender bit beyond the four seats.  A deal an engine error left
+ * unplayable (marked over before its end) does not pass.  No state is kept between
+ * calls.
  * @param r    the rules the state is played under (passed ofc_game_rules_check()).
  * @param g    the state: any bytes.
  * @param why  receives a static text naming the first invariant broken (NULL when

@@ -343,6 +343,8 @@ int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const c
     if (rules_unusable(r))
         return OFC_E_RULES;
     problem = check_deal(r, g);
+    if (problem == NULL && g->surrendered >> OFC_GAME_MAX_SEATS)
+        problem = "a surrender of a seat beyond the four";
     for (s = 0; problem == NULL && s < OFC_GAME_MAX_SEATS; s++) {
         if (s >= g->players)
             problem = seat_empty(g, s) ? NULL : "a seat beyond the table is not empty";

@@ -182,7 +182,10 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
 
 /* ---------------------------------------------------------- a saved slot */
 
-/* The slot's own fields (the deal aside): what the next deal starts from. */
+static float potential(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s);
+
+/* The slot's own fields (the deal aside, checked first): what the next deal starts from,
+ * and each seat's shaping potential, 0 or its board's (what the steps leave). */
 static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slot *e)
 {
     ofc_game next;
@@ -194,8 +197,9 @@ static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slo
     if (ofc_game_init(c->rules, &next, c->players, e->button, e->fl, 0, NULL) != OFC_OK)
         return "the next deal's button or Fantasyland counts";
     for (s = 0; s < OFC_GAME_MAX_SEATS; s++) {
-        if (!isfinite(e->potential[s]) || (s >= c->players && e->potential[s] != 0.0f))
-            return "a shaping potential not finite (or not 0 beyond the table)";
+        if (e->potential[s] != 0.0f &&
+            (s >= c->players || e->potential[s] != potential(c, &e->game, s)))
+            return "a shaping potential neither 0 nor its seat's board's";
         if (s >= c->players && e->fl[s])
             return "the next deal's Fantasyland counts";
     }

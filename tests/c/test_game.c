@@ -659,6 +659,10 @@ static void test_state_check(void)
     t.surrendered = 0x05; /* seat 1 surrendered; seat 2 has not set its hand yet */
     refused(&classic, &t, "a surrender before the seat's set");
     t = g;
+    t.surrendered = (uint8_t)(g.surrendered | 0x80); /* the C fuzz's case: the deal's
+                                                         settlement refused it (OFC_E_SEAT) */
+    refused(&classic, &t, "a surrender bit beyond the four seats");
+    t = g;
     t.declared[1] = OFC_NAT_DRAGON;
     refused(&classic, &t, "a natural declared with a surrender");
     t = g;

@@ -682,6 +682,8 @@ static void test_slot_check(void)
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
     *x = good, x->potential[3] = 1.0f;
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->potential[0] = -6.2e-41f; /* the C fuzz's case: no shaping, so 0 */
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
     *x = good, x->reserved[2] = 1;
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
     *x = good;
