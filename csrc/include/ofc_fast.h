@@ -41,9 +41,10 @@
  * ofc_heuristic.h, ofc_features.h, ofc_model.h, ofc_vecenv.h), reads each byte of the
  * data it checks exactly once: the cards, hands, boards, pairs, evaluations, strengths,
  * dealt cards, decks, Fantasyland counts, rooms and destinations, deals to settle,
- * search positions, encodings, stacks, transfers and model files it is given are
- * copied to locals (a batch, a block of rows at a time; a model file as it is
- * parsed), and only the copy is checked and used.  A
+ * search positions, encodings, stacks, transfers, opponent counts, a vector
+ * environment's actions, placements and flags and model files it is given are
+ * copied to locals (a batch, a block of rows at a time; opponent counts a row at a
+ * time; a model file as it is parsed), and only the copy is checked and used.  A
  * caller's thread that writes into such an input while the call runs can therefore
  * only make the call (or a batch's row) fail validation or be answered as some
  * snapshot of that input, never cause an out-of-bounds read or an answer mixed from
@@ -52,11 +53,13 @@
  * ofc_table_rules, ofc_fl_rules; ev tables, models, contexts: fill them once, then
  * share them read-only), the state a call updates (an ofc_game, a vector
  * environment's slots and output arrays, an ofc_observation completed in place), the
- * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and three
- * that read their input twice: ofc_ev_tables_init_counts() (the counts),
- * ofc_vecenv_step() (the actions, placements and flags: checked, then played) and
- * ofc_apply_stakes() beyond 256 transfers (checked, then copied and checked again as
- * they are paid).
+ * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and two
+ * that check all their input before using any and, beyond a block of 256 rows, read it
+ * twice: ofc_vecenv_step() beyond 256 environments (the actions, placements and
+ * flags: checked, then copied again and played, so a writer can make an environment
+ * fail its play after the ones before it were stepped) and ofc_apply_stakes() beyond
+ * 256 transfers (checked, then copied and checked again as they are paid, so a
+ * writer can make it fail with `actual` partly written).
  *
  * Example
  * -------

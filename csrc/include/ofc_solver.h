@@ -188,7 +188,7 @@ OFC_API int32_t ofc_ev_tables_init(const ofc_rules *rules, ofc_ev_tables *out);
  *                back 5-card; other entries ignored).
  * @param out     receives the tables.
  * @return OFC_OK, OFC_E_RULES, or OFC_E_VALUE (counts or out NULL, or a row with no
- *         count). */
+ *         count).  Each row of counts is copied once to the stack (about 32 KB). */
 OFC_API int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts,
                                           ofc_ev_tables *out);
 

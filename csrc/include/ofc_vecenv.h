@@ -295,7 +295,8 @@ OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *sl
 /*! @brief Step environments first .. first+count-1: apply each one's decision, play on
  * in C to the next agent decision (starting the next deal with autoreset), write the
  * outputs.  Every decision is validated first: on a validation error no environment
- * changes.  An engine error during the play (OFC_E_MEMORY: the Fantasyland solver's
+ * changes (beyond 256 environments, as long as no other thread writes the decisions
+ * meanwhile: ofc_fast.h, "Threads").  An engine error during the play (OFC_E_MEMORY: the Fantasyland solver's
  * work block could not be allocated) stops the call at that environment (*bad): the
  * environments before it are stepped (their rows written), the ones after it are
  * not, and it is left unplayable, its deal marked over (its row not written; a step

@@ -19,7 +19,7 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
     }
     memset(out, 0, sizeof *out);
     for (row = 0; row < OFC_ROWS; row++) {
-        const uint32_t *c = counts + (size_t)row * OFC_STRENGTH_TABLE_SIZE;
+        uint32_t c[OFC_STRENGTH_TABLE_SIZE]; /* the row's counts, read once (ofc_fast.h) */
         uint32_t want = ofc_row_size((uint32_t)row);
         double total = 0, above = 0, above_units = 0;
         int s;
@@ -44,6 +44,9 @@ int32_t ofc_ev_tables_init_counts(const ofc_rules *rules, const uint32_t *counts
             out->units[row][0] = -1.0f;
             continue;
         }
+        ofc_copy_cards((uint8_t *)c,
+                       (const uint8_t *)(counts + (size_t)row * OFC_STRENGTH_TABLE_SIZE),
+                       sizeof c);
         for (s = 1; s <= OFC_STRENGTH_MAX; s++) {
             if (ofc_info_cards((uint16_t)s) == want) {
                 total += c[s];

@@ -434,22 +434,27 @@ static void write_decision(const ofc_vecenv_config *c, const ofc_game *g, uint32
 
 /* ------------------------------------------------------------ validation */
 
+/* Plays a decision on g: OFC_OK, or its error with g unchanged (a finished deal, no
+ * placement, an id out of range or for a full set, what the engine refuses). */
+static int32_t play_decision(ofc_game *g, int64_t action, const uint8_t *placement)
+{
+    if (g->step >= g->nsteps)
+        return OFC_E_GAME_OVER;
+    if (action == OFC_VE_NO_ACTION)
+        return placement == NULL ? OFC_E_COUNT
+                                 : ofc_game_apply_placement(g, placement,
+                                                            g->steps[g->step].n);
+    if (action < 0 || action >= OFC_ACTION_SPACE || g->steps[g->step].full)
+        return OFC_E_ACTION;
+    return ofc_game_apply_action(g, (uint32_t)action);
+}
+
 /* Whether a decision would be accepted, by playing it on a copy (the engine's own
  * validation; the state itself is not touched). */
 static int32_t check_action(const ofc_game *g, int64_t action, const uint8_t *placement)
 {
-    ofc_game copy;
-    if (g->step >= g->nsteps)
-        return OFC_E_GAME_OVER;
-    copy = *g;
-    if (action == OFC_VE_NO_ACTION)
-        return placement == NULL ? OFC_E_COUNT
-                                 : ofc_game_apply_placement(&copy, placement,
-                                                            g->steps[g->step].n);
-    if (action < 0 || action >= OFC_ACTION_SPACE)
-        return OFC_E_ACTION;
-    return g->steps[g->step].full ? OFC_E_ACTION
-                                  : ofc_game_apply_action(&copy, (uint32_t)action);
+    ofc_game copy = *g;
+    return play_decision(&copy, action, placement);
 }
 
 static int out_ok(const ofc_vecenv_out *out)
@@ -541,21 +546,45 @@ int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
     return rc != OFC_OK ? rc : stuck;
 }
 
+/* The decisions of a block of environments as a step copied them. */
+typedef struct decisions {
+    int64_t action[OFC_COPY_BLOCK];
+    uint8_t active[OFC_COPY_BLOCK];
+    uint8_t placement[OFC_COPY_BLOCK][OFC_GAME_MAX_DEALT];
+} decisions;
+
+/* Copies the decisions of environments start .. end-1 (at most OFC_COPY_BLOCK of them)
+ * to d, reading each caller byte once; returns how many were copied. */
+static uint32_t read_decisions(const int64_t *actions, const uint8_t *placements,
+                               const uint8_t *active, uint32_t start, uint32_t end,
+                               decisions *d)
+{
+    uint32_t m = end - start < OFC_COPY_BLOCK ? end - start : OFC_COPY_BLOCK;
+    ofc_copy_cards((uint8_t *)d->action, (const uint8_t *)(actions + start),
+                   m * sizeof *d->action);
+    if (active != NULL)
+        ofc_copy_cards(d->active, active + start, m);
+    else
+        memset(d->active, 1, m);
+    if (placements != NULL)
+        ofc_copy_cards(&d->placement[0][0],
+                       placements + (size_t)start * OFC_GAME_MAX_DEALT,
+                       (size_t)m * OFC_GAME_MAX_DEALT);
+    return m;
+}
+
 static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t i,
                         int64_t action, const uint8_t *placement, const ofc_vecenv_out *out,
                         opening_cache *oc)
 {
     ofc_game *g = &e->game;
-    uint32_t seat = g->steps[g->step].seat;
+    uint32_t seat = g->step < g->nsteps ? g->steps[g->step].seat : 0;
     uint32_t reward_seat = c->opponents == OFC_VE_SELF ? seat : c->learner;
     float *final_ = out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS;
-    int32_t rc;
-    clear_row(i, out);
-    rc = action == OFC_VE_NO_ACTION
-             ? ofc_game_apply_placement(g, placement, g->steps[g->step].n)
-             : ofc_game_apply_action(g, (uint32_t)action);
+    int32_t rc = play_decision(g, action, placement);
     if (rc != OFC_OK)
         return rc;
+    clear_row(i, out);
     if (c->shaping != 0.0f && seat == reward_seat) { /* an agent seat: shaped */
         float phi = potential(c, g, seat);
         out->rewards[i] += phi - e->potential[seat];
@@ -573,32 +602,38 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                         const uint8_t *placements, const uint8_t *active,
                         const ofc_vecenv_out *out, uint32_t *bad)
 {
-    uint32_t i, pass;
+    uint32_t i, pass, start, k, m = 0;
     opening_cache oc;
+    decisions d;
     int32_t rc = check_call(c, slots, first, count, out), stuck = OFC_OK;
     oc.count = -1;
     if (rc == OFC_OK && actions == NULL)
         rc = OFC_E_COUNT;
     if (rc != OFC_OK)
         return rc;
-    for (pass = 0; pass < 2; pass++) { /* validate all, then play all */
-        for (i = first; i < first + count; i++) {
-            const uint8_t *p = placements ? placements + (size_t)i * OFC_GAME_MAX_DEALT
-                                          : NULL;
-            if (active && !active[i])
-                continue;
-            rc = pass == 0 ? check_action(&slots[i].game, actions[i], p)
-                           : step_one(c, &slots[i], i, actions[i], p, out, &oc);
-            if (rc == OFC_E_NO_DECISION) { /* stepped, parked at a deal's end: go on */
-                if (stuck == OFC_OK && bad != NULL)
-                    *bad = i;
-                stuck = rc;
-                continue;
-            }
-            if (rc != OFC_OK) {
-                if (bad != NULL)
-                    *bad = i;
-                return rc;
+    /* validate all, then play all, from copies read a block at a time; up to one
+     * block, pass 0's copy is the one played (read once: ofc_fast.h, Threads) */
+    for (pass = 0; pass < 2; pass++) {
+        for (start = first; start < first + count; start += m) {
+            if (pass == 0 || count > OFC_COPY_BLOCK)
+                m = read_decisions(actions, placements, active, start, first + count, &d);
+            for (k = 0, i = start; k < m; k++, i++) {
+                const uint8_t *p = placements ? d.placement[k] : NULL;
+                if (!d.active[k])
+                    continue;
+                rc = pass == 0 ? check_action(&slots[i].game, d.action[k], p)
+                               : step_one(c, &slots[i], i, d.action[k], p, out, &oc);
+                if (rc == OFC_E_NO_DECISION) { /* stepped, parked at a deal's end */
+                    if (stuck == OFC_OK && bad != NULL)
+                        *bad = i;
+                    stuck = rc;
+                    continue;
+                }
+                if (rc != OFC_OK) {
+                    if (bad != NULL)
+                        *bad = i;
+                    return rc;
+                }
             }
         }
     }

@@ -24,7 +24,9 @@
 #include "ofc_model.h"
 #include "ofc_settle.h"
 #include "ofc_search.h"
+#include "ofc_solver.h"
 #include "ofc_value.h"
+#include "ofc_vecenv.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define OFC_TEST_TSAN 1
@@ -513,6 +515,122 @@ static void model_parse_while_written(void)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_ev_tables_init_counts() while the high byte of a front count flips between 0
+ * and 0x40 (the count 2^30 larger): it summed a row's counts, then read each count
+ * again to share it out, so a count of one snapshot was divided by the total of the
+ * other (tables of neither distribution: chances above 1). */
+static void ev_counts_while_written(const ofc_rules *rules)
+{
+    static uint32_t counts[OFC_ROWS * OFC_STRENGTH_TABLE_SIZE];
+    static ofc_ev_tables ev, small, large;
+    int32_t probe = 1;
+    uint8_t *byte;
+    pthread_t thread;
+    flip f;
+    int s = 1, i, other = 0;
+    memcpy(counts, ofc_ev_opponent_counts(NULL), sizeof counts);
+    while (counts[s] == 0) {
+        s++; /* a front strength the opponent made */
+    }
+    byte = (uint8_t *)&counts[s] + (*(uint8_t *)&probe == 1 ? 3 : 0);
+    CHECK_EQ(*byte, 0);
+    CHECK_EQ(ofc_ev_tables_init_counts(rules, counts, &small), OFC_OK);
+    *byte = 0x40;
+    CHECK_EQ(ofc_ev_tables_init_counts(rules, counts, &large), OFC_OK);
+    *byte = 0;
+    start(&f, &thread, byte, 0x40);
+    for (i = 0; i < CALLS / 10; i++) {
+        CHECK_EQ(ofc_ev_tables_init_counts(rules, counts, &ev), OFC_OK);
+        other += memcmp(&ev, &small, sizeof ev) != 0 && memcmp(&ev, &large, sizeof ev) != 0;
+    }
+    finish(&f, thread);
+    CHECK_EQ(other, 0);
+}
+
+/* Two Pineapple self-play environments at their first decision, and their output rows. */
+typedef struct two_envs {
+    ofc_vecenv_config c;
+    ofc_vecenv_slot slots[2], start[2];
+    uint8_t obs[2][OFC_ENC_SIZE], mask[2][OFC_ACTION_SPACE];
+    int16_t legal_count[2];
+    int8_t seat[2];
+    uint8_t full[2], terminations[2], truncations[2];
+    float rewards[2], final_rewards[2][OFC_GAME_MAX_SEATS];
+    ofc_vecenv_out out;
+} two_envs;
+
+static void two_envs_init(two_envs *e, const ofc_game_rules *r)
+{
+    memset(e, 0, sizeof *e);
+    CHECK_EQ(ofc_vecenv_config_init(&e->c, r, 2, 2, 5), OFC_OK);
+    e->out = (ofc_vecenv_out){&e->obs[0][0], &e->mask[0][0], NULL, e->legal_count, e->seat,
+                              e->full, e->rewards, &e->final_rewards[0][0],
+                              e->terminations, e->truncations, NULL};
+    CHECK_EQ(ofc_vecenv_reset(&e->c, e->slots, 0, 2, 1, &e->out), OFC_OK);
+    memcpy(e->start, e->slots, sizeof e->start);
+}
+
+/* ofc_vecenv_step() on the two environments from their start, CALLS times, while a
+ * writer flips a byte of the second one's decision: how many answers were neither
+ * `stepped` (the slots after OFC_OK) nor OFC_E_ACTION for it with nothing changed. */
+static int step_while_written(two_envs *e, const int64_t *actions, const uint8_t *active,
+                              uint8_t *byte, uint8_t invalid, const ofc_vecenv_slot *stepped)
+{
+    pthread_t thread;
+    flip f;
+    int i, other = 0;
+    start(&f, &thread, byte, invalid);
+    for (i = 0; i < CALLS; i++) {
+        uint32_t bad = 99;
+        int32_t rc;
+        memcpy(e->slots, e->start, sizeof e->slots);
+        rc = ofc_vecenv_step(&e->c, e->slots, 0, 2, actions, NULL, active, &e->out, &bad);
+        other += rc == OFC_OK ? memcmp(e->slots, stepped, sizeof e->slots) != 0
+                              : rc != OFC_E_ACTION || bad != 1 ||
+                                    memcmp(e->slots, e->start, sizeof e->start) != 0;
+    }
+    finish(&f, thread);
+    return other;
+}
+
+/* ofc_vecenv_step() on two environments while bits 24..31 of the second one's action
+ * flip between a legal id's 0 and 0x80 (an id past 2^31), and while its active flag
+ * flips between 0 and 1 with an illegal action: it checked every action, then read
+ * the actions and flags again to play them, so a refused action came after the first
+ * environment was stepped (a validation error that changed an environment). */
+static void vecenv_step_while_written(void)
+{
+    static ofc_game_rules r;
+    static two_envs e;
+    static ofc_vecenv_slot stepped[2], first_stepped[2];
+    int64_t actions[2];
+    uint8_t active[2] = {1, 0};
+    int32_t probe = 1;
+    int i;
+    CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
+    two_envs_init(&e, &r);
+    for (i = 0; i < 2; i++) {
+        int a = 0;
+        while (!e.mask[i][a]) {
+            a++;
+        }
+        actions[i] = a;
+    }
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, 2, actions, NULL, active, &e.out, NULL),
+             OFC_OK);
+    memcpy(first_stepped, e.slots, sizeof first_stepped);
+    memcpy(e.slots, e.start, sizeof e.slots);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, 2, actions, NULL, NULL, &e.out, NULL),
+             OFC_OK);
+    memcpy(stepped, e.slots, sizeof stepped);
+    CHECK_EQ(step_while_written(&e, actions, NULL,
+                                (uint8_t *)&actions[1] + (*(uint8_t *)&probe == 1 ? 3 : 4),
+                                0x80, stepped),
+             0);
+    actions[1] = OFC_ACTION_SPACE; /* no such action */
+    CHECK_EQ(step_while_written(&e, actions, active, &active[1], 1, first_stepped), 0);
+}
+
 int main(void)
 {
     ofc_rules *rules;
@@ -536,6 +654,8 @@ int main(void)
     game_init_while_written();
     actions_while_written();
     model_parse_while_written();
+    ev_counts_while_written(rules);
+    vecenv_step_while_written();
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;
