@@ -154,34 +154,28 @@ int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t players,
                       const uint8_t *given_deck)
 {
     ofc_game tmp;
-    uint8_t local_fl[OFC_GAME_MAX_SEATS], local_deck[OFC_CARDS];
-    /* the caller's counts and deck read once (ofc_fast.h, Threads) */
-    const uint8_t *fl = ofc_read_once(
-        given_fl, players <= OFC_GAME_MAX_SEATS ? players : 0, local_fl);
-    const uint8_t *deck = ofc_read_once(given_deck, OFC_CARDS, local_deck);
-    uint32_t s;
+    const uint8_t *fl, *deck;
     int32_t rc;
     if (g == NULL)
         return OFC_E_COUNT;
     if (rules_unusable(r))
         return OFC_E_RULES;
+    memset(&tmp, 0, sizeof tmp);
+    /* the caller's counts and deck read once, into the new state (ofc_fast.h, Threads) */
+    fl = ofc_read_once(given_fl, players <= OFC_GAME_MAX_SEATS ? players : 0, tmp.fl);
+    deck = ofc_read_once(given_deck, OFC_CARDS, tmp.deck);
     rc = check_seats(r, players, button, fl);
     if (rc == OFC_OK && deck != NULL)
         rc = check_deck(deck);
     if (rc != OFC_OK)
         return rc;
-    memset(&tmp, 0, sizeof tmp);
     memset(tmp.board, OFC_NO_CARD, sizeof tmp.board);
     memset(tmp.discards, OFC_NO_CARD, sizeof tmp.discards);
     memset(tmp.declared, -1, sizeof tmp.declared);
     tmp.players = (uint8_t)players;
     tmp.button = (uint8_t)button;
     tmp.kind = r->kind;
-    for (s = 0; s < players; s++)
-        tmp.fl[s] = fl ? fl[s] : 0u;
-    if (deck != NULL) {
-        memcpy(tmp.deck, deck, 52);
-    } else {
+    if (deck == NULL) {
         tmp.seed = seed;
         ofc_deck_from_seed(seed, tmp.deck);
     }

@@ -171,21 +171,17 @@ static int32_t store_net(vm_reader *r, const ofc_vm_net *net, float *w)
  * them, else nothing. */
 static int32_t parse_opponent(vm_reader *r, ofc_vmodel *out)
 {
-    uint8_t buf[1024];
-    size_t i = 0, m, k;
+    size_t i;
     memset(out->opp, 0, sizeof out->opp);
     if (!out->opponent) {
         return r->left == 0 ? OFC_OK : OFC_E_MODEL_SHAPE;
     }
-    if (r->left != 4 * (size_t)OFC_VM_OPP_COUNTS) {
+    if (r->left != sizeof out->opp) {
         return OFC_E_MODEL_SHAPE;
     }
-    while (r->left > 0) {
-        m = r->left < sizeof buf ? r->left : sizeof buf;
-        vm_take(r, buf, m);
-        for (k = 0; k < m; k += 4) {
-            out->opp[i++] = rd32(buf + k);
-        }
+    vm_take(r, (uint8_t *)out->opp, sizeof out->opp); /* little-endian: decoded in place */
+    for (i = 0; i < OFC_VM_OPP_COUNTS; i++) {
+        out->opp[i] = rd32((const uint8_t *)&out->opp[i]);
     }
     return ofc_ev_counts_ok(out->opp) ? OFC_OK : OFC_E_MODEL_SHAPE;
 }
