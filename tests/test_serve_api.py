@@ -2951,3 +2951,40 @@ def test_a_text_form_refusal_speaks_of_the_fields_sent(api: Api) -> None:
             assert out["detail"].startswith("board, dealt, opponents: "), out
         else:
             assert out["detail"] == detail, out
+
+
+def test_a_null_nested_in_an_observation_or_a_move_is_absent(api: Api) -> None:
+    """A top-level ``null`` was "absent" everywhere, but one nested in an observation or
+    a move followed each field's own reading: ``observation.rules: null`` was a 400
+    where leaving it out plays the default, ``observation.fantasyland: null`` a 422
+    "must be a list, got None", ``move.surrender: null`` a 422 where leaving it out
+    plays the move.  A field of an observation or a move given as null is now absent
+    too: the answer is the one to the same object without it (docs/serve.md)."""
+
+    def answer(status: int, out: Any) -> Any:
+        if status != 200:
+            return status, out["field"]
+        return status, [(m["action"], m["ev"]) for m in out["moves"]]
+
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    fixed = {"samples": 8, "seed": 1}
+    for key in obs:
+        left_out = {k: v for k, v in obs.items() if k != key}
+        want = answer(*api("POST", "/v1/analyze", {"observation": left_out, **fixed}))
+        got = api("POST", "/v1/analyze", {"observation": {**obs, key: None}, **fixed})
+        assert answer(*got) == want, (key, got)
+    for key in ("place", "discard", "declare", "surrender"):
+        answers = []
+        for move in ({key: None}, {}):
+            status, game = api("POST", "/v1/games", {"seed": 5})
+            assert status == 200, game
+            place = [[c, r] for c, r in zip(game["observation"]["dealt"], ROWS_DEALT)]
+            body = {"move": {"place": place, **move}} if key != "place" else {"move": move}
+            status, out = api("POST", f"/v1/games/{game['id']}/moves", body)
+            answers.append((status, out.get("field"), out.get("observation")))
+        assert answers[0] == answers[1], (key, answers)
+
+
+ROWS_DEALT = ("back", "back", "middle", "middle", "front")
+"""Rows for the five cards of a Pineapple game's first street."""

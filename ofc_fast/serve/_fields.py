@@ -67,15 +67,34 @@ def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
 
 
 def given(body: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of a request body given a value: an optional field given as null is
-    absent (its default used), as are those left out; a required one given as null is
-    then refused as missing (400 naming it).  ``/openapi.json`` says so: every
-    optional field of a request is nullable (``ofc_fast.serve._schemas``).
+    """The fields of a request body given a value, and of each object it holds (an
+    observation, a move) the same: a field given as null is absent (an optional one
+    takes its default), as are those left out; a required one given as null is then
+    refused as missing (a 400 naming it; an observation's, as the search refuses it
+    missing).  ``/openapi.json`` says so: every optional field of a request is
+    nullable (``ofc_fast.serve._schemas``).  Deeper objects are the library's own
+    JSON, where null is a value (an observation's ``rule_set``: a Fantasyland with
+    ``stay_back: null`` stays on no back row), read as the library reads them; an
+    item of a list is no field, and null there is refused naming it
+    (``observation.boards[1]``).
 
     >>> given({"samples": None, "seed": 3})
     {'seed': 3}
+    >>> given({"move": {"place": [], "surrender": None}, "version": None})
+    {'move': {'place': []}}
+    >>> given({"observation": {"rule_set": {"fantasyland": None}}})
+    {'observation': {'rule_set': {'fantasyland': None}}}
     """
-    return {name: value for name, value in body.items() if value is not None}
+    return {
+        name: _present(value) if isinstance(value, dict) else value
+        for name, value in body.items()
+        if value is not None
+    }
+
+
+def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of an object given a value (:func:`given`)."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def _get(body: Mapping[str, Any], name: str, default: Any, path: str) -> Any:
