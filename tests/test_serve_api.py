@@ -392,7 +392,8 @@ def test_the_text_form_and_advise_name_the_same_input_for_a_part(
     dealt, opponents, dead): a refusal naming the observation's ``discards`` (the cards
     given as ``dead``) named the text field ``dead`` but the options ``--board,
     --dealt, --opponent`` (the position as a whole), not ``--dead``."""
-    assert refusal(OfcError(message), "board", text=True).field == field
+    sent = ("board", "dealt", "opponents")
+    assert refusal(OfcError(message), "board", text=sent).field == field
     assert position_option(message).startswith(option)
 
 
@@ -2988,3 +2989,23 @@ def test_a_null_nested_in_an_observation_or_a_move_is_absent(api: Api) -> None:
 
 ROWS_DEALT = ("back", "back", "middle", "middle", "front")
 """Rows for the five cards of a Pineapple game's first street."""
+
+
+def test_a_whole_position_refusal_names_the_text_fields_sent(api: Api) -> None:
+    """A text-form position refused as a whole (no part of it at fault) was named
+    ``board``, its detail "board, dealt, opponents: ...", even where the caller sent no
+    ``board`` (it defaults to an empty one): the field is the first of the position's
+    text fields the caller sent, and the detail names those it sent."""
+    schedule = "the boards and dealt cards fit no point of the deal"
+    for body, sent in (
+        ({"dealt": "2d 3d 4d 5d"}, ["dealt"]),
+        ({"dealt": "2d 3d 4d 5d", "opponents": ["/ /"]}, ["dealt", "opponents"]),
+        ({"board": "/ /", "dealt": "2d 3d 4d 5d"}, ["board", "dealt"]),
+        (
+            {"board": "/ /", "dealt": "2d 3d 4d 5d", "opponents": ["/ /"], "dead": "7c"},
+            ["board", "dealt", "opponents"],
+        ),
+    ):
+        status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
+        assert (status, out["field"]) == (422, sent[0]), (body, out)
+        assert out["detail"].startswith(f"{', '.join(sent)}: {schedule}"), (body, out)
