@@ -3009,3 +3009,21 @@ def test_a_whole_position_refusal_names_the_text_fields_sent(api: Api) -> None:
         status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
         assert (status, out["field"]) == (422, sent[0]), (body, out)
         assert out["detail"].startswith(f"{', '.join(sent)}: {schedule}"), (body, out)
+
+
+def test_a_boolean_in_an_integer_list_is_the_wrong_type(api: Api) -> None:
+    """``observation.legal_actions: ["4"]`` was a 400 (the wrong type, named by its
+    path) but ``[true]`` a 422 from the search ("must be an int within 0..242, got
+    True"): a boolean passed the check of an integer item, as Python's bool is an int.
+    It is the wrong type too (JSON's boolean is no number), as ``seat: true`` is."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    for key, value, field in (
+        ("legal_actions", [obs["legal_actions"][0], True], "observation.legal_actions[1]"),
+        ("fantasyland", [0, False], "observation.fantasyland[1]"),
+        ("seat", True, "observation.seat"),
+    ):
+        body = {"observation": {**obs, key: value}, "samples": 4}
+        status, out = api("POST", "/v1/analyze", body)
+        assert (status, out["field"]) == (400, field), out
+        assert "boolean" in out["detail"], out

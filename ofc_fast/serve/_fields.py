@@ -48,6 +48,16 @@ def kind(value: Any) -> str:
     return "an object"
 
 
+def _is(value: Any, kind_: type) -> bool:
+    """``value`` is a ``kind_`` as JSON types go: a boolean is no integer, though
+    Python's bool is an int.
+
+    >>> _is(True, int), _is(3, int), _is(True, bool)
+    (False, True, True)
+    """
+    return isinstance(value, kind_) and (kind_ is bool or not isinstance(value, bool))
+
+
 def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
     """422 naming the first field of ``body`` that is none of ``names`` (a typo would
     otherwise be ignored, its default used), with the known name it is closest to.
@@ -196,7 +206,7 @@ def get_list(
     value = _sized(body, name, default, max_len, list, "an array", prefix)
     if items is not None and value is not default:
         for i, item in enumerate(value):
-            if not isinstance(item, items[0]):
+            if not _is(item, items[0]):
                 path = f"{_path(prefix, name)}[{i}]"
                 raise ApiError(400, path, f"{path} must be {items[1]}, got {kind(item)}")
     return value
@@ -216,7 +226,7 @@ def get_int(
     value = _get(body, name, default, path)
     if value is default:
         return value
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is(value, int):
         raise ApiError(400, path, f"{path} must be an integer, got {kind(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise ApiError(422, path, f"{path} must be within {low}..{high}, got {value}")
