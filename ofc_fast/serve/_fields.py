@@ -85,8 +85,8 @@ def given(body: Mapping[str, Any]) -> dict[str, Any]:
     nullable (``ofc_fast.serve._schemas``).  Deeper objects are the library's own
     JSON, where null is a value (an observation's ``rule_set``: a Fantasyland with
     ``stay_back: null`` stays on no back row), read as the library reads them; an
-    item of a list is no field, and null there is refused naming it
-    (``observation.boards[1]``).
+    item of a list is no field, and null there is refused as a value of the wrong
+    type there is, naming it (``observation.boards[1]``).
 
     >>> given({"samples": None, "seed": 3})
     {'seed': 3}
