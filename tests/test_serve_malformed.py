@@ -364,3 +364,27 @@ def test_a_body_of_vast_whole_numbers_never_holds_the_event_loop() -> None:
         raw = b'{"hands": [' + b",".join([b"1e4000"] * 200) + b"]}"  # 800,200 digits
         status, _, out = s.request("POST", "/v1/evaluate", raw=raw)
         assert (status, out["field"]) == (400, "hands"), out  # read: 200 hands
+
+
+def test_a_body_of_too_many_values_is_refused_before_it_queues() -> None:
+    """An analysis whose observation (the one object left open) held 200,000 empty
+    arrays in a key the search never reads (within the 1 MiB body limit) was kept,
+    parsed, while it waited in the queue: 20 MB of Python objects a request, so 17
+    queued requests took the server from 61 to 407 MiB (a default server on 16 CPUs
+    holds 96).  No request of the API needs 10,000 JSON values: more is a 400 at
+    once, and an observation as ``Game.observation`` returns it is answered."""
+    from ofc_fast.game import Game
+
+    game = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(game.observation(game.to_act), default=int))
+    with Server(ServeConfig(workers=1)) as s:
+        body = {"observation": {**obs, "x": [[]] * 200_000}, "samples": 4}
+        status, _, out = s.request("POST", "/v1/analyze", body)
+        assert status == 400 and "values" in out["detail"], out
+        status, _, out = s.request(
+            "POST", "/v1/analyze", {"observation": obs, "samples": 4}
+        )
+        assert status == 200, out
+        hands = [list(range(52))] * 64  # the most items a request's fields take
+        status, _, out = s.request("POST", "/v1/evaluate", {"hands": hands})
+        assert (status, out["field"]) == (422, "hands[0]"), out  # 52 cards: no hand

@@ -309,13 +309,41 @@ def _repeated(value: Any) -> str | None:
     return None
 
 
+MAX_VALUES = 10_000
+"""The most JSON values (objects, arrays, strings, numbers, ...) a body holds: no
+request needs as many (64 ``hands`` of 52 card ids, the most items its fields take:
+3,400; an observation: some 400), and a body held while it waits in the queue
+stays small (1 MiB of ``[], [], ...``: 20 MB of Python objects)."""
+
+
+def _values_beyond(value: Any, most: int) -> bool:
+    """Whether ``value`` holds more than ``most`` JSON values, itself counted (counted
+    until they are: at most ``most`` steps).
+
+    >>> _values_beyond({"a": [1, 2, {}]}, 5), _values_beyond({"a": [1, 2, {}]}, 4)
+    (False, True)
+    """
+    stack = [value]
+    count = 0
+    while stack:
+        count += 1
+        if count > most:
+            return True
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
     parsers differ on which of the two values counts: ``field`` names its path);
     whole numbers are ints (:func:`_number`), those written with a fraction or an
     exponent of at most ``digits`` digits in all (the body's size limit: as many as
-    the body could write out).
+    the body could write out); at most :data:`MAX_VALUES` values.
 
     >>> _parse(b'{"a": [1e400, 1e400]}', digits=1000)["a"] == [10**400] * 2
     True
@@ -373,6 +401,13 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         raise ApiError(400, shown, detail)
     if not isinstance(value, dict):
         raise ApiError(400, None, "the body must be a JSON object")
+    if _values_beyond(value, MAX_VALUES):
+        raise ApiError(
+            400,
+            None,
+            f"the body holds more than {MAX_VALUES:,} JSON values (objects, arrays, "
+            "strings, numbers...): no request takes as many",
+        )
     return value
 
 
