@@ -392,7 +392,8 @@ def test_the_text_form_and_advise_name_the_same_input_for_a_part(
     dealt, opponents, dead): a refusal naming the observation's ``discards`` (the cards
     given as ``dead``) named the text field ``dead`` but the options ``--board,
     --dealt, --opponent`` (the position as a whole), not ``--dead``."""
-    assert refusal(OfcError(message), "board", text=True).field == field
+    sent = ("board", "dealt", "opponents")
+    assert refusal(OfcError(message), "board", text=sent).field == field
     assert position_option(message).startswith(option)
 
 
@@ -2951,3 +2952,78 @@ def test_a_text_form_refusal_speaks_of_the_fields_sent(api: Api) -> None:
             assert out["detail"].startswith("board, dealt, opponents: "), out
         else:
             assert out["detail"] == detail, out
+
+
+def test_a_null_nested_in_an_observation_or_a_move_is_absent(api: Api) -> None:
+    """A top-level ``null`` was "absent" everywhere, but one nested in an observation or
+    a move followed each field's own reading: ``observation.rules: null`` was a 400
+    where leaving it out plays the default, ``observation.fantasyland: null`` a 422
+    "must be a list, got None", ``move.surrender: null`` a 422 where leaving it out
+    plays the move.  A field of an observation or a move given as null is now absent
+    too: the answer is the one to the same object without it (docs/serve.md)."""
+
+    def answer(status: int, out: Any) -> Any:
+        if status != 200:
+            return status, out["field"]
+        return status, [(m["action"], m["ev"]) for m in out["moves"]]
+
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    fixed = {"samples": 8, "seed": 1}
+    for key in obs:
+        left_out = {k: v for k, v in obs.items() if k != key}
+        want = answer(*api("POST", "/v1/analyze", {"observation": left_out, **fixed}))
+        got = api("POST", "/v1/analyze", {"observation": {**obs, key: None}, **fixed})
+        assert answer(*got) == want, (key, got)
+    for key in ("place", "discard", "declare", "surrender"):
+        answers = []
+        for move in ({key: None}, {}):
+            status, game = api("POST", "/v1/games", {"seed": 5})
+            assert status == 200, game
+            place = [[c, r] for c, r in zip(game["observation"]["dealt"], ROWS_DEALT)]
+            body = {"move": {"place": place, **move}} if key != "place" else {"move": move}
+            status, out = api("POST", f"/v1/games/{game['id']}/moves", body)
+            answers.append((status, out.get("field"), out.get("observation")))
+        assert answers[0] == answers[1], (key, answers)
+
+
+ROWS_DEALT = ("back", "back", "middle", "middle", "front")
+"""Rows for the five cards of a Pineapple game's first street."""
+
+
+def test_a_whole_position_refusal_names_the_text_fields_sent(api: Api) -> None:
+    """A text-form position refused as a whole (no part of it at fault) was named
+    ``board``, its detail "board, dealt, opponents: ...", even where the caller sent no
+    ``board`` (it defaults to an empty one): the field is the first of the position's
+    text fields the caller sent, and the detail names those it sent."""
+    schedule = "the boards and dealt cards fit no point of the deal"
+    for body, sent in (
+        ({"dealt": "2d 3d 4d 5d"}, ["dealt"]),
+        ({"dealt": "2d 3d 4d 5d", "opponents": ["/ /"]}, ["dealt", "opponents"]),
+        ({"board": "/ /", "dealt": "2d 3d 4d 5d"}, ["board", "dealt"]),
+        (
+            {"board": "/ /", "dealt": "2d 3d 4d 5d", "opponents": ["/ /"], "dead": "7c"},
+            ["board", "dealt", "opponents"],
+        ),
+    ):
+        status, out = api("POST", "/v1/analyze", {**body, "samples": 4})
+        assert (status, out["field"]) == (422, sent[0]), (body, out)
+        assert out["detail"].startswith(f"{', '.join(sent)}: {schedule}"), (body, out)
+
+
+def test_a_boolean_in_an_integer_list_is_the_wrong_type(api: Api) -> None:
+    """``observation.legal_actions: ["4"]`` was a 400 (the wrong type, named by its
+    path) but ``[true]`` a 422 from the search ("must be an int within 0..242, got
+    True"): a boolean passed the check of an integer item, as Python's bool is an int.
+    It is the wrong type too (JSON's boolean is no number), as ``seat: true`` is."""
+    g = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(g.observation(g.to_act), default=int))
+    for key, value, field in (
+        ("legal_actions", [obs["legal_actions"][0], True], "observation.legal_actions[1]"),
+        ("fantasyland", [0, False], "observation.fantasyland[1]"),
+        ("seat", True, "observation.seat"),
+    ):
+        body = {"observation": {**obs, key: value}, "samples": 4}
+        status, out = api("POST", "/v1/analyze", body)
+        assert (status, out["field"]) == (400, field), out
+        assert "boolean" in out["detail"], out

@@ -6,6 +6,8 @@ wrong API key): each gets a 4xx problem document that validates against
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -323,3 +325,66 @@ def test_a_whole_number_beyond_every_float_is_refused_as_written_out(
             short,
             answers,
         )
+
+
+def test_a_body_of_vast_whole_numbers_never_holds_the_event_loop() -> None:
+    """A 1 MiB body of ``1e4000, 1e4000, ...`` (150,000 whole numbers of 4,001 digits,
+    7 bytes each) held the event loop for minutes, and would have made 250 MB of
+    integers: each was read as its exact integer, 1.3 ms apiece, so one request
+    stopped the server answering anyone.  A few are still their exact values (the
+    ``decimal`` module's, here), but the whole numbers such a body writes make at most
+    as many digits in all as the body limit's bytes: the request is a 400 at once,
+    and a health check sent meanwhile answers."""
+    from decimal import Decimal
+
+    from ofc_fast.serve._app import _parse
+
+    literals = ["1e4000", "-7E+3999", "12e300", "3.5e2000", "1.25e2", "40e-1", "1e22"]
+    values = _parse(('{"a": [' + ", ".join(literals) + "]}").encode())["a"]
+    assert values == [int(Decimal(t)) for t in literals]
+    assert all(type(v) is int for v in values)
+    count = (1 << 20) // len("1e4000,") - 16
+    raw = b'{"hands": [' + b",".join([b"1e4000"] * count) + b"]}"
+    with Server(ServeConfig(workers=1)) as s:
+        answers: list[Any] = []
+        worker = threading.Thread(
+            target=lambda: answers.append(
+                s.request("POST", "/v1/evaluate", raw=raw, timeout=60)
+            )
+        )
+        started = time.monotonic()
+        worker.start()
+        time.sleep(0.2)  # the big request is read and parsed meanwhile
+        health = s.request("GET", "/v1/health", timeout=30)
+        worker.join(60)
+        assert health[0] == 200
+        assert answers and answers[0][0] == 400, answers[:1]
+        assert "digits in all" in answers[0][2]["detail"], answers[0][2]
+        assert time.monotonic() - started < 30
+        raw = b'{"hands": [' + b",".join([b"1e4000"] * 200) + b"]}"  # 800,200 digits
+        status, _, out = s.request("POST", "/v1/evaluate", raw=raw)
+        assert (status, out["field"]) == (400, "hands"), out  # read: 200 hands
+
+
+def test_a_body_of_too_many_values_is_refused_before_it_queues() -> None:
+    """An analysis whose observation (the one object left open) held 200,000 empty
+    arrays in a key the search never reads (within the 1 MiB body limit) was kept,
+    parsed, while it waited in the queue: 20 MB of Python objects a request, so 17
+    queued requests took the server from 61 to 407 MiB (a default server on 16 CPUs
+    holds 96).  No request of the API needs 10,000 JSON values: more is a 400 at
+    once, and an observation as ``Game.observation`` returns it is answered."""
+    from ofc_fast.game import Game
+
+    game = Game("pineapple", 2, seed=3)
+    obs = json.loads(json.dumps(game.observation(game.to_act), default=int))
+    with Server(ServeConfig(workers=1)) as s:
+        body = {"observation": {**obs, "x": [[]] * 200_000}, "samples": 4}
+        status, _, out = s.request("POST", "/v1/analyze", body)
+        assert status == 400 and "values" in out["detail"], out
+        status, _, out = s.request(
+            "POST", "/v1/analyze", {"observation": obs, "samples": 4}
+        )
+        assert status == 200, out
+        hands = [list(range(52))] * 64  # the most items a request's fields take
+        status, _, out = s.request("POST", "/v1/evaluate", {"hands": hands})
+        assert (status, out["field"]) == (422, "hands[0]"), out  # 52 cards: no hand

@@ -211,13 +211,21 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-def _number(text: str) -> float | int:
+class _ManyDigits(ValueError):
+    """The whole numbers of a body written with an exponent hold more digits in all
+    than its ``budget`` (:func:`_number`)."""
+
+
+def _number(text: str, budget: list[int] | None = None) -> float | int:
     """A JSON number written with a fraction or an exponent: an int where its value is
     whole.  JSON has one number type, and JSON Schema's ``integer`` (what
     ``/openapi.json`` gives ``samples``, ``seed``, card ids...) admits ``4.0`` and
     ``1e3``, so every field that takes ``4`` takes them too; a whole number beyond
     every float (``1e400``) is the integer it is, as if written out (a 422 out of a
     field's range; beyond the digits the interpreter reads, a LongInteger: a 400).
+    ``budget``: the digits the body's whole numbers may still make, in one item,
+    taken from (beyond, a :class:`_ManyDigits`): 7 bytes, ``1e4000``, make 4,001
+    digits, and a 1 MiB body of them 250 MB of integers, read for minutes.
 
     >>> _number("4.0"), _number("1e3"), _number("0.25"), _number("1e400") == 10**400
     (4, 1000, 0.25, True)
@@ -247,6 +255,10 @@ def _number(text: str) -> float | int:
     digits = exact.adjusted() + 1
     if digits > MAX_DIGITS:  # (as int() refuses such a literal written out)
         raise LongInteger(digits)
+    if budget is not None:
+        budget[0] -= digits
+        if budget[0] < 0:
+            raise _ManyDigits
     return int(exact)
 
 
@@ -297,11 +309,49 @@ def _repeated(value: Any) -> str | None:
     return None
 
 
-def _parse(raw: bytes) -> dict[str, Any]:
+MAX_VALUES = 10_000
+"""The most JSON values (objects, arrays, strings, numbers, ...) a body holds: no
+request needs as many (64 ``hands`` of 52 card ids, the most items its fields take:
+3,400; an observation: some 400), and a body held while it waits in the queue
+stays small (1 MiB of ``[], [], ...``: 20 MB of Python objects)."""
+
+
+def _values_beyond(value: Any, most: int) -> bool:
+    """Whether ``value`` holds more than ``most`` JSON values, itself counted (counted
+    until they are: at most ``most`` steps).
+
+    >>> _values_beyond({"a": [1, 2, {}]}, 5), _values_beyond({"a": [1, 2, {}]}, 4)
+    (False, True)
+    """
+    stack = [value]
+    count = 0
+    while stack:
+        count += 1
+        if count > most:
+            return True
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     """The body as a JSON object (400 naming what is wrong: not UTF-8, not JSON,
     NaN or Infinity, nested too deeply, a key given twice in one object, since
     parsers differ on which of the two values counts: ``field`` names its path);
-    whole numbers are ints (:func:`_number`).
+    whole numbers are ints (:func:`_number`), those written with a fraction or an
+    exponent of at most ``digits`` digits in all (the body's size limit: as many as
+    the body could write out); at most :data:`MAX_VALUES` values.
+
+    >>> _parse(b'{"a": [1e400, 1e400]}', digits=1000)["a"] == [10**400] * 2
+    True
+    >>> try:
+    ...     _parse(b'{"a": [1e400, 1e400, 1e400]}', digits=1000)
+    ... except ApiError as e:
+    ...     print(e.detail[:67])
+    the body's numbers written with an exponent or a fraction make more
 
     >>> try:
     ...     _parse(b'{"seed": 1, "observation": {"seat": 0, "seat": 1}}')
@@ -325,7 +375,7 @@ def _parse(raw: bytes) -> dict[str, Any]:
     try:
         value = json.loads(
             text,
-            parse_float=_number,
+            parse_float=functools.partial(_number, budget=[digits]),
             parse_int=json_integer,
             parse_constant=_reject_constant,
             object_pairs_hook=unique,
@@ -334,6 +384,14 @@ def _parse(raw: bytes) -> dict[str, Any]:
         raise ApiError(400, None, "the body nests too deeply") from None
     except LongInteger as exc:
         raise ApiError(400, None, _long_integer(exc)) from None
+    except _ManyDigits:
+        raise ApiError(
+            400,
+            None,
+            f"the body's numbers written with an exponent or a fraction make more than "
+            f"{digits:,} digits in all (more than the body may hold written out): no "
+            f"field takes one of more than {len(str(SEED_MAX))}",
+        ) from None
     except ValueError as exc:
         raise ApiError(400, None, f"the body is not JSON: {str(exc)[:120]}") from None
     path = _repeated(value) if repeated else None
@@ -343,6 +401,13 @@ def _parse(raw: bytes) -> dict[str, Any]:
         raise ApiError(400, shown, detail)
     if not isinstance(value, dict):
         raise ApiError(400, None, "the body must be a JSON object")
+    if _values_beyond(value, MAX_VALUES):
+        raise ApiError(
+            400,
+            None,
+            f"the body holds more than {MAX_VALUES:,} JSON values (objects, arrays, "
+            "strings, numbers...): no request takes as many",
+        )
     return value
 
 
@@ -500,7 +565,10 @@ class App:
                     length = int(declared) if declared is not None else None
                 except ValueError:
                     raise ApiError(400, "Content-Length", "bad Content-Length") from None
-                body = _parse(await read_body(receive, self.config.max_body, length))
+                body = _parse(
+                    await read_body(receive, self.config.max_body, length),
+                    self.config.max_body,
+                )
                 check_known(body, route.fields)
                 body = given(body)  # a field given as null: absent
             call_args = (*([] if body is None else [body]), *args)

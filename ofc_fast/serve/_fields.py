@@ -48,6 +48,16 @@ def kind(value: Any) -> str:
     return "an object"
 
 
+def _is(value: Any, kind_: type) -> bool:
+    """``value`` is a ``kind_`` as JSON types go: a boolean is no integer, though
+    Python's bool is an int.
+
+    >>> _is(True, int), _is(3, int), _is(True, bool)
+    (False, True, True)
+    """
+    return isinstance(value, kind_) and (kind_ is bool or not isinstance(value, bool))
+
+
 def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
     """422 naming the first field of ``body`` that is none of ``names`` (a typo would
     otherwise be ignored, its default used), with the known name it is closest to.
@@ -67,15 +77,34 @@ def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
 
 
 def given(body: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields of a request body given a value: an optional field given as null is
-    absent (its default used), as are those left out; a required one given as null is
-    then refused as missing (400 naming it).  ``/openapi.json`` says so: every
-    optional field of a request is nullable (``ofc_fast.serve._schemas``).
+    """The fields of a request body given a value, and of each object it holds (an
+    observation, a move) the same: a field given as null is absent (an optional one
+    takes its default), as are those left out; a required one given as null is then
+    refused as missing (a 400 naming it; an observation's, as the search refuses it
+    missing).  ``/openapi.json`` says so: every optional field of a request is
+    nullable (``ofc_fast.serve._schemas``).  Deeper objects are the library's own
+    JSON, where null is a value (an observation's ``rule_set``: a Fantasyland with
+    ``stay_back: null`` stays on no back row), read as the library reads them; an
+    item of a list is no field, and null there is refused as a value of the wrong
+    type there is, naming it (``observation.boards[1]``).
 
     >>> given({"samples": None, "seed": 3})
     {'seed': 3}
+    >>> given({"move": {"place": [], "surrender": None}, "version": None})
+    {'move': {'place': []}}
+    >>> given({"observation": {"rule_set": {"fantasyland": None}}})
+    {'observation': {'rule_set': {'fantasyland': None}}}
     """
-    return {name: value for name, value in body.items() if value is not None}
+    return {
+        name: _present(value) if isinstance(value, dict) else value
+        for name, value in body.items()
+        if value is not None
+    }
+
+
+def _present(fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of an object given a value (:func:`given`)."""
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def _get(body: Mapping[str, Any], name: str, default: Any, path: str) -> Any:
@@ -177,7 +206,7 @@ def get_list(
     value = _sized(body, name, default, max_len, list, "an array", prefix)
     if items is not None and value is not default:
         for i, item in enumerate(value):
-            if not isinstance(item, items[0]):
+            if not _is(item, items[0]):
                 path = f"{_path(prefix, name)}[{i}]"
                 raise ApiError(400, path, f"{path} must be {items[1]}, got {kind(item)}")
     return value
@@ -197,7 +226,7 @@ def get_int(
     value = _get(body, name, default, path)
     if value is default:
         return value
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not _is(value, int):
         raise ApiError(400, path, f"{path} must be an integer, got {kind(value)}")
     if (low is not None and value < low) or (high is not None and value > high):
         raise ApiError(422, path, f"{path} must be within {low}..{high}, got {value}")

@@ -11,7 +11,7 @@ fault and, when the library refused the input, the name of the ``OfcError`` clas
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -107,36 +107,35 @@ def _part(field: str, message: str) -> str:
     return field if part is None or part == name else f"{field}.{part}"
 
 
-_POSITION = "board, dealt, opponents"
-"""The text fields of a position as a whole (a part of none of them at fault)."""
-
-
-def _text_said(whole: str, message: str) -> tuple[str, str]:
+def _text_said(sent: Sequence[str], message: str) -> tuple[str, str]:
     """The field of a position in the text form (``board``, ``dealt``, ``opponents``,
     ``dead``: :func:`ofc_fast.search.make_observation`'s arguments) that holds the part
     of the observation ``message`` names first (the ``argument`` of the part
-    :func:`position_part` reads; ``whole``, the position as a whole, where it names
-    none), and the message in the words of those fields (:meth:`PositionPart.said
-    <ofc_fast.search.PositionPart.said>`, as ``ofc-fast advise`` words it with its
-    options).
+    :func:`position_part` reads), and the message in the words of those fields
+    (:meth:`PositionPart.said <ofc_fast.search.PositionPart.said>`, as ``ofc-fast
+    advise`` words it with its options).  Where it names no part, the position as a
+    whole is at fault: ``sent``, the text fields of the whole position
+    (``board``, ``dealt``, ``opponents``) the caller sent, the first of them named.
 
     >>> for m in ("observation: dealt holds 2c, a card shown twice",
     ...           "observation: board 2 row 0 holds too many cards",
     ...           "make_observation: dead holds 2d, a card shown twice",
     ...           "observation: the boards fit no point of the deal",
     ...           "advise: the observation shows 2d twice"):
-    ...     print(_text_said("board", m))
+    ...     print(_text_said(("board", "dealt", "opponents"), m))
     ('dealt', 'dealt: holds 2c, a card shown twice')
     ('opponents[1]', 'opponents[1]: front row holds too many cards')
     ('dead', 'dead: holds 2d, a card shown twice')
     ('board', 'board, dealt, opponents: the boards fit no point of the deal')
     ('board', 'advise: the observation shows 2d twice')
+    >>> _text_said(("dealt",), "observation: the boards fit no point of the deal")
+    ('dealt', 'dealt: the boards fit no point of the deal')
     """
     part = position_part(message)
     if part is None:
-        return whole, message
+        return sent[0], message
     argument = part.argument
-    return argument or whole, part.said(argument or _POSITION)
+    return argument or sent[0], part.said(argument or ", ".join(sent))
 
 
 def refusal(
@@ -145,39 +144,44 @@ def refusal(
     status: int = 422,
     nested: bool = False,
     error: str | None = None,
-    text: bool = False,
+    text: Sequence[str] = (),
 ) -> ApiError:
     """The problem for the library's refusal ``exc`` of the request's ``field``; where
     ``field`` is an object or a list of one item per seat (``nested``: a move, an
     observation, ``fantasyland``), the part of it that the error names first too
-    (:func:`_part`); where it is a position in the text form (``text``: ``board``,
-    ``dealt``, ``opponents``, ``dead``), the text field holding the part the error
-    names, the detail in its words (:func:`_text_said`; ``field`` where it names
-    none); ``error``: the class named (default: the error's own).
+    (:func:`_part`); where it is a position in the text form (``text``: the text
+    fields of the whole position the caller sent, of ``board``, ``dealt`` and
+    ``opponents``), the text field holding the part the error names, the detail in
+    its words (:func:`_text_said`; the first of ``text`` where it names none);
+    ``error``: the class named (default: the error's own).
 
     >>> from ofc_fast.errors import CardError, MoveError
     >>> e = refusal(MoveError("discard[0]: bad card 99"), "move", nested=True)
     >>> e.status, e.field, e.error
     (422, 'move.discard[0]', 'MoveError')
     >>> refusal(CardError("observation: board 1 row 0 holds Qh, a card shown twice"),
-    ...         "board", text=True).body("/v1/analyze")["detail"]
+    ...         "board", text=("board", "dealt")).body("/v1/analyze")["detail"]
     'opponents[0]: front row holds Qh, a card shown twice'
     """
     detail = str(exc)
     if nested and field is not None:
         field = _part(field, detail)
-    if text and field is not None:
-        field, detail = _text_said(field, detail)
+    if text:
+        field, detail = _text_said(text, detail)
     return ApiError(status, field, detail, error=error or type(exc).__name__)
 
 
 @contextmanager
 def at_field(
-    field: str | None, status: int = 422, nested: bool = False, text: bool = False
+    field: str | None,
+    status: int = 422,
+    nested: bool = False,
+    text: Sequence[str] = (),
 ) -> Iterator[None]:
     """Turns an :class:`~ofc_fast.errors.OfcError` raised inside into an
     :class:`ApiError` (:func:`refusal`) naming ``field`` (and, ``nested``, the part of
-    it the error names; ``text``, the text field of the position that holds it) and
+    it the error names; ``text``, the text fields of a position sent: the one that
+    holds it, :func:`refusal`) and
     the error's class.
 
     >>> from ofc_fast import parse_cards

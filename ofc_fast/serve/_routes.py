@@ -146,6 +146,7 @@ _OBS_INTS = ("players", "seat", "to_discard", "future_cards", "future_discards")
 _PER_SEAT = RANGES.players[1]  # boards, fantasyland, face_down_counts: one per seat
 _SETTINGS = ("exact", "samples", "seed", "time_budget")  # analyze's, as advise's
 _TEXT_FIELDS = ("board", "dealt", "opponents", "dead")  # a position, as ofc-fast advise's
+_WHOLE = _TEXT_FIELDS[:3]  # those of the position as a whole (a part of none at fault)
 
 
 def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
@@ -175,7 +176,9 @@ def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict[str, Any]:
+def _text_observation(
+    body: Mapping[str, Any], rules: rules_mod.RuleSet, sent: tuple[str, ...]
+) -> dict[str, Any]:
     board = get_str(body, "board", "/ /", SIZES.board_text)
     dealt = get_str(body, "dealt", max_len=SIZES.dealt_text)
     opponents = get_list(body, "opponents", ["/ /"], SIZES.opponents)
@@ -198,7 +201,7 @@ def _text_observation(body: Mapping[str, Any], rules: rules_mod.RuleSet) -> dict
         check_players(len(others) + 1, rules, "players (you and the opponents)")
     with at_field("dead"):
         out = parse_cards(dead)
-    with at_field("board", text=True):  # the part it names, else the whole position
+    with at_field(sent[0], text=sent):  # the part it names, else the whole position
         return make_observation(rules, own, cards, others, out)
 
 
@@ -230,6 +233,7 @@ def analyze(
         samples = min(256, config.max_samples)
     seed = get_int(body, "seed", None, *RANGES.seed)  # (none with exact: advise's)
     obs_in = get_obj(body, "observation", None)
+    sent: tuple[str, ...]
     if obs_in is not None:
         for key in _TEXT_FIELDS:  # (were ignored, silently)
             if key in body:
@@ -249,11 +253,12 @@ def analyze(
         else:
             rules_field = "observation.rules"
             rules = get_rules(obs, prefix="observation")
-        where = "observation"
-    else:
+        where, sent = "observation", ()
+    else:  # the text form: sent, the fields of the whole position given
         rules, rules_field = get_game_rules(body, "analyses"), "rules"
-        obs = _text_observation(body, rules)
-        where = "board"
+        sent = tuple(key for key in _WHOLE if key in body)  # dealt, at least
+        obs = _text_observation(body, rules, sent)
+        where = sent[0]
     named = {**{name: name for name in _SETTINGS}, "rules": rules_field}
     t0 = time.perf_counter()
     try:
@@ -275,10 +280,10 @@ def analyze(
             field,
             nested=whole and obs_in is not None,
             error="SearchError",
-            text=whole and obs_in is None,
+            text=sent if whole and obs_in is None else (),
         ) from None
     except OfcError as exc:  # the part of a position at fault: observation.dealt, dealt
-        raise refusal(exc, where, nested=obs_in is not None, text=obs_in is None) from None
+        raise refusal(exc, where, nested=obs_in is not None, text=sent) from None
     except (KeyError, TypeError, ValueError) as exc:  # a shape advise does not read
         raise ApiError(400, where, f"malformed {where}: {str(exc)[:200]}") from None
     return {

@@ -164,7 +164,7 @@ SCHEMAS: dict[str, Any] = {
                 },
                 maxItems=SIZES.cards,
             ),
-            "discard": _CARD_LIST,
+            "discard": _nullable(_CARD_LIST),  # (null: absent, as in a request)
         },
         "required": ["place"],
     },
