@@ -810,6 +810,34 @@ def test_damaged_pickle_is_refused() -> None:
             h.result()
 
 
+@pytest.mark.parametrize("rule_set", COPY_RULES, ids=lambda r: r.name)
+def test_pickle_with_edited_moves_is_refused(rule_set: Any) -> None:
+    """The moves of a pickle were taken unchecked (but for an action id's range): an
+    edited pickle that swapped a move for another legal move of the same decision
+    unpickled into a game whose moves and history lie about its boards.  The
+    reference: a fresh game with the edited moves played reaches another state."""
+    g = Game(rule_set, 2, seed=5)
+    rng = random.Random(1)
+    while g.decisions < 2:
+        g.play(g.random_move(rng))
+    rebuild, (table, stacks, state, moves) = g.__reduce__()
+    assert rebuild(table, stacks, state, list(moves)) == g
+    start = _played(rule_set, [])
+    other = start.random_move(rng)
+    while other == moves[0]:
+        other = start.random_move(rng)
+    edits: list[list[Any]] = [[other, moves[1]]]
+    if rule_set.game is not Kind.CLASSIC:  # an action id of the same decision
+        edits.append([start.move_to_action(other), moves[1]])
+    for edited in edits:
+        ref = _played(rule_set, [])
+        ref.play(other)
+        ref.play(moves[1])
+        assert ref._state_bytes() != state
+        with pytest.raises(GameError, match="a pickled Game: its moves do not make"):
+            rebuild(table, stacks, state, edited)
+
+
 def _state_offset(field: str) -> int:
     from ofc_fast._native import ffi
 
