@@ -166,6 +166,22 @@ def test_play_stops_when_chips_run_out() -> None:
     assert m.is_over and m.hands_played < 10_000
 
 
+@pytest.mark.parametrize("r", [rules.OFC, rules.HAWAIIAN_GARDENS], ids=str)
+def test_a_seat_without_chips_is_dealt_in_for_nothing(r: rules.RuleSet) -> None:
+    """docs/rules.md Q-5: in a 4-seat match a seat whose chips ran out (or never had
+    any) is still dealt in and its nets are 0; the match goes on between the others
+    until fewer than two have chips."""
+    m = Match(r, 4, seed=2, stacks=(0, 1, 6, 30))
+    bots = [RandomBot(s) for s in range(4)]
+    while not m.is_over and m.hands_played < 300:
+        before = list(m.stacks)
+        res = m.play_hand(bots)
+        assert sum(res.net) == 0 and len(res.boards) == 4
+        assert all(n == 0 for n, b in zip(res.net, before) if b == 0)
+        assert all(x >= 0 for x in m.stacks) and sum(m.stacks) == 37
+    assert m.is_over and sum(1 for x in m.stacks if x > 0) == 1
+
+
 def test_record_and_errors() -> None:
     m = Match("pineapple", 2, seed=1)
     g = m.next_game()

@@ -19,7 +19,9 @@ Fantasyland the button stays where it was, and rotation resumes after.  Fantasyl
 carried with :func:`ofc_fast.fantasyland_cards` (entry, or the stay rule with this
 deal's card count for a seat that played in Fantasyland).  With ``stacks`` every deal is
 settled at table stakes (R-STAKES-*) and the chips carried over; the match is over when
-fewer than two seats have chips left.
+fewer than two seats have chips left.  A seat with no chips left is still dealt in (its
+cards, Fantasyland and place in the button's rotation as before) and neither wins nor
+pays: both stake caps are its stack (docs/rules.md Q-5).
 """
 
 from __future__ import annotations
