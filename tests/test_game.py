@@ -338,6 +338,29 @@ def test_rows_too_full_for_the_kept_cards_are_no_decision() -> None:
         actions_for(1, [[13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]])
 
 
+def test_random_move_with_a_numpy_generator_is_a_legal_move() -> None:
+    """An rng with ``choice`` and ``shuffle`` is taken (NumPy's Generator and
+    RandomState have both), yet a NumPy rng's choice returned a NumPy int: the move
+    came back holding no destinations (printing or playing it was a TypeError).  The
+    reference: random.Random's choice among the legal moves, the same pick."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    for rng in (np.random.default_rng(1), np.random.RandomState(1)):
+        m = g.random_move(rng)  # type: ignore[arg-type]
+        assert m in g.legal_moves() and str(m)
+    for s in range(5):
+        assert g.random_move(random.Random(s)) == random.Random(s).choice(g.legal_moves())
+
+    class Junk:
+        def choice(self, seq: Any) -> Any:
+            return "x"
+
+        def shuffle(self, seq: Any) -> None:
+            pass
+
+    with pytest.raises(GameError, match="rng"):
+        g.random_move(Junk())  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     "dealt, rows, discards",
     [

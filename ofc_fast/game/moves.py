@@ -722,8 +722,8 @@ def random_move(
     """A uniformly random legal move (a full set of 13 to 17 cards onto an empty
     board, ``discards`` of them discarded: a uniformly random setting, without
     enumerating them; MoveError for any other shape).  ``rng``: a
-    :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
-    GameError.
+    :class:`random.Random` (anything with its ``choice`` and ``shuffle``: a NumPy
+    Generator too), else GameError.
 
     >>> from random import Random
     >>> from ofc_fast.cards import parse_cards
@@ -740,7 +740,14 @@ def random_move(
         dealt = _card_tuple(dealt)
     if len(dealt) <= 5:
         cards, free = _decision(dealt, rows)
-        a = rng.choice(legal_actions_of(len(cards), discards, free))
+        legal = legal_actions_of(len(cards), discards, free)
+        i = rng.choice(range(len(legal)))  # random.Random: the pick choice(legal) makes
+        try:
+            a = legal[i]  # a NumPy rng's NumPy int too
+        except (TypeError, IndexError):
+            raise GameError(
+                f"random_move: rng.choice gave {quote(i)}, none of the choices"
+            ) from None
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
     n, free = len(dealt), _free(rows)
     if not (

@@ -431,8 +431,8 @@ class Game:
 
     def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
-        random setting, never a declaration or surrender); ``rng``: a
-        :class:`random.Random` (None: a fresh one), else GameError."""
+        random setting, never a declaration or surrender); ``rng``: a Random or a
+        NumPy Generator (None: a fresh :class:`random.Random`), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
         seat = self._steps[self._step][0]
