@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.errors import RulesError, TableError
-from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
+from ofc_fast.game import (
+    Game,
+    GameError,
+    Match,
+    SeatStats,
+    deal_seed,
+    max_fantasyland_cards,
+    play_out,
+)
 from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
@@ -300,6 +308,21 @@ def test_match_refuses_a_keep_nets_that_is_no_bool() -> None:
     assert Match(rules.PINEAPPLE, 2, seed=1, keep_nets=True).keep_nets is True
 
 
+@pytest.mark.parametrize("key", ["hands", "seed"])
+@pytest.mark.parametrize("bad", [None, "3", 3.5, True, -1, 2**64])
+def test_match_from_dict_names_a_bad_seed_or_deal_count(key: str, bad: object) -> None:
+    """Match.from_dict said "hands must be an int >= 0, got None" of hands "3" (it
+    quoted its own conversion), took 2**64 hands (the next deal then a GameError about a
+    deal index) and a seed of None (a new random seed: not the deals of the saved
+    match).  Each is a GameError naming the field and the value given."""
+    m = Match(rules.PINEAPPLE, 2, seed=1)
+    data = {**m.to_dict(), key: bad}
+    with pytest.raises(GameError, match=rf"Match.from_dict: {key}: .*got {bad!r}"):
+        Match.from_dict(data)
+    last = Match.from_dict({**m.to_dict(), "hands": 2**64 - 1})
+    assert last.next_game().seed == deal_seed(1, 2**64 - 1)
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     preset=st.sampled_from(PRESETS),
@@ -353,7 +376,7 @@ def test_match_dict_with_a_name_alone_is_the_preset() -> None:
         Match.from_dict(custom)
     for key, bad, match in (
         ("totals", [1], "totals must be a list of 2"),
-        ("hands", -1, "hands must be an int >= 0"),
+        ("hands", -1, r"hands: must be 0..2\*\*64-1"),
         ("rule_set", {"sweep_bonus": "x"}, "rule_set"),
         ("seats", [{"deals": "x"}, {}], r"seats\[0\]: deals must be an int"),
     ):

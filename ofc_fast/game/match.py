@@ -445,17 +445,12 @@ class Match:
         m = cls(
             rules,
             data["players"],
-            data["seed"],
+            check_seed(data["seed"], "Match.from_dict: seed"),  # None: no random one
             data.get("stacks"),
             button=data.get("button", 0),
             fantasyland=data.get("fantasyland"),
         )
-        hands = as_int(data["hands"])
-        if hands is None or hands < 0:
-            raise GameError(
-                f"Match.from_dict: hands must be an int >= 0, got {quote(hands)}"
-            )
-        m.hands_played = hands
+        m.hands_played = check_seed(data["hands"], "Match.from_dict: hands")  # a deal index
         start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
         m.start_stacks = None if start is None else list(start)
         m.totals = [_int_field(t, "totals") for t in _per_seat(data, "totals", m.players)]
