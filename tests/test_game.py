@@ -338,6 +338,29 @@ def test_rows_too_full_for_the_kept_cards_are_no_decision() -> None:
         actions_for(1, [[13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]])
 
 
+@pytest.mark.parametrize("np_int", [np.int64, np.uint8, np.intp])
+def test_action_ids_and_counts_may_be_numpy_ints(np_int: Any) -> None:
+    """A NumPy action id or discard count (a VectorEnv's ``legal_actions`` row, a count
+    read from an array) was refused by the module functions ("action np.int64(3) does
+    not exist", "no normal decision deals 3 card(s) with np.int64(1) discard(s)"),
+    though ``Game.play_action`` and ``Game.action_to_move`` take it.  The reference:
+    the same call with Python ints."""
+    dealt, rows = [51, 47, 0], [[], [], []]
+    one, three = np_int(1), np_int(3)
+    assert Move.from_action(dealt, one, three) == Move.from_action(dealt, 1, 3)
+    assert moves_for(dealt, rows, one) == moves_for(dealt, rows, 1)
+    assert actions_for(three, rows, one) == actions_for(3, rows, 1)
+    assert move_for_action(three, dealt, rows, one) == move_for_action(3, dealt, rows, 1)
+    move = Move.from_action(dealt, 1, 3)
+    assert action_for_move(move, dealt, one) == action_for_move(move, dealt, 1) == 3
+    for cards in (dealt, list(range(14))):
+        a = random_move(cards, rows, one, random.Random(4))
+        assert a == random_move(cards, rows, 1, random.Random(4))
+    for bad in (True, 1.0, "1"):  # still no count
+        with pytest.raises(MoveError):
+            moves_for(dealt, rows, bad)  # type: ignore[arg-type]
+
+
 def test_random_move_with_a_numpy_generator_is_a_legal_move() -> None:
     """An rng with ``choice`` and ``shuffle`` is taken (NumPy's Generator and
     RandomState have both), yet a NumPy rng's choice returned a NumPy int: the move

@@ -10,7 +10,8 @@ order and the kept cards' rows ``r_0, r_1, ...`` (0 front, 1 middle, 2 back), th
 action is ``ci * 3**kept + sum(r_i * 3**i)`` where ``ci`` is the index of the discarded
 cards among ``itertools.combinations(range(len(dealt)), discards)``.  The encoding is
 the C engine's (``ofc_action_decode`` / ``ofc_action_encode`` in ``csrc/include/ofc_game.h``);
-this module only caches what C computes.
+this module only caches what C computes.  Action ids and counts may be Python or NumPy
+ints (a row of a VectorEnv's ``legal_actions``).
 
 >>> from ofc_fast.game import Move, moves_for
 >>> m = Move({"front": "Ah", "back": "Kd Ks"}, discard="2c")
@@ -47,6 +48,7 @@ from ..cards import (
     refuse_unordered,
 )
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
+from ..table import as_int
 from ._actions import TABLES, table_of
 from ._actions import action_destinations as action_destinations  # for its users
 from ._actions import destinations_table as destinations_table  # for its users
@@ -143,6 +145,13 @@ def _cards(value: object, what: str = "") -> list[int]:
             "bad_move",
         ) from None
     return [_card(c) for c in items]
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy integer (an action id or a count read from an array) as the Python int,
+    anything else as it is (then refused by the type checks that follow)."""
+    n = as_int(value)
+    return value if n is None else n
 
 
 def _listed(value: object, field: str, what: str, size: int | None = None) -> list[Any]:
@@ -252,6 +261,8 @@ class Move(tuple):  # type: ignore[type-arg]
         cards = _card_ids(dealt)  # None unless 1..5 distinct int ids
         if cards is None:
             cards = _dealt(dealt)
+        if type(action) is not int or type(discards) is not int:
+            discards, action = _plain(discards), _plain(action)
         n = len(cards)
         dest = None
         if (
@@ -564,7 +575,7 @@ def actions_for(
     >>> actions_for(2, rows)  # one slot left in each row: two cards, three rows
     (1, 2, 3, 5, 6, 7)
     """
-    return legal_actions_of(n, discards, _free(rows))
+    return legal_actions_of(_plain(n), _plain(discards), _free(rows))
 
 
 def moves_for(
@@ -582,7 +593,7 @@ def moves_for(
     (27, Move((('Kd', Row.FRONT), ('7h', Row.FRONT)), discard=51))
     """
     cards, free = _decision(dealt, rows)
-    n = len(cards)
+    n, discards = len(cards), _plain(discards)
     return [
         Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
         for a in legal_actions_of(n, discards, free)
@@ -655,6 +666,7 @@ def move_for_action(
     ofc_fast.errors.MoveError: action 99 is not legal here (3 cards, 1 to discard, ...)
     """
     cards, free = _decision(dealt, rows)
+    action, discards = _plain(action), _plain(discards)
     legal = legal_actions_of(len(cards), discards, free)
     if type(action) is not int or action not in legal:  # `in`: no array compared
         raise MoveError(
@@ -676,7 +688,7 @@ def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     """
     if not isinstance(move, Move):
         raise MoveError(f"expected a Move, got {_short(move)}", "bad_move")
-    cards = _dealt(dealt)
+    cards, discards = _dealt(dealt), _plain(discards)
     if type(discards) is not int or not 0 <= discards < len(cards):
         raise MoveError(
             f"{_short(discards)} discards do not fit {len(cards)} card(s)", "discard_count"
@@ -738,6 +750,7 @@ def random_move(
         raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
     if not isinstance(dealt, (list, tuple)):
         dealt = _card_tuple(dealt)
+    discards = _plain(discards)
     if len(dealt) <= 5:
         cards, free = _decision(dealt, rows)
         legal = legal_actions_of(len(cards), discards, free)
