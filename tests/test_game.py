@@ -1153,6 +1153,27 @@ def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
     assert Game.replay(g.history()) == g
 
 
+@pytest.mark.parametrize("stacks", [None, (30, 5)])
+def test_a_result_pickles_and_deep_copies(stacks: Any) -> None:
+    """A GameResult (a frozen dataclass, handed to callers, kept in lists, sent back
+    from worker processes) held the engine's output as cffi data: pickle.dumps and
+    copy.deepcopy were a TypeError ("cannot pickle '_cffi_backend.__CDataOwn'
+    object").  The reference: settle() of the same boards."""
+    import copy
+    import pickle
+
+    g = Game(rules.PINEAPPLE, 2, seed=3, stacks=stacks)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    want = settle(g.boards, rules.PINEAPPLE, button=g.button, stacks=stacks)
+    r = g.result()
+    for c in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert c == r and c.settlement == want and c.to_dict() == r.to_dict()
+        c.net[0] += 1
+        assert g.result().net == want.net
+
+
 def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:
     """Game.play(move, seat=np.int64(1)) was a MoveError ("seat must be a seat number
     (an int)") though observation(), discards() and the table checks take a NumPy
