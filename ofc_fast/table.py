@@ -159,10 +159,11 @@ def check_stacks(
 def _per_seat(values: object, what: str, need: str) -> tuple[object, ...]:
     """``values`` as a tuple, one per seat in seat order, else TableError naming
     ``what`` (``need`` says what it holds): no sequence, or a dict or a set, which
-    have no seat order (a dict would give its keys, a set its hash order)."""
+    have no seat order (a dict would give its keys, a set its hash order), or text
+    (its characters, or bytes' values, are no counts)."""
     if type(values) is tuple or type(values) is list:  # the common case, at once
         return tuple(values)
-    if not isinstance(values, (Mapping, AbstractSet)):
+    if not isinstance(values, (Mapping, AbstractSet, str, bytes, bytearray)):
         try:
             return tuple(values)  # type: ignore[arg-type]
         except TypeError:
