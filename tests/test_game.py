@@ -884,6 +884,34 @@ def test_pickle_with_edited_moves_is_refused(rule_set: Any) -> None:
             rebuild(table, stacks, state, edited)
 
 
+@pytest.mark.parametrize(
+    "fields",
+    [
+        ("dealt", (7,) * 5, None, False),  # a destination past the discard
+        ("dealt", ("a",) * 5, None, False),
+        ("abc", None, None, False),
+        ("dealt", (0, 0, 1, 1, 2, 2), None, False),  # one destination too many
+        ((), (), 5, "x"),
+    ],
+)
+def test_an_edited_pickle_of_a_move_is_refused(fields: tuple[Any, ...]) -> None:
+    """A pickled Move was rebuilt from its fields unchecked: an edited pickle (of a
+    move, or of a Game holding it) gave a move that raised TypeError or ValueError
+    when printed or played.  It is a MoveError naming the pickle; a move's own pickle
+    keeps its cards in their order."""
+    import pickle
+
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    cards = tuple(g.dealt) if fields[0] == "dealt" else fields[0]
+    junk = tuple.__new__(Move, (cards, *fields[1:]))
+    with pytest.raises(MoveError, match="a pickled Move"):
+        pickle.loads(pickle.dumps(junk))
+    g.play(g.legal_moves()[0])
+    good = g.moves[0]
+    assert pickle.loads(pickle.dumps(good)) == good
+    assert pickle.loads(pickle.dumps(good)).cards == good.cards
+
+
 def _state_offset(field: str) -> int:
     from ofc_fast._native import ffi
 

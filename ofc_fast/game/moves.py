@@ -403,6 +403,18 @@ class Move(tuple):  # type: ignore[type-arg]
     def _of_state(
         cards: tuple[int, ...], dests: tuple[int, ...], declare: str | None, surrender: bool
     ) -> Move:
+        """An unpickled move, its fields checked as the constructor makes them
+        (MoveError for an edited or damaged pickle)."""
+        if not (
+            type(cards) is tuple
+            and type(dests) is tuple
+            and len(cards) == len(dests)
+            and all(type(c) is int and 0 <= c < 52 for c in cards)
+            and all(type(d) is int and 0 <= d <= DISCARD for d in dests)
+            and (declare is None or type(declare) is str)
+            and type(surrender) is bool
+        ):
+            raise MoveError("a pickled Move holds no move's fields", "bad_move")
         return tuple.__new__(Move, (cards, dests, declare, surrender))
 
     # -- plain data
