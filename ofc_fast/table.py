@@ -258,7 +258,8 @@ def check_table(
 
 def check_bots(bots: object, players: int) -> None:
     """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
-    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
+    (not bot names, nor bot classes: :func:`ofc_fast.bots.make_bots` makes bots from
+    names).
 
     >>> check_bots(["random", "random"], 2)
     Traceback (most recent call last):
@@ -270,6 +271,11 @@ def check_bots(bots: object, players: int) -> None:
     if len(bots) != players:
         raise TableError(f"{players} seats need {players} bots, got {len(bots)}")
     for seat, bot in enumerate(bots):
+        if isinstance(bot, type):  # its act() unbound: the first decision a TypeError
+            raise TableError(
+                f"seat {seat}: {quote(bot)} is a class, not a bot: make one "
+                f"({bot.__name__}(...)) or make bots from names with ofc_fast.bots.make_bots"
+            )
         if not callable(getattr(bot, "act", None)):
             raise TableError(
                 f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "

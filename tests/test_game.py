@@ -20,6 +20,7 @@ from ofc_fast.game import (
     ACTION_SPACE,
     Game,
     GameError,
+    Match,
     Move,
     MoveError,
     action_for_move,
@@ -1081,6 +1082,20 @@ def test_play_out_names_bots_that_are_not_one_bot_per_seat() -> None:
             play_out(game, bots)  # type: ignore[arg-type]
         assert game.history()["moves"] == []
     assert play_out(Game(rules.PINEAPPLE, 2, seed=1), [First(), First()]).net[0] is not None
+
+
+def test_a_bot_class_instead_of_a_bot_is_named() -> None:
+    """Bots given as classes (``[RandomBot, RandomBot]``: ``act`` is there, unbound)
+    passed the check and the first decision was a TypeError ("act() missing 1
+    required positional argument"): a TableError naming the seat and the class."""
+    from ofc_fast.bots import RandomBot
+
+    for call in (
+        lambda: play_out(Game(rules.PINEAPPLE, 2, seed=1), [RandomBot(1), RandomBot]),
+        lambda: Match(rules.PINEAPPLE, 2, seed=1).play([RandomBot, RandomBot(1)]),
+    ):
+        with pytest.raises(GameError, match=r"seat \d: .*RandomBot.* is a class"):
+            call()
 
 
 def test_play_out_names_a_game_that_is_no_game() -> None:
