@@ -168,6 +168,25 @@ def test_table_stakes(r: rules.RuleSet) -> None:
         assert m.play(bots, 5) is m.stats and m.hands_played == deals
 
 
+def test_a_match_holds_at_most_the_stack_limit_in_all() -> None:
+    """Match(stacks=STACK_MAX) (the limit of one seat's stack) was taken, and the
+    deal after the first a seat won was a TableError ("at most 1000000000 chips a
+    seat, got 1000000006"): chips move between seats, so one seat can come to hold
+    them all.  A match refuses more than the limit in all, and one of exactly the
+    limit plays on."""
+    from ofc_fast.table import STACK_MAX
+
+    for stacks in (STACK_MAX, [STACK_MAX, 1], [STACK_MAX // 2 + 1] * 2):
+        with pytest.raises(TableError, match=r"stacks: .*at most 1000000000 chips in all"):
+            Match(rules.PINEAPPLE, 2, seed=1, stacks=stacks)
+    m = Match(rules.PINEAPPLE, 3, seed=1, stacks=[STACK_MAX - 4, 2, 2])
+    m.play([RandomBot(s) for s in range(3)], hands=30)
+    assert sum(m.stacks) == STACK_MAX and max(m.stacks) <= STACK_MAX
+    data = {**m.to_dict(), "stacks": [STACK_MAX, 1, 0]}
+    with pytest.raises(TableError, match="in all"):
+        Match.from_dict(data)
+
+
 def test_play_stops_when_chips_run_out() -> None:
     m = Match(rules.OFC, 2, seed=1, stacks=(3, 3))
     m.play([RandomBot(1), RandomBot(2)], hands=10_000)

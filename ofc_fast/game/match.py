@@ -34,10 +34,11 @@ from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, OfcError, RulesError, quote
+from ..errors import GameError, OfcError, RulesError, TableError, quote
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
+    STACK_MAX,
     as_int,
     check_bots,
     check_one_deck,
@@ -255,7 +256,8 @@ class Match:
     """Deals at one table of ``players`` seats under ``rules``, reproducible from
     ``seed`` (None draws one, kept in :attr:`seed`).
 
-    ``stacks``: chips per seat (an int gives every seat the same) for table stakes;
+    ``stacks``: chips per seat (an int gives every seat the same) for table stakes,
+    at most ``STACK_MAX`` in all (one seat may come to hold them all);
     ``button``: the button of the first deal; ``fantasyland``: Fantasyland cards per
     seat in the first deal (as :class:`Game` takes them; later deals carry it over);
     ``keep_nets``: keep every deal's net per seat in :attr:`stats` (``SeatStats.net``).
@@ -287,6 +289,11 @@ class Match:
         )
         self.players = players
         check_deck(self.rules, players)
+        if st is not None and sum(st) > STACK_MAX:  # what one seat can come to hold
+            raise TableError(
+                f"stacks: a match moves chips between seats, so at most {STACK_MAX} "
+                f"chips in all, got {sum(st)}"
+            )
         if not isinstance(keep_nets, bool):  # "no" is no False
             raise GameError(f"keep_nets must be True or False, got {quote(keep_nets)}")
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
