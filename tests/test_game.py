@@ -1098,6 +1098,31 @@ def test_a_bot_class_instead_of_a_bot_is_named() -> None:
             call()
 
 
+def test_a_bot_s_bad_move_names_its_seat() -> None:
+    """A bot returning no move (None, an action id) in a match of three was "MoveError:
+    expected a Move, got int", naming neither the seat nor the bot.  The MoveError
+    names the seat and the bot's class, its reason kept."""
+    from ofc_fast.bots import RandomBot
+
+    class NoMove:
+        def act(self, obs: dict) -> Any:
+            return None
+
+    class ActionIds:
+        def act(self, obs: dict) -> Any:
+            return obs["legal_actions"][0]
+
+    for bad in (NoMove(), ActionIds()):
+        name = type(bad).__name__
+        bots = [RandomBot(1), RandomBot(2), bad]
+        want = rf"^seat 2 \({name}\): expected a Move"
+        with pytest.raises(MoveError, match=want) as e:
+            play_out(Game(rules.PINEAPPLE, 3, seed=1), bots)
+        assert e.value.reason == "bad_move"
+        with pytest.raises(MoveError, match=want):
+            Match(rules.PINEAPPLE, 3, seed=1).play(bots)
+
+
 def test_play_out_names_a_game_that_is_no_game() -> None:
     """play_out(None, bots) (or a game's observation, a match) was an AttributeError:
     a GameError naming ``game``."""

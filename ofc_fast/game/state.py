@@ -712,10 +712,7 @@ class Game:
         )
         for i, m in enumerate(moves):
             try:
-                if type(m) is int:
-                    ref.play_action(m)
-                else:
-                    ref.play(m)
+                (ref.play_action if type(m) is int else ref.play)(m)
             except MoveError as exc:
                 raise GameError(f"{WHAT}: move {i}: {exc}") from None
         if ref._buf != state:
@@ -761,8 +758,8 @@ class Game:
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (GameError for a ``game`` that is no Game, TableError
-    for bots that are not one per seat, :func:`check_bots`).
+    deal; returns its result (GameError for a ``game`` that is no Game, TableError for
+    bots not one per seat, :func:`check_bots`; a MoveError names the bot's seat).
 
     >>> from ofc_fast.bots import make_bots
     >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
@@ -783,16 +780,19 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
     if not isinstance(game, Game):
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
-    steps = game._steps
-    play = game.play
-    buf = game._buf
+    steps, play, buf = game._steps, game.play, game._buf
     template = game._obs or game._obs_template()
     # observation(s) of a deal that is not over, without its argument checks: the
     # seat comes from the schedule and the cards are ids
     observe = _observe if "rule_set" not in template else _observe_own
-    while game._step < len(steps):
-        s = steps[game._step][0]
-        play(bots[s].act(observe(buf, s, template)))
+    s = 0
+    try:
+        while game._step < len(steps):
+            s = steps[game._step][0]
+            play(bots[s].act(observe(buf, s, template)))
+    except MoveError as exc:  # whose move it was (the game is as it was before it)
+        name = type(bots[s]).__name__
+        raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
 
 
 def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
