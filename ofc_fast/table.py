@@ -159,10 +159,11 @@ def check_stacks(
 def _per_seat(values: object, what: str, need: str) -> tuple[object, ...]:
     """``values`` as a tuple, one per seat in seat order, else TableError naming
     ``what`` (``need`` says what it holds): no sequence, or a dict or a set, which
-    have no seat order (a dict would give its keys, a set its hash order)."""
+    have no seat order (a dict would give its keys, a set its hash order), or text
+    (its characters, or bytes' values, are no counts)."""
     if type(values) is tuple or type(values) is list:  # the common case, at once
         return tuple(values)
-    if not isinstance(values, (Mapping, AbstractSet)):
+    if not isinstance(values, (Mapping, AbstractSet, str, bytes, bytearray)):
         try:
             return tuple(values)  # type: ignore[arg-type]
         except TypeError:
@@ -257,7 +258,8 @@ def check_table(
 
 def check_bots(bots: object, players: int) -> None:
     """GameError unless ``bots`` is a sequence of ``players`` objects with ``act()``
-    (not bot names: :func:`ofc_fast.bots.make_bots` makes bots from names).
+    (not bot names, nor bot classes: :func:`ofc_fast.bots.make_bots` makes bots from
+    names).
 
     >>> check_bots(["random", "random"], 2)
     Traceback (most recent call last):
@@ -269,6 +271,11 @@ def check_bots(bots: object, players: int) -> None:
     if len(bots) != players:
         raise TableError(f"{players} seats need {players} bots, got {len(bots)}")
     for seat, bot in enumerate(bots):
+        if isinstance(bot, type):  # its act() unbound: the first decision a TypeError
+            raise TableError(
+                f"seat {seat}: {quote(bot)} is a class, not a bot: make one "
+                f"({bot.__name__}(...)) or make bots from names with ofc_fast.bots.make_bots"
+            )
         if not callable(getattr(bot, "act", None)):
             raise TableError(
                 f"seat {seat}: {quote(bot)} is not a bot (no act()); make bots "

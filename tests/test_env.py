@@ -304,6 +304,28 @@ def test_an_abandoned_deal_moves_the_button_and_earns_no_fantasyland() -> None:
         assert list(game.fl) == [0] * 4 and list(env._slots[0].fl) == [0] * 4
 
 
+def test_a_seat_playing_an_abandoned_deal_in_fantasyland_loses_it() -> None:
+    """docs/environments.md and docs/rules.md Q-10: a deal abandoned while a seat
+    plays it in Fantasyland does not deal that seat Fantasyland again."""
+    env = VectorEnv(
+        presets.PINEAPPLE,
+        num_envs=1,
+        players=2,
+        seed=1,
+        opponents="random",
+        autoreset=False,
+    )
+    env.reset()
+    while int(env.seats[0]) >= 0:  # the first deal played to its end
+        env.step(env.legal_actions[:, 0])
+    env._slots[0].fl[0:2] = [0, 14]  # the next deal: seat 1 in Fantasyland
+    env.next_deal(0)
+    game = env.game_of(0)
+    assert list(game.fl)[:2] == [0, 14] and game.step < game.nsteps
+    env.next_deal(0)  # abandoned mid-deal
+    assert list(env.game_of(0).fl) == [0] * 4
+
+
 def test_fantasyland_as_a_decision() -> None:
     env = VectorEnv(
         "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False

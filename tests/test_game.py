@@ -20,6 +20,7 @@ from ofc_fast.game import (
     ACTION_SPACE,
     Game,
     GameError,
+    Match,
     Move,
     MoveError,
     action_for_move,
@@ -336,6 +337,52 @@ def test_rows_too_full_for_the_kept_cards_are_no_decision() -> None:
         moves_for([0, 1, 2], rows, 1)
     with pytest.raises(MoveError, match="onto free rows"):
         actions_for(1, [[13, 14, 15], [16, 17, 18, 19, 20], [21, 22, 23, 24, 25]])
+
+
+@pytest.mark.parametrize("np_int", [np.int64, np.uint8, np.intp])
+def test_action_ids_and_counts_may_be_numpy_ints(np_int: Any) -> None:
+    """A NumPy action id or discard count (a VectorEnv's ``legal_actions`` row, a count
+    read from an array) was refused by the module functions ("action np.int64(3) does
+    not exist", "no normal decision deals 3 card(s) with np.int64(1) discard(s)"),
+    though ``Game.play_action`` and ``Game.action_to_move`` take it.  The reference:
+    the same call with Python ints."""
+    dealt, rows = [51, 47, 0], [[], [], []]
+    one, three = np_int(1), np_int(3)
+    assert Move.from_action(dealt, one, three) == Move.from_action(dealt, 1, 3)
+    assert moves_for(dealt, rows, one) == moves_for(dealt, rows, 1)
+    assert actions_for(three, rows, one) == actions_for(3, rows, 1)
+    assert move_for_action(three, dealt, rows, one) == move_for_action(3, dealt, rows, 1)
+    move = Move.from_action(dealt, 1, 3)
+    assert action_for_move(move, dealt, one) == action_for_move(move, dealt, 1) == 3
+    for cards in (dealt, list(range(14))):
+        a = random_move(cards, rows, one, random.Random(4))
+        assert a == random_move(cards, rows, 1, random.Random(4))
+    for bad in (True, 1.0, "1"):  # still no count
+        with pytest.raises(MoveError):
+            moves_for(dealt, rows, bad)  # type: ignore[arg-type]
+
+
+def test_random_move_with_a_numpy_generator_is_a_legal_move() -> None:
+    """An rng with ``choice`` and ``shuffle`` is taken (NumPy's Generator and
+    RandomState have both), yet a NumPy rng's choice returned a NumPy int: the move
+    came back holding no destinations (printing or playing it was a TypeError).  The
+    reference: random.Random's choice among the legal moves, the same pick."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    for rng in (np.random.default_rng(1), np.random.RandomState(1)):
+        m = g.random_move(rng)  # type: ignore[arg-type]
+        assert m in g.legal_moves() and str(m)
+    for s in range(5):
+        assert g.random_move(random.Random(s)) == random.Random(s).choice(g.legal_moves())
+
+    class Junk:
+        def choice(self, seq: Any) -> Any:
+            return "x"
+
+        def shuffle(self, seq: Any) -> None:
+            pass
+
+    with pytest.raises(GameError, match="rng"):
+        g.random_move(Junk())  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -810,6 +857,62 @@ def test_damaged_pickle_is_refused() -> None:
             h.result()
 
 
+@pytest.mark.parametrize("rule_set", COPY_RULES, ids=lambda r: r.name)
+def test_pickle_with_edited_moves_is_refused(rule_set: Any) -> None:
+    """The moves of a pickle were taken unchecked (but for an action id's range): an
+    edited pickle that swapped a move for another legal move of the same decision
+    unpickled into a game whose moves and history lie about its boards.  The
+    reference: a fresh game with the edited moves played reaches another state."""
+    g = Game(rule_set, 2, seed=5)
+    rng = random.Random(1)
+    while g.decisions < 2:
+        g.play(g.random_move(rng))
+    rebuild, (table, stacks, state, moves) = g.__reduce__()
+    assert rebuild(table, stacks, state, list(moves)) == g
+    start = _played(rule_set, [])
+    other = start.random_move(rng)
+    while other == moves[0]:
+        other = start.random_move(rng)
+    edits: list[list[Any]] = [[other, moves[1]]]
+    if rule_set.game is not Kind.CLASSIC:  # an action id of the same decision
+        edits.append([start.move_to_action(other), moves[1]])
+    for edited in edits:
+        ref = _played(rule_set, [])
+        ref.play(other)
+        ref.play(moves[1])
+        assert ref._state_bytes() != state
+        with pytest.raises(GameError, match="a pickled Game: its moves do not make"):
+            rebuild(table, stacks, state, edited)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        ("dealt", (7,) * 5, None, False),  # a destination past the discard
+        ("dealt", ("a",) * 5, None, False),
+        ("abc", None, None, False),
+        ("dealt", (0, 0, 1, 1, 2, 2), None, False),  # one destination too many
+        ((), (), 5, "x"),
+    ],
+)
+def test_an_edited_pickle_of_a_move_is_refused(fields: tuple[Any, ...]) -> None:
+    """A pickled Move was rebuilt from its fields unchecked: an edited pickle (of a
+    move, or of a Game holding it) gave a move that raised TypeError or ValueError
+    when printed or played.  It is a MoveError naming the pickle; a move's own pickle
+    keeps its cards in their order."""
+    import pickle
+
+    g = Game(rules.PINEAPPLE, 2, seed=3)
+    cards = tuple(g.dealt) if fields[0] == "dealt" else fields[0]
+    junk = tuple.__new__(Move, (cards, *fields[1:]))
+    with pytest.raises(MoveError, match="a pickled Move"):
+        pickle.loads(pickle.dumps(junk))
+    g.play(g.legal_moves()[0])
+    good = g.moves[0]
+    assert pickle.loads(pickle.dumps(good)) == good
+    assert pickle.loads(pickle.dumps(good)).cards == good.cards
+
+
 def _state_offset(field: str) -> int:
     from ofc_fast._native import ffi
 
@@ -981,6 +1084,45 @@ def test_play_out_names_bots_that_are_not_one_bot_per_seat() -> None:
     assert play_out(Game(rules.PINEAPPLE, 2, seed=1), [First(), First()]).net[0] is not None
 
 
+def test_a_bot_class_instead_of_a_bot_is_named() -> None:
+    """Bots given as classes (``[RandomBot, RandomBot]``: ``act`` is there, unbound)
+    passed the check and the first decision was a TypeError ("act() missing 1
+    required positional argument"): a TableError naming the seat and the class."""
+    from ofc_fast.bots import RandomBot
+
+    for call in (
+        lambda: play_out(Game(rules.PINEAPPLE, 2, seed=1), [RandomBot(1), RandomBot]),
+        lambda: Match(rules.PINEAPPLE, 2, seed=1).play([RandomBot, RandomBot(1)]),
+    ):
+        with pytest.raises(GameError, match=r"seat \d: .*RandomBot.* is a class"):
+            call()
+
+
+def test_a_bot_s_bad_move_names_its_seat() -> None:
+    """A bot returning no move (None, an action id) in a match of three was "MoveError:
+    expected a Move, got int", naming neither the seat nor the bot.  The MoveError
+    names the seat and the bot's class, its reason kept."""
+    from ofc_fast.bots import RandomBot
+
+    class NoMove:
+        def act(self, obs: dict) -> Any:
+            return None
+
+    class ActionIds:
+        def act(self, obs: dict) -> Any:
+            return obs["legal_actions"][0]
+
+    for bad in (NoMove(), ActionIds()):
+        name = type(bad).__name__
+        bots = [RandomBot(1), RandomBot(2), bad]
+        want = rf"^seat 2 \({name}\): expected a Move"
+        with pytest.raises(MoveError, match=want) as e:
+            play_out(Game(rules.PINEAPPLE, 3, seed=1), bots)
+        assert e.value.reason == "bad_move"
+        with pytest.raises(MoveError, match=want):
+            Match(rules.PINEAPPLE, 3, seed=1).play(bots)
+
+
 def test_play_out_names_a_game_that_is_no_game() -> None:
     """play_out(None, bots) (or a game's observation, a match) was an AttributeError:
     a GameError naming ``game``."""
@@ -1077,6 +1219,27 @@ def test_a_result_edited_by_its_caller_leaves_the_game_as_it_was() -> None:
     assert g.result().declared == {} and len(g.result().fouls) == 2
     assert g.observation(0)["result"]["net"] == want
     assert Game.replay(g.history()) == g
+
+
+@pytest.mark.parametrize("stacks", [None, (30, 5)])
+def test_a_result_pickles_and_deep_copies(stacks: Any) -> None:
+    """A GameResult (a frozen dataclass, handed to callers, kept in lists, sent back
+    from worker processes) held the engine's output as cffi data: pickle.dumps and
+    copy.deepcopy were a TypeError ("cannot pickle '_cffi_backend.__CDataOwn'
+    object").  The reference: settle() of the same boards."""
+    import copy
+    import pickle
+
+    g = Game(rules.PINEAPPLE, 2, seed=3, stacks=stacks)
+    rng = random.Random(1)
+    while not g.is_over:
+        g.play(g.random_move(rng))
+    want = settle(g.boards, rules.PINEAPPLE, button=g.button, stacks=stacks)
+    r = g.result()
+    for c in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert c == r and c.settlement == want and c.to_dict() == r.to_dict()
+        c.net[0] += 1
+        assert g.result().net == want.net
 
 
 def test_play_takes_a_numpy_seat_as_every_seat_argument_does() -> None:

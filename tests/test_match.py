@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from ofc_fast import fantasyland_cards, rules
 from ofc_fast.bots import HeuristicBot, RandomBot
 from ofc_fast.errors import RulesError, TableError
-from ofc_fast.game import Game, GameError, Match, SeatStats, max_fantasyland_cards, play_out
+from ofc_fast.game import (
+    Game,
+    GameError,
+    Match,
+    SeatStats,
+    deal_seed,
+    max_fantasyland_cards,
+    play_out,
+)
 from ofc_fast.rules.model import GameKind as Kind
 
 PRESETS = [rules.get(n) for n in rules.names()]
@@ -160,10 +168,45 @@ def test_table_stakes(r: rules.RuleSet) -> None:
         assert m.play(bots, 5) is m.stats and m.hands_played == deals
 
 
+def test_a_match_holds_at_most_the_stack_limit_in_all() -> None:
+    """Match(stacks=STACK_MAX) (the limit of one seat's stack) was taken, and the
+    deal after the first a seat won was a TableError ("at most 1000000000 chips a
+    seat, got 1000000006"): chips move between seats, so one seat can come to hold
+    them all.  A match refuses more than the limit in all, and one of exactly the
+    limit plays on."""
+    from ofc_fast.table import STACK_MAX
+
+    for stacks in (STACK_MAX, [STACK_MAX, 1], [STACK_MAX // 2 + 1] * 2):
+        with pytest.raises(TableError, match=r"stacks: .*at most 1000000000 chips in all"):
+            Match(rules.PINEAPPLE, 2, seed=1, stacks=stacks)
+    m = Match(rules.PINEAPPLE, 3, seed=1, stacks=[STACK_MAX - 4, 2, 2])
+    m.play([RandomBot(s) for s in range(3)], hands=30)
+    assert sum(m.stacks) == STACK_MAX and max(m.stacks) <= STACK_MAX
+    data = {**m.to_dict(), "stacks": [STACK_MAX, 1, 0]}
+    with pytest.raises(TableError, match="in all"):
+        Match.from_dict(data)
+
+
 def test_play_stops_when_chips_run_out() -> None:
     m = Match(rules.OFC, 2, seed=1, stacks=(3, 3))
     m.play([RandomBot(1), RandomBot(2)], hands=10_000)
     assert m.is_over and m.hands_played < 10_000
+
+
+@pytest.mark.parametrize("r", [rules.OFC, rules.HAWAIIAN_GARDENS], ids=str)
+def test_a_seat_without_chips_is_dealt_in_for_nothing(r: rules.RuleSet) -> None:
+    """docs/rules.md Q-5: in a 4-seat match a seat whose chips ran out (or never had
+    any) is still dealt in and its nets are 0; the match goes on between the others
+    until fewer than two have chips."""
+    m = Match(r, 4, seed=2, stacks=(0, 1, 6, 30))
+    bots = [RandomBot(s) for s in range(4)]
+    while not m.is_over and m.hands_played < 300:
+        before = list(m.stacks)
+        res = m.play_hand(bots)
+        assert sum(res.net) == 0 and len(res.boards) == 4
+        assert all(n == 0 for n, b in zip(res.net, before) if b == 0)
+        assert all(x >= 0 for x in m.stacks) and sum(m.stacks) == 37
+    assert m.is_over and sum(1 for x in m.stacks if x > 0) == 1
 
 
 def test_record_and_errors() -> None:
@@ -284,6 +327,21 @@ def test_match_refuses_a_keep_nets_that_is_no_bool() -> None:
     assert Match(rules.PINEAPPLE, 2, seed=1, keep_nets=True).keep_nets is True
 
 
+@pytest.mark.parametrize("key", ["hands", "seed"])
+@pytest.mark.parametrize("bad", [None, "3", 3.5, True, -1, 2**64])
+def test_match_from_dict_names_a_bad_seed_or_deal_count(key: str, bad: object) -> None:
+    """Match.from_dict said "hands must be an int >= 0, got None" of hands "3" (it
+    quoted its own conversion), took 2**64 hands (the next deal then a GameError about a
+    deal index) and a seed of None (a new random seed: not the deals of the saved
+    match).  Each is a GameError naming the field and the value given."""
+    m = Match(rules.PINEAPPLE, 2, seed=1)
+    data = {**m.to_dict(), key: bad}
+    with pytest.raises(GameError, match=rf"Match.from_dict: {key}: .*got {bad!r}"):
+        Match.from_dict(data)
+    last = Match.from_dict({**m.to_dict(), "hands": 2**64 - 1})
+    assert last.next_game().seed == deal_seed(1, 2**64 - 1)
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     preset=st.sampled_from(PRESETS),
@@ -337,7 +395,7 @@ def test_match_dict_with_a_name_alone_is_the_preset() -> None:
         Match.from_dict(custom)
     for key, bad, match in (
         ("totals", [1], "totals must be a list of 2"),
-        ("hands", -1, "hands must be an int >= 0"),
+        ("hands", -1, r"hands: must be 0..2\*\*64-1"),
         ("rule_set", {"sweep_bonus": "x"}, "rule_set"),
         ("seats", [{"deals": "x"}, {}], r"seats\[0\]: deals must be an int"),
     ):

@@ -178,7 +178,7 @@ def test_table_limits_come_from_c() -> None:
     assert MAX_SEATS == lib.OFC_GAME_MAX_SEATS == 4
     assert FANTASYLAND_CARDS == (13, 17)
     Game(rules.PINEAPPLE, 2, seed=1, stacks=[STACK_MAX, 0])  # the limit itself is fine
-    Match(rules.PINEAPPLE, 2, seed=1, stacks=STACK_MAX)
+    Match(rules.PINEAPPLE, 2, seed=1, stacks=STACK_MAX // 2)  # a match: the limit in all
 
 
 def test_numpy_integers_are_the_python_ints() -> None:
@@ -206,6 +206,22 @@ def test_numpy_integers_are_the_python_ints() -> None:
             check_players(bad, None)
         with pytest.raises(TableError):
             check_seed(bad)
+
+
+@pytest.mark.parametrize("text", ["14", "00", "50", b"ab", b"\x0e\x00", bytearray(b"22")])
+def test_text_is_no_list_of_stacks_or_fantasyland_counts(text: Any) -> None:
+    """Stacks or Fantasyland counts given as text were read character by character:
+    ``fantasyland="14"`` was "seat 0: Fantasyland cards must be 0 or 13..17, got '1'",
+    and bytes were taken as their byte values (``stacks=b"ab"``: stacks (97, 98)).
+    Text is refused as a dict or a set is, naming the value given."""
+    for call in (
+        lambda: Game(rules.PINEAPPLE, 2, seed=1, stacks=text),
+        lambda: Match(rules.PINEAPPLE, 2, seed=1, stacks=text),
+        lambda: settle([X, Y], stacks=text),
+        lambda: Game(rules.PINEAPPLE, 2, seed=1, fantasyland=text),
+    ):
+        with pytest.raises(TableError, match=r"in seat order \(a list\), got "):
+            call()
 
 
 def test_every_layer_refuses_a_table_whose_deal_needs_more_than_a_deck() -> None:

@@ -19,7 +19,9 @@ Fantasyland the button stays where it was, and rotation resumes after.  Fantasyl
 carried with :func:`ofc_fast.fantasyland_cards` (entry, or the stay rule with this
 deal's card count for a seat that played in Fantasyland).  With ``stacks`` every deal is
 settled at table stakes (R-STAKES-*) and the chips carried over; the match is over when
-fewer than two seats have chips left.
+fewer than two seats have chips left.  A seat with no chips left is still dealt in (its
+cards, Fantasyland and place in the button's rotation as before) and neither wins nor
+pays: both stake caps are its stack (docs/rules.md Q-5).
 """
 
 from __future__ import annotations
@@ -32,10 +34,11 @@ from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, OfcError, RulesError, quote
+from ..errors import GameError, OfcError, RulesError, TableError, quote
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
+    STACK_MAX,
     as_int,
     check_bots,
     check_one_deck,
@@ -253,7 +256,8 @@ class Match:
     """Deals at one table of ``players`` seats under ``rules``, reproducible from
     ``seed`` (None draws one, kept in :attr:`seed`).
 
-    ``stacks``: chips per seat (an int gives every seat the same) for table stakes;
+    ``stacks``: chips per seat (an int gives every seat the same) for table stakes,
+    at most ``STACK_MAX`` in all (one seat may come to hold them all);
     ``button``: the button of the first deal; ``fantasyland``: Fantasyland cards per
     seat in the first deal (as :class:`Game` takes them; later deals carry it over);
     ``keep_nets``: keep every deal's net per seat in :attr:`stats` (``SeatStats.net``).
@@ -285,6 +289,11 @@ class Match:
         )
         self.players = players
         check_deck(self.rules, players)
+        if st is not None and sum(st) > STACK_MAX:  # what one seat can come to hold
+            raise TableError(
+                f"stacks: a match moves chips between seats, so at most {STACK_MAX} "
+                f"chips in all, got {sum(st)}"
+            )
         if not isinstance(keep_nets, bool):  # "no" is no False
             raise GameError(f"keep_nets must be True or False, got {quote(keep_nets)}")
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
@@ -443,17 +452,12 @@ class Match:
         m = cls(
             rules,
             data["players"],
-            data["seed"],
+            check_seed(data["seed"], "Match.from_dict: seed"),  # None: no random one
             data.get("stacks"),
             button=data.get("button", 0),
             fantasyland=data.get("fantasyland"),
         )
-        hands = as_int(data["hands"])
-        if hands is None or hands < 0:
-            raise GameError(
-                f"Match.from_dict: hands must be an int >= 0, got {quote(hands)}"
-            )
-        m.hands_played = hands
+        m.hands_played = check_seed(data["hands"], "Match.from_dict: hands")  # a deal index
         start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
         m.start_stacks = None if start is None else list(start)
         m.totals = [_int_field(t, "totals") for t in _per_seat(data, "totals", m.players)]

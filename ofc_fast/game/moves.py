@@ -10,7 +10,8 @@ order and the kept cards' rows ``r_0, r_1, ...`` (0 front, 1 middle, 2 back), th
 action is ``ci * 3**kept + sum(r_i * 3**i)`` where ``ci`` is the index of the discarded
 cards among ``itertools.combinations(range(len(dealt)), discards)``.  The encoding is
 the C engine's (``ofc_action_decode`` / ``ofc_action_encode`` in ``csrc/include/ofc_game.h``);
-this module only caches what C computes.
+this module only caches what C computes.  Action ids and counts may be Python or NumPy
+ints (a row of a VectorEnv's ``legal_actions``).
 
 >>> from ofc_fast.game import Move, moves_for
 >>> m = Move({"front": "Ah", "back": "Kd Ks"}, discard="2c")
@@ -47,6 +48,7 @@ from ..cards import (
     refuse_unordered,
 )
 from ..errors import BoardError, GameError, MoveError, OfcError, quote
+from ..table import as_int
 from ._actions import TABLES, table_of
 from ._actions import action_destinations as action_destinations  # for its users
 from ._actions import destinations_table as destinations_table  # for its users
@@ -143,6 +145,13 @@ def _cards(value: object, what: str = "") -> list[int]:
             "bad_move",
         ) from None
     return [_card(c) for c in items]
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy integer (an action id or a count read from an array) as the Python int,
+    anything else as it is (then refused by the type checks that follow)."""
+    n = as_int(value)
+    return value if n is None else n
 
 
 def _listed(value: object, field: str, what: str, size: int | None = None) -> list[Any]:
@@ -252,6 +261,8 @@ class Move(tuple):  # type: ignore[type-arg]
         cards = _card_ids(dealt)  # None unless 1..5 distinct int ids
         if cards is None:
             cards = _dealt(dealt)
+        if type(action) is not int or type(discards) is not int:
+            discards, action = _plain(discards), _plain(action)
         n = len(cards)
         dest = None
         if (
@@ -392,6 +403,18 @@ class Move(tuple):  # type: ignore[type-arg]
     def _of_state(
         cards: tuple[int, ...], dests: tuple[int, ...], declare: str | None, surrender: bool
     ) -> Move:
+        """An unpickled move, its fields checked as the constructor makes them
+        (MoveError for an edited or damaged pickle)."""
+        if not (
+            type(cards) is tuple
+            and type(dests) is tuple
+            and len(cards) == len(dests)
+            and all(type(c) is int and 0 <= c < 52 for c in cards)
+            and all(type(d) is int and 0 <= d <= DISCARD for d in dests)
+            and (declare is None or type(declare) is str)
+            and type(surrender) is bool
+        ):
+            raise MoveError("a pickled Move holds no move's fields", "bad_move")
         return tuple.__new__(Move, (cards, dests, declare, surrender))
 
     # -- plain data
@@ -564,7 +587,7 @@ def actions_for(
     >>> actions_for(2, rows)  # one slot left in each row: two cards, three rows
     (1, 2, 3, 5, 6, 7)
     """
-    return legal_actions_of(n, discards, _free(rows))
+    return legal_actions_of(_plain(n), _plain(discards), _free(rows))
 
 
 def moves_for(
@@ -582,7 +605,7 @@ def moves_for(
     (27, Move((('Kd', Row.FRONT), ('7h', Row.FRONT)), discard=51))
     """
     cards, free = _decision(dealt, rows)
-    n = len(cards)
+    n, discards = len(cards), _plain(discards)
     return [
         Move._of(cards, action_destinations(n, discards, a))  # type: ignore[arg-type]
         for a in legal_actions_of(n, discards, free)
@@ -655,6 +678,7 @@ def move_for_action(
     ofc_fast.errors.MoveError: action 99 is not legal here (3 cards, 1 to discard, ...)
     """
     cards, free = _decision(dealt, rows)
+    action, discards = _plain(action), _plain(discards)
     legal = legal_actions_of(len(cards), discards, free)
     if type(action) is not int or action not in legal:  # `in`: no array compared
         raise MoveError(
@@ -676,7 +700,7 @@ def action_for_move(move: Move, dealt: Sequence[int], discards: int = 0) -> int:
     """
     if not isinstance(move, Move):
         raise MoveError(f"expected a Move, got {_short(move)}", "bad_move")
-    cards = _dealt(dealt)
+    cards, discards = _dealt(dealt), _plain(discards)
     if type(discards) is not int or not 0 <= discards < len(cards):
         raise MoveError(
             f"{_short(discards)} discards do not fit {len(cards)} card(s)", "discard_count"
@@ -722,8 +746,8 @@ def random_move(
     """A uniformly random legal move (a full set of 13 to 17 cards onto an empty
     board, ``discards`` of them discarded: a uniformly random setting, without
     enumerating them; MoveError for any other shape).  ``rng``: a
-    :class:`random.Random` (anything with its ``choice`` and ``shuffle``), else
-    GameError.
+    :class:`random.Random` (anything with its ``choice`` and ``shuffle``: a NumPy
+    Generator too), else GameError.
 
     >>> from random import Random
     >>> from ofc_fast.cards import parse_cards
@@ -738,9 +762,17 @@ def random_move(
         raise GameError(f"random_move: rng must be a random.Random, got {quote(rng)}")
     if not isinstance(dealt, (list, tuple)):
         dealt = _card_tuple(dealt)
+    discards = _plain(discards)
     if len(dealt) <= 5:
         cards, free = _decision(dealt, rows)
-        a = rng.choice(legal_actions_of(len(cards), discards, free))
+        legal = legal_actions_of(len(cards), discards, free)
+        i = rng.choice(range(len(legal)))  # random.Random: the pick choice(legal) makes
+        try:
+            a = legal[i]  # a NumPy rng's NumPy int too
+        except (TypeError, IndexError):
+            raise GameError(
+                f"random_move: rng.choice gave {quote(i)}, none of the choices"
+            ) from None
         return Move._of(cards, action_destinations(len(cards), discards, a))  # type: ignore[arg-type]
     n, free = len(dealt), _free(rows)
     if not (

@@ -62,6 +62,14 @@ class GameResult:
         """The full settlement: nets, itemised transfers, the scored pairs, stacks."""
         return settlement_of(self._raw.settlement, self._rules, len(self.net), self._stacks)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickling and ``copy.deepcopy``: the fields with the settlement read, without
+        the engine's output it is read from (C data, which does not pickle)."""
+        state = self.__dict__.copy()
+        state["settlement"] = self.settlement
+        state["_raw"] = None
+        return state
+
     def summary(self) -> dict[str, Any]:
         """The per-seat outcome as plain lists: ``net``, ``fouls``, ``royalties``,
         ``fantasyland`` (the part every record of a result shares: :meth:`to_dict`,

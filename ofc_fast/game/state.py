@@ -162,7 +162,8 @@ class Game:
 
     :meth:`copy`, ``copy.copy`` and ``copy.deepcopy`` give an independent game; a game
     pickles (for processes, checkpoints, undo stacks), and unpickling checks the
-    engine's state (``ofc_game_state_check``): damaged bytes are a GameError.
+    engine's state (``ofc_game_state_check``) and that the pickled moves, replayed,
+    make it: damaged bytes or edited moves are a GameError.
 
     >>> import copy, pickle
     >>> h = copy.copy(g)
@@ -430,8 +431,8 @@ class Game:
 
     def random_move(self, rng: Random | None = None) -> Move:
         """A uniformly random legal move of the seat to act (a full set: a uniformly
-        random setting, never a declaration or surrender); ``rng``: a
-        :class:`random.Random` (None: a fresh one), else GameError."""
+        random setting, never a declaration or surrender); ``rng``: a Random or a
+        NumPy Generator (None: a fresh :class:`random.Random`), else GameError."""
         if self.is_over:
             raise MoveError("the deal is over", "game_over")
         seat = self._steps[self._step][0]
@@ -687,7 +688,8 @@ class Game:
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickling: the table, the engine's state bytes, the moves and a subclass's
         attributes; unpickling checks the state with C (``ofc_game_state_check``)
-        before any other function reads it (:meth:`_unpickled`)."""
+        before any other function reads it, and the moves against it
+        (:meth:`_unpickled`)."""
         table = (self.rules, self.players, self.button, self.seed, self.fantasyland)
         state = (table, self.stacks, bytes(self._buf), list(self._moves))
         if type(self) is Game:
@@ -697,25 +699,30 @@ class Game:
     @classmethod
     def _unpickled(cls, table: object, stacks: Any, state: bytes, moves: list[Any]) -> Game:
         """A pickled game rebuilt once :func:`~ofc_fast.game._pickle.checked` passed
-        its table, state bytes and moves; a move that is no move of its decision is a
-        GameError too."""
+        its table, state bytes and moves: its moves replayed on a new deal of its table
+        must make its state byte for byte (GameError naming the first illegal move, or
+        saying they make another state), so that its moves and history are its
+        boards'."""
         from ._pickle import WHAT, checked
 
         p = checked(table, stacks, state, moves)
-        g = object.__new__(cls)
-        g.rules, g.players, g.button, g.seed = p.rules, p.players, p.button, p.seed
-        g.fantasyland, g.stacks, g._r = p.fantasyland, p.stacks, p.r
-        g._buf = bytearray(state)
-        g._g = _new_state(g._buf)
-        g._step, nsteps = g._g.step, g._g.nsteps
-        g._steps = _schedule(p.r, state[_STEPS : _STEPS + _STEP_SIZE * nsteps], nsteps)
-        g._deck, g._moves = tuple(state[_DECK : _DECK + 52]), list(moves)
-        g._result = g._obs = None
-        for i in range(len(moves)):
+        deck = None if p.seed is not None else state[_DECK : _DECK + 52]
+        ref = Game(
+            p.rules, p.players, p.seed, p.button, p.fantasyland, stacks=p.stacks, deck=deck
+        )
+        for i, m in enumerate(moves):
             try:
-                g._move_at(i)
+                (ref.play_action if type(m) is int else ref.play)(m)
             except MoveError as exc:
                 raise GameError(f"{WHAT}: move {i}: {exc}") from None
+        if ref._buf != state:
+            raise GameError(f"{WHAT}: its moves do not make its state")
+        if cls is Game:
+            return ref
+        g = object.__new__(cls)
+        for name in Game.__slots__:
+            if name != "__weakref__":
+                setattr(g, name, getattr(ref, name))
         return g
 
     def _state_bytes(self) -> bytes:
@@ -751,8 +758,8 @@ class Game:
 
 def play_out(game: Game, bots: Sequence[Any]) -> GameResult:
     """Let ``bots`` (one per seat, each with ``act(observation) -> Move``) finish the
-    deal; returns its result (GameError for a ``game`` that is no Game, TableError
-    for bots that are not one per seat, :func:`check_bots`).
+    deal; returns its result (GameError for a ``game`` that is no Game, TableError for
+    bots not one per seat, :func:`check_bots`; a MoveError names the bot's seat).
 
     >>> from ofc_fast.bots import make_bots
     >>> result = play_out(Game("pineapple", 2, seed=3), make_bots("heuristic,random", 2))
@@ -773,16 +780,19 @@ def finish(game: Game, bots: Sequence[Any]) -> None:
     if not isinstance(game, Game):
         raise GameError(f"play_out: game must be a Game, got {quote(game)}")
     check_bots(bots, game.players)
-    steps = game._steps
-    play = game.play
-    buf = game._buf
+    steps, play, buf = game._steps, game.play, game._buf
     template = game._obs or game._obs_template()
     # observation(s) of a deal that is not over, without its argument checks: the
     # seat comes from the schedule and the cards are ids
     observe = _observe if "rule_set" not in template else _observe_own
-    while game._step < len(steps):
-        s = steps[game._step][0]
-        play(bots[s].act(observe(buf, s, template)))
+    s = 0
+    try:
+        while game._step < len(steps):
+            s = steps[game._step][0]
+            play(bots[s].act(observe(buf, s, template)))
+    except MoveError as exc:  # whose move it was (the game is as it was before it)
+        name = type(bots[s]).__name__
+        raise MoveError(f"seat {s} ({name}): {exc}", exc.reason) from None
 
 
 def _observe_own(buf: bytearray, seat: int, template: dict[str, Any]) -> dict[str, Any]:
