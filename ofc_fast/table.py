@@ -39,6 +39,7 @@ __all__ = [
     "STACK_MAX",
     "check_bots",
     "check_fantasyland",
+    "check_match_stacks",
     "check_players",
     "check_seat",
     "check_seed",
@@ -154,6 +155,23 @@ def check_stacks(
             f"{what}: at most {STACK_MAX} chips a seat, got {quote(max(chips))}"
         )
     return chips
+
+
+def check_match_stacks(chips: Sequence[int] | None, what: str = "stacks") -> None:
+    """Refuse checked chip counts (:func:`check_stacks`) that a match could not hold:
+    it moves chips between seats, so one seat may come to hold them all, at most
+    :data:`STACK_MAX` in all.
+
+    >>> check_match_stacks([600, 400])
+    >>> check_match_stacks([STACK_MAX, 1], "--stacks")
+    Traceback (most recent call last):
+    ofc_fast.errors.TableError: --stacks: a match moves chips between seats, so at most ...
+    """
+    if chips is not None and sum(chips) > STACK_MAX:
+        raise TableError(
+            f"{what}: a match moves chips between seats, so at most {STACK_MAX} "
+            f"chips in all, got {sum(chips)}"
+        )
 
 
 def _per_seat(values: object, what: str, need: str) -> tuple[object, ...]:

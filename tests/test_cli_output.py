@@ -295,6 +295,10 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
             "--stacks: 3 seats need 1 or 3 chip counts, got 2",
         ),
         (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0"),
+        (
+            ["play", "--players", "2", "--stacks", "600000000,600000000"],
+            "--stacks: a match moves chips between seats, so at most 1000000000",
+        ),
         (["play", "--stacks", "lots"], "--stacks: expected chip counts"),
         (["score", BOARD_A, BOARD_B, "--stacks", "1,2,3"], "--stacks: 2 seats need 1 or 2"),
         (["play", "--rules", "nope"], "--rules: unknown rule set 'nope'"),

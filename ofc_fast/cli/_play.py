@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GameError, OfcError
 from ..rules import RuleSet
-from ..table import check_players, check_seat, check_seed
+from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
 from .options import (
     StopOnSigint,
@@ -60,6 +60,7 @@ def run_play(args: argparse.Namespace) -> int:
         n if ":" in n else n.lower() for n in split_list("--bots", args.bots, "bot name")
     ]
     stacks = parse_stacks(args.stacks, players)
+    check_match_stacks(stacks, "--stacks")
     if args.seed is not None:
         check_seed(args.seed, "--seed")
     check_output("--history", args.history)  # before the match (--json: ofc-fast's)

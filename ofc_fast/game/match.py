@@ -34,13 +34,13 @@ from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, OfcError, RulesError, TableError, quote
+from ..errors import GameError, OfcError, RulesError, quote
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
-    STACK_MAX,
     as_int,
     check_bots,
+    check_match_stacks,
     check_one_deck,
     check_seed,
     check_stacks,
@@ -289,11 +289,7 @@ class Match:
         )
         self.players = players
         check_deck(self.rules, players)
-        if st is not None and sum(st) > STACK_MAX:  # what one seat can come to hold
-            raise TableError(
-                f"stacks: a match moves chips between seats, so at most {STACK_MAX} "
-                f"chips in all, got {sum(st)}"
-            )
+        check_match_stacks(st)
         if not isinstance(keep_nets, bool):  # "no" is no False
             raise GameError(f"keep_nets must be True or False, got {quote(keep_nets)}")
         self.seed: int = secrets.randbits(64) if seed is None else check_seed(seed)
