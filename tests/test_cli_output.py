@@ -543,6 +543,21 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> No
     assert len(lines) == played and json.loads(lines[-1])
 
 
+def test_ctrl_c_while_the_command_line_starts_is_one_line(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while ``ofc-fast`` builds its parser (it imports every command's
+    module: a second on a busy machine) ended in a KeyboardInterrupt traceback, not
+    the one line and exit status 130 docs/cli.md gives a Ctrl-C."""
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    code, out, err = run(capsys, "rules")
+    assert (code, out, err) == (128 + signal.SIGINT, "", "ofc-fast: interrupted\n")
+
+
 # ----------------------------------------------------------- 80 columns
 
 WIDE = [
