@@ -114,6 +114,32 @@ def test_an_empty_json_name_is_refused_in_every_subcommand(
         assert err == "ofc-fast: error: --history: a file is needed, got an empty name\n"
 
 
+@pytest.mark.skipif(not os.path.isfile("/proc/version"), reason="run on Linux (/proc)")
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_existing_file_that_takes_no_writing_is_refused_before_the_match(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """``play --json FILE`` (``--history FILE`` of a parallel run) where FILE exists
+    but cannot be written (read-only, not the user's; ``/proc/version`` even for
+    root) played the whole match, then failed writing it; as a folder that takes no
+    new file, it is refused before the match."""
+    import ofc_fast.parallel.cli as parallel_cli
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the match was played")
+
+    monkeypatch.setattr(ofc.Match, "play", played)
+    monkeypatch.setattr(parallel_cli, "play_run", played)
+    with pytest.raises(OSError):  # (what the command ran into at the end)
+        open("/proc/version", "a").close()
+    argv = ["play", "--hands", "2", "--seed", "3", "--bots", "random"]
+    for parallel in ([], ["--workers", "1"]):
+        code, out, err = run(capsys, *argv, *parallel, option, "/proc/version")
+        assert (code, out) == (2, ""), parallel
+        assert err.startswith(f"ofc-fast: error: {option}: cannot write '/proc/version'")
+        assert err.count("\n") == 1
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)

@@ -265,9 +265,10 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
 
 def check_output(option: str, path: str | None, standard_output: bool = False) -> None:
     """Refuse, before any work, an output file that cannot be written where it is
-    asked for: a folder, or a new file in a folder that does not exist or takes no new
-    file (``/proc``, a read-only one; a long run found that out only when it wrote
-    its result, ``report`` named its deals file).  ``None`` passes, and ``-`` where the
+    asked for: a folder, an existing file that takes no writing (read-only, not the
+    user's), or a new file in a folder that does not exist or takes no new file
+    (``/proc``, a read-only one; a long run found that out only when it wrote its
+    result, ``report`` named its deals file).  ``None`` passes, and ``-`` where the
     option writes ``standard_output`` (``--json``); elsewhere ``-`` is refused rather
     than written as a file named ``-``.  Errors name ``option``.
 
@@ -304,12 +305,15 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"cannot write {path!r}: no folder {folder!r}"
-    if not os.path.exists(path):  # a folder that takes no new file (/proc, read-only)
-        try:
+    try:
+        if os.path.isfile(path):  # one that takes no writing (read-only, /proc's)
+            with open(path, "a", encoding="utf-8"):  # (nothing written)
+                pass
+        elif not os.path.exists(path):  # a folder that takes no new file (/proc)
             with tempfile.TemporaryFile(dir=folder):
                 pass
-        except OSError as exc:
-            return f"cannot write {path!r}: {exc.strerror}"
+    except OSError as exc:
+        return f"cannot write {path!r}: {exc.strerror}"
     return None
 
 
