@@ -140,6 +140,26 @@ def test_an_existing_file_that_takes_no_writing_is_refused_before_the_match(
         assert err.count("\n") == 1
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_history_that_fills_the_disk_names_history(
+    capsys: pytest.CaptureFixture, tmp_path: Path, suffix: str
+) -> None:
+    """``play --history FILE`` on a disk that fills up during the match (``/dev/full``)
+    was ``ofc-fast: error: [Errno 28] No space left on device``, naming no option; as
+    a parallel run's, the error names ``--history`` and its file."""
+    history = tmp_path / f"deals{suffix}"
+    history.symlink_to("/dev/full")
+    argv = ["play", "--hands", "30", "--seed", "3", "--bots", "random", "--quiet"]
+    for parallel in ([], ["--workers", "1"]):
+        code, out, err = run(capsys, *argv, *parallel, "--history", str(history))
+        assert (code, out) == (2, ""), parallel
+        assert err == (
+            f"ofc-fast: error: --history: cannot write {str(history)!r}: "
+            f"{os.strerror(28)}\n"
+        ), parallel
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)

@@ -17,13 +17,14 @@ keyword: ``ofc-fast`` and ``python -m ofc_fast.learned.train`` print their error
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .. import rules as rules_mod
@@ -48,6 +49,7 @@ __all__ = [
     "output_problem",
     "parse_stacks",
     "split_list",
+    "writing",
 ]
 
 _T = TypeVar("_T")
@@ -346,16 +348,31 @@ def dash_refused(what: str) -> str:
     return f"'-' (standard output) is not written here: name a {what} (./- for one named -)"
 
 
+@contextlib.contextmanager
+def writing(option: str, path: str) -> Iterator[None]:
+    """Open, write or close the output file ``path`` of ``option`` (``--json``,
+    ``--history``) inside: an OSError (a disk full half-way through a match) is an
+    OfcError naming them.
+
+    >>> with writing("--history", "/dev/full"):
+    ...     raise OSError(28, "No space left on device")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --history: cannot write '/dev/full': No space left on device
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise OfcError(f"{option}: cannot write {path!r}: {exc.strerror}") from None
+
+
 def emit_json(args: argparse.Namespace, doc: Any) -> None:
     """``--json``: alone on standard output (no PATH), or into the file PATH."""
     if args.json == "-":
         print(json.dumps(doc))
         return
-    try:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(doc, f)
-    except OSError as exc:
-        raise OfcError(f"--json: cannot write {args.json!r}: {exc.strerror}") from None
+    with writing("--json", args.json), open(args.json, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
 
 
 def json_only(args: argparse.Namespace) -> bool:
