@@ -160,6 +160,17 @@ def test_a_history_that_fills_the_disk_names_history(
         ), parallel
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+def test_bench_json_that_fills_the_disk_names_json(capsys: pytest.CaptureFixture) -> None:
+    """``bench --json /dev/full`` was ``ofc-fast: error: [Errno 28] No space left on
+    device``, naming no option, where ``play``'s and the others' name ``--json``."""
+    code, _, err = run(capsys, "bench", "--n", "100", "--reps", "1", "--json", "/dev/full")
+    assert code == 2
+    assert err.endswith(
+        f"ofc-fast: error: --json: cannot write '/dev/full': {os.strerror(28)}\n"
+    )
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)
