@@ -70,6 +70,15 @@ def test_rules(capsys: pytest.CaptureFixture) -> None:
     assert json.loads(out)["name"] == "OFC"
 
 
+def test_rules_refuses_an_empty_name(capsys: pytest.CaptureFixture) -> None:
+    """``ofc-fast rules "$NAME"`` with NAME unset listed the presets (``--json``: a
+    list, where a NAME prints one rule set's object) instead of refusing the name."""
+    for argv in (["rules", ""], ["rules", "", "--json"]):
+        code, out, err = run(capsys, *argv)
+        assert code == 2 and out == "", argv
+        assert err.startswith("ofc-fast: error: NAME: ") and err.count("\n") == 1
+
+
 def test_play_match(capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
     jpath, hpath = tmp_path / "out.json", tmp_path / "deals.json"
     code, out, _ = run(

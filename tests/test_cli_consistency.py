@@ -192,6 +192,29 @@ def test_bench_judges_the_target_at_the_printed_precision(
     assert (shown <= 5.0) == (verdict == "pass")  # the verdict agrees with the figure
 
 
+def test_docs_cli_states_each_exit_status_of_bench(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``bench`` exits with 1 when the batch and per-call results disagree, a status
+    docs/cli.md did not give (only 2, ``--strict``'s): each status it returns is in
+    its section, with the line that says why."""
+    text = checkout_file("docs/cli.md").read_text(encoding="utf-8")
+    section = " ".join(text.split("## `bench`")[1].split("\n## ")[0].split())
+    real = timing._calls
+
+    def disagreeing(n: int, seed: int):
+        calls, _ = real(n, seed)
+        return calls, lambda: ["rank5"]
+
+    monkeypatch.setattr(timing, "_calls", disagreeing)
+    argv = ["bench", "--n", "50", "--reps", "1", "--skip", "rank5_batch,eval_boards"]
+    code, out, _ = run(capsys, *argv)
+    assert out.splitlines()[-1] == "agreement: FAILED: rank5"
+    assert code == 1 and "`agreement: FAILED: ...`" in section
+    assert f"exit status {code}" in section
+    assert "MISS` and exit status 2" in section  # (--strict's)
+
+
 @pytest.mark.parametrize(
     ("option", "value"), [("--samples", "0"), ("--time", "-1"), ("--seed", "-1")]
 )

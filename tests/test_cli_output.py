@@ -114,6 +114,63 @@ def test_an_empty_json_name_is_refused_in_every_subcommand(
         assert err == "ofc-fast: error: --history: a file is needed, got an empty name\n"
 
 
+@pytest.mark.skipif(not os.path.isfile("/proc/version"), reason="run on Linux (/proc)")
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_an_existing_file_that_takes_no_writing_is_refused_before_the_match(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """``play --json FILE`` (``--history FILE`` of a parallel run) where FILE exists
+    but cannot be written (read-only, not the user's; ``/proc/version`` even for
+    root) played the whole match, then failed writing it; as a folder that takes no
+    new file, it is refused before the match."""
+    import ofc_fast.parallel.cli as parallel_cli
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the match was played")
+
+    monkeypatch.setattr(ofc.Match, "play", played)
+    monkeypatch.setattr(parallel_cli, "play_run", played)
+    with pytest.raises(OSError):  # (what the command ran into at the end)
+        open("/proc/version", "a").close()
+    argv = ["play", "--hands", "2", "--seed", "3", "--bots", "random"]
+    for parallel in ([], ["--workers", "1"]):
+        code, out, err = run(capsys, *argv, *parallel, option, "/proc/version")
+        assert (code, out) == (2, ""), parallel
+        assert err.startswith(f"ofc-fast: error: {option}: cannot write '/proc/version'")
+        assert err.count("\n") == 1
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_history_that_fills_the_disk_names_history(
+    capsys: pytest.CaptureFixture, tmp_path: Path, suffix: str
+) -> None:
+    """``play --history FILE`` on a disk that fills up during the match (``/dev/full``)
+    was ``ofc-fast: error: [Errno 28] No space left on device``, naming no option; as
+    a parallel run's, the error names ``--history`` and its file."""
+    history = tmp_path / f"deals{suffix}"
+    history.symlink_to("/dev/full")
+    argv = ["play", "--hands", "30", "--seed", "3", "--bots", "random", "--quiet"]
+    for parallel in ([], ["--workers", "1"]):
+        code, out, err = run(capsys, *argv, *parallel, "--history", str(history))
+        assert (code, out) == (2, ""), parallel
+        assert err == (
+            f"ofc-fast: error: --history: cannot write {str(history)!r}: "
+            f"{os.strerror(28)}\n"
+        ), parallel
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
+def test_bench_json_that_fills_the_disk_names_json(capsys: pytest.CaptureFixture) -> None:
+    """``bench --json /dev/full`` was ``ofc-fast: error: [Errno 28] No space left on
+    device``, naming no option, where ``play``'s and the others' name ``--json``."""
+    code, _, err = run(capsys, "bench", "--n", "100", "--reps", "1", "--json", "/dev/full")
+    assert code == 2
+    assert err.endswith(
+        f"ofc-fast: error: --json: cannot write '/dev/full': {os.strerror(28)}\n"
+    )
+
+
 def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     code, out, _ = run(capsys, "solve", FL_HAND, "--json")
     doc = json.loads(out)
@@ -545,6 +602,21 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> No
     assert sum(doc["totals"]) == 0 and len(doc["deals"]) == played
     lines = hist.read_text().splitlines()
     assert len(lines) == played and json.loads(lines[-1])
+
+
+def test_ctrl_c_while_the_command_line_starts_is_one_line(
+    capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while ``ofc-fast`` builds its parser (it imports every command's
+    module: a second on a busy machine) ended in a KeyboardInterrupt traceback, not
+    the one line and exit status 130 docs/cli.md gives a Ctrl-C."""
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    code, out, err = run(capsys, "rules")
+    assert (code, out, err) == (128 + signal.SIGINT, "", "ofc-fast: interrupted\n")
 
 
 # ----------------------------------------------------------- 80 columns

@@ -109,7 +109,9 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
     instead of a BrokenPipeError.  Standard output or error closed from the start
     (``>&-``; Python then has none): what goes there is discarded, as :func:`print`
     discards it, rather than a traceback.  Another broken pipe (a bot's) is one line,
-    ``PROG: error: ...``, and exit status 2.
+    ``PROG: error: ...``, and exit status 2.  Ctrl-C (KeyboardInterrupt) that
+    ``command`` does not handle itself, while it starts (``ofc-fast`` builds its
+    parser) or runs, is one line, ``PROG: interrupted``, and exit status 130.
 
     >>> run_command(lambda: print("done"))
     done
@@ -123,6 +125,9 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
             return int(command() or 0)
         finally:  # the output still buffered: a gone reader shows here, not at the exit
             sys.stdout.flush()
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError as exc:
         gone = [f for f in (sys.stdout, sys.stderr) if _reader_gone(f)]
         if not gone:  # another pipe (a bot's)
@@ -139,6 +144,9 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
 EXIT_READER_GONE = 128 + 13
 """The exit status when the reader of standard output or error went away: 128 +
 SIGPIPE."""
+
+EXIT_INTERRUPTED = 128 + 2
+"""The exit status of a command stopped by Ctrl-C: 128 + SIGINT."""
 
 
 def _reader_gone(stream: IO[str]) -> bool:
@@ -190,9 +198,6 @@ def _run(argv: Sequence[str] | None) -> int:
                 )
         _check_rules_file_kept(args)
         return int(args.func(args))
-    except KeyboardInterrupt:
-        print("ofc-fast: interrupted", file=sys.stderr)
-        return 130
     except BrokenPipeError:
         raise  # run_command's: the reader of standard output may have gone away
     except OfcError as exc:

@@ -164,7 +164,7 @@ def run_score(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    if args.name:
+    if args.name is not None:  # ("": a NAME, none of the presets, not the list)
         preset = named("NAME", rules_mod.get, args.name)
         if args.json:
             emit_json(args, preset.to_dict())

@@ -10,7 +10,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..errors import GameError, OfcError
+from ..errors import GameError
 from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
@@ -28,6 +28,7 @@ from .options import (
     named,
     parse_stacks,
     split_list,
+    writing,
 )
 
 if TYPE_CHECKING:
@@ -107,13 +108,9 @@ def run_play(args: argparse.Namespace) -> int:
     hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
     histories: list[dict[str, Any]] = []
     if args.history:
-        try:
+        with writing("--history", args.history):
             # closed in the finally below, after the last deal is written
             hist_file = open(args.history, "w", encoding="utf-8")  # noqa: SIM115
-        except OSError as exc:
-            raise OfcError(
-                f"--history: cannot write {args.history!r}: {exc.strerror}"
-            ) from None
     advance, close = progress(args.hands, not quiet and show == 0 and args.hands >= 50)
     decisions = 0
 
@@ -129,7 +126,8 @@ def run_play(args: argparse.Namespace) -> int:
             if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
                 from ..arena.history import deal_record
 
-                hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
+                with writing("--history", args.history):
+                    hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
             else:
                 histories.append(game.history())
         if i <= show and not quiet:
@@ -149,18 +147,21 @@ def run_play(args: argparse.Namespace) -> int:
     finally:
         close()
         if hist_file is not None:
-            if not hist_jsonl:
-                json.dump(
-                    {
-                        "rules": preset.name,
-                        "players": players,
-                        "seed": match.seed,
-                        "bots": names,
-                        "deals": histories,
-                    },
-                    hist_file,
-                )
-            hist_file.close()
+            with writing("--history", args.history):
+                try:
+                    if not hist_jsonl:
+                        json.dump(
+                            {
+                                "rules": preset.name,
+                                "players": players,
+                                "seed": match.seed,
+                                "bots": names,
+                                "deals": histories,
+                            },
+                            hist_file,
+                        )
+                finally:
+                    hist_file.close()
     elapsed = time.perf_counter() - t0
     summary = match.summary()
     interrupted = stop.requested
@@ -269,25 +270,23 @@ def play_parallel(
             file=sys.stderr,
         )
     if args.history:
-        try:
-            with open(args.history, "w", encoding="utf-8") as f:
-                if args.history.endswith(".jsonl"):
-                    f.writelines(line + "\n" for line in run.lines)
-                else:
-                    json.dump(
-                        {
-                            "rules": preset.name,
-                            "players": players,
-                            "seed": seed,
-                            "bots": names,
-                            "deals": [json.loads(line)["history"] for line in run.lines],
-                        },
-                        f,
-                    )
-        except OSError as exc:
-            raise OfcError(
-                f"--history: cannot write {args.history!r}: {exc.strerror}"
-            ) from None
+        with (
+            writing("--history", args.history),
+            open(args.history, "w", encoding="utf-8") as f,
+        ):
+            if args.history.endswith(".jsonl"):
+                f.writelines(line + "\n" for line in run.lines)
+            else:
+                json.dump(
+                    {
+                        "rules": preset.name,
+                        "players": players,
+                        "seed": seed,
+                        "bots": names,
+                        "deals": [json.loads(line)["history"] for line in run.lines],
+                    },
+                    f,
+                )
     chains = run.spec.fantasyland
     if not quiet:
         fl_key = "fantasyland_rate" if chains else "fantasyland_entry_rate"

@@ -17,13 +17,14 @@ keyword: ``ofc-fast`` and ``python -m ofc_fast.learned.train`` print their error
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import signal
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .. import rules as rules_mod
@@ -48,6 +49,7 @@ __all__ = [
     "output_problem",
     "parse_stacks",
     "split_list",
+    "writing",
 ]
 
 _T = TypeVar("_T")
@@ -265,9 +267,10 @@ def parse_stacks(values: Sequence[str] | None, seats: int) -> list[int] | None:
 
 def check_output(option: str, path: str | None, standard_output: bool = False) -> None:
     """Refuse, before any work, an output file that cannot be written where it is
-    asked for: a folder, or a new file in a folder that does not exist or takes no new
-    file (``/proc``, a read-only one; a long run found that out only when it wrote
-    its result, ``report`` named its deals file).  ``None`` passes, and ``-`` where the
+    asked for: a folder, an existing file that takes no writing (read-only, not the
+    user's), or a new file in a folder that does not exist or takes no new file
+    (``/proc``, a read-only one; a long run found that out only when it wrote its
+    result, ``report`` named its deals file).  ``None`` passes, and ``-`` where the
     option writes ``standard_output`` (``--json``); elsewhere ``-`` is refused rather
     than written as a file named ``-``.  Errors name ``option``.
 
@@ -304,12 +307,15 @@ def output_problem(path: str | None, standard_output: bool = True) -> str | None
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         return f"cannot write {path!r}: no folder {folder!r}"
-    if not os.path.exists(path):  # a folder that takes no new file (/proc, read-only)
-        try:
+    try:
+        if os.path.isfile(path):  # one that takes no writing (read-only, /proc's)
+            with open(path, "a", encoding="utf-8"):  # (nothing written)
+                pass
+        elif not os.path.exists(path):  # a folder that takes no new file (/proc)
             with tempfile.TemporaryFile(dir=folder):
                 pass
-        except OSError as exc:
-            return f"cannot write {path!r}: {exc.strerror}"
+    except OSError as exc:
+        return f"cannot write {path!r}: {exc.strerror}"
     return None
 
 
@@ -342,16 +348,31 @@ def dash_refused(what: str) -> str:
     return f"'-' (standard output) is not written here: name a {what} (./- for one named -)"
 
 
+@contextlib.contextmanager
+def writing(option: str, path: str) -> Iterator[None]:
+    """Open, write or close the output file ``path`` of ``option`` (``--json``,
+    ``--history``) inside: an OSError (a disk full half-way through a match) is an
+    OfcError naming them.
+
+    >>> with writing("--history", "/dev/full"):
+    ...     raise OSError(28, "No space left on device")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --history: cannot write '/dev/full': No space left on device
+    """
+    try:
+        yield
+    except OSError as exc:
+        raise OfcError(f"{option}: cannot write {path!r}: {exc.strerror}") from None
+
+
 def emit_json(args: argparse.Namespace, doc: Any) -> None:
     """``--json``: alone on standard output (no PATH), or into the file PATH."""
     if args.json == "-":
         print(json.dumps(doc))
         return
-    try:
-        with open(args.json, "w", encoding="utf-8") as f:
-            json.dump(doc, f)
-    except OSError as exc:
-        raise OfcError(f"--json: cannot write {args.json!r}: {exc.strerror}") from None
+    with writing("--json", args.json), open(args.json, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
 
 
 def json_only(args: argparse.Namespace) -> bool:
