@@ -78,17 +78,22 @@ _POSITIVE = _number("a number above 0", lambda v: v > 0)
 _NOT_NEGATIVE = _number("a number 0 or more", lambda v: v >= 0)
 _SHARE = _number("a number within 0..1", lambda v: 0 <= v <= 1)
 _DEALS = (
-    "a dict of opponent name: deals (an int 1 or more)",
+    "a dict of opponent (a bot name): deals (an int 1 or more)",
     lambda v: (
         isinstance(v, dict)
-        and all(isinstance(k, str) and type(n) is int and n >= 1 for k, n in v.items())
+        and all(_is_bot(k) and type(n) is int and n >= 1 for k, n in v.items())
     ),
 )
 
 
-def _is_curriculum(value: Any) -> bool:
+def _is_bot(name: Any) -> bool:
+    """Whether ``name`` is a bot of the registry (an opponent the recipe plays)."""
     from ofc_fast.bots import bot_names
 
+    return name in bot_names()
+
+
+def _is_curriculum(value: Any) -> bool:
     if not (isinstance(value, list) and value):
         return False
     pairs = [x if isinstance(x, tuple) and len(x) == 2 else (None, None) for x in value]
@@ -96,7 +101,7 @@ def _is_curriculum(value: Any) -> bool:
     return (
         shares[0] == 0
         and shares == sorted(shares)
-        and all(opp == "self" or opp in bot_names() for _, opp in pairs)
+        and all(opp == "self" or _is_bot(opp) for _, opp in pairs)
     )
 
 

@@ -198,6 +198,8 @@ _BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
     "bc_share=1.0": "bc_share must be a number within 0..1",
     "net=[]": "net must be a non-empty list of layer widths",
     "eval_deals={'random': 0}": "eval_deals must be a dict of",
+    "final_deals={'nosuch': 300}": "final_deals must be a dict of opponent (a bot name)",
+    "eval_deals={'policy:x.npz': 9}": "eval_deals must be a dict of opponent (a bot",
     "curriculum=[(0.5, 'self')]": "curriculum must be a list of",
     "curriculum=[(0.0, 'nosuch')]": "curriculum must be a list of",
     "ppo={'n_steps': 8}": "ppo.batch_size: missing",
@@ -232,7 +234,9 @@ def test_recipe_refuses_bad_options_at_once(
     classic preset, a --bc-data folder that is no self-play run and an --out that is a
     file, or a folder that cannot be made, ended in a traceback, after torch was loaded
     or the first evaluation; a --set value out of its range, a negative learning rate,
-    a zero batch size, gamma 1.5, was taken as it was)."""
+    a zero batch size, gamma 1.5, was taken as it was; ``--set final_deals={'nosuch':
+    300}`` ended in an UnknownBotError traceback after the whole training, before the
+    model was saved)."""
     from scripts import checkout_script, usage_error
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
