@@ -220,6 +220,11 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             Path(args.out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         p.error(f"--out: cannot create {args.out!r}: {exc.strerror or exc}")
+    if args.out and not args.bc_data:  # self-play data of another run in it
+        try:  # (checks the run its manifest names, writes no shard)
+            write_selfplay(args, Path(args.out), max_shards=0)
+        except OfcError as exc:
+            p.error(f"--out: {exc}")
 
 
 def _run_rules(manifest: Path) -> str | None:
@@ -294,12 +299,19 @@ def selfplay_data(
 ) -> Path:
     """HeuristicBot self-play shards (as `ofc-fast selfplay` writes them), written until
     the time share is spent (one at least)."""
+    if args.bc_data:
+        return Path(args.bc_data)
+    while True:  # one shard at least, though the share was spent before it
+        if write_selfplay(args, out, max_shards=1)["complete"] or clock.elapsed >= until_s:
+            return out / "selfplay"
+
+
+def write_selfplay(args: argparse.Namespace, out: Path, max_shards: int) -> dict[str, Any]:
+    """Up to ``max_shards`` more shards of the HeuristicBot self-play the recipe clones,
+    written into ``out/selfplay`` (an error where it holds another run); its manifest."""
     from ofc_fast.parallel import RunSpec
     from ofc_fast.parallel.selfplay import selfplay
 
-    if args.bc_data:
-        return Path(args.bc_data)
-    data = out / "selfplay"
     spec = RunSpec.make(  # self-play shards hold independent deals
         args.rules,
         2,
@@ -308,11 +320,9 @@ def selfplay_data(
         [("heuristic", {})],
         fantasyland=False,
     )
-    while True:  # one shard at least, though the share was spent before it
-        manifest = selfplay(spec, data, shard_size=50, progress=False, max_shards=1)
-        deals = sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"])
-        if deals >= spec.hands or clock.elapsed >= until_s:
-            return data
+    return selfplay(
+        spec, out / "selfplay", shard_size=50, progress=False, max_shards=max_shards
+    )
 
 
 def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> None:

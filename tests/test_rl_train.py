@@ -304,6 +304,32 @@ def test_recipe_refuses_cloning_data_of_other_rules(
     assert script.parse(["--bc-data", str(run), "--rules", "ofc"]).rules == "ofc"
 
 
+def test_recipe_refuses_an_out_folder_of_another_run_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out DIR`` where DIR/selfplay holds the self-play of another run (an earlier
+    recipe run with another ``--seed`` or ``--rules``) ended in a SelfPlayError
+    traceback after torch was loaded and the untrained network evaluated; it is a usage
+    error before anything runs.  The same run's folder is taken again (it resumes)."""
+    from scripts import checkout_script, usage_error
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    other = tmp_path / "other"
+    spec = RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False)
+    selfplay(spec, other / "selfplay", progress=False)
+    _, err = usage_error(capsys, script.parse, ["--out", str(other)])
+    assert f"--out: {other / 'selfplay'} holds another run" in err
+    assert "Traceback" not in err
+    mine = str(tmp_path / "mine")
+    for _ in range(2):
+        assert script.parse(["--out", mine, "--seed", "3"]).out == mine
+    _, err = usage_error(capsys, script.parse, ["--out", mine, "--seed", "4"])
+    assert "holds another run" in err
+
+
 def test_recipe_takes_settings_within_their_ranges() -> None:
     """The tuned CONFIG, and --set values at the edges of their ranges, pass the
     checks (a range too narrow would refuse a working setting)."""
