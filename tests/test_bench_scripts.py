@@ -8,14 +8,23 @@ run."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from scripts import checkout_file, checkout_script, package_env, usage_error
+from scripts import (
+    ROOT,
+    checkout_file,
+    checkout_script,
+    load_script,
+    package_env,
+    usage_error,
+)
 
 ZERO_COUNTS = [
     ("bench_arena.py", "--hands", "0"),
@@ -594,3 +603,88 @@ def test_bench_report_refuses_a_dir_that_is_a_file(
     monkeypatch.setattr(sys, "argv", ["bench_report.py", "--dir", str(file)])
     _, err = usage_error(capsys, module.main)
     assert f"error: --dir: {str(file)!r} is a file, not a folder" in err
+
+
+_SCRIPT = re.compile(r"\b((?:benchmarks|examples)/\w+\.py)\b")
+_PLACEHOLDER = re.compile(r"^(?:[A-Z]+(?::[A-Z]+)?|<\w+>)$")  # N, DIR, A:B, <settings>
+
+
+def _quoted_commands(text: str) -> list[tuple[str, list[str]]]:
+    """Each run of a script of benchmarks/ or examples/ that a Markdown text quotes, in
+    a code span (which may wrap) or a line of a code block: (script, its arguments),
+    up to a comment, a pipe or the next command."""
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    spans = [line for b in blocks for line in b.replace("\\\n", " ").splitlines()]
+    prose = re.sub(r"^```[^\n]*\n.*?^```", "", text, flags=re.S | re.M)
+    spans += re.findall(r"``?([^`]+)``?", prose)
+    commands = []
+    for span in spans:
+        span = " ".join(span.split())
+        for m in _SCRIPT.finditer(span):
+            tail = re.split(r"\s(?:#|&&|\||>|;)(?:\s|$)", " " + span[m.end() :])[0]
+            words = shlex.split(tail)
+            ends = [i for i, w in enumerate(words) if _SCRIPT.search(w) or w == "python"]
+            commands.append((m.group(1), words[: ends[0]] if ends else words))
+    return commands
+
+
+class _Parser(Exception):
+    """Raised in place of a script's parse, carrying its parser."""
+
+
+def _parser_of(script: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The argument parser ``script``'s ``main`` builds (taken at its parse, before
+    anything runs; its check for an optional extra passed over)."""
+
+    def taken(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        raise _Parser(self)
+
+    with monkeypatch.context() as m:
+        m.syspath_prepend(str(ROOT / "benchmarks"))  # as `python SCRIPT` does
+        module = load_script(ROOT / script, f"quoted_{Path(script).stem}")
+        if hasattr(module, "require_extra"):
+            m.setattr(module, "require_extra", lambda *names: None)
+        m.setattr(argparse.ArgumentParser, "parse_known_args", taken)
+        m.setattr(sys, "argv", [script])
+        with pytest.raises(_Parser) as parsed:
+            module.main()
+    parser = parsed.value.args[0]
+    assert isinstance(parser, argparse.ArgumentParser)
+    return parser
+
+
+def test_every_benchmark_command_the_docs_quote_parses(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Each run of a script of benchmarks/ or examples/ that README.md,
+    benchmarks/README.md, CONTRIBUTING.md or a page of docs/ quotes names options the
+    script's parser has, spelled in full (an abbreviation or an option renamed since
+    would stop the reader's run), and, where it holds no placeholder (``N``, ``DIR``),
+    parses as it is quoted; ``run.py`` passes what it does not keep to
+    ``bench_python.py``."""
+    pages = ["README.md", "benchmarks/README.md", "CONTRIBUTING.md"]
+    paths = [checkout_file(page) for page in pages]
+    paths += sorted(checkout_file("docs").glob("*.md"))
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    checked = 0
+    for path in paths:
+        for script, words in _quoted_commands(path.read_text(encoding="utf-8")):
+            where = f"{path.name}: {script} {shlex.join(words)}"
+            assert (ROOT / script).is_file(), where
+            if script not in parsers:
+                parsers[script] = _parser_of(script, monkeypatch)
+            chain = [parsers[script]]
+            if script == "benchmarks/run.py":
+                chain.append(_parser_of("benchmarks/bench_python.py", monkeypatch))
+            options = {o for p in chain for o in p._option_string_actions}
+            named = [w.split("=")[0] for w in words if w.startswith("--")]
+            assert [o for o in named if o not in options] == [], where
+            if "--help" in words or any(_PLACEHOLDER.match(w) for w in words):
+                continue
+            rest = words
+            for parser in chain:
+                _, rest = parser.parse_known_args(rest)
+            assert rest == [], where
+            assert "error" not in capsys.readouterr().err, where
+            checked += 1
+    assert len(parsers) >= 15 and checked >= 50
