@@ -688,3 +688,22 @@ def test_every_benchmark_command_the_docs_quote_parses(
             assert "error" not in capsys.readouterr().err, where
             checked += 1
     assert len(parsers) >= 15 and checked >= 50
+
+
+def test_bench_serve_skips_a_framework_that_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``bench_serve.py --compare-frameworks`` without httptools or starlette (neither is
+    in the ``serve`` extra's minimum, starlette in no extra) started the app anyway,
+    which died with a ModuleNotFoundError, then ended in a ConnectionRefusedError
+    traceback; each such peer is reported as skipped, naming what to install."""
+    module = checkout_script("benchmarks/bench_serve.py")
+    monkeypatch.setitem(sys.modules, "httptools", None)  # not importable
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    started: list[object] = []
+    monkeypatch.setattr(module.subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert module.compare_frameworks(0.1) == {
+        "plain": {"skipped": "httptools is not installed: pip install httptools"},
+        "starlette": {"skipped": "starlette is not installed: pip install starlette"},
+    }
+    assert started == []
