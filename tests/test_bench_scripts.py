@@ -707,3 +707,23 @@ def test_bench_serve_skips_a_framework_that_is_not_installed(
         "starlette": {"skipped": "starlette is not installed: pip install starlette"},
     }
     assert started == []
+
+
+@pytest.mark.parametrize("script", ["bench_value.py", "probe_strength.py"])
+def test_workers_beyond_the_cap_of_the_ofc_fast_commands_are_refused(
+    script: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``--workers 100000`` (a typo) started a process pool of 100,000 forked
+    processes, each loading its own bots; the scripts take at most what the
+    ``ofc-fast`` commands take (4 per CPU) and refuse more before the run."""
+    from ofc_fast.parallel import cli
+
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.setattr(cli, "cpu_count", lambda: 2)  # the CPUs this process may use
+
+    def no_pool(workers: int) -> None:
+        raise AssertionError(f"a pool of {workers} processes was started")
+
+    monkeypatch.setattr(module, "ProcessPoolExecutor", no_pool)
+    out, err = usage_error(capsys, module.main, ["--workers", "9"])
+    assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
