@@ -328,6 +328,7 @@ def test_recipe_refuses_an_out_folder_of_another_run_at_once(
         assert script.parse(["--out", mine, "--seed", "3"]).out == mine
     _, err = usage_error(capsys, script.parse, ["--out", mine, "--seed", "4"])
     assert "holds another run" in err
+    assert script.parse(["--out", mine, "--seed", "4", "--set", "bc_share=0"])  # no data
 
 
 def test_recipe_takes_settings_within_their_ranges() -> None:
