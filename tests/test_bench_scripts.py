@@ -273,6 +273,14 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
         assert "C benchmark" not in out and bad[0] in err
 
 
+def test_run_py_refuses_to_skip_both_parts(capsys: pytest.CaptureFixture) -> None:
+    """``run.py --no-c --no-python`` printed nothing and exited 0, as if a benchmark
+    had run and passed."""
+    module = checkout_script("benchmarks/run.py")
+    out, err = usage_error(capsys, module.main, ["--no-c", "--no-python"])
+    assert out == "" and "error: --no-c with --no-python: nothing left to run" in err
+
+
 def test_run_py_strict_honours_the_c_targets(
     monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture
 ) -> None:
