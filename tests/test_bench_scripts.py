@@ -273,12 +273,25 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
         assert "C benchmark" not in out and bad[0] in err
 
 
-def test_run_py_refuses_to_skip_both_parts(capsys: pytest.CaptureFixture) -> None:
-    """``run.py --no-c --no-python`` printed nothing and exited 0, as if a benchmark
-    had run and passed."""
-    module = checkout_script("benchmarks/run.py")
-    out, err = usage_error(capsys, module.main, ["--no-c", "--no-python"])
-    assert out == "" and "error: --no-c with --no-python: nothing left to run" in err
+@pytest.mark.parametrize(
+    ("script", "argv", "why"),
+    [
+        ("run.py", ["--no-c", "--no-python"], "--no-c with --no-python"),
+        ("bench_search.py", ["--skip-speed", "--skip-strength"],
+         "--skip-speed with --skip-strength"),
+        ("bench_search.py", ["--skip-speed", "--random-deals", "0", "--duplicate-deals",
+                             "0"], "--skip-speed with no deals to play"),
+    ],
+)  # fmt: skip
+def test_a_run_with_every_part_skipped_is_refused(
+    script: str, argv: list[str], why: str, capsys: pytest.CaptureFixture
+) -> None:
+    """``run.py --no-c --no-python`` and ``bench_search.py --skip-speed
+    --skip-strength`` (or no deals to play) printed nothing and exited 0, as if a
+    benchmark had run and passed."""
+    module = checkout_script(f"benchmarks/{script}")
+    out, err = usage_error(capsys, module.main, argv)
+    assert out == "" and f"error: {why}: nothing left to run" in err
 
 
 def test_run_py_strict_honours_the_c_targets(
