@@ -754,3 +754,22 @@ def test_workers_beyond_the_cap_of_the_ofc_fast_commands_are_refused(
     monkeypatch.setattr(module, "ProcessPoolExecutor", no_pool)
     out, err = usage_error(capsys, module.main, ["--workers", "9"])
     assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
+
+
+def test_bench_report_takes_a_dir_whose_name_starts_with_a_dash(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``bench_report.py --dir -1`` (a folder of the working directory) passed
+    ``-1/small.jsonl`` to ``ofc-fast arena --history``, which read it as an option: a
+    CalledProcessError traceback."""
+    module = checkout_script("benchmarks/bench_report.py")
+    monkeypatch.chdir(tmp_path)
+    argv = ["bench_report.py", "--dir", "-1", "--deals", "3", "--source-hands", "2"]
+    monkeypatch.setattr(sys, "argv", argv)
+    popen = module.subprocess.Popen  # (which subprocess.run calls too)
+    monkeypatch.setattr(
+        module.subprocess, "Popen", lambda *a, **k: popen(*a, **k, env=package_env())
+    )
+    module.main()
+    assert (tmp_path / "-1" / "report.html").is_file()
+    assert "3 deals, history" in capsys.readouterr().out
