@@ -266,8 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                 "max": max(rates),
             }
         )
-        if bot == "random" and name != "CLASSIC_1_6":
-            measured, missed = True, missed or med < TARGET
+        if bot == "random" and name != "CLASSIC_1_6" and fn is not _observation_run:
+            measured, missed = True, missed or med < TARGET  # (decisions, not calls)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(

@@ -58,7 +58,8 @@ def main() -> None:
     args = ap.parse_args()
     if args.dir and Path(args.dir).exists() and not Path(args.dir).is_dir():
         ap.error(f"--dir: {args.dir!r} is a file, not a folder")
-    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report."))
+    # (absolute: a relative "-1" would reach the child commands as an option)
+    folder = Path(args.dir or tempfile.mkdtemp(prefix="bench_report.")).absolute()
     folder.mkdir(parents=True, exist_ok=True)
     rep, hist = make_history(folder, args.deals, args.source_hands)
     page = folder / "report.html"

@@ -331,6 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if not args.max_minutes > 0:
         ap.error(f"--max-minutes: must be above 0, got {args.max_minutes}")
+    no_deals = args.random_deals == args.duplicate_deals == 0
+    if args.skip_speed and (args.skip_strength or no_deals):  # (ran nothing, status 0)
+        why = "--skip-strength" if args.skip_strength else "no deals to play"
+        ap.error(f"--skip-speed with {why}: nothing left to run")
     for option, settings in (
         ("--random-settings", args.random_settings),
         ("--heuristic-settings", args.heuristic_settings),

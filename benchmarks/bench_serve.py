@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
 
 import ofc_fast as ofc
@@ -63,8 +64,7 @@ def free_port() -> int:
 def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
     """``ofc-fast serve`` on ``port`` (``workers``: None for its default); a server
     that exits before it listens stops the benchmark with its last line of error."""
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - the server's, open while it runs
-    proc = subprocess.Popen(
+    return start_listening(
         [
             sys.executable,
             "-m",
@@ -78,16 +78,23 @@ def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
             "--log-level",
             "warning",
         ],
-        stdout=subprocess.DEVNULL,
-        stderr=log,
+        port,
+        "the server",
     )
+
+
+def start_listening(argv: list[str], port: int, what: str) -> subprocess.Popen[bytes]:
+    """``argv`` started and waited for until it listens on ``port``; one that exits
+    first stops the benchmark with ``what`` and its last line of error."""
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - the process's, open while it runs
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             log.seek(0)
             lines = log.read().decode(errors="replace").strip().splitlines() or [""]
             raise SystemExit(
-                f"the server did not start (exit status {proc.returncode}): {lines[-1]}"
+                f"{what} did not start (exit status {proc.returncode}): {lines[-1]}"
             )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -95,7 +102,7 @@ def start_server(port: int, workers: int | None) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.1)
     proc.kill()
-    raise SystemExit("the server did not start")
+    raise SystemExit(f"{what} did not start")
 
 
 def rss_mib(pid: int) -> float:
@@ -387,7 +394,8 @@ def bench_page(port: int, deals: int = 3) -> dict[str, Any]:
 
 def compare_frameworks(seconds: float) -> dict[str, Any]:
     """The same JSON endpoint as a plain ASGI app and as a Starlette route, on uvicorn
-    (httptools), 16 clients: requests/s and p99 of each."""
+    (httptools), 16 clients: requests/s and p99 of each; one whose packages are not
+    all installed is skipped, naming the first missing (``{"skipped": ...}``)."""
     app_src = {
         "plain": (
             "import json\n"
@@ -412,17 +420,23 @@ def compare_frameworks(seconds: float) -> dict[str, Any]:
             "app = Starlette(routes=[Route('/v1/score', h, methods=['POST'])])\n"
         ),
     }
-    out = {}
+    out: dict[str, Any] = {}
     for name, src in app_src.items():
+        needs = ("starlette",) if name == "starlette" else ()
+        missing = [m for m in (*needs, "uvicorn", "httptools") if not find_spec(m)]
+        if missing:  # a peer not installed: said, not a crash
+            out[name] = {
+                "skipped": f"{missing[0]} is not installed: pip install {missing[0]}"
+            }
+            continue
         port = free_port()
         code = src + (
             "import uvicorn\n"
             f"uvicorn.run(app, host='127.0.0.1', port={port}, http='httptools', "
             "log_level='warning', access_log=False)\n"
         )
-        proc = subprocess.Popen([sys.executable, "-c", code])
+        proc = start_listening([sys.executable, "-c", code], port, f"the {name} app")
         try:
-            time.sleep(1.5)
             out[name] = bench_score(port, seconds)
         finally:
             proc.terminate()

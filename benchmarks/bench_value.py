@@ -51,6 +51,7 @@ from ofc_fast.arena._stats import t_half_width
 from ofc_fast.bots import HeuristicBot, RandomBot, SearchBot, ValueBot
 from ofc_fast.errors import BotError, OfcError, TableError, UnknownBotError
 from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.parallel.cli import check_workers
 from ofc_fast.table import SEED_MAX, check_players
 from ofc_fast.timing import at_least, duration, output_path, preset_name, seed_offset
 
@@ -270,6 +271,10 @@ def main(argv: list[str] | None = None) -> int:
         "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
+    try:  # (the ofc-fast commands' cap: each process holds its own bots)
+        check_workers(args.workers)
+    except OfcError as exc:
+        ap.error(str(exc))
     sides = split_match(args.match)
     if sides is None:
         ap.error(f"--match: expected A:B, two bot names, got {args.match!r}")

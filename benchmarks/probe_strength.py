@@ -58,6 +58,7 @@ from ofc_fast.board import Board
 from ofc_fast.bots import RandomBot, SearchBot
 from ofc_fast.errors import OfcError
 from ofc_fast.game import Game, deal_seed, play_out
+from ofc_fast.parallel.cli import check_workers
 from ofc_fast.search import best_completion
 from ofc_fast.table import SEED_MAX
 from ofc_fast.timing import at_least, json_object, output_path
@@ -304,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         "--json", type=output_path, metavar="PATH", help="write every figure here"
     )
     args = ap.parse_args(argv)
+    try:  # (the ofc-fast commands' cap: each process holds its own bots)
+        check_workers(args.workers)
+    except OfcError as exc:
+        ap.error(str(exc))
     configs: list[tuple[str, dict[str, Any]]] = []
     for spec in args.config or ["defaults={}"]:
         name, equals, text = spec.partition("=")

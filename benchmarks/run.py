@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
         help="a missed performance target of either part: exit status 2",
     )
     args, rest = ap.parse_known_args(argv)
+    if args.no_c and args.no_python:  # (ran nothing, silently, exit status 0)
+        ap.error("--no-c with --no-python: nothing left to run")
     if args.cc is not None and not shutil.which(args.cc):
         ap.error(f"--cc: no compiler {args.cc!r} (not found on PATH)")
     py_argv, json_alone = (None, False) if args.no_python else python_argv(args, rest)

@@ -78,17 +78,22 @@ _POSITIVE = _number("a number above 0", lambda v: v > 0)
 _NOT_NEGATIVE = _number("a number 0 or more", lambda v: v >= 0)
 _SHARE = _number("a number within 0..1", lambda v: 0 <= v <= 1)
 _DEALS = (
-    "a dict of opponent name: deals (an int 1 or more)",
+    "a dict of opponent (a bot name): deals (an int 1 or more)",
     lambda v: (
         isinstance(v, dict)
-        and all(isinstance(k, str) and type(n) is int and n >= 1 for k, n in v.items())
+        and all(_is_bot(k) and type(n) is int and n >= 1 for k, n in v.items())
     ),
 )
 
 
-def _is_curriculum(value: Any) -> bool:
+def _is_bot(name: Any) -> bool:
+    """Whether ``name`` is a bot of the registry (an opponent the recipe plays)."""
     from ofc_fast.bots import bot_names
 
+    return name in bot_names()
+
+
+def _is_curriculum(value: Any) -> bool:
     if not (isinstance(value, list) and value):
         return False
     pairs = [x if isinstance(x, tuple) and len(x) == 2 else (None, None) for x in value]
@@ -96,7 +101,7 @@ def _is_curriculum(value: Any) -> bool:
     return (
         shares[0] == 0
         and shares == sorted(shares)
-        and all(opp == "self" or opp in bot_names() for _, opp in pairs)
+        and all(opp == "self" or _is_bot(opp) for _, opp in pairs)
     )
 
 
@@ -215,6 +220,11 @@ def _check_inputs(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             Path(args.out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         p.error(f"--out: cannot create {args.out!r}: {exc.strerror or exc}")
+    if args.out and not args.bc_data and CONFIG["bc_share"] > 0:  # another run's data
+        try:  # (checks the run its manifest names, writes no shard)
+            write_selfplay(args, Path(args.out), max_shards=0)
+        except OfcError as exc:
+            p.error(f"--out: {exc}")
 
 
 def _run_rules(manifest: Path) -> str | None:
@@ -289,12 +299,19 @@ def selfplay_data(
 ) -> Path:
     """HeuristicBot self-play shards (as `ofc-fast selfplay` writes them), written until
     the time share is spent (one at least)."""
+    if args.bc_data:
+        return Path(args.bc_data)
+    while True:  # one shard at least, though the share was spent before it
+        if write_selfplay(args, out, max_shards=1)["complete"] or clock.elapsed >= until_s:
+            return out / "selfplay"
+
+
+def write_selfplay(args: argparse.Namespace, out: Path, max_shards: int) -> dict[str, Any]:
+    """Up to ``max_shards`` more shards of the HeuristicBot self-play the recipe clones,
+    written into ``out/selfplay`` (an error where it holds another run); its manifest."""
     from ofc_fast.parallel import RunSpec
     from ofc_fast.parallel.selfplay import selfplay
 
-    if args.bc_data:
-        return Path(args.bc_data)
-    data = out / "selfplay"
     spec = RunSpec.make(  # self-play shards hold independent deals
         args.rules,
         2,
@@ -303,11 +320,9 @@ def selfplay_data(
         [("heuristic", {})],
         fantasyland=False,
     )
-    while True:  # one shard at least, though the share was spent before it
-        manifest = selfplay(spec, data, shard_size=50, progress=False, max_shards=1)
-        deals = sum(s["deals"][1] - s["deals"][0] for s in manifest["shards"])
-        if deals >= spec.hands or clock.elapsed >= until_s:
-            return data
+    return selfplay(
+        spec, out / "selfplay", shard_size=50, progress=False, max_shards=max_shards
+    )
 
 
 def clone(model: Any, data: dict[str, Any], clock: Clock, until_s: float) -> None:

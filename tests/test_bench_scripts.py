@@ -8,14 +8,23 @@ run."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from scripts import checkout_file, checkout_script, package_env, usage_error
+from scripts import (
+    ROOT,
+    checkout_file,
+    checkout_script,
+    load_script,
+    package_env,
+    usage_error,
+)
 
 ZERO_COUNTS = [
     ("bench_arena.py", "--hands", "0"),
@@ -264,6 +273,27 @@ def test_run_py_refuses_a_bad_python_option_before_the_c_part(
         assert "C benchmark" not in out and bad[0] in err
 
 
+@pytest.mark.parametrize(
+    ("script", "argv", "why"),
+    [
+        ("run.py", ["--no-c", "--no-python"], "--no-c with --no-python"),
+        ("bench_search.py", ["--skip-speed", "--skip-strength"],
+         "--skip-speed with --skip-strength"),
+        ("bench_search.py", ["--skip-speed", "--random-deals", "0", "--duplicate-deals",
+                             "0"], "--skip-speed with no deals to play"),
+    ],
+)  # fmt: skip
+def test_a_run_with_every_part_skipped_is_refused(
+    script: str, argv: list[str], why: str, capsys: pytest.CaptureFixture
+) -> None:
+    """``run.py --no-c --no-python`` and ``bench_search.py --skip-speed
+    --skip-strength`` (or no deals to play) printed nothing and exited 0, as if a
+    benchmark had run and passed."""
+    module = checkout_script(f"benchmarks/{script}")
+    out, err = usage_error(capsys, module.main, argv)
+    assert out == "" and f"error: {why}: nothing left to run" in err
+
+
 def test_run_py_strict_honours_the_c_targets(
     monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture
 ) -> None:
@@ -416,8 +446,8 @@ def test_bench_game_only_runs_a_row_or_says_none_matches(
     capsys: pytest.CaptureFixture,
 ) -> None:
     """``bench_game.py --only nomatch`` timed nothing and still printed "target: >=
-    20,000 decisions/s ... (met)", exit status 0; a run of only the heuristic row said
-    the random-bot target was met too."""
+    20,000 decisions/s ... (met)", exit status 0; a run of only the heuristic row, or
+    of only the ``observation()`` calls row, said the random-bot target was met too."""
     module = checkout_script("benchmarks/bench_game.py")
     out, err = usage_error(capsys, module.main, ["--only", "nomatch", "--reps", "1"])
     assert out == "" and "error: --only: no row's label contains 'nomatch'" in err
@@ -425,6 +455,12 @@ def test_bench_game_only_runs_a_row_or_says_none_matches(
     assert module.main(argv) == 0
     out = capsys.readouterr().out
     assert "pineapple 3p, heuristic bots" in out and "(not measured)" in out
+    # observation() calls are no decisions (docs/design.md quotes this run): the
+    # random-bot target was "met" by a run that timed no decision
+    argv = ["--only", "pineapple 3p, observation", "--reps", "1", "--deals", "10"]
+    assert module.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "pineapple 3p, observation() calls" in out and "(not measured)" in out
 
 
 def test_opponent_rows_refuses_a_bot_without_a_model_before_the_run(
@@ -594,3 +630,146 @@ def test_bench_report_refuses_a_dir_that_is_a_file(
     monkeypatch.setattr(sys, "argv", ["bench_report.py", "--dir", str(file)])
     _, err = usage_error(capsys, module.main)
     assert f"error: --dir: {str(file)!r} is a file, not a folder" in err
+
+
+_SCRIPT = re.compile(r"\b((?:benchmarks|examples)/\w+\.py)\b")
+_PLACEHOLDER = re.compile(r"^(?:[A-Z]+(?::[A-Z]+)?|<\w+>)$")  # N, DIR, A:B, <settings>
+
+
+def _quoted_commands(text: str) -> list[tuple[str, list[str]]]:
+    """Each run of a script of benchmarks/ or examples/ that a Markdown text quotes, in
+    a code span (which may wrap) or a line of a code block: (script, its arguments),
+    up to a comment, a pipe or the next command."""
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    spans = [line for b in blocks for line in b.replace("\\\n", " ").splitlines()]
+    prose = re.sub(r"^```[^\n]*\n.*?^```", "", text, flags=re.S | re.M)
+    spans += re.findall(r"``?([^`]+)``?", prose)
+    commands = []
+    for span in spans:
+        span = " ".join(span.split())
+        for m in _SCRIPT.finditer(span):
+            tail = re.split(r"\s(?:#|&&|\||>|;)(?:\s|$)", " " + span[m.end() :])[0]
+            words = shlex.split(tail)
+            ends = [i for i, w in enumerate(words) if _SCRIPT.search(w) or w == "python"]
+            commands.append((m.group(1), words[: ends[0]] if ends else words))
+    return commands
+
+
+class _Parser(Exception):
+    """Raised in place of a script's parse, carrying its parser."""
+
+
+def _parser_of(script: str, monkeypatch: pytest.MonkeyPatch) -> argparse.ArgumentParser:
+    """The argument parser ``script``'s ``main`` builds (taken at its parse, before
+    anything runs; its check for an optional extra passed over)."""
+
+    def taken(self: argparse.ArgumentParser, *args: object, **kwargs: object) -> None:
+        raise _Parser(self)
+
+    with monkeypatch.context() as m:
+        m.syspath_prepend(str(ROOT / "benchmarks"))  # as `python SCRIPT` does
+        module = load_script(ROOT / script, f"quoted_{Path(script).stem}")
+        if hasattr(module, "require_extra"):
+            m.setattr(module, "require_extra", lambda *names: None)
+        m.setattr(argparse.ArgumentParser, "parse_known_args", taken)
+        m.setattr(sys, "argv", [script])
+        with pytest.raises(_Parser) as parsed:
+            module.main()
+    parser = parsed.value.args[0]
+    assert isinstance(parser, argparse.ArgumentParser)
+    return parser
+
+
+def test_every_benchmark_command_the_docs_quote_parses(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """Each run of a script of benchmarks/ or examples/ that README.md,
+    benchmarks/README.md, CONTRIBUTING.md or a page of docs/ quotes names options the
+    script's parser has, spelled in full (an abbreviation or an option renamed since
+    would stop the reader's run), and, where it holds no placeholder (``N``, ``DIR``),
+    parses as it is quoted; ``run.py`` passes what it does not keep to
+    ``bench_python.py``."""
+    pages = ["README.md", "benchmarks/README.md", "CONTRIBUTING.md"]
+    paths = [checkout_file(page) for page in pages]
+    paths += sorted(checkout_file("docs").glob("*.md"))
+    parsers: dict[str, argparse.ArgumentParser] = {}
+    checked = 0
+    for path in paths:
+        for script, words in _quoted_commands(path.read_text(encoding="utf-8")):
+            where = f"{path.name}: {script} {shlex.join(words)}"
+            assert (ROOT / script).is_file(), where
+            if script not in parsers:
+                parsers[script] = _parser_of(script, monkeypatch)
+            chain = [parsers[script]]
+            if script == "benchmarks/run.py":
+                chain.append(_parser_of("benchmarks/bench_python.py", monkeypatch))
+            options = {o for p in chain for o in p._option_string_actions}
+            named = [w.split("=")[0] for w in words if w.startswith("--")]
+            assert [o for o in named if o not in options] == [], where
+            if "--help" in words or any(_PLACEHOLDER.match(w) for w in words):
+                continue
+            rest = words
+            for parser in chain:
+                _, rest = parser.parse_known_args(rest)
+            assert rest == [], where
+            assert "error" not in capsys.readouterr().err, where
+            checked += 1
+    assert len(parsers) >= 15 and checked >= 50
+
+
+def test_bench_serve_skips_a_framework_that_is_not_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``bench_serve.py --compare-frameworks`` without httptools or starlette (neither is
+    in the ``serve`` extra's minimum, starlette in no extra) started the app anyway,
+    which died with a ModuleNotFoundError, then ended in a ConnectionRefusedError
+    traceback; each such peer is reported as skipped, naming what to install."""
+    module = checkout_script("benchmarks/bench_serve.py")
+    monkeypatch.setitem(sys.modules, "httptools", None)  # not importable
+    monkeypatch.setitem(sys.modules, "starlette", None)
+    started: list[object] = []
+    monkeypatch.setattr(module.subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert module.compare_frameworks(0.1) == {
+        "plain": {"skipped": "httptools is not installed: pip install httptools"},
+        "starlette": {"skipped": "starlette is not installed: pip install starlette"},
+    }
+    assert started == []
+
+
+@pytest.mark.parametrize("script", ["bench_value.py", "probe_strength.py"])
+def test_workers_beyond_the_cap_of_the_ofc_fast_commands_are_refused(
+    script: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``--workers 100000`` (a typo) started a process pool of 100,000 forked
+    processes, each loading its own bots; the scripts take at most what the
+    ``ofc-fast`` commands take (4 per CPU) and refuse more before the run."""
+    from ofc_fast.parallel import cli
+
+    module = checkout_script(f"benchmarks/{script}")
+    monkeypatch.setattr(cli, "cpu_count", lambda: 2)  # the CPUs this process may use
+
+    def no_pool(workers: int) -> None:
+        raise AssertionError(f"a pool of {workers} processes was started")
+
+    monkeypatch.setattr(module, "ProcessPoolExecutor", no_pool)
+    out, err = usage_error(capsys, module.main, ["--workers", "9"])
+    assert out == "" and "error: --workers: must be at most 8, got 9 (4 per CPU" in err
+
+
+def test_bench_report_takes_a_dir_whose_name_starts_with_a_dash(
+    tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``bench_report.py --dir -1`` (a folder of the working directory) passed
+    ``-1/small.jsonl`` to ``ofc-fast arena --history``, which read it as an option: a
+    CalledProcessError traceback."""
+    module = checkout_script("benchmarks/bench_report.py")
+    monkeypatch.chdir(tmp_path)
+    argv = ["bench_report.py", "--dir", "-1", "--deals", "3", "--source-hands", "2"]
+    monkeypatch.setattr(sys, "argv", argv)
+    popen = module.subprocess.Popen  # (which subprocess.run calls too)
+    monkeypatch.setattr(
+        module.subprocess, "Popen", lambda *a, **k: popen(*a, **k, env=package_env())
+    )
+    module.main()
+    assert (tmp_path / "-1" / "report.html").is_file()
+    assert "3 deals, history" in capsys.readouterr().out

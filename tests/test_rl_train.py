@@ -198,6 +198,8 @@ _BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
     "bc_share=1.0": "bc_share must be a number within 0..1",
     "net=[]": "net must be a non-empty list of layer widths",
     "eval_deals={'random': 0}": "eval_deals must be a dict of",
+    "final_deals={'nosuch': 300}": "final_deals must be a dict of opponent (a bot name)",
+    "eval_deals={'policy:x.npz': 9}": "eval_deals must be a dict of opponent (a bot",
     "curriculum=[(0.5, 'self')]": "curriculum must be a list of",
     "curriculum=[(0.0, 'nosuch')]": "curriculum must be a list of",
     "ppo={'n_steps': 8}": "ppo.batch_size: missing",
@@ -232,7 +234,9 @@ def test_recipe_refuses_bad_options_at_once(
     classic preset, a --bc-data folder that is no self-play run and an --out that is a
     file, or a folder that cannot be made, ended in a traceback, after torch was loaded
     or the first evaluation; a --set value out of its range, a negative learning rate,
-    a zero batch size, gamma 1.5, was taken as it was)."""
+    a zero batch size, gamma 1.5, was taken as it was; ``--set final_deals={'nosuch':
+    300}`` ended in an UnknownBotError traceback after the whole training, before the
+    model was saved)."""
     from scripts import checkout_script, usage_error
 
     script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
@@ -298,6 +302,33 @@ def test_recipe_refuses_cloning_data_of_other_rules(
     _, err = usage_error(capsys, script.parse, ["--bc-data", str(run)])
     assert f"--bc-data: {str(run)!r} is self-play of OFC, not of --rules pineapple" in err
     assert script.parse(["--bc-data", str(run), "--rules", "ofc"]).rules == "ofc"
+
+
+def test_recipe_refuses_an_out_folder_of_another_run_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out DIR`` where DIR/selfplay holds the self-play of another run (an earlier
+    recipe run with another ``--seed`` or ``--rules``) ended in a SelfPlayError
+    traceback after torch was loaded and the untrained network evaluated; it is a usage
+    error before anything runs.  The same run's folder is taken again (it resumes)."""
+    from scripts import checkout_script, usage_error
+
+    from ofc_fast.parallel import RunSpec
+    from ofc_fast.parallel.selfplay import selfplay
+
+    script = checkout_script("examples/train_ppo.py")  # a skip outside a checkout
+    other = tmp_path / "other"
+    spec = RunSpec.make("pineapple", 2, 1, 2, [("random", {})], fantasyland=False)
+    selfplay(spec, other / "selfplay", progress=False)
+    _, err = usage_error(capsys, script.parse, ["--out", str(other)])
+    assert f"--out: {other / 'selfplay'} holds another run" in err
+    assert "Traceback" not in err
+    mine = str(tmp_path / "mine")
+    for _ in range(2):
+        assert script.parse(["--out", mine, "--seed", "3"]).out == mine
+    _, err = usage_error(capsys, script.parse, ["--out", mine, "--seed", "4"])
+    assert "holds another run" in err
+    assert script.parse(["--out", mine, "--seed", "4", "--set", "bc_share=0"])  # no data
 
 
 def test_recipe_takes_settings_within_their_ranges() -> None:
