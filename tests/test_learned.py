@@ -22,7 +22,7 @@ from scripts import refuse_writes_in
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import RandomBot, SearchBot, ValueBot, make_bot
-from ofc_fast.errors import BotError, ModelError, RulesError
+from ofc_fast.errors import BotError, BotModelError, ModelError, RulesError
 from ofc_fast.game import Game, actions_for, move_for_action, play_out
 from ofc_fast.learned import (
     MODEL_DIR,
@@ -2092,3 +2092,30 @@ def test_eval_limit_help_says_the_opening_uses_a_tenth(
     text = " ".join(capsys.readouterr().out.split())
     assert "--eval-limit EVAL_LIMIT held-out decisions evaluated per street (the " in text
     assert "opening: a tenth of them, at least 1)" in text
+
+
+def test_a_bot_given_its_rules_refuses_a_model_file_of_other_rules_when_made(
+    tmp_path: Path,
+) -> None:
+    """docs/learned.md: a bot reads a model file named by a path when it is made.  A
+    bot given its rules and a model of other rules (an OFC model at a PINEAPPLE
+    table; a ValueModel or its bytes alike) is a BotModelError then, naming the file;
+    it was made and failed at its first decision, naming the model's stem only.  A
+    bot without rules (they come with each observation) keeps the check for then."""
+    path = tmp_path / "ofc.ofcvm"
+    path.write_bytes(model_bytes(random_nets(7), rules.OFC, 2))
+    named = re.escape(repr(str(path)))
+    model = load_model(path)
+    for cls, kw in ((ValueBot, {}), (SearchBot, {"samples": 4})):
+        pinned = {"path": str(path), "checksum": f"{model.checksum:016x}"}
+        for spec in (str(path), path, model, pinned):
+            with pytest.raises(BotModelError, match="other rules than PINEAPPLE") as info:
+                cls(rules.PINEAPPLE, seed=0, model=spec, **kw)  # type: ignore[arg-type]
+            assert re.search(named, str(info.value)), info.value
+        data = ValueModel.from_bytes(path.read_bytes(), "mine")
+        with pytest.raises(BotModelError, match=r"mine@.* other rules than PINEAPPLE"):
+            cls(rules.PINEAPPLE, seed=0, model=data, **kw)  # type: ignore[arg-type]
+        cls(rules.OFC, seed=0, model=str(path), **kw)  # its own rules (any seats)
+        bot = cls(seed=0, model=str(path), **kw)  # the rules of each observation
+        with pytest.raises(BotModelError, match=f"{named}.* other rules than PINEAPPLE"):
+            bot.act(Game(rules.PINEAPPLE, 2, seed=1).observation(1))
