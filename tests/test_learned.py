@@ -2119,3 +2119,14 @@ def test_a_bot_given_its_rules_refuses_a_model_file_of_other_rules_when_made(
         bot = cls(seed=0, model=str(path), **kw)  # the rules of each observation
         with pytest.raises(BotModelError, match=f"{named}.* other rules than PINEAPPLE"):
             bot.act(Game(rules.PINEAPPLE, 2, seed=1).observation(1))
+
+
+def test_a_folder_given_as_a_model_file_is_named_once(tmp_path: Path) -> None:
+    """load_model of a folder (and a bot's model= of one) says the path is not a
+    regular file, once: the message was wrapped in itself, "value model 'x': cannot
+    read it (value model 'x': not a regular file)"."""
+    named = re.escape(repr(str(tmp_path)))
+    with pytest.raises(ModelError, match=f"^value model {named}: not a regular file$"):
+        load_model(tmp_path)
+    with pytest.raises(BotModelError, match=f"^value bot: value model {named}: not a"):
+        ValueBot(seed=0, model=tmp_path)

@@ -472,12 +472,14 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
     """
     p = _file_path(path)
     try:
-        if not stat.S_ISREG(p.stat().st_mode):
-            raise ModelError(f"value model {str(p)!r}: not a regular file")
-        with p.open("rb") as f:
-            data = f.read(_MAX_FILE + 1)
+        regular = stat.S_ISREG(p.stat().st_mode)
+        if regular:
+            with p.open("rb") as f:
+                data = f.read(_MAX_FILE + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise ModelError(f"value model {str(p)!r}: cannot read it ({_why(exc)})") from None
+    if not regular:  # (a ModelError is a ValueError: raised inside, it was wrapped)
+        raise ModelError(f"value model {str(p)!r}: not a regular file")
     if len(data) > _MAX_FILE:
         raise ModelError(
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
