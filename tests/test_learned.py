@@ -2130,3 +2130,22 @@ def test_a_folder_given_as_a_model_file_is_named_once(tmp_path: Path) -> None:
         load_model(tmp_path)
     with pytest.raises(BotModelError, match=f"^value bot: value model {named}: not a"):
         ValueBot(seed=0, model=tmp_path)
+
+
+def test_training_progress_into_a_log_file_has_no_control_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The training command's progress on a standard error that is no terminal (a log
+    file, a pipe) is plain lines, as README.md says of the bar without tqdm: with
+    tqdm installed it wrote the bar's carriage returns and redraws into the log."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    args = ["--rules", "pineapple", "--deals", "3", "--eval-deals", "1"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
+    args += ["--epochs", "1", "--hidden", "4", "--opponent", "typical"]
+    assert main([*args, "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "positions" in err and "3/3 deals" in err, err
+    bad = sorted({c for c in err if c != "\n" and not c.isprintable()})
+    assert not bad, f"control characters {bad} in {err[:300]!r}"
