@@ -956,6 +956,9 @@ def test_training_takes_workers_and_ray_as_every_command_does(
         ({"seed": 1.5}, "seed must be an int 0..2**64-1, got 1.5"),
         ({"players": 2.5}, "players must be 2..3, got 2.5"),
         ({"hidden": (8.5,)}, "hidden: 1..3 layer widths, each 1..256"),
+        ({"hidden": 64}, "hidden: 1..3 layer widths, each 1..256 (a model file's nets "),
+        ({"hidden": "64,64"}, "hidden: 1..3 layer widths, each 1..256"),
+        ({"hidden": np.array([[4]])}, "hidden: 1..3 layer widths, each 1..256"),
     ],
 )
 def test_train_refuses_counts_that_are_no_ints(
@@ -964,7 +967,8 @@ def test_train_refuses_counts_that_are_no_ints(
     """train() takes its counts as ints: deals=1e3 failed with a TypeError at the
     positions, samples=1.5 with 'an integer is required' after them, rounds=2.0
     after the first round and hidden=(8.5,) at the first fit (after labels), each
-    after config.json was written; now a ModelError naming the setting comes first."""
+    after config.json was written; now a ModelError naming the setting comes first.
+    hidden=64 (no widths) was a TypeError "object of type 'int' has no len()"."""
     from ofc_fast.learned.train import train
 
     settings: dict[str, Any] = dict(deals=4, eval_deals=1, samples=1, eval_samples=1)
@@ -981,8 +985,9 @@ def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
     of an int, passes them) and a NumPy float as epsilon, as a sweep over
     ``np.arange`` gives them: config.json could not hold them ('Object of type int64
     is not JSON serializable', a TypeError after the folder was made).  The run
-    resumes under the same settings as Python numbers.  An epsilon that is text was
-    a TypeError from the comparison: a ModelError naming it."""
+    resumes under the same settings as Python numbers.  Widths in a NumPy array train
+    (a ValueError: "the truth value of an array ... is ambiguous").  An epsilon that
+    is text was a TypeError from the comparison: a ModelError naming it."""
     _require_torch()
     from ofc_fast.learned.train import train
 
@@ -1003,6 +1008,10 @@ def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
     assert config["hidden"] == [4]
     again = train("pineapple", out, deals=4, seed=3, epsilon=0.25, hidden=(4,), **settings)
     assert again == report
+    widths = np.array([4, 4])  # a sweep's widths (a ValueError of its truth value)
+    train("pineapple", tmp_path / "widths", deals=4, hidden=widths, **settings)  # type: ignore[arg-type]
+    config = json.loads((tmp_path / "widths" / "config.json").read_text())
+    assert config["hidden"] == [4, 4]
     with pytest.raises(
         ModelError, match=r"epsilon must be a probability, 0\.\.1, got '0\.1'"
     ):
@@ -2149,3 +2158,18 @@ def test_training_progress_into_a_log_file_has_no_control_characters(
     assert "positions" in err and "3/3 deals" in err, err
     bad = sorted({c for c in err if c != "\n" and not c.isprintable()})
     assert not bad, f"control characters {bad} in {err[:300]!r}"
+
+
+@pytest.mark.parametrize("out", [None, 3, b"run"])
+def test_train_refuses_an_out_that_is_no_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, out: object
+) -> None:
+    """train()'s ``out`` is a folder's path: None (an unset setting) or a number was
+    taken as its text, and the run trained into a folder named 'None' or '3' in the
+    working directory; a ModelError naming ``out`` before any step."""
+    from ofc_fast.learned.train import train
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ModelError, match=r"^out: a folder's path is text, got "):
+        train("pineapple", out, deals=4, opponent="typical", progress=False)  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())

@@ -422,6 +422,8 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
+    if not isinstance(out, (str, Path)):  # (None, 3: a folder of that text was made)
+        raise ModelError(f"out: a folder's path is text, got {quote(out)}")
     out = str(out)
     if not out.strip():  # (an unset shell variable: not the current folder)
         raise ModelError("out: a folder is needed, got an empty name")
@@ -611,16 +613,19 @@ def _check_settings(
     ):
         raise ModelError(f"epsilon must be a probability, 0..1, got {quote(epsilon)}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
+    try:  # a tuple, a list, a NumPy array (whose truth value is no test of widths)
+        widths = [] if isinstance(hidden, str) else list(hidden)
+    except TypeError:  # (hidden=64: no len())
+        widths = []
     if not (
-        hidden
-        and len(hidden) < layers
-        and all(as_int(h) is not None and 1 <= h <= width for h in hidden)
+        0 < len(widths) < layers
+        and all(as_int(h) is not None and 1 <= h <= width for h in widths)
     ):
         raise ModelError(
             f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
-            f"nets have at most {layers} layers), got {quote(list(hidden))}"
+            f"nets have at most {layers} layers), got {quote(widths or hidden)}"
         )
-    shape = [FEATURES, *hidden, 1]  # each layer: weights and biases, every net alike
+    shape = [FEATURES, *widths, 1]  # each layer: weights and biases, every net alike
     params = len(_sizes(rules)) * sum((a + 1) * b for a, b in zip(shape, shape[1:]))
     if params > int(lib.OFC_VM_MAX_PARAMS):  # (the file failed after every fit)
         raise ModelError(
