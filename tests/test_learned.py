@@ -2173,3 +2173,30 @@ def test_train_refuses_an_out_that_is_no_path(
     with pytest.raises(ModelError, match=r"^out: a folder's path is text, got "):
         train("pineapple", out, deals=4, opponent="typical", progress=False)  # type: ignore[arg-type]
     assert not list(tmp_path.iterdir())
+
+
+def test_training_run_again_draws_the_plot_once_matplotlib_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run without matplotlib says report.png is not drawn and what to install; the
+    same command run again with it installed draws report.png (the finished report
+    was returned as it was, so no plot came until another --out) and keeps the
+    report.  A report.md deleted since is written again alike."""
+    _require_torch()
+    pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    import sys
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    with monkeypatch.context() as m:
+        for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot"):
+            m.setitem(sys.modules, name, None)  # import fails
+        assert main([*_TINY_RUN, "--out", str(out)]) == 0
+    assert not (out / "report.png").exists()
+    report = (out / "report.json").read_bytes()
+    (out / "report.md").unlink()
+    assert main([*_TINY_RUN, "--out", str(out)]) == 0
+    assert (out / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "report.json").read_bytes() == report
+    assert (out / "report.md").read_text().startswith("# Value model ")

@@ -64,7 +64,7 @@ from ._data import (
     label_chunk,
 )
 from ._fit import c_check, require_torch
-from ._report import markdown, plot
+from ._report import markdown, report_files
 from ._run import Run, read_json, write_json
 from .model import FEATURES, ValueModel, model_bytes
 
@@ -518,10 +518,10 @@ def train(
         atomic_write(run.out / name, data)
         model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
         report_path = run.out / "report.json"
-        if report_path.exists():  # written last: the report.md and .png beside it are done
-            done = read_json(report_path)
-            if done.get("model") == model.name:
-                return done
+        done = read_json(report_path) if report_path.exists() else {}
+        if done.get("model") == model.name:  # written last: this model's report is done
+            report_files(done, run.out, say, missing=True)
+            return done
         say("held-out evaluation")
         t0 = time.perf_counter()
         streets = {
@@ -554,9 +554,7 @@ def train(
             "total_seconds": round(sum(run.cost.values()), 1),
             "c_vs_fit_max_abs_diff": c_check(model, saved),
         }
-        atomic_write(run.out / "report.md", markdown(report).encode())
-        if not plot(report, run.out / "report.png"):
-            say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
+        report_files(report, run.out, say)
         write_json(report_path, report)
         return report
 
