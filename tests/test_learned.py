@@ -2128,6 +2128,10 @@ def test_a_bot_given_its_rules_refuses_a_model_file_of_other_rules_when_made(
         bot = cls(seed=0, model=str(path), **kw)  # the rules of each observation
         with pytest.raises(BotModelError, match=f"{named}.* other rules than PINEAPPLE"):
             bot.act(Game(rules.PINEAPPLE, 2, seed=1).observation(1))
+        with pytest.raises(
+            BotModelError, match=f"{named}\\) was trained for 2 players, not 3"
+        ):
+            bot.act(Game(rules.OFC, 3, seed=1).observation(1))
 
 
 def test_a_folder_given_as_a_model_file_is_named_once(tmp_path: Path) -> None:

@@ -287,15 +287,15 @@ class ValueModel:
         """ModelError when the model was written for another rule set or seat count
         (``rules``: a RuleSet, a preset name or a game id)."""
         rules = as_rules(rules, "value model")
+        where = "" if self._path is None else f" (file {self._path!r})"
         if self.rules_hash != rules_hash(rules):
-            where = "" if self._path is None else f" (file {self._path!r})"
             raise ModelError(
                 f"value model {self.name}{where} was trained for other rules than "
                 f"{rules.name} ({_trained_for(self.rules_hash, rules)})"
             )
         if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(
-                f"value model {self.name} was trained for {self.players} players, "
+                f"value model {self.name}{where} was trained for {self.players} players, "
                 f"not {players}"
             )
 
