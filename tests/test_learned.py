@@ -1064,7 +1064,7 @@ def test_training_report_gives_no_interval_below_two_decisions(
     "0.000 ± 0.000" as its 95% interval: below two decisions there is none, null in
     report.json and said so in report.md.  The plot's top-1 axis went below 0 when
     every agreement was 0 (matplotlib's autoscaled -0.055..0.055)."""
-    from ofc_fast.learned import train as train_module
+    from ofc_fast.learned import _report
 
     one = {"decisions": 1, "regret": 0.25, "regret_ci95": None, "top1": 0.0}
     two = {"decisions": 2, "regret": 0.5, "regret_ci95": 0.125, "top1": 0.0}
@@ -1076,7 +1076,7 @@ def test_training_report_gives_no_interval_below_two_decisions(
         "cost_seconds": {"positions": 1.0},
         "total_seconds": 1.0,
     }
-    text = train_module.markdown(report)
+    text = _report.markdown(report)
     assert "| 5 | 1 | 0.250 (no interval: n < 2) | 0.0% (no interval: n < 2) |" in text
     assert "| 7 | 2 | 0.500 ± 0.125 | 0.0% ± 0.0 |" in text
     pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
@@ -1090,7 +1090,7 @@ def test_training_report_gives_no_interval_below_two_decisions(
         saved(fig, *args, **kwargs)
 
     monkeypatch.setattr(Figure, "savefig", savefig)
-    assert train_module.plot(report, tmp_path / "report.png")
+    assert _report.plot(report, tmp_path / "report.png")
     (regret_low, _), (top1_low, top1_high) = limits
     assert regret_low == 0.0 and (top1_low, top1_high) == (0.0, 100.0)
 
