@@ -22,7 +22,7 @@ from scripts import refuse_writes_in
 from ofc_fast import rules
 from ofc_fast._native import ffi, lib
 from ofc_fast.bots import RandomBot, SearchBot, ValueBot, make_bot
-from ofc_fast.errors import BotError, ModelError, RulesError
+from ofc_fast.errors import BotError, BotModelError, ModelError, RulesError
 from ofc_fast.game import Game, actions_for, move_for_action, play_out
 from ofc_fast.learned import (
     MODEL_DIR,
@@ -956,6 +956,9 @@ def test_training_takes_workers_and_ray_as_every_command_does(
         ({"seed": 1.5}, "seed must be an int 0..2**64-1, got 1.5"),
         ({"players": 2.5}, "players must be 2..3, got 2.5"),
         ({"hidden": (8.5,)}, "hidden: 1..3 layer widths, each 1..256"),
+        ({"hidden": 64}, "hidden: 1..3 layer widths, each 1..256 (a model file's nets "),
+        ({"hidden": "64,64"}, "hidden: 1..3 layer widths, each 1..256"),
+        ({"hidden": np.array([[4]])}, "hidden: 1..3 layer widths, each 1..256"),
     ],
 )
 def test_train_refuses_counts_that_are_no_ints(
@@ -964,7 +967,8 @@ def test_train_refuses_counts_that_are_no_ints(
     """train() takes its counts as ints: deals=1e3 failed with a TypeError at the
     positions, samples=1.5 with 'an integer is required' after them, rounds=2.0
     after the first round and hidden=(8.5,) at the first fit (after labels), each
-    after config.json was written; now a ModelError naming the setting comes first."""
+    after config.json was written; now a ModelError naming the setting comes first.
+    hidden=64 (no widths) was a TypeError "object of type 'int' has no len()"."""
     from ofc_fast.learned.train import train
 
     settings: dict[str, Any] = dict(deals=4, eval_deals=1, samples=1, eval_samples=1)
@@ -981,8 +985,9 @@ def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
     of an int, passes them) and a NumPy float as epsilon, as a sweep over
     ``np.arange`` gives them: config.json could not hold them ('Object of type int64
     is not JSON serializable', a TypeError after the folder was made).  The run
-    resumes under the same settings as Python numbers.  An epsilon that is text was
-    a TypeError from the comparison: a ModelError naming it."""
+    resumes under the same settings as Python numbers.  Widths in a NumPy array train
+    (a ValueError: "the truth value of an array ... is ambiguous").  An epsilon that
+    is text was a TypeError from the comparison: a ModelError naming it."""
     _require_torch()
     from ofc_fast.learned.train import train
 
@@ -1003,6 +1008,10 @@ def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
     assert config["hidden"] == [4]
     again = train("pineapple", out, deals=4, seed=3, epsilon=0.25, hidden=(4,), **settings)
     assert again == report
+    widths = np.array([4, 4])  # a sweep's widths (a ValueError of its truth value)
+    train("pineapple", tmp_path / "widths", deals=4, hidden=widths, **settings)  # type: ignore[arg-type]
+    config = json.loads((tmp_path / "widths" / "config.json").read_text())
+    assert config["hidden"] == [4, 4]
     with pytest.raises(
         ModelError, match=r"epsilon must be a probability, 0\.\.1, got '0\.1'"
     ):
@@ -1055,7 +1064,7 @@ def test_training_report_gives_no_interval_below_two_decisions(
     "0.000 ± 0.000" as its 95% interval: below two decisions there is none, null in
     report.json and said so in report.md.  The plot's top-1 axis went below 0 when
     every agreement was 0 (matplotlib's autoscaled -0.055..0.055)."""
-    from ofc_fast.learned import train as train_module
+    from ofc_fast.learned import _report
 
     one = {"decisions": 1, "regret": 0.25, "regret_ci95": None, "top1": 0.0}
     two = {"decisions": 2, "regret": 0.5, "regret_ci95": 0.125, "top1": 0.0}
@@ -1067,7 +1076,7 @@ def test_training_report_gives_no_interval_below_two_decisions(
         "cost_seconds": {"positions": 1.0},
         "total_seconds": 1.0,
     }
-    text = train_module.markdown(report)
+    text = _report.markdown(report)
     assert "| 5 | 1 | 0.250 (no interval: n < 2) | 0.0% (no interval: n < 2) |" in text
     assert "| 7 | 2 | 0.500 ± 0.125 | 0.0% ± 0.0 |" in text
     pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
@@ -1081,7 +1090,7 @@ def test_training_report_gives_no_interval_below_two_decisions(
         saved(fig, *args, **kwargs)
 
     monkeypatch.setattr(Figure, "savefig", savefig)
-    assert train_module.plot(report, tmp_path / "report.png")
+    assert _report.plot(report, tmp_path / "report.png")
     (regret_low, _), (top1_low, top1_high) = limits
     assert regret_low == 0.0 and (top1_low, top1_high) == (0.0, 100.0)
 
@@ -2092,3 +2101,106 @@ def test_eval_limit_help_says_the_opening_uses_a_tenth(
     text = " ".join(capsys.readouterr().out.split())
     assert "--eval-limit EVAL_LIMIT held-out decisions evaluated per street (the " in text
     assert "opening: a tenth of them, at least 1)" in text
+
+
+def test_a_bot_given_its_rules_refuses_a_model_file_of_other_rules_when_made(
+    tmp_path: Path,
+) -> None:
+    """docs/learned.md: a bot reads a model file named by a path when it is made.  A
+    bot given its rules and a model of other rules (an OFC model at a PINEAPPLE
+    table; a ValueModel or its bytes alike) is a BotModelError then, naming the file;
+    it was made and failed at its first decision, naming the model's stem only.  A
+    bot without rules (they come with each observation) keeps the check for then."""
+    path = tmp_path / "ofc.ofcvm"
+    path.write_bytes(model_bytes(random_nets(7), rules.OFC, 2))
+    named = re.escape(repr(str(path)))
+    model = load_model(path)
+    for cls, kw in ((ValueBot, {}), (SearchBot, {"samples": 4})):
+        pinned = {"path": str(path), "checksum": f"{model.checksum:016x}"}
+        for spec in (str(path), path, model, pinned):
+            with pytest.raises(BotModelError, match="other rules than PINEAPPLE") as info:
+                cls(rules.PINEAPPLE, seed=0, model=spec, **kw)  # type: ignore[arg-type]
+            assert re.search(named, str(info.value)), info.value
+        data = ValueModel.from_bytes(path.read_bytes(), "mine")
+        with pytest.raises(BotModelError, match=r"mine@.* other rules than PINEAPPLE"):
+            cls(rules.PINEAPPLE, seed=0, model=data, **kw)  # type: ignore[arg-type]
+        cls(rules.OFC, seed=0, model=str(path), **kw)  # its own rules (any seats)
+        bot = cls(seed=0, model=str(path), **kw)  # the rules of each observation
+        with pytest.raises(BotModelError, match=f"{named}.* other rules than PINEAPPLE"):
+            bot.act(Game(rules.PINEAPPLE, 2, seed=1).observation(1))
+        with pytest.raises(
+            BotModelError, match=f"{named}\\) was trained for 2 players, not 3"
+        ):
+            bot.act(Game(rules.OFC, 3, seed=1).observation(1))
+
+
+def test_a_folder_given_as_a_model_file_is_named_once(tmp_path: Path) -> None:
+    """load_model of a folder (and a bot's model= of one) says the path is not a
+    regular file, once: the message was wrapped in itself, "value model 'x': cannot
+    read it (value model 'x': not a regular file)"."""
+    named = re.escape(repr(str(tmp_path)))
+    with pytest.raises(ModelError, match=f"^value model {named}: not a regular file$"):
+        load_model(tmp_path)
+    with pytest.raises(BotModelError, match=f"^value bot: value model {named}: not a"):
+        ValueBot(seed=0, model=tmp_path)
+
+
+def test_training_progress_into_a_log_file_has_no_control_characters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The training command's progress on a standard error that is no terminal (a log
+    file, a pipe) is plain lines, as README.md says of the bar without tqdm: with
+    tqdm installed it wrote the bar's carriage returns and redraws into the log."""
+    _require_torch()
+    from ofc_fast.learned.train import main
+
+    args = ["--rules", "pineapple", "--deals", "3", "--eval-deals", "1"]
+    args += ["--samples", "1", "--eval-samples", "1", "--eval-limit", "1"]
+    args += ["--epochs", "1", "--hidden", "4", "--opponent", "typical"]
+    assert main([*args, "--out", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "positions" in err and "3/3 deals" in err, err
+    bad = sorted({c for c in err if c != "\n" and not c.isprintable()})
+    assert not bad, f"control characters {bad} in {err[:300]!r}"
+
+
+@pytest.mark.parametrize("out", [None, 3, b"run"])
+def test_train_refuses_an_out_that_is_no_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, out: object
+) -> None:
+    """train()'s ``out`` is a folder's path: None (an unset setting) or a number was
+    taken as its text, and the run trained into a folder named 'None' or '3' in the
+    working directory; a ModelError naming ``out`` before any step."""
+    from ofc_fast.learned.train import train
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ModelError, match=r"^out: a folder's path is text, got "):
+        train("pineapple", out, deals=4, opponent="typical", progress=False)  # type: ignore[arg-type]
+    assert not list(tmp_path.iterdir())
+
+
+def test_training_run_again_draws_the_plot_once_matplotlib_is_installed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run without matplotlib says report.png is not drawn and what to install; the
+    same command run again with it installed draws report.png (the finished report
+    was returned as it was, so no plot came until another --out) and keeps the
+    report.  A report.md deleted since is written again alike."""
+    _require_torch()
+    pytest.importorskip("matplotlib", reason='pip install ".[learn]"')
+    import sys
+
+    from ofc_fast.learned.train import main
+
+    out = tmp_path / "run"
+    with monkeypatch.context() as m:
+        for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot"):
+            m.setitem(sys.modules, name, None)  # import fails
+        assert main([*_TINY_RUN, "--out", str(out)]) == 0
+    assert not (out / "report.png").exists()
+    report = (out / "report.json").read_bytes()
+    (out / "report.md").unlink()
+    assert main([*_TINY_RUN, "--out", str(out)]) == 0
+    assert (out / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (out / "report.json").read_bytes() == report
+    assert (out / "report.md").read_text().startswith("# Value model ")

@@ -124,7 +124,7 @@ class SearchBot:
     ) -> None:
         self.rules = rules_setting(rules, "search bot")
         seed = seed_setting(seed, "search bot")
-        model = model_setting(model, "search bot")
+        model = model_setting(model, "search bot", self.rules)
         if time_budget is None and samples is None:
             raise BotError("search bot: give a time_budget, samples, or both")
         try:

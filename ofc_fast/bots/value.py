@@ -67,7 +67,7 @@ class ValueBot:
                 "'auto', a path, a ValueModel or its bytes (SearchBot(model=None) "
                 "searches without one)"
             )
-        model = model_setting(model, "value bot")
+        model = model_setting(model, "value bot", self.rules)
         try:
             # fl_value is checked alike under any rules (the observation's, when None)
             search_model(self.rules or PINEAPPLE, fl_value)

@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..parallel import atomic_write
 
-__all__ = ["markdown", "plot"]
+__all__ = ["markdown", "plot", "report_files"]
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -81,3 +82,16 @@ def plot(report: dict[str, Any], path: Path) -> bool:
     fig.savefig(buf, format="png", dpi=80)
     atomic_write(path, buf.getvalue())
     return True
+
+
+def report_files(
+    report: dict[str, Any], out: Path, say: Callable[[str], None], missing: bool = False
+) -> None:
+    """``report.md`` and ``report.png`` of ``report`` in ``out``; with ``missing``,
+    only those not there (a finished run's: a plot drawn once matplotlib is installed,
+    a report.md deleted since)."""
+    md, png = out / "report.md", out / "report.png"
+    if not (missing and md.exists()):
+        atomic_write(md, markdown(report).encode())
+    if not (missing and png.exists()) and not plot(report, png):
+        say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')

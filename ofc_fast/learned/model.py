@@ -287,14 +287,15 @@ class ValueModel:
         """ModelError when the model was written for another rule set or seat count
         (``rules``: a RuleSet, a preset name or a game id)."""
         rules = as_rules(rules, "value model")
+        where = "" if self._path is None else f" (file {self._path!r})"
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
-                f"value model {self.name} was trained for other rules than "
+                f"value model {self.name}{where} was trained for other rules than "
                 f"{rules.name} ({_trained_for(self.rules_hash, rules)})"
             )
         if players is not None and self.players not in (0, _seats(players)):
             raise ModelError(
-                f"value model {self.name} was trained for {self.players} players, "
+                f"value model {self.name}{where} was trained for {self.players} players, "
                 f"not {players}"
             )
 
@@ -471,12 +472,14 @@ def load_model(path: str | os.PathLike[str]) -> ValueModel:
     """
     p = _file_path(path)
     try:
-        if not stat.S_ISREG(p.stat().st_mode):
-            raise ModelError(f"value model {str(p)!r}: not a regular file")
-        with p.open("rb") as f:
-            data = f.read(_MAX_FILE + 1)
+        regular = stat.S_ISREG(p.stat().st_mode)
+        if regular:
+            with p.open("rb") as f:
+                data = f.read(_MAX_FILE + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise ModelError(f"value model {str(p)!r}: cannot read it ({_why(exc)})") from None
+    if not regular:  # (a ModelError is a ValueError: raised inside, it was wrapped)
+        raise ModelError(f"value model {str(p)!r}: not a regular file")
     if len(data) > _MAX_FILE:
         raise ModelError(
             f"value model {str(p)!r}: larger than any model file ({_MAX_FILE} bytes)"
@@ -745,18 +748,24 @@ def _load_cached(path: str, mtime_ns: int, size: int, inode: int) -> ValueModel:
     return load_model(path)
 
 
-def check_spec(spec: ModelSpec, read: bool = False) -> ModelSpec:
+def check_spec(
+    spec: ModelSpec, read: bool = False, rules: RuleSet | None = None
+) -> ModelSpec:
     """The model setting to keep: ``spec``, a path made absolute (in this working
     directory: a bot rebuilt from its settings elsewhere reads the same file), or the
     :class:`ValueModel` of a model given as data (read now); ModelError when
     ``spec`` is not a model setting.  A file named by a path is read when used, and
     with ``read`` now too (ModelError when it is missing or damaged: the bots refuse
-    it when they are made, not at every decision); the path is what is kept."""
-    if read and not isinstance(spec, Mapping):
-        path = check_spec(spec)
-        if isinstance(path, str) and path != "auto":
-            _load_file(path)
-        return path
+    it when they are made, not at every decision); the path is what is kept.  With
+    ``read`` and ``rules``, a model of other rules is refused now as well
+    (:meth:`ValueModel.check_rules`; the seat count is checked when it is used)."""
+    if read:
+        kept = check_spec(spec)
+        is_path = isinstance(kept, str) and kept != "auto"
+        model = _load_file(kept) if is_path else kept
+        if rules is not None and isinstance(model, ValueModel):
+            model.check_rules(rules)
+        return kept
     if isinstance(spec, Mapping):
         return _model_of_data(spec)
     if (

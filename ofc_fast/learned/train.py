@@ -64,7 +64,7 @@ from ._data import (
     label_chunk,
 )
 from ._fit import c_check, require_torch
-from ._report import markdown, plot
+from ._report import markdown, report_files
 from ._run import Run, read_json, write_json
 from .model import FEATURES, ValueModel, model_bytes
 
@@ -422,6 +422,8 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
+    if not isinstance(out, (str, Path)):  # (None, 3: a folder of that text was made)
+        raise ModelError(f"out: a folder's path is text, got {quote(out)}")
     out = str(out)
     if not out.strip():  # (an unset shell variable: not the current folder)
         raise ModelError("out: a folder is needed, got an empty name")
@@ -516,10 +518,10 @@ def train(
         atomic_write(run.out / name, data)
         model = ValueModel.from_bytes(data, name.rsplit(".", 1)[0])
         report_path = run.out / "report.json"
-        if report_path.exists():  # written last: the report.md and .png beside it are done
-            done = read_json(report_path)
-            if done.get("model") == model.name:
-                return done
+        done = read_json(report_path) if report_path.exists() else {}
+        if done.get("model") == model.name:  # written last: this model's report is done
+            report_files(done, run.out, say, missing=True)
+            return done
         say("held-out evaluation")
         t0 = time.perf_counter()
         streets = {
@@ -552,9 +554,7 @@ def train(
             "total_seconds": round(sum(run.cost.values()), 1),
             "c_vs_fit_max_abs_diff": c_check(model, saved),
         }
-        atomic_write(run.out / "report.md", markdown(report).encode())
-        if not plot(report, run.out / "report.png"):
-            say('report.png: not drawn without matplotlib (pip install "ofc-fast[learn]")')
+        report_files(report, run.out, say)
         write_json(report_path, report)
         return report
 
@@ -611,16 +611,19 @@ def _check_settings(
     ):
         raise ModelError(f"epsilon must be a probability, 0..1, got {quote(epsilon)}")
     width, layers = int(lib.OFC_VM_MAX_WIDTH), int(lib.OFC_VM_MAX_LAYERS)
+    try:  # a tuple, a list, a NumPy array (whose truth value is no test of widths)
+        widths = [] if isinstance(hidden, str) else list(hidden)
+    except TypeError:  # (hidden=64: no len())
+        widths = []
     if not (
-        hidden
-        and len(hidden) < layers
-        and all(as_int(h) is not None and 1 <= h <= width for h in hidden)
+        0 < len(widths) < layers
+        and all(as_int(h) is not None and 1 <= h <= width for h in widths)
     ):
         raise ModelError(
             f"hidden: 1..{layers - 1} layer widths, each 1..{width} (a model file's "
-            f"nets have at most {layers} layers), got {quote(list(hidden))}"
+            f"nets have at most {layers} layers), got {quote(widths or hidden)}"
         )
-    shape = [FEATURES, *hidden, 1]  # each layer: weights and biases, every net alike
+    shape = [FEATURES, *widths, 1]  # each layer: weights and biases, every net alike
     params = len(_sizes(rules)) * sum((a + 1) * b for a, b in zip(shape, shape[1:]))
     if params > int(lib.OFC_VM_MAX_PARAMS):  # (the file failed after every fit)
         raise ModelError(

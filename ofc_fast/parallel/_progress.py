@@ -1,5 +1,6 @@
 """A progress bar on standard error with deals/s and the time left: ``tqdm`` when it is
-installed (``pip install "ofc-fast[cli]"``), a plain line every 10% otherwise.
+installed (``pip install "ofc-fast[cli]"``) and standard error is a terminal, a plain
+line every 10% otherwise (a log file gets no carriage returns).
 
 >>> p = Progress(10, enabled=False)
 >>> p.advance(10); p.close()
@@ -26,7 +27,7 @@ class Progress:
         self._t0 = time.perf_counter()
         self._start = initial
         self._next = 0.1
-        if not enabled:
+        if not enabled or not sys.stderr.isatty():
             return
         try:
             from tqdm import tqdm
