@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 from .._native import ffi
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
-from ..errors import ArenaError, BotError, OfcError, ProtocolError
+from ..errors import ArenaError, BotError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
@@ -56,7 +56,14 @@ from ._host_checks import (
     optional_int,
     placements,
 )
-from ._protocol import PROTO_VERSION, LineSplitter, action_of_move, encode, filler_move
+from ._protocol import (
+    PROTO_VERSION,
+    LineSplitter,
+    action_of_move,
+    bot_crashed,
+    encode,
+    filler_move,
+)
 
 __all__ = ["DEFAULT_SEED", "BotClient", "play_bot", "run_stdio", "run_stream"]
 
@@ -79,10 +86,11 @@ class BotClient:
 
     :meth:`feed` takes a decoded message and returns the messages to send back
     (ProtocolError for a message that breaks the protocol's bounds).  Unknown message
-    types and events are ignored.  When the bot raises, the client logs and answers
-    with the filler placement (a protocol client must always answer); with ``strict``
-    the exception propagates instead (the arena's in-process bots: it counts the
-    crash as a fault).  ``deadlines``: put the deadline into the observation
+    types and events are ignored.  When the bot raises (any exception but
+    ``KeyboardInterrupt``: :func:`~ofc_fast.arena._protocol.bot_crashed`), the client
+    logs and answers with the filler placement (a protocol client must always
+    answer); with ``strict`` the exception propagates instead (the arena's in-process
+    bots: it counts the crash as a fault).  ``deadlines``: put the deadline into the observation
     (default: unless ``strict``; the arena never faults its in-process bots for time,
     so that their moves, and its report, do not depend on the machine's load);
     ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
@@ -345,8 +353,8 @@ class BotClient:
                         f"{late * 1000:.0f} "
                         f"ms of a {ms} ms deadline"
                     )
-            except (OfcError, ValueError, TypeError, IndexError, KeyError) as exc:
-                if self.strict:
+            except BaseException as exc:  # any bug of the bot's but Ctrl-C
+                if self.strict or not bot_crashed(exc):
                     raise
                 self.log(f"ofc-fast bot: the bot failed ({exc}); playing the filler")
         if move is None:
