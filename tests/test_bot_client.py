@@ -469,3 +469,27 @@ def test_ctrl_c_in_a_bots_act_still_stops_the_client() -> None:
         c.feed(m)
     with pytest.raises(KeyboardInterrupt):
         c.feed(ACT5)
+
+
+def test_a_tcp_bot_the_arena_drops_says_so() -> None:
+    """An arena that drops the connection before ``match-end`` (a wrong ``--token``:
+    closed after the join): ``ofc-fast bot --connect`` exited 0 without a word, as
+    if it had played a match; it is an ArenaError naming the arena (exit status 2)."""
+    from ofc_fast.errors import ArenaError
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+
+        def host() -> None:  # the arena's token check, failed
+            conn, _ = server.accept()
+            with conn:
+                conn.sendall(lines(HELLO))
+                conn.recv(100)
+
+        t = threading.Thread(target=host)
+        t.start()
+        with pytest.raises(ArenaError, match=f"127.0.0.1:{port} closed the connection"):
+            play_bot("random", connect=port, token="guess")
+        t.join(10)

@@ -466,7 +466,8 @@ def play_bot(
     ``time_budget`` is the search bot's seconds per decision (the arena's deadline
     caps it); ``token``: sent in ``join`` (the arena's ``--token``).  Returns the
     exit status (0); ProtocolError when the host breaks the protocol, ArenaError
-    when it cannot be reached.
+    when it cannot be reached or, over TCP, closes the connection before
+    ``match-end``.
 
     >>> play_bot("random", seed=7)  # plays on stdin/stdout until match-end  # doctest: +SKIP
     0
@@ -503,4 +504,13 @@ def play_bot(
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     with sock:
         run_stream(client, sock.recv, sock.sendall)
+    if not client.done:  # (a wrong --token: dropped after the join, without a word)
+        raise ArenaError(
+            f"127.0.0.1:{connect} closed the connection before the match ended"
+            + (
+                ""
+                if client.name is not None
+                else " (before seating this bot: a --token it does not take?)"
+            )
+        )
     return 0
