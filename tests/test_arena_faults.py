@@ -311,3 +311,25 @@ def test_a_bot_that_raises_system_exit_is_a_crash(parallel: bool, error: type) -
     )
     with pytest.raises(KeyboardInterrupt):
         play(KeyboardInterrupt)
+
+
+@pytest.mark.parametrize("again", ["run", "run_arena"])
+def test_an_arena_plays_one_match(again: str) -> None:
+    """A second ``run()`` (or ``run_arena``) of the same Arena appended a second set
+    of bot records: its report listed four bots for two seats (each name twice, a
+    report ``check_report`` refuses) and counted the first match's hands again.  It
+    is an ArenaError; the first report stands."""
+    from ofc_fast.errors import ArenaError
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1)
+    first = arena.run()
+    with pytest.raises(ArenaError, match="plays one match"):
+        arena.run() if again == "run" else run_arena(arena)
+    assert [b["hands"] for b in first["bots"]] == [2, 2]
+    assert arena.hands_done == 2 and len(arena.records) == 2
+    parallel = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1)
+    run_arena(parallel)
+    with pytest.raises(ArenaError, match="plays one match"):
+        parallel.run() if again == "run" else run_arena(parallel)
+    assert parallel.hands_done == 2 and len(parallel.records) == 2

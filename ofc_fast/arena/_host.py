@@ -674,9 +674,18 @@ class Arena:
         and says ``"interrupted": true``."""
         self._stop_requested = True
 
+    def claim(self) -> None:
+        """ArenaError when this arena has begun a match (:meth:`run`, or a parallel
+        one: :func:`ofc_fast.parallel.tournament.run_arena`): an Arena plays one
+        match, and its records and report are that match's."""
+        if self.records:
+            raise ArenaError("an Arena plays one match: make a new Arena for another")
+
     def run(self) -> dict[str, Any]:
-        """Play the match and return its report."""
+        """Play the match and return its report (once: :meth:`claim`)."""
         from .report import match_report
+
+        self.claim()
 
         n = self.players
         streams = n if self.duplicate else 1

@@ -171,6 +171,7 @@ def run_arena(
     from ..arena import BotRecord, DealRecord
     from ..arena.report import match_report, progress_line
 
+    arena.claim()  # (a second match of one Arena: its records would be mixed)
     external = [s.label for s in arena.specs if s.kind != "builtin"]
     if external:
         raise ArenaError(
