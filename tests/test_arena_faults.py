@@ -333,3 +333,14 @@ def test_an_arena_plays_one_match(again: str) -> None:
     with pytest.raises(ArenaError, match="plays one match"):
         parallel.run() if again == "run" else run_arena(parallel)
     assert parallel.hands_done == 2 and len(parallel.records) == 2
+
+
+def test_two_tcp_seats_on_one_port_are_refused_naming_it() -> None:
+    """``--bot tcp:P --bot tcp:P``: the second seat could not listen, and the error
+    blamed the machine ("cannot listen on 127.0.0.1: Address already in use", the
+    arena's own first seat holding the port).  Refused when the arena is made."""
+    from ofc_fast.errors import ArenaError
+
+    bots = [parse_bot_spec("a@tcp:45211"), parse_bot_spec("b@tcp:045211")]
+    with pytest.raises(ArenaError, match=r"^--bot tcp:45211: two seats on one port"):
+        Arena("pineapple", bots, 1)

@@ -282,6 +282,12 @@ class Arena:
             or not token.isascii()
         ):
             raise ArenaError("token must be 1 to 256 printable ASCII characters")
+        ports = [int(b.target) for b in bots if b.kind == "tcp"]
+        for port in ports:
+            if ports.count(port) > 1:  # (the second could not listen: "in use")
+                raise ArenaError(
+                    f"--bot tcp:{port}: two seats on one port; give each tcp: seat its own"
+                )
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
