@@ -344,3 +344,36 @@ def test_two_tcp_seats_on_one_port_are_refused_naming_it() -> None:
     bots = [parse_bot_spec("a@tcp:45211"), parse_bot_spec("b@tcp:045211")]
     with pytest.raises(ArenaError, match=r"^--bot tcp:45211: two seats on one port"):
         Arena("pineapple", bots, 1)
+
+
+def test_ctrl_c_while_a_hand_is_booked_books_it_whole() -> None:
+    """A KeyboardInterrupt (a second Ctrl-C, or the first from Python) that came
+    while a finished hand was being booked cut it half-way: its points were in the
+    bots' records but not in the hand count, the duplicate sums or the history
+    (``on_deal``), so the report of the hands played disagreed with itself and with
+    its history.  Ctrl-C there waits for the hand to be booked whole (as a parallel
+    run books its hands)."""
+    import os
+    import signal
+
+    from ofc_fast.arena.report import match_report
+
+    if not callable(signal.getsignal(signal.SIGINT)):
+        pytest.skip("SIGINT is not Python's handler in this process")
+
+    class Interrupted(Arena):
+        def book(self, *args: Any) -> None:
+            super().book(*args)
+            if self.hands_done == 1:  # the second hand: Ctrl-C right after its points
+                os.kill(os.getpid(), signal.SIGINT)
+
+    seen: list[int] = []
+    bots = [parse_bot_spec("random")] * 2
+    arena = Interrupted("pineapple", bots, 4, seed=3, duplicate=True)
+    arena.on_deal = lambda d: seen.append(d.hand_no)
+    with pytest.raises(KeyboardInterrupt):
+        arena.run()
+    report = match_report(arena)
+    assert seen == [0, 1]
+    assert report["hands"] == 2 and [b["hands"] for b in report["bots"]] == [2, 2]
+    assert report["duplicate"]["decks"] == 1

@@ -69,6 +69,7 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
+from ._signals import sigint_deferred
 from ._stats import check_t_quantile
 from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 from .client import BotClient
@@ -614,18 +615,21 @@ class Arena:
     def record(self, deal: DealRecord) -> None:
         """Book a finished hand (into the bots' records and, for a duplicate match,
         its deck's sums), count it and hand it to ``on_deal``; the arena keeps no
-        reference to it."""
+        reference to it.  Ctrl-C meanwhile waits for the end: a hand is booked whole
+        (and is in the history), or not at all."""
         result = deal.game.result()
         seating = [self.names.index(name) for name in deal.seats]
-        self.book(deal.game, result, seating)
-        if self.duplicate:
-            row = self.deck_points.setdefault(deal.deck_no, [0] * self.players)
-            for s, b in enumerate(seating):
-                row[b] += result.net[s]
-            self.deck_rotations[deal.deck_no] = self.deck_rotations.get(deal.deck_no, 0) + 1
-        self.hands_done += 1
-        if self.on_deal is not None:
-            self.on_deal(deal)
+        with sigint_deferred():
+            self.book(deal.game, result, seating)
+            if self.duplicate:
+                row = self.deck_points.setdefault(deal.deck_no, [0] * self.players)
+                for s, b in enumerate(seating):
+                    row[b] += result.net[s]
+                rotations = self.deck_rotations.get(deal.deck_no, 0) + 1
+                self.deck_rotations[deal.deck_no] = rotations
+            self.hands_done += 1
+            if self.on_deal is not None:
+                self.on_deal(deal)
 
     def record_played(self, deal: DealRecord) -> bool:
         """Book a hand whose bots were asked elsewhere (a parallel arena's worker) as
