@@ -956,3 +956,24 @@ def test_a_seat_name_the_report_cannot_hold_is_refused(
         "ofc-fast: error: --bot 'builtin:random': a seat's name holds at most 1000 "
         "characters, got 1001\n"
     )
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("workers", [[], ["--workers", "1"]])
+def test_a_history_that_cannot_be_written_names_history(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, workers: list[str]
+) -> None:
+    """A full disk under ``--history`` (``/dev/full``: each write fails with ENOSPC)
+    was "ofc-fast: error: [Errno 28] No space left on device", naming no option; it
+    names ``--history`` and its file as a file that cannot be opened does (exit 2, no
+    report written)."""
+    from ofc_fast.cli import main
+
+    rep = tmp_path / "r.json"
+    argv = ["arena", "--bot", "random", "--bot", "random", "--hands", "2", "--quiet"]
+    assert main([*argv, "--json", str(rep), "--history", "/dev/full", *workers]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "ofc-fast: error: --history: cannot write '/dev/full': No space left on device\n"
+    )
+    assert not rep.exists()

@@ -311,3 +311,69 @@ def test_a_bot_that_raises_system_exit_is_a_crash(parallel: bool, error: type) -
     )
     with pytest.raises(KeyboardInterrupt):
         play(KeyboardInterrupt)
+
+
+@pytest.mark.parametrize("again", ["run", "run_arena"])
+def test_an_arena_plays_one_match(again: str) -> None:
+    """A second ``run()`` (or ``run_arena``) of the same Arena appended a second set
+    of bot records: its report listed four bots for two seats (each name twice, a
+    report ``check_report`` refuses) and counted the first match's hands again.  It
+    is an ArenaError; the first report stands."""
+    from ofc_fast.errors import ArenaError
+    from ofc_fast.parallel.tournament import run_arena
+
+    arena = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1)
+    first = arena.run()
+    with pytest.raises(ArenaError, match="plays one match"):
+        arena.run() if again == "run" else run_arena(arena)
+    assert [b["hands"] for b in first["bots"]] == [2, 2]
+    assert arena.hands_done == 2 and len(arena.records) == 2
+    parallel = Arena("pineapple", [parse_bot_spec("random")] * 2, hands=2, seed=1)
+    run_arena(parallel)
+    with pytest.raises(ArenaError, match="plays one match"):
+        parallel.run() if again == "run" else run_arena(parallel)
+    assert parallel.hands_done == 2 and len(parallel.records) == 2
+
+
+def test_two_tcp_seats_on_one_port_are_refused_naming_it() -> None:
+    """``--bot tcp:P --bot tcp:P``: the second seat could not listen, and the error
+    blamed the machine ("cannot listen on 127.0.0.1: Address already in use", the
+    arena's own first seat holding the port).  Refused when the arena is made."""
+    from ofc_fast.errors import ArenaError
+
+    bots = [parse_bot_spec("a@tcp:45211"), parse_bot_spec("b@tcp:045211")]
+    with pytest.raises(ArenaError, match=r"^--bot tcp:45211: two seats on one port"):
+        Arena("pineapple", bots, 1)
+
+
+def test_ctrl_c_while_a_hand_is_booked_books_it_whole() -> None:
+    """A KeyboardInterrupt (a second Ctrl-C, or the first from Python) that came
+    while a finished hand was being booked cut it half-way: its points were in the
+    bots' records but not in the hand count, the duplicate sums or the history
+    (``on_deal``), so the report of the hands played disagreed with itself and with
+    its history.  Ctrl-C there waits for the hand to be booked whole (as a parallel
+    run books its hands)."""
+    import os
+    import signal
+
+    from ofc_fast.arena.report import match_report
+
+    if not callable(signal.getsignal(signal.SIGINT)):
+        pytest.skip("SIGINT is not Python's handler in this process")
+
+    class Interrupted(Arena):
+        def book(self, *args: Any) -> None:
+            super().book(*args)
+            if self.hands_done == 1:  # the second hand: Ctrl-C right after its points
+                os.kill(os.getpid(), signal.SIGINT)
+
+    seen: list[int] = []
+    bots = [parse_bot_spec("random")] * 2
+    arena = Interrupted("pineapple", bots, 4, seed=3, duplicate=True)
+    arena.on_deal = lambda d: seen.append(d.hand_no)
+    with pytest.raises(KeyboardInterrupt):
+        arena.run()
+    report = match_report(arena)
+    assert seen == [0, 1]
+    assert report["hands"] == 2 and [b["hands"] for b in report["bots"]] == [2, 2]
+    assert report["duplicate"]["decks"] == 1

@@ -383,6 +383,20 @@ def test_tcp_sockets_have_nodelay() -> None:
         ep.close(0.1)
 
 
+def test_a_join_whose_token_is_no_text_is_dropped_not_a_traceback() -> None:
+    r"""A candidate's join naming a token with a lone surrogate (``"\ud800"``, valid
+    JSON): before, encoding it for the comparison raised UnicodeEncodeError out of
+    the arena; now that candidate is dropped as a wrong token is."""
+    from ofc_fast.arena._transport import TcpEndpoint
+
+    ep = TcpEndpoint(0)
+    with socket.create_connection(("127.0.0.1", ep.port)) as bad:
+        bad.sendall(b'{"t":"join","token":"\\ud800"}\n')
+        assert not ep.accept(1.0, {"t": "hello"}, "s3cret")  # dropped: no bot joined
+        assert bad.recv(4096).startswith(b'{"t":"hello"')
+        assert bad.recv(4096) == b""  # and its connection closed
+
+
 def test_tcp_bot_decisions_take_no_nagle_delay() -> None:
     """Both ends: ``ofc-fast bot random --connect`` against the arena (the
     benchmark's measurement, benchmarks/bench_arena.py); the median decision (arena

@@ -426,3 +426,70 @@ def test_a_token_without_connect_is_refused(capsys: pytest.CaptureFixture[str]) 
     assert out == "" and err == (
         "ofc-fast: error: --token: only with --connect PORT (a tcp: seat's token)\n"
     )
+
+
+class _Buggy:
+    """A bot author's bug: ``act`` raises an exception no library code raises."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def act(self, obs: Any) -> Any:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    "error", [RuntimeError("my bug"), AttributeError("no .foo"), ZeroDivisionError()]
+)
+def test_a_bot_that_raises_any_exception_is_answered_with_the_filler(
+    error: BaseException,
+) -> None:
+    """As the class says ("when the bot raises, the client logs and answers with the
+    filler placement"): before, only OfcError, ValueError, TypeError, IndexError and
+    KeyError were; a RuntimeError ended ``ofc-fast bot`` with a traceback (the arena
+    saw a disconnect and filled in the rest of the match)."""
+    logs: list[str] = []
+    c = BotClient(_Buggy(error), log=logs.append)  # type: ignore[arg-type]
+    for m in OPENING:
+        c.feed(m)
+    (reply,) = c.feed(ACT5)
+    cards = sorted(p["card"] for p in reply["action"]["placements"])
+    assert cards == sorted(["2c", "6s", "6h", "2h", "6c"])  # the filler: all bottom
+    assert {p["row"] for p in reply["action"]["placements"]} == {"bottom"}
+    assert len(logs) == 1 and "playing the filler" in logs[0]
+    with pytest.raises(type(error)):  # strict (the arena's own bots): its crash fault
+        strict = BotClient(_Buggy(error), strict=True)  # type: ignore[arg-type]
+        for m in [*OPENING, ACT5]:
+            strict.feed(m)
+
+
+def test_ctrl_c_in_a_bots_act_still_stops_the_client() -> None:
+    c = BotClient(_Buggy(KeyboardInterrupt()), log=lambda _: None)  # type: ignore[arg-type]
+    for m in OPENING:
+        c.feed(m)
+    with pytest.raises(KeyboardInterrupt):
+        c.feed(ACT5)
+
+
+def test_a_tcp_bot_the_arena_drops_says_so() -> None:
+    """An arena that drops the connection before ``match-end`` (a wrong ``--token``:
+    closed after the join): ``ofc-fast bot --connect`` exited 0 without a word, as
+    if it had played a match; it is an ArenaError naming the arena (exit status 2)."""
+    from ofc_fast.errors import ArenaError
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+
+        def host() -> None:  # the arena's token check, failed
+            conn, _ = server.accept()
+            with conn:
+                conn.sendall(lines(HELLO))
+                conn.recv(100)
+
+        t = threading.Thread(target=host)
+        t.start()
+        with pytest.raises(ArenaError, match=f"127.0.0.1:{port} closed the connection"):
+            play_bot("random", connect=port, token="guess")
+        t.join(10)

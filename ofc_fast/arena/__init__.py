@@ -8,7 +8,8 @@
 * ``._host``: the arena (``ofc-fast arena``), faults, duplicate matches;
 * :mod:`.report`, ``._stats``: the match report and its intervals;
 * :mod:`.history`: one JSON line per deal, its schema, import and replay;
-* :mod:`.html`: the self-contained HTML match report.
+* :mod:`.html`: the self-contained HTML match report;
+* ``._signals``: Ctrl-C held back while a hand is booked (the parallel runs' too).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ._protocol import filler_move as filler_move  # for parallel.tournament
 from ._schema import MAX_DIGITS as MAX_DIGITS  # for serve (its bodies' integers)
 from ._schema import LongInteger as LongInteger  # for serve
 from ._schema import json_integer as json_integer  # for serve
+from ._signals import sigint_deferred as sigint_deferred  # for parallel
 from ._stats import counted as counted  # for parallel (the counts it prints)
 
 __all__ = [

@@ -69,6 +69,7 @@ from ._protocol import (
     filler_move,
     parse_action,
 )
+from ._signals import sigint_deferred
 from ._stats import check_t_quantile
 from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
 from .client import BotClient
@@ -282,6 +283,12 @@ class Arena:
             or not token.isascii()
         ):
             raise ArenaError("token must be 1 to 256 printable ASCII characters")
+        ports = [int(b.target) for b in bots if b.kind == "tcp"]
+        for port in ports:
+            if ports.count(port) > 1:  # (the second could not listen: "in use")
+                raise ArenaError(
+                    f"--bot tcp:{port}: two seats on one port; give each tcp: seat its own"
+                )
         if token is not None and not any(b.kind == "tcp" for b in bots):
             raise ArenaError("token: only a tcp:PORT seat asks for one, and there is none")
         Game(self.rules, n, seed=0)  # fails early on a table the rules cannot deal
@@ -608,18 +615,21 @@ class Arena:
     def record(self, deal: DealRecord) -> None:
         """Book a finished hand (into the bots' records and, for a duplicate match,
         its deck's sums), count it and hand it to ``on_deal``; the arena keeps no
-        reference to it."""
+        reference to it.  Ctrl-C meanwhile waits for the end: a hand is booked whole
+        (and is in the history), or not at all."""
         result = deal.game.result()
         seating = [self.names.index(name) for name in deal.seats]
-        self.book(deal.game, result, seating)
-        if self.duplicate:
-            row = self.deck_points.setdefault(deal.deck_no, [0] * self.players)
-            for s, b in enumerate(seating):
-                row[b] += result.net[s]
-            self.deck_rotations[deal.deck_no] = self.deck_rotations.get(deal.deck_no, 0) + 1
-        self.hands_done += 1
-        if self.on_deal is not None:
-            self.on_deal(deal)
+        with sigint_deferred():
+            self.book(deal.game, result, seating)
+            if self.duplicate:
+                row = self.deck_points.setdefault(deal.deck_no, [0] * self.players)
+                for s, b in enumerate(seating):
+                    row[b] += result.net[s]
+                rotations = self.deck_rotations.get(deal.deck_no, 0) + 1
+                self.deck_rotations[deal.deck_no] = rotations
+            self.hands_done += 1
+            if self.on_deal is not None:
+                self.on_deal(deal)
 
     def record_played(self, deal: DealRecord) -> bool:
         """Book a hand whose bots were asked elsewhere (a parallel arena's worker) as
@@ -674,9 +684,18 @@ class Arena:
         and says ``"interrupted": true``."""
         self._stop_requested = True
 
+    def claim(self) -> None:
+        """ArenaError when this arena has begun a match (:meth:`run`, or a parallel
+        one: :func:`ofc_fast.parallel.tournament.run_arena`): an Arena plays one
+        match, and its records and report are that match's."""
+        if self.records:
+            raise ArenaError("an Arena plays one match: make a new Arena for another")
+
     def run(self) -> dict[str, Any]:
-        """Play the match and return its report."""
+        """Play the match and return its report (once: :meth:`claim`)."""
         from .report import match_report
+
+        self.claim()
 
         n = self.players
         streams = n if self.duplicate else 1

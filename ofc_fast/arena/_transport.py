@@ -479,7 +479,9 @@ class TcpEndpoint(_StreamEndpoint):
                 continue  # an unknown message is ignored
             if token is not None and not (
                 isinstance(msg.get("token"), str)
-                and hmac.compare_digest(msg["token"].encode(), token.encode())
+                and hmac.compare_digest(  # (JSON text may hold a lone surrogate)
+                    msg["token"].encode("utf-8", "surrogatepass"), token.encode()
+                )
             ):
                 return "drop", []
             return "join", lines[i:]

@@ -110,20 +110,23 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     # there, a program that does not run) leaves an earlier history as it was
     hist: list[IO[str]] = []
 
-    def history_file() -> IO[str]:
-        if not hist:
-            try:
+    def history_file(line: str = "") -> None:
+        """Open the history file (once), then write ``line`` to it; an ArenaError
+        naming ``--history`` when it cannot be opened or written (a full disk)."""
+        try:
+            if not hist:
                 hist.append(open(args.history, "w", encoding="utf-8"))  # noqa: SIM115
-            except OSError as exc:
-                raise ArenaError(
-                    f"--history: cannot write {args.history!r}: {exc.strerror}"
-                ) from None
-        return hist[0]
+            if line:
+                hist[0].write(line)
+                hist[0].flush()
+        except OSError as exc:
+            raise ArenaError(
+                f"--history: cannot write {args.history!r}: {exc.strerror}"
+            ) from None
 
     def on_deal(d: DealRecord) -> None:
         if args.history:  # written as the hands finish: the arena keeps none
-            f = history_file()
-            f.write(
+            history_file(
                 json.dumps(
                     deal_record(
                         d.game,
@@ -137,7 +140,6 @@ def _cmd_arena(args: argparse.Namespace) -> int:
                 )
                 + "\n"
             )
-            f.flush()
 
     def on_progress(line: dict[str, Any]) -> None:
         print(json.dumps(line, separators=(",", ":")), file=sys.stderr, flush=True)
@@ -181,7 +183,10 @@ def _cmd_arena(args: argparse.Namespace) -> int:
             history_file()  # a match that ended before its first hand: an empty file
     finally:
         for f in hist:
-            f.close()
+            try:
+                f.close()
+            except OSError:  # (what a failed write left: its ArenaError is raised)
+                pass
     text = json.dumps(report, indent=1)
     status = 130 if interrupted else 0
     if interrupted:

@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 from .._native import ffi
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
-from ..errors import ArenaError, BotError, OfcError, ProtocolError
+from ..errors import ArenaError, BotError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
@@ -56,7 +56,14 @@ from ._host_checks import (
     optional_int,
     placements,
 )
-from ._protocol import PROTO_VERSION, LineSplitter, action_of_move, encode, filler_move
+from ._protocol import (
+    PROTO_VERSION,
+    LineSplitter,
+    action_of_move,
+    bot_crashed,
+    encode,
+    filler_move,
+)
 
 __all__ = ["DEFAULT_SEED", "BotClient", "play_bot", "run_stdio", "run_stream"]
 
@@ -79,10 +86,11 @@ class BotClient:
 
     :meth:`feed` takes a decoded message and returns the messages to send back
     (ProtocolError for a message that breaks the protocol's bounds).  Unknown message
-    types and events are ignored.  When the bot raises, the client logs and answers
-    with the filler placement (a protocol client must always answer); with ``strict``
-    the exception propagates instead (the arena's in-process bots: it counts the
-    crash as a fault).  ``deadlines``: put the deadline into the observation
+    types and events are ignored.  When the bot raises (any exception but
+    ``KeyboardInterrupt``: :func:`~ofc_fast.arena._protocol.bot_crashed`), the client
+    logs and answers with the filler placement (a protocol client must always
+    answer); with ``strict`` the exception propagates instead (the arena's in-process
+    bots: it counts the crash as a fault).  ``deadlines``: put the deadline into the observation
     (default: unless ``strict``; the arena never faults its in-process bots for time,
     so that their moves, and its report, do not depend on the machine's load);
     ``warm_up``: call the bot's ``warm_up(rules)`` (if it has one) on ``hello``;
@@ -345,8 +353,8 @@ class BotClient:
                         f"{late * 1000:.0f} "
                         f"ms of a {ms} ms deadline"
                     )
-            except (OfcError, ValueError, TypeError, IndexError, KeyError) as exc:
-                if self.strict:
+            except BaseException as exc:  # any bug of the bot's but Ctrl-C
+                if self.strict or not bot_crashed(exc):
                     raise
                 self.log(f"ofc-fast bot: the bot failed ({exc}); playing the filler")
         if move is None:
@@ -458,7 +466,8 @@ def play_bot(
     ``time_budget`` is the search bot's seconds per decision (the arena's deadline
     caps it); ``token``: sent in ``join`` (the arena's ``--token``).  Returns the
     exit status (0); ProtocolError when the host breaks the protocol, ArenaError
-    when it cannot be reached.
+    when it cannot be reached or, over TCP, closes the connection before
+    ``match-end``.
 
     >>> play_bot("random", seed=7)  # plays on stdin/stdout until match-end  # doctest: +SKIP
     0
@@ -495,4 +504,13 @@ def play_bot(
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     with sock:
         run_stream(client, sock.recv, sock.sendall)
+    if not client.done:  # (a wrong --token: dropped after the join, without a word)
+        raise ArenaError(
+            f"127.0.0.1:{connect} closed the connection before the match ended"
+            + (
+                ""
+                if client.name is not None
+                else " (before seating this bot: a --token it does not take?)"
+            )
+        )
     return 0

@@ -38,9 +38,9 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import wait as mp_wait
 from typing import Any
 
+from ..arena import sigint_deferred
 from ..errors import ExecutorError, OfcError, quote
 from ..table import as_int
-from ._signals import sigint_deferred
 
 __all__ = [
     "Executor",

@@ -39,12 +39,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..arena import sigint_deferred
 from ..errors import ArenaError, BotError, MoveError
 from ..game import Game, Move, deal_seed
 from ._executors import Executor, LocalExecutor
 from ._plan import DEFAULT_CHUNK, ChunkResult, RunSpec, Seats, bot_seed, outcome
 from ._run import in_order
-from ._signals import sigint_deferred
 
 __all__ = ["run_arena"]
 
@@ -171,6 +171,7 @@ def run_arena(
     from ..arena import BotRecord, DealRecord
     from ..arena.report import match_report, progress_line
 
+    arena.claim()  # (a second match of one Arena: its records would be mixed)
     external = [s.label for s in arena.specs if s.kind != "builtin"]
     if external:
         raise ArenaError(
