@@ -1300,3 +1300,13 @@ def test_moves_and_decks_refuse_mappings_and_sets_of_cards() -> None:
     with pytest.raises(GameError, match=r"deck: bad cards .*a mapping"):
         Game(rules.OFC, 2, deck=dict.fromkeys(range(52)))
     assert Move(discard=[0, 4]) == Move(discard=(4, 0))  # lists and tuples stay
+
+
+def test_a_game_refuses_a_seed_with_a_deck() -> None:
+    """``Game(seed=5, deck=...)`` dealt the deck and dropped the seed (``g.seed`` None,
+    the history without it); the pair is refused, naming both."""
+    deck = list(range(52))[::-1]
+    with pytest.raises(GameError, match=r"seed and deck: give one .*got seed 5 and a deck"):
+        Game(rules.PINEAPPLE, 2, seed=5, deck=deck)
+    g = Game(rules.PINEAPPLE, 2, deck=deck)
+    assert g.seed is None and list(g.deck) == deck
