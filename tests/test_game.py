@@ -1310,3 +1310,20 @@ def test_a_game_refuses_a_seed_with_a_deck() -> None:
         Game(rules.PINEAPPLE, 2, seed=5, deck=deck)
     g = Game(rules.PINEAPPLE, 2, deck=deck)
     assert g.seed is None and list(g.deck) == deck
+
+
+def test_a_result_says_it_is_not_hashable() -> None:
+    """A GameResult (a frozen dataclass) claimed to be hashable
+    (``isinstance(r, Hashable)``, a generated ``__hash__``) and ``hash(r)`` failed
+    inside it on a list field ("unhashable type: 'list'"); it compares by value and
+    says it is unhashable, as a Game does, its public list fields as they were."""
+    from collections.abc import Hashable
+
+    g = Game(rules.PINEAPPLE, 2, seed=7)
+    while not g.is_over:
+        g.play(g.legal_moves()[0])
+    r = g.result()
+    assert not isinstance(r, Hashable) and r == g.result()
+    assert isinstance(r.net, list) and isinstance(r.fouls, list)
+    with pytest.raises(TypeError, match="unhashable type: 'GameResult'"):
+        hash(r)
