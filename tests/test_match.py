@@ -568,3 +568,14 @@ def test_matches_compare_by_state_as_games_do() -> None:
     assert m != other and m != m.to_dict()
     with pytest.raises(TypeError, match="unhashable"):
         hash(m)
+
+
+def test_match_to_dict_shares_no_list_with_the_match() -> None:
+    """``to_dict()["start_stacks"]`` was the match's own list: editing the saved
+    record changed the match's start stacks (and every later record)."""
+    m = Match(rules.PINEAPPLE, 2, seed=1, stacks=100)
+    twin = Match(rules.PINEAPPLE, 2, seed=1, stacks=100)
+    d = m.to_dict()
+    for key in ("start_stacks", "stacks", "totals", "fantasyland"):
+        d[key][0] = 5
+    assert m.to_dict() == twin.to_dict() and m == twin

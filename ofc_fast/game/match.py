@@ -488,7 +488,7 @@ class Match:
             "button": self.button,
             "fantasyland": list(self.fantasyland),
             "stacks": None if self.stacks is None else list(self.stacks),
-            "start_stacks": self.start_stacks,
+            "start_stacks": None if self.start_stacks is None else list(self.start_stacks),
             "seats": self.summary(),
         }
 
