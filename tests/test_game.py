@@ -1300,3 +1300,30 @@ def test_moves_and_decks_refuse_mappings_and_sets_of_cards() -> None:
     with pytest.raises(GameError, match=r"deck: bad cards .*a mapping"):
         Game(rules.OFC, 2, deck=dict.fromkeys(range(52)))
     assert Move(discard=[0, 4]) == Move(discard=(4, 0))  # lists and tuples stay
+
+
+def test_a_game_refuses_a_seed_with_a_deck() -> None:
+    """``Game(seed=5, deck=...)`` dealt the deck and dropped the seed (``g.seed`` None,
+    the history without it); the pair is refused, naming both."""
+    deck = list(range(52))[::-1]
+    with pytest.raises(GameError, match=r"seed and deck: give one .*got seed 5 and a deck"):
+        Game(rules.PINEAPPLE, 2, seed=5, deck=deck)
+    g = Game(rules.PINEAPPLE, 2, deck=deck)
+    assert g.seed is None and list(g.deck) == deck
+
+
+def test_a_result_says_it_is_not_hashable() -> None:
+    """A GameResult (a frozen dataclass) claimed to be hashable
+    (``isinstance(r, Hashable)``, a generated ``__hash__``) and ``hash(r)`` failed
+    inside it on a list field ("unhashable type: 'list'"); it compares by value and
+    says it is unhashable, as a Game does, its public list fields as they were."""
+    from collections.abc import Hashable
+
+    g = Game(rules.PINEAPPLE, 2, seed=7)
+    while not g.is_over:
+        g.play(g.legal_moves()[0])
+    r = g.result()
+    assert not isinstance(r, Hashable) and r == g.result()
+    assert isinstance(r.net, list) and isinstance(r.fouls, list)
+    with pytest.raises(TypeError, match="unhashable type: 'GameResult'"):
+        hash(r)

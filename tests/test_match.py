@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -449,3 +450,132 @@ def test_match_with_a_pending_deal_pickles_and_plays_on_the_same() -> None:
         h.play(move)
     assert m.record(g) == again.record(h)
     assert again.totals == m.totals and again.stacks == m.stacks
+
+
+def _edited_pickle(edit: Callable[[Match], object]) -> Match:
+    """A pickle of a played match (with stacks, nets and a pending deal) after
+    ``edit`` changed its fields, unpickled."""
+    import pickle
+
+    m = Match(rules.PINEAPPLE, 2, seed=4, stacks=200, keep_nets=True)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2)
+    m.next_game()
+    edit(m)
+    loaded: Match = pickle.loads(pickle.dumps(m))
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (
+            lambda m: setattr(m, "totals", ["x", 0]),
+            "a pickled Match: totals must hold ints",
+        ),
+        (lambda m: setattr(m, "totals", [1, 2, 3]), "totals must be a list of 2"),
+        (lambda m: m.totals.__setitem__(0, 5), r"totals: seat 0 has 5, seats\[0\]"),
+    ],
+)
+def test_a_match_pickle_with_edited_totals_is_refused(
+    edit: Callable[[Match], object], match: str
+) -> None:
+    """An edited Match pickle loaded as it was: its totals ['x', 0] a TypeError in
+    the next record(), totals no seat's running total went unnoticed."""
+    with pytest.raises(GameError, match=match):
+        _edited_pickle(edit)
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda m: setattr(m.stats[0], "fouls", "2"), r"seats\[0\]: fouls must be an int"),
+        (lambda m: setattr(m.stats[1], "net", [1, "x"]), r"seats\[1\]: net must be a list"),
+        (lambda m: setattr(m, "stats", [m.stats[0]]), "seats must be a list of 2"),
+        (lambda m: setattr(m, "stats", [{}, {}]), "stats must be a list of SeatStats"),
+    ],
+)
+def test_a_match_pickle_with_edited_seat_stats_is_refused(
+    edit: Callable[[Match], object], match: str
+) -> None:
+    """A seat's fouls '2' in a pickle loaded, then summary() raised a TypeError."""
+    with pytest.raises(GameError, match=match):
+        _edited_pickle(edit)
+
+
+@pytest.mark.parametrize(
+    ("edit", "match"),
+    [
+        (lambda m: setattr(m, "stacks", [10**9, 10**9]), "at most 1000000000 chips in all"),
+        (lambda m: setattr(m, "stacks", [-1, 401]), "chip counts must be >= 0"),
+        (lambda m: setattr(m, "stacks", None), "start_stacks without stacks"),
+        (lambda m: setattr(m, "button", 2), "button 2 is not a seat"),
+    ],
+)
+def test_a_match_pickle_with_edited_stacks_or_table_is_refused(
+    edit: Callable[[Match], object], match: str
+) -> None:
+    """Stacks of 2e9 chips in all loaded and were dealt (the C engine holds at most
+    STACK_MAX); a TableError names them at unpickling, as Match(...) does."""
+    with pytest.raises(TableError, match=match):
+        _edited_pickle(edit)
+
+
+def test_a_match_pickle_with_another_pending_deal_is_refused() -> None:
+    """A pending deal that is not the match's next one (another seed) was booked."""
+
+    def edit(m: Match) -> None:
+        m._pending = Game(rules.PINEAPPLE, 2, seed=99, button=m.button, stacks=m.stacks)
+
+    with pytest.raises(GameError, match="its pending deal is not its next deal"):
+        _edited_pickle(edit)
+    assert _edited_pickle(lambda m: None).next_game().seed == deal_seed(4, 2)
+
+
+def test_match_from_dict_refuses_an_unknown_key() -> None:
+    """A typo ("stack" for "stacks") was ignored: the match restored without chips."""
+    data = Match(rules.PINEAPPLE, 2, seed=1).to_dict()
+    with pytest.raises(TableError, match=r"Match\.from_dict: unknown key 'stack'; a match"):
+        Match.from_dict({**data, "stack": [100, 100]})
+
+
+def test_match_from_dict_refuses_start_stacks_without_stacks() -> None:
+    data = Match(rules.PINEAPPLE, 2, seed=1).to_dict()
+    with pytest.raises(TableError, match="start_stacks without stacks"):
+        Match.from_dict({**data, "start_stacks": [100, 100]})
+
+
+def test_match_from_dict_refuses_totals_that_are_not_the_seats_totals() -> None:
+    """Totals [5, -5] over seats whose totals are 0 were taken as they were."""
+    m = Match(rules.PINEAPPLE, 2, seed=1)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2)
+    data = m.to_dict()
+    seat0 = data["seats"][0]["total"]
+    with pytest.raises(TableError, match=rf"totals: seat 0 has {seat0 + 5}, seats\[0\]"):
+        Match.from_dict({**data, "totals": [seat0 + 5, -seat0 - 5]})
+
+
+def test_matches_compare_by_state_as_games_do() -> None:
+    """``m == copy.deepcopy(m)`` was False (identity), while games compare by value."""
+    import copy
+    import pickle
+
+    m = Match(rules.PINEAPPLE, 2, seed=3, stacks=100, keep_nets=True)
+    m.play([RandomBot(seed=1), RandomBot(seed=2)], hands=2)
+    m.next_game()
+    assert m == copy.deepcopy(m) == pickle.loads(pickle.dumps(m)) == copy.copy(m)
+    other = copy.deepcopy(m)
+    other.play([RandomBot(seed=1), RandomBot(seed=2)], hands=1)
+    assert m != other and m != m.to_dict()
+    with pytest.raises(TypeError, match="unhashable"):
+        hash(m)
+
+
+def test_match_to_dict_shares_no_list_with_the_match() -> None:
+    """``to_dict()["start_stacks"]`` was the match's own list: editing the saved
+    record changed the match's start stacks (and every later record)."""
+    m = Match(rules.PINEAPPLE, 2, seed=1, stacks=100)
+    twin = Match(rules.PINEAPPLE, 2, seed=1, stacks=100)
+    d = m.to_dict()
+    for key in ("start_stacks", "stacks", "totals", "fantasyland"):
+        d[key][0] = 5
+    assert m.to_dict() == twin.to_dict() and m == twin

@@ -4,10 +4,12 @@ as exceptions."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
 from .._native import ffi, lib, move_error
-from ..errors import GameError, GameRulesError, RulesError, quote
+from ..cards import parse_card, refuse_unordered
+from ..errors import CardError, GameError, GameRulesError, RulesError, quote
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.compiled import KIND, game_struct
 from ..table import SEED_MAX, check_seed
@@ -16,6 +18,7 @@ __all__ = [
     "KIND",
     "SEED_MAX",
     "deal_seed",
+    "deck_cards",
     "deck_of_seed",
     "game_rules",
     "raise_move_error",
@@ -49,6 +52,34 @@ def deck_of_seed(seed: int) -> tuple[int, ...]:
     deck = ffi.new("uint8_t[52]")
     lib.ofc_deck_from_seed(check_seed(seed), deck)
     return tuple(deck)
+
+
+def deck_cards(deck: Sequence[object], seed: object = None) -> list[int]:
+    """The card ids of a game's explicit ``deck`` (each of the 52 cards once, as ids
+    or text), else GameError; also when a ``seed`` is given with it (the deck is dealt
+    as it is: the seed would be dropped).
+
+    >>> deck_cards(range(52), seed=5)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: seed and deck: give one (a deck is dealt as given, a seed shuffles one), got seed 5 and a deck
+    """  # noqa: E501 - the error message as the user sees it
+    if seed is not None:
+        raise GameError(
+            "seed and deck: give one (a deck is dealt as given, a seed shuffles one), "
+            f"got seed {quote(seed)} and a deck"
+        )
+    try:
+        refuse_unordered(deck)
+    except CardError as exc:
+        raise GameError(f"deck: {exc}") from None
+    try:
+        cards = [parse_card(c) for c in deck]  # type: ignore[arg-type]
+    except TypeError:
+        raise GameError("deck must be a sequence of the 52 cards") from None
+    if sorted(cards) != list(range(52)):
+        raise GameError("deck must hold each of the 52 cards exactly once")
+    return cards
 
 
 def deal_seed(run_seed: int, i: int) -> int:

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, fields
 from numbers import Integral
 from typing import Any
 
-from ..errors import GameError, OfcError, RulesError, quote
+from ..errors import GameError, OfcError, RulesError, TableError, quote
 from ..rules import RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import (
@@ -234,12 +234,12 @@ def next_button(
     return (button + 1) % players
 
 
-def _per_seat(data: Mapping[str, Any], key: str, players: int) -> list[Any]:
+def _per_seat(data: Mapping[str, Any], key: str, players: int, what: str) -> list[Any]:
     """``data[key]`` as a list of one entry per seat, else GameError naming ``key``."""
     value = data.get(key)
     if not isinstance(value, list) or len(value) != players:
         raise GameError(
-            f"Match.from_dict: {key} must be a list of {players} entries, one per seat, "
+            f"{what}: {key} must be a list of {players} entries, one per seat, "
             f"got {quote(value)}"
         )
     return value
@@ -248,8 +248,82 @@ def _per_seat(data: Mapping[str, Any], key: str, players: int) -> list[Any]:
 def _int_field(value: object, what: str) -> int:
     n = as_int(value)
     if n is None:
-        raise GameError(f"Match.from_dict: {what} must hold ints, got {quote(value)}")
+        raise GameError(f"{what} must hold ints, got {quote(value)}")
     return n
+
+
+SAVED_KEYS = (
+    "rules",
+    "rule_set",
+    "players",
+    "seed",
+    "hands",
+    "totals",
+    "button",
+    "fantasyland",
+    "stacks",
+    "start_stacks",
+    "seats",
+)
+"""The keys of :meth:`Match.to_dict`, the ones :meth:`Match.from_dict` reads."""
+PICKLED = "a pickled Match"
+_PICKLED_KEYS = frozenset(
+    (
+        "rules",
+        "players",
+        "seed",
+        "hands_played",
+        "totals",
+        "button",
+        "fantasyland",
+        "stacks",
+        "start_stacks",
+        "keep_nets",
+        "stats",
+        "_pending",
+    )
+)
+
+
+def _restored(
+    cls: type[Match],
+    rules: RuleSet | str,
+    data: Mapping[str, Any],
+    what: str,
+    keep_nets: bool = False,
+) -> Match:
+    """The match of saved fields (named as :meth:`Match.to_dict` names them), each
+    checked as :class:`Match` checks its arguments, and the books against each other:
+    ``start_stacks`` only with ``stacks``, every seat's total its ``totals`` entry;
+    GameError (TableError for the table) starting with
+    ``what`` otherwise.  The one check of :meth:`Match.from_dict` and unpickling."""
+    m = cls(
+        rules,
+        data["players"],
+        check_seed(data["seed"], f"{what}: seed"),  # None: no random one
+        data.get("stacks"),
+        button=data.get("button", 0),
+        fantasyland=data.get("fantasyland"),
+        keep_nets=keep_nets,
+    )
+    m.hands_played = check_seed(data["hands"], f"{what}: hands")  # a deal index
+    start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
+    if start is not None and m.stacks is None:
+        raise TableError(f"{what}: start_stacks without stacks (a match without chips)")
+    m.start_stacks = None if start is None else list(start)
+    m.totals = [
+        _int_field(t, f"{what}: totals") for t in _per_seat(data, "totals", m.players, what)
+    ]
+    m.stats = [
+        SeatStats.from_dict(d, f"{what}: seats[{i}]")
+        for i, d in enumerate(_per_seat(data, "seats", m.players, what))
+    ]
+    for s, (total, st) in enumerate(zip(m.totals, m.stats)):
+        if st.total != total:
+            raise TableError(
+                f"{what}: totals: seat {s} has {total}, seats[{s}] a total of {st.total}"
+            )
+    return m
 
 
 class Match:
@@ -414,7 +488,7 @@ class Match:
             "button": self.button,
             "fantasyland": list(self.fantasyland),
             "stacks": None if self.stacks is None else list(self.stacks),
-            "start_stacks": self.start_stacks,
+            "start_stacks": None if self.start_stacks is None else list(self.start_stacks),
             "seats": self.summary(),
         }
 
@@ -425,7 +499,9 @@ class Match:
         carries, else the preset named by ``rules``: a file with a name alone is a
         preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
         seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
-        bad rule set) naming the field otherwise.
+        bad rule set, TableError for the table) naming the field otherwise: also a key
+        :meth:`to_dict` does not write (a typo), ``start_stacks`` without ``stacks``,
+        and ``totals`` that are not the seats' totals.
 
         >>> from ofc_fast import rules
         >>> m = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 3, seed=1)
@@ -434,6 +510,12 @@ class Match:
         """
         if not isinstance(data, Mapping):
             raise GameError(f"Match.from_dict: expected a dict, got {quote(data)}")
+        unknown = [k for k in data if k not in SAVED_KEYS]
+        if unknown:  # a typo would be ignored: its field left as a new match has it
+            raise TableError(
+                f"Match.from_dict: unknown key {quote(unknown[0])}; a match has "
+                f"{', '.join(SAVED_KEYS)}"
+            )
         missing = [k for k in ("rules", "players", "seed", "hands") if k not in data]
         if missing:
             raise GameError(f"Match.from_dict: the match has no {missing[0]!r}")
@@ -445,23 +527,67 @@ class Match:
                 raise RulesError(f"Match.from_dict: rule_set: {exc}") from None
         else:
             rules = data["rules"]
-        m = cls(
-            rules,
-            data["players"],
-            check_seed(data["seed"], "Match.from_dict: seed"),  # None: no random one
-            data.get("stacks"),
-            button=data.get("button", 0),
-            fantasyland=data.get("fantasyland"),
-        )
-        m.hands_played = check_seed(data["hands"], "Match.from_dict: hands")  # a deal index
-        start = check_stacks(data.get("start_stacks"), m.players, "start_stacks")
-        m.start_stacks = None if start is None else list(start)
-        m.totals = [_int_field(t, "totals") for t in _per_seat(data, "totals", m.players)]
-        m.stats = [
-            SeatStats.from_dict(d, f"seats[{i}]")
-            for i, d in enumerate(_per_seat(data, "seats", m.players))
-        ]
-        return m
+        return _restored(cls, rules, data, "Match.from_dict")
+
+    def __setstate__(self, state: object) -> None:
+        """Unpickling (and ``copy.deepcopy``): the pickled fields checked as
+        :meth:`from_dict` checks a saved match (the same names), each seat's ``net``
+        a list of ints, and the pending deal the match's next one; GameError (TableError
+        for the table) naming the first problem of an edited or damaged pickle."""
+        if not isinstance(state, dict) or not _PICKLED_KEYS.issubset(state):
+            raise GameError(f"{PICKLED} of another ofc_fast version")
+        rules, stats = state["rules"], state["stats"]
+        if not isinstance(rules, RuleSet):
+            raise GameError(f"{PICKLED}'s rules must be a RuleSet, got {quote(rules)}")
+        if not isinstance(stats, list) or not all(type(x) is SeatStats for x in stats):
+            raise GameError(f"{PICKLED}: stats must be a list of SeatStats")
+        data = {
+            **{k: state[k] for k in ("players", "seed", "totals", "button")},
+            **{k: state[k] for k in ("fantasyland", "stacks", "start_stacks")},
+            "hands": state["hands_played"],
+            "seats": [vars(x) for x in stats],
+        }
+        m = _restored(Match, rules, data, PICKLED, state["keep_nets"])
+        for s, x in enumerate(stats):
+            nets = x.net if isinstance(x.net, list) else None
+            if nets is None or any(as_int(n) is None for n in nets) or len(nets) > x.deals:
+                raise GameError(
+                    f"{PICKLED}: seats[{s}]: net must be a list of at most "
+                    f"{x.deals} ints, one per deal, got {quote(x.net)}"
+                )
+            m.stats[s].net = [int(n) for n in nets]
+        pending = state["_pending"]
+        if pending is not None:
+            stacks = None if m.stacks is None else tuple(m.stacks)
+            table = (m.rules, m.players, m.button, m.fantasyland, stacks)
+            seed = deal_seed(m.seed, m.hands_played)
+            if (
+                not isinstance(pending, Game)
+                or (
+                    pending.rules,
+                    pending.players,
+                    pending.button,
+                    pending.fantasyland,
+                    pending.stacks,
+                )
+                != table
+                or pending.seed != seed
+            ):
+                raise GameError(f"{PICKLED}: its pending deal is not its next deal")
+            m._pending = pending
+        self.__dict__.update(state)  # a subclass's own attributes, then the checked
+        self.__dict__.update(vars(m))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when in the same state, as games are: the same rules, table, seed,
+        books, statistics (with ``SeatStats.net``) and pending deal."""
+        return isinstance(other, Match) and self._state() == other._state()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def _state(self) -> tuple[Any, ...]:
+        """What :meth:`__eq__` compares."""
+        return tuple(getattr(self, k) for k in sorted(_PICKLED_KEYS))
 
     def __copy__(self) -> Match:
         """``copy.copy(match)``: an independent copy, as ``copy.deepcopy`` (as a

@@ -34,7 +34,8 @@ class GameResult:
     :func:`ofc_fast.settle` of the final boards); ``fantasyland`` is the number of
     cards each seat gets in Fantasyland next deal (0 = none): the entry rule, or the
     stay rule for the seats that played this deal in Fantasyland.  ``settlement`` (the
-    itemised transfers) is read from the engine's output on first access.
+    itemised transfers) is read from the engine's output on first access.  Results
+    compare by value (``==``) and are not hashable: their per-seat fields are lists.
 
     >>> from ofc_fast import Game
     >>> g = Game("pineapple", players=2, seed=7)
@@ -56,6 +57,8 @@ class GameResult:
     _raw: Any = field(default=None, repr=False, compare=False)
     _rules: Any = field(default=None, repr=False, compare=False)
     _stacks: list[int] | None = field(default=None, repr=False, compare=False)
+
+    __hash__ = None  # type: ignore[assignment]  # its lists: frozen, yet unhashable
 
     @cached_property
     def settlement(self) -> Settlement:

@@ -46,12 +46,12 @@ from .._native._fast import legal_actions as _legal_actions
 from .._native._fast import observe as _observe
 from .._native._fast import place as _place
 from ..board import ROW_SIZES, Board
-from ..cards import cards_str, parse_card, refuse_unordered
-from ..errors import CardError, GameError, MoveError, quote
+from ..cards import cards_str
+from ..errors import GameError, MoveError, quote
 from ..rules import PINEAPPLE, RuleSet, RulesLike, as_rules, carried_rules
 from ..rules.model import GameKind
 from ..table import as_int, check_bots, check_seat, check_seed, check_table
-from ._engine import KIND, game_rules, raise_move_error, resolve_rules
+from ._engine import KIND, deck_cards, game_rules, raise_move_error, resolve_rules
 from ._pickle import own_attributes
 from .moves import (
     Move,
@@ -153,8 +153,8 @@ class Game:
     same on every platform).  ``button``: the dealer's seat; the seat on its left acts
     first.  ``fantasyland``: cards per seat in Fantasyland this deal (0 = plays the
     normal flow), e.g. ``(0, 14, 0)``.  ``stacks``: chips per seat for table stakes
-    (R-STAKES-*).  ``deck``: an explicit order of the 52 cards (instead of a seed;
-    cards are dealt from the front).
+    (R-STAKES-*).  ``deck``: an explicit order of the 52 cards (instead of a seed:
+    giving both is a GameError; cards are dealt from the front).
 
     >>> g = Game("pineapple", players=2, seed=7)
     >>> g.to_act, len(g.legal_moves())
@@ -210,7 +210,7 @@ class Game:
         )
         deck_arr: Any = ffi.NULL
         if deck is not None:
-            deck_arr = ffi.new("uint8_t[52]", self._deck_cards(deck))
+            deck_arr = ffi.new("uint8_t[52]", deck_cards(deck, seed))
             seed_v: int | None = None
         else:
             seed_v = secrets.randbits(64) if seed is None else check_seed(seed)
@@ -240,20 +240,6 @@ class Game:
         self._moves: list[Move | int] = []
         self._result: GameResult | None = None
         self._obs: Any = None
-
-    @staticmethod
-    def _deck_cards(deck: Sequence[int]) -> list[int]:
-        try:
-            refuse_unordered(deck)
-        except CardError as exc:
-            raise GameError(f"deck: {exc}") from None
-        try:
-            cards = [parse_card(c) for c in deck]
-        except TypeError:
-            raise GameError("deck must be a sequence of the 52 cards") from None
-        if sorted(cards) != list(range(52)):
-            raise GameError("deck must hold each of the 52 cards exactly once")
-        return cards
 
     # -- the pending decision
     @property
