@@ -7,6 +7,7 @@ import importlib.util
 import json
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -531,11 +532,19 @@ def test_a_match_pickle_with_another_pending_deal_is_refused() -> None:
     assert _edited_pickle(lambda m: None).next_game().seed == deal_seed(4, 2)
 
 
-def test_match_from_dict_refuses_an_unknown_key() -> None:
-    """A typo ("stack" for "stacks") was ignored: the match restored without chips."""
-    data = Match(rules.PINEAPPLE, 2, seed=1).to_dict()
-    with pytest.raises(TableError, match=r"Match\.from_dict: unknown key 'stack'; a match"):
-        Match.from_dict({**data, "stack": [100, 100]})
+def test_a_play_json_record_plays_on(tmp_path: Path) -> None:
+    """``ofc-fast play --json`` writes the match's keys beside the run's (``bots``,
+    ``deals``, ...): Match.from_dict reads the record and plays on with the deals of a
+    match never stopped (a refusal of unknown keys broke this)."""
+    from ofc_fast import cli
+
+    out = tmp_path / "play.json"
+    argv = ["play", "--players", "2", "--hands", "3", "--seed", "5", "--bots", "random"]
+    assert cli.main([*argv, "--quiet", "--json", str(out)]) == 0
+    record = json.loads(out.read_text())
+    assert {"bots", "deals", "seconds"} <= set(record)
+    m = Match.from_dict(record)
+    assert m.to_dict()["hands"] == 3 and m.next_game().seed == deal_seed(5, 3)
 
 
 def test_match_from_dict_refuses_start_stacks_without_stacks() -> None:

@@ -252,20 +252,6 @@ def _int_field(value: object, what: str) -> int:
     return n
 
 
-SAVED_KEYS = (
-    "rules",
-    "rule_set",
-    "players",
-    "seed",
-    "hands",
-    "totals",
-    "button",
-    "fantasyland",
-    "stacks",
-    "start_stacks",
-    "seats",
-)
-"""The keys of :meth:`Match.to_dict`, the ones :meth:`Match.from_dict` reads."""
 PICKLED = "a pickled Match"
 _PICKLED_KEYS = frozenset(
     (
@@ -499,9 +485,11 @@ class Match:
         carries, else the preset named by ``rules``: a file with a name alone is a
         preset's), seats, seed, deals played, totals, button, Fantasyland, stacks and
         seat figures (``SeatStats.net`` is not saved).  GameError (RulesError for a
-        bad rule set, TableError for the table) naming the field otherwise: also a key
-        :meth:`to_dict` does not write (a typo), ``start_stacks`` without ``stacks``,
-        and ``totals`` that are not the seats' totals.
+        bad rule set, TableError for the table) naming the field otherwise: also
+        ``start_stacks`` without ``stacks``, and ``totals`` that are not the seats'
+        totals.  Other keys are left unread: ``ofc-fast play --json`` writes the
+        match's keys beside those of the run (``bots``, ``deals``, ...), and its record
+        plays on.
 
         >>> from ofc_fast import rules
         >>> m = Match(rules.PINEAPPLE.replace(sweep_bonus=6), 3, seed=1)
@@ -510,12 +498,6 @@ class Match:
         """
         if not isinstance(data, Mapping):
             raise GameError(f"Match.from_dict: expected a dict, got {quote(data)}")
-        unknown = [k for k in data if k not in SAVED_KEYS]
-        if unknown:  # a typo would be ignored: its field left as a new match has it
-            raise TableError(
-                f"Match.from_dict: unknown key {quote(unknown[0])}; a match has "
-                f"{', '.join(SAVED_KEYS)}"
-            )
         missing = [k for k in ("rules", "players", "seed", "hands") if k not in data]
         if missing:
             raise GameError(f"Match.from_dict: the match has no {missing[0]!r}")
