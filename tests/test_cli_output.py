@@ -837,6 +837,24 @@ def test_a_closed_standard_stream_is_no_traceback(
         assert proc.stderr == "" and proc.stdout.strip()  # the usual output
 
 
+def test_an_ascii_standard_output_gets_escapes_not_a_traceback(tmp_path: Path) -> None:
+    """``PYTHONIOENCODING=ascii ofc-fast play --hands 3 --show 0`` (or a C locale)
+    crashed on the table's "±" with a UnicodeEncodeError traceback: a character the
+    output's encoding lacks is written as a backslash escape."""
+    env = {**package_env(), "PYTHONIOENCODING": "ascii"}
+    argv = ["play", "--hands", "3", "--show", "0", "--bots", "random", "--seed", "1"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("ascii", "replace")
+    assert proc.stderr == b""
+    assert proc.stdout.isascii() and b"\\xb1" in proc.stdout  # "±" as \xb1
+
+
 DEALT = "As Kd 9h 9c 4s"
 
 
