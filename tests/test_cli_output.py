@@ -895,6 +895,16 @@ def test_advise_errors_name_the_option_once(
             "--opponent (seat 1): front row holds Qh, a card shown twice",
         ),
         (["--dealt", ""], "--dealt: holds no card"),
+        (
+            [
+                "--dealt",
+                DEALT,
+                "--dead",
+                " ".join([f"{r}{s}" for r in "235678TJQ" for s in "cdhs"] + ["Kc", "4c"])
+                + " 4d 4h",  # 40 cards: 7 left unseen, 29 to deal
+            ],
+            "--dead: holds 40 cards: 7 unseen cards are left for the 29 the rounds to come",
+        ),
         (["--dealt", DEALT, "--rules", "classic-1-6"], "--rules: must be OFC or Pineapple"),
         (["--dealt", DEALT, "--model", "no-such.ofcvm"], "--model: value model"),
         (["--dealt", DEALT, "--exact", "yes"], "--exact: exact search needs"),
