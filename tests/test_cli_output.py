@@ -379,6 +379,26 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
         ([*SELFPLAY, "--bots", "nope"], "--bots: unknown bot 'nope'"),
         ([*SELFPLAY, "--bots", "random,random,random"], "--bots: 2 seats need 1 or 2"),
         (["play", "--workers", "2", "--bots", "nope"], "--bots: unknown bot 'nope'"),
+        # no model ships for the rules: before the match (the first decision said
+        # "pass model=", which no option does, and named no option)
+        (
+            ["play", "--rules", "pineapple-27", "--bots", "value"],
+            "--bots: value bot: no value model ships for PINEAPPLE_27; play another bot",
+        ),
+        (
+            [
+                "play",
+                "--rules",
+                "pineapple-27",
+                "--workers",
+                "2",
+                "--players",
+                "2",
+                "--bots",
+                "heuristic,value",
+            ],
+            "--bots: value bot: no value model ships for PINEAPPLE_27; play another bot",
+        ),
     ],
 )
 def test_errors_name_the_option(
