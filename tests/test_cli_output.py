@@ -351,7 +351,15 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
             ["play", "--stacks", "100,100"],
             "--stacks: 3 seats need 1 or 3 chip counts, got 2",
         ),
-        (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0"),
+        (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0, got -5\n"),
+        (
+            ["score", BOARD_A, BOARD_B, "--stacks", "-5"],
+            "--stacks: chip counts must be >= 0, got -5\n",  # (not "(-5, -5)")
+        ),
+        (
+            ["score", BOARD_A, BOARD_B, "--stacks=-5,3"],
+            "--stacks: chip counts must be >= 0, got (-5, 3)\n",
+        ),
         (
             ["play", "--players", "2", "--stacks", "600000000,600000000"],
             "--stacks: a match moves chips between seats, so at most 1000000000",
