@@ -190,6 +190,21 @@ def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     assert doc["best_ev"]["board"] == str(ev.board)
 
 
+def test_solve_without_fantasyland_shows_no_stay_value(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``ofc-fast solve`` under rules without Fantasyland printed "stay value by next
+    cards: 13: 9.5, ..." for a stay those rules do not have: it says "no
+    Fantasyland" alone, and shows the values where there is Fantasyland."""
+    path = tmp_path / "nofl.json"
+    path.write_text(ofc.rules.PINEAPPLE.replace(fantasyland=None, name="nofl").to_json())
+    code, out, _ = run(capsys, "solve", FL_HAND, "--rules", str(path))
+    assert code == 0 and out.startswith("rules: nofl, 14 cards (no Fantasyland)\n"), out
+    assert "stay" not in out
+    code, out, _ = run(capsys, "solve", FL_HAND)
+    assert code == 0 and "(Fantasyland; stay value by next cards: 13: " in out
+
+
 def test_solve_refuses_classic_with_more_than_13_cards(
     capsys: pytest.CaptureFixture,
 ) -> None:

@@ -237,13 +237,12 @@ def cli_solve(cards: CardsLike, rules: RulesLike) -> str:
             names = ", ".join(f"{n.name} ({n.units})" for n in ev.naturals)
             lines.append(f"naturals: {names} -- declare instead of setting")
     else:
-        sv = stay_values(rules)
-        shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
-        kind = "Fantasyland" if rules.fantasyland is not None else "no Fantasyland"
-        lines.append(
-            f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
-            f"next cards: {shown})"
-        )
+        kind = "no Fantasyland"  # (so no stay, and no stay value to show)
+        if rules.fantasyland is not None:
+            sv = stay_values(rules)
+            shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
+            kind = f"Fantasyland; stay value by next cards: {shown}"
+        lines.append(f"rules: {rules.name}, {len(ids)} cards ({kind})")
         s = solve_fantasyland(ids, rules, alternatives=True)
         lines.append(f"best:    {describe_solution(s)}")
         if rules.fantasyland is not None and not s.fouled:
