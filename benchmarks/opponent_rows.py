@@ -39,9 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     preset = rules.get(args.rules)
     kind = HeuristicBot if args.bot == "heuristic" else ValueBot
-    bots = [kind(preset, 0), kind(preset, 1)]
     first = Game(preset, 2, seed=deal_seed(args.seed, 0))
     try:  # a bot that cannot play, before the run (a third one: the same figures)
+        bots = [kind(preset, 0), kind(preset, 1)]
         kind(preset, 0).act(first.observation(first.to_act))
     except OfcError as exc:
         ap.error(f"--bot {args.bot}: {exc}")

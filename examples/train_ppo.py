@@ -66,6 +66,13 @@ CONFIG: dict[str, Any] = {
 }
 
 
+MAX_LAYERS = 8
+MAX_WIDTH = 2048
+"""The largest ``net``: 8 layers of 2,048 units (about 60 million weights for the
+policy and value MLPs together, some 1 GB with Adam's state), far above the tuned
+[256, 256]."""
+
+
 def _int_from(low: int) -> tuple[str, Callable[[Any], bool]]:
     return f"an int {low} or more", lambda v: type(v) is int and v >= low
 
@@ -107,10 +114,12 @@ def _is_curriculum(value: Any) -> bool:
 
 SETTINGS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "num_envs": _int_from(1),
-    "net": (
-        "a non-empty list of layer widths (ints 1 or more)",
+    "net": (  # bounded: a million units a layer was a torch out-of-memory traceback
+        f"a list of 1 to {MAX_LAYERS} layer widths (ints 1..{MAX_WIDTH})",
         lambda v: (
-            isinstance(v, list) and bool(v) and all(type(w) is int and w >= 1 for w in v)
+            isinstance(v, list)
+            and 1 <= len(v) <= MAX_LAYERS
+            and all(type(w) is int and 1 <= w <= MAX_WIDTH for w in v)
         ),
     ),
     "bc_share": _number(

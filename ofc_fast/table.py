@@ -148,8 +148,9 @@ def check_stacks(
             f"got {quote(values, 200)}"
         )
     chips: tuple[int, ...] = ints  # type: ignore[assignment]
-    if chips and min(chips) < 0:
-        raise TableError(f"{what}: chip counts must be >= 0, got {quote(chips, 200)}")
+    if chips and min(chips) < 0:  # what was given: one count for all seats as one
+        given = chips[0] if as_int(stacks) is not None else chips
+        raise TableError(f"{what}: chip counts must be >= 0, got {quote(given, 200)}")
     if chips and max(chips) > STACK_MAX:
         raise TableError(
             f"{what}: at most {STACK_MAX} chips a seat, got {quote(max(chips))}"

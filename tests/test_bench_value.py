@@ -161,7 +161,7 @@ BAD_MATCHES = [
     (["--match", "search-oracle:heuristic"], "--match: search-oracle plays heads-up"),
     (
         ["--rules", "pineapple-27", "--match", "heuristic:value"],
-        "--match: value bot: no value model ships for PINEAPPLE_27 with 2 players",
+        "--match: value bot: no value model ships for PINEAPPLE_27; play another bot",
     ),
     (["--carry", "-1"], "argument --carry: must be at least 0, got -1"),
     (["--budget", "-1"], "argument --budget: must be seconds above 0, got -1"),

@@ -887,6 +887,25 @@ def test_value_bot_refuses_model_none_when_it_is_made() -> None:
         make_bot("value", seed=1, model=None)
 
 
+def test_value_bot_refuses_rules_no_model_ships_for_when_it_is_made() -> None:
+    """``ofc-fast play --rules pineapple-27 --bots value`` failed at the first
+    decision ("... pass model="): a value bot with ``model="auto"`` under rules no
+    model ships for (at any seat count) is a BotError when it is made, saying what to
+    do; a model file for them, or rules a model ships for, are accepted."""
+    from ofc_fast.bots import ValueBot
+
+    for make in (
+        lambda: ValueBot(rules.PINEAPPLE_27),
+        lambda: make_bot("value", "pineapple-27", seed=1),
+        lambda: make_bots("heuristic,value", 2, rules.PINEAPPLE_27),
+    ):
+        with pytest.raises(BotError, match=r"no value model ships for PINEAPPLE_27; play"):
+            make()
+    assert ValueBot(rules.PINEAPPLE).settings()["model"] == "auto"
+    assert ValueBot(rules.OFC).rules == rules.OFC  # (no model for 4 players: at a decision)
+    assert ValueBot(None).rules is None  # the rules: the observation's, at a decision
+
+
 def test_register_refuses_a_name_make_bot_cannot_reach() -> None:
     """A name make_bot reads as a spec ('module:attribute', 'policy:PATH') or that
     make_bots splits (a comma) is a BotError when registered.  It was registered,

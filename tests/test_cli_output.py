@@ -190,6 +190,21 @@ def test_solve_json_content(capsys: pytest.CaptureFixture) -> None:
     assert doc["best_ev"]["board"] == str(ev.board)
 
 
+def test_solve_without_fantasyland_shows_no_stay_value(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``ofc-fast solve`` under rules without Fantasyland printed "stay value by next
+    cards: 13: 9.5, ..." for a stay those rules do not have: it says "no
+    Fantasyland" alone, and shows the values where there is Fantasyland."""
+    path = tmp_path / "nofl.json"
+    path.write_text(ofc.rules.PINEAPPLE.replace(fantasyland=None, name="nofl").to_json())
+    code, out, _ = run(capsys, "solve", FL_HAND, "--rules", str(path))
+    assert code == 0 and out.startswith("rules: nofl, 14 cards (no Fantasyland)\n"), out
+    assert "stay" not in out
+    code, out, _ = run(capsys, "solve", FL_HAND)
+    assert code == 0 and "(Fantasyland; stay value by next cards: 13: " in out
+
+
 def test_solve_refuses_classic_with_more_than_13_cards(
     capsys: pytest.CaptureFixture,
 ) -> None:
@@ -351,7 +366,15 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
             ["play", "--stacks", "100,100"],
             "--stacks: 3 seats need 1 or 3 chip counts, got 2",
         ),
-        (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0"),
+        (["play", "--stacks", "-5"], "--stacks: chip counts must be >= 0, got -5\n"),
+        (
+            ["score", BOARD_A, BOARD_B, "--stacks", "-5"],
+            "--stacks: chip counts must be >= 0, got -5\n",  # (not "(-5, -5)")
+        ),
+        (
+            ["score", BOARD_A, BOARD_B, "--stacks=-5,3"],
+            "--stacks: chip counts must be >= 0, got (-5, 3)\n",
+        ),
         (
             ["play", "--players", "2", "--stacks", "600000000,600000000"],
             "--stacks: a match moves chips between seats, so at most 1000000000",
@@ -379,6 +402,26 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
         ([*SELFPLAY, "--bots", "nope"], "--bots: unknown bot 'nope'"),
         ([*SELFPLAY, "--bots", "random,random,random"], "--bots: 2 seats need 1 or 2"),
         (["play", "--workers", "2", "--bots", "nope"], "--bots: unknown bot 'nope'"),
+        # no model ships for the rules: before the match (the first decision said
+        # "pass model=", which no option does, and named no option)
+        (
+            ["play", "--rules", "pineapple-27", "--bots", "value"],
+            "--bots: value bot: no value model ships for PINEAPPLE_27; play another bot",
+        ),
+        (
+            [
+                "play",
+                "--rules",
+                "pineapple-27",
+                "--workers",
+                "2",
+                "--players",
+                "2",
+                "--bots",
+                "heuristic,value",
+            ],
+            "--bots: value bot: no value model ships for PINEAPPLE_27; play another bot",
+        ),
     ],
 )
 def test_errors_name_the_option(
@@ -837,6 +880,24 @@ def test_a_closed_standard_stream_is_no_traceback(
         assert proc.stderr == "" and proc.stdout.strip()  # the usual output
 
 
+def test_an_ascii_standard_output_gets_escapes_not_a_traceback(tmp_path: Path) -> None:
+    """``PYTHONIOENCODING=ascii ofc-fast play --hands 3 --show 0`` (or a C locale)
+    crashed on the table's "±" with a UnicodeEncodeError traceback: a character the
+    output's encoding lacks is written as a backslash escape."""
+    env = {**package_env(), "PYTHONIOENCODING": "ascii"}
+    argv = ["play", "--hands", "3", "--show", "0", "--bots", "random", "--seed", "1"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", *argv],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr.decode("ascii", "replace")
+    assert proc.stderr == b""
+    assert proc.stdout.isascii() and b"\\xb1" in proc.stdout  # "±" as \xb1
+
+
 DEALT = "As Kd 9h 9c 4s"
 
 
@@ -877,6 +938,16 @@ def test_advise_errors_name_the_option_once(
             "--opponent (seat 1): front row holds Qh, a card shown twice",
         ),
         (["--dealt", ""], "--dealt: holds no card"),
+        (
+            [
+                "--dealt",
+                DEALT,
+                "--dead",
+                " ".join([f"{r}{s}" for r in "235678TJQ" for s in "cdhs"] + ["Kc", "4c"])
+                + " 4d 4h",  # 40 cards: 7 left unseen, 29 to deal
+            ],
+            "--dead: holds 40 cards: 7 unseen cards are left for the 29 the rounds to come",
+        ),
         (["--dealt", DEALT, "--rules", "classic-1-6"], "--rules: must be OFC or Pineapple"),
         (["--dealt", DEALT, "--model", "no-such.ofcvm"], "--model: value model"),
         (["--dealt", DEALT, "--exact", "yes"], "--exact: exact search needs"),

@@ -284,6 +284,40 @@ def test_policy_bot_checks_its_rules_seed_fallback_and_path() -> None:
     assert PolicyBot(first, "ofc", 3, path="p.npz").settings() == {"path": "p.npz"}
 
 
+def test_a_policy_of_other_rules_is_refused_when_the_bot_is_made(
+    tmp_path: Path, capsys: Any
+) -> None:
+    """A ``policy:PATH`` trained for OFC (its file records ``meta_rules``) played
+    PINEAPPLE without a word: a policy bot for rules that play or score otherwise
+    is a BotError naming the file when it is made; its own rules (by any name, or
+    renamed), no rules recorded or no rules given still make the bot."""
+    from ofc_fast import rules
+    from ofc_fast.cli import main
+
+    mlp = small_mlp()
+    mlp.meta["rules"] = "ofc"
+    path = mlp.save(tmp_path / "ofc.npz")
+    for make in (
+        lambda: make_bot(f"policy:{path}", "pineapple", seed=1),
+        lambda: make_bots(f"random,policy:{path}", 2, rules.PINEAPPLE, seed=1),
+        lambda: PolicyBot(mlp, rules.OFC.replace(sweep_bonus=6)),
+    ):
+        with pytest.raises(BotError, match=r"trained for OFC, not (PINEAPPLE|custom)"):
+            make()
+    with pytest.raises(BotError) as named:
+        make_bot(f"policy:{path}", "pineapple")
+    assert repr(str(path)) in str(named.value)  # the file
+    for own in ("ofc", "OFC", rules.OFC.replace(name="home"), None):
+        assert make_bot(f"policy:{path}", own, seed=1).name == "policy"
+    assert PolicyBot(small_mlp(), rules.PINEAPPLE).name == "policy"  # records none
+    argv = ["play", "--rules", "pineapple", "--players", "2", "--bots", f"policy:{path}"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ofc-fast: error: --bots: policy bot: the policy ") and (
+        "was trained for OFC, not PINEAPPLE" in err
+    )
+
+
 def test_policy_bot_reset_reseeds_its_fallback() -> None:
     """A policy bot had no ``reset(seed)``: a parallel arena refused it ("has no
     reset(seed)") and re-seeding it between matches left its fallback's stream where

@@ -196,7 +196,9 @@ _BAD_SETTINGS = {  # examples/train_ppo.py --set VALUE: the start of its error
     "ppo.n_steps=True": "ppo.n_steps must be an int 1 or more",
     "bc_lr=float('nan')": "not a Python literal",
     "bc_share=1.0": "bc_share must be a number within 0..1",
-    "net=[]": "net must be a non-empty list of layer widths",
+    "net=[]": "net must be a list of 1 to 8 layer widths (ints 1..2048), got []",
+    "net=[1000000, 1000000]": "net must be a list of 1 to 8 layer widths",  # torch OOM
+    "net=[64, 64, 64, 64, 64, 64, 64, 64, 64]": "net must be a list of 1 to 8 layer",
     "eval_deals={'random': 0}": "eval_deals must be a dict of",
     "final_deals={'nosuch': 300}": "final_deals must be a dict of opponent (a bot name)",
     "eval_deals={'policy:x.npz': 9}": "eval_deals must be a dict of opponent (a bot",
@@ -341,6 +343,7 @@ def test_recipe_takes_settings_within_their_ranges() -> None:
         f"ppo.{k}" for k in script.CONFIG["ppo"]
     }
     edges = ["ppo.gamma=1", "ppo.ent_coef=0", "bc_share=0", "shaping=0", "num_envs=1"]
+    edges += ["net=[2048, 1, 2048, 1, 2048, 1, 2048, 1]"]
     edges += ["curriculum=[(0, 'random'), (0.5, 'heuristic'), (1, 'self')]"]
     script.parse([a for e in edges for a in ("--set", e)])
     assert script.CONFIG["ppo"]["gamma"] == 1 and script.CONFIG["num_envs"] == 1

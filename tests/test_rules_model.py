@@ -432,6 +432,27 @@ def test_rules_json_refuses_a_repeated_key() -> None:
     assert RuleSet.from_json('{"sweep_bonus": 5}').sweep_bonus == 5
 
 
+@pytest.mark.parametrize("field", ["name", "description"])
+def test_a_rule_text_that_is_not_unicode_is_refused(field: str) -> None:
+    r"""A rules file whose ``name`` held a lone surrogate (JSON ``"\ud800"`` text) was
+    accepted, then ``ofc-fast play --rules`` crashed printing the name with a
+    UnicodeEncodeError traceback: the reader refuses it, naming the field, also where
+    an observation carries its rule set (the service's way in)."""
+    data = rules.PINEAPPLE.to_dict()
+    data[field] = "ok \ud800"
+    text = '{"' + field + '": "ok \\ud800"}'
+    assert isinstance(json.loads(text)[field], str)  # JSON itself reads it
+    message = rf"^{field}: not valid Unicode"
+    with pytest.raises(RulesError, match=message):
+        RuleSet.from_json(text)
+    with pytest.raises(RulesError, match=message):
+        RuleSet.from_dict(data)
+    with pytest.raises(RulesError, match=rf"{field}: not valid Unicode"):
+        rules.observation_rules({"rules": "custom", "rule_set": data})
+    with pytest.raises(RulesError, match=r"^fantasyland\.stay_front: not valid Unicode"):
+        RuleSet.from_json('{"fantasyland": {"stay_front": "\\udc00"}}')
+
+
 _PICKLE_AND_HASH = """
 import pickle, sys
 from ofc_fast import rules

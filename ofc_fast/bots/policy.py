@@ -33,9 +33,10 @@ from typing import Any
 import numpy as np
 
 from ..encoding import action_mask, encode_bytes, features
-from ..errors import BotError, quote
+from ..errors import BotError, RulesError, quote
 from ..game import Move
-from ..rules import RuleSet
+from ..learned.model import rules_hash
+from ..rules import RuleSet, as_rules
 from ..search import given_actions
 from .base import Bot, ObservationLike, names_bad_observations
 
@@ -245,6 +246,8 @@ class PolicyBot:
         from .heuristic import HeuristicBot, rules_setting, seed_setting
 
         rules = rules_setting(rules, "policy bot")
+        if rules is not None:
+            _check_trained_rules(policy, rules, path)
         seed = seed_setting(seed, "policy bot")
         if fallback is None:
             fallback = HeuristicBot(rules=rules, seed=seed)
@@ -290,6 +293,29 @@ class PolicyBot:
         if not (0 <= a < mask.size and mask[a]):
             raise BotError(f"the policy chose action {a}, which is not legal here")
         return Move.from_action(obs["dealt"], obs["to_discard"], a)
+
+
+def _check_trained_rules(policy: Policy, rules: RuleSet, path: str | None) -> None:
+    """BotError naming the policy (its file) when it records, in its ``meta``
+    (``meta_rules`` of an ``.npz``: :func:`ofc_fast.env.sb3.export_policy`'s
+    ``rules``), that it was trained for rules that play or score unlike ``rules``
+    (:func:`ofc_fast.learned.rules_hash`: a preset renamed is the same); a policy
+    that records no rules, or a name this version knows no rule set by, is not
+    judged."""
+    meta = getattr(policy, "meta", None)
+    trained = meta.get("rules") if isinstance(meta, dict) else None
+    if not isinstance(trained, str):
+        return
+    try:
+        own = as_rules(trained, "policy")
+    except RulesError:
+        return
+    if rules_hash(own) != rules_hash(rules):
+        what = "the policy" if path is None else f"the policy {path!r}"
+        raise BotError(
+            f"policy bot: {what} was trained for {own.name}, not {rules.name}: play it "
+            f"under {own.name}, or train one for {rules.name}"
+        )
 
 
 def policy_bot(

@@ -6,7 +6,8 @@ through the model's net for its card count (a complete board: its expected point
 and Fantasyland value, exactly), and the best is played.  Fantasyland sets are set by
 the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the
 arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped for
-the rule set and seat count; BotError at a table without one), a path to a model
+the rule set and seat count; BotError when the bot is made under rules no model
+ships for, at a decision at a seat count without one), a path to a model
 file (kept absolute), a :class:`~ofc_fast.learned.ValueModel`, or its bytes as
 ``{"name": ..., "base64": ...}`` (what ``settings()`` gives for a model read from
 bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``); None
@@ -30,8 +31,9 @@ from typing import Any
 
 from ..errors import BotError, OfcError
 from ..game import Move, move_for_action
-from ..learned.model import ModelSpec, resolve_model, spec_setting
+from ..learned.model import ModelSpec, resolve_model, shipped_model, spec_setting
 from ..rules import PINEAPPLE, RuleSet
+from ..rules.model import GameKind
 from ..search import decision_actions, search_model
 from ..solver import StayValue
 from ._sets import decision, fl_setting, model_errors, model_setting
@@ -73,6 +75,9 @@ class ValueBot:
             search_model(self.rules or PINEAPPLE, fl_value)
         except OfcError as exc:
             raise BotError(f"value bot: {exc}") from None
+        own = self.rules  # (None: the observation's rules, checked at a decision)
+        if model == "auto" and own is not None and not _model_ships(own):
+            raise _no_model(own)
         self.seed = seed = seed_setting(seed, "value bot")
         self.model = model
         self.fl_value = fl_setting(fl_value)
@@ -102,10 +107,7 @@ class ValueBot:
         with model_errors("value bot"):  # the model's file, or rules not its own
             model = resolve_model(self.model, rules, players)
         if model is None:
-            raise BotError(
-                f"value bot: no value model ships for {rules.name} with {players} "
-                "players; train one (python -m ofc_fast.learned.train) and pass model="
-            )
+            raise _no_model(rules, players)
         rows = obs["boards"][obs["seat"]]
         k = int(obs["to_discard"])
         actions = decision_actions(obs)
@@ -116,3 +118,24 @@ class ValueBot:
             )
         best = max(range(len(actions)), key=lambda i: (values[i], -actions[i]))
         return move_for_action(actions[best], dealt, rows, k)
+
+
+def _model_ships(rules: RuleSet) -> bool:
+    """Whether ``model="auto"`` can play under ``rules``: a model ships for them at
+    some seat count (the one at the table is checked at a decision), or they are
+    classic rules (the arranger sets the hands, no model)."""
+    if rules.game is GameKind.CLASSIC:
+        return True
+    seats = range(2, rules.max_players + 1)
+    return any(shipped_model(rules, n) is not None for n in seats)
+
+
+def _no_model(rules: RuleSet, players: int | None = None) -> BotError:
+    """The error of a value bot with ``model="auto"`` where no model ships for
+    ``rules`` (with ``players``; None: for any seat count), saying what to do."""
+    seats = "" if players is None else f" with {players} players"
+    return BotError(
+        f"value bot: no value model ships for {rules.name}{seats}; play another bot, "
+        "or train a model (python -m ofc_fast.learned.train) and give its file to "
+        "the bot (ValueBot(model=PATH))"
+    )

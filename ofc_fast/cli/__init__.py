@@ -43,10 +43,12 @@ up by name when the parser is built, so none of them imports this package's
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import io
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO
 
 from ..errors import OfcError
@@ -122,7 +124,8 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
             setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115
     try:
         try:
-            return int(command() or 0)
+            with _escaping_output():
+                return int(command() or 0)
         finally:  # the output still buffered: a gone reader shows here, not at the exit
             sys.stdout.flush()
     except KeyboardInterrupt:
@@ -139,6 +142,25 @@ def run_command(command: Callable[[], int | None], prog: str = "ofc-fast") -> in
             os.dup2(devnull, f.fileno())
         os.close(devnull)
         return EXIT_READER_GONE
+
+
+@contextlib.contextmanager
+def _escaping_output() -> Iterator[None]:
+    r"""Standard output and error, while the block runs, write a character their
+    encoding lacks (``PYTHONIOENCODING=ascii``, a C locale: a table's "±") as a
+    backslash escape (``\xb1``) instead of raising UnicodeEncodeError; each stream
+    gets its own error handler back after."""
+    changed = []
+    for stream in (sys.stdout, sys.stderr):
+        errors = getattr(stream, "errors", None)
+        if isinstance(stream, io.TextIOWrapper) and errors != "backslashreplace":
+            stream.reconfigure(errors="backslashreplace")
+            changed.append((stream, errors))
+    try:
+        yield
+    finally:
+        for stream, errors in changed:
+            stream.reconfigure(errors=errors)
 
 
 EXIT_READER_GONE = 128 + 13

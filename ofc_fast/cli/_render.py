@@ -237,13 +237,12 @@ def cli_solve(cards: CardsLike, rules: RulesLike) -> str:
             names = ", ".join(f"{n.name} ({n.units})" for n in ev.naturals)
             lines.append(f"naturals: {names} -- declare instead of setting")
     else:
-        sv = stay_values(rules)
-        shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
-        kind = "Fantasyland" if rules.fantasyland is not None else "no Fantasyland"
-        lines.append(
-            f"rules: {rules.name}, {len(ids)} cards ({kind}; stay value by "
-            f"next cards: {shown})"
-        )
+        kind = "no Fantasyland"  # (so no stay, and no stay value to show)
+        if rules.fantasyland is not None:
+            sv = stay_values(rules)
+            shown = ", ".join(f"{k}: {v:g}" for k, v in zip(range(13, 18), sv))
+            kind = f"Fantasyland; stay value by next cards: {shown}"
+        lines.append(f"rules: {rules.name}, {len(ids)} cards ({kind})")
         s = solve_fantasyland(ids, rules, alternatives=True)
         lines.append(f"best:    {describe_solution(s)}")
         if rules.fantasyland is not None and not s.fouled:
@@ -317,7 +316,8 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
     :func:`ofc_fast.search.make_observation`), every legal move best first, and its
     text."""
     rules = load_rules(args.rules)
-    try:  # each board and card list: errors name its option; the position: see below
+    try:  # each board and card list: errors name its option; the position (checked
+        # here and by the search): the options that typed its part at fault
         obs = search.make_observation(
             rules,
             named("--board", Board.parse, args.board),
@@ -325,19 +325,19 @@ def cli_advise(args: Any) -> tuple[list[Any], str]:
             [named("--opponent", Board.parse, b) for b in args.opponent or []],
             named("--dead", parse_cards, args.dead or ""),
         )
+        model = named("--model", resolve_model, args.model, rules, obs["players"])
+        t0 = time.perf_counter()
+        advice = search.advise(
+            obs,
+            rules=rules,
+            samples=args.samples,
+            time_budget=args.time_budget,
+            seed=args.seed,
+            exact=EXACT_MODES[args.exact],
+            model=model,
+        )
     except OfcError as exc:
         raise type(exc)(position_option(str(exc))) from None
-    model = named("--model", resolve_model, args.model, rules, obs["players"])
-    t0 = time.perf_counter()
-    advice = search.advise(
-        obs,
-        rules=rules,
-        samples=args.samples,
-        time_budget=args.time_budget,
-        seed=args.seed,
-        exact=EXACT_MODES[args.exact],
-        model=model,
-    )
     seconds = time.perf_counter() - t0
     lines = [
         f"{rules.name}: {len(advice)} legal moves, {seconds * 1000:.1f} ms"

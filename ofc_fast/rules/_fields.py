@@ -135,6 +135,10 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     if tp is str:
         if not isinstance(value, str):
             raise RulesError(f"{key}: expected a string, got {quote(value)}")
+        try:  # a lone surrogate (JSON "\\ud800") would break each print of the text
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise RulesError(f"{key}: not valid Unicode (a lone surrogate)") from None
         return value
     if isinstance(tp, type) and issubclass(tp, Enum):
         if isinstance(value, tp):

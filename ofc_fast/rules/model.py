@@ -363,9 +363,9 @@ class RuleSet(RuleData):
     winner adds ``overall_bonus``.  A fouled board loses every row and earns nothing;
     two fouled boards exchange nothing (R-FOUL-3/4).
 
-    ``name`` holds at most 64 characters, ``description`` at most 1000 (else
-    :class:`~ofc_fast.errors.RulesError` naming the field): both are echoed in error
-    messages, logs and replies.
+    ``name`` holds at most 64 characters, ``description`` at most 1000, each valid
+    Unicode text (no lone surrogate; else :class:`~ofc_fast.errors.RulesError` naming
+    the field): both are echoed in error messages, logs and replies.
 
     >>> from ofc_fast import rules
     >>> thursday = rules.OFC.replace(sweep_bonus=0)

@@ -304,7 +304,9 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
             f"{said} are not the rounds to come of its deal under {rules.name} "
             f"{(record.k, record.future_cards, record.future_discards)}"
         )
+    need = 0  # cards the rounds to come deal, every seat's
     for p, rounds in enumerate(record_rounds(record)):
+        need += sum(n for n, _ in rounds)
         rows = obs["boards"][p]
         s = pos.seats[p]
         s.board = list(c_board(rows))
@@ -317,13 +319,21 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
         s.rounds = len(rounds)
         for i, (n, k) in enumerate(rounds):
             s.round_n[i], s.round_k[i] = n, k
+    if need > len(unseen):  # the discards (make_observation's dead) took them
+        short = (
+            f"{len(unseen)} unseen cards are left for the {need} the rounds to come deal"
+        )
+        raise ObservationError(
+            f"observation: discards holds {len(obs['discards'])} cards: {short}"
+            if obs["discards"]
+            else f"observation: {short}"
+        )
     st = lib.ofc_search_pos_check(pos)
     if st in (E_CARD, E_DUPLICATE):
         raise_status(st, "advise: the observation's cards")
     if st != OK:
         raise ObservationError(
-            "advise: the observation's boards, dealt cards and rounds to "
-            "come do not fit together (or too few unseen cards for them)"
+            "observation: the boards, dealt cards and rounds to come do not fit together"
         )
     return pos
 
