@@ -1678,6 +1678,45 @@ def test_one_client_s_games_never_evict_another_client_s() -> None:
         assert status == 200 and health["sessions"] == 4
 
 
+def test_a_request_that_waited_for_a_game_dropped_meanwhile_is_a_404(
+    doc: dict[str, Any],
+) -> None:
+    """A request waiting in the queue for its game while the game was dropped (the
+    client's newer game took its place) still ran on it, and answered 200 with an id
+    that then answered 404: it is the 404 of a game no longer kept."""
+    with Server(ServeConfig(workers=2, max_sessions_per_client=1)) as s:
+        status, _, first = s.request("POST", "/v1/games", {"bots": ["random"]})
+        assert status == 200, first
+        sid = first["id"]
+        game = s.app.sessions.get(sid)
+        answers: list[tuple[int, dict[str, str], Any]] = []
+        game.lock.acquire()  # the game busy: its requests wait for it
+        try:
+            threads = [
+                threading.Thread(
+                    target=lambda: answers.append(s.request("GET", f"/v1/games/{sid}"))
+                )
+                for _ in range(2)
+            ]
+            for t in threads:
+                t.start()
+            deadline = time.monotonic() + 20
+            while s.app.limiter.pending < 2:  # one on a worker, one in the queue
+                assert time.monotonic() < deadline, "the requests did not arrive"
+                time.sleep(0.01)
+            status, _, second = s.request("POST", "/v1/games", {"bots": ["random"]})
+            assert status == 200, second  # on the other worker: drops the first game
+        finally:
+            game.lock.release()
+        for t in threads:
+            t.join(20)
+        assert s.request("GET", f"/v1/games/{sid}")[0] == 404
+        assert len(answers) == 2
+        for status, headers, out in answers:
+            assert (status, out["field"]) == (404, "id"), out
+            check_response(doc, "GET", f"/v1/games/{sid}", status, headers, out)
+
+
 def _keyed(key: str) -> dict[str, str]:
     return {"Idempotency-Key": key}
 
