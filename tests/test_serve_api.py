@@ -273,15 +273,18 @@ def test_analyze_text_form_equals_advise(api: Api) -> None:
 
 
 def test_bad_stacks_are_refused_naming_stacks(api: Api) -> None:
-    """``score``'s chip counts are their own field: a wrong count of them, a negative
-    one or one that is no integer names ``stacks``, not the boards."""
+    """``score``'s chip counts are their own field: a wrong count of them or a
+    negative one names ``stacks``, not the boards; one that is no integer is a value
+    of the wrong type, a 400 naming it (docs/serve.md)."""
     boards = [
         "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
         "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
     ]
-    for stacks in ([100], [100, 100, 100], [-1, 100], ["a", 100]):
+    for stacks in ([100], [100, 100, 100], [-1, 100]):
         status, out = api("POST", "/v1/score", {"boards": boards, "stacks": stacks})
         assert (status, out["field"], out["error"]) == (422, "stacks", "TableError"), out
+    status, out = api("POST", "/v1/score", {"boards": boards, "stacks": ["a", 100]})
+    assert (status, out["field"]) == (400, "stacks[0]"), out
     status, out = api("POST", "/v1/score", {"boards": boards, "stacks": [100, 100]})
     assert status == 200 and sum(out["stacks"]) == 200
 
@@ -752,8 +755,8 @@ def test_a_game_can_start_with_a_seat_in_fantasyland(api: Api) -> None:
         ([12, 0], 422, "fantasyland[0]"),
         ([14], 422, "fantasyland"),
         ([14, 0, 0], 422, "fantasyland"),
-        (["14", 0], 422, "fantasyland[0]"),
-        ([True, 0], 422, "fantasyland[0]"),
+        (["14", 0], 400, "fantasyland[0]"),  # no integer: the wrong type
+        ([True, 0], 400, "fantasyland[0]"),
         ("14", 400, "fantasyland"),
         (14, 400, "fantasyland"),
     ):

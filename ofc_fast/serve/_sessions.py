@@ -26,7 +26,7 @@ from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..learned.model import shipped_model
 from ._config import ServeConfig
-from ._fields import get_int, get_list
+from ._fields import CARD, INTEGER, ROW, check_item, get_int, get_list
 from ._idempotency import Keyed, Replies
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
@@ -77,7 +77,7 @@ class GameSession:
                 f"{shown}: no value model ships for {rules.name} with {players} players",
                 error="BotError",
             )
-        fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
+        fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland, items=INTEGER)
         with at_field("fantasyland", nested=True):  # the seed and seats: checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
@@ -162,8 +162,11 @@ class GameSession:
             if not isinstance(raw, dict):
                 raise ApiError(400, "move", "move must be an object {place, discard}")
             pair = (list, "an array [card, row]")
-            get_list(raw, "place", None, SIZES.cards, prefix="move", items=pair)
-            get_list(raw, "discard", None, SIZES.cards, prefix="move")
+            place = get_list(raw, "place", (), SIZES.cards, prefix="move", items=pair)
+            for i, placed in enumerate(place):  # (a pair of another length: the move's)
+                for j, (item, want) in enumerate(zip(placed, (CARD, ROW))):
+                    check_item(item, f"move.place[{i}][{j}]", want)
+            get_list(raw, "discard", None, SIZES.cards, prefix="move", items=CARD)
             with at_field("move", nested=True):  # the part at fault: move.place[2]
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing
