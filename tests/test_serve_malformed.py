@@ -402,7 +402,8 @@ def test_a_list_item_of_the_wrong_type_is_a_400_naming_it(server: Server) -> Non
     (``["a", 1]``, ``[null, 0]``, ``[true, 0]``) were 422 TableErrors saying "got
     None" or "got ('a', 1)" (Python, not JSON); an observation's
     ``face_down_counts[0][1]`` too; a move's ``place`` pair of a null card or row, and a
-    ``discard`` of null, 422s saying "bad card None".  Every list field of every route,
+    ``discard`` of null, 422s saying "bad card None", a pair of three items "got [9,
+    'front', 3]", ``surrender: 1`` "must be True or False".  Every list field of every route,
     each item of each wrong type (a boolean, a fraction, a string where no text is
     taken, null, an array, an object): a 400 naming the item, no Python in the detail.
     A whole number written ``14.0`` is the integer (JSON Schema's ``integer``)."""
@@ -501,8 +502,26 @@ def test_a_list_item_of_the_wrong_type_is_a_400_naming_it(server: Server) -> Non
             "move.discard[0]",
             _NOT_CARD,
         ),
+        (
+            moves,
+            lambda x: {"move": {"place": [x, *place[1:]]}},
+            "move.place[0]",
+            [[place[0][0]], [*place[0], 3], []],  # no [card, row] pair
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": place, "surrender": x}},
+            "move.surrender",
+            [1, "true", [], {}],
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": place, "declare": x}},
+            "move.declare",
+            [1, True, [], {}],
+        ),
     ]
-    python = re.compile(r"\b(None|True|False)\b|\('|\(\d+,")
+    python = re.compile(r"\b(None|True|False)\b|[(\[]'|\(\d+,|\d, '")
     for path, body, field, values in table:
         for bad in values:
             status, headers, out = server.request("POST", path, body(bad), headers=AUTH)

@@ -26,7 +26,7 @@ from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..learned.model import shipped_model
 from ._config import ServeConfig
-from ._fields import CARD, INTEGER, ROW, check_item, get_int, get_list
+from ._fields import CARD, INTEGER, ROW, check_item, get_bool, get_int, get_list, get_str
 from ._idempotency import Keyed, Replies
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
@@ -163,10 +163,19 @@ class GameSession:
                 raise ApiError(400, "move", "move must be an object {place, discard}")
             pair = (list, "an array [card, row]")
             place = get_list(raw, "place", (), SIZES.cards, prefix="move", items=pair)
-            for i, placed in enumerate(place):  # (a pair of another length: the move's)
-                for j, (item, want) in enumerate(zip(placed, (CARD, ROW))):
-                    check_item(item, f"move.place[{i}][{j}]", want)
+            for i, placed in enumerate(place):
+                path = f"move.place[{i}]"
+                if len(placed) != 2:
+                    raise ApiError(
+                        400,
+                        path,
+                        f"{path} must be a [card, row] pair, got {len(placed)} items",
+                    )
+                check_item(placed[0], f"{path}[0]", CARD)
+                check_item(placed[1], f"{path}[1]", ROW)
             get_list(raw, "discard", None, SIZES.cards, prefix="move", items=CARD)
+            get_bool(raw, "surrender", None, prefix="move")
+            get_str(raw, "declare", None, prefix="move")
             with at_field("move", nested=True):  # the part at fault: move.place[2]
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing
