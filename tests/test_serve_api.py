@@ -273,15 +273,18 @@ def test_analyze_text_form_equals_advise(api: Api) -> None:
 
 
 def test_bad_stacks_are_refused_naming_stacks(api: Api) -> None:
-    """``score``'s chip counts are their own field: a wrong count of them, a negative
-    one or one that is no integer names ``stacks``, not the boards."""
+    """``score``'s chip counts are their own field: a wrong count of them or a
+    negative one names ``stacks``, not the boards; one that is no integer is a value
+    of the wrong type, a 400 naming it (docs/serve.md)."""
     boards = [
         "Qh Qd 2c / 9s 9h 9d 5c 5d / As Ks Qs Js Ts",
         "2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c",
     ]
-    for stacks in ([100], [100, 100, 100], [-1, 100], ["a", 100]):
+    for stacks in ([100], [100, 100, 100], [-1, 100]):
         status, out = api("POST", "/v1/score", {"boards": boards, "stacks": stacks})
         assert (status, out["field"], out["error"]) == (422, "stacks", "TableError"), out
+    status, out = api("POST", "/v1/score", {"boards": boards, "stacks": ["a", 100]})
+    assert (status, out["field"]) == (400, "stacks[0]"), out
     status, out = api("POST", "/v1/score", {"boards": boards, "stacks": [100, 100]})
     assert status == 200 and sum(out["stacks"]) == 200
 
@@ -752,8 +755,8 @@ def test_a_game_can_start_with_a_seat_in_fantasyland(api: Api) -> None:
         ([12, 0], 422, "fantasyland[0]"),
         ([14], 422, "fantasyland"),
         ([14, 0, 0], 422, "fantasyland"),
-        (["14", 0], 422, "fantasyland[0]"),
-        ([True, 0], 422, "fantasyland[0]"),
+        (["14", 0], 400, "fantasyland[0]"),  # no integer: the wrong type
+        ([True, 0], 400, "fantasyland[0]"),
         ("14", 400, "fantasyland"),
         (14, 400, "fantasyland"),
     ):
@@ -1676,6 +1679,45 @@ def test_one_client_s_games_never_evict_another_client_s() -> None:
         assert [alive(sid, a) for sid in mine] == [False] * 9 + [True]
         status, _, health = s.request("GET", "/v1/health")
         assert status == 200 and health["sessions"] == 4
+
+
+def test_a_request_that_waited_for_a_game_dropped_meanwhile_is_a_404(
+    doc: dict[str, Any],
+) -> None:
+    """A request waiting in the queue for its game while the game was dropped (the
+    client's newer game took its place) still ran on it, and answered 200 with an id
+    that then answered 404: it is the 404 of a game no longer kept."""
+    with Server(ServeConfig(workers=2, max_sessions_per_client=1)) as s:
+        status, _, first = s.request("POST", "/v1/games", {"bots": ["random"]})
+        assert status == 200, first
+        sid = first["id"]
+        game = s.app.sessions.get(sid)
+        answers: list[tuple[int, dict[str, str], Any]] = []
+        game.lock.acquire()  # the game busy: its requests wait for it
+        try:
+            threads = [
+                threading.Thread(
+                    target=lambda: answers.append(s.request("GET", f"/v1/games/{sid}"))
+                )
+                for _ in range(2)
+            ]
+            for t in threads:
+                t.start()
+            deadline = time.monotonic() + 20
+            while s.app.limiter.pending < 2:  # one on a worker, one in the queue
+                assert time.monotonic() < deadline, "the requests did not arrive"
+                time.sleep(0.01)
+            status, _, second = s.request("POST", "/v1/games", {"bots": ["random"]})
+            assert status == 200, second  # on the other worker: drops the first game
+        finally:
+            game.lock.release()
+        for t in threads:
+            t.join(20)
+        assert s.request("GET", f"/v1/games/{sid}")[0] == 404
+        assert len(answers) == 2
+        for status, headers, out in answers:
+            assert (status, out["field"]) == (404, "id"), out
+            check_response(doc, "GET", f"/v1/games/{sid}", status, headers, out)
 
 
 def _keyed(key: str) -> dict[str, str]:

@@ -219,3 +219,30 @@ def test_a_max_time_budget_under_a_millisecond_takes_its_own_cap() -> None:
     with pytest.raises(ApiError) as err:
         analyze({**body, "time_budget": 0.0006}, config)
     assert (err.value.status, err.value.field) == (422, "time_budget")
+
+
+def test_workers_and_queue_are_capped_as_every_command_s_workers(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``ofc-fast serve --workers 1000000`` (or ``--queue 1000000``) started: as many
+    threads, and uvicorn's connection limit, 4 x (workers + queue), lifted with them.
+    ``--workers`` is at most 4 per CPU, as every command's (``ofc-fast play
+    --workers``), and ``--queue`` at most 1,024, both named as typed."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(serve_cli, "run_server", lambda config, *a: None)  # (were run)
+    for argv, option in (
+        (["--workers", "1000000"], "--workers"),
+        (["--workers", "9"], "--workers"),
+        (["--queue", "1000000"], "--queue"),
+        (["--queue", "1025"], "--queue"),
+    ):
+        assert cli.main(["serve", "--port", "0", *argv]) == 2, argv  # before any bind
+        err = capsys.readouterr().err
+        assert err.startswith(f"ofc-fast: error: {option} must be "), err
+        assert "at most" in err and err.count("\n") == 1, err
+    with pytest.raises(OfcError, match=r"^workers must be .* at most 8 \(4 per CPU"):
+        ServeConfig(workers=9).check()
+    with pytest.raises(OfcError, match=r"^queue must be .* at most 1024"):
+        ServeConfig(workers=1, queue=1025).check()
+    assert ServeConfig(workers=8, queue=1024).check().workers == 8

@@ -6,6 +6,7 @@ wrong API key): each gets a 4xx problem document that validates against
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -388,3 +389,151 @@ def test_a_body_of_too_many_values_is_refused_before_it_queues() -> None:
         hands = [list(range(52))] * 64  # the most items a request's fields take
         status, _, out = s.request("POST", "/v1/evaluate", {"hands": hands})
         assert (status, out["field"]) == (422, "hands[0]"), out  # 52 cards: no hand
+
+
+_NOT_INT: list[Any] = [True, 1.5, "1", None, [1], {}]
+_NOT_CARD: list[Any] = [True, 1.5, None, [1], {}]
+_NOT_TEXT: list[Any] = [True, 1, 1.5, None, ["x"], {}]
+
+
+def test_a_list_item_of_the_wrong_type_is_a_400_naming_it(server: Server) -> None:
+    """docs/serve.md: a field of the wrong type is a 400 naming its path.  Items of
+    ``score``'s ``stacks`` and of a game's ``fantasyland`` that were no integers
+    (``["a", 1]``, ``[null, 0]``, ``[true, 0]``) were 422 TableErrors saying "got
+    None" or "got ('a', 1)" (Python, not JSON); an observation's
+    ``face_down_counts[0][1]`` too; a move's ``place`` pair of a null card or row, and a
+    ``discard`` of null, 422s saying "bad card None", a pair of three items "got [9,
+    'front', 3]", ``surrender: 1`` "must be True or False".  Every list field of every route,
+    each item of each wrong type (a boolean, a fraction, a string where no text is
+    taken, null, an array, an object): a 400 naming the item, no Python in the detail.
+    A whole number written ``14.0`` is the integer (JSON Schema's ``integer``)."""
+    doc = server.request("GET", "/openapi.json")[2]
+    first = {k: v for k, v in BASES["/v1/games"].items() if k != "fantasyland"}
+    game = server.request("POST", "/v1/games", first, headers=AUTH)[2]
+    dealt = game["observation"]["dealt"]
+    place = [[c, r] for c, r in zip(dealt, ("back", "back", "middle", "middle", "front"))]
+    moves = f"/v1/games/{game['id']}/moves"
+    obs = json.loads(json.dumps(game["observation"]))
+    boards = obs["boards"]
+    score, evaluate = BASES["/v1/score"], BASES["/v1/evaluate"]
+    cards = str(BASES["/v1/fantasyland"]["cards"]).split(" ")
+    # (path, body with the bad item x, the item's path, the wrong values)
+    table: list[tuple[str, Any, str, list[Any]]] = [
+        ("/v1/score", lambda x: {**score, "stacks": [x, 100]}, "stacks[0]", _NOT_INT),
+        (
+            "/v1/score",
+            lambda x: {**score, "boards": [*score["boards"], x]},
+            "boards[2]",
+            _NOT_TEXT,
+        ),
+        (
+            "/v1/games",
+            lambda x: {**first, "fantasyland": [x, 0]},
+            "fantasyland[0]",
+            _NOT_INT,
+        ),
+        ("/v1/games", lambda x: {**first, "bots": [x]}, "bots[0]", _NOT_TEXT),
+        (
+            "/v1/evaluate",
+            lambda x: {**evaluate, "hands": [["As", "Ks", "Qs", x]]},
+            "hands[0][3]",
+            _NOT_CARD,
+        ),
+        ("/v1/evaluate", lambda x: {"boards": [x]}, "boards[0]", _NOT_TEXT),
+        ("/v1/fantasyland", lambda x: {"cards": [*cards, x]}, "cards[14]", _NOT_CARD),
+        ("/v1/arrange", lambda x: {"cards": [x, *cards[:12]]}, "cards[0]", _NOT_CARD),
+        (
+            "/v1/analyze",
+            lambda x: {**BASES["/v1/analyze"], "opponents": [x]},
+            "opponents[0]",
+            _NOT_TEXT,
+        ),
+        (
+            "/v1/analyze",
+            lambda x: {"observation": {**obs, "fantasyland": [0, x]}},
+            "observation.fantasyland[1]",
+            _NOT_INT,
+        ),
+        (
+            "/v1/analyze",
+            lambda x: {"observation": {**obs, "legal_actions": [x]}},
+            "observation.legal_actions[0]",
+            _NOT_INT,
+        ),
+        (
+            "/v1/analyze",
+            lambda x: {"observation": {**obs, "face_down_counts": [[0, x, 0], [0, 0, 0]]}},
+            "observation.face_down_counts[0][1]",
+            _NOT_INT,
+        ),
+        (
+            "/v1/analyze",
+            lambda x: {"observation": {**obs, "boards": [[[x], [], []], boards[1]]}},
+            "observation.boards[0][0][0]",
+            _NOT_CARD,
+        ),
+        (
+            "/v1/analyze",
+            lambda x: {"observation": {**obs, "dealt": [*obs["dealt"], x]}},
+            f"observation.dealt[{len(obs['dealt'])}]",
+            _NOT_CARD,
+        ),
+        (
+            "/v1/analyze",
+            lambda x: {"observation": {**obs, "discards": [x]}},
+            "observation.discards[0]",
+            _NOT_CARD,
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": [[x, "front"], *place[1:]]}},
+            "move.place[0][0]",
+            _NOT_CARD,
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": [[place[0][0], x], *place[1:]]}},
+            "move.place[0][1]",
+            _NOT_CARD,
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": place, "discard": [x]}},
+            "move.discard[0]",
+            _NOT_CARD,
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": [x, *place[1:]]}},
+            "move.place[0]",
+            [[place[0][0]], [*place[0], 3], []],  # no [card, row] pair
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": place, "surrender": x}},
+            "move.surrender",
+            [1, "true", [], {}],
+        ),
+        (
+            moves,
+            lambda x: {"move": {"place": place, "declare": x}},
+            "move.declare",
+            [1, True, [], {}],
+        ),
+    ]
+    python = re.compile(r"\b(None|True|False)\b|[(\[]'|\(\d+,|\d, '")
+    for path, body, field, values in table:
+        for bad in values:
+            status, headers, out = server.request("POST", path, body(bad), headers=AUTH)
+            where = (path, field, bad)
+            assert (status, out.get("field")) == (400, field), (where, out)
+            assert not python.search(out["detail"]), (where, out)
+            check_response(doc, "POST", path, status, headers, out)
+    # whole numbers written with a fraction are those integers; the game is unmoved
+    for path, body in (
+        ("/v1/score", {**score, "stacks": [100.0, 1e2]}),
+        ("/v1/games", {**first, "fantasyland": [14.0, 0]}),
+        (moves, {"move": {"place": place, "discard": []}}),
+    ):
+        status, _, out = server.request("POST", path, body, headers=AUTH)
+        assert status == 200, (path, out)

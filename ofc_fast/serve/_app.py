@@ -630,6 +630,9 @@ class App:
 
         def call(*body: dict[str, Any], key: Keyed | None = None) -> dict[str, Any]:
             with s.lock:  # a keyed move or deal sent again: the answer it had
+                # still kept? a request that waited for its game while the game was
+                # dropped (its client's newer games, the store full) is its 404
+                self.sessions.get(sid)
                 if tail == "/moves":
                     return s.replies.once(key, lambda: s.play(body[0]))
                 if tail == "/next":

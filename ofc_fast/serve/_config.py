@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import OfcError
+from ..parallel.cli import MAX_WORKERS_PER_CPU
 
 __all__ = ["API_KEY_ENV", "ServeConfig", "api_key"]
 
@@ -23,8 +24,13 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 _HOST_NAME = re.compile(r"[A-Za-z0-9.:-]{1,253}")
 
-WORKERS_PER_CPU = 4
-"""Default computations at once per CPU the process may use (see :func:`default_workers`)."""
+WORKERS_PER_CPU = MAX_WORKERS_PER_CPU
+"""Default computations at once per CPU the process may use (see :func:`default_workers`),
+and the most: as every command's ``--workers`` (``ofc-fast play --workers``)."""
+
+MAX_QUEUE = 1024
+"""The most requests that may wait (``--queue``): uvicorn refuses connections beyond
+4 x (workers + queue), which a larger queue would lift."""
 
 
 def _cpus() -> int:
@@ -58,9 +64,9 @@ class ServeConfig:
     server do).
 
     ``workers``: computations (searches, solves, bot moves) run at once, each on its own
-    thread (the C search releases the GIL; default :func:`default_workers`);
-    ``queue``: requests that may wait for one, or for their game (beyond: 503 with
-    ``Retry-After``);
+    thread (the C search releases the GIL; default :func:`default_workers`, and at
+    most that: 4 per CPU); ``queue``: requests that may wait for one, or for their
+    game (beyond: 503 with ``Retry-After``; at most :data:`MAX_QUEUE`);
     ``max_body``: bytes of a request body (beyond: 413); ``max_time_budget``: seconds
     any one request may search (``time_budget`` is capped here, and a request giving
     only ``samples`` stops at it);
@@ -125,19 +131,30 @@ class ServeConfig:
             )
         if self.api_key is not None and len(self.api_key) < 8:
             raise OfcError("the API key: use a key of at least 8 characters")
-        for name, low in (
-            ("workers", 1),
-            ("queue", 0),
-            ("max_body", 1024),
-            ("max_samples", 1),
-            ("max_sessions", 1),
-            ("max_sessions_per_client", 1),
-            ("port", 0),
-            ("retry_after", 0),
+        cpus = _cpus()
+        for name, low, most, why in (
+            (
+                "workers",
+                1,
+                WORKERS_PER_CPU * cpus,
+                f" ({WORKERS_PER_CPU} per CPU, {cpus} CPUs here)",
+            ),
+            ("queue", 0, MAX_QUEUE, ""),
+            ("max_body", 1024, None, ""),
+            ("max_samples", 1, None, ""),
+            ("max_sessions", 1, None, ""),
+            ("max_sessions_per_client", 1, None, ""),
+            ("port", 0, None, ""),
+            ("retry_after", 0, None, ""),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
                 raise OfcError(f"{label(name)} must be an integer >= {low}, got {value!r}")
+            if most is not None and value > most:  # (threads, and connections: 4 x
+                # (workers + queue), uvicorn's limit)
+                raise OfcError(
+                    f"{label(name)} must be an integer at most {most}{why}, got {value}"
+                )
         hosts, chars = self.allowed_hosts, "(letters, digits, '.', '-', ':')"
         if not isinstance(hosts, tuple) or not all(isinstance(h, str) for h in hosts):
             raise OfcError(

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
 from ._problems import ApiError
 
 __all__ = [
+    "CARD",
+    "INTEGER",
+    "ROW",
+    "check_item",
+    "check_items",
     "check_known",
     "get_bool",
     "get_int",
@@ -48,14 +53,50 @@ def kind(value: Any) -> str:
     return "an object"
 
 
-def _is(value: Any, kind_: type) -> bool:
+Kind: TypeAlias = type | tuple[type, ...]
+"""A JSON type as Python's (``int``), or those of several (``(int, str)``)."""
+
+Items: TypeAlias = tuple[Kind, str]
+"""What each item of a list must be: its type (:data:`Kind`) and its name in an error."""
+
+INTEGER: Items = (int, "an integer")
+CARD: Items = ((int, str), "a card (an id or text)")
+ROW: Items = ((int, str), "a row (0..2 or its name)")
+
+
+def _is(value: Any, kind_: Kind) -> bool:
     """``value`` is a ``kind_`` as JSON types go: a boolean is no integer, though
     Python's bool is an int.
 
-    >>> _is(True, int), _is(3, int), _is(True, bool)
-    (False, True, True)
+    >>> _is(True, int), _is(3, int), _is(True, bool), _is(True, (int, str))
+    (False, True, True, False)
     """
     return isinstance(value, kind_) and (kind_ is bool or not isinstance(value, bool))
+
+
+def check_items(values: list[Any], path: str, items: Items) -> None:
+    """400 naming the first item of ``values`` (the list at ``path``) that is not of
+    the type ``items`` gives (null and a boolean among them: JSON's, not Python's).
+
+    >>> check_items([14, None], "fantasyland", INTEGER)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: fantasyland[1] must be an integer, got null
+    """
+    for i, item in enumerate(values):
+        check_item(item, f"{path}[{i}]", items)
+
+
+def check_item(value: Any, path: str, items: Items) -> None:
+    """400 naming ``path`` unless ``value`` is of the type ``items`` gives.
+
+    >>> check_item(True, "place[0][1]", ROW)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: place[0][1] must be a row (0..2 or its name), got a boolean
+    """
+    if not _is(value, items[0]):
+        raise ApiError(400, path, f"{path} must be {items[1]}, got {kind(value)}")
 
 
 def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
@@ -188,7 +229,7 @@ def get_list(
     default: Any = _MISSING,
     max_len: int = 64,
     prefix: str = "",
-    items: tuple[type, str] | None = None,
+    items: Items | None = None,
 ) -> Any:
     """An array field of at most ``max_len`` items (``prefix``: as :func:`get_str`);
     ``items``: the type each item must be and its name in the error, which names the
@@ -205,10 +246,7 @@ def get_list(
     """
     value = _sized(body, name, default, max_len, list, "an array", prefix)
     if items is not None and value is not default:
-        for i, item in enumerate(value):
-            if not _is(item, items[0]):
-                path = f"{_path(prefix, name)}[{i}]"
-                raise ApiError(400, path, f"{path} must be {items[1]}, got {kind(item)}")
+        check_items(value, _path(prefix, name), items)
     return value
 
 

@@ -31,6 +31,9 @@ from ..solver import Solution, best_setting, solution_dict, solve_fantasyland
 from ..table import check_players, check_stacks
 from ._config import ServeConfig
 from ._fields import (
+    CARD,
+    INTEGER,
+    check_items,
     get_bool,
     get_int,
     get_list,
@@ -125,18 +128,14 @@ def _ids(value: Any, field: str) -> list[int]:
         with at_field(field):
             return parse_cards(value)
     sized(value, field, SIZES.cards, list, "an array of cards")
+    check_items(value, field, CARD)
     out = []
     for i, c in enumerate(value):
         if isinstance(c, str):
             with at_field(f"{field}[{i}]"):
                 out.extend(parse_cards(c))
-        elif isinstance(c, int) and not isinstance(c, bool):
-            out.append(c)  # ids: checked by advise, naming the field
         else:
-            path = f"{field}[{i}]"
-            raise ApiError(
-                400, path, f"{path} must be a card (an id or text), got {kind(c)}"
-            )
+            out.append(c)  # ids: checked by advise, naming the field
     return out
 
 
@@ -157,9 +156,11 @@ def observation_from_json(obs: dict[str, Any]) -> dict[str, Any]:
     for key in _OBS_INTS:
         get_int(obs, key, _ABSENT, prefix=_OBS)
     get_bool(obs, "full_set", None, prefix=_OBS)
-    get_list(obs, "fantasyland", None, _PER_SEAT, _OBS, (int, "an integer"))
-    get_list(obs, "face_down_counts", None, _PER_SEAT, _OBS, (list, "an array"))
-    get_list(obs, "legal_actions", None, ACTION_SPACE, _OBS, (int, "an integer"))
+    get_list(obs, "fantasyland", None, _PER_SEAT, _OBS, INTEGER)
+    counts = get_list(obs, "face_down_counts", (), _PER_SEAT, _OBS, (list, "an array"))
+    for p, seat in enumerate(counts):  # a count per row
+        check_items(seat, f"{_OBS}.face_down_counts[{p}]", INTEGER)
+    get_list(obs, "legal_actions", None, ACTION_SPACE, _OBS, INTEGER)
     out = dict(obs)
     for key in _CARD_FIELDS:
         if key in out:
@@ -380,7 +381,7 @@ def score(body: dict[str, Any], config: ServeConfig = _DEFAULT) -> dict[str, Any
     rules = get_rules(body)
     boards = _boards(body, 2)
     button = get_int(body, "button", 0, RANGES.button[0], len(boards) - 1)
-    stacks = get_list(body, "stacks", None, SIZES.stacks)
+    stacks = get_list(body, "stacks", None, SIZES.stacks, items=INTEGER)
     with at_field("stacks"):  # named here: settle's own check would name the boards
         check_stacks(stacks, len(boards))
     with at_field("boards"):

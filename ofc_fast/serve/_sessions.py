@@ -26,7 +26,7 @@ from ..cards import cards_str
 from ..game import Game, Match, Move
 from ..learned.model import shipped_model
 from ._config import ServeConfig
-from ._fields import get_int, get_list
+from ._fields import CARD, INTEGER, ROW, check_item, get_bool, get_int, get_list, get_str
 from ._idempotency import Keyed, Replies
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
@@ -77,7 +77,7 @@ class GameSession:
                 f"{shown}: no value model ships for {rules.name} with {players} players",
                 error="BotError",
             )
-        fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland)
+        fantasyland = get_list(body, "fantasyland", None, SIZES.fantasyland, items=INTEGER)
         with at_field("fantasyland", nested=True):  # the seed and seats: checked above
             self.match = Match(rules, players, seed=seed, fantasyland=fantasyland)
         self.id = sid
@@ -162,8 +162,20 @@ class GameSession:
             if not isinstance(raw, dict):
                 raise ApiError(400, "move", "move must be an object {place, discard}")
             pair = (list, "an array [card, row]")
-            get_list(raw, "place", None, SIZES.cards, prefix="move", items=pair)
-            get_list(raw, "discard", None, SIZES.cards, prefix="move")
+            place = get_list(raw, "place", (), SIZES.cards, prefix="move", items=pair)
+            for i, placed in enumerate(place):
+                path = f"move.place[{i}]"
+                if len(placed) != 2:
+                    raise ApiError(
+                        400,
+                        path,
+                        f"{path} must be a [card, row] pair, got {len(placed)} items",
+                    )
+                check_item(placed[0], f"{path}[0]", CARD)
+                check_item(placed[1], f"{path}[1]", ROW)
+            get_list(raw, "discard", None, SIZES.cards, prefix="move", items=CARD)
+            get_bool(raw, "surrender", None, prefix="move")
+            get_str(raw, "declare", None, prefix="move")
             with at_field("move", nested=True):  # the part at fault: move.place[2]
                 g.play(Move.from_dict(raw), seat=self.you)
         # the events restart only once the move is played: a refused one changes nothing

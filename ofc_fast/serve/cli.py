@@ -171,9 +171,11 @@ def add_commands(sub: Any) -> None:
         "--workers",
         type=int,
         default=default_workers(),
-        help="computations at once (threads; default 4 per CPU)",
+        help="computations at once (threads; default and most: 4 per CPU)",
     )
-    s.add_argument("--queue", type=int, default=32, help="requests that may wait (32)")
+    s.add_argument(
+        "--queue", type=int, default=32, help="requests that may wait (32, at most 1024)"
+    )
     s.add_argument(
         "--max-time-budget",
         type=float,
