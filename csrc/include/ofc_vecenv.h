@@ -187,7 +187,8 @@ typedef struct ofc_vecenv_slot {
     float potential[OFC_GAME_MAX_SEATS]; /* shaping potential given so far, per seat */
     uint8_t button;              /* the button of the next deal */
     uint8_t fl[OFC_GAME_MAX_SEATS]; /* Fantasyland cards of the next deal */
-    uint8_t reserved[3];
+    uint8_t reserved[3];         /* 0 (a step marks in reserved[0], while it runs,
+                                  * the environments it has given a decision) */
 } ofc_vecenv_slot;
 
 /*! The caller's output arrays, row i for environment i (num_envs rows each).  Rows of
@@ -294,13 +295,14 @@ OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *sl
 
 /*! @brief Step environments first .. first+count-1: apply each one's decision, play on
  * in C to the next agent decision (starting the next deal with autoreset), write the
- * outputs.  Every decision is validated first: on a validation error no environment
- * changes (beyond 256 environments, as long as no other thread writes the decisions
- * meanwhile: ofc_fast.h, "Threads").  An engine error during the play (OFC_E_MEMORY: the Fantasyland solver's
- * work block could not be allocated) stops the call at that environment (*bad): the
- * environments before it are stepped (their rows written), the ones after it are
- * not, and it is left unplayable, its deal marked over (its row not written; a step
- * there is OFC_E_GAME_OVER) until ofc_vecenv_reset() starts it again.
+ * outputs.  Every decision is read once (ofc_fast.h, "Threads") and validated before
+ * any environment plays on: on a validation error no environment changes (the
+ * decisions given to the environments before it are taken back).  An engine error
+ * during the play (OFC_E_MEMORY: the Fantasyland solver's work block could not be
+ * allocated) stops the call at that environment (*bad): the environments before it
+ * are stepped (their rows written), the ones after it are not, and it is left
+ * unplayable, its deal marked over (its row not written; a step there is
+ * OFC_E_GAME_OVER) until ofc_vecenv_reset() starts it again.
  * @param c           the configuration, checked by ofc_vecenv_config_check() first.
  * @param slots       the num_envs slots.
  * @param first       the first environment.

@@ -498,6 +498,28 @@ void ofc_gm_place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
     g->step++;
 }
 
+void ofc_gm_unplace(ofc_game *g)
+{
+    const ofc_game_step *st = &g->steps[--g->step];
+    uint32_t s = st->seat, j, row;
+    for (j = st->n; j-- > 0;) { /* each card the last of its row or of the discards */
+        uint8_t card = g->deck[st->start + j];
+        if (g->ndiscards[s] && g->discards[s][g->ndiscards[s] - 1u] == card) {
+            g->discards[s][--g->ndiscards[s]] = OFC_NO_CARD;
+            continue;
+        }
+        for (row = 0; row < 3; row++) {
+            uint32_t slot = ofc_row_start(row) + g->count[s][row];
+            if (g->count[s][row] && g->board[s][--slot] == card) {
+                g->board[s][slot] = OFC_NO_CARD;
+                g->face_down[s] = (uint16_t)(g->face_down[s] & ~(1u << slot));
+                g->count[s][row]--;
+                break;
+            }
+        }
+    }
+}
+
 int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)
 {
     const ofc_game_step *st = ofc_gm_pending(g);

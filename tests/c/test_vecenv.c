@@ -235,6 +235,36 @@ static void test_illegal_changes_nothing(void)
     CHECK(memcmp(&before[5], &e.slots[5], sizeof before[5]) != 0);
 }
 
+/* A refused decision after the others were given theirs: they are taken back byte for
+ * byte (discards and face-down cards included: every round face down), through whole
+ * deals and the next ones, and the same decisions then play. */
+static void test_refused_takes_back(void)
+{
+    static env e;
+    static ofc_game_rules hidden;
+    static ofc_vecenv_slot before[N];
+    uint32_t bad = 99, i, t;
+    hidden = pineapple;
+    hidden.face_down_final = 4;
+    env_init(&e, &hidden, 2, 3);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (t = 0; t < 24; t++) {
+        memcpy(before, e.slots, sizeof before);
+        for (i = 0; i < N; i++)
+            e.actions[i] = e.legal[i][ofc_rng_below(&e.rng, (uint64_t)e.legal_count[i])];
+        e.actions[N - 1] = OFC_ACTION_SPACE;
+        CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+                 OFC_E_ACTION);
+        CHECK_EQ(bad, N - 1);
+        CHECK(memcmp(before, e.slots, sizeof before) == 0);
+        e.actions[N - 1] = e.legal[N - 1][0];
+        CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+                 OFC_OK);
+        for (i = 0; i < N; i++)
+            CHECK_EQ(ofc_vecenv_slot_check(&e.c, &e.slots[i], NULL), OFC_OK);
+    }
+}
+
 /* A table that can need more than 52 cards in a deal is refused up front
  * (OFC_E_DECK): 4 OFC seats take 52 cards, so one seat's 14-card Fantasyland would
  * need 53, and a step would fail halfway (the deal booked, the next one not dealt). */
@@ -742,6 +772,7 @@ int main(void)
     ofc_r4.fl.enabled = 0;
     test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
+    test_refused_takes_back();
     test_slot_check();
     test_write_rows();
     test_random_opponents();
