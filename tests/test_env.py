@@ -1579,6 +1579,23 @@ def test_restoring_a_vector_env_slot_with_damaged_fields_is_refused() -> None:
             pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
 
 
+def test_restoring_a_vector_env_with_another_next_button_is_refused() -> None:
+    """Mid-deal, a slot's next-deal button is the deal's own (its end moves it on): a
+    pickle with another seat's is a GameError naming it (before: it restored, and the
+    next deal's button was two seats on from this deal's)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=1, players=3, seed=5)
+    env.reset()
+    env.step(env.legal_actions[:, 0])
+    reduced = env.__reduce__()
+    slots = bytearray(reduced[1][1][0])
+    at = ffi.offsetof("ofc_vecenv_slot", "button")
+    slots[at] = (slots[at] + 1) % 3
+    with pytest.raises(GameError, match=r"env 0: .*button"):
+        pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
+
+
 def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:
     """A pickled VectorEnv whose output arrays are missing or of another shape is a
     GameError naming the array (before: numpy's ValueError, could not broadcast)."""

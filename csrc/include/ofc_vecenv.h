@@ -238,7 +238,9 @@ OFC_API int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 /*! @brief Check one environment's slot from outside (a saved environment restored)
  * before any other function reads it: its deal passes ofc_game_state_check() under
  * c->rules with c->players seats; the next deal's button and Fantasyland counts are
- * ones ofc_game_init() takes (the counts of seats beyond the table 0); each shaping
+ * ones ofc_game_init() takes (the counts of seats beyond the table 0) and the ones the
+ * steps leave (the deal's own while it runs; once it is over, the button moved on and
+ * the counts its result earns, as its end sets them); each shaping
  * potential 0 or its seat's board's (c->shaping x the royalties of its complete rows),
  * as the steps leave it (0 beyond the table); at least one deal started; reserved bytes 0.
  * The environment seed and the random stream may hold any value.

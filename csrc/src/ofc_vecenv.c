@@ -183,6 +183,21 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
 /* ---------------------------------------------------------- a saved slot */
 
 static float potential(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s);
+static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
+                           uint32_t reward_seat, float *reward, float final_[4]);
+
+/* Whether the next deal's button and Fantasyland counts are the ones the steps leave:
+ * the deal's own while it runs, moved on by its end (finish_deal()) once it is over. */
+static int next_deal_as_left(const ofc_vecenv_config *c, const ofc_vecenv_slot *e)
+{
+    ofc_vecenv_slot x = *e;
+    float reward = 0.0f, final_[OFC_GAME_MAX_SEATS] = {0.0f, 0.0f, 0.0f, 0.0f};
+    x.button = e->game.button;
+    memcpy(x.fl, e->game.fl, sizeof x.fl);
+    if (x.game.step >= x.game.nsteps && finish_deal(c, &x, 0, &reward, final_) != OFC_OK)
+        return 0;
+    return x.button == e->button && memcmp(x.fl, e->fl, sizeof x.fl) == 0;
+}
 
 /* The slot's own fields (the deal aside, checked first): what the next deal starts from,
  * and each seat's shaping potential, 0 or its board's (what the steps leave). */
@@ -203,6 +218,9 @@ static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slo
         if (s >= c->players && e->fl[s])
             return "the next deal's Fantasyland counts";
     }
+    if (!next_deal_as_left(c, e))
+        return "the next deal's button or Fantasyland counts are not the ones the deal "
+               "leaves";
     return NULL;
 }
 

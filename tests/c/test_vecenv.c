@@ -65,6 +65,14 @@ static int32_t env_step(env *e)
     return ofc_vecenv_step(&e->c, e->slots, 0, N, e->actions, NULL, NULL, &e->out, &bad);
 }
 
+/* Random legal actions for environment i alone. */
+static int32_t env_step_some(env *e, uint32_t i)
+{
+    uint32_t bad = 99;
+    e->actions[i] = e->legal[i][ofc_rng_below(&e->rng, (uint64_t)e->legal_count[i])];
+    return ofc_vecenv_step(&e->c, e->slots, i, 1, e->actions, NULL, NULL, &e->out, &bad);
+}
+
 /* ------------------------------------------------------- the reference match */
 
 typedef struct ref_match {
@@ -716,6 +724,11 @@ static void test_slot_check(void)
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
     *x = good, x->reserved[2] = 1;
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    /* mid-deal, the next deal's button and counts are the deal's (its end moves them
+     * on): another button would make the next deal's button two seats on */
+    *x = good, x->button = (uint8_t)((good.game.button + 1u) % 3u);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    CHECK(why != NULL && strstr(why, "button") != NULL);
     *x = good;
     e.c.players = 2; /* a slot of a 3-seat environment in a 2-seat one */
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
@@ -724,6 +737,16 @@ static void test_slot_check(void)
     CHECK_EQ(ofc_vecenv_slot_check(NULL, x, &why), OFC_E_RULES);
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, NULL), OFC_OK);
     CHECK_EQ(env_step(&e), OFC_OK);
+    /* at a deal's end (no autoreset): the button and counts its end leaves */
+    e.c.autoreset = 0;
+    while (e.seat[1] >= 0)
+        CHECK_EQ(env_step_some(&e, 1), OFC_OK);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_OK);
+    good = *x;
+    x->button = (uint8_t)((good.button + 1u) % 3u);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->fl[2] = (uint8_t)(good.fl[2] ? 0 : 14);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
 }
 
 /* The rows a step writes are the rows ofc_vecenv_write_rows() writes from the slots
