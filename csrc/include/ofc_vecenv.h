@@ -240,9 +240,11 @@ OFC_API int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
  * c->rules with c->players seats; the next deal's button and Fantasyland counts are
  * ones ofc_game_init() takes (the counts of seats beyond the table 0) and the ones the
  * steps leave (the deal's own while it runs; once it is over, the button moved on and
- * the counts its result earns, as its end sets them); each shaping
- * potential 0 or its seat's board's (c->shaping x the royalties of its complete rows),
- * as the steps leave it (0 beyond the table); at least one deal started; reserved bytes 0.
+ * the counts its result earns, as its end sets them); each shaping potential the one
+ * the steps leave: its seat's board's (c->shaping x the royalties of its complete rows)
+ * once the seat has made an agent decision this deal whose reward is shaped (any agent
+ * seat's in self-play, else the learner's), 0 otherwise (0 beyond the table); at least
+ * one deal started; reserved bytes 0.
  * The environment seed and the random stream may hold any value.
  * @param c    the configuration, checked by ofc_vecenv_config_check() first.
  * @param e    the slot: any bytes.

@@ -183,6 +183,7 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
 /* ---------------------------------------------------------- a saved slot */
 
 static float potential(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s);
+static int is_agent_decision(const ofc_vecenv_config *c, const ofc_game_step *st);
 static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
                            uint32_t reward_seat, float *reward, float final_[4]);
 
@@ -199,8 +200,22 @@ static int next_deal_as_left(const ofc_vecenv_config *c, const ofc_vecenv_slot *
     return x.button == e->button && memcmp(x.fl, e->fl, sizeof x.fl) == 0;
 }
 
+/* The shaping potential the steps leave seat s: its board's once it has made a
+ * decision this deal whose reward is shaped (an agent decision of the reward seat:
+ * step_one()), else 0. */
+static float potential_left(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s)
+{
+    uint32_t i;
+    if (s >= c->players || (c->opponents != OFC_VE_SELF && s != c->learner))
+        return 0.0f;
+    for (i = 0; i < g->step; i++)
+        if (g->steps[i].seat == s && is_agent_decision(c, &g->steps[i]))
+            return potential(c, g, s);
+    return 0.0f;
+}
+
 /* The slot's own fields (the deal aside, checked first): what the next deal starts from,
- * and each seat's shaping potential, 0 or its board's (what the steps leave). */
+ * and each seat's shaping potential (what the steps leave). */
 static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slot *e)
 {
     ofc_game next;
@@ -212,9 +227,9 @@ static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slo
     if (ofc_game_init(c->rules, &next, c->players, e->button, e->fl, 0, NULL) != OFC_OK)
         return "the next deal's button or Fantasyland counts";
     for (s = 0; s < OFC_GAME_MAX_SEATS; s++) {
-        if (e->potential[s] != 0.0f &&
-            (s >= c->players || e->potential[s] != potential(c, &e->game, s)))
-            return "a shaping potential neither 0 nor its seat's board's";
+        if (e->potential[s] != potential_left(c, &e->game, s))
+            return "a shaping potential not the one the steps leave (its seat's board's "
+                   "after a shaped decision, else 0)";
         if (s >= c->players && e->fl[s])
             return "the next deal's Fantasyland counts";
     }

@@ -749,6 +749,61 @@ static void test_slot_check(void)
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
 }
 
+/* c->shaping x the royalties of seat s's complete rows (the rules' tables). */
+static float board_value(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s)
+{
+    const uint8_t *b = g->board[s];
+    const ofc_rules *r = &c->rules->scoring;
+    int32_t total = 0;
+    if (g->count[s][0] == 3)
+        total += r->royalty[0][ofc_rank3_unchecked(b[0], b[1], b[2])];
+    if (g->count[s][1] == 5)
+        total += r->royalty[1][ofc_rank5_unchecked(b[3], b[4], b[5], b[6], b[7])];
+    if (g->count[s][2] == 5)
+        total += r->royalty[2][ofc_rank5_unchecked(b[8], b[9], b[10], b[11], b[12])];
+    return c->shaping * (float)total;
+}
+
+/* A saved slot's shaping potential is the one the steps leave: the learner's board's
+ * after its decision (0 there is refused: the deal's final reward would not take it
+ * back), 0 for a random opponent, whose rewards are not shaped (its board's is
+ * refused); before, both passed as "0 or its board's". */
+static void test_slot_potentials(void)
+{
+    static env e;
+    ofc_vecenv_slot x;
+    const char *why = NULL;
+    uint32_t t, i, s, found[2] = {0, 0};
+    env_init(&e, &pineapple, 3, 21);
+    e.c.shaping = 0.5f;
+    e.c.opponents = OFC_VE_RANDOM;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (t = 0; t < 4000 && !(found[0] && found[1]); t++) {
+        CHECK_EQ(env_step(&e), OFC_OK);
+        for (i = 0; i < N; i++) {
+            const ofc_game *g = &e.slots[i].game;
+            CHECK_EQ(ofc_vecenv_slot_check(&e.c, &e.slots[i], NULL), OFC_OK);
+            x = e.slots[i];
+            if (x.potential[0] != 0.0f) {
+                x.potential[0] = 0.0f;
+                CHECK_EQ(ofc_vecenv_slot_check(&e.c, &x, &why), OFC_E_STATE);
+                found[0] = 1;
+            }
+            for (s = 1; s < 3; s++) {
+                x = e.slots[i];
+                CHECK(x.potential[s] == 0.0f);
+                if (board_value(&e.c, g, s) != 0.0f) {
+                    x.potential[s] = board_value(&e.c, g, s);
+                    CHECK_EQ(ofc_vecenv_slot_check(&e.c, &x, &why), OFC_E_STATE);
+                    CHECK(why != NULL && strstr(why, "potential") != NULL);
+                    found[1] = 1;
+                }
+            }
+        }
+    }
+    CHECK(found[0] && found[1]);
+}
+
 /* The rows a step writes are the rows ofc_vecenv_write_rows() writes from the slots
  * alone (a restored VectorEnv's), across deal ends; its range is checked. */
 static void test_write_rows(void)
@@ -797,6 +852,7 @@ int main(void)
     test_illegal_changes_nothing();
     test_refused_takes_back();
     test_slot_check();
+    test_slot_potentials();
     test_write_rows();
     test_random_opponents();
     test_final_obs();
