@@ -1507,6 +1507,52 @@ def test_restoring_a_damaged_vector_env_state_is_refused(
         pickle.loads(data)
 
 
+def _swapped_in_slot(slots: bytearray, env: int, face_down: bool) -> bytearray:
+    """Slot bytes ``slots`` with two cards of environment ``env``'s deal swapped: the
+    first seat's two discards, or (``face_down``) a face-up card of a row and the
+    face-down card after it."""
+    buffer = ffi.from_buffer(bytes(slots))  # alive while g is read
+    g = ffi.cast("ofc_vecenv_slot *", buffer)[env].game
+    for s in range(g.players):
+        if not face_down and g.ndiscards[s] == 2:
+            first = _game_at(env, "discards", 4 * s)
+            break
+        down = [g.face_down[s] >> i & 1 for i in range(13)]
+        pairs = [i for i in (0, 1, 3, 4, 5, 6, 8, 9, 10, 11) if not down[i] and down[i + 1]]
+        if face_down and pairs:  # slots i and i + 1 of one row
+            first = _game_at(env, "board", 13 * s + pairs[0])
+            break
+    else:
+        raise AssertionError(
+            "no seat with two discards or a face-up card before a face-down one"
+        )
+    slots[first], slots[first + 1] = slots[first + 1], slots[first]
+    return slots
+
+
+@pytest.mark.parametrize("face_down", [False, True])
+def test_restoring_a_vector_env_with_cards_out_of_deal_order_is_refused(
+    face_down: bool,
+) -> None:
+    """A pickled VectorEnv whose C state holds the right cards in an order the engine
+    never places them (two discards swapped; a face-up card of a row swapped with the
+    face-down one after it, which would show the hidden card to the other seat) is a
+    GameError naming the order (before: it restored, and the other seat's encoding
+    showed the face-down card)."""
+    import pickle
+
+    rules = replace(presets.PINEAPPLE, face_down_final=4 if face_down else 0)
+    env = VectorEnv(rules, num_envs=2, players=2, seed=5)
+    env.reset()
+    for _ in range(5):  # the first seat: an opening and two rounds, two discards
+        env.step(env.legal_actions[:, 0])
+    reduced = env.__reduce__()
+    slots = _swapped_in_slot(bytearray(reduced[1][1][0]), 1, face_down)
+    data = pickle.dumps(_Pickled(reduced, bytes(slots)))
+    with pytest.raises(GameError, match=r"env 1: .*order the engine places them"):
+        pickle.loads(data)
+
+
 def test_restoring_a_vector_env_slot_with_damaged_fields_is_refused() -> None:
     """The slot's own fields (the next deal's button and Fantasyland counts, the
     shaping potentials) are checked too; a VectorEnv pickled before reset() restores
@@ -1531,6 +1577,23 @@ def test_restoring_a_vector_env_slot_with_damaged_fields_is_refused() -> None:
             slots[at + 2] = 0xFF
         with pytest.raises(GameError, match=f"env 0: .*{problem}"):
             pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
+
+
+def test_restoring_a_vector_env_with_another_next_button_is_refused() -> None:
+    """Mid-deal, a slot's next-deal button is the deal's own (its end moves it on): a
+    pickle with another seat's is a GameError naming it (before: it restored, and the
+    next deal's button was two seats on from this deal's)."""
+    import pickle
+
+    env = VectorEnv("pineapple", num_envs=1, players=3, seed=5)
+    env.reset()
+    env.step(env.legal_actions[:, 0])
+    reduced = env.__reduce__()
+    slots = bytearray(reduced[1][1][0])
+    at = ffi.offsetof("ofc_vecenv_slot", "button")
+    slots[at] = (slots[at] + 1) % 3
+    with pytest.raises(GameError, match=r"env 0: .*button"):
+        pickle.loads(pickle.dumps(_Pickled(reduced, bytes(slots))))
 
 
 def test_restoring_vector_env_arrays_of_another_shape_is_refused() -> None:

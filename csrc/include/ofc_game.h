@@ -264,7 +264,12 @@ OFC_API int32_t ofc_game_init(const ofc_game_rules *r, ofc_game *g, uint32_t pla
  * marks exactly the cards placed face down (the last ones of each row), declared
  * naturals and surrenders only for a classic seat that has set its hand (a natural
  * the table rules pay, a surrender they allow, not both); the seats beyond `players`
- * empty, and no surrender bit beyond the four seats.  A deal an engine error left
+ * empty, and no surrender bit beyond the four seats; and the decisions made, replayed
+ * by the engine with each card sent where the state holds it, are ones it takes (one
+ * discard per Pineapple round, a natural the hand makes) and give the state's rows,
+ * discards and marks byte for byte: a row's cards and the discards in deal order, a
+ * declared or surrendered classic hand as the engine lays it out (the same cards in
+ * another order would show other cards to the other seats).  A deal an engine error left
  * unplayable (marked over before its end) does not pass.  No state is kept between
  * calls.
  * @param r    the rules the state is played under (passed ofc_game_rules_check()).

@@ -187,7 +187,8 @@ typedef struct ofc_vecenv_slot {
     float potential[OFC_GAME_MAX_SEATS]; /* shaping potential given so far, per seat */
     uint8_t button;              /* the button of the next deal */
     uint8_t fl[OFC_GAME_MAX_SEATS]; /* Fantasyland cards of the next deal */
-    uint8_t reserved[3];
+    uint8_t reserved[3];         /* 0 (a step marks in reserved[0], while it runs,
+                                  * the environments it has given a decision) */
 } ofc_vecenv_slot;
 
 /*! The caller's output arrays, row i for environment i (num_envs rows each).  Rows of
@@ -237,9 +238,13 @@ OFC_API int32_t ofc_vecenv_config_check(const ofc_vecenv_config *c);
 /*! @brief Check one environment's slot from outside (a saved environment restored)
  * before any other function reads it: its deal passes ofc_game_state_check() under
  * c->rules with c->players seats; the next deal's button and Fantasyland counts are
- * ones ofc_game_init() takes (the counts of seats beyond the table 0); each shaping
- * potential 0 or its seat's board's (c->shaping x the royalties of its complete rows),
- * as the steps leave it (0 beyond the table); at least one deal started; reserved bytes 0.
+ * ones ofc_game_init() takes (the counts of seats beyond the table 0) and the ones the
+ * steps leave (the deal's own while it runs; once it is over, the button moved on and
+ * the counts its result earns, as its end sets them); each shaping potential the one
+ * the steps leave: its seat's board's (c->shaping x the royalties of its complete rows)
+ * once the seat has made an agent decision this deal whose reward is shaped (any agent
+ * seat's in self-play, else the learner's), 0 otherwise (0 beyond the table); at least
+ * one deal started; reserved bytes 0.
  * The environment seed and the random stream may hold any value.
  * @param c    the configuration, checked by ofc_vecenv_config_check() first.
  * @param e    the slot: any bytes.
@@ -294,13 +299,14 @@ OFC_API int32_t ofc_vecenv_reset(const ofc_vecenv_config *c, ofc_vecenv_slot *sl
 
 /*! @brief Step environments first .. first+count-1: apply each one's decision, play on
  * in C to the next agent decision (starting the next deal with autoreset), write the
- * outputs.  Every decision is validated first: on a validation error no environment
- * changes (beyond 256 environments, as long as no other thread writes the decisions
- * meanwhile: ofc_fast.h, "Threads").  An engine error during the play (OFC_E_MEMORY: the Fantasyland solver's
- * work block could not be allocated) stops the call at that environment (*bad): the
- * environments before it are stepped (their rows written), the ones after it are
- * not, and it is left unplayable, its deal marked over (its row not written; a step
- * there is OFC_E_GAME_OVER) until ofc_vecenv_reset() starts it again.
+ * outputs.  Every decision is read once (ofc_fast.h, "Threads") and validated before
+ * any environment plays on: on a validation error no environment changes (the
+ * decisions given to the environments before it are taken back).  An engine error
+ * during the play (OFC_E_MEMORY: the Fantasyland solver's work block could not be
+ * allocated) stops the call at that environment (*bad): the environments before it
+ * are stepped (their rows written), the ones after it are not, and it is left
+ * unplayable, its deal marked over (its row not written; a step there is
+ * OFC_E_GAME_OVER) until ofc_vecenv_reset() starts it again.
  * @param c           the configuration, checked by ofc_vecenv_config_check() first.
  * @param slots       the num_envs slots.
  * @param first       the first environment.

@@ -326,6 +326,60 @@ static const char *check_deal(const ofc_game_rules *r, const ofc_game *g)
     return NULL;
 }
 
+/* Where state g holds seat s's card c: its row, OFC_DISCARD, or past OFC_DISCARD
+ * (nowhere). */
+static uint8_t held_at(const ofc_game *g, uint32_t s, uint8_t c)
+{
+    uint32_t i;
+    for (i = 0; i < 13; i++)
+        if (g->board[s][i] == c)
+            return (uint8_t)(i < 3 ? 0 : i < 8 ? 1 : 2);
+    for (i = 0; i < 4; i++)
+        if (g->discards[s][i] == c)
+            return OFC_DISCARD;
+    return OFC_DISCARD + 1;
+}
+
+/* The decisions made so far replayed by the engine on the deal afresh, each card sent
+ * where g holds it (a classic set declared or surrendered: as g says): every decision
+ * one the engine takes (a Pineapple round's one discard, a natural the hand makes), and
+ * the rows, discards and face-down marks the replay's byte for byte (the engine places
+ * a row's cards and the discards in deal order and lays an unset classic hand out
+ * itself; another order would show other cards, face-down ones included). */
+static const char *check_replay(const ofc_game_rules *r, const ofc_game *g)
+{
+    ofc_game re;
+    uint8_t dest[OFC_GAME_MAX_DEALT];
+    uint32_t i, j;
+    if (ofc_game_init(r, &re, g->players, g->button, g->fl, 0, g->deck) != OFC_OK)
+        return "the table (players, button, kind or Fantasyland counts)";
+    for (i = 0; i < g->step; i++) {
+        const ofc_game_step *st = &re.steps[i];
+        uint32_t s = st->seat;
+        int32_t rc;
+        if (g->kind == OFC_KIND_CLASSIC && (g->surrendered >> s & 1u))
+            rc = ofc_game_surrender(r, &re);
+        else if (g->kind == OFC_KIND_CLASSIC && g->declared[s] >= 0)
+            rc = ofc_game_declare(r, &re, (uint32_t)g->declared[s]);
+        else {
+            for (j = 0; j < st->n; j++)
+                dest[j] = held_at(g, s, g->deck[st->start + j]);
+            rc = ofc_game_apply_placement(&re, dest, st->n);
+        }
+        if (rc != OFC_OK)
+            return "a decision the engine refuses (a round's discards, a natural the "
+                   "hand does not make)";
+    }
+    if (memcmp(re.count, g->count, sizeof re.count) != 0
+        || memcmp(re.board, g->board, sizeof re.board) != 0
+        || memcmp(re.face_down, g->face_down, sizeof re.face_down) != 0
+        || memcmp(re.ndiscards, g->ndiscards, sizeof re.ndiscards) != 0
+        || memcmp(re.discards, g->discards, sizeof re.discards) != 0)
+        return "the cards of a row or the discards not in the order the engine places "
+               "them (deal order)";
+    return NULL;
+}
+
 int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const char **why)
 {
     const char *problem = NULL;
@@ -345,6 +399,8 @@ int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const c
         else
             problem = check_seat_state(r, g, s);
     }
+    if (problem == NULL)
+        problem = check_replay(r, g);
     if (why != NULL)
         *why = problem;
     return problem == NULL ? OFC_OK : OFC_E_STATE;
@@ -440,6 +496,28 @@ void ofc_gm_place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest)
         }
     }
     g->step++;
+}
+
+void ofc_gm_unplace(ofc_game *g)
+{
+    const ofc_game_step *st = &g->steps[--g->step];
+    uint32_t s = st->seat, j, row;
+    for (j = st->n; j-- > 0;) { /* each card the last of its row or of the discards */
+        uint8_t card = g->deck[st->start + j];
+        if (g->ndiscards[s] && g->discards[s][g->ndiscards[s] - 1u] == card) {
+            g->discards[s][--g->ndiscards[s]] = OFC_NO_CARD;
+            continue;
+        }
+        for (row = 0; row < 3; row++) {
+            uint32_t slot = ofc_row_start(row) + g->count[s][row];
+            if (g->count[s][row] && g->board[s][--slot] == card) {
+                g->board[s][slot] = OFC_NO_CARD;
+                g->face_down[s] = (uint16_t)(g->face_down[s] & ~(1u << slot));
+                g->count[s][row]--;
+                break;
+            }
+        }
+    }
 }
 
 int32_t ofc_game_apply_placement(ofc_game *g, const uint8_t *dest, uint32_t n)

@@ -33,4 +33,8 @@ int ofc_gm_code_fits(uint32_t code, uint32_t kept, const uint8_t free_[3]);
 /* Apply validated destinations and move to the next decision. */
 void ofc_gm_place(ofc_game *g, const ofc_game_step *st, const uint8_t *dest);
 
+/* Take back the last decision ofc_gm_place() played (g->step > 0; not a classic set
+ * declared or surrendered): the state is again byte for byte what it was before it. */
+void ofc_gm_unplace(ofc_game *g);
+
 #endif /* OFC_GAME_INTERNAL_H */

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ofc_internal.h"
+#include "ofc_game_internal.h"
 
 /* Offsets of the encoding's parts. */
 #define ENC_DEALT (12 * 52)
@@ -183,9 +183,39 @@ int32_t ofc_vecenv_config_init(ofc_vecenv_config *c, const ofc_game_rules *rules
 /* ---------------------------------------------------------- a saved slot */
 
 static float potential(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s);
+static int is_agent_decision(const ofc_vecenv_config *c, const ofc_game_step *st);
+static int32_t finish_deal(const ofc_vecenv_config *c, ofc_vecenv_slot *e,
+                           uint32_t reward_seat, float *reward, float final_[4]);
+
+/* Whether the next deal's button and Fantasyland counts are the ones the steps leave:
+ * the deal's own while it runs, moved on by its end (finish_deal()) once it is over. */
+static int next_deal_as_left(const ofc_vecenv_config *c, const ofc_vecenv_slot *e)
+{
+    ofc_vecenv_slot x = *e;
+    float reward = 0.0f, final_[OFC_GAME_MAX_SEATS] = {0.0f, 0.0f, 0.0f, 0.0f};
+    x.button = e->game.button;
+    memcpy(x.fl, e->game.fl, sizeof x.fl);
+    if (x.game.step >= x.game.nsteps && finish_deal(c, &x, 0, &reward, final_) != OFC_OK)
+        return 0;
+    return x.button == e->button && memcmp(x.fl, e->fl, sizeof x.fl) == 0;
+}
+
+/* The shaping potential the steps leave seat s: its board's once it has made a
+ * decision this deal whose reward is shaped (an agent decision of the reward seat:
+ * step_one()), else 0. */
+static float potential_left(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s)
+{
+    uint32_t i;
+    if (s >= c->players || (c->opponents != OFC_VE_SELF && s != c->learner))
+        return 0.0f;
+    for (i = 0; i < g->step; i++)
+        if (g->steps[i].seat == s && is_agent_decision(c, &g->steps[i]))
+            return potential(c, g, s);
+    return 0.0f;
+}
 
 /* The slot's own fields (the deal aside, checked first): what the next deal starts from,
- * and each seat's shaping potential, 0 or its board's (what the steps leave). */
+ * and each seat's shaping potential (what the steps leave). */
 static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slot *e)
 {
     ofc_game next;
@@ -197,12 +227,15 @@ static const char *slot_problem(const ofc_vecenv_config *c, const ofc_vecenv_slo
     if (ofc_game_init(c->rules, &next, c->players, e->button, e->fl, 0, NULL) != OFC_OK)
         return "the next deal's button or Fantasyland counts";
     for (s = 0; s < OFC_GAME_MAX_SEATS; s++) {
-        if (e->potential[s] != 0.0f &&
-            (s >= c->players || e->potential[s] != potential(c, &e->game, s)))
-            return "a shaping potential neither 0 nor its seat's board's";
+        if (e->potential[s] != potential_left(c, &e->game, s))
+            return "a shaping potential not the one the steps leave (its seat's board's "
+                   "after a shaped decision, else 0)";
         if (s >= c->players && e->fl[s])
             return "the next deal's Fantasyland counts";
     }
+    if (!next_deal_as_left(c, e))
+        return "the next deal's button or Fantasyland counts are not the ones the deal "
+               "leaves";
     return NULL;
 }
 
@@ -449,14 +482,6 @@ static int32_t play_decision(ofc_game *g, int64_t action, const uint8_t *placeme
     return ofc_game_apply_action(g, (uint32_t)action);
 }
 
-/* Whether a decision would be accepted, by playing it on a copy (the engine's own
- * validation; the state itself is not touched). */
-static int32_t check_action(const ofc_game *g, int64_t action, const uint8_t *placement)
-{
-    ofc_game copy = *g;
-    return play_decision(&copy, action, placement);
-}
-
 static int out_ok(const ofc_vecenv_out *out)
 {
     return out != NULL && out->obs && out->mask && out->legal_count && out->seat
@@ -573,17 +598,16 @@ static uint32_t read_decisions(const int64_t *actions, const uint8_t *placements
     return m;
 }
 
+/* Plays environment i on after the decision its deal was just given: the shaping
+ * reward, the C seats to the next agent decision, its row. */
 static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t i,
-                        int64_t action, const uint8_t *placement, const ofc_vecenv_out *out,
-                        opening_cache *oc)
+                        const ofc_vecenv_out *out, opening_cache *oc)
 {
     ofc_game *g = &e->game;
-    uint32_t seat = g->step < g->nsteps ? g->steps[g->step].seat : 0;
+    uint32_t seat = g->steps[g->step - 1u].seat; /* the decision's */
     uint32_t reward_seat = c->opponents == OFC_VE_SELF ? seat : c->learner;
     float *final_ = out->final_rewards + (size_t)i * OFC_GAME_MAX_SEATS;
-    int32_t rc = play_decision(g, action, placement);
-    if (rc != OFC_OK)
-        return rc;
+    int32_t rc;
     clear_row(i, out);
     if (c->shaping != 0.0f && seat == reward_seat) { /* an agent seat: shaped */
         float phi = potential(c, g, seat);
@@ -597,12 +621,24 @@ static int32_t step_one(const ofc_vecenv_config *c, ofc_vecenv_slot *e, uint32_t
     return rc;
 }
 
+/* Takes the decisions back that a step gave the environments from .. to-1 it marked
+ * (reserved[0]), and unmarks them: their slots as they were before the step. */
+static void take_back(ofc_vecenv_slot *slots, uint32_t from, uint32_t to)
+{
+    for (; from < to; from++) {
+        if (slots[from].reserved[0]) {
+            slots[from].reserved[0] = 0;
+            ofc_gm_unplace(&slots[from].game);
+        }
+    }
+}
+
 int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
                         uint32_t first, uint32_t count, const int64_t *actions,
                         const uint8_t *placements, const uint8_t *active,
                         const ofc_vecenv_out *out, uint32_t *bad)
 {
-    uint32_t i, pass, start, k, m = 0;
+    uint32_t i, start, k, m = 0;
     opening_cache oc;
     decisions d;
     int32_t rc = check_call(c, slots, first, count, out), stuck = OFC_OK;
@@ -611,30 +647,41 @@ int32_t ofc_vecenv_step(const ofc_vecenv_config *c, ofc_vecenv_slot *slots,
         rc = OFC_E_COUNT;
     if (rc != OFC_OK)
         return rc;
-    /* validate all, then play all, from copies read a block at a time; up to one
-     * block, pass 0's copy is the one played (read once: ofc_fast.h, Threads) */
-    for (pass = 0; pass < 2; pass++) {
-        for (start = first; start < first + count; start += m) {
-            if (pass == 0 || count > OFC_COPY_BLOCK)
-                m = read_decisions(actions, placements, active, start, first + count, &d);
-            for (k = 0, i = start; k < m; k++, i++) {
-                const uint8_t *p = placements ? d.placement[k] : NULL;
-                if (!d.active[k])
-                    continue;
-                rc = pass == 0 ? check_action(&slots[i].game, d.action[k], p)
-                               : step_one(c, &slots[i], i, d.action[k], p, out, &oc);
-                if (rc == OFC_E_NO_DECISION) { /* stepped, parked at a deal's end */
-                    if (stuck == OFC_OK && bad != NULL)
-                        *bad = i;
-                    stuck = rc;
-                    continue;
-                }
-                if (rc != OFC_OK) {
-                    if (bad != NULL)
-                        *bad = i;
-                    return rc;
-                }
+    /* each decision read once (ofc_fast.h, Threads), a block at a time, and given to
+     * its environment's deal (the engine's validation), the environment marked in
+     * reserved[0]; on an error the decisions given are taken back: nothing changed */
+    for (start = first; start < first + count; start += m) {
+        m = read_decisions(actions, placements, active, start, first + count, &d);
+        for (k = 0, i = start; k < m; k++, i++) {
+            slots[i].reserved[0] = 0;
+            if (!d.active[k])
+                continue;
+            rc = play_decision(&slots[i].game, d.action[k],
+                               placements ? d.placement[k] : NULL);
+            if (rc != OFC_OK) {
+                take_back(slots, first, i);
+                if (bad != NULL)
+                    *bad = i;
+                return rc;
             }
+            slots[i].reserved[0] = 1;
+        }
+    }
+    /* then the marked environments played on, unmarked */
+    for (i = first; i < first + count; i++) {
+        if (!slots[i].reserved[0])
+            continue;
+        slots[i].reserved[0] = 0;
+        rc = step_one(c, &slots[i], i, out, &oc);
+        if (rc == OFC_E_NO_DECISION) { /* stepped, parked at a deal's end */
+            if (stuck == OFC_OK && bad != NULL)
+                *bad = i;
+            stuck = rc;
+        } else if (rc != OFC_OK) { /* the ones after it: as before the call */
+            take_back(slots, i + 1, first + count);
+            if (bad != NULL)
+                *bad = i;
+            return rc;
         }
     }
     return stuck;

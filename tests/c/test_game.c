@@ -743,6 +743,66 @@ static void test_state_check(void)
     refused(&no_fl, &t, "rules without Fantasyland");
 }
 
+/* The first row of seat s (front 0, middle 1, back 2) with two cards or more, or 3. */
+static uint32_t row_with_two(const ofc_game *g, uint32_t s)
+{
+    uint32_t row = 0;
+    while (row < 3 && g->count[s][row] < 2)
+        row++;
+    return row;
+}
+
+/* The engine puts the cards of a row and the discards in deal order, and lays a
+ * declared or surrendered classic hand out itself: a state with the same cards in
+ * another order (which another seat's view, the face-down cards included, shows) or
+ * a decision the engine refuses (two discards in one Pineapple round, none in
+ * another; a natural the hand does not hold) is refused. */
+static void test_state_check_order(void)
+{
+    ofc_game g, t;
+    ofc_rng rng = {23, 0};
+    uint32_t k, s, row, i, seat_a;
+    uint8_t c;
+    CHECK_EQ(ofc_game_init(&pineapple, &g, 2, 0, NULL, 31, NULL), OFC_OK);
+    for (k = 0; k < 6; k++) /* both seats: an opening and two rounds */
+        CHECK_EQ(ofc_game_random_move(&g, &rng), OFC_OK);
+    CHECK_EQ(ofc_game_state_check(&pineapple, &g, NULL), OFC_OK);
+    for (s = 0; s < 2; s++) {
+        CHECK_EQ(g.ndiscards[s], 2);
+        t = g, t.discards[s][0] = g.discards[s][1], t.discards[s][1] = g.discards[s][0];
+        refused(&pineapple, &t, "two discards swapped");
+        row = row_with_two(&g, s);
+        CHECK(row < 3);
+        i = row == 0 ? 0u : 5u * row - 2u; /* the row's first slot */
+        t = g, t.board[s][i] = g.board[s][i + 1], t.board[s][i + 1] = g.board[s][i];
+        refused(&pineapple, &t, "two cards of a row swapped");
+    }
+    /* seat 1 acts first: its round-1 discard (discards[1][0]) kept and its round-2
+     * discard's place taken by a round-1 card, so round 1 discards 2 and round 2 none */
+    s = g.steps[0].seat;
+    t = g;
+    for (i = 0; i < 13; i++) /* a card of its round 1 (deck start..start+2) on the board */
+        for (k = 0; k < 3; k++)
+            if (t.board[s][i] == g.deck[g.steps[2].start + k]) {
+                c = t.board[s][i];
+                t.board[s][i] = g.discards[s][1];
+                t.discards[s][1] = c;
+                i = 13;
+                break;
+            }
+    CHECK(t.discards[s][1] != g.discards[s][1]);
+    refused(&pineapple, &t, "two discards in one round, none in another");
+    /* a surrendered classic hand rearranged; a natural its cards do not make */
+    CHECK_EQ(ofc_game_init(&classic, &g, 2, 0, NULL, 5, NULL), OFC_OK);
+    seat_a = g.steps[0].seat;
+    CHECK_EQ(ofc_game_surrender(&classic, &g), OFC_OK);
+    CHECK_EQ(ofc_game_state_check(&classic, &g, NULL), OFC_OK);
+    t = g, t.board[seat_a][8] = g.board[seat_a][9], t.board[seat_a][9] = g.board[seat_a][8];
+    refused(&classic, &t, "a surrendered hand rearranged");
+    t = g, t.surrendered = 0, t.declared[seat_a] = OFC_NAT_DRAGON; /* the rules pay it */
+    refused(&classic, &t, "a natural the hand does not make");
+}
+
 int main(void)
 {
     setup_rules();
@@ -758,6 +818,7 @@ int main(void)
     test_random_move();
     test_classic_specials();
     test_state_check();
+    test_state_check_order();
     printf("test_game: %d checks, %d failures\n", checks, failures);
     return failures != 0;
 }

@@ -547,50 +547,69 @@ static void ev_counts_while_written(const ofc_rules *rules)
     CHECK_EQ(other, 0);
 }
 
-/* Two Pineapple self-play environments at their first decision, and their output rows. */
-typedef struct two_envs {
+/* Pineapple self-play environments (2, or beyond a block of 256 rows) at their first
+ * decision, and their output rows. */
+#define ENVS 300
+typedef struct some_envs {
+    uint32_t n;
     ofc_vecenv_config c;
-    ofc_vecenv_slot slots[2], start[2];
-    uint8_t obs[2][OFC_ENC_SIZE], mask[2][OFC_ACTION_SPACE];
-    int16_t legal_count[2];
-    int8_t seat[2];
-    uint8_t full[2], terminations[2], truncations[2];
-    float rewards[2], final_rewards[2][OFC_GAME_MAX_SEATS];
+    ofc_vecenv_slot slots[ENVS], start[ENVS];
+    uint8_t obs[ENVS][OFC_ENC_SIZE], mask[ENVS][OFC_ACTION_SPACE];
+    int16_t legal_count[ENVS];
+    int8_t seat[ENVS];
+    uint8_t full[ENVS], terminations[ENVS], truncations[ENVS];
+    float rewards[ENVS], final_rewards[ENVS][OFC_GAME_MAX_SEATS];
     ofc_vecenv_out out;
-} two_envs;
+} some_envs;
 
-static void two_envs_init(two_envs *e, const ofc_game_rules *r)
+static void some_envs_init(some_envs *e, const ofc_game_rules *r, uint32_t n)
 {
     memset(e, 0, sizeof *e);
-    CHECK_EQ(ofc_vecenv_config_init(&e->c, r, 2, 2, 5), OFC_OK);
+    e->n = n;
+    CHECK_EQ(ofc_vecenv_config_init(&e->c, r, n, 2, 5), OFC_OK);
     e->out = (ofc_vecenv_out){&e->obs[0][0], &e->mask[0][0], NULL, e->legal_count, e->seat,
                               e->full, e->rewards, &e->final_rewards[0][0],
                               e->terminations, e->truncations, NULL};
-    CHECK_EQ(ofc_vecenv_reset(&e->c, e->slots, 0, 2, 1, &e->out), OFC_OK);
-    memcpy(e->start, e->slots, sizeof e->start);
+    CHECK_EQ(ofc_vecenv_reset(&e->c, e->slots, 0, n, 1, &e->out), OFC_OK);
+    memcpy(e->start, e->slots, n * sizeof *e->slots);
 }
 
-/* ofc_vecenv_step() on the two environments from their start, CALLS times, while a
- * writer flips a byte of the second one's decision: how many answers were neither
+/* ofc_vecenv_step() on the environments from their start, `calls` times, while a
+ * writer flips a byte of the last one's decision: how many answers were neither
  * `stepped` (the slots after OFC_OK) nor OFC_E_ACTION for it with nothing changed. */
-static int step_while_written(two_envs *e, const int64_t *actions, const uint8_t *active,
-                              uint8_t *byte, uint8_t invalid, const ofc_vecenv_slot *stepped)
+static int step_while_written(some_envs *e, int calls, const int64_t *actions,
+                              const uint8_t *active, uint8_t *byte, uint8_t invalid,
+                              const ofc_vecenv_slot *stepped)
 {
     pthread_t thread;
     flip f;
     int i, other = 0;
+    size_t size = e->n * sizeof *e->slots;
     start(&f, &thread, byte, invalid);
-    for (i = 0; i < CALLS; i++) {
-        uint32_t bad = 99;
+    for (i = 0; i < calls; i++) {
+        uint32_t bad = 99999;
         int32_t rc;
-        memcpy(e->slots, e->start, sizeof e->slots);
-        rc = ofc_vecenv_step(&e->c, e->slots, 0, 2, actions, NULL, active, &e->out, &bad);
-        other += rc == OFC_OK ? memcmp(e->slots, stepped, sizeof e->slots) != 0
-                              : rc != OFC_E_ACTION || bad != 1 ||
-                                    memcmp(e->slots, e->start, sizeof e->start) != 0;
+        memcpy(e->slots, e->start, size);
+        rc = ofc_vecenv_step(&e->c, e->slots, 0, e->n, actions, NULL, active, &e->out, &bad);
+        other += rc == OFC_OK ? memcmp(e->slots, stepped, size) != 0
+                              : rc != OFC_E_ACTION || bad != e->n - 1 ||
+                                    memcmp(e->slots, e->start, size) != 0;
     }
     finish(&f, thread);
     return other;
+}
+
+/* A legal action of each environment (its first). */
+static void first_legal(const some_envs *e, int64_t *actions)
+{
+    uint32_t i;
+    for (i = 0; i < e->n; i++) {
+        int a = 0;
+        while (!e->mask[i][a]) {
+            a++;
+        }
+        actions[i] = a;
+    }
 }
 
 /* ofc_vecenv_step() on two environments while bits 24..31 of the second one's action
@@ -601,34 +620,50 @@ static int step_while_written(two_envs *e, const int64_t *actions, const uint8_t
 static void vecenv_step_while_written(void)
 {
     static ofc_game_rules r;
-    static two_envs e;
-    static ofc_vecenv_slot stepped[2], first_stepped[2];
-    int64_t actions[2];
+    static some_envs e;
+    static ofc_vecenv_slot stepped[ENVS], first_stepped[ENVS];
+    static int64_t actions[ENVS];
     uint8_t active[2] = {1, 0};
     int32_t probe = 1;
-    int i;
+    uint32_t high = *(uint8_t *)&probe == 1 ? 3 : 4;
     CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
-    two_envs_init(&e, &r);
-    for (i = 0; i < 2; i++) {
-        int a = 0;
-        while (!e.mask[i][a]) {
-            a++;
-        }
-        actions[i] = a;
-    }
+    some_envs_init(&e, &r, 2);
+    first_legal(&e, actions);
     CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, 2, actions, NULL, active, &e.out, NULL),
              OFC_OK);
-    memcpy(first_stepped, e.slots, sizeof first_stepped);
-    memcpy(e.slots, e.start, sizeof e.slots);
+    memcpy(first_stepped, e.slots, 2 * sizeof *e.slots);
+    memcpy(e.slots, e.start, 2 * sizeof *e.slots);
     CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, 2, actions, NULL, NULL, &e.out, NULL),
              OFC_OK);
-    memcpy(stepped, e.slots, sizeof stepped);
-    CHECK_EQ(step_while_written(&e, actions, NULL,
-                                (uint8_t *)&actions[1] + (*(uint8_t *)&probe == 1 ? 3 : 4),
+    memcpy(stepped, e.slots, 2 * sizeof *e.slots);
+    CHECK_EQ(step_while_written(&e, CALLS, actions, NULL, (uint8_t *)&actions[1] + high,
                                 0x80, stepped),
              0);
     actions[1] = OFC_ACTION_SPACE; /* no such action */
-    CHECK_EQ(step_while_written(&e, actions, active, &active[1], 1, first_stepped), 0);
+    CHECK_EQ(step_while_written(&e, CALLS, actions, active, &active[1], 1, first_stepped),
+             0);
+}
+
+/* The same beyond a block of 256 environments: the last one's action flips as above
+ * (it read the actions of the environments past the first block twice, to check them,
+ * then to play them, so a refused action came after 299 environments were stepped). */
+static void vecenv_step_beyond_a_block_while_written(void)
+{
+    static ofc_game_rules r;
+    static some_envs e;
+    static ofc_vecenv_slot stepped[ENVS];
+    static int64_t actions[ENVS];
+    int32_t probe = 1;
+    uint32_t high = *(uint8_t *)&probe == 1 ? 3 : 4;
+    CHECK_EQ(ofc_game_rules_init_pineapple(&r), OFC_OK);
+    some_envs_init(&e, &r, ENVS);
+    first_legal(&e, actions);
+    CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, ENVS, actions, NULL, NULL, &e.out, NULL),
+             OFC_OK);
+    memcpy(stepped, e.slots, sizeof stepped);
+    CHECK_EQ(step_while_written(&e, CALLS / 20, actions, NULL,
+                                (uint8_t *)&actions[ENVS - 1] + high, 0x80, stepped),
+             0);
 }
 
 int main(void)
@@ -656,6 +691,7 @@ int main(void)
     model_parse_while_written();
     ev_counts_while_written(rules);
     vecenv_step_while_written();
+    vecenv_step_beyond_a_block_while_written();
     free(rules);
     printf("test_races: %d checks, %d failures\n", checks, failures);
     return failures != 0;

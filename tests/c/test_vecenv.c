@@ -65,6 +65,14 @@ static int32_t env_step(env *e)
     return ofc_vecenv_step(&e->c, e->slots, 0, N, e->actions, NULL, NULL, &e->out, &bad);
 }
 
+/* Random legal actions for environment i alone. */
+static int32_t env_step_some(env *e, uint32_t i)
+{
+    uint32_t bad = 99;
+    e->actions[i] = e->legal[i][ofc_rng_below(&e->rng, (uint64_t)e->legal_count[i])];
+    return ofc_vecenv_step(&e->c, e->slots, i, 1, e->actions, NULL, NULL, &e->out, &bad);
+}
+
 /* ------------------------------------------------------- the reference match */
 
 typedef struct ref_match {
@@ -233,6 +241,36 @@ static void test_illegal_changes_nothing(void)
                              &bad), OFC_OK);
     CHECK(memcmp(&before[4], &e.slots[4], sizeof before[4]) == 0);
     CHECK(memcmp(&before[5], &e.slots[5], sizeof before[5]) != 0);
+}
+
+/* A refused decision after the others were given theirs: they are taken back byte for
+ * byte (discards and face-down cards included: every round face down), through whole
+ * deals and the next ones, and the same decisions then play. */
+static void test_refused_takes_back(void)
+{
+    static env e;
+    static ofc_game_rules hidden;
+    static ofc_vecenv_slot before[N];
+    uint32_t bad = 99, i, t;
+    hidden = pineapple;
+    hidden.face_down_final = 4;
+    env_init(&e, &hidden, 2, 3);
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (t = 0; t < 24; t++) {
+        memcpy(before, e.slots, sizeof before);
+        for (i = 0; i < N; i++)
+            e.actions[i] = e.legal[i][ofc_rng_below(&e.rng, (uint64_t)e.legal_count[i])];
+        e.actions[N - 1] = OFC_ACTION_SPACE;
+        CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+                 OFC_E_ACTION);
+        CHECK_EQ(bad, N - 1);
+        CHECK(memcmp(before, e.slots, sizeof before) == 0);
+        e.actions[N - 1] = e.legal[N - 1][0];
+        CHECK_EQ(ofc_vecenv_step(&e.c, e.slots, 0, N, e.actions, NULL, NULL, &e.out, &bad),
+                 OFC_OK);
+        for (i = 0; i < N; i++)
+            CHECK_EQ(ofc_vecenv_slot_check(&e.c, &e.slots[i], NULL), OFC_OK);
+    }
 }
 
 /* A table that can need more than 52 cards in a deal is refused up front
@@ -686,6 +724,11 @@ static void test_slot_check(void)
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
     *x = good, x->reserved[2] = 1;
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    /* mid-deal, the next deal's button and counts are the deal's (its end moves them
+     * on): another button would make the next deal's button two seats on */
+    *x = good, x->button = (uint8_t)((good.game.button + 1u) % 3u);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    CHECK(why != NULL && strstr(why, "button") != NULL);
     *x = good;
     e.c.players = 2; /* a slot of a 3-seat environment in a 2-seat one */
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
@@ -694,6 +737,71 @@ static void test_slot_check(void)
     CHECK_EQ(ofc_vecenv_slot_check(NULL, x, &why), OFC_E_RULES);
     CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, NULL), OFC_OK);
     CHECK_EQ(env_step(&e), OFC_OK);
+    /* at a deal's end (no autoreset): the button and counts its end leaves */
+    e.c.autoreset = 0;
+    while (e.seat[1] >= 0)
+        CHECK_EQ(env_step_some(&e, 1), OFC_OK);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_OK);
+    good = *x;
+    x->button = (uint8_t)((good.button + 1u) % 3u);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+    *x = good, x->fl[2] = (uint8_t)(good.fl[2] ? 0 : 14);
+    CHECK_EQ(ofc_vecenv_slot_check(&e.c, x, &why), OFC_E_STATE);
+}
+
+/* c->shaping x the royalties of seat s's complete rows (the rules' tables). */
+static float board_value(const ofc_vecenv_config *c, const ofc_game *g, uint32_t s)
+{
+    const uint8_t *b = g->board[s];
+    const ofc_rules *r = &c->rules->scoring;
+    int32_t total = 0;
+    if (g->count[s][0] == 3)
+        total += r->royalty[0][ofc_rank3_unchecked(b[0], b[1], b[2])];
+    if (g->count[s][1] == 5)
+        total += r->royalty[1][ofc_rank5_unchecked(b[3], b[4], b[5], b[6], b[7])];
+    if (g->count[s][2] == 5)
+        total += r->royalty[2][ofc_rank5_unchecked(b[8], b[9], b[10], b[11], b[12])];
+    return c->shaping * (float)total;
+}
+
+/* A saved slot's shaping potential is the one the steps leave: the learner's board's
+ * after its decision (0 there is refused: the deal's final reward would not take it
+ * back), 0 for a random opponent, whose rewards are not shaped (its board's is
+ * refused); before, both passed as "0 or its board's". */
+static void test_slot_potentials(void)
+{
+    static env e;
+    ofc_vecenv_slot x;
+    const char *why = NULL;
+    uint32_t t, i, s, found[2] = {0, 0};
+    env_init(&e, &pineapple, 3, 21);
+    e.c.shaping = 0.5f;
+    e.c.opponents = OFC_VE_RANDOM;
+    CHECK_EQ(ofc_vecenv_reset(&e.c, e.slots, 0, N, 1, &e.out), OFC_OK);
+    for (t = 0; t < 4000 && !(found[0] && found[1]); t++) {
+        CHECK_EQ(env_step(&e), OFC_OK);
+        for (i = 0; i < N; i++) {
+            const ofc_game *g = &e.slots[i].game;
+            CHECK_EQ(ofc_vecenv_slot_check(&e.c, &e.slots[i], NULL), OFC_OK);
+            x = e.slots[i];
+            if (x.potential[0] != 0.0f) {
+                x.potential[0] = 0.0f;
+                CHECK_EQ(ofc_vecenv_slot_check(&e.c, &x, &why), OFC_E_STATE);
+                found[0] = 1;
+            }
+            for (s = 1; s < 3; s++) {
+                x = e.slots[i];
+                CHECK(x.potential[s] == 0.0f);
+                if (board_value(&e.c, g, s) != 0.0f) {
+                    x.potential[s] = board_value(&e.c, g, s);
+                    CHECK_EQ(ofc_vecenv_slot_check(&e.c, &x, &why), OFC_E_STATE);
+                    CHECK(why != NULL && strstr(why, "potential") != NULL);
+                    found[1] = 1;
+                }
+            }
+        }
+    }
+    CHECK(found[0] && found[1]);
 }
 
 /* The rows a step writes are the rows ofc_vecenv_write_rows() writes from the slots
@@ -742,7 +850,9 @@ int main(void)
     ofc_r4.fl.enabled = 0;
     test_self_play(&ofc_r4, 4, 3);
     test_illegal_changes_nothing();
+    test_refused_takes_back();
     test_slot_check();
+    test_slot_potentials();
     test_write_rows();
     test_random_opponents();
     test_final_obs();
