@@ -958,7 +958,7 @@ def test_a_seat_name_the_report_cannot_hold_is_refused(
     )
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="run on Linux (/dev/full)")
 @pytest.mark.parametrize("workers", [[], ["--workers", "1"]])
 def test_a_history_that_cannot_be_written_names_history(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, workers: list[str]

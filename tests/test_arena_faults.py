@@ -359,7 +359,7 @@ def test_ctrl_c_while_a_hand_is_booked_books_it_whole() -> None:
     from ofc_fast.arena.report import match_report
 
     if not callable(signal.getsignal(signal.SIGINT)):
-        pytest.skip("SIGINT is not Python's handler in this process")
+        pytest.skip("run on the main thread, with Python's own SIGINT handler")
 
     class Interrupted(Arena):
         def book(self, *args: Any) -> None:
