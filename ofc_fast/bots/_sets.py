@@ -49,10 +49,10 @@ def model_errors(who: str) -> Iterator[None]:
         raise BotModelError(f"{who}: {exc}") from None
 
 
-def model_setting(spec: ModelSpec, who: str, rules: RuleSet | None) -> ModelSpec:
+def model_setting(spec: ModelSpec, who: str, own: RuleSet | None) -> ModelSpec:
     """A bot's ``model=`` setting to keep (:func:`ofc_fast.learned.model.check_spec`,
     a file named by a path read now: a missing or damaged one, or one of other rules
-    than the bot's ``rules`` when it has its own, is refused when the bot is made);
+    than the bot's own rules ``own`` when it has them, is refused when the bot is made);
     BotModelError naming ``who`` and the problem.
 
     >>> model_setting("no/such.ofcvm", "value bot", None)
@@ -61,7 +61,7 @@ def model_setting(spec: ModelSpec, who: str, rules: RuleSet | None) -> ModelSpec
     ofc_fast.errors.BotModelError: value bot: value model '...such.ofcvm': cannot read it ...
     """
     with model_errors(who):
-        return check_spec(spec, read=True, rules=rules)
+        return check_spec(spec, read=True, rules=own)
 
 
 def decision(
