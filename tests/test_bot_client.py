@@ -158,6 +158,22 @@ def test_wrong_shapes_give_one_line_and_exit_2(case: str) -> None:
     one_line_error(proc, "host line")
 
 
+def test_a_message_cut_off_by_the_end_of_input_is_a_one_line_error() -> None:
+    """A last message with no newline (the host stopped half-way) was dropped without
+    a word, exit status 0; it is a ProtocolError naming the line, exit status 2."""
+    one_line_error(run_bot(b'{"t":"hello"', "random"), "host line 1", "cut off")
+    one_line_error(run_bot(lines(HELLO) + b'{"t":"match-e', "random"), "host line 2")
+
+
+def test_a_host_closing_stdin_before_match_end_is_a_one_line_error() -> None:
+    """On stdio, a host that closes before ``match-end`` ended the bot silently with
+    exit status 0 (the TCP case already said so): an ArenaError, exit status 2."""
+    proc = run_bot(lines(*OPENING, ACT5), "random")
+    one_line_error(proc, "standard input", "closed the connection before the match ended")
+    assert [json.loads(x)["t"] for x in proc.stdout.splitlines()] == ["join", "action"]
+    one_line_error(run_bot(b"", "random"), "before seating this bot")
+
+
 def test_deep_nesting_in_process_is_a_protocol_error() -> None:
     data = lines(HELLO, b'{"t":"event","ev":' + b"[" * 32000 + b"]" * 32000 + b"}")
     out: list[bytes] = []
