@@ -559,6 +559,34 @@ def test_replay_refuses_a_null_line_naming_it(
     )
 
 
+def test_a_history_cut_off_by_a_killed_run_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A history whose last line a killed run cut half-way was named "not JSON"
+    without a word of why; the error says it is cut off, after ``replay`` has printed
+    the whole deals before it (exit status 2)."""
+    from ofc_fast.cli import main
+
+    rep, hist, cut = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "c.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--quiet"]
+    assert main([*args, "--hands", "3", "--json", str(rep), "--history", str(hist)]) == 0
+    whole = hist.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(whole[:2]) + whole[2][: len(whole[2]) // 2])
+    capsys.readouterr()
+    assert main(["replay", str(cut)]) == 2
+    out, err = capsys.readouterr()
+    assert [x.split(" (")[0] for x in out.splitlines() if x.startswith("hand")] == [
+        "hand 0",
+        "hand 1",
+    ]
+    assert err.startswith(f"ofc-fast: error: FILE: {cut}, line 3: cut off: "), err
+    assert "no newline" in err and err.count("\n") == 1, err
+    assert main(["report", str(rep), str(cut), "-o", str(tmp_path / "p.html")]) == 2
+    assert f"HISTORY: {cut}, line 3: cut off: " in capsys.readouterr().err
+    cut.write_bytes(b"".join(whole).rstrip(b"\n"))  # whole, only the newline missing
+    assert main(["replay", str(cut)]) == 0
+
+
 @pytest.mark.parametrize("deals", [0, 1])
 def test_report_refuses_a_history_of_another_hand_count(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, deals: int
