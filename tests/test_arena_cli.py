@@ -753,6 +753,56 @@ def test_ctrl_c_while_waiting_for_a_tcp_bot_stops_at_once(tmp_path: Path) -> Non
     assert out.startswith("ofc-pineapple: 0 hands, seed 0 (interrupted)")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+def test_the_first_ctrl_c_stops_a_wait_with_no_deadline(tmp_path: Path) -> None:
+    """With ``--timeout-ms 0`` (no deadline) the first Ctrl-C did nothing while a
+    silent bot was awaited (the hand in progress never ended); a second was needed.
+    The first now ends the match: exit status 130, the report marked interrupted."""
+    import signal
+    import time
+
+    from scripts import package_env
+
+    asked = tmp_path / "asked"
+    bot = tmp_path / "silent.py"
+    bot.write_text(
+        "import sys, time\n"
+        "sys.stdin.readline()\n"
+        'print(\'{"t":"join"}\', flush=True)\n'
+        "for line in sys.stdin:\n"
+        "    if '\"act\"' in line:\n"
+        f"        open({str(asked)!r}, 'w').close()\n"
+        "        time.sleep(120)\n",
+        encoding="utf-8",
+    )
+    rep = tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
+    argv += [f"cmd:{sys.executable} {bot}", "--timeout-ms", "0", "--hands", "3"]
+    proc = subprocess.Popen(
+        [*argv, "--json", str(rep)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=package_env(),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not asked.exists():
+            time.sleep(0.05)
+        assert asked.exists(), proc.stderr
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert time.monotonic() - t0 < 10 and "Traceback" not in err, err
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert "interrupted: 0 of 3 games played" in err
+
+
 def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:
     """The first-Ctrl-C handler of ``play`` and ``arena`` replaced an ignored SIGINT
     (a shell script's ``ofc-fast arena ... &``): the script's Ctrl-C then stopped a
