@@ -487,6 +487,33 @@ def test_ctrl_c_in_a_bots_act_still_stops_the_client() -> None:
         c.feed(ACT5)
 
 
+def test_a_tcp_connection_reset_names_the_arena() -> None:
+    """An arena killed mid-match resets the connection: ``ofc-fast bot --connect``
+    said only ``[Errno 104] Connection reset by peer``; the ArenaError names the
+    arena's address and that the connection broke."""
+    import struct
+
+    from ofc_fast.errors import ArenaError
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+
+        def host() -> None:  # hello, then a reset (SO_LINGER 0)
+            conn, _ = server.accept()
+            conn.sendall(lines(HELLO))
+            conn.recv(100)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+
+        t = threading.Thread(target=host)
+        t.start()
+        with pytest.raises(ArenaError, match=f"127.0.0.1:{port}: the connection broke"):
+            play_bot("random", connect=port)
+        t.join(10)
+
+
 def test_a_tcp_bot_the_arena_drops_says_so() -> None:
     """An arena that drops the connection before ``match-end`` (a wrong ``--token``:
     closed after the join): ``ofc-fast bot --connect`` exited 0 without a word, as

@@ -525,11 +525,17 @@ def play_bot(
     sock.settimeout(None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     with sock:  # (a wrong --token: dropped after the join, without a word)
-        run_stream(
-            client,
-            sock.recv,
-            sock.sendall,
-            peer=f"127.0.0.1:{connect}",
-            hint=": a --token it does not take?",
-        )
+        try:
+            run_stream(
+                client,
+                sock.recv,
+                sock.sendall,
+                peer=f"127.0.0.1:{connect}",
+                hint=": a --token it does not take?",
+            )
+        except OSError as exc:  # (a connection reset: an arena killed mid-match)
+            raise ArenaError(
+                f"127.0.0.1:{connect}: the connection broke before the match ended: "
+                f"{exc.strerror or exc}"
+            ) from None
     return 0
