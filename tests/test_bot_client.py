@@ -163,6 +163,8 @@ def test_a_message_cut_off_by_the_end_of_input_is_a_one_line_error() -> None:
     a word, exit status 0; it is a ProtocolError naming the line, exit status 2."""
     one_line_error(run_bot(b'{"t":"hello"', "random"), "host line 1", "cut off")
     one_line_error(run_bot(lines(HELLO) + b'{"t":"match-e', "random"), "host line 2")
+    whole = run_bot(lines(HELLO) + b'{"t":"match-end"}', "random")  # but the newline
+    assert whole.returncode == 0 and whole.stdout == b'{"t":"join"}\n', whole.stderr
 
 
 def test_a_host_closing_stdin_before_match_end_is_a_one_line_error() -> None:

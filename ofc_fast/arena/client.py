@@ -378,10 +378,10 @@ def run_stream(
 ) -> int:
     r"""Play until ``match-end``: ``read(n)`` returns bytes (b"" at the end),
     ``write(data)`` sends.  Returns the number of lines read; ProtocolError naming
-    the line at the first one that breaks the protocol, a last line cut off by the
-    end of the stream (no newline) included; ArenaError naming ``peer`` when the
-    stream ends before ``match-end`` (``hint`` added when it ends before the bot is
-    seated).
+    the line at the first one that breaks the protocol (the last line needs no
+    newline: one that is no message is said to be cut off); ArenaError naming
+    ``peer`` when the stream ends before ``match-end`` (``hint`` added when it ends
+    before the bot is seated).
 
     >>> import io
     >>> from ofc_fast.bots import make_bot
@@ -396,34 +396,35 @@ def run_stream(
     ...            sent.write)
     Traceback (most recent call last):
     ...
-    ofc_fast.errors.ProtocolError: host line 1: cut off by the end of the stream ...
+    ofc_fast.errors.ProtocolError: host line 1: cut off by the end of the stream (no ...
     """
     splitter = LineSplitter()
     lines = 0
     while not client.done:
         data = read(65536)
-        if not data:
-            if splitter.partial().strip():
-                raise ProtocolError(
-                    f"host line {lines + 1}: cut off by the end of the stream (no "
-                    "newline): the host stopped in the middle of a message"
-                )
-            raise ArenaError(
-                f"{peer} closed the connection before the match ended"
-                + ("" if client.name is not None else f" (before seating this bot{hint})")
-            )
-        for line in splitter.feed(data):
+        batch = splitter.feed(data) if data else [splitter.partial()]
+        for line in batch:  # (at the end: the last line, which needs no newline)
             lines += 1
             if line is not None and not line.strip():
                 continue
             try:
-                replies = client.feed(decode_host_line(line))
+                msg = decode_host_line(line)
+            except ProtocolError as exc:
+                cut = "" if data else " cut off by the end of the stream (no newline):"
+                raise ProtocolError(f"host line {lines}:{cut} {exc}") from None
+            try:
+                replies = client.feed(msg)
             except ProtocolError as exc:
                 raise ProtocolError(f"host line {lines}: {exc}") from None
             for reply in replies:
                 write(encode(reply))
             if client.done:
                 break
+        if not data and not client.done:
+            raise ArenaError(
+                f"{peer} closed the connection before the match ended"
+                + ("" if client.name is not None else f" (before seating this bot{hint})")
+            )
     return lines
 
 
