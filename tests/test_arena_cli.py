@@ -559,6 +559,34 @@ def test_replay_refuses_a_null_line_naming_it(
     )
 
 
+def test_a_history_cut_off_by_a_killed_run_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A history whose last line a killed run cut half-way was named "not JSON"
+    without a word of why; the error says it is cut off, after ``replay`` has printed
+    the whole deals before it (exit status 2)."""
+    from ofc_fast.cli import main
+
+    rep, hist, cut = tmp_path / "r.json", tmp_path / "h.jsonl", tmp_path / "c.jsonl"
+    args = ["arena", "--bot", "random", "--bot", "random", "--quiet"]
+    assert main([*args, "--hands", "3", "--json", str(rep), "--history", str(hist)]) == 0
+    whole = hist.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(whole[:2]) + whole[2][: len(whole[2]) // 2])
+    capsys.readouterr()
+    assert main(["replay", str(cut)]) == 2
+    out, err = capsys.readouterr()
+    assert [x.split(" (")[0] for x in out.splitlines() if x.startswith("hand")] == [
+        "hand 0",
+        "hand 1",
+    ]
+    assert err.startswith(f"ofc-fast: error: FILE: {cut}, line 3: cut off: "), err
+    assert "no newline" in err and err.count("\n") == 1, err
+    assert main(["report", str(rep), str(cut), "-o", str(tmp_path / "p.html")]) == 2
+    assert f"HISTORY: {cut}, line 3: cut off: " in capsys.readouterr().err
+    cut.write_bytes(b"".join(whole).rstrip(b"\n"))  # whole, only the newline missing
+    assert main(["replay", str(cut)]) == 0
+
+
 @pytest.mark.parametrize("deals", [0, 1])
 def test_report_refuses_a_history_of_another_hand_count(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, deals: int
@@ -723,6 +751,56 @@ def test_ctrl_c_while_waiting_for_a_tcp_bot_stops_at_once(tmp_path: Path) -> Non
     report = json.loads(rep.read_text(encoding="utf-8"))
     assert report["interrupted"] is True and report["hands"] == 0
     assert out.startswith("ofc-pineapple: 0 hands, seed 0 (interrupted)")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGINT)")
+def test_the_first_ctrl_c_stops_a_wait_with_no_deadline(tmp_path: Path) -> None:
+    """With ``--timeout-ms 0`` (no deadline) the first Ctrl-C did nothing while a
+    silent bot was awaited (the hand in progress never ended); a second was needed.
+    The first now ends the match: exit status 130, the report marked interrupted."""
+    import signal
+    import time
+
+    from scripts import package_env
+
+    asked = tmp_path / "asked"
+    bot = tmp_path / "silent.py"
+    bot.write_text(
+        "import sys, time\n"
+        "sys.stdin.readline()\n"
+        'print(\'{"t":"join"}\', flush=True)\n'
+        "for line in sys.stdin:\n"
+        "    if '\"act\"' in line:\n"
+        f"        open({str(asked)!r}, 'w').close()\n"
+        "        time.sleep(120)\n",
+        encoding="utf-8",
+    )
+    rep = tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
+    argv += [f"cmd:{sys.executable} {bot}", "--timeout-ms", "0", "--hands", "3"]
+    proc = subprocess.Popen(
+        [*argv, "--json", str(rep)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=package_env(),
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not asked.exists():
+            time.sleep(0.05)
+        assert asked.exists(), proc.stderr
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert proc.returncode == 130, err
+    assert time.monotonic() - t0 < 10 and "Traceback" not in err, err
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert "interrupted: 0 of 3 games played" in err
 
 
 def test_ctrl_c_ignored_by_the_caller_stays_ignored() -> None:

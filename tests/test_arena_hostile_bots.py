@@ -349,6 +349,55 @@ def test_a_probe_does_not_take_the_tcp_seat(tmp_path: Path) -> None:
     assert report["hands"] == 3 and all(b["faults"] == 0 for b in report["bots"])
 
 
+def test_silent_connections_do_not_keep_the_bot_from_the_tcp_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Eight connections that never said a word held every place of the connections
+    waiting to join, and the real bot, connecting after them, was closed at once (the
+    seat then waited out its connect deadline).  A connection that sends no join
+    within ``JOIN_WAIT_S`` is dropped, and later ones wait to be accepted."""
+    import threading
+
+    from ofc_fast.arena import Arena, _transport, parse_bot_spec
+
+    monkeypatch.setattr(_transport, "JOIN_WAIT_S", 1.0)
+    port = free_port()
+    bots = [parse_bot_spec(f"tcp:{port}"), parse_bot_spec("random")]
+    arena = Arena("ofc-pineapple", bots, hands=2, connect_timeout_s=20)
+    silent: list[socket.socket] = []
+    bot: list[subprocess.Popen[bytes]] = []
+
+    def crowd() -> None:  # the arena listens once run() has begun
+        for _ in range(8):
+            silent.append(_connect(port))
+        for s in silent:  # each has been accepted (sent hello): every place is held
+            s.recv(100)
+        bot.append(
+            subprocess.Popen(
+                [sys.executable, "-m", "ofc_fast", "bot", "random", "--connect"]
+                + [str(port)],
+                stderr=subprocess.PIPE,
+            )
+        )
+
+    helper = threading.Thread(target=crowd)
+    helper.start()
+    try:
+        t0 = time.monotonic()
+        report = arena.run()
+        helper.join(30)
+        _, err = bot[0].communicate(timeout=30)
+    finally:
+        for s in silent:
+            s.close()
+        for b in bot:
+            b.kill()
+            b.wait(10)
+    assert bot[0].returncode == 0, err
+    assert report["hands"] == 2 and all(b["faults"] == 0 for b in report["bots"])
+    assert time.monotonic() - t0 < 15
+
+
 def test_a_tcp_seat_with_a_token_takes_only_that_token(tmp_path: Path) -> None:
     port = free_port()
     arena = _start_arena(tmp_path, port, "--token", "s3cret")

@@ -158,6 +158,24 @@ def test_wrong_shapes_give_one_line_and_exit_2(case: str) -> None:
     one_line_error(proc, "host line")
 
 
+def test_a_message_cut_off_by_the_end_of_input_is_a_one_line_error() -> None:
+    """A last message with no newline (the host stopped half-way) was dropped without
+    a word, exit status 0; it is a ProtocolError naming the line, exit status 2."""
+    one_line_error(run_bot(b'{"t":"hello"', "random"), "host line 1", "cut off")
+    one_line_error(run_bot(lines(HELLO) + b'{"t":"match-e', "random"), "host line 2")
+    whole = run_bot(lines(HELLO) + b'{"t":"match-end"}', "random")  # but the newline
+    assert whole.returncode == 0 and whole.stdout == b'{"t":"join"}\n', whole.stderr
+
+
+def test_a_host_closing_stdin_before_match_end_is_a_one_line_error() -> None:
+    """On stdio, a host that closes before ``match-end`` ended the bot silently with
+    exit status 0 (the TCP case already said so): an ArenaError, exit status 2."""
+    proc = run_bot(lines(*OPENING, ACT5), "random")
+    one_line_error(proc, "standard input", "closed the connection before the match ended")
+    assert [json.loads(x)["t"] for x in proc.stdout.splitlines()] == ["join", "action"]
+    one_line_error(run_bot(b"", "random"), "before seating this bot")
+
+
 def test_deep_nesting_in_process_is_a_protocol_error() -> None:
     data = lines(HELLO, b'{"t":"event","ev":' + b"[" * 32000 + b"]" * 32000 + b"}")
     out: list[bytes] = []
@@ -469,6 +487,33 @@ def test_ctrl_c_in_a_bots_act_still_stops_the_client() -> None:
         c.feed(m)
     with pytest.raises(KeyboardInterrupt):
         c.feed(ACT5)
+
+
+def test_a_tcp_connection_reset_names_the_arena() -> None:
+    """An arena killed mid-match resets the connection: ``ofc-fast bot --connect``
+    said only ``[Errno 104] Connection reset by peer``; the ArenaError names the
+    arena's address and that the connection broke."""
+    import struct
+
+    from ofc_fast.errors import ArenaError
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = server.getsockname()[1]
+
+        def host() -> None:  # hello, then a reset (SO_LINGER 0)
+            conn, _ = server.accept()
+            conn.sendall(lines(HELLO))
+            conn.recv(100)
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            conn.close()
+
+        t = threading.Thread(target=host)
+        t.start()
+        with pytest.raises(ArenaError, match=f"127.0.0.1:{port}: the connection broke"):
+            play_bot("random", connect=port)
+        t.join(10)
 
 
 def test_a_tcp_bot_the_arena_drops_says_so() -> None:

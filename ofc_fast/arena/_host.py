@@ -189,6 +189,15 @@ class _Forfeit(Exception):
         self.name = name
 
 
+class _Stopped(Exception):
+    """:meth:`Arena.stop` came while a bot with no deadline was awaited."""
+
+
+STOP_POLL_S = 0.1
+"""With no deadline (``timeout_ms=None``): how often a wait for a bot looks whether
+:meth:`Arena.stop` was called (Ctrl-C), which then ends the match at once."""
+
+
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
     out: list[str] = []
     for i, s in enumerate(specs):
@@ -362,16 +371,21 @@ class Arena:
         for rec in self.records:
             rec.endpoint.send({"t": "joined", "name": rec.name})
 
-    @staticmethod
     def _receive_by(
-        rec: BotRecord, deadline: float | None, first: bool = False
+        self, rec: BotRecord, deadline: float | None, first: bool = False
     ) -> tuple[str, Any]:
         """The bot's next item, or a timeout once ``deadline`` (``perf_counter``) has
         passed, even while lines keep coming (talking never holds the arena past a
         deadline); the ``first`` look takes what is already there (a built-in bot's
-        answer is queued before the arena looks)."""
+        answer is queued before the arena looks).  With no deadline, :meth:`stop`
+        ends the wait (a silent bot would hold the hand, and the match, forever)."""
         if deadline is None:
-            return rec.endpoint.receive(None)
+            while True:
+                item = rec.endpoint.receive(STOP_POLL_S)
+                if item[0] != "timeout":
+                    return item
+                if self._stop_requested:
+                    raise _Stopped
         left = deadline - time.perf_counter()
         if left <= 0 and not first:
             return ("timeout", None)
@@ -681,7 +695,8 @@ class Arena:
     def stop(self) -> None:
         """Ask :meth:`run` to end the match after the hand in progress (safe from a
         signal handler: it only sets a flag); its report then holds the hands played
-        and says ``"interrupted": true``."""
+        and says ``"interrupted": true``.  With no deadline (``timeout_ms=None``), a
+        hand waiting for a bot's answer is not finished: it is dropped, unscored."""
         self._stop_requested = True
 
     def claim(self) -> None:
@@ -724,6 +739,8 @@ class Arena:
                     self.on_progress(progress_line(self, total))
         except _Forfeit:
             pass
+        except _Stopped:  # the hand in progress waited on a bot with no deadline
+            self.interrupted = True
         finally:
             self._finish()
         return match_report(self)

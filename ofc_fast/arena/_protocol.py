@@ -138,6 +138,8 @@ class LineSplitter:
     ([b'{"t":"a"}'], [b'{"t":"b"}'])
     >>> s.feed(b"x" * (MAX_LINE + 1) + b"\nok\n")
     [None, b'ok']
+    >>> s.feed(b'{"t":'), s.partial()
+    ([], b'{"t":')
     """
 
     __slots__ = ("_buf", "_skipping")
@@ -167,6 +169,11 @@ class LineSplitter:
             self._buf.clear()
             self._skipping = False
             start = nl + 1
+
+    def partial(self) -> bytes:
+        """What was fed after the last newline: a line not ended yet (at the end of
+        the stream, a line cut off); empty while an over-long line is skipped."""
+        return bytes(self._buf)
 
 
 def card_text(card: int) -> str:

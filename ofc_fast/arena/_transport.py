@@ -56,6 +56,11 @@ PENDING_BYTES = 4 * 1024 * 1024
 EXIT_GRACE_S = 1.0
 """After a bot's process exits: how long the reader may still read what it wrote."""
 _MAX_CANDIDATES = 8
+JOIN_WAIT_S = 10.0
+"""How long a connection to a ``tcp:`` seat may take to join after its ``hello``
+(a bot's warm-up included) before it is dropped, freeing its place: at most
+:data:`_MAX_CANDIDATES` connections wait to join at a time, later ones wait to be
+accepted."""
 _STOP = object()
 
 
@@ -386,34 +391,52 @@ class TcpEndpoint(_StreamEndpoint):
         Each connection is sent ``hello`` (when given); the first whose first message
         is a ``join`` (carrying ``"token": token`` when a token is set) takes the
         seat, and its join is queued for the arena.  A connection that closes, sends
-        garbage, a wrong token or an over-long line before joining is dropped and the
-        wait goes on (a probe never takes the seat).  False when no bot joined."""
+        garbage, a wrong token or an over-long line before joining, or sends no join
+        within :data:`JOIN_WAIT_S`, is dropped and the wait goes on (a probe, or a
+        silent connection, never takes the seat nor holds a place).  False when no bot
+        joined."""
         hello_line = b"" if hello is None else encode(hello)
         deadline = time.monotonic() + max(timeout, 0.0)
         sel = selectors.DefaultSelector()
         self.listener.setblocking(False)
         sel.register(self.listener, selectors.EVENT_READ)
-        candidates: dict[socket.socket, LineSplitter] = {}
+        candidates: dict[socket.socket, tuple[LineSplitter, float]] = {}
         won: tuple[socket.socket, LineSplitter, list[bytes | None]] | None = None
+
+        def drop(cand: socket.socket) -> None:
+            sel.unregister(cand)
+            del candidates[cand]
+            cand.close()
+
         try:
             while won is None and (left := deadline - time.monotonic()) > 0:
-                for key, _ in sel.select(left):
+                now = time.monotonic()
+                for silent, (_, since) in list(candidates.items()):
+                    if now - since >= JOIN_WAIT_S:  # silent too long: free its place
+                        drop(silent)
+                # while every place is held, new connections wait in the backlog
+                listening = self.listener in sel.get_map()
+                if listening and len(candidates) >= _MAX_CANDIDATES:
+                    sel.unregister(self.listener)
+                elif not listening and len(candidates) < _MAX_CANDIDATES:
+                    sel.register(self.listener, selectors.EVENT_READ)
+                oldest = min((t for _, t in candidates.values()), default=now + left)
+                for key, _ in sel.select(min(left, max(oldest + JOIN_WAIT_S - now, 0.0))):
                     if key.fileobj is self.listener:
-                        conn = self._candidate(hello_line, len(candidates))
+                        conn = self._candidate(hello_line)
                         if conn is not None:
-                            candidates[conn] = LineSplitter()
+                            candidates[conn] = (LineSplitter(), time.monotonic())
                             sel.register(conn, selectors.EVENT_READ, conn)
                         continue
                     cand: socket.socket = key.data
-                    verdict, rest = self._joined(cand, candidates[cand], token)
+                    verdict, rest = self._joined(cand, candidates[cand][0], token)
                     if verdict == "wait":
                         continue
-                    sel.unregister(cand)
                     if verdict == "drop":
-                        del candidates[cand]
-                        cand.close()
+                        drop(cand)
                         continue
-                    won = (cand, candidates.pop(cand), rest)
+                    sel.unregister(cand)
+                    won = (cand, candidates.pop(cand)[0], rest)
                     break
         finally:
             sel.close()
@@ -431,13 +454,10 @@ class TcpEndpoint(_StreamEndpoint):
         self._start_threads(conn.recv, conn.sendall, splitter)
         return True
 
-    def _candidate(self, hello: bytes, count: int) -> socket.socket | None:
+    def _candidate(self, hello: bytes) -> socket.socket | None:
         try:
             conn, _ = self.listener.accept()
         except OSError:
-            return None
-        if count >= _MAX_CANDIDATES:
-            conn.close()
             return None
         try:
             conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

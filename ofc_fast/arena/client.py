@@ -372,10 +372,16 @@ def run_stream(
     client: BotClient,
     read: Callable[[int], bytes],
     write: Callable[[bytes], Any],
+    *,
+    peer: str = "the host",
+    hint: str = "",
 ) -> int:
-    r"""Play until ``match-end`` or the end of the stream: ``read(n)`` returns bytes
-    (b"" at the end), ``write(data)`` sends.  Returns the number of lines read;
-    ProtocolError naming the line at the first one that breaks the protocol.
+    r"""Play until ``match-end``: ``read(n)`` returns bytes (b"" at the end),
+    ``write(data)`` sends.  Returns the number of lines read; ProtocolError naming
+    the line at the first one that breaks the protocol (the last line needs no
+    newline: one that is no message is said to be cut off); ArenaError naming
+    ``peer`` when the stream ends before ``match-end`` (``hint`` added when it ends
+    before the bot is seated).
 
     >>> import io
     >>> from ofc_fast.bots import make_bot
@@ -386,25 +392,39 @@ def run_stream(
     2
     >>> sent.getvalue()
     b'{"t":"join"}\n'
+    >>> run_stream(BotClient(make_bot("random")), io.BytesIO(b'{"t":"hello"').read,
+    ...            sent.write)
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.ProtocolError: host line 1: cut off by the end of the stream (no ...
     """
     splitter = LineSplitter()
     lines = 0
     while not client.done:
         data = read(65536)
-        if not data:
-            break
-        for line in splitter.feed(data):
+        batch = splitter.feed(data) if data else [splitter.partial()]
+        for line in batch:  # (at the end: the last line, which needs no newline)
             lines += 1
             if line is not None and not line.strip():
                 continue
             try:
-                replies = client.feed(decode_host_line(line))
+                msg = decode_host_line(line)
+            except ProtocolError as exc:
+                cut = "" if data else " cut off by the end of the stream (no newline):"
+                raise ProtocolError(f"host line {lines}:{cut} {exc}") from None
+            try:
+                replies = client.feed(msg)
             except ProtocolError as exc:
                 raise ProtocolError(f"host line {lines}: {exc}") from None
             for reply in replies:
                 write(encode(reply))
             if client.done:
                 break
+        if not data and not client.done:
+            raise ArenaError(
+                f"{peer} closed the connection before the match ended"
+                + ("" if client.name is not None else f" (before seating this bot{hint})")
+            )
     return lines
 
 
@@ -412,7 +432,8 @@ def run_stdio(
     client: BotClient, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None
 ) -> int:
     r""":func:`run_stream` over stdin and stdout (unbuffered reads, flushed writes);
-    ArenaError when either is closed (``ofc-fast bot NAME <&-``).
+    ArenaError when either is closed (``ofc-fast bot NAME <&-``), or when standard
+    input ends before ``match-end``.
 
     >>> import io, tempfile
     >>> from ofc_fast.bots import make_bot
@@ -443,7 +464,9 @@ def run_stdio(
         out.write(data)
         out.flush()
 
-    return run_stream(client, lambda n: os.read(fd_in, n), write)
+    return run_stream(
+        client, lambda n: os.read(fd_in, n), write, peer="the host (standard input)"
+    )
 
 
 DEFAULT_SEED = 0
@@ -465,9 +488,9 @@ def play_bot(
     the one-line answers).  ``seed`` defaults to :data:`DEFAULT_SEED`;
     ``time_budget`` is the search bot's seconds per decision (the arena's deadline
     caps it); ``token``: sent in ``join`` (the arena's ``--token``).  Returns the
-    exit status (0); ProtocolError when the host breaks the protocol, ArenaError
-    when it cannot be reached or, over TCP, closes the connection before
-    ``match-end``.
+    exit status (0); ProtocolError when the host breaks the protocol (a last
+    message cut off included), ArenaError when it cannot be reached or closes the
+    stream (standard input, or the TCP connection) before ``match-end``.
 
     >>> play_bot("random", seed=7)  # plays on stdin/stdout until match-end  # doctest: +SKIP
     0
@@ -502,15 +525,18 @@ def play_bot(
         raise ArenaError(f"cannot connect to 127.0.0.1:{connect}: {exc}") from None
     sock.settimeout(None)
     sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    with sock:
-        run_stream(client, sock.recv, sock.sendall)
-    if not client.done:  # (a wrong --token: dropped after the join, without a word)
-        raise ArenaError(
-            f"127.0.0.1:{connect} closed the connection before the match ended"
-            + (
-                ""
-                if client.name is not None
-                else " (before seating this bot: a --token it does not take?)"
+    with sock:  # (a wrong --token: dropped after the join, without a word)
+        try:
+            run_stream(
+                client,
+                sock.recv,
+                sock.sendall,
+                peer=f"127.0.0.1:{connect}",
+                hint=": a --token it does not take?",
             )
-        )
+        except OSError as exc:  # (a connection reset: an arena killed mid-match)
+            raise ArenaError(
+                f"127.0.0.1:{connect}: the connection broke before the match ended: "
+                f"{exc.strerror or exc}"
+            ) from None
     return 0

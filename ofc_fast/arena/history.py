@@ -168,7 +168,8 @@ def read_histories(source: str | Path | IO[str] | IO[bytes]) -> Iterator[Importe
     r"""Every deal of a history file (a path, or an open text or binary file), read one
     line at a time, checked and replayed (:func:`import_deal`); HistoryError naming the
     file, the line and the problem of the first bad deal: a line that is not UTF-8, not
-    JSON, nested too deep, longer than :data:`MAX_LINE_BYTES`, or a bad deal.
+    JSON (a last line cut off, with no newline, is said to be), nested too deep, longer
+    than :data:`MAX_LINE_BYTES`, or a bad deal; the deals before it are yielded first.
 
     >>> import io
     >>> from ofc_fast.game import Game, play_out
@@ -213,7 +214,17 @@ def _deals(f: IO[str] | IO[bytes], where: str) -> Iterator[ImportedDeal]:
 
 
 def _parse(line: str | bytes) -> object:
-    """The JSON value of one line."""
+    """The JSON value of one line; a last line with no newline that does not parse
+    is said to be cut off (a run killed while writing it)."""
     if len(line) > MAX_LINE_BYTES:
         raise HistoryError(f"longer than {MAX_LINE_BYTES} bytes", "")
-    return parse(line, HistoryError)
+    try:
+        return parse(line, HistoryError)
+    except HistoryError as exc:
+        if line[-1:] in ("\n", b"\n"):
+            raise
+        raise HistoryError(
+            "cut off: the last line ends with no newline (a run killed while "
+            f"writing it?) and is {exc}",
+            exc.field,
+        ) from None

@@ -8,7 +8,8 @@ a stream of messages built from the bytes: the protocol's message types and even
 with fields that are right, off by a little, of the wrong JSON type, huge, or deeply
 nested.
 
-Contract: run_stream returns or raises ProtocolError, nothing else (no traceback of
+Contract: run_stream returns, raises ProtocolError, or raises ArenaError when the
+stream ends before ``match-end``, nothing else (no traceback of
 another kind, no RecursionError, no huge allocation: the client's tables stay within
 the protocol's bounds); every line the client writes is one protocol message, ``join``
 once per ``hello`` and an ``action`` per ``act``, and every action is legal for the
@@ -27,7 +28,7 @@ from _common import main
 from ofc_fast.arena._protocol import ActionFault, decode, parse_action
 from ofc_fast.arena.client import BotClient, run_stream
 from ofc_fast.bots import make_bot
-from ofc_fast.errors import ProtocolError
+from ofc_fast.errors import ArenaError, ProtocolError
 
 ROW_SIZES = (3, 5, 5)
 CARDS = ["As", "Kd", "2c", "Th", "9s", "7h", "Qc", "3d", "5s", "Jh", "4c", "8d", "6h"]
@@ -170,6 +171,8 @@ def test_one_input(data: bytes) -> None:
         run_stream(client, lambda n: chunks.pop() if chunks else b"", written.append)
     except ProtocolError:
         pass
+    except ArenaError as exc:  # the stream ended before match-end
+        assert "before the match ended" in str(exc), exc
     for line in written:
         assert line.endswith(b"\n") and line.count(b"\n") == 1
         assert decode(line)["t"] in ("join", "action")
