@@ -398,6 +398,36 @@ def test_silent_connections_do_not_keep_the_bot_from_the_tcp_seat(
     assert time.monotonic() - t0 < 15
 
 
+def test_a_slow_warm_up_alone_keeps_its_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that takes longer than ``JOIN_WAIT_S`` to join (a long warm-up) while
+    places are free keeps its place and takes the seat: only a full set of places
+    drops the silent ones (it was dropped after 10 s, a slow bot never seated)."""
+    import threading
+
+    from ofc_fast.arena import _transport
+
+    monkeypatch.setattr(_transport, "JOIN_WAIT_S", 0.2)
+    seat = _transport.TcpEndpoint(0)
+    held: list[socket.socket] = []
+
+    def slow_bot() -> None:
+        conn = _connect(seat.port)
+        held.append(conn)
+        assert conn.recv(100).startswith(b'{"t":"hello"')
+        time.sleep(1.0)  # five times JOIN_WAIT_S
+        conn.sendall(b'{"t":"join"}\n')
+
+    helper = threading.Thread(target=slow_bot)
+    helper.start()
+    try:
+        assert seat.accept(20, hello={"t": "hello"})
+    finally:
+        helper.join(30)
+        seat.kill()
+        for conn in held:
+            conn.close()
+
+
 def test_a_tcp_seat_with_a_token_takes_only_that_token(tmp_path: Path) -> None:
     port = free_port()
     arena = _start_arena(tmp_path, port, "--token", "s3cret")

@@ -58,9 +58,10 @@ EXIT_GRACE_S = 1.0
 _MAX_CANDIDATES = 8
 JOIN_WAIT_S = 10.0
 """How long a connection to a ``tcp:`` seat may take to join after its ``hello``
-(a bot's warm-up included) before it is dropped, freeing its place: at most
-:data:`_MAX_CANDIDATES` connections wait to join at a time, later ones wait to be
-accepted."""
+(a bot's warm-up included) while every place is held, before it is dropped, freeing
+its place: at most :data:`_MAX_CANDIDATES` connections wait to join at a time, later
+ones wait to be accepted.  With a place free, a connection waits to join until the
+seat's connect deadline."""
 _STOP = object()
 
 
@@ -392,8 +393,9 @@ class TcpEndpoint(_StreamEndpoint):
         is a ``join`` (carrying ``"token": token`` when a token is set) takes the
         seat, and its join is queued for the arena.  A connection that closes, sends
         garbage, a wrong token or an over-long line before joining, or sends no join
-        within :data:`JOIN_WAIT_S`, is dropped and the wait goes on (a probe, or a
-        silent connection, never takes the seat nor holds a place).  False when no bot
+        within :data:`JOIN_WAIT_S` while every place is held, is dropped and the wait
+        goes on (a probe, or a silent connection, never takes the seat nor holds a
+        place for long; a bot's slow warm-up alone keeps its place).  False when no bot
         joined."""
         hello_line = b"" if hello is None else encode(hello)
         deadline = time.monotonic() + max(timeout, 0.0)
@@ -411,8 +413,9 @@ class TcpEndpoint(_StreamEndpoint):
         try:
             while won is None and (left := deadline - time.monotonic()) > 0:
                 now = time.monotonic()
+                full = len(candidates) >= _MAX_CANDIDATES  # (a slow warm-up alone waits)
                 for silent, (_, since) in list(candidates.items()):
-                    if now - since >= JOIN_WAIT_S:  # silent too long: free its place
+                    if full and now - since >= JOIN_WAIT_S:  # silent too long: free it
                         drop(silent)
                 # while every place is held, new connections wait in the backlog
                 listening = self.listener in sel.get_map()
@@ -420,7 +423,9 @@ class TcpEndpoint(_StreamEndpoint):
                     sel.unregister(self.listener)
                 elif not listening and len(candidates) < _MAX_CANDIDATES:
                     sel.register(self.listener, selectors.EVENT_READ)
+                full = len(candidates) >= _MAX_CANDIDATES
                 oldest = min((t for _, t in candidates.values()), default=now + left)
+                oldest = oldest if full else now + left  # (no place to free before)
                 for key, _ in sel.select(min(left, max(oldest + JOIN_WAIT_S - now, 0.0))):
                     if key.fileobj is self.listener:
                         conn = self._candidate(hello_line)
