@@ -402,6 +402,11 @@ def train(
     if opponent not in OPPONENTS:
         raise ModelError(f"opponent must be one of {OPPONENTS}, got {quote(opponent)}")
     stay = _stay(rules, fl_value)
+    if not isinstance(out, (str, Path)):  # (None, 3: a folder of that text was made)
+        raise ModelError(f"out: a folder's path is text, got {quote(out)}")
+    out = str(out)
+    if not out.strip():  # (an unset shell variable: not the current folder)
+        raise ModelError("out: a folder is needed, got an empty name")
     require_torch()  # the fits': before any step, not after the first labels
     config = {
         "rules": rules.to_dict(),
@@ -422,11 +427,6 @@ def train(
     }
     if stay:  # only when set: runs from before the setting still resume
         config["fl_value"] = list(stay)
-    if not isinstance(out, (str, Path)):  # (None, 3: a folder of that text was made)
-        raise ModelError(f"out: a folder's path is text, got {quote(out)}")
-    out = str(out)
-    if not out.strip():  # (an unset shell variable: not the current folder)
-        raise ModelError("out: a folder is needed, got an empty name")
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
     except OSError as exc:  # (a file of that name, a folder that takes none)
