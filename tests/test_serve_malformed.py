@@ -570,3 +570,15 @@ def _a_game(server: Server) -> tuple[dict[str, Any], str, list[list[Any]]]:
     dealt = game["observation"]["dealt"]
     place = [[c, r] for c, r in zip(dealt, ("back", "back", "middle", "middle", "front"))]
     return game, f"/v1/games/{game['id']}/moves", place
+
+
+def test_the_move_schema_holds_the_move_fields_and_no_other(server: Server) -> None:
+    """``/openapi.json``'s ``Move`` had only ``place`` and ``discard`` (the service
+    takes ``declare`` and ``surrender`` too) and allowed any other field, which the
+    service refuses: it now lists the library's move fields and no other."""
+    from ofc_fast.game import Move
+
+    doc = server.request("GET", "/openapi.json")[2]
+    move = doc["components"]["schemas"]["Move"]
+    keys = set(Move([], declare="x", surrender=True).to_dict())  # (no list repeated)
+    assert (set(move["properties"]), move.get("additionalProperties")) == (keys, False)
