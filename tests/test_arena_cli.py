@@ -1055,3 +1055,96 @@ def test_a_history_that_cannot_be_written_names_history(
         "ofc-fast: error: --history: cannot write '/dev/full': No space left on device\n"
     )
     assert not rep.exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGTERM)")
+def test_sigterm_stops_the_match_and_kills_a_bot_that_ignores_stdin(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM to ``arena`` killed it at once, and a ``cmd:`` bot (in a session of
+    its own) that never reads its stdin lived on.  SIGTERM now stops the match as
+    Ctrl-C does: the bot's process group is killed, the report written, status 130."""
+    import signal
+    import time
+
+    from scripts import package_env
+
+    pid_file = tmp_path / "pid"
+    bot = tmp_path / "deaf.py"
+    bot.write_text(
+        "import os, signal, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        f"open({str(pid_file)!r} + '.tmp', 'w').write(str(os.getpid()))\n"
+        f"os.replace({str(pid_file)!r} + '.tmp', {str(pid_file)!r})\n"
+        "time.sleep(300)\n",
+        encoding="utf-8",
+    )
+    rep = tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
+    argv += [f"cmd:{sys.executable} {bot}", "--hands", "3", "--json", str(rep)]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()
+    )
+    bot_pid = 0
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not pid_file.exists():
+            time.sleep(0.05)
+        assert pid_file.exists(), proc.stderr
+        bot_pid = int(pid_file.read_text(encoding="utf-8"))
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+        proc.wait()
+
+    def alive(pid: int) -> bool:  # (a zombie nobody reaps counts as gone)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text(encoding="utf-8")
+        except OSError:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return False
+            return True
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and alive(bot_pid):
+            time.sleep(0.05)
+        assert not alive(bot_pid), "the bot outlived the arena"
+    finally:
+        if alive(bot_pid):
+            os.kill(bot_pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and report["hands"] == 0
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (SIGTERM)")
+def test_sigterm_stops_a_parallel_match_as_ctrl_c_does(tmp_path: Path) -> None:
+    """SIGTERM to ``arena --workers 2`` killed it with no report; it now stops the
+    workers and writes the report of the hands back, marked interrupted (130)."""
+    from scripts import package_env
+
+    rep = tmp_path / "r.json"
+    argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", "random", "--bot"]
+    argv += ["random", "--hands", "100000", "--workers", "2", "--chunk-size", "5"]
+    argv += ["--progress-json", "--progress-every", "1", "--json", str(rep)]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=package_env()
+    )
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # a hand was booked: the match runs
+        assert first.startswith("{"), first
+        proc.terminate()
+        err = proc.communicate(timeout=60)[1]
+    finally:
+        if proc.poll() is None:  # (a failed check: never a worker left behind)
+            proc.kill()
+    assert (proc.returncode, "Traceback" in err) == (130, False), err
+    report = json.loads(rep.read_text(encoding="utf-8"))
+    assert report["interrupted"] is True and 0 < report["hands"] < 100000

@@ -727,6 +727,45 @@ def test_ctrl_c_in_a_parallel_arena_never_cuts_a_hand_half_booked() -> None:
         assert list(rec.points) == [deal.game.result().net[deal.seats.index(name)]]
 
 
+def test_a_parallel_arena_refuses_a_bot_without_reset_before_its_workers_start() -> None:
+    """A bot class without ``reset(seed)`` was refused by the first worker to play
+    a hand (the workers started, and the error named no option); it is now refused
+    when the parallel match is set up, naming the ``--bot`` spec."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+    from ofc_fast.bots import RandomBot, register, unregister
+    from ofc_fast.errors import ArenaError
+    from ofc_fast.parallel.tournament import run_arena
+
+    class NoReset:
+        name = "no-reset"
+
+        def __init__(self, rules: Any = None, seed: int = 0) -> None:
+            self.inner = RandomBot(seed=seed)
+
+        def act(self, obs: Any) -> Any:
+            return self.inner.act(obs)
+
+        def settings(self) -> dict[str, Any]:
+            return {}
+
+    class NoWorkers(LocalExecutor):
+        def map_unordered(self, fn: Any, tasks: Any) -> Any:
+            raise AssertionError("the workers started")
+
+    register("no-reset", NoReset)
+    try:
+        specs = [parse_bot_spec("random"), parse_bot_spec("no-reset")]
+        arena = Arena("pineapple", specs, hands=4, seed=1)
+        with pytest.raises(ArenaError) as err:
+            run_arena(arena, NoWorkers())
+    finally:
+        unregister("no-reset")
+    assert str(err.value) == (
+        "--bot: bot 'no-reset' has no reset(seed): a parallel arena re-seeds "
+        "every bot per hand"
+    )
+
+
 @pytest.mark.parametrize("bot", ["crasher", "cheater", "sleeper"])
 @pytest.mark.parametrize("policy", ["substitute", "forfeit"])
 def test_a_parallel_arena_counts_faults_as_the_sequential_one(

@@ -213,15 +213,11 @@ def test_every_array_field_refuses_an_object_string_or_number(server: Server) ->
         for name, text_too in _array_fields(doc, schema["schema"]):
             for bad in ({}, 5, True) + (() if text_too else ("As",)):
                 cases.append((path, {**base, name: bad}, name, bad))
-    first = {k: v for k, v in BASES["/v1/games"].items() if k != "fantasyland"}
-    game = server.request("POST", "/v1/games", first, headers=AUTH)[2]
-    dealt = game["observation"]["dealt"]
-    place = [[c, r] for c, r in zip(dealt, ("back", "back", "middle", "middle", "front"))]
-    moves = f"/v1/games/{game['id']}/moves"
+    game, moves, place = _a_game(server)
     fields = list(_array_fields(doc, doc["components"]["schemas"]["Move"]))
     assert sorted(n for n, _ in fields) == ["discard", "place"]
     for name, _ in fields:
-        for bad in ({}, 5, True, dealt[0]):
+        for bad in ({}, 5, True, game["observation"]["dealt"][0]):
             move = {"place": place, "discard": [], name: bad}
             cases.append((moves, {"move": move}, f"move.{name}", bad))
     for bad in ("As", {"card": "As"}, 5):
@@ -409,10 +405,7 @@ def test_a_list_item_of_the_wrong_type_is_a_400_naming_it(server: Server) -> Non
     A whole number written ``14.0`` is the integer (JSON Schema's ``integer``)."""
     doc = server.request("GET", "/openapi.json")[2]
     first = {k: v for k, v in BASES["/v1/games"].items() if k != "fantasyland"}
-    game = server.request("POST", "/v1/games", first, headers=AUTH)[2]
-    dealt = game["observation"]["dealt"]
-    place = [[c, r] for c, r in zip(dealt, ("back", "back", "middle", "middle", "front"))]
-    moves = f"/v1/games/{game['id']}/moves"
+    game, moves, place = _a_game(server)
     obs = json.loads(json.dumps(game["observation"]))
     boards = obs["boards"]
     score, evaluate = BASES["/v1/score"], BASES["/v1/evaluate"]
@@ -537,3 +530,55 @@ def test_a_list_item_of_the_wrong_type_is_a_400_naming_it(server: Server) -> Non
     ):
         status, _, out = server.request("POST", path, body, headers=AUTH)
         assert status == 200, (path, out)
+
+
+def test_an_unknown_move_field_is_named_by_its_path(server: Server) -> None:
+    """``{"move": {"place": [...], "x": 1}}`` was refused as "bad move: unknown key(s)
+    ['x']" naming ``move`` (Python list text); it is an unknown field as any other
+    (a 422 naming ``move.x``, with the field it is closest to)."""
+    doc = server.request("GET", "/openapi.json")[2]
+    _, moves, place = _a_game(server)
+    for extra, detail in (
+        ({"x": 1}, "unknown field 'move.x'"),
+        ({"discards": []}, "unknown field 'move.discards' (did you mean 'discard'?)"),
+    ):
+        body = {"move": {"place": place, **extra}}
+        status, headers, out = server.request("POST", moves, body, headers=AUTH)
+        field = detail.split("'")[1]
+        assert (status, out["field"], out["detail"]) == (422, field, detail), out
+        check_response(doc, "POST", moves, status, headers, out)
+
+
+def test_a_hand_of_the_wrong_type_is_told_what_a_hand_may_be(server: Server) -> None:
+    """``/v1/evaluate`` with ``hands: [1.5]`` said "hands[0] must be an array of
+    cards", although a hand may also be card text: the refusal lists both."""
+    doc = server.request("GET", "/openapi.json")[2]
+    body = {"hands": [1.5]}
+    status, headers, out = server.request("POST", "/v1/evaluate", body, headers=AUTH)
+    assert (status, out["field"]) == (400, "hands[0]"), out
+    assert out["detail"] == (
+        "hands[0] must be card text or an array of cards (ids or text), got a number"
+    ), out
+    check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+
+
+def _a_game(server: Server) -> tuple[dict[str, Any], str, list[list[Any]]]:
+    """A new game at its first decision: its JSON, its moves path, and a placement of
+    the five cards dealt."""
+    first = {k: v for k, v in BASES["/v1/games"].items() if k != "fantasyland"}
+    game = server.request("POST", "/v1/games", first, headers=AUTH)[2]
+    dealt = game["observation"]["dealt"]
+    place = [[c, r] for c, r in zip(dealt, ("back", "back", "middle", "middle", "front"))]
+    return game, f"/v1/games/{game['id']}/moves", place
+
+
+def test_the_move_schema_holds_the_move_fields_and_no_other(server: Server) -> None:
+    """``/openapi.json``'s ``Move`` had only ``place`` and ``discard`` (the service
+    takes ``declare`` and ``surrender`` too) and allowed any other field, which the
+    service refuses: it now lists the library's move fields and no other."""
+    from ofc_fast.game import Move
+
+    doc = server.request("GET", "/openapi.json")[2]
+    move = doc["components"]["schemas"]["Move"]
+    keys = set(Move([], declare="x", surrender=True).to_dict())  # (no list repeated)
+    assert (set(move["properties"]), move.get("additionalProperties")) == (keys, False)

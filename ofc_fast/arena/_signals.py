@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-__all__ = ["sigint_deferred"]
+__all__ = ["sigint_deferred", "sigterm_as_sigint"]
 
 
 @contextmanager
@@ -48,3 +48,38 @@ def sigint_deferred() -> Iterator[Callable[[], bool]]:
         signal.signal(signal.SIGINT, previous)
         if frames:
             previous(signal.SIGINT, frames[0])
+
+
+@contextmanager
+def sigterm_as_sigint() -> Iterator[None]:
+    """SIGTERM inside the block is handled as Ctrl-C (the SIGINT handler in place
+    when it comes is called, so that a deferred or first-Ctrl-C handler applies; an
+    ignored SIGINT: KeyboardInterrupt), so that a match stopped by ``kill`` ends as
+    one stopped by Ctrl-C: its bot processes closed, its report written.  A SIGTERM
+    handler set by the caller (not the default), or a thread that is not the main
+    one, is left as it is.
+
+    >>> with sigterm_as_sigint():
+    ...     signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    True
+    >>> signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    True
+    """
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+
+    def handle(signum: int, frame: FrameType | None) -> None:
+        on_sigint = signal.getsignal(signal.SIGINT)
+        if not callable(on_sigint):
+            raise KeyboardInterrupt
+        on_sigint(signal.SIGINT, frame)
+
+    signal.signal(signal.SIGTERM, handle)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)

@@ -24,6 +24,7 @@ from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
 from ._host_checks import MAX_DEADLINE_MS
+from ._signals import sigterm_as_sigint
 from ._stats import counted
 
 __all__ = ["add_commands"]
@@ -161,20 +162,23 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         if args.progress_every is not None and not args.progress_json:  # (checked)
             raise ArenaError("--progress-every: only with --progress-json")
         try:
-            if wants_parallel(args):  # built-in bots on workers (parallel/tournament.py)
-                from ..parallel.tournament import run_arena
+            with sigterm_as_sigint():  # kill: stopped as by Ctrl-C, bots closed
+                if wants_parallel(
+                    args
+                ):  # built-in bots on workers (parallel/tournament.py)
+                    from ..parallel.tournament import run_arena
 
-                with executor_of(args) as ex:
-                    report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
-            else:
+                    with executor_of(args) as ex:
+                        report = run_arena(arena, ex, chunk_size=args.chunk_size or 50)
+                else:
 
-                def on_stop() -> None:  # Ctrl-C: the hands played so far
-                    arena.stop()
-                    if not arena.started:  # still waiting for bots: no hand to finish
-                        raise KeyboardInterrupt
+                    def on_stop() -> None:  # Ctrl-C: the hands played so far
+                        arena.stop()
+                        if not arena.started:  # still waiting for bots: no hand to finish
+                            raise KeyboardInterrupt
 
-                with StopOnSigint(on_stop):
-                    report = arena.run()
+                    with StopOnSigint(on_stop):
+                        report = arena.run()
         except KeyboardInterrupt:  # the hands booked so far (sequentially: a second
             # Ctrl-C, not the hand in progress; in parallel: the chunks back in order)
             report = match_report(arena) | {"interrupted": True}

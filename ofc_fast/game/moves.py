@@ -70,6 +70,8 @@ ACTION_SPACE: int = lib.OFC_ACTION_SPACE
 """Size of the fixed action space of normal decisions (3**5: a 5-card opening)."""
 DISCARD = 3
 """The destination of a discarded card (rows are 0, 1, 2)."""
+MOVE_KEYS = ("place", "discard", "declare", "surrender")
+"""The keys of a move as plain data (:meth:`Move.to_dict`, :meth:`Move.from_dict`)."""
 
 _ROWS = (Row.FRONT, Row.MIDDLE, Row.BACK)
 _ROW_AT = tuple(r for r, size in enumerate(ROW_SIZES) for _ in range(size))
@@ -441,7 +443,7 @@ class Move(tuple):  # type: ignore[type-arg]
             raise MoveError(
                 f"bad move {_short(data)}: expected a dict with 'place'", "bad_move"
             )
-        unknown = set(data) - {"place", "discard", "declare", "surrender"}
+        unknown = set(data) - set(MOVE_KEYS)
         if unknown:
             raise MoveError(
                 f"bad move: unknown key(s) {_short(sorted(map(str, unknown)))}", "bad_move"

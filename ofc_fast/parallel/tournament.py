@@ -37,7 +37,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from ..arena import sigint_deferred
 from ..errors import ArenaError, BotError, MoveError
@@ -101,6 +101,18 @@ def _decide(bot: Any, g: Game, dead: bool) -> tuple[str | None, float | None]:
     return fault, ms
 
 
+def _reset_of(bot: Any, name: str) -> Callable[[int], object]:
+    """The ``reset(seed)`` of a bot of a parallel arena (re-seeded per hand); an
+    ArenaError naming its ``--bot`` spec when it has none."""
+    reset = getattr(bot, "reset", None)
+    if not callable(reset):
+        raise ArenaError(
+            f"--bot: bot {name!r} has no reset(seed): a parallel "
+            f"arena re-seeds every bot per hand"
+        )
+    return cast("Callable[[int], object]", reset)
+
+
 def run_arena_chunk(task: ArenaTask) -> ChunkResult:
     """Play hands of an arena schedule (what the workers run)."""
     from ..arena import FaultKind
@@ -113,13 +125,7 @@ def run_arena_chunk(task: ArenaTask) -> ChunkResult:
     for h in range(task.start, task.stop):
         deck, r, seating = _hand(task, h)
         for b, bot in enumerate(seats.bots):
-            reset = getattr(bot, "reset", None)
-            if not callable(reset):
-                raise ArenaError(
-                    f"bot {spec.bots[b][0]!r} has no reset(seed): a parallel "
-                    f"arena re-seeds every bot per hand"
-                )
-            reset(bot_seed(spec.seed, h, b))
+            _reset_of(bot, spec.bots[b][0])(bot_seed(spec.seed, h, b))
         g = Game(spec.rules, spec.players, seed=deal_seed(spec.seed, deck), button=0)
         decisions: list[dict[str, Any]] = []
         while not g.is_over:
@@ -186,6 +192,8 @@ def run_arena(
         )
     except BotError as exc:
         raise ArenaError(f"--bot: {exc}") from None
+    for bot, (name, _) in zip(Seats(spec).bots, spec.bots):  # not in a worker
+        _reset_of(bot, name)
     forfeit = arena.fault_policy == "forfeit"
     tasks = [
         ArenaTask(spec, tuple(arena.names), arena.duplicate, c.start, c.stop, forfeit)

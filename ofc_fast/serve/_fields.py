@@ -99,19 +99,24 @@ def check_item(value: Any, path: str, items: Items) -> None:
         raise ApiError(400, path, f"{path} must be {items[1]}, got {kind(value)}")
 
 
-def check_known(body: Mapping[str, Any], names: Collection[str]) -> None:
+def check_known(body: Mapping[str, Any], names: Collection[str], prefix: str = "") -> None:
     """422 naming the first field of ``body`` that is none of ``names`` (a typo would
-    otherwise be ignored, its default used), with the known name it is closest to.
+    otherwise be ignored, its default used), with the known name it is closest to
+    (``prefix``: the object ``body`` is, in the request: ``move``).
 
     >>> check_known({"samples": 4, "seed": 1}, ("samples", "seed"))
     >>> check_known({"sample": 4}, ("samples", "seed"))
     Traceback (most recent call last):
     ...
     ofc_fast.serve._problems.ApiError: unknown field 'sample' (did you mean 'samples'?)
+    >>> check_known({"discards": []}, ("place", "discard"), prefix="move")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: unknown field 'move.discards' (did you mean 'discard'?)
     """
     for name in body:
         if name not in names:
-            shown = name[:40]
+            shown = f"{prefix}.{name[:40]}" if prefix else name[:40]
             close = difflib.get_close_matches(name[:64], sorted(names), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ApiError(422, shown, f"unknown field {shown!r}{hint}")

@@ -127,7 +127,7 @@ def _ids(value: Any, field: str) -> list[int]:
     if isinstance(value, str):
         with at_field(field):
             return parse_cards(value)
-    sized(value, field, SIZES.cards, list, "an array of cards")
+    sized(value, field, SIZES.cards, list, "card text or an array of cards (ids or text)")
     check_items(value, field, CARD)
     out = []
     for i, c in enumerate(value):

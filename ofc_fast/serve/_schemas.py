@@ -165,8 +165,13 @@ SCHEMAS: dict[str, Any] = {
                 maxItems=SIZES.cards,
             ),
             "discard": _nullable(_CARD_LIST),  # (null: absent, as in a request)
+            "declare": _nullable(
+                {**_STR, "description": "a natural declared instead of setting"}
+            ),
+            "surrender": _nullable({**_BOOL, "description": "surrender the hand"}),
         },
         "required": ["place"],
+        "additionalProperties": False,  # (any other: 422, as the service refuses it)
     },
     "AnalyzeRequest": _analyze_request(RANGES),
     "AnalyzedMove": _obj(

@@ -24,9 +24,20 @@ from ..arena.history import deal_record
 from ..bots import Bot, bot_key, bot_names, make_bot
 from ..cards import cards_str
 from ..game import Game, Match, Move
+from ..game.moves import MOVE_KEYS
 from ..learned.model import shipped_model
 from ._config import ServeConfig
-from ._fields import CARD, INTEGER, ROW, check_item, get_bool, get_int, get_list, get_str
+from ._fields import (
+    CARD,
+    INTEGER,
+    ROW,
+    check_item,
+    check_known,
+    get_bool,
+    get_int,
+    get_list,
+    get_str,
+)
 from ._idempotency import Keyed, Replies
 from ._problems import ApiError, at_field
 from ._routes import get_game_rules
@@ -161,6 +172,7 @@ class GameSession:
             raw = body.get("move")
             if not isinstance(raw, dict):
                 raise ApiError(400, "move", "move must be an object {place, discard}")
+            check_known(raw, MOVE_KEYS, prefix="move")
             pair = (list, "an array [card, row]")
             place = get_list(raw, "place", (), SIZES.cards, prefix="move", items=pair)
             for i, placed in enumerate(place):
