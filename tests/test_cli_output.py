@@ -598,7 +598,12 @@ def test_bench_refuses_quick_with_both_n_and_reps(capsys: pytest.CaptureFixture)
 # ----------------------------------------------------------------- Ctrl-C
 
 
-def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "kill"])
+def test_ctrl_c_in_play_prints_the_summary_and_writes_json(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Ctrl-C, and SIGTERM (``kill``) as Ctrl-C (it ended the process at once, no
+    summary, no ``--json``, exit status -15), stop between two deals."""
     out_json = tmp_path / "result.json"
     hist = tmp_path / "deals.jsonl"
     proc = subprocess.Popen(
@@ -631,7 +636,7 @@ def test_ctrl_c_in_play_prints_the_summary_and_writes_json(tmp_path: Path) -> No
             if hist.exists() and hist.stat().st_size > 20_000:
                 break
             time.sleep(0.1)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:

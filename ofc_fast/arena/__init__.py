@@ -25,6 +25,7 @@ from ._schema import MAX_DIGITS as MAX_DIGITS  # for serve (its bodies' integers
 from ._schema import LongInteger as LongInteger  # for serve
 from ._schema import json_integer as json_integer  # for serve
 from ._signals import sigint_deferred as sigint_deferred  # for parallel
+from ._signals import sigterm_as_sigint as sigterm_as_sigint  # for cli play
 from ._stats import counted as counted  # for parallel (the counts it prints)
 
 __all__ = [

@@ -93,7 +93,10 @@ def run_play(args: argparse.Namespace) -> int:
                 "play is the sequential Match, with Fantasyland)"
             )
     if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
-        return play_parallel(args, preset, players, names, match.seed, stacks)
+        from ..arena import sigterm_as_sigint
+
+        with sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
+            return play_parallel(args, preset, players, names, match.seed, stacks)
     # the bots' seeds derive from the match seed, the one printed: it replays the match
     bots = named("--bots", make_bots, names, players, preset, seed=match.seed)
     names = names * players if len(names) == 1 else names
@@ -134,10 +137,12 @@ def run_play(args: argparse.Namespace) -> int:
             print_deal(i, game, result, names)
         advance()
 
+    from ..arena import sigterm_as_sigint
+
     t0 = time.perf_counter()
     stop = StopOnSigint()
     try:
-        with stop:
+        with stop, sigterm_as_sigint():  # kill: stopped as by Ctrl-C, files written
             for _ in range(args.hands):  # deal by deal: Ctrl-C stops between two deals
                 if match.is_over or stop.requested:
                     break
