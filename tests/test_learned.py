@@ -2204,3 +2204,52 @@ def test_training_run_again_draws_the_plot_once_matplotlib_is_installed(
     assert (out / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "report.json").read_bytes() == report
     assert (out / "report.md").read_text().startswith("# Value model ")
+
+
+def test_write_model_killed_mid_write_leaves_the_old_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """write_model writes a temporary file and renames it over the path, as the
+    training command writes its model: a kill in the middle of the write (or a full
+    disk) leaves the model that was there, whole, for the bots that read the path at
+    each decision.  It wrote in place: a kill left a truncated file, a ModelError."""
+    import builtins
+    import io
+
+    path = tmp_path / "mine.ofcvm"
+    old = write_model(path, random_nets(1), rules.PINEAPPLE, 2)
+    real_open = io.open
+
+    class Killed:
+        """A file whose write stops after 100 bytes with a Ctrl-C."""
+
+        def __init__(self, f: Any) -> None:
+            self.f = f
+
+        def __enter__(self) -> Killed:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()
+
+        def write(self, data: bytes) -> int:
+            self.f.write(bytes(data)[:100])
+            self.f.flush()
+            raise KeyboardInterrupt
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.f, name)
+
+    def killing_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        f = real_open(file, mode, *args, **kwargs)
+        return Killed(f) if "w" in mode and ".ofcvm" in str(file) else f
+
+    with monkeypatch.context() as m:
+        m.setattr(io, "open", killing_open)
+        m.setattr(builtins, "open", killing_open)
+        with pytest.raises(KeyboardInterrupt):
+            write_model(path, random_nets(2), rules.PINEAPPLE, 2)
+    assert load_model(path).checksum == old.checksum
+    assert [f.name for f in tmp_path.iterdir()] == ["mine.ofcvm"]  # (no part left)
+    new = write_model(path, random_nets(2), rules.PINEAPPLE, 2)
+    assert load_model(path).checksum == new.checksum != old.checksum

@@ -41,6 +41,7 @@ from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
+from ._files import atomic_write
 
 __all__ = [
     "FEATURES",
@@ -659,7 +660,9 @@ def write_model(
     opponent: np.ndarray | None = None,
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
-    naming the path when it cannot be written).
+    naming the path when it cannot be written).  The bytes go to a temporary file
+    renamed over ``path``: a reader, and a write that is killed, leave the model that
+    was there or the new one whole, never a part.
 
     >>> import tempfile
     >>> from ofc_fast import rules
@@ -672,7 +675,7 @@ def write_model(
     p = _file_path(path)
     data = model_bytes(nets, rules, players, opponent)
     try:
-        p.write_bytes(data)
+        atomic_write(p, data)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise ModelError(f"value model {str(p)!r}: cannot write it ({_why(exc)})") from None
     return ValueModel.from_bytes(data, p.stem)
