@@ -980,6 +980,19 @@ def test_train_refuses_counts_that_are_no_ints(
     assert not out.exists()
 
 
+def test_train_refuses_a_progress_that_is_no_flag(tmp_path: Path) -> None:
+    """train(progress=...) is a flag, read as the library reads its flags
+    (``ofc_fast.errors.flag``): progress="no" counted as true (any non-empty text)
+    and drew the progress bars; a ModelError naming it comes before any step."""
+    from ofc_fast.learned.train import train
+
+    out = tmp_path / "run"
+    for bad in ("no", None, 0):
+        with pytest.raises(ModelError, match=r"^progress must be True or False, got "):
+            train("pineapple", out, deals=4, progress=bad)  # type: ignore[arg-type]
+    assert not out.exists()
+
+
 def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
     """train() takes NumPy ints as its counts and seed (as_int, the library's one test
     of an int, passes them) and a NumPy float as epsilon, as a sweep over
