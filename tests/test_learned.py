@@ -2266,3 +2266,23 @@ def test_write_model_killed_mid_write_leaves_the_old_model(
     assert [f.name for f in tmp_path.iterdir()] == ["mine.ofcvm"]  # (no part left)
     new = write_model(path, random_nets(2), rules.PINEAPPLE, 2)
     assert load_model(path).checksum == new.checksum != old.checksum
+
+
+def test_value_bot_names_the_card_count_its_model_has_no_net_for(tmp_path: Path) -> None:
+    """A model without a net for a board size the bot meets (Pineapple's third round:
+    5 cards, then 2 more kept a round, 9) said only "the value model has no net for
+    this many cards": the error names the card count, the model's file and its nets,
+    at a decision and from ValueModel.value alike."""
+    path = tmp_path / "mine.ofcvm"
+    model = write_model(path, random_nets(1, cards=(5, 7, 11)), rules.PINEAPPLE, 2)
+    bot = ValueBot(rules.PINEAPPLE, seed=0, model=str(path))
+    with pytest.raises(BotModelError) as err:
+        play_out(Game(rules.PINEAPPLE, 2, seed=3), [bot, RandomBot(seed=1)])
+    said = str(err.value)
+    assert "no net for boards of 9 cards" in said, said
+    assert str(path) in said and "mine@" in said and "[5, 7, 11]" in said, said
+    with pytest.raises(
+        ModelError, match=r"mine@\w+ \(file .*\) has no net for boards of 3 "
+    ):
+        load_model(path).value("As Kd / / 2c", rules.PINEAPPLE)
+    assert model.cards == (5, 7, 11)
