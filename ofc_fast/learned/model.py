@@ -305,8 +305,7 @@ class ValueModel:
         return "" if self._path is None else f" (file {self._path!r})"
 
     def _status_error(self, st: int, cards: int) -> Exception:
-        """The ModelError of a C status of valuing a board of ``cards`` cards: the
-        card count, the model's nets and its file named when it has no net for them."""
+        """The ModelError of a C status of valuing a board of ``cards`` cards."""
         if st == lib.OFC_E_MODEL_NO_NET:
             return ModelError(
                 f"value model {self.name}{self._where()} has no net for boards of "
