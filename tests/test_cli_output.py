@@ -422,6 +422,15 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
             ],
             "--bots: value bot: no value model ships for PINEAPPLE_27; play another bot",
         ),
+        # models ship for OFC at 2 and 3 seats: at 4 the first decision said so,
+        # naming no option
+        *(
+            (
+                ["play", "--rules", "ofc", "--players", "4", *more, "--bots", "value"],
+                "--bots: value bot: no value model ships for OFC with 4 players; play",
+            )
+            for more in ([], ["--workers", "2"])
+        ),
     ],
 )
 def test_errors_name_the_option(

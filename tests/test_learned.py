@@ -980,6 +980,19 @@ def test_train_refuses_counts_that_are_no_ints(
     assert not out.exists()
 
 
+def test_train_refuses_a_progress_that_is_no_flag(tmp_path: Path) -> None:
+    """train(progress=...) is a flag, read as the library reads its flags
+    (``ofc_fast.errors.flag``): progress="no" counted as true (any non-empty text)
+    and drew the progress bars; a ModelError naming it comes before any step."""
+    from ofc_fast.learned.train import train
+
+    out = tmp_path / "run"
+    for bad in ("no", None, 0):
+        with pytest.raises(ModelError, match=r"^progress must be True or False, got "):
+            train("pineapple", out, deals=4, progress=bad)  # type: ignore[arg-type]
+    assert not out.exists()
+
+
 def test_train_takes_numpy_numbers_and_refuses_text(tmp_path: Path) -> None:
     """train() takes NumPy ints as its counts and seed (as_int, the library's one test
     of an int, passes them) and a NumPy float as epsilon, as a sweep over
@@ -2204,3 +2217,72 @@ def test_training_run_again_draws_the_plot_once_matplotlib_is_installed(
     assert (out / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "report.json").read_bytes() == report
     assert (out / "report.md").read_text().startswith("# Value model ")
+
+
+def test_write_model_killed_mid_write_leaves_the_old_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """write_model writes a temporary file and renames it over the path, as the
+    training command writes its model: a kill in the middle of the write (or a full
+    disk) leaves the model that was there, whole, for the bots that read the path at
+    each decision.  It wrote in place: a kill left a truncated file, a ModelError."""
+    import builtins
+    import io
+
+    path = tmp_path / "mine.ofcvm"
+    old = write_model(path, random_nets(1), rules.PINEAPPLE, 2)
+    real_open = io.open
+
+    class Killed:
+        """A file whose write stops after 100 bytes with a Ctrl-C."""
+
+        def __init__(self, f: Any) -> None:
+            self.f = f
+
+        def __enter__(self) -> Killed:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.f.close()
+
+        def write(self, data: bytes) -> int:
+            self.f.write(bytes(data)[:100])
+            self.f.flush()
+            raise KeyboardInterrupt
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.f, name)
+
+    def killing_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        f = real_open(file, mode, *args, **kwargs)
+        return Killed(f) if "w" in mode and ".ofcvm" in str(file) else f
+
+    with monkeypatch.context() as m:
+        m.setattr(io, "open", killing_open)
+        m.setattr(builtins, "open", killing_open)
+        with pytest.raises(KeyboardInterrupt):
+            write_model(path, random_nets(2), rules.PINEAPPLE, 2)
+    assert load_model(path).checksum == old.checksum
+    assert [f.name for f in tmp_path.iterdir()] == ["mine.ofcvm"]  # (no part left)
+    new = write_model(path, random_nets(2), rules.PINEAPPLE, 2)
+    assert load_model(path).checksum == new.checksum != old.checksum
+
+
+def test_value_bot_names_the_card_count_its_model_has_no_net_for(tmp_path: Path) -> None:
+    """A model without a net for a board size the bot meets (Pineapple's third round:
+    5 cards, then 2 more kept a round, 9) said only "the value model has no net for
+    this many cards": the error names the card count, the model's file and its nets,
+    at a decision and from ValueModel.value alike."""
+    path = tmp_path / "mine.ofcvm"
+    model = write_model(path, random_nets(1, cards=(5, 7, 11)), rules.PINEAPPLE, 2)
+    bot = ValueBot(rules.PINEAPPLE, seed=0, model=str(path))
+    with pytest.raises(BotModelError) as err:
+        play_out(Game(rules.PINEAPPLE, 2, seed=3), [bot, RandomBot(seed=1)])
+    said = str(err.value)
+    assert "no net for boards of 9 cards" in said, said
+    assert str(path) in said and "mine@" in said and "[5, 7, 11]" in said, said
+    with pytest.raises(
+        ModelError, match=r"mine@\w+ \(file .*\) has no net for boards of 3 "
+    ):
+        load_model(path).value("As Kd / / 2c", rules.PINEAPPLE)
+    assert model.cards == (5, 7, 11)

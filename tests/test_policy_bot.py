@@ -318,6 +318,31 @@ def test_a_policy_of_other_rules_is_refused_when_the_bot_is_made(
     )
 
 
+def test_a_policy_bot_made_without_rules_checks_the_tables_rules(tmp_path: Path) -> None:
+    """A policy bot made without rules (``rules=None``) never compared the policy's
+    recorded ``meta_rules`` with the table's: a policy trained for OFC played
+    PINEAPPLE without a word.  At its first decision under a rule set it is judged
+    against it, with the error of a bot made with those rules; its own rules (by any
+    name) still play."""
+    from ofc_fast import rules
+    from ofc_fast.game import play_out
+
+    mlp = small_mlp()
+    mlp.meta["rules"] = "ofc"
+    path = mlp.save(tmp_path / "ofc.npz")
+    for table in (rules.PINEAPPLE, rules.OFC.replace(sweep_bonus=6)):
+        bot = make_bot(f"policy:{path}", None, seed=1)
+        with pytest.raises(BotError) as err:
+            play_out(Game(table, 2, seed=3), [bot, RandomBot(seed=1)])
+        said = str(err.value)
+        assert f"policy bot: the policy {str(path)!r} was trained for OFC, not " in said
+    bot = make_bot(f"policy:{path}", None, seed=1)
+    for table in (rules.OFC, rules.OFC.replace(name="home")):
+        g = Game(table, 2, seed=3)
+        play_out(g, [bot, RandomBot(seed=1)])
+        assert g.is_over
+
+
 def test_policy_bot_reset_reseeds_its_fallback() -> None:
     """A policy bot had no ``reset(seed)``: a parallel arena refused it ("has no
     reset(seed)") and re-seeding it between matches left its fallback's stream where

@@ -38,7 +38,7 @@ from ..game import Move
 from ..learned.model import rules_hash
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from .base import Bot, ObservationLike, names_bad_observations
+from .base import Bot, ObservationLike, names_bad_observations, rules_of
 
 __all__ = ["MlpPolicy", "PolicyBot", "load_policy", "policy_bot"]
 
@@ -246,6 +246,10 @@ class PolicyBot:
         from .heuristic import HeuristicBot, rules_setting, seed_setting
 
         rules = rules_setting(rules, "policy bot")
+        self.path = path
+        self._carried: list[Any] = []  # the last carried rule set (rules_of memo)
+        self._own = rules
+        self._judged: RuleSet | None = rules  # the last rules the policy was checked for
         if rules is not None:
             _check_trained_rules(policy, rules, path)
         seed = seed_setting(seed, "policy bot")
@@ -256,7 +260,6 @@ class PolicyBot:
                 f"policy bot: fallback must be a bot (act()), got {quote(fallback)}"
             )
         self.fallback = fallback
-        self.path = path
 
     def settings(self) -> dict[str, Any]:
         """``{"path": ...}`` for a policy loaded from a file, and ``"obs_type"`` when
@@ -280,6 +283,10 @@ class PolicyBot:
     def act(self, observation: ObservationLike) -> Move:
         """The policy's move (a full set: the policy's ``full_set`` or the fallback's)."""
         obs = observation
+        rules = rules_of(obs, self._own, self._carried)
+        if rules is not self._judged:  # (made without rules: the table's, checked once)
+            _check_trained_rules(self.policy, rules, self.path)
+            self._judged = rules
         if obs.get("full_set") or not given_actions(obs):
             full = getattr(self.policy, "full_set", None)
             return full(obs) if callable(full) else self.fallback.act(obs)

@@ -41,6 +41,7 @@ from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
+from ._files import atomic_write
 
 __all__ = [
     "FEATURES",
@@ -287,7 +288,7 @@ class ValueModel:
         """ModelError when the model was written for another rule set or seat count
         (``rules``: a RuleSet, a preset name or a game id)."""
         rules = as_rules(rules, "value model")
-        where = "" if self._path is None else f" (file {self._path!r})"
+        where = self._where()
         if self.rules_hash != rules_hash(rules):
             raise ModelError(
                 f"value model {self.name}{where} was trained for other rules than "
@@ -298,6 +299,19 @@ class ValueModel:
                 f"value model {self.name}{where} was trained for {self.players} players, "
                 f"not {players}"
             )
+
+    def _where(self) -> str:
+        """`` (file PATH)`` for a model read from a file, else nothing."""
+        return "" if self._path is None else f" (file {self._path!r})"
+
+    def _status_error(self, st: int, cards: int) -> Exception:
+        """The ModelError of a C status of valuing a board of ``cards`` cards."""
+        if st == lib.OFC_E_MODEL_NO_NET:
+            return ModelError(
+                f"value model {self.name}{self._where()} has no net for boards of "
+                f"{cards} cards (its nets: {list(self.cards)})"
+            )
+        return status_error(st, f"value model {self.name}", ModelError)
 
     def context(self, rules: RulesLike, players: int, fl_value: Sequence[float]) -> Any:
         """The C ``ofc_value_ctx *`` of this model for a table, which keeps the model's
@@ -355,9 +369,10 @@ class ValueModel:
             rules, players, _fl_values(rules) if fl_value is None else fl_value
         )
         out = ffi.new("double *")
-        st = lib.ofc_value_board(ctx, board_bytes(board), _mask(parse_cards(dead)), out)
+        cells = board_bytes(board)
+        st = lib.ofc_value_board(ctx, cells, _mask(parse_cards(dead)), out)
         if st != OK:
-            raise status_error(st, "value", ModelError)
+            raise self._status_error(st, sum(1 for c in cells if c != _NO_CARD))
         return float(out[0])
 
     def action_values(
@@ -401,8 +416,9 @@ class ValueModel:
         st = lib.ofc_value_actions(
             ctx, board, bytes(cards), len(cards), k, dead, ids.tobytes(), len(ids), values
         )
-        if st != OK:
-            raise status_error(st, f"value model {self.name}", ModelError)
+        if st != OK:  # (the boards after the moves: the board, the cards kept)
+            placed = sum(1 for c in board if c != _NO_CARD) + len(cards) - k
+            raise self._status_error(st, placed)
         return [float(values[i]) for i in range(len(ids))]
 
 
@@ -659,7 +675,9 @@ def write_model(
     opponent: np.ndarray | None = None,
 ) -> ValueModel:
     """Write a model file (:func:`model_bytes`) and return it parsed (ModelError
-    naming the path when it cannot be written).
+    naming the path when it cannot be written).  The bytes go to a temporary file
+    renamed over ``path``: a reader, and a write that is killed, leave the model that
+    was there or the new one whole, never a part.
 
     >>> import tempfile
     >>> from ofc_fast import rules
@@ -672,7 +690,7 @@ def write_model(
     p = _file_path(path)
     data = model_bytes(nets, rules, players, opponent)
     try:
-        p.write_bytes(data)
+        atomic_write(p, data)
     except (OSError, ValueError) as exc:  # ValueError: a NUL character in the path
         raise ModelError(f"value model {str(p)!r}: cannot write it ({_why(exc)})") from None
     return ValueModel.from_bytes(data, p.stem)

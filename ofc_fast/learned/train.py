@@ -44,8 +44,8 @@ import numpy as np
 
 from .._native import lib
 from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
-from ..errors import ModelError, OfcError, quote
-from ..parallel import Executor, Progress, atomic_write, exclusive, in_order, make_executor
+from ..errors import ModelError, OfcError, flag, quote
+from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
 from ..rules.model import GameKind
@@ -63,6 +63,7 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
+from ._files import atomic_write
 from ._fit import c_check, require_torch
 from ._report import markdown, report_files
 from ._run import Run, read_json, write_json
@@ -393,6 +394,7 @@ def train(
         rounds=rounds,
         opponent_deals=opponent_deals,
     )
+    progress = flag(progress, "progress", ModelError)  # ("no" was a true flag)
     # Python numbers: NumPy ones (a sweep's np.arange) fail in config.json, seed sums
     players, seed, rounds, others = int(players), int(seed), int(rounds), int(others)
     deals, eval_deals, samples = int(deals), int(eval_deals), int(samples)

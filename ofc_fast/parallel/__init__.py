@@ -28,7 +28,6 @@ from ._executors import (
     RayExecutor,
     make_executor,
 )
-from ._files import atomic_write as atomic_write  # for learned.train
 from ._lock import exclusive as exclusive  # for learned.train
 from ._plan import (
     DEFAULT_CHUNK,

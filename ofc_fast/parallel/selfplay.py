@@ -64,8 +64,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, SelfPlayError, quote
+from ..learned import atomic_write
 from ._executors import Executor, LocalExecutor, whole_count
-from ._files import atomic_write
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
 from ._progress import Progress
