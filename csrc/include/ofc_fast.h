@@ -56,7 +56,10 @@
  * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and one
  * that checks all its input before using any and, beyond a block of 256 rows, reads it
  * twice: ofc_apply_stakes() beyond 256 transfers (checked, then copied and checked
- * again as they are paid, so a writer can make it fail with `actual` partly written).
+ * again as they are paid, so a writer can make it fail with `actual` partly written;
+ * an answer is still one snapshot's).  A refusal that leaves `actual` as it is needs
+ * either that second read or room for every transfer until the last is checked, and
+ * the library allocates none.
  *
  * Example
  * -------

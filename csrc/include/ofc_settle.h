@@ -294,7 +294,8 @@ OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t
  *                n == 0.
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
  *         range, or a pair of one seat twice), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
- *         or actual NULL with n > 0). */
+ *         or actual NULL with n > 0), checked before any transfer is paid: on an
+ *         error `actual` is left as it is (but see ofc_fast.h, Threads). */
 OFC_API int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
                                  const uint8_t pairs[][2], const int32_t *amount, size_t n,
                                  int32_t *actual);

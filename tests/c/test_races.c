@@ -417,6 +417,51 @@ static void stakes_while_written(void)
     CHECK_EQ(other, 0);
 }
 
+/* ofc_apply_stakes() for 600 transfers (beyond one block of 256, where it reads them
+ * twice: ofc_fast.h, Threads), while the 301st transfer's second seat flips between 1
+ * and 2 (both seats; seat 2 has no chips, so the answers differ) and between 1 and 250
+ * (no such seat): every answer must be one snapshot's, never a mix of the two reads,
+ * and a refusal OFC_E_SEAT (with `actual` partly written: the documented exception). */
+static void stakes_beyond_a_block_while_written(void)
+{
+    enum { SEATS = 3, N = 600, AT = 300 };
+    static int32_t stacks[SEATS] = {1000000, 1000000, 0}, amount[N], actual[N];
+    static int32_t expected[2][N];
+    static uint8_t pairs[N][2];
+    const uint8_t(*seats)[2] = (const uint8_t(*)[2])pairs;
+    uint8_t other_seat[2] = {2, 250};
+    uint32_t model;
+    pthread_t thread;
+    flip f;
+    int t, i, other = 0;
+    for (i = 0; i < N; i++) {
+        pairs[i][0] = (uint8_t)(i % 2);
+        pairs[i][1] = (uint8_t)(1 - i % 2);
+        amount[i] = (i % 3 == 0 ? -1 : 1) * (10 + 7 * (i % 50));
+    }
+    for (model = OFC_STAKES_WIN_CAP; model <= OFC_STAKES_CHIPS; model++) {
+        for (t = 0; t < 2; t++) {
+            pairs[AT][1] = (uint8_t)(t == 0 ? 1 : 2);
+            CHECK_EQ(ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, expected[t]),
+                     OFC_OK);
+        }
+        pairs[AT][1] = 1;
+        CHECK(memcmp(expected[0], expected[1], sizeof expected[0]) != 0);
+        for (t = 0; t < 2; t++) {
+            start(&f, &thread, &pairs[AT][1], other_seat[t]);
+            for (i = 0; i < CALLS; i++) {
+                int32_t rc = ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, actual);
+                other += rc == OFC_OK ? memcmp(actual, expected[0], sizeof actual) != 0 &&
+                                            (t == 1 || memcmp(actual, expected[1],
+                                                              sizeof actual) != 0)
+                                      : t == 0 || rc != OFC_E_SEAT;
+            }
+            finish(&f, thread);
+        }
+    }
+    CHECK_EQ(other, 0);
+}
+
 /* ofc_game_init() while a card of the given deck and a seat's Fantasyland count flip
  * to 200 (no card; no count): it checked the deck and counts, then copied them again
  * into the game, which then held card 200 or a 200-card Fantasyland. */
@@ -686,6 +731,7 @@ int main(void)
     value_features_while_written(rules);
     features_while_written();
     stakes_while_written();
+    stakes_beyond_a_block_while_written();
     game_init_while_written();
     actions_while_written();
     model_parse_while_written();

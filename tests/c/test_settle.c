@@ -442,6 +442,40 @@ static void test_random_deals(ofc_rules *r)
     }
 }
 
+/* A refusal leaves `actual` as it is (ofc_settle.h), beyond a block of 256 transfers
+ * too: a bad seat, then a bad amount, in the third block of 600 (the first two pay). */
+static void test_stakes_refusal_leaves_actual(void)
+{
+    enum { N = 600, BAD = 555 };
+    static const int32_t stacks[2] = {50, 50};
+    static uint8_t pairs[N][2];
+    static int32_t amount[N], actual[N];
+    int i, k, untouched = 0;
+    for (i = 0; i < N; i++) {
+        pairs[i][0] = (uint8_t)(i % 2);
+        pairs[i][1] = (uint8_t)(1 - i % 2);
+        amount[i] = 3;
+    }
+    for (k = 0; k < 2; k++) {
+        if (k == 0) {
+            pairs[BAD][1] = 2;
+        } else {
+            pairs[BAD][1] = pairs[BAD - 2][1];
+            amount[BAD] = INT32_MIN;
+        }
+        for (i = 0; i < N; i++) {
+            actual[i] = -7 - i;
+        }
+        CHECK_EQ(ofc_apply_stakes((uint32_t)k, stacks, 2, (const uint8_t(*)[2])pairs, amount,
+                                  N, actual),
+                 k == 0 ? OFC_E_SEAT : OFC_E_VALUE);
+        for (i = 0; i < N; i++) {
+            untouched += actual[i] == -7 - i;
+        }
+    }
+    CHECK_EQ(untouched, 2 * N);
+}
+
 int main(void)
 {
     ofc_rules *r = malloc(sizeof *r);
@@ -450,6 +484,7 @@ int main(void)
     }
     test_ex13_settlement_order();
     test_ex3_apply_stakes();
+    test_stakes_refusal_leaves_actual();
     test_ex3_table_stakes(r);
     test_ex12_sweep_of_all(r);
     test_ex11_pool(r);

@@ -1583,13 +1583,17 @@ static void t_game_play(reader *in)
 }
 
 /* Table rules, natural payments, the settlement order and the stakes on fuzzed
- * fields and counts. */
+ * fields and counts (the transfers repeated up to 40 times, so past a block of 256:
+ * a refusal leaves `actual` as it is). */
 static void t_table(reader *in)
 {
+    enum { SENTINEL = -123456789 };
     ofc_table_rules t;
-    uint8_t pairs[OFC_SETTLE_MAX_PAIRS + 2][2], spairs[16][2];
-    int32_t stacks[300], amount[16], actual[16], st, pay, got;
-    size_t seats = (u8(in) & 1) ? u16(in) % 300 : u8(in) % 6, n = u8(in) % 17, k;
+    static uint8_t spairs[16 * 40][2];
+    static int32_t amount[16 * 40], actual[16 * 40];
+    uint8_t pairs[OFC_SETTLE_MAX_PAIRS + 2][2];
+    int32_t stacks[300], st, pay, got;
+    size_t seats = (u8(in) & 1) ? u16(in) % 300 : u8(in) % 6, n = u8(in) % 17, k, first;
     uint32_t model = u8(in) % 3;
     ofc_table_rules_init(&t);
     for (k = u8(in) % 6; k > 0; k--) {
@@ -1612,11 +1616,21 @@ static void t_table(reader *in)
         spairs[k][1] = (uint8_t)(u8(in) % (seats + 1));
         amount[k] = (int32_t)u32(in);
     }
+    first = n;
+    n *= (u8(in) & 3) ? 1 : 1 + u8(in) % 40;
+    for (k = first; k < n; k++) {
+        memcpy(spairs[k], spairs[k - first], sizeof spairs[k]);
+        amount[k] = amount[k - first];
+    }
+    for (k = 0; k < n; k++) {
+        actual[k] = SENTINEL;
+    }
     st = ofc_apply_stakes(model, seats ? stacks : NULL, seats, spairs, amount, n, actual);
     REQUIRE(st == OFC_OK || st == OFC_E_STACKS || st == OFC_E_SEAT || st == OFC_E_VALUE);
-    for (k = 0; st == OFC_OK && k < n; k++) { /* capped, same sign */
-        REQUIRE(amount[k] >= 0 ? actual[k] >= 0 && actual[k] <= amount[k]
-                               : actual[k] <= 0 && actual[k] >= amount[k]);
+    for (k = 0; k < n; k++) { /* capped, same sign; a refusal writes nothing */
+        REQUIRE(st != OFC_OK ? actual[k] == SENTINEL
+                : amount[k] >= 0 ? actual[k] >= 0 && actual[k] <= amount[k]
+                                 : actual[k] <= 0 && actual[k] >= amount[k]);
     }
 }
 
