@@ -299,10 +299,9 @@ static int seat_empty(const ofc_game *g, uint32_t s)
     return 1;
 }
 
-/* The table, deck and schedule: what ofc_game_init() made. */
-static const char *check_deal(const ofc_game_rules *r, const ofc_game *g)
+/* The table, deck and schedule: what ofc_game_init() made; fresh: that deal afresh. */
+static const char *check_deal(const ofc_game_rules *r, const ofc_game *g, ofc_game *fresh)
 {
-    ofc_game sched;
     uint8_t deck[52];
     if (g->kind != r->kind || check_seats(r, g->players, g->button, g->fl) != OFC_OK)
         return "the table (players, button, kind or Fantasyland counts)";
@@ -313,46 +312,29 @@ static const char *check_deal(const ofc_game_rules *r, const ofc_game *g)
         if (memcmp(deck, g->deck, 52) != 0)
             return "the deck is not its seed's";
     }
-    memset(&sched, 0, sizeof sched);
-    sched.players = g->players;
-    sched.button = g->button;
-    sched.kind = g->kind;
-    memcpy(sched.fl, g->fl, sizeof sched.fl);
-    build_schedule(r, &sched);
-    if (sched.nsteps != g->nsteps || memcmp(sched.steps, g->steps, sizeof sched.steps) != 0)
+    if (ofc_game_init(r, fresh, g->players, g->button, g->fl, 0, g->deck) != OFC_OK)
+        return "the table (players, button, kind or Fantasyland counts)";
+    if (fresh->nsteps != g->nsteps
+        || memcmp(fresh->steps, g->steps, sizeof fresh->steps) != 0)
         return "the schedule of decisions is not the table's";
     if (g->step > g->nsteps)
         return "the step is past the schedule's end";
     return NULL;
 }
 
-/* Where state g holds seat s's card c: its row, OFC_DISCARD, or past OFC_DISCARD
- * (nowhere). */
-static uint8_t held_at(const ofc_game *g, uint32_t s, uint8_t c)
+/* The decisions made so far replayed by the engine on the deal afresh (fresh), each
+ * card sent where g holds it (the seat's checked cards are on its board or discarded;
+ * a classic set declared or surrendered: as g says): every decision one the engine
+ * takes (a Pineapple round's one discard, a natural the hand makes), and the rows,
+ * discards and face-down marks the replay's byte for byte (the engine places a row's
+ * cards and the discards in deal order and lays an unset classic hand out itself;
+ * another order would show other cards, face-down ones included). */
+static const char *check_replay(const ofc_game_rules *r, const ofc_game *g,
+                                const ofc_game *fresh)
 {
-    uint32_t i;
-    for (i = 0; i < 13; i++)
-        if (g->board[s][i] == c)
-            return (uint8_t)(i < 3 ? 0 : i < 8 ? 1 : 2);
-    for (i = 0; i < 4; i++)
-        if (g->discards[s][i] == c)
-            return OFC_DISCARD;
-    return OFC_DISCARD + 1;
-}
-
-/* The decisions made so far replayed by the engine on the deal afresh, each card sent
- * where g holds it (a classic set declared or surrendered: as g says): every decision
- * one the engine takes (a Pineapple round's one discard, a natural the hand makes), and
- * the rows, discards and face-down marks the replay's byte for byte (the engine places
- * a row's cards and the discards in deal order and lays an unset classic hand out
- * itself; another order would show other cards, face-down ones included). */
-static const char *check_replay(const ofc_game_rules *r, const ofc_game *g)
-{
-    ofc_game re;
+    ofc_game re = *fresh;
     uint8_t dest[OFC_GAME_MAX_DEALT];
     uint32_t i, j;
-    if (ofc_game_init(r, &re, g->players, g->button, g->fl, 0, g->deck) != OFC_OK)
-        return "the table (players, button, kind or Fantasyland counts)";
     for (i = 0; i < g->step; i++) {
         const ofc_game_step *st = &re.steps[i];
         uint32_t s = st->seat;
@@ -363,7 +345,7 @@ static const char *check_replay(const ofc_game_rules *r, const ofc_game *g)
             rc = ofc_game_declare(r, &re, (uint32_t)g->declared[s]);
         else {
             for (j = 0; j < st->n; j++)
-                dest[j] = held_at(g, s, g->deck[st->start + j]);
+                dest[j] = ofc_board_row_of(g->board[s], g->deck[st->start + j]);
             rc = ofc_game_apply_placement(&re, dest, st->n);
         }
         if (rc != OFC_OK)
@@ -383,6 +365,7 @@ static const char *check_replay(const ofc_game_rules *r, const ofc_game *g)
 int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const char **why)
 {
     const char *problem = NULL;
+    ofc_game fresh;
     uint32_t s;
     if (why != NULL)
         *why = NULL;
@@ -390,7 +373,7 @@ int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const c
         return OFC_E_COUNT;
     if (rules_unusable(r))
         return OFC_E_RULES;
-    problem = check_deal(r, g);
+    problem = check_deal(r, g, &fresh);
     if (problem == NULL && g->surrendered >> OFC_GAME_MAX_SEATS)
         problem = "a surrender of a seat beyond the four";
     for (s = 0; problem == NULL && s < OFC_GAME_MAX_SEATS; s++) {
@@ -400,7 +383,7 @@ int32_t ofc_game_state_check(const ofc_game_rules *r, const ofc_game *g, const c
             problem = check_seat_state(r, g, s);
     }
     if (problem == NULL)
-        problem = check_replay(r, g);
+        problem = check_replay(r, g, &fresh);
     if (why != NULL)
         *why = problem;
     return problem == NULL ? OFC_OK : OFC_E_STATE;

@@ -15,6 +15,22 @@ static inline uint32_t ofc_pow3(uint32_t n)
 }
 
 /* The pending step of the schedule (NULL when the deal is over). */
+/* The row (0 front, 1 middle, 2 back) of a slot 0..12 of a 13-card board. */
+static inline uint8_t ofc_slot_row(uint32_t slot)
+{
+    return (uint8_t)(slot < 3 ? 0 : slot < 8 ? 1 : 2);
+}
+
+/* The row of the slot of board that holds card, or OFC_DISCARD when none does. */
+static inline uint8_t ofc_board_row_of(const uint8_t board[13], uint8_t card)
+{
+    uint32_t i;
+    for (i = 0; i < 13; i++)
+        if (board[i] == card)
+            return ofc_slot_row(i);
+    return OFC_DISCARD;
+}
+
 const ofc_game_step *ofc_gm_pending(const ofc_game *g);
 
 /* Free slots of each row of a seat's board. */

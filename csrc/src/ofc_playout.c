@@ -15,7 +15,7 @@ static void random_setting(const ofc_game_step *st, ofc_rng *rng, uint8_t *dest)
     ofc_rng_shuffle(order, st->n, rng);
     for (i = 0; i < st->n; i++) {
         uint32_t p = i < st->k ? 99u : i - st->k; /* position among the kept */
-        dest[order[i]] = (uint8_t)(p == 99u ? OFC_DISCARD : p < 3 ? 0 : p < 8 ? 1 : 2);
+        dest[order[i]] = p == 99u ? (uint8_t)OFC_DISCARD : ofc_slot_row(p);
     }
 }
 

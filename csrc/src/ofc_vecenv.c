@@ -297,17 +297,13 @@ static int32_t solver_move(const ofc_vecenv_config *c, ofc_game *g, const ofc_ga
     const uint8_t *cards = g->deck + st->start;
     uint8_t dest[OFC_GAME_MAX_DEALT];
     ofc_fl_solution sol;
-    uint32_t i, j;
+    uint32_t i;
     int32_t rc = ofc_solve_fantasyland(&r->scoring, &r->fl, c->ev, cards, st->n,
                                        c->stay_value, 0, &sol);
     if (rc != OFC_OK)
         return rc;
-    for (i = 0; i < st->n; i++) {
-        dest[i] = OFC_DISCARD;
-        for (j = 0; j < 13; j++)
-            if (sol.best.board[j] == cards[i])
-                dest[i] = (uint8_t)(j < 3 ? 0 : j < 8 ? 1 : 2);
-    }
+    for (i = 0; i < st->n; i++)
+        dest[i] = ofc_board_row_of(sol.best.board, cards[i]);
     return ofc_game_apply_placement(g, dest, st->n);
 }
 

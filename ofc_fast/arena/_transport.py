@@ -413,20 +413,22 @@ class TcpEndpoint(_StreamEndpoint):
         try:
             while won is None and (left := deadline - time.monotonic()) > 0:
                 now = time.monotonic()
-                full = len(candidates) >= _MAX_CANDIDATES  # (a slow warm-up alone waits)
-                for silent, (_, since) in list(candidates.items()):
-                    if full and now - since >= JOIN_WAIT_S:  # silent too long: free it
-                        drop(silent)
+                if len(candidates) >= _MAX_CANDIDATES:  # (a slow warm-up alone waits)
+                    for silent, (_, since) in list(candidates.items()):
+                        if now - since >= JOIN_WAIT_S:  # silent too long: free it
+                            drop(silent)
                 # while every place is held, new connections wait in the backlog
-                listening = self.listener in sel.get_map()
-                if listening and len(candidates) >= _MAX_CANDIDATES:
-                    sel.unregister(self.listener)
-                elif not listening and len(candidates) < _MAX_CANDIDATES:
-                    sel.register(self.listener, selectors.EVENT_READ)
                 full = len(candidates) >= _MAX_CANDIDATES
-                oldest = min((t for _, t in candidates.values()), default=now + left)
-                oldest = oldest if full else now + left  # (no place to free before)
-                for key, _ in sel.select(min(left, max(oldest + JOIN_WAIT_S - now, 0.0))):
+                if full == (self.listener in sel.get_map()):
+                    if full:
+                        sel.unregister(self.listener)
+                    else:
+                        sel.register(self.listener, selectors.EVENT_READ)
+                wait = left  # (until a place can be freed, when none is free)
+                if full:
+                    oldest = min(t for _, t in candidates.values())
+                    wait = min(left, max(oldest + JOIN_WAIT_S - now, 0.0))
+                for key, _ in sel.select(wait):
                     if key.fileobj is self.listener:
                         conn = self._candidate(hello_line)
                         if conn is not None:

@@ -18,6 +18,7 @@ from ..cli.options import (
     is_rules_file,
     load_rules,
     named,
+    writing,
 )
 from ..errors import ArenaError
 from ..rules import RuleSet
@@ -114,16 +115,12 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     def history_file(line: str = "") -> None:
         """Open the history file (once), then write ``line`` to it; an ArenaError
         naming ``--history`` when it cannot be opened or written (a full disk)."""
-        try:
+        with writing("--history", args.history, ArenaError):
             if not hist:
                 hist.append(open(args.history, "w", encoding="utf-8"))  # noqa: SIM115
             if line:
                 hist[0].write(line)
                 hist[0].flush()
-        except OSError as exc:
-            raise ArenaError(
-                f"--history: cannot write {args.history!r}: {exc.strerror}"
-            ) from None
 
     def on_deal(d: DealRecord) -> None:
         if args.history:  # written as the hands finish: the arena keeps none
@@ -200,12 +197,8 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print(text)  # --json alone: the report is all that is printed
         return status
     if args.json:
-        try:
+        with writing("--json", args.json, ArenaError):
             _write_atomic(args.json, text + "\n")
-        except OSError as exc:
-            raise ArenaError(
-                f"--json: cannot write {args.json!r}: {exc.strerror}"
-            ) from None
     if not args.quiet:
         _print_standings(report)
     return status

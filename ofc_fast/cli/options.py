@@ -349,10 +349,10 @@ def dash_refused(what: str) -> str:
 
 
 @contextlib.contextmanager
-def writing(option: str, path: str) -> Iterator[None]:
+def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterator[None]:
     """Open, write or close the output file ``path`` of ``option`` (``--json``,
     ``--history``) inside: an OSError (a disk full half-way through a match) is an
-    OfcError naming them.
+    ``error`` naming them.
 
     >>> with writing("--history", "/dev/full"):
     ...     raise OSError(28, "No space left on device")
@@ -363,7 +363,7 @@ def writing(option: str, path: str) -> Iterator[None]:
     try:
         yield
     except OSError as exc:
-        raise OfcError(f"{option}: cannot write {path!r}: {exc.strerror}") from None
+        raise error(f"{option}: cannot write {path!r}: {exc.strerror}") from None
 
 
 def emit_json(args: argparse.Namespace, doc: Any) -> None:
