@@ -998,3 +998,34 @@ def test_heuristic_bot_plays_one_of_the_given_legal_actions() -> None:
     assert bot.act({**obs, "legal_actions": [last]}) == move_for_action(
         last, dealt, rows, k
     )
+
+
+def test_make_bots_refuses_a_bot_that_cannot_play_at_the_table() -> None:
+    """make_bots("value", 4, "ofc") made four value bots that raised only at the
+    first decision (no model ships for OFC at 4 seats): making them raises the
+    BotError naming the bot, the rules and the seat count.  A bot's own optional
+    ``check_players(players)`` is how any bot says so."""
+    from ofc_fast.bots import ValueBot
+
+    with pytest.raises(BotError, match=r"value bot: .*OFC with 4 players"):
+        make_bots("value", 4, "ofc", seed=1)
+    with pytest.raises(BotError, match=r"value bot: .*OFC with 4 players"):
+        make_bots("random,random,random,value", 4, "ofc", seed=1)
+    assert [type(b) for b in make_bots("value", 2, "ofc", seed=1)] == [ValueBot] * 2
+
+    seen: list[int] = []
+
+    class TwoSeats(RandomBot):
+        def check_players(self, players: int) -> None:
+            seen.append(players)
+            if players != 2:
+                raise BotError(f"two-seat bot: no table of {players} players")
+
+    register("two-seats", TwoSeats)
+    try:
+        with pytest.raises(BotError, match="no table of 3 players"):
+            make_bots("two-seats", 3, seed=1)
+        assert len(make_bots("two-seats", 2, seed=1)) == 2
+    finally:
+        unregister("two-seats")
+    assert seen == [3, 2, 2]  # every bot made is checked (the first fails)

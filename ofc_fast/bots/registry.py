@@ -263,6 +263,9 @@ def make_bots(
     """One bot per seat from names (a comma-separated string or a list): one name for
     every seat, or exactly one per seat.  The bots' seeds derive from ``seed`` (the
     same seed gives the same bots); ``settings``: one mapping per seat (optional).
+    A bot with a ``check_players(players)`` method is checked by it for this table
+    (a :class:`~ofc_fast.bots.ValueBot` with no model for the rules and seat count: BotError now,
+    not at its first decision).
 
     >>> [b.name for b in make_bots("heuristic,random", 2, seed=1)]
     ['heuristic', 'random']
@@ -309,7 +312,7 @@ def make_bots(
                     "and seed are make_bots' own arguments)"
                 )
     rng = Random(seed_setting(seed, "make_bots"))  # a bot seed's one rule
-    return [
+    bots = [
         make_bot(
             n,
             rules,
@@ -318,3 +321,8 @@ def make_bots(
         )
         for i, n in enumerate(items)
     ]
+    for bot in bots:  # a bot that cannot play at this table says so now
+        check = getattr(bot, "check_players", None)
+        if callable(check):
+            check(players)
+    return bots

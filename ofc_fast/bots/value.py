@@ -7,8 +7,8 @@ and Fantasyland value, exactly), and the best is played.  Fantasyland sets are s
 the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the
 arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped for
 the rule set and seat count; BotError when the bot is made under rules no model
-ships for, at a decision at a seat count without one, or before any deal where
-:meth:`ValueBot.check_players` is called, as ``ofc-fast play`` does), a path to a model
+ships for, when :func:`~ofc_fast.bots.make_bots` makes it for a seat count without
+one (:meth:`ValueBot.check_players`), else at a decision there), a path to a model
 file (kept absolute), a :class:`~ofc_fast.learned.ValueModel`, or its bytes as
 ``{"name": ..., "base64": ...}`` (what ``settings()`` gives for a model read from
 bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``); None
@@ -100,8 +100,8 @@ class ValueBot:
     def check_players(self, players: int) -> None:
         """The BotError a decision at ``players`` seats would raise when
         ``model="auto"`` ships no model for the bot's rules and that seat count
-        (``ofc-fast play`` checks its ``--bots`` so, before any deal); a bot made
-        without rules is checked at a decision.
+        (:func:`~ofc_fast.bots.make_bots` checks the bots it makes so, before any
+        deal); a bot made without rules is checked at a decision.
 
         >>> ValueBot("ofc", seed=1).check_players(4)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
