@@ -1029,3 +1029,22 @@ def test_make_bots_refuses_a_bot_that_cannot_play_at_the_table() -> None:
     finally:
         unregister("two-seats")
     assert seen == [3, 2, 2]  # every bot made is checked (the first fails)
+
+
+@pytest.mark.parametrize("name", ["value", "search"])
+def test_make_bots_refuses_a_model_file_of_another_seat_count(name: str) -> None:
+    """A value or search bot given the 2-seat Pineapple model file was made for 3
+    seats and raised only at its first decision: make_bots raises the
+    BotModelError naming the bot and both seat counts; at 2 seats it plays."""
+    from pathlib import Path
+
+    from ofc_fast.errors import BotModelError
+
+    two = str(Path(__file__).parents[1] / "ofc_fast/learned/models/pineapple-2p.ofcvm")
+    kw: dict[str, object] = {"model": two}
+    if name == "search":  # (reproducible, and quick)
+        kw.update(samples=4, time_budget=None)
+    with pytest.raises(BotModelError, match=f"{name} bot: .*for 2 players, not 3"):
+        make_bots(name, 3, "pineapple", seed=1, settings=[kw] * 3)
+    bots = make_bots(name, 2, "pineapple", seed=1, settings=[kw] * 2)
+    assert len(play_out(Game(rules.PINEAPPLE, 2, seed=1), bots).net) == 2

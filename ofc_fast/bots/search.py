@@ -35,7 +35,7 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue
-from ._sets import decision, fl_setting, model_errors, model_setting
+from ._sets import decision, fl_setting, model_errors, model_setting, table_model
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
 from .heuristic import HeuristicBot, rules_setting, seed_setting
@@ -182,6 +182,15 @@ class SearchBot:
         self.seed = seed = seed_setting(seed, "search bot")
         self.rng = Random(seed)
         self._sets.reset(seed)
+
+    def check_players(self, players: int) -> None:
+        """The BotModelError a decision at ``players`` seats would raise when the
+        bot's model was trained for another seat count (``model="auto"`` searches
+        without one where none ships), as :func:`~ofc_fast.bots.make_bots` checks
+        the bots it makes, before any deal; a bot made without rules is checked at a
+        decision."""
+        if self.model != "auto":  # (where none ships, "auto" is the rollout search)
+            table_model(self.model, self.rules, players, "search bot")
 
     def warm_up(self, rules: RulesLike | None = None) -> None:
         """Build the tables the first decision needs and measure how far a search
