@@ -1048,3 +1048,19 @@ def test_make_bots_refuses_a_model_file_of_another_seat_count(name: str) -> None
         make_bots(name, 3, "pineapple", seed=1, settings=[kw] * 3)
     bots = make_bots(name, 2, "pineapple", seed=1, settings=[kw] * 2)
     assert len(play_out(Game(rules.PINEAPPLE, 2, seed=1), bots).net) == 2
+
+
+def test_make_bot_names_a_factory_that_takes_no_rules_or_seed() -> None:
+    """A factory registered without the ``rules=`` and ``seed=`` keywords every
+    factory is called with made ``make_bot("coin")`` say "bad settings []", though
+    no setting was given: the BotError says what the factory lacks."""
+    register("coin", lambda: RandomBot(seed=1))
+    try:
+        with pytest.raises(BotError, match=r"bot 'coin': its factory takes no rules="):
+            make_bot("coin")
+        with pytest.raises(BotError, match=r"bot 'coin': its factory takes no rules="):
+            make_bot("coin", samples=3)
+    finally:
+        unregister("coin")
+    with pytest.raises(BotError, match=r"bad settings \['depth'\]"):
+        make_bot("random", depth=2)  # a factory that takes them: its settings named

@@ -203,6 +203,29 @@ def _is_policy_name(name: object, settings: Mapping[str, Any]) -> bool:
     )
 
 
+def _check_call(
+    key: str, factory: BotFactory, rules: object, seed: object, settings: Mapping[str, Any]
+) -> None:
+    """BotError unless ``factory`` takes ``rules=``, ``seed=`` and ``settings`` as
+    keywords: naming the settings it does not take, or what it lacks when it takes
+    no ``rules=`` and ``seed=``, which every factory is called with."""
+    try:
+        signature = inspect.signature(factory)
+    except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
+        return
+    try:
+        signature.bind(rules=rules, seed=seed, **settings)
+    except TypeError as exc:
+        try:
+            signature.bind_partial(rules=rules, seed=seed)
+        except TypeError:
+            raise BotError(
+                f"bot {key!r}: its factory takes no rules= and seed= keywords (a bot "
+                f"factory is called as factory(rules=..., seed=..., **settings)): {exc}"
+            ) from None
+        raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
+
+
 def make_bot(
     name: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
 ) -> Bot:
@@ -234,12 +257,7 @@ def make_bot(
         if found is None:
             raise UnknownBotError(_unknown(name))
         factory = found
-    try:
-        inspect.signature(factory).bind(rules=rules, seed=seed, **settings)
-    except TypeError as exc:
-        raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
-    except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
-        pass
+    _check_call(key, factory, rules, seed, settings)
     try:
         bot = factory(rules=rules, seed=seed, **settings)
     except OfcError:
