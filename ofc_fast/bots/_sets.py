@@ -10,14 +10,21 @@ from typing import Any
 
 from ..errors import BotModelError, ModelError
 from ..game import GameError, Move
-from ..learned.model import ModelSpec, ValueModel, check_spec, resolve_model
+from ..learned.model import ModelSpec, ValueModel, check_spec, load_model, resolve_model
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ..solver import StayValue, solve_fantasyland
 from .base import ObservationLike, rules_of
 from .heuristic import HeuristicBot
 
-__all__ = ["decision", "fl_setting", "model_errors", "model_setting", "table_model"]
+__all__ = [
+    "decision",
+    "fl_setting",
+    "model_errors",
+    "model_seats",
+    "model_setting",
+    "table_model",
+]
 
 
 def fl_setting(fl_value: StayValue) -> StayValue:
@@ -77,6 +84,22 @@ def table_model(
         return None
     with model_errors(who):
         return resolve_model(spec, own, players)
+
+
+def model_seats(spec: ModelSpec, who: str) -> int:
+    """The seat count a bot's ``model=`` setting was trained for: 2 for ``"auto"``,
+    None or a model of any seat count (BotModelError naming ``who`` for a file that
+    cannot be read now).
+
+    >>> model_seats("auto", "search bot")
+    2
+    """
+    if spec is None or (isinstance(spec, str) and spec == "auto"):
+        return 2
+    with model_errors(who):
+        kept = check_spec(spec)
+        model = kept if isinstance(kept, ValueModel) else load_model(str(kept))
+    return model.players or 2
 
 
 def decision(
