@@ -998,3 +998,69 @@ def test_heuristic_bot_plays_one_of_the_given_legal_actions() -> None:
     assert bot.act({**obs, "legal_actions": [last]}) == move_for_action(
         last, dealt, rows, k
     )
+
+
+def test_make_bots_refuses_a_bot_that_cannot_play_at_the_table() -> None:
+    """make_bots("value", 4, "ofc") made four value bots that raised only at the
+    first decision (no model ships for OFC at 4 seats): making them raises the
+    BotError naming the bot, the rules and the seat count.  A bot's own optional
+    ``check_players(players)`` is how any bot says so."""
+    from ofc_fast.bots import ValueBot
+
+    with pytest.raises(BotError, match=r"value bot: .*OFC with 4 players"):
+        make_bots("value", 4, "ofc", seed=1)
+    with pytest.raises(BotError, match=r"value bot: .*OFC with 4 players"):
+        make_bots("random,random,random,value", 4, "ofc", seed=1)
+    assert [type(b) for b in make_bots("value", 2, "ofc", seed=1)] == [ValueBot] * 2
+
+    seen: list[int] = []
+
+    class TwoSeats(RandomBot):
+        def check_players(self, players: int) -> None:
+            seen.append(players)
+            if players != 2:
+                raise BotError(f"two-seat bot: no table of {players} players")
+
+    register("two-seats", TwoSeats)
+    try:
+        with pytest.raises(BotError, match="no table of 3 players"):
+            make_bots("two-seats", 3, seed=1)
+        assert len(make_bots("two-seats", 2, seed=1)) == 2
+    finally:
+        unregister("two-seats")
+    assert seen == [3, 2, 2]  # every bot made is checked (the first fails)
+
+
+@pytest.mark.parametrize("name", ["value", "search"])
+def test_make_bots_refuses_a_model_file_of_another_seat_count(name: str) -> None:
+    """A value or search bot given the 2-seat Pineapple model file was made for 3
+    seats and raised only at its first decision: make_bots raises the
+    BotModelError naming the bot and both seat counts; at 2 seats it plays."""
+    from pathlib import Path
+
+    from ofc_fast.errors import BotModelError
+
+    two = str(Path(__file__).parents[1] / "ofc_fast/learned/models/pineapple-2p.ofcvm")
+    kw: dict[str, object] = {"model": two}
+    if name == "search":  # (reproducible, and quick)
+        kw.update(samples=4, time_budget=None)
+    with pytest.raises(BotModelError, match=f"{name} bot: .*for 2 players, not 3"):
+        make_bots(name, 3, "pineapple", seed=1, settings=[kw] * 3)
+    bots = make_bots(name, 2, "pineapple", seed=1, settings=[kw] * 2)
+    assert len(play_out(Game(rules.PINEAPPLE, 2, seed=1), bots).net) == 2
+
+
+def test_make_bot_names_a_factory_that_takes_no_rules_or_seed() -> None:
+    """A factory registered without the ``rules=`` and ``seed=`` keywords every
+    factory is called with made ``make_bot("coin")`` say "bad settings []", though
+    no setting was given: the BotError says what the factory lacks."""
+    register("coin", lambda: RandomBot(seed=1))
+    try:
+        with pytest.raises(BotError, match=r"bot 'coin': its factory takes no rules="):
+            make_bot("coin")
+        with pytest.raises(BotError, match=r"bot 'coin': its factory takes no rules="):
+            make_bot("coin", samples=3)
+    finally:
+        unregister("coin")
+    with pytest.raises(BotError, match=r"bad settings \['depth'\]"):
+        make_bot("random", depth=2)  # a factory that takes them: its settings named

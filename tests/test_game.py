@@ -1327,3 +1327,16 @@ def test_a_result_says_it_is_not_hashable() -> None:
     assert isinstance(r.net, list) and isinstance(r.fouls, list)
     with pytest.raises(TypeError, match="unhashable type: 'GameResult'"):
         hash(r)
+
+
+def test_move_to_action_names_a_declaration_or_surrender() -> None:
+    """``Game.move_to_action(Move(surrender=True))`` at a Pineapple decision said
+    "the move leaves Ks Kd Jd Qh 2c unplayed": a declaration or a surrender has no
+    action id, and the MoveError says so."""
+    g = Game(rules.PINEAPPLE, 2, seed=1)
+    for move, what in (
+        (Move(surrender=True), "surrender"),
+        (Move(declare="dragon"), "declar"),
+    ):
+        with pytest.raises(MoveError, match=f"{what}.* no action id"):
+            g.move_to_action(move)

@@ -1696,6 +1696,22 @@ def test_bots_with_a_model_object_rebuild_from_their_settings(tmp_path: Path):
         assert str(copy.act(obs)) == str(bot.act(obs))
 
 
+def test_search_bot_warm_up_rehearses_at_its_model_seat_count():
+    """A SearchBot given the 3-seat Pineapple model (to play a 3-seat arena with
+    ``ofc-fast bot``) raised BotModelError 'trained for 3 players, not 2' from
+    warm_up, which the client calls on hello: warm_up rehearses at the seat count
+    its model was trained for (or the one given), and the bot still refuses a
+    table of another."""
+    three = str(MODEL_DIR / "pineapple-3p.ofcvm")
+    bot = SearchBot(rules.PINEAPPLE, seed=0, samples=4, model=three)
+    bot.warm_up(rules.PINEAPPLE)
+    assert set(bot.overruns()) == {3, 5}  # the rehearsal's decision sizes, measured
+    with pytest.raises(BotModelError, match="trained for 3 players, not 2"):
+        bot.warm_up(rules.PINEAPPLE, players=2)
+    g = Game(rules.PINEAPPLE, 3, seed=1)
+    assert len(play_out(g, [bot, RandomBot(seed=1), RandomBot(seed=2)]).net) == 3
+
+
 def test_model_of_another_feature_set_refused_when_read():
     """docs/learned.md: a foreign file raises ModelError naming the problem.  A file
     whose header says feature set 2 (or other than 64 inputs) parses, but this

@@ -168,6 +168,21 @@ def test_bad_specs_are_refused() -> None:
         RunSpec.make("pineapple", 2, seed=1, hands=3, bots=[("heuristic", {"nope": 1})])
 
 
+def test_run_spec_refuses_bots_that_cannot_play_at_its_table() -> None:
+    """RunSpec.make("ofc", 4, ..., bots=[("value", {})]) was made, and its value
+    bots raised only at their first decision in a worker (no model ships for OFC at
+    4 seats); settings holding ``seed``, ``rules`` or ``name`` raised Python's
+    TypeError.  Both are BotErrors when the spec is made, naming the problem."""
+    from ofc_fast.errors import BotError
+
+    with pytest.raises(BotError, match=r"value bot: .*OFC with 4 players"):
+        RunSpec.make("ofc", 4, seed=1, hands=3, bots=[("value", {})])
+    assert RunSpec.make("ofc", 2, seed=1, hands=3, bots=[("value", {})]).players == 2
+    for key in ("seed", "rules", "name"):
+        with pytest.raises(BotError, match=f"settings\\[1\\]: '{key}'"):
+            RunSpec.make("pineapple", 2, 1, 3, [("random", {}), ("random", {key: 1})])
+
+
 @pytest.mark.parametrize(
     ("bot", "expected"),
     [

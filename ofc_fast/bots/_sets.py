@@ -10,14 +10,21 @@ from typing import Any
 
 from ..errors import BotModelError, ModelError
 from ..game import GameError, Move
-from ..learned.model import ModelSpec, check_spec
+from ..learned.model import ModelSpec, ValueModel, check_spec, load_model, resolve_model
 from ..rules import RuleSet
 from ..rules.model import GameKind
 from ..solver import StayValue, solve_fantasyland
 from .base import ObservationLike, rules_of
 from .heuristic import HeuristicBot
 
-__all__ = ["decision", "fl_setting", "model_errors", "model_setting"]
+__all__ = [
+    "decision",
+    "fl_setting",
+    "model_errors",
+    "model_seats",
+    "model_setting",
+    "table_model",
+]
 
 
 def fl_setting(fl_value: StayValue) -> StayValue:
@@ -62,6 +69,37 @@ def model_setting(spec: ModelSpec, who: str, own: RuleSet | None) -> ModelSpec:
     """
     with model_errors(who):
         return check_spec(spec, read=True, rules=own)
+
+
+def table_model(
+    spec: ModelSpec, own: RuleSet | None, players: int, who: str
+) -> ValueModel | None:
+    """The model a bot's ``model=`` setting plays by at a table of ``players`` seats
+    under its own rules ``own`` (None: ``model=None``, no model shipped for the table,
+    or a bot without rules, or with classic rules, which set hands by no model:
+    nothing to check); BotModelError naming ``who`` for a model of another seat count
+    (a bot's ``check_players``: refused when the bot is made for the table, not at
+    its first decision)."""
+    if own is None or own.game is GameKind.CLASSIC:
+        return None
+    with model_errors(who):
+        return resolve_model(spec, own, players)
+
+
+def model_seats(spec: ModelSpec, who: str) -> int:
+    """The seat count a bot's ``model=`` setting was trained for: 2 for ``"auto"``,
+    None or a model of any seat count (BotModelError naming ``who`` for a file that
+    cannot be read now).
+
+    >>> model_seats("auto", "search bot")
+    2
+    """
+    if spec is None or (isinstance(spec, str) and spec == "auto"):
+        return 2
+    with model_errors(who):
+        kept = check_spec(spec)
+        model = kept if isinstance(kept, ValueModel) else load_model(str(kept))
+    return model.players or 2
 
 
 def decision(

@@ -10,11 +10,12 @@ from ..rules import RuleSet
 __all__ = ["rehearse"]
 
 
-def rehearse(bot: object, rules: RuleSet) -> None:
-    """Play one deal of ``rules`` (two seats, seed 0) with ``bot`` in both seats.
+def rehearse(bot: object, rules: RuleSet, players: int = 2) -> None:
+    """Play one deal of ``rules`` (``players`` seats, seed 0) with ``bot`` in every
+    seat.
 
     >>> from ofc_fast import rules
     >>> from ofc_fast.bots import RandomBot
     >>> rehearse(RandomBot(seed=0), rules.PINEAPPLE)
     """
-    play_out(Game(rules, players=2, seed=0), [bot, bot])
+    play_out(Game(rules, players=players, seed=0), [bot] * players)

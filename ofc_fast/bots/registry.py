@@ -203,6 +203,29 @@ def _is_policy_name(name: object, settings: Mapping[str, Any]) -> bool:
     )
 
 
+def _check_call(
+    key: str, factory: BotFactory, rules: object, seed: object, settings: Mapping[str, Any]
+) -> None:
+    """BotError unless ``factory`` takes ``rules=``, ``seed=`` and ``settings`` as
+    keywords: naming the settings it does not take, or what it lacks when it takes
+    no ``rules=`` and ``seed=``, which every factory is called with."""
+    try:
+        signature = inspect.signature(factory)
+    except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
+        return
+    try:
+        signature.bind(rules=rules, seed=seed, **settings)
+    except TypeError as exc:
+        try:
+            signature.bind_partial(rules=rules, seed=seed)
+        except TypeError:
+            raise BotError(
+                f"bot {key!r}: its factory takes no rules= and seed= keywords (a bot "
+                f"factory is called as factory(rules=..., seed=..., **settings)): {exc}"
+            ) from None
+        raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
+
+
 def make_bot(
     name: str, rules: RuleSet | str | None = None, seed: int | None = None, **settings: Any
 ) -> Bot:
@@ -234,12 +257,7 @@ def make_bot(
         if found is None:
             raise UnknownBotError(_unknown(name))
         factory = found
-    try:
-        inspect.signature(factory).bind(rules=rules, seed=seed, **settings)
-    except TypeError as exc:
-        raise BotError(f"bot {key!r}: bad settings {sorted(settings)}: {exc}") from None
-    except ValueError:  # pragma: no cover - a factory without a signature (a builtin)
-        pass
+    _check_call(key, factory, rules, seed, settings)
     try:
         bot = factory(rules=rules, seed=seed, **settings)
     except OfcError:
@@ -263,6 +281,9 @@ def make_bots(
     """One bot per seat from names (a comma-separated string or a list): one name for
     every seat, or exactly one per seat.  The bots' seeds derive from ``seed`` (the
     same seed gives the same bots); ``settings``: one mapping per seat (optional).
+    A bot with a ``check_players(players)`` method is checked by it for this table
+    (a :class:`~ofc_fast.bots.ValueBot` with no model for the rules and seat count: BotError now,
+    not at its first decision).
 
     >>> [b.name for b in make_bots("heuristic,random", 2, seed=1)]
     ['heuristic', 'random']
@@ -309,7 +330,7 @@ def make_bots(
                     "and seed are make_bots' own arguments)"
                 )
     rng = Random(seed_setting(seed, "make_bots"))  # a bot seed's one rule
-    return [
+    bots = [
         make_bot(
             n,
             rules,
@@ -318,3 +339,8 @@ def make_bots(
         )
         for i, n in enumerate(items)
     ]
+    for bot in bots:  # a bot that cannot play at this table says so now
+        check = getattr(bot, "check_players", None)
+        if callable(check):
+            check(players)
+    return bots

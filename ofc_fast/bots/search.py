@@ -35,7 +35,14 @@ from ..search import (
     search_model,
 )
 from ..solver import StayValue
-from ._sets import decision, fl_setting, model_errors, model_setting
+from ._sets import (
+    decision,
+    fl_setting,
+    model_errors,
+    model_seats,
+    model_setting,
+    table_model,
+)
 from ._warm import rehearse
 from .base import ObservationLike, names_bad_observations
 from .heuristic import HeuristicBot, rules_setting, seed_setting
@@ -183,13 +190,23 @@ class SearchBot:
         self.rng = Random(seed)
         self._sets.reset(seed)
 
-    def warm_up(self, rules: RulesLike | None = None) -> None:
+    def check_players(self, players: int) -> None:
+        """The BotModelError a decision at ``players`` seats would raise when the
+        bot's model was trained for another seat count (``model="auto"`` searches
+        without one where none ships), as :func:`~ofc_fast.bots.make_bots` checks
+        the bots it makes, before any deal; a bot made without rules is checked at a
+        decision."""
+        if self.model != "auto":  # (where none ships, "auto" is the rollout search)
+            table_model(self.model, self.rules, players, "search bot")
+
+    def warm_up(self, rules: RulesLike | None = None, players: int | None = None) -> None:
         """Build the tables the first decision needs and measure how far a search
         overruns its budget here: rehearsal deals of a copy at budgets of 10 ms, 30 ms
         and the bot's own (the overrun depends on where the budget cuts the search:
         pruning switches policy part way), as many as start within 2 s; ``rules``,
-        else the bot's own, else PINEAPPLE.  This bot's random stream is untouched.
-        ``ofc-fast bot`` calls it before joining (about a second).
+        else the bot's own, else PINEAPPLE; ``players`` seats, else the seat count
+        the bot's model file was trained for, else 2.  This bot's random stream is
+        untouched.  ``ofc-fast bot`` calls it before joining (about a second).
 
         >>> bot = SearchBot(seed=0)
         >>> bot.warm_up()
@@ -197,6 +214,7 @@ class SearchBot:
         [3, 5]
         """
         table = as_rules(rules or self.rules or "pineapple", "search bot warm_up")
+        seats = model_seats(self.model, "search bot") if players is None else players
         start = time.monotonic()
         self._sets.warm_up(table)
         for budget in (*_REHEARSALS, self.time_budget or _REHEARSALS[-1]):
@@ -205,7 +223,7 @@ class SearchBot:
             settings = {**self.settings(), "time_budget": budget, "samples": None}
             copy = SearchBot(table, 0, **{**settings, "clock": "wall", "model": self.model})
             copy._overrun = self._overrun  # the copy's searches measure for this bot
-            rehearse(_Timed(copy), table)
+            rehearse(_Timed(copy), table, seats)
 
     def overruns(self) -> dict[int, float]:
         """Seconds a search overran its budget, recently at most, by the number of

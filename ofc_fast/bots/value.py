@@ -7,8 +7,8 @@ and Fantasyland value, exactly), and the best is played.  Fantasyland sets are s
 the exact solver (:func:`ofc_fast.solver.solve_fantasyland`), classic hands by the
 arranger (as :class:`HeuristicBot`).  ``model``: ``"auto"`` (the model shipped for
 the rule set and seat count; BotError when the bot is made under rules no model
-ships for, at a decision at a seat count without one, or before any deal where
-:meth:`ValueBot.check_players` is called, as ``ofc-fast play`` does), a path to a model
+ships for, when :func:`~ofc_fast.bots.make_bots` makes it for a seat count without
+one (:meth:`ValueBot.check_players`), else at a decision there), a path to a model
 file (kept absolute), a :class:`~ofc_fast.learned.ValueModel`, or its bytes as
 ``{"name": ..., "base64": ...}`` (what ``settings()`` gives for a model read from
 bytes; one read from a file it gives as ``{"path": ..., "checksum": ...}``); None
@@ -37,7 +37,7 @@ from ..rules import PINEAPPLE, RuleSet
 from ..rules.model import GameKind
 from ..search import decision_actions, search_model
 from ..solver import StayValue
-from ._sets import decision, fl_setting, model_errors, model_setting
+from ._sets import decision, fl_setting, model_errors, model_setting, table_model
 from .base import ObservationLike, names_bad_observations, unseen_cards
 from .heuristic import HeuristicBot, rules_setting, seed_setting
 
@@ -99,9 +99,10 @@ class ValueBot:
 
     def check_players(self, players: int) -> None:
         """The BotError a decision at ``players`` seats would raise when
-        ``model="auto"`` ships no model for the bot's rules and that seat count
-        (``ofc-fast play`` checks its ``--bots`` so, before any deal); a bot made
-        without rules is checked at a decision.
+        ``model="auto"`` ships no model for the bot's rules and that seat count, or
+        its model was trained for another seat count (a BotModelError), as
+        :func:`~ofc_fast.bots.make_bots` checks the bots it makes, before any deal; a
+        bot made without rules is checked at a decision.
 
         >>> ValueBot("ofc", seed=1).check_players(4)  # doctest: +ELLIPSIS
         Traceback (most recent call last):
@@ -109,10 +110,10 @@ class ValueBot:
         ofc_fast.errors.BotError: value bot: no value model ships for OFC with 4 players; ...
         """
         own = self.rules
-        if self.model != "auto" or own is None or own.game is GameKind.CLASSIC:
+        if own is None or own.game is GameKind.CLASSIC:
             return
-        if shipped_model(own, players) is None:
-            raise _no_model(own, players)
+        if table_model(self.model, own, players, "value bot") is None:
+            raise _no_model(own, players)  # (model="auto": None is refused)
 
     def act(self, observation: ObservationLike) -> Move:
         """The legal move of largest model value."""

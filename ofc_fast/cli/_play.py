@@ -40,7 +40,7 @@ SHOW_DEALS = 10  # print every deal of a match this short
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from ..bots import ValueBot, make_bots
+    from ..bots import make_bots
     from ..game import Match
 
     preset = load_rules(args.rules)
@@ -93,10 +93,8 @@ def run_play(args: argparse.Namespace) -> int:
                 "play is the sequential Match, with Fantasyland)"
             )
     # the bots' seeds derive from the match seed, the one printed: it replays the match
+    # (make_bots refuses a bot that cannot play these seats: before any deal)
     bots = named("--bots", make_bots, names, players, preset, seed=match.seed)
-    for bot in bots:  # (a value bot without a model for the seats: before any deal)
-        if isinstance(bot, ValueBot):
-            named("--bots", bot.check_players, players)
     if wants_parallel(args):  # --workers / --ray: units of deals (ofc_fast/parallel)
         from ..arena import sigterm_as_sigint
 

@@ -413,6 +413,8 @@ class Game:
             raise MoveError("the deal is over", "game_over")
         if not isinstance(move, Move):
             raise MoveError(f"expected a Move, got {type(move).__name__}", "bad_move")
+        if move[2] is not None or move[3]:  # a classic full set's declare, surrender
+            raise MoveError(f"{move} places no cards: it has no action id", "bad_move")
         return action_for_move(move, self.dealt, self.to_discard)
 
     def random_move(self, rng: Random | None = None) -> Move:

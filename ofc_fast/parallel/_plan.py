@@ -50,7 +50,7 @@ from typing import Any, TypedDict
 
 import numpy as np
 
-from ..bots import bot_key, make_bot
+from ..bots import bot_key, make_bot, make_bots
 from ..bots.registry import is_bot_spec
 from ..errors import BotError, GameError, quote
 from ..game import Game, Match, deal_seed, resolve_rules
@@ -174,8 +174,13 @@ class RunSpec:
             enc *= players
         if len(enc) != players:
             raise GameError(f"{players} seats need 1 or {players} bots, got {len(enc)}")
-        for i, (name, settings) in enumerate(enc):  # fail here, not in a worker
-            make_bot(name, rs, bot_seed(check_seed(seed), 0, i), **json.loads(settings))
+        make_bots(  # fail here, not in a worker (a bot that cannot play this table too)
+            [name for name, _ in enc],
+            players,
+            rs,
+            check_seed(seed),
+            [json.loads(settings) for _, settings in enc],
+        )
         fantasyland = flag(fantasyland, "fantasyland", GameError)
         Game(rs, players, seed=0)  # a table the rules can deal
         if fantasyland:
