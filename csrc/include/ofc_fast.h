@@ -59,7 +59,8 @@
  * again as they are paid, so a writer can make it fail with `actual` partly written;
  * an answer is still one snapshot's).  A refusal that leaves `actual` as it is needs
  * either that second read or room for every transfer until the last is checked, and
- * the library allocates none.
+ * the library allocates none: ofc_apply_stakes_scratch() takes that room from the
+ * caller and reads every transfer once.
  *
  * Example
  * -------
