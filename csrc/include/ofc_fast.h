@@ -321,7 +321,7 @@ typedef struct ofc_board_eval {
     uint16_t strength[OFC_ROWS]; /* front, middle, back */
     int16_t royalty[OFC_ROWS];   /* per row under the rules; all 0 when fouled */
     uint8_t foul;                /* 1 when the rows break the rules' order */
-    uint8_t reserved;
+    uint8_t reserved;            /* 0 (ofc_eval_board() writes it) */
 } ofc_board_eval;
 
 /*! @brief Evaluate a complete board: row strengths, foul flag, royalties.
@@ -405,7 +405,8 @@ typedef struct ofc_pair_context {
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
  * @param rules  a rule set (its scalar fields are checked).
  * @param a      an evaluated board: front a 3-card strength, middle and back 5-card
- *               strengths, foul 0 or 1 (royalty values are taken as given).  An
+ *               strengths, foul 0 or 1, reserved 0 (royalty values are taken as
+ *               given).  An
  *               ofc_board_eval carries no rule set: the foul flag and royalties are
  *               those of the rules ofc_eval_board() was given, which should be `rules`
  *               (the Python EvaluatedBoard keeps its rules and checks them).
@@ -414,7 +415,8 @@ typedef struct ofc_pair_context {
  *               and *_sweeps_all 0 or 1 (reserved 0).
  * @param out    receives the result (out->net: the net points of a); required.
  * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
- *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */
+ *         OFC_E_VALUE (a NULL pointer, a foul flag, reserved byte or context field
+ *         out of range). */
 OFC_API int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
                                 const ofc_board_eval *b, const ofc_pair_context *ctx,
                                 ofc_pair_score *out);
