@@ -177,7 +177,7 @@ typedef struct ofc_settle_input {
     uint8_t surrendered;      /* bit s: seat s surrendered (R-VAR-SUR-*) */
     int8_t declared[OFC_SETTLE_MAX_SEATS]; /* ofc_natural id declared by seat s,
                                             * OFC_DECLARE_BEST, or OFC_DECLARE_NONE */
-    uint8_t has_stacks;       /* 1: apply table stakes to `stacks` */
+    uint8_t has_stacks;       /* 1: apply table stakes to `stacks`; 0: none */
     int32_t stacks[OFC_SETTLE_MAX_SEATS];  /* chips at the start, 0..OFC_STACK_MAX */
 } ofc_settle_input;
 
@@ -252,8 +252,8 @@ OFC_API int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players,
  * @param in     the deal (validated).
  * @param flags  0 or OFC_SETTLE_ITEMS.
  * @param out    receives the result.
- * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag); OFC_E_RULES (rules'
- *         scalar fields or table);
+ * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag, has_stacks not 0 or 1);
+ *         OFC_E_RULES (rules' scalar fields or table);
  *         OFC_E_MAX_PLAYERS, OFC_E_SEAT, OFC_E_SURRENDER, OFC_E_CONFLICT;
  *         OFC_E_COUNT (a seat setting rows shows no cards, or a seat mixes cards
  *         and OFC_NO_CARD), OFC_E_CARD, OFC_E_DUPLICATE (across all seats);

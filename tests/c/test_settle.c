@@ -368,6 +368,10 @@ static void test_refusals(ofc_rules *r)
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_DUPLICATE);
     CHECK_EQ(ofc_settle(r, NULL, &in, 0, &s), OFC_E_VALUE);
     CHECK(s.bad_seat == -1 && s.bad_card == 0xFF);
+    in.has_stacks = 2; /* neither 0 nor 1: refused before the cards are looked at */
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_VALUE);
+    CHECK(s.bad_seat == -1 && s.bad_card == 0xFF);
+    in.has_stacks = 0;
     in.cards[2][4] = 52;
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_CARD);
     in.cards[2][4] = OFC_NO_CARD;
