@@ -52,8 +52,9 @@
  * call is given to share rather than to check (rule sets: ofc_rules, ofc_game_rules,
  * ofc_table_rules, ofc_fl_rules; ev tables, models, contexts: fill them once, then
  * share them read-only), the state a call updates (an ofc_game, a vector
- * environment's slots and output arrays, an ofc_observation completed in place), the
- * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and one
+ * environment's slots and output arrays, an ofc_observation completed in place, the
+ * scratch of ofc_apply_stakes_scratch()), the functions that check nothing
+ * (ofc_*_unchecked, ofc_inline.h, ofc_encode), and one
  * that checks all its input before using any and, beyond a block of 256 rows, reads it
  * twice: ofc_apply_stakes() beyond 256 transfers (checked, then copied and checked
  * again as they are paid, so a writer can make it fail with `actual` partly written;
