@@ -286,7 +286,9 @@ OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t
  * @param stacks  `seats` stacks, 0..OFC_STACK_MAX (never NULL: seats >= 1).
  * @param seats   1..256.
  * @param pairs   n pairs of two different seats (each < `seats`); may be NULL only
- *                when n == 0.
+ *                when n == 0.  Before C23 a non-const uint8_t[][2] (as
+ *                ofc_settlement_order() fills) passes as (const uint8_t(*)[2])pairs:
+ *                without the cast, gcc -pedantic warns of the qualifier.
  * @param amount  n nominal transfers (any amount but INT32_MIN); may be NULL only
  *                when n == 0.
  * @param n       number of transfers.
