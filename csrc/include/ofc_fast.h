@@ -54,14 +54,16 @@
  * share them read-only), the state a call updates (an ofc_game, a vector
  * environment's slots and output arrays, an ofc_observation completed in place, the
  * scratch of ofc_apply_stakes_scratch()), the functions that check nothing
- * (ofc_*_unchecked, ofc_inline.h, ofc_encode), and one
- * that checks all its input before using any and, beyond a block of 256 rows, reads it
- * twice: ofc_apply_stakes() beyond 256 transfers (checked, then copied and checked
- * again as they are paid, so a writer can make it fail with `actual` partly written;
- * an answer is still one snapshot's).  A refusal that leaves `actual` as it is needs
- * either that second read or room for every transfer until the last is checked, and
- * the library allocates none: ofc_apply_stakes_scratch() takes that room from the
- * caller and reads every transfer once.
+ * (ofc_*_unchecked, ofc_inline.h, ofc_encode), and those that check all their input
+ * before writing any output, so read it twice: the batch kernels of this header,
+ * ofc_rank5_batch(), ofc_rank3_batch(), ofc_eval_boards() and ofc_score_pairs()
+ * (every row checked, then each block copied and checked again as it is computed),
+ * and ofc_apply_stakes() beyond 256 transfers (likewise, as they are paid).  A writer
+ * can make these fail with their outputs partly written (the rows before the one
+ * refused); a row's answer is still one snapshot's.  A refusal that leaves the
+ * outputs as they are needs either that second read or room for every row until the
+ * last is checked, and the library allocates none: ofc_apply_stakes_scratch() takes
+ * that room from the caller and reads every transfer once.
  *
  * Example
  * -------
@@ -369,7 +371,8 @@ OFC_API int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t str
  * @param foul      receives n foul flags; may be NULL.
  * @param bad       receives the index of the first bad board; may be NULL.
  * @return OFC_OK or the first bad board's error (every board is checked before any
- *         output is written: the outputs are untouched);
+ *         output is written: the outputs are untouched, unless another thread writes
+ *         the boards during the call: see Threads);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
 OFC_API int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                                 int32_t *strength, int32_t *royalty, uint8_t *foul,
@@ -474,7 +477,8 @@ OFC_API int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t ca
  * @param net    receives the n net points of the a boards.
  * @param bad    receives the index of the first bad pair; may be NULL.
  * @return OFC_OK or the first bad pair's error (every pair is checked before net
- *         is written: net is untouched);
+ *         is written: net is untouched, unless another thread writes the boards
+ *         during the call: see Threads);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
 OFC_API int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                                 size_t n, int32_t *net, size_t *bad);
