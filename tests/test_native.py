@@ -168,6 +168,22 @@ def test_threads_section_names_every_public_header() -> None:
     assert "Not covered" in section and "ofc_inline.h" in section
 
 
+@needs_csrc
+def test_threads_section_names_the_functions_that_read_twice() -> None:
+    """The batch kernels of ofc_fast.h check every row before writing any output, then
+    copy and check each block again to compute it (tests/test_bad_input.py races them:
+    a writer makes them refuse with the rows before the refused one written).  The
+    Threads section, which says every checking function reads each byte once, named
+    only ofc_apply_stakes as reading twice."""
+    text = (CSRC / "ofc_fast.h").read_text(encoding="utf-8")
+    section = text[text.index(" * Threads\n") : text.index(" * Example\n")]
+    section = re.sub(r"\s*\n \* ?", " ", section)
+    twice = section[section.index("Not covered") :]
+    for name in ("rank5_batch", "rank3_batch", "eval_boards", "score_pairs"):
+        assert f"ofc_{name}()" in twice, name
+    assert "ofc_apply_stakes() beyond 256" in twice
+
+
 # ------------------------------------------------------------------ status codes
 
 

@@ -724,6 +724,20 @@ def test_apply_stakes_empty_table() -> None:
     assert apply_stakes([], [], "win_cap") == []
 
 
+@pytest.mark.parametrize("model", list(StakesModel))
+def test_apply_stakes_beyond_a_block_of_256_transfers(model: StakesModel) -> None:
+    """700 transfers (the C library copies them in blocks of 256) against the rule
+    text's reading, as a deal's pairs are paid one after another."""
+    rng = random.Random(14)
+    transfers = []
+    for _ in range(700):
+        i, j = rng.sample(range(5), 2)
+        transfers.append(((i, j), rng.randint(-40, 40)))
+    stacks = [400, 0, 1000, 2500, 90]
+    ref = ref_chips if model is StakesModel.CHIPS else ref_win_cap
+    assert apply_stakes(transfers, stacks, model) == ref(transfers, stacks)
+
+
 def test_apply_stakes_stacks_none_names_stacks() -> None:
     with pytest.raises(ofc.TableError, match="stacks"):
         apply_stakes([((0, 1), 3)], None, "chips")  # type: ignore[arg-type]

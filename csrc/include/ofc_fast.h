@@ -52,14 +52,18 @@
  * call is given to share rather than to check (rule sets: ofc_rules, ofc_game_rules,
  * ofc_table_rules, ofc_fl_rules; ev tables, models, contexts: fill them once, then
  * share them read-only), the state a call updates (an ofc_game, a vector
- * environment's slots and output arrays, an ofc_observation completed in place), the
- * functions that check nothing (ofc_*_unchecked, ofc_inline.h, ofc_encode), and one
- * that checks all its input before using any and, beyond a block of 256 rows, reads it
- * twice: ofc_apply_stakes() beyond 256 transfers (checked, then copied and checked
- * again as they are paid, so a writer can make it fail with `actual` partly written;
- * an answer is still one snapshot's).  A refusal that leaves `actual` as it is needs
- * either that second read or room for every transfer until the last is checked, and
- * the library allocates none.
+ * environment's slots and output arrays, an ofc_observation completed in place, the
+ * scratch of ofc_apply_stakes_scratch()), the functions that check nothing
+ * (ofc_*_unchecked, ofc_inline.h, ofc_encode), and those that check all their input
+ * before writing any output, so read it twice: the batch kernels of this header,
+ * ofc_rank5_batch(), ofc_rank3_batch(), ofc_eval_boards() and ofc_score_pairs()
+ * (every row checked, then each block copied and checked again as it is computed),
+ * and ofc_apply_stakes() beyond 256 transfers (likewise, as they are paid).  A writer
+ * can make these fail with their outputs partly written (the rows before the one
+ * refused); a row's answer is still one snapshot's.  A refusal that leaves the
+ * outputs as they are needs either that second read or room for every row until the
+ * last is checked, and the library allocates none: ofc_apply_stakes_scratch() takes
+ * that room from the caller and reads every transfer once.
  *
  * Example
  * -------
@@ -320,7 +324,7 @@ typedef struct ofc_board_eval {
     uint16_t strength[OFC_ROWS]; /* front, middle, back */
     int16_t royalty[OFC_ROWS];   /* per row under the rules; all 0 when fouled */
     uint8_t foul;                /* 1 when the rows break the rules' order */
-    uint8_t reserved;
+    uint8_t reserved;            /* 0 (ofc_eval_board() writes it) */
 } ofc_board_eval;
 
 /*! @brief Evaluate a complete board: row strengths, foul flag, royalties.
@@ -367,7 +371,8 @@ OFC_API int32_t ofc_row_value(const ofc_rules *rules, uint32_t row, uint16_t str
  * @param foul      receives n foul flags; may be NULL.
  * @param bad       receives the index of the first bad board; may be NULL.
  * @return OFC_OK or the first bad board's error (every board is checked before any
- *         output is written: the outputs are untouched);
+ *         output is written: the outputs are untouched, unless another thread writes
+ *         the boards during the call: see Threads);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and cards is NULL. */
 OFC_API int32_t ofc_eval_boards(const ofc_rules *rules, const uint8_t *cards, size_t n,
                                 int32_t *strength, int32_t *royalty, uint8_t *foul,
@@ -404,7 +409,8 @@ typedef struct ofc_pair_context {
  *   net   = units + royalties (a's minus b's), then +/- overall_bonus to the winner.
  * @param rules  a rule set (its scalar fields are checked).
  * @param a      an evaluated board: front a 3-card strength, middle and back 5-card
- *               strengths, foul 0 or 1 (royalty values are taken as given).  An
+ *               strengths, foul 0 or 1, reserved 0 (royalty values are taken as
+ *               given).  An
  *               ofc_board_eval carries no rule set: the foul flag and royalties are
  *               those of the rules ofc_eval_board() was given, which should be `rules`
  *               (the Python EvaluatedBoard keeps its rules and checks them).
@@ -413,7 +419,8 @@ typedef struct ofc_pair_context {
  *               and *_sweeps_all 0 or 1 (reserved 0).
  * @param out    receives the result (out->net: the net points of a); required.
  * @return OFC_OK, OFC_E_RULES, OFC_E_STRENGTH (a strength of the wrong kind) or
- *         OFC_E_VALUE (a NULL pointer, a foul flag or context field out of range). */
+ *         OFC_E_VALUE (a NULL pointer, a foul flag, reserved byte or context field
+ *         out of range). */
 OFC_API int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,
                                 const ofc_board_eval *b, const ofc_pair_context *ctx,
                                 ofc_pair_score *out);
@@ -470,7 +477,8 @@ OFC_API int32_t ofc_score_boards_detail(const ofc_rules *rules, const uint8_t ca
  * @param net    receives the n net points of the a boards.
  * @param bad    receives the index of the first bad pair; may be NULL.
  * @return OFC_OK or the first bad pair's error (every pair is checked before net
- *         is written: net is untouched);
+ *         is written: net is untouched, unless another thread writes the boards
+ *         during the call: see Threads);
  *         OFC_E_RULES, or OFC_E_VALUE when n > 0 and a, b or net is NULL. */
 OFC_API int32_t ofc_score_pairs(const ofc_rules *rules, const uint8_t *a, const uint8_t *b,
                                 size_t n, int32_t *net, size_t *bad);

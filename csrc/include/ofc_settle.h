@@ -177,7 +177,7 @@ typedef struct ofc_settle_input {
     uint8_t surrendered;      /* bit s: seat s surrendered (R-VAR-SUR-*) */
     int8_t declared[OFC_SETTLE_MAX_SEATS]; /* ofc_natural id declared by seat s,
                                             * OFC_DECLARE_BEST, or OFC_DECLARE_NONE */
-    uint8_t has_stacks;       /* 1: apply table stakes to `stacks` */
+    uint8_t has_stacks;       /* 1: apply table stakes to `stacks`; 0: none */
     int32_t stacks[OFC_SETTLE_MAX_SEATS];  /* chips at the start, 0..OFC_STACK_MAX */
 } ofc_settle_input;
 
@@ -252,8 +252,8 @@ OFC_API int32_t ofc_settle_input_init(ofc_settle_input *in, uint8_t players,
  * @param in     the deal (validated).
  * @param flags  0 or OFC_SETTLE_ITEMS.
  * @param out    receives the result.
- * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag); OFC_E_RULES (rules'
- *         scalar fields or table);
+ * @return OFC_OK; OFC_E_VALUE (NULL pointer, unknown flag, has_stacks not 0 or 1);
+ *         OFC_E_RULES (rules' scalar fields or table);
  *         OFC_E_MAX_PLAYERS, OFC_E_SEAT, OFC_E_SURRENDER, OFC_E_CONFLICT;
  *         OFC_E_COUNT (a seat setting rows shows no cards, or a seat mixes cards
  *         and OFC_NO_CARD), OFC_E_CARD, OFC_E_DUPLICATE (across all seats);
@@ -286,7 +286,9 @@ OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t
  * @param stacks  `seats` stacks, 0..OFC_STACK_MAX (never NULL: seats >= 1).
  * @param seats   1..256.
  * @param pairs   n pairs of two different seats (each < `seats`); may be NULL only
- *                when n == 0.
+ *                when n == 0.  Before C23 a non-const uint8_t[][2] (as
+ *                ofc_settlement_order() fills) passes as (const uint8_t(*)[2])pairs:
+ *                without the cast, gcc -pedantic warns of the qualifier.
  * @param amount  n nominal transfers (any amount but INT32_MIN); may be NULL only
  *                when n == 0.
  * @param n       number of transfers.
@@ -295,10 +297,34 @@ OFC_API int32_t ofc_settlement_order(uint32_t players, uint32_t button, uint32_t
  * @return OFC_OK, OFC_E_STACKS (a stack out of range), OFC_E_SEAT (a seat out of
  *         range, or a pair of one seat twice), OFC_E_VALUE (model, an amount, seats, stacks NULL, or pairs, amount
  *         or actual NULL with n > 0), checked before any transfer is paid: on an
- *         error `actual` is left as it is (but see ofc_fast.h, Threads). */
+ *         error `actual` is left as it is (but see ofc_fast.h, Threads: beyond 256
+ *         transfers, ofc_apply_stakes_scratch() reads them once). */
 OFC_API int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
                                  const uint8_t pairs[][2], const int32_t *amount, size_t n,
                                  int32_t *actual);
+
+/*! One transfer as ofc_apply_stakes_scratch() keeps it: amount, then the pair. */
+typedef struct ofc_stakes_transfer {
+    int32_t amount;
+    uint8_t pair[2];
+} ofc_stakes_transfer;
+
+/*! @brief ofc_apply_stakes() reading each transfer once, however many: the transfers
+ * are copied to `scratch` as they are checked, and paid from there.  Without it (NULL),
+ * beyond 256 transfers they are read again to be paid (ofc_fast.h, Threads).
+ * @param model, stacks, seats, pairs, amount, n, actual  as for ofc_apply_stakes().
+ * @param scratch      room for scratch_len transfers, sharing no byte with stacks,
+ *                     pairs, amount or actual; its contents on return are unspecified.
+ *                     NULL (with scratch_len 0): ofc_apply_stakes().
+ * @param scratch_len  at least n when scratch is not NULL; 0 when it is.
+ * @pre scratch_len does not exceed the room at scratch.
+ * @return as ofc_apply_stakes(); also OFC_E_VALUE when scratch is NULL with a
+ *         scratch_len, or has room for fewer than n transfers, or shares a byte with
+ *         stacks, pairs, amount or actual (checked before anything is read). */
+OFC_API int32_t ofc_apply_stakes_scratch(uint32_t model, const int32_t *stacks, size_t seats,
+                                         const uint8_t pairs[][2], const int32_t *amount,
+                                         size_t n, int32_t *actual,
+                                         ofc_stakes_transfer *scratch, size_t scratch_len);
 
 /*! @brief What the seat holding natural b pays the seat holding natural a (negative: a pays
  * b) under the table's naturals rule (R-NAT-2, R-NAT-6); -1 for an ordinary hand.

@@ -10,8 +10,8 @@ int32_t ofc_score_evals_unchecked(const ofc_rules *rules, const ofc_board_eval *
     return ofc_score_evals_k(rules, a, b, ctx ? ctx : &ofc_no_context, detail, 0);
 }
 
-/* OFC_OK when an evaluated board holds a 3-card front, 5-card middle and back and a
- * 0/1 foul flag (royalties: any int16 is fine). */
+/* OFC_OK when an evaluated board holds a 3-card front, 5-card middle and back, a
+ * 0/1 foul flag and a reserved byte 0 (royalties: any int16 is fine). */
 static int32_t ofc_eval_check(const ofc_board_eval *e)
 {
     if (ofc_strength_cards(e->strength[OFC_FRONT]) != 3 ||
@@ -19,7 +19,7 @@ static int32_t ofc_eval_check(const ofc_board_eval *e)
         ofc_strength_cards(e->strength[OFC_BACK]) != 5) {
         return OFC_E_STRENGTH;
     }
-    return e->foul <= 1 ? OFC_OK : OFC_E_VALUE;
+    return e->foul <= 1 && e->reserved == 0 ? OFC_OK : OFC_E_VALUE;
 }
 
 int32_t ofc_score_evals(const ofc_rules *rules, const ofc_board_eval *a,

@@ -125,9 +125,6 @@ static int32_t check_rest(const ofc_table_rules *t, const ofc_settle_input *in,
         }
         return fail(out, OFC_E_HIDDEN, (int)s, 0xFF);
     }
-    if (in->has_stacks > 1) {
-        return OFC_E_VALUE;
-    }
     for (s = 0; in->has_stacks && s < in->players; s++) {
         if (!in_range(in->stacks[s], 0, OFC_STACK_MAX)) {
             return fail(out, OFC_E_STACKS, (int)s, 0xFF);
@@ -468,7 +465,7 @@ static int32_t settle_check(const ofc_table_rules *table, const ofc_settle_input
     if (ofc_table_rules_check(table) != OFC_OK) {
         return OFC_E_RULES;
     }
-    if (flags & ~OFC_SETTLE_ITEMS) {
+    if ((flags & ~OFC_SETTLE_ITEMS) || in->has_stacks > 1) {
         return OFC_E_VALUE;
     }
     for (s = 0; s < SEATS; s++) {

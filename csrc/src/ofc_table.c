@@ -172,9 +172,30 @@ static int32_t stakes_block(const uint8_t pairs[][2], const int32_t *amount, siz
     return OFC_OK;
 }
 
-int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
-                         const uint8_t pairs[][2], const int32_t *amount, size_t n,
-                         int32_t *actual)
+/* 1 when the n bytes at a and the m bytes at b share a byte (addresses compared as
+ * integers: the buffers are distinct objects unless they overlap). */
+static int bytes_overlap(const void *a, size_t n, const void *b, size_t m)
+{
+    uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+    return a != NULL && b != NULL && n > 0 && m > 0 && (x < y ? y - x < n : x - y < m);
+}
+
+/* Room for n transfers at scratch, sharing no byte with the other buffers. */
+static int scratch_ok(const ofc_stakes_transfer *scratch, size_t room, const int32_t *given,
+                      size_t seats, const uint8_t pairs[][2], const int32_t *amount,
+                      size_t n, const int32_t *actual)
+{
+    size_t bytes = n * sizeof *scratch;
+    return room >= n && !bytes_overlap(scratch, bytes, given, seats * sizeof *given) &&
+           !bytes_overlap(scratch, bytes, pairs, 2 * n) &&
+           !bytes_overlap(scratch, bytes, amount, n * sizeof *amount) &&
+           !bytes_overlap(scratch, bytes, actual, n * sizeof *actual);
+}
+
+int32_t ofc_apply_stakes_scratch(uint32_t model, const int32_t *given, size_t seats,
+                                 const uint8_t pairs[][2], const int32_t *amount, size_t n,
+                                 int32_t *actual, ofc_stakes_transfer *scratch,
+                                 size_t scratch_len)
 {
     stakes_seat st[256];
     int32_t stacks[256], a[OFC_COPY_BLOCK];
@@ -182,12 +203,16 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
     size_t k, m = 0, start;
     int pass;
     if (model > OFC_STAKES_CHIPS || given == NULL || seats == 0 || seats > 256 ||
-        (n > 0 && (pairs == NULL || amount == NULL || actual == NULL))) {
+        (n > 0 && (pairs == NULL || amount == NULL || actual == NULL)) ||
+        (scratch == NULL ? scratch_len != 0
+                         : !scratch_ok(scratch, scratch_len, given, seats, pairs, amount, n,
+                                       actual))) {
         return OFC_E_VALUE;
     }
     /* the stacks read once, then the transfers a block at a time, checked (all of them
      * first: a bad one leaves actual as it is) and used only as copied; up to one
-     * block, pass 0's copy is the one paid (read once: ofc_fast.h, Threads) */
+     * block, pass 0's copy is the one paid, beyond it the copy kept in scratch, or
+     * without scratch a second copy, checked again (ofc_fast.h, Threads) */
     ofc_copy_cards((uint8_t *)stacks, (const uint8_t *)given, seats * sizeof *stacks);
     for (k = 0; k < seats; k++) {
         if (!in_range(stacks[k], 0, OFC_STACK_MAX)) {
@@ -197,11 +222,21 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
     ofc_st_stakes_init(st, stacks, seats);
     for (pass = 0; pass < 2; pass++) {
         for (start = 0; start < n; start += m) {
-            if (pass == 0 || n > OFC_COPY_BLOCK) {
+            if (pass == 1 && scratch != NULL && n > OFC_COPY_BLOCK) {
+                m = n - start < OFC_COPY_BLOCK ? n - start : OFC_COPY_BLOCK;
+                for (k = 0; k < m; k++) {
+                    memcpy(p[k], scratch[start + k].pair, 2);
+                    a[k] = scratch[start + k].amount;
+                }
+            } else if (pass == 0 || n > OFC_COPY_BLOCK) {
                 int32_t rc = stakes_block(pairs, amount, seats, start, n, p, a, &m);
                 if (rc != OFC_OK) {
                     return rc;
                 }
+            }
+            for (k = 0; pass == 0 && scratch != NULL && k < m; k++) {
+                memcpy(scratch[start + k].pair, p[k], 2);
+                scratch[start + k].amount = a[k];
             }
             for (k = 0; pass == 1 && k < m; k++) {
                 actual[start + k] = ofc_st_stakes_step(model, st, p[k][0], p[k][1], a[k]);
@@ -209,6 +244,13 @@ int32_t ofc_apply_stakes(uint32_t model, const int32_t *given, size_t seats,
         }
     }
     return OFC_OK;
+}
+
+int32_t ofc_apply_stakes(uint32_t model, const int32_t *stacks, size_t seats,
+                         const uint8_t pairs[][2], const int32_t *amount, size_t n,
+                         int32_t *actual)
+{
+    return ofc_apply_stakes_scratch(model, stacks, seats, pairs, amount, n, actual, NULL, 0);
 }
 
 /* ---------------------------------------------------------------- naturals */

@@ -369,6 +369,10 @@ static void test_reserved_fields(void)
     CHECK_EQ(ofc_rules_check(&r), OFC_E_RULES);
     CHECK_EQ(ofc_eval_board(&rules, BOARD, &e), OFC_OK);
     CHECK_EQ(ofc_score_evals(&rules, &e, &e, &ctx, &score), OFC_E_VALUE);
+    CHECK_EQ(e.reserved, 0); /* ofc_eval_board() writes it */
+    CHECK_EQ(ofc_score_evals(&rules, &e, &e, NULL, &score), OFC_OK);
+    e.reserved = 1; /* an evaluated board's reserved byte, as any other */
+    CHECK_EQ(ofc_score_evals(&rules, &e, &e, NULL, &score), OFC_E_VALUE);
     t.reserved[1] = 1;
     CHECK_EQ(ofc_table_rules_check(&t), OFC_E_RULES);
     t = table;

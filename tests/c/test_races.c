@@ -421,13 +421,16 @@ static void stakes_while_written(void)
  * twice: ofc_fast.h, Threads), while the 301st transfer's second seat flips between 1
  * and 2 (both seats; seat 2 has no chips, so the answers differ) and between 1 and 250
  * (no such seat): every answer must be one snapshot's, never a mix of the two reads,
- * and a refusal OFC_E_SEAT (with `actual` partly written: the documented exception). */
-static void stakes_beyond_a_block_while_written(void)
+ * and a refusal OFC_E_SEAT (with `actual` partly written: the documented exception).
+ * With scratch (ofc_apply_stakes_scratch(), reading them once) a refusal leaves
+ * `actual` as it is: it paid the first blocks of a second read before refusing. */
+static void stakes_beyond_a_block_while_written(int with_scratch)
 {
     enum { SEATS = 3, N = 600, AT = 300 };
-    static int32_t stacks[SEATS] = {1000000, 1000000, 0}, amount[N], actual[N];
+    static int32_t stacks[SEATS] = {1000000, 1000000, 0}, amount[N], actual[N], before[N];
     static int32_t expected[2][N];
     static uint8_t pairs[N][2];
+    static ofc_stakes_transfer scratch[N];
     const uint8_t(*seats)[2] = (const uint8_t(*)[2])pairs;
     uint8_t other_seat[2] = {2, 250};
     uint32_t model;
@@ -438,6 +441,7 @@ static void stakes_beyond_a_block_while_written(void)
         pairs[i][0] = (uint8_t)(i % 2);
         pairs[i][1] = (uint8_t)(1 - i % 2);
         amount[i] = (i % 3 == 0 ? -1 : 1) * (10 + 7 * (i % 50));
+        before[i] = -7 - i;
     }
     for (model = OFC_STAKES_WIN_CAP; model <= OFC_STAKES_CHIPS; model++) {
         for (t = 0; t < 2; t++) {
@@ -450,11 +454,18 @@ static void stakes_beyond_a_block_while_written(void)
         for (t = 0; t < 2; t++) {
             start(&f, &thread, &pairs[AT][1], other_seat[t]);
             for (i = 0; i < CALLS; i++) {
-                int32_t rc = ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, actual);
+                int32_t rc;
+                memcpy(actual, before, sizeof actual);
+                rc = with_scratch ? ofc_apply_stakes_scratch(model, stacks, SEATS, seats,
+                                                             amount, N, actual, scratch, N)
+                                  : ofc_apply_stakes(model, stacks, SEATS, seats, amount, N,
+                                                     actual);
                 other += rc == OFC_OK ? memcmp(actual, expected[0], sizeof actual) != 0 &&
                                             (t == 1 || memcmp(actual, expected[1],
                                                               sizeof actual) != 0)
-                                      : t == 0 || rc != OFC_E_SEAT;
+                                      : t == 0 || rc != OFC_E_SEAT ||
+                                            (with_scratch &&
+                                             memcmp(actual, before, sizeof actual) != 0);
             }
             finish(&f, thread);
         }
@@ -731,7 +742,8 @@ int main(void)
     value_features_while_written(rules);
     features_while_written();
     stakes_while_written();
-    stakes_beyond_a_block_while_written();
+    stakes_beyond_a_block_while_written(0);
+    stakes_beyond_a_block_while_written(1);
     game_init_while_written();
     actions_while_written();
     model_parse_while_written();

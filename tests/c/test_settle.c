@@ -368,6 +368,10 @@ static void test_refusals(ofc_rules *r)
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_DUPLICATE);
     CHECK_EQ(ofc_settle(r, NULL, &in, 0, &s), OFC_E_VALUE);
     CHECK(s.bad_seat == -1 && s.bad_card == 0xFF);
+    in.has_stacks = 2; /* neither 0 nor 1: refused before the cards are looked at */
+    CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_VALUE);
+    CHECK(s.bad_seat == -1 && s.bad_card == 0xFF);
+    in.has_stacks = 0;
     in.cards[2][4] = 52;
     CHECK_EQ(ofc_settle(r, &t, &in, 0, &s), OFC_E_CARD);
     in.cards[2][4] = OFC_NO_CARD;
@@ -476,6 +480,115 @@ static void test_stakes_refusal_leaves_actual(void)
     CHECK_EQ(untouched, 2 * N);
 }
 
+/* Table stakes re-read from docs/rules.md for the tests (not the library's code):
+ * R-STAKES-1/2 (the loser pays at most the chips he has; the winner's net win stays
+ * within his starting stack, and a seat whose net win has reached it is complete:
+ * nothing more moves to or from it) and R-STAKES-3 (each seat's chips count once:
+ * a transfer is at most what is left of either seat's starting stack). */
+static void reference_stakes(int chip_rule, const int32_t *stacks, int seats,
+                             const uint8_t (*pairs)[2], const int32_t *amount, int n,
+                             int32_t *out)
+{
+    int64_t have[8], left[8];
+    int complete[8] = {0}, k, s;
+    for (s = 0; s < seats; s++) {
+        have[s] = left[s] = stacks[s];
+    }
+    for (k = 0; k < n; k++) {
+        int up = amount[k] > 0, win = pairs[k][up ? 0 : 1], lose = pairs[k][up ? 1 : 0];
+        int64_t owed = up ? amount[k] : -(int64_t)amount[k], pay = owed;
+        if (chip_rule) {
+            pay = pay < left[win] ? pay : left[win];
+            pay = pay < left[lose] ? pay : left[lose];
+            left[win] -= pay;
+            left[lose] -= pay;
+        } else if (complete[win] || complete[lose]) {
+            pay = 0;
+        } else {
+            int64_t may_win = stacks[win] - (have[win] - stacks[win]);
+            pay = pay < have[lose] ? pay : have[lose];
+            pay = pay < may_win ? pay : may_win;
+            pay = pay > 0 ? pay : 0;
+        }
+        have[win] += pay;
+        have[lose] -= pay;
+        if (!chip_rule && have[win] - stacks[win] >= stacks[win]) {
+            complete[win] = 1;
+        }
+        out[k] = (int32_t)(amount[k] > 0 ? pay : -pay);
+    }
+}
+
+/* ofc_apply_stakes() and ofc_apply_stakes_scratch() beyond a block of 256 transfers
+ * (700 among 5 seats, pseudo-random amounts, some huge) against the reference; with
+ * scratch, a refusal beyond the first block leaves `actual` as it is, and the scratch
+ * arguments are checked (too small, NULL with a length, sharing bytes with a buffer). */
+static void test_stakes_scratch_beyond_a_block(void)
+{
+    enum { N = 700, SEATS = 5 };
+    static const int32_t stacks[SEATS] = {400, 0, 1000, 2500, 90};
+    static uint8_t pairs[N][2];
+    static int32_t amount[N], actual[N], expected[N];
+    static ofc_stakes_transfer scratch[N + 1];
+    static int32_t shared[4]; /* room for two transfers, seen as amounts too */
+    const uint8_t(*seats)[2] = (const uint8_t(*)[2])pairs;
+    uint32_t x = 12345u, model;
+    int i, untouched = 0;
+    for (i = 0; i < N; i++) {
+        x = x * 1103515245u + 12345u;
+        pairs[i][0] = (uint8_t)((x >> 8) % SEATS);
+        pairs[i][1] = (uint8_t)((pairs[i][0] + 1 + (x >> 16) % (SEATS - 1)) % SEATS);
+        amount[i] = (int32_t)((x >> 4) % 61) - 30;
+        amount[i] = i % 97 == 5 ? INT32_MAX : i % 89 == 7 ? -INT32_MAX : amount[i];
+    }
+    for (model = OFC_STAKES_WIN_CAP; model <= OFC_STAKES_CHIPS; model++) {
+        reference_stakes(model == OFC_STAKES_CHIPS, stacks, SEATS, seats, amount, N,
+                         expected);
+        memset(actual, 0x55, sizeof actual);
+        CHECK_EQ(ofc_apply_stakes(model, stacks, SEATS, seats, amount, N, actual), OFC_OK);
+        CHECK(memcmp(actual, expected, sizeof actual) == 0);
+        memset(actual, 0x55, sizeof actual);
+        CHECK_EQ(ofc_apply_stakes_scratch(model, stacks, SEATS, seats, amount, N, actual,
+                                          scratch, N),
+                 OFC_OK);
+        CHECK(memcmp(actual, expected, sizeof actual) == 0);
+        /* the first transfers alone, scratch larger than needed */
+        CHECK_EQ(ofc_apply_stakes_scratch(model, stacks, SEATS, seats, amount, 300, actual,
+                                          scratch, N + 1),
+                 OFC_OK);
+        CHECK(memcmp(actual, expected, 300 * sizeof *actual) == 0);
+    }
+    pairs[650][1] = pairs[650][0];
+    for (i = 0; i < N; i++) {
+        actual[i] = -7 - i;
+    }
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, seats, amount, N, actual, scratch, N),
+             OFC_E_SEAT);
+    pairs[650][1] = (uint8_t)((pairs[650][0] + 1) % SEATS);
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, seats, amount, N, actual, scratch,
+                                      N - 1),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, seats, amount, N, actual, NULL, N),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, seats, amount, N, actual,
+                                      (ofc_stakes_transfer *)(void *)(actual + N - 1), N),
+             OFC_E_VALUE);
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, seats, &shared[1], 1, actual,
+                                      (ofc_stakes_transfer *)(void *)shared, 1),
+             OFC_E_VALUE); /* the scratch's last bytes are amount's first */
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS,
+                                      (const uint8_t(*)[2])(void *)&scratch[0].pair, amount,
+                                      1, actual, scratch, N),
+             OFC_E_VALUE); /* pairs inside the scratch */
+    for (i = 0; i < N; i++) {
+        untouched += actual[i] == -7 - i;
+    }
+    CHECK_EQ(untouched, N);
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, NULL, NULL, 0, NULL, scratch, 0),
+             OFC_OK);
+    CHECK_EQ(ofc_apply_stakes_scratch(0, stacks, SEATS, NULL, NULL, 0, NULL, NULL, 0), OFC_OK);
+}
+
 int main(void)
 {
     ofc_rules *r = malloc(sizeof *r);
@@ -485,6 +598,7 @@ int main(void)
     test_ex13_settlement_order();
     test_ex3_apply_stakes();
     test_stakes_refusal_leaves_actual();
+    test_stakes_scratch_beyond_a_block();
     test_ex3_table_stakes(r);
     test_ex12_sweep_of_all(r);
     test_ex11_pool(r);

@@ -1632,6 +1632,14 @@ static void t_table(reader *in)
                 : amount[k] >= 0 ? actual[k] >= 0 && actual[k] <= amount[k]
                                  : actual[k] <= 0 && actual[k] >= amount[k]);
     }
+    { /* with scratch: the same status and transfers */
+        static int32_t again[sizeof amount / sizeof amount[0]];
+        static ofc_stakes_transfer scratch[sizeof amount / sizeof amount[0]];
+        memcpy(again, actual, n * sizeof *again);
+        got = ofc_apply_stakes_scratch(model, seats ? stacks : NULL, seats, spairs, amount, n,
+                                       again, scratch, n);
+        REQUIRE(got == st && memcmp(again, actual, n * sizeof *again) == 0);
+    }
 }
 
 /* Opponent tables from fuzzed row counts, and the value context's checks. */
