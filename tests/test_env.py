@@ -1875,6 +1875,42 @@ def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
     assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP  # class intact
 
 
+def test_vector_env_reset_mask_deals_the_masked_environments_next_deals() -> None:
+    """Gymnasium's disabled autoreset mode: ``reset(options={"reset_mask": m})`` deals
+    the next deal of the match at the environments ``m`` marks and leaves the others
+    as they are (before: options ignored, every match started again from its seed, so
+    such a loop replayed the same first deal forever).  A bad mask, or one with a
+    seed, is a GameError and changes nothing.  Reference: Match/Game playing the same
+    moves, the next deal from ``Match.record``."""
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=4, autoreset=False)
+    with pytest.raises(GameError, match=r"needs a reset\(\) before"):
+        env.reset(options={"reset_mask": np.ones(3, bool)})
+    obs, _ = env.reset()
+    matches = [Match("pineapple", 2, seed=env_seed(4, i)) for i in range(3)]
+    games = [m.next_game() for m in matches]
+    for _ in range(10):  # a deal of two seats is 10 decisions: its last ends it
+        actions = env.legal_actions[:, 0].astype(np.int64)
+        obs, _, terms, _, _ = env.step(actions)
+        for i, g in enumerate(games):
+            g.play_action(int(actions[i]))
+    assert terms.all() and all(g.is_over for g in games)
+    ended = obs[1].copy()
+    for bad in ({"reset_mask": np.array([1, 0, 1])}, {"reset_mask": np.ones(2, bool)}, 3):
+        with pytest.raises(GameError, match=r"reset_mask|options"):
+            env.reset(options=bad)
+    with pytest.raises(GameError, match="seed"):
+        env.reset(seed=1, options={"reset_mask": np.ones(3, bool)})
+    assert (env.seats == -1).all() and (env.encodings[1] == ended).all()
+    obs, info = env.reset(options={"reset_mask": np.array([True, False, True])})
+    for i in (0, 2):
+        matches[i].record(games[i])
+        g = matches[i].next_game()
+        assert int(info["seat"][i]) == g.to_act
+        assert (obs[i] == reference_encoding(g.observation(g.to_act))).all()
+    assert int(info["seat"][1]) == -1 and (obs[1] == ended).all()
+    assert env.deals_finished.tolist() == [1, 1, 1]
+
+
 def test_pettingzoo_rewards_every_deal_of_the_match() -> None:
     """The points of a deal where every seat is in Fantasyland (played by the solver
     inside reset(), no agent decision) reach the agents: they are the first rewards of
