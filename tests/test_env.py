@@ -361,6 +361,41 @@ def test_fantasyland_as_a_decision() -> None:
     assert int(env.seats[0]) == 1 and not env.full_sets[0]
 
 
+def test_an_illegal_action_id_points_to_placements_only_at_a_full_set() -> None:
+    """The MoveError of an illegal action id advises passing a placement only where
+    the decision is a full set (``fantasyland="decision"``), where placements play
+    (before: at every decision, in the Gymnasium and PettingZoo envs too, which take
+    no placements).  Reference: the mask of the decision."""
+    from ofc_fast.env.gym import OfcEnv
+
+    gym_env = OfcEnv(illegal="raise")
+    obs, _ = gym_env.reset(seed=1)
+    aec = pettingzoo_env("pineapple", 2)
+    aec.reset(seed=1)
+    venv = VectorEnv("pineapple", num_envs=1, seed=1)
+    venv.reset()
+    steps = (
+        (gym_env.step, obs["action_mask"]),
+        (aec.step, aec.observe(aec.agent_selection)["action_mask"]),
+        (lambda a: venv.step(np.array([a])), venv.action_masks[0]),
+    )
+    for step, mask in steps:
+        with pytest.raises(MoveError, match="not legal") as exc:
+            step(int(np.flatnonzero(mask == 0)[0]))
+        assert "placement" not in str(exc.value)
+    env = VectorEnv(
+        "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False
+    )
+    env.reset()
+    while int(env.seats[0]) >= 0:
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+    env._slots[0].fl[0] = 15
+    env.next_deal(0)
+    assert env.full_sets[0] and not env.action_masks[0].any()
+    with pytest.raises(MoveError, match="pass a placement"):
+        env.step(np.array([0]))
+
+
 # ------------------------------------------------------------ opponents
 
 

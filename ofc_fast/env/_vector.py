@@ -69,7 +69,7 @@ MAX_SEATS = 4
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
 _HINTS = {
-    int(lib.OFC_E_ACTION): " (or an action id for a full set: pass a placement)",
+    int(lib.OFC_E_ACTION): " (a full set has no action id: pass a placement)",
     int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
     int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
     int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
@@ -566,6 +566,8 @@ class VectorEnv:
             hint = _HINTS.get(status, "")
             if status == lib.OFC_E_GAME_OVER and self._c.autoreset:
                 hint = " (its deal stopped on an engine error: reset())"
+            if status == lib.OFC_E_ACTION and not self.full_sets[i]:
+                hint = ""  # an illegal id at a normal decision (no placement plays)
             raise move_error(
                 status,
                 f"env {i}{hint}, action {int(self._actions[i])}, seat {int(self.seats[i])}",
