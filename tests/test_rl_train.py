@@ -486,6 +486,29 @@ def test_gymnasium_vector_env_reset_takes_a_seed_list(sb3: Any) -> None:
         env.reset(seed=[1, 2])
 
 
+def test_gymnasium_vector_env_reset_mask_deals_on_at_the_masked_tables(sb3: Any) -> None:
+    """GymVectorEnv.reset(options={"reset_mask": m}), as gymnasium.vector's envs take
+    it: the tables ``m`` marks abandon their deal for the match's next one, the others
+    are left as they are (before: options ignored, every table's match started again
+    from its seed).  Reference: the tables' first deal (a fresh reset) and the
+    learner's board, empty at a deal's first decision."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+    from ofc_fast.errors import GameError
+
+    env = GymVectorEnv("pineapple", num_envs=3, opponent="random", obs_type="bytes", seed=2)
+    first, infos = env.reset()
+    first = first.copy()
+    for _ in range(2):
+        before, _, _, _, infos = env.step(infos["action_mask"].argmax(axis=1))
+    obs, infos = env.reset(options={"reset_mask": np.array([False, True, False])})
+    assert np.array_equal(obs[[0, 2]], before[[0, 2]])
+    assert not np.array_equal(obs[1], first[1]) and not np.array_equal(obs[1], before[1])
+    assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
+    assert infos["action_mask"].shape == (3, 243) and infos["action_mask"][1].any()
+    with pytest.raises(GameError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.array([0, 1, 0])})
+
+
 def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
     documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a

@@ -224,8 +224,10 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         """Deal every table again (from ``seed`` when given: an int, or a list of
         ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
         then plays the match a one-table env reset with ``seed[i]`` plays, None one
-        drawn at random)."""
-        obs = self.tables.reset(seed=seed)
+        drawn at random); ``options={"reset_mask": m}`` (``num_envs`` booleans, no
+        seed): the tables ``m`` marks abandon their deal for the match's next one, the
+        others are left as they are."""
+        obs = self.tables.reset(seed=seed, options=options)
         return obs.copy(), {"action_mask": self.action_masks()}
 
     def step(
