@@ -654,3 +654,35 @@ def test_both_adapters_swap_their_opponent_policy(sb3: Any) -> None:
         for _ in range(3):
             env.step(env.action_masks().argmax(axis=1))
         assert len(calls) > before
+
+
+def test_adapters_with_a_frozen_policy_opponent_copy_and_pickle_whole(sb3: Any) -> None:
+    """docs/environments.md: every environment copies and pickles with its whole
+    state, the copy playing on as the original would.  With a ``frozen_policy``
+    opponent (sampling) the copy shared the policy's random generator with the
+    original, so the two drew different opponent moves, and pickling failed
+    (AttributeError: a local function).  Reference: the original's own play, the
+    learner's actions the same in both."""
+    import copy
+    import pickle
+
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+
+    base = VecEnv("pineapple", num_envs=4, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", base, n_steps=8, batch_size=32, seed=0)
+
+    def play(env: Any) -> np.ndarray:
+        seen = []
+        for _ in range(12):
+            out = env.step(env.action_masks().argmax(axis=1))
+            seen.append(np.array(out[0]))
+        return np.array(seen)
+
+    for make in (VecEnv, GymVectorEnv):
+        env = make("pineapple", num_envs=4, opponent=frozen_policy(model, seed=3), seed=0)
+        env.reset()
+        play(env)
+        twins = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+        want = play(env)
+        for twin in twins:
+            assert np.array_equal(play(twin), want), make.__name__

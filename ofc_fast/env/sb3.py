@@ -292,12 +292,19 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """
     deterministic = flag(deterministic, "deterministic", GameError)
     rng = np.random.default_rng(check_seed(seed))
-    mlp = mlp_of(model)
+    return _FrozenPolicy(mlp_of(model), None if deterministic else rng)
 
-    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return mlp.act_batch(observations, masks, None if deterministic else rng)
 
-    return act
+class _FrozenPolicy:
+    """:func:`frozen_policy`'s opponent policy: an object, not a closure, so that an
+    adapter playing it copies and pickles whole (its random generator too: the copy
+    draws the moves the original would)."""
+
+    def __init__(self, mlp: MlpPolicy, rng: np.random.Generator | None) -> None:
+        self.mlp, self.rng = mlp, rng
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.mlp.act_batch(observations, masks, self.rng)
 
 
 def export_policy(model: Any, path: str, **meta: Any) -> str:
