@@ -361,6 +361,41 @@ def test_fantasyland_as_a_decision() -> None:
     assert int(env.seats[0]) == 1 and not env.full_sets[0]
 
 
+def test_an_illegal_action_id_points_to_placements_only_at_a_full_set() -> None:
+    """The MoveError of an illegal action id advises passing a placement only where
+    the decision is a full set (``fantasyland="decision"``), where placements play
+    (before: at every decision, in the Gymnasium and PettingZoo envs too, which take
+    no placements).  Reference: the mask of the decision."""
+    from ofc_fast.env.gym import OfcEnv
+
+    gym_env = OfcEnv(illegal="raise")
+    obs, _ = gym_env.reset(seed=1)
+    aec = pettingzoo_env("pineapple", 2)
+    aec.reset(seed=1)
+    venv = VectorEnv("pineapple", num_envs=1, seed=1)
+    venv.reset()
+    steps = (
+        (gym_env.step, obs["action_mask"]),
+        (aec.step, aec.observe(aec.agent_selection)["action_mask"]),
+        (lambda a: venv.step(np.array([a])), venv.action_masks[0]),
+    )
+    for step, mask in steps:
+        with pytest.raises(MoveError, match="not legal") as exc:
+            step(int(np.flatnonzero(mask == 0)[0]))
+        assert "placement" not in str(exc.value)
+    env = VectorEnv(
+        "pineapple", num_envs=1, players=2, seed=3, fantasyland="decision", autoreset=False
+    )
+    env.reset()
+    while int(env.seats[0]) >= 0:
+        env.step(env.legal_actions[:, 0].astype(np.int64))
+    env._slots[0].fl[0] = 15
+    env.next_deal(0)
+    assert env.full_sets[0] and not env.action_masks[0].any()
+    with pytest.raises(MoveError, match="pass a placement"):
+        env.step(np.array([0]))
+
+
 # ------------------------------------------------------------ opponents
 
 
@@ -1873,6 +1908,42 @@ def test_vector_env_autoreset_mode_is_gymnasiums() -> None:
     off = VectorEnv("pineapple", num_envs=2, autoreset=False)
     assert mode(off.metadata["autoreset_mode"]) is mode.DISABLED
     assert mode(VectorEnv.metadata["autoreset_mode"]) is mode.SAME_STEP  # class intact
+
+
+def test_vector_env_reset_mask_deals_the_masked_environments_next_deals() -> None:
+    """Gymnasium's disabled autoreset mode: ``reset(options={"reset_mask": m})`` deals
+    the next deal of the match at the environments ``m`` marks and leaves the others
+    as they are (before: options ignored, every match started again from its seed, so
+    such a loop replayed the same first deal forever).  A bad mask, or one with a
+    seed, is a GameError and changes nothing.  Reference: Match/Game playing the same
+    moves, the next deal from ``Match.record``."""
+    env = VectorEnv("pineapple", num_envs=3, players=2, seed=4, autoreset=False)
+    with pytest.raises(GameError, match=r"needs a reset\(\) before"):
+        env.reset(options={"reset_mask": np.ones(3, bool)})
+    obs, _ = env.reset()
+    matches = [Match("pineapple", 2, seed=env_seed(4, i)) for i in range(3)]
+    games = [m.next_game() for m in matches]
+    for _ in range(10):  # a deal of two seats is 10 decisions: its last ends it
+        actions = env.legal_actions[:, 0].astype(np.int64)
+        obs, _, terms, _, _ = env.step(actions)
+        for i, g in enumerate(games):
+            g.play_action(int(actions[i]))
+    assert terms.all() and all(g.is_over for g in games)
+    ended = obs[1].copy()
+    for bad in ({"reset_mask": np.array([1, 0, 1])}, {"reset_mask": np.ones(2, bool)}, 3):
+        with pytest.raises(GameError, match=r"reset_mask|options"):
+            env.reset(options=bad)
+    with pytest.raises(GameError, match="seed"):
+        env.reset(seed=1, options={"reset_mask": np.ones(3, bool)})
+    assert (env.seats == -1).all() and (env.encodings[1] == ended).all()
+    obs, info = env.reset(options={"reset_mask": np.array([True, False, True])})
+    for i in (0, 2):
+        matches[i].record(games[i])
+        g = matches[i].next_game()
+        assert int(info["seat"][i]) == g.to_act
+        assert (obs[i] == reference_encoding(g.observation(g.to_act))).all()
+    assert int(info["seat"][1]) == -1 and (obs[1] == ended).all()
+    assert env.deals_finished.tolist() == [1, 1, 1]
 
 
 def test_pettingzoo_rewards_every_deal_of_the_match() -> None:

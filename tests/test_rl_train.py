@@ -486,6 +486,29 @@ def test_gymnasium_vector_env_reset_takes_a_seed_list(sb3: Any) -> None:
         env.reset(seed=[1, 2])
 
 
+def test_gymnasium_vector_env_reset_mask_deals_on_at_the_masked_tables(sb3: Any) -> None:
+    """GymVectorEnv.reset(options={"reset_mask": m}), as gymnasium.vector's envs take
+    it: the tables ``m`` marks abandon their deal for the match's next one, the others
+    are left as they are (before: options ignored, every table's match started again
+    from its seed).  Reference: the tables' first deal (a fresh reset) and the
+    learner's board, empty at a deal's first decision."""
+    from ofc_fast.env.sb3 import GymVectorEnv
+    from ofc_fast.errors import GameError
+
+    env = GymVectorEnv("pineapple", num_envs=3, opponent="random", obs_type="bytes", seed=2)
+    first, infos = env.reset()
+    first = first.copy()
+    for _ in range(2):
+        before, _, _, _, infos = env.step(infos["action_mask"].argmax(axis=1))
+    obs, infos = env.reset(options={"reset_mask": np.array([False, True, False])})
+    assert np.array_equal(obs[[0, 2]], before[[0, 2]])
+    assert not np.array_equal(obs[1], first[1]) and not np.array_equal(obs[1], before[1])
+    assert env.tables.venv.observation(1, 0)["boards"][0] == [[], [], []]
+    assert infos["action_mask"].shape == (3, 243) and infos["action_mask"][1].any()
+    with pytest.raises(GameError, match="reset_mask"):
+        env.reset(options={"reset_mask": np.array([0, 1, 0])})
+
+
 def test_sb3_vec_env_seed_gives_each_table_seed_plus_index(sb3: Any) -> None:
     """SB3's VecEnv.seed(s) promises table i the seed s + i (its base class's
     documented rule, what DummyVecEnv does): after seed(s), reset() deals table i as a
@@ -631,3 +654,35 @@ def test_both_adapters_swap_their_opponent_policy(sb3: Any) -> None:
         for _ in range(3):
             env.step(env.action_masks().argmax(axis=1))
         assert len(calls) > before
+
+
+def test_adapters_with_a_frozen_policy_opponent_copy_and_pickle_whole(sb3: Any) -> None:
+    """docs/environments.md: every environment copies and pickles with its whole
+    state, the copy playing on as the original would.  With a ``frozen_policy``
+    opponent (sampling) the copy shared the policy's random generator with the
+    original, so the two drew different opponent moves, and pickling failed
+    (AttributeError: a local function).  Reference: the original's own play, the
+    learner's actions the same in both."""
+    import copy
+    import pickle
+
+    from ofc_fast.env.sb3 import GymVectorEnv, VecEnv, frozen_policy
+
+    base = VecEnv("pineapple", num_envs=4, opponent="random", seed=0)
+    model = sb3.MaskablePPO("MlpPolicy", base, n_steps=8, batch_size=32, seed=0)
+
+    def play(env: Any) -> np.ndarray:
+        seen = []
+        for _ in range(12):
+            out = env.step(env.action_masks().argmax(axis=1))
+            seen.append(np.array(out[0]))
+        return np.array(seen)
+
+    for make in (VecEnv, GymVectorEnv):
+        env = make("pineapple", num_envs=4, opponent=frozen_policy(model, seed=3), seed=0)
+        env.reset()
+        play(env)
+        twins = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+        want = play(env)
+        for twin in twins:
+            assert np.array_equal(play(twin), want), make.__name__

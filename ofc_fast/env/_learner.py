@@ -106,10 +106,15 @@ class LearnerTables:
             raise GameError("set_opponent() needs tables made with an opponent policy")
         self.policy = policy
 
-    def reset(self, seed: int | Sequence[int | None] | None = None) -> np.ndarray:
+    def reset(
+        self,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> np.ndarray:
         """Start every table again (``seed``: as :meth:`VectorEnv.reset`, an int or
-        one seed per table); returns the learner's first observations."""
-        self.venv.reset(seed=seed)
+        one seed per table; ``options={"reset_mask": m}``: deal the next deal at the
+        tables ``m`` marks only); returns the learner's first observations."""
+        self.venv.reset(seed=seed, options=options)
         self.rewards[:] = 0
         self.dones[:] = False
         self._play_opponents()

@@ -52,3 +52,27 @@ def env_indices(envs: object, num_envs: int) -> np.ndarray:
             f"{num_envs} booleans, got {quote(envs)}"
         )
     return idx.astype(np.intp)
+
+
+def reset_mask(options: object, num_envs: int) -> np.ndarray | None:
+    """The environments that a reset's ``options`` mark with Gymnasium's
+    ``reset_mask`` (``num_envs`` booleans; the indices of the True ones), None when
+    ``options`` is None or holds no mask; GameError naming the problem otherwise (a
+    mask of ints too: indices or flags?).
+
+    >>> reset_mask({"reset_mask": np.array([True, False, True])}, 3), reset_mask(None, 3)
+    (array([0, 2]), None)
+    """
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise GameError(f"options must be a dict or None, got {quote(options)}")
+    if "reset_mask" not in options:
+        return None
+    mask = as_array(options["reset_mask"])
+    if mask.shape != (num_envs,) or mask.dtype != np.bool_:
+        raise GameError(
+            f"options['reset_mask'] must be {num_envs} booleans (one per environment), "
+            f"got {quote(options['reset_mask'])}"
+        )
+    return np.flatnonzero(mask)

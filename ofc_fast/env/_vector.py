@@ -45,7 +45,7 @@ from ._restore import (
     restore_seeds,
     restore_slots,
 )
-from ._rows import as_array, env_flags, env_indices
+from ._rows import as_array, env_flags, env_indices, reset_mask
 from ._seeds import env_seed as env_seed  # for its users
 from ._seeds import secrets_seed, seed_list
 from ._stuck import MAX_SKIPPED_DEALS as MAX_SKIPPED_DEALS  # for its users
@@ -69,7 +69,7 @@ MAX_SEATS = 4
 _E_NO_DECISION = int(lib.OFC_E_NO_DECISION)
 
 _HINTS = {
-    int(lib.OFC_E_ACTION): " (or an action id for a full set: pass a placement)",
+    int(lib.OFC_E_ACTION): " (a full set has no action id: pass a placement)",
     int(lib.OFC_E_GAME_OVER): " (autoreset is off: reset())",
     int(lib.OFC_E_COUNT): " (no placement given for an action of -1)",
     int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
@@ -333,7 +333,20 @@ class VectorEnv:
         made again from that seed, so a match replays whole.  ``seed`` a list of
         ``num_envs`` seeds (Gymnasium's vector API): environment ``i`` plays the match
         of a one-table env seeded ``seed[i]``, ``env_seed(seed[i], 0)`` (None: drawn at
-        random), a 1-D numpy integer array too; :attr:`seed` is left as it is."""
+        random), a 1-D numpy integer array too; :attr:`seed` is left as it is.
+        ``options={"reset_mask": m}`` (Gymnasium's vector API, what its disabled
+        autoreset mode resets with; ``num_envs`` booleans): deal the next deal of the
+        match at the environments ``m`` marks (:meth:`next_deal`) and leave the
+        others as they are; it takes no seed (GameError)."""
+        masked = reset_mask(options, self.num_envs)
+        if masked is not None:
+            if seed is not None or not self.started:
+                raise GameError(
+                    "a reset_mask deals the next deals of started matches: it takes no "
+                    "seed, and needs a reset() before (reset(seed=...) starts them again)"
+                )
+            self._deal_on(masked)
+            return self.observations, self.infos()
         seeds = seed_list(seed, self.num_envs)
         if seeds is not None:
             self._env_seeds = seeds
@@ -385,12 +398,19 @@ class VectorEnv:
         after its deal ended; an unfinished deal is abandoned: it earns no
         Fantasyland, and the button moves on as after a deal without it)."""
         require_started(self, "step")
-        env = self._check_env(env)
-        status = lib.ofc_vecenv_reset(self._c, self._slots, env, 1, 0, self._out)
-        if status == _E_NO_DECISION:
-            raise no_decision_error(self, env)
-        if status:
-            raise status_error(status, "the vector environment could not deal", GameError)
+        self._deal_on([self._check_env(env)])
+
+    def _deal_on(self, envs: Sequence[int] | np.ndarray) -> None:
+        """Start the next deal of the matches of environments ``envs`` (indices):
+        :meth:`next_deal` and :meth:`reset`'s ``reset_mask``."""
+        for env in envs:
+            status = lib.ofc_vecenv_reset(self._c, self._slots, int(env), 1, 0, self._out)
+            if status == _E_NO_DECISION:
+                raise no_decision_error(self, int(env))
+            if status:
+                raise status_error(
+                    status, "the vector environment could not deal", GameError
+                )
         self._play_bots()
         self._write_features()
 
@@ -546,6 +566,8 @@ class VectorEnv:
             hint = _HINTS.get(status, "")
             if status == lib.OFC_E_GAME_OVER and self._c.autoreset:
                 hint = " (its deal stopped on an engine error: reset())"
+            if status == lib.OFC_E_ACTION and not self.full_sets[i]:
+                hint = ""  # an illegal id at a normal decision (no placement plays)
             raise move_error(
                 status,
                 f"env {i}{hint}, action {int(self._actions[i])}, seat {int(self.seats[i])}",

@@ -224,8 +224,10 @@ class GymVectorEnv(_Adapter, gymnasium.vector.VectorEnv):
         """Deal every table again (from ``seed`` when given: an int, or a list of
         ``num_envs`` seeds, int or None, as Gymnasium's vector envs take: table ``i``
         then plays the match a one-table env reset with ``seed[i]`` plays, None one
-        drawn at random)."""
-        obs = self.tables.reset(seed=seed)
+        drawn at random); ``options={"reset_mask": m}`` (``num_envs`` booleans, no
+        seed): the tables ``m`` marks abandon their deal for the match's next one, the
+        others are left as they are."""
+        obs = self.tables.reset(seed=seed, options=options)
         return obs.copy(), {"action_mask": self.action_masks()}
 
     def step(
@@ -290,12 +292,19 @@ def frozen_policy(model: Any, deterministic: bool = False, seed: int = 0) -> Opp
     """
     deterministic = flag(deterministic, "deterministic", GameError)
     rng = np.random.default_rng(check_seed(seed))
-    mlp = mlp_of(model)
+    return _FrozenPolicy(mlp_of(model), None if deterministic else rng)
 
-    def act(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        return mlp.act_batch(observations, masks, None if deterministic else rng)
 
-    return act
+class _FrozenPolicy:
+    """:func:`frozen_policy`'s opponent policy: an object, not a closure, so that an
+    adapter playing it copies and pickles whole (its random generator too: the copy
+    draws the moves the original would)."""
+
+    def __init__(self, mlp: MlpPolicy, rng: np.random.Generator | None) -> None:
+        self.mlp, self.rng = mlp, rng
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return self.mlp.act_batch(observations, masks, self.rng)
 
 
 def export_policy(model: Any, path: str, **meta: Any) -> str:
