@@ -316,25 +316,51 @@ request needs as many (64 ``hands`` of 52 card ids, the most items its fields ta
 stays small (1 MiB of ``[], [], ...``: 20 MB of Python objects)."""
 
 
-def _values_beyond(value: Any, most: int) -> bool:
-    """Whether ``value`` holds more than ``most`` JSON values, itself counted (counted
-    until they are: at most ``most`` steps).
+class _ManyValues(ValueError):
+    """A body holds more than :data:`MAX_VALUES` values (:class:`_Values`)."""
 
-    >>> _values_beyond({"a": [1, 2, {}]}, 5), _values_beyond({"a": [1, 2, {}]}, 4)
-    (False, True)
+
+_UNCALLED = re.compile(r'"(?:[^"\\]++|\\.)*+"?([ \t\n\r]*+:)?|\[|true|false|null')
+"""What the JSON parser makes without calling back (an array, a string, ``true``,
+``false``, ``null``), and a key (a string then ``:``, group 1), in a body's text: each
+character read once (possessive; a string left open runs to the end)."""
+
+
+class _Values:
+    r"""The JSON values of a body's ``text``, counted as the body is read: the arrays,
+    strings and ``true``/``false``/``null`` in the text first, before it is parsed
+    (the parser makes them without calling back; at most ``2 * most`` steps, since a
+    key, also seen, holds one value), then each number and object as the parser
+    makes it (:meth:`take`).  Beyond ``most``, a :class:`_ManyValues`: a body of
+    ``[], [], ...`` or ``4.0, 4.0, ...`` is read no further than its ``most``-th
+    value, never parsed whole on the event loop.
+
+    >>> _Values('{"a": [1, "b", null, {"c": [], "d": true}]}', 7).left  # 1, {...}: later
+    2
+    >>> _Values('["x:", [], "\\"]", false]', 5).left
+    0
+    >>> _Values('["x:", [], "\\"]", false]', 4).left
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._app._ManyValues
     """
-    stack = [value]
-    count = 0
-    while stack:
-        count += 1
-        if count > most:
-            return True
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+
+    def __init__(self, text: str, most: int) -> None:
+        self.left = most
+        keys = 0
+        for m in _UNCALLED.finditer(text):
+            if m.group(1) is None:
+                self.take()
+            else:
+                keys += 1
+                if keys > most:  # each with its own value
+                    raise _ManyValues
+
+    def take(self) -> None:
+        """Count one value more."""
+        self.left -= 1
+        if self.left < 0:
+            raise _ManyValues
 
 
 def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
@@ -364,8 +390,18 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     repeated: list[bool] = []  # a key given twice: found once the text is read
+    budget = [digits]
+
+    def integer(literal: str) -> int:
+        values.take()
+        return json_integer(literal)
+
+    def number(literal: str) -> float | int:
+        values.take()
+        return _number(literal, budget)
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        values.take()
         try:
             return unique_keys(pairs)
         except RulesError:
@@ -373,15 +409,23 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
             return _Repeated(pairs)
 
     try:
+        values = _Values(text, MAX_VALUES)
         value = json.loads(
             text,
-            parse_float=functools.partial(_number, budget=[digits]),
-            parse_int=json_integer,
+            parse_float=number,
+            parse_int=integer,
             parse_constant=_reject_constant,
             object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
+    except _ManyValues:
+        raise ApiError(
+            400,
+            None,
+            f"the body holds more than {MAX_VALUES:,} JSON values (objects, arrays, "
+            "strings, numbers...): no request takes as many",
+        ) from None
     except LongInteger as exc:
         raise ApiError(400, None, _long_integer(exc)) from None
     except _ManyDigits:
@@ -401,13 +445,6 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         raise ApiError(400, shown, detail)
     if not isinstance(value, dict):
         raise ApiError(400, None, "the body must be a JSON object")
-    if _values_beyond(value, MAX_VALUES):
-        raise ApiError(
-            400,
-            None,
-            f"the body holds more than {MAX_VALUES:,} JSON values (objects, arrays, "
-            "strings, numbers...): no request takes as many",
-        )
     return value
 
 
