@@ -473,6 +473,7 @@ class App:
             c.session_ttl,
             time_cap=c.max_time_budget,
             per_client=c.max_sessions_per_client,
+            retry_after=c.retry_after,
         )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
@@ -666,10 +667,11 @@ class App:
         s = self.sessions.get(sid)
 
         def call(*body: dict[str, Any], key: Keyed | None = None) -> dict[str, Any]:
-            with s.lock:  # a keyed move or deal sent again: the answer it had
-                # still kept? a request that waited for its game while the game was
-                # dropped (its client's newer games, the store full) is its 404
-                self.sessions.get(sid)
+            # a request that waited for its game while the game was dropped (its
+            # client's newer games, the store full) is its 404; one running keeps
+            # its game, so that the move it answers is the game's
+            with s.lock, self.sessions.using(sid):
+                # a keyed move or deal sent again: the answer it had, still kept?
                 if tail == "/moves":
                     return s.replies.once(key, lambda: s.play(body[0]))
                 if tail == "/next":
