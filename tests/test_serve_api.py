@@ -2344,6 +2344,33 @@ def test_a_compressed_body_is_415_naming_content_encoding(
     assert server.request("POST", "/v1/evaluate", raw=body, headers=headers)[0] == 200
 
 
+def test_a_body_declared_in_a_charset_other_than_utf_8_is_415_naming_it(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """JSON is UTF-8 (RFC 8259, 8.1), and the server reads every body as UTF-8: a body
+    declared ``charset=utf-16`` was a 400 "the body is not UTF-8 (byte 0)", one
+    declared ``latin-1`` whose bytes are UTF-8 too read as UTF-8 (200), another text
+    than the client meant.  A charset other than UTF-8 is a 415 naming it."""
+    text = json.dumps({"hands": ["As Ks Qs Js Ts"]})
+    for charset, codec in (
+        ("utf-16", "utf-16"),
+        ("latin-1", "latin-1"),
+        ('"ISO-8859-1"', "latin-1"),
+    ):
+        declared = {"Content-Type": f"application/json; charset={charset}"}
+        raw = text.encode(codec)
+        status, headers, out = server.request(
+            "POST", "/v1/evaluate", raw=raw, headers=declared
+        )
+        assert (status, out["field"]) == (415, "Content-Type"), out
+        assert charset.strip('"') in out["detail"], out
+        check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+    for ctype in ("application/json; charset=utf-8", 'application/json;charset="UTF-8"'):
+        headers = {"Content-Type": ctype}
+        got = server.request("POST", "/v1/evaluate", raw=text.encode(), headers=headers)
+        assert got[0] == 200, got
+
+
 def test_each_operation_documents_exactly_the_refusals_it_gives(
     server: Server, doc: dict[str, Any]
 ) -> None:

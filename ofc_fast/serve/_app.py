@@ -166,6 +166,30 @@ def _check_media_type(headers: dict[bytes, bytes]) -> None:
         )
 
 
+def _check_charset(headers: dict[bytes, bytes]) -> None:
+    """415 for a body declared in a charset other than UTF-8 (``Content-Type:
+    application/json; charset=latin-1``): JSON is UTF-8 (RFC 8259, 8.1) and the
+    server reads every body so, where a body in another charset would be refused as
+    not UTF-8 or, its bytes UTF-8 too, read as another text than the client meant.
+
+    >>> _check_charset({b"content-type": b'application/json; charset="UTF-8"'})
+    >>> _check_charset({b"content-type": b"application/json; charset=latin-1"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: charset latin-1: send the body in UTF-8 (or no charset)
+    """
+    for param in headers.get(b"content-type", b"").split(b";")[1:]:
+        name, _, value = param.partition(b"=")
+        charset = value.strip().strip(b'"')
+        if name.strip().lower() == b"charset" and charset.lower() != b"utf-8":
+            raise ApiError(
+                415,
+                "Content-Type",
+                f"charset {charset.decode('latin-1')[:40]}: send the body in UTF-8 "
+                "(or no charset)",
+            )
+
+
 def _check_coding(headers: dict[bytes, bytes]) -> None:
     """415 for a body sent with a ``Content-Encoding`` (gzip, ...): the server reads
     bodies as they are, and says so in ``Accept-Encoding`` (RFC 9110, 15.5.16), where
@@ -596,6 +620,7 @@ class App:
             body: dict[str, Any] | None = None
             if method == "POST":  # every POST, /next's (no body read) too
                 _check_media_type(headers)
+                _check_charset(headers)
                 _check_coding(headers)
             if route.fields is not None and method == "POST":
                 declared = headers.get(b"content-length")
