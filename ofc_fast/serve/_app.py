@@ -344,7 +344,9 @@ class _ManyValues(ValueError):
     """A body holds more than :data:`MAX_VALUES` values (:class:`_Values`)."""
 
 
-_UNCALLED = re.compile(r'"(?:[^"\\]++|\\.)*+"?([ \t\n\r]*+:)?|\[|true|false|null')
+_UNCALLED = re.compile(
+    r'"(?:[^"\\]++|\\.)*+"?([ \t\n\r]*+:)?|\[|true|false|null', re.DOTALL
+)
 """What the JSON parser makes without calling back (an array, a string, ``true``,
 ``false``, ``null``), and a key (a string then ``:``, group 1), in a body's text: each
 character read once (possessive; a string left open runs to the end)."""
