@@ -1720,6 +1720,72 @@ def test_a_request_that_waited_for_a_game_dropped_meanwhile_is_a_404(
             check_response(doc, "GET", f"/v1/games/{sid}", status, headers, out)
 
 
+def test_a_game_is_never_dropped_while_its_own_request_runs(doc: dict[str, Any]) -> None:
+    """A game dropped while its own move ran (the client's newer game took its place,
+    ``max_sessions_per_client``): the move answered 200, and the game was gone, the
+    next request a 404: a move the client was told was played, lost.  A game whose
+    request runs is never dropped: a new game that would take its place, every game
+    it could take being in use, is the documented 503 with ``Retry-After``; the move
+    is kept, and once it is answered a new game replaces the old one as before."""
+    with Server(ServeConfig(workers=2, max_sessions_per_client=1)) as s:
+        status, _, first = s.request("POST", "/v1/games", {"bots": ["random"], "seed": 5})
+        assert status == 200, first
+        sid = first["id"]
+        game = s.app.sessions.get(sid)
+        running, release = threading.Event(), threading.Event()
+        play = game.play
+
+        def slow_play(body: dict[str, Any]) -> dict[str, Any]:  # the bots think long
+            running.set()
+            release.wait(30)
+            return play(body)
+
+        game.play = slow_play  # type: ignore[method-assign]
+        action = first["observation"]["legal_actions"][0]
+        moved: list[tuple[int, dict[str, str], Any]] = []
+        mover = threading.Thread(
+            target=lambda: moved.append(
+                s.request("POST", f"/v1/games/{sid}/moves", {"action": action})
+            )
+        )
+        mover.start()
+        try:
+            assert running.wait(30), "the move did not start"
+            status, headers, out = s.request("POST", "/v1/games", {"bots": ["random"]})
+        finally:
+            release.set()
+            mover.join(30)
+        assert [m[0] for m in moved] == [200], moved
+        got, _, state = s.request("GET", f"/v1/games/{sid}")
+        assert (got, state.get("version")) == (200, 1), state  # the move answered is kept
+        assert status == 503 and headers["retry-after"] == "1", out
+        check_response(doc, "POST", "/v1/games", status, headers, out)
+        status, _, out = s.request("POST", "/v1/games", {"bots": ["random"]})
+        assert status == 200, out
+        assert s.request("GET", f"/v1/games/{sid}")[0] == 404  # replaced, as before
+
+
+def test_a_full_store_drops_a_game_no_request_is_using() -> None:
+    """When the store is full, the least recently used game of the client holding the
+    most goes, unless a request is using it: then that client's next one that is
+    idle, or another client's; with every game in use, a 503."""
+    store = SessionStore(max_sessions=3, ttl=60, per_client=3)
+    a = [store.create({"bots": ["random"], "seed": i}, client="a").id for i in range(2)]
+    b = store.create({"bots": ["random"]}, client="b").id
+    with store.using(a[0]):
+        c = store.create({"bots": ["random"]}, client="c").id  # a[1] goes, not a[0]
+        assert store.get(a[0]).id == a[0]
+        with pytest.raises(ApiError, match="unknown or expired"):
+            store.get(a[1])
+        with store.using(b), store.using(c):
+            with pytest.raises(ApiError) as busy:
+                store.create({"bots": ["random"]}, client="d")
+            assert busy.value.status == 503 and "retry-after" in busy.value.headers
+    assert [store.get(sid).id for sid in (a[0], b, c)] == [a[0], b, c]  # all kept
+    d = store.create({"bots": ["random"]}, client="d").id  # idle again: one goes
+    assert len(store) == 3 and store.get(d).id == d
+
+
 def _keyed(key: str) -> dict[str, str]:
     return {"Idempotency-Key": key}
 
@@ -2276,6 +2342,33 @@ def test_a_compressed_body_is_415_naming_content_encoding(
         check_response(doc, "POST", "/v1/evaluate", status, headers, out)
     headers = {"Content-Encoding": "identity"}
     assert server.request("POST", "/v1/evaluate", raw=body, headers=headers)[0] == 200
+
+
+def test_a_body_declared_in_a_charset_other_than_utf_8_is_415_naming_it(
+    server: Server, doc: dict[str, Any]
+) -> None:
+    """JSON is UTF-8 (RFC 8259, 8.1), and the server reads every body as UTF-8: a body
+    declared ``charset=utf-16`` was a 400 "the body is not UTF-8 (byte 0)", one
+    declared ``latin-1`` whose bytes are UTF-8 too read as UTF-8 (200), another text
+    than the client meant.  A charset other than UTF-8 is a 415 naming it."""
+    text = json.dumps({"hands": ["As Ks Qs Js Ts"]})
+    for charset, codec in (
+        ("utf-16", "utf-16"),
+        ("latin-1", "latin-1"),
+        ('"ISO-8859-1"', "latin-1"),
+    ):
+        declared = {"Content-Type": f"application/json; charset={charset}"}
+        raw = text.encode(codec)
+        status, headers, out = server.request(
+            "POST", "/v1/evaluate", raw=raw, headers=declared
+        )
+        assert (status, out["field"]) == (415, "Content-Type"), out
+        assert charset.strip('"') in out["detail"], out
+        check_response(doc, "POST", "/v1/evaluate", status, headers, out)
+    for ctype in ("application/json; charset=utf-8", 'application/json;charset="UTF-8"'):
+        headers = {"Content-Type": ctype}
+        got = server.request("POST", "/v1/evaluate", raw=text.encode(), headers=headers)
+        assert got[0] == 200, got
 
 
 def test_each_operation_documents_exactly_the_refusals_it_gives(

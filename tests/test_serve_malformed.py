@@ -582,3 +582,47 @@ def test_the_move_schema_holds_the_move_fields_and_no_other(server: Server) -> N
     move = doc["components"]["schemas"]["Move"]
     keys = set(Move([], declare="x", surrender=True).to_dict())  # (no list repeated)
     assert (set(move["properties"]), move.get("additionalProperties")) == (keys, False)
+
+
+def test_hostile_bodies_of_many_values_never_stall_the_event_loop() -> None:
+    """Every body was parsed whole on the event loop before its values were counted:
+    a 1 MiB body of ``4.0, 4.0, ...`` (262,000 numbers, each read as its exact value)
+    took 0.5 s, one of ``[], [], ...`` 0.08 s, so four clients sending them in a loop
+    kept ``GET /v1/health`` waiting up to 1.1 s (0.57 s at the median).  The values
+    are counted as the body is read (the arrays, strings, true, false and null before
+    the parser runs, the numbers and objects as it makes them), so such a body is
+    refused after its 10,001st value, and the health check answers at once."""
+    n = 1 << 20
+    hostile = [
+        b'{"hands": [' + b",".join([item] * ((n - 20) // (len(item) + 1))) + b"]}"
+        for item in (b"4.0", b"[]", b"1.5", b'""')
+    ]
+    assert all(len(raw) <= n for raw in hostile)
+    with Server(ServeConfig(workers=1)) as s:
+        stop = threading.Event()
+        answers: list[tuple[int, str]] = []
+
+        def send(raw: bytes) -> None:
+            while not stop.is_set():
+                status, _, out = s.request("POST", "/v1/evaluate", raw=raw, timeout=60)
+                answers.append((status, out["detail"][:60]))
+
+        clients = [threading.Thread(target=send, args=(raw,)) for raw in hostile]
+        for client in clients:
+            client.start()
+        time.sleep(0.5)  # every client sends its body
+        waits = []
+        for _ in range(12):
+            t0 = time.monotonic()
+            assert s.request("GET", "/v1/health", timeout=60)[0] == 200
+            waits.append(time.monotonic() - t0)
+            time.sleep(0.02)
+        stop.set()
+        for client in clients:
+            client.join(60)
+    assert len(answers) >= 4
+    assert {a[0] for a in answers} == {400}, answers[:4]
+    assert all("more than 10,000 JSON values" in a[1] for a in answers), answers[:4]
+    waits.sort()
+    # generous: a health check alone answers within a few milliseconds
+    assert waits[len(waits) // 2] < 0.4 and waits[-1] < 1.5, waits

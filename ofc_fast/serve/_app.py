@@ -166,6 +166,30 @@ def _check_media_type(headers: dict[bytes, bytes]) -> None:
         )
 
 
+def _check_charset(headers: dict[bytes, bytes]) -> None:
+    """415 for a body declared in a charset other than UTF-8 (``Content-Type:
+    application/json; charset=latin-1``): JSON is UTF-8 (RFC 8259, 8.1) and the
+    server reads every body so, where a body in another charset would be refused as
+    not UTF-8 or, its bytes UTF-8 too, read as another text than the client meant.
+
+    >>> _check_charset({b"content-type": b'application/json; charset="UTF-8"'})
+    >>> _check_charset({b"content-type": b"application/json; charset=latin-1"})
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._problems.ApiError: charset latin-1: send the body in UTF-8 (or no charset)
+    """
+    for param in headers.get(b"content-type", b"").split(b";")[1:]:
+        name, _, value = param.partition(b"=")
+        charset = value.strip().strip(b'"')
+        if name.strip().lower() == b"charset" and charset.lower() != b"utf-8":
+            raise ApiError(
+                415,
+                "Content-Type",
+                f"charset {charset.decode('latin-1')[:40]}: send the body in UTF-8 "
+                "(or no charset)",
+            )
+
+
 def _check_coding(headers: dict[bytes, bytes]) -> None:
     """415 for a body sent with a ``Content-Encoding`` (gzip, ...): the server reads
     bodies as they are, and says so in ``Accept-Encoding`` (RFC 9110, 15.5.16), where
@@ -316,25 +340,53 @@ request needs as many (64 ``hands`` of 52 card ids, the most items its fields ta
 stays small (1 MiB of ``[], [], ...``: 20 MB of Python objects)."""
 
 
-def _values_beyond(value: Any, most: int) -> bool:
-    """Whether ``value`` holds more than ``most`` JSON values, itself counted (counted
-    until they are: at most ``most`` steps).
+class _ManyValues(ValueError):
+    """A body holds more than :data:`MAX_VALUES` values (:class:`_Values`)."""
 
-    >>> _values_beyond({"a": [1, 2, {}]}, 5), _values_beyond({"a": [1, 2, {}]}, 4)
-    (False, True)
+
+_UNCALLED = re.compile(
+    r'"(?:[^"\\]++|\\.)*+"?([ \t\n\r]*+:)?|\[|true|false|null', re.DOTALL
+)
+"""What the JSON parser makes without calling back (an array, a string, ``true``,
+``false``, ``null``), and a key (a string then ``:``, group 1), in a body's text: each
+character read once (possessive; a string left open runs to the end)."""
+
+
+class _Values:
+    r"""The JSON values of a body's ``text``, counted as the body is read: the arrays,
+    strings and ``true``/``false``/``null`` in the text first, before it is parsed
+    (the parser makes them without calling back; at most ``2 * most`` steps, since a
+    key, also seen, holds one value), then each number and object as the parser
+    makes it (:meth:`take`).  Beyond ``most``, a :class:`_ManyValues`: a body of
+    ``[], [], ...`` or ``4.0, 4.0, ...`` is read no further than its ``most``-th
+    value, never parsed whole on the event loop.
+
+    >>> _Values('{"a": [1, "b", null, {"c": [], "d": true}]}', 7).left  # 1, {...}: later
+    2
+    >>> _Values('["x:", [], "\\"]", false]', 5).left
+    0
+    >>> _Values('["x:", [], "\\"]", false]', 4).left
+    Traceback (most recent call last):
+    ...
+    ofc_fast.serve._app._ManyValues
     """
-    stack = [value]
-    count = 0
-    while stack:
-        count += 1
-        if count > most:
-            return True
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return False
+
+    def __init__(self, text: str, most: int) -> None:
+        self.left = most
+        keys = 0
+        for m in _UNCALLED.finditer(text):
+            if m.group(1) is None:
+                self.take()
+            else:
+                keys += 1
+                if keys > most:  # each with its own value
+                    raise _ManyValues
+
+    def take(self) -> None:
+        """Count one value more."""
+        self.left -= 1
+        if self.left < 0:
+            raise _ManyValues
 
 
 def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
@@ -364,8 +416,18 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ApiError(400, None, f"the body is not UTF-8 (byte {exc.start})") from None
     repeated: list[bool] = []  # a key given twice: found once the text is read
+    budget = [digits]
+
+    def integer(literal: str) -> int:
+        values.take()
+        return json_integer(literal)
+
+    def number(literal: str) -> float | int:
+        values.take()
+        return _number(literal, budget)
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        values.take()
         try:
             return unique_keys(pairs)
         except RulesError:
@@ -373,15 +435,23 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
             return _Repeated(pairs)
 
     try:
+        values = _Values(text, MAX_VALUES)
         value = json.loads(
             text,
-            parse_float=functools.partial(_number, budget=[digits]),
-            parse_int=json_integer,
+            parse_float=number,
+            parse_int=integer,
             parse_constant=_reject_constant,
             object_pairs_hook=unique,
         )
     except RecursionError:
         raise ApiError(400, None, "the body nests too deeply") from None
+    except _ManyValues:
+        raise ApiError(
+            400,
+            None,
+            f"the body holds more than {MAX_VALUES:,} JSON values (objects, arrays, "
+            "strings, numbers...): no request takes as many",
+        ) from None
     except LongInteger as exc:
         raise ApiError(400, None, _long_integer(exc)) from None
     except _ManyDigits:
@@ -401,13 +471,6 @@ def _parse(raw: bytes, digits: int = 1 << 20) -> dict[str, Any]:
         raise ApiError(400, shown, detail)
     if not isinstance(value, dict):
         raise ApiError(400, None, "the body must be a JSON object")
-    if _values_beyond(value, MAX_VALUES):
-        raise ApiError(
-            400,
-            None,
-            f"the body holds more than {MAX_VALUES:,} JSON values (objects, arrays, "
-            "strings, numbers...): no request takes as many",
-        )
     return value
 
 
@@ -436,6 +499,7 @@ class App:
             c.session_ttl,
             time_cap=c.max_time_budget,
             per_client=c.max_sessions_per_client,
+            retry_after=c.retry_after,
         )
         self._hosts = host_names(c)  # the Host names answered without a key
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
@@ -558,6 +622,7 @@ class App:
             body: dict[str, Any] | None = None
             if method == "POST":  # every POST, /next's (no body read) too
                 _check_media_type(headers)
+                _check_charset(headers)
                 _check_coding(headers)
             if route.fields is not None and method == "POST":
                 declared = headers.get(b"content-length")
@@ -629,10 +694,11 @@ class App:
         s = self.sessions.get(sid)
 
         def call(*body: dict[str, Any], key: Keyed | None = None) -> dict[str, Any]:
-            with s.lock:  # a keyed move or deal sent again: the answer it had
-                # still kept? a request that waited for its game while the game was
-                # dropped (its client's newer games, the store full) is its 404
-                self.sessions.get(sid)
+            # a request that waited for its game while the game was dropped (its
+            # client's newer games, the store full) is its 404; one running keeps
+            # its game, so that the move it answers is the game's
+            with s.lock, self.sessions.using(sid):
+                # a keyed move or deal sent again: the answer it had, still kept?
                 if tail == "/moves":
                     return s.replies.once(key, lambda: s.play(body[0]))
                 if tail == "/next":

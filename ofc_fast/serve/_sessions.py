@@ -17,7 +17,8 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from ..arena.history import deal_record
@@ -113,6 +114,7 @@ class GameSession:
         self.replies = Replies(_KEPT_REPLIES)  # of keyed moves and deals
         self.created: Keyed | None = None  # the key it was created with
         self.touched = time.monotonic()
+        self.requests = 0  # requests running on it (SessionStore.using): kept meanwhile
         self.version = 0  # the moves and deals played on request, counted
         self.events: list[dict[str, Any]] = []
         self.last_record: dict[str, Any] | None = None
@@ -288,8 +290,11 @@ class SessionStore:
     ``per_client`` at once (None: ``max_sessions``): a new game beyond drops that
     client's own least recently used one, never another client's; when the store is
     full, the least recently used game of the client that holds the most goes.  So a
-    script creating games by the hundred evicts only its own.  ``time_cap``: seconds
-    the bots may search per request (``ServeConfig.max_time_budget``).
+    script creating games by the hundred evicts only its own.  A game a request is
+    using (:meth:`using`) is never dropped, nor does it expire, while it runs: the
+    next game in that order goes instead, and where every one is in use the new game
+    is a 503 (``Retry-After``: ``retry_after`` seconds).  ``time_cap``: seconds the
+    bots may search per request (``ServeConfig.max_time_budget``).
 
     >>> store = SessionStore(max_sessions=4, ttl=60, per_client=2)
     >>> mine = store.create({"bots": ["random"]}, client="10.0.0.1").id
@@ -305,8 +310,10 @@ class SessionStore:
         clock: Callable[[], float] = time.monotonic,
         time_cap: float = ServeConfig.max_time_budget,
         per_client: int | None = None,
+        retry_after: int = ServeConfig.retry_after,
     ) -> None:
         self.max_sessions = max_sessions
+        self.retry_after = retry_after
         self.per_client = min(
             max_sessions if per_client is None else per_client, max_sessions
         )
@@ -343,11 +350,30 @@ class SessionStore:
         return len(games), -self._items[next(iter(games))].touched
 
     def _expire(self, now: float) -> None:
-        while self._items:
-            sid, s = next(iter(self._items.items()))
+        gone = []
+        for sid, s in self._items.items():  # least recently used first
             if now - s.touched <= self.ttl:
                 break
+            if not s.requests:
+                gone.append(sid)
+        for sid in gone:
             self._drop(sid)
+
+    def _make_room(self, holders: Iterable[OrderedDict[str, None]], whose: str) -> None:
+        """Drop the least recently used game no request is using of the first of
+        ``holders`` (clients' games) that has one; a 503 where none has (``whose``:
+        the games, for its detail)."""
+        for games in holders:
+            sid = next((g for g in games if not self._items[g].requests), None)
+            if sid is not None:
+                self._drop(sid)
+                return
+        raise ApiError(
+            503,
+            None,
+            f"{whose} has a request running, and a new game would drop one: retry",
+            headers={"retry-after": str(self.retry_after)},
+        )
 
     def open(
         self, body: dict[str, Any], client: str = "", key: Keyed | None = None
@@ -395,10 +421,13 @@ class SessionStore:
             self._expire(now)
             games = self._owned.get(client)
             if games is not None and len(games) >= self.per_client:
-                self._drop(next(iter(games)))
+                whose = f"each of this client's games ({len(games)}, its most at once)"
+                self._make_room([games], whose)
             elif len(self._items) >= self.max_sessions:
-                most = max(self._owned.values(), key=self._share)
-                self._drop(next(iter(most)))
+                most = sorted(self._owned.values(), key=self._share, reverse=True)
+                self._make_room(
+                    most, f"each of the games kept ({len(self._items)}, the most)"
+                )
             self._items[s.id] = s
             self._owned.setdefault(client, OrderedDict())[s.id] = None
             if key is not None:
@@ -411,6 +440,33 @@ class SessionStore:
         with self._lock:
             self._expire(self.clock())
             return self._touch(sid)
+
+    @contextmanager
+    def using(self, sid: str) -> Iterator[GameSession]:
+        """The game ``sid`` (404 when unknown or expired, :meth:`get`) for a request
+        that runs on it: the game is kept while it runs (never dropped for a new
+        game, never expired), so that what the request answers is what the game
+        holds; marked used as the request starts and as it ends.
+
+        >>> store = SessionStore(max_sessions=1)
+        >>> sid = store.create({"bots": ["random"]}).id
+        >>> with store.using(sid):
+        ...     try:
+        ...         store.create({"bots": ["random"]})
+        ...     except ApiError as exc:
+        ...         print(exc.status, exc.headers, exc.detail[:35])
+        503 {'retry-after': '1'} each of this client's games (1, its
+        """
+        with self._lock:
+            self._expire(self.clock())
+            s = self._touch(sid)
+            s.requests += 1
+        try:
+            yield s
+        finally:
+            with self._lock:
+                s.requests -= 1
+                self._touch(sid)
 
     def _touch(self, sid: str) -> GameSession:
         """The game ``sid``, marked used (the store's lock held)."""
