@@ -377,3 +377,37 @@ def test_ctrl_c_while_a_hand_is_booked_books_it_whole() -> None:
     assert seen == [0, 1]
     assert report["hands"] == 2 and [b["hands"] for b in report["bots"]] == [2, 2]
     assert report["duplicate"]["decks"] == 1
+
+
+def test_stop_ends_a_wait_with_a_deadline_at_once(tmp_path: Path) -> None:
+    """With a deadline, :meth:`Arena.stop` (Ctrl-C, SIGTERM) came into effect only
+    after the hand in progress: a hung bot held it for its two deadlines (here 40 s)
+    before the match stopped.  The wait now ends at once: the hand in progress is
+    dropped, unscored, and the report of the hands played says interrupted."""
+    import threading
+
+    log = tmp_path / "seen.log"
+    bots = [
+        parse_bot_spec("heuristic"),
+        parse_bot_spec(f"tiny@cmd:{sys.executable} {TINY} {log} hang"),
+    ]
+    arena = Arena("ofc-pineapple", bots, 3, seed=21, timeout_ms=20_000)
+
+    def stop_when_hung() -> None:  # the client hangs on its 4th act
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = log.read_text(encoding="utf-8") if log.exists() else ""
+            if text.count('"t":"act"') >= 4:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        arena.stop()
+
+    stopper = threading.Thread(target=stop_when_hung, daemon=True)
+    stopper.start()
+    t0 = time.monotonic()
+    report = arena.run()
+    took = time.monotonic() - t0
+    stopper.join()
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert took < 15, f"stop waited {took:.1f} s for the hand in progress"

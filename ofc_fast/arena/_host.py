@@ -190,12 +190,12 @@ class _Forfeit(Exception):
 
 
 class _Stopped(Exception):
-    """:meth:`Arena.stop` came while a bot with no deadline was awaited."""
+    """:meth:`Arena.stop` came while a bot was awaited."""
 
 
 STOP_POLL_S = 0.1
-"""With no deadline (``timeout_ms=None``): how often a wait for a bot looks whether
-:meth:`Arena.stop` was called (Ctrl-C), which then ends the match at once."""
+"""How often a wait for a bot looks whether :meth:`Arena.stop` was called (Ctrl-C),
+which then ends the match at once, the hand in progress dropped."""
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
@@ -374,22 +374,24 @@ class Arena:
     def _receive_by(
         self, rec: BotRecord, deadline: float | None, first: bool = False
     ) -> tuple[str, Any]:
-        """The bot's next item, or a timeout once ``deadline`` (``perf_counter``) has
-        passed, even while lines keep coming (talking never holds the arena past a
-        deadline); the ``first`` look takes what is already there (a built-in bot's
-        answer is queued before the arena looks).  With no deadline, :meth:`stop`
-        ends the wait (a silent bot would hold the hand, and the match, forever)."""
-        if deadline is None:
-            while True:
-                item = rec.endpoint.receive(STOP_POLL_S)
-                if item[0] != "timeout":
-                    return item
-                if self._stop_requested:
-                    raise _Stopped
-        left = deadline - time.perf_counter()
-        if left <= 0 and not first:
-            return ("timeout", None)
-        return rec.endpoint.receive(left)
+        """The bot's next item, or a timeout once ``deadline`` (``perf_counter``, None:
+        no deadline) has passed, even while lines keep coming (talking never holds the
+        arena past a deadline); the ``first`` look takes what is already there (a
+        built-in bot's answer is queued before the arena looks).  :meth:`stop` ends
+        the wait within :data:`STOP_POLL_S` (a slow or silent bot would hold the hand,
+        and the match, until its deadlines, or forever)."""
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0 and not first:
+                return ("timeout", None)
+            if self._stop_requested and not first:  # (a chatty bot too)
+                raise _Stopped
+            first = False
+            item = rec.endpoint.receive(
+                STOP_POLL_S if left is None else min(left, STOP_POLL_S)
+            )
+            if item[0] != "timeout":
+                return item
 
     def _await_join(self, rec: BotRecord) -> None:
         limit = max(self.connect_timeout_s, (self.timeout_ms or 0) / 1000)
@@ -695,8 +697,8 @@ class Arena:
     def stop(self) -> None:
         """Ask :meth:`run` to end the match after the hand in progress (safe from a
         signal handler: it only sets a flag); its report then holds the hands played
-        and says ``"interrupted": true``.  With no deadline (``timeout_ms=None``), a
-        hand waiting for a bot's answer is not finished: it is dropped, unscored."""
+        and says ``"interrupted": true``.  A hand that waits for a bot's answer (with
+        or without a deadline) is not finished: it is dropped at once, unscored."""
         self._stop_requested = True
 
     def claim(self) -> None:
@@ -739,7 +741,7 @@ class Arena:
                     self.on_progress(progress_line(self, total))
         except _Forfeit:
             pass
-        except _Stopped:  # the hand in progress waited on a bot with no deadline
+        except _Stopped:  # the hand in progress waited on a bot
             self.interrupted = True
         finally:
             self._finish()
