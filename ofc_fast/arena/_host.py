@@ -404,8 +404,8 @@ class Arena:
                 return
             if kind == "msg":
                 continue
-            if kind == "timeout":
-                self._kill(rec, "killed: no join in time")
+            if kind in ("timeout", "nojoin"):  # (nojoin: a tcp: seat's, maybe why)
+                self._kill(rec, "killed: no join in time" + (f": {value}" if value else ""))
                 self._fault(rec, FaultKind.TIMEOUT)
                 return
             if self._late_item(rec, kind, value):
