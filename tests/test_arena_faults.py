@@ -411,3 +411,28 @@ def test_stop_ends_a_wait_with_a_deadline_at_once(tmp_path: Path) -> None:
     stopper.join()
     assert report["interrupted"] is True and report["hands"] == 0
     assert took < 15, f"stop waited {took:.1f} s for the hand in progress"
+
+
+def test_stop_ends_a_wait_for_a_chatty_bot_with_no_deadline() -> None:
+    """With no deadline, a bot that never answers but keeps sending lines (each one
+    ended the wait's look for :meth:`Arena.stop`) held the match forever, Ctrl-C or
+    not.  The wait now ends at once: the hand dropped, the report interrupted."""
+    import threading
+
+    hostile = Path(__file__).parent / "arena_clients" / "hostile_bot.py"
+    bots = [
+        parse_bot_spec("heuristic"),
+        parse_bot_spec(f"bad@cmd:{sys.executable} {hostile} - chatter"),
+    ]
+    arena = Arena("ofc-pineapple", bots, 3, seed=21, timeout_ms=None)
+    reports: list[dict[str, Any]] = []
+    runner = threading.Thread(target=lambda: reports.append(arena.run()), daemon=True)
+    runner.start()
+    time.sleep(2.0)  # the bot is asked, and chatters
+    arena.stop()
+    runner.join(15)
+    if runner.is_alive():  # (end the stream, so that the run can end)
+        arena.records[1].endpoint.kill()
+        runner.join(30)
+    assert reports and reports[0]["interrupted"] is True and reports[0]["hands"] == 0
+    assert not runner.is_alive() and len(reports) == 1
