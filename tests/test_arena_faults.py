@@ -436,3 +436,24 @@ def test_stop_ends_a_wait_for_a_chatty_bot_with_no_deadline() -> None:
         runner.join(30)
     assert reports and reports[0]["interrupted"] is True and reports[0]["hands"] == 0
     assert not runner.is_alive() and len(reports) == 1
+
+
+def test_stop_ends_the_wait_for_a_tcp_seat_at_once() -> None:
+    """:meth:`Arena.stop` while a ``tcp:`` seat waited for its bot to join came into
+    effect only at the seat's connect deadline (here 60 s).  The wait now ends at
+    once; the report, of no hand, says interrupted."""
+    import socket
+    import threading
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bots = [parse_bot_spec("random"), parse_bot_spec(f"late@tcp:{port}")]
+    arena = Arena("ofc-pineapple", bots, 2, connect_timeout_s=60)
+    threading.Timer(1.0, arena.stop).start()
+    t0 = time.monotonic()
+    report = arena.run()
+    took = time.monotonic() - t0
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert took < 20, f"stop waited {took:.1f} s for the seat's connect deadline"
+    assert [b["faults"] for b in report["bots"]] == [0, 0]  # (the wait not its fault)

@@ -71,7 +71,13 @@ from ._protocol import (
 )
 from ._signals import sigint_deferred
 from ._stats import check_t_quantile
-from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
+from ._transport import (
+    STOP_POLL_S,
+    Endpoint,
+    InProcessEndpoint,
+    ProcessEndpoint,
+    TcpEndpoint,
+)
 from .client import BotClient
 from .report import bot_name_limit
 
@@ -191,11 +197,6 @@ class _Forfeit(Exception):
 
 class _Stopped(Exception):
     """:meth:`Arena.stop` came while a bot was awaited."""
-
-
-STOP_POLL_S = 0.1
-"""How often a wait for a bot looks whether :meth:`Arena.stop` was called (Ctrl-C),
-which then ends the match at once, the hand in progress dropped."""
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
@@ -365,7 +366,11 @@ class Arena:
                 rec.endpoint.send(hello)
         for rec in self.records:  # a tcp seat: hello to each connection until one joins
             if isinstance(rec.endpoint, TcpEndpoint):
-                rec.endpoint.accept(self.connect_timeout_s, hello, self.token)
+                rec.endpoint.accept(
+                    self.connect_timeout_s, hello, self.token, lambda: self._stop_requested
+                )
+                if self._stop_requested:  # (the seat no fault: it was not waited out)
+                    raise _Stopped
         for rec in self.records:
             self._await_join(rec)
         for rec in self.records:

@@ -39,6 +39,7 @@ from .client import BotClient
 __all__ = [
     "PENDING_BYTES",
     "PENDING_LINES",
+    "STOP_POLL_S",
     "Endpoint",
     "InProcessEndpoint",
     "Item",
@@ -66,6 +67,10 @@ ones wait to be accepted.  With a place free, a connection waits to join until t
 seat's connect deadline."""
 NO_NEWLINE = "its join had no newline at its end (a message is one line ending in \\n)"
 """Why a ``tcp:`` seat's connection was not seated: the ``nojoin`` item's text."""
+STOP_POLL_S = 0.1
+"""How often a wait for a bot (its answer, a ``tcp:`` seat's join) looks whether the
+match was stopped (:meth:`~ofc_fast.arena._host.Arena.stop`, Ctrl-C), which then
+ends it at once, the hand in progress dropped."""
 _STOP = object()
 
 
@@ -416,8 +421,10 @@ class TcpEndpoint(_StreamEndpoint):
         timeout: float,
         hello: Mapping[str, Any] | None = None,
         token: str | None = None,
+        stopped: Callable[[], bool] = lambda: False,
     ) -> bool:
-        """Wait up to ``timeout`` seconds for a bot that connects and joins.
+        """Wait up to ``timeout`` seconds for a bot that connects and joins (or until
+        ``stopped()`` says yes: it is asked every :data:`STOP_POLL_S` seconds).
 
         Each connection is sent ``hello`` (when given); the first whose first message
         is a ``join`` (carrying ``"token": token`` when a token is set) takes the
@@ -441,7 +448,9 @@ class TcpEndpoint(_StreamEndpoint):
             cand.close()
 
         try:
-            while won is None and (left := deadline - time.monotonic()) > 0:
+            while (
+                won is None and (left := deadline - time.monotonic()) > 0 and not stopped()
+            ):
                 now = time.monotonic()
                 if len(candidates) >= _MAX_CANDIDATES:  # (a slow warm-up alone waits)
                     for silent, (_, since) in list(candidates.items()):
@@ -458,7 +467,7 @@ class TcpEndpoint(_StreamEndpoint):
                 if full:
                     oldest = min(t for _, t in candidates.values())
                     wait = min(left, max(oldest + JOIN_WAIT_S - now, 0.0))
-                for key, _ in sel.select(wait):
+                for key, _ in sel.select(min(wait, STOP_POLL_S)):
                     if key.fileobj is self.listener:
                         conn = self._candidate(hello_line)
                         if conn is not None:
