@@ -302,6 +302,34 @@ def test_the_bots_process_group_is_killed_at_the_end(tmp_path: Path) -> None:
     assert report["bots"][1]["faults"] == 0 and gone
 
 
+@pytest.mark.skipif(
+    not hasattr(os, "fork"), reason="needs fork (os.fork): run on Linux or macOS"
+)
+def test_bots_that_linger_after_match_end_share_one_grace(tmp_path: Path) -> None:
+    """Three bots that ignore ``match-end``: each was given its own second to exit,
+    one after the other (3 s and more at the end of every match, Ctrl-C included).
+    They were all told at once, so they share one second, then are killed."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    spent: list[float] = []
+
+    class Timed(Arena):
+        def _finish(self) -> None:
+            t0 = time.monotonic()
+            super()._finish()
+            spent.append(time.monotonic() - t0)
+
+    pids = [tmp_path / f"grandchild-{i}.pid" for i in range(3)]
+    bots = [parse_bot_spec(hostile("linger", str(p))) for p in pids]
+    try:
+        report = Timed("pineapple", bots, 1, timeout_ms=ROOMY_MS).run()
+    finally:
+        gone = [_gone(int(p.read_text())) for p in pids if p.exists()]
+    assert report["hands"] == 1 and all(b["faults"] == 0 for b in report["bots"])
+    assert gone == [True] * 3
+    assert spent[0] < 2.5, f"the end of the match took {spent[0]:.1f} s"
+
+
 # -- tcp seats
 
 

@@ -72,6 +72,7 @@ from ._protocol import (
 from ._signals import sigint_deferred
 from ._stats import check_t_quantile
 from ._transport import (
+    EXIT_GRACE_S,
     STOP_POLL_S,
     Endpoint,
     InProcessEndpoint,
@@ -753,8 +754,12 @@ class Arena:
         return match_report(self)
 
     def _finish(self) -> None:
+        """``match-end`` to every bot, then :data:`EXIT_GRACE_S` for all of them
+        together to exit (each was told at once: a bot that lingers costs the others'
+        wait nothing) before what is left is killed."""
         for rec in self.records:
             if not rec.dead:
                 rec.endpoint.send({"t": "match-end"})
+        deadline = time.monotonic() + EXIT_GRACE_S
         for rec in self.records:
-            rec.endpoint.close(1.0)
+            rec.endpoint.close(max(deadline - time.monotonic(), 0.0))

@@ -37,6 +37,7 @@ from ._protocol import LineSplitter, bot_crashed, decode, encode
 from .client import BotClient
 
 __all__ = [
+    "EXIT_GRACE_S",
     "PENDING_BYTES",
     "PENDING_LINES",
     "STOP_POLL_S",
@@ -57,7 +58,8 @@ PENDING_LINES = 256
 PENDING_BYTES = 4 * 1024 * 1024
 """Most bytes of such lines kept per bot."""
 EXIT_GRACE_S = 1.0
-"""After a bot's process exits: how long the reader may still read what it wrote."""
+"""After a bot's process exits: how long the reader may still read what it wrote;
+after ``match-end``: how long the bots have to exit, all together."""
 _MAX_CANDIDATES = 8
 JOIN_WAIT_S = 10.0
 """How long a connection to a ``tcp:`` seat may take to join after its ``hello``
