@@ -377,3 +377,83 @@ def test_ctrl_c_while_a_hand_is_booked_books_it_whole() -> None:
     assert seen == [0, 1]
     assert report["hands"] == 2 and [b["hands"] for b in report["bots"]] == [2, 2]
     assert report["duplicate"]["decks"] == 1
+
+
+def test_stop_ends_a_wait_with_a_deadline_at_once(tmp_path: Path) -> None:
+    """With a deadline, :meth:`Arena.stop` (Ctrl-C, SIGTERM) came into effect only
+    after the hand in progress: a hung bot held it for its two deadlines (here 40 s)
+    before the match stopped.  The wait now ends at once: the hand in progress is
+    dropped, unscored, and the report of the hands played says interrupted."""
+    import threading
+
+    log = tmp_path / "seen.log"
+    bots = [
+        parse_bot_spec("heuristic"),
+        parse_bot_spec(f"tiny@cmd:{sys.executable} {TINY} {log} hang"),
+    ]
+    arena = Arena("ofc-pineapple", bots, 3, seed=21, timeout_ms=20_000)
+
+    def stop_when_hung() -> None:  # the client hangs on its 4th act
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            text = log.read_text(encoding="utf-8") if log.exists() else ""
+            if text.count('"t":"act"') >= 4:
+                break
+            time.sleep(0.05)
+        time.sleep(0.3)
+        arena.stop()
+
+    stopper = threading.Thread(target=stop_when_hung, daemon=True)
+    stopper.start()
+    t0 = time.monotonic()
+    report = arena.run()
+    took = time.monotonic() - t0
+    stopper.join()
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert took < 15, f"stop waited {took:.1f} s for the hand in progress"
+
+
+def test_stop_ends_a_wait_for_a_chatty_bot_with_no_deadline() -> None:
+    """With no deadline, a bot that never answers but keeps sending lines (each one
+    ended the wait's look for :meth:`Arena.stop`) held the match forever, Ctrl-C or
+    not.  The wait now ends at once: the hand dropped, the report interrupted."""
+    import threading
+
+    hostile = Path(__file__).parent / "arena_clients" / "hostile_bot.py"
+    bots = [
+        parse_bot_spec("heuristic"),
+        parse_bot_spec(f"bad@cmd:{sys.executable} {hostile} - chatter"),
+    ]
+    arena = Arena("ofc-pineapple", bots, 3, seed=21, timeout_ms=None)
+    reports: list[dict[str, Any]] = []
+    runner = threading.Thread(target=lambda: reports.append(arena.run()), daemon=True)
+    runner.start()
+    time.sleep(2.0)  # the bot is asked, and chatters
+    arena.stop()
+    runner.join(15)
+    if runner.is_alive():  # (end the stream, so that the run can end)
+        arena.records[1].endpoint.kill()
+        runner.join(30)
+    assert reports and reports[0]["interrupted"] is True and reports[0]["hands"] == 0
+    assert not runner.is_alive() and len(reports) == 1
+
+
+def test_stop_ends_the_wait_for_a_tcp_seat_at_once() -> None:
+    """:meth:`Arena.stop` while a ``tcp:`` seat waited for its bot to join came into
+    effect only at the seat's connect deadline (here 60 s).  The wait now ends at
+    once; the report, of no hand, says interrupted."""
+    import socket
+    import threading
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bots = [parse_bot_spec("random"), parse_bot_spec(f"late@tcp:{port}")]
+    arena = Arena("ofc-pineapple", bots, 2, connect_timeout_s=60)
+    threading.Timer(1.0, arena.stop).start()
+    t0 = time.monotonic()
+    report = arena.run()
+    took = time.monotonic() - t0
+    assert report["interrupted"] is True and report["hands"] == 0
+    assert took < 20, f"stop waited {took:.1f} s for the seat's connect deadline"
+    assert [b["faults"] for b in report["bots"]] == [0, 0]  # (the wait not its fault)

@@ -275,6 +275,20 @@ def test_a_bot_whose_grandchild_holds_stdout_is_one_disconnect(
     assert gone
 
 
+@pytest.mark.parametrize("transport", ["stdio", "tcp"])
+def test_a_last_answer_with_no_newline_is_read_at_the_end(
+    tmp_path: Path, transport: str
+) -> None:
+    """A bot that writes its 4th answer with no newline at its end and exits: the
+    answer was lost (the line left in the reader at the end of the stream), so that
+    decision was filled in too.  It is now read: 3 + 1 decisions played by the bot,
+    then one disconnect."""
+    report = run_match(tmp_path, "cut-exit", ROOMY_MS, transport)
+    bad = report["bots"][1]
+    assert bad["fault_kinds"] == {"disconnect": 1}
+    assert bad["substituted"] == DECISIONS - 4 and bad["stopped"] == "disconnected"
+
+
 @pytest.mark.skipif(
     not hasattr(os, "fork"), reason="needs fork (os.fork): run on Linux or macOS"
 )
@@ -286,6 +300,34 @@ def test_the_bots_process_group_is_killed_at_the_end(tmp_path: Path) -> None:
     finally:
         gone = _gone(int(pid_file.read_text()))  # killed here if the arena did not
     assert report["bots"][1]["faults"] == 0 and gone
+
+
+@pytest.mark.skipif(
+    not hasattr(os, "fork"), reason="needs fork (os.fork): run on Linux or macOS"
+)
+def test_bots_that_linger_after_match_end_share_one_grace(tmp_path: Path) -> None:
+    """Three bots that ignore ``match-end``: each was given its own second to exit,
+    one after the other (3 s and more at the end of every match, Ctrl-C included).
+    They were all told at once, so they share one second, then are killed."""
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    spent: list[float] = []
+
+    class Timed(Arena):
+        def _finish(self) -> None:
+            t0 = time.monotonic()
+            super()._finish()
+            spent.append(time.monotonic() - t0)
+
+    pids = [tmp_path / f"grandchild-{i}.pid" for i in range(3)]
+    bots = [parse_bot_spec(hostile("linger", str(p))) for p in pids]
+    try:
+        report = Timed("pineapple", bots, 1, timeout_ms=ROOMY_MS).run()
+    finally:
+        gone = [_gone(int(p.read_text())) for p in pids if p.exists()]
+    assert report["hands"] == 1 and all(b["faults"] == 0 for b in report["bots"])
+    assert gone == [True] * 3
+    assert spent[0] < 2.5, f"the end of the match took {spent[0]:.1f} s"
 
 
 # -- tcp seats
@@ -485,3 +527,62 @@ def test_tcp_bot_decisions_take_no_nagle_delay() -> None:
     bench = checkout_script("benchmarks/bench_arena.py")
     p50, _, faults = bench.tcp_latency(6)
     assert faults == 0 and p50 < 20, p50
+
+
+def _seat_one_connection(payload: bytes, half_close: bool) -> tuple[bool, Any]:
+    """A ``tcp:`` seat (1 s to join) and one connection that sends ``payload``
+    (and, with ``half_close``, ends its stream): (seated, the seat's first item)."""
+    from ofc_fast.arena._transport import TcpEndpoint
+
+    ep = TcpEndpoint(0)
+    with socket.create_connection(("127.0.0.1", ep.port)) as c:
+        c.sendall(payload)
+        if half_close:
+            c.shutdown(socket.SHUT_WR)
+        seated = ep.accept(1.0, {"t": "hello"})
+        item = ep.receive(5.0)
+        ep.close(0.1)
+    return seated, item
+
+
+def test_a_join_with_no_newline_then_the_end_takes_the_seat() -> None:
+    """A connection that sends ``{"t":"join"}`` with no newline and ends its stream
+    was dropped as one that sent nothing (the seat waited out its deadline): its last
+    line is read at the end, as the arena reads a bot's last line."""
+    assert _seat_one_connection(b'{"t":"join"}', True) == (True, ("msg", {"t": "join"}))
+
+
+def test_a_join_that_waits_for_its_newline_is_named_at_the_deadline() -> None:
+    """A connection that sends ``{"t":"join"}`` with no newline and waits: the seat
+    waited out its deadline and said nothing of why (the report said
+    ``disconnected``).  The seat ends with a ``nojoin`` naming the missing newline,
+    and the report's ``stopped`` says it."""
+    import threading
+
+    from ofc_fast.arena import Arena, parse_bot_spec
+
+    seated, (kind, why) = _seat_one_connection(b'{"t":"join"}', False)
+    assert not seated and kind == "nojoin" and "no newline" in why
+    port = free_port()
+    arena = Arena(
+        "pineapple",
+        [parse_bot_spec("random"), parse_bot_spec(f"bad@tcp:{port}")],
+        1,
+        connect_timeout_s=2.0,
+    )
+
+    def cut_join() -> None:
+        conn = _connect(port)
+        conn.recv(4096)
+        conn.sendall(b'{"t":"join"}')
+        time.sleep(4.0)
+        conn.close()
+
+    helper = threading.Thread(target=cut_join)
+    helper.start()
+    try:
+        bad = arena.run()["bots"][1]
+    finally:
+        helper.join(30)
+    assert bad["fault_kinds"] == {"timeout": 1}
+    assert "no join in time" in bad["stopped"] and "no newline" in bad["stopped"]

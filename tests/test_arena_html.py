@@ -411,3 +411,17 @@ def test_deals_file_loads_on_demand(browser: Any, tmp_path: Path) -> None:
     assert "cannot be" in browser.find_element(By.ID, "deal-10").text
     assert "hand 12" in browser.find_element(By.ID, "deal-12").text
     assert browser.execute_script("return window.__pwned") is None
+
+
+def test_an_interrupted_match_says_so_on_its_page() -> None:
+    """The page of a match stopped by Ctrl-C (``"interrupted": true``) looked like
+    that of a finished match of fewer hands (the standings print ``(interrupted)``).
+    Its title line says interrupted; a finished match's says nothing of it."""
+    lines = deals(2)
+    finished = report_of(lines) | {"interrupted": False}
+    sub = "<p class='sub'>"
+    tagline = html_report(finished, lines).split(sub, 1)[1].split("</p>", 1)[0]
+    assert "interrupted" not in tagline
+    cut = finished | {"interrupted": True}
+    tagline = html_report(cut, lines).split(sub, 1)[1].split("</p>", 1)[0]
+    assert "interrupted" in tagline

@@ -71,7 +71,14 @@ from ._protocol import (
 )
 from ._signals import sigint_deferred
 from ._stats import check_t_quantile
-from ._transport import Endpoint, InProcessEndpoint, ProcessEndpoint, TcpEndpoint
+from ._transport import (
+    EXIT_GRACE_S,
+    STOP_POLL_S,
+    Endpoint,
+    InProcessEndpoint,
+    ProcessEndpoint,
+    TcpEndpoint,
+)
 from .client import BotClient
 from .report import bot_name_limit
 
@@ -190,12 +197,7 @@ class _Forfeit(Exception):
 
 
 class _Stopped(Exception):
-    """:meth:`Arena.stop` came while a bot with no deadline was awaited."""
-
-
-STOP_POLL_S = 0.1
-"""With no deadline (``timeout_ms=None``): how often a wait for a bot looks whether
-:meth:`Arena.stop` was called (Ctrl-C), which then ends the match at once."""
+    """:meth:`Arena.stop` came while a bot was awaited."""
 
 
 def _unique_names(specs: Sequence[BotSpec]) -> list[str]:
@@ -365,7 +367,11 @@ class Arena:
                 rec.endpoint.send(hello)
         for rec in self.records:  # a tcp seat: hello to each connection until one joins
             if isinstance(rec.endpoint, TcpEndpoint):
-                rec.endpoint.accept(self.connect_timeout_s, hello, self.token)
+                rec.endpoint.accept(
+                    self.connect_timeout_s, hello, self.token, lambda: self._stop_requested
+                )
+                if self._stop_requested:  # (the seat no fault: it was not waited out)
+                    raise _Stopped
         for rec in self.records:
             self._await_join(rec)
         for rec in self.records:
@@ -374,22 +380,24 @@ class Arena:
     def _receive_by(
         self, rec: BotRecord, deadline: float | None, first: bool = False
     ) -> tuple[str, Any]:
-        """The bot's next item, or a timeout once ``deadline`` (``perf_counter``) has
-        passed, even while lines keep coming (talking never holds the arena past a
-        deadline); the ``first`` look takes what is already there (a built-in bot's
-        answer is queued before the arena looks).  With no deadline, :meth:`stop`
-        ends the wait (a silent bot would hold the hand, and the match, forever)."""
-        if deadline is None:
-            while True:
-                item = rec.endpoint.receive(STOP_POLL_S)
-                if item[0] != "timeout":
-                    return item
-                if self._stop_requested:
-                    raise _Stopped
-        left = deadline - time.perf_counter()
-        if left <= 0 and not first:
-            return ("timeout", None)
-        return rec.endpoint.receive(left)
+        """The bot's next item, or a timeout once ``deadline`` (``perf_counter``, None:
+        no deadline) has passed, even while lines keep coming (talking never holds the
+        arena past a deadline); the ``first`` look takes what is already there (a
+        built-in bot's answer is queued before the arena looks).  :meth:`stop` ends
+        the wait within :data:`STOP_POLL_S` (a slow or silent bot would hold the hand,
+        and the match, until its deadlines, or forever)."""
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0 and not first:
+                return ("timeout", None)
+            if self._stop_requested and not first:  # (a chatty bot too)
+                raise _Stopped
+            first = False
+            item = rec.endpoint.receive(
+                STOP_POLL_S if left is None else min(left, STOP_POLL_S)
+            )
+            if item[0] != "timeout":
+                return item
 
     def _await_join(self, rec: BotRecord) -> None:
         limit = max(self.connect_timeout_s, (self.timeout_ms or 0) / 1000)
@@ -402,8 +410,8 @@ class Arena:
                 return
             if kind == "msg":
                 continue
-            if kind == "timeout":
-                self._kill(rec, "killed: no join in time")
+            if kind in ("timeout", "nojoin"):  # (nojoin: a tcp: seat's, maybe why)
+                self._kill(rec, "killed: no join in time" + (f": {value}" if value else ""))
                 self._fault(rec, FaultKind.TIMEOUT)
                 return
             if self._late_item(rec, kind, value):
@@ -695,8 +703,8 @@ class Arena:
     def stop(self) -> None:
         """Ask :meth:`run` to end the match after the hand in progress (safe from a
         signal handler: it only sets a flag); its report then holds the hands played
-        and says ``"interrupted": true``.  With no deadline (``timeout_ms=None``), a
-        hand waiting for a bot's answer is not finished: it is dropped, unscored."""
+        and says ``"interrupted": true``.  A hand that waits for a bot's answer (with
+        or without a deadline) is not finished: it is dropped at once, unscored."""
         self._stop_requested = True
 
     def claim(self) -> None:
@@ -739,15 +747,19 @@ class Arena:
                     self.on_progress(progress_line(self, total))
         except _Forfeit:
             pass
-        except _Stopped:  # the hand in progress waited on a bot with no deadline
+        except _Stopped:  # the hand in progress waited on a bot
             self.interrupted = True
         finally:
             self._finish()
         return match_report(self)
 
     def _finish(self) -> None:
+        """``match-end`` to every bot, then :data:`EXIT_GRACE_S` for all of them
+        together to exit (each was told at once: a bot that lingers costs the others'
+        wait nothing) before what is left is killed."""
         for rec in self.records:
             if not rec.dead:
                 rec.endpoint.send({"t": "match-end"})
+        deadline = time.monotonic() + EXIT_GRACE_S
         for rec in self.records:
-            rec.endpoint.close(1.0)
+            rec.endpoint.close(max(deadline - time.monotonic(), 0.0))

@@ -204,6 +204,8 @@ def page(report: dict[str, Any], digest: Digest, sidecar: str | None) -> str:
     sub = [f"rules {esc(report['rules'])}" if report.get("rules") else ""]
     if report.get("forfeited_by"):
         sub.append(f"forfeited by {esc(report['forfeited_by'])}")
+    if report.get("interrupted"):  # (as the standings print it: Ctrl-C, SIGTERM)
+        sub.append("interrupted: the hands played before the match was stopped")
     data = {
         "meta": {
             "deals": digest.count,

@@ -12,8 +12,9 @@ Streams are read by a thread each and written by another (a bot that stops readi
 never blocks the arena).  The reader only cuts lines: it never decodes them (the
 arena's thread does, one at a time, when it takes them), and it keeps at most
 :data:`PENDING_LINES` lines or :data:`PENDING_BYTES` bytes per bot.  Lines past
-that bound are dropped and reported once as a ``("flood", None)`` item; the end of
-the stream is always queued, whatever ended the reader.
+that bound are dropped and reported once as a ``("flood", None)`` item; a last line
+with no newline is taken at the end of the stream (a bot that writes its answer and
+exits), and the end of the stream is always queued, whatever ended the reader.
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ from ._protocol import LineSplitter, bot_crashed, decode, encode
 from .client import BotClient
 
 __all__ = [
+    "EXIT_GRACE_S",
     "PENDING_BYTES",
     "PENDING_LINES",
+    "STOP_POLL_S",
     "Endpoint",
     "InProcessEndpoint",
     "Item",
@@ -47,14 +50,16 @@ __all__ = [
 
 Item = tuple[str, Any]
 """``("msg", dict)``, ``("garbage", text)``, ``("overlong", None)``, ``("flood",
-None)``, ``("eof", None)``, ``("crash", text)`` or ``("timeout", None)``."""
+None)``, ``("eof", None)``, ``("crash", text)``, ``("timeout", None)`` or, for a
+``tcp:`` seat no bot joined, ``("nojoin", None or why)``."""
 
 PENDING_LINES = 256
 """Most lines kept per bot that the arena has not taken yet."""
 PENDING_BYTES = 4 * 1024 * 1024
 """Most bytes of such lines kept per bot."""
 EXIT_GRACE_S = 1.0
-"""After a bot's process exits: how long the reader may still read what it wrote."""
+"""After a bot's process exits: how long the reader may still read what it wrote;
+after ``match-end``: how long the bots have to exit, all together."""
 _MAX_CANDIDATES = 8
 JOIN_WAIT_S = 10.0
 """How long a connection to a ``tcp:`` seat may take to join after its ``hello``
@@ -62,6 +67,12 @@ JOIN_WAIT_S = 10.0
 its place: at most :data:`_MAX_CANDIDATES` connections wait to join at a time, later
 ones wait to be accepted.  With a place free, a connection waits to join until the
 seat's connect deadline."""
+NO_NEWLINE = "its join had no newline at its end (a message is one line ending in \\n)"
+"""Why a ``tcp:`` seat's connection was not seated: the ``nojoin`` item's text."""
+STOP_POLL_S = 0.1
+"""How often a wait for a bot (its answer, a ``tcp:`` seat's join) looks whether the
+match was stopped (:meth:`~ofc_fast.arena._host.Arena.stop`, Ctrl-C), which then
+ends it at once, the hand in progress dropped."""
 _STOP = object()
 
 
@@ -221,7 +232,9 @@ class _StreamEndpoint(Endpoint):
         try:
             while True:
                 data = read(65536)
-                if not data:
+                if not data:  # a last line with no newline is read at the end
+                    for line in splitter.feed(b"\n"):
+                        self._admit(line)
                     break
                 for line in splitter.feed(data):
                     self._admit(line)
@@ -264,6 +277,30 @@ class _StreamEndpoint(Endpoint):
         if hasattr(self, "_writer"):
             self._queue_out(_STOP)
             self._writer.join(grace)
+
+
+def _join_verdict(line: bytes | None, token: str | None) -> str:
+    """What one line of a ``tcp:`` connection that has not joined yet is: ``"join"``
+    (a join, with the token when one is set), ``"drop"`` (an over-long line, garbage,
+    a wrong token) or ``"skip"`` (an empty line, another message: ignored)."""
+    if line is None:
+        return "drop"
+    if not line.strip():
+        return "skip"
+    try:
+        msg = decode(line)
+    except OfcError:
+        return "drop"
+    if msg["t"] != "join":
+        return "skip"  # an unknown message is ignored
+    if token is not None and not (
+        isinstance(msg.get("token"), str)
+        and hmac.compare_digest(  # (JSON text may hold a lone surrogate)
+            msg["token"].encode("utf-8", "surrogatepass"), token.encode()
+        )
+    ):
+        return "drop"
+    return "join"
 
 
 def _close_quietly(stream: Any) -> None:
@@ -386,8 +423,10 @@ class TcpEndpoint(_StreamEndpoint):
         timeout: float,
         hello: Mapping[str, Any] | None = None,
         token: str | None = None,
+        stopped: Callable[[], bool] = lambda: False,
     ) -> bool:
-        """Wait up to ``timeout`` seconds for a bot that connects and joins.
+        """Wait up to ``timeout`` seconds for a bot that connects and joins (or until
+        ``stopped()`` says yes: it is asked every :data:`STOP_POLL_S` seconds).
 
         Each connection is sent ``hello`` (when given); the first whose first message
         is a ``join`` (carrying ``"token": token`` when a token is set) takes the
@@ -411,7 +450,9 @@ class TcpEndpoint(_StreamEndpoint):
             cand.close()
 
         try:
-            while won is None and (left := deadline - time.monotonic()) > 0:
+            while (
+                won is None and (left := deadline - time.monotonic()) > 0 and not stopped()
+            ):
                 now = time.monotonic()
                 if len(candidates) >= _MAX_CANDIDATES:  # (a slow warm-up alone waits)
                     for silent, (_, since) in list(candidates.items()):
@@ -428,7 +469,7 @@ class TcpEndpoint(_StreamEndpoint):
                 if full:
                     oldest = min(t for _, t in candidates.values())
                     wait = min(left, max(oldest + JOIN_WAIT_S - now, 0.0))
-                for key, _ in sel.select(wait):
+                for key, _ in sel.select(min(wait, STOP_POLL_S)):
                     if key.fileobj is self.listener:
                         conn = self._candidate(hello_line)
                         if conn is not None:
@@ -447,11 +488,15 @@ class TcpEndpoint(_StreamEndpoint):
                     break
         finally:
             sel.close()
+            cut = any(  # a join that waits for its newline
+                _join_verdict(spl.partial(), token) == "join"
+                for spl, _ in candidates.values()
+            )
             for other in candidates:
                 other.close()
             self.listener.close()
         if won is None:
-            self._end()
+            self._end("nojoin", NO_NEWLINE if cut else None)
             return False
         conn, splitter, lines = won
         conn.setblocking(True)
@@ -490,29 +535,14 @@ class TcpEndpoint(_StreamEndpoint):
             return "wait", []
         except OSError:
             return "drop", []
-        if not data:
-            return "drop", []
-        lines = splitter.feed(data)
+        lines = splitter.feed(data or b"\n")  # (at the end: a last line, no newline)
         for i, line in enumerate(lines):
-            if line is None:
+            verdict = _join_verdict(line, token)
+            if verdict == "drop":
                 return "drop", []
-            if not line.strip():
-                continue
-            try:
-                msg = decode(line)
-            except OfcError:
-                return "drop", []
-            if msg["t"] != "join":
-                continue  # an unknown message is ignored
-            if token is not None and not (
-                isinstance(msg.get("token"), str)
-                and hmac.compare_digest(  # (JSON text may hold a lone surrogate)
-                    msg["token"].encode("utf-8", "surrogatepass"), token.encode()
-                )
-            ):
-                return "drop", []
-            return "join", lines[i:]
-        return "wait", []
+            if verdict == "join":
+                return "join", lines[i:]
+        return ("wait" if data else "drop"), []
 
     def kill(self) -> None:
         """Drop the connection and stop listening at once."""

@@ -20,7 +20,9 @@ TRANSPORT: ``-`` (stdin/stdout) or a port on 127.0.0.1 (``PORT`` or
 * ``fork``: at its 4th act forks a grandchild that keeps stdout open (sleeping 600 s,
   its pid written to the file ARG) and exits;
 * ``linger``: plays fair, forks a grandchild that sleeps (pid to ARG) and, at
-  ``match-end``, does not exit.
+  ``match-end``, does not exit;
+* ``cut-exit``: plays fair, then writes its 4th answer with no newline at its end
+  and exits.
 """
 
 import json
@@ -42,9 +44,9 @@ def streams(transport):
     if transport == "-":
         out = sys.stdout.buffer
 
-        def write(line):
+        def write(line, end="\n"):
             with lock:
-                out.write((line + "\n").encode())
+                out.write((line + end).encode())
                 out.flush()
 
         return sys.stdin, write, None
@@ -60,9 +62,9 @@ def streams(transport):
     sock.settimeout(None)
     reader = sock.makefile("r", encoding="utf-8")
 
-    def send(line):
+    def send(line, end="\n"):
         with lock:
-            sock.sendall((line + "\n").encode())
+            sock.sendall((line + end).encode())
 
     return reader, send, token or None
 
@@ -113,6 +115,9 @@ def main():
                 continue
             if mode == "nest" and acts == 1:
                 write(NEST)
+            if mode == "cut-exit" and acts == 4:
+                write(json.dumps(answer), end="")
+                return
             if mode == "fork" and acts == 4:
                 fork_sleeper(arg)
                 os._exit(3)
