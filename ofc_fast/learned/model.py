@@ -37,11 +37,11 @@ from ..batch import int_array
 from ..board import ROW_SIZES, Board
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
+from ..files import atomic_write
 from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
-from ._files import atomic_write
 
 __all__ = [
     "FEATURES",
