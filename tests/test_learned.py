@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from reference_fnv import fnv1a64
 from scripts import refuse_writes_in
 
 from ofc_fast import rules
@@ -41,13 +42,6 @@ SHIPPED = sorted(MODEL_DIR.glob("*.ofcvm"))
 
 
 # ------------------------------------------------------------ an independent reader
-
-
-def fnv1a64(data: bytes) -> int:
-    h = 0xCBF29CE484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def play_hash(table: rules.RuleSet) -> int:
