@@ -432,9 +432,7 @@ def make_observation(
     )
     obs = read_observation(
         bytes(ffi.buffer(record)),
-        rules.name,
-        rules.game.value,
-        rules.lowball is not None,
+        rules,
         None,
         carried_rules(rules),  # rules that are not exactly a preset, as a game gives them
     )
