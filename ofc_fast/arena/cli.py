@@ -16,10 +16,10 @@ from ..cli.options import (
     is_rules_file,
     load_rules,
     named,
+    write_whole,
     writing,
 )
 from ..errors import ArenaError
-from ..files import atomic_write
 from ..rules import RuleSet
 from ..table import check_seed
 from ._games import resolve_arena_rules
@@ -166,8 +166,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print(text)  # --json alone: the report is all that is printed
         return status
     if args.json:
-        with writing("--json", args.json, ArenaError):
-            atomic_write(args.json, (text + "\n").encode("utf-8"))
+        write_whole("--json", args.json, text + "\n", ArenaError)
     if not args.quiet:
         _print_standings(report)
     return status
