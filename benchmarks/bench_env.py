@@ -47,20 +47,25 @@ def vector_run(seconds: float, seed: int, result: list[float]) -> None:
     result.append(steps / (time.perf_counter() - t0))
 
 
-def vector_one_core(seconds: float) -> float:
-    out: list[float] = []
-    vector_run(seconds, 1, out)
-    return out[0]
+def on_threads(
+    run: Callable[[float, int, list[float]], None], threads: int
+) -> Callable[[float], float]:
+    """A case: ``run(seconds, seed, out)`` (which appends its steps per second to
+    ``out``) on ``threads`` threads at once, seeds 1, 2, ...; their rates summed."""
 
+    def case(seconds: float) -> float:
+        out: list[float] = []
+        workers = [
+            threading.Thread(target=run, args=(seconds, seed, out))
+            for seed in range(1, threads + 1)
+        ]
+        for t in workers:
+            t.start()
+        for t in workers:
+            t.join()
+        return sum(out)
 
-def vector_two_threads(seconds: float) -> float:
-    out: list[float] = []
-    threads = [threading.Thread(target=vector_run, args=(seconds, s, out)) for s in (1, 2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(out)
+    return case
 
 
 def gymnasium_env(seconds: float) -> float:
@@ -108,10 +113,14 @@ def pettingzoo_env(seconds: float) -> float:
 CASES: list[tuple[str, Callable[[float], float], int]] = [
     (
         "VectorEnv Pineapple 2p self-play x1024, both cores (2 threads)",
-        vector_two_threads,
+        on_threads(vector_run, 2),
         2_000_000,
     ),
-    ("VectorEnv Pineapple 2p self-play x1024, one core", vector_one_core, 1_000_000),
+    (
+        "VectorEnv Pineapple 2p self-play x1024, one core",
+        on_threads(vector_run, 1),
+        1_000_000,
+    ),
     ("Gymnasium env, one instance, vs random", gymnasium_env, 50_000),
     ("PettingZoo AEC env, 2 seats", pettingzoo_env, 30_000),
 ]

@@ -20,7 +20,6 @@ shared machine the wall figure is what the scheduler allowed.  Target:
 from __future__ import annotations
 
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples"))
-from bench_env import run_cases
+from bench_env import on_threads, run_cases
 
 from ofc_fast.timing import require_extra
 
@@ -48,22 +47,6 @@ def adapter_run(seconds: float, seed: int, out: list[float]) -> None:
         env.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
         steps += env.num_envs
     out.append(steps / (time.perf_counter() - t0))
-
-
-def adapter_one(seconds: float) -> float:
-    out: list[float] = []
-    adapter_run(seconds, 1, out)
-    return out[0]
-
-
-def adapter_two(seconds: float) -> float:
-    out: list[float] = []
-    threads = [threading.Thread(target=adapter_run, args=(seconds, s, out)) for s in (1, 2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return sum(out)
 
 
 def ppo(threads: int) -> Callable[[float], float]:
@@ -99,8 +82,16 @@ def ppo(threads: int) -> Callable[[float], float]:
 
 
 CASES: list[tuple[str, Callable[[float], float], int]] = [
-    ("SB3 VecEnv adapter x512, features, vs random, one thread", adapter_one, 20_000),
-    ("SB3 VecEnv adapter x512, features, vs random, two threads", adapter_two, 20_000),
+    (
+        "SB3 VecEnv adapter x512, features, vs random, one thread",
+        on_threads(adapter_run, 1),
+        20_000,
+    ),
+    (
+        "SB3 VecEnv adapter x512, features, vs random, two threads",
+        on_threads(adapter_run, 2),
+        20_000,
+    ),
     ("MaskablePPO on the adapter, recipe settings, 1 torch thread", ppo(1), 0),
     ("MaskablePPO on the adapter, recipe settings, 2 torch threads", ppo(2), 0),
 ]

@@ -23,7 +23,7 @@ import numpy as np
 from ._native import OK, ffi, lib, status_error
 from ._native._fast import distinct_ids as _distinct_ids
 from .cards import CardsLike, card_str, cards_str, check_card_ids, parse_card, parse_cards
-from .errors import BoardError, CardError, quote
+from .errors import BoardError, CardError, OfcError, quote
 from .rules import OFC, RulesLike, as_rules
 from .rules.compiled import compiled
 
@@ -329,6 +329,23 @@ def free_slots(rows: Sequence[Sized]) -> tuple[int, int, int]:
             f"rows of {tuple(map(len, rows))} cards overflow a board ({ROW_SIZES})"
         )
     return room
+
+
+def board_slots(rows: Sequence[Sequence[int]], error: type[OfcError]) -> bytes:
+    """The 13 slots of a C board from three rows of card ids: each row's cards, then
+    ``OFC_NO_CARD`` (0xFF) to its size; ``error`` naming a row that holds too many.
+
+    >>> board_slots([[51], [], [44]], BoardError).hex(" ")
+    '33 ff ff ff ff ff ff ff 2c ff ff ff ff'
+    """
+    out = bytearray([lib.OFC_NO_CARD] * 13)
+    start = 0
+    for r, row in enumerate(rows):
+        if len(row) > ROW_SIZES[r]:
+            raise error(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
+        out[start : start + len(row)] = bytes(int(c) for c in row)
+        start += ROW_SIZES[r]
+    return bytes(out)
 
 
 def hand_cards(

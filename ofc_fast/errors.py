@@ -191,6 +191,21 @@ def flag(value: Any, what: str, error: type[OfcError]) -> bool:
     return bool(value)
 
 
+def unicode_problem(text: str) -> str | None:
+    r"""Why ``text`` is no valid Unicode (a lone surrogate, as JSON's ``"\ud800"``
+    reads: each print or UTF-8 encoding of it would fail), or None: the one check of
+    the readers of untrusted text (rule sets, the arena's schemas).
+
+    >>> unicode_problem("Ünïcode"), unicode_problem("\ud800")
+    (None, 'not valid Unicode (a lone surrogate)')
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "not valid Unicode (a lone surrogate)"
+    return None
+
+
 class ArenaError(OfcError):
     """An arena that cannot run: a bad ``--bot`` spec, a game id or preset the wire
     protocol cannot carry, a port that cannot be listened on, a bad report or hand

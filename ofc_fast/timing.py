@@ -510,10 +510,9 @@ def write_json(doc: dict[str, Any], path: str, json_out: TextIO) -> None:
     if path == "-":
         print(json.dumps(doc, indent=2), file=json_out)
         return
-    from .cli.options import writing  # (an error names --json, as every subcommand's)
+    from .cli.options import write_whole  # (an error names --json, as every subcommand's)
 
-    with writing("--json", path), open(path, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh, indent=2)
+    write_whole("--json", path, json.dumps(doc, indent=2))
     print(f"wrote {path}")
 
 

@@ -721,11 +721,9 @@ def test_ctrl_c_while_waiting_for_a_tcp_bot_stops_at_once(tmp_path: Path) -> Non
     import socket
     import time
 
-    from scripts import package_env
+    from scripts import free_port, package_env
 
-    with socket.socket() as s:  # a free port
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     rep = tmp_path / "r.json"
     argv = [sys.executable, "-m", "ofc_fast", "arena", "--bot", f"tcp:{port}"]
     argv += ["--bot", "random", "--hands", "3", "--json", str(rep)]

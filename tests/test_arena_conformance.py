@@ -285,11 +285,9 @@ def test_our_own_game_ids(game_id: str, recorder: Any) -> None:
 
 
 def test_tcp_bot_and_same_seed_same_report(tmp_path: Path) -> None:
-    import socket
+    from scripts import free_port
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
 
     def once() -> dict[str, Any]:
         proc = subprocess.Popen(

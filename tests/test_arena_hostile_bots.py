@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripts import free_port
 
 HOSTILE = Path(__file__).parent / "arena_clients" / "hostile_bot.py"
 ROOMY_MS = 10_000  # no on-time answer misses it, even on a loaded machine
@@ -25,12 +26,6 @@ DECISIONS = 3 * 5  # 3 Pineapple hands of 5 decisions for each bot
 
 def hostile(mode: str, arg: str = "", transport: str = "-") -> str:
     return f"bad@cmd:{sys.executable} {HOSTILE} {transport} {mode} {arg}".strip()
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def arena_cmd(bots: list[str], rep: Path, timeout_ms: int, *extra: str) -> list[str]:

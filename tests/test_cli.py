@@ -434,3 +434,35 @@ def test_selfplay_names_its_seed(
     )
     assert code == 2 and not out.exists()
     assert err == f"ofc-fast: error: --seed: must be 0..2**64-1, got {seed}\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="run on POSIX (a file size limit)")
+def test_a_json_file_that_cannot_be_written_whole_leaves_the_old_one(
+    tmp_path: Path,
+) -> None:
+    """``ofc-fast eval ... --json out.json`` on a full disk (here: a file size limit of
+    40 bytes) truncated out.json, then failed: the result it held before was lost.
+    It is written to a temporary file renamed over it, as the arena's ``--json``:
+    the command fails naming ``--json`` and out.json is as it was."""
+    import resource
+
+    from scripts import package_env
+
+    out = tmp_path / "out.json"
+    out.write_text('{"the": "previous result, kept whole"}\n')
+
+    def limited() -> None:  # (Python ignores SIGXFSZ: a write past it is EFBIG)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (40, 40))
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ofc_fast", "eval", "As Ks Qs Js Ts", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=package_env() | {"PYTHONDONTWRITEBYTECODE": "1"},
+        preexec_fn=limited,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("ofc-fast: error: --json: cannot write "), proc.stderr
+    assert out.read_text() == '{"the": "previous result, kept whole"}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from reference_fnv import fnv1a64
 from scripts import refuse_writes_in
 
 from ofc_fast import rules
@@ -41,13 +42,6 @@ SHIPPED = sorted(MODEL_DIR.glob("*.ofcvm"))
 
 
 # ------------------------------------------------------------ an independent reader
-
-
-def fnv1a64(data: bytes) -> int:
-    h = 0xCBF29CE484222325
-    for b in data:
-        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def play_hash(table: rules.RuleSet) -> int:
@@ -2302,3 +2296,36 @@ def test_value_bot_names_the_card_count_its_model_has_no_net_for(tmp_path: Path)
     ):
         load_model(path).value("As Kd / / 2c", rules.PINEAPPLE)
     assert model.cards == (5, 7, 11)
+
+
+def test_write_model_leaves_a_file_named_like_its_temporary_one(tmp_path: Path) -> None:
+    """write_model wrote its bytes to ``<path>.tmp`` and renamed that over the path: a
+    file of the user's by that name (``mine.ofcvm.tmp``) was overwritten and then
+    gone.  Its temporary file now has a name of its own; the user's file is kept."""
+    path = tmp_path / "mine.ofcvm"
+    (tmp_path / "mine.ofcvm.tmp").write_bytes(b"the user's")
+    nets = random_nets(1)
+    write_model(path, nets, rules.PINEAPPLE, 2)
+    assert (tmp_path / "mine.ofcvm.tmp").read_bytes() == b"the user's"
+    assert path.read_bytes() == model_bytes(nets, rules.PINEAPPLE, 2)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["mine.ofcvm", "mine.ofcvm.tmp"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs: run on Linux or macOS")
+def test_write_model_writes_a_fifo_in_place(tmp_path: Path) -> None:
+    """write_model to a FIFO (or ``/dev/stdout``, a device) renamed a regular file over
+    it (as root, over ``/dev/null`` itself); a reader of the FIFO got nothing.  It
+    is written to as it is, as the arena's outputs are."""
+    import stat
+
+    fifo = tmp_path / "pipe.ofcvm"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # (so the writer's open returns)
+    try:
+        nets = random_nets(1, cards=(5,), hidden=(2,))
+        write_model(fifo, nets, rules.PINEAPPLE, 2)
+        assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+        assert os.read(reader, 1 << 16) == model_bytes(nets, rules.PINEAPPLE, 2)
+    finally:
+        os.close(reader)
+    assert [f.name for f in tmp_path.iterdir()] == ["pipe.ofcvm"]

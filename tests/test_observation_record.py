@@ -55,9 +55,7 @@ def test_record_from_the_dict_equals_the_games_observation(
             )
             got = read_observation(
                 bytes(ffi.buffer(o)),
-                preset.name,
-                preset.game.value,
-                preset.lowball is not None,
+                preset,
                 want["legal_actions"],
                 carried_rules(preset),  # "rule_set" of rules that are not a preset
             )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from reference_fnv import fnv1a64
 from test_learned import random_nets
 
 from ofc_fast import rules
@@ -25,14 +26,6 @@ from ofc_fast.solver import ev_tables
 P = rules.PINEAPPLE
 SIZE = 7918  # strengths per row
 HEADER = 64
-
-
-def fnv1a64(data: bytes) -> int:
-    """FNV-1a 64, written out here (the reference for the file's checksum)."""
-    h = 0xCBF29CE484222325
-    for byte in data:
-        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
-    return h
 
 
 def resealed(data: bytes, payload: bytes, flag: int | None = None) -> bytes:

@@ -549,7 +549,9 @@ def test_selfplay_resume_gives_the_same_bytes(tmp_path: Path) -> None:
     first = selfplay(spec, part, shard_size=3, progress=False, max_shards=2)
     assert not first["complete"] and len(first["shards"]) == 2
     (part / "shard-000003.npz.tmp").write_bytes(b"half a shard")  # a crash mid-write
-    (part / "manifest.json.tmp").write_bytes(b"{half")
+    (part / "manifest.json.tmp").write_bytes(b"{half")  # (as earlier versions named it)
+    (part / ".manifest.json.4215.d186afad.tmp").write_bytes(b"{half")
+    (part / ".shard-000003.jsonl.4215.d186afad.tmp").write_bytes(b'{"half')
     listed = _files(part)
     second = selfplay(spec, part, shard_size=3, progress=False)
     assert second["complete"]

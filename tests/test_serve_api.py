@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scripts import checkout_file, package_env
+from scripts import checkout_file, free_port, package_env
 from serve_helpers import Server, check_response, jsonschema, template_of
 from test_search_stats import brute_stats
 
@@ -2011,14 +2011,8 @@ def _request(
         conn.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_serve_command_logs_access_and_stops_on_sigterm(tmp_path: Any) -> None:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "ofc_fast", "serve", "--port", str(port)],
         stdout=subprocess.PIPE,
@@ -2116,7 +2110,7 @@ def test_beyond_the_connection_limit_uvicorn_answers_a_plain_503() -> None:
     open, its own counted: uvicorn itself answers 503 ``text/plain``; a connection
     that never sends a request counts until its client closes it (uvicorn times out
     only idle keep-alive ones)."""
-    port = _free_port()
+    port = free_port()
     cmd = [sys.executable, "-m", "ofc_fast", "serve", "--port", str(port)]
     proc = subprocess.Popen(
         [*cmd, "--workers", "1", "--queue", "1", "--log-level", "error"],

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import OfcError, quote
+from ..errors import OfcError, quote, unicode_problem
 
 __all__ = ["MAX_DIGITS", "LongInteger", "json_integer", "parse", "problem"]
 
@@ -130,8 +130,9 @@ def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | N
         if "maximum" in schema and value > schema["maximum"]:
             return f"{where}: expected at most {schema['maximum']}, got {quote(value)}"
     if isinstance(value, str):
-        if not _unicode(value):
-            return f"{where}: not valid Unicode (a lone surrogate)"
+        bad = unicode_problem(value)
+        if bad is not None:
+            return f"{where}: {bad}"
         if len(value) < schema.get("minLength", 0):
             return f"{where}: expected at least {schema['minLength']} characters"
         if "maxLength" in schema and len(value) > schema["maxLength"]:
@@ -141,14 +142,6 @@ def problem(value: object, schema: Mapping[str, Any], path: str = "") -> str | N
     if isinstance(value, list):
         return _array_problem(value, schema, path)
     return None
-
-
-def _unicode(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _same(a: object, b: object) -> bool:

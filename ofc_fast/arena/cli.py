@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from typing import IO, Any
 
 from ..cli.options import (
@@ -18,6 +16,7 @@ from ..cli.options import (
     is_rules_file,
     load_rules,
     named,
+    write_whole,
     writing,
 )
 from ..errors import ArenaError
@@ -59,36 +58,6 @@ def _cmd_bot(args: argparse.Namespace) -> int:
         time_budget=args.time_budget,
         token=args.token,
     )
-
-
-def _write_atomic(path: str, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path``, then rename it over
-    ``path``: a reader never sees a half-written report.  A device or a FIFO
-    (``/dev/stdout``: :func:`~ofc_fast.arena.html.written_in_place`) is written to
-    as it is, never replaced."""
-    from .html import written_in_place
-
-    if written_in_place(path):
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-        return
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".arena-", suffix=".json.tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # as open() would have made it, not mkstemp's 0600
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _cmd_arena(args: argparse.Namespace) -> int:
@@ -197,8 +166,7 @@ def _cmd_arena(args: argparse.Namespace) -> int:
         print(text)  # --json alone: the report is all that is printed
         return status
     if args.json:
-        with writing("--json", args.json, ArenaError):
-            _write_atomic(args.json, text + "\n")
+        write_whole("--json", args.json, text + "\n", ArenaError)
     if not args.quiet:
         _print_standings(report)
     return status

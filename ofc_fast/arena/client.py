@@ -302,9 +302,7 @@ class BotClient:
         return dict(
             read_observation(
                 bytes(ffi.buffer(record)),
-                rules.name,
-                rules.game.value,
-                rules.lowball is not None,
+                rules,
                 legal,
                 carried_rules(rules),  # None: the wire protocol deals presets only
             )

@@ -26,13 +26,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import secrets
 import shutil
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from ..errors import ArenaError, quote
+from ..files import temporary_path, written_in_place
 from ._digest import Digest, RunningTotals
 from ._page import page
 from ._stats import counted
@@ -193,20 +193,11 @@ def _mismatch(report: dict[str, Any], digest: Digest) -> str | None:
     return None
 
 
-def written_in_place(path: str | Path) -> bool:
-    """Whether the output ``path`` is there and is no regular file: a device
-    (``/dev/null``), a FIFO, ``/dev/stdout``.  Such a file is written to as it is:
-    the temporary file and rename of the other outputs would put a regular file in
-    its place (as root, over ``/dev/null`` itself)."""
-    p = Path(path)
-    return p.exists() and not p.is_file()
-
-
 @contextlib.contextmanager
 def _temporary(target: Path) -> Any:
     """A new text file next to ``target`` (its path, the open file; the umask's
     permissions), removed on the way out unless it was renamed.  A target
-    :func:`written_in_place` is itself that file (its rename onto itself does
+    :func:`~ofc_fast.files.written_in_place` is itself that file (its rename onto itself does
     nothing)."""
     if written_in_place(target):
         try:
@@ -216,7 +207,7 @@ def _temporary(target: Path) -> Any:
         with f:
             yield target, f
         return
-    name = target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    name = temporary_path(target)
     try:
         f = open(name, "x", encoding="utf-8")  # noqa: SIM115 - closed below
     except OSError as exc:

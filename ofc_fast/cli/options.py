@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
+from ..files import atomic_write
 from ..table import check_stacks
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "output_problem",
     "parse_stacks",
     "split_list",
+    "write_whole",
     "writing",
 ]
 
@@ -366,13 +368,28 @@ def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterato
         raise error(f"{option}: cannot write {path!r}: {exc.strerror}") from None
 
 
+def write_whole(
+    option: str, path: str, text: str, error: type[OfcError] = OfcError
+) -> None:
+    """The output file ``path`` of ``option`` (``--json PATH``) written whole or not at
+    all (:func:`ofc_fast.files.atomic_write`: a disk full half-way leaves the file that
+    was there), a failure an ``error`` naming them (:func:`writing`).
+
+    >>> write_whole("--json", "/no/such/folder/out.json", "{}")
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.OfcError: --json: cannot write '/no/such/folder/out.json': No such file or directory
+    """  # noqa: E501 - the error message as the user sees it
+    with writing(option, path, error):
+        atomic_write(path, text.encode("utf-8"))
+
+
 def emit_json(args: argparse.Namespace, doc: Any) -> None:
     """``--json``: alone on standard output (no PATH), or into the file PATH."""
     if args.json == "-":
         print(json.dumps(doc))
         return
-    with writing("--json", args.json), open(args.json, "w", encoding="utf-8") as f:
-        json.dump(doc, f)
+    write_whole("--json", args.json, json.dumps(doc))
 
 
 def json_only(args: argparse.Namespace) -> bool:

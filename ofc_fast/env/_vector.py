@@ -681,15 +681,7 @@ class VectorEnv:
         if o.n and not o.full:
             out = ffi.new("uint8_t[]", ACTION_SPACE)
             legal = list(out[0 : lib.ofc_game_legal_actions(g, out)])
-        r = self.rules
-        return read_observation(
-            bytes(ffi.buffer(o)),
-            r.name,
-            r.game.value,
-            r.lowball is not None,
-            legal,
-            self._carried,
-        )
+        return read_observation(bytes(ffi.buffer(o)), self.rules, legal, self._carried)
 
     def encode(self, env: int, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         """``seat``'s encoding of environment ``env``'s deal (uint8, OBS_SIZE), written

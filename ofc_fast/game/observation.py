@@ -27,6 +27,7 @@ from ..board import ROW_SIZES
 from ..cards import card_str
 from ..errors import GameError, OfcError, quote
 from ..rules.compiled import game_struct
+from ..rules.model import RuleSet
 from ..rules.presets import RulesLike
 
 __all__ = ["Observation", "ObservationResult"]
@@ -91,19 +92,17 @@ class Observation(_ObservationBase, total=False):
     rule_set: dict[str, Any]
 
 
-def template(
-    players: int, button: int, rules_name: str, game: str, lowball: bool
-) -> dict[str, Any]:
-    """The keys of an observation in order, the per-deal constants filled in (the
-    other values are placeholders): what ``ofc_fast._native._fast.observe`` copies and
-    fills."""
+def template(players: int, button: int, rules: RuleSet) -> dict[str, Any]:
+    """The keys of an observation in order, the per-deal constants filled in (those
+    of the table and of its ``rules``: name, game, lowball; the other values are
+    placeholders): what ``ofc_fast._native._fast.observe`` copies and fills."""
     return {
         "seat": 0,
         "players": players,
         "button": button,
-        "rules": rules_name,
-        "game": game,
-        "lowball": lowball,
+        "rules": rules.name,
+        "game": rules.game.value,
+        "lowball": rules.lowball is not None,
         "to_act": None,
         "is_over": False,
         "street": 0,
@@ -124,20 +123,19 @@ def template(
 
 def read_observation(
     raw: bytes,
-    rules_name: str,
-    game: str,
-    lowball: bool,
+    rules: RuleSet,
     legal: Sequence[int] | None,
     rule_set: dict[str, Any] | None = None,
 ) -> Observation:
-    """The dict of the bytes of an ``ofc_observation`` (``result`` is added by the
-    caller once the deal is over); ``legal`` the observer's legal action ids, or None;
+    """The dict of the bytes of an ``ofc_observation`` of a table of ``rules`` (``result``
+    is added by the caller once the deal is over); ``legal`` the observer's legal action
+    ids, or None;
     ``rule_set``, when not None, under ``"rule_set"``
     (:func:`ofc_fast.rules._lookup.carried_rules`).  A game reads its record with
     ``ofc_fast._native._fast.observe`` (the same dict, in C on CPython); this reader
     serves the vector environment, callers with a record of
     :func:`observation_record`, and the tests."""
-    base = template(raw[_PLAYERS], raw[_BUTTON], rules_name, game, lowball)
+    base = template(raw[_PLAYERS], raw[_BUTTON], rules)
     obs = read_record(raw, base, legal)
     if rule_set is not None:  # a copy: a bot writing into it changes no other view
         obs["rule_set"] = plain_copy(rule_set)

@@ -109,7 +109,7 @@ def _template(players: int, button: int, rules: RuleSet) -> tuple[dict[str, Any]
     """The observation template of a table (shared: ``_fast.observe`` only copies
     it) and whether its rules are not exactly a preset (observations then carry them:
     :func:`~ofc_fast.rules._lookup.carried_rules`)."""
-    t = template(players, button, rules.name, rules.game.value, rules.lowball is not None)
+    t = template(players, button, rules)
     return t, carried_rules(rules) is not None
 
 

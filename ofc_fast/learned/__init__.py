@@ -16,7 +16,6 @@ The bots that use a model: :class:`~ofc_fast.bots.ValueBot` (registry name
 
 from __future__ import annotations
 
-from ._files import atomic_write as atomic_write  # for parallel.selfplay
 from .model import (
     FEATURES,
     FORMAT_VERSION,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ._files import atomic_write
+from ..files import atomic_write
 
 __all__ = ["markdown", "plot", "report_files"]
 

@@ -16,7 +16,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..errors import ModelError
-from ._files import atomic_write
+from ..files import atomic_write
 
 __all__ = ["Run", "read_json", "write_json"]
 

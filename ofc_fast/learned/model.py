@@ -34,14 +34,14 @@ import numpy as np
 
 from .._native import OK, ffi, lib, status_error
 from ..batch import int_array
-from ..board import ROW_SIZES, Board
+from ..board import Board, board_slots
 from ..cards import CardsLike, parse_cards
 from ..errors import ModelError, quote
+from ..files import atomic_write
 from ..rules import LABEL_FIELDS, PRESETS, RuleSet, RulesLike, as_rules
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
 from ..table import MAX_SEATS, as_int
-from ._files import atomic_write
 
 __all__ = [
     "FEATURES",
@@ -173,14 +173,7 @@ def board_bytes(board: str | Board | Sequence[Sequence[int]]) -> bytes:
             ) from None
         if len(rows) != 3:
             raise ModelError(f"a board has three rows, got {len(rows)}")
-    out = bytearray([_NO_CARD] * 13)
-    start = 0
-    for r, row in enumerate(rows):
-        if len(row) > ROW_SIZES[r]:
-            raise ModelError(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
-        out[start : start + len(row)] = bytes(int(c) for c in row)
-        start += ROW_SIZES[r]
-    return bytes(out)
+    return board_slots(rows, ModelError)
 
 
 @dataclass(frozen=True, eq=False)

@@ -45,6 +45,7 @@ import numpy as np
 from .._native import lib
 from ..cli.options import Parser, check_folder, load_rules, name_option, split_list
 from ..errors import ModelError, OfcError, flag, quote
+from ..files import atomic_write
 from ..parallel import Executor, Progress, exclusive, in_order, make_executor
 from ..parallel.cli import check_parallel_options
 from ..rules import RuleSet, RulesLike, as_rules
@@ -63,7 +64,6 @@ from ._data import (
     gen_chunk,
     label_chunk,
 )
-from ._files import atomic_write
 from ._fit import c_check, require_torch
 from ._report import markdown, report_files
 from ._run import Run, read_json, write_json

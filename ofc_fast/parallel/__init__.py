@@ -28,6 +28,7 @@ from ._executors import (
     RayExecutor,
     make_executor,
 )
+from ._executors import cpu_count as cpu_count  # for serve
 from ._lock import exclusive as exclusive  # for learned.train
 from ._plan import (
     DEFAULT_CHUNK,

@@ -64,7 +64,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import GameError, SelfPlayError, quote
-from ..learned import atomic_write
+from ..files import atomic_write
 from ._executors import Executor, LocalExecutor, whole_count
 from ._lock import exclusive
 from ._plan import ChunkResult, ChunkTask, RunSpec, run_chunk
@@ -305,8 +305,11 @@ def _selfplay(
                 f"another --out"
             )
         shards = _intact_shards(out, old, spec.chunks(shard_size), progress)
-    for stray in [*out.glob("shard-*.tmp"), out / (MANIFEST + ".tmp")]:
-        stray.unlink(missing_ok=True)
+    # what a kill left: write_npz's shard-*.npz.tmp, atomic_write's hidden
+    # .<name>.<pid>.<hex>.tmp (and the <name>.tmp of earlier versions)
+    for pattern in ("shard-*.tmp", ".shard-*.tmp", f"{MANIFEST}.tmp", f".{MANIFEST}.*.tmp"):
+        for stray in out.glob(pattern):
+            stray.unlink(missing_ok=True)
     tasks = [
         ChunkTask(c.spec, c.start, c.stop, history=True, selfplay=True)
         for k, c in enumerate(spec.chunks(shard_size))

@@ -18,7 +18,7 @@ from enum import Enum
 from functools import cache
 from typing import Any, Union
 
-from ..errors import RulesError, quote
+from ..errors import RulesError, quote, unicode_problem
 
 __all__ = ["RuleData", "convert", "hash_once", "ranged"]
 
@@ -135,10 +135,9 @@ def _convert(value: Any, tp: Any, key: str) -> Any:
     if tp is str:
         if not isinstance(value, str):
             raise RulesError(f"{key}: expected a string, got {quote(value)}")
-        try:  # a lone surrogate (JSON "\\ud800") would break each print of the text
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            raise RulesError(f"{key}: not valid Unicode (a lone surrogate)") from None
+        bad = unicode_problem(value)
+        if bad is not None:
+            raise RulesError(f"{key}: {bad}")
         return value
     if isinstance(tp, type) and issubclass(tp, Enum):
         if isinstance(value, tp):

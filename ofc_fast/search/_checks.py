@@ -9,14 +9,12 @@ from typing import Any
 import numpy as np
 
 from .._native import lib, status_error
-from ..board import ROW_SIZES, Board
+from ..board import Board
 from ..cards import parse_cards
 from ..errors import RulesError, SearchError, SearchRulesError, flag, quote
 from ..rules import RuleSet, as_rules
 
 __all__ = [
-    "NO_CARD",
-    "c_board",
     "fl_count",
     "flag",
     "in_range",
@@ -26,8 +24,6 @@ __all__ = [
     "search_rules",
     "seq",
 ]
-
-NO_CARD = 0xFF
 
 
 def in_range(value: Any, low: float, high: float, integer: bool = False) -> bool:
@@ -78,18 +74,6 @@ def raise_status(status: int, fn: str) -> None:
             f"({status_error(status)})"
         )
     raise status_error(status, fn, SearchError)
-
-
-def c_board(rows: Sequence[Sequence[int]]) -> bytes:
-    out = bytearray([NO_CARD] * 13)
-    start = 0
-    for r, row in enumerate(rows):
-        if len(row) > ROW_SIZES[r]:
-            raise SearchError(f"row {r} holds {len(row)} cards, at most {ROW_SIZES[r]}")
-        for i, c in enumerate(row):
-            out[start + i] = int(c)
-        start += ROW_SIZES[r]
-    return bytes(out)
 
 
 def rows_of(board: str | Board | Sequence[Sequence[int]]) -> list[list[int]]:

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._native import OK, ffi, lib
-from ..board import Board
+from ..board import Board, board_slots
 from ..cards import CardsLike, parse_cards
 from ..errors import SearchError, quote
 from ..rules import RulesLike
 from ..rules.compiled import compiled, compiled_fl
 from ..solver import ev_tables
-from ._checks import c_board, fl_count, int_in, raise_status, rows_of, search_rules, seq
+from ._checks import fl_count, int_in, raise_status, rows_of, search_rules, seq
 from .model import SearchModel, search_model
 
 __all__ = ["Completion", "best_completion"]
@@ -89,7 +89,7 @@ def best_completion(
         compiled_fl(rules),
         ev_tables(rules),
         model.c_model(),
-        c_board(rows),
+        board_slots(rows, SearchError),
         bytes(ids),
         len(rounds),
         bytes(n for n, _ in rounds),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .._native import E_CARD, E_DUPLICATE, OK, ffi, lib
-from ..board import ROW_SIZES, Board, Row
+from ..board import ROW_SIZES, Board, Row, board_slots
 from ..cards import CardsLike, cards_str, is_many, parse_cards
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
 from ..game import Game, actions_for
@@ -18,7 +18,6 @@ from ..game.observation import observation_record, read_observation, record_roun
 from ..rules import RuleSet, RulesLike, carried_rules, observation_rules
 from ..rules.model import GameKind
 from ._checks import (
-    c_board,
     fl_count,
     flag,
     in_range,
@@ -309,7 +308,7 @@ def position(obs: Mapping[str, Any], rules: RulesLike) -> Any:  # cdata 'ofc_sea
         need += sum(n for n, _ in rounds)
         rows = obs["boards"][p]
         s = pos.seats[p]
-        s.board = list(c_board(rows))
+        s.board = list(board_slots(rows, SearchError))
         s.in_fl = int(obs["fantasyland"][p])
         if len(rounds) > int(lib.OFC_SEARCH_MAX_ROUNDS):
             raise SearchError(
@@ -433,9 +432,7 @@ def make_observation(
     )
     obs = read_observation(
         bytes(ffi.buffer(record)),
-        rules.name,
-        rules.game.value,
-        rules.lowball is not None,
+        rules,
         None,
         carried_rules(rules),  # rules that are not exactly a preset, as a game gives them
     )

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..errors import OfcError
+from ..parallel import cpu_count
 from ..parallel.cli import MAX_WORKERS_PER_CPU
 
 __all__ = ["API_KEY_ENV", "ServeConfig", "api_key"]
@@ -33,16 +34,6 @@ MAX_QUEUE = 1024
 4 x (workers + queue), which a larger queue would lift."""
 
 
-def _cpus() -> int:
-    """CPUs this process may run on (its affinity mask where the platform has one).
-
-    >>> _cpus() >= 1
-    True
-    """
-    affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-
-
 def default_workers() -> int:
     """The default of ``--workers``: 4 per CPU.  A search's
     ``time_budget`` is wall-clock time, so a request that had to queue behind busy
@@ -52,10 +43,10 @@ def default_workers() -> int:
     each asking for 0.2 s: 2 workers answered in 0.85 s (p50), 8 in 0.27 s
     (docs/serve.md).
 
-    >>> default_workers() == 4 * _cpus()
+    >>> default_workers() == 4 * cpu_count()
     True
     """
-    return WORKERS_PER_CPU * _cpus()
+    return WORKERS_PER_CPU * cpu_count()
 
 
 @dataclass(frozen=True)
@@ -131,7 +122,7 @@ class ServeConfig:
             )
         if self.api_key is not None and len(self.api_key) < 8:
             raise OfcError("the API key: use a key of at least 8 characters")
-        cpus = _cpus()
+        cpus = cpu_count()
         for name, low, most, why in (
             (
                 "workers",

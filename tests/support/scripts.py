@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -48,6 +49,14 @@ def package_env() -> dict[str, str]:
     package_root = str(Path(__import__("ofc_fast").__file__).parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([package_root, env.get("PYTHONPATH", "")])
     return env
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now (for a server or a ``tcp:``
+    seat the test starts next)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def run_as_script(tmp_path: Path, name: str, code: str) -> subprocess.CompletedProcess[str]:

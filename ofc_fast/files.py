@@ -1,0 +1,76 @@
+"""Output files that a kill never leaves half-written (:func:`atomic_write`): the
+arena's ``--json`` report and HTML pages, the value models and training steps of
+:mod:`ofc_fast.learned`, the self-play shards and manifests of :mod:`ofc_fast.parallel`.
+
+A new file is written beside its target under a name of its own
+(:func:`temporary_path`), then renamed over it: a reader sees the old file or the new
+one, never a part, and two writers of one path never write into one temporary file.
+A target that is no regular file (:func:`written_in_place`: ``/dev/null``,
+``/dev/stdout``, a FIFO) is written to as it is, never replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+
+__all__ = ["atomic_write", "temporary_path", "written_in_place"]
+
+
+def written_in_place(path: str | os.PathLike[str]) -> bool:
+    """Whether the output ``path`` is there and is no regular file: a device
+    (``/dev/null``), a FIFO, ``/dev/stdout``.  Such a file is written to as it is:
+    the temporary file and rename of the other outputs would put a regular file in
+    its place (as root, over ``/dev/null`` itself).
+
+    >>> written_in_place("/dev/null"), written_in_place("no-such-file.json")
+    (True, False)
+    """
+    p = Path(path)
+    return p.exists() and not p.is_file()
+
+
+def temporary_path(target: Path) -> Path:
+    """A name for the new contents of ``target``, beside it (so the rename stays on
+    one file system), hidden and unique to this process and call:
+    ``.report.json.4215.d186afad.tmp``: no file of the user's (``report.json.tmp``)
+    and no other writer's is taken over.
+
+    >>> temporary_path(Path("out", "report.json")).name.startswith(".report.json.")
+    True
+    """
+    return target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to :func:`temporary_path` beside ``path``, flushed to disk, then
+    rename it over ``path``, with the permissions a new file gets (the umask's).  A
+    write or rename that fails (a full disk, a folder at ``path``, Ctrl-C) removes the
+    temporary file: ``path`` is as it was.  A ``path`` :func:`written_in_place` is
+    written to as it is.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     atomic_write(Path(folder, "a.txt"), b"new")
+    ...     print(Path(folder, "a.txt").read_bytes(), os.listdir(folder))
+    b'new' ['a.txt']
+    """
+    target = Path(path)
+    if written_in_place(target):
+        with open(target, "wb") as f:
+            f.write(data)
+        return
+    tmp = temporary_path(target)
+    f = open(tmp, "wb")  # noqa: SIM115 - closed below (one not made is none of ours)
+    try:
+        with f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
