@@ -196,15 +196,17 @@ FORMER_FILES = {
     "csrc/ofc_search.c",
 }
 REPO_PATH = re.compile(
-    r"`((?:tests|benchmarks|tools|examples|csrc)/[\w/.-]+\.(?:py|c|h|sh))`"
+    r"`((?:tests|benchmarks|tools|examples|csrc|\.ci)/[\w/.-]+\.(?:py|c|h|sh|txt))`"
 )
 
 
 def test_docs_name_repository_files_that_exist() -> None:
     """docs/environments.md pointed at ``tests/game_model.py``, which lives in
-    ``tests/support/``: every repository file a docs page names in code is there."""
+    ``tests/support/``: every repository file a docs page, the README or
+    CONTRIBUTING.md names in code is there (the last two were not read)."""
     missing = set()
-    for page in sorted((ROOT / "docs").glob("*.md")):
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    for page in [*pages, *sorted((ROOT / "docs").glob("*.md"))]:
         for path in REPO_PATH.findall(page.read_text(encoding="utf-8")):
             stem = path.removesuffix(".c/.h")  # "name.c/.h": the pair
             files = [stem + ".c", stem + ".h"] if stem != path else [path]
