@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from md_blocks import fenced_blocks
+from md_blocks import fenced_blocks, run_block
 from scripts import run_as_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -196,15 +196,17 @@ FORMER_FILES = {
     "csrc/ofc_search.c",
 }
 REPO_PATH = re.compile(
-    r"`((?:tests|benchmarks|tools|examples|csrc)/[\w/.-]+\.(?:py|c|h|sh))`"
+    r"`((?:tests|benchmarks|tools|examples|csrc|\.ci)/[\w/.-]+\.(?:py|c|h|sh|txt))`"
 )
 
 
 def test_docs_name_repository_files_that_exist() -> None:
     """docs/environments.md pointed at ``tests/game_model.py``, which lives in
-    ``tests/support/``: every repository file a docs page names in code is there."""
+    ``tests/support/``: every repository file a docs page, the README or
+    CONTRIBUTING.md names in code is there (the last two were not read)."""
     missing = set()
-    for page in sorted((ROOT / "docs").glob("*.md")):
+    pages = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    for page in [*pages, *sorted((ROOT / "docs").glob("*.md"))]:
         for path in REPO_PATH.findall(page.read_text(encoding="utf-8")):
             stem = path.removesuffix(".c/.h")  # "name.c/.h": the pair
             files = [stem + ".c", stem + ".h"] if stem != path else [path]
@@ -401,21 +403,7 @@ def test_docs_python_blocks_run(
     blocks = _python_blocks(page)
     assert blocks
     for block in blocks:
-        namespace: dict[str, object] = {"__name__": "__main__"}
-        lines = block.splitlines()
-        for node in ast.parse(block).body:
-            last = lines[(node.end_lineno or node.lineno) - 1]
-            claim = re.search(r"#\s*([^:#]+)", last)
-            code = ast.Module([node], [])
-            if isinstance(node, ast.Expr) and claim:
-                value = eval(compile(ast.Expression(node.value), page, "eval"), namespace)
-                try:
-                    expected = ast.literal_eval(claim.group(1).strip())
-                except (ValueError, SyntaxError):
-                    continue  # a comment in words
-                assert value == expected, (page, ast.unparse(node))
-            else:
-                exec(compile(code, page, "exec"), namespace)
+        run_block(block, page)
 
 
 def test_docs_parallel_block_runs_as_a_script(tmp_path: Path) -> None:

@@ -160,6 +160,38 @@ def test_module_attribute_specs() -> None:
         make_bot("nosuchbot")
 
 
+def test_a_module_of_the_current_folder_is_a_spec_for_the_ofc_fast_command(
+    tmp_path: Path,
+) -> None:
+    """``ofc-fast play --bots mybot:MyBot`` with ``mybot.py`` in the current folder
+    said "cannot import 'mybot': No module named 'mybot'" (the command's import path
+    starts at its script's folder), where ``python -m ofc_fast`` found it: a module of
+    the current folder is found as ``python -m`` finds it, whatever the path holds."""
+    from scripts import run_as_script
+
+    (tmp_path / "mybot_here.py").write_text(
+        "from ofc_fast.bots import RandomBot\n\n\n"
+        "class MyBot(RandomBot):\n"
+        "    def __init__(self, rules=None, seed=0):\n"
+        "        super().__init__(seed=seed)\n",
+        encoding="utf-8",
+    )
+    line = "play --rules pineapple --players 2 --hands 2 --seed 1 --json out.json"
+    argv = [*line.split(), "--bots", "mybot_here:MyBot,random"]
+    code = (  # as the ofc-fast script runs (from bin/): no current folder on the path
+        "import os, sys\n"
+        "here = os.path.realpath(os.getcwd())\n"
+        "sys.path[:] = [p for p in sys.path if p and os.path.realpath(p) != here]\n"
+        "from ofc_fast.cli import main\n"
+        f"sys.exit(main({argv!r}))\n"
+    )
+    (tmp_path / "bin").mkdir()
+    done = run_as_script(tmp_path, "bin/ofc_fast_command.py", code)
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    assert report["bots"] == ["mybot_here:MyBot", "random"] and report["hands"] == 2
+
+
 def test_is_bot_spec() -> None:
     yes = ["policy:a/b.npz", "policy:C:/x.zip", "pkg.mod:Bot", "m:factory.attr"]
     no = ["heuristic", "cmd:python bot.py", "tcp:9000", "policy:", ":x", "a b:c", 3]

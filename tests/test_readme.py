@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from c_programs import COMPILER, CSRC, build_and_run
-from md_blocks import fenced_blocks
+from md_blocks import fenced_blocks, run_block
 from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,12 +55,14 @@ def test_readme_python_examples_run(
 ) -> None:
     """Every ```python block of the README runs as written (in a scratch directory),
     as the main script: ``if __name__ == "__main__":`` blocks run too (the parallel
-    block as a real script: tests/test_parallel_guard.py)."""
+    block as a real script: tests/test_parallel_guard.py); an expression whose line
+    ends in a ``# literal`` comment (the quickstart's ``# (50, (1, 1, 1))``) gives
+    that value, as in the docs pages (the README's claims were never compared)."""
     monkeypatch.chdir(tmp_path)
     blocks = fenced_blocks(README.read_text(encoding="utf-8"), "python")
     assert blocks
     for block in blocks:
-        exec(compile(block, "README.md", "exec"), {"__name__": "__main__"})
+        run_block(block, "README.md")
 
 
 @pytest.mark.skipif(
@@ -99,3 +101,30 @@ def test_readme_scoring_program_agrees_with_the_python_api(tmp_path: Path) -> No
     b = ofc.Board.parse("2h 3d 4c / 6s 6h 7d 7c 8d / Ah Ad Kh Kd 8c")
     assert int(lines["net"]) == ofc.score_pair(a, b, ofc.rules.OFC).net
     assert int(lines["royal flush"]) == ofc.rank5("As Ks Qs Js Ts")
+
+
+@pytest.mark.skipif(
+    not README.exists(), reason="needs a source checkout (git clone: README.md)"
+)
+def test_readme_names_every_key_an_observation_holds() -> None:
+    """The README's list of an observation's keys left out ``game``, ``lowball``,
+    ``is_over`` and ``face_down``, which every observation holds: the paragraph names
+    each key that ``Game.observation`` gives (a deal in progress, a deal over, rules
+    that are no preset), and no other."""
+    import re
+
+    import ofc_fast as ofc
+
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    para = text.split("An observation (`ofc_fast.game.Observation`", 1)[1]
+    para = para.split("so the observation stays plain JSON", 1)[0]
+    named = set(re.findall(r"`([a-z_]+)`", para))
+    seen: set[str] = set()
+    for rules in (ofc.rules.PINEAPPLE, ofc.rules.OFC.replace(overall_bonus=1)):
+        g = ofc.Game(rules, players=2, seed=3)
+        seen.update(g.observation(0))
+        while not g.is_over:
+            g.play_action(g.legal_actions()[0])
+        seen.update(g.observation(1))
+    assert {"result", "rule_set", "face_down"} <= seen
+    assert named == seen, (sorted(seen - named), sorted(named - seen))

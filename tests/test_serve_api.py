@@ -3156,3 +3156,70 @@ def test_a_boolean_in_an_integer_list_is_the_wrong_type(api: Api) -> None:
         status, out = api("POST", "/v1/analyze", body)
         assert (status, out["field"]) == (400, field), out
         assert "boolean" in out["detail"], out
+
+
+def _curl_commands(page: str) -> list[list[tuple[str, str, dict[str, str], Any, int]]]:
+    """Per ```bash block of ``page`` that runs ``curl``: (method, path, headers, body,
+    status the page shows) of each command as written, the status that of the problem
+    document (```json with a ``status``) right after the block, else 200."""
+    import shlex
+
+    text = checkout_file(page).read_text(encoding="utf-8")
+    blocks = []
+    for part in text.split("```bash\n")[1:]:
+        block, _, after = part.partition("\n```\n")
+        if "curl " not in block:
+            continue
+        shown = after.split("```")[1] if after.startswith("```json") else ""
+        problem = re.search(r'"status": (\d+)', shown)
+        status = int(problem.group(1)) if problem else 200
+        words = shlex.split(block, comments=True)
+        commands = []
+        while "curl" in words:
+            words = words[words.index("curl") + 1 :]
+            end = words.index("curl") if "curl" in words else len(words)
+            method, path, headers, body = "GET", "", {}, None
+            args = iter(words[:end])
+            for word in args:
+                if word == "-X":
+                    method = next(args)
+                elif word == "-H":
+                    name, _, value = next(args).partition(":")
+                    headers[name.strip()] = value.strip()
+                elif word == "-d":
+                    method, body = "POST", json.loads(next(args))
+                elif word.startswith("localhost:8000/"):
+                    path = word[len("localhost:8000") :]
+            commands.append((method, path, headers, body, status))
+        blocks.append(commands)
+    return blocks
+
+
+def test_every_curl_example_of_the_docs_runs_as_written(api: Api) -> None:
+    """docs/serve.md's game example moved ``As Kd 7c 7d 2s`` in the game of seed 7,
+    which deals ``Js 6c Kh Qs 4c``: run as written it was a 422. Every ``curl``
+    command of docs/serve.md and the README, run in order (``k3J...`` the game the
+    block made, a deal played out before ``next``), answers what the page shows; one
+    with an ``Idempotency-Key``, sent again, the same game."""
+    count = 0
+    for page in ("docs/serve.md", "README.md"):
+        for commands in _curl_commands(page):
+            game, state = None, {"is_over": True}
+            for method, path, headers, body, shown in commands:
+                path = path.replace("k3J...", str(game))
+                if path.endswith("/next"):  # the deal played out first
+                    while not state["is_over"]:
+                        act = {"action": state["observation"]["legal_actions"][0]}
+                        status, state = api("POST", path[: -len("next")] + "moves", act)
+                        assert status == 200, state
+                status, out = api(method, path, body, headers=headers)
+                assert status == shown, (page, method, path, body, out)
+                if path == "/v1/games":
+                    game, state = (game or out["id"]), out
+                    if headers:
+                        again = api(method, path, body, headers=headers)
+                        assert again == (status, out), again
+                elif "/v1/games/" in path:
+                    state = out
+                count += 1
+    assert count >= 12

@@ -246,3 +246,29 @@ def test_workers_and_queue_are_capped_as_every_command_s_workers(
     with pytest.raises(OfcError, match=r"^queue must be .* at most 1024"):
         ServeConfig(workers=1, queue=1025).check()
     assert ServeConfig(workers=8, queue=1024).check().workers == 8
+
+
+def test_a_short_key_is_refused_naming_where_it_came_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key shorter than 8 characters said only "the API key: use a key of at least
+    8 characters", whether it came from --api-key, --api-key-file or OFC_FAST_API_KEY
+    (docs/cli.md: an error names the option at fault): each names its source; the
+    Python API's refusal names the field, ``api_key``."""
+    key = tmp_path / "key"
+    key.write_text("short\n", encoding="utf-8")
+    monkeypatch.delenv("OFC_FAST_API_KEY", raising=False)
+    cases = (
+        (["--api-key", "short"], {}, "--api-key: "),
+        (["--api-key-file", str(key)], {}, f"--api-key-file: {str(key)!r}: "),
+        ([], {"OFC_FAST_API_KEY": "short"}, "OFC_FAST_API_KEY: "),
+    )
+    for argv, environ, named in cases:
+        for name, value in environ.items():
+            monkeypatch.setenv(name, value)
+        assert cli.main(["serve", "--host", "0.0.0.0", "--port", "0", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"ofc-fast: error: {named}"), err
+        assert "at least 8 characters" in err and err.count("\n") == 1, err
+    with pytest.raises(OfcError, match=r"^api_key: use a key of at least 8 characters"):
+        ServeConfig(host="0.0.0.0", workers=1, api_key="k" * 7).check()

@@ -13,8 +13,8 @@ A factory is called as ``factory(rules=rules, seed=seed, **settings)`` and retur
 
 Besides registry names, :func:`make_bot` takes two *specs*: ``policy:PATH`` (a saved
 policy, :func:`ofc_fast.bots.policy.policy_bot`) and ``module:attribute`` (your own bot
-class or factory by import path, called as a factory; an object with ``act`` is used
-as it is):
+class or factory by import path, or a module of the current folder, as ``python -m``
+finds it; called as a factory; an object with ``act`` is used as it is):
 
 >>> make_bot("ofc_fast.bots:RandomBot", seed=1).name
 'random'
@@ -23,7 +23,10 @@ as it is):
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import inspect
+import os
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from numbers import Integral
 from random import Random
@@ -145,11 +148,28 @@ def is_bot_spec(text: object) -> bool:
     )
 
 
+def _import_module(module: str) -> Any:
+    """The module ``module`` names: from the import path, else, where its top-level
+    package is a module of the current folder, from there (the folder appended to
+    the path, as ``python -m ofc_fast`` has it first: the ``ofc-fast`` command's path
+    starts at its script's folder, so ``--bots mybot:MyBot`` found no ``mybot.py``)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        top, here = module.partition(".")[0], os.getcwd()
+        if exc.name != top or here in sys.path:
+            raise
+        if importlib.machinery.PathFinder.find_spec(top, [here]) is None:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(module)
+
+
 def _imported(spec: str) -> Any:
     """The object ``module:attribute`` names (BotError naming what is missing)."""
     module, _, attr = spec.partition(":")
     try:
-        obj: Any = importlib.import_module(module)
+        obj: Any = _import_module(module)
     except ImportError as exc:
         raise BotError(f"bot {spec!r}: cannot import {module!r}: {exc}") from None
     except Exception as exc:  # the module's own code (a SyntaxError, a raise)

@@ -120,8 +120,8 @@ class ServeConfig:
                 f"--api-key (or --api-key-file, or {API_KEY_ENV} in the environment; "
                 "clients send it as 'Authorization: Bearer KEY')"
             )
-        if self.api_key is not None and len(self.api_key) < 8:
-            raise OfcError("the API key: use a key of at least 8 characters")
+        if self.api_key is not None:
+            _long_enough(self.api_key, label("api_key"))
         cpus = cpu_count()
         for name, low, most, why in (
             (
@@ -240,12 +240,24 @@ API_KEY_ENV = "OFC_FAST_API_KEY"
 gives one (an option's value shows in ``ps``; the environment does not)."""
 
 
+KEY_MIN = 8
+"""The fewest characters an API key may have."""
+
+
+def _long_enough(key: str, source: str) -> str:
+    """``key``, or OfcError naming ``source`` (where it came from) when it is short."""
+    if len(key) < KEY_MIN:
+        raise OfcError(f"{source}: use a key of at least {KEY_MIN} characters")
+    return key
+
+
 def api_key(
     option: str | None, path: str | None, environ: Mapping[str, str] = os.environ
 ) -> str | None:
     """The server's key: ``--api-key``, else the first line of ``--api-key-file``,
     else :data:`API_KEY_ENV` (empty: none), else None.  OfcError (exit 2) for a file
-    that cannot be read, is not UTF-8 or holds no key.
+    that cannot be read, is not UTF-8 or holds no key, and for a key shorter than
+    :data:`KEY_MIN` characters, naming where it came from.
 
     >>> api_key(None, None, {"OFC_FAST_API_KEY": "s3cret-key"})
     's3cret-key'
@@ -257,7 +269,7 @@ def api_key(
     ofc_fast.errors.OfcError: --api-key-file: cannot read '/no/such/key': No such file or directory
     """
     if option is not None:
-        return option
+        return _long_enough(option, "--api-key")
     if path is not None:
         try:
             with open(path, encoding="utf-8") as f:
@@ -272,5 +284,6 @@ def api_key(
         key = lines[0].strip() if lines else ""
         if not key:
             raise OfcError(f"--api-key-file: {path!r} holds no key on its first line")
-        return key
-    return environ.get(API_KEY_ENV) or None
+        return _long_enough(key, f"--api-key-file: {path!r}")
+    found = environ.get(API_KEY_ENV)
+    return _long_enough(found, API_KEY_ENV) if found else None

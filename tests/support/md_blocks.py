@@ -3,6 +3,9 @@ that run them."""
 
 from __future__ import annotations
 
+import ast
+import re
+
 
 def fenced_blocks(text: str, lang: str) -> list[str]:
     r"""The fenced ```lang blocks of a Markdown text, in order.
@@ -21,3 +24,30 @@ def fenced_blocks(text: str, lang: str) -> list[str]:
         elif inside:
             current.append(line)
     return blocks
+
+
+def run_block(block: str, filename: str) -> None:
+    r"""Run a ```python block statement by statement as the main script; an expression
+    statement whose line ends in a ``# literal`` comment must give that value (a
+    comment in words is no claim).
+
+    >>> run_block("x = 2\nx + 1  # 3", "page.md")
+    >>> run_block("x = 2\nx + 1  # 4", "page.md")
+    Traceback (most recent call last):
+    ...
+    AssertionError: ('page.md', 'x + 1', 3, 4)
+    """
+    namespace: dict[str, object] = {"__name__": "__main__"}
+    lines = block.splitlines()
+    for node in ast.parse(block).body:
+        last = lines[(node.end_lineno or node.lineno) - 1]
+        claim = re.search(r"#\s*([^:#]+)", last)
+        if isinstance(node, ast.Expr) and claim:
+            value = eval(compile(ast.Expression(node.value), filename, "eval"), namespace)
+            try:
+                expected = ast.literal_eval(claim.group(1).strip())
+            except (ValueError, SyntaxError):
+                continue  # a comment in words
+            assert value == expected, (filename, ast.unparse(node), value, expected)
+        else:
+            exec(compile(ast.Module([node], []), filename, "exec"), namespace)
