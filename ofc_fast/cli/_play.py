@@ -15,6 +15,7 @@ from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
 from .options import (
+    SpooledList,
     StopOnSigint,
     add_bots_option,
     add_json_option,
@@ -28,6 +29,7 @@ from .options import (
     named,
     parse_stacks,
     split_list,
+    write_json,
     writing,
 )
 
@@ -109,10 +111,12 @@ def run_play(args: argparse.Namespace) -> int:
         if args.show is not None
         else (args.hands if args.hands <= SHOW_DEALS else 0)
     )
-    deals: list[dict[str, Any]] = []
+    # each deal is written as it ends (--json: to a temporary file until the summary
+    # is known), none is kept: a long match's memory does not grow with --hands
+    deals = SpooledList() if args.json else None
     hist_file = None
     hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
-    histories: list[dict[str, Any]] = []
+    histories = SpooledList() if args.history and not hist_jsonl else None
     if args.history:
         with writing("--history", args.history):
             # closed in the finally below, after the last deal is written
@@ -124,7 +128,7 @@ def run_play(args: argparse.Namespace) -> int:
         nonlocal decisions
         decisions += game.decisions
         i = match.hands_played
-        if args.json:
+        if deals is not None:
             d = result.to_dict()
             d.pop("items", None)
             deals.append({"deal": i, "seed": game.seed, **d})
@@ -134,7 +138,7 @@ def run_play(args: argparse.Namespace) -> int:
 
                 with writing("--history", args.history):
                     hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
-            else:
+            elif histories is not None:
                 histories.append(game.history())
         if i <= show and not quiet:
             print_deal(i, game, result, names)
@@ -157,19 +161,18 @@ def run_play(args: argparse.Namespace) -> int:
         if hist_file is not None:
             with writing("--history", args.history):
                 try:
-                    if not hist_jsonl:
-                        json.dump(
-                            {
-                                "rules": preset.name,
-                                "players": players,
-                                "seed": match.seed,
-                                "bots": names,
-                                "deals": histories,
-                            },
-                            hist_file,
-                        )
+                    if histories is not None:
+                        head = {
+                            "rules": preset.name,
+                            "players": players,
+                            "seed": match.seed,
+                            "bots": names,
+                        }
+                        write_json(hist_file, head, ("deals", histories))
                 finally:
                     hist_file.close()
+                    if histories is not None:
+                        histories.close()
     elapsed = time.perf_counter() - t0
     summary = match.summary()
     interrupted = stop.requested
@@ -227,7 +230,7 @@ def run_play(args: argparse.Namespace) -> int:
         )
         if match.is_over and match.hands_played < args.hands:
             print("the match ended early: fewer than two seats have chips left")
-    if args.json:
+    if deals is not None:
         emit_play_json(
             args, match, preset, names, elapsed, decisions, deals, interrupted=interrupted
         )
@@ -348,20 +351,21 @@ def play_parallel(
             f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
         )
     if args.json:
-        deals = [
-            {
-                "deal": o["deal"] + 1,
-                "seed": o["seed"],
-                "net": o["net"],
-                "fouls": o["fouls"],
-                "royalties": o["royalties"],
-                "fantasyland": o["fantasyland"],
-                "in_fantasyland": o["in_fantasyland"],
-                "fl_deal": o["fl_deal"],
-                "button": o["button"],
-            }
-            for o in run.outcomes
-        ]
+        deals = SpooledList()
+        for o in run.outcomes:
+            deals.append(
+                {
+                    "deal": o["deal"] + 1,
+                    "seed": o["seed"],
+                    "net": o["net"],
+                    "fouls": o["fouls"],
+                    "royalties": o["royalties"],
+                    "fantasyland": o["fantasyland"],
+                    "in_fantasyland": o["in_fantasyland"],
+                    "fl_deal": o["fl_deal"],
+                    "button": o["button"],
+                }
+            )
         emit_play_json(
             args,
             match,
@@ -389,23 +393,26 @@ def emit_play_json(
     names: list[str],
     elapsed: float,
     decisions: int,
-    deals: list[dict[str, Any]],
+    deals: SpooledList,
     **extra: Any,
 ) -> None:
     """The ``--json`` record of ``ofc-fast play``: the match, its rules and bots,
-    timing, ``extra`` fields, then the deals."""
-    emit_json(
-        args,
-        {
-            **match.to_dict(),
-            "rule_set": preset.to_dict(),
-            "bots": names,
-            "seconds": elapsed,
-            "decisions": decisions,
-            **extra,
-            "deals": deals,
-        },
-    )
+    timing, ``extra`` fields, then the deals (their temporary file dropped after)."""
+    try:
+        emit_json(
+            args,
+            {
+                **match.to_dict(),
+                "rule_set": preset.to_dict(),
+                "bots": names,
+                "seconds": elapsed,
+                "decisions": decisions,
+                **extra,
+            },
+            ("deals", deals),
+        )
+    finally:
+        deals.close()
 
 
 def add_commands(sub: Any) -> None:

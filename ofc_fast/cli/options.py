@@ -21,7 +21,9 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -33,6 +35,7 @@ from ..table import check_stacks
 
 __all__ = [
     "Parser",
+    "SpooledList",
     "StopOnSigint",
     "add_bots_option",
     "add_json_option",
@@ -49,6 +52,7 @@ __all__ = [
     "output_problem",
     "parse_stacks",
     "split_list",
+    "write_json",
     "writing",
 ]
 
@@ -366,13 +370,67 @@ def writing(option: str, path: str, error: type[OfcError] = OfcError) -> Iterato
         raise error(f"{option}: cannot write {path!r}: {exc.strerror}") from None
 
 
-def emit_json(args: argparse.Namespace, doc: Any) -> None:
-    """``--json``: alone on standard output (no PATH), or into the file PATH."""
+class SpooledList:
+    """A JSON list written item by item into a temporary file as its items come (a
+    long ``play``'s deals), not kept in memory: :func:`emit_json` copies it out as
+    the last value of its document, the bytes ``json.dumps`` writes for the list.
+
+    >>> items = SpooledList()
+    >>> items.append({"deal": 1}); items.append([2])
+    >>> emit_json(argparse.Namespace(json="-"), {"n": 2}, ("items", items))
+    {"n": 2, "items": [{"deal": 1}, [2]]}
+    """
+
+    def __init__(self) -> None:
+        # closed by close(), or with the object (a command that failed half-way)
+        self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        self.count = 0
+
+    def append(self, item: Any) -> None:
+        """Write ``item`` after the others."""
+        self._file.write((", " if self.count else "") + json.dumps(item))
+        self.count += 1
+
+    def write_to(self, out: Any) -> None:
+        """Write the list (``[...]``) to the text file ``out``."""
+        self._file.flush()
+        self._file.seek(0)
+        out.write("[")
+        shutil.copyfileobj(self._file, out, 1 << 14)  # (16K characters at a time)
+        out.write("]")
+
+    def close(self) -> None:
+        """Drop the temporary file."""
+        self._file.close()
+
+
+def emit_json(
+    args: argparse.Namespace,
+    doc: Any,
+    last: tuple[str, SpooledList] | None = None,
+) -> None:
+    """``--json``: alone on standard output (no PATH), or into the file PATH.
+    ``last``: a key and its :class:`SpooledList`, written after the keys of the
+    dict ``doc`` as ``json.dumps({**doc, key: list})`` would write them."""
     if args.json == "-":
-        print(json.dumps(doc))
+        write_json(sys.stdout, doc, last)
+        sys.stdout.write("\n")
         return
     with writing("--json", args.json), open(args.json, "w", encoding="utf-8") as f:
-        json.dump(doc, f)
+        write_json(f, doc, last)
+
+
+def write_json(out: Any, doc: Any, last: tuple[str, SpooledList] | None = None) -> None:
+    """Write ``doc`` as JSON to the text file ``out`` (``last``: as
+    :func:`emit_json`'s)."""
+    text = json.dumps(doc)
+    if last is None:
+        out.write(text)
+        return
+    key, items = last
+    out.write(text[:-1] + (", " if doc else "") + json.dumps(key) + ": ")
+    items.write_to(out)
+    out.write("}")
 
 
 def json_only(args: argparse.Namespace) -> bool:
