@@ -375,6 +375,15 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
             ["score", BOARD_A, BOARD_B, "--stacks=-5,3"],
             "--stacks: chip counts must be >= 0, got (-5, 3)\n",
         ),
+        # without "=": a value, as "-5" is (argparse took "-5,3" for an option)
+        (
+            ["score", BOARD_A, BOARD_B, "--stacks", "-5,3"],
+            "--stacks: chip counts must be >= 0, got (-5, 3)\n",
+        ),
+        (
+            ["play", "--players", "2", "--stacks", "200", "-5,-3"],
+            "--stacks: 2 seats need 1 or 2 chip counts, got 3\n",
+        ),
         (
             ["play", "--players", "2", "--stacks", "600000000,600000000"],
             "--stacks: a match moves chips between seats, so at most 1000000000",

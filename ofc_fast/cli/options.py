@@ -68,6 +68,10 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         raise type(exc)(f"{option}: {exc}") from None
 
 
+_NEGATIVE_VALUE = re.compile(r"-\.?\d")
+"""A command-line word that is a value, not an option: ``-5``, ``-5,3``, ``-.5``."""
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
     its options by the keyword the Python API calls them (:attr:`options`:
@@ -78,12 +82,19 @@ class Parser(argparse.ArgumentParser):
     >>> _ = p.add_argument("--progress-every", type=int)
     >>> p.options["progress_every"]
     '--progress-every'
+    >>> _ = p.add_argument("--stacks", nargs="+")
+    >>> p.parse_args(["--stacks", "200", "-5,3"]).stacks
+    ['200', '-5,3']
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
         super().__init__(*args, **kwargs)
+        # a word that starts with "-" and a digit is a value, as argparse takes "-5":
+        # "--stacks -5,3" ("-5,3" was taken for an unknown option); no option of
+        # ofc-fast's starts with a digit
+        self._negative_number_matcher = _NEGATIVE_VALUE
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         """The subparsers action; its parsers are :attr:`commands`."""
