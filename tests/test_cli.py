@@ -469,3 +469,74 @@ def test_play_json_and_history_stream_the_deals(
         text = (tmp_path / name).read_text()
         assert json.dumps(json.loads(text)) == text
         assert len(json.loads(text)["deals"]) == 300
+
+
+def test_play_json_is_one_shape_in_one_process_and_in_parallel(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``play --json`` writes the same keys, top level and per deal, in one process
+    and with ``--workers``: a deal's ``royalties`` are each seat's (front, middle,
+    back) in both (a parallel run wrote each seat's total), its ``boards`` are there
+    in both, and each board's royalties are the rules' for that board."""
+    import ofc_fast as ofc
+
+    argv = ["play", "--hands", "3", "--players", "2", "--bots", "random", "--seed", "5"]
+    docs = []
+    for extra in ([], ["--workers", "1"], ["--workers", "1", "--independent"]):
+        code, out, _ = run(capsys, *argv, *extra, "--json")
+        assert code == 0
+        docs.append(json.loads(out))
+    one = docs[0]
+    assert one["mode"] == "match" and one["executor"] is None
+    for doc in docs:
+        assert list(doc) == list(one)
+        for d in doc["deals"]:
+            assert list(d) == list(one["deals"][0])
+            for s, board in enumerate(d["boards"]):
+                b = ofc.Board.parse(board)
+                rows = (
+                    [0, 0, 0]
+                    if b.is_foul(ofc.rules.PINEAPPLE)
+                    else b.royalties(ofc.rules.PINEAPPLE)
+                )
+                assert d["royalties"][s] == list(rows) and d["fouls"][s] == b.is_foul(
+                    ofc.rules.PINEAPPLE
+                )
+        for s, seat in enumerate(doc["seats"]):
+            assert seat["royalties"] == sum(sum(d["royalties"][s]) for d in doc["deals"])
+
+
+def test_eval_json_is_one_shape_for_a_hand_and_a_board(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``eval --json`` of a board names each row as ``eval`` of that row alone names
+    the hand (``categories``, ``descriptions``, ``strengths``; ``cards``, ``rules``
+    in both), and a 3-card hand has its ``kev_rank`` key too (None)."""
+    _, out, _ = run(capsys, "eval", BOARD_A, "--json")
+    board = json.loads(out)
+    rows = [r.strip() for r in BOARD_A.split("/")]
+    assert board["cards"].split() == " ".join(rows).split()
+    for i, row in enumerate(rows):
+        _, out, _ = run(capsys, "eval", row, "--json")
+        hand = json.loads(out)
+        assert hand["rules"] == board["rules"] == "OFC"
+        assert hand["cards"] == row
+        assert (hand["strength"], hand["category"], hand["description"]) == (
+            board["strengths"][i],
+            board["categories"][i],
+            board["descriptions"][i],
+        )
+        assert ("kev_rank" in hand) and (hand["kev_rank"] is None) == (i == 0)
+
+
+def test_solve_json_has_best_in_every_mode(capsys: pytest.CaptureFixture) -> None:
+    """``solve --json`` gives the setting it picks as ``best`` under every rule set
+    (a classic game's was only ``best_ev``)."""
+    cards = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d"
+    for rules in ("ofc", "classic-2-4"):
+        _, out, _ = run(capsys, "solve", cards, "--rules", rules, "--json")
+        doc = json.loads(out)
+        assert sorted(doc["best"]["board"].replace("/", " ").split()) == sorted(
+            cards.split()
+        )
+        assert doc.get("best_ev", doc["best"]) == doc["best"]

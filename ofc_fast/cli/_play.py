@@ -129,9 +129,7 @@ def run_play(args: argparse.Namespace) -> int:
         decisions += game.decisions
         i = match.hands_played
         if deals is not None:
-            d = result.to_dict()
-            d.pop("items", None)
-            deals.append({"deal": i, "seed": game.seed, **d})
+            deals.append(deal_json(i, game.seed, result.to_dict(), None))
         if hist_file is not None:
             if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
                 from ..arena.history import deal_record
@@ -231,8 +229,14 @@ def run_play(args: argparse.Namespace) -> int:
         if match.is_over and match.hands_played < args.hands:
             print("the match ended early: fewer than two seats have chips left")
     if deals is not None:
+        run: dict[str, Any] = {
+            "seconds": elapsed,
+            "decisions": decisions,
+            "interrupted": interrupted,
+        }
+        # (the keys of a parallel run's JSON too: one shape)
         emit_play_json(
-            args, match, preset, names, elapsed, decisions, deals, interrupted=interrupted
+            args, match, preset, names, deals, **run, mode="match", executor=None
         )
     return 130 if interrupted else 0
 
@@ -353,32 +357,53 @@ def play_parallel(
     if args.json:
         deals = SpooledList()
         for o in run.outcomes:
-            deals.append(
-                {
-                    "deal": o["deal"] + 1,
-                    "seed": o["seed"],
-                    "net": o["net"],
-                    "fouls": o["fouls"],
-                    "royalties": o["royalties"],
-                    "fantasyland": o["fantasyland"],
-                    "in_fantasyland": o["in_fantasyland"],
-                    "fl_deal": o["fl_deal"],
-                    "button": o["button"],
-                }
-            )
+            outcome = {k: v for k, v in o.items() if k != "declared"}  # (seats only)
+            deals.append(deal_json(o["deal"] + 1, o["seed"], outcome, o["fl_deal"]))
+        mode = "fantasyland-chains" if chains else "independent"
+        stats: dict[str, Any] = {
+            "seconds": elapsed,
+            "decisions": decisions,
+            "interrupted": interrupted,
+        }
         emit_play_json(
-            args,
-            match,
-            preset,
-            names,
-            elapsed,
-            decisions,
-            deals,
-            interrupted=interrupted,
-            mode="fantasyland-chains" if chains else "independent",
-            executor=executor,
+            args, match, preset, names, deals, **stats, mode=mode, executor=executor
         )
     return 130 if interrupted else 0
+
+
+DEAL_KEYS = (
+    "net",
+    "fouls",
+    "royalties",
+    "fantasyland",
+    "boards",
+    "button",
+    "in_fantasyland",
+    "surrendered",
+    "declared",
+)
+"""The keys of a deal of ``play --json`` after ``deal`` and ``seed``, in order, the
+same in one process and with ``--workers`` / ``--ray`` (docs/cli.md); then
+``fl_deal``.  ``surrendered`` and ``declared`` only where a seat surrendered or
+declared (``declared``: in one process)."""
+
+
+def deal_json(
+    deal: int, seed: int | None, result: dict[str, Any], fl_deal: int | None
+) -> dict[str, Any]:
+    """One deal of ``play --json``: its number (from 1), seed, the :data:`DEAL_KEYS`
+    of ``result`` (:meth:`GameResult.to_dict`, or a parallel run's outcome) and
+    ``fl_deal`` (a parallel run's place of the deal in its unit; one process: None).
+
+    >>> deal_json(1, 7, {"net": [2, -2], "items": [], "button": 0}, None)
+    {'deal': 1, 'seed': 7, 'net': [2, -2], 'button': 0, 'fl_deal': None}
+    """
+    fields = {
+        k: result[k]
+        for k in DEAL_KEYS
+        if k in result and (result[k] or k not in ("surrendered", "declared"))
+    }
+    return {"deal": deal, "seed": seed, **fields, "fl_deal": fl_deal}
 
 
 def units_played(run: Any) -> int:
@@ -391,13 +416,14 @@ def emit_play_json(
     match: Match,
     preset: RuleSet,
     names: list[str],
-    elapsed: float,
-    decisions: int,
     deals: SpooledList,
+    seconds: float,
+    decisions: int,
     **extra: Any,
 ) -> None:
     """The ``--json`` record of ``ofc-fast play``: the match, its rules and bots,
-    timing, ``extra`` fields, then the deals (their temporary file dropped after)."""
+    timing, ``extra`` fields (``interrupted``, ``mode``, ``executor``), then the
+    deals (their temporary file dropped after)."""
     try:
         emit_json(
             args,
@@ -405,7 +431,7 @@ def emit_play_json(
                 **match.to_dict(),
                 "rule_set": preset.to_dict(),
                 "bots": names,
-                "seconds": elapsed,
+                "seconds": seconds,
                 "decisions": decisions,
                 **extra,
             },

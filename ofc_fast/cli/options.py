@@ -433,7 +433,14 @@ def emit_json(
 
 def write_json(out: Any, doc: Any, last: tuple[str, SpooledList] | None = None) -> None:
     """Write ``doc`` as JSON to the text file ``out`` (``last``: as
-    :func:`emit_json`'s)."""
+    :func:`emit_json`'s).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_json(out, {"a": 1}, ("b", SpooledList()))
+    >>> out.getvalue()
+    '{"a": 1, "b": []}'
+    """
     text = json.dumps(doc)
     if last is None:
         out.write(text)
