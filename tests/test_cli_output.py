@@ -933,6 +933,15 @@ DEALT = "As Kd 9h 9c 4s"
         (["--dealt", DEALT, "--opponent", "Zz / /"], "--opponent: bad card 'Zz'"),
         (["--dealt", DEALT, "--samples", "0"], "--samples: must be an int within 1.."),
         (["--dealt", DEALT, "--seed", "-1"], "--seed: must be an int 0..2**64-1"),
+        # too many seats from the --opponent boards alone: no --players was typed
+        (
+            ["--dealt", DEALT, *["--opponent", "/ /"] * 3],
+            "--opponent: 3 opponent boards make 4 seats, and PINEAPPLE seats 2 to 3",
+        ),
+        (
+            ["--dealt", DEALT, "--rules", "pineapple", "--players", "4"],
+            "--players: PINEAPPLE seats 2 to 3 players, got 4",
+        ),
     ],
 )
 def test_advise_errors_name_the_option_once(

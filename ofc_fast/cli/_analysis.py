@@ -231,9 +231,17 @@ def run_advise(args: argparse.Namespace) -> int:
         named(option, check_settings, exact=exact, **setting)
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
-    most = load_rules(args.rules).max_players
+    preset = load_rules(args.rules)
+    most = preset.max_players
     if not 2 <= players <= most:
-        raise GameError(f"--players: {args.rules} seats 2 to {most} players, got {players}")
+        if args.players is None:  # (the seats the --opponent boards make: no --players)
+            raise GameError(
+                f"--opponent: {given} opponent boards make {players} seats, and "
+                f"{preset.name} seats 2 to {most} players"
+            )
+        raise GameError(
+            f"--players: {preset.name} seats 2 to {most} players, got {players}"
+        )
     if given > players - 1:
         raise GameError(
             f"--players {players}: at most {players - 1} --opponent boards, got {given}"
