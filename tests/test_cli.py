@@ -540,3 +540,24 @@ def test_solve_json_has_best_in_every_mode(capsys: pytest.CaptureFixture) -> Non
             cards.split()
         )
         assert doc.get("best_ev", doc["best"]) == doc["best"]
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_play_names_the_option_when_its_temporary_file_fails(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    option: str,
+) -> None:
+    """The deals of ``play --json`` / ``--history PATH.json`` wait in a temporary
+    file: a TMPDIR that takes none is an error naming the option and the folder,
+    before any deal, not a bare OSError."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))
+    code, _, err = run(
+        capsys, "play", "--hands", "1", "--quiet", option, str(tmp_path / "out.json")
+    )
+    assert code == 2
+    assert err.startswith(f"ofc-fast: error: {option}: cannot write a temporary file in")
+    assert "gone" in err

@@ -116,7 +116,7 @@ def run_play(args: argparse.Namespace) -> int:
     deals = SpooledList() if args.json else None
     hist_file = None
     hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
-    histories = SpooledList() if args.history and not hist_jsonl else None
+    histories = SpooledList("--history") if args.history and not hist_jsonl else None
     if args.history:
         with writing("--history", args.history):
             # closed in the finally below, after the last deal is written

@@ -392,15 +392,30 @@ class SpooledList:
     {"n": 2, "items": [{"deal": 1}, [2]]}
     """
 
-    def __init__(self) -> None:
-        # closed by close(), or with the object (a command that failed half-way)
-        self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+    def __init__(self, option: str = "--json") -> None:
+        self.option = option  # the output it is for, named in an error
+        with self._spooling():
+            # closed by close(), or with the object (a command that failed half-way)
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         self.count = 0
 
     def append(self, item: Any) -> None:
         """Write ``item`` after the others."""
-        self._file.write((", " if self.count else "") + json.dumps(item))
+        with self._spooling():
+            self._file.write((", " if self.count else "") + json.dumps(item))
         self.count += 1
+
+    @contextlib.contextmanager
+    def _spooling(self) -> Iterator[None]:
+        """An OSError of the temporary file (no such folder, a full disk) is an
+        OfcError naming :attr:`option` and the folder (``TMPDIR``)."""
+        try:
+            yield
+        except OSError as exc:
+            raise OfcError(
+                f"{self.option}: cannot write a temporary file in "
+                f"{tempfile.gettempdir()!r} (TMPDIR): {exc.strerror}"
+            ) from None
 
     def write_to(self, out: Any) -> None:
         """Write the list (``[...]``) to the text file ``out``."""
