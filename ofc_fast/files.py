@@ -14,9 +14,11 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
-__all__ = ["atomic_write", "temporary_path", "written_in_place"]
+__all__ = ["atomic_file", "atomic_write", "temporary_path", "written_in_place"]
 
 
 def written_in_place(path: str | os.PathLike[str]) -> bool:
@@ -44,29 +46,33 @@ def temporary_path(target: Path) -> Path:
     return target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to :func:`temporary_path` beside ``path``, flushed to disk, then
-    rename it over ``path``, with the permissions a new file gets (the umask's).  A
-    write or rename that fails (a full disk, a folder at ``path``, Ctrl-C) removes the
-    temporary file: ``path`` is as it was.  A ``path`` :func:`written_in_place` is
-    written to as it is.
+@contextlib.contextmanager
+def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
+    """A binary file to write the new contents of ``path`` into, bit by bit (a long
+    ``play``'s deals), renamed over ``path`` when the block ends, flushed to disk,
+    with the permissions a new file gets (the umask's).  A write or rename that fails
+    (a full disk, a folder at ``path``, Ctrl-C) removes the temporary file: ``path``
+    is as it was.  A ``path`` :func:`written_in_place` is written to as it is.
 
     >>> import tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
-    ...     atomic_write(Path(folder, "a.txt"), b"new")
+    ...     with atomic_file(Path(folder, "a.txt")) as f:
+    ...         _ = f.write(b"new")
+    ...         print(os.listdir(folder) != ["a.txt"])
     ...     print(Path(folder, "a.txt").read_bytes(), os.listdir(folder))
+    True
     b'new' ['a.txt']
     """
     target = Path(path)
     if written_in_place(target):
         with open(target, "wb") as f:
-            f.write(data)
+            yield f
         return
     tmp = temporary_path(target)
     f = open(tmp, "wb")  # noqa: SIM115 - closed below (one not made is none of ours)
     try:
         with f:
-            f.write(data)
+            yield f
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, target)
@@ -74,3 +80,17 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` through :func:`atomic_file`: the old file or the
+    new one, never a part.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     atomic_write(Path(folder, "a.txt"), b"new")
+    ...     print(Path(folder, "a.txt").read_bytes(), os.listdir(folder))
+    b'new' ['a.txt']
+    """
+    with atomic_file(path) as f:
+        f.write(data)

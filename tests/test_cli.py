@@ -466,3 +466,130 @@ def test_a_json_file_that_cannot_be_written_whole_leaves_the_old_one(
     assert proc.stderr.startswith("ofc-fast: error: --json: cannot write "), proc.stderr
     assert out.read_text() == '{"the": "previous result, kept whole"}\n'
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_play_json_and_history_stream_the_deals(
+    capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
+    """``play --json PATH --history PATH.json`` in one process writes each deal as it
+    ends rather than keeping them all for the end: the peak memory of a match ten
+    times longer grows by less than 1 KB per extra deal (keeping them: about 12 KB a
+    deal, its record and its history), and each file is the one JSON document
+    ``json.dumps`` writes of what it holds (the garbage collector runs often
+    meanwhile: its garbage, freed late, is no deal kept)."""
+    import gc
+    import tracemalloc
+
+    def peak(hands: int) -> int:
+        argv = ["play", "--hands", str(hands), "--players", "2", "--bots", "random"]
+        argv += ["--seed", "3", "--quiet", "--json", str(tmp_path / "out.json")]
+        argv += ["--history", str(tmp_path / "deals.json")]
+        threshold = gc.get_threshold()
+        gc.set_threshold(100)
+        tracemalloc.start()
+        try:
+            assert cli.main(argv) == 0
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            gc.set_threshold(*threshold)
+
+    peak(3)  # (the imports and the tables, once)
+    short, long = peak(30), peak(300)
+    assert long - short < 270 * 1000, (short, long)
+    for name in ("out.json", "deals.json"):
+        text = (tmp_path / name).read_text()
+        assert json.dumps(json.loads(text)) == text
+        assert len(json.loads(text)["deals"]) == 300
+
+
+def test_play_json_is_one_shape_in_one_process_and_in_parallel(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``play --json`` writes the same keys, top level and per deal, in one process
+    and with ``--workers``: a deal's ``royalties`` are each seat's (front, middle,
+    back) in both (a parallel run wrote each seat's total), its ``boards`` are there
+    in both, and each board's royalties are the rules' for that board."""
+    import ofc_fast as ofc
+
+    argv = ["play", "--hands", "3", "--players", "2", "--bots", "random", "--seed", "5"]
+    docs = []
+    for extra in ([], ["--workers", "1"], ["--workers", "1", "--independent"]):
+        code, out, _ = run(capsys, *argv, *extra, "--json")
+        assert code == 0
+        docs.append(json.loads(out))
+    one = docs[0]
+    assert one["mode"] == "match" and one["executor"] is None
+    for doc in docs:
+        assert list(doc) == list(one)
+        for d in doc["deals"]:
+            assert list(d) == list(one["deals"][0])
+            for s, board in enumerate(d["boards"]):
+                b = ofc.Board.parse(board)
+                rows = (
+                    [0, 0, 0]
+                    if b.is_foul(ofc.rules.PINEAPPLE)
+                    else b.royalties(ofc.rules.PINEAPPLE)
+                )
+                assert d["royalties"][s] == list(rows) and d["fouls"][s] == b.is_foul(
+                    ofc.rules.PINEAPPLE
+                )
+        for s, seat in enumerate(doc["seats"]):
+            assert seat["royalties"] == sum(sum(d["royalties"][s]) for d in doc["deals"])
+
+
+def test_eval_json_is_one_shape_for_a_hand_and_a_board(
+    capsys: pytest.CaptureFixture,
+) -> None:
+    """``eval --json`` of a board names each row as ``eval`` of that row alone names
+    the hand (``categories``, ``descriptions``, ``strengths``; ``cards``, ``rules``
+    in both), and a 3-card hand has its ``kev_rank`` key too (None)."""
+    _, out, _ = run(capsys, "eval", BOARD_A, "--json")
+    board = json.loads(out)
+    rows = [r.strip() for r in BOARD_A.split("/")]
+    assert board["cards"].split() == " ".join(rows).split()
+    for i, row in enumerate(rows):
+        _, out, _ = run(capsys, "eval", row, "--json")
+        hand = json.loads(out)
+        assert hand["rules"] == board["rules"] == "OFC"
+        assert hand["cards"] == row
+        assert (hand["strength"], hand["category"], hand["description"]) == (
+            board["strengths"][i],
+            board["categories"][i],
+            board["descriptions"][i],
+        )
+        assert ("kev_rank" in hand) and (hand["kev_rank"] is None) == (i == 0)
+
+
+def test_solve_json_has_best_in_every_mode(capsys: pytest.CaptureFixture) -> None:
+    """``solve --json`` gives the setting it picks as ``best`` under every rule set
+    (a classic game's was only ``best_ev``)."""
+    cards = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d"
+    for rules in ("ofc", "classic-2-4"):
+        _, out, _ = run(capsys, "solve", cards, "--rules", rules, "--json")
+        doc = json.loads(out)
+        assert sorted(doc["best"]["board"].replace("/", " ").split()) == sorted(
+            cards.split()
+        )
+        assert doc.get("best_ev", doc["best"]) == doc["best"]
+
+
+@pytest.mark.parametrize("option", ["--json", "--history"])
+def test_play_names_the_option_when_its_temporary_file_fails(
+    capsys: pytest.CaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    option: str,
+) -> None:
+    """The deals of ``play --json`` / ``--history PATH.json`` wait in a temporary
+    file: a TMPDIR that takes none is an error naming the option and the folder,
+    before any deal, not a bare OSError."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "gone"))
+    code, _, err = run(
+        capsys, "play", "--hands", "1", "--quiet", option, str(tmp_path / "out.json")
+    )
+    assert code == 2
+    assert err.startswith(f"ofc-fast: error: {option}: cannot write a temporary file in")
+    assert "gone" in err

@@ -375,6 +375,15 @@ SELFPLAY = ["selfplay", "--hands", "2", "--out", "no-such-run"]  # (refused befo
             ["score", BOARD_A, BOARD_B, "--stacks=-5,3"],
             "--stacks: chip counts must be >= 0, got (-5, 3)\n",
         ),
+        # without "=": a value, as "-5" is (argparse took "-5,3" for an option)
+        (
+            ["score", BOARD_A, BOARD_B, "--stacks", "-5,3"],
+            "--stacks: chip counts must be >= 0, got (-5, 3)\n",
+        ),
+        (
+            ["play", "--players", "2", "--stacks", "200", "-5,-3"],
+            "--stacks: 2 seats need 1 or 2 chip counts, got 3\n",
+        ),
         (
             ["play", "--players", "2", "--stacks", "600000000,600000000"],
             "--stacks: a match moves chips between seats, so at most 1000000000",
@@ -924,6 +933,15 @@ DEALT = "As Kd 9h 9c 4s"
         (["--dealt", DEALT, "--opponent", "Zz / /"], "--opponent: bad card 'Zz'"),
         (["--dealt", DEALT, "--samples", "0"], "--samples: must be an int within 1.."),
         (["--dealt", DEALT, "--seed", "-1"], "--seed: must be an int 0..2**64-1"),
+        # too many seats from the --opponent boards alone: no --players was typed
+        (
+            ["--dealt", DEALT, *["--opponent", "/ /"] * 3],
+            "--opponent: 3 opponent boards make 4 seats, and PINEAPPLE seats 2 to 3",
+        ),
+        (
+            ["--dealt", DEALT, "--rules", "pineapple", "--players", "4"],
+            "--players: PINEAPPLE seats 2 to 3 players, got 4",
+        ),
     ],
 )
 def test_advise_errors_name_the_option_once(

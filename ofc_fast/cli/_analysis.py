@@ -47,8 +47,8 @@ def run_eval(args: argparse.Namespace) -> int:
     }
     if len(ids) == 5:
         info["kev_rank"] = kev_rank(s)
-    if args.json:
-        emit_json(args, info)
+    if args.json:  # (one shape: every key, kev_rank None for 3 cards; the rules named)
+        emit_json(args, {**info, "kev_rank": info.get("kev_rank"), "rules": preset.name})
     if not json_only(args):
         table("Hand", ["field", "value"], list(info.items()))
     return 0
@@ -69,6 +69,10 @@ def eval_board(args: argparse.Namespace, preset: rules_mod.RuleSet) -> int:
                 "foul": e.foul,
                 "fantasyland": fl,
                 "rows": [describe(s) for s in e.strengths],
+                # a hand's names for its rows too: eval's one shape (docs/cli.md)
+                "cards": cards_str(hand_cards(board)),
+                "categories": [category(s).name for s in e.strengths],
+                "descriptions": [describe(s) for s in e.strengths],
             },
         )
     if json_only(args):
@@ -227,9 +231,17 @@ def run_advise(args: argparse.Namespace) -> int:
         named(option, check_settings, exact=exact, **setting)
     given = len(args.opponent or [])
     players = args.players if args.players is not None else max(2, 1 + given)
-    most = load_rules(args.rules).max_players
+    preset = load_rules(args.rules)
+    most = preset.max_players
     if not 2 <= players <= most:
-        raise GameError(f"--players: {args.rules} seats 2 to {most} players, got {players}")
+        if args.players is None:  # (the seats the --opponent boards make: no --players)
+            raise GameError(
+                f"--opponent: {given} opponent boards make {players} seats, and "
+                f"{preset.name} seats 2 to {most} players"
+            )
+        raise GameError(
+            f"--players: {preset.name} seats 2 to {most} players, got {players}"
+        )
     if given > players - 1:
         raise GameError(
             f"--players {players}: at most {players - 1} --opponent boards, got {given}"

@@ -15,6 +15,7 @@ from ..rules import RuleSet
 from ..table import check_match_stacks, check_players, check_seat, check_seed
 from ._render import Justify, interval_method, pct, print_deal, progress, table, wrap
 from .options import (
+    SpooledList,
     StopOnSigint,
     add_bots_option,
     add_json_option,
@@ -28,6 +29,7 @@ from .options import (
     named,
     parse_stacks,
     split_list,
+    write_json,
     writing,
 )
 
@@ -107,10 +109,12 @@ def run_play(args: argparse.Namespace) -> int:
         if args.show is not None
         else (args.hands if args.hands <= SHOW_DEALS else 0)
     )
-    deals: list[dict[str, Any]] = []
+    # each deal is written as it ends (--json: to a temporary file until the summary
+    # is known), none is kept: a long match's memory does not grow with --hands
+    deals = SpooledList() if args.json else None
     hist_file = None
     hist_jsonl = bool(args.history and args.history.endswith(".jsonl"))
-    histories: list[dict[str, Any]] = []
+    histories = SpooledList("--history") if args.history and not hist_jsonl else None
     if args.history:
         with writing("--history", args.history):
             # closed in the finally below, after the last deal is written
@@ -122,17 +126,15 @@ def run_play(args: argparse.Namespace) -> int:
         nonlocal decisions
         decisions += game.decisions
         i = match.hands_played
-        if args.json:
-            d = result.to_dict()
-            d.pop("items", None)
-            deals.append({"deal": i, "seed": game.seed, **d})
+        if deals is not None:
+            deals.append(deal_json(i, game.seed, result.to_dict(), None))
         if hist_file is not None:
             if hist_jsonl:  # one hand-history line per deal (ofc_fast/arena/history.py)
                 from ..arena.history import deal_record
 
                 with writing("--history", args.history):
                     hist_file.write(json.dumps(deal_record(game, i - 1, names)) + "\n")
-            else:
+            elif histories is not None:
                 histories.append(game.history())
         if i <= show and not quiet:
             print_deal(i, game, result, names)
@@ -155,19 +157,18 @@ def run_play(args: argparse.Namespace) -> int:
         if hist_file is not None:
             with writing("--history", args.history):
                 try:
-                    if not hist_jsonl:
-                        json.dump(
-                            {
-                                "rules": preset.name,
-                                "players": players,
-                                "seed": match.seed,
-                                "bots": names,
-                                "deals": histories,
-                            },
-                            hist_file,
-                        )
+                    if histories is not None:
+                        head = {
+                            "rules": preset.name,
+                            "players": players,
+                            "seed": match.seed,
+                            "bots": names,
+                        }
+                        write_json(hist_file, head, ("deals", histories))
                 finally:
                     hist_file.close()
+                    if histories is not None:
+                        histories.close()
     elapsed = time.perf_counter() - t0
     summary = match.summary()
     interrupted = stop.requested
@@ -225,9 +226,15 @@ def run_play(args: argparse.Namespace) -> int:
         )
         if match.is_over and match.hands_played < args.hands:
             print("the match ended early: fewer than two seats have chips left")
-    if args.json:
+    if deals is not None:
+        run: dict[str, Any] = {
+            "seconds": elapsed,
+            "decisions": decisions,
+            "interrupted": interrupted,
+        }
+        # (the keys of a parallel run's JSON too: one shape)
         emit_play_json(
-            args, match, preset, names, elapsed, decisions, deals, interrupted=interrupted
+            args, match, preset, names, deals, **run, mode="match", executor=None
         )
     return 130 if interrupted else 0
 
@@ -346,33 +353,55 @@ def play_parallel(
             f"({decisions / max(elapsed, 1e-9):,.0f} decisions/s)"
         )
     if args.json:
-        deals = [
-            {
-                "deal": o["deal"] + 1,
-                "seed": o["seed"],
-                "net": o["net"],
-                "fouls": o["fouls"],
-                "royalties": o["royalties"],
-                "fantasyland": o["fantasyland"],
-                "in_fantasyland": o["in_fantasyland"],
-                "fl_deal": o["fl_deal"],
-                "button": o["button"],
-            }
-            for o in run.outcomes
-        ]
+        deals = SpooledList()
+        for o in run.outcomes:
+            outcome = {k: v for k, v in o.items() if k != "declared"}  # (seats only)
+            deals.append(deal_json(o["deal"] + 1, o["seed"], outcome, o["fl_deal"]))
+        mode = "fantasyland-chains" if chains else "independent"
+        stats: dict[str, Any] = {
+            "seconds": elapsed,
+            "decisions": decisions,
+            "interrupted": interrupted,
+        }
         emit_play_json(
-            args,
-            match,
-            preset,
-            names,
-            elapsed,
-            decisions,
-            deals,
-            interrupted=interrupted,
-            mode="fantasyland-chains" if chains else "independent",
-            executor=executor,
+            args, match, preset, names, deals, **stats, mode=mode, executor=executor
         )
     return 130 if interrupted else 0
+
+
+DEAL_KEYS = (
+    "net",
+    "fouls",
+    "royalties",
+    "fantasyland",
+    "boards",
+    "button",
+    "in_fantasyland",
+    "surrendered",
+    "declared",
+)
+"""The keys of a deal of ``play --json`` after ``deal`` and ``seed``, in order, the
+same in one process and with ``--workers`` / ``--ray`` (docs/cli.md); then
+``fl_deal``.  ``surrendered`` and ``declared`` only where a seat surrendered or
+declared (``declared``: in one process)."""
+
+
+def deal_json(
+    deal: int, seed: int | None, result: dict[str, Any], fl_deal: int | None
+) -> dict[str, Any]:
+    """One deal of ``play --json``: its number (from 1), seed, the :data:`DEAL_KEYS`
+    of ``result`` (:meth:`GameResult.to_dict`, or a parallel run's outcome) and
+    ``fl_deal`` (a parallel run's place of the deal in its unit; one process: None).
+
+    >>> deal_json(1, 7, {"net": [2, -2], "items": [], "button": 0}, None)
+    {'deal': 1, 'seed': 7, 'net': [2, -2], 'button': 0, 'fl_deal': None}
+    """
+    fields = {
+        k: result[k]
+        for k in DEAL_KEYS
+        if k in result and (result[k] or k not in ("surrendered", "declared"))
+    }
+    return {"deal": deal, "seed": seed, **fields, "fl_deal": fl_deal}
 
 
 def units_played(run: Any) -> int:
@@ -385,25 +414,29 @@ def emit_play_json(
     match: Match,
     preset: RuleSet,
     names: list[str],
-    elapsed: float,
+    deals: SpooledList,
+    seconds: float,
     decisions: int,
-    deals: list[dict[str, Any]],
     **extra: Any,
 ) -> None:
     """The ``--json`` record of ``ofc-fast play``: the match, its rules and bots,
-    timing, ``extra`` fields, then the deals."""
-    emit_json(
-        args,
-        {
-            **match.to_dict(),
-            "rule_set": preset.to_dict(),
-            "bots": names,
-            "seconds": elapsed,
-            "decisions": decisions,
-            **extra,
-            "deals": deals,
-        },
-    )
+    timing, ``extra`` fields (``interrupted``, ``mode``, ``executor``), then the
+    deals (their temporary file dropped after)."""
+    try:
+        emit_json(
+            args,
+            {
+                **match.to_dict(),
+                "rule_set": preset.to_dict(),
+                "bots": names,
+                "seconds": seconds,
+                "decisions": decisions,
+                **extra,
+            },
+            ("deals", deals),
+        )
+    finally:
+        deals.close()
 
 
 def add_commands(sub: Any) -> None:

@@ -280,6 +280,7 @@ def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:
     if classic_setting(rules, ids):
         ev = best_setting(ids, rules, "ev")
         doc["best_ev"] = {**solution_dict(ev), "expected_points": ev.value}
+        doc["best"] = doc["best_ev"]  # (the setting solve picks: every mode's "best")
         if pays_royalties(rules):
             doc["best_royalties"] = solution_dict(best_setting(ids, rules, "royalties"))
         doc["naturals"] = [{"name": n.name, "units": n.units} for n in ev.naturals]

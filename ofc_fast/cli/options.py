@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import re
+import shutil
 import signal
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -29,11 +32,12 @@ from typing import Any, TypeVar
 
 from .. import rules as rules_mod
 from ..errors import GameError, OfcError, RulesError
-from ..files import atomic_write
+from ..files import atomic_file, atomic_write
 from ..table import check_stacks
 
 __all__ = [
     "Parser",
+    "SpooledList",
     "StopOnSigint",
     "add_bots_option",
     "add_json_option",
@@ -50,6 +54,7 @@ __all__ = [
     "output_problem",
     "parse_stacks",
     "split_list",
+    "write_json",
     "write_whole",
     "writing",
 ]
@@ -66,6 +71,10 @@ def named(option: str, fn: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         raise type(exc)(f"{option}: {exc}") from None
 
 
+_NEGATIVE_VALUE = re.compile(r"-\.?\d")
+"""A command-line word that is a value, not an option: ``-5``, ``-5,3``, ``-.5``."""
+
+
 class Parser(argparse.ArgumentParser):
     """An argument parser that keeps its subcommands' parsers (:attr:`commands`) and
     its options by the keyword the Python API calls them (:attr:`options`:
@@ -76,12 +85,19 @@ class Parser(argparse.ArgumentParser):
     >>> _ = p.add_argument("--progress-every", type=int)
     >>> p.options["progress_every"]
     '--progress-every'
+    >>> _ = p.add_argument("--stacks", nargs="+")
+    >>> p.parse_args(["--stacks", "200", "-5,3"]).stacks
+    ['200', '-5,3']
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.commands: dict[str, Parser] = {}
         self.options: dict[str, str] = {}  # (before the parser adds its --help)
         super().__init__(*args, **kwargs)
+        # a word that starts with "-" and a digit is a value, as argparse takes "-5":
+        # "--stacks -5,3" ("-5,3" was taken for an unknown option); no option of
+        # ofc-fast's starts with a digit
+        self._negative_number_matcher = _NEGATIVE_VALUE
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         """The subparsers action; its parsers are :attr:`commands`."""
@@ -384,12 +400,91 @@ def write_whole(
         atomic_write(path, text.encode("utf-8"))
 
 
-def emit_json(args: argparse.Namespace, doc: Any) -> None:
-    """``--json``: alone on standard output (no PATH), or into the file PATH."""
+class SpooledList:
+    """A JSON list written item by item into a temporary file as its items come (a
+    long ``play``'s deals), not kept in memory: :func:`emit_json` copies it out as
+    the last value of its document, the bytes ``json.dumps`` writes for the list.
+
+    >>> items = SpooledList()
+    >>> items.append({"deal": 1}); items.append([2])
+    >>> emit_json(argparse.Namespace(json="-"), {"n": 2}, ("items", items))
+    {"n": 2, "items": [{"deal": 1}, [2]]}
+    """
+
+    def __init__(self, option: str = "--json") -> None:
+        self.option = option  # the output it is for, named in an error
+        with self._spooling():
+            # closed by close(), or with the object (a command that failed half-way)
+            self._file = tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
+        self.count = 0
+
+    def append(self, item: Any) -> None:
+        """Write ``item`` after the others."""
+        with self._spooling():
+            self._file.write((", " if self.count else "") + json.dumps(item))
+        self.count += 1
+
+    @contextlib.contextmanager
+    def _spooling(self) -> Iterator[None]:
+        """An OSError of the temporary file (no such folder, a full disk) is an
+        OfcError naming :attr:`option` and the folder (``TMPDIR``)."""
+        try:
+            yield
+        except OSError as exc:
+            raise OfcError(
+                f"{self.option}: cannot write a temporary file in "
+                f"{tempfile.gettempdir()!r} (TMPDIR): {exc.strerror}"
+            ) from None
+
+    def write_to(self, out: Any) -> None:
+        """Write the list (``[...]``) to the text file ``out``."""
+        self._file.flush()
+        self._file.seek(0)
+        out.write("[")
+        shutil.copyfileobj(self._file, out, 1 << 14)  # (16K characters at a time)
+        out.write("]")
+
+    def close(self) -> None:
+        """Drop the temporary file."""
+        self._file.close()
+
+
+def emit_json(
+    args: argparse.Namespace,
+    doc: Any,
+    last: tuple[str, SpooledList] | None = None,
+) -> None:
+    """``--json``: alone on standard output (no PATH), or into the file PATH.
+    ``last``: a key and its :class:`SpooledList`, written after the keys of the
+    dict ``doc`` as ``json.dumps({**doc, key: list})`` would write them."""
     if args.json == "-":
-        print(json.dumps(doc))
+        write_json(sys.stdout, doc, last)
+        sys.stdout.write("\n")
         return
-    write_whole("--json", args.json, json.dumps(doc))
+    with writing("--json", args.json), atomic_file(args.json) as raw:
+        text = io.TextIOWrapper(raw, encoding="utf-8")
+        write_json(text, doc, last)
+        text.detach()  # (flushed into the file, which atomic_file closes)
+
+
+def write_json(out: Any, doc: Any, last: tuple[str, SpooledList] | None = None) -> None:
+    """Write ``doc`` as JSON to the text file ``out`` (``last``: as
+    :func:`emit_json`'s).
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_json(out, {"a": 1}, ("b", SpooledList()))
+    >>> out.getvalue()
+    '{"a": 1, "b": []}'
+    """
+    text = json.dumps(doc)
+    if last is None:
+        out.write(text)
+        return
+    key, items = last
+    out.write(text[:-1] + (", " if doc else "") + json.dumps(key) + ": ")
+    items.write_to(out)
+    out.write("}")
 
 
 def json_only(args: argparse.Namespace) -> bool:

@@ -115,13 +115,14 @@ class DealOutcome(TypedDict):
     button: int
     net: list[int]
     fouls: list[bool]
-    royalties: list[int]
+    royalties: list[list[int]]  #: per seat, its rows' (front, middle, back)
     fantasyland: list[int]
     surrendered: list[int]
     declared: list[int]
     decisions: int
     fl_deal: int  #: k: 0 the unit's first deal, k >= 1 its k-th Fantasyland deal
     in_fantasyland: list[int]  #: Fantasyland cards each seat played this deal with
+    boards: list[str]  #: each seat's final board as text
 
 
 @dataclass(frozen=True)
@@ -432,13 +433,14 @@ def outcome(i: int, g: Game, k: int = 0) -> DealOutcome:
         button=g.button,
         net=list(r.net),
         fouls=list(r.fouls),
-        royalties=[sum(x) for x in r.royalties],
+        royalties=[list(x) for x in r.royalties],
         fantasyland=list(r.fantasyland),
         surrendered=list(r.surrendered),
         declared=sorted(r.declared),
         decisions=g.decisions,
         fl_deal=k,
         in_fantasyland=list(r.in_fantasyland),
+        boards=[str(b) for b in r.boards],
     )
 
 
@@ -479,7 +481,7 @@ def book(match: Match, outcome: DealOutcome) -> None:
         match.stats[s].add(
             outcome["net"][s],
             outcome["fouls"][s],
-            outcome["royalties"][s],
+            sum(outcome["royalties"][s]),
             bool(outcome["in_fantasyland"][s]),
             bool(outcome["fantasyland"][s]),
             s in outcome["surrendered"],
