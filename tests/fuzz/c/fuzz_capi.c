@@ -1590,6 +1590,7 @@ static void t_table(reader *in)
     enum { SENTINEL = -123456789 };
     ofc_table_rules t;
     static uint8_t spairs[16 * 40][2];
+    const uint8_t(*cpairs)[2] = (const uint8_t(*)[2])spairs; /* ofc_settle.h: before C23 */
     static int32_t amount[16 * 40], actual[16 * 40];
     uint8_t pairs[OFC_SETTLE_MAX_PAIRS + 2][2];
     int32_t stacks[300], st, pay, got;
@@ -1625,7 +1626,7 @@ static void t_table(reader *in)
     for (k = 0; k < n; k++) {
         actual[k] = SENTINEL;
     }
-    st = ofc_apply_stakes(model, seats ? stacks : NULL, seats, spairs, amount, n, actual);
+    st = ofc_apply_stakes(model, seats ? stacks : NULL, seats, cpairs, amount, n, actual);
     REQUIRE(st == OFC_OK || st == OFC_E_STACKS || st == OFC_E_SEAT || st == OFC_E_VALUE);
     for (k = 0; k < n; k++) { /* capped, same sign; a refusal writes nothing */
         REQUIRE(st != OFC_OK ? actual[k] == SENTINEL
@@ -1636,7 +1637,7 @@ static void t_table(reader *in)
         static int32_t again[sizeof amount / sizeof amount[0]];
         static ofc_stakes_transfer scratch[sizeof amount / sizeof amount[0]];
         memcpy(again, actual, n * sizeof *again);
-        got = ofc_apply_stakes_scratch(model, seats ? stacks : NULL, seats, spairs, amount, n,
+        got = ofc_apply_stakes_scratch(model, seats ? stacks : NULL, seats, cpairs, amount, n,
                                        again, scratch, n);
         REQUIRE(got == st && memcmp(again, actual, n * sizeof *again) == 0);
     }
