@@ -1393,9 +1393,15 @@ static void t_heur(reader *in)
     int32_t st;
     fl_rules(in, &fl);
     flp = (u8(in) & 3) ? &fl : NULL;
-    if ((u8(in) & 15) == 0) { /* a model with a NaN: refused by the check, no crash */
+    if ((u8(in) & 15) == 0) { /* a NaN or a reserved -0: refused by the check, no crash */
+        ofc_heur_row *row;
         memcpy(&bad_m, m, sizeof bad_m);
-        bad_m.row[u8(in) % 3][u16(in) % OFC_STRENGTH_TABLE_SIZE].win = NAN;
+        row = &bad_m.row[u8(in) % 3][u16(in) % OFC_STRENGTH_TABLE_SIZE];
+        if (u8(in) & 1) {
+            row->win = NAN;
+        } else {
+            row->reserved = -0.0f;
+        }
         REQUIRE(ofc_heur_model_check(&bad_m) == OFC_E_VALUE);
         m = &bad_m;
     }
