@@ -18,18 +18,21 @@ after the public headers and ``<assert.h>``, ``<stdio.h>``, ``<stdlib.h>`` and
 csrc/ and runs to exit status 0 (tests/support/c_programs.py, shared with the README's C
 programs).
 
+The C API's fuzz harness (tests/fuzz/c/fuzz_capi.c) compiles with the same flags.
+
 These read the source tree: outside a checkout they skip.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 from c_headers import Function, blank_comments, functions
-from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library
+from c_programs import COMPILER, CSRC, ROOT, build_and_run, compile_library, compile_object
 from scripts import load_script
 
 TOOL = ROOT / "tools" / "mkdocs_c_api.py"
@@ -263,3 +266,17 @@ def test_header_examples_compile_and_run(tmp_path: Path) -> None:
             raise AssertionError(
                 f"the example at {ex.header}:{ex.line} does not build and run: {exc}"
             ) from exc
+
+
+@pytest.mark.skipif(COMPILER is None, reason="no C compiler: install gcc")
+def test_c_fuzz_harness_compiles_pedantic(tmp_path: Path) -> None:
+    """tests/fuzz/c/fuzz_capi.c, the libFuzzer harness of the C API, is a C99 user of
+    the public headers: its translation unit compiles (``-c``, without libFuzzer) with
+    ``-std=c99 -Wall -Wextra -Werror -pedantic``, as tests/fuzz/c/run.sh builds it
+    (a uint8_t[][2] passed as the stakes functions' pairs needs the cast ofc_settle.h
+    documents)."""
+    harness = ROOT / "tests" / "fuzz" / "c" / "fuzz_capi.c"
+    try:
+        compile_object(harness, tmp_path)
+    except subprocess.CalledProcessError as exc:
+        raise AssertionError(f"{harness.name} does not compile: {exc.stderr}") from exc

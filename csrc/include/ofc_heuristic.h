@@ -62,7 +62,7 @@ typedef struct ofc_heur_row {
     float value; /* royalty plus weighted expected row points */
     float win;   /* chance the row beats the opponent's row */
     float lose;  /* chance it loses to it */
-    float reserved;
+    float reserved; /* 0: all bits 0 (+0.0f; -0.0f and NaN are refused) */
 } ofc_heur_row;
 
 /*! The value model (about 380 KB): per row and strength, then the coupling weights. */
@@ -75,9 +75,11 @@ typedef struct ofc_heur_model {
 } ofc_heur_model;
 
 /*! ofc_heur_model_check():
- * @brief Checks that every number of a model is finite.
+ * @brief Checks that every number of a model is finite and every row's reserved
+ *        field 0 (all bits 0: +0.0f).
  * @param m  the model (may be NULL: rejected).
- * @return OFC_OK, or OFC_E_VALUE on NULL or a NaN / infinite entry. */
+ * @return OFC_OK, or OFC_E_VALUE on NULL, a NaN / infinite entry or a reserved field
+ *         whose bits are not all 0 (NaN and -0.0f included). */
 OFC_API int32_t ofc_heur_model_check(const ofc_heur_model *m);
 
 /*! ofc_heur_values():

@@ -87,7 +87,8 @@ int32_t ofc_heur_model_check(const ofc_heur_model *m)
         for (s = 0; s < OFC_STRENGTH_TABLE_SIZE; s++) {
             const ofc_heur_row *r = &m->row[row][s];
             if (!finite_double(r->value) || !finite_double(r->win) ||
-                !finite_double(r->lose)) {
+                !finite_double(r->lose) ||
+                !ofc_reserved_zero((const uint8_t *)&r->reserved, sizeof r->reserved)) {
                 return OFC_E_VALUE;
             }
         }

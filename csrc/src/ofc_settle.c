@@ -526,6 +526,7 @@ int32_t ofc_settle(const ofc_rules *rules, const ofc_table_rules *table,
     }
     out->bad_seat = -1; /* until an error names a seat or a card */
     out->bad_card = 0xFF;
+    out->reserved[0] = out->reserved[1] = 0;
     if (rules == NULL || table == NULL || given == NULL) {
         return OFC_E_VALUE;
     }

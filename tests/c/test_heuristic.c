@@ -197,6 +197,23 @@ static void test_model_check(void)
     CHECK_EQ(ofc_heur_model_check(NULL), OFC_E_VALUE);
 }
 
+/* ofc_heur_row.reserved must be 0 (bitwise: +0.0f), like every reserved field: NaN,
+ * -0.0f, a denormal and 1.0f are refused, wherever the row is. */
+static void test_model_check_reserved(void)
+{
+    const float bad[4] = {(float)NAN, -0.0f, 1e-45f, 1.0f};
+    const size_t where[3][2] = {{0, 1}, {2, OFC_STRENGTH_TABLE_SIZE - 1}, {1, 0}};
+    size_t i, j;
+    for (i = 0; i < 4; i++) {
+        for (j = 0; j < 3; j++) {
+            model.row[where[j][0]][where[j][1]].reserved = bad[i];
+            CHECK_EQ(ofc_heur_model_check(&model), OFC_E_VALUE);
+            model.row[where[j][0]][where[j][1]].reserved = 0.0f;
+            CHECK_EQ(ofc_heur_model_check(&model), OFC_OK);
+        }
+    }
+}
+
 static void test_fl_best_threshold(void)
 {
     /* Entries QQ -> 17 and KK -> 14: a KK front takes the best threshold met (14). */
@@ -233,6 +250,7 @@ int main(void)
     test_sample();
     test_sample_rounds_overflow();
     test_model_check();
+    test_model_check_reserved();
     test_fl_best_threshold();
     printf("test_heuristic: %d checks, %d failures\n", checks, failures);
     return failures != 0;

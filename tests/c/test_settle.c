@@ -277,6 +277,37 @@ static void test_house(ofc_rules *r)
     check_net(&s, -6, 6, 0, 0);
 }
 
+/* Every field ofc_settlement documents as written on OFC_OK is, whatever the struct
+ * held before: the reserved bytes 0 (documented 0), the pairs' and items' too. */
+static void test_settlement_fields_written(ofc_rules *r)
+{
+    ofc_table_rules t;
+    ofc_settle_input in;
+    static ofc_settlement s;
+    int k, pass;
+    ofc_rules_init_ofc(r);
+    ofc_table_rules_init(&t);
+    deal(&in, EX3, 4, 0);
+    for (pass = 0; pass < 2; pass++) { /* without items, then with */
+        memset(&s, 0xA5, sizeof s);
+        CHECK_EQ(ofc_settle(r, &t, &in, pass ? OFC_SETTLE_ITEMS : 0u, &s), OFC_OK);
+        CHECK(s.reserved[0] == 0 && s.reserved[1] == 0);
+        CHECK(s.bad_seat == -1 && s.bad_card == 0xFF && s.winner == -1);
+        CHECK_EQ(s.n_pairs, 6);
+        CHECK(pass ? s.n_items > 0 : s.n_items == 0);
+        for (k = 0; k < 4; k++) {
+            CHECK(s.natural[k] == -1 && s.stacks_after[k] == 0);
+        }
+        for (k = 0; k < s.n_pairs; k++) {
+            CHECK(s.pairs[k].reserved[0] == 0 && s.pairs[k].reserved[1] == 0);
+        }
+        for (k = 0; k < s.n_items; k++) {
+            CHECK(s.items[k].reserved[0] == 0 && s.items[k].reserved[1] == 0 &&
+                  s.items[k].reserved[2] == 0);
+        }
+    }
+}
+
 static void test_naturals(ofc_rules *r)
 {
     ofc_table_rules t;
@@ -605,6 +636,7 @@ int main(void)
     test_ex10_surrender(r);
     test_ex14_aces(r);
     test_house(r);
+    test_settlement_fields_written(r);
     test_naturals(r);
     test_refusals(r);
     test_random_deals(r);

@@ -20,18 +20,25 @@ COMPILER: str | None = shutil.which("gcc") or shutil.which("cc")
 _FLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Werror", "-pedantic"]
 
 
+def compile_object(src: Path, workdir: Path) -> str:
+    """Compile one translation unit (``-c``, the flags above, the library's include
+    directories) into ``workdir``; return the object's path (CalledProcessError, with
+    the compiler's messages, when it does not compile)."""
+    assert COMPILER is not None
+    obj = workdir / f"{src.stem}.o"
+    subprocess.run(
+        [COMPILER, *_FLAGS, *INCLUDES, "-c", str(src), "-o", str(obj)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    return str(obj)
+
+
 def compile_library(workdir: Path) -> list[str]:
     """Compile every library source (:data:`SOURCES`) once into objects in ``workdir`` (for several
     programs to link against)."""
-    assert COMPILER is not None
-    objects = []
-    for src in SOURCES:
-        obj = workdir / f"{src.stem}.o"
-        subprocess.run(
-            [COMPILER, *_FLAGS, *INCLUDES, "-c", str(src), "-o", str(obj)], check=True
-        )
-        objects.append(str(obj))
-    return objects
+    return [compile_object(src, workdir) for src in SOURCES]
 
 
 def build_and_run(

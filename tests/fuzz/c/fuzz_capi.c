@@ -1393,9 +1393,15 @@ static void t_heur(reader *in)
     int32_t st;
     fl_rules(in, &fl);
     flp = (u8(in) & 3) ? &fl : NULL;
-    if ((u8(in) & 15) == 0) { /* a model with a NaN: refused by the check, no crash */
+    if ((u8(in) & 15) == 0) { /* a NaN or a reserved -0: refused by the check, no crash */
+        ofc_heur_row *row;
         memcpy(&bad_m, m, sizeof bad_m);
-        bad_m.row[u8(in) % 3][u16(in) % OFC_STRENGTH_TABLE_SIZE].win = NAN;
+        row = &bad_m.row[u8(in) % 3][u16(in) % OFC_STRENGTH_TABLE_SIZE];
+        if (u8(in) & 1) {
+            row->win = NAN;
+        } else {
+            row->reserved = -0.0f;
+        }
         REQUIRE(ofc_heur_model_check(&bad_m) == OFC_E_VALUE);
         m = &bad_m;
     }
@@ -1590,6 +1596,7 @@ static void t_table(reader *in)
     enum { SENTINEL = -123456789 };
     ofc_table_rules t;
     static uint8_t spairs[16 * 40][2];
+    const uint8_t(*cpairs)[2] = (const uint8_t(*)[2])spairs; /* ofc_settle.h: before C23 */
     static int32_t amount[16 * 40], actual[16 * 40];
     uint8_t pairs[OFC_SETTLE_MAX_PAIRS + 2][2];
     int32_t stacks[300], st, pay, got;
@@ -1625,7 +1632,7 @@ static void t_table(reader *in)
     for (k = 0; k < n; k++) {
         actual[k] = SENTINEL;
     }
-    st = ofc_apply_stakes(model, seats ? stacks : NULL, seats, spairs, amount, n, actual);
+    st = ofc_apply_stakes(model, seats ? stacks : NULL, seats, cpairs, amount, n, actual);
     REQUIRE(st == OFC_OK || st == OFC_E_STACKS || st == OFC_E_SEAT || st == OFC_E_VALUE);
     for (k = 0; k < n; k++) { /* capped, same sign; a refusal writes nothing */
         REQUIRE(st != OFC_OK ? actual[k] == SENTINEL
@@ -1636,7 +1643,7 @@ static void t_table(reader *in)
         static int32_t again[sizeof amount / sizeof amount[0]];
         static ofc_stakes_transfer scratch[sizeof amount / sizeof amount[0]];
         memcpy(again, actual, n * sizeof *again);
-        got = ofc_apply_stakes_scratch(model, seats ? stacks : NULL, seats, spairs, amount, n,
+        got = ofc_apply_stakes_scratch(model, seats ? stacks : NULL, seats, cpairs, amount, n,
                                        again, scratch, n);
         REQUIRE(got == st && memcmp(again, actual, n * sizeof *again) == 0);
     }
