@@ -846,8 +846,23 @@ def test_gymnasium_env_names_an_illegal_mode_that_is_no_text(illegal: object) ->
     array was NumPy's ValueError, "the truth value of an array ... is ambiguous")."""
     from ofc_fast.env.gym import OfcEnv
 
-    with pytest.raises(GameError, match="illegal must be 'remap' or 'raise'"):
+    with pytest.raises(GameError, match="illegal must be one of remap, raise, got"):
         OfcEnv(illegal=illegal)
+
+
+def test_env_text_options_take_any_case() -> None:
+    """``illegal`` and ``render_mode`` take any case, as ``obs_type`` and
+    ``opponents`` do (before: ``illegal="Raise"`` and ``render_mode="ANSI"`` were a
+    GameError); the env keeps the lower-case spelling."""
+    from ofc_fast.env.gym import OfcEnv
+
+    env = OfcEnv(illegal="Raise", render_mode="ANSI", opponents="Random", obs_type="BYTES")
+    assert (env.illegal, env.render_mode) == ("raise", "ansi")
+    obs, _ = env.reset(seed=0)
+    with pytest.raises(MoveError):  # "raise", not "remap"
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert isinstance(env.render(), str)
+    assert pettingzoo_env(render_mode="Ansi").render_mode == "ansi"
 
 
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import GameError
 from ..rules import RulesLike
+from ._checks import choice
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
@@ -24,14 +25,12 @@ __all__ = [
 
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
-    """``render_mode`` when None or one of ``modes`` (the adapter's
-    ``metadata["render_modes"]``), else GameError naming them: a mode it lacks would
-    render nothing."""
-    if render_mode is None or (isinstance(render_mode, str) and render_mode in modes):
-        return render_mode
-    raise GameError(
-        f"render_mode must be one of {', '.join(modes)} or None, got {render_mode!r}"
-    )
+    """``render_mode`` when None, or one of ``modes`` (the adapter's
+    ``metadata["render_modes"]``) in any case, lower-cased; else GameError naming
+    them: a mode it lacks would render nothing."""
+    if render_mode is None:
+        return None
+    return choice(render_mode, modes, "render_mode", " or None")
 
 
 def check_solver_sets(kwargs: dict[str, Any], what: str) -> None:
