@@ -2155,6 +2155,26 @@ def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
             call()
 
 
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
+def test_a_closed_vector_env_refuses_its_views_as_its_steps(obs_type: str) -> None:
+    """After close(), the views refuse with the steps' GameError naming them (before:
+    ``final_observations``, ``game_of``, ``infos`` and ``observations_float`` answered
+    with the closed tables' old data)."""
+    env = VectorEnv("pineapple", 2, seed=0, final_obs=True, obs_type=obs_type)
+    env.reset()
+    env.final_observations([0]), env.game_of(1), env.infos(), env.observations_float()
+    env.close()
+    for call, name in (
+        (lambda: env.final_observations([0]), "final_observations"),
+        (lambda: env.game_of(0), "game_of"),
+        (env.infos, "infos"),
+        (env.observations_float, "observations_float"),
+        (lambda: env.encode(0, 0), "encode"),
+    ):
+        with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
+            call()
+
+
 def test_a_closed_vector_env_copied_or_pickled_names_the_copy() -> None:
     """Copying or pickling a closed VectorEnv: the GameError names what the user did
     (was ``__reduce__() on a closed VectorEnv``: an internal method), one message for
