@@ -850,6 +850,23 @@ def test_gymnasium_env_names_an_illegal_mode_that_is_no_text(illegal: object) ->
         OfcEnv(illegal=illegal)
 
 
+def test_adapters_name_the_opponent_keyword_they_take() -> None:
+    """The one-table envs take ``opponents=``, the learner's tables ``opponent=``:
+    the other spelling is a GameError naming the right one (before: a bare TypeError
+    from VectorEnv, or for the learner's tables "sets opponents='random' itself",
+    as though a bot could not play there)."""
+    from ofc_fast.env._learner import LearnerTables
+    from ofc_fast.env.gym import OfcEnv
+
+    for make in (OfcEnv, pettingzoo_env):
+        with pytest.raises(GameError, match=r"take opponents=, not opponent="):
+            make(opponent="heuristic")
+    for value in ("heuristic", "random"):
+        with pytest.raises(GameError, match=r"take opponent=, not opponents="):
+            LearnerTables("pineapple", 2, opponents=value)
+    assert LearnerTables("pineapple", 2, opponent="heuristic").venv.opponents == "heuristic"
+
+
 def test_env_text_options_take_any_case() -> None:
     """``illegal`` and ``render_mode`` take any case, as ``obs_type`` and
     ``opponents`` do (before: ``illegal="Raise"`` and ``render_mode="ANSI"`` were a

@@ -19,6 +19,7 @@ __all__ = [
     "adapter_settings",
     "check_render_mode",
     "check_solver_sets",
+    "check_spelling",
     "deal_to_decision",
     "single_table",
 ]
@@ -54,8 +55,20 @@ def single_table(
     value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
     drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
     env deal different hands."""
+    check_spelling(kwargs, what, "opponents", "opponent")
     settings = adapter_settings(kwargs, what, num_envs=1, **fixed)
     return VectorEnv(rules, players=players, **{"seed": None, **settings})
+
+
+def check_spelling(kwargs: dict[str, Any], what: str, takes: str, other: str) -> None:
+    """GameError when keywords ``kwargs`` hold ``other``, the other adapters' spelling
+    of the keyword ``takes`` that this adapter (``what``) takes: the one-table envs'
+    and VectorEnv's ``opponents``, the learner's tables' ``opponent`` (else a bare
+    TypeError, or a given value taken for one the adapter sets itself)."""
+    if other in kwargs:
+        raise GameError(
+            f"{what} take {takes}=, not {other}= (got {other}={kwargs[other]!r})"
+        )
 
 
 def adapter_settings(kwargs: dict[str, Any], what: str, **fixed: Any) -> dict[str, Any]:
