@@ -1411,6 +1411,20 @@ def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
         assert make(render_mode=None).render() is None
 
 
+def test_a_render_mode_refused_is_a_type_error_too() -> None:
+    """The refusal is a GameError and a TypeError (what a keyword a callable does not
+    take gives), so SB3's make_vec_env, which tries "rgb_array" and falls back on a
+    TypeError, makes the env (before: a GameError only, and make_vec_env of an
+    ``ofc_fast/...`` id failed)."""
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.errors import RenderModeError
+
+    for make in (OfcEnv, pettingzoo_env):
+        with pytest.raises(TypeError, match=r"^render_mode must be one of ansi") as err:
+            make(render_mode="rgb_array")
+        assert isinstance(err.value, GameError) and type(err.value) is RenderModeError
+
+
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True])
 def test_gymnasium_reset_refuses_a_bad_seed_as_the_env_made_with_it(seed: object) -> None:
     """reset(seed=...) refuses a seed no match deals from with the TableError that

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError
+from ..errors import GameError, RenderModeError
 from ..rules import RulesLike
 from ._checks import choice
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
@@ -27,11 +27,12 @@ __all__ = [
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
     """``render_mode`` when None, or one of ``modes`` (the adapter's
-    ``metadata["render_modes"]``) in any case, lower-cased; else GameError naming
-    them: a mode it lacks would render nothing."""
+    ``metadata["render_modes"]``) in any case, lower-cased; else RenderModeError (a
+    GameError and a TypeError: SB3's ``make_vec_env`` then makes the env without the
+    ``"rgb_array"`` it tries) naming them: a mode it lacks would render nothing."""
     if render_mode is None:
         return None
-    return choice(render_mode, modes, "render_mode", " or None")
+    return choice(render_mode, modes, "render_mode", " or None", RenderModeError)
 
 
 def check_solver_sets(kwargs: dict[str, Any], what: str) -> None:
