@@ -23,6 +23,7 @@ __all__ = [
     "ObservationError",
     "OfcError",
     "ProtocolError",
+    "RenderModeError",
     "RulesError",
     "SearchError",
     "SearchRulesError",
@@ -113,6 +114,22 @@ class MoveError(GameError):
     def __init__(self, message: str, reason: str = "bad_move") -> None:
         super().__init__(message)
         self.reason = reason
+
+
+class RenderModeError(GameError, TypeError):
+    """A ``render_mode`` an environment does not render (its
+    ``metadata["render_modes"]`` lacks it): a :class:`GameError`, and a
+    ``TypeError`` as for a keyword the environment does not take, so that callers that
+    try a mode and fall back on that (Stable-Baselines3's ``make_vec_env`` tries
+    ``"rgb_array"``) make the environment without it.
+
+    >>> from ofc_fast.env.gym import OfcEnv
+    >>> try:
+    ...     OfcEnv(render_mode="rgb_array")
+    ... except TypeError as exc:
+    ...     print(type(exc).__name__, isinstance(exc, GameError))
+    RenderModeError True
+    """
 
 
 class HistoryError(GameError):

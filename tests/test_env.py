@@ -846,8 +846,40 @@ def test_gymnasium_env_names_an_illegal_mode_that_is_no_text(illegal: object) ->
     array was NumPy's ValueError, "the truth value of an array ... is ambiguous")."""
     from ofc_fast.env.gym import OfcEnv
 
-    with pytest.raises(GameError, match="illegal must be 'remap' or 'raise'"):
+    with pytest.raises(GameError, match="illegal must be one of remap, raise, got"):
         OfcEnv(illegal=illegal)
+
+
+def test_adapters_name_the_opponent_keyword_they_take() -> None:
+    """The one-table envs take ``opponents=``, the learner's tables ``opponent=``:
+    the other spelling is a GameError naming the right one (before: a bare TypeError
+    from VectorEnv, or for the learner's tables "sets opponents='random' itself",
+    as though a bot could not play there)."""
+    from ofc_fast.env._learner import LearnerTables
+    from ofc_fast.env.gym import OfcEnv
+
+    for make in (OfcEnv, pettingzoo_env):
+        with pytest.raises(GameError, match=r"take opponents=, not opponent="):
+            make(opponent="heuristic")
+    for value in ("heuristic", "random"):
+        with pytest.raises(GameError, match=r"take opponent=, not opponents="):
+            LearnerTables("pineapple", 2, opponents=value)
+    assert LearnerTables("pineapple", 2, opponent="heuristic").venv.opponents == "heuristic"
+
+
+def test_env_text_options_take_any_case() -> None:
+    """``illegal`` and ``render_mode`` take any case, as ``obs_type`` and
+    ``opponents`` do (before: ``illegal="Raise"`` and ``render_mode="ANSI"`` were a
+    GameError); the env keeps the lower-case spelling."""
+    from ofc_fast.env.gym import OfcEnv
+
+    env = OfcEnv(illegal="Raise", render_mode="ANSI", opponents="Random", obs_type="BYTES")
+    assert (env.illegal, env.render_mode) == ("raise", "ansi")
+    obs, _ = env.reset(seed=0)
+    with pytest.raises(MoveError):  # "raise", not "remap"
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert isinstance(env.render(), str)
+    assert pettingzoo_env(render_mode="Ansi").render_mode == "ansi"
 
 
 @pytest.mark.parametrize("obs_type", ["bytes", "features"])
@@ -1377,6 +1409,20 @@ def test_single_game_envs_refuse_a_render_mode_they_lack(mode: object) -> None:
         with pytest.raises(GameError, match=r"render_mode must be one of ansi"):
             make(render_mode=mode)
         assert make(render_mode=None).render() is None
+
+
+def test_a_render_mode_refused_is_a_type_error_too() -> None:
+    """The refusal is a GameError and a TypeError (what a keyword a callable does not
+    take gives), so SB3's make_vec_env, which tries "rgb_array" and falls back on a
+    TypeError, makes the env (before: a GameError only, and make_vec_env of an
+    ``ofc_fast/...`` id failed)."""
+    from ofc_fast.env.gym import OfcEnv
+    from ofc_fast.errors import RenderModeError
+
+    for make in (OfcEnv, pettingzoo_env):
+        with pytest.raises(TypeError, match=r"^render_mode must be one of ansi") as err:
+            make(render_mode="rgb_array")
+        assert isinstance(err.value, GameError) and type(err.value) is RenderModeError
 
 
 @pytest.mark.parametrize("seed", [-1, 2**64, 1.5, "3", True])
@@ -2135,6 +2181,26 @@ def test_vector_env_closes_as_gymnasium_vector_envs_do() -> None:
         (lambda: env.step(np.zeros(2, np.int64)), "step"),
         (lambda: env.next_deal(0), "next_deal"),
         (lambda: env.observation(0, 0), "observation"),
+    ):
+        with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
+            call()
+
+
+@pytest.mark.parametrize("obs_type", ["bytes", "features"])
+def test_a_closed_vector_env_refuses_its_views_as_its_steps(obs_type: str) -> None:
+    """After close(), the views refuse with the steps' GameError naming them (before:
+    ``final_observations``, ``game_of``, ``infos`` and ``observations_float`` answered
+    with the closed tables' old data)."""
+    env = VectorEnv("pineapple", 2, seed=0, final_obs=True, obs_type=obs_type)
+    env.reset()
+    env.final_observations([0]), env.game_of(1), env.infos(), env.observations_float()
+    env.close()
+    for call, name in (
+        (lambda: env.final_observations([0]), "final_observations"),
+        (lambda: env.game_of(0), "game_of"),
+        (env.infos, "infos"),
+        (env.observations_float, "observations_float"),
+        (lambda: env.encode(0, 0), "encode"),
     ):
         with pytest.raises(GameError, match=f"^{name}\\(\\) on a closed VectorEnv"):
             call()

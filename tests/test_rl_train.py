@@ -578,6 +578,51 @@ def test_sb3_vec_env_reward_scale_is_a_finite_number(sb3: Any) -> None:
     assert env.reward_scale == 0.5 and type(env.reward_scale) is float
 
 
+def test_sb3_make_vec_env_makes_the_registered_ids(sb3: Any) -> None:
+    """SB3's ``make_vec_env("ofc_fast/Pineapple-v0")`` (it tries
+    ``render_mode="rgb_array"`` and falls back on a TypeError) makes the envs, and
+    MaskablePPO's mask helper reads their masks (before: the GameError refusing
+    "rgb_array" escaped make_vec_env)."""
+    from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
+    from stable_baselines3.common.env_util import make_vec_env
+
+    import ofc_fast.env  # noqa: F401  (registers the ids)
+
+    venv = make_vec_env(
+        "ofc_fast/Pineapple-v0", n_envs=2, env_kwargs={"opponents": "random"}
+    )
+    venv.seed(0)
+    venv.reset()
+    masks = get_action_masks(venv)
+    assert is_masking_supported(venv) and masks.shape == (2, 243)
+    assert masks.sum(axis=1).tolist() == [232, 232]  # the opening's legal actions
+    assert venv.get_attr("render_mode") == [None, None]
+
+
+def test_sb3_set_attr_checks_reward_scale_as_the_constructor(sb3: Any) -> None:
+    """``set_attr("reward_scale", nan)`` was taken unchecked and every reward the
+    trainer saw was NaN: GameError, as when made, and the scale stays; attributes it
+    cannot check (``tables``) and a subset of the tables are refused too."""
+    from ofc_fast.env.sb3 import VecEnv
+    from ofc_fast.errors import GameError
+
+    env = VecEnv("pineapple", 2, opponent="random", seed=0, reward_scale=0.5)
+    for bad in (float("nan"), float("inf"), "2", None):
+        with pytest.raises(GameError, match=r"^reward_scale must be a finite number"):
+            env.set_attr("reward_scale", bad)
+        with pytest.raises(GameError, match=r"^reward_scale must be a finite number"):
+            env.reward_scale = bad
+    with pytest.raises(GameError, match=r"^set_attr sets reward_scale only, got 'tables'"):
+        env.set_attr("tables", None)
+    with pytest.raises(GameError, match=r"^reward_scale is shared by every table"):
+        env.set_attr("reward_scale", 2.0, indices=[0])
+    assert env.get_attr("reward_scale") == [0.5, 0.5] and env.tables is not None
+    env.set_attr("reward_scale", np.float64(2.0))
+    env.reset()
+    _, rewards, _, _ = env.step(np.array(env.env_method("action_masks")).argmax(axis=1))
+    assert np.isfinite(rewards).all() and env.get_attr("reward_scale") == [2.0, 2.0]
+
+
 def test_frozen_policy_checks_its_settings(sb3: Any) -> None:
     """``frozen_policy(model, deterministic="no")`` was taken as deterministic (any
     text is true) and ``seed="x"`` was NumPy's bare TypeError: GameError / TableError

@@ -66,9 +66,15 @@ def check_bot_settings(value: object, opponents: str) -> dict[str, Any]:
     return dict(value or {})
 
 
-def choice(value: object, options: Sequence[str], what: str, also: str = "") -> str:
-    """``value`` in lower case when it is one of ``options``, else GameError naming
-    them (and ``also``: what else the caller takes)."""
+def choice(
+    value: object,
+    options: Sequence[str],
+    what: str,
+    also: str = "",
+    error: type[GameError] = GameError,
+) -> str:
+    """``value`` in lower case when it is one of ``options``, else ``error`` (a
+    GameError) naming them (and ``also``: what else the caller takes)."""
     if not isinstance(value, str) or value.lower() not in options:
-        raise GameError(f"{what} must be one of {', '.join(options)}{also}, got {value!r}")
+        raise error(f"{what} must be one of {', '.join(options)}{also}, got {value!r}")
     return value.lower()

@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import GameError, MoveError
 from ..rules import RuleSet
 from ._rows import as_array
-from ._single import adapter_settings, check_solver_sets
+from ._single import adapter_settings, check_solver_sets, check_spelling
 from ._vector import VectorEnv, check_opponents, check_skipped_deals, others_playing
 
 __all__ = ["LearnerTables", "OpponentPolicy"]
@@ -56,6 +56,7 @@ class LearnerTables:
     ) -> None:
         what = "the learner's tables (the SB3 adapters)"
         check_solver_sets(kwargs, what)
+        check_spelling(kwargs, what, "opponent", "opponents")
         self.policy: OpponentPolicy | None = None
         if callable(opponent):
             self.policy, mode = opponent, "self"

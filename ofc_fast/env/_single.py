@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GameError
+from ..errors import GameError, RenderModeError
 from ..rules import RulesLike
+from ._checks import choice
 from ._stuck import MAX_SKIPPED_DEALS, no_decision_error
 from ._vector import VectorEnv
 
@@ -18,20 +19,20 @@ __all__ = [
     "adapter_settings",
     "check_render_mode",
     "check_solver_sets",
+    "check_spelling",
     "deal_to_decision",
     "single_table",
 ]
 
 
 def check_render_mode(render_mode: object, modes: list[str]) -> str | None:
-    """``render_mode`` when None or one of ``modes`` (the adapter's
-    ``metadata["render_modes"]``), else GameError naming them: a mode it lacks would
-    render nothing."""
-    if render_mode is None or (isinstance(render_mode, str) and render_mode in modes):
-        return render_mode
-    raise GameError(
-        f"render_mode must be one of {', '.join(modes)} or None, got {render_mode!r}"
-    )
+    """``render_mode`` when None, or one of ``modes`` (the adapter's
+    ``metadata["render_modes"]``) in any case, lower-cased; else RenderModeError (a
+    GameError and a TypeError: SB3's ``make_vec_env`` then makes the env without the
+    ``"rgb_array"`` it tries) naming them: a mode it lacks would render nothing."""
+    if render_mode is None:
+        return None
+    return choice(render_mode, modes, "render_mode", " or None", RenderModeError)
 
 
 def check_solver_sets(kwargs: dict[str, Any], what: str) -> None:
@@ -55,8 +56,20 @@ def single_table(
     value (not TypeError: "multiple values").  Without a ``seed`` the match's seed is
     drawn at random (Gymnasium's rule for an env reset without a seed): copies of the
     env deal different hands."""
+    check_spelling(kwargs, what, "opponents", "opponent")
     settings = adapter_settings(kwargs, what, num_envs=1, **fixed)
     return VectorEnv(rules, players=players, **{"seed": None, **settings})
+
+
+def check_spelling(kwargs: dict[str, Any], what: str, takes: str, other: str) -> None:
+    """GameError when keywords ``kwargs`` hold ``other``, the other adapters' spelling
+    of the keyword ``takes`` that this adapter (``what``) takes: the one-table envs'
+    and VectorEnv's ``opponents``, the learner's tables' ``opponent`` (else a bare
+    TypeError, or a given value taken for one the adapter sets itself)."""
+    if other in kwargs:
+        raise GameError(
+            f"{what} take {takes}=, not {other}= (got {other}={kwargs[other]!r})"
+        )
 
 
 def adapter_settings(kwargs: dict[str, Any], what: str, **fixed: Any) -> dict[str, Any]:

@@ -17,9 +17,9 @@ True
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
-from functools import partial, wraps
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +38,8 @@ from ._checks import OPPONENTS as OPPONENTS  # for its users
 from ._checks import check_bot_settings, choice
 from ._checks import check_finite as check_finite  # for its users
 from ._checks import check_opponents as check_opponents  # for its users
+from ._guard import if_open, one_thread
+from ._guard import require_started as require_started  # for its users
 from ._restore import (
     STATE_ARRAYS,
     restore_arrays,
@@ -75,33 +77,6 @@ _HINTS = {
     int(lib.OFC_E_DESTINATION): " (one destination 0..3 per dealt card)",
 }
 """What to do about an engine status, in this API's terms (the message is C's)."""
-
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _one_thread(method: _F, call: str | None = None) -> _F:
-    """``method`` refuses to start (GameError, nothing touched) while another thread
-    is inside a guarded method of the same VectorEnv: its C state and arrays are for
-    one thread at a time; and once the VectorEnv is closed.  ``call``: what the user
-    did, as errors name it (default ``name()``: the method's name)."""
-    what = call or f"{method.__name__}()"
-    busy = call or f"VectorEnv.{what}"
-
-    @wraps(method)
-    def guarded(self: VectorEnv, *args: Any, **kwargs: Any) -> Any:
-        if not self._busy.acquire(blocking=False):
-            raise GameError(
-                f"{busy} while another thread is stepping this VectorEnv: step one "
-                "VectorEnv from one thread at a time (one VectorEnv per thread)"
-            )
-        try:
-            check_open(self, what)
-            return method(self, *args, **kwargs)
-        finally:
-            self._busy.release()
-
-    return guarded  # type: ignore[return-value]
 
 
 class VectorEnv:
@@ -174,7 +149,7 @@ class VectorEnv:
         obs_type: str = "bytes",
         final_obs: bool = False,
     ) -> None:
-        self._busy = threading.Lock()  # held by the one thread stepping (_one_thread)
+        self._busy = threading.Lock()  # held by the one thread stepping (one_thread)
         self.closed = False
         """Whether :meth:`close` was called (``gymnasium.vector.VectorEnv``'s flag)."""
         self.rules = resolve_rules(rules)
@@ -322,7 +297,7 @@ class VectorEnv:
         ]
 
     # -- the gymnasium.vector-shaped API
-    @_one_thread
+    @one_thread
     def reset(
         self,
         seed: int | Sequence[int | None] | None = None,
@@ -392,7 +367,7 @@ class VectorEnv:
                 return int(status)
         return stuck
 
-    @_one_thread
+    @one_thread
     def next_deal(self, env: int) -> None:
         """Start the next deal of environment ``env``'s match now (without autoreset:
         after its deal ended; an unfinished deal is abandoned: it earns no
@@ -414,7 +389,7 @@ class VectorEnv:
         self._play_bots()
         self._write_features()
 
-    @_one_thread
+    @one_thread
     def step(
         self, actions: Any, placements: Any | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
@@ -445,7 +420,7 @@ class VectorEnv:
         """Whether :meth:`reset` has dealt the first hands."""
         return self._started
 
-    @_one_thread
+    @one_thread
     def step_first(self, action: int) -> None:
         """Play action id ``action`` in environment 0 (the single-game adapters' path:
         :mod:`ofc_fast.env.gym`, :mod:`ofc_fast.env.aec`); the other environments
@@ -474,7 +449,7 @@ class VectorEnv:
         self._write_features()
         self.deals_finished += self.terminations
 
-    @_one_thread
+    @one_thread
     def step_active(self, actions: Any, active: Any, *, ended: Any = None) -> None:
         """:meth:`step` for the environments where ``active`` (num_envs booleans) is
         True only; the others are left as they are, and so are their rows of the
@@ -608,6 +583,7 @@ class VectorEnv:
         self.final_rewards[:] = final
 
     # -- views
+    @if_open
     def infos(self) -> dict[str, Any]:
         """``seat`` (the seat to decide next, -1 when a deal ended without autoreset),
         ``action_mask``, ``legal_actions`` / ``legal_count`` (the legal ids, increasing,
@@ -622,6 +598,7 @@ class VectorEnv:
             "final_rewards": self.final_rewards,
         }
 
+    @if_open
     def final_observations(self, envs: Any) -> np.ndarray:
         """The terminal observations of environments ``envs`` (indices, or a mask such
         as ``terminations``) whose deal the last step ended: ``final_encodings`` rows,
@@ -643,6 +620,7 @@ class VectorEnv:
             raise status_error(status, "features", GameError)
         return out if np.ndim(envs) else out.reshape(-1)
 
+    @if_open
     def observations_float(self) -> np.ndarray:
         """The observations as float32, each value scaled as
         :func:`ofc_fast.encoding.encode` scales it (a new array)."""
@@ -650,6 +628,7 @@ class VectorEnv:
 
         return self.encodings * SCALE
 
+    @if_open
     def game_of(self, env: int) -> Any:
         """The C ``ofc_game`` of environment ``env`` (cdata, read it, never write it)."""
         return ffi.addressof(self._slots[self._check_env(env)], "game")
@@ -708,7 +687,7 @@ class VectorEnv:
         )
         return out
 
-    @partial(_one_thread, call="copy or pickle")
+    @partial(one_thread, call="copy or pickle")
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle and copy (``copy.deepcopy``, a subprocess): the settings and the
         state (every table's C slot, the arrays, the bots), so that the copy plays on
@@ -741,12 +720,13 @@ class VectorEnv:
     def close(self, **kwargs: Any) -> None:
         """Release the environment, as ``gymnasium.vector.VectorEnv.close`` does: its
         bot opponents are dropped, :attr:`closed` is True, and every later call
-        (:meth:`reset`, a step, an observation, a copy) is a GameError.  Closing a
+        (:meth:`reset`, a step, an observation, :meth:`infos`, :meth:`game_of`,
+        :meth:`final_observations`, :meth:`observations_float`, a copy) is a GameError.  Closing a
         closed VectorEnv does nothing; ``kwargs`` are Gymnasium's (unused)."""
         if not self.closed:
             self._close()
 
-    @partial(_one_thread, call="close()")
+    @partial(one_thread, call="close()")
     def _close(self) -> None:
         """:meth:`close`: GameError while another thread steps the VectorEnv."""
         self._bots = None
@@ -773,19 +753,3 @@ def _restored(settings: dict[str, Any], state: tuple[Any, ...]) -> VectorEnv:
     venv._bots = bots
     venv._env_seeds = restore_seeds(env_seeds, venv.num_envs)
     return venv
-
-
-def check_open(venv: VectorEnv, call: str) -> None:
-    """GameError naming ``call`` (what the user did: ``reset()``, ``copy or pickle``)
-    once ``venv`` is closed (:meth:`VectorEnv.close`)."""
-    if venv.closed:
-        raise GameError(f"{call} on a closed VectorEnv: make a new one")
-
-
-def require_started(venv: VectorEnv, call: str) -> None:
-    """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
-    has dealt the first hands: its steps, and the single-game adapters' render (and
-    GameError once it is closed)."""
-    check_open(venv, f"{call}()")
-    if not venv.started:
-        raise GameError(f"call reset() before {call}()")

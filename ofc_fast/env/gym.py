@@ -31,6 +31,7 @@ from ..errors import GameError, MoveError
 from ..game.observation import Observation
 from ..rules import RuleSet
 from ..table import check_seed
+from ._checks import choice
 from ._single import check_render_mode, check_solver_sets, deal_to_decision, single_table
 from ._vector import (
     ACTION_SPACE,
@@ -91,7 +92,9 @@ class OfcEnv(gymnasium.Env):
     sets are played by the exact solver.  ``illegal``: what an action outside the mask
     does: ``"remap"`` (default; it plays legal action number ``action % count`` of the
     increasing legal ids, and ``info["illegal_action"]`` is True) or ``"raise"``
-    (MoveError, nothing changes).  Other keyword arguments go to :class:`VectorEnv`.
+    (MoveError, nothing changes).  The text options (``illegal``, ``opponents``,
+    ``obs_type``, ``render_mode``, ...) take any case.  Other keyword arguments go
+    to :class:`VectorEnv`.
 
     The next deal starts as soon as one ends: the observation returned with
     ``terminated`` is already the next deal's first decision, and :meth:`reset` without
@@ -134,9 +137,7 @@ class OfcEnv(gymnasium.Env):
         )
         self.observation_space = observation_space(self._venv.obs_type)
         self.action_space = spaces.Discrete(ACTION_SPACE)
-        if not isinstance(illegal, str) or illegal not in ("remap", "raise"):
-            raise GameError(f"illegal must be 'remap' or 'raise', got {illegal!r}")
-        self.illegal = illegal
+        self.illegal = choice(illegal, ("remap", "raise"), "illegal")
         self.render_mode = check_render_mode(render_mode, self.metadata["render_modes"])
         self._mid_deal = False  # a step was played since the deal's first decision
         self._end_view: Observation | None = None  # autoreset=False: the ended deal

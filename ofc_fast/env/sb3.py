@@ -83,8 +83,11 @@ class VecEnv(_Adapter, _SB3VecEnv):
     ((2, 696), (243,))
     """
 
+    SETTABLE = ("reward_scale",)
+    """What :meth:`set_attr` sets (checked as when made); other attributes are refused."""
+
     def __init__(self, *args: Any, reward_scale: float = 1.0, **kwargs: Any) -> None:
-        self.reward_scale = check_finite(reward_scale, "reward_scale")
+        self.reward_scale = reward_scale
         self.tables = LearnerTables(*args, **kwargs)
         num_envs = self.tables.num_envs
         self.render_mode = None
@@ -95,6 +98,16 @@ class VecEnv(_Adapter, _SB3VecEnv):
         self._ret = np.zeros(num_envs, np.float64)
         self._len = np.zeros(num_envs, np.int64)
         self._started = False
+
+    @property
+    def reward_scale(self) -> float:
+        """What the rewards the trainer sees are multiplied by (not ``r``)."""
+        return self._reward_scale
+
+    @reward_scale.setter
+    def reward_scale(self, value: object) -> None:
+        """GameError unless ``value`` is a finite number (when made, set, set_attr)."""
+        self._reward_scale = check_finite(value, "reward_scale")
 
     # -- the VecEnv API
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
@@ -154,7 +167,14 @@ class VecEnv(_Adapter, _SB3VecEnv):
         return [getattr(self, attr_name) for _ in self._indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        """Set an attribute of the adapter (the tables share it)."""
+        """Set one of :attr:`SETTABLE` (shared by every table: ``indices`` all of
+        them), checked as when the adapter is made; else GameError, nothing set."""
+        if attr_name not in self.SETTABLE:
+            raise GameError(
+                f"set_attr sets {', '.join(self.SETTABLE)} only, got {attr_name!r}"
+            )
+        if len(set(self._indices(indices))) != self.num_envs:
+            raise GameError(f"{attr_name} is shared by every table: set it for all")
         setattr(self, attr_name, value)
 
     def env_method(

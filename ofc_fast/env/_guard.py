@@ -1,0 +1,67 @@
+"""The guards of a :class:`~ofc_fast.env.VectorEnv`'s calls: one thread at a time,
+none once it is closed, the steps and views only after its first :meth:`reset`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+from ..errors import GameError
+
+__all__ = ["check_open", "if_open", "one_thread", "require_started"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def one_thread(method: _F, call: str | None = None) -> _F:
+    """``method`` refuses to start (GameError, nothing touched) while another thread
+    is inside a guarded method of the same VectorEnv: its C state and arrays are for
+    one thread at a time; and once the VectorEnv is closed.  ``call``: what the user
+    did, as errors name it (default ``name()``: the method's name)."""
+    what = call or f"{method.__name__}()"
+    busy = call or f"VectorEnv.{what}"
+
+    @wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if not self._busy.acquire(blocking=False):
+            raise GameError(
+                f"{busy} while another thread is stepping this VectorEnv: step one "
+                "VectorEnv from one thread at a time (one VectorEnv per thread)"
+            )
+        try:
+            check_open(self, what)
+            return method(self, *args, **kwargs)
+        finally:
+            self._busy.release()
+
+    return guarded  # type: ignore[return-value]
+
+
+def if_open(method: _F) -> _F:
+    """``method`` (a view: it reads the arrays or the C state) refuses with
+    :func:`check_open`'s GameError once the VectorEnv is closed, as its steps do."""
+    what = f"{method.__name__}()"
+
+    @wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        check_open(self, what)
+        return method(self, *args, **kwargs)
+
+    return guarded  # type: ignore[return-value]
+
+
+def check_open(venv: Any, call: str) -> None:
+    """GameError naming ``call`` (what the user did: ``reset()``, ``copy or pickle``)
+    once ``venv`` is closed (:meth:`VectorEnv.close`)."""
+    if venv.closed:
+        raise GameError(f"{call} on a closed VectorEnv: make a new one")
+
+
+def require_started(venv: Any, call: str) -> None:
+    """GameError (``call reset() before {call}()``) unless ``venv``'s :meth:`reset`
+    has dealt the first hands: its steps, and the single-game adapters' render (and
+    GameError once it is closed)."""
+    check_open(venv, f"{call}()")
+    if not venv.started:
+        raise GameError(f"call reset() before {call}()")
