@@ -112,13 +112,21 @@ class Solution:
     seconds: float = 0.0
 
     def __str__(self) -> str:
-        text = f"{self.board}  royalties {self.royalties}"
+        """The one description of a solution (``ofc-fast solve`` prints it): the
+        board, its royalties (the total, then front, middle and back), whether it
+        stays, the cards discarded and the value.
+
+        >>> hand = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+        >>> print(solve_fantasyland(hand, "pineapple"))
+        3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 31.5
+        """  # noqa: E501 - a printed solution, verbatim
+        text = f"{self.board}  royalties {self.royalties} {list(self.row_royalties)}"
         if self.fouled:
             text += " (FOULED: no legal setting exists)"
         if self.stays:
             text += f", stays ({self.next_cards} cards)"
         if self.discards:
-            text += f", discards {cards_str(self.discards)}"
+            text += f", discard {cards_str(self.discards)}"
         return text + f", value {self.value:g}"
 
 
@@ -242,9 +250,9 @@ def solve_fantasyland(
     >>> hand = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
     >>> s = solve_fantasyland(hand, PINEAPPLE, stay_value=0, alternatives=True)
     >>> print(s.best_stay)
-    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17, stays (14 cards), discards 5d, value 17
+    3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], stays (14 cards), discard 5d, value 17
     >>> print(s.best_no_stay)
-    Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23, discards 5d, value 23
+    Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23 [9, 8, 6], discard 5d, value 23
     >>> s.board == s.best_no_stay.board, solve_fantasyland(hand, PINEAPPLE).stays
     (True, True)
     """  # noqa: E501 - printed solutions, verbatim

@@ -724,6 +724,41 @@ def test_a_bad_carried_rule_set_is_named_by_every_bot() -> None:
                 make_bot(name, seed=1).act(obs)  # type: ignore[arg-type]
 
 
+_DAMAGED_SEAT_OR_BOARDS = {
+    "seat 'x'": {"seat": "x"},
+    "seat None": {"seat": None},
+    "seat 1.0": {"seat": 1.0},
+    "seat 5": {"seat": 5},
+    "boards None": {"boards": None},
+    "boards []": {"boards": []},
+    "boards of None": {"boards": [None, None]},
+    "boards 'ab'": {"boards": "ab"},
+}
+
+
+@pytest.mark.parametrize("damage", _DAMAGED_SEAT_OR_BOARDS, ids=str)
+def test_every_builtin_bot_refuses_a_damaged_seat_or_boards(damage: str) -> None:
+    """RandomBot read only legal_actions, dealt and to_discard at a normal decision,
+    so an observation whose seat or boards were damaged (``seat="x"``,
+    ``boards=None``) got a move from it while HeuristicBot, SearchBot, ValueBot and
+    advise refused it: every built-in bot now refuses it alike, an ObservationError
+    naming the field."""
+    from ofc_fast import advise
+    from ofc_fast.errors import ObservationError
+
+    game = Game(rules.PINEAPPLE, 2, seed=1)
+    changes = _DAMAGED_SEAT_OR_BOARDS[damage]
+    bad = {**game.observation(game.to_act), **changes}
+    part = "seat" if "seat" in changes else "board"  # boards, or board 0
+    with pytest.raises(ObservationError, match=f"^observation: {part}"):
+        advise(bad, samples=4)  # type: ignore[arg-type]
+    assert set(bot_names()) >= {"random", "heuristic", "search", "value"}
+    for name in bot_names():
+        bot = make_bot(name, seed=1, **({"samples": 4} if name == "search" else {}))
+        with pytest.raises(ObservationError, match=f"^observation: {part}"):
+            bot.act(bad)  # type: ignore[arg-type]
+
+
 def test_unseen_cards_names_a_malformed_observation() -> None:
     """unseen_cards (public, for bot authors) raised KeyError, TypeError or "negative
     shift count" for a malformed observation and ignored a card id above 51 (all 52

@@ -592,6 +592,28 @@ def test_a_405_allows_head_wherever_get_is_allowed(server: Server) -> None:
             assert server.request(method, path, {})[0] != 405, (method, path)
 
 
+def test_options_asterisk_answers_for_the_whole_server(server: Server) -> None:
+    """RFC 9110 (9.3.7): ``OPTIONS *`` asks about the server as a whole; it was a 404
+    "no page *". It is a 204 with no content whose Allow lists the methods the
+    server answers somewhere (each really answered, none with a 405), and another
+    method on ``*`` is a 405 that allows OPTIONS."""
+    status, headers, body = server.request("OPTIONS", "*")
+    assert (status, body) == (204, None)
+    assert "content-length" not in headers and "content-type" not in headers
+    assert {m.strip() for m in headers["allow"].split(",")} == {
+        "GET",
+        "HEAD",
+        "POST",
+        "OPTIONS",
+    }
+    for method, path in (("GET", "/v1/health"), ("HEAD", "/"), ("POST", "/v1/score")):
+        assert server.request(method, path, {})[0] != 405, (method, path)
+    status, headers, body = server.request("GET", "*")
+    assert (status, headers["allow"]) == (405, "OPTIONS")
+    assert headers["content-type"] == "application/problem+json"
+    assert server.request("OPTIONS", "/v1/health")[0] == 405  # a resource: as before
+
+
 # ------------------------------------------------------------------- games
 
 
@@ -1183,12 +1205,28 @@ def test_a_keyless_server_answers_only_its_own_host_names(
     with Server(ServeConfig(allowed_hosts=("ofc.lan",))) as s:
         assert s.request("GET", "/v1/health", headers={"Host": "ofc.lan:8"})[0] == 200
         assert s.request("GET", "/v1/health", headers={"Host": "x.lan"})[0] == 400
+        # a fully qualified name (one trailing dot) is the same name; two are not
+        for host, status in (("ofc.lan.:8", 200), ("ofc.lan..", 400), ("x.lan.", 400)):
+            assert s.request("GET", "/v1/health", headers={"Host": host})[0] == status
+    with Server(ServeConfig(allowed_hosts=("ofc.lan.",))) as s:  # given qualified
+        assert s.request("GET", "/v1/health", headers={"Host": "ofc.lan"})[0] == 200
     with Server(ServeConfig(api_key="k" * 16)) as s:
         key = {"Authorization": "Bearer " + "k" * 16, "Host": "ofc.example.com"}
         assert s.request("POST", "/v1/score", body, headers=key)[0] == 200
     for bad in (["ofc.lan"], ("a b",), ("",), (1,)):
         with pytest.raises(OfcError, match="allowed_hosts"):
             ServeConfig(allowed_hosts=bad).check()  # type: ignore[arg-type]
+
+
+def test_a_keyless_server_answers_its_names_with_a_trailing_dot(server: Server) -> None:
+    """``curl -H 'Host: localhost.:8000'``: a fully qualified name, the same host as
+    ``localhost``, was refused (400, field Host) by a server without a key."""
+    for host in (f"localhost.:{server.port}", "LOCALHOST.", "127.0.0.1.:80"):
+        status, _, out = server.request("GET", "/v1/health", headers={"Host": host})
+        assert status == 200, (host, out)
+    for host in (f"localhost..:{server.port}", "rebind.example.", "."):
+        status, _, out = server.request("GET", "/v1/health", headers={"Host": host})
+        assert status == 400 and out["field"] == "Host", (host, out)
 
 
 def test_a_cross_site_post_to_next_is_refused_as_every_post_is(

@@ -509,6 +509,33 @@ def test_cli_solve_text() -> None:
         cli_solve("Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s", "nope")
 
 
+def test_a_solution_is_described_one_way_by_str_and_the_cli() -> None:
+    """str(Solution) and ``ofc-fast solve`` described a Fantasyland solution each its
+    own way ("royalties 17, ..., discards 5d" against "royalties 17 [11, 2, 4], ...,
+    discard 5d"; "(FOULED: ...)" against " FOULED (...)"): one wording, the CLI's
+    lines being the solutions' own descriptions."""
+    hand = "Ad Ah Th Jh 6h Ts 5d 3c Tc 3s 7h Qh 3d 9s"
+    best = (
+        "3s 3d 3c / Ad Ts Th Tc 9s / Ah Qh Jh 7h 6h  royalties 17 [11, 2, 4], "
+        "stays (14 cards), discard 5d, value 31.5"
+    )
+    no_stay = (
+        "Ah Ad 9s / Qh Jh Th 7h 6h / Ts Tc 3s 3d 3c  royalties 23 [9, 8, 6], "
+        "discard 5d, value 23"
+    )
+    s = solve_fantasyland(hand, R.PINEAPPLE, alternatives=True)
+    assert (str(s), str(s.best_stay), str(s.best_no_stay)) == (best, best, no_stay)
+    lines = cli_solve(hand, "pineapple").splitlines()
+    assert lines[1:4] == [f"best:    {best}", f"stay:    {best}", f"no stay: {no_stay}"]
+    fouled = "Ah Ad Ac Kh Kd Kc Qh Qd Qc Jh Jd Jc 2s 3c"  # a fouled solution
+    said = (
+        "Kc Jc 3c / Qh Qd Qc Jh Jd / Ah Ad Ac Kh Kd  royalties 0 [0, 0, 0] "
+        "(FOULED: no legal setting exists), discard 2s, value 0"
+    )
+    assert str(solve_fantasyland(fouled, "pineapple-27")) == said
+    assert f"best:    {said}" in cli_solve(fouled, "pineapple-27").splitlines()
+
+
 # ------------------------------------------------- the generated opponent row counts
 
 WINTAB = ROOT / "csrc" / "generated" / "ofc_opponent_rows.c"

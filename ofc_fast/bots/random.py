@@ -73,6 +73,9 @@ class RandomBot:
         observation: the OfcError naming the problem, as ``names_bad_observations``)."""
         obs = observation
         try:
+            # the seat's three rows, read as every bot reads them: a damaged seat or
+            # boards fails here and is named by the one check (raise_bad_observation)
+            _front, _middle, _back = rows = obs["boards"][obs["seat"]]
             legal = obs.get("legal_actions")
             if legal:  # a normal decision: a uniformly random legal action id
                 # n.bit_length() random bits, drawn again while they reach n: what
@@ -87,8 +90,6 @@ class RandomBot:
                 return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
             if not obs.get("full_set"):
                 given_actions(obs)  # an empty list: refused, naming legal_actions
-            return random_move(
-                obs["dealt"], obs["boards"][obs["seat"]], obs["to_discard"], self.rng
-            )
+            return random_move(obs["dealt"], rows, obs["to_discard"], self.rng)
         except READ_ERRORS as exc:  # here, not by names_bad_observations: no extra call
             raise_bad_observation(obs, exc)

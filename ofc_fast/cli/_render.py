@@ -25,7 +25,7 @@ from ..cards import CardsLike, cards_str, parse_cards
 from ..errors import OfcError
 from ..learned import resolve_model
 from ..rules import RuleSet, RulesLike, as_rules
-from ..solver import Solution, best_setting, solution_dict, solve_fantasyland, stay_values
+from ..solver import best_setting, solution_dict, solve_fantasyland, stay_values
 from .options import load_rules, named
 
 __all__ = ["cli_advise", "cli_solve"]
@@ -244,23 +244,15 @@ def cli_solve(cards: CardsLike, rules: RulesLike) -> str:
             kind = f"Fantasyland; stay value by next cards: {shown}"
         lines.append(f"rules: {rules.name}, {len(ids)} cards ({kind})")
         s = solve_fantasyland(ids, rules, alternatives=True)
-        lines.append(f"best:    {describe_solution(s)}")
+        lines.append(f"best:    {s}")
         if rules.fantasyland is not None and not s.fouled:
             lines.append(
                 "stay:    "
-                + (
-                    describe_solution(s.best_stay)
-                    if s.best_stay
-                    else "no setting keeps Fantasyland"
-                )
+                + (str(s.best_stay) if s.best_stay else "no setting keeps Fantasyland")
             )
             lines.append(
                 "no stay: "
-                + (
-                    describe_solution(s.best_no_stay)
-                    if s.best_no_stay
-                    else "every legal setting stays"
-                )
+                + (str(s.best_no_stay) if s.best_no_stay else "every legal setting stays")
             )
     lines.append(f"time: {(time.perf_counter() - t0) * 1e3:.2f} ms")
     return "\n".join(lines)
@@ -295,17 +287,6 @@ def solve_json(cards: CardsLike, rules: RuleSet) -> dict[str, Any]:
 def pays_royalties(rules: RuleSet) -> bool:
     r = rules.royalties
     return any(r.front_pair + r.front_trips + r.middle + r.back)
-
-
-def describe_solution(s: Solution) -> str:
-    text = f"{s.board}  royalties {s.royalties} {list(s.row_royalties)}"
-    if s.fouled:
-        return text + " FOULED (no legal setting exists)"
-    if s.stays:
-        text += f", stays ({s.next_cards} cards)"
-    if s.discards:
-        text += f", discard {cards_str(s.discards)}"
-    return text + f", value {s.value:g}"
 
 
 EXACT_MODES: dict[str, str | bool] = {"auto": "auto", "yes": True, "no": False}

@@ -224,6 +224,17 @@ def _not_allowed(path: str, method: str) -> ApiError:
     return ApiError(405, None, f"{path[:100]} takes {method}", headers={"allow": allow})
 
 
+def _server_methods() -> str:
+    """The methods the server answers, for ``OPTIONS *`` (RFC 9110, 9.3.7): those of
+    its operations, HEAD where GET is, and OPTIONS itself.
+
+    >>> _server_methods()
+    'GET, HEAD, OPTIONS, POST'
+    """
+    methods = {m.upper() for ops in OPERATIONS.values() for m in ops} | {"OPTIONS"}
+    return ", ".join(sorted(methods | ({"HEAD"} if "GET" in methods else set())))
+
+
 async def _gone(receive: Receive) -> None:
     """Returns once the client has gone away (the rest of a body it sent is read and
     dropped: a request's body is read, where it is, before it waits in the queue)."""
@@ -502,6 +513,7 @@ class App:
             retry_after=c.retry_after,
         )
         self._hosts = host_names(c)  # the Host names answered without a key
+        self._methods = _server_methods().encode()  # OPTIONS *'s Allow
         self.limiter = Limiter(c.workers, c.queue, c.retry_after)
         self._openapi = json.dumps(openapi(__version__, c)).encode()
         web = resources.files("ofc_fast.serve") / "web"
@@ -708,6 +720,10 @@ class App:
         return _served(template, call, turn=s.turn), call, ()
 
     async def _plain(self, path: str, method: str, send: Send) -> tuple[int, int]:
+        if path == "*":  # the server as a whole (RFC 9110, 9.3.7): OPTIONS alone
+            if method != "OPTIONS":
+                raise _not_allowed(path, "OPTIONS")
+            return await _send(send, 204, b"", b"", [(b"allow", self._methods)])
         if path == "/openapi.json":
             item: tuple[bytes, bytes] | None = (self._openapi, b"application/json")
         else:
@@ -728,10 +744,11 @@ async def _send(
     head: bool = False,
     kind: str = "http",
 ) -> tuple[int, int]:
-    """Send one response (``kind``: ``websocket.http`` answers a WebSocket handshake)."""
+    """Send one response (``kind``: ``websocket.http`` answers a WebSocket handshake;
+    a 204 has no content, so neither of its headers: RFC 9110, 8.6)."""
+    content = [(b"content-type", ctype), (b"content-length", str(len(data)).encode())]
     headers = [
-        (b"content-type", ctype),
-        (b"content-length", str(len(data)).encode()),
+        *(content if status != 204 else []),
         (b"cache-control", b"no-store"),
         *_SECURITY,
         *(extra or []),

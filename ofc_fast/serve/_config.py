@@ -199,25 +199,31 @@ def _check_proxies(proxies: object, label: str) -> None:
 
 
 def host_name(header: bytes) -> str:
-    """The host of a ``Host`` header, lower-case, without its port or brackets.
+    """The host of a ``Host`` header, lower-case, without its port or brackets, or
+    the one trailing dot of a fully qualified name (``localhost.`` is ``localhost``).
 
     >>> host_name(b"LocalHost:8000"), host_name(b"[::1]:8000"), host_name(b"127.0.0.1")
     ('localhost', '::1', '127.0.0.1')
+    >>> host_name(b"localhost.:8000"), host_name(b"ofc.lan."), host_name(b"x..")
+    ('localhost', 'ofc.lan', 'x.')
     """
     text = header.decode("latin-1").strip().lower()
     if text.startswith("["):
         return text[1 : text.find("]")] if "]" in text else text
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+    name = text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+    return name.removesuffix(".")
 
 
 def host_names(config: ServeConfig) -> frozenset[str]:
-    """The names, lower-case, a server without a key answers ``/v1`` requests for
-    (:func:`host_allowed`): the local ones, the address it binds and ``allowed_hosts``.
+    """The names a server without a key answers ``/v1`` requests for
+    (:func:`host_allowed`): the local ones, the address it binds and ``allowed_hosts``,
+    each as :func:`host_name` reads a ``Host`` header (lower-case, no trailing dot).
 
-    >>> sorted(host_names(ServeConfig(allowed_hosts=("OFC.lan",))))
+    >>> sorted(host_names(ServeConfig(allowed_hosts=("OFC.lan.",))))
     ['127.0.0.1', '::1', 'localhost', 'ofc.lan']
     """
-    return frozenset(h.lower() for h in (*LOCAL_HOSTS, config.host, *config.allowed_hosts))
+    names = (*LOCAL_HOSTS, config.host, *config.allowed_hosts)
+    return frozenset(host_name(h.encode("latin-1")) for h in names)
 
 
 def host_allowed(names: frozenset[str], header: bytes | None) -> bool:
