@@ -15,8 +15,10 @@ on, so that a bot can be rebuilt by name in another process:
 * the same seed and the same observations give the same moves; ``reset(seed)``
   (optional) re-seeds a bot in place between matches;
 * ``check_players(players)`` (optional) raises the OfcError of a table of ``players``
-  seats the bot cannot play at; :func:`~ofc_fast.bots.make_bots` calls it, so that
-  such a bot fails when it is made, not at its first decision.
+  seats the bot cannot play at; every maker of bots for a table calls it
+  (:func:`~ofc_fast.bots.registry.check_table`: :func:`~ofc_fast.bots.make_bots`,
+  the environments, the arena, the server), so that such a bot fails when it is
+  made, not at its first decision.
 
 >>> from ofc_fast.bots import Bot, RandomBot
 >>> isinstance(RandomBot(seed=1), Bot)
