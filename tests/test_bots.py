@@ -1064,3 +1064,25 @@ def test_make_bot_names_a_factory_that_takes_no_rules_or_seed() -> None:
         unregister("coin")
     with pytest.raises(BotError, match=r"bad settings \['depth'\]"):
         make_bot("random", depth=2)  # a factory that takes them: its settings named
+
+
+@pytest.mark.parametrize("name", ["random", "heuristic", "search", "value", "policy"])
+@pytest.mark.parametrize("table", ["pineapple", "ofc"])
+def test_every_bot_says_a_seat_not_to_act_has_nothing_to_play(
+    name: str, table: str
+) -> None:
+    """The observation of a seat that is not to act (no cards dealt to it): the
+    random and policy bots said "a normal decision deals 1 to 5 cards, got 0", the
+    others "seat N has nothing to play": one check, one message, from every bot."""
+    from ofc_fast.bots.policy import PolicyBot
+
+    if name == "policy":
+        bot: Bot = PolicyBot(lambda x, m: int(np.argmax(m)), table, 1)
+    else:
+        bot = make_bot(name, table, seed=1, **({"samples": 4} if name == "search" else {}))
+    game = Game(table, 2, seed=5)
+    idle = 1 - game.to_act
+    obs = game.observation(idle)
+    assert obs["dealt"] == []  # (the reference: that seat is dealt nothing)
+    with pytest.raises(GameError, match=rf"^seat {idle} has nothing to play$"):
+        bot.act(obs)

@@ -34,13 +34,13 @@ from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
 import numpy as np
 
 from ..errors import CardError, ObservationError, OfcError, SearchError, quote
-from ..game import Move
+from ..game import GameError, Move
 from ..rules import RuleSet, observation_rules
 from ..search import check_observation, missing_fields, position
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
-# names_bad_observations) are imported from this module by name, not public API
+# names_bad_observations, dealt_cards) are imported from this module by name, not public API
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
@@ -155,6 +155,24 @@ def names_bad_observations(cls: _BotClass) -> _BotClass:
 
     cls.act = checked_act  # type: ignore[attr-defined]
     return cls
+
+
+def dealt_cards(observation: ObservationLike) -> list[int]:
+    """The cards dealt to the observed seat, to play; GameError "seat N has nothing
+    to play" when none are (the observation of a seat that is not to act): every
+    built-in bot's one check and message.
+
+    >>> from ofc_fast.game import Game
+    >>> g = Game("pineapple", players=2, seed=1)
+    >>> dealt_cards(g.observation(1 - g.to_act))
+    Traceback (most recent call last):
+    ...
+    ofc_fast.errors.GameError: seat 0 has nothing to play
+    """
+    dealt = list(observation["dealt"])
+    if not dealt:
+        raise GameError(f"seat {observation['seat']} has nothing to play")
+    return dealt
 
 
 def rules_of(

@@ -53,12 +53,18 @@ from .._native import lib
 from ..batch import rank5_batch
 from ..board import ROW_SIZES, free_slots, row_splits
 from ..errors import BotError, RulesError, quote
-from ..game import GameError, Move, actions_for, move_for_action
+from ..game import Move, actions_for, move_for_action
 from ..rules import RuleSet, RulesLike, as_rules
 from ..search import decision_actions, flag, given_actions
 from ..table import as_int
 from ._warm import rehearse
-from .base import ObservationLike, names_bad_observations, rules_of, unseen_cards
+from .base import (
+    ObservationLike,
+    dealt_cards,
+    names_bad_observations,
+    rules_of,
+    unseen_cards,
+)
 from .model import (
     SETTING_MAX,
     HeuristicModel,
@@ -341,9 +347,7 @@ class HeuristicBot:
         """The move for the observed decision (a Fantasyland set by the solver)."""
         obs = observation
         model = value_model(rules_of(obs, self.rules, self._carried), self.model_settings)
-        dealt = list(obs["dealt"])
-        if not dealt:
-            raise GameError(f"seat {obs['seat']} has nothing to play")
+        dealt = dealt_cards(obs)
         if obs.get("full_set") or len(dealt) > 5:
             if model.classic:
                 return self._classic(model, dealt)

@@ -18,7 +18,7 @@ from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from .base import READ_ERRORS, ObservationLike, raise_bad_observation
+from .base import READ_ERRORS, ObservationLike, dealt_cards, raise_bad_observation
 from .heuristic import seed_setting
 
 __all__ = ["RandomBot"]
@@ -85,6 +85,7 @@ class RandomBot:
                 while r >= n:
                     r = getrandbits(k)
                 return Move.from_action(obs["dealt"], obs["to_discard"], legal[r])
+            dealt_cards(obs)  # a seat not to act: nothing to play, as every bot says
             if not obs.get("full_set"):
                 given_actions(obs)  # an empty list: refused, naming legal_actions
             return random_move(
