@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping
 from functools import wraps
 from typing import Any, NoReturn, Protocol, TypeVar, runtime_checkable
@@ -40,7 +41,8 @@ from ..search import check_observation, missing_fields, position
 
 __all__ = ["Bot", "ObservationLike", "rules_of", "unseen_cards"]
 # the built-in bots' helpers (READ_ERRORS, observation_problem, raise_bad_observation,
-# names_bad_observations, dealt_cards) are imported from this module by name, not public API
+# names_bad_observations, dealt_cards, SeparateCopies) are imported from this module
+# by name, not public API
 
 ObservationLike = Mapping[str, Any]
 """What a bot reads: the plain data :meth:`ofc_fast.game.Game.observation` returns
@@ -74,6 +76,23 @@ class Bot(Protocol):
 
 
 _BotClass = TypeVar("_BotClass", bound=type)
+_Self = TypeVar("_Self", bound="SeparateCopies")
+
+
+class SeparateCopies:
+    """The built-in bots' base: ``copy.copy(bot)`` is a separate bot, with its own
+    random stream (and caches), as ``copy.deepcopy`` and pickling give, so that the
+    copy's decisions never change the original's later moves.
+
+    >>> import copy
+    >>> from ofc_fast.bots import RandomBot
+    >>> bot = RandomBot(seed=5)
+    >>> copy.copy(bot).rng is bot.rng
+    False
+    """
+
+    def __copy__(self: _Self) -> _Self:
+        return copy.deepcopy(self)
 
 
 def observation_problem(observation: object) -> OfcError | None:

@@ -60,6 +60,7 @@ from ..table import as_int
 from ._warm import rehearse
 from .base import (
     ObservationLike,
+    SeparateCopies,
     dealt_cards,
     names_bad_observations,
     rules_of,
@@ -244,7 +245,7 @@ def _bool_setting(value: object, what: str) -> bool:
 
 
 @names_bad_observations
-class HeuristicBot:
+class HeuristicBot(SeparateCopies):
     """A fast Monte-Carlo heuristic (see the module doc).
 
     ``samples`` futures per move and ``arrangements`` ways of setting each (more: slower,

@@ -18,7 +18,13 @@ from ..errors import BotError, RulesError, quote
 from ..game import Move, random_move
 from ..rules import RuleSet, as_rules
 from ..search import given_actions
-from .base import READ_ERRORS, ObservationLike, dealt_cards, raise_bad_observation
+from .base import (
+    READ_ERRORS,
+    ObservationLike,
+    SeparateCopies,
+    dealt_cards,
+    raise_bad_observation,
+)
 from .heuristic import seed_setting
 
 __all__ = ["RandomBot"]
@@ -33,7 +39,7 @@ def _is_rules(value: str | RuleSet) -> bool:
     return True
 
 
-class RandomBot:
+class RandomBot(SeparateCopies):
     """A uniformly random legal move (a Fantasyland or classic set: a uniformly random
     setting of uniformly random kept cards).  ``rules`` is accepted for the registry's
     sake and not needed: the observation says everything (a name that is no rule set
