@@ -538,3 +538,38 @@ def test_a_tcp_bot_the_arena_drops_says_so() -> None:
         with pytest.raises(ArenaError, match=f"127.0.0.1:{port} closed the connection"):
             play_bot("random", connect=port, token="guess")
         t.join(10)
+
+
+def test_the_client_warms_a_bot_up_for_the_hello_seat_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On ``hello`` the client called ``warm_up(rules)`` without the seat count it
+    knows, so a bot warmed up for 2 seats at a 3-seat table: it passes the hello's
+    ``seat_count`` as ``players=`` (the built-in bots' ``warm_up(rules, players)``),
+    and still calls a bot's own ``warm_up(rules)`` that takes none."""
+    from ofc_fast import rules
+    from ofc_fast.bots import HeuristicBot
+    from ofc_fast.bots import heuristic as heuristic_mod
+
+    hello = {"t": "hello", "proto": 1, "game_id": "ofc-pineapple", "seat_count": 3}
+    calls: list[tuple[Any, ...]] = []
+
+    class Seated:
+        def act(self, obs: Any) -> Any:  # pragma: no cover - never asked to act
+            raise AssertionError
+
+        def warm_up(self, rules: Any = None, players: Any = None) -> None:
+            calls.append(("seated", rules, players))
+
+    class Plain(Seated):
+        def warm_up(self, rules: Any = None) -> None:  # type: ignore[override]
+            calls.append(("plain", rules))
+
+    for bot in (Seated(), Plain()):
+        assert BotClient(bot, warm_up=True).feed(dict(hello)) == [{"t": "join"}]
+    assert calls == [("seated", rules.PINEAPPLE, 3), ("plain", rules.PINEAPPLE)]
+    seats: list[int] = []  # the heuristic bot rehearses at the seat count it is given
+    monkeypatch.setattr(heuristic_mod, "rehearse", lambda bot, r, n=2: seats.append(n))
+    BotClient(HeuristicBot(seed=0), warm_up=True).feed(dict(hello))
+    HeuristicBot(seed=0).warm_up(rules.OFC)
+    assert seats == [3, 2]

@@ -18,7 +18,10 @@ on, so that a bot can be rebuilt by name in another process:
   seats the bot cannot play at; every maker of bots for a table calls it
   (:func:`~ofc_fast.bots.registry.check_table`: :func:`~ofc_fast.bots.make_bots`,
   the environments, the arena, the server), so that such a bot fails when it is
-  made, not at its first decision.
+  made, not at its first decision;
+* ``warm_up(rules, players)`` (optional) builds, before a deadline runs, what the
+  first decision at a table of ``rules`` and ``players`` seats would build on the
+  clock (``ofc-fast bot`` calls it after ``hello``).
 
 >>> from ofc_fast.bots import Bot, RandomBot
 >>> isinstance(RandomBot(seed=1), Bot)

@@ -332,16 +332,17 @@ class HeuristicBot(SeparateCopies):
         """Start the random stream again from ``seed``."""
         self.rng = np.random.default_rng(seed_setting(seed, "heuristic bot"))
 
-    def warm_up(self, rules: RulesLike | None = None) -> None:
+    def warm_up(self, rules: RulesLike | None = None, players: int | None = None) -> None:
         """Build the tables the first decision needs (``rules``, else the bot's own,
-        else PINEAPPLE) by a rehearsal deal of a copy: this bot's random stream is
-        untouched.  ``ofc-fast bot`` calls it before joining, so that the first
-        decision is as fast as the others.
+        else PINEAPPLE; ``players`` seats, else 2) by a rehearsal deal of a copy: this
+        bot's random stream is untouched.  ``ofc-fast bot`` calls it before joining,
+        with the table's rules and seat count, so that the first decision is as fast
+        as the others.
 
-        >>> HeuristicBot(seed=0).warm_up()
+        >>> HeuristicBot(seed=0).warm_up("ofc", players=3)
         """
         table = as_rules(rules or self.rules or "pineapple", "heuristic bot warm_up")
-        rehearse(HeuristicBot(table, 0, **self.settings()), table)
+        rehearse(HeuristicBot(table, 0, **self.settings()), table, players or 2)
 
     # -- the interface
     def act(self, observation: ObservationLike) -> Move:
