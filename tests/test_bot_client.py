@@ -573,3 +573,22 @@ def test_the_client_warms_a_bot_up_for_the_hello_seat_count(
     BotClient(HeuristicBot(seed=0), warm_up=True).feed(dict(hello))
     HeuristicBot(seed=0).warm_up(rules.OFC)
     assert seats == [3, 2]
+
+
+def test_a_bot_that_cannot_play_at_the_hello_table_leaves_without_joining() -> None:
+    """``ofc-fast bot value`` at a 4-seat OFC arena (no value model ships for OFC with
+    4 players) joined, then failed every decision and played the filler placement
+    all match: at the hello (the table's rules and seat count known) the bot's
+    ``check_players`` refuses it, as ``make_bots`` does, and it leaves without
+    joining; at a table a model ships for it joins."""
+    from ofc_fast.errors import ArenaError
+
+    hello = {"t": "hello", "proto": 1, "game_id": "ofc", "seat_count": 4}
+    with pytest.raises(
+        ArenaError, match=r"^value bot: no value model ships for OFC with 4 players.*"
+    ) as info:
+        BotClient(make_bot("value", seed=0)).feed(hello)
+    assert str(info.value).endswith("the bot leaves without joining")
+    assert BotClient(make_bot("value", seed=0)).feed({**hello, "seat_count": 2}) == [
+        {"t": "join"}
+    ]

@@ -40,7 +40,8 @@ from typing import Any, BinaryIO
 from .._native import ffi
 from ..board import ROW_SIZES, free_slots
 from ..bots.base import Bot
-from ..errors import ArenaError, BotError, ProtocolError
+from ..bots.registry import check_table
+from ..errors import ArenaError, BotError, OfcError, ProtocolError
 from ..game import Move
 from ..game.moves import legal_actions_of
 from ..game.observation import observation_record, read_observation
@@ -112,8 +113,9 @@ class BotClient:
     ``token``: sent in ``join`` (an arena's ``--token`` for its ``tcp:`` seats);
     ``rules``: the preset the bot was made for (``ofc-fast bot --rules``): a ``hello``
     for another game is refused with ArenaError before joining, so the bot leaves
-    (default: it plays the hello's game); ``clock``: the monotonic clock deadlines
-    are read on.  An ``act`` that carries a
+    (default: it plays the hello's game), as is a hello of a table the bot cannot
+    play at (its ``check_players``: a value bot with no model for the seat count);
+    ``clock``: the monotonic clock deadlines are read on.  An ``act`` that carries a
     ``seq`` (our arena numbers its acts) is answered with ``seq``, ``hand_no`` and
     ``seat`` echoed, so that a late answer can never be taken for the next one.
 
@@ -227,6 +229,13 @@ class BotClient:
                 self.bot.rules = self.rules
             except AttributeError:  # pragma: no cover - a read-only attribute
                 pass
+            try:  # a bot that cannot play at this table (make_bots' check): now
+                check_table(self.bot, self.players)
+            except OfcError as exc:
+                raise ArenaError(
+                    f"{exc} (the arena's hello: {game_id}, {self.players} seats): the "
+                    "bot leaves without joining"
+                ) from None
         warm = getattr(self.bot, "warm_up", None)
         if self.warm_up and self.rules is not None and callable(warm):
             warm(self.rules, **_seats_for(warm, self.players))
